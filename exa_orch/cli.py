@@ -1,0 +1,96 @@
+"""The `exa-orch` command: serve, sim, db migrate, sql.
+
+Each subcommand parses its flags here and hands off to the layer that owns the work; nothing in
+this module talks to SQLite, Exa or MCP itself. Exit codes: 0 ok, 1 failed, 2 bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from exa_orch import __version__
+from exa_orch.config import Settings
+from exa_orch.errors import OrchError
+from exa_orch.log import configure_logging
+
+
+def _db_path(args: argparse.Namespace, settings: Settings) -> Path:
+    return Path(args.db) if args.db else settings.db_path
+
+
+def _add_db_flag(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", help="SQLite file (default: $EXA_ORCH_DB or ./workflows.db)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand."""
+    parser = argparse.ArgumentParser(prog="exa-orch", description=__doc__.splitlines()[0])
+    parser.add_argument("--version", action="version", version=f"exa-orch {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="run the MCP server (stdio by default)")
+    serve.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
+    serve.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
+    serve.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765; 0 picks one)")
+    _add_db_flag(serve)
+
+    sim = sub.add_parser("sim", help="run the built-in Exa simulator on loopback")
+    sim.add_argument("--host", default="127.0.0.1")
+    sim.add_argument("--port", type=int, default=0, help="port (default 0: pick a free one)")
+    sim.add_argument("--seed", type=int, default=None, help="world seed (default 42, or $EXA_SIM_SEED)")
+    sim.add_argument("--speed", type=float, default=None, help="time factor (default 1.0)")
+    sim.add_argument("--fault-rate", type=float, default=None, help="share of requests answered with a fault")
+    sim.add_argument("--fault-kinds", default=None, help="comma list: 429,500,502,503,drop")
+    sim.add_argument("--retry-after", type=float, default=None, help="Retry-After seconds on injected 429s")
+    sim.add_argument("--latency-ms", type=float, default=None, help="added latency per request")
+
+    db = sub.add_parser("db", help="database maintenance")
+    db_sub = db.add_subparsers(dest="db_command", required=True)
+    migrate = db_sub.add_parser("migrate", help="create the database or bring it up to date")
+    _add_db_flag(migrate)
+
+    sql = sub.add_parser("sql", help="run a read-only SQL query and print the rows")
+    sql.add_argument("query", help="one SELECT (or other read-only) statement")
+    sql.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
+    _add_db_flag(sql)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run one subcommand; print errors to stderr as `error [CODE]: message`."""
+    args = build_parser().parse_args(argv)
+    try:
+        settings = Settings.from_env()
+        configure_logging(settings.log_level)
+        return _dispatch(args, settings)
+    except OrchError as exc:
+        print(f"error [{exc.code}]: {exc.message}", file=sys.stderr)
+        if exc.hint:
+            print(f"hint: {exc.hint}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
+    if args.command == "serve":
+        from exa_orch.mcp.server import run_server
+
+        return run_server(settings, db_path=_db_path(args, settings), http=args.http, host=args.host, port=args.port)
+    if args.command == "sim":
+        from exa_orch.sim.server import run_sim
+
+        return run_sim(args)
+    if args.command == "db":
+        from exa_orch.store.admin import migrate_command
+
+        return asyncio.run(migrate_command(_db_path(args, settings)))
+    if args.command == "sql":
+        from exa_orch.store.admin import sql_command
+
+        return asyncio.run(sql_command(_db_path(args, settings), args.query, as_json=args.json))
+    raise AssertionError(f"unhandled command {args.command}")

@@ -1,0 +1,236 @@
+"""Typed errors with stable codes, shared by every layer.
+
+OrchError (.code, .hint)
+  + InvalidParams            bad input an agent can fix (names the field, says how)
+  |   + UnknownOperation     an operation name that is not registered (.suggestions)
+  + ConfigError              a missing or malformed setting (EXA_API_KEY, EXA_ORCH_DB ...)
+  + StoreError               the SQLite store failed
+  |   + MigrationError       a migration file failed or was edited after being applied
+  |   + InvalidTransition    a task status change that the state machine forbids
+  |   + LeaseHeld            another process owns the task's lease
+  + TaskNotFound             no task with that id (or it expired)
+  + TaskTerminal             the task already finished; it can't be cancelled or resumed
+  + OperationCancelled       the work was cancelled before it finished
+  + GatewayError             a call to Exa failed (.status, .tag, .request_id)
+      + AuthenticationError  401: the key is missing or wrong
+      + NotFoundError        404: no such object at Exa
+      + RateLimited*         429 after retries (.retry_after)
+      + UpstreamTimeout*     no answer in time, or the connection dropped
+      + ApiError*            any other status from Exa (* retryable kinds)
+
+The codes are stable strings, safe to match on; `rpc_code` gives the JSON-RPC number the seeds use.
+Messages say what was wrong and how to fix it; they never contain the API key.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any, ClassVar
+
+
+class ErrorCode(StrEnum):
+    """Stable error codes; the values never change once released."""
+
+    INVALID_PARAMS = "INVALID_PARAMS"
+    UNKNOWN_OPERATION = "UNKNOWN_OPERATION"
+    CONFIG_ERROR = "CONFIG_ERROR"
+    STORE_ERROR = "STORE_ERROR"
+    MIGRATION_FAILED = "MIGRATION_FAILED"
+    INVALID_TRANSITION = "INVALID_TRANSITION"
+    LEASE_HELD = "LEASE_HELD"
+    TASK_NOT_FOUND = "TASK_NOT_FOUND"
+    TASK_TERMINAL = "TASK_TERMINAL"
+    OPERATION_CANCELLED = "OPERATION_CANCELLED"
+    TASK_EXPIRED = "TASK_EXPIRED"
+    API_ERROR = "API_ERROR"
+    AUTHENTICATION_ERROR = "AUTHENTICATION_ERROR"
+    RESOURCE_NOT_FOUND = "RESOURCE_NOT_FOUND"
+    RATE_LIMITED = "RATE_LIMITED"
+    UPSTREAM_TIMEOUT = "UPSTREAM_TIMEOUT"
+    INTERNAL_ERROR = "INTERNAL_ERROR"
+
+    @property
+    def rpc_code(self) -> int:
+        """The JSON-RPC error number of seed 000 section 10 for this code."""
+        return _RPC_CODES.get(self, -32000)
+
+
+_RPC_CODES: dict[ErrorCode, int] = {
+    ErrorCode.INVALID_PARAMS: -32602,
+    ErrorCode.UNKNOWN_OPERATION: -32602,
+    ErrorCode.INTERNAL_ERROR: -32603,
+    ErrorCode.API_ERROR: -32000,
+    ErrorCode.RATE_LIMITED: -32001,
+    ErrorCode.AUTHENTICATION_ERROR: -32002,
+    ErrorCode.RESOURCE_NOT_FOUND: -32003,
+    ErrorCode.TASK_NOT_FOUND: -32003,
+    ErrorCode.OPERATION_CANCELLED: -32004,
+    ErrorCode.TASK_EXPIRED: -32005,
+}
+
+
+class OrchError(Exception):
+    """Base of every exa-orch error: a stable `code`, a message, and an optional `hint`."""
+
+    code: ClassVar[ErrorCode] = ErrorCode.INTERNAL_ERROR
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.hint = hint
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape agents see: {code, message, hint}, plus subclass details."""
+        out: dict[str, Any] = {"code": str(self.code), "message": self.message}
+        if self.hint:
+            out["hint"] = self.hint
+        return out
+
+
+class InvalidParams(OrchError):
+    code = ErrorCode.INVALID_PARAMS
+
+    def __init__(self, message: str, *, hint: str | None = None, fields: list[str] | None = None) -> None:
+        super().__init__(message, hint=hint)
+        self.fields = fields or []
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if self.fields:
+            out["fields"] = self.fields
+        return out
+
+
+class UnknownOperation(InvalidParams):
+    code = ErrorCode.UNKNOWN_OPERATION
+
+    def __init__(self, name: str, suggestions: list[str]) -> None:
+        hint = (
+            f"Did you mean {', '.join(repr(s) for s in suggestions)}? " if suggestions else ""
+        ) + "Call the 'list_operations' operation to see every operation with its arguments."
+        super().__init__(f"unknown operation {name!r}", hint=hint)
+        self.name = name
+        self.suggestions = suggestions
+
+
+class ConfigError(OrchError):
+    code = ErrorCode.CONFIG_ERROR
+
+
+class StoreError(OrchError):
+    code = ErrorCode.STORE_ERROR
+
+
+class MigrationError(StoreError):
+    code = ErrorCode.MIGRATION_FAILED
+
+    def __init__(self, version: int, name: str, reason: str) -> None:
+        super().__init__(f"migration {version:04d}_{name} failed: {reason}")
+        self.version = version
+        self.name = name
+
+
+class InvalidTransition(StoreError):
+    code = ErrorCode.INVALID_TRANSITION
+
+    def __init__(self, task_id: str, current: str, requested: str) -> None:
+        super().__init__(f"task {task_id!r} is {current}; it cannot become {requested}")
+        self.task_id = task_id
+        self.current = current
+        self.requested = requested
+
+
+class LeaseHeld(StoreError):
+    code = ErrorCode.LEASE_HELD
+
+    def __init__(self, task_id: str, owner: str) -> None:
+        super().__init__(f"task {task_id!r} is leased by another process ({owner})")
+        self.task_id = task_id
+        self.owner = owner
+
+
+class TaskNotFound(OrchError):
+    code = ErrorCode.TASK_NOT_FOUND
+
+    def __init__(self, task_id: str) -> None:
+        super().__init__(
+            f"no task {task_id!r}",
+            hint="Task ids look like 'task_<uuid>'; finished tasks are deleted after their TTL. "
+            "Use 'tasks.list' to see the tasks that exist.",
+        )
+        self.task_id = task_id
+
+
+class TaskTerminal(OrchError):
+    code = ErrorCode.TASK_TERMINAL
+
+    def __init__(self, task_id: str, status: str) -> None:
+        super().__init__(f"task {task_id!r} is already {status}")
+        self.task_id = task_id
+        self.status = status
+
+
+class OperationCancelled(OrchError):
+    code = ErrorCode.OPERATION_CANCELLED
+
+
+class GatewayError(OrchError):
+    """A call to Exa failed. Carries what Exa said; never the API key."""
+
+    code = ErrorCode.API_ERROR
+    retryable: ClassVar[bool] = False
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        tag: str | None = None,
+        request_id: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        super().__init__(message, hint=hint)
+        self.status = status
+        self.tag = tag
+        self.request_id = request_id
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        for key in ("status", "tag"):
+            if getattr(self, key) is not None:
+                out[key] = getattr(self, key)
+        if self.request_id is not None:
+            out["requestId"] = self.request_id
+        return out
+
+
+class AuthenticationError(GatewayError):
+    code = ErrorCode.AUTHENTICATION_ERROR
+
+
+class NotFoundError(GatewayError):
+    code = ErrorCode.RESOURCE_NOT_FOUND
+
+
+class ApiError(GatewayError):
+    code = ErrorCode.API_ERROR
+
+
+class RateLimited(GatewayError):
+    code = ErrorCode.RATE_LIMITED
+    retryable = True
+
+    def __init__(self, message: str, *, retry_after: float | None = None, **kw: Any) -> None:
+        super().__init__(message, **kw)
+        self.retry_after = retry_after
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if self.retry_after is not None:
+            out["retryAfter"] = self.retry_after
+        return out
+
+
+class UpstreamTimeout(GatewayError):
+    code = ErrorCode.UPSTREAM_TIMEOUT
+    retryable = True

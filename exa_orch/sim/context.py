@@ -1,0 +1,84 @@
+"""What every part of the simulator shares: its settings, its clock, its ids and its counters.
+
+The app (`sim/app.py`) builds one `SimContext` and hands it to each family of routes
+(`websets/`, `search.py`, `agent.py`, `papers.py`). Nothing here imports the rest of exa_orch:
+the simulator is a separate server.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+
+@dataclass
+class FaultConfig:
+    """Which requests the simulator answers with a fault instead of the real response."""
+
+    rate: float = 0.0  # share of requests (0..1) that get a fault
+    kinds: tuple[str, ...] = ("429", "500", "502", "503", "drop")  # drawn uniformly
+    retry_after: float = 0.2  # seconds, sent as Retry-After on injected 429s
+    latency_ms: float = 0.0  # added to every request
+    seed: int = 0  # the fault draw is deterministic for a given seed and request order
+
+
+@dataclass
+class SimConfig:
+    """Settings of one simulator instance."""
+
+    seed: int = 42
+    speed: float = 1.0  # simulated seconds per wall second; tests use 50 or more
+    faults: FaultConfig = field(default_factory=FaultConfig)
+    # Time, in simulated seconds, a webset search takes to find and judge one item.
+    seconds_per_item: float = 1.0
+
+
+class SimClock:
+    """Simulated time: wall time since start multiplied by `speed`, from a fixed epoch."""
+
+    EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
+
+    def __init__(self, speed: float = 1.0) -> None:
+        self.speed = speed
+        self._start = time.monotonic()
+
+    def now(self) -> float:
+        """Simulated seconds since the simulator started."""
+        return (time.monotonic() - self._start) * self.speed
+
+    def iso(self, at: float | None = None) -> str:
+        """ISO-8601 UTC timestamp of simulated second `at` (default: now), as Exa writes them."""
+        moment = self.EPOCH + timedelta(seconds=self.now() if at is None else at)
+        return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+class IdMaker:
+    """Ids shaped like Exa's (`webset_...`, `wsearch_...`), deterministic for a seed and order."""
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed ^ 0x1D)
+        self._lock = threading.Lock()
+
+    def new(self, prefix: str) -> str:
+        with self._lock:
+            return f"{prefix}_{self._rng.getrandbits(96):024x}"
+
+
+@dataclass
+class SimContext:
+    """The simulator's shared state; one per app."""
+
+    config: SimConfig
+    clock: SimClock
+    ids: IdMaker
+    world: Any = None  # exa_orch.sim.world.World, set by the app
+    counters: Any = None  # exa_orch.sim.faults.Counters, set by the app
+    extras: dict[str, Any] = field(default_factory=dict)  # per-family state, keyed by family name
+
+    @classmethod
+    def from_config(cls, config: SimConfig) -> SimContext:
+        return cls(config=config, clock=SimClock(config.speed), ids=IdMaker(config.seed))
