@@ -5,6 +5,7 @@
 | EXA_API_KEY           | Exa API key; required unless EXA_ORCH_EXA_URL is the sim  | -                |
 | EXA_ORCH_DB           | the SQLite file                                           | ./workflows.db   |
 | EXA_ORCH_EXA_URL      | Exa's base URL (point it at `exa-orch sim`)               | https://api.exa.ai |
+| EXA_ORCH_ARXIV_URL    | ArXiv Xplorer base URL for papers.search                  | the sim's /arxivxplorer when EXA_ORCH_EXA_URL is a sim, else https://search.arxivxplorer.com |
 | EXA_ORCH_TOOLS        | tool profile: manage_websets or toolhost                  | manage_websets   |
 | EXA_ORCH_MAX_TASKS    | tasks working at once                                     | 20               |
 | EXA_ORCH_CONCURRENCY  | Exa calls in flight at once                               | 3                |
@@ -23,6 +24,7 @@ from pathlib import Path
 from exa_orch.errors import ConfigError
 
 DEFAULT_EXA_URL = "https://api.exa.ai"
+DEFAULT_ARXIV_URL = "https://search.arxivxplorer.com"
 TOOL_PROFILES = ("manage_websets", "toolhost")
 
 
@@ -86,6 +88,7 @@ class Settings:
     api_key: Secret | None = None
     db_path: Path = Path("workflows.db")
     exa_url: str = DEFAULT_EXA_URL
+    arxiv_url: str = DEFAULT_ARXIV_URL
     tools: str = "manage_websets"
     max_tasks: int = 20
     concurrency: int = 3
@@ -105,10 +108,13 @@ class Settings:
                 hint="Unset it for the default single 'manage_websets' tool.",
             )
         token = env.get("EXA_ORCH_HTTP_TOKEN", "").strip()
+        exa_url = (env.get("EXA_ORCH_EXA_URL", "").strip() or DEFAULT_EXA_URL).rstrip("/")
+        arxiv_default = DEFAULT_ARXIV_URL if exa_url == DEFAULT_EXA_URL else f"{exa_url}/arxivxplorer"
         return cls(
             api_key=Secret(key) if key else None,
             db_path=Path(env.get("EXA_ORCH_DB", "").strip() or "workflows.db"),
-            exa_url=(env.get("EXA_ORCH_EXA_URL", "").strip() or DEFAULT_EXA_URL).rstrip("/"),
+            exa_url=exa_url,
+            arxiv_url=(env.get("EXA_ORCH_ARXIV_URL", "").strip() or arxiv_default).rstrip("/"),
             tools=tools,
             max_tasks=_int(env, "EXA_ORCH_MAX_TASKS", 20),
             concurrency=_int(env, "EXA_ORCH_CONCURRENCY", 3),
