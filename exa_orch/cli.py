@@ -80,7 +80,9 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
         from exa_orch.mcp.server import run_server
 
-        return run_server(settings, db_path=_db_path(args, settings), http=args.http, host=args.host, port=args.port)
+        return run_server(
+            settings, db_path=_db_path(args, settings), http=args.http, host=args.host, port=args.port
+        )
     if args.command == "sim":
         from exa_orch.sim.server import run_sim
 

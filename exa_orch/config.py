@@ -62,7 +62,9 @@ def _int(env: Mapping[str, str], name: str, default: int, minimum: int = 1) -> i
     try:
         value = int(raw)
     except ValueError:
-        raise ConfigError(f"{name} must be a whole number, got {raw!r}", hint=f"Set {name}={default}.") from None
+        raise ConfigError(
+            f"{name} must be a whole number, got {raw!r}", hint=f"Set {name}={default}."
+        ) from None
     if value < minimum:
         raise ConfigError(f"{name} must be at least {minimum}, got {value}", hint=f"Set {name}={default}.")
     return value

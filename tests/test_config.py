@@ -1,0 +1,60 @@
+"""Settings: read from the environment, validated, and never showing the key."""
+
+from pathlib import Path
+
+import pytest
+
+from exa_orch.config import DEFAULT_ARXIV_URL, Secret, Settings
+from exa_orch.errors import ConfigError, ErrorCode
+
+
+def test_defaults_when_environment_is_empty() -> None:
+    settings = Settings.from_env({})
+    assert settings.db_path == Path("workflows.db")
+    assert settings.exa_url == "https://api.exa.ai"
+    assert settings.arxiv_url == DEFAULT_ARXIV_URL
+    assert (settings.max_tasks, settings.concurrency, settings.tools) == (20, 3, "manage_websets")
+
+
+def test_simulator_url_moves_the_arxiv_url_with_it() -> None:
+    settings = Settings.from_env({"EXA_ORCH_EXA_URL": "http://127.0.0.1:9999/"})
+    assert settings.exa_url == "http://127.0.0.1:9999"
+    assert settings.arxiv_url == "http://127.0.0.1:9999/arxivxplorer"
+    assert not settings.uses_real_exa
+
+
+def test_missing_key_against_real_exa_names_the_variable_and_the_simulator() -> None:
+    with pytest.raises(ConfigError) as info:
+        Settings.from_env({}).require_api_key()
+    assert info.value.code is ErrorCode.CONFIG_ERROR
+    assert "EXA_API_KEY" in info.value.message
+    assert info.value.hint is not None and "exa-orch sim" in info.value.hint
+
+
+def test_simulator_needs_no_key() -> None:
+    settings = Settings.from_env({"EXA_ORCH_EXA_URL": "http://127.0.0.1:1"})
+    assert settings.require_api_key().reveal()
+
+
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("EXA_ORCH_MAX_TASKS", "lots"),
+        ("EXA_ORCH_MAX_TASKS", "0"),
+        ("EXA_ORCH_RPS", "-1"),
+        ("EXA_ORCH_TOOLS", "all"),
+    ],
+)
+def test_bad_values_are_refused_with_the_variable_named(name: str, value: str) -> None:
+    with pytest.raises(ConfigError) as info:
+        Settings.from_env({name: value})
+    assert name in info.value.message
+
+
+def test_key_never_shows_in_repr_or_str() -> None:
+    key = "exa-secret-key-123456"
+    settings = Settings.from_env({"EXA_API_KEY": key})
+    assert key not in repr(settings)
+    assert key not in str(settings.api_key)
+    assert settings.api_key == Secret(key)
+    assert settings.require_api_key().reveal() == key
