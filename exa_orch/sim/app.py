@@ -1,0 +1,324 @@
+"""The simulator's ASGI app: every route family behind one pure-ASGI front door.
+
+`create_app(config)` returns a Starlette app whose `__call__` wraps each HTTP request, outside
+Starlette's own middleware, with what every Exa response has and what tests read:
+- an `X-Request-Id` header (and the same id in error bodies);
+- auth: no `x-api-key` / `Authorization: Bearer` header, or the key "invalid-key", gets 401
+  `UNAUTHORIZED` (the key itself is never logged or kept);
+- counters and a per-request log (`/_sim/stats`, `/_sim/log`), with max in-flight;
+- fault injection (`FaultConfig`): added latency, then a deterministic draw of 429 (with
+  `Retry-After`), 500, 502, 503 or a dropped connection. Never on `/_sim/*`.
+
+It is pure ASGI rather than `BaseHTTPMiddleware` because that buffers responses (SSE) and hides
+the server's `send`, which a drop needs: a drop closes the TCP connection before any byte of a
+response is written, so an httpx client sees `RemoteProtocolError("Server disconnected without
+sending a response.")`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+import uuid
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Match, Mount, Route
+from starlette.types import Message, Receive, Scope, Send
+
+from exa_orch.sim.context import SimConfig, SimContext
+from exa_orch.sim.faults import (
+    FAULT_TAGS,
+    Counters,
+    FaultInjector,
+    SimHTTPError,
+    config_dict,
+    error_response,
+    sim_http_error_handler,
+)
+
+logger = logging.getLogger(__name__)
+
+ADMIN_PREFIX = "/_sim/"
+# Paths that take no Exa key: admin, ArXiv Xplorer (a different, public API) and upload URLs
+# (Exa's are pre-signed storage URLs). Route families may add more in ctx.extras["public_prefixes"].
+PUBLIC_PREFIXES: tuple[str, ...] = (ADMIN_PREFIX, "/arxivxplorer", "/uploads/")
+INVALID_KEY = "invalid-key"
+
+FAMILIES: tuple[tuple[str, str], ...] = (
+    ("/websets", "websets"),
+    ("/search", "search"),
+    ("/findSimilar", "search"),
+    ("/contents", "contents"),
+    ("/answer", "answer"),
+    ("/agent", "agent"),
+    ("/arxivxplorer", "arxiv"),
+    ("/research", "research"),
+    ("/uploads", "websets"),
+)
+
+
+def family_of(path: str) -> str:
+    """The endpoint family a path belongs to (the keys of requests_by_family)."""
+    for prefix, family in FAMILIES:
+        if path == prefix or path.startswith(prefix + "/"):
+            return family
+    return "admin" if path.startswith(ADMIN_PREFIX) else "other"
+
+
+def _template(routes: list[BaseRoute], scope: Scope) -> str | None:
+    """The route path template (`/websets/v0/websets/{id}`) that `scope` matches, if any."""
+    for route in routes:
+        match, child = route.matches(scope)
+        if match is Match.NONE:
+            continue
+        if isinstance(route, Mount):
+            inner = _template(route.routes, {**scope, **child})
+            return route.path + (inner or "")
+        return getattr(route, "path", None)
+    return None
+
+
+def _api_key(scope: Scope) -> str | None:
+    for name, value in scope.get("headers", []):
+        if name == b"x-api-key":
+            return value.decode("latin-1").strip()
+        if name == b"authorization":
+            text = value.decode("latin-1").strip()
+            if text.lower().startswith("bearer "):
+                return text[7:].strip()
+    return None
+
+
+def _retry_after_header(seconds: float) -> str:
+    return str(int(seconds)) if float(seconds).is_integer() else f"{seconds:g}"
+
+
+class SimApp(Starlette):
+    """Starlette plus the simulator's front door (see the module docstring)."""
+
+    sim: SimContext
+    faults: FaultInjector
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        rid = f"req_{uuid.uuid4().hex}"
+        state = scope.setdefault("state", {})
+        state["request_id"] = rid
+        path: str = scope["path"]
+        method: str = scope["method"]
+        if path.startswith(ADMIN_PREFIX):
+            await super().__call__(scope, receive, _with_request_id(send, rid))
+            return
+
+        counters: Counters = self.sim.counters
+        family = family_of(path)
+        endpoint = f"{method} {_template(self.router.routes, scope) or path}"
+        entry: dict[str, Any] = {
+            "t": time.monotonic(),
+            "t_end": None,
+            "method": method,
+            "path": path,
+            "family": family,
+            "status": None,
+            "fault": None,
+            "external_id": None,
+        }
+        counters.started(endpoint, family)
+        status_box: list[int] = []
+
+        async def send_tracking(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status_box.append(message["status"])
+                message = _add_header(message, "x-request-id", rid)
+            await send(message)
+
+        try:
+            await self._handle(scope, receive, send, send_tracking, entry, path)
+        finally:
+            entry["t_end"] = time.monotonic()
+            entry["status"] = status_box[0] if status_box else None
+            entry["external_id"] = state.get("external_id")
+            counters.finished(entry)
+
+    async def _handle(
+        self, scope: Scope, receive: Receive, raw_send: Send, send: Send, entry: dict[str, Any], path: str
+    ) -> None:
+        request = Request(scope, receive)
+        public = path.startswith(PUBLIC_PREFIXES) or path.startswith(
+            tuple(self.sim.extras.get("public_prefixes", ()))
+        )
+        if not public:
+            key = _api_key(scope)
+            if not key or key == INVALID_KEY:
+                message = (
+                    "Invalid API key: send a valid key in the x-api-key header"
+                    if key
+                    else "Missing API key: send your Exa API key in the x-api-key header"
+                )
+                await error_response(request, 401, message, "UNAUTHORIZED")(scope, receive, send)
+                return
+        config = self.faults.config
+        if config.latency_ms > 0:
+            await asyncio.sleep(config.latency_ms / 1000)
+        fault = self.faults.draw()
+        entry["fault"] = fault
+        if fault == "drop":
+            await _drop(raw_send, receive)
+            return
+        if fault is not None:
+            await _fault_response(request, fault, config.retry_after, entry["family"])(scope, receive, send)
+            return
+        await super().__call__(scope, receive, send)
+
+
+def _add_header(message: Message, name: str, value: str) -> Message:
+    headers = [(k, v) for k, v in message.get("headers", []) if k.lower() != name.encode()]
+    headers.append((name.encode(), value.encode()))
+    return {**message, "headers": headers}
+
+
+def _with_request_id(send: Send, rid: str) -> Send:
+    async def wrapped(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = _add_header(message, "x-request-id", rid)
+        await send(message)
+
+    return wrapped
+
+
+def _fault_response(request: Request, fault: str, retry_after: float, family: str) -> Response:
+    status = int(fault)
+    message, tag = FAULT_TAGS[fault]
+    headers = {"Retry-After": _retry_after_header(retry_after)} if fault == "429" else None
+    if family == "arxiv":
+        # ArXiv Xplorer's ErrorResponse is {error, code} (seed 003).
+        return JSONResponse({"error": message, "code": status}, status_code=status, headers=headers)
+    return error_response(request, status, message, tag, headers)
+
+
+class _Dropped(Exception):
+    """Raised only when the server hides its transport: the server then cuts the connection."""
+
+
+async def _drop(send: Send, receive: Receive) -> None:
+    """Close the client's connection without writing any response bytes."""
+    # uvicorn hands the app its RequestResponseCycle.send; the cycle owns the transport.
+    transport = getattr(getattr(send, "__self__", None), "transport", None)
+    if transport is None:
+        # Other servers: start a response that promises a body, then fail, so it is cut short.
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-length", b"1000")]})
+        raise _Dropped("simulated dropped connection")
+    transport.close()
+    # Wait until the server has noticed, so it does not answer 500 on our behalf.
+    try:
+        async with asyncio.timeout(5):
+            while (await receive())["type"] != "http.disconnect":
+                pass
+    except TimeoutError:
+        logger.warning("simulated drop: the server did not report the disconnect")
+
+
+def _admin_routes(app: SimApp) -> list[BaseRoute]:
+    ctx = app.sim
+
+    async def stats(request: Request) -> Response:
+        return JSONResponse(ctx.counters.snapshot())
+
+    async def log(request: Request) -> Response:
+        limit = request.query_params.get("limit")
+        return JSONResponse({"log": ctx.counters.entries(int(limit) if limit else None)})
+
+    async def faults(request: Request) -> Response:
+        if request.method == "POST":
+            from exa_orch.sim.faults import read_json
+
+            try:
+                config = app.faults.update(await read_json(request))
+            except (TypeError, ValueError) as exc:
+                raise SimHTTPError(400, f"Bad fault configuration: {exc}", "INVALID_FAULTS") from exc
+            ctx.config.faults = config
+        return JSONResponse(config_dict(app.faults.config))
+
+    async def reset(request: Request) -> Response:
+        ctx.counters.reset()
+        return JSONResponse({"ok": True})
+
+    return [
+        Route("/_sim/stats", stats, methods=["GET"]),
+        Route("/_sim/log", log, methods=["GET"]),
+        Route("/_sim/faults", faults, methods=["GET", "POST"]),
+        Route("/_sim/reset", reset, methods=["POST"]),
+    ]
+
+
+def _research_routes() -> list[BaseRoute]:
+    async def retired(request: Request) -> Response:
+        message = "The Research API was retired on 2026-05-01; use the Agent API (POST /agent/runs) instead"
+        return error_response(request, 410, message, "RESEARCH_RETIRED")
+
+    methods = ["GET", "POST", "PUT", "PATCH", "DELETE"]
+    return [
+        Route("/research/v1", retired, methods=methods),
+        Route("/research/v1/{rest:path}", retired, methods=methods),
+    ]
+
+
+def _family_routes(ctx: SimContext) -> list[BaseRoute]:
+    routes: list[BaseRoute] = []
+    try:
+        from exa_orch.sim.websets import build_routes as websets_routes
+    except ImportError:  # SIM-WEBSETS has not landed the Websets routes yet
+        websets_routes = None
+    if websets_routes is not None:
+        built = list(websets_routes(ctx))
+        if all(getattr(r, "path", "").startswith("/websets/v0") for r in built):
+            routes.extend(built)
+        else:
+            routes.append(Mount("/websets/v0", routes=built))
+    return routes
+
+
+async def _http_exception(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    tags = {404: "NOT_FOUND", 405: "METHOD_NOT_ALLOWED"}
+    detail = exc.detail if exc.status_code != 404 else f"No route for {request.method} {request.url.path}"
+    return error_response(request, exc.status_code, str(detail), tags.get(exc.status_code, "HTTP_ERROR"))
+
+
+async def _unhandled(request: Request, exc: Exception) -> Response:
+    logger.error("simulator bug on %s %s", request.method, request.url.path, exc_info=exc)
+    return error_response(request, 500, "Internal server error", "INTERNAL_SERVER_ERROR")
+
+
+def create_app(config: SimConfig | None = None) -> SimApp:
+    """A simulator app for `config`; `app.state.sim` is its SimContext."""
+    config = config or SimConfig()
+    ctx = SimContext.from_config(config)
+    ctx.counters = Counters()
+    try:
+        from exa_orch.sim import world as world_module
+    except ImportError:  # SIM-WEBSETS has not landed the world yet
+        world_module = None  # type: ignore[assignment]
+    if world_module is not None:
+        ctx.world = world_module.World(config.seed)
+    app = SimApp(
+        exception_handlers={
+            SimHTTPError: sim_http_error_handler,
+            HTTPException: _http_exception,
+            Exception: _unhandled,
+        }
+    )
+    app.sim = ctx
+    app.state.sim = ctx
+    app.faults = FaultInjector(config.faults)
+    config.faults = app.faults.configure(config.faults)
+    for route in [*_admin_routes(app), *_research_routes(), *_family_routes(ctx)]:
+        app.router.routes.append(route)
+    return app

@@ -1,0 +1,230 @@
+"""How the simulator fails on purpose, what it counts, and how any route answers an error.
+
+- `FaultInjector` draws, per request and deterministically for a seed and request order, whether
+  the request gets a fault (429 with Retry-After, 500, 502, 503, or a dropped connection).
+- `Counters` holds the request counters and the per-request log that `/_sim/stats` and
+  `/_sim/log` serve; it is thread-safe because `SimThread` readers live on another thread.
+- `SimHTTPError` is what route handlers raise; the app turns it into Exa's error body
+  `{"requestId", "error", "tag"}` with the matching status (`error_response`).
+- `note_create` / `note_conflict` are what a route calls after an object create that carried an
+  externalId, so tests can prove "no duplicate side effects".
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+import threading
+from collections import Counter, deque
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse
+
+from exa_orch.sim.context import FaultConfig
+
+FAULT_KINDS = ("429", "500", "502", "503", "drop")
+
+# Exa-like messages and tags for injected faults.
+FAULT_TAGS: dict[str, tuple[str, str]] = {
+    "429": (
+        "Too many requests: rate limit exceeded, retry after the Retry-After delay",
+        "RATE_LIMIT_EXCEEDED",
+    ),
+    "500": ("Internal server error", "INTERNAL_SERVER_ERROR"),
+    "502": ("Bad gateway: an upstream service failed", "BAD_GATEWAY"),
+    "503": ("Service temporarily unavailable", "SERVICE_UNAVAILABLE"),
+}
+
+# Log entries kept for /_sim/log; older ones are discarded (benchmarks send many requests).
+LOG_LIMIT = 200_000
+
+
+class SimHTTPError(Exception):
+    """An error a route answers with: status, human message and machine tag."""
+
+    def __init__(self, status: int, message: str, tag: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+        self.tag = tag
+        self.headers = headers or {}
+
+
+def request_id(request: Request) -> str:
+    """The id the middleware gave this request (also sent as the X-Request-Id header)."""
+    return str(request.scope.get("state", {}).get("request_id", ""))
+
+
+def error_response(
+    request: Request, status: int, message: str, tag: str, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    """Exa's error shape: JSON {requestId, error, tag} with `status`."""
+    body = {"requestId": request_id(request), "error": message, "tag": tag}
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+async def sim_http_error_handler(request: Request, exc: Exception) -> JSONResponse:
+    """Starlette exception handler for `SimHTTPError`."""
+    assert isinstance(exc, SimHTTPError)
+    return error_response(request, exc.status, exc.message, exc.tag, exc.headers)
+
+
+async def read_json(request: Request) -> dict[str, Any]:
+    """The request body as a JSON object, or a 400 `INVALID_REQUEST_BODY` that says what is wrong."""
+    raw = await request.body()
+    if not raw:
+        return {}
+    try:
+        body = json.loads(raw)
+    except ValueError as exc:
+        raise SimHTTPError(400, f"Request body is not valid JSON: {exc}", "INVALID_REQUEST_BODY") from exc
+    if not isinstance(body, dict):
+        raise SimHTTPError(400, "Request body must be a JSON object", "INVALID_REQUEST_BODY")
+    return body
+
+
+def _counters(request: Request) -> Counters:
+    counters: Counters = request.app.state.sim.counters
+    return counters
+
+
+def note_create(request: Request, external_id: str | None) -> None:
+    """Record a successful create; counts it under its externalId when it has one."""
+    if external_id is None:
+        return
+    request.scope.setdefault("state", {})["external_id"] = external_id
+    _counters(request).created(external_id)
+
+
+def note_conflict(request: Request, external_id: str) -> None:
+    """Record a create refused with 409 because its externalId exists already."""
+    request.scope.setdefault("state", {})["external_id"] = external_id
+    _counters(request).conflict(external_id)
+
+
+class FaultInjector:
+    """Deterministic fault draws: the same seed and request order give the same faults."""
+
+    def __init__(self, config: FaultConfig) -> None:
+        self._lock = threading.Lock()
+        self.config = config
+        self._rng = random.Random(config.seed)
+
+    def configure(self, config: FaultConfig) -> FaultConfig:
+        """Replace the configuration and restart the draw sequence from its seed."""
+        kinds = tuple(str(k) for k in config.kinds)
+        unknown = [k for k in kinds if k not in FAULT_KINDS]
+        if unknown or not kinds:
+            raise ValueError(
+                f"fault kinds must be a non-empty subset of {list(FAULT_KINDS)}, got {list(kinds)}"
+            )
+        if not 0.0 <= config.rate <= 1.0:
+            raise ValueError(f"fault rate must be between 0 and 1, got {config.rate}")
+        if config.retry_after < 0 or config.latency_ms < 0:
+            raise ValueError("retry_after and latency_ms must be >= 0")
+        config = dataclasses.replace(config, kinds=kinds)
+        with self._lock:
+            self.config = config
+            self._rng = random.Random(config.seed)
+        return config
+
+    def update(self, fields: dict[str, Any]) -> FaultConfig:
+        """Change some fields (the /_sim/faults body); `kinds` may be a list or a comma string."""
+        allowed = {f.name for f in dataclasses.fields(FaultConfig)}
+        unknown = sorted(set(fields) - allowed)
+        if unknown:
+            raise ValueError(f"unknown fault fields {unknown}; allowed: {sorted(allowed)}")
+        values = dict(fields)
+        if isinstance(values.get("kinds"), str):
+            values["kinds"] = tuple(k.strip() for k in values["kinds"].split(",") if k.strip())
+        elif "kinds" in values:
+            values["kinds"] = tuple(str(k) for k in values["kinds"])
+        for name in ("rate", "retry_after", "latency_ms"):
+            if name in values:
+                values[name] = float(values[name])
+        if "seed" in values:
+            values["seed"] = int(values["seed"])
+        return self.configure(dataclasses.replace(self.config, **values))
+
+    def draw(self) -> str | None:
+        """The fault for the next request, or None."""
+        with self._lock:
+            config = self.config
+            if config.rate <= 0:
+                return None
+            roll = self._rng.random()
+            kind = self._rng.choice(config.kinds)
+        return kind if roll < config.rate else None
+
+
+def config_dict(config: FaultConfig) -> dict[str, Any]:
+    """A FaultConfig as the JSON that /_sim/faults answers."""
+    data = dataclasses.asdict(config)
+    data["kinds"] = list(config.kinds)
+    return data
+
+
+class Counters:
+    """Request counters and the per-request log (served by /_sim/stats and /_sim/log)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.reset()
+
+    def reset(self) -> None:
+        """Clear counters and log; in-flight requests stay counted."""
+        with self._lock:
+            self.by_endpoint: Counter[str] = Counter()
+            self.by_family: Counter[str] = Counter()
+            self.faults: Counter[str] = Counter(dict.fromkeys(FAULT_KINDS, 0))
+            self.creates: Counter[str] = Counter()
+            self.conflicts: Counter[str] = Counter()
+            self.total = 0
+            self.in_flight = getattr(self, "in_flight", 0)
+            self.max_in_flight = self.in_flight
+            self.log: deque[dict[str, Any]] = deque(maxlen=LOG_LIMIT)
+
+    def started(self, endpoint: str, family: str) -> None:
+        with self._lock:
+            self.total += 1
+            self.by_endpoint[endpoint] += 1
+            self.by_family[family] += 1
+            self.in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self.in_flight)
+
+    def finished(self, entry: dict[str, Any]) -> None:
+        with self._lock:
+            self.in_flight -= 1
+            if entry.get("fault"):
+                self.faults[entry["fault"]] += 1
+            self.log.append(entry)
+
+    def created(self, external_id: str) -> None:
+        with self._lock:
+            self.creates[external_id] += 1
+
+    def conflict(self, external_id: str) -> None:
+        with self._lock:
+            self.conflicts[external_id] += 1
+
+    def snapshot(self) -> dict[str, Any]:
+        """The /_sim/stats body."""
+        with self._lock:
+            return {
+                "requests_by_endpoint": dict(self.by_endpoint),
+                "requests_by_family": dict(self.by_family),
+                "in_flight": self.in_flight,
+                "max_in_flight": self.max_in_flight,
+                "creates_by_external_id": dict(self.creates),
+                "conflicts_by_external_id": dict(self.conflicts),
+                "faults": dict(self.faults),
+                "total_requests": self.total,
+            }
+
+    def entries(self, limit: int | None = None) -> list[dict[str, Any]]:
+        """The newest `limit` log entries (all by default), oldest first."""
+        with self._lock:
+            items = list(self.log)
+        return items[-limit:] if limit else items

@@ -1,0 +1,180 @@
+"""Run the simulator in-process on 127.0.0.1 (port 0): for tests, the demo and benchmarks.
+
+- `running_sim(config)`: async context manager on the caller's event loop, yielding a `SimHandle`.
+- `SimThread(config)`: the same in a background thread with its own loop, for sync code and for
+  tests that start subprocesses (`with SimThread(cfg) as handle: handle.url`).
+
+Both serve with uvicorn (`lifespan="off"`, no access log, logs to stderr through the root logger)
+and shut down cleanly: `should_exit`, then wait for the server task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import socket
+import threading
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import uvicorn
+
+from exa_orch.sim.app import SimApp, create_app
+from exa_orch.sim.context import FaultConfig, SimConfig, SimContext
+
+START_TIMEOUT = 10.0
+
+
+@dataclass
+class SimHandle:
+    """A running simulator: its base URL, its context and its app."""
+
+    url: str
+    ctx: SimContext
+    app: SimApp
+
+    def stats(self) -> dict[str, Any]:
+        """The /_sim/stats body, read in-process."""
+        return self.ctx.counters.snapshot()
+
+    def log(self) -> list[dict[str, Any]]:
+        """The /_sim/log entries, read in-process."""
+        return self.ctx.counters.entries()
+
+    def set_faults(self, faults: FaultConfig) -> FaultConfig:
+        """Replace the fault configuration (restarts the draw sequence from its seed)."""
+        config = self.app.faults.configure(faults)
+        self.ctx.config.faults = config
+        return config
+
+    def reset(self) -> None:
+        """Clear counters and log (not the world)."""
+        self.ctx.counters.reset()
+
+
+def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
+    """A TCP socket bound to host:port (port 0: the OS picks one)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    sock.set_inheritable(True)
+    return sock
+
+
+def server_for(app: SimApp, *, access_log: bool = False) -> uvicorn.Server:
+    """A uvicorn server for the app, logging only through the root logger (stderr)."""
+    config = uvicorn.Config(
+        app,
+        lifespan="off",
+        log_config=None,
+        access_log=access_log,
+        proxy_headers=False,
+        server_header=False,
+        # SSE streams and slow requests must not hold up a test's teardown.
+        timeout_graceful_shutdown=2,
+        http="h11",
+    )
+    return uvicorn.Server(config)
+
+
+@asynccontextmanager
+async def running_sim(config: SimConfig | None = None) -> AsyncIterator[SimHandle]:
+    """Serve a fresh simulator on 127.0.0.1:<free port> for the duration of the block."""
+    app = create_app(config or SimConfig())
+    sock = bind_socket()
+    port = sock.getsockname()[1]
+    server = server_for(app)
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        # uvicorn offers no event for "started"; poll its flag with a deadline.
+        deadline = time.monotonic() + START_TIMEOUT
+        while not server.started:
+            if task.done():
+                task.result()
+                raise RuntimeError("the simulator stopped before it started")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the simulator did not start within {START_TIMEOUT}s")
+            await asyncio.sleep(0.005)
+        yield SimHandle(url=f"http://127.0.0.1:{port}", ctx=app.sim, app=app)
+    finally:
+        server.should_exit = True
+        await task
+        sock.close()
+
+
+class SimThread:
+    """The simulator on a background thread with its own event loop (a sync context manager)."""
+
+    def __init__(self, config: SimConfig | None = None) -> None:
+        self.config = config or SimConfig()
+        self._handle: SimHandle | None = None
+        self._started = threading.Event()
+        self._error: BaseException | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._stop: asyncio.Event | None = None
+        self._thread = threading.Thread(target=self._run, name="exa-sim", daemon=True)
+
+    @property
+    def handle(self) -> SimHandle:
+        if self._handle is None:
+            raise RuntimeError("SimThread is not running")
+        return self._handle
+
+    @property
+    def url(self) -> str:
+        return self.handle.url
+
+    @property
+    def ctx(self) -> SimContext:
+        return self.handle.ctx
+
+    def stats(self) -> dict[str, Any]:
+        return self.handle.stats()
+
+    def log(self) -> list[dict[str, Any]]:
+        return self.handle.log()
+
+    def set_faults(self, faults: FaultConfig) -> FaultConfig:
+        return self.handle.set_faults(faults)
+
+    def reset(self) -> None:
+        self.handle.reset()
+
+    def _run(self) -> None:
+        try:
+            asyncio.run(self._main())
+        except BaseException as exc:  # reported to the starting thread
+            self._error = exc
+        finally:
+            self._started.set()
+
+    async def _main(self) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        async with running_sim(self.config) as handle:
+            self._handle = handle
+            self._started.set()
+            await self._stop.wait()
+
+    def start(self) -> SimThread:
+        """Start the thread and wait until the simulator serves."""
+        self._thread.start()
+        if not self._started.wait(START_TIMEOUT + 5):
+            raise TimeoutError("the simulator thread did not start")
+        if self._error is not None:
+            raise RuntimeError("the simulator thread failed to start") from self._error
+        return self
+
+    def stop(self) -> None:
+        """Stop the simulator and join its thread."""
+        if self._loop is not None and self._stop is not None and self._thread.is_alive():
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join(START_TIMEOUT)
+
+    def __enter__(self) -> SimThread:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
