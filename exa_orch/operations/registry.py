@@ -1,0 +1,122 @@
+"""The operation registry: name -> (args model, handler, summary).
+
+Adding an operation is one handler and one `Operation(...)` line in the domain module's list.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from pydantic import BaseModel
+
+from exa_orch.errors import UnknownOperation
+
+from .context import OpContext
+
+Handler = Callable[[Any, OpContext], Awaitable[Any]]
+"""async (args: <args_model instance>, ctx) -> JSON-able (the full Exa object, before projection)."""
+
+Projection = Callable[[Any, Any], Any]
+"""(result, args) -> what an agent sees; skipped when the call sets `raw: true`."""
+
+Planner = Callable[[Any], dict[str, Any]]
+"""args -> the HTTP request the handler would send ({method, path, query, body}); used by `preview`."""
+
+# Arguments every operation accepts; the dispatcher consumes them before the args model sees the rest.
+CONTROL_ARGS_SCHEMA: dict[str, Any] = {
+    "mode": {
+        "type": "string",
+        "enum": ["safe", "strict"],
+        "description": "safe (default) fixes common mistakes and reports them under 'normalized'; strict refuses them",
+    },
+    "preview": {"type": "boolean", "description": "validate and return the request without calling Exa"},
+    "raw": {"type": "boolean", "description": "return the full Exa object instead of the projection"},
+}
+
+
+@dataclass(frozen=True)
+class Operation:
+    """One named operation. `long_running` ops wait on Exa (and report progress)."""
+
+    name: str
+    args_model: type[BaseModel]
+    handler: Handler
+    summary: str
+    long_running: bool = False
+    project: Projection | None = None
+    plan: Planner | None = None
+    hint: str | None = None
+    """Added to InvalidParams and to Exa's 400/422 answers for this operation."""
+
+    def args_schema(self) -> dict[str, Any]:
+        """JSON Schema (draft 2020-12) of the args, camelCase, plus the control args."""
+        schema = self.args_model.model_json_schema(by_alias=True, mode="validation")
+        props = schema.setdefault("properties", {})
+        for key, value in CONTROL_ARGS_SCHEMA.items():
+            props.setdefault(key, value)
+        schema.pop("title", None)
+        return schema
+
+
+class Registry:
+    """Operations by name; `get` raises UnknownOperation with the closest names."""
+
+    def __init__(self, operations: list[Operation] | None = None) -> None:
+        self._ops: dict[str, Operation] = {}
+        for op in operations or []:
+            self.register(op)
+
+    def register(self, op: Operation) -> None:
+        """Add one operation; a name may be registered once."""
+        if op.name in self._ops:
+            raise ValueError(f"operation {op.name!r} is already registered")
+        self._ops[op.name] = op
+
+    def get(self, name: str) -> Operation:
+        """The operation called `name`. Raises UnknownOperation (with suggestions)."""
+        try:
+            return self._ops[name]
+        except (KeyError, TypeError):
+            raise UnknownOperation(str(name), self.suggest(str(name))) from None
+
+    def suggest(self, name: str, n: int = 3) -> list[str]:
+        """Registered names closest to `name` (case and separators forgiven)."""
+        norm = {self._norm(k): k for k in self._ops}
+        hits = difflib.get_close_matches(self._norm(name), list(norm), n=n, cutoff=0.6)
+        out = [norm[h] for h in hits]
+        # 'list' -> websets.list, items.list ...: a bare verb matches every domain that has it.
+        if not out:
+            out = [k for k in self._ops if k.rsplit(".", 1)[-1].lower() == name.lower()][:n]
+        return out
+
+    @staticmethod
+    def _norm(name: str) -> str:
+        return name.lower().replace("_", "").replace("-", "").replace("/", ".")
+
+    def names(self) -> list[str]:
+        """Every registered name, sorted."""
+        return sorted(self._ops)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._ops
+
+    def __iter__(self) -> Iterator[Operation]:
+        return iter(self._ops[n] for n in self.names())
+
+    def __len__(self) -> int:
+        return len(self._ops)
+
+    def describe(self) -> list[dict[str, Any]]:
+        """[{name, summary, longRunning, argsSchema}] for every operation, sorted by name."""
+        return [
+            {
+                "name": op.name,
+                "summary": op.summary,
+                "longRunning": op.long_running,
+                "argsSchema": op.args_schema(),
+            }
+            for op in self
+        ]
