@@ -1,0 +1,398 @@
+"""MCP Tasks, both protocol eras, over the runtime's TaskService (one store for tasks.* and MCP).
+
+`install_tasks(server, app)` adds to a low-level `Server` built by `build_server`:
+- 2025-11-25 (initialize handshake): the `tasks` capability {list, cancel, requests.tools.call};
+  `execution.taskSupport: "optional"` on the task-capable tools; a `tools/call` with `params.task`
+  answers at once with a CreateTaskResult; `tasks/get`, `tasks/result` (blocks until terminal),
+  `tasks/list` (cursor), `tasks/cancel` (a terminal task is -32602); `notifications/tasks/status` on
+  every transition and `notifications/progress` (the call's token, related-task `_meta`) to the
+  session that created the task, for tasks this process runs.
+- 2026-07-28 (SEP-2663 extension `io.modelcontextprotocol/tasks`, advertised under
+  capabilities.extensions): when the request's client capabilities declare the extension, a
+  `tools/call` of `tasks.create` or of a long-running operation answers with a flat
+  `resultType: "task"`; `tasks/get` (DetailedTask), `tasks/update`, `tasks/cancel` (empty ack).
+
+A task-augmented call of `tasks.create` is that workflow task; of any other operation, a task of the
+runtime's "operation" workflow that runs the operation durably. Every task lives in the store, so a
+task made either way is listed, polled and cancelled the other way too.
+
+Why middleware: the SDK validates a tools/call *handler's* result against the 2025 CallToolResult
+schema, so a CreateTaskResult returned from the handler becomes -32603; a middleware that answers
+without `call_next` owns its result. Middleware also lets this module add the capability and the
+tools' `execution` field without reaching into the tool definitions in server.py.
+"""
+
+from __future__ import annotations
+
+import logging
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import anyio
+import mcp_types as types
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.lowlevel import Server
+from mcp.server.mcpserver.server import require_client_extension
+from mcp.server.session import ServerSession
+from mcp.shared.exceptions import MCPError
+from mcp.shared.inbound import MCP_NAME_HEADER, decode_header_value
+from mcp_types import HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
+from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+from pydantic import ValidationError
+
+from exa_orch.errors import OrchError, TaskNotFound, TaskTerminal
+from exa_orch.mcp import tasks_wire as wire
+from exa_orch.mcp.tasks_calls import CallResolver, ResolvedCall
+
+log = logging.getLogger(__name__)
+
+OPERATION_TASK_TYPE = "operation"
+CANCEL_SETTLE_S = 10.0  # how long tasks/cancel waits for the actor to record `cancelled`
+NOTIFY_TIMEOUT_S = 2.0  # a client that stops reading must not stall the runtime's event loop
+
+
+def _modern(ctx: ServerRequestContext[Any, Any]) -> bool:
+    return ctx.protocol_version in MODERN_PROTOCOL_VERSIONS
+
+
+def _declared_extension(ctx: ServerRequestContext[Any, Any]) -> bool:
+    caps = ctx.session.client_capabilities
+    return bool(caps and caps.extensions and wire.TASKS_EXTENSION in caps.extensions)
+
+
+def _rpc_error(exc: OrchError) -> MCPError:
+    """An OrchError raised before any task exists, as the JSON-RPC error the request gets."""
+    code = INVALID_PARAMS if exc.code.rpc_code == INVALID_PARAMS else exc.code.rpc_code
+    message = exc.message + (f" ({exc.hint})" if exc.hint else "")
+    return MCPError(code=code, message=message, data=exc.to_dict())
+
+
+def _not_found(task_id: str) -> MCPError:
+    exc = TaskNotFound(task_id)
+    return MCPError(
+        code=INVALID_PARAMS, message=f"Failed to retrieve task: {exc.message}", data=exc.to_dict()
+    )
+
+
+@dataclass
+class _Watcher:
+    """Who hears about one task: the creating 2025 session, and its progress token if it sent one."""
+
+    session: ServerSession
+    progress_token: str | int | None
+    last_progress: float = 0.0
+    progress_base: float = 0.0
+    last_status: tuple[str, str] | None = None
+
+
+class TasksBridge:
+    """MCP Tasks requests and notifications on top of the runtime's TaskService."""
+
+    def __init__(self, server: Server[Any], app: Any) -> None:
+        self._server = server
+        self._app = app
+        self._calls = CallResolver(app)
+        self._watchers: dict[str, _Watcher] = {}  # notify key (stored in the task's meta) -> watcher
+
+    @property
+    def service(self) -> Any:
+        tasks = self._app.tasks
+        if tasks is None:  # pragma: no cover - install_tasks checks this first
+            raise MCPError(code=INTERNAL_ERROR, message="the task runtime is not running")
+        return tasks
+
+    # ---------------------------------------------------------------- middleware
+
+    async def middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+        """Answer task-augmented tools/call; add the tasks capability and the tools' execution field."""
+        if ctx.request_id is None:
+            return await call_next(ctx)
+        raw = ctx.params if isinstance(ctx.params, Mapping) else {}
+        if ctx.method == "tools/call":
+            if not _modern(ctx) and raw.get("task") is not None:
+                return await self._call_as_task_2025(ctx, raw)
+            if _modern(ctx) and _declared_extension(ctx):
+                answered = await self._call_as_task_2026(ctx, raw)
+                if answered is not None:
+                    return answered
+            return await call_next(ctx)
+        result = await call_next(ctx)
+        if ctx.method == "initialize" and isinstance(result, dict):
+            return self._with_capability(result)
+        if ctx.method == "tools/list" and not _modern(ctx) and isinstance(result, dict):
+            return self._with_execution(result)
+        return result
+
+    def _with_capability(self, result: dict[str, Any]) -> dict[str, Any]:
+        caps = dict(result.get("capabilities") or {})
+        caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
+        return {**result, "capabilities": caps}
+
+    def _with_execution(self, result: dict[str, Any]) -> dict[str, Any]:
+        tools = []
+        for tool in result.get("tools") or []:
+            if isinstance(tool, dict) and self._calls.task_capable(str(tool.get("name"))):
+                tool = {**tool, "execution": {**(tool.get("execution") or {}), "taskSupport": "optional"}}
+            tools.append(tool)
+        return {**result, "tools": tools}
+
+    # ---------------------------------------------------------------- task-augmented tools/call
+
+    def _parse_call(self, raw: Mapping[str, Any]) -> types.CallToolRequestParams:
+        try:
+            return types.CallToolRequestParams.model_validate(raw, by_name=False)
+        except ValidationError as exc:
+            raise MCPError(
+                code=INVALID_PARAMS, message=f"Invalid tools/call params: {exc.errors()[0]['msg']}"
+            ) from None
+
+    async def _call_as_task_2025(
+        self, ctx: ServerRequestContext[Any, Any], raw: Mapping[str, Any]
+    ) -> dict[str, Any]:
+        params = self._parse_call(raw)
+        if not self._calls.task_capable(params.name):
+            # Spec: a task-augmented call of a tool whose taskSupport is (absent =) forbidden is -32601.
+            raise MCPError(
+                code=METHOD_NOT_FOUND, message=f"Tool {params.name!r} does not support task augmentation"
+            )
+        call = self._resolve(params)
+        ttl = params.task.ttl if params.task is not None else None
+        token = (raw.get("_meta") or {}).get("progressToken")
+        key = uuid.uuid4().hex
+        # Registered before the task exists: the runtime may report its first transition before
+        # create() returns, and the listener finds the watcher through the key in the task's meta.
+        self._watchers[key] = _Watcher(session=ctx.session, progress_token=token)
+        try:
+            record = await self._create(
+                call, era=ctx.protocol_version, ttl_ms=ttl, token=token, notify_key=key
+            )
+        except BaseException:
+            self._watchers.pop(key, None)
+            raise
+        note = f"Started task {record.id} ({call.describe()}); its result comes from tasks/result."
+        return {"task": wire.task_2025(record), "_meta": {wire.IMMEDIATE_RESPONSE_META: note}}
+
+    async def _call_as_task_2026(
+        self, ctx: ServerRequestContext[Any, Any], raw: Mapping[str, Any]
+    ) -> dict[str, Any] | None:
+        params = self._parse_call(raw)
+        if not self._calls.task_capable(params.name):
+            return None
+        call = self._resolve(params)
+        # Server-directed: quick operations answer inline; tasks.create and long-running ones get a task.
+        if not call.wants_task:
+            return None
+        # SEP-2663 tasks carry no progress; nobody is notified, the client polls tasks/get.
+        record = await self._create(call, era=ctx.protocol_version, ttl_ms=None, token=None, notify_key=None)
+        out = {"resultType": "task", **wire.task_2026(record, detailed=False)}
+        # A middleware that answers owns the envelope, so it stamps serverInfo as the runner would.
+        out["_meta"] = {types.SERVER_INFO_META_KEY: self._server.server_info_stamp}
+        return out
+
+    def _resolve(self, params: types.CallToolRequestParams) -> ResolvedCall:
+        try:
+            return self._calls.resolve(params.name, dict(params.arguments or {}))
+        except OrchError as exc:
+            raise _rpc_error(exc) from None
+
+    async def _create(
+        self, call: ResolvedCall, *, era: str, ttl_ms: int | None, token: Any, notify_key: str | None
+    ) -> Any:
+        meta: dict[str, Any] = {
+            "source": "mcp-tasks",
+            "era": era,
+            "tool": call.tool,
+            "operation": call.operation,
+        }
+        if token is not None:
+            meta["progressToken"] = token
+        if notify_key is not None:
+            meta["notifyKey"] = notify_key
+        if ttl_ms is not None:
+            ttl_ms = max(1_000, min(int(ttl_ms), wire.MAX_TTL_MS))
+        try:
+            if call.task_type is not None:
+                return await self.service.create(call.task_type, call.task_args, meta=meta, ttl_ms=ttl_ms)
+            return await self.service.create(
+                OPERATION_TASK_TYPE,
+                {"operation": call.operation, "args": call.args},
+                meta=meta,
+                ttl_ms=ttl_ms,
+            )
+        except OrchError as exc:
+            raise _rpc_error(exc) from None
+
+    # ---------------------------------------------------------------- tasks/* handlers
+
+    def _gate(self, ctx: ServerRequestContext[Any, Any], method: str, task_id: str | None) -> None:
+        """Which era serves which method; SEP-2663's extension and routing-header checks."""
+        if _modern(ctx):
+            if method not in ("tasks/get", "tasks/cancel", "tasks/update"):
+                raise MCPError(code=METHOD_NOT_FOUND, message="Method not found", data=method)
+            require_client_extension(ctx, wire.TASKS_EXTENSION)
+            # On streamable HTTP, Mcp-Name MUST equal params.taskId; the SDK checks only its own verbs.
+            headers = getattr(ctx.request, "headers", None)
+            if headers is not None and decode_header_value(headers.get(MCP_NAME_HEADER)) != task_id:
+                raise MCPError(
+                    code=HEADER_MISMATCH, message=f"{MCP_NAME_HEADER} header does not match params.taskId"
+                )
+        elif method == "tasks/update":
+            raise MCPError(code=METHOD_NOT_FOUND, message="Method not found", data=method)
+
+    async def _get(self, task_id: str) -> Any:
+        try:
+            return await self.service.get(task_id)
+        except TaskNotFound:
+            raise _not_found(task_id) from None
+
+    async def tasks_get(
+        self, ctx: ServerRequestContext[Any, Any], params: types.GetTaskRequestParams
+    ) -> dict[str, Any]:
+        self._gate(ctx, "tasks/get", params.task_id)
+        record = await self._get(params.task_id)
+        return wire.task_2026(record, detailed=True) if _modern(ctx) else wire.task_2025(record)
+
+    async def tasks_result(
+        self, ctx: ServerRequestContext[Any, Any], params: types.GetTaskPayloadRequestParams
+    ) -> dict[str, Any]:
+        self._gate(ctx, "tasks/result", params.task_id)
+        await self._get(params.task_id)
+        try:
+            # The spec says block until terminal; the client ends the wait by cancelling this request.
+            record = await self.service.wait(params.task_id)
+        except TaskNotFound:
+            raise _not_found(params.task_id) from None
+        if str(record.status) == "cancelled":
+            raise MCPError(
+                code=INVALID_REQUEST,
+                message=f"Task {record.id} was cancelled; it has no result",
+                data=wire.related(record.id),
+            )
+        return wire.final_result(record)
+
+    async def tasks_list(
+        self, ctx: ServerRequestContext[Any, Any], params: types.PaginatedRequestParams
+    ) -> dict[str, Any]:
+        self._gate(ctx, "tasks/list", None)
+        try:
+            records, cursor = await self.service.list(cursor=params.cursor)
+        except OrchError as exc:
+            raise _rpc_error(exc) from None
+        out: dict[str, Any] = {"tasks": [wire.task_2025(r) for r in records]}
+        if cursor:
+            out["nextCursor"] = cursor
+        return out
+
+    async def tasks_cancel(
+        self, ctx: ServerRequestContext[Any, Any], params: types.CancelTaskRequestParams
+    ) -> dict[str, Any]:
+        self._gate(ctx, "tasks/cancel", params.task_id)
+        try:
+            record = await self.service.cancel(params.task_id)
+        except TaskNotFound:
+            raise _not_found(params.task_id) from None
+        except TaskTerminal as exc:
+            if _modern(ctx):
+                return {}  # SEP-2663: cancel is an idempotent acknowledgement
+            raise MCPError(
+                code=INVALID_PARAMS, message=f"Cannot cancel task: already in terminal status {exc.status!r}"
+            ) from None
+        if _modern(ctx):
+            return {}
+        if not record.terminal:
+            # 2025-11-25: the task MUST be cancelled before the response; the actor records it at its
+            # next await, which a cancellable workflow reaches promptly.
+            with anyio.move_on_after(CANCEL_SETTLE_S):
+                record = await self.service.wait(params.task_id)
+        return wire.task_2025(record)
+
+    async def tasks_update(
+        self, ctx: ServerRequestContext[Any, Any], params: UpdateTaskParams
+    ) -> dict[str, Any]:
+        self._gate(ctx, "tasks/update", params.task_id)
+        await self._get(params.task_id)
+        # No workflow asks for input (no input_required state), so responses have nothing to answer.
+        return {}
+
+    # ---------------------------------------------------------------- notifications
+
+    async def on_event(self, event: Any) -> None:
+        """TaskService listener: status and progress notifications to the session that made the task."""
+        record = event.task
+        key = str((record.meta or {}).get("notifyKey") or "")
+        watcher = self._watchers.get(key)
+        if watcher is None:
+            return
+        try:
+            with anyio.move_on_after(NOTIFY_TIMEOUT_S):
+                if event.kind == "progress":
+                    await self._notify_progress(watcher, record, event.progress or record.progress or {})
+                else:
+                    await self._notify_status(watcher, record)
+        except Exception:  # the client went away: notifications are best-effort
+            log.debug("notification for task %s dropped", record.id, exc_info=True)
+            self._watchers.pop(key, None)
+            return
+        if record.terminal:
+            self._watchers.pop(key, None)
+
+    async def _notify_status(self, watcher: _Watcher, record: Any) -> None:
+        task = wire.task_2025(record)
+        fingerprint = (task["status"], task["statusMessage"])
+        if fingerprint == watcher.last_status:
+            return
+        watcher.last_status = fingerprint
+        params = types.TaskStatusNotificationParams.model_validate(task)
+        await watcher.session.send_notification(types.TaskStatusNotification(params=params))  # type: ignore[arg-type]
+
+    async def _notify_progress(self, watcher: _Watcher, record: Any, progress: Mapping[str, Any]) -> None:
+        if watcher.progress_token is None or record.terminal:
+            return
+        completed = float(progress.get("completed") or 0)
+        total = progress.get("total")
+        # Progress must only grow for one token; a workflow counts each step from zero, so later
+        # steps are stacked on what earlier ones reported.
+        if watcher.progress_base + completed <= watcher.last_progress:
+            watcher.progress_base = watcher.last_progress
+        value = watcher.progress_base + completed
+        if value <= watcher.last_progress:
+            return
+        watcher.last_progress = value
+        message = " ".join(str(p) for p in (progress.get("step"), progress.get("message")) if p) or None
+        await watcher.session.send_notification(
+            types.ProgressNotification(
+                params=types.ProgressNotificationParams(
+                    progress_token=watcher.progress_token,
+                    progress=value,
+                    total=watcher.progress_base + float(total) if total else None,
+                    message=message,
+                    _meta=wire.related(record.id),
+                )
+            )
+        )
+
+
+class UpdateTaskParams(types.RequestParams):
+    """SEP-2663 tasks/update params (input responses for an input_required task)."""
+
+    task_id: str
+    input_responses: dict[str, Any] | None = None
+
+
+def install_tasks(server: Server[Any], app: Any) -> TasksBridge | None:
+    """Serve MCP Tasks (both eras) on `server` from `app`'s TaskService; None when the runtime is off."""
+    if getattr(app, "tasks", None) is None:
+        log.warning("MCP Tasks disabled: the task runtime is not running")
+        return None
+    bridge = TasksBridge(server, app)
+    server.add_request_handler("tasks/get", types.GetTaskRequestParams, bridge.tasks_get)
+    server.add_request_handler("tasks/result", types.GetTaskPayloadRequestParams, bridge.tasks_result)
+    server.add_request_handler("tasks/list", types.PaginatedRequestParams, bridge.tasks_list)
+    server.add_request_handler("tasks/cancel", types.CancelTaskRequestParams, bridge.tasks_cancel)
+    server.add_request_handler("tasks/update", UpdateTaskParams, bridge.tasks_update)
+    server.middleware.append(bridge.middleware)
+    server.extensions[wire.TASKS_EXTENSION] = {}
+    app.tasks.subscribe(bridge.on_event)
+    return bridge

@@ -1,0 +1,131 @@
+"""MCP Tasks wire shapes for our task rows, in both protocol eras.
+
+Pure functions from a store `TaskRecord` to the JSON the two eras expect:
+- 2025-11-25 core tasks: `Task` {taskId, status, statusMessage, createdAt, lastUpdatedAt, ttl, pollInterval}
+  (CreateTaskResult.task, tasks/get|list|cancel, notifications/tasks/status); tasks/result answers with the
+  CallToolResult the original call would have returned.
+- 2026-07-28 SEP-2663 extension `io.modelcontextprotocol/tasks`: a flat Task with `ttlMs`/`pollIntervalMs`,
+  `resultType: "task"` when it answers a tools/call, and a DetailedTask (result or error inlined) for tasks/get.
+
+Our statuses map onto MCP's: pending and working -> "working" (a queued task is already accepted work),
+completed -> "completed", failed -> "failed", cancelled -> "cancelled".
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from exa_orch.errors import ErrorCode
+
+TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
+RELATED_TASK_META = "io.modelcontextprotocol/related-task"
+IMMEDIATE_RESPONSE_META = "io.modelcontextprotocol/model-immediate-response"
+POLL_INTERVAL_MS = 500
+MAX_TTL_MS = 7 * 24 * 3_600_000  # a week: longer requests are clamped, as the spec allows
+
+_MCP_STATUS = {
+    "pending": "working",
+    "working": "working",
+    "completed": "completed",
+    "failed": "failed",
+    "cancelled": "cancelled",
+}
+TERMINAL = frozenset({"completed", "failed", "cancelled"})
+
+
+def status_of(record: Any) -> str:
+    """Our status as the MCP task status (`pending` is still `working` to a requestor)."""
+    return _MCP_STATUS.get(str(record.status), "working")
+
+
+def status_message(record: Any) -> str:
+    """One human-readable line on where the task stands."""
+    status = str(record.status)
+    if status == "pending":
+        return "Queued: waiting for a free worker slot."
+    if status == "working":
+        progress = record.progress or {}
+        parts = [str(progress["step"])] if progress.get("step") else []
+        if progress.get("completed") is not None:
+            total = progress.get("total")
+            parts.append(f"{progress['completed']:g}/{total:g}" if total else f"{progress['completed']:g}")
+        if progress.get("message"):
+            parts.append(str(progress["message"]))
+        return ("Working: " + " ".join(parts)) if parts else "The task is in progress."
+    if status == "completed":
+        return "The task completed."
+    if status == "failed":
+        error = record.error or {}
+        return f"The task failed: {error.get('message') or 'no message'}"
+    return "The task was cancelled."
+
+
+def _common(record: Any) -> dict[str, Any]:
+    return {
+        "taskId": record.id,
+        "status": status_of(record),
+        "statusMessage": status_message(record),
+        "createdAt": record.created_at,
+        "lastUpdatedAt": record.updated_at,
+    }
+
+
+def task_2025(record: Any) -> dict[str, Any]:
+    """The 2025-11-25 `Task` object for `record`."""
+    return {**_common(record), "ttl": record.ttl_ms, "pollInterval": POLL_INTERVAL_MS}
+
+
+def task_2026(record: Any, *, detailed: bool) -> dict[str, Any]:
+    """The SEP-2663 `Task` for `record`; `detailed` inlines the result or the error (DetailedTask)."""
+    out = {**_common(record), "ttlMs": record.ttl_ms, "pollIntervalMs": POLL_INTERVAL_MS}
+    if detailed and str(record.status) == "completed":
+        out["result"] = call_tool_result(record.result)
+    elif detailed and str(record.status) == "failed":
+        out["error"] = error_object(record)
+    return out
+
+
+def related(task_id: str) -> dict[str, Any]:
+    """The `_meta` entry tying a message to a task."""
+    return {RELATED_TASK_META: {"taskId": task_id}}
+
+
+def call_tool_result(value: Any, *, is_error: bool = False) -> dict[str, Any]:
+    """A CallToolResult (wire dict) carrying `value`: JSON text for any client, structured content for
+    clients that read it (objects only, as the spec requires)."""
+    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
+    out: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": is_error}
+    if isinstance(value, dict):
+        out["structuredContent"] = value
+    return out
+
+
+def error_payload(record: Any) -> dict[str, Any]:
+    """The task's error as agents see it: {code, message, hint?, step?, recoverable?, taskId}."""
+    error = dict(record.error or {})
+    error.setdefault("code", str(ErrorCode.INTERNAL_ERROR))
+    error.setdefault("message", "the task failed without a message")
+    error["taskId"] = record.id
+    return error
+
+
+def error_object(record: Any) -> dict[str, Any]:
+    """A failed task's error as a JSON-RPC error object (SEP-2663 DetailedTask.error)."""
+    payload = error_payload(record)
+    try:
+        code = ErrorCode(payload["code"]).rpc_code
+    except ValueError:
+        code = -32603
+    return {"code": code, "message": str(payload["message"]), "data": payload}
+
+
+def final_result(record: Any) -> dict[str, Any]:
+    """What tasks/result returns for a completed or failed task: the CallToolResult the original call
+    would have returned (a failure is an `isError` result, which is why the task is `failed`)."""
+    if str(record.status) == "completed":
+        result = call_tool_result(record.result)
+    else:
+        result = call_tool_result({"error": error_payload(record)}, is_error=True)
+    result["_meta"] = related(record.id)
+    return result
