@@ -12,8 +12,10 @@ OrchError (.code, .hint)
   + TaskTerminal             the task already finished; it can't be cancelled or resumed
   + OperationCancelled       the work was cancelled before it finished
   + GatewayError             a call to Exa failed (.status, .tag, .request_id)
+      + UpstreamInvalidParams  400/422: Exa rejected the arguments (also an InvalidParams)
       + AuthenticationError  401: the key is missing or wrong
       + NotFoundError        404: no such object at Exa
+      + Conflict             409: an object with that externalId exists already (.external_id)
       + RateLimited*         429 after retries (.retry_after)
       + UpstreamTimeout*     no answer in time, or the connection dropped
       + ApiError*            any other status from Exa (* retryable kinds)
@@ -45,6 +47,7 @@ class ErrorCode(StrEnum):
     API_ERROR = "API_ERROR"
     AUTHENTICATION_ERROR = "AUTHENTICATION_ERROR"
     RESOURCE_NOT_FOUND = "RESOURCE_NOT_FOUND"
+    CONFLICT = "CONFLICT"
     RATE_LIMITED = "RATE_LIMITED"
     UPSTREAM_TIMEOUT = "UPSTREAM_TIMEOUT"
     INTERNAL_ERROR = "INTERNAL_ERROR"
@@ -208,8 +211,42 @@ class AuthenticationError(GatewayError):
     code = ErrorCode.AUTHENTICATION_ERROR
 
 
+class UpstreamInvalidParams(InvalidParams, GatewayError):
+    """Exa answered 400 or 422: the arguments were wrong; an InvalidParams that also carries .status."""
+
+    code = ErrorCode.INVALID_PARAMS
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        status: int | None = None,
+        tag: str | None = None,
+        request_id: str | None = None,
+        hint: str | None = None,
+    ) -> None:
+        GatewayError.__init__(self, message, status=status, tag=tag, request_id=request_id, hint=hint)
+        self.fields: list[str] = []
+
+
 class NotFoundError(GatewayError):
     code = ErrorCode.RESOURCE_NOT_FOUND
+
+
+class Conflict(GatewayError):
+    """Exa answered 409: an object with this externalId exists already (look it up by that id)."""
+
+    code = ErrorCode.CONFLICT
+
+    def __init__(self, message: str, *, external_id: str | None = None, **kw: Any) -> None:
+        super().__init__(message, **kw)
+        self.external_id = external_id
+
+    def to_dict(self) -> dict[str, Any]:
+        out = super().to_dict()
+        if self.external_id is not None:
+            out["externalId"] = self.external_id
+        return out
 
 
 class ApiError(GatewayError):
