@@ -26,9 +26,9 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import anyio
 import mcp_types as types
@@ -45,6 +45,9 @@ from pydantic import ValidationError
 from exa_orch.errors import OrchError, TaskNotFound, TaskTerminal
 from exa_orch.mcp import tasks_wire as wire
 from exa_orch.mcp.tasks_calls import CallResolver, ResolvedCall
+
+if TYPE_CHECKING:
+    from exa_orch.mcp.server import ExaOrchServer
 
 log = logging.getLogger(__name__)
 
@@ -93,8 +96,14 @@ class TasksBridge:
     def __init__(self, server: Server[Any], app: Any) -> None:
         self._server = server
         self._app = app
-        self._calls = CallResolver(app)
+        self._calls = CallResolver(server, app)
         self._watchers: dict[str, _Watcher] = {}  # notify key (stored in the task's meta) -> watcher
+        self.unsubscribe: Callable[[], None] = lambda: None
+
+    @property
+    def task_tools(self) -> frozenset[str]:
+        """The tools whose calls may be task-augmented."""
+        return self._calls.tools
 
     @property
     def service(self) -> Any:
@@ -106,7 +115,7 @@ class TasksBridge:
     # ---------------------------------------------------------------- middleware
 
     async def middleware(self, ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
-        """Answer task-augmented tools/call; add the tasks capability and the tools' execution field."""
+        """Answer task-augmented tools/call; everything else passes through."""
         if ctx.request_id is None:
             return await call_next(ctx)
         raw = ctx.params if isinstance(ctx.params, Mapping) else {}
@@ -118,25 +127,21 @@ class TasksBridge:
                 if answered is not None:
                     return answered
             return await call_next(ctx)
-        result = await call_next(ctx)
-        if ctx.method == "initialize" and isinstance(result, dict):
-            return self._with_capability(result)
-        if ctx.method == "tools/list" and not _modern(ctx) and isinstance(result, dict):
-            return self._with_execution(result)
-        return result
+        return await call_next(ctx)
 
-    def _with_capability(self, result: dict[str, Any]) -> dict[str, Any]:
-        caps = dict(result.get("capabilities") or {})
-        caps["tasks"] = {"list": {}, "cancel": {}, "requests": {"tools": {"call": {}}}}
-        return {**result, "capabilities": caps}
+    def add_capability(self, caps: types.ServerCapabilities, protocol_version: str | None) -> None:
+        """Capability hook: the 2025 `tasks` capability on the handshake (None) and 2025 versions.
 
-    def _with_execution(self, result: dict[str, Any]) -> dict[str, Any]:
-        tools = []
-        for tool in result.get("tools") or []:
-            if isinstance(tool, dict) and self._calls.task_capable(str(tool.get("name"))):
-                tool = {**tool, "execution": {**(tool.get("execution") or {}), "taskSupport": "optional"}}
-            tools.append(tool)
-        return {**result, "tools": tools}
+        The 2026 era learns of tasks from `capabilities.extensions` instead (server/discover)."""
+        if protocol_version in MODERN_PROTOCOL_VERSIONS:
+            return
+        caps.tasks = types.ServerTasksCapability(
+            list=types.TasksListCapability(),
+            cancel=types.TasksCancelCapability(),
+            requests=types.ServerTasksRequestsCapability(
+                tools=types.TasksToolsCapability(call=types.TasksCallCapability())
+            ),
+        )
 
     # ---------------------------------------------------------------- task-augmented tools/call
 
@@ -381,7 +386,7 @@ class UpdateTaskParams(types.RequestParams):
     input_responses: dict[str, Any] | None = None
 
 
-def install_tasks(server: Server[Any], app: Any) -> TasksBridge | None:
+def install_tasks(server: ExaOrchServer, app: Any) -> TasksBridge | None:
     """Serve MCP Tasks (both eras) on `server` from `app`'s TaskService; None when the runtime is off."""
     if getattr(app, "tasks", None) is None:
         log.warning("MCP Tasks disabled: the task runtime is not running")
@@ -393,6 +398,11 @@ def install_tasks(server: Server[Any], app: Any) -> TasksBridge | None:
     server.add_request_handler("tasks/cancel", types.CancelTaskRequestParams, bridge.tasks_cancel)
     server.add_request_handler("tasks/update", UpdateTaskParams, bridge.tasks_update)
     server.middleware.append(bridge.middleware)
+    # The server's hooks (exa_orch.mcp.server.ExaOrchServer): tools/list shows execution.taskSupport
+    # (the 2026 sieve drops it), and the capability hook adds `tasks` to the handshake capabilities.
+    for tool in bridge.task_tools:
+        server.task_support[tool] = "optional"
+    server.capability_hooks.append(bridge.add_capability)
     server.extensions[wire.TASKS_EXTENSION] = {}
-    app.tasks.subscribe(bridge.on_event)
+    bridge.unsubscribe = app.tasks.subscribe(bridge.on_event)
     return bridge

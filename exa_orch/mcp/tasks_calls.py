@@ -38,44 +38,25 @@ class ResolvedCall:
 
 
 class CallResolver:
-    """Maps (tool name, arguments) to a ResolvedCall using the app's operation registry."""
+    """Maps (tool name, arguments) to a ResolvedCall with the server's own `resolve_call`, so a task
+    runs exactly the operation and arguments the plain tools/call would have run."""
 
-    def __init__(self, app: Any) -> None:
+    def __init__(self, server: Any, app: Any) -> None:
+        self._server = server
         self._registry = app.registry
         profile = getattr(app.settings, "tools", MANAGE_WEBSETS)
         if profile == "toolhost":
-            self._tools = {t.name for t in toolhost.TOOLHOST_TOOLS if t.long_running}
+            self.tools = frozenset(t.name for t in toolhost.TOOLHOST_TOOLS if t.long_running)
         else:
-            self._tools = {MANAGE_WEBSETS}
+            self.tools = frozenset({MANAGE_WEBSETS})
 
     def task_capable(self, tool: str) -> bool:
         """True for the tools that advertise `execution.taskSupport: "optional"`."""
-        return tool in self._tools
+        return tool in self.tools
 
     def resolve(self, tool: str, arguments: dict[str, Any]) -> ResolvedCall:
         """The operation a call names. Raises InvalidParams for a missing or unknown operation."""
-        name = arguments.get("operation")
-        if not isinstance(name, str) or not name:
-            raise InvalidParams(
-                "'operation' is required: the name of the operation to run", fields=["operation"]
-            )
-        if tool == MANAGE_WEBSETS:
-            operation, args = name, arguments.get("args")
-        else:
-            meta = toolhost.TOOLS_BY_NAME[tool]
-            if name not in meta.operations:
-                raise InvalidParams(
-                    f"{tool} has no operation {name!r}",
-                    hint=f"Use one of: {', '.join(sorted(meta.operations))}.",
-                    fields=["operation"],
-                )
-            operation, args = meta.operations[name], arguments.get("params")
-            if isinstance(args, dict):
-                args = toolhost.adapt_params(name, args, self._registry.get(operation).args_schema())
-        if args is None:
-            args = {}
-        if not isinstance(args, dict):
-            raise InvalidParams("'args' must be an object of the operation's arguments", fields=["args"])
+        operation, args = self._server.resolve_call(tool, arguments)
         op = self._registry.get(operation)  # UnknownOperation (with suggestions) before any task exists
         if operation != CREATE_TASK_OPERATION:
             return ResolvedCall(tool, operation, dict(args), long_running=op.long_running)

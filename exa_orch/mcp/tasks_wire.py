@@ -126,6 +126,8 @@ def final_result(record: Any) -> dict[str, Any]:
     if str(record.status) == "completed":
         result = call_tool_result(record.result)
     else:
-        result = call_tool_result({"error": error_payload(record)}, is_error=True)
+        # The same {code, message, hint, operation, ...} body a failed plain call returns.
+        body = {**error_payload(record), "operation": (record.meta or {}).get("operation") or record.type}
+        result = call_tool_result(body, is_error=True)
     result["_meta"] = related(record.id)
     return result
