@@ -1,0 +1,140 @@
+"""The assembled application behind the MCP face: store, gateway, operations and runtime.
+
+`open_app(settings, db_path)` opens every long-lived resource in one `AsyncExitStack` and closes
+them in reverse order (runtime first, so actors stop at a safe point and release their leases
+while the store is still open). The face never opens a resource itself; it asks the `App`.
+
+The runtime knows no task type (DESIGN.md, Layers): the workflows it runs are handed to it here.
+Extra workflow specs for tests come from `EXA_ORCH_EXTRA_WORKFLOWS="module:attribute"`, which the
+runtime's loader reads; this module only passes the environment through.
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import os
+from collections.abc import AsyncIterator, Mapping
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from exa_orch.config import Settings
+from exa_orch.operations import OpContext, Registry, default_registry, dispatch
+
+log = logging.getLogger(__name__)
+
+ProgressFn = Any  # async (completed, total, message) -> None; see exa_orch.operations.OpContext
+
+
+async def _no_progress(completed: float, total: float | None = None, message: str | None = None) -> None:
+    return None
+
+
+@dataclass
+class App:
+    """Everything a request handler needs; built and closed by `open_app`."""
+
+    settings: Settings
+    store: Any
+    gateway: Any
+    registry: Registry
+    supervisor: Any | None = None
+    services: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def tasks(self) -> Any | None:
+        """The runtime's TaskService, or None when the runtime is not available."""
+        return self.services.get("tasks")
+
+    def op_context(self, progress: ProgressFn | None = None) -> OpContext:
+        """An OpContext for one call; `progress` sends notifications when the call asked for them."""
+        return OpContext(
+            gateway=self.gateway,
+            settings=self.settings,
+            progress=progress or _no_progress,
+            services=self.services,
+        )
+
+    async def run_operation(
+        self, name: str, args: Mapping[str, Any] | None, progress: ProgressFn | None = None
+    ) -> Any:
+        """Dispatch one registered operation (validation, handler, projection)."""
+        return await dispatch(self.registry, name, dict(args or {}), self.op_context(progress))
+
+
+def _optional(module: str) -> Any | None:
+    """Import a sibling layer that may not be installed in this build; None when it is absent."""
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name and module.startswith(exc.name):
+            return None
+        raise
+
+
+def _workflow_registry(env: Mapping[str, str]) -> Any | None:
+    """The workflows the runtime runs: the built-in ones plus `EXA_ORCH_EXTRA_WORKFLOWS`."""
+    runtime = _optional("exa_orch.runtime")
+    if runtime is None:
+        return None
+    loader = getattr(runtime, "load_workflows", None)
+    if loader is not None:
+        return loader(env)
+    if not hasattr(runtime, "WorkflowRegistry"):
+        return None
+    registry = runtime.WorkflowRegistry()
+    workflows = _optional("exa_orch.workflows")
+    for spec in getattr(workflows, "ALL_WORKFLOWS", ()) if workflows else ():
+        registry.register(spec)
+    return registry
+
+
+async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
+    runtime = _optional("exa_orch.runtime")
+    supervisor_cls = getattr(runtime, "Supervisor", None) if runtime else None
+    if supervisor_cls is None:
+        log.warning("runtime not available: tasks.* operations and MCP Tasks are disabled")
+        return
+    workflows = _workflow_registry(os.environ)
+    runtime_services: dict[str, Any] = {
+        "settings": app.settings,
+        "gateway": app.gateway,
+        "exa": getattr(app.gateway, "exa", None),
+        "registry": app.registry,
+        # The runtime may run an operation as a durable task; it gets a callable, never an import.
+        "run_operation": app.run_operation,
+    }
+    supervisor = await stack.enter_async_context(
+        supervisor_cls(app.store, workflows, runtime_services, max_working=app.settings.max_tasks)
+    )
+    app.supervisor = supervisor
+    app.services["tasks"] = supervisor.tasks
+
+
+@asynccontextmanager
+async def open_app(settings: Settings, db_path: Path | str) -> AsyncIterator[App]:
+    """Open store, gateway, registry and runtime; yield the App; close them all on exit.
+
+    Raises ConfigError (before opening anything) when Exa is real and EXA_API_KEY is unset.
+    """
+    settings.require_api_key()
+    from exa_orch.gateway import Gateway
+    from exa_orch.store import Store
+
+    async with AsyncExitStack() as stack:
+        Path(db_path).parent.mkdir(parents=True, exist_ok=True)
+        store = await stack.enter_async_context(Store(str(db_path)))
+        gateway = await stack.enter_async_context(Gateway(settings))
+        app = App(settings=settings, store=store, gateway=gateway, registry=default_registry())
+        app.services.update({"store": store, "registry": app.registry})
+        await _open_runtime(stack, app)
+        log.info(
+            "exa-orch app ready: db=%s exa=%s operations=%d runtime=%s",
+            db_path,
+            settings.exa_url,
+            len(app.registry.names()),
+            "on" if app.supervisor is not None else "off",
+        )
+        yield app

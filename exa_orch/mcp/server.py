@@ -1,0 +1,356 @@
+"""The MCP server: tools/list and tools/call for the active tool profile, over the one registry.
+
+Profiles (EXA_ORCH_TOOLS):
+- `manage_websets` (default): one tool `{operation, args}`; schemas live behind `list_operations`
+  so the whole tools/list answer stays under 4 KB.
+- `toolhost`: the four meta-tools of seed 000 section 4.2 (`{operation, params}`), mapped onto the
+  same registry by `exa_orch.mcp.toolhost`.
+
+Errors an agent can fix come back as a tool result with `isError: true` whose text is JSON
+`{code, message, hint, operation, ...}`; only a malformed request (an unknown tool, params that
+are not an object) is a JSON-RPC error. An unexpected exception is logged with its traceback and
+answered as INTERNAL_ERROR: the server never dies on input.
+
+Hook points for MCP Tasks (`exa_orch.mcp.tasks.install_tasks(server, app)`), all on `ExaOrchServer`:
+`execute_tool(name, arguments, progress)` runs a call exactly as tools/call does;
+`resolve_call(name, arguments)` -> (operation, args) without running it; `task_support` maps a tool
+name to its `execution.taskSupport`; `capability_hooks` edit the advertised capabilities.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+from mcp.server.context import ServerRequestContext
+from mcp.server.lowlevel import NotificationOptions, Server
+from mcp.shared.exceptions import MCPError
+
+from exa_orch import __version__
+from exa_orch.config import Settings
+from exa_orch.errors import InvalidParams, OrchError
+from exa_orch.mcp.app import App
+from exa_orch.mcp.toolhost import LIST_OPERATIONS, TOOLS_BY_NAME, adapt_params, tool_input_schema
+
+log = logging.getLogger(__name__)
+
+SERVER_NAME = "exa-orch"
+MANAGE_WEBSETS = "manage_websets"
+Progress = Callable[[float, float | None, str | None], Awaitable[None]]
+
+INSTRUCTIONS = (
+    "exa-orch runs Exa Websets, search and research for you. Call the tool with "
+    "{operation, args}: 'list_operations' returns every operation with the JSON Schema of its args. "
+    "Long jobs: 'tasks.create' starts a durable task and returns its id at once; poll 'tasks.get', "
+    "fetch 'tasks.result', stop with 'tasks.cancel', see all with 'tasks.list'. Tasks survive restarts. "
+    "Errors come back as JSON {code, message, hint}: fix what the message names and call again."
+)
+
+_MANAGE_DESCRIPTION = (
+    "Run any Exa operation: websets.*, searches.*, items.*, enrichments.*, monitors.*, webhooks.*, "
+    "imports.*, events.*, exa.search/findSimilar/getContents/answer, research.*, papers.search, "
+    "tasks.* (durable long jobs). Put the operation's arguments (camelCase, as in Exa's API) in "
+    "'args'. Call operation 'list_operations' first to get each operation's JSON Schema. "
+    "Add preview:true to validate without calling Exa, raw:true for Exa's full objects."
+)
+
+
+class ToolCallError(InvalidParams):
+    """The tool's own arguments (operation/args/params) were malformed."""
+
+
+def _short(value: Any, limit: int = 80) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _type_name(value: Any) -> str:
+    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
+        type(value), "number" if isinstance(value, int | float) else type(value).__name__
+    )
+
+
+def text_result(value: Any, *, is_error: bool = False) -> types.CallToolResult:
+    """A tool result carrying `value` as JSON text (and as structuredContent when it is an object)."""
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    structured = value if isinstance(value, dict) else None
+    return types.CallToolResult(
+        content=[types.TextContent(text=text)], structured_content=structured, is_error=is_error
+    )
+
+
+def error_result(exc: BaseException, operation: str | None) -> types.CallToolResult:
+    """The isError result for a failed call: {code, message, hint, operation, ...details}."""
+    if isinstance(exc, OrchError):
+        body = exc.to_dict()
+    else:
+        body = {
+            "code": "INTERNAL_ERROR",
+            "message": f"internal error ({type(exc).__name__}) while running this operation",
+            "hint": "This is a bug in exa-orch, not in your call; the traceback is in the server log. "
+            "Retrying may work; 'list_operations' lists alternatives.",
+        }
+    body.setdefault("hint", None)
+    body["operation"] = operation
+    return text_result(body, is_error=True)
+
+
+class ExaOrchServer(Server[Any]):
+    """The low-level MCP server bound to one App and one tool profile."""
+
+    def __init__(self, app: App, profile: str) -> None:
+        super().__init__(
+            SERVER_NAME,
+            version=__version__,
+            title="exa-orch",
+            instructions=INSTRUCTIONS,
+            on_list_tools=self._list_tools,
+            on_call_tool=self._call_tool,
+        )
+        self.app = app
+        self.profile = profile
+        # Filled by exa_orch.mcp.tasks.install_tasks: tool name -> "optional" | "required".
+        self.task_support: dict[str, str] = {}
+        # Each hook may edit the capabilities advertised for a protocol version (None = handshake).
+        self.capability_hooks: list[Callable[[types.ServerCapabilities, str | None], None]] = []
+
+    # ------------------------------------------------------------------ capabilities
+
+    def get_capabilities(
+        self,
+        notification_options: NotificationOptions | None = None,
+        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
+        extensions: dict[str, dict[str, Any]] | None = None,
+        *,
+        protocol_version: str | None = None,
+    ) -> types.ServerCapabilities:
+        caps = super().get_capabilities(
+            notification_options, experimental_capabilities, extensions, protocol_version=protocol_version
+        )
+        for hook in self.capability_hooks:
+            hook(caps, protocol_version)
+        return caps
+
+    # ------------------------------------------------------------------ tools/list
+
+    def operation_names(self) -> list[str]:
+        """Every operation the manage_websets tool accepts, list_operations first."""
+        names = [n for n in self.app.registry.names() if n != LIST_OPERATIONS]
+        return [LIST_OPERATIONS, *sorted(names)]
+
+    def tools(self) -> list[types.Tool]:
+        """The tools of the active profile."""
+        if self.profile == "toolhost":
+            out = [
+                types.Tool(
+                    name=t.name,
+                    title=t.title,
+                    description=t.description,
+                    input_schema=tool_input_schema(t),
+                    annotations=types.ToolAnnotations(title=t.title, open_world_hint=True),
+                )
+                for t in TOOLS_BY_NAME.values()
+            ]
+        else:
+            out = [
+                types.Tool(
+                    name=MANAGE_WEBSETS,
+                    title="Exa Websets, search and research",
+                    description=_MANAGE_DESCRIPTION,
+                    input_schema={
+                        "type": "object",
+                        "properties": {
+                            "operation": {"type": "string", "enum": self.operation_names()},
+                            "args": {"type": "object", "description": "the operation's arguments"},
+                        },
+                        "required": ["operation"],
+                    },
+                    annotations=types.ToolAnnotations(
+                        title="Exa Websets", destructive_hint=True, open_world_hint=True
+                    ),
+                )
+            ]
+        for tool in out:
+            support = self.task_support.get(tool.name)
+            if support:
+                tool.execution = types.ToolExecution(task_support=support)  # type: ignore[arg-type]
+        return out
+
+    async def _list_tools(
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+    ) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=self.tools())
+
+    # ------------------------------------------------------------------ tools/call
+
+    def _schema_of(self, name: str) -> dict[str, Any]:
+        schema: dict[str, Any] = self.app.registry.get(name).args_schema()
+        return schema
+
+    def list_operations(self, tool: str | None = None) -> dict[str, Any]:
+        """Every operation (of `tool`, in the toolhost profile) with its summary and JSON Schema."""
+        described = {d["name"]: d for d in self.app.registry.describe()}
+        if tool is None or tool == MANAGE_WEBSETS:
+            return {"operations": list(described.values()), "count": len(described)}
+        meta = TOOLS_BY_NAME[tool]
+        ops = []
+        for seed_name, reg_name in meta.operations.items():
+            entry = described.get(reg_name)
+            if entry is None:
+                continue
+            ops.append(
+                {
+                    "name": seed_name,
+                    "description": entry.get("summary", ""),
+                    "operation": reg_name,
+                    "inputSchema": entry.get("argsSchema", {}),
+                    "isAsync": bool(meta.long_running or entry.get("longRunning")),
+                }
+            )
+        return {"tool": tool, "operations": ops, "count": len(ops)}
+
+    def resolve_call(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+        """Map a tool call onto (registry operation, args); raise ToolCallError naming what is wrong.
+
+        `list_operations` resolves to itself (not a registry operation in the toolhost profile).
+        """
+        arguments = arguments or {}
+        if name == MANAGE_WEBSETS:
+            key, tool_label = "args", MANAGE_WEBSETS
+        elif name in TOOLS_BY_NAME:
+            key, tool_label = "params", name
+        else:  # tools/call validated the name already; kept for direct callers
+            raise MCPError(code=-32602, message=f"Unknown tool: {_short(name)}")
+        extra = sorted(set(arguments) - {"operation", key, "args", "params"})
+        if "operation" not in arguments:
+            raise ToolCallError(
+                f"missing 'operation': {tool_label} takes {{operation, {key}}}",
+                hint="Set 'operation' to an operation name; call operation 'list_operations' to see them.",
+                fields=["operation"],
+            )
+        operation = arguments["operation"]
+        if not isinstance(operation, str):
+            raise ToolCallError(
+                f"'operation' must be a string naming an operation, got {_type_name(operation)} {_short(operation)}",
+                hint="Call operation 'list_operations' to see every operation name.",
+                fields=["operation"],
+            )
+        other = "params" if key == "args" else "args"
+        if key in arguments and other in arguments:
+            raise ToolCallError(
+                f"give the arguments once, in '{key}' (both '{key}' and '{other}' were sent)",
+                fields=[key, other],
+            )
+        raw = arguments.get(key, arguments.get(other))
+        if raw is None:
+            raw = {}
+        if not isinstance(raw, dict):
+            raise ToolCallError(
+                f"'{key}' must be a JSON object with the operation's arguments, got {_type_name(raw)} {_short(raw)}",
+                hint=f'Example: {{"operation": "{operation[:60]}", "{key}": {{...}}}}',
+                fields=[key],
+            )
+        if extra:
+            raise ToolCallError(
+                f"unexpected top-level field(s) {', '.join(repr(e[:40]) for e in extra[:5])}: "
+                f"{tool_label} takes only 'operation' and '{key}'",
+                hint=f"Put the operation's own arguments inside '{key}'.",
+                fields=extra[:5],
+            )
+        if operation == LIST_OPERATIONS:
+            return operation, raw
+        if name == MANAGE_WEBSETS:
+            self.app.registry.get(operation)  # raises UnknownOperation with close names
+            return operation, raw
+        table = TOOLS_BY_NAME[name].operations
+        if operation not in table:
+            from difflib import get_close_matches
+
+            close = get_close_matches(operation, [LIST_OPERATIONS, *table], n=3, cutoff=0.5)
+            raise ToolCallError(
+                f"unknown operation {_short(operation)} for tool {name!r}",
+                hint=(f"Did you mean {', '.join(repr(c) for c in close)}? " if close else "")
+                + f"Call {name} with operation 'list_operations' to see its operations.",
+                fields=["operation"],
+            )
+        target = table[operation]
+        if target not in self.app.registry:
+            raise ToolCallError(
+                f"operation {operation!r} ({target}) is not available in this build",
+                hint=f"Call {name} with operation 'list_operations' to see what is available.",
+            )
+        return target, adapt_params(operation, raw, self._schema_of(target))
+
+    async def execute_tool(
+        self, name: str, arguments: dict[str, Any] | None, progress: Progress | None = None
+    ) -> types.CallToolResult:
+        """Run one tool call to its CallToolResult; never raises for anything the input can cause."""
+        operation: str | None = None
+        if isinstance(arguments, dict) and isinstance(arguments.get("operation"), str):
+            operation = arguments["operation"][:100]
+        try:
+            target, args = self.resolve_call(name, arguments)
+            if target == LIST_OPERATIONS:
+                if name == MANAGE_WEBSETS and LIST_OPERATIONS in self.app.registry:
+                    return text_result(await self.app.run_operation(LIST_OPERATIONS, args, progress))
+                return text_result(self.list_operations(name))
+            result = await self.app.run_operation(target, args, progress)
+            return text_result(result)
+        except MCPError:
+            raise
+        except OrchError as exc:
+            log.info("call %s %s failed: [%s] %s", name, operation, exc.code, exc.message)
+            return error_result(exc, operation)
+        except Exception as exc:
+            log.exception("call %s %s crashed", name, operation)
+            return error_result(exc, operation)
+
+    async def _call_tool(
+        self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
+    ) -> types.CallToolResult:
+        served = set(TOOLS_BY_NAME) if self.profile == "toolhost" else {MANAGE_WEBSETS}
+        if params.name not in served:
+            names = ", ".join(sorted(served))
+            raise MCPError(
+                code=-32602, message=f"Unknown tool: {_short(params.name)}; this server has: {names}"
+            )
+        session = ctx.session
+
+        async def progress(completed: float, total: float | None = None, message: str | None = None) -> None:
+            # A no-op unless the request carried a progressToken; a closed connection must not
+            # fail the operation, so a failed notification is only logged.
+            try:
+                await session.report_progress(completed, total, message)
+            except Exception:
+                log.debug("progress notification dropped", exc_info=True)
+
+        return await self.execute_tool(params.name, params.arguments, progress)
+
+
+def build_server(app: App) -> ExaOrchServer:
+    """The MCP server for `app`, with the profile from its settings and MCP Tasks when available."""
+    server = ExaOrchServer(app, app.settings.tools)
+    try:
+        from exa_orch.mcp import tasks as mcp_tasks  # MCP-TASKS helper's module; optional until it lands
+    except ModuleNotFoundError as exc:
+        if exc.name != "exa_orch.mcp.tasks":
+            raise
+        log.debug("exa_orch.mcp.tasks not present: MCP Tasks are not served")
+    else:
+        mcp_tasks.install_tasks(server, app)
+    return server
+
+
+def run_server(settings: Settings, *, db_path: Path, http: bool, host: str, port: int) -> int:
+    """Serve MCP until the client leaves or a signal arrives; 0 on a clean stop.
+
+    stdio by default; `http=True` serves streamable HTTP at http://host:port/mcp (loopback unless
+    EXA_ORCH_HTTP_TOKEN is set). Raises ConfigError for a missing key or an unsafe bind.
+    """
+    from exa_orch.mcp.transport import serve
+
+    return serve(settings, db_path=db_path, http=http, host=host, port=port)
