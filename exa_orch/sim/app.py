@@ -30,6 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.types import Message, Receive, Scope, Send
 
+from exa_orch.sim import search
 from exa_orch.sim.context import SimConfig, SimContext
 from exa_orch.sim.faults import (
     FAULT_TAGS,
@@ -40,6 +41,7 @@ from exa_orch.sim.faults import (
     error_response,
     sim_http_error_handler,
 )
+from exa_orch.sim.world import World
 
 logger = logging.getLogger(__name__)
 
@@ -271,7 +273,7 @@ def _research_routes() -> list[BaseRoute]:
 
 
 def _family_routes(ctx: SimContext) -> list[BaseRoute]:
-    routes: list[BaseRoute] = []
+    routes: list[BaseRoute] = [*search.build_routes(ctx)]
     try:
         from exa_orch.sim.websets import build_routes as websets_routes
     except ImportError:  # SIM-WEBSETS has not landed the Websets routes yet
@@ -302,12 +304,7 @@ def create_app(config: SimConfig | None = None) -> SimApp:
     config = config or SimConfig()
     ctx = SimContext.from_config(config)
     ctx.counters = Counters()
-    try:
-        from exa_orch.sim import world as world_module
-    except ImportError:  # SIM-WEBSETS has not landed the world yet
-        world_module = None  # type: ignore[assignment]
-    if world_module is not None:
-        ctx.world = world_module.World(config.seed)
+    ctx.world = World(config.seed)
     app = SimApp(
         exception_handlers={
             SimHTTPError: sim_http_error_handler,
