@@ -18,6 +18,7 @@ sending a response.")`.
 from __future__ import annotations
 
 import asyncio
+import importlib
 import logging
 import time
 import uuid
@@ -274,9 +275,9 @@ def _research_routes() -> list[BaseRoute]:
 
 def _family_routes(ctx: SimContext) -> list[BaseRoute]:
     routes: list[BaseRoute] = [*search.build_routes(ctx)]
-    try:
-        from exa_orch.sim.websets import build_routes as websets_routes
-    except ImportError:  # SIM-WEBSETS has not landed the Websets routes yet
+    try:  # SIM-WEBSETS lands exa_orch.sim.websets.build_routes; until then there are no Websets routes
+        websets_routes = getattr(importlib.import_module("exa_orch.sim.websets"), "build_routes", None)
+    except ImportError:
         websets_routes = None
     if websets_routes is not None:
         built = list(websets_routes(ctx))

@@ -250,7 +250,7 @@ def _number_for(name: str, entity: Any, integer: bool) -> int | float:
         ("fund", "funding"),
     ):
         if hint in key and isinstance(attrs.get(attr), int | float):
-            return attrs[attr]  # type: ignore[no-any-return]
+            return attrs[attr]
     if "year" in key:
         return int(entity.published_date[:4])
     value = _stable(entity.id, name) % 1000
@@ -412,7 +412,7 @@ async def contents(request: Request) -> Response:
         raise _bad("urls is required: a non-empty array of URL strings")
     if len(urls) > MAX_RESULTS:
         raise _bad(f"at most {MAX_RESULTS} urls per request, got {len(urls)}")
-    options = {k: body[k] for k in ("text", "highlights", "summary", "extras") if k in body}
+    options: dict[str, Any] = {k: body[k] for k in ("text", "highlights", "summary", "extras") if k in body}
     if not options:
         options = {"text": True}
     query = (
