@@ -1,1 +1,20 @@
-"""store layer."""
+"""The SQLite store: tasks, step checkpoints, leases, and the MAP-Elites archive.
+
+`async with Store(path) as store` is the one owner of the database file in a process; the
+schema is in `migrations/`, described in `data-design/`.
+"""
+
+from exa_orch.store.archive import Elite, RunRecord
+from exa_orch.store.core import Store
+from exa_orch.store.records import TERMINAL_STATUSES, TaskRecord, TaskStatus
+from exa_orch.store.writer import WriterStats
+
+__all__ = [
+    "TERMINAL_STATUSES",
+    "Elite",
+    "RunRecord",
+    "Store",
+    "TaskRecord",
+    "TaskStatus",
+    "WriterStats",
+]

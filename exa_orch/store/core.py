@@ -1,0 +1,286 @@
+"""The Store: the one async owner of the SQLite file (tasks, checkpoints, leases, archive).
+
+`async with Store(path) as store` opens the file (creating it), applies pending migrations,
+and starts the group-commit writer. Writes go through that writer (one thread, `BEGIN
+IMMEDIATE`, futures resolved after COMMIT); reads use a separate read-only aiosqlite
+connection, which WAL lets run beside the writer. Several processes may open the same file;
+leases decide which one runs a task.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import sqlite3
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import aiosqlite
+
+from exa_orch.errors import InvalidParams, StoreError, TaskNotFound
+from exa_orch.store import archive, leases, migrations, tasks
+from exa_orch.store.records import (
+    TaskRecord,
+    TaskStatus,
+    dumps,
+    dumps_or_none,
+    parse_status,
+    record_from_row,
+)
+from exa_orch.store.writer import GroupCommitWriter, WriterStats
+
+DEFAULT_BUSY_TIMEOUT_MS = 30_000
+
+
+class _State(enum.Enum):
+    UNOPENED = 1  # constructed, not entered yet
+    OPEN = 2  # connections open, writer running
+    CLOSED = 3  # closed for good; a Store is not reopened
+
+
+def connect_writer(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
+    """A write connection with the store's pragmas (autocommit mode: we issue BEGIN ourselves)."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+    # A generous busy timeout rides out another process's write transaction instead of failing.
+    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+    conn.execute("PRAGMA journal_mode = WAL")
+    # NORMAL in WAL mode survives process crashes (kill -9); only power loss can drop the last commits.
+    conn.execute("PRAGMA synchronous = NORMAL")
+    conn.execute("PRAGMA foreign_keys = ON")
+    return conn
+
+
+class Store:
+    """Tasks, step checkpoints, leases and the archive in one SQLite file. See data-design/."""
+
+    def __init__(
+        self,
+        path: str | Path,
+        *,
+        migrations_dir: Path | None = None,
+        busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
+        clock: Callable[[], float] = time.time,
+        owner_id: str | None = None,
+    ) -> None:
+        self.path = Path(path)
+        self.owner_id: str = owner_id or leases.new_owner_id()
+        self.applied_migrations: list[str] = []
+        self._migrations_dir = migrations_dir
+        self._busy_timeout_ms = busy_timeout_ms
+        self._clock = clock
+        self._writer = GroupCommitWriter()
+        self._reader: aiosqlite.Connection | None = None
+        self._state = _State.UNOPENED
+
+    # --- lifecycle ------------------------------------------------------------------------
+
+    async def __aenter__(self) -> Self:
+        await self.open()
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def open(self) -> None:
+        """Open the file, apply pending migrations, start the writer. MigrationError on a bad schema."""
+        if self._state is not _State.UNOPENED:
+            raise StoreError("a Store can be opened only once", hint="Create a new Store(path).")
+        self._state = _State.OPEN
+        try:
+            found = migrations.load_migrations(self._migrations_dir)
+            path, busy = self.path, self._busy_timeout_ms
+            await self._writer.start(lambda: connect_writer(path, busy))
+            done = await self._writer.call(lambda conn: migrations.apply(conn, found))
+            self.applied_migrations = [m.label for m in done]
+            self._reader = await aiosqlite.connect(self.path, isolation_level=None)
+            await self._reader.execute(f"PRAGMA busy_timeout = {int(busy)}")
+            # The reader never writes; make that a guarantee rather than a convention.
+            await self._reader.execute("PRAGMA query_only = ON")
+        except BaseException:
+            await self.aclose()
+            raise
+
+    async def aclose(self) -> None:
+        """Commit queued writes and close both connections; idempotent."""
+        self._state = _State.CLOSED
+        try:
+            await self._writer.aclose()
+        finally:
+            reader, self._reader = self._reader, None
+            if reader is not None:
+                await reader.close()
+
+    @property
+    def writer_stats(self) -> WriterStats:
+        """Group-commit counters (ops, batches, largest batch)."""
+        return self._writer.stats
+
+    async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        if self._reader is None:
+            raise StoreError("the store is not open", hint="Use `async with Store(path) as store`.")
+        return list(await self._reader.execute_fetchall(sql, params))
+
+    # --- tasks ----------------------------------------------------------------------------
+
+    async def create_task(
+        self, type: str, args: dict[str, Any], *, ttl_ms: int = 3_600_000, meta: dict[str, Any] | None = None
+    ) -> TaskRecord:
+        """Insert a new pending task with id 'task_<uuid4>' and return it."""
+        if not isinstance(type, str) or not type:
+            raise InvalidParams("a task needs a non-empty type", fields=["type"])
+        if not isinstance(args, dict):
+            raise InvalidParams("task args must be an object", fields=["args"])
+        if not isinstance(ttl_ms, int) or ttl_ms < 0:
+            raise InvalidParams(f"ttl_ms must be a whole number >= 0, got {ttl_ms!r}", fields=["ttl_ms"])
+        args_json, meta_json = dumps(args, "args"), dumps(meta or {}, "meta")
+        clock = self._clock
+        return await self._writer.submit(lambda c: tasks.create(c, clock, type, args_json, ttl_ms, meta_json))
+
+    async def get_task(self, task_id: str) -> TaskRecord:
+        """The task; TaskNotFound if there is none (or it expired and was deleted)."""
+        rows = await self._read(tasks.SELECT_TASK, (task_id,))
+        if not rows:
+            raise TaskNotFound(task_id)
+        return record_from_row(rows[0])
+
+    async def list_tasks(
+        self,
+        *,
+        status: str | Sequence[str] | None = None,
+        type: str | None = None,
+        limit: int = 50,
+        cursor: str | None = None,
+    ) -> tuple[list[TaskRecord], str | None]:
+        """One page of tasks, oldest first, and the cursor of the next page (None at the end)."""
+        sql, params = tasks.list_query(status, type, limit, cursor)
+        records = [record_from_row(row) for row in await self._read(sql, params)]
+        if len(records) > limit:
+            records = records[:limit]
+            return records, tasks.encode_cursor(records[-1])
+        return records, None
+
+    async def transition(
+        self, task_id: str, status: str, *, message: str | None = None, owner: str | None = None
+    ) -> TaskRecord:
+        """Change the task's status if allowed and return it.
+
+        The same status is a no-op; a finished task can't change (InvalidTransition); with
+        `owner`, only the lease holder may change it (LeaseHeld). A finished task gets
+        expires_at = finish time + ttl_ms and loses its lease.
+        """
+        target = parse_status(status)
+        clock = self._clock
+        return await self._writer.submit(
+            lambda c: tasks.transition(c, clock, task_id, target, message, owner)
+        )
+
+    async def set_progress(self, task_id: str, progress: dict[str, Any]) -> None:
+        """Record progress {step, completed, total, message}; TaskTerminal once finished."""
+        if not isinstance(progress, dict):
+            raise InvalidParams(
+                "progress must be an object {step, completed, total, message}", fields=["progress"]
+            )
+        text, clock = dumps(progress, "progress"), self._clock
+        await self._writer.submit(lambda c: tasks.set_progress(c, clock, task_id, text))
+
+    async def set_partial(self, task_id: str, partial: Any) -> None:
+        """Replace the task's partial result; TaskTerminal once finished."""
+        text, clock = dumps_or_none(partial, "partial"), self._clock
+        await self._writer.submit(lambda c: tasks.set_partial(c, clock, task_id, text))
+
+    async def complete(self, task_id: str, result: Any, *, owner: str | None = None) -> TaskRecord:
+        """Finish the task with `result`; InvalidTransition if it already finished."""
+        text, clock = dumps(result, "result"), self._clock
+        return await self._writer.submit(
+            lambda c: tasks.transition(
+                c, clock, task_id, TaskStatus.COMPLETED, None, owner, result=text, strict_same=True
+            )
+        )
+
+    async def fail(self, task_id: str, error: dict[str, Any], *, owner: str | None = None) -> TaskRecord:
+        """Finish the task with `error` {step, message, recoverable}; InvalidTransition if finished."""
+        if not isinstance(error, dict) or not isinstance(error.get("message"), str):
+            raise InvalidParams("error must be an object with a 'message' string", fields=["error"])
+        text, clock = dumps(error, "error"), self._clock
+        message = error["message"]
+        return await self._writer.submit(
+            lambda c: tasks.transition(
+                c, clock, task_id, TaskStatus.FAILED, message, owner, error=text, strict_same=True
+            )
+        )
+
+    async def request_cancel(self, task_id: str) -> TaskRecord:
+        """Ask whoever runs the task to cancel it (sets cancel_requested); TaskTerminal if finished."""
+        clock = self._clock
+        return await self._writer.submit(lambda c: tasks.request_cancel(c, clock, task_id))
+
+    async def delete_expired(self) -> int:
+        """Delete finished tasks past their expiry, with their steps and events; return how many."""
+        clock = self._clock
+        return await self._writer.submit(lambda c: tasks.delete_expired(c, clock))
+
+    async def events(self, task_id: str) -> list[dict[str, Any]]:
+        """The task's events, oldest first: {id, task_id, at, kind, status, message, data}."""
+        rows = await self._read(tasks.SELECT_EVENTS, (task_id,))
+        if not rows:
+            await self._require_task(task_id)
+        return [tasks.event_from_row(row) for row in rows]
+
+    async def _require_task(self, task_id: str) -> None:
+        if not await self._read(tasks.SELECT_EXISTS, (task_id,)):
+            raise TaskNotFound(task_id)
+
+    # --- step checkpoints -----------------------------------------------------------------
+
+    async def save_step(self, task_id: str, step_key: str, result: Any) -> None:
+        """Checkpoint a step's JSON result; durable (committed) once this returns."""
+        text, clock = dumps(result, f"result of step {step_key!r}"), self._clock
+        await self._writer.submit(lambda c: tasks.save_step(c, clock, task_id, step_key, text))
+
+    async def load_step(self, task_id: str, step_key: str) -> tuple[bool, Any]:
+        """(True, result) if the step was checkpointed, else (False, None); TaskNotFound if no task."""
+        rows = await self._read(tasks.SELECT_STEP, (task_id, step_key))
+        if not rows:
+            await self._require_task(task_id)
+            return False, None
+        return True, json.loads(rows[0][0])
+
+    async def load_steps(self, task_id: str) -> dict[str, Any]:
+        """Every checkpointed step of the task, in the order they were saved."""
+        rows = await self._read(tasks.SELECT_STEPS, (task_id,))
+        if not rows:
+            await self._require_task(task_id)
+        return {key: json.loads(text) for key, text in rows}
+
+    # --- leases ---------------------------------------------------------------------------
+
+    async def acquire_lease(self, task_id: str, owner: str, ttl_s: float) -> bool:
+        """Take the task's lease for ttl_s if it is free, expired, ours, or its holder died."""
+        clock = self._clock
+        return await self._writer.submit(lambda c: leases.acquire(c, clock, task_id, owner, ttl_s))
+
+    async def renew_leases(self, owner: str, ttl_s: float) -> int:
+        """Extend every lease `owner` holds on unfinished tasks; return how many."""
+        clock = self._clock
+        return await self._writer.submit(lambda c: leases.renew(c, clock, owner, ttl_s))
+
+    async def release_lease(self, task_id: str, owner: str) -> None:
+        """Give the lease back if `owner` holds it."""
+        await self._writer.submit(lambda c: leases.release(c, task_id, owner))
+
+    async def claim_runnable(self, owner: str, ttl_s: float, limit: int) -> list[TaskRecord]:
+        """Atomically lease up to `limit` unfinished tasks nobody live holds (oldest first)."""
+        clock = self._clock
+        return await self._writer.submit(lambda c: leases.claim_runnable(c, clock, owner, ttl_s, limit))
+
+    # --- archive --------------------------------------------------------------------------
+
+    async def record_run(self, run: archive.RunRecord) -> int:
+        """File a finished run (metrics and elites) in the MAP-Elites archive; return its id."""
+        clock = self._clock
+        return await self._writer.submit(lambda c: archive.record_run(c, clock, run))

@@ -1,0 +1,141 @@
+"""Leases: which process runs a task. Several processes may share one database file.
+
+A lease is (lease_owner, lease_expires_at) on the task row. An owner is "<host>:<pid>:<random>".
+A lease can be taken when it is free, expired, already ours, or held by a process on this host
+that no longer exists (a crashed server doesn't make its tasks wait out the TTL). Every take is
+a check-and-set inside the writer's `BEGIN IMMEDIATE` transaction, so among processes racing for
+the same lease exactly one wins. The holder renews its leases by heartbeat; a finished task
+drops its lease.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import socket
+import sqlite3
+import sys
+
+from exa_orch.errors import InvalidParams
+from exa_orch.store.records import TERMINAL_SQL, TERMINAL_STATUSES, TaskRecord, iso
+from exa_orch.store.tasks import Clock, add_event, fetch
+
+HOST = socket.gethostname()
+
+
+def new_owner_id() -> str:
+    """A lease owner id for this process: '<host>:<pid>:<random>'."""
+    return f"{HOST}:{os.getpid()}:{secrets.token_hex(4)}"
+
+
+def owner_is_dead(owner: str) -> bool:
+    """True if `owner` names a process on this host that no longer exists."""
+    host, _, rest = owner.partition(":")
+    pid_text = rest.partition(":")[0]
+    if host != HOST or not pid_text.isdigit():
+        return False
+    pid = int(pid_text)
+    if pid == os.getpid() or sys.platform == "win32":
+        # On Windows os.kill(pid, 0) would terminate the process; rely on expiry there.
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except OSError:  # EPERM: it exists, owned by someone else
+        return False
+    return False
+
+
+def _check_ttl(ttl_s: float) -> None:
+    if not ttl_s > 0:
+        raise InvalidParams(f"a lease TTL must be positive, got {ttl_s}", fields=["ttl_s"])
+
+
+def _takeable(owner: str, holder: str | None, expires_at: str | None, now: str) -> bool:
+    if holder is None or holder == owner:
+        return True
+    if expires_at is None or expires_at <= now:
+        return True
+    return owner_is_dead(holder)
+
+
+def _take(
+    conn: sqlite3.Connection,
+    task_id: str,
+    owner: str,
+    previous: str | None,
+    status: str,
+    now: str,
+    until: str,
+) -> None:
+    if previous == owner:
+        conn.execute("UPDATE tasks SET lease_expires_at = ? WHERE id = ?", (until, task_id))
+        return
+    conn.execute(
+        "UPDATE tasks SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ? "
+        "WHERE id = ?",
+        (owner, until, now, task_id),
+    )
+    add_event(conn, task_id, now, "claimed", status, None, json.dumps({"owner": owner, "previous": previous}))
+
+
+def acquire(conn: sqlite3.Connection, clock: Clock, task_id: str, owner: str, ttl_s: float) -> bool:
+    """Take or extend the lease; False if another live owner holds it or the task is finished."""
+    _check_ttl(ttl_s)
+    task = fetch(conn, task_id)
+    if task.status in TERMINAL_STATUSES:
+        return False
+    t = clock()
+    now = iso(t)
+    if not _takeable(owner, task.lease_owner, task.lease_expires_at, now):
+        return False
+    _take(conn, task_id, owner, task.lease_owner, task.status, now, iso(t + ttl_s))
+    return True
+
+
+def renew(conn: sqlite3.Connection, clock: Clock, owner: str, ttl_s: float) -> int:
+    """Push back the expiry of every unfinished task `owner` holds; return how many."""
+    _check_ttl(ttl_s)
+    cursor = conn.execute(
+        f"UPDATE tasks SET lease_expires_at = ? WHERE lease_owner = ? AND status NOT IN {TERMINAL_SQL}",
+        (iso(clock() + ttl_s), owner),
+    )
+    return cursor.rowcount
+
+
+def release(conn: sqlite3.Connection, task_id: str, owner: str) -> None:
+    """Drop the lease if `owner` holds it (otherwise nothing changes)."""
+    conn.execute(
+        "UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?",
+        (task_id, owner),
+    )
+
+
+def claim_runnable(
+    conn: sqlite3.Connection, clock: Clock, owner: str, ttl_s: float, limit: int
+) -> list[TaskRecord]:
+    """Lease up to `limit` unfinished tasks nobody live holds, oldest first; return them."""
+    _check_ttl(ttl_s)
+    if limit < 1:
+        return []
+    t = clock()
+    now = iso(t)
+    until = iso(t + ttl_s)
+    # Candidates: free or expired leases, plus any held from this host (liveness checked below).
+    rows = conn.execute(
+        f"SELECT id, status, lease_owner, lease_expires_at FROM tasks WHERE status NOT IN {TERMINAL_SQL} "
+        "AND (lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at <= ? "
+        "OR (substr(lease_owner, 1, ?) = ? AND lease_owner <> ?)) ORDER BY created_at, id",
+        (now, len(HOST) + 1, HOST + ":", owner),
+    ).fetchall()
+    claimed: list[TaskRecord] = []
+    for task_id, status, holder, expires_at in rows:
+        if len(claimed) >= limit:
+            break
+        if holder == owner or not _takeable(owner, holder, expires_at, now):
+            continue
+        _take(conn, task_id, owner, holder, status, now, until)
+        claimed.append(fetch(conn, task_id))
+    return claimed

@@ -1,0 +1,163 @@
+"""Schema migrations: numbered `.sql` files applied in order, each exactly once.
+
+Files are named `NNNN_snake_name.sql` and are append-only: once applied, a file's SHA-256 is
+recorded in `schema_migrations` and checked on every open, so an edited file is an error rather
+than a silent drift. Each file runs in ONE `BEGIN IMMEDIATE` transaction together with its
+`schema_migrations` row, so a failing file leaves neither its tables nor its row and stays pending.
+`verify()` is read-only; `apply()` verifies, then applies what is pending.
+
+The functions here are synchronous on a `sqlite3.Connection` opened with `isolation_level=None`;
+the Store runs them on its writer thread, `exa-orch db migrate` through the same path.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sqlite3
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+
+from exa_orch.errors import MigrationError
+
+_NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
+
+_CREATE_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    checksum   TEXT NOT NULL,
+    applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now'))
+)
+"""
+
+
+@dataclass(frozen=True)
+class Migration:
+    """One migration file: version, name, SQL text and its SHA-256."""
+
+    version: int
+    name: str
+    sql: str
+    checksum: str
+
+    @property
+    def label(self) -> str:
+        """'0001_init'."""
+        return f"{self.version:04d}_{self.name}"
+
+
+def default_migrations_dir() -> Path:
+    """Where the migration files are: in a wheel `exa_orch/_migrations`, in a checkout `<repo>/migrations`."""
+    packaged = Path(str(resources.files("exa_orch"))) / "_migrations"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parents[2] / "migrations"
+
+
+def load_migrations(directory: Path | None = None) -> list[Migration]:
+    """Every migration file in `directory`, ordered by version; MigrationError on a bad name or gap."""
+    directory = directory or default_migrations_dir()
+    if not directory.is_dir():
+        raise MigrationError(0, "migrations", f"no migrations directory at {directory}")
+    found: list[Migration] = []
+    for path in sorted(directory.glob("*.sql")):
+        match = _NAME.match(path.name)
+        if not match:
+            raise MigrationError(0, path.stem, f"{path.name} is not named NNNN_snake_name.sql")
+        data = path.read_bytes()
+        found.append(
+            Migration(int(match[1]), match[2], data.decode("utf-8"), hashlib.sha256(data).hexdigest())
+        )
+    for expected, migration in enumerate(found, start=1):
+        if migration.version != expected:
+            raise MigrationError(migration.version, migration.name, f"expected version {expected:04d} here")
+    return found
+
+
+def split_statements(sql: str) -> list[str]:
+    """`sql` cut into complete statements (trigger bodies and quoted ';' stay whole)."""
+    statements: list[str] = []
+    buffer = ""
+    for piece in sql.split(";"):
+        buffer += piece + ";"
+        if sqlite3.complete_statement(buffer):
+            if _has_code(buffer):
+                statements.append(buffer.strip())
+            buffer = ""
+    if _has_code(buffer.removesuffix(";")):
+        raise ValueError(f"incomplete statement at the end: {buffer.strip()[:80]!r}")
+    return statements
+
+
+def _has_code(text: str) -> bool:
+    """True if `text` holds something besides whitespace, ';' and -- comments."""
+    lines = (line.split("--", 1)[0] for line in text.splitlines())
+    return any(line.strip(" \t;") for line in lines)
+
+
+def applied(conn: sqlite3.Connection) -> dict[int, tuple[str, str]]:
+    """version -> (name, checksum) of every applied migration (empty on a new database)."""
+    exists = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'"
+    ).fetchone()
+    if not exists:
+        return {}
+    rows = conn.execute("SELECT version, name, checksum FROM schema_migrations").fetchall()
+    return {version: (name, checksum) for version, name, checksum in rows}
+
+
+def verify(conn: sqlite3.Connection, migrations: list[Migration]) -> list[Migration]:
+    """The pending migrations; MigrationError if an applied file was edited or is unknown. Read-only."""
+    done = applied(conn)
+    by_version = {m.version: m for m in migrations}
+    for version, (name, checksum) in sorted(done.items()):
+        known = by_version.get(version)
+        if known is None:
+            raise MigrationError(
+                version,
+                name,
+                "the database has this migration but this exa-orch does not; upgrade exa-orch",
+            )
+        if known.checksum != checksum:
+            raise MigrationError(
+                version,
+                name,
+                f"{known.label}.sql was edited after it was applied (checksum {checksum[:12]} "
+                f"in the database, {known.checksum[:12]} on disk); migrations are append-only: "
+                "restore the file and add a new migration instead",
+            )
+    return [m for m in migrations if m.version not in done]
+
+
+def apply(conn: sqlite3.Connection, migrations: list[Migration]) -> list[Migration]:
+    """Apply every pending migration in order, each in one transaction; return those applied."""
+    conn.execute(_CREATE_TABLE)
+    done: list[Migration] = []
+    for migration in verify(conn, migrations):
+        try:
+            statements = split_statements(migration.sql)
+        except ValueError as exc:
+            raise MigrationError(migration.version, migration.name, str(exc)) from None
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            # Another process may have applied it while we waited for the write lock.
+            if conn.execute(
+                "SELECT 1 FROM schema_migrations WHERE version = ?", (migration.version,)
+            ).fetchone():
+                conn.execute("ROLLBACK")
+                continue
+            for statement in statements:
+                conn.execute(statement)
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
+                (migration.version, migration.name, migration.checksum),
+            )
+            conn.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise MigrationError(migration.version, migration.name, str(exc)) from exc
+        done.append(migration)
+    return done

@@ -1,0 +1,244 @@
+"""Task rows, their checkpointed steps and their events: the write operations and read queries.
+
+Write operations are synchronous functions `op(conn, ...)` that the group-commit writer runs
+inside its transaction, so a read-check-write (a checked transition, say) is atomic. Every
+status and progress change appends a `task_events` row in the same transaction.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import sqlite3
+import uuid
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from exa_orch.errors import InvalidParams, InvalidTransition, LeaseHeld, TaskNotFound, TaskTerminal
+from exa_orch.store.records import (
+    TASK_COLUMNS,
+    TERMINAL_SQL,
+    TERMINAL_STATUSES,
+    TaskRecord,
+    TaskStatus,
+    iso,
+    iso_after,
+    parse_status,
+    record_from_row,
+)
+
+Clock = Callable[[], float]
+
+SELECT_TASK = f"SELECT {TASK_COLUMNS} FROM tasks WHERE id = ?"
+
+
+def fetch(conn: sqlite3.Connection, task_id: str) -> TaskRecord:
+    """The task's row, read inside the current transaction; TaskNotFound if there is none."""
+    row = conn.execute(SELECT_TASK, (task_id,)).fetchone()
+    if row is None:
+        raise TaskNotFound(task_id)
+    return record_from_row(row)
+
+
+def add_event(
+    conn: sqlite3.Connection,
+    task_id: str,
+    at: str,
+    kind: str,
+    status: str,
+    message: str | None = None,
+    data: str | None = None,
+) -> None:
+    """Append one task_events row (data is JSON text or None)."""
+    conn.execute(
+        "INSERT INTO task_events (task_id, at, kind, status, message, data) VALUES (?, ?, ?, ?, ?, ?)",
+        (task_id, at, kind, status, message, data),
+    )
+
+
+def create(
+    conn: sqlite3.Connection, clock: Clock, type: str, args: str, ttl_ms: int, meta: str
+) -> TaskRecord:
+    """Insert a pending task with a fresh `task_<uuid4>` id and its 'created' event."""
+    task_id = f"task_{uuid.uuid4()}"
+    now = iso(clock())
+    conn.execute(
+        "INSERT INTO tasks (id, type, status, args, created_at, updated_at, ttl_ms, meta) "
+        "VALUES (?, ?, 'pending', ?, ?, ?, ?, ?)",
+        (task_id, type, args, now, now, ttl_ms, meta),
+    )
+    add_event(conn, task_id, now, "created", "pending")
+    return fetch(conn, task_id)
+
+
+def _check_owner(task: TaskRecord, owner: str | None) -> None:
+    if owner is not None and task.lease_owner != owner:
+        raise LeaseHeld(task.id, task.lease_owner or "nobody: the lease was released or never taken")
+
+
+def transition(
+    conn: sqlite3.Connection,
+    clock: Clock,
+    task_id: str,
+    status: TaskStatus,
+    message: str | None,
+    owner: str | None,
+    *,
+    result: str | None = None,
+    error: str | None = None,
+    strict_same: bool = False,
+) -> TaskRecord:
+    """Move the task to `status` if the state machine allows it; see Store.transition."""
+    task = fetch(conn, task_id)
+    if task.status == status and not strict_same:
+        return task
+    if task.status in TERMINAL_STATUSES:
+        raise InvalidTransition(task_id, task.status, status)
+    _check_owner(task, owner)
+    now = iso(clock())
+    if status in TERMINAL_STATUSES:
+        # A finished task needs no lease, and is kept for its TTL after it finished.
+        conn.execute(
+            "UPDATE tasks SET status = ?, updated_at = ?, expires_at = ?, result = coalesce(?, result), "
+            "error = coalesce(?, error), lease_owner = NULL, lease_expires_at = NULL WHERE id = ?",
+            (status, now, iso_after(now, task.ttl_ms), result, error, task_id),
+        )
+    else:
+        conn.execute("UPDATE tasks SET status = ?, updated_at = ? WHERE id = ?", (status, now, task_id))
+    add_event(conn, task_id, now, "status", status, message, json.dumps({"from": task.status}))
+    return fetch(conn, task_id)
+
+
+def set_progress(conn: sqlite3.Connection, clock: Clock, task_id: str, progress: str) -> None:
+    """Record the task's progress (JSON) and its 'progress' event."""
+    task = _live(conn, task_id)
+    now = iso(clock())
+    conn.execute("UPDATE tasks SET progress = ?, updated_at = ? WHERE id = ?", (progress, now, task_id))
+    message = json.loads(progress).get("message") if progress.startswith("{") else None
+    add_event(
+        conn, task_id, now, "progress", task.status, message if isinstance(message, str) else None, progress
+    )
+
+
+def set_partial(conn: sqlite3.Connection, clock: Clock, task_id: str, partial: str | None) -> None:
+    """Replace the task's partial result (JSON)."""
+    _live(conn, task_id)
+    conn.execute(
+        "UPDATE tasks SET partial_result = ?, updated_at = ? WHERE id = ?", (partial, iso(clock()), task_id)
+    )
+
+
+def request_cancel(conn: sqlite3.Connection, clock: Clock, task_id: str) -> TaskRecord:
+    """Set cancel_requested=1 (the runner holding the lease sees it); TaskTerminal if finished."""
+    task = _live(conn, task_id)
+    if not task.cancel_requested:
+        now = iso(clock())
+        conn.execute("UPDATE tasks SET cancel_requested = 1, updated_at = ? WHERE id = ?", (now, task_id))
+        add_event(conn, task_id, now, "cancel_requested", task.status)
+    return fetch(conn, task_id)
+
+
+def _live(conn: sqlite3.Connection, task_id: str) -> TaskRecord:
+    task = fetch(conn, task_id)
+    if task.status in TERMINAL_STATUSES:
+        raise TaskTerminal(task_id, task.status)
+    return task
+
+
+def save_step(conn: sqlite3.Connection, clock: Clock, task_id: str, step_key: str, result: str) -> None:
+    """Upsert the step's result and bump the task's step counter, atomically."""
+    now = iso(clock())
+    # One UPDATE both proves the task exists and counts the step: two rows that always agree.
+    cursor = conn.execute(
+        "UPDATE tasks SET step_count = step_count + 1, last_step_key = ?, updated_at = ? WHERE id = ? "
+        "RETURNING step_count",
+        (step_key, now, task_id),
+    )
+    row = cursor.fetchone()
+    cursor.close()
+    if row is None:
+        raise TaskNotFound(task_id)
+    conn.execute(
+        "INSERT INTO task_steps (task_id, step_key, seq, result, saved_at) VALUES (?, ?, ?, ?, ?) "
+        "ON CONFLICT (task_id, step_key) DO UPDATE SET seq = excluded.seq, result = excluded.result, "
+        "saved_at = excluded.saved_at",
+        (task_id, step_key, row[0], result, now),
+    )
+
+
+def delete_expired(conn: sqlite3.Connection, clock: Clock) -> int:
+    """Delete terminal tasks past their expiry (steps and events go with them); return how many."""
+    cursor = conn.execute(
+        f"DELETE FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ?", (iso(clock()),)
+    )
+    return cursor.rowcount
+
+
+# --- reads (run on the reader connection) ---------------------------------------------------
+
+SELECT_STEP = "SELECT result FROM task_steps WHERE task_id = ? AND step_key = ?"
+SELECT_STEPS = "SELECT step_key, result FROM task_steps WHERE task_id = ? ORDER BY seq"
+SELECT_EVENTS = (
+    "SELECT id, task_id, at, kind, status, message, data FROM task_events WHERE task_id = ? ORDER BY id"
+)
+SELECT_EXISTS = "SELECT 1 FROM tasks WHERE id = ?"
+
+
+def event_from_row(row: Sequence[Any]) -> dict[str, Any]:
+    """A task_events row as a dict with `data` decoded."""
+    return {
+        "id": row[0],
+        "task_id": row[1],
+        "at": row[2],
+        "kind": row[3],
+        "status": row[4],
+        "message": row[5],
+        "data": None if row[6] is None else json.loads(row[6]),
+    }
+
+
+def list_query(
+    status: str | Sequence[str] | None, type: str | None, limit: int, cursor: str | None
+) -> tuple[str, list[Any]]:
+    """SQL and parameters for one page of tasks, oldest first, fetching limit+1 rows."""
+    if not 1 <= limit <= 1000:
+        raise InvalidParams(f"limit must be between 1 and 1000, got {limit}", fields=["limit"])
+    where: list[str] = []
+    params: list[Any] = []
+    if status is not None:
+        wanted = [status] if isinstance(status, str) else list(status)
+        values = [parse_status(s).value for s in wanted]
+        where.append(f"status IN ({', '.join('?' * len(values))})")
+        params.extend(values)
+    if type is not None:
+        where.append("type = ?")
+        params.append(type)
+    if cursor is not None:
+        created_at, task_id = decode_cursor(cursor)
+        where.append("(created_at, id) > (?, ?)")
+        params.extend([created_at, task_id])
+    sql = f"SELECT {TASK_COLUMNS} FROM tasks"
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    sql += " ORDER BY created_at, id LIMIT ?"
+    params.append(limit + 1)
+    return sql, params
+
+
+def encode_cursor(task: TaskRecord) -> str:
+    """An opaque cursor that resumes listing after `task`."""
+    return base64.urlsafe_b64encode(f"{task.created_at}|{task.id}".encode()).decode()
+
+
+def decode_cursor(cursor: str) -> tuple[str, str]:
+    """(created_at, id) from a cursor; InvalidParams if it wasn't made by encode_cursor."""
+    try:
+        created_at, task_id = base64.urlsafe_b64decode(cursor.encode()).decode().split("|", 1)
+    except (ValueError, binascii.Error, UnicodeDecodeError):
+        raise InvalidParams(
+            f"invalid cursor {cursor!r}",
+            hint="Pass back the nextCursor of a previous list call.",
+            fields=["cursor"],
+        ) from None
+    return created_at, task_id

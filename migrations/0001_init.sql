@@ -1,0 +1,77 @@
+-- 0001_init: durable tasks, their checkpointed steps, and their history.
+-- Applied by exa_orch.store.migrations inside one transaction together with its
+-- schema_migrations row; this file must not BEGIN or COMMIT itself.
+-- Timestamps are ISO-8601 UTC text with milliseconds and a Z ('2026-11-21T21:30:27.123Z'),
+-- so they sort and compare as text. JSON columns are TEXT holding JSON.
+
+CREATE TABLE tasks (
+    id               TEXT PRIMARY KEY CHECK (id LIKE 'task\_%' ESCAPE '\'),
+    type             TEXT NOT NULL,
+    status           TEXT NOT NULL DEFAULT 'pending'
+                     CHECK (status IN ('pending', 'working', 'completed', 'failed', 'cancelled')),
+    args             TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(args)),
+    progress         TEXT CHECK (progress IS NULL OR json_valid(progress)),
+    partial_result   TEXT CHECK (partial_result IS NULL OR json_valid(partial_result)),
+    result           TEXT CHECK (result IS NULL OR json_valid(result)),
+    error            TEXT CHECK (error IS NULL OR json_valid(error)),
+    created_at       TEXT NOT NULL,
+    updated_at       TEXT NOT NULL,
+    expires_at       TEXT,
+    ttl_ms           INTEGER NOT NULL DEFAULT 3600000 CHECK (ttl_ms >= 0),
+    lease_owner      TEXT,
+    lease_expires_at TEXT,
+    cancel_requested INTEGER NOT NULL DEFAULT 0 CHECK (cancel_requested IN (0, 1)),
+    meta             TEXT NOT NULL DEFAULT '{}' CHECK (json_valid(meta)),
+    attempts         INTEGER NOT NULL DEFAULT 0,
+    step_count       INTEGER NOT NULL DEFAULT 0,
+    last_step_key    TEXT,
+    -- A terminal task always has an expiry; a running one never does.
+    CHECK ((status IN ('completed', 'failed', 'cancelled')) = (expires_at IS NOT NULL))
+);
+
+CREATE INDEX tasks_by_status ON tasks (status, created_at);
+CREATE INDEX tasks_by_created ON tasks (created_at, id);
+CREATE INDEX tasks_by_expiry ON tasks (expires_at) WHERE expires_at IS NOT NULL;
+CREATE INDEX tasks_by_lease_owner ON tasks (lease_owner) WHERE lease_owner IS NOT NULL;
+
+CREATE TABLE task_steps (
+    task_id   TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
+    step_key  TEXT NOT NULL,
+    seq       INTEGER NOT NULL,
+    result    TEXT NOT NULL CHECK (json_valid(result)),
+    saved_at  TEXT NOT NULL,
+    PRIMARY KEY (task_id, step_key)
+);
+
+CREATE TABLE task_events (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    task_id  TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,
+    at       TEXT NOT NULL,
+    kind     TEXT NOT NULL CHECK (kind IN ('created', 'status', 'progress', 'cancel_requested', 'claimed')),
+    status   TEXT NOT NULL,
+    message  TEXT,
+    data     TEXT CHECK (data IS NULL OR json_valid(data))
+);
+
+CREATE INDEX task_events_by_task ON task_events (task_id, id);
+
+CREATE VIEW v_tasks AS
+SELECT
+    id,
+    type,
+    status,
+    CASE WHEN progress IS NULL THEN NULL ELSE
+        trim(coalesce(json_extract(progress, '$.step'), '') || ' '
+             || coalesce(json_extract(progress, '$.completed'), '?') || '/'
+             || coalesce(json_extract(progress, '$.total'), '?')
+             || coalesce(': ' || json_extract(progress, '$.message'), ''))
+    END AS progress,
+    step_count AS steps,
+    created_at,
+    updated_at,
+    expires_at,
+    lease_owner,
+    cancel_requested,
+    json_extract(error, '$.message') AS error_message
+FROM tasks
+ORDER BY created_at, id;
