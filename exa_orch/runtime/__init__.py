@@ -1,1 +1,26 @@
-"""runtime layer."""
+"""The durable task runtime: Supervisor, TaskActor (mailbox), TaskContext (steps, checkpoints).
+
+The runtime knows no task type: the face hands it a WorkflowRegistry and a `services` dict.
+"""
+
+from exa_orch.runtime.actor import Message, TaskActor
+from exa_orch.runtime.context import TaskContext
+from exa_orch.runtime.dedupe import create_or_get
+from exa_orch.runtime.events import TaskEvent, TaskListener
+from exa_orch.runtime.service import TaskService
+from exa_orch.runtime.spec import WorkflowFn, WorkflowRegistry, WorkflowSpec
+from exa_orch.runtime.supervisor import Supervisor
+
+__all__ = [
+    "Message",
+    "Supervisor",
+    "TaskActor",
+    "TaskContext",
+    "TaskEvent",
+    "TaskListener",
+    "TaskService",
+    "WorkflowFn",
+    "WorkflowRegistry",
+    "WorkflowSpec",
+    "create_or_get",
+]

@@ -1,1 +1,34 @@
-"""workflows layer."""
+"""Workflows: the task types the runtime runs, each a resumable async function on TaskContext.
+
+WorkflowSpec and WorkflowRegistry are defined in `exa_orch.runtime.spec` (the runtime must not
+import upward) and re-exported here. `default_workflows()` is what the face registers: the
+built-in task types plus any named by EXA_ORCH_EXTRA_WORKFLOWS.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+from exa_orch.runtime.spec import WorkflowFn, WorkflowRegistry, WorkflowSpec
+from exa_orch.workflows.loader import ENV_VAR, load_extra_workflows
+
+# The six research workflows (qd.winnow, lifecycle.harvest, ...) join this list as they land.
+BUILTIN_WORKFLOWS: list[WorkflowSpec] = []
+
+
+def default_workflows(
+    extra: Iterable[WorkflowSpec] = (), *, env: Mapping[str, str] | None = None
+) -> WorkflowRegistry:
+    """A registry with the built-ins, `extra` (e.g. the face's "operation" workflow) and the env's."""
+    return WorkflowRegistry([*BUILTIN_WORKFLOWS, *extra, *load_extra_workflows(env)])
+
+
+__all__ = [
+    "BUILTIN_WORKFLOWS",
+    "ENV_VAR",
+    "WorkflowFn",
+    "WorkflowRegistry",
+    "WorkflowSpec",
+    "default_workflows",
+    "load_extra_workflows",
+]

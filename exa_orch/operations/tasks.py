@@ -1,0 +1,219 @@
+"""tasks.* operations (create, get, result, list, cancel) and the "operation" task type.
+
+They reach the runtime through `ctx.services["tasks"]` (a runtime TaskService), set by the face
+when the runtime is up. `OPERATION_WORKFLOW` lets a face run ANY operation as a durable task (MCP
+Tasks' task-augmented calls): its single step dispatches the operation through
+`services["dispatch"]` (async (name, args, progress) -> JSON) or, without it, through
+`services["registry"]` with the task's gateway and settings.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pydantic import ConfigDict, Field
+
+from exa_orch.config import Settings
+from exa_orch.errors import ConfigError, InvalidParams
+from exa_orch.runtime import TaskContext, TaskService, WorkflowSpec
+from exa_orch.store import TaskRecord, TaskStatus
+
+from .context import OpContext
+from .models import Args
+from .registry import Operation
+
+MAX_WAIT_S = 60.0  # tasks.result's wait is bounded so a tool call can't hang an agent's turn
+
+
+def task_view(record: TaskRecord) -> dict[str, Any]:
+    """What an agent sees of a task: status, progress, partial result, error, timestamps (camelCase)."""
+    view: dict[str, Any] = {
+        "taskId": record.id,
+        "type": record.type,
+        "status": str(record.status),
+        "progress": record.progress,
+        "partialResult": record.partial,
+        "error": record.error,
+        "createdAt": record.created_at,
+        "updatedAt": record.updated_at,
+        "expiresAt": record.expires_at,
+        "ttl": record.ttl_ms,
+    }
+    if record.cancel_requested and not record.terminal:
+        view["cancelRequested"] = True
+    return view
+
+
+def _service(ctx: OpContext) -> TaskService:
+    service: TaskService | None = ctx.services.get("tasks")
+    if service is None:
+        raise ConfigError(
+            "the task runtime is not running in this process",
+            hint="Run tasks.* inside the MCP server (`exa-orch serve`), which starts the runtime.",
+        )
+    return service
+
+
+class CreateArgs(Args):
+    """tasks.create: {type, ...the task type's args} (the task type's own fields sit beside `type`)."""
+
+    model_config = ConfigDict(extra="allow")
+    type: str = Field(min_length=1)
+    """task type, e.g. 'qd.winnow'; 'list_operations' describes each type's args"""
+    ttl: int | None = Field(default=None, ge=1_000, le=30 * 86_400_000)
+    """milliseconds to keep the finished task (default 1 hour)"""
+
+
+class TaskIdArgs(Args):
+    task_id: str = Field(min_length=1)
+    """the id tasks.create returned"""
+
+
+class ResultArgs(TaskIdArgs):
+    wait: float | None = Field(default=None, ge=0, le=MAX_WAIT_S)
+    """seconds to wait for the task to finish before answering (at most 60)"""
+
+
+class ListArgs(Args):
+    status: str | list[str] | None = None
+    """pending, working, completed, failed or cancelled (or a list of them)"""
+    type: str | None = None
+    """only tasks of this type"""
+    cursor: str | None = None
+    """nextCursor of the previous page"""
+    limit: int = Field(default=50, ge=1, le=200)
+
+
+async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
+    record = await _service(ctx).create(args.type, dict(args.model_extra or {}), ttl_ms=args.ttl)
+    return {
+        "taskId": record.id,
+        "type": record.type,
+        "status": str(record.status),
+        "createdAt": record.created_at,
+    }
+
+
+async def _get(args: TaskIdArgs, ctx: OpContext) -> dict[str, Any]:
+    return task_view(await _service(ctx).get(args.task_id))
+
+
+async def _result(args: ResultArgs, ctx: OpContext) -> dict[str, Any]:
+    service = _service(ctx)
+    if args.wait:
+        record = await service.wait(args.task_id, timeout=args.wait)
+    else:
+        record = await service.get(args.task_id)
+    if record.status is TaskStatus.COMPLETED:
+        return {"taskId": record.id, "status": str(record.status), "result": record.result}
+    view = task_view(record)
+    if not record.terminal:
+        view["hint"] = "The task is still running; call tasks.result again (optionally with wait: <seconds>)."
+    return view
+
+
+async def _list(args: ListArgs, ctx: OpContext) -> dict[str, Any]:
+    statuses = [args.status] if isinstance(args.status, str) else args.status
+    for status in statuses or []:
+        if status not in TaskStatus.__members__.values():
+            allowed = ", ".join(s.value for s in TaskStatus)
+            raise InvalidParams(
+                f"status: unknown task status {status!r}; use one of: {allowed}", fields=["status"]
+            )
+    records, cursor = await _service(ctx).list(
+        status=statuses, type=args.type, cursor=args.cursor, limit=args.limit
+    )
+    return {"tasks": [task_view(r) for r in records], "nextCursor": cursor}
+
+
+async def _cancel(args: TaskIdArgs, ctx: OpContext) -> dict[str, Any]:
+    return task_view(await _service(ctx).cancel(args.task_id))
+
+
+TASK_OPERATIONS: list[Operation] = [
+    Operation(
+        "tasks.create",
+        CreateArgs,
+        _create,
+        "Start a long-running task {type, ...args}; returns its taskId at once",
+    ),
+    Operation(
+        "tasks.get", TaskIdArgs, _get, "A task's status, progress, partial result, error and timestamps"
+    ),
+    Operation(
+        "tasks.result",
+        ResultArgs,
+        _result,
+        "A task's result when done; otherwise its status, progress and partial result (optional wait seconds)",
+    ),
+    Operation("tasks.list", ListArgs, _list, "Tasks, filtered by status and type, with a cursor"),
+    Operation("tasks.cancel", TaskIdArgs, _cancel, "Cancel a task (and the Exa work it started)"),
+]
+
+
+# -- any operation as a durable task ---------------------------------------------------------
+
+
+class OperationTaskArgs(Args):
+    """Args of the "operation" task type: run `operation` with `args` once, durably."""
+
+    operation: str = Field(min_length=1)
+    args: dict[str, Any] = Field(default_factory=dict)
+
+
+async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
+    started = time.monotonic()
+
+    async def progress(completed: float, total: float | None, message: str | None) -> None:
+        await ctx.progress(args.operation, completed, total, message)
+
+    dispatch_fn = ctx.services.get("dispatch")
+
+    async def run() -> Any:
+        if dispatch_fn is not None:
+            return await dispatch_fn(args.operation, dict(args.args), progress)
+        from .dispatch import dispatch  # the registry path, for faces that don't pass `dispatch`
+
+        registry = ctx.services.get("registry")
+        if registry is None:
+            raise ConfigError("no operation registry in the runtime's services to run the task with")
+        op_ctx = OpContext(
+            gateway=ctx.services.get("gateway"),
+            settings=ctx.services.get("settings") or Settings(),
+            progress=progress,
+            services=ctx.services,
+        )
+        return await dispatch(registry, args.operation, dict(args.args), op_ctx)
+
+    # One step: a call interrupted before its checkpoint runs again on resume (reads are safe;
+    # a create that passed an externalId is refused with 409 rather than duplicated).
+    result = await ctx.step("operation", run)
+    await ctx.progress(args.operation, 1, 1, f"done in {time.monotonic() - started:.1f} s")
+    return result
+
+
+OPERATION_WORKFLOW = WorkflowSpec(
+    type="operation",
+    args_model=OperationTaskArgs,
+    fn=_run_operation,
+    summary="Run one operation {operation, args} as a durable task (used for MCP task-augmented calls)",
+)
+
+
+async def create_operation_task(
+    tasks: TaskService,
+    registry: Any,
+    name: str,
+    args: dict[str, Any] | None,
+    *,
+    meta: dict[str, Any] | None = None,
+    ttl_ms: int | None = None,
+) -> TaskRecord:
+    """Validate `args` for operation `name` (InvalidParams / UnknownOperation) and start it as a task."""
+    from .dispatch import validate
+
+    validate(registry.get(name), dict(args or {}))
+    return await tasks.create(
+        "operation", {"operation": name, "args": dict(args or {})}, meta=meta, ttl_ms=ttl_ms
+    )

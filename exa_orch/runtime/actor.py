@@ -1,0 +1,240 @@
+"""TaskActor: one asyncio task per running task, the only writer of its task's row.
+
+Lifecycle (the store's TaskStatus, written only here once the task is leased):
+  pending   -> working     the actor starts the workflow (first run)
+  working   -> working     a resumed run (the previous process died or stopped): steps replay
+  working   -> completed   the workflow returned; its result is stored
+  working   -> failed      the workflow raised; error = {step, message, recoverable, code}
+  any       -> cancelled   a cancel message, or cancel_requested set by another process
+Shutdown is not a state: the actor stops at a safe point, releases the lease and leaves the task
+non-terminal, so the next claim (here or in another process) resumes it at once.
+
+Mailbox: a deque of messages (cancel, shutdown, wake) drained at safe points. Cancel and shutdown
+also interrupt the in-flight await with an asyncio cancel of the actor's task, so a workflow
+waiting on Exa stops promptly; the actor then un-cancels itself to write the outcome.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections import deque
+from collections.abc import Callable
+from enum import Enum
+from typing import Any
+
+from exa_orch.errors import GatewayError, LeaseHeld, OrchError, TaskNotFound
+from exa_orch.runtime.context import TaskContext
+from exa_orch.runtime.events import TaskEvent
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.store import Store, TaskRecord, TaskStatus
+
+logger = logging.getLogger(__name__)
+
+
+class Message(Enum):
+    """Mailbox messages. CANCEL wins over SHUTDOWN when both arrive."""
+
+    CANCEL = "cancel"  # the user cancelled: cancel the Exa work, end `cancelled`
+    SHUTDOWN = "shutdown"  # the process stops: release the lease, stay non-terminal
+    WAKE = "wake"  # end a ctx.sleep early (something the workflow waits for may have changed)
+
+
+class TaskActor:
+    """Runs one leased task to an outcome. Create it, then `tg.create_task(actor.run())`."""
+
+    __slots__ = (
+        "record",
+        "_store",
+        "_spec",
+        "_services",
+        "_owner",
+        "_emit",
+        "_on_exit",
+        "_hook_timeout",
+        "_mailbox",
+        "_stop",
+        "_task",
+        "_interruptible",
+        "_interrupted",
+        "_ctx",
+        "done",
+    )
+
+    def __init__(
+        self,
+        record: TaskRecord,
+        *,
+        store: Store,
+        spec: WorkflowSpec | None,
+        services: dict[str, Any],
+        owner: str,
+        emit: Callable[[TaskEvent], None],
+        on_exit: Callable[[TaskActor], None],
+        hook_timeout: float = 10.0,
+    ) -> None:
+        self.record = record
+        self._store = store
+        self._spec = spec
+        self._services = services
+        self._owner = owner
+        self._emit = emit
+        self._on_exit = on_exit
+        self._hook_timeout = hook_timeout
+        self._mailbox: deque[Message] = deque()
+        self._stop: Message | None = None
+        self._task: asyncio.Task[Any] | None = None
+        self._interruptible = False
+        self._interrupted = False
+        self._ctx: TaskContext | None = None
+        self.done = asyncio.Event()
+
+    @property
+    def task_id(self) -> str:
+        return self.record.id
+
+    def post(self, message: Message) -> None:
+        """Deliver a message; cancel and shutdown interrupt the workflow's in-flight await at once."""
+        self._mailbox.append(message)
+        if message is Message.WAKE:
+            if self._ctx is not None:
+                self._ctx._wake_up()
+            return
+        if self._stop is not Message.CANCEL:
+            self._stop = message
+        if self._interruptible and self._task is not None:
+            self._interruptible = False  # one interrupt is enough; more would cancel the cleanup
+            self._interrupted = True
+            self._task.cancel()
+
+    def kill(self) -> None:
+        """Cancel the actor's task outright (a stop that overran its deadline); its lease will expire."""
+        if self._task is not None and not self.done.is_set():
+            self._task.cancel()
+
+    async def run(self) -> None:
+        """Drive the task to completed/failed/cancelled, or stop leaving it resumable."""
+        self._task = asyncio.current_task()
+        try:
+            await self._lifecycle()
+        except (LeaseHeld, TaskNotFound) as exc:
+            # Another process took the task (our lease expired) or it was deleted: not ours to write.
+            logger.warning("task %s: stopped without writing: %s", self.task_id, exc)
+        except Exception:
+            logger.exception(
+                "task %s: actor failed; the lease will expire and another run resumes it", self.task_id
+            )
+        finally:
+            self._mailbox.clear()
+            self.done.set()
+            self._on_exit(self)
+
+    async def _lifecycle(self) -> None:
+        record = self.record
+        if record.cancel_requested:
+            self._stop = Message.CANCEL
+        if self._stop is not None:
+            await self._stop_at_safe_point(None)
+            return
+        spec = self._spec
+        if spec is None:
+            await self._fail(
+                {
+                    "step": "start",
+                    "message": f"unknown task type {record.type!r} in this server",
+                    "recoverable": False,
+                }
+            )
+            return
+        try:
+            args = spec.validate(record.args)
+        except OrchError as exc:
+            await self._fail(
+                {"step": "start", "message": exc.message, "recoverable": False, "code": str(exc.code)}
+            )
+            return
+        ctx: TaskContext | None = None
+        self._interruptible = True
+        try:
+            steps = await self._store.load_steps(record.id)
+            resumed = record.status is not TaskStatus.PENDING
+            if not resumed:
+                await self._set_status(TaskStatus.WORKING)
+            ctx = self._ctx = TaskContext(
+                task_id=record.id,
+                args=args,
+                store=self._store,
+                services=self._services,
+                steps=steps,
+                resumed=resumed,
+                on_progress=self._progress_event,
+            )
+            result = await spec.fn(ctx, args)
+        except asyncio.CancelledError:
+            if self._stop is None:
+                raise  # cancelled from outside (the task group is torn down): never swallow that
+            self._uncancel()
+            await self._stop_at_safe_point(ctx)
+            return
+        except (LeaseHeld, TaskNotFound):
+            raise
+        except Exception as exc:
+            self._interruptible = False
+            if self._stop is not None:
+                # The interrupt surfaced as another error (a client wrapping CancelledError): still a stop.
+                self._uncancel()
+                await self._stop_at_safe_point(ctx)
+                return
+            await self._fail(_error_dict(exc, ctx))
+            return
+        self._interruptible = False
+        if self._stop is not None:
+            # The cancel arrived after the workflow's last await: the result is discarded.
+            self._uncancel()
+            await self._stop_at_safe_point(ctx)
+            return
+        self.record = await self._store.complete(record.id, result, owner=self._owner)
+        self._emit(TaskEvent("status", self.record))
+
+    async def _stop_at_safe_point(self, ctx: TaskContext | None) -> None:
+        self._interruptible = False
+        if self._stop is Message.CANCEL:
+            if ctx is not None:
+                await ctx._run_cancel_hooks(self._hook_timeout)
+            await self._set_status(TaskStatus.CANCELLED, message="cancelled")
+        else:
+            await self._store.release_lease(self.task_id, self._owner)
+            logger.info("task %s: stopped for shutdown; it resumes on the next start", self.task_id)
+
+    async def _set_status(self, status: TaskStatus, *, message: str | None = None) -> None:
+        self.record = await self._store.transition(self.task_id, status, message=message, owner=self._owner)
+        self._emit(TaskEvent("status", self.record))
+
+    async def _fail(self, error: dict[str, Any]) -> None:
+        self.record = await self._store.fail(self.task_id, error, owner=self._owner)
+        self._emit(TaskEvent("status", self.record))
+
+    def _progress_event(self, progress: dict[str, Any]) -> None:
+        self.record = dataclasses.replace(self.record, progress=progress)
+        self._emit(TaskEvent("progress", self.record, progress))
+
+    def _uncancel(self) -> None:
+        # Undo exactly our own interrupt; a cancel from outside stays pending and ends the actor.
+        if self._interrupted and self._task is not None:
+            self._interrupted = False
+            self._task.uncancel()
+
+
+def _error_dict(exc: BaseException, ctx: TaskContext | None) -> dict[str, Any]:
+    """The task's error {step, message, recoverable, code}: recoverable = retrying later may succeed."""
+    step = (ctx.current_step if ctx is not None else None) or "workflow"
+    if isinstance(exc, OrchError):
+        recoverable = isinstance(exc, GatewayError) and exc.retryable
+        return {"step": step, "message": exc.message, "recoverable": recoverable, "code": str(exc.code)}
+    return {
+        "step": step,
+        "message": f"{type(exc).__name__}: {exc}",
+        "recoverable": False,
+        "code": "INTERNAL_ERROR",
+    }

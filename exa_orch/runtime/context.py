@@ -1,0 +1,165 @@
+"""TaskContext: what a workflow sees of the runtime (steps, checkpoints, progress, cancellation).
+
+Contract of `step(key, fn)`: `fn` runs at most once per successful checkpoint. Its JSON result is
+saved under (task_id, key) in one transaction before `step` returns; a resumed run returns the
+saved result without calling `fn`. A step interrupted before its checkpoint runs again on resume,
+so a step that creates an Exa object passes `externalId=ctx.external_id(key)` (see `dedupe.py`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+if TYPE_CHECKING:
+    from exa_orch.store import Store
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+CancelHook = Callable[[], Awaitable[Any]]
+ProgressSink = Callable[[dict[str, Any]], None]
+
+
+def _json_roundtrip(value: Any) -> Any:
+    # The value a fresh run returns must equal the one a resumed run reads back from SQLite,
+    # so tuples become lists and keys become strings here already.
+    return json.loads(json.dumps(value))
+
+
+class TaskContext:
+    """The handle a workflow function gets: `await ctx.step(key, fn)`, `ctx.progress(...)`, ...
+
+    Attributes: task_id, args (the validated args model), services (the face's dict: "gateway",
+    "exa", "dispatch", ...), exa (the gateway's AsyncExa, or None), resumed (True when an earlier
+    run of this task started, so steps may have half-happened at Exa).
+    """
+
+    def __init__(
+        self,
+        *,
+        task_id: str,
+        args: Any,
+        store: Store,
+        services: dict[str, Any],
+        steps: dict[str, Any],
+        resumed: bool,
+        on_progress: ProgressSink | None = None,
+    ) -> None:
+        self.task_id = task_id
+        self.args = args
+        self.services = services
+        self.resumed = resumed
+        self.current_step: str | None = None
+        self._store = store
+        self._saved = steps
+        self._used: set[str] = set()
+        self._on_progress = on_progress
+        self._cancel_hooks: list[CancelHook] = []
+        self._cancelled = False
+        self._wake: asyncio.Future[None] | None = None
+
+    @property
+    def exa(self) -> Any:
+        """The AsyncExa to call Exa with (services["exa"], else the gateway's), or None."""
+        exa = self.services.get("exa")
+        if exa is None and self.services.get("gateway") is not None:
+            exa = getattr(self.services["gateway"], "exa", None)
+        return exa
+
+    @property
+    def cancelled(self) -> bool:
+        """True once a cancel reached this task (the in-flight await is being cancelled too)."""
+        return self._cancelled
+
+    def external_id(self, key: str) -> str:
+        """Exa's externalId for whatever step `key` creates: unique per task and step, stable across runs."""
+        return f"{self.task_id}:{key}"
+
+    async def step(self, key: str, fn: Callable[[], Awaitable[T] | T]) -> T:
+        """Run `fn` once and checkpoint its JSON result under `key`; on resume return the saved result.
+
+        Raises ValueError if `key` was already used in this run (keys name checkpoints, so they must
+        be unique and deterministic: "create", f"poll:{i}", ...).
+        """
+        if key in self._used:
+            raise ValueError(f"step key {key!r} used twice in task {self.task_id}; step keys must be unique")
+        self._used.add(key)
+        if key in self._saved:
+            return self._saved[key]
+        # On an error current_step keeps naming this step, for the task's error {step, ...}.
+        previous, self.current_step = self.current_step, key
+        out = fn()
+        if inspect.isawaitable(out):
+            out = await out
+        result = _json_roundtrip(out)
+        await self._store.save_step(self.task_id, key, result)
+        self.current_step = previous
+        self._saved[key] = result
+        return result
+
+    async def progress(
+        self, step: str, completed: float, total: float | None, message: str | None = None
+    ) -> None:
+        """Record progress {step, completed, total, message} (stored, and sent to local subscribers)."""
+        progress: dict[str, Any] = {"step": step, "completed": completed, "total": total}
+        if message is not None:
+            progress["message"] = message
+        await self._store.set_progress(self.task_id, progress)
+        if self._on_progress is not None:
+            self._on_progress(progress)
+
+    async def partial(self, result: Any) -> None:
+        """Store a partial result, returned by tasks.get/tasks.result until the task finishes."""
+        await self._store.set_partial(self.task_id, _json_roundtrip(result))
+
+    async def sleep(self, seconds: float) -> None:
+        """Sleep, interrupted at once by cancel or shutdown (CancelledError) or by a wake message."""
+        loop = asyncio.get_running_loop()
+        fut: asyncio.Future[None] = loop.create_future()
+        self._wake = fut
+        handle = loop.call_later(max(0.0, seconds), _resolve, fut)
+        try:
+            await fut
+        finally:
+            handle.cancel()
+            self._wake = None
+
+    def on_cancel(self, hook: CancelHook) -> Callable[[], None]:
+        """Run `hook()` if the task is cancelled (not on shutdown): cancel the Exa work it started.
+
+        Hooks run newest first, each bounded in time, after the workflow's await was cancelled.
+        Returns a function that removes the hook (call it once that Exa work is finished).
+        """
+        self._cancel_hooks.append(hook)
+
+        def remove() -> None:
+            if hook in self._cancel_hooks:
+                self._cancel_hooks.remove(hook)
+
+        return remove
+
+    # -- used by the actor ------------------------------------------------------------------
+
+    def _wake_up(self) -> None:
+        if self._wake is not None:
+            _resolve(self._wake)
+
+    async def _run_cancel_hooks(self, each_s: float) -> None:
+        self._cancelled = True
+        for hook in reversed(self._cancel_hooks):
+            try:
+                async with asyncio.timeout(each_s):
+                    await hook()
+            except Exception:  # a failed cleanup must not keep the task from ending cancelled
+                logger.exception("cancel hook of task %s failed", self.task_id)
+        self._cancel_hooks.clear()
+
+
+def _resolve(fut: asyncio.Future[None]) -> None:
+    if not fut.done():
+        fut.set_result(None)

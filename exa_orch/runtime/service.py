@@ -1,0 +1,141 @@
+"""TaskService: the face's handle on the runtime (operations/tasks.py and mcp/tasks.py use it).
+
+Every method works for any task in the store, whichever process runs it: a task created here may
+run in another server on the same database, and vice versa.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from exa_orch.errors import TaskTerminal
+from exa_orch.runtime.actor import Message
+from exa_orch.runtime.events import TaskEvent, TaskListener
+from exa_orch.store import TaskRecord, TaskStatus
+
+if TYPE_CHECKING:
+    from exa_orch.runtime.supervisor import Supervisor
+
+# Polling bounds for waits on tasks run by other processes (local ones wake waiters at once).
+_POLL_MIN = 0.05
+_POLL_MAX = 1.0
+
+
+class TaskService:
+    """Create, read, wait for, list and cancel tasks; subscribe to this process's TaskEvents."""
+
+    def __init__(self, supervisor: Supervisor, *, cancel_wait: float = 10.0) -> None:
+        self._sup = supervisor
+        self._store = supervisor.store
+        self.cancel_wait = cancel_wait
+
+    async def create(
+        self,
+        type: str,
+        args: dict[str, Any] | None,
+        *,
+        meta: dict[str, Any] | None = None,
+        ttl_ms: int | None = None,
+    ) -> TaskRecord:
+        """Validate `args` with the task type's model, then write a `pending` row and wake the supervisor.
+
+        Raises InvalidParams (unknown type, or naming each bad field) before any row is written.
+        `ttl_ms`: how long the finished task is kept (default: the store's, 1 h).
+        """
+        spec = self._sup.workflows.get(type)
+        model = spec.validate(args)
+        kwargs: dict[str, Any] = {"meta": meta}
+        if ttl_ms is not None:
+            kwargs["ttl_ms"] = ttl_ms
+        record = await self._store.create_task(type, spec.dump(model), **kwargs)
+        self._sup.wake()
+        return record
+
+    async def get(self, task_id: str) -> TaskRecord:
+        """The task's row. Raises TaskNotFound."""
+        return await self._store.get_task(task_id)
+
+    async def wait(self, task_id: str, timeout: float | None = None) -> TaskRecord:  # noqa: ASYNC109 (agreed API)
+        """The task once terminal, or as it is when `timeout` s pass (None: no bound). Raises TaskNotFound."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        poll = _POLL_MIN
+        while True:
+            changed = self._sup.changed(task_id)  # taken before the read, so no change slips between
+            record = await self._store.get_task(task_id)
+            if record.terminal:
+                return record
+            remaining = None if deadline is None else deadline - time.monotonic()
+            if remaining is not None and remaining <= 0:
+                return record
+            # A task run here sets `changed`; one run elsewhere is polled with a growing interval.
+            bound = poll if self._sup.actor(task_id) is None else _POLL_MAX
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(bound if remaining is None else min(bound, remaining)):
+                    await changed.wait()
+            poll = min(poll * 2, _POLL_MAX)
+
+    async def list(
+        self,
+        *,
+        status: str | Sequence[str] | None = None,
+        type: str | None = None,
+        cursor: str | None = None,
+        limit: int = 50,
+    ) -> tuple[list[TaskRecord], str | None]:
+        """A page of tasks, newest first as the store orders them, filtered by status(es) and type."""
+        return await self._store.list_tasks(status=status, type=type, limit=limit, cursor=cursor)
+
+    async def cancel(self, task_id: str) -> TaskRecord:
+        """Cancel the task and return it, `cancelled` once its runner has stopped (bounded wait).
+
+        The request is durable (`cancel_requested`), so a runner in another process stops within a
+        heartbeat and one that crashed cancels on resume. Raises TaskTerminal if it already finished,
+        TaskNotFound if there is no such task.
+        """
+        actor = self._sup.actor(task_id)
+        if actor is not None:
+            # Told first, before any await, so the workflow can't complete after this call began.
+            actor.post(Message.CANCEL)
+        try:
+            record = await self._store.request_cancel(task_id)
+        except TaskTerminal:
+            if actor is None:
+                raise
+            record = await self._store.get_task(task_id)
+            if record.status is not TaskStatus.CANCELLED:
+                raise
+            return record
+        if actor is not None:
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(self.cancel_wait):
+                    await actor.done.wait()
+            return await self._store.get_task(task_id)
+        if record.status is TaskStatus.PENDING and await self._store.acquire_lease(
+            task_id, self._sup.owner, self._sup.lease_ttl
+        ):
+            # Nobody runs it: end it here rather than start a run only to cancel it.
+            if self._sup.actor(task_id) is None:
+                record = await self._store.transition(
+                    task_id, TaskStatus.CANCELLED, message="cancelled", owner=self._sup.owner
+                )
+                self._sup.emit(TaskEvent("status", record))
+                return record
+        return await self.wait(task_id, timeout=self.cancel_wait)
+
+    def subscribe(self, listener: TaskListener) -> Callable[[], None]:
+        """Call `listener(TaskEvent)` for status and progress events of tasks run in THIS process.
+
+        Status events come for pending->working, ->completed, ->failed and ->cancelled (also a
+        cancel of a pending task done here). Returns a function that unsubscribes.
+        """
+        return self._sup.subscribe(listener)
+
+    async def wake(self, task_id: str) -> None:
+        """End a `ctx.sleep` of a task running here early (no-op otherwise)."""
+        actor = self._sup.actor(task_id)
+        if actor is not None:
+            actor.post(Message.WAKE)

@@ -1,0 +1,268 @@
+"""Supervisor: owns every TaskActor of this process inside one asyncio.TaskGroup.
+
+- Capacity: at most `max_working` actors at once. Waiting tasks stay `pending` rows in the store
+  (oldest first) and cost no asyncio task or memory here: a slot that frees claims the next one.
+- Claims: `store.claim_runnable` at start-up, whenever a task is created or an actor ends, and every
+  `claim_interval` s. It leases pending tasks and orphans (lease expired, or owner process dead on
+  this host), so a crashed or stopped run resumes at once and other processes' leftovers are adopted.
+- Heartbeat: every `heartbeat` s, leases are renewed and each running task's row is read: a cancel
+  requested by another process (`store.request_cancel`) or a lease lost to another process stops it.
+- Cleanup: expired terminal tasks are deleted every `cleanup_interval` s.
+- Graceful stop (`aclose`, the end of `async with`): every actor gets SHUTDOWN, stops at a safe
+  point and releases its lease; tasks stay non-terminal so the next start resumes them at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from types import TracebackType
+from typing import Any, Self
+
+from exa_orch.runtime.actor import Message, TaskActor
+from exa_orch.runtime.events import TaskEvent, TaskListener
+from exa_orch.runtime.service import TaskService
+from exa_orch.runtime.spec import WorkflowRegistry
+from exa_orch.store import Store, TaskRecord
+
+logger = logging.getLogger(__name__)
+
+
+class Supervisor:
+    """`async with Supervisor(store, workflows, services) as sup:` runs tasks; `sup.tasks` is the TaskService.
+
+    `services` is handed to every workflow as `ctx.services` ("gateway", "exa", "dispatch", ...).
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        workflows: WorkflowRegistry,
+        services: dict[str, Any] | None = None,
+        *,
+        max_working: int = 20,
+        lease_ttl: float = 15.0,
+        heartbeat: float = 2.0,
+        claim_interval: float = 1.0,
+        cleanup_interval: float = 60.0,
+        hook_timeout: float = 10.0,
+        stop_timeout: float = 20.0,
+    ) -> None:
+        if max_working < 1:
+            raise ValueError("max_working must be at least 1")
+        self.store = store
+        self.workflows = workflows
+        self.services: dict[str, Any] = services if services is not None else {}
+        self.owner = store.owner_id
+        self.max_working = max_working
+        self.lease_ttl = lease_ttl
+        self.heartbeat = heartbeat
+        self.claim_interval = claim_interval
+        self.cleanup_interval = cleanup_interval
+        self.hook_timeout = hook_timeout
+        self.stop_timeout = stop_timeout
+        self.tasks = TaskService(self)
+        self.max_working_seen = 0  # gauge for tests and stats: the most actors ever alive at once
+        self.started_total = 0
+        self._actors: dict[str, TaskActor] = {}
+        self._listeners: list[TaskListener] = []
+        self._changed: dict[str, asyncio.Event] = {}
+        self._events: asyncio.Queue[TaskEvent] = asyncio.Queue()
+        self._wakeup = asyncio.Event()
+        self._stop = asyncio.Event()
+        self._ready = asyncio.Event()
+        self._tg: asyncio.TaskGroup | None = None
+        self._main: asyncio.Task[None] | None = None
+        self._state = "unopened"  # unopened -> running -> closed (reopening is an error)
+
+    async def __aenter__(self) -> Self:
+        if self._state != "unopened":
+            raise RuntimeError("a Supervisor can be opened once")
+        self._state = "running"
+        self._main = asyncio.create_task(self._run(), name="exa-orch-supervisor")
+        ready = asyncio.create_task(self._ready.wait())
+        await asyncio.wait({self._main, ready}, return_when=asyncio.FIRST_COMPLETED)
+        ready.cancel()
+        if self._main.done():
+            self._main.result()  # start-up failed: raise it here
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Stop every actor at a safe point, release leases, stop the loops. Idempotent."""
+        if self._state == "closed" or self._main is None:
+            self._state = "closed"
+            return
+        self._state = "closed"
+        self._stop.set()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._main
+
+    # -- API for TaskService and the actors -------------------------------------------------
+
+    def wake(self) -> None:
+        """Something may be runnable (a task was created, a slot freed): claim now."""
+        self._wakeup.set()
+
+    def actor(self, task_id: str) -> TaskActor | None:
+        """The actor running `task_id` in this process, if any."""
+        return self._actors.get(task_id)
+
+    def subscribe(self, listener: TaskListener) -> Callable[[], None]:
+        """Call `listener(event)` for each TaskEvent of this process; returns the unsubscribe function."""
+        self._listeners.append(listener)
+
+        def unsubscribe() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return unsubscribe
+
+    def changed(self, task_id: str) -> asyncio.Event:
+        """An event set at the next status change of `task_id` made in this process."""
+        event = self._changed.get(task_id)
+        if event is None:
+            event = self._changed[task_id] = asyncio.Event()
+        return event
+
+    def emit(self, event: TaskEvent) -> None:
+        """Publish a TaskEvent: wakes local waiters now, listeners in order from the dispatch loop."""
+        if event.kind == "status":
+            waiter = self._changed.pop(event.task.id, None)
+            if waiter is not None:
+                waiter.set()
+        if self._listeners:
+            self._events.put_nowait(event)
+
+    def stats(self) -> dict[str, Any]:
+        """Gauges: working now, the most ever working at once, actors started."""
+        return {
+            "working": len(self._actors),
+            "max_working": self.max_working,
+            "max_working_seen": self.max_working_seen,
+            "started": self.started_total,
+        }
+
+    # -- loops --------------------------------------------------------------------------------
+
+    async def _run(self) -> None:
+        async with asyncio.TaskGroup() as tg:
+            self._tg = tg
+            loops = [
+                tg.create_task(self._loop(self._claim_once, None, "claim")),
+                tg.create_task(self._loop(self._heartbeat_once, self.heartbeat, "heartbeat")),
+                tg.create_task(self._loop(self._cleanup_once, self.cleanup_interval, "cleanup")),
+                tg.create_task(self._dispatch_loop()),
+            ]
+            self._ready.set()
+            await self._stop.wait()
+            await self._shutdown_actors()
+            for loop in loops:
+                loop.cancel()
+
+    async def _loop(self, once: Callable[[], Awaitable[None]], every: float | None, name: str) -> None:
+        # Top-level loop: one failed round (a busy database, say) is logged and retried next round.
+        while True:
+            if every is None:
+                self._wakeup.clear()  # cleared before claiming, so a wake during the claim isn't lost
+            try:
+                await once()
+            except Exception:
+                logger.exception("supervisor %s round failed; retrying", name)
+            if every is None:
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(self.claim_interval):
+                        await self._wakeup.wait()
+            else:
+                await asyncio.sleep(every)
+
+    async def _claim_once(self) -> None:
+        free = self.max_working - len(self._actors)
+        if free <= 0 or self._stop.is_set():
+            return
+        records = await self.store.claim_runnable(self.owner, self.lease_ttl, free)
+        for record in records:
+            self._start(record)
+
+    def _start(self, record: TaskRecord) -> None:
+        assert self._tg is not None
+        if record.id in self._actors:
+            return  # already ours (a renewed claim of a task this process runs)
+        spec = self.workflows.get(record.type) if record.type in self.workflows else None
+        actor = TaskActor(
+            record,
+            store=self.store,
+            spec=spec,
+            services=self.services,
+            owner=self.owner,
+            emit=self.emit,
+            on_exit=self._on_exit,
+            hook_timeout=self.hook_timeout,
+        )
+        self._actors[record.id] = actor
+        self.started_total += 1
+        self.max_working_seen = max(self.max_working_seen, len(self._actors))
+        self._tg.create_task(actor.run(), name=f"task:{record.id}")
+
+    def _on_exit(self, actor: TaskActor) -> None:
+        if self._actors.get(actor.task_id) is actor:
+            del self._actors[actor.task_id]
+        waiter = self._changed.pop(actor.task_id, None)
+        if waiter is not None:
+            waiter.set()
+        self._wakeup.set()
+
+    async def _heartbeat_once(self) -> None:
+        if not self._actors:
+            return
+        await self.store.renew_leases(self.owner, self.lease_ttl)
+        for task_id, actor in list(self._actors.items()):
+            record = await self.store.get_task(task_id)
+            if record.cancel_requested:
+                actor.post(Message.CANCEL)
+            elif record.lease_owner != self.owner and not record.terminal:
+                logger.warning("task %s: lease lost to %s; stopping here", task_id, record.lease_owner)
+                actor.post(Message.SHUTDOWN)
+
+    async def _cleanup_once(self) -> None:
+        removed = await self.store.delete_expired()
+        if removed:
+            logger.info("removed %d expired tasks", removed)
+
+    async def _dispatch_loop(self) -> None:
+        while True:
+            event = await self._events.get()
+            for listener in list(self._listeners):
+                try:
+                    await listener(event)
+                except Exception:
+                    logger.exception("task event listener failed")
+
+    async def _shutdown_actors(self) -> None:
+        actors = list(self._actors.values())
+        for actor in actors:
+            actor.post(Message.SHUTDOWN)
+        if not actors:
+            return
+        done = asyncio.gather(*(a.done.wait() for a in actors))
+        try:
+            async with asyncio.timeout(self.stop_timeout):
+                await done
+        except TimeoutError:
+            logger.warning(
+                "%d task(s) did not stop in %.0f s; cancelling them", len(self._actors), self.stop_timeout
+            )
+            for actor in list(self._actors.values()):
+                actor.kill()
+        # Flush the events the last transitions produced before the dispatch loop is cancelled.
+        while not self._events.empty() and self._listeners:
+            event = self._events.get_nowait()
+            for listener in list(self._listeners):
+                with contextlib.suppress(Exception):
+                    await listener(event)

@@ -1,0 +1,34 @@
+"""Extra workflows from the environment: EXA_ORCH_EXTRA_WORKFLOWS="module:attr[,module:attr]".
+
+Each attr is a list (or tuple) of WorkflowSpec. Tests use it to register their workflows in a
+server they spawn; a deployment may use it to add its own task types without editing exa-orch.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from collections.abc import Mapping
+
+from exa_orch.errors import ConfigError
+from exa_orch.runtime.spec import WorkflowSpec
+
+ENV_VAR = "EXA_ORCH_EXTRA_WORKFLOWS"
+
+
+def load_extra_workflows(env: Mapping[str, str] | None = None) -> list[WorkflowSpec]:
+    """The specs named by EXA_ORCH_EXTRA_WORKFLOWS (empty when unset); ConfigError naming a bad entry."""
+    raw = (os.environ if env is None else env).get(ENV_VAR, "").strip()
+    specs: list[WorkflowSpec] = []
+    for entry in filter(None, (part.strip() for part in raw.split(","))):
+        module_name, sep, attr = entry.partition(":")
+        if not sep or not module_name or not attr:
+            raise ConfigError(f"{ENV_VAR} entry {entry!r} must look like 'package.module:ATTRIBUTE'")
+        try:
+            value = getattr(importlib.import_module(module_name), attr)
+        except (ImportError, AttributeError) as exc:
+            raise ConfigError(f"{ENV_VAR} entry {entry!r} can't be loaded: {exc}") from None
+        if not isinstance(value, list | tuple) or not all(isinstance(s, WorkflowSpec) for s in value):
+            raise ConfigError(f"{ENV_VAR} entry {entry!r} must name a list of WorkflowSpec")
+        specs.extend(value)
+    return specs
