@@ -1,18 +1,53 @@
-"""Logging to stderr (stdout carries the MCP stream), with secrets redacted wherever they appear."""
+"""Logging to stderr (stdout carries the MCP stream), with secrets redacted wherever they appear.
+
+Redaction happens twice: when a record is made (a log-record factory installed by the first
+`register_secret`, so every handler, pytest's caplog included, sees the redacted text) and again
+in our stderr handler's filter and formatter (for exception text rendered later).
+"""
 
 from __future__ import annotations
 
 import logging
 import sys
+from typing import Any
 
 _SECRETS: set[str] = set()
 REDACTED = "[REDACTED]"
+_factory_installed = False
 
 
 def register_secret(value: str) -> None:
     """Make every later log record replace `value` with [REDACTED]."""
     if value and len(value) >= 4:
         _SECRETS.add(value)
+        _install_record_factory()
+
+
+def _install_record_factory() -> None:
+    global _factory_installed
+    if _factory_installed:
+        return
+    _factory_installed = True
+    previous = logging.getLogRecordFactory()
+
+    def make_record(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        if _SECRETS:
+            _redact_record(record)
+        return record
+
+    logging.setLogRecordFactory(make_record)
+
+
+def _redact_record(record: logging.LogRecord) -> None:
+    try:
+        message = record.getMessage()
+    except Exception:  # a malformed format string: leave it for logging to report
+        return
+    clean = redact(message)
+    if clean != message:
+        record.msg = clean
+        record.args = None
 
 
 def redact(text: str) -> str:
@@ -28,8 +63,7 @@ class RedactingFilter(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         if _SECRETS:
-            record.msg = redact(record.getMessage())
-            record.args = None
+            _redact_record(record)
             if record.exc_text:
                 record.exc_text = redact(record.exc_text)
         return True

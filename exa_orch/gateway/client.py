@@ -1,0 +1,190 @@
+"""The Gateway: the one owner of the path to Exa (`async with Gateway(settings) as gw`).
+
+    gw.exa    exa_py.AsyncExa whose every request (search, contents, answer, websets.*, agent.runs,
+              ...) goes through the governed transport
+    gw.http   httpx.AsyncClient on the same transport, base_url = settings.exa_url, for endpoints
+              exa-py lacks; the transport adds the API key
+    gw.arxiv  httpx.AsyncClient on the same transport, base_url = settings.arxiv_url (no key sent)
+    gw.stats() counters: calls, retries, throttled waits, errors by kind, in flight
+
+Errors surface as exa-orch's typed errors (`exa_orch.errors`, GatewayError family) straight
+through exa-py: the transport raises them before exa-py looks at the status, and exa-py lets
+them pass (checked in tests). `call(awaitable)` maps what exa-py can still raise on its own
+(a streamed body cut short, its own ValueError) to the same family.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable
+from enum import Enum
+from types import TracebackType
+from typing import Any, Self, TypeVar
+
+import httpx
+from exa_py import AsyncExa
+from exa_py.errors import ExaTimeoutError
+
+from exa_orch.config import Secret, Settings
+from exa_orch.errors import ApiError, GatewayError, OrchError
+from exa_orch.gateway.errors import error_from_exception
+from exa_orch.gateway.limits import DEFAULT_MARGIN
+from exa_orch.gateway.retry import RetryPolicy
+from exa_orch.gateway.transport import GovernedTransport
+from exa_orch.log import redact, register_secret
+
+T = TypeVar("T")
+
+# exa-py insists on a key at construction; the real one is added by the transport on the way out,
+# so the SDK object (and anything that prints it or its headers) never holds it.
+_KEY_PLACEHOLDER = "added-by-exa-orch-gateway"
+DEFAULT_TIMEOUT = 120.0
+
+
+class _State(Enum):
+    UNOPENED = 1  # built; no client exists yet
+    OPENED = 2  # inside `async with`: clients usable
+    CLOSED = 3  # connections closed; cannot be reopened
+
+
+class GovernedExa(AsyncExa):
+    """AsyncExa on a client it is handed: it never builds its own (ungoverned) one, and never closes it."""
+
+    def __init__(self, client: httpx.AsyncClient, *, api_base: str, timeout: float | None) -> None:
+        super().__init__(api_key=_KEY_PLACEHOLDER, api_base=api_base, timeout=timeout)
+        self._governed = client
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        if self._governed.is_closed:
+            raise RuntimeError("the Gateway is closed; open a new one with `async with Gateway(settings)`")
+        return self._governed
+
+    async def aclose(self) -> None:
+        """No-op: the Gateway owns the client and closes it."""
+
+
+class Gateway:
+    """One governed transport shared by `exa`, `http` and `arxiv` (see the module doc)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        retry: RetryPolicy | None = None,
+        timeout: float = DEFAULT_TIMEOUT,
+        margin: float = DEFAULT_MARGIN,
+        inner: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        """Read the key once (ConfigError naming EXA_API_KEY when missing) and register it for redaction.
+
+        `inner` replaces the real HTTP transport under the governor (tests, benchmarks).
+        """
+        key: Secret = settings.require_api_key()
+        register_secret(key.reveal())
+        self.settings = settings
+        self._timeout = timeout
+        self.transport = GovernedTransport(
+            api_key=key,
+            exa_url=settings.exa_url,
+            arxiv_url=settings.arxiv_url,
+            concurrency=settings.concurrency,
+            rps=settings.rps,
+            retry=retry,
+            margin=margin,
+            inner=inner,
+        )
+        self._state = _State.UNOPENED
+        self._http: httpx.AsyncClient | None = None
+        self._arxiv: httpx.AsyncClient | None = None
+        self._exa: GovernedExa | None = None
+
+    def __repr__(self) -> str:
+        return (
+            f"<Gateway {self.settings.exa_url} concurrency={self.settings.concurrency} "
+            f"rps={self.settings.rps:g} {self._state.name.lower()}>"
+        )
+
+    async def __aenter__(self) -> Self:
+        if self._state is not _State.UNOPENED:
+            raise RuntimeError("a Gateway can be opened only once; make a new one")
+        timeout = httpx.Timeout(self._timeout, connect=min(self._timeout, 10.0))
+        self._http = httpx.AsyncClient(
+            transport=self.transport, base_url=self.settings.exa_url, timeout=timeout
+        )
+        self._arxiv = httpx.AsyncClient(
+            transport=self.transport, base_url=self.settings.arxiv_url, timeout=timeout
+        )
+        self._exa = GovernedExa(self._http, api_base=self.settings.exa_url, timeout=self._timeout)
+        self._state = _State.OPENED
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the clients and the shared connection pool; idempotent."""
+        if self._state is _State.CLOSED:
+            return
+        self._state = _State.CLOSED
+        for client in (self._http, self._arxiv):
+            if client is not None:
+                await client.aclose()
+        await self.transport.aclose()
+
+    def _opened(self, value: T | None) -> T:
+        if self._state is not _State.OPENED or value is None:
+            raise RuntimeError("use the Gateway inside `async with Gateway(settings) as gw`")
+        return value
+
+    @property
+    def exa(self) -> AsyncExa:
+        """exa-py's AsyncExa, governed."""
+        return self._opened(self._exa)
+
+    @property
+    def http(self) -> httpx.AsyncClient:
+        """A governed client for Exa endpoints exa-py lacks (paths relative to settings.exa_url)."""
+        return self._opened(self._http)
+
+    @property
+    def arxiv(self) -> httpx.AsyncClient:
+        """A governed client for ArXiv Xplorer (paths relative to settings.arxiv_url)."""
+        return self._opened(self._arxiv)
+
+    def stats(self) -> dict[str, Any]:
+        """Counters: calls, attempts, retries, throttled_waits, errors_by_kind, in_flight, ..."""
+        out = self.transport.stats.snapshot()
+        out["concurrency"] = self.settings.concurrency
+        out["rps"] = self.settings.rps
+        return out
+
+
+_STATUS = re.compile(r"Request failed with status code (\d{3})")
+
+
+async def call(awaitable: Awaitable[T]) -> T:
+    """Await an exa-py call and raise only exa-orch errors.
+
+    The transport already raises typed errors for statuses and failed connections; this maps
+    what can still escape exa-py: a streamed body cut short (timeout or drop while reading) and
+    exa-py's own ValueError for a status it saw (only possible on an ungoverned client).
+    """
+    try:
+        return await awaitable
+    except OrchError:
+        raise
+    except (ExaTimeoutError, httpx.TransportError) as exc:
+        raise error_from_exception(
+            exc if isinstance(exc, httpx.TransportError) else httpx.ReadTimeout(str(exc)),
+            method="?",
+            path="(exa-py call)",
+        ) from exc
+    except ValueError as exc:
+        match = _STATUS.search(str(exc))
+        if match is None:
+            raise
+        error: GatewayError = ApiError(redact(f"Exa failed: {exc}"), status=int(match.group(1)))
+        raise error from exc

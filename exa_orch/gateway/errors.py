@@ -1,0 +1,141 @@
+"""Exa's failures as exa-orch's typed errors (seed 000 section 10), at one boundary.
+
+| what Exa did                 | error                                | code                 |
+|------------------------------|--------------------------------------|----------------------|
+| 400, 422                     | UpstreamInvalidParams (hint)         | INVALID_PARAMS       |
+| 401, 403                     | AuthenticationError (how to set key) | AUTHENTICATION_ERROR |
+| 404                          | NotFoundError                        | RESOURCE_NOT_FOUND   |
+| 409                          | Conflict (.external_id)              | CONFLICT             |
+| 429 (after retries)          | RateLimited (.retry_after)           | RATE_LIMITED         |
+| any other status             | ApiError                             | API_ERROR            |
+| timeout, dropped connection  | UpstreamTimeout                      | UPSTREAM_TIMEOUT     |
+
+Each carries the status, Exa's error tag, its message and the request id (body `requestId` or
+the `X-Request-Id` header). Messages pass through the log redactor, so an echoed key never leaks.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+
+from exa_orch.errors import (
+    ApiError,
+    AuthenticationError,
+    Conflict,
+    GatewayError,
+    NotFoundError,
+    RateLimited,
+    UpstreamInvalidParams,
+    UpstreamTimeout,
+)
+from exa_orch.gateway.retry import parse_retry_after
+from exa_orch.log import redact
+
+_BODY_EXCERPT = 300
+
+KEY_HINT = (
+    "Set EXA_API_KEY to a valid key (create one at https://dashboard.exa.ai/api-keys) in the "
+    "environment of the exa-orch server, e.g. in the MCP client's server config "
+    '"env": {"EXA_API_KEY": "..."}, then restart it. Without a key, run `exa-orch sim` and set '
+    "EXA_ORCH_EXA_URL to the URL it prints."
+)
+
+
+def _body_fields(raw: bytes) -> tuple[str | None, str | None, str | None, Any]:
+    """(message, tag, request id, details) from an error body, tolerating non-JSON bodies."""
+    try:
+        body = json.loads(raw) if raw else None
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        text = " ".join(raw.decode("utf-8", "replace").split())[:_BODY_EXCERPT]
+        return (text or None), None, None, None
+    message = body.get("error") or body.get("message")
+    if isinstance(message, dict):  # some gateways nest {"error": {"message": ..., "type": ...}}
+        message = message.get("message")
+    tag = body.get("tag") or body.get("code")
+    request_id = body.get("requestId") or body.get("request_id")
+    return (
+        str(message) if message else None,
+        str(tag) if tag is not None else None,
+        str(request_id) if request_id else None,
+        body.get("details"),
+    )
+
+
+def error_from_response(
+    status: int,
+    headers: httpx.Headers,
+    raw: bytes,
+    *,
+    method: str,
+    path: str,
+    external_id: str | None = None,
+) -> GatewayError:
+    """The typed error for an Exa response with `status` >= 400 and body `raw`."""
+    message, tag, body_rid, details = _body_fields(raw)
+    request_id = body_rid or headers.get("x-request-id")
+    said = redact(message or f"HTTP {status}")
+    where = f"{method} {path}"
+    common: dict[str, Any] = {"status": status, "tag": tag, "request_id": request_id}
+    if status in (400, 422):
+        hint = f"Exa said: {said}"
+        if details:
+            hint += f" ({redact(json.dumps(details)[:_BODY_EXCERPT])})"
+        hint += (
+            ". Fix the argument it names and call again; the 'list_operations' operation shows "
+            "every operation's arguments and their JSON Schema."
+        )
+        if status == 422:
+            hint += " A 422 on a preview or search means the query could not be split into an entity and criteria: name the kind of thing you want and the conditions it must meet."
+        return UpstreamInvalidParams(f"Exa rejected the request ({where}): {said}", hint=hint, **common)
+    if status in (401, 403):
+        return AuthenticationError(
+            f"Exa refused the API key (HTTP {status}: {said}). Set EXA_API_KEY to a valid Exa API key "
+            "in the server's environment and restart it.",
+            hint=KEY_HINT,
+            **common,
+        )
+    if status == 404:
+        return NotFoundError(
+            f"Exa has no such object ({where}): {said}",
+            hint="Check the id (an externalId works in its place); list the collection to see what exists.",
+            **common,
+        )
+    if status == 409:
+        return Conflict(
+            f"Exa refused a duplicate ({where}): {said}",
+            hint="An object with this externalId exists already: fetch it by its externalId instead of creating it.",
+            external_id=external_id,
+            **common,
+        )
+    if status == 429:
+        retry_after = parse_retry_after(headers.get("retry-after"))
+        wait = f" Retry after {retry_after:g} s." if retry_after is not None else ""
+        return RateLimited(
+            f"Exa rate limit exceeded ({where}): {said}.{wait}",
+            hint="Wait before calling again, or lower EXA_ORCH_RPS / EXA_ORCH_CONCURRENCY.",
+            retry_after=retry_after,
+            **common,
+        )
+    return ApiError(f"Exa failed ({where}): HTTP {status}: {said}", **common)
+
+
+def error_from_exception(exc: Exception, *, method: str, path: str) -> GatewayError:
+    """The typed error for a transport failure (timeout, dropped or refused connection)."""
+    kind = type(exc).__name__
+    detail = redact(str(exc)) or kind
+    if isinstance(exc, httpx.TimeoutException):
+        return UpstreamTimeout(
+            f"Exa did not answer in time ({method} {path}: {kind}: {detail})",
+            hint="Exa may be slow or unreachable; try again later.",
+        )
+    if isinstance(exc, httpx.NetworkError | httpx.RemoteProtocolError):
+        return UpstreamTimeout(
+            f"The connection to Exa failed ({method} {path}: {kind}: {detail})",
+            hint="Check the network and EXA_ORCH_EXA_URL; try again later.",
+        )
+    return ApiError(f"Could not send the request to Exa ({method} {path}: {kind}: {detail})")

@@ -1,0 +1,338 @@
+"""The governed transport: every request to Exa (and ArXiv Xplorer) passes through here.
+
+`GovernedTransport` wraps a real `httpx.AsyncHTTPTransport` and, per request:
+1. classifies it (endpoint family, object create, externalId, streamed) and adds the API key to
+   the copy it sends (Exa-bound requests only; callers' request objects never hold the key);
+2. per attempt, inside a tenacity loop: waits out the family's Retry-After deadline, takes a
+   semaphore slot (in-flight cap) and then a token from the family's rate limiter, so retries
+   are capped and paced like first attempts; sends; reads the whole body while holding the slot
+   (except for streamed successes, which are returned as they start);
+3. turns statuses >= 400 and transport failures into typed errors (`gateway/errors.py`),
+   retrying the transient ones as `gateway/retry.py` allows; a 409 on a create that was retried
+   after an ambiguous failure is resolved to the existing object (GET by externalId).
+
+The slot is taken before the limiter token: a token taken first could be spent waiting for a
+slot, and tokens released together by a slot would arrive at Exa as a burst.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from tenacity import RetryCallState
+
+from exa_orch.config import Secret
+from exa_orch.errors import GatewayError
+from exa_orch.gateway.errors import error_from_exception, error_from_response
+from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
+from exa_orch.gateway.retry import (
+    PRE_SEND_ERRORS,
+    RETRY_STATUSES,
+    TRANSIENT_ERRORS,
+    CallShape,
+    RetryableFailure,
+    RetryPolicy,
+    may_retry,
+    parse_retry_after,
+    shape_of,
+)
+
+logger = logging.getLogger("exa_orch.gateway")
+
+
+@dataclass
+class GatewayStats:
+    """Counters the server reports (`Gateway.stats()`)."""
+
+    calls: int = 0  # requests handed to the transport (a retried call counts once)
+    attempts: int = 0  # requests actually sent
+    retries: int = 0
+    throttled_waits: int = 0  # attempts that had to wait for the rate limiter
+    retry_after_waits: int = 0  # attempts held back by a Retry-After deadline
+    resolved_conflicts: int = 0  # 409s on retried creates answered with the existing object
+    in_flight: int = 0
+    max_in_flight: int = 0
+    errors_by_kind: Counter[str] = field(default_factory=Counter)  # final errors, by error code
+    failures_by_kind: Counter[str] = field(default_factory=Counter)  # every failed attempt: "429", "drop" ...
+
+    def snapshot(self) -> dict[str, Any]:
+        return {
+            "calls": self.calls,
+            "attempts": self.attempts,
+            "retries": self.retries,
+            "throttled_waits": self.throttled_waits,
+            "retry_after_waits": self.retry_after_waits,
+            "resolved_conflicts": self.resolved_conflicts,
+            "in_flight": self.in_flight,
+            "max_in_flight": self.max_in_flight,
+            "errors_by_kind": dict(self.errors_by_kind),
+            "failures_by_kind": dict(self.failures_by_kind),
+        }
+
+
+class _Buffered(httpx.AsyncByteStream):
+    """A response body already read off the wire (the transport reads it while holding its slot)."""
+
+    def __init__(self, data: bytes) -> None:
+        self._data = data
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        if self._data:
+            yield self._data
+
+
+class _ResolveConflict(Exception):
+    """Internal: a retried create met 409, so the object exists; fetch it instead."""
+
+
+@dataclass
+class _Call:
+    """One call's state across its attempts."""
+
+    request: httpx.Request  # what is sent: the caller's request plus the key
+    shape: CallShape
+    ambiguous: bool = False  # an earlier attempt may have reached Exa and been acted on
+
+
+def _url_prefix(url: str) -> tuple[str, str, int | None, str]:
+    parsed = httpx.URL(url)
+    return parsed.scheme, parsed.host, parsed.port, parsed.path.rstrip("/")
+
+
+class GovernedTransport(httpx.AsyncBaseTransport):
+    """Semaphore + per-family rate limits + retries + typed errors around a real transport."""
+
+    def __init__(
+        self,
+        *,
+        api_key: Secret,
+        exa_url: str,
+        arxiv_url: str | None = None,
+        concurrency: int = 3,
+        rps: float = 10.0,
+        retry: RetryPolicy | None = None,
+        margin: float = DEFAULT_MARGIN,
+        inner: httpx.AsyncBaseTransport | None = None,
+    ) -> None:
+        if concurrency < 1:
+            raise ValueError("concurrency must be at least 1")
+        self._key = api_key
+        self._exa = _url_prefix(exa_url)
+        self._arxiv = _url_prefix(arxiv_url) if arxiv_url else None
+        self._inner = inner or httpx.AsyncHTTPTransport(retries=0)
+        self._policy = retry or RetryPolicy()
+        self._rps = rps
+        self._margin = margin
+        self._gates: dict[str, FamilyGate] = {}
+        self._concurrency = concurrency
+        self._slots = asyncio.Semaphore(concurrency)
+        self.stats = GatewayStats()
+        self._closed = False
+
+    def __repr__(self) -> str:
+        return f"<GovernedTransport concurrency={self._concurrency} rps={self._rps:g}>"
+
+    # -- classification -------------------------------------------------------------------
+
+    def _locate(self, url: httpx.URL) -> tuple[str, str, bool]:
+        """(family, path relative to its API base, whether it goes to Exa and so gets the key)."""
+        path = url.path
+        for prefix, is_exa in ((self._arxiv, False), (self._exa, True)):
+            if prefix is None:
+                continue
+            scheme, host, port, base = prefix
+            if (url.scheme, url.host, url.port) != (scheme, host, port):
+                continue
+            if path == base or path.startswith(base + "/") or not base:
+                rel = path[len(base) :] or "/"
+                return ("arxiv" if not is_exa else family_of(rel)), rel, is_exa
+        return "other", path, False
+
+    def _outgoing(self, request: httpx.Request, to_exa: bool) -> httpx.Request:
+        """The request to send: a copy with the key, so the caller's object never carries it."""
+        headers = request.headers.copy()
+        if to_exa:
+            headers["x-api-key"] = self._key.reveal()
+        else:
+            headers.pop("x-api-key", None)
+        return httpx.Request(
+            request.method, request.url, headers=headers, stream=request.stream, extensions=request.extensions
+        )
+
+    def gate(self, family: str) -> FamilyGate:
+        """The pacing gate of an endpoint family (made on first use)."""
+        gate = self._gates.get(family)
+        if gate is None:
+            gate = self._gates[family] = FamilyGate(family, self._rps, self._margin)
+        return gate
+
+    # -- the request path -----------------------------------------------------------------
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self._closed:
+            raise RuntimeError("the gateway's transport is closed")
+        self.stats.calls += 1
+        family, path, to_exa = self._locate(request.url)
+        call = _Call(self._outgoing(request, to_exa), shape_of(request, path, family))
+        try:
+            return await self._run(call)
+        except GatewayError as exc:
+            self.stats.errors_by_kind[str(exc.code)] += 1
+            logger.debug("%s %s failed: %s (%s)", call.shape.method, call.shape.path, exc.code, exc.message)
+            raise
+
+    async def _run(self, call: _Call) -> httpx.Response:
+        retrying = self._policy.retrying(before_sleep=self._before_sleep(call))
+        try:
+            async for attempt in retrying:
+                with attempt:
+                    return await self._attempt(call)
+        except RetryableFailure as failure:  # out of attempts or of time
+            error = failure.error
+            attempts = retrying.statistics.get("attempt_number", 1)
+            error.hint = (error.hint + " " if error.hint else "") + f"(gave up after {attempts} attempts)"
+            raise error from failure.__cause__
+        except _ResolveConflict:
+            return await self._resolve_conflict(call)
+        raise AssertionError("unreachable: tenacity ends with a result or an exception")
+
+    def _before_sleep(self, call: _Call) -> Any:
+        def hook(state: RetryCallState) -> None:
+            self.stats.retries += 1
+            failure = state.outcome.exception() if state.outcome else None
+            what = failure.error.message if isinstance(failure, RetryableFailure) else repr(failure)
+            wait = state.next_action.sleep if state.next_action else 0.0
+            logger.info(
+                "retrying %s %s in %.2fs (attempt %d failed: %s)",
+                call.shape.method,
+                call.shape.path,
+                wait,
+                state.attempt_number,
+                what,
+            )
+
+        return hook
+
+    async def _enter(self, gate: FamilyGate) -> None:
+        """Wait out Retry-After, then take a slot and a rate token, re-checking the deadline."""
+        while True:
+            if await gate.wait_unblocked():
+                self.stats.retry_after_waits += 1
+            await self._slots.acquire()
+            try:
+                if not gate.limiter.has_capacity():
+                    self.stats.throttled_waits += 1
+                await gate.limiter.acquire()
+            except BaseException:
+                self._slots.release()
+                raise
+            if gate.remaining() <= 0:
+                return
+            # A 429 arrived while we queued: give the slot back and wait again.
+            self._slots.release()
+
+    async def _attempt(self, call: _Call) -> httpx.Response:
+        shape = call.shape
+        await self._enter(self.gate(shape.family))
+        stats = self.stats
+        stats.attempts += 1
+        stats.in_flight += 1
+        stats.max_in_flight = max(stats.max_in_flight, stats.in_flight)
+        try:
+            try:
+                response = await self._inner.handle_async_request(call.request)
+                if response.status_code < 400 and shape.streaming:
+                    return response  # the caller reads the stream; it can't hold a slot meanwhile
+                raw = await _read_all(response)
+            except httpx.TransportError as exc:
+                raise self._transport_failure(call, exc) from exc
+        finally:
+            stats.in_flight -= 1
+            self._slots.release()
+        logger.debug("%s %s -> %d", shape.method, shape.path, response.status_code)
+        if response.status_code < 400:
+            return httpx.Response(
+                response.status_code,
+                headers=response.headers,
+                stream=_Buffered(raw),
+                extensions=response.extensions,
+            )
+        raise self._status_failure(call, response, raw)
+
+    def _transport_failure(self, call: _Call, exc: httpx.TransportError) -> Exception:
+        shape = call.shape
+        error = error_from_exception(exc, method=shape.method, path=shape.path)
+        if not isinstance(exc, TRANSIENT_ERRORS):
+            return error
+        pre_send = isinstance(exc, PRE_SEND_ERRORS)
+        self.stats.failures_by_kind["timeout" if isinstance(exc, httpx.TimeoutException) else "drop"] += 1
+        if not pre_send:
+            call.ambiguous = True
+        if may_retry(shape, "pre_send" if pre_send else "ambiguous"):
+            return RetryableFailure(error)
+        return error
+
+    def _status_failure(self, call: _Call, response: httpx.Response, raw: bytes) -> Exception:
+        shape = call.shape
+        status = response.status_code
+        if status == 409 and shape.external_id and call.ambiguous:
+            return _ResolveConflict()
+        error = error_from_response(
+            status, response.headers, raw, method=shape.method, path=shape.path, external_id=shape.external_id
+        )
+        if status not in RETRY_STATUSES:
+            return error
+        self.stats.failures_by_kind[str(status)] += 1
+        retry_after = getattr(error, "retry_after", None)
+        if retry_after is None and status == 503:
+            retry_after = parse_retry_after(response.headers.get("retry-after"))
+        if retry_after:
+            # Every call of this family waits, not only this one: Exa asked us all to hold off.
+            self.gate(shape.family).block(retry_after)
+        if status == 429:
+            return RetryableFailure(error, retry_after) if may_retry(shape, "rate_limited") else error
+        call.ambiguous = True
+        return RetryableFailure(error, retry_after) if may_retry(shape, "ambiguous") else error
+
+    async def _resolve_conflict(self, call: _Call) -> httpx.Response:
+        """GET the object a retried create made, by its externalId, and answer with it."""
+        lookup = call.shape.lookup_path
+        assert lookup is not None  # only creates with an externalId get here
+        url = call.request.url.copy_with(
+            path=call.request.url.path[: -len(call.shape.path)] + lookup, query=None
+        )
+        headers = {
+            k: v
+            for k, v in call.request.headers.items()
+            if k.lower() not in ("content-type", "content-length")
+        }
+        get = httpx.Request("GET", url, headers=headers, extensions=call.request.extensions)
+        logger.info(
+            "%s %s: 409 after a retry; resolving externalId %r to the existing object",
+            call.shape.method,
+            call.shape.path,
+            call.shape.external_id,
+        )
+        response = await self._run(_Call(get, CallShape(family=call.shape.family, method="GET", path=lookup)))
+        self.stats.resolved_conflicts += 1
+        return response
+
+    async def aclose(self) -> None:
+        """Close the pooled connections; idempotent (several clients share this transport)."""
+        if not self._closed:
+            self._closed = True
+            await self._inner.aclose()
+
+
+async def _read_all(response: httpx.Response) -> bytes:
+    """The raw (undecoded) body; the response is closed either way."""
+    try:
+        return b"".join([chunk async for chunk in response.aiter_raw()])
+    finally:
+        await response.aclose()
