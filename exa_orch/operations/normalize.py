@@ -126,6 +126,15 @@ class Normalizer:
                 decoded = _MISS
             if decoded is not _MISS and _type_ok(decoded, typ):
                 new, what = decoded, f"JSON-encoded string decoded to an {typ}"
+        if new is _MISS and typ == "object" and isinstance(value, str):
+            # ["is a startup"] where [{"description": ...}] is expected: the object has one required text field.
+            required = schema.get("required") or []
+            if len(required) == 1:
+                field_schema = self._resolve(schema.get("properties", {}).get(required[0], {}))
+                if field_schema.get("type") == "string" or all(
+                    isinstance(e, str) for e in field_schema.get("enum", [0])
+                ):
+                    new, what = {required[0]: value}, f"string wrapped as {{{required[0]!r}: ...}}"
         if new is _MISS and typ == "array" and not isinstance(value, list) and value is not None:
             item_schema = self._resolve(schema.get("items", {}))
             if self._fits(value, item_schema):

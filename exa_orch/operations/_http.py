@@ -1,0 +1,150 @@
+"""Calling Exa with raw camelCase JSON through the gateway's governed httpx client.
+
+Websets and the search family go through `ctx.http` so args pass to Exa exactly as the caller
+wrote them (exa-py's models would rename or drop fields). The gateway's transport raises typed
+errors for the statuses it governs; `raise_for_status` types whatever is left (4xx), so
+handlers only ever see GatewayError subclasses.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+from urllib.parse import quote
+
+import httpx
+
+from exa_orch.errors import (
+    ApiError,
+    AuthenticationError,
+    GatewayError,
+    NotFoundError,
+    RateLimited,
+    UpstreamTimeout,
+)
+
+from .context import OpContext
+from .models import Args
+
+WEBSETS = "/websets/v0"
+
+
+def _retry_after(resp: httpx.Response) -> float | None:
+    try:
+        return float(resp.headers.get("retry-after", ""))
+    except ValueError:
+        return None
+
+
+def raise_for_status(resp: httpx.Response) -> None:
+    """Raise the typed GatewayError for an Exa error response (>= 400); no-op otherwise."""
+    if resp.status_code < 400:
+        return
+    try:
+        body = resp.json()
+    except ValueError:
+        body = {}
+    body = body if isinstance(body, dict) else {}
+    message = str(body.get("error") or body.get("message") or resp.reason_phrase or "error")
+    kw: dict[str, Any] = {
+        "status": resp.status_code,
+        "tag": body.get("tag"),
+        "request_id": body.get("requestId") or resp.headers.get("x-request-id"),
+    }
+    text = f"Exa answered {resp.status_code} to {resp.request.method} {resp.request.url.path}: {message}"
+    if resp.status_code == 401:
+        raise AuthenticationError(text, hint="Check EXA_API_KEY in the server's environment.", **kw)
+    if resp.status_code == 404:
+        raise NotFoundError(
+            text, hint="Check the id (an externalId works too); list the objects to find it.", **kw
+        )
+    if resp.status_code == 429:
+        raise RateLimited(text, retry_after=_retry_after(resp), hint="Wait and retry.", **kw)
+    raise ApiError(text, **kw)
+
+
+async def request(
+    ctx: OpContext,
+    method: str,
+    path: str,
+    *,
+    query: dict[str, Any] | None = None,
+    body: Any = None,
+) -> Any:
+    """One JSON call to Exa; returns the decoded body ({} when empty). Raises GatewayError."""
+    params = {k: v for k, v in (query or {}).items() if v is not None}
+    try:
+        resp = await ctx.http.request(method, path, params=params or None, json=body)
+    except GatewayError:
+        raise
+    except httpx.TimeoutException as exc:
+        raise UpstreamTimeout(f"Exa did not answer {method} {path} in time: {exc}") from exc
+    except httpx.TransportError as exc:
+        raise UpstreamTimeout(f"connection to Exa failed on {method} {path}: {type(exc).__name__}") from exc
+    raise_for_status(resp)
+    if not resp.content:
+        return {}
+    try:
+        return resp.json()
+    except json.JSONDecodeError as exc:
+        raise ApiError(
+            f"Exa answered {method} {path} with a body that is not JSON", status=resp.status_code
+        ) from exc
+
+
+def segment(value: Any) -> str:
+    """One path segment, escaped (ids and externalIds may hold any character)."""
+    return quote(str(value), safe="")
+
+
+class Rest:
+    """How an Args model maps onto one Exa endpoint: `{field}` in `path` are path params (snake_case
+    field names); the other set fields go to the query (GET/DELETE, or `query` names) or the body."""
+
+    def __init__(
+        self, method: str, path: str, *, query: tuple[str, ...] = (), body: bool | None = None
+    ) -> None:
+        self.method = method
+        self.path = path
+        self.query_fields = query
+        self.has_body = method in ("POST", "PATCH", "PUT") if body is None else body
+
+    def plan(self, args: Args) -> dict[str, Any]:
+        """{method, path, query?, body?}: the request this call sends."""
+        names = [n for n in type(args).model_fields if "{" + n + "}" in self.path]
+        path = self.path.format(**{n: segment(getattr(args, n)) for n in names})
+        rest = args.wire(exclude=set(names))
+        aliases = {n: (f.alias or n) for n, f in type(args).model_fields.items()}
+        q_aliases = {aliases.get(n, n) for n in self.query_fields}
+        out: dict[str, Any] = {"method": self.method, "path": path}
+        query = {k: v for k, v in rest.items() if k in q_aliases or not self.has_body}
+        if query:
+            out["query"] = query
+        if self.has_body:
+            out["body"] = {k: v for k, v in rest.items() if k not in query}
+        return out
+
+    async def send(self, args: Args, ctx: OpContext) -> Any:
+        """Send the planned request; the decoded JSON answer."""
+        plan = self.plan(args)
+        return await request(
+            ctx, plan["method"], plan["path"], query=plan.get("query"), body=plan.get("body")
+        )
+
+
+def rest_op(
+    name: str,
+    model: type[Args],
+    method: str,
+    path: str,
+    summary: str,
+    *,
+    project: Any = None,
+    query: tuple[str, ...] = (),
+    hint: str | None = None,
+) -> Any:
+    """An Operation whose handler is one Exa call planned by `Rest(method, path, query=...)`."""
+    from .registry import Operation  # local: registry imports nothing from here, but keep the graph flat
+
+    rest = Rest(method, path, query=query)
+    return Operation(name, model, rest.send, summary, project=project, plan=rest.plan, hint=hint)

@@ -1,0 +1,73 @@
+"""getAll helpers: follow Exa's cursors up to a cap and say when the cap cut the list."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pydantic import Field
+
+from ._http import request
+from .context import OpContext
+from .models import Args
+
+DEFAULT_MAX_ITEMS = 1000
+
+
+class GetAll(Args):
+    """Shared args of the *.getAll operations."""
+
+    max_items: int = Field(default=DEFAULT_MAX_ITEMS, ge=1, le=100_000)
+    """stop after this many objects; the result says `truncated` and gives the cursor to resume"""
+    page_size: int | None = Field(default=None, ge=1, le=200)
+    """objects per Exa call (Exa's max: 100 for websets and items, 200 for the rest)"""
+    cursor: str | None = None
+    """resume from this cursor (the nextCursor of a truncated getAll)"""
+
+
+async def collect(
+    ctx: OpContext, path: str, args: GetAll, query: dict[str, Any] | None = None, *, max_page: int = 200
+) -> dict[str, Any]:
+    """{data, count, truncated, nextCursor, pages}: every object of a list endpoint, up to args.max_items."""
+    data: list[Any] = []
+    cursor = args.cursor
+    pages = 0
+    truncated = False
+    while True:
+        want = min(args.page_size or max_page, max_page, args.max_items - len(data))
+        page = await request(ctx, "GET", path, query={**(query or {}), "cursor": cursor, "limit": want})
+        pages += 1
+        batch = page.get("data") or []
+        data.extend(batch)
+        cursor = page.get("nextCursor") if page.get("hasMore") else None
+        await ctx.progress(len(data), None, f"{len(data)} fetched from {path}")
+        if cursor is None:
+            break
+        if len(data) >= args.max_items:
+            truncated = True
+            break
+    if len(data) > args.max_items:
+        data = data[: args.max_items]
+        truncated = True
+    return {
+        "data": data,
+        "count": len(data),
+        "truncated": truncated,
+        "nextCursor": cursor if truncated else None,
+        "pages": pages,
+    }
+
+
+def project_all(fn: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[Any, Any], Any]:
+    """A projection for a collect() result: each object projected, the truncation stated."""
+
+    def project(result: dict[str, Any], args: Any) -> dict[str, Any]:
+        out = {**result, "data": [fn(x) for x in result["data"]]}
+        if result["truncated"]:
+            out["truncatedNote"] = (
+                f"stopped at maxItems={args.max_items}; more exist: raise maxItems or call again with "
+                f"cursor={result['nextCursor']!r}"
+            )
+        return out
+
+    return project

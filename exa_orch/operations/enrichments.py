@@ -1,0 +1,54 @@
+"""enrichments.*: create, get, cancel, update, delete (a webset's enrichments)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field, model_validator
+
+from exa_orch.gateway import projections as pj
+
+from ._http import WEBSETS, rest_op
+from .models import Args, Id
+from .registry import Operation
+from .shapes import EnrichmentFormat, EnrichmentSpec, Metadata, Option, check_options
+
+
+class CreateEnrichment(EnrichmentSpec):
+    webset_id: Id
+    """webset id or externalId"""
+
+
+class EnrichmentRef(Args):
+    webset_id: Id
+    enrichment_id: Id
+
+
+class UpdateEnrichment(EnrichmentRef):
+    description: str | None = Field(default=None, min_length=1, max_length=5000)
+    format: EnrichmentFormat | None = None
+    options: list[Option] | None = None
+    metadata: Metadata | None = None
+
+    @model_validator(mode="after")
+    def _options(self) -> UpdateEnrichment:
+        check_options(self.format, self.options, required=False)
+        return self
+
+
+def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
+    return pj.enrichment(result)
+
+
+P = f"{WEBSETS}/websets/{{webset_id}}/enrichments"
+OPERATIONS: list[Operation] = [
+    rest_op("enrichments.create", CreateEnrichment, "POST", P, "Add an enrichment (description, format; options "
+            "when format is 'options') to every item of a webset.", project=_one),
+    rest_op("enrichments.get", EnrichmentRef, "GET", P + "/{enrichment_id}", "Get an enrichment.", project=_one),
+    rest_op("enrichments.cancel", EnrichmentRef, "POST", P + "/{enrichment_id}/cancel", "Cancel a running "
+            "enrichment.", project=_one),
+    rest_op("enrichments.update", UpdateEnrichment, "PATCH", P + "/{enrichment_id}", "Change an enrichment's "
+            "description, format, options or metadata.", project=_one),
+    rest_op("enrichments.delete", EnrichmentRef, "DELETE", P + "/{enrichment_id}", "Delete an enrichment and "
+            "its results.", project=_one),
+]  # fmt: skip

@@ -1,0 +1,187 @@
+"""imports.*: create (with CSV text uploaded for you), get, list, update, delete, waitUntilCompleted, getAll."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import time
+from typing import Any, Literal
+
+from pydantic import Field
+
+from exa_orch.errors import ApiError, InvalidParams, UpstreamTimeout
+from exa_orch.gateway import projections as pj
+
+from ._http import WEBSETS, raise_for_status, request, rest_op, segment
+from ._paging import GetAll, collect, project_all
+from .context import OpContext
+from .models import Args, Id, Page
+from .registry import Operation
+from .shapes import Entity, Metadata
+
+MAX_IMPORT_BYTES = 50_000_000
+
+
+class CsvParams(Args):
+    identifier: int | None = Field(default=None, ge=0)
+    """index of the column holding each row's key (e.g. the URL)"""
+
+
+class CreateImport(Args):
+    format: Literal["csv"] = "csv"
+    entity: Entity
+    """what the rows are, e.g. {"type": "company"}"""
+    csv: str | CsvParams | None = None
+    """the CSV text itself (header row first): exa-orch computes size and count and uploads it; or Exa's
+    {identifier} object when you upload the file yourself"""
+    csv_identifier: int | None = Field(default=None, ge=0)
+    """with CSV text: index of the key column (sent as csv.identifier)"""
+    size: int | None = Field(default=None, ge=1, le=MAX_IMPORT_BYTES)
+    """bytes of the file (computed from CSV text)"""
+    count: int | None = Field(default=None, ge=1)
+    """rows to import (computed from CSV text)"""
+    title: str | None = None
+    metadata: Metadata | None = None
+    external_id: str | None = Field(default=None, max_length=300)
+
+
+def csv_facts(text: str) -> tuple[int, int]:
+    """(size in bytes, data rows) of CSV text with a header row."""
+    rows = [r for r in csv.reader(io.StringIO(text)) if any(cell.strip() for cell in r)]
+    return len(text.encode()), max(len(rows) - 1, 0)
+
+
+def plan_create(args: CreateImport) -> dict[str, Any]:
+    """The POST /imports request; with CSV text, its size and count filled in and the upload planned."""
+    body = args.wire(exclude={"csv", "csv_identifier"})
+    upload = None
+    if isinstance(args.csv, str):
+        size, count = csv_facts(args.csv)
+        if count < 1:
+            raise InvalidParams(
+                "csv: the CSV text needs a header row and at least one data row", fields=["csv"]
+            )
+        if size > MAX_IMPORT_BYTES:
+            raise InvalidParams(f"csv: {size} bytes is over Exa's 50 MB import limit", fields=["csv"])
+        body.setdefault("size", size)
+        body.setdefault("count", count)
+        if args.csv_identifier is not None:
+            body["csv"] = {"identifier": args.csv_identifier}
+        upload = {"method": "PUT", "to": "uploadUrl from the answer", "bytes": size, "rows": count}
+    elif args.csv is not None:
+        body["csv"] = args.csv.wire()
+    missing = [k for k in ("size", "count") if k not in body]
+    if missing:
+        raise InvalidParams(
+            f"imports.create: {', '.join(missing)} required unless you pass the CSV text in 'csv'",
+            hint="Pass csv: 'url,name\\nhttps://a.com,A' and exa-orch computes size and count and uploads it.",
+            fields=missing,
+        )
+    out: dict[str, Any] = {"method": "POST", "path": f"{WEBSETS}/imports", "body": body}
+    if upload:
+        out["upload"] = upload
+    return out
+
+
+async def upload_csv(ctx: OpContext, url: str, text: str) -> int:
+    """PUT the CSV to the import's upload URL. The upload URL is pre-signed: the API key is not sent there."""
+    req = ctx.http.build_request("PUT", url, content=text.encode(), headers={"content-type": "text/csv"})
+    for header in ("x-api-key", "authorization"):
+        req.headers.pop(header, None)
+    try:
+        resp = await ctx.http.send(req)
+    except Exception as exc:
+        if isinstance(exc, ApiError | UpstreamTimeout):
+            raise
+        raise UpstreamTimeout(f"uploading the CSV failed: {type(exc).__name__}") from exc
+    raise_for_status(resp)
+    return int(resp.status_code)
+
+
+async def create(args: CreateImport, ctx: OpContext) -> dict[str, Any]:
+    plan = plan_create(args)
+    created = await request(ctx, "POST", plan["path"], body=plan["body"])
+    if isinstance(args.csv, str):
+        url = created.get("uploadUrl")
+        if not url:
+            raise ApiError("Exa created the import but gave no uploadUrl to send the CSV to")
+        status = await upload_csv(ctx, url, args.csv)
+        created = {
+            **created,
+            "uploaded": {"bytes": plan["body"]["size"], "rows": plan["body"]["count"], "status": status},
+        }
+    return created
+
+
+def _project_create(result: dict[str, Any], args: Any) -> dict[str, Any]:
+    out = pj.import_(result)
+    if "uploaded" in result:
+        out["uploaded"] = result["uploaded"]
+        out.pop("uploadUrl", None)  # used already; a pre-signed URL is a bearer credential
+    return out
+
+
+class ImportId(Args):
+    id: Id
+
+
+class UpdateImport(ImportId):
+    title: str | None = None
+    metadata: Metadata | None = None
+
+
+class WaitUntilCompleted(ImportId):
+    timeout: float = Field(default=300.0, gt=0, le=3600)
+    poll_interval: float = Field(default=2.0, ge=0.05, le=60)
+
+
+async def wait_until_completed(args: WaitUntilCompleted, ctx: OpContext) -> dict[str, Any]:
+    """Poll the import until completed or failed, or `timeout` passes."""
+    started = time.monotonic()
+    deadline = started + args.timeout
+    polls = 0
+    while True:
+        imp = await request(ctx, "GET", f"{WEBSETS}/imports/{segment(args.id)}")
+        polls += 1
+        status = imp.get("status")
+        await ctx.progress(polls, None, f"import {status}")
+        done = status in ("completed", "failed")
+        left = deadline - time.monotonic()
+        if done or left <= 0:
+            return {
+                "import": imp,
+                "timedOut": not done,
+                "waitedSeconds": round(time.monotonic() - started, 3),
+                "polls": polls,
+            }
+        await asyncio.sleep(min(args.poll_interval, left))
+
+
+class GetAllImports(GetAll):
+    pass
+
+
+async def get_all(args: GetAllImports, ctx: OpContext) -> dict[str, Any]:
+    return await collect(ctx, f"{WEBSETS}/imports", args)
+
+
+def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
+    return pj.import_(result)
+
+
+P = f"{WEBSETS}/imports"
+OPERATIONS: list[Operation] = [
+    Operation("imports.create", CreateImport, create, "Create an import; pass the CSV text in 'csv' and it is "
+              "uploaded for you.", project=_project_create, plan=plan_create),
+    rest_op("imports.get", ImportId, "GET", P + "/{id}", "Get an import.", project=_one),
+    rest_op("imports.list", Page, "GET", P, "List imports, one page.", project=lambda r, a: pj.page(r, pj.import_)),
+    rest_op("imports.update", UpdateImport, "PATCH", P + "/{id}", "Change an import's title or metadata.",
+            project=_one),
+    rest_op("imports.delete", ImportId, "DELETE", P + "/{id}", "Delete an import.", project=_one),
+    Operation("imports.waitUntilCompleted", WaitUntilCompleted, wait_until_completed, "Wait (bounded by timeout) "
+              "until an import is completed or failed.", long_running=True,
+              project=lambda r, a: {**r, "import": pj.import_(r["import"])}),
+    Operation("imports.getAll", GetAllImports, get_all, "Every import, following cursors up to maxItems "
+              "(says truncated).", project=project_all(pj.import_)),
+]  # fmt: skip

@@ -1,0 +1,49 @@
+"""searches.*: create, get, cancel (a webset's searches)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import Field
+
+from exa_orch.gateway import projections as pj
+
+from ._http import WEBSETS, rest_op
+from .models import Args, Id
+from .registry import Operation
+from .shapes import SEARCH_COMMON_ISSUES, Criterion, Entity, Metadata, ScopeRef, SourceRef
+
+
+class CreateSearch(Args):
+    webset_id: Id
+    """webset id or externalId"""
+    query: str = Field(min_length=1, max_length=5000)
+    count: int = Field(ge=1)
+    """how many items to look for"""
+    entity: Entity | None = None
+    criteria: list[Criterion] | None = Field(default=None, min_length=1, max_length=5)
+    exclude: list[SourceRef] | None = None
+    scope: list[ScopeRef] | None = None
+    recall: bool | None = None
+    behavior: Literal["override", "append"] | None = None
+    """override (default) replaces the webset's items; append adds to them"""
+    metadata: Metadata | None = None
+
+
+class SearchRef(Args):
+    webset_id: Id
+    search_id: Id
+
+
+def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
+    return pj.search(result)
+
+
+P = f"{WEBSETS}/websets/{{webset_id}}/searches"
+OPERATIONS: list[Operation] = [
+    rest_op("searches.create", CreateSearch, "POST", P, "Start a search in a webset (query, count, criteria, "
+            "entity, behavior).", project=_one, hint=SEARCH_COMMON_ISSUES),
+    rest_op("searches.get", SearchRef, "GET", P + "/{search_id}", "Get a search with its progress.", project=_one),
+    rest_op("searches.cancel", SearchRef, "POST", P + "/{search_id}/cancel", "Cancel a running search.",
+            project=_one),
+]  # fmt: skip

@@ -1,0 +1,142 @@
+"""websets.*: create, get, list, update, delete, cancel, preview, waitUntilIdle, getAll."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Literal
+
+from pydantic import Field
+
+from exa_orch.gateway import projections as pj
+
+from ._http import WEBSETS, request, rest_op, segment
+from ._paging import GetAll, collect, project_all
+from .context import OpContext
+from .models import Args, Id, Page
+from .registry import Operation
+from .shapes import EnrichmentSpec, Entity, Metadata, SearchSpec, SourceRef
+
+
+class CreateWebset(Args):
+    search: SearchSpec | None = None
+    """the first search: query, count, entity, criteria ..."""
+    import_: list[SourceRef] | None = Field(default=None, alias="import")
+    """imports or websets to start from"""
+    enrichments: list[EnrichmentSpec] | None = None
+    exclude: list[SourceRef] | None = None
+    external_id: str | None = Field(default=None, max_length=300)
+    """your own id; a second webset with the same one is refused (409)"""
+    metadata: Metadata | None = None
+
+
+class WebsetId(Args):
+    id: Id
+    """webset id or externalId"""
+
+
+class GetWebset(WebsetId):
+    expand: list[Literal["items"]] | None = None
+    """['items'] to include the latest items"""
+
+
+class UpdateWebset(WebsetId):
+    metadata: Metadata | None
+
+
+class PreviewSearch(Args):
+    query: str = Field(min_length=1, max_length=5000)
+    entity: Entity | None = None
+    count: int | None = Field(default=None, ge=1, le=10)
+
+
+class PreviewWebset(Args):
+    search: PreviewSearch
+
+
+class WaitUntilIdle(WebsetId):
+    timeout: float = Field(default=300.0, gt=0, le=3600)
+    """seconds to wait at most; the result says timedOut when the webset is still busy"""
+    poll_interval: float = Field(default=2.0, ge=0.05, le=60)
+    """seconds between checks"""
+
+
+class GetAllWebsets(GetAll):
+    pass
+
+
+def search_progress(webset: dict[str, Any]) -> tuple[float, float | None, str]:
+    """(found, wanted, message) summed over the webset's searches."""
+    found = wanted = 0.0
+    for s in webset.get("searches") or []:
+        found += float((s.get("progress") or {}).get("found") or 0)
+        wanted += float(s.get("count") or 0)
+    status = webset.get("status", "?")
+    msg = f"webset {status}: {int(found)}" + (f"/{int(wanted)} items found" if wanted else " items found")
+    return found, (wanted or None), msg
+
+
+async def wait_until_idle(args: WaitUntilIdle, ctx: OpContext) -> dict[str, Any]:
+    """Poll the webset until it is idle or `timeout` passes, reporting search progress."""
+    started = time.monotonic()
+    deadline = started + args.timeout
+    polls = 0
+    while True:
+        webset = await request(ctx, "GET", f"{WEBSETS}/websets/{segment(args.id)}")
+        polls += 1
+        found, wanted, msg = search_progress(webset)
+        await ctx.progress(found, wanted, msg)
+        idle = webset.get("status") == "idle"
+        left = deadline - time.monotonic()
+        if idle or left <= 0:
+            return {
+                "webset": webset,
+                "timedOut": not idle,
+                "waitedSeconds": round(time.monotonic() - started, 3),
+                "polls": polls,
+            }
+        await asyncio.sleep(min(args.poll_interval, left))
+
+
+def _project_wait(result: dict[str, Any], args: WaitUntilIdle) -> dict[str, Any]:
+    out = {**result, "webset": pj.webset(result["webset"])}
+    if result["timedOut"]:
+        out["timedOutNote"] = (
+            f"still {result['webset'].get('status')} after {args.timeout}s: call again to keep waiting"
+        )
+    return out
+
+
+async def get_all(args: GetAllWebsets, ctx: OpContext) -> dict[str, Any]:
+    return await collect(ctx, f"{WEBSETS}/websets", args, max_page=100)
+
+
+def _page(fn: Any) -> Any:
+    return lambda result, args: pj.page(result, fn)
+
+
+def _one(fn: Any) -> Any:
+    return lambda result, args: fn(result)
+
+
+P = f"{WEBSETS}/websets"
+OPERATIONS: list[Operation] = [
+    rest_op("websets.create", CreateWebset, "POST", P, "Create a webset, optionally with a first search, "
+            "imports and enrichments.", project=_one(pj.webset)),
+    rest_op("websets.get", GetWebset, "GET", P + "/{id}", "Get a webset (expand=['items'] adds its latest items).",
+            project=_one(pj.webset)),
+    rest_op("websets.list", Page, "GET", P, "List websets, one page (cursor, limit <= 100).",
+            project=_page(pj.webset)),
+    rest_op("websets.update", UpdateWebset, "POST", P + "/{id}", "Replace a webset's metadata.",
+            project=_one(pj.webset)),
+    rest_op("websets.delete", WebsetId, "DELETE", P + "/{id}", "Delete a webset and its items.",
+            project=_one(pj.webset)),
+    rest_op("websets.cancel", WebsetId, "POST", P + "/{id}/cancel", "Cancel a webset's running searches "
+            "and enrichments.", project=_one(pj.webset)),
+    rest_op("websets.preview", PreviewWebset, "POST", P + "/preview", "Preview how a query splits into "
+            "entity and criteria, without creating anything.", project=_one(pj.preview)),
+    Operation("websets.waitUntilIdle", WaitUntilIdle, wait_until_idle, "Wait (bounded by timeout) until a webset "
+              "is idle, with progress; returns the webset and timedOut.", long_running=True, project=_project_wait),
+    Operation("websets.getAll", GetAllWebsets, get_all, "Every webset, following cursors up to maxItems "
+              "(says truncated).", project=project_all(pj.webset)),
+]  # fmt: skip
