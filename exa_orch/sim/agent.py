@@ -1,0 +1,364 @@
+"""Exa's Agent API runs, as exa-py 2.27 `AsyncExa.agent.runs` calls them.
+
+Routes (base `/agent/runs`): POST create (JSON run, or SSE lifecycle events with
+`Accept: text/event-stream`), GET list (newest first; `limit`, `cursor`), GET one, POST
+`{id}/cancel`, POST `{id}/stop` (ultra effort only, as documented), DELETE, GET `{id}/events`
+(JSON pages, or an SSE replay).
+
+A run's status is a function of simulated time, computed on read: queued for QUEUE_SECONDS, then
+running for its effort's duration, then completed (or failed when its query contains
+`[sim:fail]`, so clients can exercise failures). Cancel and stop freeze it. The output is
+deterministic for a seed: a cited text answer and, given an `outputSchema`, a structured value
+built from world entities.
+
+The Agent API has no externalId. A create that carries one (top-level `externalId`, e.g. through
+exa-py's `extra_body`, or `metadata.externalId`) is counted in `creates_by_external_id`; no 409.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from exa_orch.sim.context import SimContext
+from exa_orch.sim.faults import SimHTTPError, note_create, read_json
+from exa_orch.sim.search import answer_text, build_output
+
+QUEUE_SECONDS = 2.0
+# Simulated seconds a run spends running, by effort.
+EFFORT_SECONDS = {
+    "minimal": 5.0,
+    "low": 10.0,
+    "medium": 20.0,
+    "high": 40.0,
+    "xhigh": 60.0,
+    "auto": 30.0,
+    "ultra": 120.0,
+    "max": 120.0,
+}
+FAIL_MARKER = "[sim:fail]"
+TERMINAL = frozenset({"completed", "failed", "cancelled"})
+LIST_DEFAULT, LIST_MAX = 25, 100
+
+
+@dataclass
+class Run:
+    """One agent run; everything but `frozen_*` is fixed at creation."""
+
+    id: str
+    created: float  # simulated seconds
+    request: dict[str, Any]
+    run_seconds: float
+    external_id: str | None
+    frozen_status: str | None = None  # set by cancel / stop
+    frozen_at: float | None = None
+    stop_reason: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def started(self) -> float:
+        return self.created + QUEUE_SECONDS
+
+    @property
+    def finishes(self) -> float:
+        return self.started + self.run_seconds
+
+    def status(self, now: float) -> str:
+        if self.frozen_status is not None:
+            return self.frozen_status
+        if now < self.started:
+            return "queued"
+        if now < self.finishes:
+            return "running"
+        return "failed" if FAIL_MARKER in self.request["query"] else "completed"
+
+    def ended_at(self, now: float) -> float | None:
+        if self.frozen_at is not None:
+            return self.frozen_at
+        return self.finishes if now >= self.finishes else None
+
+
+class AgentRuns:
+    """The simulator's agent runs (kept in `ctx.extras["agent"]`)."""
+
+    def __init__(self, ctx: SimContext) -> None:
+        self.ctx = ctx
+        self.runs: dict[str, Run] = {}
+
+    def get(self, run_id: str) -> Run:
+        run = self.runs.get(run_id)
+        if run is None:
+            raise SimHTTPError(404, f"Agent run {run_id!r} not found", "NOT_FOUND")
+        return run
+
+    def to_json(self, run: Run) -> dict[str, Any]:
+        """The `agent_run` object exa-py's AgentRun model reads."""
+        now = self.ctx.clock.now()
+        status = run.status(now)
+        ended = run.ended_at(now)
+        body: dict[str, Any] = {
+            "id": run.id,
+            "object": "agent_run",
+            "status": status,
+            "stopReason": None,
+            "createdAt": self.ctx.clock.iso(run.created),
+            "completedAt": self.ctx.clock.iso(ended) if status in TERMINAL and ended is not None else None,
+            "request": run.request,
+            "metadata": run.request.get("metadata"),
+            "output": None,
+            "usage": None,
+            "costDollars": None,
+            "error": None,
+        }
+        if status == "completed":
+            stopped = run.stop_reason == "stopped"
+            body["stopReason"] = (
+                "stopped" if stopped else "schema_satisfied" if "outputSchema" in run.request else None
+            )
+            body["output"] = self._output(run, partial=stopped)
+            searches = 2 if stopped else 3 + int(run.run_seconds // 10)
+            body["usage"] = {"agentComputeUnits": round(run.run_seconds / 10, 2), "searches": searches}
+            body["costDollars"] = {
+                "total": round(0.01 * run.run_seconds / 10 + 0.005 * searches, 4),
+                "agentCompute": round(0.01 * run.run_seconds / 10, 4),
+                "search": round(0.005 * searches, 4),
+            }
+        elif status == "failed":
+            body["stopReason"] = "error"
+            body["error"] = {
+                "type": "agent_error",
+                "code": "SIMULATED_FAILURE",
+                "message": f"The run failed because its query contains {FAIL_MARKER} (simulator)",
+            }
+        elif status == "cancelled":
+            body["stopReason"] = "cancelled"
+        return body
+
+    def _entities(self, run: Run) -> list[Any]:
+        world = self.ctx.world
+        query = run.request["query"].replace(FAIL_MARKER, "")
+        return list(world.search(query, kind=world.infer_kind(query), limit=5))
+
+    def _output(self, run: Run, partial: bool) -> dict[str, Any]:
+        entities = self._entities(run)[: 2 if partial else 5]
+        query = run.request["query"]
+        output: dict[str, Any] = {"text": answer_text(query, entities)}
+        schema = run.request.get("outputSchema")
+        cites = [{"url": e.url, "title": e.title} for e in entities[:3]]
+        if isinstance(schema, dict):
+            structured = build_output(schema, entities)
+            output["structured"] = structured
+            fields = list(structured) if isinstance(structured, dict) else ["structured"]
+            output["grounding"] = [{"field": f, "citations": cites, "confidence": "high"} for f in fields]
+        else:
+            output["grounding"] = [{"field": "text", "citations": cites, "confidence": "high"}]
+        return output
+
+    def events(self, run: Run) -> list[dict[str, Any]]:
+        """Every event of `run` that has happened by now, oldest first."""
+        now = self.ctx.clock.now()
+        status = run.status(now)
+        timeline: list[tuple[float, str, dict[str, Any]]] = [
+            (run.created, "run.created", {"status": "queued"})
+        ]
+        cut = run.frozen_at if run.frozen_at is not None else now
+        if cut >= run.started:
+            timeline.append((run.started, "run.started", {"status": "running"}))
+        for step in (1, 2):
+            at = run.started + run.run_seconds * step / 3
+            if at <= cut:
+                timeline.append((at, "run.progress", {"step": "search", "completed": step, "total": 3}))
+        ended = run.ended_at(now)
+        if status in TERMINAL and ended is not None:
+            timeline.append((ended, f"run.{status}", {"status": status, "run": self.to_json(run)}))
+        return [
+            {
+                "id": f"{run.id}_evt_{i + 1:03d}",
+                "object": "agent_run_event",
+                "event": name,
+                "data": {"runId": run.id, **data},
+                "createdAt": self.ctx.clock.iso(at),
+            }
+            for i, (at, name, data) in enumerate(timeline)
+        ]
+
+
+def _runs(request: Request) -> AgentRuns:
+    ctx: SimContext = request.app.state.sim
+    store = ctx.extras.get("agent")
+    if store is None:
+        store = ctx.extras["agent"] = AgentRuns(ctx)
+    assert isinstance(store, AgentRuns)
+    return store
+
+
+def _bad(message: str) -> SimHTTPError:
+    return SimHTTPError(400, message, "INVALID_REQUEST_BODY")
+
+
+def _page(items: list[dict[str, Any]], request: Request) -> dict[str, Any]:
+    raw_limit = request.query_params.get("limit", str(LIST_DEFAULT))
+    if not raw_limit.isdigit() or not 1 <= int(raw_limit) <= LIST_MAX:
+        raise SimHTTPError(400, f"limit must be an integer from 1 to {LIST_MAX}", "INVALID_REQUEST")
+    limit = int(raw_limit)
+    cursor = request.query_params.get("cursor")
+    start = 0
+    if cursor:
+        ids = [item["id"] for item in items]
+        if cursor not in ids:
+            raise SimHTTPError(
+                400, f"cursor {cursor!r} is not valid; use nextCursor from a page", "INVALID_CURSOR"
+            )
+        start = ids.index(cursor)
+    page = items[start : start + limit]
+    more = start + limit < len(items)
+    return {
+        "object": "list",
+        "data": page,
+        "hasMore": more,
+        "nextCursor": items[start + limit]["id"] if more else None,
+    }
+
+
+def _wants_sse(request: Request) -> bool:
+    return "text/event-stream" in request.headers.get("accept", "")
+
+
+def _sse(event: dict[str, Any]) -> str:
+    return f"id: {event['id']}\nevent: {event['event']}\ndata: {json.dumps(event['data'])}\n\n"
+
+
+def _validate(body: dict[str, Any], store: AgentRuns) -> None:
+    query = body.get("query")
+    if not isinstance(query, str) or not query.strip():
+        raise _bad("query is required and must be a non-empty string")
+    effort = body.get("effort", "auto")
+    if effort not in EFFORT_SECONDS:
+        raise _bad(f"effort must be one of {list(EFFORT_SECONDS)}, got {effort!r}")
+    for name in ("outputSchema", "metadata", "input", "budget"):
+        if name in body and not isinstance(body[name], dict):
+            raise _bad(f"{name} must be an object")
+    previous = body.get("previousRunId")
+    if previous is not None:
+        store.get(str(previous))
+
+
+async def create_run(request: Request) -> Response:
+    store = _runs(request)
+    body = await read_json(request)
+    _validate(body, store)
+    ctx = store.ctx
+    metadata = body.get("metadata") or {}
+    external_id = body.get("externalId") or metadata.get("externalId")
+    run = Run(
+        id=ctx.ids.new("agent_run"),
+        created=ctx.clock.now(),
+        request=body,
+        run_seconds=EFFORT_SECONDS[body.get("effort", "auto")],
+        external_id=str(external_id) if external_id is not None else None,
+    )
+    store.runs[run.id] = run
+    note_create(request, run.external_id)
+    if _wants_sse(request):
+        return StreamingResponse(_follow(store, run), media_type="text/event-stream")
+    return JSONResponse(store.to_json(run))
+
+
+async def _follow(store: AgentRuns, run: Run) -> AsyncIterator[str]:
+    """Stream the run's events as they happen, until it is terminal (or deleted)."""
+    sent = 0
+    while True:
+        events = store.events(run)
+        for event in events[sent:]:
+            yield _sse(event)
+        sent = len(events)
+        now = store.ctx.clock.now()
+        if run.status(now) in TERMINAL or run.id not in store.runs:
+            return
+        # Sleep until the next scheduled event, in wall seconds (bounded, so cancels are seen).
+        upcoming = [t for t in (run.started, run.started + run.run_seconds / 3, run.finishes) if t > now]
+        wait = (min(upcoming) - now) / store.ctx.clock.speed if upcoming else 0.05
+        await asyncio.sleep(min(max(wait, 0.005), 0.5))
+
+
+async def list_runs(request: Request) -> Response:
+    store = _runs(request)
+    newest_first = sorted(store.runs.values(), key=lambda r: (-r.created, r.id))
+    return JSONResponse(_page([store.to_json(r) for r in newest_first], request))
+
+
+async def get_run(request: Request) -> Response:
+    store = _runs(request)
+    return JSONResponse(store.to_json(store.get(request.path_params["id"])))
+
+
+async def cancel_run(request: Request) -> Response:
+    store = _runs(request)
+    run = store.get(request.path_params["id"])
+    now = store.ctx.clock.now()
+    status = run.status(now)
+    if status in ("completed", "failed"):
+        raise SimHTTPError(
+            409,
+            f"Agent run {run.id} already {status}; only queued or running runs can be cancelled",
+            "RUN_FINISHED",
+        )
+    if status != "cancelled":
+        run.frozen_status, run.frozen_at, run.stop_reason = "cancelled", now, "cancelled"
+    return JSONResponse(store.to_json(run))
+
+
+async def stop_run(request: Request) -> Response:
+    store = _runs(request)
+    run = store.get(request.path_params["id"])
+    if run.request.get("effort") != "ultra":
+        raise SimHTTPError(
+            400, "Only runs with effort 'ultra' can be stopped; use cancel for other runs", "INVALID_REQUEST"
+        )
+    now = store.ctx.clock.now()
+    status = run.status(now)
+    if status in TERMINAL:
+        raise SimHTTPError(409, f"Agent run {run.id} already {status}", "RUN_FINISHED")
+    run.frozen_status, run.frozen_at, run.stop_reason = "completed", now, "stopped"
+    return JSONResponse(store.to_json(run))
+
+
+async def delete_run(request: Request) -> Response:
+    store = _runs(request)
+    run = store.get(request.path_params["id"])
+    del store.runs[run.id]
+    return JSONResponse({"id": run.id, "object": "agent_run", "deleted": True})
+
+
+async def run_events(request: Request) -> Response:
+    store = _runs(request)
+    run = store.get(request.path_params["id"])
+    events = store.events(run)
+    if _wants_sse(request):
+        last = request.headers.get("last-event-id")
+        ids = [e["id"] for e in events]
+        start = ids.index(last) + 1 if last in ids else 0
+        text = "".join(_sse(e) for e in events[start:])
+        return Response(text, media_type="text/event-stream")
+    return JSONResponse(_page(events, request))
+
+
+def build_routes(ctx: SimContext) -> list[BaseRoute]:
+    """The Agent API routes."""
+    ctx.extras.setdefault("agent", AgentRuns(ctx))
+    return [
+        Route("/agent/runs", create_run, methods=["POST"]),
+        Route("/agent/runs", list_runs, methods=["GET"]),
+        Route("/agent/runs/{id}", get_run, methods=["GET"]),
+        Route("/agent/runs/{id}", delete_run, methods=["DELETE"]),
+        Route("/agent/runs/{id}/cancel", cancel_run, methods=["POST"]),
+        Route("/agent/runs/{id}/stop", stop_run, methods=["POST"]),
+        Route("/agent/runs/{id}/events", run_events, methods=["GET"]),
+    ]
