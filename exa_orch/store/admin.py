@@ -1,0 +1,182 @@
+"""`exa-orch db migrate` and `exa-orch sql`: database maintenance and read-only inspection.
+
+These are CLI commands, so they print to stdout. `sql` opens the file read-only three ways over:
+a `mode=ro` URI, `PRAGMA query_only`, and an authorizer that allows only reading, which is also
+what names the refused action in the error message.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from exa_orch.errors import InvalidParams, StoreError
+from exa_orch.store import migrations
+from exa_orch.store.core import Store
+
+MAX_CELL = 72
+
+# Authorizer action codes, by name (the module's SQLITE_* constants mix them with result codes).
+_ACTIONS = {
+    getattr(sqlite3, name): name.removeprefix("SQLITE_").replace("_", " ")
+    for name in (
+        "SQLITE_CREATE_INDEX SQLITE_CREATE_TABLE SQLITE_CREATE_TEMP_INDEX SQLITE_CREATE_TEMP_TABLE "
+        "SQLITE_CREATE_TEMP_TRIGGER SQLITE_CREATE_TEMP_VIEW SQLITE_CREATE_TRIGGER SQLITE_CREATE_VIEW "
+        "SQLITE_DELETE SQLITE_DROP_INDEX SQLITE_DROP_TABLE SQLITE_DROP_TEMP_INDEX SQLITE_DROP_TEMP_TABLE "
+        "SQLITE_DROP_TEMP_TRIGGER SQLITE_DROP_TEMP_VIEW SQLITE_DROP_TRIGGER SQLITE_DROP_VIEW SQLITE_INSERT "
+        "SQLITE_PRAGMA SQLITE_READ SQLITE_SELECT SQLITE_TRANSACTION SQLITE_UPDATE SQLITE_ATTACH "
+        "SQLITE_DETACH SQLITE_ALTER_TABLE SQLITE_REINDEX SQLITE_ANALYZE SQLITE_CREATE_VTABLE "
+        "SQLITE_DROP_VTABLE SQLITE_FUNCTION SQLITE_SAVEPOINT SQLITE_RECURSIVE"
+    ).split()
+}
+_READ_ACTIONS = {
+    sqlite3.SQLITE_SELECT,
+    sqlite3.SQLITE_READ,
+    sqlite3.SQLITE_FUNCTION,
+    sqlite3.SQLITE_RECURSIVE,
+}
+_SCHEMA_TABLES = {"sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"}
+# Pragmas that only report, whatever their argument.
+_REPORTING_PRAGMAS = {
+    "table_info", "table_xinfo", "table_list", "index_list", "index_info", "index_xinfo",
+    "foreign_key_list", "foreign_key_check", "integrity_check", "quick_check", "database_list",
+    "collation_list", "function_list", "module_list", "pragma_list", "compile_options",
+}  # fmt: skip
+# Pragmas that report when called without a value and change a setting with one.
+_SETTING_PRAGMAS = {
+    "journal_mode", "user_version", "page_count", "page_size", "freelist_count", "schema_version",
+    "application_id", "synchronous", "foreign_keys", "busy_timeout", "encoding", "data_version",
+    "auto_vacuum", "cache_size", "wal_autocheckpoint",
+}  # fmt: skip
+
+
+async def migrate_command(db: Path) -> int:
+    """Create the database if missing and apply pending migrations; print what was done."""
+    db.parent.mkdir(parents=True, exist_ok=True)
+    async with Store(db) as store:
+        applied = store.applied_migrations
+    total = len(migrations.load_migrations())
+    if applied:
+        print(f"{db}: applied {', '.join(applied)} ({total} migrations in all)")
+    else:
+        print(f"{db}: up to date ({total} migrations applied earlier; nothing to do)")
+    return 0
+
+
+class _Guard:
+    """An authorizer that allows reads and records the first refused action."""
+
+    def __init__(self) -> None:
+        self.refused: str | None = None
+
+    def __call__(
+        self, action: int, arg1: str | None, arg2: str | None, db: str | None, src: str | None
+    ) -> int:
+        if action in _READ_ACTIONS:
+            return sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_UPDATE and arg1 in _SCHEMA_TABLES and arg2 is not None and src is None:
+            # SQLite asks this while it sets up table-valued pragmas (pragma_table_info(...));
+            # a real write to the schema still fails on the read-only connection below.
+            return sqlite3.SQLITE_OK
+        if action == sqlite3.SQLITE_PRAGMA and arg1 is not None:
+            name = arg1.lower()
+            if name in _REPORTING_PRAGMAS or (name in _SETTING_PRAGMAS and arg2 is None):
+                return sqlite3.SQLITE_OK
+        if self.refused is None:
+            what = _ACTIONS.get(action, f"action {action}")
+            if arg1 in _SCHEMA_TABLES:
+                self.refused = "a schema change (CREATE, DROP or ALTER)"
+            elif arg1 and action != sqlite3.SQLITE_TRANSACTION:
+                self.refused = f"{what} {arg1}"
+            else:
+                self.refused = what
+        return sqlite3.SQLITE_DENY
+
+
+async def run_query(db: Path, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """Column names and rows of one read-only statement; InvalidParams if it writes or fails."""
+    guard = _Guard()
+    uri = _read_only_uri(db)
+    async with aiosqlite.connect(uri, uri=True, isolation_level=None) as conn:
+        await conn.execute("PRAGMA busy_timeout = 5000")
+        await conn.execute("PRAGMA query_only = ON")
+        await conn.set_authorizer(guard)
+        try:
+            async with conn.execute(query) as cursor:
+                rows = [tuple(row) for row in await cursor.fetchall()]
+                columns = [d[0] for d in cursor.description or ()]
+        except sqlite3.ProgrammingError as exc:
+            raise InvalidParams(f"exa-orch sql runs exactly one statement: {exc}", fields=["query"]) from None
+        except sqlite3.Error as exc:
+            if guard.refused is not None or "readonly" in str(exc) or "query_only" in str(exc):
+                raise InvalidParams(
+                    f"exa-orch sql is read-only; refused {guard.refused or 'a write'}",
+                    hint="Ask with SELECT (e.g. `select * from v_tasks`); tasks change through the MCP tools.",
+                    fields=["query"],
+                ) from None
+            await conn.set_authorizer(None)
+            names = await conn.execute_fetchall(
+                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' "
+                "ORDER BY name"
+            )
+            raise InvalidParams(
+                f"the query failed: {exc}",
+                hint="Tables and views: " + ", ".join(str(n[0]) for n in names),
+                fields=["query"],
+            ) from None
+    return columns, rows
+
+
+def _read_only_uri(db: Path) -> str:
+    if not db.exists():
+        raise StoreError(
+            f"no database at {db}", hint=f"Create it with `exa-orch db migrate --db {db}`, or pass --db."
+        )
+    return db.resolve().as_uri() + "?mode=ro"
+
+
+async def sql_command(db: Path, query: str, *, as_json: bool) -> int:
+    """Run one read-only statement and print its rows as an aligned table or JSON."""
+    columns, rows = await run_query(db, query)
+    if as_json:
+        print(json.dumps([dict(zip(columns, map(_jsonable, row), strict=True)) for row in rows], indent=2))
+    else:
+        print(format_table(columns, rows))
+    return 0
+
+
+def _jsonable(value: Any) -> Any:
+    return value.hex() if isinstance(value, bytes) else value
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bytes):
+        value = value.hex()
+    text = " ".join(str(value).split())
+    return text if len(text) <= MAX_CELL else text[: MAX_CELL - 3] + "..."
+
+
+def format_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """An aligned text table (numbers right-aligned, NULL blank, long cells cut) and a row count."""
+    cells = [[_cell(v) for v in row] for row in rows]
+    widths = [max([len(c), *(len(r[i]) for r in cells)]) for i, c in enumerate(columns)]
+    numeric = [
+        bool(rows) and all(isinstance(r[i], int | float) or r[i] is None for r in rows)
+        for i in range(len(columns))
+    ]
+
+    def line(values: Sequence[str]) -> str:
+        parts = (v.rjust(w) if num else v.ljust(w) for v, w, num in zip(values, widths, numeric, strict=True))
+        return "  ".join(parts).rstrip()
+
+    out = [line(columns), "  ".join("-" * w for w in widths)]
+    out.extend(line(r) for r in cells)
+    out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
+    return "\n".join(out)
