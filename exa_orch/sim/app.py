@@ -31,7 +31,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.types import Message, Receive, Scope, Send
 
-from exa_orch.sim import agent, search
+from exa_orch.sim import agent, papers, search
 from exa_orch.sim.context import SimConfig, SimContext
 from exa_orch.sim.faults import (
     FAULT_TAGS,
@@ -274,7 +274,11 @@ def _research_routes() -> list[BaseRoute]:
 
 
 def _family_routes(ctx: SimContext) -> list[BaseRoute]:
-    routes: list[BaseRoute] = [*search.build_routes(ctx), *agent.build_routes(ctx)]
+    routes: list[BaseRoute] = [
+        *search.build_routes(ctx),
+        *agent.build_routes(ctx),
+        *papers.build_routes(ctx),
+    ]
     try:  # SIM-WEBSETS lands exa_orch.sim.websets.build_routes; until then there are no Websets routes
         websets_routes = getattr(importlib.import_module("exa_orch.sim.websets"), "build_routes", None)
     except ImportError:
