@@ -1,0 +1,144 @@
+"""Workflows for the runtime tests; a spawned server loads them through
+EXA_ORCH_EXTRA_WORKFLOWS="tests.runtime.workflows:WORKFLOWS".
+
+- `rt.steps`: `steps` local steps; each calls `services["effect"](external_id)` (an in-process
+  side-effect counter) and may block before step `block_at` on `services["gate"]` (an asyncio.Event).
+- `rt.webset`: creates a webset at the simulator (externalId = task id + step key, through
+  create_or_get), waits on Exa until it is idle (a cancel hook cancels the webset at Exa), lists
+  its items. Every Exa side effect is counted by the simulator's creates_by_external_id.
+- `rt.websets`: `count` websets created one per step, then a final step; for the crash tests,
+  where a step's side effect must happen once even when the process dies mid-task.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+from pydantic import BaseModel, Field
+
+from exa_orch.runtime import TaskContext, WorkflowSpec, create_or_get
+
+
+class StepsArgs(BaseModel):
+    steps: int = Field(default=3, ge=1, le=1000)
+    block_at: int | None = None
+    fail_at: int | None = None
+    sleep: float = 0.0
+
+
+async def steps_workflow(ctx: TaskContext, args: StepsArgs) -> dict[str, Any]:
+    effect = ctx.services.get("effect")
+    out = []
+    for i in range(args.steps):
+        if args.block_at == i and "gate" in ctx.services:
+            await ctx.services["gate"].wait()
+        key = f"s{i}"
+
+        async def run(key: str = key, i: int = i) -> int:
+            if effect is not None:
+                effect(ctx.external_id(key))
+            if args.fail_at == i:
+                raise RuntimeError(f"step {i} broke on purpose")
+            if args.sleep:
+                await ctx.sleep(args.sleep)
+            return i * i
+
+        out.append(await ctx.step(key, run))
+        await ctx.progress("steps", i + 1, args.steps)
+    return {"squares": out}
+
+
+class ExaHTTPError(Exception):
+    """A non-2xx answer of the simulator (the gateway raises typed errors instead)."""
+
+    def __init__(self, status: int, body: str) -> None:
+        super().__init__(f"status code {status}: {body[:200]}")
+        self.status = status
+
+
+def _http(ctx: TaskContext) -> httpx.AsyncClient:
+    client = ctx.services.get("http")
+    if client is None:
+        client = ctx.services["gateway"].http
+    return client  # type: ignore[no-any-return]
+
+
+async def _call(ctx: TaskContext, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
+    response = await _http(ctx).request(method, path, json=body)
+    if response.status_code >= 400:
+        raise ExaHTTPError(response.status_code, response.text)
+    return response.json()
+
+
+class WebsetArgs(BaseModel):
+    query: str = "AI infrastructure startups"
+    count: int = Field(default=5, ge=1, le=100)
+    poll: float = 0.05
+
+
+async def _create_webset(ctx: TaskContext, key: str, args: WebsetArgs) -> dict[str, Any]:
+    body = {"search": {"query": args.query, "count": args.count}}
+
+    async def create(external_id: str) -> Any:
+        return await _call(ctx, "POST", "/websets/v0/websets", {**body, "externalId": external_id})
+
+    async def find(external_id: str) -> Any:
+        return await _call(ctx, "GET", f"/websets/v0/websets/{external_id}")
+
+    return await create_or_get(ctx, key, create, find)  # type: ignore[no-any-return]
+
+
+async def _wait_idle(ctx: TaskContext, key: str, webset_id: str, poll: float) -> dict[str, Any]:
+    async def cancel_at_exa() -> None:
+        await _call(ctx, "POST", f"/websets/v0/websets/{webset_id}/cancel")
+
+    remove = ctx.on_cancel(cancel_at_exa)
+
+    async def wait() -> dict[str, Any]:
+        while True:
+            webset = await _call(ctx, "GET", f"/websets/v0/websets/{webset_id}")
+            if webset["status"] == "idle":
+                return {"status": webset["status"]}
+            await ctx.sleep(poll)
+
+    out = await ctx.step(key, wait)
+    remove()
+    return out  # type: ignore[no-any-return]
+
+
+async def webset_workflow(ctx: TaskContext, args: WebsetArgs) -> dict[str, Any]:
+    webset = await _create_webset(ctx, "create", args)
+    await ctx.progress("searching", 0, args.count, "webset created")
+    await _wait_idle(ctx, "wait", webset["id"], args.poll)
+
+    async def items() -> dict[str, Any]:
+        page = await _call(ctx, "GET", f"/websets/v0/websets/{webset['id']}/items?limit=100")
+        return {"count": len(page["data"]), "ids": sorted(item["id"] for item in page["data"])}
+
+    listed = await ctx.step("items", items)
+    return {"websetId": webset["id"], "externalId": webset.get("externalId"), "items": listed["count"]}
+
+
+class ManyArgs(BaseModel):
+    count: int = Field(default=3, ge=1, le=50)
+    pause: float = 0.0
+
+
+async def websets_workflow(ctx: TaskContext, args: ManyArgs) -> dict[str, Any]:
+    ids = []
+    for i in range(args.count):
+        webset = await _create_webset(ctx, f"create:{i}", WebsetArgs(query=f"topic {i}", count=1))
+        ids.append(webset["id"])
+        await ctx.progress("creating", i + 1, args.count)
+        if args.pause:
+            await asyncio.sleep(args.pause)
+    return {"websets": ids}
+
+
+WORKFLOWS = [
+    WorkflowSpec("rt.steps", StepsArgs, steps_workflow, "local steps with an in-process side effect"),
+    WorkflowSpec("rt.webset", WebsetArgs, webset_workflow, "create a webset, wait, list items"),
+    WorkflowSpec("rt.websets", ManyArgs, websets_workflow, "create `count` websets, one per step"),
+]
