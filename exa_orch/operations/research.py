@@ -1,0 +1,155 @@
+"""research.* (seed 002 names) on Exa's Agent API: /research/v1 is retired (410 since 2026-05-01).
+
+The seed's arguments are kept and mapped: instructions -> query, outputSchema -> outputSchema,
+model exa-research-fast | exa-research | exa-research-pro -> effort low | medium | high.
+Every result says `backend: "agent"` so nobody mistakes it for the old API.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any, Literal
+
+from exa_py.agent.types import AgentEffort
+from pydantic import Field
+
+from exa_orch.gateway import call
+
+from .context import OpContext
+from .models import Args, Id
+from .registry import Operation
+
+MODEL_TO_EFFORT: dict[str, AgentEffort] = {
+    "exa-research-fast": "low",
+    "exa-research": "medium",
+    "exa-research-pro": "high",
+}
+TERMINAL = frozenset({"completed", "failed", "cancelled"})
+BACKEND_NOTE = (
+    "Exa retired /research/v1 on 2026-05-01; this ran on the Agent API (/agent/runs). Statuses are the "
+    "Agent API's: queued, running, completed, failed, cancelled."
+)
+
+
+class CreateResearch(Args):
+    instructions: str = Field(min_length=1, max_length=20000)
+    """what to research (sent as the agent run's query)"""
+    output_schema: dict[str, Any] | None = None
+    """JSON Schema of the structured answer you want"""
+    model: Literal["exa-research-fast", "exa-research", "exa-research-pro"] = "exa-research"
+    """mapped to agent effort: fast -> low, research -> medium, pro -> high"""
+    external_id: str | None = Field(default=None, max_length=300)
+    """your idempotency key, sent along with the run"""
+
+
+class ResearchId(Args):
+    research_id: Id = Field(alias="researchId")
+    """the id research.create returned (an agent run id)"""
+
+
+class ListResearch(Args):
+    cursor: str | None = None
+    limit: int | None = Field(default=None, ge=1, le=100)
+
+
+class PollResearch(ResearchId):
+    timeout: float = Field(default=600.0, gt=0, le=3600)
+    """seconds to wait at most; the result says timedOut when the run is still going"""
+    poll_interval: float = Field(default=2.0, ge=0.05, le=60)
+
+
+def run_json(run: Any) -> dict[str, Any]:
+    """An exa-py AgentRun as camelCase JSON."""
+    return run.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+def research_view(run: dict[str, Any]) -> dict[str, Any]:
+    """The agent run seen as a research task: id, status, output (text, structured, citations)."""
+    out: dict[str, Any] = {"researchId": run.get("id"), "status": run.get("status"), "backend": "agent"}
+    for key in ("stopReason", "createdAt", "completedAt", "error", "costDollars"):
+        if run.get(key) is not None:
+            out[key] = run[key]
+    output = run.get("output") or {}
+    if output:
+        out["output"] = {k: output[k] for k in ("text", "structured") if output.get(k) is not None}
+        citations = [
+            {"field": g.get("field"), "urls": [c.get("url") for c in g.get("citations") or []]}
+            for g in output.get("grounding") or []
+        ]
+        if citations:
+            out["output"]["citations"] = citations
+    request = run.get("request") or {}
+    if request.get("effort"):
+        out["effort"] = request["effort"]
+    return out
+
+
+async def create(args: CreateResearch, ctx: OpContext) -> dict[str, Any]:
+    # The Agent API has no externalId field; it rides along in the body (exa-py's extra_body).
+    extra_body = {"externalId": args.external_id} if args.external_id else None
+    run = await call(ctx.exa.agent.runs.create(
+        query=args.instructions,
+        output_schema=args.output_schema,
+        effort=MODEL_TO_EFFORT[args.model],
+        metadata={"model": args.model, "via": "exa-orch research.create"},
+        extra_body=extra_body,
+    ))  # fmt: skip
+    return {**run_json(run), "model": args.model}
+
+
+async def get(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
+    return run_json(await call(ctx.exa.agent.runs.get(args.research_id)))
+
+
+async def list_(args: ListResearch, ctx: OpContext) -> dict[str, Any]:
+    page = await call(ctx.exa.agent.runs.list(cursor=args.cursor, limit=args.limit))
+    return page.model_dump(by_alias=True, exclude_none=True, mode="json")
+
+
+async def poll_until_finished(args: PollResearch, ctx: OpContext) -> dict[str, Any]:
+    """Poll the run until terminal or `timeout`; progress is reported on each poll (no total is known)."""
+    started = time.monotonic()
+    deadline = started + args.timeout
+    polls = 0
+    while True:
+        run = run_json(await call(ctx.exa.agent.runs.get(args.research_id)))
+        polls += 1
+        status = run.get("status")
+        await ctx.progress(polls, None, f"research {args.research_id} {status}")
+        done = status in TERMINAL
+        left = deadline - time.monotonic()
+        if done or left <= 0:
+            return {**run, "timedOut": not done, "waitedSeconds": round(time.monotonic() - started, 3)}
+        await asyncio.sleep(min(args.poll_interval, left))
+
+
+def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
+    out = research_view(result)
+    for key in ("model", "timedOut", "waitedSeconds"):
+        if key in result:
+            out[key] = result[key]
+    out["note"] = BACKEND_NOTE
+    return out
+
+
+def _page(result: dict[str, Any], args: Any) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "data": [research_view(r) for r in result.get("data") or []],
+        "hasMore": bool(result.get("hasMore")),
+        "backend": "agent",
+        "note": BACKEND_NOTE,
+    }
+    if result.get("nextCursor"):
+        out["nextCursor"] = result["nextCursor"]
+    return out
+
+
+OPERATIONS: list[Operation] = [
+    Operation("research.create", CreateResearch, create, "Start a research task (instructions, outputSchema, "
+              "model); runs on Exa's Agent API.", project=_one),
+    Operation("research.get", ResearchId, get, "Get a research task's status and output.", project=_one),
+    Operation("research.list", ListResearch, list_, "List research tasks (agent runs), one page.", project=_page),
+    Operation("research.pollUntilFinished", PollResearch, poll_until_finished, "Wait (bounded by timeout) until "
+              "a research task finishes, with progress.", long_running=True, project=_one),
+]  # fmt: skip
