@@ -45,13 +45,13 @@ from pydantic import ValidationError
 from exa_orch.errors import OrchError, TaskNotFound, TaskTerminal
 from exa_orch.mcp import tasks_wire as wire
 from exa_orch.mcp.tasks_calls import CallResolver, ResolvedCall
+from exa_orch.operations.tasks import create_operation_task
 
 if TYPE_CHECKING:
     from exa_orch.mcp.server import ExaOrchServer
 
 log = logging.getLogger(__name__)
 
-OPERATION_TASK_TYPE = "operation"
 CANCEL_SETTLE_S = 10.0  # how long tasks/cancel waits for the actor to record `cancelled`
 NOTIFY_TIMEOUT_S = 2.0  # a client that stops reading must not stall the runtime's event loop
 
@@ -163,7 +163,7 @@ class TasksBridge:
                 code=METHOD_NOT_FOUND, message=f"Tool {params.name!r} does not support task augmentation"
             )
         call = self._resolve(params)
-        ttl = params.task.ttl if params.task is not None else None
+        ttl = params.task.ttl if params.task is not None and params.task.ttl is not None else call.ttl_ms
         token = (raw.get("_meta") or {}).get("progressToken")
         key = uuid.uuid4().hex
         # Registered before the task exists: the runtime may report its first transition before
@@ -190,7 +190,9 @@ class TasksBridge:
         if not call.wants_task:
             return None
         # SEP-2663 tasks carry no progress; nobody is notified, the client polls tasks/get.
-        record = await self._create(call, era=ctx.protocol_version, ttl_ms=None, token=None, notify_key=None)
+        record = await self._create(
+            call, era=ctx.protocol_version, ttl_ms=call.ttl_ms, token=None, notify_key=None
+        )
         out = {"resultType": "task", **wire.task_2026(record, detailed=False)}
         # A middleware that answers owns the envelope, so it stamps serverInfo as the runner would.
         out["_meta"] = {types.SERVER_INFO_META_KEY: self._server.server_info_stamp}
@@ -220,11 +222,9 @@ class TasksBridge:
         try:
             if call.task_type is not None:
                 return await self.service.create(call.task_type, call.task_args, meta=meta, ttl_ms=ttl_ms)
-            return await self.service.create(
-                OPERATION_TASK_TYPE,
-                {"operation": call.operation, "args": call.args},
-                meta=meta,
-                ttl_ms=ttl_ms,
+            # The "operation" task type (operations/tasks.py) validates the args before any row exists.
+            return await create_operation_task(
+                self.service, self._app.registry, call.operation, call.args, meta=meta, ttl_ms=ttl_ms
             )
         except OrchError as exc:
             raise _rpc_error(exc) from None

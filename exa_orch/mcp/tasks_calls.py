@@ -27,6 +27,7 @@ class ResolvedCall:
     long_running: bool
     task_type: str | None = None
     task_args: dict[str, Any] | None = None
+    ttl_ms: int | None = None  # tasks.create's own `ttl`, when the call gave one
 
     @property
     def wants_task(self) -> bool:
@@ -60,14 +61,24 @@ class CallResolver:
         op = self._registry.get(operation)  # UnknownOperation (with suggestions) before any task exists
         if operation != CREATE_TASK_OPERATION:
             return ResolvedCall(tool, operation, dict(args), long_running=op.long_running)
+        # tasks.create {type, ttl?, ...the type's args}, exactly as operations/tasks.py reads it.
         task_args = dict(args)
         task_type = task_args.pop("type", None)
+        ttl = task_args.pop("ttl", None)
         if not isinstance(task_type, str) or not task_type:
             raise InvalidParams(
                 "tasks.create needs 'type': the task type to run",
                 hint="Call 'list_operations' to see the task types and their arguments.",
                 fields=["type"],
             )
+        if ttl is not None and not isinstance(ttl, int):
+            raise InvalidParams("tasks.create 'ttl' must be whole milliseconds", fields=["ttl"])
         return ResolvedCall(
-            tool, operation, dict(args), long_running=True, task_type=task_type, task_args=task_args
+            tool,
+            operation,
+            dict(args),
+            long_running=True,
+            task_type=task_type,
+            task_args=task_args,
+            ttl_ms=ttl,
         )

@@ -1,0 +1,206 @@
+"""MCP Tasks, 2025-11-25 era (initialize handshake), against build_server over in-memory streams."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp.shared.exceptions import MCPError
+
+from exa_orch.sim.testing import SimHandle
+
+from .tasks_support import RELATED, app_for, inprocess_legacy, legacy_app, structured
+
+
+# One `async with` per test: the in-memory transport's task group must open and close in the
+# test's own task (an async fixture's teardown runs in another one).
+def opened(sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
+    return legacy_app(sim.url, tmp_path / "workflows.db", monkeypatch)
+
+
+def steps(n: int = 3, **extra: Any) -> dict[str, Any]:
+    return {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": n, **extra}}
+
+
+async def test_handshake_advertises_tasks_capability_and_optional_task_support(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with opened(sim, tmp_path, monkeypatch) as (_app, client):
+        assert client.init is not None
+        tasks = client.init.capabilities.tasks
+        assert tasks is not None and tasks.list is not None and tasks.cancel is not None
+        assert (
+            tasks.requests is not None
+            and tasks.requests.tools is not None
+            and tasks.requests.tools.call is not None
+        )
+        tools = (await client.session.list_tools()).tools
+        assert [t.execution.task_support if t.execution else None for t in tools] == ["optional"]
+
+
+async def test_create_task_result_then_tasks_result_blocks_until_the_final_result(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with opened(sim, tmp_path, monkeypatch) as (_app, client):
+        created = await client.call_task("manage_websets", steps(3, delay=0.05), ttl=60_000, token="tok-1")
+        task = created["task"]
+        assert task["taskId"].startswith("task_")
+        assert task["status"] == "working"
+        assert task["ttl"] == 60_000 and task["pollInterval"] > 0
+        assert task["createdAt"].endswith("Z") and task["lastUpdatedAt"].endswith("Z")
+
+        result = await client.result(task["taskId"])  # blocks until terminal
+        assert result.is_error is False
+        body = structured(result)
+        assert body["steps"] == 3 and [f["i"] for f in body["found"]] == [0, 1, 2]
+        assert result.meta is not None and result.meta[RELATED] == {"taskId": task["taskId"]}
+        got = await client.get(task["taskId"])
+        assert got.status == "completed"
+
+
+async def test_status_and_progress_notifications_reach_the_creating_session(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with opened(sim, tmp_path, monkeypatch) as (_app, client):
+        created = await client.call_task("manage_websets", steps(3), token="tok-7")
+        task_id = created["task"]["taskId"]
+        await client.until(
+            lambda: any(s.task_id == task_id and s.status == "completed" for s in client.statuses)
+        )
+        mine = [p for p in client.progress if p.progress_token == "tok-7"]
+        assert len(mine) == 3
+        assert all(p.meta is not None and p.meta[RELATED] == {"taskId": task_id} for p in mine)
+        values = [p.progress for p in mine]
+        assert values == sorted(values) and len(set(values)) == 3  # strictly increasing for one token
+        assert mine[-1].total == 3
+        statuses = [s.status for s in client.statuses if s.task_id == task_id]
+        assert statuses[-1] == "completed"
+        assert all(s == "working" for s in statuses[:-1])
+
+
+async def test_a_failed_workflow_is_failed_and_tasks_result_is_the_error_result(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with opened(sim, tmp_path, monkeypatch) as (_app, client):
+        created = await client.call_task("manage_websets", steps(1, fail=True))
+        result = await client.result(created["task"]["taskId"])
+        assert result.is_error is True
+        body = structured(result)
+        assert body["code"] == "INVALID_PARAMS" and "asked to fail" in body["message"]
+        assert (await client.get(created["task"]["taskId"])).status == "failed"
+
+
+async def test_any_operation_runs_as_a_durable_operation_task(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with opened(sim, tmp_path, monkeypatch) as (app, client):
+        args = {"query": "vector databases", "numResults": 3}
+        plain = await client.call("exa.search", args)
+        created = await client.call_task("manage_websets", {"operation": "exa.search", "args": args})
+        task_id = created["task"]["taskId"]
+        via_task = await client.result(task_id)
+        assert via_task.is_error is False
+        # The same operation's answer, but for Exa's per-request id.
+        same = {k: v for k, v in structured(plain).items() if k != "requestId"}
+        assert {k: v for k, v in structured(via_task).items() if k != "requestId"} == same
+        assert structured(via_task)["results"]
+        record = await app.tasks.get(task_id)
+        assert record.type == "operation"
+        assert record.meta["era"] == "2025-11-25" and record.meta["operation"] == "exa.search"
+
+
+async def test_tasks_made_either_way_are_seen_polled_and_cancelled_the_other_way(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with opened(sim, tmp_path, monkeypatch) as (_app, client):
+        # MCP Tasks -> tasks.list / tasks.get
+        via_mcp = (await client.call_task("manage_websets", steps(1)))["task"]["taskId"]
+        listed = structured(await client.call("tasks.list", {}))
+        assert via_mcp in [t.get("taskId") or t.get("id") for t in listed["tasks"]]
+        await client.result(via_mcp)
+        assert structured(await client.call("tasks.get", {"taskId": via_mcp}))["status"] == "completed"
+
+        # tasks.create -> MCP tasks/get, tasks/list, tasks/cancel
+        made = structured(
+            await client.call("tasks.create", {"type": "mcp_test.steps", "steps": 50, "delay": 0.2})
+        )
+        via_op = made.get("taskId") or made["id"]
+        assert (await client.get(via_op)).status == "working"
+        page = await client.list()
+        assert {via_mcp, via_op} <= {t.task_id for t in page.tasks}
+        cancelled = await client.cancel(via_op)
+        assert cancelled.status == "cancelled"
+        assert structured(await client.call("tasks.get", {"taskId": via_op}))["status"] == "cancelled"
+
+
+async def test_cancel_while_awaiting_exa_ends_cancelled_and_cancels_the_exa_work(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from exa_orch.sim.context import SimConfig
+    from exa_orch.sim.testing import running_sim
+
+    # Speed 1: the webset search takes minutes, so the workflow is still waiting on Exa at the cancel.
+    async with running_sim(SimConfig(speed=1.0)) as slow_sim:
+        async with (
+            app_for(slow_sim.url, tmp_path / "w.db", monkeypatch) as app,
+            inprocess_legacy(app) as client,
+        ):
+            created = await client.call_task(
+                "manage_websets", {"operation": "tasks.create", "args": {"type": "mcp_test.webset_wait"}}
+            )
+            task_id = created["task"]["taskId"]
+
+            def polled_exa() -> bool:
+                gets = [
+                    e
+                    for e in slow_sim.log()
+                    if e["method"] == "GET" and e["path"].startswith("/websets/v0/websets/")
+                ]
+                return len(gets) >= 2
+
+            await client.until(polled_exa)
+            cancelled = await client.cancel(task_id)
+            assert cancelled.status == "cancelled"
+            assert (await client.get(task_id)).status == "cancelled"
+            await client.until(
+                lambda: any(s.task_id == task_id and s.status == "cancelled" for s in client.statuses)
+            )
+            cancels = [e for e in slow_sim.log() if e["method"] == "POST" and e["path"].endswith("/cancel")]
+            assert len(cancels) == 1 and cancels[0]["status"] == 200
+            with pytest.raises(MCPError) as again:
+                await client.cancel(task_id)
+            assert again.value.error.code == -32602
+            with pytest.raises(MCPError):
+                await client.result(task_id)
+
+
+async def test_bad_requests_are_json_rpc_errors_and_create_no_task(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with opened(sim, tmp_path, monkeypatch) as (app, client):
+        with pytest.raises(MCPError) as unknown_task:
+            await client.get("task_does_not_exist")
+        assert unknown_task.value.error.code == -32602
+        with pytest.raises(MCPError) as unknown_op:
+            await client.call_task("manage_websets", {"operation": "websets.nope", "args": {}})
+        assert unknown_op.value.error.code == -32602
+        with pytest.raises(MCPError) as bad_args:
+            await client.call_task("manage_websets", steps(-1, delay="soon"))
+        assert bad_args.value.error.code == -32602
+        assert (await app.tasks.list())[0] == []
+
+
+async def test_tasks_list_pages_with_a_cursor(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with opened(sim, tmp_path, monkeypatch) as (app, client):
+        made = {(await app.tasks.create("mcp_test.steps", {"steps": 0})).id for _ in range(55)}
+        seen: list[str] = []
+        page = await client.list()
+        seen += [t.task_id for t in page.tasks]
+        assert page.next_cursor is not None
+        page = await client.list(page.next_cursor)
+        seen += [t.task_id for t in page.tasks]
+        assert page.next_cursor is None
+        assert set(seen) == made and len(seen) == 55
