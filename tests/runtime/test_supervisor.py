@@ -112,12 +112,13 @@ async def test_cancel_of_a_pending_task_never_runs_it(store: Store, effects: Cou
     gate = asyncio.Event()
     async with supervisor(store, {"effect": bump(effects), "gate": gate}, max_working=1) as sup:
         first = await sup.tasks.create("rt.steps", {"steps": 2, "block_at": 0})
-        second = await sup.tasks.create("rt.steps", {"steps": 2})
 
         async def first_working() -> bool:
             return (await store.get_task(first.id)).status is TaskStatus.WORKING
 
         await until(first_working)
+        second = await sup.tasks.create("rt.steps", {"steps": 2})
+        await asyncio.sleep(0.3)  # a few claim rounds: the only slot is taken, so it must stay pending
         assert (await store.get_task(second.id)).status is TaskStatus.PENDING
         cancelled = await sup.tasks.cancel(second.id)
         assert cancelled.status is TaskStatus.CANCELLED
