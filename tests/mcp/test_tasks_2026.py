@@ -1,0 +1,121 @@
+"""MCP Tasks, 2026-07-28 era (SEP-2663 extension `io.modelcontextprotocol/tasks`), in-process."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+
+from exa_orch.mcp.app import App
+from exa_orch.mcp.server import build_server
+from exa_orch.sim.testing import SimHandle
+
+from .tasks_support import (
+    TASKS_EXT,
+    CreateTaskResult2026,
+    TasksExtension,
+    app_for,
+    cancel_2026,
+    get_2026,
+    structured,
+)
+
+
+@asynccontextmanager
+async def modern(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, extension: bool = True
+) -> AsyncIterator[tuple[App, Client]]:
+    async with app_for(sim.url, tmp_path / "workflows.db", monkeypatch) as app:
+        extensions = [TasksExtension()] if extension else None
+        async with Client(build_server(app), extensions=extensions) as client:
+            assert client.protocol_version == "2026-07-28"
+            yield app, client
+
+
+def create(task_type: str = "mcp_test.steps", **args: Any) -> dict[str, Any]:
+    return {"operation": "tasks.create", "args": {"type": task_type, **args}}
+
+
+async def test_discover_advertises_the_tasks_extension(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with modern(sim, tmp_path, monkeypatch) as (_app, client):
+        extensions = client.server_capabilities.extensions or {}
+        assert TASKS_EXT in extensions
+        assert client.server_capabilities.tasks is None  # the 2025 capability is handshake-only
+
+
+async def test_a_declaring_client_gets_the_final_result_of_tasks_create(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with modern(sim, tmp_path, monkeypatch) as (app, client):
+        # The claim resolver polls tasks/get until the task is terminal and returns its result.
+        final = await client.call_tool("manage_websets", create(steps=2))
+        assert final.is_error is False
+        body = structured(final)
+        assert body["steps"] == 2 and len(body["found"]) == 2
+        records, _ = await app.tasks.list(type="mcp_test.steps")
+        assert [r.status for r in records] == ["completed"]
+        assert records[0].meta["era"] == "2026-07-28"
+
+
+async def test_handle_poll_and_cancel_through_the_extension_methods(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with modern(sim, tmp_path, monkeypatch) as (app, client):
+        handle = await client.session.call_tool(
+            "manage_websets", create(steps=100, delay=0.2), allow_claimed=True
+        )
+        assert isinstance(handle, CreateTaskResult2026)
+        assert handle.status == "working" and handle.ttl_ms and handle.poll_interval_ms
+        detailed = await get_2026(client.session, handle.task_id)
+        assert detailed.status == "working" and detailed.result is None
+        await cancel_2026(client.session, handle.task_id)
+        assert (await get_2026(client.session, handle.task_id)).status == "cancelled"
+        assert str((await app.tasks.get(handle.task_id)).status) == "cancelled"
+        await cancel_2026(client.session, handle.task_id)  # idempotent acknowledgement
+
+        failing = await client.session.call_tool(
+            "manage_websets", create(steps=1, fail=True), allow_claimed=True
+        )
+        assert isinstance(failing, CreateTaskResult2026)
+        await app.tasks.wait(failing.task_id, timeout=30)
+        failed = await get_2026(client.session, failing.task_id)
+        assert failed.status == "failed"
+        assert failed.error is not None and failed.error["code"] == -32602
+        assert failed.error["data"]["code"] == "INVALID_PARAMS"
+
+
+async def test_quick_operations_answer_inline_and_long_ones_become_tasks(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with modern(sim, tmp_path, monkeypatch) as (app, client):
+        listed = await client.session.call_tool(
+            "manage_websets", {"operation": "tasks.list", "args": {}}, allow_claimed=True
+        )
+        assert not isinstance(listed, CreateTaskResult2026)
+        assert structured(listed)["tasks"] == []
+        # A task made with tasks.create elsewhere is visible to tasks/get here.
+        record = await app.tasks.create("mcp_test.steps", {"steps": 1})
+        await app.tasks.wait(record.id, timeout=30)
+        detailed = await get_2026(client.session, record.id)
+        assert detailed.status == "completed" and detailed.result is not None
+        assert detailed.result["structuredContent"]["steps"] == 1
+
+
+async def test_without_the_extension_calls_are_plain_and_tasks_methods_refused(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with modern(sim, tmp_path, monkeypatch, extension=False) as (app, client):
+        result = await client.call_tool("manage_websets", create(steps=1))
+        started = structured(result)  # tasks.create's own answer: the task id, at once
+        assert started["type"] == "mcp_test.steps" and started["taskId"].startswith("task_")
+        with pytest.raises(MCPError) as refused:
+            await get_2026(client.session, started["taskId"])
+        assert refused.value.error.code == -32021
+        await app.tasks.wait(started["taskId"], timeout=30)
