@@ -10,6 +10,9 @@
   its body carries an `externalId`, because then a duplicate is refused with 409 and the gateway
   resolves that 409 to the existing object. Without an externalId it is retried only when Exa
   surely did not act: a 429, or a connection that failed before the request was sent.
+  Only Websets objects count as keyed: Exa documents the 409 for websets and accepts an
+  externalId in place of any Websets id (the simulator enforces it for every Websets kind). The
+  Agent API has no externalId, so an agent run is never re-sent after an ambiguous failure.
 """
 
 from __future__ import annotations
@@ -124,12 +127,13 @@ def shape_of(request: httpx.Request, path: str, family: str) -> CallShape:
         raw_id = body.get("externalId")
         external_id = raw_id if isinstance(raw_id, str) and raw_id else None
     is_create = method == "POST" and family != "arxiv" and bool(_CREATE_PATH.match(path))
+    keyed = is_create and family == "websets"  # where Exa refuses a duplicate externalId with 409
     return CallShape(
         family=family,
         method=method,
         path=path,
         is_create=is_create,
-        external_id=external_id if is_create else None,
+        external_id=external_id if keyed else None,
         streaming=streaming,
     )
 

@@ -1,0 +1,135 @@
+"""Typed errors through exa-py and httpx, the key's start-up check, and where the key goes."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from exa_orch.config import DEFAULT_EXA_URL, Secret, Settings
+from exa_orch.errors import (
+    AuthenticationError,
+    ConfigError,
+    ErrorCode,
+    GatewayError,
+    InvalidParams,
+    NotFoundError,
+    RateLimited,
+    UpstreamInvalidParams,
+)
+from exa_orch.gateway import Gateway, RetryPolicy
+from exa_orch.sim.context import FaultConfig
+from exa_orch.sim.testing import SimHandle
+from tests.gateway._util import settings_for
+
+FAST = RetryPolicy(backoff=0.01, jitter=0.01, max_backoff=0.05)
+
+
+async def test_exa_py_calls_go_through_the_governed_transport(sim: SimHandle) -> None:
+    async with Gateway(settings_for(sim)) as gw:
+        assert gw.exa.client is gw.http
+        response = await gw.exa.search("AI startups in Berlin", num_results=3)
+        assert len(response.results) == 3
+        await gw.exa.agent.runs.list()
+        assert gw.stats()["calls"] == 2
+    assert sim.stats()["requests_by_family"] == {"search": 1, "agent": 1}
+
+
+async def test_a_bad_request_is_not_retried_and_reaches_the_caller_with_a_hint(sim: SimHandle) -> None:
+    async with Gateway(settings_for(sim), retry=FAST) as gw:
+        with pytest.raises(InvalidParams) as through_exa_py:
+            await gw.exa.search("startups", num_results=5000)
+        with pytest.raises(UpstreamInvalidParams) as through_http:
+            await gw.http.post("/search", json={})
+    err = through_exa_py.value
+    assert err.code is ErrorCode.INVALID_PARAMS and err.code.rpc_code == -32602
+    assert isinstance(err, GatewayError) and err.status == 400 and err.tag == "INVALID_REQUEST_BODY"
+    assert err.request_id and err.request_id.startswith("req_")
+    assert err.hint and "numResults" in err.hint  # Exa's own message, in the hint
+    assert through_http.value.hint and "query is required" in through_http.value.hint
+    assert [e["status"] for e in sim.log()] == [400, 400]  # one request each: no retry
+
+
+async def test_a_rejected_key_says_how_to_set_it(sim: SimHandle) -> None:
+    async with Gateway(settings_for(sim, api_key=Secret("invalid-key")), retry=FAST) as gw:
+        with pytest.raises(AuthenticationError) as info:
+            await gw.exa.search("anything")
+    err = info.value
+    assert err.code.rpc_code == -32002 and err.status == 401 and err.tag == "UNAUTHORIZED"
+    assert "EXA_API_KEY" in err.message
+    assert err.hint and "EXA_API_KEY" in err.hint and "exa-orch sim" in err.hint
+    assert "invalid-key" not in f"{err} {err!r} {err.to_dict()}"
+    assert len(sim.log()) == 1
+
+
+def test_a_missing_key_is_a_start_up_error_naming_the_variable_and_the_simulator() -> None:
+    with pytest.raises(ConfigError) as info:
+        Gateway(Settings(exa_url=DEFAULT_EXA_URL))
+    assert "EXA_API_KEY" in info.value.message
+    assert info.value.hint and "exa-orch sim" in info.value.hint
+
+
+async def test_not_found_comes_through_exa_py_typed(sim: SimHandle) -> None:
+    async with Gateway(settings_for(sim)) as gw:
+        with pytest.raises(NotFoundError) as info:
+            await gw.exa.agent.runs.get("run_does_not_exist")
+    assert info.value.status == 404 and info.value.code.rpc_code == -32003
+
+
+async def test_rate_limited_after_retries_carries_retry_after(sim: SimHandle) -> None:
+    sim.set_faults(FaultConfig(rate=1.0, kinds=("429",), retry_after=0.05))
+    policy = RetryPolicy(max_attempts=3, backoff=0.01, jitter=0.0)
+    async with Gateway(settings_for(sim), retry=policy) as gw:
+        with pytest.raises(RateLimited) as info:
+            await gw.exa.search("anything")
+        stats = gw.stats()
+    assert info.value.retry_after == pytest.approx(0.05)
+    assert info.value.to_dict()["retryAfter"] == pytest.approx(0.05)
+    assert len(sim.log()) == 3 and stats["retries"] == 2
+    assert stats["errors_by_kind"] == {"RATE_LIMITED": 1}
+
+
+async def test_a_create_without_external_id_is_not_resent_after_an_ambiguous_failure(sim: SimHandle) -> None:
+    sim.set_faults(FaultConfig(rate=1.0, kinds=("500",)))
+    async with Gateway(settings_for(sim), retry=FAST) as gw:
+        with pytest.raises(GatewayError) as info:
+            await gw.http.post("/websets/v0/websets", json={"search": {"query": "AI startups", "count": 5}})
+        assert info.value.status == 500
+        # The same failure on a read is retried until attempts run out.
+        with pytest.raises(GatewayError):
+            await gw.http.post("/search", json={"query": "AI startups"})
+    log = sim.log()
+    assert [e["path"] for e in log].count("/websets/v0/websets") == 1
+    assert [e["path"] for e in log].count("/search") == FAST.max_attempts
+
+
+async def test_a_create_without_external_id_is_resent_after_429(sim: SimHandle) -> None:
+    sim.set_faults(FaultConfig(rate=1.0, kinds=("429",), retry_after=0.01))
+    async with Gateway(settings_for(sim), retry=RetryPolicy(max_attempts=2, backoff=0.01, jitter=0)) as gw:
+        with pytest.raises(RateLimited):
+            await gw.exa.agent.runs.create(query="find AI startups")
+    assert [e["path"] for e in sim.log()] == ["/agent/runs", "/agent/runs"]
+
+
+def _recording(seen: list[httpx.Request]) -> httpx.MockTransport:
+    def handler(request: httpx.Request) -> httpx.Response:
+        seen.append(request)
+        return httpx.Response(200, json={"ok": True})
+
+    return httpx.MockTransport(handler)
+
+
+async def test_the_key_goes_only_to_exa_and_never_onto_the_callers_request() -> None:
+    # What a server received can't be read back from the simulator (it never keeps the key),
+    # so this one test looks at the wire through httpx's MockTransport.
+    key = "exa-test-key-0123456789"
+    settings = Settings(api_key=Secret(key), exa_url="https://api.exa.ai", arxiv_url="https://arxiv.example")
+    seen: list[httpx.Request] = []
+    async with Gateway(settings, inner=_recording(seen)) as gw:
+        exa_response = await gw.http.post("/search", json={"query": "q"})
+        arxiv_response = await gw.arxiv.get("/", params={"q": "transformers"})
+        await gw.http.get("https://uploads.example/put-here", headers={"x-api-key": "stray"})
+        assert key not in repr(gw.exa.headers)
+        assert key not in repr(gw) + repr(gw.transport) + repr(gw.stats())
+    assert [r.headers.get("x-api-key") for r in seen] == [key, None, None]
+    assert "x-api-key" not in exa_response.request.headers  # the caller's request object
+    assert arxiv_response.json() == {"ok": True}

@@ -1,0 +1,219 @@
+"""Pure rules of the gateway: Retry-After parsing, request shapes, the safe-retry rule, error mapping."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from email.utils import format_datetime
+
+import httpx
+import pytest
+
+from exa_orch.errors import (
+    ApiError,
+    AuthenticationError,
+    Conflict,
+    ErrorCode,
+    GatewayError,
+    InvalidParams,
+    NotFoundError,
+    RateLimited,
+    UpstreamTimeout,
+)
+from exa_orch.gateway.errors import error_from_exception, error_from_response
+from exa_orch.gateway.limits import family_of, window_safe_limiter
+from exa_orch.gateway.retry import (
+    CallShape,
+    RetryableFailure,
+    RetryPolicy,
+    may_retry,
+    parse_retry_after,
+    shape_of,
+)
+
+NOW = datetime(2026, 11, 21, 12, 0, 0, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [("3", 3.0), (" 0.25 ", 0.25), ("0", 0.0), ("-4", 0.0), (None, None), ("", None), ("soon", None)],
+)
+def test_retry_after_delta_seconds(value: str | None, expected: float | None) -> None:
+    assert parse_retry_after(value, now=NOW) == expected
+
+
+def test_retry_after_http_date_counts_from_now() -> None:
+    later = format_datetime(NOW + timedelta(seconds=7), usegmt=True)  # "Sat, 21 Nov 2026 12:00:07 GMT"
+    assert parse_retry_after(later, now=NOW) == pytest.approx(7.0)
+    earlier = format_datetime(NOW - timedelta(seconds=30), usegmt=True)
+    assert parse_retry_after(earlier, now=NOW) == 0.0
+
+
+def test_retry_after_rejects_nan_and_infinity() -> None:
+    assert parse_retry_after("nan") is None
+    assert parse_retry_after("inf") is None
+
+
+def _post(path: str, body: dict[str, object] | None = None, **kw: object) -> httpx.Request:
+    return httpx.Request("POST", "http://exa.test" + path, json=body or {}, **kw)  # type: ignore[arg-type]
+
+
+def test_creates_are_recognised_with_their_external_id_and_lookup_path() -> None:
+    shape = shape_of(
+        _post("/websets/v0/websets", {"externalId": "task_1:create"}), "/websets/v0/websets", "websets"
+    )
+    assert shape.is_create and shape.external_id == "task_1:create"
+    assert shape.lookup_path == "/websets/v0/websets/task_1%3Acreate"
+    nested = "/websets/v0/websets/ws_1/enrichments"
+    assert shape_of(_post(nested, {"externalId": "e"}), nested, "websets").lookup_path == nested + "/e"
+    # The Agent API has no externalId: a run is a create that Exa cannot de-duplicate.
+    run = shape_of(_post("/agent/runs", {"externalId": "a"}), "/agent/runs", "agent")
+    assert run.is_create and run.external_id is None
+    assert not may_retry(run, "ambiguous")
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "/search",
+        "/contents",
+        "/answer",
+        "/findSimilar",
+        "/websets/v0/websets/preview",
+        "/websets/v0/websets/ws_1",
+    ],
+)
+def test_reads_previews_and_updates_are_not_creates(path: str) -> None:
+    shape = shape_of(_post(path, {"externalId": "x", "query": "q"}), path, family_of(path))
+    assert not shape.is_create
+    assert shape.external_id is None
+
+
+def test_streamed_requests_are_recognised() -> None:
+    assert shape_of(_post("/answer", {"query": "q", "stream": True}), "/answer", "answer").streaming
+    sse = httpx.Request("GET", "http://exa.test/agent/runs/r/events", headers={"accept": "text/event-stream"})
+    assert shape_of(sse, "/agent/runs/r/events", "agent").streaming
+    assert not shape_of(_post("/answer", {"query": "q"}), "/answer", "answer").streaming
+
+
+def test_safe_retry_rule_for_creates() -> None:
+    read = CallShape(family="search", method="POST", path="/search")
+    keyed = CallShape(
+        family="websets", method="POST", path="/websets/v0/websets", is_create=True, external_id="k"
+    )
+    bare = CallShape(family="websets", method="POST", path="/websets/v0/websets", is_create=True)
+    for failure in ("rate_limited", "pre_send", "ambiguous"):
+        assert may_retry(read, failure)  # type: ignore[arg-type]
+        assert may_retry(keyed, failure)  # type: ignore[arg-type]
+    assert may_retry(bare, "rate_limited")
+    assert may_retry(bare, "pre_send")
+    assert not may_retry(bare, "ambiguous")
+
+
+def test_families_match_the_simulators() -> None:
+    assert family_of("/websets/v0/websets/ws_1/items") == "websets"
+    assert family_of("/findSimilar") == family_of("/search") == "search"
+    assert family_of("/agent/runs") == "agent"
+    assert family_of("/searchmonitors") == "other"
+
+
+def test_limiter_spaces_tokens_so_a_second_never_holds_more_than_rps() -> None:
+    limiter = window_safe_limiter(10)
+    assert limiter.max_rate == 1  # capacity 1: no burst after idle
+    steady = limiter.max_rate / limiter.time_period
+    assert 0.9 * 10 < steady < 10  # below N, so N+1 tokens span more than a second; above 0.9 N
+    assert window_safe_limiter(0.5).time_period > 2  # below 1/s it still admits (max_rate >= 1)
+    with pytest.raises(ValueError):
+        window_safe_limiter(0)
+
+
+def test_retry_policy_validates() -> None:
+    with pytest.raises(ValueError):
+        RetryPolicy(max_attempts=0)
+
+
+async def _run_policy(policy: RetryPolicy, failures: list[RetryableFailure]) -> tuple[list[float], int]:
+    """Run a call that fails with `failures` in turn; return the sleeps tenacity chose and attempts."""
+    sleeps: list[float] = []
+
+    async def record(seconds: float) -> None:
+        sleeps.append(seconds)
+
+    retrying = policy.retrying()
+    retrying.sleep = record  # type: ignore[method-assign]
+    calls = 0
+    async for attempt in retrying:
+        with attempt:
+            calls += 1
+            if failures:
+                raise failures.pop(0)
+    return sleeps, calls
+
+
+async def test_backoff_grows_and_never_undercuts_retry_after() -> None:
+    err = RateLimited("slow", retry_after=3.0)
+    policy = RetryPolicy(backoff=0.1, jitter=0.0, max_backoff=1.0)
+    sleeps, calls = await _run_policy(
+        policy, [RetryableFailure(ApiError("x")), RetryableFailure(ApiError("x")), RetryableFailure(err, 3.0)]
+    )
+    assert calls == 4
+    assert sleeps[:2] == pytest.approx([0.1, 0.2])
+    assert sleeps[2] == pytest.approx(3.0)
+
+
+async def test_no_retry_when_retry_after_passes_the_deadline() -> None:
+    err = RateLimited("slow", retry_after=30.0)
+    with pytest.raises(RetryableFailure) as info:
+        await _run_policy(RetryPolicy(deadline=5.0), [RetryableFailure(err, 30.0)])
+    assert info.value.error is err
+
+
+async def test_attempts_are_capped() -> None:
+    failures = [RetryableFailure(ApiError("x")) for _ in range(10)]
+    with pytest.raises(RetryableFailure):
+        await _run_policy(RetryPolicy(max_attempts=3, backoff=0.0, jitter=0.0), failures)
+    assert len(failures) == 7
+
+
+def _err(status: int, body: object, headers: dict[str, str] | None = None) -> GatewayError:
+    raw = json.dumps(body).encode() if not isinstance(body, bytes) else body
+    return error_from_response(status, httpx.Headers(headers or {}), raw, method="POST", path="/search")
+
+
+def test_status_mapping_follows_seed_section_10() -> None:
+    body = {"requestId": "req_9", "error": "query is required", "tag": "INVALID_REQUEST_BODY"}
+    bad = _err(400, body)
+    assert isinstance(bad, InvalidParams) and isinstance(bad, GatewayError)
+    assert bad.code is ErrorCode.INVALID_PARAMS and bad.code.rpc_code == -32602
+    assert (bad.status, bad.tag, bad.request_id) == (400, "INVALID_REQUEST_BODY", "req_9")
+    assert bad.hint and "query is required" in bad.hint and "list_operations" in bad.hint
+    assert isinstance(_err(422, body), InvalidParams)
+
+    auth = _err(401, {"error": "Invalid API key", "tag": "UNAUTHORIZED"})
+    assert isinstance(auth, AuthenticationError) and auth.code.rpc_code == -32002
+    assert "EXA_API_KEY" in auth.message and auth.hint and "exa-orch sim" in auth.hint
+
+    missing = _err(404, {"error": "no webset"}, {"x-request-id": "req_h"})
+    assert isinstance(missing, NotFoundError) and missing.request_id == "req_h"
+    assert missing.code.rpc_code == -32003
+
+    limited = _err(429, {"error": "slow"}, {"retry-after": "2"})
+    assert isinstance(limited, RateLimited) and limited.retry_after == 2.0
+    assert limited.to_dict()["retryAfter"] == 2.0 and limited.code.rpc_code == -32001
+
+    assert isinstance(_err(409, {"error": "dup"}), Conflict)
+    other = _err(502, b"<html>Bad Gateway</html>")
+    assert isinstance(other, ApiError) and other.code is ErrorCode.API_ERROR
+    assert "Bad Gateway" in other.message and other.tag is None
+
+
+def test_transport_failures_are_upstream_timeouts() -> None:
+    for exc in (
+        httpx.ReadTimeout("slow"),
+        httpx.RemoteProtocolError("dropped"),
+        httpx.ConnectError("refused"),
+    ):
+        assert isinstance(error_from_exception(exc, method="GET", path="/x"), UpstreamTimeout)
+    assert isinstance(
+        error_from_exception(httpx.UnsupportedProtocol("ftp"), method="GET", path="/x"), ApiError
+    )
