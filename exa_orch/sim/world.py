@@ -372,7 +372,7 @@ class World:
             funding = r.choice((0, 500_000, 2_000_000, 8_000_000, 25_000_000, 60_000_000, 150_000_000))
             kw = INDUSTRIES[industry]
             about = (
-                f"{name} is a {industry.lower()} startup based in {city}, {country} ({region}), "
+                f"{name} is {'an' if industry[0] in 'AEIOU' else 'a'} {industry.lower()} startup based in {city}, {country} ({region}), "
                 f"founded in {founded}. It builds {kw[0]} and {kw[2]} products for {kw[3]} teams "
                 f"and employs about {employees} people."
             )
