@@ -11,8 +11,8 @@ from .models import Args
 from .registry import Handler, Operation, Projection, Registry
 
 __all__ = [
-    "CONTROL_KEYS",
     "Args",
+    "CONTROL_KEYS",
     "Handler",
     "Mode",
     "OpContext",

@@ -165,3 +165,34 @@ async def test_list_operations_schemas_are_valid(registry: Registry) -> None:
 def test_duplicate_registration_is_refused(registry: Registry) -> None:
     with pytest.raises(ValueError):
         registry.register(registry.get("echo.run"))
+
+
+async def test_exa_rejections_carry_the_operation_hint() -> None:
+    from exa_orch.errors import ApiError, NotFoundError
+
+    async def rejected(args: EchoArgs, ctx: OpContext) -> Any:
+        raise ApiError("Exa rejected the request", status=400)
+
+    async def missing(args: EchoArgs, ctx: OpContext) -> Any:
+        raise NotFoundError("no such webset", status=404)
+
+    reg = Registry([Operation("a.bad", EchoArgs, rejected, "s", hint="Common issues: x"),
+                    Operation("a.gone", EchoArgs, missing, "s", hint="Common issues: x")])  # fmt: skip
+    with pytest.raises(ApiError) as err:
+        await dispatch(reg, "a.bad", {"websetId": "w"}, CTX)
+    assert err.value.hint == "Common issues: x"
+    with pytest.raises(NotFoundError) as gone:
+        await dispatch(reg, "a.gone", {"websetId": "w"}, CTX)
+    assert "Common issues" not in (gone.value.hint or "")
+
+
+async def test_unexpected_handler_errors_become_orch_errors() -> None:
+    from exa_orch.errors import OrchError
+
+    async def broken(args: EchoArgs, ctx: OpContext) -> Any:
+        raise KeyError("oops")
+
+    reg = Registry([Operation("a.broken", EchoArgs, broken, "s")])
+    with pytest.raises(OrchError) as err:
+        await dispatch(reg, "a.broken", {"websetId": "w"}, CTX)
+    assert err.value.code == ErrorCode.INTERNAL_ERROR and "a.broken" in err.value.message
