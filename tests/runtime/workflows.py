@@ -127,14 +127,15 @@ class ManyArgs(BaseModel):
 
 
 async def websets_workflow(ctx: TaskContext, args: ManyArgs) -> dict[str, Any]:
-    ids = []
+    ids, keys = [], []
     for i in range(args.count):
         webset = await _create_webset(ctx, f"create:{i}", WebsetArgs(query=f"topic {i}", count=1))
         ids.append(webset["id"])
+        keys.append(webset["externalId"].removeprefix(f"{ctx.task_id}:"))
         await ctx.progress("creating", i + 1, args.count)
         if args.pause:
             await asyncio.sleep(args.pause)
-    return {"websets": ids}
+    return {"websets": ids, "keys": keys, "queries": [f"topic {i}" for i in range(args.count)]}
 
 
 WORKFLOWS = [
