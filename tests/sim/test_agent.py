@@ -1,0 +1,136 @@
+"""Agent API runs through exa-py's `AsyncExa.agent.runs`: its pydantic models are the contract
+(the Agent API has no spec file here), so every call going through the SDK validates the body."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+
+import httpx
+import pytest
+from exa_py import AsyncExa
+from exa_py.agent.types import AgentRunFailedError
+
+from exa_orch.sim.testing import SimHandle
+
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "companies": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "website": {"type": "string"},
+                    "employees": {"type": "integer"},
+                },
+            },
+        }
+    },
+}
+
+
+@pytest.fixture
+async def exa(sim: SimHandle) -> AsyncIterator[AsyncExa]:
+    async with AsyncExa("test-key", api_base=sim.url) as client:
+        yield client
+
+
+async def test_a_run_goes_queued_running_completed_with_a_structured_output(
+    exa: AsyncExa, sim: SimHandle
+) -> None:
+    run = await exa.agent.runs.create(query="AI startups in Europe", output_schema=SCHEMA, effort="low")
+    assert run.status == "queued" and run.object == "agent_run"
+    seen = {run.status}
+    async with asyncio.timeout(10):
+        while run.status not in ("completed", "failed", "cancelled"):
+            run = await exa.agent.runs.get(run.id)
+            seen.add(run.status)
+    assert run.status == "completed" and "running" in seen
+    assert run.stop_reason == "schema_satisfied" and run.completed_at is not None
+    assert run.output is not None and run.output.text
+    companies = run.output.structured["companies"]
+    assert companies and all(
+        c["website"].startswith("https://") and isinstance(c["employees"], int) for c in companies
+    )
+    assert run.output.grounding and run.output.grounding[0].citations
+    assert run.usage is not None and run.cost_dollars is not None and run.cost_dollars.total > 0
+    # Same query, same seed: the same answer.
+    again = await exa.agent.runs.create_and_wait(
+        query="AI startups in Europe", output_schema=SCHEMA, effort="low", poll_interval=20
+    )
+    assert again.output is not None and again.output.structured == run.output.structured
+
+
+async def test_cancel_stops_a_run_and_create_and_wait_reports_failures(exa: AsyncExa) -> None:
+    run = await exa.agent.runs.create(query="robotics companies", effort="high")
+    cancelled = await exa.agent.runs.cancel(run.id)
+    assert cancelled.status == "cancelled" and cancelled.stop_reason == "cancelled"
+    assert (await exa.agent.runs.get(run.id)).status == "cancelled"
+    with pytest.raises(AgentRunFailedError) as failed:
+        await exa.agent.runs.create_and_wait(query="[sim:fail] robotics", effort="minimal", poll_interval=20)
+    assert failed.value.run.error is not None and failed.value.run.error.code == "SIMULATED_FAILURE"
+    with pytest.raises(ValueError, match="409"):
+        await exa.agent.runs.cancel(failed.value.run.id)
+
+
+async def test_stop_completes_an_ultra_run_early_and_refuses_others(exa: AsyncExa) -> None:
+    ultra = await exa.agent.runs.create(query="quantum computing companies", effort="ultra")
+    stopped = await exa.agent.runs.stop(ultra.id)
+    assert stopped.status == "completed" and stopped.stop_reason == "stopped"
+    assert stopped.output is not None and stopped.output.text
+    plain = await exa.agent.runs.create(query="quantum computing companies", effort="low")
+    with pytest.raises(ValueError, match="400"):
+        await exa.agent.runs.stop(plain.id)
+
+
+async def test_list_pages_newest_first_and_delete_removes(exa: AsyncExa) -> None:
+    ids = [(await exa.agent.runs.create(query=f"query {i}", effort="minimal")).id for i in range(5)]
+    page = await exa.agent.runs.list(limit=2)
+    assert page.has_more and page.next_cursor and len(page.data) == 2
+    every = await exa.agent.runs.get_all(limit=2)
+    assert sorted(r.id for r in every) == sorted(ids)
+    assert len({r.id for r in every}) == 5
+    deleted = await exa.agent.runs.delete(ids[0])
+    assert deleted.deleted and deleted.id == ids[0]
+    with pytest.raises(ValueError, match="404"):
+        await exa.agent.runs.get(ids[0])
+    assert len(await exa.agent.runs.get_all()) == 4
+
+
+async def test_events_list_and_stream(exa: AsyncExa, sim: SimHandle) -> None:
+    stream = await exa.agent.runs.create(query="fintech in Berlin", effort="minimal", stream=True)
+    names = [event.event async for event in stream]
+    assert names[0] == "run.created" and names[-1] == "run.completed"
+    assert "run.started" in names and "run.progress" in names
+    run_id = (await exa.agent.runs.list(limit=1)).data[0].id
+    first = await exa.agent.runs.events.list(run_id, limit=2)
+    rest = await exa.agent.runs.events.list(run_id, cursor=first.next_cursor)
+    assert first.has_more and not rest.has_more
+    assert [e.event for e in first.data + rest.data] == names
+    async with httpx.AsyncClient(
+        base_url=sim.url, headers={"x-api-key": "k", "accept": "text/event-stream"}
+    ) as http:
+        replay = await http.get(f"/agent/runs/{run_id}/events")
+    assert replay.headers["content-type"].startswith("text/event-stream")
+    assert replay.text.count("event: ") == len(names)
+
+
+async def test_creates_are_counted_by_external_id(exa: AsyncExa, sim: SimHandle) -> None:
+    await exa.agent.runs.create(query="q", metadata={"externalId": "task-1:research"})
+    await exa.agent.runs.create(query="q", extra_body={"externalId": "task-2:research"})
+    await exa.agent.runs.create(query="q")
+    assert sim.stats()["creates_by_external_id"] == {"task-1:research": 1, "task-2:research": 1}
+    entries = [e for e in sim.log() if e["path"] == "/agent/runs" and e["method"] == "POST"]
+    assert [e["external_id"] for e in entries] == ["task-1:research", "task-2:research", None]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [{}, {"query": ""}, {"query": "q", "effort": "maximum"}, {"query": "q", "outputSchema": "json"}],
+)
+async def test_bad_creates_get_400(sim: SimHandle, body: dict) -> None:
+    async with httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "k"}) as http:
+        response = await http.post("/agent/runs", json=body)
+    assert response.status_code == 400 and response.json()["tag"] == "INVALID_REQUEST_BODY"
