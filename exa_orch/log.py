@@ -48,6 +48,12 @@ def _redact_record(record: logging.LogRecord) -> None:
     if clean != message:
         record.msg = clean
         record.args = None
+    # Formatters reuse a record's cached exc_text, so rendering the traceback here, redacted,
+    # keeps a key inside an exception message out of every handler.
+    if record.exc_info and not record.exc_text:
+        record.exc_text = redact(logging.Formatter().formatException(record.exc_info))
+    if record.stack_info:
+        record.stack_info = redact(record.stack_info)
 
 
 def redact(text: str) -> str:
