@@ -6,6 +6,7 @@ it happened. Filters compare `createdAt` with ISO-8601 timestamps.
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 
 from starlette.requests import Request
@@ -19,7 +20,7 @@ from exa_orch.sim.websets.store import EVENT_TYPES, not_found, paginate
 P = "/websets/v0/events"
 
 
-def _when(raw: str, name: str) -> float:
+def _when(raw: str, name: str) -> int:
     try:
         moment = datetime.fromisoformat(raw.replace("Z", "+00:00"))
     except ValueError:
@@ -28,7 +29,12 @@ def _when(raw: str, name: str) -> float:
         ) from None
     if moment.tzinfo is None:
         raise http.bad(f"{name} must carry a time zone (end it with Z)")
-    return (moment - SimClock.EPOCH).total_seconds()
+    return _ms((moment - SimClock.EPOCH).total_seconds())
+
+
+def _ms(at: float) -> int:
+    """Whole milliseconds, the resolution of the createdAt strings the filters are compared with."""
+    return math.floor(at * 1000 + 1e-6)
 
 
 async def list_(request: Request) -> JSONResponse:
@@ -38,15 +44,15 @@ async def list_(request: Request) -> JSONResponse:
     for t in types:
         if t not in EVENT_TYPES:
             raise http.bad(f"types must be event types ({', '.join(EVENT_TYPES)}); got {t!r}")
-    rows = list(reversed(st.events))
+    rows = sorted(st.events, key=lambda e: e.at, reverse=True)
     if types:
         rows = [e for e in rows if e.type in types]
     if q.get("createdBefore"):
         before = _when(q["createdBefore"], "createdBefore")
-        rows = [e for e in rows if e.at < before]
+        rows = [e for e in rows if _ms(e.at) < before]
     if q.get("createdAfter"):
         after = _when(q["createdAfter"], "createdAfter")
-        rows = [e for e in rows if e.at > after]
+        rows = [e for e in rows if _ms(e.at) > after]
     page, more, cursor = paginate(rows, dict(q), default=25, maximum=200)
     return http.json({"data": [views.event(st, e) for e in page], "hasMore": more, "nextCursor": cursor})
 
