@@ -1,0 +1,118 @@
+"""tasks.* through the operation registry, and any operation run as a durable task."""
+
+from __future__ import annotations
+
+import asyncio
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from exa_orch.errors import ErrorCode, InvalidParams, OrchError, UnknownOperation
+from exa_orch.operations import OpContext, default_registry, dispatch
+from exa_orch.operations.context import ProgressFn, no_progress
+from exa_orch.operations.tasks import create_operation_task
+from exa_orch.runtime import WorkflowRegistry
+from exa_orch.store import Store
+from tests.runtime.conftest import FAST, bump, until
+from tests.runtime.workflows import WORKFLOWS
+
+REGISTRY = default_registry()
+
+
+def runtime(store: Store, services: dict[str, Any]) -> Any:
+    from exa_orch.operations.tasks import OPERATION_WORKFLOW
+    from exa_orch.runtime import Supervisor
+
+    return Supervisor(store, WorkflowRegistry([*WORKFLOWS, OPERATION_WORKFLOW]), services, **FAST)
+
+
+async def call(sup: Any, name: str, args: dict[str, Any]) -> Any:
+    return await dispatch(REGISTRY, name, args, OpContext(gateway=None, services={"tasks": sup.tasks}))
+
+
+async def test_create_then_result_with_wait_returns_the_result(store: Store, effects: Counter[str]) -> None:
+    async with runtime(store, {"effect": bump(effects)}) as sup:
+        created = await call(sup, "tasks.create", {"type": "rt.steps", "steps": 3})
+        assert created["status"] == "pending" and created["taskId"].startswith("task_")
+        out = await call(sup, "tasks.result", {"taskId": created["taskId"], "wait": 30})
+        view = await call(sup, "tasks.get", {"taskId": created["taskId"]})
+    assert out == {"taskId": created["taskId"], "status": "completed", "result": {"squares": [0, 1, 4]}}
+    assert view["status"] == "completed"
+    assert view["progress"] == {"step": "steps", "completed": 3, "total": 3}
+    assert view["createdAt"] <= view["updatedAt"] <= view["expiresAt"]
+    assert view["error"] is None
+
+
+async def test_create_with_bad_args_names_the_field_and_writes_no_row(store: Store) -> None:
+    async with runtime(store, {}) as sup:
+        with pytest.raises(InvalidParams) as info:
+            await call(sup, "tasks.create", {"type": "rt.steps", "steps": 0})
+        assert info.value.fields == ["steps"]
+        listed = await call(sup, "tasks.list", {})
+    assert listed == {"tasks": [], "nextCursor": None}
+
+
+async def test_result_of_a_running_task_gives_status_progress_and_partial(store: Store) -> None:
+    gate = asyncio.Event()
+    async with runtime(store, {"gate": gate}) as sup:
+        created = await call(
+            sup, "tasks.create", {"type": "rt.steps", "steps": 3, "block_at": 2}
+        )
+        task_id = created["taskId"]
+
+        async def two_steps() -> bool:
+            return len(await store.load_steps(task_id)) == 2
+
+        await until(two_steps)
+        await store.set_partial(task_id, {"squares": [0, 1]})
+        out = await call(sup, "tasks.result", {"taskId": task_id, "wait": 0.2})
+        assert out["status"] == "working"
+        assert out["progress"]["completed"] == 2
+        assert out["partialResult"] == {"squares": [0, 1]}
+        assert "hint" in out
+        cancelled = await call(sup, "tasks.cancel", {"taskId": task_id})
+        assert cancelled["status"] == "cancelled"
+        with pytest.raises(OrchError) as again:
+            await call(sup, "tasks.cancel", {"taskId": task_id})
+        assert again.value.code is ErrorCode.TASK_TERMINAL
+        with pytest.raises(OrchError) as missing:
+            await call(sup, "tasks.get", {"taskId": "task_nope"})
+        assert missing.value.code is ErrorCode.TASK_NOT_FOUND
+
+
+async def test_list_filters_by_status_and_type_with_a_cursor(store: Store) -> None:
+    async with runtime(store, {}) as sup:
+        ids = [
+            (await call(sup, "tasks.create", {"type": "rt.steps", "steps": 1}))["taskId"] for _ in range(3)
+        ]
+        for task_id in ids:
+            await call(sup, "tasks.result", {"taskId": task_id, "wait": 30})
+        first = await call(sup, "tasks.list", {"status": "completed", "type": "rt.steps", "limit": 2})
+        rest = await call(
+            sup, "tasks.list", {"status": ["completed"], "cursor": first["nextCursor"], "limit": 2}
+        )
+        assert [t["taskId"] for t in first["tasks"] + rest["tasks"]] == ids
+        assert rest["nextCursor"] is None
+        for status in ("pending", "working", "failed", "cancelled"):
+            assert (await call(sup, "tasks.list", {"status": status}))["tasks"] == []
+        with pytest.raises(InvalidParams) as bad:
+            await call(sup, "tasks.list", {"status": "done"})
+        assert bad.value.fields == ["status"]
+
+
+async def test_any_operation_runs_as_a_durable_task(store: Store) -> None:
+    async def run_operation(name: str, args: dict[str, Any], progress: ProgressFn = no_progress) -> Any:
+        return await dispatch(REGISTRY, name, args, OpContext(gateway=None, progress=progress))
+
+    async with runtime(store, {"dispatch": run_operation}) as sup:
+        with pytest.raises(UnknownOperation):
+            await create_operation_task(sup.tasks, REGISTRY, "list_operationz", {})
+        task = await create_operation_task(sup.tasks, REGISTRY, "list_operations", {})
+        done = await sup.tasks.wait(task.id, timeout=30)
+    assert done.status == "completed", done.error
+    assert done.args == {"operation": "list_operations", "args": {}}
+    names = {
+        op["name"] for op in (done.result["operations"] if isinstance(done.result, dict) else done.result)
+    }
+    assert {"tasks.create", "tasks.get", "tasks.result", "tasks.list", "tasks.cancel"} <= names
