@@ -11,7 +11,6 @@ runtime's loader reads; this module only passes the environment through.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 from collections.abc import AsyncIterator, Mapping
@@ -58,56 +57,43 @@ class App:
         )
 
     async def run_operation(
-        self, name: str, args: Mapping[str, Any] | None, progress: ProgressFn | None = None
+        self, name: str, args: Mapping[str, Any] | str | None, progress: ProgressFn | None = None
     ) -> Any:
-        """Dispatch one registered operation (validation, handler, projection)."""
-        return await dispatch(self.registry, name, dict(args or {}), self.op_context(progress))
+        """Dispatch one registered operation (validation, handler, projection).
+
+        `args` is normally an object; a JSON-encoded string is left for dispatch's safe mode."""
+        call_args: Any = dict(args) if isinstance(args, Mapping) else args
+        return await dispatch(self.registry, name, call_args, self.op_context(progress))
 
 
-def _optional(module: str) -> Any | None:
-    """Import a sibling layer that may not be installed in this build; None when it is absent."""
+def _workflow_registry(env: Mapping[str, str]) -> Any:
+    """The workflows the runtime runs: built-ins, the "operation" type, and EXA_ORCH_EXTRA_WORKFLOWS."""
+    from exa_orch.workflows import default_workflows
+
+    extra = []
     try:
-        return importlib.import_module(module)
-    except ModuleNotFoundError as exc:
-        if exc.name and module.startswith(exc.name):
-            return None
-        raise
-
-
-def _workflow_registry(env: Mapping[str, str]) -> Any | None:
-    """The workflows the runtime runs: the built-in ones plus `EXA_ORCH_EXTRA_WORKFLOWS`."""
-    runtime = _optional("exa_orch.runtime")
-    if runtime is None:
-        return None
-    loader = getattr(runtime, "load_workflows", None)
-    if loader is not None:
-        return loader(env)
-    if not hasattr(runtime, "WorkflowRegistry"):
-        return None
-    registry = runtime.WorkflowRegistry()
-    workflows = _optional("exa_orch.workflows")
-    for spec in getattr(workflows, "ALL_WORKFLOWS", ()) if workflows else ():
-        registry.register(spec)
-    return registry
+        from exa_orch.operations.tasks import OPERATION_WORKFLOW
+    except ImportError:  # tasks.* not in this build: no durable operation tasks
+        pass
+    else:
+        extra.append(OPERATION_WORKFLOW)
+    return default_workflows(extra, env=env)
 
 
 async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
-    runtime = _optional("exa_orch.runtime")
-    supervisor_cls = getattr(runtime, "Supervisor", None) if runtime else None
-    if supervisor_cls is None:
-        log.warning("runtime not available: tasks.* operations and MCP Tasks are disabled")
-        return
-    workflows = _workflow_registry(os.environ)
+    from exa_orch.runtime import Supervisor
+
     runtime_services: dict[str, Any] = {
         "settings": app.settings,
         "gateway": app.gateway,
-        "exa": getattr(app.gateway, "exa", None),
         "registry": app.registry,
-        # The runtime may run an operation as a durable task; it gets a callable, never an import.
-        "run_operation": app.run_operation,
+        # The runtime runs an operation as a durable task through a callable, never an import.
+        "dispatch": app.run_operation,
     }
     supervisor = await stack.enter_async_context(
-        supervisor_cls(app.store, workflows, runtime_services, max_working=app.settings.max_tasks)
+        Supervisor(
+            app.store, _workflow_registry(os.environ), runtime_services, max_working=app.settings.max_tasks
+        )
     )
     app.supervisor = supervisor
     app.services["tasks"] = supervisor.tasks

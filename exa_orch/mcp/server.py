@@ -248,6 +248,12 @@ class ExaOrchServer(Server[Any]):
         raw = arguments.get(key, arguments.get(other))
         if raw is None:
             raw = {}
+        if isinstance(raw, str):  # agents sometimes JSON-encode the object; accept that one slip
+            try:
+                decoded = json.loads(raw) if raw.strip() else {}
+            except ValueError:
+                decoded = None
+            raw = decoded if isinstance(decoded, dict) else raw
         if not isinstance(raw, dict):
             raise ToolCallError(
                 f"'{key}' must be a JSON object with the operation's arguments, got {_type_name(raw)} {_short(raw)}",

@@ -1,0 +1,106 @@
+"""`exa-orch serve --http`: streamable HTTP on loopback, bearer token beyond it."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import httpx
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from tests.mcp.conftest import call, server_env, tools_list_bytes
+
+pytestmark = pytest.mark.slow
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"},
+    },
+}
+ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+
+
+@contextmanager
+def http_server(
+    sim_url: str, tmp_path: Path, *args: str, **env: str
+) -> Iterator[tuple[subprocess.Popen[str], str]]:
+    """`exa-orch serve --http --port 0 ...`; yields the process and the URL it printed."""
+    with (tmp_path / "stderr.log").open("w") as errlog:  # the child keeps its own descriptor
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "exa_orch", "serve", "--http", "--port", "0", *args],
+            env=server_env(sim_url, tmp_path / "workflows.db", **env),
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=errlog,
+            text=True,
+        )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline().strip()  # blocks until the server prints its URL (or exits)
+        assert line.startswith("EXA_ORCH_MCP_URL="), (line, (tmp_path / "stderr.log").read_text())
+        yield proc, line.split("=", 1)[1]
+    finally:
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        if proc.stdout is not None:
+            proc.stdout.close()
+
+
+async def test_streamable_http_client_works(sim_url: str, tmp_path: Path) -> None:
+    with http_server(sim_url, tmp_path) as (proc, url):
+        assert url.startswith("http://127.0.0.1:") and url.endswith("/mcp")
+        async with Client(streamable_http_client(url), mode="legacy") as client:
+            listed = await client.list_tools()
+            assert [t.name for t in listed.tools] == ["manage_websets"]
+            assert tools_list_bytes(listed) <= 4096
+            body = await call(client, "list_operations", {"namesOnly": True})
+            assert body["count"] >= 40
+            await client.session.send_ping()
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
+
+
+def test_non_loopback_bind_without_token_is_refused(sim_url: str, tmp_path: Path) -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "exa_orch", "serve", "--http", "--host", "0.0.0.0", "--port", "0"],
+        env=server_env(sim_url, tmp_path / "workflows.db"),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "EXA_ORCH_HTTP_TOKEN" in proc.stderr and "0.0.0.0" in proc.stderr
+    assert "EXA_ORCH_MCP_URL" not in proc.stdout
+
+
+def test_token_is_required_when_set(sim_url: str, tmp_path: Path) -> None:
+    token = "t0ken-" + "x" * 30
+    with http_server(sim_url, tmp_path, EXA_ORCH_HTTP_TOKEN=token) as (_proc, url):
+        with httpx.Client(timeout=10) as http:
+            denied = http.post(url, json=INIT, headers=ACCEPT)
+            assert denied.status_code == 401
+            assert "EXA_ORCH_HTTP_TOKEN" in denied.text
+            wrong = http.post(url, json=INIT, headers={**ACCEPT, "authorization": "Bearer nope"})
+            assert wrong.status_code == 401
+            ok = http.post(url, json=INIT, headers={**ACCEPT, "authorization": f"Bearer {token}"})
+            assert ok.status_code == 200, ok.text
+            assert "serverInfo" in ok.text
+    assert token not in (tmp_path / "stderr.log").read_text()

@@ -1,0 +1,187 @@
+"""`exa-orch serve` over stdio, spawned as a subprocess and driven by the mcp client."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from exa_orch.mcp.toolhost import TOOLHOST_TOOLS
+from tests.mcp.conftest import call, result_json, server_env, stdio_session, tools_list_bytes
+
+pytestmark = pytest.mark.slow
+
+TOOLS_LIST_BUDGET = 4096
+
+
+async def test_initialize_and_tools_list_under_4kb(sim_url: str, tmp_path: Path) -> None:
+    async with stdio_session(sim_url, tmp_path) as client:
+        assert client.server_info is not None and client.server_info.name == "exa-orch"
+        assert client.instructions and "list_operations" in client.instructions
+        listed = await client.list_tools()
+        assert [t.name for t in listed.tools] == ["manage_websets"]
+        size = tools_list_bytes(listed)
+        assert size <= TOOLS_LIST_BUDGET, f"tools/list is {size} bytes"
+        schema = listed.tools[0].input_schema
+        ops = schema["properties"]["operation"]["enum"]
+        assert "list_operations" in ops and "websets.create" in ops
+        assert schema["required"] == ["operation"]
+        await client.session.send_ping()
+
+
+async def test_modern_era_tools_list_under_4kb(sim_url: str, tmp_path: Path) -> None:
+    async with stdio_session(sim_url, tmp_path, mode="auto") as client:
+        listed = await client.list_tools()
+        assert tools_list_bytes(listed) <= TOOLS_LIST_BUDGET
+        result = await client.call_tool("manage_websets", {"operation": "list_operations"})
+        assert not result.is_error
+
+
+async def test_list_operations_lists_every_operation_with_a_valid_schema(
+    sim_url: str, tmp_path: Path
+) -> None:
+    async with stdio_session(sim_url, tmp_path) as client:
+        listed = await client.list_tools()
+        enum = set(listed.tools[0].input_schema["properties"]["operation"]["enum"])
+        body = await call(client, "list_operations")
+        names = {op["name"] for op in body["operations"]}
+        assert names == enum, f"tool enum and list_operations differ: {names ^ enum}"
+        assert body["count"] == len(body["operations"]) >= 40
+        for op in body["operations"]:
+            assert op["summary"], op["name"]
+            jsonschema.Draft202012Validator.check_schema(op["argsSchema"])
+            assert op["argsSchema"].get("type") == "object", op["name"]
+
+
+async def test_unknown_operation_suggests_close_names(sim_url: str, tmp_path: Path) -> None:
+    async with stdio_session(sim_url, tmp_path) as client:
+        result = await client.call_tool("manage_websets", {"operation": "websets.craete", "args": {}})
+        assert result.is_error
+        body = result_json(result)
+        assert body["code"] == "UNKNOWN_OPERATION"
+        assert body["operation"] == "websets.craete"
+        assert "websets.create" in body["hint"]
+
+
+async def test_bad_args_name_the_field(sim_url: str, tmp_path: Path) -> None:
+    async with stdio_session(sim_url, tmp_path) as client:
+        result = await client.call_tool("manage_websets", {"operation": "websets.get", "args": {}})
+        assert result.is_error
+        body = result_json(result)
+        assert body["code"] == "INVALID_PARAMS"
+        assert body["operation"] == "websets.get"
+        assert body["fields"] and body["fields"][0] in body["message"]
+
+
+async def test_unknown_tool_is_a_protocol_error(sim_url: str, tmp_path: Path) -> None:
+    from mcp.shared.exceptions import MCPError
+
+    async with stdio_session(sim_url, tmp_path) as client:
+        with pytest.raises(MCPError) as info:
+            await client.call_tool("create_webset", {})
+        assert info.value.error.code == -32602
+        assert "manage_websets" in info.value.error.message
+        await client.session.send_ping()
+
+
+async def test_toolhost_profile_serves_the_four_tools(sim_url: str, tmp_path: Path) -> None:
+    async with stdio_session(sim_url, tmp_path, EXA_ORCH_TOOLS="toolhost") as client:
+        listed = await client.list_tools()
+        by_name = {t.name: t for t in listed.tools}
+        assert set(by_name) == {"websets-sync", "websets-async", "exa-sync", "exa-async"}
+        for meta in TOOLHOST_TOOLS:
+            tool = by_name[meta.name]
+            enum = tool.input_schema["properties"]["operation"]["enum"]
+            assert enum == ["list_operations", *meta.operations]
+            assert "params" in tool.input_schema["properties"]
+            result = await client.call_tool(meta.name, {"operation": "list_operations"})
+            assert not result.is_error
+            ops = result_json(result)["operations"]
+            listed_names = {op["name"] for op in ops}
+            # research.cancel (Agent API run cancel) is not registered yet: the one known gap.
+            missing = set(meta.operations) - listed_names
+            assert missing <= {"cancel_research"}, (meta.name, missing)
+            for name in missing:
+                result = await client.call_tool(
+                    meta.name, {"operation": name, "params": {"researchId": "r_1"}}
+                )
+                assert result.is_error and "not available" in result_json(result)["message"]
+            for op in ops:
+                jsonschema.Draft202012Validator.check_schema(op["inputSchema"])
+        # A seed operation runs through the registry, with the seed's `params` key.
+        result = await client.call_tool("websets-sync", {"operation": "list_websets", "params": {"limit": 5}})
+        assert not result.is_error, result_json(result)
+        assert "data" in result_json(result) or "websets" in result_json(result)
+        # The seed names are per tool: another tool's operation is refused with a hint.
+        result = await client.call_tool("exa-sync", {"operation": "create_webset", "params": {}})
+        assert result.is_error
+        assert result_json(result)["code"] == "INVALID_PARAMS"
+        # Seed search: params are mapped onto exa.search.
+        result = await client.call_tool(
+            "exa-sync", {"operation": "search", "params": {"query": "battery startups"}}
+        )
+        assert not result.is_error, result_json(result)
+
+
+def test_missing_key_for_real_exa_fails_clearly(tmp_path: Path) -> None:
+    env = server_env(None, tmp_path / "workflows.db")
+    env.pop("EXA_ORCH_EXA_URL", None)  # the default: real Exa; nothing is sent, start-up stops first
+    proc = subprocess.run(
+        [sys.executable, "-m", "exa_orch", "serve"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 1
+    assert "EXA_API_KEY" in proc.stderr
+    assert "exa-orch sim" in proc.stderr and "EXA_ORCH_EXA_URL" in proc.stderr
+    assert proc.stdout == ""
+    assert not (tmp_path / "workflows.db").exists()
+
+
+def _spawn(sim_url: str, tmp_path: Path) -> subprocess.Popen[bytes]:
+    with (tmp_path / "stderr.log").open("wb") as errlog:  # the child keeps its own descriptor
+        return subprocess.Popen(
+            [sys.executable, "-m", "exa_orch", "serve"],
+            env=server_env(sim_url, tmp_path / "workflows.db"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errlog,
+        )
+
+
+def _initialize(proc: subprocess.Popen[bytes]) -> None:
+    assert proc.stdin is not None and proc.stdout is not None
+    init = (
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+        '"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}\n'
+    )
+    proc.stdin.write(init.encode())
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    assert b'"serverInfo"' in line, line
+
+
+def test_stdin_eof_stops_cleanly(sim_url: str, tmp_path: Path) -> None:
+    with _spawn(sim_url, tmp_path) as proc:
+        _initialize(proc)
+        assert proc.stdin is not None
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+    assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_stops_cleanly_with_stdin_open(sim_url: str, tmp_path: Path, sig: int) -> None:
+    with _spawn(sim_url, tmp_path) as proc:
+        _initialize(proc)
+        os.kill(proc.pid, sig)  # stdin stays open: the stop must not wait for EOF
+        assert proc.wait(timeout=30) == 0
+    assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
