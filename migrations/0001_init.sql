@@ -43,6 +43,20 @@ CREATE TABLE task_steps (
     PRIMARY KEY (task_id, step_key)
 );
 
+-- Saving a step bumps its task's counter in the same statement, so the two rows always agree:
+-- tasks.step_count = the highest task_steps.seq, and last_step_key names that step.
+CREATE TRIGGER task_steps_counted_on_insert AFTER INSERT ON task_steps
+BEGIN
+    UPDATE tasks SET step_count = NEW.seq, last_step_key = NEW.step_key, updated_at = NEW.saved_at
+    WHERE id = NEW.task_id;
+END;
+
+CREATE TRIGGER task_steps_counted_on_update AFTER UPDATE ON task_steps
+BEGIN
+    UPDATE tasks SET step_count = NEW.seq, last_step_key = NEW.step_key, updated_at = NEW.saved_at
+    WHERE id = NEW.task_id;
+END;
+
 CREATE TABLE task_events (
     id       INTEGER PRIMARY KEY AUTOINCREMENT,
     task_id  TEXT NOT NULL REFERENCES tasks (id) ON DELETE CASCADE,

@@ -22,11 +22,13 @@ import aiosqlite
 
 from exa_orch.errors import InvalidParams, StoreError, TaskNotFound
 from exa_orch.store import archive, leases, migrations, tasks
+from exa_orch.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from exa_orch.store.records import (
     TaskRecord,
     TaskStatus,
     dumps,
     dumps_or_none,
+    iso,
     parse_status,
     record_from_row,
 )
@@ -50,6 +52,15 @@ def connect_writer(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
     # NORMAL in WAL mode survives process crashes (kill -9); only power loss can drop the last commits.
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")
+    # Checkpoints run on their own thread (checkpoint.py); this only bounds the WAL if it lags.
+    conn.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
+    return conn
+
+
+def connect_checkpointer(path: Path) -> sqlite3.Connection:
+    """A connection for the checkpoint thread."""
+    conn = sqlite3.connect(path, isolation_level=None, timeout=1.0)
+    conn.execute("PRAGMA synchronous = NORMAL")
     return conn
 
 
@@ -71,7 +82,8 @@ class Store:
         self._migrations_dir = migrations_dir
         self._busy_timeout_ms = busy_timeout_ms
         self._clock = clock
-        self._writer = GroupCommitWriter()
+        self._checkpointer = Checkpointer(lambda: connect_checkpointer(self.path))
+        self._writer = GroupCommitWriter(on_commit=self._checkpointer.poke)
         self._reader: aiosqlite.Connection | None = None
         self._state = _State.UNOPENED
 
@@ -97,6 +109,7 @@ class Store:
             await self._writer.start(lambda: connect_writer(path, busy))
             done = await self._writer.call(lambda conn: migrations.apply(conn, found))
             self.applied_migrations = [m.label for m in done]
+            self._checkpointer.start()
             self._reader = await aiosqlite.connect(self.path, isolation_level=None)
             await self._reader.execute(f"PRAGMA busy_timeout = {int(busy)}")
             # The reader never writes; make that a guarantee rather than a convention.
@@ -111,6 +124,7 @@ class Store:
         try:
             await self._writer.aclose()
         finally:
+            self._checkpointer.stop()
             reader, self._reader = self._reader, None
             if reader is not None:
                 await reader.close()
@@ -239,8 +253,8 @@ class Store:
 
     async def save_step(self, task_id: str, step_key: str, result: Any) -> None:
         """Checkpoint a step's JSON result; durable (committed) once this returns."""
-        text, clock = dumps(result, f"result of step {step_key!r}"), self._clock
-        await self._writer.submit(lambda c: tasks.save_step(c, clock, task_id, step_key, text))
+        text = dumps(result, f"result of step {step_key!r}")
+        await self._writer.submit(tasks.save_step(task_id, step_key, text, iso(self._clock())))
 
     async def load_step(self, task_id: str, step_key: str) -> tuple[bool, Any]:
         """(True, result) if the step was checkpointed, else (False, None); TaskNotFound if no task."""

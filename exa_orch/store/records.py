@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from enum import StrEnum
 from typing import Any
 
@@ -116,9 +117,17 @@ def dumps_or_none(value: Any, what: str) -> str | None:
     return None if value is None else dumps(value, what)
 
 
+_last_second: tuple[int, str] = (-1, "")
+
+
 def iso(epoch_s: float) -> str:
     """Epoch seconds as '2026-11-21T21:30:27.123Z'."""
-    return datetime.fromtimestamp(epoch_s, UTC).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
+    global _last_second
+    second, ms = divmod(int(epoch_s * 1000), 1000)
+    cached = _last_second  # formatting is the slow part and a busy writer stays in one second
+    if cached[0] != second:
+        cached = _last_second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
+    return f"{cached[1]}.{ms:03d}Z"
 
 
 def iso_after(timestamp: str, ms: int) -> str:

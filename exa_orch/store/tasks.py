@@ -27,6 +27,7 @@ from exa_orch.store.records import (
     parse_status,
     record_from_row,
 )
+from exa_orch.store.writer import SqlOp
 
 Clock = Callable[[], float]
 
@@ -146,25 +147,25 @@ def _live(conn: sqlite3.Connection, task_id: str) -> TaskRecord:
     return task
 
 
-def save_step(conn: sqlite3.Connection, clock: Clock, task_id: str, step_key: str, result: str) -> None:
-    """Upsert the step's result and bump the task's step counter, atomically."""
-    now = iso(clock())
-    # One UPDATE both proves the task exists and counts the step: two rows that always agree.
-    cursor = conn.execute(
-        "UPDATE tasks SET step_count = step_count + 1, last_step_key = ?, updated_at = ? WHERE id = ? "
-        "RETURNING step_count",
-        (step_key, now, task_id),
-    )
-    row = cursor.fetchone()
-    cursor.close()
-    if row is None:
-        raise TaskNotFound(task_id)
-    conn.execute(
-        "INSERT INTO task_steps (task_id, step_key, seq, result, saved_at) VALUES (?, ?, ?, ?, ?) "
-        "ON CONFLICT (task_id, step_key) DO UPDATE SET seq = excluded.seq, result = excluded.result, "
-        "saved_at = excluded.saved_at",
-        (task_id, step_key, row[0], result, now),
-    )
+SAVE_STEP = (
+    "INSERT INTO task_steps (task_id, step_key, seq, result, saved_at) "
+    "VALUES (?1, ?2, (SELECT step_count + 1 FROM tasks WHERE id = ?1), ?3, ?4) "
+    "ON CONFLICT (task_id, step_key) DO UPDATE SET seq = excluded.seq, result = excluded.result, "
+    "saved_at = excluded.saved_at"
+)
+
+
+def save_step(task_id: str, step_key: str, result: str, now: str) -> SqlOp:
+    """Upsert the step's result; a trigger bumps the task's step counter in the same statement.
+
+    The write is one SQL statement so that a group commit can run many of them as one
+    executemany. With no such task, seq is NULL and the NOT NULL constraint says so.
+    """
+
+    def not_found(exc: Exception) -> BaseException:
+        return TaskNotFound(task_id) if isinstance(exc, sqlite3.IntegrityError) else exc
+
+    return SqlOp(SAVE_STEP, (task_id, step_key, result, now), not_found)
 
 
 def delete_expired(conn: sqlite3.Connection, clock: Clock) -> int:

@@ -1,17 +1,19 @@
 """The group-commit writer: one thread, one connection, one transaction per batch of writes.
 
-Callers submit synchronous operations `op(conn) -> T`. A single asyncio task drains the queue
-and hands the whole batch to the writer thread in one hop, which runs
+Callers submit synchronous operations `op(conn) -> T`. The writer thread takes everything
+queued (up to MAX_BATCH) and runs it as ONE transaction:
 
-    BEGIN IMMEDIATE; (SAVEPOINT op; op(conn); RELEASE op) x N; COMMIT
+    BEGIN IMMEDIATE; op1(conn); op2(conn); ...; COMMIT
 
-so 100 coroutines checkpointing at once share one commit instead of queueing behind 100. A
-failing op is rolled back to its savepoint and gets its own exception; the others still commit.
-Every future is resolved only after COMMIT returned, so a result means "durable".
+so 100 coroutines checkpointing at once share one commit instead of queueing behind 100. If an
+op raises, the batch is rolled back and run again with each op in its own SAVEPOINT: the
+failing op is rolled back to its savepoint and gets its own exception, the others still commit.
+(Failures are rare, so the common batch pays for no savepoints.) Every caller's future is
+resolved only after COMMIT returned, with one loop wake-up per batch: a result means durable.
 
 Why not aiosqlite here: it runs one statement per thread hop and its public API can't run a
 batch of statements as one unit; the writer needs exactly that, so it owns a plain sqlite3
-connection on one dedicated thread (readers still use aiosqlite).
+connection on one dedicated thread (readers still use aiosqlite). Ops run on that thread only.
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ import asyncio
 import contextlib
 import logging
 import sqlite3
+import threading
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from queue import SimpleQueue
 from typing import Any, TypeVar
 
 from exa_orch.errors import OrchError, StoreError
@@ -32,18 +35,32 @@ Op = Callable[[sqlite3.Connection], Any]
 
 log = logging.getLogger(__name__)
 
-MAX_BATCH = 512
+MAX_BATCH = 1024
 
 
 @dataclass
 class WriterStats:
-    """Counters a test or benchmark can read: ops committed, batches, largest batch."""
+    """Counters a test or benchmark can read: ops committed, batches, largest batch, retries."""
 
     ops: int = 0
     batches: int = 0
     max_batch: int = 0
     failed_ops: int = 0
+    savepoint_reruns: int = 0
     batch_sizes: list[int] = field(default_factory=list, repr=False)
+
+
+@dataclass(frozen=True, slots=True)
+class SqlOp:
+    """A write that is one SQL statement. Consecutive SqlOps with the same SQL in a batch run
+    as one `executemany` (no Python between rows); `on_error` turns a failure into a typed error."""
+
+    sql: str
+    params: tuple[Any, ...]
+    on_error: Callable[[Exception], BaseException] | None = None
+
+    def __call__(self, conn: sqlite3.Connection) -> None:
+        conn.execute(self.sql, self.params)
 
 
 class _Failure:
@@ -53,129 +70,162 @@ class _Failure:
         self.exc = exc
 
 
-class GroupCommitWriter:
-    """Owns the write connection and the task that commits queued operations in groups.
+# A queued item: (op, future, in_transaction). None stops the thread.
+_Item = tuple[Callable[..., Any], "asyncio.Future[Any]", bool]
 
-    Use `await start(connect)` (connect runs on the writer thread and returns the connection),
-    `await submit(op)`, and `await aclose()`; `call(fn)` runs `fn(conn)` on the writer thread
-    outside any batch (migrations, set-up).
+
+class GroupCommitWriter:
+    """Owns the write connection and the thread that commits queued operations in groups.
+
+    `await start(connect)` runs connect() on the writer thread; `await submit(op)` queues a
+    write; `await call(fn)` runs fn(conn) alone, outside any transaction (migrations);
+    `await aclose()` commits what is queued, closes the connection and joins the thread.
     """
 
-    def __init__(self, name: str = "exa-orch-store-writer") -> None:
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
-        self._queue: asyncio.Queue[tuple[Op, asyncio.Future[Any]] | None] = asyncio.Queue()
+    def __init__(
+        self, name: str = "exa-orch-store-writer", on_commit: Callable[[], None] | None = None
+    ) -> None:
+        self._on_commit = on_commit
+        self._queue: SimpleQueue[_Item | None] = SimpleQueue()
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._conn: sqlite3.Connection | None = None
-        self._task: asyncio.Task[None] | None = None
-        self._closing = False
+        self._open = False
+        self._stopped: asyncio.Future[None] | None = None
         self.stats = WriterStats()
 
     async def start(self, connect: Callable[[], sqlite3.Connection]) -> None:
-        """Open the connection on the writer thread and start the commit loop."""
-        self._conn = await self.call_raw(connect)
-        self._task = asyncio.create_task(self._run(), name="exa-orch-store-writer")
-
-    async def call_raw(self, fn: Callable[[], T]) -> T:
-        """Run `fn()` on the writer thread (no batching, no transaction)."""
+        """Start the thread and open the connection on it."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._executor, fn)
+        self._loop = loop
+        self._stopped = loop.create_future()
+        self._thread.start()
+        self._open = True
+
+        def open_connection(_: None) -> None:
+            self._conn = connect()
+
+        await self._enqueue(open_connection, raw=True)
 
     async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        """Run `fn(conn)` on the writer thread outside any batch."""
-        conn = self._require_conn()
-        return await self.call_raw(lambda: fn(conn))
-
-    def _require_conn(self) -> sqlite3.Connection:
-        if self._conn is None:
-            raise StoreError("the store is not open", hint="Use `async with Store(path) as store`.")
-        return self._conn
+        """Run `fn(conn)` on the writer thread by itself, outside any batch or transaction."""
+        return await self._enqueue(fn, raw=True)
 
     async def submit(self, op: Callable[[sqlite3.Connection], T]) -> T:
         """Queue `op` for the next group commit; return its result once the group is committed."""
-        if self._closing or self._task is None or self._task.done():
-            raise StoreError("the store is closed", hint="Open it again with `async with Store(path)`.")
-        future: asyncio.Future[T] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait((op, future))
-        return await future
+        return await self._enqueue(op, raw=False)
 
-    async def _run(self) -> None:
-        loop = asyncio.get_running_loop()
-        conn = self._require_conn()
+    def _enqueue(self, op: Callable[[Any], T], *, raw: bool) -> asyncio.Future[T]:
+        if not self._open or self._loop is None:
+            raise StoreError("the store is closed", hint="Open it with `async with Store(path) as store`.")
+        future: asyncio.Future[T] = self._loop.create_future()
+        self._queue.put((op, future, raw))
+        return future
+
+    async def aclose(self) -> None:
+        """Commit what is queued, close the connection, stop the thread; idempotent."""
+        if not self._open:
+            return
+        self._open = False
+        self._queue.put(None)
+        assert self._stopped is not None
+        await asyncio.shield(self._stopped)
+        self._thread.join()
+
+    # --- the writer thread ----------------------------------------------------------------
+
+    def _run(self) -> None:
         stop = False
         while not stop:
-            item = await self._queue.get()
-            batch: list[tuple[Op, asyncio.Future[Any]]] = []
+            item = self._queue.get()
+            items: list[_Item] = []
             while True:
                 if item is None:
                     stop = True
-                # A caller that gave up (cancelled) doesn't need its op run.
-                elif not item[1].done():
-                    batch.append(item)
-                if len(batch) >= MAX_BATCH or self._queue.empty():
                     break
-                item = self._queue.get_nowait()
-            if not batch:
-                continue
-            ops = [op for op, _ in batch]
-            try:
-                outcomes = await loop.run_in_executor(self._executor, _commit_batch, conn, ops)
-            except asyncio.CancelledError:
-                for _, future in batch:
-                    future.cancel()
-                raise
-            except BaseException as exc:  # every waiter must hear about it
-                error = _as_store_error(exc)
-                for _, future in batch:
-                    if not future.done():
-                        future.set_exception(error)
-                continue
-            self._record(len(batch), outcomes)
-            for (_, future), outcome in zip(batch, outcomes, strict=True):
-                if future.done():
-                    continue
-                if isinstance(outcome, _Failure):
-                    future.set_exception(outcome.exc)
+                items.append(item)
+                if len(items) >= MAX_BATCH or self._queue.empty():
+                    break
+                item = self._queue.get()
+            done: list[tuple[asyncio.Future[Any], Any]] = []
+            batch: list[_Item] = []
+            for entry in items:
+                if entry[2]:  # raw: runs alone, after the writes queued before it
+                    done.extend(self._commit(batch))
+                    batch = []
+                    done.append((entry[1], self._call_raw(entry[0])))
                 else:
-                    future.set_result(outcome)
+                    batch.append(entry)
+            done.extend(self._commit(batch))
+            self._deliver(done)
+        if self._conn is not None:
+            with contextlib.suppress(sqlite3.Error):
+                self._conn.close()
+            self._conn = None
+        self._post(_finish, self._stopped)
 
-    def _record(self, size: int, outcomes: list[Any]) -> None:
-        stats = self.stats
-        stats.ops += size
-        stats.batches += 1
-        stats.max_batch = max(stats.max_batch, size)
-        stats.failed_ops += sum(isinstance(o, _Failure) for o in outcomes)
-        if len(stats.batch_sizes) < 10_000:
-            stats.batch_sizes.append(size)
+    def _call_raw(self, fn: Callable[[Any], Any]) -> Any:
+        try:
+            return fn(self._conn)
+        except Exception as exc:
+            return _Failure(_translate(exc))
 
-    async def aclose(self) -> None:
-        """Commit what is queued, stop the loop, close the connection; idempotent."""
-        if self._closing:
-            return
-        self._closing = True
-        if self._task is not None:
-            self._queue.put_nowait(None)
+    def _commit(self, batch: list[_Item]) -> list[tuple[asyncio.Future[Any], Any]]:
+        if not batch:
+            return []
+        conn = self._conn
+        ops = [op for op, _, _ in batch]
+        try:
+            if conn is None:
+                raise StoreError("the write connection is not open")
             try:
-                await self._task
-            finally:
-                self._task = None
-        conn, self._conn = self._conn, None
-        if conn is not None:
-            await asyncio.get_running_loop().run_in_executor(self._executor, conn.close)
-        # The thread is idle now; joining it doesn't block the loop for long.
-        self._executor.shutdown(wait=True)
+                outcomes = _run_batch(conn, ops, savepoints=False)
+            except _OpFailed:
+                self.stats.savepoint_reruns += 1
+                outcomes = _run_batch(conn, ops, savepoints=True)
+        except Exception as exc:  # BEGIN or COMMIT failed: every op of the batch hears it
+            error = _translate(exc)
+            outcomes = [_Failure(error)] * len(batch)
+        if self._on_commit is not None:
+            self._on_commit()
+        stats = self.stats
+        stats.ops += len(batch)
+        stats.batches += 1
+        stats.max_batch = max(stats.max_batch, len(batch))
+        stats.failed_ops += sum(isinstance(o, _Failure) for o in outcomes)
+        if len(stats.batch_sizes) < 100_000:
+            stats.batch_sizes.append(len(batch))
+        return [(future, outcome) for (_, future, _), outcome in zip(batch, outcomes, strict=True)]
+
+    def _deliver(self, done: list[tuple[asyncio.Future[Any], Any]]) -> None:
+        if done:
+            self._post(_resolve, done)
+
+    def _post(self, callback: Callable[[Any], None], arg: Any) -> None:
+        assert self._loop is not None
+        try:
+            self._loop.call_soon_threadsafe(callback, arg)
+        except RuntimeError:  # the loop is closed: nobody is waiting any more
+            log.debug("store writer: event loop closed before results were delivered")
 
 
-def _commit_batch(conn: sqlite3.Connection, ops: list[Op]) -> list[Any]:
-    """Run `ops` in one transaction (each in its own savepoint when there are several)."""
+class _OpFailed(Exception):
+    """An op failed in a batch run without savepoints; the batch was rolled back."""
+
+
+def _run_batch(conn: sqlite3.Connection, ops: list[Op], *, savepoints: bool) -> list[Any]:
     conn.execute("BEGIN IMMEDIATE")
     outcomes: list[Any] = []
     try:
-        if len(ops) == 1:
-            # Alone in its batch an op needs no savepoint: its failure rolls back the transaction.
+        if not savepoints:
             try:
-                outcomes.append(ops[0](conn))
+                _run_plain(conn, ops, outcomes)
             except Exception as exc:
-                conn.execute("ROLLBACK")
-                return [_Failure(_translate(exc))]
+                if len(ops) == 1:
+                    # Alone in its batch: rolling back the transaction is rolling back the op.
+                    conn.execute("ROLLBACK")
+                    return [_Failure(_fail(ops[0], exc))]
+                raise _OpFailed from exc
         else:
             for op in ops:
                 conn.execute("SAVEPOINT op")
@@ -183,7 +233,7 @@ def _commit_batch(conn: sqlite3.Connection, ops: list[Op]) -> list[Any]:
                     outcomes.append(op(conn))
                 except Exception as exc:
                     conn.execute("ROLLBACK TO op")
-                    outcomes.append(_Failure(_translate(exc)))
+                    outcomes.append(_Failure(_fail(op, exc)))
                 conn.execute("RELEASE op")
         conn.execute("COMMIT")
     except BaseException:
@@ -194,15 +244,50 @@ def _commit_batch(conn: sqlite3.Connection, ops: list[Op]) -> list[Any]:
     return outcomes
 
 
-def _translate(exc: Exception) -> BaseException:
-    """Typed errors pass through; SQLite's become StoreError with the cause attached."""
+def _run_plain(conn: sqlite3.Connection, ops: list[Op], outcomes: list[Any]) -> None:
+    """Run ops in order; runs of SqlOps sharing one statement go through executemany."""
+    i, n = 0, len(ops)
+    while i < n:
+        op = ops[i]
+        if isinstance(op, SqlOp):
+            j = i + 1
+            group: list[SqlOp] = [op]
+            while j < n and isinstance(nxt := ops[j], SqlOp) and nxt.sql == op.sql:
+                group.append(nxt)
+                j += 1
+            if len(group) > 1:
+                conn.executemany(op.sql, [o.params for o in group])
+                outcomes.extend([None] * (j - i))
+                i = j
+                continue
+        outcomes.append(op(conn))
+        i += 1
+
+
+def _fail(op: Op, exc: Exception) -> BaseException:
+    if isinstance(op, SqlOp) and op.on_error is not None:
+        return _translate(op.on_error(exc))
+    return _translate(exc)
+
+
+def _resolve(done: list[tuple[asyncio.Future[Any], Any]]) -> None:
+    for future, outcome in done:
+        if future.done():  # the caller was cancelled; the write happened anyway
+            continue
+        if isinstance(outcome, _Failure):
+            future.set_exception(outcome.exc)
+        else:
+            future.set_result(outcome)
+
+
+def _finish(future: asyncio.Future[None] | None) -> None:
+    if future is not None and not future.done():
+        future.set_result(None)
+
+
+def _translate(exc: BaseException) -> BaseException:
+    """Typed errors pass through; SQLite's (and any other) become StoreError with the cause."""
     if isinstance(exc, OrchError):
-        return exc
-    return _as_store_error(exc)
-
-
-def _as_store_error(exc: BaseException) -> BaseException:
-    if isinstance(exc, OrchError | asyncio.CancelledError):
         return exc
     error = StoreError(f"database write failed: {exc}")
     error.__cause__ = exc

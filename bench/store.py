@@ -1,0 +1,136 @@
+"""Store benchmark: our checkpoint path against a raw aiosqlite commit floor, in the same run.
+
+    .venv/bin/python bench/store.py [--seconds 3] [--workers 100]
+
+1. floor: one coroutine, one aiosqlite connection (WAL, synchronous=NORMAL), one ~250 B row
+   INSERT + COMMIT per iteration.
+2. single: one coroutine calling Store.save_step (~250 B result) in a loop.
+3. concurrent: 100 coroutines calling Store.save_step at once, through the group-commit writer.
+
+Targets (issue 2): single p50 <= 1.5x floor p50; concurrent rows/s >= 10x floor rows/s with
+p99 <= 20 ms. Exit status 1 if a target is missed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import aiosqlite
+
+from exa_orch.store import Store
+
+PAYLOAD = {"items": ["x" * 40 for _ in range(5)], "n": 12345}  # ~250 B of JSON
+
+
+def pct(samples: list[float], q: float) -> float:
+    """The q-quantile of samples, in milliseconds."""
+    ordered = sorted(samples)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000
+
+
+async def floor(path: Path, seconds: float) -> tuple[float, list[float]]:
+    """Raw aiosqlite: INSERT one row and COMMIT, one coroutine. (rows/s, latencies)."""
+    async with aiosqlite.connect(path) as db:
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA synchronous = NORMAL")
+        await db.execute("CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, k TEXT, v TEXT)")
+        await db.commit()
+        row = "x" * 250
+        lat: list[float] = []
+        start = time.perf_counter()
+        i = 0
+        while time.perf_counter() - start < seconds:
+            t0 = time.perf_counter()
+            await db.execute("INSERT INTO rows (k, v) VALUES (?, ?)", (f"k{i}", row))
+            await db.commit()
+            lat.append(time.perf_counter() - t0)
+            i += 1
+        return i / (time.perf_counter() - start), lat
+
+
+async def single(store: Store, seconds: float) -> tuple[float, list[float]]:
+    """One coroutine checkpointing through the Store. (rows/s, latencies)."""
+    task = await store.create_task("bench.single", {})
+    lat: list[float] = []
+    start = time.perf_counter()
+    i = 0
+    while time.perf_counter() - start < seconds:
+        t0 = time.perf_counter()
+        await store.save_step(task.id, f"s{i}", PAYLOAD)
+        lat.append(time.perf_counter() - t0)
+        i += 1
+    return i / (time.perf_counter() - start), lat
+
+
+async def concurrent(store: Store, seconds: float, workers: int) -> tuple[float, list[float]]:
+    """`workers` coroutines checkpointing at once. (rows/s, latencies)."""
+    tasks = [await store.create_task("bench.concurrent", {}) for _ in range(workers)]
+    lat: list[float] = []
+    count = 0
+    deadline = time.perf_counter() + seconds
+
+    async def worker(task_id: str) -> None:
+        nonlocal count
+        i = 0
+        while time.perf_counter() < deadline:
+            t0 = time.perf_counter()
+            await store.save_step(task_id, f"s{i}", PAYLOAD)
+            lat.append(time.perf_counter() - t0)
+            i += 1
+            count += 1
+
+    start = time.perf_counter()
+    async with asyncio.TaskGroup() as tg:
+        for t in tasks:
+            tg.create_task(worker(t.id))
+    return count / (time.perf_counter() - start), lat
+
+
+async def main(seconds: float, workers: int) -> int:
+    with tempfile.TemporaryDirectory(prefix="exa-orch-bench-") as tmp:
+        floor_rate, floor_lat = await floor(Path(tmp) / "floor.db", seconds)
+        async with Store(Path(tmp) / "store.db") as store:
+            single_rate, single_lat = await single(store, seconds)
+            conc_rate, conc_lat = await concurrent(store, seconds, workers)
+            stats = store.writer_stats
+            conc_batches = stats.batch_sizes[-stats.batches :] if stats.batch_sizes else []
+
+    floor_p50 = pct(floor_lat, 0.5)
+    print(f"{'measure':<34} {'rows/s':>9} {'p50 ms':>8} {'p99 ms':>8}")
+    for name, rate, lat in (
+        ("floor: aiosqlite 1 row/commit", floor_rate, floor_lat),
+        ("store: save_step, 1 coroutine", single_rate, single_lat),
+        (f"store: save_step, {workers} coroutines", conc_rate, conc_lat),
+    ):
+        print(f"{name:<34} {rate:>9.0f} {pct(lat, 0.5):>8.3f} {pct(lat, 0.99):>8.3f}")
+    sizes = [s for s in conc_batches if s > 1] or [1]
+    print(
+        f"group commit: {stats.ops} ops in {stats.batches} batches; mean multi-op batch {statistics.mean(sizes):.1f}"
+    )
+
+    ratio_p50 = pct(single_lat, 0.5) / floor_p50
+    ratio_rate = conc_rate / floor_rate
+    conc_p99 = pct(conc_lat, 0.99)
+    checks = [
+        (f"single p50 / floor p50 = {ratio_p50:.2f}x", "<= 1.5x", ratio_p50 <= 1.5),
+        (f"{workers}-concurrent rows/s / floor rows/s = {ratio_rate:.1f}x", ">= 10x", ratio_rate >= 10),
+        (f"{workers}-concurrent p99 = {conc_p99:.2f} ms", "<= 20 ms", conc_p99 <= 20),
+    ]
+    print()
+    for text, target, ok in checks:
+        print(f"{'PASS' if ok else 'MISS'}  {text}  (target {target})")
+    return 0 if all(ok for *_, ok in checks) else 1
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="duration of each measure (default 3)")
+    parser.add_argument("--workers", type=int, default=100, help="concurrent coroutines (default 100)")
+    ns = parser.parse_args()
+    sys.exit(asyncio.run(main(ns.seconds, ns.workers)))
