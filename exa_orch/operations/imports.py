@@ -54,7 +54,7 @@ def csv_facts(text: str) -> tuple[int, int]:
 
 def plan_create(args: CreateImport) -> dict[str, Any]:
     """The POST /imports request; with CSV text, its size and count filled in and the upload planned."""
-    body = args.wire(exclude={"csv", "csv_identifier"})
+    body = {"format": args.format, **args.wire(exclude={"csv", "csv_identifier"})}
     upload = None
     if isinstance(args.csv, str):
         size, count = csv_facts(args.csv)
