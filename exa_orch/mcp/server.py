@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,7 @@ from mcp.shared.exceptions import MCPError
 
 from exa_orch import __version__
 from exa_orch.config import Settings
-from exa_orch.errors import InvalidParams, OrchError
+from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.mcp.app import App
 from exa_orch.mcp.toolhost import LIST_OPERATIONS, TOOLS_BY_NAME, adapt_params, tool_input_schema
 
@@ -239,6 +240,7 @@ class ExaOrchServer(Server[Any]):
                 hint="Call operation 'list_operations' to see every operation name.",
                 fields=["operation"],
             )
+        target = self._target(name, operation)
         other = "params" if key == "args" else "args"
         if key in arguments and other in arguments:
             raise ToolCallError(
@@ -267,29 +269,36 @@ class ExaOrchServer(Server[Any]):
                 hint=f"Put the operation's own arguments inside '{key}'.",
                 fields=extra[:5],
             )
-        if operation == LIST_OPERATIONS:
-            return operation, raw
-        if name == MANAGE_WEBSETS:
-            self.app.registry.get(operation)  # raises UnknownOperation with close names
-            return operation, raw
-        table = TOOLS_BY_NAME[name].operations
-        if operation not in table:
-            from difflib import get_close_matches
+        if target == LIST_OPERATIONS or name == MANAGE_WEBSETS:
+            return target, raw
+        return target, adapt_params(operation, raw, self._schema_of(target))
 
-            close = get_close_matches(operation, [LIST_OPERATIONS, *table], n=3, cutoff=0.5)
+    def _target(self, tool: str, operation: str) -> str:
+        """The registry operation `operation` names on `tool`; UnknownOperation/ToolCallError if none."""
+        if operation == LIST_OPERATIONS:
+            return operation
+        if tool == MANAGE_WEBSETS:
+            if len(operation) > 100:  # don't echo a huge name back into the agent's context
+                raise UnknownOperation(operation[:100] + "...", [])
+            self.app.registry.get(operation)  # raises UnknownOperation with close names
+            return operation
+        table = TOOLS_BY_NAME[tool].operations
+        if operation not in table:
+            close = get_close_matches(operation[:100], [LIST_OPERATIONS, *table], n=3, cutoff=0.5)
             raise ToolCallError(
-                f"unknown operation {_short(operation)} for tool {name!r}",
+                f"unknown operation {_short(operation)} for tool {tool!r}",
                 hint=(f"Did you mean {', '.join(repr(c) for c in close)}? " if close else "")
-                + f"Call {name} with operation 'list_operations' to see its operations.",
+                + f"Call {tool} with operation 'list_operations' to see its operations.",
                 fields=["operation"],
             )
         target = table[operation]
         if target not in self.app.registry:
             raise ToolCallError(
                 f"operation {operation!r} ({target}) is not available in this build",
-                hint=f"Call {name} with operation 'list_operations' to see what is available.",
+                hint=f"Call {tool} with operation 'list_operations' to see what is available.",
+                fields=["operation"],
             )
-        return target, adapt_params(operation, raw, self._schema_of(target))
+        return target
 
     async def execute_tool(
         self, name: str, arguments: dict[str, Any] | None, progress: Progress | None = None
