@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from mcp.shared.exceptions import MCPError
 
-from exa_orch.sim.testing import SimHandle
+from exa_orch.sim.context import FaultConfig, SimConfig
+from exa_orch.sim.testing import SimHandle, running_sim
 
 from .tasks_support import RELATED, app_for, inprocess_legacy, legacy_app, structured
 
@@ -137,11 +139,10 @@ async def test_tasks_made_either_way_are_seen_polled_and_cancelled_the_other_way
 async def test_cancel_while_awaiting_exa_ends_cancelled_and_cancels_the_exa_work(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from exa_orch.sim.context import SimConfig
-    from exa_orch.sim.testing import running_sim
-
-    # Speed 1: the webset search takes minutes, so the workflow is still waiting on Exa at the cancel.
-    async with running_sim(SimConfig(speed=1.0)) as slow_sim:
+    # Speed 1: the webset search takes minutes, so the workflow is still waiting on Exa at the cancel;
+    # 400 ms of latency per request: the workflow spends most of its time inside a GET at Exa.
+    config = SimConfig(speed=1.0, faults=FaultConfig(latency_ms=400))
+    async with running_sim(config) as slow_sim:
         async with (
             app_for(slow_sim.url, tmp_path / "w.db", monkeypatch) as app,
             inprocess_legacy(app) as client,
@@ -151,17 +152,21 @@ async def test_cancel_while_awaiting_exa_ends_cancelled_and_cancels_the_exa_work
             )
             task_id = created["task"]["taskId"]
 
-            def polled_exa() -> bool:
-                gets = [
+            def webset_gets() -> list[dict[str, Any]]:
+                return [
                     e
                     for e in slow_sim.log()
                     if e["method"] == "GET" and e["path"].startswith("/websets/v0/websets/")
                 ]
-                return len(gets) >= 2
 
-            await client.until(polled_exa)
+            # A GET has finished and the next one is in flight: cancel now, mid-request.
+            await client.until(lambda: len(webset_gets()) >= 1 and slow_sim.stats()["in_flight"] >= 1)
+            cancel_sent = time.monotonic()
             cancelled = await client.cancel(task_id)
             assert cancelled.status == "cancelled"
+            assert any(e["t"] <= cancel_sent <= e["t_end"] for e in webset_gets()), "cancel missed the GET"
+            record = await app.tasks.get(task_id)
+            assert str(record.status) == "cancelled" and record.result is None
             assert (await client.get(task_id)).status == "cancelled"
             await client.until(
                 lambda: any(s.task_id == task_id and s.status == "cancelled" for s in client.statuses)
@@ -204,3 +209,34 @@ async def test_tasks_list_pages_with_a_cursor(
         seen += [t.task_id for t in page.tasks]
         assert page.next_cursor is None
         assert set(seen) == made and len(seen) == 55
+
+
+async def test_toolhost_async_tools_take_task_augmented_calls(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with legacy_app(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as (app, client):
+        tools = {
+            t.name: t.execution.task_support if t.execution else None
+            for t in (await client.session.list_tools()).tools
+        }
+        assert tools == {
+            "websets-sync": None,
+            "websets-async": "optional",
+            "exa-sync": None,
+            "exa-async": "optional",
+        }
+        with pytest.raises(MCPError) as forbidden:
+            await client.call_task("exa-sync", {"operation": "search", "params": {"query": "x"}})
+        assert forbidden.value.error.code == -32601
+
+        params = {"query": "what is a webset?"}
+        plain = await client.session.call_tool("exa-async", {"operation": "stream_answer", "params": params})
+        created = await client.call_task("exa-async", {"operation": "stream_answer", "params": params})
+        via_task = await client.result(created["task"]["taskId"])
+        assert via_task.is_error is False and plain.is_error is False
+        drop = {"requestId", "costDollars"}
+        assert {k: v for k, v in structured(via_task).items() if k not in drop} == {
+            k: v for k, v in structured(plain).items() if k not in drop
+        }
+        record = await app.tasks.get(created["task"]["taskId"])
+        assert record.meta["tool"] == "exa-async" and record.meta["operation"] == "exa.answer"
