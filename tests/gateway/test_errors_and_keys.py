@@ -133,3 +133,13 @@ async def test_the_key_goes_only_to_exa_and_never_onto_the_callers_request() -> 
     assert [r.headers.get("x-api-key") for r in seen] == [key, None, None]
     assert "x-api-key" not in exa_response.request.headers  # the caller's request object
     assert arxiv_response.json() == {"ok": True}
+
+
+async def test_streamed_answers_pass_through_unbuffered_and_free_their_slot(sim: SimHandle) -> None:
+    async with Gateway(settings_for(sim, concurrency=1)) as gw:
+        stream = await gw.exa.stream_answer("climate tech companies")
+        # The stream is still open, yet the single slot is free for the next call.
+        plain = await gw.exa.answer("climate tech companies")
+        text = "".join([c.content or "" async for c in stream])
+        assert text == plain.answer
+        assert gw.stats()["in_flight"] == 0
