@@ -67,9 +67,8 @@ def _declared_extension(ctx: ServerRequestContext[Any, Any]) -> bool:
 
 def _rpc_error(exc: OrchError) -> MCPError:
     """An OrchError raised before any task exists, as the JSON-RPC error the request gets."""
-    code = INVALID_PARAMS if exc.code.rpc_code == INVALID_PARAMS else exc.code.rpc_code
     message = exc.message + (f" ({exc.hint})" if exc.hint else "")
-    return MCPError(code=code, message=message, data=exc.to_dict())
+    return MCPError(code=exc.code.rpc_code, message=message, data=exc.to_dict())
 
 
 def _not_found(task_id: str) -> MCPError:
@@ -182,17 +181,25 @@ class TasksBridge:
     async def _call_as_task_2026(
         self, ctx: ServerRequestContext[Any, Any], raw: Mapping[str, Any]
     ) -> dict[str, Any] | None:
-        params = self._parse_call(raw)
-        if not self._calls.task_capable(params.name):
+        """A task for tasks.create and long-running operations; None lets the call run inline.
+
+        A call that can't become a task (malformed, unknown operation, bad args) also runs inline,
+        so a declaring client gets the same isError tool result as any other; no task is written.
+        """
+        try:
+            params = types.CallToolRequestParams.model_validate(raw, by_name=False)
+            if not self._calls.task_capable(params.name):
+                return None
+            call = self._calls.resolve(params.name, dict(params.arguments or {}))
+            # Server-directed: quick operations answer inline.
+            if not call.wants_task:
+                return None
+            # SEP-2663 tasks carry no progress; nobody is notified, the client polls tasks/get.
+            record = await self._create(
+                call, era=ctx.protocol_version, ttl_ms=call.ttl_ms, token=None, notify_key=None
+            )
+        except (ValidationError, OrchError, MCPError):
             return None
-        call = self._resolve(params)
-        # Server-directed: quick operations answer inline; tasks.create and long-running ones get a task.
-        if not call.wants_task:
-            return None
-        # SEP-2663 tasks carry no progress; nobody is notified, the client polls tasks/get.
-        record = await self._create(
-            call, era=ctx.protocol_version, ttl_ms=call.ttl_ms, token=None, notify_key=None
-        )
         out = {"resultType": "task", **wire.task_2026(record, detailed=False)}
         # A middleware that answers owns the envelope, so it stamps serverInfo as the runner would.
         out["_meta"] = {types.SERVER_INFO_META_KEY: self._server.server_info_stamp}

@@ -119,3 +119,14 @@ async def test_without_the_extension_calls_are_plain_and_tasks_methods_refused(
             await get_2026(client.session, started["taskId"])
         assert refused.value.error.code == -32021
         await app.tasks.wait(started["taskId"], timeout=30)
+
+
+async def test_a_call_that_cannot_become_a_task_gets_the_plain_error_result(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with modern(sim, tmp_path, monkeypatch) as (app, client):
+        bad_type = await client.call_tool("manage_websets", create("no.such.type"))
+        assert bad_type.is_error is True and structured(bad_type)["code"] == "INVALID_PARAMS"
+        bad_args = await client.call_tool("manage_websets", create(steps="many"))
+        assert bad_args.is_error is True and "steps" in structured(bad_args)["message"]
+        assert (await app.tasks.list())[0] == []
