@@ -228,7 +228,8 @@ def advance(store: WebsetsStore) -> float:
             if not store.websets[monitor.webset_id].deleted:
                 trigger_run(store, monitor, at)
     for ws in store.websets.values():
-        if not ws.deleted:
+        # An idle webset has nothing due: whatever could make it run again marks it busy first.
+        if ws.busy and not ws.deleted:
             _advance_webset(store, ws, now, due)
     for imp in store.imports.values():
         if (
