@@ -18,7 +18,6 @@ sending a response.")`.
 from __future__ import annotations
 
 import asyncio
-import importlib
 import logging
 import time
 import uuid
@@ -31,7 +30,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.types import Message, Receive, Scope, Send
 
-from exa_orch.sim import agent, papers, search
+from exa_orch.sim import agent, papers, search, websets
 from exa_orch.sim.context import SimConfig, SimContext
 from exa_orch.sim.faults import (
     FAULT_TAGS,
@@ -274,22 +273,12 @@ def _research_routes() -> list[BaseRoute]:
 
 
 def _family_routes(ctx: SimContext) -> list[BaseRoute]:
-    routes: list[BaseRoute] = [
+    return [
+        *websets.build_routes(ctx),
         *search.build_routes(ctx),
         *agent.build_routes(ctx),
         *papers.build_routes(ctx),
     ]
-    try:  # SIM-WEBSETS lands exa_orch.sim.websets.build_routes; until then there are no Websets routes
-        websets_routes = getattr(importlib.import_module("exa_orch.sim.websets"), "build_routes", None)
-    except ImportError:
-        websets_routes = None
-    if websets_routes is not None:
-        built = list(websets_routes(ctx))
-        if all(getattr(r, "path", "").startswith("/websets/v0") for r in built):
-            routes.extend(built)
-        else:
-            routes.append(Mount("/websets/v0", routes=built))
-    return routes
 
 
 async def _http_exception(request: Request, exc: Exception) -> Response:
