@@ -25,6 +25,7 @@ from exa_orch.errors import (
 
 from .context import OpContext
 from .models import Args
+from .registry import Operation
 
 WEBSETS = "/websets/v0"
 
@@ -142,9 +143,17 @@ def rest_op(
     project: Any = None,
     query: tuple[str, ...] = (),
     hint: str | None = None,
-) -> Any:
+    secret_result: bool = False,
+) -> Operation:
     """An Operation whose handler is one Exa call planned by `Rest(method, path, query=...)`."""
-    from .registry import Operation  # local: registry imports nothing from here, but keep the graph flat
-
     rest = Rest(method, path, query=query)
-    return Operation(name, model, rest.send, summary, project=project, plan=rest.plan, hint=hint)
+    return Operation(
+        name,
+        model,
+        rest.send,
+        summary,
+        project=project,
+        plan=rest.plan,
+        hint=hint,
+        secret_result=secret_result,
+    )

@@ -2,49 +2,54 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
-
+from . import (
+    enrichments,
+    events,
+    imports,
+    items,
+    monitors,
+    papers,
+    research,
+    search,
+    searches,
+    webhooks,
+    websets,
+)
 from .meta import list_operations_op
-from .registry import Operation, Registry
+from .registry import Registry
 
 # Each domain module exposes OPERATIONS: list[Operation]; adding a domain is one line here.
-DOMAIN_MODULES = (
-    "websets",
-    "searches",
-    "items",
-    "enrichments",
-    "monitors",
-    "webhooks",
-    "imports",
-    "events",
-    "search",
-    "research",
-    "papers",
+DOMAINS = (
+    websets,
+    searches,
+    items,
+    enrichments,
+    monitors,
+    webhooks,
+    imports,
+    events,
+    search,
+    research,
+    papers,
 )
 
 
-def _domain_ops(module: str, attr: str = "OPERATIONS") -> list[Operation]:
-    mod = importlib.import_module(f"{__package__}.{module}")
-    return list(getattr(mod, attr))
-
-
 def default_registry() -> Registry:
-    """A fresh registry holding every operation, list_operations and (when the runtime ships it) tasks.*."""
+    """A fresh registry holding every operation, the runtime's tasks.* and list_operations."""
+    # Imported here: operations/tasks.py (RUNTIME helper) pulls in the runtime and store, which may
+    # themselves import operations; deferring keeps the import graph acyclic.
+    from .tasks import TASK_OPERATIONS
+
     registry = Registry()
-    for module in DOMAIN_MODULES:
-        if importlib.util.find_spec(f"{__package__}.{module}") is None:
-            continue  # domain not written yet
-        for op in _domain_ops(module):
+    for domain in DOMAINS:
+        for op in domain.OPERATIONS:
             registry.register(op)
-    # tasks.* belong to the runtime helper; registered once operations/tasks.py exists.
-    if importlib.util.find_spec(f"{__package__}.tasks") is not None:
-        for op in _domain_ops("tasks", "TASK_OPERATIONS"):
-            registry.register(op)
+    for op in TASK_OPERATIONS:
+        registry.register(op)
     registry.register(list_operations_op(registry))
     return registry
 
 
-async def list_operations(registry: Registry | None = None) -> list[dict[str, object]]:
-    """registry.describe() of the default registry (for faces that list operations directly)."""
+def list_operations(registry: Registry | None = None) -> list[dict[str, object]]:
+    """registry.describe() of `registry` (default: the default registry), for faces that list directly."""
     return (registry or default_registry()).describe()

@@ -91,7 +91,9 @@ def invalid_params(op: Operation, exc: ValidationError, mode: Mode) -> InvalidPa
 def _control(
     args: dict[str, Any], default_mode: Mode | None
 ) -> tuple[Mode, bool, bool, list[dict[str, Any]]]:
-    mode = args.pop("mode", None) or default_mode or "safe"
+    mode = args.pop("mode", None)
+    if mode is None:
+        mode = default_mode or "safe"
     if mode not in ("safe", "strict"):
         raise InvalidParams(f"mode: must be 'safe' or 'strict', got {mode!r}", fields=["mode"])
     changes: list[dict[str, Any]] = []

@@ -50,6 +50,9 @@ class Operation:
     plan: Planner | None = None
     hint: str | None = None
     """Added to InvalidParams and to Exa's 400/422 answers for this operation."""
+    secret_result: bool = False
+    """The result holds a secret shown once (webhooks.create): hand it to the caller, never persist it
+    (a durable task must not run this operation)."""
 
     def args_schema(self) -> dict[str, Any]:
         """JSON Schema (draft 2020-12) of the args, camelCase, plus the control args."""

@@ -75,7 +75,7 @@ class GetAllWebhooks(GetAll):
 P = f"{WEBSETS}/webhooks"
 OPERATIONS: list[Operation] = [
     rest_op("webhooks.create", CreateWebhook, "POST", P, "Create a webhook; its signing secret is returned "
-            "now only (store it).", project=_one(pj.webhook_created)),
+            "now only (store it).", project=_one(pj.webhook_created), secret_result=True),
     rest_op("webhooks.get", WebhookId, "GET", P + "/{id}", "Get a webhook.", project=_one(pj.webhook)),
     rest_op("webhooks.list", Page, "GET", P, "List webhooks, one page.", project=_page(pj.webhook)),
     rest_op("webhooks.update", UpdateWebhook, "PATCH", P + "/{id}", "Change a webhook's url, events or metadata.",
