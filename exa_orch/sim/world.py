@@ -317,11 +317,17 @@ class World:
         return [e for e in self.entities if e.kind == kind]
 
     def infer_kind(self, query: str) -> EntityKind | None:
-        """The kind a query asks for ("AI startups" -> company), or None when it says none."""
-        words = set(re.findall(r"[a-z]+", query.lower()))
-        scores = {k: len(words & set(ws)) for k, ws in KIND_WORDS.items()}
-        best = max(KINDS, key=lambda k: scores[k])
-        return best if scores[best] else None
+        """The kind a query asks for, or None when it names none.
+
+        The first kind word wins, since English queries lead with the head noun: "AI startups"
+        -> company, "CTOs at fintech startups" -> person, "papers about startups" -> research_paper.
+        """
+        for word in re.findall(r"[a-z]+", query.lower()):
+            for form in (word, word[:-1] if word.endswith("s") else word):
+                for kind, kind_words in KIND_WORDS.items():
+                    if form in kind_words:
+                        return kind
+        return None
 
     # ---- search --------------------------------------------------------------------------------
     def score(self, query: str, entity: Entity) -> float:

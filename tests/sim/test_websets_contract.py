@@ -103,8 +103,10 @@ async def test_every_websets_operation_answers_per_the_spec(sim: SimHandle) -> N
         item = await ws_api.items.get(webset.id, items.data[0].id)
         search_id = got.searches[0].id
         await ws_api.searches.get(webset.id, search_id)
-        search = await ws_api.searches.create(webset.id, {"query": "fintech companies in Europe", "count": 40,
-                                                          "behavior": "append"})  # fmt: skip
+        search = await ws_api.searches.create(webset.id, {
+            "query": "fintech companies in Europe", "count": 40, "behavior": "append", "recall": True,
+            "exclude": [{"source": "webset", "id": webset.id}], "metadata": {"step": "2"},
+        })  # fmt: skip
         await ws_api.searches.cancel(webset.id, search.id)
         enrichment = await ws_api.enrichments.create(webset.id, {"description": "Company size", "format": "options",
                                                                  "options": [{"label": "small"}, {"label": "large"}]})  # fmt: skip

@@ -199,3 +199,21 @@ async def test_webhook_secret_is_shown_once_and_attempts_are_recorded(sim: SimHa
             await http.get(f"{W}/webhooks/{hook['id']}/attempts", params={"eventType": "webset.created"})
         ).json()
         assert none["data"] == []
+
+
+async def test_a_monitor_runs_again_when_simulated_time_passes_its_next_run(sim: SimHandle) -> None:
+    async with client(sim) as http:
+        ws = (
+            await http.post(
+                f"{W}/websets", json={"search": {"query": "quantum computing companies", "count": 2}}
+            )
+        ).json()
+        monitor = (await http.post(f"{W}/monitors", json={
+            "websetId": ws["id"], "cadence": {"cron": "0 9 * * *"}, "behavior": {"config": {"count": 1}},
+        })).json()  # fmt: skip
+        assert monitor["nextRunAt"] == "2026-01-01T09:00:00.000Z"  # the simulated clock starts at the epoch
+        sim.ctx.clock._start -= 10 * 3600 / sim.ctx.clock.speed  # jump ten simulated hours ahead
+        runs = (await http.get(f"{W}/monitors/{monitor['id']}/runs")).json()["data"]
+        assert len(runs) == 2 and runs[0]["createdAt"] == "2026-01-01T09:00:00.000Z"
+        got = (await http.get(f"{W}/monitors/{monitor['id']}")).json()
+        assert got["nextRunAt"] == "2026-01-02T09:00:00.000Z"

@@ -80,3 +80,5 @@ def test_infer_kind_reads_the_query() -> None:
     assert w.infer_kind("papers on quality-diversity") == "research_paper"
     assert w.infer_kind("news about battery storage") == "article"
     assert w.infer_kind("zzqx") is None
+    assert w.infer_kind("CTOs at fintech startups") == "person"
+    assert w.infer_kind("papers about startups") == "research_paper"
