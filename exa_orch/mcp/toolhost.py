@@ -112,6 +112,9 @@ _RENAMES: tuple[tuple[str, str], ...] = (
     ("enrichmentId", "id"),
     ("eventId", "id"),
     ("question", "query"),
+    ("type", "types"),
+    ("after", "createdAfter"),
+    ("before", "createdBefore"),
 )
 
 
