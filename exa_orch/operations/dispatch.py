@@ -37,6 +37,28 @@ def _aliases(model: type[BaseModel]) -> list[str]:
     return [f.alias or n for n, f in model.model_fields.items()]
 
 
+def _expected(schema: dict[str, Any], loc: tuple[Any, ...]) -> str:
+    """A short description ("string", "integer", "one of 'a', 'b'", "object") of the schema at `loc`."""
+    defs = schema.get("$defs", {})
+    node: dict[str, Any] = schema
+    for part in loc:
+        while "$ref" in node:
+            node = defs.get(node["$ref"].rsplit("/", 1)[-1], {})
+        if isinstance(part, int):
+            node = node.get("items", {})
+        else:
+            node = node.get("properties", {}).get(part, {})
+    while "$ref" in node:
+        node = defs.get(node["$ref"].rsplit("/", 1)[-1], {})
+    if "enum" in node:
+        return "one of " + ", ".join(repr(v) for v in node["enum"])
+    if "const" in node:
+        return repr(node["const"])
+    kinds = [b.get("type") for b in node.get("anyOf", [node])]
+    kinds = [k if isinstance(k, str) else "object" for k in kinds if k != "null"]
+    return " or ".join(dict.fromkeys(kinds))
+
+
 def _describe_error(err: Any, op: Operation, mode: Mode) -> tuple[str, str]:
     """(field path, what was wrong and what is expected) for one pydantic error."""
     loc = tuple(p for p in err["loc"] if not (isinstance(p, str) and p.startswith("function-")))
@@ -44,7 +66,8 @@ def _describe_error(err: Any, op: Operation, mode: Mode) -> tuple[str, str]:
     kind = err["type"]
     got = err.get("input")
     if kind == "missing":
-        return path, f"{path}: required field is missing"
+        expected = _expected(_schema(op.args_model), loc)
+        return path, f"{path}: required field is missing" + (f" (expected {expected})" if expected else "")
     if kind == "extra_forbidden":
         parent = path.rsplit(".", 1)[-1]
         known = _aliases(op.args_model) if len(loc) == 1 else []
@@ -53,9 +76,9 @@ def _describe_error(err: Any, op: Operation, mode: Mode) -> tuple[str, str]:
         allowed = f" (allowed: {', '.join(sorted(known))})" if known and not close else ""
         return path, f"{path}: unknown field{tip}{allowed}"
     if kind == "value_error":
-        return path, f"{path}: {err['msg'].removeprefix('Value error, ')}" if loc else err[
-            "msg"
-        ].removeprefix("Value error, ")
+        text = str(err["msg"]).removeprefix("Value error, ")
+        # Our validators name their field themselves; don't say it twice.
+        return path, text if (not loc or text.startswith(f"{path}:")) else f"{path}: {text}"
     msg = f"{path}: {err['msg'][0].lower()}{err['msg'][1:]}, got {json.dumps(got, default=str)[:120]}"
     if (
         mode == "strict"

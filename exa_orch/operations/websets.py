@@ -65,6 +65,10 @@ class GetAllWebsets(GetAll):
     pass
 
 
+class ListWebsets(Page):
+    limit: int | None = Field(default=None, ge=1, le=100)
+
+
 def search_progress(webset: dict[str, Any]) -> tuple[float, float | None, str]:
     """(found, wanted, message) summed over the webset's searches."""
     found = wanted = 0.0
@@ -125,7 +129,7 @@ OPERATIONS: list[Operation] = [
             "imports and enrichments.", project=_one(pj.webset)),
     rest_op("websets.get", GetWebset, "GET", P + "/{id}", "Get a webset (expand=['items'] adds its latest items).",
             project=_one(pj.webset)),
-    rest_op("websets.list", Page, "GET", P, "List websets, one page (cursor, limit <= 100).",
+    rest_op("websets.list", ListWebsets, "GET", P, "List websets, one page (cursor, limit <= 100).",
             project=_page(pj.webset)),
     rest_op("websets.update", UpdateWebset, "POST", P + "/{id}", "Replace a webset's metadata.",
             project=_one(pj.webset)),

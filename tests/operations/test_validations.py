@@ -159,3 +159,13 @@ async def test_import_without_csv_needs_size_and_count() -> None:
     with pytest.raises(InvalidParams) as err:
         await call("imports.create", {"entity": {"type": "company"}, "preview": True})
     assert set(err.value.fields) == {"size", "count"}
+
+
+async def test_messages_say_what_was_expected() -> None:
+    with pytest.raises(InvalidParams) as err:
+        await call("exa.search", {"type": "x", "numResults": "many"})
+    message = err.value.message
+    assert "query: required field is missing (expected string)" in message
+    assert "type: input should be 'neural'" in message and 'got "x"' in message
+    assert "numResults" in message and "integer" in message
+    assert set(err.value.fields) == {"query", "type", "numResults"}
