@@ -25,16 +25,7 @@ KINDS: tuple[EntityKind, ...] = ("company", "person", "research_paper", "article
 
 # industry -> keywords an entity of that industry is found by
 INDUSTRIES: dict[str, tuple[str, ...]] = {
-    "Artificial Intelligence": (
-        "ai",
-        "artificial",
-        "intelligence",
-        "machine",
-        "learning",
-        "ml",
-        "llm",
-        "models",
-    ),
+    "Artificial Intelligence": tuple("ai artificial intelligence machine learning ml llm models".split()),
     "Fintech": ("fintech", "finance", "payments", "banking", "financial", "lending"),
     "Healthcare": ("healthcare", "health", "medical", "clinical", "patients", "medtech"),
     "Climate Tech": ("climate", "carbon", "sustainability", "emissions", "cleantech", "green"),
@@ -52,37 +43,13 @@ INDUSTRIES: dict[str, tuple[str, ...]] = {
 
 # region -> (city, country) pairs; the region name and its adjective are searchable words
 REGIONS: dict[str, tuple[tuple[str, str], ...]] = {
-    "Europe": (
-        ("Berlin", "Germany"),
-        ("Munich", "Germany"),
-        ("Paris", "France"),
-        ("London", "United Kingdom"),
-        ("Amsterdam", "Netherlands"),
-        ("Stockholm", "Sweden"),
-        ("Zurich", "Switzerland"),
-        ("Barcelona", "Spain"),
-        ("Helsinki", "Finland"),
-        ("Dublin", "Ireland"),
-        ("Warsaw", "Poland"),
-    ),
-    "North America": (
-        ("San Francisco", "United States"),
-        ("New York", "United States"),
-        ("Boston", "United States"),
-        ("Austin", "United States"),
-        ("Seattle", "United States"),
-        ("Toronto", "Canada"),
-    ),
-    "Asia": (
-        ("Singapore", "Singapore"),
-        ("Bangalore", "India"),
-        ("Tokyo", "Japan"),
-        ("Seoul", "South Korea"),
-    ),
+    "Europe": (("Berlin", "Germany"), ("Munich", "Germany"), ("Paris", "France"), ("London", "United Kingdom"), ("Amsterdam", "Netherlands"), ("Stockholm", "Sweden"), ("Zurich", "Switzerland"), ("Barcelona", "Spain"), ("Helsinki", "Finland"), ("Dublin", "Ireland"), ("Warsaw", "Poland")),
+    "North America": (("San Francisco", "United States"), ("New York", "United States"), ("Boston", "United States"), ("Austin", "United States"), ("Seattle", "United States"), ("Toronto", "Canada")),
+    "Asia": (("Singapore", "Singapore"), ("Bangalore", "India"), ("Tokyo", "Japan"), ("Seoul", "South Korea")),
     "Latin America": (("Sao Paulo", "Brazil"), ("Mexico City", "Mexico")),
     "Africa": (("Lagos", "Nigeria"), ("Nairobi", "Kenya")),
     "Middle East": (("Tel Aviv", "Israel"), ("Dubai", "United Arab Emirates")),
-}
+}  # fmt: skip
 REGION_WORDS: dict[str, tuple[str, ...]] = {
     "Europe": ("europe", "european", "eu"),
     "North America": ("north", "america", "american", "usa", "us"),
@@ -92,16 +59,8 @@ REGION_WORDS: dict[str, tuple[str, ...]] = {
     "Middle East": ("middle", "east", "mena"),
 }
 
-CATEGORIES: tuple[str, ...] = (
-    "cs.AI",
-    "cs.LG",
-    "cs.CL",
-    "cs.CV",
-    "cs.IR",
-    "cs.NE",
-    "stat.ML",
-    "math.ST",
-    "physics.data-an",
+CATEGORIES: tuple[str, ...] = tuple(
+    "cs.AI cs.LG cs.CL cs.CV cs.IR cs.NE stat.ML math.ST physics.data-an".split()
 )
 CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
     "cs.AI": ("ai", "artificial", "intelligence", "agents", "reasoning", "planning"),
@@ -117,69 +76,16 @@ CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
 
 # words that say which kind of entity a query wants
 KIND_WORDS: dict[EntityKind, tuple[str, ...]] = {
-    "company": (
-        "company",
-        "companies",
-        "startup",
-        "startups",
-        "firm",
-        "firms",
-        "business",
-        "businesses",
-        "vendor",
-        "vendors",
-        "provider",
-        "providers",
-        "manufacturer",
-        "manufacturers",
+    "company": tuple(
+        "company companies startup startups firm firms business businesses vendor vendors provider providers manufacturer manufacturers".split()
     ),
-    "person": (
-        "people",
-        "person",
-        "persons",
-        "founder",
-        "founders",
-        "ceo",
-        "ceos",
-        "cto",
-        "engineer",
-        "engineers",
-        "researcher",
-        "researchers",
-        "executive",
-        "executives",
-        "leader",
-        "leaders",
-        "investor",
-        "investors",
-        "scientist",
-        "scientists",
+    "person": tuple(
+        "people person persons founder founders ceo ceos cto engineer engineers researcher researchers executive executives leader leaders investor investors scientist scientists".split()
     ),
-    "research_paper": (
-        "paper",
-        "papers",
-        "research",
-        "preprint",
-        "preprints",
-        "arxiv",
-        "study",
-        "studies",
-        "publication",
-        "publications",
+    "research_paper": tuple(
+        "paper papers research preprint preprints arxiv study studies publication publications".split()
     ),
-    "article": (
-        "article",
-        "articles",
-        "news",
-        "blog",
-        "blogs",
-        "post",
-        "posts",
-        "story",
-        "stories",
-        "coverage",
-        "press",
-    ),
+    "article": tuple("article articles news blog blogs post posts story stories coverage press".split()),
 }
 
 _STOPWORDS = frozenset(
