@@ -132,22 +132,18 @@ class SimApp(Starlette):
             "fault": None,
             "external_id": None,
         }
-        counters.started(endpoint, family)
-        status_box: list[int] = []
+        counters.started(endpoint, family, entry)
 
         async def send_tracking(message: Message) -> None:
             if message["type"] == "http.response.start":
-                status_box.append(message["status"])
+                counters.responded(entry, message["status"], state.get("external_id"))
                 message = _add_header(message, "x-request-id", rid)
             await send(message)
 
         try:
             await self._handle(scope, receive, send, send_tracking, entry, path)
         finally:
-            entry["t_end"] = time.monotonic()
-            entry["status"] = status_box[0] if status_box else None
-            entry["external_id"] = state.get("external_id")
-            counters.finished(entry)
+            counters.finished(entry, time.monotonic(), state.get("external_id"))
 
     async def _handle(
         self, scope: Scope, receive: Receive, raw_send: Send, send: Send, entry: dict[str, Any], path: str
@@ -170,7 +166,8 @@ class SimApp(Starlette):
         if config.latency_ms > 0:
             await asyncio.sleep(config.latency_ms / 1000)
         fault = self.faults.draw()
-        entry["fault"] = fault
+        if fault is not None:
+            self.sim.counters.faulted(entry, fault)
         if fault == "drop":
             await _drop(raw_send, receive)
             return

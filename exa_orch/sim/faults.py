@@ -186,20 +186,33 @@ class Counters:
             self.max_in_flight = self.in_flight
             self.log: deque[dict[str, Any]] = deque(maxlen=LOG_LIMIT)
 
-    def started(self, endpoint: str, family: str) -> None:
+    # Each step is recorded before the client can see its effect (the fault before the response is
+    # written, the status before it is sent), so a client on another thread never reads stale stats.
+    def started(self, endpoint: str, family: str, entry: dict[str, Any]) -> None:
+        """Count a request and log its entry (t_end and status stay None until it ends)."""
         with self._lock:
             self.total += 1
             self.by_endpoint[endpoint] += 1
             self.by_family[family] += 1
             self.in_flight += 1
             self.max_in_flight = max(self.max_in_flight, self.in_flight)
+            self.log.append(entry)
 
-    def finished(self, entry: dict[str, Any]) -> None:
+    def faulted(self, entry: dict[str, Any], kind: str) -> None:
+        with self._lock:
+            entry["fault"] = kind
+            self.faults[kind] += 1
+
+    def responded(self, entry: dict[str, Any], status: int, external_id: str | None) -> None:
+        with self._lock:
+            entry["status"] = status
+            entry["external_id"] = external_id
+
+    def finished(self, entry: dict[str, Any], t_end: float, external_id: str | None) -> None:
         with self._lock:
             self.in_flight -= 1
-            if entry.get("fault"):
-                self.faults[entry["fault"]] += 1
-            self.log.append(entry)
+            entry["t_end"] = t_end
+            entry["external_id"] = external_id
 
     def created(self, external_id: str) -> None:
         with self._lock:
@@ -226,5 +239,5 @@ class Counters:
     def entries(self, limit: int | None = None) -> list[dict[str, Any]]:
         """The newest `limit` log entries (all by default), oldest first."""
         with self._lock:
-            items = list(self.log)
-        return items[-limit:] if limit else items
+            items = [dict(e) for e in (list(self.log)[-limit:] if limit else self.log)]
+        return items
