@@ -70,7 +70,7 @@ def config_from(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
 
 
 def run_sim(args: argparse.Namespace) -> int:
-    """Serve until SIGINT/SIGTERM; 0 on a clean stop, 2 on a bad flag."""
+    """Serve until SIGINT/SIGTERM; 0 on a clean stop, 1 when the port can't be bound, 2 on a bad flag."""
     try:
         config = config_from(args)
         app = create_app(config)
@@ -79,7 +79,12 @@ def run_sim(args: argparse.Namespace) -> int:
         return 2
     host = getattr(args, "host", None) or "127.0.0.1"
     port = getattr(args, "port", None) or 0
-    sock = bind_socket(host, port)
+    try:
+        sock = bind_socket(host, port)
+    except OSError as exc:
+        print(f"error [CONFIG_ERROR]: cannot listen on {host}:{port}: {exc.strerror or exc}", file=sys.stderr)
+        print("hint: pick another --port, or 0 for a free one", file=sys.stderr)
+        return 1
     bound_port = sock.getsockname()[1]
     print(f"EXA_ORCH_EXA_URL=http://{host}:{bound_port}", flush=True)
     logger.info(

@@ -54,6 +54,21 @@ def test_malformed_environment_names_the_variable() -> None:
         config_from(_args(), {"EXA_SIM_SEED": "forty-two"})
 
 
+def test_run_sim_reports_a_port_in_use_and_bad_values(capsys: pytest.CaptureFixture[str]) -> None:
+    from exa_orch.sim.server import run_sim
+    from exa_orch.sim.testing import bind_socket
+
+    taken = bind_socket()
+    taken.listen()
+    try:
+        assert run_sim(_args(port=taken.getsockname()[1])) == 1
+    finally:
+        taken.close()
+    assert "CONFIG_ERROR" in capsys.readouterr().err
+    assert run_sim(_args(speed=-1.0)) == 2
+    assert "--speed" in capsys.readouterr().err
+
+
 def test_sim_thread_serves_sync_callers_and_takes_faults() -> None:
     with SimThread(SimConfig(speed=100)) as sim:
         ok = httpx.post(f"{sim.url}/search", json={"query": "ai"}, headers={"x-api-key": "k"})
