@@ -20,6 +20,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from exa_orch.sim.context import SimContext
+from exa_orch.sim.search import ranking
 
 ALLOWED_CATEGORIES = (
     "cs.AI",
@@ -95,7 +96,7 @@ def paper_json(entity: Any) -> dict[str, Any]:
 
 def find_papers(world: Any, query: str, categories: list[str], years: list[int]) -> list[Any]:
     """Research papers matching `query`, best first, within the category and year filters."""
-    ranked = world.search(query, kind="research_paper", limit=len(world.entities))
+    ranked = ranking(world, query, "research_paper")
     return [
         e
         for e in ranked

@@ -12,6 +12,8 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import weakref
+from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Any
 from urllib.parse import urlsplit
@@ -335,10 +337,30 @@ def _contents_options(body: dict[str, Any]) -> dict[str, Any] | None:
     return contents
 
 
+_RANKINGS: weakref.WeakKeyDictionary[Any, OrderedDict[tuple[str, str | None], list[Any]]] = (
+    weakref.WeakKeyDictionary()
+)
+RANKING_CACHE_SIZE = 512
+
+
+def ranking(world: Any, query: str, kind: str | None) -> list[Any]:
+    """Every entity (of `kind`) ranked for `query`; cached per world, since rankings never change."""
+    cache = _RANKINGS.setdefault(world, OrderedDict())
+    key = (query, kind)
+    hit = cache.get(key)
+    if hit is None:
+        hit = cache[key] = world.search(query, kind=kind, limit=len(world.entities))
+        if len(cache) > RANKING_CACHE_SIZE:
+            cache.popitem(last=False)
+    else:
+        cache.move_to_end(key)
+    return hit
+
+
 def _ranked(
     world: Any, query: str, kind: str | None, filters: Filters, n: int, skip: str | None = None
 ) -> list[Any]:
-    pool = world.search(query, kind=kind, limit=len(world.entities))
+    pool = ranking(world, query, kind)
     return [e for e in pool if e.url != skip and filters.keep(e)][:n]
 
 
