@@ -169,10 +169,16 @@ def _initialize(proc: subprocess.Popen[bytes]) -> None:
     assert b'"serverInfo"' in line, line
 
 
-def test_stdin_eof_stops_cleanly(sim_url: str, tmp_path: Path) -> None:
+def test_whole_tools_list_response_on_the_wire_and_stdin_eof_stop(sim_url: str, tmp_path: Path) -> None:
     with _spawn(sim_url, tmp_path) as proc:
         _initialize(proc)
-        assert proc.stdin is not None
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        proc.stdin.write(b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n')
+        proc.stdin.flush()
+        line = proc.stdout.readline()  # the complete JSON-RPC response, as the client receives it
+        assert b'"manage_websets"' in line and b'"id":2' in line
+        assert len(line) <= TOOLS_LIST_BUDGET, f"tools/list response is {len(line)} bytes"
         proc.stdin.close()
         assert proc.wait(timeout=30) == 0
     assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
