@@ -270,7 +270,6 @@ class TasksBridge:
         self, ctx: ServerRequestContext[Any, Any], params: types.GetTaskPayloadRequestParams
     ) -> dict[str, Any]:
         self._gate(ctx, "tasks/result", params.task_id)
-        await self._get(params.task_id)
         try:
             # The spec says block until terminal; the client ends the wait by cancelling this request.
             record = await self.service.wait(params.task_id)
@@ -316,8 +315,7 @@ class TasksBridge:
         if not record.terminal:
             # 2025-11-25: the task MUST be cancelled before the response; the actor records it at its
             # next await, which a cancellable workflow reaches promptly.
-            with anyio.move_on_after(CANCEL_SETTLE_S):
-                record = await self.service.wait(params.task_id)
+            record = await self.service.wait(params.task_id, timeout=CANCEL_SETTLE_S)
         return wire.task_2025(record)
 
     async def tasks_update(
