@@ -2,12 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
+import hashlib
+import hmac
+import json
 from typing import Any
 
 import httpx
 from exa_py import AsyncExa
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import PlainTextResponse, Response
+from starlette.routing import Route
 
-from exa_orch.sim.testing import SimHandle
+from exa_orch.sim.testing import SimHandle, bind_socket, server_for
+from exa_orch.sim.websets.delivery import signature
 from tests.sim.test_websets_behaviour import W, client, wait_idle
 from tests.sim.test_websets_contract import poll
 
@@ -217,3 +226,50 @@ async def test_a_monitor_runs_again_when_simulated_time_passes_its_next_run(sim:
         assert len(runs) == 2 and runs[0]["createdAt"] == "2026-01-01T09:00:00.000Z"
         got = (await http.get(f"{W}/monitors/{monitor['id']}")).json()
         assert got["nextRunAt"] == "2026-01-02T09:00:00.000Z"
+
+
+async def test_loopback_webhooks_receive_signed_events_and_attempts_record_the_answers(
+    sim: SimHandle,
+) -> None:
+    received: list[tuple[bytes, str]] = []
+    got_idle = asyncio.Event()
+
+    async def receive(request: Request) -> Response:
+        body = await request.body()
+        received.append((body, request.headers["exa-signature"]))
+        if json.loads(body)["type"] == "webset.idle":
+            got_idle.set()
+        return PlainTextResponse("thanks", status_code=202)
+
+    receiver = Starlette(routes=[Route("/hook", receive, methods=["POST"])])
+    sock = bind_socket()
+    server = server_for(receiver)  # type: ignore[arg-type]
+    serving = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        url = f"http://127.0.0.1:{sock.getsockname()[1]}/hook"
+        async with client(sim) as http:
+            hook = (
+                await http.post(
+                    f"{W}/webhooks", json={"events": ["webset.created", "webset.idle"], "url": url}
+                )
+            ).json()
+            ws = (
+                await http.post(f"{W}/websets", json={"search": {"query": "edtech startups", "count": 2}})
+            ).json()
+            await wait_idle(http, ws["id"])
+            async with asyncio.timeout(5):
+                await got_idle.wait()
+            attempts = (await http.get(f"{W}/webhooks/{hook['id']}/attempts")).json()["data"]
+    finally:
+        server.should_exit = True
+        await serving
+    assert [json.loads(b)["type"] for b, _ in received] == ["webset.created", "webset.idle"]
+    for body, header in received:
+        stamp = int(header.split(",")[0].removeprefix("t="))
+        assert header == signature(hook["secret"], stamp, body)
+        expected = hmac.new(hook["secret"].encode(), f"{stamp}.".encode() + body, hashlib.sha256).hexdigest()
+        assert header.endswith(f"v1={expected}")
+    assert {a["eventType"] for a in attempts} == {"webset.created", "webset.idle"}
+    assert all(
+        a["successful"] and a["responseStatusCode"] == 202 and a["responseBody"] == "thanks" for a in attempts
+    )

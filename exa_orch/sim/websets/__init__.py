@@ -3,15 +3,25 @@
 `build_routes(ctx)` returns the routes, with full paths under /websets/v0/..., and keeps the
 family's state in `ctx.extras["websets"]`. Modules: `store` (records, ids, externalIds,
 pagination), `engine` (simulated time), `judge` (criteria and enrichments), `views` (JSON bodies),
-`http` (validation), and one module of routes per resource.
+`http` (validation), `delivery` (webhooks), and one module of routes per resource.
 """
 
 from __future__ import annotations
 
-from starlette.routing import BaseRoute
+from starlette.routing import BaseRoute, Route
 
 from exa_orch.sim.context import SimContext
-from exa_orch.sim.websets import enrichments, events, imports, items, monitors, searches, webhooks, websets
+from exa_orch.sim.websets import (
+    delivery,
+    enrichments,
+    events,
+    imports,
+    items,
+    monitors,
+    searches,
+    webhooks,
+    websets,
+)
 from exa_orch.sim.websets.store import WebsetsStore
 
 __all__ = ["WebsetsStore", "build_routes"]
@@ -27,7 +37,7 @@ def build_routes(ctx: SimContext) -> list[BaseRoute]:
     # Upload URLs stand for Exa's pre-signed storage URLs: exa-py PUTs to them without the API key.
     public = list(ctx.extras.get("public_prefixes", ()))
     ctx.extras["public_prefixes"] = (*public, imports.UPLOADS)
-    return [
+    routes = [
         *websets.routes(),
         *searches.routes(),
         *items.routes(),
@@ -37,3 +47,5 @@ def build_routes(ctx: SimContext) -> list[BaseRoute]:
         *imports.routes(),
         *events.routes(),
     ]
+    # Any request may send events (time advances on every one): each may carry deliveries.
+    return [Route(r.path, delivery.endpoint(r.endpoint), methods=r.methods) for r in routes]

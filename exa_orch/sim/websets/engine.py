@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from exa_orch.sim.websets import judge, views
+from exa_orch.sim.websets import delivery, judge, views
 from exa_orch.sim.websets.store import (
     Candidate,
     EnrichmentRec,
@@ -171,13 +171,13 @@ def run_status(store: WebsetsStore, run: RunRec, now: float) -> str:
 
 # ---- creating things -----------------------------------------------------------------------------
 def emit(store: WebsetsStore, type_: str, at: float, data: dict[str, Any]) -> EventRec:
-    """Append an event and record an attempt for each active webhook subscribed to its type."""
+    """Append an event and deliver it to (or record an attempt for) each subscribed active webhook."""
     event = EventRec(id=store.new_id("event"), type=type_, at=at, data=data)
     store.events.append(event)
     store.events_by_id[event.id] = event
     for hook in store.webhooks.values():
         if hook.status == "active" and type_ in hook.events:
-            store.attempts.append(views.attempt(store, hook, event))
+            delivery.record(store, hook, event)
     return event
 
 

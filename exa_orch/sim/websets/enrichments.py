@@ -13,7 +13,7 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Route
+from starlette.routing import Route
 
 from exa_orch.sim.websets import engine, http, views
 from exa_orch.sim.websets.store import EnrichmentRec, WebsetRec, WebsetsStore
@@ -94,7 +94,7 @@ async def cancel(request: Request) -> JSONResponse:
     return http.json(views.enrichment(st, enr, now))
 
 
-def routes() -> list[BaseRoute]:
+def routes() -> list[Route]:
     return [
         Route(P, create, methods=["POST"]),
         Route(f"{P}/{{id}}", get, methods=["GET"]),

@@ -11,7 +11,7 @@ from datetime import datetime
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Route
+from starlette.routing import Route
 
 from exa_orch.sim.context import SimClock
 from exa_orch.sim.websets import http, views
@@ -65,5 +65,5 @@ async def get(request: Request) -> JSONResponse:
     return http.json(views.event(st, event))
 
 
-def routes() -> list[BaseRoute]:
+def routes() -> list[Route]:
     return [Route(P, list_, methods=["GET"]), Route(f"{P}/{{id}}", get, methods=["GET"])]

@@ -19,7 +19,7 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
-from starlette.routing import BaseRoute, Route
+from starlette.routing import Route
 
 from exa_orch.sim.websets import engine, http, views
 from exa_orch.sim.websets.store import ImportRec, WebsetsStore, fail, paginate
@@ -179,7 +179,7 @@ async def delete(request: Request) -> JSONResponse:
     return http.json(data)
 
 
-def routes() -> list[BaseRoute]:
+def routes() -> list[Route]:
     return [
         Route(P, create, methods=["POST"]),
         Route(P, list_, methods=["GET"]),

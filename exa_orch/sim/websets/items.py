@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Route
+from starlette.routing import Route
 
 from exa_orch.sim.websets import http, views
 from exa_orch.sim.websets.store import ItemRec, WebsetRec, not_found, paginate
@@ -50,7 +50,7 @@ async def delete(request: Request) -> JSONResponse:
     return http.json(body)
 
 
-def routes() -> list[BaseRoute]:
+def routes() -> list[Route]:
     return [
         Route(P, list_, methods=["GET"]),
         Route(f"{P}/{{id}}", get, methods=["GET"]),

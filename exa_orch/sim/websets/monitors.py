@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Route
+from starlette.routing import Route
 
 from exa_orch.sim.websets import engine, http, views
 from exa_orch.sim.websets.store import MonitorRec, WebsetsStore, not_found, paginate
@@ -169,7 +169,7 @@ async def runs_get(request: Request) -> JSONResponse:
     return http.json(views.run(st, st.runs[run_id], now))
 
 
-def routes() -> list[BaseRoute]:
+def routes() -> list[Route]:
     return [
         Route(P, create, methods=["POST"]),
         Route(P, list_, methods=["GET"]),

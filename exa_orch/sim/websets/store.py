@@ -212,6 +212,7 @@ class WebsetsStore:
         self.events: list[EventRec] = []
         self.events_by_id: dict[str, EventRec] = {}
         self.attempts: list[dict[str, Any]] = []
+        self.outbox: list[tuple[WebhookRec, EventRec]] = []  # loopback deliveries not sent yet
         self._external: dict[tuple[str, str], str] = {}
         self._tables: dict[str, dict[str, Any]] = {
             "webset": self.websets, "search": self.searches, "enrichment": self.enrichments,

@@ -257,7 +257,7 @@ def event(store: WebsetsStore, e: EventRec) -> dict[str, Any]:
 
 
 def attempt(store: WebsetsStore, h: WebhookRec, e: EventRec) -> dict[str, Any]:
-    """A delivery attempt record. The simulator records attempts without sending them over the network."""
+    """An attempt record, as for a URL the simulator does not send to (see `delivery`)."""
     return {
         "id": store.new_id("wattempt"),
         "object": "webhook_attempt",
@@ -267,7 +267,7 @@ def attempt(store: WebsetsStore, h: WebhookRec, e: EventRec) -> dict[str, Any]:
         "url": h.url,
         "successful": False,
         "responseHeaders": {},
-        "responseBody": "not delivered: the Exa simulator records webhook attempts without sending them",
+        "responseBody": "not delivered: the Exa simulator sends webhooks to loopback URLs only",
         "responseStatusCode": 0,
         "attempt": 1,
         "attemptedAt": _iso(store, e.at),

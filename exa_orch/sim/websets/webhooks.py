@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Route
+from starlette.routing import Route
 
 from exa_orch.sim.websets import http, views
 from exa_orch.sim.websets.store import EVENT_TYPES, WebhookRec, WebsetsStore, paginate
@@ -117,7 +117,7 @@ async def attempts(request: Request) -> JSONResponse:
     return http.json({"data": page, "hasMore": more, "nextCursor": cursor})
 
 
-def routes() -> list[BaseRoute]:
+def routes() -> list[Route]:
     return [
         Route(P, create, methods=["POST"]),
         Route(P, list_, methods=["GET"]),

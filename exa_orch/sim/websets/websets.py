@@ -12,7 +12,7 @@ from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse
-from starlette.routing import BaseRoute, Route
+from starlette.routing import Route
 
 from exa_orch.sim.websets import engine, http, judge, views
 from exa_orch.sim.websets.enrichments import new_enrichment
@@ -169,7 +169,7 @@ def _suggested_enrichments(entity_type: str) -> list[dict[str, Any]]:
     ]
 
 
-def routes() -> list[BaseRoute]:
+def routes() -> list[Route]:
     return [
         Route(f"{P}/preview", preview, methods=["POST"]),
         Route(P, create, methods=["POST"]),
