@@ -137,3 +137,19 @@ async def test_mcp_cancel_while_the_workflow_awaits_exa_leaves_cancelled_and_can
         with pytest.raises(MCPError) as again:
             await client.cancel(task_id)
         assert again.value.error.code == -32602
+
+
+async def test_a_task_made_over_mcp_survives_a_server_restart(tmp_path: Path) -> None:
+    with SimThread(SimConfig(speed=100.0)) as sim:
+        args = {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 20, "delay": 0.1}}
+        async with spawned_2025(sim.url, tmp_path) as first:
+            task_id = (await first.call_task("manage_websets", args, token="restart"))["task"]["taskId"]
+            await first.until(lambda: len(first.progress) >= 3)
+        # The first server stopped when its stdin closed; the task is unfinished and resumable.
+        async with spawned_2025(sim.url, tmp_path) as second:
+            assert (await second.get(task_id)).status == "working"
+            result = await second.result(task_id)
+            body = structured(result)
+            assert [f["i"] for f in body["found"]] == list(range(20))
+        searches = sim.stats()["requests_by_endpoint"].get("POST /search", 0)
+        assert 20 <= searches <= 21  # checkpointed steps never repeat; only an interrupted one may
