@@ -29,7 +29,7 @@ from starlette.routing import BaseRoute, Route
 
 from exa_orch.sim.context import SimContext
 from exa_orch.sim.faults import SimHTTPError, note_create, read_json
-from exa_orch.sim.search import answer_text, build_output
+from exa_orch.sim.synth import answer_text, build_output
 
 QUEUE_SECONDS = 2.0
 # Simulated seconds a run spends running, by effort.

@@ -20,7 +20,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from exa_orch.sim.context import SimContext
-from exa_orch.sim.search import ranking
+from exa_orch.sim.synth import ranking
 
 ALLOWED_CATEGORIES = (
     "cs.AI",

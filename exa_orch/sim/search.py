@@ -4,19 +4,15 @@ Shapes follow `exa-openapi-spec.yaml` (SearchResponse, FindSimilarResponse, Cont
 AnswerResponse) and what exa-py 2.27 reads (`resolvedSearchType`, `costDollars.total`). Results are
 deterministic for a seed: ranking comes from `world.search`, and every synthesized text (highlights,
 summaries, answers, structured outputs) is derived from the entities alone.
-`build_output(schema, entities)` is shared with the Agent API (`sim/agent.py`).
+Synthesized values come from `sim/synth.py`, shared with the Agent API.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import re
-import weakref
-from collections import OrderedDict
 from collections.abc import AsyncIterator
 from typing import Any
-from urllib.parse import urlsplit
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
@@ -24,6 +20,16 @@ from starlette.routing import BaseRoute, Route
 
 from exa_orch.sim.context import SimContext
 from exa_orch.sim.faults import SimHTTPError, read_json, request_id
+from exa_orch.sim.synth import (
+    answer_text,
+    build_output,
+    entity_object,
+    grounding,
+    host,
+    ranking,
+    sentences,
+    stable,
+)
 
 SEARCH_TYPES = ("auto", "neural", "fast", "deep", "deep-lite", "deep-reasoning", "instant", "keyword", "lite")
 # Exa's categories -> the world's entity kinds (None: any kind).
@@ -42,15 +48,6 @@ MAX_RESULTS = 100
 
 def _bad(message: str) -> SimHTTPError:
     return SimHTTPError(400, message, "INVALID_REQUEST_BODY")
-
-
-def _stable(*parts: object) -> int:
-    digest = hashlib.sha256("\x1f".join(map(str, parts)).encode()).digest()
-    return int.from_bytes(digest[:8], "big")
-
-
-def _sentences(text: str) -> list[str]:
-    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
 
 
 def _iso(date: str) -> str:
@@ -92,14 +89,9 @@ def _query(body: dict[str, Any], name: str = "query") -> str:
     return query
 
 
-def _host(url: str) -> str:
-    host = urlsplit(url if "//" in url else f"https://{url}").hostname or ""
-    return host.removeprefix("www.")
-
-
 def _domain_match(url: str, domains: list[str]) -> bool:
-    host = _host(url)
-    return any(host == _host(d) or host.endswith("." + _host(d)) for d in domains)
+    name = host(url)
+    return any(name == host(d) or name.endswith("." + host(d)) for d in domains)
 
 
 class Filters:
@@ -132,14 +124,14 @@ class Filters:
 def _highlights(entity: Any, query: str, max_chars: int | None) -> tuple[list[str], list[float]]:
     words = {w for w in re.findall(r"[a-z0-9]+", query.lower()) if len(w) > 2}
     ranked = sorted(
-        _sentences(entity.text),
+        sentences(entity.text),
         key=lambda s: -len(words & set(re.findall(r"[a-z0-9]+", s.lower()))),
     )
     chosen = ranked[:2]
     if max_chars:
         chosen = [s[:max_chars] for s in chosen]
     scores = [
-        round(0.9 - 0.1 * i - (_stable(entity.id, query, i) % 100) / 1000, 4) for i in range(len(chosen))
+        round(0.9 - 0.1 * i - (stable(entity.id, query, i) % 100) / 1000, 4) for i in range(len(chosen))
     ]
     return chosen, scores
 
@@ -148,7 +140,7 @@ def _summary(entity: Any, options: dict[str, Any]) -> str:
     schema = options.get("schema")
     if isinstance(schema, dict):
         return json.dumps(build_output(schema, [entity]), sort_keys=True)
-    first = _sentences(entity.text)[0] if entity.text else entity.title
+    first = sentences(entity.text)[0] if entity.text else entity.title
     return f"{entity.title}: {first}"
 
 
@@ -192,7 +184,7 @@ def result_for(entity: Any, score: float | None = None) -> dict[str, Any]:
 
 def _score(world: Any, query: str, entity: Any) -> float:
     raw = world.score(query, entity)
-    return round(raw / (raw + 4.0) if raw > 0 else 0.05 + (_stable(query, entity.id) % 100) / 10_000, 4)
+    return round(raw / (raw + 4.0) if raw > 0 else 0.05 + (stable(query, entity.id) % 100) / 10_000, 4)
 
 
 def _cost(n_results: int, contents: dict[str, Any] | None, deep: bool = False) -> dict[str, Any]:
@@ -207,115 +199,6 @@ def _cost(n_results: int, contents: dict[str, Any] | None, deep: bool = False) -
         "search": {"deep" if deep else "neural": search},
         "contents": {"text": content_cost} if content_cost else {},
     }
-
-
-# ---- structured output (deep search, answer, agent runs) -------------------------------------
-
-
-def _string_for(name: str, entity: Any, schema: dict[str, Any]) -> str:
-    enum = schema.get("enum")
-    if isinstance(enum, list) and enum:
-        return str(enum[_stable(entity.id, name) % len(enum)])
-    key = name.lower()
-    attrs = entity.attrs
-    if "url" in key or "website" in key or "link" in key:
-        return str(entity.url)
-    if "email" in key:
-        return str(attrs.get("email", f"contact@{_host(entity.url)}"))
-    if "date" in key or "published" in key:
-        return str(entity.published_date)
-    if "location" in key or "city" in key or "country" in key or "headquarters" in key:
-        return str(attrs.get("location", "unknown"))
-    if "industry" in key or "sector" in key:
-        return str(attrs.get("industry", "unknown"))
-    if "author" in key:
-        return str(entity.author or "unknown")
-    if "role" in key or "position" in key:
-        return str(attrs.get("role", "unknown"))
-    if "company" in key or "employer" in key:
-        return str(attrs.get("company", entity.name))
-    if "name" in key or "title" in key:
-        return str(entity.name)
-    if "categor" in key:
-        return ", ".join(attrs.get("categories", [])) or str(entity.kind)
-    sentences = _sentences(entity.text)
-    return sentences[0] if sentences else str(entity.title)
-
-
-def _number_for(name: str, entity: Any, integer: bool) -> int | float:
-    key = name.lower()
-    attrs = entity.attrs
-    for hint, attr in (
-        ("employee", "employees"),
-        ("found", "founded"),
-        ("year", "founded"),
-        ("fund", "funding"),
-    ):
-        if hint in key and isinstance(attrs.get(attr), int | float):
-            return attrs[attr]
-    if "year" in key:
-        return int(entity.published_date[:4])
-    value = _stable(entity.id, name) % 1000
-    return value if integer else value / 10
-
-
-def _fill(schema: Any, name: str, entities: list[Any], index: int, depth: int) -> Any:
-    if not isinstance(schema, dict) or not entities:
-        return None
-    entity = entities[index % len(entities)]
-    kind = schema.get("type")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "string")
-    if kind is None:
-        kind = "object" if "properties" in schema else "array" if "items" in schema else "string"
-    if kind == "object":
-        props = schema.get("properties") or {}
-        if not props:
-            return {"name": entity.name, "url": entity.url} if depth < 3 else {}
-        return {key: _fill(sub, key, entities, index, depth + 1) for key, sub in props.items()}
-    if kind == "array":
-        count = min(len(entities), 5, int(schema.get("maxItems", 5)))
-        count = max(count, int(schema.get("minItems", 0)))
-        return [
-            _fill(schema.get("items") or {"type": "string"}, name, entities, index + i, depth + 1)
-            for i in range(count)
-        ]
-    if kind == "integer":
-        return int(_number_for(name, entity, True))
-    if kind == "number":
-        return _number_for(name, entity, False)
-    if kind == "boolean":
-        return _stable(entity.id, name) % 2 == 0
-    return _string_for(name, entity, schema)
-
-
-def build_output(schema: dict[str, Any], entities: list[Any]) -> Any:
-    """A value conforming to (simple) JSON `schema`, filled deterministically from `entities`.
-
-    `{"type": "text"}` (exa-py's DeepOutputSchema for prose) gives an answer string.
-    """
-    if schema.get("type") == "text":
-        return answer_text(str(schema.get("description") or ""), entities)
-    return _fill(schema, "root", entities, 0, 0)
-
-
-def answer_text(query: str, entities: list[Any]) -> str:
-    """A short cited answer built from the top entities."""
-    if not entities:
-        return f"No sources were found for {query!r}."
-    parts = [f"{e.name} ({e.url}): {(_sentences(e.text) or [e.title])[0]}" for e in entities[:3]]
-    lead = f"For {query!r}, " if query else ""
-    return f"{lead}the most relevant sources say: " + " ".join(f"[{i + 1}] {p}" for i, p in enumerate(parts))
-
-
-def grounding(output: Any, entities: list[Any]) -> list[dict[str, Any]]:
-    """Field-level grounding rows for a deep-search output."""
-    fields = list(output) if isinstance(output, dict) else ["content"]
-    cites = [{"url": e.url, "title": e.title} for e in entities[:3]]
-    return [
-        {"field": f, "citations": cites, "confidence": "high" if i == 0 else "medium"}
-        for i, f in enumerate(fields)
-    ]
 
 
 # ---- routes ----------------------------------------------------------------------------------
@@ -335,26 +218,6 @@ def _contents_options(body: dict[str, Any]) -> dict[str, Any] | None:
     if not isinstance(contents, dict):
         raise _bad("contents must be an object of contents options (text, highlights, summary)")
     return contents
-
-
-_RANKINGS: weakref.WeakKeyDictionary[Any, OrderedDict[tuple[str, str | None], list[Any]]] = (
-    weakref.WeakKeyDictionary()
-)
-RANKING_CACHE_SIZE = 512
-
-
-def ranking(world: Any, query: str, kind: str | None) -> list[Any]:
-    """Every entity (of `kind`) ranked for `query`; cached per world, since rankings never change."""
-    cache = _RANKINGS.setdefault(world, OrderedDict())
-    key = (query, kind)
-    hit = cache.get(key)
-    if hit is None:
-        hit = cache[key] = world.search(query, kind=kind, limit=len(world.entities))
-        if len(cache) > RANKING_CACHE_SIZE:
-            cache.popitem(last=False)
-    else:
-        cache.move_to_end(key)
-    return hit
 
 
 def _ranked(
@@ -382,6 +245,11 @@ async def search(request: Request) -> Response:
     results = [
         with_contents(result_for(e, _score(world, query, e)), e, contents or {}, query) for e in entities
     ]
+    if category in ("company", "people"):  # Exa attaches structured entities for these categories
+        for result, entity in zip(results, entities, strict=True):
+            obj = entity_object(entity)
+            if obj is not None:
+                result["entities"] = [obj]
     deep = str(kind_name).startswith("deep")
     resolved = "deep-reasoning" if kind_name == "deep-reasoning" else "deep" if deep else "neural"
     payload: dict[str, Any] = {
@@ -413,7 +281,7 @@ async def find_similar(request: Request) -> Response:
         query, kind = " ".join(re.findall(r"[A-Za-z]{3,}", url)), None
     filters = Filters(body)
     if body.get("excludeSourceDomain"):
-        filters.exclude_domains.append(_host(url))
+        filters.exclude_domains.append(host(url))
     contents = _contents_options(body)
     entities = _ranked(world, query, kind, filters, n, skip=source.url if source else url)
     results = [

@@ -71,7 +71,12 @@ async def test_search_through_exa_py_conforms_to_the_spec(exa: tuple[AsyncExa, R
             },
         },
     )
+    companies = await client.search("fintech startups", category="company", num_results=3, contents=False)
+    people = await client.search("engineers", category="people", num_results=3, contents=False)
     _validate_all(recorder)
+    assert all(r.entities and r.entities[0].type == "company" for r in companies.results)
+    assert all(r.entities and r.entities[0].properties.workforce.total > 0 for r in companies.results)
+    assert all(r.entities and r.entities[0].type == "person" for r in people.results)
     assert len(default.results) == 5 and all(r.text for r in default.results)
     assert all(r.url.startswith("https://") and r.id == r.url for r in default.results)
     assert all(r.url.startswith("https://arxiv.org/") for r in rich.results)
