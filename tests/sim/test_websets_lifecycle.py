@@ -273,3 +273,24 @@ async def test_loopback_webhooks_receive_signed_events_and_attempts_record_the_a
     assert all(
         a["successful"] and a["responseStatusCode"] == 202 and a["responseBody"] == "thanks" for a in attempts
     )
+
+
+async def test_a_webset_created_before_its_import_is_uploaded_gets_the_rows_once_it_completes(
+    sim: SimHandle,
+) -> None:
+    async with client(sim) as http, httpx.AsyncClient() as bare:
+        imp = (await http.post(f"{W}/imports", json={"format": "csv", "entity": {"type": "company"},
+                                                     "size": 40, "count": 1})).json()  # fmt: skip
+        ws = (
+            await http.post(f"{W}/websets", json={"import": [{"source": "import", "id": imp["id"]}]})
+        ).json()
+        assert (await wait_idle(http, ws["id"]))["status"] == "idle"
+        assert (await bare.put(imp["uploadUrl"], content="url\nhttps://novalogic.com\n")).status_code == 200
+        assert (await http.get(f"{W}/imports/{imp['id']}")).json()["status"] in ("processing", "completed")
+
+        async def has_item() -> bool:
+            body = (await http.get(f"{W}/websets/{ws['id']}/items")).json()
+            return len(body["data"]) == 1
+
+        await poll(has_item)
+        assert (await wait_idle(http, ws["id"]))["status"] == "idle"

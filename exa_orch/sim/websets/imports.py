@@ -98,6 +98,9 @@ async def upload(request: Request) -> Response:
         imp.failed_reason, imp.failed_message = exc.args[0], exc.args[1]
         return Response(status_code=200)
     imp.done_at = now + engine.spi(st) * (1 + engine.IMPORT_DELAY * len(imp.rows))
+    for ws in st.websets.values():  # websets created with this import run again until its items are in
+        if any(i == imp.id for i, _ in ws.imports) and not ws.deleted:
+            ws.busy = True
     return Response(status_code=200)
 
 
