@@ -173,6 +173,9 @@ async def test_cancel_while_awaiting_exa_ends_cancelled_and_cancels_the_exa_work
             )
             cancels = [e for e in slow_sim.log() if e["method"] == "POST" and e["path"].endswith("/cancel")]
             assert len(cancels) == 1 and cancels[0]["status"] == 200
+            # The work stopped: the actor is done, and no poll of Exa began after the Exa cancel.
+            assert app.supervisor is not None and app.supervisor.actor(task_id) is None
+            assert max(e["t"] for e in webset_gets()) < cancels[0]["t"]
             with pytest.raises(MCPError) as again:
                 await client.cancel(task_id)
             assert again.value.error.code == -32602
