@@ -12,7 +12,7 @@ from exa_orch.errors import ConfigError
 if TYPE_CHECKING:
     from exa_py import AsyncExa
 
-ProgressFn = Callable[[float, "float | None", "str | None"], Awaitable[None]]
+ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 """async (completed, total, message) -> None; the MCP face turns it into progress notifications."""
 
 
