@@ -14,9 +14,7 @@ from starlette.responses import JSONResponse
 
 from exa_orch.sim.faults import SimHTTPError, note_conflict, note_create, read_json
 from exa_orch.sim.websets import engine
-from exa_orch.sim.websets.store import ENTITY_TYPES, FORMATS, WebsetsStore, fail
-
-__all__ = ["begin", "body", "created", "json", "note_create"]
+from exa_orch.sim.websets.store import ENTITY_TYPES, FORMATS, WebsetsStore
 
 
 def store_of(request: Request) -> WebsetsStore:
@@ -181,12 +179,3 @@ def enrichment_fields(obj: dict[str, Any], path: str, *, partial: bool = False) 
     if obj.get("title") is not None:
         out["title"] = str(obj["title"])
     return out
-
-
-def query_params(request: Request) -> dict[str, str]:
-    return dict(request.query_params)
-
-
-def ensure(cond: bool, message: str) -> None:
-    if not cond:
-        fail(400, message, "INVALID_REQUEST_BODY")

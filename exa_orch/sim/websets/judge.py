@@ -27,12 +27,7 @@ from exa_orch.sim.world import (
     tokens,
 )
 
-_KIND_TO_TYPE = {
-    "company": "company",
-    "person": "person",
-    "research_paper": "research_paper",
-    "article": "article",
-}
+# spec entity type -> world kind (they share names; "custom" has no kind)
 _TYPE_TO_KIND = {
     "company": "company",
     "person": "person",
@@ -79,10 +74,10 @@ def decompose(
     meaningful = [w for w in dict.fromkeys(tokens(query)) if w not in _KIND_WORDS]
     topics = list(dict.fromkeys(_TOPICS[w] for w in meaningful if w in _TOPICS))
     kind = world.infer_kind(query)
-    if entity and entity.get("type") in _TYPE_TO_KIND.values() or entity and entity.get("type") == "custom":
+    if entity:
         ent: dict[str, Any] = dict(entity)
     elif kind is not None:
-        ent = {"type": _KIND_TO_TYPE[kind]}
+        ent = {"type": kind}
     elif topics:
         # A bare topic ("quantum computing") most often means the companies working on it.
         ent = {"type": "research_paper" if any(t in CATEGORY_WORDS for t in topics) else "company"}
