@@ -130,3 +130,24 @@ async def test_a_call_that_cannot_become_a_task_gets_the_plain_error_result(
         bad_args = await client.call_tool("manage_websets", create(steps="many"))
         assert bad_args.is_error is True and "steps" in structured(bad_args)["message"]
         assert (await app.tasks.list())[0] == []
+
+
+async def test_a_long_running_operation_runs_as_a_task_for_a_declaring_client(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with modern(sim, tmp_path, monkeypatch) as (app, client):
+        made = await client.call_tool(
+            "manage_websets",
+            {"operation": "websets.create", "args": {"search": {"query": "robotics startups", "count": 5}}},
+        )
+        webset_id = structured(made)["id"]
+        wait = {"operation": "websets.waitUntilIdle", "args": {"id": webset_id, "pollInterval": 0.1}}
+        handle = await client.session.call_tool("manage_websets", wait, allow_claimed=True)
+        assert isinstance(handle, CreateTaskResult2026)
+        record = await app.tasks.get(handle.task_id)
+        assert record.type == "operation" and record.args["operation"] == "websets.waitUntilIdle"
+        final = await client.call_tool("manage_websets", wait)  # resolved through the claim
+        body = structured(final)
+        assert body["webset"]["status"] == "idle" and body["timedOut"] is False
+        records, _ = await app.tasks.list(type="operation")
+        assert len(records) == 2
