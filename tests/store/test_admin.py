@@ -1,0 +1,171 @@
+"""`exa-orch db migrate` and `exa-orch sql`, run as a user would: in a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from exa_orch.store.admin import format_table
+
+ARCHETYPES = {
+    "workflow-webset-lifecycle": (3, 2, 3, 2, 3, "applied"),
+    "workflow-webset-convergent": (4, 3, 4, 2, 4, "confirmatory"),
+    "workflow-webset-adversarial": (2, 2, 4, 2, 5, "generative"),
+    "workflow-webset-verified": (4, 3, 4, 3, 4, "exploratory"),
+    "workflow-webset-qd-winnow": (3, 2, 4, 2, 5, "analytical"),
+    "workflow-research-deep": (4, 3, 3, 3, 3, "exploratory"),
+}
+ACCEPTANCE_QUERY = (
+    "select id, coord_scope, coord_domain_structure, coord_evidence_type, coord_time_horizon, "
+    "coord_fidelity, archetype from workflows"
+)
+
+
+def exa_orch(
+    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
+) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "exa_orch", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+        cwd=cwd,
+    )
+
+
+@pytest.fixture(scope="module")
+def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    db = tmp_path_factory.mktemp("admin") / "sub" / "workflows.db"
+    first = exa_orch("db", "migrate", "--db", str(db))
+    assert first.returncode == 0, first.stderr
+    assert "0001_init" in first.stdout and "0002_workflow_archive" in first.stdout
+    return db
+
+
+def test_migrate_creates_the_file_and_a_second_run_changes_nothing(migrated: Path) -> None:
+    assert migrated.is_file()
+    with sqlite3.connect(migrated) as conn:
+        before = conn.execute("SELECT * FROM sqlite_master ORDER BY name").fetchall()
+        rows = conn.execute(ACCEPTANCE_QUERY).fetchall()
+    assert {r[0]: tuple(r[1:]) for r in rows} == ARCHETYPES
+    again = exa_orch("db", "migrate", "--db", str(migrated))
+    assert again.returncode == 0 and "up to date" in again.stdout
+    with sqlite3.connect(migrated) as conn:
+        assert conn.execute("SELECT * FROM sqlite_master ORDER BY name").fetchall() == before
+        assert conn.execute("SELECT count(*) FROM workflows").fetchone()[0] == 6
+
+
+def test_sqlite3_cli_shows_the_six_archetypes(migrated: Path) -> None:
+    sqlite3_cli = shutil.which("sqlite3")
+    if sqlite3_cli is None:
+        pytest.skip("the sqlite3 command-line shell is not installed")  # the Python check above covers it
+    out = subprocess.run(
+        [sqlite3_cli, str(migrated), ACCEPTANCE_QUERY], capture_output=True, text=True, timeout=30
+    )
+    assert out.returncode == 0, out.stderr
+    lines = sorted(out.stdout.split())
+    assert lines == sorted("|".join(map(str, (k, *v))) for k, v in ARCHETYPES.items())
+
+
+def test_sql_prints_an_aligned_table(migrated: Path) -> None:
+    out = exa_orch("sql", "--db", str(migrated), ACCEPTANCE_QUERY)
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].split() == [
+        "id", "coord_scope", "coord_domain_structure", "coord_evidence_type",
+        "coord_time_horizon", "coord_fidelity", "archetype",
+    ]  # fmt: skip
+    assert set(lines[1]) <= {"-", " "}
+    assert lines[-1] == "(6 rows)"
+    body = {line.split()[0]: line.split()[1:] for line in lines[2:-1]}
+    assert {k: (*map(int, v[:5]), v[5]) for k, v in body.items()} == ARCHETYPES
+    # Aligned: every row's archetype column starts at the same offset as its header.
+    offset = lines[0].index("archetype")
+    assert all(line[offset - 1] == " " and line[offset] != " " for line in lines[2:-1])
+
+
+def test_sql_json_output_and_db_from_environment(migrated: Path) -> None:
+    out = exa_orch("sql", "--json", "select * from v_archive", env={"EXA_ORCH_DB": str(migrated)})
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    assert {r["workflow_id"] for r in rows} == set(ARCHETYPES)
+    assert all(r["runs"] == 0 and r["best_run_id"] is None for r in rows)
+    assert sorted(r["cell"] for r in rows) == [r["cell"] for r in rows]
+
+
+@pytest.mark.parametrize(
+    "statement",
+    [
+        "INSERT INTO tasks (id, type, created_at, updated_at) VALUES ('task_x', 't', 'a', 'a')",
+        "UPDATE workflows SET name = 'renamed'",
+        "DELETE FROM workflows",
+        "DROP TABLE workflows",
+        "ATTACH DATABASE 'other.db' AS other",
+        "CREATE TABLE scratch (a)",
+        "PRAGMA user_version = 7",
+        "VACUUM",
+    ],
+)
+def test_sql_refuses_statements_that_write(migrated: Path, statement: str) -> None:
+    with sqlite3.connect(migrated) as conn:
+        before = conn.execute("SELECT name FROM workflows ORDER BY id").fetchall()
+    out = exa_orch("sql", "--db", str(migrated), statement)
+    assert out.returncode == 1
+    assert "error [INVALID_PARAMS]" in out.stderr and "read-only" in out.stderr
+    assert out.stdout == ""
+    with sqlite3.connect(migrated) as conn:
+        assert conn.execute("SELECT name FROM workflows ORDER BY id").fetchall() == before
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == 0
+    assert not (migrated.parent / "other.db").exists()
+
+
+def test_sql_explains_bad_queries_and_missing_databases(migrated: Path, tmp_path: Path) -> None:
+    bad = exa_orch("sql", "--db", str(migrated), "select * from nope")
+    assert bad.returncode == 1 and "no such table: nope" in bad.stderr and "v_tasks" in bad.stderr
+    two = exa_orch("sql", "--db", str(migrated), "select 1; select 2")
+    assert two.returncode == 1 and "one statement" in two.stderr
+    missing = exa_orch("sql", "--db", str(tmp_path / "absent.db"), "select 1")
+    assert missing.returncode == 1 and "exa-orch db migrate" in missing.stderr
+    assert not (tmp_path / "absent.db").exists()
+
+
+def test_read_only_pragmas_and_table_functions_are_allowed(migrated: Path) -> None:
+    out = exa_orch("sql", "--db", str(migrated), "--json", "select name from pragma_table_info('tasks')")
+    assert out.returncode == 0, out.stderr
+    assert "lease_owner" in {r["name"] for r in json.loads(out.stdout)}
+    check = exa_orch("sql", "--db", str(migrated), "PRAGMA integrity_check")
+    assert check.returncode == 0 and "ok" in check.stdout
+
+
+def test_format_table_right_aligns_numbers_and_blanks_nulls() -> None:
+    text = format_table(["name", "n"], [("a", 1), ("long name", None), ("b", 100)])
+    assert text.splitlines() == [
+        "name         n",
+        "---------  ---",
+        "a            1",
+        "long name",
+        "b          100",
+        "(3 rows)",
+    ]
+
+
+def test_demo_prints_the_archive(tmp_path: Path) -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "exa_orch.demo"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+        env={**os.environ, "EXA_ORCH_DEMO_DB": str(tmp_path / "demo.db")},
+    )
+    assert out.returncode == 0, out.stderr
+    assert all(workflow_id in out.stdout for workflow_id in ARCHETYPES)
+    assert "(6 rows)" in out.stdout

@@ -1,0 +1,192 @@
+"""Leases: one runner per task, in one process and across processes sharing the file."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from exa_orch.errors import InvalidParams
+from exa_orch.store import Store
+from exa_orch.store.leases import HOST, owner_is_dead
+from exa_orch.store.records import iso
+
+from .conftest import FakeClock
+
+CHILD = Path(__file__).with_name("lease_child.py")
+OTHER = "otherhost:4242:abcd"  # an owner on another machine: only expiry frees its leases
+
+
+async def test_lease_is_exclusive_until_it_expires(store: Store, clock: FakeClock) -> None:
+    task = await store.create_task("t", {})
+    assert await store.acquire_lease(task.id, OTHER, 10)
+    assert not await store.acquire_lease(task.id, store.owner_id, 10)
+    assert await store.claim_runnable(store.owner_id, 10, 5) == []
+    clock.advance(9.9)
+    assert not await store.acquire_lease(task.id, store.owner_id, 10)
+    clock.advance(0.2)
+    assert await store.acquire_lease(task.id, store.owner_id, 10)
+    record = await store.get_task(task.id)
+    assert record.lease_owner == store.owner_id and record.lease_expires_at == iso(clock() + 10)
+    claimed = [e for e in await store.events(task.id) if e["kind"] == "claimed"]
+    assert [e["data"]["previous"] for e in claimed] == [None, OTHER]
+
+
+async def test_own_lease_can_be_extended_renewed_and_released(store: Store, clock: FakeClock) -> None:
+    a = await store.create_task("t", {})
+    b = await store.create_task("t", {})
+    done = await store.create_task("t", {})
+    for task in (a, b, done):
+        assert await store.acquire_lease(task.id, store.owner_id, 5)
+    assert await store.acquire_lease(a.id, store.owner_id, 5)  # already ours: extended
+    await store.complete(done.id, {})
+    clock.advance(4)
+    assert await store.renew_leases(store.owner_id, 30) == 2  # the finished task has no lease left
+    clock.advance(20)
+    assert not await store.acquire_lease(a.id, OTHER, 5)
+    await store.release_lease(a.id, OTHER)  # not the holder: nothing happens
+    assert (await store.get_task(a.id)).lease_owner == store.owner_id
+    await store.release_lease(a.id, store.owner_id)
+    assert (await store.get_task(a.id)).lease_owner is None
+    assert await store.acquire_lease(a.id, OTHER, 5)
+    assert not await store.acquire_lease(done.id, store.owner_id, 5)  # finished tasks aren't run
+    with pytest.raises(InvalidParams):
+        await store.acquire_lease(b.id, store.owner_id, 0)
+
+
+async def test_claim_runnable_takes_free_and_expired_oldest_first(store: Store, clock: FakeClock) -> None:
+    free = await store.create_task("t", {"n": 0})
+    clock.advance(1)
+    expired = await store.create_task("t", {"n": 1})
+    await store.acquire_lease(expired.id, OTHER, 1)
+    clock.advance(1)
+    held = await store.create_task("t", {"n": 2})
+    await store.acquire_lease(held.id, OTHER, 60)
+    clock.advance(1)
+    working = await store.create_task("t", {"n": 3})
+    await store.transition(working.id, "working")
+    clock.advance(1)
+    finished = await store.create_task("t", {"n": 4})
+    await store.complete(finished.id, {})
+    clock.advance(5)
+
+    first = await store.claim_runnable(store.owner_id, 30, 2)
+    assert [t.id for t in first] == [free.id, expired.id]
+    assert all(t.lease_owner == store.owner_id for t in first)
+    assert first[1].status.value == "pending"  # status unchanged
+    rest = await store.claim_runnable(store.owner_id, 30, 10)
+    assert [t.id for t in rest] == [working.id]
+    assert await store.claim_runnable("me:1:again", 30, 10) == []
+
+
+async def test_dead_owner_on_this_host_is_reclaimed_without_waiting(store: Store) -> None:
+    process = await asyncio.create_subprocess_exec(sys.executable, "-c", "pass")
+    await process.wait()
+    dead_owner = f"{HOST}:{process.pid}:deadbeef"
+    assert owner_is_dead(dead_owner)
+    assert not owner_is_dead(f"{HOST}:{os.getpid()}:other")
+    assert not owner_is_dead(OTHER)
+    task = await store.create_task("t", {})
+    assert await store.acquire_lease(task.id, dead_owner, 3_600)
+    claimed = await store.claim_runnable(store.owner_id, 30, 10)
+    assert [t.id for t in claimed] == [task.id]
+
+
+# --- two processes on one file --------------------------------------------------------------
+
+
+async def spawn(*args: str) -> asyncio.subprocess.Process:
+    return await asyncio.create_subprocess_exec(
+        sys.executable,
+        str(CHILD),
+        *args,
+        stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
+
+
+async def read_line(process: asyncio.subprocess.Process) -> str:
+    assert process.stdout is not None
+    async with asyncio.timeout(60):
+        line = await process.stdout.readline()
+    if not line:
+        assert process.stderr is not None
+        raise AssertionError(f"child said nothing; stderr: {(await process.stderr.read()).decode()}")
+    return line.decode().strip()
+
+
+async def finish(process: asyncio.subprocess.Process) -> None:
+    assert process.stdin is not None
+    process.stdin.close()
+    async with asyncio.timeout(60):
+        await process.wait()
+
+
+async def test_a_lease_held_by_another_process_is_taken_only_after_expiry(db_path: Path) -> None:
+    async with Store(db_path) as store:
+        task = await store.create_task("t", {})
+        holder = await spawn("hold", str(db_path), task.id, "1.5")
+        try:
+            line = await read_line(holder)
+            assert line.startswith("held ")
+            held = await store.get_task(task.id)
+            assert held.lease_owner == line.split()[1] and held.lease_expires_at is not None
+            assert not await store.acquire_lease(task.id, store.owner_id, 30)
+            assert await store.claim_runnable(store.owner_id, 30, 10) == []
+            # No event marks expiry, so poll, bounded by a deadline.
+            deadline = time.monotonic() + 30
+            while not await store.acquire_lease(task.id, store.owner_id, 30):
+                assert time.monotonic() < deadline, "the expired lease was never taken"
+                await asyncio.sleep(0.05)
+            assert iso(time.time()) >= held.lease_expires_at  # not a moment before it expired
+            assert holder.returncode is None  # the holder was alive the whole time
+        finally:
+            await finish(holder)
+
+
+async def test_a_killed_holders_lease_is_reclaimed_at_once(db_path: Path) -> None:
+    async with Store(db_path) as store:
+        task = await store.create_task("t", {})
+        holder = await spawn("hold", str(db_path), task.id, "3600")
+        assert (await read_line(holder)).startswith("held ")
+        assert await store.claim_runnable(store.owner_id, 30, 10) == []
+        holder.kill()
+        await holder.wait()
+        claimed = await store.claim_runnable(store.owner_id, 30, 10)
+        assert [t.id for t in claimed] == [task.id]
+
+
+async def test_an_expired_lease_is_taken_exactly_once_by_racing_processes(db_path: Path) -> None:
+    async with Store(db_path, clock=lambda: time.time() - 3_600) as past:
+        contested = await past.create_task("t", {})
+        pool = [await past.create_task("t", {"n": i}) for i in range(12)]
+        for task in (contested, *pool):
+            assert await past.acquire_lease(task.id, OTHER, 60)  # expired an hour ago, in real time
+    acquirers = [await spawn("acquire", str(db_path), contested.id) for _ in range(3)]
+    claimers = [await spawn("claim", str(db_path)) for _ in range(3)]
+    children = acquirers + claimers
+    try:
+        for child in children:
+            assert await read_line(child) == "ready"
+        for child in children:  # release them together
+            assert child.stdin is not None
+            child.stdin.write(b"go\n")
+            await child.stdin.drain()
+        verdicts = [await read_line(child) for child in acquirers]
+        claims = [json.loads(await read_line(child)) for child in claimers]
+    finally:
+        for child in children:
+            await finish(child)
+    claimed_ids = [task_id for ids in claims for task_id in ids]
+    # The contested task goes either to one acquirer or to one claimer, never to two.
+    winners = verdicts.count("won") + claimed_ids.count(contested.id)
+    assert winners == 1, (verdicts, claims)
+    pool_ids = sorted(t.id for t in pool)
+    assert sorted(i for i in claimed_ids if i != contested.id) == pool_ids  # each taken exactly once
+    assert all(child.returncode == 0 for child in children)

@@ -1,0 +1,138 @@
+"""Migrations: applied in order, once, atomically; edited files are detected."""
+
+from __future__ import annotations
+
+import shutil
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from exa_orch.errors import ErrorCode, MigrationError
+from exa_orch.store import Store
+from exa_orch.store.migrations import default_migrations_dir, load_migrations, split_statements
+
+
+def schema(path: Path) -> list[tuple[str, str]]:
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT type, name FROM sqlite_master ORDER BY type, name").fetchall()
+
+
+def applied_rows(path: Path) -> list[tuple[int, str, str]]:
+    with sqlite3.connect(path) as conn:
+        return conn.execute(
+            "SELECT version, name, checksum FROM schema_migrations ORDER BY version"
+        ).fetchall()
+
+
+@pytest.fixture
+def migrations_dir(tmp_path: Path) -> Path:
+    target = tmp_path / "migrations"
+    shutil.copytree(default_migrations_dir(), target)
+    return target
+
+
+async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
+    async with Store(db_path) as store:
+        assert store.applied_migrations == ["0001_init", "0002_workflow_archive"]
+    names = {name for _, name in schema(db_path)}
+    for table in (
+        "tasks",
+        "task_steps",
+        "task_events",
+        "workflows",
+        "workflow_steps",
+        "workflow_runs",
+        "qd_elites",
+    ):
+        assert table in names
+    assert {"v_tasks", "v_archive", "schema_migrations"} <= names
+    rows = applied_rows(db_path)
+    assert [(v, n) for v, n, _ in rows] == [(1, "init"), (2, "workflow_archive")]
+    assert all(len(checksum) == 64 for *_, checksum in rows)
+
+
+async def test_second_open_changes_nothing(db_path: Path) -> None:
+    async with Store(db_path):
+        pass
+    before = (schema(db_path), applied_rows(db_path))
+    with sqlite3.connect(db_path) as conn:
+        workflows_before = conn.execute("SELECT * FROM workflows ORDER BY id").fetchall()
+    async with Store(db_path) as store:
+        assert store.applied_migrations == []
+    assert (schema(db_path), applied_rows(db_path)) == before
+    with sqlite3.connect(db_path) as conn:
+        assert conn.execute("SELECT * FROM workflows ORDER BY id").fetchall() == workflows_before
+
+
+async def test_failed_migration_stays_pending(db_path: Path, migrations_dir: Path) -> None:
+    (migrations_dir / "0003_broken.sql").write_text(
+        "CREATE TABLE half_done (a INTEGER);\nINSERT INTO half_done VALUES (1);\nINSERT INTO no_such_table VALUES (1);\n"
+    )
+    with pytest.raises(MigrationError) as caught:
+        async with Store(db_path, migrations_dir=migrations_dir):
+            pass
+    assert caught.value.code == ErrorCode.MIGRATION_FAILED
+    assert caught.value.version == 3
+    names = {name for _, name in schema(db_path)}
+    assert "half_done" not in names
+    assert [v for v, _, _ in applied_rows(db_path)] == [1, 2]  # the good ones stay applied
+
+    # Fixed, it applies on the next open.
+    (migrations_dir / "0003_broken.sql").write_text("CREATE TABLE half_done (a INTEGER);\n")
+    async with Store(db_path, migrations_dir=migrations_dir) as store:
+        assert store.applied_migrations == ["0003_broken"]
+    assert "half_done" in {name for _, name in schema(db_path)}
+
+
+async def test_edited_migration_is_detected(db_path: Path, migrations_dir: Path) -> None:
+    async with Store(db_path, migrations_dir=migrations_dir):
+        pass
+    init = migrations_dir / "0001_init.sql"
+    init.write_text(init.read_text() + "\n-- an innocent-looking edit\n")
+    with pytest.raises(MigrationError) as caught:
+        async with Store(db_path, migrations_dir=migrations_dir):
+            pass
+    assert caught.value.version == 1
+    assert "edited" in caught.value.message
+
+
+async def test_database_newer_than_code_is_refused(db_path: Path, migrations_dir: Path) -> None:
+    (migrations_dir / "0003_extra.sql").write_text("CREATE TABLE extra (a INTEGER);\n")
+    async with Store(db_path, migrations_dir=migrations_dir):
+        pass
+    (migrations_dir / "0003_extra.sql").unlink()
+    with pytest.raises(MigrationError) as caught:
+        async with Store(db_path, migrations_dir=migrations_dir):
+            pass
+    assert caught.value.version == 3
+
+
+def test_badly_named_or_gapped_files_are_rejected(tmp_path: Path) -> None:
+    (tmp_path / "0001_ok.sql").write_text("SELECT 1;")
+    (tmp_path / "0003_gap.sql").write_text("SELECT 1;")
+    with pytest.raises(MigrationError):
+        load_migrations(tmp_path)
+    (tmp_path / "0003_gap.sql").unlink()
+    (tmp_path / "2-bad name.sql").write_text("SELECT 1;")
+    with pytest.raises(MigrationError):
+        load_migrations(tmp_path)
+
+
+def test_statement_splitter_keeps_triggers_and_quoted_semicolons_whole() -> None:
+    sql = (
+        "-- a comment; with a semicolon\n"
+        "CREATE TABLE a (x TEXT DEFAULT 'p;q');\n"
+        "CREATE TRIGGER t AFTER INSERT ON a BEGIN UPDATE a SET x = 'y;z'; DELETE FROM a WHERE 0; END;\n"
+        "-- trailing comment\n"
+    )
+    statements = split_statements(sql)
+    assert len(statements) == 2
+    assert statements[1].startswith("CREATE TRIGGER") and statements[1].endswith("END;")
+    with pytest.raises(ValueError):
+        split_statements("CREATE TABLE b (x")
+
+
+def test_repository_migrations_are_found() -> None:
+    labels = [m.label for m in load_migrations()]
+    assert labels[:2] == ["0001_init", "0002_workflow_archive"]

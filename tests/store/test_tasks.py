@@ -1,0 +1,236 @@
+"""The task API: create, get, list with cursors, checked transitions, progress, events, expiry."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from exa_orch.errors import ErrorCode, InvalidParams, InvalidTransition, LeaseHeld, TaskNotFound, TaskTerminal
+from exa_orch.store import TERMINAL_STATUSES, Store, TaskStatus
+
+from .conftest import FakeClock
+
+ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+
+
+async def test_create_then_get_round_trips(store: Store) -> None:
+    meta = {"era": "2025-11-25", "progressToken": 7}
+    created = await store.create_task(
+        "qd.winnow", {"query": "robotics", "count": 5}, ttl_ms=60_000, meta=meta
+    )
+    assert re.fullmatch(r"task_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}", created.id)
+    assert created.status is TaskStatus.PENDING
+    assert ISO.match(created.created_at) and created.updated_at == created.created_at
+    assert created.expires_at is None and created.ttl_ms == 60_000
+    fetched = await store.get_task(created.id)
+    assert fetched == created
+    assert fetched.args == {"query": "robotics", "count": 5} and fetched.meta == meta
+    assert not fetched.cancel_requested and fetched.lease_owner is None
+
+
+async def test_unknown_task_raises_task_not_found(store: Store) -> None:
+    with pytest.raises(TaskNotFound) as caught:
+        await store.get_task("task_nope")
+    assert caught.value.code == ErrorCode.TASK_NOT_FOUND
+    for call in (
+        store.transition("task_nope", "working"),
+        store.set_progress("task_nope", {"step": "x", "completed": 0, "total": 1}),
+        store.events("task_nope"),
+        store.load_steps("task_nope"),
+    ):
+        with pytest.raises(TaskNotFound):
+            await call
+
+
+async def test_non_json_args_are_refused_before_writing(store: Store) -> None:
+    with pytest.raises(InvalidParams) as caught:
+        await store.create_task("qd.winnow", {"when": object()})
+    assert caught.value.code == ErrorCode.INVALID_PARAMS
+    assert (await store.list_tasks())[0] == []
+
+
+async def test_lifecycle_events_record_every_change(store: Store) -> None:
+    task = await store.create_task("lifecycle.harvest", {})
+    await store.transition(task.id, "working", message="started")
+    await store.set_progress(
+        task.id, {"step": "searching", "completed": 2, "total": 10, "message": "2 of 10"}
+    )
+    await store.set_partial(task.id, {"items": [1, 2]})
+    done = await store.complete(task.id, {"items": [1, 2, 3]})
+    assert done.status is TaskStatus.COMPLETED and done.result == {"items": [1, 2, 3]}
+    assert done.partial == {"items": [1, 2]}
+    assert done.progress == {"step": "searching", "completed": 2, "total": 10, "message": "2 of 10"}
+    events = await store.events(task.id)
+    assert [(e["kind"], e["status"]) for e in events] == [
+        ("created", "pending"),
+        ("status", "working"),
+        ("progress", "working"),
+        ("status", "completed"),
+    ]
+    assert events[1]["message"] == "started" and events[1]["data"] == {"from": "pending"}
+    assert events[2]["data"]["completed"] == 2 and events[2]["message"] == "2 of 10"
+    assert [e["id"] for e in events] == sorted(e["id"] for e in events)
+
+
+@pytest.mark.parametrize("terminal", sorted(TERMINAL_STATUSES))
+async def test_terminal_tasks_cannot_change(store: Store, terminal: TaskStatus) -> None:
+    task = await store.create_task("t", {})
+    await store.transition(task.id, "working")
+    await store.transition(task.id, terminal)
+    for target in TaskStatus:
+        if target == terminal:
+            same = await store.transition(task.id, target)  # same status: a no-op
+            assert same.status == terminal
+            continue
+        with pytest.raises(InvalidTransition) as caught:
+            await store.transition(task.id, target)
+        assert caught.value.code == ErrorCode.INVALID_TRANSITION
+        assert (caught.value.current, caught.value.requested) == (terminal, target)
+    with pytest.raises(InvalidTransition):
+        await store.complete(task.id, {"late": True})
+    with pytest.raises(InvalidTransition):
+        await store.fail(task.id, {"step": "x", "message": "late", "recoverable": False})
+    with pytest.raises(TaskTerminal):
+        await store.set_progress(task.id, {"step": "x", "completed": 1, "total": 1})
+    with pytest.raises(TaskTerminal):
+        await store.request_cancel(task.id)
+    assert (await store.get_task(task.id)).status == terminal
+    assert [e["status"] for e in await store.events(task.id)].count(terminal) == 1
+
+
+async def test_non_terminal_statuses_move_freely_and_same_status_is_a_no_op(store: Store) -> None:
+    task = await store.create_task("t", {})
+    await store.transition(task.id, "working")
+    again = await store.transition(task.id, "working")
+    assert again.status is TaskStatus.WORKING
+    back = await store.transition(task.id, "pending", message="handed back at shutdown")
+    assert back.status is TaskStatus.PENDING
+    assert [e["status"] for e in await store.events(task.id)] == ["pending", "working", "pending"]
+
+
+async def test_unknown_status_is_invalid_params(store: Store) -> None:
+    task = await store.create_task("t", {})
+    with pytest.raises(InvalidParams):
+        await store.transition(task.id, "done")
+
+
+async def test_finishing_sets_expiry_from_ttl_and_drops_the_lease(store: Store, clock: FakeClock) -> None:
+    task = await store.create_task("t", {}, ttl_ms=90_000)
+    assert await store.acquire_lease(task.id, store.owner_id, 30)
+    clock.advance(5)
+    failed = await store.fail(task.id, {"step": "search", "message": "boom", "recoverable": True})
+    assert failed.status is TaskStatus.FAILED
+    assert failed.error == {"step": "search", "message": "boom", "recoverable": True}
+    assert failed.lease_owner is None and failed.lease_expires_at is None
+    assert failed.expires_at is not None and failed.expires_at > failed.updated_at
+    clock.advance(89.9)
+    assert await store.delete_expired() == 0
+    clock.advance(0.2)
+    assert await store.delete_expired() == 1
+    with pytest.raises(TaskNotFound):
+        await store.get_task(task.id)
+
+
+async def test_delete_expired_takes_steps_and_events_and_spares_running_tasks(
+    store: Store, clock: FakeClock, db_path: Path
+) -> None:
+    finished = await store.create_task("t", {}, ttl_ms=1_000)
+    running = await store.create_task("t", {}, ttl_ms=1_000)
+    for task in (finished, running):
+        await store.save_step(task.id, "a", {"n": 1})
+        await store.transition(task.id, "working")
+    await store.complete(finished.id, {"ok": True})
+    clock.advance(3_600)
+    assert await store.delete_expired() == 1
+    with sqlite3.connect(db_path) as conn:
+        for table in ("task_steps", "task_events"):
+            ids = {r[0] for r in conn.execute(f"SELECT task_id FROM {table}")}
+            assert ids == {running.id}
+    assert (await store.get_task(running.id)).status is TaskStatus.WORKING
+
+
+async def test_owner_checked_transitions_need_the_lease(store: Store) -> None:
+    task = await store.create_task("t", {})
+    with pytest.raises(LeaseHeld):
+        await store.transition(task.id, "working", owner=store.owner_id)
+    assert await store.acquire_lease(task.id, "host:1:other", 30)
+    with pytest.raises(LeaseHeld) as caught:
+        await store.complete(task.id, {"x": 1}, owner=store.owner_id)
+    assert caught.value.code == ErrorCode.LEASE_HELD and caught.value.owner == "host:1:other"
+    working = await store.transition(task.id, "working", owner="host:1:other")
+    assert working.status is TaskStatus.WORKING
+    assert (await store.complete(task.id, {"x": 1}, owner="host:1:other")).result == {"x": 1}
+
+
+async def test_request_cancel_sets_the_flag_once(store: Store) -> None:
+    task = await store.create_task("t", {})
+    flagged = await store.request_cancel(task.id)
+    assert flagged.cancel_requested and flagged.status is TaskStatus.PENDING
+    await store.request_cancel(task.id)
+    kinds = [e["kind"] for e in await store.events(task.id)]
+    assert kinds.count("cancel_requested") == 1
+    cancelled = await store.transition(task.id, "cancelled")
+    assert cancelled.status is TaskStatus.CANCELLED and cancelled.cancel_requested
+
+
+async def test_list_filters_and_pages_with_cursor(store: Store, clock: FakeClock) -> None:
+    made = []
+    for i in range(7):
+        made.append(await store.create_task("qd.winnow" if i % 2 else "research.deep", {"i": i}))
+        clock.advance(0.001 * (i % 3))  # some share a timestamp: the id breaks ties
+    await store.transition(made[0].id, "working")
+    await store.transition(made[1].id, "cancelled")
+
+    seen: list[str] = []
+    cursor: str | None = None
+    while True:
+        page, cursor = await store.list_tasks(limit=3, cursor=cursor)
+        assert len(page) <= 3
+        seen.extend(t.id for t in page)
+        if cursor is None:
+            break
+    assert sorted(seen) == sorted(t.id for t in made) and len(set(seen)) == 7
+    order = [(t.created_at, t.id) for t in [await store.get_task(i) for i in seen]]
+    assert order == sorted(order)
+
+    pending, nxt = await store.list_tasks(status="pending")
+    assert nxt is None and {t.id for t in pending} == {t.id for t in made[2:]}
+    both, _ = await store.list_tasks(status=["working", "cancelled"])
+    assert {t.id for t in both} == {made[0].id, made[1].id}
+    typed, _ = await store.list_tasks(type="qd.winnow", status="pending")
+    assert {t.args["i"] for t in typed} == {3, 5}
+    with pytest.raises(InvalidParams):
+        await store.list_tasks(cursor="not a cursor")
+    with pytest.raises(InvalidParams):
+        await store.list_tasks(limit=0)
+
+
+async def test_v_tasks_reads_like_a_status_board(store: Store, db_path: Path) -> None:
+    task = await store.create_task("qd.winnow", {})
+    await store.transition(task.id, "working")
+    await store.set_progress(
+        task.id, {"step": "searching", "completed": 3, "total": 10, "message": "found 3"}
+    )
+    other = await store.create_task("research.deep", {})
+    await store.fail(other.id, {"step": "poll", "message": "agent run failed", "recoverable": False})
+    with sqlite3.connect(db_path) as conn:
+        rows = conn.execute("SELECT id, status, progress, error_message FROM v_tasks").fetchall()
+    assert (task.id, "working", "searching 3/10: found 3", None) in rows
+    assert (other.id, "failed", None, "agent run failed") in rows
+
+
+async def test_store_is_single_use(db_path: Path) -> None:
+    store = Store(db_path)
+    async with store:
+        pass
+    await store.aclose()  # idempotent
+    with pytest.raises(Exception) as caught:
+        await store.create_task("t", {})
+    assert getattr(caught.value, "code", None) == ErrorCode.STORE_ERROR
+    with pytest.raises(Exception) as reopen:
+        async with store:
+            pass
+    assert getattr(reopen.value, "code", None) == ErrorCode.STORE_ERROR
