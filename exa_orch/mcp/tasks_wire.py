@@ -5,10 +5,11 @@ Pure functions from a store `TaskRecord` to the JSON the two eras expect:
   (CreateTaskResult.task, tasks/get|list|cancel, notifications/tasks/status); tasks/result answers with the
   CallToolResult the original call would have returned.
 - 2026-07-28 SEP-2663 extension `io.modelcontextprotocol/tasks`: a flat Task with `ttlMs`/`pollIntervalMs`,
-  `resultType: "task"` when it answers a tools/call, and a DetailedTask (result or error inlined) for tasks/get.
+  `resultType: "task"` when it answers a tools/call, and a DetailedTask (result inlined) for tasks/get.
 
 Our statuses map onto MCP's: pending and working -> "working" (a queued task is already accepted work),
-completed -> "completed", failed -> "failed", cancelled -> "cancelled".
+completed -> "completed", failed -> "failed" (2025; SEP-2663: "completed" with an isError result, see
+`task_2026`), cancelled -> "cancelled".
 """
 
 from __future__ import annotations
@@ -77,12 +78,18 @@ def task_2025(record: Any) -> dict[str, Any]:
 
 
 def task_2026(record: Any, *, detailed: bool) -> dict[str, Any]:
-    """The SEP-2663 `Task` for `record`; `detailed` inlines the result or the error (DetailedTask)."""
+    """The SEP-2663 `Task` for `record`; `detailed` inlines the result (DetailedTask).
+
+    SEP-2663 reserves `failed` for protocol-level errors: a tool that fails reports `completed` with
+    an `isError` result. Every failure of our tasks is what the plain call returns as an `isError`
+    result, so a failed task is `completed` here, carrying that result (and `failed` is not used).
+    """
     out = {**_common(record), "ttlMs": record.ttl_ms, "pollIntervalMs": POLL_INTERVAL_MS}
-    if detailed and str(record.status) == "completed":
-        out["result"] = call_tool_result(record.result)
-    elif detailed and str(record.status) == "failed":
-        out["error"] = error_object(record)
+    if str(record.status) == "failed":
+        out["status"] = "completed"
+    if detailed and str(record.status) in ("completed", "failed"):
+        # The inlined result carries no related-task `_meta`: the task id is the DetailedTask's own.
+        out["result"] = {k: v for k, v in final_result(record).items() if k != "_meta"}
     return out
 
 
@@ -108,16 +115,6 @@ def error_payload(record: Any) -> dict[str, Any]:
     error.setdefault("message", "the task failed without a message")
     error["taskId"] = record.id
     return error
-
-
-def error_object(record: Any) -> dict[str, Any]:
-    """A failed task's error as a JSON-RPC error object (SEP-2663 DetailedTask.error)."""
-    payload = error_payload(record)
-    try:
-        code = ErrorCode(payload["code"]).rpc_code
-    except ValueError:
-        code = -32603
-    return {"code": code, "message": str(payload["message"]), "data": payload}
 
 
 def final_result(record: Any) -> dict[str, Any]:

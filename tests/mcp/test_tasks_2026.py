@@ -84,11 +84,15 @@ async def test_handle_poll_and_cancel_through_the_extension_methods(
             "manage_websets", create(steps=1, fail=True), allow_claimed=True
         )
         assert isinstance(failing, CreateTaskResult2026)
-        await app.tasks.wait(failing.task_id, timeout=30)
+        assert str((await app.tasks.wait(failing.task_id, timeout=30)).status) == "failed"
+        # SEP-2663: a tool execution error is `completed` with an isError result (`failed` is for
+        # protocol errors), and the claim resolver hands the agent that result like any tool error.
         failed = await get_2026(client.session, failing.task_id)
-        assert failed.status == "failed"
-        assert failed.error is not None and failed.error["code"] == -32602
-        assert failed.error["data"]["code"] == "INVALID_PARAMS"
+        assert failed.status == "completed" and failed.error is None and failed.result is not None
+        assert failed.result["isError"] is True
+        assert failed.result["structuredContent"]["code"] == "INVALID_PARAMS"
+        resolved = await client.call_tool("manage_websets", create(steps=1, fail=True))
+        assert resolved.is_error is True and structured(resolved)["code"] == "INVALID_PARAMS"
 
 
 async def test_quick_operations_answer_inline_and_long_ones_become_tasks(

@@ -53,15 +53,19 @@ def test_2025_task_validates_as_the_sdk_task_model() -> None:
     assert wire.task_2025(record(TaskStatus.PENDING))["statusMessage"].startswith("Queued")
 
 
-def test_2026_detailed_task_inlines_the_result_or_the_error() -> None:
+def test_2026_detailed_task_inlines_the_result_and_a_failure_is_a_completed_error_result() -> None:
     done = wire.task_2026(record(TaskStatus.COMPLETED, result={"steps": 1}), detailed=True)
-    assert done["result"]["structuredContent"] == {"steps": 1} and "error" not in done
-    assert done["ttlMs"] == 3_600_000 and "ttl" not in done
+    assert done["status"] == "completed" and done["result"]["structuredContent"] == {"steps": 1}
+    assert done["result"]["isError"] is False and "_meta" not in done["result"]
+    assert done["ttlMs"] == 3_600_000 and "ttl" not in done and "error" not in done
     failed = record(TaskStatus.FAILED, error={"step": "s0", "message": "boom", "code": "RATE_LIMITED"})
     detailed = wire.task_2026(failed, detailed=True)
-    assert detailed["error"]["code"] == -32001 and detailed["error"]["data"]["step"] == "s0"
-    odd = record(TaskStatus.FAILED, error={"message": "x", "code": "SOMETHING_NEW"})
-    assert wire.error_object(odd)["code"] == -32603
+    # SEP-2663: a tool execution error is `completed` with result.isError, never `failed`.
+    assert detailed["status"] == "completed" and "error" not in detailed
+    assert detailed["result"]["isError"] is True and "_meta" not in detailed["result"]
+    assert detailed["result"]["structuredContent"]["code"] == "RATE_LIMITED"
+    assert detailed["result"]["structuredContent"]["step"] == "s0"
+    assert wire.task_2025(failed)["status"] == "failed"  # 2025-11-25: an isError result is `failed`
     assert "result" not in wire.task_2026(record(TaskStatus.COMPLETED, result=1), detailed=False)
 
 
