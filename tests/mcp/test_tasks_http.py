@@ -30,22 +30,65 @@ from .test_serve_http import http_server
 pytestmark = pytest.mark.slow
 
 
+META_2026 = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+    "io.modelcontextprotocol/clientCapabilities": {"extensions": {TASKS_EXT: {}}},
+}
+
+
+def _raw(method: str, params: dict[str, Any]) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": 7, "method": method, "params": {**params, "_meta": META_2026}}
+
+
 def _raw_get(task_id: str) -> dict[str, Any]:
-    meta = {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientCapabilities": {"extensions": {TASKS_EXT: {}}},
-    }
-    return {"jsonrpc": "2.0", "id": 7, "method": "tasks/get", "params": {"taskId": task_id, "_meta": meta}}
+    return _raw("tasks/get", {"taskId": task_id})
 
 
-def _headers(mcp_name: str) -> dict[str, str]:
+def _headers(mcp_name: str, method: str = "tasks/get") -> dict[str, str]:
     return {
         "accept": "application/json, text/event-stream",
         "content-type": "application/json",
         "mcp-protocol-version": "2026-07-28",
-        "mcp-method": "tasks/get",
+        "mcp-method": method,
         "mcp-name": mcp_name,
     }
+
+
+async def test_2026_wire_shapes_are_flat_with_millisecond_fields(sim_url: str, tmp_path: Path) -> None:
+    with http_server(sim_url, tmp_path, EXA_ORCH_EXTRA_WORKFLOWS=WORKFLOWS_ENV) as (_proc, url):
+        async with httpx.AsyncClient(timeout=30) as http:
+            call = {
+                "name": "manage_websets",
+                "arguments": {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 1}},
+            }
+            created = (
+                await http.post(
+                    url, json=_raw("tools/call", call), headers=_headers("manage_websets", "tools/call")
+                )
+            ).json()
+            task = created["result"]
+            assert task["resultType"] == "task" and "task" not in task  # flat, no 2025 wrapper
+            assert isinstance(task["ttlMs"], int) and isinstance(task["pollIntervalMs"], int)
+            assert "ttl" not in task and "pollInterval" not in task
+            assert task["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "exa-orch"
+            task_id = task["taskId"]
+            got = (await http.post(url, json=_raw_get(task_id), headers=_headers(task_id))).json()["result"]
+            assert got["taskId"] == task_id and got["resultType"] == "complete"  # resolves at once
+            ack = (
+                await http.post(
+                    url,
+                    json=_raw("tasks/cancel", {"taskId": task_id}),
+                    headers=_headers(task_id, "tasks/cancel"),
+                )
+            ).json()["result"]
+            assert ack["resultType"] == "complete" and set(ack) <= {"resultType", "_meta"}
+            for removed in ("tasks/result", "tasks/list"):
+                params = {"taskId": task_id} if removed == "tasks/result" else {}
+                refused = (
+                    await http.post(url, json=_raw(removed, params), headers=_headers(task_id, removed))
+                ).json()
+                assert refused["error"]["code"] == -32601
 
 
 async def test_2026_tasks_over_streamable_http(sim_url: str, tmp_path: Path) -> None:
