@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
+import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
+import anyio
 import jsonschema
 import pytest
 
@@ -146,11 +151,11 @@ def test_missing_key_for_real_exa_fails_clearly(tmp_path: Path) -> None:
     assert not (tmp_path / "workflows.db").exists()
 
 
-def _spawn(sim_url: str, tmp_path: Path) -> subprocess.Popen[bytes]:
+def _spawn(sim_url: str, tmp_path: Path, **env: str) -> subprocess.Popen[bytes]:
     with (tmp_path / "stderr.log").open("wb") as errlog:  # the child keeps its own descriptor
         return subprocess.Popen(
             [sys.executable, "-m", "exa_orch", "serve"],
-            env=server_env(sim_url, tmp_path / "workflows.db"),
+            env=server_env(sim_url, tmp_path / "workflows.db", **env),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=errlog,
@@ -191,3 +196,58 @@ def test_signal_stops_cleanly_with_stdin_open(sim_url: str, tmp_path: Path, sig:
         os.kill(proc.pid, sig)  # stdin stays open: the stop must not wait for EOF
         assert proc.wait(timeout=30) == 0
     assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
+
+
+def _rpc(proc: subprocess.Popen[bytes], rid: int, operation: str, args: dict[str, Any]) -> Any:
+    """One manage_websets call over raw JSON-RPC; the parsed tool result body."""
+    assert proc.stdin is not None and proc.stdout is not None
+    request = {
+        "jsonrpc": "2.0",
+        "id": rid,
+        "method": "tools/call",
+        "params": {"name": "manage_websets", "arguments": {"operation": operation, "args": args}},
+    }
+    proc.stdin.write(json.dumps(request).encode() + b"\n")
+    proc.stdin.flush()
+    while True:
+        message = json.loads(proc.stdout.readline())
+        if message.get("id") == rid:
+            result = message["result"]
+            assert not result.get("isError"), result
+            return json.loads(result["content"][0]["text"])
+
+
+def test_sigterm_with_a_working_task_releases_it_and_the_next_start_resumes(
+    sim_url: str, tmp_path: Path
+) -> None:
+    env = {"EXA_ORCH_EXTRA_WORKFLOWS": "tests.mcp.stop_workflows:WORKFLOWS"}
+    with _spawn(sim_url, tmp_path, **env) as proc:
+        _initialize(proc)
+        assert proc.stdin is not None
+        proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        created = _rpc(proc, 2, "tasks.create", {"type": "mcp_stop.ticks", "ticks": 150, "delay": 0.05})
+        task_id = created["taskId"]
+        deadline = time.monotonic() + 30
+        rid = 3
+        while True:  # no event to wait on from outside the process: poll with a deadline
+            view = _rpc(proc, rid, "tasks.get", {"taskId": task_id})
+            if view["status"] == "working" and (view["progress"] or {}).get("completed", 0) >= 2:
+                break
+            assert time.monotonic() < deadline, view
+            rid += 1
+        os.kill(proc.pid, signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    with sqlite3.connect(tmp_path / "workflows.db") as db:
+        status, owner = db.execute(
+            "select status, lease_owner from tasks where id = ?", (task_id,)
+        ).fetchone()
+        steps = db.execute("select count(*) from task_steps where task_id = ?", (task_id,)).fetchone()[0]
+    assert status in ("working", "pending") and owner is None, (status, owner)
+    assert 2 <= steps < 150
+
+    async def resume() -> None:
+        async with stdio_session(sim_url, tmp_path, **env) as client:
+            done = await call(client, "tasks.result", {"taskId": task_id, "wait": 60})
+            assert done["status"] == "completed" and done["result"] == {"ticks": 150}
+
+    anyio.run(resume)

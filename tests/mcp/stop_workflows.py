@@ -1,0 +1,28 @@
+"""A slow, checkpointed workflow for the clean-stop tests; a spawned server loads it through
+EXA_ORCH_EXTRA_WORKFLOWS="tests.mcp.stop_workflows:WORKFLOWS"."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel
+
+from exa_orch.runtime import TaskContext, WorkflowSpec
+
+
+class TicksArgs(BaseModel):
+    ticks: int = 20
+    delay: float = 0.2
+
+
+async def ticks_workflow(ctx: TaskContext, args: TicksArgs) -> dict[str, Any]:
+    for i in range(args.ticks):
+        await ctx.step(f"tick:{i}", lambda i=i: {"tick": i})
+        await ctx.progress("tick", i + 1, args.ticks)
+        await ctx.sleep(args.delay)
+    return {"ticks": args.ticks}
+
+
+WORKFLOWS = [
+    WorkflowSpec("mcp_stop.ticks", TicksArgs, ticks_workflow, "ticks slowly, one checkpoint per tick")
+]
