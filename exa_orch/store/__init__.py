@@ -10,10 +10,10 @@ from exa_orch.store.records import TERMINAL_STATUSES, TaskRecord, TaskStatus
 from exa_orch.store.writer import WriterStats
 
 __all__ = [
-    "TERMINAL_STATUSES",
     "Elite",
     "RunRecord",
     "Store",
+    "TERMINAL_STATUSES",
     "TaskRecord",
     "TaskStatus",
     "WriterStats",

@@ -80,14 +80,15 @@ def split_statements(sql: str) -> list[str]:
     """`sql` cut into complete statements (trigger bodies and quoted ';' stay whole)."""
     statements: list[str] = []
     buffer = ""
-    for piece in sql.split(";"):
+    *pieces, tail = sql.split(";")
+    for piece in pieces:
         buffer += piece + ";"
         if sqlite3.complete_statement(buffer):
             if _has_code(buffer):
                 statements.append(buffer.strip())
             buffer = ""
-    if _has_code(buffer.removesuffix(";")):
-        raise ValueError(f"incomplete statement at the end: {buffer.strip()[:80]!r}")
+    if _has_code(buffer + tail):
+        raise ValueError(f"incomplete statement at the end: {(buffer + tail).strip()[:80]!r}")
     return statements
 
 

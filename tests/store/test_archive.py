@@ -1,0 +1,99 @@
+"""The MAP-Elites archive: seeded archetypes, recorded runs and elites, the best run per cell."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from exa_orch.errors import InvalidParams
+from exa_orch.store import Elite, RunRecord, Store
+
+from .conftest import FakeClock
+
+
+def archive(db: Path) -> dict[str, dict[str, object]]:
+    with sqlite3.connect(db) as conn:
+        conn.row_factory = sqlite3.Row
+        return {row["cell"]: dict(row) for row in conn.execute("SELECT * FROM v_archive")}
+
+
+async def test_seeded_archetypes_and_their_steps(store: Store, db_path: Path) -> None:
+    with sqlite3.connect(db_path) as conn:
+        steps = dict(
+            conn.execute("SELECT workflow_id, count(*) FROM workflow_steps GROUP BY workflow_id").fetchall()
+        )
+        deep = conn.execute(
+            "SELECT name, archetype, task_type FROM workflows WHERE id = 'workflow-research-deep'"
+        ).fetchone()
+    assert steps == {
+        "workflow-webset-lifecycle": 5,
+        "workflow-webset-convergent": 5,
+        "workflow-webset-adversarial": 5,
+        "workflow-webset-verified": 4,
+        "workflow-webset-qd-winnow": 6,
+        "workflow-research-deep": 3,
+    }
+    assert deep == ("Deep Research", "exploratory", "research.deep")
+    cells = archive(db_path)
+    assert len(cells) == 6 and all(row["best_run_id"] is None for row in cells.values())
+
+
+async def test_v_archive_shows_the_best_completed_run_of_each_cell(
+    store: Store, db_path: Path, clock: FakeClock
+) -> None:
+    elite = Elite(
+        niche="1,0", fitness=0.9, criteria_vector=[True, False], item={"id": "item_1", "name": "Acme"}
+    )
+    weak = await store.record_run(
+        RunRecord("task_a", "qd.winnow", "completed", {"fitness": 0.4, "coverage": 0.5, "niches": 2})
+    )
+    clock.advance(1)
+    best = await store.record_run(
+        RunRecord(
+            "task_b",
+            "qd.winnow",
+            "completed",
+            {"fitness": 0.8, "coverage": 0.25, "diversity": 1.2, "converged": True, "roundsDetail": [1]},
+            elites=[elite],
+        )
+    )
+    await store.record_run(
+        RunRecord("task_c", "qd.winnow", "failed", {"fitness": 0.99})
+    )  # failed: not ranked
+    await store.record_run(RunRecord("task_d", "research.deep", "completed", {}))
+    cells = archive(db_path)
+    winnow = cells["3,2,4,2,5"]
+    assert winnow["workflow_id"] == "workflow-webset-qd-winnow"
+    assert (winnow["best_run_id"], winnow["task_id"], winnow["fitness"], winnow["runs"]) == (
+        best,
+        "task_b",
+        0.8,
+        3,
+    )
+    assert weak != best
+    assert cells["4,3,3,3,3"]["task_id"] == "task_d"  # a run without fitness still beats no run
+    assert cells["2,2,4,2,5"]["best_run_id"] is None
+    with sqlite3.connect(db_path) as conn:
+        run = conn.execute("SELECT converged, metrics FROM workflow_runs WHERE id = ?", (best,)).fetchone()
+        stored = conn.execute(
+            "SELECT niche, fitness, criteria_vector, item_id, item FROM qd_elites"
+        ).fetchall()
+    assert run[0] == 1 and json.loads(run[1]) == {"roundsDetail": [1]}
+    assert stored == [("1,0", 0.9, "[true, false]", "item_1", '{"id":"item_1","name":"Acme"}')]
+
+
+async def test_runs_outlive_their_tasks(store: Store, db_path: Path, clock: FakeClock) -> None:
+    task = await store.create_task("qd.winnow", {}, ttl_ms=1)
+    await store.complete(task.id, {})
+    await store.record_run(RunRecord(task.id, "qd.winnow", "completed", {"fitness": 0.5}))
+    clock.advance(1)
+    assert await store.delete_expired() == 1
+    assert archive(db_path)["3,2,4,2,5"]["task_id"] == task.id
+
+
+async def test_unknown_task_type_is_refused(store: Store) -> None:
+    with pytest.raises(InvalidParams):
+        await store.record_run(RunRecord("task_x", "no.such.type", "completed"))
