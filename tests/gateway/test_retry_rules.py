@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import time
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 
 import httpx
 import pytest
+from aiolimiter import AsyncLimiter
 
 from exa_orch.errors import (
     ApiError,
@@ -217,3 +220,41 @@ def test_transport_failures_are_upstream_timeouts() -> None:
     assert isinstance(
         error_from_exception(httpx.UnsupportedProtocol("ftp"), method="GET", path="/x"), ApiError
     )
+
+
+async def _admissions(limiter: AsyncLimiter, n: int, busy: float = 0.0) -> list[float]:
+    """Admission times of `n` concurrent acquirers; with `busy`, the event loop is blocked that
+    long once they all wait, as a loop busy with other work would be."""
+    loop = asyncio.get_running_loop()
+    times: list[float] = []
+
+    async def one() -> None:
+        await limiter.acquire()
+        times.append(loop.time())
+
+    async with asyncio.TaskGroup() as tg:
+        for _ in range(n):
+            tg.create_task(one())
+        if busy:
+            await asyncio.sleep(0.005)  # every acquirer is queued now
+            time.sleep(busy)  # noqa: ASYNC251 - a blocked event loop is the point of the test
+    return times
+
+
+async def test_idle_time_earns_no_burst() -> None:
+    limiter = window_safe_limiter(20)  # one token every 54 ms
+    await limiter.acquire()
+    await asyncio.sleep(0.3)  # idle: a plain leaky bucket would now hold a burst
+    first, second = await _admissions(limiter, 2)
+    assert second - first >= limiter.time_period * 0.99
+
+
+async def test_a_late_wake_up_is_made_up_by_the_next_admission() -> None:
+    limiter = window_safe_limiter(20)
+    period = limiter.time_period
+    # The second admission is due after one period; the loop is blocked until 1.3 periods.
+    times = await _admissions(limiter, 8, busy=1.3 * period)
+    gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
+    assert gaps[0] >= 1.25 * period
+    assert 0.3 * period < gaps[1] < 0.9 * period  # catching up, without a burst
+    assert times[-1] - times[0] < 7.2 * period  # back on schedule: 7 periods for 8 admissions
