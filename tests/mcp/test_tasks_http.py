@@ -129,3 +129,9 @@ async def test_2025_tasks_over_streamable_http(sim_url: str, tmp_path: Path) -> 
             assert structured(result)["steps"] == 2
             assert result.meta is not None and result.meta[RELATED] == {"taskId": task_id}
             assert task_id in {t.task_id for t in (await client.list()).tasks}
+            # Notifications for a task outlive its tools/call: they ride the standalone GET stream.
+            await client.until(
+                lambda: any(s.task_id == task_id and s.status == "completed" for s in client.statuses)
+            )
+            values = [p.progress for p in client.progress if p.progress_token == "http-tok"]
+            assert values and values[-1] == 2.0 and values == sorted(set(values))
