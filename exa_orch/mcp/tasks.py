@@ -10,7 +10,8 @@
 - 2026-07-28 (SEP-2663 extension `io.modelcontextprotocol/tasks`, advertised under
   capabilities.extensions): when the request's client capabilities declare the extension, a
   `tools/call` of `tasks.create` or of a long-running operation answers with a flat
-  `resultType: "task"`; `tasks/get` (DetailedTask), `tasks/update`, `tasks/cancel` (empty ack).
+  `resultType: "task"` (other calls answer inline); `tasks/get` (DetailedTask), `tasks/update`,
+  `tasks/cancel` (empty ack). No notifications: a 2026 client polls tasks/get.
 
 A task-augmented call of `tasks.create` is that workflow task; of any other operation, a task of the
 runtime's "operation" workflow that runs the operation durably. Every task lives in the store, so a
@@ -18,8 +19,8 @@ task made either way is listed, polled and cancelled the other way too.
 
 Why middleware: the SDK validates a tools/call *handler's* result against the 2025 CallToolResult
 schema, so a CreateTaskResult returned from the handler becomes -32603; a middleware that answers
-without `call_next` owns its result. Middleware also lets this module add the capability and the
-tools' `execution` field without reaching into the tool definitions in server.py.
+without `call_next` owns its result. The capability and the tools' `execution` field go through
+the hooks `ExaOrchServer` offers (`capability_hooks`, `task_support`); the tools stay in server.py.
 """
 
 from __future__ import annotations
