@@ -256,3 +256,23 @@ async def test_requested_ttl_is_kept_and_clamped(
         assert (await app.tasks.get(huge["taskId"])).ttl_ms == MAX_TTL_MS
         via_args = (await client.call_task("manage_websets", steps(0, ttl=90_000)))["task"]
         assert via_args["ttl"] == 90_000  # tasks.create's own ttl when params.task has none
+
+
+async def test_an_operation_task_reports_the_operations_own_progress(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with opened(sim, tmp_path, monkeypatch) as (_app, client):
+        made = await client.call("websets.create", {"search": {"query": "fintech startups", "count": 10}})
+        webset_id = structured(made)["id"]
+        wait = {"operation": "websets.waitUntilIdle", "args": {"id": webset_id, "pollInterval": 0.05}}
+        task_id = (await client.call_task("manage_websets", wait, token="wait-tok"))["task"]["taskId"]
+        result = await client.result(task_id)
+        assert structured(result)["webset"]["status"] == "idle"
+        await client.until(
+            lambda: any(s.task_id == task_id and s.status == "completed" for s in client.statuses)
+        )
+        mine = [p for p in client.progress if p.progress_token == "wait-tok"]
+        assert mine and all(p.meta and p.meta[RELATED]["taskId"] == task_id for p in mine)
+        assert any("websets.waitUntilIdle" in (p.message or "") for p in mine)
+        values = [p.progress for p in mine]
+        assert values == sorted(set(values))  # one token's progress only grows
