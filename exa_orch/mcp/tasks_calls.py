@@ -14,6 +14,7 @@ from exa_orch.errors import InvalidParams
 from exa_orch.mcp import toolhost
 
 MANAGE_WEBSETS = "manage_websets"
+LIST_OPERATIONS = toolhost.LIST_OPERATIONS
 CREATE_TASK_OPERATION = "tasks.create"
 
 
@@ -58,6 +59,12 @@ class CallResolver:
     def resolve(self, tool: str, arguments: dict[str, Any]) -> ResolvedCall:
         """The operation a call names. Raises InvalidParams for a missing or unknown operation."""
         operation, args = self._server.resolve_call(tool, arguments)
+        if operation == LIST_OPERATIONS and tool != MANAGE_WEBSETS:
+            # A toolhost tool lists its own operations in place; no registry operation does that.
+            raise InvalidParams(
+                f"{tool} list_operations answers at once: call it without task augmentation",
+                fields=["operation"],
+            )
         op = self._registry.get(operation)  # UnknownOperation (with suggestions) before any task exists
         if operation != CREATE_TASK_OPERATION:
             return ResolvedCall(tool, operation, dict(args), long_running=op.long_running)

@@ -231,6 +231,9 @@ async def test_toolhost_async_tools_take_task_augmented_calls(
         with pytest.raises(MCPError) as forbidden:
             await client.call_task("exa-sync", {"operation": "search", "params": {"query": "x"}})
         assert forbidden.value.error.code == -32601
+        with pytest.raises(MCPError) as listing:
+            await client.call_task("exa-async", {"operation": "list_operations"})
+        assert listing.value.error.code == -32602
 
         params = {"query": "what is a webset?"}
         plain = await client.session.call_tool("exa-async", {"operation": "stream_answer", "params": params})
