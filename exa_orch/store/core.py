@@ -45,7 +45,15 @@ class _State(enum.Enum):
 
 def connect_writer(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
     """A write connection with the store's pragmas (autocommit mode: we issue BEGIN ourselves)."""
-    conn = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
+        conn.execute("PRAGMA schema_version").fetchone()  # opening is lazy; make it fail here
+    except sqlite3.Error as exc:
+        raise StoreError(
+            f"cannot open the database {path}: {exc}",
+            hint="Check that its directory exists and is writable, or choose another file with "
+            "EXA_ORCH_DB or --db.",
+        ) from exc
     # A generous busy timeout rides out another process's write transaction instead of failing.
     conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     conn.execute("PRAGMA journal_mode = WAL")

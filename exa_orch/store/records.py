@@ -104,10 +104,14 @@ def record_from_row(row: tuple[Any, ...] | sqlite3.Row) -> TaskRecord:
     )
 
 
+# One encoder for every column: json.dumps with options builds a new one per call.
+_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
 def dumps(value: Any, what: str) -> str:
     """Compact JSON for a column; InvalidParams (naming `what`) when `value` isn't JSON-able."""
     try:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+        return _ENCODER.encode(value)
     except (TypeError, ValueError) as exc:
         raise InvalidParams(f"{what} must be JSON-serializable: {exc}", fields=[what]) from None
 

@@ -234,3 +234,11 @@ async def test_store_is_single_use(db_path: Path) -> None:
         async with store:
             pass
     assert getattr(reopen.value, "code", None) == ErrorCode.STORE_ERROR
+
+
+async def test_unopenable_path_says_what_to_fix(tmp_path: Path) -> None:
+    with pytest.raises(Exception) as caught:
+        async with Store(tmp_path / "no-such-dir" / "x.db"):
+            pass
+    assert getattr(caught.value, "code", None) == ErrorCode.STORE_ERROR
+    assert "EXA_ORCH_DB" in (getattr(caught.value, "hint", "") or "")
