@@ -8,8 +8,8 @@ Pure functions from a store `TaskRecord` to the JSON the two eras expect:
   `resultType: "task"` when it answers a tools/call, and a DetailedTask (result inlined) for tasks/get.
 
 Our statuses map onto MCP's: pending and working -> "working" (a queued task is already accepted work),
-completed -> "completed", failed -> "failed" (2025; SEP-2663: "completed" with an isError result, see
-`task_2026`), cancelled -> "cancelled".
+completed -> "completed", failed -> "failed" (SEP-2663: only internal failures; see `task_2026`),
+cancelled -> "cancelled".
 """
 
 from __future__ import annotations
@@ -78,19 +78,36 @@ def task_2025(record: Any) -> dict[str, Any]:
 
 
 def task_2026(record: Any, *, detailed: bool) -> dict[str, Any]:
-    """The SEP-2663 `Task` for `record`; `detailed` inlines the result (DetailedTask).
+    """The SEP-2663 `Task` for `record`; `detailed` inlines the result or the error (DetailedTask).
 
-    SEP-2663 reserves `failed` for protocol-level errors: a tool that fails reports `completed` with
-    an `isError` result. Every failure of our tasks is what the plain call returns as an `isError`
-    result, so a failed task is `completed` here, carrying that result (and `failed` is not used).
+    SEP-2663 keeps `failed` for protocol-level errors (a crash, an internal failure) and reports a
+    tool that ran but failed as `completed` with an `isError` result. So a task that failed with
+    INTERNAL_ERROR (a bug, or a task type this server lacks) is `failed` with a JSON-RPC error;
+    any other failure (bad input, Exa said no) is `completed` with the isError result the plain
+    call would have returned.
     """
     out = {**_common(record), "ttlMs": record.ttl_ms, "pollIntervalMs": POLL_INTERVAL_MS}
-    if str(record.status) == "failed":
+    internal = str(record.status) == "failed" and error_payload(record)["code"] == str(
+        ErrorCode.INTERNAL_ERROR
+    )
+    if str(record.status) == "failed" and not internal:
         out["status"] = "completed"
-    if detailed and str(record.status) in ("completed", "failed"):
+    if detailed and internal:
+        out["error"] = error_object(record)
+    elif detailed and str(record.status) in ("completed", "failed"):
         # The inlined result carries no related-task `_meta`: the task id is the DetailedTask's own.
         out["result"] = {k: v for k, v in final_result(record).items() if k != "_meta"}
     return out
+
+
+def error_object(record: Any) -> dict[str, Any]:
+    """A failed task's error as a JSON-RPC error object {code, message, data}."""
+    payload = error_payload(record)
+    try:
+        code = ErrorCode(payload["code"]).rpc_code
+    except ValueError:
+        code = -32603
+    return {"code": code, "message": str(payload["message"]), "data": payload}
 
 
 def related(task_id: str) -> dict[str, Any]:

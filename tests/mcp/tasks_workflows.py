@@ -20,6 +20,7 @@ class StepsArgs(BaseModel):
     steps: int = 3
     delay: float = 0.0
     fail: bool = False
+    crash: bool = False
     query: str = "open source vector databases"
 
 
@@ -38,6 +39,8 @@ async def steps_workflow(ctx: TaskContext, args: StepsArgs) -> dict[str, Any]:
             await ctx.sleep(args.delay)
     if args.fail:
         raise InvalidParams("mcp_test.steps was asked to fail", hint="call it with fail=false")
+    if args.crash:
+        raise RuntimeError("mcp_test.steps crashed on purpose")  # a bug, as far as the runtime knows
     return {"steps": args.steps, "found": found}
 
 

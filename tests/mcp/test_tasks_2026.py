@@ -155,3 +155,20 @@ async def test_a_long_running_operation_runs_as_a_task_for_a_declaring_client(
         assert body["webset"]["status"] == "idle" and body["timedOut"] is False
         records, _ = await app.tasks.list(type="operation")
         assert len(records) == 2
+
+
+async def test_an_internal_failure_is_failed_with_an_inlined_json_rpc_error(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with modern(sim, tmp_path, monkeypatch) as (app, client):
+        handle = await client.session.call_tool(
+            "manage_websets", create(steps=1, crash=True), allow_claimed=True
+        )
+        assert isinstance(handle, CreateTaskResult2026)
+        await app.tasks.wait(handle.task_id, timeout=30)
+        crashed = await get_2026(client.session, handle.task_id)
+        assert crashed.status == "failed" and crashed.result is None and crashed.error is not None
+        assert crashed.error["code"] == -32603 and "crashed on purpose" in crashed.error["message"]
+        with pytest.raises(MCPError) as raised:  # the claim resolver turns it into the call's error
+            await client.call_tool("manage_websets", create(steps=1, crash=True))
+        assert raised.value.error.code == -32603

@@ -66,6 +66,13 @@ def test_2026_detailed_task_inlines_the_result_and_a_failure_is_a_completed_erro
     assert detailed["result"]["structuredContent"]["code"] == "RATE_LIMITED"
     assert detailed["result"]["structuredContent"]["step"] == "s0"
     assert wire.task_2025(failed)["status"] == "failed"  # 2025-11-25: an isError result is `failed`
+    # An internal failure (a bug, an unknown task type here) is a protocol-level error: `failed`.
+    crashed = record(TaskStatus.FAILED, error={"step": "start", "message": "unknown task type 'x'"})
+    detailed = wire.task_2026(crashed, detailed=True)
+    assert detailed["status"] == "failed" and "result" not in detailed
+    assert detailed["error"]["code"] == -32603 and detailed["error"]["data"]["step"] == "start"
+    odd = record(TaskStatus.FAILED, error={"message": "x", "code": "SOMETHING_NEW"})
+    assert wire.error_object(odd)["code"] == -32603
     assert "result" not in wire.task_2026(record(TaskStatus.COMPLETED, result=1), detailed=False)
 
 
