@@ -6,8 +6,8 @@
    From the simulator's request log: achieved steady rate / limit, and the busiest 1-second
    window / limit (must be <= 1).
 2. overhead: `calls` sequential GET /agent/runs?limit=1, bare httpx vs `gw.http`, and bare
-   exa-py `AsyncExa` vs `gw.exa`, each against the same simulator, in interleaved rounds
-   (medians of per-round means, so a noisy neighbour hits both sides alike). The gateway runs
+   exa-py `AsyncExa` vs `gw.exa`, each against the same simulator, alternating call by call
+   (medians of per-call times, so a noisy neighbour hits both sides alike). The gateway runs
    with a rate limit far above what the loop can reach, so what is measured is its own cost.
 3. pure cost: the same with an in-memory transport under both (no network, no simulator).
 
@@ -37,7 +37,6 @@ from exa_orch.gateway import Gateway
 
 BODY = {"query": "AI startups", "numResults": 1}
 PATH = "/agent/runs"  # a cheap endpoint, so the simulator's own time varies little
-ROUNDS = 10
 
 
 def _settings(url: str, **kw: float) -> Settings:
@@ -81,23 +80,17 @@ async def bench_rate(url: str, rps: float, burst: int) -> tuple[float, int]:
     return (len(times) - 1) / (times[-1] - times[0]), _busiest_window(times)
 
 
-async def _timed(n: int, one: Callable[[], Awaitable[object]]) -> float:
-    start = time.perf_counter()
-    for _ in range(n):
-        await one()
-    return (time.perf_counter() - start) / n
-
-
 async def _interleaved(clients: dict[str, Callable[[], Awaitable[object]]], calls: int) -> dict[str, float]:
-    """Median seconds per call of each client over rounds that rotate the order."""
-    per_round = max(1, calls // ROUNDS)
+    """Median seconds per call of each client; calls alternate between clients one by one, so
+    load from other processes, which varies over seconds, falls on every client alike."""
     samples: dict[str, list[float]] = {name: [] for name in clients}
-    for one in clients.values():  # warm up connections and caches
-        await _timed(5, one)
     names = list(clients)
-    for r in range(ROUNDS):
-        for name in names[r % len(names) :] + names[: r % len(names)]:
-            samples[name].append(await _timed(per_round, clients[name]))
+    for i in range(calls + 5):
+        for name in names[i % len(names) :] + names[: i % len(names)]:
+            start = time.perf_counter()
+            await clients[name]()
+            if i >= 5:  # the first calls open connections and warm caches
+                samples[name].append(time.perf_counter() - start)
     return {name: statistics.median(values) for name, values in samples.items()}
 
 

@@ -118,8 +118,9 @@ def shape_of(request: httpx.Request, path: str, family: str) -> CallShape:
     """Classify `request`, whose path relative to its API base is `path`."""
     method = request.method.upper()
     body = _json_body(request) if method in ("POST", "PATCH", "PUT") else None
+    query = request.url.query  # bytes; parsed only when it may hold the flag
     streaming = request.headers.get("accept", "").startswith("text/event-stream") or (
-        request.url.params.get("stream") == "true"
+        b"stream=" in query and request.url.params.get("stream") == "true"
     )
     external_id: str | None = None
     if isinstance(body, dict):

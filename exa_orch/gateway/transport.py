@@ -188,10 +188,21 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             raise
 
     async def _run(self, call: _Call) -> httpx.Response:
+        # Most calls succeed at once: the first attempt runs outside tenacity, whose per-call
+        # set-up costs more than the rest of the transport; a failure replays into the loop as
+        # its first attempt, so attempt counts and waits are the same. (The deadline clock
+        # starts after that first attempt.)
+        try:
+            return await self._attempt(call)
+        except RetryableFailure as failure:
+            first: RetryableFailure | None = failure
         retrying = self._policy.retrying(before_sleep=self._before_sleep(call))
         try:
             async for attempt in retrying:
                 with attempt:
+                    if first is not None:
+                        replay, first = first, None
+                        raise replay
                     return await self._attempt(call)
         except RetryableFailure as failure:  # out of attempts or of time
             error = failure.error
