@@ -3,9 +3,9 @@
 In WAL mode a commit appends pages to the -wal file; a checkpoint copies them back into the
 database file and syncs it. SQLite's automatic checkpoint runs inside whichever COMMIT crosses
 the threshold, stalling that group commit (and every coroutine waiting on it) for the whole
-copy. This thread runs PASSIVE checkpoints on its own connection instead, at most every
-`interval` seconds while writes happen; PASSIVE never blocks writers or readers. The writer
-keeps a high automatic threshold only as a backstop should this thread fall behind.
+copy. This thread runs PASSIVE checkpoints on its own connection, at most every `interval`
+seconds while writes happen (PASSIVE never blocks writers or readers), so that the inline
+checkpoint finds little left to copy.
 """
 
 from __future__ import annotations
@@ -18,7 +18,11 @@ from collections.abc import Callable
 
 log = logging.getLogger(__name__)
 
-BACKSTOP_PAGES = 20_000  # ~80 MB of WAL at 4 KiB pages before a COMMIT checkpoints inline
+# SQLite's own default threshold. A COMMIT that crosses it still checkpoints inline, but only the
+# frames this thread hasn't copied yet; that inline pass is also what lets the WAL restart from
+# its beginning under a steady write load (a PASSIVE checkpoint racing new commits never
+# catches up), so the -wal file stays a few MB instead of growing.
+BACKSTOP_PAGES = 1_000
 
 
 class Checkpointer:

@@ -60,7 +60,7 @@ def connect_writer(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
     # NORMAL in WAL mode survives process crashes (kill -9); only power loss can drop the last commits.
     conn.execute("PRAGMA synchronous = NORMAL")
     conn.execute("PRAGMA foreign_keys = ON")
-    # Checkpoints run on their own thread (checkpoint.py); this only bounds the WAL if it lags.
+    # Most checkpoint work runs on its own thread (checkpoint.py); see BACKSTOP_PAGES there.
     conn.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
     return conn
 
