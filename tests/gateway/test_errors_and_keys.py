@@ -15,6 +15,7 @@ from exa_orch.errors import (
     NotFoundError,
     RateLimited,
     UpstreamInvalidParams,
+    UpstreamTimeout,
 )
 from exa_orch.gateway import Gateway, RetryPolicy
 from exa_orch.sim.context import FaultConfig
@@ -143,3 +144,14 @@ async def test_streamed_answers_pass_through_unbuffered_and_free_their_slot(sim:
         text = "".join([c.content or "" async for c in stream])
         assert text == plain.answer
         assert gw.stats()["in_flight"] == 0
+
+
+async def test_a_timeout_is_retried_then_surfaces_as_upstream_timeout_not_exa_pys(sim: SimHandle) -> None:
+    sim.set_faults(FaultConfig(latency_ms=400))
+    policy = RetryPolicy(max_attempts=2, backoff=0.01, jitter=0.0)
+    async with Gateway(settings_for(sim), retry=policy, timeout=0.1) as gw:
+        with pytest.raises(UpstreamTimeout) as info:
+            await gw.exa.search("slow")
+        assert gw.stats()["failures_by_kind"] == {"timeout": 2}
+    assert not isinstance(info.value, httpx.TimeoutException)  # exa-py would have made it ExaTimeoutError
+    assert info.value.code is ErrorCode.UPSTREAM_TIMEOUT and info.value.retryable
