@@ -135,10 +135,31 @@ class GroupCommitWriter:
     # --- the writer thread ----------------------------------------------------------------
 
     def _run(self) -> None:
+        inflight: list[_Item] = []
+        try:
+            self._serve(inflight)
+        except BaseException as exc:  # a bug here must not leave callers waiting forever
+            log.exception("store writer thread crashed")
+            self._open = False
+            error = StoreError(f"the store's writer stopped: {exc!r}", hint="Reopen the store.")
+            while not self._queue.empty():
+                item = self._queue.get()
+                if item is not None:
+                    inflight.append(item)
+            self._post(_resolve, [(future, _Failure(error)) for _, future, _ in inflight])
+        finally:
+            if self._conn is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self._conn.close()
+                self._conn = None
+            self._post(_finish, self._stopped)
+
+    def _serve(self, inflight: list[_Item]) -> None:
         stop = False
         while not stop:
             item = self._queue.get()
-            items: list[_Item] = []
+            items = inflight
+            items.clear()
             while True:
                 if item is None:
                     stop = True
@@ -157,12 +178,8 @@ class GroupCommitWriter:
                 else:
                     batch.append(entry)
             done.extend(self._commit(batch))
+            items.clear()
             self._deliver(done)
-        if self._conn is not None:
-            with contextlib.suppress(sqlite3.Error):
-                self._conn.close()
-            self._conn = None
-        self._post(_finish, self._stopped)
 
     def _call_raw(self, fn: Callable[[Any], Any]) -> Any:
         try:

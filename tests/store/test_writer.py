@@ -92,3 +92,25 @@ async def test_writes_after_close_are_refused_and_queued_ones_commit(db_path: Pa
         await store.save_step(task.id, "late", 1)
     async with Store(db_path) as again:
         assert len(await again.load_steps(task.id)) == 10
+
+
+class _Boom(BaseException):
+    """Not an Exception: escapes the per-op handling, like a bug in the writer would."""
+
+
+async def test_a_crashed_writer_fails_waiters_instead_of_hanging(tmp_path: Path) -> None:
+    writer = GroupCommitWriter()
+    await writer.start(lambda: sqlite3.connect(tmp_path / "w.db", isolation_level=None))
+
+    def explode(conn: sqlite3.Connection) -> None:
+        raise _Boom
+
+    try:
+        async with asyncio.timeout(10):
+            with pytest.raises(StoreError):
+                await writer.submit(explode)
+        with pytest.raises(StoreError):
+            await writer.submit(SqlOp("SELECT 1", ()))
+    finally:
+        async with asyncio.timeout(10):
+            await writer.aclose()
