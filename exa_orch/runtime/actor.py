@@ -9,9 +9,11 @@ Lifecycle (the store's TaskStatus, written only here once the task is leased):
 Shutdown is not a state: the actor stops at a safe point, releases the lease and leaves the task
 non-terminal, so the next claim (here or in another process) resumes it at once.
 
-Mailbox: a deque of messages (cancel, shutdown, wake) drained at safe points. Cancel and shutdown
-also interrupt the in-flight await with an asyncio cancel of the actor's task, so a workflow
-waiting on Exa stops promptly; the actor then un-cancels itself to write the outcome.
+Mailbox: `post(message)` (cancel, shutdown, wake). A message is acted on as it arrives, since a
+busy actor is awaiting Exa and can't poll: cancel and shutdown set the stop reason and interrupt
+the in-flight await with an asyncio cancel of the actor's task, so a workflow waiting on Exa stops
+promptly; the actor then un-cancels itself and writes the outcome at that safe point. Wake ends a
+ctx.sleep early. The list of messages is created on the first one, so an idle actor stays small.
 """
 
 from __future__ import annotations
@@ -19,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import logging
-from collections import deque
 from collections.abc import Callable
 from enum import Enum
 from typing import Any
@@ -54,12 +55,13 @@ class TaskActor:
         "_on_exit",
         "_hook_timeout",
         "_mailbox",
+        "_finished",
         "_stop",
         "_task",
         "_interruptible",
         "_interrupted",
         "_ctx",
-        "done",
+        "_done",
     )
 
     def __init__(
@@ -82,20 +84,32 @@ class TaskActor:
         self._emit = emit
         self._on_exit = on_exit
         self._hook_timeout = hook_timeout
-        self._mailbox: deque[Message] = deque()
+        # Created on the first message: most actors never get one, and an idle actor stays small.
+        self._mailbox: list[Message] | None = None
+        self._finished = False
+        self._done: asyncio.Future[None] | None = None
         self._stop: Message | None = None
         self._task: asyncio.Task[Any] | None = None
         self._interruptible = False
         self._interrupted = False
         self._ctx: TaskContext | None = None
-        self.done = asyncio.Event()
 
     @property
     def task_id(self) -> str:
         return self.record.id
 
+    async def wait_done(self) -> None:
+        """Return once the actor has stopped (whatever the outcome)."""
+        if self._finished:
+            return
+        if self._done is None:
+            self._done = asyncio.get_running_loop().create_future()
+        await asyncio.shield(self._done)
+
     def post(self, message: Message) -> None:
         """Deliver a message; cancel and shutdown interrupt the workflow's in-flight await at once."""
+        if self._mailbox is None:
+            self._mailbox = []
         self._mailbox.append(message)
         if message is Message.WAKE:
             if self._ctx is not None:
@@ -110,14 +124,80 @@ class TaskActor:
 
     def kill(self) -> None:
         """Cancel the actor's task outright (a stop that overran its deadline); its lease will expire."""
-        if self._task is not None and not self.done.is_set():
+        if self._task is not None and not self._finished:
             self._task.cancel()
 
     async def run(self) -> None:
         """Drive the task to completed/failed/cancelled, or stop leaving it resumable."""
+        # One coroutine frame for the whole lifecycle (not run -> _lifecycle): a parked actor is smaller.
         self._task = asyncio.current_task()
         try:
-            await self._lifecycle()
+            record = self.record
+            if record.cancel_requested:
+                self._stop = Message.CANCEL
+            if self._stop is not None:
+                await self._stop_at_safe_point(None)
+                return
+            spec = self._spec
+            if spec is None:
+                await self._fail(
+                    {
+                        "step": "start",
+                        "message": f"unknown task type {record.type!r} in this server",
+                        "recoverable": False,
+                    }
+                )
+                return
+            try:
+                args = spec.validate(record.args)
+            except OrchError as exc:
+                await self._fail(
+                    {"step": "start", "message": exc.message, "recoverable": False, "code": str(exc.code)}
+                )
+                return
+            ctx: TaskContext | None = None
+            self._interruptible = True
+            try:
+                steps = await self._store.load_steps(self.task_id)
+                resumed = record.status is not TaskStatus.PENDING
+                del record  # the claim's row; self.record holds the current one (an idle actor stays small)
+                if not resumed:
+                    await self._set_status(TaskStatus.WORKING)
+                ctx = self._ctx = TaskContext(
+                    task_id=self.task_id,
+                    args=args,
+                    store=self._store,
+                    services=self._services,
+                    steps=steps,
+                    resumed=resumed,
+                    on_progress=self._progress_event,
+                )
+                result = await spec.fn(ctx, args)
+            except asyncio.CancelledError:
+                if self._stop is None:
+                    raise  # cancelled from outside (the task group is torn down): never swallow that
+                self._uncancel()
+                await self._stop_at_safe_point(ctx)
+                return
+            except (LeaseHeld, TaskNotFound):
+                raise
+            except Exception as exc:
+                self._interruptible = False
+                if self._stop is not None:
+                    # The interrupt surfaced as another error (a client wrapping CancelledError): still a stop.
+                    self._uncancel()
+                    await self._stop_at_safe_point(ctx)
+                    return
+                await self._fail(_error_dict(exc, ctx))
+                return
+            self._interruptible = False
+            if self._stop is not None:
+                # The cancel arrived after the workflow's last await: the result is discarded.
+                self._uncancel()
+                await self._stop_at_safe_point(ctx)
+                return
+            self.record = await self._store.complete(self.task_id, result, owner=self._owner)
+            self._emit(TaskEvent("status", self.record))
         except (LeaseHeld, TaskNotFound) as exc:
             # Another process took the task (our lease expired) or it was deleted: not ours to write.
             logger.warning("task %s: stopped without writing: %s", self.task_id, exc)
@@ -126,76 +206,11 @@ class TaskActor:
                 "task %s: actor failed; the lease will expire and another run resumes it", self.task_id
             )
         finally:
-            self._mailbox.clear()
-            self.done.set()
+            self._mailbox = None
+            self._finished = True
+            if self._done is not None and not self._done.done():
+                self._done.set_result(None)
             self._on_exit(self)
-
-    async def _lifecycle(self) -> None:
-        record = self.record
-        if record.cancel_requested:
-            self._stop = Message.CANCEL
-        if self._stop is not None:
-            await self._stop_at_safe_point(None)
-            return
-        spec = self._spec
-        if spec is None:
-            await self._fail(
-                {
-                    "step": "start",
-                    "message": f"unknown task type {record.type!r} in this server",
-                    "recoverable": False,
-                }
-            )
-            return
-        try:
-            args = spec.validate(record.args)
-        except OrchError as exc:
-            await self._fail(
-                {"step": "start", "message": exc.message, "recoverable": False, "code": str(exc.code)}
-            )
-            return
-        ctx: TaskContext | None = None
-        self._interruptible = True
-        try:
-            steps = await self._store.load_steps(record.id)
-            resumed = record.status is not TaskStatus.PENDING
-            if not resumed:
-                await self._set_status(TaskStatus.WORKING)
-            ctx = self._ctx = TaskContext(
-                task_id=record.id,
-                args=args,
-                store=self._store,
-                services=self._services,
-                steps=steps,
-                resumed=resumed,
-                on_progress=self._progress_event,
-            )
-            result = await spec.fn(ctx, args)
-        except asyncio.CancelledError:
-            if self._stop is None:
-                raise  # cancelled from outside (the task group is torn down): never swallow that
-            self._uncancel()
-            await self._stop_at_safe_point(ctx)
-            return
-        except (LeaseHeld, TaskNotFound):
-            raise
-        except Exception as exc:
-            self._interruptible = False
-            if self._stop is not None:
-                # The interrupt surfaced as another error (a client wrapping CancelledError): still a stop.
-                self._uncancel()
-                await self._stop_at_safe_point(ctx)
-                return
-            await self._fail(_error_dict(exc, ctx))
-            return
-        self._interruptible = False
-        if self._stop is not None:
-            # The cancel arrived after the workflow's last await: the result is discarded.
-            self._uncancel()
-            await self._stop_at_safe_point(ctx)
-            return
-        self.record = await self._store.complete(record.id, result, owner=self._owner)
-        self._emit(TaskEvent("status", self.record))
 
     async def _stop_at_safe_point(self, ctx: TaskContext | None) -> None:
         self._interruptible = False

@@ -57,9 +57,9 @@ class TaskContext:
         self.current_step: str | None = None
         self._store = store
         self._saved = steps
-        self._used: set[str] = set()
+        self._used: set[str] | None = None  # keys used in this run; created by the first step
         self._on_progress = on_progress
-        self._cancel_hooks: list[CancelHook] = []
+        self._cancel_hooks: list[CancelHook] | None = None  # created by the first on_cancel
         self._cancelled = False
         self._wake: asyncio.Future[None] | None = None
 
@@ -86,7 +86,9 @@ class TaskContext:
         Raises ValueError if `key` was already used in this run (keys name checkpoints, so they must
         be unique and deterministic: "create", f"poll:{i}", ...).
         """
-        if key in self._used:
+        if self._used is None:
+            self._used = set()
+        elif key in self._used:
             raise ValueError(f"step key {key!r} used twice in task {self.task_id}; step keys must be unique")
         self._used.add(key)
         if key in self._saved:
@@ -135,10 +137,12 @@ class TaskContext:
         Hooks run newest first, each bounded in time, after the workflow's await was cancelled.
         Returns a function that removes the hook (call it once that Exa work is finished).
         """
+        if self._cancel_hooks is None:
+            self._cancel_hooks = []
         self._cancel_hooks.append(hook)
 
         def remove() -> None:
-            if hook in self._cancel_hooks:
+            if self._cancel_hooks is not None and hook in self._cancel_hooks:
                 self._cancel_hooks.remove(hook)
 
         return remove
@@ -151,13 +155,13 @@ class TaskContext:
 
     async def _run_cancel_hooks(self, each_s: float) -> None:
         self._cancelled = True
-        for hook in reversed(self._cancel_hooks):
+        for hook in reversed(self._cancel_hooks or []):
             try:
                 async with asyncio.timeout(each_s):
                     await hook()
             except Exception:  # a failed cleanup must not keep the task from ending cancelled
                 logger.exception("cancel hook of task %s failed", self.task_id)
-        self._cancel_hooks.clear()
+        self._cancel_hooks = None
 
 
 def _resolve(fut: asyncio.Future[None]) -> None:

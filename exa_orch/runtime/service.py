@@ -112,7 +112,7 @@ class TaskService:
         if actor is not None:
             with contextlib.suppress(TimeoutError):
                 async with asyncio.timeout(self.cancel_wait):
-                    await actor.done.wait()
+                    await actor.wait_done()
             return await self._store.get_task(task_id)
         if record.status is TaskStatus.PENDING and await self._store.acquire_lease(
             task_id, self._sup.owner, self._sup.lease_ttl

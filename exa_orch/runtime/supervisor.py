@@ -208,7 +208,7 @@ class Supervisor:
         self._actors[record.id] = actor
         self.started_total += 1
         self.max_working_seen = max(self.max_working_seen, len(self._actors))
-        self._tg.create_task(actor.run(), name=f"task:{record.id}")
+        self._tg.create_task(actor.run())  # unnamed: a name string per task is memory an idle actor keeps
 
     def _on_exit(self, actor: TaskActor) -> None:
         if self._actors.get(actor.task_id) is actor:
@@ -250,7 +250,7 @@ class Supervisor:
             actor.post(Message.SHUTDOWN)
         if not actors:
             return
-        done = asyncio.gather(*(a.done.wait() for a in actors))
+        done = asyncio.gather(*(a.wait_done() for a in actors))
         try:
             async with asyncio.timeout(self.stop_timeout):
                 await done
