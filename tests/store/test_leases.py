@@ -131,20 +131,31 @@ async def finish(process: asyncio.subprocess.Process) -> None:
 async def test_a_lease_held_by_another_process_is_taken_only_after_expiry(db_path: Path) -> None:
     async with Store(db_path) as store:
         task = await store.create_task("t", {})
-        holder = await spawn("hold", str(db_path), task.id, "1.5")
+        holder = await spawn("hold", str(db_path), task.id, "3")
         try:
             line = await read_line(holder)
             assert line.startswith("held ")
             held = await store.get_task(task.id)
             assert held.lease_owner == line.split()[1] and held.lease_expires_at is not None
-            assert not await store.acquire_lease(task.id, store.owner_id, 30)
-            assert await store.claim_runnable(store.owner_id, 30, 10) == []
-            # No event marks expiry, so poll, bounded by a deadline.
+            expires = held.lease_expires_at
+            refused = 0
+            # No event marks expiry, so poll, bounded by a deadline. Each answer is checked
+            # against the clock read around it, so a slow machine can't make the test lie.
             deadline = time.monotonic() + 30
-            while not await store.acquire_lease(task.id, store.owner_id, 30):
+            while True:
+                asked_at = iso(time.time())
+                claimed = await store.claim_runnable(store.owner_id, 30, 10)
+                took = bool(claimed) or await store.acquire_lease(task.id, store.owner_id, 30)
+                answered_at = iso(time.time())
+                if took:
+                    assert answered_at >= expires, "the lease was taken before it expired"
+                    break
+                assert asked_at < expires, "refused although the lease had expired when we asked"
+                refused += 1
                 assert time.monotonic() < deadline, "the expired lease was never taken"
                 await asyncio.sleep(0.05)
-            assert iso(time.time()) >= held.lease_expires_at  # not a moment before it expired
+            assert refused > 0, "the machine was too slow to try before the lease expired"
+            assert (await store.get_task(task.id)).lease_owner == store.owner_id
             assert holder.returncode is None  # the holder was alive the whole time
         finally:
             await finish(holder)
