@@ -113,3 +113,22 @@ async def test_two_processes_on_one_database_run_every_step_exactly_once(
     assert len(creates) == 100
     assert set(creates.values()) == {1}
     assert not sim.stats().get("conflicts_by_external_id")
+
+
+async def test_cancel_from_another_process_stops_the_running_task(db_path: Path, sim: SimHandle) -> None:
+    async with Store(db_path) as store:
+        task = await store.create_task("rt.steps", {"steps": 50, "sleep": 1.0})
+        child, _ = await spawn(db_path, sim)
+        try:
+
+            async def started() -> bool:
+                return (await store.get_task(task.id)).status is TaskStatus.WORKING
+
+            await until(started, within=30)
+            await store.request_cancel(task.id)  # this process never ran the task
+            done = await finished(store, task.id)
+        finally:
+            assert await stop(child) == 0
+        steps = await store.load_steps(task.id)
+    assert done.status is TaskStatus.CANCELLED
+    assert len(steps) <= 2  # stopped within a heartbeat, in the middle of a 1 s step

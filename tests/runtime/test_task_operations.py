@@ -56,9 +56,7 @@ async def test_create_with_bad_args_names_the_field_and_writes_no_row(store: Sto
 async def test_result_of_a_running_task_gives_status_progress_and_partial(store: Store) -> None:
     gate = asyncio.Event()
     async with runtime(store, {"gate": gate}) as sup:
-        created = await call(
-            sup, "tasks.create", {"type": "rt.steps", "steps": 3, "block_at": 2}
-        )
+        created = await call(sup, "tasks.create", {"type": "rt.steps", "steps": 3, "block_at": 2})
         task_id = created["taskId"]
 
         async def two_steps() -> bool:
