@@ -73,9 +73,11 @@ class TaskService:
                 return record
             # A task run here sets `changed`; one run elsewhere is polled with a growing interval.
             bound = poll if self._sup.actor(task_id) is None else _POLL_MAX
-            with contextlib.suppress(TimeoutError):
+            try:
                 async with asyncio.timeout(bound if remaining is None else min(bound, remaining)):
                     await changed.wait()
+            except TimeoutError:
+                self._sup.forget(task_id, changed)  # no map entry outlives its waiters for remote tasks
             poll = min(poll * 2, _POLL_MAX)
 
     async def list(

@@ -131,6 +131,11 @@ class Supervisor:
             event = self._changed[task_id] = asyncio.Event()
         return event
 
+    def forget(self, task_id: str, event: asyncio.Event) -> None:
+        """Drop `changed(task_id)`'s event if it is still `event` (a waiter that timed out)."""
+        if self._changed.get(task_id) is event and not event.is_set():
+            del self._changed[task_id]
+
     def emit(self, event: TaskEvent) -> None:
         """Publish a TaskEvent: wakes local waiters now, listeners in order from the dispatch loop."""
         if event.kind == "status":
