@@ -126,6 +126,14 @@ class TasksBridge:
                 answered = await self._call_as_task_2026(ctx, raw)
                 if answered is not None:
                     return answered
+            if self._calls.task_required(str(raw.get("name"))):
+                # A task-only tool called without task support on the client's side.
+                if _modern(ctx):
+                    require_client_extension(ctx, wire.TASKS_EXTENSION)  # -32021, naming the extension
+                raise MCPError(
+                    code=METHOD_NOT_FOUND,
+                    message=f"Tool {raw.get('name')!r} runs only as a task (params.task)",
+                )
             return await call_next(ctx)
         return await call_next(ctx)
 
@@ -192,8 +200,8 @@ class TasksBridge:
             if not self._calls.task_capable(params.name):
                 return None
             call = self._calls.resolve(params.name, dict(params.arguments or {}))
-            # Server-directed: quick operations answer inline.
-            if not call.wants_task:
+            # Server-directed: quick operations answer inline (unless the tool runs only as a task).
+            if not call.wants_task and not self._calls.task_required(params.name):
                 return None
             # SEP-2663 tasks carry no progress; nobody is notified, the client polls tasks/get.
             record = await self._create(
@@ -407,7 +415,7 @@ def install_tasks(server: ExaOrchServer, app: Any) -> TasksBridge | None:
     # The server's hooks (exa_orch.mcp.server.ExaOrchServer): tools/list shows execution.taskSupport
     # (the 2026 sieve drops it), and the capability hook adds `tasks` to the handshake capabilities.
     for tool in bridge.task_tools:
-        server.task_support[tool] = "optional"
+        server.task_support.setdefault(tool, "optional")
     server.capability_hooks.append(bridge.add_capability)
     server.extensions[wire.TASKS_EXTENSION] = {}
     bridge.unsubscribe = app.tasks.subscribe(bridge.on_event)

@@ -48,13 +48,21 @@ class CallResolver:
         self._registry = app.registry
         profile = getattr(app.settings, "tools", MANAGE_WEBSETS)
         if profile == "toolhost":
-            self.tools = frozenset(t.name for t in toolhost.TOOLHOST_TOOLS if t.long_running)
+            defaults = {t.name for t in toolhost.TOOLHOST_TOOLS if t.long_running}
         else:
-            self.tools = frozenset({MANAGE_WEBSETS})
+            defaults = {MANAGE_WEBSETS}
+        # Tools the server already marks (a host embedding extra tools) keep their own setting.
+        marked: dict[str, str] = dict(getattr(server, "task_support", {}) or {})
+        self.support: dict[str, str] = {**dict.fromkeys(defaults, "optional"), **marked}
+        self.tools = frozenset(t for t, s in self.support.items() if s in ("optional", "required"))
 
     def task_capable(self, tool: str) -> bool:
-        """True for the tools that advertise `execution.taskSupport: "optional"`."""
+        """True for the tools that advertise `execution.taskSupport` "optional" or "required"."""
         return tool in self.tools
+
+    def task_required(self, tool: str) -> bool:
+        """True for a tool that runs only as a task (`execution.taskSupport: "required"`)."""
+        return self.support.get(tool) == "required"
 
     def resolve(self, tool: str, arguments: dict[str, Any]) -> ResolvedCall:
         """The operation a call names. Raises InvalidParams for a missing or unknown operation."""
