@@ -212,14 +212,17 @@ async def test_v_tasks_reads_like_a_status_board(store: Store, db_path: Path) ->
     task = await store.create_task("qd.winnow", {})
     await store.transition(task.id, "working")
     await store.set_progress(
-        task.id, {"step": "searching", "completed": 3, "total": 10, "message": "found 3"}
+        task.id, {"step": "searching", "completed": 3.0, "total": 10, "message": "found 3"}
     )
+    halfway = await store.create_task("qd.winnow", {})
+    await store.set_progress(halfway.id, {"step": "collect", "completed": 2.5, "total": 4.0})
     other = await store.create_task("research.deep", {})
     await store.fail(other.id, {"step": "poll", "message": "agent run failed", "recoverable": False})
     with sqlite3.connect(db_path) as conn:
         rows = conn.execute("SELECT id, status, progress, error_message FROM v_tasks").fetchall()
     assert (task.id, "working", "searching 3/10: found 3", None) in rows
     assert (other.id, "failed", None, "agent run failed") in rows
+    assert (halfway.id, "pending", "collect 2.5/4", None) in rows
 
 
 async def test_store_is_single_use(db_path: Path) -> None:
