@@ -235,3 +235,28 @@ async def test_expired_terminal_tasks_are_removed(store: Store) -> None:
             return False
 
         await until(gone, within=20)
+
+
+async def test_heartbeat_renews_leases_so_a_long_task_is_never_taken_over(
+    db_path: Path, effects: Counter[str]
+) -> None:
+    # Lease TTL 0.5 s, a 2 s task, a second supervisor claiming every 0.1 s on the same file.
+    fast = {"lease_ttl": 0.5, "heartbeat": 0.1}
+    async with (
+        Store(db_path) as a,
+        Store(db_path) as b,
+        supervisor(a, {"effect": bump(effects)}, **fast) as sup_a,
+    ):
+        task = await sup_a.tasks.create("rt.steps", {"steps": 4, "sleep": 0.5})
+
+        async def started() -> bool:
+            return (await a.get_task(task.id)).status is TaskStatus.WORKING
+
+        await until(started)
+        async with supervisor(b, {"effect": bump(effects)}, **fast) as sup_b:
+            done = await sup_a.tasks.wait(task.id, timeout=30)
+            assert sup_b.started_total == 0
+        claims = [e["data"]["owner"] for e in await a.events(task.id) if e["kind"] == "claimed"]
+    assert done.status is TaskStatus.COMPLETED
+    assert claims == [a.owner_id]
+    assert set(effects.values()) == {1} and len(effects) == 4
