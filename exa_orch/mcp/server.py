@@ -51,6 +51,13 @@ INSTRUCTIONS = (
     "Errors come back as JSON {code, message, hint}: fix what the message names and call again."
 )
 
+TOOLHOST_INSTRUCTIONS = (
+    "exa-orch runs Exa Websets, search and research for you through four tools: websets-sync, "
+    "websets-async, exa-sync and exa-async. Call one with {operation, params}; operation "
+    "'list_operations' returns that tool's operations with the JSON Schema of their params. "
+    "Errors come back as JSON {code, message, hint}: fix what the message names and call again."
+)
+
 _MANAGE_DESCRIPTION = (
     "Run any Exa operation: websets.*, searches.*, items.*, enrichments.*, monitors.*, webhooks.*, "
     "imports.*, events.*, exa.search/findSimilar/getContents/answer, research.*, papers.search, "
@@ -108,7 +115,7 @@ class ExaOrchServer(Server[Any]):
             SERVER_NAME,
             version=__version__,
             title="exa-orch",
-            instructions=INSTRUCTIONS,
+            instructions=TOOLHOST_INSTRUCTIONS if profile == "toolhost" else INSTRUCTIONS,
             on_list_tools=self._list_tools,
             on_call_tool=self._call_tool,
         )

@@ -197,7 +197,12 @@ async def _serve_http(
     shown = f"[{host.strip('[]')}]" if ":" in host else host
     url = f"http://{shown}:{actual}/mcp"
     config = uvicorn.Config(
-        asgi, log_level="warning", access_log=False, lifespan="on", timeout_graceful_shutdown=3
+        asgi,
+        log_level="warning",
+        access_log=False,
+        lifespan="on",
+        timeout_graceful_shutdown=3,
+        log_config=None,  # uvicorn's loggers propagate to ours: stderr, redacted
     )
     userver = uvicorn.Server(config)
 

@@ -96,6 +96,7 @@ async def test_unknown_tool_is_a_protocol_error(sim_url: str, tmp_path: Path) ->
 
 async def test_toolhost_profile_serves_the_four_tools(sim_url: str, tmp_path: Path) -> None:
     async with stdio_session(sim_url, tmp_path, EXA_ORCH_TOOLS="toolhost") as client:
+        assert client.instructions and "websets-sync" in client.instructions
         listed = await client.list_tools()
         by_name = {t.name: t for t in listed.tools}
         assert set(by_name) == {"websets-sync", "websets-async", "exa-sync", "exa-async"}
