@@ -72,6 +72,10 @@ async def test_streamable_http_client_works(sim_url: str, tmp_path: Path) -> Non
             body = await call(client, "list_operations", {"namesOnly": True})
             assert body["count"] >= 40
             await client.session.send_ping()
+        async with Client(streamable_http_client(url)) as modern:  # 2026-07-28: no handshake
+            assert modern.protocol_version == "2026-07-28"
+            assert tools_list_bytes(await modern.list_tools()) <= 4096
+            assert (await call(modern, "list_operations", {"prefix": "websets."}))["count"] >= 7
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=30) == 0
     assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
