@@ -205,6 +205,8 @@ async def test_preserved_validations_over_mcp(sim_url: str, tmp_path: Path) -> N
             },
         )
         assert "5 fields" in cron["message"] or "five" in cron["message"].lower(), cron
+        no_task = await call_error(client, "tasks.get", {"taskId": "task_does_not_exist"})
+        assert no_task["code"] == "TASK_NOT_FOUND" and "tasks.list" in no_task["hint"]
         search = await call_error(client, "searches.create", {"websetId": "ws_x", "count": 5})
         assert "Common issues" in (search.get("hint") or "") + search["message"], search
 
