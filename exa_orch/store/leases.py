@@ -127,7 +127,7 @@ def claim_runnable(
     rows = conn.execute(
         f"SELECT id, status, lease_owner, lease_expires_at FROM tasks WHERE status NOT IN {TERMINAL_SQL} "
         "AND (lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at <= ? "
-        "OR (substr(lease_owner, 1, ?) = ? AND lease_owner <> ?)) ORDER BY created_at, id",
+        "OR (substr(lease_owner, 1, ?) = ? AND lease_owner <> ?)) ORDER BY created_at, rowid",
         (now, len(HOST) + 1, HOST + ":", owner),
     ).fetchall()
     claimed: list[TaskRecord] = []

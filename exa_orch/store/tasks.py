@@ -217,12 +217,14 @@ def list_query(
         params.append(type)
     if cursor is not None:
         created_at, task_id = decode_cursor(cursor)
-        where.append("(created_at, id) > (?, ?)")
+        # rowid is insertion order, so tasks made in the same millisecond keep their creation order.
+        # A cursor whose task was deleted since resumes after every task of that millisecond's first.
+        where.append("(created_at, rowid) > (?, COALESCE((SELECT rowid FROM tasks WHERE id = ?), 0))")
         params.extend([created_at, task_id])
     sql = f"SELECT {TASK_COLUMNS} FROM tasks"
     if where:
         sql += " WHERE " + " AND ".join(where)
-    sql += " ORDER BY created_at, id LIMIT ?"
+    sql += " ORDER BY created_at, rowid LIMIT ?"
     params.append(limit + 1)
     return sql, params
 

@@ -180,7 +180,7 @@ async def test_list_filters_and_pages_with_cursor(store: Store, clock: FakeClock
     made = []
     for i in range(7):
         made.append(await store.create_task("qd.winnow" if i % 2 else "research.deep", {"i": i}))
-        clock.advance(0.001 * (i % 3))  # some share a timestamp: the id breaks ties
+        clock.advance(0.001 * (i % 3))  # some share a timestamp: creation order breaks ties
     await store.transition(made[0].id, "working")
     await store.transition(made[1].id, "cancelled")
 
@@ -192,9 +192,7 @@ async def test_list_filters_and_pages_with_cursor(store: Store, clock: FakeClock
         seen.extend(t.id for t in page)
         if cursor is None:
             break
-    assert sorted(seen) == sorted(t.id for t in made) and len(set(seen)) == 7
-    order = [(t.created_at, t.id) for t in [await store.get_task(i) for i in seen]]
-    assert order == sorted(order)
+    assert seen == [t.id for t in made]
 
     pending, nxt = await store.list_tasks(status="pending")
     assert nxt is None and {t.id for t in pending} == {t.id for t in made[2:]}
@@ -245,3 +243,13 @@ async def test_unopenable_path_says_what_to_fix(tmp_path: Path) -> None:
             pass
     assert getattr(caught.value, "code", None) == ErrorCode.STORE_ERROR
     assert "EXA_ORCH_DB" in (getattr(caught.value, "hint", "") or "")
+
+
+async def test_tasks_made_in_one_millisecond_list_and_claim_in_creation_order(store: Store) -> None:
+    # The fake clock stands still, so every task shares one created_at; ids are random.
+    made = [(await store.create_task("t.order", {"n": n})).id for n in range(30)]
+    first, cursor = await store.list_tasks(type="t.order", limit=10)
+    rest, _ = await store.list_tasks(type="t.order", limit=100, cursor=cursor)
+    assert [t.id for t in first + rest] == made
+    claimed = await store.claim_runnable(store.owner_id, 30.0, limit=30)
+    assert [t.id for t in claimed] == made
