@@ -86,7 +86,11 @@ class ListArgs(Args):
 
 
 async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
-    record = await _service(ctx).create(args.type, dict(args.model_extra or {}), ttl_ms=args.ttl)
+    extra = dict(args.model_extra or {})
+    registry = ctx.services.get("registry")
+    if args.type == "operation" and registry is not None:
+        check_operation_task(registry, str(extra.get("operation", "")), extra.get("args"))
+    record = await _service(ctx).create(args.type, extra, ttl_ms=args.ttl)
     return {
         "taskId": record.id,
         "type": record.type,
@@ -201,6 +205,27 @@ OPERATION_WORKFLOW = WorkflowSpec(
 )
 
 
+def check_operation_task(registry: Any, name: str, args: Any) -> None:
+    """Refuse, before any row is written, an operation that can't run as a durable task.
+
+    Raises InvalidParams / UnknownOperation for bad input, and InvalidParams for an operation whose
+    result holds a secret: a task's result is saved in SQLite, and exa-orch never stores secrets.
+    """
+    from .dispatch import validate
+
+    op = registry.get(name)
+    if op.secret_result:
+        raise InvalidParams(
+            f"{name} can't run as a task: its result carries a secret that Exa returns only once, "
+            "and task results are saved in the database, where exa-orch never stores secrets",
+            hint=f"Call {name} directly (not as a task) and keep the secret it returns.",
+            fields=["operation"],
+        )
+    if args is not None and not isinstance(args, dict):
+        raise InvalidParams("args: expected an object", fields=["args"])
+    validate(op, dict(args or {}))
+
+
 async def create_operation_task(
     tasks: TaskService,
     registry: Any,
@@ -211,9 +236,7 @@ async def create_operation_task(
     ttl_ms: int | None = None,
 ) -> TaskRecord:
     """Validate `args` for operation `name` (InvalidParams / UnknownOperation) and start it as a task."""
-    from .dispatch import validate
-
-    validate(registry.get(name), dict(args or {}))
+    check_operation_task(registry, name, args)
     return await tasks.create(
         "operation", {"operation": name, "args": dict(args or {})}, meta=meta, ttl_ms=ttl_ms
     )

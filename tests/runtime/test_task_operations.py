@@ -115,3 +115,21 @@ async def test_any_operation_runs_as_a_durable_task(store: Store) -> None:
         op["name"] for op in (done.result["operations"] if isinstance(done.result, dict) else done.result)
     }
     assert {"tasks.create", "tasks.get", "tasks.result", "tasks.list", "tasks.cancel"} <= names
+
+
+async def test_an_operation_whose_result_holds_a_secret_is_refused_as_a_task(store: Store) -> None:
+    hook = {"url": "https://example.com/hook", "events": ["webset.created"]}
+    async with runtime(store, {"registry": REGISTRY}) as sup:
+        with pytest.raises(InvalidParams) as direct:
+            await create_operation_task(sup.tasks, REGISTRY, "webhooks.create", hook)
+        with pytest.raises(InvalidParams) as via_tasks_create:
+            await dispatch(
+                REGISTRY,
+                "tasks.create",
+                {"type": "operation", "operation": "webhooks.create", "args": hook},
+                OpContext(gateway=None, services={"tasks": sup.tasks, "registry": REGISTRY}),
+            )
+        listed, _ = await sup.tasks.list()
+    assert direct.value.fields == via_tasks_create.value.fields == ["operation"]
+    assert "secret" in direct.value.message and direct.value.hint
+    assert listed == []
