@@ -102,6 +102,11 @@ async def get(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
     return run_json(await call(ctx.exa.agent.runs.get(args.research_id)))
 
 
+async def cancel(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
+    """Cancel a running research task (Agent API run cancel); a finished run is refused by Exa (409)."""
+    return run_json(await call(ctx.exa.agent.runs.cancel(args.research_id)))
+
+
 async def list_(args: ListResearch, ctx: OpContext) -> dict[str, Any]:
     page = await call(ctx.exa.agent.runs.list(cursor=args.cursor, limit=args.limit))
     return page.model_dump(by_alias=True, exclude_none=True, mode="json")
@@ -149,6 +154,7 @@ OPERATIONS: list[Operation] = [
     Operation("research.create", CreateResearch, create, "Start a research task (instructions, outputSchema, "
               "model); runs on Exa's Agent API.", project=_one),
     Operation("research.get", ResearchId, get, "Get a research task's status and output.", project=_one),
+    Operation("research.cancel", ResearchId, cancel, "Cancel a running research task.", project=_one),
     Operation("research.list", ListResearch, list_, "List research tasks (agent runs), one page.", project=_page),
     Operation("research.pollUntilFinished", PollResearch, poll_until_finished, "Wait (bounded by timeout) until "
               "a research task finishes, with progress.", long_running=True, project=_one),

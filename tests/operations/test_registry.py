@@ -71,7 +71,7 @@ HELPERS = {
 }  # fmt: skip
 OTHERS = {
     "exa.search", "exa.findSimilar", "exa.getContents", "exa.answer", "research.create", "research.get",
-    "research.list", "research.pollUntilFinished", "papers.search", "list_operations",
+    "research.cancel", "research.list", "research.pollUntilFinished", "papers.search", "list_operations",
 }  # fmt: skip
 TASKS = {"tasks.create", "tasks.get", "tasks.result", "tasks.list", "tasks.cancel"}
 

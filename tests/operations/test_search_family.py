@@ -107,6 +107,9 @@ async def test_research_poll_times_out_and_says_so(ops: Ops) -> None:
     out = await ops("research.pollUntilFinished", {"researchId": created["researchId"], "timeout": 0.2,
                                                    "pollInterval": 0.05})  # fmt: skip
     assert out["timedOut"] is True and out["status"] in ("queued", "running")
+    cancelled = await ops("research.cancel", {"researchId": created["researchId"]})
+    assert cancelled["status"] == "cancelled"
+    assert ops.sim.stats()["requests_by_endpoint"].get("POST /agent/runs/{id}/cancel") == 1
 
 
 async def test_research_model_must_be_a_seed_model(ops: Ops) -> None:
