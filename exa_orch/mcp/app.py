@@ -20,15 +20,14 @@ from pathlib import Path
 from typing import Any
 
 from exa_orch.config import Settings
-from exa_orch.operations import OpContext, Registry, default_registry, dispatch
+from exa_orch.gateway import Gateway
+from exa_orch.operations import OpContext, ProgressFn, Registry, default_registry, dispatch, no_progress
+from exa_orch.operations.tasks import OPERATION_WORKFLOW
+from exa_orch.runtime import Supervisor, TaskService, WorkflowRegistry
+from exa_orch.store import Store
+from exa_orch.workflows import default_workflows
 
 log = logging.getLogger(__name__)
-
-ProgressFn = Any  # async (completed, total, message) -> None; see exa_orch.operations.OpContext
-
-
-async def _no_progress(completed: float, total: float | None = None, message: str | None = None) -> None:
-    return None
 
 
 @dataclass
@@ -36,14 +35,14 @@ class App:
     """Everything a request handler needs; built and closed by `open_app`."""
 
     settings: Settings
-    store: Any
-    gateway: Any
+    store: Store
+    gateway: Gateway
     registry: Registry
-    supervisor: Any | None = None
+    supervisor: Supervisor | None = None
     services: dict[str, Any] = field(default_factory=dict)
 
     @property
-    def tasks(self) -> Any | None:
+    def tasks(self) -> TaskService | None:
         """The runtime's TaskService, or None when the runtime is not available."""
         return self.services.get("tasks")
 
@@ -52,7 +51,7 @@ class App:
         return OpContext(
             gateway=self.gateway,
             settings=self.settings,
-            progress=progress or _no_progress,
+            progress=progress or no_progress,
             services=self.services,
         )
 
@@ -66,23 +65,12 @@ class App:
         return await dispatch(self.registry, name, call_args, self.op_context(progress))
 
 
-def _workflow_registry(env: Mapping[str, str]) -> Any:
+def _workflow_registry(env: Mapping[str, str]) -> WorkflowRegistry:
     """The workflows the runtime runs: built-ins, the "operation" type, and EXA_ORCH_EXTRA_WORKFLOWS."""
-    from exa_orch.workflows import default_workflows
-
-    extra = []
-    try:
-        from exa_orch.operations.tasks import OPERATION_WORKFLOW
-    except ImportError:  # tasks.* not in this build: no durable operation tasks
-        pass
-    else:
-        extra.append(OPERATION_WORKFLOW)
-    return default_workflows(extra, env=env)
+    return default_workflows([OPERATION_WORKFLOW], env=env)
 
 
 async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
-    from exa_orch.runtime import Supervisor
-
     runtime_services: dict[str, Any] = {
         "settings": app.settings,
         "gateway": app.gateway,
@@ -106,9 +94,6 @@ async def open_app(settings: Settings, db_path: Path | str) -> AsyncIterator[App
     Raises ConfigError (before opening anything) when Exa is real and EXA_API_KEY is unset.
     """
     settings.require_api_key()
-    from exa_orch.gateway import Gateway
-    from exa_orch.store import Store
-
     async with AsyncExitStack() as stack:
         Path(db_path).parent.mkdir(parents=True, exist_ok=True)
         store = await stack.enter_async_context(Store(str(db_path)))

@@ -354,16 +354,11 @@ class ExaOrchServer(Server[Any]):
 
 
 def build_server(app: App) -> ExaOrchServer:
-    """The MCP server for `app`, with the profile from its settings and MCP Tasks when available."""
+    """The MCP server for `app`, with the profile from its settings and MCP Tasks."""
+    from exa_orch.mcp.tasks import install_tasks  # imported here: tasks.py builds on this module
+
     server = ExaOrchServer(app, app.settings.tools)
-    try:
-        from exa_orch.mcp import tasks as mcp_tasks  # MCP-TASKS helper's module; optional until it lands
-    except ModuleNotFoundError as exc:
-        if exc.name != "exa_orch.mcp.tasks":
-            raise
-        log.debug("exa_orch.mcp.tasks not present: MCP Tasks are not served")
-    else:
-        mcp_tasks.install_tasks(server, app)
+    install_tasks(server, app)
     return server
 
 
