@@ -1,14 +1,17 @@
 """`python -m exa_orch.demo` (what `make demo` runs): a tour of exa-orch on a local database.
 
 The demo is a list of steps run in order on one DemoContext; later features append theirs
-(e.g. a research task on the built-in simulator) without changing the ones before. Today it
-creates or updates `./demo.db` (or $EXA_ORCH_DEMO_DB) and prints the MAP-Elites archive through
-the same code path as `exa-orch sql`. It is a CLI: it prints to stdout.
+without changing the ones before. It creates or updates `./demo.db` (or $EXA_ORCH_DEMO_DB),
+prints the MAP-Elites archive through the same code path as `exa-orch sql`, then starts the
+built-in Exa simulator and runs a research job as a durable task through the same operations an
+agent calls (`research.create`, `tasks.create`, `tasks.get`, `tasks.result`), and shows the task
+in `v_tasks`. No Exa key is needed. It is a CLI: it prints to stdout.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import sys
 from collections.abc import Awaitable, Callable
@@ -52,7 +55,61 @@ async def show_archive(ctx: DemoContext) -> None:
     await sql_command(ctx.db, ARCHIVE_QUERY, as_json=False)
 
 
-STEPS: list[DemoStep] = [migrate, show_archive]
+RESEARCH_QUESTION = "Which European AI startups work on developer tools, and what do they build?"
+
+
+def excerpt(value: Any, limit: int = 400) -> str:
+    """`value` as compact JSON, cut to `limit` characters."""
+    text = json.dumps(value, ensure_ascii=False)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+async def research_task(ctx: DemoContext) -> None:
+    """Run a research job as a durable task on the simulator, the way an agent would."""
+    from exa_orch.config import Settings
+    from exa_orch.mcp.app import open_app
+    from exa_orch.sim.context import SimConfig
+    from exa_orch.sim.testing import running_sim
+
+    section("a research task on the built-in Exa simulator")
+    async with running_sim(SimConfig(speed=50)) as sim:
+        print(f"simulator: {sim.url}")
+        settings = Settings.from_env({"EXA_ORCH_EXA_URL": sim.url})
+        async with open_app(settings, ctx.db) as app:
+            call = app.run_operation
+            run = await call(
+                "research.create", {"instructions": RESEARCH_QUESTION, "model": "exa-research-fast"}
+            )
+            print(f"research.create -> researchId {run['researchId']} ({run['status']}, on the Agent API)")
+            created = await call(
+                "tasks.create",
+                {
+                    "type": "operation",
+                    "operation": "research.pollUntilFinished",
+                    "args": {"researchId": run["researchId"], "pollInterval": 0.2, "timeout": 120},
+                },
+            )
+            task_id = created["taskId"]
+            ctx.notes["task_id"] = task_id
+            print(f"tasks.create   -> {task_id} ({created['status']}): the wait is now a durable task")
+            seen = None
+            while True:
+                view = await call("tasks.get", {"taskId": task_id})
+                progress = (view.get("progress") or {}).get("message")
+                if (view["status"], progress) != seen:
+                    seen = (view["status"], progress)
+                    print(f"tasks.get      -> {view['status']}" + (f": {progress}" if progress else ""))
+                if view["status"] in ("completed", "failed", "cancelled"):
+                    break
+                await asyncio.sleep(0.1)  # an agent polls tasks.get; the demo does the same
+            result = await call("tasks.result", {"taskId": task_id})
+            print(f"tasks.result   -> {excerpt(result.get('result') or result)}")
+    query = f"select id, type, status, progress, steps from v_tasks where id = '{task_id}'"
+    section(f'exa-orch sql --db {ctx.db} "{query}"')
+    await sql_command(ctx.db, query, as_json=False)
+
+
+STEPS: list[DemoStep] = [migrate, show_archive, research_task]
 
 
 async def run(db: Path, steps: list[DemoStep] | None = None) -> int:
@@ -60,7 +117,7 @@ async def run(db: Path, steps: list[DemoStep] | None = None) -> int:
     ctx = DemoContext(db=db)
     for step in steps or STEPS:
         await step(ctx)
-    print(f"\nInspect it yourself: sqlite3 {ctx.db} 'select * from v_archive'")
+    print(f"\nInspect it yourself: sqlite3 {ctx.db} 'select * from v_tasks'")
     return 0
 
 

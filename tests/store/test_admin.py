@@ -155,17 +155,3 @@ def test_format_table_right_aligns_numbers_and_blanks_nulls() -> None:
         "b          100",
         "(3 rows)",
     ]
-
-
-def test_demo_prints_the_archive(tmp_path: Path) -> None:
-    out = subprocess.run(
-        [sys.executable, "-m", "exa_orch.demo"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        cwd=tmp_path,
-        env={**os.environ, "EXA_ORCH_DEMO_DB": str(tmp_path / "demo.db")},
-    )
-    assert out.returncode == 0, out.stderr
-    assert all(workflow_id in out.stdout for workflow_id in ARCHETYPES)
-    assert "(6 rows)" in out.stdout

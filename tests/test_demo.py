@@ -1,0 +1,44 @@
+"""`make demo`: the archive first, then a research job run as a durable task on the simulator."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+ARCHETYPES = (
+    "workflow-webset-lifecycle",
+    "workflow-webset-convergent",
+    "workflow-webset-adversarial",
+    "workflow-webset-verified",
+    "workflow-webset-qd-winnow",
+    "workflow-research-deep",
+)
+
+
+def test_demo_prints_the_archive_then_runs_a_research_task_to_completion(tmp_path: Path) -> None:
+    db = tmp_path / "demo.db"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    out = subprocess.run(
+        [sys.executable, "-m", "exa_orch.demo"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        cwd=tmp_path,
+        env={**env, "EXA_ORCH_DEMO_DB": str(db)},
+    )
+    assert out.returncode == 0, out.stderr
+    assert all(workflow_id in out.stdout for workflow_id in ARCHETYPES)
+    assert out.stdout.index("v_archive") < out.stdout.index("research task")
+    match = re.search(r"tasks\.create\s+-> (task_[0-9a-f-]+)", out.stdout)
+    assert match, out.stdout
+    assert "tasks.get      -> completed" in out.stdout
+    # The task's row is in the file the demo names, finished, with its research result.
+    with sqlite3.connect(db) as conn:
+        status, result = conn.execute(
+            "select status, json_extract(result, '$.status') from tasks where id = ?", (match.group(1),)
+        ).fetchone()
+    assert (status, result) == ("completed", "completed")
