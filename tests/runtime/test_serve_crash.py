@@ -1,4 +1,5 @@
-"""The issue's form of crash safety: `exa-orch serve` over stdio, SIGKILLed in the middle of a task."""
+"""The issue's forms of crash safety with real servers: `exa-orch serve` over stdio SIGKILLed in the
+middle of a task, and two servers sharing one database."""
 
 from __future__ import annotations
 
@@ -33,7 +34,7 @@ def sim_thread() -> Iterator[SimThread]:
 class Server:
     """`python -m exa_orch serve` on stdio, spoken to with raw JSON-RPC lines."""
 
-    def __init__(self, sim_url: str, db: Path, errlog: Path) -> None:
+    def __init__(self, sim_url: str, db: Path, errlog: Path, **extra_env: str) -> None:
         env = {k: v for k, v in os.environ.items() if k != "EXA_API_KEY"}
         env.update(
             {
@@ -41,6 +42,7 @@ class Server:
                 "EXA_ORCH_EXA_URL": sim_url,
                 "EXA_ORCH_EXTRA_WORKFLOWS": WORKFLOWS_ENV,
                 "PYTHONPATH": str(ROOT),
+                **extra_env,
             }
         )
         with errlog.open("ab") as err:
@@ -163,3 +165,40 @@ def test_server_killed_mid_task_then_a_new_server_finishes_it_once(
     assert {k: v for k, v in creates.items() if k.startswith(f"{task_id}:")} == {
         f"{task_id}:create:{i}": 1 for i in range(4)
     }
+
+
+def test_two_servers_on_one_database_run_every_step_exactly_once(
+    sim_thread: SimThread, tmp_path: Path
+) -> None:
+    db, errlog = tmp_path / "workflows.db", tmp_path / "stderr.log"
+    # A generous rate limit keeps the test quick; pacing has its own tests in tests/gateway.
+    servers = [
+        Server(sim_thread.url, db, errlog, EXA_ORCH_RPS="200", EXA_ORCH_MAX_TASKS="10") for _ in range(2)
+    ]
+    try:
+        # Tasks are created through both servers; either server may run any of them.
+        ids = [
+            servers[i % 2].call("tasks.create", {"type": "rt.websets", "count": 2})["taskId"]
+            for i in range(50)
+        ]
+        done = [servers[i % 2].result(task_id) for i, task_id in enumerate(ids)]
+    finally:
+        codes = [server.close() for server in servers]
+    assert codes == [0, 0]
+    assert {d["status"] for d in done} == {"completed"}, [d for d in done if d["status"] != "completed"]
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as conn:
+        owners = {
+            row[0]
+            for row in conn.execute(
+                "select distinct json_extract(data, '$.owner') from task_events where kind = 'claimed'"
+            )
+        }
+        steps = conn.execute(
+            "select count(*), count(distinct task_id || step_key) from task_steps"
+        ).fetchone()
+    assert len(owners) == 2  # both servers did part of the work
+    assert steps == (100, 100)
+    stats = sim_thread.stats()
+    assert sorted(stats["creates_by_external_id"]) == sorted(f"{t}:create:{i}" for t in ids for i in range(2))
+    assert set(stats["creates_by_external_id"].values()) == {1}
+    assert not stats.get("conflicts_by_external_id")
