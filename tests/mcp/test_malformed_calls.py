@@ -19,8 +19,15 @@ pytestmark = pytest.mark.slow
 
 KNOWN_FIELDS = ("operation", "args")
 
-# JSON junk, nested and sometimes large.
-json_leaf = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=50)
+# JSON junk, nested and sometimes large. No infinities: JSON has none, and the client sends one
+# as null, which is a valid "no args".
+json_leaf = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=50)
+)
 junk = st.recursive(
     json_leaf,
     lambda inner: st.lists(inner, max_size=5) | st.dictionaries(st.text(max_size=10), inner, max_size=5),
@@ -29,10 +36,15 @@ junk = st.recursive(
 junk_object = st.dictionaries(st.text(max_size=10), junk, max_size=5)
 huge = st.integers(min_value=10_000, max_value=200_000).map(lambda n: "x" * n)
 # JSON strings are not here: safe mode decodes a JSON-encoded object, so "{}" may be valid args.
-not_object = st.booleans() | st.integers() | st.floats(allow_nan=False) | st.lists(junk, max_size=4)
+not_object = (
+    st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.lists(junk, max_size=4)
+)
 not_string = (
     st.integers()
-    | st.floats(allow_nan=False)
+    | st.floats(allow_nan=False, allow_infinity=False)
     | st.booleans()
     | st.lists(junk, max_size=3)
     | st.dictionaries(st.text(max_size=5), junk, max_size=3)
