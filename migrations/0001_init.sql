@@ -69,16 +69,19 @@ CREATE TABLE task_events (
 
 CREATE INDEX task_events_by_task ON task_events (task_id, id);
 
+-- Progress counts read as "3/10": whole numbers arrive from Python as floats and lose their ".0" here.
 CREATE VIEW v_tasks AS
 SELECT
     id,
     type,
     status,
     CASE WHEN progress IS NULL THEN NULL ELSE
-        trim(coalesce(json_extract(progress, '$.step'), '') || ' '
-             || coalesce(json_extract(progress, '$.completed'), '?') || '/'
-             || coalesce(json_extract(progress, '$.total'), '?')
-             || coalesce(': ' || json_extract(progress, '$.message'), ''))
+        trim(coalesce(p_step, '') || ' '
+             || coalesce(CASE WHEN p_done = CAST(p_done AS INTEGER) THEN CAST(CAST(p_done AS INTEGER) AS TEXT)
+                              ELSE CAST(p_done AS TEXT) END, '?') || '/'
+             || coalesce(CASE WHEN p_total = CAST(p_total AS INTEGER) THEN CAST(CAST(p_total AS INTEGER) AS TEXT)
+                              ELSE CAST(p_total AS TEXT) END, '?')
+             || coalesce(': ' || p_message, ''))
     END AS progress,
     step_count AS steps,
     created_at,
@@ -87,5 +90,14 @@ SELECT
     lease_owner,
     cancel_requested,
     json_extract(error, '$.message') AS error_message
-FROM tasks
-ORDER BY created_at, id;
+FROM (
+    SELECT
+        *,
+        json_extract(progress, '$.step') AS p_step,
+        json_extract(progress, '$.completed') AS p_done,
+        json_extract(progress, '$.total') AS p_total,
+        json_extract(progress, '$.message') AS p_message,
+        rowid AS seq
+    FROM tasks
+)
+ORDER BY created_at, seq;

@@ -34,11 +34,7 @@ def migrations_dir(tmp_path: Path) -> Path:
 
 async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
     async with Store(db_path) as store:
-        assert store.applied_migrations == [
-            "0001_init",
-            "0002_workflow_archive",
-            "0003_v_tasks_whole_numbers",
-        ]
+        assert store.applied_migrations == ["0001_init", "0002_workflow_archive"]
     names = {name for _, name in schema(db_path)}
     for table in (
         "tasks",
@@ -55,7 +51,6 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
     assert [(v, n) for v, n, _ in rows] == [
         (1, "init"),
         (2, "workflow_archive"),
-        (3, "v_tasks_whole_numbers"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 
@@ -74,22 +69,22 @@ async def test_second_open_changes_nothing(db_path: Path) -> None:
 
 
 async def test_failed_migration_stays_pending(db_path: Path, migrations_dir: Path) -> None:
-    (migrations_dir / "0004_broken.sql").write_text(
+    (migrations_dir / "0003_broken.sql").write_text(
         "CREATE TABLE half_done (a INTEGER);\nINSERT INTO half_done VALUES (1);\nINSERT INTO no_such_table VALUES (1);\n"
     )
     with pytest.raises(MigrationError) as caught:
         async with Store(db_path, migrations_dir=migrations_dir):
             pass
     assert caught.value.code == ErrorCode.MIGRATION_FAILED
-    assert caught.value.version == 4
+    assert caught.value.version == 3
     names = {name for _, name in schema(db_path)}
     assert "half_done" not in names
-    assert [v for v, _, _ in applied_rows(db_path)] == [1, 2, 3]  # the good ones stay applied
+    assert [v for v, _, _ in applied_rows(db_path)] == [1, 2]  # the good ones stay applied
 
     # Fixed, it applies on the next open.
-    (migrations_dir / "0004_broken.sql").write_text("CREATE TABLE half_done (a INTEGER);\n")
+    (migrations_dir / "0003_broken.sql").write_text("CREATE TABLE half_done (a INTEGER);\n")
     async with Store(db_path, migrations_dir=migrations_dir) as store:
-        assert store.applied_migrations == ["0004_broken"]
+        assert store.applied_migrations == ["0003_broken"]
     assert "half_done" in {name for _, name in schema(db_path)}
 
 
@@ -106,22 +101,22 @@ async def test_edited_migration_is_detected(db_path: Path, migrations_dir: Path)
 
 
 async def test_database_newer_than_code_is_refused(db_path: Path, migrations_dir: Path) -> None:
-    (migrations_dir / "0004_extra.sql").write_text("CREATE TABLE extra (a INTEGER);\n")
+    (migrations_dir / "0003_extra.sql").write_text("CREATE TABLE extra (a INTEGER);\n")
     async with Store(db_path, migrations_dir=migrations_dir):
         pass
-    (migrations_dir / "0004_extra.sql").unlink()
+    (migrations_dir / "0003_extra.sql").unlink()
     with pytest.raises(MigrationError) as caught:
         async with Store(db_path, migrations_dir=migrations_dir):
             pass
-    assert caught.value.version == 4
+    assert caught.value.version == 3
 
 
 def test_badly_named_or_gapped_files_are_rejected(tmp_path: Path) -> None:
     (tmp_path / "0001_ok.sql").write_text("SELECT 1;")
-    (tmp_path / "0003_gap.sql").write_text("SELECT 1;")
+    (tmp_path / "0004_gap.sql").write_text("SELECT 1;")
     with pytest.raises(MigrationError):
         load_migrations(tmp_path)
-    (tmp_path / "0003_gap.sql").unlink()
+    (tmp_path / "0004_gap.sql").unlink()
     (tmp_path / "2-bad name.sql").write_text("SELECT 1;")
     with pytest.raises(MigrationError):
         load_migrations(tmp_path)
@@ -143,4 +138,4 @@ def test_statement_splitter_keeps_triggers_and_quoted_semicolons_whole() -> None
 
 def test_repository_migrations_are_found() -> None:
     labels = [m.label for m in load_migrations()]
-    assert labels[:3] == ["0001_init", "0002_workflow_archive", "0003_v_tasks_whole_numbers"]
+    assert labels[:2] == ["0001_init", "0002_workflow_archive"]
