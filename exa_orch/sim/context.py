@@ -45,10 +45,17 @@ class SimClock:
     def __init__(self, speed: float = 1.0) -> None:
         self.speed = speed
         self._start = time.monotonic()
+        self._offset = 0.0  # simulated seconds that had passed when the speed last changed
 
     def now(self) -> float:
         """Simulated seconds since the simulator started."""
-        return (time.monotonic() - self._start) * self.speed
+        return self._offset + (time.monotonic() - self._start) * self.speed
+
+    def set_speed(self, speed: float) -> None:
+        """Change the time factor from now on; simulated time stays continuous (never jumps)."""
+        if speed <= 0:
+            raise ValueError(f"speed must be positive, got {speed}")
+        self._offset, self._start, self.speed = self.now(), time.monotonic(), speed
 
     def iso(self, at: float | None = None) -> str:
         """ISO-8601 UTC timestamp of simulated second `at` (default: now), as Exa writes them."""

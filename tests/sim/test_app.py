@@ -143,3 +143,15 @@ async def test_malformed_json_body_is_a_400_that_says_so(sim: SimHandle) -> None
     assert response.status_code == 400
     assert response.json()["tag"] == "INVALID_REQUEST_BODY"
     assert "JSON" in response.json()["error"]
+
+
+def test_clock_speed_changes_keep_simulated_time_continuous() -> None:
+    from exa_orch.sim.context import SimClock
+
+    clock = SimClock(speed=1000.0)
+    before = clock.now()
+    clock.set_speed(0.001)
+    after = clock.now()
+    assert before <= after < before + 1.0  # no jump back to zero, no leap forward
+    with pytest.raises(ValueError):
+        clock.set_speed(0)
