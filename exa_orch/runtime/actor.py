@@ -25,7 +25,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
-from exa_orch.errors import GatewayError, LeaseHeld, OrchError, TaskNotFound
+from exa_orch.errors import GatewayError, InvalidParams, LeaseHeld, OrchError, TaskNotFound
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.events import TaskEvent
 from exa_orch.runtime.spec import WorkflowSpec
@@ -173,15 +173,23 @@ class TaskActor:
                     on_progress=self._progress_event,
                 )
                 result = await spec.fn(ctx, args)
-            except asyncio.CancelledError:
+            except asyncio.CancelledError as exc:
                 if self._stop is None:
-                    raise  # cancelled from outside (the task group is torn down): never swallow that
+                    if self._task is not None and self._task.cancelling():
+                        raise  # cancelled from outside (the task group is torn down): never swallow that
+                    # Nobody cancelled this task: the workflow raised CancelledError itself (it awaited
+                    # a future someone else cancelled). A bug in that task, not a stop: fail it.
+                    self._interruptible = False
+                    await self._fail(_error_dict(exc, ctx))
+                    return
                 self._uncancel()
                 await self._stop_at_safe_point(ctx)
                 return
             except (LeaseHeld, TaskNotFound):
                 raise
-            except Exception as exc:
+            except (KeyboardInterrupt, SystemExit):
+                raise
+            except BaseException as exc:  # any other BaseException (Exception too) is the workflow's failure
                 self._interruptible = False
                 if self._stop is not None:
                     # The interrupt surfaced as another error (a client wrapping CancelledError): still a stop.
@@ -196,7 +204,13 @@ class TaskActor:
                 self._uncancel()
                 await self._stop_at_safe_point(ctx)
                 return
-            self.record = await self._store.complete(self.task_id, result, owner=self._owner)
+            try:
+                self.record = await self._store.complete(self.task_id, result, owner=self._owner)
+            except InvalidParams as exc:  # the result isn't JSON: nothing was written; say so
+                await self._fail(
+                    {"step": "result", "message": exc.message, "recoverable": False, "code": str(exc.code)}
+                )
+                return
             self._emit(TaskEvent("status", self.record))
         except (LeaseHeld, TaskNotFound) as exc:
             # Another process took the task (our lease expired) or it was deleted: not ours to write.

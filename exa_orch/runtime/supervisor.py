@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any, Self
 
+from exa_orch.errors import TaskNotFound
 from exa_orch.runtime.actor import Message, TaskActor
 from exa_orch.runtime.events import TaskEvent, TaskListener
 from exa_orch.runtime.service import TaskService
@@ -210,6 +211,9 @@ class Supervisor:
             on_exit=self._on_exit,
             hook_timeout=self.hook_timeout,
         )
+        if self._stop.is_set():
+            # A claim that landed after the stop began: give the lease back instead of starting work.
+            actor.post(Message.SHUTDOWN)
         self._actors[record.id] = actor
         self.started_total += 1
         self.max_working_seen = max(self.max_working_seen, len(self._actors))
@@ -226,9 +230,21 @@ class Supervisor:
     async def _heartbeat_once(self) -> None:
         if not self._actors:
             return
-        await self.store.renew_leases(self.owner, self.lease_ttl)
+        try:
+            # Only the tasks an actor runs here: an actor that died leaves its lease to expire.
+            await self.store.renew_leases(self.owner, self.lease_ttl, list(self._actors))
+        except Exception:
+            # Still check the rows below: if renewals keep failing, another process may take a
+            # lease, and the actor must then stop rather than run the task a second time.
+            logger.exception("supervisor heartbeat: renewing leases failed; checking ownership anyway")
         for task_id, actor in list(self._actors.items()):
-            record = await self.store.get_task(task_id)
+            try:
+                record = await self.store.get_task(task_id)
+            except TaskNotFound:
+                continue  # finished and already removed
+            except Exception:
+                logger.exception("supervisor heartbeat: cannot read task %s", task_id)
+                continue
             if record.cancel_requested:
                 actor.post(Message.CANCEL)
             elif record.lease_owner != self.owner and not record.terminal:

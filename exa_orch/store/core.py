@@ -286,10 +286,11 @@ class Store:
         clock = self._clock
         return await self._writer.submit(lambda c: leases.acquire(c, clock, task_id, owner, ttl_s))
 
-    async def renew_leases(self, owner: str, ttl_s: float) -> int:
-        """Extend every lease `owner` holds on unfinished tasks; return how many."""
+    async def renew_leases(self, owner: str, ttl_s: float, task_ids: Sequence[str] | None = None) -> int:
+        """Extend every lease `owner` holds on unfinished tasks (only `task_ids`, if given); return how many."""
         clock = self._clock
-        return await self._writer.submit(lambda c: leases.renew(c, clock, owner, ttl_s))
+        ids = None if task_ids is None else list(task_ids)
+        return await self._writer.submit(lambda c: leases.renew(c, clock, owner, ttl_s, ids))
 
     async def release_lease(self, task_id: str, owner: str) -> None:
         """Give the lease back if `owner` holds it."""

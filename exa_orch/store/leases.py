@@ -95,14 +95,17 @@ def acquire(conn: sqlite3.Connection, clock: Clock, task_id: str, owner: str, tt
     return True
 
 
-def renew(conn: sqlite3.Connection, clock: Clock, owner: str, ttl_s: float) -> int:
-    """Push back the expiry of every unfinished task `owner` holds; return how many."""
+def renew(
+    conn: sqlite3.Connection, clock: Clock, owner: str, ttl_s: float, task_ids: list[str] | None = None
+) -> int:
+    """Push back the expiry of every unfinished task `owner` holds (of `task_ids` if given); return how many."""
     _check_ttl(ttl_s)
-    cursor = conn.execute(
-        f"UPDATE tasks SET lease_expires_at = ? WHERE lease_owner = ? AND status NOT IN {TERMINAL_SQL}",
-        (iso(clock() + ttl_s), owner),
-    )
-    return cursor.rowcount
+    sql = f"UPDATE tasks SET lease_expires_at = ? WHERE lease_owner = ? AND status NOT IN {TERMINAL_SQL}"
+    params: tuple[object, ...] = (iso(clock() + ttl_s), owner)
+    if task_ids is not None:
+        sql += " AND id IN (SELECT value FROM json_each(?))"
+        params += (json.dumps(task_ids),)
+    return conn.execute(sql, params).rowcount
 
 
 def release(conn: sqlite3.Connection, task_id: str, owner: str) -> None:
@@ -134,7 +137,9 @@ def claim_runnable(
     for task_id, status, holder, expires_at in rows:
         if len(claimed) >= limit:
             break
-        if holder == owner or not _takeable(owner, holder, expires_at, now):
+        # Our own lease shows up here only once expired: its actor died (or never started), so
+        # it is taken again like any orphan; a runner still alive here is not started twice.
+        if not _takeable(owner, holder, expires_at, now):
             continue
         _take(conn, task_id, owner, holder, status, now, until)
         claimed.append(fetch(conn, task_id))

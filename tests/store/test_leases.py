@@ -59,6 +59,24 @@ async def test_own_lease_can_be_extended_renewed_and_released(store: Store, cloc
         await store.acquire_lease(b.id, store.owner_id, 0)
 
 
+async def test_renew_can_be_limited_to_the_tasks_still_run_and_an_own_expired_lease_is_reclaimed(
+    store: Store, clock: FakeClock
+) -> None:
+    # A supervisor renews only the tasks its actors run; one whose actor died lets its lease
+    # expire, and the next claim (this process's too) takes it again.
+    live = await store.create_task("t", {})
+    orphan = await store.create_task("t", {})
+    assert len(await store.claim_runnable(store.owner_id, 5, 10)) == 2
+    clock.advance(4)
+    assert await store.renew_leases(store.owner_id, 5, [live.id]) == 1
+    assert await store.claim_runnable(store.owner_id, 5, 10) == []  # nothing expired yet
+    clock.advance(2)
+    reclaimed = await store.claim_runnable(store.owner_id, 5, 10)
+    assert [t.id for t in reclaimed] == [orphan.id]
+    assert reclaimed[0].lease_expires_at == iso(clock() + 5)
+    assert await store.renew_leases(store.owner_id, 5, []) == 0
+
+
 async def test_claim_runnable_takes_free_and_expired_oldest_first(store: Store, clock: FakeClock) -> None:
     free = await store.create_task("t", {"n": 0})
     clock.advance(1)

@@ -1,0 +1,210 @@
+"""The runtime under faults: workflows that misbehave, a store that fails, a lease lost, a racing stop.
+
+Each test bounds its waits; a regression shows as a task stuck `working` (TimeoutError) or a
+supervisor that cannot stop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel
+
+from exa_orch.errors import StoreError
+from exa_orch.runtime import Supervisor, TaskContext, WorkflowRegistry, WorkflowSpec
+from exa_orch.store import Store, TaskRecord, TaskStatus
+from tests.runtime.conftest import FAST, registry, until
+from tests.runtime.workflows import WORKFLOWS
+
+
+class NoArgs(BaseModel):
+    pass
+
+
+class Escape(BaseException):
+    """A BaseException that is neither a cancel nor an interpreter exit (pytest's Failed is one)."""
+
+
+async def returns_a_set(ctx: TaskContext, args: NoArgs) -> Any:
+    await ctx.step("one", lambda: 1)
+    return {"ids": {1, 2}}  # not JSON
+
+
+async def raises_base_exception(ctx: TaskContext, args: NoArgs) -> Any:
+    await ctx.step("one", lambda: 1)
+    raise Escape("workflow bug")
+
+
+async def awaits_a_cancelled_future(ctx: TaskContext, args: NoArgs) -> Any:
+    fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    fut.cancel()
+    await fut  # raises CancelledError although nobody cancelled this task
+    return "unreachable"
+
+
+async def quick(ctx: TaskContext, args: NoArgs) -> Any:
+    return await ctx.step("one", lambda: "ok")
+
+
+FAULTY = [
+    WorkflowSpec("f.set", NoArgs, returns_a_set),
+    WorkflowSpec("f.base", NoArgs, raises_base_exception),
+    WorkflowSpec("f.selfcancel", NoArgs, awaits_a_cancelled_future),
+    WorkflowSpec("f.quick", NoArgs, quick),
+]
+
+
+def faulty_supervisor(store: Store, services: dict[str, Any] | None = None, **kw: Any) -> Supervisor:
+    return Supervisor(store, WorkflowRegistry([*WORKFLOWS, *FAULTY]), services or {}, **{**FAST, **kw})
+
+
+async def test_a_result_that_is_not_json_fails_the_task_instead_of_leaving_it_working(store: Store) -> None:
+    async with faulty_supervisor(store) as sup:
+        task = await sup.tasks.create("f.set", {})
+        done = await sup.tasks.wait(task.id, timeout=10)
+    assert done.status is TaskStatus.FAILED, done
+    assert done.error is not None
+    assert done.error["step"] == "result"
+    assert done.error["code"] == "INVALID_PARAMS"
+    assert "JSON" in done.error["message"]
+
+
+async def test_a_base_exception_in_a_workflow_fails_that_task_and_spares_the_supervisor(store: Store) -> None:
+    async with faulty_supervisor(store) as sup:
+        bad = await sup.tasks.create("f.base", {})
+        done = await sup.tasks.wait(bad.id, timeout=10)
+        assert done.status is TaskStatus.FAILED, done
+        assert done.error is not None and "Escape" in done.error["message"]
+        # The other tasks and the loops are still running.
+        good = await sup.tasks.create("f.quick", {})
+        assert (await sup.tasks.wait(good.id, timeout=10)).status is TaskStatus.COMPLETED
+
+
+async def test_a_cancelled_error_the_workflow_raises_itself_fails_the_task(store: Store) -> None:
+    async with faulty_supervisor(store) as sup:
+        task = await sup.tasks.create("f.selfcancel", {})
+        done = await sup.tasks.wait(task.id, timeout=10)
+        assert done.status is TaskStatus.FAILED, done
+        assert done.error is not None and "CancelledError" in done.error["message"]
+        good = await sup.tasks.create("f.quick", {})
+        assert (await sup.tasks.wait(good.id, timeout=10)).status is TaskStatus.COMPLETED
+
+
+async def test_an_actor_that_dies_on_a_store_error_is_resumed_after_its_lease_expires(store: Store) -> None:
+    # Another actor keeps running meanwhile, so the supervisor keeps heartbeating: the dead
+    # actor's lease must not be renewed with the live ones, or the task stays `working` forever.
+    gate = asyncio.Event()
+    real_complete = store.complete
+    failures: list[str] = []
+
+    async def complete_once_broken(task_id: str, result: Any, *, owner: str | None = None) -> TaskRecord:
+        if not failures:
+            failures.append(task_id)
+            raise StoreError("database write failed: disk I/O error")
+        return await real_complete(task_id, result, owner=owner)
+
+    store.complete = complete_once_broken  # type: ignore[method-assign]
+    try:
+        async with faulty_supervisor(store, {"gate": gate}, lease_ttl=0.5) as sup:
+            blocker = await sup.tasks.create("rt.steps", {"steps": 2, "block_at": 0})
+
+            async def blocking() -> bool:
+                return sup.actor(blocker.id) is not None
+
+            await until(blocking, within=10)
+            task = await sup.tasks.create("f.quick", {})
+            done = await sup.tasks.wait(task.id, timeout=10)
+            assert failures == [task.id]
+            assert done.status is TaskStatus.COMPLETED, done
+            assert done.result == "ok"
+            gate.set()
+    finally:
+        gate.set()
+
+
+async def test_a_lease_lost_while_renewals_fail_still_stops_the_actor(db_path: Path) -> None:
+    gate = asyncio.Event()
+    async with Store(db_path) as a, Store(db_path) as b:
+
+        async def locked(*args: Any, **kwargs: Any) -> Any:
+            raise StoreError("database write failed: database is locked")
+
+        sup = Supervisor(a, registry(), {"gate": gate}, **{**FAST, "lease_ttl": 0.3, "heartbeat": 0.05})
+        try:
+            async with sup:
+                task = await sup.tasks.create("rt.steps", {"steps": 2, "block_at": 0})
+
+                async def running() -> bool:
+                    return sup.actor(task.id) is not None
+
+                await until(running, within=10)
+                # A's lease writes fail from now on (another process holds the write lock, say).
+                a.renew_leases = locked  # type: ignore[method-assign]
+                a.claim_runnable = locked  # type: ignore[method-assign]
+
+                async def taken_by_b() -> bool:
+                    return await b.acquire_lease(task.id, b.owner_id, 60)
+
+                await until(taken_by_b, within=10)  # once A's lease expired, another process takes it
+
+                async def a_stopped() -> bool:
+                    return sup.actor(task.id) is None
+
+                await until(a_stopped, within=10)
+                assert (await b.get_task(task.id)).lease_owner == b.owner_id
+        finally:
+            gate.set()
+
+
+async def test_a_claim_that_lands_during_shutdown_does_not_start_work(store: Store) -> None:
+    gate = asyncio.Event()
+    armed = False
+    claim_entered = asyncio.Event()
+    claim_go = asyncio.Event()
+    claim_done = asyncio.Event()
+    real_claim: Callable[..., Awaitable[list[TaskRecord]]] = store.claim_runnable
+    real_release = store.release_lease
+
+    async def gated_claim(owner: str, ttl_s: float, limit: int) -> list[TaskRecord]:
+        if not armed:
+            return await real_claim(owner, ttl_s, limit)
+        claim_entered.set()
+        await claim_go.wait()
+        claimed = await real_claim(owner, ttl_s, limit)
+        claim_done.set()
+        return claimed
+
+    async def release_after_claim(task_id: str, owner: str) -> None:
+        # The first actor's shutdown: let the pending claim land now, after the stop began.
+        claim_go.set()
+        await claim_done.wait()
+        await asyncio.sleep(0)
+        await real_release(task_id, owner)
+
+    sup = Supervisor(store, registry(), {"gate": gate}, **{**FAST, "max_working": 2})
+    try:
+        await sup.__aenter__()
+        first = await sup.tasks.create("rt.steps", {"steps": 2, "block_at": 0})
+
+        async def first_running() -> bool:
+            return sup.actor(first.id) is not None
+
+        await until(first_running, within=10)
+        store.claim_runnable = gated_claim  # type: ignore[method-assign]
+        store.release_lease = release_after_claim  # type: ignore[method-assign]
+        armed = True
+        sup.wake()
+        async with asyncio.timeout(10):
+            await claim_entered.wait()
+        second = await store.create_task("rt.steps", {"steps": 2, "block_at": 0})
+        async with asyncio.timeout(10):
+            await sup.aclose()  # must not wait for the late task's (blocked) workflow
+        late = await store.get_task(second.id)
+        assert late.status is TaskStatus.PENDING
+        assert late.lease_owner is None
+    finally:
+        gate.set()
+        await sup.aclose()
