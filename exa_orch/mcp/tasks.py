@@ -46,7 +46,7 @@ from pydantic import ValidationError
 from exa_orch.errors import OrchError, TaskNotFound, TaskTerminal
 from exa_orch.mcp import tasks_wire as wire
 from exa_orch.mcp.tasks_calls import CallResolver, ResolvedCall
-from exa_orch.operations.tasks import create_operation_task
+from exa_orch.operations.tasks import OPERATION_TASK_TYPE, check_operation_task, create_operation_task
 
 if TYPE_CHECKING:
     from exa_orch.mcp.server import ExaOrchServer
@@ -237,7 +237,12 @@ class TasksBridge:
             ttl_ms = max(1_000, min(int(ttl_ms), wire.MAX_TTL_MS))
         try:
             if call.task_type is not None:
-                return await self.service.create(call.task_type, call.task_args, meta=meta, ttl_ms=ttl_ms)
+                task_args = call.task_args or {}
+                if call.task_type == OPERATION_TASK_TYPE:  # the same checks as tasks.create inline
+                    check_operation_task(
+                        self._app.registry, str(task_args.get("operation", "")), task_args.get("args")
+                    )
+                return await self.service.create(call.task_type, task_args, meta=meta, ttl_ms=ttl_ms)
             # The "operation" task type (operations/tasks.py) validates the args before any row exists.
             return await create_operation_task(
                 self.service, self._app.registry, call.operation, call.args, meta=meta, ttl_ms=ttl_ms

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import ConfigDict, Field
 
 from exa_orch.config import Settings
-from exa_orch.errors import ConfigError, InvalidParams
+from exa_orch.errors import ConfigError, Conflict, InvalidParams, NotFoundError
 from exa_orch.runtime import TaskContext, TaskService, WorkflowSpec
 from exa_orch.store import TaskRecord, TaskStatus
 
@@ -24,6 +24,7 @@ from .models import Args
 from .registry import Operation
 
 MAX_WAIT_S = 60.0  # tasks.result's wait is bounded so a tool call can't hang an agent's turn
+OPERATION_TASK_TYPE = "operation"  # the task type that runs one registered operation durably
 
 
 def task_view(record: TaskRecord) -> dict[str, Any]:
@@ -88,7 +89,7 @@ class ListArgs(Args):
 async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
     extra = dict(args.model_extra or {})
     registry = ctx.services.get("registry")
-    if args.type == "operation" and registry is not None:
+    if args.type == OPERATION_TASK_TYPE and registry is not None:
         check_operation_task(registry, str(extra.get("operation", "")), extra.get("args"))
     record = await _service(ctx).create(args.type, extra, ttl_ms=args.ttl)
     return {
@@ -166,6 +167,14 @@ class OperationTaskArgs(Args):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
+# Creates Exa can look up again by externalId: create operation -> the get that takes that id.
+# Run as a task, such a create carries externalId = <task id>:operation unless the caller gave one,
+# so a run killed after Exa made the object (before the checkpoint) finds it on resume instead of
+# making a second one, or failing on the 409 its own first attempt causes.
+FINDABLE_CREATES: dict[str, str] = {"websets.create": "websets.get"}
+STEP_KEY = "operation"
+
+
 async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
     started = time.monotonic()
 
@@ -173,13 +182,17 @@ async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
         await ctx.progress(args.operation, completed, total, message)
 
     dispatch_fn = ctx.services.get("dispatch")
+    registry = ctx.services.get("registry")
+    if registry is not None and args.operation in registry:
+        # Every face checks this before writing the row; a row written another way must still never
+        # put a secret in the result column.
+        refuse_secret_result(registry.get(args.operation))
 
-    async def run() -> Any:
+    async def call(name: str, call_args: dict[str, Any]) -> Any:
         if dispatch_fn is not None:
-            return await dispatch_fn(args.operation, dict(args.args), progress)
+            return await dispatch_fn(name, call_args, progress)
         from .dispatch import dispatch  # the registry path, for faces that don't pass `dispatch`
 
-        registry = ctx.services.get("registry")
         if registry is None:
             raise ConfigError("no operation registry in the runtime's services to run the task with")
         op_ctx = OpContext(
@@ -188,17 +201,55 @@ async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
             progress=progress,
             services=ctx.services,
         )
-        return await dispatch(registry, args.operation, dict(args.args), op_ctx)
+        return await dispatch(registry, name, call_args, op_ctx)
+
+    call_args = dict(args.args)
+    getter = FINDABLE_CREATES.get(args.operation)
+    external_id: str | None = None
+    if getter is not None and call_args.get("preview") is not True:
+        given = call_args.get("externalId", call_args.get("external_id"))
+        if given is None:
+            given = call_args["externalId"] = ctx.external_id(STEP_KEY)
+        external_id = given if isinstance(given, str) and given else None
+
+    async def find() -> Any:
+        """The object a previous run of this task created, or None."""
+        assert getter is not None and external_id is not None
+        lookup: dict[str, Any] = {"id": external_id}
+        lookup.update({k: call_args[k] for k in ("mode", "raw") if k in call_args})
+        try:
+            return await call(getter, lookup)
+        except NotFoundError:
+            return None
+
+    async def run() -> Any:
+        if external_id is None:
+            return await call(args.operation, dict(call_args))
+        if ctx.resumed:
+            found = await find()
+            if found is not None:
+                return found
+        try:
+            return await call(args.operation, dict(call_args))
+        except Conflict:
+            # Our own externalId: an earlier attempt made it. The caller's own one: only a resumed run
+            # can tell that the object may be its own doing; a first run reports the conflict.
+            if not (ctx.resumed or external_id == ctx.external_id(STEP_KEY)):
+                raise
+            found = await find()
+            if found is None:
+                raise
+            return found
 
     # One step: a call interrupted before its checkpoint runs again on resume (reads are safe;
-    # a create that passed an externalId is refused with 409 rather than duplicated).
-    result = await ctx.step("operation", run)
+    # findable creates are looked up by externalId first, see FINDABLE_CREATES).
+    result = await ctx.step(STEP_KEY, run)
     await ctx.progress(args.operation, 1, 1, f"done in {time.monotonic() - started:.1f} s")
     return result
 
 
 OPERATION_WORKFLOW = WorkflowSpec(
-    type="operation",
+    type=OPERATION_TASK_TYPE,
     args_model=OperationTaskArgs,
     fn=_run_operation,
     summary="Run one operation {operation, args} as a durable task (used for MCP task-augmented calls)",
@@ -214,6 +265,15 @@ def check_operation_task(registry: Any, name: str, args: Any) -> None:
     from .dispatch import validate
 
     op = registry.get(name)
+    refuse_secret_result(op)
+    if args is not None and not isinstance(args, dict):
+        raise InvalidParams("args: expected an object", fields=["args"])
+    validate(op, dict(args or {}))
+
+
+def refuse_secret_result(op: Operation) -> None:
+    """InvalidParams for an operation whose result holds a secret (it must not run as a task)."""
+    name = op.name
     if op.secret_result:
         raise InvalidParams(
             f"{name} can't run as a task: its result carries a secret that Exa returns only once, "
@@ -221,9 +281,6 @@ def check_operation_task(registry: Any, name: str, args: Any) -> None:
             hint=f"Call {name} directly (not as a task) and keep the secret it returns.",
             fields=["operation"],
         )
-    if args is not None and not isinstance(args, dict):
-        raise InvalidParams("args: expected an object", fields=["args"])
-    validate(op, dict(args or {}))
 
 
 async def create_operation_task(

@@ -1,0 +1,103 @@
+"""Robustness regressions found by driving the server like an outside client would: every path that
+creates a task, restarts in the middle of one, and input a well-behaved client never sends."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+
+from exa_orch.mcp.server import build_server
+from exa_orch.sim.testing import SimHandle
+from exa_orch.store import Store, TaskStatus
+
+from .tasks_support import TasksExtension, app_for, legacy_app, structured
+
+HOOK = {"url": "https://example.com/hook", "events": ["webset.created"]}
+WEBHOOK_TASK = {"type": "operation", "operation": "webhooks.create", "args": HOOK}
+
+
+async def test_a_task_augmented_tasks_create_of_a_secret_operation_is_refused_in_both_eras(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # tasks.create {type: "operation", operation: "webhooks.create"} called as an MCP task used to
+    # bypass the secret check that the plain call has, and the webhook's signing secret was saved
+    # in the task's result row.
+    call = {"operation": "tasks.create", "args": WEBHOOK_TASK}
+    async with legacy_app(sim.url, tmp_path / "workflows.db", monkeypatch) as (app, client):
+        with pytest.raises(MCPError) as refused:
+            await client.call_task("manage_websets", call)
+        assert refused.value.error.code == -32602 and "secret" in refused.value.error.message
+        assert (await app.tasks.list())[0] == []
+    async with app_for(sim.url, tmp_path / "modern.db", monkeypatch) as app:
+        async with Client(build_server(app), extensions=[TasksExtension()]) as modern:
+            result = await modern.call_tool("manage_websets", call)
+            assert result.is_error and structured(result)["code"] == "INVALID_PARAMS"
+            assert "secret" in structured(result)["message"]
+            assert (await app.tasks.list())[0] == []
+    assert sim.stats()["requests_by_endpoint"].get("POST /websets/v0/webhooks") is None
+
+
+async def test_an_operation_task_never_runs_a_secret_operation_whoever_wrote_its_row(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A row written without the face's checks (another version, a direct TaskService.create) must
+    # still not create a webhook whose secret would land in the result column.
+    async with app_for(sim.url, tmp_path / "workflows.db", monkeypatch) as app:
+        record = await app.tasks.create("operation", {"operation": "webhooks.create", "args": HOOK})
+        done = await app.tasks.wait(record.id, timeout=15)
+        assert str(done.status) == "failed", done
+        assert done.error is not None and "secret" in done.error["message"]
+        assert done.result is None
+    assert sim.stats()["requests_by_endpoint"].get("POST /websets/v0/webhooks") is None
+
+
+async def _left_by_a_killed_server(db: Path, args: dict[str, Any]) -> str:
+    """The row a server leaves when it dies inside a websets.create task, after Exa answered and
+    before the checkpoint: working, no saved step, its lease gone (the owner process is dead)."""
+    async with Store(str(db)) as store:
+        record = await store.create_task("operation", {"operation": "websets.create", "args": args})
+        assert await store.acquire_lease(record.id, "dead-server", 15)
+        await store.transition(record.id, TaskStatus.WORKING, owner="dead-server")
+        await store.release_lease(record.id, "dead-server")
+    return record.id
+
+
+async def _create_at_exa(sim: SimHandle, external_id: str) -> str:
+    """What the killed run had sent: Exa made the webset; the run never learned its id."""
+    async with httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "test"}) as http:
+        body = {"search": {"query": "AI startups in Europe", "count": 3}, "externalId": external_id}
+        response = await http.post("/websets/v0/websets", json=body)
+        assert response.status_code == 201, response.text
+        return str(response.json()["id"])
+
+
+async def test_a_websets_create_task_killed_after_exa_answered_resumes_without_a_second_webset(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The "operation" task ran websets.create as one step with the caller's args: a run killed after
+    # Exa created the webset made a second one on resume (no externalId), or, when the caller gave
+    # an externalId, failed on Exa's 409 for the webset its own first attempt had made.
+    db = tmp_path / "workflows.db"
+    search = {"search": {"query": "AI startups in Europe", "count": 3}}
+    ours = await _left_by_a_killed_server(db, search)
+    theirs = await _left_by_a_killed_server(db, {**search, "externalId": "caller-chosen-1"})
+    made = {ours: await _create_at_exa(sim, f"{ours}:operation")}
+    made[theirs] = await _create_at_exa(sim, "caller-chosen-1")
+    async with app_for(sim.url, db, monkeypatch) as app:
+        for task_id, webset_id in made.items():
+            done = await app.tasks.wait(task_id, timeout=15)
+            assert str(done.status) == "completed", done.error
+            assert done.result["id"] == webset_id
+        # A fresh run marks its create with the task's externalId, so a resume could find it.
+        fresh = await app.tasks.create("operation", {"operation": "websets.create", "args": search})
+        done = await app.tasks.wait(fresh.id, timeout=15)
+        assert str(done.status) == "completed", done.error
+        assert done.result["externalId"] == f"{fresh.id}:operation"
+    stats = sim.stats()
+    assert stats["requests_by_endpoint"]["POST /websets/v0/websets"] == 3  # two above, the fresh one
+    assert stats["conflicts_by_external_id"] == {}
