@@ -28,7 +28,7 @@ import httpx
 from tenacity import RetryCallState
 
 from exa_orch.config import Secret
-from exa_orch.errors import GatewayError
+from exa_orch.errors import GatewayError, RateLimited
 from exa_orch.gateway.errors import error_from_exception, error_from_response
 from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
 from exa_orch.gateway.retry import (
@@ -230,9 +230,21 @@ class GovernedTransport(httpx.AsyncBaseTransport):
 
         return hook
 
-    async def _enter(self, gate: FamilyGate) -> None:
-        """Wait out Retry-After, then take a slot and a rate token, re-checking the deadline."""
+    async def _enter(self, gate: FamilyGate, shape: CallShape) -> None:
+        """Wait out Retry-After, then take a slot and a rate token, re-checking the deadline.
+
+        A Retry-After deadline further away than the retry policy's whole deadline is not waited
+        out (a call must not hang for an hour because Exa said so): RateLimited at once, unsent.
+        """
         while True:
+            if (held := gate.remaining()) > self._policy.deadline:
+                raise RateLimited(
+                    f"Exa rate limit: {gate.family} calls are held for another {held:.0f} s "
+                    f"(Retry-After); {shape.method} {shape.path} was not sent.",
+                    hint="Wait before calling again, or lower EXA_ORCH_RPS / EXA_ORCH_CONCURRENCY.",
+                    retry_after=round(held, 3),
+                    status=429,
+                )
             if await gate.wait_unblocked():
                 self.stats.retry_after_waits += 1
             await self._slots.acquire()
@@ -250,7 +262,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
 
     async def _attempt(self, call: _Call) -> httpx.Response:
         shape = call.shape
-        await self._enter(self.gate(shape.family))
+        await self._enter(self.gate(shape.family), shape)
         stats = self.stats
         stats.attempts += 1
         stats.in_flight += 1

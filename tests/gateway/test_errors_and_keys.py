@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import httpx
 import pytest
 
@@ -155,3 +157,28 @@ async def test_a_timeout_is_retried_then_surfaces_as_upstream_timeout_not_exa_py
         assert gw.stats()["failures_by_kind"] == {"timeout": 2}
     assert not isinstance(info.value, httpx.TimeoutException)  # exa-py would have made it ExaTimeoutError
     assert info.value.code is ErrorCode.UPSTREAM_TIMEOUT and info.value.retryable
+
+
+async def test_a_retry_after_longer_than_the_deadline_fails_fast_instead_of_hanging_every_call(
+    sim: SimHandle,
+) -> None:
+    # Exa asks for an hour's pause: the call gives up at once with RATE_LIMITED, and so does the
+    # next call of that family (nothing is sent before the deadline), instead of sleeping an hour.
+    sim.set_faults(FaultConfig(rate=1.0, kinds=("429",), retry_after=3600))
+    policy = RetryPolicy(max_attempts=3, deadline=5.0, backoff=0.01, jitter=0.0)
+    async with Gateway(settings_for(sim), retry=policy) as gw:
+        async with asyncio.timeout(10):
+            with pytest.raises(RateLimited) as first:
+                await gw.exa.search("anything")
+        assert first.value.retry_after == pytest.approx(3600, abs=5)
+        sim.set_faults(FaultConfig())
+        sent = len(sim.log())
+        async with asyncio.timeout(10):
+            with pytest.raises(RateLimited) as second:
+                await gw.exa.search("anything else")
+        assert second.value.retry_after is not None and second.value.retry_after > 3000
+        assert "EXA_ORCH_RPS" in (second.value.hint or "")
+        assert len(sim.log()) == sent  # the family's Retry-After deadline still holds
+        # Other families are not held back.
+        async with asyncio.timeout(10):
+            await gw.exa.get_contents(["https://example.com/a"])
