@@ -65,19 +65,21 @@ class TaskService:
         poll = _POLL_MIN
         while True:
             changed = self._sup.changed(task_id)  # taken before the read, so no change slips between
-            record = await self._store.get_task(task_id)
-            if record.terminal:
-                return record
-            remaining = None if deadline is None else deadline - time.monotonic()
-            if remaining is not None and remaining <= 0:
-                return record
-            # A task run here sets `changed`; one run elsewhere is polled with a growing interval.
-            bound = poll if self._sup.actor(task_id) is None else _POLL_MAX
             try:
-                async with asyncio.timeout(bound if remaining is None else min(bound, remaining)):
-                    await changed.wait()
-            except TimeoutError:
-                self._sup.forget(task_id, changed)  # no map entry outlives its waiters for remote tasks
+                record = await self._store.get_task(task_id)
+                if record.terminal:
+                    return record
+                remaining = None if deadline is None else deadline - time.monotonic()
+                if remaining is not None and remaining <= 0:
+                    return record
+                # A task run here sets `changed`; one run elsewhere is polled with a growing interval.
+                bound = poll if self._sup.actor(task_id) is None else _POLL_MAX
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(bound if remaining is None else min(bound, remaining)):
+                        await changed.wait()
+            finally:
+                # No map entry outlives its waiters (a remote task's, or a wait that was cancelled).
+                self._sup.forget(task_id, changed)
             poll = min(poll * 2, _POLL_MAX)
 
     async def list(

@@ -133,8 +133,12 @@ class Supervisor:
         return event
 
     def forget(self, task_id: str, event: asyncio.Event) -> None:
-        """Drop `changed(task_id)`'s event if it is still `event` (a waiter that timed out)."""
-        if self._changed.get(task_id) is event and not event.is_set():
+        """Drop `changed(task_id)`'s event if it is still `event` and nobody else waits on it."""
+        if (
+            self._changed.get(task_id) is event
+            and not event.is_set()
+            and not getattr(event, "_waiters", None)
+        ):
             del self._changed[task_id]
 
     def emit(self, event: TaskEvent) -> None:

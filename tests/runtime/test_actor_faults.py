@@ -7,6 +7,7 @@ supervisor that cannot stop.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -208,3 +209,23 @@ async def test_a_claim_that_lands_during_shutdown_does_not_start_work(store: Sto
     finally:
         gate.set()
         await sup.aclose()
+
+
+async def test_a_cancelled_wait_on_a_task_run_elsewhere_leaves_no_event_behind(db_path: Path) -> None:
+    # tasks/result callers that disconnect cancel their wait; each must not leave an entry behind.
+    async with Store(db_path) as a, Store(db_path) as b:
+        task = await b.create_task("rt.steps", {"steps": 1})
+        assert await b.acquire_lease(task.id, b.owner_id, 60)  # "another process" holds it
+        async with Supervisor(a, registry(), {}, **FAST) as sup:
+            for _ in range(3):
+                waiter = asyncio.create_task(sup.tasks.wait(task.id))
+
+                async def waiting() -> bool:
+                    return task.id in sup._changed
+
+                await until(waiting, within=10)
+                assert not waiter.done()
+                waiter.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await waiter
+            assert sup._changed == {}
