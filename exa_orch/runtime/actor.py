@@ -171,6 +171,7 @@ class TaskActor:
                     steps=steps,
                     resumed=resumed,
                     on_progress=self._progress_event,
+                    owner=self._owner,
                 )
                 result = await spec.fn(ctx, args)
             except asyncio.CancelledError as exc:

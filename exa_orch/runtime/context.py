@@ -49,6 +49,7 @@ class TaskContext:
         steps: dict[str, Any],
         resumed: bool,
         on_progress: ProgressSink | None = None,
+        owner: str | None = None,
     ) -> None:
         self.task_id = task_id
         self.args = args
@@ -56,6 +57,9 @@ class TaskContext:
         self.resumed = resumed
         self.current_step: str | None = None
         self._store = store
+        # The lease holder this run writes as: once another process took the lease, every write
+        # (checkpoint, progress, partial) raises LeaseHeld and the actor stops without writing.
+        self._owner = owner
         self._saved = steps
         self._used: set[str] | None = None  # keys used in this run; created by the first step
         self._on_progress = on_progress
@@ -99,7 +103,7 @@ class TaskContext:
         if inspect.isawaitable(out):
             out = await out
         result = _json_roundtrip(out)
-        await self._store.save_step(self.task_id, key, result)
+        await self._store.save_step(self.task_id, key, result, owner=self._owner)
         self.current_step = previous
         self._saved[key] = result
         return result
@@ -111,13 +115,13 @@ class TaskContext:
         progress: dict[str, Any] = {"step": step, "completed": completed, "total": total}
         if message is not None:
             progress["message"] = message
-        await self._store.set_progress(self.task_id, progress)
+        await self._store.set_progress(self.task_id, progress, owner=self._owner)
         if self._on_progress is not None:
             self._on_progress(progress)
 
     async def partial(self, result: Any) -> None:
         """Store a partial result, returned by tasks.get/tasks.result until the task finishes."""
-        await self._store.set_partial(self.task_id, _json_roundtrip(result))
+        await self._store.set_partial(self.task_id, _json_roundtrip(result), owner=self._owner)
 
     async def sleep(self, seconds: float) -> None:
         """Sleep, interrupted at once by cancel or shutdown (CancelledError) or by a wake message."""

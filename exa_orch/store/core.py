@@ -201,19 +201,24 @@ class Store:
             lambda c: tasks.transition(c, clock, task_id, target, message, owner)
         )
 
-    async def set_progress(self, task_id: str, progress: dict[str, Any]) -> None:
-        """Record progress {step, completed, total, message}; TaskTerminal once finished."""
+    async def set_progress(self, task_id: str, progress: dict[str, Any], *, owner: str | None = None) -> None:
+        """Record progress {step, completed, total, message}; TaskTerminal once finished.
+
+        With `owner`, only the lease holder may write it (LeaseHeld otherwise), as for every
+        write a runner makes into its task: a runner that lost its lease writes nothing more.
+        """
         if not isinstance(progress, dict):
             raise InvalidParams(
                 "progress must be an object {step, completed, total, message}", fields=["progress"]
             )
         text, clock = dumps(progress, "progress"), self._clock
-        await self._writer.submit(lambda c: tasks.set_progress(c, clock, task_id, text))
+        await self._writer.submit(lambda c: tasks.set_progress(c, clock, task_id, text, owner))
 
-    async def set_partial(self, task_id: str, partial: Any) -> None:
-        """Replace the task's partial result; TaskTerminal once finished."""
+    async def set_partial(self, task_id: str, partial: Any, *, owner: str | None = None) -> None:
+        """Replace the task's partial result; TaskTerminal once finished; with `owner`, LeaseHeld
+        unless it holds the lease."""
         text, clock = dumps_or_none(partial, "partial"), self._clock
-        await self._writer.submit(lambda c: tasks.set_partial(c, clock, task_id, text))
+        await self._writer.submit(lambda c: tasks.set_partial(c, clock, task_id, text, owner))
 
     async def complete(self, task_id: str, result: Any, *, owner: str | None = None) -> TaskRecord:
         """Finish the task with `result`; InvalidTransition if it already finished."""
@@ -259,10 +264,13 @@ class Store:
 
     # --- step checkpoints -----------------------------------------------------------------
 
-    async def save_step(self, task_id: str, step_key: str, result: Any) -> None:
-        """Checkpoint a step's JSON result; durable (committed) once this returns."""
+    async def save_step(self, task_id: str, step_key: str, result: Any, *, owner: str | None = None) -> None:
+        """Checkpoint a step's JSON result; durable (committed) once this returns.
+
+        With `owner`, only the lease holder may save (LeaseHeld otherwise).
+        """
         text = dumps(result, f"result of step {step_key!r}")
-        await self._writer.submit(tasks.save_step(task_id, step_key, text, iso(self._clock())))
+        await self._writer.submit(tasks.save_step(task_id, step_key, text, iso(self._clock()), owner))
 
     async def load_step(self, task_id: str, step_key: str) -> tuple[bool, Any]:
         """(True, result) if the step was checkpointed, else (False, None); TaskNotFound if no task."""

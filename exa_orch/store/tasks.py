@@ -111,9 +111,12 @@ def transition(
     return fetch(conn, task_id)
 
 
-def set_progress(conn: sqlite3.Connection, clock: Clock, task_id: str, progress: str) -> None:
-    """Record the task's progress (JSON) and its 'progress' event."""
+def set_progress(
+    conn: sqlite3.Connection, clock: Clock, task_id: str, progress: str, owner: str | None = None
+) -> None:
+    """Record the task's progress (JSON) and its 'progress' event (only by `owner`, if given)."""
     task = _live(conn, task_id)
+    _check_owner(task, owner)
     now = iso(clock())
     conn.execute("UPDATE tasks SET progress = ?, updated_at = ? WHERE id = ?", (progress, now, task_id))
     message = json.loads(progress).get("message") if progress.startswith("{") else None
@@ -122,9 +125,11 @@ def set_progress(conn: sqlite3.Connection, clock: Clock, task_id: str, progress:
     )
 
 
-def set_partial(conn: sqlite3.Connection, clock: Clock, task_id: str, partial: str | None) -> None:
-    """Replace the task's partial result (JSON)."""
-    _live(conn, task_id)
+def set_partial(
+    conn: sqlite3.Connection, clock: Clock, task_id: str, partial: str | None, owner: str | None = None
+) -> None:
+    """Replace the task's partial result (JSON), only by `owner` if given."""
+    _check_owner(_live(conn, task_id), owner)
     conn.execute(
         "UPDATE tasks SET partial_result = ?, updated_at = ? WHERE id = ?", (partial, iso(clock()), task_id)
     )
@@ -149,23 +154,32 @@ def _live(conn: sqlite3.Connection, task_id: str) -> TaskRecord:
 
 SAVE_STEP = (
     "INSERT INTO task_steps (task_id, step_key, seq, result, saved_at) "
-    "VALUES (?1, ?2, (SELECT step_count + 1 FROM tasks WHERE id = ?1), ?3, ?4) "
+    "VALUES (?1, ?2, (SELECT step_count + 1 FROM tasks WHERE id = ?1 AND (?5 IS NULL OR lease_owner = ?5)), "
+    "?3, ?4) "
     "ON CONFLICT (task_id, step_key) DO UPDATE SET seq = excluded.seq, result = excluded.result, "
     "saved_at = excluded.saved_at"
 )
 
 
-def save_step(task_id: str, step_key: str, result: str, now: str) -> SqlOp:
+def save_step(task_id: str, step_key: str, result: str, now: str, owner: str | None = None) -> SqlOp:
     """Upsert the step's result; a trigger bumps the task's step counter in the same statement.
 
     The write is one SQL statement so that a group commit can run many of them as one
-    executemany. With no such task, seq is NULL and the NOT NULL constraint says so.
+    executemany. With no such task, or (given `owner`) when `owner` doesn't hold the task's
+    lease, seq is NULL and the NOT NULL constraint says so; `explain` tells which it was.
     """
 
-    def not_found(exc: Exception) -> BaseException:
-        return TaskNotFound(task_id) if isinstance(exc, sqlite3.IntegrityError) else exc
+    def explain(conn: sqlite3.Connection, exc: Exception) -> BaseException:
+        if not isinstance(exc, sqlite3.IntegrityError):
+            return exc
+        row = conn.execute("SELECT lease_owner FROM tasks WHERE id = ?", (task_id,)).fetchone()
+        if row is None:
+            return TaskNotFound(task_id)
+        if owner is not None and row[0] != owner:
+            return LeaseHeld(task_id, row[0] or "nobody: the lease was released or has expired")
+        return exc
 
-    return SqlOp(SAVE_STEP, (task_id, step_key, result, now), not_found)
+    return SqlOp(SAVE_STEP, (task_id, step_key, result, now, owner), explain=explain)
 
 
 def delete_expired(conn: sqlite3.Connection, clock: Clock) -> int:

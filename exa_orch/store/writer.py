@@ -53,11 +53,13 @@ class WriterStats:
 @dataclass(frozen=True, slots=True)
 class SqlOp:
     """A write that is one SQL statement. Consecutive SqlOps with the same SQL in a batch run
-    as one `executemany` (no Python between rows); `on_error` turns a failure into a typed error."""
+    as one `executemany` (no Python between rows); `on_error` turns a failure into a typed error,
+    and `explain` does too with the connection at hand (to look up why, after the op was undone)."""
 
     sql: str
     params: tuple[Any, ...]
     on_error: Callable[[Exception], BaseException] | None = None
+    explain: Callable[[sqlite3.Connection, Exception], BaseException] | None = None
 
     def __call__(self, conn: sqlite3.Connection) -> None:
         conn.execute(self.sql, self.params)
@@ -241,7 +243,7 @@ def _run_batch(conn: sqlite3.Connection, ops: list[Op], *, savepoints: bool) -> 
                 if len(ops) == 1:
                     # Alone in its batch: rolling back the transaction is rolling back the op.
                     conn.execute("ROLLBACK")
-                    return [_Failure(_fail(ops[0], exc))]
+                    return [_Failure(_fail(ops[0], exc, conn))]
                 raise _OpFailed from exc
         else:
             for op in ops:
@@ -250,7 +252,7 @@ def _run_batch(conn: sqlite3.Connection, ops: list[Op], *, savepoints: bool) -> 
                     outcomes.append(op(conn))
                 except Exception as exc:
                     conn.execute("ROLLBACK TO op")
-                    outcomes.append(_Failure(_fail(op, exc)))
+                    outcomes.append(_Failure(_fail(op, exc, conn)))
                 conn.execute("RELEASE op")
         conn.execute("COMMIT")
     except BaseException:
@@ -281,9 +283,15 @@ def _run_plain(conn: sqlite3.Connection, ops: list[Op], outcomes: list[Any]) -> 
         i += 1
 
 
-def _fail(op: Op, exc: Exception) -> BaseException:
-    if isinstance(op, SqlOp) and op.on_error is not None:
-        return _translate(op.on_error(exc))
+def _fail(op: Op, exc: Exception, conn: sqlite3.Connection) -> BaseException:
+    if isinstance(op, SqlOp):
+        if op.explain is not None:
+            try:
+                return _translate(op.explain(conn, exc))
+            except Exception:  # explaining failed too: report the op's own error
+                log.debug("store writer: explaining a failed op failed", exc_info=True)
+        if op.on_error is not None:
+            return _translate(op.on_error(exc))
     return _translate(exc)
 
 

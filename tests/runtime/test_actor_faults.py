@@ -229,3 +229,47 @@ async def test_a_cancelled_wait_on_a_task_run_elsewhere_leaves_no_event_behind(d
                 with contextlib.suppress(asyncio.CancelledError):
                     await waiter
             assert sup._changed == {}
+
+
+async def test_a_runner_whose_lease_was_taken_writes_no_more_checkpoints(db_path: Path) -> None:
+    # A's heartbeat is too slow to notice (a paused process, say): its lease expires, B takes the
+    # task, then A's workflow goes on. A's next checkpoint must be refused, and A must stop.
+    gate = asyncio.Event()
+    effects: list[str] = []
+    async with Store(db_path) as a, Store(db_path) as b:
+        sup = Supervisor(
+            a,
+            registry(),
+            {"gate": gate, "effect": effects.append},
+            **{**FAST, "lease_ttl": 0.3, "heartbeat": 60},
+        )
+        try:
+            async with sup:
+                task = await sup.tasks.create("rt.steps", {"steps": 3, "block_at": 1})
+
+                async def blocked() -> bool:
+                    return len(await a.load_steps(task.id)) == 1
+
+                await until(blocked, within=10)
+
+                async def no_claims(*args: Any, **kwargs: Any) -> list[TaskRecord]:
+                    return []
+
+                a.claim_runnable = no_claims  # type: ignore[method-assign]
+
+                async def taken_by_b() -> bool:
+                    return await b.acquire_lease(task.id, b.owner_id, 60)
+
+                await until(taken_by_b, within=10)
+                gate.set()  # A's workflow runs step s1 now, without its lease
+
+                async def a_stopped() -> bool:
+                    return sup.actor(task.id) is None
+
+                await until(a_stopped, within=10)
+                record = await b.get_task(task.id)
+                assert record.status is TaskStatus.WORKING and record.lease_owner == b.owner_id
+                assert list(await b.load_steps(task.id)) == ["s0"]  # s1 was not checkpointed by A
+                assert record.progress == {"step": "steps", "completed": 1, "total": 3}
+        finally:
+            gate.set()

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from exa_orch.errors import InvalidParams, TaskNotFound
+from exa_orch.errors import InvalidParams, LeaseHeld, TaskNotFound
 from exa_orch.store import Store
 
 
@@ -61,3 +62,37 @@ async def test_steps_survive_reopening(db_path: Path) -> None:
         await first.save_step(task.id, "a", {"deep": {"x": [1, "two", None, True]}})
     async with Store(db_path) as second:
         assert await second.load_steps(task.id) == {"a": {"deep": {"x": [1, "two", None, True]}}}
+
+
+async def test_with_an_owner_only_the_lease_holder_writes_checkpoints_progress_and_partials(
+    store: Store,
+) -> None:
+    # A runner that lost its lease to another process must not write into the task any more.
+    task = await store.create_task("t", {})
+    other = await store.create_task("t", {})
+    assert await store.acquire_lease(task.id, "host:1:holder", 60)
+    assert await store.acquire_lease(other.id, "host:1:holder", 60)
+    await store.save_step(task.id, "a", 1, owner="host:1:holder")
+    await store.set_progress(task.id, {"step": "a", "completed": 1, "total": 2}, owner="host:1:holder")
+    await store.set_partial(task.id, {"n": 1}, owner="host:1:holder")
+    # One stale write among good ones in the same group commit: only it fails.
+    results = await asyncio.gather(
+        store.save_step(task.id, "b", 2, owner="host:2:stale"),
+        store.save_step(other.id, "b", 2, owner="host:1:holder"),
+        store.save_step(task.id, "c", 3),  # no owner: an admin write, not fenced
+        return_exceptions=True,
+    )
+    assert isinstance(results[0], LeaseHeld) and results[1:] == [None, None]
+    with pytest.raises(LeaseHeld):
+        await store.save_step(task.id, "a", 99, owner="host:2:stale")  # an existing key too
+    with pytest.raises(LeaseHeld):
+        await store.set_progress(task.id, {"step": "x", "completed": 9, "total": 9}, owner="host:2:stale")
+    with pytest.raises(LeaseHeld):
+        await store.set_partial(task.id, {"n": 9}, owner="host:2:stale")
+    with pytest.raises(TaskNotFound):
+        await store.save_step("task_missing", "a", 1, owner="host:1:holder")
+    assert await store.load_steps(task.id) == {"a": 1, "c": 3}
+    record = await store.get_task(task.id)
+    assert record.progress == {"step": "a", "completed": 1, "total": 2}
+    assert record.partial == {"n": 1}
+    assert await store.load_steps(other.id) == {"b": 2}
