@@ -196,7 +196,9 @@ class Supervisor:
         free = self.max_working - len(self._actors)
         if free <= 0 or self._stop.is_set():
             return
-        records = await self.store.claim_runnable(self.owner, self.lease_ttl, free)
+        # Only the types this server can run: another server on the same file (with other extra
+        # workflows, or another version) keeps its tasks instead of seeing them failed as unknown here.
+        records = await self.store.claim_runnable(self.owner, self.lease_ttl, free, self.workflows.types())
         for record in records:
             self._start(record)
 

@@ -304,10 +304,18 @@ class Store:
         """Give the lease back if `owner` holds it."""
         await self._writer.submit(lambda c: leases.release(c, task_id, owner))
 
-    async def claim_runnable(self, owner: str, ttl_s: float, limit: int) -> list[TaskRecord]:
-        """Atomically lease up to `limit` unfinished tasks nobody live holds (oldest first)."""
+    async def claim_runnable(
+        self, owner: str, ttl_s: float, limit: int, types: Sequence[str] | None = None
+    ) -> list[TaskRecord]:
+        """Atomically lease up to `limit` unfinished tasks nobody live holds (oldest first).
+
+        With `types`, only tasks of those types: a server doesn't take a task it cannot run.
+        """
         clock = self._clock
-        return await self._writer.submit(lambda c: leases.claim_runnable(c, clock, owner, ttl_s, limit))
+        wanted = None if types is None else list(types)
+        return await self._writer.submit(
+            lambda c: leases.claim_runnable(c, clock, owner, ttl_s, limit, wanted)
+        )
 
     # --- archive --------------------------------------------------------------------------
 

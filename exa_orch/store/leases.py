@@ -117,9 +117,14 @@ def release(conn: sqlite3.Connection, task_id: str, owner: str) -> None:
 
 
 def claim_runnable(
-    conn: sqlite3.Connection, clock: Clock, owner: str, ttl_s: float, limit: int
+    conn: sqlite3.Connection,
+    clock: Clock,
+    owner: str,
+    ttl_s: float,
+    limit: int,
+    types: list[str] | None = None,
 ) -> list[TaskRecord]:
-    """Lease up to `limit` unfinished tasks nobody live holds, oldest first; return them."""
+    """Lease up to `limit` unfinished tasks nobody live holds (of `types` if given), oldest first."""
     _check_ttl(ttl_s)
     if limit < 1:
         return []
@@ -127,12 +132,16 @@ def claim_runnable(
     now = iso(t)
     until = iso(t + ttl_s)
     # Candidates: free or expired leases, plus any held from this host (liveness checked below).
-    rows = conn.execute(
+    sql = (
         f"SELECT id, status, lease_owner, lease_expires_at FROM tasks WHERE status NOT IN {TERMINAL_SQL} "
         "AND (lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at <= ? "
-        "OR (substr(lease_owner, 1, ?) = ? AND lease_owner <> ?)) ORDER BY created_at, rowid",
-        (now, len(HOST) + 1, HOST + ":", owner),
-    ).fetchall()
+        "OR (substr(lease_owner, 1, ?) = ? AND lease_owner <> ?))"
+    )
+    params: tuple[object, ...] = (now, len(HOST) + 1, HOST + ":", owner)
+    if types is not None:
+        sql += " AND type IN (SELECT value FROM json_each(?))"
+        params += (json.dumps(types),)
+    rows = conn.execute(sql + " ORDER BY created_at, rowid", params).fetchall()
     claimed: list[TaskRecord] = []
     for task_id, status, holder, expires_at in rows:
         if len(claimed) >= limit:

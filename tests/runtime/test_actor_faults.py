@@ -169,12 +169,12 @@ async def test_a_claim_that_lands_during_shutdown_does_not_start_work(store: Sto
     real_claim: Callable[..., Awaitable[list[TaskRecord]]] = store.claim_runnable
     real_release = store.release_lease
 
-    async def gated_claim(owner: str, ttl_s: float, limit: int) -> list[TaskRecord]:
+    async def gated_claim(*args: Any) -> list[TaskRecord]:
         if not armed:
-            return await real_claim(owner, ttl_s, limit)
+            return await real_claim(*args)
         claim_entered.set()
         await claim_go.wait()
-        claimed = await real_claim(owner, ttl_s, limit)
+        claimed = await real_claim(*args)
         claim_done.set()
         return claimed
 
@@ -273,3 +273,34 @@ async def test_a_runner_whose_lease_was_taken_writes_no_more_checkpoints(db_path
                 assert record.progress == {"step": "steps", "completed": 1, "total": 3}
         finally:
             gate.set()
+
+
+async def test_a_server_leaves_alone_the_tasks_of_types_it_does_not_know(db_path: Path) -> None:
+    # Two servers on one file, only A loaded an extra workflow (EXA_ORCH_EXTRA_WORKFLOWS): B must
+    # not claim A's tasks of that type and fail them as unknown; they wait for A.
+    only_a = WorkflowSpec("x.only_a", NoArgs, quick)
+    async with Store(db_path) as a, Store(db_path) as b:
+        rounds = 0
+        claim_rounds = asyncio.Event()
+        real_claim = b.claim_runnable
+
+        async def counting_claim(*args: Any, **kwargs: Any) -> list[TaskRecord]:
+            nonlocal rounds
+            claimed = await real_claim(*args, **kwargs)
+            rounds += 1
+            if rounds >= 3:
+                claim_rounds.set()
+            return claimed
+
+        async with Supervisor(b, registry(), {}, **FAST) as sup_b:
+            task = await b.create_task("x.only_a", {})
+            b.claim_runnable = counting_claim  # type: ignore[method-assign]
+            sup_b.wake()
+            async with asyncio.timeout(10):
+                await claim_rounds.wait()  # B has had claim rounds since the task exists
+            record = await b.get_task(task.id)
+            assert record.status is TaskStatus.PENDING, record
+            assert sup_b.started_total == 0
+            async with Supervisor(a, WorkflowRegistry([*WORKFLOWS, only_a]), {}, **FAST) as sup_a:
+                done = await sup_a.tasks.wait(task.id, timeout=10)
+    assert done.status is TaskStatus.COMPLETED and done.result == "ok"

@@ -77,6 +77,14 @@ async def test_renew_can_be_limited_to_the_tasks_still_run_and_an_own_expired_le
     assert await store.renew_leases(store.owner_id, 5, []) == 0
 
 
+async def test_claim_runnable_can_be_limited_to_task_types(store: Store) -> None:
+    known = await store.create_task("known", {})
+    await store.create_task("unknown", {})
+    claimed = await store.claim_runnable(store.owner_id, 30, 10, ["known", "also.known"])
+    assert [t.id for t in claimed] == [known.id]
+    assert await store.claim_runnable(store.owner_id, 30, 10, []) == []
+
+
 async def test_claim_runnable_takes_free_and_expired_oldest_first(store: Store, clock: FakeClock) -> None:
     free = await store.create_task("t", {"n": 0})
     clock.advance(1)
