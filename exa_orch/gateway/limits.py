@@ -24,7 +24,6 @@ Two refinements, both measured on a loaded 2-core machine (bench/gateway.py):
 
 from __future__ import annotations
 
-import asyncio
 import time
 
 from aiolimiter import AsyncLimiter
@@ -109,11 +108,3 @@ class FamilyGate:
     def remaining(self) -> float:
         """Seconds until requests may be sent again (0 when not blocked)."""
         return max(0.0, self.blocked_until - time.monotonic())
-
-    async def wait_unblocked(self) -> bool:
-        """Sleep until the Retry-After deadline has passed; True if it had to wait."""
-        waited = False
-        while (delay := self.remaining()) > 0:
-            waited = True
-            await asyncio.sleep(delay)
-        return waited

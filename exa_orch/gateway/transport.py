@@ -237,15 +237,19 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         out (a call must not hang for an hour because Exa said so): RateLimited at once, unsent.
         """
         while True:
-            if (held := gate.remaining()) > self._policy.deadline:
-                raise RateLimited(
-                    f"Exa rate limit: {gate.family} calls are held for another {held:.0f} s "
-                    f"(Retry-After); {shape.method} {shape.path} was not sent.",
-                    hint="Wait before calling again, or lower EXA_ORCH_RPS / EXA_ORCH_CONCURRENCY.",
-                    retry_after=round(held, 3),
-                    status=429,
-                )
-            if await gate.wait_unblocked():
+            waited = False
+            while (held := gate.remaining()) > 0:  # re-checked: another 429 may extend the hold
+                if held > self._policy.deadline:
+                    raise RateLimited(
+                        f"Exa rate limit: {gate.family} calls are held for another {held:.0f} s "
+                        f"(Retry-After); {shape.method} {shape.path} was not sent.",
+                        hint="Wait before calling again, or lower EXA_ORCH_RPS / EXA_ORCH_CONCURRENCY.",
+                        retry_after=round(held, 3),
+                        status=429,
+                    )
+                waited = True
+                await asyncio.sleep(held)
+            if waited:
                 self.stats.retry_after_waits += 1
             await self._slots.acquire()
             try:

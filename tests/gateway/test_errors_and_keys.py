@@ -182,3 +182,21 @@ async def test_a_retry_after_longer_than_the_deadline_fails_fast_instead_of_hang
         # Other families are not held back.
         async with asyncio.timeout(10):
             await gw.exa.get_contents(["https://example.com/a"])
+
+
+async def test_a_call_waiting_out_a_retry_after_gives_up_when_the_hold_is_extended_past_the_deadline(
+    sim: SimHandle,
+) -> None:
+    policy = RetryPolicy(max_attempts=3, deadline=5.0, backoff=0.01, jitter=0.0)
+    async with Gateway(settings_for(sim), retry=policy) as gw:
+        gate = gw.transport.gate("search")
+        gate.block(0.2)  # a short Retry-After: the call waits it out ...
+        call = asyncio.create_task(gw.exa.search("anything"))
+        async with asyncio.timeout(10):
+            while gw.stats()["calls"] == 0:  # noqa: ASYNC110 - counted right before it starts waiting
+                await asyncio.sleep(0.005)
+        gate.block(3600)  # ... then another 429 asks for an hour
+        async with asyncio.timeout(10):
+            with pytest.raises(RateLimited):
+                await call
+    assert sim.log() == []
