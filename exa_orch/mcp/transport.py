@@ -9,6 +9,7 @@ ConfigError before anything is opened. Logs go to stderr; on stdio, stdout is th
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hmac
 import ipaddress
 import json
@@ -22,7 +23,10 @@ from pathlib import Path
 from typing import Any, cast
 
 import anyio
+import mcp_types as types
 from mcp.server.stdio import stdio_server
+from mcp.shared.message import SessionMessage
+from pydantic import ValidationError
 
 from exa_orch.config import Secret, Settings
 from exa_orch.errors import ConfigError
@@ -87,11 +91,52 @@ async def _main(settings: Settings, db_path: Path, http: bool, host: str, port: 
 # ---------------------------------------------------------------------------------- stdio
 
 
+Reject = Callable[[types.JSONRPCError], Awaitable[None]]
+
+
+def _unreadable_request_error(line: str) -> types.JSONRPCError | None:
+    """The error a request the SDK can't read gets, or None (valid, or no request id to answer).
+
+    The SDK drops a line that fails its JSON-RPC validation (JSON nested deeper than its parser
+    goes, a lone surrogate escape, params that are not an object, ...) without a word, so the
+    client would wait forever: a request whose id can still be read is answered here instead.
+    """
+    try:
+        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
+        return None
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False, include_input=False)
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(message, dict) or "method" not in message:
+        return None
+    rid = message.get("id")
+    if isinstance(rid, bool) or not isinstance(rid, int | str):
+        return None  # a notification, or an id no client could be waiting on
+    # A request's own complaints (the union's other members complain about what a request lacks).
+    mine = [e for e in errors if e["loc"][:1] == ("JSONRPCRequest",)] or errors[:1]
+    parts = [
+        ".".join(str(p) for p in e["loc"][1:]) + ": " + e["msg"] if e["loc"][1:] else e["msg"] for e in mine
+    ]
+    unparsed = any(e["type"] == "json_invalid" for e in mine)
+    code, what = (
+        (types.PARSE_ERROR, "Parse error") if unparsed else (types.INVALID_REQUEST, "Invalid request")
+    )
+    return types.JSONRPCError(
+        jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=f"{what}: {'; '.join(parts)[:300]}")
+    )
+
+
 class _AsyncLines:
-    """stdin as an async iterator of lines on the event loop (cancellable, unlike a thread read)."""
+    """stdin as an async iterator of lines on the event loop (cancellable, unlike a thread read).
+
+    `reject`, once set, receives the error for each request the SDK would drop unanswered."""
 
     def __init__(self, reader: asyncio.StreamReader) -> None:
         self._reader = reader
+        self.reject: Reject | None = None
 
     def __aiter__(self) -> _AsyncLines:
         return self
@@ -104,7 +149,17 @@ class _AsyncLines:
             return "\n"
         if not line:
             raise StopAsyncIteration
-        return line.decode("utf-8", errors="replace")
+        text = line.decode("utf-8", errors="replace")
+        if self.reject is not None and text.strip():
+            try:
+                error = _unreadable_request_error(text)
+            except Exception:  # never let the check cost the connection
+                log.exception("checking a stdin line failed")
+                error = None
+            if error is not None:
+                log.info("answered an unreadable request %r: %s", error.id, error.error.message)
+                await self.reject(error)
+        return text
 
 
 async def _stdin_lines() -> _AsyncLines | None:
@@ -130,6 +185,13 @@ async def _serve_stdio(server: ExaOrchServer, stop: asyncio.Event) -> None:
 
         tg.start_soon(on_stop)
         async with stdio_server(stdin=cast(Any, lines)) as (read_stream, write_stream):
+            if lines is not None:
+
+                async def reject(error: types.JSONRPCError) -> None:
+                    with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                        await write_stream.send(SessionMessage(error))
+
+                lines.reject = reject
             log.info("serving MCP over stdio (profile %s)", server.profile)
             await server.run(read_stream, write_stream, server.create_initialization_options())
         log.info("stdin closed: stopping")

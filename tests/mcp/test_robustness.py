@@ -3,6 +3,10 @@ creates a task, restarts in the middle of one, and input a well-behaved client n
 
 from __future__ import annotations
 
+import json
+import select
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +19,7 @@ from exa_orch.mcp.server import build_server
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskStatus
 
+from .conftest import server_env
 from .tasks_support import TasksExtension, app_for, legacy_app, structured
 
 HOOK = {"url": "https://example.com/hook", "events": ["webset.created"]}
@@ -101,3 +106,63 @@ async def test_a_websets_create_task_killed_after_exa_answered_resumes_without_a
     stats = sim.stats()
     assert stats["requests_by_endpoint"]["POST /websets/v0/websets"] == 3  # two above, the fresh one
     assert stats["conflicts_by_external_id"] == {}
+
+
+def _raw_stdio(sim_url: str, tmp_path: Path) -> subprocess.Popen[bytes]:
+    with (tmp_path / "stderr.log").open("wb") as errlog:  # the child keeps its own descriptor
+        return subprocess.Popen(
+            [sys.executable, "-m", "exa_orch", "serve"],
+            env=server_env(sim_url, tmp_path / "workflows.db"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errlog,
+        )
+
+
+def _answer(proc: subprocess.Popen[bytes], line: bytes, deadline_s: float = 15.0) -> dict[str, Any]:
+    """Send one line; the next line on stdout, within `deadline_s` (a dropped request never answers)."""
+    assert proc.stdin is not None and proc.stdout is not None
+    proc.stdin.write(line + b"\n")
+    proc.stdin.flush()
+    ready, _, _ = select.select([proc.stdout], [], [], deadline_s)
+    assert ready, f"no answer within {deadline_s} s to {line[:80]!r}"
+    got = proc.stdout.readline()  # the server writes whole lines
+    assert got, "the server closed stdout"
+    return dict(json.loads(got))
+
+
+@pytest.mark.slow
+def test_a_request_the_sdk_cannot_read_still_gets_an_answer_over_stdio(sim_url: str, tmp_path: Path) -> None:
+    # The SDK's stdio reader dropped any line failing its JSON-RPC validation without a word, so a
+    # request with a readable id waited forever: args nested ~200 deep (the mcp client sends those;
+    # its parser stops at about 200), a lone surrogate escape, params that are not an object.
+    nested: Any = "bottom"
+    for _ in range(220):
+        nested = {"a": nested}
+    deep = {"name": "manage_websets", "arguments": {"operation": "exa.search", "args": {"query": nested}}}
+    lines = {
+        1: json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": deep}).encode(),
+        "two": b'{"jsonrpc":"2.0","id":"two","method":"tools/call","params":{"name":"manage_websets",'
+        b'"arguments":{"operation":"exa.search","args":{"query":"\\ud800"}}}}',
+        3: b'{"jsonrpc":"2.0","id":3,"method":"ping","params":[1]}',
+    }
+    with _raw_stdio(sim_url, tmp_path) as proc:
+        init = _answer(
+            proc,
+            b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
+            b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}',
+        )
+        assert "result" in init, init
+        assert proc.stdin is not None
+        proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        for rid, line in lines.items():
+            answer = _answer(proc, line)
+            assert answer["id"] == rid and answer["error"]["code"] in (-32700, -32600), answer
+        assert "params" in _answer(proc, lines[3])["error"]["message"]
+        assert _answer(proc, b'{"jsonrpc":"2.0","id":4,"method":"ping"}') == {
+            "jsonrpc": "2.0",
+            "id": 4,
+            "result": {},
+        }
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
