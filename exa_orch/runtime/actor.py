@@ -25,7 +25,15 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Any
 
-from exa_orch.errors import GatewayError, InvalidParams, LeaseHeld, OrchError, TaskNotFound
+from exa_orch.errors import (
+    GatewayError,
+    InvalidParams,
+    InvalidTransition,
+    LeaseHeld,
+    OrchError,
+    StoreError,
+    TaskNotFound,
+)
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.events import TaskEvent
 from exa_orch.runtime.spec import WorkflowSpec
@@ -186,7 +194,9 @@ class TaskActor:
                 self._uncancel()
                 await self._stop_at_safe_point(ctx)
                 return
-            except (LeaseHeld, TaskNotFound):
+            except (LeaseHeld, TaskNotFound, StoreError):
+                # Not the workflow's failure: the task was taken or deleted, or the database refused
+                # a write (locked past the busy timeout, say); a later run resumes from the checkpoints.
                 raise
             except (KeyboardInterrupt, SystemExit):
                 raise
@@ -213,9 +223,16 @@ class TaskActor:
                 )
                 return
             self._emit(TaskEvent("status", self.record))
-        except (LeaseHeld, TaskNotFound) as exc:
-            # Another process took the task (our lease expired) or it was deleted: not ours to write.
+        except (LeaseHeld, TaskNotFound, InvalidTransition) as exc:
+            # Another process took the task (our lease expired), it was deleted, or it finished
+            # already: not ours to write.
             logger.warning("task %s: stopped without writing: %s", self.task_id, exc)
+        except StoreError as exc:
+            logger.error(
+                "task %s: stopped on a database error (%s); it resumes once its lease expires",
+                self.task_id,
+                exc.message,
+            )
         except Exception:
             logger.exception(
                 "task %s: actor failed; the lease will expire and another run resumes it", self.task_id

@@ -106,14 +106,23 @@ def record_from_row(row: tuple[Any, ...] | sqlite3.Row) -> TaskRecord:
 
 # One encoder for every column: json.dumps with options builds a new one per call.
 _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+# For text SQLite can't store as UTF-8 (lone surrogates, which json.loads accepts as "\ud800"):
+# \u escapes keep it lossless.
+_ASCII_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
 def dumps(value: Any, what: str) -> str:
     """Compact JSON for a column; InvalidParams (naming `what`) when `value` isn't JSON-able."""
     try:
-        return _ENCODER.encode(value)
+        text = _ENCODER.encode(value)
     except (TypeError, ValueError) as exc:
         raise InvalidParams(f"{what} must be JSON-serializable: {exc}", fields=[what]) from None
+    if not text.isascii():  # O(1) in CPython; only non-ASCII text pays for the check below
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            return _ASCII_ENCODER.encode(value)
+    return text
 
 
 def dumps_or_none(value: Any, what: str) -> str | None:

@@ -52,6 +52,9 @@ def add_event(
     data: str | None = None,
 ) -> None:
     """Append one task_events row (data is JSON text or None)."""
+    if message is not None and not message.isascii():
+        # A lone surrogate (from JSON text) can't be stored as UTF-8; the event's copy may lose it.
+        message = message.encode("utf-8", "replace").decode("utf-8")
     conn.execute(
         "INSERT INTO task_events (task_id, at, kind, status, message, data) VALUES (?, ?, ?, ?, ?, ?)",
         (task_id, at, kind, status, message, data),

@@ -304,3 +304,26 @@ async def test_a_server_leaves_alone_the_tasks_of_types_it_does_not_know(db_path
             async with Supervisor(a, WorkflowRegistry([*WORKFLOWS, only_a]), {}, **FAST) as sup_a:
                 done = await sup_a.tasks.wait(task.id, timeout=10)
     assert done.status is TaskStatus.COMPLETED and done.result == "ok"
+
+
+async def test_a_database_error_on_a_checkpoint_leaves_the_task_to_resume_instead_of_failing_it(
+    store: Store,
+) -> None:
+    # SQLITE_BUSY past the busy timeout (another process held the write lock), a full disk for a
+    # moment: the runtime's own write failed, not the workflow. The run stops; a later run resumes.
+    real_save = store.save_step
+    failures: list[str] = []
+
+    async def save_once_locked(task_id: str, step_key: str, result: Any, *, owner: str | None = None) -> None:
+        if not failures:
+            failures.append(step_key)
+            raise StoreError("database write failed: database is locked")
+        await real_save(task_id, step_key, result, owner=owner)
+
+    store.save_step = save_once_locked  # type: ignore[method-assign]
+    async with faulty_supervisor(store, lease_ttl=0.5) as sup:
+        task = await sup.tasks.create("rt.steps", {"steps": 2})
+        done = await sup.tasks.wait(task.id, timeout=10)
+    assert failures == ["s0"]
+    assert done.status is TaskStatus.COMPLETED, done
+    assert done.result == {"squares": [0, 1]}

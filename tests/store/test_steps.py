@@ -96,3 +96,19 @@ async def test_with_an_owner_only_the_lease_holder_writes_checkpoints_progress_a
     assert record.progress == {"step": "a", "completed": 1, "total": 2}
     assert record.partial == {"n": 1}
     assert await store.load_steps(other.id) == {"b": 2}
+
+
+async def test_strings_with_lone_surrogates_are_stored_and_read_back_unchanged(store: Store) -> None:
+    # json.loads accepts "\ud800" escapes (web text from Exa may carry them); SQLite's UTF-8 can't
+    # hold them raw. They must not turn a checkpoint into a database error.
+    odd = {"title": "caf\u00e9 \ud800 end", "k\udcff": ["\udfff"]}
+    task = await store.create_task("t", {"q": odd})
+    await store.save_step(task.id, "a", odd)
+    await store.set_progress(task.id, {"step": "a", "completed": 1, "total": 1, "message": "\ud83d"})
+    await store.set_partial(task.id, odd)
+    assert await store.load_step(task.id, "a") == (True, odd)
+    record = await store.get_task(task.id)
+    assert record.args == {"q": odd} and record.partial == odd
+    assert record.progress is not None and record.progress["message"] == "\ud83d"
+    done = await store.complete(task.id, odd)
+    assert done.result == odd
