@@ -118,10 +118,10 @@ class TaskService:
                 async with asyncio.timeout(self.cancel_wait):
                     await actor.wait_done()
             return await self._store.get_task(task_id)
-        if record.status is TaskStatus.PENDING and await self._store.acquire_lease(
-            task_id, self._sup.owner, self._sup.lease_ttl
-        ):
-            # Nobody runs it: end it here rather than start a run only to cancel it.
+        if await self._store.acquire_lease(task_id, self._sup.owner, self._sup.lease_ttl):
+            # Nobody runs it (pending, or left working by a server that stopped or died): end it
+            # here rather than start a run only to cancel it (a run that isn't live has no
+            # cancel hooks to run either).
             if self._sup.actor(task_id) is None:
                 record = await self._store.transition(
                     task_id, TaskStatus.CANCELLED, message="cancelled", owner=self._sup.owner

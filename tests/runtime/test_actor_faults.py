@@ -327,3 +327,27 @@ async def test_a_database_error_on_a_checkpoint_leaves_the_task_to_resume_instea
     assert failures == ["s0"]
     assert done.status is TaskStatus.COMPLETED, done
     assert done.result == {"squares": [0, 1]}
+
+
+async def test_cancel_of_a_working_task_nobody_runs_ends_it_cancelled_at_once(store: Store) -> None:
+    # A task left `working` by a server that stopped (lease released), while this server has no
+    # free slot to resume it: tasks.cancel must still end it, not answer `working` after 10 s.
+    gate = asyncio.Event()
+    try:
+        async with faulty_supervisor(store, {"gate": gate}, max_working=1) as sup:
+            blocker = await sup.tasks.create("rt.steps", {"steps": 2, "block_at": 0})
+
+            async def blocking() -> bool:
+                return sup.actor(blocker.id) is not None
+
+            await until(blocking, within=10)
+            left = await store.create_task("rt.steps", {"steps": 2})
+            assert await store.acquire_lease(left.id, "otherhost:1:gone", 60)
+            await store.transition(left.id, "working", owner="otherhost:1:gone")
+            await store.release_lease(left.id, "otherhost:1:gone")
+            sup.tasks.cancel_wait = 5
+            async with asyncio.timeout(3):
+                cancelled = await sup.tasks.cancel(left.id)
+            assert cancelled.status is TaskStatus.CANCELLED, cancelled
+    finally:
+        gate.set()
