@@ -216,7 +216,10 @@ class TaskActor:
                 await self._stop_at_safe_point(ctx)
                 return
             try:
-                self.record = await self._store.complete(self.task_id, result, owner=self._owner)
+                # A cancel another process requested before this write wins, as a local one does.
+                self.record = await self._store.complete(
+                    self.task_id, result, owner=self._owner, cancel_wins=True
+                )
             except InvalidParams as exc:  # the result isn't JSON: nothing was written; say so
                 await self._fail(
                     {"step": "result", "message": exc.message, "recoverable": False, "code": str(exc.code)}

@@ -220,12 +220,26 @@ class Store:
         text, clock = dumps_or_none(partial, "partial"), self._clock
         await self._writer.submit(lambda c: tasks.set_partial(c, clock, task_id, text, owner))
 
-    async def complete(self, task_id: str, result: Any, *, owner: str | None = None) -> TaskRecord:
-        """Finish the task with `result`; InvalidTransition if it already finished."""
+    async def complete(
+        self, task_id: str, result: Any, *, owner: str | None = None, cancel_wins: bool = False
+    ) -> TaskRecord:
+        """Finish the task with `result`; InvalidTransition if it already finished.
+
+        With `cancel_wins`, a task whose cancel was requested ends `cancelled` instead (the result
+        is dropped): check the returned record's status.
+        """
         text, clock = dumps(result, "result"), self._clock
         return await self._writer.submit(
             lambda c: tasks.transition(
-                c, clock, task_id, TaskStatus.COMPLETED, None, owner, result=text, strict_same=True
+                c,
+                clock,
+                task_id,
+                TaskStatus.COMPLETED,
+                None,
+                owner,
+                result=text,
+                strict_same=True,
+                cancel_wins=cancel_wins,
             )
         )
 

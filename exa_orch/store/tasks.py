@@ -92,6 +92,7 @@ def transition(
     result: str | None = None,
     error: str | None = None,
     strict_same: bool = False,
+    cancel_wins: bool = False,
 ) -> TaskRecord:
     """Move the task to `status` if the state machine allows it; see Store.transition."""
     task = fetch(conn, task_id)
@@ -100,6 +101,9 @@ def transition(
     if task.status in TERMINAL_STATUSES:
         raise InvalidTransition(task_id, task.status, status)
     _check_owner(task, owner)
+    if cancel_wins and status is TaskStatus.COMPLETED and task.cancel_requested:
+        # A cancel was requested (by any process) before the result was written: it wins.
+        status, message, result = TaskStatus.CANCELLED, "cancelled", None
     now = iso(clock())
     if status in TERMINAL_STATUSES:
         # A finished task needs no lease, and is kept for its TTL after it finished.

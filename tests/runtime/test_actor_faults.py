@@ -101,11 +101,11 @@ async def test_an_actor_that_dies_on_a_store_error_is_resumed_after_its_lease_ex
     real_complete = store.complete
     failures: list[str] = []
 
-    async def complete_once_broken(task_id: str, result: Any, *, owner: str | None = None) -> TaskRecord:
+    async def complete_once_broken(task_id: str, result: Any, **kwargs: Any) -> TaskRecord:
         if not failures:
             failures.append(task_id)
             raise StoreError("database write failed: disk I/O error")
-        return await real_complete(task_id, result, owner=owner)
+        return await real_complete(task_id, result, **kwargs)
 
     store.complete = complete_once_broken  # type: ignore[method-assign]
     try:
@@ -351,3 +351,31 @@ async def test_cancel_of_a_working_task_nobody_runs_ends_it_cancelled_at_once(st
             assert cancelled.status is TaskStatus.CANCELLED, cancelled
     finally:
         gate.set()
+
+
+class CancelFromElsewhere(BaseModel):
+    pass
+
+
+async def cancelled_elsewhere_before_the_end(ctx: TaskContext, args: CancelFromElsewhere) -> Any:
+    await ctx.step("one", lambda: 1)
+    await ctx.services["cancel_elsewhere"](ctx.task_id)  # another process asks to cancel, now
+    return "done anyway"
+
+
+async def test_a_cancel_requested_elsewhere_before_the_result_is_written_wins(db_path: Path) -> None:
+    # In one process a cancel after the workflow's last await discards the result; a cancel made
+    # by another process, durably, before the result is written must do the same (the heartbeat
+    # that would have noticed it simply hadn't come yet).
+    spec = WorkflowSpec("f.cancel_elsewhere", CancelFromElsewhere, cancelled_elsewhere_before_the_end)
+    async with Store(db_path) as a, Store(db_path) as b:
+
+        async def cancel_elsewhere(task_id: str) -> None:
+            await b.request_cancel(task_id)
+
+        services = {"cancel_elsewhere": cancel_elsewhere}
+        async with Supervisor(a, WorkflowRegistry([spec]), services, **{**FAST, "heartbeat": 60}) as sup:
+            task = await sup.tasks.create("f.cancel_elsewhere", {})
+            done = await sup.tasks.wait(task.id, timeout=10)
+    assert done.status is TaskStatus.CANCELLED, done
+    assert done.result is None
