@@ -316,8 +316,14 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         status = response.status_code
         if status == 409 and shape.external_id and call.ambiguous:
             return _ResolveConflict()
+        body = _decoded(response.headers, raw)
         error = error_from_response(
-            status, response.headers, raw, method=shape.method, path=shape.path, external_id=shape.external_id
+            status,
+            response.headers,
+            body,
+            method=shape.method,
+            path=shape.path,
+            external_id=shape.external_id,
         )
         if status not in RETRY_STATUSES:
             return error
@@ -361,6 +367,16 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         if not self._closed:
             self._closed = True
             await self._inner.aclose()
+
+
+def _decoded(headers: httpx.Headers, raw: bytes) -> bytes:
+    """An error body as sent (gzip, deflate, ...: we ask for them), decoded for reading."""
+    if not raw or not headers.get("content-encoding"):
+        return raw
+    try:
+        return httpx.Response(200, headers=headers, content=raw).read()
+    except httpx.DecodingError:
+        return raw
 
 
 async def _read_all(response: httpx.Response) -> bytes | None:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import gzip
+import json
 
 import httpx
 import pytest
@@ -200,3 +202,34 @@ async def test_a_call_waiting_out_a_retry_after_gives_up_when_the_hold_is_extend
             with pytest.raises(RateLimited):
                 await call
     assert sim.log() == []
+
+
+async def test_a_compressed_error_body_is_decoded_before_it_is_read() -> None:
+    # The gateway asks for gzip (httpx's default Accept-Encoding) and reads error bodies raw; Exa
+    # behind a CDN may compress them. Its message, tag and request id must still come through.
+    body = {"error": "query must not be empty", "tag": "INVALID_REQUEST_BODY", "requestId": "req_gz"}
+
+    async def answer(request: httpx.Request) -> httpx.Response:
+        return httpx.Response(
+            400,
+            headers={"content-type": "application/json", "content-encoding": "gzip"},
+            stream=_Chunks([gzip.compress(json.dumps(body).encode())]),
+        )
+
+    settings = Settings(exa_url="https://api.exa.ai", api_key=Secret("test-key-gzip-0001"))
+    async with Gateway(settings, retry=FAST, inner=httpx.MockTransport(answer)) as gw:
+        with pytest.raises(UpstreamInvalidParams) as info:
+            await gw.http.post("/search", json={"query": ""})
+    assert "query must not be empty" in info.value.message
+    assert info.value.tag == "INVALID_REQUEST_BODY" and info.value.request_id == "req_gz"
+
+
+class _Chunks(httpx.AsyncByteStream):
+    """A body as it comes off the wire (not yet read), like a real transport's."""
+
+    def __init__(self, chunks: list[bytes]) -> None:
+        self._chunks = chunks
+
+    async def __aiter__(self):  # type: ignore[no-untyped-def]
+        for chunk in self._chunks:
+            yield chunk
