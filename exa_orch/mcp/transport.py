@@ -17,6 +17,7 @@ import logging
 import os
 import signal
 import socket
+import stat
 import sys
 from collections.abc import Awaitable, Callable, MutableMapping
 from pathlib import Path
@@ -164,8 +165,15 @@ class _AsyncLines:
 
 async def _stdin_lines() -> _AsyncLines | None:
     loop = asyncio.get_running_loop()
+    fd = sys.stdin.fileno()
+    mode = os.fstat(fd).st_mode
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)):
+        # A regular file or a device such as /dev/null: epoll can't watch it (connect_read_pipe
+        # accepts /dev/null, then never reports its EOF and the server never stops), so the SDK's
+        # thread reader reads it.
+        return None
     reader = asyncio.StreamReader(limit=_LINE_LIMIT)
-    pipe = os.fdopen(os.dup(sys.stdin.fileno()), "rb", buffering=0)
+    pipe = os.fdopen(os.dup(fd), "rb", buffering=0)
     try:
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
     except (ValueError, OSError):  # a regular file: fall back to the SDK's thread reader

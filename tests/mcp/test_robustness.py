@@ -166,3 +166,35 @@ def test_a_request_the_sdk_cannot_read_still_gets_an_answer_over_stdio(sim_url: 
         }
         proc.stdin.close()
         assert proc.wait(timeout=30) == 0
+
+
+@pytest.mark.slow
+def test_serve_with_stdin_from_dev_null_stops_at_once(sim_url: str, tmp_path: Path) -> None:
+    # /dev/null passes asyncio's pipe check but epoll refuses it: the server never saw the EOF and
+    # served forever (a process manager or `exa-orch serve </dev/null`).
+    proc = subprocess.run(
+        [sys.executable, "-m", "exa_orch", "serve"],
+        env=server_env(sim_url, tmp_path / "workflows.db"),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=15,
+    )
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    assert "exa-orch stopped" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_a_database_path_whose_directory_cannot_be_made_is_a_config_error(tmp_path: Path) -> None:
+    (tmp_path / "a-file").write_text("")
+    env = server_env("http://127.0.0.1:9", tmp_path / "a-file" / "sub" / "workflows.db")
+    proc = subprocess.run(
+        [sys.executable, "-m", "exa_orch", "serve"],
+        env=env,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=15,
+    )
+    assert proc.returncode == 1
+    assert proc.stderr.startswith("error [CONFIG_ERROR]: cannot create the directory of the database")
+    assert "EXA_ORCH_DB" in proc.stderr and "Traceback" not in proc.stderr
