@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -26,6 +27,7 @@ from exa_orch.errors import ConfigError
 DEFAULT_EXA_URL = "https://api.exa.ai"
 DEFAULT_ARXIV_URL = "https://search.arxivxplorer.com"
 TOOL_PROFILES = ("manage_websets", "toolhost")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class Secret:
@@ -78,9 +80,29 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
         value = float(raw)
     except ValueError:
         raise ConfigError(f"{name} must be a number, got {raw!r}", hint=f"Set {name}={default}.") from None
-    if value <= 0:
-        raise ConfigError(f"{name} must be positive, got {value}", hint=f"Set {name}={default}.")
+    if not math.isfinite(value) or value <= 0:
+        raise ConfigError(f"{name} must be a positive number, got {raw!r}", hint=f"Set {name}={default}.")
     return value
+
+
+def _url(env: Mapping[str, str], name: str, default: str) -> str:
+    url = (env.get(name, "").strip() or default).rstrip("/")
+    if not url.lower().startswith(("http://", "https://")):
+        raise ConfigError(
+            f"{name} must be an http:// or https:// URL, got {url!r}",
+            hint=f"Unset it for {default}, or give the full URL, e.g. http://127.0.0.1:PORT.",
+        )
+    return url
+
+
+def _log_level(env: Mapping[str, str]) -> str:
+    level = (env.get("EXA_ORCH_LOG_LEVEL", "").strip() or "INFO").upper()
+    if level not in LOG_LEVELS:
+        raise ConfigError(
+            f"EXA_ORCH_LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, got {level!r}",
+            hint="Set EXA_ORCH_LOG_LEVEL=INFO.",
+        )
+    return level
 
 
 @dataclass(frozen=True)
@@ -110,18 +132,18 @@ class Settings:
                 hint="Unset it for the default single 'manage_websets' tool.",
             )
         token = env.get("EXA_ORCH_HTTP_TOKEN", "").strip()
-        exa_url = (env.get("EXA_ORCH_EXA_URL", "").strip() or DEFAULT_EXA_URL).rstrip("/")
+        exa_url = _url(env, "EXA_ORCH_EXA_URL", DEFAULT_EXA_URL)
         arxiv_default = DEFAULT_ARXIV_URL if exa_url == DEFAULT_EXA_URL else f"{exa_url}/arxivxplorer"
         return cls(
             api_key=Secret(key) if key else None,
             db_path=Path(env.get("EXA_ORCH_DB", "").strip() or "workflows.db"),
             exa_url=exa_url,
-            arxiv_url=(env.get("EXA_ORCH_ARXIV_URL", "").strip() or arxiv_default).rstrip("/"),
+            arxiv_url=_url(env, "EXA_ORCH_ARXIV_URL", arxiv_default),
             tools=tools,
             max_tasks=_int(env, "EXA_ORCH_MAX_TASKS", 20),
             concurrency=_int(env, "EXA_ORCH_CONCURRENCY", 3),
             rps=_float(env, "EXA_ORCH_RPS", 10.0),
-            log_level=(env.get("EXA_ORCH_LOG_LEVEL", "").strip() or "INFO").upper(),
+            log_level=_log_level(env),
             http_token=Secret(token) if token else None,
         )
 

@@ -42,7 +42,12 @@ def test_simulator_needs_no_key() -> None:
         ("EXA_ORCH_MAX_TASKS", "lots"),
         ("EXA_ORCH_MAX_TASKS", "0"),
         ("EXA_ORCH_RPS", "-1"),
+        ("EXA_ORCH_RPS", "nan"),
+        ("EXA_ORCH_RPS", "inf"),
         ("EXA_ORCH_TOOLS", "all"),
+        ("EXA_ORCH_LOG_LEVEL", "LOUD"),
+        ("EXA_ORCH_EXA_URL", "127.0.0.1:8080"),
+        ("EXA_ORCH_ARXIV_URL", "ftp://example.com"),
     ],
 )
 def test_bad_values_are_refused_with_the_variable_named(name: str, value: str) -> None:
