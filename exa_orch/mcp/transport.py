@@ -214,12 +214,16 @@ class BearerAuth:
 
     def __init__(self, app: ASGIApp, token: Secret) -> None:
         self.app = app
-        self._expected = f"Bearer {token.reveal()}".encode()
+        self._expected = token.reveal().encode()
+
+    def _authorized(self, header: bytes) -> bool:
+        # The auth scheme is case-insensitive (RFC 9110 section 11.1): "bearer x" is "Bearer x".
+        scheme, _, given = header.strip().partition(b" ")
+        return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self._expected)
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "http":
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self._expected):
+            if not self._authorized(dict(scope.get("headers") or []).get(b"authorization", b"")):
                 body = json.dumps(
                     {"error": "unauthorized: send 'Authorization: Bearer <EXA_ORCH_HTTP_TOKEN>'"}
                 ).encode()

@@ -15,7 +15,9 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
+from exa_orch.config import Secret
 from exa_orch.mcp.server import build_server
+from exa_orch.mcp.transport import BearerAuth
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskStatus
 
@@ -198,3 +200,35 @@ def test_a_database_path_whose_directory_cannot_be_made_is_a_config_error(tmp_pa
     assert proc.returncode == 1
     assert proc.stderr.startswith("error [CONFIG_ERROR]: cannot create the directory of the database")
     assert "EXA_ORCH_DB" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize(
+    ("header", "allowed"),
+    [
+        (b"Bearer s3cret-token", True),
+        (b"bearer s3cret-token", True),  # the scheme is case-insensitive (RFC 9110 11.1)
+        (b"BEARER  s3cret-token ", True),
+        (b"Bearer S3CRET-TOKEN", False),  # the token is not
+        (b"s3cret-token", False),
+        (b"Basic s3cret-token", False),
+        (b"Bearer", False),
+        (b"", False),
+    ],
+)
+async def test_the_bearer_check_takes_any_case_of_the_scheme_and_only_the_exact_token(
+    header: bytes, allowed: bool
+) -> None:
+    reached: list[bool] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        reached.append(True)
+
+    statuses: list[int] = []
+
+    async def send(message: Any) -> None:
+        if message["type"] == "http.response.start":
+            statuses.append(message["status"])
+
+    scope = {"type": "http", "headers": [(b"authorization", header)] if header else []}
+    await BearerAuth(app, Secret("s3cret-token"))(scope, None, send)
+    assert (reached, statuses) == (([True], []) if allowed else ([], [401]))
