@@ -19,7 +19,7 @@ import threading
 from collections import Counter, deque
 from typing import Any
 
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse
 
 from exa_orch.sim.context import FaultConfig
@@ -73,7 +73,14 @@ async def sim_http_error_handler(request: Request, exc: Exception) -> JSONRespon
 
 async def read_json(request: Request) -> dict[str, Any]:
     """The request body as a JSON object, or a 400 `INVALID_REQUEST_BODY` that says what is wrong."""
-    raw = await request.body()
+    try:
+        raw = await request.body()
+    except ClientDisconnect:
+        # The client went away (killed, timed out) before its body was read: nothing is done, and
+        # it is not a simulator bug. Nobody receives the 499; the log records it.
+        raise SimHTTPError(
+            499, "the client closed the connection before its request was read", "CLIENT_CLOSED_REQUEST"
+        ) from None
     if not raw:
         return {}
     try:
