@@ -341,10 +341,15 @@ class ExaOrchServer(Server[Any]):
                 code=-32602, message=f"Unknown tool: {_short(params.name)}; this server has: {names}"
             )
         session = ctx.session
+        last: list[float] = []
 
         async def progress(completed: float, total: float | None = None, message: str | None = None) -> None:
             # A no-op unless the request carried a progressToken; a closed connection must not
-            # fail the operation, so a failed notification is only logged.
+            # fail the operation, so a failed notification is only logged. Progress MUST increase
+            # with each notification: a poll that found nothing new sends none.
+            if last and completed <= last[0]:
+                return
+            last[:] = [completed]
             try:
                 await session.report_progress(completed, total, message)
             except Exception:

@@ -87,6 +87,7 @@ class _Watcher:
     progress_token: str | int | None
     last_progress: float = 0.0
     progress_base: float = 0.0
+    last_step: str | None = None
     last_status: tuple[str, str] | None = None
 
 
@@ -376,10 +377,13 @@ class TasksBridge:
             return
         completed = float(progress.get("completed") or 0)
         total = progress.get("total")
-        # Progress must only grow for one token; a workflow counts each step from zero, so later
-        # steps are stacked on what earlier ones reported.
-        if watcher.progress_base + completed <= watcher.last_progress:
+        # Progress must only grow for one token; a workflow counts each step from zero, so a new
+        # step is stacked on what earlier ones reported. The same step reporting no advance (a poll
+        # that found nothing new) says nothing: stacking it would inflate the count at every poll.
+        step = str(progress.get("step") or "")
+        if watcher.progress_base + completed <= watcher.last_progress and step != watcher.last_step:
             watcher.progress_base = watcher.last_progress
+        watcher.last_step = step
         value = watcher.progress_base + completed
         if value <= watcher.last_progress:
             return

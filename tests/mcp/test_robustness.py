@@ -18,7 +18,8 @@ from mcp.shared.exceptions import MCPError
 from exa_orch.config import Secret
 from exa_orch.mcp.server import build_server
 from exa_orch.mcp.transport import BearerAuth
-from exa_orch.sim.testing import SimHandle
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import SimHandle, running_sim
 from exa_orch.store import Store, TaskStatus
 
 from .conftest import server_env
@@ -232,3 +233,28 @@ async def test_the_bearer_check_takes_any_case_of_the_scheme_and_only_the_exact_
     scope = {"type": "http", "headers": [(b"authorization", header)] if header else []}
     await BearerAuth(app, Secret("s3cret-token"))(scope, None, send)
     assert (reached, statuses) == (([True], []) if allowed else ([], [401]))
+
+
+async def test_polls_that_find_nothing_new_send_no_progress_and_never_inflate_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # websets.waitUntilIdle reports the found count at every poll. A plain call sent the same value
+    # again and again (MCP: progress MUST increase); as a task, each repeat was stacked on the last
+    # value, so a 6-item webset read 38/39, 57/58, ... while it sat at 19 found.
+    slow = SimConfig(speed=3.0)  # ~3 items a second, polled every 50 ms: most polls repeat
+    async with running_sim(slow) as sim, legacy_app(sim.url, tmp_path / "w.db", monkeypatch) as (_, client):
+        made = await client.call("websets.create", {"search": {"query": "fintech startups", "count": 6}})
+        wait = {"id": structured(made)["id"], "pollInterval": 0.05, "timeout": 1.5}
+        call = {"name": "manage_websets", "arguments": {"operation": "websets.waitUntilIdle", "args": wait}}
+        await client.dispatcher.send_raw_request(
+            "tools/call", {**call, "_meta": {"progressToken": "plain"}}, None
+        )
+        task = await client.call_task("manage_websets", call["arguments"], token="task")
+        await client.result(task["task"]["taskId"])
+        gets = sim.stats()["requests_by_endpoint"]["GET /websets/v0/websets/{id}"]
+        for token in ("plain", "task"):
+            sent = [p for p in client.progress if p.progress_token == token]
+            values = [p.progress for p in sent]
+            assert values and values == sorted(set(values)), (token, values)
+            assert all(p.total is None or p.progress <= p.total <= 6 for p in sent), (token, values)
+        assert gets > len(client.progress)  # most polls found nothing new and said nothing
