@@ -77,7 +77,11 @@ class OrchError(Exception):
 
     code: ClassVar[ErrorCode] = ErrorCode.INTERNAL_ERROR
 
+    MAX_MESSAGE = 4000  # a message quoting the caller's input (a 1 MB task id) must not flood the agent
+
     def __init__(self, message: str, *, hint: str | None = None) -> None:
+        if len(message) > self.MAX_MESSAGE:
+            message = f"{message[: self.MAX_MESSAGE]}... (cut: {len(message)} characters)"
         super().__init__(message)
         self.message = message
         self.hint = hint

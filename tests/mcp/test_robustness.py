@@ -258,3 +258,27 @@ async def test_polls_that_find_nothing_new_send_no_progress_and_never_inflate_it
             assert values and values == sorted(set(values)), (token, values)
             assert all(p.total is None or p.progress <= p.total <= 6 for p in sent), (token, values)
         assert gets > len(client.progress)  # most polls found nothing new and said nothing
+
+
+async def test_an_error_quoting_a_huge_input_stays_small(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # TASK_NOT_FOUND, an unknown task type and a bad cursor quoted the whole input back: a 1 MB
+    # task id came back as a 1 MB error in the agent's context (and the server's log).
+    huge = "x" * 1_000_000
+    calls = [
+        ("tasks.get", {"taskId": huge}),
+        ("tasks.cancel", {"taskId": huge}),
+        ("tasks.create", {"type": huge}),
+        ("tasks.list", {"cursor": huge}),
+    ]
+    async with legacy_app(sim.url, tmp_path / "workflows.db", monkeypatch) as (_app, client):
+        for operation, args in calls:
+            result = await client.call(operation, args)
+            assert result.is_error, operation
+            text = result.content[0].text  # type: ignore[union-attr]
+            assert len(text) < 10_000, (operation, len(text))
+            assert structured(result)["code"] in ("TASK_NOT_FOUND", "INVALID_PARAMS"), text[:200]
+        with pytest.raises(MCPError) as rpc:
+            await client.get(huge)
+        assert len(rpc.value.error.message) < 10_000
