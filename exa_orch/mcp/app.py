@@ -20,12 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from exa_orch.config import Settings
-from exa_orch.errors import ConfigError
 from exa_orch.gateway import Gateway
 from exa_orch.operations import OpContext, ProgressFn, Registry, default_registry, dispatch, no_progress
 from exa_orch.operations.tasks import OPERATION_WORKFLOW
 from exa_orch.runtime import Supervisor, TaskService, WorkflowRegistry
-from exa_orch.store import Store
+from exa_orch.store import Store, ensure_parent_dir
 from exa_orch.workflows import default_workflows
 
 log = logging.getLogger(__name__)
@@ -96,13 +95,7 @@ async def open_app(settings: Settings, db_path: Path | str) -> AsyncIterator[App
     """
     settings.require_api_key()
     async with AsyncExitStack() as stack:
-        try:
-            Path(db_path).parent.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise ConfigError(
-                f"cannot create the directory of the database {db_path}: {exc.strerror or exc}",
-                hint="Choose a file in a writable directory with EXA_ORCH_DB or --db.",
-            ) from None
+        ensure_parent_dir(db_path)
         store = await stack.enter_async_context(Store(str(db_path)))
         gateway = await stack.enter_async_context(Gateway(settings))
         app = App(settings=settings, store=store, gateway=gateway, registry=default_registry())

@@ -5,7 +5,7 @@ schema is in `migrations/`, described in `data-design/`.
 """
 
 from exa_orch.store.archive import Elite, RunRecord
-from exa_orch.store.core import Store
+from exa_orch.store.core import Store, ensure_parent_dir
 from exa_orch.store.records import TERMINAL_STATUSES, TaskRecord, TaskStatus
 from exa_orch.store.writer import WriterStats
 
@@ -17,4 +17,5 @@ __all__ = [
     "TaskRecord",
     "TaskStatus",
     "WriterStats",
+    "ensure_parent_dir",
 ]

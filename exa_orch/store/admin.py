@@ -17,7 +17,7 @@ import aiosqlite
 
 from exa_orch.errors import InvalidParams, StoreError
 from exa_orch.store import migrations
-from exa_orch.store.core import Store
+from exa_orch.store.core import Store, ensure_parent_dir
 
 MAX_CELL = 72
 
@@ -57,7 +57,7 @@ _SETTING_PRAGMAS = {
 
 async def migrate_command(db: Path) -> int:
     """Create the database if missing and apply pending migrations; print what was done."""
-    db.parent.mkdir(parents=True, exist_ok=True)
+    ensure_parent_dir(db)
     async with Store(db) as store:
         applied = store.applied_migrations
     total = len(migrations.load_migrations())

@@ -20,7 +20,7 @@ from typing import Any, Self
 
 import aiosqlite
 
-from exa_orch.errors import InvalidParams, StoreError, TaskNotFound
+from exa_orch.errors import ConfigError, InvalidParams, StoreError, TaskNotFound
 from exa_orch.store import archive, leases, migrations, tasks
 from exa_orch.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from exa_orch.store.records import (
@@ -41,6 +41,17 @@ class _State(enum.Enum):
     UNOPENED = 1  # constructed, not entered yet
     OPEN = 2  # connections open, writer running
     CLOSED = 3  # closed for good; a Store is not reopened
+
+
+def ensure_parent_dir(path: Path | str) -> None:
+    """Create the directory that will hold the database file; ConfigError naming the path if it can't."""
+    try:
+        Path(path).parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ConfigError(
+            f"cannot create the directory of the database {path}: {exc.strerror or exc}",
+            hint="Choose a file in a writable directory with EXA_ORCH_DB or --db.",
+        ) from None
 
 
 def connect_writer(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:

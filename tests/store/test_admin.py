@@ -155,3 +155,17 @@ def test_format_table_right_aligns_numbers_and_blanks_nulls() -> None:
         "b          100",
         "(3 rows)",
     ]
+
+
+def test_migrate_into_a_directory_that_cannot_be_made_is_a_config_error(tmp_path: Path) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a directory")
+    out = subprocess.run(
+        [sys.executable, "-m", "exa_orch", "db", "migrate", "--db", str(blocker / "sub" / "x.db")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 1
+    assert out.stderr.startswith("error [CONFIG_ERROR]: cannot create the directory of the database")
+    assert "Traceback" not in out.stderr
