@@ -264,6 +264,12 @@ def check_operation_task(registry: Any, name: str, args: Any) -> None:
     """
     from .dispatch import validate
 
+    if not name:
+        raise InvalidParams(
+            "operation: required: the name of the operation to run as a task",
+            hint='Example: {"type": "operation", "operation": "websets.waitUntilIdle", "args": {"id": "..."}}',
+            fields=["operation"],
+        )
     op = registry.get(name)
     refuse_secret_result(op)
     if args is not None and not isinstance(args, dict):

@@ -133,3 +133,17 @@ async def test_an_operation_whose_result_holds_a_secret_is_refused_as_a_task(sto
     assert direct.value.fields == via_tasks_create.value.fields == ["operation"]
     assert "secret" in direct.value.message and direct.value.hint
     assert listed == []
+
+
+async def test_an_operation_task_without_an_operation_names_the_missing_field(store: Store) -> None:
+    async with runtime(store, {"registry": REGISTRY}) as sup:
+        with pytest.raises(InvalidParams) as info:
+            await dispatch(
+                REGISTRY,
+                "tasks.create",
+                {"type": "operation", "args": {}},
+                OpContext(gateway=None, services={"tasks": sup.tasks, "registry": REGISTRY}),
+            )
+        listed, _ = await sup.tasks.list()
+    assert info.value.fields == ["operation"] and "required" in info.value.message
+    assert listed == []
