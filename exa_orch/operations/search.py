@@ -93,6 +93,8 @@ class AnswerArgs(Args):
     text: bool | None = None
     """include the full text of the cited sources"""
     output_schema: dict[str, Any] | None = None
+    stream: bool | None = None
+    """only false: streamed answers are not offered (the answer comes back as one JSON object)"""
 
 
 class _NoStream(Rest):

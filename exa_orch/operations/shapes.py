@@ -135,7 +135,16 @@ class MonitorSearchConfig(Args):
 
 class MonitorBehavior(Args):
     type: Literal["search"] = "search"
+    """Exa requires it; sent as 'search' when left out"""
     config: MonitorSearchConfig
+
+    @model_validator(mode="before")
+    @classmethod
+    def _send_type(cls, data: Any) -> Any:
+        # A default is not sent (args go out exclude_unset), but Exa's MonitorBehavior requires `type`.
+        if isinstance(data, dict) and "type" not in data:
+            return {**data, "type": "search"}
+        return data
 
 
 def drop_none(d: dict[str, Any]) -> dict[str, Any]:

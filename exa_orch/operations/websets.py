@@ -41,7 +41,8 @@ class GetWebset(WebsetId):
 
 
 class UpdateWebset(WebsetId):
-    metadata: Metadata | None
+    metadata: Metadata | None = None
+    """key-value pairs to set on the webset (the spec also allows null)"""
 
 
 class PreviewSearch(Args):
