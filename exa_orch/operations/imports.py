@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
-import time
 from typing import Any, Literal
 
 from pydantic import Field
@@ -15,6 +13,7 @@ from exa_orch.gateway import projections as pj
 
 from ._http import WEBSETS, raise_for_status, request, rest_op, segment
 from ._paging import GetAll, collect, project_all
+from ._polling import poll_until
 from .context import OpContext
 from .models import Args, Id, Page
 from .registry import Operation
@@ -138,24 +137,26 @@ class WaitUntilCompleted(ImportId):
 
 async def wait_until_completed(args: WaitUntilCompleted, ctx: OpContext) -> dict[str, Any]:
     """Poll the import until completed or failed, or `timeout` passes."""
-    started = time.monotonic()
-    deadline = started + args.timeout
-    polls = 0
-    while True:
-        imp = await request(ctx, "GET", f"{WEBSETS}/imports/{segment(args.id)}")
-        polls += 1
-        status = imp.get("status")
-        await ctx.progress(polls, None, f"import {status}")
-        done = status in ("completed", "failed")
-        left = deadline - time.monotonic()
-        if done or left <= 0:
-            return {
-                "import": imp,
-                "timedOut": not done,
-                "waitedSeconds": round(time.monotonic() - started, 3),
-                "polls": polls,
-            }
-        await asyncio.sleep(min(args.poll_interval, left))
+
+    async def fetch() -> dict[str, Any]:
+        return await request(ctx, "GET", f"{WEBSETS}/imports/{segment(args.id)}")
+
+    async def report(imp: dict[str, Any], polls: int) -> None:
+        await ctx.progress(polls, None, f"import {imp.get('status')}")
+
+    polled = await poll_until(
+        fetch,
+        done=lambda imp: imp.get("status") in ("completed", "failed"),
+        report=report,
+        within=args.timeout,
+        interval=args.poll_interval,
+    )
+    return {
+        "import": polled.last,
+        "timedOut": not polled.done,
+        "waitedSeconds": polled.waited,
+        "polls": polled.polls,
+    }
 
 
 class GetAllImports(GetAll):

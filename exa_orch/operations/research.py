@@ -7,8 +7,6 @@ Every result says `backend: "agent"` so nobody mistakes it for the old API.
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Any, Literal
 
 from exa_py.agent.types import AgentEffort
@@ -16,6 +14,7 @@ from pydantic import Field
 
 from exa_orch.gateway import call
 
+from ._polling import poll_until
 from .context import OpContext
 from .models import Args, Id
 from .registry import Operation
@@ -114,19 +113,21 @@ async def list_(args: ListResearch, ctx: OpContext) -> dict[str, Any]:
 
 async def poll_until_finished(args: PollResearch, ctx: OpContext) -> dict[str, Any]:
     """Poll the run until terminal or `timeout`; progress is reported on each poll (no total is known)."""
-    started = time.monotonic()
-    deadline = started + args.timeout
-    polls = 0
-    while True:
-        run = run_json(await call(ctx.exa.agent.runs.get(args.research_id)))
-        polls += 1
-        status = run.get("status")
-        await ctx.progress(polls, None, f"research {args.research_id} {status}")
-        done = status in TERMINAL
-        left = deadline - time.monotonic()
-        if done or left <= 0:
-            return {**run, "timedOut": not done, "waitedSeconds": round(time.monotonic() - started, 3)}
-        await asyncio.sleep(min(args.poll_interval, left))
+
+    async def fetch() -> dict[str, Any]:
+        return run_json(await call(ctx.exa.agent.runs.get(args.research_id)))
+
+    async def report(run: dict[str, Any], polls: int) -> None:
+        await ctx.progress(polls, None, f"research {args.research_id} {run.get('status')}")
+
+    polled = await poll_until(
+        fetch,
+        done=lambda run: run.get("status") in TERMINAL,
+        report=report,
+        within=args.timeout,
+        interval=args.poll_interval,
+    )
+    return {**polled.last, "timedOut": not polled.done, "waitedSeconds": polled.waited}
 
 
 def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Any, Literal
 
 from pydantic import Field
@@ -12,6 +10,7 @@ from exa_orch.gateway import projections as pj
 
 from ._http import WEBSETS, request, rest_op, segment
 from ._paging import GetAll, collect, project_all
+from ._polling import poll_until
 from .context import OpContext
 from .models import Args, Id, Page
 from .registry import Operation
@@ -83,24 +82,26 @@ def search_progress(webset: dict[str, Any]) -> tuple[float, float | None, str]:
 
 async def wait_until_idle(args: WaitUntilIdle, ctx: OpContext) -> dict[str, Any]:
     """Poll the webset until it is idle or `timeout` passes, reporting search progress."""
-    started = time.monotonic()
-    deadline = started + args.timeout
-    polls = 0
-    while True:
-        webset = await request(ctx, "GET", f"{WEBSETS}/websets/{segment(args.id)}")
-        polls += 1
-        found, wanted, msg = search_progress(webset)
-        await ctx.progress(found, wanted, msg)
-        idle = webset.get("status") == "idle"
-        left = deadline - time.monotonic()
-        if idle or left <= 0:
-            return {
-                "webset": webset,
-                "timedOut": not idle,
-                "waitedSeconds": round(time.monotonic() - started, 3),
-                "polls": polls,
-            }
-        await asyncio.sleep(min(args.poll_interval, left))
+
+    async def fetch() -> dict[str, Any]:
+        return await request(ctx, "GET", f"{WEBSETS}/websets/{segment(args.id)}")
+
+    async def report(webset: dict[str, Any], polls: int) -> None:
+        await ctx.progress(*search_progress(webset))
+
+    polled = await poll_until(
+        fetch,
+        done=lambda webset: webset.get("status") == "idle",
+        report=report,
+        within=args.timeout,
+        interval=args.poll_interval,
+    )
+    return {
+        "webset": polled.last,
+        "timedOut": not polled.done,
+        "waitedSeconds": polled.waited,
+        "polls": polled.polls,
+    }
 
 
 def _project_wait(result: dict[str, Any], args: WaitUntilIdle) -> dict[str, Any]:
