@@ -4,8 +4,17 @@
 
 1. floor: one coroutine, one aiosqlite connection (WAL, synchronous=NORMAL), one ~250 B row
    INSERT + COMMIT per iteration.
+   naive: 100 coroutines sharing that connection, an asyncio.Lock around each transaction (what
+   100 actors get without a group commit; sharing it without the lock isn't safe: one
+   coroutine's COMMIT would commit another's half-written rows).
 2. single: one coroutine calling Store.save_step (~250 B result) in a loop.
 3. concurrent: 100 coroutines calling Store.save_step at once, through the group-commit writer.
+4. ceilings: the least a group commit can do in CPython: 100 coroutines, one writer thread, a
+   plain INSERT of the same JSON per row (no fencing, no checks, no triggers, no errors to
+   route), executemany + COMMIT per batch; once into a table keyed by (task_id, step_key), as
+   any store must be to find a step again, and once into an unindexed append-only table. No
+   checkpoint store beats the keyed one on this machine: it tells whether a ratio target is
+   reachable here at all.
 
 Targets (issue 2): single p50 <= 1.5x floor p50; concurrent rows/s >= 10x floor rows/s with
 p99 <= 20 ms. Exit status 1 if a target is missed. It also prints the CPU each concurrent row
@@ -16,12 +25,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import sqlite3
 import statistics
 import sys
 import tempfile
 import threading
 import time
+import uuid
 from pathlib import Path
+from queue import SimpleQueue
+from typing import Any
 
 import aiosqlite
 
@@ -54,6 +68,35 @@ async def floor(path: Path, seconds: float) -> tuple[float, list[float]]:
             lat.append(time.perf_counter() - t0)
             i += 1
         return i / (time.perf_counter() - start), lat
+
+
+async def naive(path: Path, seconds: float, workers: int) -> tuple[float, list[float]]:
+    """`workers` coroutines, one aiosqlite connection, a lock per INSERT + COMMIT. (rows/s, latencies)."""
+    async with aiosqlite.connect(path) as db:
+        await db.execute("PRAGMA journal_mode = WAL")
+        await db.execute("PRAGMA synchronous = NORMAL")
+        await db.execute("CREATE TABLE IF NOT EXISTS rows (id INTEGER PRIMARY KEY, k TEXT, v TEXT)")
+        await db.commit()
+        lock = asyncio.Lock()
+        lat: list[float] = []
+        count = 0
+        deadline = time.perf_counter() + seconds
+
+        async def worker(n: int) -> None:
+            nonlocal count
+            while time.perf_counter() < deadline:
+                t0 = time.perf_counter()
+                async with lock:
+                    await db.execute("INSERT INTO rows (k, v) VALUES (?, ?)", (f"k{n}.{count}", "x" * 250))
+                    await db.commit()
+                lat.append(time.perf_counter() - t0)
+                count += 1
+
+        start = time.perf_counter()
+        async with asyncio.TaskGroup() as tg:
+            for n in range(workers):
+                tg.create_task(worker(n))
+        return count / (time.perf_counter() - start), lat
 
 
 async def single(store: Store, seconds: float) -> tuple[float, list[float]]:
@@ -112,21 +155,87 @@ async def concurrent(store: Store, seconds: float, workers: int) -> tuple[float,
 CPU_SPLIT: dict[str, float] = {}
 
 
+async def ceiling(path: Path, seconds: float, workers: int, *, keyed: bool) -> tuple[float, list[float]]:
+    """The bare group-commit pattern, nothing else: an upper bound for any checkpoint store.
+
+    keyed: the table has PRIMARY KEY (task_id, step_key). With 100 tasks writing at once, each
+    commit then dirties a B-tree page per task, which costs more than everything else here.
+    """
+    loop = asyncio.get_running_loop()
+    queue: SimpleQueue[tuple[tuple[str, str, str], asyncio.Future[None]] | None] = SimpleQueue()
+
+    def resolve(futures: list[asyncio.Future[None]]) -> None:
+        for future in futures:
+            future.set_result(None)
+
+    def writer() -> None:
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        key = ", PRIMARY KEY (task_id, step_key)" if keyed else ""
+        conn.execute(f"CREATE TABLE steps (task_id TEXT, step_key TEXT, result TEXT{key})")
+        while (item := queue.get()) is not None:
+            items = [item]
+            while not queue.empty() and (item := queue.get()) is not None:
+                items.append(item)
+            conn.execute("BEGIN IMMEDIATE")
+            conn.executemany("INSERT INTO steps VALUES (?, ?, ?)", [row for row, _ in items])
+            conn.execute("COMMIT")
+            loop.call_soon_threadsafe(resolve, [future for _, future in items])
+            if item is None:
+                break
+        conn.close()
+
+    thread = threading.Thread(target=writer, name="bench-ceiling-writer")
+    thread.start()
+    lat: list[float] = []
+    count = 0
+    deadline = time.perf_counter() + seconds
+    encode: Any = json.JSONEncoder(separators=(",", ":")).encode
+
+    async def worker(task_id: str) -> None:
+        nonlocal count
+        i = 0
+        while time.perf_counter() < deadline:
+            t0 = time.perf_counter()
+            future: asyncio.Future[None] = loop.create_future()
+            queue.put(((task_id, f"s{i}", encode(PAYLOAD)), future))
+            await future
+            lat.append(time.perf_counter() - t0)
+            i += 1
+            count += 1
+
+    start = time.perf_counter()
+    async with asyncio.TaskGroup() as tg:
+        for _ in range(workers):
+            tg.create_task(worker(f"task_{uuid.uuid4()}"))
+    elapsed = time.perf_counter() - start
+    queue.put(None)
+    await asyncio.to_thread(thread.join)
+    return count / elapsed, lat
+
+
 async def main(seconds: float, workers: int) -> int:
     with tempfile.TemporaryDirectory(prefix="exa-orch-bench-") as tmp:
         floor_rate, floor_lat = await floor(Path(tmp) / "floor.db", seconds)
+        naive_rate, naive_lat = await naive(Path(tmp) / "naive.db", seconds, workers)
         async with Store(Path(tmp) / "store.db") as store:
             single_rate, single_lat = await single(store, seconds)
             conc_rate, conc_lat = await concurrent(store, seconds, workers)
             stats = store.writer_stats
             conc_batches = stats.batch_sizes[-stats.batches :] if stats.batch_sizes else []
+        ceil_rate, ceil_lat = await ceiling(Path(tmp) / "keyed.db", seconds, workers, keyed=True)
+        bare_rate, bare_lat = await ceiling(Path(tmp) / "bare.db", seconds, workers, keyed=False)
 
     floor_p50 = pct(floor_lat, 0.5)
     print(f"{'measure':<34} {'rows/s':>9} {'p50 ms':>8} {'p99 ms':>8}")
     for name, rate, lat in (
         ("floor: aiosqlite 1 row/commit", floor_rate, floor_lat),
+        (f"naive: aiosqlite + lock, {workers}", naive_rate, naive_lat),
         ("store: save_step, 1 coroutine", single_rate, single_lat),
         (f"store: save_step, {workers} coroutines", conc_rate, conc_lat),
+        (f"ceiling: keyed group commit, {workers}", ceil_rate, ceil_lat),
+        (f"ceiling: unindexed append, {workers}", bare_rate, bare_lat),
     ):
         print(f"{name:<34} {rate:>9.0f} {pct(lat, 0.5):>8.3f} {pct(lat, 0.99):>8.3f}")
     sizes = [s for s in conc_batches if s > 1] or [1]
@@ -152,6 +261,12 @@ async def main(seconds: float, workers: int) -> int:
     print()
     for text, target, ok in checks:
         print(f"{'PASS' if ok else 'MISS'}  {text}  (target {target})")
+    print(
+        f"\nceilings / floor: keyed {ceil_rate / floor_rate:.1f}x (the most a checkpoint store that can "
+        f"find a step again reaches on this machine; the store reaches {conc_rate / ceil_rate:.0%} of it), "
+        f"unindexed append {bare_rate / floor_rate:.1f}x.\n"
+        f"store / naive at {workers} coroutines: {conc_rate / naive_rate:.1f}x."
+    )
     return 0 if all(ok for *_, ok in checks) else 1
 
 
