@@ -95,27 +95,26 @@ async def _main(settings: Settings, db_path: Path, http: bool, host: str, port: 
 Reject = Callable[[types.JSONRPCError], Awaitable[None]]
 
 
-def _unreadable_request_error(line: str) -> types.JSONRPCError | None:
-    """The error a request the SDK can't read gets, or None (valid, or no request id to answer).
+def _read_line(line: str) -> tuple[types.JSONRPCMessage | None, types.JSONRPCError | None]:
+    """(the message, None) for a line the SDK can read; else (None, the error to answer, if any).
 
     The SDK drops a line that fails its JSON-RPC validation (JSON nested deeper than its parser
     goes, a lone surrogate escape, params that are not an object, ...) without a word, so the
     client would wait forever: a request whose id can still be read is answered here instead.
     """
     try:
-        types.jsonrpc_message_adapter.validate_json(line, by_name=False)
-        return None
+        return types.jsonrpc_message_adapter.validate_json(line, by_name=False), None
     except ValidationError as exc:
         errors = exc.errors(include_url=False, include_input=False)
     try:
         message = json.loads(line)
     except (ValueError, RecursionError):
-        return None
+        return None, None
     if not isinstance(message, dict) or "method" not in message:
-        return None
+        return None, None
     rid = message.get("id")
     if isinstance(rid, bool) or not isinstance(rid, int | str):
-        return None  # a notification, or an id no client could be waiting on
+        return None, None  # a notification, or an id no client could be waiting on
     # A request's own complaints (the union's other members complain about what a request lacks).
     mine = [e for e in errors if e["loc"][:1] == ("JSONRPCRequest",)] or errors[:1]
     parts = [
@@ -125,7 +124,7 @@ def _unreadable_request_error(line: str) -> types.JSONRPCError | None:
     code, what = (
         (types.PARSE_ERROR, "Parse error") if unparsed else (types.INVALID_REQUEST, "Invalid request")
     )
-    return types.JSONRPCError(
+    return None, types.JSONRPCError(
         jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=f"{what}: {'; '.join(parts)[:300]}")
     )
 
@@ -133,53 +132,135 @@ def _unreadable_request_error(line: str) -> types.JSONRPCError | None:
 class _AsyncLines:
     """stdin as an async iterator of lines on the event loop (cancellable, unlike a thread read).
 
-    `reject`, once set, receives the error for each request the SDK would drop unanswered."""
+    It keeps the ids of the requests read and not answered yet (`answered` is told of each
+    answer): at EOF it ends only once they are all answered, so a client that writes its requests
+    and closes stdin (a shell pipe, a script) still gets every answer; a signal stops it at once.
+    `reject`, once set, receives the error for each request the SDK would drop unanswered.
+    """
 
-    def __init__(self, reader: asyncio.StreamReader) -> None:
-        self._reader = reader
+    def __init__(self, readline: Callable[[], Awaitable[bytes]]) -> None:
+        self._readline = readline
         self.reject: Reject | None = None
+        self._unanswered: set[types.RequestId] = set()
+        self._all_answered: asyncio.Event | None = None  # made at EOF, if anything is unanswered
 
     def __aiter__(self) -> _AsyncLines:
         return self
 
+    def answered(self, rid: types.RequestId) -> None:
+        """The server answered request `rid` (a result or an error)."""
+        self._unanswered.discard(rid)
+        if not self._unanswered and self._all_answered is not None:
+            self._all_answered.set()
+
     async def __anext__(self) -> str:
         try:
-            line = await self._reader.readline()
+            line = await self._readline()
         except ValueError:  # a line beyond the limit: drop it, the peer gets no answer for it
             log.warning("dropped an over-long stdin line")
             return "\n"
+        except OSError as exc:  # a terminal hung up, a descriptor gone bad: as good as closed
+            log.warning("reading stdin failed (%s): treating it as closed", exc)
+            line = b""
+        if len(line) > _LINE_LIMIT:  # the same, from a file (its reader doesn't raise)
+            log.warning("dropped an over-long stdin line")
+            while line and not line.endswith(b"\n"):
+                line = await self._readline()
+            return "\n"
         if not line:
+            await self._drain()
             raise StopAsyncIteration
         text = line.decode("utf-8", errors="replace")
-        if self.reject is not None and text.strip():
+        if text.strip():
             try:
-                error = _unreadable_request_error(text)
+                await self._note(text)
             except Exception:  # never let the check cost the connection
                 log.exception("checking a stdin line failed")
-                error = None
-            if error is not None:
-                log.info("answered an unreadable request %r: %s", error.id, error.error.message)
-                await self.reject(error)
         return text
 
+    async def _note(self, text: str) -> None:
+        message, error = _read_line(text)
+        if isinstance(message, types.JSONRPCRequest):
+            self._unanswered.add(message.id)
+        elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
+            # A cancelled request may go unanswered (the protocol allows it): don't wait for it.
+            rid = (message.params or {}).get("requestId")
+            if isinstance(rid, int | str) and not isinstance(rid, bool):
+                self.answered(rid)
+        elif error is not None and self.reject is not None:
+            log.info("answered an unreadable request %r: %s", error.id, error.error.message)
+            await self.reject(error)
 
-async def _stdin_lines() -> _AsyncLines | None:
-    loop = asyncio.get_running_loop()
-    fd = sys.stdin.fileno()
-    mode = os.fstat(fd).st_mode
-    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd)):
-        # A regular file or a device such as /dev/null: epoll can't watch it (connect_read_pipe
-        # accepts /dev/null, then never reports its EOF and the server never stops), so the SDK's
-        # thread reader reads it.
-        return None
-    reader = asyncio.StreamReader(limit=_LINE_LIMIT)
-    pipe = os.fdopen(os.dup(fd), "rb", buffering=0)
+    async def _drain(self) -> None:
+        if not self._unanswered:
+            return
+        log.info(
+            "stdin closed with %d request(s) in flight: answering them before stopping (SIGTERM stops now)",
+            len(self._unanswered),
+        )
+        self._all_answered = asyncio.Event()
+        await self._all_answered.wait()
+
+
+class _AnswerWatch:
+    """The server's write stream, telling `lines` of every answer on its way to stdout."""
+
+    def __init__(self, inner: Any, lines: _AsyncLines) -> None:
+        self._inner = inner
+        self._lines = lines
+
+    async def send(self, item: SessionMessage) -> None:
+        await self._inner.send(item)
+        if (
+            isinstance(item.message, types.JSONRPCResponse | types.JSONRPCError)
+            and item.message.id is not None
+        ):
+            self._lines.answered(item.message.id)
+
+    def close(self) -> None:
+        self._inner.close()
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+    async def __aenter__(self) -> _AnswerWatch:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+
+async def _no_line() -> bytes:
+    return b""
+
+
+async def _stdin_lines() -> _AsyncLines:
     try:
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), pipe)
-    except (ValueError, OSError):  # a regular file: fall back to the SDK's thread reader
-        pipe.close()
-        return None
-    return _AsyncLines(reader)
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):  # started with stdin closed: nothing will come
+        log.warning("stdin is closed: no client can talk to this stdio server")
+        return _AsyncLines(_no_line)
+    mode = os.fstat(fd).st_mode
+    if stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode) or os.isatty(fd):
+        reader = asyncio.StreamReader(limit=_LINE_LIMIT)
+        pipe = os.fdopen(os.dup(fd), "rb", buffering=0)
+        try:
+            await asyncio.get_running_loop().connect_read_pipe(
+                lambda: asyncio.StreamReaderProtocol(reader), pipe
+            )
+        except (ValueError, OSError):
+            pipe.close()
+        else:
+            return _AsyncLines(reader.readline)
+    # A regular file or a device such as /dev/null: epoll can't watch it (connect_read_pipe
+    # accepts /dev/null, then never reports its EOF and the server never stops). Its reads never
+    # block for long, so a worker thread reads it.
+    file = os.fdopen(os.dup(fd), "rb")
+
+    async def read_file_line() -> bytes:
+        return await asyncio.to_thread(file.readline, _LINE_LIMIT + 1)
+
+    return _AsyncLines(read_file_line)
 
 
 async def _serve_stdio(server: ExaOrchServer, stop: asyncio.Event) -> None:
@@ -193,15 +274,18 @@ async def _serve_stdio(server: ExaOrchServer, stop: asyncio.Event) -> None:
 
         tg.start_soon(on_stop)
         async with stdio_server(stdin=cast(Any, lines)) as (read_stream, write_stream):
-            if lines is not None:
 
-                async def reject(error: types.JSONRPCError) -> None:
-                    with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
-                        await write_stream.send(SessionMessage(error))
+            async def reject(error: types.JSONRPCError) -> None:
+                with contextlib.suppress(anyio.ClosedResourceError, anyio.BrokenResourceError):
+                    await write_stream.send(SessionMessage(error))
 
-                lines.reject = reject
+            lines.reject = reject
             log.info("serving MCP over stdio (profile %s)", server.profile)
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            await server.run(
+                read_stream,
+                cast(Any, _AnswerWatch(write_stream, lines)),
+                server.create_initialization_options(),
+            )
         log.info("stdin closed: stopping")
         tg.cancel_scope.cancel()
 
