@@ -26,7 +26,7 @@ from exa_py import AsyncExa
 from exa_py.errors import ExaTimeoutError
 
 from exa_orch.config import Secret, Settings
-from exa_orch.errors import ApiError, GatewayError, OrchError
+from exa_orch.errors import ApiError, GatewayError, InvalidParams, OrchError
 from exa_orch.gateway.errors import error_from_exception
 from exa_orch.gateway.limits import DEFAULT_MARGIN
 from exa_orch.gateway.retry import RetryPolicy
@@ -176,6 +176,12 @@ async def call(awaitable: Awaitable[T]) -> T:
         return await awaitable
     except OrchError:
         raise
+    except httpx.InvalidURL as exc:  # a value too long for a URL (over 64 KB): nothing was sent
+        raise InvalidParams(
+            f"a value sent in the URL is invalid ({exc})",
+            hint="Values sent in the URL (ids, cursors) must stay under 64 KB: pass back the exact "
+            "id or cursor Exa returned.",
+        ) from None
     except (ExaTimeoutError, httpx.TransportError) as exc:
         raise error_from_exception(
             exc if isinstance(exc, httpx.TransportError) else httpx.ReadTimeout(str(exc)),

@@ -18,6 +18,7 @@ from exa_orch.errors import (
     ApiError,
     AuthenticationError,
     GatewayError,
+    InvalidParams,
     NotFoundError,
     RateLimited,
     UpstreamTimeout,
@@ -64,6 +65,19 @@ def raise_for_status(resp: httpx.Response) -> None:
     raise ApiError(text, **kw)
 
 
+def invalid_url(method: str, path: str, params: dict[str, Any], exc: httpx.InvalidURL) -> InvalidParams:
+    """The InvalidParams for a request httpx refuses to build: a value in its URL is too long
+    (httpx caps a URL component at 64 KB) or unusable; names the longest query parameter."""
+    longest = max(params, key=lambda k: len(str(params[k])), default=None)
+    size = f" ('{longest}' is {len(str(params[longest]))} characters)" if longest is not None else ""
+    return InvalidParams(
+        f"{method} {path}: a value sent in the URL is invalid ({exc}){size}",
+        hint="Values sent in the URL (ids, cursors, query parameters) must stay under 64 KB: shorten "
+        "it, or pass back the exact cursor Exa returned.",
+        fields=[longest] if longest is not None else [],
+    )
+
+
 async def request(
     ctx: OpContext,
     method: str,
@@ -78,6 +92,8 @@ async def request(
         resp = await ctx.http.request(method, path, params=params or None, json=body)
     except GatewayError:
         raise
+    except httpx.InvalidURL as exc:  # raised while building the request: nothing was sent
+        raise invalid_url(method, path, params, exc) from None
     except httpx.TimeoutException as exc:
         raise UpstreamTimeout(f"Exa did not answer {method} {path} in time: {exc}") from exc
     except httpx.TransportError as exc:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Literal
 
+import httpx
 from pydantic import Field, field_validator
 
 from exa_orch.errors import ApiError
 
-from ._http import raise_for_status
+from ._http import invalid_url, raise_for_status
 from .context import OpContext
 from .models import Args
 from .registry import Operation
@@ -59,7 +60,10 @@ def plan(args: SearchPapers) -> dict[str, Any]:
 
 async def search_papers(args: SearchPapers, ctx: OpContext) -> dict[str, Any]:
     req = plan(args)
-    resp = await ctx.arxiv.get(req["path"], params=req["query"])
+    try:
+        resp = await ctx.arxiv.get(req["path"], params=req["query"])
+    except httpx.InvalidURL as exc:
+        raise invalid_url("GET", "(ArXiv Xplorer)", req["query"], exc) from None
     raise_for_status(resp)
     try:
         body = resp.json()
