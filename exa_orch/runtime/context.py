@@ -62,6 +62,10 @@ class TaskContext:
         self._owner = owner
         self._saved = steps
         self._used: set[str] | None = None  # keys used in this run; created by the first step
+        # Checkpoints a resumed run has yet to replay. Until they are replayed (or a step runs live),
+        # progress and partial results repeat what the earlier run already stored: not written again,
+        # so the task's progress never goes back after a restart.
+        self._replay_left = len(steps) if resumed else 0
         self._on_progress = on_progress
         self._cancel_hooks: list[CancelHook] | None = None  # created by the first on_cancel
         self._cancelled = False
@@ -96,7 +100,10 @@ class TaskContext:
             raise ValueError(f"step key {key!r} used twice in task {self.task_id}; step keys must be unique")
         self._used.add(key)
         if key in self._saved:
+            if self._replay_left:
+                self._replay_left -= 1
             return self._saved[key]
+        self._replay_left = 0  # a live step: whatever follows is news
         # On an error current_step keeps naming this step, for the task's error {step, ...}.
         previous, self.current_step = self.current_step, key
         out = fn()
@@ -111,7 +118,12 @@ class TaskContext:
     async def progress(
         self, step: str, completed: float, total: float | None, message: str | None = None
     ) -> None:
-        """Record progress {step, completed, total, message} (stored, and sent to local subscribers)."""
+        """Record progress {step, completed, total, message} (stored, and sent to local subscribers).
+
+        While a resumed run replays its checkpoints, this is the earlier run's progress over again:
+        it is dropped (the row keeps the later value that run stored)."""
+        if self._replay_left:
+            return
         progress: dict[str, Any] = {"step": step, "completed": completed, "total": total}
         if message is not None:
             progress["message"] = message
@@ -120,7 +132,11 @@ class TaskContext:
             self._on_progress(progress)
 
     async def partial(self, result: Any) -> None:
-        """Store a partial result, returned by tasks.get/tasks.result until the task finishes."""
+        """Store a partial result, returned by tasks.get/tasks.result until the task finishes.
+
+        Dropped while a resumed run replays its checkpoints, as `progress` is."""
+        if self._replay_left:
+            return
         await self._store.set_partial(self.task_id, _json_roundtrip(result), owner=self._owner)
 
     async def sleep(self, seconds: float) -> None:
