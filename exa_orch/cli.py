@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import math
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NoReturn
 
 from exa_orch import __version__
 from exa_orch.config import Settings
@@ -26,27 +28,60 @@ def _add_db_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", help="SQLite file (default: $EXA_ORCH_DB or ./workflows.db)")
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse, with usage errors printed like every other error: `error [CODE]:` and a hint."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(
+            2,
+            f"error [INVALID_PARAMS]: {message}\n"
+            f"hint: {' '.join(self.format_usage().split())} (see `{self.prog} --help`)\n",
+        )
+
+
+def _port(text: str) -> int:
+    try:
+        port = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if not 0 <= port <= 65535:
+        raise argparse.ArgumentTypeError(f"must be 0-65535 (0 picks a free port), got {port}")
+    return port
+
+
+def _finite(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a number, got {text!r}") from None
+    if not math.isfinite(value):
+        raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
-    parser = argparse.ArgumentParser(prog="exa-orch", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="exa-orch", description=__doc__.splitlines()[0])
     parser.add_argument("--version", action="version", version=f"exa-orch {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
     serve = sub.add_parser("serve", help="run the MCP server (stdio by default)")
     serve.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
     serve.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
-    serve.add_argument("--port", type=int, default=8765, help="HTTP port (default 8765; 0 picks one)")
+    serve.add_argument("--port", type=_port, default=8765, help="HTTP port (default 8765; 0 picks one)")
     _add_db_flag(serve)
 
     sim = sub.add_parser("sim", help="run the built-in Exa simulator on loopback")
     sim.add_argument("--host", default="127.0.0.1")
-    sim.add_argument("--port", type=int, default=0, help="port (default 0: pick a free one)")
+    sim.add_argument("--port", type=_port, default=0, help="port (default 0: pick a free one)")
     sim.add_argument("--seed", type=int, default=None, help="world seed (default 42, or $EXA_SIM_SEED)")
-    sim.add_argument("--speed", type=float, default=None, help="time factor (default 1.0)")
-    sim.add_argument("--fault-rate", type=float, default=None, help="share of requests answered with a fault")
+    sim.add_argument("--speed", type=_finite, default=None, help="time factor (default 1.0)")
+    sim.add_argument(
+        "--fault-rate", type=_finite, default=None, help="share of requests answered with a fault"
+    )
     sim.add_argument("--fault-kinds", default=None, help="comma list: 429,500,502,503,drop")
-    sim.add_argument("--retry-after", type=float, default=None, help="Retry-After seconds on injected 429s")
-    sim.add_argument("--latency-ms", type=float, default=None, help="added latency per request")
+    sim.add_argument("--retry-after", type=_finite, default=None, help="Retry-After seconds on injected 429s")
+    sim.add_argument("--latency-ms", type=_finite, default=None, help="added latency per request")
 
     db = sub.add_parser("db", help="database maintenance")
     db_sub = db.add_subparsers(dest="db_command", required=True)

@@ -102,6 +102,34 @@ async def run_query(db: Path, query: str) -> tuple[list[str], list[tuple[Any, ..
     """Column names and rows of one read-only statement; InvalidParams if it writes or fails."""
     guard = _Guard()
     uri = _read_only_uri(db)
+    try:
+        _probe(uri)
+        return await _run_guarded(uri, query, guard)
+    except UnicodeEncodeError:
+        raise InvalidParams(
+            "the query is not valid text (it has bytes that are not UTF-8)",
+            hint="Retype it in UTF-8, e.g. `select * from v_tasks`.",
+            fields=["query"],
+        ) from None
+    except sqlite3.Error as exc:  # opening or reading the file itself (a directory, unreadable, not SQLite)
+        raise StoreError(
+            f"cannot read the database {db}: {exc}",
+            hint="Point --db (or EXA_ORCH_DB) at a readable exa-orch database file "
+            "(`exa-orch db migrate` creates one).",
+        ) from None
+
+
+def _probe(uri: str) -> None:
+    """Open the file once without aiosqlite: when aiosqlite's connect fails, its worker thread
+    outlives the event loop and prints a traceback of its own after ours."""
+    conn = sqlite3.connect(uri, uri=True)
+    try:
+        conn.execute("PRAGMA schema_version")  # opening is lazy; this reads the header
+    finally:
+        conn.close()
+
+
+async def _run_guarded(uri: str, query: str, guard: _Guard) -> tuple[list[str], list[tuple[Any, ...]]]:
     async with aiosqlite.connect(uri, uri=True, isolation_level=None) as conn:
         await conn.execute("PRAGMA busy_timeout = 5000")
         await conn.execute("PRAGMA query_only = ON")
@@ -111,7 +139,11 @@ async def run_query(db: Path, query: str) -> tuple[list[str], list[tuple[Any, ..
                 rows = [tuple(row) for row in await cursor.fetchall()]
                 columns = [d[0] for d in cursor.description or ()]
         except sqlite3.ProgrammingError as exc:
-            raise InvalidParams(f"exa-orch sql runs exactly one statement: {exc}", fields=["query"]) from None
+            raise InvalidParams(
+                f"exa-orch sql runs exactly one statement: {exc}",
+                hint="Run each statement on its own, or join them into one SELECT.",
+                fields=["query"],
+            ) from None
         except sqlite3.Error as exc:
             if guard.refused is not None or "readonly" in str(exc) or "query_only" in str(exc):
                 raise InvalidParams(
@@ -126,9 +158,17 @@ async def run_query(db: Path, query: str) -> tuple[list[str], list[tuple[Any, ..
             )
             raise InvalidParams(
                 f"the query failed: {exc}",
-                hint="Tables and views: " + ", ".join(str(n[0]) for n in names),
+                hint="Tables and views: " + ", ".join(str(n[0]) for n in names)
+                if names
+                else "This database has no tables yet: create them with `exa-orch db migrate`.",
                 fields=["query"],
             ) from None
+    if not columns:
+        raise InvalidParams(
+            "the query has no statement to run (it is empty or only a comment)",
+            hint="Give one statement, e.g. `select * from v_tasks`.",
+            fields=["query"],
+        )
     return columns, rows
 
 

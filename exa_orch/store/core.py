@@ -60,10 +60,14 @@ def connect_writer(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
         conn = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
         conn.execute("PRAGMA schema_version").fetchone()  # opening is lazy; make it fail here
     except sqlite3.Error as exc:
+        not_sqlite = "not a database" in str(exc)
         raise StoreError(
             f"cannot open the database {path}: {exc}",
-            hint="Check that its directory exists and is writable, or choose another file with "
-            "EXA_ORCH_DB or --db.",
+            hint="It is not an SQLite database: choose another file with EXA_ORCH_DB or --db (a new "
+            "file is created where none exists)."
+            if not_sqlite
+            else "Check that the file and its directory exist and are readable and writable, or "
+            "choose another file with EXA_ORCH_DB or --db.",
         ) from exc
     # A generous busy timeout rides out another process's write transaction instead of failing.
     conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")

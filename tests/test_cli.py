@@ -1,0 +1,117 @@
+"""The `exa-orch` command on bad input: `error [CODE]: ...`, a `hint:` line, a non-zero exit, no traceback."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from exa_orch.cli import main
+
+
+def exa_orch(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    return subprocess.run(
+        [sys.executable, "-m", "exa_orch", *args], capture_output=True, text=True, timeout=60, env=env
+    )
+
+
+def assert_clean_error(stderr: str, code: str) -> None:
+    lines = stderr.splitlines()
+    assert lines and lines[0].startswith(f"error [{code}]: "), stderr
+    assert any(line.startswith("hint: ") for line in lines[1:]), stderr
+    assert "Traceback" not in stderr and "Exception in thread" not in stderr, stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["frobnicate"], "invalid choice: 'frobnicate'"),
+        ([], "required: command"),
+        (["db"], "required"),
+        (["sql"], "required: query"),
+        (["sql", "--db"], "--db: expected one argument"),
+        (["serve", "--port", "99999"], "--port: must be 0-65535"),
+        (["sim", "--port", "-1"], "--port: must be 0-65535"),
+        (["serve", "--port", "http"], "--port: must be a whole number"),
+        (["sim", "--speed", "nan"], "--speed: must be a finite number"),
+        (["sim", "--fault-rate", "inf"], "--fault-rate: must be a finite number"),
+    ],
+)
+def test_bad_usage_is_an_error_line_a_hint_and_exit_2(
+    argv: list[str], says: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(argv)
+    assert exit_.value.code == 2
+    err = capsys.readouterr().err
+    assert_clean_error(err, "INVALID_PARAMS")
+    assert says in err.splitlines()[0]
+    assert "--help" in err  # the hint says where the usage is
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("cli") / "workflows.db"
+    assert exa_orch("db", "migrate", "--db", str(path)).returncode == 0
+    return path
+
+
+@pytest.mark.parametrize(
+    ("query", "says"),
+    [
+        ("", "no statement to run"),
+        ("  ;  ", "no statement to run"),
+        ("-- only a comment", "no statement to run"),
+        ("select 1; select 2", "exactly one statement"),
+        ("delete from tasks", "read-only; refused DELETE tasks"),
+        ("selec * from tasks", 'near "selec": syntax error'),
+        ("select * from nope", "no such table: nope"),
+        ("select '\udcff'", "not valid text"),  # what a non-UTF-8 byte in argv becomes
+    ],
+)
+def test_sql_refuses_bad_queries_with_a_hint(db: Path, query: str, says: str) -> None:
+    out = exa_orch("sql", "--db", str(db), query)
+    assert out.returncode == 1 and out.stdout == ""
+    assert_clean_error(out.stderr, "INVALID_PARAMS")
+    assert says in out.stderr.splitlines()[0]
+
+
+def test_sql_on_an_empty_file_says_to_migrate(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.db"
+    empty.touch()
+    out = exa_orch("sql", "--db", str(empty), "select * from v_tasks")
+    assert out.returncode == 1
+    assert_clean_error(out.stderr, "INVALID_PARAMS")
+    assert "exa-orch db migrate" in out.stderr
+
+
+def test_db_that_is_a_directory_or_not_sqlite_is_a_store_error(tmp_path: Path) -> None:
+    directory = tmp_path / "a-directory.db"
+    directory.mkdir()
+    not_sqlite = tmp_path / "notes.db"
+    not_sqlite.write_text("these are my notes, not a database\n" * 20)
+    for path in (directory, not_sqlite):
+        for argv in (["sql", "--db", str(path), "select * from tasks"], ["db", "migrate", "--db", str(path)]):
+            out = exa_orch(*argv)
+            assert out.returncode == 1, (argv, out.stdout)
+            assert_clean_error(out.stderr, "STORE_ERROR")
+            assert str(path) in out.stderr
+    migrate = exa_orch("db", "migrate", "--db", str(not_sqlite))
+    assert "not an SQLite database" in migrate.stderr
+    assert not_sqlite.read_text().startswith("these are my notes")  # left as it was
+
+
+def test_sql_on_a_file_that_cannot_be_opened_is_a_store_error(tmp_path: Path) -> None:
+    # A UNIX socket exists but can't be opened, by root too (chmod 000 stops only other users).
+    path = tmp_path / "socket.db"
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(path))
+        out = exa_orch("sql", "--db", str(path), "select 1")
+    assert out.returncode == 1
+    assert_clean_error(out.stderr, "STORE_ERROR")
+    assert "cannot read the database" in out.stderr
