@@ -117,7 +117,7 @@ async def run(db: Path, steps: list[DemoStep] | None = None) -> int:
     ctx = DemoContext(db=db)
     for step in steps or STEPS:
         await step(ctx)
-    print(f"\nInspect it yourself: sqlite3 {ctx.db} 'select * from v_tasks'")
+    print(f'\nInspect it yourself: .venv/bin/exa-orch sql --db {ctx.db} "select * from v_tasks"')
     return 0
 
 
@@ -128,6 +128,8 @@ def main() -> int:
         return asyncio.run(run(db))
     except OrchError as exc:
         print(f"error [{exc.code}]: {exc.message}", file=sys.stderr)
+        if exc.hint:
+            print(f"hint: {exc.hint}", file=sys.stderr)
         return 1
 
 

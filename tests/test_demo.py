@@ -42,3 +42,23 @@ def test_demo_prints_the_archive_then_runs_a_research_task_to_completion(tmp_pat
             "select status, json_extract(result, '$.status') from tasks where id = ?", (match.group(1),)
         ).fetchone()
     assert (status, result) == ("completed", "completed")
+    # The closing hint names a command the install provides (the sqlite3 CLI may be missing).
+    assert f'exa-orch sql --db {db} "select * from v_tasks"' in out.stdout.splitlines()[-1]
+
+
+def test_demo_on_a_file_that_is_not_a_database_says_what_to_do(tmp_path: Path) -> None:
+    notes = tmp_path / "notes.txt"
+    notes.write_text("not a database\n" * 50)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    out = subprocess.run(
+        [sys.executable, "-m", "exa_orch.demo"],
+        capture_output=True,
+        text=True,
+        timeout=90,
+        cwd=tmp_path,
+        env={**env, "EXA_ORCH_DEMO_DB": str(notes)},
+    )
+    assert out.returncode == 1
+    lines = out.stderr.splitlines()
+    assert lines[0].startswith("error [STORE_ERROR]: cannot open the database"), out.stderr
+    assert lines[1].startswith("hint: "), out.stderr
