@@ -115,3 +115,37 @@ def test_sql_on_a_file_that_cannot_be_opened_is_a_store_error(tmp_path: Path) ->
     assert out.returncode == 1
     assert_clean_error(out.stderr, "STORE_ERROR")
     assert "cannot read the database" in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("entry", "says"),
+    [
+        ("no-colon", "must look like 'package.module:ATTRIBUTE'"),
+        ("json:dumps", "must name a list of WorkflowSpec"),
+        ("no_such_module_here:SPECS", "ModuleNotFoundError"),
+        ("broken_workflows:SPECS", "RuntimeError: half-configured"),
+    ],
+)
+def test_serve_with_a_bad_extra_workflows_entry_is_a_config_error(
+    tmp_path: Path, entry: str, says: str
+) -> None:
+    (tmp_path / "broken_workflows.py").write_text("raise RuntimeError('half-configured')\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    env |= {
+        "EXA_ORCH_EXA_URL": "http://127.0.0.1:9",  # never called: the server stops before serving
+        "EXA_ORCH_DB": str(tmp_path / "w.db"),
+        "EXA_ORCH_EXTRA_WORKFLOWS": entry,
+        "PYTHONPATH": str(tmp_path),
+    }
+    out = subprocess.run(
+        [sys.executable, "-m", "exa_orch", "serve"],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert out.returncode == 1 and out.stdout == ""
+    error = next(line for line in out.stderr.splitlines() if line.startswith("error ["))
+    assert error.startswith("error [CONFIG_ERROR]: EXA_ORCH_EXTRA_WORKFLOWS entry") and says in error
+    assert "hint: " in out.stderr and "Traceback" not in out.stderr

@@ -14,6 +14,7 @@ from exa_orch.errors import ConfigError
 from exa_orch.runtime.spec import WorkflowSpec
 
 ENV_VAR = "EXA_ORCH_EXTRA_WORKFLOWS"
+HINT = f"Set {ENV_VAR} to importable 'package.module:LIST' entries, comma-separated, or unset it."
 
 
 def load_extra_workflows(env: Mapping[str, str] | None = None) -> list[WorkflowSpec]:
@@ -23,12 +24,16 @@ def load_extra_workflows(env: Mapping[str, str] | None = None) -> list[WorkflowS
     for entry in filter(None, (part.strip() for part in raw.split(","))):
         module_name, sep, attr = entry.partition(":")
         if not sep or not module_name or not attr:
-            raise ConfigError(f"{ENV_VAR} entry {entry!r} must look like 'package.module:ATTRIBUTE'")
+            raise ConfigError(
+                f"{ENV_VAR} entry {entry!r} must look like 'package.module:ATTRIBUTE'", hint=HINT
+            )
         try:
             value = getattr(importlib.import_module(module_name), attr)
-        except (ImportError, AttributeError) as exc:
-            raise ConfigError(f"{ENV_VAR} entry {entry!r} can't be loaded: {exc}") from None
+        except Exception as exc:  # importing runs the module's code: any error is a bad setting
+            raise ConfigError(
+                f"{ENV_VAR} entry {entry!r} can't be loaded: {type(exc).__name__}: {exc}", hint=HINT
+            ) from None
         if not isinstance(value, list | tuple) or not all(isinstance(s, WorkflowSpec) for s in value):
-            raise ConfigError(f"{ENV_VAR} entry {entry!r} must name a list of WorkflowSpec")
+            raise ConfigError(f"{ENV_VAR} entry {entry!r} must name a list of WorkflowSpec", hint=HINT)
         specs.extend(value)
     return specs
