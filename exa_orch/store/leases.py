@@ -2,10 +2,10 @@
 
 A lease is (lease_owner, lease_expires_at) on the task row. An owner is "<host>:<pid>:<random>".
 A lease can be taken when it is free, expired, already ours, or held by a process on this host
-that no longer exists (a crashed server doesn't make its tasks wait out the TTL). Every take is
-a check-and-set inside the writer's `BEGIN IMMEDIATE` transaction, so among processes racing for
-the same lease exactly one wins. The holder renews its leases by heartbeat; a finished task
-drops its lease.
+that no longer exists or is a zombie (a crashed server doesn't make its tasks wait out the TTL).
+Every take is a check-and-set inside the writer's `BEGIN IMMEDIATE` transaction, so among
+processes racing for the same lease exactly one wins. The holder renews its leases by heartbeat;
+a finished task drops its lease.
 """
 
 from __future__ import annotations
@@ -44,8 +44,21 @@ def owner_is_dead(owner: str) -> bool:
     except ProcessLookupError:
         return True
     except OSError:  # EPERM: it exists, owned by someone else
+        pass
+    # It exists, but a SIGKILLed server that its parent hasn't reaped yet exists as a zombie.
+    return _exited(pid)
+
+
+def _exited(pid: int) -> bool:
+    """True if `pid` is a zombie: it has exited, but its parent hasn't reaped it yet (Linux /proc)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            line = stat.read()
+    except OSError:  # no /proc (macOS), or the process went away meanwhile (then expiry frees it)
         return False
-    return False
+    # "pid (comm) state ...": comm may itself hold ") ", so the state follows the last ")".
+    end = line.rfind(b")")
+    return line[end + 2 : end + 3] in (b"Z", b"X")
 
 
 def _check_ttl(ttl_s: float) -> None:
