@@ -3,7 +3,11 @@
 from __future__ import annotations
 
 import argparse
+import os
 import re
+import shlex
+import subprocess
+import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
@@ -109,3 +113,48 @@ def test_every_cli_flag_and_subcommand_is_in_the_readme() -> None:
                 if flag.startswith("--") and flag not in ("--help", "--version") and flag not in README
             )
     assert missing == []
+
+
+def console_blocks() -> list[list[tuple[str, list[str]]]]:
+    """Each ```console block of the README as (command, output lines) pairs."""
+    blocks = []
+    for body in re.findall(r"```console\n(.*?)```", README, re.S):
+        pairs: list[tuple[str, list[str]]] = []
+        for line in body.splitlines():
+            if line.startswith("$ "):
+                pairs.append((line[2:], []))
+            else:
+                pairs[-1][1].append(line)
+        blocks.append(pairs)
+    return blocks
+
+
+def test_every_exa_orch_command_shown_parses() -> None:
+    shown = [cmd for block in console_blocks() for cmd, _ in block if cmd.startswith("exa-orch ")]
+    shown += [cmd for cmd in re.findall(r"`(exa-orch [a-z][^`]*)`", README) if "[" not in cmd]
+    assert len(shown) >= 10
+    for command in shown:
+        argv = shlex.split(command.split("<")[0].split("|")[0])[1:]
+        build_parser().parse_args(argv)  # exits 2 on a command that doesn't exist
+
+
+def test_the_sql_section_prints_what_the_readme_shows(tmp_path: Path) -> None:
+    """The commands of the SQL section that need no tasks, run in order on a new ./workflows.db."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    ran = 0
+    for block in console_blocks():
+        for command, expected in block:
+            argv = shlex.split(command)
+            if argv[0] != "exa-orch" or "v_tasks" in command or "task_events" in command:
+                continue  # sqlite3 is checked in tests/store; task rows differ per run
+            out = subprocess.run(
+                [sys.executable, "-m", "exa_orch", *argv[1:]],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                cwd=tmp_path,
+                env=env,
+            )
+            assert (out.stdout + out.stderr).splitlines() == expected, command
+            ran += 1
+    assert ran >= 5
