@@ -27,9 +27,10 @@ from pathlib import Path
 from typing import Any
 
 import mcp_types as types
-from mcp.server.context import ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPError
+from pydantic import ValidationError
 
 from exa_orch import __version__
 from exa_orch.config import Settings
@@ -358,11 +359,46 @@ class ExaOrchServer(Server[Any]):
         return await self.execute_tool(params.name, params.arguments, progress)
 
 
+# The SDK's answer to a request before initialize and to params failing their schema: the same
+# bare -32602 for both, naming nothing (its "pinned compat" shape).
+_SDK_BARE = "Invalid request parameters"
+
+
+async def explain_invalid_params(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
+    """Server middleware: keep the SDK's -32602 for malformed params and for a request sent before
+    initialize, but say which it is and what to fix (the SDK sends only "Invalid request parameters")."""
+    try:
+        return await call_next(ctx)
+    except ValidationError as exc:
+        errors = exc.errors(include_url=False, include_input=False)
+        problems = [
+            ".".join(str(p) for p in e["loc"]) + ": " + e["msg"] if e["loc"] else e["msg"] for e in errors
+        ]
+        message = f"Invalid params for {ctx.method[:60]}: {'; '.join(problems[:5])[:500]}"
+        hint = f"Fix the fields named; the MCP schema of {ctx.method[:60]!r} says what each one takes."
+        if any("arguments" in e["loc"] for e in errors):
+            hint = "tools/call takes {name, arguments}: 'arguments' must be a JSON object (not a string)."
+        raise MCPError(
+            code=types.INVALID_PARAMS,
+            message=f"{message}. {hint}",
+            data={"code": "INVALID_PARAMS", "message": message, "hint": hint},
+        ) from None
+    except MCPError as exc:
+        if exc.error.code == types.INVALID_PARAMS and exc.error.message == _SDK_BARE and not exc.error.data:
+            raise MCPError(
+                code=types.INVALID_PARAMS,
+                message=f"Invalid request: the session is not initialized, so {ctx.method[:60]!r} can't be "
+                "served yet; send 'initialize', then the 'notifications/initialized' notification",
+            ) from None
+        raise
+
+
 def build_server(app: App) -> ExaOrchServer:
     """The MCP server for `app`, with the profile from its settings and MCP Tasks."""
     from exa_orch.mcp.tasks import install_tasks  # imported here: tasks.py builds on this module
 
     server = ExaOrchServer(app, app.settings.tools)
+    server.middleware.append(explain_invalid_params)  # outside the tasks bridge: sees its errors too
     install_tasks(server, app)
     return server
 

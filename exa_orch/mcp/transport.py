@@ -95,26 +95,59 @@ async def _main(settings: Settings, db_path: Path, http: bool, host: str, port: 
 Reject = Callable[[types.JSONRPCError], Awaitable[None]]
 
 
-def _read_line(line: str) -> tuple[types.JSONRPCMessage | None, types.JSONRPCError | None]:
-    """(the message, None) for a line the SDK can read; else (None, the error to answer, if any).
+_BATCH = (
+    "Invalid request: JSON-RPC batches are not supported (MCP removed them in 2025-06-18); "
+    "send each message on its own line"
+)
+
+
+def _valid_id(rid: Any) -> bool:
+    return isinstance(rid, int | str) and not isinstance(rid, bool)
+
+
+def _error(rid: types.RequestId | None, code: int, message: str) -> types.JSONRPCError:
+    return types.JSONRPCError(jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=message))
+
+
+def _read_line(line: str) -> tuple[types.JSONRPCMessage | None, list[types.JSONRPCError]]:
+    """(the message, []) for a line the SDK can read; else (None, the errors to answer).
 
     The SDK drops a line that fails its JSON-RPC validation (JSON nested deeper than its parser
-    goes, a lone surrogate escape, params that are not an object, ...) without a word, so the
-    client would wait forever: a request whose id can still be read is answered here instead.
+    goes, a lone surrogate escape, params that are not an object, a batch, a line that is not
+    JSON ...) without a word, so the client would wait forever: a request whose id can still be
+    read is answered with that id, the rest as JSON-RPC 2.0 says (id null); notifications and
+    stray responses stay unanswered.
     """
     try:
-        return types.jsonrpc_message_adapter.validate_json(line, by_name=False), None
+        return types.jsonrpc_message_adapter.validate_json(line, by_name=False), []
     except ValidationError as exc:
         errors = exc.errors(include_url=False, include_input=False)
     try:
         message = json.loads(line)
     except (ValueError, RecursionError):
-        return None, None
-    if not isinstance(message, dict) or "method" not in message:
-        return None, None
-    rid = message.get("id")
-    if isinstance(rid, bool) or not isinstance(rid, int | str):
-        return None, None  # a notification, or an id no client could be waiting on
+        return None, [
+            _error(
+                None,
+                types.PARSE_ERROR,
+                "Parse error: the line is not JSON; send one JSON-RPC message per line",
+            )
+        ]
+    if isinstance(message, list):
+        ids = [m["id"] for m in message if isinstance(m, dict) and "method" in m and _valid_id(m.get("id"))]
+        return None, [_error(rid, types.INVALID_REQUEST, _BATCH) for rid in ids] or [
+            _error(None, types.INVALID_REQUEST, _BATCH)
+        ]
+    if not isinstance(message, dict):
+        return None, [
+            _error(None, types.INVALID_REQUEST, "Invalid request: a JSON-RPC message is a JSON object")
+        ]
+    if "method" not in message or "id" not in message:
+        return None, []  # a stray response or a notification: never answered
+    rid = message["id"]
+    if not _valid_id(rid):
+        return None, [
+            _error(None, types.INVALID_REQUEST, "Invalid request: 'id' must be a string or an integer")
+        ]
     # A request's own complaints (the union's other members complain about what a request lacks).
     mine = [e for e in errors if e["loc"][:1] == ("JSONRPCRequest",)] or errors[:1]
     parts = [
@@ -124,9 +157,7 @@ def _read_line(line: str) -> tuple[types.JSONRPCMessage | None, types.JSONRPCErr
     code, what = (
         (types.PARSE_ERROR, "Parse error") if unparsed else (types.INVALID_REQUEST, "Invalid request")
     )
-    return None, types.JSONRPCError(
-        jsonrpc="2.0", id=rid, error=types.ErrorData(code=code, message=f"{what}: {'; '.join(parts)[:300]}")
-    )
+    return None, [_error(rid, code, f"{what}: {'; '.join(parts)[:300]}")]
 
 
 class _AsyncLines:
@@ -179,7 +210,7 @@ class _AsyncLines:
         return text
 
     async def _note(self, text: str) -> None:
-        message, error = _read_line(text)
+        message, errors = _read_line(text)
         if isinstance(message, types.JSONRPCRequest):
             self._unanswered.add(message.id)
         elif isinstance(message, types.JSONRPCNotification) and message.method == "notifications/cancelled":
@@ -187,9 +218,10 @@ class _AsyncLines:
             rid = (message.params or {}).get("requestId")
             if isinstance(rid, int | str) and not isinstance(rid, bool):
                 self.answered(rid)
-        elif error is not None and self.reject is not None:
-            log.info("answered an unreadable request %r: %s", error.id, error.error.message)
-            await self.reject(error)
+        elif self.reject is not None:
+            for error in errors[:100]:  # a batch of thousands must not stall the reader
+                log.info("answered an unreadable message (id %r): %s", error.id, error.error.message)
+                await self.reject(error)
 
     async def _drain(self) -> None:
         if not self._unanswered:

@@ -1,0 +1,118 @@
+"""Raw JSON-RPC a careless or hostile client sends to `exa-orch serve` over stdio: every request
+gets an answer that says what was wrong, and the server keeps serving."""
+
+from __future__ import annotations
+
+import json
+import select
+import subprocess
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .conftest import server_env
+
+pytestmark = pytest.mark.slow
+
+INIT = {
+    "jsonrpc": "2.0",
+    "id": "init",
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-11-25",
+        "capabilities": {},
+        "clientInfo": {"name": "t", "version": "0"},
+    },
+}
+
+
+class RawSession:
+    """One `exa-orch serve` over stdio, spoken to line by line."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.proc = proc
+
+    def send(self, message: Any) -> None:
+        assert self.proc.stdin is not None
+        line = message if isinstance(message, bytes) else json.dumps(message).encode()
+        self.proc.stdin.write(line + b"\n")
+        self.proc.stdin.flush()
+
+    def read(self, deadline_s: float = 15.0) -> dict[str, Any]:
+        """The next message the server writes (it writes whole lines), within `deadline_s`."""
+        assert self.proc.stdout is not None
+        ready, _, _ = select.select([self.proc.stdout], [], [], deadline_s)
+        assert ready, f"no answer within {deadline_s} s"
+        line = self.proc.stdout.readline()
+        assert line, "the server closed stdout"
+        return dict(json.loads(line))
+
+    def ask(self, message: Any) -> dict[str, Any]:
+        self.send(message)
+        return self.read()
+
+
+@pytest.fixture(scope="module")
+def raw(sim_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RawSession]:
+    tmp = tmp_path_factory.mktemp("bad-input")
+    with (tmp / "stderr.log").open("wb") as errlog:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "exa_orch", "serve"],
+            env=server_env(sim_url, tmp / "workflows.db"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=errlog,
+        )
+    with proc:
+        session = RawSession(proc)
+        yield session
+        assert session.ask({"jsonrpc": "2.0", "id": "last", "method": "ping"})["result"] == {}
+        assert proc.stdin is not None
+        proc.stdin.close()
+        assert proc.wait(timeout=30) == 0
+    assert "Traceback" not in (tmp / "stderr.log").read_text()
+
+
+def _error(answer: dict[str, Any], rid: Any, code: int) -> str:
+    assert answer["id"] == rid and answer["error"]["code"] == code, answer
+    return str(answer["error"]["message"])
+
+
+def test_requests_before_initialize_and_params_of_the_wrong_shape_say_what_to_fix(raw: RawSession) -> None:
+    # The SDK answered both with a bare -32602 "Invalid request parameters" (data ""), naming nothing:
+    # a client could not tell "initialize first" from "your params are wrong", nor which param.
+    early = _error(raw.ask({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}), 1, -32602)
+    assert "not initialized" in early and "'initialize'" in early
+    assert "result" in raw.ask(INIT)
+    raw.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
+    as_text = {"name": "manage_websets", "arguments": json.dumps({"operation": "list_operations"})}
+    message = _error(raw.ask({**call, "params": as_text}), 2, -32602)
+    assert "arguments" in message and "JSON object" in message
+    message = _error(raw.ask({**call, "params": {"arguments": {}}}), 2, -32602)
+    assert "name" in message and "required" in message.lower()
+    cursor = raw.ask({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"cursor": 7}})
+    assert "cursor" in _error(cursor, 3, -32602)
+    assert cursor["error"]["data"]["code"] == "INVALID_PARAMS"
+
+
+def test_lines_that_are_not_one_json_rpc_object_are_answered_not_dropped(raw: RawSession) -> None:
+    # The SDK drops these without a word; a client waiting on ids 9 and 10 of a batch (2025-03-26
+    # clients send them) waited forever.
+    for line in (b"{not json", b'{"jsonrpc":"2.0","id":8,"method":"ping"'):
+        assert "Parse error" in _error(raw.ask(line), None, -32700)
+    raw.send([{"jsonrpc": "2.0", "id": 9, "method": "ping"}, {"jsonrpc": "2.0", "id": 10, "method": "ping"}])
+    for rid in (9, 10):
+        assert "batches are not supported" in _error(raw.read(), rid, -32600)
+    assert "batches" in _error(raw.ask([]), None, -32600)
+    assert "JSON object" in _error(raw.ask(b"42"), None, -32600)
+    # A notification and a stray response stay unanswered: the next answer is the ping's.
+    raw.send({"jsonrpc": "2.0", "method": "notifications/whatever"})
+    raw.send({"jsonrpc": "2.0", "id": 77, "result": {}})
+    assert raw.ask({"jsonrpc": "2.0", "id": 11, "method": "ping"}) == {
+        "jsonrpc": "2.0",
+        "id": 11,
+        "result": {},
+    }
