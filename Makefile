@@ -30,10 +30,11 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
+# Each benchmark exits 1 when it misses a target; run all three anyway, then fail if one did.
 bench: $(STAMP)
-	$(BIN)/python bench/store.py
-	$(BIN)/python bench/gateway.py
-	$(BIN)/python bench/runtime.py
+	@status=0; for b in store gateway runtime; do \
+		echo "$(BIN)/python bench/$$b.py"; $(BIN)/python bench/$$b.py || status=1; \
+	done; exit $$status
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
