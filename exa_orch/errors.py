@@ -132,7 +132,11 @@ class MigrationError(StoreError):
     code = ErrorCode.MIGRATION_FAILED
 
     def __init__(self, version: int, name: str, reason: str) -> None:
-        super().__init__(f"migration {version:04d}_{name} failed: {reason}")
+        super().__init__(
+            f"migration {version:04d}_{name} failed: {reason}",
+            hint="The failed migration was rolled back. Do what the message says, or point "
+            "EXA_ORCH_DB (or --db) at another file: a new one is created.",
+        )
         self.version = version
         self.name = name
 

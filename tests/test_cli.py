@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import sqlite3
 import subprocess
 import sys
 from pathlib import Path
@@ -149,3 +150,16 @@ def test_serve_with_a_bad_extra_workflows_entry_is_a_config_error(
     error = next(line for line in out.stderr.splitlines() if line.startswith("error ["))
     assert error.startswith("error [CONFIG_ERROR]: EXA_ORCH_EXTRA_WORKFLOWS entry") and says in error
     assert "hint: " in out.stderr and "Traceback" not in out.stderr
+
+
+def test_migrate_on_another_apps_sqlite_file_is_a_migration_error_with_a_hint(tmp_path: Path) -> None:
+    other = tmp_path / "other-app.db"
+    with sqlite3.connect(other) as conn:
+        conn.execute("CREATE TABLE tasks (title TEXT)")  # a name exa-orch uses, another shape
+        conn.execute("INSERT INTO tasks VALUES ('buy milk')")
+    out = exa_orch("db", "migrate", "--db", str(other))
+    assert out.returncode == 1
+    assert_clean_error(out.stderr, "MIGRATION_FAILED")
+    assert "table tasks already exists" in out.stderr
+    with sqlite3.connect(other) as conn:
+        assert conn.execute("SELECT title FROM tasks").fetchall() == [("buy milk",)]
