@@ -163,3 +163,12 @@ def test_migrate_on_another_apps_sqlite_file_is_a_migration_error_with_a_hint(tm
     assert "table tasks already exists" in out.stderr
     with sqlite3.connect(other) as conn:
         assert conn.execute("SELECT title FROM tasks").fetchall() == [("buy milk",)]
+
+
+@pytest.mark.parametrize(
+    "argv", [["--fault-kinds", "418"], ["--speed", "0"], ["--fault-rate", "2"], ["--retry-after", "-1"]]
+)
+def test_sim_with_a_bad_setting_stops_with_a_hint(argv: list[str]) -> None:
+    out = exa_orch("sim", *argv)
+    assert out.returncode == 2 and out.stdout == ""  # no URL printed: nothing is served
+    assert_clean_error(out.stderr, "INVALID_PARAMS")

@@ -76,6 +76,7 @@ def run_sim(args: argparse.Namespace) -> int:
         app = create_app(config)
     except ValueError as exc:
         print(f"error [INVALID_PARAMS]: {exc}", file=sys.stderr)
+        print("hint: see `exa-orch sim --help` for each flag and its EXA_SIM_* variable", file=sys.stderr)
         return 2
     host = getattr(args, "host", None) or "127.0.0.1"
     port = getattr(args, "port", None) or 0
