@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import math
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -109,6 +110,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (`exa-orch sql ... | head`): stop quietly, as other Unix tools do.
+        # Python would flush stdout again at exit and fail there, so point it at /dev/null first.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141  # 128 + SIGPIPE: what a shell reports for a command stopped by a closed pipe
 
 
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:

@@ -172,3 +172,17 @@ def test_sim_with_a_bad_setting_stops_with_a_hint(argv: list[str]) -> None:
     out = exa_orch("sim", *argv)
     assert out.returncode == 2 and out.stdout == ""  # no URL printed: nothing is served
     assert_clean_error(out.stderr, "INVALID_PARAMS")
+
+
+@pytest.mark.parametrize("as_json", [False, True])
+def test_sql_into_a_pipe_closed_early_stops_quietly(db: Path, as_json: bool) -> None:
+    """`exa-orch sql ... | head -1`: no BrokenPipeError traceback, the shell's SIGPIPE status."""
+    rows = "with recursive c(x) as (select 1 union all select x + 1 from c where x < 100000) select x from c"
+    argv = [sys.executable, "-m", "exa_orch", "sql", "--db", str(db), *(["--json"] if as_json else []), rows]
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as child:
+        assert child.stdout is not None and child.stderr is not None
+        assert child.stdout.readline()  # the first line came; the reader now goes away (>64 KB remain)
+        child.stdout.close()
+        stderr = child.stderr.read()
+        assert child.wait(timeout=60) == 141
+    assert stderr == ""
