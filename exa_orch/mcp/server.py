@@ -68,6 +68,14 @@ _MANAGE_DESCRIPTION = (
 )
 
 
+# Toolhost operation names (seed 000 section 4.2) -> registry names, to point manage_websets
+# callers who use them at the right operation.
+_SEED_NAMES: dict[str, str] = {}
+for _tool in TOOLS_BY_NAME.values():
+    for _seed, _target in _tool.operations.items():
+        _SEED_NAMES.setdefault(_seed.lower(), _target)
+
+
 class ToolCallError(InvalidParams):
     """The tool's own arguments (operation/args/params) were malformed."""
 
@@ -288,7 +296,14 @@ class ExaOrchServer(Server[Any]):
         if tool == MANAGE_WEBSETS:
             if len(operation) > 100:  # don't echo a huge name back into the agent's context
                 raise UnknownOperation(operation[:100] + "...", [])
-            self.app.registry.get(operation)  # raises UnknownOperation with close names
+            try:
+                self.app.registry.get(operation)  # raises UnknownOperation with close names
+            except UnknownOperation as exc:
+                # A toolhost (seed 000) name such as 'create_webset' is no typo: name its operation.
+                meant = _SEED_NAMES.get(operation.strip().lower())
+                if meant is None or meant not in self.app.registry or meant in exc.suggestions:
+                    raise
+                raise UnknownOperation(operation, [meant, *exc.suggestions][:3]) from None
             return operation
         table = TOOLS_BY_NAME[tool].operations
         if operation not in table:

@@ -89,7 +89,9 @@ class Registry:
         """Registered names closest to `name` (case and separators forgiven)."""
         norm = {self._norm(k): k for k in self._ops}
         hits = difflib.get_close_matches(self._norm(name), list(norm), n=n, cutoff=0.6)
-        out = [norm[h] for h in hits]
+        # A cut-short name ('research.poll') is a prefix of the one meant, which difflib ranks low.
+        start = [k for nk, k in norm.items() if "." in name and nk.startswith(self._norm(name))]
+        out = list(dict.fromkeys([*start[:1], *(norm[h] for h in hits)]))[:n]
         # 'list' -> websets.list, items.list ...: a bare verb matches every domain that has it.
         if not out:
             out = [k for k in self._ops if k.rsplit(".", 1)[-1].lower() == name.lower()][:n]

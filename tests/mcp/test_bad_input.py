@@ -33,6 +33,12 @@ class RawSession:
 
     def __init__(self, proc: subprocess.Popen[bytes]) -> None:
         self.proc = proc
+        self.initialized = False
+
+    def initialize(self) -> None:
+        assert "result" in self.ask(INIT)
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        self.initialized = True
 
     def send(self, message: Any) -> None:
         assert self.proc.stdin is not None
@@ -85,8 +91,7 @@ def test_requests_before_initialize_and_params_of_the_wrong_shape_say_what_to_fi
     # a client could not tell "initialize first" from "your params are wrong", nor which param.
     early = _error(raw.ask({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}), 1, -32602)
     assert "not initialized" in early and "'initialize'" in early
-    assert "result" in raw.ask(INIT)
-    raw.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+    raw.initialize()
     call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call"}
     as_text = {"name": "manage_websets", "arguments": json.dumps({"operation": "list_operations"})}
     message = _error(raw.ask({**call, "params": as_text}), 2, -32602)
@@ -116,3 +121,14 @@ def test_lines_that_are_not_one_json_rpc_object_are_answered_not_dropped(raw: Ra
         "id": 11,
         "result": {},
     }
+
+
+def test_a_toolhost_operation_name_sent_to_manage_websets_names_the_operation_meant(raw: RawSession) -> None:
+    # Seed 000's names (create_webset, start_search, ...) got no suggestion at all from manage_websets.
+    if not raw.initialized:
+        raw.initialize()
+    call = {"name": "manage_websets", "arguments": {"operation": "create_webset", "args": {}}}
+    answer = raw.ask({"jsonrpc": "2.0", "id": 20, "method": "tools/call", "params": call})
+    body = answer["result"]["structuredContent"]
+    assert answer["result"]["isError"] and body["code"] == "UNKNOWN_OPERATION", body
+    assert body["hint"].startswith("Did you mean 'websets.create'"), body

@@ -6,7 +6,8 @@ from typing import Any
 
 import pytest
 
-from exa_orch.errors import InvalidParams, NotFoundError
+from exa_orch.errors import InvalidParams, NotFoundError, UnknownOperation
+from exa_orch.operations import default_registry
 
 from .conftest import Ops
 
@@ -54,3 +55,19 @@ async def test_a_value_too_long_for_a_url_is_invalid_params_not_an_internal_erro
     if field is not None:
         assert refused.value.fields == [field] and field in refused.value.message
     assert ops.requests() == before  # nothing reached Exa
+
+
+@pytest.mark.parametrize(
+    ("name", "first"),
+    [
+        ("research.poll", "research.pollUntilFinished"),  # cut short: difflib alone did not offer it
+        ("tasks.res", "tasks.result"),
+        ("exa.find", "exa.findSimilar"),
+        ("websets.lst", "websets.list"),
+        ("search", "exa.search"),
+    ],
+)
+def test_a_misspelt_or_cut_short_operation_name_suggests_the_one_meant(name: str, first: str) -> None:
+    with pytest.raises(UnknownOperation) as unknown:
+        default_registry().get(name)
+    assert unknown.value.suggestions[0] == first, unknown.value.suggestions
