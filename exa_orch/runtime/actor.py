@@ -5,7 +5,10 @@ Lifecycle (the store's TaskStatus, written only here once the task is leased):
   working   -> working     a resumed run (the previous process died or stopped): steps replay
   working   -> completed   the workflow returned; its result is stored
   working   -> failed      the workflow raised; error = {step, message, recoverable, code}
-  any       -> cancelled   a cancel message, or cancel_requested set by another process
+  any       -> cancelled   a cancel message, or cancel_requested set by another process. If an
+                           earlier run began the task and this run hasn't replayed its checkpoints
+                           yet, the workflow is replayed up to its first live step or sleep first, so
+                           the hooks it registers (ctx.on_cancel) cancel the Exa work that run started.
 Shutdown is not a state: the actor stops at a safe point, releases the lease and leaves the task
 non-terminal, so the next claim (here or in another process) resumes it at once.
 
@@ -250,12 +253,47 @@ class TaskActor:
     async def _stop_at_safe_point(self, ctx: TaskContext | None) -> None:
         self._interruptible = False
         if self._stop is Message.CANCEL:
+            # The claim's row says working, yet no replay ran to its end: an earlier run began the
+            # task (and perhaps Exa work) and its cancel hooks are not all known here yet.
+            if (ctx is None and self.record.status is TaskStatus.WORKING) or (
+                ctx is not None and ctx.resumed and ctx._replay_left
+            ):
+                ctx = await self._replay_for_hooks()
             if ctx is not None:
                 await ctx._run_cancel_hooks(self._hook_timeout)
             await self._set_status(TaskStatus.CANCELLED, message="cancelled")
         else:
             await self._store.release_lease(self.task_id, self._owner)
             logger.info("task %s: stopped for shutdown; it resumes on the next start", self.task_id)
+
+    async def _replay_for_hooks(self) -> TaskContext | None:
+        """Replay the checkpoints up to the first live step or sleep, so the workflow registers its
+        cancel hooks again (bounded by hook_timeout). None if the workflow can't run here."""
+        spec = self._spec
+        if spec is None:
+            return None
+        ctx: TaskContext | None = None
+        try:
+            args = spec.validate(self.record.args)
+            async with asyncio.timeout(self._hook_timeout):
+                ctx = TaskContext(
+                    task_id=self.task_id,
+                    args=args,
+                    store=self._store,
+                    services=self._services,
+                    steps=await self._store.load_steps(self.task_id),
+                    resumed=True,
+                    owner=self._owner,
+                    cancelling=True,
+                )
+                await spec.fn(ctx, args)
+        except asyncio.CancelledError:
+            if self._task is not None and self._task.cancelling():
+                raise  # cancelled from outside (the task group is torn down)
+            # The replay reached its first live step or sleep: ctx holds the hooks.
+        except Exception:  # a failed or overlong replay: run the hooks it found, then cancel anyway
+            logger.warning("task %s: replay to its cancel hooks ended early", self.task_id, exc_info=True)
+        return ctx
 
     async def _set_status(self, status: TaskStatus, *, message: str | None = None) -> None:
         self.record = await self._store.transition(self.task_id, status, message=message, owner=self._owner)

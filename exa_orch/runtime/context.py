@@ -50,6 +50,7 @@ class TaskContext:
         resumed: bool,
         on_progress: ProgressSink | None = None,
         owner: str | None = None,
+        cancelling: bool = False,
     ) -> None:
         self.task_id = task_id
         self.args = args
@@ -66,6 +67,10 @@ class TaskContext:
         # progress and partial results repeat what the earlier run already stored: not written again,
         # so the task's progress never goes back after a restart.
         self._replay_left = len(steps) if resumed else 0
+        # A run started only to cancel a task an earlier run began (cancelled while nobody ran it):
+        # it replays the checkpoints, so the workflow registers its on_cancel hooks again, and stops
+        # at the first live step or sleep, before any new work. The actor then runs the hooks.
+        self._cancelling = cancelling
         self._on_progress = on_progress
         self._cancel_hooks: list[CancelHook] | None = None  # created by the first on_cancel
         self._cancelled = False
@@ -104,6 +109,8 @@ class TaskContext:
                 self._replay_left -= 1
             return self._saved[key]
         self._replay_left = 0  # a live step: whatever follows is news
+        if self._cancelling:
+            raise asyncio.CancelledError  # the safe point a cancelling run stops at
         # On an error current_step keeps naming this step, for the task's error {step, ...}.
         previous, self.current_step = self.current_step, key
         out = fn()
@@ -141,6 +148,10 @@ class TaskContext:
 
     async def sleep(self, seconds: float) -> None:
         """Sleep, interrupted at once by cancel or shutdown (CancelledError) or by a wake message."""
+        if self._cancelling:
+            if self._replay_left:
+                return  # between replayed checkpoints: the earlier run slept here already
+            raise asyncio.CancelledError
         loop = asyncio.get_running_loop()
         fut: asyncio.Future[None] = loop.create_future()
         self._wake = fut

@@ -119,10 +119,18 @@ class TaskService:
                     await actor.wait_done()
             return await self._store.get_task(task_id)
         if await self._store.acquire_lease(task_id, self._sup.owner, self._sup.lease_ttl):
-            # Nobody runs it (pending, or left working by a server that stopped or died): end it
-            # here rather than start a run only to cancel it (a run that isn't live has no
-            # cancel hooks to run either).
+            # Nobody runs it: a server that stopped or died left it, or it is still pending.
+            leased = await self._store.get_task(task_id)
             if self._sup.actor(task_id) is None:
+                if leased.status is TaskStatus.WORKING and leased.type in self._sup.workflows:
+                    # An earlier run began it and may have started Exa work: a run that replays
+                    # its checkpoints finds the workflow's cancel hooks, runs them and ends it.
+                    actor = self._sup.start_leased(leased)
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(self.cancel_wait):
+                            await actor.wait_done()
+                    return await self._store.get_task(task_id)
+                # Pending (nothing started yet), or a type this server can't run: end it here.
                 record = await self._store.transition(
                     task_id, TaskStatus.CANCELLED, message="cancelled", owner=self._sup.owner
                 )

@@ -202,6 +202,13 @@ class Supervisor:
         for record in records:
             self._start(record)
 
+    def start_leased(self, record: TaskRecord) -> TaskActor:
+        """Run a task this process has just leased outside a claim (TaskService.cancel's replay).
+
+        It may run beyond `max_working` for a moment: it only replays to its cancel hooks and ends."""
+        self._start(record)
+        return self._actors[record.id]
+
     def _start(self, record: TaskRecord) -> None:
         assert self._tg is not None
         if record.id in self._actors:

@@ -2,7 +2,9 @@
 
 The first server is a raw subprocess (so the test decides when it is reaped); the restarted one is
 driven by the SDK's stdio client with a 2025-11-25 tasks client. The workflow is
-tests/mcp/stop_workflows.py's `mcp_stop.ticks` (one checkpoint and one progress report per tick).
+tests/mcp/stop_workflows.py's `mcp_stop.ticks` (one checkpoint and one progress report per tick)
+and tests/mcp/tasks_workflows.py's `mcp_test.webset_wait` (a webset, then a wait on Exa with a
+cancel hook).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,12 +23,16 @@ import anyio
 import pytest
 from mcp.client.stdio import stdio_client
 
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import SimHandle, SimThread
+
 from .conftest import REPO, serve_params, server_env
 from .tasks_support import legacy_client, structured
 
 pytestmark = pytest.mark.slow
 
 STOP_WORKFLOWS = "tests.mcp.stop_workflows:WORKFLOWS"
+TASKS_WORKFLOWS = "tests.mcp.tasks_workflows:WORKFLOWS"
 LEASE_TTL_S = 15.0  # the supervisor's lease TTL: a resume that waited it out took this long
 
 
@@ -34,8 +41,8 @@ def _rows(db: Path, sql: str, *args: Any) -> list[Any]:
         return conn.execute(sql, args).fetchall()
 
 
-def _raw_server(sim_url: str, db: Path) -> subprocess.Popen[bytes]:
-    env = server_env(sim_url, db, EXA_ORCH_EXTRA_WORKFLOWS=STOP_WORKFLOWS)
+def _raw_server(sim_url: str, db: Path, workflows: str = STOP_WORKFLOWS) -> subprocess.Popen[bytes]:
+    env = server_env(sim_url, db, EXA_ORCH_EXTRA_WORKFLOWS=workflows)
     with (db.parent / "server-stderr.log").open("ab") as err:
         return subprocess.Popen(
             [sys.executable, "-m", "exa_orch", "serve"],
@@ -45,6 +52,19 @@ def _raw_server(sim_url: str, db: Path) -> subprocess.Popen[bytes]:
             stdout=subprocess.PIPE,
             stderr=err,
         )
+
+
+def _initialize(proc: subprocess.Popen[bytes]) -> None:
+    hello = {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}
+    _rpc(proc, 1, "initialize", hello)
+
+
+def _reap(proc: subprocess.Popen[bytes]) -> None:
+    proc.kill()
+    proc.wait(timeout=30)
+    for stream in (proc.stdin, proc.stdout):
+        if stream is not None:
+            stream.close()
 
 
 def _rpc(proc: subprocess.Popen[bytes], rid: int, method: str, params: dict[str, Any]) -> Any:
@@ -104,11 +124,7 @@ async def test_a_sigkilled_servers_task_resumes_at_once_in_the_next_one_even_bef
                 view = structured(await client.call("tasks.get", {"taskId": task_id}))
                 assert view["status"] == "completed" and view["progress"]["completed"] == 10
     finally:
-        first.kill()
-        first.wait(timeout=30)
-        for stream in (first.stdin, first.stdout):
-            if stream is not None:
-                stream.close()
+        _reap(first)
     assert resumed_in < LEASE_TTL_S - 3
     # Every tick checkpointed once, in order; the history shows one hand-over and no rewind.
     steps = _rows(db, "select step_key from task_steps where task_id = ? order by seq", task_id)
@@ -121,3 +137,54 @@ async def test_a_sigkilled_servers_task_resumes_at_once_in_the_next_one_even_bef
     progress = [json.loads(d)["completed"] for k, _s, d in events if k == "progress"]
     assert progress == sorted(progress) and progress[-1] == 10, progress
     assert _rows(db, "select status, steps from v_tasks where id = ?", task_id) == [("completed", 10)]
+
+
+@pytest.fixture(scope="module")
+def slow_sim() -> Iterator[SimHandle]:
+    """Speed 1: a webset search takes minutes, so the task is still waiting on Exa when its server dies."""
+    with SimThread(SimConfig(speed=1.0)) as handle:
+        yield handle
+
+
+async def test_cancel_through_a_busy_server_while_the_runner_is_dead_cancels_the_exa_work_too(
+    slow_sim: SimHandle, tmp_path: Path
+) -> None:
+    db = tmp_path / "workflows.db"
+    # The second server has one slot, taken by a long task of its own: it never adopts the dead
+    # server's task, so the cancel below finds a working task that nobody runs.
+    params = serve_params(slow_sim.url, db, EXA_ORCH_EXTRA_WORKFLOWS=TASKS_WORKFLOWS, EXA_ORCH_MAX_TASKS="1")
+    with (tmp_path / "server-stderr.log").open("a") as errlog:
+        async with stdio_client(params, errlog=errlog) as (read, write), legacy_client(read, write) as client:
+            busy = {
+                "operation": "tasks.create",
+                "args": {"type": "mcp_test.steps", "steps": 1000, "delay": 0.2},
+            }
+            await client.call_task("manage_websets", busy)
+            first = _raw_server(slow_sim.url, db, TASKS_WORKFLOWS)
+            try:
+                _initialize(first)
+                args = {"operation": "tasks.create", "args": {"type": "mcp_test.webset_wait"}}
+                created = _rpc(
+                    first, 2, "tools/call", {"name": "manage_websets", "arguments": args, "task": {}}
+                )
+                task_id = created["task"]["taskId"]
+                deadline = time.monotonic() + 30
+                while len(_webset_gets(slow_sim)) < 2:  # the webset exists; the task waits on it at Exa
+                    assert time.monotonic() < deadline, "the task never waited on Exa"
+                    await anyio.sleep(0.05)
+            finally:
+                _reap(first)  # SIGKILL: no cancel hook ran, the lease names a dead process
+            assert (await client.cancel(task_id)).status == "cancelled"
+            view = structured(await client.call("tasks.get", {"taskId": task_id}))
+            assert view["status"] == "cancelled"
+    log = slow_sim.log()
+    creates = [e for e in log if e["method"] == "POST" and e["path"] == "/websets/v0/websets"]
+    cancels = [e for e in log if e["method"] == "POST" and e["path"].endswith("/cancel")]
+    assert len(creates) == 1 and len(cancels) == 1, (creates, cancels)
+    assert [s[0] for s in _rows(db, "select step_key from task_steps where task_id = ?", task_id)] == [
+        "create"
+    ]
+
+
+def _webset_gets(sim: SimHandle) -> list[dict[str, Any]]:
+    return [e for e in sim.log() if e["method"] == "GET" and "/websets/v0/websets/" in e["path"]]
