@@ -121,7 +121,13 @@ def error_from_response(
             retry_after=retry_after,
             **common,
         )
-    return ApiError(f"Exa failed ({where}): HTTP {status}: {said}", **common)
+    on_its_side = (
+        "Exa failed on its side: try again in a minute. After a failed create, check whether the object "
+        "was made (list it, or get it by its externalId) before creating it again."
+        if status >= 500
+        else None
+    )
+    return ApiError(f"Exa failed ({where}): HTTP {status}: {said}", hint=on_its_side, **common)
 
 
 def error_from_exception(exc: Exception, *, method: str, path: str) -> GatewayError:

@@ -233,3 +233,14 @@ class _Chunks(httpx.AsyncByteStream):
     async def __aiter__(self):  # type: ignore[no-untyped-def]
         for chunk in self._chunks:
             yield chunk
+
+
+async def test_a_5xx_storm_says_what_to_do_about_it(sim: SimHandle) -> None:
+    # A 500/503 that outlasted the retries came back with only "(gave up after N attempts)" as hint.
+    sim.set_faults(FaultConfig(rate=1.0, kinds=("503",)))
+    async with Gateway(settings_for(sim), retry=FAST) as gw:
+        with pytest.raises(GatewayError) as info:
+            await gw.http.get("/websets/v0/websets")
+    assert info.value.status == 503 and info.value.code == "API_ERROR"
+    assert info.value.hint is not None and "try again" in info.value.hint
+    assert info.value.hint.endswith(f"(gave up after {FAST.max_attempts} attempts)")
