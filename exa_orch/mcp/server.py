@@ -269,7 +269,7 @@ class ExaOrchServer(Server[Any]):
         if isinstance(raw, str):  # agents sometimes JSON-encode the object; accept that one slip
             try:
                 decoded = json.loads(raw) if raw.strip() else {}
-            except ValueError:
+            except (ValueError, RecursionError):
                 decoded = None
             raw = decoded if isinstance(decoded, dict) else raw
         if not isinstance(raw, dict):

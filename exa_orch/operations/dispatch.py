@@ -147,7 +147,7 @@ def validate(op: Operation, args: Any, *, mode: Mode | None = None) -> tuple[Bas
     if isinstance(args, str) and (mode or "safe") == "safe":
         try:
             decoded = json.loads(args) if args.strip() else {}
-        except ValueError:
+        except (ValueError, RecursionError):
             decoded = None
         if isinstance(decoded, dict):
             changes.append(

@@ -110,7 +110,10 @@ class Normalizer:
         new: Any = _MISS
         what = ""
         if typ == "integer" and isinstance(value, str) and _INT.match(value.strip()):
-            new, what = int(value.strip()), "number sent as a string"
+            try:
+                new, what = int(value.strip()), "number sent as a string"
+            except ValueError:  # beyond Python's 4300-digit limit: left for validation to refuse
+                pass
         elif typ == "number" and isinstance(value, str) and _NUM.match(value.strip()):
             num = float(value.strip())
             new, what = (
@@ -122,7 +125,7 @@ class Normalizer:
         elif typ in ("array", "object") and isinstance(value, str) and value.strip()[:1] in ("[", "{"):
             try:
                 decoded = json.loads(value)
-            except ValueError:
+            except (ValueError, RecursionError):  # not JSON, or nested deeper than Python parses
                 decoded = _MISS
             if decoded is not _MISS and _type_ok(decoded, typ):
                 new, what = decoded, f"JSON-encoded string decoded to an {typ}"

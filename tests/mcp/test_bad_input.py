@@ -98,6 +98,12 @@ def test_requests_before_initialize_and_params_of_the_wrong_shape_say_what_to_fi
     assert "arguments" in message and "JSON object" in message
     message = _error(raw.ask({**call, "params": {"arguments": {}}}), 2, -32602)
     assert "name" in message and "required" in message.lower()
+    deep = {
+        "name": "manage_websets",
+        "arguments": {"operation": "websets.list", "args": "[" * 50_000 + "]" * 50_000},
+    }
+    refused = raw.ask({**call, "params": deep})["result"]  # args JSON-encoded, too deep to decode
+    assert refused["isError"] and refused["structuredContent"]["fields"] == ["args"], refused
     cursor = raw.ask({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"cursor": 7}})
     assert "cursor" in _error(cursor, 3, -32602)
     assert cursor["error"]["data"]["code"] == "INVALID_PARAMS"

@@ -71,3 +71,27 @@ def test_a_misspelt_or_cut_short_operation_name_suggests_the_one_meant(name: str
     with pytest.raises(UnknownOperation) as unknown:
         default_registry().get(name)
     assert unknown.value.suggestions[0] == first, unknown.value.suggestions
+
+
+DEEP = "[" * 100_000 + "]" * 100_000  # valid JSON, nested deeper than Python's parser goes
+
+
+@pytest.mark.parametrize(
+    ("operation", "args", "field"),
+    [
+        ("websets.list", {"limit": "9" * 5000}, "limit"),  # a number as a string, past int()'s digit cap
+        ("exa.search", {"query": "x", "numResults": "1" + "0" * 4400}, "numResults"),
+        ("websets.list", DEEP, "(args)"),  # args JSON-encoded (safe mode decodes those)
+        ("exa.search", {"query": "x", "includeDomains": DEEP, "numResults": "9" * 5000}, "numResults"),
+    ],
+)
+async def test_strings_safe_mode_cannot_convert_are_invalid_params_not_an_internal_error(
+    ops: Ops, operation: str, args: Any, field: str
+) -> None:
+    # Safe mode's repairs called int() and json.loads() unguarded: ValueError (Python's 4300-digit
+    # cap) and RecursionError escaped dispatch, which promises only OrchErrors, as INTERNAL_ERROR.
+    before = ops.requests()
+    with pytest.raises(InvalidParams) as refused:
+        await ops(operation, args)
+    assert field in refused.value.fields and len(refused.value.message) < 1000
+    assert ops.requests() == before
