@@ -123,7 +123,8 @@ def _read_line(line: str) -> tuple[types.JSONRPCMessage | None, list[types.JSONR
     except ValidationError as exc:
         errors = exc.errors(include_url=False, include_input=False)
     try:
-        message = json.loads(line)
+        # A number past Python's 4300-digit cap is no reason to lose the id beside it.
+        message = json.loads(line, parse_int=lambda digits: int(digits) if len(digits) < 4300 else None)
     except (ValueError, RecursionError):
         return None, [
             _error(

@@ -119,6 +119,9 @@ def test_lines_that_are_not_one_json_rpc_object_are_answered_not_dropped(raw: Ra
         assert "batches are not supported" in _error(raw.read(), rid, -32600)
     assert "batches" in _error(raw.ask([]), None, -32600)
     assert "JSON object" in _error(raw.ask(b"42"), None, -32600)
+    huge = b'{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"manage_websets","arguments":'
+    huge += b'{"operation":"websets.list","args":{"limit":' + b"9" * 5000 + b"}}}}"
+    assert "number out of range" in _error(raw.ask(huge), 12, -32700)  # its id was lost to int()'s cap
     # A notification and a stray response stay unanswered: the next answer is the ping's.
     raw.send({"jsonrpc": "2.0", "method": "notifications/whatever"})
     raw.send({"jsonrpc": "2.0", "id": 77, "result": {}})
