@@ -37,6 +37,7 @@ from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.mcp.app import App
 from exa_orch.mcp.toolhost import LIST_OPERATIONS, TOOLS_BY_NAME, adapt_params, tool_input_schema
+from exa_orch.operations.normalize import decode_json
 
 log = logging.getLogger(__name__)
 
@@ -95,6 +96,10 @@ def text_result(value: Any, *, is_error: bool = False) -> types.CallToolResult:
     """A tool result carrying `value` as JSON text (and as structuredContent when it is an object)."""
     text = json.dumps(value, ensure_ascii=False, default=str)
     structured = value if isinstance(value, dict) else None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate: unescaped, it kills the stdout writer (the server)
+        text, structured = json.dumps(value, default=str), None
     return types.CallToolResult(
         content=[types.TextContent(text=text)], structured_content=structured, is_error=is_error
     )
@@ -267,10 +272,7 @@ class ExaOrchServer(Server[Any]):
         if raw is None:
             raw = {}
         if isinstance(raw, str):  # agents sometimes JSON-encode the object; accept that one slip
-            try:
-                decoded = json.loads(raw) if raw.strip() else {}
-            except (ValueError, RecursionError):
-                decoded = None
+            decoded = decode_json(raw) if raw.strip() else {}
             raw = decoded if isinstance(decoded, dict) else raw
         if not isinstance(raw, dict):
             raise ToolCallError(

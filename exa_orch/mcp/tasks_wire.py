@@ -120,6 +120,12 @@ def call_tool_result(value: Any, *, is_error: bool = False) -> dict[str, Any]:
     clients that read it (objects only, as the spec requires)."""
     text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False, default=str)
     out: dict[str, Any] = {"content": [{"type": "text", "text": text}], "isError": is_error}
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (Exa's text can hold one): unescaped, it kills the writer
+        escaped = text.encode("utf-8", "backslashreplace").decode() if isinstance(value, str) else None
+        out["content"][0]["text"] = escaped or json.dumps(value, default=str)
+        return out
     if isinstance(value, dict):
         out["structuredContent"] = value
     return out

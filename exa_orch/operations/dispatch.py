@@ -19,7 +19,7 @@ from pydantic import BaseModel, ValidationError
 from exa_orch.errors import GatewayError, InvalidParams, OrchError
 
 from .context import OpContext
-from .normalize import fmt_path, normalize
+from .normalize import decode_json, fmt_path, normalize
 from .registry import Operation, Registry
 
 logger = logging.getLogger(__name__)
@@ -145,10 +145,7 @@ def validate(op: Operation, args: Any, *, mode: Mode | None = None) -> tuple[Bas
     if args is None:
         args = {}
     if isinstance(args, str) and (mode or "safe") == "safe":
-        try:
-            decoded = json.loads(args) if args.strip() else {}
-        except (ValueError, RecursionError):
-            decoded = None
+        decoded = decode_json(args) if args.strip() else {}
         if isinstance(decoded, dict):
             changes.append(
                 {

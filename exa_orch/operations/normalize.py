@@ -20,6 +20,21 @@ _INT = re.compile(r"^[+-]?\d+$")
 _NUM = re.compile(r"^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$")
 
 
+_UNDECODABLE: Any = object()
+
+
+def decode_json(text: str) -> Any:
+    """`text` decoded, or `_UNDECODABLE` when it is not JSON that can be sent on: invalid, nested
+    deeper than Python parses, or holding a lone surrogate escape ("\\ud800"), which Python's json
+    accepts but no UTF-8 writer (httpx, the stdout stream) can encode."""
+    try:
+        value = json.loads(text)
+        json.dumps(value, ensure_ascii=False).encode("utf-8")
+    except (ValueError, RecursionError):  # UnicodeEncodeError is a ValueError
+        return _UNDECODABLE
+    return value
+
+
 def _type_ok(value: Any, typ: str | None) -> bool:
     match typ:
         case "string":
@@ -123,11 +138,8 @@ class Normalizer:
         elif typ == "boolean" and isinstance(value, str) and value.strip().lower() in ("true", "false"):
             new, what = value.strip().lower() == "true", "boolean sent as a string"
         elif typ in ("array", "object") and isinstance(value, str) and value.strip()[:1] in ("[", "{"):
-            try:
-                decoded = json.loads(value)
-            except (ValueError, RecursionError):  # not JSON, or nested deeper than Python parses
-                decoded = _MISS
-            if decoded is not _MISS and _type_ok(decoded, typ):
+            decoded = decode_json(value)
+            if decoded is not _UNDECODABLE and _type_ok(decoded, typ):
                 new, what = decoded, f"JSON-encoded string decoded to an {typ}"
         if new is _MISS and typ == "object" and isinstance(value, str):
             # ["is a startup"] where [{"description": ...}] is expected: the object has one required text field.

@@ -12,6 +12,9 @@ from typing import Any
 
 import pytest
 
+from exa_orch.mcp.server import text_result
+from exa_orch.mcp.tasks_wire import call_tool_result
+
 from .conftest import server_env
 
 pytestmark = pytest.mark.slow
@@ -141,3 +144,29 @@ def test_a_toolhost_operation_name_sent_to_manage_websets_names_the_operation_me
     body = answer["result"]["structuredContent"]
     assert answer["result"]["isError"] and body["code"] == "UNKNOWN_OPERATION", body
     assert body["hint"].startswith("Did you mean 'websets.create'"), body
+
+
+def test_a_lone_surrogate_in_a_json_encoded_arg_never_reaches_a_writer(raw: RawSession) -> None:
+    # Python's json.loads accepts "\ud800"; safe mode decoded such a string into the args, and the
+    # preview echoing them killed the stdout writer: the server died mid-session. Sent on, the same
+    # args were an INTERNAL_ERROR (httpx cannot encode them).
+    if not raw.initialized:
+        raw.initialize()
+    args = {"query": "x", "preview": True, "includeDomains": '["\\ud800"]'}
+    call = {"name": "manage_websets", "arguments": {"operation": "exa.search", "args": args}}
+    answer = raw.ask({"jsonrpc": "2.0", "id": 30, "method": "tools/call", "params": call})["result"]
+    assert not answer["isError"] and answer["structuredContent"]["args"]["includeDomains"] == ['["\\ud800"]']
+    metadata = {"search": {"query": "x", "count": 1}, "metadata": '{"k": "\\ud800"}'}
+    call = {"name": "manage_websets", "arguments": {"operation": "websets.create", "args": metadata}}
+    answer = raw.ask({"jsonrpc": "2.0", "id": 31, "method": "tools/call", "params": call})["result"]
+    assert answer["isError"] and answer["structuredContent"]["fields"] == ["metadata"], answer
+
+
+@pytest.mark.parametrize("value", [{"text": "caf\udce9 \ud800"}, "\ud83d alone"])
+def test_a_result_holding_a_lone_surrogate_is_sent_escaped(value: Any) -> None:
+    # Exa's crawled text can hold one; written as is, it kills the stdout writer (and the server).
+    for result in (text_result(value).model_dump(by_alias=True, mode="json"), call_tool_result(value)):
+        text = result["content"][0]["text"]
+        text.encode("utf-8")
+        assert json.loads(text) == value if isinstance(value, dict) else "\\ud83d alone" in text
+        assert "structuredContent" not in {k for k, v in result.items() if v is not None}
