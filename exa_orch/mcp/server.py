@@ -92,10 +92,16 @@ def _type_name(value: Any) -> str:
     )
 
 
+STRUCTURED_MAX_CHARS = 256 * 1024
+
+
 def text_result(value: Any, *, is_error: bool = False) -> types.CallToolResult:
-    """A tool result carrying `value` as JSON text (and as structuredContent when it is an object)."""
+    """A tool result carrying `value` as JSON text (and as structuredContent when it is an object of
+    at most STRUCTURED_MAX_CHARS characters)."""
     text = json.dumps(value, ensure_ascii=False, default=str)
-    structured = value if isinstance(value, dict) else None
+    # A big object goes once, as text: twice, it would pass the 1 MiB that the MCP Python client takes
+    # per message over HTTP sooner (structuredContent is optional without an outputSchema).
+    structured = value if isinstance(value, dict) and len(text) <= STRUCTURED_MAX_CHARS else None
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate: unescaped, it kills the stdout writer (the server)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -12,6 +13,10 @@ from .context import OpContext
 from .models import Args
 
 DEFAULT_MAX_ITEMS = 1000
+# Where a getAll stops even below maxItems (at a page boundary, with a resume cursor): a bigger
+# tool result is more than an agent can use, and over streamable HTTP the MCP Python client
+# refuses any message over 1 MiB (its SSE event cap), so the call would fail outright.
+MAX_RESULT_BYTES = 512 * 1024
 
 
 class GetAll(Args):
@@ -32,30 +37,38 @@ async def collect(
     data: list[Any] = []
     cursor = args.cursor
     pages = 0
-    truncated = False
+    size = 0
+    truncated_by: str | None = None
     while True:
         want = min(args.page_size or max_page, max_page, args.max_items - len(data))
         page = await request(ctx, "GET", path, query={**(query or {}), "cursor": cursor, "limit": want})
         pages += 1
         batch = page.get("data") or []
         data.extend(batch)
+        size += len(json.dumps(batch, default=str))
         cursor = page.get("nextCursor") if page.get("hasMore") else None
         await ctx.progress(len(data), None, f"{len(data)} fetched from {path}")
         if cursor is None:
             break
         if len(data) >= args.max_items:
-            truncated = True
+            truncated_by = "maxItems"
+            break
+        if size >= MAX_RESULT_BYTES:
+            truncated_by = "size"
             break
     if len(data) > args.max_items:
         data = data[: args.max_items]
-        truncated = True
-    return {
+        truncated_by = "maxItems"
+    out: dict[str, Any] = {
         "data": data,
         "count": len(data),
-        "truncated": truncated,
-        "nextCursor": cursor if truncated else None,
+        "truncated": truncated_by is not None,
+        "nextCursor": cursor if truncated_by else None,
         "pages": pages,
     }
+    if truncated_by:
+        out["truncatedBy"] = truncated_by
+    return out
 
 
 def project_all(fn: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[Any, Any], Any]:
@@ -63,7 +76,12 @@ def project_all(fn: Callable[[dict[str, Any]], dict[str, Any]]) -> Callable[[Any
 
     def project(result: dict[str, Any], args: Any) -> dict[str, Any]:
         out = {**result, "data": [fn(x) for x in result["data"]]}
-        if result["truncated"]:
+        if result["truncated"] and result.get("truncatedBy") == "size":
+            out["truncatedNote"] = (
+                f"stopped after {result['count']} objects, about {MAX_RESULT_BYTES // 1024} KB (larger results "
+                f"are too big to read); more exist: call again with cursor={result['nextCursor']!r}"
+            )
+        elif result["truncated"]:
             out["truncatedNote"] = (
                 f"stopped at maxItems={args.max_items}; more exist: raise maxItems or call again with "
                 f"cursor={result['nextCursor']!r}"

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from exa_orch.errors import InvalidParams, NotFoundError, UnknownOperation
-from exa_orch.operations import default_registry
+from exa_orch.mcp.server import text_result
+from exa_orch.operations import _paging, default_registry
 
 from .conftest import Ops
 
@@ -95,3 +97,30 @@ async def test_strings_safe_mode_cannot_convert_are_invalid_params_not_an_intern
         await ops(operation, args)
     assert field in refused.value.fields and len(refused.value.message) < 1000
     assert ops.requests() == before
+
+
+async def test_a_get_all_stops_at_the_size_budget_with_a_cursor_that_resumes_without_gaps(
+    ops: Ops, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # getAll stopped only at maxItems (default 1000, up to 100,000): ~1.5 KB per item made a
+    # multi-MB result, which the MCP Python client refuses over HTTP (1 MiB per message).
+    monkeypatch.setattr(_paging, "MAX_RESULT_BYTES", 1)
+    webset = await ops("websets.create", {"search": {"query": "AI startups in Europe", "count": 5}})
+    await ops("websets.waitUntilIdle", {"id": webset["id"], "timeout": 30})
+    first = await ops("items.getAll", {"websetId": webset["id"], "pageSize": 2})
+    assert first["truncated"] and first["truncatedBy"] == "size" and first["count"] == 2
+    assert "call again with cursor=" in first["truncatedNote"] and "maxItems" not in first["truncatedNote"]
+    seen = [item["id"] for item in first["data"]]
+    monkeypatch.setattr(_paging, "MAX_RESULT_BYTES", 10**9)
+    rest = await ops("items.getAll", {"websetId": webset["id"], "cursor": first["nextCursor"]})
+    assert not rest["truncated"] and "truncatedBy" not in rest
+    seen += [item["id"] for item in rest["data"]]
+    everything = await ops("items.getAll", {"websetId": webset["id"]})
+    assert len(seen) == len(set(seen)) == everything["count"] > 2
+
+
+def test_a_big_result_is_sent_once_as_text_without_structured_content() -> None:
+    small, big = {"data": ["x" * 100]}, {"data": ["x" * 300_000]}
+    assert text_result(small).structured_content == small
+    result = text_result(big)
+    assert result.structured_content is None and json.loads(result.content[0].text) == big  # type: ignore[union-attr]
