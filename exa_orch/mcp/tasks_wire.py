@@ -18,6 +18,7 @@ import json
 from typing import Any
 
 from exa_orch.errors import ErrorCode
+from exa_orch.mcp.server import STRUCTURED_MAX_CHARS
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 RELATED_TASK_META = "io.modelcontextprotocol/related-task"
@@ -126,7 +127,7 @@ def call_tool_result(value: Any, *, is_error: bool = False) -> dict[str, Any]:
         escaped = text.encode("utf-8", "backslashreplace").decode() if isinstance(value, str) else None
         out["content"][0]["text"] = escaped or json.dumps(value, default=str)
         return out
-    if isinstance(value, dict):
+    if isinstance(value, dict) and len(text) <= STRUCTURED_MAX_CHARS:  # a big one goes once, as text
         out["structuredContent"] = value
     return out
 

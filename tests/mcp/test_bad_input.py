@@ -170,3 +170,11 @@ def test_a_result_holding_a_lone_surrogate_is_sent_escaped(value: Any) -> None:
         text.encode("utf-8")
         assert json.loads(text) == value if isinstance(value, dict) else "\\ud83d alone" in text
         assert "structuredContent" not in {k for k, v in result.items() if v is not None}
+
+
+def test_a_big_task_result_is_sent_once_as_text() -> None:
+    # As for a plain call: text and structuredContent both carried it, doubling what the 1 MiB cap sees.
+    big = {"data": ["x" * 300_000]}
+    result = call_tool_result(big)
+    assert "structuredContent" not in result and json.loads(result["content"][0]["text"]) == big
+    assert call_tool_result({"a": 1})["structuredContent"] == {"a": 1}
