@@ -23,7 +23,8 @@ class GetAll(Args):
     """Shared args of the *.getAll operations."""
 
     max_items: int = Field(default=DEFAULT_MAX_ITEMS, ge=1, le=100_000)
-    """stop after this many objects; the result says `truncated` and gives the cursor to resume"""
+    """stop after this many objects (or about 512 KB of them); the result says `truncated` and gives
+    the cursor to resume"""
     page_size: int | None = Field(default=None, ge=1, le=200)
     """objects per Exa call (Exa's max: 100 for websets and items, 200 for the rest)"""
     cursor: str | None = None
