@@ -33,7 +33,10 @@ def sentences(text: str) -> list[str]:
 
 def host(url: str) -> str:
     """The host of `url` (or of a bare domain) without `www.`."""
-    name = urlsplit(url if "//" in url else f"https://{url}").hostname or ""
+    try:
+        name = urlsplit(url if "//" in url else f"https://{url}").hostname or ""
+    except ValueError:  # not a URL or domain at all (an unclosed "[", ...): it matches nothing
+        name = url.strip().lower()
     return name.removeprefix("www.")
 
 

@@ -146,6 +146,14 @@ async def test_search_filters_are_applied(sim: SimHandle) -> None:
     assert text and all("arxiv.org" in r["url"] for r in text)  # only papers mention benchmarks
 
 
+async def test_a_domain_filter_that_is_not_a_domain_matches_nothing_instead_of_a_500(sim: SimHandle) -> None:
+    async with httpx.AsyncClient(base_url=sim.url, headers=KEY) as http:
+        only = await http.post("/search", json={"query": "ai", "includeDomains": ["[not a domain"]})
+        but = await http.post("/search", json={"query": "ai", "excludeDomains": ["[::1"], "numResults": 3})
+    assert only.status_code == 200 and only.json()["results"] == []
+    assert but.status_code == 200 and len(but.json()["results"]) == 3
+
+
 @pytest.mark.parametrize(
     ("path", "body", "needle"),
     [
