@@ -271,6 +271,14 @@ def check_operation_task(registry: Any, name: str, args: Any) -> None:
             fields=["operation"],
         )
     op = registry.get(name)
+    if name.startswith("tasks."):
+        # A task's run has no task runtime to call (and a task that starts or awaits tasks would
+        # nest durability): refuse now rather than fail when it runs.
+        raise InvalidParams(
+            f"{name} can't run as a task: the tasks.* operations manage tasks and run only as direct calls",
+            hint=f"Call {name} directly; to run a long operation as a task, name that operation here.",
+            fields=["operation"],
+        )
     refuse_secret_result(op)
     if args is not None and not isinstance(args, dict):
         raise InvalidParams("args: expected an object", fields=["args"])

@@ -135,6 +135,24 @@ async def test_an_operation_whose_result_holds_a_secret_is_refused_as_a_task(sto
     assert listed == []
 
 
+@pytest.mark.parametrize("name", ["tasks.create", "tasks.result", "tasks.cancel"])
+async def test_a_tasks_operation_is_refused_as_a_task_before_any_row_is_written(
+    store: Store, name: str
+) -> None:
+    # It has no task runtime to call when it runs (and a task awaiting tasks would nest them).
+    async with runtime(store, {"registry": REGISTRY}) as sup:
+        with pytest.raises(InvalidParams) as info:
+            await dispatch(
+                REGISTRY,
+                "tasks.create",
+                {"type": "operation", "operation": name, "args": {"type": "operation"}},
+                OpContext(gateway=None, services={"tasks": sup.tasks, "registry": REGISTRY}),
+            )
+        listed, _ = await sup.tasks.list()
+    assert info.value.fields == ["operation"] and name in info.value.message and info.value.hint
+    assert listed == []
+
+
 async def test_an_operation_task_without_an_operation_names_the_missing_field(store: Store) -> None:
     async with runtime(store, {"registry": REGISTRY}) as sup:
         with pytest.raises(InvalidParams) as info:
