@@ -6,6 +6,10 @@ that no longer exists or is a zombie (a crashed server doesn't make its tasks wa
 Every take is a check-and-set inside the writer's `BEGIN IMMEDIATE` transaction, so among
 processes racing for the same lease exactly one wins. The holder renews its leases by heartbeat;
 a finished task drops its lease.
+
+A task whose run was lost MAX_LOST_RUNS times (its holder died or stalled while running it) is
+failed by the claim that would start it once more: a task that crashes every server running it
+must not take servers down forever.
 """
 
 from __future__ import annotations
@@ -18,10 +22,11 @@ import sqlite3
 import sys
 
 from exa_orch.errors import InvalidParams
-from exa_orch.store.records import TERMINAL_SQL, TERMINAL_STATUSES, TaskRecord, iso
-from exa_orch.store.tasks import Clock, add_event, fetch
+from exa_orch.store.records import TERMINAL_SQL, TERMINAL_STATUSES, TaskRecord, TaskStatus, iso
+from exa_orch.store.tasks import Clock, add_event, fetch, transition
 
 HOST = socket.gethostname()
+MAX_LOST_RUNS = 5
 
 
 def new_owner_id() -> str:
@@ -163,6 +168,39 @@ def claim_runnable(
         # it is taken again like any orphan; a runner still alive here is not started twice.
         if not _takeable(owner, holder, expires_at, now):
             continue
+        if holder is not None and _lost_runs(conn, task_id) + 1 >= MAX_LOST_RUNS:
+            _give_up(conn, clock, task_id)
+            continue
         _take(conn, task_id, owner, holder, status, now, until)
         claimed.append(fetch(conn, task_id))
     return claimed
+
+
+def _lost_runs(conn: sqlite3.Connection, task_id: str) -> int:
+    """How often the task was taken over from a holder that had not let go (it died or stalled)."""
+    row = conn.execute(
+        "SELECT count(*) FROM task_events WHERE task_id = ? AND kind = 'claimed' "
+        "AND json_extract(data, '$.previous') IS NOT NULL",
+        (task_id,),
+    ).fetchone()
+    return int(row[0])
+
+
+def _give_up(conn: sqlite3.Connection, clock: Clock, task_id: str) -> None:
+    row = conn.execute("SELECT last_step_key FROM tasks WHERE id = ?", (task_id,)).fetchone()
+    step = row[0] if row and row[0] else None
+    message = (
+        f"{MAX_LOST_RUNS} server processes died or stalled while running this task (the last one "
+        f"after step {step or '(none saved)'}), so it is not started again: it may be what brings "
+        "them down. Check the server logs around that step; create the task again to retry."
+    )
+    error = {"step": step or "workflow", "message": message, "recoverable": False, "code": "INTERNAL_ERROR"}
+    transition(
+        conn,
+        clock,
+        task_id,
+        TaskStatus.FAILED,
+        "abandoned: its runs kept dying",
+        None,
+        error=json.dumps(error),
+    )

@@ -13,7 +13,7 @@ import pytest
 
 from exa_orch.errors import InvalidParams
 from exa_orch.store import Store
-from exa_orch.store.leases import HOST, owner_is_dead
+from exa_orch.store.leases import HOST, MAX_LOST_RUNS, owner_is_dead
 from exa_orch.store.records import iso
 
 from .conftest import FakeClock
@@ -108,6 +108,29 @@ async def test_claim_runnable_takes_free_and_expired_oldest_first(store: Store, 
     rest = await store.claim_runnable(store.owner_id, 30, 10)
     assert [t.id for t in rest] == [working.id]
     assert await store.claim_runnable("me:1:again", 30, 10) == []
+
+
+async def test_a_task_whose_runs_keep_dying_is_failed_instead_of_started_again(
+    store: Store, clock: FakeClock
+) -> None:
+    task = await store.create_task("t", {})
+    healthy = await store.create_task("t", {})
+    await store.transition(task.id, "working")
+    await store.save_step(task.id, "fetch", {"n": 1})
+    # A graceful stop lets go of the lease: the next take is not a lost run.
+    assert [t.id for t in await store.claim_runnable("elsewhere:1:a", 5, 10)] == [task.id, healthy.id]
+    await store.release_lease(task.id, "elsewhere:1:a")
+    await store.release_lease(healthy.id, "elsewhere:1:a")
+    for n in range(MAX_LOST_RUNS):  # runs 1..MAX_LOST_RUNS each die holding the lease
+        claimed = await store.claim_runnable(f"elsewhere:{n + 2}:b", 5, 1)
+        assert [t.id for t in claimed] == [task.id]
+        clock.advance(6)
+    assert [t.id for t in await store.claim_runnable("elsewhere:99:c", 5, 10)] == [healthy.id]
+    failed = await store.get_task(task.id)
+    assert failed.status.value == "failed" and failed.lease_owner is None and failed.expires_at
+    assert failed.error is not None and failed.error["step"] == "fetch" and not failed.error["recoverable"]
+    assert f"{MAX_LOST_RUNS} server processes died" in failed.error["message"]
+    assert "create the task again" in failed.error["message"]
 
 
 async def test_dead_owner_on_this_host_is_reclaimed_without_waiting(store: Store) -> None:
