@@ -100,7 +100,7 @@ class Store:
         owner_id: str | None = None,
     ) -> None:
         self.path = Path(path)
-        self.owner_id: str = owner_id or leases.new_owner_id()
+        self.owner_id: str = leases.use_owner_id(owner_id) if owner_id else leases.new_owner_id()
         self.applied_migrations: list[str] = []
         self._migrations_dir = migrations_dir
         self._busy_timeout_ms = busy_timeout_ms

@@ -29,9 +29,21 @@ HOST = socket.gethostname()
 MAX_LOST_RUNS = 5
 
 
+# Every owner id this process uses. A holder with this host and this pid that is not among them
+# belonged to an earlier process that had the same pid: a restarted container's server is pid 1
+# again, and must not wait out the lease TTL of its dead predecessor.
+_OWNED_HERE: set[str] = set()
+
+
 def new_owner_id() -> str:
     """A lease owner id for this process: '<host>:<pid>:<random>'."""
-    return f"{HOST}:{os.getpid()}:{secrets.token_hex(4)}"
+    return use_owner_id(f"{HOST}:{os.getpid()}:{secrets.token_hex(4)}")
+
+
+def use_owner_id(owner: str) -> str:
+    """Note that this process holds leases as `owner` (so it never counts as dead here); return it."""
+    _OWNED_HERE.add(owner)
+    return owner
 
 
 def owner_is_dead(owner: str) -> bool:
@@ -41,7 +53,9 @@ def owner_is_dead(owner: str) -> bool:
     if host != HOST or not pid_text.isdigit():
         return False
     pid = int(pid_text)
-    if pid == os.getpid() or sys.platform == "win32":
+    if pid == os.getpid():
+        return owner not in _OWNED_HERE
+    if sys.platform == "win32":
         # On Windows os.kill(pid, 0) would terminate the process; rely on expiry there.
         return False
     try:
