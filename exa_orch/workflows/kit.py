@@ -1,0 +1,172 @@
+"""What the research workflows share: operations by name, crash-safe webset creation, timed steps.
+
+Workflows sit below the operations layer, so they never import it: they call operations through
+the `dispatch` callable the face puts in `ctx.services` (validation, gateway, typed errors and the
+agents' projections included). Every call that changes something at Exa runs inside a step, so a
+resumed run replays its saved result instead of calling again.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from typing import Any
+from urllib.parse import urlsplit
+
+from exa_orch.errors import ConfigError, NotFoundError
+from exa_orch.runtime import TaskContext, create_or_get
+
+Json = dict[str, Any]
+Dispatch = Callable[[str, Mapping[str, Any], Any], Awaitable[Any]]
+
+
+def _dispatch(ctx: TaskContext) -> Dispatch:
+    fn: Dispatch | None = ctx.services.get("dispatch")
+    if fn is None:
+        raise ConfigError(
+            "this workflow needs the operations registry, and the runtime was started without it",
+            hint="Run research workflows inside the MCP server (`exa-orch serve`), which passes it in.",
+        )
+    return fn
+
+
+async def call(ctx: TaskContext, operation: str, args: Mapping[str, Any], *, step: str | None = None) -> Any:
+    """Run one registered operation; its progress reports become the task's, under `step`."""
+
+    async def progress(completed: float, total: float | None, message: str | None) -> None:
+        await ctx.progress(step or operation, completed, total, message)
+
+    return await _dispatch(ctx)(operation, dict(args), progress)
+
+
+async def create_webset(ctx: TaskContext, key: str, body: Mapping[str, Any]) -> Json:
+    """Step `key`: the webset `body` describes, created once even across crashes (externalId)."""
+
+    async def create(external_id: str) -> Any:
+        return await call(ctx, "websets.create", {**body, "externalId": external_id}, step=key)
+
+    async def find(external_id: str) -> Any:
+        try:
+            return await call(ctx, "websets.get", {"id": external_id}, step=key)
+        except NotFoundError:
+            return None
+
+    webset: Json = await create_or_get(ctx, key, create, find)
+    return webset
+
+
+async def wait_idle(
+    ctx: TaskContext, key: str, webset_id: str, timeout_s: float, poll_s: float = 2.0
+) -> Json:
+    """Step `key`: wait until the webset is idle or `timeout_s` passes.
+
+    Returns {"webset", "timedOut", ...} as `websets.waitUntilIdle` does; a timeout is a result,
+    not an error, so the workflow can return what it has (the seeds' partial results).
+    """
+    args = {"id": webset_id, "timeout": max(0.05, min(timeout_s, 3600.0)), "pollInterval": poll_s}
+    result: Json = await ctx.step(key, lambda: call(ctx, "websets.waitUntilIdle", args, step=key))
+    return result
+
+
+async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
+    """Step `key`: every item of the webset (up to `max_items`), as agents see items."""
+
+    async def fetch() -> list[Json]:
+        items: list[Json] = []
+        cursor: str | None = None
+        while (
+            len(items) < max_items
+        ):  # getAll stops at ~512 KB per call (a reply size): go on from its cursor
+            args: Json = {"websetId": webset_id, "maxItems": max_items - len(items)}
+            if cursor:
+                args["cursor"] = cursor
+            page = await call(ctx, "items.getAll", args, step=key)
+            items.extend(page.get("data") or [])
+            cursor = page.get("nextCursor") if page.get("truncated") else None
+            if not cursor:
+                break
+        return items[:max_items]
+
+    items: list[Json] = await ctx.step(key, fetch)
+    return items
+
+
+class Timeline:
+    """Named, timed steps: `await timeline.run(key, fn)` checkpoints fn's result with its duration.
+
+    `steps` lists {name, duration (ms), status} in run order, replayed steps included with the
+    duration they took the first time; `duration` is their sum.
+    """
+
+    def __init__(self, ctx: TaskContext) -> None:
+        self._ctx = ctx
+        self.steps: list[Json] = []
+
+    async def run(
+        self, key: str, fn: Callable[[], Awaitable[Any]], *, status: Callable[[Any], str] | None = None
+    ) -> Any:
+        async def timed() -> Json:
+            start = time.monotonic()
+            value = await fn()
+            return {"value": value, "ms": round((time.monotonic() - start) * 1000)}
+
+        saved: Json = await self._ctx.step(key, timed)
+        value = saved["value"]
+        self.steps.append(
+            {"name": key, "duration": saved["ms"], "status": status(value) if status else "completed"}
+        )
+        return value
+
+    @property
+    def duration(self) -> int:
+        """Milliseconds spent in the steps so far."""
+        return sum(int(s["duration"]) for s in self.steps)
+
+
+# --- items ------------------------------------------------------------------------------------
+
+
+def item_url(item: Json) -> str | None:
+    """The URL the item is about (Exa puts it in properties.url)."""
+    props = item.get("properties") or {}
+    url = props.get("url")
+    return url if isinstance(url, str) and url else None
+
+
+def item_name(item: Json) -> str | None:
+    """The entity's name: the company's, person's or paper's title, whichever the item has."""
+    props = item.get("properties") or {}
+    for kind in ("company", "person", "article", "researchPaper", "custom"):
+        sub = props.get(kind)
+        if isinstance(sub, dict):
+            for field in ("name", "title"):
+                if isinstance(sub.get(field), str) and sub[field].strip():
+                    return str(sub[field]).strip()
+    return None
+
+
+def canonical_url(url: str) -> str:
+    """scheme-less, lowercase host without www., path without trailing slash, no query/fragment."""
+    try:
+        parts = urlsplit(url if "//" in url else f"https://{url}")
+        host = (parts.hostname or "").removeprefix("www.")
+    except ValueError:
+        return url.strip().lower()
+    return host + parts.path.rstrip("/")
+
+
+def entity_key(item: Json) -> str:
+    """What makes two items the same entity: the canonical URL, else the lowercase name, else the id."""
+    url = item_url(item)
+    if url:
+        return "url:" + canonical_url(url)
+    name = item_name(item)
+    if name:
+        return "name:" + " ".join(name.lower().split())
+    return "id:" + str(item.get("id"))
+
+
+def criteria_vector(item: Json, criteria: list[str]) -> list[bool]:
+    """For each criterion (in order), whether the item's evaluation says it is satisfied."""
+    satisfied = {str(e.get("criterion")): e.get("satisfied") == "yes" for e in item.get("evaluations") or []}
+    return [satisfied.get(c, False) for c in criteria]

@@ -1,0 +1,44 @@
+"""Fixtures for the research workflows: the whole app (store, gateway, runtime) on the simulator."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from exa_orch.config import Settings
+from exa_orch.mcp.app import App, open_app
+from exa_orch.sim.testing import SimHandle
+from exa_orch.store import TaskRecord
+from exa_orch.workflows import ENV_VAR
+
+OpenApp = Callable[..., AbstractAsyncContextManager[App]]
+
+
+@pytest.fixture
+def research_app(sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> OpenApp:
+    """`async with research_app("exa_orch.workflows.harvest", ...) as app`: the app, on the sim.
+
+    Each named module's WORKFLOWS list is registered (built-ins are there anyway); the database is
+    tmp_path/workflows.db, so opening the app again on it is a restart.
+    """
+
+    @asynccontextmanager
+    async def opener(*modules: str, db: Path | None = None, **settings: Any) -> AsyncIterator[App]:
+        monkeypatch.setenv(ENV_VAR, ",".join(f"{m}:WORKFLOWS" for m in modules))
+        path = db or tmp_path / "workflows.db"
+        config = Settings(exa_url=sim.url, db_path=path, rps=1000.0, concurrency=8, **settings)
+        async with open_app(config, path) as app:
+            yield app
+
+    return opener
+
+
+async def run_task(app: App, type: str, args: dict[str, Any], within: float = 60.0) -> TaskRecord:
+    """tasks.create through the operations (as an agent does), then wait for the task to finish."""
+    created = await app.run_operation("tasks.create", {"type": type, **args})
+    assert app.supervisor is not None
+    return await app.supervisor.tasks.wait(created["taskId"], timeout=within)
