@@ -10,14 +10,75 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any
+from typing import Any, Literal
 from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.alias_generators import to_camel
 
 from exa_orch.errors import ConfigError, NotFoundError
 from exa_orch.runtime import TaskContext, create_or_get
 
 Json = dict[str, Any]
 Dispatch = Callable[[str, Mapping[str, Any], Any], Awaitable[Any]]
+
+
+# --- task args shared by the workflows (the seeds' shapes; Exa's own checks run again on create) ----
+
+
+class TaskArgs(BaseModel):
+    """Args of a research task: camelCase on the wire, unknown fields refused (a typo is an error)."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+
+class EntityArg(BaseModel):
+    """{type: company | person | article | research_paper | custom, description?}"""
+
+    model_config = ConfigDict(extra="allow")
+    type: str = Field(min_length=1)
+
+
+class CriterionArg(TaskArgs):
+    description: str = Field(min_length=1, max_length=1000)
+
+
+class OptionArg(TaskArgs):
+    label: str = Field(min_length=1)
+
+
+class EnrichmentArg(TaskArgs):
+    """An enrichment as the seeds write it; `boolean` becomes Exa's options yes/no."""
+
+    description: str = Field(min_length=1, max_length=5000)
+    format: Literal["text", "url", "number", "options", "boolean", "date", "email", "phone"] | None = None
+    options: list[OptionArg] | None = None
+
+    @model_validator(mode="after")
+    def _options(self) -> EnrichmentArg:
+        if self.format == "options" and not 1 <= len(self.options or []) <= 150:
+            raise ValueError("options: 1 to 150 options ({label}) are required when format is 'options'")
+        return self
+
+    def wire(self) -> Json:
+        """The enrichment as websets.create / enrichments.create take it."""
+        if self.format == "boolean":
+            return {
+                "description": self.description,
+                "format": "options",
+                "options": [{"label": "yes"}, {"label": "no"}],
+            }
+        out: Json = {"description": self.description}
+        if self.format:
+            out["format"] = self.format
+        if self.options:
+            out["options"] = [{"label": o.label} for o in self.options]
+        return out
+
+
+def seconds(timeout_ms: float) -> float:
+    """The seeds give timeouts in milliseconds; waits take seconds."""
+    return max(0.05, timeout_ms / 1000)
 
 
 def _dispatch(ctx: TaskContext) -> Dispatch:
