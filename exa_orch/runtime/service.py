@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from exa_orch.errors import TaskTerminal
 from exa_orch.runtime.actor import Message
 from exa_orch.runtime.events import TaskEvent, TaskListener
+from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import TaskRecord, TaskStatus
 
 if TYPE_CHECKING:
@@ -54,6 +55,10 @@ class TaskService:
         record = await self._store.create_task(type, spec.dump(model), **kwargs)
         self._sup.wake()
         return record
+
+    def task_types(self) -> list[WorkflowSpec]:
+        """The task types this runtime runs (what `create` accepts), sorted by type."""
+        return [self._sup.workflows.get(t) for t in self._sup.workflows.types()]
 
     async def get(self, task_id: str) -> TaskRecord:
         """The task's row. Raises TaskNotFound."""

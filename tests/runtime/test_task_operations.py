@@ -153,6 +153,19 @@ async def test_a_tasks_operation_is_refused_as_a_task_before_any_row_is_written(
     assert listed == []
 
 
+async def test_list_operations_describes_every_task_type_tasks_create_runs(store: Store) -> None:
+    async with runtime(store, {}) as sup:
+        full = await call(sup, "list_operations", {"prefix": "tasks."})
+        names = await call(sup, "list_operations", {"namesOnly": True})
+        other = await call(sup, "list_operations", {"prefix": "websets."})
+    types = {t["type"]: t for t in full["taskTypes"]}
+    assert set(types) == set(sup.workflows.types()) >= {"rt.steps", "operation"}
+    assert types["operation"]["args"]["required"] == ["operation"]
+    assert "steps" in types["rt.steps"]["args"]["properties"]
+    assert all(set(t) == {"type", "summary"} for t in names["taskTypes"])
+    assert "taskTypes" not in other
+
+
 async def test_an_operation_task_without_an_operation_names_the_missing_field(store: Store) -> None:
     async with runtime(store, {"registry": REGISTRY}) as sup:
         with pytest.raises(InvalidParams) as info:
