@@ -1,0 +1,152 @@
+"""research.deep (seed 002, pattern 4): one research run, created crash-safely and polled to its end.
+
+The seed's Research API is retired: `research.*` operations run on Exa's Agent API. The Agent API
+has no externalId lookup, so the create is its own checkpointed step: a crash between Exa creating
+the run and that checkpoint (a few milliseconds) leaves one orphan run behind, and the resumed task
+creates another. The externalId still rides along (task:step), so the orphan can be told apart.
+
+A timeout is a result, not a failure: the task returns the run's status (`timedOut: true`) and
+whatever output there is; the run goes on at Exa (`research.get` / `research.cancel` by its id).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Literal
+
+from pydantic import Field
+
+from exa_orch.errors import ApiError, OrchError
+from exa_orch.runtime import TaskContext
+from exa_orch.workflows import WorkflowSpec, kit
+
+Json = dict[str, Any]
+ResearchModel = Literal["exa-research", "exa-research-pro"]
+TERMINAL = frozenset({"completed", "failed", "cancelled"})
+FIRST_POLL_S, MAX_POLL_S = 0.2, 5.0  # polls back off from 0.2 s to every 5 s
+
+
+class DeepResearchArgs(kit.TaskArgs):
+    instructions: str = Field(min_length=1, max_length=20000)
+    """the research question, in natural language"""
+    output_schema: dict[str, Any] | None = None
+    """JSON Schema of the structured result; without it the result is the answer's markdown text"""
+    model: ResearchModel = "exa-research"
+    """exa-research (agent effort medium) or exa-research-pro (effort high)"""
+    timeout: int = Field(default=300_000, gt=0, le=86_400_000)
+    """milliseconds to wait for the run; after that the task returns the status so far (timedOut)"""
+
+
+async def start_clock(ctx: TaskContext) -> float:
+    """Step "start": the wall-clock time the task first started (deadlines survive restarts)."""
+    started: float = await ctx.step("start", time.time)
+    return started
+
+
+async def create_run(ctx: TaskContext, key: str, instructions: str, schema: Json | None, model: str) -> Json:
+    """Step `key`: start one research run; returns {researchId, status, model, at (wall time)}."""
+
+    async def create() -> Json:
+        args: Json = {"instructions": instructions, "model": model, "externalId": ctx.external_id(key)}
+        if schema is not None:
+            args["outputSchema"] = schema
+        run = await kit.call(ctx, "research.create", args, step=key)
+        return {
+            "researchId": run["researchId"],
+            "status": run.get("status"),
+            "model": model,
+            "at": time.time(),
+        }
+
+    run: Json = await ctx.step(key, create)
+    return run
+
+
+def cancel_on_task_cancel(ctx: TaskContext, research_id: str) -> Any:
+    """Register the hook that cancels the run if the task is cancelled; returns its remover."""
+
+    async def cancel() -> None:
+        try:
+            await kit.call(ctx, "research.cancel", {"researchId": research_id}, step="cancel")
+        except OrchError:  # finished meanwhile (409) or gone: nothing left to cancel
+            pass
+
+    return ctx.on_cancel(cancel)
+
+
+async def poll_run(ctx: TaskContext, key: str, research_id: str, deadline: float) -> Json:
+    """Step `key`: the run as `research.get` shows it once terminal or at `deadline` (wall time).
+
+    Returns the view plus `timedOut` and `at` (wall time it was last seen)."""
+
+    async def poll() -> Json:
+        interval = FIRST_POLL_S
+        polls = 0
+        while True:
+            run: Json = await kit.call(ctx, "research.get", {"researchId": research_id}, step=key)
+            polls += 1
+            await ctx.progress(key, polls, None, f"research {research_id} {run.get('status')}")
+            left = deadline - time.time()
+            if run.get("status") in TERMINAL or left <= 0:
+                return {**run, "timedOut": run.get("status") not in TERMINAL, "at": time.time()}
+            await ctx.sleep(min(interval, left))
+            interval = min(interval * 1.5, MAX_POLL_S)
+
+    run: Json = await ctx.step(key, poll)
+    return run
+
+
+def run_result(run: Json, structured: bool) -> Any:
+    """The answer: the structured value when a schema was given, else the markdown text (None if none)."""
+    output = run.get("output") or {}
+    if structured and output.get("structured") is not None:
+        return output["structured"]
+    return output.get("text")
+
+
+def run_failure(run: Json, what: str) -> ApiError:
+    """The typed error for a run that ended `failed`, naming the run so a person can look it up."""
+    error = run.get("error") or {}
+    return ApiError(
+        f"{what}: research run {run.get('researchId')} failed: {error.get('message') or 'no reason given'}",
+        tag=error.get("code"),
+        hint=f"research.get {{researchId: {run.get('researchId')!r}}} shows the run; retry with other instructions.",
+    )
+
+
+async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
+    started = await start_clock(ctx)
+    deadline = started + args.timeout / 1000
+    await ctx.progress("research.create", 0, 2, "starting the research run")
+    created = await create_run(ctx, "research.create", args.instructions, args.output_schema, args.model)
+    research_id = created["researchId"]
+    remove_hook = cancel_on_task_cancel(ctx, research_id)
+    await ctx.partial({"researchId": research_id, "status": created["status"], "model": args.model})
+    await ctx.progress("research.poll", 1, 2, f"research {research_id} started; waiting for it")
+    run = await poll_run(ctx, "research.poll", research_id, deadline)
+    if run.get("status") in TERMINAL:
+        remove_hook()
+    if run.get("status") == "failed":
+        raise run_failure(run, "research.deep")
+    await ctx.progress("research.poll", 2, 2, f"research {research_id} {run.get('status')}")
+    output = run.get("output") or {}
+    return {
+        "researchId": research_id,
+        "status": run.get("status"),
+        "result": run_result(run, args.output_schema is not None),
+        "model": args.model,
+        "duration": round((run["at"] - created["at"]) * 1000),
+        "timedOut": run["timedOut"],
+        "citations": output.get("citations") or [],
+    }
+
+
+WORKFLOWS = [
+    WorkflowSpec(
+        "research.deep",
+        DeepResearchArgs,
+        deep,
+        "Deep research on one question: a research run (Exa Agent API) polled until it finishes or "
+        "`timeout` ms pass; returns {researchId, status, result, model, duration}.",
+    )
+]

@@ -1,0 +1,138 @@
+"""research.deep on the whole app and the simulator's Agent API (runs take 0.9-1.7 s at speed 25)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from exa_orch.errors import InvalidParams
+from exa_orch.mcp.app import App
+from exa_orch.sim.agent import AgentRuns
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import SimHandle, running_sim
+from tests.workflows.conftest import OpenApp, run_task
+
+MODULE = "exa_orch.workflows.research"
+SCHEMA = {
+    "type": "object",
+    "required": ["companies"],
+    "properties": {"companies": {"type": "array", "items": {"type": "string"}}},
+}
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[SimHandle]:
+    """Slower than the shared fixture, so a run is still going while a test restarts or cancels."""
+    async with running_sim(SimConfig(speed=25.0)) as handle:
+        yield handle
+
+
+def agent_runs(sim: SimHandle) -> AgentRuns:
+    runs = sim.ctx.extras["agent"]
+    assert isinstance(runs, AgentRuns)
+    return runs
+
+
+async def start(app: App, args: dict[str, Any]) -> str:
+    created = await app.run_operation("tasks.create", {"type": "research.deep", **args})
+    return str(created["taskId"])
+
+
+async def until_step(app: App, task_id: str, key: str, within: float = 10.0) -> None:
+    """Wait (bounded) until the task has checkpointed step `key`."""
+    deadline = time.monotonic() + within
+    while key not in await app.store.load_steps(task_id):
+        assert time.monotonic() < deadline, f"step {key!r} never checkpointed"
+        await asyncio.sleep(0.02)
+
+
+async def test_deep_research_returns_the_structured_answer(research_app: OpenApp, sim: SimHandle) -> None:
+    async with research_app(MODULE) as app:
+        done = await run_task(
+            app, "research.deep", {"instructions": "AI startups in Europe", "outputSchema": SCHEMA}
+        )
+        text = await run_task(
+            app, "research.deep", {"instructions": "AI startups in Europe", "model": "exa-research-pro"}
+        )
+    assert done.status == "completed", done.error
+    result = done.result
+    assert set(result) >= {"researchId", "status", "result", "model", "duration"}
+    run = agent_runs(sim).get(result["researchId"])  # a real run at the sim, run at effort medium
+    assert run.request["effort"] == "medium" and run.request["outputSchema"] == SCHEMA
+    assert result["status"] == "completed" and result["model"] == "exa-research"
+    assert result["timedOut"] is False
+    assert isinstance(result["result"], dict) and isinstance(result["result"]["companies"], list)
+    assert result["citations"] and all(c["urls"] for c in result["citations"])
+    assert result["duration"] >= 800  # 22 simulated seconds at speed 25
+    # Without a schema the result is the answer's markdown text; pro runs at effort high.
+    assert text.status == "completed", text.error
+    assert isinstance(text.result["result"], str) and text.result["result"]
+    assert text.result["model"] == "exa-research-pro"
+    assert agent_runs(sim).get(text.result["researchId"]).request["effort"] == "high"
+    assert len(agent_runs(sim).runs) == 2
+
+
+async def test_bad_args_are_refused_before_any_task_is_written(research_app: OpenApp) -> None:
+    async with research_app(MODULE) as app:
+        for args, field in (
+            ({"instructions": "x", "model": "gpt-4"}, "model"),
+            ({"instruction": "x"}, "instruction"),
+            ({"instructions": ""}, "instructions"),
+            ({"instructions": "x", "timeout": -5}, "timeout"),
+        ):
+            with pytest.raises(InvalidParams) as err:
+                await start(app, args)
+            assert field in err.value.fields, (args, err.value.fields)
+        tasks, _ = await app.store.list_tasks()
+    assert tasks == []
+
+
+async def test_a_timeout_returns_the_status_so_far(research_app: OpenApp, sim: SimHandle) -> None:
+    async with research_app(MODULE) as app:
+        done = await run_task(
+            app, "research.deep", {"instructions": "AI startups", "model": "exa-research-pro", "timeout": 300}
+        )
+    assert done.status == "completed", done.error
+    assert done.result["timedOut"] is True and done.result["status"] in ("queued", "running")
+    assert done.result["result"] is None
+    # The run goes on at Exa: its id is there to fetch it later.
+    assert agent_runs(sim).get(done.result["researchId"]).frozen_status is None
+
+
+async def test_a_failed_run_fails_the_task_naming_the_run(research_app: OpenApp) -> None:
+    async with research_app(MODULE) as app:
+        done = await run_task(app, "research.deep", {"instructions": "AI startups [sim:fail]"})
+        steps = await app.store.load_steps(done.id)
+    assert done.status == "failed"
+    assert done.error is not None and done.error["code"] == "API_ERROR"
+    assert steps["research.create"]["researchId"] in done.error["message"]
+
+
+async def test_a_restart_mid_run_resumes_without_a_second_run(research_app: OpenApp, sim: SimHandle) -> None:
+    args = {"instructions": "AI startups in Europe", "model": "exa-research-pro"}
+    async with research_app(MODULE) as app:
+        task_id = await start(app, args)
+        await until_step(app, task_id, "research.create")
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+    assert done.status == "completed", done.error
+    assert done.result["status"] == "completed" and isinstance(done.result["result"], str)
+    assert list(agent_runs(sim).runs) == [done.result["researchId"]]
+    assert sim.stats()["creates_by_external_id"] == {f"{task_id}:research.create": 1}
+
+
+async def test_cancel_mid_run_cancels_the_research_run(research_app: OpenApp, sim: SimHandle) -> None:
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        task_id = await start(app, {"instructions": "AI startups", "model": "exa-research-pro"})
+        await until_step(app, task_id, "research.create")
+        record = await app.supervisor.tasks.cancel(task_id)
+        steps = await app.store.load_steps(task_id)
+    assert record.status == "cancelled"
+    run = agent_runs(sim).get(steps["research.create"]["researchId"])
+    assert run.frozen_status == "cancelled"
