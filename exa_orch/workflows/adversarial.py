@@ -1,0 +1,359 @@
+"""adversarial.verify (seed 002 pattern 3): a thesis webset, an antithesis webset, an optional synthesis.
+
+Both websets are created up front (each its own step, externalId task:key) so Exa searches them in
+parallel; the task then waits for each, collects its items, and, with `synthesize: true`, asks a
+research run (Exa's Agent API behind `research.*`) for a verdict with a structured output schema.
+
+Failure handling (the seed's): a wait that times out keeps the items found so far (the side says
+`timedOut: true`, the result `partial: true`); a synthesis that fails or times out leaves the two
+sides intact and puts `{error}` in `synthesis`; an Exa error elsewhere fails the task with its typed
+error, the message naming the websets already created.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from pydantic import Field
+
+from exa_orch.errors import OrchError
+from exa_orch.runtime import TaskContext
+from exa_orch.workflows import WorkflowSpec, kit
+
+Json = dict[str, Any]
+
+SIDES = ("thesis", "antithesis")
+ITEM_LINE_CHARS = 300  # one evidence line in the synthesis prompt
+SIDE_PROMPT_CHARS = 8000  # per side, so the prompt stays well under research.create's 20000
+VERDICTS = ["supported", "partially supported", "refuted", "inconclusive"]
+
+SYNTHESIS_SCHEMA: Json = {
+    "type": "object",
+    "properties": {
+        "verdict": {
+            "type": "string",
+            "enum": VERDICTS,
+            "description": "overall verdict on the thesis given both sides of the evidence",
+        },
+        "confidence": {
+            "type": "number",
+            "minimum": 0,
+            "maximum": 1,
+            "description": "confidence in the verdict, from 0 (none) to 1 (certain)",
+        },
+        "keySupporting": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "the key factors supporting the thesis",
+        },
+        "keyCountering": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "the key factors countering the thesis",
+        },
+        "blindSpots": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "what neither side's evidence covers (identified blind spots)",
+        },
+    },
+    "required": ["verdict", "confidence", "keySupporting", "keyCountering", "blindSpots"],
+}
+
+
+class VerifyArgs(kit.TaskArgs):
+    """The seed's task args; `timeout` is per wait, in ms."""
+
+    thesis: str = Field(min_length=1, max_length=2000)
+    """the claim being tested"""
+    thesis_query: str = Field(min_length=1, max_length=5000)
+    """query to find supporting evidence"""
+    antithesis_query: str = Field(min_length=1, max_length=5000)
+    """query to find counter-evidence"""
+    entity: kit.EntityArg | None = None
+    count: int = Field(default=25, ge=1, le=1000)
+    """per-side count"""
+    enrichments: list[kit.EnrichmentArg] | None = Field(default=None, max_length=10)
+    synthesize: bool = False
+    """synthesize a verdict with a research run (Agent API)"""
+    timeout: float = Field(default=300_000, gt=0, le=3_600_000)
+    """per-wait timeout in ms (each webset, and the synthesis)"""
+
+
+def poll_seconds(timeout_s: float) -> float:
+    """Check about 100 times per wait, at most every 2 s (a short test wait polls often)."""
+    return min(2.0, max(0.05, timeout_s / 100))
+
+
+def _webset_body(args: VerifyArgs, query: str) -> Json:
+    search: Json = {"query": query, "count": args.count}
+    if args.entity is not None:
+        search["entity"] = args.entity.model_dump(exclude_none=True)
+    body: Json = {"search": search}
+    if args.enrichments:
+        body["enrichments"] = [e.wire() for e in args.enrichments]
+    return body
+
+
+def _named(exc: OrchError, created: dict[str, str]) -> OrchError:
+    """`exc` with its message naming the websets created so far (for manual recovery)."""
+    if created:
+        names = ", ".join(f"{side} webset {wid}" for side, wid in created.items())
+        exc.message = f"{exc.message} (already created: {names}; fetch them with websets.get / items.getAll)"
+        exc.args = (exc.message,)
+    return exc
+
+
+# --- the synthesis prompt ----------------------------------------------------------------------
+
+
+def _item_line(item: Json) -> str:
+    props = item.get("properties") or {}
+    detail = props.get("description")
+    for kind in ("company", "person", "article", "researchPaper", "custom"):
+        sub = props.get(kind)
+        if not detail and isinstance(sub, dict):
+            detail = sub.get("description") or sub.get("summary") or sub.get("title")
+    parts = [kit.item_name(item) or "(unnamed)"]
+    if kit.item_url(item):
+        parts.append(f"<{kit.item_url(item)}>")
+    line = " ".join(parts)
+    if isinstance(detail, str) and detail.strip():
+        line += f": {' '.join(detail.split())}"
+    results = [
+        ", ".join(str(r) for r in e.get("result") or [])
+        for e in item.get("enrichments") or []
+        if e.get("result")
+    ]
+    if results:
+        line += f" [{'; '.join(results)}]"
+    return "- " + (line if len(line) <= ITEM_LINE_CHARS else line[: ITEM_LINE_CHARS - 3] + "...")
+
+
+def summarize(items: list[Json], budget: int = SIDE_PROMPT_CHARS) -> str:
+    """One line per item (name, URL, description, enrichment results), cut to `budget` characters."""
+    if not items:
+        return "(no items found)"
+    lines: list[str] = []
+    used = 0
+    for i, item in enumerate(items):
+        line = _item_line(item)
+        if used + len(line) + 1 > budget:
+            lines.append(f"- ... and {len(items) - i} more items not shown")
+            break
+        lines.append(line)
+        used += len(line) + 1
+    return "\n".join(lines)
+
+
+def synthesis_prompt(thesis: str, supporting: list[Json], countering: list[Json]) -> str:
+    """The seed's synthesis prompt, with the items summarized."""
+    return (
+        f'Given supporting evidence for the thesis "{thesis}":\n{summarize(supporting)}\n\n'
+        f"And counter-evidence:\n{summarize(countering)}\n\n"
+        "Provide a balanced assessment including: verdict, confidence level,\n"
+        "key supporting factors, key countering factors, and identified blind spots."
+    )
+
+
+# --- mapping the run's output --------------------------------------------------------------------
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if value.strip() else []
+    if isinstance(value, list):
+        return [str(v) for v in value if v is not None and str(v).strip()]
+    return []
+
+
+def _confidence(value: Any) -> float | None:
+    """A 0..1 confidence; a 1..100 value is read as a percentage, anything else is clamped."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    number = float(value)
+    if 1 < number <= 100:
+        number /= 100
+    return round(min(1.0, max(0.0, number)), 4)
+
+
+def synthesis_from_run(run: Json) -> Json:
+    """The seed's `synthesis` object from a finished research run (research.pollUntilFinished's view)."""
+    output = run.get("output") or {}
+    structured = output.get("structured")
+    out: Json = {"researchId": run.get("researchId")}
+    if not isinstance(structured, dict):
+        text = output.get("text")
+        out["error"] = {
+            "code": "SYNTHESIS_UNSTRUCTURED",
+            "message": "the research run finished without the structured verdict that was asked for",
+        }
+        if isinstance(text, str) and text:
+            out["text"] = text
+        return out
+    verdict = structured.get("verdict")
+    out.update(
+        verdict=str(verdict) if verdict is not None else "inconclusive",
+        confidence=_confidence(structured.get("confidence")),
+        keySupporting=_strings(structured.get("keySupporting")),
+        keyCountering=_strings(structured.get("keyCountering")),
+        blindSpots=_strings(structured.get("blindSpots")),
+    )
+    if output.get("citations"):
+        out["citations"] = output["citations"]
+    return out
+
+
+async def _synthesize(ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json]) -> Json:
+    """Run the synthesis; any failure or timeout becomes {error} (the sides are kept either way)."""
+    prompt = synthesis_prompt(args.thesis, sides["thesis"]["items"], sides["antithesis"]["items"])
+    create_args = {
+        "instructions": prompt,
+        "outputSchema": SYNTHESIS_SCHEMA,
+        "externalId": ctx.external_id("synthesis.create"),
+    }
+    await ctx.progress("synthesis", 0, None, "starting the synthesis research run")
+
+    async def create() -> Json:
+        run: Json = await kit.call(ctx, "research.create", create_args, step="synthesis")
+        return run
+
+    try:
+        run: Json = await ctx.step("synthesis.create", create)
+    except OrchError as exc:
+        return {"error": exc.to_dict()}
+    research_id = str(run["researchId"])
+
+    async def cancel_run() -> None:
+        await kit.call(ctx, "research.cancel", {"researchId": research_id}, step="cancel")
+
+    remove = ctx.on_cancel(cancel_run)
+    timeout_s = min(kit.seconds(args.timeout), 3600.0)
+    poll = {"researchId": research_id, "timeout": timeout_s, "pollInterval": poll_seconds(timeout_s)}
+
+    async def wait() -> Json:
+        done: Json = await kit.call(ctx, "research.pollUntilFinished", poll, step="synthesis")
+        return done
+
+    try:
+        done: Json = await ctx.step("synthesis.poll", wait)
+    except OrchError as exc:
+        return {"researchId": research_id, "error": exc.to_dict()}
+    if done.get("timedOut"):
+        # Left running: the caller may still read it with research.get once it finishes.
+        return {
+            "researchId": research_id,
+            "status": done.get("status"),
+            "timedOut": True,
+            "error": {
+                "code": "SYNTHESIS_TIMEOUT",
+                "message": f"research run {research_id} was still {done.get('status')} after "
+                f"{timeout_s:g}s; read it later with research.get {{researchId: {research_id!r}}}",
+            },
+        }
+    remove()
+    if done.get("status") != "completed":
+        error = done.get("error") or {}
+        return {
+            "researchId": research_id,
+            "status": done.get("status"),
+            "error": {
+                "code": str(error.get("code") or "SYNTHESIS_FAILED"),
+                "message": str(error.get("message") or f"research run {research_id} {done.get('status')}"),
+            },
+        }
+    return synthesis_from_run(done)
+
+
+# --- the workflow --------------------------------------------------------------------------------
+
+
+async def _open(ctx: TaskContext, timeline: kit.Timeline, side: str, body: Json) -> str:
+    """Step `<side>.create`: the side's webset (created once, externalId task:<side>.webset)."""
+
+    async def create() -> Json:
+        return await kit.create_webset(ctx, f"{side}.webset", body)
+
+    webset: Json = await timeline.run(f"{side}.create", create)
+    return str(webset["id"])
+
+
+async def _gather(
+    ctx: TaskContext, timeline: kit.Timeline, side: str, webset_id: str, timeout_s: float
+) -> tuple[Json, bool]:
+    """Steps `<side>.wait` and `<side>.collect`: the side's items, and whether the wait timed out."""
+
+    async def wait() -> Json:
+        return await kit.wait_idle(ctx, f"{side}.idle", webset_id, timeout_s, poll_seconds(timeout_s))
+
+    async def collect() -> list[Json]:
+        return await kit.collect_items(ctx, f"{side}.items", webset_id)
+
+    waited: Json = await timeline.run(f"{side}.wait", wait)
+    items: list[Json] = await timeline.run(f"{side}.collect", collect)
+    out: Json = {"websetId": webset_id, "items": items, "itemCount": len(items)}
+    if waited["timedOut"]:
+        out["timedOut"] = True  # still searching at Exa: these are the items found so far
+    return out, bool(waited["timedOut"])
+
+
+async def verify(ctx: TaskContext, args: VerifyArgs) -> Json:
+    """Phase A/B: thesis and antithesis websets (in parallel at Exa); Phase C: optional synthesis."""
+    timeline = kit.Timeline(ctx)
+    timeout_s = min(kit.seconds(args.timeout), 3600.0)
+    queries = {"thesis": args.thesis_query, "antithesis": args.antithesis_query}
+    created: dict[str, str] = {}
+    removers: dict[str, Callable[[], None]] = {}
+    sides: dict[str, Json] = {}
+    total = 4 + (1 if args.synthesize else 0)
+
+    def canceller(webset_id: str) -> Callable[[], Awaitable[Any]]:
+        return lambda: kit.call(ctx, "websets.cancel", {"id": webset_id}, step="cancel")
+
+    try:
+        for side in SIDES:  # both up front, so Exa searches them in parallel
+            created[side] = await _open(ctx, timeline, side, _webset_body(args, queries[side]))
+            removers[side] = ctx.on_cancel(canceller(created[side]))
+        message = f"thesis webset {created['thesis']}, antithesis webset {created['antithesis']}"
+        await ctx.progress("websets", 2, total, message)
+        for n, side in enumerate(SIDES):
+            sides[side], timed_out = await _gather(ctx, timeline, side, created[side], timeout_s)
+            if not timed_out:
+                removers[side]()  # idle: nothing left to cancel there
+            await ctx.progress(side, 3 + n, total, f"{side}: {sides[side]['itemCount']} items")
+            await ctx.partial({**_result(sides, None, timeline), "partial": True})
+    except OrchError as exc:
+        raise _named(exc, created) from None
+
+    synthesis: Json | None = None
+    if args.synthesize:  # one timed step: its outcome (a verdict or an error) is checkpointed too
+
+        async def synthesize() -> Json:
+            return await _synthesize(ctx, args, sides)
+
+        synthesis = await timeline.run("synthesis", synthesize)
+        state = synthesis["error"]["message"] if "error" in synthesis else synthesis["verdict"]
+        await ctx.progress("synthesis", total, total, f"synthesis: {state}")
+    return _result(sides, synthesis, timeline)
+
+
+def _result(sides: dict[str, Json], synthesis: Json | None, timeline: kit.Timeline) -> Json:
+    out: Json = {side: sides[side] for side in SIDES if side in sides}
+    if synthesis is not None:
+        out["synthesis"] = synthesis
+    if any(side.get("timedOut") for side in sides.values()):
+        out["partial"] = True
+    out["duration"] = timeline.duration
+    return out
+
+
+WORKFLOWS = [
+    WorkflowSpec(
+        "adversarial.verify",
+        VerifyArgs,
+        verify,
+        "Test a thesis: a webset for supporting evidence and one for counter-evidence, with an optional "
+        "research-run synthesis (verdict, confidence, key factors, blind spots).",
+    )
+]

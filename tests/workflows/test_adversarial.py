@@ -1,0 +1,206 @@
+"""adversarial.verify on the whole app and the simulator: shapes, synthesis, resume, cancel, timeouts."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+
+from exa_orch.errors import InvalidParams
+from exa_orch.mcp.app import App
+from exa_orch.sim.testing import SimHandle
+from exa_orch.workflows import adversarial
+from tests.workflows.conftest import OpenApp, run_task
+
+MODULE = "exa_orch.workflows.adversarial"
+TYPE = "adversarial.verify"
+ARGS: dict[str, Any] = {
+    "thesis": "European AI startups are well funded",
+    "thesisQuery": "well funded AI startups in Europe",
+    "antithesisQuery": "AI startups in Europe that struggled to raise funding",
+    "entity": {"type": "company"},
+    "count": 3,
+    "timeout": 20_000,
+}
+
+
+def _websets(sim: SimHandle) -> Any:
+    return sim.ctx.extras["websets"]
+
+
+def _runs(sim: SimHandle) -> dict[str, Any]:
+    runs: dict[str, Any] = sim.ctx.extras["agent"].runs
+    return runs
+
+
+async def _until(app: App, task_id: str, key: str, within: float = 20.0) -> None:
+    """Wait (bounded) until the task has checkpointed step `key`."""
+    deadline = time.monotonic() + within
+    while key not in await app.store.load_steps(task_id):
+        assert time.monotonic() < deadline, f"step {key} not reached within {within}s"
+        await asyncio.sleep(0.01)
+
+
+async def test_both_sides_and_a_synthesis_from_a_research_run(research_app: OpenApp, sim: SimHandle) -> None:
+    enrich = [{"description": "total funding raised in USD", "format": "number"}]
+    async with research_app(MODULE) as app:
+        done = await run_task(app, TYPE, {**ARGS, "enrichments": enrich, "synthesize": True})
+    assert done.status == "completed", done.error
+    result = done.result
+    assert set(result) == {"thesis", "antithesis", "synthesis", "duration"}
+    store = _websets(sim)
+    assert result["thesis"]["websetId"] != result["antithesis"]["websetId"]
+    for side, query in (("thesis", ARGS["thesisQuery"]), ("antithesis", ARGS["antithesisQuery"])):
+        got = result[side]
+        webset = store.websets[got["websetId"]]  # a real webset at the sim, with that side's query
+        assert webset.external_id == f"{done.id}:{side}.webset"
+        assert store.searches[webset.search_ids[0]].query == query
+        assert got["itemCount"] == len(got["items"]) == len(webset.items) == 3
+        assert [i["id"] for i in got["items"]] == [i.id for i in webset.items]
+        assert all(i["enrichments"][0]["format"] == "number" for i in got["items"])
+        assert "timedOut" not in got
+    assert isinstance(result["duration"], int) and result["duration"] > 0
+
+    synthesis = result["synthesis"]
+    run = _runs(sim)[synthesis["researchId"]]  # the one agent run the task started
+    assert len(_runs(sim)) == 1
+    prompt = run.request["query"]
+    assert prompt.startswith(f'Given supporting evidence for the thesis "{ARGS["thesis"]}":')
+    assert "And counter-evidence:" in prompt and "identified blind spots." in prompt
+    for side in ("thesis", "antithesis"):  # every item is summarized on its side of the prompt
+        assert all(i["properties"]["url"] in prompt for i in result[side]["items"])
+    schema = run.request["outputSchema"]
+    assert set(schema["required"]) == {
+        "verdict",
+        "confidence",
+        "keySupporting",
+        "keyCountering",
+        "blindSpots",
+    }
+    assert synthesis["verdict"] in adversarial.VERDICTS
+    assert 0 <= synthesis["confidence"] <= 1
+    for key in ("keySupporting", "keyCountering", "blindSpots"):
+        assert synthesis[key] and all(isinstance(s, str) for s in synthesis[key])
+    assert "error" not in synthesis
+
+
+async def test_bad_args_are_refused_before_any_task_is_written(research_app: OpenApp) -> None:
+    async with research_app(MODULE) as app:
+        bad: list[tuple[dict[str, Any], str]] = [
+            ({k: v for k, v in ARGS.items() if k != "antithesisQuery"}, "antithesisQuery"),
+            ({**ARGS, "count": 0}, "count"),
+            ({**ARGS, "thesisquery": "typo"}, "thesisquery"),
+            ({**ARGS, "enrichments": [{"description": "stage", "format": "options"}]}, "enrichments"),
+            ({**ARGS, "timeout": -5}, "timeout"),
+        ]
+        for args, field in bad:
+            with pytest.raises(InvalidParams) as caught:
+                await app.run_operation("tasks.create", {"type": TYPE, **args})
+            assert field in str(caught.value.to_dict()), (field, caught.value.to_dict())
+        assert (await app.run_operation("tasks.list", {}))["tasks"] == []
+
+
+async def test_a_restart_mid_synthesis_resumes_without_duplicates(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    sim.ctx.clock.set_speed(20)  # a research run takes ~1 s of wall time: room to stop in it
+    async with research_app(MODULE) as app:
+        created = await app.run_operation("tasks.create", {"type": TYPE, **ARGS, "synthesize": True})
+        task_id = created["taskId"]
+        await _until(app, task_id, "synthesis.create")
+        assert (await app.store.get_task(task_id)).status == "working"
+        assert "synthesis.poll" not in await app.store.load_steps(task_id)  # stopped mid-synthesis
+    runs_before = set(_runs(sim))
+    websets_before = set(_websets(sim).websets)
+    assert len(runs_before) == 1 and len(websets_before) == 2
+
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+    assert done.status == "completed", done.error
+    assert set(_runs(sim)) == runs_before and set(_websets(sim).websets) == websets_before
+    assert done.result["synthesis"]["researchId"] in runs_before
+    assert done.result["thesis"]["itemCount"] == 3 and done.result["antithesis"]["itemCount"] == 3
+    creates = sim.stats()["creates_by_external_id"]
+    assert all(n == 1 for n in creates.values()) and len(creates) == 3
+
+
+async def test_cancel_mid_run_cancels_both_websets_at_the_sim(research_app: OpenApp, sim: SimHandle) -> None:
+    sim.ctx.clock.set_speed(1)  # searches take seconds: the task is surely waiting when cancelled
+    async with research_app(MODULE) as app:
+        created = await app.run_operation("tasks.create", {"type": TYPE, **ARGS, "count": 20})
+        task_id = created["taskId"]
+        await _until(app, task_id, "antithesis.create")
+        cancelled = await app.run_operation("tasks.cancel", {"taskId": task_id})
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+    assert done.status == "cancelled", (cancelled, done.error)
+    store = _websets(sim)
+    assert len(store.websets) == 2
+    for webset in store.websets.values():
+        search = store.searches[webset.search_ids[0]]
+        assert search.canceled_reason == "webset_canceled"
+
+
+async def test_timeouts_return_partial_sides_and_a_synthesis_error(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    sim.ctx.clock.set_speed(1)  # nothing finishes within the 300 ms waits
+    async with research_app(MODULE) as app:
+        done = await run_task(app, TYPE, {**ARGS, "count": 20, "timeout": 300, "synthesize": True})
+    assert done.status == "completed", done.error
+    result = done.result
+    assert result["partial"] is True
+    store = _websets(sim)
+    for side in ("thesis", "antithesis"):
+        got = result[side]
+        assert got["timedOut"] is True and got["itemCount"] == len(got["items"]) < 20
+        assert store.websets[got["websetId"]].busy  # still searching at Exa
+    synthesis = result["synthesis"]
+    assert synthesis["researchId"] in _runs(sim)
+    assert synthesis["timedOut"] is True and synthesis["error"]["code"] == "SYNTHESIS_TIMEOUT"
+    assert synthesis["researchId"] in synthesis["error"]["message"]
+
+
+async def test_a_failed_synthesis_keeps_both_sides(research_app: OpenApp, sim: SimHandle) -> None:
+    args = {**ARGS, "thesis": "AI startups thrive [sim:fail]", "synthesize": True}
+    async with research_app(MODULE) as app:
+        done = await run_task(app, TYPE, args)
+    assert done.status == "completed", done.error
+    synthesis = done.result["synthesis"]
+    assert synthesis["researchId"] in _runs(sim) and synthesis["status"] == "failed"
+    assert synthesis["error"]["code"] == "SIMULATED_FAILURE"
+    assert done.result["thesis"]["itemCount"] == 3 and done.result["antithesis"]["itemCount"] == 3
+
+
+async def test_an_exa_error_fails_the_task_naming_the_websets(research_app: OpenApp, sim: SimHandle) -> None:
+    sim.ctx.clock.set_speed(1)
+    async with research_app(MODULE) as app:
+        created = await app.run_operation("tasks.create", {"type": TYPE, **ARGS, "count": 20})
+        task_id = created["taskId"]
+        await _until(app, task_id, "antithesis.create")
+        ids = [w.id for w in _websets(sim).websets.values()]
+        await app.run_operation("websets.delete", {"id": ids[0]})  # the thesis wait now gets a 404
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+    assert done.status == "failed"
+    assert done.error is not None and done.error["code"] == "RESOURCE_NOT_FOUND"
+    assert all(i in done.error["message"] for i in ids)
+
+
+def test_confidence_and_lists_are_normalized() -> None:
+    run = {
+        "researchId": "r1",
+        "output": {"structured": {"verdict": "refuted", "confidence": 72, "keySupporting": "one"}},
+    }
+    got = adversarial.synthesis_from_run(run)
+    assert got["confidence"] == 0.72 and got["keySupporting"] == ["one"] and got["blindSpots"] == []
+    assert adversarial.synthesis_from_run({"researchId": "r2", "output": {"text": "prose"}})["error"]
+    items = [
+        {"id": f"i{n}", "properties": {"url": f"https://x{n}.com", "description": "d" * 500}}
+        for n in range(90)
+    ]
+    text = adversarial.summarize(items)
+    assert len(text) <= adversarial.SIDE_PROMPT_CHARS + 100 and "more items not shown" in text
