@@ -1,0 +1,392 @@
+"""qd.winnow: quality-diversity winnowing over websets (seed 002, pattern 6).
+
+Criteria are behavioural coordinates (an item's niche is its criteria vector, key "1,1,0"),
+enrichments are the fitness signal, and each round keeps the best item per niche (MAP-Elites).
+Each round creates a webset with the criteria and enrichments, polls it (progress and a partial
+result {step: "searching", round, found, analyzed, stringency}), collects its items and scores
+them. Rounds stop at `maxRounds`, when the elite archive changes less than `convergenceThreshold`,
+or when `timeout` (ms, for the whole task) runs out: then the round's items so far are scored and
+the result says `timedOut: true`.
+
+The scoring functions (`niche_key`, `fitness_scores`, `select_elites`, `entropy`, `elite_change`,
+`quality_metrics`) are pure, so their numbers can be checked by hand.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from functools import partial
+from typing import Any, Literal
+
+from pydantic import Field, model_validator
+
+from exa_orch.errors import OrchError
+from exa_orch.runtime import TaskContext
+from exa_orch.workflows import WorkflowSpec, kit
+
+Json = dict[str, Any]
+Strategy = Literal["all-criteria", "any-criteria", "diverse"]
+
+# Seconds between polls of a searching webset: short first (small websets finish fast), then
+# growing to POLL_MAX_S so a long search costs few requests.
+POLL_FIRST_S = 0.1
+POLL_MAX_S = 5.0
+
+
+class WinnowArgs(kit.TaskArgs):
+    """qd.winnow's task args (the seed's, camelCase)."""
+
+    query: str = Field(min_length=1, max_length=5000)
+    entity: kit.EntityArg
+    criteria: list[kit.CriterionArg] = Field(
+        min_length=1, max_length=5, description="the behavioural coordinates (1 to 5)"
+    )
+    enrichments: list[kit.EnrichmentArg] = Field(
+        max_length=10,
+        description="the fitness signals: number (min-max normalized per round), boolean (yes = 1), "
+        "options (the first listed option = 1), text/url/other (a result present = 1)",
+    )
+    count: int = Field(default=50, ge=1, le=1000, description="items per round")
+    max_rounds: int = Field(default=1, ge=1, le=10)
+    convergence_threshold: float = Field(
+        default=0.1, ge=0, le=1, description="stop once the elite archive changes less than this share"
+    )
+    selection_strategy: Strategy = "diverse"
+    timeout: float = Field(
+        default=1_800_000, gt=0, le=86_400_000, description="ms for the whole task (default 30 min)"
+    )
+
+    @model_validator(mode="after")
+    def _distinct_criteria(self) -> WinnowArgs:
+        texts = [c.description for c in self.criteria]
+        if len(set(texts)) != len(texts):
+            raise ValueError(
+                "criteria: each criterion's description must be different (each is a coordinate)"
+            )
+        return self
+
+
+# --- pure scoring -----------------------------------------------------------------------------
+
+
+def niche_key(vector: list[bool]) -> str:
+    """[True, True, False] -> "1,1,0"."""
+    return ",".join("1" if v else "0" for v in vector)
+
+
+def _first(result: Any) -> str | None:
+    if isinstance(result, list) and result and isinstance(result[0], str) and result[0].strip():
+        return result[0].strip()
+    if isinstance(result, str) and result.strip():
+        return result.strip()
+    return None
+
+
+def _number(text: str | None) -> float | None:
+    if text is None:
+        return None
+    try:
+        value = float(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def fitness_scores(items: list[Json], specs: list[Json]) -> list[float]:
+    """Each item's fitness: the mean over `specs` of its scores, each in [0, 1].
+
+    `specs` are [{enrichmentId, format (the arg's: boolean stays boolean), options}]. Per the seed:
+    number -> the value, min-max normalized across `items` (all equal -> 1; missing -> 0);
+    boolean -> "yes" = 1; options -> the first listed option = 1; anything else -> present = 1.
+    Results not completed count as missing. No specs -> 0 for every item.
+    """
+    if not specs:
+        return [0.0 for _ in items]
+    answers: list[list[str | None]] = []
+    for item in items:
+        by_id = {
+            r.get("enrichmentId"): _first(r.get("result"))
+            for r in item.get("enrichments") or []
+            if r.get("status", "completed") == "completed"
+        }
+        answers.append([by_id.get(s["enrichmentId"]) for s in specs])
+    columns: list[list[float]] = []
+    for j, spec in enumerate(specs):
+        fmt = spec.get("format")
+        raw = [row[j] for row in answers]
+        if fmt == "number":
+            nums = [_number(a) for a in raw]
+            present = [n for n in nums if n is not None]
+            lo, hi = (min(present), max(present)) if present else (0.0, 0.0)
+            columns.append([0.0 if n is None else 1.0 if hi == lo else (n - lo) / (hi - lo) for n in nums])
+        elif fmt in ("boolean", "options"):
+            labels = spec.get("options") or ["yes"]
+            good = str(labels[0]).strip().lower() if fmt == "options" else "yes"
+            columns.append([1.0 if a is not None and a.lower() == good else 0.0 for a in raw])
+        else:
+            columns.append([0.0 if a is None else 1.0 for a in raw])
+    return [round(sum(col[i] for col in columns) / len(columns), 6) for i in range(len(items))]
+
+
+def keeps(niche: str, strategy: str) -> bool:
+    """Whether `strategy` keeps the niche: all-criteria only all-yes, any-criteria all but all-no."""
+    bits = niche.split(",")
+    if strategy == "all-criteria":
+        return all(b == "1" for b in bits)
+    if strategy == "any-criteria":
+        return any(b == "1" for b in bits)
+    return True
+
+
+def classify(items: list[Json], criteria: list[str], fitness: list[float]) -> list[Json]:
+    """Each item as a candidate elite {item, niche, fitnessScore, criteriaVector}, in item order."""
+    out = []
+    for item, score in zip(items, fitness, strict=True):
+        vector = kit.criteria_vector(item, criteria)
+        out.append(
+            {"item": item, "niche": niche_key(vector), "fitnessScore": score, "criteriaVector": vector}
+        )
+    return out
+
+
+def select_elites(candidates: list[Json], strategy: str) -> list[Json]:
+    """The best candidate per niche the strategy keeps (ties: the earlier item), niches sorted."""
+    best: dict[str, Json] = {}
+    for c in candidates:
+        if keeps(c["niche"], strategy) and (
+            c["niche"] not in best or c["fitnessScore"] > best[c["niche"]]["fitnessScore"]
+        ):
+            best[c["niche"]] = c
+    return [best[n] for n in sorted(best, reverse=True)]
+
+
+def success_rates(candidates: list[Json], criteria: list[str]) -> dict[str, float]:
+    """criterion -> % of the items satisfying it (0 when there are no items)."""
+    n = len(candidates)
+    return {
+        c: round(100 * sum(x["criteriaVector"][i] for x in candidates) / n, 2) if n else 0.0
+        for i, c in enumerate(criteria)
+    }
+
+
+def distribution(candidates: list[Json]) -> dict[str, int]:
+    """niche -> how many items are in it, niches sorted."""
+    counts = Counter(c["niche"] for c in candidates)
+    return {k: counts[k] for k in sorted(counts, reverse=True)}
+
+
+def entropy(counts: dict[str, int]) -> float:
+    """Shannon entropy (bits) of a niche distribution: 0 for one niche, log2(k) for k equal ones."""
+    total = sum(counts.values())
+    if not total:
+        return 0.0
+    h = -sum(n / total * math.log2(n / total) for n in counts.values() if n)
+    return round(abs(h), 6)
+
+
+def _ident(elite: Json) -> tuple[str, str]:
+    return elite["niche"], kit.entity_key(elite["item"])
+
+
+def elite_change(before: list[Json], after: list[Json]) -> float:
+    """Share of the elite set that changed: |A xor B| / |A or B| over (niche, entity); 0 if both empty."""
+    a, b = {_ident(e) for e in before}, {_ident(e) for e in after}
+    union = a | b
+    return round(len(a ^ b) / len(union), 6) if union else 0.0
+
+
+def merge_archive(archive: list[Json], elites: list[Json]) -> list[Json]:
+    """The MAP-Elites archive after a round: per niche, the fitter elite (ties keep the older one)."""
+    best = {e["niche"]: e for e in archive}
+    for e in elites:
+        if e["niche"] not in best or e["fitnessScore"] > best[e["niche"]]["fitnessScore"]:
+            best[e["niche"]] = e
+    return [best[n] for n in sorted(best, reverse=True)]
+
+
+def quality_metrics(
+    n_criteria: int, counts: dict[str, int], elites: list[Json], found: float, analyzed: float
+) -> Json:
+    """{coverage: populated niches / 2^N, avgFitness over elites, diversity: entropy (bits),
+    stringency: found / analyzed (0 when nothing was analyzed)}."""
+    populated = sum(1 for n in counts.values() if n)
+    return {
+        "coverage": round(populated / 2**n_criteria, 6),
+        "avgFitness": round(sum(e["fitnessScore"] for e in elites) / len(elites), 6) if elites else 0.0,
+        "diversity": entropy(counts),
+        "stringency": round(found / analyzed, 6) if analyzed else 0.0,
+    }
+
+
+# --- the workflow -----------------------------------------------------------------------------
+
+
+def search_counts(webset: Json) -> tuple[int, int]:
+    """(found, analyzed) summed over the webset's searches."""
+    found = analyzed = 0
+    for s in webset.get("searches") or []:
+        progress = s.get("progress") or {}
+        found += int(progress.get("found") or 0)
+        analyzed += int(progress.get("analyzed") or 0)
+    return found, analyzed
+
+
+def enrichment_specs(webset: Json, enrichments: list[kit.EnrichmentArg]) -> list[Json]:
+    """The args' enrichments matched to the created webset's (by description, else by order)."""
+    created = list(webset.get("enrichments") or [])
+    specs = []
+    for i, arg in enumerate(enrichments):
+        match = next((e for e in created if e.get("description") == arg.description), None)
+        if match is None and i < len(created):
+            match = created[i]
+        if match is None:
+            continue
+        created.remove(match)
+        specs.append({
+            "enrichmentId": match.get("id"),
+            "format": arg.format or match.get("format") or "text",
+            "options": [o.label for o in arg.options or []],
+        })  # fmt: skip
+    return specs
+
+
+def _recoverable(exc: OrchError, websets: list[str]) -> OrchError:
+    if websets:  # name what exists at Exa, so a person can recover or cancel it
+        exc.message = (
+            f"{exc.message} (qd.winnow had created websets {', '.join(websets)}; their items stay there)"
+        )
+        exc.args = (exc.message,)
+    return exc
+
+
+async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
+    criteria = [c.description for c in args.criteria]
+    started: float = await ctx.step("started", time.time)
+    deadline = started + kit.seconds(args.timeout)
+    body: Json = {
+        "search": {
+            "query": args.query,
+            "count": args.count,
+            "entity": args.entity.model_dump(exclude_none=True),
+            "criteria": [{"description": c} for c in criteria],
+        },
+        "enrichments": [e.wire() for e in args.enrichments],
+    }
+    rounds: list[Json] = []
+    archive: list[Json] = []
+    websets: list[str] = []
+    latest_niche: dict[str, str] = {}  # entity -> its niche in the latest round it was found in
+    found_total = analyzed_total = 0
+    converged = timed_out = False
+    try:
+        for r in range(1, args.max_rounds + 1):
+            await ctx.progress(
+                "creating", r - 1, args.max_rounds, f"round {r}/{args.max_rounds}: creating the webset"
+            )
+            webset = await kit.create_webset(ctx, f"round{r}.create", body)
+            wid = str(webset["id"])
+            websets.append(wid)
+            remove_hook = ctx.on_cancel(_canceller(ctx, wid))
+            waited: Json = await ctx.step(
+                f"round{r}.wait", partial(_watch, ctx, args, r, wid, deadline, rounds)
+            )
+            found, analyzed = waited["found"], waited["analyzed"]
+            if not waited["timedOut"]:
+                remove_hook()  # idle: nothing left to cancel
+            await ctx.progress("collecting", found, args.count, f"round {r}: collecting the items")
+            items = await kit.collect_items(ctx, f"round{r}.items", wid, max_items=max(args.count, 1000))
+            candidates = classify(
+                items, criteria, fitness_scores(items, enrichment_specs(webset, args.enrichments))
+            )
+            elites = select_elites(candidates, args.selection_strategy)
+            before, archive = archive, merge_archive(archive, elites)
+            change = elite_change(before, archive)
+            for c in candidates:
+                latest_niche[kit.entity_key(c["item"])] = c["niche"]
+            found_total, analyzed_total = found_total + found, analyzed_total + analyzed
+            rounds.append({
+                "websetId": wid,
+                "itemCount": len(items),
+                "criteriaSuccessRates": success_rates(candidates, criteria),
+                "nicheDistribution": distribution(candidates),
+                "elites": elites,
+                "found": found,
+                "analyzed": analyzed,
+                "stringency": round(found / analyzed, 6) if analyzed else 0.0,
+                "eliteChange": change,
+                "timedOut": waited["timedOut"],
+            })  # fmt: skip
+            await ctx.partial({"step": "scored", "round": r, "rounds": rounds, "finalElites": archive})
+            if waited["timedOut"]:
+                timed_out = True
+                break
+            if r >= 2 and change < args.convergence_threshold:
+                converged = True
+                break
+    except OrchError as exc:
+        raise _recoverable(exc, websets) from None
+    counts = Counter(latest_niche.values())
+    niches = {k: counts[k] for k in sorted(counts, reverse=True)}
+    result: Json = {
+        "rounds": rounds,
+        "finalElites": archive,
+        "convergenceReached": converged,
+        "qualityMetrics": quality_metrics(len(criteria), niches, archive, found_total, analyzed_total),
+        "totalDuration": round((time.time() - started) * 1000),
+        "timedOut": timed_out,
+    }
+    if timed_out:
+        result["timedOutNote"] = (
+            f"round {len(rounds)} was still searching when the timeout ({args.timeout:g} ms) ran out: "
+            f"the result scores the items found so far; webset {rounds[-1]['websetId']} keeps running"
+        )
+    await ctx.progress("done", len(rounds), args.max_rounds, f"{len(rounds)} round(s), {len(archive)} elites")
+    return result
+
+
+def _canceller(ctx: TaskContext, wid: str) -> Callable[[], Awaitable[Any]]:
+    async def cancel() -> Any:
+        return await kit.call(ctx, "websets.cancel", {"id": wid})
+
+    return cancel
+
+
+async def _watch(
+    ctx: TaskContext, args: WinnowArgs, r: int, wid: str, deadline: float, rounds: list[Json]
+) -> Json:
+    """Poll the webset until idle or the deadline, reporting found/analyzed/stringency as it goes."""
+    interval = POLL_FIRST_S
+    while True:
+        webset = await kit.call(ctx, "websets.get", {"id": wid}, step="searching")
+        found, analyzed = search_counts(webset)
+        stringency = round(found / analyzed, 6) if analyzed else 0.0
+        idle = webset.get("status") == "idle"
+        await ctx.progress(
+            "searching",
+            found,
+            args.count,
+            f"round {r}/{args.max_rounds}: found {found} of {analyzed} analyzed (stringency {stringency:.3f})",
+        )
+        await ctx.partial({
+            "step": "searching", "round": r, "websetId": wid, "found": found, "analyzed": analyzed,
+            "stringency": stringency, "rounds": rounds,
+        })  # fmt: skip
+        left = deadline - time.time()
+        if idle or left <= 0:
+            return {"found": found, "analyzed": analyzed, "timedOut": not idle}
+        await ctx.sleep(min(interval, left))
+        interval = min(POLL_MAX_S, interval * 1.5)
+
+
+WORKFLOWS = [
+    WorkflowSpec(
+        "qd.winnow",
+        WinnowArgs,
+        winnow,
+        "Quality-diversity winnowing: criteria are niches, enrichments fitness; the best item per "
+        "niche over rounds, with criteria success rates, niche distribution and quality metrics",
+    )
+]

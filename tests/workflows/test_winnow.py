@@ -1,0 +1,290 @@
+"""qd.winnow: the scoring on hand-made items, then the whole task on the simulator."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import pytest
+
+from exa_orch.errors import InvalidParams
+from exa_orch.mcp.app import App
+from exa_orch.sim.testing import SimHandle
+from exa_orch.store import TaskRecord
+from exa_orch.workflows import kit
+from exa_orch.workflows import winnow as w
+from tests.workflows.conftest import OpenApp, run_task
+
+MODULE = "exa_orch.workflows.winnow"
+SPECS = [
+    {"enrichmentId": "e1", "format": "number", "options": []},
+    {"enrichmentId": "e2", "format": "boolean", "options": []},
+    {"enrichmentId": "e3", "format": "text", "options": []},
+]
+
+
+def _item(name: str, c1: str, c2: str, e1: str | None, e2: str | None, e3: str | None) -> dict[str, Any]:
+    def res(eid: str, value: str | None, status: str = "completed") -> dict[str, Any]:
+        return {"enrichmentId": eid, "status": status, "result": [value] if value is not None else None}
+
+    return {
+        "id": name,
+        "properties": {"url": f"https://{name}.example.com"},
+        "evaluations": [{"criterion": "c1", "satisfied": c1}, {"criterion": "c2", "satisfied": c2}],
+        "enrichments": [res("e1", e1), res("e2", e2), res("e3", e3)],
+    }
+
+
+A = _item("a", "yes", "yes", "10", "yes", "x")
+B = _item("b", "yes", "no", "30", "no", None)
+C = _item("c", "no", "unclear", "20", "yes", "y")
+D = _item("d", "yes", "yes", None, "yes", "z")  # no number: scores 0 on it
+
+
+def _candidates() -> list[dict[str, Any]]:
+    items = [A, B, C, D]
+    return w.classify(items, ["c1", "c2"], w.fitness_scores(items, SPECS))
+
+
+def test_fitness_normalizes_numbers_and_maps_booleans_and_presence() -> None:
+    # number: (v - 10) / (30 - 10) -> A 0, B 1, C 0.5, D missing 0; boolean yes = 1; text present = 1
+    assert w.fitness_scores([A, B, C, D], SPECS) == [0.666667, 0.333333, 0.833333, 0.666667]
+    pending = {**A, "enrichments": [{**A["enrichments"][1], "status": "pending"}]}
+    assert w.fitness_scores([pending], SPECS[1:2]) == [0.0]  # not completed = missing
+    assert w.fitness_scores([A, B], SPECS[:1][:0]) == [0.0, 0.0]  # no enrichments: no fitness
+    same = [_item(n, "yes", "yes", "7", None, None) for n in "xy"]
+    assert w.fitness_scores(same, SPECS[:1]) == [1.0, 1.0]  # all equal numbers: all best
+    options = [{"enrichmentId": "e2", "format": "options", "options": ["High", "Low"]}]
+    hi, lo = _item("h", "yes", "yes", None, "high", None), _item("l", "yes", "yes", None, "Low", None)
+    assert w.fitness_scores([hi, lo], options) == [1.0, 0.0]  # the first listed option = 1
+
+
+def test_niches_elites_rates_and_strategies() -> None:
+    cands = _candidates()
+    assert [c["niche"] for c in cands] == ["1,1", "1,0", "0,0", "1,1"]  # unclear counts as not satisfied
+    assert cands[2]["criteriaVector"] == [False, False]
+    assert w.niche_key([True, False, True]) == "1,0,1"
+    diverse = w.select_elites(cands, "diverse")
+    assert [(e["niche"], e["item"]["id"]) for e in diverse] == [("1,1", "a"), ("1,0", "b"), ("0,0", "c")]
+    assert [e["item"]["id"] for e in w.select_elites(cands, "any-criteria")] == ["a", "b"]
+    assert [e["item"]["id"] for e in w.select_elites(cands, "all-criteria")] == ["a"]  # a ties d: the earlier
+    assert w.success_rates(cands, ["c1", "c2"]) == {"c1": 75.0, "c2": 50.0}
+    assert w.distribution(cands) == {"1,1": 2, "1,0": 1, "0,0": 1}
+
+
+def test_entropy_change_archive_and_quality_metrics() -> None:
+    assert w.entropy({"1,1": 2, "1,0": 1, "0,0": 1}) == 1.5  # -(.5 log2 .5 + 2 * .25 log2 .25)
+    assert w.entropy({"1": 5}) == 0.0 and w.entropy({}) == 0.0
+    assert w.entropy({"a": 1, "b": 1, "c": 1, "d": 1}) == 2.0
+    a, b, c, d = _candidates()
+    assert w.elite_change([a, b], [d, b]) == 0.666667  # a -> d in niche 1,1: 2 changed of 3
+    assert w.elite_change([a, b], [a, b]) == 0.0 and w.elite_change([], []) == 0.0
+    assert w.elite_change([], [a]) == 1.0
+    merged = w.merge_archive([a], [d, c])  # d only ties a: the archive keeps a
+    assert [(e["niche"], e["item"]["id"]) for e in merged] == [("1,1", "a"), ("0,0", "c")]
+    better = {**d, "fitnessScore": 0.9}
+    assert [e["item"]["id"] for e in w.merge_archive(merged, [better])] == ["d", "c"]
+    metrics = w.quality_metrics(2, {"1,1": 2, "1,0": 1, "0,0": 1}, [a, b, c], found=4, analyzed=16)
+    assert metrics == {"coverage": 0.75, "avgFitness": 0.611111, "diversity": 1.5, "stringency": 0.25}
+    assert w.quality_metrics(3, {}, [], 0, 0) == {
+        "coverage": 0.0,
+        "avgFitness": 0.0,
+        "diversity": 0.0,
+        "stringency": 0.0,
+    }
+
+
+# --- the task on the simulator ------------------------------------------------------------------
+
+CRITERIA = ["Is based in Europe", "Has a strong engineering culture", "Works in healthcare"]
+ARGS: dict[str, Any] = {
+    "query": "AI startups",
+    "entity": {"type": "company"},
+    "criteria": [{"description": c} for c in CRITERIA],
+    "enrichments": [
+        {"description": "Number of employees", "format": "number"},
+        {"description": "Is it profitable", "format": "boolean"},
+        {"description": "CEO name", "format": "text"},
+    ],
+    "count": 6,
+}
+
+
+async def _until(cond: Callable[[], Awaitable[bool]], within: float = 20.0) -> None:
+    deadline = time.monotonic() + within
+    while not await cond():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
+
+
+async def _searching(app: App, task_id: str) -> TaskRecord:
+    """Wait until the task reports a search with at least one item found; return its record."""
+    seen: list[TaskRecord] = []
+
+    async def mid_search() -> bool:
+        rec = await app.store.get_task(task_id)
+        seen[:] = [rec]
+        return bool(rec.partial and rec.partial.get("step") == "searching" and rec.partial["found"] >= 1)
+
+    await _until(mid_search)
+    return seen[0]
+
+
+async def _items(app: App, webset_id: str) -> list[dict[str, Any]]:
+    page = await app.run_operation("items.getAll", {"websetId": webset_id, "maxItems": 1000})
+    items: list[dict[str, Any]] = page["data"]
+    return items
+
+
+async def test_winnow_rounds_niches_elites_and_metrics_match_the_simulator(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    async with research_app(MODULE) as app:
+        done = await run_task(app, "qd.winnow", {**ARGS, "maxRounds": 3})
+        assert done.status == "completed", done.error
+        result = done.result
+        first = result["rounds"][0]
+        webset = await app.run_operation("websets.get", {"id": first["websetId"]})
+        items = await _items(app, first["websetId"])
+    assert set(result) >= {"rounds", "finalElites", "convergenceReached", "qualityMetrics", "totalDuration"}
+    assert webset["status"] == "idle" and first["itemCount"] == len(items) == 6
+    found, analyzed = w.search_counts(webset)
+    assert (first["found"], first["analyzed"]) == (found, analyzed) and analyzed > found
+    # Niches and rates as the items the simulator holds say (unclear / no -> 0).
+    vectors = [kit.criteria_vector(i, CRITERIA) for i in items]
+    dist = Counter(w.niche_key(v) for v in vectors)
+    assert first["nicheDistribution"] == dict(dist) and len(dist) >= 2
+    assert first["criteriaSuccessRates"] == {
+        c: round(100 * sum(v[k] for v in vectors) / 6, 2) for k, c in enumerate(CRITERIA)
+    }
+    # One elite per niche (diverse keeps all), the fittest item of its niche.
+    specs = w.enrichment_specs(webset, [kit.EnrichmentArg(**e) for e in ARGS["enrichments"]])
+    assert [s["format"] for s in specs] == ["number", "boolean", "text"]
+    fitness = dict(zip([i["id"] for i in items], w.fitness_scores(items, specs), strict=True))
+    assert sorted(e["niche"] for e in first["elites"]) == sorted(dist)
+    for e in first["elites"]:
+        peers = [
+            fitness[i["id"]] for i, v in zip(items, vectors, strict=True) if w.niche_key(v) == e["niche"]
+        ]
+        assert e["fitnessScore"] == fitness[e["item"]["id"]] == max(peers)
+        assert e["item"]["evaluations"] and e["criteriaVector"] == [b == "1" for b in e["niche"].split(",")]
+    # Round 2 finds the same entities: the archive doesn't change, so the task stops there.
+    assert len(result["rounds"]) == 2 and result["convergenceReached"] is True
+    assert result["rounds"][1]["eliteChange"] == 0.0 and first["eliteChange"] == 1.0
+    assert result["rounds"][1]["websetId"] != first["websetId"]
+    assert sim.stats()["creates_by_external_id"] == {
+        f"{done.id}:round1.create": 1,
+        f"{done.id}:round2.create": 1,
+    }
+    elites = result["finalElites"]
+    assert [e["item"]["id"] for e in elites] == [e["item"]["id"] for e in first["elites"]]
+    assert result["qualityMetrics"] == {
+        "coverage": round(len(dist) / 8, 6),
+        "avgFitness": round(sum(e["fitnessScore"] for e in elites) / len(elites), 6),
+        "diversity": w.entropy(dict(dist)),
+        "stringency": round(found / analyzed, 6),  # both rounds found and analyzed the same
+    }
+    assert result["timedOut"] is False and result["totalDuration"] > 0
+
+
+async def test_selection_strategies_keep_the_niches_they_name(research_app: OpenApp) -> None:
+    async with research_app(MODULE) as app:
+        anyc = await run_task(app, "qd.winnow", {**ARGS, "selectionStrategy": "any-criteria"})
+        allc = await run_task(app, "qd.winnow", {**ARGS, "selectionStrategy": "all-criteria"})
+    assert anyc.status == allc.status == "completed"
+    dist = anyc.result["rounds"][0]["nicheDistribution"]
+    assert "0,0,0" in dist  # the no-criteria niche is populated, and dropped
+    assert sorted(e["niche"] for e in anyc.result["finalElites"]) == sorted(set(dist) - {"0,0,0"})
+    assert "1,1,1" not in dist and allc.result["finalElites"] == []  # nobody satisfies all three
+    assert allc.result["qualityMetrics"]["avgFitness"] == 0.0
+    assert allc.result["convergenceReached"] is False  # one round: nothing to converge on
+
+
+@pytest.mark.parametrize(
+    ("bad", "field"),
+    [
+        ({"maxRounds": 0}, "maxRounds"),
+        ({"selectionStrategy": "best"}, "selectionStrategy"),
+        ({"critera": []}, "critera"),
+        ({"criteria": []}, "criteria"),
+        ({"enrichments": [{"description": "Tier", "format": "options"}]}, "enrichments"),
+        ({"convergenceThreshold": 2}, "convergenceThreshold"),
+    ],
+)
+async def test_bad_args_are_refused_before_any_task_exists(
+    research_app: OpenApp, sim: SimHandle, bad: dict[str, Any], field: str
+) -> None:
+    async with research_app(MODULE) as app:
+        with pytest.raises(InvalidParams) as refused:
+            await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS, **bad})
+        listed, _ = await app.store.list_tasks()
+    assert any(field in f for f in refused.value.fields), refused.value.to_dict()
+    assert listed == [] and sim.stats()["creates_by_external_id"] == {}
+
+
+async def test_a_restarted_server_resumes_the_round_without_a_second_webset(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    sim.ctx.clock.set_speed(10)  # slow enough to stop the app mid-search
+    async with research_app(MODULE) as app:
+        created = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
+        mid = await _searching(app, created["taskId"])
+    assert mid.status == "working" and mid.progress and mid.progress["step"] == "searching"
+    partial = mid.partial
+    assert partial["round"] == 1 and partial["analyzed"] >= partial["found"] >= 1
+    assert partial["stringency"] == round(partial["found"] / partial["analyzed"], 6)
+    assert f"found {partial['found']} of {partial['analyzed']} analyzed" in mid.progress["message"]
+    sim.ctx.clock.set_speed(100)
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=30)
+        listed = await app.run_operation("websets.list", {})
+    assert done.status == "completed", done.error
+    assert done.result["rounds"][0]["websetId"] == partial["websetId"]
+    assert done.result["rounds"][0]["itemCount"] == 6
+    assert sim.stats()["creates_by_external_id"] == {f"{done.id}:round1.create": 1}
+    assert len(listed["data"]) == 1
+
+
+async def test_cancel_mid_search_cancels_the_webset(research_app: OpenApp, sim: SimHandle) -> None:
+    sim.ctx.clock.set_speed(10)
+    async with research_app(MODULE) as app:
+        created = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
+        mid = await _searching(app, created["taskId"])
+        await app.run_operation("tasks.cancel", {"taskId": created["taskId"]})
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=30)
+        webset = await app.run_operation("websets.get", {"id": mid.partial["websetId"]})
+    assert done.status == "cancelled"
+    assert [s["status"] for s in webset["searches"]] == ["canceled"]
+
+
+async def test_a_timeout_scores_the_items_found_so_far(research_app: OpenApp, sim: SimHandle) -> None:
+    sim.ctx.clock.set_speed(10)  # the search takes seconds; the timeout is 0.6 s
+    async with research_app(MODULE) as app:
+        done = await run_task(app, "qd.winnow", {**ARGS, "maxRounds": 2, "timeout": 600})
+        assert done.status == "completed", done.error
+        first = done.result["rounds"][0]
+        webset = await app.run_operation("websets.get", {"id": first["websetId"]})
+        items = await _items(app, first["websetId"])
+    result = done.result
+    assert result["timedOut"] is True and first["timedOut"] is True and len(result["rounds"]) == 1
+    assert first["websetId"] in result["timedOutNote"] and webset["status"] == "running"
+    assert first["itemCount"] < 6 and first["itemCount"] <= len(items)
+    assert sum(first["nicheDistribution"].values()) == first["itemCount"]
+
+
+async def test_an_exa_error_fails_the_task_naming_the_webset(research_app: OpenApp, sim: SimHandle) -> None:
+    sim.ctx.clock.set_speed(10)
+    async with research_app(MODULE) as app:
+        created = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
+        mid = await _searching(app, created["taskId"])
+        await app.run_operation("websets.delete", {"id": mid.partial["websetId"]})  # gone at Exa
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=30)
+    assert done.status == "failed" and done.error
+    assert done.error["code"] == "RESOURCE_NOT_FOUND"
+    assert mid.partial["websetId"] in done.error["message"]
