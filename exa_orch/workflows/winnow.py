@@ -372,7 +372,9 @@ async def _watch(
         )
         await ctx.partial({
             "step": "searching", "round": r, "websetId": wid, "found": found, "analyzed": analyzed,
-            "stringency": stringency, "rounds": rounds,
+            "stringency": stringency,
+            # earlier rounds without their elites' items: this is written on every poll
+            "rounds": [{k: v for k, v in done.items() if k != "elites"} for done in rounds],
         })  # fmt: skip
         left = deadline - time.time()
         if idle or left <= 0:
