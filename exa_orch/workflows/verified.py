@@ -1,0 +1,234 @@
+"""research.verifiedCollection (seed 002, pattern 5): a webset's items, each researched in depth.
+
+Flow: create the webset (query, entity, criteria, enrichments) -> wait until idle -> collect the
+items -> for the first `researchLimit` items, a research run (Exa Agent API) from `researchPrompt`
+with {{name}}, {{url}}, {{description}} filled from the item, at most 3 runs in flight -> merge.
+
+Every Exa call is a step: the webset's create (externalId), its wait and collection, and each item's
+research create and poll under their own keys, so a resumed task redoes none of them. (Research
+runs have no externalId lookup: a crash in the milliseconds between a run's create and its
+checkpoint leaves that one run orphaned, as in research.deep.)
+
+`timeout` (ms) bounds the whole task: the webset wait and the research polls share it. A timeout
+is a result (`timedOut: true`): the items collected so far, with the research that finished.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import time
+from typing import Any
+
+from pydantic import Field, field_validator
+
+from exa_orch.errors import OrchError
+from exa_orch.runtime import TaskContext
+from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.workflows.research import (
+    TERMINAL,
+    ResearchModel,
+    cancel_on_task_cancel,
+    create_run,
+    poll_run,
+    run_result,
+    start_clock,
+)
+
+Json = dict[str, Any]
+IN_FLIGHT = 3  # research runs at once (the seed's limit, against rate limits)
+PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
+FIELDS = ("name", "url", "description")
+
+
+class VerifiedCollectionArgs(kit.TaskArgs):
+    query: str = Field(min_length=1, max_length=5000)
+    entity: kit.EntityArg
+    criteria: list[kit.CriterionArg] | None = Field(default=None, min_length=1, max_length=5)
+    count: int = Field(default=25, ge=1, le=1000)
+    """items the webset search looks for"""
+    enrichments: list[kit.EnrichmentArg] | None = Field(default=None, max_length=10)
+    research_prompt: str = Field(min_length=1, max_length=20000)
+    """per-item research instructions; {{name}}, {{url}}, {{description}} are filled from the item"""
+    research_schema: dict[str, Any] | None = None
+    research_model: ResearchModel = "exa-research"
+    research_limit: int = Field(default=10, ge=0, le=100)
+    """items researched at most (the first ones the webset found)"""
+    timeout: int = Field(default=1_800_000, gt=0, le=86_400_000)
+    """milliseconds for the whole task (webset wait and research); then it returns what it has"""
+
+    @field_validator("research_prompt")
+    @classmethod
+    def _placeholders(cls, prompt: str) -> str:
+        unknown = sorted({m.group(1) for m in PLACEHOLDER.finditer(prompt)} - set(FIELDS))
+        if unknown:
+            raise ValueError(
+                f"unknown placeholder(s) {', '.join('{{' + u + '}}' for u in unknown)}; "
+                "use {{name}}, {{url}} or {{description}}"
+            )
+        return prompt
+
+
+def item_fields(item: Json) -> dict[str, str]:
+    """What the placeholders stand for: the entity's name, its URL and its description ('' if none)."""
+    props = item.get("properties") or {}
+    description = props.get("description")
+    return {
+        "name": kit.item_name(item) or kit.item_url(item) or str(item.get("id") or ""),
+        "url": kit.item_url(item) or "",
+        "description": description if isinstance(description, str) else "",
+    }
+
+
+def fill(prompt: str, item: Json) -> str:
+    """`prompt` with {{name}}, {{url}}, {{description}} replaced by the item's values."""
+    values = item_fields(item)
+    return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), prompt)
+
+
+def research_entry(created: Json, run: Json, structured: bool) -> Json:
+    """An item's `research`: {researchId, status, result, duration (ms from create to last seen)}."""
+    entry: Json = {
+        "researchId": created["researchId"],
+        "status": run.get("status"),
+        "result": run_result(run, structured),
+        "duration": round((run["at"] - created["at"]) * 1000),
+    }
+    if run.get("timedOut"):
+        entry["timedOut"] = True
+    if run.get("status") == "failed":
+        entry["error"] = (run.get("error") or {}).get("message") or "the research run failed"
+    return entry
+
+
+def name_webset(exc: OrchError, webset_id: str) -> OrchError:
+    """The same typed error, its message naming the webset already created (a person can recover it)."""
+    exc.message = (
+        f"{exc.message} (research.verifiedCollection: webset {webset_id} was created and keeps its items)"
+    )
+    exc.args = (exc.message,)
+    return exc
+
+
+async def verified_collection(ctx: TaskContext, args: VerifiedCollectionArgs) -> Json:
+    started = await start_clock(ctx)
+    deadline = started + args.timeout / 1000
+    search: Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
+    if args.criteria:
+        search["criteria"] = [{"description": c.description} for c in args.criteria]
+    body: Json = {"search": search}
+    if args.enrichments:
+        body["enrichments"] = [e.wire() for e in args.enrichments]
+    await ctx.progress("webset", 0, 3, "creating the webset")
+    webset = await kit.create_webset(ctx, "webset.create", body)
+    webset_id = str(webset["id"])
+
+    async def cancel_webset() -> None:
+        try:
+            await kit.call(ctx, "websets.cancel", {"id": webset_id}, step="cancel")
+        except OrchError:
+            pass
+
+    ctx.on_cancel(cancel_webset)
+    try:
+        return await _collect_and_research(ctx, args, webset_id, started, deadline)
+    except OrchError as exc:
+        raise name_webset(exc, webset_id) from None
+
+
+async def _collect_and_research(
+    ctx: TaskContext, args: VerifiedCollectionArgs, webset_id: str, started: float, deadline: float
+) -> Json:
+    await ctx.partial({"websetId": webset_id, "items": [], "partial": True})
+    await ctx.progress("webset", 1, 3, f"webset {webset_id}: waiting for the search")
+    poll_s = min(2.0, max(0.1, (deadline - time.time()) / 200))
+    waited = await kit.wait_idle(ctx, "webset.wait", webset_id, deadline - time.time(), poll_s)
+    items = await kit.collect_items(ctx, "webset.items", webset_id, max_items=max(args.count, 1000))
+    await ctx.progress("webset", 3, 3, f"webset {webset_id}: {len(items)} items")
+    merged: list[Json] = [{"item": item} for item in items]
+    # Nothing is researched once the time is up (a webset wait that timed out used it all).
+    targets = [] if waited.get("timedOut") else list(range(min(args.research_limit, len(items))))
+    structured = args.research_schema is not None
+    researched = 0
+
+    def result(partial: bool) -> Json:
+        out: Json = {
+            "websetId": webset_id,
+            "items": merged,
+            "totalItems": len(items),
+            "researchedCount": researched,
+            "duration": round((time.time() - started) * 1000),
+            "timedOut": bool(waited.get("timedOut"))
+            or any(m.get("research", {}).get("timedOut") for m in merged),
+        }
+        if partial:
+            out["partial"] = True
+        return out
+
+    await ctx.partial(result(partial=True))
+    gate = asyncio.Semaphore(IN_FLIGHT)
+    unfinished: set[str] = set()
+
+    async def research(i: int) -> None:
+        nonlocal researched
+        async with gate:
+            prompt = fill(args.research_prompt, items[i])
+            created = await create_run(
+                ctx, f"research.create:{i}", prompt, args.research_schema, args.research_model
+            )
+            unfinished.add(created["researchId"])
+            remove_hook = cancel_on_task_cancel(ctx, created["researchId"])
+            run = await poll_run(ctx, f"research.poll:{i}", created["researchId"], deadline)
+            if run.get("status") in TERMINAL:
+                remove_hook()
+                unfinished.discard(created["researchId"])
+        merged[i]["research"] = research_entry(created, run, structured)
+        researched += run.get("status") == "completed"
+        done = sum("research" in m for m in merged)
+        await ctx.progress("research", done, len(targets), f"item {i}: research {run.get('status')}")
+        await ctx.partial(result(partial=True))
+
+    if targets:
+        await ctx.progress("research", 0, len(targets), f"researching {len(targets)} items")
+    await _all(ctx, [research(i) for i in targets], unfinished)
+    return result(partial=False)
+
+
+async def _all(ctx: TaskContext, jobs: list[Any], unfinished: set[str]) -> None:
+    """Run `jobs` together; the first error cancels the others and the runs they left going.
+
+    A job cancelled by the runtime (a cancelling replay stops at its first live step) does not stop
+    the others, so every replayed create registers its cancel hook before the run ends."""
+    tasks = [asyncio.create_task(job) for job in jobs]
+    failed: list[BaseException] = []
+
+    def on_done(task: asyncio.Task[Any]) -> None:
+        if not task.cancelled() and task.exception() is not None and not failed:
+            failed.append(task.exception())  # type: ignore[arg-type]
+            for other in tasks:
+                other.cancel()
+
+    for task in tasks:
+        task.add_done_callback(on_done)
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    if failed:
+        for research_id in sorted(unfinished):  # best effort: don't leave paid runs going
+            try:
+                await kit.call(ctx, "research.cancel", {"researchId": research_id}, step="cancel")
+            except OrchError:
+                pass
+        raise failed[0]
+    if any(isinstance(o, asyncio.CancelledError) for o in outcomes):
+        raise asyncio.CancelledError
+
+
+WORKFLOWS = [
+    WorkflowSpec(
+        "research.verifiedCollection",
+        VerifiedCollectionArgs,
+        verified_collection,
+        "A webset's items, each researched in depth: webset (query, entity, criteria, enrichments) -> "
+        "wait -> collect -> a research run per item (researchPrompt with {{name}}, {{url}}, "
+        "{{description}}; researchLimit items, 3 at once) -> {websetId, items[{item, research}], ...}.",
+    )
+]

@@ -1,0 +1,196 @@
+"""research.verifiedCollection on the whole app and the simulator (speed 25: a 4-item webset is idle
+in ~0.3 s, a 25-item one in ~1.2 s, a research run takes ~0.9 s)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from exa_orch.errors import InvalidParams
+from exa_orch.mcp.app import App
+from exa_orch.sim.agent import AgentRuns
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import SimHandle, running_sim
+from exa_orch.workflows import kit
+from exa_orch.workflows.verified import fill
+from tests.workflows.conftest import OpenApp, run_task
+
+MODULE = "exa_orch.workflows.verified"
+TYPE = "research.verifiedCollection"
+SCHEMA = {
+    "type": "object",
+    "required": ["summary"],
+    "properties": {"summary": {"type": "string"}, "founders": {"type": "array", "items": {"type": "string"}}},
+}
+ARGS: dict[str, Any] = {
+    "query": "AI startups in Europe",
+    "entity": {"type": "company"},
+    "criteria": [{"description": "based in Europe"}],
+    "count": 4,
+    "enrichments": [{"description": "CEO name", "format": "text"}],
+    "researchPrompt": "Who founded {{name}} ({{url}})? Context: {{ description }}",
+    "researchSchema": SCHEMA,
+    "researchLimit": 3,
+}
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[SimHandle]:
+    """Slower than the shared fixture, so the research phase lasts long enough to interrupt."""
+    async with running_sim(SimConfig(speed=25.0)) as handle:
+        yield handle
+
+
+def agent_runs(sim: SimHandle) -> AgentRuns:
+    runs = sim.ctx.extras["agent"]
+    assert isinstance(runs, AgentRuns)
+    return runs
+
+
+async def start(app: App, args: dict[str, Any]) -> str:
+    created = await app.run_operation("tasks.create", {"type": TYPE, **args})
+    return str(created["taskId"])
+
+
+async def until_steps(app: App, task_id: str, *keys: str, within: float = 15.0) -> dict[str, Any]:
+    """The task's checkpoints once all of `keys` are there (bounded wait)."""
+    deadline = time.monotonic() + within
+    while True:
+        steps = await app.store.load_steps(task_id)
+        if all(k in steps for k in keys):
+            return steps
+        assert time.monotonic() < deadline, f"steps {keys} never all checkpointed: {sorted(steps)}"
+        await asyncio.sleep(0.02)
+
+
+async def websets(app: App) -> list[dict[str, Any]]:
+    page = await app.run_operation("websets.list", {})
+    return list(page["data"])
+
+
+async def test_items_are_collected_and_the_first_ones_researched(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    async with research_app(MODULE) as app:
+        done = await run_task(app, TYPE, ARGS)
+        held = await app.run_operation("items.getAll", {"websetId": done.result["websetId"]})
+    assert done.status == "completed", done.error
+    result = done.result
+    assert set(result) >= {"websetId", "items", "totalItems", "researchedCount", "duration"}
+    assert result["totalItems"] == len(result["items"]) == len(held["data"]) == 4
+    assert [m["item"]["id"] for m in result["items"]] == [i["id"] for i in held["data"]]
+    assert result["researchedCount"] == 3 and result["timedOut"] is False
+    assert [m["item"]["enrichments"] for m in result["items"]] == [i["enrichments"] for i in held["data"]]
+    assert all(m["item"]["enrichments"][0]["status"] == "completed" for m in result["items"])
+    runs = agent_runs(sim)
+    assert len(runs.runs) == 3
+    for entry in result["items"][:3]:
+        item, research = entry["item"], entry["research"]
+        run = runs.get(research["researchId"])
+        # The prompt the run got is the template filled from this item.
+        assert run.request["query"] == fill(ARGS["researchPrompt"], item)
+        assert kit.item_name(item) in run.request["query"] and kit.item_url(item) in run.request["query"]
+        assert item["properties"]["description"] in run.request["query"] and "{{" not in run.request["query"]
+        assert run.request["outputSchema"] == SCHEMA and run.request["effort"] == "medium"
+        assert research["status"] == "completed" and isinstance(research["result"]["summary"], str)
+        assert research["duration"] >= 800  # 22 simulated seconds at speed 25
+    assert "research" not in result["items"][3]  # beyond researchLimit
+    assert result["duration"] >= max(m["research"]["duration"] for m in result["items"][:3])
+
+
+async def test_at_most_three_research_runs_are_in_flight(research_app: OpenApp, sim: SimHandle) -> None:
+    args = {**ARGS, "count": 5, "researchLimit": 5, "researchSchema": None, "criteria": None}
+    async with research_app(MODULE) as app:
+        done = await run_task(app, TYPE, args)
+    assert done.status == "completed", done.error
+    assert done.result["researchedCount"] == 5
+    assert all(isinstance(m["research"]["result"], str) for m in done.result["items"])  # no schema: text
+    runs = list(agent_runs(sim).runs.values())
+    assert len(runs) == 5
+    # A run is released only once seen finished, so no creation finds three others still going.
+    for run in runs:
+        going = [r for r in runs if r is not run and r.created <= run.created < r.finishes]
+        assert len(going) <= 2, [(r.created, r.finishes) for r in runs]
+
+
+async def test_bad_args_are_refused_before_any_task_is_written(research_app: OpenApp) -> None:
+    async with research_app(MODULE) as app:
+        for args, field in (
+            ({**ARGS, "researchPrompt": "About {{title}}"}, "researchPrompt"),
+            ({k: v for k, v in ARGS.items() if k != "researchPrompt"}, "researchPrompt"),
+            ({k: v for k, v in ARGS.items() if k != "entity"}, "entity"),
+            ({**ARGS, "researchLimit": -1}, "researchLimit"),
+            ({**ARGS, "count": 0}, "count"),
+            ({**ARGS, "researchModel": "o3"}, "researchModel"),
+            ({**ARGS, "reserchLimit": 2}, "reserchLimit"),
+        ):
+            with pytest.raises(InvalidParams) as err:
+                await start(app, args)
+            assert field in err.value.fields, (field, err.value.fields)
+        tasks, _ = await app.store.list_tasks()
+        assert tasks == [] and await websets(app) == []
+
+
+async def test_a_restart_mid_research_redoes_nothing(research_app: OpenApp, sim: SimHandle) -> None:
+    args = {**ARGS, "count": 5, "researchLimit": 5}
+    async with research_app(MODULE) as app:
+        task_id = await start(app, args)
+        # The first three runs are checkpointed; the fourth waits for one of them to finish.
+        await until_steps(app, task_id, "research.create:0", "research.create:1", "research.create:2")
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        held = await websets(app)
+    assert done.status == "completed", done.error
+    assert done.result["researchedCount"] == 5 and len(held) == 1
+    assert len(agent_runs(sim).runs) == 5
+    creates = sim.stats()["creates_by_external_id"]
+    assert creates == {
+        f"{task_id}:webset.create": 1,
+        **{f"{task_id}:research.create:{i}": 1 for i in range(5)},
+    }
+
+
+async def test_cancel_while_the_webset_searches_cancels_it(research_app: OpenApp) -> None:
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        task_id = await start(app, {**ARGS, "count": 25})
+        steps = await until_steps(app, task_id, "webset.create")
+        record = await app.supervisor.tasks.cancel(task_id)
+        webset = await app.run_operation("websets.get", {"id": steps["webset.create"]["id"]})
+    assert record.status == "cancelled"
+    assert [s["status"] for s in webset["searches"]] == ["canceled"]
+
+
+async def test_cancel_while_researching_cancels_the_runs(research_app: OpenApp, sim: SimHandle) -> None:
+    keys = ("research.create:0", "research.create:1", "research.create:2")
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        task_id = await start(app, {**ARGS, "researchModel": "exa-research-pro"})
+        steps = await until_steps(app, task_id, *keys)
+        record = await app.supervisor.tasks.cancel(task_id)
+    assert record.status == "cancelled"
+    ids = [steps[k]["researchId"] for k in keys]
+    assert [agent_runs(sim).get(i).frozen_status for i in ids] == ["cancelled"] * 3
+
+
+async def test_timeouts_give_partial_results(research_app: OpenApp, sim: SimHandle) -> None:
+    async with research_app(MODULE) as app:
+        # The research runs (pro: ~1.7 s) outlast the 1.2 s budget: items with the runs' status.
+        slow = await run_task(app, TYPE, {**ARGS, "researchModel": "exa-research-pro", "timeout": 1200})
+        # A 25-item search outlasts 0.3 s: the items found so far, nothing researched.
+        early = await run_task(app, TYPE, {**ARGS, "count": 25, "timeout": 300})
+    assert slow.status == "completed", slow.error
+    assert slow.result["timedOut"] is True and slow.result["researchedCount"] == 0
+    assert slow.result["totalItems"] == 4
+    for entry in slow.result["items"][:3]:
+        assert entry["research"]["timedOut"] is True and entry["research"]["status"] in ("queued", "running")
+        assert entry["research"]["result"] is None
+    assert early.status == "completed", early.error
+    assert early.result["timedOut"] is True and early.result["researchedCount"] == 0
+    assert early.result["totalItems"] < 25 and all("research" not in m for m in early.result["items"])
+    assert len(agent_runs(sim).runs) == 3  # only the first task's
