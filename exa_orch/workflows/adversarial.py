@@ -12,6 +12,7 @@ error, the message naming the websets already created.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -269,38 +270,22 @@ async def _synthesize(ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json]
 # --- the workflow --------------------------------------------------------------------------------
 
 
-async def _open(ctx: TaskContext, timeline: kit.Timeline, side: str, body: Json) -> str:
-    """Step `<side>.create`: the side's webset (created once, externalId task:<side>.webset)."""
-
-    async def create() -> Json:
-        return await kit.create_webset(ctx, f"{side}.webset", body)
-
-    webset: Json = await timeline.run(f"{side}.create", create)
-    return str(webset["id"])
-
-
-async def _gather(
-    ctx: TaskContext, timeline: kit.Timeline, side: str, webset_id: str, timeout_s: float
-) -> tuple[Json, bool]:
-    """Steps `<side>.wait` and `<side>.collect`: the side's items, and whether the wait timed out."""
-
-    async def wait() -> Json:
-        return await kit.wait_idle(ctx, f"{side}.idle", webset_id, timeout_s, poll_seconds(timeout_s))
-
-    async def collect() -> list[Json]:
-        return await kit.collect_items(ctx, f"{side}.items", webset_id)
-
-    waited: Json = await timeline.run(f"{side}.wait", wait)
-    items: list[Json] = await timeline.run(f"{side}.collect", collect)
+async def _gather(ctx: TaskContext, side: str, webset_id: str, timeout_s: float) -> Json:
+    """Steps `<side>.idle` and `<side>.items`: the side as the seed returns it (timedOut if still busy)."""
+    waited = await kit.wait_idle(ctx, f"{side}.idle", webset_id, timeout_s, poll_seconds(timeout_s))
+    items = await kit.collect_items(ctx, f"{side}.items", webset_id)
     out: Json = {"websetId": webset_id, "items": items, "itemCount": len(items)}
     if waited["timedOut"]:
         out["timedOut"] = True  # still searching at Exa: these are the items found so far
-    return out, bool(waited["timedOut"])
+    return out
 
 
 async def verify(ctx: TaskContext, args: VerifyArgs) -> Json:
-    """Phase A/B: thesis and antithesis websets (in parallel at Exa); Phase C: optional synthesis."""
-    timeline = kit.Timeline(ctx)
+    """Phase A/B: thesis and antithesis websets (in parallel at Exa); Phase C: optional synthesis.
+
+    Steps are flat (none inside another), so a run resumed only to cancel replays every step that
+    registers a cancel hook."""
+    started: float = await ctx.step("started", time.time)  # `duration` spans restarts too
     timeout_s = min(kit.seconds(args.timeout), 3600.0)
     queries = {"thesis": args.thesis_query, "antithesis": args.antithesis_query}
     created: dict[str, str] = {}
@@ -313,38 +298,35 @@ async def verify(ctx: TaskContext, args: VerifyArgs) -> Json:
 
     try:
         for side in SIDES:  # both up front, so Exa searches them in parallel
-            created[side] = await _open(ctx, timeline, side, _webset_body(args, queries[side]))
+            webset = await kit.create_webset(ctx, f"{side}.webset", _webset_body(args, queries[side]))
+            created[side] = str(webset["id"])
             removers[side] = ctx.on_cancel(canceller(created[side]))
         message = f"thesis webset {created['thesis']}, antithesis webset {created['antithesis']}"
         await ctx.progress("websets", 2, total, message)
         for n, side in enumerate(SIDES):
-            sides[side], timed_out = await _gather(ctx, timeline, side, created[side], timeout_s)
-            if not timed_out:
+            sides[side] = await _gather(ctx, side, created[side], timeout_s)
+            if not sides[side].get("timedOut"):
                 removers[side]()  # idle: nothing left to cancel there
             await ctx.progress(side, 3 + n, total, f"{side}: {sides[side]['itemCount']} items")
-            await ctx.partial({**_result(sides, None, timeline), "partial": True})
+            await ctx.partial({**_result(sides, None, started), "partial": True})
     except OrchError as exc:
         raise _named(exc, created) from None
 
     synthesis: Json | None = None
-    if args.synthesize:  # one timed step: its outcome (a verdict or an error) is checkpointed too
-
-        async def synthesize() -> Json:
-            return await _synthesize(ctx, args, sides)
-
-        synthesis = await timeline.run("synthesis", synthesize)
+    if args.synthesize:
+        synthesis = await _synthesize(ctx, args, sides)
         state = synthesis["error"]["message"] if "error" in synthesis else synthesis["verdict"]
         await ctx.progress("synthesis", total, total, f"synthesis: {state}")
-    return _result(sides, synthesis, timeline)
+    return _result(sides, synthesis, started)
 
 
-def _result(sides: dict[str, Json], synthesis: Json | None, timeline: kit.Timeline) -> Json:
+def _result(sides: dict[str, Json], synthesis: Json | None, started: float) -> Json:
     out: Json = {side: sides[side] for side in SIDES if side in sides}
     if synthesis is not None:
         out["synthesis"] = synthesis
     if any(side.get("timedOut") for side in sides.values()):
         out["partial"] = True
-    out["duration"] = timeline.duration
+    out["duration"] = max(0, round((time.time() - started) * 1000))
     return out
 
 

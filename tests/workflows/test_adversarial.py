@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -11,6 +12,7 @@ import pytest
 from exa_orch.errors import InvalidParams
 from exa_orch.mcp.app import App
 from exa_orch.sim.testing import SimHandle
+from exa_orch.store import Store
 from exa_orch.workflows import adversarial
 from tests.workflows.conftest import OpenApp, run_task
 
@@ -132,7 +134,7 @@ async def test_cancel_mid_run_cancels_both_websets_at_the_sim(research_app: Open
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": TYPE, **ARGS, "count": 20})
         task_id = created["taskId"]
-        await _until(app, task_id, "antithesis.create")
+        await _until(app, task_id, "antithesis.webset")
         cancelled = await app.run_operation("tasks.cancel", {"taskId": task_id})
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(task_id, timeout=20)
@@ -142,6 +144,28 @@ async def test_cancel_mid_run_cancels_both_websets_at_the_sim(research_app: Open
     for webset in store.websets.values():
         search = store.searches[webset.search_ids[0]]
         assert search.canceled_reason == "webset_canceled"
+
+
+async def test_a_cancel_while_nobody_runs_the_task_cancels_its_research_run(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path
+) -> None:
+    sim.ctx.clock.set_speed(20)
+    async with research_app(MODULE) as app:
+        created = await app.run_operation("tasks.create", {"type": TYPE, **ARGS, "synthesize": True})
+        task_id = created["taskId"]
+        await _until(app, task_id, "synthesis.create")
+        sim.ctx.clock.set_speed(1)  # the run now needs ~20 s more: it is running when cancelled
+    (run,) = _runs(sim).values()
+    async with Store(tmp_path / "workflows.db") as store:  # the server is down: the request waits
+        await store.request_cancel(task_id)
+    # The next server replays the checkpoints to the first live step, so the hook that cancels the
+    # research run is registered again (it is registered right after the synthesis.create step).
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+    assert done.status == "cancelled"
+    assert run.frozen_status == "cancelled"
+    assert len(_runs(sim)) == 1 and len(_websets(sim).websets) == 2
 
 
 async def test_timeouts_return_partial_sides_and_a_synthesis_error(
@@ -180,7 +204,7 @@ async def test_an_exa_error_fails_the_task_naming_the_websets(research_app: Open
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": TYPE, **ARGS, "count": 20})
         task_id = created["taskId"]
-        await _until(app, task_id, "antithesis.create")
+        await _until(app, task_id, "antithesis.webset")
         ids = [w.id for w in _websets(sim).websets.values()]
         await app.run_operation("websets.delete", {"id": ids[0]})  # the thesis wait now gets a 404
         assert app.supervisor is not None
