@@ -214,7 +214,7 @@ async def _synthesize(ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json]
         "outputSchema": SYNTHESIS_SCHEMA,
         "externalId": ctx.external_id("synthesis.create"),
     }
-    await ctx.progress("synthesis", 0, None, "starting the synthesis research run")
+    await ctx.progress("synthesis", len(SIDES) + 2, len(SIDES) + 3, "starting the synthesis research run")
 
     async def create() -> Json:
         run: Json = await kit.call(ctx, "research.create", create_args, step="synthesis")

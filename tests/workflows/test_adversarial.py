@@ -86,6 +86,9 @@ async def test_both_sides_and_a_synthesis_from_a_research_run(research_app: Open
     for key in ("keySupporting", "keyCountering", "blindSpots"):
         assert synthesis[key] and all(isinstance(s, str) for s in synthesis[key])
     assert "error" not in synthesis
+    assert done.progress is not None
+    assert (done.progress["step"], done.progress["completed"], done.progress["total"]) == ("synthesis", 5, 5)
+    assert done.progress["message"] == f"synthesis: {synthesis['verdict']}"
 
 
 async def test_bad_args_are_refused_before_any_task_is_written(research_app: OpenApp) -> None:
@@ -112,7 +115,11 @@ async def test_a_restart_mid_synthesis_resumes_without_duplicates(
         created = await app.run_operation("tasks.create", {"type": TYPE, **ARGS, "synthesize": True})
         task_id = created["taskId"]
         await _until(app, task_id, "synthesis.create")
-        assert (await app.store.get_task(task_id)).status == "working"
+        record = await app.store.get_task(task_id)
+        assert record.status == "working"
+        # Both sides are readable (tasks.get's partial result) while the synthesis runs.
+        assert record.partial["partial"] is True and "synthesis" not in record.partial
+        assert record.partial["thesis"]["itemCount"] == record.partial["antithesis"]["itemCount"] == 3
         assert "synthesis.poll" not in await app.store.load_steps(task_id)  # stopped mid-synthesis
     runs_before = set(_runs(sim))
     websets_before = set(_websets(sim).websets)
