@@ -12,6 +12,7 @@ whatever output there is; the run goes on at Exa (`research.get` / `research.can
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
 from pydantic import Field
@@ -21,6 +22,7 @@ from exa_orch.runtime import TaskContext
 from exa_orch.workflows import WorkflowSpec, kit
 
 Json = dict[str, Any]
+Report = Callable[[Json, int], Awaitable[None]]
 ResearchModel = Literal["exa-research", "exa-research-pro"]
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
 FIRST_POLL_S, MAX_POLL_S = 0.2, 5.0  # polls back off from 0.2 s to every 5 s
@@ -74,10 +76,13 @@ def cancel_on_task_cancel(ctx: TaskContext, research_id: str) -> Any:
     return ctx.on_cancel(cancel)
 
 
-async def poll_run(ctx: TaskContext, key: str, research_id: str, deadline: float) -> Json:
+async def poll_run(
+    ctx: TaskContext, key: str, research_id: str, deadline: float, report: Report | None = None
+) -> Json:
     """Step `key`: the run as `research.get` shows it once terminal or at `deadline` (wall time).
 
-    Returns the view plus `timedOut` and `at` (wall time it was last seen)."""
+    `report(run, polls)` runs after each poll. Returns the view plus `timedOut` and `at` (wall
+    time it was last seen)."""
 
     async def poll() -> Json:
         interval = FIRST_POLL_S
@@ -85,7 +90,8 @@ async def poll_run(ctx: TaskContext, key: str, research_id: str, deadline: float
         while True:
             run: Json = await kit.call(ctx, "research.get", {"researchId": research_id}, step=key)
             polls += 1
-            await ctx.progress(key, polls, None, f"research {research_id} {run.get('status')}")
+            if report is not None:
+                await report(run, polls)
             left = deadline - time.time()
             if run.get("status") in TERMINAL or left <= 0:
                 return {**run, "timedOut": run.get("status") not in TERMINAL, "at": time.time()}
@@ -123,7 +129,13 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
     remove_hook = cancel_on_task_cancel(ctx, research_id)
     await ctx.partial({"researchId": research_id, "status": created["status"], "model": args.model})
     await ctx.progress("research.poll", 1, 2, f"research {research_id} started; waiting for it")
-    run = await poll_run(ctx, "research.poll", research_id, deadline)
+
+    async def report(run: Json, polls: int) -> None:
+        await ctx.progress(
+            "research.poll", 1, 2, f"research {research_id} {run.get('status')} (poll {polls})"
+        )
+
+    run = await poll_run(ctx, "research.poll", research_id, deadline, report)
     if run.get("status") in TERMINAL:
         remove_hook()
     if run.get("status") == "failed":

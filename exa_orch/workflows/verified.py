@@ -36,6 +36,7 @@ from exa_orch.workflows.research import (
 )
 
 Json = dict[str, Any]
+QUICK_S = 5.0  # seconds of the first, finely polled webset wait
 IN_FLIGHT = 3  # research runs at once (the seed's limit, against rate limits)
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
 FIELDS = ("name", "url", "description")
@@ -141,8 +142,10 @@ async def _collect_and_research(
 ) -> Json:
     await ctx.partial({"websetId": webset_id, "items": [], "partial": True})
     await ctx.progress("webset", 1, 3, f"webset {webset_id}: waiting for the search")
-    poll_s = min(2.0, max(0.1, (deadline - time.time()) / 200))
-    waited = await kit.wait_idle(ctx, "webset.wait", webset_id, deadline - time.time(), poll_s)
+    # A quick look first (small searches end in seconds), then a patient wait for the rest.
+    waited = await kit.wait_idle(ctx, "webset.wait", webset_id, min(QUICK_S, deadline - time.time()), 0.25)
+    if waited.get("timedOut") and deadline - time.time() > 0:
+        waited = await kit.wait_idle(ctx, "webset.wait.rest", webset_id, deadline - time.time(), 2.0)
     items = await kit.collect_items(ctx, "webset.items", webset_id, max_items=max(args.count, 1000))
     await ctx.progress("webset", 3, 3, f"webset {webset_id}: {len(items)} items")
     merged: list[Json] = [{"item": item} for item in items]

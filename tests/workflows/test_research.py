@@ -74,6 +74,7 @@ async def test_deep_research_returns_the_structured_answer(research_app: OpenApp
     assert text.result["model"] == "exa-research-pro"
     assert agent_runs(sim).get(text.result["researchId"]).request["effort"] == "high"
     assert len(agent_runs(sim).runs) == 2
+    assert done.progress is not None and (done.progress["completed"], done.progress["total"]) == (2, 2)
 
 
 async def test_bad_args_are_refused_before_any_task_is_written(research_app: OpenApp) -> None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +16,7 @@ from exa_orch.mcp.app import App
 from exa_orch.sim.agent import AgentRuns
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
+from exa_orch.store import Store
 from exa_orch.workflows import kit
 from exa_orch.workflows.verified import fill
 from tests.workflows.conftest import OpenApp, run_task
@@ -194,3 +196,44 @@ async def test_timeouts_give_partial_results(research_app: OpenApp, sim: SimHand
     assert early.result["timedOut"] is True and early.result["researchedCount"] == 0
     assert early.result["totalItems"] < 25 and all("research" not in m for m in early.result["items"])
     assert len(agent_runs(sim).runs) == 3  # only the first task's
+
+
+async def test_a_failed_run_is_reported_on_its_item_and_an_exa_error_names_the_webset(
+    research_app: OpenApp,
+) -> None:
+    async with research_app(MODULE) as app:
+        failing = await run_task(
+            app, TYPE, {**ARGS, "researchPrompt": "{{name}} [sim:fail]", "researchLimit": 1}
+        )
+        # The webset vanishes while the task waits for it: Exa's 404 fails the task, naming it.
+        task_id = await start(app, {**ARGS, "count": 25})
+        steps = await until_steps(app, task_id, "webset.create")
+        await app.run_operation("websets.delete", {"id": steps["webset.create"]["id"]})
+        assert app.supervisor is not None
+        gone = await app.supervisor.tasks.wait(task_id, timeout=30)
+    assert failing.status == "completed", failing.error
+    research = failing.result["items"][0]["research"]
+    assert research["status"] == "failed" and "[sim:fail]" in research["error"]
+    assert failing.result["researchedCount"] == 0
+    assert gone.status == "failed" and gone.error is not None
+    assert gone.error["code"] == "RESOURCE_NOT_FOUND"
+    assert f"webset {steps['webset.create']['id']} was created" in gone.error["message"]
+
+
+async def test_a_cancel_asked_while_no_server_runs_it_cancels_the_runs_on_restart(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path
+) -> None:
+    keys = ("research.create:0", "research.create:1", "research.create:2")
+    async with research_app(MODULE) as app:
+        task_id = await start(app, {**ARGS, "researchModel": "exa-research-pro"})
+        steps = await until_steps(app, task_id, *keys)
+    async with Store(tmp_path / "workflows.db") as store:
+        await store.request_cancel(task_id)  # asked while the server was down
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+    # The restart replays the checkpoints to find every run's cancel hook, and starts nothing new.
+    assert done.status == "cancelled"
+    ids = [steps[k]["researchId"] for k in keys]
+    assert [agent_runs(sim).get(i).frozen_status for i in ids] == ["cancelled"] * 3
+    assert len(agent_runs(sim).runs) == 3
