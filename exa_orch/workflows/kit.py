@@ -153,10 +153,13 @@ async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: i
 
 
 class Timeline:
-    """Named, timed steps: `await timeline.run(key, fn)` checkpoints fn's result with its duration.
+    """Named phases with their durations: `await timeline.run(name, fn)` times `fn` in this run.
 
-    `steps` lists {name, duration (ms), status} in run order, replayed steps included with the
-    duration they took the first time; `duration` is their sum.
+    `fn` should be made of steps (create_webset, wait_idle, ...). Timeline adds no step of its own:
+    a step wrapped around other steps would hide them from a cancel's replay (it stops at the first
+    unsaved step, before the hooks registered after the inner ones). `steps` lists {name, duration
+    (ms), status} in run order; a phase replayed from checkpoints after a restart shows the replay's
+    time. `duration` is their sum.
     """
 
     def __init__(self, ctx: TaskContext) -> None:
@@ -164,23 +167,17 @@ class Timeline:
         self.steps: list[Json] = []
 
     async def run(
-        self, key: str, fn: Callable[[], Awaitable[Any]], *, status: Callable[[Any], str] | None = None
+        self, name: str, fn: Callable[[], Awaitable[Any]], *, status: Callable[[Any], str] | None = None
     ) -> Any:
-        async def timed() -> Json:
-            start = time.monotonic()
-            value = await fn()
-            return {"value": value, "ms": round((time.monotonic() - start) * 1000)}
-
-        saved: Json = await self._ctx.step(key, timed)
-        value = saved["value"]
-        self.steps.append(
-            {"name": key, "duration": saved["ms"], "status": status(value) if status else "completed"}
-        )
+        start = time.monotonic()
+        value = await fn()
+        ms = round((time.monotonic() - start) * 1000)
+        self.steps.append({"name": name, "duration": ms, "status": status(value) if status else "completed"})
         return value
 
     @property
     def duration(self) -> int:
-        """Milliseconds spent in the steps so far."""
+        """Milliseconds spent in the phases so far."""
         return sum(int(s["duration"]) for s in self.steps)
 
 
