@@ -125,6 +125,7 @@ async def test_bad_args_are_refused_before_any_task_is_written(research_app: Ope
             ({**ARGS, "researchPrompt": "About {{title}}"}, "researchPrompt"),
             ({k: v for k, v in ARGS.items() if k != "researchPrompt"}, "researchPrompt"),
             ({k: v for k, v in ARGS.items() if k != "entity"}, "entity"),
+            ({**ARGS, "entity": {"type": "companies"}}, "entity"),
             ({**ARGS, "researchLimit": -1}, "researchLimit"),
             ({**ARGS, "count": 0}, "count"),
             ({**ARGS, "researchModel": "o3"}, "researchModel"),
