@@ -1,0 +1,263 @@
+"""convergent.search (seed 002, pattern 2): one topic from 2-5 angles, triangulated.
+
+create one webset per query (step `create.<i>`, externalId task:create.<i>) -> wait for each
+(one shared `timeout` budget: they run in parallel at Exa) -> collect each -> deduplicate entities
+across websets -> intersection (found by 2+ queries, confidence = queries / total), unique per
+query, pairwise overlapMatrix, totalUniqueEntities.
+
+Deduplication (the seed's): two items are one entity when their canonical URLs are equal
+(`kit.canonical_url`) or their names are more than 0.85 similar (difflib ratio on lowercase names
+without punctuation or a legal suffix such as "Inc."; the description stands in when an item has
+no name). Matching is transitive (union-find), so A~B and B~C make one entity.
+
+A wait that times out is not a failure: the task completes on the items collected so far with
+`timedOut: true`, `partial: true` and `timedOutQueries`. An Exa error fails the task with its typed
+error, the message naming every webset already created.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import difflib
+import re
+import time
+from functools import partial
+from typing import Any
+
+from pydantic import Field, field_validator
+
+from exa_orch.errors import OrchError
+from exa_orch.runtime import TaskContext
+from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.workflows.harvest import poll_interval, with_recovery
+
+Json = dict[str, Any]
+
+SIMILARITY = 0.85  # names more similar than this are one entity (the seed's threshold)
+_LEGAL = re.compile(r"\b(inc|llc|ltd|limited|corp|corporation|co|gmbh|ag|sa|sas|bv|plc|oy|ab)$")
+
+
+class ConvergentArgs(kit.TaskArgs):
+    """The seed's task args; `timeout` (ms) bounds the waits for all websets together."""
+
+    queries: list[str] = Field(min_length=2, max_length=5)
+    entity: kit.EntityArg
+    criteria: list[kit.CriterionArg] | None = Field(default=None, min_length=1, max_length=5)
+    count: int = Field(default=25, ge=1, le=1000)
+    timeout: int = Field(default=300_000, ge=1, le=3_600_000)
+
+    @field_validator("queries")
+    @classmethod
+    def _distinct(cls, queries: list[str]) -> list[str]:
+        cleaned = [q.strip() for q in queries]
+        if any(not q or len(q) > 5000 for q in cleaned):
+            raise ValueError("each query must be 1 to 5000 characters (not blank)")
+        if len({q.lower() for q in cleaned}) != len(cleaned):
+            raise ValueError("queries must be different angles: the same query appears twice")
+        return cleaned
+
+
+# --- deduplication (pure, tested on its own) ---------------------------------------------------
+
+
+def normalized_name(item: Json) -> str | None:
+    """The entity's name (else its description) lowercased, without punctuation or a legal suffix."""
+    name = kit.item_name(item) or (item.get("properties") or {}).get("description")
+    if not isinstance(name, str):
+        return None
+    words = re.sub(r"[^\w\s]", " ", name.lower()).split()
+    text = " ".join(words)
+    stripped = _LEGAL.sub("", text).strip()
+    return stripped or text or None
+
+
+def similar(a: str, b: str) -> bool:
+    """difflib ratio > SIMILARITY (with difflib's cheap upper bounds checked first)."""
+    if a == b:
+        return True
+    matcher = difflib.SequenceMatcher(None, a, b, autojunk=False)
+    return (
+        matcher.real_quick_ratio() > SIMILARITY
+        and matcher.quick_ratio() > SIMILARITY
+        and matcher.ratio() > SIMILARITY
+    )
+
+
+def group_entities(item_lists: list[list[Json]]) -> list[list[tuple[int, Json]]]:
+    """Items of every list grouped into entities: [[(list index, item), ...], ...], in first-seen order."""
+    flat = [(q, item) for q, items in enumerate(item_lists) for item in items]
+    parent = list(range(len(flat)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    def union(i: int, j: int) -> None:
+        a, b = root(i), root(j)
+        if a != b:
+            parent[max(a, b)] = min(a, b)
+
+    by_url: dict[str, int] = {}
+    names: dict[str, int] = {}  # distinct normalized name -> first item holding it
+    for i, (_, item) in enumerate(flat):
+        url = kit.item_url(item)
+        if url:
+            key = kit.canonical_url(url)
+            if key in by_url:
+                union(by_url[key], i)
+            else:
+                by_url[key] = i
+        name = normalized_name(item)
+        if name:
+            if name in names:
+                union(names[name], i)
+            else:
+                for other, j in names.items():
+                    if similar(name, other):
+                        union(j, i)
+                names[name] = i
+    groups: dict[int, list[tuple[int, Json]]] = {}
+    for i, pair in enumerate(flat):
+        groups.setdefault(root(i), []).append(pair)
+    return [groups[k] for k in sorted(groups)]
+
+
+def _entity(group: list[tuple[int, Json]]) -> Json:
+    first = group[0][1]
+    props = first.get("properties") or {}
+    urls = list(dict.fromkeys(u for _, item in group if (u := kit.item_url(item))))
+    out: Json = {"name": kit.item_name(first) or props.get("description"), "url": kit.item_url(first)}
+    if props.get("type"):
+        out["type"] = props["type"]
+    if props.get("description"):
+        out["description"] = props["description"]
+    out["urls"] = urls
+    out["itemIds"] = [item.get("id") for _, item in group]
+    return out
+
+
+def converge(queries: list[str], item_lists: list[list[Json]]) -> Json:
+    """intersection, unique, overlapMatrix and totalUniqueEntities of the seed, from each query's items."""
+    n = len(queries)
+    groups = group_entities(item_lists)
+    intersection: list[Json] = []
+    unique: list[Json] = [{"query": q, "items": []} for q in queries]
+    overlap = [[0] * n for _ in range(n)]
+    for group in groups:
+        found = sorted({q for q, _ in group})
+        for a in found:
+            for b in found:
+                overlap[a][b] += 1
+        if len(found) >= 2:
+            intersection.append(
+                {
+                    "entity": _entity(group),
+                    "foundInQueries": [queries[q] for q in found],
+                    "confidence": round(len(found) / n, 4),
+                }
+            )
+        else:
+            unique[found[0]]["items"].append(group[0][1])  # one item per entity
+    intersection.sort(key=lambda e: -e["confidence"])  # stable: first-seen order within a level
+    return {
+        "intersection": intersection,
+        "unique": unique,
+        "overlapMatrix": overlap,
+        "totalUniqueEntities": len(groups),
+    }
+
+
+# --- the workflow ------------------------------------------------------------------------------
+
+
+def _status(waited: Json) -> str:
+    return "timedOut" if waited.get("timedOut") else "completed"
+
+
+async def convergent(ctx: TaskContext, args: ConvergentArgs) -> Json:
+    """Run the convergent search; see the module docstring."""
+    started: float = await ctx.step("started", time.time)  # `duration` spans restarts too
+    timeline = kit.Timeline(ctx)
+    queries = args.queries
+    n = len(queries)
+    search_base: Json = {"count": args.count, "entity": args.entity.model_dump()}
+    if args.criteria:
+        search_base["criteria"] = [{"description": c.description} for c in args.criteria]
+
+    webset_ids: list[str] = []
+    try:
+        for i, query in enumerate(queries):
+            await ctx.progress("create", i, n, f"creating webset {i + 1}/{n}")
+            body = {"search": {"query": query, **search_base}}
+            webset = await timeline.run(
+                f"create.{i}", partial(kit.create_webset, ctx, f"create.{i}.webset", body)
+            )
+            webset_id: str = webset["id"]
+            webset_ids.append(webset_id)
+            ctx.on_cancel(partial(kit.call, ctx, "websets.cancel", {"id": webset_id}))
+        await ctx.partial({"websetIds": webset_ids})
+        result = await _run(ctx, args, timeline, webset_ids)
+    except OrchError as exc:
+        raise with_recovery(exc, webset_ids) from None
+    result["duration"] = max(0, round((time.time() - started) * 1000))
+    return result
+
+
+async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, webset_ids: list[str]) -> Json:
+    queries = args.queries
+    n = len(queries)
+    budget_s = kit.seconds(args.timeout)
+    poll_s = poll_interval(budget_s)
+    timed_out: list[str] = []
+    spent_s = 0.0
+    for i, webset_id in enumerate(webset_ids):
+        await ctx.progress("wait", i, n, f"waiting for webset {i + 1}/{n} ({queries[i]!r})")
+        left = max(0.05, budget_s - spent_s)  # one budget: the websets search in parallel at Exa
+        before = timeline.duration
+        wait = partial(kit.wait_idle, ctx, f"wait.{i}.idle", webset_id, left, poll_s)
+        waited = await timeline.run(f"wait.{i}", wait, status=_status)
+        spent_s += (timeline.duration - before) / 1000
+        if waited["timedOut"]:
+            timed_out.append(queries[i])
+
+    item_lists: list[list[Json]] = []
+    for i, webset_id in enumerate(webset_ids):
+        await ctx.progress("collect", i, n, f"collecting webset {i + 1}/{n}")
+        items = await timeline.run(
+            f"collect.{i}", partial(kit.collect_items, ctx, f"collect.{i}.items", webset_id)
+        )
+        item_lists.append(items)
+
+    await ctx.progress("dedupe", 0, 1, f"deduplicating {sum(map(len, item_lists))} items")
+    # Pairwise name matching is CPU work (quadratic in names): off the event loop.
+    analysis: Json = await timeline.run("dedupe", partial(asyncio.to_thread, converge, queries, item_lists))
+    result: Json = {
+        "websetIds": webset_ids,
+        **analysis,
+        "itemCounts": [len(items) for items in item_lists],
+        "timedOut": bool(timed_out),
+    }
+    if timed_out:
+        result["partial"] = True
+        result["timedOutQueries"] = timed_out
+    await ctx.progress(
+        "done",
+        1,
+        1,
+        f"{analysis['totalUniqueEntities']} entities, {len(analysis['intersection'])} found 2+ times",
+    )
+    return {**result, "steps": timeline.steps}
+
+
+WORKFLOWS = [
+    WorkflowSpec(
+        "convergent.search",
+        ConvergentArgs,
+        convergent,
+        "One webset per query (2-5 angles on a topic), then entities deduplicated across them (URL, or "
+        "name similarity > 0.85): intersection (found 2+ times, with confidence), unique per query, "
+        "overlapMatrix, totalUniqueEntities.",
+    )
+]

@@ -1,0 +1,201 @@
+"""lifecycle.harvest (seed 002, pattern 1): one webset's whole life as one task.
+
+create webset (search + criteria) -> wait until idle -> add each enrichment -> wait until idle ->
+collect every item -> (cleanup: delete the webset). Every call that changes Exa is a checkpointed
+step with an externalId (the webset) or a metadata mark (each enrichment), so a resumed task finds
+what the earlier run created instead of creating it again.
+
+Failure handling (the seed's): a wait that times out is not a failure: the task completes with the
+items found so far and `timedOut: true`, `partial: true` (a search timeout skips the enrichments;
+an enrichment timeout returns items with whatever enrichment results exist). An Exa error fails the
+task with its typed error; the message names the webset already created so a person can recover it.
+Retries of 429/5xx happen in the gateway.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pydantic import Field
+
+from exa_orch.errors import NotFoundError, OrchError
+from exa_orch.runtime import TaskContext, create_or_get
+from exa_orch.workflows import WorkflowSpec, kit
+
+Json = dict[str, Any]
+
+# Enrichments take no externalId at Exa: a metadata mark plays its part (found again on resume).
+ENRICHMENT_MARK = "exaOrchExternalId"
+
+
+class HarvestArgs(kit.TaskArgs):
+    """The seed's task args; `timeout` is per wait, in milliseconds."""
+
+    query: str = Field(min_length=1, max_length=5000)
+    entity: kit.EntityArg
+    criteria: list[kit.CriterionArg] | None = Field(default=None, min_length=1, max_length=5)
+    count: int = Field(default=25, ge=1, le=1000)
+    enrichments: list[kit.EnrichmentArg] | None = Field(default=None, max_length=10)
+    timeout: int = Field(default=300_000, ge=1, le=3_600_000)
+    cleanup: bool = False
+
+
+def poll_interval(timeout_s: float) -> float:
+    """Seconds between polls: 2 s for the usual minutes-long waits, more often for short ones."""
+    return min(2.0, max(0.1, timeout_s / 20))
+
+
+def search_progress(webset: Json) -> Json:
+    """{found, analyzed} summed over the webset's searches."""
+    found = analyzed = 0
+    for search in webset.get("searches") or []:
+        progress = search.get("progress") or {}
+        found += int(progress.get("found") or 0)
+        analyzed += int(progress.get("analyzed") or 0)
+    return {"found": found, "analyzed": analyzed}
+
+
+def with_recovery(exc: OrchError, webset_ids: list[str]) -> OrchError:
+    """`exc` with a message naming the websets the task created (they outlive the failed task)."""
+    if webset_ids:
+        ids = ", ".join(webset_ids)
+        exc.message = (
+            f"{exc.message} (websets this task created, still at Exa: {ids}; "
+            "read them with websets.get / items.getAll, or remove them with websets.delete)"
+        )
+        exc.args = (exc.message,)
+    return exc
+
+
+async def add_enrichment(ctx: TaskContext, key: str, webset_id: str, enrichment: kit.EnrichmentArg) -> Json:
+    """Step `key`: the enrichment created once, even across crashes (found again by its metadata mark)."""
+
+    async def create(external_id: str) -> Any:
+        body = {"websetId": webset_id, **enrichment.wire(), "metadata": {ENRICHMENT_MARK: external_id}}
+        return await kit.call(ctx, "enrichments.create", body, step=key)
+
+    async def find(external_id: str) -> Any:
+        webset = await kit.call(ctx, "websets.get", {"id": webset_id}, step=key)
+        for existing in webset.get("enrichments") or []:
+            if (existing.get("metadata") or {}).get(ENRICHMENT_MARK) == external_id:
+                return existing
+        return None
+
+    created: Json = await create_or_get(ctx, key, create, find)
+    return created
+
+
+async def delete_webset(ctx: TaskContext, webset_id: str) -> bool:
+    """Delete the webset; already gone (an earlier run deleted it before its checkpoint) is fine."""
+    try:
+        await kit.call(ctx, "websets.delete", {"id": webset_id}, step="cleanup")
+    except NotFoundError:
+        pass
+    return True
+
+
+def _status(waited: Json) -> str:
+    return "timedOut" if waited.get("timedOut") else "completed"
+
+
+async def harvest(ctx: TaskContext, args: HarvestArgs) -> Json:
+    """Run the harvest; see the module docstring."""
+    started: float = await ctx.step("started", time.time)  # `duration` spans restarts too
+    timeline = kit.Timeline(ctx)
+    timeout_s = kit.seconds(args.timeout)
+    poll_s = poll_interval(timeout_s)
+    search: Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
+    if args.criteria:
+        search["criteria"] = [{"description": c.description} for c in args.criteria]
+
+    await ctx.progress("create", 0, 1, "creating the webset")
+    webset = await timeline.run("create", lambda: kit.create_webset(ctx, "create.webset", {"search": search}))
+    webset_id: str = webset["id"]
+    ctx.on_cancel(lambda: kit.call(ctx, "websets.cancel", {"id": webset_id}))
+    await ctx.partial({"websetId": webset_id, "items": [], "itemCount": 0})
+    try:
+        result = await _run(ctx, args, timeline, webset_id, timeout_s, poll_s)
+    except OrchError as exc:
+        raise with_recovery(exc, [webset_id]) from None
+    result["duration"] = max(0, round((time.time() - started) * 1000))
+    return result
+
+
+async def _run(
+    ctx: TaskContext,
+    args: HarvestArgs,
+    timeline: kit.Timeline,
+    webset_id: str,
+    timeout_s: float,
+    poll_s: float,
+) -> Json:
+    waited = await timeline.run(
+        "search", lambda: kit.wait_idle(ctx, "wait.search", webset_id, timeout_s, poll_s), status=_status
+    )
+    progress = search_progress(waited["webset"])
+    timed_out = "search" if waited["timedOut"] else None
+
+    enrichments = args.enrichments or []
+    enrichment_ids: list[str] = []
+    if enrichments and not timed_out:
+
+        async def enrich() -> list[str]:
+            ids = []
+            for i, enrichment in enumerate(enrichments):
+                await ctx.progress(
+                    "enrich", i, len(enrichments), f"adding enrichment {i + 1}/{len(enrichments)}"
+                )
+                created = await add_enrichment(ctx, f"enrich.{i}", webset_id, enrichment)
+                ids.append(created["id"])
+            return ids
+
+        enrichment_ids = await timeline.run("enrich", enrich)
+        await ctx.progress("enrich", len(enrichments), len(enrichments), "waiting for the enrichment results")
+        waited = await timeline.run(
+            "enrichments",
+            lambda: kit.wait_idle(ctx, "wait.enrichments", webset_id, timeout_s, poll_s),
+            status=_status,
+        )
+        timed_out = "enrichments" if waited["timedOut"] else None
+
+    await ctx.progress("collect", 0, progress["found"] or None, "collecting the items")
+    items: list[Json] = await timeline.run(
+        "collect", lambda: kit.collect_items(ctx, "collect.items", webset_id, max_items=1000)
+    )
+    result: Json = {
+        "websetId": webset_id,
+        "items": items,
+        "itemCount": len(items),
+        "searchProgress": progress,
+        "enrichmentCount": len(enrichment_ids),
+        "enrichmentIds": enrichment_ids,
+        "timedOut": timed_out is not None,
+    }
+    if timed_out:
+        result["partial"] = True
+        result["timedOutNote"] = (
+            f"the {'search' if timed_out == 'search' else 'enrichments'} did not finish within "
+            f"{args.timeout} ms: these are the items found so far"
+            + (" (no enrichments were added)" if timed_out == "search" and enrichments else "")
+            + ("" if args.cleanup else f"; the webset keeps running: websets.get {{id: {webset_id!r}}}")
+        )
+    await ctx.partial({**result, "steps": timeline.steps})
+
+    if args.cleanup:
+        await ctx.progress("cleanup", 0, 1, "deleting the webset")
+        await timeline.run("cleanup", lambda: ctx.step("cleanup", lambda: delete_webset(ctx, webset_id)))
+        result["deleted"] = True
+    await ctx.progress("done", 1, 1, f"{len(items)} items")
+    return {**result, "steps": timeline.steps}
+
+
+WORKFLOWS = [
+    WorkflowSpec(
+        "lifecycle.harvest",
+        HarvestArgs,
+        harvest,
+        "Create a webset (query, entity, criteria, count), wait, add enrichments, wait, collect every "
+        "item; cleanup deletes the webset afterwards. Timeouts (ms, per wait) return partial items.",
+    )
+]

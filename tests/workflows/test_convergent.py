@@ -1,0 +1,226 @@
+"""convergent.search: dedupe on a known small case, and the workflow on the whole app and the simulator."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from exa_orch.errors import InvalidParams
+from exa_orch.mcp.app import App
+from exa_orch.sim.testing import SimHandle
+from exa_orch.store import TaskStatus
+from exa_orch.workflows.convergent import converge, group_entities
+from tests.workflows.conftest import OpenApp, run_task
+
+MODULE = "exa_orch.workflows.convergent"
+QUERIES = [
+    "AI startups in Europe",
+    "machine learning companies in Germany",
+    "artificial intelligence startups Berlin",
+]
+BASE: dict[str, Any] = {"queries": QUERIES, "entity": {"type": "company"}, "count": 6, "timeout": 20_000}
+
+
+def company(id: str, name: str | None, url: str | None = None) -> dict[str, Any]:
+    props: dict[str, Any] = {"type": "company"}
+    if url:
+        props["url"] = url
+    if name:
+        props["company"] = {"name": name}
+    return {"id": id, "properties": props}
+
+
+def test_dedupe_on_a_known_small_case() -> None:
+    a = [
+        company("a1", "Acme Robotics", "https://acme.ai"),
+        company("a2", "Nimbus Labs", "https://nimbus.io"),
+        company("a3", "Solo One", "https://solo.one"),
+    ]
+    b = [
+        company("b1", "Acme Robotics Inc.", "https://acme.ai/about"),  # legal suffix: same name
+        company("b2", "Different Name", "https://www.Nimbus.io/"),  # same canonical URL
+        company("b3", "Zephyr Grid", "https://zephyr.co"),
+    ]
+    c = [
+        company("c1", "ACME Robotic", "https://acme-hq.ai"),  # ratio 0.96 > 0.85
+        company("c2", "Zephyrgrid", "https://zephyrgrid.com"),  # ratio 0.95 > 0.85
+        company("c3", "Nimbus Lab Works", "https://nimbuslabworks.com"),  # ratio 0.81: another entity
+    ]
+    out = converge(["qa", "qb", "qc"], [a, b, c])
+    assert out["totalUniqueEntities"] == 5
+    found = {e["entity"]["name"]: (e["foundInQueries"], e["confidence"]) for e in out["intersection"]}
+    assert found == {
+        "Acme Robotics": (["qa", "qb", "qc"], 1.0),
+        "Nimbus Labs": (["qa", "qb"], 0.6667),
+        "Zephyr Grid": (["qb", "qc"], 0.6667),
+    }
+    assert out["intersection"][0]["entity"]["itemIds"] == ["a1", "b1", "c1"]
+    assert out["intersection"][0]["entity"]["urls"] == [
+        "https://acme.ai",
+        "https://acme.ai/about",
+        "https://acme-hq.ai",
+    ]
+    assert [(u["query"], [i["id"] for i in u["items"]]) for u in out["unique"]] == [
+        ("qa", ["a3"]),
+        ("qb", []),
+        ("qc", ["c3"]),
+    ]
+    assert out["overlapMatrix"] == [[3, 2, 1], [2, 3, 2], [1, 2, 3]]
+
+
+def test_dedupe_is_transitive_and_counts_an_entity_once_per_query() -> None:
+    # x1 ~ x2 by URL, x2 ~ y1 by name: one entity; found twice in query 0 but counted once.
+    x = [company("x1", "Alpha", "https://alpha.com"), company("x2", "Alpha Systems", "https://alpha.com/")]
+    y = [company("y1", "Alpha Systems Ltd", "https://alphasys.io"), company("y2", None, None)]
+    groups = group_entities([x, y])
+    assert [[item["id"] for _, item in g] for g in groups] == [["x1", "x2", "y1"], ["y2"]]
+    out = converge(["q0", "q1"], [x, y])
+    assert out["overlapMatrix"] == [[1, 1], [1, 2]] and out["totalUniqueEntities"] == 2
+
+
+async def until(check: Callable[[], Awaitable[bool]], within: float = 20.0) -> None:
+    deadline = time.monotonic() + within
+    while not await check():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        await asyncio.sleep(0.02)
+
+
+async def start(app: App, args: dict[str, Any]) -> str:
+    created = await app.run_operation("tasks.create", {"type": "convergent.search", **args})
+    return str(created["taskId"])
+
+
+async def has_step(app: App, task_id: str, key: str) -> bool:
+    return key in await app.store.load_steps(task_id)
+
+
+def ground_truth(sim: SimHandle, item: dict[str, Any]) -> str:
+    """The world's entity behind an item: a near-duplicate counts as the entity it duplicates."""
+    world = sim.ctx.world
+    entity = next(e for e in world.entities if e.url == item["properties"]["url"])
+    return str(entity.attrs.get("duplicate_of") or entity.id)
+
+
+async def test_convergent_search_triangulates_entities(research_app: OpenApp, sim: SimHandle) -> None:
+    async with research_app(MODULE) as app:
+        done = await run_task(app, "convergent.search", BASE)
+        assert done.status == "completed", done.error
+        result = done.result
+        held = [
+            (await app.run_operation("items.getAll", {"websetId": w}))["data"] for w in result["websetIds"]
+        ]
+        websets = [await app.run_operation("websets.get", {"id": w}) for w in result["websetIds"]]
+    assert set(result) >= {
+        "websetIds",
+        "intersection",
+        "unique",
+        "overlapMatrix",
+        "totalUniqueEntities",
+        "duration",
+    }
+    assert [w["externalId"] for w in websets] == [f"{done.id}:create.{i}.webset" for i in range(3)]
+    assert [w["searches"][0]["query"] for w in websets] == QUERIES
+    assert result["itemCounts"] == [len(items) for items in held] == [6, 6, 6]
+    # The world knows which items are the same company: the dedupe must agree with it.
+    truth = [{ground_truth(sim, i) for i in items} for items in held]
+    assert result["totalUniqueEntities"] == len(set().union(*truth))
+    assert result["overlapMatrix"] == [[len(truth[a] & truth[b]) for b in range(3)] for a in range(3)]
+    in_two = {e for e in set().union(*truth) if sum(e in t for t in truth) >= 2}
+    assert len(result["intersection"]) == len(in_two) > 0
+    for entry in result["intersection"]:
+        assert len(entry["foundInQueries"]) >= 2
+        assert entry["confidence"] == round(len(entry["foundInQueries"]) / 3, 4)
+        ids = set(entry["entity"]["itemIds"])
+        owners = [QUERIES[q] for q, items in enumerate(held) if ids & {i["id"] for i in items}]
+        assert owners == entry["foundInQueries"]
+    assert [u["query"] for u in result["unique"]] == QUERIES
+    for q, u in enumerate(result["unique"]):
+        assert {ground_truth(sim, i) for i in u["items"]} == {e for e in truth[q] if e not in in_two}
+    assert result["timedOut"] is False and "partial" not in result
+    assert result["duration"] >= sum(s["duration"] for s in result["steps"]) - len(result["steps"])
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        ({**BASE, "queries": ["only one"]}, "queries"),
+        ({**BASE, "queries": [f"q{i}" for i in range(6)]}, "queries"),
+        ({**BASE, "queries": ["AI startups", "ai startups "]}, "queries"),
+        ({**BASE, "queries": ["AI startups", "  "]}, "queries"),
+        ({"queries": QUERIES}, "entity"),
+        ({**BASE, "count": 0}, "count"),
+        ({**BASE, "enrichments": []}, "enrichments"),
+    ],
+)
+async def test_bad_args_are_refused_before_anything_is_written(
+    research_app: OpenApp, sim: SimHandle, args: dict[str, Any], field: str
+) -> None:
+    async with research_app(MODULE) as app:
+        with pytest.raises(InvalidParams) as caught:
+            await app.run_operation("tasks.create", {"type": "convergent.search", **args})
+        tasks, _ = await app.store.list_tasks()
+    assert field in caught.value.fields, caught.value.fields
+    assert tasks == [] and sim.stats()["total_requests"] == 0
+
+
+async def test_resume_after_a_restart_creates_no_webset_twice(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path
+) -> None:
+    sim.ctx.clock.set_speed(1.0)  # the searches take seconds: the restart comes mid-way
+    async with research_app(MODULE) as app:
+        task_id = await start(app, BASE)
+        await until(lambda: has_step(app, task_id, "create.2.webset"))
+        assert (await app.store.get_task(task_id)).status is TaskStatus.WORKING
+    sim.ctx.clock.set_speed(100.0)
+    # A crash right after webset 3 was created, before its checkpoint: drop that checkpoint.
+    with sqlite3.connect(tmp_path / "workflows.db") as db:
+        db.execute(
+            "DELETE FROM task_steps WHERE task_id = ? AND step_key = 'create.2.webset'",
+            (task_id,),
+        )
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        assert done.status == "completed", done.error
+        websets = await app.run_operation("websets.list", {"limit": 100})
+    assert sorted(w["id"] for w in websets["data"]) == sorted(done.result["websetIds"])
+    assert sim.stats()["creates_by_external_id"] == {f"{task_id}:create.{i}.webset": 1 for i in range(3)}
+    assert done.result["itemCounts"] == [6, 6, 6]
+
+
+async def test_cancel_cancels_every_webset(research_app: OpenApp, sim: SimHandle) -> None:
+    sim.ctx.clock.set_speed(1.0)  # 20-item searches take half a minute: cancelled long before
+    async with research_app(MODULE) as app:
+        task_id = await start(app, {**BASE, "count": 20})
+        await until(lambda: has_step(app, task_id, "create.2.webset"))
+        await app.run_operation("tasks.cancel", {"taskId": task_id})
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+        steps = await app.store.load_steps(task_id)
+        websets = [
+            await app.run_operation("websets.get", {"id": steps[f"create.{i}.webset"]["id"]})
+            for i in range(3)
+        ]
+    assert done.status is TaskStatus.CANCELLED
+    assert [w["searches"][0]["status"] for w in websets] == ["canceled"] * 3
+
+
+async def test_timeout_returns_partial_results(research_app: OpenApp, sim: SimHandle) -> None:
+    sim.ctx.clock.set_speed(10.0)  # 20 items take about 2 s of wall time; the budget is 0.6 s
+    async with research_app(MODULE) as app:
+        done = await run_task(app, "convergent.search", {**BASE, "count": 20, "timeout": 600})
+    result = done.result
+    assert done.status == "completed", done.error
+    assert result["timedOut"] is True and result["partial"] is True
+    assert result["timedOutQueries"] == QUERIES
+    assert all(0 < n < 20 for n in result["itemCounts"])
+    assert result["totalUniqueEntities"] <= sum(result["itemCounts"])
+    assert [s["status"] for s in result["steps"] if s["name"].startswith("wait.")] == ["timedOut"] * 3
+    # The budget is shared: the three waits together took about 0.6 s, not 3 x 0.6 s.
+    assert sum(s["duration"] for s in result["steps"] if s["name"].startswith("wait.")) < 1500

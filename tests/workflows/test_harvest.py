@@ -1,0 +1,203 @@
+"""lifecycle.harvest on the whole app and the simulator: result, bad args, resume, cancel, timeout, errors."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from exa_orch.errors import InvalidParams, NotFoundError
+from exa_orch.mcp.app import App
+from exa_orch.sim.testing import SimHandle
+from exa_orch.store import TaskStatus
+from exa_orch.workflows.harvest import ENRICHMENT_MARK
+from tests.workflows.conftest import OpenApp, run_task
+
+MODULE = "exa_orch.workflows.harvest"
+ENRICHMENTS = [
+    {"description": "Number of employees", "format": "number"},
+    {"description": "Is it profitable", "format": "boolean"},
+]
+BASE: dict[str, Any] = {
+    "query": "AI startups in Europe",
+    "entity": {"type": "company"},
+    "count": 4,
+    "criteria": [{"description": "based in Europe"}],
+    "timeout": 20_000,
+}
+
+
+async def until(check: Callable[[], Awaitable[bool]], within: float = 20.0) -> None:
+    """Poll `check` until it holds; fail after `within` seconds."""
+    deadline = time.monotonic() + within
+    while not await check():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        await asyncio.sleep(0.02)
+
+
+async def start(app: App, args: dict[str, Any]) -> str:
+    created = await app.run_operation("tasks.create", {"type": "lifecycle.harvest", **args})
+    return str(created["taskId"])
+
+
+async def has_step(app: App, task_id: str, key: str) -> bool:
+    return key in await app.store.load_steps(task_id)
+
+
+async def sim_items(app: App, webset_id: str) -> list[dict[str, Any]]:
+    page = await app.run_operation("items.getAll", {"websetId": webset_id})
+    return list(page["data"])
+
+
+async def test_harvest_creates_enriches_and_collects_every_item(research_app: OpenApp) -> None:
+    async with research_app(MODULE) as app:
+        done = await run_task(app, "lifecycle.harvest", {**BASE, "enrichments": ENRICHMENTS})
+        assert done.status == "completed", done.error
+        result = done.result
+        webset = await app.run_operation("websets.get", {"id": result["websetId"]})
+        held = await sim_items(app, result["websetId"])
+    assert set(result) >= {
+        "websetId",
+        "items",
+        "itemCount",
+        "searchProgress",
+        "enrichmentCount",
+        "duration",
+        "steps",
+    }
+    assert webset["status"] == "idle" and webset["externalId"] == f"{done.id}:create.webset"
+    assert result["itemCount"] == len(result["items"]) == len(held) == 4
+    assert [i["id"] for i in result["items"]] == [i["id"] for i in held]
+    assert result["searchProgress"]["found"] == 4 and result["searchProgress"]["analyzed"] >= 4
+    assert result["enrichmentCount"] == 2 and result["timedOut"] is False and "partial" not in result
+    # One enrichment per arg (boolean became options yes/no), each marked for crash-safe lookup.
+    assert [e["id"] for e in webset["enrichments"]] == result["enrichmentIds"]
+    assert [e["format"] for e in webset["enrichments"]] == ["number", "options"]
+    assert [e["metadata"][ENRICHMENT_MARK] for e in webset["enrichments"]] == [
+        f"{done.id}:enrich.0",
+        f"{done.id}:enrich.1",
+    ]
+    for item in result["items"]:
+        results = {r["enrichmentId"]: r for r in item["enrichments"]}
+        assert set(results) == set(result["enrichmentIds"])
+        assert all(r["status"] == "completed" and r["result"] for r in results.values())
+        assert item["evaluations"][0]["criterion"] == "based in Europe"
+    assert [s["name"] for s in result["steps"]] == ["create", "search", "enrich", "enrichments", "collect"]
+    assert all(s["status"] == "completed" for s in result["steps"])
+    assert result["duration"] >= sum(s["duration"] for s in result["steps"]) - len(result["steps"])
+
+
+async def test_cleanup_deletes_the_webset_after_collecting(research_app: OpenApp) -> None:
+    async with research_app(MODULE) as app:
+        done = await run_task(app, "lifecycle.harvest", {**BASE, "count": 3, "cleanup": True})
+        assert done.status == "completed", done.error
+        with pytest.raises(NotFoundError):
+            await app.run_operation("websets.get", {"id": done.result["websetId"]})
+    assert done.result["itemCount"] == 3 and done.result["deleted"] is True
+    assert done.result["enrichmentCount"] == 0
+    assert [s["name"] for s in done.result["steps"]] == ["create", "search", "collect", "cleanup"]
+
+
+@pytest.mark.parametrize(
+    ("args", "field"),
+    [
+        ({"entity": {"type": "company"}}, "query"),
+        ({"query": "x"}, "entity"),
+        ({**BASE, "count": 0}, "count"),
+        ({**BASE, "timeout": -5}, "timeout"),
+        ({**BASE, "enrichments": [{"description": "Tier", "format": "options"}]}, "enrichments.0"),
+        ({**BASE, "criteria": []}, "criteria"),
+        ({**BASE, "cleanUp": True}, "cleanUp"),
+    ],
+)
+async def test_bad_args_are_refused_before_anything_is_written(
+    research_app: OpenApp, sim: SimHandle, args: dict[str, Any], field: str
+) -> None:
+    async with research_app(MODULE) as app:
+        with pytest.raises(InvalidParams) as caught:
+            await app.run_operation("tasks.create", {"type": "lifecycle.harvest", **args})
+        tasks, _ = await app.store.list_tasks()
+    assert caught.value.code == "INVALID_PARAMS"
+    assert any(f == field or f.startswith(field + ".") for f in caught.value.fields), caught.value.fields
+    assert tasks == []
+    assert sim.stats()["total_requests"] == 0
+
+
+async def test_resume_after_a_restart_creates_nothing_twice(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path
+) -> None:
+    args = {**BASE, "enrichments": ENRICHMENTS}
+    async with research_app(MODULE) as app:
+        task_id = await start(app, args)
+        await until(lambda: has_step(app, task_id, "wait.search"))
+        sim.ctx.clock.set_speed(1.0)  # the enrichments now take seconds: the restart comes mid-way
+        await until(lambda: has_step(app, task_id, "enrich.1"))
+        assert (await app.store.get_task(task_id)).status is TaskStatus.WORKING
+    sim.ctx.clock.set_speed(100.0)
+    # A crash right after enrichment 1 was created, before its checkpoint: drop that checkpoint.
+    with sqlite3.connect(tmp_path / "workflows.db") as db:
+        db.execute("DELETE FROM task_steps WHERE task_id = ? AND step_key = 'enrich.1'", (task_id,))
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        assert done.status == "completed", done.error
+        websets = await app.run_operation("websets.list", {"limit": 100})
+        webset = await app.run_operation("websets.get", {"id": done.result["websetId"]})
+    assert [w["id"] for w in websets["data"]] == [done.result["websetId"]]
+    assert sim.stats()["creates_by_external_id"] == {f"{task_id}:create.webset": 1}
+    assert len(webset["enrichments"]) == 2 == done.result["enrichmentCount"]
+    assert [e["id"] for e in webset["enrichments"]] == done.result["enrichmentIds"]
+    assert done.result["itemCount"] == 4
+    assert all(len(i["enrichments"]) == 2 for i in done.result["items"])
+
+
+async def test_cancel_mid_search_cancels_the_webset(research_app: OpenApp, sim: SimHandle) -> None:
+    sim.ctx.clock.set_speed(1.0)  # a 20-item search now takes half a minute: cancelled long before
+    async with research_app(MODULE) as app:
+        task_id = await start(app, {**BASE, "count": 20})
+        await until(lambda: has_step(app, task_id, "create.webset"))
+        await app.run_operation("tasks.cancel", {"taskId": task_id})
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+        webset_id = (await app.store.load_steps(task_id))["create.webset"]["id"]
+        webset = await app.run_operation("websets.get", {"id": webset_id})
+    assert done.status is TaskStatus.CANCELLED
+    assert webset["searches"][0]["status"] == "canceled"
+    assert webset["searches"][0]["canceledReason"] == "webset_canceled"
+
+
+async def test_search_timeout_returns_the_items_found_so_far(research_app: OpenApp, sim: SimHandle) -> None:
+    sim.ctx.clock.set_speed(10.0)  # 20 items take about 2 s of wall time; the timeout is 0.6 s
+    async with research_app(MODULE) as app:
+        args = {**BASE, "count": 20, "enrichments": ENRICHMENTS, "timeout": 600}
+        done = await run_task(app, "lifecycle.harvest", args)
+        assert done.status == "completed", done.error
+        sim.ctx.clock.set_speed(100.0)
+        await app.run_operation("websets.waitUntilIdle", {"id": done.result["websetId"], "timeout": 30})
+        later = await sim_items(app, done.result["websetId"])
+    result = done.result
+    assert result["timedOut"] is True and result["partial"] is True
+    assert "search did not finish within 600 ms" in result["timedOutNote"]
+    assert result["enrichmentCount"] == 0  # a search timeout skips the enrichments
+    assert 0 < result["itemCount"] < 20 and result["itemCount"] == len(result["items"])
+    assert {i["id"] for i in result["items"]} < {i["id"] for i in later}  # the webset went on
+    assert [s["status"] for s in result["steps"]] == ["completed", "timedOut", "completed"]
+
+
+async def test_an_exa_error_fails_the_task_naming_the_webset(research_app: OpenApp, sim: SimHandle) -> None:
+    sim.ctx.clock.set_speed(1.0)  # the search is still running when its webset disappears
+    async with research_app(MODULE) as app:
+        task_id = await start(app, {**BASE, "count": 20})
+        await until(lambda: has_step(app, task_id, "create.webset"))
+        webset_id = (await app.store.load_steps(task_id))["create.webset"]["id"]
+        await app.run_operation("websets.delete", {"id": webset_id})
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+    assert done.status is TaskStatus.FAILED
+    assert done.error is not None and done.error["code"] == "RESOURCE_NOT_FOUND"
+    assert f"websets this task created, still at Exa: {webset_id}" in done.error["message"]
