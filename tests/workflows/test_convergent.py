@@ -14,7 +14,7 @@ import pytest
 from exa_orch.errors import InvalidParams
 from exa_orch.mcp.app import App
 from exa_orch.sim.testing import SimHandle
-from exa_orch.store import TaskStatus
+from exa_orch.store import Store, TaskStatus
 from exa_orch.workflows.convergent import converge, group_entities
 from tests.workflows.conftest import OpenApp, run_task
 
@@ -154,6 +154,7 @@ async def test_convergent_search_triangulates_entities(research_app: OpenApp, si
         ({**BASE, "queries": ["AI startups", "ai startups "]}, "queries"),
         ({**BASE, "queries": ["AI startups", "  "]}, "queries"),
         ({"queries": QUERIES}, "entity"),
+        ({**BASE, "entity": {"type": "companies"}}, "entity"),
         ({**BASE, "count": 0}, "count"),
         ({**BASE, "enrichments": []}, "enrichments"),
     ],
@@ -209,6 +210,30 @@ async def test_cancel_cancels_every_webset(research_app: OpenApp, sim: SimHandle
         ]
     assert done.status is TaskStatus.CANCELLED
     assert [w["searches"][0]["status"] for w in websets] == ["canceled"] * 3
+
+
+async def test_a_cancel_asked_while_no_server_runs_it_cancels_the_websets_on_restart(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path
+) -> None:
+    sim.ctx.clock.set_speed(1.0)  # 20-item searches take half a minute: still running at the restart
+    async with research_app(MODULE) as app:
+        task_id = await start(app, {**BASE, "count": 20})
+        await until(lambda: has_step(app, task_id, "create.2.webset"))
+        steps = await app.store.load_steps(task_id)
+    async with Store(tmp_path / "workflows.db") as store:
+        await store.request_cancel(task_id)  # asked while the server was down
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        websets = [
+            await app.run_operation("websets.get", {"id": steps[f"create.{i}.webset"]["id"]})
+            for i in range(3)
+        ]
+        listed = await app.run_operation("websets.list", {"limit": 100})
+    # The restart replays the checkpoints to find every webset's cancel hook, and creates nothing new.
+    assert done.status is TaskStatus.CANCELLED
+    assert [w["searches"][0]["status"] for w in websets] == ["canceled"] * 3
+    assert len(listed["data"]) == 3
 
 
 async def test_timeout_returns_partial_results(research_app: OpenApp, sim: SimHandle) -> None:

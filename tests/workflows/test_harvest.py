@@ -108,6 +108,8 @@ async def test_cleanup_deletes_the_webset_after_collecting(research_app: OpenApp
     [
         ({"entity": {"type": "company"}}, "query"),
         ({"query": "x"}, "entity"),
+        ({**BASE, "entity": {"type": "paper"}}, "entity"),
+        ({**BASE, "entity": {"type": "custom"}}, "entity"),
         ({**BASE, "count": 0}, "count"),
         ({**BASE, "timeout": -5}, "timeout"),
         ({**BASE, "enrichments": [{"description": "Tier", "format": "options"}]}, "enrichments.0"),
