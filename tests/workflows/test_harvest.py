@@ -191,6 +191,32 @@ async def test_search_timeout_returns_the_items_found_so_far(research_app: OpenA
     assert [s["status"] for s in result["steps"]] == ["completed", "timedOut", "completed"]
 
 
+async def test_enrichment_timeout_returns_the_items_with_what_results_exist(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    async with research_app(MODULE) as app:
+        task_id = await start(app, {**BASE, "count": 8, "enrichments": ENRICHMENTS, "timeout": 2000})
+        await until(lambda: has_step(app, task_id, "create.webset"))
+        # The search was planned at create time; enrichments made from now on take 25 s of wall time.
+        sim.ctx.config.seconds_per_item = 10_000.0
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+    result = done.result
+    assert done.status == "completed", done.error
+    assert result["timedOut"] is True and result["partial"] is True
+    assert "enrichments did not finish within 2000 ms" in result["timedOutNote"]
+    assert result["itemCount"] == 8 and result["enrichmentCount"] == 2
+    statuses = {r["status"] for item in result["items"] for r in item["enrichments"]}
+    assert "pending" in statuses
+    assert [s["status"] for s in result["steps"]] == [
+        "completed",
+        "completed",
+        "completed",
+        "timedOut",
+        "completed",
+    ]
+
+
 async def test_an_exa_error_fails_the_task_naming_the_webset(research_app: OpenApp, sim: SimHandle) -> None:
     sim.ctx.clock.set_speed(1.0)  # the search is still running when its webset disappears
     async with research_app(MODULE) as app:
