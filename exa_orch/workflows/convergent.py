@@ -259,6 +259,10 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
     if timed_out:
         result["partial"] = True
         result["timedOutQueries"] = timed_out
+        result["timedOutNote"] = (
+            f"{len(timed_out)} of {n} websets were still searching after {args.timeout} ms: the analysis "
+            "covers the items found so far; those websets keep running (websets.get, items.getAll)"
+        )
     await ctx.progress(
         "done",
         1,

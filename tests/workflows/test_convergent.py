@@ -244,6 +244,7 @@ async def test_timeout_returns_partial_results(research_app: OpenApp, sim: SimHa
     assert done.status == "completed", done.error
     assert result["timedOut"] is True and result["partial"] is True
     assert result["timedOutQueries"] == QUERIES
+    assert result["timedOutNote"].startswith("3 of 3 websets were still searching after 600 ms")
     assert all(0 < n < 20 for n in result["itemCounts"])
     assert result["totalUniqueEntities"] <= sum(result["itemCounts"])
     assert [s["status"] for s in result["steps"] if s["name"].startswith("wait.")] == ["timedOut"] * 3
