@@ -13,6 +13,7 @@ import inspect
 import json
 import logging
 from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
 if TYPE_CHECKING:
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+_IN_STEP: ContextVar[str | None] = ContextVar("exa_orch_in_step", default=None)  # the step whose fn runs
 CancelHook = Callable[[], Awaitable[Any]]
 ProgressSink = Callable[[dict[str, Any]], None]
 
@@ -99,6 +101,14 @@ class TaskContext:
         Raises ValueError if `key` was already used in this run (keys name checkpoints, so they must
         be unique and deterministic: "create", f"poll:{i}", ...).
         """
+        outer = _IN_STEP.get()
+        if outer is not None:
+            # A step inside another hides it from a cancel's replay, which stops at the first unsaved
+            # step: the outer one, before the hooks registered after the inner one.
+            raise ValueError(
+                f"step {key!r} runs inside step {outer!r} of task {self.task_id}; steps can't nest: "
+                "call them one after the other (or concurrently) from the workflow itself"
+            )
         if self._used is None:
             self._used = set()
         elif key in self._used:
@@ -113,9 +123,13 @@ class TaskContext:
             raise asyncio.CancelledError  # the safe point a cancelling run stops at
         # On an error current_step keeps naming this step, for the task's error {step, ...}.
         previous, self.current_step = self.current_step, key
-        out = fn()
-        if inspect.isawaitable(out):
-            out = await out
+        inside = _IN_STEP.set(key)
+        try:
+            out = fn()
+            if inspect.isawaitable(out):
+                out = await out
+        finally:
+            _IN_STEP.reset(inside)
         result = _json_roundtrip(out)
         await self._store.save_step(self.task_id, key, result, owner=self._owner)
         self.current_step = previous

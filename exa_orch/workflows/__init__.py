@@ -10,10 +10,20 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from exa_orch.runtime.spec import WorkflowFn, WorkflowRegistry, WorkflowSpec
+
+# The workflow modules import WorkflowSpec and kit from this package: they come after them.
+from exa_orch.workflows import adversarial, convergent, harvest, research, verified, winnow  # noqa: E402
 from exa_orch.workflows.loader import ENV_VAR, load_extra_workflows
 
-# The six research workflows (qd.winnow, lifecycle.harvest, ...) join this list as they land.
-BUILTIN_WORKFLOWS: list[WorkflowSpec] = []
+# The six research workflows of seed 002 section 2.
+BUILTIN_WORKFLOWS: list[WorkflowSpec] = [
+    *winnow.WORKFLOWS,  # qd.winnow
+    *harvest.WORKFLOWS,  # lifecycle.harvest
+    *convergent.WORKFLOWS,  # convergent.search
+    *adversarial.WORKFLOWS,  # adversarial.verify
+    *research.WORKFLOWS,  # research.deep
+    *verified.WORKFLOWS,  # research.verifiedCollection
+]
 
 
 def default_workflows(

@@ -330,7 +330,7 @@ def _result(sides: dict[str, Json], synthesis: Json | None, started: float) -> J
     return out
 
 
-WORKFLOWS = [
+WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "adversarial.verify",
         VerifyArgs,

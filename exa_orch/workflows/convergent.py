@@ -30,7 +30,7 @@ from pydantic import Field, field_validator
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import WorkflowSpec, kit
-from exa_orch.workflows.harvest import check_entity, poll_interval, with_recovery
+from exa_orch.workflows.harvest import poll_interval, with_recovery
 
 Json = dict[str, Any]
 
@@ -46,11 +46,6 @@ class ConvergentArgs(kit.TaskArgs):
     criteria: list[kit.CriterionArg] | None = Field(default=None, min_length=1, max_length=5)
     count: int = Field(default=25, ge=1, le=1000)
     timeout: int = Field(default=300_000, ge=1, le=3_600_000)
-
-    @field_validator("entity")
-    @classmethod
-    def _entity(cls, entity: kit.EntityArg) -> kit.EntityArg:
-        return check_entity(entity)
 
     @field_validator("queries")
     @classmethod
@@ -272,7 +267,7 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
     return {**result, "steps": timeline.steps}
 
 
-WORKFLOWS = [
+WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "convergent.search",
         ConvergentArgs,

@@ -17,7 +17,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field
 
 from exa_orch.errors import NotFoundError, OrchError
 from exa_orch.runtime import TaskContext, create_or_get
@@ -27,7 +27,6 @@ Json = dict[str, Any]
 
 # Enrichments take no externalId at Exa: a metadata mark plays its part (found again on resume).
 ENRICHMENT_MARK = "exaOrchExternalId"
-ENTITY_TYPES = ("company", "person", "article", "research_paper", "custom")
 
 
 class HarvestArgs(kit.TaskArgs):
@@ -40,20 +39,6 @@ class HarvestArgs(kit.TaskArgs):
     enrichments: list[kit.EnrichmentArg] | None = Field(default=None, max_length=10)
     timeout: int = Field(default=300_000, ge=1, le=3_600_000)
     cleanup: bool = False
-
-    @field_validator("entity")
-    @classmethod
-    def _entity(cls, entity: kit.EntityArg) -> kit.EntityArg:
-        return check_entity(entity)
-
-
-def check_entity(entity: kit.EntityArg) -> kit.EntityArg:
-    """Exa's entity types, checked at tasks.create (else the task would fail at its first call)."""
-    if entity.type not in ENTITY_TYPES:
-        raise ValueError(f"type must be one of {', '.join(ENTITY_TYPES)}, got {entity.type!r}")
-    if entity.type == "custom" and not getattr(entity, "description", None):
-        raise ValueError("a 'custom' entity needs a description of what to find")
-    return entity
 
 
 def poll_interval(timeout_s: float) -> float:
@@ -205,7 +190,7 @@ async def _run(
     return {**result, "steps": timeline.steps}
 
 
-WORKFLOWS = [
+WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "lifecycle.harvest",
         HarvestArgs,

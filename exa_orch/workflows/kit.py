@@ -32,11 +32,24 @@ class TaskArgs(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
 
 
+ENTITY_TYPES = ("company", "person", "article", "research_paper", "custom")
+
+
 class EntityArg(BaseModel):
-    """{type: company | person | article | research_paper | custom, description?}"""
+    """{type: company | person | article | research_paper | custom, description?}, checked at tasks.create."""
 
     model_config = ConfigDict(extra="allow")
     type: str = Field(min_length=1)
+    description: str | None = None
+
+    @model_validator(mode="after")
+    def _known(self) -> EntityArg:
+        # Refused before a task row is written, not when the task's first call reaches Exa.
+        if self.type not in ENTITY_TYPES:
+            raise ValueError(f"type must be one of {', '.join(ENTITY_TYPES)}, got {self.type!r}")
+        if self.type == "custom" and not self.description:
+            raise ValueError("a 'custom' entity needs a description of what to find")
+        return self
 
 
 class CriterionArg(TaskArgs):

@@ -153,7 +153,7 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
     }
 
 
-WORKFLOWS = [
+WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "research.deep",
         DeepResearchArgs,

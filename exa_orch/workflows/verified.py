@@ -40,7 +40,6 @@ QUICK_S = 5.0  # seconds of the first, finely polled webset wait
 IN_FLIGHT = 3  # research runs at once (the seed's limit, against rate limits)
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
 FIELDS = ("name", "url", "description")
-ENTITY_TYPES = ("company", "person", "article", "research_paper", "custom")
 
 
 class VerifiedCollectionArgs(kit.TaskArgs):
@@ -58,13 +57,6 @@ class VerifiedCollectionArgs(kit.TaskArgs):
     """items researched at most (the first ones the webset found)"""
     timeout: int = Field(default=1_800_000, gt=0, le=86_400_000)
     """milliseconds for the whole task (webset wait and research); then it returns what it has"""
-
-    @field_validator("entity")
-    @classmethod
-    def _entity(cls, entity: kit.EntityArg) -> kit.EntityArg:
-        if entity.type not in ENTITY_TYPES:  # refused here, before a task row is written
-            raise ValueError(f"type must be one of {', '.join(ENTITY_TYPES)}, got {entity.type!r}")
-        return entity
 
     @field_validator("research_prompt")
     @classmethod
@@ -233,7 +225,7 @@ async def _all(ctx: TaskContext, jobs: list[Any], unfinished: set[str]) -> None:
         raise asyncio.CancelledError
 
 
-WORKFLOWS = [
+WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "research.verifiedCollection",
         VerifiedCollectionArgs,

@@ -383,7 +383,7 @@ async def _watch(
         interval = min(POLL_MAX_S, interval * 1.5)
 
 
-WORKFLOWS = [
+WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "qd.winnow",
         WinnowArgs,
