@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Callable
+import asyncio
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -11,7 +13,9 @@ import pytest
 
 from exa_orch.config import Settings
 from exa_orch.mcp.app import App, open_app
-from exa_orch.sim.testing import SimHandle
+from exa_orch.sim.agent import AgentRuns
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import SimHandle, running_sim
 from exa_orch.store import TaskRecord
 from exa_orch.workflows import ENV_VAR
 
@@ -42,3 +46,30 @@ async def run_task(app: App, type: str, args: dict[str, Any], within: float = 60
     created = await app.run_operation("tasks.create", {"type": type, **args})
     assert app.supervisor is not None
     return await app.supervisor.tasks.wait(created["taskId"], timeout=within)
+
+
+@pytest.fixture
+async def slow_sim() -> AsyncIterator[SimHandle]:
+    """A simulator at speed 25 (the shared one runs at 100): long enough to interrupt a run."""
+    async with running_sim(SimConfig(speed=25.0)) as handle:
+        yield handle
+
+
+async def until(check: Callable[[], Awaitable[bool]], within: float = 20.0) -> None:
+    """Poll `check` until it holds (no event to wait on from outside the task); fail after `within` s."""
+    deadline = time.monotonic() + within
+    while not await check():
+        assert time.monotonic() < deadline, "condition not reached in time"
+        await asyncio.sleep(0.02)
+
+
+async def has_step(app: App, task_id: str, key: str) -> bool:
+    """Whether the task has checkpointed step `key`."""
+    return key in await app.store.load_steps(task_id)
+
+
+def agent_runs(sim: SimHandle) -> AgentRuns:
+    """The simulator's agent runs (to count creates and read their requests)."""
+    runs = sim.ctx.extras["agent"]
+    assert isinstance(runs, AgentRuns)
+    return runs

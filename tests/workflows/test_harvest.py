@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
 import sqlite3
-import time
-from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +13,7 @@ from exa_orch.mcp.app import App
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import TaskStatus
 from exa_orch.workflows.harvest import ENRICHMENT_MARK
-from tests.workflows.conftest import OpenApp, run_task
+from tests.workflows.conftest import OpenApp, has_step, run_task, until
 
 MODULE = "exa_orch.workflows.harvest"
 ENRICHMENTS = [
@@ -32,21 +29,9 @@ BASE: dict[str, Any] = {
 }
 
 
-async def until(check: Callable[[], Awaitable[bool]], within: float = 20.0) -> None:
-    """Poll `check` until it holds; fail after `within` seconds."""
-    deadline = time.monotonic() + within
-    while not await check():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        await asyncio.sleep(0.02)
-
-
 async def start(app: App, args: dict[str, Any]) -> str:
     created = await app.run_operation("tasks.create", {"type": "lifecycle.harvest", **args})
     return str(created["taskId"])
-
-
-async def has_step(app: App, task_id: str, key: str) -> bool:
-    return key in await app.store.load_steps(task_id)
 
 
 async def sim_items(app: App, webset_id: str) -> list[dict[str, Any]]:

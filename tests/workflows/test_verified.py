@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -13,13 +12,11 @@ import pytest
 
 from exa_orch.errors import InvalidParams
 from exa_orch.mcp.app import App
-from exa_orch.sim.agent import AgentRuns
-from exa_orch.sim.context import SimConfig
-from exa_orch.sim.testing import SimHandle, running_sim
+from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
 from exa_orch.workflows import kit
 from exa_orch.workflows.verified import fill
-from tests.workflows.conftest import OpenApp, run_task
+from tests.workflows.conftest import OpenApp, agent_runs, run_task
 
 MODULE = "exa_orch.workflows.verified"
 TYPE = "research.verifiedCollection"
@@ -41,16 +38,9 @@ ARGS: dict[str, Any] = {
 
 
 @pytest.fixture
-async def sim() -> AsyncIterator[SimHandle]:
-    """Slower than the shared fixture, so the research phase lasts long enough to interrupt."""
-    async with running_sim(SimConfig(speed=25.0)) as handle:
-        yield handle
-
-
-def agent_runs(sim: SimHandle) -> AgentRuns:
-    runs = sim.ctx.extras["agent"]
-    assert isinstance(runs, AgentRuns)
-    return runs
+def sim(slow_sim: SimHandle) -> SimHandle:
+    """Slower than the shared simulator, so a run is still going while a test restarts or cancels."""
+    return slow_sim
 
 
 async def start(app: App, args: dict[str, Any]) -> str:

@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -16,7 +13,7 @@ from exa_orch.sim.testing import SimHandle
 from exa_orch.store import TaskRecord
 from exa_orch.workflows import kit
 from exa_orch.workflows import winnow as w
-from tests.workflows.conftest import OpenApp, run_task
+from tests.workflows.conftest import OpenApp, run_task, until
 
 MODULE = "exa_orch.workflows.winnow"
 SPECS = [
@@ -113,13 +110,6 @@ ARGS: dict[str, Any] = {
 }
 
 
-async def _until(cond: Callable[[], Awaitable[bool]], within: float = 20.0) -> None:
-    deadline = time.monotonic() + within
-    while not await cond():
-        assert time.monotonic() < deadline, "condition not met in time"
-        await asyncio.sleep(0.02)
-
-
 async def _searching(app: App, task_id: str) -> TaskRecord:
     """Wait until the task reports a search with at least one item found; return its record."""
     seen: list[TaskRecord] = []
@@ -129,7 +119,7 @@ async def _searching(app: App, task_id: str) -> TaskRecord:
         seen[:] = [rec]
         return bool(rec.partial and rec.partial.get("step") == "searching" and rec.partial["found"] >= 1)
 
-    await _until(mid_search)
+    await until(mid_search)
     return seen[0]
 
 
