@@ -27,6 +27,20 @@ def sim_url() -> Iterator[str]:
         yield handle.url
 
 
+def initialize_request(rid: int | str = 1) -> dict[str, Any]:
+    """A raw JSON-RPC initialize request, as a client sends it first."""
+    return {
+        "jsonrpc": "2.0",
+        "id": rid,
+        "method": "initialize",
+        "params": {
+            "protocolVersion": "2025-11-25",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "0"},
+        },
+    }
+
+
 def server_env(sim_url: str | None, db: Path, **extra: str) -> dict[str, str]:
     """The environment a client would give `exa-orch serve`: the sim's URL, a temp DB, no real key."""
     env = dict(get_default_environment())

@@ -15,20 +15,11 @@ import pytest
 from exa_orch.mcp.server import text_result
 from exa_orch.mcp.tasks_wire import call_tool_result
 
-from .conftest import server_env
+from .conftest import initialize_request, server_env
 
 pytestmark = pytest.mark.slow
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": "init",
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"},
-    },
-}
+INIT = initialize_request("init")
 
 
 class RawSession:

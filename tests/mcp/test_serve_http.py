@@ -14,20 +14,11 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
-from tests.mcp.conftest import call, server_env, tools_list_bytes
+from tests.mcp.conftest import call, initialize_request, server_env, tools_list_bytes
 
 pytestmark = pytest.mark.slow
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"},
-    },
-}
+INIT = initialize_request(1)
 ACCEPT = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
 
 

@@ -14,7 +14,7 @@ import pytest
 
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.testing import SimThread
-from tests.mcp.conftest import server_env
+from tests.mcp.conftest import initialize_request, server_env
 
 pytestmark = pytest.mark.slow
 
@@ -31,16 +31,7 @@ def _lines(*messages: dict[str, Any]) -> bytes:
     return b"".join(json.dumps(m).encode() + b"\n" for m in messages)
 
 
-INIT = {
-    "jsonrpc": "2.0",
-    "id": 1,
-    "method": "initialize",
-    "params": {
-        "protocolVersion": "2025-11-25",
-        "capabilities": {},
-        "clientInfo": {"name": "t", "version": "0"},
-    },
-}
+INIT = initialize_request(1)
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
 
 
