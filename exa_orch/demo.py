@@ -65,7 +65,7 @@ def excerpt(value: Any, limit: int = 400) -> str:
 
 
 async def research_task(ctx: DemoContext) -> None:
-    """Run a research job as a durable task on the simulator, the way an agent would."""
+    """Run a research.deep task (a research run on Exa's Agent API) on the simulator, as an agent would."""
     from exa_orch.config import Settings
     from exa_orch.mcp.app import open_app
     from exa_orch.sim.context import SimConfig
@@ -77,21 +77,13 @@ async def research_task(ctx: DemoContext) -> None:
         settings = Settings.from_env({"EXA_ORCH_EXA_URL": sim.url})
         async with open_app(settings, ctx.db) as app:
             call = app.run_operation
-            run = await call(
-                "research.create", {"instructions": RESEARCH_QUESTION, "model": "exa-research-fast"}
-            )
-            print(f"research.create -> researchId {run['researchId']} ({run['status']}, on the Agent API)")
             created = await call(
                 "tasks.create",
-                {
-                    "type": "operation",
-                    "operation": "research.pollUntilFinished",
-                    "args": {"researchId": run["researchId"], "pollInterval": 0.2, "timeout": 120},
-                },
+                {"type": "research.deep", "instructions": RESEARCH_QUESTION, "timeout": 120_000},
             )
             task_id = created["taskId"]
             ctx.notes["task_id"] = task_id
-            print(f"tasks.create   -> {task_id} ({created['status']}): the wait is now a durable task")
+            print(f"tasks.create   -> {task_id} ({created['status']}): research.deep, a durable task")
             seen = None
             while True:
                 view = await call("tasks.get", {"taskId": task_id})
