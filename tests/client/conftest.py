@@ -1,0 +1,42 @@
+"""Fixtures for the host client: one simulator per module, and clients that spawn `exa-orch serve`."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from exa_orch.client import ExaOrchClient
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import SimThread
+
+REPO = Path(__file__).resolve().parents[2]
+STOP_WORKFLOWS = "tests.mcp.stop_workflows:WORKFLOWS"  # mcp_stop.ticks: one checkpoint per tick
+
+
+@pytest.fixture(scope="module")
+def sim_url() -> Iterator[str]:
+    """One simulator (speed 100) for every test of a module, on 127.0.0.1:<free port>."""
+    with SimThread(SimConfig(speed=100.0)) as handle:
+        yield handle.url
+
+
+@asynccontextmanager
+async def running_client(sim_url: str, tmp_path: Path, **kw: Any) -> AsyncIterator[ExaOrchClient]:
+    """A started client whose child serves the simulator from tmp_path/workflows.db; the child's
+    stderr goes to tmp_path/child-stderr.log."""
+    env = {
+        "EXA_ORCH_EXA_URL": sim_url,
+        "EXA_ORCH_DB": str(tmp_path / "workflows.db"),
+        "EXA_ORCH_EXTRA_WORKFLOWS": STOP_WORKFLOWS,
+        "EXA_ORCH_LOG_LEVEL": "DEBUG",
+        "PYTHONPATH": str(REPO),
+    }
+    env.update(kw.pop("env", {}))
+    kw.setdefault("restart_backoff", 0.05)
+    with (tmp_path / "child-stderr.log").open("a") as errlog:
+        async with ExaOrchClient(env=env, cwd=REPO, stderr=errlog, **kw) as client:
+            yield client
