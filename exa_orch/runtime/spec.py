@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from exa_orch.errors import InvalidParams
+from exa_orch.store.archive import Extractor
 
 if TYPE_CHECKING:
     from exa_orch.runtime.context import TaskContext
@@ -29,12 +30,17 @@ class WorkflowSpec:
 
     `fn` must be resumable: every side effect goes through `ctx.step(...)`, so that a run resumed
     after a crash replays the saved results instead of repeating the work.
+
+    `archive`, if given, files every run of this type in the MAP-Elites archive: when the task
+    ends (completed, failed or cancelled) it gets the finished TaskRecord and returns the run's
+    metrics and elites, which the store writes in the same transaction as the terminal status.
     """
 
     type: str
     args_model: builtins.type[BaseModel]
     fn: WorkflowFn
     summary: str = ""
+    archive: Extractor | None = None
 
     def validate(self, args: dict[str, Any] | None) -> BaseModel:
         """The args as the workflow's model; raise InvalidParams naming each bad field."""
@@ -81,6 +87,10 @@ class WorkflowRegistry:
             )
             raise InvalidParams(f"unknown task type {type!r}", hint=hint, fields=["type"])
         return spec
+
+    def archivers(self) -> dict[str, Extractor]:
+        """Task type -> archive extractor, for the types that file their runs."""
+        return {t: s.archive for t, s in self._specs.items() if s.archive is not None}
 
     def types(self) -> list[str]:
         """Every registered task type, sorted."""

@@ -55,6 +55,8 @@ class Supervisor:
             raise ValueError("max_working must be at least 1")
         self.store = store
         self.workflows = workflows
+        # Runs of these types are filed in the archive with their terminal transition, by any path.
+        store.archive_runs(workflows.archivers())
         self.services: dict[str, Any] = services if services is not None else {}
         self.owner = store.owner_id
         self.max_working = max_working

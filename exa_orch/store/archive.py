@@ -2,18 +2,27 @@
 
 A run is filed under the workflow whose `task_type` matches the task's type; `v_archive` then
 shows the best completed run of each cell (the five coordinates).
+
+Live filing: the Store is given an extractor per task type (`Store.archive_runs`); when a task of
+such a type ends (completed, failed or cancelled), `file_run` inserts its run in the same
+transaction as the terminal transition, so a crash loses neither nor files a run twice.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from exa_orch.errors import InvalidParams
-from exa_orch.store.records import dumps, iso
+from exa_orch.errors import InvalidParams, OrchError
+from exa_orch.store.records import TaskRecord, dumps, iso
 from exa_orch.store.tasks import Clock
+
+logger = logging.getLogger(__name__)
 
 # Metrics with their own column; anything else in `metrics` is kept in the JSON column.
 METRIC_COLUMNS = (
@@ -53,6 +62,20 @@ class RunRecord:
     started_at: str | None = None
     duration_ms: int | None = None
     workflow_id: str | None = None  # default: the workflow whose task_type matches
+    finished_at: str | None = None  # default: now
+
+
+@dataclass(frozen=True)
+class ArchiveEntry:
+    """What a task type's extractor makes of a finished task: metrics and elites for its run."""
+
+    metrics: dict[str, Any] = field(default_factory=dict)
+    elites: list[Elite] = field(default_factory=list)
+
+
+# A task type's extractor: the finished task (status, args, result or partial, error) -> its entry.
+# It runs inside the write transaction: it must be quick and touch nothing but the record.
+Extractor = Callable[[TaskRecord], ArchiveEntry]
 
 
 def record_run(conn: sqlite3.Connection, clock: Clock, run: RunRecord) -> int:
@@ -79,7 +102,7 @@ def record_run(conn: sqlite3.Connection, clock: Clock, run: RunRecord) -> int:
             run.task_type,
             run.status,
             run.started_at,
-            iso(clock()),
+            run.finished_at or iso(clock()),
             run.duration_ms,
             *columns.values(),
             dumps(extra, "metrics"),
@@ -104,3 +127,44 @@ def record_run(conn: sqlite3.Connection, clock: Clock, run: RunRecord) -> int:
         ],
     )
     return run_id
+
+
+def file_run(conn: sqlite3.Connection, clock: Clock, task: TaskRecord, extract: Extractor) -> int | None:
+    """File the finished `task`'s run inside the caller's transaction; return its id.
+
+    Never raises, so that the archive can't block a task from finishing: an extractor that raises
+    files the run with `archiveError` in its metrics; a run the database refuses (no workflow has
+    this task type, say) is rolled back to a savepoint, logged, and None is returned.
+    """
+    try:
+        entry = extract(task)
+    except Exception as exc:  # a bug in the extractor must not keep the task from finishing
+        logger.exception("task %s: the archive extractor of %r failed", task.id, task.type)
+        entry = ArchiveEntry({"archiveError": f"{type(exc).__name__}: {exc}"})
+    started = conn.execute(
+        "SELECT min(at) FROM task_events WHERE task_id = ? AND kind = 'status' AND status = 'working'",
+        (task.id,),
+    ).fetchone()[0]
+    run = RunRecord(
+        task_id=task.id,
+        task_type=task.type,
+        status=str(task.status),
+        metrics=entry.metrics,
+        elites=entry.elites,
+        started_at=started,
+        duration_ms=_ms_between(started, task.updated_at) if started else None,
+        finished_at=task.updated_at,
+    )
+    conn.execute("SAVEPOINT archive_run")
+    try:
+        run_id = record_run(conn, clock, run)
+    except (sqlite3.Error, OrchError, TypeError, ValueError) as exc:
+        conn.execute("ROLLBACK TO archive_run")
+        logger.error("task %s: its run was not filed in the archive: %s", task.id, exc)
+        run_id = None
+    conn.execute("RELEASE archive_run")
+    return run_id
+
+
+def _ms_between(start: str, end: str) -> int:
+    return max(0, round((datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds() * 1000))

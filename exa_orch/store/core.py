@@ -13,7 +13,7 @@ import enum
 import json
 import sqlite3
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -109,6 +109,7 @@ class Store:
         self._writer = GroupCommitWriter(on_commit=self._checkpointer.poke)
         self._reader: aiosqlite.Connection | None = None
         self._state = _State.UNOPENED
+        self._archivers: dict[str, archive.Extractor] = {}
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -213,7 +214,7 @@ class Store:
         target = parse_status(status)
         clock = self._clock
         return await self._writer.submit(
-            lambda c: tasks.transition(c, clock, task_id, target, message, owner)
+            lambda c: tasks.transition(c, clock, task_id, target, message, owner, on_finish=self._file_run)
         )
 
     async def set_progress(self, task_id: str, progress: dict[str, Any], *, owner: str | None = None) -> None:
@@ -255,6 +256,7 @@ class Store:
                 result=text,
                 strict_same=True,
                 cancel_wins=cancel_wins,
+                on_finish=self._file_run,
             )
         )
 
@@ -266,7 +268,15 @@ class Store:
         message = error["message"]
         return await self._writer.submit(
             lambda c: tasks.transition(
-                c, clock, task_id, TaskStatus.FAILED, message, owner, error=text, strict_same=True
+                c,
+                clock,
+                task_id,
+                TaskStatus.FAILED,
+                message,
+                owner,
+                error=text,
+                strict_same=True,
+                on_finish=self._file_run,
             )
         )
 
@@ -343,10 +353,20 @@ class Store:
         clock = self._clock
         wanted = None if types is None else list(types)
         return await self._writer.submit(
-            lambda c: leases.claim_runnable(c, clock, owner, ttl_s, limit, wanted)
+            lambda c: leases.claim_runnable(c, clock, owner, ttl_s, limit, wanted, self._file_run)
         )
 
     # --- archive --------------------------------------------------------------------------
+
+    def archive_runs(self, extractors: Mapping[str, archive.Extractor]) -> None:
+        """From now on, a task of one of these types that ends files its run (`extractors[type]`
+        makes its metrics and elites) in the same transaction as its terminal transition."""
+        self._archivers.update(extractors)
+
+    def _file_run(self, conn: sqlite3.Connection, task: TaskRecord) -> None:
+        extract = self._archivers.get(task.type)
+        if extract is not None:
+            archive.file_run(conn, self._clock, task, extract)
 
     async def record_run(self, run: archive.RunRecord) -> int:
         """File a finished run (metrics and elites) in the MAP-Elites archive; return its id."""

@@ -23,7 +23,7 @@ import sys
 
 from exa_orch.errors import InvalidParams
 from exa_orch.store.records import TERMINAL_SQL, TERMINAL_STATUSES, TaskRecord, TaskStatus, iso
-from exa_orch.store.tasks import Clock, add_event, fetch, transition
+from exa_orch.store.tasks import Clock, OnFinish, add_event, fetch, transition
 
 HOST = socket.gethostname()
 MAX_LOST_RUNS = 5
@@ -155,8 +155,11 @@ def claim_runnable(
     ttl_s: float,
     limit: int,
     types: list[str] | None = None,
+    on_finish: OnFinish | None = None,
 ) -> list[TaskRecord]:
-    """Lease up to `limit` unfinished tasks nobody live holds (of `types` if given), oldest first."""
+    """Lease up to `limit` unfinished tasks nobody live holds (of `types` if given), oldest first.
+
+    A task given up on (its runs kept dying) fails here, with `on_finish` as for any transition."""
     _check_ttl(ttl_s)
     if limit < 1:
         return []
@@ -183,7 +186,7 @@ def claim_runnable(
         if not _takeable(owner, holder, expires_at, now):
             continue
         if holder is not None and _lost_runs(conn, task_id) + 1 >= MAX_LOST_RUNS:
-            _give_up(conn, clock, task_id)
+            _give_up(conn, clock, task_id, on_finish)
             continue
         _take(conn, task_id, owner, holder, status, now, until)
         claimed.append(fetch(conn, task_id))
@@ -200,7 +203,7 @@ def _lost_runs(conn: sqlite3.Connection, task_id: str) -> int:
     return int(row[0])
 
 
-def _give_up(conn: sqlite3.Connection, clock: Clock, task_id: str) -> None:
+def _give_up(conn: sqlite3.Connection, clock: Clock, task_id: str, on_finish: OnFinish | None) -> None:
     row = conn.execute("SELECT last_step_key FROM tasks WHERE id = ?", (task_id,)).fetchone()
     step = row[0] if row and row[0] else None
     message = (
@@ -217,4 +220,5 @@ def _give_up(conn: sqlite3.Connection, clock: Clock, task_id: str) -> None:
         "abandoned: its runs kept dying",
         None,
         error=json.dumps(error),
+        on_finish=on_finish,
     )

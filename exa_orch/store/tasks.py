@@ -30,6 +30,8 @@ from exa_orch.store.records import (
 from exa_orch.store.writer import SqlOp
 
 Clock = Callable[[], float]
+# Called with the finished task inside the terminal transition's transaction (the archive's filing).
+OnFinish = Callable[[sqlite3.Connection, TaskRecord], object]
 
 SELECT_TASK = f"SELECT {TASK_COLUMNS} FROM tasks WHERE id = ?"
 
@@ -93,8 +95,12 @@ def transition(
     error: str | None = None,
     strict_same: bool = False,
     cancel_wins: bool = False,
+    on_finish: OnFinish | None = None,
 ) -> TaskRecord:
-    """Move the task to `status` if the state machine allows it; see Store.transition."""
+    """Move the task to `status` if the state machine allows it; see Store.transition.
+
+    Entering a terminal status calls `on_finish(conn, task)` in the same transaction.
+    """
     task = fetch(conn, task_id)
     if task.status == status and not strict_same:
         return task
@@ -115,7 +121,10 @@ def transition(
     else:
         conn.execute("UPDATE tasks SET status = ?, updated_at = ? WHERE id = ?", (status, now, task_id))
     add_event(conn, task_id, now, "status", status, message, json.dumps({"from": task.status}))
-    return fetch(conn, task_id)
+    finished = fetch(conn, task_id)
+    if on_finish is not None and status in TERMINAL_STATUSES:
+        on_finish(conn, finished)
+    return finished
 
 
 def set_progress(

@@ -21,6 +21,7 @@ from pydantic import Field
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.workflows.archive import adversarial_run
 
 Json = dict[str, Any]
 
@@ -337,5 +338,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         verify,
         "Test a thesis: a webset for supporting evidence and one for counter-evidence, with an optional "
         "research-run synthesis (verdict, confidence, key factors, blind spots).",
+        archive=adversarial_run,
     )
 ]

@@ -30,6 +30,7 @@ from pydantic import Field, field_validator
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.workflows.archive import convergent_run
 from exa_orch.workflows.harvest import poll_interval, with_recovery
 
 Json = dict[str, Any]
@@ -275,5 +276,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "One webset per query (2-5 angles on a topic), then entities deduplicated across them (URL, or "
         "name similarity > 0.85): intersection (found 2+ times, with confidence), unique per query, "
         "overlapMatrix, totalUniqueEntities.",
+        archive=convergent_run,
     )
 ]

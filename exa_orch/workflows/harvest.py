@@ -22,6 +22,7 @@ from pydantic import Field
 from exa_orch.errors import NotFoundError, OrchError
 from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.workflows.archive import harvest_run
 
 Json = dict[str, Any]
 
@@ -197,5 +198,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         harvest,
         "Create a webset (query, entity, criteria, count), wait, add enrichments, wait, collect every "
         "item; cleanup deletes the webset afterwards. Timeouts (ms, per wait) return partial items.",
+        archive=harvest_run,
     )
 ]

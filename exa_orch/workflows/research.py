@@ -20,6 +20,7 @@ from pydantic import Field
 from exa_orch.errors import ApiError, OrchError
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.workflows.archive import deep_run
 
 Json = dict[str, Any]
 Report = Callable[[Json, int], Awaitable[None]]
@@ -160,5 +161,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         deep,
         "Deep research on one question: a research run (Exa Agent API) polled until it finishes or "
         "`timeout` ms pass; returns {researchId, status, result, model, duration}.",
+        archive=deep_run,
     )
 ]

@@ -25,6 +25,7 @@ from pydantic import Field, field_validator
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.workflows.archive import verified_run
 from exa_orch.workflows.research import (
     TERMINAL,
     ResearchModel,
@@ -233,5 +234,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "A webset's items, each researched in depth: webset (query, entity, criteria, enrichments) -> "
         "wait -> collect -> a research run per item (researchPrompt with {{name}}, {{url}}, "
         "{{description}}; researchLimit items, 3 at once) -> {websetId, items[{item, research}], ...}.",
+        archive=verified_run,
     )
 ]

@@ -26,6 +26,7 @@ from pydantic import Field, model_validator
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.workflows.archive import winnow_run
 
 Json = dict[str, Any]
 Strategy = Literal["all-criteria", "any-criteria", "diverse"]
@@ -390,5 +391,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         winnow,
         "Quality-diversity winnowing: criteria are niches, enrichments fitness; the best item per "
         "niche over rounds, with criteria success rates, niche distribution and quality metrics",
+        archive=winnow_run,
     )
 ]

@@ -1,0 +1,176 @@
+"""Archive extractors: what each research workflow's finished task contributes to the MAP-Elites archive.
+
+Each extractor gets the finished TaskRecord and returns its run's metrics (METRIC_COLUMNS get their
+own column in `workflow_runs`, the rest go to its `metrics` JSON) and elites (`qd_elites`). A
+completed task is read from its result; a failed or cancelled one from its last partial result
+(what it had gathered when it stopped; `fromPartial: true`), plus `errorCode` / `errorStep` when
+it failed. Extractors run inside the store's write transaction: pure functions of the record,
+tolerant of missing keys (a partial result is any prefix of the work).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from exa_orch.store import ArchiveEntry, Elite, TaskRecord, TaskStatus
+from exa_orch.store.archive import Extractor
+
+Json = dict[str, Any]
+
+
+def extractor(entry: Callable[[Json, Json], ArchiveEntry]) -> Extractor:
+    """An Extractor from `entry(data, args)`: data is the result (completed) or the partial result."""
+
+    def extract(task: TaskRecord) -> ArchiveEntry:
+        completed = task.status is TaskStatus.COMPLETED
+        source = task.result if completed else task.partial
+        data = source if isinstance(source, dict) else {}
+        got = entry(data, task.args if isinstance(task.args, dict) else {})
+        metrics = dict(got.metrics)
+        if not completed and data:
+            metrics["fromPartial"] = True
+        if task.status is TaskStatus.FAILED and task.error:
+            metrics["errorCode"] = task.error.get("code")
+            metrics["errorStep"] = task.error.get("step")
+        return ArchiveEntry({k: v for k, v in metrics.items() if v is not None}, got.elites)
+
+    return extract
+
+
+def _list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+def _dict(value: Any) -> Json:
+    return value if isinstance(value, dict) else {}
+
+
+def _num(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
+
+
+def _int(value: Any) -> int:
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else 0
+
+
+def _ratio(part: float, whole: float) -> float | None:
+    return round(part / whole, 6) if whole else None
+
+
+def _winnow(data: Json, args: Json) -> ArchiveEntry:
+    """qd.winnow: the seed's quality metrics, rounds, niches and its finalElites as elites."""
+    rounds = [r for r in _list(data.get("rounds")) if isinstance(r, dict)]
+    final = [e for e in _list(data.get("finalElites")) if isinstance(e, dict)]
+    quality = _dict(data.get("qualityMetrics"))
+    n_criteria = len(_list(args.get("criteria")))
+    possible = 2**n_criteria if n_criteria else None
+    coverage = _num(quality.get("coverage"))
+    converged = data.get("convergenceReached")
+    metrics: Json = {
+        "rounds": len(rounds),
+        "item_count": sum(_int(r.get("itemCount")) for r in rounds),
+        "niches": round(coverage * possible) if coverage is not None and possible else None,
+        "possible_niches": possible,
+        "elite_count": len(final),
+        "fitness": _num(quality.get("avgFitness")),
+        "coverage": coverage,
+        "diversity": _num(quality.get("diversity")),
+        "stringency": _num(quality.get("stringency")),
+        "converged": converged if isinstance(converged, bool) else None,
+        "eliteChange": [r.get("eliteChange") for r in rounds] or None,
+        "timedOut": data.get("timedOut"),
+        "totalDuration": data.get("totalDuration"),
+    }
+    elites = [
+        Elite(
+            niche=str(e.get("niche")),
+            fitness=_num(e.get("fitnessScore")) or 0.0,
+            criteria_vector=[bool(b) for b in _list(e.get("criteriaVector"))],
+            item=_dict(e.get("item")),
+        )
+        for e in final
+    ]
+    return ArchiveEntry(metrics, elites)
+
+
+def _harvest(data: Json, args: Json) -> ArchiveEntry:
+    """lifecycle.harvest: items collected; stringency = found / analyzed of the search."""
+    progress = _dict(data.get("searchProgress"))
+    found, analyzed = _int(progress.get("found")), _int(progress.get("analyzed"))
+    items = data.get("itemCount")
+    return ArchiveEntry({
+        "item_count": items if isinstance(items, int) else len(_list(data.get("items"))),
+        "stringency": _ratio(found, analyzed),
+        "found": progress.get("found"),
+        "analyzed": progress.get("analyzed"),
+        "enrichmentCount": data.get("enrichmentCount"),
+        "timedOut": data.get("timedOut"),
+    })  # fmt: skip
+
+
+def _convergent(data: Json, args: Json) -> ArchiveEntry:
+    """convergent.search: coverage = share of entities found by 2+ queries; fitness = their mean confidence."""
+    intersection = [e for e in _list(data.get("intersection")) if isinstance(e, dict)]
+    total = _int(data.get("totalUniqueEntities"))
+    confidences = [c for c in (_num(e.get("confidence")) for e in intersection) if c is not None]
+    counts = _list(data.get("itemCounts"))
+    return ArchiveEntry({
+        "item_count": sum(_int(c) for c in counts) if counts else None,
+        "fitness": round(sum(confidences) / len(confidences), 6) if confidences else None,
+        "coverage": _ratio(len(intersection), total),
+        "queries": len(_list(data.get("websetIds"))) or len(_list(args.get("queries"))) or None,
+        "uniqueEntities": data.get("totalUniqueEntities"),
+        "intersectionCount": len(intersection) if "intersection" in data else None,
+        "timedOut": data.get("timedOut"),
+    })  # fmt: skip
+
+
+def _adversarial(data: Json, args: Json) -> ArchiveEntry:
+    """adversarial.verify: items on both sides; fitness = the synthesis's confidence, if any."""
+    thesis, antithesis = _dict(data.get("thesis")), _dict(data.get("antithesis"))
+    synthesis = _dict(data.get("synthesis"))
+    sides = [s for s in (thesis, antithesis) if s]
+    return ArchiveEntry({
+        "item_count": sum(_int(s.get("itemCount")) for s in sides) if sides else None,
+        "fitness": _num(synthesis.get("confidence")),
+        "thesisCount": thesis.get("itemCount"),
+        "antithesisCount": antithesis.get("itemCount"),
+        "verdict": synthesis.get("verdict"),
+        "synthesisError": _dict(synthesis.get("error")).get("code"),
+        "timedOut": any(s.get("timedOut") for s in sides) or None,
+    })  # fmt: skip
+
+
+def _deep(data: Json, args: Json) -> ArchiveEntry:
+    """research.deep: item_count = the citations of the answer."""
+    citations = data.get("citations")
+    return ArchiveEntry({
+        "item_count": len(citations) if isinstance(citations, list) else None,
+        "researchStatus": data.get("status"),
+        "model": data.get("model"),
+        "researchDuration": data.get("duration"),
+        "timedOut": data.get("timedOut"),
+    })  # fmt: skip
+
+
+def _verified(data: Json, args: Json) -> ArchiveEntry:
+    """research.verifiedCollection: items collected; coverage = researched / research runs started."""
+    attempted = sum(1 for m in _list(data.get("items")) if isinstance(m, dict) and "research" in m)
+    researched = _int(data.get("researchedCount"))
+    total = data.get("totalItems")
+    return ArchiveEntry({
+        "item_count": total if isinstance(total, int) else None,
+        "coverage": _ratio(researched, attempted),
+        "researchedCount": data.get("researchedCount"),
+        "researchAttempted": attempted if "items" in data else None,
+        "timedOut": data.get("timedOut"),
+    })  # fmt: skip
+
+
+winnow_run = extractor(_winnow)
+harvest_run = extractor(_harvest)
+convergent_run = extractor(_convergent)
+adversarial_run = extractor(_adversarial)
+deep_run = extractor(_deep)
+verified_run = extractor(_verified)

@@ -1,0 +1,131 @@
+"""The live archive on the whole app: every research task that ends files exactly one run."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from exa_orch.mcp.app import App
+from exa_orch.sim.testing import SimHandle
+from exa_orch.workflows import archive as extractors
+from tests.workflows.conftest import OpenApp, run_task
+from tests.workflows.test_winnow import ARGS, _searching
+
+MODULE = "exa_orch.workflows.winnow"
+
+
+def rows(db: Path, sql: str, *params: Any) -> list[dict[str, Any]]:
+    with sqlite3.connect(db) as conn:
+        conn.row_factory = sqlite3.Row
+        return [dict(row) for row in conn.execute(sql, params)]
+
+
+def runs_of(db: Path, task_id: str) -> list[dict[str, Any]]:
+    return rows(db, "SELECT * FROM workflow_runs WHERE task_id = ?", task_id)
+
+
+async def _wait(app: App, task_id: str) -> Any:
+    assert app.supervisor is not None
+    return await app.supervisor.tasks.wait(task_id, timeout=30)
+
+
+async def test_a_winnow_task_files_one_run_with_its_metrics_and_elites(
+    research_app: OpenApp, tmp_path: Path
+) -> None:
+    db = tmp_path / "workflows.db"
+    async with research_app(MODULE) as app:
+        done = await run_task(app, "qd.winnow", {**ARGS, "maxRounds": 3})
+    assert done.status == "completed", done.error
+    result, quality = done.result, done.result["qualityMetrics"]
+    [run] = runs_of(db, done.id)
+    assert run["workflow_id"] == "workflow-webset-qd-winnow" and run["status"] == "completed"
+    assert run["finished_at"] == done.updated_at and run["started_at"] <= run["finished_at"]
+    assert run["duration_ms"] is not None and run["duration_ms"] >= 0
+    assert {k: run[k] for k in ("rounds", "item_count", "niches", "possible_niches", "elite_count")} == {
+        "rounds": 2,
+        "item_count": 12,  # six items in each round
+        "niches": round(quality["coverage"] * 8),
+        "possible_niches": 8,  # three criteria
+        "elite_count": len(result["finalElites"]),
+    }
+    assert (run["fitness"], run["coverage"], run["diversity"], run["stringency"], run["converged"]) == (
+        quality["avgFitness"],
+        quality["coverage"],
+        quality["diversity"],
+        quality["stringency"],
+        1,
+    )
+    assert json.loads(run["metrics"]) == {
+        "eliteChange": [1.0, 0.0],
+        "timedOut": False,
+        "totalDuration": result["totalDuration"],
+    }
+    filed = rows(db, "SELECT * FROM qd_elites WHERE run_id = ? ORDER BY id", run["id"])
+    assert [(e["niche"], e["fitness"], json.loads(e["criteria_vector"]), e["item_id"]) for e in filed] == [
+        (e["niche"], e["fitnessScore"], e["criteriaVector"], e["item"]["id"]) for e in result["finalElites"]
+    ]
+    assert all(e["round"] is None for e in filed)
+    assert json.loads(filed[0]["item"]) == result["finalElites"][0]["item"]
+    [cell] = rows(db, "SELECT * FROM v_archive WHERE task_type = 'qd.winnow'")
+    assert (cell["runs"], cell["best_run_id"], cell["task_id"]) == (1, run["id"], done.id)
+
+
+async def test_failed_and_cancelled_tasks_file_a_run_with_their_status(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path
+) -> None:
+    db = tmp_path / "workflows.db"
+    sim.ctx.clock.set_speed(10)  # slow enough to act mid-search
+    async with research_app(MODULE) as app:
+        failing = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
+        mid = await _searching(app, failing["taskId"])
+        await app.run_operation("websets.delete", {"id": mid.partial["websetId"]})  # gone at Exa
+        failed = await _wait(app, failing["taskId"])
+        cancelling = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
+        await _searching(app, cancelling["taskId"])
+        await app.run_operation("tasks.cancel", {"taskId": cancelling["taskId"]})
+        cancelled = await _wait(app, cancelling["taskId"])
+    assert (failed.status, cancelled.status) == ("failed", "cancelled")
+    [fail_run], [cancel_run] = runs_of(db, failed.id), runs_of(db, cancelled.id)
+    assert fail_run["status"] == "failed" and cancel_run["status"] == "cancelled"
+    fail_metrics = json.loads(fail_run["metrics"])
+    assert fail_metrics["errorCode"] == "RESOURCE_NOT_FOUND" and fail_metrics["fromPartial"] is True
+    assert cancel_run["finished_at"] == cancelled.updated_at and cancel_run["fitness"] is None
+    # Neither is the best run of the cell: v_archive ranks completed runs only.
+    [cell] = rows(db, "SELECT * FROM v_archive WHERE task_type = 'qd.winnow'")
+    assert cell["runs"] == 2 and cell["best_run_id"] is None
+
+
+async def test_a_restart_in_the_middle_files_exactly_one_run(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path
+) -> None:
+    db = tmp_path / "workflows.db"
+    sim.ctx.clock.set_speed(10)
+    async with research_app(MODULE) as app:
+        created = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
+        await _searching(app, created["taskId"])
+    assert runs_of(db, created["taskId"]) == []  # stopped mid-run: not finished, nothing filed
+    sim.ctx.clock.set_speed(100)
+    async with research_app(MODULE) as app:
+        done = await _wait(app, created["taskId"])
+    assert done.status == "completed", done.error
+    [run] = runs_of(db, done.id)
+    assert run["status"] == "completed" and run["rounds"] == len(done.result["rounds"])
+    async with research_app(MODULE) as app:  # a third start finds nothing left to file
+        assert (await app.store.get_task(done.id)).status == "completed"
+    assert len(runs_of(db, done.id)) == 1
+
+
+async def test_an_operation_task_files_no_run(research_app: OpenApp, tmp_path: Path) -> None:
+    async with research_app() as app:
+        done = await run_task(app, "operation", {"operation": "websets.list", "args": {}})
+    assert done.status == "completed", done.error
+    assert rows(tmp_path / "workflows.db", "SELECT * FROM workflow_runs") == []
+
+
+def test_every_research_workflow_files_its_runs() -> None:
+    from exa_orch.workflows import BUILTIN_WORKFLOWS
+
+    assert all(spec.archive is not None for spec in BUILTIN_WORKFLOWS)
+    assert extractors.winnow_run in [spec.archive for spec in BUILTIN_WORKFLOWS]
