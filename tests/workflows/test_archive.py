@@ -129,3 +129,102 @@ def test_every_research_workflow_files_its_runs() -> None:
 
     assert all(spec.archive is not None for spec in BUILTIN_WORKFLOWS)
     assert extractors.winnow_run in [spec.archive for spec in BUILTIN_WORKFLOWS]
+
+
+# --- the other five workflows: their metrics, as their results give them -------------------------
+
+DEEP = {"instructions": "AI startups in Europe"}
+SYNTHESIZE = {
+    "thesis": "European AI startups are well funded",
+    "thesisQuery": "well funded AI startups in Europe",
+    "antithesisQuery": "AI startups in Europe that struggled to raise funding",
+    "entity": {"type": "company"},
+    "count": 3,
+    "synthesize": True,
+}
+HARVEST = {"query": "AI startups in Europe", "entity": {"type": "company"}, "count": 4}
+CONVERGENT = {
+    "queries": ["AI startups in Europe", "European machine learning companies"],
+    "entity": {"type": "company"},
+    "count": 6,
+}
+VERIFIED = {
+    "query": "AI startups in Europe",
+    "entity": {"type": "company"},
+    "count": 4,
+    "researchPrompt": "Who founded {{name}}?",
+    "researchLimit": 2,
+}
+
+
+def _expected(type: str, r: dict[str, Any]) -> dict[str, Any]:
+    """The run's columns and metrics JSON for a completed task's result `r`."""
+    if type == "lifecycle.harvest":
+        found, analyzed = r["searchProgress"]["found"], r["searchProgress"]["analyzed"]
+        return {
+            "item_count": r["itemCount"],
+            "stringency": round(found / analyzed, 6),
+            "metrics": {"found": found, "analyzed": analyzed, "enrichmentCount": 0, "timedOut": False},
+        }
+    if type == "convergent.search":
+        conf = [e["confidence"] for e in r["intersection"]]
+        return {
+            "item_count": sum(r["itemCounts"]),
+            "fitness": round(sum(conf) / len(conf), 6),
+            "coverage": round(len(conf) / r["totalUniqueEntities"], 6),
+            "metrics": {
+                "queries": 2,
+                "uniqueEntities": r["totalUniqueEntities"],
+                "intersectionCount": len(conf),
+                "timedOut": False,
+            },
+        }
+    if type == "adversarial.verify":
+        s = r["synthesis"]
+        return {
+            "item_count": r["thesis"]["itemCount"] + r["antithesis"]["itemCount"],
+            "fitness": s["confidence"],
+            "metrics": {
+                "thesisCount": r["thesis"]["itemCount"],
+                "antithesisCount": r["antithesis"]["itemCount"],
+                "verdict": s["verdict"],
+            },
+        }
+    if type == "research.deep":
+        return {
+            "item_count": len(r["citations"]),
+            "metrics": {
+                "researchStatus": "completed",
+                "model": r["model"],
+                "researchDuration": r["duration"],
+                "timedOut": False,
+            },
+        }
+    researched = [m for m in r["items"] if "research" in m]
+    return {
+        "item_count": r["totalItems"],
+        "coverage": round(r["researchedCount"] / len(researched), 6),
+        "metrics": {"researchedCount": r["researchedCount"], "researchAttempted": 2, "timedOut": False},
+    }
+
+
+async def test_each_research_workflow_files_its_metrics(research_app: OpenApp, tmp_path: Path) -> None:
+    cases = {
+        "lifecycle.harvest": HARVEST,
+        "convergent.search": CONVERGENT,
+        "adversarial.verify": SYNTHESIZE,
+        "research.deep": DEEP,
+        "research.verifiedCollection": VERIFIED,
+    }
+    async with research_app() as app:
+        done = {type: await run_task(app, type, args) for type, args in cases.items()}
+    for type, task in done.items():
+        assert task.status == "completed", (type, task.error)
+        [run] = runs_of(tmp_path / "workflows.db", task.id)
+        want = _expected(type, task.result)
+        columns = {k: run[k] for k in ("item_count", "fitness", "coverage", "stringency")}
+        assert columns == {k: want.get(k) for k in columns}, type
+        assert json.loads(run["metrics"]) == want["metrics"], type
+        assert run["item_count"] > 0 and run["rounds"] is None and run["elite_count"] is None
+    cells = {row["task_type"]: row for row in rows(tmp_path / "workflows.db", "SELECT * FROM v_archive")}
+    assert all(cells[type]["task_id"] == task.id for type, task in done.items())
