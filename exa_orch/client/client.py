@@ -182,6 +182,10 @@ class ExaOrchClient:
             self._record(operation, started, error=True)
             log.warning("call %s failed after %.0f ms: [%s] %s", operation, _ms(started), exc.code, exc)
             raise
+        except Exception:
+            self._record(operation, started, error=True)
+            log.exception("call %s failed after %.0f ms", operation, _ms(started))
+            raise
         self._record(operation, started, error=False)
         log.info("call %s ok in %.0f ms", operation, _ms(started))
         return result
@@ -289,7 +293,10 @@ class ExaOrchClient:
             if body.get("status") in TERMINAL:
                 return body
             if time.monotonic() >= end:
-                raise CallTimeout(f"wait_task {task_id}", timeout)
+                message = (
+                    f"task {task_id!r} is still {body.get('status')} after {timeout:g} s (it keeps running)"
+                )
+                raise CallTimeout("tasks.result", timeout, message)
 
     async def cancel_task(self, task_id: str, *, timeout: float | None = None) -> dict[str, Any]:  # noqa: ASYNC109
         """tasks.cancel: request the cancel; the task's view (status `cancelled` once it stopped)."""

@@ -44,9 +44,10 @@ class CallTimeout(ServerError):
 
     code = ErrorCode.UPSTREAM_TIMEOUT
 
-    def __init__(self, operation: str, timeout: float) -> None:
+    def __init__(self, operation: str, timeout: float, message: str | None = None) -> None:
         super().__init__(
-            f"{operation}: no answer from exa-orch within {timeout:g} s; the request was cancelled",
+            message
+            or f"{operation}: no answer from exa-orch within {timeout:g} s; the request was cancelled",
             hint="Pass a longer timeout=..., or run long work as a task (create_task, then wait_task).",
         )
         self.operation = operation

@@ -107,6 +107,8 @@ async def test_a_call_past_its_deadline_times_out_and_the_client_stays_usable(
         assert time.monotonic() - started < 10
         assert timed_out.value.code is ErrorCode.UPSTREAM_TIMEOUT and timed_out.value.hint
         assert client.healthy and client.pid == pid  # it answered the ping: kept
+        with pytest.raises(CallTimeout, match="is still working after 0.5 s"):
+            await client.wait_task(task_id, timeout=0.5, poll=0.2)
         view = await client.cancel_task(task_id)
         assert view["taskId"] == task_id
         assert (await client.wait_task(task_id, timeout=30))["status"] == "cancelled"
