@@ -38,6 +38,7 @@ from exa_orch.log import register_secret
 log = logging.getLogger("exa_orch.client")
 
 TOOL = "manage_websets"
+MAX_WAIT_S = 60.0  # tasks.result holds a request at most this long
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
 # Operations that change nothing: safe to send again after the child died mid-call.
 READ_ONLY = re.compile(r"^list_operations$|\.(get|getAll|list|list_attempts|getAllAttempts|result)$")
@@ -286,7 +287,7 @@ class ExaOrchClient:
         end = time.monotonic() + timeout
         while True:
             left = end - time.monotonic()
-            wait = max(0.0, min(poll, left))
+            wait = max(0.0, min(poll, MAX_WAIT_S, left))
             body: dict[str, Any] = await self.call(
                 "tasks.result", {"taskId": task_id, "wait": wait}, timeout=wait + self.ping_timeout + 30
             )
