@@ -9,6 +9,7 @@ import pytest
 
 PACKAGES = [
     "exa_orch",
+    "exa_orch.client",
     "exa_orch.gateway",
     "exa_orch.operations",
     "exa_orch.runtime",
