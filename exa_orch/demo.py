@@ -3,9 +3,9 @@
 The demo is a list of steps run in order on one DemoContext; later features append theirs
 without changing the ones before. It creates or updates `./demo.db` (or $EXA_ORCH_DEMO_DB),
 prints the MAP-Elites archive through the same code path as `exa-orch sql`, then starts the
-built-in Exa simulator and runs a research job as a durable task through the same operations an
-agent calls (`research.create`, `tasks.create`, `tasks.get`, `tasks.result`), and shows the task
-in `v_tasks`. No Exa key is needed. It is a CLI: it prints to stdout.
+built-in Exa simulator and runs a research.deep task through the same operations an agent calls
+(`tasks.create`, `tasks.get`, `tasks.result`), shows the task in `v_tasks` and the run it filed in
+the archive. No Exa key is needed. It is a CLI: it prints to stdout.
 """
 
 from __future__ import annotations
@@ -101,7 +101,17 @@ async def research_task(ctx: DemoContext) -> None:
     await sql_command(ctx.db, query, as_json=False)
 
 
-STEPS: list[DemoStep] = [migrate, show_archive, research_task]
+async def show_filed_run(ctx: DemoContext) -> None:
+    """Print the archive run the research task filed when it finished."""
+    query = (
+        "select id, task_type, status, duration_ms, item_count, metrics from workflow_runs "
+        f"where task_id = '{ctx.notes['task_id']}'"
+    )
+    section(f'exa-orch sql --db {ctx.db} "{query}"')
+    await sql_command(ctx.db, query, as_json=False)
+
+
+STEPS: list[DemoStep] = [migrate, show_archive, research_task, show_filed_run]
 
 
 async def run(db: Path, steps: list[DemoStep] | None = None) -> int:

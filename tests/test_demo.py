@@ -41,7 +41,13 @@ def test_demo_prints_the_archive_then_runs_a_research_task_to_completion(tmp_pat
         status, result = conn.execute(
             "select status, json_extract(result, '$.status') from tasks where id = ?", (match.group(1),)
         ).fetchone()
+        filed = conn.execute(
+            "select task_type, status from workflow_runs where task_id = ?", (match.group(1),)
+        ).fetchall()
     assert (status, result) == ("completed", "completed")
+    # Finishing it filed one run in the MAP-Elites archive, which the demo shows last.
+    assert filed == [("research.deep", "completed")]
+    assert out.stdout.index("tasks.result") < out.stdout.index("from workflow_runs")
     # The closing hint names a command the install provides (the sqlite3 CLI may be missing).
     assert f'exa-orch sql --db {db} "select * from v_tasks"' in out.stdout.splitlines()[-1]
 
