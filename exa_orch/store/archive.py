@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from exa_orch.errors import InvalidParams, OrchError
+from exa_orch.errors import InvalidParams
 from exa_orch.store.records import TaskRecord, dumps, iso
 from exa_orch.store.tasks import Clock
 
@@ -138,6 +138,8 @@ def file_run(conn: sqlite3.Connection, clock: Clock, task: TaskRecord, extract: 
     """
     try:
         entry = extract(task)
+        if not isinstance(entry, ArchiveEntry):
+            raise TypeError(f"the extractor returned {type(entry).__name__}, not an ArchiveEntry")
     except Exception as exc:  # a bug in the extractor must not keep the task from finishing
         logger.exception("task %s: the archive extractor of %r failed", task.id, task.type)
         entry = ArchiveEntry({"archiveError": f"{type(exc).__name__}: {exc}"})
@@ -158,7 +160,7 @@ def file_run(conn: sqlite3.Connection, clock: Clock, task: TaskRecord, extract: 
     conn.execute("SAVEPOINT archive_run")
     try:
         run_id = record_run(conn, clock, run)
-    except (sqlite3.Error, OrchError, TypeError, ValueError) as exc:
+    except Exception as exc:  # any shape the extractor returned: never block the transition
         conn.execute("ROLLBACK TO archive_run")
         logger.error("task %s: its run was not filed in the archive: %s", task.id, exc)
         run_id = None

@@ -162,3 +162,29 @@ async def test_a_task_given_up_on_files_a_failed_run(store: Store, db_path: Path
     assert await store.claim_runnable("elsewhere:99:c", 5, 1) == []
     [run] = runs(db_path)
     assert run["status"] == "failed" and run["finished_at"] == iso(clock())
+
+
+async def test_an_extractor_returning_the_wrong_shape_never_keeps_the_task_from_finishing(
+    store: Store, db_path: Path
+) -> None:
+    # A user-supplied extractor may return anything: the terminal transition must still commit.
+    def returns_none(task: TaskRecord) -> ArchiveEntry:
+        return None  # type: ignore[return-value]
+
+    def bad_metrics(task: TaskRecord) -> ArchiveEntry:
+        return ArchiveEntry(["not", "a", "dict"])  # type: ignore[arg-type]
+
+    def bad_elite(task: TaskRecord) -> ArchiveEntry:
+        return ArchiveEntry({"fitness": 0.5}, [Elite("1", 1.0, [True], "not a dict")])  # type: ignore[arg-type]
+
+    store.archive_runs({TYPE: returns_none, "research.deep": bad_metrics, "lifecycle.harvest": bad_elite})
+    tasks = [
+        await started(store),
+        await started(store, "research.deep"),
+        await started(store, "lifecycle.harvest"),
+    ]
+    for task in tasks:
+        assert (await store.complete(task.id, {}, owner=store.owner_id)).status == "completed"
+    filed = {r["task_id"]: json.loads(r["metrics"]) for r in runs(db_path)}
+    assert "archiveError" in filed[tasks[0].id]  # the run is still filed, saying what went wrong
+    assert elites(db_path) == []
