@@ -4,6 +4,8 @@ in ~0.3 s, a 25-item one in ~1.2 s, a research run takes ~0.9 s)."""
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 import time
 from pathlib import Path
 from typing import Any
@@ -228,3 +230,29 @@ async def test_a_cancel_asked_while_no_server_runs_it_cancels_the_runs_on_restar
     ids = [steps[k]["researchId"] for k in keys]
     assert [agent_runs(sim).get(i).frozen_status for i in ids] == ["cancelled"] * 3
     assert len(agent_runs(sim).runs) == 3
+
+
+async def test_a_restart_after_the_deadline_keeps_the_research_the_earlier_run_started(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The quick look times out (the 4-item search takes ~0.3 s), so the earlier run went on with the
+    # patient wait and started research runs. A restart that comes after the task's deadline must
+    # replay that path (its checkpoints), not take the "no time left" branch and drop the runs.
+    monkeypatch.setattr(f"{MODULE}.QUICK_S", 0.05)
+    keys = ("webset.wait.rest", "research.create:0", "research.create:1", "research.create:2")
+    async with research_app(MODULE) as app:
+        task_id = await start(app, {**ARGS, "researchModel": "exa-research-pro", "timeout": 600_000})
+        steps = await until_steps(app, task_id, *keys)
+    assert steps["webset.wait"]["timedOut"] is True
+    with sqlite3.connect(tmp_path / "workflows.db") as conn:  # the server stayed down past the deadline
+        conn.execute(
+            "UPDATE task_steps SET result = ? WHERE task_id = ? AND step_key = 'start'",
+            (json.dumps(time.time() - 700), task_id),
+        )
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+    assert done.status == "completed", done.error
+    ids = [steps[f"research.create:{i}"]["researchId"] for i in range(3)]
+    assert [m["research"]["researchId"] for m in done.result["items"][:3]] == ids
+    assert len(agent_runs(sim).runs) == 3  # nothing new started after the deadline
