@@ -254,9 +254,12 @@ class TaskActor:
         self._interruptible = False
         if self._stop is Message.CANCEL:
             # The claim's row says working, yet no replay ran to its end: an earlier run began the
-            # task (and perhaps Exa work) and its cancel hooks are not all known here yet.
-            if (ctx is None and self.record.status is TaskStatus.WORKING) or (
-                ctx is not None and ctx.resumed and ctx._replay_left
+            # task (and perhaps Exa work) and its cancel hooks are not all known here yet. Or the
+            # interrupt came while a checkpoint was committed: the hook after that step is missing.
+            if (
+                (ctx is None and self.record.status is TaskStatus.WORKING)
+                or (ctx is not None and ctx.resumed and ctx._replay_left)
+                or (ctx is not None and ctx.interrupted_saving)
             ):
                 ctx = await self._replay_for_hooks()
             if ctx is not None:

@@ -9,6 +9,7 @@ so a step that creates an Exa object passes `externalId=ctx.external_id(key)` (s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import json
 import logging
@@ -75,6 +76,7 @@ class TaskContext:
         self._cancelling = cancelling
         self._on_progress = on_progress
         self._cancel_hooks: list[CancelHook] | None = None  # created by the first on_cancel
+        self.interrupted_saving = False  # an interrupt came while a checkpoint was being committed
         self._cancelled = False
         self._wake: asyncio.Future[None] | None = None
 
@@ -131,10 +133,26 @@ class TaskContext:
         finally:
             _IN_STEP.reset(inside)
         result = _json_roundtrip(out)
-        await self._store.save_step(self.task_id, key, result, owner=self._owner)
+        await self._save(key, result)
         self.current_step = previous
         self._saved[key] = result
         return result
+
+    async def _save(self, key: str, result: Any) -> None:
+        """Checkpoint a step. An interrupt arriving meanwhile is raised once the write is over.
+
+        The store commits a checkpoint even when its caller is cancelled, so the workflow never sees
+        a step that is saved, nor registers the cancel hook that follows it: `interrupted_saving`
+        tells the actor, which then replays the checkpoints to find that hook.
+        """
+        save = asyncio.ensure_future(self._store.save_step(self.task_id, key, result, owner=self._owner))
+        try:
+            await asyncio.shield(save)
+        except asyncio.CancelledError:
+            with contextlib.suppress(Exception):  # not saved after all: nothing was missed
+                await save
+                self.interrupted_saving = True
+            raise
 
     async def progress(
         self, step: str, completed: float, total: float | None, message: str | None = None

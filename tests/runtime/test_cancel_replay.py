@@ -8,7 +8,10 @@ replays the checkpoints knows the hook.
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -70,3 +73,45 @@ async def test_a_resumed_task_whose_cancel_was_requested_runs_its_cancel_hooks(
     assert _cancels(sim, webset_id) == 1
     assert sim.stats()["creates_by_external_id"] == {f"{task.id}:create": 1}
     assert list(await store.load_steps(task.id)) == ["create"]
+
+
+class SlowCheckpoints(Store):
+    """A store whose "create" checkpoint commits, then takes until `gate` opens to report back."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        super().__init__(*args, **kw)
+        self.reached = asyncio.Event()
+        self.gate = asyncio.Event()
+
+    async def save_step(self, task_id: str, step_key: str, result: Any, *, owner: str | None = None) -> None:
+        await super().save_step(task_id, step_key, result, owner=owner)
+        if step_key == "create":
+            self.reached.set()
+            await self.gate.wait()
+
+
+async def test_a_cancel_landing_while_a_checkpoint_is_written_still_runs_the_hook_after_it(
+    db_path: Path,
+) -> None:
+    # The interrupt reaches the workflow while its "create" checkpoint is being written (it
+    # commits regardless): the step still returns, so the hook registered right after it runs.
+    undone: list[str] = []
+
+    async def undo(thing: str) -> None:
+        undone.append(thing)
+
+    async with SlowCheckpoints(db_path) as store, supervisor(store, {"undo": undo}) as sup:
+        task = await sup.tasks.create("rt.gated", {})
+        await asyncio.wait_for(store.reached.wait(), 20)
+        cancelling = asyncio.create_task(sup.tasks.cancel(task.id))
+        await until(lambda: _cancel_seen(store, task.id))
+        store.gate.set()
+        done = await asyncio.wait_for(cancelling, 20)
+        saved = await store.load_steps(task.id)
+    assert done.status is TaskStatus.CANCELLED
+    assert saved == {"create": {"id": "thing-1"}}
+    assert undone == ["thing-1"]
+
+
+async def _cancel_seen(store: Store, task_id: str) -> bool:
+    return (await store.get_task(task_id)).cancel_requested

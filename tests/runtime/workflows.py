@@ -90,11 +90,13 @@ async def _create_webset(ctx: TaskContext, key: str, args: WebsetArgs) -> dict[s
     return await create_or_get(ctx, key, create, find)  # type: ignore[no-any-return]
 
 
-async def _wait_idle(ctx: TaskContext, key: str, webset_id: str, poll: float) -> dict[str, Any]:
+async def _wait_idle(ctx: TaskContext, key: str, webset_id: str, poll: float, count: int) -> dict[str, Any]:
     async def cancel_at_exa() -> None:
         await _call(ctx, "POST", f"/websets/v0/websets/{webset_id}/cancel")
 
+    # Registered before any other await: a cancel landing at the progress write still cancels it.
     remove = ctx.on_cancel(cancel_at_exa)
+    await ctx.progress("searching", 0, count, "webset created")
 
     async def wait() -> dict[str, Any]:
         while True:
@@ -110,8 +112,7 @@ async def _wait_idle(ctx: TaskContext, key: str, webset_id: str, poll: float) ->
 
 async def webset_workflow(ctx: TaskContext, args: WebsetArgs) -> dict[str, Any]:
     webset = await _create_webset(ctx, "create", args)
-    await ctx.progress("searching", 0, args.count, "webset created")
-    await _wait_idle(ctx, "wait", webset["id"], args.poll)
+    await _wait_idle(ctx, "wait", webset["id"], args.poll, args.count)
 
     async def items() -> dict[str, Any]:
         page = await _call(ctx, "GET", f"/websets/v0/websets/{webset['id']}/items?limit=100")
@@ -138,8 +139,21 @@ async def websets_workflow(ctx: TaskContext, args: ManyArgs) -> dict[str, Any]:
     return {"websets": ids, "keys": keys, "queries": [f"topic {i}" for i in range(args.count)]}
 
 
+class GatedArgs(BaseModel):
+    pass
+
+
+async def gated_workflow(ctx: TaskContext, args: GatedArgs) -> dict[str, Any]:
+    """A checkpoint, the cancel hook for its work right after it (as workflows must), then a wait."""
+    made = await ctx.step("create", lambda: {"id": "thing-1"})
+    ctx.on_cancel(lambda: ctx.services["undo"](made["id"]))
+    await ctx.sleep(3600)
+    return made
+
+
 WORKFLOWS = [
     WorkflowSpec("rt.steps", StepsArgs, steps_workflow, "local steps with an in-process side effect"),
     WorkflowSpec("rt.webset", WebsetArgs, webset_workflow, "create a webset, wait, list items"),
     WorkflowSpec("rt.websets", ManyArgs, websets_workflow, "create `count` websets, one per step"),
+    WorkflowSpec("rt.gated", GatedArgs, gated_workflow, "a checkpoint, its cancel hook, a long sleep"),
 ]
