@@ -1,4 +1,4 @@
-"""Validate simulator responses against Exa's official OpenAPI 3.1 specs (../shared/exa-api).
+"""Validate simulator responses against Exa's official OpenAPI 3.1 specs (the repo's data-design/).
 
 `validate_response(spec, method, path_template, status, body)` finds the operation's response
 schema for `status` (following a response-level `$ref` such as `#/components/responses/X`) and
@@ -19,8 +19,8 @@ import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-SPEC_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "exa-api"
-SPEC_FILES = {"websets": "exa-websets-spec.yaml", "search": "exa-openapi-spec.yaml"}
+SPEC_DIR = Path(__file__).resolve().parents[1] / "data-design"
+SPEC_FILES = {"websets": "exa-websets-spec.yaml", "search": "exa-search-spec.yaml"}
 SpecName = Literal["websets", "search"]
 
 

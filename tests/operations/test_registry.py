@@ -12,7 +12,7 @@ import exa_orch.operations as operations
 from exa_orch.errors import UnknownOperation
 from exa_orch.operations import OpContext, default_registry, dispatch
 
-SPEC = Path(__file__).resolve().parents[3] / "shared" / "exa-api" / "exa-websets-spec.yaml"
+SPEC = Path(__file__).resolve().parents[2] / "data-design" / "exa-websets-spec.yaml"
 
 # Every operationId of exa-websets-spec.yaml and the operation that serves it.
 OPERATION_IDS = {
