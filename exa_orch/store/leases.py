@@ -23,7 +23,7 @@ import sys
 
 from exa_orch.errors import InvalidParams
 from exa_orch.store.records import TERMINAL_SQL, TERMINAL_STATUSES, TaskRecord, TaskStatus, iso
-from exa_orch.store.tasks import Clock, OnFinish, add_event, fetch, transition
+from exa_orch.store.tasks import Clock, OnFinish, add_event, fetch, placeholders, transition
 
 HOST = socket.gethostname()
 MAX_LOST_RUNS = 5
@@ -135,8 +135,8 @@ def renew(
     sql = f"UPDATE tasks SET lease_expires_at = ? WHERE lease_owner = ? AND status NOT IN {TERMINAL_SQL}"
     params: tuple[object, ...] = (iso(clock() + ttl_s), owner)
     if task_ids is not None:
-        sql += " AND id IN (SELECT value FROM json_each(?))"
-        params += (json.dumps(task_ids),)
+        sql += f" AND id IN {placeholders(len(task_ids))}"
+        params += tuple(task_ids)
     return conn.execute(sql, params).rowcount
 
 
@@ -174,9 +174,10 @@ def claim_runnable(
     )
     params: tuple[object, ...] = (now, len(HOST) + 1, HOST + ":", owner)
     if types is not None:
-        sql += " AND type IN (SELECT value FROM json_each(?))"
-        params += (json.dumps(types),)
-    rows = conn.execute(sql + " ORDER BY created_at, rowid", params).fetchall()
+        sql += f" AND type IN {placeholders(len(types))}"
+        params += tuple(types)
+    # On PostgreSQL, rows another server is deciding on right now are skipped, not waited for.
+    rows = conn.execute(sql + " ORDER BY created_at, rowid /*pg:FOR UPDATE SKIP LOCKED*/", params).fetchall()
     claimed: list[TaskRecord] = []
     for task_id, status, holder, expires_at in rows:
         if len(claimed) >= limit:
@@ -195,12 +196,10 @@ def claim_runnable(
 
 def _lost_runs(conn: sqlite3.Connection, task_id: str) -> int:
     """How often the task was taken over from a holder that had not let go (it died or stalled)."""
-    row = conn.execute(
-        "SELECT count(*) FROM task_events WHERE task_id = ? AND kind = 'claimed' "
-        "AND json_extract(data, '$.previous') IS NOT NULL",
-        (task_id,),
-    ).fetchone()
-    return int(row[0])
+    rows = conn.execute(
+        "SELECT data FROM task_events WHERE task_id = ? AND kind = 'claimed'", (task_id,)
+    ).fetchall()
+    return sum(json.loads(data).get("previous") is not None for (data,) in rows)
 
 
 def _give_up(conn: sqlite3.Connection, clock: Clock, task_id: str, on_finish: OnFinish | None) -> None:

@@ -12,10 +12,10 @@ from exa_orch.errors import StoreError, TaskNotFound
 from exa_orch.store import Store
 from exa_orch.store.writer import GroupCommitWriter, SqlOp
 
+from .conftest import connect
 
-async def test_hundred_concurrent_checkpointers_all_land_in_shared_commits(
-    store: Store, db_path: Path
-) -> None:
+
+async def test_hundred_concurrent_checkpointers_all_land_in_shared_commits(store: Store) -> None:
     tasks = [await store.create_task("t", {"n": i}) for i in range(100)]
     before = store.writer_stats.batches
     steps = 5
@@ -29,7 +29,7 @@ async def test_hundred_concurrent_checkpointers_all_land_in_shared_commits(
     commits = store.writer_stats.batches - before
     assert commits < 100 * steps / 4, f"{commits} commits for {100 * steps} writes: no grouping"
     assert store.writer_stats.max_batch >= 50
-    with sqlite3.connect(db_path) as conn:
+    with connect(store) as conn:
         assert conn.execute("SELECT count(*) FROM task_steps").fetchone()[0] == 100 * steps
         assert conn.execute("SELECT count(*) FROM tasks WHERE step_count = ?", (steps,)).fetchone()[0] == 100
     for task in tasks[:3]:
@@ -80,8 +80,8 @@ async def test_a_failed_op_is_rolled_back_to_its_savepoint(tmp_path: Path) -> No
         await writer.aclose()
 
 
-async def test_writes_after_close_are_refused_and_queued_ones_commit(db_path: Path) -> None:
-    store = Store(db_path)
+async def test_writes_after_close_are_refused_and_queued_ones_commit(db: str) -> None:
+    store = Store(db)
     async with store:
         task = await store.create_task("t", {})
         pending = [asyncio.ensure_future(store.save_step(task.id, f"s{i}", i)) for i in range(10)]
@@ -90,7 +90,7 @@ async def test_writes_after_close_are_refused_and_queued_ones_commit(db_path: Pa
         await asyncio.gather(*pending)
     with pytest.raises(StoreError):
         await store.save_step(task.id, "late", 1)
-    async with Store(db_path) as again:
+    async with Store(db) as again:
         assert len(await again.load_steps(task.id)) == 10
 
 
