@@ -21,12 +21,17 @@ from exa_orch.errors import OrchError
 from exa_orch.log import configure_logging
 
 
-def _db_path(args: argparse.Namespace, settings: Settings) -> Path:
-    return Path(args.db) if args.db else settings.db_path
+def _db_path(args: argparse.Namespace, settings: Settings) -> Path | str:
+    if not args.db:
+        return settings.db_path
+    # A PostgreSQL URL stays text: Path would fold its '//'.
+    return str(args.db) if str(args.db).startswith(("postgresql://", "postgres://")) else Path(args.db)
 
 
 def _add_db_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", help="SQLite file (default: $EXA_ORCH_DB or ./workflows.db)")
+    parser.add_argument(
+        "--db", help="SQLite file or postgresql:// URL (default: $EXA_ORCH_DB or ./workflows.db)"
+    )
 
 
 class _Parser(argparse.ArgumentParser):

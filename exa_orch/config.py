@@ -105,12 +105,17 @@ def _log_level(env: Mapping[str, str]) -> str:
     return level
 
 
+def _db(value: str) -> Path | str:
+    """An SQLite file path, or a PostgreSQL URL kept as text (Path would fold its '//')."""
+    return value if value.startswith(("postgresql://", "postgres://")) else Path(value)
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything exa-orch reads from its environment. Build it with `Settings.from_env()`."""
 
     api_key: Secret | None = None
-    db_path: Path = Path("workflows.db")
+    db_path: Path | str = Path("workflows.db")  # a str when it is a postgresql:// URL
     exa_url: str = DEFAULT_EXA_URL
     arxiv_url: str = DEFAULT_ARXIV_URL
     tools: str = "manage_websets"
@@ -136,7 +141,7 @@ class Settings:
         arxiv_default = DEFAULT_ARXIV_URL if exa_url == DEFAULT_EXA_URL else f"{exa_url}/arxivxplorer"
         return cls(
             api_key=Secret(key) if key else None,
-            db_path=Path(env.get("EXA_ORCH_DB", "").strip() or "workflows.db"),
+            db_path=_db(env.get("EXA_ORCH_DB", "").strip() or "workflows.db"),
             exa_url=exa_url,
             arxiv_url=_url(env, "EXA_ORCH_ARXIV_URL", arxiv_default),
             tools=tools,

@@ -24,7 +24,7 @@ from exa_orch.gateway import Gateway
 from exa_orch.operations import OpContext, ProgressFn, Registry, default_registry, dispatch, no_progress
 from exa_orch.operations.tasks import OPERATION_WORKFLOW
 from exa_orch.runtime import Supervisor, TaskService, WorkflowRegistry
-from exa_orch.store import Store, ensure_parent_dir
+from exa_orch.store import Store, ensure_parent_dir, redact_db
 from exa_orch.workflows import default_workflows
 
 log = logging.getLogger(__name__)
@@ -103,7 +103,7 @@ async def open_app(settings: Settings, db_path: Path | str) -> AsyncIterator[App
         await _open_runtime(stack, app)
         log.info(
             "exa-orch app ready: db=%s exa=%s operations=%d runtime=%s",
-            db_path,
+            redact_db(db_path),
             settings.exa_url,
             len(app.registry.names()),
             "on" if app.supervisor is not None else "off",

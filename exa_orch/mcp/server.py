@@ -426,7 +426,7 @@ def build_server(app: App) -> ExaOrchServer:
     return server
 
 
-def run_server(settings: Settings, *, db_path: Path, http: bool, host: str, port: int) -> int:
+def run_server(settings: Settings, *, db_path: Path | str, http: bool, host: str, port: int) -> int:
     """Serve MCP until the client leaves or a signal arrives; 0 on a clean stop.
 
     stdio by default; `http=True` serves streamable HTTP at http://host:port/mcp (loopback unless

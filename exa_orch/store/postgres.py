@@ -71,6 +71,11 @@ def redact(url: str) -> str:
     return re.sub(r"(//[^:/@]+):[^@]*@", r"\1:***@", url)
 
 
+def redact_db(target: object) -> str:
+    """Where a store is, fit for a log line: a file path as is, a URL without its password."""
+    return redact(str(target)) if is_url(target) else str(target)
+
+
 @lru_cache(maxsize=512)
 def translate(sql: str) -> tuple[str, tuple[int, ...] | None]:
     """(PostgreSQL SQL, parameter order) for one statement written for SQLite.

@@ -1,0 +1,154 @@
+"""What only the PostgreSQL backend does: several processes' stores on one database, the
+database's clock, LISTEN/NOTIFY wake-ups, fencing after a takeover, and `exa-orch sql` on it.
+(Everything the two backends share runs on both through the `store` fixture.)"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from exa_orch.errors import LeaseHeld
+from exa_orch.store import Store
+from exa_orch.store.pgcluster import Cluster
+from tests.pg import fresh_database
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+@pytest.fixture
+def url(pg_cluster: Cluster, pg_template: str) -> str:
+    return fresh_database(pg_cluster, pg_template)
+
+
+async def test_a_waiter_hears_a_change_committed_by_another_store(url: str) -> None:
+    async with Store(url) as here, Store(url) as there:
+        assert here.notifies and there.notifies
+        task = await here.create_task("t", {})
+        changed = here.watch(task.id)
+        try:
+            await there.transition(task.id, "working")
+            async with asyncio.timeout(5):
+                await changed.wait()
+        finally:
+            here.unwatch(task.id, changed)
+        assert (await here.get_task(task.id)).status == "working"
+
+
+async def test_a_stalled_holder_writes_nothing_once_another_took_its_lease(url: str) -> None:
+    # The stalled server's lease was taken an hour ago (its clock says so): on the database's
+    # clock it has lapsed, and the rescuer takes the task over.
+    async with Store(url, clock=lambda: time.time() - 3_600) as stalled, Store(url) as rescuer:
+        task = await stalled.create_task("t", {})
+        assert await stalled.acquire_lease(task.id, stalled.owner_id, 60)
+        await stalled.save_step(task.id, "a", 1, owner=stalled.owner_id)
+        assert [t.id for t in await rescuer.claim_runnable(rescuer.owner_id, 30, 10)] == [task.id]
+        for write in (
+            stalled.save_step(task.id, "b", 2, owner=stalled.owner_id),
+            stalled.set_progress(task.id, {"message": "late"}, owner=stalled.owner_id),
+            stalled.complete(task.id, {"late": True}, owner=stalled.owner_id),
+        ):
+            with pytest.raises(LeaseHeld):
+                await write
+        assert await stalled.renew_leases(stalled.owner_id, 30, [task.id]) == 0
+        assert await rescuer.load_steps(task.id) == {"a": 1}
+        record = await rescuer.get_task(task.id)
+        assert record.lease_owner == rescuer.owner_id and not record.terminal
+
+
+async def test_timestamps_follow_the_database_clock(url: str) -> None:
+    async with Store(url) as store:
+        task = await store.create_task("t", {})
+        await store.acquire_lease(task.id, store.owner_id, 60)
+        rows = await store._read(
+            "SELECT extract(epoch FROM now())::float8, "
+            "extract(epoch FROM (lease_expires_at::timestamptz))::float8 FROM tasks WHERE id = ?",
+            (task.id,),
+        )
+    db_now, expires = rows[0]
+    assert abs(expires - 60 - db_now) < 5
+
+
+async def test_racing_claims_from_several_stores_take_each_task_once(url: str) -> None:
+    async with Store(url) as maker:
+        created = {(await maker.create_task("t", {"n": i})).id for i in range(40)}
+    stores = [Store(url) for _ in range(3)]
+    for store in stores:
+        await store.open()
+    try:
+        claimed = await asyncio.gather(*(s.claim_runnable(s.owner_id, 60, 40) for s in stores))
+    finally:
+        for store in stores:
+            await store.aclose()
+    ids = [t.id for batch in claimed for t in batch]
+    assert sorted(ids) == sorted(created)  # all taken, none twice
+
+
+def _readme_sql() -> list[tuple[str, list[str]]]:
+    """(query, the output lines the README shows) for each `$ exa-orch sql` in the README."""
+    lines = README.read_text().splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        match = re.match(r'^\$ exa-orch sql (--json )?"(.*)"$', line)
+        if match:
+            found.append((match[2], lines[i + 1 : i + 3]))
+    return found
+
+
+def test_every_sql_query_the_readme_shows_runs_on_postgres(url: str) -> None:
+    queries = _readme_sql()
+    assert len(queries) >= 5
+    for query, shown in queries:
+        done = subprocess.run(
+            [sys.executable, "-m", "exa_orch", "sql", "--db", url, query],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ},
+        )
+        if shown[0].startswith("error"):
+            assert done.returncode == 1 and done.stderr.splitlines()[0] == shown[0], done.stderr
+            continue
+        assert done.returncode == 0, (query, done.stderr)
+        if not shown[0].startswith("["):  # a table: the same columns as the README's
+            assert done.stdout.split("\n")[0].split() == shown[0].split(), query
+
+
+def test_sql_on_postgres_refuses_a_second_statement_and_names_the_tables(url: str) -> None:
+    def run(query: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "exa_orch", "sql", "--db", url, query],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    sneaky = run("select 1; delete from tasks")
+    assert sneaky.returncode == 1 and "exactly one statement" in sneaky.stderr
+    escape = run("commit; delete from tasks")
+    assert escape.returncode == 1
+    typo = run("select * from taks")
+    assert typo.returncode == 1 and "v_tasks" in typo.stderr and "workflow_runs" in typo.stderr
+    assert "secret" not in typo.stderr
+
+
+def test_db_migrate_creates_the_schema_then_has_nothing_to_do(pg_cluster: Cluster) -> None:
+    url = fresh_database(pg_cluster)
+
+    def migrate() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "exa_orch", "db", "migrate", "--db", url],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    first, second = migrate(), migrate()
+    assert first.returncode == 0 and "0001_init" in first.stdout and "0002_workflow_archive" in first.stdout
+    assert second.returncode == 0 and "up to date" in second.stdout
