@@ -21,6 +21,7 @@ demo: $(STAMP)
 	$(BIN)/python -m exa_orch.demo
 
 test: $(STAMP)
+	bash scripts/ensure-postgres.sh
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
