@@ -62,8 +62,12 @@ class Cluster:
     user: str
 
     @classmethod
-    def start(cls, directory: Path) -> Self:
-        """initdb + pg_ctl start in `directory`; ClusterUnavailable with the reason if it can't."""
+    def start(cls, directory: Path, *, durable: bool = False) -> Self:
+        """initdb + pg_ctl start in `directory`; ClusterUnavailable with the reason if it can't.
+
+        `durable`: keep PostgreSQL's default fsync and synchronous commit (for benchmarks);
+        otherwise both are off, which is faster and fine for data thrown away after the run.
+        """
         bin_dir = find_bin_dir()
         if bin_dir is None:
             raise ClusterUnavailable(
@@ -79,10 +83,9 @@ class Cluster:
         cluster._run(
             [str(bin_dir / "initdb"), "-D", str(data), "-U", user, "-A", "trust", "--no-sync", "-E", "UTF8"]
         )
-        options = (
-            f"-p {cluster.port} -k {directory} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-        )
+        options = f"-p {cluster.port} -k {directory} -c listen_addresses=127.0.0.1 -c max_connections=200"
+        if not durable:
+            options += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         cluster._run(
             [str(bin_dir / "pg_ctl"), "-D", str(data), "-l", str(directory / "server.log"), "-w"]
             + ["-o", options, "start"]
@@ -130,9 +133,9 @@ class Cluster:
 
 
 @contextlib.contextmanager
-def running(directory: Path) -> Iterator[Cluster]:
+def running(directory: Path, *, durable: bool = False) -> Iterator[Cluster]:
     """A started cluster in `directory`, stopped on exit."""
-    cluster = Cluster.start(directory)
+    cluster = Cluster.start(directory, durable=durable)
     try:
         yield cluster
     finally:
