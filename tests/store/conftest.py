@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from exa_orch.store import Store
-from tests.pg import fresh_database, pg_cluster, pg_template  # noqa: F401 (fixtures)
+from tests.pg import fresh_database
 
 
 class FakeClock:
