@@ -8,10 +8,15 @@ stays free, as for every command that is not a query), serve until SIGINT or SIG
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
+import signal
 import socket
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import uvicorn
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
@@ -20,6 +25,15 @@ from exa_orch.view.data import ViewDB
 from exa_orch.view.web import build_app
 
 log = logging.getLogger(__name__)
+
+
+class _Server(uvicorn.Server):
+    """uvicorn, minus its own signal handling: it re-raises SIGTERM after shutting down, which
+    would end the process with -15 instead of the 0 a clean stop returns."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
 
 
 def check_bind(settings: Settings, host: str) -> None:
@@ -54,8 +68,6 @@ def run_view(settings: Settings, *, db_path: Path, host: str, port: int) -> int:
 
 
 async def _serve(settings: Settings, db_path: Path, host: str, port: int) -> int:
-    import uvicorn
-
     async with ViewDB(db_path) as db:
         sock = bind(host, port)
         try:
@@ -69,14 +81,19 @@ async def _serve(settings: Settings, db_path: Path, host: str, port: int) -> int
                 timeout_graceful_shutdown=2,
                 log_config=None,
             )
+            server = _Server(config)
+            loop = asyncio.get_running_loop()
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                loop.add_signal_handler(sig, setattr, server, "should_exit", True)
             print(f"exa-orch view of {db_path} (read-only): {url}", file=sys.stderr, flush=True)
             if settings.http_token:
                 print(
                     "sign in once with ?token=<EXA_ORCH_HTTP_TOKEN> on that URL", file=sys.stderr, flush=True
                 )
-            # uvicorn handles SIGINT/SIGTERM itself while serving (it sets should_exit).
-            await uvicorn.Server(config).serve(sockets=[sock])
+            await server.serve(sockets=[sock])
         finally:
+            for sig in (signal.SIGTERM, signal.SIGINT):
+                asyncio.get_running_loop().remove_signal_handler(sig)
             sock.close()
     log.info("exa-orch view stopped")
     return 0

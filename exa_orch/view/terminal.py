@@ -10,7 +10,8 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-from rich.console import Console, Group
+from rich import box
+from rich.console import Console
 from rich.live import Live
 from rich.progress_bar import ProgressBar
 from rich.table import Table
@@ -27,24 +28,34 @@ STATUS_STYLE = {
 }
 
 
-def _bar(task: dict[str, Any]) -> Group | Text:
+def _bar(task: dict[str, Any]) -> Table | Text:
     completed, total = task["completed"], task["total"]
     count = ""
     if completed is not None:
         count = f" {completed}/{total}" if total is not None else f" {completed}"
     if task["fraction"] is None:
         return Text(count.strip() or "-", style="dim")
-    bar = ProgressBar(total=1.0, completed=task["fraction"], width=20)
-    return Group(bar, Text(f"{round(task['fraction'] * 100)}%{count}", style="dim"))
+    cell = Table.grid(padding=(0, 1))
+    cell.add_row(
+        ProgressBar(total=1.0, completed=task["fraction"], width=8),
+        Text(f"{round(task['fraction'] * 100)}%{count}", style="dim"),
+    )
+    return cell
 
 
 def tasks_table(tasks: list[dict[str, Any]], *, has_owner: bool, title: str | None = None) -> Table:
-    """The tasks as a rich Table: id, type, status, progress bar, phase, message, age (and owner)."""
-    table = Table(title=title, expand=False, show_lines=False, header_style="bold")
-    for name in ("task", "type", "status", "progress", "phase", "message", "age"):
-        table.add_column(name, no_wrap=name in ("task", "status", "age"), overflow="fold")
+    """The tasks as a rich Table: id, type, status, progress bar, phase and message, age (and owner)."""
+    table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, header_style="bold")
+    # Minimum widths keep the short columns readable on an 80-column terminal (or a pipe, which
+    # rich takes as 80 wide); the task id and the message fold onto more lines instead.
+    table.add_column("task", overflow="fold", min_width=13)
+    table.add_column("type", overflow="fold", min_width=8)
+    table.add_column("status", no_wrap=True, min_width=9)
+    table.add_column("progress", no_wrap=True, min_width=15)
+    table.add_column("phase: message", overflow="fold", ratio=1, min_width=8)
+    table.add_column("age", no_wrap=True, min_width=4)
     if has_owner:
-        table.add_column("owner")
+        table.add_column("owner", overflow="fold", min_width=6)
     for t in tasks:
         message = (t["message"] or t["error_message"] or "")[:120]
         row: list[Any] = [
@@ -52,8 +63,8 @@ def tasks_table(tasks: list[dict[str, Any]], *, has_owner: bool, title: str | No
             t["type"],
             Text(t["status"], style=STATUS_STYLE.get(t["status"], "")),
             _bar(t),
-            t["phase"] or "",
-            Text(message),  # Text, not markup: a message like "[bold]" is shown as it is
+            # Text, not markup: a message like "[bold]" is shown as it is.
+            Text.assemble((f"{t['phase']}: " if t["phase"] else "", "bold"), message),
             age_text(t["age"]),
         ]
         if has_owner:
