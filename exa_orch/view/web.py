@@ -16,6 +16,7 @@ sent); ids in paths are checked against their shape before any query.
 from __future__ import annotations
 
 import json
+import sqlite3
 from importlib import resources
 from typing import Any
 
@@ -200,6 +201,15 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
         assert isinstance(exc, HTTPException)
         return _error(request, exc.status_code, exc.detail)
 
+    async def database_error(request: Request, exc: Exception) -> Response:
+        # An older or foreign schema (no v_archive, say) or a locked file: say so, don't crash.
+        return _error(
+            request,
+            503,
+            f"the database could not answer: {exc}. Bring it up to date with "
+            f"`exa-orch db migrate --db {db.path}` (or start the server once on it).",
+        )
+
     def _error(request: Request, status: int, message: str) -> Response:
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message}, status_code=status)
@@ -215,5 +225,8 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
         Route("/api/tasks/{task_id}", _checked_task(api_task), methods=["GET"]),
         Route("/static/{name}", static, methods=["GET"]),
     ]
-    app = Starlette(routes=routes, exception_handlers={InvalidParams: invalid, HTTPException: http_error})
+    app = Starlette(
+        routes=routes,
+        exception_handlers={InvalidParams: invalid, HTTPException: http_error, sqlite3.Error: database_error},
+    )
     return ViewGuard(app, token)

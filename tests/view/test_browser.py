@@ -52,7 +52,9 @@ async def test_tasks_advance_live_and_the_archive_fills_after_a_winnow(
     artifacts: Path,
     tmp_path: Path,
 ) -> None:
-    sim.ctx.clock.set_speed(8)  # slow enough that the page sees the progress move
+    # One simulated second per wall second while the page watches: an item analyzed per second,
+    # so both tasks move every few seconds and neither can finish before the page has loaded.
+    sim.ctx.clock.set_speed(1)
     async with research_app("exa_orch.workflows.winnow", "exa_orch.workflows.harvest") as app:
         assert app.supervisor is not None
         winnow = (await app.run_operation("tasks.create", {"type": "qd.winnow", **WINNOW}))["taskId"]

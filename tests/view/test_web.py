@@ -179,6 +179,7 @@ async def test_archive_grid_and_run_page_show_fitness_niches_and_elites(store: S
     # qd.winnow's cell 3,2,4,2,5 sits at scope 3, fidelity 5 on the default axes, coloured fit-8 (0.75)
     assert 'class="cell fit-8 filled" data-x="3" data-y="5"' in grid.text
     assert "fitness 0.750" in grid.text and 'href="/archive/workflow-webset-qd-winnow"' in grid.text
+    assert f'<a class="best" href="/runs/{run_id}">' in grid.text  # the best run, one click away
     assert 'data-x="4" data-y="2"' in other_axes.text
     assert f'href="/runs/{run_id}"' in runs.text
     assert "<code>1,0</code>" in run.text and "<code>1,1</code>" in run.text
@@ -188,3 +189,16 @@ async def test_archive_grid_and_run_page_show_fitness_niches_and_elites(store: S
         and fitness_class(1.7) == "fit-10"
         and fitness_class(0.04) == "fit-0"
     )
+
+
+async def test_a_database_without_the_archive_views_answers_503_with_a_hint(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    async with Store(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP VIEW v_archive")
+    async with ViewDB(path) as db, client(db) as c:
+        archive = await c.get("/archive")
+        tasks = await c.get("/api/tasks")
+    assert archive.status_code == 503 and "exa-orch db migrate" in archive.text
+    assert tasks.status_code == 200
