@@ -43,6 +43,9 @@ ROW_PROGRESS = """(id) => {
           String(row.querySelector("progress").value), cells[2].textContent].join("|");
 }"""
 
+TASK_PROGRESS = """() => [document.getElementById("phase").textContent, document.getElementById("count").textContent,
+  String(document.getElementById("progress").value)].join("|")"""
+
 
 async def test_tasks_advance_live_and_the_archive_fills_after_a_winnow(
     research_app: OpenApp,
@@ -79,6 +82,19 @@ async def test_tasks_advance_live_and_the_archive_fills_after_a_winnow(
                 )
             assert await page.evaluate("window.__loadedOnce === true"), "the page reloaded"
             await page.screenshot(path=str(artifacts / "tasks-running.png"), full_page=True)
+
+            # A running task's own page moves too: its bar, count and events, without a reload.
+            detail = await browser.new_page(viewport={"width": 1400, "height": 900})
+            await detail.goto(f"{url}/tasks/{winnow}")
+            await detail.evaluate("window.__loadedOnce = true")
+            before = await detail.evaluate(TASK_PROGRESS)
+            events_before = await detail.locator("#events tr").count()
+            await detail.wait_for_function(
+                f"(before) => ({TASK_PROGRESS})() !== before", arg=before, timeout=30_000
+            )
+            assert await detail.evaluate("window.__loadedOnce === true"), "the task page reloaded"
+            assert await detail.locator("#events tr").count() > events_before
+            await detail.close()
 
             sim.ctx.clock.set_speed(100)
             done = [await app.supervisor.tasks.wait(t, timeout=90) for t in (winnow, harvest)]
