@@ -72,6 +72,9 @@ class ViewGuard:
         self._cookie = cookie_value(token) if token else None
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":  # the view has none; refuse before anything unguarded runs
+            await send({"type": "websocket.close", "code": 1008})
+            return
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return

@@ -206,9 +206,35 @@ class ViewDB:
         if not rows:
             return None
         task = self._task_summary(rows[0], _now())
-        partial = _json(task["partial"]) if (task["partial_size"] or 0) <= DOCUMENT else None
-        task["partial_summary"] = summarize(partial)
+        task["partial_summary"] = await self.partial_summary(task_id)
         return task
+
+    async def partial_summary(self, task_id: str) -> list[tuple[str, str]]:
+        """Up to 30 (key, value) lines about a task's partial result, whatever its size: scalars as
+        they are (cut to 200 characters), lists and objects counted. SQLite walks the JSON, so a
+        50 MB partial result is summarized without leaving the database."""
+        rows = await self._rows(
+            "SELECT j.key, j.type, CASE j.type WHEN 'array' THEN json_array_length(j.value)"
+            " WHEN 'object' THEN (SELECT count(*) FROM json_each(j.value)) ELSE substr(j.value, 1, 200) END AS shown"
+            " FROM tasks t, json_each(t.partial_result) j WHERE t.id = ?"
+            " AND json_valid(t.partial_result) AND json_type(t.partial_result) = 'object' LIMIT 30",
+            (task_id,),
+        )
+        lines = []
+        for row in rows:
+            kind, shown = row["type"], row["shown"]
+            if kind == "array":
+                text = f"{shown} item{'s' if shown != 1 else ''}"
+            elif kind == "object":
+                text = f"{{{shown} keys}}"
+            elif kind == "null":
+                text = "null"
+            elif kind in ("true", "false"):
+                text = kind
+            else:
+                text = str(shown)
+            lines.append((str(row["key"])[:80], text))
+        return lines
 
     async def steps(self, task_id: str) -> list[dict[str, Any]]:
         """A task's checkpoints in save order, each with its size and a preview of its result."""
@@ -303,19 +329,3 @@ class ViewDB:
             " WHERE run_id = ? AND round IS NULL GROUP BY niche ORDER BY best DESC, niche",
             (run_id,),
         )
-
-
-def summarize(partial: Any) -> list[tuple[str, str]]:
-    """A few (key, value) lines about a partial result: scalars as they are, lists and objects counted."""
-    if not isinstance(partial, dict):
-        return []
-    lines: list[tuple[str, str]] = []
-    for key, value in list(partial.items())[:30]:
-        if isinstance(value, list):
-            shown = f"{len(value)} item{'s' if len(value) != 1 else ''}"
-        elif isinstance(value, dict):
-            shown = f"{{{len(value)} keys}}"
-        else:
-            shown = str(value) if value is not None else "null"
-        lines.append((str(key)[:80], shown[:200]))
-    return lines

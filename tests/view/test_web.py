@@ -143,7 +143,8 @@ async def test_with_a_token_every_request_must_show_it(view: ViewDB) -> None:
 async def test_a_huge_result_is_cut_and_its_size_shown(store: Store, view: ViewDB) -> None:
     task = await store.create_task("operation", {})
     await store.transition(task.id, "working")
-    await store.set_partial(task.id, {"items": list(range(5)), "found": 5})
+    partial = {"items": list(range(5)), "found": 5, "done": True, "gone": None, "blob": "z" * 200_000}
+    await store.set_partial(task.id, {**partial, "webset": {"id": "w", "status": "idle"}})
     big = {"blob": "y" * 3_000_000}
     await store.complete(task.id, big)
     async with client(view) as c:
@@ -153,6 +154,11 @@ async def test_a_huge_result_is_cut_and_its_size_shown(store: Store, view: ViewD
     with sqlite3.connect(store.path) as conn:
         [(stored,)] = conn.execute("SELECT length(result) FROM tasks WHERE id = ?", (task.id,)).fetchall()
     assert stored > 3_000_000 and f"{stored} characters" in page.text and "the rest:" in page.text
+    summary = [line for line in page.text.splitlines() if line.startswith("<dt>items")][0]
+    for shown in ("<dt>items</dt><dd>5 items</dd>", "<dt>found</dt><dd>5</dd>", "<dt>done</dt><dd>true</dd>",
+                  "<dt>gone</dt><dd>null</dd>", "<dt>webset</dt><dd>{2 keys}</dd>"):  # fmt: skip
+        assert shown in summary, summary
+    assert "z" * 201 not in page.text  # a long string is cut in SQLite, not shown whole
 
 
 async def test_archive_grid_and_run_page_show_fitness_niches_and_elites(store: Store, view: ViewDB) -> None:
