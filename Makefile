@@ -22,6 +22,7 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	bash scripts/ensure-postgres.sh
+	sh scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
