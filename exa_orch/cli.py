@@ -28,6 +28,18 @@ def _db_path(args: argparse.Namespace, settings: Settings) -> Path | str:
     return str(args.db) if str(args.db).startswith(("postgresql://", "postgres://")) else Path(args.db)
 
 
+def _sqlite_db(args: argparse.Namespace, settings: Settings, command: str) -> Path:
+    db = _db_path(args, settings)
+    if isinstance(db, str):
+        from exa_orch.errors import ConfigError
+
+        raise ConfigError(
+            f"exa-orch {command} reads an SQLite file; it does not read a PostgreSQL database yet",
+            hint='On PostgreSQL, ask with `exa-orch sql "select * from v_tasks"` (same --db or EXA_ORCH_DB).',
+        )
+    return db
+
+
 def _add_db_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db", help="SQLite file or postgresql:// URL (default: $EXA_ORCH_DB or ./workflows.db)"
@@ -160,13 +172,13 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "view":
         from exa_orch.view.server import run_view
 
-        return run_view(settings, db_path=_db_path(args, settings), host=args.host, port=args.port)
+        return run_view(settings, db_path=_sqlite_db(args, settings, "view"), host=args.host, port=args.port)
     if args.command == "tasks":
         from exa_orch.view.terminal import show_tasks
 
         return asyncio.run(
             show_tasks(
-                _db_path(args, settings),
+                _sqlite_db(args, settings, "tasks"),
                 watch=args.watch,
                 interval=max(0.1, args.interval),
                 limit=max(1, args.limit),

@@ -152,3 +152,36 @@ def test_db_migrate_creates_the_schema_then_has_nothing_to_do(pg_cluster: Cluste
     first, second = migrate(), migrate()
     assert first.returncode == 0 and "0001_init" in first.stdout and "0002_workflow_archive" in first.stdout
     assert second.returncode == 0 and "up to date" in second.stdout
+
+
+async def test_both_backends_have_the_same_tables_views_and_columns(url: str, tmp_path: Path) -> None:
+    import sqlite3
+
+    async with Store(tmp_path / "w.db"):
+        pass
+    with sqlite3.connect(tmp_path / "w.db") as conn:
+        names = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        lite = {(n, c[1]) for n in names for c in conn.execute(f"PRAGMA table_info({n})")}
+    async with Store(url) as store:
+        rows = await store._read(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'"
+        )
+    pg = {(t, c) for t, c in rows}
+    assert pg - lite == {("tasks", "rowid")}  # SQLite's rowid is hidden; PostgreSQL needs a column
+    assert lite == pg - {("tasks", "rowid")}
+
+
+def test_the_sqlite_only_commands_refuse_a_postgres_url_with_a_hint(url: str) -> None:
+    for command in ("tasks", "view"):
+        done = subprocess.run(
+            [sys.executable, "-m", "exa_orch", command, "--db", url],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 1 and "CONFIG_ERROR" in done.stderr and "exa-orch sql" in done.stderr
