@@ -311,14 +311,20 @@ class Reader:
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         text, order = translate(sql)
+        args = _params(order, params) if params else None
         async with self._lock:
-            if self._conn.closed or self._conn.broken:
-                self._conn = await self._connect()
-            try:
-                cur = await self._conn.execute(text.encode(), _params(order, params) if params else None)
-                return list(await cur.fetchall())
-            except psycopg.OperationalError as exc:
-                raise StoreError(f"database read failed: {str(exc).strip()}") from exc
+            for attempt in (1, 2):
+                if self._conn.closed or self._conn.broken:
+                    self._conn = await self._connect()
+                try:
+                    cur = await self._conn.execute(text.encode(), args)
+                    return list(await cur.fetchall())
+                except psycopg.OperationalError as exc:
+                    # A read is safe to repeat: once on a new connection if the old one was lost
+                    # (the server restarted, or ended the session).
+                    if attempt == 2 or not self._conn.broken:
+                        raise StoreError(f"database read failed: {str(exc).strip()}") from exc
+        raise AssertionError("unreachable")
 
     async def close(self) -> None:
         if self._conn is not None:
@@ -347,7 +353,9 @@ class Listener:
     async def _run(self) -> None:
         while not self._stopping.is_set():
             try:
-                async with await psycopg.AsyncConnection.connect(self._url, autocommit=True) as conn:
+                async with await psycopg.AsyncConnection.connect(
+                    self._url, autocommit=True, application_name="exa-orch listener"
+                ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}".encode())
                     self._ready.set()
                     self._on_change(None)

@@ -185,3 +185,35 @@ def test_the_sqlite_only_commands_refuse_a_postgres_url_with_a_hint(url: str) ->
             timeout=60,
         )
         assert done.returncode == 1 and "CONFIG_ERROR" in done.stderr and "exa-orch sql" in done.stderr
+
+
+async def test_the_clock_is_the_database_servers_whatever_this_machine_says(url: str) -> None:
+    async with Store(url) as store:
+        assert store._db_clock is not None
+        store._db_clock.offset = -3_600.0  # as if this machine's clock ran an hour behind the server's
+        task = await store.create_task("t", {})  # BEGIN reads the server's clock again
+        rows = await store._read(
+            "SELECT extract(epoch FROM now())::float8 - extract(epoch FROM created_at::timestamptz)::float8 "
+            "FROM tasks WHERE id = ?",
+            (task.id,),
+        )
+    assert abs(rows[0][0]) < 5 and abs(store._db_clock.offset) < 5
+
+
+async def test_a_lost_listener_and_reader_come_back(url: str) -> None:
+    async with Store(url) as here, Store(url) as there:
+        task = await here.create_task("t", {})
+        resync = here.watch(task.id)
+        await there._read(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE application_name IN ('exa-orch listener', 'exa-orch reader') AND pid <> pg_backend_pid()"
+        )
+        async with asyncio.timeout(15):
+            await resync.wait()  # set when the listener is back: a NOTIFY may have been missed
+        here.unwatch(task.id, resync)
+        assert (await here.get_task(task.id)).status == "pending"  # the reader reconnected
+        changed = here.watch(task.id)
+        await there.transition(task.id, "working")
+        async with asyncio.timeout(10):
+            await changed.wait()
+        here.unwatch(task.id, changed)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -111,6 +112,40 @@ async def test_a_crashed_writer_fails_waiters_instead_of_hanging(tmp_path: Path)
                 await writer.submit(explode)
         with pytest.raises(StoreError):
             await writer.submit(SqlOp("SELECT 1", ()))
+    finally:
+        async with asyncio.timeout(10):
+            await writer.aclose()
+
+
+class _Transient(Exception):
+    """Stands for a deadlock between servers: the whole transaction is lost, and may succeed again."""
+
+
+async def test_a_batch_lost_to_a_transient_error_runs_again_whole(tmp_path: Path) -> None:
+    writer = GroupCommitWriter(retryable=lambda exc: isinstance(exc, _Transient))
+    await writer.start(lambda: sqlite3.connect(tmp_path / "w.db", isolation_level=None))
+    await writer.call(lambda conn: conn.execute("CREATE TABLE t (k TEXT PRIMARY KEY)"))
+    failures = {"left": 1}
+
+    def insert(key: str, flaky: bool = False) -> Callable[[sqlite3.Connection], str]:
+        def op(conn: sqlite3.Connection) -> str:
+            conn.execute("INSERT INTO t VALUES (?)", (key,))
+            if flaky and failures["left"]:
+                failures["left"] -= 1
+                raise _Transient("deadlock detected")
+            return key
+
+        return op
+
+    try:
+        async with asyncio.timeout(10):
+            done = await asyncio.gather(
+                writer.submit(insert("a")), writer.submit(insert("b", flaky=True)), writer.submit(insert("c"))
+            )
+        assert done == ["a", "b", "c"]
+        assert writer.stats.retried_batches == 1
+        rows = await writer.call(lambda conn: conn.execute("SELECT k FROM t ORDER BY k").fetchall())
+        assert rows == [("a",), ("b",), ("c",)]  # each once: the lost attempt left nothing behind
     finally:
         async with asyncio.timeout(10):
             await writer.aclose()
