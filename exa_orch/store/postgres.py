@@ -192,7 +192,7 @@ class PgConn:
             return self._begin()
         text, order = translate(sql)
         with self._conn.cursor() as cur:
-            cur.execute(text.encode(), _params(order, params) if params else None)
+            cur.execute(text.encode(), _params(order, params))
             rows = cur.fetchall() if cur.description is not None else []
             return _Result(rows, cur.rowcount)
 
@@ -311,7 +311,7 @@ class Reader:
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         text, order = translate(sql)
-        args = _params(order, params) if params else None
+        args = _params(order, params)
         async with self._lock:
             for attempt in (1, 2):
                 if self._conn.closed or self._conn.broken:

@@ -78,7 +78,7 @@ class _PgSync:
         from exa_orch.store.postgres import translate
 
         text, order = translate(sql)
-        return self._conn.execute(text.encode(), [params[k] for k in order] if order else (params or None))
+        return self._conn.execute(text.encode(), [params[k] for k in order] if order else params)
 
     def close(self) -> None:
         self._conn.close()

@@ -217,3 +217,10 @@ async def test_a_lost_listener_and_reader_come_back(url: str) -> None:
         async with asyncio.timeout(10):
             await changed.wait()
         here.unwatch(task.id, changed)
+
+
+async def test_sql_text_keeps_its_percent_signs_and_question_marks_in_literals(url: str) -> None:
+    async with Store(url) as store:
+        rows = await store._read("SELECT 'a%b?', ? || '%', 'it''s ?'", ("x",))
+        assert rows == [("a%b?", "x%", "it's ?")]
+        assert await store._read("SELECT '100%' LIKE '1%'") == [(True,)]
