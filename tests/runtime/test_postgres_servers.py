@@ -179,3 +179,30 @@ async def test_three_servers_one_killed_one_stopped_run_every_task_and_step_once
     assert stats["creates_by_external_id"] == expected
     # The stopped server, woken, wrote nothing: the database is as the others left it.
     assert after == before
+
+
+async def test_a_wait_returns_when_another_server_finishes_the_task_not_at_a_poll(
+    pg_cluster: Cluster, pg_template: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from exa_orch.runtime import service
+    from exa_orch.store import Store
+    from tests.runtime.conftest import supervisor, until
+
+    monkeypatch.setattr(service, "_POLL_MAX", 600.0)  # only a notification can end the wait in time
+    db = fresh_database(pg_cluster, pg_template)
+    async with Store(db) as here, Store(db) as there:
+        task = await here.create_task("rt.steps", {})
+        sup = supervisor(here, {})
+        waiter = asyncio.ensure_future(sup.tasks.wait(task.id, timeout=600))
+
+        async def waiting() -> bool:  # it has read the task (pending) and waits on its events
+            event = sup._changed.get(task.id)
+            return event is not None and bool(getattr(event, "_waiters", None))
+
+        await until(waiting, within=10)
+        await there.complete(task.id, {"by": "another server"})
+        async with asyncio.timeout(10):
+            record = await waiter
+    assert record.status == "completed" and record.result == {"by": "another server"}
