@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import logging
 import re
-import threading
 import time
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -278,11 +276,6 @@ def apply_migrations(conn: PgConn, found: list[Migration]) -> list[Migration]:
     return done
 
 
-def checksum(data: bytes) -> str:
-    """The checksum the migrator records for a file's bytes."""
-    return hashlib.sha256(data).hexdigest()
-
-
 # --- reads and notifications ---------------------------------------------------------------------
 
 
@@ -343,7 +336,7 @@ class Listener:
         self._on_change = on_change
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
-        self._stopping = threading.Event()
+        self._stopping = False
 
     async def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="exa-orch pg listener")
@@ -351,7 +344,7 @@ class Listener:
             await self._ready.wait()
 
     async def _run(self) -> None:
-        while not self._stopping.is_set():
+        while not self._stopping:
             try:
                 async with await psycopg.AsyncConnection.connect(
                     self._url, autocommit=True, application_name="exa-orch listener"
@@ -367,7 +360,7 @@ class Listener:
                 await asyncio.sleep(1.0)
 
     async def stop(self) -> None:
-        self._stopping.set()
+        self._stopping = True
         if self._task is not None:
             self._task.cancel()
             with contextlib.suppress(asyncio.CancelledError):

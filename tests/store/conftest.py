@@ -66,7 +66,7 @@ async def store(
         yield opened
 
 
-class _PgSync:
+class PgSync:
     """A synchronous psycopg connection that takes the store's SQLite-style SQL, for assertions."""
 
     def __init__(self, url: str) -> None:
@@ -88,7 +88,7 @@ class _PgSync:
 def connect(store: Store) -> Iterator[Any]:
     """A plain synchronous connection to the store's database (either backend), to check what it holds.
     Takes SQLite-style `?` placeholders; rows are tuples."""
-    conn: Any = sqlite3.connect(store.path) if store.url is None else _PgSync(store.url)
+    conn: Any = sqlite3.connect(store.path) if store.url is None else PgSync(store.url)
     try:
         yield conn
     finally:
