@@ -132,11 +132,6 @@ class Store:
         self._state = _State.UNOPENED
         self._archivers: dict[str, archive.Extractor] = {}
 
-    @property
-    def backend(self) -> str:
-        """'sqlite' or 'postgresql'."""
-        return "sqlite" if self.url is None else "postgresql"
-
     # --- lifecycle ------------------------------------------------------------------------
 
     async def __aenter__(self) -> Self:

@@ -224,3 +224,14 @@ async def test_sql_text_keeps_its_percent_signs_and_question_marks_in_literals(u
         rows = await store._read("SELECT 'a%b?', ? || '%', 'it''s ?'", ("x",))
         assert rows == [("a%b?", "x%", "it's ?")]
         assert await store._read("SELECT '100%' LIKE '1%'") == [(True,)]
+
+
+async def test_an_unreachable_server_is_a_store_error_that_hides_the_password(pg_cluster: Cluster) -> None:
+    from exa_orch.errors import StoreError
+
+    bad = f"postgresql://postgres:s3cret@127.0.0.1:{pg_cluster.port}/no_such_database"
+    with pytest.raises(StoreError) as raised:
+        async with Store(bad):
+            pass
+    assert "no_such_database" in str(raised.value) and "s3cret" not in str(raised.value)
+    assert raised.value.hint and "createdb" in raised.value.hint
