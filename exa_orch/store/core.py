@@ -129,6 +129,7 @@ class Store:
         self._pg_reader: postgres.Reader | None = None
         self._listener: postgres.Listener | None = None
         self._watchers: dict[str, set[asyncio.Event]] = {}
+        self._on_runnable: list[Callable[[], None]] = []
         self._state = _State.UNOPENED
         self._archivers: dict[str, archive.Extractor] = {}
 
@@ -223,7 +224,24 @@ class Store:
             if not events:
                 del self._watchers[task_id]
 
+    def on_runnable(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback` when any process creates a task or lets an unfinished one go
+        (PostgreSQL's NOTIFY; never on SQLite), so an idle server claims it at once rather than
+        at its next poll. Returns the function that unregisters it."""
+        self._on_runnable.append(callback)
+
+        def unregister() -> None:
+            if callback in self._on_runnable:
+                self._on_runnable.remove(callback)
+
+        return unregister
+
     def _notified(self, task_id: str | None) -> None:
+        if task_id is None or task_id == postgres.RUNNABLE:
+            for callback in list(self._on_runnable):
+                callback()
+            if task_id is not None:
+                return
         targets = self._watchers.values() if task_id is None else [self._watchers.get(task_id, set())]
         for events in targets:
             for event in events:

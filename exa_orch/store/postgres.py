@@ -44,6 +44,7 @@ except ImportError:  # pragma: no cover - exercised only without the extra
     psycopg = None  # type: ignore[assignment]
 
 CHANNEL = "exa_orch_task"
+RUNNABLE = "runnable"  # the payload for "a task was created or let go"; others are task ids
 IDLE_IN_TRANSACTION_MS = 10_000
 # Errors after which running the same transaction again can succeed.
 _RETRYABLE = ("40001", "40P01", "55P03")  # serialization failure, deadlock, lock not available

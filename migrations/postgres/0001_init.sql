@@ -97,6 +97,23 @@ FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status
                    OR OLD.cancel_requested IS DISTINCT FROM NEW.cancel_requested)
 EXECUTE FUNCTION tasks_notify_status();
 
+-- Idle servers hear of work at once: a new task, or one whose server let it go unfinished.
+-- ('runnable' can't be mistaken for a task id, which starts with 'task_'.)
+CREATE FUNCTION tasks_notify_runnable() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    PERFORM pg_notify('exa_orch_task', 'runnable');
+    RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER tasks_runnable_on_insert AFTER INSERT ON tasks
+FOR EACH STATEMENT EXECUTE FUNCTION tasks_notify_runnable();
+
+CREATE TRIGGER tasks_runnable_on_release AFTER UPDATE OF lease_owner ON tasks
+FOR EACH ROW WHEN (OLD.lease_owner IS NOT NULL AND NEW.lease_owner IS NULL
+                   AND NEW.status NOT IN ('completed', 'failed', 'cancelled'))
+EXECUTE FUNCTION tasks_notify_runnable();
+
 -- Progress counts read as "3/10", as in SQLite's v_tasks.
 CREATE FUNCTION v_tasks_count(value json) RETURNS text LANGUAGE sql IMMUTABLE AS $$
     SELECT CASE

@@ -206,3 +206,23 @@ async def test_a_wait_returns_when_another_server_finishes_the_task_not_at_a_pol
         async with asyncio.timeout(10):
             record = await waiter
     assert record.status == "completed" and record.result == {"by": "another server"}
+
+
+async def test_an_idle_server_claims_a_task_another_server_created_at_once_not_at_its_poll(
+    pg_cluster: Cluster, pg_template: str
+) -> None:
+    import asyncio
+
+    from exa_orch.store import Store
+    from tests.runtime.conftest import supervisor
+
+    db = fresh_database(pg_cluster, pg_template)
+    async with Store(db) as here, Store(db) as there:
+        # Its claim loop polls every 10 minutes: only the NOTIFY of the new task can start it in time.
+        async with supervisor(here, {}, claim_interval=600.0) as sup:
+            await sup.tasks.list()  # the server is up, and has claimed (nothing) at start-up
+            task = await there.create_task("rt.steps", {"steps": 2})
+            async with asyncio.timeout(20):
+                done = await sup.tasks.wait(task.id)
+    assert done.status == "completed" and done.result == {"squares": [0, 1]}
+    assert done.lease_owner is None
