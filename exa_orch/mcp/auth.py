@@ -10,12 +10,17 @@
   stdio: anyone who can reach a loopback port on this host can also open the database file.
 
 Only the local user sees tasks that predate ownership (their owner is NULL).
+
+An MCP session (Mcp-Session-Id) is bound to the principal that opened it: another token
+presenting that id is answered as for an unknown session (404), so it can't read the session's
+stream (task status notifications) either.
 """
 
 from __future__ import annotations
 
 import hmac
 import json
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
 
@@ -30,6 +35,12 @@ ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitab
 
 # Where BearerAuth leaves the authenticated principal's name in the ASGI scope of a request.
 PRINCIPAL_SCOPE_KEY = "exa_orch.principal"
+SESSION_HEADER = b"mcp-session-id"
+MAX_SESSIONS = 10_000  # session -> principal entries kept (oldest dropped; a session id is unguessable)
+# What the SDK answers for a session id it doesn't know; another principal's session gets the same.
+_NO_SESSION = json.dumps(
+    {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Session not found"}}
+).encode()
 
 
 def local_principal(settings: Settings) -> Principal:
@@ -66,6 +77,7 @@ class BearerAuth:
         if not named:
             raise ValueError("BearerAuth needs at least one token")
         self._tokens = [(name, secret.reveal().encode()) for name, secret in named.items()]
+        self._sessions: OrderedDict[bytes, str] = OrderedDict()  # Mcp-Session-Id -> who opened it
 
     def principal_of(self, header: bytes) -> str | None:
         """The principal whose token the Authorization header carries, or None."""
@@ -80,27 +92,50 @@ class BearerAuth:
         return found if scheme.lower() == b"bearer" else None
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            principal = self.principal_of(dict(scope.get("headers") or []).get(b"authorization", b""))
-            if principal is None:
-                body = json.dumps(
-                    {
-                        "error": "unauthorized: send 'Authorization: Bearer <token>' with one of the "
-                        "server's tokens (EXA_ORCH_HTTP_TOKEN, EXA_ORCH_HTTP_TOKENS)"
-                    }
-                ).encode()
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 401,
-                        "headers": [
-                            (b"content-type", b"application/json"),
-                            (b"www-authenticate", b"Bearer"),
-                            (b"content-length", str(len(body)).encode()),
-                        ],
-                    }
-                )
-                await send({"type": "http.response.body", "body": body})
-                return
-            scope[PRINCIPAL_SCOPE_KEY] = principal
-        await self.app(scope, receive, send)
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        principal = self.principal_of(headers.get(b"authorization", b""))
+        if principal is None:
+            body = json.dumps(
+                {
+                    "error": "unauthorized: send 'Authorization: Bearer <token>' with one of the "
+                    "server's tokens (EXA_ORCH_HTTP_TOKEN, EXA_ORCH_HTTP_TOKENS)"
+                }
+            ).encode()
+            await _respond(send, 401, body, [(b"www-authenticate", b"Bearer")])
+            return
+        session = headers.get(SESSION_HEADER)
+        if session is not None and self._sessions.get(session, principal) != principal:
+            await _respond(send, 404, _NO_SESSION)
+            return
+        scope[PRINCIPAL_SCOPE_KEY] = principal
+
+        async def send_noting_session(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                opened = dict(message.get("headers") or []).get(SESSION_HEADER)
+                if opened is not None and opened not in self._sessions:
+                    self._sessions[opened] = principal
+                    while len(self._sessions) > MAX_SESSIONS:
+                        self._sessions.popitem(last=False)
+            await send(message)
+
+        await self.app(scope, receive, send_noting_session)
+
+
+async def _respond(
+    send: Any, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                *(extra or []),
+                (b"content-length", str(len(body)).encode()),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

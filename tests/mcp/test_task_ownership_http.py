@@ -22,7 +22,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
-from .conftest import result_json
+from .conftest import initialize_request, result_json
 from .tasks_support import (
     WORKFLOWS_ENV,
     CreateTaskResult2026,
@@ -152,6 +152,22 @@ async def test_a_task_is_seen_only_by_the_token_that_made_it_even_after_a_restar
                     url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, headers=headers
                 )
                 assert answer.status_code == 401
+            # A session belongs to the token that opened it: Bob can't ride Alice's (nor its stream).
+            accept = {"accept": "application/json, text/event-stream", "content-type": "application/json"}
+            opened = await raw.post(
+                url, json=initialize_request(1), headers={**accept, "authorization": f"Bearer {ALICE}"}
+            )
+            session = opened.headers["mcp-session-id"]
+            ping = {"jsonrpc": "2.0", "id": 2, "method": "ping"}
+            answers = {}
+            for who, sid in (("alice", session), ("bob", session), ("bob-unknown", uuid.uuid4().hex)):
+                token = ALICE if who == "alice" else BOB
+                headers = {**accept, "authorization": f"Bearer {token}", "mcp-session-id": sid}
+                headers["mcp-protocol-version"] = "2025-11-25"
+                answers[who] = await raw.post(url, json=ping, headers=headers)
+            assert answers["alice"].status_code == 200
+            assert answers["bob"].status_code == answers["bob-unknown"].status_code == 404
+            assert answers["bob"].json() == answers["bob-unknown"].json()
 
     # The owner is a name in the database, never a token.
     with sqlite3.connect(tmp_path / "workflows.db") as conn:

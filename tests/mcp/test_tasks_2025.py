@@ -253,8 +253,11 @@ async def test_requested_ttl_is_kept_and_clamped(
 ) -> None:
     day_ms = 86_400_000  # the default maximum (EXA_ORCH_MAX_TASK_TTL)
     async with opened(sim, tmp_path, monkeypatch) as (app, client):
-        huge = (await client.call_task("manage_websets", steps(0), ttl=10**13))["task"]
+        answer = await client.call_task("manage_websets", steps(0), ttl=10**13)
+        huge = answer["task"]
         assert huge["ttl"] == day_ms  # the CreateTaskResult says what was granted
+        note = answer["_meta"]["io.modelcontextprotocol/model-immediate-response"]
+        assert "clamped" in note and str(day_ms) in note
         assert (await app.tasks.get(huge["taskId"])).ttl_ms == day_ms
         via_args = (await client.call_task("manage_websets", steps(0, ttl=90_000)))["task"]
         assert via_args["ttl"] == 90_000  # tasks.create's own ttl when params.task has none
