@@ -80,7 +80,7 @@ class TaskService:
             record = await self._store.get_task(task_id)
         except TaskNotFound:
             tomb = await self._store.get_tombstone(task_id)
-            if tomb is not None and (principal is None or principal.may_see(tomb["principal"])):
+            if tomb is not None and (principal is None or principal.may_see(tomb["owner"])):
                 raise TaskExpired(task_id, tomb["status"], tomb["expired_at"]) from None
             raise
         if principal is not None and not principal.may_see(record.principal):

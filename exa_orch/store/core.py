@@ -308,14 +308,14 @@ class Store:
         return await self._writer.submit(lambda c: tasks.delete_expired(c, clock))
 
     async def get_tombstone(self, task_id: str) -> dict[str, Any] | None:
-        """What is left of a task removed after its TTL: {id, principal, type, status, expired_at}, or None.
+        """What is left of a task removed after its TTL: {id, owner, type, status, expired_at}, or None.
 
         Tombstones are kept for a week (`tasks.TOMBSTONE_KEEP_MS`), then forgotten.
         """
         rows = await self._read(tasks.SELECT_TOMBSTONE, (task_id,))
         if not rows:
             return None
-        return dict(zip(("id", "principal", "type", "status", "expired_at"), rows[0], strict=True))
+        return dict(zip(("id", "owner", "type", "status", "expired_at"), rows[0], strict=True))
 
     async def events(self, task_id: str) -> list[dict[str, Any]]:
         """The task's events, oldest first: {id, task_id, at, kind, status, message, data}."""

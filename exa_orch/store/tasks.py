@@ -76,7 +76,7 @@ def create(
     task_id = f"task_{uuid.uuid4()}"
     now = iso(clock())
     conn.execute(
-        "INSERT INTO tasks (id, type, status, args, created_at, updated_at, ttl_ms, meta, principal) "
+        "INSERT INTO tasks (id, type, status, args, created_at, updated_at, ttl_ms, meta, owner) "
         "VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?)",
         (task_id, type, args, now, now, ttl_ms, meta, principal),
     )
@@ -211,14 +211,14 @@ TOMBSTONE_KEEP_MS = 7 * 86_400_000
 def delete_expired(conn: sqlite3.Connection, clock: Clock, keep_ms: int = TOMBSTONE_KEEP_MS) -> int:
     """Delete terminal tasks past their expiry (steps and events go with them); return how many.
 
-    Each leaves a tombstone (id, principal, type, status) for `keep_ms`, so its owner reads
+    Each leaves a tombstone (id, owner, type, status) for `keep_ms`, so its owner reads
     TASK_EXPIRED; tombstones older than that are dropped here too.
     """
     now = iso(clock())
     conn.execute("DELETE FROM task_tombstones WHERE forget_at <= ?", (now,))
     conn.execute(
-        "INSERT OR REPLACE INTO task_tombstones (id, principal, type, status, expired_at, forget_at) "
-        f"SELECT id, principal, type, status, ?, ? FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ?",
+        "INSERT OR REPLACE INTO task_tombstones (id, owner, type, status, expired_at, forget_at) "
+        f"SELECT id, owner, type, status, ?, ? FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ?",
         (now, iso_after(now, keep_ms), now),
     )
     cursor = conn.execute(f"DELETE FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ?", (now,))
@@ -233,7 +233,7 @@ SELECT_EVENTS = (
     "SELECT id, task_id, at, kind, status, message, data FROM task_events WHERE task_id = ? ORDER BY id"
 )
 SELECT_EXISTS = "SELECT 1 FROM tasks WHERE id = ?"
-SELECT_TOMBSTONE = "SELECT id, principal, type, status, expired_at FROM task_tombstones WHERE id = ?"
+SELECT_TOMBSTONE = "SELECT id, owner, type, status, expired_at FROM task_tombstones WHERE id = ?"
 
 
 def event_from_row(row: Sequence[Any]) -> dict[str, Any]:
@@ -260,7 +260,7 @@ def list_query(
     """SQL and parameters for one page of tasks, oldest first, fetching limit+1 rows.
 
     With `principal`, only that principal's tasks (and, with `include_unowned`, the tasks that
-    predate ownership, whose principal is NULL).
+    predate ownership, whose owner is NULL).
     """
     if not 1 <= limit <= 1000:
         raise InvalidParams(f"limit must be between 1 and 1000, got {limit}", fields=["limit"])
@@ -275,7 +275,7 @@ def list_query(
         where.append("type = ?")
         params.append(type)
     if principal is not None:
-        where.append("(principal = ? OR (? AND principal IS NULL))")
+        where.append("(owner = ? OR (? AND owner IS NULL))")
         params.extend([principal, int(include_unowned)])
     if cursor is not None:
         created_at, task_id = decode_cursor(cursor)

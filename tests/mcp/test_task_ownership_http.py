@@ -171,7 +171,7 @@ async def test_a_task_is_seen_only_by_the_token_that_made_it_even_after_a_restar
 
     # The owner is a name in the database, never a token.
     with sqlite3.connect(tmp_path / "workflows.db") as conn:
-        owners = dict(conn.execute("SELECT id, principal FROM v_tasks").fetchall())
+        owners = dict(conn.execute("SELECT id, owner FROM v_tasks").fetchall())
     assert owners[augmented] == owners[inline] == "token:alice" and owners[bobs["taskId"]] == "token:bob"
     stored = _db_bytes(tmp_path)
     assert ALICE.encode() not in stored and BOB.encode() not in stored

@@ -38,7 +38,7 @@ async def test_an_expired_task_leaves_a_tombstone_with_its_owner_for_a_week(
     assert await store.delete_expired() == 1
     tomb = await store.get_tombstone(task.id)
     assert tomb is not None
-    assert (tomb["principal"], tomb["type"], tomb["status"]) == ("token:alice", "t", "cancelled")
+    assert (tomb["owner"], tomb["type"], tomb["status"]) == ("token:alice", "t", "cancelled")
     clock.advance(6 * 86_400)
     await store.delete_expired()
     assert await store.get_tombstone(task.id) is not None
@@ -65,5 +65,5 @@ async def test_tasks_made_before_migration_0003_have_no_owner(tmp_path: Path) ->
         assert (await store.get_task("task_old")).principal is None
         new = await store.create_task("t", {}, principal="user:me")
     with sqlite3.connect(db) as conn:
-        rows = conn.execute("SELECT id, principal FROM v_tasks ORDER BY created_at").fetchall()
+        rows = conn.execute("SELECT id, owner FROM v_tasks ORDER BY created_at").fetchall()
     assert rows == [("task_old", None), (new.id, "user:me")]
