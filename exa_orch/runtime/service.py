@@ -145,9 +145,14 @@ class TaskService:
         heartbeat and one that crashed cancels on resume. Raises TaskTerminal if it already finished,
         TaskNotFound if there is no such task (or `principal` does not own it), TaskExpired.
         """
-        if principal is not None:
-            await self.get(task_id, principal=principal)  # before anything is told: no cancel of others'
         actor = self._sup.actor(task_id)
+        if principal is not None:
+            # Checked before anything is told: nobody cancels another principal's task.
+            if actor is None:
+                await self.get(task_id, principal=principal)
+                actor = self._sup.actor(task_id)  # it may have started here meanwhile
+            elif not principal.may_see(actor.record.principal):  # no await: see below
+                raise TaskNotFound(task_id)
         if actor is not None:
             # Told first, before any await, so the workflow can't complete after this call began.
             actor.post(Message.CANCEL)
