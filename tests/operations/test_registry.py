@@ -102,7 +102,7 @@ def test_registry_holds_exactly_the_documented_operations() -> None:
 
 async def test_list_operations_gives_valid_json_schemas() -> None:
     registry = default_registry()
-    out = await dispatch(registry, "list_operations", {}, OpContext(gateway=None))
+    out = await dispatch(registry, "list_operations", {"schemas": True}, OpContext(gateway=None))
     assert out["count"] == len(registry) == len(out["operations"])
     for op in out["operations"]:
         assert op["summary"] and isinstance(op["longRunning"], bool)
