@@ -301,7 +301,7 @@ def compact_item(obj: Json, fields: Any = None) -> Json:
         return obj
     if want & {"reasoning", "references"}:
         want |= {"evaluations", "enrichmentResults"}
-    props = obj.get("properties") if isinstance(obj.get("properties"), dict) else {}
+    props: Json = obj["properties"] if isinstance(obj.get("properties"), dict) else {}
     evals = [e for e in obj.get("evaluations") or [] if isinstance(e, dict)]
     results = [r for r in obj.get("enrichments") or [] if isinstance(r, dict)]
     out: Json = _pick(obj, "id")
