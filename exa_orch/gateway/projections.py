@@ -11,7 +11,7 @@ nothing is cut without saying so. Every function takes the full JSON and returns
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 Json = dict[str, Any]
 RAW_HINT = "call again with raw: true for the full object"
@@ -96,8 +96,9 @@ def import_(obj: Json) -> Json:
     return out
 
 
-def webset(obj: Json) -> Json:
-    """A webset with its searches, enrichments, monitors and imports summarised."""
+def webset(obj: Json, fields: Any = None) -> Json:
+    """A webset with its searches, enrichments, monitors and imports summarised; its expanded items
+    compact (compact_item with `fields`)."""
     out = _pick(obj, "id", "status", "externalId", "title", "metadata", "createdAt", "updatedAt")
     out["searches"] = [search(s) for s in obj.get("searches") or []]
     out["enrichments"] = [enrichment(e) for e in obj.get("enrichments") or []]
@@ -108,7 +109,7 @@ def webset(obj: Json) -> Json:
     if obj.get("excludes"):
         out["excludes"] = obj["excludes"]
     if isinstance(obj.get("items"), list):
-        out["items"] = [item(i) for i in obj["items"]]
+        out["items"] = [compact_item(item(i), fields) for i in obj["items"]]
     return out
 
 
@@ -271,6 +272,23 @@ ITEM_FIELDS: dict[str, str] = {
     "all": "the item exactly as the full answer has it",
 }
 """The `fields` an item may be asked for, with what each adds."""
+
+ItemField = Literal[
+    "name",
+    "url",
+    "criteria",
+    "enrichments",
+    "description",
+    "properties",
+    "evaluations",
+    "enrichmentResults",
+    "reasoning",
+    "references",
+    "source",
+    "timestamps",
+    "all",
+]
+"""One of ITEM_FIELDS, as a type (an args model's `fields` lists these)."""
 
 
 def is_item(obj: Any) -> bool:

@@ -158,7 +158,16 @@ async def test_list_operations_describes_every_task_type_tasks_create_runs(store
         full = await call(sup, "list_operations", {"prefix": "tasks.", "schemas": True})
         names = await call(sup, "list_operations", {"namesOnly": True})
         other = await call(sup, "list_operations", {"prefix": "websets."})
+        one = await call(sup, "list_operations", {"taskType": "rt.steps"})
+        every = await call(sup, "list_operations", {"taskType": "*"})
+        default = await call(sup, "list_operations", {})
+        with pytest.raises(InvalidParams) as unknown:
+            await call(sup, "list_operations", {"taskType": "rt.stepz"})
     types = {t["type"]: t for t in full["taskTypes"]}
+    assert one["taskTypes"] == [types["rt.steps"]]
+    assert {t["type"] for t in every["taskTypes"]} == set(types)
+    assert default["taskTypes"] == {t: types[t]["summary"] for t in types}
+    assert unknown.value.fields == ["taskType"] and "rt.steps" in unknown.value.message
     assert set(types) == set(sup.workflows.types()) >= {"rt.steps", "operation"}
     assert types["operation"]["args"]["required"] == ["operation"]
     assert "steps" in types["rt.steps"]["args"]["properties"]
