@@ -20,7 +20,7 @@ import base64
 import binascii
 import copy
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from exa_orch.errors import InvalidParams
@@ -115,7 +115,7 @@ def summary(task_type: str, result: Json) -> Json:
     return out
 
 
-def project(element: Any, fields: list[str] | None) -> Any:
+def project(element: Any, fields: Sequence[str] | None) -> Any:
     """An item (or an element wrapping one as `item`) cut to `fields`; any other element unchanged."""
     if pj.is_item(element):
         return pj.compact_item(element, fields)
@@ -151,7 +151,7 @@ def decode_cursor(cursor: str) -> int:
     )
 
 
-def check_fields(fields: list[str] | None) -> None:
+def check_fields(fields: Sequence[str] | None) -> None:
     """InvalidParams naming any field an item can't be asked for."""
     unknown = sorted(set(fields or []) - set(pj.ITEM_FIELDS))
     if unknown:
@@ -166,7 +166,7 @@ def result_page(
     *,
     cursor: str | None = None,
     limit: int | None = None,
-    fields: list[str] | None = None,
+    fields: Sequence[str] | None = None,
 ) -> Json:
     """A completed task's answer: summary (first page only) and one page of items with nextCursor."""
     check_fields(fields)

@@ -16,6 +16,7 @@ from pydantic import ConfigDict, Field
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError, Conflict, InvalidParams, NotFoundError
+from exa_orch.gateway.projections import ItemField
 from exa_orch.runtime import TaskContext, TaskService, WorkflowSpec
 from exa_orch.store import TaskRecord, TaskStatus
 
@@ -65,7 +66,7 @@ class ResultArgs(GetArgs):
     """nextCursor of the previous page of items"""
     limit: int = Field(default=DEFAULT_PAGE, ge=1, le=MAX_PAGE)
     """items per page (a page also stops at about 12 KB)"""
-    fields: list[str] | None = None
+    fields: list[ItemField] | None = None
     """what each item carries (default name, url, criteria, enrichments); ['all'] for everything"""
     full: bool = False
     """the whole stored result in one answer, unpaged (or, while running, the whole partial result)"""

@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 
 from bench.context import WORKFLOWS
+from exa_orch.errors import InvalidParams
 from exa_orch.mcp.app import App
 from exa_orch.operations.task_views import project, reassemble
 from tests.workflows.conftest import OpenApp, run_task
@@ -86,9 +87,11 @@ async def test_compact_items_carry_verdicts_and_values_and_fields_add_the_rest(r
         )
         assert done.status == "completed", done.error
         compact = (await app.run_operation("tasks.result", {"taskId": done.id}))["items"][0]
-        reasons = (await app.run_operation("tasks.result", {"taskId": done.id, "fields": ["reasoning"]}))[
-            "items"
-        ][0]
+        asked = await app.run_operation("tasks.result", {"taskId": done.id, "fields": ["reasoning"]})
+        reasons = asked["items"][0]
+        with pytest.raises(InvalidParams) as bad:
+            await app.run_operation("tasks.result", {"taskId": done.id, "fields": ["colour"]})
+        assert bad.value.fields and bad.value.fields[0].startswith("fields")
     stored = done.result["items"][0]
     assert set(compact) == {"at", "id", "name", "url", "criteria", "enrichments"}
     assert compact["criteria"] == {e["criterion"]: e["satisfied"] for e in stored["evaluations"]}
