@@ -75,7 +75,11 @@ COLLECTIONS: dict[str, Callable[[Json], list[Path]]] = {
         for side in ("thesis", "antithesis")
         if isinstance(r.get(side), dict) and isinstance(r[side].get("items"), list)
     ],
-    "research.deep": lambda r: [],
+    # A structured research output ({"companies": [{...}, ...]}) pages its lists of objects; a text
+    # output has none, and the result comes whole.
+    "research.deep": lambda r: (
+        [("result", *p) for p in _generic(r["result"])] if isinstance(r.get("result"), dict) else []
+    ),
 }
 
 

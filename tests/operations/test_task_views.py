@@ -97,7 +97,9 @@ elite = st.builds(
 @st.composite
 def results(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     """(task type, a result shaped like that workflow's)."""
-    kind = draw(st.sampled_from(["harvest", "winnow", "convergent", "adversarial", "verified", "operation"]))
+    kind = draw(
+        st.sampled_from(["harvest", "winnow", "convergent", "adversarial", "verified", "deep", "operation"])
+    )
     if kind == "harvest":
         return "lifecycle.harvest", {"websetId": "w", "items": draw(item_lists), "itemCount": 3, "steps": []}
     if kind == "winnow":
@@ -128,6 +130,17 @@ def results(draw: st.DrawFn) -> tuple[str, dict[str, Any]]:
     if kind == "verified":
         rows = [{"item": i, "research": {"result": draw(names)}} for i in draw(item_lists)]
         return "research.verifiedCollection", {"websetId": "w", "items": rows, "totalItems": len(rows)}
+    if kind == "deep":
+        output = draw(
+            st.one_of(
+                names, st.builds(lambda xs: {"companies": [{"name": x} for x in xs], "n": 1}, st.lists(names))
+            )
+        )
+        return "research.deep", {
+            "researchId": "r",
+            "result": output,
+            "citations": [{"field": "x", "urls": ["u"]}],
+        }
     return "operation", {"data": draw(item_lists), "count": 0, "truncated": False}
 
 
