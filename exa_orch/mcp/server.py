@@ -36,8 +36,10 @@ from exa_orch import __version__
 from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.mcp.app import App
+from exa_orch.mcp.auth import request_principal
 from exa_orch.mcp.toolhost import LIST_OPERATIONS, TOOLS_BY_NAME, adapt_params, tool_input_schema
 from exa_orch.operations.normalize import decode_json
+from exa_orch.runtime import Principal
 
 log = logging.getLogger(__name__)
 
@@ -47,9 +49,10 @@ Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 
 INSTRUCTIONS = (
     "exa-orch runs Exa Websets, search and research for you. Call the tool with "
-    "{operation, args}: 'list_operations' returns every operation with the JSON Schema of its args. "
-    "Long jobs: 'tasks.create' starts a durable task and returns its id at once; poll 'tasks.get', "
-    "fetch 'tasks.result', stop with 'tasks.cancel', see all with 'tasks.list'. Tasks survive restarts. "
+    "{operation, args}: 'list_operations' lists the operations by domain; args {operation: name} gives "
+    "one operation's JSON Schema. Long jobs: 'tasks.create' starts a durable task and returns its id at "
+    "once; poll 'tasks.get', fetch 'tasks.result' (a summary and items in pages: follow nextCursor), stop "
+    "with 'tasks.cancel', see all with 'tasks.list'. Tasks survive restarts. "
     "Errors come back as JSON {code, message, hint}: fix what the message names and call again."
 )
 
@@ -64,7 +67,8 @@ _MANAGE_DESCRIPTION = (
     "Run any Exa operation: websets.*, searches.*, items.*, enrichments.*, monitors.*, webhooks.*, "
     "imports.*, events.*, exa.search/findSimilar/getContents/answer, research.*, papers.search, "
     "tasks.* (durable long jobs). Put the operation's arguments (camelCase, as in Exa's API) in "
-    "'args'. Call operation 'list_operations' first to get each operation's JSON Schema. "
+    "'args'. Call operation 'list_operations' first: it lists every operation by domain; call it with "
+    "args {operation: '<name>'} for that operation's JSON Schema ({taskType: '<type>'} for a task type's). "
     "Add preview:true to validate without calling Exa, raw:true for Exa's full objects."
 )
 
@@ -332,9 +336,14 @@ class ExaOrchServer(Server[Any]):
         return target
 
     async def execute_tool(
-        self, name: str, arguments: dict[str, Any] | None, progress: Progress | None = None
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        progress: Progress | None = None,
+        principal: Principal | None = None,
     ) -> types.CallToolResult:
-        """Run one tool call to its CallToolResult; never raises for anything the input can cause."""
+        """Run one tool call for `principal` (None: the local user) to its CallToolResult; never
+        raises for anything the input can cause."""
         operation: str | None = None
         if isinstance(arguments, dict) and isinstance(arguments.get("operation"), str):
             operation = arguments["operation"][:100]
@@ -342,9 +351,11 @@ class ExaOrchServer(Server[Any]):
             target, args = self.resolve_call(name, arguments)
             if target == LIST_OPERATIONS:
                 if name == MANAGE_WEBSETS and LIST_OPERATIONS in self.app.registry:
-                    return text_result(await self.app.run_operation(LIST_OPERATIONS, args, progress))
+                    return text_result(
+                        await self.app.run_operation(LIST_OPERATIONS, args, progress, principal)
+                    )
                 return text_result(self.list_operations(name))
-            result = await self.app.run_operation(target, args, progress)
+            result = await self.app.run_operation(target, args, progress, principal)
             return text_result(result)
         except MCPError:
             raise
@@ -379,7 +390,8 @@ class ExaOrchServer(Server[Any]):
             except Exception:
                 log.debug("progress notification dropped", exc_info=True)
 
-        return await self.execute_tool(params.name, params.arguments, progress)
+        principal = request_principal(self.app.settings, ctx.request)  # who owns the tasks it makes
+        return await self.execute_tool(params.name, params.arguments, progress, principal)
 
 
 # The SDK's answer to a request before initialize and to params failing their schema: the same
