@@ -228,8 +228,10 @@ def delete_expired(conn: sqlite3.Connection, clock: Clock, keep_ms: int = TOMBST
     now = iso(clock())
     conn.execute("DELETE FROM task_tombstones WHERE forget_at <= ?", (now,))
     conn.execute(
-        "INSERT OR REPLACE INTO task_tombstones (id, owner, type, status, expired_at, forget_at) "
-        f"SELECT id, owner, type, status, ?, ? FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ?",
+        "INSERT INTO task_tombstones (id, owner, type, status, expired_at, forget_at) "
+        f"SELECT id, owner, type, status, ?, ? FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ? "
+        "ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, type = excluded.type, "
+        "status = excluded.status, expired_at = excluded.expired_at, forget_at = excluded.forget_at",
         (now, iso_after(now, keep_ms), now),
     )
     cursor = conn.execute(f"DELETE FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ?", (now,))
@@ -286,7 +288,7 @@ def list_query(
         where.append("type = ?")
         params.append(type)
     if principal is not None:
-        where.append("(owner = ? OR (? AND owner IS NULL))")
+        where.append("(owner = ? OR (? = 1 AND owner IS NULL))")
         params.extend([principal, int(include_unowned)])
     if cursor is not None:
         created_at, task_id = decode_cursor(cursor)

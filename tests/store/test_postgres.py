@@ -235,3 +235,36 @@ async def test_an_unreachable_server_is_a_store_error_that_hides_the_password(pg
             pass
     assert "no_such_database" in str(raised.value) and "s3cret" not in str(raised.value)
     assert raised.value.hint and "createdb" in raised.value.hint
+
+
+async def test_tasks_made_before_migration_0003_have_no_owner_on_postgres(
+    pg_cluster: Cluster, tmp_path: Path
+) -> None:
+    import shutil
+
+    from exa_orch.store.migrations import default_migrations_dir
+
+    from .conftest import PgSync
+
+    old = tmp_path / "old-migrations"
+    (old / "postgres").mkdir(parents=True)
+    for name in ("0001_init.sql", "0002_workflow_archive.sql"):
+        shutil.copy(default_migrations_dir() / name, old / name)
+        shutil.copy(default_migrations_dir() / "postgres" / name, old / "postgres" / name)
+    url = fresh_database(pg_cluster)
+    async with Store(url, migrations_dir=old):
+        pass
+    conn = PgSync(url)
+    try:  # a row as the pre-0003 code wrote it
+        conn.execute(
+            "INSERT INTO tasks (id, type, status, created_at, updated_at) "
+            "VALUES ('task_old', 't', 'pending', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')"
+        )
+    finally:
+        conn.close()
+    async with Store(url) as store:
+        assert store.applied_migrations == ["0003_task_owner"]
+        assert (await store.get_task("task_old")).principal is None
+        new = await store.create_task("t", {}, principal="user:me")
+        rows = await store._read("SELECT id, owner FROM v_tasks")
+    assert rows == [("task_old", None), (new.id, "user:me")]
