@@ -201,9 +201,7 @@ class PgConn:
             cur.executemany(text.encode(), [_params(order, p) for p in seq])
 
     def _begin(self) -> _Result:
-        if self._conn.closed or self._conn.broken:
-            log.warning("store writer: the PostgreSQL connection was lost; reconnecting")
-            self._conn = _connect(self._url, "exa-orch writer")
+        self._reconnect_if_lost()
         sent = time.time()
         # One round trip: open the transaction and read the server's clock.
         with self._conn.cursor() as cur:
@@ -213,6 +211,36 @@ class PgConn:
         if self._clock is not None and row is not None:
             self._clock.measure(float(row[0]), sent, time.time())
         return _Result([], -1)
+
+    def run_pipelined(self, groups: Sequence[tuple[str, Sequence[Sequence[Any]]]]) -> None:
+        """BEGIN, each statement with each of its parameter rows, and COMMIT, sent in one round
+        trip (psycopg's pipeline mode); returns once COMMIT succeeded. On any failure the
+        transaction is rolled back and the error raised."""
+        self._reconnect_if_lost()
+        sent = time.time()
+        conn = self._conn
+        try:
+            with conn.cursor() as clock:
+                with conn.pipeline(), conn.cursor() as cur:
+                    cur.execute(b"BEGIN")
+                    clock.execute(b"SELECT extract(epoch FROM clock_timestamp())::float8")
+                    for sql, rows in groups:
+                        text, order = translate(sql)
+                        cur.executemany(text.encode(), [_params(order, p) for p in rows])
+                    cur.execute(b"COMMIT")
+                row = clock.fetchone()
+        except BaseException:
+            if not conn.closed and self.in_transaction:
+                with contextlib.suppress(Exception):
+                    conn.execute(b"ROLLBACK")
+            raise
+        if self._clock is not None and row is not None:
+            self._clock.measure(float(row[0]), sent, time.time())
+
+    def _reconnect_if_lost(self) -> None:
+        if self._conn.closed or self._conn.broken:
+            log.warning("store writer: the PostgreSQL connection was lost; reconnecting")
+            self._conn = _connect(self._url, "exa-orch writer")
 
     def run_script(self, sql: str) -> None:
         """Run several statements (a migration file) as they are, no parameters."""

@@ -255,6 +255,17 @@ class _OpFailed(Exception):
 def _run_batch(
     conn: Any, ops: list[Op], *, savepoints: bool, retryable: Callable[[BaseException], bool]
 ) -> list[Any]:
+    pipelined = getattr(conn, "run_pipelined", None)
+    if pipelined is not None and not savepoints and all(isinstance(op, SqlOp) for op in ops):
+        # Nothing in the batch reads a result: BEGIN, the statements and COMMIT go to the server
+        # in one round trip (PostgreSQL's pipeline mode); a failure rolls it all back.
+        try:
+            pipelined(_groups(ops))
+            return [None] * len(ops)
+        except Exception as exc:
+            if len(ops) == 1 and not retryable(exc):
+                return [_Failure(_fail(ops[0], exc, conn))]
+            raise _OpFailed from exc
     conn.execute("BEGIN IMMEDIATE")
     outcomes: list[Any] = []
     try:
@@ -285,6 +296,18 @@ def _run_batch(
                 conn.execute("ROLLBACK")
         raise
     return outcomes
+
+
+def _groups(ops: list[Op]) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """Runs of SqlOps sharing one statement: (sql, [params, ...]) in order."""
+    groups: list[tuple[str, list[tuple[Any, ...]]]] = []
+    for op in ops:
+        assert isinstance(op, SqlOp)
+        if groups and groups[-1][0] == op.sql:
+            groups[-1][1].append(op.params)
+        else:
+            groups.append((op.sql, [op.params]))
+    return groups
 
 
 def _run_plain(conn: sqlite3.Connection, ops: list[Op], outcomes: list[Any]) -> None:
