@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import logging
+import warnings
 from collections.abc import Awaitable, Callable
 from difflib import get_close_matches
 from pathlib import Path
@@ -29,19 +30,24 @@ from typing import Any
 import mcp_types as types
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
-from mcp.shared.exceptions import MCPError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from pydantic import ValidationError
 
 from exa_orch import __version__
 from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.mcp.app import App
+from exa_orch.mcp.logbridge import bridge as log_bridge
+from exa_orch.mcp.logbridge import log_task_event
 from exa_orch.mcp.toolhost import LIST_OPERATIONS, TOOLS_BY_NAME, adapt_params, tool_input_schema
 from exa_orch.operations.normalize import decode_json
 
 log = logging.getLogger(__name__)
 
 SERVER_NAME = "exa-orch"
+SERVER_DESCRIPTION = (
+    "MCP server for Exa Search and Websets: durable long-running research tasks that survive restarts"
+)
 MANAGE_WEBSETS = "manage_websets"
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 
@@ -131,20 +137,26 @@ class ExaOrchServer(Server[Any]):
     """The low-level MCP server bound to one App and one tool profile."""
 
     def __init__(self, app: App, profile: str) -> None:
-        super().__init__(
-            SERVER_NAME,
-            version=__version__,
-            title="exa-orch",
-            instructions=TOOLHOST_INSTRUCTIONS if profile == "toolhost" else INSTRUCTIONS,
-            on_list_tools=self._list_tools,
-            on_call_tool=self._call_tool,
-        )
+        with warnings.catch_warnings():
+            # The SDK marks logging deprecated for 2026-07-28; 2025-11-25 clients still use it.
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            super().__init__(
+                SERVER_NAME,
+                version=__version__,
+                title="exa-orch",
+                description=SERVER_DESCRIPTION,
+                instructions=TOOLHOST_INSTRUCTIONS if profile == "toolhost" else INSTRUCTIONS,
+                on_list_tools=self._list_tools,
+                on_call_tool=self._call_tool,
+                on_set_logging_level=self._set_logging_level,
+            )
         self.app = app
         self.profile = profile
         # Filled by exa_orch.mcp.tasks.install_tasks: tool name -> "optional" | "required".
         self.task_support: dict[str, str] = {}
         # Each hook may edit the capabilities advertised for a protocol version (None = handshake).
         self.capability_hooks: list[Callable[[types.ServerCapabilities, str | None], None]] = []
+        self.unsubscribe_task_log: Callable[[], None] = lambda: None
 
     # ------------------------------------------------------------------ capabilities
 
@@ -162,6 +174,20 @@ class ExaOrchServer(Server[Any]):
         for hook in self.capability_hooks:
             hook(caps, protocol_version)
         return caps
+
+    # ------------------------------------------------------------------ logging
+
+    async def _set_logging_level(
+        self, ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        """logging/setLevel: this connection hears exa_orch's log records at `level` and above."""
+        # ServerSession is a per-request proxy; the level belongs to the connection behind it.
+        connection = getattr(ctx.session, "_connection", None)
+        if connection is None:  # pragma: no cover - every SDK session has one
+            raise MCPError(code=types.INTERNAL_ERROR, message="no connection behind this session")
+        log_bridge().set_level(connection, params.level)
+        log.debug("logging level set to %s for a client", params.level)
+        return types.EmptyResult()
 
     # ------------------------------------------------------------------ tools/list
 
@@ -423,6 +449,8 @@ def build_server(app: App) -> ExaOrchServer:
     server = ExaOrchServer(app, app.settings.tools)
     server.middleware.append(explain_invalid_params)  # outside the tasks bridge: sees its errors too
     install_tasks(server, app)
+    if app.tasks is not None:  # task transitions as log lines (and so as MCP log messages)
+        server.unsubscribe_task_log = app.tasks.subscribe(log_task_event)
     return server
 
 
