@@ -12,6 +12,7 @@
 | EXA_ORCH_RPS          | Exa requests per second, per endpoint family              | 10               |
 | EXA_ORCH_LOG_LEVEL    | log level (logs go to stderr)                             | INFO             |
 | EXA_ORCH_HTTP_TOKEN   | bearer token required when --http binds beyond loopback   | -                |
+| EXA_ORCH_ENABLED_TOOLS | comma-separated tools to serve (of the profile's tools)  | all of them      |
 """
 
 from __future__ import annotations
@@ -27,6 +28,10 @@ from exa_orch.errors import ConfigError
 DEFAULT_EXA_URL = "https://api.exa.ai"
 DEFAULT_ARXIV_URL = "https://search.arxivxplorer.com"
 TOOL_PROFILES = ("manage_websets", "toolhost")
+PROFILE_TOOLS: dict[str, tuple[str, ...]] = {
+    "manage_websets": ("manage_websets",),
+    "toolhost": ("websets-sync", "websets-async", "exa-sync", "exa-async"),
+}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
@@ -105,6 +110,23 @@ def _log_level(env: Mapping[str, str]) -> str:
     return level
 
 
+def _enabled_tools(env: Mapping[str, str], profile: str) -> tuple[str, ...] | None:
+    raw = env.get("EXA_ORCH_ENABLED_TOOLS", "").strip()
+    if not raw:
+        return None
+    names = tuple(dict.fromkeys(n.strip() for n in raw.split(",") if n.strip()))
+    known = PROFILE_TOOLS[profile]
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        raise ConfigError(
+            f"EXA_ORCH_ENABLED_TOOLS names tools the {profile!r} profile does not have: "
+            f"{', '.join(repr(n) for n in unknown) or raw!r}",
+            hint=f"Use a comma-separated subset of {', '.join(known)} (EXA_ORCH_TOOLS picks the profile), "
+            "or unset it to serve them all.",
+        )
+    return names
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything exa-orch reads from its environment. Build it with `Settings.from_env()`."""
@@ -119,6 +141,8 @@ class Settings:
     rps: float = 10.0
     log_level: str = "INFO"
     http_token: Secret | None = field(default=None)
+    enabled_tools: tuple[str, ...] | None = None
+    """the profile's tools to serve (seed 000 section 9.1 enabledTools); None serves them all"""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -145,6 +169,7 @@ class Settings:
             rps=_float(env, "EXA_ORCH_RPS", 10.0),
             log_level=_log_level(env),
             http_token=Secret(token) if token else None,
+            enabled_tools=_enabled_tools(env, tools),
         )
 
     @property

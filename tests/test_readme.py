@@ -31,6 +31,7 @@ FIELDS = {
     "EXA_ORCH_RPS": "rps",
     "EXA_ORCH_LOG_LEVEL": "log_level",
     "EXA_ORCH_HTTP_TOKEN": "http_token",
+    "EXA_ORCH_ENABLED_TOOLS": None,  # None (all of the profile's tools) has no plain default to compare
     loader.ENV_VAR: None,
 }
 

@@ -22,6 +22,7 @@ from typing import Any
 from exa_orch.config import Settings
 from exa_orch.gateway import Gateway
 from exa_orch.operations import OpContext, ProgressFn, Registry, default_registry, dispatch, no_progress
+from exa_orch.operations.follow import FOLLOW_WORKFLOW
 from exa_orch.operations.tasks import OPERATION_WORKFLOW
 from exa_orch.runtime import Supervisor, TaskService, WorkflowRegistry
 from exa_orch.store import Store, ensure_parent_dir
@@ -67,7 +68,7 @@ class App:
 
 def _workflow_registry(env: Mapping[str, str]) -> WorkflowRegistry:
     """The workflows the runtime runs: built-ins, the "operation" type, and EXA_ORCH_EXTRA_WORKFLOWS."""
-    return default_workflows([OPERATION_WORKFLOW], env=env)
+    return default_workflows([OPERATION_WORKFLOW, FOLLOW_WORKFLOW], env=env)
 
 
 async def _open_runtime(stack: AsyncExitStack, app: App) -> None:

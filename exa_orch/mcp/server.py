@@ -39,7 +39,14 @@ from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.mcp.app import App
 from exa_orch.mcp.logbridge import bridge as log_bridge
 from exa_orch.mcp.logbridge import log_task_event
-from exa_orch.mcp.toolhost import LIST_OPERATIONS, TOOLS_BY_NAME, adapt_params, tool_input_schema
+from exa_orch.mcp.toolhost import (
+    LIST_OPERATIONS,
+    TOOLS_BY_NAME,
+    adapt_params,
+    shape_async_result,
+    tool_input_schema,
+)
+from exa_orch.operations.follow import FOLLOW_TASK_TYPE, KIND_OF_CREATE
 from exa_orch.operations.normalize import decode_json
 
 log = logging.getLogger(__name__)
@@ -49,6 +56,13 @@ SERVER_DESCRIPTION = (
     "MCP server for Exa Search and Websets: durable long-running research tasks that survive restarts"
 )
 MANAGE_WEBSETS = "manage_websets"
+CREATE_TASK = "tasks.create"
+# Seed 000 section 8.2: hints for client UIs on the long-running (async) tools.
+LONG_RUNNING_HINTS: dict[str, Any] = {
+    "io.modelcontextprotocol/long-running": True,
+    "io.modelcontextprotocol/typical-duration": "30s-5m",
+    "io.modelcontextprotocol/background-capable": True,
+}
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 
 INSTRUCTIONS = (
@@ -130,6 +144,8 @@ def error_result(exc: BaseException, operation: str | None) -> types.CallToolRes
         }
     body.setdefault("hint", None)
     body["operation"] = operation
+    # Seed 000 section 10.1's number for the code, for clients that switch on numbers.
+    body["rpcCode"] = exc.code.rpc_code if isinstance(exc, OrchError) else types.INTERNAL_ERROR
     return text_result(body, is_error=True)
 
 
@@ -196,6 +212,13 @@ class ExaOrchServer(Server[Any]):
         names = [n for n in self.app.registry.names() if n != LIST_OPERATIONS]
         return [LIST_OPERATIONS, *sorted(names)]
 
+    @property
+    def served_tools(self) -> frozenset[str]:
+        """The tools this server answers: the profile's, narrowed by EXA_ORCH_ENABLED_TOOLS."""
+        names = set(TOOLS_BY_NAME) if self.profile == "toolhost" else {MANAGE_WEBSETS}
+        enabled = getattr(self.app.settings, "enabled_tools", None)
+        return frozenset(names & set(enabled) if enabled else names)
+
     def tools(self) -> list[types.Tool]:
         """The tools of the active profile."""
         if self.profile == "toolhost":
@@ -209,6 +232,11 @@ class ExaOrchServer(Server[Any]):
                 )
                 for t in TOOLS_BY_NAME.values()
             ]
+            for tool in out:
+                if TOOLS_BY_NAME[tool.name].long_running:
+                    # Seed 000 section 8.2's hints; the MCP ToolAnnotations model keeps only its own
+                    # fields, so these ride in the tool's _meta under the same keys.
+                    tool.meta = dict(LONG_RUNNING_HINTS)
         else:
             out = [
                 types.Tool(
@@ -228,6 +256,8 @@ class ExaOrchServer(Server[Any]):
                     ),
                 )
             ]
+            out[0].meta = dict(LONG_RUNNING_HINTS)  # it runs tasks.* and the waits (section 8.2)
+        out = [t for t in out if t.name in self.served_tools]
         for tool in out:
             support = self.task_support.get(tool.name)
             if support:
@@ -268,6 +298,18 @@ class ExaOrchServer(Server[Any]):
         return {"tool": tool, "operations": ops, "count": len(ops)}
 
     def resolve_call(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+        """Map a tool call onto the (registry operation, args) it runs as an MCP task.
+
+        The same as a plain call, except a toolhost start_search/start_enrichment/start_research:
+        as a task it is `tasks.create {type: "exa.follow"}`, which starts the job and follows it to
+        its end, so the task completes when the job does (seed 000 section 5.2.2).
+        """
+        target, args = self.resolve_plain(name, arguments)
+        if name in TOOLS_BY_NAME and target in KIND_OF_CREATE and args.get("preview") is not True:
+            return CREATE_TASK, {"type": FOLLOW_TASK_TYPE, "kind": KIND_OF_CREATE[target], "args": args}
+        return target, args
+
+    def resolve_plain(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
         """Map a tool call onto (registry operation, args); raise ToolCallError naming what is wrong.
 
         `list_operations` resolves to itself (not a registry operation in the toolhost profile).
@@ -365,12 +407,14 @@ class ExaOrchServer(Server[Any]):
         if isinstance(arguments, dict) and isinstance(arguments.get("operation"), str):
             operation = arguments["operation"][:100]
         try:
-            target, args = self.resolve_call(name, arguments)
+            target, args = self.resolve_plain(name, arguments)
             if target == LIST_OPERATIONS:
                 if name == MANAGE_WEBSETS and LIST_OPERATIONS in self.app.registry:
                     return text_result(await self.app.run_operation(LIST_OPERATIONS, args, progress))
                 return text_result(self.list_operations(name))
             result = await self.app.run_operation(target, args, progress)
+            if name in TOOLS_BY_NAME and operation is not None:
+                result = shape_async_result(operation, args, result)
             return text_result(result)
         except MCPError:
             raise
@@ -384,7 +428,7 @@ class ExaOrchServer(Server[Any]):
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        served = set(TOOLS_BY_NAME) if self.profile == "toolhost" else {MANAGE_WEBSETS}
+        served = self.served_tools
         if params.name not in served:
             names = ", ".join(sorted(served))
             raise MCPError(
