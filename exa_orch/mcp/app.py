@@ -21,7 +21,15 @@ from typing import Any
 
 from exa_orch.config import Settings
 from exa_orch.gateway import Gateway
-from exa_orch.operations import OpContext, ProgressFn, Registry, default_registry, dispatch, no_progress
+from exa_orch.operations import (
+    ClientPeer,
+    OpContext,
+    ProgressFn,
+    Registry,
+    default_registry,
+    dispatch,
+    no_progress,
+)
 from exa_orch.operations.follow import FOLLOW_WORKFLOW
 from exa_orch.operations.tasks import OPERATION_WORKFLOW
 from exa_orch.runtime import Supervisor, TaskService, WorkflowRegistry
@@ -47,23 +55,29 @@ class App:
         """The runtime's TaskService, or None when the runtime is not available."""
         return self.services.get("tasks")
 
-    def op_context(self, progress: ProgressFn | None = None) -> OpContext:
-        """An OpContext for one call; `progress` sends notifications when the call asked for them."""
+    def op_context(self, progress: ProgressFn | None = None, peer: ClientPeer | None = None) -> OpContext:
+        """An OpContext for one call; `progress` sends notifications when the call asked for them,
+        `peer` is the calling client's sampling/elicitation/roots (None for a durable task's run)."""
         return OpContext(
             gateway=self.gateway,
             settings=self.settings,
             progress=progress or no_progress,
             services=self.services,
+            peer=peer,
         )
 
     async def run_operation(
-        self, name: str, args: Mapping[str, Any] | str | None, progress: ProgressFn | None = None
+        self,
+        name: str,
+        args: Mapping[str, Any] | str | None,
+        progress: ProgressFn | None = None,
+        peer: ClientPeer | None = None,
     ) -> Any:
         """Dispatch one registered operation (validation, handler, projection).
 
         `args` is normally an object; a JSON-encoded string is left for dispatch's safe mode."""
         call_args: Any = dict(args) if isinstance(args, Mapping) else args
-        return await dispatch(self.registry, name, call_args, self.op_context(progress))
+        return await dispatch(self.registry, name, call_args, self.op_context(progress, peer))
 
 
 def _workflow_registry(env: Mapping[str, str]) -> WorkflowRegistry:

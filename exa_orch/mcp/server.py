@@ -19,7 +19,6 @@ name to its `execution.taskSupport`; `capability_hooks` edit the advertised capa
 
 from __future__ import annotations
 
-import json
 import logging
 import warnings
 from collections.abc import Awaitable, Callable
@@ -28,10 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import mcp_types as types
-from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
-from pydantic import ValidationError
 
 from exa_orch import __version__
 from exa_orch.config import Settings
@@ -39,6 +37,15 @@ from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.mcp.app import App
 from exa_orch.mcp.logbridge import bridge as log_bridge
 from exa_orch.mcp.logbridge import log_task_event
+from exa_orch.mcp.peer import SessionPeer, forget_roots
+from exa_orch.mcp.results import STRUCTURED_MAX_CHARS as STRUCTURED_MAX_CHARS  # re-exported
+from exa_orch.mcp.results import (
+    _short,
+    _type_name,
+    error_result,
+    explain_invalid_params,
+    text_result,
+)
 from exa_orch.mcp.toolhost import (
     LIST_OPERATIONS,
     TOOLS_BY_NAME,
@@ -46,6 +53,7 @@ from exa_orch.mcp.toolhost import (
     shape_async_result,
     tool_input_schema,
 )
+from exa_orch.operations import ClientPeer
 from exa_orch.operations.follow import FOLLOW_TASK_TYPE, KIND_OF_CREATE
 from exa_orch.operations.normalize import decode_json
 
@@ -101,54 +109,6 @@ class ToolCallError(InvalidParams):
     """The tool's own arguments (operation/args/params) were malformed."""
 
 
-def _short(value: Any, limit: int = 80) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _type_name(value: Any) -> str:
-    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
-        type(value), "number" if isinstance(value, int | float) else type(value).__name__
-    )
-
-
-STRUCTURED_MAX_CHARS = 256 * 1024
-
-
-def text_result(value: Any, *, is_error: bool = False) -> types.CallToolResult:
-    """A tool result carrying `value` as JSON text (and as structuredContent when it is an object of
-    at most STRUCTURED_MAX_CHARS characters)."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    # A big object goes once, as text: twice, it would pass the 1 MiB that the MCP Python client takes
-    # per message over HTTP sooner (structuredContent is optional without an outputSchema).
-    structured = value if isinstance(value, dict) and len(text) <= STRUCTURED_MAX_CHARS else None
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: unescaped, it kills the stdout writer (the server)
-        text, structured = json.dumps(value, default=str), None
-    return types.CallToolResult(
-        content=[types.TextContent(text=text)], structured_content=structured, is_error=is_error
-    )
-
-
-def error_result(exc: BaseException, operation: str | None) -> types.CallToolResult:
-    """The isError result for a failed call: {code, message, hint, operation, ...details}."""
-    if isinstance(exc, OrchError):
-        body = exc.to_dict()
-    else:
-        body = {
-            "code": "INTERNAL_ERROR",
-            "message": f"internal error ({type(exc).__name__}) while running this operation",
-            "hint": "This is a bug in exa-orch, not in your call; the traceback is in the server log. "
-            "Retrying may work; 'list_operations' lists alternatives.",
-        }
-    body.setdefault("hint", None)
-    body["operation"] = operation
-    # Seed 000 section 10.1's number for the code, for clients that switch on numbers.
-    body["rpcCode"] = exc.code.rpc_code if isinstance(exc, OrchError) else types.INTERNAL_ERROR
-    return text_result(body, is_error=True)
-
-
 class ExaOrchServer(Server[Any]):
     """The low-level MCP server bound to one App and one tool profile."""
 
@@ -165,6 +125,7 @@ class ExaOrchServer(Server[Any]):
                 on_list_tools=self._list_tools,
                 on_call_tool=self._call_tool,
                 on_set_logging_level=self._set_logging_level,
+                on_roots_list_changed=self._roots_changed,
             )
         self.app = app
         self.profile = profile
@@ -204,6 +165,12 @@ class ExaOrchServer(Server[Any]):
         log_bridge().set_level(connection, params.level)
         log.debug("logging level set to %s for a client", params.level)
         return types.EmptyResult()
+
+    async def _roots_changed(
+        self, ctx: ServerRequestContext[Any], params: types.NotificationParams | None
+    ) -> None:
+        """notifications/roots/list_changed: the next local-file operation asks roots/list again."""
+        forget_roots(ctx.session)
 
     # ------------------------------------------------------------------ tools/list
 
@@ -400,9 +367,15 @@ class ExaOrchServer(Server[Any]):
         return target
 
     async def execute_tool(
-        self, name: str, arguments: dict[str, Any] | None, progress: Progress | None = None
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        progress: Progress | None = None,
+        peer: ClientPeer | None = None,
     ) -> types.CallToolResult:
-        """Run one tool call to its CallToolResult; never raises for anything the input can cause."""
+        """Run one tool call to its CallToolResult; never raises for anything the input can cause.
+
+        `peer` is the calling client's sampling/elicitation/roots, for the operations that use them."""
         operation: str | None = None
         if isinstance(arguments, dict) and isinstance(arguments.get("operation"), str):
             operation = arguments["operation"][:100]
@@ -412,7 +385,7 @@ class ExaOrchServer(Server[Any]):
                 if name == MANAGE_WEBSETS and LIST_OPERATIONS in self.app.registry:
                     return text_result(await self.app.run_operation(LIST_OPERATIONS, args, progress))
                 return text_result(self.list_operations(name))
-            result = await self.app.run_operation(target, args, progress)
+            result = await self.app.run_operation(target, args, progress, peer)
             if name in TOOLS_BY_NAME and operation is not None:
                 result = shape_async_result(operation, args, result)
             return text_result(result)
@@ -449,41 +422,9 @@ class ExaOrchServer(Server[Any]):
             except Exception:
                 log.debug("progress notification dropped", exc_info=True)
 
-        return await self.execute_tool(params.name, params.arguments, progress)
-
-
-# The SDK's answer to a request before initialize and to params failing their schema: the same
-# bare -32602 for both, naming nothing (its "pinned compat" shape).
-_SDK_BARE = "Invalid request parameters"
-
-
-async def explain_invalid_params(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
-    """Server middleware: keep the SDK's -32602 for malformed params and for a request sent before
-    initialize, but say which it is and what to fix (the SDK sends only "Invalid request parameters")."""
-    try:
-        return await call_next(ctx)
-    except ValidationError as exc:
-        errors = exc.errors(include_url=False, include_input=False)
-        problems = [
-            ".".join(str(p) for p in e["loc"]) + ": " + e["msg"] if e["loc"] else e["msg"] for e in errors
-        ]
-        message = f"Invalid params for {ctx.method[:60]}: {'; '.join(problems[:5])[:500]}"
-        hint = f"Fix the fields named; the MCP schema of {ctx.method[:60]!r} says what each one takes."
-        if any("arguments" in e["loc"] for e in errors):
-            hint = "tools/call takes {name, arguments}: 'arguments' must be a JSON object (not a string)."
-        raise MCPError(
-            code=types.INVALID_PARAMS,
-            message=f"{message}. {hint}",
-            data={"code": "INVALID_PARAMS", "message": message, "hint": hint},
-        ) from None
-    except MCPError as exc:
-        if exc.error.code == types.INVALID_PARAMS and exc.error.message == _SDK_BARE and not exc.error.data:
-            raise MCPError(
-                code=types.INVALID_PARAMS,
-                message=f"Invalid request: the session is not initialized, so {ctx.method[:60]!r} can't be "
-                "served yet; send 'initialize', then the 'notifications/initialized' notification",
-            ) from None
-        raise
+        return await self.execute_tool(
+            params.name, params.arguments, progress, SessionPeer(session, ctx.request_id)
+        )
 
 
 def build_server(app: App) -> ExaOrchServer:

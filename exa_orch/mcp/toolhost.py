@@ -49,6 +49,9 @@ TOOLHOST_TOOLS: tuple[MetaTool, ...] = (
             "list_webhooks": "webhooks.list",
             "delete_webhook": "webhooks.delete",
             "list_events": "events.list",
+            # Judgement calls (seed 000 section 5.4): the client's model when it offers sampling.
+            "suggest_enrichments": "enrichments.suggest",
+            "suggest_criteria": "criteria.suggest",
         },
     ),
     MetaTool(
