@@ -103,16 +103,21 @@ async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
 
 
 @asynccontextmanager
-async def open_app(settings: Settings, db_path: Path | str) -> AsyncIterator[App]:
+async def open_app(
+    settings: Settings, db_path: Path | str, *, key_required: bool = True
+) -> AsyncIterator[App]:
     """Open store, gateway, registry and runtime; yield the App; close them all on exit.
 
-    Raises ConfigError (before opening anything) when Exa is real and EXA_API_KEY is unset.
+    Raises ConfigError (before opening anything) when Exa is real and EXA_API_KEY is unset, unless
+    `key_required=False` (the MCP server): then each call to Exa answers MissingApiKey until a key is
+    given (`app.gateway.set_api_key`, which the face does through elicitation).
     """
-    settings.require_api_key()
+    if key_required:
+        settings.require_api_key()
     async with AsyncExitStack() as stack:
         ensure_parent_dir(db_path)
         store = await stack.enter_async_context(Store(str(db_path)))
-        gateway = await stack.enter_async_context(Gateway(settings))
+        gateway = await stack.enter_async_context(Gateway(settings, key_required=key_required))
         app = App(settings=settings, store=store, gateway=gateway, registry=default_registry())
         app.services.update({"store": store, "registry": app.registry})
         await _open_runtime(stack, app)

@@ -49,6 +49,11 @@ def text_result(value: Any, *, is_error: bool = False) -> types.CallToolResult:
 
 def error_result(exc: BaseException, operation: str | None) -> types.CallToolResult:
     """The isError result for a failed call: {code, message, hint, operation, ...details}."""
+    return text_result(error_body(exc, operation), is_error=True)
+
+
+def error_body(exc: BaseException, operation: str | None) -> dict[str, Any]:
+    """The JSON body of error_result: {code, message, hint, operation, rpcCode, ...details}."""
     if isinstance(exc, OrchError):
         body = exc.to_dict()
     else:
@@ -62,7 +67,7 @@ def error_result(exc: BaseException, operation: str | None) -> types.CallToolRes
     body["operation"] = operation
     # Seed 000 section 10.1's number for the code, for clients that switch on numbers.
     body["rpcCode"] = exc.code.rpc_code if isinstance(exc, OrchError) else types.INTERNAL_ERROR
-    return text_result(body, is_error=True)
+    return body
 
 
 # The SDK's answer to a request before initialize and to params failing their schema: the same

@@ -34,7 +34,9 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from exa_orch import __version__
 from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
+from exa_orch.gateway import MissingApiKey
 from exa_orch.mcp.app import App
+from exa_orch.mcp.elicit import ask_api_key, ask_missing, input_required
 from exa_orch.mcp.logbridge import bridge as log_bridge
 from exa_orch.mcp.logbridge import log_task_event
 from exa_orch.mcp.peer import SessionPeer, forget_roots
@@ -42,6 +44,7 @@ from exa_orch.mcp.results import STRUCTURED_MAX_CHARS as STRUCTURED_MAX_CHARS  #
 from exa_orch.mcp.results import (
     _short,
     _type_name,
+    error_body,
     error_result,
     explain_invalid_params,
     text_result,
@@ -377,6 +380,7 @@ class ExaOrchServer(Server[Any]):
 
         `peer` is the calling client's sampling/elicitation/roots, for the operations that use them."""
         operation: str | None = None
+        args: dict[str, Any] | None = None
         if isinstance(arguments, dict) and isinstance(arguments.get("operation"), str):
             operation = arguments["operation"][:100]
         try:
@@ -385,7 +389,7 @@ class ExaOrchServer(Server[Any]):
                 if name == MANAGE_WEBSETS and LIST_OPERATIONS in self.app.registry:
                     return text_result(await self.app.run_operation(LIST_OPERATIONS, args, progress))
                 return text_result(self.list_operations(name))
-            result = await self.app.run_operation(target, args, progress, peer)
+            result = await self._run_asking(target, args, progress, peer)
             if name in TOOLS_BY_NAME and operation is not None:
                 result = shape_async_result(operation, args, result)
             return text_result(result)
@@ -393,10 +397,31 @@ class ExaOrchServer(Server[Any]):
             raise
         except OrchError as exc:
             log.info("call %s %s failed: [%s] %s", name, operation, exc.code, exc.message)
-            return error_result(exc, operation)
+            body = error_body(exc, operation)
+            if isinstance(exc, InvalidParams) and exc.missing and operation and args is not None:
+                key = "args" if name == MANAGE_WEBSETS else "params"
+                body = input_required(body, exc, operation=operation, args_key=key, args=args)
+            return text_result(body, is_error=True)
         except Exception as exc:
             log.exception("call %s %s crashed", name, operation)
             return error_result(exc, operation)
+
+    async def _run_asking(
+        self, target: str, args: dict[str, Any], progress: Progress | None, peer: ClientPeer | None
+    ) -> Any:
+        """Run the operation; if it lacks required args or the server lacks the Exa key, ask the
+        user by a form (when the client offers elicitation) and run it once more with the answer."""
+        try:
+            return await self.app.run_operation(target, args, progress, peer)
+        except MissingApiKey:
+            if not await ask_api_key(peer, self.app.gateway):
+                raise
+        except InvalidParams as exc:
+            filled = await ask_missing(peer, target, self._schema_of(target), exc)
+            if filled is None:
+                raise
+            args = {**args, **filled}
+        return await self.app.run_operation(target, args, progress, peer)
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
@@ -434,6 +459,11 @@ def build_server(app: App) -> ExaOrchServer:
     server = ExaOrchServer(app, app.settings.tools)
     server.middleware.append(explain_invalid_params)  # outside the tasks bridge: sees its errors too
     install_tasks(server, app)
+    if not getattr(app.gateway, "has_key", True):
+        log.warning(
+            "EXA_API_KEY is not set: serving anyway; the first call to Exa asks the client for the key "
+            "(elicitation) or answers CONFIG_ERROR"
+        )
     if app.tasks is not None:  # task transitions as log lines (and so as MCP log messages)
         server.unsubscribe_task_log = app.tasks.subscribe(log_task_event)
     return server
