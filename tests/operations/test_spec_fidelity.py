@@ -54,7 +54,8 @@ EXTRAS: dict[str, set[str]] = {
     # Operations); csvIdentifier is the key column of that text (sent as csv.identifier).
     # externalId is not in CreateImportParameters (only websets.create has one in the spec); kept
     # as it was (the simulator honours it), reported for a decision.
-    "imports.create": {"csvIdentifier", "externalId"},
+    # path: a local CSV file read inside the MCP client's roots (seed 000 section 5.6).
+    "imports.create": {"csvIdentifier", "externalId", "path"},
     # Our filter on the page Exa returns (not sent to Exa).
     "items.list": {"onlySatisfied"},
     "items.getAll": {"onlySatisfied", "maxItems", "pageSize"},
