@@ -37,6 +37,7 @@ from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.gateway import MissingApiKey
 from exa_orch.mcp.app import App
 from exa_orch.mcp.elicit import ask_api_key, ask_missing, input_required
+from exa_orch.mcp.keepalive import current_beat, keepalive
 from exa_orch.mcp.logbridge import bridge as log_bridge
 from exa_orch.mcp.logbridge import log_task_event
 from exa_orch.mcp.peer import SessionPeer, forget_roots
@@ -434,8 +435,12 @@ class ExaOrchServer(Server[Any]):
             )
         session = ctx.session
         last: list[float] = []
+        beat = current_beat()
 
         async def progress(completed: float, total: float | None = None, message: str | None = None) -> None:
+            if beat is not None:  # one increasing sequence with the keep-alive heartbeats
+                await beat.report(completed, total, message)
+                return
             # A no-op unless the request carried a progressToken; a closed connection must not
             # fail the operation, so a failed notification is only logged. Progress MUST increase
             # with each notification: a poll that found nothing new sends none.
@@ -458,6 +463,7 @@ def build_server(app: App) -> ExaOrchServer:
 
     server = ExaOrchServer(app, app.settings.tools)
     server.middleware.append(explain_invalid_params)  # outside the tasks bridge: sees its errors too
+    server.middleware.append(keepalive)  # heartbeats and pings during long calls
     install_tasks(server, app)
     if not getattr(app.gateway, "has_key", True):
         log.warning(
