@@ -91,7 +91,7 @@ TOOLHOST_TOOLS: tuple[MetaTool, ...] = (
             "start_research": "research.create",
             "check_research": "research.get",
             "cancel_research": "research.cancel",
-            # Exa's answer endpoint is served whole: the MCP result is one message either way.
+            # exa.answer with stream: true: chunks as progress messages, the whole answer as result.
             "stream_answer": "exa.answer",
         },
         long_running=True,
@@ -155,6 +155,16 @@ def adapt_params(seed_op: str, params: dict[str, Any], schema: dict[str, Any]) -
     for src, dst in _RENAMES:
         if src in out and src not in props and dst in props and dst not in out:
             out[dst] = out.pop(src)
+    if seed_op == "stream_answer" and "stream" in props:
+        out.setdefault("stream", True)
+    if seed_op in ("search", "find_similar"):
+        # The seed groups the domain/date/text filters in one `filters` object; Exa takes them flat.
+        filters = out.pop("filters", None)
+        if isinstance(filters, dict):
+            for key, value in filters.items():
+                out.setdefault(key, value)
+        elif filters is not None:
+            out["filters"] = filters  # not an object: left for validation to name
     if seed_op == "start_monitor":
         cadence = out.get("cadence")
         if isinstance(cadence, str) and "cadence" in props:

@@ -109,3 +109,50 @@ async def test_enabled_tools_narrow_tools_list_and_calls(
             with pytest.raises(MCPError) as refused:
                 await client.call_tool("websets-sync", {"operation": "list_websets"})
             assert refused.value.error.code == -32602 and "exa-async, exa-sync" in refused.value.error.message
+
+
+async def test_stream_answer_streams_chunks_as_progress_and_returns_the_whole_answer(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chunks: list[tuple[float, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        chunks.append((progress, message))
+
+    question = {"question": "Which AI startups in Europe raised money, and who founded them?"}
+    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+        async with Client(build_server(app), mode="legacy") as client:
+            streamed = await client.call_tool(
+                "exa-async", {"operation": "stream_answer", "params": question}, progress_callback=on_progress
+            )
+            whole = await client.call_tool("exa-sync", {"operation": "answer", "params": question})
+            also = await client.call_tool(
+                "exa-sync", {"operation": "answer", "params": {**question, "stream": True}}
+            )
+            first = structured(
+                await client.call_tool(
+                    "exa-sync", {"operation": "search", "params": {"query": "AI startups"}}
+                )
+            )
+            url = first["results"][0]["url"]
+            domain = url.split("/")[2]
+            found = await client.call_tool(
+                "exa-sync",
+                {
+                    "operation": "search",
+                    "params": {"query": "AI startups", "filters": {"includeDomains": [domain]}},
+                },
+            )
+            contents = await client.call_tool(
+                "exa-sync", {"operation": "get_contents", "params": {"urls": [url], "summary": True}}
+            )
+    body, plain = structured(streamed), structured(whole)
+    assert not streamed.is_error and not whole.is_error and not also.is_error, body
+    assert body["streamed"] is True and body["chunks"] >= 2 and body["answer"] == plain["answer"]
+    assert [c[0] for c in chunks] == list(range(1, body["chunks"] + 1))
+    assert "".join(m or "" for _, m in chunks) == plain["answer"]
+    assert body["citations"] == plain["citations"] and structured(also)["answer"] == plain["answer"]
+    assert not found.is_error, structured(found)
+    kept = structured(found)["results"]
+    assert kept and all(r["url"].split("/")[2] == domain for r in kept)
+    assert not contents.is_error and structured(contents)["results"][0].get("summary"), structured(contents)

@@ -445,11 +445,12 @@ def test_page_size_maxima_match_the_spec(name: str, arg: str, spec_limit: int) -
 CTX = OpContext(gateway=None)  # preview never calls Exa
 
 
-async def test_answer_takes_stream_false_and_refuses_stream_true() -> None:
+async def test_answer_takes_stream_false_and_true() -> None:
+    # stream: true streams from Exa, chunks as progress (tests/mcp/test_toolhost_shapes.py).
     out = await dispatch(REGISTRY, "exa.answer", {"query": "q", "stream": False, "preview": True}, CTX)
     assert out["request"]["body"] == {"query": "q", "stream": False}
-    with pytest.raises(Exception, match="stream"):
-        await dispatch(REGISTRY, "exa.answer", {"query": "q", "stream": True, "preview": True}, CTX)
+    out = await dispatch(REGISTRY, "exa.answer", {"query": "q", "stream": True, "preview": True}, CTX)
+    assert out["request"]["body"] == {"query": "q", "stream": True}
 
 
 async def test_search_sends_every_top_level_field_by_its_spec_name() -> None:
