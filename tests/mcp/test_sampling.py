@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import anyio
 import mcp_types as types
 import pytest
 from mcp import Client
@@ -112,3 +113,16 @@ async def test_no_sampling_or_a_failing_model_answers_data_and_instruction(
     assert "does not offer sampling" in plain["instruction"]
     assert set(failed) == {"data", "instruction"}
     assert "sampling failed" in failed["instruction"] and "user rejected sampling" in failed["instruction"]
+
+
+async def test_a_2026_client_without_a_back_channel_gets_the_fallback_at_once(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def model(ctx: ClientRequestContext, params: types.CreateMessageRequestParams) -> Any:
+        raise AssertionError("a 2026-07-28 exchange has no back-channel for sampling")
+
+    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+        async with Client(build_server(app), mode="2026-07-28", sampling_callback=model) as client:
+            with anyio.fail_after(10):
+                body = await _call(client, "criteria.suggest", {"query": "quantum computing"})
+    assert set(body) == {"data", "instruction"}
