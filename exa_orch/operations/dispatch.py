@@ -106,7 +106,7 @@ def invalid_params(op: Operation, exc: ValidationError, mode: Mode) -> InvalidPa
     described = [_describe_error(e, op, mode) for e in errors]
     fields = list(dict.fromkeys(p for p, _ in described))
     lines = "; ".join(m for _, m in described)
-    hint = f"Call 'list_operations' to see the args schema of {op.name!r}."
+    hint = f"Call list_operations with {{operation: {op.name!r}}} to see its args schema."
     if op.hint:
         hint = f"{op.hint} {hint}"
     only_missing = all(e["type"] == "missing" and len(e["loc"]) == 1 for e in errors)

@@ -57,8 +57,10 @@ EXTRAS: dict[str, set[str]] = {
     # path: a local CSV file read inside the MCP client's roots (seed 000 section 5.6).
     "imports.create": {"csvIdentifier", "externalId", "path"},
     # Our filter on the page Exa returns (not sent to Exa).
-    "items.list": {"onlySatisfied"},
-    "items.getAll": {"onlySatisfied", "maxItems", "pageSize"},
+    "items.list": {"onlySatisfied", "fields"},
+    "items.getAll": {"onlySatisfied", "maxItems", "pageSize", "fields"},
+    # What each (expanded) item carries in the answer (not sent to Exa); docs/answers.md.
+    "websets.get": {"fields"},
     **{op: {"maxItems", "pageSize"} for op in HELPER_OPERATION_IDS if op != "items.getAll"},
     # `query` is also accepted as `question` (a validation alias, not a schema property).
 }
