@@ -156,3 +156,33 @@ async def test_stream_answer_streams_chunks_as_progress_and_returns_the_whole_an
     kept = structured(found)["results"]
     assert kept and all(r["url"].split("/")[2] == domain for r in kept)
     assert not contents.is_error and structured(contents)["results"][0].get("summary"), structured(contents)
+
+
+async def test_cancelling_a_task_augmented_start_search_cancels_the_search_at_exa(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+        async with inprocess_legacy(app) as client:
+            made = await client.session.call_tool(
+                "websets-sync",
+                {"operation": "create_webset", "params": {"search": {"query": "AI startups", "count": 2}}},
+            )
+            wid = structured(made)["id"]
+            created = await client.call_task(
+                "websets-async",
+                {"operation": "start_search", "params": {"websetId": wid, "query": "biotech", "count": 1000}},
+                token="follow",
+            )
+            task_id = created["task"]["taskId"]
+            await client.until(lambda: bool(client.progress))  # the search exists and is being followed
+            cancelled = await client.cancel(task_id)
+            assert cancelled.status == "cancelled"
+            searches = structured(
+                await client.session.call_tool(
+                    "websets-sync", {"operation": "get_webset", "params": {"id": wid}}
+                )
+            )
+            record = await app.tasks.get(task_id)  # type: ignore[union-attr]
+            assert str(record.status) == "cancelled"
+    started = [s for s in searches.get("searches", []) if s.get("query") == "biotech"]
+    assert started and started[0]["status"] == "canceled", searches
