@@ -259,6 +259,13 @@ class GovernedTransport(httpx.AsyncBaseTransport):
                         status=429,
                     )
                 waited = True
+                logger.info(  # an operator (and an MCP client at info) sees the throttling
+                    "%s calls held %.1f s by Exa's Retry-After; %s %s waits",
+                    gate.family,
+                    held,
+                    shape.method,
+                    shape.path,
+                )
                 await asyncio.sleep(held)
             if waited:
                 self.stats.retry_after_waits += 1
@@ -266,6 +273,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             try:
                 if not gate.limiter.has_capacity():
                     self.stats.throttled_waits += 1
+                    logger.debug("%s %s waits for the %s rate limit", shape.method, shape.path, gate.family)
                 await gate.limiter.acquire()
             except BaseException:
                 self._slots.release()

@@ -13,7 +13,8 @@ from mcp import Client
 
 from exa_orch.log import register_secret
 from exa_orch.mcp.server import build_server
-from exa_orch.sim.testing import SimHandle
+from exa_orch.sim.context import FaultConfig, SimConfig
+from exa_orch.sim.testing import SimHandle, running_sim
 
 from .tasks_support import app_for
 
@@ -90,3 +91,23 @@ async def test_a_client_that_never_sets_a_level_gets_no_messages(
             result = await client.call_tool("manage_websets", {"operation": "list_operations"})
             assert not result.is_error
     assert seen == []
+
+
+async def test_retries_and_retry_after_holds_reach_a_client_at_info(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    messages = Messages()
+    faults = FaultConfig(rate=0.5, kinds=("429",), retry_after=0.05, seed=3)
+    async with running_sim(SimConfig(speed=100.0, faults=faults)) as flaky:
+        async with app_for(flaky.url, tmp_path / "w.db", monkeypatch) as app:
+            async with Client(build_server(app), mode="legacy", logging_callback=messages) as client:
+                await client.set_logging_level("info")
+                for _ in range(6):
+                    result = await client.call_tool(
+                        "manage_websets", {"operation": "websets.list", "args": {}}
+                    )
+                    assert not result.is_error
+                retried = await messages.until("retrying GET")
+                held = await messages.until("Retry-After")
+    assert retried.level == "info" and retried.logger.startswith("exa_orch.gateway")
+    assert held.level == "info"
