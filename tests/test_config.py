@@ -63,3 +63,12 @@ def test_key_never_shows_in_repr_or_str() -> None:
     assert key not in str(settings.api_key)
     assert settings.api_key == Secret(key)
     assert settings.require_api_key().reveal() == key
+
+
+def test_enabled_tools_narrow_the_profile_and_unknown_names_are_refused() -> None:
+    env = {"EXA_ORCH_TOOLS": "toolhost", "EXA_ORCH_ENABLED_TOOLS": " exa-sync, exa-async ,exa-sync"}
+    assert Settings.from_env(env).enabled_tools == ("exa-sync", "exa-async")
+    assert Settings.from_env({}).enabled_tools is None
+    with pytest.raises(ConfigError, match="EXA_ORCH_ENABLED_TOOLS") as bad:
+        Settings.from_env({"EXA_ORCH_ENABLED_TOOLS": "exa-sync"})  # not a tool of manage_websets
+    assert "manage_websets" in (bad.value.hint or "")
