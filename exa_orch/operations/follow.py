@@ -4,7 +4,10 @@ and follow it to its end, durably. It is what a task-augmented toolhost `start_s
 job does, and `tasks/result` carries the finished object, where a plain call returns at creation.
 
 Steps: `start` (the create, checkpointed: a resumed run keeps following the job it started), then
-reads until the job is terminal (reads are safe to repeat). Cancelling the task cancels the job
+reads until the job is terminal (reads are safe to repeat). Searches and enrichments carry
+`metadata.exaOrchStep = <task id>:start`, so a run killed after Exa created the object but before
+the checkpoint finds it on resume rather than starting a second one (a research run has no such
+lookup: it may be started twice in that window). Cancelling the task cancels the job
 at Exa. Operations run through `services["dispatch"]`, as the "operation" task type does.
 """
 
@@ -60,6 +63,9 @@ KINDS: dict[str, Followed] = {
         frozenset({"completed", "failed", "canceled", "cancelled"}),
     ),
 }
+# Kinds whose objects a webset lists (GET /websets/{id} with raw), under this key.
+LISTED_IN_WEBSET: dict[str, str] = {"search": "searches", "enrichment": "enrichments"}
+MARK_KEY = "exaOrchStep"  # metadata key holding <task id>:start on the objects exa.follow creates
 # The create operation a toolhost start_* names -> the kind that follows it.
 KIND_OF_CREATE: dict[str, str] = {f.create: kind for kind, f in KINDS.items()}
 
@@ -89,8 +95,28 @@ async def _follow(ctx: TaskContext, args: FollowArgs) -> Any:
     async def call(name: str, call_args: dict[str, Any]) -> Any:
         return await dispatch(name, call_args, progress)
 
+    create_args = dict(args.args)
+    mark = ctx.external_id("start")
+    listed = LISTED_IN_WEBSET.get(args.kind)
+    if listed is not None and create_args.get("preview") is not True:
+        # Searches and enrichments take no externalId: a metadata mark lets a run resumed after
+        # Exa made the object (before the checkpoint) find it instead of starting a second one.
+        metadata = create_args.get("metadata")
+        create_args["metadata"] = {**(metadata if isinstance(metadata, dict) else {}), MARK_KEY: mark}
+
+    async def find() -> Any:
+        webset = await call("websets.get", {"id": create_args.get("websetId"), "raw": True})
+        for obj in (webset or {}).get(listed) or []:
+            if isinstance(obj, dict) and (obj.get("metadata") or {}).get(MARK_KEY) == mark:
+                return await call(spec.get, spec.ref(create_args, obj))
+        return None
+
     async def start() -> Any:
-        return await call(spec.create, dict(args.args))
+        if ctx.resumed and listed is not None and create_args.get("websetId"):
+            found = await find()
+            if found is not None:
+                return found
+        return await call(spec.create, create_args)
 
     created: dict[str, Any] = await ctx.step("start", start)
     ref = spec.ref(args.args, created)
