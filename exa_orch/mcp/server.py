@@ -11,6 +11,12 @@ Errors an agent can fix come back as a tool result with `isError: true` whose te
 are not an object) is a JSON-RPC error. An unexpected exception is logged with its traceback and
 answered as INTERNAL_ERROR: the server never dies on input.
 
+Beyond tools (seed 000 sections 5-6, docs/client-features.md): `logging/setLevel` subscribes the
+connection to exa_orch's log records (`logbridge`); each tools/call hands its operation the
+client's sampling, elicitation and roots (`peer.SessionPeer` as `OpContext.peer`); a call missing
+required args or the Exa key asks by a form, else answers the fallback (`elicit`); long calls get
+heartbeats or pings (`keepalive`). Toolhost start_*/check_*/cancel_* answer the section 6.3 shapes.
+
 Hook points for MCP Tasks (`exa_orch.mcp.tasks.install_tasks(server, app)`), all on `ExaOrchServer`:
 `execute_tool(name, arguments, progress)` runs a call exactly as tools/call does;
 `resolve_call(name, arguments)` -> (operation, args) without running it; `task_support` maps a tool
