@@ -19,7 +19,8 @@ heartbeats or pings (`keepalive`). Toolhost start_*/check_*/cancel_* answer the 
 
 Hook points for MCP Tasks (`exa_orch.mcp.tasks.install_tasks(server, app)`), all on `ExaOrchServer`:
 `execute_tool(name, arguments, progress)` runs a call exactly as tools/call does;
-`resolve_call(name, arguments)` -> (operation, args) without running it; `task_support` maps a tool
+`resolve_call(name, arguments)` -> (operation, args) without running it (`resolve_task_call`: as a
+task); `task_support` maps a tool
 name to its `execution.taskSupport`; `capability_hooks` edit the advertised capabilities.
 """
 
@@ -276,19 +277,19 @@ class ExaOrchServer(Server[Any]):
             )
         return {"tool": tool, "operations": ops, "count": len(ops)}
 
-    def resolve_call(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    def resolve_task_call(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
         """Map a tool call onto the (registry operation, args) it runs as an MCP task.
 
-        The same as a plain call, except a toolhost start_search/start_enrichment/start_research:
+        `resolve_call`'s answer, except a toolhost start_search/start_enrichment/start_research:
         as a task it is `tasks.create {type: "exa.follow"}`, which starts the job and follows it to
         its end, so the task completes when the job does (seed 000 section 5.2.2).
         """
-        target, args = self.resolve_plain(name, arguments)
+        target, args = self.resolve_call(name, arguments)
         if name in TOOLS_BY_NAME and target in KIND_OF_CREATE and args.get("preview") is not True:
             return CREATE_TASK, {"type": FOLLOW_TASK_TYPE, "kind": KIND_OF_CREATE[target], "args": args}
         return target, args
 
-    def resolve_plain(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+    def resolve_call(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
         """Map a tool call onto (registry operation, args); raise ToolCallError naming what is wrong.
 
         `list_operations` resolves to itself (not a registry operation in the toolhost profile).
@@ -393,7 +394,7 @@ class ExaOrchServer(Server[Any]):
         if isinstance(arguments, dict) and isinstance(arguments.get("operation"), str):
             operation = arguments["operation"][:100]
         try:
-            target, args = self.resolve_plain(name, arguments)
+            target, args = self.resolve_call(name, arguments)
             if target == LIST_OPERATIONS:
                 if name == MANAGE_WEBSETS and LIST_OPERATIONS in self.app.registry:
                     return text_result(await self.app.run_operation(LIST_OPERATIONS, args, progress))
