@@ -32,7 +32,7 @@ from exa_orch.operations import (
 )
 from exa_orch.operations.follow import FOLLOW_WORKFLOW
 from exa_orch.operations.tasks import OPERATION_WORKFLOW
-from exa_orch.runtime import Supervisor, TaskService, WorkflowRegistry
+from exa_orch.runtime import Principal, Supervisor, TaskService, TtlPolicy, WorkflowRegistry
 from exa_orch.store import Store, ensure_parent_dir
 from exa_orch.workflows import default_workflows
 
@@ -55,14 +55,21 @@ class App:
         """The runtime's TaskService, or None when the runtime is not available."""
         return self.services.get("tasks")
 
-    def op_context(self, progress: ProgressFn | None = None, peer: ClientPeer | None = None) -> OpContext:
-        """An OpContext for one call; `progress` sends notifications when the call asked for them,
-        `peer` is the calling client's sampling/elicitation/roots (None for a durable task's run)."""
+    def op_context(
+        self,
+        progress: ProgressFn | None = None,
+        principal: Principal | None = None,
+        peer: ClientPeer | None = None,
+    ) -> OpContext:
+        """An OpContext for one call; `progress` sends notifications when the call asked for them;
+        `principal` is the caller (None: the local user); `peer` is the calling client's
+        sampling/elicitation/roots (None for a durable task's run)."""
         return OpContext(
             gateway=self.gateway,
             settings=self.settings,
             progress=progress or no_progress,
             services=self.services,
+            principal=principal,
             peer=peer,
         )
 
@@ -71,13 +78,14 @@ class App:
         name: str,
         args: Mapping[str, Any] | str | None,
         progress: ProgressFn | None = None,
+        principal: Principal | None = None,
         peer: ClientPeer | None = None,
     ) -> Any:
-        """Dispatch one registered operation (validation, handler, projection).
+        """Dispatch one registered operation (validation, handler, projection) for `principal`.
 
         `args` is normally an object; a JSON-encoded string is left for dispatch's safe mode."""
         call_args: Any = dict(args) if isinstance(args, Mapping) else args
-        return await dispatch(self.registry, name, call_args, self.op_context(progress, peer))
+        return await dispatch(self.registry, name, call_args, self.op_context(progress, principal, peer))
 
 
 def _workflow_registry(env: Mapping[str, str]) -> WorkflowRegistry:
@@ -95,7 +103,11 @@ async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
     }
     supervisor = await stack.enter_async_context(
         Supervisor(
-            app.store, _workflow_registry(os.environ), runtime_services, max_working=app.settings.max_tasks
+            app.store,
+            _workflow_registry(os.environ),
+            runtime_services,
+            max_working=app.settings.max_tasks,
+            ttl=TtlPolicy(app.settings.task_ttl * 1000, app.settings.max_task_ttl * 1000),
         )
     )
     app.supervisor = supervisor

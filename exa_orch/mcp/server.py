@@ -43,6 +43,7 @@ from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.gateway import MissingApiKey
 from exa_orch.mcp.app import App
+from exa_orch.mcp.auth import request_principal
 from exa_orch.mcp.elicit import ask_api_key, ask_missing, input_required
 from exa_orch.mcp.keepalive import current_beat, keepalive
 from exa_orch.mcp.logbridge import bridge as log_bridge
@@ -67,6 +68,7 @@ from exa_orch.mcp.toolhost import (
 from exa_orch.operations import ClientPeer
 from exa_orch.operations.follow import FOLLOW_TASK_TYPE, KIND_OF_CREATE
 from exa_orch.operations.normalize import decode_json
+from exa_orch.runtime import Principal
 
 log = logging.getLogger(__name__)
 
@@ -384,9 +386,11 @@ class ExaOrchServer(Server[Any]):
         name: str,
         arguments: dict[str, Any] | None,
         progress: Progress | None = None,
+        principal: Principal | None = None,
         peer: ClientPeer | None = None,
     ) -> types.CallToolResult:
-        """Run one tool call to its CallToolResult; never raises for anything the input can cause.
+        """Run one tool call for `principal` (None: the local user) to its CallToolResult; never
+        raises for anything the input can cause.
 
         `peer` is the calling client's sampling/elicitation/roots, for the operations that use them."""
         operation: str | None = None
@@ -397,9 +401,11 @@ class ExaOrchServer(Server[Any]):
             target, args = self.resolve_call(name, arguments)
             if target == LIST_OPERATIONS:
                 if name == MANAGE_WEBSETS and LIST_OPERATIONS in self.app.registry:
-                    return text_result(await self.app.run_operation(LIST_OPERATIONS, args, progress))
+                    return text_result(
+                        await self.app.run_operation(LIST_OPERATIONS, args, progress, principal)
+                    )
                 return text_result(self.list_operations(name))
-            result = await self._run_asking(target, args, progress, peer)
+            result = await self._run_asking(target, args, progress, principal, peer)
             if name in TOOLS_BY_NAME and operation is not None:
                 result = shape_async_result(operation, args, result)
             return text_result(result)
@@ -417,12 +423,17 @@ class ExaOrchServer(Server[Any]):
             return error_result(exc, operation)
 
     async def _run_asking(
-        self, target: str, args: dict[str, Any], progress: Progress | None, peer: ClientPeer | None
+        self,
+        target: str,
+        args: dict[str, Any],
+        progress: Progress | None,
+        principal: Principal | None,
+        peer: ClientPeer | None,
     ) -> Any:
         """Run the operation; if it lacks required args or the server lacks the Exa key, ask the
         user by a form (when the client offers elicitation) and run it once more with the answer."""
         try:
-            return await self.app.run_operation(target, args, progress, peer)
+            return await self.app.run_operation(target, args, progress, principal, peer)
         except MissingApiKey:
             if not await ask_api_key(peer, self.app.gateway):
                 raise
@@ -431,7 +442,7 @@ class ExaOrchServer(Server[Any]):
             if filled is None:
                 raise
             args = {**args, **filled}
-        return await self.app.run_operation(target, args, progress, peer)
+        return await self.app.run_operation(target, args, progress, principal, peer)
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
@@ -461,8 +472,9 @@ class ExaOrchServer(Server[Any]):
             except Exception:
                 log.debug("progress notification dropped", exc_info=True)
 
+        principal = request_principal(self.app.settings, ctx.request)  # who owns the tasks it makes
         return await self.execute_tool(
-            params.name, params.arguments, progress, SessionPeer(session, ctx.request_id)
+            params.name, params.arguments, progress, principal, SessionPeer(session, ctx.request_id)
         )
 
 
