@@ -152,17 +152,48 @@ def test_serve_with_a_bad_extra_workflows_entry_is_a_config_error(
     assert "hint: " in out.stderr and "Traceback" not in out.stderr
 
 
-def test_migrate_on_another_apps_sqlite_file_is_a_migration_error_with_a_hint(tmp_path: Path) -> None:
-    other = tmp_path / "other-app.db"
-    with sqlite3.connect(other) as conn:
+def another_apps_database(path: Path) -> bytes:
+    """An SQLite file of some other application (one table named like exa-orch's); its bytes."""
+    with sqlite3.connect(path) as conn:
         conn.execute("CREATE TABLE tasks (title TEXT)")  # a name exa-orch uses, another shape
+        conn.execute("CREATE TABLE notes (body TEXT)")
         conn.execute("INSERT INTO tasks VALUES ('buy milk')")
-    out = exa_orch("db", "migrate", "--db", str(other))
-    assert out.returncode == 1
-    assert_clean_error(out.stderr, "MIGRATION_FAILED")
-    assert "table tasks already exists" in out.stderr
-    with sqlite3.connect(other) as conn:
-        assert conn.execute("SELECT title FROM tasks").fetchall() == [("buy milk",)]
+    conn.close()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["db", "migrate"], ["sql", "select * from tasks"], ["serve"], ["serve", "--sim"], ["serve", "--http"]],
+    ids=["migrate", "sql", "serve", "serve-sim", "serve-http"],
+)
+def test_another_apps_sqlite_file_is_refused_and_left_byte_identical(tmp_path: Path, argv: list[str]) -> None:
+    other = tmp_path / "some-other-app.sqlite"
+    before = another_apps_database(other)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "exa_orch",
+            *argv,
+            "--db",
+            str(other),
+            *(["--port", "0"] if "--http" in argv else []),
+        ],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**env, "EXA_ORCH_EXA_URL": "http://127.0.0.1:9"},  # never called: it stops before
+    )
+    assert out.returncode == 1 and out.stdout == "", out
+    error = next(line for line in out.stderr.splitlines() if line.startswith("error ["))
+    assert error.startswith(f"error [FOREIGN_DATABASE]: {other} is not an exa-orch database"), out.stderr
+    assert "tasks" in error and "notes" in error  # it names what it found
+    assert "hint: " in out.stderr and "Traceback" not in out.stderr
+    assert other.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [other.name]  # no -wal, -shm or journal left
 
 
 @pytest.mark.parametrize(
