@@ -189,5 +189,6 @@ class Settings:
         raise ConfigError(
             "EXA_API_KEY is not set: exa-orch needs an Exa API key to call Exa",
             hint="Set EXA_API_KEY in the server's environment (get one at dashboard.exa.ai), "
-            "or run without a key against the built-in simulator: `exa-orch serve --sim`.",
+            "or run without a key against the built-in simulator: `exa-orch serve --sim` (or start "
+            "`exa-orch sim` and set EXA_ORCH_EXA_URL to the URL it prints).",
         )

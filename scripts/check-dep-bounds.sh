@@ -11,11 +11,16 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 WORK=${DEP_BOUNDS_DIR:-/tmp/exa-orch-dep-bounds}
+# Test a snapshot of the checkout (tracked and new files, not .venv), so edits made while the
+# suites run don't leak into them, and so nothing outside the snapshot is needed.
+rm -rf "$WORK/src"
+mkdir -p "$WORK/src"
+git ls-files -z --cached --others --exclude-standard | xargs -0 tar -cf - | tar -xf - -C "$WORK/src"
+cd "$WORK/src"
 PYTHON=${PYTHON:-python3}
 ENDS=("${@:-lowest newest}")
 ENDS=(${ENDS[@]})
 SUITES=(tests/mcp tests/operations)
-mkdir -p "$WORK"
 if [ ! -x "$WORK/tool/bin/uv" ]; then
     "$PYTHON" -m venv "$WORK/tool"
     "$WORK/tool/bin/pip" install --quiet uv
