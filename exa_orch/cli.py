@@ -123,8 +123,6 @@ def _simulator(args: argparse.Namespace) -> Iterator[str | None]:
     """With `serve --sim`: the built-in simulator on 127.0.0.1:<free port> in a thread of this
     process for the duration of the block, yielding its URL; else None."""
     if not args.sim:
-        if args.sim_speed is not None:
-            raise InvalidParams("--sim-speed needs --sim", hint="Add --sim, or drop --sim-speed.")
         yield None
         return
     from exa_orch.sim.server import config_from
@@ -143,7 +141,10 @@ def _simulator(args: argparse.Namespace) -> Iterator[str | None]:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; print errors to stderr as `error [CODE]: message`."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "sim_speed", None) is not None and not args.sim:
+        parser.error("serve --sim-speed needs --sim")
     try:
         settings = Settings.from_env()
         configure_logging(settings.log_level)
