@@ -167,13 +167,13 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
         from exa_orch.mcp.server import run_server
 
-        db_path = _db_path(args, settings)
+        # Absolute, so the start-up log line (`exa-orch app ready: db=...`) says where the data is.
+        db_path = _db_path(args, settings).absolute()
         with _simulator(args) as sim_url:
             if sim_url is not None:
                 settings = dataclasses.replace(
                     settings, exa_url=sim_url, arxiv_url=f"{sim_url}/arxivxplorer", api_key=None
                 )
-            log.info("database: %s", db_path.resolve())
             return run_server(settings, db_path=db_path, http=args.http, host=args.host, port=args.port)
     if args.command == "sim":
         from exa_orch.sim.server import run_sim

@@ -265,5 +265,5 @@ def test_serve_sim_over_http_needs_no_key_no_second_process_and_no_port(tmp_path
         proc.stdout.close() if proc.stdout else None
     log = (tmp_path / "stderr.log").read_text()
     assert "exa simulator (--sim) on http://127.0.0.1:" in log and "sk-must-not-be-sent" not in log
-    assert f"database: {tmp_path / 'data' / 'exa-orch' / 'workflows.db'}" in log
+    assert f"db={tmp_path / 'data' / 'exa-orch' / 'workflows.db'} " in log
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "stderr.log"]  # nothing in the cwd

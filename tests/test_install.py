@@ -122,7 +122,7 @@ async def test_installed_serve_sim_from_root_runs_a_research_task_into_the_user_
             assert done["result"]["status"] == "completed"
     log = (tmp_path / "stderr.log").read_text()
     db = data_home / "exa-orch" / "workflows.db"
-    assert f"database: {db}" in log  # it says where its data is
+    assert f"exa-orch app ready: db={db} " in log  # it says where its data is
     assert "no Exa key is used" in log
     with sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True) as conn:
         row = conn.execute("select status from tasks where id = ?", (task_id,)).fetchone()
