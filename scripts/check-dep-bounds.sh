@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Check that both ends of exa-orch's dependency ranges work: build two fresh venvs, one with the
 # LOWEST version each range in pyproject.toml allows (uv's --resolution lowest-direct) and one
-# with the NEWEST, and run the MCP and operations suites in each. Exit 1 if either fails.
+# with the NEWEST, and run the MCP, operations and view suites in each. Exit 1 if either fails.
 #
 #   scripts/check-dep-bounds.sh            # both ends
 #   scripts/check-dep-bounds.sh lowest     # one end (lowest | newest)
@@ -20,7 +20,9 @@ cd "$WORK/src"
 PYTHON=${PYTHON:-python3}
 ENDS=("${@:-lowest newest}")
 ENDS=(${ENDS[@]})
-SUITES=(tests/mcp tests/operations)
+# The suites that exercise the dependencies: mcp, exa-py, httpx, pydantic (MCP face, operations),
+# jinja2 and rich (the view; its browser test is about chromium, not a dependency's version).
+SUITES=(tests/mcp tests/operations tests/view --ignore=tests/view/test_browser.py)
 if [ ! -x "$WORK/tool/bin/uv" ]; then
     "$PYTHON" -m venv "$WORK/tool"
     "$WORK/tool/bin/pip" install --quiet uv
@@ -41,7 +43,7 @@ for end in "${ENDS[@]}"; do
     "$UV" pip install --quiet --python "$venv/bin/python" --resolution "$resolution" -e .
     "$UV" pip install --quiet --python "$venv/bin/python" -e '.[dev]'
     echo "== $end: $("$UV" pip freeze --python "$venv/bin/python" \
-        | grep -iE '^(mcp|exa-py|aiosqlite|httpx|pydantic|tenacity|aiolimiter|starlette|uvicorn|platformdirs)==' \
+        | grep -iE '^(mcp|exa-py|aiosqlite|httpx|pydantic|tenacity|aiolimiter|starlette|uvicorn|platformdirs|jinja2|rich)==' \
         | tr '\n' ' ')"
     if "$venv/bin/python" -m pytest -q -p no:cacheprovider "${SUITES[@]}"; then
         echo "== $end: PASS"
