@@ -99,3 +99,27 @@ def test_default_database_follows_xdg_then_home_unless_exa_orch_db_says(
         check=True,
     )
     assert out.stdout.strip() == expected
+
+
+def test_servers_started_from_different_directories_share_one_default_database(tmp_path: Path) -> None:
+    """Two clients spawning the server from different working directories (one of them /) reach
+    the same file, so they see the same tasks."""
+    env = {k: v for k, v in os.environ.items() if k != "EXA_ORCH_DB"}
+    (tmp_path / "project").mkdir()
+    seen = {
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from exa_orch.config import Settings; print(Settings.from_env().db_path)",
+            ],
+            env=env,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout.strip()
+        for cwd in ("/", tmp_path / "project")
+    }
+    assert seen == {str(default_db_path())}
