@@ -37,6 +37,8 @@ class WebsetId(Args):
 class GetWebset(WebsetId):
     expand: list[Literal["items"]] | None = None
     """['items'] to include the latest items"""
+    fields: list[pj.ItemField] | None = Field(default=None, exclude=True)
+    """what each expanded item carries (default name, url, criteria, enrichments; ['all'] for everything)"""
 
 
 class UpdateWebset(WebsetId):
@@ -129,8 +131,8 @@ P = f"{WEBSETS}/websets"
 OPERATIONS: list[Operation] = [
     rest_op("websets.create", CreateWebset, "POST", P, "Create a webset, optionally with a first search, "
             "imports and enrichments.", project=_one(pj.webset)),
-    rest_op("websets.get", GetWebset, "GET", P + "/{id}", "Get a webset (expand=['items'] adds its latest items).",
-            project=_one(pj.webset)),
+    rest_op("websets.get", GetWebset, "GET", P + "/{id}", "Get a webset (expand=['items'] adds its latest items, "
+            "compact unless fields asks for more).", project=lambda result, args: pj.webset(result, args.fields)),
     rest_op("websets.list", ListWebsets, "GET", P, "List websets, one page (cursor, limit <= 100).",
             project=_page(pj.webset)),
     rest_op("websets.update", UpdateWebset, "POST", P + "/{id}", "Replace a webset's metadata.",
