@@ -9,7 +9,8 @@ OrchError (.code, .hint)
   |   + ForeignDatabase      the file is another application's SQLite database (left untouched)
   |   + InvalidTransition    a task status change that the state machine forbids
   |   + LeaseHeld            another process owns the task's lease
-  + TaskNotFound             no task with that id (or it expired)
+  + TaskNotFound             no task with that id that the caller may see
+  |   + TaskExpired          the caller's task finished and was removed after its TTL
   + TaskTerminal             the task already finished; it can't be cancelled or resumed
   + OperationCancelled       the work was cancelled before it finished
   + GatewayError             a call to Exa failed (.status, .tag, .request_id)
@@ -183,10 +184,27 @@ class TaskNotFound(OrchError):
     def __init__(self, task_id: str) -> None:
         super().__init__(
             f"no task {task_id!r}",
-            hint="Task ids look like 'task_<uuid>'; finished tasks are deleted after their TTL. "
-            "Use 'tasks.list' to see the tasks that exist.",
+            hint="Task ids look like 'task_<uuid>'; a task is seen only by the principal that created it "
+            "(its token over HTTP, the local user on stdio). Use 'tasks.list' to see your tasks.",
         )
         self.task_id = task_id
+
+
+class TaskExpired(TaskNotFound):
+    """The caller's task finished and was removed when its TTL ran out (its tombstone remains)."""
+
+    code = ErrorCode.TASK_EXPIRED
+
+    def __init__(self, task_id: str, status: str, expired_at: str) -> None:
+        OrchError.__init__(
+            self,
+            f"task {task_id!r} expired: it ended {status} and was removed at {expired_at}, when its TTL ran out",
+            hint="A finished task is kept for its TTL (tasks.create's `ttl`, default EXA_ORCH_TASK_TTL); "
+            "fetch results before then, or start the task again with a longer ttl.",
+        )
+        self.task_id = task_id
+        self.status = status
+        self.expired_at = expired_at
 
 
 class TaskTerminal(OrchError):

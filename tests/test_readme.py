@@ -33,6 +33,11 @@ FIELDS = {
     "EXA_ORCH_RPS": "rps",
     "EXA_ORCH_LOG_LEVEL": "log_level",
     "EXA_ORCH_HTTP_TOKEN": "http_token",
+    "EXA_ORCH_HTTP_TOKENS": None,  # unset: no named tokens
+    "EXA_ORCH_HTTP_TOKENS_FILE": None,
+    "EXA_ORCH_TASK_TTL": "task_ttl",
+    "EXA_ORCH_MAX_TASK_TTL": "max_task_ttl",
+    "EXA_ORCH_PRINCIPAL": None,  # defaults to user:<login>, which depends on who runs it
     loader.ENV_VAR: None,
 }
 
