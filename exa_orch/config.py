@@ -3,7 +3,7 @@
 | variable              | meaning                                                   | default          |
 |-----------------------|-----------------------------------------------------------|------------------|
 | EXA_API_KEY           | Exa API key; required unless EXA_ORCH_EXA_URL is the sim  | -                |
-| EXA_ORCH_DB           | the SQLite file                                           | ./workflows.db   |
+| EXA_ORCH_DB           | the SQLite file (or --db)                                 | workflows.db in the per-user data directory (`default_db_path()`) |
 | EXA_ORCH_EXA_URL      | Exa's base URL (point it at `exa-orch sim`)               | https://api.exa.ai |
 | EXA_ORCH_ARXIV_URL    | ArXiv Xplorer base URL for papers.search                  | the sim's /arxivxplorer when EXA_ORCH_EXA_URL is a sim, else https://search.arxivxplorer.com |
 | EXA_ORCH_TOOLS        | tool profile: manage_websets or toolhost                  | manage_websets   |
@@ -34,6 +34,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import platformdirs
+
 from exa_orch.errors import ConfigError
 
 DEFAULT_EXA_URL = "https://api.exa.ai"
@@ -44,6 +46,26 @@ PROFILE_TOOLS: dict[str, tuple[str, ...]] = {
     "toolhost": ("websets-sync", "websets-async", "exa-sync", "exa-async"),
 }
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+APP_NAME = "exa-orch"
+DB_FILE = "workflows.db"
+
+
+def data_dir() -> Path:
+    """The per-user data directory exa-orch keeps its database in.
+
+    Linux and other Unixes: `$XDG_DATA_HOME/exa-orch`, else `~/.local/share/exa-orch`; macOS:
+    `~/Library/Application Support/exa-orch`; Windows: `%APPDATA%\\exa-orch`. Read from the process
+    environment each call (not cached), so a test that points XDG_DATA_HOME elsewhere is obeyed.
+    """
+    # roaming=True is %APPDATA% on Windows (platformdirs' default would be %LOCALAPPDATA%).
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False, roaming=True))
+
+
+def default_db_path() -> Path:
+    """`workflows.db` in `data_dir()`: one absolute path whatever the working directory, so a server
+    an MCP client starts from `/` (or a read-only directory) works, and two clients started from
+    different directories share their tasks."""
+    return data_dir() / DB_FILE
 
 
 class Secret:
@@ -109,6 +131,12 @@ def _url(env: Mapping[str, str], name: str, default: str) -> str:
             hint=f"Unset it for {default}, or give the full URL, e.g. http://127.0.0.1:PORT.",
         )
     return url
+
+
+def _db_path(env: Mapping[str, str]) -> Path:
+    raw = env.get("EXA_ORCH_DB", "").strip()
+    # `~` is expanded because client configs (Claude Desktop's JSON) pass env values unexpanded.
+    return Path(raw).expanduser() if raw else default_db_path()
 
 
 def _log_level(env: Mapping[str, str]) -> str:
@@ -209,7 +237,7 @@ class Settings:
     """Everything exa-orch reads from its environment. Build it with `Settings.from_env()`."""
 
     api_key: Secret | None = None
-    db_path: Path = Path("workflows.db")
+    db_path: Path = field(default_factory=default_db_path)
     exa_url: str = DEFAULT_EXA_URL
     arxiv_url: str = DEFAULT_ARXIV_URL
     tools: str = "manage_websets"
@@ -249,7 +277,7 @@ class Settings:
         arxiv_default = DEFAULT_ARXIV_URL if exa_url == DEFAULT_EXA_URL else f"{exa_url}/arxivxplorer"
         return cls(
             api_key=Secret(key) if key else None,
-            db_path=Path(env.get("EXA_ORCH_DB", "").strip() or "workflows.db"),
+            db_path=_db_path(env),
             exa_url=exa_url,
             arxiv_url=_url(env, "EXA_ORCH_ARXIV_URL", arxiv_default),
             tools=tools,
@@ -291,6 +319,6 @@ class Settings:
         raise ConfigError(
             "EXA_API_KEY is not set: exa-orch needs an Exa API key to call Exa",
             hint="Set EXA_API_KEY in the server's environment (get one at dashboard.exa.ai), "
-            "or run without a key against the built-in simulator: start `exa-orch sim` and set "
-            "EXA_ORCH_EXA_URL to the URL it prints.",
+            "or run without a key against the built-in simulator: `exa-orch serve --sim` (or start "
+            "`exa-orch sim` and set EXA_ORCH_EXA_URL to the URL it prints).",
         )

@@ -139,8 +139,8 @@ class MissingApiKey(ConfigError):
             "EXA_API_KEY is not set: this server started without an Exa API key, so it cannot call Exa",
             hint="Set EXA_API_KEY in the server's environment (get one at dashboard.exa.ai) and restart "
             "it; a client that supports elicitation is asked for the key by a form instead (it is held "
-            "in memory only). To try exa-orch without a key, start `exa-orch sim` and set "
-            "EXA_ORCH_EXA_URL to the URL it prints.",
+            "in memory only). To try exa-orch without a key, run `exa-orch serve --sim` (or start "
+            "`exa-orch sim` and set EXA_ORCH_EXA_URL to the URL it prints).",
         )
 
 
