@@ -21,7 +21,8 @@ from pydantic import Field
 
 from exa_orch.errors import NotFoundError, OrchError
 from exa_orch.runtime import TaskContext, create_or_get
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import harvest_run
 
 Json = dict[str, Any]

@@ -19,7 +19,8 @@ from pydantic import Field
 
 from exa_orch.errors import ApiError, OrchError
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import deep_run
 
 Json = dict[str, Any]

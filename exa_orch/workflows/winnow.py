@@ -25,7 +25,8 @@ from pydantic import Field, model_validator
 
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import winnow_run
 
 Json = dict[str, Any]
