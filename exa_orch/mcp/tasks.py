@@ -29,7 +29,7 @@ import logging
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 import mcp_types as types
@@ -46,6 +46,7 @@ from pydantic import ValidationError
 from exa_orch.errors import OrchError, TaskExpired, TaskNotFound, TaskTerminal
 from exa_orch.mcp import tasks_wire as wire
 from exa_orch.mcp.auth import request_principal
+from exa_orch.mcp.hooked import HookedServer
 from exa_orch.mcp.tasks_calls import CallResolver, ResolvedCall
 from exa_orch.operations.tasks import (
     OPERATION_TASK_TYPE,
@@ -54,9 +55,6 @@ from exa_orch.operations.tasks import (
     ttl_note,
 )
 from exa_orch.runtime import Principal
-
-if TYPE_CHECKING:
-    from exa_orch.mcp.server import ExaOrchServer
 
 log = logging.getLogger(__name__)
 
@@ -456,7 +454,7 @@ class UpdateTaskParams(types.RequestParams):
     input_responses: dict[str, Any] | None = None
 
 
-def install_tasks(server: ExaOrchServer, app: Any) -> TasksBridge | None:
+def install_tasks(server: HookedServer, app: Any) -> TasksBridge | None:
     """Serve MCP Tasks (both eras) on `server` from `app`'s TaskService; None when the runtime is off."""
     if getattr(app, "tasks", None) is None:
         log.warning("MCP Tasks disabled: the task runtime is not running")
@@ -468,7 +466,7 @@ def install_tasks(server: ExaOrchServer, app: Any) -> TasksBridge | None:
     server.add_request_handler("tasks/cancel", types.CancelTaskRequestParams, bridge.tasks_cancel)
     server.add_request_handler("tasks/update", UpdateTaskParams, bridge.tasks_update)
     server.middleware.append(bridge.middleware)
-    # The server's hooks (exa_orch.mcp.server.ExaOrchServer): tools/list shows execution.taskSupport
+    # The server's hooks (exa_orch.mcp.hooked.HookedServer): tools/list shows execution.taskSupport
     # (the 2026 sieve drops it), and the capability hook adds `tasks` to the handshake capabilities.
     for tool in bridge.task_tools:
         server.task_support.setdefault(tool, "optional")

@@ -63,7 +63,10 @@ def check_bind(settings: Settings, host: str) -> None:
 
 
 def serve(settings: Settings, *, db_path: Path, http: bool, host: str, port: int) -> int:
-    """Run the server to completion; 0 on a clean stop (see module docstring).
+    """Serve MCP until the client leaves or a signal arrives; 0 on a clean stop.
+
+    stdio by default; `http=True` serves streamable HTTP at http://host:port/mcp (loopback unless
+    EXA_ORCH_HTTP_TOKEN is set); raises ConfigError for an unsafe bind.
 
     Without EXA_API_KEY (and no simulator URL) the server still starts: its first call to Exa asks
     the client for the key by a form, or answers a CONFIG_ERROR tool result naming EXA_API_KEY."""
