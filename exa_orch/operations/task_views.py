@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from exa_orch.errors import InvalidParams
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 from exa_orch.store import TaskRecord
 
 Json = dict[str, Any]

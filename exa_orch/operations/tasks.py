@@ -16,7 +16,7 @@ from pydantic import ConfigDict, Field
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError, Conflict, InvalidParams, NotFoundError
-from exa_orch.gateway.projections import ItemField
+from exa_orch.operations.projections import ItemField
 from exa_orch.runtime import Principal, TaskContext, TaskService, WorkflowSpec
 from exa_orch.store import TaskRecord, TaskStatus
 
