@@ -37,9 +37,9 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from exa_orch import __version__
+from exa_orch.app import App
 from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.gateway import MissingApiKey
-from exa_orch.mcp.app import App
 from exa_orch.mcp.auth import request_principal
 from exa_orch.mcp.elicit import ask_api_key, ask_missing, input_required
 from exa_orch.mcp.hooked import HookedServer

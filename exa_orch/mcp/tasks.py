@@ -43,6 +43,7 @@ from mcp_types import HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_R
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from exa_orch.app import App
 from exa_orch.errors import OrchError, TaskExpired, TaskNotFound, TaskTerminal
 from exa_orch.mcp import tasks_wire as wire
 from exa_orch.mcp.auth import request_principal
@@ -54,7 +55,7 @@ from exa_orch.operations.tasks import (
     create_operation_task,
     ttl_note,
 )
-from exa_orch.runtime import Principal
+from exa_orch.runtime import Principal, TaskService
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +106,7 @@ class _Watcher:
 class TasksBridge:
     """MCP Tasks requests and notifications on top of the runtime's TaskService."""
 
-    def __init__(self, server: Server[Any], app: Any) -> None:
+    def __init__(self, server: Server[Any], app: App) -> None:
         self._server = server
         self._app = app
         self._calls = CallResolver(server, app)
@@ -122,7 +123,7 @@ class TasksBridge:
         return request_principal(self._app.settings, ctx.request)
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TaskService:
         tasks = self._app.tasks
         if tasks is None:  # pragma: no cover - install_tasks checks this first
             raise MCPError(code=INTERNAL_ERROR, message="the task runtime is not running")
@@ -454,9 +455,10 @@ class UpdateTaskParams(types.RequestParams):
     input_responses: dict[str, Any] | None = None
 
 
-def install_tasks(server: HookedServer, app: Any) -> TasksBridge | None:
+def install_tasks(server: HookedServer, app: App) -> TasksBridge | None:
     """Serve MCP Tasks (both eras) on `server` from `app`'s TaskService; None when the runtime is off."""
-    if getattr(app, "tasks", None) is None:
+    service = app.tasks
+    if service is None:
         log.warning("MCP Tasks disabled: the task runtime is not running")
         return None
     bridge = TasksBridge(server, app)
@@ -472,5 +474,5 @@ def install_tasks(server: HookedServer, app: Any) -> TasksBridge | None:
         server.task_support.setdefault(tool, "optional")
     server.capability_hooks.append(bridge.add_capability)
     server.extensions[wire.TASKS_EXTENSION] = {}
-    bridge.unsubscribe = app.tasks.subscribe(bridge.on_event)
+    bridge.unsubscribe = service.subscribe(bridge.on_event)
     return bridge

@@ -28,9 +28,9 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from exa_orch.app import open_app
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
-from exa_orch.mcp.app import open_app
 from exa_orch.mcp.auth import BearerAuth
 from exa_orch.mcp.server import ExaOrchServer, build_server
 
