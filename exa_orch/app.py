@@ -115,6 +115,10 @@ def runtime_services(app: App) -> dict[str, Any]:
 
 async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
     app.workflows = workflow_registry(os.environ)
+    # Before the runtime starts: a resumed task of a new type must find its row when it ends.
+    changed = await app.store.sync_archetypes(app.workflows.archetypes())
+    if changed:
+        log.info("archive: %d workflow archetype(s) written from their specs", changed)
     app.supervisor = await stack.enter_async_context(
         Supervisor(
             app.store,
