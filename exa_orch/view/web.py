@@ -27,9 +27,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from exa_orch.config import Secret
+from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams
-from exa_orch.view.auth import ASGIApp, ViewGuard
+from exa_orch.view.auth import ASGIApp, ViewGuard, viewer_of
 from exa_orch.view.data import COORDS, DOCUMENT, ViewDB, age_text, check_task_id, check_workflow_id
 
 TERMINAL = ("completed", "failed", "cancelled")
@@ -86,8 +86,10 @@ def _api_task(task: dict[str, Any]) -> dict[str, Any]:
     return {k: task.get(k) for k in keys}
 
 
-def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
-    """The view as an ASGI app over an open ViewDB, guarded (see `auth.ViewGuard`)."""
+def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> ASGIApp:
+    """The view as an ASGI app over an open ViewDB, guarded (see `auth.ViewGuard`): each request
+    sees the tasks and runs of its own principal only (every one's with `all_owners`). Another
+    principal's task or run is answered exactly as an unknown one (same status, same body)."""
     env = _env()
 
     def page(name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
@@ -95,10 +97,10 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
         return HTMLResponse(html, status_code=status_code)
 
     async def tasks_page(request: Request) -> Response:
-        return page("tasks.html", tasks=await db.tasks(), nav="tasks")
+        return page("tasks.html", tasks=await db.tasks(viewer_of(request.scope)), nav="tasks")
 
     async def task_page(request: Request) -> Response:
-        task = await db.task(request.path_params["task_id"])
+        task = await db.task(request.path_params["task_id"], viewer_of(request.scope))
         if task is None:
             raise HTTPException(404, "no such task (it may have expired)")
         result, result_cut = pretty(task["result"], task["result_size"])
@@ -130,7 +132,7 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
                 hint="e.g. /archive?x=scope&y=fidelity",
                 fields=["x", "y"],
             )
-        cells = await db.cells()
+        cells = await db.cells(viewer_of(request.scope))
         grid: dict[tuple[int, int], list[dict[str, Any]]] = {}
         for cell in cells:
             grid.setdefault((cell["coords"][x], cell["coords"][y]), []).append(cell)
@@ -145,11 +147,18 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
         workflow = await db.workflow(workflow_id)
         if workflow is None:
             raise HTTPException(404, "no such workflow in the archive")
-        return page("workflow.html", workflow=workflow, runs=await db.runs(workflow_id), nav="archive")
+        return page(
+            "workflow.html",
+            workflow=workflow,
+            runs=await db.runs(workflow_id, viewer_of(request.scope)),
+            nav="archive",
+        )
 
     async def run_page(request: Request) -> Response:
         run_id = request.path_params["run_id"]
-        run = await db.run(run_id) if run_id < 2**63 else None  # SQLite integers are 64-bit
+        run = (
+            await db.run(run_id, viewer_of(request.scope)) if run_id < 2**63 else None
+        )  # SQLite integers are 64-bit
         if run is None:
             raise HTTPException(404, "no such run in the archive")
         metrics = {k: json.dumps(v, ensure_ascii=False)[:500] for k, v in run["metrics"].items()}
@@ -163,10 +172,11 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
         )
 
     async def api_tasks(request: Request) -> Response:
-        return JSONResponse({"tasks": [_api_task(t) for t in await db.tasks()], "hasOwner": db.has_owner})
+        tasks = await db.tasks(viewer_of(request.scope))
+        return JSONResponse({"tasks": [_api_task(t) for t in tasks], "hasOwner": db.has_owner})
 
     async def api_task(request: Request) -> Response:
-        task = await db.task(request.path_params["task_id"])
+        task = await db.task(request.path_params["task_id"], viewer_of(request.scope))
         if task is None:
             raise HTTPException(404, "no such task (it may have expired)")
         events = await db.events(task["id"], limit=50)
@@ -229,4 +239,4 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
         routes=routes,
         exception_handlers={InvalidParams: invalid, HTTPException: http_error, sqlite3.Error: database_error},
     )
-    return ViewGuard(app, token)
+    return ViewGuard(app, settings, all_owners=all_owners)
