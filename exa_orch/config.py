@@ -3,7 +3,7 @@
 | variable              | meaning                                                   | default          |
 |-----------------------|-----------------------------------------------------------|------------------|
 | EXA_API_KEY           | Exa API key; required unless EXA_ORCH_EXA_URL is the sim  | -                |
-| EXA_ORCH_DB           | the SQLite file                                           | ./workflows.db   |
+| EXA_ORCH_DB           | the SQLite file (or --db)                                 | workflows.db in the per-user data directory (`default_db_path()`) |
 | EXA_ORCH_EXA_URL      | Exa's base URL (point it at `exa-orch sim`)               | https://api.exa.ai |
 | EXA_ORCH_ARXIV_URL    | ArXiv Xplorer base URL for papers.search                  | the sim's /arxivxplorer when EXA_ORCH_EXA_URL is a sim, else https://search.arxivxplorer.com |
 | EXA_ORCH_TOOLS        | tool profile: manage_websets or toolhost                  | manage_websets   |
@@ -17,6 +17,7 @@
 | EXA_ORCH_TASK_TTL     | seconds a finished task is kept when tasks.create gives no ttl | 3600        |
 | EXA_ORCH_MAX_TASK_TTL | the longest ttl granted, in seconds (longer asks are clamped) | 86400        |
 | EXA_ORCH_PRINCIPAL    | FOR TESTS ONLY: the local principal's name, instead of `user:<login>` | -      |
+| EXA_ORCH_ENABLED_TOOLS | comma-separated tools to serve (of the profile's tools)  | all of them      |
 
 Principals (who owns a task; see README "Who can see a task"): the local user `user:<login>` on
 stdio and on HTTP without tokens; `token:<name>` for a named token over HTTP; the unnamed
@@ -33,12 +34,38 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import platformdirs
+
 from exa_orch.errors import ConfigError
 
 DEFAULT_EXA_URL = "https://api.exa.ai"
 DEFAULT_ARXIV_URL = "https://search.arxivxplorer.com"
 TOOL_PROFILES = ("manage_websets", "toolhost")
+PROFILE_TOOLS: dict[str, tuple[str, ...]] = {
+    "manage_websets": ("manage_websets",),
+    "toolhost": ("websets-sync", "websets-async", "exa-sync", "exa-async"),
+}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+APP_NAME = "exa-orch"
+DB_FILE = "workflows.db"
+
+
+def data_dir() -> Path:
+    """The per-user data directory exa-orch keeps its database in.
+
+    Linux and other Unixes: `$XDG_DATA_HOME/exa-orch`, else `~/.local/share/exa-orch`; macOS:
+    `~/Library/Application Support/exa-orch`; Windows: `%APPDATA%\\exa-orch`. Read from the process
+    environment each call (not cached), so a test that points XDG_DATA_HOME elsewhere is obeyed.
+    """
+    # roaming=True is %APPDATA% on Windows (platformdirs' default would be %LOCALAPPDATA%).
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False, roaming=True))
+
+
+def default_db_path() -> Path:
+    """`workflows.db` in `data_dir()`: one absolute path whatever the working directory, so a server
+    an MCP client starts from `/` (or a read-only directory) works, and two clients started from
+    different directories share their tasks."""
+    return data_dir() / DB_FILE
 
 
 class Secret:
@@ -106,6 +133,12 @@ def _url(env: Mapping[str, str], name: str, default: str) -> str:
     return url
 
 
+def _db_path(env: Mapping[str, str]) -> Path:
+    raw = env.get("EXA_ORCH_DB", "").strip()
+    # `~` is expanded because client configs (Claude Desktop's JSON) pass env values unexpanded.
+    return Path(raw).expanduser() if raw else default_db_path()
+
+
 def _log_level(env: Mapping[str, str]) -> str:
     level = (env.get("EXA_ORCH_LOG_LEVEL", "").strip() or "INFO").upper()
     if level not in LOG_LEVELS:
@@ -114,6 +147,23 @@ def _log_level(env: Mapping[str, str]) -> str:
             hint="Set EXA_ORCH_LOG_LEVEL=INFO.",
         )
     return level
+
+
+def _enabled_tools(env: Mapping[str, str], profile: str) -> tuple[str, ...] | None:
+    raw = env.get("EXA_ORCH_ENABLED_TOOLS", "").strip()
+    if not raw:
+        return None
+    names = tuple(dict.fromkeys(n.strip() for n in raw.split(",") if n.strip()))
+    known = PROFILE_TOOLS[profile]
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        raise ConfigError(
+            f"EXA_ORCH_ENABLED_TOOLS names tools the {profile!r} profile does not have: "
+            f"{', '.join(repr(n) for n in unknown) or raw!r}",
+            hint=f"Use a comma-separated subset of {', '.join(known)} (EXA_ORCH_TOOLS picks the profile), "
+            "or unset it to serve them all.",
+        )
+    return names
 
 
 DEFAULT_TOKEN_NAME = "default"  # the principal name of the unnamed EXA_ORCH_HTTP_TOKEN
@@ -187,7 +237,7 @@ class Settings:
     """Everything exa-orch reads from its environment. Build it with `Settings.from_env()`."""
 
     api_key: Secret | None = None
-    db_path: Path = Path("workflows.db")
+    db_path: Path = field(default_factory=default_db_path)
     exa_url: str = DEFAULT_EXA_URL
     arxiv_url: str = DEFAULT_ARXIV_URL
     tools: str = "manage_websets"
@@ -200,6 +250,8 @@ class Settings:
     task_ttl: int = 3600  # seconds
     max_task_ttl: int = 86_400  # seconds
     principal: str = field(default_factory=local_principal)
+    enabled_tools: tuple[str, ...] | None = None
+    """the profile's tools to serve (seed 000 section 9.1 enabledTools); None serves them all"""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -225,7 +277,7 @@ class Settings:
         arxiv_default = DEFAULT_ARXIV_URL if exa_url == DEFAULT_EXA_URL else f"{exa_url}/arxivxplorer"
         return cls(
             api_key=Secret(key) if key else None,
-            db_path=Path(env.get("EXA_ORCH_DB", "").strip() or "workflows.db"),
+            db_path=_db_path(env),
             exa_url=exa_url,
             arxiv_url=_url(env, "EXA_ORCH_ARXIV_URL", arxiv_default),
             tools=tools,
@@ -238,6 +290,7 @@ class Settings:
             task_ttl=task_ttl,
             max_task_ttl=max_task_ttl,
             principal=principal or local_principal(),
+            enabled_tools=_enabled_tools(env, tools),
         )
 
     @property
@@ -266,6 +319,6 @@ class Settings:
         raise ConfigError(
             "EXA_API_KEY is not set: exa-orch needs an Exa API key to call Exa",
             hint="Set EXA_API_KEY in the server's environment (get one at dashboard.exa.ai), "
-            "or run without a key against the built-in simulator: start `exa-orch sim` and set "
-            "EXA_ORCH_EXA_URL to the URL it prints.",
+            "or run without a key against the built-in simulator: `exa-orch serve --sim` (or start "
+            "`exa-orch sim` and set EXA_ORCH_EXA_URL to the URL it prints).",
         )

@@ -6,6 +6,7 @@ OrchError (.code, .hint)
   + ConfigError              a missing or malformed setting (EXA_API_KEY, EXA_ORCH_DB ...)
   + StoreError               the SQLite store failed
   |   + MigrationError       a migration file failed or was edited after being applied
+  |   + ForeignDatabase      the file is another application's SQLite database (left untouched)
   |   + InvalidTransition    a task status change that the state machine forbids
   |   + LeaseHeld            another process owns the task's lease
   + TaskNotFound             no task with that id that the caller may see
@@ -39,6 +40,7 @@ class ErrorCode(StrEnum):
     CONFIG_ERROR = "CONFIG_ERROR"
     STORE_ERROR = "STORE_ERROR"
     MIGRATION_FAILED = "MIGRATION_FAILED"
+    FOREIGN_DATABASE = "FOREIGN_DATABASE"
     INVALID_TRANSITION = "INVALID_TRANSITION"
     LEASE_HELD = "LEASE_HELD"
     TASK_NOT_FOUND = "TASK_NOT_FOUND"
@@ -98,9 +100,19 @@ class OrchError(Exception):
 class InvalidParams(OrchError):
     code = ErrorCode.INVALID_PARAMS
 
-    def __init__(self, message: str, *, hint: str | None = None, fields: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        fields: list[str] | None = None,
+        missing: list[str] | None = None,
+    ) -> None:
         super().__init__(message, hint=hint)
         self.fields = fields or []
+        # Top-level required args that were absent, when that was the only problem (the MCP face
+        # asks the user for them, seed 000 section 6.5).
+        self.missing = missing or []
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()
@@ -140,6 +152,21 @@ class MigrationError(StoreError):
         )
         self.version = version
         self.name = name
+
+
+class ForeignDatabase(StoreError):
+    code = ErrorCode.FOREIGN_DATABASE
+
+    def __init__(self, path: object, tables: list[str]) -> None:
+        shown = ", ".join(tables[:5]) + (f" and {len(tables) - 5} more" if len(tables) > 5 else "")
+        super().__init__(
+            f"{path} is not an exa-orch database: it holds tables of its own ({shown}) and no "
+            "schema_migrations table; exa-orch left it unchanged",
+            hint="Point --db (or EXA_ORCH_DB) at an exa-orch database, or at a new file (it is "
+            "created); leave out --db for the default in the per-user data directory.",
+        )
+        self.path = str(path)
+        self.tables = tables
 
 
 class InvalidTransition(StoreError):

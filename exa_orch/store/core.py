@@ -69,6 +69,11 @@ def connect_writer(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
             else "Check that the file and its directory exist and are readable and writable, or "
             "choose another file with EXA_ORCH_DB or --db.",
         ) from exc
+    try:
+        migrations.refuse_foreign(conn, path)
+    except BaseException:
+        conn.close()
+        raise
     # A generous busy timeout rides out another process's write transaction instead of failing.
     conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     conn.execute("PRAGMA journal_mode = WAL")
