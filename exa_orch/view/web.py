@@ -92,12 +92,14 @@ def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> AS
     principal's task or run is answered exactly as an unknown one (same status, same body)."""
     env = _env()
 
-    def page(name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-        html = env.get_template(name).render(has_owner=db.has_owner, db_name=db.path.name, **context)
+    def page(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+        html = env.get_template(name).render(
+            has_owner=db.has_owner, db_name=db.path.name, viewer=viewer_of(request.scope), **context
+        )
         return HTMLResponse(html, status_code=status_code)
 
     async def tasks_page(request: Request) -> Response:
-        return page("tasks.html", tasks=await db.tasks(viewer_of(request.scope)), nav="tasks")
+        return page(request, "tasks.html", tasks=await db.tasks(viewer_of(request.scope)), nav="tasks")
 
     async def task_page(request: Request) -> Response:
         task = await db.task(request.path_params["task_id"], viewer_of(request.scope))
@@ -108,6 +110,7 @@ def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> AS
         args, args_cut = pretty(task["args"], task["args_size"])
         error = json.loads(task["error"]) if task["error"] else None
         return page(
+            request,
             "task.html",
             task=task,
             terminal=task["status"] in TERMINAL,
@@ -140,7 +143,7 @@ def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> AS
         for key, members in grid.items():
             scored = [m["fitness"] for m in members if m["fitness"] is not None]
             best[key] = max(scored) if scored else None
-        return page("archive.html", cells=cells, grid=grid, best=best, x=x, y=y, nav="archive")
+        return page(request, "archive.html", cells=cells, grid=grid, best=best, x=x, y=y, nav="archive")
 
     async def workflow_page(request: Request) -> Response:
         workflow_id = check_workflow_id(request.path_params["workflow_id"])
@@ -148,6 +151,7 @@ def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> AS
         if workflow is None:
             raise HTTPException(404, "no such workflow in the archive")
         return page(
+            request,
             "workflow.html",
             workflow=workflow,
             runs=await db.runs(workflow_id, viewer_of(request.scope)),
@@ -163,6 +167,7 @@ def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> AS
             raise HTTPException(404, "no such run in the archive")
         metrics = {k: json.dumps(v, ensure_ascii=False)[:500] for k, v in run["metrics"].items()}
         return page(
+            request,
             "run.html",
             run=run,
             metrics=metrics,
@@ -223,7 +228,7 @@ def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> AS
     def _error(request: Request, status: int, message: str) -> Response:
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message}, status_code=status)
-        return page("error.html", status_code=status, status=status, message=message, nav="")
+        return page(request, "error.html", status_code=status, status=status, message=message, nav="")
 
     routes = [
         Route("/", tasks_page, methods=["GET"]),

@@ -135,6 +135,7 @@ async def test_a_token_sees_only_its_own_tasks_and_runs(view: ViewDB, world: Wor
     assert seen["runs"] == {str(world.alice_run)}
     assert mine.status_code == my_api.status_code == my_run.status_code == 200
     assert "secret of alice" in mine.text and my_api.json()["task"]["owner"] == "token:alice"
+    assert "read-only · as token:alice" in mine.text  # the header says whose view this is
     assert "elite-of-alice" in my_run.text
     # The grid's best run and run count are alice's, though bob's runs are fitter.
     assert f'href="/runs/{world.alice_run}"' in grid and "1 run<" in grid and "fitness 0.300" in grid
@@ -211,6 +212,7 @@ async def test_all_owners_sees_every_task_with_its_owner(view: ViewDB, world: Wo
     assert seen["runs"] == {str(r) for r in runs}
     assert {t["id"]: t["owner"] for t in api}[world.bob] == "token:bob"
     assert "token:bob" in page and "token:alice" in page  # the owner column
+    assert "read-only · all owners" in page
     assert f'href="/runs/{world.bob_expired_run}"' in grid and "fitness 0.950" in grid
     # With tokens configured, operator mode still needs one.
     async with client(view, ENV, all_owners=True) as c:
