@@ -38,9 +38,17 @@ class _Server(uvicorn.Server):
 
 def check_bind(settings: Settings, host: str, *, all_owners: bool = False) -> None:
     """Refuse a bind beyond loopback unless bearer tokens are configured (then every request needs
-    one); the operator mode `all_owners` (every task to every caller) says so in the refusal."""
+    one); the operator mode `all_owners` (every task to every caller) is loopback-only."""
+    if all_owners and not is_loopback(host):
+        # Operator mode shows every principal's tasks to whoever gets in; a token would only say
+        # who got in, not whose tasks they may see, so it stays on the machine's own loopback.
+        raise ConfigError(
+            f"refusing to serve the view in --all-owners mode on {host}: it shows every owner's tasks",
+            hint="Keep the default --host 127.0.0.1 for --all-owners, or drop --all-owners to serve "
+            "each token its own tasks.",
+        )
     if not is_loopback(host) and not settings.http_auth:
-        what = "the view in --all-owners mode" if all_owners else "the view"
+        what = "the view"
         raise ConfigError(
             f"refusing to serve {what} on {host}: binding beyond loopback needs a bearer token",
             hint="Configure EXA_ORCH_HTTP_TOKENS (or EXA_ORCH_HTTP_TOKEN) with long random secrets, "

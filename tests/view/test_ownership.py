@@ -219,8 +219,11 @@ async def test_all_owners_sees_every_task_with_its_owner(view: ViewDB, world: Wo
         assert (await c.get("/api/tasks")).status_code == 401
 
 
-def test_all_owners_beyond_loopback_needs_tokens(tmp_path: Path) -> None:
+def test_all_owners_stays_on_loopback_even_with_tokens(tmp_path: Path) -> None:
     with pytest.raises(ConfigError, match="--all-owners"):
         check_bind(Settings.from_env({}), "0.0.0.0", all_owners=True)
+    # A token says who got in, not whose tasks they may see: operator mode never leaves loopback.
+    with pytest.raises(ConfigError, match="--all-owners"):
+        check_bind(Settings.from_env(ENV), "0.0.0.0", all_owners=True)
     check_bind(Settings.from_env({}), "127.0.0.1", all_owners=True)
-    check_bind(Settings.from_env(ENV), "0.0.0.0", all_owners=True)  # every request needs a token
+    check_bind(Settings.from_env(ENV), "0.0.0.0")  # each token its own tasks: allowed
