@@ -55,7 +55,8 @@ from exa_orch.operations.tasks import (
     create_operation_task,
     ttl_note,
 )
-from exa_orch.runtime import Principal, TaskService
+from exa_orch.runtime import Principal, TaskEvent, TaskService
+from exa_orch.store import TaskRecord
 
 log = logging.getLogger(__name__)
 
@@ -312,7 +313,7 @@ class TasksBridge:
         elif method == "tasks/update":
             raise MCPError(code=METHOD_NOT_FOUND, message="Method not found", data=method)
 
-    async def _get(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> Any:
+    async def _get(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> TaskRecord:
         try:
             return await self.service.get(task_id, principal=self.principal(ctx))
         except TaskNotFound as exc:
@@ -389,7 +390,7 @@ class TasksBridge:
 
     # ---------------------------------------------------------------- notifications
 
-    async def on_event(self, event: Any) -> None:
+    async def on_event(self, event: TaskEvent) -> None:
         """TaskService listener: status and progress notifications to the session that made the task."""
         record = event.task
         key = str((record.meta or {}).get("notifyKey") or "")
@@ -409,7 +410,7 @@ class TasksBridge:
         if record.terminal:
             self._watchers.pop(key, None)
 
-    async def _notify_status(self, watcher: _Watcher, record: Any) -> None:
+    async def _notify_status(self, watcher: _Watcher, record: TaskRecord) -> None:
         task = wire.task_2025(record)
         fingerprint = (task["status"], task["statusMessage"])
         if fingerprint == watcher.last_status:
@@ -418,7 +419,9 @@ class TasksBridge:
         params = types.TaskStatusNotificationParams.model_validate(task)
         await watcher.session.send_notification(types.TaskStatusNotification(params=params))  # type: ignore[arg-type]
 
-    async def _notify_progress(self, watcher: _Watcher, record: Any, progress: Mapping[str, Any]) -> None:
+    async def _notify_progress(
+        self, watcher: _Watcher, record: TaskRecord, progress: Mapping[str, Any]
+    ) -> None:
         if watcher.progress_token is None or record.terminal:
             return
         completed = float(progress.get("completed") or 0)
