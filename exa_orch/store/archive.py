@@ -6,6 +6,8 @@ shows the best completed run of each cell (the five coordinates).
 Archetypes: each task type's `workflows` row and `workflow_steps` come from its WorkflowSpec
 (`Archetype`); `sync_archetypes` writes them at start-up (insert a new one, update a changed one),
 so a new workflow needs no migration. Rows no spec names are left alone (runs may point at them).
+The SQL is plain (`?` placeholders, no SQLite-only syntax) so that a backend which runs these
+functions on another DB-API connection can run it unchanged.
 
 Live filing: the Store is given an extractor per task type (`Store.archive_runs`); when a task of
 such a type ends (completed, failed or cancelled), `file_run` inserts its run in the same
@@ -143,7 +145,7 @@ def sync_archetypes(conn: sqlite3.Connection, archetypes: Mapping[str, Archetype
             r[0]
             for r in conn.execute(
                 "SELECT description FROM workflow_steps WHERE workflow_id = ? ORDER BY position", (a.id,)
-            )
+            ).fetchall()
         ]
         if found is not None and tuple(found) == row and steps == list(a.steps):
             continue
