@@ -2,13 +2,14 @@
 
 `open_app(settings, db_path)` opens every long-lived resource in one `AsyncExitStack` and closes
 them in reverse order (runtime first, so actors stop at a safe point and release their leases
-while the store is still open). Every face uses it: the MCP server (mcp/transport.py), the demo,
-the benchmarks and the tests' fixtures; none opens a resource itself, each asks the `App`.
-It sits in the face layer (it imports every layer below and is imported by no lower one).
+while the store is still open). Every face uses it: the MCP server (mcp/transport.py, which
+`exa-orch serve` runs), the demo, the benchmarks and the tests' fixtures; none opens a resource
+itself, each asks the `App`. It sits in the face layer: it imports the layers below and no lower
+layer imports it. (The read-only view opens its own read-only connection: it needs no runtime.)
 
-The runtime knows no task type (DESIGN.md, Layers): the workflows it runs are handed to it here.
+The runtime knows no task type (CONTRIBUTING.md, layers): it is handed the workflows it runs here.
 Extra workflow specs for tests come from `EXA_ORCH_EXTRA_WORKFLOWS="module:attribute"`, which the
-runtime's loader reads; this module only passes the environment through.
+workflows' loader (workflows/loader.py) reads; this module only passes the environment through.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The package's import graph: no cycle, and no import up the layers of docs/architecture.md.
+"""The package's import graph: no cycle, and no import up the layers of CONTRIBUTING.md.
 
 Every module of exa_orch is parsed with `ast` (nothing is imported), and every `import` counts,
 wherever it is written: at the top, inside a function, or under `if TYPE_CHECKING:`. A cycle
