@@ -100,12 +100,12 @@ async def create(args: CreateResearch, ctx: OpContext) -> dict[str, Any]:
 
 async def get(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
     # exa-py puts the run id into the path as is: escape it ("run/cancel" or "id?x" must not route).
-    return run_json(await call(ctx.exa.agent.runs.get(segment(args.research_id))))
+    return run_json(await call(ctx.exa.agent.runs.get(segment(args.research_id, "researchId"))))
 
 
 async def cancel(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
     """Cancel a running research task (Agent API run cancel); a finished run is refused by Exa (409)."""
-    return run_json(await call(ctx.exa.agent.runs.cancel(segment(args.research_id))))
+    return run_json(await call(ctx.exa.agent.runs.cancel(segment(args.research_id, "researchId"))))
 
 
 async def list_(args: ListResearch, ctx: OpContext) -> dict[str, Any]:
@@ -117,7 +117,7 @@ async def poll_until_finished(args: PollResearch, ctx: OpContext) -> dict[str, A
     """Poll the run until terminal or `timeout`; progress is reported on each poll (no total is known)."""
 
     async def fetch() -> dict[str, Any]:
-        return run_json(await call(ctx.exa.agent.runs.get(segment(args.research_id))))
+        return run_json(await call(ctx.exa.agent.runs.get(segment(args.research_id, "researchId"))))
 
     async def report(run: dict[str, Any], polls: int) -> None:
         await ctx.progress(polls, None, f"research {args.research_id} {run.get('status')}")
