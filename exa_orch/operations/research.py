@@ -85,6 +85,9 @@ def research_view(run: dict[str, Any]) -> dict[str, Any]:
     request = run.get("request") or {}
     if request.get("effort"):
         out["effort"] = request["effort"]
+    mark = (run.get("metadata") or request.get("metadata") or {}).get(CREATE_MARK)
+    if mark:
+        out["externalId"] = mark  # the key it was created with (research.create's externalId)
     return out
 
 

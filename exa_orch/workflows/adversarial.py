@@ -210,19 +210,10 @@ def synthesis_from_run(run: Json) -> Json:
 async def _synthesize(ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json]) -> Json:
     """Run the synthesis; any failure or timeout becomes {error} (the sides are kept either way)."""
     prompt = synthesis_prompt(args.thesis, sides["thesis"]["items"], sides["antithesis"]["items"])
-    create_args = {
-        "instructions": prompt,
-        "outputSchema": SYNTHESIS_SCHEMA,
-        "externalId": ctx.external_id("synthesis.create"),
-    }
+    create_args = {"instructions": prompt, "outputSchema": SYNTHESIS_SCHEMA}
     await ctx.progress("synthesis", len(SIDES) + 2, len(SIDES) + 3, "starting the synthesis research run")
-
-    async def create() -> Json:
-        run: Json = await kit.call(ctx, "research.create", create_args, step="synthesis")
-        return run
-
     try:
-        run: Json = await ctx.step("synthesis.create", create)
+        run: Json = await kit.create_research(ctx, "synthesis.create", create_args)
     except OrchError as exc:
         return {"error": exc.to_dict()}
     research_id = str(run["researchId"])

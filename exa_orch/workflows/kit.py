@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
-from exa_orch.errors import ConfigError, NotFoundError
+from exa_orch.errors import ConfigError, NotFoundError, OrchError
 from exa_orch.runtime import TaskContext, create_or_get
 
 Json = dict[str, Any]
@@ -127,6 +127,58 @@ async def create_webset(ctx: TaskContext, key: str, body: Mapping[str, Any]) -> 
 
     webset: Json = await create_or_get(ctx, key, create, find)
     return webset
+
+
+TERMINAL_RUN = frozenset({"completed", "failed", "cancelled"})
+MAX_RUN_PAGES = 20
+
+
+async def find_research(ctx: TaskContext, key: str, *, step: str) -> Json | None:
+    """The research run created with externalId `key` (kept in its metadata mark), or None."""
+    cursor: str | None = None
+    for _ in range(MAX_RUN_PAGES):
+        page = await call(
+            ctx, "research.list", {"limit": 100, **({"cursor": cursor} if cursor else {})}, step=step
+        )
+        for run in page.get("data") or []:
+            if run.get("externalId") == key:
+                return dict(run)
+        cursor = page.get("nextCursor")
+        if not page.get("hasMore") or not cursor:
+            return None
+    return None
+
+
+async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -> Json:
+    """Step `key`: a research run (`research.create` args), started once even across crashes and cancels.
+
+    The run carries externalId = task:key (Exa keeps it in the run's metadata), so a resumed task
+    finds the run its earlier run started before the checkpoint instead of paying for a second one;
+    and a cancel hook registered *before* the create finds and cancels a run whose create was in
+    flight when the cancel came (the cancel's replay stops at this unsaved step, with the hook set).
+    """
+    mark = ctx.external_id(key)
+
+    async def create() -> Json:
+        if ctx.resumed:
+            found = await find_research(ctx, mark, step=key)
+            if found is not None:
+                return found
+        run: Json = await call(ctx, "research.create", {**args, "externalId": mark}, step=key)
+        return run
+
+    async def cancel_if_started() -> None:
+        run = await find_research(ctx, mark, step="cancel")
+        if run is not None and run.get("status") not in TERMINAL_RUN:
+            try:
+                await call(ctx, "research.cancel", {"researchId": run["researchId"]}, step="cancel")
+            except OrchError:  # finished meanwhile (409) or gone
+                pass
+
+    remove = ctx.on_cancel(cancel_if_started)
+    created: Json = await ctx.step(key, create)
+    remove()  # not on failure: a cancel's replay stops here and must find the hook
+    return created
 
 
 async def wait_idle(

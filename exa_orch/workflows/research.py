@@ -1,9 +1,8 @@
 """research.deep (seed 002, pattern 4): one research run, created crash-safely and polled to its end.
 
-The seed's Research API is retired: `research.*` operations run on Exa's Agent API. The Agent API
-has no externalId lookup, so the create is its own checkpointed step: a crash between Exa creating
-the run and that checkpoint (a few milliseconds) leaves one orphan run behind, and the resumed task
-creates another. The externalId still rides along (task:step), so the orphan can be told apart.
+The seed's Research API is retired: `research.*` operations run on Exa's Agent API. The run
+carries its key (task:step) in its metadata, so a crash between Exa creating the run and the
+checkpoint is healed on resume: the run is found in the runs list, not created again.
 
 A timeout is a result, not a failure: the task returns the run's status (`timedOut: true`) and
 whatever output there is; the run goes on at Exa (`research.get` / `research.cancel` by its id).
@@ -47,22 +46,18 @@ async def start_clock(ctx: TaskContext) -> float:
 
 
 async def create_run(ctx: TaskContext, key: str, instructions: str, schema: Json | None, model: str) -> Json:
-    """Step `key`: start one research run; returns {researchId, status, model, at (wall time)}."""
-
-    async def create() -> Json:
-        args: Json = {"instructions": instructions, "model": model, "externalId": ctx.external_id(key)}
-        if schema is not None:
-            args["outputSchema"] = schema
-        run = await kit.call(ctx, "research.create", args, step=key)
-        return {
-            "researchId": run["researchId"],
-            "status": run.get("status"),
-            "model": model,
-            "at": time.time(),
-        }
-
-    run: Json = await ctx.step(key, create)
-    return run
+    """Step `key`: start one research run (once, see `kit.create_research`); returns {researchId,
+    status, model, at (wall time it was first seen)}."""
+    args: Json = {"instructions": instructions, "model": model}
+    if schema is not None:
+        args["outputSchema"] = schema
+    run = await kit.create_research(ctx, key, args)
+    return {
+        "researchId": run["researchId"],
+        "status": run.get("status"),
+        "model": model,
+        "at": run.get("at") or time.time(),
+    }
 
 
 def cancel_on_task_cancel(ctx: TaskContext, research_id: str) -> Any:
