@@ -223,7 +223,9 @@ async def _synthesize(ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json]
 
     remove = ctx.on_cancel(cancel_run)
     timeout_s = min(kit.seconds(args.timeout), 3600.0)
-    poll = {"researchId": research_id, "timeout": timeout_s, "pollInterval": poll_seconds(timeout_s)}
+    until = await kit.deadline(ctx, "synthesis.start", timeout_s)  # kept across restarts
+    left = max(0.05, until - time.time())
+    poll = {"researchId": research_id, "timeout": left, "pollInterval": poll_seconds(timeout_s)}
 
     async def wait() -> Json:
         done: Json = await kit.call(ctx, "research.pollUntilFinished", poll, step="synthesis")

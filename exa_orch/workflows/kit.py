@@ -181,15 +181,34 @@ async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -
     return created
 
 
-async def wait_idle(
-    ctx: TaskContext, key: str, webset_id: str, timeout_s: float, poll_s: float = 2.0
-) -> Json:
-    """Step `key`: wait until the webset is idle or `timeout_s` passes.
+async def deadline(ctx: TaskContext, key: str, seconds: float) -> float:
+    """Step `key`: the wall time `seconds` after this step first ran. Saved with the task, so a
+    deadline is fixed at the first start and kept across restarts (a restarted task never gets its
+    whole timeout again)."""
+    started: float = await ctx.step(key, time.time)
+    return started + seconds
 
-    Returns {"webset", "timedOut", ...} as `websets.waitUntilIdle` does; a timeout is a result,
-    not an error, so the workflow can return what it has (the seeds' partial results).
+
+async def wait_idle(
+    ctx: TaskContext,
+    key: str,
+    webset_id: str,
+    timeout_s: float,
+    poll_s: float = 2.0,
+    *,
+    until: float | None = None,
+) -> Json:
+    """Step `key`: wait until the webset is idle or its deadline passes.
+
+    The deadline is `until` (wall time) if given, else `timeout_s` after this wait first started
+    (step `<key>.start`), so a restart does not restart the wait. Returns {"webset", "timedOut",
+    ...} as `websets.waitUntilIdle` does; a timeout is a result, not an error, so the workflow can
+    return what it has (the seeds' partial results).
     """
-    args = {"id": webset_id, "timeout": max(0.05, min(timeout_s, 3600.0)), "pollInterval": poll_s}
+    if until is None:
+        until = await deadline(ctx, f"{key}.start", timeout_s)
+    left = until - time.time()
+    args = {"id": webset_id, "timeout": max(0.05, min(left, 3600.0)), "pollInterval": poll_s}
     result: Json = await ctx.step(key, lambda: call(ctx, "websets.waitUntilIdle", args, step=key))
     return result
 

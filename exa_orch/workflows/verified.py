@@ -144,11 +144,12 @@ async def _collect_and_research(
     await ctx.partial({"websetId": webset_id, "items": [], "partial": True})
     await ctx.progress("webset", 1, 3, f"webset {webset_id}: waiting for the search")
     # A quick look first (small searches end in seconds), then a patient wait for the rest.
-    waited = await kit.wait_idle(ctx, "webset.wait", webset_id, min(QUICK_S, deadline - time.time()), 0.25)
+    quick = min(deadline, await kit.deadline(ctx, "webset.wait.start", QUICK_S))
+    waited = await kit.wait_idle(ctx, "webset.wait", webset_id, QUICK_S, 0.25, until=quick)
     if waited.get("timedOut"):
         # Branch on the checkpoint only, never on the clock: a run resumed after the deadline must
         # replay the path the earlier run took (its research runs). No time left: a one-poll wait.
-        waited = await kit.wait_idle(ctx, "webset.wait.rest", webset_id, deadline - time.time(), 2.0)
+        waited = await kit.wait_idle(ctx, "webset.wait.rest", webset_id, 0, 2.0, until=deadline)
     items = await kit.collect_items(ctx, "webset.items", webset_id, max_items=max(args.count, 1000))
     await ctx.progress("webset", 3, 3, f"webset {webset_id}: {len(items)} items")
     merged: list[Json] = [{"item": item} for item in items]
