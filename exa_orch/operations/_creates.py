@@ -6,8 +6,8 @@ with `find` before sending again, so a lost answer neither fails the call nor ma
 Operations declare how their object is found again:
 - websets by `externalId` (exa-orch supplies one when the caller gave none; it is in the answer);
 - every other kind by the `metadata[exaOrchKey]` mark (`gateway.marks`), looked up in a list;
-A caller (a workflow step) that passes its own key (externalId, or the mark in metadata) gets the
-same object back on every attempt, in this call or in a resumed run.
+A caller (a workflow step, an operation task) that passes its own metadata key gets the object
+made with it if there is one (looked up first), so a resumed run never makes a second.
 """
 
 from __future__ import annotations
@@ -39,13 +39,20 @@ def ambiguous(exc: GatewayError) -> bool:
     return isinstance(exc, ApiError) and (exc.status or 0) >= 500
 
 
-async def create_or_find(send: Callable[[], Awaitable[Json]], find: Finder, *, what: str) -> Json:
+async def create_or_find(
+    send: Callable[[], Awaitable[Json]], find: Finder, *, what: str, find_first: bool = False
+) -> Json:
     """`send()`'s answer, or after an ambiguous failure the object `find()` finds (see module doc).
 
     A 409 after such a failure means an earlier attempt made the object: it is found and returned.
-    Raises the last error when every attempt failed and nothing was found, or the first
-    unambiguous error (a 4xx) at once.
+    With `find_first` (a metadata key the caller chose: an idempotency key) an object already
+    made with it is returned without creating. Raises the last error when every attempt failed and
+    nothing was found, or the first unambiguous error (a 4xx) at once.
     """
+    if find_first:
+        found = await find()
+        if found is not None:
+            return found
     error: GatewayError | None = None
     for attempt in range(ATTEMPTS):
         if error is not None:
@@ -79,13 +86,15 @@ def marked(obj: Any, key: str) -> bool:
     return isinstance(obj, dict) and (obj.get("metadata") or {}).get(CREATE_MARK) == key
 
 
-def mark_body(body: Json) -> tuple[Json, str]:
-    """(`body` with a mark in its metadata, the key): the caller's mark if it set one, else a new one."""
+def mark_body(body: Json) -> tuple[Json, str, bool]:
+    """(`body` with a mark in its metadata, the key, whether the caller chose it): the caller's
+    mark if it set one, else a new one."""
     metadata = dict(body.get("metadata") or {})
     key = metadata.get(CREATE_MARK)
-    if not isinstance(key, str) or not key:
+    chosen = isinstance(key, str) and bool(key)
+    if not chosen:
         key = metadata[CREATE_MARK] = new_key()
-    return {**body, "metadata": metadata}, key
+    return {**body, "metadata": metadata}, str(key), chosen
 
 
 def first_marked(objects: Iterable[Any], key: str) -> Json | None:
@@ -150,17 +159,18 @@ def create_op(
     async def handler(args: Any, ctx: OpContext) -> Json:
         plan = rest.plan(args)
         body: Json = dict(plan.get("body") or {})
+        chosen = False  # a webset's own externalId is never looked up first: Exa answers 409 for it
         if by_external_id:
             key = body.get("externalId")
             if not isinstance(key, str) or not key:
                 key = body["externalId"] = new_key()
         else:
-            body, key = mark_body(body)
+            body, key, chosen = mark_body(body)
 
         async def send() -> Json:
             answer: Json = await request(ctx, "POST", plan["path"], query=plan.get("query"), body=body)
             return answer
 
-        return await create_or_find(send, lambda: find(ctx, args, key), what=name)
+        return await create_or_find(send, lambda: find(ctx, args, key), what=name, find_first=chosen)
 
     return Operation(name, model, handler, summary, plan=rest.plan, **kw)

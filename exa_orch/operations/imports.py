@@ -109,7 +109,7 @@ async def create(args: CreateImport, ctx: OpContext) -> dict[str, Any]:
     external_id = body.pop("externalId", None)
     if external_id:
         body["metadata"] = {CREATE_MARK: external_id, **(body.get("metadata") or {})}
-    body, key = mark_body(body)
+    body, key, chosen = mark_body(body)
 
     async def send() -> dict[str, Any]:
         answer: dict[str, Any] = await request(ctx, "POST", plan["path"], body=body)
@@ -123,7 +123,7 @@ async def create(args: CreateImport, ctx: OpContext) -> dict[str, Any]:
             return None
         return found
 
-    created = await create_or_find(send, find, what="imports.create")
+    created = await create_or_find(send, find, what="imports.create", find_first=chosen)
     if isinstance(args.csv, str):
         url = created.get("uploadUrl")
         if not url:

@@ -104,7 +104,9 @@ async def create(args: CreateResearch, ctx: OpContext) -> dict[str, Any]:
             metadata=metadata,
         )))  # fmt: skip
 
-    run = await create_or_find(send, lambda: find_run(ctx, key), what="research.create")
+    run = await create_or_find(
+        send, lambda: find_run(ctx, key), what="research.create", find_first=bool(args.external_id)
+    )
     return {**run, "model": args.model}
 
 

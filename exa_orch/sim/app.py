@@ -18,6 +18,7 @@ sending a response.")`.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
 import uuid
@@ -85,6 +86,11 @@ def _template(routes: list[BaseRoute], scope: Scope) -> str | None:
     return None
 
 
+def _client_tag(scope: Scope) -> str | None:
+    key = _api_key(scope)
+    return hashlib.sha256(key.encode()).hexdigest()[:8] if key else None
+
+
 def _api_key(scope: Scope) -> str | None:
     for name, value in scope.get("headers", []):
         if name == b"x-api-key":
@@ -131,6 +137,8 @@ class SimApp(Starlette):
             "status": None,
             "fault": None,
             "external_id": None,
+            # Which client sent it (a digest of its key, never the key): per-client pacing checks.
+            "client": _client_tag(scope),
         }
         counters.started(endpoint, family, entry)
 

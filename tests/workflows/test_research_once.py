@@ -69,3 +69,32 @@ async def test_a_cancel_reaches_a_run_whose_create_was_in_flight(
         [run_id] = list(agent_runs(sim).runs)
         got = await app.run_operation("research.get", {"researchId": run_id})
     assert got["status"] == "cancelled", got
+
+
+@pytest.mark.parametrize(
+    ("operation", "kind"), [("enrichments.create", "enrichment"), ("research.create", "agent_run")]
+)
+async def test_an_operation_task_killed_before_its_checkpoint_finds_its_object(
+    research_app: OpenApp, sim: SimHandle, monkeypatch: pytest.MonkeyPatch, operation: str, kind: str
+) -> None:
+    async with research_app(MODULE) as app:
+        webset = await app.run_operation("websets.create", {"externalId": "w-op"})
+    args = (
+        {"websetId": webset["id"], "description": "CEO name", "format": "text"}
+        if kind == "enrichment"
+        else {"instructions": "who makes RISC-V chips?"}
+    )
+    reached = stall_checkpoint(monkeypatch, "operation")
+    async with research_app(MODULE) as app:
+        created = await app.run_operation(
+            "tasks.create", {"type": "operation", "operation": operation, "args": args}
+        )
+        task_id = created["taskId"]
+        await asyncio.wait_for(reached.wait(), 15)
+    monkeypatch.undo()
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+    assert done.status == "completed", done.error
+    assert sim.stats()["creates_by_kind"][kind] == 1
+    assert sim.creates_by_key(CREATE_MARK) == {"webset:w-op": 1, f"{kind}:{task_id}:operation": 1}
