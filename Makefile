@@ -21,6 +21,7 @@ demo: $(STAMP)
 	$(BIN)/python -m exa_orch.demo
 
 test: $(STAMP)
+	sh scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)

@@ -1,4 +1,4 @@
-"""The `exa-orch` command: serve, sim, db migrate, sql.
+"""The `exa-orch` command: serve, sim, db migrate, sql, view, tasks.
 
 Each subcommand parses its flags here and hands off to the layer that owns the work; nothing in
 this module talks to SQLite, Exa or MCP itself. Exit codes: 0 ok, 1 failed, 2 bad usage.
@@ -93,6 +93,22 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument("query", help="one SELECT (or other read-only) statement")
     sql.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
     _add_db_flag(sql)
+
+    view = sub.add_parser("view", help="serve a read-only web view of tasks and the archive")
+    view.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
+    view.add_argument("--port", type=_port, default=8766, help="port (default 8766; 0 picks one)")
+    _add_db_flag(view)
+
+    tasks = sub.add_parser("tasks", help="list tasks with progress bars (--watch: live)")
+    tasks.add_argument("--watch", action="store_true", help="redraw until Ctrl-C")
+    tasks.add_argument("--interval", type=_finite, default=1.0, help="seconds between redraws (default 1)")
+    tasks.add_argument("--limit", type=int, default=50, help="newest tasks shown (default 50)")
+    tasks.add_argument(
+        "--status",
+        choices=("pending", "working", "completed", "failed", "cancelled"),
+        help="only this status",
+    )
+    _add_db_flag(tasks)
     return parser
 
 
@@ -136,4 +152,20 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         from exa_orch.store.admin import sql_command
 
         return asyncio.run(sql_command(_db_path(args, settings), args.query, as_json=args.json))
+    if args.command == "view":
+        from exa_orch.view.server import run_view
+
+        return run_view(settings, db_path=_db_path(args, settings), host=args.host, port=args.port)
+    if args.command == "tasks":
+        from exa_orch.view.terminal import show_tasks
+
+        return asyncio.run(
+            show_tasks(
+                _db_path(args, settings),
+                watch=args.watch,
+                interval=max(0.1, args.interval),
+                limit=max(1, args.limit),
+                status=args.status,
+            )
+        )
     raise AssertionError(f"unhandled command {args.command}")

@@ -275,21 +275,31 @@ class ExaOrchClient:
         created = await self.call("tasks.create", body, timeout=timeout)
         return str(created["taskId"])
 
-    async def get_task(self, task_id: str, *, timeout: float | None = None) -> dict[str, Any]:  # noqa: ASYNC109
-        """tasks.get: the task's status, progress, partial result, error and timestamps."""
-        view: dict[str, Any] = await self.call("tasks.get", {"taskId": task_id}, timeout=timeout)
+    async def get_task(
+        self,
+        task_id: str,
+        *,
+        full: bool = False,
+        timeout: float | None = None,  # noqa: ASYNC109
+    ) -> dict[str, Any]:
+        """tasks.get: the task's status, progress, error, timestamps and a summary of its partial result
+        (`partialSummary`; with full=True, the whole `partialResult`)."""
+        args: dict[str, Any] = {"taskId": task_id, "full": True} if full else {"taskId": task_id}
+        view: dict[str, Any] = await self.call("tasks.get", args, timeout=timeout)
         return view
 
     async def wait_task(self, task_id: str, timeout: float, *, poll: float = 20.0) -> dict[str, Any]:  # noqa: ASYNC109
-        """Wait up to `timeout` s for the task to end; tasks.result's body (`status`, and `result`
-        or `error`). Each poll is a tasks.result holding at most `poll` s at the server, so a child
+        """Wait up to `timeout` s for the task to end; tasks.result's body (`status`, and the whole
+        stored `result` (full: true: a host program takes it all at once, unpaged) or `error`). Each poll is a tasks.result holding at most `poll` s at the server, so a child
         restart in between costs one poll. Raises CallTimeout if it is still running at the end."""
         end = time.monotonic() + timeout
         while True:
             left = end - time.monotonic()
             wait = max(0.0, min(poll, MAX_WAIT_S, left))
             body: dict[str, Any] = await self.call(
-                "tasks.result", {"taskId": task_id, "wait": wait}, timeout=wait + self.ping_timeout + 30
+                "tasks.result",
+                {"taskId": task_id, "wait": wait, "full": True},
+                timeout=wait + self.ping_timeout + 30,
             )
             if body.get("status") in TERMINAL:
                 return body

@@ -11,7 +11,7 @@ nothing is cut without saying so. Every function takes the full JSON and returns
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 Json = dict[str, Any]
 RAW_HINT = "call again with raw: true for the full object"
@@ -96,8 +96,9 @@ def import_(obj: Json) -> Json:
     return out
 
 
-def webset(obj: Json) -> Json:
-    """A webset with its searches, enrichments, monitors and imports summarised."""
+def webset(obj: Json, fields: Any = None) -> Json:
+    """A webset with its searches, enrichments, monitors and imports summarised; its expanded items
+    compact (compact_item with `fields`)."""
     out = _pick(obj, "id", "status", "externalId", "title", "metadata", "createdAt", "updatedAt")
     out["searches"] = [search(s) for s in obj.get("searches") or []]
     out["enrichments"] = [enrichment(e) for e in obj.get("enrichments") or []]
@@ -108,7 +109,7 @@ def webset(obj: Json) -> Json:
     if obj.get("excludes"):
         out["excludes"] = obj["excludes"]
     if isinstance(obj.get("items"), list):
-        out["items"] = [item(i) for i in obj["items"]]
+        out["items"] = [compact_item(item(i), fields) for i in obj["items"]]
     return out
 
 
@@ -246,4 +247,100 @@ def answer(obj: Json) -> Json:
     """exa.answer: the answer and its citations (url, title)."""
     out = _pick(obj, "answer", "requestId")
     out["citations"] = [_pick(c, "id", "url", "title", "publishedDate") for c in obj.get("citations") or []]
+    return out
+
+
+# -- compact items: what an agent reads first, the rest on request ------------------------------
+
+DEFAULT_ITEM_FIELDS = ("name", "url", "criteria", "enrichments")
+"""What a compact item carries besides its id: the entity's name and URL, each criterion's verdict,
+each enrichment's value."""
+
+ITEM_FIELDS: dict[str, str] = {
+    "name": "the entity's name (company, person, paper title)",
+    "url": "the entity's URL",
+    "criteria": "{criterion: yes|no|unclear}",
+    "enrichments": "{enrichmentId: result}",
+    "description": "the entity's description",
+    "properties": "every property Exa returned (company, person, article ... details)",
+    "evaluations": "the criteria evaluations in full: verdict, reasoning, references",
+    "enrichmentResults": "the enrichment results in full: status, format, result, reasoning, references",
+    "reasoning": "shorthand for evaluations + enrichmentResults (they carry the reasoning)",
+    "references": "shorthand for evaluations + enrichmentResults (they carry the references)",
+    "source": "source, sourceId, websetId",
+    "timestamps": "createdAt, updatedAt",
+    "all": "the item exactly as the full answer has it",
+}
+"""The `fields` an item may be asked for, with what each adds."""
+
+ItemField = Literal[
+    "name",
+    "url",
+    "criteria",
+    "enrichments",
+    "description",
+    "properties",
+    "evaluations",
+    "enrichmentResults",
+    "reasoning",
+    "references",
+    "source",
+    "timestamps",
+    "all",
+]
+"""One of ITEM_FIELDS, as a type (an args model's `fields` lists these)."""
+
+
+def is_item(obj: Any) -> bool:
+    """True for a webset item (raw or projected): it has properties and evaluations."""
+    return isinstance(obj, dict) and isinstance(obj.get("properties"), dict) and "evaluations" in obj
+
+
+def entity_name(obj: Json) -> str | None:
+    """The entity's name: the company's, person's or paper's name or title, whichever the item has."""
+    props = obj.get("properties") or {}
+    for kind in ("company", "person", "article", "researchPaper", "custom"):
+        sub = props.get(kind)
+        if isinstance(sub, dict):
+            for key in ("name", "title"):
+                if isinstance(sub.get(key), str) and sub[key].strip():
+                    return str(sub[key]).strip()
+    return None
+
+
+def compact_item(obj: Json, fields: Any = None) -> Json:
+    """A projected item cut to `fields` (default DEFAULT_ITEM_FIELDS; 'all' keeps it whole); id always.
+
+    Every byte of the item is reachable: `properties`, `evaluations`, `enrichmentResults`, `source`
+    and `timestamps` together are the whole item.
+    """
+    want = set(fields or DEFAULT_ITEM_FIELDS)
+    if "all" in want:
+        return obj
+    if want & {"reasoning", "references"}:
+        want |= {"evaluations", "enrichmentResults"}
+    props: Json = obj["properties"] if isinstance(obj.get("properties"), dict) else {}
+    evals = [e for e in obj.get("evaluations") or [] if isinstance(e, dict)]
+    results = [r for r in obj.get("enrichments") or [] if isinstance(r, dict)]
+    out: Json = _pick(obj, "id")
+    if "name" in want and entity_name(obj):
+        out["name"] = entity_name(obj)
+    if "url" in want and props.get("url"):
+        out["url"] = props["url"]
+    if "description" in want and props.get("description"):
+        out["description"] = props["description"]
+    if "criteria" in want and evals:
+        out["criteria"] = {str(e.get("criterion")): e.get("satisfied") for e in evals}
+    if "enrichments" in want and results:
+        out["enrichments"] = {str(r.get("enrichmentId")): r.get("result") for r in results}
+    if "properties" in want and "properties" in obj:
+        out["properties"] = obj["properties"]
+    if "evaluations" in want and "evaluations" in obj:
+        out["evaluations"] = obj["evaluations"]
+    if "enrichmentResults" in want and "enrichments" in obj:
+        out["enrichmentResults"] = obj["enrichments"]
+    if "source" in want:
+        out.update(_pick(obj, "source", "sourceId", "websetId"))
+    if "timestamps" in want:
+        out.update(_pick(obj, "createdAt", "updatedAt"))
     return out

@@ -47,9 +47,10 @@ Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 
 INSTRUCTIONS = (
     "exa-orch runs Exa Websets, search and research for you. Call the tool with "
-    "{operation, args}: 'list_operations' returns every operation with the JSON Schema of its args. "
-    "Long jobs: 'tasks.create' starts a durable task and returns its id at once; poll 'tasks.get', "
-    "fetch 'tasks.result', stop with 'tasks.cancel', see all with 'tasks.list'. Tasks survive restarts. "
+    "{operation, args}: 'list_operations' lists the operations by domain; args {operation: name} gives "
+    "one operation's JSON Schema. Long jobs: 'tasks.create' starts a durable task and returns its id at "
+    "once; poll 'tasks.get', fetch 'tasks.result' (a summary and items in pages: follow nextCursor), stop "
+    "with 'tasks.cancel', see all with 'tasks.list'. Tasks survive restarts. "
     "Errors come back as JSON {code, message, hint}: fix what the message names and call again."
 )
 
@@ -64,7 +65,8 @@ _MANAGE_DESCRIPTION = (
     "Run any Exa operation: websets.*, searches.*, items.*, enrichments.*, monitors.*, webhooks.*, "
     "imports.*, events.*, exa.search/findSimilar/getContents/answer, research.*, papers.search, "
     "tasks.* (durable long jobs). Put the operation's arguments (camelCase, as in Exa's API) in "
-    "'args'. Call operation 'list_operations' first to get each operation's JSON Schema. "
+    "'args'. Call operation 'list_operations' first: it lists every operation by domain; call it with "
+    "args {operation: '<name>'} for that operation's JSON Schema ({taskType: '<type>'} for a task type's). "
     "Add preview:true to validate without calling Exa, raw:true for Exa's full objects."
 )
 

@@ -105,7 +105,7 @@ def invalid_params(op: Operation, exc: ValidationError, mode: Mode) -> InvalidPa
     described = [_describe_error(e, op, mode) for e in exc.errors(include_url=False)]
     fields = list(dict.fromkeys(p for p, _ in described))
     lines = "; ".join(m for _, m in described)
-    hint = f"Call 'list_operations' to see the args schema of {op.name!r}."
+    hint = f"Call list_operations with {{operation: {op.name!r}}} to see its args schema."
     if op.hint:
         hint = f"{op.hint} {hint}"
     return InvalidParams(f"invalid args for {op.name!r}: {lines}", hint=hint, fields=fields)

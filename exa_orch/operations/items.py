@@ -29,6 +29,8 @@ class ListItems(Args):
     """only items from this search or import"""
     only_satisfied: bool = False
     """leave out items that do not satisfy every criterion (the result says how many were left out)"""
+    fields: list[pj.ItemField] | None = Field(default=None, exclude=True)
+    """what each item carries (default name, url, criteria, enrichments); ['all'] for everything"""
 
 
 class ItemRef(Args):
@@ -41,6 +43,8 @@ class GetAllItems(GetAll):
     source_id: str | None = None
     only_satisfied: bool = False
     """leave out items that do not satisfy every criterion (the result says how many were left out)"""
+    fields: list[pj.ItemField] | None = Field(default=None, exclude=True)
+    """what each item carries (default name, url, criteria, enrichments); ['all'] for everything"""
 
 
 def keep_satisfied(result: dict[str, Any], only_satisfied: bool) -> dict[str, Any]:
@@ -81,7 +85,7 @@ async def list_items(args: ListItems, ctx: OpContext) -> dict[str, Any]:
 
 def _project_list(result: dict[str, Any], args: ListItems) -> dict[str, Any]:
     note: dict[str, Any] = {k: result[k] for k in ("omitted", "omittedNote") if k in result}
-    return {**pj.page(result, pj.item), **note}
+    return {**pj.page(result, lambda x: pj.compact_item(pj.item(x), args.fields)), **note}
 
 
 async def get_all(args: GetAllItems, ctx: OpContext) -> dict[str, Any]:
@@ -94,11 +98,16 @@ def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
     return pj.item(result)
 
 
+def _project_all(result: dict[str, Any], args: GetAllItems) -> dict[str, Any]:
+    out: dict[str, Any] = project_all(lambda x: pj.compact_item(pj.item(x), args.fields))(result, args)
+    return out
+
+
 OPERATIONS: list[Operation] = [
-    Operation("items.list", ListItems, list_items, "List a webset's items, one page (properties, evaluations, "
-              "enrichment results).", project=_project_list, plan=plan_list),
+    Operation("items.list", ListItems, list_items, "List a webset's items, one page, compact (name, url, criteria "
+              "verdicts, enrichment values; fields for more).", project=_project_list, plan=plan_list),
     rest_op("items.get", ItemRef, "GET", P + "/{item_id}", "Get one item.", project=_one),
     rest_op("items.delete", ItemRef, "DELETE", P + "/{item_id}", "Delete one item.", project=_one),
-    Operation("items.getAll", GetAllItems, get_all, "Every item of a webset, following cursors up to maxItems "
-              "(says truncated).", project=project_all(pj.item)),
+    Operation("items.getAll", GetAllItems, get_all, "Every item of a webset, compact (fields for more), following "
+              "cursors up to maxItems (says truncated).", project=_project_all),
 ]  # fmt: skip

@@ -17,34 +17,17 @@ from pydantic import ConfigDict, Field
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError, Conflict, InvalidParams, NotFoundError
 from exa_orch.gateway.marks import CREATE_MARK
+from exa_orch.gateway.projections import ItemField
 from exa_orch.runtime import TaskContext, TaskService, WorkflowSpec
 from exa_orch.store import TaskRecord, TaskStatus
 
 from .context import OpContext
 from .models import Args
 from .registry import Operation
+from .task_views import DEFAULT_PAGE, MAX_PAGE, result_page, task_view
 
 MAX_WAIT_S = 60.0  # tasks.result's wait is bounded so a tool call can't hang an agent's turn
 OPERATION_TASK_TYPE = "operation"  # the task type that runs one registered operation durably
-
-
-def task_view(record: TaskRecord) -> dict[str, Any]:
-    """What an agent sees of a task: status, progress, partial result, error, timestamps (camelCase)."""
-    view: dict[str, Any] = {
-        "taskId": record.id,
-        "type": record.type,
-        "status": str(record.status),
-        "progress": record.progress,
-        "partialResult": record.partial,
-        "error": record.error,
-        "createdAt": record.created_at,
-        "updatedAt": record.updated_at,
-        "expiresAt": record.expires_at,
-        "ttl": record.ttl_ms,
-    }
-    if record.cancel_requested and not record.terminal:
-        view["cancelRequested"] = True
-    return view
 
 
 def _service(ctx: OpContext) -> TaskService:
@@ -72,9 +55,22 @@ class TaskIdArgs(Args):
     """the id tasks.create returned"""
 
 
-class ResultArgs(TaskIdArgs):
+class GetArgs(TaskIdArgs):
+    full: bool = False
+    """include the whole partial result (by default a short summary of it)"""
+
+
+class ResultArgs(GetArgs):
     wait: float | None = Field(default=None, ge=0, le=MAX_WAIT_S)
     """seconds to wait for the task to finish before answering (at most 60)"""
+    cursor: str | None = None
+    """nextCursor of the previous page of items"""
+    limit: int = Field(default=DEFAULT_PAGE, ge=1, le=MAX_PAGE)
+    """items per page (a page also stops at about 12 KB)"""
+    fields: list[ItemField] | None = None
+    """what each item carries (default name, url, criteria, enrichments); ['all'] for everything"""
+    full: bool = False
+    """the whole stored result in one answer, unpaged (or, while running, the whole partial result)"""
 
 
 class ListArgs(Args):
@@ -85,6 +81,8 @@ class ListArgs(Args):
     cursor: str | None = None
     """nextCursor of the previous page"""
     limit: int = Field(default=50, ge=1, le=200)
+    full: bool = False
+    """include each task's whole partial result (by default a short summary of it)"""
 
 
 async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
@@ -101,8 +99,8 @@ async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
     }
 
 
-async def _get(args: TaskIdArgs, ctx: OpContext) -> dict[str, Any]:
-    return task_view(await _service(ctx).get(args.task_id))
+async def _get(args: GetArgs, ctx: OpContext) -> dict[str, Any]:
+    return task_view(await _service(ctx).get(args.task_id), full=args.full)
 
 
 async def _result(args: ResultArgs, ctx: OpContext) -> dict[str, Any]:
@@ -112,8 +110,10 @@ async def _result(args: ResultArgs, ctx: OpContext) -> dict[str, Any]:
     else:
         record = await service.get(args.task_id)
     if record.status is TaskStatus.COMPLETED:
-        return {"taskId": record.id, "status": str(record.status), "result": record.result}
-    view = task_view(record)
+        if args.full:
+            return {"taskId": record.id, "status": str(record.status), "result": record.result}
+        return result_page(record, cursor=args.cursor, limit=args.limit, fields=args.fields)
+    view = task_view(record, full=args.full)
     if not record.terminal:
         view["hint"] = "The task is still running; call tasks.result again (optionally with wait: <seconds>)."
     return view
@@ -130,7 +130,7 @@ async def _list(args: ListArgs, ctx: OpContext) -> dict[str, Any]:
     records, cursor = await _service(ctx).list(
         status=statuses, type=args.type, cursor=args.cursor, limit=args.limit
     )
-    return {"tasks": [task_view(r) for r in records], "nextCursor": cursor}
+    return {"tasks": [task_view(r, full=args.full) for r in records], "nextCursor": cursor}
 
 
 async def _cancel(args: TaskIdArgs, ctx: OpContext) -> dict[str, Any]:
@@ -145,13 +145,17 @@ TASK_OPERATIONS: list[Operation] = [
         "Start a long-running task {type, ...args}; returns its taskId at once",
     ),
     Operation(
-        "tasks.get", TaskIdArgs, _get, "A task's status, progress, partial result, error and timestamps"
+        "tasks.get",
+        GetArgs,
+        _get,
+        "A task's status, progress, error, timestamps and a summary of its partial result (full: true for all of it)",
     ),
     Operation(
         "tasks.result",
         ResultArgs,
         _result,
-        "A task's result when done; otherwise its status, progress and partial result (optional wait seconds)",
+        "A finished task's result: a summary and its items in pages (cursor, limit, fields; full: true for all "
+        "at once); while running, its status and progress (optional wait seconds)",
     ),
     Operation("tasks.list", ListArgs, _list, "Tasks, filtered by status and type, with a cursor"),
     Operation("tasks.cancel", TaskIdArgs, _cancel, "Cancel a task (and the Exa work it started)"),

@@ -38,6 +38,8 @@ class WebsetId(Args):
 class GetWebset(WebsetId):
     expand: list[Literal["items"]] | None = None
     """['items'] to include the latest items"""
+    fields: list[pj.ItemField] | None = Field(default=None, exclude=True)
+    """what each expanded item carries (default name, url, criteria, enrichments; ['all'] for everything)"""
 
 
 class UpdateWebset(WebsetId):
@@ -132,8 +134,8 @@ OPERATIONS: list[Operation] = [
               "and enrichments. Without an externalId exa-orch gives it one (in the answer), so a create whose "
               "answer was lost is found again, never made twice.", project=_one(pj.webset),
               find=lambda ctx, args, key: find_webset(ctx, key), by_external_id=True),
-    rest_op("websets.get", GetWebset, "GET", P + "/{id}", "Get a webset (expand=['items'] adds its latest items).",
-            project=_one(pj.webset)),
+    rest_op("websets.get", GetWebset, "GET", P + "/{id}", "Get a webset (expand=['items'] adds its latest items, "
+            "compact unless fields asks for more).", project=lambda result, args: pj.webset(result, args.fields)),
     rest_op("websets.list", ListWebsets, "GET", P, "List websets, one page (cursor, limit <= 100).",
             project=_page(pj.webset)),
     rest_op("websets.update", UpdateWebset, "POST", P + "/{id}", "Replace a webset's metadata.",

@@ -53,7 +53,7 @@ class WorkflowSpec:
             )
             raise InvalidParams(
                 f"invalid args for task type {self.type!r}: {details}",
-                hint=f"Fix the named field(s); 'list_operations' shows the args schema of {self.type!r}.",
+                hint=f"Fix the named field(s); list_operations {{taskType: {self.type!r}}} shows its args schema.",
                 fields=fields,
             ) from None
 

@@ -214,7 +214,7 @@ async def wait_idle(
 
 
 async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
-    """Step `key`: every item of the webset (up to `max_items`), as agents see items."""
+    """Step `key`: every item of the webset (up to `max_items`), whole (items.getAll, fields ['all'])."""
 
     async def fetch() -> list[Json]:
         items: list[Json] = []
@@ -222,7 +222,7 @@ async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: i
         while (
             len(items) < max_items
         ):  # getAll stops at ~512 KB per call (a reply size): go on from its cursor
-            args: Json = {"websetId": webset_id, "maxItems": max_items - len(items)}
+            args: Json = {"websetId": webset_id, "maxItems": max_items - len(items), "fields": ["all"]}
             if cursor:
                 args["cursor"] = cursor
             page = await call(ctx, "items.getAll", args, step=key)

@@ -43,7 +43,7 @@ async def test_a_research_task_survives_a_sigkill_of_its_server(slow_sim_url: st
         deadline = time.monotonic() + 30
         while True:  # no event reaches us from inside the child: poll tasks.get with a deadline
             view = await client.get_task(task_id)
-            if (view.get("partialResult") or {}).get("step") == "searching":
+            if (view.get("partialSummary") or {}).get("step") == "searching":
                 break
             assert view["status"] in ("pending", "working") and time.monotonic() < deadline, view
             await anyio.sleep(0.02)

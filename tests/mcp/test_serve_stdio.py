@@ -53,7 +53,7 @@ async def test_list_operations_lists_every_operation_with_a_valid_schema(
     async with stdio_session(sim_url, tmp_path) as client:
         listed = await client.list_tools()
         enum = set(listed.tools[0].input_schema["properties"]["operation"]["enum"])
-        body = await call(client, "list_operations")
+        body = await call(client, "list_operations", {"schemas": True})
         names = {op["name"] for op in body["operations"]}
         assert names == enum, f"tool enum and list_operations differ: {names ^ enum}"
         assert body["count"] == len(body["operations"]) >= 40

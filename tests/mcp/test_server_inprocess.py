@@ -92,7 +92,11 @@ async def test_tool_enum_follows_the_registry() -> None:
         listed = await client.list_tools()
         enum = listed.tools[0].input_schema["properties"]["operation"]["enum"]
         assert enum == ["list_operations", "test.crash", "test.list", "test.steps"]
-        listed_ops = result_json(await client.call_tool("manage_websets", {"operation": "list_operations"}))
+        listed_ops = result_json(
+            await client.call_tool(
+                "manage_websets", {"operation": "list_operations", "args": {"namesOnly": True}}
+            )
+        )
         assert {o["name"] for o in listed_ops["operations"]} == set(enum)
 
 

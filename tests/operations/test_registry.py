@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -102,7 +103,7 @@ def test_registry_holds_exactly_the_documented_operations() -> None:
 
 async def test_list_operations_gives_valid_json_schemas() -> None:
     registry = default_registry()
-    out = await dispatch(registry, "list_operations", {}, OpContext(gateway=None))
+    out = await dispatch(registry, "list_operations", {"schemas": True}, OpContext(gateway=None))
     assert out["count"] == len(registry) == len(out["operations"])
     for op in out["operations"]:
         assert op["summary"] and isinstance(op["longRunning"], bool)
@@ -137,3 +138,22 @@ def test_exports_are_sorted_and_complete() -> None:
         assert hasattr(operations, name)
     public = {n for n in dir(operations) if not n.startswith("_") and n[0].isupper()}
     assert public <= set(operations.__all__) | {"annotations"}
+
+
+async def test_list_operations_by_default_names_every_operation_by_domain_in_under_8kb() -> None:
+    registry = default_registry()
+    out = await dispatch(registry, "list_operations", {}, OpContext(gateway=None))
+    assert len(json.dumps(out)) <= 8_000 and "argsSchema" not in json.dumps(out)
+    listed = {f"{domain}.{verb}" if domain != "meta" else verb for domain, verbs in out["domains"].items()
+              for verb in verbs}  # fmt: skip
+    assert listed == set(registry.names()) and out["count"] == len(registry)
+    assert out["domains"]["monitors.runs"]["list"] == registry.get("monitors.runs.list").summary
+    assert "websets.waitUntilIdle" in out["longRunning"] and "websets.get" not in out["longRunning"]
+    assert "operation" in out["how"] and "taskType" in out["how"]
+    one = await dispatch(
+        registry, "list_operations", {"operation": "searches.create"}, OpContext(gateway=None)
+    )
+    assert one["argsSchema"] == registry.get("searches.create").args_schema()
+    with pytest.raises(UnknownOperation) as err:
+        await dispatch(registry, "list_operations", {"operation": "searches.craete"}, OpContext(gateway=None))
+    assert "searches.create" in err.value.suggestions

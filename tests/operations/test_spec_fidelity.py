@@ -56,8 +56,10 @@ EXTRAS: dict[str, set[str]] = {
     # as it was (the simulator honours it), reported for a decision.
     "imports.create": {"csvIdentifier", "externalId"},
     # Our filter on the page Exa returns (not sent to Exa).
-    "items.list": {"onlySatisfied"},
-    "items.getAll": {"onlySatisfied", "maxItems", "pageSize"},
+    "items.list": {"onlySatisfied", "fields"},
+    "items.getAll": {"onlySatisfied", "maxItems", "pageSize", "fields"},
+    # What each (expanded) item carries in the answer (not sent to Exa); docs/answers.md.
+    "websets.get": {"fields"},
     **{op: {"maxItems", "pageSize"} for op in HELPER_OPERATION_IDS if op != "items.getAll"},
     # `query` is also accepted as `question` (a validation alias, not a schema property).
 }

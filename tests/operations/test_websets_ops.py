@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from exa_orch.errors import NotFoundError
+from exa_orch.gateway import projections as pj
 
 from .conftest import Ops
 
@@ -40,7 +41,10 @@ async def test_websets_lifecycle(ops: Ops) -> None:
     assert total == 6 and 0 < found <= 6 and message and message.startswith("webset idle")
 
     got = await ops("websets.get", {"id": ws["id"], "expand": ["items"]})
-    assert got["status"] == "idle" and got["items"] and got["items"][0]["evaluations"]
+    assert got["status"] == "idle" and got["items"] and got["items"][0]["criteria"]  # compact items
+    assert "evaluations" not in got["items"][0]
+    whole = await ops("websets.get", {"id": ws["id"], "expand": ["items"], "fields": ["all"]})
+    assert whole["items"][0]["evaluations"] and whole["items"][0]["id"] == got["items"][0]["id"]
     by_external = await ops("websets.get", {"id": "ops-ws-1"})
     assert by_external["id"] == ws["id"]
 
@@ -83,11 +87,20 @@ async def test_searches(ops: Ops) -> None:
 
 async def test_items(ops: Ops) -> None:
     ws = await idle_webset(ops, count=6)
-    page = await ops("items.list", {"websetId": ws["id"], "limit": 2})
+    page = await ops("items.list", {"websetId": ws["id"], "limit": 2, "fields": ["all"]})
     assert page["count"] == 2 and page["hasMore"] is True and page["nextCursor"]
     item = page["data"][0]
     assert item["id"] and item["properties"]["type"] == "company"
     assert item["evaluations"][0]["satisfied"] in ("yes", "no", "unclear")
+    compact = (await ops("items.list", {"websetId": ws["id"], "limit": 2}))["data"][0]
+    assert compact == pj.compact_item(item) and set(compact) <= {
+        "id",
+        "name",
+        "url",
+        "criteria",
+        "enrichments",
+    }
+    assert compact["criteria"] == {e["criterion"]: e["satisfied"] for e in item["evaluations"]}
     raw = await ops("items.get", {"websetId": ws["id"], "itemId": item["id"], "raw": True})
     assert raw["object"] == "webset_item"
     got = await ops("items.get", {"websetId": ws["id"], "itemId": item["id"]})
@@ -100,6 +113,9 @@ async def test_items(ops: Ops) -> None:
     everything = await ops("items.getAll", {"websetId": ws["id"]})
     total = everything["count"]
     assert everything["truncated"] is False and total == len(everything["data"]) >= 3
+    assert "evaluations" not in everything["data"][0]  # compact unless fields asks for more
+    reasons = await ops("items.getAll", {"websetId": ws["id"], "fields": ["reasoning", "properties"]})
+    assert reasons["data"][0]["evaluations"][0]["reasoning"] and reasons["data"][0]["properties"]
     capped = await ops("items.getAll", {"websetId": ws["id"], "maxItems": 2, "pageSize": 1})
     assert capped["truncated"] is True and capped["count"] == 2 and capped["pages"] == 2
     assert "maxItems=2" in capped["truncatedNote"] and capped["nextCursor"]
@@ -129,9 +145,14 @@ async def test_enrichments(ops: Ops) -> None:
                                                "description": "latest funding stage"})  # fmt: skip
     assert updated["id"] == created["id"]
     await ops("websets.waitUntilIdle", {"id": ws["id"], "timeout": 60, "pollInterval": 0.05})
-    items = await ops("items.list", {"websetId": ws["id"]})
-    results = [r for i in items["data"] for r in i["enrichments"] if r["enrichmentId"] == created["id"]]
+    items = await ops("items.list", {"websetId": ws["id"], "fields": ["enrichmentResults"]})
+    results = [r for i in items["data"] for r in i["enrichmentResults"] if r["enrichmentId"] == created["id"]]
     assert results and all("result" in r for r in results)
+    values = await ops("items.list", {"websetId": ws["id"]})  # compact: {enrichmentId: result}
+    full = {
+        i["id"]: {r["enrichmentId"]: r.get("result") for r in i["enrichmentResults"]} for i in items["data"]
+    }
+    assert {i["id"]: i.get("enrichments", {}) for i in values["data"]} == full
     canceled = await ops("enrichments.cancel", {"websetId": ws["id"], "enrichmentId": created["id"]})
     assert canceled["id"] == created["id"]
     deleted = await ops("enrichments.delete", {"websetId": ws["id"], "enrichmentId": created["id"]})

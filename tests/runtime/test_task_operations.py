@@ -67,8 +67,10 @@ async def test_result_of_a_running_task_gives_status_progress_and_partial(store:
         out = await call(sup, "tasks.result", {"taskId": task_id, "wait": 0.2})
         assert out["status"] == "working"
         assert out["progress"]["completed"] == 2
-        assert out["partialResult"] == {"squares": [0, 1]}
+        assert out["partialSummary"] == {"squares": {"count": 2}} and "partialResult" not in out
         assert "hint" in out
+        whole = await call(sup, "tasks.result", {"taskId": task_id, "full": True})
+        assert whole["partialResult"] == {"squares": [0, 1]}
         cancelled = await call(sup, "tasks.cancel", {"taskId": task_id})
         assert cancelled["status"] == "cancelled"
         with pytest.raises(OrchError) as again:
@@ -111,9 +113,7 @@ async def test_any_operation_runs_as_a_durable_task(store: Store) -> None:
         done = await sup.tasks.wait(task.id, timeout=30)
     assert done.status == "completed", done.error
     assert done.args == {"operation": "list_operations", "args": {}}
-    names = {
-        op["name"] for op in (done.result["operations"] if isinstance(done.result, dict) else done.result)
-    }
+    names = {f"tasks.{verb}" for verb in done.result["domains"]["tasks"]}
     assert {"tasks.create", "tasks.get", "tasks.result", "tasks.list", "tasks.cancel"} <= names
 
 
@@ -155,10 +155,19 @@ async def test_a_tasks_operation_is_refused_as_a_task_before_any_row_is_written(
 
 async def test_list_operations_describes_every_task_type_tasks_create_runs(store: Store) -> None:
     async with runtime(store, {}) as sup:
-        full = await call(sup, "list_operations", {"prefix": "tasks."})
+        full = await call(sup, "list_operations", {"prefix": "tasks.", "schemas": True})
         names = await call(sup, "list_operations", {"namesOnly": True})
         other = await call(sup, "list_operations", {"prefix": "websets."})
+        one = await call(sup, "list_operations", {"taskType": "rt.steps"})
+        every = await call(sup, "list_operations", {"taskType": "*"})
+        default = await call(sup, "list_operations", {})
+        with pytest.raises(InvalidParams) as unknown:
+            await call(sup, "list_operations", {"taskType": "rt.stepz"})
     types = {t["type"]: t for t in full["taskTypes"]}
+    assert one["taskTypes"] == [types["rt.steps"]]
+    assert {t["type"] for t in every["taskTypes"]} == set(types)
+    assert default["taskTypes"] == {t: types[t]["summary"] for t in types}
+    assert unknown.value.fields == ["taskType"] and "rt.steps" in unknown.value.message
     assert set(types) == set(sup.workflows.types()) >= {"rt.steps", "operation"}
     assert types["operation"]["args"]["required"] == ["operation"]
     assert "steps" in types["rt.steps"]["args"]["properties"]

@@ -99,7 +99,8 @@ async def test_convergent_search_triangulates_entities(research_app: OpenApp, si
         assert done.status == "completed", done.error
         result = done.result
         held = [
-            (await app.run_operation("items.getAll", {"websetId": w}))["data"] for w in result["websetIds"]
+            (await app.run_operation("items.getAll", {"websetId": w, "fields": ["all"]}))["data"]
+            for w in result["websetIds"]
         ]
         websets = [await app.run_operation("websets.get", {"id": w}) for w in result["websetIds"]]
     assert set(result) >= {

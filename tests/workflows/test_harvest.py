@@ -35,7 +35,7 @@ async def start(app: App, args: dict[str, Any]) -> str:
 
 
 async def sim_items(app: App, webset_id: str) -> list[dict[str, Any]]:
-    page = await app.run_operation("items.getAll", {"websetId": webset_id})
+    page = await app.run_operation("items.getAll", {"websetId": webset_id, "fields": ["all"]})
     return list(page["data"])
 
 

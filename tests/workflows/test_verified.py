@@ -72,7 +72,9 @@ async def test_items_are_collected_and_the_first_ones_researched(
 ) -> None:
     async with research_app(MODULE) as app:
         done = await run_task(app, TYPE, ARGS)
-        held = await app.run_operation("items.getAll", {"websetId": done.result["websetId"]})
+        held = await app.run_operation(
+            "items.getAll", {"websetId": done.result["websetId"], "fields": ["all"]}
+        )
     assert done.status == "completed", done.error
     result = done.result
     assert set(result) >= {"websetId", "items", "totalItems", "researchedCount", "duration"}

@@ -124,7 +124,9 @@ async def _searching(app: App, task_id: str) -> TaskRecord:
 
 
 async def _items(app: App, webset_id: str) -> list[dict[str, Any]]:
-    page = await app.run_operation("items.getAll", {"websetId": webset_id, "maxItems": 1000})
+    page = await app.run_operation(
+        "items.getAll", {"websetId": webset_id, "maxItems": 1000, "fields": ["all"]}
+    )
     items: list[dict[str, Any]] = page["data"]
     return items
 

@@ -1,0 +1,331 @@
+"""What the views read: tasks, their steps and events, and the MAP-Elites archive, read-only.
+
+`ViewDB` opens the database the way `exa-orch sql` does, three ways over read-only: a `mode=ro`
+URI, `PRAGMA query_only`, and nothing here but SELECTs. Every JSON column is cut in SQL
+(`substr`) before it leaves SQLite, so a task with a 50 MB result costs the view a few KB: the
+sizes shown are `length()` of the stored text. Rows come back as plain dicts; nothing here
+renders anything.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+import aiosqlite
+
+from exa_orch.errors import InvalidParams, StoreError
+
+# `task_<uuid4>` is what the store makes; anything else in a URL is refused before any query.
+TASK_ID = re.compile(r"task_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+WORKFLOW_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,99}")
+COORDS = ("scope", "domain_structure", "evidence_type", "time_horizon", "fidelity")
+PREVIEW = 2_000  # characters of a step's result or an item shown in a list
+DOCUMENT = 64_000  # characters of a result or partial result shown on a task's page
+MAX_EVENTS = 200
+MAX_ELITES = 500
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def age_seconds(stamp: str | None, now: datetime | None = None) -> float | None:
+    """Seconds since an ISO-8601 UTC stamp of the store (`...Z`); None for a missing or odd one."""
+    if not stamp:
+        return None
+    try:
+        then = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return max(0.0, ((now or _now()) - then).total_seconds())
+
+
+def age_text(seconds: float | None) -> str:
+    """`42s`, `3m 12s`, `2h 05m`, `3d 4h`; empty for None."""
+    if seconds is None:
+        return ""
+    s = int(seconds)
+    if s < 60:
+        return f"{s}s"
+    if s < 3600:
+        return f"{s // 60}m {s % 60:02d}s"
+    if s < 86400:
+        return f"{s // 3600}h {s % 3600 // 60:02d}m"
+    return f"{s // 86400}d {s % 86400 // 3600}h"
+
+
+def _json(text: str | None) -> Any:
+    if text is None:
+        return None
+    try:
+        return json.loads(text)
+    except ValueError:
+        return None
+
+
+def check_task_id(task_id: str) -> str:
+    """The id itself if it has the shape of a task id; InvalidParams otherwise."""
+    if not TASK_ID.fullmatch(task_id):
+        raise InvalidParams(
+            "not a task id: task ids look like task_<uuid4>", hint="Pick a task from the list.", fields=["id"]
+        )
+    return task_id
+
+
+def check_workflow_id(workflow_id: str) -> str:
+    """The id itself if it looks like a workflow id (lower case, digits, `.`, `_`, `-`)."""
+    if not WORKFLOW_ID.fullmatch(workflow_id):
+        raise InvalidParams("not a workflow id", hint="Pick a cell of the archive grid.", fields=["workflow"])
+    return workflow_id
+
+
+def read_only_uri(db: Path) -> str:
+    """A `file:` URI that opens `db` read-only; StoreError when there is no such file."""
+    if not db.is_file():
+        raise StoreError(
+            f"no database at {db}", hint=f"Create it with `exa-orch db migrate --db {db}`, or pass --db."
+        )
+    return db.resolve().as_uri() + "?mode=ro"
+
+
+class ViewDB:
+    """A read-only connection to an exa-orch database and the queries the views ask of it.
+
+    `async with ViewDB(path) as db`; one connection, its queries run one at a time on aiosqlite's
+    thread. The file must exist (StoreError otherwise); it is never created, migrated or written.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._conn: aiosqlite.Connection | None = None
+        self.task_columns: frozenset[str] = frozenset()
+
+    async def __aenter__(self) -> Self:
+        uri = read_only_uri(self.path)
+        try:
+            # Opening is lazy in SQLite; reading the header here turns "not a database" into our error.
+            probe = sqlite3.connect(uri, uri=True)
+            try:
+                probe.execute("PRAGMA schema_version")
+            finally:
+                probe.close()
+        except sqlite3.Error as exc:
+            raise StoreError(
+                f"cannot read the database {self.path}: {exc}",
+                hint="Point --db (or EXA_ORCH_DB) at an exa-orch database (`exa-orch db migrate` makes one).",
+            ) from None
+        self._conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+        self._conn.row_factory = sqlite3.Row
+        await self._conn.execute("PRAGMA busy_timeout = 5000")
+        await self._conn.execute("PRAGMA query_only = ON")
+        self.task_columns = frozenset(r["name"] for r in await self._rows("PRAGMA table_info(tasks)"))
+        if "status" not in self.task_columns:
+            await self.aclose()
+            raise StoreError(
+                f"{self.path} has no tasks table: it is not an exa-orch database or was never migrated",
+                hint=f"Run `exa-orch db migrate --db {self.path}` (or start the server once) first.",
+            )
+        return self
+
+    async def __aexit__(
+        self, tp: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the connection; closing twice is fine."""
+        if self._conn is not None:
+            conn, self._conn = self._conn, None
+            await conn.close()
+
+    @property
+    def has_owner(self) -> bool:
+        """Whether the tasks table has an `owner` column (added by a later migration)."""
+        return "owner" in self.task_columns
+
+    async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        assert self._conn is not None, "use `async with ViewDB(...)`"
+        async with self._conn.execute(sql, params) as cursor:
+            return [dict(row) for row in await cursor.fetchall()]
+
+    # ------------------------------------------------------------------------------ tasks
+
+    async def tasks(self, limit: int = 200, status: str | None = None) -> list[dict[str, Any]]:
+        """The newest `limit` tasks, unfinished ones first, as dicts ready for a list view."""
+        owner = ", owner" if self.has_owner else ""
+        where = "WHERE status = ?" if status else ""
+        rows = await self._rows(
+            f"SELECT id, type, status, progress, created_at, updated_at, step_count, cancel_requested,"
+            f" json_extract(error, '$.message') AS error_message{owner} FROM tasks {where}"
+            " ORDER BY status IN ('completed', 'failed', 'cancelled'), created_at DESC LIMIT ?",
+            (status, limit) if status else (limit,),
+        )
+        now = _now()
+        return [self._task_summary(r, now) for r in rows]
+
+    def _task_summary(self, row: dict[str, Any], now: datetime) -> dict[str, Any]:
+        progress = _json(row.pop("progress"))
+        progress = progress if isinstance(progress, dict) else {}
+        completed, total = progress.get("completed"), progress.get("total")
+        fraction = None
+        if isinstance(completed, int | float) and isinstance(total, int | float) and total > 0:
+            fraction = max(0.0, min(1.0, completed / total))
+        if row["status"] == "completed":
+            fraction = 1.0
+        row.update(
+            phase=progress.get("step"),
+            completed=completed,
+            total=total,
+            message=progress.get("message"),
+            fraction=fraction,
+            age=age_seconds(row["created_at"], now),
+            owner=row.get("owner"),
+        )
+        return row
+
+    async def task(self, task_id: str) -> dict[str, Any] | None:
+        """One task with its result and partial result cut to DOCUMENT characters; None if absent."""
+        check_task_id(task_id)
+        owner = ", owner" if self.has_owner else ""
+        rows = await self._rows(
+            "SELECT id, type, status, progress, created_at, updated_at, expires_at, step_count,"
+            " cancel_requested, attempts, lease_owner, lease_expires_at, last_step_key,"
+            f" error, substr(args, 1, {DOCUMENT}) AS args, length(args) AS args_size,"
+            f" substr(partial_result, 1, {DOCUMENT}) AS partial, length(partial_result) AS partial_size,"
+            f" substr(result, 1, {DOCUMENT}) AS result, length(result) AS result_size,"
+            f" json_extract(error, '$.message') AS error_message{owner}"
+            " FROM tasks WHERE id = ?",
+            (task_id,),
+        )
+        if not rows:
+            return None
+        task = self._task_summary(rows[0], _now())
+        task["partial_summary"] = await self.partial_summary(task_id)
+        return task
+
+    async def partial_summary(self, task_id: str) -> list[tuple[str, str]]:
+        """Up to 30 (key, value) lines about a task's partial result, whatever its size: scalars as
+        they are (cut to 200 characters), lists and objects counted. SQLite walks the JSON, so a
+        50 MB partial result is summarized without leaving the database."""
+        rows = await self._rows(
+            "SELECT j.key, j.type, CASE j.type WHEN 'array' THEN json_array_length(j.value)"
+            " WHEN 'object' THEN (SELECT count(*) FROM json_each(j.value)) ELSE substr(j.value, 1, 200) END AS shown"
+            " FROM tasks t, json_each(t.partial_result) j WHERE t.id = ?"
+            " AND json_valid(t.partial_result) AND json_type(t.partial_result) = 'object' LIMIT 30",
+            (task_id,),
+        )
+        lines = []
+        for row in rows:
+            kind, shown = row["type"], row["shown"]
+            if kind == "array":
+                text = f"{shown} item{'s' if shown != 1 else ''}"
+            elif kind == "object":
+                text = f"{{{shown} keys}}"
+            elif kind == "null":
+                text = "null"
+            elif kind in ("true", "false"):
+                text = kind
+            else:
+                text = str(shown)
+            lines.append((str(row["key"])[:80], text))
+        return lines
+
+    async def steps(self, task_id: str) -> list[dict[str, Any]]:
+        """A task's checkpoints in save order, each with its size and a preview of its result."""
+        return await self._rows(
+            f"SELECT step_key, seq, saved_at, length(result) AS size, substr(result, 1, {PREVIEW}) AS preview"
+            " FROM task_steps WHERE task_id = ? ORDER BY seq",
+            (check_task_id(task_id),),
+        )
+
+    async def events(self, task_id: str, limit: int = MAX_EVENTS) -> list[dict[str, Any]]:
+        """A task's newest `limit` events, oldest first."""
+        rows = await self._rows(
+            f"SELECT id, at, kind, status, substr(message, 1, {PREVIEW}) AS message FROM task_events"
+            " WHERE task_id = ? ORDER BY id DESC LIMIT ?",
+            (check_task_id(task_id), limit),
+        )
+        return rows[::-1]
+
+    # ---------------------------------------------------------------------------- archive
+
+    async def cells(self) -> list[dict[str, Any]]:
+        """Every MAP-Elites cell of `v_archive` with its five coordinates as integers."""
+        rows = await self._rows(
+            "SELECT cell, workflow_id, name, archetype, task_type, runs, best_run_id, task_id, fitness,"
+            " coverage, diversity, stringency, niches, finished_at FROM v_archive ORDER BY cell"
+        )
+        for row in rows:
+            parts = str(row["cell"]).split(",")
+            coords = [int(p) if p.isdigit() else 0 for p in parts] + [0] * 5
+            row["coords"] = dict(zip(COORDS, coords[:5], strict=True))
+        return rows
+
+    async def workflow(self, workflow_id: str) -> dict[str, Any] | None:
+        """One archetype row of `workflows` (its cell and description); None if absent."""
+        rows = await self._rows(
+            "SELECT id, name, description, archetype, task_type, coord_scope, coord_domain_structure,"
+            " coord_evidence_type, coord_time_horizon, coord_fidelity FROM workflows WHERE id = ?",
+            (check_workflow_id(workflow_id),),
+        )
+        return rows[0] if rows else None
+
+    async def runs(self, workflow_id: str, limit: int = 200) -> list[dict[str, Any]]:
+        """A workflow's newest `limit` runs, newest first."""
+        return await self._rows(
+            "SELECT id, task_id, status, finished_at, duration_ms, rounds, item_count, niches, elite_count,"
+            " fitness, coverage, diversity, stringency FROM workflow_runs WHERE workflow_id = ?"
+            " ORDER BY finished_at DESC, id DESC LIMIT ?",
+            (check_workflow_id(workflow_id), limit),
+        )
+
+    async def run(self, run_id: int) -> dict[str, Any] | None:
+        """One run with its metrics (JSON decoded); None if absent."""
+        rows = await self._rows(
+            "SELECT r.*, w.name AS workflow_name, w.archetype,"
+            " w.coord_scope || ',' || w.coord_domain_structure || ',' || w.coord_evidence_type || ','"
+            " || w.coord_time_horizon || ',' || w.coord_fidelity AS cell"
+            " FROM workflow_runs r JOIN workflows w ON w.id = r.workflow_id WHERE r.id = ?",
+            (run_id,),
+        )
+        if not rows:
+            return None
+        run = rows[0]
+        metrics = _json(run.pop("metrics"))
+        run["metrics"] = metrics if isinstance(metrics, dict) else {}
+        return run
+
+    async def elites(self, run_id: int, limit: int = MAX_ELITES) -> list[dict[str, Any]]:
+        """A run's elites, best first, each with the item's name and URL pulled out for display."""
+        rows = await self._rows(
+            "SELECT id, round, niche, fitness, criteria_vector, item_id,"
+            " coalesce(json_extract(item, '$.properties.company.name'),"
+            "          json_extract(item, '$.properties.person.name'),"
+            "          json_extract(item, '$.properties.article.title'),"
+            "          json_extract(item, '$.properties.researchPaper.title'),"
+            "          json_extract(item, '$.properties.description'), item_id) AS label,"
+            " json_extract(item, '$.properties.url') AS url"
+            " FROM qd_elites WHERE run_id = ? ORDER BY round IS NOT NULL, fitness DESC, id LIMIT ?",
+            (run_id, limit),
+        )
+        for row in rows:
+            row["label"] = str(row["label"] or "")[:200]
+            url = row["url"]
+            row["url"] = (
+                url if isinstance(url, str) and url.lower().startswith(("http://", "https://")) else None
+            )
+        return rows
+
+    async def niches(self, run_id: int) -> list[dict[str, Any]]:
+        """The niches of a run's final elites: niche key, elites in it, best fitness; best first."""
+        return await self._rows(
+            "SELECT niche, count(*) AS elites, max(fitness) AS best FROM qd_elites"
+            " WHERE run_id = ? AND round IS NULL GROUP BY niche ORDER BY best DESC, niche",
+            (run_id,),
+        )

@@ -1,0 +1,141 @@
+// exa-orch view: live updates by polling the view's JSON once a second. Text only ever goes in
+// through textContent (never innerHTML), so nothing from the database is parsed as markup.
+"use strict";
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+
+function ageText(s) {
+  s = Math.floor(s || 0);
+  if (s < 60) return s + "s";
+  if (s < 3600) return Math.floor(s / 60) + "m " + String(s % 60).padStart(2, "0") + "s";
+  if (s < 86400) return Math.floor(s / 3600) + "h " + String(Math.floor(s % 3600 / 60)).padStart(2, "0") + "m";
+  return Math.floor(s / 86400) + "d " + Math.floor(s % 86400 / 3600) + "h";
+}
+
+function el(tag, text, cls) {
+  const node = document.createElement(tag);
+  if (text !== undefined && text !== null) node.textContent = String(text);
+  if (cls) node.className = cls;
+  return node;
+}
+
+function countText(t) {
+  if (t.completed === null || t.completed === undefined) return "";
+  return t.total === null || t.total === undefined ? String(t.completed) : t.completed + "/" + t.total;
+}
+
+function setProgress(bar, fraction) {
+  if (fraction === null || fraction === undefined) bar.removeAttribute("value");
+  else bar.value = fraction;
+}
+
+function taskRow(t, hasOwner) {
+  const tr = el("tr");
+  tr.dataset.taskId = t.id;
+  const link = el("a", t.id.slice(0, 13) + "…");
+  link.href = "/tasks/" + encodeURIComponent(t.id);
+  tr.append(el("td"));
+  tr.lastChild.append(link);
+  tr.append(el("td", t.type));
+  const status = el("td");
+  status.append(el("span", t.status, "status " + t.status));
+  tr.append(status);
+  const bar = el("td", null, "bar");
+  const progress = el("progress");
+  progress.max = 1;
+  setProgress(progress, t.fraction);
+  bar.append(progress, el("span", countText(t), "count"));
+  tr.append(bar);
+  tr.append(el("td", t.phase || ""));
+  tr.append(el("td", (t.message || t.error_message || "").slice(0, 160), "msg"));
+  tr.append(el("td", ageText(t.age), "age"));
+  if (hasOwner) tr.append(el("td", t.owner || ""));
+  return tr;
+}
+
+async function poll(url) {
+  const response = await fetch(url, { headers: { accept: "application/json" }, credentials: "same-origin" });
+  if (!response.ok) throw new Error("HTTP " + response.status);
+  return response.json();
+}
+
+function markLive(ok) {
+  const live = document.getElementById("live");
+  if (!live) return;
+  live.textContent = ok ? "live" : "offline, retrying";
+  live.classList.toggle("stale", !ok);
+}
+
+function watchTasks(table) {
+  const tbody = table.tBodies[0];
+  const hasOwner = table.dataset.owner === "1";
+  const tick = async () => {
+    try {
+      const data = await poll(table.dataset.poll);
+      const rows = data.tasks.map((t) => taskRow(t, hasOwner));
+      if (rows.length === 0) {
+        const empty = el("tr", null, "empty");
+        const td = el("td", "No tasks yet. Start one with tasks.create.");
+        td.colSpan = 8;
+        empty.append(td);
+        rows.push(empty);
+      }
+      tbody.replaceChildren(...rows);
+      markLive(true);
+    } catch (err) {
+      markLive(false);
+    }
+    setTimeout(tick, 1000);
+  };
+  setTimeout(tick, 1000);
+}
+
+function watchTask(section) {
+  if (section.dataset.terminal === "1") return;
+  const tick = async () => {
+    let data;
+    try {
+      data = await poll(section.dataset.poll);
+    } catch (err) {
+      setTimeout(tick, 2000);
+      return;
+    }
+    const t = data.task;
+    if (data.terminal) {
+      // The finished page has the result and the final checkpoints: load it once.
+      window.location.reload();
+      return;
+    }
+    const status = document.getElementById("status");
+    status.textContent = t.status;
+    status.className = "status " + t.status;
+    setProgress(document.getElementById("progress"), t.fraction);
+    document.getElementById("count").textContent = countText(t);
+    document.getElementById("phase").textContent = t.phase || "";
+    document.getElementById("message").textContent = t.message || "";
+    document.getElementById("updated").textContent = t.updated_at || "";
+    document.getElementById("steps-count").textContent = t.step_count;
+    const partial = document.getElementById("partial");
+    const lines = [];
+    for (const [k, v] of data.partialSummary) lines.push(el("dt", k), el("dd", v));
+    if (lines.length) partial.replaceChildren(...lines);
+    const events = document.getElementById("events");
+    const seen = new Set(Array.from(events.rows, (r) => r.dataset.eventId));
+    for (const e of data.events) {
+      if (seen.has(String(e.id))) continue;
+      const tr = el("tr");
+      tr.dataset.eventId = e.id;
+      tr.append(el("td", e.at), el("td", e.kind), el("td", e.status), el("td", e.message || ""));
+      events.append(tr);
+    }
+    setTimeout(tick, 1000);
+  };
+  setTimeout(tick, 1000);
+}
+
+document.addEventListener("DOMContentLoaded", () => {
+  const table = document.getElementById("tasks");
+  if (table) watchTasks(table);
+  const section = document.getElementById("task");
+  if (section) watchTask(section);
+});

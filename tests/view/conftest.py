@@ -1,0 +1,90 @@
+"""Fixtures for the views: a migrated database, the view served on loopback, a headless chromium."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from exa_orch.config import Secret
+from exa_orch.store import Store
+from exa_orch.view.data import ViewDB
+from exa_orch.view.server import bind
+from exa_orch.view.web import build_app
+
+ServeView = Callable[..., AbstractAsyncContextManager[str]]
+CHROMIUM = os.environ.get("EXA_ORCH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    """A migrated database at tmp_path/workflows.db, open for writing (the tests' server side)."""
+    async with Store(tmp_path / "workflows.db") as s:
+        yield s
+
+
+@pytest.fixture
+def serve_view() -> ServeView:
+    """`async with serve_view(db_path, token=None) as url`: the view on 127.0.0.1:<free port>."""
+
+    @asynccontextmanager
+    async def opener(db_path: Path, token: str | None = None) -> AsyncIterator[str]:
+        async with ViewDB(db_path) as db:
+            app: Any = build_app(db, token=Secret(token) if token else None)
+            sock = bind("127.0.0.1", 0)
+            sock.listen(128)  # connections queue from now on: the URL works before uvicorn accepts
+            server = uvicorn.Server(
+                uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False, log_config=None)
+            )
+            task = asyncio.create_task(server.serve(sockets=[sock]))
+            try:
+                yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+            finally:
+                server.should_exit = True
+                await task
+                sock.close()
+
+    return opener
+
+
+def chromium_path() -> str:
+    """The system chromium; in CI its absence fails the run (scripts/ensure-chromium.sh installs it)."""
+    if not Path(CHROMIUM).exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"no chromium at {CHROMIUM}: CI must run scripts/ensure-chromium.sh (make test does)")
+        pytest.skip(f"no chromium at {CHROMIUM}; install it with scripts/ensure-chromium.sh")
+    return CHROMIUM
+
+
+@pytest.fixture
+async def browser() -> AsyncIterator[Any]:
+    """A headless chromium driven by playwright (the system browser; no `playwright install`)."""
+    path = chromium_path()
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as pw:
+        b = await pw.chromium.launch(executable_path=path, headless=True, args=["--no-sandbox"])
+        try:
+            yield b
+        finally:
+            await b.close()
+
+
+@pytest.fixture
+def artifacts(tmp_path: Path) -> Path:
+    """Where screenshots go: $EXA_ORCH_ARTIFACTS (e.g. .artifacts/) if set, else the test's tmp dir."""
+    base = os.environ.get("EXA_ORCH_ARTIFACTS")
+    path = Path(base) if base else tmp_path / "artifacts"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+# The workflow tests' app fixture (the whole app on the simulator), shared rather than copied.
+from tests.workflows.conftest import research_app  # noqa: E402, F401

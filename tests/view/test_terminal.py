@@ -1,0 +1,132 @@
+"""`exa-orch tasks`: the task list in a terminal, once and live."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+from rich.console import Console
+
+from exa_orch.store import Store
+from exa_orch.view.terminal import show_tasks
+from tests.workflows.conftest import until
+
+
+def recording_console() -> tuple[Console, io.StringIO]:
+    out = io.StringIO()
+    return Console(file=out, width=200, force_terminal=True, color_system=None), out
+
+
+async def test_the_list_shows_status_phase_progress_bar_and_message(store: Store) -> None:
+    working = await store.create_task("qd.winnow", {})
+    await store.transition(working.id, "working")
+    await store.set_progress(
+        working.id, {"step": "searching", "completed": 3, "total": 4, "message": "[bold]x"}
+    )
+    done = await store.create_task("operation", {})
+    await store.complete(done.id, {"ok": True})
+    console, out = recording_console()
+    assert await show_tasks(store.path, console=console) == 0
+    text = out.getvalue()
+    lines = {t.id: next(line for line in text.splitlines() if t.id in line) for t in (working, done)}
+    assert "working" in lines[working.id] and "searching" in lines[working.id]
+    assert "75% 3/4" in text and "[bold]x" in text  # markup in a message is shown, not obeyed
+    assert "━" in lines[working.id]  # the bar
+    assert "completed" in lines[done.id] and "100%" in text
+    assert text.index(working.id) < text.index(done.id)  # unfinished tasks first
+
+    console, out = recording_console()
+    await show_tasks(store.path, console=console, status="completed")
+    assert done.id in out.getvalue() and working.id not in out.getvalue()
+
+
+async def test_watch_redraws_as_progress_moves(store: Store) -> None:
+    task = await store.create_task("lifecycle.harvest", {})
+    await store.transition(task.id, "working")
+    await store.set_progress(task.id, {"step": "collect", "completed": 1, "total": 8, "message": "first"})
+    console, out = recording_console()
+    watcher = asyncio.create_task(show_tasks(store.path, console=console, watch=True, interval=0.05))
+    try:
+        await until(lambda: asyncio.sleep(0, "1/8" in out.getvalue()), within=10)
+        await store.set_progress(task.id, {"step": "collect", "completed": 6, "total": 8, "message": "later"})
+        await until(
+            lambda: asyncio.sleep(0, "6/8" in out.getvalue() and "later" in out.getvalue()), within=10
+        )
+    finally:
+        watcher.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await watcher
+
+
+async def test_watch_stops_after_the_rounds_asked(store: Store) -> None:
+    console, out = recording_console()
+    assert await show_tasks(store.path, console=console, watch=True, interval=0.01, rounds=3) == 0
+    assert out.getvalue().count("no tasks") >= 2  # drawn more than once
+
+
+def test_the_command_prints_the_table_and_shows_the_owner_column_when_there_is_one(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    env["COLUMNS"] = "160"  # rich's width when stdout is a pipe
+    run = [sys.executable, "-m", "exa_orch"]
+    subprocess.run([*run, "db", "migrate", "--db", str(db)], check=True, capture_output=True, env=env)
+    out = subprocess.run(
+        [*run, "tasks", "--db", str(db)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert out.returncode == 0 and "status" in out.stdout and "owner" not in out.stdout, out.stderr
+    with sqlite3.connect(db) as conn:  # what migration 0003 adds
+        conn.execute("ALTER TABLE tasks ADD COLUMN owner TEXT")
+        conn.execute(
+            "INSERT INTO tasks (id, type, status, args, created_at, updated_at, owner) VALUES"
+            " ('task_00000000-0000-4000-8000-000000000001', 'qd.winnow', 'pending', '{}',"
+            " '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'alice')"
+        )
+    out = subprocess.run(
+        [*run, "tasks", "--db", str(db)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert out.returncode == 0 and "owner" in out.stdout and "alice" in out.stdout, out.stderr
+    missing = subprocess.run(
+        [*run, "tasks", "--db", str(tmp_path / "none.db")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert missing.returncode == 1 and missing.stderr.startswith("error [STORE_ERROR]: no database at")
+    assert not (tmp_path / "none.db").exists()
+
+
+def test_view_command_prints_its_url_serves_and_stops_on_sigterm(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    run = [sys.executable, "-m", "exa_orch"]
+    subprocess.run([*run, "db", "migrate", "--db", str(db)], check=True, capture_output=True, env=env)
+    with subprocess.Popen(
+        [*run, "view", "--db", str(db), "--port", "0"], stderr=subprocess.PIPE, text=True, env=env
+    ) as proc:
+        try:
+            assert proc.stderr is not None
+            line = proc.stderr.readline()
+            assert "(read-only): http://127.0.0.1:" in line, line
+            url = line.rsplit(" ", 1)[1].strip()
+            assert httpx.get(url + "api/tasks", timeout=10).json() == {"tasks": [], "hasOwner": False}
+            assert httpx.post(url, timeout=10).status_code == 405
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            assert proc.wait(timeout=20) == 0
+    refused = subprocess.run(
+        [*run, "view", "--db", str(db), "--host", "0.0.0.0"],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert refused.returncode == 1 and refused.stderr.startswith("error [CONFIG_ERROR]: refusing to serve")

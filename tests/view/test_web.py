@@ -1,0 +1,210 @@
+"""The web view over HTTP (in process): pages, read-only rules, the token rule, escaping, sizes."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from exa_orch.config import Secret
+from exa_orch.errors import ErrorCode, StoreError
+from exa_orch.store import Elite, RunRecord, Store
+from exa_orch.view.auth import COOKIE
+from exa_orch.view.data import DOCUMENT, ViewDB
+from exa_orch.view.web import build_app, fitness_class
+
+EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
+
+
+@pytest.fixture
+async def view(store: Store) -> AsyncIterator[ViewDB]:
+    async with ViewDB(store.path) as db:
+        yield db
+
+
+def client(
+    db: ViewDB, *, token: str | None = None, peer: str = "127.0.0.1", host: str = "127.0.0.1"
+) -> httpx.AsyncClient:
+    app: Any = build_app(db, token=Secret(token) if token else None)
+    transport = httpx.ASGITransport(app=app, client=(peer, 40000))
+    return httpx.AsyncClient(transport=transport, base_url=f"http://{host}:8766")
+
+
+async def test_tasks_page_lists_tasks_with_progress_and_escapes_what_agents_sent(
+    store: Store, view: ViewDB
+) -> None:
+    task = await store.create_task(EVIL, {"query": EVIL})
+    await store.transition(task.id, "working")
+    await store.set_progress(task.id, {"step": "searching", "completed": 3, "total": 10, "message": EVIL})
+    async with client(view) as c:
+        page = await c.get("/")
+        detail = await c.get(f"/tasks/{task.id}")
+        api = (await c.get("/api/tasks")).json()
+    assert page.status_code == 200 and detail.status_code == 200
+    for html in (page.text, detail.text):
+        assert EVIL not in html and "<script>alert" not in html
+        assert "&lt;script&gt;alert(&#34;x&#34;)&lt;/script&gt;" in html  # shown, as text
+    assert f'data-task-id="{task.id}"' in page.text and 'value="0.3"' in page.text
+    [row] = api["tasks"]
+    assert (row["id"], row["phase"], row["completed"], row["total"], row["fraction"]) == (
+        task.id,
+        "searching",
+        3,
+        10,
+        0.3,
+    )
+    assert page.headers["content-security-policy"].startswith("default-src 'none'; script-src 'self'")
+
+
+async def test_only_get_and_head_are_answered(store: Store, view: ViewDB) -> None:
+    task = await store.create_task("operation", {})
+    async with client(view) as c:
+        for method in ("POST", "PUT", "DELETE", "PATCH"):
+            for path in ("/", f"/tasks/{task.id}", "/api/tasks", "/nowhere"):
+                answer = await c.request(method, path)
+                assert answer.status_code == 405, (method, path)
+                assert answer.headers["allow"] == "GET, HEAD"
+        assert (await c.head("/")).status_code == 200
+    assert (await store.get_task(task.id)).status == "pending"
+
+
+async def test_the_view_connection_cannot_write(store: Store, view: ViewDB) -> None:
+    task = await store.create_task("operation", {})
+    conn = view._conn
+    assert conn is not None
+    for sql in (
+        f"UPDATE tasks SET status = 'failed' WHERE id = '{task.id}'",
+        "DELETE FROM tasks",
+        "CREATE TABLE x (a)",
+    ):
+        with pytest.raises(sqlite3.OperationalError, match="readonly|read-only|query_only"):
+            await conn.execute(sql)
+    assert (await store.get_task(task.id)).status == "pending"
+
+
+async def test_a_missing_database_is_refused_not_created(tmp_path: Path) -> None:
+    path = tmp_path / "nope.db"
+    with pytest.raises(StoreError) as refused:
+        async with ViewDB(path):
+            pass
+    assert refused.value.code == ErrorCode.STORE_ERROR and "exa-orch db migrate" in (refused.value.hint or "")
+    assert not path.exists()
+
+
+async def test_ids_in_urls_are_checked(view: ViewDB) -> None:
+    async with client(view) as c:
+        assert (await c.get("/tasks/not-a-task")).status_code == 400
+        assert (await c.get("/api/tasks/task_1' OR 1=1 --")).status_code == 400
+        assert (await c.get("/tasks/task_00000000-0000-4000-8000-000000000000")).status_code == 404
+        assert (await c.get("/archive/..%2F..%2Fetc")).status_code in (400, 404)
+        assert (await c.get("/archive/Robert');DROP")).status_code == 400
+        assert (await c.get("/runs/abc")).status_code == 404
+        assert (await c.get("/runs/99999999999999999999999")).status_code == 404
+        assert (await c.get("/archive?x=scope&y=scope")).status_code == 400
+        assert (await c.get("/static/../data.py")).status_code == 404
+
+
+async def test_without_a_token_only_loopback_is_answered(view: ViewDB) -> None:
+    async with client(view, peer="203.0.113.9") as c:
+        assert (await c.get("/")).status_code == 403
+        assert (await c.get("/api/tasks")).status_code == 403
+    async with client(view, host="evil.example") as c:  # DNS rebinding: loopback peer, foreign name
+        assert (await c.get("/api/tasks")).status_code == 403
+    async with client(view, host="localhost") as c:
+        assert (await c.get("/api/tasks")).status_code == 200
+
+
+async def test_with_a_token_every_request_must_show_it(view: ViewDB) -> None:
+    token = "s3cret-token-for-the-view"
+    async with client(view, token=token, peer="203.0.113.9", host="view.example") as c:
+        assert (await c.get("/")).status_code == 401
+        assert (await c.get("/", headers={"authorization": "Bearer wrong"})).status_code == 401
+        assert (await c.get("/api/tasks", headers={"authorization": f"bearer {token}"})).status_code == 200
+        login = await c.get(f"/archive?x=scope&token={token}&y=fidelity")
+        assert login.status_code == 303 and login.headers["location"] == "/archive?x=scope&y=fidelity"
+        cookie = login.headers["set-cookie"]
+        assert token not in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+        value = cookie.split(";")[0].split("=", 1)[1]
+        c.cookies.set(COOKIE, value)
+        assert (await c.get("/archive")).status_code == 200
+        c.cookies.set(COOKIE, "0" * len(value))
+        assert (await c.get("/archive")).status_code == 401
+        assert (await c.post("/", headers={"authorization": f"Bearer {token}"})).status_code == 405
+        sneaky = httpx.URL("http://view.example:8766").copy_with(
+            raw_path=f"//evil.example?token={token}".encode()
+        )
+        assert (await c.get(sneaky)).headers["location"] == "/evil.example"  # never "//host": same site
+
+
+async def test_a_huge_result_is_cut_and_its_size_shown(store: Store, view: ViewDB) -> None:
+    task = await store.create_task("operation", {})
+    await store.transition(task.id, "working")
+    partial = {"items": list(range(5)), "found": 5, "done": True, "gone": None, "blob": "z" * 200_000}
+    await store.set_partial(task.id, {**partial, "webset": {"id": "w", "status": "idle"}})
+    big = {"blob": "y" * 3_000_000}
+    await store.complete(task.id, big)
+    async with client(view) as c:
+        page = await c.get(f"/tasks/{task.id}")
+    assert page.status_code == 200
+    assert len(page.text) < 3 * DOCUMENT
+    with sqlite3.connect(store.path) as conn:
+        [(stored,)] = conn.execute("SELECT length(result) FROM tasks WHERE id = ?", (task.id,)).fetchall()
+    assert stored > 3_000_000 and f"{stored} characters" in page.text and "the rest:" in page.text
+    summary = [line for line in page.text.splitlines() if line.startswith("<dt>items")][0]
+    for shown in ("<dt>items</dt><dd>5 items</dd>", "<dt>found</dt><dd>5</dd>", "<dt>done</dt><dd>true</dd>",
+                  "<dt>gone</dt><dd>null</dd>", "<dt>webset</dt><dd>{2 keys}</dd>"):  # fmt: skip
+        assert shown in summary, summary
+    assert "z" * 201 not in page.text  # a long string is cut in SQLite, not shown whole
+
+
+async def test_archive_grid_and_run_page_show_fitness_niches_and_elites(store: Store, view: ViewDB) -> None:
+    task = await store.create_task("qd.winnow", {"query": EVIL})
+    item = {"id": "it1", "properties": {"url": "javascript:alert(1)", "company": {"name": EVIL}}}
+    run_id = await store.record_run(
+        RunRecord(
+            task_id=task.id,
+            task_type="qd.winnow",
+            status="completed",
+            metrics={"fitness": 0.75, "coverage": 0.5, "niches": 2, "possible_niches": 4, "note": EVIL},
+            elites=[
+                Elite(niche="1,0", fitness=0.75, criteria_vector=[True, False], item=item),
+                Elite(niche="1,1", fitness=0.5, criteria_vector=[True, True], item={"id": "it2"}),
+            ],
+        )
+    )
+    async with client(view) as c:
+        grid = await c.get("/archive")
+        runs = await c.get("/archive/workflow-webset-qd-winnow")
+        run = await c.get(f"/runs/{run_id}")
+        other_axes = await c.get("/archive?x=evidence_type&y=time_horizon")
+    assert grid.status_code == runs.status_code == run.status_code == other_axes.status_code == 200
+    # qd.winnow's cell 3,2,4,2,5 sits at scope 3, fidelity 5 on the default axes, coloured fit-8 (0.75)
+    assert 'class="cell fit-8 filled" data-x="3" data-y="5"' in grid.text
+    assert "fitness 0.750" in grid.text and 'href="/archive/workflow-webset-qd-winnow"' in grid.text
+    assert f'<a class="best" href="/runs/{run_id}">' in grid.text  # the best run, one click away
+    assert 'data-x="4" data-y="2"' in other_axes.text
+    assert f'href="/runs/{run_id}"' in runs.text
+    assert "<code>1,0</code>" in run.text and "<code>1,1</code>" in run.text
+    assert EVIL not in run.text and "javascript:" not in run.text  # a non-http URL is not linked
+    assert (
+        fitness_class(None) == "fit-none"
+        and fitness_class(1.7) == "fit-10"
+        and fitness_class(0.04) == "fit-0"
+    )
+
+
+async def test_a_database_without_the_archive_views_answers_503_with_a_hint(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    async with Store(path):
+        pass
+    with sqlite3.connect(path) as conn:
+        conn.execute("DROP VIEW v_archive")
+    async with ViewDB(path) as db, client(db) as c:
+        archive = await c.get("/archive")
+        tasks = await c.get("/api/tasks")
+    assert archive.status_code == 503 and "exa-orch db migrate" in archive.text
+    assert tasks.status_code == 200
