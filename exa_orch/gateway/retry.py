@@ -10,9 +10,9 @@
   its body carries an `externalId`, because then a duplicate is refused with 409 and the gateway
   resolves that 409 to the existing object. Without an externalId it is retried only when Exa
   surely did not act: a 429, or a connection that failed before the request was sent.
-  Only Websets objects count as keyed: Exa documents the 409 for websets and accepts an
-  externalId in place of any Websets id (the simulator enforces it for every Websets kind). The
-  Agent API has no externalId, so an agent run is never re-sent after an ambiguous failure.
+  Only webset creates count as keyed: Exa takes `externalId` on webset creates only and refuses
+  a duplicate with 409. The transport never re-sends any other create after an ambiguous failure;
+  `operations/_creates.py` does, after looking the object up by its metadata mark.
 """
 
 from __future__ import annotations
