@@ -238,6 +238,7 @@ def summarize(
     args: argparse.Namespace,
 ) -> dict[str, Any]:
     failed: Counter[str] = Counter()
+    failures: list[dict[str, Any]] = []
     completed = partial_by_fault = 0
     for status, error, result in final.values():
         if status == "completed":
@@ -245,6 +246,7 @@ def summarize(
             partial_by_fault += _has_error(result)
         elif status == "failed":
             failed[str((error or {}).get("code"))] += 1
+            failures.append({k: (error or {}).get(k) for k in ("code", "step", "message")})
     lost = len(ids) - sum(1 for s in final.values() if s[0] in TERMINAL)
     gone = deleted_ids(log)
     return {
@@ -257,6 +259,7 @@ def summarize(
         "madeAgainAfterDelete": sum(1 for e in log if e.get("created") and e["created"].get("id") in gone),
         "requestsBeforeRetryAfter": early_requests(log, args.retry_after),
         "internalErrors": failed.get("INTERNAL_ERROR", 0),
+        "failures": failures[:10],
         "wallSeconds": round(wall, 1),
         "serversStarted": servers.started,
         "serversKilled": servers.kills,

@@ -200,17 +200,25 @@ def _lost_without_progress(conn: sqlite3.Connection, task_id: str, now: str) -> 
     let go: it died or stalled) without saving a checkpoint; the run being taken over now counts.
 
     A run lasts from its claim to the next claim (or `now`); it was lost when that next claim took
-    the lease from it, and made progress when a checkpoint was saved in between."""
+    the lease from it, and made progress when a checkpoint was saved in between, or a progress
+    report no earlier run had made (a long wait on Exa reports what it finds, but saves nothing
+    until it ends; a run that dies at the same point each time repeats the same reports)."""
     claims = conn.execute(
         "SELECT at, json_extract(data, '$.previous') IS NOT NULL FROM task_events "
         "WHERE task_id = ? AND kind = 'claimed' ORDER BY id",
         (task_id,),
     ).fetchall()
     saves = [row[0] for row in conn.execute("SELECT saved_at FROM task_steps WHERE task_id = ?", (task_id,))]
+    reports = conn.execute(
+        "SELECT at, data FROM task_events WHERE task_id = ? AND kind = 'progress' ORDER BY id", (task_id,)
+    ).fetchall()
     ends = [(at, bool(taken)) for at, taken in claims[1:]] + [(now, True)]
     lost = 0
     for (start, _), (end, taken) in reversed(list(zip(claims, ends, strict=True))):
         if not taken or any(start < saved <= end for saved in saves):
+            break
+        before = {data for at, data in reports if at <= start}
+        if any(start < at <= end and data not in before for at, data in reports):
             break
         lost += 1
     return lost

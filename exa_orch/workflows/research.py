@@ -122,13 +122,19 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
     await ctx.progress("research.create", 0, 2, "starting the research run")
     created = await create_run(ctx, "research.create", args.instructions, args.output_schema, args.model)
     research_id = created["researchId"]
+    started_at = float(created.get("at") or time.time())
     remove_hook = cancel_on_task_cancel(ctx, research_id)
     await ctx.partial({"researchId": research_id, "status": created["status"], "model": args.model})
     await ctx.progress("research.poll", 1, 2, f"research {research_id} started; waiting for it")
 
     async def report(run: Json, polls: int) -> None:
         await ctx.progress(
-            "research.poll", 1, 2, f"research {research_id} {run.get('status')} (poll {polls})"
+            # Seconds since the run started, not this process's poll count: a report no earlier
+            # run of the task made, so a long wait across server restarts reads as progress.
+            "research.poll",
+            1,
+            2,
+            f"research {research_id} {run.get('status')} ({time.time() - started_at:.0f} s in)",
         )
 
     run = await poll_run(ctx, "research.poll", research_id, deadline, report)

@@ -282,3 +282,29 @@ async def test_an_expired_lease_is_taken_exactly_once_by_racing_processes(db_pat
     pool_ids = sorted(t.id for t in pool)
     assert sorted(i for i in claimed_ids if i != contested.id) == pool_ids  # each taken exactly once
     assert all(child.returncode == 0 for child in children)
+
+
+async def test_runs_that_report_something_new_make_progress_and_repeats_do_not(
+    store: Store, clock: FakeClock
+) -> None:
+    # A long wait on Exa saves nothing until it ends, but reports what it finds: a new report is
+    # progress. A run that dies at the same point each time repeats the same reports.
+    task = await store.create_task("t", {})
+    await store.transition(task.id, "working")
+    for n in range(3 * MAX_LOST_RUNS):
+        assert await store.claim_runnable(f"elsewhere:{n + 1}:w", 5, 1), f"given up after {n} runs"
+        clock.advance(1)
+        await store.set_progress(
+            task.id, {"step": "wait", "completed": n, "total": 100, "message": f"{n} found"}
+        )
+        clock.advance(5)
+    for n in range(MAX_LOST_RUNS):  # the same report again and again
+        assert await store.claim_runnable(f"elsewhere:{100 + n}:x", 5, 1)
+        clock.advance(1)
+        await store.set_progress(
+            task.id, {"step": "wait", "completed": 0, "total": 100, "message": "0 found"}
+        )
+        clock.advance(5)
+    assert await store.claim_runnable("elsewhere:200:y", 5, 1) == []
+    failed = await store.get_task(task.id)
+    assert failed.error is not None and failed.error["code"] == "TASK_ABANDONED"
