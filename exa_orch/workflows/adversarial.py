@@ -228,7 +228,9 @@ async def _synthesize(ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json]
     poll = {"researchId": research_id, "timeout": left, "pollInterval": poll_seconds(timeout_s)}
 
     async def wait() -> Json:
-        done: Json = await kit.call(ctx, "research.pollUntilFinished", poll, step="synthesis")
+        done: Json = await kit.call(
+            ctx, "research.pollUntilFinished", poll, step="synthesis", since=until - timeout_s
+        )
         return done
 
     try:

@@ -104,10 +104,22 @@ def _dispatch(ctx: TaskContext) -> Dispatch:
     return fn
 
 
-async def call(ctx: TaskContext, operation: str, args: Mapping[str, Any], *, step: str | None = None) -> Any:
-    """Run one registered operation; its progress reports become the task's, under `step`."""
+async def call(
+    ctx: TaskContext,
+    operation: str,
+    args: Mapping[str, Any],
+    *,
+    step: str | None = None,
+    since: float | None = None,
+) -> Any:
+    """Run one registered operation; its progress reports become the task's, under `step`.
+
+    With `since` (wall time), each report says how long the work has been going since then: a
+    report no earlier run of the task made, so a long wait across restarts reads as progress."""
 
     async def progress(completed: float, total: float | None, message: str | None) -> None:
+        if since is not None:
+            message = f"{message or operation} ({time.time() - since:.0f} s in)"
         await ctx.progress(step or operation, completed, total, message)
 
     return await _dispatch(ctx)(operation, dict(args), progress)
@@ -209,7 +221,10 @@ async def wait_idle(
         until = await deadline(ctx, f"{key}.start", timeout_s)
     left = until - time.time()
     args = {"id": webset_id, "timeout": max(0.05, min(left, 3600.0)), "pollInterval": poll_s}
-    result: Json = await ctx.step(key, lambda: call(ctx, "websets.waitUntilIdle", args, step=key))
+    since = until - timeout_s if timeout_s > 0 else None  # when the wait first began
+    result: Json = await ctx.step(
+        key, lambda: call(ctx, "websets.waitUntilIdle", args, step=key, since=since)
+    )
     return result
 
 
