@@ -6,7 +6,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test lint typecheck bench dep-bounds clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -36,6 +36,10 @@ bench: $(STAMP)
 	@status=0; for b in store gateway runtime; do \
 		echo "$(BIN)/python bench/$$b.py"; $(BIN)/python bench/$$b.py || status=1; \
 	done; exit $$status
+
+# Both ends of the dependency ranges (needs the package index; see docs/dependencies.md).
+dep-bounds:
+	scripts/check-dep-bounds.sh
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

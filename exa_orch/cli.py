@@ -8,17 +8,22 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import dataclasses
+import logging
 import math
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
 from exa_orch import __version__
 from exa_orch.config import Settings
-from exa_orch.errors import OrchError
+from exa_orch.errors import InvalidParams, OrchError
 from exa_orch.log import configure_logging
+
+log = logging.getLogger("exa_orch.cli")
 
 
 def _db_path(args: argparse.Namespace, settings: Settings) -> Path:
@@ -26,7 +31,9 @@ def _db_path(args: argparse.Namespace, settings: Settings) -> Path:
 
 
 def _add_db_flag(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", help="SQLite file (default: $EXA_ORCH_DB or ./workflows.db)")
+    parser.add_argument(
+        "--db", help="SQLite file (default: $EXA_ORCH_DB, else workflows.db in the per-user data directory)"
+    )
 
 
 class _Parser(argparse.ArgumentParser):
@@ -60,6 +67,10 @@ def _finite(text: str) -> float:
     return value
 
 
+# `serve --sim` is for trying exa-orch out: a research run then takes seconds rather than a minute.
+SERVE_SIM_SPEED = 10.0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
     parser = _Parser(prog="exa-orch", description=__doc__.splitlines()[0])
@@ -70,6 +81,17 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
     serve.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     serve.add_argument("--port", type=_port, default=8765, help="HTTP port (default 8765; 0 picks one)")
+    serve.add_argument(
+        "--sim",
+        action="store_true",
+        help="run the built-in Exa simulator in this process and use it (no API key needed)",
+    )
+    serve.add_argument(
+        "--sim-speed",
+        type=_finite,
+        default=None,
+        help=f"with --sim: simulated seconds per wall second (default $EXA_SIM_SPEED or {SERVE_SIM_SPEED:g})",
+    )
     _add_db_flag(serve)
 
     sim = sub.add_parser("sim", help="run the built-in Exa simulator on loopback")
@@ -112,9 +134,33 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+@contextlib.contextmanager
+def _simulator(args: argparse.Namespace) -> Iterator[str | None]:
+    """With `serve --sim`: the built-in simulator on 127.0.0.1:<free port> in a thread of this
+    process for the duration of the block, yielding its URL; else None."""
+    if not args.sim:
+        yield None
+        return
+    from exa_orch.sim.server import config_from
+    from exa_orch.sim.testing import SimThread
+
+    try:
+        config = config_from(argparse.Namespace(speed=args.sim_speed))
+    except ValueError as exc:
+        raise InvalidParams(str(exc), hint="Fix or unset the EXA_SIM_* variable it names.") from None
+    if args.sim_speed is None and not os.environ.get("EXA_SIM_SPEED", "").strip():
+        config = dataclasses.replace(config, speed=SERVE_SIM_SPEED)
+    with SimThread(config) as sim:
+        log.info("exa simulator (--sim) on %s, speed %g: no Exa key is used", sim.url, config.speed)
+        yield sim.url
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; print errors to stderr as `error [CODE]: message`."""
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if getattr(args, "sim_speed", None) is not None and not args.sim:
+        parser.error("serve --sim-speed needs --sim")
     try:
         settings = Settings.from_env()
         configure_logging(settings.log_level)
@@ -137,9 +183,14 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
         from exa_orch.mcp.server import run_server
 
-        return run_server(
-            settings, db_path=_db_path(args, settings), http=args.http, host=args.host, port=args.port
-        )
+        # Absolute, so the start-up log line (`exa-orch app ready: db=...`) says where the data is.
+        db_path = _db_path(args, settings).absolute()
+        with _simulator(args) as sim_url:
+            if sim_url is not None:
+                settings = dataclasses.replace(
+                    settings, exa_url=sim_url, arxiv_url=f"{sim_url}/arxivxplorer", api_key=None
+                )
+            return run_server(settings, db_path=db_path, http=args.http, host=args.host, port=args.port)
     if args.command == "sim":
         from exa_orch.sim.server import run_sim
 

@@ -3,7 +3,7 @@
 | variable              | meaning                                                   | default          |
 |-----------------------|-----------------------------------------------------------|------------------|
 | EXA_API_KEY           | Exa API key; required unless EXA_ORCH_EXA_URL is the sim  | -                |
-| EXA_ORCH_DB           | the SQLite file                                           | ./workflows.db   |
+| EXA_ORCH_DB           | the SQLite file (or --db)                                 | workflows.db in the per-user data directory (`default_db_path()`) |
 | EXA_ORCH_EXA_URL      | Exa's base URL (point it at `exa-orch sim`)               | https://api.exa.ai |
 | EXA_ORCH_ARXIV_URL    | ArXiv Xplorer base URL for papers.search                  | the sim's /arxivxplorer when EXA_ORCH_EXA_URL is a sim, else https://search.arxivxplorer.com |
 | EXA_ORCH_TOOLS        | tool profile: manage_websets or toolhost                  | manage_websets   |
@@ -12,15 +12,28 @@
 | EXA_ORCH_RPS          | Exa requests per second, per endpoint family              | 10               |
 | EXA_ORCH_LOG_LEVEL    | log level (logs go to stderr)                             | INFO             |
 | EXA_ORCH_HTTP_TOKEN   | bearer token required when --http binds beyond loopback   | -                |
+| EXA_ORCH_HTTP_TOKENS  | named bearer tokens `alice=tok1,bob=tok2`; each name is a principal | -      |
+| EXA_ORCH_HTTP_TOKENS_FILE | a file of `name=token` lines (`#` comments), same meaning | -             |
+| EXA_ORCH_TASK_TTL     | seconds a finished task is kept when tasks.create gives no ttl | 3600        |
+| EXA_ORCH_MAX_TASK_TTL | the longest ttl granted, in seconds (longer asks are clamped) | 86400        |
+| EXA_ORCH_PRINCIPAL    | FOR TESTS ONLY: the local principal's name, instead of `user:<login>` | -      |
+
+Principals (who owns a task; see README "Who can see a task"): the local user `user:<login>` on
+stdio and on HTTP without tokens; `token:<name>` for a named token over HTTP; the unnamed
+EXA_ORCH_HTTP_TOKEN is `token:default`. Once any token is set, every HTTP request must present one.
 """
 
 from __future__ import annotations
 
+import getpass
 import math
 import os
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import platformdirs
 
 from exa_orch.errors import ConfigError
 
@@ -28,6 +41,26 @@ DEFAULT_EXA_URL = "https://api.exa.ai"
 DEFAULT_ARXIV_URL = "https://search.arxivxplorer.com"
 TOOL_PROFILES = ("manage_websets", "toolhost")
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+APP_NAME = "exa-orch"
+DB_FILE = "workflows.db"
+
+
+def data_dir() -> Path:
+    """The per-user data directory exa-orch keeps its database in.
+
+    Linux and other Unixes: `$XDG_DATA_HOME/exa-orch`, else `~/.local/share/exa-orch`; macOS:
+    `~/Library/Application Support/exa-orch`; Windows: `%APPDATA%\\exa-orch`. Read from the process
+    environment each call (not cached), so a test that points XDG_DATA_HOME elsewhere is obeyed.
+    """
+    # roaming=True is %APPDATA% on Windows (platformdirs' default would be %LOCALAPPDATA%).
+    return Path(platformdirs.user_data_dir(APP_NAME, appauthor=False, roaming=True))
+
+
+def default_db_path() -> Path:
+    """`workflows.db` in `data_dir()`: one absolute path whatever the working directory, so a server
+    an MCP client starts from `/` (or a read-only directory) works, and two clients started from
+    different directories share their tasks."""
+    return data_dir() / DB_FILE
 
 
 class Secret:
@@ -95,6 +128,12 @@ def _url(env: Mapping[str, str], name: str, default: str) -> str:
     return url
 
 
+def _db_path(env: Mapping[str, str]) -> Path:
+    raw = env.get("EXA_ORCH_DB", "").strip()
+    # `~` is expanded because client configs (Claude Desktop's JSON) pass env values unexpanded.
+    return Path(raw).expanduser() if raw else default_db_path()
+
+
 def _log_level(env: Mapping[str, str]) -> str:
     level = (env.get("EXA_ORCH_LOG_LEVEL", "").strip() or "INFO").upper()
     if level not in LOG_LEVELS:
@@ -105,12 +144,78 @@ def _log_level(env: Mapping[str, str]) -> str:
     return level
 
 
+DEFAULT_TOKEN_NAME = "default"  # the principal name of the unnamed EXA_ORCH_HTTP_TOKEN
+_TOKEN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
+
+
+def local_principal() -> str:
+    """`user:<login name>` of the user running this process (`user:uid<N>` if it has no name)."""
+    try:
+        return f"user:{getpass.getuser()}"
+    except (KeyError, OSError):  # no USER/LOGNAME and no passwd entry (some containers)
+        return f"user:uid{os.getuid()}"
+
+
+def _token_pairs(text: str, where: str, separator: str) -> list[tuple[str, Secret]]:
+    """`name=token` entries split by `separator`; ConfigError naming the entry (never the token)."""
+    pairs: list[tuple[str, Secret]] = []
+    for number, entry in enumerate(text.split(separator), start=1):
+        entry = entry.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        name, eq, token = (part.strip() for part in entry.partition("="))
+        if not eq or not token or not _TOKEN_NAME.fullmatch(name) or any(c.isspace() for c in token):
+            shown = name if _TOKEN_NAME.fullmatch(name) else "?"
+            raise ConfigError(
+                f"{where}: entry {number} (name {shown!r}) is not `name=token`",
+                hint="Give each token as name=token: the name is 1-64 letters, digits or ._@- "
+                "(it names the principal that owns the tasks made with the token), the token has no spaces.",
+            )
+        pairs.append((name, Secret(token)))
+    return pairs
+
+
+def _http_tokens(env: Mapping[str, str]) -> tuple[tuple[str, Secret], ...]:
+    pairs: list[tuple[str, Secret]] = []
+    single = env.get("EXA_ORCH_HTTP_TOKEN", "").strip()
+    if single:
+        pairs.append((DEFAULT_TOKEN_NAME, Secret(single)))
+    pairs += _token_pairs(env.get("EXA_ORCH_HTTP_TOKENS", ""), "EXA_ORCH_HTTP_TOKENS", ",")
+    path = env.get("EXA_ORCH_HTTP_TOKENS_FILE", "").strip()
+    if path:
+        try:
+            text = Path(path).read_text()
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ConfigError(
+                f"EXA_ORCH_HTTP_TOKENS_FILE: cannot read {path}: {getattr(exc, 'strerror', None) or exc}",
+                hint="Point it at a readable text file of name=token lines, or unset it.",
+            ) from None
+        pairs += _token_pairs(text, f"EXA_ORCH_HTTP_TOKENS_FILE {path}", "\n")
+    names = [name for name, _ in pairs]
+    if len(set(names)) != len(names):
+        twice = sorted({n for n in names if names.count(n) > 1})
+        raise ConfigError(
+            f"HTTP token name(s) {', '.join(twice)} given twice",
+            hint=f"Each token needs its own name ('{DEFAULT_TOKEN_NAME}' is EXA_ORCH_HTTP_TOKEN's).",
+        )
+    if len({secret.reveal() for _, secret in pairs}) != len(pairs):
+        raise ConfigError(
+            "two HTTP token names share one token: a request could not tell which principal it is",
+            hint="Give every name its own token.",
+        )
+    return tuple(pairs)
+
+
+def _seconds(env: Mapping[str, str], name: str, default: int) -> int:
+    return _int(env, name, default, minimum=1)
+
+
 @dataclass(frozen=True)
 class Settings:
     """Everything exa-orch reads from its environment. Build it with `Settings.from_env()`."""
 
     api_key: Secret | None = None
-    db_path: Path = Path("workflows.db")
+    db_path: Path = field(default_factory=default_db_path)
     exa_url: str = DEFAULT_EXA_URL
     arxiv_url: str = DEFAULT_ARXIV_URL
     tools: str = "manage_websets"
@@ -119,6 +224,10 @@ class Settings:
     rps: float = 10.0
     log_level: str = "INFO"
     http_token: Secret | None = field(default=None)
+    http_tokens: tuple[tuple[str, Secret], ...] = ()  # (name, token), EXA_ORCH_HTTP_TOKEN as 'default'
+    task_ttl: int = 3600  # seconds
+    max_task_ttl: int = 86_400  # seconds
+    principal: str = field(default_factory=local_principal)
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -132,11 +241,19 @@ class Settings:
                 hint="Unset it for the default single 'manage_websets' tool.",
             )
         token = env.get("EXA_ORCH_HTTP_TOKEN", "").strip()
+        task_ttl = _seconds(env, "EXA_ORCH_TASK_TTL", 3600)
+        max_task_ttl = _seconds(env, "EXA_ORCH_MAX_TASK_TTL", 86_400)
+        if task_ttl > max_task_ttl:
+            raise ConfigError(
+                f"EXA_ORCH_TASK_TTL ({task_ttl} s) is longer than EXA_ORCH_MAX_TASK_TTL ({max_task_ttl} s)",
+                hint="Lower EXA_ORCH_TASK_TTL or raise EXA_ORCH_MAX_TASK_TTL.",
+            )
+        principal = env.get("EXA_ORCH_PRINCIPAL", "").strip()
         exa_url = _url(env, "EXA_ORCH_EXA_URL", DEFAULT_EXA_URL)
         arxiv_default = DEFAULT_ARXIV_URL if exa_url == DEFAULT_EXA_URL else f"{exa_url}/arxivxplorer"
         return cls(
             api_key=Secret(key) if key else None,
-            db_path=Path(env.get("EXA_ORCH_DB", "").strip() or "workflows.db"),
+            db_path=_db_path(env),
             exa_url=exa_url,
             arxiv_url=_url(env, "EXA_ORCH_ARXIV_URL", arxiv_default),
             tools=tools,
@@ -145,7 +262,23 @@ class Settings:
             rps=_float(env, "EXA_ORCH_RPS", 10.0),
             log_level=_log_level(env),
             http_token=Secret(token) if token else None,
+            http_tokens=_http_tokens(env),
+            task_ttl=task_ttl,
+            max_task_ttl=max_task_ttl,
+            principal=principal or local_principal(),
         )
+
+    @property
+    def http_auth(self) -> bool:
+        """True when HTTP requests must carry one of the configured bearer tokens."""
+        return bool(self.http_tokens or self.http_token)
+
+    def token_principals(self) -> dict[str, Secret]:
+        """Principal name (`token:<name>`) -> its bearer token, for every configured HTTP token."""
+        pairs = self.http_tokens
+        if not pairs and self.http_token:  # a Settings built directly, not from the environment
+            pairs = ((DEFAULT_TOKEN_NAME, self.http_token),)
+        return {f"token:{name}": secret for name, secret in pairs}
 
     @property
     def uses_real_exa(self) -> bool:
@@ -161,6 +294,6 @@ class Settings:
         raise ConfigError(
             "EXA_API_KEY is not set: exa-orch needs an Exa API key to call Exa",
             hint="Set EXA_API_KEY in the server's environment (get one at dashboard.exa.ai), "
-            "or run without a key against the built-in simulator: start `exa-orch sim` and set "
-            "EXA_ORCH_EXA_URL to the URL it prints.",
+            "or run without a key against the built-in simulator: `exa-orch serve --sim` (or start "
+            "`exa-orch sim` and set EXA_ORCH_EXA_URL to the URL it prints).",
         )

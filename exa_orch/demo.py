@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from exa_orch.config import data_dir
 from exa_orch.errors import OrchError
 from exa_orch.store.admin import migrate_command, sql_command
 
@@ -125,7 +126,7 @@ async def run(db: Path, steps: list[DemoStep] | None = None) -> int:
 
 def main() -> int:
     """Entry point: run the demo, print errors as `error [CODE]: message`."""
-    db = Path(os.environ.get("EXA_ORCH_DEMO_DB", "demo.db"))
+    db = Path(os.environ.get("EXA_ORCH_DEMO_DB", "").strip() or data_dir() / "demo.db").expanduser()
     try:
         return asyncio.run(run(db))
     except OrchError as exc:

@@ -6,9 +6,11 @@ OrchError (.code, .hint)
   + ConfigError              a missing or malformed setting (EXA_API_KEY, EXA_ORCH_DB ...)
   + StoreError               the SQLite store failed
   |   + MigrationError       a migration file failed or was edited after being applied
+  |   + ForeignDatabase      the file is another application's SQLite database (left untouched)
   |   + InvalidTransition    a task status change that the state machine forbids
   |   + LeaseHeld            another process owns the task's lease
-  + TaskNotFound             no task with that id (or it expired)
+  + TaskNotFound             no task with that id that the caller may see
+  |   + TaskExpired          the caller's task finished and was removed after its TTL
   + TaskTerminal             the task already finished; it can't be cancelled or resumed
   + OperationCancelled       the work was cancelled before it finished
   + GatewayError             a call to Exa failed (.status, .tag, .request_id)
@@ -38,6 +40,7 @@ class ErrorCode(StrEnum):
     CONFIG_ERROR = "CONFIG_ERROR"
     STORE_ERROR = "STORE_ERROR"
     MIGRATION_FAILED = "MIGRATION_FAILED"
+    FOREIGN_DATABASE = "FOREIGN_DATABASE"
     INVALID_TRANSITION = "INVALID_TRANSITION"
     LEASE_HELD = "LEASE_HELD"
     TASK_NOT_FOUND = "TASK_NOT_FOUND"
@@ -142,6 +145,21 @@ class MigrationError(StoreError):
         self.name = name
 
 
+class ForeignDatabase(StoreError):
+    code = ErrorCode.FOREIGN_DATABASE
+
+    def __init__(self, path: object, tables: list[str]) -> None:
+        shown = ", ".join(tables[:5]) + (f" and {len(tables) - 5} more" if len(tables) > 5 else "")
+        super().__init__(
+            f"{path} is not an exa-orch database: it holds tables of its own ({shown}) and no "
+            "schema_migrations table; exa-orch left it unchanged",
+            hint="Point --db (or EXA_ORCH_DB) at an exa-orch database, or at a new file (it is "
+            "created); leave out --db for the default in the per-user data directory.",
+        )
+        self.path = str(path)
+        self.tables = tables
+
+
 class InvalidTransition(StoreError):
     code = ErrorCode.INVALID_TRANSITION
 
@@ -167,10 +185,27 @@ class TaskNotFound(OrchError):
     def __init__(self, task_id: str) -> None:
         super().__init__(
             f"no task {task_id!r}",
-            hint="Task ids look like 'task_<uuid>'; finished tasks are deleted after their TTL. "
-            "Use 'tasks.list' to see the tasks that exist.",
+            hint="Task ids look like 'task_<uuid>'; a task is seen only by the principal that created it "
+            "(its token over HTTP, the local user on stdio). Use 'tasks.list' to see your tasks.",
         )
         self.task_id = task_id
+
+
+class TaskExpired(TaskNotFound):
+    """The caller's task finished and was removed when its TTL ran out (its tombstone remains)."""
+
+    code = ErrorCode.TASK_EXPIRED
+
+    def __init__(self, task_id: str, status: str, expired_at: str) -> None:
+        OrchError.__init__(
+            self,
+            f"task {task_id!r} expired: it ended {status} and was removed at {expired_at}, when its TTL ran out",
+            hint="A finished task is kept for its TTL (tasks.create's `ttl`, default EXA_ORCH_TASK_TTL); "
+            "fetch results before then, or start the task again with a longer ttl.",
+        )
+        self.task_id = task_id
+        self.status = status
+        self.expired_at = expired_at
 
 
 class TaskTerminal(OrchError):

@@ -6,7 +6,10 @@ Keep this file generic; a package's own fixtures belong in its own conftest.py.
 from __future__ import annotations
 
 import os
+import shutil
+import tempfile
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 from hypothesis import settings
@@ -19,6 +22,58 @@ from exa_orch.sim.testing import SimHandle, running_sim
 settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")
+
+
+# The per-user data directory (exa-orch's default database) is a temporary one for the whole
+# session, set before any test and inherited by every child process, so no test writes into the
+# real user's ~/.local/share/exa-orch. HOME stays: child tools (pip, uv) keep their caches.
+def _real_data_dirs() -> set[Path]:
+    """The user's own exa-orch data directories: where XDG_DATA_HOME said, and the HOME default
+    a child gets when its client passes HOME but not XDG_DATA_HOME (the mcp SDK's default)."""
+    import platformdirs
+
+    return {
+        Path(platformdirs.user_data_dir("exa-orch", appauthor=False, roaming=True)),
+        Path.home() / ".local" / "share" / "exa-orch",
+    }
+
+
+def _state(directory: Path) -> int | None:
+    """The directory's mtime: opening a database there creates its -wal and -shm files, which
+    changes it. (A stat, not a listing, so a run under tests/selfcontained_audit.py may do it.)"""
+    return directory.stat().st_mtime_ns if directory.is_dir() else None
+
+
+_REAL_BEFORE = {d: _state(d) for d in _real_data_dirs()}
+_DATA_HOME = Path(tempfile.mkdtemp(prefix="exa-orch-test-data-"))
+os.environ["XDG_DATA_HOME"] = str(_DATA_HOME)
+_ROOT = Path(__file__).resolve().parents[1]
+
+
+def _litter(where: Path) -> set[str]:
+    """SQLite files (and their -wal/-shm) directly in `where`: what a test must not leave there."""
+    return {p.name for p in where.glob("*.db*")} if where.is_dir() else set()
+
+
+_LITTER_BEFORE = {where: _litter(where) for where in {Path.cwd(), _ROOT}}
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run if a test left a database in the working directory or the repository root
+    (a default that is relative to the cwd, or a test that forgot its tmp_path), or wrote into the
+    user's own data directory (a child spawned without XDG_DATA_HOME and without EXA_ORCH_DB)."""
+    shutil.rmtree(_DATA_HOME, ignore_errors=True)
+    touched = sorted(str(d) for d, before in _REAL_BEFORE.items() if _state(d) != before)
+    if touched:
+        print(f"\nerror: tests wrote into the user's own data directory: {', '.join(touched)}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+    left = sorted(
+        f"{where}/{name}" for where, before in _LITTER_BEFORE.items() for name in _litter(where) - before
+    )
+    if left:
+        print(f"\nerror: tests left files in the working directory or repository root: {', '.join(left)}")
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
 
 # Simulated seconds per wall second in tests: a 50-item webset search finishes in well under 5 s.
 TEST_SPEED = 100.0

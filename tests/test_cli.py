@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import json
 import os
+import signal
 import socket
 import sqlite3
 import subprocess
@@ -41,6 +44,8 @@ def assert_clean_error(stderr: str, code: str) -> None:
         (["serve", "--port", "http"], "--port: must be a whole number"),
         (["sim", "--speed", "nan"], "--speed: must be a finite number"),
         (["sim", "--fault-rate", "inf"], "--fault-rate: must be a finite number"),
+        (["serve", "--sim-speed", "5"], "--sim-speed needs --sim"),
+        (["serve", "--sim", "--sim-speed", "inf"], "--sim-speed: must be a finite number"),
     ],
 )
 def test_bad_usage_is_an_error_line_a_hint_and_exit_2(
@@ -152,17 +157,48 @@ def test_serve_with_a_bad_extra_workflows_entry_is_a_config_error(
     assert "hint: " in out.stderr and "Traceback" not in out.stderr
 
 
-def test_migrate_on_another_apps_sqlite_file_is_a_migration_error_with_a_hint(tmp_path: Path) -> None:
-    other = tmp_path / "other-app.db"
-    with sqlite3.connect(other) as conn:
+def another_apps_database(path: Path) -> bytes:
+    """An SQLite file of some other application (one table named like exa-orch's); its bytes."""
+    with sqlite3.connect(path) as conn:
         conn.execute("CREATE TABLE tasks (title TEXT)")  # a name exa-orch uses, another shape
+        conn.execute("CREATE TABLE notes (body TEXT)")
         conn.execute("INSERT INTO tasks VALUES ('buy milk')")
-    out = exa_orch("db", "migrate", "--db", str(other))
-    assert out.returncode == 1
-    assert_clean_error(out.stderr, "MIGRATION_FAILED")
-    assert "table tasks already exists" in out.stderr
-    with sqlite3.connect(other) as conn:
-        assert conn.execute("SELECT title FROM tasks").fetchall() == [("buy milk",)]
+    conn.close()
+    return path.read_bytes()
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [["db", "migrate"], ["sql", "select * from tasks"], ["serve"], ["serve", "--sim"], ["serve", "--http"]],
+    ids=["migrate", "sql", "serve", "serve-sim", "serve-http"],
+)
+def test_another_apps_sqlite_file_is_refused_and_left_byte_identical(tmp_path: Path, argv: list[str]) -> None:
+    other = tmp_path / "some-other-app.sqlite"
+    before = another_apps_database(other)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "exa_orch",
+            *argv,
+            "--db",
+            str(other),
+            *(["--port", "0"] if "--http" in argv else []),
+        ],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**env, "EXA_ORCH_EXA_URL": "http://127.0.0.1:9"},  # never called: it stops before
+    )
+    assert out.returncode == 1 and out.stdout == "", out
+    error = next(line for line in out.stderr.splitlines() if line.startswith("error ["))
+    assert error.startswith(f"error [FOREIGN_DATABASE]: {other} is not an exa-orch database"), out.stderr
+    assert "tasks" in error and "notes" in error  # it names what it found
+    assert "hint: " in out.stderr and "Traceback" not in out.stderr
+    assert other.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == [other.name]  # no -wal, -shm or journal left
 
 
 @pytest.mark.parametrize(
@@ -186,3 +222,48 @@ def test_sql_into_a_pipe_closed_early_stops_quietly(db: Path, as_json: bool) -> 
         stderr = child.stderr.read()
         assert child.wait(timeout=60) == 141
     assert stderr == ""
+
+
+async def search_over_http(url: str) -> int:
+    """An MCP client on streamable HTTP: how many results an exa.search for two returns."""
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with Client(streamable_http_client(url), mode="legacy") as client:
+        result = await client.call_tool(
+            "manage_websets", {"operation": "exa.search", "args": {"query": "AI startups", "numResults": 2}}
+        )
+    assert not result.is_error, result
+    return len(json.loads(result.content[0].text)["results"])  # type: ignore[union-attr]
+
+
+def test_serve_sim_over_http_needs_no_key_no_second_process_and_no_port(tmp_path: Path) -> None:
+    """`exa-orch serve --sim --http --port 0`: one process, its own simulator, an MCP URL printed."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    env |= {"XDG_DATA_HOME": str(tmp_path / "data"), "EXA_API_KEY": "sk-must-not-be-sent"}
+    with (tmp_path / "stderr.log").open("w") as errlog:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "exa_orch", "serve", "--sim", "--http", "--port", "0"],
+            env=env,
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=errlog,
+            text=True,
+        )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline().strip()  # blocks until the URL is printed (or the process exits)
+        assert line.startswith("EXA_ORCH_MCP_URL=http://127.0.0.1:"), (tmp_path / "stderr.log").read_text()
+        assert asyncio.run(search_over_http(line.split("=", 1)[1])) == 2
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=30) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close() if proc.stdout else None
+    log = (tmp_path / "stderr.log").read_text()
+    assert "exa simulator (--sim) on http://127.0.0.1:" in log and "sk-must-not-be-sent" not in log
+    assert f"db={tmp_path / 'data' / 'exa-orch' / 'workflows.db'} " in log
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "stderr.log"]  # nothing in the cwd

@@ -1,16 +1,20 @@
 """Settings: read from the environment, validated, and never showing the key."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
-from exa_orch.config import DEFAULT_ARXIV_URL, Secret, Settings
+from exa_orch.config import DEFAULT_ARXIV_URL, Secret, Settings, data_dir, default_db_path
 from exa_orch.errors import ConfigError, ErrorCode
 
 
 def test_defaults_when_environment_is_empty() -> None:
     settings = Settings.from_env({})
-    assert settings.db_path == Path("workflows.db")
+    assert settings.db_path == default_db_path()
+    assert settings.db_path.is_absolute() and settings.db_path.name == "workflows.db"
     assert settings.exa_url == "https://api.exa.ai"
     assert settings.arxiv_url == DEFAULT_ARXIV_URL
     assert (settings.max_tasks, settings.concurrency, settings.tools) == (20, 3, "manage_websets")
@@ -28,7 +32,7 @@ def test_missing_key_against_real_exa_names_the_variable_and_the_simulator() -> 
         Settings.from_env({}).require_api_key()
     assert info.value.code is ErrorCode.CONFIG_ERROR
     assert "EXA_API_KEY" in info.value.message
-    assert info.value.hint is not None and "exa-orch sim" in info.value.hint
+    assert info.value.hint is not None and "exa-orch serve --sim" in info.value.hint
 
 
 def test_simulator_needs_no_key() -> None:
@@ -63,3 +67,59 @@ def test_key_never_shows_in_repr_or_str() -> None:
     assert key not in str(settings.api_key)
     assert settings.api_key == Secret(key)
     assert settings.require_api_key().reveal() == key
+
+
+def test_the_test_session_never_touches_the_real_users_data_directory() -> None:
+    # tests/conftest.py points XDG_DATA_HOME at a temporary directory for the whole session.
+    assert Path(os.environ["XDG_DATA_HOME"]).name.startswith("exa-orch-test-data-")
+    assert data_dir() == Path(os.environ["XDG_DATA_HOME"]) / "exa-orch"
+    assert not default_db_path().is_relative_to(Path.home() / ".local")
+
+
+@pytest.mark.parametrize(
+    ("env", "expected"),
+    [
+        ({"XDG_DATA_HOME": "/srv/data"}, "/srv/data/exa-orch/workflows.db"),
+        ({"HOME": "/home/ada"}, "/home/ada/.local/share/exa-orch/workflows.db"),
+        ({"HOME": "/home/ada", "EXA_ORCH_DB": "~/research.db"}, "/home/ada/research.db"),
+        ({"HOME": "/home/ada", "EXA_ORCH_DB": "rel/w.db"}, "rel/w.db"),
+    ],
+)
+def test_default_database_follows_xdg_then_home_unless_exa_orch_db_says(
+    env: dict[str, str], expected: str
+) -> None:
+    # A fresh interpreter: platformdirs reads the process environment.
+    base = {k: v for k, v in os.environ.items() if k not in ("XDG_DATA_HOME", "EXA_ORCH_DB")}
+    out = subprocess.run(
+        [sys.executable, "-c", "from exa_orch.config import Settings; print(Settings.from_env().db_path)"],
+        env={**base, **env},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=True,
+    )
+    assert out.stdout.strip() == expected
+
+
+def test_servers_started_from_different_directories_share_one_default_database(tmp_path: Path) -> None:
+    """Two clients spawning the server from different working directories (one of them /) reach
+    the same file, so they see the same tasks."""
+    env = {k: v for k, v in os.environ.items() if k != "EXA_ORCH_DB"}
+    (tmp_path / "project").mkdir()
+    seen = {
+        subprocess.run(
+            [
+                sys.executable,
+                "-c",
+                "from exa_orch.config import Settings; print(Settings.from_env().db_path)",
+            ],
+            env=env,
+            cwd=cwd,
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        ).stdout.strip()
+        for cwd in ("/", tmp_path / "project")
+    }
+    assert seen == {str(default_db_path())}

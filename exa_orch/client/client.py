@@ -483,6 +483,10 @@ def _child_env(extra: Mapping[str, str] | None, key: str | None) -> dict[str, st
     """The child's environment: the SDK's safe base, the host's EXA_* settings, `extra`, the key."""
     env = get_default_environment()
     env.update({k: v for k, v in os.environ.items() if k.startswith("EXA_")})
+    # The SDK's base drops XDG_DATA_HOME; without it the child's default database (in the per-user
+    # data directory) would not be the one the host's own `exa-orch sql` reads.
+    if "XDG_DATA_HOME" in os.environ:
+        env["XDG_DATA_HOME"] = os.environ["XDG_DATA_HOME"]
     env.update(extra or {})
     env.pop("EXA_API_KEY", None)
     if key:

@@ -23,7 +23,7 @@ from exa_orch.config import Settings
 from exa_orch.gateway import Gateway
 from exa_orch.operations import OpContext, ProgressFn, Registry, default_registry, dispatch, no_progress
 from exa_orch.operations.tasks import OPERATION_WORKFLOW
-from exa_orch.runtime import Supervisor, TaskService, WorkflowRegistry
+from exa_orch.runtime import Principal, Supervisor, TaskService, TtlPolicy, WorkflowRegistry
 from exa_orch.store import Store, ensure_parent_dir
 from exa_orch.workflows import default_workflows
 
@@ -46,23 +46,29 @@ class App:
         """The runtime's TaskService, or None when the runtime is not available."""
         return self.services.get("tasks")
 
-    def op_context(self, progress: ProgressFn | None = None) -> OpContext:
-        """An OpContext for one call; `progress` sends notifications when the call asked for them."""
+    def op_context(self, progress: ProgressFn | None = None, principal: Principal | None = None) -> OpContext:
+        """An OpContext for one call; `progress` sends notifications when the call asked for them;
+        `principal` is the caller (None: the local user)."""
         return OpContext(
             gateway=self.gateway,
             settings=self.settings,
             progress=progress or no_progress,
             services=self.services,
+            principal=principal,
         )
 
     async def run_operation(
-        self, name: str, args: Mapping[str, Any] | str | None, progress: ProgressFn | None = None
+        self,
+        name: str,
+        args: Mapping[str, Any] | str | None,
+        progress: ProgressFn | None = None,
+        principal: Principal | None = None,
     ) -> Any:
-        """Dispatch one registered operation (validation, handler, projection).
+        """Dispatch one registered operation (validation, handler, projection) for `principal`.
 
         `args` is normally an object; a JSON-encoded string is left for dispatch's safe mode."""
         call_args: Any = dict(args) if isinstance(args, Mapping) else args
-        return await dispatch(self.registry, name, call_args, self.op_context(progress))
+        return await dispatch(self.registry, name, call_args, self.op_context(progress, principal))
 
 
 def _workflow_registry(env: Mapping[str, str]) -> WorkflowRegistry:
@@ -80,7 +86,11 @@ async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
     }
     supervisor = await stack.enter_async_context(
         Supervisor(
-            app.store, _workflow_registry(os.environ), runtime_services, max_working=app.settings.max_tasks
+            app.store,
+            _workflow_registry(os.environ),
+            runtime_services,
+            max_working=app.settings.max_tasks,
+            ttl=TtlPolicy(app.settings.task_ttl * 1000, app.settings.max_task_ttl * 1000),
         )
     )
     app.supervisor = supervisor

@@ -36,8 +36,10 @@ from exa_orch import __version__
 from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.mcp.app import App
+from exa_orch.mcp.auth import request_principal
 from exa_orch.mcp.toolhost import LIST_OPERATIONS, TOOLS_BY_NAME, adapt_params, tool_input_schema
 from exa_orch.operations.normalize import decode_json
+from exa_orch.runtime import Principal
 
 log = logging.getLogger(__name__)
 
@@ -334,9 +336,14 @@ class ExaOrchServer(Server[Any]):
         return target
 
     async def execute_tool(
-        self, name: str, arguments: dict[str, Any] | None, progress: Progress | None = None
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        progress: Progress | None = None,
+        principal: Principal | None = None,
     ) -> types.CallToolResult:
-        """Run one tool call to its CallToolResult; never raises for anything the input can cause."""
+        """Run one tool call for `principal` (None: the local user) to its CallToolResult; never
+        raises for anything the input can cause."""
         operation: str | None = None
         if isinstance(arguments, dict) and isinstance(arguments.get("operation"), str):
             operation = arguments["operation"][:100]
@@ -344,9 +351,11 @@ class ExaOrchServer(Server[Any]):
             target, args = self.resolve_call(name, arguments)
             if target == LIST_OPERATIONS:
                 if name == MANAGE_WEBSETS and LIST_OPERATIONS in self.app.registry:
-                    return text_result(await self.app.run_operation(LIST_OPERATIONS, args, progress))
+                    return text_result(
+                        await self.app.run_operation(LIST_OPERATIONS, args, progress, principal)
+                    )
                 return text_result(self.list_operations(name))
-            result = await self.app.run_operation(target, args, progress)
+            result = await self.app.run_operation(target, args, progress, principal)
             return text_result(result)
         except MCPError:
             raise
@@ -381,7 +390,8 @@ class ExaOrchServer(Server[Any]):
             except Exception:
                 log.debug("progress notification dropped", exc_info=True)
 
-        return await self.execute_tool(params.name, params.arguments, progress)
+        principal = request_principal(self.app.settings, ctx.request)  # who owns the tasks it makes
+        return await self.execute_tool(params.name, params.arguments, progress, principal)
 
 
 # The SDK's answer to a request before initialize and to params failing their schema: the same

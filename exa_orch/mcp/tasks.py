@@ -43,10 +43,17 @@ from mcp_types import HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_R
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
-from exa_orch.errors import OrchError, TaskNotFound, TaskTerminal
+from exa_orch.errors import OrchError, TaskExpired, TaskNotFound, TaskTerminal
 from exa_orch.mcp import tasks_wire as wire
+from exa_orch.mcp.auth import request_principal
 from exa_orch.mcp.tasks_calls import CallResolver, ResolvedCall
-from exa_orch.operations.tasks import OPERATION_TASK_TYPE, check_operation_task, create_operation_task
+from exa_orch.operations.tasks import (
+    OPERATION_TASK_TYPE,
+    check_operation_task,
+    create_operation_task,
+    ttl_note,
+)
+from exa_orch.runtime import Principal
 
 if TYPE_CHECKING:
     from exa_orch.mcp.server import ExaOrchServer
@@ -72,11 +79,17 @@ def _rpc_error(exc: OrchError) -> MCPError:
     return MCPError(code=exc.code.rpc_code, message=message, data=exc.to_dict())
 
 
-def _not_found(task_id: str) -> MCPError:
-    exc = TaskNotFound(task_id)
+def _not_found(task_id: str, expired: TaskExpired | None = None) -> MCPError:
+    """-32602 for a task the caller can't see (none, or another principal's); `data.code` says
+    TASK_EXPIRED instead of TASK_NOT_FOUND when the caller's own task expired."""
+    exc: TaskNotFound = expired if expired is not None else TaskNotFound(task_id)
     return MCPError(
         code=INVALID_PARAMS, message=f"Failed to retrieve task: {exc.message}", data=exc.to_dict()
     )
+
+
+def _gone(exc: TaskNotFound) -> MCPError:
+    return _not_found(exc.task_id, exc if isinstance(exc, TaskExpired) else None)
 
 
 @dataclass
@@ -105,6 +118,10 @@ class TasksBridge:
     def task_tools(self) -> frozenset[str]:
         """The tools whose calls may be task-augmented."""
         return self._calls.tools
+
+    def principal(self, ctx: ServerRequestContext[Any, Any]) -> Principal:
+        """Who sent the request: its bearer token's principal on HTTP, the local user on stdio."""
+        return request_principal(self._app.settings, ctx.request)
 
     @property
     def service(self) -> Any:
@@ -180,12 +197,20 @@ class TasksBridge:
         self._watchers[key] = _Watcher(session=ctx.session, progress_token=token)
         try:
             record = await self._create(
-                call, era=ctx.protocol_version, ttl_ms=ttl, token=token, notify_key=key
+                call,
+                era=ctx.protocol_version,
+                ttl_ms=ttl,
+                token=token,
+                notify_key=key,
+                principal=self.principal(ctx),
             )
         except BaseException:
             self._watchers.pop(key, None)
             raise
         note = f"Started task {record.id} ({call.describe()}); its result comes from tasks/result."
+        clamped = ttl_note(ttl, record.ttl_ms)
+        if clamped is not None:
+            note += f" Its ttl was clamped: {clamped}."
         return {"task": wire.task_2025(record), "_meta": {wire.IMMEDIATE_RESPONSE_META: note}}
 
     async def _call_as_task_2026(
@@ -206,7 +231,12 @@ class TasksBridge:
                 return None
             # SEP-2663 tasks carry no progress; nobody is notified, the client polls tasks/get.
             record = await self._create(
-                call, era=ctx.protocol_version, ttl_ms=call.ttl_ms, token=None, notify_key=None
+                call,
+                era=ctx.protocol_version,
+                ttl_ms=call.ttl_ms,
+                token=None,
+                notify_key=None,
+                principal=self.principal(ctx),
             )
         except (ValidationError, OrchError, MCPError):
             return None
@@ -222,7 +252,14 @@ class TasksBridge:
             raise _rpc_error(exc) from None
 
     async def _create(
-        self, call: ResolvedCall, *, era: str, ttl_ms: int | None, token: Any, notify_key: str | None
+        self,
+        call: ResolvedCall,
+        *,
+        era: str,
+        ttl_ms: int | None,
+        token: Any,
+        notify_key: str | None,
+        principal: Principal,
     ) -> Any:
         meta: dict[str, Any] = {
             "source": "mcp-tasks",
@@ -235,7 +272,7 @@ class TasksBridge:
         if notify_key is not None:
             meta["notifyKey"] = notify_key
         if ttl_ms is not None:
-            ttl_ms = max(1_000, min(int(ttl_ms), wire.MAX_TTL_MS))
+            ttl_ms = max(1_000, int(ttl_ms))  # the runtime clamps it to the maximum (EXA_ORCH_MAX_TASK_TTL)
         try:
             if call.task_type is not None:
                 task_args = call.task_args or {}
@@ -243,10 +280,18 @@ class TasksBridge:
                     check_operation_task(
                         self._app.registry, str(task_args.get("operation", "")), task_args.get("args")
                     )
-                return await self.service.create(call.task_type, task_args, meta=meta, ttl_ms=ttl_ms)
+                return await self.service.create(
+                    call.task_type, task_args, meta=meta, ttl_ms=ttl_ms, principal=principal
+                )
             # The "operation" task type (operations/tasks.py) validates the args before any row exists.
             return await create_operation_task(
-                self.service, self._app.registry, call.operation, call.args, meta=meta, ttl_ms=ttl_ms
+                self.service,
+                self._app.registry,
+                call.operation,
+                call.args,
+                meta=meta,
+                ttl_ms=ttl_ms,
+                principal=principal,
             )
         except OrchError as exc:
             raise _rpc_error(exc) from None
@@ -268,17 +313,17 @@ class TasksBridge:
         elif method == "tasks/update":
             raise MCPError(code=METHOD_NOT_FOUND, message="Method not found", data=method)
 
-    async def _get(self, task_id: str) -> Any:
+    async def _get(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> Any:
         try:
-            return await self.service.get(task_id)
-        except TaskNotFound:
-            raise _not_found(task_id) from None
+            return await self.service.get(task_id, principal=self.principal(ctx))
+        except TaskNotFound as exc:
+            raise _gone(exc) from None
 
     async def tasks_get(
         self, ctx: ServerRequestContext[Any, Any], params: types.GetTaskRequestParams
     ) -> dict[str, Any]:
         self._gate(ctx, "tasks/get", params.task_id)
-        record = await self._get(params.task_id)
+        record = await self._get(ctx, params.task_id)
         return wire.task_2026(record, detailed=True) if _modern(ctx) else wire.task_2025(record)
 
     async def tasks_result(
@@ -287,9 +332,9 @@ class TasksBridge:
         self._gate(ctx, "tasks/result", params.task_id)
         try:
             # The spec says block until terminal; the client ends the wait by cancelling this request.
-            record = await self.service.wait(params.task_id)
-        except TaskNotFound:
-            raise _not_found(params.task_id) from None
+            record = await self.service.wait(params.task_id, principal=self.principal(ctx))
+        except TaskNotFound as exc:
+            raise _gone(exc) from None
         if str(record.status) == "cancelled":
             raise MCPError(
                 code=INVALID_REQUEST,
@@ -303,7 +348,7 @@ class TasksBridge:
     ) -> dict[str, Any]:
         self._gate(ctx, "tasks/list", None)
         try:
-            records, cursor = await self.service.list(cursor=params.cursor)
+            records, cursor = await self.service.list(cursor=params.cursor, principal=self.principal(ctx))
         except OrchError as exc:
             raise _rpc_error(exc) from None
         out: dict[str, Any] = {"tasks": [wire.task_2025(r) for r in records]}
@@ -316,9 +361,9 @@ class TasksBridge:
     ) -> dict[str, Any]:
         self._gate(ctx, "tasks/cancel", params.task_id)
         try:
-            record = await self.service.cancel(params.task_id)
-        except TaskNotFound:
-            raise _not_found(params.task_id) from None
+            record = await self.service.cancel(params.task_id, principal=self.principal(ctx))
+        except TaskNotFound as exc:
+            raise _gone(exc) from None
         except TaskTerminal as exc:
             if _modern(ctx):
                 return {}  # SEP-2663: cancel is an idempotent acknowledgement
@@ -330,14 +375,16 @@ class TasksBridge:
         if not record.terminal:
             # 2025-11-25: the task MUST be cancelled before the response; the actor records it at its
             # next await, which a cancellable workflow reaches promptly.
-            record = await self.service.wait(params.task_id, timeout=CANCEL_SETTLE_S)
+            record = await self.service.wait(
+                params.task_id, timeout=CANCEL_SETTLE_S, principal=self.principal(ctx)
+            )
         return wire.task_2025(record)
 
     async def tasks_update(
         self, ctx: ServerRequestContext[Any, Any], params: UpdateTaskParams
     ) -> dict[str, Any]:
         self._gate(ctx, "tasks/update", params.task_id)
-        await self._get(params.task_id)
+        await self._get(ctx, params.task_id)
         # No workflow asks for input (no input_required state), so responses have nothing to answer.
         return {}
 

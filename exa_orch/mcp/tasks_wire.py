@@ -24,7 +24,6 @@ TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 RELATED_TASK_META = "io.modelcontextprotocol/related-task"
 IMMEDIATE_RESPONSE_META = "io.modelcontextprotocol/model-immediate-response"
 POLL_INTERVAL_MS = 500
-MAX_TTL_MS = 7 * 24 * 3_600_000  # a week: longer requests are clamped, as the spec allows
 
 _MCP_STATUS = {
     "pending": "working",

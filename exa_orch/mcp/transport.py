@@ -2,7 +2,7 @@
 
 Contract of `serve`: open the App, serve until the client leaves (stdin EOF), SIGTERM or SIGINT,
 then close the App (actors stop at a safe point, leases are released) and return 0. Start-up
-problems (no EXA_API_KEY for real Exa, a non-loopback bind without EXA_ORCH_HTTP_TOKEN) raise
+problems (no EXA_API_KEY for real Exa, a non-loopback bind without an HTTP token) raise
 ConfigError before anything is opened. Logs go to stderr; on stdio, stdout is the MCP stream.
 """
 
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import ipaddress
 import json
 import logging
@@ -30,9 +29,10 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
-from exa_orch.config import Secret, Settings
+from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
 from exa_orch.mcp.app import open_app
+from exa_orch.mcp.auth import BearerAuth
 from exa_orch.mcp.server import ExaOrchServer, build_server
 
 log = logging.getLogger(__name__)
@@ -54,10 +54,11 @@ def is_loopback(host: str) -> bool:
 
 def check_bind(settings: Settings, host: str) -> None:
     """Refuse a bind beyond loopback unless a bearer token is configured."""
-    if not is_loopback(host) and not settings.http_token:
+    if not is_loopback(host) and not settings.http_auth:
         raise ConfigError(
             f"refusing to serve MCP over HTTP on {host}: binding beyond loopback needs a bearer token",
-            hint="Set EXA_ORCH_HTTP_TOKEN to a long random secret (clients then send "
+            hint="Set EXA_ORCH_HTTP_TOKEN to a long random secret, or name several with "
+            "EXA_ORCH_HTTP_TOKENS=alice=<secret>,bob=<secret> (clients then send "
             "'Authorization: Bearer <token>'), or keep the default --host 127.0.0.1.",
         )
 
@@ -384,40 +385,6 @@ async def _serve_stdio(server: ExaOrchServer, stop: asyncio.Event) -> None:
 # ---------------------------------------------------------------------------------- HTTP
 
 
-class BearerAuth:
-    """ASGI wrapper: every HTTP request must carry `Authorization: Bearer <token>`."""
-
-    def __init__(self, app: ASGIApp, token: Secret) -> None:
-        self.app = app
-        self._expected = token.reveal().encode()
-
-    def _authorized(self, header: bytes) -> bool:
-        # The auth scheme is case-insensitive (RFC 9110 section 11.1): "bearer x" is "Bearer x".
-        scheme, _, given = header.strip().partition(b" ")
-        return scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self._expected)
-
-    async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            if not self._authorized(dict(scope.get("headers") or []).get(b"authorization", b"")):
-                body = json.dumps(
-                    {"error": "unauthorized: send 'Authorization: Bearer <EXA_ORCH_HTTP_TOKEN>'"}
-                ).encode()
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 401,
-                        "headers": [
-                            (b"content-type", b"application/json"),
-                            (b"www-authenticate", b"Bearer"),
-                            (b"content-length", str(len(body)).encode()),
-                        ],
-                    }
-                )
-                await send({"type": "http.response.body", "body": body})
-                return
-        await self.app(scope, receive, send)
-
-
 def _bind(host: str, port: int) -> socket.socket:
     family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
@@ -440,7 +407,13 @@ async def _serve_http(
     import uvicorn
 
     starlette_app = server.streamable_http_app(host=host)
-    asgi: Any = BearerAuth(starlette_app, settings.http_token) if settings.http_token else starlette_app
+    asgi: Any = starlette_app
+    if settings.http_auth:
+        principals = settings.token_principals()
+        asgi = BearerAuth(starlette_app, principals)
+        log.info("HTTP requests need a bearer token; principals: %s", ", ".join(sorted(principals)))
+    else:
+        log.info("no HTTP token set: loopback requests act as the local user %s", settings.principal)
     sock = _bind(host, port)
     actual = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if ":" in host else host

@@ -12,6 +12,8 @@ from exa_orch.errors import ConfigError
 if TYPE_CHECKING:
     from exa_py import AsyncExa
 
+    from exa_orch.runtime import Principal
+
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 """async (completed, total, message) -> None; the MCP face turns it into progress notifications."""
 
@@ -23,12 +25,14 @@ async def no_progress(completed: float, total: float | None, message: str | None
 @dataclass
 class OpContext:
     """Per-call context. `gateway` is an `exa_orch.gateway.Gateway` (or anything with `.exa`, `.http`,
-    `.arxiv`); `services["tasks"]` is the runtime's TaskService when the runtime is up."""
+    `.arxiv`); `services["tasks"]` is the runtime's TaskService when the runtime is up. `principal`
+    is the caller, who owns the tasks it creates and sees no other's (None: the local user)."""
 
     gateway: Any | None
     settings: Settings = field(default_factory=Settings)
     progress: ProgressFn = no_progress
     services: dict[str, Any] = field(default_factory=dict)
+    principal: Principal | None = None
 
     def _gw(self) -> Any:
         if self.gateway is None:

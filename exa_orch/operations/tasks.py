@@ -18,7 +18,7 @@ from exa_orch.config import Settings
 from exa_orch.errors import ConfigError, Conflict, InvalidParams, NotFoundError
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.gateway.projections import ItemField
-from exa_orch.runtime import TaskContext, TaskService, WorkflowSpec
+from exa_orch.runtime import Principal, TaskContext, TaskService, WorkflowSpec
 from exa_orch.store import TaskRecord, TaskStatus
 
 from .context import OpContext
@@ -40,14 +40,30 @@ def _service(ctx: OpContext) -> TaskService:
     return service
 
 
+def _principal(ctx: OpContext) -> Principal:
+    """The caller: the face's principal, else the local user (who also sees tasks with no owner)."""
+    return ctx.principal or Principal(ctx.settings.principal, sees_unowned=True)
+
+
+def ttl_note(requested: int | None, granted: int) -> str | None:
+    """What an answer says when a task's ttl was clamped (None when it was granted as asked)."""
+    if requested is None or granted >= requested:
+        return None
+    return (
+        f"asked for a ttl of {requested} ms; granted {granted} ms, this server's maximum "
+        "(EXA_ORCH_MAX_TASK_TTL)"
+    )
+
+
 class CreateArgs(Args):
     """tasks.create: {type, ...the task type's args} (the task type's own fields sit beside `type`)."""
 
     model_config = ConfigDict(extra="allow")
     type: str = Field(min_length=1)
     """task type, e.g. 'qd.winnow'; 'list_operations' describes each type's args"""
-    ttl: int | None = Field(default=None, ge=1_000, le=30 * 86_400_000)
-    """milliseconds to keep the finished task (default 1 hour)"""
+    ttl: int | None = Field(default=None, ge=1_000)
+    """milliseconds to keep the finished task (default 1 hour; at most 24 hours unless the server
+    allows more: a longer ttl is clamped, and the answer's ttl is what was granted)"""
 
 
 class TaskIdArgs(Args):
@@ -90,25 +106,30 @@ async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
     registry = ctx.services.get("registry")
     if args.type == OPERATION_TASK_TYPE and registry is not None:
         check_operation_task(registry, str(extra.get("operation", "")), extra.get("args"))
-    record = await _service(ctx).create(args.type, extra, ttl_ms=args.ttl)
-    return {
+    record = await _service(ctx).create(args.type, extra, ttl_ms=args.ttl, principal=_principal(ctx))
+    out = {
         "taskId": record.id,
         "type": record.type,
         "status": str(record.status),
         "createdAt": record.created_at,
+        "ttl": record.ttl_ms,
     }
+    note = ttl_note(args.ttl, record.ttl_ms)
+    if note is not None:
+        out["ttlNote"] = note
+    return out
 
 
 async def _get(args: GetArgs, ctx: OpContext) -> dict[str, Any]:
-    return task_view(await _service(ctx).get(args.task_id), full=args.full)
+    return task_view(await _service(ctx).get(args.task_id, principal=_principal(ctx)), full=args.full)
 
 
 async def _result(args: ResultArgs, ctx: OpContext) -> dict[str, Any]:
     service = _service(ctx)
     if args.wait:
-        record = await service.wait(args.task_id, timeout=args.wait)
+        record = await service.wait(args.task_id, timeout=args.wait, principal=_principal(ctx))
     else:
-        record = await service.get(args.task_id)
+        record = await service.get(args.task_id, principal=_principal(ctx))
     if record.status is TaskStatus.COMPLETED:
         if args.full:
             return {"taskId": record.id, "status": str(record.status), "result": record.result}
@@ -128,13 +149,13 @@ async def _list(args: ListArgs, ctx: OpContext) -> dict[str, Any]:
                 f"status: unknown task status {status!r}; use one of: {allowed}", fields=["status"]
             )
     records, cursor = await _service(ctx).list(
-        status=statuses, type=args.type, cursor=args.cursor, limit=args.limit
+        status=statuses, type=args.type, cursor=args.cursor, limit=args.limit, principal=_principal(ctx)
     )
     return {"tasks": [task_view(r, full=args.full) for r in records], "nextCursor": cursor}
 
 
 async def _cancel(args: TaskIdArgs, ctx: OpContext) -> dict[str, Any]:
-    return task_view(await _service(ctx).cancel(args.task_id))
+    return task_view(await _service(ctx).cancel(args.task_id, principal=_principal(ctx)))
 
 
 TASK_OPERATIONS: list[Operation] = [
@@ -326,9 +347,15 @@ async def create_operation_task(
     *,
     meta: dict[str, Any] | None = None,
     ttl_ms: int | None = None,
+    principal: Principal | None = None,
 ) -> TaskRecord:
-    """Validate `args` for operation `name` (InvalidParams / UnknownOperation) and start it as a task."""
+    """Validate `args` for operation `name` (InvalidParams / UnknownOperation) and start it as a task
+    owned by `principal`."""
     check_operation_task(registry, name, args)
     return await tasks.create(
-        "operation", {"operation": name, "args": dict(args or {})}, meta=meta, ttl_ms=ttl_ms
+        "operation",
+        {"operation": name, "args": dict(args or {})},
+        meta=meta,
+        ttl_ms=ttl_ms,
+        principal=principal,
     )

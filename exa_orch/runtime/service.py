@@ -2,6 +2,11 @@
 
 Every method works for any task in the store, whichever process runs it: a task created here may
 run in another server on the same database, and vice versa.
+
+Ownership: each method takes the caller's `principal`. A task is created owned by it, and a task
+another principal owns is answered exactly as a task that does not exist (TaskNotFound), so its
+existence does not leak; one that expired answers TaskExpired, to its owner only. `principal=None`
+is the runtime's own unscoped access: faces always pass one.
 """
 
 from __future__ import annotations
@@ -12,9 +17,10 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from exa_orch.errors import TaskTerminal
+from exa_orch.errors import TaskExpired, TaskNotFound, TaskTerminal
 from exa_orch.runtime.actor import Message
 from exa_orch.runtime.events import TaskEvent, TaskListener
+from exa_orch.runtime.principal import Principal, TtlPolicy
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import TaskRecord, TaskStatus
 
@@ -29,10 +35,13 @@ _POLL_MAX = 1.0
 class TaskService:
     """Create, read, wait for, list and cancel tasks; subscribe to this process's TaskEvents."""
 
-    def __init__(self, supervisor: Supervisor, *, cancel_wait: float = 10.0) -> None:
+    def __init__(
+        self, supervisor: Supervisor, *, cancel_wait: float = 10.0, ttl: TtlPolicy | None = None
+    ) -> None:
         self._sup = supervisor
         self._store = supervisor.store
         self.cancel_wait = cancel_wait
+        self.ttl = ttl or TtlPolicy()
 
     async def create(
         self,
@@ -41,18 +50,23 @@ class TaskService:
         *,
         meta: dict[str, Any] | None = None,
         ttl_ms: int | None = None,
+        principal: Principal | None = None,
     ) -> TaskRecord:
         """Validate `args` with the task type's model, then write a `pending` row and wake the supervisor.
 
         Raises InvalidParams (unknown type, or naming each bad field) before any row is written.
-        `ttl_ms`: how long the finished task is kept (default: the store's, 1 h).
+        `ttl_ms`: how long the finished task is kept, clamped by the TTL policy (default 1 h, at
+        most 24 h); the record's `ttl_ms` is what was granted. The task belongs to `principal`.
         """
         spec = self._sup.workflows.get(type)
         model = spec.validate(args)
-        kwargs: dict[str, Any] = {"meta": meta}
-        if ttl_ms is not None:
-            kwargs["ttl_ms"] = ttl_ms
-        record = await self._store.create_task(type, spec.dump(model), **kwargs)
+        record = await self._store.create_task(
+            type,
+            spec.dump(model),
+            meta=meta,
+            ttl_ms=self.ttl.grant(ttl_ms),
+            principal=None if principal is None else principal.name,
+        )
         self._sup.wake()
         return record
 
@@ -60,18 +74,35 @@ class TaskService:
         """The task types this runtime runs (what `create` accepts), sorted by type."""
         return [self._sup.workflows.get(t) for t in self._sup.workflows.types()]
 
-    async def get(self, task_id: str) -> TaskRecord:
-        """The task's row. Raises TaskNotFound."""
-        return await self._store.get_task(task_id)
+    async def get(self, task_id: str, *, principal: Principal | None = None) -> TaskRecord:
+        """The task's row. Raises TaskNotFound (also for another principal's task) or TaskExpired."""
+        try:
+            record = await self._store.get_task(task_id)
+        except TaskNotFound:
+            tomb = await self._store.get_tombstone(task_id)
+            if tomb is not None and (principal is None or principal.may_see(tomb["owner"])):
+                raise TaskExpired(task_id, tomb["status"], tomb["expired_at"]) from None
+            raise
+        if principal is not None and not principal.may_see(record.principal):
+            raise TaskNotFound(task_id)
+        return record
 
-    async def wait(self, task_id: str, timeout: float | None = None) -> TaskRecord:  # noqa: ASYNC109 (agreed API)
-        """The task once terminal, or as it is when `timeout` s pass (None: no bound). Raises TaskNotFound."""
+    async def wait(
+        self,
+        task_id: str,
+        timeout: float | None = None,  # noqa: ASYNC109 (agreed API)
+        *,
+        principal: Principal | None = None,
+    ) -> TaskRecord:
+        """The task once terminal, or as it is when `timeout` s pass (None: no bound).
+
+        Raises TaskNotFound (also for another principal's task) or TaskExpired."""
         deadline = None if timeout is None else time.monotonic() + timeout
         poll = _POLL_MIN
         while True:
             changed = self._sup.changed(task_id)  # taken before the read, so no change slips between
             try:
-                record = await self._store.get_task(task_id)
+                record = await self.get(task_id, principal=principal)
                 if record.terminal:
                     return record
                 remaining = None if deadline is None else deadline - time.monotonic()
@@ -94,18 +125,34 @@ class TaskService:
         type: str | None = None,
         cursor: str | None = None,
         limit: int = 50,
+        principal: Principal | None = None,
     ) -> tuple[list[TaskRecord], str | None]:
-        """A page of tasks, newest first as the store orders them, filtered by status(es) and type."""
-        return await self._store.list_tasks(status=status, type=type, limit=limit, cursor=cursor)
+        """A page of `principal`'s tasks, oldest first as the store orders them, filtered by status(es)
+        and type."""
+        return await self._store.list_tasks(
+            status=status,
+            type=type,
+            limit=limit,
+            cursor=cursor,
+            principal=None if principal is None else principal.name,
+            include_unowned=principal is not None and principal.sees_unowned,
+        )
 
-    async def cancel(self, task_id: str) -> TaskRecord:
+    async def cancel(self, task_id: str, *, principal: Principal | None = None) -> TaskRecord:
         """Cancel the task and return it, `cancelled` once its runner has stopped (bounded wait).
 
         The request is durable (`cancel_requested`), so a runner in another process stops within a
         heartbeat and one that crashed cancels on resume. Raises TaskTerminal if it already finished,
-        TaskNotFound if there is no such task.
+        TaskNotFound if there is no such task (or `principal` does not own it), TaskExpired.
         """
         actor = self._sup.actor(task_id)
+        if principal is not None:
+            # Checked before anything is told: nobody cancels another principal's task.
+            if actor is None:
+                await self.get(task_id, principal=principal)
+                actor = self._sup.actor(task_id)  # it may have started here meanwhile
+            elif not principal.may_see(actor.record.principal):  # no await: see below
+                raise TaskNotFound(task_id)
         if actor is not None:
             # Told first, before any await, so the workflow can't complete after this call began.
             actor.post(Message.CANCEL)

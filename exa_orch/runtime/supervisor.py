@@ -24,6 +24,7 @@ from typing import Any, Self
 from exa_orch.errors import TaskNotFound
 from exa_orch.runtime.actor import Message, TaskActor
 from exa_orch.runtime.events import TaskEvent, TaskListener
+from exa_orch.runtime.principal import TtlPolicy
 from exa_orch.runtime.service import TaskService
 from exa_orch.runtime.spec import WorkflowRegistry
 from exa_orch.store import Store, TaskRecord
@@ -50,6 +51,7 @@ class Supervisor:
         cleanup_interval: float = 60.0,
         hook_timeout: float = 10.0,
         stop_timeout: float = 20.0,
+        ttl: TtlPolicy | None = None,
     ) -> None:
         if max_working < 1:
             raise ValueError("max_working must be at least 1")
@@ -66,7 +68,7 @@ class Supervisor:
         self.cleanup_interval = cleanup_interval
         self.hook_timeout = hook_timeout
         self.stop_timeout = stop_timeout
-        self.tasks = TaskService(self)
+        self.tasks = TaskService(self, ttl=ttl)  # `ttl`: finished tasks' default and maximum TTL
         self.max_working_seen = 0  # gauge for tests and stats: the most actors ever alive at once
         self.started_total = 0
         self._actors: dict[str, TaskActor] = {}

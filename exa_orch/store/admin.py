@@ -103,7 +103,7 @@ async def run_query(db: Path, query: str) -> tuple[list[str], list[tuple[Any, ..
     guard = _Guard()
     uri = _read_only_uri(db)
     try:
-        _probe(uri)
+        _probe(uri, db)
         return await _run_guarded(uri, query, guard)
     except UnicodeEncodeError:
         raise InvalidParams(
@@ -119,12 +119,13 @@ async def run_query(db: Path, query: str) -> tuple[list[str], list[tuple[Any, ..
         ) from None
 
 
-def _probe(uri: str) -> None:
+def _probe(uri: str, path: Path) -> None:
     """Open the file once without aiosqlite: when aiosqlite's connect fails, its worker thread
     outlives the event loop and prints a traceback of its own after ours."""
     conn = sqlite3.connect(uri, uri=True)
     try:
         conn.execute("PRAGMA schema_version")  # opening is lazy; this reads the header
+        migrations.refuse_foreign(conn, path)
     finally:
         conn.close()
 

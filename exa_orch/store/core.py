@@ -69,6 +69,11 @@ def connect_writer(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
             else "Check that the file and its directory exist and are readable and writable, or "
             "choose another file with EXA_ORCH_DB or --db.",
         ) from exc
+    try:
+        migrations.refuse_foreign(conn, path)
+    except BaseException:
+        conn.close()
+        raise
     # A generous busy timeout rides out another process's write transaction instead of failing.
     conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
     conn.execute("PRAGMA journal_mode = WAL")
@@ -166,9 +171,15 @@ class Store:
     # --- tasks ----------------------------------------------------------------------------
 
     async def create_task(
-        self, type: str, args: dict[str, Any], *, ttl_ms: int = 3_600_000, meta: dict[str, Any] | None = None
+        self,
+        type: str,
+        args: dict[str, Any],
+        *,
+        ttl_ms: int = 3_600_000,
+        meta: dict[str, Any] | None = None,
+        principal: str | None = None,
     ) -> TaskRecord:
-        """Insert a new pending task with id 'task_<uuid4>' and return it."""
+        """Insert a new pending task with id 'task_<uuid4>', owned by `principal`, and return it."""
         if not isinstance(type, str) or not type:
             raise InvalidParams("a task needs a non-empty type", fields=["type"])
         if not isinstance(args, dict):
@@ -177,7 +188,11 @@ class Store:
             raise InvalidParams(f"ttl_ms must be a whole number >= 0, got {ttl_ms!r}", fields=["ttl_ms"])
         args_json, meta_json = dumps(args, "args"), dumps(meta or {}, "meta")
         clock = self._clock
-        return await self._writer.submit(lambda c: tasks.create(c, clock, type, args_json, ttl_ms, meta_json))
+        if principal is not None and (not isinstance(principal, str) or not principal):
+            raise InvalidParams("a task's principal is a non-empty name", fields=["principal"])
+        return await self._writer.submit(
+            lambda c: tasks.create(c, clock, type, args_json, ttl_ms, meta_json, principal)
+        )
 
     async def get_task(self, task_id: str) -> TaskRecord:
         """The task; TaskNotFound if there is none (or it expired and was deleted)."""
@@ -193,9 +208,14 @@ class Store:
         type: str | None = None,
         limit: int = 50,
         cursor: str | None = None,
+        principal: str | None = None,
+        include_unowned: bool = False,
     ) -> tuple[list[TaskRecord], str | None]:
-        """One page of tasks, oldest first, and the cursor of the next page (None at the end)."""
-        sql, params = tasks.list_query(status, type, limit, cursor)
+        """One page of tasks, oldest first, and the cursor of the next page (None at the end).
+
+        With `principal`, only the tasks it owns (plus, with `include_unowned`, those with no owner).
+        """
+        sql, params = tasks.list_query(status, type, limit, cursor, principal, include_unowned)
         records = [record_from_row(row) for row in await self._read(sql, params)]
         if len(records) > limit:
             records = records[:limit]
@@ -286,9 +306,21 @@ class Store:
         return await self._writer.submit(lambda c: tasks.request_cancel(c, clock, task_id))
 
     async def delete_expired(self) -> int:
-        """Delete finished tasks past their expiry, with their steps and events; return how many."""
+        """Delete finished tasks past their expiry, with their steps and events; return how many.
+
+        Each leaves a tombstone (see `get_tombstone`), so its owner learns it expired."""
         clock = self._clock
         return await self._writer.submit(lambda c: tasks.delete_expired(c, clock))
+
+    async def get_tombstone(self, task_id: str) -> dict[str, Any] | None:
+        """What is left of a task removed after its TTL: {id, owner, type, status, expired_at}, or None.
+
+        Tombstones are kept for a week (`tasks.TOMBSTONE_KEEP_MS`), then forgotten.
+        """
+        rows = await self._read(tasks.SELECT_TOMBSTONE, (task_id,))
+        if not rows:
+            return None
+        return dict(zip(("id", "owner", "type", "status", "expired_at"), rows[0], strict=True))
 
     async def events(self, task_id: str) -> list[dict[str, Any]]:
         """The task's events, oldest first: {id, task_id, at, kind, status, message, data}."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from exa_orch.errors import MigrationError
+from exa_orch.errors import ForeignDatabase, MigrationError
 
 _NAME = re.compile(r"^(\d{4})_([a-z0-9_]+)\.sql$")
 
@@ -96,6 +96,20 @@ def _has_code(text: str) -> bool:
     """True if `text` holds something besides whitespace, ';' and -- comments."""
     lines = (line.split("--", 1)[0] for line in text.splitlines())
     return any(line.strip(" \t;") for line in lines)
+
+
+def refuse_foreign(conn: sqlite3.Connection, path: object) -> None:
+    """ForeignDatabase if the file holds tables but no `schema_migrations`: another application's
+    database, which exa-orch must not add tables to. Read-only; run it before any write or pragma
+    that changes the file (journal_mode=WAL rewrites its header)."""
+    tables = [
+        row[0]
+        for row in conn.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name"
+        )
+    ]
+    if tables and "schema_migrations" not in tables:
+        raise ForeignDatabase(path, tables)
 
 
 def applied(conn: sqlite3.Connection) -> dict[int, tuple[str, str]]:

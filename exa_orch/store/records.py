@@ -64,6 +64,9 @@ class TaskRecord:
     lease_expires_at: str | None
     meta: dict[str, Any]
     cancel_requested: bool = False
+    principal: str | None = (
+        None  # column `owner`: who created it ('user:<login>', 'token:<name>'); None before 0003
+    )
 
     @property
     def terminal(self) -> bool:
@@ -74,7 +77,7 @@ class TaskRecord:
 # The column order `record_from_row` expects; every query that builds records selects this.
 TASK_COLUMNS = (
     "id, type, status, args, progress, partial_result, result, error, created_at, updated_at, "
-    "expires_at, ttl_ms, lease_owner, lease_expires_at, meta, cancel_requested"
+    "expires_at, ttl_ms, lease_owner, lease_expires_at, meta, cancel_requested, owner"
 )
 
 
@@ -101,6 +104,7 @@ def record_from_row(row: tuple[Any, ...] | sqlite3.Row) -> TaskRecord:
         lease_expires_at=row[13],
         meta=json.loads(row[14]),
         cancel_requested=bool(row[15]),
+        principal=row[16],
     )
 
 

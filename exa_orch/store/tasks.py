@@ -64,15 +64,21 @@ def add_event(
 
 
 def create(
-    conn: sqlite3.Connection, clock: Clock, type: str, args: str, ttl_ms: int, meta: str
+    conn: sqlite3.Connection,
+    clock: Clock,
+    type: str,
+    args: str,
+    ttl_ms: int,
+    meta: str,
+    principal: str | None = None,
 ) -> TaskRecord:
-    """Insert a pending task with a fresh `task_<uuid4>` id and its 'created' event."""
+    """Insert a pending task with a fresh `task_<uuid4>` id, owned by `principal`, and its 'created' event."""
     task_id = f"task_{uuid.uuid4()}"
     now = iso(clock())
     conn.execute(
-        "INSERT INTO tasks (id, type, status, args, created_at, updated_at, ttl_ms, meta) "
-        "VALUES (?, ?, 'pending', ?, ?, ?, ?, ?)",
-        (task_id, type, args, now, now, ttl_ms, meta),
+        "INSERT INTO tasks (id, type, status, args, created_at, updated_at, ttl_ms, meta, owner) "
+        "VALUES (?, ?, 'pending', ?, ?, ?, ?, ?, ?)",
+        (task_id, type, args, now, now, ttl_ms, meta, principal),
     )
     add_event(conn, task_id, now, "created", "pending")
     return fetch(conn, task_id)
@@ -198,11 +204,24 @@ def save_step(task_id: str, step_key: str, result: str, now: str, owner: str | N
     return SqlOp(SAVE_STEP, (task_id, step_key, result, now, owner), explain=explain)
 
 
-def delete_expired(conn: sqlite3.Connection, clock: Clock) -> int:
-    """Delete terminal tasks past their expiry (steps and events go with them); return how many."""
-    cursor = conn.execute(
-        f"DELETE FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ?", (iso(clock()),)
+# How long an expired task's tombstone answers TASK_EXPIRED before its id reads TASK_NOT_FOUND.
+TOMBSTONE_KEEP_MS = 7 * 86_400_000
+
+
+def delete_expired(conn: sqlite3.Connection, clock: Clock, keep_ms: int = TOMBSTONE_KEEP_MS) -> int:
+    """Delete terminal tasks past their expiry (steps and events go with them); return how many.
+
+    Each leaves a tombstone (id, owner, type, status) for `keep_ms`, so its owner reads
+    TASK_EXPIRED; tombstones older than that are dropped here too.
+    """
+    now = iso(clock())
+    conn.execute("DELETE FROM task_tombstones WHERE forget_at <= ?", (now,))
+    conn.execute(
+        "INSERT OR REPLACE INTO task_tombstones (id, owner, type, status, expired_at, forget_at) "
+        f"SELECT id, owner, type, status, ?, ? FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ?",
+        (now, iso_after(now, keep_ms), now),
     )
+    cursor = conn.execute(f"DELETE FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ?", (now,))
     return cursor.rowcount
 
 
@@ -214,6 +233,7 @@ SELECT_EVENTS = (
     "SELECT id, task_id, at, kind, status, message, data FROM task_events WHERE task_id = ? ORDER BY id"
 )
 SELECT_EXISTS = "SELECT 1 FROM tasks WHERE id = ?"
+SELECT_TOMBSTONE = "SELECT id, owner, type, status, expired_at FROM task_tombstones WHERE id = ?"
 
 
 def event_from_row(row: Sequence[Any]) -> dict[str, Any]:
@@ -230,9 +250,18 @@ def event_from_row(row: Sequence[Any]) -> dict[str, Any]:
 
 
 def list_query(
-    status: str | Sequence[str] | None, type: str | None, limit: int, cursor: str | None
+    status: str | Sequence[str] | None,
+    type: str | None,
+    limit: int,
+    cursor: str | None,
+    principal: str | None = None,
+    include_unowned: bool = False,
 ) -> tuple[str, list[Any]]:
-    """SQL and parameters for one page of tasks, oldest first, fetching limit+1 rows."""
+    """SQL and parameters for one page of tasks, oldest first, fetching limit+1 rows.
+
+    With `principal`, only that principal's tasks (and, with `include_unowned`, the tasks that
+    predate ownership, whose owner is NULL).
+    """
     if not 1 <= limit <= 1000:
         raise InvalidParams(f"limit must be between 1 and 1000, got {limit}", fields=["limit"])
     where: list[str] = []
@@ -245,6 +274,9 @@ def list_query(
     if type is not None:
         where.append("type = ?")
         params.append(type)
+    if principal is not None:
+        where.append("(owner = ? OR (? AND owner IS NULL))")
+        params.extend([principal, int(include_unowned)])
     if cursor is not None:
         created_at, task_id = decode_cursor(cursor)
         # rowid is insertion order, so tasks made in the same millisecond keep their creation order.

@@ -101,9 +101,9 @@ class FixtureServer(ExaOrchServer):
         return f"conformance.{name}", dict(arguments or {})
 
     async def execute_tool(
-        self, name: str, arguments: dict[str, Any] | None, progress: Any = None
+        self, name: str, arguments: dict[str, Any] | None, progress: Any = None, principal: Any = None
     ) -> types.CallToolResult:
-        result = await super().execute_tool(name, arguments, progress)
+        result = await super().execute_tool(name, arguments, progress, principal)
         # The fixtures' contract: greet's text is the greeting itself, not a JSON string.
         block = result.content[0] if result.content else None
         if isinstance(block, types.TextContent) and block.text.startswith('"'):

@@ -251,12 +251,14 @@ async def test_toolhost_async_tools_take_task_augmented_calls(
 async def test_requested_ttl_is_kept_and_clamped(
     sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from exa_orch.mcp.tasks_wire import MAX_TTL_MS
-
+    day_ms = 86_400_000  # the default maximum (EXA_ORCH_MAX_TASK_TTL)
     async with opened(sim, tmp_path, monkeypatch) as (app, client):
-        huge = (await client.call_task("manage_websets", steps(0), ttl=10**13))["task"]
-        assert huge["ttl"] == MAX_TTL_MS
-        assert (await app.tasks.get(huge["taskId"])).ttl_ms == MAX_TTL_MS
+        answer = await client.call_task("manage_websets", steps(0), ttl=10**13)
+        huge = answer["task"]
+        assert huge["ttl"] == day_ms  # the CreateTaskResult says what was granted
+        note = answer["_meta"]["io.modelcontextprotocol/model-immediate-response"]
+        assert "clamped" in note and str(day_ms) in note
+        assert (await app.tasks.get(huge["taskId"])).ttl_ms == day_ms
         via_args = (await client.call_task("manage_websets", steps(0, ttl=90_000)))["task"]
         assert via_args["ttl"] == 90_000  # tasks.create's own ttl when params.task has none
 

@@ -34,7 +34,7 @@ def migrations_dir(tmp_path: Path) -> Path:
 
 async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
     async with Store(db_path) as store:
-        assert store.applied_migrations == ["0001_init", "0002_workflow_archive"]
+        assert store.applied_migrations == ["0001_init", "0002_workflow_archive", "0003_task_owner"]
     names = {name for _, name in schema(db_path)}
     for table in (
         "tasks",
@@ -51,6 +51,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
     assert [(v, n) for v, n, _ in rows] == [
         (1, "init"),
         (2, "workflow_archive"),
+        (3, "task_owner"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 
@@ -69,22 +70,24 @@ async def test_second_open_changes_nothing(db_path: Path) -> None:
 
 
 async def test_failed_migration_stays_pending(db_path: Path, migrations_dir: Path) -> None:
-    (migrations_dir / "0003_broken.sql").write_text(
+    good = [m.version for m in load_migrations(migrations_dir)]
+    broken = migrations_dir / f"{len(good) + 1:04d}_broken.sql"  # the next number: versions have no gaps
+    broken.write_text(
         "CREATE TABLE half_done (a INTEGER);\nINSERT INTO half_done VALUES (1);\nINSERT INTO no_such_table VALUES (1);\n"
     )
     with pytest.raises(MigrationError) as caught:
         async with Store(db_path, migrations_dir=migrations_dir):
             pass
     assert caught.value.code == ErrorCode.MIGRATION_FAILED
-    assert caught.value.version == 3
+    assert caught.value.version == len(good) + 1
     names = {name for _, name in schema(db_path)}
     assert "half_done" not in names
-    assert [v for v, _, _ in applied_rows(db_path)] == [1, 2]  # the good ones stay applied
+    assert [v for v, _, _ in applied_rows(db_path)] == good  # the good ones stay applied
 
     # Fixed, it applies on the next open.
-    (migrations_dir / "0003_broken.sql").write_text("CREATE TABLE half_done (a INTEGER);\n")
+    broken.write_text("CREATE TABLE half_done (a INTEGER);\n")
     async with Store(db_path, migrations_dir=migrations_dir) as store:
-        assert store.applied_migrations == ["0003_broken"]
+        assert store.applied_migrations == [broken.stem]
     assert "half_done" in {name for _, name in schema(db_path)}
 
 
@@ -101,14 +104,16 @@ async def test_edited_migration_is_detected(db_path: Path, migrations_dir: Path)
 
 
 async def test_database_newer_than_code_is_refused(db_path: Path, migrations_dir: Path) -> None:
-    (migrations_dir / "0003_extra.sql").write_text("CREATE TABLE extra (a INTEGER);\n")
+    version = len(load_migrations(migrations_dir)) + 1
+    extra = migrations_dir / f"{version:04d}_extra.sql"
+    extra.write_text("CREATE TABLE extra (a INTEGER);\n")
     async with Store(db_path, migrations_dir=migrations_dir):
         pass
-    (migrations_dir / "0003_extra.sql").unlink()
+    extra.unlink()
     with pytest.raises(MigrationError) as caught:
         async with Store(db_path, migrations_dir=migrations_dir):
             pass
-    assert caught.value.version == 3
+    assert caught.value.version == version
 
 
 def test_badly_named_or_gapped_files_are_rejected(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ import pytest
 from rich.console import Console
 
 from exa_orch.store import Store
+from exa_orch.store.migrations import default_migrations_dir
 from exa_orch.view.terminal import show_tasks
 from tests.workflows.conftest import until
 
@@ -72,27 +73,43 @@ async def test_watch_stops_after_the_rounds_asked(store: Store) -> None:
     assert out.getvalue().count("no tasks") >= 2  # drawn more than once
 
 
+async def _migrate_to_0002(db: Path, tmp_path: Path) -> None:
+    """A database as it was before migration 0003 added tasks.owner."""
+    old = tmp_path / "old-migrations"
+    old.mkdir()
+    for name in ("0001_init.sql", "0002_workflow_archive.sql"):
+        (old / name).write_bytes((default_migrations_dir() / name).read_bytes())
+    async with Store(db, migrations_dir=old):
+        pass
+
+
 def test_the_command_prints_the_table_and_shows_the_owner_column_when_there_is_one(tmp_path: Path) -> None:
     db = tmp_path / "w.db"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
     env["COLUMNS"] = "160"  # rich's width when stdout is a pipe
     run = [sys.executable, "-m", "exa_orch"]
-    subprocess.run([*run, "db", "migrate", "--db", str(db)], check=True, capture_output=True, env=env)
-    out = subprocess.run(
-        [*run, "tasks", "--db", str(db)], capture_output=True, text=True, env=env, timeout=60
-    )
-    assert out.returncode == 0 and "status" in out.stdout and "owner" not in out.stdout, out.stderr
-    with sqlite3.connect(db) as conn:  # what migration 0003 adds
-        conn.execute("ALTER TABLE tasks ADD COLUMN owner TEXT")
+    asyncio.run(_migrate_to_0002(db, tmp_path))
+    with sqlite3.connect(db) as conn:
         conn.execute(
-            "INSERT INTO tasks (id, type, status, args, created_at, updated_at, owner) VALUES"
+            "INSERT INTO tasks (id, type, status, args, created_at, updated_at) VALUES"
             " ('task_00000000-0000-4000-8000-000000000001', 'qd.winnow', 'pending', '{}',"
-            " '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', 'alice')"
+            " '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')"
         )
     out = subprocess.run(
         [*run, "tasks", "--db", str(db)], capture_output=True, text=True, env=env, timeout=60
     )
-    assert out.returncode == 0 and "owner" in out.stdout and "alice" in out.stdout, out.stderr
+    assert out.returncode == 0 and "status" in out.stdout and "owner" not in out.stdout, out.stderr
+    subprocess.run([*run, "db", "migrate", "--db", str(db)], check=True, capture_output=True, env=env)
+    with sqlite3.connect(db) as conn:  # migration 0003 added the owner column
+        conn.execute(
+            "INSERT INTO tasks (id, type, status, args, created_at, updated_at, owner) VALUES"
+            " ('task_00000000-0000-4000-8000-000000000002', 'qd.winnow', 'pending', '{}',"
+            " '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z', 'token:alice')"
+        )
+    out = subprocess.run(
+        [*run, "tasks", "--db", str(db)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert out.returncode == 0 and "owner" in out.stdout and "token:alice" in out.stdout, out.stderr
     missing = subprocess.run(
         [*run, "tasks", "--db", str(tmp_path / "none.db")],
         capture_output=True,
@@ -117,7 +134,7 @@ def test_view_command_prints_its_url_serves_and_stops_on_sigterm(tmp_path: Path)
             line = proc.stderr.readline()
             assert "(read-only): http://127.0.0.1:" in line, line
             url = line.rsplit(" ", 1)[1].strip()
-            assert httpx.get(url + "api/tasks", timeout=10).json() == {"tasks": [], "hasOwner": False}
+            assert httpx.get(url + "api/tasks", timeout=10).json() == {"tasks": [], "hasOwner": True}  # 0003
             assert httpx.post(url, timeout=10).status_code == 405
         finally:
             proc.send_signal(signal.SIGTERM)

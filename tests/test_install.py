@@ -1,0 +1,171 @@
+"""A wheel built from this checkout, installed into a new venv, works the way the README says.
+
+The installed `exa-orch serve --sim` is spawned by the official `mcp` client over stdio from `/`
+(as Claude Desktop may start it), answers `initialize` and `tools/list`, runs a `research.deep`
+task to `completed`, and keeps its database in the per-user data directory, not in the cwd.
+
+Building the wheel and filling the venv take a minute, so both are cached under the system's temp
+directory, keyed by a hash of everything that goes into the wheel: a rerun without source changes
+reuses them. `make test` runs this test (it is marked slow, not skipped).
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
+
+from exa_orch import __version__
+
+ROOT = Path(__file__).resolve().parents[1]
+# The README's install commands; test_installers_put_a_working_exa_orch_on_path runs each one.
+INSTALL_COMMANDS = ("pipx install .", "uv tool install .", "pip install .")
+CACHE = Path(tempfile.gettempdir()) / "exa-orch-install-test"
+
+pytestmark = pytest.mark.slow
+
+
+def source_key() -> str:
+    """A hash of every file the wheel is built from (a change to any of them means a new wheel)."""
+    digest = hashlib.sha256()
+    files = [ROOT / "pyproject.toml", ROOT / "README.md", ROOT / "LICENSE"]
+    files += sorted(ROOT.glob("exa_orch/**/*.py")) + sorted(ROOT.glob("exa_orch/**/*.typed"))
+    files += sorted(ROOT.glob("migrations/*.sql"))
+    for path in files:
+        digest.update(str(path.relative_to(ROOT)).encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+def run(*argv: str | Path, cwd: Path = ROOT) -> None:
+    out = subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, f"{argv} failed:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+
+
+@pytest.fixture(scope="session")
+def installed() -> Path:
+    """The bin directory of a venv that has the wheel of this checkout installed (and nothing else
+    of the project: not editable, no source tree on its path)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    home = CACHE / source_key()
+    venv = home / "venv"
+    # A lock, so two test runs of the same source don't build into one directory at once.
+    with (CACHE / f"{home.name}.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (home / "ok").exists():
+            shutil.rmtree(home, ignore_errors=True)
+            run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", home / "dist", ROOT)
+            wheels = [w.name for w in (home / "dist").glob("*.whl")]
+            assert wheels == [f"exa_orch-{__version__}-py3-none-any.whl"]
+            run(sys.executable, "-m", "venv", venv)  # built where it stays: venvs hard-code their path
+            run(venv / "bin" / "python", "-m", "pip", "install", "--quiet", home / "dist" / wheels[0])
+            (home / "ok").touch()
+    return venv / "bin"
+
+
+@pytest.fixture(scope="session")
+def installers() -> Path:
+    """The bin directory of a venv holding pipx and uv (tools to test with, not dependencies)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tools = CACHE / "installers"
+    with (CACHE / "installers.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (tools / "ok").exists():
+            shutil.rmtree(tools, ignore_errors=True)
+            run(sys.executable, "-m", "venv", tools)
+            run(tools / "bin" / "python", "-m", "pip", "install", "--quiet", "pip", "pipx", "uv")
+            (tools / "ok").touch()
+    return tools / "bin"
+
+
+@pytest.mark.parametrize("command", INSTALL_COMMANDS)
+def test_each_readme_install_command_gives_a_working_exa_orch(
+    command: str, installers: Path, tmp_path: Path
+) -> None:
+    """The README's install line, run as written from the checkout, into a throwaway home."""
+    tool, *args = command.split()
+    bin_dir = tmp_path / "bin"
+    env = {**os.environ, "PIPX_HOME": str(tmp_path / "pipx"), "PIPX_BIN_DIR": str(bin_dir)}
+    env |= {"UV_TOOL_DIR": str(tmp_path / "uv-tools"), "UV_TOOL_BIN_DIR": str(bin_dir)}
+    if tool == "pip":  # pip installs into the environment it runs in: a new venv, as a user would
+        run(sys.executable, "-m", "venv", tmp_path / "venv")
+        program, bin_dir = tmp_path / "venv" / "bin" / "pip", tmp_path / "venv" / "bin"
+    else:
+        program = installers / tool
+    out = subprocess.run([program, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    version = subprocess.run(
+        [bin_dir / "exa-orch", "--version"], capture_output=True, text=True, timeout=60, cwd="/"
+    )
+    assert version.stdout.strip() == f"exa-orch {__version__}", version.stderr
+    assert not (ROOT / "build").exists()  # building from the checkout left nothing in it
+
+
+def test_the_installed_command_reports_the_package_version(installed: Path) -> None:
+    out = subprocess.run(
+        [installed / "exa-orch", "--version"], capture_output=True, text=True, timeout=60, cwd="/"
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == f"exa-orch {__version__}"
+
+
+def result_json(result: types.CallToolResult) -> Any:
+    block = result.content[0]
+    assert isinstance(block, types.TextContent), block
+    body = json.loads(block.text)
+    assert not result.is_error, body
+    return body
+
+
+async def test_installed_serve_sim_from_root_runs_a_research_task_into_the_user_data_dir(
+    installed: Path, tmp_path: Path
+) -> None:
+    data_home = tmp_path / "data"
+    env = dict(get_default_environment())  # what the mcp client passes on: PATH, HOME, ...
+    for name in ("EXA_API_KEY", "EXA_ORCH_DB", "EXA_ORCH_EXA_URL", "PYTHONPATH"):
+        env.pop(name, None)
+    env |= {"XDG_DATA_HOME": str(data_home), "EXA_SIM_SPEED": "100"}
+    # The config a README user pastes: the command, `serve --sim`, nothing else; started from /.
+    params = StdioServerParameters(
+        command=str(installed / "exa-orch"), args=["serve", "--sim"], env=env, cwd="/"
+    )
+    with (tmp_path / "stderr.log").open("w") as errlog:
+        async with Client(
+            stdio_client(params, errlog=errlog), mode="legacy", read_timeout_seconds=90
+        ) as client:  # type: ignore[arg-type]
+            assert client.server_info is not None and client.server_info.name == "exa-orch"
+            listed = await client.list_tools()
+            assert [t.name for t in listed.tools] == ["manage_websets"]
+
+            async def call(operation: str, args: dict[str, Any]) -> Any:
+                return result_json(
+                    await client.call_tool("manage_websets", {"operation": operation, "args": args})
+                )
+
+            created = await call(
+                "tasks.create", {"type": "research.deep", "instructions": "Solid-state battery startups"}
+            )
+            task_id = created["taskId"]
+            done = await call("tasks.result", {"taskId": task_id, "wait": 60})
+            assert done["status"] == "completed", done
+            assert done["result"]["status"] == "completed"
+    log = (tmp_path / "stderr.log").read_text()
+    db = data_home / "exa-orch" / "workflows.db"
+    assert f"exa-orch app ready: db={db} " in log  # it says where its data is
+    assert "no Exa key is used" in log
+    with sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True) as conn:
+        row = conn.execute("select status from tasks where id = ?", (task_id,)).fetchone()
+    conn.close()
+    assert row == ("completed",)
