@@ -17,6 +17,7 @@
 | EXA_ORCH_TASK_TTL     | seconds a finished task is kept when tasks.create gives no ttl | 3600        |
 | EXA_ORCH_MAX_TASK_TTL | the longest ttl granted, in seconds (longer asks are clamped) | 86400        |
 | EXA_ORCH_PRINCIPAL    | FOR TESTS ONLY: the local principal's name, instead of `user:<login>` | -      |
+| EXA_ORCH_ENABLED_TOOLS | comma-separated tools to serve (of the profile's tools)  | all of them      |
 
 Principals (who owns a task; see README "Who can see a task"): the local user `user:<login>` on
 stdio and on HTTP without tokens; `token:<name>` for a named token over HTTP; the unnamed
@@ -40,6 +41,10 @@ from exa_orch.errors import ConfigError
 DEFAULT_EXA_URL = "https://api.exa.ai"
 DEFAULT_ARXIV_URL = "https://search.arxivxplorer.com"
 TOOL_PROFILES = ("manage_websets", "toolhost")
+PROFILE_TOOLS: dict[str, tuple[str, ...]] = {
+    "manage_websets": ("manage_websets",),
+    "toolhost": ("websets-sync", "websets-async", "exa-sync", "exa-async"),
+}
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 APP_NAME = "exa-orch"
 DB_FILE = "workflows.db"
@@ -144,6 +149,23 @@ def _log_level(env: Mapping[str, str]) -> str:
     return level
 
 
+def _enabled_tools(env: Mapping[str, str], profile: str) -> tuple[str, ...] | None:
+    raw = env.get("EXA_ORCH_ENABLED_TOOLS", "").strip()
+    if not raw:
+        return None
+    names = tuple(dict.fromkeys(n.strip() for n in raw.split(",") if n.strip()))
+    known = PROFILE_TOOLS[profile]
+    unknown = [n for n in names if n not in known]
+    if unknown or not names:
+        raise ConfigError(
+            f"EXA_ORCH_ENABLED_TOOLS names tools the {profile!r} profile does not have: "
+            f"{', '.join(repr(n) for n in unknown) or raw!r}",
+            hint=f"Use a comma-separated subset of {', '.join(known)} (EXA_ORCH_TOOLS picks the profile), "
+            "or unset it to serve them all.",
+        )
+    return names
+
+
 DEFAULT_TOKEN_NAME = "default"  # the principal name of the unnamed EXA_ORCH_HTTP_TOKEN
 _TOKEN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
 
@@ -228,6 +250,8 @@ class Settings:
     task_ttl: int = 3600  # seconds
     max_task_ttl: int = 86_400  # seconds
     principal: str = field(default_factory=local_principal)
+    enabled_tools: tuple[str, ...] | None = None
+    """the profile's tools to serve (seed 000 section 9.1 enabledTools); None serves them all"""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -266,6 +290,7 @@ class Settings:
             task_ttl=task_ttl,
             max_task_ttl=max_task_ttl,
             principal=principal or local_principal(),
+            enabled_tools=_enabled_tools(env, tools),
         )
 
     @property

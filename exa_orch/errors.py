@@ -101,9 +101,19 @@ class OrchError(Exception):
 class InvalidParams(OrchError):
     code = ErrorCode.INVALID_PARAMS
 
-    def __init__(self, message: str, *, hint: str | None = None, fields: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        hint: str | None = None,
+        fields: list[str] | None = None,
+        missing: list[str] | None = None,
+    ) -> None:
         super().__init__(message, hint=hint)
         self.fields = fields or []
+        # Top-level required args that were absent, when that was the only problem (the MCP face
+        # asks the user for them, seed 000 section 6.5).
+        self.missing = missing or []
 
     def to_dict(self) -> dict[str, Any]:
         out = super().to_dict()

@@ -86,8 +86,12 @@ def configure_logging(level: str = "INFO") -> None:
     for handler in root.handlers:
         if getattr(handler, "_exa_orch", False):
             root.setLevel(level)
+            handler.setLevel(level)
             return
     handler = logging.StreamHandler(sys.stderr)
+    # The handler keeps the operator's level: an MCP client that asks for debug messages lowers
+    # the exa_orch logger's level (exa_orch.mcp.logbridge), which must not flood stderr.
+    handler.setLevel(level)
     handler._exa_orch = True  # type: ignore[attr-defined]
     handler.addFilter(RedactingFilter())
     handler.setFormatter(_RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))

@@ -15,7 +15,7 @@ PY=${PY:-$REPO/.venv/bin/python}
 WORK=${CONFORMANCE_DIR:-${TMPDIR:-/tmp}/exa-orch-conformance}
 STABLE_VERSION=0.1.16
 ALPHA_VERSION=0.2.0-alpha.12
-REQUIRED=(server-initialize tools-list)
+REQUIRED=(server-initialize tools-list logging-set-level)
 INFORMATIONAL=(ping dns-rebinding-protection)
 TASKS=(tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal
        tasks-request-headers tasks-dispatch-and-envelope tasks-required-task-error tasks-mrtr-input)

@@ -69,6 +69,15 @@ def test_key_never_shows_in_repr_or_str() -> None:
     assert settings.require_api_key().reveal() == key
 
 
+def test_enabled_tools_narrow_the_profile_and_unknown_names_are_refused() -> None:
+    env = {"EXA_ORCH_TOOLS": "toolhost", "EXA_ORCH_ENABLED_TOOLS": " exa-sync, exa-async ,exa-sync"}
+    assert Settings.from_env(env).enabled_tools == ("exa-sync", "exa-async")
+    assert Settings.from_env({}).enabled_tools is None
+    with pytest.raises(ConfigError, match="EXA_ORCH_ENABLED_TOOLS") as bad:
+        Settings.from_env({"EXA_ORCH_ENABLED_TOOLS": "exa-sync"})  # not a tool of manage_websets
+    assert "manage_websets" in (bad.value.hint or "")
+
+
 def test_the_test_session_never_touches_the_real_users_data_directory() -> None:
     # tests/conftest.py points XDG_DATA_HOME at a temporary directory for the whole session.
     assert Path(os.environ["XDG_DATA_HOME"]).name.startswith("exa-orch-test-data-")

@@ -38,6 +38,7 @@ FIELDS = {
     "EXA_ORCH_TASK_TTL": "task_ttl",
     "EXA_ORCH_MAX_TASK_TTL": "max_task_ttl",
     "EXA_ORCH_PRINCIPAL": None,  # defaults to user:<login>, which depends on who runs it
+    "EXA_ORCH_ENABLED_TOOLS": None,  # None (all of the profile's tools) has no plain default to compare
     loader.ENV_VAR: None,
 }
 

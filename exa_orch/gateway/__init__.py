@@ -6,6 +6,7 @@ limiter), errors (Exa responses to typed errors). `projections` (OPS) shapes Exa
 """
 
 from exa_orch.gateway.client import Gateway, GovernedExa, call
+from exa_orch.gateway.errors import MissingApiKey
 from exa_orch.gateway.limits import family_of, window_safe_limiter
 from exa_orch.gateway.retry import RetryPolicy, parse_retry_after
 from exa_orch.gateway.transport import GatewayStats, GovernedTransport
@@ -15,6 +16,7 @@ __all__ = [
     "GatewayStats",
     "GovernedExa",
     "GovernedTransport",
+    "MissingApiKey",
     "RetryPolicy",
     "call",
     "family_of",

@@ -26,7 +26,7 @@ from exa_py import AsyncExa
 from exa_py.errors import ExaTimeoutError
 
 from exa_orch.config import Secret, Settings
-from exa_orch.errors import ApiError, GatewayError, InvalidParams, OrchError
+from exa_orch.errors import ApiError, ConfigError, GatewayError, InvalidParams, OrchError
 from exa_orch.gateway.errors import error_from_exception
 from exa_orch.gateway.limits import DEFAULT_MARGIN
 from exa_orch.gateway.retry import RetryPolicy
@@ -75,13 +75,23 @@ class Gateway:
         timeout: float = DEFAULT_TIMEOUT,
         margin: float = DEFAULT_MARGIN,
         inner: httpx.AsyncBaseTransport | None = None,
+        key_required: bool = True,
     ) -> None:
         """Read the key once (ConfigError naming EXA_API_KEY when missing) and register it for redaction.
 
         `inner` replaces the real HTTP transport under the governor (tests, benchmarks).
+        `key_required=False` opens a gateway without a key (the MCP server's keyless start): each
+        call to Exa raises MissingApiKey until `set_api_key` gives one.
         """
-        key: Secret = settings.require_api_key()
-        register_secret(key.reveal())
+        key: Secret | None
+        try:
+            key = settings.require_api_key()
+        except ConfigError:
+            if key_required:
+                raise
+            key = None
+        if key is not None:
+            register_secret(key.reveal())
         self.settings = settings
         self._timeout = timeout
         self.transport = GovernedTransport(
@@ -98,6 +108,19 @@ class Gateway:
         self._http: httpx.AsyncClient | None = None
         self._arxiv: httpx.AsyncClient | None = None
         self._exa: GovernedExa | None = None
+
+    @property
+    def has_key(self) -> bool:
+        """Whether calls to Exa can be made (False until a keyless server is given a key)."""
+        return self.transport.has_key
+
+    def set_api_key(self, key: str) -> None:
+        """Use `key` for every later call to Exa: held in memory only, redacted from every log."""
+        key = key.strip()
+        if not key:
+            raise InvalidParams("the Exa API key is empty", fields=["apiKey"])
+        register_secret(key)
+        self.transport.set_api_key(Secret(key))
 
     def __repr__(self) -> str:
         return (

@@ -24,6 +24,7 @@ import httpx
 from exa_orch.errors import (
     ApiError,
     AuthenticationError,
+    ConfigError,
     Conflict,
     GatewayError,
     NotFoundError,
@@ -128,6 +129,19 @@ def error_from_response(
         else None
     )
     return ApiError(f"Exa failed ({where}): HTTP {status}: {said}", hint=on_its_side, **common)
+
+
+class MissingApiKey(ConfigError):
+    """Exa was to be called by a server that started without an API key (nothing was sent)."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            "EXA_API_KEY is not set: this server started without an Exa API key, so it cannot call Exa",
+            hint="Set EXA_API_KEY in the server's environment (get one at dashboard.exa.ai) and restart "
+            "it; a client that supports elicitation is asked for the key by a form instead (it is held "
+            "in memory only). To try exa-orch without a key, run `exa-orch serve --sim` (or start "
+            "`exa-orch sim` and set EXA_ORCH_EXA_URL to the URL it prints).",
+        )
 
 
 def error_from_exception(exc: Exception, *, method: str, path: str) -> GatewayError:

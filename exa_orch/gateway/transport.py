@@ -29,7 +29,7 @@ from tenacity import RetryCallState
 
 from exa_orch.config import Secret
 from exa_orch.errors import GatewayError, RateLimited
-from exa_orch.gateway.errors import error_from_exception, error_from_response
+from exa_orch.gateway.errors import MissingApiKey, error_from_exception, error_from_response
 from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
 from exa_orch.gateway.retry import (
     PRE_SEND_ERRORS,
@@ -111,7 +111,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
     def __init__(
         self,
         *,
-        api_key: Secret,
+        api_key: Secret | None,
         exa_url: str,
         arxiv_url: str | None = None,
         concurrency: int = 3,
@@ -138,6 +138,15 @@ class GovernedTransport(httpx.AsyncBaseTransport):
     def __repr__(self) -> str:
         return f"<GovernedTransport concurrency={self._concurrency} rps={self._rps:g}>"
 
+    @property
+    def has_key(self) -> bool:
+        """Whether requests to Exa can be signed (False for a server started without a key)."""
+        return self._key is not None
+
+    def set_api_key(self, key: Secret) -> None:
+        """Sign requests to Exa with `key` from now on (held in memory only)."""
+        self._key = key
+
     # -- classification -------------------------------------------------------------------
 
     def _locate(self, url: httpx.URL) -> tuple[str, str, bool]:
@@ -158,6 +167,8 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         """The request to send: a copy with the key, so the caller's object never carries it."""
         headers = request.headers.copy()
         if to_exa:
+            if self._key is None:  # a server started without a key: nothing goes to Exa unsigned
+                raise MissingApiKey()
             headers["x-api-key"] = self._key.reveal()
         else:
             headers.pop("x-api-key", None)
@@ -248,6 +259,13 @@ class GovernedTransport(httpx.AsyncBaseTransport):
                         status=429,
                     )
                 waited = True
+                logger.info(  # an operator (and an MCP client at info) sees the throttling
+                    "%s calls held %.1f s by Exa's Retry-After; %s %s waits",
+                    gate.family,
+                    held,
+                    shape.method,
+                    shape.path,
+                )
                 await asyncio.sleep(held)
             if waited:
                 self.stats.retry_after_waits += 1
@@ -255,6 +273,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             try:
                 if not gate.limiter.has_capacity():
                     self.stats.throttled_waits += 1
+                    logger.debug("%s %s waits for the %s rate limit", shape.method, shape.path, gate.family)
                 await gate.limiter.acquire()
             except BaseException:
                 self._slots.release()

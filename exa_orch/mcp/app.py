@@ -21,7 +21,16 @@ from typing import Any
 
 from exa_orch.config import Settings
 from exa_orch.gateway import Gateway
-from exa_orch.operations import OpContext, ProgressFn, Registry, default_registry, dispatch, no_progress
+from exa_orch.operations import (
+    ClientPeer,
+    OpContext,
+    ProgressFn,
+    Registry,
+    default_registry,
+    dispatch,
+    no_progress,
+)
+from exa_orch.operations.follow import FOLLOW_WORKFLOW
 from exa_orch.operations.tasks import OPERATION_WORKFLOW
 from exa_orch.runtime import Principal, Supervisor, TaskService, TtlPolicy, WorkflowRegistry
 from exa_orch.store import Store, ensure_parent_dir
@@ -46,15 +55,22 @@ class App:
         """The runtime's TaskService, or None when the runtime is not available."""
         return self.services.get("tasks")
 
-    def op_context(self, progress: ProgressFn | None = None, principal: Principal | None = None) -> OpContext:
+    def op_context(
+        self,
+        progress: ProgressFn | None = None,
+        principal: Principal | None = None,
+        peer: ClientPeer | None = None,
+    ) -> OpContext:
         """An OpContext for one call; `progress` sends notifications when the call asked for them;
-        `principal` is the caller (None: the local user)."""
+        `principal` is the caller (None: the local user); `peer` is the calling client's
+        sampling/elicitation/roots (None for a durable task's run)."""
         return OpContext(
             gateway=self.gateway,
             settings=self.settings,
             progress=progress or no_progress,
             services=self.services,
             principal=principal,
+            peer=peer,
         )
 
     async def run_operation(
@@ -63,17 +79,18 @@ class App:
         args: Mapping[str, Any] | str | None,
         progress: ProgressFn | None = None,
         principal: Principal | None = None,
+        peer: ClientPeer | None = None,
     ) -> Any:
         """Dispatch one registered operation (validation, handler, projection) for `principal`.
 
         `args` is normally an object; a JSON-encoded string is left for dispatch's safe mode."""
         call_args: Any = dict(args) if isinstance(args, Mapping) else args
-        return await dispatch(self.registry, name, call_args, self.op_context(progress, principal))
+        return await dispatch(self.registry, name, call_args, self.op_context(progress, principal, peer))
 
 
 def _workflow_registry(env: Mapping[str, str]) -> WorkflowRegistry:
     """The workflows the runtime runs: built-ins, the "operation" type, and EXA_ORCH_EXTRA_WORKFLOWS."""
-    return default_workflows([OPERATION_WORKFLOW], env=env)
+    return default_workflows([OPERATION_WORKFLOW, FOLLOW_WORKFLOW], env=env)
 
 
 async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
@@ -98,16 +115,21 @@ async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
 
 
 @asynccontextmanager
-async def open_app(settings: Settings, db_path: Path | str) -> AsyncIterator[App]:
+async def open_app(
+    settings: Settings, db_path: Path | str, *, key_required: bool = True
+) -> AsyncIterator[App]:
     """Open store, gateway, registry and runtime; yield the App; close them all on exit.
 
-    Raises ConfigError (before opening anything) when Exa is real and EXA_API_KEY is unset.
+    Raises ConfigError (before opening anything) when Exa is real and EXA_API_KEY is unset, unless
+    `key_required=False` (the MCP server): then each call to Exa answers MissingApiKey until a key is
+    given (`app.gateway.set_api_key`, which the face does through elicitation).
     """
-    settings.require_api_key()
+    if key_required:
+        settings.require_api_key()
     async with AsyncExitStack() as stack:
         ensure_parent_dir(db_path)
         store = await stack.enter_async_context(Store(str(db_path)))
-        gateway = await stack.enter_async_context(Gateway(settings))
+        gateway = await stack.enter_async_context(Gateway(settings, key_required=key_required))
         app = App(settings=settings, store=store, gateway=gateway, registry=default_registry())
         app.services.update({"store": store, "registry": app.registry})
         await _open_runtime(stack, app)

@@ -11,40 +11,79 @@ Errors an agent can fix come back as a tool result with `isError: true` whose te
 are not an object) is a JSON-RPC error. An unexpected exception is logged with its traceback and
 answered as INTERNAL_ERROR: the server never dies on input.
 
+Beyond tools (seed 000 sections 5-6, docs/client-features.md): `logging/setLevel` subscribes the
+connection to exa_orch's log records (`logbridge`); each tools/call hands its operation the
+client's sampling, elicitation and roots (`peer.SessionPeer` as `OpContext.peer`); a call missing
+required args or the Exa key asks by a form, else answers the fallback (`elicit`); long calls get
+heartbeats or pings (`keepalive`). Toolhost start_*/check_*/cancel_* answer the section 6.3 shapes.
+
 Hook points for MCP Tasks (`exa_orch.mcp.tasks.install_tasks(server, app)`), all on `ExaOrchServer`:
 `execute_tool(name, arguments, progress)` runs a call exactly as tools/call does;
-`resolve_call(name, arguments)` -> (operation, args) without running it; `task_support` maps a tool
+`resolve_call(name, arguments)` -> (operation, args) without running it (`resolve_task_call`: as a
+task); `task_support` maps a tool
 name to its `execution.taskSupport`; `capability_hooks` edit the advertised capabilities.
 """
 
 from __future__ import annotations
 
-import json
 import logging
+import warnings
 from collections.abc import Awaitable, Callable
 from difflib import get_close_matches
 from pathlib import Path
 from typing import Any
 
 import mcp_types as types
-from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.context import ServerRequestContext
 from mcp.server.lowlevel import NotificationOptions, Server
-from mcp.shared.exceptions import MCPError
-from pydantic import ValidationError
+from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from exa_orch import __version__
 from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
+from exa_orch.gateway import MissingApiKey
 from exa_orch.mcp.app import App
 from exa_orch.mcp.auth import request_principal
-from exa_orch.mcp.toolhost import LIST_OPERATIONS, TOOLS_BY_NAME, adapt_params, tool_input_schema
+from exa_orch.mcp.elicit import ask_api_key, ask_missing, input_required
+from exa_orch.mcp.keepalive import current_beat, keepalive
+from exa_orch.mcp.logbridge import bridge as log_bridge
+from exa_orch.mcp.logbridge import log_task_event
+from exa_orch.mcp.peer import SessionPeer, forget_roots
+from exa_orch.mcp.results import STRUCTURED_MAX_CHARS as STRUCTURED_MAX_CHARS  # re-exported
+from exa_orch.mcp.results import (
+    _short,
+    _type_name,
+    error_body,
+    error_result,
+    explain_invalid_params,
+    text_result,
+)
+from exa_orch.mcp.toolhost import (
+    LIST_OPERATIONS,
+    TOOLS_BY_NAME,
+    adapt_params,
+    shape_async_result,
+    tool_input_schema,
+)
+from exa_orch.operations import ClientPeer
+from exa_orch.operations.follow import FOLLOW_TASK_TYPE, KIND_OF_CREATE
 from exa_orch.operations.normalize import decode_json
 from exa_orch.runtime import Principal
 
 log = logging.getLogger(__name__)
 
 SERVER_NAME = "exa-orch"
+SERVER_DESCRIPTION = (
+    "MCP server for Exa Search and Websets: durable long-running research tasks that survive restarts"
+)
 MANAGE_WEBSETS = "manage_websets"
+CREATE_TASK = "tasks.create"
+# Seed 000 section 8.2: hints for client UIs on the long-running (async) tools.
+LONG_RUNNING_HINTS: dict[str, Any] = {
+    "io.modelcontextprotocol/long-running": True,
+    "io.modelcontextprotocol/typical-duration": "30s-5m",
+    "io.modelcontextprotocol/background-capable": True,
+}
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 
 INSTRUCTIONS = (
@@ -85,70 +124,31 @@ class ToolCallError(InvalidParams):
     """The tool's own arguments (operation/args/params) were malformed."""
 
 
-def _short(value: Any, limit: int = 80) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _type_name(value: Any) -> str:
-    return {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}.get(
-        type(value), "number" if isinstance(value, int | float) else type(value).__name__
-    )
-
-
-STRUCTURED_MAX_CHARS = 256 * 1024
-
-
-def text_result(value: Any, *, is_error: bool = False) -> types.CallToolResult:
-    """A tool result carrying `value` as JSON text (and as structuredContent when it is an object of
-    at most STRUCTURED_MAX_CHARS characters)."""
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    # A big object goes once, as text: twice, it would pass the 1 MiB that the MCP Python client takes
-    # per message over HTTP sooner (structuredContent is optional without an outputSchema).
-    structured = value if isinstance(value, dict) and len(text) <= STRUCTURED_MAX_CHARS else None
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate: unescaped, it kills the stdout writer (the server)
-        text, structured = json.dumps(value, default=str), None
-    return types.CallToolResult(
-        content=[types.TextContent(text=text)], structured_content=structured, is_error=is_error
-    )
-
-
-def error_result(exc: BaseException, operation: str | None) -> types.CallToolResult:
-    """The isError result for a failed call: {code, message, hint, operation, ...details}."""
-    if isinstance(exc, OrchError):
-        body = exc.to_dict()
-    else:
-        body = {
-            "code": "INTERNAL_ERROR",
-            "message": f"internal error ({type(exc).__name__}) while running this operation",
-            "hint": "This is a bug in exa-orch, not in your call; the traceback is in the server log. "
-            "Retrying may work; 'list_operations' lists alternatives.",
-        }
-    body.setdefault("hint", None)
-    body["operation"] = operation
-    return text_result(body, is_error=True)
-
-
 class ExaOrchServer(Server[Any]):
     """The low-level MCP server bound to one App and one tool profile."""
 
     def __init__(self, app: App, profile: str) -> None:
-        super().__init__(
-            SERVER_NAME,
-            version=__version__,
-            title="exa-orch",
-            instructions=TOOLHOST_INSTRUCTIONS if profile == "toolhost" else INSTRUCTIONS,
-            on_list_tools=self._list_tools,
-            on_call_tool=self._call_tool,
-        )
+        with warnings.catch_warnings():
+            # The SDK marks logging deprecated for 2026-07-28; 2025-11-25 clients still use it.
+            warnings.simplefilter("ignore", MCPDeprecationWarning)
+            super().__init__(
+                SERVER_NAME,
+                version=__version__,
+                title="exa-orch",
+                description=SERVER_DESCRIPTION,
+                instructions=TOOLHOST_INSTRUCTIONS if profile == "toolhost" else INSTRUCTIONS,
+                on_list_tools=self._list_tools,
+                on_call_tool=self._call_tool,
+                on_set_logging_level=self._set_logging_level,
+                on_roots_list_changed=self._roots_changed,
+            )
         self.app = app
         self.profile = profile
         # Filled by exa_orch.mcp.tasks.install_tasks: tool name -> "optional" | "required".
         self.task_support: dict[str, str] = {}
         # Each hook may edit the capabilities advertised for a protocol version (None = handshake).
         self.capability_hooks: list[Callable[[types.ServerCapabilities, str | None], None]] = []
+        self.unsubscribe_task_log: Callable[[], None] = lambda: None
 
     # ------------------------------------------------------------------ capabilities
 
@@ -167,12 +167,39 @@ class ExaOrchServer(Server[Any]):
             hook(caps, protocol_version)
         return caps
 
+    # ------------------------------------------------------------------ logging
+
+    async def _set_logging_level(
+        self, ctx: ServerRequestContext[Any], params: types.SetLevelRequestParams
+    ) -> types.EmptyResult:
+        """logging/setLevel: this connection hears exa_orch's log records at `level` and above."""
+        # ServerSession is a per-request proxy; the level belongs to the connection behind it.
+        connection = getattr(ctx.session, "_connection", None)
+        if connection is None:  # pragma: no cover - every SDK session has one
+            raise MCPError(code=types.INTERNAL_ERROR, message="no connection behind this session")
+        log_bridge().set_level(connection, params.level)
+        log.debug("logging level set to %s for a client", params.level)
+        return types.EmptyResult()
+
+    async def _roots_changed(
+        self, ctx: ServerRequestContext[Any], params: types.NotificationParams | None
+    ) -> None:
+        """notifications/roots/list_changed: the next local-file operation asks roots/list again."""
+        forget_roots(ctx.session)
+
     # ------------------------------------------------------------------ tools/list
 
     def operation_names(self) -> list[str]:
         """Every operation the manage_websets tool accepts, list_operations first."""
         names = [n for n in self.app.registry.names() if n != LIST_OPERATIONS]
         return [LIST_OPERATIONS, *sorted(names)]
+
+    @property
+    def served_tools(self) -> frozenset[str]:
+        """The tools this server answers: the profile's, narrowed by EXA_ORCH_ENABLED_TOOLS."""
+        names = set(TOOLS_BY_NAME) if self.profile == "toolhost" else {MANAGE_WEBSETS}
+        enabled = getattr(self.app.settings, "enabled_tools", None)
+        return frozenset(names & set(enabled) if enabled else names)
 
     def tools(self) -> list[types.Tool]:
         """The tools of the active profile."""
@@ -187,6 +214,11 @@ class ExaOrchServer(Server[Any]):
                 )
                 for t in TOOLS_BY_NAME.values()
             ]
+            for tool in out:
+                if TOOLS_BY_NAME[tool.name].long_running:
+                    # Seed 000 section 8.2's hints; the MCP ToolAnnotations model keeps only its own
+                    # fields, so these ride in the tool's _meta under the same keys.
+                    tool.meta = dict(LONG_RUNNING_HINTS)
         else:
             out = [
                 types.Tool(
@@ -206,6 +238,8 @@ class ExaOrchServer(Server[Any]):
                     ),
                 )
             ]
+            out[0].meta = dict(LONG_RUNNING_HINTS)  # it runs tasks.* and the waits (section 8.2)
+        out = [t for t in out if t.name in self.served_tools]
         for tool in out:
             support = self.task_support.get(tool.name)
             if support:
@@ -244,6 +278,18 @@ class ExaOrchServer(Server[Any]):
                 }
             )
         return {"tool": tool, "operations": ops, "count": len(ops)}
+
+    def resolve_task_call(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
+        """Map a tool call onto the (registry operation, args) it runs as an MCP task.
+
+        `resolve_call`'s answer, except a toolhost start_search/start_enrichment/start_research:
+        as a task it is `tasks.create {type: "exa.follow"}`, which starts the job and follows it to
+        its end, so the task completes when the job does (seed 000 section 5.2.2).
+        """
+        target, args = self.resolve_call(name, arguments)
+        if name in TOOLS_BY_NAME and target in KIND_OF_CREATE and args.get("preview") is not True:
+            return CREATE_TASK, {"type": FOLLOW_TASK_TYPE, "kind": KIND_OF_CREATE[target], "args": args}
+        return target, args
 
     def resolve_call(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
         """Map a tool call onto (registry operation, args); raise ToolCallError naming what is wrong.
@@ -341,10 +387,14 @@ class ExaOrchServer(Server[Any]):
         arguments: dict[str, Any] | None,
         progress: Progress | None = None,
         principal: Principal | None = None,
+        peer: ClientPeer | None = None,
     ) -> types.CallToolResult:
         """Run one tool call for `principal` (None: the local user) to its CallToolResult; never
-        raises for anything the input can cause."""
+        raises for anything the input can cause.
+
+        `peer` is the calling client's sampling/elicitation/roots, for the operations that use them."""
         operation: str | None = None
+        args: dict[str, Any] | None = None
         if isinstance(arguments, dict) and isinstance(arguments.get("operation"), str):
             operation = arguments["operation"][:100]
         try:
@@ -355,21 +405,49 @@ class ExaOrchServer(Server[Any]):
                         await self.app.run_operation(LIST_OPERATIONS, args, progress, principal)
                     )
                 return text_result(self.list_operations(name))
-            result = await self.app.run_operation(target, args, progress, principal)
+            result = await self._run_asking(target, args, progress, principal, peer)
+            if name in TOOLS_BY_NAME and operation is not None:
+                result = shape_async_result(operation, args, result)
             return text_result(result)
         except MCPError:
             raise
         except OrchError as exc:
             log.info("call %s %s failed: [%s] %s", name, operation, exc.code, exc.message)
-            return error_result(exc, operation)
+            body = error_body(exc, operation)
+            if isinstance(exc, InvalidParams) and exc.missing and operation and args is not None:
+                key = "args" if name == MANAGE_WEBSETS else "params"
+                body = input_required(body, exc, operation=operation, args_key=key, args=args)
+            return text_result(body, is_error=True)
         except Exception as exc:
             log.exception("call %s %s crashed", name, operation)
             return error_result(exc, operation)
 
+    async def _run_asking(
+        self,
+        target: str,
+        args: dict[str, Any],
+        progress: Progress | None,
+        principal: Principal | None,
+        peer: ClientPeer | None,
+    ) -> Any:
+        """Run the operation; if it lacks required args or the server lacks the Exa key, ask the
+        user by a form (when the client offers elicitation) and run it once more with the answer."""
+        try:
+            return await self.app.run_operation(target, args, progress, principal, peer)
+        except MissingApiKey:
+            if not await ask_api_key(peer, self.app.gateway):
+                raise
+        except InvalidParams as exc:
+            filled = await ask_missing(peer, target, self._schema_of(target), exc)
+            if filled is None:
+                raise
+            args = {**args, **filled}
+        return await self.app.run_operation(target, args, progress, principal, peer)
+
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        served = set(TOOLS_BY_NAME) if self.profile == "toolhost" else {MANAGE_WEBSETS}
+        served = self.served_tools
         if params.name not in served:
             names = ", ".join(sorted(served))
             raise MCPError(
@@ -377,8 +455,12 @@ class ExaOrchServer(Server[Any]):
             )
         session = ctx.session
         last: list[float] = []
+        beat = current_beat()
 
         async def progress(completed: float, total: float | None = None, message: str | None = None) -> None:
+            if beat is not None:  # one increasing sequence with the keep-alive heartbeats
+                await beat.report(completed, total, message)
+                return
             # A no-op unless the request carried a progressToken; a closed connection must not
             # fail the operation, so a failed notification is only logged. Progress MUST increase
             # with each notification: a poll that found nothing new sends none.
@@ -391,41 +473,9 @@ class ExaOrchServer(Server[Any]):
                 log.debug("progress notification dropped", exc_info=True)
 
         principal = request_principal(self.app.settings, ctx.request)  # who owns the tasks it makes
-        return await self.execute_tool(params.name, params.arguments, progress, principal)
-
-
-# The SDK's answer to a request before initialize and to params failing their schema: the same
-# bare -32602 for both, naming nothing (its "pinned compat" shape).
-_SDK_BARE = "Invalid request parameters"
-
-
-async def explain_invalid_params(ctx: ServerRequestContext[Any, Any], call_next: CallNext) -> HandlerResult:
-    """Server middleware: keep the SDK's -32602 for malformed params and for a request sent before
-    initialize, but say which it is and what to fix (the SDK sends only "Invalid request parameters")."""
-    try:
-        return await call_next(ctx)
-    except ValidationError as exc:
-        errors = exc.errors(include_url=False, include_input=False)
-        problems = [
-            ".".join(str(p) for p in e["loc"]) + ": " + e["msg"] if e["loc"] else e["msg"] for e in errors
-        ]
-        message = f"Invalid params for {ctx.method[:60]}: {'; '.join(problems[:5])[:500]}"
-        hint = f"Fix the fields named; the MCP schema of {ctx.method[:60]!r} says what each one takes."
-        if any("arguments" in e["loc"] for e in errors):
-            hint = "tools/call takes {name, arguments}: 'arguments' must be a JSON object (not a string)."
-        raise MCPError(
-            code=types.INVALID_PARAMS,
-            message=f"{message}. {hint}",
-            data={"code": "INVALID_PARAMS", "message": message, "hint": hint},
-        ) from None
-    except MCPError as exc:
-        if exc.error.code == types.INVALID_PARAMS and exc.error.message == _SDK_BARE and not exc.error.data:
-            raise MCPError(
-                code=types.INVALID_PARAMS,
-                message=f"Invalid request: the session is not initialized, so {ctx.method[:60]!r} can't be "
-                "served yet; send 'initialize', then the 'notifications/initialized' notification",
-            ) from None
-        raise
+        return await self.execute_tool(
+            params.name, params.arguments, progress, principal, SessionPeer(session, ctx.request_id)
+        )
 
 
 def build_server(app: App) -> ExaOrchServer:
@@ -434,7 +484,15 @@ def build_server(app: App) -> ExaOrchServer:
 
     server = ExaOrchServer(app, app.settings.tools)
     server.middleware.append(explain_invalid_params)  # outside the tasks bridge: sees its errors too
+    server.middleware.append(keepalive)  # heartbeats and pings during long calls
     install_tasks(server, app)
+    if not getattr(app.gateway, "has_key", True):
+        log.warning(
+            "EXA_API_KEY is not set: serving anyway; the first call to Exa asks the client for the key "
+            "(elicitation) or answers CONFIG_ERROR"
+        )
+    if app.tasks is not None:  # task transitions as log lines (and so as MCP log messages)
+        server.unsubscribe_task_log = app.tasks.subscribe(log_task_event)
     return server
 
 

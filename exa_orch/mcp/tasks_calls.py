@@ -66,7 +66,9 @@ class CallResolver:
 
     def resolve(self, tool: str, arguments: dict[str, Any]) -> ResolvedCall:
         """The operation a call names. Raises InvalidParams for a missing or unknown operation."""
-        operation, args = self._server.resolve_call(tool, arguments)
+        # As a task: a toolhost start_* follows its job to the end (ExaOrchServer.resolve_task_call).
+        resolve = getattr(self._server, "resolve_task_call", self._server.resolve_call)
+        operation, args = resolve(tool, arguments)
         if operation == LIST_OPERATIONS and tool != MANAGE_WEBSETS:
             # A toolhost tool lists its own operations in place; no registry operation does that.
             raise InvalidParams(

@@ -49,6 +49,9 @@ TOOLHOST_TOOLS: tuple[MetaTool, ...] = (
             "list_webhooks": "webhooks.list",
             "delete_webhook": "webhooks.delete",
             "list_events": "events.list",
+            # Judgement calls (seed 000 section 5.4): the client's model when it offers sampling.
+            "suggest_enrichments": "enrichments.suggest",
+            "suggest_criteria": "criteria.suggest",
         },
     ),
     MetaTool(
@@ -88,7 +91,7 @@ TOOLHOST_TOOLS: tuple[MetaTool, ...] = (
             "start_research": "research.create",
             "check_research": "research.get",
             "cancel_research": "research.cancel",
-            # Exa's answer endpoint is served whole: the MCP result is one message either way.
+            # exa.answer with stream: true: chunks as progress messages, the whole answer as result.
             "stream_answer": "exa.answer",
         },
         long_running=True,
@@ -152,6 +155,16 @@ def adapt_params(seed_op: str, params: dict[str, Any], schema: dict[str, Any]) -
     for src, dst in _RENAMES:
         if src in out and src not in props and dst in props and dst not in out:
             out[dst] = out.pop(src)
+    if seed_op == "stream_answer" and "stream" in props:
+        out.setdefault("stream", True)
+    if seed_op in ("search", "find_similar"):
+        # The seed groups the domain/date/text filters in one `filters` object; Exa takes them flat.
+        filters = out.pop("filters", None)
+        if isinstance(filters, dict):
+            for key, value in filters.items():
+                out.setdefault(key, value)
+        elif filters is not None:
+            out["filters"] = filters  # not an object: left for validation to name
     if seed_op == "start_monitor":
         cadence = out.get("cadence")
         if isinstance(cadence, str) and "cadence" in props:
@@ -163,3 +176,80 @@ def adapt_params(seed_op: str, params: dict[str, Any], schema: dict[str, Any]) -
             else:
                 out["searchParams"] = search
     return out
+
+
+# -- seed 000 section 6.3: the start/check/cancel shapes of the async tools ----------------------
+
+
+@dataclass(frozen=True)
+class AsyncJob:
+    """One async job family of the toolhost: its check and cancel operations, how to name the job
+    in them (from the start call's params and the object), and its terminal statuses."""
+
+    noun: str
+    check: str
+    cancel: str
+    id_param: str
+    parent: str | None  # the webset id param, for jobs that live in a webset
+    terminal: frozenset[str]
+
+
+_DONE = frozenset({"completed", "canceled", "cancelled", "failed"})
+ASYNC_JOBS: dict[str, AsyncJob] = {
+    "search": AsyncJob("Search", "check_search", "cancel_search", "searchId", "websetId", _DONE),
+    "enrichment": AsyncJob(
+        "Enrichment", "check_enrichment", "cancel_enrichment", "enrichmentId", "websetId", _DONE
+    ),
+    "research": AsyncJob("Research", "check_research", "cancel_research", "researchId", None, _DONE),
+    "monitor": AsyncJob("Monitor", "check_monitor_runs", "stop_monitor", "monitorId", None, frozenset()),
+}
+_JOB_OF: dict[str, tuple[str, str]] = {
+    "start_search": ("search", "start"),
+    "check_search": ("search", "check"),
+    "cancel_search": ("search", "cancel"),
+    "start_enrichment": ("enrichment", "start"),
+    "check_enrichment": ("enrichment", "check"),
+    "cancel_enrichment": ("enrichment", "cancel"),
+    "start_research": ("research", "start"),
+    "check_research": ("research", "check"),
+    "cancel_research": ("research", "cancel"),
+    "start_monitor": ("monitor", "start"),
+    "stop_monitor": ("monitor", "cancel"),
+}
+
+
+def _object_id(job: AsyncJob, obj: dict[str, Any]) -> Any:
+    return obj.get(job.id_param) or obj.get("id")
+
+
+def shape_async_result(seed_op: str, params: dict[str, Any], result: Any) -> Any:
+    """Add the section 6.3 fields to a start_*/check_*/cancel_* result (other results pass as is).
+
+    start_*: `operationId`, `message`, `checkWith` and `cancelWith` ({operation, params} to call
+    next); check_*: `operationId` and `isComplete`; cancel_*: `operationId` and `message`. The Exa
+    object's own fields stay beside them.
+    """
+    which = _JOB_OF.get(seed_op)
+    if which is None or not isinstance(result, dict):
+        return result
+    kind, phase = which
+    job = ASYNC_JOBS[kind]
+    op_id = _object_id(job, result)
+    if op_id is None:  # a preview, or an answer without the object: nothing to point at
+        return result
+    ref: dict[str, Any] = {}
+    parent = params.get(job.parent) or params.get("id") or result.get(job.parent) if job.parent else None
+    if job.parent and parent:
+        ref[job.parent] = parent
+    ref[job.id_param] = op_id
+    status = result.get("status")
+    out: dict[str, Any] = {"operationId": op_id, "status": status}
+    if phase == "start":
+        out["message"] = f"{job.noun} started. Use {job.check} to monitor progress."
+        out["checkWith"] = {"operation": job.check, "params": ref}
+        out["cancelWith"] = {"operation": job.cancel, "params": ref}
+    elif phase == "check":
+        out["isComplete"] = str(status or "").lower() in job.terminal
+    else:
+        out["message"] = f"{job.noun} {'stopped' if kind == 'monitor' else 'cancelled'}."
+    return {**out, **{k: v for k, v in result.items() if k not in out}}

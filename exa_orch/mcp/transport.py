@@ -64,8 +64,10 @@ def check_bind(settings: Settings, host: str) -> None:
 
 
 def serve(settings: Settings, *, db_path: Path, http: bool, host: str, port: int) -> int:
-    """Run the server to completion; 0 on a clean stop (see module docstring)."""
-    settings.require_api_key()
+    """Run the server to completion; 0 on a clean stop (see module docstring).
+
+    Without EXA_API_KEY (and no simulator URL) the server still starts: its first call to Exa asks
+    the client for the key by a form, or answers a CONFIG_ERROR tool result naming EXA_API_KEY."""
     if http:
         check_bind(settings, host)
     return asyncio.run(_main(settings, db_path, http, host, port))
@@ -77,7 +79,7 @@ async def _main(settings: Settings, db_path: Path, http: bool, host: str, port: 
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     try:
-        async with open_app(settings, db_path) as app:
+        async with open_app(settings, db_path, key_required=False) as app:
             server = build_server(app)
             if http:
                 await _serve_http(server, settings, host, port, stop)

@@ -5,7 +5,7 @@ result = await dispatch(registry, "websets.get", {"id": "ws_1"}, OpContext(gatew
 """
 
 from .catalog import default_registry, list_operations
-from .context import OpContext, ProgressFn, no_progress
+from .context import ClientPeer, OpContext, ProgressFn, no_progress
 from .dispatch import CONTROL_KEYS, Mode, dispatch, validate
 from .models import Args
 from .registry import Handler, Operation, Projection, Registry
@@ -13,6 +13,7 @@ from .registry import Handler, Operation, Projection, Registry
 __all__ = [
     "Args",
     "CONTROL_KEYS",
+    "ClientPeer",
     "Handler",
     "Mode",
     "OpContext",

@@ -12,6 +12,7 @@ from . import (
     research,
     search,
     searches,
+    suggest,
     webhooks,
     websets,
 )
@@ -31,6 +32,7 @@ DOMAINS = (
     search,
     research,
     papers,
+    suggest,
 )
 
 

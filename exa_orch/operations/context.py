@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
@@ -15,6 +15,42 @@ if TYPE_CHECKING:
     from exa_orch.runtime import Principal
 
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
+"""async (completed, total, message) -> None; the MCP face turns it into progress notifications."""
+
+
+class PeerError(Exception):
+    """A request to the MCP client (sampling, elicitation, roots) failed or timed out; the operation
+    answers its fallback instead."""
+
+
+class ClientPeer(Protocol):
+    """What the calling MCP client offers beyond tools (seed 000 section 6.2), as the face found it
+    in the client's declared capabilities. An operation uses a feature only when its flag is True,
+    and otherwise answers the section 6 fallback shape; none of these calls may hang the caller
+    (the face bounds each one).
+    """
+
+    sampling: bool
+    sampling_tools: bool
+    elicitation: bool
+    roots: bool
+
+    async def sample(
+        self, *, system: str, prompt: str, max_tokens: int, tool: dict[str, Any] | None = None
+    ) -> Any:
+        """Ask the client's model. With `tool` ({name, description, inputSchema}) and `sampling_tools`,
+        the model must call it and the answer is the tool's input (a dict); otherwise the text."""
+        ...
+
+    async def elicit(self, message: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+        """Ask the user for the fields of `schema` by a form; their content, or None if declined."""
+        ...
+
+    async def list_roots(self) -> list[str]:
+        """The client's roots as local filesystem paths (file:// URIs decoded)."""
+        ...
+
+
 """async (completed, total, message) -> None; the MCP face turns it into progress notifications."""
 
 
@@ -33,6 +69,8 @@ class OpContext:
     progress: ProgressFn = no_progress
     services: dict[str, Any] = field(default_factory=dict)
     principal: Principal | None = None
+    peer: ClientPeer | None = None
+    """the calling MCP client's sampling, elicitation and roots; None outside an MCP call"""
 
     def _gw(self) -> Any:
         if self.gateway is None:

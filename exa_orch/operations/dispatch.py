@@ -102,13 +102,20 @@ def _describe_error(err: Any, op: Operation, mode: Mode) -> tuple[str, str]:
 
 def invalid_params(op: Operation, exc: ValidationError, mode: Mode) -> InvalidParams:
     """One InvalidParams naming every bad field and what was expected."""
-    described = [_describe_error(e, op, mode) for e in exc.errors(include_url=False)]
+    errors = exc.errors(include_url=False)
+    described = [_describe_error(e, op, mode) for e in errors]
     fields = list(dict.fromkeys(p for p, _ in described))
     lines = "; ".join(m for _, m in described)
     hint = f"Call list_operations with {{operation: {op.name!r}}} to see its args schema."
     if op.hint:
         hint = f"{op.hint} {hint}"
-    return InvalidParams(f"invalid args for {op.name!r}: {lines}", hint=hint, fields=fields)
+    only_missing = all(e["type"] == "missing" and len(e["loc"]) == 1 for e in errors)
+    return InvalidParams(
+        f"invalid args for {op.name!r}: {lines}",
+        hint=hint,
+        fields=fields,
+        missing=fields if only_missing else None,
+    )
 
 
 def _control(

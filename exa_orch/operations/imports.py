@@ -16,6 +16,7 @@ from ._creates import create_or_find, find_in_list, mark_body
 from ._http import WEBSETS, raise_for_status, request, rest_op, segment
 from ._paging import GetAll, collect, project_all
 from ._polling import poll_until
+from ._roots import read_local_csv
 from .context import OpContext
 from .models import Args, Id, Page
 from .registry import Operation
@@ -36,6 +37,9 @@ class CreateImport(Args):
     csv: str | CsvParams | None = None
     """the CSV text itself (header row first): exa-orch computes size and count and uploads it; or Exa's
     {identifier} object when you upload the file yourself"""
+    path: str | None = Field(default=None, min_length=1, max_length=4096)
+    """a local CSV file to import instead of 'csv': read only when it lies inside one of the MCP
+    client's roots (the client must offer roots)"""
     csv_identifier: int | None = Field(default=None, ge=0)
     """with CSV text: index of the key column (sent as csv.identifier)"""
     size: int | None = Field(default=None, ge=1, le=MAX_IMPORT_BYTES)
@@ -56,8 +60,17 @@ def csv_facts(text: str) -> tuple[int, int]:
 
 def plan_create(args: CreateImport) -> dict[str, Any]:
     """The POST /imports request; with CSV text, its size and count filled in and the upload planned."""
-    body = {"format": args.format, **args.wire(exclude={"csv", "csv_identifier"})}
-    upload = None
+    body = {"format": args.format, **args.wire(exclude={"csv", "csv_identifier", "path"})}
+    upload: dict[str, Any] | None = None
+    if args.path is not None:
+        if args.csv is not None:
+            raise InvalidParams(
+                "give the CSV once: 'csv' (its text) or 'path' (a local file), not both",
+                fields=["csv", "path"],
+            )
+        # Size and count come from the file, read (inside the client's roots) when the call runs.
+        upload = {"method": "PUT", "to": "uploadUrl from the answer", "from": args.path}
+        return {"method": "POST", "path": f"{WEBSETS}/imports", "body": body, "upload": upload}
     if isinstance(args.csv, str):
         size, count = csv_facts(args.csv)
         if count < 1:
@@ -103,7 +116,11 @@ async def upload_csv(ctx: OpContext, url: str, text: str) -> int:
 
 async def create(args: CreateImport, ctx: OpContext) -> dict[str, Any]:
     """POST the import through `create_or_find` (its key: the caller's externalId, kept in metadata, as
-    Exa's import takes no externalId), then upload the CSV text if given."""
+    Exa's import takes no externalId), then upload the CSV text if given (or read from `path`)."""
+    if args.path is not None:
+        plan_create(args)  # the same checks as a preview (not both csv and path)
+        text = await read_local_csv(ctx, args.path, MAX_IMPORT_BYTES)
+        args = args.model_copy(update={"csv": text, "path": None})
     plan = plan_create(args)
     body = dict(plan["body"])
     external_id = body.pop("externalId", None)

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any, Literal
 
+import httpx
 from pydantic import AliasChoices, Field, model_validator
 
-from exa_orch.errors import InvalidParams
+from exa_orch.errors import InvalidParams, UpstreamTimeout
 from exa_orch.gateway import projections as pj
 
-from ._http import Rest
+from ._http import Rest, raise_for_status, request
+from .context import OpContext
 from .models import Args
 from .registry import Operation
 
@@ -22,7 +25,8 @@ class ContentsOptions(Args):
     text: Contents | None = None
     """true, or {maxCharacters, includeHtmlTags}"""
     highlights: Contents | None = None
-    summary: dict[str, Any] | None = None
+    summary: bool | dict[str, Any] | None = None
+    """true (a default summary, as exa-py sends it), or {query, schema}"""
     livecrawl: Literal["never", "fallback", "preferred", "always"] | None = None
     livecrawl_timeout: int | None = None
     max_age_hours: int | None = None
@@ -94,18 +98,17 @@ class AnswerArgs(Args):
     """include the full text of the cited sources"""
     output_schema: dict[str, Any] | None = None
     stream: bool | None = None
-    """only false: streamed answers are not offered (the answer comes back as one JSON object)"""
+    """stream the answer from Exa: each chunk arrives as a progress message (when the call sent a
+    progress token); the result is the whole answer either way"""
 
 
 class _NoStream(Rest):
-    """POST without streaming: the answer is one JSON object."""
+    """POST without streaming: the answer is one JSON object (search, findSimilar, contents)."""
 
     def plan(self, args: Args) -> dict[str, Any]:
         out = super().plan(args)
         if out.get("body", {}).get("stream"):
-            raise InvalidParams(
-                "stream: streamed answers are not offered; leave stream out", fields=["stream"]
-            )
+            raise InvalidParams("stream: only exa.answer streams; leave stream out", fields=["stream"])
         return out
 
 
@@ -114,11 +117,74 @@ def _op(name: str, model: type[Args], path: str, summary: str, project: Any) -> 
     return Operation(name, model, rest.send, summary, project=lambda r, a: project(r), plan=rest.plan)
 
 
+_ANSWER = Rest("POST", "/answer")
+PROGRESS_CHUNK_CHARS = 500  # a progress message carries at most this much of one chunk
+
+
+async def answer(args: AnswerArgs, ctx: OpContext) -> Any:
+    """POST /answer; with `stream: true`, read Exa's server-sent events, send each content chunk as
+    a progress message, and return the whole answer with its citations, as the plain call does."""
+    plan = _ANSWER.plan(args)
+    if not args.stream:
+        return await request(ctx, "POST", plan["path"], body=plan.get("body"))
+    parts: list[str] = []
+    out: dict[str, Any] = {}
+    try:
+        async with ctx.http.stream("POST", plan["path"], json=plan["body"]) as resp:
+            if resp.status_code >= 400:
+                await resp.aread()
+                raise_for_status(resp)
+            async for line in resp.aiter_lines():
+                event = _sse_data(line)
+                if event is None:
+                    continue
+                for choice in event.get("choices") or []:
+                    chunk = str((choice.get("delta") or {}).get("content") or "")
+                    if chunk:
+                        parts.append(chunk)
+                        await ctx.progress(len(parts), None, chunk[:PROGRESS_CHUNK_CHARS])
+                for key in ("citations", "costDollars", "requestId"):
+                    if key in event:
+                        out[key] = event[key]
+    except httpx.TransportError as exc:
+        raise UpstreamTimeout(f"the answer stream from Exa broke: {type(exc).__name__}") from exc
+    text = "".join(parts)
+    value: Any = text
+    if args.output_schema is not None:  # a structured answer streams as its JSON text
+        try:
+            value = json.loads(text)
+        except ValueError:
+            value = text
+    return {"answer": value, **out, "streamed": True, "chunks": len(parts)}
+
+
+def _sse_data(line: str) -> dict[str, Any] | None:
+    """The JSON object of one `data:` line of an event stream; None for anything else."""
+    if not line.startswith("data:"):
+        return None
+    payload = line[5:].strip()
+    if not payload or payload == "[DONE]":
+        return None
+    try:
+        event = json.loads(payload)
+    except ValueError:
+        return None
+    return event if isinstance(event, dict) else None
+
+
+def _project_answer(result: Any) -> Any:
+    out = pj.answer(result)
+    if isinstance(result, dict) and result.get("streamed") and isinstance(out, dict):
+        out.update({"streamed": True, "chunks": result.get("chunks", 0)})
+    return out
+
+
 OPERATIONS: list[Operation] = [
     _op("exa.search", SearchArgs, "/search", "Search the web (query, type, numResults, domain/date filters, "
         "contents).", pj.search_results),
     _op("exa.findSimilar", FindSimilarArgs, "/findSimilar", "Find pages similar to a URL.", pj.search_results),
     _op("exa.getContents", GetContentsArgs, "/contents", "Get the contents (text, highlights, summary) of URLs.",
         pj.search_results),
-    _op("exa.answer", AnswerArgs, "/answer", "Answer a question with citations.", pj.answer),
+    Operation("exa.answer", AnswerArgs, answer, "Answer a question with citations (stream: true sends the "
+              "answer's chunks as progress messages).", project=lambda r, a: _project_answer(r), plan=_ANSWER.plan),
 ]  # fmt: skip

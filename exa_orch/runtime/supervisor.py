@@ -204,6 +204,8 @@ class Supervisor:
         # workflows, or another version) keeps its tasks instead of seeing them failed as unknown here.
         records = await self.store.claim_runnable(self.owner, self.lease_ttl, free, self.workflows.types())
         for record in records:
+            if str(record.status) == "working":  # an operator wants to see a restart pick work up
+                logger.info("task %s (%s): resuming from its last checkpoint", record.id, record.type)
             self._start(record)
 
     def start_leased(self, record: TaskRecord) -> TaskActor:

@@ -150,16 +150,17 @@ async def test_the_key_reaches_the_child_only_through_its_env_and_is_never_logge
 async def test_a_child_that_cannot_start_is_a_typed_error(
     sim_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Real Exa (no EXA_ORCH_EXA_URL) and no key: the server stops at start-up with CONFIG_ERROR.
-    for var in ("EXA_API_KEY", "EXA_ORCH_EXA_URL"):
-        monkeypatch.delenv(var, raising=False)
+    # A bad setting: the server stops at start-up with CONFIG_ERROR. (A missing key does not stop
+    # it: it asks the client for the key at the first call to Exa, see tests/mcp/test_elicitation.py.)
     with (tmp_path / "child-stderr.log").open("w") as errlog:
-        client = ExaOrchClient(env={"EXA_ORCH_DB": str(tmp_path / "w.db")}, stderr=errlog)
+        client = ExaOrchClient(
+            env={"EXA_ORCH_DB": str(tmp_path / "w.db"), "EXA_ORCH_TOOLS": "no-such-profile"}, stderr=errlog
+        )
         with pytest.raises(ServerUnavailable) as failed:
             async with client:
                 pass
     assert failed.value.returncode == 1 and "stderr" in (failed.value.hint or "")
-    assert "EXA_API_KEY" in (tmp_path / "child-stderr.log").read_text()
+    assert "EXA_ORCH_TOOLS" in (tmp_path / "child-stderr.log").read_text()
     assert client.stats()["failedStarts"] == 1 and not client.healthy
 
     with pytest.raises(ServerUnavailable, match="could not start"):

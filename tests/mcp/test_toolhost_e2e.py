@@ -106,6 +106,11 @@ async def test_every_toolhost_operation(sim_url: str, tmp_path: Path) -> None:
 
         events = await th("websets-sync", "list_events", {"type": "webset.created"})
         assert events["data"] and all(e["type"] == "webset.created" for e in events["data"])
+        # A stdio client without sampling gets the section 6.4 fallback: the data and what to do.
+        suggested = await th("websets-sync", "suggest_enrichments", {"websetId": wid, "count": 2})
+        assert suggested["data"]["websetId"] == wid and "enrichments.create" in suggested["instruction"]
+        criteria = await th("websets-sync", "suggest_criteria", {"query": "fintech startups"})
+        assert criteria["data"]["query"] == "fintech startups" and "criteria" in criteria["instruction"]
         await th("websets-sync", "delete_webset", {"id": wid})
 
         found = await th("exa-sync", "search", {"query": "climate tech startup", "numResults": 2})

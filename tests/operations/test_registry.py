@@ -69,10 +69,12 @@ WEBSETS_DOMAINS = (
 HELPERS = {
     "websets.waitUntilIdle", "websets.getAll", "items.getAll", "monitors.getAll", "webhooks.getAll",
     "webhooks.getAllAttempts", "imports.getAll", "imports.waitUntilCompleted", "events.getAll",
+    "enrichments.suggest",
 }  # fmt: skip
 OTHERS = {
     "exa.search", "exa.findSimilar", "exa.getContents", "exa.answer", "research.create", "research.get",
     "research.cancel", "research.list", "research.pollUntilFinished", "papers.search", "list_operations",
+    "criteria.suggest",
 }  # fmt: skip
 TASKS = {"tasks.create", "tasks.get", "tasks.result", "tasks.list", "tasks.cancel"}
 

@@ -54,7 +54,8 @@ EXTRAS: dict[str, set[str]] = {
     # Operations); csvIdentifier is the key column of that text (sent as csv.identifier).
     # externalId is not in CreateImportParameters (only websets.create has one in the spec); kept
     # as it was (the simulator honours it), reported for a decision.
-    "imports.create": {"csvIdentifier", "externalId"},
+    # path: a local CSV file read inside the MCP client's roots (seed 000 section 5.6).
+    "imports.create": {"csvIdentifier", "externalId", "path"},
     # Our filter on the page Exa returns (not sent to Exa).
     "items.list": {"onlySatisfied", "fields"},
     "items.getAll": {"onlySatisfied", "maxItems", "pageSize", "fields"},
@@ -446,11 +447,12 @@ def test_page_size_maxima_match_the_spec(name: str, arg: str, spec_limit: int) -
 CTX = OpContext(gateway=None)  # preview never calls Exa
 
 
-async def test_answer_takes_stream_false_and_refuses_stream_true() -> None:
+async def test_answer_takes_stream_false_and_true() -> None:
+    # stream: true streams from Exa, chunks as progress (tests/mcp/test_toolhost_shapes.py).
     out = await dispatch(REGISTRY, "exa.answer", {"query": "q", "stream": False, "preview": True}, CTX)
     assert out["request"]["body"] == {"query": "q", "stream": False}
-    with pytest.raises(Exception, match="stream"):
-        await dispatch(REGISTRY, "exa.answer", {"query": "q", "stream": True, "preview": True}, CTX)
+    out = await dispatch(REGISTRY, "exa.answer", {"query": "q", "stream": True, "preview": True}, CTX)
+    assert out["request"]["body"] == {"query": "q", "stream": True}
 
 
 async def test_search_sends_every_top_level_field_by_its_spec_name() -> None:

@@ -1,0 +1,155 @@
+"""The calling MCP client's features beyond tools, for operations (seed 000 sections 5.4-5.6, 6.2).
+
+`SessionPeer` implements `exa_orch.operations.ClientPeer` over one request's `ServerSession`:
+sampling (`sampling/createMessage`, with a required tool when the client declares
+`sampling.tools`), form elicitation (`elicitation/create`) and roots (`roots/list`, cached per
+connection until `notifications/roots/list_changed`). Flags come from the client's declared
+capabilities, and are all False when the request has no back-channel (a 2026-07-28 single
+exchange), so operations answer their fallback shape instead of waiting for nothing.
+
+Every request to the client is bounded (`PEER_TIMEOUT_S`; elicitation waits for a person, so
+longer): a client that never answers costs the call a timeout and a fallback, not a hang. A
+failure raises `PeerError`, which operations turn into their fallback.
+
+The requests go through `send_request` with the typed request models rather than the SDK's
+`create_message`/`list_roots` helpers, which warn (deprecated for 2026-07-28) at every call.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+from urllib.parse import unquote, urlparse
+
+import anyio
+import mcp_types as types
+from mcp.shared.message import ServerMessageMetadata
+
+from exa_orch.operations.context import PeerError
+
+log = logging.getLogger(__name__)
+
+PEER_TIMEOUT_S = 120.0  # a model's answer
+ELICIT_TIMEOUT_S = 600.0  # a person filling a form
+ROOTS_TIMEOUT_S = 10.0
+ROOTS_STATE_KEY = "exa_orch.roots"  # Connection.state: the cached roots of one connection
+
+
+class SessionPeer:
+    """ClientPeer for one tools/call, from its request context."""
+
+    def __init__(self, session: Any, request_id: Any) -> None:
+        self._session = session
+        self._request_id = request_id
+        caps: types.ClientCapabilities | None = session.client_capabilities
+        reachable = bool(getattr(session, "can_send_request", False))
+        self.sampling = reachable and bool(caps and caps.sampling is not None)
+        self.sampling_tools = self.sampling and bool(
+            caps and caps.sampling and caps.sampling.tools is not None
+        )
+        elicitation = caps.elicitation if caps else None
+        # Section 6.2: form when declared, or when the client declares elicitation with no mode.
+        self.elicitation = (
+            reachable
+            and elicitation is not None
+            and (elicitation.form is not None or elicitation.url is None)
+        )
+        self.roots = reachable and bool(caps and caps.roots is not None)
+
+    def _meta(self) -> ServerMessageMetadata:
+        # Related to the tools/call: on streamable HTTP the request rides that POST's stream.
+        return ServerMessageMetadata(related_request_id=self._request_id)
+
+    async def _send(self, request: Any, result_type: Any, limit_s: float, what: str) -> Any:
+        try:
+            with anyio.fail_after(limit_s):
+                return await self._session.send_request(request, result_type, metadata=self._meta())
+        except TimeoutError:
+            raise PeerError(f"the client did not answer {what} within {limit_s:.0f} s") from None
+        except Exception as exc:  # the client's error, a bad result, no back-channel
+            raise PeerError(f"the client's {what} failed: {exc}") from None
+
+    async def sample(
+        self, *, system: str, prompt: str, max_tokens: int, tool: dict[str, Any] | None = None
+    ) -> Any:
+        """The model's answer: the tool input (dict) when `tool` is used, else its text."""
+        if not self.sampling:
+            raise PeerError("the client does not offer sampling")
+        use_tool = tool is not None and self.sampling_tools
+        params = types.CreateMessageRequestParams(
+            messages=[types.SamplingMessage(role="user", content=types.TextContent(text=prompt))],
+            system_prompt=system,
+            max_tokens=max_tokens,
+            tools=[
+                types.Tool(
+                    name=tool["name"], description=tool["description"], input_schema=tool["inputSchema"]
+                )
+            ]
+            if use_tool and tool is not None
+            else None,
+            tool_choice=types.ToolChoice(mode="required") if use_tool else None,
+        )
+        result_type = types.CreateMessageResultWithTools if use_tool else types.CreateMessageResult
+        result = await self._send(
+            types.CreateMessageRequest(params=params), result_type, PEER_TIMEOUT_S, "sampling/createMessage"
+        )
+        blocks = result.content if isinstance(result.content, list) else [result.content]
+        if use_tool:
+            for block in blocks:
+                if isinstance(block, types.ToolUseContent):
+                    return dict(block.input)
+        texts = [b.text for b in blocks if isinstance(b, types.TextContent)]
+        if not texts:
+            raise PeerError("the client's model answered with neither text nor the requested tool call")
+        return "\n".join(texts)
+
+    async def elicit(self, message: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+        """The user's form content, or None when they declined or cancelled."""
+        if not self.elicitation:
+            raise PeerError("the client does not offer form elicitation")
+        params = types.ElicitRequestFormParams(message=message, requested_schema=schema)
+        result = await self._send(
+            types.ElicitRequest(params=params), types.ElicitResult, ELICIT_TIMEOUT_S, "elicitation/create"
+        )
+        if result.action != "accept" or not isinstance(result.content, dict):
+            return None
+        return dict(result.content)
+
+    async def list_roots(self) -> list[str]:
+        """The client's roots as local paths, from this connection's cache or `roots/list`."""
+        if not self.roots:
+            raise PeerError("the client does not offer roots")
+        state = _connection_state(self._session)
+        cached = state.get(ROOTS_STATE_KEY) if state is not None else None
+        if cached is not None:
+            return list(cached)
+        result = await self._send(
+            types.ListRootsRequest(), types.ListRootsResult, ROOTS_TIMEOUT_S, "roots/list"
+        )
+        paths = [p for p in (root_path(str(r.uri)) for r in result.roots) if p is not None]
+        if state is not None:
+            state[ROOTS_STATE_KEY] = paths
+        return paths
+
+
+def root_path(uri: str) -> str | None:
+    """A file:// root URI as a local path; None for any other scheme."""
+    parsed = urlparse(uri)
+    if parsed.scheme != "file":
+        return None
+    return str(Path(unquote(parsed.path)))
+
+
+def _connection_state(session: Any) -> dict[str, Any] | None:
+    # ServerSession is per request; the roots belong to the connection behind it.
+    connection = getattr(session, "_connection", None)
+    state = getattr(connection, "state", None)
+    return state if isinstance(state, dict) else None
+
+
+def forget_roots(session: Any) -> None:
+    """Drop a connection's cached roots (on notifications/roots/list_changed)."""
+    state = _connection_state(session)
+    if state is not None:
+        state.pop(ROOTS_STATE_KEY, None)

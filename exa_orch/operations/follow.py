@@ -1,0 +1,150 @@
+"""The "exa.follow" task type: start an Exa job (a webset search, an enrichment, a research run)
+and follow it to its end, durably. It is what a task-augmented toolhost `start_search`,
+`start_enrichment` or `start_research` runs (seed 000 section 5.2.2): the MCP task ends when the
+job does, and `tasks/result` carries the finished object, where a plain call returns at creation.
+
+Steps: `start` (the create, checkpointed: a resumed run keeps following the job it started), then
+reads until the job is terminal (reads are safe to repeat). Searches and enrichments carry
+`metadata.exaOrchStep = <task id>:start`, so a run killed after Exa created the object but before
+the checkpoint finds it on resume rather than starting a second one (a research run has no such
+lookup: it may be started twice in that window). Cancelling the task cancels the job
+at Exa. Operations run through `services["dispatch"]`, as the "operation" task type does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from pydantic import Field
+
+from exa_orch.errors import ConfigError, NotFoundError, OrchError, TaskTerminal
+from exa_orch.runtime import TaskContext, WorkflowSpec
+
+from .models import Args
+
+FOLLOW_TASK_TYPE = "exa.follow"
+POLL_INTERVAL_S = 1.0
+
+
+@dataclass(frozen=True)
+class Followed:
+    """One kind of job: its create, get and cancel operations, and how to name it in them."""
+
+    create: str
+    get: str
+    cancel: str
+    ref: Callable[[dict[str, Any], dict[str, Any]], dict[str, Any]]
+    """(create args, created object) -> the args of get and cancel"""
+    terminal: frozenset[str]
+
+
+KINDS: dict[str, Followed] = {
+    "search": Followed(
+        "searches.create",
+        "searches.get",
+        "searches.cancel",
+        lambda a, o: {"websetId": a.get("websetId") or o.get("websetId"), "searchId": o["id"]},
+        frozenset({"completed", "canceled", "cancelled", "failed"}),
+    ),
+    "enrichment": Followed(
+        "enrichments.create",
+        "enrichments.get",
+        "enrichments.cancel",
+        lambda a, o: {"websetId": a.get("websetId") or o.get("websetId"), "enrichmentId": o["id"]},
+        frozenset({"completed", "canceled", "cancelled", "failed"}),
+    ),
+    "research": Followed(
+        "research.create",
+        "research.get",
+        "research.cancel",
+        lambda a, o: {"researchId": o.get("researchId") or o["id"]},
+        frozenset({"completed", "failed", "canceled", "cancelled"}),
+    ),
+}
+# Kinds whose objects a webset lists (GET /websets/{id} with raw), under this key.
+LISTED_IN_WEBSET: dict[str, str] = {"search": "searches", "enrichment": "enrichments"}
+MARK_KEY = "exaOrchStep"  # metadata key holding <task id>:start on the objects exa.follow creates
+# The create operation a toolhost start_* names -> the kind that follows it.
+KIND_OF_CREATE: dict[str, str] = {f.create: kind for kind, f in KINDS.items()}
+
+
+class FollowArgs(Args):
+    """Args of exa.follow: which kind of job, and the create operation's args."""
+
+    kind: Literal["search", "enrichment", "research"]
+    args: dict[str, Any] = Field(default_factory=dict)
+    poll_interval: float = Field(default=POLL_INTERVAL_S, ge=0.05, le=60)
+
+
+def is_terminal(kind: str, obj: Any) -> bool:
+    """Whether `obj` (a search, enrichment or research object) has reached a terminal status."""
+    return isinstance(obj, dict) and str(obj.get("status", "")).lower() in KINDS[kind].terminal
+
+
+async def _follow(ctx: TaskContext, args: FollowArgs) -> Any:
+    spec = KINDS[args.kind]
+    dispatch = ctx.services.get("dispatch")
+    if dispatch is None:
+        raise ConfigError("exa.follow needs the face's dispatch service to run operations")
+
+    async def progress(completed: float, total: float | None, message: str | None) -> None:
+        await ctx.progress(args.kind, completed, total, message)
+
+    async def call(name: str, call_args: dict[str, Any]) -> Any:
+        return await dispatch(name, call_args, progress)
+
+    create_args = dict(args.args)
+    mark = ctx.external_id("start")
+    listed = LISTED_IN_WEBSET.get(args.kind)
+    if listed is not None and create_args.get("preview") is not True:
+        # Searches and enrichments take no externalId: a metadata mark lets a run resumed after
+        # Exa made the object (before the checkpoint) find it instead of starting a second one.
+        metadata = create_args.get("metadata")
+        create_args["metadata"] = {**(metadata if isinstance(metadata, dict) else {}), MARK_KEY: mark}
+
+    async def find() -> Any:
+        webset = await call("websets.get", {"id": create_args.get("websetId"), "raw": True})
+        for obj in (webset or {}).get(listed) or []:
+            if isinstance(obj, dict) and (obj.get("metadata") or {}).get(MARK_KEY) == mark:
+                return await call(spec.get, spec.ref(create_args, obj))
+        return None
+
+    async def start() -> Any:
+        if ctx.resumed and listed is not None and create_args.get("websetId"):
+            found = await find()
+            if found is not None:
+                return found
+        return await call(spec.create, create_args)
+
+    created: dict[str, Any] = await ctx.step("start", start)
+    ref = spec.ref(args.args, created)
+
+    async def cancel_at_exa() -> None:
+        try:
+            await call(spec.cancel, ref)
+        except (NotFoundError, TaskTerminal):
+            pass
+        except OrchError as exc:  # a job that finished meanwhile is refused (409): nothing to stop
+            if exc.code.value != "CONFLICT":
+                raise
+
+    ctx.on_cancel(cancel_at_exa)
+    polls = 0
+    current = created
+    while not is_terminal(args.kind, current):
+        await ctx.sleep(args.poll_interval)
+        current = await call(spec.get, ref)
+        polls += 1
+        await ctx.progress(args.kind, polls, None, f"{args.kind} {ref} is {current.get('status')}")
+    return current
+
+
+FOLLOW_WORKFLOW = WorkflowSpec(
+    type=FOLLOW_TASK_TYPE,
+    args_model=FollowArgs,
+    fn=_follow,
+    summary="Start a webset search, an enrichment or a research run and follow it to its end "
+    "(what a task-augmented toolhost start_* runs)",
+)

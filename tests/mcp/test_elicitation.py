@@ -1,0 +1,158 @@
+"""Elicitation (seed 000 sections 5.5, 6.5, 11.1): a call missing a required arg asks for it by a
+form, else answers input_required with retryWith; a server without EXA_API_KEY asks for the key by a
+form at its first Exa call (memory only, never logged), else answers CONFIG_ERROR naming the key."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import mcp_types as types
+import pytest
+from mcp import Client
+from mcp.client.context import ClientRequestContext
+from mcp.client.stdio import stdio_client
+
+from exa_orch.config import Settings
+from exa_orch.gateway import Gateway
+from exa_orch.mcp.app import App
+from exa_orch.mcp.server import build_server
+from exa_orch.operations import default_registry
+from exa_orch.sim.testing import SimHandle
+
+from .conftest import serve_params
+from .tasks_support import app_for, structured
+
+
+class Form:
+    """An elicitation callback answering with `content` (or declining), recording each request."""
+
+    def __init__(self, content: dict[str, Any] | None) -> None:
+        self.content = content
+        self.asked: list[types.ElicitRequestFormParams] = []
+
+    async def __call__(self, ctx: ClientRequestContext, params: types.ElicitRequestParams) -> Any:
+        assert isinstance(params, types.ElicitRequestFormParams)
+        self.asked.append(params)
+        if self.content is None:
+            return types.ElicitResult(action="decline")
+        return types.ElicitResult(action="accept", content=self.content)
+
+
+async def test_a_missing_arg_is_asked_for_by_a_form_and_the_call_runs(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+        server = build_server(app)
+        async with Client(server, mode="legacy") as plain:
+            made = structured(
+                await plain.call_tool(
+                    "manage_websets",
+                    {"operation": "websets.create", "args": {"search": {"query": "AI labs", "count": 1}}},
+                )
+            )
+        form = Form({"id": made["id"]})
+        async with Client(server, mode="legacy", elicitation_callback=form) as client:
+            got = await client.call_tool("manage_websets", {"operation": "websets.get", "args": {}})
+    assert not got.is_error, structured(got)
+    assert structured(got)["id"] == made["id"]
+    asked = form.asked[0]
+    assert asked.requested_schema["required"] == ["id"]
+    assert asked.requested_schema["properties"]["id"]["type"] == "string"
+
+
+async def test_without_elicitation_or_when_declined_the_answer_is_input_required(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+        server = build_server(app)
+        async with Client(server, mode="legacy") as client:
+            plain = await client.call_tool(
+                "websets-async", {"operation": "check_search", "params": {"websetId": "ws_1"}}
+            )
+        declined_form = Form(None)
+        async with Client(server, mode="legacy", elicitation_callback=declined_form) as client:
+            declined = await client.call_tool(
+                "websets-async", {"operation": "check_search", "params": {"websetId": "ws_1"}}
+            )
+    for result in (plain, declined):
+        body = structured(result)
+        assert result.is_error and body["error"] == "input_required" and body["code"] == "INVALID_PARAMS"
+        assert "searchId" in body["instruction"]
+        assert body["retryWith"] == {
+            "operation": "check_search",
+            "params": {"websetId": "ws_1", "searchId": "<your_value_here>"},
+        }
+    assert len(declined_form.asked) == 1
+
+
+class ToSim(httpx.AsyncBaseTransport):
+    """Sends what the gateway addresses to api.exa.ai to the simulator instead (real HTTP)."""
+
+    def __init__(self, sim_url: str) -> None:
+        self._target = httpx.URL(sim_url)
+        self._inner = httpx.AsyncHTTPTransport()
+        self.keys: list[str | None] = []
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.keys.append(request.headers.get("x-api-key"))
+        url = request.url.copy_with(
+            scheme=self._target.scheme, host=self._target.host, port=self._target.port
+        )
+        forwarded = httpx.Request(request.method, url, headers=request.headers, stream=request.stream)
+        return await self._inner.handle_async_request(forwarded)
+
+    async def aclose(self) -> None:
+        await self._inner.aclose()
+
+
+@asynccontextmanager
+async def keyless_app(sim_url: str) -> AsyncIterator[tuple[App, ToSim]]:
+    """An App for real Exa (api.exa.ai) with no key, whose requests reach the simulator."""
+    settings = Settings(api_key=None, rps=1000.0)
+    assert settings.uses_real_exa
+    inner = ToSim(sim_url)
+    async with Gateway(settings, key_required=False, inner=inner) as gateway:
+        yield App(settings=settings, store=None, gateway=gateway, registry=default_registry()), inner
+
+
+async def test_a_keyless_server_asks_for_the_key_once_and_never_logs_it(
+    sim: SimHandle, caplog: pytest.LogCaptureFixture
+) -> None:
+    key = "exa-elicited-key-5678"
+    form = Form({"apiKey": key})
+    call = {"operation": "websets.list", "args": {"limit": 1}}
+    with caplog.at_level(logging.DEBUG):
+        async with keyless_app(sim.url) as (app, inner):
+            server = build_server(app)
+            async with Client(server, mode="legacy") as client:
+                refused = await client.call_tool("manage_websets", call)
+            assert inner.keys == []  # nothing went to Exa unsigned
+            async with Client(server, mode="legacy", elicitation_callback=form) as client:
+                first = await client.call_tool("manage_websets", call)
+                second = await client.call_tool("manage_websets", call)
+    body = structured(refused)
+    assert refused.is_error and body["code"] == "CONFIG_ERROR" and "EXA_API_KEY" in body["message"]
+    assert not first.is_error and not second.is_error, structured(first)
+    assert len(form.asked) == 1 and form.asked[0].requested_schema["required"] == ["apiKey"]
+    assert inner.keys and all(k == key for k in inner.keys)
+    assert "EXA_API_KEY is not set" in caplog.text and key not in caplog.text
+
+
+@pytest.mark.slow
+async def test_stdio_server_without_a_key_starts_and_answers_config_error(tmp_path: Path) -> None:
+    # Real Exa (no EXA_ORCH_EXA_URL), no key, a client without elicitation: the server serves and
+    # each call to Exa is a CONFIG_ERROR tool result; nothing is sent (no network needed).
+    params = serve_params(None, tmp_path / "w.db")
+    with (tmp_path / "stderr.log").open("w") as errlog:
+        async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:  # type: ignore[arg-type]
+            result = await client.call_tool("manage_websets", {"operation": "websets.list", "args": {}})
+            ops = await client.call_tool("manage_websets", {"operation": "list_operations"})
+    body = structured(result)
+    assert result.is_error and body["code"] == "CONFIG_ERROR" and "EXA_API_KEY" in body["message"]
+    assert not ops.is_error
+    assert "EXA_API_KEY is not set" in (tmp_path / "stderr.log").read_text()

@@ -1,0 +1,78 @@
+"""Roots (seed 000 section 5.6): imports.create {path} reads a local CSV only inside the client's
+roots (symlinks and `..` resolved first), asks roots/list again after roots/list_changed, and is
+refused with what to do instead when the client has no roots."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import mcp_types as types
+import pytest
+from mcp import Client
+from mcp.client.context import ClientRequestContext
+
+from exa_orch.mcp.server import build_server
+from exa_orch.sim.testing import SimHandle
+
+from .tasks_support import app_for, structured
+
+# The client's roots API is deprecated for 2026-07-28; 2025-11-25 clients (these) use it.
+pytestmark = pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")
+
+CSV = "url,name\nhttps://a.example,A\nhttps://b.example,B\n"
+
+
+class Roots:
+    def __init__(self, *paths: Path) -> None:
+        self.paths = list(paths)
+        self.asked = 0
+
+    async def __call__(self, ctx: ClientRequestContext) -> types.ListRootsResult:
+        self.asked += 1
+        return types.ListRootsResult(roots=[types.Root(uri=p.as_uri(), name=p.name) for p in self.paths])
+
+
+def _import(path: Path | str) -> dict[str, Any]:
+    return {"operation": "imports.create", "args": {"entity": {"type": "company"}, "path": str(path)}}
+
+
+async def test_a_csv_inside_a_root_is_imported_and_anything_else_refused(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    shared, private = tmp_path / "shared", tmp_path / "private"
+    shared.mkdir()
+    private.mkdir()
+    (shared / "rows.csv").write_text(CSV)
+    (private / "secret.csv").write_text(CSV)
+    (shared / "link.csv").symlink_to(private / "secret.csv")
+    roots = Roots(shared)
+    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+        server = build_server(app)
+        async with Client(server, mode="legacy", list_roots_callback=roots) as client:
+            ok = await client.call_tool("manage_websets", _import(shared / "rows.csv"))
+            refused = [
+                await client.call_tool("manage_websets", _import(p))
+                for p in (private / "secret.csv", shared / "link.csv", f"{shared}/../private/secret.csv")
+            ]
+            assert roots.asked == 1  # cached per connection
+            roots.paths.append(private)
+            await client.send_roots_list_changed()
+            await client.send_ping()
+            now_ok = await client.call_tool("manage_websets", _import(private / "secret.csv"))
+            assert roots.asked == 2
+        async with Client(server, mode="legacy") as no_roots:
+            no_roots_result = await no_roots.call_tool("manage_websets", _import(shared / "rows.csv"))
+    body = structured(ok)
+    assert not ok.is_error, body
+    assert body["uploaded"]["rows"] == 2 and body["uploaded"]["bytes"] == len(CSV)
+    for result in refused:
+        err = structured(result)
+        assert (
+            result.is_error
+            and err["code"] == "INVALID_PARAMS"
+            and "outside the client's roots" in err["message"]
+        )
+    assert not now_ok.is_error, structured(now_ok)
+    err = structured(no_roots_result)
+    assert no_roots_result.is_error and "roots" in err["message"] and "'csv'" in err["hint"]

@@ -1,0 +1,188 @@
+"""Toolhost async tools (seed 000 sections 6.3, 5.2.2, 8.2, 9.1, 10.1) over build_server in-process:
+start/check/cancel shapes, a task-augmented start_search that ends when the search does, the
+long-running hints, EXA_ORCH_ENABLED_TOOLS, numeric codes in error bodies."""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+from typing import Any
+
+import pytest
+from mcp import Client
+from mcp.shared.exceptions import MCPError
+
+from exa_orch.mcp.server import LONG_RUNNING_HINTS, build_server
+from exa_orch.sim.testing import SimHandle
+
+from .tasks_support import app_for, inprocess_legacy, structured
+
+
+async def _webset(client: Any) -> str:
+    made = await client.call_tool(
+        "websets-sync",
+        {"operation": "create_webset", "params": {"search": {"query": "AI startups", "count": 2}}},
+    )
+    assert not made.is_error, structured(made)
+    return str(structured(made)["id"])
+
+
+async def test_start_check_cancel_have_the_section_6_3_shapes(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+        async with Client(build_server(app), mode="legacy") as client:
+            wid = await _webset(client)
+            started = structured(
+                await client.call_tool(
+                    "websets-async",
+                    {
+                        "operation": "start_search",
+                        "params": {"websetId": wid, "query": "fintech", "count": 2},
+                    },
+                )
+            )
+            sid = started["operationId"]
+            assert sid == started["id"] and started["message"].startswith("Search started")
+            ref = {"websetId": wid, "searchId": sid}
+            assert started["checkWith"] == {"operation": "check_search", "params": ref}
+            assert started["cancelWith"] == {"operation": "cancel_search", "params": ref}
+            checked = structured(
+                await client.call_tool("websets-async", {"operation": "check_search", "params": ref})
+            )
+            assert checked["operationId"] == sid
+            assert checked["isComplete"] is (checked["status"] in ("completed", "canceled"))
+            cancelled = structured(
+                await client.call_tool("websets-async", {"operation": "cancel_search", "params": ref})
+            )
+            assert cancelled["operationId"] == sid and cancelled["message"] == "Search cancelled."
+            after = structured(
+                await client.call_tool("websets-async", {"operation": "check_search", "params": ref})
+            )
+            assert after["status"] == "canceled" and after["isComplete"] is True
+
+            bad = await client.call_tool(
+                "websets-async", {"operation": "check_search", "params": {"websetId": wid}}
+            )
+            assert bad.is_error
+            body = structured(bad)
+            assert body["code"] == "INVALID_PARAMS" and body["rpcCode"] == -32602
+
+            tools = {t.name: t for t in (await client.list_tools()).tools}
+            assert tools["websets-async"].meta == LONG_RUNNING_HINTS
+            assert tools["exa-async"].meta == LONG_RUNNING_HINTS
+            assert not tools["websets-sync"].meta
+
+
+async def test_task_augmented_start_search_completes_when_the_search_does(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+        async with inprocess_legacy(app) as client:
+            made = await client.session.call_tool(
+                "websets-sync",
+                {"operation": "create_webset", "params": {"search": {"query": "AI startups", "count": 2}}},
+            )
+            wid = structured(made)["id"]
+            created = await client.call_task(
+                "websets-async",
+                {"operation": "start_search", "params": {"websetId": wid, "query": "robotics", "count": 3}},
+            )
+            task_id = created["task"]["taskId"]
+            result = await client.result(task_id)  # blocks until the task (the search) is terminal
+            search = structured(result)
+            assert not result.is_error, search
+            assert search["status"] == "completed", search
+            assert search["websetId"] == wid and search["query"] == "robotics"
+            record = await app.tasks.get(task_id)  # type: ignore[union-attr]
+            assert record.type == "exa.follow" and str(record.status) == "completed"
+
+
+async def test_enabled_tools_narrow_tools_list_and_calls(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+        app.settings = dataclasses.replace(app.settings, enabled_tools=("exa-sync", "exa-async"))
+        async with Client(build_server(app), mode="legacy") as client:
+            names = sorted(t.name for t in (await client.list_tools()).tools)
+            assert names == ["exa-async", "exa-sync"]
+            with pytest.raises(MCPError) as refused:
+                await client.call_tool("websets-sync", {"operation": "list_websets"})
+            assert refused.value.error.code == -32602 and "exa-async, exa-sync" in refused.value.error.message
+
+
+async def test_stream_answer_streams_chunks_as_progress_and_returns_the_whole_answer(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    chunks: list[tuple[float, str | None]] = []
+
+    async def on_progress(progress: float, total: float | None, message: str | None) -> None:
+        chunks.append((progress, message))
+
+    question = {"question": "Which AI startups in Europe raised money, and who founded them?"}
+    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+        async with Client(build_server(app), mode="legacy") as client:
+            streamed = await client.call_tool(
+                "exa-async", {"operation": "stream_answer", "params": question}, progress_callback=on_progress
+            )
+            whole = await client.call_tool("exa-sync", {"operation": "answer", "params": question})
+            also = await client.call_tool(
+                "exa-sync", {"operation": "answer", "params": {**question, "stream": True}}
+            )
+            first = structured(
+                await client.call_tool(
+                    "exa-sync", {"operation": "search", "params": {"query": "AI startups"}}
+                )
+            )
+            url = first["results"][0]["url"]
+            domain = url.split("/")[2]
+            found = await client.call_tool(
+                "exa-sync",
+                {
+                    "operation": "search",
+                    "params": {"query": "AI startups", "filters": {"includeDomains": [domain]}},
+                },
+            )
+            contents = await client.call_tool(
+                "exa-sync", {"operation": "get_contents", "params": {"urls": [url], "summary": True}}
+            )
+    body, plain = structured(streamed), structured(whole)
+    assert not streamed.is_error and not whole.is_error and not also.is_error, body
+    assert body["streamed"] is True and body["chunks"] >= 2 and body["answer"] == plain["answer"]
+    assert [c[0] for c in chunks] == list(range(1, body["chunks"] + 1))
+    assert "".join(m or "" for _, m in chunks) == plain["answer"]
+    assert body["citations"] == plain["citations"] and structured(also)["answer"] == plain["answer"]
+    assert not found.is_error, structured(found)
+    kept = structured(found)["results"]
+    assert kept and all(r["url"].split("/")[2] == domain for r in kept)
+    assert not contents.is_error and structured(contents)["results"][0].get("summary"), structured(contents)
+
+
+async def test_cancelling_a_task_augmented_start_search_cancels_the_search_at_exa(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+        async with inprocess_legacy(app) as client:
+            made = await client.session.call_tool(
+                "websets-sync",
+                {"operation": "create_webset", "params": {"search": {"query": "AI startups", "count": 2}}},
+            )
+            wid = structured(made)["id"]
+            created = await client.call_task(
+                "websets-async",
+                {"operation": "start_search", "params": {"websetId": wid, "query": "biotech", "count": 1000}},
+                token="follow",
+            )
+            task_id = created["task"]["taskId"]
+            await client.until(lambda: bool(client.progress))  # the search exists and is being followed
+            cancelled = await client.cancel(task_id)
+            assert cancelled.status == "cancelled"
+            searches = structured(
+                await client.session.call_tool(
+                    "websets-sync", {"operation": "get_webset", "params": {"id": wid}}
+                )
+            )
+            record = await app.tasks.get(task_id)  # type: ignore[union-attr]
+            assert str(record.status) == "cancelled"
+    started = [s for s in searches.get("searches", []) if s.get("query") == "biotech"]
+    assert started and started[0]["status"] == "canceled", searches
