@@ -89,7 +89,7 @@ def _project_list(result: dict[str, Any], args: ListItems) -> dict[str, Any]:
 
 
 async def get_all(args: GetAllItems, ctx: OpContext) -> dict[str, Any]:
-    path = P.format(webset_id=segment(args.webset_id))
+    path = P.format(webset_id=segment(args.webset_id, "websetId"))
     out = await collect(ctx, path, args, {"sourceId": args.source_id}, max_page=100)
     return keep_satisfied(out, args.only_satisfied)
 

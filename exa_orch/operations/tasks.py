@@ -16,6 +16,7 @@ from pydantic import ConfigDict, Field
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError, Conflict, InvalidParams, NotFoundError
+from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.operations.projections import ItemField
 from exa_orch.runtime import Principal, TaskContext, TaskService, WorkflowSpec
 from exa_orch.store import TaskRecord, TaskStatus
@@ -197,7 +198,21 @@ class OperationTaskArgs(Args):
 # so a run killed after Exa made the object (before the checkpoint) finds it on resume instead of
 # making a second one, or failing on the 409 its own first attempt causes.
 FINDABLE_CREATES: dict[str, str] = {"websets.create": "websets.get"}
+# Creates found again by a metadata mark: the operation itself looks a caller-chosen mark up first.
+MARKED_CREATES = frozenset({"searches.create", "enrichments.create", "monitors.create", "webhooks.create"})
 STEP_KEY = "operation"
+
+
+def mark_create(operation: str, call_args: dict[str, Any], key: str) -> None:
+    """Give a create run as a task the task's own key (unless the caller gave one), so a rerun after
+    a crash finds the object instead of making a second (operations/_creates.py)."""
+    if operation in MARKED_CREATES:
+        metadata = call_args.get("metadata")
+        metadata = dict(metadata) if isinstance(metadata, dict) else {}
+        metadata.setdefault(CREATE_MARK, key)
+        call_args["metadata"] = metadata
+    elif operation in ("research.create", "imports.create"):
+        call_args.setdefault("externalId", key)
 
 
 async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
@@ -230,6 +245,8 @@ async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
         return await dispatch(registry, name, call_args, op_ctx)
 
     call_args = dict(args.args)
+    if call_args.get("preview") is not True:
+        mark_create(args.operation, call_args, ctx.external_id(STEP_KEY))
     getter = FINDABLE_CREATES.get(args.operation)
     external_id: str | None = None
     if getter is not None and call_args.get("preview") is not True:

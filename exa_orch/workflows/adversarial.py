@@ -212,19 +212,10 @@ def synthesis_from_run(run: Json) -> Json:
 async def _synthesize(ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json]) -> Json:
     """Run the synthesis; any failure or timeout becomes {error} (the sides are kept either way)."""
     prompt = synthesis_prompt(args.thesis, sides["thesis"]["items"], sides["antithesis"]["items"])
-    create_args = {
-        "instructions": prompt,
-        "outputSchema": SYNTHESIS_SCHEMA,
-        "externalId": ctx.external_id("synthesis.create"),
-    }
+    create_args = {"instructions": prompt, "outputSchema": SYNTHESIS_SCHEMA}
     await ctx.progress("synthesis", len(SIDES) + 2, len(SIDES) + 3, "starting the synthesis research run")
-
-    async def create() -> Json:
-        run: Json = await kit.call(ctx, "research.create", create_args, step="synthesis")
-        return run
-
     try:
-        run: Json = await ctx.step("synthesis.create", create)
+        run: Json = await kit.create_research(ctx, "synthesis.create", create_args)
     except OrchError as exc:
         return {"error": exc.to_dict()}
     research_id = str(run["researchId"])
@@ -234,10 +225,14 @@ async def _synthesize(ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json]
 
     remove = ctx.on_cancel(cancel_run)
     timeout_s = min(kit.seconds(args.timeout), 3600.0)
-    poll = {"researchId": research_id, "timeout": timeout_s, "pollInterval": poll_seconds(timeout_s)}
+    until = await kit.deadline(ctx, "synthesis.start", timeout_s)  # kept across restarts
+    left = max(0.05, until - time.time())
+    poll = {"researchId": research_id, "timeout": left, "pollInterval": poll_seconds(timeout_s)}
 
     async def wait() -> Json:
-        done: Json = await kit.call(ctx, "research.pollUntilFinished", poll, step="synthesis")
+        done: Json = await kit.call(
+            ctx, "research.pollUntilFinished", poll, step="synthesis", since=until - timeout_s
+        )
         return done
 
     try:

@@ -226,14 +226,12 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
     budget_s = kit.seconds(args.timeout)
     poll_s = poll_interval(budget_s)
     timed_out: list[str] = []
-    spent_s = 0.0
+    # One budget, fixed when the waiting first began: the websets search in parallel at Exa.
+    until = await kit.deadline(ctx, "wait.start", budget_s)
     for i, webset_id in enumerate(webset_ids):
         await ctx.progress("wait", i, n, f"waiting for webset {i + 1}/{n} ({queries[i]!r})")
-        left = max(0.05, budget_s - spent_s)  # one budget: the websets search in parallel at Exa
-        before = timeline.duration
-        wait = partial(kit.wait_idle, ctx, f"wait.{i}.idle", webset_id, left, poll_s)
+        wait = partial(kit.wait_idle, ctx, f"wait.{i}.idle", webset_id, budget_s, poll_s, until=until)
         waited = await timeline.run(f"wait.{i}", wait, status=_status)
-        spent_s += (timeline.duration - before) / 1000
         if waited["timedOut"]:
             timed_out.append(queries[i])
 

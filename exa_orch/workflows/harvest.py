@@ -20,6 +20,7 @@ from typing import Any
 from pydantic import Field
 
 from exa_orch.errors import NotFoundError, OrchError
+from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
@@ -28,8 +29,9 @@ from exa_orch.workflows.archive import harvest_run
 
 Json = dict[str, Any]
 
-# Enrichments take no externalId at Exa: a metadata mark plays its part (found again on resume).
-ENRICHMENT_MARK = "exaOrchExternalId"
+# Enrichments take no externalId at Exa: the create mark plays its part (found again on resume, and
+# by enrichments.create itself after a lost answer).
+ENRICHMENT_MARK = CREATE_MARK
 
 
 class HarvestArgs(kit.TaskArgs):

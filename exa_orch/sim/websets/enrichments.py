@@ -41,10 +41,10 @@ async def create(request: Request) -> JSONResponse:
     st, now = http.begin(request)
     ws = st.webset(request.path_params["webset"])
     body = await http.body(request)
+    http.refuse_external_id(body, "enrichment")
     args = http.enrichment_fields(body, "")
-    external_id = http.claim(request, st, "enrichment", body.get("externalId"))
-    enr = new_enrichment(st, ws, args, external_id, now)
-    http.created(request, external_id)
+    enr = new_enrichment(st, ws, args, None, now)
+    http.created(request, "enrichment", enr)
     return http.json(views.enrichment(st, enr, now))
 
 

@@ -62,7 +62,8 @@ async def create(request: Request) -> JSONResponse:
             if not isinstance(spec["identifier"], int) or spec["identifier"] < 0:
                 raise http.bad("csv.identifier must be an integer >= 0 (the index of the URL column)")
             identifier = spec["identifier"]
-    external_id = http.claim(request, st, "import", body.get("externalId"))
+    http.refuse_external_id(body, "import")
+    external_id = None
     imp = ImportRec(id=st.new_id("import"), format="csv", entity=entity, title=title or "CSV import",
                     count=int(count), size=int(size), identifier=identifier, metadata=http.metadata(body) or {},
                     created_at=now, upload_token="", external_id=external_id, updated_at=now)  # fmt: skip
@@ -70,7 +71,7 @@ async def create(request: Request) -> JSONResponse:
     st.imports[imp.id] = imp
     st.register("import", imp.id, external_id)
     engine.emit(st, "import.created", now, views.import_(st, imp, now))
-    http.created(request, external_id)
+    http.created(request, "import", imp)
     out = views.import_(st, imp, now)
     out["uploadUrl"] = f"{str(request.base_url).rstrip('/')}{UPLOADS}{imp.id}?token={imp.upload_token}"
     out["uploadValidUntil"] = st.ctx.clock.iso(now + UPLOAD_VALID_FOR)

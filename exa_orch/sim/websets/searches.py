@@ -69,10 +69,11 @@ def new_search(
 async def create(request: Request) -> JSONResponse:
     st, now = http.begin(request)
     ws = st.webset(request.path_params["webset"])
-    args = search_fields(st, await http.body(request), "", count_default=None)
-    external_id = http.claim(request, st, "search", args["externalId"])
-    search = new_search(st, ws, args, now, external_id)
-    http.created(request, external_id)
+    body = await http.body(request)
+    http.refuse_external_id(body, "search")
+    args = search_fields(st, body, "", count_default=None)
+    search = new_search(st, ws, args, now)
+    http.created(request, "search", search)
     return http.json(views.search(st, search, now))
 
 

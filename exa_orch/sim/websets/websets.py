@@ -56,7 +56,7 @@ async def create(request: Request) -> JSONResponse:
         new_search(st, ws, search_args, now)
     for args in enrichment_args:
         new_enrichment(st, ws, args, None, now)
-    http.created(request, external_id)
+    http.created(request, "webset", ws)
     return http.json(views.webset(st, ws, now), 201)
 
 
