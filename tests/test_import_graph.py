@@ -14,6 +14,7 @@ ports (store, gateway) -> tools (sim, which imports nothing of the rest). `error
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -65,6 +66,7 @@ def _owner(name: str, modules: dict[str, tuple[Path, bool]]) -> str | None:
     return None
 
 
+@functools.cache  # the files don't change during a run; the tests only read the graph
 def import_graph() -> dict[str, set[str]]:
     """Module -> the package modules it imports (an imported name that is a submodule counts as it)."""
     modules = _modules()
