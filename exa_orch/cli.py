@@ -135,6 +135,11 @@ def build_parser() -> argparse.ArgumentParser:
     view = sub.add_parser("view", help="serve a read-only web view of tasks and the archive")
     view.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     view.add_argument("--port", type=_port, default=8766, help="port (default 8766; 0 picks one)")
+    view.add_argument(
+        "--all-owners",
+        action="store_true",
+        help="operator mode: show every principal's tasks (default: only the caller's)",
+    )
     _add_db_flag(view)
 
     tasks = sub.add_parser("tasks", help="list tasks with progress bars (--watch: live)")
@@ -145,6 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--status",
         choices=("pending", "working", "completed", "failed", "cancelled"),
         help="only this status",
+    )
+    tasks.add_argument(
+        "--all-owners", action="store_true", help="every principal's tasks (default: the local user's)"
     )
     _add_db_flag(tasks)
     return parser
@@ -197,7 +205,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
-        from exa_orch.mcp.server import run_server
+        from exa_orch.mcp.transport import serve
 
         # Absolute, so the start-up log line (`exa-orch app ready: db=...`) says where the data is.
         db = _db_path(args, settings)
@@ -207,7 +215,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
                 settings = dataclasses.replace(
                     settings, exa_url=sim_url, arxiv_url=f"{sim_url}/arxivxplorer", api_key=None
                 )
-            return run_server(settings, db_path=db_path, http=args.http, host=args.host, port=args.port)
+            return serve(settings, db_path=db_path, http=args.http, host=args.host, port=args.port)
     if args.command == "sim":
         from exa_orch.sim.server import run_sim
 
@@ -223,13 +231,24 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "view":
         from exa_orch.view.server import run_view
 
-        return run_view(settings, db_path=_sqlite_db(args, settings, "view"), host=args.host, port=args.port)
+        return run_view(
+            settings,
+            db_path=_sqlite_db(args, settings, "view"),
+            host=args.host,
+            port=args.port,
+            all_owners=args.all_owners,
+        )
     if args.command == "tasks":
+        from exa_orch.runtime import local_principal
+        from exa_orch.view.data import Viewer
         from exa_orch.view.terminal import show_tasks
+
+        viewer = Viewer.all_owners() if args.all_owners else Viewer(local_principal(settings))
 
         return asyncio.run(
             show_tasks(
                 _sqlite_db(args, settings, "tasks"),
+                viewer,
                 watch=args.watch,
                 interval=max(0.1, args.interval),
                 limit=max(1, args.limit),
