@@ -27,7 +27,7 @@ import contextlib
 import logging
 import re
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -150,6 +150,9 @@ class _Result:
 
     def fetchall(self) -> list[tuple[Any, ...]]:
         return self._rows
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:  # as a sqlite3 cursor is
+        return iter(self._rows)
 
 
 def _connect(url: str, application: str) -> Any:
