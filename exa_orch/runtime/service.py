@@ -168,13 +168,23 @@ class TaskService:
             include_unowned=principal is not None and principal.sees_unowned,
         )
 
-    async def cancel(self, task_id: str, *, principal: Principal | None = None) -> TaskRecord:
+    async def cancel(
+        self, task_id: str, *, principal: Principal | None = None, settle: float = 0.0
+    ) -> TaskRecord:
         """Cancel the task and return it, `cancelled` once its runner has stopped (bounded wait).
 
         The request is durable (`cancel_requested`), so a runner in another process stops within a
         heartbeat and one that crashed cancels on resume. Raises TaskTerminal if it already finished,
         TaskNotFound if there is no such task (or `principal` does not own it), TaskExpired.
+        `settle`: if the task is still not terminal after `cancel_wait`, wait up to this many more
+        seconds for its runner to record the outcome (a face whose protocol promises a cancelled task).
         """
+        record = await self._cancel(task_id, principal)
+        if settle > 0 and not record.terminal:
+            record = await self.wait(task_id, timeout=settle, principal=principal)
+        return record
+
+    async def _cancel(self, task_id: str, principal: Principal | None) -> TaskRecord:
         actor = self._sup.actor(task_id)
         if principal is not None:
             # Checked before anything is told: nobody cancels another principal's task.
