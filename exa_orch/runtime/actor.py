@@ -225,7 +225,7 @@ class TaskActor:
                     following = await self._completing()
                 elif self.state is ActorState.FAILING:
                     following = await self._failing()
-                else:
+                else:  # STOPPING: run() leaves CREATED first and the loop ends at DONE
                     following = await self._stopping()
                 self._enter(following)
         except (LeaseHeld, TaskNotFound, InvalidTransition) as exc:
