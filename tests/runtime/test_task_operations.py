@@ -14,8 +14,9 @@ from exa_orch.operations.context import ProgressFn, no_progress
 from exa_orch.operations.tasks import create_operation_task
 from exa_orch.runtime import WorkflowRegistry
 from exa_orch.store import Store
-from tests.runtime.conftest import FAST, bump, until
+from tests.runtime.conftest import FAST, bump
 from tests.runtime.workflows import WORKFLOWS
+from tests.support import until
 
 REGISTRY = default_registry()
 

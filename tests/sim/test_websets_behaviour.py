@@ -11,7 +11,7 @@ from exa_py import AsyncExa
 
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
-from tests.sim.test_websets_contract import poll
+from tests.support import until
 
 W = "/websets/v0"
 
@@ -28,7 +28,7 @@ async def wait_idle(http: httpx.AsyncClient, webset_id: str, within: float = 10.
         body = (await http.get(f"{W}/websets/{webset_id}")).json()
         return bool(body["status"] == "idle")
 
-    await poll(idle, within)
+    await until(idle, within)
     return body
 
 
@@ -44,7 +44,7 @@ async def test_fifty_items_reach_idle_in_under_five_seconds_with_growing_progres
             seen.append((got.searches[0].status, int(progress.found), int(progress.analyzed)))
             return bool(got.status == "idle")
 
-        await poll(idle, within=5.0)
+        await until(idle, within=5.0)
         elapsed = time.monotonic() - start
         items = await exa.websets.items.get_all(webset.id)
     assert elapsed < 5.0

@@ -18,7 +18,7 @@ from rich.console import Console
 from exa_orch.store import Store
 from exa_orch.store.migrations import default_migrations_dir
 from exa_orch.view.terminal import show_tasks
-from tests.workflows.conftest import until
+from tests.support import until
 
 
 def recording_console() -> tuple[Console, io.StringIO]:
