@@ -58,6 +58,23 @@ async def test_fifty_items_reach_idle_in_under_five_seconds_with_growing_progres
     assert "running" in statuses and statuses[-1] == "completed"
 
 
+async def test_a_test_can_advance_the_clock_instead_of_waiting() -> None:
+    # At speed 0.001 a 20-item search would take hours of wall time; advancing the clock finishes it.
+    async with running_sim(SimConfig(speed=0.001)) as sim, client(sim) as http:
+        created = (
+            await http.post(f"{W}/websets", json={"search": {"query": "AI startups", "count": 20}})
+        ).json()
+        running = (await http.get(f"{W}/websets/{created['id']}")).json()
+        assert running["status"] == "running"
+        assert running["searches"][0]["progress"]["found"] < 20
+        sim.ctx.clock.advance(3600.0)
+        done = (await http.get(f"{W}/websets/{created['id']}")).json()
+        items = (await http.get(f"{W}/websets/{created['id']}/items", params={"limit": 100})).json()["data"]
+    assert done["status"] == "idle"
+    assert done["searches"][0]["status"] == "completed"
+    assert done["searches"][0]["progress"]["found"] == 20 and len(items) == 20
+
+
 async def _run_once(seed: int) -> str:
     async with running_sim(SimConfig(seed=seed, speed=100)) as sim, client(sim) as http:
         body = {
