@@ -119,6 +119,11 @@ def build_parser() -> argparse.ArgumentParser:
     view = sub.add_parser("view", help="serve a read-only web view of tasks and the archive")
     view.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     view.add_argument("--port", type=_port, default=8766, help="port (default 8766; 0 picks one)")
+    view.add_argument(
+        "--all-owners",
+        action="store_true",
+        help="operator mode: show every principal's tasks (default: only the caller's)",
+    )
     _add_db_flag(view)
 
     tasks = sub.add_parser("tasks", help="list tasks with progress bars (--watch: live)")
@@ -129,6 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--status",
         choices=("pending", "working", "completed", "failed", "cancelled"),
         help="only this status",
+    )
+    tasks.add_argument(
+        "--all-owners", action="store_true", help="every principal's tasks (default: the local user's)"
     )
     _add_db_flag(tasks)
     return parser
@@ -206,13 +214,24 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "view":
         from exa_orch.view.server import run_view
 
-        return run_view(settings, db_path=_db_path(args, settings), host=args.host, port=args.port)
+        return run_view(
+            settings,
+            db_path=_db_path(args, settings),
+            host=args.host,
+            port=args.port,
+            all_owners=args.all_owners,
+        )
     if args.command == "tasks":
+        from exa_orch.runtime import local_principal
+        from exa_orch.view.data import Viewer
         from exa_orch.view.terminal import show_tasks
+
+        viewer = Viewer.all_owners() if args.all_owners else Viewer(local_principal(settings))
 
         return asyncio.run(
             show_tasks(
                 _db_path(args, settings),
+                viewer,
                 watch=args.watch,
                 interval=max(0.1, args.interval),
                 limit=max(1, args.limit),

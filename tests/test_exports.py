@@ -14,6 +14,7 @@ PACKAGES = [
     "exa_orch.operations",
     "exa_orch.runtime",
     "exa_orch.store",
+    "exa_orch.view",
     "exa_orch.workflows",
 ]
 

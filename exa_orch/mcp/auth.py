@@ -18,7 +18,6 @@ stream (task status notifications) either.
 
 from __future__ import annotations
 
-import hmac
 import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
@@ -28,7 +27,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_REQUEST
 
 from exa_orch.config import Secret, Settings
-from exa_orch.runtime import Principal
+from exa_orch.runtime import BearerTokens, Principal, local_principal
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
@@ -41,11 +40,6 @@ MAX_SESSIONS = 10_000  # session -> principal entries kept (oldest dropped; a se
 _NO_SESSION = json.dumps(
     {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Session not found"}}
 ).encode()
-
-
-def local_principal(settings: Settings) -> Principal:
-    """The local user: stdio's caller, and HTTP's when no token is configured."""
-    return Principal(settings.principal, sees_unowned=True)
 
 
 def request_principal(settings: Settings, request: Any) -> Principal:
@@ -76,20 +70,12 @@ class BearerAuth:
         named = {"token:default": tokens} if isinstance(tokens, Secret) else dict(tokens)
         if not named:
             raise ValueError("BearerAuth needs at least one token")
-        self._tokens = [(name, secret.reveal().encode()) for name, secret in named.items()]
+        self._tokens = BearerTokens(named)
         self._sessions: OrderedDict[bytes, str] = OrderedDict()  # Mcp-Session-Id -> who opened it
 
     def principal_of(self, header: bytes) -> str | None:
         """The principal whose token the Authorization header carries, or None."""
-        # The auth scheme is case-insensitive (RFC 9110 section 11.1): "bearer x" is "Bearer x".
-        scheme, _, given = header.strip().partition(b" ")
-        given = given.strip()
-        found: str | None = None
-        for name, expected in self._tokens:
-            # Every token is compared, whatever matched, so timing tells nothing of which one did.
-            if hmac.compare_digest(given, expected) and found is None:
-                found = name
-        return found if scheme.lower() == b"bearer" else None
+        return self._tokens.principal_of(header)
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] != "http":

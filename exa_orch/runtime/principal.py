@@ -8,8 +8,11 @@ task's row, not to a transport session, so ownership survives restarts.
 
 from __future__ import annotations
 
+import hmac
+from collections.abc import Mapping
 from dataclasses import dataclass
 
+from exa_orch.config import Secret, Settings
 from exa_orch.errors import InvalidParams
 
 DEFAULT_TASK_TTL_MS = 3_600_000  # 1 hour
@@ -33,6 +36,56 @@ class Principal:
     def may_see(self, owner: str | None) -> bool:
         """True if a task owned by `owner` (None: no owner) is this principal's to see."""
         return owner == self.name if owner is not None else self.sees_unowned
+
+
+def local_principal(settings: Settings) -> Principal:
+    """The local user (`Settings.principal`, `user:<login>`): stdio's caller, and an HTTP face's
+    (`serve --http`, `exa-orch view`) when no token is configured. Only it sees unowned tasks."""
+    return Principal(settings.principal, sees_unowned=True)
+
+
+class BearerTokens:
+    """The configured HTTP tokens and the principal each one names; one rule for every HTTP face.
+
+    `tokens` maps principal name (`token:<name>`) -> token; `Settings.token_principals()` gives
+    it. Tokens are compared in constant time, each against every configured one.
+    """
+
+    def __init__(self, tokens: Mapping[str, Secret]) -> None:
+        self._tokens = [(name, secret.reveal().encode()) for name, secret in tokens.items()]
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> BearerTokens:
+        """Every token of EXA_ORCH_HTTP_TOKEN(S)(_FILE); empty when none is configured."""
+        return cls(settings.token_principals())
+
+    def __bool__(self) -> bool:
+        return bool(self._tokens)
+
+    def names(self) -> list[str]:
+        """The principal names, in configuration order."""
+        return [name for name, _ in self._tokens]
+
+    def match(self, given: bytes) -> str | None:
+        """The principal whose token is exactly `given`, or None."""
+        found: str | None = None
+        for name, expected in self._tokens:
+            # Every token is compared, whatever matched, so timing tells nothing of which one did.
+            if hmac.compare_digest(given, expected) and found is None:
+                found = name
+        return found
+
+    def principal_of(self, header: bytes) -> str | None:
+        """The principal whose token an `Authorization: Bearer <token>` header carries, or None."""
+        # The auth scheme is case-insensitive (RFC 9110 section 11.1): "bearer x" is "Bearer x".
+        scheme, _, given = header.strip().partition(b" ")
+        found = self.match(given.strip())
+        return found if scheme.lower() == b"bearer" else None
+
+    def derived(self, label: bytes) -> list[tuple[str, str]]:
+        """(principal, HMAC-SHA256 of its token keyed by the token over `label`, hex) for each
+        token: values a face may hand out (a cookie) that prove the token without revealing it."""
+        return [(name, hmac.new(expected, label, "sha256").hexdigest()) for name, expected in self._tokens]
 
 
 @dataclass(frozen=True)

@@ -1,17 +1,26 @@
-"""Who may look: the view's guard, the same rule as `serve --http` (EXA_ORCH_HTTP_TOKEN).
+"""Who is looking: the view's guard, the rule of `serve --http`, and whose tasks the caller sees.
 
-- With a token configured, every request must show it: `Authorization: Bearer <token>`, or the
+The caller's principal is resolved as `serve --http` resolves it (`runtime.BearerTokens` over
+the same settings: EXA_ORCH_HTTP_TOKEN as `token:default`, EXA_ORCH_HTTP_TOKENS,
+EXA_ORCH_HTTP_TOKENS_FILE; constant-time compares):
+
+- With tokens configured, every request must show one: `Authorization: Bearer <token>`, or the
   cookie a browser gets by opening any page once with `?token=<token>` (the cookie holds an HMAC
-  of the token, never the token itself; the token is then dropped from the address bar).
-- Without one, only loopback clients are answered, and only when they ask for a loopback host name
-  (a web page on another site can't read the view through DNS rebinding).
+  of the token, never the token itself; the token is then dropped from the address bar). The
+  caller is `token:<name>` and sees only its own tasks.
+- Without tokens, only loopback clients are answered, and only when they ask for a loopback host
+  name (a web page on another site can't read the view through DNS rebinding). The caller is the
+  local user (`user:<login>`), who sees its own tasks and the unowned ones.
+- In operator mode (`exa-orch view --all-owners`) the same guard runs, but every caller sees
+  every task.
 - Only GET and HEAD exist: any other method is answered 405 before routing, so nothing the view
   serves can be asked to change anything.
+
+The request's `data.Viewer` goes into its ASGI scope under VIEWER_SCOPE_KEY (`viewer_of`).
 """
 
 from __future__ import annotations
 
-import hashlib
 import hmac
 import ipaddress
 import json
@@ -20,11 +29,15 @@ from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode
 
-from exa_orch.config import Secret
+from exa_orch.config import Settings
+from exa_orch.runtime import BearerTokens, Principal, local_principal
+from exa_orch.view.data import Viewer
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 COOKIE = "exa_orch_view"
+COOKIE_LABEL = b"exa-orch view cookie v1"
+VIEWER_SCOPE_KEY = "exa_orch.view.viewer"
 READ_METHODS = ("GET", "HEAD")
 # Headers on every answer: no framing, no sniffing, no referrer leaking task ids, and scripts and
 # styles only from the view itself, so even markup that slipped past escaping could not run.
@@ -58,18 +71,28 @@ def _host_name(header: bytes) -> str:
     return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
 
 
-def cookie_value(token: Secret) -> str:
-    """What the browser keeps: an HMAC of the token, so a stolen cookie does not reveal it."""
-    return hmac.new(token.reveal().encode(), b"exa-orch view cookie v1", hashlib.sha256).hexdigest()
+def viewer_of(scope: Scope) -> Viewer:
+    """The viewer ViewGuard resolved for this request; fails closed (KeyError) if it did not run."""
+    viewer = scope[VIEWER_SCOPE_KEY]
+    assert isinstance(viewer, Viewer)
+    return viewer
 
 
 class ViewGuard:
-    """ASGI wrapper: read-only methods, the token rule above, and the security headers."""
+    """ASGI wrapper: read-only methods, the principal rule above, and the security headers.
 
-    def __init__(self, app: ASGIApp, token: Secret | None) -> None:
+    `all_owners`: operator mode, every authenticated caller sees every task.
+    """
+
+    def __init__(self, app: ASGIApp, settings: Settings, *, all_owners: bool = False) -> None:
         self.app = app
-        self._token = token.reveal().encode() if token else None
-        self._cookie = cookie_value(token) if token else None
+        self._tokens = BearerTokens.from_settings(settings)
+        self._cookies = self._tokens.derived(COOKIE_LABEL)  # (principal, cookie value)
+        self._local = local_principal(settings)
+        self._all_owners = all_owners
+
+    def _viewer(self, principal: Principal) -> Viewer:
+        return Viewer.all_owners() if self._all_owners else Viewer(principal)
 
     async def __call__(self, scope: Scope, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":  # the view has none; refuse before anything unguarded runs
@@ -82,30 +105,36 @@ class ViewGuard:
         if scope["method"] not in READ_METHODS:
             await _answer(send, 405, "the view is read-only: only GET and HEAD", [(b"allow", b"GET, HEAD")])
             return
-        if self._token is None:
+        if not self._tokens:
             client = (scope.get("client") or ("", 0))[0]
             if not is_loopback(str(client)) or not is_loopback(_host_name(headers.get(b"host", b""))):
                 await _answer(
                     send,
                     403,
-                    "this view answers loopback only; set EXA_ORCH_HTTP_TOKEN to serve it further",
+                    "this view answers loopback only; configure EXA_ORCH_HTTP_TOKENS (or "
+                    "EXA_ORCH_HTTP_TOKEN) to serve it further",
                 )
                 return
+            scope[VIEWER_SCOPE_KEY] = self._viewer(self._local)
         else:
             query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
             given = query.get("token")
-            if given is not None and hmac.compare_digest(given.encode(), self._token):
-                await self._login(scope, send, query)
-                return
-            if not self._authorized(headers):
+            if given is not None:
+                name = self._tokens.match(given.encode())
+                if name is not None:
+                    await self._login(scope, send, query, name)
+                    return
+            name = self._principal_of(headers)
+            if name is None:
                 await _answer(
                     send,
                     401,
-                    "unauthorized: send 'Authorization: Bearer <EXA_ORCH_HTTP_TOKEN>', "
-                    "or open the page once with ?token=<EXA_ORCH_HTTP_TOKEN>",
+                    "unauthorized: send 'Authorization: Bearer <token>' with one of the server's tokens "
+                    "(EXA_ORCH_HTTP_TOKEN, EXA_ORCH_HTTP_TOKENS), or open the page once with ?token=<token>",
                     [(b"www-authenticate", b"Bearer")],
                 )
                 return
+            scope[VIEWER_SCOPE_KEY] = self._viewer(Principal(name))
 
         async def secured(message: Any) -> None:
             if message["type"] == "http.response.start":
@@ -114,27 +143,32 @@ class ViewGuard:
 
         await self.app(scope, receive, secured)
 
-    def _authorized(self, headers: dict[bytes, bytes]) -> bool:
-        assert self._token is not None and self._cookie is not None
-        # The auth scheme is case-insensitive (RFC 9110 section 11.1): "bearer x" is "Bearer x".
-        scheme, _, given = headers.get(b"authorization", b"").strip().partition(b" ")
-        if scheme.lower() == b"bearer" and hmac.compare_digest(given.strip(), self._token):
-            return True
+    def _principal_of(self, headers: dict[bytes, bytes]) -> str | None:
+        name = self._tokens.principal_of(headers.get(b"authorization", b""))
+        if name is not None:
+            return name
         jar = SimpleCookie()
         try:
             jar.load(headers.get(b"cookie", b"").decode("latin-1"))
         except Exception:  # a malformed Cookie header is just no cookie
-            return False
+            return None
         morsel = jar.get(COOKIE)
-        return morsel is not None and hmac.compare_digest(morsel.value.encode(), self._cookie.encode())
+        if morsel is None:
+            return None
+        given = morsel.value.encode()
+        found: str | None = None
+        for principal, value in self._cookies:  # every one compared, as for the tokens
+            if hmac.compare_digest(given, value.encode()) and found is None:
+                found = principal
+        return found
 
-    async def _login(self, scope: Scope, send: Any, query: dict[str, str]) -> None:
-        assert self._cookie is not None
+    async def _login(self, scope: Scope, send: Any, query: dict[str, str], name: str) -> None:
+        cookie_value = dict(self._cookies)[name]
         rest = urlencode({k: v for k, v in query.items() if k != "token"})
         # Quoted, and never starting with "//", which a browser would take for another host.
         path = "/" + quote(str(scope.get("path", "/"))).lstrip("/")
         location = path + (f"?{rest}" if rest else "")
-        cookie = f"{COOKIE}={self._cookie}; Path=/; HttpOnly; SameSite=Strict"
+        cookie = f"{COOKIE}={cookie_value}; Path=/; HttpOnly; SameSite=Strict"
         await _answer(
             send, 303, "signed in", [(b"location", location.encode()), (b"set-cookie", cookie.encode())]
         )

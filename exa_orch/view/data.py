@@ -5,6 +5,11 @@ URI, `PRAGMA query_only`, and nothing here but SELECTs. Every JSON column is cut
 (`substr`) before it leaves SQLite, so a task with a 50 MB result costs the view a few KB: the
 sizes shown are `length()` of the stored text. Rows come back as plain dicts; nothing here
 renders anything.
+
+Every query about a task or a run takes a `Viewer`: whose tasks may be seen. A task another
+principal owns reads exactly as a task that does not exist (None, an empty list). A run (and its
+elites) belongs to the owner of the task that made it (`workflow_runs.task_id`; once the task has
+expired, its tombstone's owner; once that is forgotten too, nobody: the run counts as unowned).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -20,6 +26,7 @@ from typing import Any, Self
 import aiosqlite
 
 from exa_orch.errors import InvalidParams, StoreError
+from exa_orch.runtime import Principal
 
 # `task_<uuid4>` is what the store makes; anything else in a URL is refused before any query.
 TASK_ID = re.compile(r"task_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -29,6 +36,34 @@ PREVIEW = 2_000  # characters of a step's result or an item shown in a list
 DOCUMENT = 64_000  # characters of a result or partial result shown on a task's page
 MAX_EVENTS = 200
 MAX_ELITES = 500
+
+
+@dataclass(frozen=True)
+class Viewer:
+    """Whose tasks a view shows: one principal's (`Viewer(principal)`; unowned tasks too when the
+    principal `sees_unowned`, i.e. is the local user), or every owner's (`Viewer.all_owners()`,
+    the operator mode of `--all-owners`). There is no default: each query names its viewer."""
+
+    principal: Principal | None
+
+    @classmethod
+    def all_owners(cls) -> Viewer:
+        """The operator: every task, whoever owns it."""
+        return cls(None)
+
+    @property
+    def sees_all(self) -> bool:
+        """True in operator mode."""
+        return self.principal is None
+
+    def owner_filter(self, owner: str) -> tuple[str, tuple[Any, ...]]:
+        """A SQL condition (and its parameters) true for rows whose owner, the SQL expression
+        `owner` (NULL for no owner), this viewer may see."""
+        if self.principal is None:
+            return "1", ()
+        if self.principal.sees_unowned:
+            return f"({owner} = ? OR {owner} IS NULL)", (self.principal.name,)
+        return f"{owner} = ?", (self.principal.name,)
 
 
 def _now() -> datetime:
@@ -156,15 +191,33 @@ class ViewDB:
 
     # ------------------------------------------------------------------------------ tasks
 
-    async def tasks(self, limit: int = 200, status: str | None = None) -> list[dict[str, Any]]:
-        """The newest `limit` tasks, unfinished ones first, as dicts ready for a list view."""
+    @property
+    def _owner(self) -> str:
+        # Before migration 0003 there was no owner: every task is unowned.
+        return "owner" if self.has_owner else "NULL"
+
+    @property
+    def _run_owner(self) -> str:
+        """SQL: the owner of run `r` (its task's, else its expired task's tombstone's, else NULL)."""
+        if not self.has_owner:
+            return "NULL"
+        return (
+            "coalesce((SELECT t.owner FROM tasks t WHERE t.id = r.task_id),"
+            " (SELECT b.owner FROM task_tombstones b WHERE b.id = r.task_id))"
+        )
+
+    async def tasks(
+        self, viewer: Viewer, limit: int = 200, status: str | None = None
+    ) -> list[dict[str, Any]]:
+        """The newest `limit` tasks `viewer` may see, unfinished ones first, as dicts for a list view."""
         owner = ", owner" if self.has_owner else ""
-        where = "WHERE status = ?" if status else ""
+        seen, params = viewer.owner_filter(self._owner)
+        where = f"WHERE {seen}" + (" AND status = ?" if status else "")
         rows = await self._rows(
             f"SELECT id, type, status, progress, created_at, updated_at, step_count, cancel_requested,"
             f" json_extract(error, '$.message') AS error_message{owner} FROM tasks {where}"
             " ORDER BY status IN ('completed', 'failed', 'cancelled'), created_at DESC LIMIT ?",
-            (status, limit) if status else (limit,),
+            (*params, status, limit) if status else (*params, limit),
         )
         now = _now()
         return [self._task_summary(r, now) for r in rows]
@@ -189,10 +242,13 @@ class ViewDB:
         )
         return row
 
-    async def task(self, task_id: str) -> dict[str, Any] | None:
-        """One task with its result and partial result cut to DOCUMENT characters; None if absent."""
+    async def task(self, task_id: str, viewer: Viewer) -> dict[str, Any] | None:
+        """One task with its result and partial result cut to DOCUMENT characters; None if absent
+        or not `viewer`'s to see (the two are not told apart). Ask for its steps and events only
+        after this answered."""
         check_task_id(task_id)
         owner = ", owner" if self.has_owner else ""
+        seen, params = viewer.owner_filter(self._owner)
         rows = await self._rows(
             "SELECT id, type, status, progress, created_at, updated_at, expires_at, step_count,"
             " cancel_requested, attempts, lease_owner, lease_expires_at, last_step_key,"
@@ -200,8 +256,8 @@ class ViewDB:
             f" substr(partial_result, 1, {DOCUMENT}) AS partial, length(partial_result) AS partial_size,"
             f" substr(result, 1, {DOCUMENT}) AS result, length(result) AS result_size,"
             f" json_extract(error, '$.message') AS error_message{owner}"
-            " FROM tasks WHERE id = ?",
-            (task_id,),
+            f" FROM tasks WHERE id = ? AND {seen}",
+            (task_id, *params),
         )
         if not rows:
             return None
@@ -255,11 +311,26 @@ class ViewDB:
 
     # ---------------------------------------------------------------------------- archive
 
-    async def cells(self) -> list[dict[str, Any]]:
-        """Every MAP-Elites cell of `v_archive` with its five coordinates as integers."""
+    async def cells(self, viewer: Viewer) -> list[dict[str, Any]]:
+        """Every MAP-Elites cell, as `v_archive` has it but over the runs `viewer` may see only
+        (run counts, best run, fitness), with its five coordinates as integers. The archetypes
+        themselves (`workflows`) are the catalogue, not anyone's data: every cell is listed."""
+        seen, params = viewer.owner_filter(self._run_owner)
         rows = await self._rows(
-            "SELECT cell, workflow_id, name, archetype, task_type, runs, best_run_id, task_id, fitness,"
-            " coverage, diversity, stringency, niches, finished_at FROM v_archive ORDER BY cell"
+            # v_archive's query (migrations/0002), with workflow_runs narrowed to `seen` runs.
+            f"WITH runs AS (SELECT r.* FROM workflow_runs r WHERE {seen}), ranked AS (SELECT"
+            " w.coord_scope || ',' || w.coord_domain_structure || ',' || w.coord_evidence_type || ','"
+            " || w.coord_time_horizon || ',' || w.coord_fidelity AS cell, w.id AS workflow_id, w.name,"
+            " w.archetype, w.task_type, (SELECT count(*) FROM runs c WHERE c.workflow_id = w.id) AS runs,"
+            " r.id AS best_run_id, r.task_id, r.fitness, r.coverage, r.diversity, r.stringency, r.niches,"
+            " r.finished_at, row_number() OVER (PARTITION BY w.coord_scope, w.coord_domain_structure,"
+            " w.coord_evidence_type, w.coord_time_horizon, w.coord_fidelity ORDER BY r.fitness IS NULL,"
+            " r.fitness DESC, r.coverage DESC, r.finished_at DESC, w.id) AS rank_in_cell"
+            " FROM workflows w LEFT JOIN runs r ON r.workflow_id = w.id AND r.status = 'completed')"
+            " SELECT cell, workflow_id, name, archetype, task_type, runs, best_run_id, task_id, fitness,"
+            " coverage, diversity, stringency, niches, finished_at FROM ranked WHERE rank_in_cell = 1"
+            " ORDER BY cell",
+            params,
         )
         for row in rows:
             parts = str(row["cell"]).split(",")
@@ -276,23 +347,26 @@ class ViewDB:
         )
         return rows[0] if rows else None
 
-    async def runs(self, workflow_id: str, limit: int = 200) -> list[dict[str, Any]]:
-        """A workflow's newest `limit` runs, newest first."""
+    async def runs(self, workflow_id: str, viewer: Viewer, limit: int = 200) -> list[dict[str, Any]]:
+        """A workflow's newest `limit` runs that `viewer` may see, newest first."""
+        seen, params = viewer.owner_filter(self._run_owner)
         return await self._rows(
             "SELECT id, task_id, status, finished_at, duration_ms, rounds, item_count, niches, elite_count,"
-            " fitness, coverage, diversity, stringency FROM workflow_runs WHERE workflow_id = ?"
+            f" fitness, coverage, diversity, stringency FROM workflow_runs r WHERE workflow_id = ? AND {seen}"
             " ORDER BY finished_at DESC, id DESC LIMIT ?",
-            (check_workflow_id(workflow_id), limit),
+            (check_workflow_id(workflow_id), *params, limit),
         )
 
-    async def run(self, run_id: int) -> dict[str, Any] | None:
-        """One run with its metrics (JSON decoded); None if absent."""
+    async def run(self, run_id: int, viewer: Viewer) -> dict[str, Any] | None:
+        """One run with its metrics (JSON decoded); None if absent or not `viewer`'s to see (not
+        told apart). Ask for its elites and niches only after this answered."""
+        seen, params = viewer.owner_filter(self._run_owner)
         rows = await self._rows(
             "SELECT r.*, w.name AS workflow_name, w.archetype,"
             " w.coord_scope || ',' || w.coord_domain_structure || ',' || w.coord_evidence_type || ','"
             " || w.coord_time_horizon || ',' || w.coord_fidelity AS cell"
-            " FROM workflow_runs r JOIN workflows w ON w.id = r.workflow_id WHERE r.id = ?",
-            (run_id,),
+            f" FROM workflow_runs r JOIN workflows w ON w.id = r.workflow_id WHERE r.id = ? AND {seen}",
+            (run_id, *params),
         )
         if not rows:
             return None

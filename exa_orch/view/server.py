@@ -1,7 +1,7 @@
 """`exa-orch view`: serve the web view of one database on loopback (or further, with a token).
 
 Contract: open the database read-only (StoreError if it is missing or not exa-orch's), refuse a
-bind beyond loopback without EXA_ORCH_HTTP_TOKEN (ConfigError), print the URL on stderr (stdout
+bind beyond loopback unless HTTP tokens are configured (ConfigError; `--all-owners` too), print the URL on stderr (stdout
 stays free, as for every command that is not a query), serve until SIGINT or SIGTERM, return 0.
 """
 
@@ -36,12 +36,23 @@ class _Server(uvicorn.Server):
         yield
 
 
-def check_bind(settings: Settings, host: str) -> None:
-    """Refuse a bind beyond loopback unless a bearer token is configured."""
-    if not is_loopback(host) and not settings.http_token:
+def check_bind(settings: Settings, host: str, *, all_owners: bool = False) -> None:
+    """Refuse a bind beyond loopback unless bearer tokens are configured (then every request needs
+    one); the operator mode `all_owners` (every task to every caller) is loopback-only."""
+    if all_owners and not is_loopback(host):
+        # Operator mode shows every principal's tasks to whoever gets in; a token would only say
+        # who got in, not whose tasks they may see, so it stays on the machine's own loopback.
         raise ConfigError(
-            f"refusing to serve the view on {host}: binding beyond loopback needs a bearer token",
-            hint="Set EXA_ORCH_HTTP_TOKEN to a long random secret, or keep the default --host 127.0.0.1.",
+            f"refusing to serve the view in --all-owners mode on {host}: it shows every owner's tasks",
+            hint="Keep the default --host 127.0.0.1 for --all-owners, or drop --all-owners to serve "
+            "each token its own tasks.",
+        )
+    if not is_loopback(host) and not settings.http_auth:
+        what = "the view"
+        raise ConfigError(
+            f"refusing to serve {what} on {host}: binding beyond loopback needs a bearer token",
+            hint="Configure EXA_ORCH_HTTP_TOKENS (or EXA_ORCH_HTTP_TOKEN) with long random secrets, "
+            "or keep the default --host 127.0.0.1.",
         )
 
 
@@ -61,20 +72,21 @@ def bind(host: str, port: int) -> socket.socket:
     return sock
 
 
-def run_view(settings: Settings, *, db_path: Path, host: str, port: int) -> int:
-    """Serve the view until interrupted; 0 on a clean stop (see module docstring)."""
-    check_bind(settings, host)
-    return asyncio.run(_serve(settings, db_path, host, port))
+def run_view(settings: Settings, *, db_path: Path, host: str, port: int, all_owners: bool = False) -> int:
+    """Serve the view until interrupted; 0 on a clean stop (see module docstring). `all_owners`:
+    operator mode, every caller sees every task with its owner."""
+    check_bind(settings, host, all_owners=all_owners)
+    return asyncio.run(_serve(settings, db_path, host, port, all_owners))
 
 
-async def _serve(settings: Settings, db_path: Path, host: str, port: int) -> int:
+async def _serve(settings: Settings, db_path: Path, host: str, port: int, all_owners: bool) -> int:
     async with ViewDB(db_path) as db:
         sock = bind(host, port)
         try:
             shown = f"[{host.strip('[]')}]" if ":" in host else host
             url = f"http://{shown}:{sock.getsockname()[1]}/"
             config = uvicorn.Config(
-                build_app(db, token=settings.http_token),
+                build_app(db, settings, all_owners=all_owners),
                 log_level="warning",
                 access_log=False,
                 lifespan="off",
@@ -86,10 +98,10 @@ async def _serve(settings: Settings, db_path: Path, host: str, port: int) -> int
             for sig in (signal.SIGTERM, signal.SIGINT):
                 loop.add_signal_handler(sig, setattr, server, "should_exit", True)
             print(f"exa-orch view of {db_path} (read-only): {url}", file=sys.stderr, flush=True)
-            if settings.http_token:
-                print(
-                    "sign in once with ?token=<EXA_ORCH_HTTP_TOKEN> on that URL", file=sys.stderr, flush=True
-                )
+            if settings.http_auth:
+                print("sign in once with ?token=<your token> on that URL", file=sys.stderr, flush=True)
+            if all_owners:
+                print("--all-owners: every caller sees every task", file=sys.stderr, flush=True)
             await server.serve(sockets=[sock])
         finally:
             for sig in (signal.SIGTERM, signal.SIGINT):

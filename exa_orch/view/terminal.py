@@ -17,7 +17,7 @@ from rich.progress_bar import ProgressBar
 from rich.table import Table
 from rich.text import Text
 
-from exa_orch.view.data import ViewDB, age_text
+from exa_orch.view.data import ViewDB, Viewer, age_text
 
 STATUS_STYLE = {
     "pending": "yellow",
@@ -77,6 +77,7 @@ def tasks_table(tasks: list[dict[str, Any]], *, has_owner: bool, title: str | No
 
 async def show_tasks(
     db_path: Path,
+    viewer: Viewer,
     *,
     console: Console | None = None,
     watch: bool = False,
@@ -85,11 +86,11 @@ async def show_tasks(
     status: str | None = None,
     rounds: int | None = None,
 ) -> int:
-    """Print the task list once, or redraw it every `interval` s until interrupted (`rounds`: stop
-    after that many redraws, for tests). Returns 0."""
+    """Print the tasks `viewer` may see once, or redraw them every `interval` s until interrupted
+    (`rounds`: stop after that many redraws, for tests). Returns 0."""
     console = console or Console()
     async with ViewDB(db_path) as db:
-        tasks = await db.tasks(limit=limit, status=status)
+        tasks = await db.tasks(viewer, limit=limit, status=status)
         title = f"exa-orch tasks in {db_path}"
         if not watch:
             console.print(tasks_table(tasks, has_owner=db.has_owner, title=title))
@@ -104,7 +105,7 @@ async def show_tasks(
             live.refresh()
             while rounds is None or drawn < rounds:
                 await asyncio.sleep(interval)  # the redraw period itself, not a wait for a condition
-                tasks = await db.tasks(limit=limit, status=status)
+                tasks = await db.tasks(viewer, limit=limit, status=status)
                 live.update(tasks_table(tasks, has_owner=db.has_owner, title=title), refresh=True)
                 drawn += 1
     return 0

@@ -27,9 +27,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from exa_orch.config import Secret
+from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams
-from exa_orch.view.auth import ASGIApp, ViewGuard
+from exa_orch.view.auth import ASGIApp, ViewGuard, viewer_of
 from exa_orch.view.data import COORDS, DOCUMENT, ViewDB, age_text, check_task_id, check_workflow_id
 
 TERMINAL = ("completed", "failed", "cancelled")
@@ -86,19 +86,23 @@ def _api_task(task: dict[str, Any]) -> dict[str, Any]:
     return {k: task.get(k) for k in keys}
 
 
-def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
-    """The view as an ASGI app over an open ViewDB, guarded (see `auth.ViewGuard`)."""
+def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> ASGIApp:
+    """The view as an ASGI app over an open ViewDB, guarded (see `auth.ViewGuard`): each request
+    sees the tasks and runs of its own principal only (every one's with `all_owners`). Another
+    principal's task or run is answered exactly as an unknown one (same status, same body)."""
     env = _env()
 
-    def page(name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
-        html = env.get_template(name).render(has_owner=db.has_owner, db_name=db.path.name, **context)
+    def page(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+        html = env.get_template(name).render(
+            has_owner=db.has_owner, db_name=db.path.name, viewer=viewer_of(request.scope), **context
+        )
         return HTMLResponse(html, status_code=status_code)
 
     async def tasks_page(request: Request) -> Response:
-        return page("tasks.html", tasks=await db.tasks(), nav="tasks")
+        return page(request, "tasks.html", tasks=await db.tasks(viewer_of(request.scope)), nav="tasks")
 
     async def task_page(request: Request) -> Response:
-        task = await db.task(request.path_params["task_id"])
+        task = await db.task(request.path_params["task_id"], viewer_of(request.scope))
         if task is None:
             raise HTTPException(404, "no such task (it may have expired)")
         result, result_cut = pretty(task["result"], task["result_size"])
@@ -106,6 +110,7 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
         args, args_cut = pretty(task["args"], task["args_size"])
         error = json.loads(task["error"]) if task["error"] else None
         return page(
+            request,
             "task.html",
             task=task,
             terminal=task["status"] in TERMINAL,
@@ -130,7 +135,7 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
                 hint="e.g. /archive?x=scope&y=fidelity",
                 fields=["x", "y"],
             )
-        cells = await db.cells()
+        cells = await db.cells(viewer_of(request.scope))
         grid: dict[tuple[int, int], list[dict[str, Any]]] = {}
         for cell in cells:
             grid.setdefault((cell["coords"][x], cell["coords"][y]), []).append(cell)
@@ -138,22 +143,31 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
         for key, members in grid.items():
             scored = [m["fitness"] for m in members if m["fitness"] is not None]
             best[key] = max(scored) if scored else None
-        return page("archive.html", cells=cells, grid=grid, best=best, x=x, y=y, nav="archive")
+        return page(request, "archive.html", cells=cells, grid=grid, best=best, x=x, y=y, nav="archive")
 
     async def workflow_page(request: Request) -> Response:
         workflow_id = check_workflow_id(request.path_params["workflow_id"])
         workflow = await db.workflow(workflow_id)
         if workflow is None:
             raise HTTPException(404, "no such workflow in the archive")
-        return page("workflow.html", workflow=workflow, runs=await db.runs(workflow_id), nav="archive")
+        return page(
+            request,
+            "workflow.html",
+            workflow=workflow,
+            runs=await db.runs(workflow_id, viewer_of(request.scope)),
+            nav="archive",
+        )
 
     async def run_page(request: Request) -> Response:
         run_id = request.path_params["run_id"]
-        run = await db.run(run_id) if run_id < 2**63 else None  # SQLite integers are 64-bit
+        run = (
+            await db.run(run_id, viewer_of(request.scope)) if run_id < 2**63 else None
+        )  # SQLite integers are 64-bit
         if run is None:
             raise HTTPException(404, "no such run in the archive")
         metrics = {k: json.dumps(v, ensure_ascii=False)[:500] for k, v in run["metrics"].items()}
         return page(
+            request,
             "run.html",
             run=run,
             metrics=metrics,
@@ -163,10 +177,11 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
         )
 
     async def api_tasks(request: Request) -> Response:
-        return JSONResponse({"tasks": [_api_task(t) for t in await db.tasks()], "hasOwner": db.has_owner})
+        tasks = await db.tasks(viewer_of(request.scope))
+        return JSONResponse({"tasks": [_api_task(t) for t in tasks], "hasOwner": db.has_owner})
 
     async def api_task(request: Request) -> Response:
-        task = await db.task(request.path_params["task_id"])
+        task = await db.task(request.path_params["task_id"], viewer_of(request.scope))
         if task is None:
             raise HTTPException(404, "no such task (it may have expired)")
         events = await db.events(task["id"], limit=50)
@@ -213,7 +228,7 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
     def _error(request: Request, status: int, message: str) -> Response:
         if request.url.path.startswith("/api/"):
             return JSONResponse({"error": message}, status_code=status)
-        return page("error.html", status_code=status, status=status, message=message, nav="")
+        return page(request, "error.html", status_code=status, status=status, message=message, nav="")
 
     routes = [
         Route("/", tasks_page, methods=["GET"]),
@@ -229,4 +244,4 @@ def build_app(db: ViewDB, *, token: Secret | None = None) -> ASGIApp:
         routes=routes,
         exception_handlers={InvalidParams: invalid, HTTPException: http_error, sqlite3.Error: database_error},
     )
-    return ViewGuard(app, token)
+    return ViewGuard(app, settings, all_owners=all_owners)

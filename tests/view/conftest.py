@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 import uvicorn
 
-from exa_orch.config import Secret
+from exa_orch.config import Secret, Settings
 from exa_orch.store import Store
 from exa_orch.view.data import ViewDB
 from exa_orch.view.server import bind
@@ -32,12 +32,15 @@ async def store(tmp_path: Path) -> AsyncIterator[Store]:
 
 @pytest.fixture
 def serve_view() -> ServeView:
-    """`async with serve_view(db_path, token=None) as url`: the view on 127.0.0.1:<free port>."""
+    """`async with serve_view(db_path, token=None) as url`: the view on 127.0.0.1:<free port>,
+    for the local user of a default `Settings()` (the one `research_app` makes tasks as), or the
+    principal `token:default` of `token`."""
 
     @asynccontextmanager
     async def opener(db_path: Path, token: str | None = None) -> AsyncIterator[str]:
         async with ViewDB(db_path) as db:
-            app: Any = build_app(db, token=Secret(token) if token else None)
+            settings = Settings(http_token=Secret(token) if token else None)
+            app: Any = build_app(db, settings)
             sock = bind("127.0.0.1", 0)
             sock.listen(128)  # connections queue from now on: the URL works before uvicorn accepts
             server = uvicorn.Server(

@@ -15,10 +15,14 @@ import httpx
 import pytest
 from rich.console import Console
 
+from exa_orch.runtime import Principal
 from exa_orch.store import Store
 from exa_orch.store.migrations import default_migrations_dir
+from exa_orch.view.data import Viewer
 from exa_orch.view.terminal import show_tasks
 from tests.support import until
+
+LOCAL = Viewer(Principal("user:tester", sees_unowned=True))
 
 
 def recording_console() -> tuple[Console, io.StringIO]:
@@ -35,7 +39,7 @@ async def test_the_list_shows_status_phase_progress_bar_and_message(store: Store
     done = await store.create_task("operation", {})
     await store.complete(done.id, {"ok": True})
     console, out = recording_console()
-    assert await show_tasks(store.path, console=console) == 0
+    assert await show_tasks(store.path, LOCAL, console=console) == 0
     text = out.getvalue()
     lines = {t.id: next(line for line in text.splitlines() if t.id in line) for t in (working, done)}
     assert "working" in lines[working.id] and "searching" in lines[working.id]
@@ -45,7 +49,7 @@ async def test_the_list_shows_status_phase_progress_bar_and_message(store: Store
     assert text.index(working.id) < text.index(done.id)  # unfinished tasks first
 
     console, out = recording_console()
-    await show_tasks(store.path, console=console, status="completed")
+    await show_tasks(store.path, LOCAL, console=console, status="completed")
     assert done.id in out.getvalue() and working.id not in out.getvalue()
 
 
@@ -54,7 +58,7 @@ async def test_watch_redraws_as_progress_moves(store: Store) -> None:
     await store.transition(task.id, "working")
     await store.set_progress(task.id, {"step": "collect", "completed": 1, "total": 8, "message": "first"})
     console, out = recording_console()
-    watcher = asyncio.create_task(show_tasks(store.path, console=console, watch=True, interval=0.05))
+    watcher = asyncio.create_task(show_tasks(store.path, LOCAL, console=console, watch=True, interval=0.05))
     try:
         await until(lambda: asyncio.sleep(0, "1/8" in out.getvalue()), within=10)
         await store.set_progress(task.id, {"step": "collect", "completed": 6, "total": 8, "message": "later"})
@@ -69,7 +73,7 @@ async def test_watch_redraws_as_progress_moves(store: Store) -> None:
 
 async def test_watch_stops_after_the_rounds_asked(store: Store) -> None:
     console, out = recording_console()
-    assert await show_tasks(store.path, console=console, watch=True, interval=0.01, rounds=3) == 0
+    assert await show_tasks(store.path, LOCAL, console=console, watch=True, interval=0.01, rounds=3) == 0
     assert out.getvalue().count("no tasks") >= 2  # drawn more than once
 
 
@@ -106,10 +110,17 @@ def test_the_command_prints_the_table_and_shows_the_owner_column_when_there_is_o
             " ('task_00000000-0000-4000-8000-000000000002', 'qd.winnow', 'pending', '{}',"
             " '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z', 'token:alice')"
         )
-    out = subprocess.run(
+    mine = subprocess.run(
         [*run, "tasks", "--db", str(db)], capture_output=True, text=True, env=env, timeout=60
     )
-    assert out.returncode == 0 and "owner" in out.stdout and "token:alice" in out.stdout, out.stderr
+    assert mine.returncode == 0 and "owner" in mine.stdout, mine.stderr
+    # The local user's list: its own and unowned tasks, not token:alice's; --all-owners shows all.
+    assert "0001" in mine.stdout and "0002" not in mine.stdout and "token:alice" not in mine.stdout
+    out = subprocess.run(
+        [*run, "tasks", "--all-owners", "--db", str(db)], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert out.returncode == 0 and "0001" in out.stdout and "0002" in out.stdout, out.stderr
+    assert "token:alice" in out.stdout
     missing = subprocess.run(
         [*run, "tasks", "--db", str(tmp_path / "none.db")],
         capture_output=True,

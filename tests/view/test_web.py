@@ -10,7 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
-from exa_orch.config import Secret
+from exa_orch.config import Secret, Settings
 from exa_orch.errors import ErrorCode, StoreError
 from exa_orch.store import Elite, RunRecord, Store
 from exa_orch.view.auth import COOKIE
@@ -29,7 +29,8 @@ async def view(store: Store) -> AsyncIterator[ViewDB]:
 def client(
     db: ViewDB, *, token: str | None = None, peer: str = "127.0.0.1", host: str = "127.0.0.1"
 ) -> httpx.AsyncClient:
-    app: Any = build_app(db, token=Secret(token) if token else None)
+    settings = Settings(http_token=Secret(token) if token else None, principal="user:tester")
+    app: Any = build_app(db, settings)
     transport = httpx.ASGITransport(app=app, client=(peer, 40000))
     return httpx.AsyncClient(transport=transport, base_url=f"http://{host}:8766")
 
@@ -201,8 +202,10 @@ async def test_a_database_without_the_archive_views_answers_503_with_a_hint(tmp_
     path = tmp_path / "old.db"
     async with Store(path):
         pass
-    with sqlite3.connect(path) as conn:
+    with sqlite3.connect(path) as conn:  # as before migration 0002
         conn.execute("DROP VIEW v_archive")
+        conn.execute("DROP TABLE qd_elites")
+        conn.execute("DROP TABLE workflow_runs")
     async with ViewDB(path) as db, client(db) as c:
         archive = await c.get("/archive")
         tasks = await c.get("/api/tasks")
