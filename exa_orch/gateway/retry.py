@@ -10,9 +10,9 @@
   its body carries an `externalId`, because then a duplicate is refused with 409 and the gateway
   resolves that 409 to the existing object. Without an externalId it is retried only when Exa
   surely did not act: a 429, or a connection that failed before the request was sent.
-  Only Websets objects count as keyed: Exa documents the 409 for websets and accepts an
-  externalId in place of any Websets id (the simulator enforces it for every Websets kind). The
-  Agent API has no externalId, so an agent run is never re-sent after an ambiguous failure.
+  Only webset creates count as keyed: Exa takes `externalId` on webset creates only and refuses
+  a duplicate with 409. The transport never re-sends any other create after an ambiguous failure;
+  `operations/_creates.py` does, after looking the object up by its metadata mark.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Literal
-from urllib.parse import quote
 
 import httpx
 from tenacity import (
@@ -37,6 +36,7 @@ from tenacity import (
 )
 
 from exa_orch.errors import GatewayError
+from exa_orch.gateway.paths import quote_segment, route_safe
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 # Failures raised before any byte of the request left: Exa cannot have acted on it.
@@ -98,7 +98,7 @@ class CallShape:
         """Where the object a create made lives, by externalId (Exa accepts it in place of the id)."""
         if not (self.is_create and self.external_id):
             return None
-        return f"{self.path.rstrip('/')}/{quote(self.external_id, safe='')}"
+        return f"{self.path.rstrip('/')}/{quote_segment(self.external_id)}"
 
 
 def _json_body(request: httpx.Request) -> object:
@@ -126,7 +126,8 @@ def shape_of(request: httpx.Request, path: str, family: str) -> CallShape:
     if isinstance(body, dict):
         streaming = streaming or body.get("stream") is True
         raw_id = body.get("externalId")
-        external_id = raw_id if isinstance(raw_id, str) and raw_id else None
+        # An externalId that can't be looked up by path can't make a retry safe: treat it as none.
+        external_id = raw_id if isinstance(raw_id, str) and route_safe(raw_id) else None
     is_create = method == "POST" and family != "arxiv" and bool(_CREATE_PATH.match(path))
     keyed = is_create and family == "websets"  # where Exa refuses a duplicate externalId with 409
     return CallShape(

@@ -14,6 +14,7 @@ import ipaddress
 import json
 import logging
 import os
+import re
 import signal
 import socket
 import stat
@@ -28,9 +29,9 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from exa_orch.app import open_app
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
-from exa_orch.mcp.app import open_app
 from exa_orch.mcp.auth import BearerAuth
 from exa_orch.mcp.server import ExaOrchServer, build_server
 
@@ -63,7 +64,10 @@ def check_bind(settings: Settings, host: str) -> None:
 
 
 def serve(settings: Settings, *, db_path: Path, http: bool, host: str, port: int) -> int:
-    """Run the server to completion; 0 on a clean stop (see module docstring).
+    """Serve MCP until the client leaves or a signal arrives; 0 on a clean stop.
+
+    stdio by default; `http=True` serves streamable HTTP at http://host:port/mcp (loopback unless
+    EXA_ORCH_HTTP_TOKEN is set); raises ConfigError for an unsafe bind.
 
     Without EXA_API_KEY (and no simulator URL) the server still starts: its first call to Exa asks
     the client for the key by a form, or answers a CONFIG_ERROR tool result naming EXA_API_KEY."""
@@ -104,6 +108,52 @@ _BATCH = (
 )
 
 
+_BAD_ID = "Invalid request: 'id' must be a string or an integer"
+_TOO_DEEP = (
+    "Invalid request: the message is nested too deep to parse (about 1,000 levels); flatten the arguments"
+)
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"|[{}\[\]]', re.S)
+_DECODER = json.JSONDecoder()
+
+
+def _has_bad_id(line: str) -> bool:
+    """Whether a line the SDK read as a notification is a request with an unusable id."""
+    if '"id"' not in line:
+        return False
+    try:
+        message = json.loads(line)
+    except (ValueError, RecursionError):
+        return "id" in _top_level_scalars(line)
+    return isinstance(message, dict) and "id" in message
+
+
+def _top_level_scalars(line: str) -> dict[str, Any]:
+    """The keys of the line's top-level JSON object, with their values when those are scalars
+    (a nested value maps to None), found without parsing the nesting (which may be too deep)."""
+    out: dict[str, Any] = {}
+    if not line.lstrip().startswith("{"):
+        return out
+    depth = 0
+    for match in _TOKEN.finditer(line):
+        token = match.group()
+        if token in "{[":
+            depth += 1
+        elif token in "}]":
+            depth -= 1
+        elif depth == 1:
+            after = len(line) - len(line[match.end() :].lstrip())
+            if line[after : after + 1] != ":":
+                continue  # a string value, not a key
+            try:
+                key = json.loads(token)
+                start = len(line) - len(line[after + 1 :].lstrip())
+                value = None if line[start : start + 1] in ("{", "[") else _DECODER.raw_decode(line, start)[0]
+            except (ValueError, RecursionError):
+                continue
+            out.setdefault(key, value)
+    return out
+
+
 def _valid_id(rid: Any) -> bool:
     return isinstance(rid, int | str) and not isinstance(rid, bool)
 
@@ -122,13 +172,26 @@ def _read_line(line: str) -> tuple[types.JSONRPCMessage | None, list[types.JSONR
     stray responses stay unanswered.
     """
     try:
-        return types.jsonrpc_message_adapter.validate_json(line, by_name=False), []
+        read = types.jsonrpc_message_adapter.validate_json(line, by_name=False)
     except ValidationError as exc:
         errors = exc.errors(include_url=False, include_input=False)
+    else:
+        if isinstance(read, types.JSONRPCNotification) and _has_bad_id(line):
+            # The SDK reads a request whose id is null, a bool, a float, an object or an array as
+            # a notification (it drops the id) and never answers it.
+            return None, [_error(None, types.INVALID_REQUEST, _BAD_ID)]
+        return read, []
     try:
         # A number past Python's 4300-digit cap is no reason to lose the id beside it.
         message = json.loads(line, parse_int=lambda digits: int(digits) if len(digits) < 4300 else None)
-    except (ValueError, RecursionError):
+    except RecursionError:
+        # Nested deeper than Python's parser goes: the id beside the deep part is still readable.
+        top = _top_level_scalars(line)
+        if "method" not in top or "id" not in top:
+            return None, []  # a notification (or a stray response): never answered
+        rid = top["id"] if _valid_id(top["id"]) else None
+        return None, [_error(rid, types.INVALID_REQUEST, _TOO_DEEP)]
+    except ValueError:
         return None, [
             _error(
                 None,
@@ -149,9 +212,7 @@ def _read_line(line: str) -> tuple[types.JSONRPCMessage | None, list[types.JSONR
         return None, []  # a stray response or a notification: never answered
     rid = message["id"]
     if not _valid_id(rid):
-        return None, [
-            _error(None, types.INVALID_REQUEST, "Invalid request: 'id' must be a string or an integer")
-        ]
+        return None, [_error(None, types.INVALID_REQUEST, _BAD_ID)]
     # A request's own complaints (the union's other members complain about what a request lacks).
     mine = [e for e in errors if e["loc"][:1] == ("JSONRPCRequest",)] or errors[:1]
     parts = [

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 
@@ -23,6 +22,7 @@ from exa_orch.errors import (
     RateLimited,
     UpstreamTimeout,
 )
+from exa_orch.gateway.paths import quote_segment, route_safe
 
 from .context import OpContext
 from .models import Args
@@ -109,9 +109,24 @@ async def request(
         ) from exc
 
 
-def segment(value: Any) -> str:
-    """One path segment, escaped (ids and externalIds may hold any character)."""
-    return quote(str(value), safe="")
+def segment(value: Any, field: str = "id") -> str:
+    """One path segment built from the id in `field`, escaped so no character can change the route.
+
+    Raises InvalidParams naming `field` when the id is empty, `.` or `..` (httpx and every server
+    resolve those, so `items.delete {itemId: ".."}` would reach the webset itself), or holds `/` or
+    `\\` (which a server decodes back into a separator). Everything else is percent-escaped
+    (`?`, `#`, `%`, spaces ...), so `%2e%2e` stays a literal id.
+    """
+    text = str(value)
+    if not route_safe(text):
+        shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
+        raise InvalidParams(
+            f"{field}: {shown} is not a usable id (an id may not be empty, '.' or '..', nor contain "
+            "'/' or '\\'); sent in a URL it would reach a different Exa endpoint",
+            hint=f"Pass the id exactly as Exa returned it in '{field}' (list the objects to find it).",
+            fields=[field],
+        )
+    return quote_segment(text)
 
 
 class Rest:
@@ -128,8 +143,9 @@ class Rest:
 
     def plan(self, args: Args) -> dict[str, Any]:
         """{method, path, query?, body?}: the request this call sends."""
-        names = [n for n in type(args).model_fields if "{" + n + "}" in self.path]
-        path = self.path.format(**{n: segment(getattr(args, n)) for n in names})
+        fields = type(args).model_fields
+        names = [n for n in fields if "{" + n + "}" in self.path]
+        path = self.path.format(**{n: segment(getattr(args, n), fields[n].alias or n) for n in names})
         rest = args.wire(exclude=set(names))
         aliases = {n: (f.alias or n) for n, f in type(args).model_fields.items()}
         q_aliases = {aliases.get(n, n) for n in self.query_fields}

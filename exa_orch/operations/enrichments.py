@@ -6,8 +6,9 @@ from typing import Any
 
 from pydantic import Field, model_validator
 
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 
+from ._creates import create_op, find_in_webset
 from ._http import WEBSETS, rest_op
 from .models import Args, Id
 from .registry import Operation
@@ -42,8 +43,9 @@ def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
 
 P = f"{WEBSETS}/websets/{{webset_id}}/enrichments"
 OPERATIONS: list[Operation] = [
-    rest_op("enrichments.create", CreateEnrichment, "POST", P, "Add an enrichment (description, format; options "
-            "when format is 'options') to every item of a webset.", project=_one),
+    create_op("enrichments.create", CreateEnrichment, P, "Add an enrichment (description, format; options "
+              "when format is 'options') to every item of a webset.", project=_one,
+              find=lambda ctx, args, key: find_in_webset(ctx, args.webset_id, "enrichments", key)),
     rest_op("enrichments.get", EnrichmentRef, "GET", P + "/{enrichment_id}", "Get an enrichment.", project=_one),
     rest_op("enrichments.cancel", EnrichmentRef, "POST", P + "/{enrichment_id}/cancel", "Cancel a running "
             "enrichment.", project=_one),

@@ -9,8 +9,10 @@ from typing import Any, Literal
 from pydantic import Field
 
 from exa_orch.errors import ApiError, InvalidParams, UpstreamTimeout
-from exa_orch.gateway import projections as pj
+from exa_orch.gateway.marks import CREATE_MARK
+from exa_orch.operations import projections as pj
 
+from ._creates import create_or_find, find_in_list, mark_body
 from ._http import WEBSETS, raise_for_status, request, rest_op, segment
 from ._paging import GetAll, collect, project_all
 from ._polling import poll_until
@@ -47,6 +49,7 @@ class CreateImport(Args):
     title: str | None = None
     metadata: Metadata | None = None
     external_id: str | None = Field(default=None, max_length=300)
+    """your idempotency key; Exa's imports take no externalId, so it is kept in metadata.exaOrchKey"""
 
 
 def csv_facts(text: str) -> tuple[int, int]:
@@ -112,12 +115,32 @@ async def upload_csv(ctx: OpContext, url: str, text: str) -> int:
 
 
 async def create(args: CreateImport, ctx: OpContext) -> dict[str, Any]:
+    """POST the import through `create_or_find` (its key: the caller's externalId, kept in metadata, as
+    Exa's import takes no externalId), then upload the CSV text if given (or read from `path`)."""
     if args.path is not None:
         plan_create(args)  # the same checks as a preview (not both csv and path)
         text = await read_local_csv(ctx, args.path, MAX_IMPORT_BYTES)
         args = args.model_copy(update={"csv": text, "path": None})
     plan = plan_create(args)
-    created = await request(ctx, "POST", plan["path"], body=plan["body"])
+    body = dict(plan["body"])
+    external_id = body.pop("externalId", None)
+    if external_id:
+        body["metadata"] = {CREATE_MARK: external_id, **(body.get("metadata") or {})}
+    body, key, chosen = mark_body(body)
+
+    async def send() -> dict[str, Any]:
+        answer: dict[str, Any] = await request(ctx, "POST", plan["path"], body=body)
+        return answer
+
+    async def find() -> dict[str, Any] | None:
+        found = await find_in_list(ctx, P, key)
+        if found is not None and isinstance(args.csv, str) and not found.get("uploadUrl"):
+            # Made, but its upload URL was in the answer that was lost: remove it and make it again.
+            await request(ctx, "DELETE", f"{P}/{segment(found['id'])}")
+            return None
+        return found
+
+    created = await create_or_find(send, find, what="imports.create", find_first=chosen)
     if isinstance(args.csv, str):
         url = created.get("uploadUrl")
         if not url:

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 
 from ._http import WEBSETS, Rest, request, rest_op, segment
 from ._paging import GetAll, collect, project_all
@@ -89,7 +89,7 @@ def _project_list(result: dict[str, Any], args: ListItems) -> dict[str, Any]:
 
 
 async def get_all(args: GetAllItems, ctx: OpContext) -> dict[str, Any]:
-    path = P.format(webset_id=segment(args.webset_id))
+    path = P.format(webset_id=segment(args.webset_id, "websetId"))
     out = await collect(ctx, path, args, {"sourceId": args.source_id}, max_page=100)
     return keep_satisfied(out, args.only_satisfied)
 

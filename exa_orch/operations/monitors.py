@@ -6,8 +6,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 
+from ._creates import create_op, find_in_list
 from ._http import WEBSETS, rest_op
 from ._paging import GetAll, collect, project_all
 from .context import OpContext
@@ -69,8 +70,9 @@ def _page(fn: Any) -> Any:
 
 P = f"{WEBSETS}/monitors"
 OPERATIONS: list[Operation] = [
-    rest_op("monitors.create", CreateMonitor, "POST", P, "Create a monitor that re-runs a webset search on a "
-            "cron cadence (5 fields, at most daily).", project=_one(pj.monitor)),
+    create_op("monitors.create", CreateMonitor, P, "Create a monitor that re-runs a webset search on a "
+              "cron cadence (5 fields, at most daily).", project=_one(pj.monitor),
+              find=lambda ctx, args, key: find_in_list(ctx, P, key, {"websetId": args.webset_id})),
     rest_op("monitors.get", MonitorId, "GET", P + "/{id}", "Get a monitor with its last run.",
             project=_one(pj.monitor)),
     rest_op("monitors.list", ListMonitors, "GET", P, "List monitors, one page (websetId filters).",

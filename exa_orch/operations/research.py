@@ -13,7 +13,9 @@ from exa_py.agent.types import AgentEffort
 from pydantic import Field
 
 from exa_orch.gateway import call
+from exa_orch.gateway.marks import CREATE_MARK, new_key
 
+from ._creates import MAX_LIST_PAGES, create_or_find
 from ._http import segment
 from ._polling import poll_until
 from .context import OpContext
@@ -40,7 +42,8 @@ class CreateResearch(Args):
     model: Literal["exa-research-fast", "exa-research", "exa-research-pro"] = "exa-research"
     """mapped to agent effort: fast -> low, research -> medium, pro -> high"""
     external_id: str | None = Field(default=None, max_length=300)
-    """your idempotency key, sent along with the run"""
+    """your idempotency key: kept in the run's metadata.exaOrchKey; a create whose answer was lost is
+    looked up by it before being sent again (one is made up when you give none)"""
 
 
 class ResearchId(Args):
@@ -82,30 +85,55 @@ def research_view(run: dict[str, Any]) -> dict[str, Any]:
     request = run.get("request") or {}
     if request.get("effort"):
         out["effort"] = request["effort"]
+    mark = (run.get("metadata") or request.get("metadata") or {}).get(CREATE_MARK)
+    if mark:
+        out["externalId"] = mark  # the key it was created with (research.create's externalId)
     return out
 
 
 async def create(args: CreateResearch, ctx: OpContext) -> dict[str, Any]:
-    # The Agent API has no externalId field; it rides along in the body (exa-py's extra_body).
-    extra_body = {"externalId": args.external_id} if args.external_id else None
-    run = await call(ctx.exa.agent.runs.create(
-        query=args.instructions,
-        output_schema=args.output_schema,
-        effort=MODEL_TO_EFFORT[args.model],
-        metadata={"model": args.model, "via": "exa-orch research.create"},
-        extra_body=extra_body,
-    ))  # fmt: skip
-    return {**run_json(run), "model": args.model}
+    # The Agent API has no externalId: the key is a metadata mark, found again in the runs list.
+    key = args.external_id or new_key()
+    metadata = {"model": args.model, "via": "exa-orch research.create", CREATE_MARK: key}
+
+    async def send() -> dict[str, Any]:
+        return run_json(await call(ctx.exa.agent.runs.create(
+            query=args.instructions,
+            output_schema=args.output_schema,
+            effort=MODEL_TO_EFFORT[args.model],
+            metadata=metadata,
+        )))  # fmt: skip
+
+    run = await create_or_find(
+        send, lambda: find_run(ctx, key), what="research.create", find_first=bool(args.external_id)
+    )
+    return {**run, "model": args.model}
+
+
+async def find_run(ctx: OpContext, key: str) -> dict[str, Any] | None:
+    """The agent run created with mark `key` (newest pages of the runs list), or None."""
+    cursor: str | None = None
+    for _ in range(MAX_LIST_PAGES):
+        page = await call(ctx.exa.agent.runs.list(cursor=cursor, limit=100))
+        for run in page.data:
+            data = run_json(run)
+            metadata = data.get("metadata") or (data.get("request") or {}).get("metadata") or {}
+            if isinstance(metadata, dict) and metadata.get(CREATE_MARK) == key:
+                return data
+        cursor = getattr(page, "next_cursor", None)
+        if not getattr(page, "has_more", False) or not cursor:
+            return None
+    return None
 
 
 async def get(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
     # exa-py puts the run id into the path as is: escape it ("run/cancel" or "id?x" must not route).
-    return run_json(await call(ctx.exa.agent.runs.get(segment(args.research_id))))
+    return run_json(await call(ctx.exa.agent.runs.get(segment(args.research_id, "researchId"))))
 
 
 async def cancel(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
     """Cancel a running research task (Agent API run cancel); a finished run is refused by Exa (409)."""
-    return run_json(await call(ctx.exa.agent.runs.cancel(segment(args.research_id))))
+    return run_json(await call(ctx.exa.agent.runs.cancel(segment(args.research_id, "researchId"))))
 
 
 async def list_(args: ListResearch, ctx: OpContext) -> dict[str, Any]:
@@ -117,7 +145,7 @@ async def poll_until_finished(args: PollResearch, ctx: OpContext) -> dict[str, A
     """Poll the run until terminal or `timeout`; progress is reported on each poll (no total is known)."""
 
     async def fetch() -> dict[str, Any]:
-        return run_json(await call(ctx.exa.agent.runs.get(segment(args.research_id))))
+        return run_json(await call(ctx.exa.agent.runs.get(segment(args.research_id, "researchId"))))
 
     async def report(run: dict[str, Any], polls: int) -> None:
         await ctx.progress(polls, None, f"research {args.research_id} {run.get('status')}")

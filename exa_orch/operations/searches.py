@@ -6,8 +6,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 
+from ._creates import create_op, find_in_webset
 from ._http import WEBSETS, rest_op
 from .models import Args, Id
 from .registry import Operation
@@ -41,8 +42,9 @@ def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
 
 P = f"{WEBSETS}/websets/{{webset_id}}/searches"
 OPERATIONS: list[Operation] = [
-    rest_op("searches.create", CreateSearch, "POST", P, "Start a search in a webset (query, count, criteria, "
-            "entity, behavior).", project=_one, hint=SEARCH_COMMON_ISSUES),
+    create_op("searches.create", CreateSearch, P, "Start a search in a webset (query, count, criteria, "
+              "entity, behavior).", project=_one, hint=SEARCH_COMMON_ISSUES,
+              find=lambda ctx, args, key: find_in_webset(ctx, args.webset_id, "searches", key)),
     rest_op("searches.get", SearchRef, "GET", P + "/{search_id}", "Get a search with its progress.", project=_one),
     rest_op("searches.cancel", SearchRef, "POST", P + "/{search_id}/cancel", "Cancel a running search.",
             project=_one),

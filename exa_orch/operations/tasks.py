@@ -1,6 +1,6 @@
 """tasks.* operations (create, get, result, list, cancel) and the "operation" task type.
 
-They reach the runtime through `ctx.services["tasks"]` (a runtime TaskService), set by the face
+They reach the runtime through `ctx.tasks` (a runtime TaskService), set by the face (exa_orch.app)
 when the runtime is up. `OPERATION_WORKFLOW` lets a face run ANY operation as a durable task (MCP
 Tasks' task-augmented calls): its single step dispatches the operation through
 `services["dispatch"]` (async (name, args, progress) -> JSON) or, without it, through
@@ -16,7 +16,8 @@ from pydantic import ConfigDict, Field
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError, Conflict, InvalidParams, NotFoundError
-from exa_orch.gateway.projections import ItemField
+from exa_orch.gateway.marks import CREATE_MARK
+from exa_orch.operations.projections import ItemField
 from exa_orch.runtime import Principal, TaskContext, TaskService, WorkflowSpec
 from exa_orch.store import TaskRecord, TaskStatus
 
@@ -30,7 +31,7 @@ OPERATION_TASK_TYPE = "operation"  # the task type that runs one registered oper
 
 
 def _service(ctx: OpContext) -> TaskService:
-    service: TaskService | None = ctx.services.get("tasks")
+    service = ctx.tasks
     if service is None:
         raise ConfigError(
             "the task runtime is not running in this process",
@@ -102,7 +103,7 @@ class ListArgs(Args):
 
 async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
     extra = dict(args.model_extra or {})
-    registry = ctx.services.get("registry")
+    registry = ctx.registry
     if args.type == OPERATION_TASK_TYPE and registry is not None:
         check_operation_task(registry, str(extra.get("operation", "")), extra.get("args"))
     record = await _service(ctx).create(args.type, extra, ttl_ms=args.ttl, principal=_principal(ctx))
@@ -197,7 +198,21 @@ class OperationTaskArgs(Args):
 # so a run killed after Exa made the object (before the checkpoint) finds it on resume instead of
 # making a second one, or failing on the 409 its own first attempt causes.
 FINDABLE_CREATES: dict[str, str] = {"websets.create": "websets.get"}
+# Creates found again by a metadata mark: the operation itself looks a caller-chosen mark up first.
+MARKED_CREATES = frozenset({"searches.create", "enrichments.create", "monitors.create", "webhooks.create"})
 STEP_KEY = "operation"
+
+
+def mark_create(operation: str, call_args: dict[str, Any], key: str) -> None:
+    """Give a create run as a task the task's own key (unless the caller gave one), so a rerun after
+    a crash finds the object instead of making a second (operations/_creates.py)."""
+    if operation in MARKED_CREATES:
+        metadata = call_args.get("metadata")
+        metadata = dict(metadata) if isinstance(metadata, dict) else {}
+        metadata.setdefault(CREATE_MARK, key)
+        call_args["metadata"] = metadata
+    elif operation in ("research.create", "imports.create"):
+        call_args.setdefault("externalId", key)
 
 
 async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
@@ -225,10 +240,13 @@ async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
             settings=ctx.services.get("settings") or Settings(),
             progress=progress,
             services=ctx.services,
+            registry=registry,
         )
         return await dispatch(registry, name, call_args, op_ctx)
 
     call_args = dict(args.args)
+    if call_args.get("preview") is not True:
+        mark_create(args.operation, call_args, ctx.external_id(STEP_KEY))
     getter = FINDABLE_CREATES.get(args.operation)
     external_id: str | None = None
     if getter is not None and call_args.get("preview") is not True:

@@ -9,8 +9,9 @@ from typing import Any
 
 from pydantic import Field
 
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 
+from ._creates import create_op, find_in_list
 from ._http import WEBSETS, rest_op, segment
 from ._paging import GetAll, collect, project_all
 from .context import OpContext
@@ -74,8 +75,9 @@ class GetAllWebhooks(GetAll):
 
 P = f"{WEBSETS}/webhooks"
 OPERATIONS: list[Operation] = [
-    rest_op("webhooks.create", CreateWebhook, "POST", P, "Create a webhook; its signing secret is returned "
-            "now only (store it).", project=_one(pj.webhook_created), secret_result=True),
+    create_op("webhooks.create", CreateWebhook, P, "Create a webhook; its signing secret is returned "
+              "now only (store it).", project=_one(pj.webhook_created), secret_result=True,
+              find=lambda ctx, args, key: find_in_list(ctx, P, key)),
     rest_op("webhooks.get", WebhookId, "GET", P + "/{id}", "Get a webhook.", project=_one(pj.webhook)),
     rest_op("webhooks.list", Page, "GET", P, "List webhooks, one page.", project=_page(pj.webhook)),
     rest_op("webhooks.update", UpdateWebhook, "PATCH", P + "/{id}", "Change a webhook's url, events or metadata.",

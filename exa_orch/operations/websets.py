@@ -6,8 +6,9 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 
+from ._creates import create_op, find_webset
 from ._http import WEBSETS, request, rest_op, segment
 from ._paging import GetAll, collect, project_all
 from ._polling import poll_until
@@ -129,8 +130,10 @@ def _one(fn: Any) -> Any:
 
 P = f"{WEBSETS}/websets"
 OPERATIONS: list[Operation] = [
-    rest_op("websets.create", CreateWebset, "POST", P, "Create a webset, optionally with a first search, "
-            "imports and enrichments.", project=_one(pj.webset)),
+    create_op("websets.create", CreateWebset, P, "Create a webset, optionally with a first search, imports "
+              "and enrichments. Without an externalId exa-orch gives it one (in the answer), so a create whose "
+              "answer was lost is found again, never made twice.", project=_one(pj.webset),
+              find=lambda ctx, args, key: find_webset(ctx, key), by_external_id=True),
     rest_op("websets.get", GetWebset, "GET", P + "/{id}", "Get a webset (expand=['items'] adds its latest items, "
             "compact unless fields asks for more).", project=lambda result, args: pj.webset(result, args.fields)),
     rest_op("websets.list", ListWebsets, "GET", P, "List websets, one page (cursor, limit <= 100).",

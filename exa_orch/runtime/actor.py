@@ -319,7 +319,7 @@ class TaskActor:
 
 def _error_dict(exc: BaseException, ctx: TaskContext | None) -> dict[str, Any]:
     """The task's error {step, message, recoverable, code}: recoverable = retrying later may succeed."""
-    step = (ctx.current_step if ctx is not None else None) or "workflow"
+    step = getattr(exc, "failed_step", None) or (ctx.current_step if ctx is not None else None) or "workflow"
     if isinstance(exc, OrchError):
         recoverable = isinstance(exc, GatewayError) and exc.retryable
         return {"step": step, "message": exc.message, "recoverable": recoverable, "code": str(exc.code)}

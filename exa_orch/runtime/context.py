@@ -130,6 +130,13 @@ class TaskContext:
             out = fn()
             if inspect.isawaitable(out):
                 out = await out
+        except Exception as exc:
+            # The innermost step an error came out of; steps running side by side (gather) share
+            # current_step, so the error carries its own.
+            if getattr(exc, "failed_step", None) is None:
+                with contextlib.suppress(AttributeError, TypeError):
+                    exc.failed_step = key  # type: ignore[attr-defined]
+            raise
         finally:
             _IN_STEP.reset(inside)
         result = _json_roundtrip(out)

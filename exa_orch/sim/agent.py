@@ -265,7 +265,7 @@ async def create_run(request: Request) -> Response:
         external_id=str(external_id) if external_id is not None else None,
     )
     store.runs[run.id] = run
-    note_create(request, run.external_id)
+    note_create(request, run.external_id, kind="agent_run", obj_id=run.id, metadata=metadata)
     if _wants_sse(request):
         return StreamingResponse(_follow(store, run), media_type="text/event-stream")
     return JSONResponse(store.to_json(run))

@@ -18,6 +18,7 @@ sending a response.")`.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
 import uuid
@@ -85,6 +86,11 @@ def _template(routes: list[BaseRoute], scope: Scope) -> str | None:
     return None
 
 
+def _client_tag(scope: Scope) -> str | None:
+    key = _api_key(scope)
+    return hashlib.sha256(key.encode()).hexdigest()[:8] if key else None
+
+
 def _api_key(scope: Scope) -> str | None:
     for name, value in scope.get("headers", []):
         if name == b"x-api-key":
@@ -131,6 +137,8 @@ class SimApp(Starlette):
             "status": None,
             "fault": None,
             "external_id": None,
+            # Which client sent it (a digest of its key, never the key): per-client pacing checks.
+            "client": _client_tag(scope),
         }
         counters.started(endpoint, family, entry)
 
@@ -143,7 +151,7 @@ class SimApp(Starlette):
         try:
             await self._handle(scope, receive, send, send_tracking, entry, path)
         finally:
-            counters.finished(entry, time.monotonic(), state.get("external_id"))
+            counters.finished(entry, time.monotonic(), state.get("external_id"), state.get("created"))
 
     async def _handle(
         self, scope: Scope, receive: Receive, raw_send: Send, send: Send, entry: dict[str, Any], path: str
@@ -174,7 +182,42 @@ class SimApp(Starlette):
         if fault is not None:
             await _fault_response(request, fault, config.retry_after, entry["family"])(scope, receive, send)
             return
+        if config.after_create > 0 and scope["method"] == "POST":
+            send = self._after_create(request, scope, receive, raw_send, send, entry)
         await super().__call__(scope, receive, send)
+
+    def _after_create(
+        self,
+        request: Request,
+        scope: Scope,
+        receive: Receive,
+        raw_send: Send,
+        send: Send,
+        entry: dict[str, Any],
+    ) -> Send:
+        """A `send` that, when the route made an object (`note_create`) and the draw says so, answers
+        with a fault instead of the object: the create happened, the client can't know it."""
+        swallow = False
+
+        async def maybe_fault(message: Message) -> None:
+            nonlocal swallow
+            if swallow:
+                return
+            if message["type"] == "http.response.start" and message["status"] < 300:
+                state = scope.get("state", {})
+                fault = self.faults.draw_after_create() if state.get("created") else None
+                if fault is not None:
+                    swallow = True
+                    self.sim.counters.faulted_after_create(entry, fault)
+                    if fault == "drop":
+                        await _drop(raw_send, receive)
+                        return
+                    response = _fault_response(request, fault, 0.0, entry["family"])
+                    await response(scope, receive, send)
+                    return
+            await send(message)
+
+        return maybe_fault
 
 
 def _add_header(message: Message, name: str, value: str) -> Message:

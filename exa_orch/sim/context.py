@@ -24,6 +24,9 @@ class FaultConfig:
     retry_after: float = 0.2  # seconds, sent as Retry-After on injected 429s
     latency_ms: float = 0.0  # added to every request
     seed: int = 0  # the fault draw is deterministic for a given seed and request order
+    # Share (0..1) of creates that succeed (the object is made) and are then answered with a fault
+    # (a 5xx or a dropped connection, from `kinds`): the ambiguous failure a blind retry duplicates.
+    after_create: float = 0.0
 
 
 @dataclass

@@ -97,11 +97,23 @@ def _counters(request: Request) -> Counters:
     return counters
 
 
-def note_create(request: Request, external_id: str | None) -> None:
-    """Record a successful create; counts it under its externalId when it has one."""
+def note_create(
+    request: Request,
+    external_id: str | None,
+    *,
+    kind: str = "object",
+    obj_id: str | None = None,
+    metadata: dict[str, Any] | None = None,
+) -> None:
+    """Record a successful create: its log entry gets `created` {kind, id, externalId, metadata}
+    (so a test can count duplicates by any mark) and `creates_by_kind` counts it; a create with an
+    externalId is also counted under it. The after-create fault mode keys off this record."""
+    state = request.scope.setdefault("state", {})
+    state["created"] = {"kind": kind, "id": obj_id, "externalId": external_id, "metadata": metadata or {}}
+    _counters(request).created_kind(kind)
     if external_id is None:
         return
-    request.scope.setdefault("state", {})["external_id"] = external_id
+    state["external_id"] = external_id
     _counters(request).created(external_id)
 
 
@@ -129,6 +141,8 @@ class FaultInjector:
             )
         if not 0.0 <= config.rate <= 1.0:
             raise ValueError(f"fault rate must be between 0 and 1, got {config.rate}")
+        if not 0.0 <= config.after_create <= 1.0:
+            raise ValueError(f"after_create must be between 0 and 1, got {config.after_create}")
         if config.retry_after < 0 or config.latency_ms < 0:
             raise ValueError("retry_after and latency_ms must be >= 0")
         config = dataclasses.replace(config, kinds=kinds)
@@ -148,7 +162,7 @@ class FaultInjector:
             values["kinds"] = tuple(k.strip() for k in values["kinds"].split(",") if k.strip())
         elif "kinds" in values:
             values["kinds"] = tuple(str(k) for k in values["kinds"])
-        for name in ("rate", "retry_after", "latency_ms"):
+        for name in ("rate", "retry_after", "latency_ms", "after_create"):
             if name in values:
                 values[name] = float(values[name])
         if "seed" in values:
@@ -164,6 +178,17 @@ class FaultInjector:
             roll = self._rng.random()
             kind = self._rng.choice(config.kinds)
         return kind if roll < config.rate else None
+
+    def draw_after_create(self) -> str | None:
+        """The fault that replaces the answer to a create that succeeded, or None."""
+        with self._lock:
+            config = self.config
+            if config.after_create <= 0:
+                return None
+            kinds = [k for k in config.kinds if k != "429"] or ["500", "502", "503", "drop"]
+            roll = self._rng.random()
+            kind = self._rng.choice(kinds)
+        return kind if roll < config.after_create else None
 
 
 def config_dict(config: FaultConfig) -> dict[str, Any]:
@@ -186,7 +211,9 @@ class Counters:
             self.by_endpoint: Counter[str] = Counter()
             self.by_family: Counter[str] = Counter()
             self.faults: Counter[str] = Counter(dict.fromkeys(FAULT_KINDS, 0))
+            self.after_create: Counter[str] = Counter()  # creates made, then answered with a fault
             self.creates: Counter[str] = Counter()
+            self.creates_by_kind: Counter[str] = Counter()
             self.conflicts: Counter[str] = Counter()
             self.total = 0
             self.in_flight = getattr(self, "in_flight", 0)
@@ -210,20 +237,33 @@ class Counters:
             entry["fault"] = kind
             self.faults[kind] += 1
 
+    def faulted_after_create(self, entry: dict[str, Any], kind: str) -> None:
+        with self._lock:
+            entry["fault"] = f"{kind}-after-create"
+            self.after_create[kind] += 1
+
     def responded(self, entry: dict[str, Any], status: int, external_id: str | None) -> None:
         with self._lock:
             entry["status"] = status
             entry["external_id"] = external_id
 
-    def finished(self, entry: dict[str, Any], t_end: float, external_id: str | None) -> None:
+    def finished(
+        self, entry: dict[str, Any], t_end: float, external_id: str | None, created: Any = None
+    ) -> None:
         with self._lock:
             self.in_flight -= 1
             entry["t_end"] = t_end
             entry["external_id"] = external_id
+            if created is not None:
+                entry["created"] = created
 
     def created(self, external_id: str) -> None:
         with self._lock:
             self.creates[external_id] += 1
+
+    def created_kind(self, kind: str) -> None:
+        with self._lock:
+            self.creates_by_kind[kind] += 1
 
     def conflict(self, external_id: str) -> None:
         with self._lock:
@@ -238,8 +278,10 @@ class Counters:
                 "in_flight": self.in_flight,
                 "max_in_flight": self.max_in_flight,
                 "creates_by_external_id": dict(self.creates),
+                "creates_by_kind": dict(self.creates_by_kind),
                 "conflicts_by_external_id": dict(self.conflicts),
                 "faults": dict(self.faults),
+                "faults_after_create": dict(self.after_create),
                 "total_requests": self.total,
             }
 

@@ -43,6 +43,20 @@ class SimHandle:
         """The /_sim/log entries, read in-process."""
         return self.ctx.counters.entries()
 
+    def creates_by_key(self, metadata_key: str) -> dict[str, int]:
+        """Successful creates counted by key: `kind:externalId`, else `kind:metadata[metadata_key]`
+        (objects made without either are not counted). A count above 1 is a duplicate."""
+        counts: dict[str, int] = {}
+        for entry in self.log():
+            made = entry.get("created")
+            if not made:
+                continue
+            key = made.get("externalId") or (made.get("metadata") or {}).get(metadata_key)
+            if key:
+                name = f"{made['kind']}:{key}"
+                counts[name] = counts.get(name, 0) + 1
+        return counts
+
     def set_faults(self, faults: FaultConfig) -> FaultConfig:
         """Replace the fault configuration (restarts the draw sequence from its seed)."""
         config = self.app.faults.configure(faults)

@@ -7,9 +7,11 @@ Every take is a check-and-set inside the writer's `BEGIN IMMEDIATE` transaction,
 processes racing for the same lease exactly one wins. The holder renews its leases by heartbeat;
 a finished task drops its lease.
 
-A task whose run was lost MAX_LOST_RUNS times (its holder died or stalled while running it) is
-failed by the claim that would start it once more: a task that crashes every server running it
-must not take servers down forever.
+A task whose runs were lost MAX_LOST_RUNS times in a row without progress (each holder died or
+stalled before saving a new checkpoint) is failed with TASK_ABANDONED by the claim that would start
+it once more: a task that crashes every server running it must not take servers down forever. A
+run that saved a checkpoint before it was lost made progress: a long task on a busy host whose
+servers keep getting killed goes on.
 """
 
 from __future__ import annotations
@@ -21,12 +23,14 @@ import socket
 import sqlite3
 import sys
 
-from exa_orch.errors import InvalidParams
+from exa_orch.errors import ErrorCode, InvalidParams
 from exa_orch.store.records import TERMINAL_SQL, TERMINAL_STATUSES, TaskRecord, TaskStatus, iso
 from exa_orch.store.tasks import Clock, OnFinish, add_event, fetch, transition
 
 HOST = socket.gethostname()
-MAX_LOST_RUNS = 5
+# Eight, not fewer: under chaos (servers killed every 3-8 s) a task queued behind others in the
+# gateway can lose a few runs in a row before its first call answers, through no fault of its own.
+MAX_LOST_RUNS = 8
 
 
 # Every owner id this process uses. A holder with this host and this pid that is not among them
@@ -185,7 +189,7 @@ def claim_runnable(
         # it is taken again like any orphan; a runner still alive here is not started twice.
         if not _takeable(owner, holder, expires_at, now):
             continue
-        if holder is not None and _lost_runs(conn, task_id) + 1 >= MAX_LOST_RUNS:
+        if holder is not None and _lost_without_progress(conn, task_id, now) >= MAX_LOST_RUNS:
             _give_up(conn, clock, task_id, on_finish)
             continue
         _take(conn, task_id, owner, holder, status, now, until)
@@ -193,25 +197,50 @@ def claim_runnable(
     return claimed
 
 
-def _lost_runs(conn: sqlite3.Connection, task_id: str) -> int:
-    """How often the task was taken over from a holder that had not let go (it died or stalled)."""
-    row = conn.execute(
-        "SELECT count(*) FROM task_events WHERE task_id = ? AND kind = 'claimed' "
-        "AND json_extract(data, '$.previous') IS NOT NULL",
+def _lost_without_progress(conn: sqlite3.Connection, task_id: str, now: str) -> int:
+    """How many of the task's latest runs, in a row, were lost (taken over from a holder that had not
+    let go: it died or stalled) without saving a checkpoint; the run being taken over now counts.
+
+    A run lasts from its claim to the next claim (or `now`); it was lost when that next claim took
+    the lease from it, and made progress when a checkpoint was saved in between, or a progress
+    report no earlier run had made (a long wait on Exa reports what it finds, but saves nothing
+    until it ends; a run that dies at the same point each time repeats the same reports)."""
+    claims = conn.execute(
+        "SELECT at, json_extract(data, '$.previous') IS NOT NULL FROM task_events "
+        "WHERE task_id = ? AND kind = 'claimed' ORDER BY id",
         (task_id,),
-    ).fetchone()
-    return int(row[0])
+    ).fetchall()
+    saves = [row[0] for row in conn.execute("SELECT saved_at FROM task_steps WHERE task_id = ?", (task_id,))]
+    reports = conn.execute(
+        "SELECT at, data FROM task_events WHERE task_id = ? AND kind = 'progress' ORDER BY id", (task_id,)
+    ).fetchall()
+    ends = [(at, bool(taken)) for at, taken in claims[1:]] + [(now, True)]
+    lost = 0
+    for (start, _), (end, taken) in reversed(list(zip(claims, ends, strict=True))):
+        if not taken or any(start < saved <= end for saved in saves):
+            break
+        before = {data for at, data in reports if at <= start}
+        if any(start < at <= end and data not in before for at, data in reports):
+            break
+        lost += 1
+    return lost
 
 
 def _give_up(conn: sqlite3.Connection, clock: Clock, task_id: str, on_finish: OnFinish | None) -> None:
     row = conn.execute("SELECT last_step_key FROM tasks WHERE id = ?", (task_id,)).fetchone()
     step = row[0] if row and row[0] else None
     message = (
-        f"{MAX_LOST_RUNS} server processes died or stalled while running this task (the last one "
-        f"after step {step or '(none saved)'}), so it is not started again: it may be what brings "
-        "them down. Check the server logs around that step; create the task again to retry."
+        f"{MAX_LOST_RUNS} server processes died or stalled in a row while running this task, none of "
+        f"them saving a new checkpoint (the last step saved: {step or '(none)'}), so it is not started "
+        "again: it may be what brings them down. Check the server logs around that step; create the "
+        "task again to retry."
     )
-    error = {"step": step or "workflow", "message": message, "recoverable": False, "code": "INTERNAL_ERROR"}
+    error = {
+        "step": step or "workflow",
+        "message": message,
+        "recoverable": False,
+        "code": ErrorCode.TASK_ABANDONED.value,
+    }
     transition(
         conn,
         clock,

@@ -20,7 +20,9 @@ from pydantic import Field
 
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.store import Archetype
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import adversarial_run
 
 Json = dict[str, Any]
@@ -210,19 +212,10 @@ def synthesis_from_run(run: Json) -> Json:
 async def _synthesize(ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json]) -> Json:
     """Run the synthesis; any failure or timeout becomes {error} (the sides are kept either way)."""
     prompt = synthesis_prompt(args.thesis, sides["thesis"]["items"], sides["antithesis"]["items"])
-    create_args = {
-        "instructions": prompt,
-        "outputSchema": SYNTHESIS_SCHEMA,
-        "externalId": ctx.external_id("synthesis.create"),
-    }
+    create_args = {"instructions": prompt, "outputSchema": SYNTHESIS_SCHEMA}
     await ctx.progress("synthesis", len(SIDES) + 2, len(SIDES) + 3, "starting the synthesis research run")
-
-    async def create() -> Json:
-        run: Json = await kit.call(ctx, "research.create", create_args, step="synthesis")
-        return run
-
     try:
-        run: Json = await ctx.step("synthesis.create", create)
+        run: Json = await kit.create_research(ctx, "synthesis.create", create_args)
     except OrchError as exc:
         return {"error": exc.to_dict()}
     research_id = str(run["researchId"])
@@ -232,10 +225,14 @@ async def _synthesize(ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json]
 
     remove = ctx.on_cancel(cancel_run)
     timeout_s = min(kit.seconds(args.timeout), 3600.0)
-    poll = {"researchId": research_id, "timeout": timeout_s, "pollInterval": poll_seconds(timeout_s)}
+    until = await kit.deadline(ctx, "synthesis.start", timeout_s)  # kept across restarts
+    left = max(0.05, until - time.time())
+    poll = {"researchId": research_id, "timeout": left, "pollInterval": poll_seconds(timeout_s)}
 
     async def wait() -> Json:
-        done: Json = await kit.call(ctx, "research.pollUntilFinished", poll, step="synthesis")
+        done: Json = await kit.call(
+            ctx, "research.pollUntilFinished", poll, step="synthesis", since=until - timeout_s
+        )
         return done
 
     try:
@@ -331,6 +328,30 @@ def _result(sides: dict[str, Json], synthesis: Json | None, started: float) -> J
     return out
 
 
+# Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
+ARCHETYPE = Archetype(
+    id="workflow-webset-adversarial",
+    name="Adversarial Verification",
+    description=(
+        "Thesis and antithesis websets with optional Research API synthesis. Forces "
+        "disconfirmation search to combat confirmation bias."
+    ),
+    cell=(2, 2, 4, 2, 5),
+    archetype="generative",
+    notes=(
+        "Backed by Exa Websets + Research API. Task type: adversarial.verify. Novel: structured "
+        "opposition with automated synthesis."
+    ),
+    steps=(
+        "Create thesis webset with supporting query",
+        "Wait and collect thesis evidence",
+        "Create antithesis webset with counter-query",
+        "Wait and collect counter-evidence",
+        "(Optional) Synthesize via Research API",
+    ),
+)
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "adversarial.verify",
@@ -339,5 +360,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "Test a thesis: a webset for supporting evidence and one for counter-evidence, with an optional "
         "research-run synthesis (verdict, confidence, key factors, blind spots).",
         archive=adversarial_run,
+        archetype=ARCHETYPE,
     )
 ]

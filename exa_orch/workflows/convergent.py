@@ -29,7 +29,9 @@ from pydantic import Field, field_validator
 
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.store import Archetype
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import convergent_run
 from exa_orch.workflows.harvest import poll_interval, with_recovery
 
@@ -224,14 +226,12 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
     budget_s = kit.seconds(args.timeout)
     poll_s = poll_interval(budget_s)
     timed_out: list[str] = []
-    spent_s = 0.0
+    # One budget, fixed when the waiting first began: the websets search in parallel at Exa.
+    until = await kit.deadline(ctx, "wait.start", budget_s)
     for i, webset_id in enumerate(webset_ids):
         await ctx.progress("wait", i, n, f"waiting for webset {i + 1}/{n} ({queries[i]!r})")
-        left = max(0.05, budget_s - spent_s)  # one budget: the websets search in parallel at Exa
-        before = timeline.duration
-        wait = partial(kit.wait_idle, ctx, f"wait.{i}.idle", webset_id, left, poll_s)
+        wait = partial(kit.wait_idle, ctx, f"wait.{i}.idle", webset_id, budget_s, poll_s, until=until)
         waited = await timeline.run(f"wait.{i}", wait, status=_status)
-        spent_s += (timeline.duration - before) / 1000
         if waited["timedOut"]:
             timed_out.append(queries[i])
 
@@ -268,6 +268,30 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
     return {**result, "steps": timeline.steps}
 
 
+# Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
+ARCHETYPE = Archetype(
+    id="workflow-webset-convergent",
+    name="Convergent Multi-Query Search",
+    description=(
+        "Same topic queried from N angles via separate websets. Intersection analysis "
+        "identifies high-confidence entities through triangulation."
+    ),
+    cell=(4, 3, 4, 2, 4),
+    archetype="confirmatory",
+    notes=(
+        "Backed by Exa Websets API. Task type: convergent.search. Novel: convergent evidence "
+        "via entity deduplication."
+    ),
+    steps=(
+        "Create N websets with varied queries (parallel)",
+        "Wait for all websets to become idle",
+        "Collect items from each webset",
+        "Deduplicate entities across websets",
+        "Compute intersection and confidence scores",
+    ),
+)
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "convergent.search",
@@ -277,5 +301,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "name similarity > 0.85): intersection (found 2+ times, with confidence), unique per query, "
         "overlapMatrix, totalUniqueEntities.",
         archive=convergent_run,
+        archetype=ARCHETYPE,
     )
 ]

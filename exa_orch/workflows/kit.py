@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
-from exa_orch.errors import ConfigError, NotFoundError
+from exa_orch.errors import ConfigError, NotFoundError, OrchError
 from exa_orch.runtime import TaskContext, create_or_get
 
 Json = dict[str, Any]
@@ -104,10 +104,22 @@ def _dispatch(ctx: TaskContext) -> Dispatch:
     return fn
 
 
-async def call(ctx: TaskContext, operation: str, args: Mapping[str, Any], *, step: str | None = None) -> Any:
-    """Run one registered operation; its progress reports become the task's, under `step`."""
+async def call(
+    ctx: TaskContext,
+    operation: str,
+    args: Mapping[str, Any],
+    *,
+    step: str | None = None,
+    since: float | None = None,
+) -> Any:
+    """Run one registered operation; its progress reports become the task's, under `step`.
+
+    With `since` (wall time), each report says how long the work has been going since then: a
+    report no earlier run of the task made, so a long wait across restarts reads as progress."""
 
     async def progress(completed: float, total: float | None, message: str | None) -> None:
+        if since is not None:
+            message = f"{message or operation} ({time.time() - since:.0f} s in)"
         await ctx.progress(step or operation, completed, total, message)
 
     return await _dispatch(ctx)(operation, dict(args), progress)
@@ -129,16 +141,90 @@ async def create_webset(ctx: TaskContext, key: str, body: Mapping[str, Any]) -> 
     return webset
 
 
-async def wait_idle(
-    ctx: TaskContext, key: str, webset_id: str, timeout_s: float, poll_s: float = 2.0
-) -> Json:
-    """Step `key`: wait until the webset is idle or `timeout_s` passes.
+TERMINAL_RUN = frozenset({"completed", "failed", "cancelled"})
+MAX_RUN_PAGES = 20
 
-    Returns {"webset", "timedOut", ...} as `websets.waitUntilIdle` does; a timeout is a result,
-    not an error, so the workflow can return what it has (the seeds' partial results).
+
+async def find_research(ctx: TaskContext, key: str, *, step: str) -> Json | None:
+    """The research run created with externalId `key` (kept in its metadata mark), or None."""
+    cursor: str | None = None
+    for _ in range(MAX_RUN_PAGES):
+        page = await call(
+            ctx, "research.list", {"limit": 100, **({"cursor": cursor} if cursor else {})}, step=step
+        )
+        for run in page.get("data") or []:
+            if run.get("externalId") == key:
+                return dict(run)
+        cursor = page.get("nextCursor")
+        if not page.get("hasMore") or not cursor:
+            return None
+    return None
+
+
+async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -> Json:
+    """Step `key`: a research run (`research.create` args), started once even across crashes and cancels.
+
+    The run carries externalId = task:key (Exa keeps it in the run's metadata), so a resumed task
+    finds the run its earlier run started before the checkpoint instead of paying for a second one;
+    and a cancel hook registered *before* the create finds and cancels a run whose create was in
+    flight when the cancel came (the cancel's replay stops at this unsaved step, with the hook set).
     """
-    args = {"id": webset_id, "timeout": max(0.05, min(timeout_s, 3600.0)), "pollInterval": poll_s}
-    result: Json = await ctx.step(key, lambda: call(ctx, "websets.waitUntilIdle", args, step=key))
+    mark = ctx.external_id(key)
+
+    async def create() -> Json:
+        if ctx.resumed:
+            found = await find_research(ctx, mark, step=key)
+            if found is not None:
+                return found
+        run: Json = await call(ctx, "research.create", {**args, "externalId": mark}, step=key)
+        return run
+
+    async def cancel_if_started() -> None:
+        run = await find_research(ctx, mark, step="cancel")
+        if run is not None and run.get("status") not in TERMINAL_RUN:
+            try:
+                await call(ctx, "research.cancel", {"researchId": run["researchId"]}, step="cancel")
+            except OrchError:  # finished meanwhile (409) or gone
+                pass
+
+    remove = ctx.on_cancel(cancel_if_started)
+    created: Json = await ctx.step(key, create)
+    remove()  # not on failure: a cancel's replay stops here and must find the hook
+    return created
+
+
+async def deadline(ctx: TaskContext, key: str, seconds: float) -> float:
+    """Step `key`: the wall time `seconds` after this step first ran. Saved with the task, so a
+    deadline is fixed at the first start and kept across restarts (a restarted task never gets its
+    whole timeout again)."""
+    started: float = await ctx.step(key, time.time)
+    return started + seconds
+
+
+async def wait_idle(
+    ctx: TaskContext,
+    key: str,
+    webset_id: str,
+    timeout_s: float,
+    poll_s: float = 2.0,
+    *,
+    until: float | None = None,
+) -> Json:
+    """Step `key`: wait until the webset is idle or its deadline passes.
+
+    The deadline is `until` (wall time) if given, else `timeout_s` after this wait first started
+    (step `<key>.start`), so a restart does not restart the wait. Returns {"webset", "timedOut",
+    ...} as `websets.waitUntilIdle` does; a timeout is a result, not an error, so the workflow can
+    return what it has (the seeds' partial results).
+    """
+    if until is None:
+        until = await deadline(ctx, f"{key}.start", timeout_s)
+    left = until - time.time()
+    args = {"id": webset_id, "timeout": max(0.05, min(left, 3600.0)), "pollInterval": poll_s}
+    since = until - timeout_s if timeout_s > 0 else None  # when the wait first began
+    result: Json = await ctx.step(
+        key, lambda: call(ctx, "websets.waitUntilIdle", args, step=key, since=since)
+    )
     return result
 
 

@@ -1,9 +1,8 @@
 """research.deep (seed 002, pattern 4): one research run, created crash-safely and polled to its end.
 
-The seed's Research API is retired: `research.*` operations run on Exa's Agent API. The Agent API
-has no externalId lookup, so the create is its own checkpointed step: a crash between Exa creating
-the run and that checkpoint (a few milliseconds) leaves one orphan run behind, and the resumed task
-creates another. The externalId still rides along (task:step), so the orphan can be told apart.
+The seed's Research API is retired: `research.*` operations run on Exa's Agent API. The run
+carries its key (task:step) in its metadata, so a crash between Exa creating the run and the
+checkpoint is healed on resume: the run is found in the runs list, not created again.
 
 A timeout is a result, not a failure: the task returns the run's status (`timedOut: true`) and
 whatever output there is; the run goes on at Exa (`research.get` / `research.cancel` by its id).
@@ -19,7 +18,9 @@ from pydantic import Field
 
 from exa_orch.errors import ApiError, OrchError
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.store import Archetype
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import deep_run
 
 Json = dict[str, Any]
@@ -47,22 +48,18 @@ async def start_clock(ctx: TaskContext) -> float:
 
 
 async def create_run(ctx: TaskContext, key: str, instructions: str, schema: Json | None, model: str) -> Json:
-    """Step `key`: start one research run; returns {researchId, status, model, at (wall time)}."""
-
-    async def create() -> Json:
-        args: Json = {"instructions": instructions, "model": model, "externalId": ctx.external_id(key)}
-        if schema is not None:
-            args["outputSchema"] = schema
-        run = await kit.call(ctx, "research.create", args, step=key)
-        return {
-            "researchId": run["researchId"],
-            "status": run.get("status"),
-            "model": model,
-            "at": time.time(),
-        }
-
-    run: Json = await ctx.step(key, create)
-    return run
+    """Step `key`: start one research run (once, see `kit.create_research`); returns {researchId,
+    status, model, at (wall time it was first seen)}."""
+    args: Json = {"instructions": instructions, "model": model}
+    if schema is not None:
+        args["outputSchema"] = schema
+    run = await kit.create_research(ctx, key, args)
+    return {
+        "researchId": run["researchId"],
+        "status": run.get("status"),
+        "model": model,
+        "at": run.get("at") or time.time(),
+    }
 
 
 def cancel_on_task_cancel(ctx: TaskContext, research_id: str) -> Any:
@@ -127,13 +124,19 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
     await ctx.progress("research.create", 0, 2, "starting the research run")
     created = await create_run(ctx, "research.create", args.instructions, args.output_schema, args.model)
     research_id = created["researchId"]
+    started_at = float(created.get("at") or time.time())
     remove_hook = cancel_on_task_cancel(ctx, research_id)
     await ctx.partial({"researchId": research_id, "status": created["status"], "model": args.model})
     await ctx.progress("research.poll", 1, 2, f"research {research_id} started; waiting for it")
 
     async def report(run: Json, polls: int) -> None:
         await ctx.progress(
-            "research.poll", 1, 2, f"research {research_id} {run.get('status')} (poll {polls})"
+            # Seconds since the run started, not this process's poll count: a report no earlier
+            # run of the task made, so a long wait across server restarts reads as progress.
+            "research.poll",
+            1,
+            2,
+            f"research {research_id} {run.get('status')} ({time.time() - started_at:.0f} s in)",
         )
 
     run = await poll_run(ctx, "research.poll", research_id, deadline, report)
@@ -154,6 +157,28 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
     }
 
 
+# Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
+ARCHETYPE = Archetype(
+    id="workflow-research-deep",
+    name="Deep Research",
+    description=(
+        "A synthesized narrative answer to a complex question, backed by web sources: one Exa "
+        "research task, polled until finished, returning a structured result."
+    ),
+    cell=(4, 3, 3, 3, 3),
+    archetype="exploratory",
+    notes=(
+        "Backed by Exa Agent API (the Research API it was specified on was retired). Task type: "
+        "research.deep. Thin wrapper; its value is composition with other patterns."
+    ),
+    steps=(
+        "Create Exa research task",
+        "Poll until finished",
+        "Return structured result",
+    ),
+)
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "research.deep",
@@ -162,5 +187,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "Deep research on one question: a research run (Exa Agent API) polled until it finishes or "
         "`timeout` ms pass; returns {researchId, status, result, model, duration}.",
         archive=deep_run,
+        archetype=ARCHETYPE,
     )
 ]

@@ -24,7 +24,9 @@ from pydantic import Field, field_validator
 
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.store import Archetype
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import verified_run
 from exa_orch.workflows.research import (
     TERMINAL,
@@ -144,11 +146,14 @@ async def _collect_and_research(
     await ctx.partial({"websetId": webset_id, "items": [], "partial": True})
     await ctx.progress("webset", 1, 3, f"webset {webset_id}: waiting for the search")
     # A quick look first (small searches end in seconds), then a patient wait for the rest.
-    waited = await kit.wait_idle(ctx, "webset.wait", webset_id, min(QUICK_S, deadline - time.time()), 0.25)
+    quick = min(deadline, await kit.deadline(ctx, "webset.wait.start", QUICK_S))
+    waited = await kit.wait_idle(ctx, "webset.wait", webset_id, QUICK_S, 0.25, until=quick)
     if waited.get("timedOut"):
         # Branch on the checkpoint only, never on the clock: a run resumed after the deadline must
         # replay the path the earlier run took (its research runs). No time left: a one-poll wait.
-        waited = await kit.wait_idle(ctx, "webset.wait.rest", webset_id, deadline - time.time(), 2.0)
+        waited = await kit.wait_idle(
+            ctx, "webset.wait.rest", webset_id, args.timeout / 1000, 2.0, until=deadline
+        )
     items = await kit.collect_items(ctx, "webset.items", webset_id, max_items=max(args.count, 1000))
     await ctx.progress("webset", 3, 3, f"webset {webset_id}: {len(items)} items")
     merged: list[Json] = [{"item": item} for item in items]
@@ -184,7 +189,16 @@ async def _collect_and_research(
             )
             unfinished.add(created["researchId"])
             remove_hook = cancel_on_task_cancel(ctx, created["researchId"])
-            run = await poll_run(ctx, f"research.poll:{i}", created["researchId"], deadline)
+            started_at = float(created.get("at") or time.time())
+
+            async def report(run: Json, polls: int) -> None:
+                # How long the run has been going: a report no earlier run of the task made, so a
+                # long wait across server restarts reads as progress (store/leases.py).
+                done = sum("research" in m for m in merged)
+                note = f"item {i}: research {run.get('status')} ({time.time() - started_at:.0f} s in)"
+                await ctx.progress("research", done, len(targets), note)
+
+            run = await poll_run(ctx, f"research.poll:{i}", created["researchId"], deadline, report)
             if run.get("status") in TERMINAL:
                 remove_hook()
                 unfinished.discard(created["researchId"])
@@ -228,6 +242,29 @@ async def _all(ctx: TaskContext, jobs: list[Any], unfinished: set[str]) -> None:
         raise asyncio.CancelledError
 
 
+# Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
+ARCHETYPE = Archetype(
+    id="workflow-webset-verified",
+    name="Research-Verified Collection",
+    description=(
+        "Broad entity collection via Websets + deep per-entity verification via Research API. "
+        "Combines breadth and depth."
+    ),
+    cell=(4, 3, 4, 3, 4),
+    archetype="exploratory",
+    notes=(
+        "Backed by Exa Websets + Research API. Task type: research.verifiedCollection. Novel: "
+        "two Exa primitives composed."
+    ),
+    steps=(
+        "Create webset and collect entities",
+        "For each entity (up to limit): create Research API task",
+        "Poll all research tasks until complete",
+        "Merge webset items with research results",
+    ),
+)
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "research.verifiedCollection",
@@ -237,5 +274,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "wait -> collect -> a research run per item (researchPrompt with {{name}}, {{url}}, "
         "{{description}}; researchLimit items, 3 at once) -> {websetId, items[{item, research}], ...}.",
         archive=verified_run,
+        archetype=ARCHETYPE,
     )
 ]

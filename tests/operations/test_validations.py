@@ -139,7 +139,7 @@ async def test_preview_never_calls_exa(ops: Ops) -> None:
         ("research.create", {"instructions": "x"}),
         ("papers.search", {"query": "x"}),
         ("imports.create", {"entity": {"type": "company"}, "csv": "url\nhttps://a.com\nhttps://b.com"}),
-        ("webhooks.delete", {"id": "wh 1/2"}),
+        ("webhooks.delete", {"id": "wh 1?2"}),
     ]:
         out = await ops(name, {**args, "preview": "true"})
         assert out["preview"] is True and out["operation"] == name
@@ -151,8 +151,8 @@ async def test_preview_never_calls_exa(ops: Ops) -> None:
         imp["request"]["body"]["size"] == len(b"url\nhttps://a.com\n")
         and imp["request"]["body"]["count"] == 1
     )
-    wh = await ops("webhooks.delete", {"id": "wh 1/2", "preview": True})
-    assert wh["request"]["path"] == "/websets/v0/webhooks/wh%201%2F2"
+    wh = await ops("webhooks.delete", {"id": "wh 1?2", "preview": True})
+    assert wh["request"]["path"] == "/websets/v0/webhooks/wh%201%3F2"
 
 
 async def test_import_without_csv_needs_size_and_count() -> None:

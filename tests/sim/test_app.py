@@ -116,6 +116,7 @@ async def test_faults_endpoint_reads_and_updates_the_config(sim: SimHandle) -> N
             "retry_after": 1.0,
             "latency_ms": 0.0,
             "seed": 0,
+            "after_create": 0.0,
         }
         bad = await client.post("/_sim/faults", json={"rate": 2})
         assert bad.status_code == 400 and bad.json()["tag"] == "INVALID_FAULTS"

@@ -141,19 +141,42 @@ async def test_external_id_conflicts_are_409_and_lookups_work_everywhere(sim: Si
         )
         assert (await exa.websets.get("task-1:create")).id == first.id
         search = await http.post(f"{W}/websets/task-1:create/searches",
-                                 json={"query": "AI startups in Europe", "count": 3, "externalId": "task-1:search"})  # fmt: skip
-        assert search.status_code == 200
-        by_ext = await http.get(f"{W}/websets/task-1:create/searches/task-1:search")
-        assert by_ext.json()["id"] == search.json()["id"]
-        again = await http.post(f"{W}/websets/{first.id}/searches",
-                                json={"query": "x y", "count": 1, "externalId": "task-1:search"})  # fmt: skip
-        assert again.status_code == 409
+                                 json={"query": "AI startups in Europe", "count": 3, "metadata": {"k": "s"}})  # fmt: skip
+        assert search.status_code == 200 and search.json()["metadata"] == {"k": "s"}
+        by_parent_ext = await http.get(f"{W}/websets/task-1:create/searches/{search.json()['id']}")
+        assert by_parent_ext.json()["id"] == search.json()["id"]
         await exa.websets.delete("task-1:create")  # frees the externalId
         assert (await http.get(f"{W}/websets/task-1:create")).status_code == 404
         assert (await http.post(f"{W}/websets", json={"externalId": "task-1:create"})).status_code == 201
     stats = sim.stats()
-    assert stats["creates_by_external_id"] == {"task-1:create": 2, "task-1:search": 1}
-    assert stats["conflicts_by_external_id"] == {"task-1:create": 1, "task-1:search": 1}
+    assert stats["creates_by_external_id"] == {"task-1:create": 2}
+    assert stats["conflicts_by_external_id"] == {"task-1:create": 1}
+    assert stats["creates_by_kind"] == {"webset": 2, "search": 1}
+
+
+# Exa's spec: externalId on webset creates only; searches, enrichments, monitors, webhooks and
+# imports carry metadata.
+async def test_only_webset_creates_take_an_external_id(sim: SimHandle) -> None:
+    async with client(sim) as http:
+        ws = (await http.post(f"{W}/websets", json={"externalId": "w-1"})).json()
+        creates = {
+            f"{W}/websets/{ws['id']}/searches": {"query": "AI startups", "count": 1},
+            f"{W}/websets/{ws['id']}/enrichments": {"description": "Website", "format": "url"},
+            f"{W}/monitors": {"websetId": ws["id"], "cadence": {"cron": "0 6 * * *"},
+                              "behavior": {"type": "search", "config": {"count": 1}}},
+            f"{W}/webhooks": {"url": "https://example.com/h", "events": ["webset.created"]},
+            f"{W}/imports": {"format": "csv", "entity": {"type": "company"}, "size": 10, "count": 1},
+        }  # fmt: skip
+        for url, body in creates.items():
+            refused = await http.post(url, json={**body, "externalId": "x-1"})
+            assert refused.status_code == 400 and "externalId" in refused.json()["error"], url
+            made = await http.post(url, json={**body, "metadata": {"mark": url}})
+            assert made.status_code in (200, 201) and made.json()["metadata"] == {"mark": url}, url
+    marks = [e["created"]["metadata"].get("mark") for e in sim.log() if e.get("created")]
+    assert marks == [None, *creates]  # each create logged once, with its metadata
+    assert sim.stats()["creates_by_kind"] == dict.fromkeys(
+        ["webset", "search", "enrichment", "monitor", "webhook", "import"], 1
+    )
 
 
 async def test_cursors_walk_every_page_once_and_limits_are_enforced(sim: SimHandle) -> None:

@@ -73,10 +73,10 @@ async def test_enrichments_fill_every_item_then_complete_and_cancel_or_delete_cl
         ).json()
         await wait_idle(http, ws["id"])
         enr = (await http.post(f"{W}/websets/{ws['id']}/enrichments",
-                               json={"description": "Website", "format": "url", "externalId": "e-1"})).json()  # fmt: skip
+                               json={"description": "Website", "format": "url", "metadata": {"k": "e-1"}})).json()  # fmt: skip
         assert enr["status"] == "pending"
         await wait_idle(http, ws["id"])
-        done = (await http.get(f"{W}/websets/{ws['id']}/enrichments/e-1")).json()
+        done = (await http.get(f"{W}/websets/{ws['id']}/enrichments/{enr['id']}")).json()
         assert done["status"] == "completed" and done["id"] == enr["id"]
         items = (await http.get(f"{W}/websets/{ws['id']}/items")).json()["data"]
         for item in items:
@@ -130,10 +130,10 @@ async def test_monitor_runs_a_search_that_adds_items_and_reports_runs(sim: SimHa
         await wait_idle(http, ws["id"])
         monitor = (await http.post(f"{W}/monitors", json={
             "websetId": ws["id"], "cadence": {"cron": "30 6 * * *", "timezone": "Europe/Berlin"},
-            "behavior": {"type": "search", "config": {"count": 4}}, "externalId": "m-1",
+            "behavior": {"type": "search", "config": {"count": 4}}, "metadata": {"k": "m-1"},
         })).json()  # fmt: skip
         assert monitor["status"] == "enabled" and monitor["nextRunAt"] is not None
-        runs = (await http.get(f"{W}/monitors/m-1/runs")).json()["data"]
+        runs = (await http.get(f"{W}/monitors/{monitor['id']}/runs")).json()["data"]
         assert len(runs) == 1 and runs[0]["type"] == "search"
 
         async def run_done() -> bool:
@@ -153,7 +153,7 @@ async def test_monitor_runs_a_search_that_adds_items_and_reports_runs(sim: SimHa
         listed = (await http.get(f"{W}/monitors", params={"websetId": ws["id"]})).json()["data"]
         assert [m["id"] for m in listed] == [monitor["id"]]
         await http.delete(f"{W}/monitors/{monitor['id']}")
-        assert (await http.get(f"{W}/monitors/m-1")).status_code == 404
+        assert (await http.get(f"{W}/monitors/{monitor['id']}")).status_code == 404
 
 
 async def test_import_uploads_csv_to_the_simulator_and_feeds_a_webset(sim: SimHandle) -> None:

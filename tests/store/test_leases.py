@@ -131,6 +131,33 @@ async def test_a_task_whose_runs_keep_dying_is_failed_instead_of_started_again(
     assert failed.error is not None and failed.error["step"] == "fetch" and not failed.error["recoverable"]
     assert f"{MAX_LOST_RUNS} server processes died" in failed.error["message"]
     assert "create the task again" in failed.error["message"]
+    assert failed.error["code"] == "TASK_ABANDONED"
+
+
+async def test_runs_lost_after_saving_progress_never_count_toward_giving_up(
+    store: Store, clock: FakeClock
+) -> None:
+    # A busy host whose servers get killed every few seconds: each run saves a checkpoint before it
+    # dies, so the task goes on however many runs it takes; only runs in a row with no checkpoint count.
+    task = await store.create_task("t", {})
+    await store.transition(task.id, "working")
+    for n in range(3 * MAX_LOST_RUNS):
+        claimed = await store.claim_runnable(f"elsewhere:{n + 1}:p", 5, 1)
+        assert [t.id for t in claimed] == [task.id], f"given up after {n} runs that all made progress"
+        clock.advance(1)
+        await store.save_step(task.id, f"step.{n}", {"n": n})
+        clock.advance(5)
+    for n in range(MAX_LOST_RUNS - 1):  # the run holding it now made progress; these make none
+        assert await store.claim_runnable(f"elsewhere:{100 + n}:q", 5, 1)
+        clock.advance(6)
+    assert await store.claim_runnable("elsewhere:200:r", 5, 1)  # the last run that made progress counts not
+    clock.advance(6)
+    assert await store.claim_runnable("elsewhere:201:s", 5, 1) == []
+    failed = await store.get_task(task.id)
+    assert failed.status.value == "failed" and failed.error is not None
+    assert (
+        failed.error["code"] == "TASK_ABANDONED" and failed.error["step"] == f"step.{3 * MAX_LOST_RUNS - 1}"
+    )
 
 
 async def test_dead_owner_on_this_host_is_reclaimed_without_waiting(store: Store) -> None:
@@ -255,3 +282,29 @@ async def test_an_expired_lease_is_taken_exactly_once_by_racing_processes(db_pat
     pool_ids = sorted(t.id for t in pool)
     assert sorted(i for i in claimed_ids if i != contested.id) == pool_ids  # each taken exactly once
     assert all(child.returncode == 0 for child in children)
+
+
+async def test_runs_that_report_something_new_make_progress_and_repeats_do_not(
+    store: Store, clock: FakeClock
+) -> None:
+    # A long wait on Exa saves nothing until it ends, but reports what it finds: a new report is
+    # progress. A run that dies at the same point each time repeats the same reports.
+    task = await store.create_task("t", {})
+    await store.transition(task.id, "working")
+    for n in range(3 * MAX_LOST_RUNS):
+        assert await store.claim_runnable(f"elsewhere:{n + 1}:w", 5, 1), f"given up after {n} runs"
+        clock.advance(1)
+        await store.set_progress(
+            task.id, {"step": "wait", "completed": n, "total": 100, "message": f"{n} found"}
+        )
+        clock.advance(5)
+    for n in range(MAX_LOST_RUNS):  # the same report again and again
+        assert await store.claim_runnable(f"elsewhere:{100 + n}:x", 5, 1)
+        clock.advance(1)
+        await store.set_progress(
+            task.id, {"step": "wait", "completed": 0, "total": 100, "message": "0 found"}
+        )
+        clock.advance(5)
+    assert await store.claim_runnable("elsewhere:200:y", 5, 1) == []
+    failed = await store.get_task(task.id)
+    assert failed.error is not None and failed.error["code"] == "TASK_ABANDONED"

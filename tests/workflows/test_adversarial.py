@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from exa_orch.app import App
 from exa_orch.errors import InvalidParams
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
@@ -123,7 +124,8 @@ async def test_a_restart_mid_synthesis_resumes_without_duplicates(
     assert done.result["synthesis"]["researchId"] in runs_before
     assert done.result["thesis"]["itemCount"] == 3 and done.result["antithesis"]["itemCount"] == 3
     creates = sim.stats()["creates_by_external_id"]
-    assert all(n == 1 for n in creates.values()) and len(creates) == 3
+    assert all(n == 1 for n in creates.values()) and len(creates) == 2  # the websets
+    assert sim.stats()["creates_by_kind"] == {"webset": 2, "agent_run": 1}
 
 
 async def test_cancel_mid_run_cancels_both_websets_at_the_sim(research_app: OpenApp, sim: SimHandle) -> None:

@@ -6,8 +6,9 @@ from typing import Any
 
 import pytest
 
+from exa_orch.app import App
 from exa_orch.errors import InvalidParams
-from exa_orch.mcp.app import App
+from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.sim.testing import SimHandle
 from tests.support import until_steps
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
@@ -105,7 +106,7 @@ async def test_a_restart_mid_run_resumes_without_a_second_run(research_app: Open
     assert done.status == "completed", done.error
     assert done.result["status"] == "completed" and isinstance(done.result["result"], str)
     assert list(agent_runs(sim).runs) == [done.result["researchId"]]
-    assert sim.stats()["creates_by_external_id"] == {f"{task_id}:research.create": 1}
+    assert sim.creates_by_key(CREATE_MARK) == {f"agent_run:{task_id}:research.create": 1}
 
 
 async def test_cancel_mid_run_cancels_the_research_run(research_app: OpenApp, sim: SimHandle) -> None:

@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
+from exa_orch.app import App
 from exa_orch.errors import InvalidParams
-from exa_orch.mcp.app import App
+from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
 from exa_orch.workflows import kit
@@ -134,10 +135,9 @@ async def test_a_restart_mid_research_redoes_nothing(research_app: OpenApp, sim:
     assert done.status == "completed", done.error
     assert done.result["researchedCount"] == 5 and len(held) == 1
     assert len(agent_runs(sim).runs) == 5
-    creates = sim.stats()["creates_by_external_id"]
-    assert creates == {
-        f"{task_id}:webset.create": 1,
-        **{f"{task_id}:research.create:{i}": 1 for i in range(5)},
+    assert sim.creates_by_key(CREATE_MARK) == {
+        f"webset:{task_id}:webset.create": 1,
+        **{f"agent_run:{task_id}:research.create:{i}": 1 for i in range(5)},
     }
 
 

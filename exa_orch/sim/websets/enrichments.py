@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from exa_orch.sim.websets import engine, http, views
+from exa_orch.sim.websets import engine, http, timing, views
 from exa_orch.sim.websets.store import EnrichmentRec, WebsetRec, WebsetsStore
 
 P = "/websets/v0/websets/{webset}/enrichments"
@@ -41,10 +41,10 @@ async def create(request: Request) -> JSONResponse:
     st, now = http.begin(request)
     ws = st.webset(request.path_params["webset"])
     body = await http.body(request)
+    http.refuse_external_id(body, "enrichment")
     args = http.enrichment_fields(body, "")
-    external_id = http.claim(request, st, "enrichment", body.get("externalId"))
-    enr = new_enrichment(st, ws, args, external_id, now)
-    http.created(request, external_id)
+    enr = new_enrichment(st, ws, args, None, now)
+    http.created(request, "enrichment", enr)
     return http.json(views.enrichment(st, enr, now))
 
 
@@ -88,7 +88,7 @@ async def cancel(request: Request) -> JSONResponse:
     st, now = http.begin(request)
     ws = st.webset(request.path_params["webset"])
     enr: EnrichmentRec = st.child("enrichment", ws, request.path_params["id"])
-    if enr.canceled_at is None and engine.enrichment_status(st, enr, now) == "pending":
+    if enr.canceled_at is None and timing.enrichment_status(st, enr, now) == "pending":
         enr.canceled_at, enr.updated_at = now, now
         engine.advance(st)
     return http.json(views.enrichment(st, enr, now))

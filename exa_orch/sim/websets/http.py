@@ -40,9 +40,20 @@ def bad(message: str) -> SimHTTPError:
     return SimHTTPError(400, message, "INVALID_REQUEST_BODY")
 
 
-def created(request: Request, external_id: str | None) -> None:
-    """Count a successful create under its externalId (for /_sim/stats)."""
-    note_create(request, external_id)
+def created(request: Request, kind: str, obj: Any) -> None:
+    """Record a successful create of `obj` (a record with id, external_id, metadata) for /_sim/stats
+    and /_sim/log."""
+    note_create(request, obj.external_id, kind=kind, obj_id=obj.id, metadata=getattr(obj, "metadata", None))
+
+
+# Exa's spec takes `externalId` on webset creates only; the other creates carry `metadata`.
+def refuse_external_id(body: dict[str, Any], kind: str) -> None:
+    """400 for an `externalId` in a create body of `kind` (Exa's schema has no such field there)."""
+    if "externalId" in body:
+        raise bad(
+            f"externalId is not a field of a {kind} create: Exa takes externalId on webset creates "
+            "only; put your own key in metadata instead"
+        )
 
 
 def claim(request: Request, st: WebsetsStore, kind: str, raw: Any) -> str | None:

@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from exa_orch.sim.websets import engine, http, views
+from exa_orch.sim.websets import engine, http, timing, views
 from exa_orch.sim.websets.store import ImportRec, WebsetsStore, fail, paginate
 from exa_orch.sim.world import Entity, EntityKind
 
@@ -62,7 +62,8 @@ async def create(request: Request) -> JSONResponse:
             if not isinstance(spec["identifier"], int) or spec["identifier"] < 0:
                 raise http.bad("csv.identifier must be an integer >= 0 (the index of the URL column)")
             identifier = spec["identifier"]
-    external_id = http.claim(request, st, "import", body.get("externalId"))
+    http.refuse_external_id(body, "import")
+    external_id = None
     imp = ImportRec(id=st.new_id("import"), format="csv", entity=entity, title=title or "CSV import",
                     count=int(count), size=int(size), identifier=identifier, metadata=http.metadata(body) or {},
                     created_at=now, upload_token="", external_id=external_id, updated_at=now)  # fmt: skip
@@ -70,7 +71,7 @@ async def create(request: Request) -> JSONResponse:
     st.imports[imp.id] = imp
     st.register("import", imp.id, external_id)
     engine.emit(st, "import.created", now, views.import_(st, imp, now))
-    http.created(request, external_id)
+    http.created(request, "import", imp)
     out = views.import_(st, imp, now)
     out["uploadUrl"] = f"{str(request.base_url).rstrip('/')}{UPLOADS}{imp.id}?token={imp.upload_token}"
     out["uploadValidUntil"] = st.ctx.clock.iso(now + UPLOAD_VALID_FOR)
@@ -97,7 +98,7 @@ async def upload(request: Request) -> Response:
     except ValueError as exc:
         imp.failed_reason, imp.failed_message = exc.args[0], exc.args[1]
         return Response(status_code=200)
-    imp.done_at = now + engine.spi(st) * (1 + engine.IMPORT_DELAY * len(imp.rows))
+    imp.done_at = now + timing.spi(st) * (1 + timing.IMPORT_DELAY * len(imp.rows))
     for ws in st.websets.values():  # websets created with this import run again until its items are in
         if any(i == imp.id for i, _ in ws.imports) and not ws.deleted:
             ws.busy = True

@@ -81,13 +81,14 @@ def _monitor(st: WebsetsStore, key: str) -> MonitorRec:
 async def create(request: Request) -> JSONResponse:
     st, now = http.begin(request)
     body = await http.body(request)
+    http.refuse_external_id(body, "monitor")
     if not isinstance(body.get("websetId"), str):
         raise http.bad("websetId is required: the id or externalId of the webset to monitor")
     ws = st.webset(body["websetId"])
     cadence = cadence_fields(body.get("cadence"))
     behavior = behavior_fields(body.get("behavior"))
     meta = http.metadata(body) or {}
-    external_id = http.claim(request, st, "monitor", body.get("externalId"))
+    external_id = None
     monitor = MonitorRec(id=st.new_id("monitor"), webset_id=ws.id, cadence=cadence, behavior=behavior,
                          metadata=meta, created_at=now, next_run_at=views.next_cron(cadence, now),
                          external_id=external_id, updated_at=now)  # fmt: skip
@@ -96,7 +97,7 @@ async def create(request: Request) -> JSONResponse:
     ws.monitor_ids.append(monitor.id)
     engine.emit(st, "monitor.created", now, views.monitor(st, monitor, now))
     engine.trigger_run(st, monitor, now)
-    http.created(request, external_id)
+    http.created(request, "monitor", monitor)
     return http.json(views.monitor(st, monitor, now), 201)
 
 

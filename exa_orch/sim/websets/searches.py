@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from exa_orch.sim.websets import engine, http, judge, views
+from exa_orch.sim.websets import engine, http, judge, timing, views
 from exa_orch.sim.websets.store import SearchRec, WebsetRec, WebsetsStore
 
 P = "/websets/v0/websets/{webset}/searches"
@@ -69,10 +69,11 @@ def new_search(
 async def create(request: Request) -> JSONResponse:
     st, now = http.begin(request)
     ws = st.webset(request.path_params["webset"])
-    args = search_fields(st, await http.body(request), "", count_default=None)
-    external_id = http.claim(request, st, "search", args["externalId"])
-    search = new_search(st, ws, args, now, external_id)
-    http.created(request, external_id)
+    body = await http.body(request)
+    http.refuse_external_id(body, "search")
+    args = search_fields(st, body, "", count_default=None)
+    search = new_search(st, ws, args, now)
+    http.created(request, "search", search)
     return http.json(views.search(st, search, now))
 
 
@@ -87,7 +88,7 @@ async def cancel(request: Request) -> JSONResponse:
     st, now = http.begin(request)
     ws = st.webset(request.path_params["webset"])
     search: SearchRec = st.child("search", ws, request.path_params["id"])
-    if engine.search_status(search, now) in ("created", "running"):
+    if timing.search_status(search, now) in ("created", "running"):
         search.canceled_at, search.canceled_reason, search.updated_at = now, "webset_canceled", now
         engine.emit(st, "webset.search.canceled", now, views.search(st, search, now))
         engine.advance(st)

@@ -48,14 +48,15 @@ def _hook(st: WebsetsStore, key: str) -> WebhookRec:
 async def create(request: Request) -> JSONResponse:
     st, now = http.begin(request)
     body = await http.body(request)
+    http.refuse_external_id(body, "webhook")
     events, url, meta = _events(body), _url(body), http.metadata(body) or {}
-    external_id = http.claim(request, st, "webhook", body.get("externalId"))
+    external_id = None
     hook = WebhookRec(id=st.new_id("webhook"), url=url, events=events, metadata=meta,
                       secret=f"whsec_{secrets.token_hex(24)}", created_at=now, external_id=external_id,
                       updated_at=now)  # fmt: skip
     st.webhooks[hook.id] = hook
     st.register("webhook", hook.id, external_id)
-    http.created(request, external_id)
+    http.created(request, "webhook", hook)
     return http.json(views.webhook(st, hook, with_secret=True))
 
 

@@ -1,0 +1,29 @@
+"""The chaos suite's CI profile: a few mixed tasks, faults on every endpoint (creates included, some
+after the object was made), servers SIGKILLed every 1.5-3 s; nothing lost, failed or duplicated."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.mark.slow
+def test_the_short_chaos_profile_loses_fails_and_duplicates_nothing() -> None:
+    out = subprocess.run(
+        [sys.executable, str(REPO / "bench" / "chaos.py"), "--json", "--no-baseline", "--tasks", "10",
+         "--kill-min", "1.5", "--kill-max", "3", "--fault-rate", "0.2", "--after-create", "0.3", "--limit", "40"],
+        capture_output=True, text=True, timeout=55, cwd=REPO,
+    )  # fmt: skip
+    report = json.loads(out.stdout.strip().splitlines()[-1])
+    assert report["lost"] == 0 and report["failedByCode"] == {}, report
+    assert report["completed"] == 10 and report["completedWithPartLostToAFault"] == 0, report
+    assert sum(report["duplicatesByKind"].values()) == 0, report
+    assert report["requestsBeforeRetryAfter"] == 0 and report["internalErrors"] == 0, report
+    assert sum(report["faults"].values()) > 0 and report["serversKilled"] >= 1, report
+    assert out.returncode == 0, out.stderr[-2000:]

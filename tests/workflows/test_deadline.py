@@ -1,0 +1,47 @@
+"""A task's timeout is a deadline fixed at its first start: restarts don't hand it a fresh timeout."""
+
+from __future__ import annotations
+
+import time
+from functools import partial
+
+from exa_orch.sim.testing import SimHandle
+from tests.workflows.conftest import OpenApp, has_step, until
+from tests.workflows.test_harvest import BASE, MODULE, start
+
+TIMEOUT_MS = 4000
+
+
+def polls(sim: SimHandle, webset_id: str) -> int:
+    return sum(1 for e in sim.log() if e["method"] == "GET" and e["path"].endswith(f"/websets/{webset_id}"))
+
+
+async def test_a_task_restarted_three_times_ends_about_its_timeout_after_its_first_start(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    sim.ctx.clock.set_speed(0.5)  # the search never ends in time: the task ends on its timeout
+    args = {**BASE, "count": 20, "timeout": TIMEOUT_MS}
+    task_id = ""
+    for run in range(4):
+        async with research_app(MODULE) as app:
+            if run == 0:
+                task_id = await start(app, args)
+            if run < 3:
+                await until(partial(has_step, app, task_id, "wait.search.start"))
+                steps = await app.store.load_steps(task_id)
+                webset_id = steps["create.webset"]["id"]
+                seen = polls(sim, webset_id)
+
+                async def polled(seen: int = seen, webset_id: str = webset_id) -> bool:
+                    return polls(sim, webset_id) >= seen + 6  # this run has waited a while
+
+                await until(polled)
+                continue  # the app closes mid-wait: a restart
+            assert app.supervisor is not None
+            done = await app.supervisor.tasks.wait(task_id, timeout=30)
+            ended = time.time()
+            first_start = float((await app.store.load_steps(task_id))["wait.search.start"])
+    assert done.status == "completed", done.error
+    assert done.result["timedOut"] is True and done.result["partial"] is True
+    # Without the fixed deadline each of the 4 runs waited its whole 4 s again (>= 3 x 1.2 s + 4 s).
+    assert ended - first_start < TIMEOUT_MS / 1000 + 2.5, ended - first_start
