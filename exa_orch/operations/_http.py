@@ -146,7 +146,8 @@ def rest_op(
     hint: str | None = None,
     secret_result: bool = False,
 ) -> Operation:
-    """An Operation whose handler is one Exa call planned by `Rest(method, path, query=...)`."""
+    """An Operation whose handler is one Exa call planned by `Rest(method, path, query=...)`;
+    read-only when that call is a GET."""
     rest = Rest(method, path, query=query)
     return Operation(
         name,
@@ -157,4 +158,5 @@ def rest_op(
         plan=rest.plan,
         hint=hint,
         secret_result=secret_result,
+        read_only=method.upper() == "GET",
     )

@@ -170,6 +170,7 @@ TASK_OPERATIONS: list[Operation] = [
         GetArgs,
         _get,
         "A task's status, progress, error, timestamps and a summary of its partial result (full: true for all of it)",
+        read_only=True,
     ),
     Operation(
         "tasks.result",
@@ -177,8 +178,11 @@ TASK_OPERATIONS: list[Operation] = [
         _result,
         "A finished task's result: a summary and its items in pages (cursor, limit, fields; full: true for all "
         "at once); while running, its status and progress (optional wait seconds)",
+        read_only=True,
     ),
-    Operation("tasks.list", ListArgs, _list, "Tasks, filtered by status and type, with a cursor"),
+    Operation(
+        "tasks.list", ListArgs, _list, "Tasks, filtered by status and type, with a cursor", read_only=True
+    ),
     Operation("tasks.cancel", TaskIdArgs, _cancel, "Cancel a task (and the Exa work it started)"),
 ]
 
@@ -193,26 +197,35 @@ class OperationTaskArgs(Args):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-# Creates Exa can look up again by externalId: create operation -> the get that takes that id.
-# Run as a task, such a create carries externalId = <task id>:operation unless the caller gave one,
-# so a run killed after Exa made the object (before the checkpoint) finds it on resume instead of
-# making a second one, or failing on the 409 its own first attempt causes.
-FINDABLE_CREATES: dict[str, str] = {"websets.create": "websets.get"}
-# Creates found again by a metadata mark: the operation itself looks a caller-chosen mark up first.
-MARKED_CREATES = frozenset({"searches.create", "enrichments.create", "monitors.create", "webhooks.create"})
 STEP_KEY = "operation"
 
 
-def mark_create(operation: str, call_args: dict[str, Any], key: str) -> None:
-    """Give a create run as a task the task's own key (unless the caller gave one), so a rerun after
-    a crash finds the object instead of making a second (operations/_creates.py)."""
-    if operation in MARKED_CREATES:
+def mark_create(op: Operation | None, call_args: dict[str, Any], key: str) -> str | None:
+    """Give a create run as a task the task's own key (unless the caller gave one), where the
+    operation declares its key goes (`Operation.create_key`), so a rerun after a crash finds the
+    object instead of making a second (operations/_creates.py). The externalId the call carries
+    when that is the key, else None."""
+    if op is None or op.create_key is None:
+        return None
+    if op.create_key == "metadata":
         metadata = call_args.get("metadata")
         metadata = dict(metadata) if isinstance(metadata, dict) else {}
         metadata.setdefault(CREATE_MARK, key)
         call_args["metadata"] = metadata
-    elif operation in ("research.create", "imports.create"):
-        call_args.setdefault("externalId", key)
+        return None
+    given = call_args.get("externalId", call_args.get("external_id"))
+    if given is None:
+        given = call_args["externalId"] = key
+    return given if isinstance(given, str) and given else None
+
+
+def _declared(registry: Any, name: str) -> Operation | None:
+    """The registered operation `name` (the default registry's when the task has none), or None."""
+    if registry is None:
+        from .catalog import default_registry  # catalog lists this module's operations
+
+        registry = default_registry()
+    return registry.get(name) if name in registry else None
 
 
 async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
@@ -244,15 +257,12 @@ async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
         return await dispatch(registry, name, call_args, op_ctx)
 
     call_args = dict(args.args)
-    if call_args.get("preview") is not True:
-        mark_create(args.operation, call_args, ctx.external_id(STEP_KEY))
-    getter = FINDABLE_CREATES.get(args.operation)
+    op = _declared(registry, args.operation)
+    getter = op.found_with if op is not None else None
     external_id: str | None = None
-    if getter is not None and call_args.get("preview") is not True:
-        given = call_args.get("externalId", call_args.get("external_id"))
-        if given is None:
-            given = call_args["externalId"] = ctx.external_id(STEP_KEY)
-        external_id = given if isinstance(given, str) and given else None
+    if call_args.get("preview") is not True:
+        given = mark_create(op, call_args, ctx.external_id(STEP_KEY))
+        external_id = given if getter is not None else None
 
     async def find() -> Any:
         """The object a previous run of this task created, or None."""
@@ -284,7 +294,7 @@ async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
             return found
 
     # One step: a call interrupted before its checkpoint runs again on resume (reads are safe;
-    # findable creates are looked up by externalId first, see FINDABLE_CREATES).
+    # creates with `found_with` are looked up by externalId first).
     result = await ctx.step(STEP_KEY, run)
     await ctx.progress(args.operation, 1, 1, f"done in {time.monotonic() - started:.1f} s")
     return result
