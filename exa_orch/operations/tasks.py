@@ -10,15 +10,17 @@ Tasks' task-augmented calls): its single step dispatches the operation through
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from pydantic import ConfigDict, Field
 
 from exa_orch.config import Settings
-from exa_orch.errors import ConfigError, Conflict, InvalidParams, NotFoundError
+from exa_orch.errors import ConfigError, InvalidParams
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.gateway.projections import ItemField
 from exa_orch.runtime import Principal, TaskContext, TaskService, WorkflowSpec
+from exa_orch.runtime.dedupe import find_or_create
 from exa_orch.store import TaskRecord, TaskStatus
 
 from .context import OpContext
@@ -99,6 +101,17 @@ class ListArgs(Args):
     limit: int = Field(default=50, ge=1, le=200)
     full: bool = False
     """include each task's whole partial result (by default a short summary of it)"""
+
+
+def parse_create(registry: Any, args: Any) -> tuple[str, dict[str, Any], int | None]:
+    """(task type, the type's own args, ttl in ms or None) from tasks.create's args, read exactly as
+    the tasks.create operation reads them (the registry's validation, then `CreateArgs`), so a
+    task-augmented call and a plain one accept the same arguments. Raises InvalidParams."""
+    from .dispatch import validate  # dispatch imports the registry that lists this module
+
+    model, _ = validate(registry.get("tasks.create"), args)
+    assert isinstance(model, CreateArgs)
+    return model.type, dict(model.model_extra or {}), model.ttl
 
 
 async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
@@ -264,34 +277,21 @@ async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
         given = mark_create(op, call_args, ctx.external_id(STEP_KEY))
         external_id = given if getter is not None else None
 
-    async def find() -> Any:
+    async def find(external_id: str) -> Any:
         """The object a previous run of this task created, or None."""
-        assert getter is not None and external_id is not None
+        assert getter is not None
         lookup: dict[str, Any] = {"id": external_id}
         lookup.update({k: call_args[k] for k in ("mode", "raw") if k in call_args})
-        try:
-            return await call(getter, lookup)
-        except NotFoundError:
-            return None
+        return await call(getter, lookup)
 
     async def run() -> Any:
         if external_id is None:
             return await call(args.operation, dict(call_args))
-        if ctx.resumed:
-            found = await find()
-            if found is not None:
-                return found
-        try:
-            return await call(args.operation, dict(call_args))
-        except Conflict:
-            # Our own externalId: an earlier attempt made it. The caller's own one: only a resumed run
-            # can tell that the object may be its own doing; a first run reports the conflict.
-            if not (ctx.resumed or external_id == ctx.external_id(STEP_KEY)):
-                raise
-            found = await find()
-            if found is None:
-                raise
-            return found
+        # Our own externalId: an earlier attempt made it. The caller's own one: only a resumed run
+        # can tell that the object may be its own doing; a first run reports the conflict.
+        own = external_id == ctx.external_id(STEP_KEY)
+        create = partial(call, args.operation, dict(call_args))
+        return await find_or_create(ctx, external_id, create, find, ours=own)
 
     # One step: a call interrupted before its checkpoint runs again on resume (reads are safe;
     # creates with `found_with` are looked up by externalId first).

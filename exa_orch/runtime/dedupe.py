@@ -34,6 +34,33 @@ async def _find(find: FindFn, external_id: str) -> Any:
         return None
 
 
+async def find_or_create(
+    ctx: TaskContext,
+    external_id: str,
+    create: Callable[[], Awaitable[Any]],
+    find: FindFn,
+    *,
+    ours: bool = True,
+) -> Any:
+    """The body of a step that creates the Exa object keyed `external_id` (the one rule for a crash:
+    call it inside `ctx.step`). On a resumed run it first looks the object up by `external_id`; on
+    a Conflict (409) from `create()` it returns the existing object when exa-orch chose the key
+    (`ours`) or the run is resumed (an earlier run may have made it), else re-raises the Conflict."""
+    if ctx.resumed:
+        found = await _find(find, external_id)
+        if found is not None:
+            return _jsonable(found)
+    try:
+        return _jsonable(await create())
+    except Conflict:  # the gateway's 409: Exa has an object with this externalId already
+        if not (ours or ctx.resumed):
+            raise  # the caller's own key, taken before this task ever ran
+        found = await _find(find, external_id)
+        if found is None:
+            raise
+        return _jsonable(found)
+
+
 async def create_or_get(ctx: TaskContext, key: str, create: CreateFn, find: FindFn) -> Any:
     """Step `key`: the Exa object created with externalId=ctx.external_id(key), created at most once.
 
@@ -43,16 +70,6 @@ async def create_or_get(ctx: TaskContext, key: str, create: CreateFn, find: Find
 
     async def run() -> Any:
         external_id = ctx.external_id(key)
-        if ctx.resumed:
-            found = await _find(find, external_id)
-            if found is not None:
-                return _jsonable(found)
-        try:
-            return _jsonable(await create(external_id))
-        except Conflict:  # the gateway's 409: Exa has an object with this externalId already
-            found = await _find(find, external_id)
-            if found is None:
-                raise
-            return _jsonable(found)
+        return await find_or_create(ctx, external_id, lambda: create(external_id), find)
 
     return await ctx.step(key, run)

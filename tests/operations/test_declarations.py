@@ -12,11 +12,11 @@ import pytest
 from pydantic import BaseModel
 
 from exa_orch.client.client import read_only_operations
-from exa_orch.errors import Conflict, NotFoundError
+from exa_orch.errors import Conflict, InvalidParams, NotFoundError
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.operations import OpContext, default_registry, dispatch
 from exa_orch.operations.registry import Operation
-from exa_orch.operations.tasks import mark_create
+from exa_orch.operations.tasks import mark_create, parse_create
 from exa_orch.sim.testing import SimHandle
 
 from .conftest import Ops
@@ -111,3 +111,19 @@ async def test_a_plain_clients_errors_are_typed_by_the_gateways_mapping(sim: Sim
         with pytest.raises(NotFoundError) as missing:
             await dispatch(default_registry(), "websets.get", {"id": "ws_missing"}, ctx)
         assert missing.value.status == 404 and "externalId works" in (missing.value.hint or "")
+
+
+def test_tasks_create_args_are_read_by_one_rule() -> None:
+    """The MCP task path (mcp/tasks_calls.py) and the tasks.create operation share `parse_create`."""
+    registry = default_registry()
+    assert parse_create(registry, {"type": "qd.winnow", "ttl": 60_000, "topic": "x"}) == (
+        "qd.winnow",
+        {"topic": "x"},
+        60_000,
+    )
+    with pytest.raises(InvalidParams) as missing:
+        parse_create(registry, {"topic": "x"})
+    assert "type" in missing.value.fields
+    with pytest.raises(InvalidParams) as short:
+        parse_create(registry, {"type": "qd.winnow", "ttl": 10})
+    assert "ttl" in short.value.fields
