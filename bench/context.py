@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from mcp import Client  # noqa: E402
 
+from exa_orch.app import open_app  # noqa: E402
 from exa_orch.config import Settings  # noqa: E402
-from exa_orch.mcp.app import open_app  # noqa: E402
 from exa_orch.mcp.server import build_server  # noqa: E402
 from exa_orch.sim.context import SimConfig  # noqa: E402
 from exa_orch.sim.testing import running_sim  # noqa: E402

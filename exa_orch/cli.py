@@ -189,7 +189,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
-        from exa_orch.mcp.server import run_server
+        from exa_orch.mcp.transport import serve
 
         # Absolute, so the start-up log line (`exa-orch app ready: db=...`) says where the data is.
         db_path = _db_path(args, settings).absolute()
@@ -198,7 +198,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
                 settings = dataclasses.replace(
                     settings, exa_url=sim_url, arxiv_url=f"{sim_url}/arxivxplorer", api_key=None
                 )
-            return run_server(settings, db_path=db_path, http=args.http, host=args.host, port=args.port)
+            return serve(settings, db_path=db_path, http=args.http, host=args.host, port=args.port)
     if args.command == "sim":
         from exa_orch.sim.server import run_sim
 

@@ -67,8 +67,8 @@ def excerpt(value: Any, limit: int = 400) -> str:
 
 async def research_task(ctx: DemoContext) -> None:
     """Run a research.deep task (a research run on Exa's Agent API) on the simulator, as an agent would."""
+    from exa_orch.app import open_app
     from exa_orch.config import Settings
-    from exa_orch.mcp.app import open_app
     from exa_orch.sim.context import SimConfig
     from exa_orch.sim.testing import running_sim
 

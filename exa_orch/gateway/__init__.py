@@ -2,7 +2,7 @@
 
 Modules: client (Gateway, GovernedExa, call), transport (GovernedTransport, GatewayStats),
 retry (RetryPolicy, Retry-After, safe-retry rule for creates), limits (families, window-safe
-limiter), errors (Exa responses to typed errors). `projections` (OPS) shapes Exa objects for agents.
+limiter), errors (Exa responses to typed errors). Projections for agents live in operations/.
 """
 
 from exa_orch.gateway.client import Gateway, GovernedExa, call

@@ -30,21 +30,19 @@ import logging
 import warnings
 from collections.abc import Awaitable, Callable
 from difflib import get_close_matches
-from pathlib import Path
 from typing import Any
 
 import mcp_types as types
 from mcp.server.context import ServerRequestContext
-from mcp.server.lowlevel import NotificationOptions, Server
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from exa_orch import __version__
-from exa_orch.config import Settings
+from exa_orch.app import App
 from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.gateway import MissingApiKey
-from exa_orch.mcp.app import App
 from exa_orch.mcp.auth import request_principal
 from exa_orch.mcp.elicit import ask_api_key, ask_missing, input_required
+from exa_orch.mcp.hooked import HookedServer
 from exa_orch.mcp.keepalive import current_beat, keepalive
 from exa_orch.mcp.logbridge import bridge as log_bridge
 from exa_orch.mcp.logbridge import log_task_event
@@ -58,6 +56,7 @@ from exa_orch.mcp.results import (
     explain_invalid_params,
     text_result,
 )
+from exa_orch.mcp.tasks import install_tasks
 from exa_orch.mcp.toolhost import (
     LIST_OPERATIONS,
     TOOLS_BY_NAME,
@@ -124,7 +123,7 @@ class ToolCallError(InvalidParams):
     """The tool's own arguments (operation/args/params) were malformed."""
 
 
-class ExaOrchServer(Server[Any]):
+class ExaOrchServer(HookedServer):
     """The low-level MCP server bound to one App and one tool profile."""
 
     def __init__(self, app: App, profile: str) -> None:
@@ -144,28 +143,7 @@ class ExaOrchServer(Server[Any]):
             )
         self.app = app
         self.profile = profile
-        # Filled by exa_orch.mcp.tasks.install_tasks: tool name -> "optional" | "required".
-        self.task_support: dict[str, str] = {}
-        # Each hook may edit the capabilities advertised for a protocol version (None = handshake).
-        self.capability_hooks: list[Callable[[types.ServerCapabilities, str | None], None]] = []
         self.unsubscribe_task_log: Callable[[], None] = lambda: None
-
-    # ------------------------------------------------------------------ capabilities
-
-    def get_capabilities(
-        self,
-        notification_options: NotificationOptions | None = None,
-        experimental_capabilities: dict[str, dict[str, Any]] | None = None,
-        extensions: dict[str, dict[str, Any]] | None = None,
-        *,
-        protocol_version: str | None = None,
-    ) -> types.ServerCapabilities:
-        caps = super().get_capabilities(
-            notification_options, experimental_capabilities, extensions, protocol_version=protocol_version
-        )
-        for hook in self.capability_hooks:
-            hook(caps, protocol_version)
-        return caps
 
     # ------------------------------------------------------------------ logging
 
@@ -480,8 +458,6 @@ class ExaOrchServer(Server[Any]):
 
 def build_server(app: App) -> ExaOrchServer:
     """The MCP server for `app`, with the profile from its settings and MCP Tasks."""
-    from exa_orch.mcp.tasks import install_tasks  # imported here: tasks.py builds on this module
-
     server = ExaOrchServer(app, app.settings.tools)
     server.middleware.append(explain_invalid_params)  # outside the tasks bridge: sees its errors too
     server.middleware.append(keepalive)  # heartbeats and pings during long calls
@@ -494,14 +470,3 @@ def build_server(app: App) -> ExaOrchServer:
     if app.tasks is not None:  # task transitions as log lines (and so as MCP log messages)
         server.unsubscribe_task_log = app.tasks.subscribe(log_task_event)
     return server
-
-
-def run_server(settings: Settings, *, db_path: Path, http: bool, host: str, port: int) -> int:
-    """Serve MCP until the client leaves or a signal arrives; 0 on a clean stop.
-
-    stdio by default; `http=True` serves streamable HTTP at http://host:port/mcp (loopback unless
-    EXA_ORCH_HTTP_TOKEN is set). Raises ConfigError for a missing key or an unsafe bind.
-    """
-    from exa_orch.mcp.transport import serve
-
-    return serve(settings, db_path=db_path, http=http, host=host, port=port)

@@ -29,7 +29,7 @@ import logging
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import anyio
 import mcp_types as types
@@ -43,9 +43,11 @@ from mcp_types import HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_R
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
+from exa_orch.app import App
 from exa_orch.errors import OrchError, TaskExpired, TaskNotFound, TaskTerminal
 from exa_orch.mcp import tasks_wire as wire
 from exa_orch.mcp.auth import request_principal
+from exa_orch.mcp.hooked import HookedServer
 from exa_orch.mcp.tasks_calls import CallResolver, ResolvedCall
 from exa_orch.operations.tasks import (
     OPERATION_TASK_TYPE,
@@ -53,10 +55,8 @@ from exa_orch.operations.tasks import (
     create_operation_task,
     ttl_note,
 )
-from exa_orch.runtime import Principal
-
-if TYPE_CHECKING:
-    from exa_orch.mcp.server import ExaOrchServer
+from exa_orch.runtime import Principal, TaskEvent, TaskService
+from exa_orch.store import TaskRecord
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +107,7 @@ class _Watcher:
 class TasksBridge:
     """MCP Tasks requests and notifications on top of the runtime's TaskService."""
 
-    def __init__(self, server: Server[Any], app: Any) -> None:
+    def __init__(self, server: Server[Any], app: App) -> None:
         self._server = server
         self._app = app
         self._calls = CallResolver(server, app)
@@ -124,7 +124,7 @@ class TasksBridge:
         return request_principal(self._app.settings, ctx.request)
 
     @property
-    def service(self) -> Any:
+    def service(self) -> TaskService:
         tasks = self._app.tasks
         if tasks is None:  # pragma: no cover - install_tasks checks this first
             raise MCPError(code=INTERNAL_ERROR, message="the task runtime is not running")
@@ -313,7 +313,7 @@ class TasksBridge:
         elif method == "tasks/update":
             raise MCPError(code=METHOD_NOT_FOUND, message="Method not found", data=method)
 
-    async def _get(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> Any:
+    async def _get(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> TaskRecord:
         try:
             return await self.service.get(task_id, principal=self.principal(ctx))
         except TaskNotFound as exc:
@@ -390,7 +390,7 @@ class TasksBridge:
 
     # ---------------------------------------------------------------- notifications
 
-    async def on_event(self, event: Any) -> None:
+    async def on_event(self, event: TaskEvent) -> None:
         """TaskService listener: status and progress notifications to the session that made the task."""
         record = event.task
         key = str((record.meta or {}).get("notifyKey") or "")
@@ -410,7 +410,7 @@ class TasksBridge:
         if record.terminal:
             self._watchers.pop(key, None)
 
-    async def _notify_status(self, watcher: _Watcher, record: Any) -> None:
+    async def _notify_status(self, watcher: _Watcher, record: TaskRecord) -> None:
         task = wire.task_2025(record)
         fingerprint = (task["status"], task["statusMessage"])
         if fingerprint == watcher.last_status:
@@ -419,7 +419,9 @@ class TasksBridge:
         params = types.TaskStatusNotificationParams.model_validate(task)
         await watcher.session.send_notification(types.TaskStatusNotification(params=params))  # type: ignore[arg-type]
 
-    async def _notify_progress(self, watcher: _Watcher, record: Any, progress: Mapping[str, Any]) -> None:
+    async def _notify_progress(
+        self, watcher: _Watcher, record: TaskRecord, progress: Mapping[str, Any]
+    ) -> None:
         if watcher.progress_token is None or record.terminal:
             return
         completed = float(progress.get("completed") or 0)
@@ -456,9 +458,10 @@ class UpdateTaskParams(types.RequestParams):
     input_responses: dict[str, Any] | None = None
 
 
-def install_tasks(server: ExaOrchServer, app: Any) -> TasksBridge | None:
+def install_tasks(server: HookedServer, app: App) -> TasksBridge | None:
     """Serve MCP Tasks (both eras) on `server` from `app`'s TaskService; None when the runtime is off."""
-    if getattr(app, "tasks", None) is None:
+    service = app.tasks
+    if service is None:
         log.warning("MCP Tasks disabled: the task runtime is not running")
         return None
     bridge = TasksBridge(server, app)
@@ -468,11 +471,11 @@ def install_tasks(server: ExaOrchServer, app: Any) -> TasksBridge | None:
     server.add_request_handler("tasks/cancel", types.CancelTaskRequestParams, bridge.tasks_cancel)
     server.add_request_handler("tasks/update", UpdateTaskParams, bridge.tasks_update)
     server.middleware.append(bridge.middleware)
-    # The server's hooks (exa_orch.mcp.server.ExaOrchServer): tools/list shows execution.taskSupport
+    # The server's hooks (exa_orch.mcp.hooked.HookedServer): tools/list shows execution.taskSupport
     # (the 2026 sieve drops it), and the capability hook adds `tasks` to the handshake capabilities.
     for tool in bridge.task_tools:
         server.task_support.setdefault(tool, "optional")
     server.capability_hooks.append(bridge.add_capability)
     server.extensions[wire.TASKS_EXTENSION] = {}
-    bridge.unsubscribe = app.tasks.subscribe(bridge.on_event)
+    bridge.unsubscribe = service.subscribe(bridge.on_event)
     return bridge

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from exa_orch.app import App
 from exa_orch.errors import InvalidParams
 from exa_orch.mcp import toolhost
 from exa_orch.operations.tasks import parse_create
@@ -44,7 +45,7 @@ class CallResolver:
     """Maps (tool name, arguments) to a ResolvedCall with the server's own `resolve_call`, so a task
     runs exactly the operation and arguments the plain tools/call would have run."""
 
-    def __init__(self, server: Any, app: Any) -> None:
+    def __init__(self, server: Any, app: App) -> None:
         self._server = server
         self._registry = app.registry
         profile = getattr(app.settings, "tools", MANAGE_WEBSETS)

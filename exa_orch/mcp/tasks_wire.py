@@ -18,7 +18,7 @@ import json
 from typing import Any
 
 from exa_orch.errors import ErrorCode
-from exa_orch.mcp.server import STRUCTURED_MAX_CHARS
+from exa_orch.mcp.results import STRUCTURED_MAX_CHARS
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 RELATED_TASK_META = "io.modelcontextprotocol/related-task"

@@ -29,9 +29,9 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from exa_orch.app import open_app
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
-from exa_orch.mcp.app import open_app
 from exa_orch.mcp.auth import BearerAuth
 from exa_orch.mcp.server import ExaOrchServer, build_server
 
@@ -64,7 +64,10 @@ def check_bind(settings: Settings, host: str) -> None:
 
 
 def serve(settings: Settings, *, db_path: Path, http: bool, host: str, port: int) -> int:
-    """Run the server to completion; 0 on a clean stop (see module docstring).
+    """Serve MCP until the client leaves or a signal arrives; 0 on a clean stop.
+
+    stdio by default; `http=True` serves streamable HTTP at http://host:port/mcp (loopback unless
+    EXA_ORCH_HTTP_TOKEN is set); raises ConfigError for an unsafe bind.
 
     Without EXA_API_KEY (and no simulator URL) the server still starts: its first call to Exa asks
     the client for the key by a form, or answers a CONFIG_ERROR tool result naming EXA_API_KEY."""

@@ -12,7 +12,7 @@ from exa_orch.errors import ConfigError
 if TYPE_CHECKING:
     from exa_py import AsyncExa
 
-    from exa_orch.runtime import Principal
+    from exa_orch.runtime import Principal, TaskService
 
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 """async (completed, total, message) -> None; the MCP face turns it into progress notifications."""
@@ -58,16 +58,28 @@ async def no_progress(completed: float, total: float | None, message: str | None
     """The default ProgressFn: nobody is listening."""
 
 
+class OperationLookup(Protocol):
+    """The part of an operations Registry that an operation needs to look others up by name."""
+
+    def get(self, name: str) -> Any:
+        """The operation named `name`; raises UnknownOperation naming the closest ones."""
+        ...
+
+
 @dataclass
 class OpContext:
     """Per-call context. `gateway` is an `exa_orch.gateway.Gateway` (or anything with `.exa`, `.http`,
-    `.arxiv`); `services["tasks"]` is the runtime's TaskService when the runtime is up. `principal`
-    is the caller, who owns the tasks it creates and sees no other's (None: the local user)."""
+    `.arxiv`); `tasks` is the runtime's TaskService when the runtime is up; `registry` the operations
+    the caller may reach (tasks.create checks an "operation" task against it); `services` is a
+    durable task's `ctx.services` when an operation runs inside one. `principal` is the caller, who
+    owns the tasks it creates and sees no other's (None: the local user)."""
 
     gateway: Any | None
     settings: Settings = field(default_factory=Settings)
     progress: ProgressFn = no_progress
     services: dict[str, Any] = field(default_factory=dict)
+    tasks: TaskService | None = None
+    registry: OperationLookup | None = None
     principal: Principal | None = None
     peer: ClientPeer | None = None
     """the calling MCP client's sampling, elicitation and roots; None outside an MCP call"""

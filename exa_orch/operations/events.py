@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 
 from ._http import WEBSETS, rest_op
 from ._paging import GetAll, collect, project_all

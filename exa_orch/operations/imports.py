@@ -9,8 +9,8 @@ from typing import Any, Literal
 from pydantic import Field
 
 from exa_orch.errors import ApiError, InvalidParams, UpstreamTimeout
-from exa_orch.gateway import projections as pj
 from exa_orch.gateway.marks import CREATE_MARK
+from exa_orch.operations import projections as pj
 
 from ._creates import create_or_find, find_in_list, mark_body
 from ._http import WEBSETS, raise_for_status, request, rest_op, segment

@@ -6,7 +6,7 @@ from typing import Any
 
 from pydantic import Field
 
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 
 from ._http import WEBSETS, Rest, request, rest_op, segment
 from ._paging import GetAll, collect, project_all

@@ -39,7 +39,7 @@ def list_operations_op(registry: Registry) -> Operation:
     """The list_operations operation bound to `registry` (it lists itself too)."""
 
     def task_types(ctx: OpContext) -> list[Any]:
-        service = ctx.services.get("tasks")
+        service = ctx.tasks
         return list(service.task_types()) if service is not None else []
 
     def task_type_schema(spec: Any) -> dict[str, Any]:
@@ -68,7 +68,7 @@ def list_operations_op(registry: Registry) -> Operation:
             if args.names_only:
                 ops = [{k: d[k] for k in ("name", "summary", "longRunning")} for d in ops]
             out: dict[str, Any] = {"count": len(ops), "operations": ops}
-            if lists_tasks and ctx.services.get("tasks") is not None:
+            if lists_tasks and ctx.tasks is not None:
                 # What tasks.create {type, ...args} accepts: each task type's args sit beside `type`.
                 out["taskTypes"] = [
                     {"type": s.type, "summary": s.summary} if args.names_only else task_type_schema(s)
@@ -81,7 +81,7 @@ def list_operations_op(registry: Registry) -> Operation:
             domains.setdefault(domain or "meta", {})[verb] = d["summary"]
         out = {"count": len(described), "domains": domains}
         out["longRunning"] = [d["name"] for d in described if d["longRunning"]]
-        if lists_tasks and ctx.services.get("tasks") is not None:
+        if lists_tasks and ctx.tasks is not None:
             out["taskTypes"] = {s.type: s.summary for s in task_types(ctx)}
         out["how"] = HOW
         return out

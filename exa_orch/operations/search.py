@@ -9,7 +9,7 @@ import httpx
 from pydantic import AliasChoices, Field, model_validator
 
 from exa_orch.errors import InvalidParams, UpstreamTimeout
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 
 from ._http import Rest, raise_for_status, request
 from .context import OpContext

@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 
 from ._creates import create_op, find_in_webset
 from ._http import WEBSETS, rest_op

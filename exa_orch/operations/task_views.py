@@ -9,7 +9,7 @@ read time, in one place.
   `{"paged": <count>}`) and its `items`, one page at a time, with `nextCursor`. Each item says where
   it sits in the full result (`at`: "thesis.items.3"); an element equal to one shown earlier in the
   same result is given as `{"at": ..., "sameAs": <its first at>}` rather than repeated. Items are
-  projected compactly (gateway.projections.compact_item) unless `fields` asks for more; with
+  projected compactly (projections.compact_item) unless `fields` asks for more; with
   `fields: ["all"]`, following every cursor and putting each item back at its `at` (`reassemble`)
   rebuilds the full result exactly. A result with no item lists is returned whole, as `result`.
 """
@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from exa_orch.errors import InvalidParams
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 from exa_orch.store import TaskRecord
 
 Json = dict[str, Any]

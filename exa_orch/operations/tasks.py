@@ -1,6 +1,6 @@
 """tasks.* operations (create, get, result, list, cancel) and the "operation" task type.
 
-They reach the runtime through `ctx.services["tasks"]` (a runtime TaskService), set by the face
+They reach the runtime through `ctx.tasks` (a runtime TaskService), set by the face (exa_orch.app)
 when the runtime is up. `OPERATION_WORKFLOW` lets a face run ANY operation as a durable task (MCP
 Tasks' task-augmented calls): its single step dispatches the operation through
 `services["dispatch"]` (async (name, args, progress) -> JSON) or, without it, through
@@ -18,7 +18,7 @@ from pydantic import ConfigDict, Field
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError, InvalidParams
 from exa_orch.gateway.marks import CREATE_MARK
-from exa_orch.gateway.projections import ItemField
+from exa_orch.operations.projections import ItemField
 from exa_orch.runtime import Principal, TaskContext, TaskService, WorkflowSpec
 from exa_orch.runtime.dedupe import find_or_create
 from exa_orch.store import TaskRecord, TaskStatus
@@ -33,7 +33,7 @@ OPERATION_TASK_TYPE = "operation"  # the task type that runs one registered oper
 
 
 def _service(ctx: OpContext) -> TaskService:
-    service: TaskService | None = ctx.services.get("tasks")
+    service = ctx.tasks
     if service is None:
         raise ConfigError(
             "the task runtime is not running in this process",
@@ -116,7 +116,7 @@ def parse_create(registry: Any, args: Any) -> tuple[str, dict[str, Any], int | N
 
 async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
     extra = dict(args.model_extra or {})
-    registry = ctx.services.get("registry")
+    registry = ctx.registry
     if args.type == OPERATION_TASK_TYPE and registry is not None:
         check_operation_task(registry, str(extra.get("operation", "")), extra.get("args"))
     record = await _service(ctx).create(args.type, extra, ttl_ms=args.ttl, principal=_principal(ctx))
@@ -266,6 +266,7 @@ async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
             settings=ctx.services.get("settings") or Settings(),
             progress=progress,
             services=ctx.services,
+            registry=registry,
         )
         return await dispatch(registry, name, call_args, op_ctx)
 

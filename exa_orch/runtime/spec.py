@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from exa_orch.errors import InvalidParams
-from exa_orch.store.archive import Extractor
+from exa_orch.store.archive import Archetype, Extractor
 
 if TYPE_CHECKING:
     from exa_orch.runtime.context import TaskContext
@@ -34,6 +34,10 @@ class WorkflowSpec:
     `archive`, if given, files every run of this type in the MAP-Elites archive: when the task
     ends (completed, failed or cancelled) it gets the finished TaskRecord and returns the run's
     metrics and elites, which the store writes in the same transaction as the terminal status.
+
+    `archetype`, if given, is this type's row in the archive (`workflows`, `workflow_steps`): the
+    application writes it at start-up (`Store.sync_archetypes`), so runs of a new type are filed
+    without a migration (a type with `archive` and no row files nothing; the store logs why).
     """
 
     type: str
@@ -41,6 +45,7 @@ class WorkflowSpec:
     fn: WorkflowFn
     summary: str = ""
     archive: Extractor | None = None
+    archetype: Archetype | None = None
 
     def validate(self, args: dict[str, Any] | None) -> BaseModel:
         """The args as the workflow's model; raise InvalidParams naming each bad field."""
@@ -91,6 +96,10 @@ class WorkflowRegistry:
     def archivers(self) -> dict[str, Extractor]:
         """Task type -> archive extractor, for the types that file their runs."""
         return {t: s.archive for t, s in self._specs.items() if s.archive is not None}
+
+    def archetypes(self) -> dict[str, Archetype]:
+        """Task type -> its archive row and steps, for the types that declare one."""
+        return {t: s.archetype for t, s in self._specs.items() if s.archetype is not None}
 
     def types(self) -> list[str]:
         """Every registered task type, sorted."""

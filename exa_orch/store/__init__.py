@@ -4,12 +4,13 @@
 schema is in `migrations/`, described in `data-design/`.
 """
 
-from exa_orch.store.archive import ArchiveEntry, Elite, RunRecord
+from exa_orch.store.archive import Archetype, ArchiveEntry, Elite, RunRecord
 from exa_orch.store.core import Store, ensure_parent_dir
 from exa_orch.store.records import TERMINAL_STATUSES, TaskRecord, TaskStatus
 from exa_orch.store.writer import WriterStats
 
 __all__ = [
+    "Archetype",
     "ArchiveEntry",
     "Elite",
     "RunRecord",

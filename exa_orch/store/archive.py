@@ -3,6 +3,12 @@
 A run is filed under the workflow whose `task_type` matches the task's type; `v_archive` then
 shows the best completed run of each cell (the five coordinates).
 
+Archetypes: each task type's `workflows` row and `workflow_steps` come from its WorkflowSpec
+(`Archetype`); `sync_archetypes` writes them at start-up (insert a new one, update a changed one),
+so a new workflow needs no migration. Rows no spec names are left alone (runs may point at them).
+The SQL is plain (`?` placeholders, no SQLite-only syntax) so that a backend which runs these
+functions on another DB-API connection can run it unchanged.
+
 Live filing: the Store is given an extractor per task type (`Store.archive_runs`); when a task of
 such a type ends (completed, failed or cancelled), `file_run` inserts its run in the same
 transaction as the terminal transition, so a crash loses neither nor files a run twice.
@@ -13,12 +19,12 @@ from __future__ import annotations
 import json
 import logging
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from exa_orch.errors import InvalidParams
+from exa_orch.errors import ConfigError, InvalidParams
 from exa_orch.store.records import TaskRecord, dumps, iso
 from exa_orch.store.tasks import Clock
 
@@ -71,6 +77,97 @@ class ArchiveEntry:
 
     metrics: dict[str, Any] = field(default_factory=dict)
     elites: list[Elite] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Archetype:
+    """A task type's place in the MAP-Elites archive: its `workflows` row and `workflow_steps`.
+
+    `cell` is the five coordinates, each 1-5: (scope, domain structure, evidence type, time
+    horizon, fidelity). `steps` are what the workflow does, in order (positions 1, 2, ...)."""
+
+    id: str
+    name: str
+    description: str
+    cell: tuple[int, int, int, int, int]
+    archetype: str
+    notes: str | None = None
+    steps: tuple[str, ...] = ()
+    status: str = "seed"
+
+
+_ROW_COLUMNS = (
+    "name",
+    "description",
+    "status",
+    "coord_scope",
+    "coord_domain_structure",
+    "coord_evidence_type",
+    "coord_time_horizon",
+    "coord_fidelity",
+    "archetype",
+    "notes",
+    "task_type",
+)
+
+
+def _row(task_type: str, a: Archetype) -> tuple[Any, ...]:
+    return (a.name, a.description, a.status, *a.cell, a.archetype, a.notes, task_type)
+
+
+def sync_archetypes(conn: sqlite3.Connection, archetypes: Mapping[str, Archetype]) -> int:
+    """Make the `workflows` rows and steps of `archetypes` (task type -> Archetype) match them.
+
+    Inserts a missing row, updates a changed one (keeping its created_at) and rewrites its steps
+    when they differ; returns how many workflows changed (0 when all match). ConfigError when an
+    archetype's cell is out of range or another workflow row already has its task type."""
+    changed = 0
+    for task_type, a in archetypes.items():
+        if len(a.cell) != 5 or not all(isinstance(c, int) and 1 <= c <= 5 for c in a.cell):
+            raise ConfigError(
+                f"workflow {task_type!r}: archetype cell {a.cell!r} must be five integers from 1 to 5",
+                hint="Fix the Archetype's cell in the workflow's WorkflowSpec.",
+            )
+        other = conn.execute(
+            "SELECT id FROM workflows WHERE task_type = ? AND id != ?", (task_type, a.id)
+        ).fetchone()
+        if other is not None:
+            raise ConfigError(
+                f"workflow {task_type!r}: the archive row {other[0]!r} already has this task type, "
+                f"so archetype {a.id!r} can't take it",
+                hint="Give the WorkflowSpec's Archetype the id of the existing row, or another task type.",
+            )
+        row = _row(task_type, a)
+        found = conn.execute(
+            f"SELECT {', '.join(_ROW_COLUMNS)} FROM workflows WHERE id = ?", (a.id,)
+        ).fetchone()
+        steps = [
+            r[0]
+            for r in conn.execute(
+                "SELECT description FROM workflow_steps WHERE workflow_id = ? ORDER BY position", (a.id,)
+            ).fetchall()
+        ]
+        if found is not None and tuple(found) == row and steps == list(a.steps):
+            continue
+        if found is None:
+            conn.execute(
+                f"INSERT INTO workflows (id, {', '.join(_ROW_COLUMNS)}) "
+                f"VALUES (?, {', '.join('?' * len(_ROW_COLUMNS))})",
+                (a.id, *row),
+            )
+        elif tuple(found) != row:
+            conn.execute(
+                f"UPDATE workflows SET {', '.join(f'{c} = ?' for c in _ROW_COLUMNS)} WHERE id = ?",
+                (*row, a.id),
+            )
+        if steps != list(a.steps):
+            conn.execute("DELETE FROM workflow_steps WHERE workflow_id = ?", (a.id,))
+            conn.executemany(
+                "INSERT INTO workflow_steps (workflow_id, position, description) VALUES (?, ?, ?)",
+                [(a.id, i, step) for i, step in enumerate(a.steps, start=1)],
+            )
+        changed += 1
+    return changed
 
 
 # A task type's extractor: the finished task (status, args, result or partial, error) -> its entry.

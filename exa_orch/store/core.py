@@ -400,6 +400,11 @@ class Store:
         if extract is not None:
             archive.file_run(conn, self._clock, task, extract)
 
+    async def sync_archetypes(self, archetypes: Mapping[str, archive.Archetype]) -> int:
+        """Write each task type's archetype row and steps (see `archive.sync_archetypes`) in one
+        transaction; return how many workflows changed."""
+        return await self._writer.submit(lambda c: archive.sync_archetypes(c, archetypes))
+
     async def record_run(self, run: archive.RunRecord) -> int:
         """File a finished run (metrics and elites) in the MAP-Elites archive; return its id."""
         clock = self._clock

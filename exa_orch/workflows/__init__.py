@@ -10,9 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from exa_orch.runtime.spec import WorkflowFn, WorkflowRegistry, WorkflowSpec
-
-# The workflow modules import WorkflowSpec and kit from this package: they come after them.
-from exa_orch.workflows import adversarial, convergent, harvest, research, verified, winnow  # noqa: E402
+from exa_orch.workflows import adversarial, convergent, harvest, research, verified, winnow
 from exa_orch.workflows.loader import ENV_VAR, load_extra_workflows
 
 # The six research workflows of seed 002 section 2.

@@ -20,7 +20,9 @@ from pydantic import Field
 
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.store import Archetype
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import adversarial_run
 
 Json = dict[str, Any]
@@ -326,6 +328,30 @@ def _result(sides: dict[str, Json], synthesis: Json | None, started: float) -> J
     return out
 
 
+# Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
+ARCHETYPE = Archetype(
+    id="workflow-webset-adversarial",
+    name="Adversarial Verification",
+    description=(
+        "Thesis and antithesis websets with optional Research API synthesis. Forces "
+        "disconfirmation search to combat confirmation bias."
+    ),
+    cell=(2, 2, 4, 2, 5),
+    archetype="generative",
+    notes=(
+        "Backed by Exa Websets + Research API. Task type: adversarial.verify. Novel: structured "
+        "opposition with automated synthesis."
+    ),
+    steps=(
+        "Create thesis webset with supporting query",
+        "Wait and collect thesis evidence",
+        "Create antithesis webset with counter-query",
+        "Wait and collect counter-evidence",
+        "(Optional) Synthesize via Research API",
+    ),
+)
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "adversarial.verify",
@@ -334,5 +360,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "Test a thesis: a webset for supporting evidence and one for counter-evidence, with an optional "
         "research-run synthesis (verdict, confidence, key factors, blind spots).",
         archive=adversarial_run,
+        archetype=ARCHETYPE,
     )
 ]

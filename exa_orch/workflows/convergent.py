@@ -29,7 +29,9 @@ from pydantic import Field, field_validator
 
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.store import Archetype
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import convergent_run
 from exa_orch.workflows.harvest import poll_interval, with_recovery
 
@@ -266,6 +268,30 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
     return {**result, "steps": timeline.steps}
 
 
+# Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
+ARCHETYPE = Archetype(
+    id="workflow-webset-convergent",
+    name="Convergent Multi-Query Search",
+    description=(
+        "Same topic queried from N angles via separate websets. Intersection analysis "
+        "identifies high-confidence entities through triangulation."
+    ),
+    cell=(4, 3, 4, 2, 4),
+    archetype="confirmatory",
+    notes=(
+        "Backed by Exa Websets API. Task type: convergent.search. Novel: convergent evidence "
+        "via entity deduplication."
+    ),
+    steps=(
+        "Create N websets with varied queries (parallel)",
+        "Wait for all websets to become idle",
+        "Collect items from each webset",
+        "Deduplicate entities across websets",
+        "Compute intersection and confidence scores",
+    ),
+)
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "convergent.search",
@@ -275,5 +301,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "name similarity > 0.85): intersection (found 2+ times, with confidence), unique per query, "
         "overlapMatrix, totalUniqueEntities.",
         archive=convergent_run,
+        archetype=ARCHETYPE,
     )
 ]

@@ -22,7 +22,9 @@ from pydantic import Field
 from exa_orch.errors import NotFoundError, OrchError
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.runtime import TaskContext, create_or_get
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.store import Archetype
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import harvest_run
 
 Json = dict[str, Any]
@@ -193,6 +195,27 @@ async def _run(
     return {**result, "steps": timeline.steps}
 
 
+# Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
+ARCHETYPE = Archetype(
+    id="workflow-webset-lifecycle",
+    name="Webset Lifecycle Harvest",
+    description=(
+        "Full webset lifecycle: create, search, wait, enrich, collect. Single operation for "
+        "complete entity collection with enrichments."
+    ),
+    cell=(3, 2, 3, 2, 3),
+    archetype="applied",
+    notes=("Backed by Exa Websets API. Task type: lifecycle.harvest"),
+    steps=(
+        "Create webset with search parameters",
+        "Wait until webset idle (search complete)",
+        "Add enrichments to webset items",
+        "Wait until enrichments complete",
+        "Collect all items with enrichment data",
+    ),
+)
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "lifecycle.harvest",
@@ -201,5 +224,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "Create a webset (query, entity, criteria, count), wait, add enrichments, wait, collect every "
         "item; cleanup deletes the webset afterwards. Timeouts (ms, per wait) return partial items.",
         archive=harvest_run,
+        archetype=ARCHETYPE,
     )
 ]

@@ -18,7 +18,9 @@ from pydantic import Field
 
 from exa_orch.errors import ApiError, OrchError
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.store import Archetype
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import deep_run
 
 Json = dict[str, Any]
@@ -155,6 +157,28 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
     }
 
 
+# Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
+ARCHETYPE = Archetype(
+    id="workflow-research-deep",
+    name="Deep Research",
+    description=(
+        "A synthesized narrative answer to a complex question, backed by web sources: one Exa "
+        "research task, polled until finished, returning a structured result."
+    ),
+    cell=(4, 3, 3, 3, 3),
+    archetype="exploratory",
+    notes=(
+        "Backed by Exa Agent API (the Research API it was specified on was retired). Task type: "
+        "research.deep. Thin wrapper; its value is composition with other patterns."
+    ),
+    steps=(
+        "Create Exa research task",
+        "Poll until finished",
+        "Return structured result",
+    ),
+)
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "research.deep",
@@ -163,5 +187,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "Deep research on one question: a research run (Exa Agent API) polled until it finishes or "
         "`timeout` ms pass; returns {researchId, status, result, model, duration}.",
         archive=deep_run,
+        archetype=ARCHETYPE,
     )
 ]

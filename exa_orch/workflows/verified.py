@@ -24,7 +24,9 @@ from pydantic import Field, field_validator
 
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.store import Archetype
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import verified_run
 from exa_orch.workflows.research import (
     TERMINAL,
@@ -240,6 +242,29 @@ async def _all(ctx: TaskContext, jobs: list[Any], unfinished: set[str]) -> None:
         raise asyncio.CancelledError
 
 
+# Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
+ARCHETYPE = Archetype(
+    id="workflow-webset-verified",
+    name="Research-Verified Collection",
+    description=(
+        "Broad entity collection via Websets + deep per-entity verification via Research API. "
+        "Combines breadth and depth."
+    ),
+    cell=(4, 3, 4, 3, 4),
+    archetype="exploratory",
+    notes=(
+        "Backed by Exa Websets + Research API. Task type: research.verifiedCollection. Novel: "
+        "two Exa primitives composed."
+    ),
+    steps=(
+        "Create webset and collect entities",
+        "For each entity (up to limit): create Research API task",
+        "Poll all research tasks until complete",
+        "Merge webset items with research results",
+    ),
+)
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "research.verifiedCollection",
@@ -249,5 +274,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "wait -> collect -> a research run per item (researchPrompt with {{name}}, {{url}}, "
         "{{description}}; researchLimit items, 3 at once) -> {websetId, items[{item, research}], ...}.",
         archive=verified_run,
+        archetype=ARCHETYPE,
     )
 ]

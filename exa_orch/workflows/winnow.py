@@ -25,7 +25,9 @@ from pydantic import Field, model_validator
 
 from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.store import Archetype
+from exa_orch.workflows import kit
 from exa_orch.workflows.archive import winnow_run
 
 Json = dict[str, Any]
@@ -384,6 +386,33 @@ async def _watch(
         interval = min(POLL_MAX_S, interval * 1.5)
 
 
+# Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
+ARCHETYPE = Archetype(
+    id="workflow-webset-qd-winnow",
+    name="Quality-Diversity Winnowing",
+    description=(
+        "Uses Websets criteria as behavioral coordinates and enrichments as fitness functions. "
+        "MAP-Elites-style progressive filtration over entity collections. Criteria satisfaction "
+        "vectors define niches, enrichment scores define fitness."
+    ),
+    cell=(3, 2, 4, 2, 5),
+    archetype="analytical",
+    notes=(
+        "Backed by Exa Websets API. Task type: qd.winnow. Novel: quality-diversity search using "
+        "criteria combinations as behavioral space. The foundational pattern — "
+        "lifecycle.harvest and convergent.search are special cases."
+    ),
+    steps=(
+        "Create webset with criteria (behavioral coordinates) and enrichments (fitness signals)",
+        "Poll search progress (found/analyzed gives stringency) and collect items",
+        "Classify items into niches by criteria satisfaction vector",
+        "Score fitness from enrichment results and identify the elite of each niche",
+        "Analyze criteria success rates; optionally refine criteria and repeat",
+        "Compare elite sets across rounds, check convergence, return final elites with quality metrics",
+    ),
+)
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "qd.winnow",
@@ -392,5 +421,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "Quality-diversity winnowing: criteria are niches, enrichments fitness; the best item per "
         "niche over rounds, with criteria success rates, niche distribution and quality metrics",
         archive=winnow_run,
+        archetype=ARCHETYPE,
     )
 ]

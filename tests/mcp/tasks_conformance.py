@@ -29,10 +29,10 @@ import mcp_types as types
 import uvicorn
 from pydantic import BaseModel
 
+from exa_orch.app import App, open_app
 from exa_orch.config import Settings
 from exa_orch.errors import ApiError
 from exa_orch.log import configure_logging
-from exa_orch.mcp.app import App, open_app
 from exa_orch.mcp.server import ExaOrchServer
 from exa_orch.mcp.tasks import install_tasks
 from exa_orch.operations.context import OpContext

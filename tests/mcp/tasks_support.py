@@ -20,8 +20,8 @@ from mcp.client.session import ClientSession, IncomingMessage
 from mcp.shared.exceptions import MCPError
 from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 
+from exa_orch.app import App, open_app
 from exa_orch.config import Settings
-from exa_orch.mcp.app import App, open_app
 from exa_orch.mcp.server import build_server
 
 TASKS_EXT = "io.modelcontextprotocol/tasks"

@@ -17,9 +17,9 @@ from mcp import Client
 from mcp.client.context import ClientRequestContext
 from mcp.client.stdio import stdio_client
 
+from exa_orch.app import App
 from exa_orch.config import Settings
 from exa_orch.gateway import Gateway
-from exa_orch.mcp.app import App
 from exa_orch.mcp.server import build_server
 from exa_orch.operations import default_registry
 from exa_orch.sim.testing import SimHandle

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from mcp import Client
 
+from exa_orch.app import App
 from exa_orch.config import Settings
-from exa_orch.mcp.app import App
 from exa_orch.mcp.server import build_server
 from exa_orch.operations import OpContext, Operation, Registry
 from exa_orch.operations.meta import list_operations_op

@@ -11,7 +11,7 @@ import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
-from exa_orch.mcp.app import App
+from exa_orch.app import App
 from exa_orch.mcp.server import build_server
 from exa_orch.sim.testing import SimHandle
 

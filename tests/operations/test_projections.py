@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 
 ITEM = {
     "id": "witem_1",

@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exa_orch.errors import ErrorCode, InvalidParams
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 from exa_orch.operations.task_views import (
     PAGE_BUDGET,
     collections,

@@ -7,7 +7,7 @@ from typing import Any
 import pytest
 
 from exa_orch.errors import NotFoundError
-from exa_orch.gateway import projections as pj
+from exa_orch.operations import projections as pj
 
 from .conftest import Ops
 

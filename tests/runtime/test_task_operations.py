@@ -28,7 +28,7 @@ def runtime(store: Store, services: dict[str, Any]) -> Any:
 
 
 async def call(sup: Any, name: str, args: dict[str, Any]) -> Any:
-    return await dispatch(REGISTRY, name, args, OpContext(gateway=None, services={"tasks": sup.tasks}))
+    return await dispatch(REGISTRY, name, args, OpContext(gateway=None, tasks=sup.tasks))
 
 
 async def test_create_then_result_with_wait_returns_the_result(store: Store, effects: Counter[str]) -> None:
@@ -127,7 +127,7 @@ async def test_an_operation_whose_result_holds_a_secret_is_refused_as_a_task(sto
                 REGISTRY,
                 "tasks.create",
                 {"type": "operation", "operation": "webhooks.create", "args": hook},
-                OpContext(gateway=None, services={"tasks": sup.tasks, "registry": REGISTRY}),
+                OpContext(gateway=None, tasks=sup.tasks, registry=REGISTRY),
             )
         listed, _ = await sup.tasks.list()
     assert direct.value.fields == via_tasks_create.value.fields == ["operation"]
@@ -146,7 +146,7 @@ async def test_a_tasks_operation_is_refused_as_a_task_before_any_row_is_written(
                 REGISTRY,
                 "tasks.create",
                 {"type": "operation", "operation": name, "args": {"type": "operation"}},
-                OpContext(gateway=None, services={"tasks": sup.tasks, "registry": REGISTRY}),
+                OpContext(gateway=None, tasks=sup.tasks, registry=REGISTRY),
             )
         listed, _ = await sup.tasks.list()
     assert info.value.fields == ["operation"] and name in info.value.message and info.value.hint
@@ -182,7 +182,7 @@ async def test_an_operation_task_without_an_operation_names_the_missing_field(st
                 REGISTRY,
                 "tasks.create",
                 {"type": "operation", "args": {}},
-                OpContext(gateway=None, services={"tasks": sup.tasks, "registry": REGISTRY}),
+                OpContext(gateway=None, tasks=sup.tasks, registry=REGISTRY),
             )
         listed, _ = await sup.tasks.list()
     assert info.value.fields == ["operation"] and "required" in info.value.message

@@ -35,7 +35,7 @@ class Clock:
 
 
 async def call(sup: Supervisor, name: str, args: dict[str, Any], principal: Principal | None = None) -> Any:
-    ctx = OpContext(gateway=None, services={"tasks": sup.tasks}, principal=principal)
+    ctx = OpContext(gateway=None, tasks=sup.tasks, principal=principal)
     return await dispatch(REGISTRY, name, args, ctx)
 
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from exa_orch.app import App, open_app
 from exa_orch.config import Settings
-from exa_orch.mcp.app import App, open_app
 from exa_orch.sim.agent import AgentRuns
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim

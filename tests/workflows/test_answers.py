@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from bench.context import WORKFLOWS
+from exa_orch.app import App
 from exa_orch.errors import InvalidParams
-from exa_orch.mcp.app import App
 from exa_orch.operations.task_views import project, reassemble
 from tests.workflows.conftest import OpenApp, run_task
 

@@ -7,7 +7,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
-from exa_orch.mcp.app import App
+from exa_orch.app import App
 from exa_orch.sim.testing import SimHandle
 from exa_orch.workflows import archive as extractors
 from tests.workflows.conftest import OpenApp, run_task

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
+from exa_orch.app import App
 from exa_orch.errors import InvalidParams, NotFoundError
-from exa_orch.mcp.app import App
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import TaskStatus
 from exa_orch.workflows.harvest import ENRICHMENT_MARK

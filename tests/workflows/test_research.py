@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
+from exa_orch.app import App
 from exa_orch.errors import InvalidParams
 from exa_orch.gateway.marks import CREATE_MARK
-from exa_orch.mcp.app import App
 from exa_orch.sim.testing import SimHandle
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
 

@@ -12,9 +12,9 @@ from typing import Any
 
 import pytest
 
+from exa_orch.app import App
 from exa_orch.errors import InvalidParams
 from exa_orch.gateway.marks import CREATE_MARK
-from exa_orch.mcp.app import App
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
 from exa_orch.workflows import kit

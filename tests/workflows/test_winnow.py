@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
+from exa_orch.app import App
 from exa_orch.errors import InvalidParams
-from exa_orch.mcp.app import App
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import TaskRecord
 from exa_orch.workflows import kit

@@ -15,7 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from exa_orch.sim.websets import engine, http, views
+from exa_orch.sim.websets import engine, http, timing, views
 from exa_orch.sim.websets.store import EnrichmentRec, WebsetRec, WebsetsStore
 
 P = "/websets/v0/websets/{webset}/enrichments"
@@ -88,7 +88,7 @@ async def cancel(request: Request) -> JSONResponse:
     st, now = http.begin(request)
     ws = st.webset(request.path_params["webset"])
     enr: EnrichmentRec = st.child("enrichment", ws, request.path_params["id"])
-    if enr.canceled_at is None and engine.enrichment_status(st, enr, now) == "pending":
+    if enr.canceled_at is None and timing.enrichment_status(st, enr, now) == "pending":
         enr.canceled_at, enr.updated_at = now, now
         engine.advance(st)
     return http.json(views.enrichment(st, enr, now))

@@ -21,7 +21,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from exa_orch.sim.websets import engine, http, views
+from exa_orch.sim.websets import engine, http, timing, views
 from exa_orch.sim.websets.store import ImportRec, WebsetsStore, fail, paginate
 from exa_orch.sim.world import Entity, EntityKind
 
@@ -98,7 +98,7 @@ async def upload(request: Request) -> Response:
     except ValueError as exc:
         imp.failed_reason, imp.failed_message = exc.args[0], exc.args[1]
         return Response(status_code=200)
-    imp.done_at = now + engine.spi(st) * (1 + engine.IMPORT_DELAY * len(imp.rows))
+    imp.done_at = now + timing.spi(st) * (1 + timing.IMPORT_DELAY * len(imp.rows))
     for ws in st.websets.values():  # websets created with this import run again until its items are in
         if any(i == imp.id for i, _ in ws.imports) and not ws.deleted:
             ws.busy = True

@@ -13,7 +13,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from exa_orch.sim.websets import engine, http, judge, views
+from exa_orch.sim.websets import engine, http, judge, timing, views
 from exa_orch.sim.websets.store import SearchRec, WebsetRec, WebsetsStore
 
 P = "/websets/v0/websets/{webset}/searches"
@@ -88,7 +88,7 @@ async def cancel(request: Request) -> JSONResponse:
     st, now = http.begin(request)
     ws = st.webset(request.path_params["webset"])
     search: SearchRec = st.child("search", ws, request.path_params["id"])
-    if engine.search_status(search, now) in ("created", "running"):
+    if timing.search_status(search, now) in ("created", "running"):
         search.canceled_at, search.canceled_reason, search.updated_at = now, "webset_canceled", now
         engine.emit(st, "webset.search.canceled", now, views.search(st, search, now))
         engine.advance(st)

@@ -12,7 +12,7 @@ import zoneinfo
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from exa_orch.sim.websets import judge
+from exa_orch.sim.websets import judge, timing
 
 if TYPE_CHECKING:
     from exa_orch.sim.websets.store import (
@@ -42,12 +42,11 @@ def _ext(body: dict[str, Any], external_id: str | None) -> dict[str, Any]:
 
 
 def webset(store: WebsetsStore, ws: WebsetRec, now: float, *, items: bool = False) -> dict[str, Any]:
-    from exa_orch.sim.websets import engine
 
     body: dict[str, Any] = {
         "id": ws.id,
         "object": "webset",
-        "status": "running" if engine.busy_until(store, ws) > now and not ws.deleted else "idle",
+        "status": "running" if timing.busy_until(store, ws) > now and not ws.deleted else "idle",
         "externalId": ws.external_id,
         "title": ws.title,
         "searches": [search(store, store.searches[s], now) for s in ws.search_ids],
@@ -66,10 +65,9 @@ def webset(store: WebsetsStore, ws: WebsetRec, now: float, *, items: bool = Fals
 
 
 def search(store: WebsetsStore, s: SearchRec, now: float) -> dict[str, Any]:
-    from exa_orch.sim.websets import engine
 
-    status = engine.search_status(s, now)
-    shown = engine.visible_plan(s, now)
+    status = timing.search_status(s, now)
+    shown = timing.visible_plan(s, now)
     found = sum(c.accepted for c in shown)
     total_pass = {
         c: sum(c2.evaluations[i]["satisfied"] == "yes" for c2 in shown) for i, c in enumerate(s.criteria)
@@ -114,12 +112,11 @@ def search(store: WebsetsStore, s: SearchRec, now: float) -> dict[str, Any]:
         "canceledAt": _iso(store, s.canceled_at),
         "canceledReason": s.canceled_reason,
         "createdAt": _iso(store, s.created_at),
-        "updatedAt": _iso(store, max(s.updated_at, min(now, engine.search_end(s)))),
+        "updatedAt": _iso(store, max(s.updated_at, min(now, timing.search_end(s)))),
     }, s.external_id)  # fmt: skip
 
 
 def item(store: WebsetsStore, i: ItemRec, now: float) -> dict[str, Any]:
-    from exa_orch.sim.websets import engine
 
     world = store.ctx.world
     results = []
@@ -127,14 +124,14 @@ def item(store: WebsetsStore, i: ItemRec, now: float) -> dict[str, Any]:
     ws = store.websets[i.webset_id]
     for enr_id in ws.enrichment_ids:
         enr = store.enrichments[enr_id]
-        status = engine.result_status(store, i, enr, now)
+        status = timing.result_status(store, i, enr, now)
         value = (
             judge.enrich(world, i.entity, enr.description, enr.format, enr.options)
             if status == "completed"
             else None
         )
         if status == "completed":
-            updated = max(updated, engine.ready_at(store, i.created_at, enr))
+            updated = max(updated, timing.ready_at(store, i.created_at, enr))
         results.append({
             "object": "enrichment_result",
             "status": status,
@@ -159,12 +156,10 @@ def item(store: WebsetsStore, i: ItemRec, now: float) -> dict[str, Any]:
 
 
 def enrichment(store: WebsetsStore, e: EnrichmentRec, now: float) -> dict[str, Any]:
-    from exa_orch.sim.websets import engine
-
     return _ext({
         "id": e.id,
         "object": "webset_enrichment",
-        "status": engine.enrichment_status(store, e, now),
+        "status": timing.enrichment_status(store, e, now),
         "websetId": e.webset_id,
         "title": e.title,
         "description": e.description,
@@ -178,9 +173,8 @@ def enrichment(store: WebsetsStore, e: EnrichmentRec, now: float) -> dict[str, A
 
 
 def import_(store: WebsetsStore, imp: ImportRec, now: float) -> dict[str, Any]:
-    from exa_orch.sim.websets import engine
 
-    status = engine.import_status(imp, now)
+    status = timing.import_status(imp, now)
     updated = imp.done_at if status == "completed" and imp.done_at is not None else imp.uploaded_at
     return _ext({
         "id": imp.id,
@@ -200,12 +194,11 @@ def import_(store: WebsetsStore, imp: ImportRec, now: float) -> dict[str, Any]:
 
 
 def run(store: WebsetsStore, r: RunRec, now: float) -> dict[str, Any]:
-    from exa_orch.sim.websets import engine
 
-    status = engine.run_status(store, r, now)
+    status = timing.run_status(store, r, now)
     end = None
     if r.search_id is not None:
-        end = engine.search_end(store.searches[r.search_id])
+        end = timing.search_end(store.searches[r.search_id])
     return {
         "id": r.id,
         "object": "monitor_run",

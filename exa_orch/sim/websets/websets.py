@@ -14,7 +14,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.routing import Route
 
-from exa_orch.sim.websets import engine, http, judge, views
+from exa_orch.sim.websets import engine, http, judge, timing, views
 from exa_orch.sim.websets.enrichments import new_enrichment
 from exa_orch.sim.websets.searches import new_search, search_fields
 from exa_orch.sim.websets.store import WebsetRec, WebsetsStore, fail, paginate
@@ -112,12 +112,12 @@ async def cancel(request: Request) -> JSONResponse:
 def _stop(st: WebsetsStore, ws: WebsetRec, now: float, reason: str) -> None:
     for sid in ws.search_ids:
         search = st.searches[sid]
-        if engine.search_status(search, now) in ("created", "running"):
+        if timing.search_status(search, now) in ("created", "running"):
             search.canceled_at, search.canceled_reason, search.updated_at = now, reason, now
             engine.emit(st, "webset.search.canceled", now, views.search(st, search, now))
     for eid in ws.enrichment_ids:
         enr = st.enrichments[eid]
-        if engine.enrichment_status(st, enr, now) == "pending":
+        if timing.enrichment_status(st, enr, now) == "pending":
             enr.canceled_at, enr.updated_at = now, now
     ws.updated_at = now
 

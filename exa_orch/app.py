@@ -1,12 +1,15 @@
-"""The assembled application behind the MCP face: store, gateway, operations and runtime.
+"""The composition root: the one place that builds store, gateway, operations, workflows and runtime.
 
 `open_app(settings, db_path)` opens every long-lived resource in one `AsyncExitStack` and closes
 them in reverse order (runtime first, so actors stop at a safe point and release their leases
-while the store is still open). The face never opens a resource itself; it asks the `App`.
+while the store is still open). Every face uses it: the MCP server (mcp/transport.py, which
+`exa-orch serve` runs), the demo, the benchmarks and the tests' fixtures; none opens a resource
+itself, each asks the `App`. It sits in the face layer: it imports the layers below and no lower
+layer imports it. (The read-only view opens its own read-only connection: it needs no runtime.)
 
-The runtime knows no task type (DESIGN.md, Layers): the workflows it runs are handed to it here.
+The runtime knows no task type (CONTRIBUTING.md, layers): it is handed the workflows it runs here.
 Extra workflow specs for tests come from `EXA_ORCH_EXTRA_WORKFLOWS="module:attribute"`, which the
-runtime's loader reads; this module only passes the environment through.
+workflows' loader (workflows/loader.py) reads; this module only passes the environment through.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import logging
 import os
 from collections.abc import AsyncIterator, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,19 +44,22 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class App:
-    """Everything a request handler needs; built and closed by `open_app`."""
+    """Everything a request handler needs, as typed parts; built and closed by `open_app`.
+
+    `workflows` are the task types the runtime runs; `supervisor` is None when no runtime runs
+    (an App built by hand around a registry, as some tests do)."""
 
     settings: Settings
     store: Store
     gateway: Gateway
     registry: Registry
+    workflows: WorkflowRegistry | None = None
     supervisor: Supervisor | None = None
-    services: dict[str, Any] = field(default_factory=dict)
 
     @property
     def tasks(self) -> TaskService | None:
         """The runtime's TaskService, or None when the runtime is not available."""
-        return self.services.get("tasks")
+        return self.supervisor.tasks if self.supervisor is not None else None
 
     def op_context(
         self,
@@ -68,7 +74,8 @@ class App:
             gateway=self.gateway,
             settings=self.settings,
             progress=progress or no_progress,
-            services=self.services,
+            tasks=self.tasks,
+            registry=self.registry,
             principal=principal,
             peer=peer,
         )
@@ -88,30 +95,40 @@ class App:
         return await dispatch(self.registry, name, call_args, self.op_context(progress, principal, peer))
 
 
-def _workflow_registry(env: Mapping[str, str]) -> WorkflowRegistry:
-    """The workflows the runtime runs: built-ins, the "operation" type, and EXA_ORCH_EXTRA_WORKFLOWS."""
+def workflow_registry(env: Mapping[str, str]) -> WorkflowRegistry:
+    """The workflows the runtime runs: built-ins, the "operation" and "exa.follow" types (which run
+    operations, so they are defined in the ops layer), and EXA_ORCH_EXTRA_WORKFLOWS."""
     return default_workflows([OPERATION_WORKFLOW, FOLLOW_WORKFLOW], env=env)
 
 
-async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
-    runtime_services: dict[str, Any] = {
+def runtime_services(app: App) -> dict[str, Any]:
+    """What every workflow sees as `ctx.services` (the runtime's interface, runtime/context.py).
+
+    The runtime runs an operation as a durable task through the `dispatch` callable, never an
+    import of the ops layer."""
+    return {
         "settings": app.settings,
         "gateway": app.gateway,
         "registry": app.registry,
-        # The runtime runs an operation as a durable task through a callable, never an import.
         "dispatch": app.run_operation,
     }
-    supervisor = await stack.enter_async_context(
+
+
+async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
+    app.workflows = workflow_registry(os.environ)
+    # Before the runtime starts: a resumed task of a new type must find its row when it ends.
+    changed = await app.store.sync_archetypes(app.workflows.archetypes())
+    if changed:
+        log.info("archive: %d workflow archetype(s) written from their specs", changed)
+    app.supervisor = await stack.enter_async_context(
         Supervisor(
             app.store,
-            _workflow_registry(os.environ),
-            runtime_services,
+            app.workflows,
+            runtime_services(app),
             max_working=app.settings.max_tasks,
             ttl=TtlPolicy(app.settings.task_ttl * 1000, app.settings.max_task_ttl * 1000),
         )
     )
-    app.supervisor = supervisor
-    app.services["tasks"] = supervisor.tasks
 
 
 @asynccontextmanager
@@ -131,7 +148,6 @@ async def open_app(
         store = await stack.enter_async_context(Store(str(db_path)))
         gateway = await stack.enter_async_context(Gateway(settings, key_required=key_required))
         app = App(settings=settings, store=store, gateway=gateway, registry=default_registry())
-        app.services.update({"store": store, "registry": app.registry})
         await _open_runtime(stack, app)
         log.info(
             "exa-orch app ready: db=%s exa=%s operations=%d runtime=%s",

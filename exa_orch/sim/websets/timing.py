@@ -1,0 +1,113 @@
+"""When simulated Websets objects are done, and their statuses at a given instant: pure functions.
+
+Both the engine (which advances state) and the views (which render it) need these; keeping them
+here lets views render without importing the engine that sends the views' events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from exa_orch.sim.websets.store import (
+    Candidate,
+    EnrichmentRec,
+    ItemRec,
+    RunRec,
+    SearchRec,
+    WebsetRec,
+    WebsetsStore,
+)
+
+START_DELAY = 0.5  # share of seconds_per_item a search stays "created" before it runs
+ENRICH_DELAY = 0.25  # share of seconds_per_item an enrichment takes per item
+IMPORT_DELAY = 0.1  # share of seconds_per_item an import takes per row
+
+
+def spi(store: WebsetsStore) -> float:
+    return float(store.ctx.config.seconds_per_item)
+
+
+def search_status(search: SearchRec, now: float) -> str:
+    if search.canceled_at is not None:
+        return "canceled"
+    if now < search.start_at:
+        return "created"
+    return "running" if now < search.done_at else "completed"
+
+
+def search_end(search: SearchRec) -> float:
+    """When the search stops: its cancel time or its last analysis."""
+    return min(search.done_at, search.canceled_at) if search.canceled_at is not None else search.done_at
+
+
+def visible_plan(search: SearchRec, now: float) -> list[Candidate]:
+    end = min(now, search_end(search))
+    return [c for c in search.plan if c.at <= end]
+
+
+# ---- enrichment timing ---------------------------------------------------------------------------
+def ready_at(store: WebsetsStore, item_at: float, enrichment: EnrichmentRec) -> float:
+    return max(item_at, enrichment.created_at) + ENRICH_DELAY * spi(store)
+
+
+def result_status(store: WebsetsStore, item: ItemRec, enrichment: EnrichmentRec, now: float) -> str:
+    due = ready_at(store, item.created_at, enrichment)
+    if enrichment.canceled_at is not None and enrichment.canceled_at < due:
+        return "canceled"
+    return "completed" if now >= due else "pending"
+
+
+def busy_until(store: WebsetsStore, ws: WebsetRec) -> float:
+    """The simulated second at which everything running in `ws` is done."""
+    until = ws.created_at
+    enrichments = [store.enrichments[e] for e in ws.enrichment_ids if e in store.enrichments]
+
+    def enriched_by(at: float) -> float:
+        end = at
+        for enr in enrichments:
+            due = ready_at(store, at, enr)
+            end = max(end, min(due, enr.canceled_at) if enr.canceled_at is not None else due)
+        return end
+
+    for sid in ws.search_ids:
+        search = store.searches[sid]
+        until = max(until, search_end(search))
+        end = search_end(search)
+        for cand in search.plan:
+            if cand.accepted and cand.at <= end:
+                until = max(until, enriched_by(cand.at))
+    for item in ws.items:
+        until = max(until, enriched_by(item.created_at))
+    for import_id, attached_at in ws.imports:
+        imp = store.imports.get(import_id)
+        if imp is not None and imp.done_at is not None and imp.failed_reason is None:
+            until = max(until, enriched_by(max(attached_at, imp.done_at)))
+    return until
+
+
+def enrichment_status(store: WebsetsStore, enrichment: EnrichmentRec, now: float) -> str:
+    if enrichment.canceled_at is not None:
+        return "canceled"
+    ws = store.websets[enrichment.webset_id]
+    searching = any(search_status(store.searches[s], now) in ("created", "running") for s in ws.search_ids)
+    pending = any(result_status(store, i, enrichment, now) == "pending" for i in ws.items)
+    return "pending" if searching or pending else "completed"
+
+
+def import_status(imp: Any, now: float) -> str:
+    if imp.failed_reason is not None:
+        return "failed"
+    if imp.uploaded_at is None:
+        return "pending"
+    return "completed" if imp.done_at is not None and now >= imp.done_at else "processing"
+
+
+def run_status(store: WebsetsStore, run: RunRec, now: float) -> str:
+    if run.canceled_at is not None:
+        return "canceled"
+    if run.search_id is None:
+        return "completed" if run.completed_at is not None and now >= run.completed_at else "running"
+    status = search_status(store.searches[run.search_id], now)
+    return {"created": "created", "running": "running", "completed": "completed", "canceled": "canceled"}[
+        status
+    ]
