@@ -233,12 +233,9 @@ def mark_create(op: Operation | None, call_args: dict[str, Any], key: str) -> st
 
 
 def _declared(registry: Any, name: str) -> Operation | None:
-    """The registered operation `name` (the default registry's when the task has none), or None."""
-    if registry is None:
-        from .catalog import default_registry  # catalog lists this module's operations
-
-        registry = default_registry()
-    return registry.get(name) if name in registry else None
+    """The registered operation `name`, or None (no registry in the services: the composition root
+    always puts one there; without it a create runs unkeyed, as a plain call would)."""
+    return registry.get(name) if registry is not None and name in registry else None
 
 
 async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
