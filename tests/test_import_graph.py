@@ -41,10 +41,9 @@ LAYERS: dict[str, int] = {
 }
 LEAVES = {"exa_orch", "exa_orch.errors", "exa_orch.config", "exa_orch.log"}
 
-# A cycle another part of issue 14 removes (14B: runtime/service <-> runtime/supervisor). Listed
-# here so this test guards everything else meanwhile; the test fails once it is gone, so the
-# entry is deleted rather than left to excuse a new cycle.
-KNOWN_CYCLES: set[frozenset[str]] = {frozenset({"exa_orch.runtime.service", "exa_orch.runtime.supervisor"})}
+# None left (the last, runtime/service <-> runtime/supervisor, went with TaskService's TaskRunner
+# protocol). An entry here excuses a cycle for a while; the test fails once it is gone.
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def _modules() -> dict[str, tuple[Path, bool]]:

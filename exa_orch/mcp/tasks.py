@@ -60,7 +60,7 @@ from exa_orch.store import TaskRecord
 
 log = logging.getLogger(__name__)
 
-CANCEL_SETTLE_S = 10.0  # how long tasks/cancel waits for the actor to record `cancelled`
+CANCEL_SETTLE_S = 10.0  # how much longer a 2025-11-25 tasks/cancel waits for `cancelled` to be recorded
 NOTIFY_TIMEOUT_S = 2.0  # a client that stops reading must not stall the runtime's event loop
 
 
@@ -361,7 +361,10 @@ class TasksBridge:
     ) -> dict[str, Any]:
         self._gate(ctx, "tasks/cancel", params.task_id)
         try:
-            record = await self.service.cancel(params.task_id, principal=self.principal(ctx))
+            # 2025-11-25: the task MUST be cancelled before the response, so that era's clients get
+            # the settle wait; 2026 (SEP-2663) is an acknowledgement.
+            settle = 0.0 if _modern(ctx) else CANCEL_SETTLE_S
+            record = await self.service.cancel(params.task_id, principal=self.principal(ctx), settle=settle)
         except TaskNotFound as exc:
             raise _gone(exc) from None
         except TaskTerminal as exc:
@@ -372,12 +375,6 @@ class TasksBridge:
             ) from None
         if _modern(ctx):
             return {}
-        if not record.terminal:
-            # 2025-11-25: the task MUST be cancelled before the response; the actor records it at its
-            # next await, which a cancellable workflow reaches promptly.
-            record = await self.service.wait(
-                params.task_id, timeout=CANCEL_SETTLE_S, principal=self.principal(ctx)
-            )
         return wire.task_2025(record)
 
     async def tasks_update(

@@ -9,8 +9,16 @@ Lifecycle (the store's TaskStatus, written only here once the task is leased):
                            earlier run began the task and this run hasn't replayed its checkpoints
                            yet, the workflow is replayed up to its first live step or sleep first, so
                            the hooks it registers (ctx.on_cancel) cancel the Exa work that run started.
-Shutdown is not a state: the actor stops at a safe point, releases the lease and leaves the task
-non-terminal, so the next claim (here or in another process) resumes it at once.
+Shutdown is not a task status: the actor stops at a safe point, releases the lease and leaves the
+task non-terminal, so the next claim (here or in another process) resumes it at once.
+
+The actor itself is a state machine (ActorState; TRANSITIONS lists every allowed move):
+  CREATED -> STARTING -> RUNNING -> COMPLETING -> DONE        the usual path
+  STARTING -> FAILING (unknown type, bad args); RUNNING -> FAILING (the workflow raised);
+  COMPLETING -> FAILING (the result isn't JSON); FAILING -> DONE
+  STARTING | RUNNING -> STOPPING -> DONE                       cancel or shutdown, at a safe point
+  any but CREATED -> DONE                                      lease lost, task gone, database error
+`run` calls one method per state; each returns the next state and `_enter` refuses any other move.
 
 Mailbox: `post(message)` (cancel, shutdown, wake). A message is acted on as it arrives, since a
 busy actor is awaiting Exa and can't poll: cancel and shutdown set the stop reason and interrupt
@@ -53,8 +61,41 @@ class Message(Enum):
     WAKE = "wake"  # end a ctx.sleep early (something the workflow waits for may have changed)
 
 
+class ActorState(Enum):
+    """Where a TaskActor is in its run (not the task's status: see the module docstring)."""
+
+    CREATED = "created"  # built; run() has not begun
+    STARTING = "starting"  # checking the claim: a cancel already requested, a known type, valid args
+    RUNNING = "running"  # the workflow runs (a first run, or a resume replaying its checkpoints);
+    # the only state a cancel or shutdown interrupts with an asyncio cancel
+    COMPLETING = "completing"  # the workflow returned: its result is being stored
+    FAILING = "failing"  # the task could not start, or the workflow raised: its error is being stored
+    STOPPING = "stopping"  # at a safe point after cancel (hooks, then `cancelled`) or shutdown (release)
+    DONE = "done"  # the actor has ended, with its outcome written or (lease lost, database error) not
+
+
+# Every allowed move, in one place. Any state but CREATED may end at DONE directly: the task was
+# taken or deleted, or the database refused a write, so there is nothing for the actor to write.
+TRANSITIONS: dict[ActorState, frozenset[ActorState]] = {
+    ActorState.CREATED: frozenset({ActorState.STARTING}),
+    ActorState.STARTING: frozenset(
+        {ActorState.RUNNING, ActorState.FAILING, ActorState.STOPPING, ActorState.DONE}
+    ),
+    ActorState.RUNNING: frozenset(
+        {ActorState.COMPLETING, ActorState.FAILING, ActorState.STOPPING, ActorState.DONE}
+    ),
+    ActorState.COMPLETING: frozenset({ActorState.FAILING, ActorState.DONE}),
+    ActorState.FAILING: frozenset({ActorState.DONE}),
+    ActorState.STOPPING: frozenset({ActorState.DONE}),
+    ActorState.DONE: frozenset(),
+}
+
+
 class TaskActor:
-    """Runs one leased task to an outcome. Create it, then `tg.create_task(actor.run())`."""
+    """Runs one leased task to an outcome. Create it, then `tg.create_task(actor.run())`.
+
+    `run` moves through ActorState (TRANSITIONS lists every allowed move); each state is one method
+    that does its work and returns the next state."""
 
     __slots__ = (
         "record",
@@ -66,13 +107,15 @@ class TaskActor:
         "_on_exit",
         "_hook_timeout",
         "_mailbox",
-        "_finished",
+        "state",
         "_stop",
         "_task",
-        "_interruptible",
         "_interrupted",
         "_ctx",
+        "_args",
+        "_outcome",
         "_done",
+        "_watchers",
     )
 
     def __init__(
@@ -97,13 +140,16 @@ class TaskActor:
         self._hook_timeout = hook_timeout
         # Created on the first message: most actors never get one, and an idle actor stays small.
         self._mailbox: list[Message] | None = None
-        self._finished = False
+        self.state = ActorState.CREATED
         self._done: asyncio.Future[None] | None = None
+        # (state, future) pairs of `wait_state` callers, created on the first one.
+        self._watchers: list[tuple[ActorState, asyncio.Future[ActorState]]] | None = None
         self._stop: Message | None = None
         self._task: asyncio.Task[Any] | None = None
-        self._interruptible = False
-        self._interrupted = False
+        self._interrupted = False  # our own asyncio cancel is pending on self._task (undo with _uncancel)
         self._ctx: TaskContext | None = None
+        self._args: Any = None  # the validated args, STARTING -> RUNNING
+        self._outcome: Any = None  # the result (RUNNING -> COMPLETING) or error dict (-> FAILING)
 
     @property
     def task_id(self) -> str:
@@ -111,11 +157,23 @@ class TaskActor:
 
     async def wait_done(self) -> None:
         """Return once the actor has stopped (whatever the outcome)."""
-        if self._finished:
+        if self.state is ActorState.DONE:
             return
         if self._done is None:
             self._done = asyncio.get_running_loop().create_future()
         await asyncio.shield(self._done)
+
+    async def wait_state(self, state: ActorState) -> ActorState:
+        """Return once the actor enters `state` (at once if it is there), or DONE if it ends first.
+
+        A hook for tests and tools that wait on the actor's progress instead of polling it."""
+        if self.state is state or self.state is ActorState.DONE:
+            return self.state
+        if self._watchers is None:
+            self._watchers = []
+        future: asyncio.Future[ActorState] = asyncio.get_running_loop().create_future()
+        self._watchers.append((state, future))
+        return await asyncio.shield(future)
 
     def post(self, message: Message) -> None:
         """Deliver a message; cancel and shutdown interrupt the workflow's in-flight await at once."""
@@ -128,107 +186,48 @@ class TaskActor:
             return
         if self._stop is not Message.CANCEL:
             self._stop = message
-        if self._interruptible and self._task is not None:
-            self._interruptible = False  # one interrupt is enough; more would cancel the cleanup
+        # One interrupt is enough (more would cancel the cleanup), and only while the workflow runs.
+        if self.state is ActorState.RUNNING and not self._interrupted and self._task is not None:
             self._interrupted = True
             self._task.cancel()
 
     def kill(self) -> None:
         """Cancel the actor's task outright (a stop that overran its deadline); its lease will expire."""
-        if self._task is not None and not self._finished:
+        if self._task is not None and self.state is not ActorState.DONE:
             self._task.cancel()
+
+    def _enter(self, state: ActorState) -> None:
+        """Move to `state`; a move TRANSITIONS does not list is a bug (OrchError, INTERNAL_ERROR)."""
+        if state not in TRANSITIONS[self.state]:
+            raise OrchError(f"task {self.task_id}: actor cannot go from {self.state.value} to {state.value}")
+        self.state = state
+        if self._watchers:
+            keep = []
+            for wanted, future in self._watchers:
+                if wanted is state or state is ActorState.DONE:
+                    if not future.done():
+                        future.set_result(state)
+                else:
+                    keep.append((wanted, future))
+            self._watchers = keep or None
 
     async def run(self) -> None:
         """Drive the task to completed/failed/cancelled, or stop leaving it resumable."""
-        # One coroutine frame for the whole lifecycle (not run -> _lifecycle): a parked actor is smaller.
         self._task = asyncio.current_task()
         try:
-            record = self.record
-            if record.cancel_requested:
-                self._stop = Message.CANCEL
-            if self._stop is not None:
-                await self._stop_at_safe_point(None)
-                return
-            spec = self._spec
-            if spec is None:
-                await self._fail(
-                    {
-                        "step": "start",
-                        "message": f"unknown task type {record.type!r} in this server",
-                        "recoverable": False,
-                    }
-                )
-                return
-            try:
-                args = spec.validate(record.args)
-            except OrchError as exc:
-                await self._fail(
-                    {"step": "start", "message": exc.message, "recoverable": False, "code": str(exc.code)}
-                )
-                return
-            ctx: TaskContext | None = None
-            self._interruptible = True
-            try:
-                steps = await self._store.load_steps(self.task_id)
-                resumed = record.status is not TaskStatus.PENDING
-                del record  # the claim's row; self.record holds the current one (an idle actor stays small)
-                if not resumed:
-                    await self._set_status(TaskStatus.WORKING)
-                ctx = self._ctx = TaskContext(
-                    task_id=self.task_id,
-                    args=args,
-                    store=self._store,
-                    services=self._services,
-                    steps=steps,
-                    resumed=resumed,
-                    on_progress=self._progress_event,
-                    owner=self._owner,
-                )
-                result = await spec.fn(ctx, args)
-            except asyncio.CancelledError as exc:
-                if self._stop is None:
-                    if self._task is not None and self._task.cancelling():
-                        raise  # cancelled from outside (the task group is torn down): never swallow that
-                    # Nobody cancelled this task: the workflow raised CancelledError itself (it awaited
-                    # a future someone else cancelled). A bug in that task, not a stop: fail it.
-                    self._interruptible = False
-                    await self._fail(_error_dict(exc, ctx))
-                    return
-                self._uncancel()
-                await self._stop_at_safe_point(ctx)
-                return
-            except (LeaseHeld, TaskNotFound, StoreError):
-                # Not the workflow's failure: the task was taken or deleted, or the database refused
-                # a write (locked past the busy timeout, say); a later run resumes from the checkpoints.
-                raise
-            except (KeyboardInterrupt, SystemExit):
-                raise
-            except BaseException as exc:  # any other BaseException (Exception too) is the workflow's failure
-                self._interruptible = False
-                if self._stop is not None:
-                    # The interrupt surfaced as another error (a client wrapping CancelledError): still a stop.
-                    self._uncancel()
-                    await self._stop_at_safe_point(ctx)
-                    return
-                await self._fail(_error_dict(exc, ctx))
-                return
-            self._interruptible = False
-            if self._stop is not None:
-                # The cancel arrived after the workflow's last await: the result is discarded.
-                self._uncancel()
-                await self._stop_at_safe_point(ctx)
-                return
-            try:
-                # A cancel another process requested before this write wins, as a local one does.
-                self.record = await self._store.complete(
-                    self.task_id, result, owner=self._owner, cancel_wins=True
-                )
-            except InvalidParams as exc:  # the result isn't JSON: nothing was written; say so
-                await self._fail(
-                    {"step": "result", "message": exc.message, "recoverable": False, "code": str(exc.code)}
-                )
-                return
-            self._emit(TaskEvent("status", self.record))
+            self._enter(ActorState.STARTING)
+            while self.state is not ActorState.DONE:
+                if self.state is ActorState.STARTING:
+                    following = self._starting()
+                elif self.state is ActorState.RUNNING:
+                    following = await self._running()
+                elif self.state is ActorState.COMPLETING:
+                    following = await self._completing()
+                elif self.state is ActorState.FAILING:
+                    following = await self._failing()
+                else:  # STOPPING: run() leaves CREATED first and the loop ends at DONE
+                    following = await self._stopping()
+                self._enter(following)
         except (LeaseHeld, TaskNotFound, InvalidTransition) as exc:
             # Another process took the task (our lease expired), it was deleted, or it finished
             # already: not ours to write.
@@ -245,13 +244,121 @@ class TaskActor:
             )
         finally:
             self._mailbox = None
-            self._finished = True
+            self._args = self._outcome = None
+            if self.state is not ActorState.DONE:
+                self._enter(ActorState.DONE)  # ended by an error or an outside cancel
             if self._done is not None and not self._done.done():
                 self._done.set_result(None)
             self._on_exit(self)
 
+    def _starting(self) -> ActorState:
+        """A cancel asked for already stops at once; an unknown type or bad args fail the task."""
+        record = self.record
+        if record.cancel_requested:
+            self._stop = Message.CANCEL
+        if self._stop is not None:
+            return ActorState.STOPPING
+        spec = self._spec
+        if spec is None:
+            self._outcome = {
+                "step": "start",
+                "message": f"unknown task type {record.type!r} in this server",
+                "recoverable": False,
+            }
+            return ActorState.FAILING
+        try:
+            self._args = spec.validate(record.args)
+        except OrchError as exc:
+            self._outcome = {
+                "step": "start",
+                "message": exc.message,
+                "recoverable": False,
+                "code": str(exc.code),
+            }
+            return ActorState.FAILING
+        return ActorState.RUNNING
+
+    async def _running(self) -> ActorState:
+        """Run (or resume) the workflow; a cancel or shutdown interrupts it and goes to STOPPING."""
+        spec = self._spec
+        assert spec is not None  # STARTING fails a task of an unknown type
+        args, self._args = self._args, None
+        ctx: TaskContext | None = None
+        try:
+            steps = await self._store.load_steps(self.task_id)
+            resumed = self.record.status is not TaskStatus.PENDING  # still the claim's row here
+            if not resumed:
+                await self._set_status(TaskStatus.WORKING)
+            ctx = self._ctx = TaskContext(
+                task_id=self.task_id,
+                args=args,
+                store=self._store,
+                services=self._services,
+                steps=steps,
+                resumed=resumed,
+                on_progress=self._progress_event,
+                owner=self._owner,
+            )
+            result = await spec.fn(ctx, args)
+        except asyncio.CancelledError as exc:
+            if self._stop is None:
+                if self._task is not None and self._task.cancelling():
+                    raise  # cancelled from outside (the task group is torn down): never swallow that
+                # Nobody cancelled this task: the workflow raised CancelledError itself (it awaited
+                # a future someone else cancelled). A bug in that task, not a stop: fail it.
+                self._outcome = _error_dict(exc, ctx)
+                return ActorState.FAILING
+            self._uncancel()
+            return ActorState.STOPPING
+        except (LeaseHeld, TaskNotFound, StoreError):
+            # Not the workflow's failure: the task was taken or deleted, or the database refused
+            # a write (locked past the busy timeout, say); a later run resumes from the checkpoints.
+            raise
+        except (KeyboardInterrupt, SystemExit):
+            raise
+        except BaseException as exc:  # any other BaseException (Exception too) is the workflow's failure
+            if self._stop is not None:
+                # The interrupt surfaced as another error (a client wrapping CancelledError): still a stop.
+                self._uncancel()
+                return ActorState.STOPPING
+            self._outcome = _error_dict(exc, ctx)
+            return ActorState.FAILING
+        if self._stop is not None:
+            # The cancel arrived after the workflow's last await: the result is discarded.
+            self._uncancel()
+            return ActorState.STOPPING
+        self._outcome = result
+        return ActorState.COMPLETING
+
+    async def _completing(self) -> ActorState:
+        """Store the result; a result that isn't JSON fails the task instead (nothing was written)."""
+        result, self._outcome = self._outcome, None
+        try:
+            # A cancel another process requested before this write wins, as a local one does.
+            self.record = await self._store.complete(
+                self.task_id, result, owner=self._owner, cancel_wins=True
+            )
+        except InvalidParams as exc:
+            self._outcome = {
+                "step": "result",
+                "message": exc.message,
+                "recoverable": False,
+                "code": str(exc.code),
+            }
+            return ActorState.FAILING
+        self._emit(TaskEvent("status", self.record))
+        return ActorState.DONE
+
+    async def _failing(self) -> ActorState:
+        error, self._outcome = self._outcome, None
+        await self._fail(error)
+        return ActorState.DONE
+
+    async def _stopping(self) -> ActorState:
+        await self._stop_at_safe_point(self._ctx)
+        return ActorState.DONE
+
     async def _stop_at_safe_point(self, ctx: TaskContext | None) -> None:
-        self._interruptible = False
         if self._stop is Message.CANCEL:
             # The claim's row says working, yet no replay ran to its end: an earlier run began the
             # task (and perhaps Exa work) and its cancel hooks are not all known here yet. Or the

@@ -15,31 +15,61 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from exa_orch.errors import TaskExpired, TaskNotFound, TaskTerminal
-from exa_orch.runtime.actor import Message
+from exa_orch.runtime.actor import Message, TaskActor
 from exa_orch.runtime.events import TaskEvent, TaskListener
 from exa_orch.runtime.principal import Principal, TtlPolicy
-from exa_orch.runtime.spec import WorkflowSpec
-from exa_orch.store import TaskRecord, TaskStatus
-
-if TYPE_CHECKING:
-    from exa_orch.runtime.supervisor import Supervisor
+from exa_orch.runtime.spec import WorkflowRegistry, WorkflowSpec
+from exa_orch.store import Store, TaskRecord, TaskStatus
 
 # Polling bounds for waits on tasks run by other processes (local ones wake waiters at once).
 _POLL_MIN = 0.05
 _POLL_MAX = 1.0
 
 
+class TaskRunner(Protocol):
+    """What TaskService needs of the process that runs tasks (the Supervisor provides it).
+
+    Declared here so the service depends on this narrow surface, not on the Supervisor module:
+    the supervisor imports the service, never the other way round."""
+
+    store: Store
+    workflows: WorkflowRegistry
+    owner: str  # this process's lease owner id
+    lease_ttl: float  # seconds a lease taken here lasts
+
+    def wake(self) -> None:
+        """Something may be runnable: claim now."""
+
+    def actor(self, task_id: str) -> TaskActor | None:
+        """The actor running `task_id` in this process, if any."""
+
+    def start_leased(self, record: TaskRecord) -> TaskActor:
+        """Run a task this process has just leased outside a claim."""
+
+    def changed(self, task_id: str) -> asyncio.Event:
+        """An event set at the next status change of `task_id` made in this process."""
+
+    def forget(self, task_id: str, event: asyncio.Event) -> None:
+        """Drop `changed(task_id)`'s event if nobody waits on it any more."""
+
+    def emit(self, event: TaskEvent) -> None:
+        """Publish a TaskEvent to local waiters and listeners."""
+
+    def subscribe(self, listener: TaskListener) -> Callable[[], None]:
+        """Call `listener(event)` for each TaskEvent of this process; returns the unsubscribe function."""
+
+
 class TaskService:
     """Create, read, wait for, list and cancel tasks; subscribe to this process's TaskEvents."""
 
     def __init__(
-        self, supervisor: Supervisor, *, cancel_wait: float = 10.0, ttl: TtlPolicy | None = None
+        self, runner: TaskRunner, *, cancel_wait: float = 10.0, ttl: TtlPolicy | None = None
     ) -> None:
-        self._sup = supervisor
-        self._store = supervisor.store
+        self._sup = runner
+        self._store = runner.store
         self.cancel_wait = cancel_wait
         self.ttl = ttl or TtlPolicy()
 
@@ -138,13 +168,23 @@ class TaskService:
             include_unowned=principal is not None and principal.sees_unowned,
         )
 
-    async def cancel(self, task_id: str, *, principal: Principal | None = None) -> TaskRecord:
+    async def cancel(
+        self, task_id: str, *, principal: Principal | None = None, settle: float = 0.0
+    ) -> TaskRecord:
         """Cancel the task and return it, `cancelled` once its runner has stopped (bounded wait).
 
         The request is durable (`cancel_requested`), so a runner in another process stops within a
         heartbeat and one that crashed cancels on resume. Raises TaskTerminal if it already finished,
         TaskNotFound if there is no such task (or `principal` does not own it), TaskExpired.
+        `settle`: if the task is still not terminal after `cancel_wait`, wait up to this many more
+        seconds for its runner to record the outcome (a face whose protocol promises a cancelled task).
         """
+        record = await self._cancel(task_id, principal)
+        if settle > 0 and not record.terminal:
+            record = await self.wait(task_id, timeout=settle, principal=principal)
+        return record
+
+    async def _cancel(self, task_id: str, principal: Principal | None) -> TaskRecord:
         actor = self._sup.actor(task_id)
         if principal is not None:
             # Checked before anything is told: nobody cancels another principal's task.
