@@ -21,6 +21,7 @@ demo: $(STAMP)
 	$(BIN)/python -m exa_orch.demo
 
 test: $(STAMP)
+	bash scripts/ensure-postgres.sh
 	sh scripts/ensure-chromium.sh
 	$(BIN)/python -m pytest -q -n 4 --dist loadfile
 

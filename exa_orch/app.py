@@ -36,7 +36,7 @@ from exa_orch.operations import (
 from exa_orch.operations.follow import FOLLOW_WORKFLOW
 from exa_orch.operations.tasks import OPERATION_WORKFLOW
 from exa_orch.runtime import Principal, Supervisor, TaskService, TtlPolicy, WorkflowRegistry
-from exa_orch.store import Store, ensure_parent_dir
+from exa_orch.store import Store, ensure_parent_dir, redact_db
 from exa_orch.workflows import default_workflows
 
 log = logging.getLogger(__name__)
@@ -151,7 +151,7 @@ async def open_app(
         await _open_runtime(stack, app)
         log.info(
             "exa-orch app ready: db=%s exa=%s operations=%d runtime=%s",
-            db_path,
+            redact_db(db_path),
             settings.exa_url,
             len(app.registry.names()),
             "on" if app.supervisor is not None else "off",

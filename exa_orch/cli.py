@@ -26,13 +26,29 @@ from exa_orch.log import configure_logging
 log = logging.getLogger("exa_orch.cli")
 
 
-def _db_path(args: argparse.Namespace, settings: Settings) -> Path:
-    return Path(args.db) if args.db else settings.db_path
+def _db_path(args: argparse.Namespace, settings: Settings) -> Path | str:
+    if not args.db:
+        return settings.db_path
+    # A PostgreSQL URL stays text: Path would fold its '//'.
+    return str(args.db) if str(args.db).startswith(("postgresql://", "postgres://")) else Path(args.db)
+
+
+def _sqlite_db(args: argparse.Namespace, settings: Settings, command: str) -> Path:
+    db = _db_path(args, settings)
+    if isinstance(db, str):
+        from exa_orch.errors import ConfigError
+
+        raise ConfigError(
+            f"exa-orch {command} reads an SQLite file; it does not read a PostgreSQL database yet",
+            hint='On PostgreSQL, ask with `exa-orch sql "select * from v_tasks"` (same --db or EXA_ORCH_DB).',
+        )
+    return db
 
 
 def _add_db_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
-        "--db", help="SQLite file (default: $EXA_ORCH_DB, else workflows.db in the per-user data directory)"
+        "--db",
+        help="SQLite file or postgresql:// URL (default: $EXA_ORCH_DB, else workflows.db in the per-user data directory)",
     )
 
 
@@ -192,7 +208,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         from exa_orch.mcp.transport import serve
 
         # Absolute, so the start-up log line (`exa-orch app ready: db=...`) says where the data is.
-        db_path = _db_path(args, settings).absolute()
+        db = _db_path(args, settings)
+        db_path = db if isinstance(db, str) else db.absolute()  # a postgresql:// URL stays as given
         with _simulator(args) as sim_url:
             if sim_url is not None:
                 settings = dataclasses.replace(
@@ -216,7 +233,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
 
         return run_view(
             settings,
-            db_path=_db_path(args, settings),
+            db_path=_sqlite_db(args, settings, "view"),
             host=args.host,
             port=args.port,
             all_owners=args.all_owners,
@@ -230,7 +247,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
 
         return asyncio.run(
             show_tasks(
-                _db_path(args, settings),
+                _sqlite_db(args, settings, "tasks"),
                 viewer,
                 watch=args.watch,
                 interval=max(0.1, args.interval),

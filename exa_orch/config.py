@@ -133,8 +133,10 @@ def _url(env: Mapping[str, str], name: str, default: str) -> str:
     return url
 
 
-def _db_path(env: Mapping[str, str]) -> Path:
+def _db_path(env: Mapping[str, str]) -> Path | str:
     raw = env.get("EXA_ORCH_DB", "").strip()
+    if raw.startswith(("postgresql://", "postgres://")):
+        return raw  # a PostgreSQL URL stays text: Path would fold its '//'
     # `~` is expanded because client configs (Claude Desktop's JSON) pass env values unexpanded.
     return Path(raw).expanduser() if raw else default_db_path()
 
@@ -237,7 +239,7 @@ class Settings:
     """Everything exa-orch reads from its environment. Build it with `Settings.from_env()`."""
 
     api_key: Secret | None = None
-    db_path: Path = field(default_factory=default_db_path)
+    db_path: Path | str = field(default_factory=default_db_path)  # a str for a postgresql:// URL
     exa_url: str = DEFAULT_EXA_URL
     arxiv_url: str = DEFAULT_ARXIV_URL
     tools: str = "manage_websets"

@@ -17,6 +17,7 @@ from hypothesis import settings
 
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
+from tests.pg import pg_cluster, pg_template  # noqa: F401 (fixtures: a throwaway PostgreSQL, tests/pg.py)
 
 # In CI the property tests replay the same examples each run, so a submission lands or fails on
 # its own merits; on a developer's machine they explore new examples every run.

@@ -63,7 +63,7 @@ def check_bind(settings: Settings, host: str) -> None:
         )
 
 
-def serve(settings: Settings, *, db_path: Path, http: bool, host: str, port: int) -> int:
+def serve(settings: Settings, *, db_path: Path | str, http: bool, host: str, port: int) -> int:
     """Serve MCP until the client leaves or a signal arrives; 0 on a clean stop.
 
     stdio by default; `http=True` serves streamable HTTP at http://host:port/mcp (loopback unless
@@ -76,7 +76,7 @@ def serve(settings: Settings, *, db_path: Path, http: bool, host: str, port: int
     return asyncio.run(_main(settings, db_path, http, host, port))
 
 
-async def _main(settings: Settings, db_path: Path, http: bool, host: str, port: int) -> int:
+async def _main(settings: Settings, db_path: Path | str, http: bool, host: str, port: int) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):

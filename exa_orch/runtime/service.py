@@ -29,6 +29,20 @@ _POLL_MIN = 0.05
 _POLL_MAX = 1.0
 
 
+async def _either(first: asyncio.Event, second: asyncio.Event) -> None:
+    """Return once either event is set."""
+    if first.is_set() or second.is_set():
+        return
+    waiters = [asyncio.ensure_future(first.wait()), asyncio.ensure_future(second.wait())]
+    try:
+        await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for waiter in waiters:
+            waiter.cancel()
+        # Let the cancelled waits leave their events' waiter lists (Supervisor.forget checks them).
+        await asyncio.gather(*waiters, return_exceptions=True)
+
+
 class TaskRunner(Protocol):
     """What TaskService needs of the process that runs tasks (the Supervisor provides it).
 
@@ -130,7 +144,9 @@ class TaskService:
         deadline = None if timeout is None else time.monotonic() + timeout
         poll = _POLL_MIN
         while True:
-            changed = self._sup.changed(task_id)  # taken before the read, so no change slips between
+            # Both taken before the read, so no change slips between.
+            changed = self._sup.changed(task_id)
+            remote = self._store.watch(task_id)
             try:
                 record = await self.get(task_id, principal=principal)
                 if record.terminal:
@@ -138,14 +154,17 @@ class TaskService:
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
                     return record
-                # A task run here sets `changed`; one run elsewhere is polled with a growing interval.
-                bound = poll if self._sup.actor(task_id) is None else _POLL_MAX
+                # A task run here sets `changed`; one run elsewhere sets `remote` when the store
+                # hears other processes' commits (PostgreSQL), else it is polled with a growing interval.
+                local = self._sup.actor(task_id) is not None
+                bound = _POLL_MAX if local or self._store.notifies else poll
                 with contextlib.suppress(TimeoutError):
                     async with asyncio.timeout(bound if remaining is None else min(bound, remaining)):
-                        await changed.wait()
+                        await _either(changed, remote)
             finally:
                 # No map entry outlives its waiters (a remote task's, or a wait that was cancelled).
                 self._sup.forget(task_id, changed)
+                self._store.unwatch(task_id, remote)
             poll = min(poll * 2, _POLL_MAX)
 
     async def list(

@@ -80,12 +80,15 @@ class Supervisor:
         self._ready = asyncio.Event()
         self._tg: asyncio.TaskGroup | None = None
         self._main: asyncio.Task[None] | None = None
+        self._unsubscribe: Callable[[], None] = lambda: None
         self._state = "unopened"  # unopened -> running -> closed (reopening is an error)
 
     async def __aenter__(self) -> Self:
         if self._state != "unopened":
             raise RuntimeError("a Supervisor can be opened once")
         self._state = "running"
+        # Work created or let go by another server (on a database that says so) is claimed at once.
+        self._unsubscribe = self.store.on_runnable(self.wake)
         self._main = asyncio.create_task(self._run(), name="exa-orch-supervisor")
         ready = asyncio.create_task(self._ready.wait())
         await asyncio.wait({self._main, ready}, return_when=asyncio.FIRST_COMPLETED)
@@ -105,6 +108,7 @@ class Supervisor:
             self._state = "closed"
             return
         self._state = "closed"
+        self._unsubscribe()
         self._stop.set()
         with contextlib.suppress(asyncio.CancelledError):
             await self._main

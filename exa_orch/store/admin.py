@@ -8,6 +8,7 @@ what names the refused action in the error message.
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 import aiosqlite
 
 from exa_orch.errors import InvalidParams, StoreError
-from exa_orch.store import migrations
+from exa_orch.store import migrations, postgres
 from exa_orch.store.core import Store, ensure_parent_dir
 
 MAX_CELL = 72
@@ -55,12 +56,13 @@ _SETTING_PRAGMAS = {
 }  # fmt: skip
 
 
-async def migrate_command(db: Path) -> int:
+async def migrate_command(db: Path | str) -> int:
     """Create the database if missing and apply pending migrations; print what was done."""
     ensure_parent_dir(db)
     async with Store(db) as store:
         applied = store.applied_migrations
     total = len(migrations.load_migrations())
+    db = postgres.redact_db(db)
     if applied:
         print(f"{db}: applied {', '.join(applied)} ({total} migrations in all)")
     else:
@@ -98,8 +100,11 @@ class _Guard:
         return sqlite3.SQLITE_DENY
 
 
-async def run_query(db: Path, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+async def run_query(db: Path | str, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Column names and rows of one read-only statement; InvalidParams if it writes or fails."""
+    if postgres.is_url(db):
+        return await _run_pg(str(db), query)
+    db = Path(db)
     guard = _Guard()
     uri = _read_only_uri(db)
     try:
@@ -181,7 +186,7 @@ def _read_only_uri(db: Path) -> str:
     return db.resolve().as_uri() + "?mode=ro"
 
 
-async def sql_command(db: Path, query: str, *, as_json: bool) -> int:
+async def sql_command(db: Path | str, query: str, *, as_json: bool) -> int:
     """Run one read-only statement and print its rows as an aligned table or JSON."""
     columns, rows = await run_query(db, query)
     if as_json:
@@ -221,3 +226,89 @@ def format_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     out.extend(line(r) for r in cells)
     out.append(f"({len(rows)} row{'s' if len(rows) != 1 else ''})")
     return "\n".join(out)
+
+
+async def _run_pg(url: str, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """One statement in a READ ONLY transaction that is rolled back, on a session whose every
+    transaction is read-only; the extended protocol (prepare) refuses a second statement."""
+    postgres.require_driver()
+    import psycopg
+
+    try:
+        conn = await psycopg.AsyncConnection.connect(
+            url, options="-c default_transaction_read_only=on -c statement_timeout=30000"
+        )
+    except psycopg.Error as exc:
+        raise StoreError(
+            f"cannot connect to the PostgreSQL database {postgres.redact(url)}: {str(exc).strip()}",
+            hint="Check the URL in --db (or EXA_ORCH_DB) and that the server runs.",
+        ) from None
+    async with conn:
+        try:
+            await conn.execute(b"BEGIN READ ONLY")
+            cursor = await conn.execute(query.encode(), prepare=True)
+            columns = [d.name for d in cursor.description or ()]
+            rows = [tuple(row) for row in await cursor.fetchall()] if columns else []
+        except UnicodeEncodeError:
+            raise InvalidParams(
+                "the query is not valid text (it has bytes that are not UTF-8)",
+                hint="Retype it in UTF-8, e.g. `select * from v_tasks`.",
+                fields=["query"],
+            ) from None
+        except psycopg.Error as exc:
+            await conn.rollback()
+            message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            if exc.sqlstate == "25006":  # read_only_sql_transaction
+                raise InvalidParams(
+                    f"exa-orch sql is read-only; refused {_refused(query)}",
+                    hint="Ask with SELECT (e.g. `select * from v_tasks`); tasks change through the MCP tools.",
+                    fields=["query"],
+                ) from None
+            if exc.sqlstate == "42601" and "multiple commands" in message:
+                raise InvalidParams(
+                    f"exa-orch sql runs exactly one statement: {message}",
+                    hint="Run each statement on its own, or join them into one SELECT.",
+                    fields=["query"],
+                ) from None
+            cursor = await conn.execute(
+                b"SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' "
+                b"ORDER BY table_name"
+            )
+            names = [str(r[0]) for r in await cursor.fetchall()]
+            await conn.rollback()
+            raise InvalidParams(
+                f"the query failed: {message}",
+                hint="Tables and views: " + ", ".join(names)
+                if names
+                else "This database has no tables yet: create them with `exa-orch db migrate`.",
+                fields=["query"],
+            ) from None
+        await conn.rollback()
+    if not columns:
+        raise InvalidParams(
+            "the query returned no rows or columns (it is empty, a comment, or not a query)",
+            hint="Give one statement, e.g. `select * from v_tasks`.",
+            fields=["query"],
+        )
+    return columns, rows
+
+
+_WRITE = re.compile(
+    r"^\s*(insert\s+into|delete\s+from|update|truncate(?:\s+table)?|drop\s+\w+|create\s+\w+|alter\s+\w+)"
+    r"\s+([\w.\"]+)",
+    re.IGNORECASE,
+)
+
+
+def _refused(query: str) -> str:
+    """What a refused statement tried, named as SQLite's authorizer names it: 'DELETE tasks'."""
+    match = _WRITE.match(query)
+    if match is None:
+        return "a write"
+    verb = match[1].split()[0].upper()
+    target = match[2]
+    return (
+        f"{verb} {target}"
+        if verb in ("INSERT", "DELETE", "UPDATE", "TRUNCATE")
+        else "a schema change (CREATE, DROP or ALTER)"
+    )

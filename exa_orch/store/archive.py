@@ -192,7 +192,7 @@ def record_run(conn: sqlite3.Connection, clock: Clock, run: RunRecord) -> int:
     cursor = conn.execute(
         "INSERT INTO workflow_runs (workflow_id, task_id, task_type, status, started_at, finished_at, "
         f"duration_ms, {', '.join(METRIC_COLUMNS)}, metrics) "
-        f"VALUES (?, ?, ?, ?, ?, ?, ?, {', '.join('?' * len(METRIC_COLUMNS))}, ?)",
+        f"VALUES (?, ?, ?, ?, ?, ?, ?, {', '.join('?' * len(METRIC_COLUMNS))}, ?) RETURNING id",
         (
             workflow_id,
             run.task_id,
@@ -205,8 +205,9 @@ def record_run(conn: sqlite3.Connection, clock: Clock, run: RunRecord) -> int:
             dumps(extra, "metrics"),
         ),
     )
-    run_id = cursor.lastrowid
-    assert run_id is not None
+    row = cursor.fetchone()
+    assert row is not None
+    run_id = int(row[0])
     conn.executemany(
         "INSERT INTO qd_elites (run_id, round, niche, fitness, criteria_vector, item_id, item) "
         "VALUES (?, ?, ?, ?, ?, ?, ?)",

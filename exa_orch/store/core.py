@@ -1,14 +1,20 @@
-"""The Store: the one async owner of the SQLite file (tasks, checkpoints, leases, archive).
+"""The Store: a process's one async owner of the database (tasks, checkpoints, leases, archive).
 
-`async with Store(path) as store` opens the file (creating it), applies pending migrations,
-and starts the group-commit writer. Writes go through that writer (one thread, `BEGIN
-IMMEDIATE`, futures resolved after COMMIT); reads use a separate read-only aiosqlite
+`async with Store(path) as store` opens the SQLite file (creating it), applies pending
+migrations, and starts the group-commit writer. Writes go through that writer (one thread,
+`BEGIN IMMEDIATE`, futures resolved after COMMIT); reads use a separate read-only aiosqlite
 connection, which WAL lets run beside the writer. Several processes may open the same file;
 leases decide which one runs a task.
+
+`Store("postgresql://...")` is the same store on a PostgreSQL server (postgres.py), which
+servers on several machines can share: the same operations run through the same writer on a
+psycopg connection, reads use an async psycopg connection, and `watch` hears other servers'
+changes through LISTEN/NOTIFY. Nothing above the store needs to know which backend runs.
 """
 
 from __future__ import annotations
 
+import asyncio
 import enum
 import json
 import sqlite3
@@ -21,7 +27,7 @@ from typing import Any, Self
 import aiosqlite
 
 from exa_orch.errors import ConfigError, InvalidParams, StoreError, TaskNotFound
-from exa_orch.store import archive, leases, migrations, tasks
+from exa_orch.store import archive, leases, migrations, postgres, tasks
 from exa_orch.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from exa_orch.store.records import (
     TaskRecord,
@@ -44,7 +50,10 @@ class _State(enum.Enum):
 
 
 def ensure_parent_dir(path: Path | str) -> None:
-    """Create the directory that will hold the database file; ConfigError naming the path if it can't."""
+    """Create the directory that will hold the database file; ConfigError naming the path if it can't.
+    (Nothing to do for a PostgreSQL URL.)"""
+    if postgres.is_url(path):
+        return
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
@@ -93,7 +102,11 @@ def connect_checkpointer(path: Path) -> sqlite3.Connection:
 
 
 class Store:
-    """Tasks, step checkpoints, leases and the archive in one SQLite file. See data-design/."""
+    """Tasks, step checkpoints, leases and the archive in one SQLite file or PostgreSQL database.
+
+    `path` is a file path, or a `postgresql://` URL. `clock` (epoch seconds) defaults to the local
+    clock for SQLite and to the database server's clock for PostgreSQL. See data-design/.
+    """
 
     def __init__(
         self,
@@ -101,18 +114,27 @@ class Store:
         *,
         migrations_dir: Path | None = None,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
-        clock: Callable[[], float] = time.time,
+        clock: Callable[[], float] | None = None,
         owner_id: str | None = None,
     ) -> None:
-        self.path = Path(path)
+        self.url: str | None = str(path) if postgres.is_url(path) else None
+        self.path = Path(path) if self.url is None else Path()
         self.owner_id: str = leases.use_owner_id(owner_id) if owner_id else leases.new_owner_id()
         self.applied_migrations: list[str] = []
         self._migrations_dir = migrations_dir
         self._busy_timeout_ms = busy_timeout_ms
-        self._clock = clock
+        self._db_clock = postgres.DbClock() if self.url is not None and clock is None else None
+        self._clock: Callable[[], float] = clock or self._db_clock or time.time
         self._checkpointer = Checkpointer(lambda: connect_checkpointer(self.path))
-        self._writer = GroupCommitWriter(on_commit=self._checkpointer.poke)
+        self._writer = GroupCommitWriter(
+            on_commit=self._checkpointer.poke if self.url is None else None,
+            retryable=postgres.retryable if self.url is not None else None,
+        )
         self._reader: aiosqlite.Connection | None = None
+        self._pg_reader: postgres.Reader | None = None
+        self._listener: postgres.Listener | None = None
+        self._watchers: dict[str, set[asyncio.Event]] = {}
+        self._on_runnable: list[Callable[[], None]] = []
         self._state = _State.UNOPENED
         self._archivers: dict[str, archive.Extractor] = {}
 
@@ -132,6 +154,13 @@ class Store:
         if self._state is not _State.UNOPENED:
             raise StoreError("a Store can be opened only once", hint="Create a new Store(path).")
         self._state = _State.OPEN
+        if self.url is not None:
+            try:
+                await self._open_postgres(self.url)
+            except BaseException:
+                await self.aclose()
+                raise
+            return
         try:
             found = migrations.load_migrations(self._migrations_dir)
             path, busy = self.path, self._busy_timeout_ms
@@ -147,6 +176,19 @@ class Store:
             await self.aclose()
             raise
 
+    async def _open_postgres(self, url: str) -> None:
+        postgres.require_driver()
+        base = self._migrations_dir or migrations.default_migrations_dir()
+        found = migrations.load_migrations(postgres.migrations_dir(base))
+        db_clock = self._db_clock
+        await self._writer.start(lambda: postgres.PgConn(url, db_clock))
+        done = await self._writer.call(lambda conn: postgres.apply_migrations(conn, found))
+        self.applied_migrations = [m.label for m in done]
+        self._pg_reader = postgres.Reader(url)
+        await self._pg_reader.open()
+        self._listener = postgres.Listener(url, self._notified)
+        await self._listener.start()
+
     async def aclose(self) -> None:
         """Commit queued writes and close both connections; idempotent."""
         self._state = _State.CLOSED
@@ -157,6 +199,58 @@ class Store:
             reader, self._reader = self._reader, None
             if reader is not None:
                 await reader.close()
+            pg_reader, self._pg_reader = self._pg_reader, None
+            if pg_reader is not None:
+                await pg_reader.close()
+            listener, self._listener = self._listener, None
+            if listener is not None:
+                await listener.stop()
+
+    # --- change notifications -------------------------------------------------------------
+
+    @property
+    def notifies(self) -> bool:
+        """True if `watch` hears changes committed by other processes (PostgreSQL's LISTEN/NOTIFY);
+        on SQLite a waiter has to poll for those."""
+        return self._listener is not None
+
+    def watch(self, task_id: str) -> asyncio.Event:
+        """An event set when the task's status or cancel flag changes (in any process, on
+        PostgreSQL). Take it before reading the task, and `unwatch` it when done."""
+        event = asyncio.Event()
+        self._watchers.setdefault(task_id, set()).add(event)
+        return event
+
+    def unwatch(self, task_id: str, event: asyncio.Event) -> None:
+        """Forget an event `watch` returned."""
+        events = self._watchers.get(task_id)
+        if events is not None:
+            events.discard(event)
+            if not events:
+                del self._watchers[task_id]
+
+    def on_runnable(self, callback: Callable[[], None]) -> Callable[[], None]:
+        """Call `callback` when any process creates a task or lets an unfinished one go
+        (PostgreSQL's NOTIFY; never on SQLite), so an idle server claims it at once rather than
+        at its next poll. Returns the function that unregisters it."""
+        self._on_runnable.append(callback)
+
+        def unregister() -> None:
+            if callback in self._on_runnable:
+                self._on_runnable.remove(callback)
+
+        return unregister
+
+    def _notified(self, task_id: str | None) -> None:
+        if task_id is None or task_id == postgres.RUNNABLE:
+            for callback in list(self._on_runnable):
+                callback()
+            if task_id is not None:
+                return
+        targets = self._watchers.values() if task_id is None else [self._watchers.get(task_id, set())]
+        for events in targets:
+            for event in events:
+                event.set()
 
     @property
     def writer_stats(self) -> WriterStats:
@@ -164,6 +258,8 @@ class Store:
         return self._writer.stats
 
     async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        if self._pg_reader is not None:
+            return await self._pg_reader.fetchall(sql, params)
         if self._reader is None:
             raise StoreError("the store is not open", hint="Use `async with Store(path) as store`.")
         return list(await self._reader.execute_fetchall(sql, params))

@@ -25,7 +25,7 @@ import sys
 
 from exa_orch.errors import ErrorCode, InvalidParams
 from exa_orch.store.records import TERMINAL_SQL, TERMINAL_STATUSES, TaskRecord, TaskStatus, iso
-from exa_orch.store.tasks import Clock, OnFinish, add_event, fetch, transition
+from exa_orch.store.tasks import Clock, OnFinish, add_event, fetch, placeholders, transition
 
 HOST = socket.gethostname()
 # Eight, not fewer: under chaos (servers killed every 3-8 s) a task queued behind others in the
@@ -139,8 +139,8 @@ def renew(
     sql = f"UPDATE tasks SET lease_expires_at = ? WHERE lease_owner = ? AND status NOT IN {TERMINAL_SQL}"
     params: tuple[object, ...] = (iso(clock() + ttl_s), owner)
     if task_ids is not None:
-        sql += " AND id IN (SELECT value FROM json_each(?))"
-        params += (json.dumps(task_ids),)
+        sql += f" AND id IN {placeholders(len(task_ids))}"
+        params += tuple(task_ids)
     return conn.execute(sql, params).rowcount
 
 
@@ -178,9 +178,10 @@ def claim_runnable(
     )
     params: tuple[object, ...] = (now, len(HOST) + 1, HOST + ":", owner)
     if types is not None:
-        sql += " AND type IN (SELECT value FROM json_each(?))"
-        params += (json.dumps(types),)
-    rows = conn.execute(sql + " ORDER BY created_at, rowid", params).fetchall()
+        sql += f" AND type IN {placeholders(len(types))}"
+        params += tuple(types)
+    # On PostgreSQL, rows another server is deciding on right now are skipped, not waited for.
+    rows = conn.execute(sql + " ORDER BY created_at, rowid /*pg:FOR UPDATE SKIP LOCKED*/", params).fetchall()
     claimed: list[TaskRecord] = []
     for task_id, status, holder, expires_at in rows:
         if len(claimed) >= limit:
@@ -205,11 +206,13 @@ def _lost_without_progress(conn: sqlite3.Connection, task_id: str, now: str) -> 
     the lease from it, and made progress when a checkpoint was saved in between, or a progress
     report no earlier run had made (a long wait on Exa reports what it finds, but saves nothing
     until it ends; a run that dies at the same point each time repeats the same reports)."""
-    claims = conn.execute(
-        "SELECT at, json_extract(data, '$.previous') IS NOT NULL FROM task_events "
-        "WHERE task_id = ? AND kind = 'claimed' ORDER BY id",
-        (task_id,),
-    ).fetchall()
+    # Whether a claim took the lease from a holder is read in Python: the same SQL runs on both backends.
+    claims = [
+        (at, json.loads(data).get("previous") is not None)
+        for at, data in conn.execute(
+            "SELECT at, data FROM task_events WHERE task_id = ? AND kind = 'claimed' ORDER BY id", (task_id,)
+        ).fetchall()
+    ]
     saves = [row[0] for row in conn.execute("SELECT saved_at FROM task_steps WHERE task_id = ?", (task_id,))]
     reports = conn.execute(
         "SELECT at, data FROM task_events WHERE task_id = ? AND kind = 'progress' ORDER BY id", (task_id,)

@@ -125,7 +125,12 @@ def applied(conn: sqlite3.Connection) -> dict[int, tuple[str, str]]:
 
 def verify(conn: sqlite3.Connection, migrations: list[Migration]) -> list[Migration]:
     """The pending migrations; MigrationError if an applied file was edited or is unknown. Read-only."""
-    done = applied(conn)
+    return check_applied(applied(conn), migrations)
+
+
+def check_applied(done: dict[int, tuple[str, str]], migrations: list[Migration]) -> list[Migration]:
+    """The pending migrations, given what the database applied (version -> (name, checksum));
+    MigrationError if an applied file was edited or is unknown. Shared by both backends."""
     by_version = {m.version: m for m in migrations}
     for version, (name, checksum) in sorted(done.items()):
         known = by_version.get(version)

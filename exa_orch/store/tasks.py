@@ -29,16 +29,27 @@ from exa_orch.store.records import (
 )
 from exa_orch.store.writer import SqlOp
 
+try:  # the PostgreSQL driver is an optional extra
+    from psycopg import IntegrityError as _PgIntegrityError
+
+    INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, _PgIntegrityError)
+except ImportError:  # pragma: no cover
+    INTEGRITY_ERRORS = (sqlite3.IntegrityError,)
+
 Clock = Callable[[], float]
 # Called with the finished task inside the terminal transition's transaction (the archive's filing).
 OnFinish = Callable[[sqlite3.Connection, TaskRecord], object]
 
 SELECT_TASK = f"SELECT {TASK_COLUMNS} FROM tasks WHERE id = ?"
+# Inside a write: on PostgreSQL the row stays locked until COMMIT, so what is checked (status,
+# lease owner) can't change before the write that depends on it. SQLite's writer is alone anyway.
+_SELECT_TASK_LOCKED = SELECT_TASK + " /*pg:FOR UPDATE*/"
 
 
 def fetch(conn: sqlite3.Connection, task_id: str) -> TaskRecord:
-    """The task's row, read inside the current transaction; TaskNotFound if there is none."""
-    row = conn.execute(SELECT_TASK, (task_id,)).fetchone()
+    """The task's row, read (and on PostgreSQL locked) inside the current transaction;
+    TaskNotFound if there is none."""
+    row = conn.execute(_SELECT_TASK_LOCKED, (task_id,)).fetchone()
     if row is None:
         raise TaskNotFound(task_id)
     return record_from_row(row)
@@ -176,8 +187,8 @@ def _live(conn: sqlite3.Connection, task_id: str) -> TaskRecord:
 
 SAVE_STEP = (
     "INSERT INTO task_steps (task_id, step_key, seq, result, saved_at) "
-    "VALUES (?1, ?2, (SELECT step_count + 1 FROM tasks WHERE id = ?1 AND (?5 IS NULL OR lease_owner = ?5)), "
-    "?3, ?4) "
+    "VALUES (?1, ?2, (SELECT step_count + 1 FROM tasks WHERE id = ?1 "
+    "AND (CAST(?5 AS TEXT) IS NULL OR lease_owner = ?5) /*pg:FOR UPDATE*/), ?3, ?4) "
     "ON CONFLICT (task_id, step_key) DO UPDATE SET seq = excluded.seq, result = excluded.result, "
     "saved_at = excluded.saved_at"
 )
@@ -192,7 +203,7 @@ def save_step(task_id: str, step_key: str, result: str, now: str, owner: str | N
     """
 
     def explain(conn: sqlite3.Connection, exc: Exception) -> BaseException:
-        if not isinstance(exc, sqlite3.IntegrityError):
+        if not isinstance(exc, INTEGRITY_ERRORS):
             return exc
         row = conn.execute("SELECT lease_owner FROM tasks WHERE id = ?", (task_id,)).fetchone()
         if row is None:
@@ -217,8 +228,10 @@ def delete_expired(conn: sqlite3.Connection, clock: Clock, keep_ms: int = TOMBST
     now = iso(clock())
     conn.execute("DELETE FROM task_tombstones WHERE forget_at <= ?", (now,))
     conn.execute(
-        "INSERT OR REPLACE INTO task_tombstones (id, owner, type, status, expired_at, forget_at) "
-        f"SELECT id, owner, type, status, ?, ? FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ?",
+        "INSERT INTO task_tombstones (id, owner, type, status, expired_at, forget_at) "
+        f"SELECT id, owner, type, status, ?, ? FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ? "
+        "ON CONFLICT (id) DO UPDATE SET owner = excluded.owner, type = excluded.type, "
+        "status = excluded.status, expired_at = excluded.expired_at, forget_at = excluded.forget_at",
         (now, iso_after(now, keep_ms), now),
     )
     cursor = conn.execute(f"DELETE FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ?", (now,))
@@ -269,13 +282,13 @@ def list_query(
     if status is not None:
         wanted = [status] if isinstance(status, str) else list(status)
         values = [parse_status(s).value for s in wanted]
-        where.append(f"status IN ({', '.join('?' * len(values))})")
+        where.append(f"status IN {placeholders(len(values))}")
         params.extend(values)
     if type is not None:
         where.append("type = ?")
         params.append(type)
     if principal is not None:
-        where.append("(owner = ? OR (? AND owner IS NULL))")
+        where.append("(owner = ? OR (? = 1 AND owner IS NULL))")
         params.extend([principal, int(include_unowned)])
     if cursor is not None:
         created_at, task_id = decode_cursor(cursor)
@@ -307,3 +320,8 @@ def decode_cursor(cursor: str) -> tuple[str, str]:
             fields=["cursor"],
         ) from None
     return created_at, task_id
+
+
+def placeholders(count: int) -> str:
+    """'(?, ?, ?)' for an IN list of `count` values; '(NULL)', which matches nothing, for none."""
+    return f"({', '.join('?' * count)})" if count else "(NULL)"

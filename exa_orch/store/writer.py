@@ -36,6 +36,7 @@ Op = Callable[[sqlite3.Connection], Any]
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 1024
+MAX_ATTEMPTS = 3
 
 
 @dataclass
@@ -47,6 +48,7 @@ class WriterStats:
     max_batch: int = 0
     failed_ops: int = 0
     savepoint_reruns: int = 0
+    retried_batches: int = 0
     batch_sizes: list[int] = field(default_factory=list, repr=False)
 
 
@@ -85,18 +87,23 @@ class GroupCommitWriter:
     """
 
     def __init__(
-        self, name: str = "exa-orch-store-writer", on_commit: Callable[[], None] | None = None
+        self,
+        name: str = "exa-orch-store-writer",
+        on_commit: Callable[[], None] | None = None,
+        retryable: Callable[[BaseException], bool] | None = None,
     ) -> None:
         self._on_commit = on_commit
+        # A batch that failed this way (a deadlock between servers, say) is run again, whole.
+        self._retryable = retryable or (lambda exc: False)
         self._queue: SimpleQueue[_Item | None] = SimpleQueue()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._conn: sqlite3.Connection | None = None
+        self._conn: Any = None  # a sqlite3.Connection, or postgres.PgConn shaped like one
         self._open = False
         self._stopped: asyncio.Future[None] | None = None
         self.stats = WriterStats()
 
-    async def start(self, connect: Callable[[], sqlite3.Connection]) -> None:
+    async def start(self, connect: Callable[[], Any]) -> None:
         """Start the thread and open the connection on it."""
         loop = asyncio.get_running_loop()
         self._loop = loop
@@ -109,7 +116,7 @@ class GroupCommitWriter:
 
         await self._enqueue(open_connection, raw=True)
 
-    async def call(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    async def call(self, fn: Callable[[Any], T]) -> T:
         """Run `fn(conn)` on the writer thread by itself, outside any batch or transaction."""
         return await self._enqueue(fn, raw=True)
 
@@ -151,7 +158,7 @@ class GroupCommitWriter:
             self._post(_resolve, [(future, _Failure(error)) for _, future, _ in inflight])
         finally:
             if self._conn is not None:
-                with contextlib.suppress(sqlite3.Error):
+                with contextlib.suppress(Exception):  # sqlite3's or the PostgreSQL driver's
                     self._conn.close()
                 self._conn = None
             self._post(_finish, self._stopped)
@@ -197,11 +204,7 @@ class GroupCommitWriter:
         try:
             if conn is None:
                 raise StoreError("the write connection is not open")
-            try:
-                outcomes = _run_batch(conn, ops, savepoints=False)
-            except _OpFailed:
-                self.stats.savepoint_reruns += 1
-                outcomes = _run_batch(conn, ops, savepoints=True)
+            outcomes = self._run_with_retries(conn, ops)
         except Exception as exc:  # BEGIN or COMMIT failed: every op of the batch hears it
             error = _translate(exc)
             outcomes = [_Failure(error)] * len(batch)
@@ -215,6 +218,23 @@ class GroupCommitWriter:
         if len(stats.batch_sizes) < 100_000:
             stats.batch_sizes.append(len(batch))
         return [(future, outcome) for (_, future, _), outcome in zip(batch, outcomes, strict=True)]
+
+    def _run_with_retries(self, conn: Any, ops: list[Op]) -> list[Any]:
+        for attempt in range(1, MAX_ATTEMPTS + 1):
+            try:
+                try:
+                    return _run_batch(conn, ops, savepoints=False, retryable=self._retryable)
+                except _OpFailed as failed:
+                    if failed.__cause__ is not None and self._retryable(failed.__cause__):
+                        raise failed.__cause__ from None
+                    self.stats.savepoint_reruns += 1
+                    return _run_batch(conn, ops, savepoints=True, retryable=self._retryable)
+            except Exception as exc:
+                if attempt == MAX_ATTEMPTS or not self._retryable(exc):
+                    raise
+                self.stats.retried_batches += 1
+                log.info("store writer: batch of %d ops hit %s; running it again", len(ops), exc)
+        raise AssertionError("unreachable")
 
     def _deliver(self, done: list[tuple[asyncio.Future[Any], Any]]) -> None:
         if done:
@@ -232,7 +252,20 @@ class _OpFailed(Exception):
     """An op failed in a batch run without savepoints; the batch was rolled back."""
 
 
-def _run_batch(conn: sqlite3.Connection, ops: list[Op], *, savepoints: bool) -> list[Any]:
+def _run_batch(
+    conn: Any, ops: list[Op], *, savepoints: bool, retryable: Callable[[BaseException], bool]
+) -> list[Any]:
+    pipelined = getattr(conn, "run_pipelined", None)
+    if pipelined is not None and not savepoints and all(isinstance(op, SqlOp) for op in ops):
+        # Nothing in the batch reads a result: BEGIN, the statements and COMMIT go to the server
+        # in one round trip (PostgreSQL's pipeline mode); a failure rolls it all back.
+        try:
+            pipelined(_groups(ops))
+            return [None] * len(ops)
+        except Exception as exc:
+            if len(ops) == 1 and not retryable(exc):
+                return [_Failure(_fail(ops[0], exc, conn))]
+            raise _OpFailed from exc
     conn.execute("BEGIN IMMEDIATE")
     outcomes: list[Any] = []
     try:
@@ -240,7 +273,7 @@ def _run_batch(conn: sqlite3.Connection, ops: list[Op], *, savepoints: bool) -> 
             try:
                 _run_plain(conn, ops, outcomes)
             except Exception as exc:
-                if len(ops) == 1:
+                if len(ops) == 1 and not retryable(exc):
                     # Alone in its batch: rolling back the transaction is rolling back the op.
                     conn.execute("ROLLBACK")
                     return [_Failure(_fail(ops[0], exc, conn))]
@@ -251,16 +284,30 @@ def _run_batch(conn: sqlite3.Connection, ops: list[Op], *, savepoints: bool) -> 
                 try:
                     outcomes.append(op(conn))
                 except Exception as exc:
+                    if retryable(exc):  # the transaction is lost, not just this op: rerun it all
+                        raise
                     conn.execute("ROLLBACK TO op")
                     outcomes.append(_Failure(_fail(op, exc, conn)))
                 conn.execute("RELEASE op")
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:
-            with contextlib.suppress(sqlite3.Error):
+            with contextlib.suppress(Exception):
                 conn.execute("ROLLBACK")
         raise
     return outcomes
+
+
+def _groups(ops: list[Op]) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """Runs of SqlOps sharing one statement: (sql, [params, ...]) in order."""
+    groups: list[tuple[str, list[tuple[Any, ...]]]] = []
+    for op in ops:
+        assert isinstance(op, SqlOp)
+        if groups and groups[-1][0] == op.sql:
+            groups[-1][1].append(op.params)
+        else:
+            groups.append((op.sql, [op.params]))
+    return groups
 
 
 def _run_plain(conn: sqlite3.Connection, ops: list[Op], outcomes: list[Any]) -> None:

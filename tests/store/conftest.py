@@ -1,13 +1,21 @@
-"""Fixtures for the store tests: a real SQLite file per test and a clock the test moves."""
+"""Fixtures for the store tests: a real database per test, on each backend, and a clock the test moves.
+
+`store` and `db` run each test that uses them twice: on an SQLite file and on a fresh PostgreSQL
+database (tests/pg.py). `db_path` is an SQLite file, for the tests about SQLite itself.
+"""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import contextlib
+import sqlite3
+from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from exa_orch.store import Store
+from tests.pg import fresh_database
 
 
 class FakeClock:
@@ -33,7 +41,63 @@ def db_path(tmp_path: Path) -> Path:
     return tmp_path / "workflows.db"
 
 
+@pytest.fixture(params=["sqlite", "postgres"])
+def backend(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
 @pytest.fixture
-async def store(db_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
-    async with Store(db_path, clock=clock) as opened:
+def db(backend: str, request: pytest.FixtureRequest, db_path: Path) -> str:
+    """Where the test's database is: an SQLite file path, or a fresh, empty PostgreSQL database URL."""
+    if backend == "sqlite":
+        return str(db_path)
+    return fresh_database(request.getfixturevalue("pg_cluster"))
+
+
+@pytest.fixture
+async def store(
+    backend: str, request: pytest.FixtureRequest, db_path: Path, clock: FakeClock
+) -> AsyncIterator[Store]:
+    if backend == "sqlite":
+        target = str(db_path)
+    else:
+        target = fresh_database(request.getfixturevalue("pg_cluster"), request.getfixturevalue("pg_template"))
+    async with Store(target, clock=clock) as opened:
         yield opened
+
+
+class PgSync:
+    """A synchronous psycopg connection that takes the store's SQLite-style SQL, for assertions."""
+
+    def __init__(self, url: str) -> None:
+        import psycopg
+
+        self._conn = psycopg.connect(url, autocommit=True)
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        from exa_orch.store.postgres import translate
+
+        text, order = translate(sql)
+        return self._conn.execute(text.encode(), [params[k] for k in order] if order else params)
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+@contextlib.contextmanager
+def connect(store: Store) -> Iterator[Any]:
+    """A plain synchronous connection to the store's database (either backend), to check what it holds.
+    Takes SQLite-style `?` placeholders; rows are tuples."""
+    conn: Any = sqlite3.connect(store.path) if store.url is None else PgSync(store.url)
+    try:
+        yield conn
+    finally:
+        conn.close()
+
+
+def dict_rows(store: Store, sql: str, params: Sequence[Any] = ()) -> list[dict[str, Any]]:
+    """The rows of one query as dicts (column name -> value), on either backend."""
+    with connect(store) as conn:
+        cursor = conn.execute(sql, params)
+        names = [d[0] for d in cursor.description]
+        return [dict(zip(names, row, strict=True)) for row in cursor.fetchall()]

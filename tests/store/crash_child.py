@@ -1,6 +1,6 @@
 """The checkpointing processes of the crash test (run by test_crash.py, not collected by pytest).
 
-    python crash_child.py DB
+    python crash_child.py DB    (an SQLite file or a postgresql:// URL)
 
 A fork server: it imports the store once, then for each `run TASK_ID START` line on stdin forks
 a child that saves steps s{START}, s{START+1}, ... (keys zero-padded to six digits) and writes each step's key to a pipe only after save_step returned: a key written is an
@@ -14,12 +14,11 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
-from pathlib import Path
 
 from exa_orch.store import Store
 
 
-async def checkpoint_forever(db: Path, task_id: str, start: int, ack_fd: int) -> None:
+async def checkpoint_forever(db: str, task_id: str, start: int, ack_fd: int) -> None:
     async with Store(db) as store:
         i = start
         while True:
@@ -29,7 +28,7 @@ async def checkpoint_forever(db: Path, task_id: str, start: int, ack_fd: int) ->
             i += 1
 
 
-def serve(db: Path) -> None:
+def serve(db: str) -> None:
     out = sys.stdout.buffer
     for line in sys.stdin:
         command, task_id, start = line.split()
@@ -56,4 +55,4 @@ def serve(db: Path) -> None:
 
 
 if __name__ == "__main__":
-    serve(Path(sys.argv[1]))
+    serve(sys.argv[1])

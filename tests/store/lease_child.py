@@ -10,13 +10,12 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from pathlib import Path
 
 from exa_orch.store import Store
 
 
 async def main(argv: list[str]) -> int:
-    mode, db = argv[0], Path(argv[1])
+    mode, db = argv[0], argv[1]  # an SQLite file or a postgresql:// URL
     async with Store(db) as store:
         if mode == "hold":
             took = await store.acquire_lease(argv[2], store.owner_id, float(argv[3]))

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -13,16 +11,18 @@ from exa_orch.errors import ConfigError
 from exa_orch.store import Archetype, Store
 from exa_orch.workflows import BUILTIN_WORKFLOWS, WorkflowRegistry
 
+from .conftest import connect, dict_rows
+
 BUILTIN_ARCHETYPES = WorkflowRegistry(BUILTIN_WORKFLOWS).archetypes()
 
 
-def archive_rows(db: Path) -> tuple[list[dict[str, Any]], list[tuple[Any, ...]]]:
-    """Every workflows row (without its created_at) and every step, in a stable order."""
-    with sqlite3.connect(db) as conn:
-        conn.row_factory = sqlite3.Row
-        workflows = [dict(r) for r in conn.execute("SELECT * FROM workflows ORDER BY id")]
+def archive_rows(store: Store) -> tuple[list[dict[str, Any]], list[tuple[Any, ...]]]:
+    """Every workflows row (without its created_at) and every step, in a stable order (either backend)."""
+    workflows = dict_rows(store, "SELECT * FROM workflows ORDER BY id")
+    with connect(store) as conn:
         steps = [
-            tuple(r) for r in conn.execute("SELECT * FROM workflow_steps ORDER BY workflow_id, position")
+            tuple(r)
+            for r in conn.execute("SELECT * FROM workflow_steps ORDER BY workflow_id, position").fetchall()
         ]
     for row in workflows:
         row.pop("created_at")
@@ -34,30 +34,31 @@ def test_every_builtin_type_that_files_runs_declares_its_archetype() -> None:
     assert len(BUILTIN_ARCHETYPES) == 6
 
 
-async def test_the_specs_archetypes_equal_the_rows_the_migration_seeded(store: Store, db_path: Path) -> None:
-    seeded = archive_rows(db_path)
+async def test_the_specs_archetypes_equal_the_rows_the_migration_seeded(store: Store) -> None:
+    seeded = archive_rows(store)
     assert len(seeded[0]) == 6 and len(seeded[1]) == 28
     assert await store.sync_archetypes(BUILTIN_ARCHETYPES) == 0  # nothing to change
-    assert archive_rows(db_path) == seeded
+    assert archive_rows(store) == seeded
     # Written from scratch by the specs alone, the rows are the migration's, to the character.
-    with sqlite3.connect(db_path) as conn:
-        conn.execute("PRAGMA foreign_keys = ON")
+    with connect(store) as conn:
+        if store.url is None:
+            conn.execute("PRAGMA foreign_keys = ON")
         conn.execute("DELETE FROM workflows")  # cascades to workflow_steps
-    assert archive_rows(db_path) == ([], [])
+        if store.url is None:
+            conn.commit()
+    assert archive_rows(store) == ([], [])
     assert await store.sync_archetypes(BUILTIN_ARCHETYPES) == 6
-    assert archive_rows(db_path) == seeded
+    assert archive_rows(store) == seeded
 
 
-async def test_a_changed_archetype_updates_its_row_and_steps_and_keeps_created_at(
-    store: Store, db_path: Path
-) -> None:
+async def test_a_changed_archetype_updates_its_row_and_steps_and_keeps_created_at(store: Store) -> None:
     old = BUILTIN_ARCHETYPES["research.deep"]
-    with sqlite3.connect(db_path) as conn:
+    with connect(store) as conn:
         [(created,)] = conn.execute("SELECT created_at FROM workflows WHERE id = ?", (old.id,)).fetchall()
     new = dataclasses.replace(old, name="Deeper Research", cell=(5, 3, 3, 3, 3), steps=("Ask", "Answer"))
     assert await store.sync_archetypes({"research.deep": new}) == 1
     assert await store.sync_archetypes({"research.deep": new}) == 0
-    with sqlite3.connect(db_path) as conn:
+    with connect(store) as conn:
         row = conn.execute(
             "SELECT name, coord_scope, created_at, task_type FROM workflows WHERE id = ?", (old.id,)
         ).fetchone()
@@ -69,12 +70,12 @@ async def test_a_changed_archetype_updates_its_row_and_steps_and_keeps_created_a
     assert steps == [(1, "Ask"), (2, "Answer")]
 
 
-async def test_a_new_archetype_is_inserted_and_bad_ones_are_refused(store: Store, db_path: Path) -> None:
+async def test_a_new_archetype_is_inserted_and_bad_ones_are_refused(store: Store) -> None:
     new = Archetype(
         "workflow-test-new", "New", "A test workflow", (1, 1, 1, 1, 1), "applied", steps=("Do it",)
     )
     assert await store.sync_archetypes({"test.new": new}) == 1
-    workflows, steps = archive_rows(db_path)
+    workflows, steps = archive_rows(store)
     assert {"id": "workflow-test-new", "task_type": "test.new", "status": "seed"}.items() <= next(
         w for w in workflows if w["id"] == "workflow-test-new"
     ).items()
@@ -84,4 +85,4 @@ async def test_a_new_archetype_is_inserted_and_bad_ones_are_refused(store: Store
         await store.sync_archetypes({"qd.winnow": new})
     with pytest.raises(ConfigError, match="five integers from 1 to 5"):
         await store.sync_archetypes({"test.new": dataclasses.replace(new, cell=(0, 1, 1, 1, 1))})
-    assert archive_rows(db_path) == (workflows, steps)  # a refused sync wrote nothing
+    assert archive_rows(store) == (workflows, steps)  # a refused sync wrote nothing

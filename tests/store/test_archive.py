@@ -3,25 +3,21 @@
 from __future__ import annotations
 
 import json
-import sqlite3
-from pathlib import Path
 
 import pytest
 
 from exa_orch.errors import InvalidParams
 from exa_orch.store import Elite, RunRecord, Store
 
-from .conftest import FakeClock
+from .conftest import FakeClock, connect, dict_rows
 
 
-def archive(db: Path) -> dict[str, dict[str, object]]:
-    with sqlite3.connect(db) as conn:
-        conn.row_factory = sqlite3.Row
-        return {row["cell"]: dict(row) for row in conn.execute("SELECT * FROM v_archive")}
+def archive(store: Store) -> dict[str, dict[str, object]]:
+    return {row["cell"]: row for row in dict_rows(store, "SELECT * FROM v_archive")}
 
 
-async def test_seeded_archetypes_and_their_steps(store: Store, db_path: Path) -> None:
-    with sqlite3.connect(db_path) as conn:
+async def test_seeded_archetypes_and_their_steps(store: Store) -> None:
+    with connect(store) as conn:
         steps = dict(
             conn.execute("SELECT workflow_id, count(*) FROM workflow_steps GROUP BY workflow_id").fetchall()
         )
@@ -37,13 +33,11 @@ async def test_seeded_archetypes_and_their_steps(store: Store, db_path: Path) ->
         "workflow-research-deep": 3,
     }
     assert deep == ("Deep Research", "exploratory", "research.deep")
-    cells = archive(db_path)
+    cells = archive(store)
     assert len(cells) == 6 and all(row["best_run_id"] is None for row in cells.values())
 
 
-async def test_v_archive_shows_the_best_completed_run_of_each_cell(
-    store: Store, db_path: Path, clock: FakeClock
-) -> None:
+async def test_v_archive_shows_the_best_completed_run_of_each_cell(store: Store, clock: FakeClock) -> None:
     elite = Elite(
         niche="1,0", fitness=0.9, criteria_vector=[True, False], item={"id": "item_1", "name": "Acme"}
     )
@@ -64,7 +58,7 @@ async def test_v_archive_shows_the_best_completed_run_of_each_cell(
         RunRecord("task_c", "qd.winnow", "failed", {"fitness": 0.99})
     )  # failed: not ranked
     await store.record_run(RunRecord("task_d", "research.deep", "completed", {}))
-    cells = archive(db_path)
+    cells = archive(store)
     winnow = cells["3,2,4,2,5"]
     assert winnow["workflow_id"] == "workflow-webset-qd-winnow"
     assert (winnow["best_run_id"], winnow["task_id"], winnow["fitness"], winnow["runs"]) == (
@@ -76,7 +70,7 @@ async def test_v_archive_shows_the_best_completed_run_of_each_cell(
     assert weak != best
     assert cells["4,3,3,3,3"]["task_id"] == "task_d"  # a run without fitness still beats no run
     assert cells["2,2,4,2,5"]["best_run_id"] is None
-    with sqlite3.connect(db_path) as conn:
+    with connect(store) as conn:
         run = conn.execute("SELECT converged, metrics FROM workflow_runs WHERE id = ?", (best,)).fetchone()
         stored = conn.execute(
             "SELECT niche, fitness, criteria_vector, item_id, item FROM qd_elites"
@@ -85,13 +79,13 @@ async def test_v_archive_shows_the_best_completed_run_of_each_cell(
     assert stored == [("1,0", 0.9, "[true, false]", "item_1", '{"id":"item_1","name":"Acme"}')]
 
 
-async def test_runs_outlive_their_tasks(store: Store, db_path: Path, clock: FakeClock) -> None:
+async def test_runs_outlive_their_tasks(store: Store, clock: FakeClock) -> None:
     task = await store.create_task("qd.winnow", {}, ttl_ms=1)
     await store.complete(task.id, {})
     await store.record_run(RunRecord(task.id, "qd.winnow", "completed", {"fitness": 0.5}))
     clock.advance(1)
     assert await store.delete_expired() == 1
-    assert archive(db_path)["3,2,4,2,5"]["task_id"] == task.id
+    assert archive(store)["3,2,4,2,5"]["task_id"] == task.id
 
 
 async def test_unknown_task_type_is_refused(store: Store) -> None:

@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import sqlite3
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,7 +13,7 @@ from exa_orch.store import ArchiveEntry, Elite, Store, TaskRecord
 from exa_orch.store.leases import MAX_LOST_RUNS
 from exa_orch.store.records import iso
 
-from .conftest import FakeClock
+from .conftest import FakeClock, connect, dict_rows
 
 TYPE = "qd.winnow"  # a task type the archive has a workflow for
 
@@ -29,14 +27,12 @@ def extract(task: TaskRecord) -> ArchiveEntry:
     )
 
 
-def runs(db: Path) -> list[dict[str, Any]]:
-    with sqlite3.connect(db) as conn:
-        conn.row_factory = sqlite3.Row
-        return [dict(row) for row in conn.execute("SELECT * FROM workflow_runs ORDER BY id")]
+def runs(store: Store) -> list[dict[str, Any]]:
+    return dict_rows(store, "SELECT * FROM workflow_runs ORDER BY id")
 
 
-def elites(db: Path) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(db) as conn:
+def elites(store: Store) -> list[tuple[Any, ...]]:
+    with connect(store) as conn:
         return conn.execute(
             "SELECT run_id, niche, fitness, criteria_vector, item_id FROM qd_elites"
         ).fetchall()
@@ -50,67 +46,65 @@ async def started(store: Store, type: str = TYPE) -> TaskRecord:
 
 
 async def test_completion_files_one_run_with_its_metrics_elites_and_times(
-    store: Store, db_path: Path, clock: FakeClock
+    store: Store, clock: FakeClock
 ) -> None:
     store.archive_runs({TYPE: extract})
     task = await started(store)
     clock.advance(2.5)
     done = await store.complete(task.id, {"fitness": 0.9}, owner=store.owner_id)
-    [run] = runs(db_path)
+    [run] = runs(store)
     assert run["task_id"] == task.id and run["task_type"] == TYPE and run["status"] == "completed"
     assert run["workflow_id"] == "workflow-webset-qd-winnow"
     assert run["started_at"] == task.updated_at and run["finished_at"] == done.updated_at
     assert run["duration_ms"] == 2500
     assert (run["fitness"], run["converged"], run["rounds"], run["coverage"]) == (0.9, 1, 2, None)
     assert json.loads(run["metrics"]) == {"note": "x"}
-    assert elites(db_path) == [(run["id"], "1,0", 0.75, "[true, false]", "item_1")]
+    assert elites(store) == [(run["id"], "1,0", 0.75, "[true, false]", "item_1")]
     with pytest.raises(InvalidTransition):  # finished once: no second write, no second run
         await store.complete(task.id, {"fitness": 0.1}, owner=store.owner_id)
     with pytest.raises(InvalidTransition):
         await store.fail(task.id, {"message": "late"}, owner=store.owner_id)
-    assert len(runs(db_path)) == 1
+    assert len(runs(store)) == 1
 
 
-async def test_failed_and_cancelled_tasks_file_runs_with_their_status(store: Store, db_path: Path) -> None:
+async def test_failed_and_cancelled_tasks_file_runs_with_their_status(store: Store) -> None:
     store.archive_runs({TYPE: extract})
     failing, cancelled_working = await started(store), await started(store)
     pending = await store.create_task(TYPE, {})
     await store.fail(failing.id, {"message": "boom", "step": "s"}, owner=store.owner_id)
     await store.transition(cancelled_working.id, "cancelled", owner=store.owner_id)
     await store.transition(pending.id, "cancelled")  # never started: no start time
-    rows = runs(db_path)
+    rows = runs(store)
     assert [(r["task_id"], r["status"]) for r in rows] == [
         (failing.id, "failed"),
         (cancelled_working.id, "cancelled"),
         (pending.id, "cancelled"),
     ]
     assert rows[2]["started_at"] is None and rows[2]["duration_ms"] is None
-    assert rows[0]["fitness"] is None and elites(db_path) == []
+    assert rows[0]["fitness"] is None and elites(store) == []
 
 
-async def test_a_cancel_that_wins_over_the_result_files_a_cancelled_run(store: Store, db_path: Path) -> None:
+async def test_a_cancel_that_wins_over_the_result_files_a_cancelled_run(store: Store) -> None:
     store.archive_runs({TYPE: extract})
     task = await started(store)
     await store.request_cancel(task.id)
     done = await store.complete(task.id, {"fitness": 0.9}, owner=store.owner_id, cancel_wins=True)
     assert done.status == "cancelled"
-    [run] = runs(db_path)
+    [run] = runs(store)
     assert run["status"] == "cancelled" and run["fitness"] is None  # the dropped result isn't filed
 
 
-async def test_refused_terminal_writes_file_nothing(store: Store, db_path: Path) -> None:
+async def test_refused_terminal_writes_file_nothing(store: Store) -> None:
     store.archive_runs({TYPE: extract})
     task = await started(store)
     with pytest.raises(LeaseHeld):
         await store.complete(task.id, {"fitness": 0.9}, owner="someone:1:else")
     with pytest.raises(TaskNotFound):
         await store.fail("task_missing", {"message": "x"})
-    assert runs(db_path) == []
+    assert runs(store) == []
 
 
-async def test_the_run_commits_with_the_transition_even_when_its_batch_is_rerun(
-    store: Store, db_path: Path
-) -> None:
+async def test_the_run_commits_with_the_transition_even_when_its_batch_is_rerun(store: Store) -> None:
     # A failing op in the same group commit rolls the batch back and reruns it op by op: the run
     # must be filed once, with its transition, not once per attempt.
     store.archive_runs({TYPE: extract})
@@ -123,19 +117,17 @@ async def test_the_run_commits_with_the_transition_even_when_its_batch_is_rerun(
     )
     assert isinstance(outcomes[-1], TaskNotFound)
     assert store.writer_stats.savepoint_reruns == reruns + 1  # they shared one batch
-    assert sorted(r["task_id"] for r in runs(db_path)) == sorted(t.id for t in tasks)
+    assert sorted(r["task_id"] for r in runs(store)) == sorted(t.id for t in tasks)
 
 
-async def test_types_without_an_extractor_file_nothing(store: Store, db_path: Path) -> None:
+async def test_types_without_an_extractor_file_nothing(store: Store) -> None:
     store.archive_runs({TYPE: extract})
     task = await started(store, "operation")
     await store.complete(task.id, {"fitness": 1.0}, owner=store.owner_id)
-    assert runs(db_path) == []
+    assert runs(store) == []
 
 
-async def test_a_broken_extractor_or_run_never_keeps_the_task_from_finishing(
-    store: Store, db_path: Path
-) -> None:
+async def test_a_broken_extractor_or_run_never_keeps_the_task_from_finishing(store: Store) -> None:
     def broken(task: TaskRecord) -> ArchiveEntry:
         raise KeyError("finalElites")
 
@@ -147,25 +139,25 @@ async def test_a_broken_extractor_or_run_never_keeps_the_task_from_finishing(
     a, b = await started(store), await started(store, "no.such.type")
     assert (await store.complete(a.id, {}, owner=store.owner_id)).status == "completed"
     assert (await store.complete(b.id, {}, owner=store.owner_id)).status == "completed"
-    [run] = runs(db_path)
+    [run] = runs(store)
     assert run["task_id"] == a.id and json.loads(run["metrics"]) == {
         "archiveError": "KeyError: 'finalElites'"
     }
 
 
-async def test_a_task_given_up_on_files_a_failed_run(store: Store, db_path: Path, clock: FakeClock) -> None:
+async def test_a_task_given_up_on_files_a_failed_run(store: Store, clock: FakeClock) -> None:
     store.archive_runs({TYPE: extract})
     task = await store.create_task(TYPE, {})
     for n in range(MAX_LOST_RUNS):  # each run dies holding the lease
         assert [t.id for t in await store.claim_runnable(f"elsewhere:{n + 2}:b", 5, 1)] == [task.id]
         clock.advance(6)
     assert await store.claim_runnable("elsewhere:99:c", 5, 1) == []
-    [run] = runs(db_path)
+    [run] = runs(store)
     assert run["status"] == "failed" and run["finished_at"] == iso(clock())
 
 
 async def test_an_extractor_returning_the_wrong_shape_never_keeps_the_task_from_finishing(
-    store: Store, db_path: Path
+    store: Store,
 ) -> None:
     # A user-supplied extractor may return anything: the terminal transition must still commit.
     def returns_none(task: TaskRecord) -> ArchiveEntry:
@@ -185,6 +177,6 @@ async def test_an_extractor_returning_the_wrong_shape_never_keeps_the_task_from_
     ]
     for task in tasks:
         assert (await store.complete(task.id, {}, owner=store.owner_id)).status == "completed"
-    filed = {r["task_id"]: json.loads(r["metrics"]) for r in runs(db_path)}
+    filed = {r["task_id"]: json.loads(r["metrics"]) for r in runs(store)}
     assert "archiveError" in filed[tasks[0].id]  # the run is still filed, saying what went wrong
-    assert elites(db_path) == []
+    assert elites(store) == []

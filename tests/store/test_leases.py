@@ -178,7 +178,7 @@ async def test_dead_owner_on_this_host_is_reclaimed_without_waiting(store: Store
     assert [t.id for t in claimed] == [task.id, predecessors.id]
 
 
-# --- two processes on one file --------------------------------------------------------------
+# --- two processes on one database (file or server)---------------------------------------------------------
 
 
 async def spawn(*args: str) -> asyncio.subprocess.Process:
@@ -209,10 +209,10 @@ async def finish(process: asyncio.subprocess.Process) -> None:
         await process.wait()
 
 
-async def test_a_lease_held_by_another_process_is_taken_only_after_expiry(db_path: Path) -> None:
-    async with Store(db_path) as store:
+async def test_a_lease_held_by_another_process_is_taken_only_after_expiry(db: str) -> None:
+    async with Store(db) as store:
         task = await store.create_task("t", {})
-        holder = await spawn("hold", str(db_path), task.id, "3")
+        holder = await spawn("hold", db, task.id, "3")
         try:
             line = await read_line(holder)
             assert line.startswith("held ")
@@ -242,10 +242,10 @@ async def test_a_lease_held_by_another_process_is_taken_only_after_expiry(db_pat
             await finish(holder)
 
 
-async def test_a_killed_holders_lease_is_reclaimed_at_once(db_path: Path) -> None:
-    async with Store(db_path) as store:
+async def test_a_killed_holders_lease_is_reclaimed_at_once(db: str) -> None:
+    async with Store(db) as store:
         task = await store.create_task("t", {})
-        holder = await spawn("hold", str(db_path), task.id, "3600")
+        holder = await spawn("hold", db, task.id, "3600")
         assert (await read_line(holder)).startswith("held ")
         assert await store.claim_runnable(store.owner_id, 30, 10) == []
         holder.kill()
@@ -254,14 +254,14 @@ async def test_a_killed_holders_lease_is_reclaimed_at_once(db_path: Path) -> Non
         assert [t.id for t in claimed] == [task.id]
 
 
-async def test_an_expired_lease_is_taken_exactly_once_by_racing_processes(db_path: Path) -> None:
-    async with Store(db_path, clock=lambda: time.time() - 3_600) as past:
+async def test_an_expired_lease_is_taken_exactly_once_by_racing_processes(db: str) -> None:
+    async with Store(db, clock=lambda: time.time() - 3_600) as past:
         contested = await past.create_task("t", {})
         pool = [await past.create_task("t", {"n": i}) for i in range(12)]
         for task in (contested, *pool):
             assert await past.acquire_lease(task.id, OTHER, 60)  # expired an hour ago, in real time
-    acquirers = [await spawn("acquire", str(db_path), contested.id) for _ in range(3)]
-    claimers = [await spawn("claim", str(db_path)) for _ in range(3)]
+    acquirers = [await spawn("acquire", db, contested.id) for _ in range(3)]
+    claimers = [await spawn("claim", db) for _ in range(3)]
     children = acquirers + claimers
     try:
         for child in children:

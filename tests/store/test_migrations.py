@@ -9,8 +9,10 @@ from pathlib import Path
 import pytest
 
 from exa_orch.errors import ErrorCode, MigrationError
-from exa_orch.store import Store
+from exa_orch.store import Store, postgres
 from exa_orch.store.migrations import default_migrations_dir, load_migrations, split_statements
+from exa_orch.store.pgcluster import Cluster
+from tests.pg import fresh_database
 
 
 def schema(path: Path) -> list[tuple[str, str]]:
@@ -144,3 +146,26 @@ def test_statement_splitter_keeps_triggers_and_quoted_semicolons_whole() -> None
 def test_repository_migrations_are_found() -> None:
     labels = [m.label for m in load_migrations()]
     assert labels[:2] == ["0001_init", "0002_workflow_archive"]
+
+
+def test_both_backends_have_the_same_numbered_migrations() -> None:
+    sqlite_side = load_migrations()
+    pg_side = load_migrations(postgres.migrations_dir(default_migrations_dir()))
+    assert [m.label for m in pg_side] == [m.label for m in sqlite_side]
+
+
+async def test_postgres_migrations_apply_once_and_an_edited_file_is_refused(
+    pg_cluster: Cluster, tmp_path: Path
+) -> None:
+    url = fresh_database(pg_cluster)
+    async with Store(url) as first:
+        assert first.applied_migrations == [m.label for m in load_migrations()]
+    async with Store(url) as second:
+        assert second.applied_migrations == []
+    edited = tmp_path / "migrations"
+    shutil.copytree(default_migrations_dir(), edited)
+    init = edited / "postgres" / "0001_init.sql"
+    init.write_text(init.read_text() + "\n-- edited\n")
+    with pytest.raises(MigrationError, match="edited after it was applied"):
+        async with Store(url, migrations_dir=edited):
+            pass

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from pathlib import Path
 
 import pytest
 
 from exa_orch.errors import InvalidParams, LeaseHeld, TaskNotFound
 from exa_orch.store import Store
+
+from .conftest import connect
 
 
 async def test_saved_steps_load_back_in_order(store: Store) -> None:
@@ -26,13 +26,13 @@ async def test_saved_steps_load_back_in_order(store: Store) -> None:
     assert steps["collect"] == [1, 2, 3]
 
 
-async def test_saving_a_key_again_replaces_it_and_the_counter_agrees(store: Store, db_path: Path) -> None:
+async def test_saving_a_key_again_replaces_it_and_the_counter_agrees(store: Store) -> None:
     task = await store.create_task("t", {})
     await store.save_step(task.id, "a", 1)
     await store.save_step(task.id, "b", 2)
     await store.save_step(task.id, "a", 3)
     assert await store.load_steps(task.id) == {"b": 2, "a": 3}
-    with sqlite3.connect(db_path) as conn:
+    with connect(store) as conn:
         count, last = conn.execute(
             "SELECT step_count, last_step_key FROM tasks WHERE id = ?", (task.id,)
         ).fetchone()
@@ -56,11 +56,11 @@ async def test_unserializable_results_are_refused(store: Store) -> None:
     assert await store.load_steps(task.id) == {}
 
 
-async def test_steps_survive_reopening(db_path: Path) -> None:
-    async with Store(db_path) as first:
+async def test_steps_survive_reopening(db: str) -> None:
+    async with Store(db) as first:
         task = await first.create_task("t", {})
         await first.save_step(task.id, "a", {"deep": {"x": [1, "two", None, True]}})
-    async with Store(db_path) as second:
+    async with Store(db) as second:
         assert await second.load_steps(task.id) == {"a": {"deep": {"x": [1, "two", None, True]}}}
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sqlite3
 from pathlib import Path
 
 import pytest
@@ -11,7 +10,7 @@ import pytest
 from exa_orch.errors import ErrorCode, InvalidParams, InvalidTransition, LeaseHeld, TaskNotFound, TaskTerminal
 from exa_orch.store import TERMINAL_STATUSES, Store, TaskStatus
 
-from .conftest import FakeClock
+from .conftest import FakeClock, connect
 
 ISO = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
 
@@ -135,7 +134,7 @@ async def test_finishing_sets_expiry_from_ttl_and_drops_the_lease(store: Store, 
 
 
 async def test_delete_expired_takes_steps_and_events_and_spares_running_tasks(
-    store: Store, clock: FakeClock, db_path: Path
+    store: Store, clock: FakeClock
 ) -> None:
     finished = await store.create_task("t", {}, ttl_ms=1_000)
     running = await store.create_task("t", {}, ttl_ms=1_000)
@@ -145,7 +144,7 @@ async def test_delete_expired_takes_steps_and_events_and_spares_running_tasks(
     await store.complete(finished.id, {"ok": True})
     clock.advance(3_600)
     assert await store.delete_expired() == 1
-    with sqlite3.connect(db_path) as conn:
+    with connect(store) as conn:
         for table in ("task_steps", "task_events"):
             ids = {r[0] for r in conn.execute(f"SELECT task_id FROM {table}")}
             assert ids == {running.id}
@@ -206,7 +205,7 @@ async def test_list_filters_and_pages_with_cursor(store: Store, clock: FakeClock
         await store.list_tasks(limit=0)
 
 
-async def test_v_tasks_reads_like_a_status_board(store: Store, db_path: Path) -> None:
+async def test_v_tasks_reads_like_a_status_board(store: Store) -> None:
     task = await store.create_task("qd.winnow", {})
     await store.transition(task.id, "working")
     await store.set_progress(
@@ -216,7 +215,7 @@ async def test_v_tasks_reads_like_a_status_board(store: Store, db_path: Path) ->
     await store.set_progress(halfway.id, {"step": "collect", "completed": 2.5, "total": 4.0})
     other = await store.create_task("research.deep", {})
     await store.fail(other.id, {"step": "poll", "message": "agent run failed", "recoverable": False})
-    with sqlite3.connect(db_path) as conn:
+    with connect(store) as conn:
         rows = conn.execute("SELECT id, status, progress, error_message FROM v_tasks").fetchall()
     assert (task.id, "working", "searching 3/10: found 3", None) in rows
     assert (other.id, "failed", None, "agent run failed") in rows

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -12,10 +13,10 @@ from exa_orch.errors import StoreError, TaskNotFound
 from exa_orch.store import Store
 from exa_orch.store.writer import GroupCommitWriter, SqlOp
 
+from .conftest import connect
 
-async def test_hundred_concurrent_checkpointers_all_land_in_shared_commits(
-    store: Store, db_path: Path
-) -> None:
+
+async def test_hundred_concurrent_checkpointers_all_land_in_shared_commits(store: Store) -> None:
     tasks = [await store.create_task("t", {"n": i}) for i in range(100)]
     before = store.writer_stats.batches
     steps = 5
@@ -29,7 +30,7 @@ async def test_hundred_concurrent_checkpointers_all_land_in_shared_commits(
     commits = store.writer_stats.batches - before
     assert commits < 100 * steps / 4, f"{commits} commits for {100 * steps} writes: no grouping"
     assert store.writer_stats.max_batch >= 50
-    with sqlite3.connect(db_path) as conn:
+    with connect(store) as conn:
         assert conn.execute("SELECT count(*) FROM task_steps").fetchone()[0] == 100 * steps
         assert conn.execute("SELECT count(*) FROM tasks WHERE step_count = ?", (steps,)).fetchone()[0] == 100
     for task in tasks[:3]:
@@ -80,8 +81,8 @@ async def test_a_failed_op_is_rolled_back_to_its_savepoint(tmp_path: Path) -> No
         await writer.aclose()
 
 
-async def test_writes_after_close_are_refused_and_queued_ones_commit(db_path: Path) -> None:
-    store = Store(db_path)
+async def test_writes_after_close_are_refused_and_queued_ones_commit(db: str) -> None:
+    store = Store(db)
     async with store:
         task = await store.create_task("t", {})
         pending = [asyncio.ensure_future(store.save_step(task.id, f"s{i}", i)) for i in range(10)]
@@ -90,7 +91,7 @@ async def test_writes_after_close_are_refused_and_queued_ones_commit(db_path: Pa
         await asyncio.gather(*pending)
     with pytest.raises(StoreError):
         await store.save_step(task.id, "late", 1)
-    async with Store(db_path) as again:
+    async with Store(db) as again:
         assert len(await again.load_steps(task.id)) == 10
 
 
@@ -111,6 +112,40 @@ async def test_a_crashed_writer_fails_waiters_instead_of_hanging(tmp_path: Path)
                 await writer.submit(explode)
         with pytest.raises(StoreError):
             await writer.submit(SqlOp("SELECT 1", ()))
+    finally:
+        async with asyncio.timeout(10):
+            await writer.aclose()
+
+
+class _Transient(Exception):
+    """Stands for a deadlock between servers: the whole transaction is lost, and may succeed again."""
+
+
+async def test_a_batch_lost_to_a_transient_error_runs_again_whole(tmp_path: Path) -> None:
+    writer = GroupCommitWriter(retryable=lambda exc: isinstance(exc, _Transient))
+    await writer.start(lambda: sqlite3.connect(tmp_path / "w.db", isolation_level=None))
+    await writer.call(lambda conn: conn.execute("CREATE TABLE t (k TEXT PRIMARY KEY)"))
+    failures = {"left": 1}
+
+    def insert(key: str, flaky: bool = False) -> Callable[[sqlite3.Connection], str]:
+        def op(conn: sqlite3.Connection) -> str:
+            conn.execute("INSERT INTO t VALUES (?)", (key,))
+            if flaky and failures["left"]:
+                failures["left"] -= 1
+                raise _Transient("deadlock detected")
+            return key
+
+        return op
+
+    try:
+        async with asyncio.timeout(10):
+            done = await asyncio.gather(
+                writer.submit(insert("a")), writer.submit(insert("b", flaky=True)), writer.submit(insert("c"))
+            )
+        assert done == ["a", "b", "c"]
+        assert writer.stats.retried_batches == 1
+        rows = await writer.call(lambda conn: conn.execute("SELECT k FROM t ORDER BY k").fetchall())
+        assert rows == [("a",), ("b",), ("c",)]  # each once: the lost attempt left nothing behind
     finally:
         async with asyncio.timeout(10):
             await writer.aclose()

@@ -1,0 +1,399 @@
+"""The PostgreSQL backend: the store's SQL, run through psycopg 3 on a shared server.
+
+The store's write operations (tasks.py, leases.py, archive.py) are written once, against a
+DB-API connection with SQLite's `?` / `?N` placeholders. `PgConn` lets them run unchanged on
+PostgreSQL: it translates each statement once (placeholders, `BEGIN IMMEDIATE`, and the
+`/*pg:...*/` comments that SQLite ignores and PostgreSQL needs, such as the row locks
+`FOR UPDATE` and `FOR UPDATE SKIP LOCKED`) and caches the result. The group-commit writer
+drives a PgConn exactly as it drives sqlite3: one transaction per batch, savepoints on failure,
+`executemany` (pipelined by psycopg) for runs of checkpoints.
+
+What differs from SQLite, and why:
+- Several servers write at once, so every read-check-write locks the task row it checks
+  (`fetch` is `SELECT ... FOR UPDATE`); a claim skips rows another server is deciding on.
+- Time is the database's: `DbClock` follows the server's `clock_timestamp()` (re-read at every
+  BEGIN, so it costs no round trip), so machines with skewed clocks agree on lease expiry.
+- A task's status change NOTIFYs `exa_orch_task` with its id (a trigger); `Listener` turns
+  those into wake-ups for waiters in this process.
+- A session stuck in a transaction (a SIGSTOPped server) is ended by the server after
+  IDLE_IN_TRANSACTION_MS, releasing its row locks; on waking it reconnects and finds its leases
+  taken, so its fenced writes fail.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+import time
+from collections.abc import Callable, Iterator, Sequence
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from exa_orch.errors import ConfigError, MigrationError, StoreError
+from exa_orch.store.migrations import Migration, check_applied
+
+log = logging.getLogger(__name__)
+
+try:  # an optional extra: exa-orch[postgres]
+    import psycopg
+    import psycopg.errors
+except ImportError:  # pragma: no cover - exercised only without the extra
+    psycopg = None  # type: ignore[assignment]
+
+CHANNEL = "exa_orch_task"
+RUNNABLE = "runnable"  # the payload for "a task was created or let go"; others are task ids
+IDLE_IN_TRANSACTION_MS = 10_000
+# Errors after which running the same transaction again can succeed.
+_RETRYABLE = ("40001", "40P01", "55P03")  # serialization failure, deadlock, lock not available
+_MIGRATION_LOCK = 7_345_219_001  # pg_advisory_xact_lock key: one migrator at a time
+
+
+def is_url(target: object) -> bool:
+    """True if `target` names a PostgreSQL database (`postgresql://...` or `postgres://...`)."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def require_driver() -> None:
+    """ConfigError unless psycopg is installed."""
+    if psycopg is None:
+        raise ConfigError(
+            "EXA_ORCH_DB names a PostgreSQL database, but the PostgreSQL driver is not installed",
+            hint="Install it with `pip install 'exa-orch[postgres]'`, or point EXA_ORCH_DB at an SQLite file.",
+        )
+
+
+def redact(url: str) -> str:
+    """The URL without its password, for messages and logs."""
+    return re.sub(r"(//[^:/@]+):[^@]*@", r"\1:***@", url)
+
+
+def redact_db(target: object) -> str:
+    """Where a store is, fit for a log line: a file path as is, a URL without its password."""
+    return redact(str(target)) if is_url(target) else str(target)
+
+
+@lru_cache(maxsize=512)
+def translate(sql: str) -> tuple[str, tuple[int, ...] | None]:
+    """(PostgreSQL SQL, parameter order) for one statement written for SQLite.
+
+    `?` takes the next parameter and `?N` parameter N, so the order is a tuple of indexes (None
+    when it is simply 0, 1, 2...); `%` is escaped for psycopg; `/*pg:X*/` becomes X.
+    """
+    if sql.startswith("BEGIN IMMEDIATE"):
+        return "BEGIN", None
+    out: list[str] = []
+    order: list[int] = []
+    numbered = False
+    i, n = 0, len(sql)
+    while i < n:
+        ch = sql[i]
+        if ch in "'\"":  # a quoted literal or identifier: copied as is ('' escapes itself)
+            end = sql.index(ch, i + 1) if ch in sql[i + 1 :] else n - 1
+            out.append(sql[i : end + 1].replace("%", "%%"))
+            i = end + 1
+        elif sql.startswith("/*pg:", i):
+            end = sql.index("*/", i)
+            out.append(sql[i + 5 : end])
+            i = end + 2
+        elif ch == "?":
+            j = i + 1
+            while j < n and sql[j].isdigit():
+                j += 1
+            if j > i + 1:
+                numbered = True
+                order.append(int(sql[i + 1 : j]) - 1)
+            else:
+                order.append(len(order))
+            out.append("%s")
+            i = j
+        elif ch == "%":
+            out.append("%%")
+            i += 1
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out), tuple(order) if numbered else None
+
+
+def _params(order: tuple[int, ...] | None, params: Sequence[Any]) -> Sequence[Any]:
+    return params if order is None else [params[k] for k in order]
+
+
+class DbClock:
+    """Epoch seconds on the database server's clock: local time plus the offset last measured."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+    def measure(self, db_epoch: float, sent: float, received: float) -> None:
+        """Note the server's time `db_epoch`, read by a query sent at `sent`, answered at `received`."""
+        self.offset = db_epoch - (sent + received) / 2
+
+
+class _Result:
+    """What `PgConn.execute` returns: the rows fetched, rowcount and (never) lastrowid."""
+
+    __slots__ = ("_rows", "rowcount")
+
+    def __init__(self, rows: list[tuple[Any, ...]], rowcount: int) -> None:
+        self._rows = rows
+        self.rowcount = rowcount
+
+    def fetchone(self) -> tuple[Any, ...] | None:
+        return self._rows[0] if self._rows else None
+
+    def fetchall(self) -> list[tuple[Any, ...]]:
+        return self._rows
+
+    def __iter__(self) -> Iterator[tuple[Any, ...]]:  # as a sqlite3 cursor is
+        return iter(self._rows)
+
+
+def _connect(url: str, application: str) -> Any:
+    require_driver()
+    try:
+        return psycopg.connect(
+            url,
+            autocommit=True,
+            application_name=application,
+            options=f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS} -c TimeZone=UTC",
+        )
+    except psycopg.Error as exc:
+        raise StoreError(
+            f"cannot connect to the PostgreSQL database {redact(url)}: {str(exc).strip()}",
+            hint="Check that the server runs and the URL (host, port, user, database) is right; "
+            "create the database first (createdb), exa-orch creates its tables.",
+        ) from None
+
+
+class PgConn:
+    """A synchronous psycopg connection shaped like the sqlite3 one the store's ops expect.
+
+    Only the writer thread uses it. A connection the server closed (it ended a stalled session,
+    or restarted) is replaced at the next BEGIN; the batch that hit the loss fails.
+    """
+
+    def __init__(self, url: str, clock: DbClock | None = None) -> None:
+        self._url = url
+        self._clock = clock
+        self._conn = _connect(url, "exa-orch writer")
+
+    @property
+    def in_transaction(self) -> bool:
+        status = self._conn.info.transaction_status
+        return bool(status != psycopg.pq.TransactionStatus.IDLE)
+
+    def execute(self, sql: str, params: Sequence[Any] = ()) -> _Result:
+        if sql.startswith("BEGIN"):
+            return self._begin()
+        text, order = translate(sql)
+        with self._conn.cursor() as cur:
+            cur.execute(text.encode(), _params(order, params))
+            rows = cur.fetchall() if cur.description is not None else []
+            return _Result(rows, cur.rowcount)
+
+    def executemany(self, sql: str, seq: Sequence[Sequence[Any]]) -> None:
+        text, order = translate(sql)
+        with self._conn.cursor() as cur:
+            cur.executemany(text.encode(), [_params(order, p) for p in seq])
+
+    def _begin(self) -> _Result:
+        self._reconnect_if_lost()
+        sent = time.time()
+        # One round trip: open the transaction and read the server's clock.
+        with self._conn.cursor() as cur:
+            cur.execute(b"BEGIN; SELECT extract(epoch FROM clock_timestamp())::float8")
+            cur.nextset()
+            row = cur.fetchone()
+        if self._clock is not None and row is not None:
+            self._clock.measure(float(row[0]), sent, time.time())
+        return _Result([], -1)
+
+    def run_pipelined(self, groups: Sequence[tuple[str, Sequence[Sequence[Any]]]]) -> None:
+        """BEGIN, each statement with each of its parameter rows, and COMMIT, sent in one round
+        trip (psycopg's pipeline mode); returns once COMMIT succeeded. On any failure the
+        transaction is rolled back and the error raised."""
+        self._reconnect_if_lost()
+        sent = time.time()
+        conn = self._conn
+        try:
+            with conn.cursor() as clock:
+                with conn.pipeline(), conn.cursor() as cur:
+                    cur.execute(b"BEGIN")
+                    clock.execute(b"SELECT extract(epoch FROM clock_timestamp())::float8")
+                    for sql, rows in groups:
+                        text, order = translate(sql)
+                        cur.executemany(text.encode(), [_params(order, p) for p in rows])
+                    cur.execute(b"COMMIT")
+                row = clock.fetchone()
+        except BaseException:
+            if not conn.closed and self.in_transaction:
+                with contextlib.suppress(Exception):
+                    conn.execute(b"ROLLBACK")
+            raise
+        if self._clock is not None and row is not None:
+            self._clock.measure(float(row[0]), sent, time.time())
+
+    def _reconnect_if_lost(self) -> None:
+        if self._conn.closed or self._conn.broken:
+            log.warning("store writer: the PostgreSQL connection was lost; reconnecting")
+            self._conn = _connect(self._url, "exa-orch writer")
+
+    def run_script(self, sql: str) -> None:
+        """Run several statements (a migration file) as they are, no parameters."""
+        self._conn.execute(sql.encode())
+
+    def close(self) -> None:
+        self._conn.close()
+
+
+def retryable(exc: BaseException) -> bool:
+    """True for a deadlock or serialization failure: the same transaction may succeed when rerun."""
+    return psycopg is not None and isinstance(exc, psycopg.Error) and exc.sqlstate in _RETRYABLE
+
+
+# --- migrations --------------------------------------------------------------------------------
+
+_CREATE_TABLE = """
+CREATE TABLE IF NOT EXISTS schema_migrations (
+    version    INTEGER PRIMARY KEY,
+    name       TEXT NOT NULL,
+    checksum   TEXT NOT NULL,
+    applied_at TEXT NOT NULL DEFAULT (to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))
+)
+"""
+
+
+def migrations_dir(base: Path) -> Path:
+    """Where the PostgreSQL sequence of `base` (the SQLite migrations directory) lives."""
+    return base / "postgres"
+
+
+def apply_migrations(conn: PgConn, found: list[Migration]) -> list[Migration]:
+    """Apply the pending migrations, each in one transaction with its row; return those applied.
+
+    An advisory lock makes servers starting together take turns; each then sees what the
+    others applied. MigrationError if an applied file was edited or is unknown.
+    """
+    done: list[Migration] = []
+    conn.execute("BEGIN")
+    try:
+        conn.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+        conn.execute(_CREATE_TABLE)
+        rows = conn.execute("SELECT version, name, checksum FROM schema_migrations").fetchall()
+        pending = check_applied({v: (name, checksum) for v, name, checksum in rows}, found)
+        for migration in pending:
+            conn.execute("SAVEPOINT migration")
+            try:
+                conn.run_script(migration.sql)
+            except psycopg.Error as exc:
+                raise MigrationError(migration.version, migration.name, str(exc).strip()) from exc
+            conn.execute(
+                "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
+                (migration.version, migration.name, migration.checksum),
+            )
+            conn.execute("RELEASE migration")
+            done.append(migration)
+        conn.execute("COMMIT")
+    except BaseException:
+        with contextlib.suppress(Exception):
+            conn.execute("ROLLBACK")
+        raise
+    return done
+
+
+# --- reads and notifications ---------------------------------------------------------------------
+
+
+class Reader:
+    """The read connection: an async psycopg connection in autocommit (each read sees the latest commit)."""
+
+    def __init__(self, url: str) -> None:
+        self._url = url
+        self._conn: Any = None
+        self._lock = asyncio.Lock()
+
+    async def open(self) -> None:
+        require_driver()
+        self._conn = await self._connect()
+
+    async def _connect(self) -> Any:
+        try:
+            return await psycopg.AsyncConnection.connect(
+                self._url, autocommit=True, application_name="exa-orch reader", options="-c TimeZone=UTC"
+            )
+        except psycopg.Error as exc:
+            raise StoreError(
+                f"cannot connect to the PostgreSQL database {redact(self._url)}: {str(exc).strip()}",
+                hint="Check that the server runs and the URL is right.",
+            ) from None
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        text, order = translate(sql)
+        args = _params(order, params)
+        async with self._lock:
+            for attempt in (1, 2):
+                if self._conn.closed or self._conn.broken:
+                    self._conn = await self._connect()
+                try:
+                    cur = await self._conn.execute(text.encode(), args)
+                    return list(await cur.fetchall())
+                except psycopg.OperationalError as exc:
+                    # A read is safe to repeat: once on a new connection if the old one was lost
+                    # (the server restarted, or ended the session).
+                    if attempt == 2 or not self._conn.broken:
+                        raise StoreError(f"database read failed: {str(exc).strip()}") from exc
+        raise AssertionError("unreachable")
+
+    async def close(self) -> None:
+        if self._conn is not None:
+            await self._conn.close()
+
+
+class Listener:
+    """LISTENs on `exa_orch_task` and wakes `on_change(task_id)` for every NOTIFY, on its own task.
+
+    A lost connection is re-established after a short pause; `on_change(None)` then tells waiters
+    to re-read everything (a NOTIFY may have been missed meanwhile).
+    """
+
+    def __init__(self, url: str, on_change: Callable[[str | None], None]) -> None:
+        self._url = url
+        self._on_change = on_change
+        self._task: asyncio.Task[None] | None = None
+        self._ready = asyncio.Event()
+        self._stopping = False
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="exa-orch pg listener")
+        async with asyncio.timeout(30):
+            await self._ready.wait()
+
+    async def _run(self) -> None:
+        while not self._stopping:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self._url, autocommit=True, application_name="exa-orch listener"
+                ) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}".encode())
+                    self._ready.set()
+                    self._on_change(None)
+                    async for note in conn.notifies():
+                        self._on_change(note.payload)
+            except psycopg.Error as exc:
+                log.warning("store listener: %s; listening again in 1 s", str(exc).strip())
+                self._ready.set()  # open() must not hang on it: waits fall back to their poll bound
+                await asyncio.sleep(1.0)
+
+    async def stop(self) -> None:
+        self._stopping = True
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task

@@ -1,0 +1,270 @@
+"""What only the PostgreSQL backend does: several processes' stores on one database, the
+database's clock, LISTEN/NOTIFY wake-ups, fencing after a takeover, and `exa-orch sql` on it.
+(Everything the two backends share runs on both through the `store` fixture.)"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from exa_orch.errors import LeaseHeld
+from exa_orch.store import Store
+from exa_orch.store.pgcluster import Cluster
+from tests.pg import fresh_database
+
+README = Path(__file__).resolve().parents[2] / "README.md"
+
+
+@pytest.fixture
+def url(pg_cluster: Cluster, pg_template: str) -> str:
+    return fresh_database(pg_cluster, pg_template)
+
+
+async def test_a_waiter_hears_a_change_committed_by_another_store(url: str) -> None:
+    async with Store(url) as here, Store(url) as there:
+        assert here.notifies and there.notifies
+        task = await here.create_task("t", {})
+        changed = here.watch(task.id)
+        try:
+            await there.transition(task.id, "working")
+            async with asyncio.timeout(5):
+                await changed.wait()
+        finally:
+            here.unwatch(task.id, changed)
+        assert (await here.get_task(task.id)).status == "working"
+
+
+async def test_a_stalled_holder_writes_nothing_once_another_took_its_lease(url: str) -> None:
+    # The stalled server's lease was taken an hour ago (its clock says so): on the database's
+    # clock it has lapsed, and the rescuer takes the task over.
+    async with Store(url, clock=lambda: time.time() - 3_600) as stalled, Store(url) as rescuer:
+        task = await stalled.create_task("t", {})
+        assert await stalled.acquire_lease(task.id, stalled.owner_id, 60)
+        await stalled.save_step(task.id, "a", 1, owner=stalled.owner_id)
+        assert [t.id for t in await rescuer.claim_runnable(rescuer.owner_id, 30, 10)] == [task.id]
+        for write in (
+            stalled.save_step(task.id, "b", 2, owner=stalled.owner_id),
+            stalled.set_progress(task.id, {"message": "late"}, owner=stalled.owner_id),
+            stalled.complete(task.id, {"late": True}, owner=stalled.owner_id),
+        ):
+            with pytest.raises(LeaseHeld):
+                await write
+        assert await stalled.renew_leases(stalled.owner_id, 30, [task.id]) == 0
+        assert await rescuer.load_steps(task.id) == {"a": 1}
+        record = await rescuer.get_task(task.id)
+        assert record.lease_owner == rescuer.owner_id and not record.terminal
+
+
+async def test_timestamps_follow_the_database_clock(url: str) -> None:
+    async with Store(url) as store:
+        task = await store.create_task("t", {})
+        await store.acquire_lease(task.id, store.owner_id, 60)
+        rows = await store._read(
+            "SELECT extract(epoch FROM now())::float8, "
+            "extract(epoch FROM (lease_expires_at::timestamptz))::float8 FROM tasks WHERE id = ?",
+            (task.id,),
+        )
+    db_now, expires = rows[0]
+    assert abs(expires - 60 - db_now) < 5
+
+
+async def test_racing_claims_from_several_stores_take_each_task_once(url: str) -> None:
+    async with Store(url) as maker:
+        created = {(await maker.create_task("t", {"n": i})).id for i in range(40)}
+    stores = [Store(url) for _ in range(3)]
+    for store in stores:
+        await store.open()
+    try:
+        claimed = await asyncio.gather(*(s.claim_runnable(s.owner_id, 60, 40) for s in stores))
+    finally:
+        for store in stores:
+            await store.aclose()
+    ids = [t.id for batch in claimed for t in batch]
+    assert sorted(ids) == sorted(created)  # all taken, none twice
+
+
+def _readme_sql() -> list[tuple[str, list[str]]]:
+    """(query, the output lines the README shows) for each `$ exa-orch sql` in the README."""
+    lines = README.read_text().splitlines()
+    found = []
+    for i, line in enumerate(lines):
+        match = re.match(r'^\$ exa-orch sql (--json )?"(.*)"$', line)
+        if match:
+            found.append((match[2], lines[i + 1 : i + 3]))
+    return found
+
+
+def test_every_sql_query_the_readme_shows_runs_on_postgres(url: str) -> None:
+    queries = _readme_sql()
+    assert len(queries) >= 5
+    for query, shown in queries:
+        done = subprocess.run(
+            [sys.executable, "-m", "exa_orch", "sql", "--db", url, query],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={**os.environ},
+        )
+        if shown[0].startswith("error"):
+            assert done.returncode == 1 and done.stderr.splitlines()[0] == shown[0], done.stderr
+            continue
+        assert done.returncode == 0, (query, done.stderr)
+        if not shown[0].startswith("["):  # a table: the same columns as the README's
+            assert done.stdout.split("\n")[0].split() == shown[0].split(), query
+
+
+def test_sql_on_postgres_refuses_a_second_statement_and_names_the_tables(url: str) -> None:
+    def run(query: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "exa_orch", "sql", "--db", url, query],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    sneaky = run("select 1; delete from tasks")
+    assert sneaky.returncode == 1 and "exactly one statement" in sneaky.stderr
+    escape = run("commit; delete from tasks")
+    assert escape.returncode == 1
+    typo = run("select * from taks")
+    assert typo.returncode == 1 and "v_tasks" in typo.stderr and "workflow_runs" in typo.stderr
+    assert "secret" not in typo.stderr
+
+
+def test_db_migrate_creates_the_schema_then_has_nothing_to_do(pg_cluster: Cluster) -> None:
+    url = fresh_database(pg_cluster)
+
+    def migrate() -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "exa_orch", "db", "migrate", "--db", url],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    first, second = migrate(), migrate()
+    assert first.returncode == 0 and "0001_init" in first.stdout and "0002_workflow_archive" in first.stdout
+    assert second.returncode == 0 and "up to date" in second.stdout
+
+
+async def test_both_backends_have_the_same_tables_views_and_columns(url: str, tmp_path: Path) -> None:
+    import sqlite3
+
+    async with Store(tmp_path / "w.db"):
+        pass
+    with sqlite3.connect(tmp_path / "w.db") as conn:
+        names = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        lite = {(n, c[1]) for n in names for c in conn.execute(f"PRAGMA table_info({n})")}
+    async with Store(url) as store:
+        rows = await store._read(
+            "SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = 'public'"
+        )
+    pg = {(t, c) for t, c in rows}
+    assert pg - lite == {("tasks", "rowid")}  # SQLite's rowid is hidden; PostgreSQL needs a column
+    assert lite == pg - {("tasks", "rowid")}
+
+
+def test_the_sqlite_only_commands_refuse_a_postgres_url_with_a_hint(url: str) -> None:
+    for command in ("tasks", "view"):
+        done = subprocess.run(
+            [sys.executable, "-m", "exa_orch", command, "--db", url],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 1 and "CONFIG_ERROR" in done.stderr and "exa-orch sql" in done.stderr
+
+
+async def test_the_clock_is_the_database_servers_whatever_this_machine_says(url: str) -> None:
+    async with Store(url) as store:
+        assert store._db_clock is not None
+        store._db_clock.offset = -3_600.0  # as if this machine's clock ran an hour behind the server's
+        task = await store.create_task("t", {})  # BEGIN reads the server's clock again
+        rows = await store._read(
+            "SELECT extract(epoch FROM now())::float8 - extract(epoch FROM created_at::timestamptz)::float8 "
+            "FROM tasks WHERE id = ?",
+            (task.id,),
+        )
+    assert abs(rows[0][0]) < 5 and abs(store._db_clock.offset) < 5
+
+
+async def test_a_lost_listener_and_reader_come_back(url: str) -> None:
+    async with Store(url) as here, Store(url) as there:
+        task = await here.create_task("t", {})
+        resync = here.watch(task.id)
+        await there._read(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+            "WHERE application_name IN ('exa-orch listener', 'exa-orch reader') AND pid <> pg_backend_pid()"
+        )
+        async with asyncio.timeout(15):
+            await resync.wait()  # set when the listener is back: a NOTIFY may have been missed
+        here.unwatch(task.id, resync)
+        assert (await here.get_task(task.id)).status == "pending"  # the reader reconnected
+        changed = here.watch(task.id)
+        await there.transition(task.id, "working")
+        async with asyncio.timeout(10):
+            await changed.wait()
+        here.unwatch(task.id, changed)
+
+
+async def test_sql_text_keeps_its_percent_signs_and_question_marks_in_literals(url: str) -> None:
+    async with Store(url) as store:
+        rows = await store._read("SELECT 'a%b?', ? || '%', 'it''s ?'", ("x",))
+        assert rows == [("a%b?", "x%", "it's ?")]
+        assert await store._read("SELECT '100%' LIKE '1%'") == [(True,)]
+
+
+async def test_an_unreachable_server_is_a_store_error_that_hides_the_password(pg_cluster: Cluster) -> None:
+    from exa_orch.errors import StoreError
+
+    bad = f"postgresql://postgres:s3cret@127.0.0.1:{pg_cluster.port}/no_such_database"
+    with pytest.raises(StoreError) as raised:
+        async with Store(bad):
+            pass
+    assert "no_such_database" in str(raised.value) and "s3cret" not in str(raised.value)
+    assert raised.value.hint and "createdb" in raised.value.hint
+
+
+async def test_tasks_made_before_migration_0003_have_no_owner_on_postgres(
+    pg_cluster: Cluster, tmp_path: Path
+) -> None:
+    import shutil
+
+    from exa_orch.store.migrations import default_migrations_dir
+
+    from .conftest import PgSync
+
+    old = tmp_path / "old-migrations"
+    (old / "postgres").mkdir(parents=True)
+    for name in ("0001_init.sql", "0002_workflow_archive.sql"):
+        shutil.copy(default_migrations_dir() / name, old / name)
+        shutil.copy(default_migrations_dir() / "postgres" / name, old / "postgres" / name)
+    url = fresh_database(pg_cluster)
+    async with Store(url, migrations_dir=old):
+        pass
+    conn = PgSync(url)
+    try:  # a row as the pre-0003 code wrote it
+        conn.execute(
+            "INSERT INTO tasks (id, type, status, created_at, updated_at) "
+            "VALUES ('task_old', 't', 'pending', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')"
+        )
+    finally:
+        conn.close()
+    async with Store(url) as store:
+        assert store.applied_migrations == ["0003_task_owner"]
+        assert (await store.get_task("task_old")).principal is None
+        new = await store.create_task("t", {}, principal="user:me")
+        rows = await store._read("SELECT id, owner FROM v_tasks")
+    assert rows == [("task_old", None), (new.id, "user:me")]
