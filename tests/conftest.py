@@ -10,6 +10,7 @@ import shutil
 import tempfile
 from collections.abc import AsyncIterator
 from pathlib import Path
+from unittest import mock
 
 import pytest
 from hypothesis import settings
@@ -25,6 +26,9 @@ if os.environ.get("CI"):
     settings.load_profile("ci")
 
 
+_REAL_XDG = "EXA_ORCH_TEST_USER_XDG_DATA_HOME"  # the user's XDG_DATA_HOME ("" if unset), for xdist workers
+
+
 # The per-user data directory (exa-orch's default database) is a temporary one for the whole
 # session, set before any test and inherited by every child process, so no test writes into the
 # real user's ~/.local/share/exa-orch. HOME stays: child tools (pip, uv) keep their caches.
@@ -33,10 +37,12 @@ def _real_data_dirs() -> set[Path]:
     a child gets when its client passes HOME but not XDG_DATA_HOME (the mcp SDK's default)."""
     import platformdirs
 
-    return {
-        Path(platformdirs.user_data_dir("exa-orch", appauthor=False, roaming=True)),
-        Path.home() / ".local" / "share" / "exa-orch",
-    }
+    # Under pytest-xdist a worker inherits the controller's temporary XDG_DATA_HOME: look where the
+    # user's own one (kept in _REAL_XDG by the first process) points, so every process checks it.
+    real = os.environ.get(_REAL_XDG, os.environ.get("XDG_DATA_HOME", ""))
+    with mock.patch.dict(os.environ, {"XDG_DATA_HOME": real}):  # platformdirs reads "" as unset
+        mine = Path(platformdirs.user_data_dir("exa-orch", appauthor=False, roaming=True))
+    return {mine, Path.home() / ".local" / "share" / "exa-orch"}
 
 
 def _state(directory: Path) -> int | None:
@@ -46,6 +52,8 @@ def _state(directory: Path) -> int | None:
 
 
 _REAL_BEFORE = {d: _state(d) for d in _real_data_dirs()}
+os.environ.setdefault(_REAL_XDG, os.environ.get("XDG_DATA_HOME", ""))
+# One temporary directory per process (each xdist worker makes its own), removed at its session end.
 _DATA_HOME = Path(tempfile.mkdtemp(prefix="exa-orch-test-data-"))
 os.environ["XDG_DATA_HOME"] = str(_DATA_HOME)
 _ROOT = Path(__file__).resolve().parents[1]

@@ -33,7 +33,9 @@ def test_the_session_fails_when_a_test_writes_where_it_must_not(
     home.mkdir()
     cwd.mkdir()
     (cwd / "test_probe.py").write_text(f"from pathlib import Path\n\ndef test_probe():\n    {probe}\n")
-    env = {k: v for k, v in os.environ.items() if k != "XDG_DATA_HOME"}
+    env = {
+        k: v for k, v in os.environ.items() if k not in ("XDG_DATA_HOME", "EXA_ORCH_TEST_USER_XDG_DATA_HOME")
+    }
     env |= {"HOME": str(home), "PYTHONPATH": str(ROOT)}
     out = subprocess.run(
         [

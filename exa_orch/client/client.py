@@ -13,13 +13,13 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import sys
 import time
 import warnings
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from types import TracebackType
 from typing import IO, Any
 
@@ -40,8 +40,16 @@ log = logging.getLogger("exa_orch.client")
 TOOL = "manage_websets"
 MAX_WAIT_S = 60.0  # tasks.result holds a request at most this long
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
-# Operations that change nothing: safe to send again after the child died mid-call.
-READ_ONLY = re.compile(r"^list_operations$|\.(get|getAll|list|list_attempts|getAllAttempts|result)$")
+
+
+@cache
+def read_only_operations() -> frozenset[str]:
+    """The operations that change nothing (each declares `read_only` in the registry the child
+    serves): the only ones safe to send again after the child died mid-call."""
+    # Imported on the first crash only: the registry pulls in every operation module (~1 s).
+    from exa_orch.operations.catalog import default_registry
+
+    return default_registry().read_only()
 
 
 @dataclass
@@ -198,7 +206,7 @@ class ExaOrchClient:
             return await self._call_once(conn, operation, args, deadline)
         except ServerUnavailable:
             # One restart per call: not when this call started the child it just lost.
-            if not READ_ONLY.search(operation) or self._restarts != restarts:
+            if operation not in read_only_operations() or self._restarts != restarts:
                 raise
             log.info("retrying read-only %s on a new child", operation)
             conn = await self._ensure()

@@ -10,12 +10,12 @@
 Errors surface as exa-orch's typed errors (`exa_orch.errors`, GatewayError family) straight
 through exa-py: the transport raises them before exa-py looks at the status, and exa-py lets
 them pass (checked in tests). `call(awaitable)` maps what exa-py can still raise on its own
-(a streamed body cut short, its own ValueError) to the same family.
+(a streamed body cut short, a value too long for a URL) to the same family. Statuses are mapped
+from status and body in one place (`gateway/errors.py`); nothing reads exa-py's message text.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Awaitable
 from enum import Enum
 from types import TracebackType
@@ -26,12 +26,12 @@ from exa_py import AsyncExa
 from exa_py.errors import ExaTimeoutError
 
 from exa_orch.config import Secret, Settings
-from exa_orch.errors import ApiError, ConfigError, GatewayError, InvalidParams, OrchError
+from exa_orch.errors import ConfigError, InvalidParams, OrchError
 from exa_orch.gateway.errors import error_from_exception
 from exa_orch.gateway.limits import DEFAULT_MARGIN
 from exa_orch.gateway.retry import RetryPolicy
 from exa_orch.gateway.transport import GovernedTransport
-from exa_orch.log import redact, register_secret
+from exa_orch.log import register_secret
 
 T = TypeVar("T")
 
@@ -185,15 +185,13 @@ class Gateway:
         return out
 
 
-_STATUS = re.compile(r"Request failed with status code (\d{3})")
-
-
 async def call(awaitable: Awaitable[T]) -> T:
     """Await an exa-py call and raise only exa-orch errors.
 
-    The transport already raises typed errors for statuses and failed connections; this maps
-    what can still escape exa-py: a streamed body cut short (timeout or drop while reading) and
-    exa-py's own ValueError for a status it saw (only possible on an ungoverned client).
+    The transport already raises typed errors for every status >= 400 and failed connections
+    (exa-py never sees an error status: `GovernedExa` has no other client); this maps what can
+    still escape exa-py: a streamed body cut short (timeout or drop while reading) and a URL
+    httpx refuses to build.
     """
     try:
         return await awaitable
@@ -211,9 +209,3 @@ async def call(awaitable: Awaitable[T]) -> T:
             method="?",
             path="(exa-py call)",
         ) from exc
-    except ValueError as exc:
-        match = _STATUS.search(str(exc))
-        if match is None:
-            raise
-        error: GatewayError = ApiError(redact(f"Exa failed: {exc}"), status=int(match.group(1)))
-        raise error from exc

@@ -13,6 +13,7 @@ from typing import Any
 from exa_orch.app import App
 from exa_orch.errors import InvalidParams
 from exa_orch.mcp import toolhost
+from exa_orch.operations.tasks import parse_create
 
 MANAGE_WEBSETS = "manage_websets"
 LIST_OPERATIONS = toolhost.LIST_OPERATIONS
@@ -79,18 +80,8 @@ class CallResolver:
         op = self._registry.get(operation)  # UnknownOperation (with suggestions) before any task exists
         if operation != CREATE_TASK_OPERATION:
             return ResolvedCall(tool, operation, dict(args), long_running=op.long_running)
-        # tasks.create {type, ttl?, ...the type's args}, exactly as operations/tasks.py reads it.
-        task_args = dict(args)
-        task_type = task_args.pop("type", None)
-        ttl = task_args.pop("ttl", None)
-        if not isinstance(task_type, str) or not task_type:
-            raise InvalidParams(
-                "tasks.create needs 'type': the task type to run",
-                hint="Call 'list_operations' to see the task types and their arguments.",
-                fields=["type"],
-            )
-        if ttl is not None and not isinstance(ttl, int):
-            raise InvalidParams("tasks.create 'ttl' must be whole milliseconds", fields=["ttl"])
+        # tasks.create {type, ttl?, ...the type's args}, parsed by the tasks.create operation's own rule.
+        task_type, task_args, ttl = parse_create(self._registry, args)
         return ResolvedCall(
             tool,
             operation,

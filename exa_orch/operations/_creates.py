@@ -152,7 +152,7 @@ def create_op(
     else a new one exa-orch adds to the body (and so to the answer).
     """
     from ._http import Rest
-    from .registry import Operation
+    from .registry import CreateKey, Operation
 
     rest = Rest("POST", path)
 
@@ -173,4 +173,5 @@ def create_op(
 
         return await create_or_find(send, lambda: find(ctx, args, key), what=name, find_first=chosen)
 
-    return Operation(name, model, handler, summary, plan=rest.plan, **kw)
+    key_arg: CreateKey = "externalId" if by_external_id else "metadata"
+    return Operation(name, model, handler, summary, plan=rest.plan, create_key=key_arg, **kw)

@@ -2,8 +2,8 @@
 
 Websets and the search family go through `ctx.http` so args pass to Exa exactly as the caller
 wrote them (exa-py's models would rename or drop fields). The gateway's transport raises typed
-errors for the statuses it governs; `raise_for_status` types whatever is left (4xx), so
-handlers only ever see GatewayError subclasses.
+errors for every status >= 400; `raise_for_status` maps a plain client's answers (tests) with the
+same function (`gateway.errors`), so handlers only ever see GatewayError subclasses.
 """
 
 from __future__ import annotations
@@ -13,15 +13,8 @@ from typing import Any
 
 import httpx
 
-from exa_orch.errors import (
-    ApiError,
-    AuthenticationError,
-    GatewayError,
-    InvalidParams,
-    NotFoundError,
-    RateLimited,
-    UpstreamTimeout,
-)
+from exa_orch.errors import ApiError, GatewayError, InvalidParams
+from exa_orch.gateway.errors import error_from_exception, error_from_response
 from exa_orch.gateway.paths import quote_segment, route_safe
 
 from .context import OpContext
@@ -31,38 +24,16 @@ from .registry import Operation
 WEBSETS = "/websets/v0"
 
 
-def _retry_after(resp: httpx.Response) -> float | None:
-    try:
-        return float(resp.headers.get("retry-after", ""))
-    except ValueError:
-        return None
-
-
 def raise_for_status(resp: httpx.Response) -> None:
-    """Raise the typed GatewayError for an Exa error response (>= 400); no-op otherwise."""
+    """Raise the typed GatewayError for an Exa error response (>= 400); no-op otherwise.
+
+    The governed transport raises first for every status; this covers a plain client handed in
+    (tests) with the same mapping (`gateway/errors.py`, the one place that reads status and body)."""
     if resp.status_code < 400:
         return
-    try:
-        body = resp.json()
-    except ValueError:
-        body = {}
-    body = body if isinstance(body, dict) else {}
-    message = str(body.get("error") or body.get("message") or resp.reason_phrase or "error")
-    kw: dict[str, Any] = {
-        "status": resp.status_code,
-        "tag": body.get("tag"),
-        "request_id": body.get("requestId") or resp.headers.get("x-request-id"),
-    }
-    text = f"Exa answered {resp.status_code} to {resp.request.method} {resp.request.url.path}: {message}"
-    if resp.status_code == 401:
-        raise AuthenticationError(text, hint="Check EXA_API_KEY in the server's environment.", **kw)
-    if resp.status_code == 404:
-        raise NotFoundError(
-            text, hint="Check the id (an externalId works too); list the objects to find it.", **kw
-        )
-    if resp.status_code == 429:
-        raise RateLimited(text, retry_after=_retry_after(resp), hint="Wait and retry.", **kw)
-    raise ApiError(text, **kw)
+    raise error_from_response(
+        resp.status_code, resp.headers, resp.content, method=resp.request.method, path=resp.request.url.path
+    )
 
 
 def invalid_url(method: str, path: str, params: dict[str, Any], exc: httpx.InvalidURL) -> InvalidParams:
@@ -94,10 +65,8 @@ async def request(
         raise
     except httpx.InvalidURL as exc:  # raised while building the request: nothing was sent
         raise invalid_url(method, path, params, exc) from None
-    except httpx.TimeoutException as exc:
-        raise UpstreamTimeout(f"Exa did not answer {method} {path} in time: {exc}") from exc
-    except httpx.TransportError as exc:
-        raise UpstreamTimeout(f"connection to Exa failed on {method} {path}: {type(exc).__name__}") from exc
+    except httpx.TransportError as exc:  # a plain client's failure: mapped as the transport maps it
+        raise error_from_exception(exc, method=method, path=path) from exc
     raise_for_status(resp)
     if not resp.content:
         return {}
@@ -177,7 +146,8 @@ def rest_op(
     hint: str | None = None,
     secret_result: bool = False,
 ) -> Operation:
-    """An Operation whose handler is one Exa call planned by `Rest(method, path, query=...)`."""
+    """An Operation whose handler is one Exa call planned by `Rest(method, path, query=...)`;
+    read-only when that call is a GET."""
     rest = Rest(method, path, query=query)
     return Operation(
         name,
@@ -188,4 +158,5 @@ def rest_op(
         plan=rest.plan,
         hint=hint,
         secret_result=secret_result,
+        read_only=method.upper() == "GET",
     )

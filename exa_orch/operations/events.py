@@ -44,5 +44,5 @@ OPERATIONS: list[Operation] = [
             project=lambda r, a: pj.page(r, pj.event)),
     rest_op("events.get", EventId, "GET", P + "/{id}", "Get one event.", project=lambda r, a: pj.event(r)),
     Operation("events.getAll", GetAllEvents, get_all, "Every event matching the filter, following cursors up to "
-              "maxItems (says truncated).", project=project_all(pj.event)),
+              "maxItems (says truncated).", project=project_all(pj.event), read_only=True),
 ]  # fmt: skip

@@ -214,7 +214,7 @@ def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
 P = f"{WEBSETS}/imports"
 OPERATIONS: list[Operation] = [
     Operation("imports.create", CreateImport, create, "Create an import; pass the CSV text in 'csv' and it is "
-              "uploaded for you.", project=_project_create, plan=plan_create),
+              "uploaded for you.", project=_project_create, plan=plan_create, create_key="externalId"),
     rest_op("imports.get", ImportId, "GET", P + "/{id}", "Get an import.", project=_one),
     rest_op("imports.list", Page, "GET", P, "List imports, one page.", project=lambda r, a: pj.page(r, pj.import_)),
     rest_op("imports.update", UpdateImport, "PATCH", P + "/{id}", "Change an import's title or metadata.",
@@ -224,5 +224,5 @@ OPERATIONS: list[Operation] = [
               "until an import is completed or failed.", long_running=True,
               project=lambda r, a: {**r, "import": pj.import_(r["import"])}),
     Operation("imports.getAll", GetAllImports, get_all, "Every import, following cursors up to maxItems "
-              "(says truncated).", project=project_all(pj.import_)),
+              "(says truncated).", project=project_all(pj.import_), read_only=True),
 ]  # fmt: skip

@@ -105,9 +105,9 @@ def _project_all(result: dict[str, Any], args: GetAllItems) -> dict[str, Any]:
 
 OPERATIONS: list[Operation] = [
     Operation("items.list", ListItems, list_items, "List a webset's items, one page, compact (name, url, criteria "
-              "verdicts, enrichment values; fields for more).", project=_project_list, plan=plan_list),
+              "verdicts, enrichment values; fields for more).", project=_project_list, plan=plan_list, read_only=True),
     rest_op("items.get", ItemRef, "GET", P + "/{item_id}", "Get one item.", project=_one),
     rest_op("items.delete", ItemRef, "DELETE", P + "/{item_id}", "Delete one item.", project=_one),
     Operation("items.getAll", GetAllItems, get_all, "Every item of a webset, compact (fields for more), following "
-              "cursors up to maxItems (says truncated).", project=_project_all),
+              "cursors up to maxItems (says truncated).", project=_project_all, read_only=True),
 ]  # fmt: skip

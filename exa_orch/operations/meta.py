@@ -51,13 +51,7 @@ def list_operations_op(registry: Registry) -> Operation:
 
     async def handler(args: ListOperationsArgs, ctx: OpContext) -> dict[str, Any]:
         if args.operation is not None:
-            op = registry.get(args.operation)  # UnknownOperation names the closest ones
-            return {
-                "name": op.name,
-                "summary": op.summary,
-                "longRunning": op.long_running,
-                "argsSchema": op.args_schema(),
-            }
+            return registry.get(args.operation).describe()  # UnknownOperation names the closest ones
         if args.task_type is not None:
             specs = task_types(ctx)
             chosen = [s for s in specs if args.task_type in ("*", s.type)]
@@ -98,4 +92,5 @@ def list_operations_op(registry: Registry) -> Operation:
         handler,
         "The operations by domain with one-line summaries and the task types; {operation: name} for an "
         "operation's args JSON Schema, {prefix, schemas: true} for a domain's, {taskType} for a task type's.",
+        read_only=True,
     )

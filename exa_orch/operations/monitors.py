@@ -85,5 +85,5 @@ OPERATIONS: list[Operation] = [
     rest_op("monitors.runs.get", RunRef, "GET", P + "/{monitor_id}/runs/{run_id}", "Get one monitor run.",
             project=_one(pj.monitor_run)),
     Operation("monitors.getAll", GetAllMonitors, get_all, "Every monitor, following cursors up to maxItems "
-              "(says truncated).", project=project_all(pj.monitor)),
+              "(says truncated).", project=project_all(pj.monitor), read_only=True),
 ]  # fmt: skip

@@ -8,7 +8,7 @@ from __future__ import annotations
 import difflib
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel
 
@@ -18,6 +18,9 @@ from .context import OpContext
 
 Handler = Callable[[Any, OpContext], Awaitable[Any]]
 """async (args: <args_model instance>, ctx) -> JSON-able (the full Exa object, before projection)."""
+
+CreateKey = Literal["externalId", "metadata"]
+"""Where a create's key goes: the args' `externalId`, or `metadata.exaOrchKey` (gateway.marks)."""
 
 Projection = Callable[[Any, Any], Any]
 """(result, args) -> what an agent sees; skipped when the call sets `raw: true`."""
@@ -53,6 +56,25 @@ class Operation:
     secret_result: bool = False
     """The result holds a secret shown once (webhooks.create): hand it to the caller, never persist it
     (a durable task must not run this operation)."""
+    read_only: bool = False
+    """Changes nothing at Exa or in the store: safe to send again after its answer was lost (the host
+    client re-sends these, and only these, on a new child after a crash)."""
+    create_key: CreateKey | None = None
+    """A create: the argument that carries its key, by which its object is found again after a lost
+    answer or a crash (operations/_creates.py); None for an operation that creates nothing."""
+    found_with: str | None = None
+    """A create whose object the operation named here (a get) returns when given the key as its id."""
+
+    def describe(self) -> dict[str, Any]:
+        """{name, summary, longRunning, readOnly, createKey, argsSchema}: what list_operations shows."""
+        return {
+            "name": self.name,
+            "summary": self.summary,
+            "longRunning": self.long_running,
+            "readOnly": self.read_only,
+            "createKey": self.create_key,
+            "argsSchema": self.args_schema(),
+        }
 
     def args_schema(self) -> dict[str, Any]:
         """JSON Schema (draft 2020-12) of the args, camelCase, plus the control args."""
@@ -115,13 +137,9 @@ class Registry:
         return len(self._ops)
 
     def describe(self) -> list[dict[str, Any]]:
-        """[{name, summary, longRunning, argsSchema}] for every operation, sorted by name."""
-        return [
-            {
-                "name": op.name,
-                "summary": op.summary,
-                "longRunning": op.long_running,
-                "argsSchema": op.args_schema(),
-            }
-            for op in self
-        ]
+        """[{name, summary, longRunning, readOnly, createKey, argsSchema}] for every operation, by name."""
+        return [op.describe() for op in self]
+
+    def read_only(self) -> frozenset[str]:
+        """The names of the operations that change nothing (safe to send again)."""
+        return frozenset(op.name for op in self if op.read_only)

@@ -183,10 +183,10 @@ def _page(result: dict[str, Any], args: Any) -> dict[str, Any]:
 
 OPERATIONS: list[Operation] = [
     Operation("research.create", CreateResearch, create, "Start a research task (instructions, outputSchema, "
-              "model); runs on Exa's Agent API.", project=_one),
-    Operation("research.get", ResearchId, get, "Get a research task's status and output.", project=_one),
+              "model); runs on Exa's Agent API.", project=_one, create_key="externalId"),
+    Operation("research.get", ResearchId, get, "Get a research task's status and output.", project=_one, read_only=True),
     Operation("research.cancel", ResearchId, cancel, "Cancel a running research task.", project=_one),
-    Operation("research.list", ListResearch, list_, "List research tasks (agent runs), one page.", project=_page),
+    Operation("research.list", ListResearch, list_, "List research tasks (agent runs), one page.", project=_page, read_only=True),
     Operation("research.pollUntilFinished", PollResearch, poll_until_finished, "Wait (bounded by timeout) until "
               "a research task finishes, with progress.", long_running=True, project=_one),
 ]  # fmt: skip

@@ -10,15 +10,17 @@ Tasks' task-augmented calls): its single step dispatches the operation through
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from pydantic import ConfigDict, Field
 
 from exa_orch.config import Settings
-from exa_orch.errors import ConfigError, Conflict, InvalidParams, NotFoundError
+from exa_orch.errors import ConfigError, InvalidParams
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.operations.projections import ItemField
 from exa_orch.runtime import Principal, TaskContext, TaskService, WorkflowSpec
+from exa_orch.runtime.dedupe import find_or_create
 from exa_orch.store import TaskRecord, TaskStatus
 
 from .context import OpContext
@@ -101,6 +103,17 @@ class ListArgs(Args):
     """include each task's whole partial result (by default a short summary of it)"""
 
 
+def parse_create(registry: Any, args: Any) -> tuple[str, dict[str, Any], int | None]:
+    """(task type, the type's own args, ttl in ms or None) from tasks.create's args, read exactly as
+    the tasks.create operation reads them (the registry's validation, then `CreateArgs`), so a
+    task-augmented call and a plain one accept the same arguments. Raises InvalidParams."""
+    from .dispatch import validate  # dispatch imports the registry that lists this module
+
+    model, _ = validate(registry.get("tasks.create"), args)
+    assert isinstance(model, CreateArgs)
+    return model.type, dict(model.model_extra or {}), model.ttl
+
+
 async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
     extra = dict(args.model_extra or {})
     registry = ctx.registry
@@ -170,6 +183,7 @@ TASK_OPERATIONS: list[Operation] = [
         GetArgs,
         _get,
         "A task's status, progress, error, timestamps and a summary of its partial result (full: true for all of it)",
+        read_only=True,
     ),
     Operation(
         "tasks.result",
@@ -177,8 +191,11 @@ TASK_OPERATIONS: list[Operation] = [
         _result,
         "A finished task's result: a summary and its items in pages (cursor, limit, fields; full: true for all "
         "at once); while running, its status and progress (optional wait seconds)",
+        read_only=True,
     ),
-    Operation("tasks.list", ListArgs, _list, "Tasks, filtered by status and type, with a cursor"),
+    Operation(
+        "tasks.list", ListArgs, _list, "Tasks, filtered by status and type, with a cursor", read_only=True
+    ),
     Operation("tasks.cancel", TaskIdArgs, _cancel, "Cancel a task (and the Exa work it started)"),
 ]
 
@@ -193,26 +210,32 @@ class OperationTaskArgs(Args):
     args: dict[str, Any] = Field(default_factory=dict)
 
 
-# Creates Exa can look up again by externalId: create operation -> the get that takes that id.
-# Run as a task, such a create carries externalId = <task id>:operation unless the caller gave one,
-# so a run killed after Exa made the object (before the checkpoint) finds it on resume instead of
-# making a second one, or failing on the 409 its own first attempt causes.
-FINDABLE_CREATES: dict[str, str] = {"websets.create": "websets.get"}
-# Creates found again by a metadata mark: the operation itself looks a caller-chosen mark up first.
-MARKED_CREATES = frozenset({"searches.create", "enrichments.create", "monitors.create", "webhooks.create"})
 STEP_KEY = "operation"
 
 
-def mark_create(operation: str, call_args: dict[str, Any], key: str) -> None:
-    """Give a create run as a task the task's own key (unless the caller gave one), so a rerun after
-    a crash finds the object instead of making a second (operations/_creates.py)."""
-    if operation in MARKED_CREATES:
+def mark_create(op: Operation | None, call_args: dict[str, Any], key: str) -> str | None:
+    """Give a create run as a task the task's own key (unless the caller gave one), where the
+    operation declares its key goes (`Operation.create_key`), so a rerun after a crash finds the
+    object instead of making a second (operations/_creates.py). The externalId the call carries
+    when that is the key, else None."""
+    if op is None or op.create_key is None:
+        return None
+    if op.create_key == "metadata":
         metadata = call_args.get("metadata")
         metadata = dict(metadata) if isinstance(metadata, dict) else {}
         metadata.setdefault(CREATE_MARK, key)
         call_args["metadata"] = metadata
-    elif operation in ("research.create", "imports.create"):
-        call_args.setdefault("externalId", key)
+        return None
+    given = call_args.get("externalId", call_args.get("external_id"))
+    if given is None:
+        given = call_args["externalId"] = key
+    return given if isinstance(given, str) and given else None
+
+
+def _declared(registry: Any, name: str) -> Operation | None:
+    """The registered operation `name`, or None (no registry in the services: the composition root
+    always puts one there; without it a create runs unkeyed, as a plain call would)."""
+    return registry.get(name) if registry is not None and name in registry else None
 
 
 async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
@@ -245,47 +268,31 @@ async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
         return await dispatch(registry, name, call_args, op_ctx)
 
     call_args = dict(args.args)
-    if call_args.get("preview") is not True:
-        mark_create(args.operation, call_args, ctx.external_id(STEP_KEY))
-    getter = FINDABLE_CREATES.get(args.operation)
+    op = _declared(registry, args.operation)
+    getter = op.found_with if op is not None else None
     external_id: str | None = None
-    if getter is not None and call_args.get("preview") is not True:
-        given = call_args.get("externalId", call_args.get("external_id"))
-        if given is None:
-            given = call_args["externalId"] = ctx.external_id(STEP_KEY)
-        external_id = given if isinstance(given, str) and given else None
+    if call_args.get("preview") is not True:
+        given = mark_create(op, call_args, ctx.external_id(STEP_KEY))
+        external_id = given if getter is not None else None
 
-    async def find() -> Any:
+    async def find(external_id: str) -> Any:
         """The object a previous run of this task created, or None."""
-        assert getter is not None and external_id is not None
+        assert getter is not None
         lookup: dict[str, Any] = {"id": external_id}
         lookup.update({k: call_args[k] for k in ("mode", "raw") if k in call_args})
-        try:
-            return await call(getter, lookup)
-        except NotFoundError:
-            return None
+        return await call(getter, lookup)
 
     async def run() -> Any:
         if external_id is None:
             return await call(args.operation, dict(call_args))
-        if ctx.resumed:
-            found = await find()
-            if found is not None:
-                return found
-        try:
-            return await call(args.operation, dict(call_args))
-        except Conflict:
-            # Our own externalId: an earlier attempt made it. The caller's own one: only a resumed run
-            # can tell that the object may be its own doing; a first run reports the conflict.
-            if not (ctx.resumed or external_id == ctx.external_id(STEP_KEY)):
-                raise
-            found = await find()
-            if found is None:
-                raise
-            return found
+        # Our own externalId: an earlier attempt made it. The caller's own one: only a resumed run
+        # can tell that the object may be its own doing; a first run reports the conflict.
+        own = external_id == ctx.external_id(STEP_KEY)
+        create = partial(call, args.operation, dict(call_args))
+        return await find_or_create(ctx, external_id, create, find, ours=own)
 
     # One step: a call interrupted before its checkpoint runs again on resume (reads are safe;
-    # findable creates are looked up by externalId first, see FINDABLE_CREATES).
+    # creates with `found_with` are looked up by externalId first).
     result = await ctx.step(STEP_KEY, run)
     await ctx.progress(args.operation, 1, 1, f"done in {time.monotonic() - started:.1f} s")
     return result

@@ -86,7 +86,7 @@ OPERATIONS: list[Operation] = [
     rest_op("webhooks.list_attempts", ListAttempts, "GET", P + "/{id}/attempts", "List a webhook's delivery "
             "attempts, one page (eventType, successful filter).", project=_page(pj.webhook_attempt)),
     Operation("webhooks.getAll", GetAllWebhooks, get_all, "Every webhook, following cursors up to maxItems "
-              "(says truncated).", project=project_all(pj.webhook)),
+              "(says truncated).", project=project_all(pj.webhook), read_only=True),
     Operation("webhooks.getAllAttempts", GetAllAttempts, get_all_attempts, "Every delivery attempt of a webhook, "
-              "following cursors up to maxItems (says truncated).", project=project_all(pj.webhook_attempt)),
+              "following cursors up to maxItems (says truncated).", project=project_all(pj.webhook_attempt), read_only=True),
 ]  # fmt: skip

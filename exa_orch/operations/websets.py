@@ -133,7 +133,7 @@ OPERATIONS: list[Operation] = [
     create_op("websets.create", CreateWebset, P, "Create a webset, optionally with a first search, imports "
               "and enrichments. Without an externalId exa-orch gives it one (in the answer), so a create whose "
               "answer was lost is found again, never made twice.", project=_one(pj.webset),
-              find=lambda ctx, args, key: find_webset(ctx, key), by_external_id=True),
+              find=lambda ctx, args, key: find_webset(ctx, key), by_external_id=True, found_with="websets.get"),
     rest_op("websets.get", GetWebset, "GET", P + "/{id}", "Get a webset (expand=['items'] adds its latest items, "
             "compact unless fields asks for more).", project=lambda result, args: pj.webset(result, args.fields)),
     rest_op("websets.list", ListWebsets, "GET", P, "List websets, one page (cursor, limit <= 100).",
@@ -149,5 +149,5 @@ OPERATIONS: list[Operation] = [
     Operation("websets.waitUntilIdle", WaitUntilIdle, wait_until_idle, "Wait (bounded by timeout) until a webset "
               "is idle, with progress; returns the webset and timedOut.", long_running=True, project=_project_wait),
     Operation("websets.getAll", GetAllWebsets, get_all, "Every webset, following cursors up to maxItems "
-              "(says truncated).", project=project_all(pj.webset)),
+              "(says truncated).", project=project_all(pj.webset), read_only=True),
 ]  # fmt: skip

@@ -3,6 +3,7 @@
 Every object a task creates carries externalId = ctx.external_id(key). If a run dies after Exa
 created the object but before the step's checkpoint, the resumed run finds it by that externalId
 instead of creating a second one; a 409 (Exa already has that externalId) also means "fetch it".
+Failures are recognised by the gateway's typed errors (Conflict, NotFoundError), never by message text.
 """
 
 from __future__ import annotations
@@ -10,27 +11,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from exa_orch.errors import GatewayError, NotFoundError
+from exa_orch.errors import Conflict, NotFoundError
 from exa_orch.runtime.context import TaskContext
 
 CreateFn = Callable[[str], Awaitable[Any]]
 """async (external_id) -> the created object (JSON-able, or a pydantic model)."""
 FindFn = Callable[[str], Awaitable[Any]]
 """async (external_id) -> the object with that externalId, or None (a 404 counts as None)."""
-
-
-def _status(exc: BaseException) -> int | None:
-    if isinstance(exc, GatewayError):
-        return exc.status
-    status = getattr(exc, "status_code", None) or getattr(exc, "status", None)
-    if isinstance(status, int):
-        return status
-    # exa-py without the gateway raises ValueError("Request failed with status code 409: ...").
-    text = str(exc)
-    for code in (404, 409):
-        if f"status code {code}" in text or f" {code}:" in text:
-            return code
-    return None
 
 
 def _jsonable(obj: Any) -> Any:
@@ -43,12 +30,35 @@ def _jsonable(obj: Any) -> Any:
 async def _find(find: FindFn, external_id: str) -> Any:
     try:
         return await find(external_id)
-    except NotFoundError:
+    except NotFoundError:  # the gateway's 404
         return None
-    except Exception as exc:
-        if _status(exc) == 404:
-            return None
-        raise
+
+
+async def find_or_create(
+    ctx: TaskContext,
+    external_id: str,
+    create: Callable[[], Awaitable[Any]],
+    find: FindFn,
+    *,
+    ours: bool = True,
+) -> Any:
+    """The body of a step that creates the Exa object keyed `external_id` (the one rule for a crash:
+    call it inside `ctx.step`). On a resumed run it first looks the object up by `external_id`; on
+    a Conflict (409) from `create()` it returns the existing object when exa-orch chose the key
+    (`ours`) or the run is resumed (an earlier run may have made it), else re-raises the Conflict."""
+    if ctx.resumed:
+        found = await _find(find, external_id)
+        if found is not None:
+            return _jsonable(found)
+    try:
+        return _jsonable(await create())
+    except Conflict:  # the gateway's 409: Exa has an object with this externalId already
+        if not (ours or ctx.resumed):
+            raise  # the caller's own key, taken before this task ever ran
+        found = await _find(find, external_id)
+        if found is None:
+            raise
+        return _jsonable(found)
 
 
 async def create_or_get(ctx: TaskContext, key: str, create: CreateFn, find: FindFn) -> Any:
@@ -60,18 +70,6 @@ async def create_or_get(ctx: TaskContext, key: str, create: CreateFn, find: Find
 
     async def run() -> Any:
         external_id = ctx.external_id(key)
-        if ctx.resumed:
-            found = await _find(find, external_id)
-            if found is not None:
-                return _jsonable(found)
-        try:
-            return _jsonable(await create(external_id))
-        except Exception as exc:
-            if _status(exc) != 409:
-                raise
-            found = await _find(find, external_id)
-            if found is None:
-                raise
-            return _jsonable(found)
+        return await find_or_create(ctx, external_id, lambda: create(external_id), find)
 
     return await ctx.step(key, run)

@@ -60,6 +60,15 @@ class SimClock:
             raise ValueError(f"speed must be positive, got {speed}")
         self._offset, self._start, self.speed = self.now(), time.monotonic(), speed
 
+    def advance(self, seconds: float) -> None:
+        """Jump simulated time forward by `seconds` at once, as if they had passed at the current speed.
+
+        For tests: what is due by then (search results, an enrichment, a finished run) is there at the
+        next request, without waiting for it in wall time. Time never goes back."""
+        if seconds < 0:
+            raise ValueError(f"the clock only moves forward, got {seconds}")
+        self._offset += seconds
+
     def iso(self, at: float | None = None) -> str:
         """ISO-8601 UTC timestamp of simulated second `at` (default: now), as Exa writes them."""
         moment = self.EPOCH + timedelta(seconds=self.now() if at is None else at)

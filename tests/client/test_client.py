@@ -10,23 +10,15 @@ import sys
 import time
 from pathlib import Path
 
-import anyio
 import pytest
 
 from exa_orch.client import CallTimeout, ExaOrchClient, ServerUnavailable
 from exa_orch.errors import ErrorCode, InvalidParams, OrchError, TaskNotFound, UnknownOperation
+from tests.support import until
 
 from .conftest import running_client
 
 pytestmark = pytest.mark.slow
-
-
-async def until(condition: object, limit: float = 30.0) -> None:
-    """Poll `condition()` until it holds (there is no event for another process's death)."""
-    deadline = time.monotonic() + limit
-    while not condition():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "condition not met in time"
-        await anyio.sleep(0.02)
 
 
 async def test_a_call_and_a_task_round_trip_on_one_child(sim_url: str, tmp_path: Path) -> None:

@@ -6,15 +6,14 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import anyio
 import pytest
 
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
+from tests.support import until
 
 from .conftest import running_client
 
@@ -40,13 +39,13 @@ async def test_a_research_task_survives_a_sigkill_of_its_server(slow_sim_url: st
     async with running_client(slow_sim_url, tmp_path) as client:
         before = len((await client.call("websets.list", {"limit": 100}))["data"])
         task_id = await client.create_task("qd.winnow", ARGS)
-        deadline = time.monotonic() + 30
-        while True:  # no event reaches us from inside the child: poll tasks.get with a deadline
+
+        async def searching() -> bool:  # no event reaches us from inside the child: re-check tasks.get
             view = await client.get_task(task_id)
-            if (view.get("partialSummary") or {}).get("step") == "searching":
-                break
-            assert view["status"] in ("pending", "working") and time.monotonic() < deadline, view
-            await anyio.sleep(0.02)
+            assert view["status"] in ("pending", "working"), view
+            return (view.get("partialSummary") or {}).get("step") == "searching"
+
+        await until(searching, within=30)
         first = client.pid
         assert first is not None
         os.kill(first, signal.SIGKILL)

@@ -21,7 +21,7 @@ from exa_orch.errors import (
     UpstreamInvalidParams,
     UpstreamTimeout,
 )
-from exa_orch.gateway import Gateway, RetryPolicy
+from exa_orch.gateway import Gateway, RetryPolicy, call
 from exa_orch.sim.context import FaultConfig
 from exa_orch.sim.testing import SimHandle
 from tests.gateway._util import settings_for
@@ -244,3 +244,18 @@ async def test_a_5xx_storm_says_what_to_do_about_it(sim: SimHandle) -> None:
     assert info.value.status == 503 and info.value.code == "API_ERROR"
     assert info.value.hint is not None and "try again" in info.value.hint
     assert info.value.hint.endswith(f"(gave up after {FAST.max_attempts} attempts)")
+
+
+async def test_an_error_is_typed_by_status_and_body_never_by_its_message_text(sim: SimHandle) -> None:
+    """A status reaches exa-orch only as the transport's typed error (gateway/errors.py); text that
+    merely reads like exa-py's status message is not taken for one."""
+
+    async def says_409() -> None:
+        raise ValueError("Request failed with status code 409: externalId exists")
+
+    with pytest.raises(ValueError, match="status code 409"):
+        await call(says_409())
+    async with Gateway(settings_for(sim), retry=FAST) as gw:
+        with pytest.raises(NotFoundError) as missing:
+            await call(gw.exa.agent.runs.get("run_missing"))
+    assert missing.value.status == 404 and missing.value.request_id

@@ -25,6 +25,7 @@ from mcp.client.stdio import stdio_client
 
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, SimThread
+from tests.support import until
 
 from .conftest import REPO, serve_params, server_env
 from .tasks_support import legacy_client, structured
@@ -100,11 +101,12 @@ async def test_a_sigkilled_servers_task_resumes_at_once_in_the_next_one_even_bef
         args = {"operation": "tasks.create", "args": {"type": "mcp_stop.ticks", "ticks": 10, "delay": 0.2}}
         created = _rpc(first, 2, "tools/call", {"name": "manage_websets", "arguments": args, "task": {}})
         task_id = created["task"]["taskId"]
-        deadline = time.monotonic() + 30
-        # No event crosses the process boundary: poll the database with a deadline.
-        while _rows(db, "select step_count from tasks where id = ?", task_id)[0][0] < 3:
-            assert time.monotonic() < deadline, "the task made no progress"
-            await anyio.sleep(0.02)
+        # No event crosses the process boundary: re-check the database with a deadline.
+        await until(
+            lambda: _rows(db, "select step_count from tasks where id = ?", task_id)[0][0] >= 3,
+            within=30,
+            what="the task's third step",
+        )
         # SIGKILL, not reaped yet: until its parent waits, the dead server is a zombie that still
         # answers signal 0, as an MCP client that kills and respawns its server leaves it for a moment.
         first.send_signal(signal.SIGKILL)
@@ -168,10 +170,8 @@ async def test_cancel_through_a_busy_server_while_the_runner_is_dead_cancels_the
                     first, 2, "tools/call", {"name": "manage_websets", "arguments": args, "task": {}}
                 )
                 task_id = created["task"]["taskId"]
-                deadline = time.monotonic() + 30
-                while len(_webset_gets(slow_sim)) < 2:  # the webset exists; the task waits on it at Exa
-                    assert time.monotonic() < deadline, "the task never waited on Exa"
-                    await anyio.sleep(0.05)
+                # the webset exists; the task waits on it at Exa
+                await until(lambda: len(_webset_gets(slow_sim)) >= 2, within=30, what="a wait on Exa")
             finally:
                 _reap(first)  # SIGKILL: no cancel hook ran, the lease names a dead process
             assert (await client.cancel(task_id)).status == "cancelled"

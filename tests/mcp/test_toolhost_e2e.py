@@ -119,12 +119,18 @@ async def test_every_toolhost_operation(sim_url: str, tmp_path: Path) -> None:
         assert (await th("exa-sync", "get_contents", {"urls": [url], "text": True}))["results"]
         assert (await th("exa-sync", "answer", {"question": "Which climate tech startups exist?"}))["answer"]
 
-        research = await th("exa-async", "start_research", {"instructions": "Summarize European AI startups"})
+        # The longest-running model, and nothing else between start and cancel: the run (40 simulated
+        # seconds, 0.4 s here) must still be going when the cancel arrives, even on a loaded machine.
+        research = await th(
+            "exa-async",
+            "start_research",
+            {"instructions": "Summarize European AI startups", "model": "exa-research-pro"},
+        )
         rid = research["researchId"]
         assert (await th("exa-async", "check_research", {"researchId": rid}))["researchId"] == rid
-        assert (await th("exa-async", "stream_answer", {"question": "What is Exa?"}))["answer"]
         cancelled = await th("exa-async", "cancel_research", {"researchId": rid})
         assert cancelled["researchId"] == rid and cancelled["status"] == "cancelled"
+        assert (await th("exa-async", "stream_answer", {"question": "What is Exa?"}))["answer"]
 
         expected = {(t.name, op) for t in TOOLHOST_TOOLS for op in t.operations}
         assert expected <= th.called, sorted(expected - th.called)

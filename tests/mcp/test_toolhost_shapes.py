@@ -33,6 +33,9 @@ async def test_start_check_cancel_have_the_section_6_3_shapes(
     async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
         async with Client(build_server(app), mode="legacy") as client:
             wid = await _webset(client)
+            # Hold simulated time almost still, so the search is still running when it is cancelled
+            # however slowly a loaded machine gets from start to cancel.
+            sim.ctx.clock.set_speed(0.01)
             started = structured(
                 await client.call_tool(
                     "websets-async",

@@ -54,6 +54,15 @@ async def test_a_caller_key_names_the_same_object_on_every_attempt(ops: Ops) -> 
     ]
 
 
+async def test_a_second_create_with_the_same_caller_key_returns_the_first_object(ops: Ops) -> None:
+    """What a resumed workflow step relies on (kit.create_research): the key finds the run its dead
+    run started, so Exa is asked to make it once."""
+    first = await ops("research.create", {"instructions": "q", "externalId": "task-7:research"})
+    again = await ops("research.create", {"instructions": "q", "externalId": "task-7:research"})
+    assert again["researchId"] == first["researchId"]
+    assert ops.sim.creates_by_key(CREATE_MARK) == {"agent_run:task-7:research": 1}
+
+
 async def test_a_csv_import_whose_answer_was_lost_is_made_again_with_its_upload(ops: Ops) -> None:
     # The upload URL is only in the create's answer: a found import without it is removed and made again.
     ops.sim.set_faults(FaultConfig(after_create=0.5, kinds=("500",), seed=1))

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections import Counter
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -41,15 +39,6 @@ def registry() -> WorkflowRegistry:
 
 def supervisor(store: Store, services: dict[str, Any], **kw: Any) -> Supervisor:
     return Supervisor(store, registry(), services, **{**FAST, **kw})
-
-
-async def until(cond: Callable[[], Awaitable[bool]], within: float = 20.0, every: float = 0.02) -> None:
-    """Poll an async condition with a deadline (for states that no event announces)."""
-    deadline = time.monotonic() + within
-    while not await cond():
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not reached in time")
-        await asyncio.sleep(every)
 
 
 def bump(counter: Counter[str]) -> Callable[[str], None]:

@@ -17,8 +17,9 @@ from pydantic import BaseModel
 from exa_orch.errors import StoreError
 from exa_orch.runtime import Supervisor, TaskContext, WorkflowRegistry, WorkflowSpec
 from exa_orch.store import Store, TaskRecord, TaskStatus
-from tests.runtime.conftest import FAST, registry, until
+from tests.runtime.conftest import FAST, registry
 from tests.runtime.workflows import WORKFLOWS
+from tests.support import until
 
 
 class NoArgs(BaseModel):

@@ -18,7 +18,8 @@ import pytest
 
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskRecord, TaskStatus
-from tests.runtime.conftest import supervisor, until
+from tests.runtime.conftest import supervisor
+from tests.support import until
 
 GONE = "otherhost:4242:dead"  # the earlier run's server: its lease has lapsed
 

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from exa_orch.store import Store, TaskStatus
-from tests.runtime.conftest import supervisor, until
+from tests.runtime.conftest import supervisor
+from tests.support import until
 
 
 @pytest.mark.parametrize("settle", [0.0, 10.0])

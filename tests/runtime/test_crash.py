@@ -12,7 +12,7 @@ import pytest
 
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskRecord, TaskStatus
-from tests.runtime.conftest import until
+from tests.support import until
 
 ROOT = Path(__file__).resolve().parents[2]
 

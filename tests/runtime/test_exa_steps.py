@@ -11,7 +11,8 @@ import pytest
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
 from exa_orch.store import Store, TaskStatus
-from tests.runtime.conftest import supervisor, until
+from tests.runtime.conftest import supervisor
+from tests.support import until
 
 
 @pytest.fixture

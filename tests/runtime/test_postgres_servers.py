@@ -213,7 +213,8 @@ async def test_a_wait_returns_when_another_server_finishes_the_task_not_at_a_pol
 
     from exa_orch.runtime import service
     from exa_orch.store import Store
-    from tests.runtime.conftest import supervisor, until
+    from tests.runtime.conftest import supervisor
+    from tests.support import until
 
     monkeypatch.setattr(service, "_POLL_MAX", 600.0)  # only a notification can end the wait in time
     db = fresh_database(pg_cluster, pg_template)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from exa_orch.runtime import TaskEvent
 from exa_orch.store import Store, TaskStatus
-from tests.runtime.conftest import bump, supervisor, until
+from tests.runtime.conftest import bump, supervisor
+from tests.support import until
 
 
 async def test_replayed_checkpoints_do_not_rewind_the_stored_progress(

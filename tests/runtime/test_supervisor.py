@@ -11,7 +11,8 @@ import pytest
 from exa_orch.errors import ErrorCode, InvalidParams, TaskNotFound, TaskTerminal
 from exa_orch.runtime import TaskEvent
 from exa_orch.store import Store, TaskStatus
-from tests.runtime.conftest import bump, supervisor, until
+from tests.runtime.conftest import bump, supervisor
+from tests.support import TaskEvents, until
 
 
 async def test_task_runs_to_completed_with_progress_and_events(store: Store, effects: Counter[str]) -> None:
@@ -111,19 +112,20 @@ async def test_cancel_of_a_working_task_ends_cancelled_and_stops_its_steps(
 async def test_cancel_of_a_pending_task_never_runs_it(store: Store, effects: Counter[str]) -> None:
     gate = asyncio.Event()
     async with supervisor(store, {"effect": bump(effects), "gate": gate}, max_working=1) as sup:
-        first = await sup.tasks.create("rt.steps", {"steps": 2, "block_at": 0})
-
-        async def first_working() -> bool:
-            return (await store.get_task(first.id)).status is TaskStatus.WORKING
-
-        await until(first_working)
-        second = await sup.tasks.create("rt.steps", {"steps": 2})
-        await asyncio.sleep(0.3)  # a few claim rounds: the only slot is taken, so it must stay pending
-        assert (await store.get_task(second.id)).status is TaskStatus.PENDING
-        cancelled = await sup.tasks.cancel(second.id)
-        assert cancelled.status is TaskStatus.CANCELLED
-        gate.set()
-        assert (await sup.tasks.wait(first.id, timeout=20)).status is TaskStatus.COMPLETED
+        with TaskEvents(sup.tasks) as events:
+            first = await sup.tasks.create("rt.steps", {"steps": 2, "block_at": 0})
+            await events.status(first.id, "working")
+            second = await sup.tasks.create("rt.steps", {"steps": 2})  # the only slot is taken
+            cancelled = await sup.tasks.cancel(second.id)
+            assert cancelled.status is TaskStatus.CANCELLED
+            gate.set()
+            assert (await sup.tasks.wait(first.id, timeout=20)).status is TaskStatus.COMPLETED
+            # A freed slot goes to the oldest runnable task: had `second` still been runnable, it
+            # would have started before `third`, so `third` completing proves it was skipped.
+            third = await sup.tasks.create("rt.steps", {"steps": 1})
+            await events.status(third.id, "completed")  # events arrive in order: second's would be earlier
+        # Its whole recorded history: straight from pending to cancelled, never working.
+        assert events.statuses(second.id) == ["cancelled"]
     assert not any(key.startswith(second.id) for key in effects)
 
 

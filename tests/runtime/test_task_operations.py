@@ -14,8 +14,9 @@ from exa_orch.operations.context import ProgressFn, no_progress
 from exa_orch.operations.tasks import create_operation_task
 from exa_orch.runtime import WorkflowRegistry
 from exa_orch.store import Store
-from tests.runtime.conftest import FAST, bump, until
+from tests.runtime.conftest import FAST, bump
 from tests.runtime.workflows import WORKFLOWS
+from tests.support import until
 
 REGISTRY = default_registry()
 
@@ -187,3 +188,29 @@ async def test_an_operation_task_without_an_operation_names_the_missing_field(st
         listed, _ = await sup.tasks.list()
     assert info.value.fields == ["operation"] and "required" in info.value.message
     assert listed == []
+
+
+async def test_a_create_run_as_a_task_keeps_exa_orchs_409_rule(store: Store, sim: Any) -> None:
+    """websets.create as a task: without an externalId it carries the task's own key; with the
+    caller's own key that Exa already holds, a first run reports the conflict (it is not its own)."""
+    from exa_orch.config import Settings
+    from exa_orch.gateway import Gateway
+
+    settings = Settings(exa_url=sim.url, rps=1000, concurrency=8)
+    search = {"search": {"query": "AI startups in Europe", "count": 1}}
+    async with Gateway(settings) as gw:
+        services = {"registry": REGISTRY, "gateway": gw, "settings": settings}
+        async with runtime(store, services) as sup:
+            keyed = await create_operation_task(sup.tasks, REGISTRY, "websets.create", search)
+            taken = await dispatch(REGISTRY, "websets.create", {**search, "externalId": "mine-1"},
+                                   OpContext(gateway=gw, settings=settings))  # fmt: skip
+            clash = await create_operation_task(
+                sup.tasks, REGISTRY, "websets.create", {**search, "externalId": "mine-1"}
+            )
+            done = await sup.tasks.wait(keyed.id, timeout=30)
+            refused = await sup.tasks.wait(clash.id, timeout=30)
+    assert done.status == "completed", done.error
+    assert done.result["externalId"] == f"{keyed.id}:operation"
+    assert taken["externalId"] == "mine-1"
+    assert refused.status == "failed" and refused.error is not None
+    assert refused.error["code"] == ErrorCode.CONFLICT

@@ -18,6 +18,7 @@ from typing import Any
 import httpx
 from pydantic import BaseModel, Field
 
+from exa_orch.gateway.errors import error_from_response
 from exa_orch.runtime import TaskContext, WorkflowSpec, create_or_get
 
 
@@ -50,14 +51,6 @@ async def steps_workflow(ctx: TaskContext, args: StepsArgs) -> dict[str, Any]:
     return {"squares": out}
 
 
-class ExaHTTPError(Exception):
-    """A non-2xx answer of the simulator (the gateway raises typed errors instead)."""
-
-    def __init__(self, status: int, body: str) -> None:
-        super().__init__(f"status code {status}: {body[:200]}")
-        self.status = status
-
-
 def _http(ctx: TaskContext) -> httpx.AsyncClient:
     client = ctx.services.get("http")
     if client is None:
@@ -68,7 +61,10 @@ def _http(ctx: TaskContext) -> httpx.AsyncClient:
 async def _call(ctx: TaskContext, method: str, path: str, body: dict[str, Any] | None = None) -> Any:
     response = await _http(ctx).request(method, path, json=body)
     if response.status_code >= 400:
-        raise ExaHTTPError(response.status_code, response.text)
+        # A plain client (tests hand one in): map the status as the governed transport does.
+        raise error_from_response(
+            response.status_code, response.headers, response.content, method=method, path=path
+        )
     return response.json()
 
 

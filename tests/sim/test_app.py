@@ -156,3 +156,7 @@ def test_clock_speed_changes_keep_simulated_time_continuous() -> None:
     assert before <= after < before + 1.0  # no jump back to zero, no leap forward
     with pytest.raises(ValueError):
         clock.set_speed(0)
+    clock.advance(600.0)  # a test skips ten simulated minutes without waiting them
+    assert clock.now() >= after + 600.0
+    with pytest.raises(ValueError):
+        clock.advance(-1.0)

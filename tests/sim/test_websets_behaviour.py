@@ -11,7 +11,7 @@ from exa_py import AsyncExa
 
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
-from tests.sim.test_websets_contract import poll
+from tests.support import until
 
 W = "/websets/v0"
 
@@ -28,7 +28,7 @@ async def wait_idle(http: httpx.AsyncClient, webset_id: str, within: float = 10.
         body = (await http.get(f"{W}/websets/{webset_id}")).json()
         return bool(body["status"] == "idle")
 
-    await poll(idle, within)
+    await until(idle, within)
     return body
 
 
@@ -44,7 +44,7 @@ async def test_fifty_items_reach_idle_in_under_five_seconds_with_growing_progres
             seen.append((got.searches[0].status, int(progress.found), int(progress.analyzed)))
             return bool(got.status == "idle")
 
-        await poll(idle, within=5.0)
+        await until(idle, within=5.0)
         elapsed = time.monotonic() - start
         items = await exa.websets.items.get_all(webset.id)
     assert elapsed < 5.0
@@ -56,6 +56,23 @@ async def test_fifty_items_reach_idle_in_under_five_seconds_with_growing_progres
     assert seen[-1][2] >= 50 and all(a >= f for _, f, a in seen)
     statuses = [s for s, _, _ in seen]
     assert "running" in statuses and statuses[-1] == "completed"
+
+
+async def test_a_test_can_advance_the_clock_instead_of_waiting() -> None:
+    # At speed 0.001 a 20-item search would take hours of wall time; advancing the clock finishes it.
+    async with running_sim(SimConfig(speed=0.001)) as sim, client(sim) as http:
+        created = (
+            await http.post(f"{W}/websets", json={"search": {"query": "AI startups", "count": 20}})
+        ).json()
+        running = (await http.get(f"{W}/websets/{created['id']}")).json()
+        assert running["status"] == "running"
+        assert running["searches"][0]["progress"]["found"] < 20
+        sim.ctx.clock.advance(3600.0)
+        done = (await http.get(f"{W}/websets/{created['id']}")).json()
+        items = (await http.get(f"{W}/websets/{created['id']}/items", params={"limit": 100})).json()["data"]
+    assert done["status"] == "idle"
+    assert done["searches"][0]["status"] == "completed"
+    assert done["searches"][0]["progress"]["found"] == 20 and len(items) == 20
 
 
 async def _run_once(seed: int) -> str:

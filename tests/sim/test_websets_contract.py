@@ -3,7 +3,6 @@ simulator, answers a body that validates against its response schema in exa-webs
 
 from __future__ import annotations
 
-import asyncio
 import re
 from typing import Any
 
@@ -12,6 +11,7 @@ from exa_py import AsyncExa
 
 from exa_orch.sim.testing import SimHandle
 from tests.specs import load_spec, validate_response, validate_schema
+from tests.support import until
 
 CSV = "name,url\nNova Logic,https://novalogic.com\nSomewhere Else,https://somewhere-else.example\n"
 
@@ -63,18 +63,6 @@ def match(ops: dict[tuple[str, str], str], method: str, path: str) -> tuple[str,
     return template, op_id
 
 
-async def poll(check: Any, within: float = 10.0) -> None:
-    """Re-run the async predicate `check` until it holds, for at most `within` wall seconds.
-
-    Polling is how Exa clients learn about progress (there is no event to wait on over HTTP).
-    """
-    async with asyncio.timeout(within):
-        while True:
-            if await check():
-                return
-            await asyncio.sleep(0.05)
-
-
 async def test_every_websets_operation_answers_per_the_spec(sim: SimHandle) -> None:
     exa, recorder = recording_exa(sim)
     ws_api = exa.websets
@@ -96,7 +84,7 @@ async def test_every_websets_operation_answers_per_the_spec(sim: SimHandle) -> N
         async def idle() -> bool:
             return (await ws_api.get(webset.id)).status == "idle"
 
-        await poll(idle)
+        await until(idle)
         got = await ws_api.get(webset.id, expand=["items"])
         assert len(got.items or []) == 5
         items = await ws_api.items.list(webset.id, limit=2)
@@ -133,7 +121,7 @@ async def test_every_websets_operation_answers_per_the_spec(sim: SimHandle) -> N
         async def imported_done() -> bool:
             return (await ws_api.imports.get(imported.id)).status == "completed"
 
-        await poll(imported_done)
+        await until(imported_done)
         await ws_api.imports.delete(imported.id)
 
         await ws_api.webhooks.list()

@@ -18,7 +18,7 @@ from starlette.routing import Route
 from exa_orch.sim.testing import SimHandle, bind_socket, server_for
 from exa_orch.sim.websets.delivery import signature
 from tests.sim.test_websets_behaviour import W, client, wait_idle
-from tests.sim.test_websets_contract import poll
+from tests.support import until
 
 
 async def events_of(http: httpx.AsyncClient, type_: str) -> list[dict[str, Any]]:
@@ -35,7 +35,7 @@ async def test_canceling_a_search_keeps_what_it_found_and_the_webset_goes_idle(s
             got = (await http.get(f"{W}/websets/{ws['id']}/searches/{search_id}")).json()
             return bool(got["progress"]["found"] >= 3)
 
-        await poll(some_found)
+        await until(some_found)
         canceled = (await http.post(f"{W}/websets/{ws['id']}/searches/{search_id}/cancel")).json()
         assert canceled["status"] == "canceled" and canceled["canceledReason"] == "webset_canceled"
         assert canceled["canceledAt"] is not None
@@ -140,7 +140,7 @@ async def test_monitor_runs_a_search_that_adds_items_and_reports_runs(sim: SimHa
             run = (await http.get(f"{W}/monitors/{monitor['id']}/runs/{runs[0]['id']}")).json()
             return bool(run["status"] == "completed")
 
-        await poll(run_done)
+        await until(run_done)
         await wait_idle(http, ws["id"])
         items = (await http.get(f"{W}/websets/{ws['id']}/items")).json()["data"]
         assert len(items) == 7  # the run appends 4 new companies to the first 3
@@ -170,7 +170,7 @@ async def test_import_uploads_csv_to_the_simulator_and_feeds_a_webset(sim: SimHa
         async def completed() -> bool:
             return (await exa.websets.imports.get(created.id)).status == "completed"
 
-        await poll(completed)
+        await until(completed)
         ws = (
             await http.post(f"{W}/websets", json={"import": [{"source": "import", "id": created.id}]})
         ).json()
@@ -294,5 +294,5 @@ async def test_a_webset_created_before_its_import_is_uploaded_gets_the_rows_once
             body = (await http.get(f"{W}/websets/{ws['id']}/items")).json()
             return len(body["data"]) == 1
 
-        await poll(has_item)
+        await until(has_item)
         assert (await wait_idle(http, ws["id"]))["status"] == "idle"

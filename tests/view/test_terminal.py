@@ -20,7 +20,7 @@ from exa_orch.store import Store
 from exa_orch.store.migrations import default_migrations_dir
 from exa_orch.view.data import Viewer
 from exa_orch.view.terminal import show_tasks
-from tests.workflows.conftest import until
+from tests.support import until
 
 LOCAL = Viewer(Principal("user:tester", sees_unowned=True))
 

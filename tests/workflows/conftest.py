@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -53,14 +51,6 @@ async def slow_sim() -> AsyncIterator[SimHandle]:
     """A simulator at speed 25 (the shared one runs at 100): long enough to interrupt a run."""
     async with running_sim(SimConfig(speed=25.0)) as handle:
         yield handle
-
-
-async def until(check: Callable[[], Awaitable[bool]], within: float = 20.0) -> None:
-    """Poll `check` until it holds (no event to wait on from outside the task); fail after `within` s."""
-    deadline = time.monotonic() + within
-    while not await check():
-        assert time.monotonic() < deadline, "condition not reached in time"
-        await asyncio.sleep(0.02)
 
 
 async def has_step(app: App, task_id: str, key: str) -> bool:

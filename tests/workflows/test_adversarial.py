@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from exa_orch.app import App
 from exa_orch.errors import InvalidParams
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
 from exa_orch.workflows import adversarial
+from tests.support import until_steps
 from tests.workflows.conftest import OpenApp, run_task
 
 MODULE = "exa_orch.workflows.adversarial"
@@ -35,14 +33,6 @@ def _websets(sim: SimHandle) -> Any:
 def _runs(sim: SimHandle) -> dict[str, Any]:
     runs: dict[str, Any] = sim.ctx.extras["agent"].runs
     return runs
-
-
-async def _until(app: App, task_id: str, key: str, within: float = 20.0) -> None:
-    """Wait (bounded) until the task has checkpointed step `key`."""
-    deadline = time.monotonic() + within
-    while key not in await app.store.load_steps(task_id):
-        assert time.monotonic() < deadline, f"step {key} not reached within {within}s"
-        await asyncio.sleep(0.01)
 
 
 async def test_both_sides_and_a_synthesis_from_a_research_run(research_app: OpenApp, sim: SimHandle) -> None:
@@ -114,7 +104,7 @@ async def test_a_restart_mid_synthesis_resumes_without_duplicates(
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": TYPE, **ARGS, "synthesize": True})
         task_id = created["taskId"]
-        await _until(app, task_id, "synthesis.create")
+        await until_steps(app.store, task_id, "synthesis.create")
         record = await app.store.get_task(task_id)
         assert record.status == "working"
         # Both sides are readable (tasks.get's partial result) while the synthesis runs.
@@ -142,7 +132,7 @@ async def test_cancel_mid_run_cancels_both_websets_at_the_sim(research_app: Open
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": TYPE, **ARGS, "count": 20})
         task_id = created["taskId"]
-        await _until(app, task_id, "antithesis.webset")
+        await until_steps(app.store, task_id, "antithesis.webset")
         cancelled = await app.run_operation("tasks.cancel", {"taskId": task_id})
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(task_id, timeout=20)
@@ -161,7 +151,7 @@ async def test_a_cancel_while_nobody_runs_the_task_cancels_its_research_run(
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": TYPE, **ARGS, "synthesize": True})
         task_id = created["taskId"]
-        await _until(app, task_id, "synthesis.create")
+        await until_steps(app.store, task_id, "synthesis.create")
         sim.ctx.clock.set_speed(1)  # the run now needs ~20 s more: it is running when cancelled
     (run,) = _runs(sim).values()
     async with Store(tmp_path / "workflows.db") as store:  # the server is down: the request waits
@@ -212,7 +202,7 @@ async def test_an_exa_error_fails_the_task_naming_the_websets(research_app: Open
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": TYPE, **ARGS, "count": 20})
         task_id = created["taskId"]
-        await _until(app, task_id, "antithesis.webset")
+        await until_steps(app.store, task_id, "antithesis.webset")
         ids = [w.id for w in _websets(sim).websets.values()]
         await app.run_operation("websets.delete", {"id": ids[0]})  # the thesis wait now gets a 404
         assert app.supervisor is not None

@@ -13,7 +13,8 @@ from exa_orch.errors import InvalidParams
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskStatus
 from exa_orch.workflows.convergent import converge, group_entities
-from tests.workflows.conftest import OpenApp, has_step, run_task, until
+from tests.support import until
+from tests.workflows.conftest import OpenApp, has_step, run_task
 
 MODULE = "exa_orch.workflows.convergent"
 QUERIES = [

@@ -6,7 +6,8 @@ import time
 from functools import partial
 
 from exa_orch.sim.testing import SimHandle
-from tests.workflows.conftest import OpenApp, has_step, until
+from tests.support import until
+from tests.workflows.conftest import OpenApp, has_step
 from tests.workflows.test_harvest import BASE, MODULE, start
 
 TIMEOUT_MS = 4000

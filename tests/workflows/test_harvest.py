@@ -13,7 +13,8 @@ from exa_orch.errors import InvalidParams, NotFoundError
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import TaskStatus
 from exa_orch.workflows.harvest import ENRICHMENT_MARK
-from tests.workflows.conftest import OpenApp, has_step, run_task, until
+from tests.support import until
+from tests.workflows.conftest import OpenApp, has_step, run_task
 
 MODULE = "exa_orch.workflows.harvest"
 ENRICHMENTS = [

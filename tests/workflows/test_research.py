@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from typing import Any
 
 import pytest
@@ -12,6 +10,7 @@ from exa_orch.app import App
 from exa_orch.errors import InvalidParams
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.sim.testing import SimHandle
+from tests.support import until_steps
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
 
 MODULE = "exa_orch.workflows.research"
@@ -31,14 +30,6 @@ def sim(slow_sim: SimHandle) -> SimHandle:
 async def start(app: App, args: dict[str, Any]) -> str:
     created = await app.run_operation("tasks.create", {"type": "research.deep", **args})
     return str(created["taskId"])
-
-
-async def until_step(app: App, task_id: str, key: str, within: float = 10.0) -> None:
-    """Wait (bounded) until the task has checkpointed step `key`."""
-    deadline = time.monotonic() + within
-    while key not in await app.store.load_steps(task_id):
-        assert time.monotonic() < deadline, f"step {key!r} never checkpointed"
-        await asyncio.sleep(0.02)
 
 
 async def test_deep_research_returns_the_structured_answer(research_app: OpenApp, sim: SimHandle) -> None:
@@ -108,7 +99,7 @@ async def test_a_restart_mid_run_resumes_without_a_second_run(research_app: Open
     args = {"instructions": "AI startups in Europe", "model": "exa-research-pro"}
     async with research_app(MODULE) as app:
         task_id = await start(app, args)
-        await until_step(app, task_id, "research.create")
+        await until_steps(app.store, task_id, "research.create")
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(task_id, timeout=30)
@@ -122,7 +113,7 @@ async def test_cancel_mid_run_cancels_the_research_run(research_app: OpenApp, si
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
         task_id = await start(app, {"instructions": "AI startups", "model": "exa-research-pro"})
-        await until_step(app, task_id, "research.create")
+        await until_steps(app.store, task_id, "research.create")
         record = await app.supervisor.tasks.cancel(task_id)
         steps = await app.store.load_steps(task_id)
     assert record.status == "cancelled"

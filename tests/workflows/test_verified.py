@@ -3,7 +3,6 @@ in ~0.3 s, a 25-item one in ~1.2 s, a research run takes ~0.9 s)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 import time
@@ -19,6 +18,7 @@ from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
 from exa_orch.workflows import kit
 from exa_orch.workflows.verified import fill
+from tests.support import until_steps
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
 
 MODULE = "exa_orch.workflows.verified"
@@ -49,17 +49,6 @@ def sim(slow_sim: SimHandle) -> SimHandle:
 async def start(app: App, args: dict[str, Any]) -> str:
     created = await app.run_operation("tasks.create", {"type": TYPE, **args})
     return str(created["taskId"])
-
-
-async def until_steps(app: App, task_id: str, *keys: str, within: float = 15.0) -> dict[str, Any]:
-    """The task's checkpoints once all of `keys` are there (bounded wait)."""
-    deadline = time.monotonic() + within
-    while True:
-        steps = await app.store.load_steps(task_id)
-        if all(k in steps for k in keys):
-            return steps
-        assert time.monotonic() < deadline, f"steps {keys} never all checkpointed: {sorted(steps)}"
-        await asyncio.sleep(0.02)
 
 
 async def websets(app: App) -> list[dict[str, Any]]:
@@ -138,7 +127,7 @@ async def test_a_restart_mid_research_redoes_nothing(research_app: OpenApp, sim:
     async with research_app(MODULE) as app:
         task_id = await start(app, args)
         # The first three runs are checkpointed; the fourth waits for one of them to finish.
-        await until_steps(app, task_id, "research.create:0", "research.create:1", "research.create:2")
+        await until_steps(app.store, task_id, "research.create:0", "research.create:1", "research.create:2")
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(task_id, timeout=30)
@@ -156,7 +145,7 @@ async def test_cancel_while_the_webset_searches_cancels_it(research_app: OpenApp
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
         task_id = await start(app, {**ARGS, "count": 25})
-        steps = await until_steps(app, task_id, "webset.create")
+        steps = await until_steps(app.store, task_id, "webset.create")
         record = await app.supervisor.tasks.cancel(task_id)
         webset = await app.run_operation("websets.get", {"id": steps["webset.create"]["id"]})
     assert record.status == "cancelled"
@@ -168,7 +157,7 @@ async def test_cancel_while_researching_cancels_the_runs(research_app: OpenApp, 
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
         task_id = await start(app, {**ARGS, "researchModel": "exa-research-pro"})
-        steps = await until_steps(app, task_id, *keys)
+        steps = await until_steps(app.store, task_id, *keys)
         record = await app.supervisor.tasks.cancel(task_id)
     assert record.status == "cancelled"
     ids = [steps[k]["researchId"] for k in keys]
@@ -202,7 +191,7 @@ async def test_a_failed_run_is_reported_on_its_item_and_an_exa_error_names_the_w
         )
         # The webset vanishes while the task waits for it: Exa's 404 fails the task, naming it.
         task_id = await start(app, {**ARGS, "count": 25})
-        steps = await until_steps(app, task_id, "webset.create")
+        steps = await until_steps(app.store, task_id, "webset.create")
         await app.run_operation("websets.delete", {"id": steps["webset.create"]["id"]})
         assert app.supervisor is not None
         gone = await app.supervisor.tasks.wait(task_id, timeout=30)
@@ -221,7 +210,7 @@ async def test_a_cancel_asked_while_no_server_runs_it_cancels_the_runs_on_restar
     keys = ("research.create:0", "research.create:1", "research.create:2")
     async with research_app(MODULE) as app:
         task_id = await start(app, {**ARGS, "researchModel": "exa-research-pro"})
-        steps = await until_steps(app, task_id, *keys)
+        steps = await until_steps(app.store, task_id, *keys)
     async with Store(tmp_path / "workflows.db") as store:
         await store.request_cancel(task_id)  # asked while the server was down
     async with research_app(MODULE) as app:
@@ -244,7 +233,7 @@ async def test_a_restart_after_the_deadline_keeps_the_research_the_earlier_run_s
     keys = ("webset.wait.rest", "research.create:0", "research.create:1", "research.create:2")
     async with research_app(MODULE) as app:
         task_id = await start(app, {**ARGS, "researchModel": "exa-research-pro", "timeout": 600_000})
-        steps = await until_steps(app, task_id, *keys)
+        steps = await until_steps(app.store, task_id, *keys)
     assert steps["webset.wait"]["timedOut"] is True
     with sqlite3.connect(tmp_path / "workflows.db") as conn:  # the server stayed down past the deadline
         conn.execute(

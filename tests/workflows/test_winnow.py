@@ -13,7 +13,8 @@ from exa_orch.sim.testing import SimHandle
 from exa_orch.store import TaskRecord
 from exa_orch.workflows import kit
 from exa_orch.workflows import winnow as w
-from tests.workflows.conftest import OpenApp, run_task, until
+from tests.support import until
+from tests.workflows.conftest import OpenApp, run_task
 
 MODULE = "exa_orch.workflows.winnow"
 SPECS = [

@@ -1,0 +1,110 @@
+"""The one way tests wait: await an event, or re-check a condition, always with a short bound.
+
+- `TaskEvents` records the TaskEvents a Supervisor (or TaskService) publishes and lets a test await
+  a task's status transition, and check afterwards the whole order of transitions a task went through
+  (which is how a test proves that something did NOT happen: it is absent from a complete record).
+- `until` re-checks a condition (sync or async) until it holds, for states nothing announces (another
+  process's death, a row written by a child, a simulator resource over HTTP). It returns the first truthy
+  value, so a caller can wait for and read a thing in one step.
+- `until_steps` waits until a task has checkpointed the given step keys and returns its checkpoints.
+
+A wait that runs out raises TimeoutError naming what it waited for; the bounds are short on purpose
+(a healthy run meets them by a wide margin; only a broken one reaches them).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+from collections.abc import Awaitable, Callable
+from typing import Any, Protocol, TypeVar
+
+import anyio
+
+from exa_orch.runtime import TaskEvent
+from exa_orch.store import TaskRecord
+
+T = TypeVar("T")
+
+__all__ = ["TaskEvents", "until", "until_steps"]
+
+
+async def until(
+    cond: Callable[[], T | Awaitable[T]], within: float = 10.0, every: float = 0.02, what: str = ""
+) -> T:
+    """Re-check `cond()` every `every` s until it returns something truthy, and return that.
+
+    `cond` may be a plain or an async function. Raises TimeoutError after `within` s."""
+    with anyio.move_on_after(within):
+        while True:
+            value = cond()
+            if inspect.isawaitable(value):
+                value = await value
+            if value:
+                return value  # type: ignore[return-value]
+            await anyio.sleep(every)
+    raise TimeoutError(f"{what or getattr(cond, '__name__', 'condition')} not reached within {within} s")
+
+
+class _Steps(Protocol):
+    async def load_steps(self, task_id: str) -> dict[str, Any]: ...
+
+
+async def until_steps(store: _Steps, task_id: str, *keys: str, within: float = 15.0) -> dict[str, Any]:
+    """The task's checkpoints once all of `keys` are among them (a checkpoint announces no event)."""
+    last: dict[str, Any] = {}
+
+    async def checkpointed() -> bool:
+        nonlocal last
+        last = await store.load_steps(task_id)
+        return all(k in last for k in keys)
+
+    try:
+        await until(checkpointed, within)
+    except TimeoutError:
+        raise TimeoutError(
+            f"task {task_id}: steps {keys} not all checkpointed in {within} s: {sorted(last)}"
+        ) from None
+    return last
+
+
+class _Publisher(Protocol):
+    def subscribe(self, listener: Callable[[TaskEvent], Awaitable[None]]) -> Callable[[], None]: ...
+
+
+class TaskEvents:
+    """Every TaskEvent `source` publishes from now on, in order; use as a context manager
+    (`with TaskEvents(sup) as events:`) so the listener goes away with the test."""
+
+    def __init__(self, source: _Publisher) -> None:
+        self.seen: list[TaskEvent] = []
+        self._changed = asyncio.Event()
+        self._unsubscribe = source.subscribe(self._on)
+
+    async def _on(self, event: TaskEvent) -> None:
+        self.seen.append(event)
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def __enter__(self) -> TaskEvents:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._unsubscribe()
+
+    def statuses(self, task_id: str) -> list[str]:
+        """The statuses `task_id` has moved to so far, in order."""
+        return [str(e.task.status) for e in self.seen if e.kind == "status" and e.task.id == task_id]
+
+    async def status(self, task_id: str, *wanted: str, within: float = 10.0) -> TaskRecord:
+        """The task's row as of its first transition to one of `wanted` (already seen, or awaited)."""
+        with anyio.move_on_after(within):
+            while True:
+                changed = self._changed
+                for e in self.seen:
+                    if e.kind == "status" and e.task.id == task_id and str(e.task.status) in wanted:
+                        return e.task
+                await changed.wait()
+        raise TimeoutError(
+            f"task {task_id} did not reach {wanted} within {within} s; it went {self.statuses(task_id)}"
+        )
