@@ -4,9 +4,11 @@ gets an answer that says what was wrong, and the server keeps serving."""
 from __future__ import annotations
 
 import json
+import os
 import select
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -28,6 +30,7 @@ class RawSession:
     def __init__(self, proc: subprocess.Popen[bytes]) -> None:
         self.proc = proc
         self.initialized = False
+        self._pending = b""  # bytes read past the last whole line
 
     def initialize(self) -> None:
         assert "result" in self.ask(INIT)
@@ -41,12 +44,20 @@ class RawSession:
         self.proc.stdin.flush()
 
     def read(self, deadline_s: float = 15.0) -> dict[str, Any]:
-        """The next message the server writes (it writes whole lines), within `deadline_s`."""
+        """The next message the server writes (it writes whole lines), within `deadline_s`.
+
+        Reads the pipe's fd with our own buffer: two answers written at once arrive in one read, and
+        a select() on a buffered file object would then wait for the second one in vain."""
         assert self.proc.stdout is not None
-        ready, _, _ = select.select([self.proc.stdout], [], [], deadline_s)
-        assert ready, f"no answer within {deadline_s} s"
-        line = self.proc.stdout.readline()
-        assert line, "the server closed stdout"
+        fd = self.proc.stdout.fileno()
+        deadline = time.monotonic() + deadline_s
+        while b"\n" not in self._pending:
+            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, f"no answer within {deadline_s} s"
+            chunk = os.read(fd, 1 << 16)
+            assert chunk, "the server closed stdout"
+            self._pending += chunk
+        line, self._pending = self._pending.split(b"\n", 1)
         return dict(json.loads(line))
 
     def ask(self, message: Any) -> dict[str, Any]:
