@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import logging
 import os
@@ -34,22 +33,13 @@ from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
 from exa_orch.mcp.auth import BearerAuth
 from exa_orch.mcp.server import ExaOrchServer, build_server
+from exa_orch.net import bind_listener, is_loopback
 
 log = logging.getLogger(__name__)
 
 Scope = MutableMapping[str, Any]
 ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 _LINE_LIMIT = 64 * 1024 * 1024  # one JSON-RPC message per line; agents may send large args
-
-
-def is_loopback(host: str) -> bool:
-    """True for 127.0.0.0/8, ::1 and localhost."""
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def check_bind(settings: Settings, host: str) -> None:
@@ -391,17 +381,7 @@ async def _serve_stdio(server: ExaOrchServer, stop: asyncio.Event) -> None:
 
 
 def _bind(host: str, port: int) -> socket.socket:
-    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host.strip("[]"), port))
-    except OSError as exc:
-        sock.close()
-        raise ConfigError(
-            f"cannot listen on {host}:{port}: {exc.strerror or exc}",
-            hint="Pick another --port (0 picks a free one).",
-        ) from None
+    sock = bind_listener(host, port)
     sock.set_inheritable(True)
     return sock
 

@@ -22,7 +22,6 @@ The request's `data.Viewer` goes into its ASGI scope under VIEWER_SCOPE_KEY (`vi
 from __future__ import annotations
 
 import hmac
-import ipaddress
 import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
@@ -30,6 +29,7 @@ from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode
 
 from exa_orch.config import Settings
+from exa_orch.net import is_loopback
 from exa_orch.runtime import BearerTokens, Principal, local_principal
 from exa_orch.view.data import Viewer
 
@@ -52,16 +52,6 @@ SECURITY_HEADERS = [
     ),
     (b"cache-control", b"no-store"),
 ]
-
-
-def is_loopback(host: str) -> bool:
-    """True for 127.0.0.0/8, ::1 and localhost."""
-    if host.lower() == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 def _host_name(header: bytes) -> str:

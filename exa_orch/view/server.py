@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import logging
 import signal
-import socket
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,7 +19,7 @@ import uvicorn
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
-from exa_orch.view.auth import is_loopback
+from exa_orch.net import bind_listener, is_loopback
 from exa_orch.view.data import ViewDB
 from exa_orch.view.web import build_app
 
@@ -56,22 +55,6 @@ def check_bind(settings: Settings, host: str, *, all_owners: bool = False) -> No
         )
 
 
-def bind(host: str, port: int) -> socket.socket:
-    """A listening-ready socket on host:port (0 picks a free port); ConfigError if it is taken."""
-    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        sock.bind((host.strip("[]"), port))
-    except OSError as exc:
-        sock.close()
-        raise ConfigError(
-            f"cannot listen on {host}:{port}: {exc.strerror or exc}",
-            hint="Pick another --port (0 picks a free one).",
-        ) from None
-    return sock
-
-
 def run_view(settings: Settings, *, db_path: Path, host: str, port: int, all_owners: bool = False) -> int:
     """Serve the view until interrupted; 0 on a clean stop (see module docstring). `all_owners`:
     operator mode, every caller sees every task with its owner."""
@@ -81,7 +64,7 @@ def run_view(settings: Settings, *, db_path: Path, host: str, port: int, all_own
 
 async def _serve(settings: Settings, db_path: Path, host: str, port: int, all_owners: bool) -> int:
     async with ViewDB(db_path) as db:
-        sock = bind(host, port)
+        sock = bind_listener(host, port)
         try:
             shown = f"[{host.strip('[]')}]" if ":" in host else host
             url = f"http://{shown}:{sock.getsockname()[1]}/"

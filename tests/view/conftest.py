@@ -14,9 +14,9 @@ import pytest
 import uvicorn
 
 from exa_orch.config import Secret, Settings
+from exa_orch.net import bind_listener
 from exa_orch.store import Store
 from exa_orch.view.data import ViewDB
-from exa_orch.view.server import bind
 from exa_orch.view.web import build_app
 
 ServeView = Callable[..., AbstractAsyncContextManager[str]]
@@ -41,7 +41,7 @@ def serve_view() -> ServeView:
         async with ViewDB(db_path) as db:
             settings = Settings(http_token=Secret(token) if token else None)
             app: Any = build_app(db, settings)
-            sock = bind("127.0.0.1", 0)
+            sock = bind_listener("127.0.0.1", 0)
             sock.listen(128)  # connections queue from now on: the URL works before uvicorn accepts
             server = uvicorn.Server(
                 uvicorn.Config(app, lifespan="off", log_level="warning", access_log=False, log_config=None)

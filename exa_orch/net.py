@@ -1,0 +1,37 @@
+"""Listening sockets for the faces that serve HTTP (`serve --http`, `view`): one rule for what
+counts as loopback and one way to bind, so both refuse and report alike."""
+
+from __future__ import annotations
+
+import ipaddress
+import socket
+
+from exa_orch.errors import ConfigError
+
+__all__ = ["bind_listener", "is_loopback"]
+
+
+def is_loopback(host: str) -> bool:
+    """True for 127.0.0.0/8, ::1 and localhost (any case)."""
+    if host.lower() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+def bind_listener(host: str, port: int) -> socket.socket:
+    """A bound socket on host:port (0 picks a free port); ConfigError naming the cause if it can't be."""
+    family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host.strip("[]"), port))
+    except OSError as exc:
+        sock.close()
+        raise ConfigError(
+            f"cannot listen on {host}:{port}: {exc.strerror or exc}",
+            hint="Pick another --port (0 picks a free one).",
+        ) from None
+    return sock
