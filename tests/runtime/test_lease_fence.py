@@ -3,19 +3,22 @@ lost lease (the task resumes later), never as a failure."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
 import pytest
+from pydantic import BaseModel
 
 from exa_orch.config import Secret
-from exa_orch.errors import LeaseHeld, LeaseLapsed
+from exa_orch.errors import LeaseHeld, LeaseLapsed, OrchError
 from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence, margin_for
 from exa_orch.gateway.transport import GovernedTransport
+from exa_orch.runtime import Supervisor, TaskContext, WorkflowRegistry, WorkflowSpec
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskRecord, TaskStatus
-from tests.runtime.conftest import supervisor
+from tests.runtime.conftest import FAST, supervisor
 from tests.support import until
 
 
@@ -101,3 +104,58 @@ async def test_the_transport_refuses_before_the_send_and_records_the_refusal(
 def test_the_margin_is_two_seconds_or_a_quarter_of_a_short_lease() -> None:
     assert margin_for(15.0) == 2.0
     assert margin_for(0.5) == 0.125
+
+
+class SwallowArgs(BaseModel):
+    pass
+
+
+async def swallowing_workflow(ctx: TaskContext, args: SwallowArgs) -> dict[str, Any]:
+    """Records a failed create as a result and goes on, as some built-in workflows do with OrchError."""
+    try:
+        made = await ctx.services["http"].post("/websets/v0/websets", json={"search": {"query": "x"}})
+    except OrchError as exc:
+        return {"error": exc.to_dict()}
+    return {"made": made.json()["id"]}
+
+
+async def test_a_workflow_that_catches_the_refusal_does_not_end_the_task(
+    store: Store, sim: SimHandle, governed: httpx.AsyncClient
+) -> None:
+    now = [0.0]
+    claim = store.claim_runnable
+
+    async def claim_then_stop(*args: Any, **kwargs: Any) -> list[TaskRecord]:
+        records = await claim(*args, **kwargs)
+        if records:
+            now[0] += 100.0
+        return records
+
+    store.claim_runnable = claim_then_stop  # type: ignore[method-assign]
+    workflows = WorkflowRegistry([WorkflowSpec("rt.swallow", SwallowArgs, swallowing_workflow, "catches")])
+    sup = Supervisor(
+        store, workflows, {"http": governed}, **{**FAST, "heartbeat": 3600.0}, monotonic=lambda: now[0]
+    )
+    async with sup:
+        task = await sup.tasks.create("rt.swallow", {})
+        await until(lambda: sup.started_total >= 2, within=15, what="two lapsed runs")
+        record = await store.get_task(task.id)
+    # The workflow returned {"error": ...}, yet the run ended as a lost lease: nothing stored.
+    assert record.status is TaskStatus.WORKING
+    assert record.result is None and record.error is None
+    assert sim.log() == []
+
+
+async def test_a_heartbeat_renewal_moves_the_fence_on(store: Store, governed: httpx.AsyncClient) -> None:
+    now = [0.0]
+    gate = asyncio.Event()
+    async with supervisor(store, {"http": governed, "gate": gate}, monotonic=lambda: now[0]) as sup:
+        task = await sup.tasks.create("rt.steps", {"steps": 1, "block_at": 0})
+        actor = await until(lambda: sup.actor(task.id), what="the actor")
+        assert actor.fence is not None
+        assert actor.fence.valid_until == FAST["lease_ttl"]  # leased at 0
+        now[0] = 3.0  # the next heartbeat renews at 3: valid until 3 + TTL
+        await until(lambda: actor.fence.valid_until == 3.0 + FAST["lease_ttl"], what="a renewal")
+        gate.set()
+        done = await sup.tasks.wait(task.id, timeout=30)
+    assert done.status is TaskStatus.COMPLETED, done.error
