@@ -9,6 +9,7 @@ OrchError (.code, .hint)
   |   + ForeignDatabase      the file is another application's SQLite database (left untouched)
   |   + InvalidTransition    a task status change that the state machine forbids
   |   + LeaseHeld            another process owns the task's lease
+  |   |   + LeaseLapsed      our lease may have lapsed: a request to Exa was not sent
   + TaskNotFound             no task with that id that the caller may see
   |   + TaskExpired          the caller's task finished and was removed after its TTL
   + TaskTerminal             the task already finished; it can't be cancelled or resumed
@@ -187,6 +188,23 @@ class LeaseHeld(StoreError):
         super().__init__(f"task {task_id!r} is leased by another process ({owner})")
         self.task_id = task_id
         self.owner = owner
+
+
+class LeaseLapsed(LeaseHeld):
+    """This process's lease on a task may have lapsed (it was stopped, or renewals failed): a request
+    to Exa was refused unsent, since another process may own the task and have done the work."""
+
+    def __init__(self, task_id: str, what: str, left_s: float) -> None:
+        StoreError.__init__(
+            self,
+            f"task {task_id!r}: {what} was not sent: this process's lease "
+            + (f"lapsed {-left_s:.1f} s ago" if left_s <= 0 else f"has only {left_s:.1f} s left")
+            + " (was the process stopped, or the database unreachable?)",
+            hint="Nothing to do: the task resumes under whichever process holds its lease next.",
+        )
+        self.task_id = task_id
+        self.owner = "unknown"
+        self.what = what
 
 
 class TaskNotFound(OrchError):

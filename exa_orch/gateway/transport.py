@@ -9,7 +9,9 @@
    (except for streamed successes, which are returned as they start);
 3. turns statuses >= 400 and transport failures into typed errors (`gateway/errors.py`),
    retrying the transient ones as `gateway/retry.py` allows; a 409 on a create that was retried
-   after an ambiguous failure is resolved to the existing object (GET by externalId).
+   after an ambiguous failure is resolved to the existing object (GET by externalId);
+4. right before each attempt is sent, checks the lease fence of the task it is made for
+   (`gateway/fence.py`): a task whose lease may have lapsed sends nothing (LeaseLapsed).
 
 The slot is taken before the limiter token: a token taken first could be spent waiting for a
 slot, and tokens released together by a slot would arrive at Exa as a burst.
@@ -30,6 +32,7 @@ from tenacity import RetryCallState
 from exa_orch.config import Secret
 from exa_orch.errors import GatewayError, RateLimited
 from exa_orch.gateway.errors import MissingApiKey, error_from_exception, error_from_response
+from exa_orch.gateway.fence import check_current
 from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
 from exa_orch.gateway.retry import (
     PRE_SEND_ERRORS,
@@ -286,6 +289,13 @@ class GovernedTransport(httpx.AsyncBaseTransport):
     async def _attempt(self, call: _Call) -> httpx.Response:
         shape = call.shape
         await self._enter(self.gate(shape.family), shape)
+        # Checked last, after every wait: a process stopped while it queued (or before this call)
+        # may have lost its task's lease, and another process may have made the object already.
+        try:
+            check_current(f"{shape.method} {shape.path}")
+        except BaseException:
+            self._slots.release()
+            raise
         stats = self.stats
         stats.attempts += 1
         stats.in_flight += 1

@@ -30,6 +30,7 @@ ctx.sleep early. The list of messages is created on the first one, so an idle ac
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable
@@ -41,10 +42,12 @@ from exa_orch.errors import (
     InvalidParams,
     InvalidTransition,
     LeaseHeld,
+    LeaseLapsed,
     OrchError,
     StoreError,
     TaskNotFound,
 )
+from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.events import TaskEvent
 from exa_orch.runtime.spec import WorkflowSpec
@@ -116,6 +119,7 @@ class TaskActor:
         "_outcome",
         "_done",
         "_watchers",
+        "fence",
     )
 
     def __init__(
@@ -129,6 +133,7 @@ class TaskActor:
         emit: Callable[[TaskEvent], None],
         on_exit: Callable[[TaskActor], None],
         hook_timeout: float = 10.0,
+        fence: LeaseFence | None = None,
     ) -> None:
         self.record = record
         self._store = store
@@ -150,6 +155,9 @@ class TaskActor:
         self._ctx: TaskContext | None = None
         self._args: Any = None  # the validated args, STARTING -> RUNNING
         self._outcome: Any = None  # the result (RUNNING -> COMPLETING) or error dict (-> FAILING)
+        # The lease's validity on a monotonic clock, renewed by the supervisor; every request to
+        # Exa made for this task checks it first (gateway/fence.py). None: never fenced (tests).
+        self.fence = fence
 
     @property
     def task_id(self) -> str:
@@ -214,6 +222,8 @@ class TaskActor:
     async def run(self) -> None:
         """Drive the task to completed/failed/cancelled, or stop leaving it resumable."""
         self._task = asyncio.current_task()
+        if self.fence is not None:
+            CURRENT_FENCE.set(self.fence)  # this asyncio task's own context, inherited by its children
         try:
             self._enter(ActorState.STARTING)
             while self.state is not ActorState.DONE:
@@ -232,6 +242,11 @@ class TaskActor:
             # Another process took the task (our lease expired), it was deleted, or it finished
             # already: not ours to write.
             logger.warning("task %s: stopped without writing: %s", self.task_id, exc)
+            if isinstance(exc, LeaseLapsed):
+                # Our lease may still be on the row (nobody took it yet): give it back, so the
+                # next claim resumes the task at once instead of after another renewal's TTL.
+                with contextlib.suppress(Exception):
+                    await self._store.release_lease(self.task_id, self._owner)
         except StoreError as exc:
             logger.error(
                 "task %s: stopped on a database error (%s); it resumes once its lease expires",
@@ -317,12 +332,14 @@ class TaskActor:
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # any other BaseException (Exception too) is the workflow's failure
+            self._raise_if_fenced()  # a refused request surfaced as (or wrapped in) another error
             if self._stop is not None:
                 # The interrupt surfaced as another error (a client wrapping CancelledError): still a stop.
                 self._uncancel()
                 return ActorState.STOPPING
             self._outcome = _error_dict(exc, ctx)
             return ActorState.FAILING
+        self._raise_if_fenced()  # the workflow caught a refused request and went on: not its result
         if self._stop is not None:
             # The cancel arrived after the workflow's last await: the result is discarded.
             self._uncancel()
@@ -416,6 +433,12 @@ class TaskActor:
     def _progress_event(self, progress: dict[str, Any]) -> None:
         self.record = dataclasses.replace(self.record, progress=progress)
         self._emit(TaskEvent("progress", self.record, progress))
+
+    def _raise_if_fenced(self) -> None:
+        """Raise the LeaseLapsed of a request the fence refused during this run, if any: the
+        workflow may have wrapped or caught it, but the task is not ours to end any more."""
+        if self.fence is not None and self.fence.tripped is not None:
+            raise self.fence.tripped
 
     def _uncancel(self) -> None:
         # Undo exactly our own interrupt; a cancel from outside stays pending and ends the actor.

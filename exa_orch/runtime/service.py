@@ -60,8 +60,11 @@ class TaskRunner(Protocol):
     def actor(self, task_id: str) -> TaskActor | None:
         """The actor running `task_id` in this process, if any."""
 
-    def start_leased(self, record: TaskRecord) -> TaskActor:
-        """Run a task this process has just leased outside a claim."""
+    def monotonic(self) -> float:
+        """The clock of the actors' lease fences (read before taking a lease outside a claim)."""
+
+    def start_leased(self, record: TaskRecord, leased_at: float | None = None) -> TaskActor:
+        """Run a task this process has just leased outside a claim, at `leased_at` on `monotonic`."""
 
     def changed(self, task_id: str) -> asyncio.Event:
         """An event set at the next status change of `task_id` made in this process."""
@@ -229,6 +232,7 @@ class TaskService:
                 async with asyncio.timeout(self.cancel_wait):
                     await actor.wait_done()
             return await self._store.get_task(task_id)
+        leased_at = self._sup.monotonic()
         if await self._store.acquire_lease(task_id, self._sup.owner, self._sup.lease_ttl):
             # Nobody runs it: a server that stopped or died left it, or it is still pending.
             leased = await self._store.get_task(task_id)
@@ -236,7 +240,7 @@ class TaskService:
                 if leased.status is TaskStatus.WORKING and leased.type in self._sup.workflows:
                     # An earlier run began it and may have started Exa work: a run that replays
                     # its checkpoints finds the workflow's cancel hooks, runs them and ends it.
-                    actor = self._sup.start_leased(leased)
+                    actor = self._sup.start_leased(leased, leased_at)
                     with contextlib.suppress(TimeoutError):
                         async with asyncio.timeout(self.cancel_wait):
                             await actor.wait_done()

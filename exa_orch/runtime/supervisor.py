@@ -17,11 +17,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any, Self
 
 from exa_orch.errors import TaskNotFound
+from exa_orch.gateway.fence import LeaseFence, margin_for
 from exa_orch.runtime.actor import Message, TaskActor
 from exa_orch.runtime.events import TaskEvent, TaskListener
 from exa_orch.runtime.principal import TtlPolicy
@@ -52,6 +54,7 @@ class Supervisor:
         hook_timeout: float = 10.0,
         stop_timeout: float = 20.0,
         ttl: TtlPolicy | None = None,
+        monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
         if max_working < 1:
             raise ValueError("max_working must be at least 1")
@@ -68,6 +71,8 @@ class Supervisor:
         self.cleanup_interval = cleanup_interval
         self.hook_timeout = hook_timeout
         self.stop_timeout = stop_timeout
+        # The clock of each actor's lease fence (gateway/fence.py); a test may pass its own.
+        self.monotonic = monotonic
         self.tasks = TaskService(self, ttl=ttl)  # `ttl`: finished tasks' default and maximum TTL
         self.max_working_seen = 0  # gauge for tests and stats: the most actors ever alive at once
         self.started_total = 0
@@ -206,24 +211,34 @@ class Supervisor:
             return
         # Only the types this server can run: another server on the same file (with other extra
         # workflows, or another version) keeps its tasks instead of seeing them failed as unknown here.
+        # Taken before the claim: the leases' expiry is stamped after it, so they last at least
+        # until this + TTL, on a clock that keeps running while the process is stopped.
+        leased_at = self.monotonic()
         records = await self.store.claim_runnable(self.owner, self.lease_ttl, free, self.workflows.types())
         for record in records:
             if str(record.status) == "working":  # an operator wants to see a restart pick work up
                 logger.info("task %s (%s): resuming from its last checkpoint", record.id, record.type)
-            self._start(record)
+            self._start(record, leased_at)
 
-    def start_leased(self, record: TaskRecord) -> TaskActor:
+    def start_leased(self, record: TaskRecord, leased_at: float | None = None) -> TaskActor:
         """Run a task this process has just leased outside a claim (TaskService.cancel's replay).
 
+        `leased_at` is `self.monotonic()` read before the lease was taken (now if not given).
         It may run beyond `max_working` for a moment: it only replays to its cancel hooks and ends."""
-        self._start(record)
+        self._start(record, self.monotonic() if leased_at is None else leased_at)
         return self._actors[record.id]
 
-    def _start(self, record: TaskRecord) -> None:
+    def _start(self, record: TaskRecord, leased_at: float) -> None:
         assert self._tg is not None
         if record.id in self._actors:
             return  # already ours (a renewed claim of a task this process runs)
         spec = self.workflows.get(record.type) if record.type in self.workflows else None
+        fence = LeaseFence(
+            record.id,
+            leased_at + self.lease_ttl,
+            margin=margin_for(self.lease_ttl),
+            clock=self.monotonic,
+        )
         actor = TaskActor(
             record,
             store=self.store,
@@ -233,6 +248,7 @@ class Supervisor:
             emit=self.emit,
             on_exit=self._on_exit,
             hook_timeout=self.hook_timeout,
+            fence=fence,
         )
         if self._stop.is_set():
             # A claim that landed after the stop began: give the lease back instead of starting work.
@@ -253,10 +269,12 @@ class Supervisor:
     async def _heartbeat_once(self) -> None:
         if not self._actors:
             return
+        renewed_at: float | None = self.monotonic()
         try:
             # Only the tasks an actor runs here: an actor that died leaves its lease to expire.
             await self.store.renew_leases(self.owner, self.lease_ttl, list(self._actors))
         except Exception:
+            renewed_at = None
             # Still check the rows below: if renewals keep failing, another process may take a
             # lease, and the actor must then stop rather than run the task a second time.
             logger.exception("supervisor heartbeat: renewing leases failed; checking ownership anyway")
@@ -273,6 +291,9 @@ class Supervisor:
             elif record.lease_owner != self.owner and not record.terminal:
                 logger.warning("task %s: lease lost to %s; stopping here", task_id, record.lease_owner)
                 actor.post(Message.SHUTDOWN)
+            elif renewed_at is not None and record.lease_owner == self.owner and actor.fence is not None:
+                # Still ours after the renewal: it lasts until at least the renewal's start + TTL.
+                actor.fence.extend(renewed_at + self.lease_ttl)
 
     async def _cleanup_once(self) -> None:
         removed = await self.store.delete_expired()

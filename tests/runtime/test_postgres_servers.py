@@ -191,19 +191,15 @@ async def test_three_servers_one_killed_one_stopped_run_every_task_and_step_once
     assert made_twice == {}, (made_twice, stats["creates_by_kind"])
     # The stopped server, woken, wrote nothing: the database is as the others left it.
     assert after == before
-    # Nor did it make an Exa object the others had made already. KNOWN BUG (reported, not fixed
-    # here): a server stopped between a create's find-first and its send sends the create when
-    # woken, its lease long lost, so an object the survivor made is made again: seen for agent runs
-    # (research.deep's research.create, research.verifiedCollection's research.create:i) and
-    # enrichments (lifecycle.harvest's enrich.i), the kinds found by their metadata mark; a webset's
-    # externalId gets a 409 instead. The woken server then can't save the step (its lease is gone),
-    # so the database stays as it was. Until the gateway refuses to send once the lease may have
-    # lapsed, this run is marked xfail when it happens, with the objects made again.
+    # Nor did it make an Exa object at all: woken between a create's find-first and its send, its
+    # lease long lapsed, the gateway's lease fence (gateway/fence.py) refuses the send, so the
+    # object the survivor made (an agent run or enrichment, found by its metadata mark) is not
+    # made again. Before the fence, it was, for research.create, research.create:i and enrich.i.
+    late = [e["created"] for e in sim_thread.log()[len(exa_log) :] if e.get("created")]
+    marks = [(c["kind"], c.get("externalId") or c["metadata"].get(CREATE_MARK)) for c in late]
     woken = {kind: n for kind, n in duplicates(sim_thread.log()).items() if n}
-    if woken:
-        late = [e["created"] for e in sim_thread.log()[len(exa_log) :] if e.get("created")]
-        marks = [(c["kind"], c.get("externalId") or c["metadata"].get(CREATE_MARK)) for c in late]
-        pytest.xfail(f"known bug: the woken server made Exa objects again after losing its leases: {marks}")
+    assert woken == {}, marks
+    assert marks == []
 
 
 async def test_a_wait_returns_when_another_server_finishes_the_task_not_at_a_poll(
