@@ -23,7 +23,7 @@ demo: $(STAMP)
 test: $(STAMP)
 	bash scripts/ensure-postgres.sh
 	sh scripts/ensure-chromium.sh
-	$(BIN)/python -m pytest -q -n 4 --dist loadfile
+	$(BIN)/python -m pytest -q -n 6 --dist loadfile
 
 lint: $(STAMP)
 	$(BIN)/ruff check exa_orch tests bench
