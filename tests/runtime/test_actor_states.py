@@ -204,9 +204,8 @@ async def test_stop_while_running(message: Message, status: TaskStatus, tmp_path
 async def test_wait_state_returns_done_when_the_state_is_never_reached(tmp_path: Path) -> None:
     async with Store(tmp_path / "t.db") as store:
         actor = _actor(store, await _leased(store), None, [])
-        waiter = asyncio.create_task(actor.wait_state(S.COMPLETING))
-        await asyncio.sleep(0)  # let it register before the run
-        await actor.run()
+        # gather starts the waiter's task first, so it is registered before the run begins.
         async with asyncio.timeout(5):
-            assert await waiter is S.DONE
+            reached, _ = await asyncio.gather(actor.wait_state(S.COMPLETING), actor.run())
+        assert reached is S.DONE
         assert await actor.wait_state(S.RUNNING) is S.DONE  # after the end: at once

@@ -17,7 +17,6 @@ import random
 import signal
 import sqlite3
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
@@ -75,15 +74,12 @@ class Lane:
 def _connect(db: str) -> Any:
     if db.startswith("postgresql://"):
         conn = PgSync(db)
-        # A commit the child sent just before it died may still land: wait until the server has
-        # ended the dead child's sessions (no event says so; poll, bounded), then read.
-        deadline = time.monotonic() + 20
-        while conn.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-            "AND application_name LIKE 'exa-orch%' AND pid <> pg_backend_pid()"
-        ).fetchone()[0]:
-            assert time.monotonic() < deadline, "the killed child's sessions never ended"
-            time.sleep(0.01)
+        # A commit the child sent just before it died may still land: end the dead child's
+        # sessions and let the server wait (bounded, 20 s) until each is gone, then read.
+        orphans = "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name LIKE 'exa-orch%' AND pid <> pg_backend_pid()"
+        for (pid,) in conn.execute(orphans).fetchall():
+            conn.execute("SELECT pg_terminate_backend(?, 20000)", (pid,))
+        assert not conn.execute(orphans).fetchall(), "the killed child's sessions never ended"
         return conn
     conn = sqlite3.connect(db)
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"

@@ -60,11 +60,9 @@ async def test_watch_redraws_as_progress_moves(store: Store) -> None:
     console, out = recording_console()
     watcher = asyncio.create_task(show_tasks(store.path, LOCAL, console=console, watch=True, interval=0.05))
     try:
-        await until(lambda: asyncio.sleep(0, "1/8" in out.getvalue()), within=10)
+        await until(lambda: "1/8" in out.getvalue(), within=10)
         await store.set_progress(task.id, {"step": "collect", "completed": 6, "total": 8, "message": "later"})
-        await until(
-            lambda: asyncio.sleep(0, "6/8" in out.getvalue() and "later" in out.getvalue()), within=10
-        )
+        await until(lambda: "6/8" in out.getvalue() and "later" in out.getvalue(), within=10)
     finally:
         watcher.cancel()
         with pytest.raises(asyncio.CancelledError):
