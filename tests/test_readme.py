@@ -333,7 +333,7 @@ def test_every_relative_link_and_path_in_the_docs_exists() -> None:
 
 
 def test_the_path_check_catches_a_missing_file(tmp_path: Path) -> None:
-    beside = "../shared/exa-api/spec.yaml"  # escape-probe
+    beside = "../elsewhere/spec.yaml"  # escape-probe
     doc = tmp_path / "x.md"
     doc.write_text(f"See [the spec]({beside}) and `exa_orch/nothing_here.py`.")
     assert [w for w, t in named_paths(doc) if not t.exists()] == [beside, "exa_orch/nothing_here.py"]

@@ -64,9 +64,9 @@ def test_the_scan_catches_each_way_out(tmp_path: Path) -> None:
     # Files laid out like the tree's (tests/x.py, exa_orch/x.py) in a stand-in root.
     cases = {
         "tests/_escape_probe_1.py": 'SPEC = Path(__file__).resolve().parents[2] / "exa-api"',
-        "tests/_escape_probe_2.py": 'NOTES = Path(__file__).parent.parent.parent / "shared"',
-        "tests/_escape_probe_3.py": 'SPEC = "../shared/exa-api/exa-websets-spec.yaml"',
-        "tests/_escape_probe_4.py": 'SPEC = "/work/shared/exa-api/exa-websets-spec.yaml"',
+        "tests/_escape_probe_2.py": 'NOTES = Path(__file__).parent.parent.parent / "elsewhere"',
+        "tests/_escape_probe_3.py": 'SPEC = "../elsewhere/exa-websets-spec.yaml"',
+        "tests/_escape_probe_4.py": 'SPEC = "/work/elsewhere/exa-websets-spec.yaml"',
         "exa_orch/store/_escape_probe_5.py": 'HERE = Path(__file__).resolve().parents[3] / "migrations"',
     }
     fine = {
@@ -115,7 +115,7 @@ def test_the_tests_that_read_files_open_nothing_outside_the_repository() -> None
 def test_the_audit_hook_refuses_a_file_outside_the_repository(tmp_path: Path) -> None:
     # A probe test that reads a file beside the repository: the plugin must refuse it and fail.
     probe = tmp_path / "test_audit_probe.py"
-    outside = ROOT.parent / "shared" / "exa-api" / "exa-websets-spec.yaml"  # what ../shared would be
+    outside = ROOT.parent / "elsewhere" / "exa-websets-spec.yaml"  # a sibling of the repository
     probe.write_text(
         f"from pathlib import Path\n\ndef test_reads_beside_the_repo():\n    Path({str(outside)!r}).read_text()\n"
     )
