@@ -117,7 +117,6 @@ class TaskActor:
         "_ctx",
         "_args",
         "_outcome",
-        "_done",
         "_watchers",
         "fence",
     )
@@ -146,7 +145,6 @@ class TaskActor:
         # Created on the first message: most actors never get one, and an idle actor stays small.
         self._mailbox: list[Message] | None = None
         self.state = ActorState.CREATED
-        self._done: asyncio.Future[None] | None = None
         # (state, future) pairs of `wait_state` callers, created on the first one.
         self._watchers: list[tuple[ActorState, asyncio.Future[ActorState]]] | None = None
         self._stop: Message | None = None
@@ -165,11 +163,7 @@ class TaskActor:
 
     async def wait_done(self) -> None:
         """Return once the actor has stopped (whatever the outcome)."""
-        if self.state is ActorState.DONE:
-            return
-        if self._done is None:
-            self._done = asyncio.get_running_loop().create_future()
-        await asyncio.shield(self._done)
+        await self.wait_state(ActorState.DONE)
 
     async def wait_state(self, state: ActorState) -> ActorState:
         """Return once the actor enters `state` (at once if it is there), or DONE if it ends first.
@@ -262,8 +256,6 @@ class TaskActor:
             self._args = self._outcome = None
             if self.state is not ActorState.DONE:
                 self._enter(ActorState.DONE)  # ended by an error or an outside cancel
-            if self._done is not None and not self._done.done():
-                self._done.set_result(None)
             self._on_exit(self)
 
     def _starting(self) -> ActorState:
