@@ -239,10 +239,7 @@ async def _run_pg(url: str, query: str) -> tuple[list[str], list[tuple[Any, ...]
             url, options="-c default_transaction_read_only=on -c statement_timeout=30000"
         )
     except psycopg.Error as exc:
-        raise StoreError(
-            f"cannot connect to the PostgreSQL database {postgres.redact(url)}: {str(exc).strip()}",
-            hint="Check the URL in --db (or EXA_ORCH_DB) and that the server runs.",
-        ) from None
+        raise postgres.connect_error(url, exc) from None
     async with conn:
         try:
             await conn.execute(b"BEGIN READ ONLY")

@@ -165,11 +165,16 @@ def _connect(url: str, application: str) -> Any:
             options=f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS} -c TimeZone=UTC",
         )
     except psycopg.Error as exc:
-        raise StoreError(
-            f"cannot connect to the PostgreSQL database {redact(url)}: {str(exc).strip()}",
-            hint="Check that the server runs and the URL (host, port, user, database) is right; "
-            "create the database first (createdb), exa-orch creates its tables.",
-        ) from None
+        raise connect_error(url, exc) from None
+
+
+def connect_error(url: str, exc: Exception) -> StoreError:
+    """The one error for a PostgreSQL connection that could not be made (the URL's password redacted)."""
+    return StoreError(
+        f"cannot connect to the PostgreSQL database {redact(url)}: {str(exc).strip()}",
+        hint="Check that the server runs and the URL in --db or EXA_ORCH_DB (host, port, user, database) "
+        "is right; create the database first (createdb), exa-orch creates its tables.",
+    )
 
 
 class PgConn:
@@ -329,10 +334,7 @@ class Reader:
                 self._url, autocommit=True, application_name="exa-orch reader", options="-c TimeZone=UTC"
             )
         except psycopg.Error as exc:
-            raise StoreError(
-                f"cannot connect to the PostgreSQL database {redact(self._url)}: {str(exc).strip()}",
-                hint="Check that the server runs and the URL is right.",
-            ) from None
+            raise connect_error(self._url, exc) from None
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         text, order = translate(sql)
