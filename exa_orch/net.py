@@ -6,9 +6,10 @@ from __future__ import annotations
 import ipaddress
 import socket
 
+from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
 
-__all__ = ["bind_listener", "is_loopback"]
+__all__ = ["bind_listener", "is_loopback", "require_token_beyond_loopback"]
 
 
 def is_loopback(host: str) -> bool:
@@ -35,3 +36,15 @@ def bind_listener(host: str, port: int) -> socket.socket:
             hint="Pick another --port (0 picks a free one).",
         ) from None
     return sock
+
+
+def require_token_beyond_loopback(settings: Settings, host: str, what: str) -> None:
+    """Refuse to serve `what` beyond loopback unless bearer tokens are configured (then every
+    request needs one)."""
+    if not is_loopback(host) and not settings.http_auth:
+        raise ConfigError(
+            f"refusing to serve {what} on {host}: binding beyond loopback needs a bearer token",
+            hint="Set EXA_ORCH_HTTP_TOKEN to a long random secret, or name several with "
+            "EXA_ORCH_HTTP_TOKENS=alice=<secret>,bob=<secret> (clients then send "
+            "'Authorization: Bearer <token>'), or keep the default --host 127.0.0.1.",
+        )

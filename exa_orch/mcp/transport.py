@@ -30,10 +30,9 @@ from pydantic import ValidationError
 
 from exa_orch.app import open_app
 from exa_orch.config import Settings
-from exa_orch.errors import ConfigError
 from exa_orch.mcp.auth import BearerAuth
 from exa_orch.mcp.server import ExaOrchServer, build_server
-from exa_orch.net import bind_listener, is_loopback
+from exa_orch.net import bind_listener, require_token_beyond_loopback
 
 log = logging.getLogger(__name__)
 
@@ -44,13 +43,7 @@ _LINE_LIMIT = 64 * 1024 * 1024  # one JSON-RPC message per line; agents may send
 
 def check_bind(settings: Settings, host: str) -> None:
     """Refuse a bind beyond loopback unless a bearer token is configured."""
-    if not is_loopback(host) and not settings.http_auth:
-        raise ConfigError(
-            f"refusing to serve MCP over HTTP on {host}: binding beyond loopback needs a bearer token",
-            hint="Set EXA_ORCH_HTTP_TOKEN to a long random secret, or name several with "
-            "EXA_ORCH_HTTP_TOKENS=alice=<secret>,bob=<secret> (clients then send "
-            "'Authorization: Bearer <token>'), or keep the default --host 127.0.0.1.",
-        )
+    require_token_beyond_loopback(settings, host, "MCP over HTTP")
 
 
 def serve(settings: Settings, *, db_path: Path | str, http: bool, host: str, port: int) -> int:

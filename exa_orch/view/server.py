@@ -19,7 +19,7 @@ import uvicorn
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
-from exa_orch.net import bind_listener, is_loopback
+from exa_orch.net import bind_listener, is_loopback, require_token_beyond_loopback
 from exa_orch.view.data import ViewDB
 from exa_orch.view.web import build_app
 
@@ -46,13 +46,7 @@ def check_bind(settings: Settings, host: str, *, all_owners: bool = False) -> No
             hint="Keep the default --host 127.0.0.1 for --all-owners, or drop --all-owners to serve "
             "each token its own tasks.",
         )
-    if not is_loopback(host) and not settings.http_auth:
-        what = "the view"
-        raise ConfigError(
-            f"refusing to serve {what} on {host}: binding beyond loopback needs a bearer token",
-            hint="Configure EXA_ORCH_HTTP_TOKENS (or EXA_ORCH_HTTP_TOKEN) with long random secrets, "
-            "or keep the default --host 127.0.0.1.",
-        )
+    require_token_beyond_loopback(settings, host, "the view")
 
 
 def run_view(settings: Settings, *, db_path: Path, host: str, port: int, all_owners: bool = False) -> int:
