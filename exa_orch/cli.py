@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from exa_orch import __version__
-from exa_orch.config import Settings
+from exa_orch.config import Settings, db_target
 from exa_orch.errors import InvalidParams, OrchError
 from exa_orch.log import configure_logging
 
@@ -29,8 +29,7 @@ log = logging.getLogger("exa_orch.cli")
 def _db_path(args: argparse.Namespace, settings: Settings) -> Path | str:
     if not args.db:
         return settings.db_path
-    # A PostgreSQL URL stays text: Path would fold its '//'.
-    return str(args.db) if str(args.db).startswith(("postgresql://", "postgres://")) else Path(args.db)
+    return db_target(str(args.db))
 
 
 def _sqlite_db(args: argparse.Namespace, settings: Settings, command: str) -> Path:

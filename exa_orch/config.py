@@ -133,12 +133,17 @@ def _url(env: Mapping[str, str], name: str, default: str) -> str:
     return url
 
 
+def db_target(raw: str) -> Path | str:
+    """What `--db` or EXA_ORCH_DB names: a PostgreSQL URL as text (Path would fold its '//'), else a
+    SQLite file, `~` expanded (client configs such as Claude Desktop's JSON pass it unexpanded)."""
+    if raw.startswith(("postgresql://", "postgres://")):
+        return raw
+    return Path(raw).expanduser()
+
+
 def _db_path(env: Mapping[str, str]) -> Path | str:
     raw = env.get("EXA_ORCH_DB", "").strip()
-    if raw.startswith(("postgresql://", "postgres://")):
-        return raw  # a PostgreSQL URL stays text: Path would fold its '//'
-    # `~` is expanded because client configs (Claude Desktop's JSON) pass env values unexpanded.
-    return Path(raw).expanduser() if raw else default_db_path()
+    return db_target(raw) if raw else default_db_path()
 
 
 def _log_level(env: Mapping[str, str]) -> str:
