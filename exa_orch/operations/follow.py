@@ -4,11 +4,10 @@ and follow it to its end, durably. It is what a task-augmented toolhost `start_s
 job does, and `tasks/result` carries the finished object, where a plain call returns at creation.
 
 Steps: `start` (the create, checkpointed: a resumed run keeps following the job it started), then
-reads until the job is terminal (reads are safe to repeat). Searches and enrichments carry
-`metadata.exaOrchStep = <task id>:start`, so a run killed after Exa created the object but before
-the checkpoint finds it on resume rather than starting a second one (a research run has no such
-lookup: it may be started twice in that window). Cancelling the task cancels the job
-at Exa. Operations run through `services["dispatch"]`, as the "operation" task type does.
+reads until the job is terminal (reads are safe to repeat). The create carries the task's key
+`<task id>:start` as every create run as a task does (`operations.tasks.mark_create`, found again by
+`_creates`), so a run killed after Exa created the job but before the checkpoint finds it on resume
+rather than starting a second one. Cancelling the task cancels the job at Exa. Operations run through `services["dispatch"]`, as the "operation" task type does.
 """
 
 from __future__ import annotations
@@ -23,6 +22,7 @@ from exa_orch.errors import ConfigError, NotFoundError, OrchError, TaskTerminal
 from exa_orch.runtime import TaskContext, WorkflowSpec
 
 from .models import Args
+from .tasks import mark_create
 
 FOLLOW_TASK_TYPE = "exa.follow"
 POLL_INTERVAL_S = 1.0
@@ -63,9 +63,6 @@ KINDS: dict[str, Followed] = {
         frozenset({"completed", "failed", "canceled", "cancelled"}),
     ),
 }
-# Kinds whose objects a webset lists (GET /websets/{id} with raw), under this key.
-LISTED_IN_WEBSET: dict[str, str] = {"search": "searches", "enrichment": "enrichments"}
-MARK_KEY = "exaOrchStep"  # metadata key holding <task id>:start on the objects exa.follow creates
 # The create operation a toolhost start_* names -> the kind that follows it.
 KIND_OF_CREATE: dict[str, str] = {f.create: kind for kind, f in KINDS.items()}
 
@@ -96,26 +93,14 @@ async def _follow(ctx: TaskContext, args: FollowArgs) -> Any:
         return await dispatch(name, call_args, progress)
 
     create_args = dict(args.args)
-    mark = ctx.external_id("start")
-    listed = LISTED_IN_WEBSET.get(args.kind)
-    if listed is not None and create_args.get("preview") is not True:
-        # Searches and enrichments take no externalId: a metadata mark lets a run resumed after
-        # Exa made the object (before the checkpoint) find it instead of starting a second one.
-        metadata = create_args.get("metadata")
-        create_args["metadata"] = {**(metadata if isinstance(metadata, dict) else {}), MARK_KEY: mark}
-
-    async def find() -> Any:
-        webset = await call("websets.get", {"id": create_args.get("websetId"), "raw": True})
-        for obj in (webset or {}).get(listed) or []:
-            if isinstance(obj, dict) and (obj.get("metadata") or {}).get(MARK_KEY) == mark:
-                return await call(spec.get, spec.ref(create_args, obj))
-        return None
+    if create_args.get("preview") is not True:
+        # The create carries the task's key where its operation declares one goes, so a run resumed
+        # after Exa made the job (before the checkpoint) finds it instead of starting a second.
+        registry = ctx.services.get("registry")
+        op = registry.get(spec.create) if registry is not None and spec.create in registry else None
+        mark_create(op, create_args, ctx.external_id("start"))
 
     async def start() -> Any:
-        if ctx.resumed and listed is not None and create_args.get("websetId"):
-            found = await find()
-            if found is not None:
-                return found
         return await call(spec.create, create_args)
 
     created: dict[str, Any] = await ctx.step("start", start)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from exa_orch.operations.follow import FOLLOW_WORKFLOW, MARK_KEY, FollowArgs
+from exa_orch.gateway.marks import CREATE_MARK as MARK_KEY
+from exa_orch.operations.follow import FOLLOW_WORKFLOW, FollowArgs
 from exa_orch.runtime import TaskContext
 from exa_orch.sim.testing import SimHandle
 from tests.mcp.tasks_support import app_for
@@ -26,7 +27,7 @@ async def test_a_resumed_follow_finds_the_search_its_earlier_run_made(
             task_id=task.id,
             args=None,
             store=app.store,
-            services={"dispatch": app.run_operation},
+            services={"dispatch": app.run_operation, "registry": app.registry},
             steps={},
             resumed=resumed,
         )
