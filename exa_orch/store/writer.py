@@ -298,36 +298,38 @@ def _run_batch(
     return outcomes
 
 
-def _groups(ops: list[Op]) -> list[tuple[str, list[tuple[Any, ...]]]]:
-    """Runs of SqlOps sharing one statement: (sql, [params, ...]) in order."""
-    groups: list[tuple[str, list[tuple[Any, ...]]]] = []
+def _runs(ops: list[Op]) -> list[Op | list[SqlOp]]:
+    """The ops in order, each run of SqlOps sharing one statement gathered in a list."""
+    runs: list[Op | list[SqlOp]] = []
     for op in ops:
-        assert isinstance(op, SqlOp)
-        if groups and groups[-1][0] == op.sql:
-            groups[-1][1].append(op.params)
+        if not isinstance(op, SqlOp):
+            runs.append(op)
+        elif runs and isinstance(last := runs[-1], list) and last[0].sql == op.sql:
+            last.append(op)
         else:
-            groups.append((op.sql, [op.params]))
+            runs.append([op])
+    return runs
+
+
+def _groups(ops: list[Op]) -> list[tuple[str, list[tuple[Any, ...]]]]:
+    """Runs of SqlOps sharing one statement: (sql, [params, ...]) in order (every op is a SqlOp)."""
+    groups: list[tuple[str, list[tuple[Any, ...]]]] = []
+    for run in _runs(ops):
+        assert isinstance(run, list)
+        groups.append((run[0].sql, [o.params for o in run]))
     return groups
 
 
 def _run_plain(conn: sqlite3.Connection, ops: list[Op], outcomes: list[Any]) -> None:
     """Run ops in order; runs of SqlOps sharing one statement go through executemany."""
-    i, n = 0, len(ops)
-    while i < n:
-        op = ops[i]
-        if isinstance(op, SqlOp):
-            j = i + 1
-            group: list[SqlOp] = [op]
-            while j < n and isinstance(nxt := ops[j], SqlOp) and nxt.sql == op.sql:
-                group.append(nxt)
-                j += 1
-            if len(group) > 1:
-                conn.executemany(op.sql, [o.params for o in group])
-                outcomes.extend([None] * (j - i))
-                i = j
-                continue
-        outcomes.append(op(conn))
-        i += 1
+    for run in _runs(ops):
+        if not isinstance(run, list):
+            outcomes.append(run(conn))
+        elif len(run) > 1:
+            conn.executemany(run[0].sql, [o.params for o in run])
+            outcomes.extend([None] * len(run))
+        else:
+            outcomes.append(run[0](conn))
 
 
 def _fail(op: Op, exc: Exception, conn: sqlite3.Connection) -> BaseException:
