@@ -119,7 +119,7 @@ async def call(
 
     async def progress(completed: float, total: float | None, message: str | None) -> None:
         if since is not None:
-            message = f"{message or operation} ({time.time() - since:.0f} s in)"
+            message = f"{message or operation} {elapsed(since)}"
         await ctx.progress(step or operation, completed, total, message)
 
     return await _dispatch(ctx)(operation, dict(args), progress)
@@ -139,6 +139,12 @@ async def create_webset(ctx: TaskContext, key: str, body: Mapping[str, Any]) -> 
 
     webset: Json = await create_or_get(ctx, key, create, find)
     return webset
+
+
+def elapsed(since: float) -> str:
+    """ "(N s in)" since the wall-clock time `since`: a wait's report that keeps changing, so a long
+    wait across restarts reads as progress (the give-up rule counts new reports)."""
+    return f"({time.time() - since:.0f} s in)"
 
 
 TERMINAL_RUN = frozenset({"completed", "failed", "cancelled"})

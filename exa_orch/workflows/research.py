@@ -136,7 +136,7 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
             "research.poll",
             1,
             2,
-            f"research {research_id} {run.get('status')} ({time.time() - started_at:.0f} s in)",
+            f"research {research_id} {run.get('status')} {kit.elapsed(started_at)}",
         )
 
     run = await poll_run(ctx, "research.poll", research_id, deadline, report)

@@ -195,7 +195,7 @@ async def _collect_and_research(
                 # How long the run has been going: a report no earlier run of the task made, so a
                 # long wait across server restarts reads as progress (store/leases.py).
                 done = sum("research" in m for m in merged)
-                note = f"item {i}: research {run.get('status')} ({time.time() - started_at:.0f} s in)"
+                note = f"item {i}: research {run.get('status')} {kit.elapsed(started_at)}"
                 await ctx.progress("research", done, len(targets), note)
 
             run = await poll_run(ctx, f"research.poll:{i}", created["researchId"], deadline, report)
