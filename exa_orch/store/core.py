@@ -28,6 +28,7 @@ import aiosqlite
 
 from exa_orch.errors import ConfigError, InvalidParams, StoreError, TaskNotFound
 from exa_orch.store import archive, leases, migrations, postgres, tasks
+from exa_orch.store.changes import Changes
 from exa_orch.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from exa_orch.store.records import (
     TaskRecord,
@@ -41,6 +42,8 @@ from exa_orch.store.records import (
 from exa_orch.store.writer import GroupCommitWriter, WriterStats
 
 DEFAULT_BUSY_TIMEOUT_MS = 30_000
+# Well under SQLite's and PostgreSQL's limits on the parameters of one statement.
+_IDS_PER_READ = 500
 
 
 class _State(enum.Enum):
@@ -133,8 +136,7 @@ class Store:
         self._reader: aiosqlite.Connection | None = None
         self._pg_reader: postgres.Reader | None = None
         self._listener: postgres.Listener | None = None
-        self._watchers: dict[str, set[asyncio.Event]] = {}
-        self._on_runnable: list[Callable[[], None]] = []
+        self._changes = Changes()
         self._state = _State.UNOPENED
         self._archivers: dict[str, archive.Extractor] = {}
 
@@ -186,7 +188,7 @@ class Store:
         self.applied_migrations = [m.label for m in done]
         self._pg_reader = postgres.Reader(url)
         await self._pg_reader.open()
-        self._listener = postgres.Listener(url, self._notified)
+        self._listener = postgres.Listener(url, self._changes.notified)
         await self._listener.start()
 
     async def aclose(self) -> None:
@@ -215,42 +217,27 @@ class Store:
         return self._listener is not None
 
     def watch(self, task_id: str) -> asyncio.Event:
-        """An event set when the task's status or cancel flag changes (in any process, on
-        PostgreSQL). Take it before reading the task, and `unwatch` it when done."""
-        event = asyncio.Event()
-        self._watchers.setdefault(task_id, set()).add(event)
-        return event
+        """An event set when the task's status or cancel flag changes, or its lease is taken over
+        (in any process, on PostgreSQL). Take it before reading the task, and `unwatch` it when done."""
+        return self._changes.watch(task_id)
 
     def unwatch(self, task_id: str, event: asyncio.Event) -> None:
         """Forget an event `watch` returned."""
-        events = self._watchers.get(task_id)
-        if events is not None:
-            events.discard(event)
-            if not events:
-                del self._watchers[task_id]
+        self._changes.unwatch(task_id, event)
 
     def on_runnable(self, callback: Callable[[], None]) -> Callable[[], None]:
         """Call `callback` when any process creates a task or lets an unfinished one go
         (PostgreSQL's NOTIFY; never on SQLite), so an idle server claims it at once rather than
         at its next poll. Returns the function that unregisters it."""
-        self._on_runnable.append(callback)
+        return self._changes.on_runnable(callback)
 
-        def unregister() -> None:
-            if callback in self._on_runnable:
-                self._on_runnable.remove(callback)
-
-        return unregister
-
-    def _notified(self, task_id: str | None) -> None:
-        if task_id is None or task_id == postgres.RUNNABLE:
-            for callback in list(self._on_runnable):
-                callback()
-            if task_id is not None:
-                return
-        targets = self._watchers.values() if task_id is None else [self._watchers.get(task_id, set())]
-        for events in targets:
-            for event in events:
-                event.set()
+    def on_change(self, callback: Callable[[str | None], None]) -> Callable[[], None]:
+        """Call `callback(task_id)` when any process changes a task's status or cancel flag, or
+        takes its lease over from another holder (PostgreSQL's NOTIFY; never on SQLite), and
+        `callback(None)` when notifications may have been missed (the listener reconnected), so
+        anything may have changed. It runs on the event loop and must not block. Returns the
+        function that unregisters it."""
+        return self._changes.on_change(callback)
 
     @property
     def writer_stats(self) -> WriterStats:
@@ -296,6 +283,15 @@ class Store:
         if not rows:
             raise TaskNotFound(task_id)
         return record_from_row(rows[0])
+
+    async def get_tasks(self, task_ids: Sequence[str]) -> list[TaskRecord]:
+        """The rows of those of `task_ids` that exist, in no particular order (one query per 500 ids)."""
+        records: list[TaskRecord] = []
+        for start in range(0, len(task_ids), _IDS_PER_READ):
+            chunk = task_ids[start : start + _IDS_PER_READ]
+            rows = await self._read(tasks.SELECT_TASK_IN + tasks.placeholders(len(chunk)), chunk)
+            records.extend(record_from_row(row) for row in rows)
+        return records
 
     async def list_tasks(
         self,

@@ -41,6 +41,7 @@ Clock = Callable[[], float]
 OnFinish = Callable[[sqlite3.Connection, TaskRecord], object]
 
 SELECT_TASK = f"SELECT {TASK_COLUMNS} FROM tasks WHERE id = ?"
+SELECT_TASK_IN = f"SELECT {TASK_COLUMNS} FROM tasks WHERE id IN "  # + placeholders(n)
 # Inside a write: on PostgreSQL the row stays locked until COMMIT, so what is checked (status,
 # lease owner) can't change before the write that depends on it. SQLite's writer is alone anyway.
 _SELECT_TASK_LOCKED = SELECT_TASK + " /*pg:FOR UPDATE*/"

@@ -44,6 +44,22 @@ async def test_unknown_task_raises_task_not_found(store: Store) -> None:
             await call
 
 
+async def test_get_tasks_reads_the_existing_ones_of_many_ids_in_chunks(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from exa_orch.store import core
+
+    monkeypatch.setattr(core, "_IDS_PER_READ", 2)  # three chunks for five ids
+    made = [await store.create_task("t", {"i": i}) for i in range(4)]
+    await store.request_cancel(made[1].id)
+    wanted = [made[0].id, made[1].id, "task_nope", made[3].id, made[2].id]
+    found = {record.id: record for record in await store.get_tasks(wanted)}
+    assert sorted(found) == sorted(m.id for m in made)
+    assert found[made[1].id].cancel_requested and not found[made[0].id].cancel_requested
+    assert found[made[2].id] == await store.get_task(made[2].id)
+    assert await store.get_tasks([]) == []
+
+
 async def test_non_json_args_are_refused_before_writing(store: Store) -> None:
     with pytest.raises(InvalidParams) as caught:
         await store.create_task("qd.winnow", {"when": object()})
