@@ -36,7 +36,12 @@ def migrations_dir(tmp_path: Path) -> Path:
 
 async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
     async with Store(db_path) as store:
-        assert store.applied_migrations == ["0001_init", "0002_workflow_archive", "0003_task_owner"]
+        assert store.applied_migrations == [
+            "0001_init",
+            "0002_workflow_archive",
+            "0003_task_owner",
+            "0004_notify_takeover",
+        ]
     names = {name for _, name in schema(db_path)}
     for table in (
         "tasks",
@@ -54,6 +59,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (1, "init"),
         (2, "workflow_archive"),
         (3, "task_owner"),
+        (4, "notify_takeover"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 

@@ -41,6 +41,33 @@ async def test_a_waiter_hears_a_change_committed_by_another_store(url: str) -> N
         assert (await here.get_task(task.id)).status == "working"
 
 
+async def test_a_cancel_request_and_a_takeover_are_notified_but_renewals_are_not(url: str) -> None:
+    later = time.time() + 3_600  # a clock on which the holder's lease has lapsed
+    async with Store(url) as here, Store(url) as holder, Store(url, clock=lambda: later) as rescuer:
+        task = await holder.create_task("t", {})
+        other = await holder.create_task("t", {})
+        assert await holder.acquire_lease(task.id, holder.owner_id, 60)
+        heard: list[str | None] = []
+        fenced = asyncio.Event()
+
+        def changed(task_id: str | None) -> None:
+            heard.append(task_id)
+            if task_id == other.id:
+                fenced.set()
+
+        unregister = here.on_change(changed)
+        assert await holder.renew_leases(holder.owner_id, 60, [task.id]) == 1
+        assert [t.id for t in await rescuer.claim_runnable(rescuer.owner_id, 60, 1)] == [task.id]
+        assert await rescuer.renew_leases(rescuer.owner_id, 60) == 1
+        await holder.request_cancel(task.id)
+        # NOTIFYs arrive in commit order: once this last change is heard, every earlier one was.
+        await holder.transition(other.id, "working")
+        async with asyncio.timeout(5):
+            await fenced.wait()
+        unregister()
+    assert heard == [task.id, task.id, other.id]  # the takeover, the cancel; no renewal
+
+
 async def test_a_stalled_holder_writes_nothing_once_another_took_its_lease(url: str) -> None:
     # The stalled server's lease was taken an hour ago (its clock says so): on the database's
     # clock it has lapsed, and the rescuer takes the task over.
@@ -263,7 +290,7 @@ async def test_tasks_made_before_migration_0003_have_no_owner_on_postgres(
     finally:
         conn.close()
     async with Store(url) as store:
-        assert store.applied_migrations == ["0003_task_owner"]
+        assert store.applied_migrations[0] == "0003_task_owner"  # and any later ones
         assert (await store.get_task("task_old")).principal is None
         new = await store.create_task("t", {}, principal="user:me")
         rows = await store._read("SELECT id, owner FROM v_tasks")

@@ -1,0 +1,4 @@
+-- 0004_notify_takeover: nothing to change on SQLite.
+-- PostgreSQL's 0004 (postgres/0004_notify_takeover.sql) makes a lease taken over by another server
+-- NOTIFY the server that held it. SQLite has no NOTIFY: a server there learns of a cancel or a
+-- takeover at its next heartbeat. This file keeps the two numbered sequences in step.
