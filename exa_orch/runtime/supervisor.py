@@ -5,8 +5,13 @@
 - Claims: `store.claim_runnable` at start-up, whenever a task is created or an actor ends, and every
   `claim_interval` s. It leases pending tasks and orphans (lease expired, or owner process dead on
   this host), so a crashed or stopped run resumes at once and other processes' leftovers are adopted.
-- Heartbeat: every `heartbeat` s, leases are renewed and each running task's row is read: a cancel
-  requested by another process (`store.request_cancel`) or a lease lost to another process stops it.
+- Heartbeat: every `heartbeat` s, leases are renewed and the running tasks' rows are read (one
+  query): a cancel requested by another process (`store.request_cancel`) or a lease lost to another
+  process stops the task (`_check_rows`).
+- Notifications: on a store that hears other processes' commits (PostgreSQL's NOTIFY,
+  `store.on_change`), a change to a task running here is checked the same way at once, so a cancel
+  or a takeover by another server arrives in milliseconds; the heartbeat stays the fallback for a
+  notification missed while the listener reconnected (which then has every running task checked).
 - Cleanup: expired terminal tasks are deleted every `cleanup_interval` s.
 - Graceful stop (`aclose`, the end of `async with`): every actor gets SHUTDOWN, stops at a safe
   point and releases its lease; tasks stay non-terminal so the next start resumes them at once.
@@ -22,7 +27,6 @@ from collections.abc import Awaitable, Callable
 from types import TracebackType
 from typing import Any, Self
 
-from exa_orch.errors import TaskNotFound
 from exa_orch.gateway.fence import LeaseFence, margin_for
 from exa_orch.runtime.actor import Message, TaskActor
 from exa_orch.runtime.events import TaskEvent, TaskListener
@@ -85,7 +89,11 @@ class Supervisor:
         self._ready = asyncio.Event()
         self._tg: asyncio.TaskGroup | None = None
         self._main: asyncio.Task[None] | None = None
-        self._unsubscribe: Callable[[], None] = lambda: None
+        self._unregister: list[Callable[[], None]] = []
+        # Tasks running here whose row a notification says changed, checked by `_notified_loop`:
+        # a set, so a burst of notifications for one task costs one read.
+        self._to_check: set[str] = set()
+        self._check_now = asyncio.Event()
         self._state = "unopened"  # unopened -> running -> closed (reopening is an error)
 
     async def __aenter__(self) -> Self:
@@ -93,7 +101,7 @@ class Supervisor:
             raise RuntimeError("a Supervisor can be opened once")
         self._state = "running"
         # Work created or let go by another server (on a database that says so) is claimed at once.
-        self._unsubscribe = self.store.on_runnable(self.wake)
+        self._unregister = [self.store.on_runnable(self.wake), self.store.on_change(self._row_changed)]
         self._main = asyncio.create_task(self._run(), name="exa-orch-supervisor")
         ready = asyncio.create_task(self._ready.wait())
         await asyncio.wait({self._main, ready}, return_when=asyncio.FIRST_COMPLETED)
@@ -113,7 +121,8 @@ class Supervisor:
             self._state = "closed"
             return
         self._state = "closed"
-        self._unsubscribe()
+        for unregister in self._unregister:
+            unregister()
         self._stop.set()
         with contextlib.suppress(asyncio.CancelledError):
             await self._main
@@ -181,6 +190,7 @@ class Supervisor:
                 tg.create_task(self._loop(self._claim_once, None, "claim")),
                 tg.create_task(self._loop(self._heartbeat_once, self.heartbeat, "heartbeat")),
                 tg.create_task(self._loop(self._cleanup_once, self.cleanup_interval, "cleanup")),
+                tg.create_task(self._notified_loop()),
                 tg.create_task(self._dispatch_loop()),
             ]
             self._ready.set()
@@ -269,27 +279,51 @@ class Supervisor:
     async def _heartbeat_once(self) -> None:
         if not self._actors:
             return
+        # Only the tasks an actor runs here: an actor that died leaves its lease to expire.
+        task_ids = list(self._actors)
         renewed_at: float | None = self.monotonic()
         try:
-            # Only the tasks an actor runs here: an actor that died leaves its lease to expire.
-            await self.store.renew_leases(self.owner, self.lease_ttl, list(self._actors))
+            await self.store.renew_leases(self.owner, self.lease_ttl, task_ids)
         except Exception:
             renewed_at = None
             # Still check the rows below: if renewals keep failing, another process may take a
             # lease, and the actor must then stop rather than run the task a second time.
             logger.exception("supervisor heartbeat: renewing leases failed; checking ownership anyway")
-        for task_id, actor in list(self._actors.items()):
+        await self._check_rows(task_ids, renewed_at)
+
+    def _row_changed(self, task_id: str | None) -> None:
+        # Called on the event loop for every notification, so it only takes note; a task not run
+        # here is none of this supervisor's business. None: notifications may have been missed.
+        if task_id is None:
+            self._to_check.update(self._actors)
+        elif task_id in self._actors:
+            self._to_check.add(task_id)
+        if self._to_check:
+            self._check_now.set()
+
+    async def _notified_loop(self) -> None:
+        while True:
+            await self._check_now.wait()
+            self._check_now.clear()  # before taking the set: a note made during the read is kept
+            task_ids, self._to_check = list(self._to_check), set()
             try:
-                record = await self.store.get_task(task_id)
-            except TaskNotFound:
-                continue  # finished and already removed
-            except Exception:
-                logger.exception("supervisor heartbeat: cannot read task %s", task_id)
-                continue
+                await self._check_rows(task_ids)
+            except Exception:  # a failed read: the heartbeat checks these rows again soon
+                logger.exception("supervisor: checking %d notified task(s) failed", len(task_ids))
+
+    async def _check_rows(self, task_ids: list[str], renewed_at: float | None = None) -> None:
+        """Read these tasks' rows (one query) and act on what another process changed: a cancel
+        requested -> CANCEL; the lease now held by another process -> SHUTDOWN. `renewed_at`: the
+        heartbeat renewed their leases from that moment on `monotonic`, so a task still ours has
+        its actor's fence extended to it + TTL (None: nothing was renewed, no fence moves)."""
+        for record in await self.store.get_tasks(task_ids):
+            actor = self._actors.get(record.id)
+            if actor is None:
+                continue  # finished meanwhile
             if record.cancel_requested:
                 actor.post(Message.CANCEL)
             elif record.lease_owner != self.owner and not record.terminal:
-                logger.warning("task %s: lease lost to %s; stopping here", task_id, record.lease_owner)
+                logger.warning("task %s: lease lost to %s; stopping here", record.id, record.lease_owner)
                 actor.post(Message.SHUTDOWN)
             elif renewed_at is not None and record.lease_owner == self.owner and actor.fence is not None:
                 # Still ours after the renewal: it lasts until at least the renewal's start + TTL.
