@@ -21,6 +21,7 @@ from exa_orch.store.migrations import default_migrations_dir
 from exa_orch.view.data import Viewer
 from exa_orch.view.terminal import show_tasks
 from tests.support import until
+from tests.view.conftest import target
 
 LOCAL = Viewer(Principal("user:tester", sees_unowned=True))
 
@@ -39,7 +40,7 @@ async def test_the_list_shows_status_phase_progress_bar_and_message(store: Store
     done = await store.create_task("operation", {})
     await store.complete(done.id, {"ok": True})
     console, out = recording_console()
-    assert await show_tasks(store.path, LOCAL, console=console) == 0
+    assert await show_tasks(target(store), LOCAL, console=console) == 0
     text = out.getvalue()
     lines = {t.id: next(line for line in text.splitlines() if t.id in line) for t in (working, done)}
     assert "working" in lines[working.id] and "searching" in lines[working.id]
@@ -49,7 +50,7 @@ async def test_the_list_shows_status_phase_progress_bar_and_message(store: Store
     assert text.index(working.id) < text.index(done.id)  # unfinished tasks first
 
     console, out = recording_console()
-    await show_tasks(store.path, LOCAL, console=console, status="completed")
+    await show_tasks(target(store), LOCAL, console=console, status="completed")
     assert done.id in out.getvalue() and working.id not in out.getvalue()
 
 
@@ -58,7 +59,9 @@ async def test_watch_redraws_as_progress_moves(store: Store) -> None:
     await store.transition(task.id, "working")
     await store.set_progress(task.id, {"step": "collect", "completed": 1, "total": 8, "message": "first"})
     console, out = recording_console()
-    watcher = asyncio.create_task(show_tasks(store.path, LOCAL, console=console, watch=True, interval=0.05))
+    watcher = asyncio.create_task(
+        show_tasks(target(store), LOCAL, console=console, watch=True, interval=0.05)
+    )
     try:
         await until(lambda: "1/8" in out.getvalue(), within=10)
         await store.set_progress(task.id, {"step": "collect", "completed": 6, "total": 8, "message": "later"})
@@ -71,7 +74,7 @@ async def test_watch_redraws_as_progress_moves(store: Store) -> None:
 
 async def test_watch_stops_after_the_rounds_asked(store: Store) -> None:
     console, out = recording_console()
-    assert await show_tasks(store.path, LOCAL, console=console, watch=True, interval=0.01, rounds=3) == 0
+    assert await show_tasks(target(store), LOCAL, console=console, watch=True, interval=0.01, rounds=3) == 0
     assert out.getvalue().count("no tasks") >= 2  # drawn more than once
 
 

@@ -16,13 +16,15 @@ from exa_orch.store import Elite, RunRecord, Store
 from exa_orch.view.auth import COOKIE
 from exa_orch.view.data import DOCUMENT, ViewDB
 from exa_orch.view.web import build_app, fitness_class
+from tests.store.conftest import connect
+from tests.view.conftest import target
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 
 
 @pytest.fixture
 async def view(store: Store) -> AsyncIterator[ViewDB]:
-    async with ViewDB(store.path) as db:
+    async with ViewDB(target(store)) as db:
         yield db
 
 
@@ -75,15 +77,29 @@ async def test_only_get_and_head_are_answered(store: Store, view: ViewDB) -> Non
 
 async def test_the_view_connection_cannot_write(store: Store, view: ViewDB) -> None:
     task = await store.create_task("operation", {})
-    conn = view._conn
-    assert conn is not None
-    for sql in (
+    writes = (
         f"UPDATE tasks SET status = 'failed' WHERE id = '{task.id}'",
         "DELETE FROM tasks",
-        "CREATE TABLE x (a)",
-    ):
-        with pytest.raises(sqlite3.OperationalError, match="readonly|read-only|query_only"):
-            await conn.execute(sql)
+        "CREATE TABLE x (a int)",
+    )
+    if store.url is None:
+        conn = view._conn
+        assert conn is not None
+        for sql in writes:
+            with pytest.raises(sqlite3.OperationalError, match="readonly|read-only|query_only"):
+                await conn.execute(sql)
+    else:
+        import psycopg
+
+        pg = view._pg
+        assert pg is not None and pg.autocommit  # each statement its own transaction: read-only too
+        for sql in writes:
+            with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+                await pg.execute(sql.encode())
+        # Even a transaction that asks to write is refused: the session's default is read-only.
+        with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+            async with pg.transaction():
+                await pg.execute(writes[1].encode())
     assert (await store.get_task(task.id)).status == "pending"
 
 
@@ -152,7 +168,7 @@ async def test_a_huge_result_is_cut_and_its_size_shown(store: Store, view: ViewD
         page = await c.get(f"/tasks/{task.id}")
     assert page.status_code == 200
     assert len(page.text) < 3 * DOCUMENT
-    with sqlite3.connect(store.path) as conn:
+    with connect(store) as conn:
         [(stored,)] = conn.execute("SELECT length(result) FROM tasks WHERE id = ?", (task.id,)).fetchall()
     assert stored > 3_000_000 and f"{stored} characters" in page.text and "the rest:" in page.text
     summary = [line for line in page.text.splitlines() if line.startswith("<dt>items")][0]
