@@ -159,3 +159,56 @@ def test_view_command_prints_its_url_serves_and_stops_on_sigterm(tmp_path: Path)
         timeout=60,
     )
     assert refused.returncode == 1 and refused.stderr.startswith("error [CONFIG_ERROR]: refusing to serve")
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(store: Store) -> None:
+    """`exa-orch tasks` and `exa-orch view` on a postgresql:// URL, as processes: the list, the
+    owner filter, and the web list following a task's progress as the server writes it."""
+    url = str(store.url)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    env["COLUMNS"] = "160"
+    run = [sys.executable, "-m", "exa_orch"]
+    mine = await store.create_task("qd.winnow", {}, principal=None)  # unowned: the local user's to see
+    await store.transition(mine.id, "working")
+    await store.set_progress(mine.id, {"step": "searching", "completed": 1, "total": 4, "message": "first"})
+    theirs = await store.create_task("operation", {}, principal="token:alice")
+
+    def tasks(*flags: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*run, "tasks", "--db", url, *flags], capture_output=True, text=True, env=env, timeout=60
+        )
+
+    listed, every = await asyncio.to_thread(tasks), await asyncio.to_thread(tasks, "--all-owners")
+    assert listed.returncode == 0 and mine.id in listed.stdout, listed.stderr
+    assert "25% 1/4" in listed.stdout and "searching: first" in listed.stdout
+    assert theirs.id not in listed.stdout and "token:alice" not in listed.stdout
+    assert every.returncode == 0 and theirs.id in every.stdout and "token:alice" in every.stdout
+
+    proc = await asyncio.create_subprocess_exec(
+        *run, "view", "--db", url, "--port", "0", stderr=asyncio.subprocess.PIPE, env=env
+    )
+    try:
+        assert proc.stderr is not None
+        line = (await asyncio.wait_for(proc.stderr.readline(), 60)).decode()
+        assert f"exa-orch view of {url} (read-only): http://127.0.0.1:" in line, line
+        base = line.rsplit(" ", 1)[1].strip()
+        async with httpx.AsyncClient(base_url=base, timeout=10) as c:
+            listed_api = (await c.get("api/tasks")).json()
+            assert [t["id"] for t in listed_api["tasks"]] == [mine.id] and listed_api["hasOwner"]
+            assert (await c.get(f"tasks/{theirs.id}")).status_code == 404
+            page = await c.get(f"tasks/{mine.id}")
+            assert page.status_code == 200 and "searching" in page.text
+            await store.set_progress(
+                mine.id, {"step": "analyzing", "completed": 3, "total": 4, "message": "later"}
+            )
+
+            async def moved() -> bool:
+                [row] = (await c.get("api/tasks")).json()["tasks"]
+                return bool(row["phase"] == "analyzing" and row["completed"] == 3 and row["fraction"] == 0.75)
+
+            await until(moved, within=10, what="the polled list to show the new progress")
+            assert (await c.post("")).status_code == 405
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.wait(), 20) == 0

@@ -11,12 +11,14 @@ import httpx
 import pytest
 
 from exa_orch.config import Secret, Settings
-from exa_orch.errors import ErrorCode, StoreError
+from exa_orch.errors import ErrorCode, ForeignDatabase, StoreError
 from exa_orch.store import Elite, RunRecord, Store
 from exa_orch.view.auth import COOKIE
 from exa_orch.view.data import DOCUMENT, ViewDB
 from exa_orch.view.web import build_app, fitness_class
+from tests.pg import fresh_database
 from tests.store.conftest import connect
+from tests.test_cli import another_apps_database
 from tests.view.conftest import target
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
@@ -227,3 +229,25 @@ async def test_a_database_without_the_archive_views_answers_503_with_a_hint(tmp_
         tasks = await c.get("/api/tasks")
     assert archive.status_code == 503 and "exa-orch db migrate" in archive.text
     assert tasks.status_code == 200
+
+
+async def test_another_apps_sqlite_file_is_refused_and_left_byte_identical(tmp_path: Path) -> None:
+    other = tmp_path / "some-other-app.sqlite"
+    before = another_apps_database(other)
+    with pytest.raises(ForeignDatabase) as refused:
+        async with ViewDB(other):
+            pass
+    assert refused.value.code == ErrorCode.FOREIGN_DATABASE and "notes" in refused.value.message
+    assert other.read_bytes() == before
+
+
+async def test_a_postgresql_database_that_is_not_exa_orchs_or_not_there_is_refused(pg_cluster: Any) -> None:
+    with pytest.raises(StoreError, match="has no tasks table") as refused:
+        async with ViewDB(fresh_database(pg_cluster)):  # created, never migrated
+            pass
+    assert "exa-orch db migrate" in (refused.value.hint or "")
+    unreachable = "postgresql://viewer:pw-not-shown@127.0.0.1:1/exa"
+    with pytest.raises(StoreError, match="cannot connect") as refused:
+        async with ViewDB(unreachable):
+            pass
+    assert "pw-not-shown" not in refused.value.message and "viewer:***@" in refused.value.message
