@@ -164,8 +164,10 @@ def test_view_command_prints_its_url_serves_and_stops_on_sigterm(tmp_path: Path)
 @pytest.mark.parametrize("backend", ["postgres"])
 async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(store: Store) -> None:
     """`exa-orch tasks` and `exa-orch view` on a postgresql:// URL, as processes: the list, the
-    owner filter, and the web list following a task's progress as the server writes it."""
-    url = str(store.url)
+    owner filter, the web list following a task's progress as the server writes it, and the
+    URL's password shown nowhere (the test cluster trusts local connections: it goes unchecked)."""
+    plain = str(store.url)
+    url = plain.replace("@", ":pw-never-shown@", 1)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
     env["COLUMNS"] = "160"
     run = [sys.executable, "-m", "exa_orch"]
@@ -184,6 +186,7 @@ async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(sto
     assert "25% 1/4" in listed.stdout and "searching: first" in listed.stdout
     assert theirs.id not in listed.stdout and "token:alice" not in listed.stdout
     assert every.returncode == 0 and theirs.id in every.stdout and "token:alice" in every.stdout
+    assert "pw-never-shown" not in listed.stdout + listed.stderr and "***@" in listed.stdout
 
     proc = await asyncio.create_subprocess_exec(
         *run, "view", "--db", url, "--port", "0", stderr=asyncio.subprocess.PIPE, env=env
@@ -191,7 +194,8 @@ async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(sto
     try:
         assert proc.stderr is not None
         line = (await asyncio.wait_for(proc.stderr.readline(), 60)).decode()
-        assert f"exa-orch view of {url} (read-only): http://127.0.0.1:" in line, line
+        shown = plain.replace("@", ":***@", 1)
+        assert f"exa-orch view of {shown} (read-only): http://127.0.0.1:" in line, line
         base = line.rsplit(" ", 1)[1].strip()
         async with httpx.AsyncClient(base_url=base, timeout=10) as c:
             listed_api = (await c.get("api/tasks")).json()
@@ -199,6 +203,8 @@ async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(sto
             assert (await c.get(f"tasks/{theirs.id}")).status_code == 404
             page = await c.get(f"tasks/{mine.id}")
             assert page.status_code == 200 and "searching" in page.text
+            database = plain.rsplit("/", 1)[1]
+            assert f"{database} · read-only" in page.text and "pw-never-shown" not in page.text
             await store.set_progress(
                 mine.id, {"step": "analyzing", "completed": 3, "total": 4, "message": "later"}
             )
