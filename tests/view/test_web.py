@@ -14,7 +14,7 @@ from exa_orch.config import Secret, Settings
 from exa_orch.errors import ErrorCode, ForeignDatabase, StoreError
 from exa_orch.store import Elite, RunRecord, Store
 from exa_orch.view.auth import COOKIE
-from exa_orch.view.data import DOCUMENT, ViewDB
+from exa_orch.view.data import DOCUMENT, ViewDB, Viewer
 from exa_orch.view.web import build_app, fitness_class
 from tests.pg import fresh_database
 from tests.store.conftest import connect
@@ -251,3 +251,16 @@ async def test_a_postgresql_database_that_is_not_exa_orchs_or_not_there_is_refus
         async with ViewDB(unreachable):
             pass
     assert "pw-not-shown" not in refused.value.message and "viewer:***@" in refused.value.message
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_a_view_whose_postgresql_session_was_ended_reconnects(store: Store, view: ViewDB) -> None:
+    task = await store.create_task("operation", {})
+    with connect(store) as conn:  # what a server restart or an administrator does to the session
+        [(ended,)] = conn.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE application_name = 'exa-orch view' AND datname = current_database()"
+        ).fetchall()
+    assert ended == 1
+    assert [t["id"] for t in await view.tasks(Viewer.all_owners())] == [task.id]
+    assert view._pg is not None and not view._pg.broken
