@@ -32,18 +32,6 @@ def _db_path(args: argparse.Namespace, settings: Settings) -> Path | str:
     return db_target(str(args.db))
 
 
-def _sqlite_db(args: argparse.Namespace, settings: Settings, command: str) -> Path:
-    db = _db_path(args, settings)
-    if isinstance(db, str):
-        from exa_orch.errors import ConfigError
-
-        raise ConfigError(
-            f"exa-orch {command} reads an SQLite file; it does not read a PostgreSQL database yet",
-            hint='On PostgreSQL, ask with `exa-orch sql "select * from v_tasks"` (same --db or EXA_ORCH_DB).',
-        )
-    return db
-
-
 def _add_db_flag(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
@@ -232,7 +220,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
 
         return run_view(
             settings,
-            db_path=_sqlite_db(args, settings, "view"),
+            db_path=_db_path(args, settings),
             host=args.host,
             port=args.port,
             all_owners=args.all_owners,
@@ -246,7 +234,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
 
         return asyncio.run(
             show_tasks(
-                _sqlite_db(args, settings, "tasks"),
+                _db_path(args, settings),
                 viewer,
                 watch=args.watch,
                 interval=max(0.1, args.interval),

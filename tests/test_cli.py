@@ -169,8 +169,16 @@ def another_apps_database(path: Path) -> bytes:
 
 @pytest.mark.parametrize(
     "argv",
-    [["db", "migrate"], ["sql", "select * from tasks"], ["serve"], ["serve", "--sim"], ["serve", "--http"]],
-    ids=["migrate", "sql", "serve", "serve-sim", "serve-http"],
+    [
+        ["db", "migrate"],
+        ["sql", "select * from tasks"],
+        ["serve"],
+        ["serve", "--sim"],
+        ["serve", "--http"],
+        ["tasks"],
+        ["view", "--port", "0"],
+    ],
+    ids=["migrate", "sql", "serve", "serve-sim", "serve-http", "tasks", "view"],
 )
 def test_another_apps_sqlite_file_is_refused_and_left_byte_identical(tmp_path: Path, argv: list[str]) -> None:
     other = tmp_path / "some-other-app.sqlite"

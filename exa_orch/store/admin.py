@@ -1,8 +1,10 @@
 """`exa-orch db migrate` and `exa-orch sql`: database maintenance and read-only inspection.
 
-These are CLI commands, so they print to stdout. `sql` opens the file read-only three ways over:
-a `mode=ro` URI, `PRAGMA query_only`, and an authorizer that allows only reading, which is also
-what names the refused action in the error message.
+These are CLI commands, so they print to stdout. `sql` opens the database as `store.readonly`
+does for every reader (SQLite: a `mode=ro` URI and `PRAGMA query_only`; PostgreSQL: a session
+whose every transaction is read-only) and adds its own third guard: on SQLite an authorizer that
+allows only reading, which is also what names the refused action in the error message; on
+PostgreSQL an explicit READ ONLY transaction, rolled back.
 """
 
 from __future__ import annotations
@@ -16,8 +18,8 @@ from typing import Any
 
 import aiosqlite
 
-from exa_orch.errors import InvalidParams, StoreError
-from exa_orch.store import migrations, postgres
+from exa_orch.errors import InvalidParams
+from exa_orch.store import migrations, postgres, readonly
 from exa_orch.store.core import Store, ensure_parent_dir
 
 MAX_CELL = 72
@@ -105,70 +107,54 @@ async def run_query(db: Path | str, query: str) -> tuple[list[str], list[tuple[A
     if postgres.is_url(db):
         return await _run_pg(str(db), query)
     db = Path(db)
-    guard = _Guard()
-    uri = _read_only_uri(db)
+    conn = await readonly.open_sqlite(db)
     try:
-        _probe(uri, db)
-        return await _run_guarded(uri, query, guard)
+        return await _run_guarded(conn, query, _Guard())
     except UnicodeEncodeError:
         raise InvalidParams(
             "the query is not valid text (it has bytes that are not UTF-8)",
             hint="Retype it in UTF-8, e.g. `select * from v_tasks`.",
             fields=["query"],
         ) from None
-    except sqlite3.Error as exc:  # opening or reading the file itself (a directory, unreadable, not SQLite)
-        raise StoreError(
-            f"cannot read the database {db}: {exc}",
-            hint="Point --db (or EXA_ORCH_DB) at a readable exa-orch database file "
-            "(`exa-orch db migrate` creates one).",
-        ) from None
-
-
-def _probe(uri: str, path: Path) -> None:
-    """Open the file once without aiosqlite: when aiosqlite's connect fails, its worker thread
-    outlives the event loop and prints a traceback of its own after ours."""
-    conn = sqlite3.connect(uri, uri=True)
-    try:
-        conn.execute("PRAGMA schema_version")  # opening is lazy; this reads the header
-        migrations.refuse_foreign(conn, path)
+    except sqlite3.Error as exc:  # reading the file itself failed after the probe (damaged, say)
+        raise readonly.unreadable(db, exc) from None
     finally:
-        conn.close()
+        await conn.close()
 
 
-async def _run_guarded(uri: str, query: str, guard: _Guard) -> tuple[list[str], list[tuple[Any, ...]]]:
-    async with aiosqlite.connect(uri, uri=True, isolation_level=None) as conn:
-        await conn.execute("PRAGMA busy_timeout = 5000")
-        await conn.execute("PRAGMA query_only = ON")
-        await conn.set_authorizer(guard)
-        try:
-            async with conn.execute(query) as cursor:
-                rows = [tuple(row) for row in await cursor.fetchall()]
-                columns = [d[0] for d in cursor.description or ()]
-        except sqlite3.ProgrammingError as exc:
+async def _run_guarded(
+    conn: aiosqlite.Connection, query: str, guard: _Guard
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    await conn.set_authorizer(guard)
+    try:
+        async with conn.execute(query) as cursor:
+            rows = [tuple(row) for row in await cursor.fetchall()]
+            columns = [d[0] for d in cursor.description or ()]
+    except sqlite3.ProgrammingError as exc:
+        raise InvalidParams(
+            f"exa-orch sql runs exactly one statement: {exc}",
+            hint="Run each statement on its own, or join them into one SELECT.",
+            fields=["query"],
+        ) from None
+    except sqlite3.Error as exc:
+        if guard.refused is not None or "readonly" in str(exc) or "query_only" in str(exc):
             raise InvalidParams(
-                f"exa-orch sql runs exactly one statement: {exc}",
-                hint="Run each statement on its own, or join them into one SELECT.",
+                f"exa-orch sql is read-only; refused {guard.refused or 'a write'}",
+                hint="Ask with SELECT (e.g. `select * from v_tasks`); tasks change through the MCP tools.",
                 fields=["query"],
             ) from None
-        except sqlite3.Error as exc:
-            if guard.refused is not None or "readonly" in str(exc) or "query_only" in str(exc):
-                raise InvalidParams(
-                    f"exa-orch sql is read-only; refused {guard.refused or 'a write'}",
-                    hint="Ask with SELECT (e.g. `select * from v_tasks`); tasks change through the MCP tools.",
-                    fields=["query"],
-                ) from None
-            await conn.set_authorizer(None)
-            names = await conn.execute_fetchall(
-                "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' "
-                "ORDER BY name"
-            )
-            raise InvalidParams(
-                f"the query failed: {exc}",
-                hint="Tables and views: " + ", ".join(str(n[0]) for n in names)
-                if names
-                else "This database has no tables yet: create them with `exa-orch db migrate`.",
-                fields=["query"],
-            ) from None
+        await conn.set_authorizer(None)
+        names = await conn.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type IN ('table', 'view') AND name NOT LIKE 'sqlite_%' "
+            "ORDER BY name"
+        )
+        raise InvalidParams(
+            f"the query failed: {exc}",
+            hint="Tables and views: " + ", ".join(str(n[0]) for n in names)
+            if names
+            else "This database has no tables yet: create them with `exa-orch db migrate`.",
+            fields=["query"],
+        ) from None
     if not columns:
         raise InvalidParams(
             "the query has no statement to run (it is empty or only a comment)",
@@ -176,14 +162,6 @@ async def _run_guarded(uri: str, query: str, guard: _Guard) -> tuple[list[str], 
             fields=["query"],
         )
     return columns, rows
-
-
-def _read_only_uri(db: Path) -> str:
-    if not db.exists():
-        raise StoreError(
-            f"no database at {db}", hint=f"Create it with `exa-orch db migrate --db {db}`, or pass --db."
-        )
-    return db.resolve().as_uri() + "?mode=ro"
 
 
 async def sql_command(db: Path | str, query: str, *, as_json: bool) -> int:
@@ -231,15 +209,9 @@ def format_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 async def _run_pg(url: str, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     """One statement in a READ ONLY transaction that is rolled back, on a session whose every
     transaction is read-only; the extended protocol (prepare) refuses a second statement."""
-    postgres.require_driver()
+    conn = await readonly.open_postgres(url, application="exa-orch sql")
     import psycopg
 
-    try:
-        conn = await psycopg.AsyncConnection.connect(
-            url, options="-c default_transaction_read_only=on -c statement_timeout=30000"
-        )
-    except psycopg.Error as exc:
-        raise postgres.connect_error(url, exc) from None
     async with conn:
         try:
             await conn.execute(b"BEGIN READ ONLY")

@@ -1,10 +1,11 @@
 """What the views read: tasks, their steps and events, and the MAP-Elites archive, read-only.
 
-`ViewDB` opens the database the way `exa-orch sql` does, three ways over read-only: a `mode=ro`
-URI, `PRAGMA query_only`, and nothing here but SELECTs. Every JSON column is cut in SQL
-(`substr`) before it leaves SQLite, so a task with a 50 MB result costs the view a few KB: the
-sizes shown are `length()` of the stored text. Rows come back as plain dicts; nothing here
-renders anything.
+`ViewDB` opens an SQLite file or a PostgreSQL database the way `exa-orch sql` does
+(`store.readonly`), three ways over read-only: SQLite's `mode=ro` URI and `PRAGMA query_only`, or
+PostgreSQL's `default_transaction_read_only` session; and nothing here but SELECTs. Every JSON
+column is cut in SQL (`substr`) before it leaves the database, so a task with a 50 MB result
+costs the view a few KB: the sizes shown are `length()` of the stored text. Rows come back as
+plain dicts; nothing here renders anything.
 
 Every query about a task or a run takes a `Viewer`: whose tasks may be seen. A task another
 principal owns reads exactly as a task that does not exist (None, an empty list). A run (and its
@@ -14,6 +15,7 @@ expired, its tombstone's owner; once that is forgotten too, nobody: the run coun
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import sqlite3
@@ -21,12 +23,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 import aiosqlite
 
 from exa_orch.errors import InvalidParams, StoreError
 from exa_orch.runtime import Principal
+from exa_orch.store import postgres, readonly
 
 # `task_<uuid4>` is what the store makes; anything else in a URL is refused before any query.
 TASK_ID = re.compile(r"task_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -60,7 +63,7 @@ class Viewer:
         """A SQL condition (and its parameters) true for rows whose owner, the SQL expression
         `owner` (NULL for no owner), this viewer may see."""
         if self.principal is None:
-            return "1", ()
+            return "TRUE", ()
         if self.principal.sees_unowned:
             return f"({owner} = ? OR {owner} IS NULL)", (self.principal.name,)
         return f"{owner} = ?", (self.principal.name,)
@@ -120,51 +123,74 @@ def check_workflow_id(workflow_id: str) -> str:
     return workflow_id
 
 
-def read_only_uri(db: Path) -> str:
-    """A `file:` URI that opens `db` read-only; StoreError when there is no such file."""
-    if not db.is_file():
-        raise StoreError(
-            f"no database at {db}", hint=f"Create it with `exa-orch db migrate --db {db}`, or pass --db."
-        )
-    return db.resolve().as_uri() + "?mode=ro"
+class _Dialect(NamedTuple):
+    """The only SQL the two backends can't share; every other query of ViewDB runs on both (on
+    PostgreSQL with the `json_extract` / `json_valid` helpers of migrations/postgres/0001)."""
+
+    task_columns: str  # the names of the tasks table's columns, as `name`
+    partial_summary: str  # (key, type, shown) of a task's partial result, see ViewDB.partial_summary
+
+
+_SQLITE = _Dialect(
+    task_columns="SELECT name FROM pragma_table_info('tasks')",
+    partial_summary="SELECT j.key, j.type, CASE j.type WHEN 'array' THEN json_array_length(j.value)"
+    " WHEN 'object' THEN (SELECT count(*) FROM json_each(j.value)) ELSE substr(j.value, 1, 200) END AS shown"
+    " FROM tasks t, json_each(t.partial_result) j WHERE t.id = ?"
+    " AND json_valid(t.partial_result) AND json_type(t.partial_result) = 'object' LIMIT 30",
+)
+_POSTGRES = _Dialect(
+    task_columns="SELECT column_name AS name FROM information_schema.columns"
+    " WHERE table_schema = current_schema() AND table_name = 'tasks'",
+    # The column is valid JSON by its CHECK; json_each of NULL (not an object) yields no rows.
+    partial_summary="SELECT j.key, json_typeof(j.value) AS type, CASE json_typeof(j.value)"
+    " WHEN 'array' THEN json_array_length(j.value)::text"
+    " WHEN 'object' THEN (SELECT count(*) FROM json_object_keys(j.value))::text"
+    " ELSE substr(j.value #>> '{}', 1, 200) END AS shown FROM tasks t, json_each(CASE"
+    " WHEN json_typeof(t.partial_result::json) = 'object' THEN t.partial_result::json END) j"
+    " WHERE t.id = ? LIMIT 30",
+)
 
 
 class ViewDB:
     """A read-only connection to an exa-orch database and the queries the views ask of it.
 
-    `async with ViewDB(path) as db`; one connection, its queries run one at a time on aiosqlite's
-    thread. The file must exist (StoreError otherwise); it is never created, migrated or written.
+    `async with ViewDB(target) as db`, where `target` is an SQLite file or a `postgresql://` URL;
+    opened by `store.readonly` as `exa-orch sql` opens it. One connection, its queries run one at
+    a time; on PostgreSQL each is its own read-only transaction, so every poll sees the latest
+    commit. The database must exist and be exa-orch's (StoreError, ForeignDatabase otherwise); it
+    is never created, migrated or written. A query the database can't answer (an older schema)
+    raises StoreError.
     """
 
-    def __init__(self, path: Path) -> None:
-        self.path = path
+    def __init__(self, target: Path | str) -> None:
+        self.url = str(target) if postgres.is_url(target) else None
+        self.path = None if self.url else Path(target)
+        self.where = postgres.redact_db(target)  # for messages: a URL's password left out
+        self.name = self.path.name if self.path else self.where  # for page headers
+        self._dialect = _POSTGRES if self.url else _SQLITE
         self._conn: aiosqlite.Connection | None = None
+        self._pg: Any = None  # psycopg.AsyncConnection
+        self._lock = asyncio.Lock()
         self.task_columns: frozenset[str] = frozenset()
 
     async def __aenter__(self) -> Self:
-        uri = read_only_uri(self.path)
+        if self.url is not None:
+            self._pg = await readonly.open_postgres(self.url, autocommit=True, application="exa-orch view")
+            self.name = self._pg.info.dbname
+        else:
+            assert self.path is not None
+            self._conn = await readonly.open_sqlite(self.path)
+            self._conn.row_factory = sqlite3.Row
         try:
-            # Opening is lazy in SQLite; reading the header here turns "not a database" into our error.
-            probe = sqlite3.connect(uri, uri=True)
-            try:
-                probe.execute("PRAGMA schema_version")
-            finally:
-                probe.close()
-        except sqlite3.Error as exc:
-            raise StoreError(
-                f"cannot read the database {self.path}: {exc}",
-                hint="Point --db (or EXA_ORCH_DB) at an exa-orch database (`exa-orch db migrate` makes one).",
-            ) from None
-        self._conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
-        self._conn.row_factory = sqlite3.Row
-        await self._conn.execute("PRAGMA busy_timeout = 5000")
-        await self._conn.execute("PRAGMA query_only = ON")
-        self.task_columns = frozenset(r["name"] for r in await self._rows("PRAGMA table_info(tasks)"))
+            self.task_columns = frozenset(r["name"] for r in await self._rows(self._dialect.task_columns))
+        except BaseException:
+            await self.aclose()
+            raise
         if "status" not in self.task_columns:
             await self.aclose()
             raise StoreError(
-                f"{self.path} has no tasks table: it is not an exa-orch database or was never migrated",
-                hint=f"Run `exa-orch db migrate --db {self.path}` (or start the server once) first.",
+                f"{self.where} has no tasks table: it is not an exa-orch database or was never migrated",
+                hint=f"Run `exa-orch db migrate --db {self.where}` (or start the server once) first.",
             )
         return self
 
@@ -178,6 +204,9 @@ class ViewDB:
         if self._conn is not None:
             conn, self._conn = self._conn, None
             await conn.close()
+        if self._pg is not None:
+            pg, self._pg = self._pg, None
+            await pg.close()
 
     @property
     def has_owner(self) -> bool:
@@ -185,9 +214,43 @@ class ViewDB:
         return "owner" in self.task_columns
 
     async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-        assert self._conn is not None, "use `async with ViewDB(...)`"
-        async with self._conn.execute(sql, params) as cursor:
-            return [dict(row) for row in await cursor.fetchall()]
+        driver_errors: tuple[type[Exception], ...] = (sqlite3.Error, *readonly.pg_errors())
+        try:
+            if self._pg is not None:
+                return await self._pg_rows(sql, params)
+            assert self._conn is not None, "use `async with ViewDB(...)`"
+            async with self._conn.execute(sql, params) as cursor:
+                return [dict(row) for row in await cursor.fetchall()]
+        except driver_errors as exc:
+            # An older or foreign schema (no v_archive, say) or a locked file: say so, don't crash.
+            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise StoreError(
+                f"the database could not answer: {first}",
+                hint=f"Bring it up to date with `exa-orch db migrate --db {self.where}` (or start the server once on it).",
+            ) from None
+
+    async def _pg_rows(self, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
+        import psycopg
+        from psycopg.rows import dict_row
+
+        text, order = postgres.translate(sql)
+        assert order is None, "the view's SQL uses plain ? placeholders"
+        async with self._lock:
+            for attempt in (1, 2):
+                if self._pg.closed or self._pg.broken:  # the server restarted or ended the session
+                    await self._pg.close()
+                    self._pg = await readonly.open_postgres(
+                        self.url or "", autocommit=True, application="exa-orch view"
+                    )
+                try:
+                    async with self._pg.cursor(row_factory=dict_row) as cur:
+                        await cur.execute(text.encode(), params)
+                        return list(await cur.fetchall())
+                except psycopg.OperationalError:
+                    # A read is safe to repeat once, on a new connection, if the old one was lost.
+                    if attempt == 2 or not self._pg.broken:
+                        raise
+        raise AssertionError("unreachable")
 
     # ------------------------------------------------------------------------------ tasks
 
@@ -267,25 +330,19 @@ class ViewDB:
 
     async def partial_summary(self, task_id: str) -> list[tuple[str, str]]:
         """Up to 30 (key, value) lines about a task's partial result, whatever its size: scalars as
-        they are (cut to 200 characters), lists and objects counted. SQLite walks the JSON, so a
-        50 MB partial result is summarized without leaving the database."""
-        rows = await self._rows(
-            "SELECT j.key, j.type, CASE j.type WHEN 'array' THEN json_array_length(j.value)"
-            " WHEN 'object' THEN (SELECT count(*) FROM json_each(j.value)) ELSE substr(j.value, 1, 200) END AS shown"
-            " FROM tasks t, json_each(t.partial_result) j WHERE t.id = ?"
-            " AND json_valid(t.partial_result) AND json_type(t.partial_result) = 'object' LIMIT 30",
-            (task_id,),
-        )
+        they are (cut to 200 characters), lists and objects counted. The database walks the JSON,
+        so a 50 MB partial result is summarized without leaving it."""
+        rows = await self._rows(self._dialect.partial_summary, (task_id,))
         lines = []
         for row in rows:
             kind, shown = row["type"], row["shown"]
             if kind == "array":
-                text = f"{shown} item{'s' if shown != 1 else ''}"
+                text = f"{shown} item{'s' if int(shown) != 1 else ''}"
             elif kind == "object":
                 text = f"{{{shown} keys}}"
             elif kind == "null":
                 text = "null"
-            elif kind in ("true", "false"):
+            elif kind in ("true", "false"):  # SQLite's names; PostgreSQL's 'boolean' shows its value
                 text = kind
             else:
                 text = str(shown)
@@ -325,7 +382,7 @@ class ViewDB:
             " r.id AS best_run_id, r.task_id, r.fitness, r.coverage, r.diversity, r.stringency, r.niches,"
             " r.finished_at, row_number() OVER (PARTITION BY w.coord_scope, w.coord_domain_structure,"
             " w.coord_evidence_type, w.coord_time_horizon, w.coord_fidelity ORDER BY r.fitness IS NULL,"
-            " r.fitness DESC, r.coverage DESC, r.finished_at DESC, w.id) AS rank_in_cell"
+            " r.fitness DESC, r.coverage DESC NULLS LAST, r.finished_at DESC, w.id) AS rank_in_cell"
             " FROM workflows w LEFT JOIN runs r ON r.workflow_id = w.id AND r.status = 'completed')"
             " SELECT cell, workflow_id, name, archetype, task_type, runs, best_run_id, task_id, fitness,"
             " coverage, diversity, stringency, niches, finished_at FROM ranked WHERE rank_in_cell = 1"

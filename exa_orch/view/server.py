@@ -1,8 +1,9 @@
 """`exa-orch view`: serve the web view of one database on loopback (or further, with a token).
 
-Contract: open the database read-only (StoreError if it is missing or not exa-orch's), refuse a
-bind beyond loopback unless HTTP tokens are configured (ConfigError; `--all-owners` too), print the URL on stderr (stdout
-stays free, as for every command that is not a query), serve until SIGINT or SIGTERM, return 0.
+Contract: open the database (an SQLite file or a `postgresql://` URL) read-only (StoreError if it
+is missing or not exa-orch's), refuse a bind beyond loopback unless HTTP tokens are configured
+(ConfigError; `--all-owners` too), print the URL on stderr (stdout stays free, as for every
+command that is not a query; a URL's password left out), serve until SIGINT or SIGTERM, return 0.
 """
 
 from __future__ import annotations
@@ -49,14 +50,16 @@ def check_bind(settings: Settings, host: str, *, all_owners: bool = False) -> No
     require_token_beyond_loopback(settings, host, "the view")
 
 
-def run_view(settings: Settings, *, db_path: Path, host: str, port: int, all_owners: bool = False) -> int:
+def run_view(
+    settings: Settings, *, db_path: Path | str, host: str, port: int, all_owners: bool = False
+) -> int:
     """Serve the view until interrupted; 0 on a clean stop (see module docstring). `all_owners`:
     operator mode, every caller sees every task with its owner."""
     check_bind(settings, host, all_owners=all_owners)
     return asyncio.run(_serve(settings, db_path, host, port, all_owners))
 
 
-async def _serve(settings: Settings, db_path: Path, host: str, port: int, all_owners: bool) -> int:
+async def _serve(settings: Settings, db_path: Path | str, host: str, port: int, all_owners: bool) -> int:
     async with ViewDB(db_path) as db:
         sock = bind_listener(host, port)
         try:
@@ -74,7 +77,7 @@ async def _serve(settings: Settings, db_path: Path, host: str, port: int, all_ow
             loop = asyncio.get_running_loop()
             for sig in (signal.SIGTERM, signal.SIGINT):
                 loop.add_signal_handler(sig, setattr, server, "should_exit", True)
-            print(f"exa-orch view of {db_path} (read-only): {url}", file=sys.stderr, flush=True)
+            print(f"exa-orch view of {db.where} (read-only): {url}", file=sys.stderr, flush=True)
             if settings.http_auth:
                 print("sign in once with ?token=<your token> on that URL", file=sys.stderr, flush=True)
             if all_owners:

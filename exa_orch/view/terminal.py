@@ -1,7 +1,8 @@
 """`exa-orch tasks`: the task list in a terminal, once or live (`--watch`), drawn with rich.
 
-Reads the database read-only through `ViewDB`, like the web view. Printing goes to stdout (this
-is a query command, like `exa-orch sql`); when stdout is not a terminal rich prints plain text.
+Reads the database (SQLite or PostgreSQL) read-only through `ViewDB`, like the web view. Printing
+goes to stdout (this is a query command, like `exa-orch sql`); when stdout is not a terminal rich
+prints plain text.
 """
 
 from __future__ import annotations
@@ -76,7 +77,7 @@ def tasks_table(tasks: list[dict[str, Any]], *, has_owner: bool, title: str | No
 
 
 async def show_tasks(
-    db_path: Path,
+    db_path: Path | str,
     viewer: Viewer,
     *,
     console: Console | None = None,
@@ -91,7 +92,7 @@ async def show_tasks(
     console = console or Console()
     async with ViewDB(db_path) as db:
         tasks = await db.tasks(viewer, limit=limit, status=status)
-        title = f"exa-orch tasks in {db_path}"
+        title = f"exa-orch tasks in {db.where}"
         if not watch:
             console.print(tasks_table(tasks, has_owner=db.has_owner, title=title))
             return 0

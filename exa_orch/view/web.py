@@ -16,7 +16,6 @@ sent); ids in paths are checked against their shape before any query.
 from __future__ import annotations
 
 import json
-import sqlite3
 from importlib import resources
 from typing import Any
 
@@ -28,7 +27,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
 from exa_orch.config import Settings
-from exa_orch.errors import InvalidParams
+from exa_orch.errors import InvalidParams, StoreError
 from exa_orch.view.auth import ASGIApp, ViewGuard, viewer_of
 from exa_orch.view.data import COORDS, DOCUMENT, ViewDB, age_text, check_task_id, check_workflow_id
 
@@ -94,7 +93,7 @@ def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> AS
 
     def page(request: Request, name: str, status_code: int = 200, **context: Any) -> HTMLResponse:
         html = env.get_template(name).render(
-            has_owner=db.has_owner, db_name=db.path.name, viewer=viewer_of(request.scope), **context
+            has_owner=db.has_owner, db_name=db.name, viewer=viewer_of(request.scope), **context
         )
         return HTMLResponse(html, status_code=status_code)
 
@@ -162,7 +161,7 @@ def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> AS
         run_id = request.path_params["run_id"]
         run = (
             await db.run(run_id, viewer_of(request.scope)) if run_id < 2**63 else None
-        )  # SQLite integers are 64-bit
+        )  # run ids are 64-bit integers on both backends
         if run is None:
             raise HTTPException(404, "no such run in the archive")
         metrics = {k: json.dumps(v, ensure_ascii=False)[:500] for k, v in run["metrics"].items()}
@@ -217,13 +216,9 @@ def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> AS
         return _error(request, exc.status_code, exc.detail)
 
     async def database_error(request: Request, exc: Exception) -> Response:
-        # An older or foreign schema (no v_archive, say) or a locked file: say so, don't crash.
-        return _error(
-            request,
-            503,
-            f"the database could not answer: {exc}. Bring it up to date with "
-            f"`exa-orch db migrate --db {db.path}` (or start the server once on it).",
-        )
+        # ViewDB's word for a query the database could not answer (an older schema, a lock).
+        assert isinstance(exc, StoreError)
+        return _error(request, 503, f"{exc.message}. {exc.hint or ''}".strip())
 
     def _error(request: Request, status: int, message: str) -> Response:
         if request.url.path.startswith("/api/"):
@@ -242,6 +237,6 @@ def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> AS
     ]
     app = Starlette(
         routes=routes,
-        exception_handlers={InvalidParams: invalid, HTTPException: http_error, sqlite3.Error: database_error},
+        exception_handlers={InvalidParams: invalid, HTTPException: http_error, StoreError: database_error},
     )
     return ViewGuard(app, settings, all_owners=all_owners)

@@ -203,17 +203,6 @@ async def test_both_backends_have_the_same_tables_views_and_columns(url: str, tm
     assert lite == pg - {("tasks", "rowid")}
 
 
-def test_the_sqlite_only_commands_refuse_a_postgres_url_with_a_hint(url: str) -> None:
-    for command in ("tasks", "view"):
-        done = subprocess.run(
-            [sys.executable, "-m", "exa_orch", command, "--db", url],
-            capture_output=True,
-            text=True,
-            timeout=60,
-        )
-        assert done.returncode == 1 and "CONFIG_ERROR" in done.stderr and "exa-orch sql" in done.stderr
-
-
 async def test_the_clock_is_the_database_servers_whatever_this_machine_says(url: str) -> None:
     async with Store(url) as store:
         assert store._db_clock is not None

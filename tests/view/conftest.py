@@ -1,4 +1,9 @@
-"""Fixtures for the views: a migrated database, the view served on loopback, a headless chromium."""
+"""Fixtures for the views: a migrated database, the view served on loopback, a headless chromium.
+
+`store` runs each test that uses it twice, as the store suite does (tests/store/conftest.py's
+`backend`): on an SQLite file and on a fresh PostgreSQL database (tests/pg.py); `target(store)`
+is what to hand ViewDB or `--db` for it.
+"""
 
 from __future__ import annotations
 
@@ -18,16 +23,27 @@ from exa_orch.net import bind_listener
 from exa_orch.store import Store
 from exa_orch.view.data import ViewDB
 from exa_orch.view.web import build_app
+from tests.pg import fresh_database
 
 ServeView = Callable[..., AbstractAsyncContextManager[str]]
 CHROMIUM = os.environ.get("EXA_ORCH_CHROMIUM") or shutil.which("chromium") or "/usr/bin/chromium"
 
 
 @pytest.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Store]:
-    """A migrated database at tmp_path/workflows.db, open for writing (the tests' server side)."""
-    async with Store(tmp_path / "workflows.db") as s:
+async def store(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> AsyncIterator[Store]:  # noqa: F811
+    """A migrated database open for writing (the tests' server side): tmp_path/workflows.db, or a
+    fresh PostgreSQL database."""
+    if backend == "sqlite":
+        where = str(tmp_path / "workflows.db")
+    else:
+        where = fresh_database(request.getfixturevalue("pg_cluster"), request.getfixturevalue("pg_template"))
+    async with Store(where) as s:
         yield s
+
+
+def target(store: Store) -> Path | str:
+    """Where `store`'s database is, as ViewDB and `--db` take it: the file, or the URL."""
+    return store.url or store.path
 
 
 @pytest.fixture
@@ -89,5 +105,7 @@ def artifacts(tmp_path: Path) -> Path:
     return path
 
 
-# The workflow tests' app fixture (the whole app on the simulator), shared rather than copied.
+# The workflow tests' app fixture (the whole app on the simulator), shared rather than copied, and
+# the store suite's backend parameter.
+from tests.store.conftest import backend  # noqa: E402, F401
 from tests.workflows.conftest import research_app  # noqa: E402, F401

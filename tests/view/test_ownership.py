@@ -4,7 +4,6 @@ another principal's task or run reads exactly as an unknown one, `--all-owners` 
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,6 +18,8 @@ from exa_orch.runtime import Principal
 from exa_orch.store import Elite, RunRecord, Store
 from exa_orch.view import ViewDB, Viewer, build_app, check_bind
 from exa_orch.view.auth import COOKIE
+from tests.store.conftest import connect
+from tests.view.conftest import target
 
 ENV = {
     "EXA_ORCH_HTTP_TOKEN": "tok-legacy-default",
@@ -82,7 +83,7 @@ async def world(store: Store) -> World:
         "bob_expired_run": await _run(store, ids["bob_expired"], 0.95, "elite-of-bob-expired"),
         "unowned_run": await _run(store, ids["unowned"], 0.6, "elite-of-nobody"),
     }
-    with sqlite3.connect(store.path) as conn:  # what delete_expired leaves of a task: its tombstone
+    with connect(store) as conn:  # what delete_expired leaves of a task: its tombstone
         conn.execute(
             "INSERT INTO task_tombstones (id, owner, type, status, expired_at, forget_at)"
             " VALUES (?, 'token:bob', 'qd.winnow', 'completed', '2026-01-01T00:00:00.000Z',"
@@ -90,12 +91,14 @@ async def world(store: Store) -> World:
             (ids["bob_expired"],),
         )
         conn.execute("DELETE FROM tasks WHERE id = ?", (ids["bob_expired"],))
+        if store.url is None:
+            conn.commit()
     return World(**ids, **runs)
 
 
 @pytest.fixture
 async def view(store: Store) -> AsyncIterator[ViewDB]:
-    async with ViewDB(store.path) as db:
+    async with ViewDB(target(store)) as db:
         yield db
 
 

@@ -21,6 +21,7 @@ from exa_orch.store.migrations import default_migrations_dir
 from exa_orch.view.data import Viewer
 from exa_orch.view.terminal import show_tasks
 from tests.support import until
+from tests.view.conftest import target
 
 LOCAL = Viewer(Principal("user:tester", sees_unowned=True))
 
@@ -39,7 +40,7 @@ async def test_the_list_shows_status_phase_progress_bar_and_message(store: Store
     done = await store.create_task("operation", {})
     await store.complete(done.id, {"ok": True})
     console, out = recording_console()
-    assert await show_tasks(store.path, LOCAL, console=console) == 0
+    assert await show_tasks(target(store), LOCAL, console=console) == 0
     text = out.getvalue()
     lines = {t.id: next(line for line in text.splitlines() if t.id in line) for t in (working, done)}
     assert "working" in lines[working.id] and "searching" in lines[working.id]
@@ -49,7 +50,7 @@ async def test_the_list_shows_status_phase_progress_bar_and_message(store: Store
     assert text.index(working.id) < text.index(done.id)  # unfinished tasks first
 
     console, out = recording_console()
-    await show_tasks(store.path, LOCAL, console=console, status="completed")
+    await show_tasks(target(store), LOCAL, console=console, status="completed")
     assert done.id in out.getvalue() and working.id not in out.getvalue()
 
 
@@ -58,7 +59,9 @@ async def test_watch_redraws_as_progress_moves(store: Store) -> None:
     await store.transition(task.id, "working")
     await store.set_progress(task.id, {"step": "collect", "completed": 1, "total": 8, "message": "first"})
     console, out = recording_console()
-    watcher = asyncio.create_task(show_tasks(store.path, LOCAL, console=console, watch=True, interval=0.05))
+    watcher = asyncio.create_task(
+        show_tasks(target(store), LOCAL, console=console, watch=True, interval=0.05)
+    )
     try:
         await until(lambda: "1/8" in out.getvalue(), within=10)
         await store.set_progress(task.id, {"step": "collect", "completed": 6, "total": 8, "message": "later"})
@@ -71,7 +74,7 @@ async def test_watch_redraws_as_progress_moves(store: Store) -> None:
 
 async def test_watch_stops_after_the_rounds_asked(store: Store) -> None:
     console, out = recording_console()
-    assert await show_tasks(store.path, LOCAL, console=console, watch=True, interval=0.01, rounds=3) == 0
+    assert await show_tasks(target(store), LOCAL, console=console, watch=True, interval=0.01, rounds=3) == 0
     assert out.getvalue().count("no tasks") >= 2  # drawn more than once
 
 
@@ -156,3 +159,62 @@ def test_view_command_prints_its_url_serves_and_stops_on_sigterm(tmp_path: Path)
         timeout=60,
     )
     assert refused.returncode == 1 and refused.stderr.startswith("error [CONFIG_ERROR]: refusing to serve")
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(store: Store) -> None:
+    """`exa-orch tasks` and `exa-orch view` on a postgresql:// URL, as processes: the list, the
+    owner filter, the web list following a task's progress as the server writes it, and the
+    URL's password shown nowhere (the test cluster trusts local connections: it goes unchecked)."""
+    plain = str(store.url)
+    url = plain.replace("@", ":pw-never-shown@", 1)
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    env["COLUMNS"] = "160"
+    run = [sys.executable, "-m", "exa_orch"]
+    mine = await store.create_task("qd.winnow", {}, principal=None)  # unowned: the local user's to see
+    await store.transition(mine.id, "working")
+    await store.set_progress(mine.id, {"step": "searching", "completed": 1, "total": 4, "message": "first"})
+    theirs = await store.create_task("operation", {}, principal="token:alice")
+
+    def tasks(*flags: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [*run, "tasks", "--db", url, *flags], capture_output=True, text=True, env=env, timeout=60
+        )
+
+    listed, every = await asyncio.to_thread(tasks), await asyncio.to_thread(tasks, "--all-owners")
+    assert listed.returncode == 0 and mine.id in listed.stdout, listed.stderr
+    assert "25% 1/4" in listed.stdout and "searching: first" in listed.stdout
+    assert theirs.id not in listed.stdout and "token:alice" not in listed.stdout
+    assert every.returncode == 0 and theirs.id in every.stdout and "token:alice" in every.stdout
+    assert "pw-never-shown" not in listed.stdout + listed.stderr and "***@" in listed.stdout
+
+    proc = await asyncio.create_subprocess_exec(
+        *run, "view", "--db", url, "--port", "0", stderr=asyncio.subprocess.PIPE, env=env
+    )
+    try:
+        assert proc.stderr is not None
+        line = (await asyncio.wait_for(proc.stderr.readline(), 60)).decode()
+        shown = plain.replace("@", ":***@", 1)
+        assert f"exa-orch view of {shown} (read-only): http://127.0.0.1:" in line, line
+        base = line.rsplit(" ", 1)[1].strip()
+        async with httpx.AsyncClient(base_url=base, timeout=10) as c:
+            listed_api = (await c.get("api/tasks")).json()
+            assert [t["id"] for t in listed_api["tasks"]] == [mine.id] and listed_api["hasOwner"]
+            assert (await c.get(f"tasks/{theirs.id}")).status_code == 404
+            page = await c.get(f"tasks/{mine.id}")
+            assert page.status_code == 200 and "searching" in page.text
+            database = plain.rsplit("/", 1)[1]
+            assert f"{database} · read-only" in page.text and "pw-never-shown" not in page.text
+            await store.set_progress(
+                mine.id, {"step": "analyzing", "completed": 3, "total": 4, "message": "later"}
+            )
+
+            async def moved() -> bool:
+                [row] = (await c.get("api/tasks")).json()["tasks"]
+                return bool(row["phase"] == "analyzing" and row["completed"] == 3 and row["fraction"] == 0.75)
+
+            await until(moved, within=10, what="the polled list to show the new progress")
+            assert (await c.post("")).status_code == 405
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        assert await asyncio.wait_for(proc.wait(), 20) == 0

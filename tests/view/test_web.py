@@ -11,18 +11,22 @@ import httpx
 import pytest
 
 from exa_orch.config import Secret, Settings
-from exa_orch.errors import ErrorCode, StoreError
+from exa_orch.errors import ErrorCode, ForeignDatabase, StoreError
 from exa_orch.store import Elite, RunRecord, Store
 from exa_orch.view.auth import COOKIE
-from exa_orch.view.data import DOCUMENT, ViewDB
+from exa_orch.view.data import DOCUMENT, ViewDB, Viewer
 from exa_orch.view.web import build_app, fitness_class
+from tests.pg import fresh_database
+from tests.store.conftest import connect
+from tests.test_cli import another_apps_database
+from tests.view.conftest import target
 
 EVIL = '<script>alert("x")</script><img src=x onerror=alert(1)>'
 
 
 @pytest.fixture
 async def view(store: Store) -> AsyncIterator[ViewDB]:
-    async with ViewDB(store.path) as db:
+    async with ViewDB(target(store)) as db:
         yield db
 
 
@@ -75,15 +79,29 @@ async def test_only_get_and_head_are_answered(store: Store, view: ViewDB) -> Non
 
 async def test_the_view_connection_cannot_write(store: Store, view: ViewDB) -> None:
     task = await store.create_task("operation", {})
-    conn = view._conn
-    assert conn is not None
-    for sql in (
+    writes = (
         f"UPDATE tasks SET status = 'failed' WHERE id = '{task.id}'",
         "DELETE FROM tasks",
-        "CREATE TABLE x (a)",
-    ):
-        with pytest.raises(sqlite3.OperationalError, match="readonly|read-only|query_only"):
-            await conn.execute(sql)
+        "CREATE TABLE x (a int)",
+    )
+    if store.url is None:
+        conn = view._conn
+        assert conn is not None
+        for sql in writes:
+            with pytest.raises(sqlite3.OperationalError, match="readonly|read-only|query_only"):
+                await conn.execute(sql)
+    else:
+        import psycopg
+
+        pg = view._pg
+        assert pg is not None and pg.autocommit  # each statement its own transaction: read-only too
+        for sql in writes:
+            with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+                await pg.execute(sql.encode())
+        # Even a transaction that asks to write is refused: the session's default is read-only.
+        with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
+            async with pg.transaction():
+                await pg.execute(writes[1].encode())
     assert (await store.get_task(task.id)).status == "pending"
 
 
@@ -152,7 +170,7 @@ async def test_a_huge_result_is_cut_and_its_size_shown(store: Store, view: ViewD
         page = await c.get(f"/tasks/{task.id}")
     assert page.status_code == 200
     assert len(page.text) < 3 * DOCUMENT
-    with sqlite3.connect(store.path) as conn:
+    with connect(store) as conn:
         [(stored,)] = conn.execute("SELECT length(result) FROM tasks WHERE id = ?", (task.id,)).fetchall()
     assert stored > 3_000_000 and f"{stored} characters" in page.text and "the rest:" in page.text
     summary = [line for line in page.text.splitlines() if line.startswith("<dt>items")][0]
@@ -211,3 +229,38 @@ async def test_a_database_without_the_archive_views_answers_503_with_a_hint(tmp_
         tasks = await c.get("/api/tasks")
     assert archive.status_code == 503 and "exa-orch db migrate" in archive.text
     assert tasks.status_code == 200
+
+
+async def test_another_apps_sqlite_file_is_refused_and_left_byte_identical(tmp_path: Path) -> None:
+    other = tmp_path / "some-other-app.sqlite"
+    before = another_apps_database(other)
+    with pytest.raises(ForeignDatabase) as refused:
+        async with ViewDB(other):
+            pass
+    assert refused.value.code == ErrorCode.FOREIGN_DATABASE and "notes" in refused.value.message
+    assert other.read_bytes() == before
+
+
+async def test_a_postgresql_database_that_is_not_exa_orchs_or_not_there_is_refused(pg_cluster: Any) -> None:
+    with pytest.raises(StoreError, match="has no tasks table") as refused:
+        async with ViewDB(fresh_database(pg_cluster)):  # created, never migrated
+            pass
+    assert "exa-orch db migrate" in (refused.value.hint or "")
+    unreachable = "postgresql://viewer:pw-not-shown@127.0.0.1:1/exa"
+    with pytest.raises(StoreError, match="cannot connect") as refused:
+        async with ViewDB(unreachable):
+            pass
+    assert "pw-not-shown" not in refused.value.message and "viewer:***@" in refused.value.message
+
+
+@pytest.mark.parametrize("backend", ["postgres"])
+async def test_a_view_whose_postgresql_session_was_ended_reconnects(store: Store, view: ViewDB) -> None:
+    task = await store.create_task("operation", {})
+    with connect(store) as conn:  # what a server restart or an administrator does to the session
+        [(ended,)] = conn.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+            " WHERE application_name = 'exa-orch view' AND datname = current_database()"
+        ).fetchall()
+    assert ended == 1
+    assert [t["id"] for t in await view.tasks(Viewer.all_owners())] == [task.id]
+    assert view._pg is not None and not view._pg.broken
