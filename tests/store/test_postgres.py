@@ -284,3 +284,31 @@ async def test_tasks_made_before_migration_0003_have_no_owner_on_postgres(
         new = await store.create_task("t", {}, principal="user:me")
         rows = await store._read("SELECT id, owner FROM v_tasks")
     assert rows == [("task_old", None), (new.id, "user:me")]
+
+
+async def test_a_tasks_json_columns_are_checked_when_written_not_at_every_update(url: str) -> None:
+    # PostgreSQL runs every CHECK of a row at every UPDATE; a step's counter bump would parse the
+    # task's whole partial result again. Migration 0005 moved those checks into a domain.
+    import psycopg
+
+    from .conftest import PgSync
+
+    async with Store(url) as store:
+        task = await store.create_task("t", {"q": 1})
+        await store.set_partial(task.id, {"items": list(range(1000))})
+    conn = PgSync(url)
+    try:
+        checks = conn.execute(
+            "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'tasks'::regclass AND contype = 'c'"
+        ).fetchall()
+        assert checks and not [c for (c,) in checks if "json" in c]
+        for column in ("args", "progress", "partial_result", "result", "error", "meta"):
+            with pytest.raises(psycopg.errors.InvalidTextRepresentation, match="json"):
+                conn.execute(f"UPDATE tasks SET {column} = 'not json' WHERE id = ?", (task.id,))
+        conn.execute("UPDATE tasks SET progress = NULL, result = '[1]' WHERE id = ?", (task.id,))
+    finally:
+        conn.close()
+    async with Store(url) as store:
+        await store.save_step(task.id, "s1", {"ok": True})
+        rows = await store._read("SELECT steps, progress FROM v_tasks WHERE id = ?", (task.id,))
+    assert rows == [(1, None)]
