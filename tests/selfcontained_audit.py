@@ -30,6 +30,10 @@ OWN = [
 ]
 if os.environ.get("XDG_DATA_HOME"):
     OWN.append(Path(os.environ["XDG_DATA_HOME"]).resolve())
+# A temp directory that doesn't hold the repository is this run's own (test_selfcontained.py points
+# TMPDIR into pytest's temp tree, so that a repository cloned straight into /tmp still has one).
+if not ROOT.is_relative_to(Path(tempfile.gettempdir()).resolve()):
+    OWN.append(Path(tempfile.gettempdir()).resolve())
 # Beside the repository (a sibling directory or checkout) is refused even inside the places below.
 BESIDE = ROOT.parent
 SYSTEM = [

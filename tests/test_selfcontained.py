@@ -9,6 +9,7 @@ any file opened outside it (tests/selfcontained_audit.py).
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -89,7 +90,9 @@ READERS = [
 ]
 
 
-def test_the_tests_that_read_files_open_nothing_outside_the_repository() -> None:
+def test_the_tests_that_read_files_open_nothing_outside_the_repository(tmp_path: Path) -> None:
+    # Their temp files go under pytest's temp tree: a clone straight in /tmp has /tmp beside it.
+    (tmp_path / "tmp").mkdir()
     out = subprocess.run(
         [
             sys.executable,
@@ -103,6 +106,7 @@ def test_the_tests_that_read_files_open_nothing_outside_the_repository() -> None
             *READERS,
         ],
         cwd=ROOT,
+        env={**os.environ, "TMPDIR": str(tmp_path / "tmp")},
         capture_output=True,
         text=True,
         timeout=300,
@@ -129,6 +133,7 @@ def test_the_audit_hook_refuses_a_file_outside_the_repository(tmp_path: Path) ->
             "tests.selfcontained_audit",
             "-p",
             "no:cacheprovider",
+            f"--rootdir={tmp_path}",  # else pytest scans the probe's and the repository's common parent
             str(probe),
         ],
         cwd=ROOT,
