@@ -1,6 +1,6 @@
--- 0005_json_checked_on_write: nothing to change on SQLite.
--- PostgreSQL's 0005 (postgres/0005_json_checked_on_write.sql) moves the tasks table's JSON checks
--- into a domain, because PostgreSQL evaluates every CHECK of a row at every UPDATE, whichever
--- columns it sets. SQLite already skips a CHECK whose columns an UPDATE leaves alone, so saving a
--- step here never parses the task's other JSON columns. This file keeps the two numbered
--- sequences in step.
+-- 0005_task_checks_on_write: nothing to change on SQLite.
+-- PostgreSQL's 0005 (postgres/0005_task_checks_on_write.sql) makes the tasks table's checks run
+-- only when an INSERT or UPDATE writes the columns they read, because PostgreSQL evaluates every
+-- CHECK of a row at every UPDATE, whichever columns it sets. SQLite already skips a CHECK whose
+-- columns an UPDATE leaves alone, so saving a step here never re-checks the task's other
+-- columns. This file keeps the two numbered sequences in step.

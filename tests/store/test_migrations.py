@@ -41,7 +41,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0002_workflow_archive",
             "0003_task_owner",
             "0004_notify_takeover",
-            "0005_json_checked_on_write",
+            "0005_task_checks_on_write",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -61,7 +61,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (2, "workflow_archive"),
         (3, "task_owner"),
         (4, "notify_takeover"),
-        (5, "json_checked_on_write"),
+        (5, "task_checks_on_write"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 

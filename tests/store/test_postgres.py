@@ -286,9 +286,10 @@ async def test_tasks_made_before_migration_0003_have_no_owner_on_postgres(
     assert rows == [("task_old", None), (new.id, "user:me")]
 
 
-async def test_a_tasks_json_columns_are_checked_when_written_not_at_every_update(url: str) -> None:
+async def test_a_tasks_checks_run_when_their_columns_are_written_not_at_every_update(url: str) -> None:
     # PostgreSQL runs every CHECK of a row at every UPDATE; a step's counter bump would parse the
-    # task's whole partial result again. Migration 0005 moved those checks into a domain.
+    # task's whole partial result again. Migration 0005 moved the checks into a domain (the JSON
+    # columns) and a trigger on the columns the others read; they still refuse what they refused.
     import psycopg
 
     from .conftest import PgSync
@@ -301,14 +302,33 @@ async def test_a_tasks_json_columns_are_checked_when_written_not_at_every_update
         checks = conn.execute(
             "SELECT pg_get_constraintdef(oid) FROM pg_constraint WHERE conrelid = 'tasks'::regclass AND contype = 'c'"
         ).fetchall()
-        assert checks and not [c for (c,) in checks if "json" in c]
+        assert checks == []
         for column in ("args", "progress", "partial_result", "result", "error", "meta"):
             with pytest.raises(psycopg.errors.InvalidTextRepresentation, match="json"):
                 conn.execute(f"UPDATE tasks SET {column} = 'not json' WHERE id = ?", (task.id,))
+        refused = {
+            "status = 'done'": "not a task status",
+            "status = 'completed'": "expires_at",  # finished, but no expiry
+            "expires_at = '2030-01-01T00:00:00.000Z'": "expires_at",  # an expiry, but unfinished
+            "cancel_requested = 2": "cancel_requested",
+            "ttl_ms = -1": "ttl_ms",
+            "id = 'nope'": "task_",
+        }
+        for assignment, message in refused.items():
+            with pytest.raises(psycopg.errors.CheckViolation, match=message):
+                conn.execute(f"UPDATE tasks SET {assignment} WHERE id = ?", (task.id,))
+        with pytest.raises(psycopg.errors.CheckViolation, match="not a task status"):
+            conn.execute(
+                "INSERT INTO tasks (id, type, status, created_at, updated_at) VALUES ('task_x', 't', 'bad', '', '')"
+            )
         conn.execute("UPDATE tasks SET progress = NULL, result = '[1]' WHERE id = ?", (task.id,))
     finally:
         conn.close()
     async with Store(url) as store:
         await store.save_step(task.id, "s1", {"ok": True})
-        rows = await store._read("SELECT steps, progress FROM v_tasks WHERE id = ?", (task.id,))
-    assert rows == [(1, None)]
+        await store.transition(task.id, "working")
+        await store.complete(task.id, {"done": True})  # a finished task gets its expiry: allowed
+        rows = await store._read(
+            "SELECT steps, status, expires_at IS NOT NULL FROM v_tasks WHERE id = ?", (task.id,)
+        )
+    assert rows == [(1, "completed", True)]
