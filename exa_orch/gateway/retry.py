@@ -5,14 +5,12 @@
   `AsyncRetrying` objects whose wait honours Retry-After.
 - `CallShape` / `shape_of`: what a request is (family, object create?, externalId, streamed?).
 - `may_retry`: the safety rule for creates. Reads and updates are retried on any transient
-  failure. A POST that creates an object is retried after an ambiguous failure (a 5xx, a dropped
-  connection or a timeout after the request went out: Exa may have created the object) only when
-  its body carries an `externalId`, because then a duplicate is refused with 409 and the gateway
-  resolves that 409 to the existing object. Without an externalId it is retried only when Exa
-  surely did not act: a 429, or a connection that failed before the request was sent.
-  Only webset creates count as keyed: Exa takes `externalId` on webset creates only and refuses
-  a duplicate with 409. The transport never re-sends any other create after an ambiguous failure;
-  `operations/_creates.py` does, after looking the object up by its metadata mark.
+  failure. A POST that creates an object is retried only when Exa surely did not act: a 429, or a
+  connection that failed before the request was sent. After an ambiguous failure (a 5xx, a dropped
+  connection or a timeout after the request went out: Exa may have made the object) the transport
+  raises, and `operations/_creates.py` (`create_or_find`), the one owner of "a retried create found
+  the object already made", looks the object up by its key (a webset's `externalId`, every other
+  kind's metadata mark) before sending it again, and resolves a 409 the same way.
 """
 
 from __future__ import annotations
@@ -36,7 +34,6 @@ from tenacity import (
 )
 
 from exa_orch.errors import GatewayError
-from exa_orch.gateway.paths import quote_segment, route_safe
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 # Failures raised before any byte of the request left: Exa cannot have acted on it.
@@ -50,7 +47,10 @@ TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
 
 Failure = Literal["rate_limited", "pre_send", "ambiguous"]
 
-# POST paths (relative to the API base) that create an object, with the collection they create in.
+# POST paths (relative to the API base) that create an object. A path rule, not the operations
+# registry's `create_key` declarations: it covers every POST that reaches Exa, whoever sends it (an
+# operation, exa-py's helpers, a test), so a create nobody declared is still never re-sent blind;
+# tests/operations/test_declarations.py checks that every declared create's route matches it.
 _CREATE_PATH = re.compile(
     r"^/(?:websets/v0/(?:websets|webhooks|monitors|imports|websets/[^/]+/(?:searches|enrichments))"
     r"|agent/runs|monitors|research/v1)/?$"
@@ -90,15 +90,8 @@ class CallShape:
     method: str
     path: str  # relative to the API base (or to the ArXiv base)
     is_create: bool = False
-    external_id: str | None = None
+    external_id: str | None = None  # a webset-family create's key, named in a 409's Conflict error
     streaming: bool = False
-
-    @property
-    def lookup_path(self) -> str | None:
-        """Where the object a create made lives, by externalId (Exa accepts it in place of the id)."""
-        if not (self.is_create and self.external_id):
-            return None
-        return f"{self.path.rstrip('/')}/{quote_segment(self.external_id)}"
 
 
 def _json_body(request: httpx.Request) -> object:
@@ -126,10 +119,11 @@ def shape_of(request: httpx.Request, path: str, family: str) -> CallShape:
     if isinstance(body, dict):
         streaming = streaming or body.get("stream") is True
         raw_id = body.get("externalId")
-        # An externalId that can't be looked up by path can't make a retry safe: treat it as none.
-        external_id = raw_id if isinstance(raw_id, str) and route_safe(raw_id) else None
+        external_id = raw_id if isinstance(raw_id, str) and raw_id else None
     is_create = method == "POST" and family != "arxiv" and bool(_CREATE_PATH.match(path))
-    keyed = is_create and family == "websets"  # where Exa refuses a duplicate externalId with 409
+    keyed = (
+        is_create and family == "websets"
+    )  # where Exa takes an externalId (and answers 409 for a taken one)
     return CallShape(
         family=family,
         method=method,
@@ -142,7 +136,7 @@ def shape_of(request: httpx.Request, path: str, family: str) -> CallShape:
 
 def may_retry(shape: CallShape, failure: Failure) -> bool:
     """Whether a call of this shape may be sent again after `failure` (see the module doc)."""
-    if not shape.is_create or shape.external_id:
+    if not shape.is_create:
         return True
     return failure in ("rate_limited", "pre_send")
 

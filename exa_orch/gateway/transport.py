@@ -8,8 +8,9 @@
    are capped and paced like first attempts; sends; reads the whole body while holding the slot
    (except for streamed successes, which are returned as they start);
 3. turns statuses >= 400 and transport failures into typed errors (`gateway/errors.py`),
-   retrying the transient ones as `gateway/retry.py` allows; a 409 on a create that was retried
-   after an ambiguous failure is resolved to the existing object (GET by externalId);
+   retrying the transient ones as `gateway/retry.py` allows (a create is never re-sent after an
+   ambiguous failure: `operations/_creates.py` looks its object up first, and owns the 409 that
+   follows a retried create);
 4. right before each attempt is sent, checks the lease fence of the task it is made for
    (`gateway/fence.py`): a task whose lease may have lapsed sends nothing (LeaseLapsed).
 
@@ -58,7 +59,6 @@ class GatewayStats:
     retries: int = 0
     throttled_waits: int = 0  # attempts that had to wait for the rate limiter
     retry_after_waits: int = 0  # attempts held back by a Retry-After deadline
-    resolved_conflicts: int = 0  # 409s on retried creates answered with the existing object
     in_flight: int = 0
     max_in_flight: int = 0
     errors_by_kind: Counter[str] = field(default_factory=Counter)  # final errors, by error code
@@ -71,7 +71,6 @@ class GatewayStats:
             "retries": self.retries,
             "throttled_waits": self.throttled_waits,
             "retry_after_waits": self.retry_after_waits,
-            "resolved_conflicts": self.resolved_conflicts,
             "in_flight": self.in_flight,
             "max_in_flight": self.max_in_flight,
             "errors_by_kind": dict(self.errors_by_kind),
@@ -90,17 +89,12 @@ class _Buffered(httpx.AsyncByteStream):
             yield self._data
 
 
-class _ResolveConflict(Exception):
-    """Internal: a retried create met 409, so the object exists; fetch it instead."""
-
-
 @dataclass
 class _Call:
     """One call's state across its attempts."""
 
     request: httpx.Request  # what is sent: the caller's request plus the key
     shape: CallShape
-    ambiguous: bool = False  # an earlier attempt may have reached Exa and been acted on
 
 
 def _url_prefix(url: str) -> tuple[str, str, int | None, str]:
@@ -223,8 +217,6 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             attempts = retrying.statistics.get("attempt_number", 1)
             error.hint = (error.hint + " " if error.hint else "") + f"(gave up after {attempts} attempts)"
             raise error from failure.__cause__
-        except _ResolveConflict:
-            return await self._resolve_conflict(call)
         raise AssertionError("unreachable: tenacity ends with a result or an exception")
 
     def _before_sleep(self, call: _Call) -> Any:
@@ -334,8 +326,6 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             return error
         pre_send = isinstance(exc, PRE_SEND_ERRORS)
         self.stats.failures_by_kind["timeout" if isinstance(exc, httpx.TimeoutException) else "drop"] += 1
-        if not pre_send:
-            call.ambiguous = True
         if may_retry(shape, "pre_send" if pre_send else "ambiguous"):
             return RetryableFailure(error)
         return error
@@ -343,8 +333,6 @@ class GovernedTransport(httpx.AsyncBaseTransport):
     def _status_failure(self, call: _Call, response: httpx.Response, raw: bytes) -> Exception:
         shape = call.shape
         status = response.status_code
-        if status == 409 and shape.external_id and call.ambiguous:
-            return _ResolveConflict()
         body = _decoded(response.headers, raw)
         error = error_from_response(
             status,
@@ -365,31 +353,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             self.gate(shape.family).block(retry_after)
         if status == 429:
             return RetryableFailure(error, retry_after) if may_retry(shape, "rate_limited") else error
-        call.ambiguous = True
         return RetryableFailure(error, retry_after) if may_retry(shape, "ambiguous") else error
-
-    async def _resolve_conflict(self, call: _Call) -> httpx.Response:
-        """GET the object a retried create made, by its externalId, and answer with it."""
-        lookup = call.shape.lookup_path
-        assert lookup is not None  # only creates with an externalId get here
-        url = call.request.url.copy_with(
-            path=call.request.url.path[: -len(call.shape.path)] + lookup, query=None
-        )
-        headers = {
-            k: v
-            for k, v in call.request.headers.items()
-            if k.lower() not in ("content-type", "content-length")
-        }
-        get = httpx.Request("GET", url, headers=headers, extensions=call.request.extensions)
-        logger.info(
-            "%s %s: 409 after a retry; resolving externalId %r to the existing object",
-            call.shape.method,
-            call.shape.path,
-            call.shape.external_id,
-        )
-        response = await self._run(_Call(get, CallShape(family=call.shape.family, method="GET", path=lookup)))
-        self.stats.resolved_conflicts += 1
-        return response
 
     async def aclose(self) -> None:
         """Close the pooled connections; idempotent (several clients share this transport)."""

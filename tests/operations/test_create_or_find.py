@@ -3,14 +3,23 @@ found again (externalId for websets, the metadata mark for the rest), never made
 
 from __future__ import annotations
 
+from collections.abc import AsyncIterator
 from typing import Any
 
+import httpx
 import pytest
 
+from exa_orch.config import Settings
+from exa_orch.gateway import Gateway
 from exa_orch.gateway.marks import CREATE_MARK
+from exa_orch.operations import OpContext, default_registry
 from exa_orch.sim.context import FaultConfig
+from exa_orch.sim.testing import SimHandle
+from tests.gateway.test_safe_creates import LoseFirstAnswer
 
 from .conftest import Ops
+
+W = "/websets/v0/websets"
 
 HOOK = {"url": "https://example.com/hook", "events": ["webset.created"]}
 
@@ -71,3 +80,48 @@ async def test_a_csv_import_whose_answer_was_lost_is_made_again_with_its_upload(
     ops.sim.set_faults(FaultConfig())
     listed = (await ops("imports.list", {}))["data"]
     assert len(listed) == 4 and ops.sim.stats()["faults_after_create"].get("500", 0) >= 1
+
+
+class LaggingRead(LoseFirstAnswer):
+    """Also answers the first GET of `lagging` with 404, as a read that lags the create would."""
+
+    def __init__(self, path: str, lagging: str) -> None:
+        super().__init__(path)
+        self._lagging = lagging
+        self.lagged = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if request.method == "GET" and request.url.path == self._lagging and not self.lagged:
+            self.lagged += 1
+            return httpx.Response(404, json={"error": "not found"})
+        return await super().handle_async_request(request)
+
+
+async def lossy_ops(sim: SimHandle, inner: httpx.AsyncBaseTransport) -> AsyncIterator[Ops]:
+    settings = Settings(exa_url=sim.url, rps=1000)
+    async with Gateway(settings, inner=inner) as gw:
+        yield Ops(default_registry(), OpContext(gateway=gw, settings=settings), sim)
+
+
+async def test_a_webset_create_whose_answer_was_lost_is_found_by_its_external_id(sim: SimHandle) -> None:
+    """The transport re-sends no create after a lost answer: websets.create looks the webset up."""
+    lossy = LoseFirstAnswer(W)
+    async for ops in lossy_ops(sim, lossy):
+        ws = await ops(
+            "websets.create", {"externalId": "task-7:create", "search": {"query": "q", "count": 1}}
+        )
+    assert lossy.lost == 1 and ws["externalId"] == "task-7:create"
+    assert sim.stats()["creates_by_external_id"] == {"task-7:create": 1}
+    assert [(e["method"], e["status"]) for e in sim.log()] == [("POST", 201), ("GET", 200)]
+
+
+async def test_a_409_after_a_lost_answer_is_the_webset_an_earlier_attempt_made(sim: SimHandle) -> None:
+    lossy = LaggingRead(W, f"{W}/task-8:create")
+    async for ops in lossy_ops(sim, lossy):
+        ws = await ops(
+            "websets.create", {"externalId": "task-8:create", "search": {"query": "q", "count": 1}}
+        )
+    assert lossy.lost == lossy.lagged == 1 and ws["externalId"] == "task-8:create"
+    assert sim.stats()["creates_by_external_id"] == {"task-8:create": 1}
+    assert sim.stats()["conflicts_by_external_id"] == {"task-8:create": 1}
+    assert [(e["method"], e["status"]) for e in sim.log()] == [("POST", 201), ("POST", 409), ("GET", 200)]
