@@ -82,8 +82,12 @@ async def create_or_find(
 
 
 def marked(obj: Any, key: str) -> bool:
-    """Whether `obj` (an Exa object as JSON) carries the mark `key`."""
-    return isinstance(obj, dict) and (obj.get("metadata") or {}).get(CREATE_MARK) == key
+    """Whether `obj` (an Exa object as JSON) carries the mark `key` in its metadata (an agent run
+    echoes it at top level and in its `request`; exa-py's AgentRun model declares only `request`)."""
+    if not isinstance(obj, dict):
+        return False
+    metadata = obj.get("metadata") or (obj.get("request") or {}).get("metadata") or {}
+    return isinstance(metadata, dict) and metadata.get(CREATE_MARK) == key
 
 
 def mark_body(body: Json) -> tuple[Json, str, bool]:
@@ -104,18 +108,35 @@ def first_marked(objects: Iterable[Any], key: str) -> Json | None:
     return None
 
 
-async def find_in_list(ctx: OpContext, path: str, key: str, query: Json | None = None) -> Json | None:
-    """The object of the list at `path` that carries mark `key`, or None (newest pages first)."""
+Page = Callable[[str | None], Awaitable[Json]]
+"""cursor (None: the first page) -> one page of a list as JSON: {data, hasMore, nextCursor}."""
+
+
+async def find_in_pages(page: Page, key: str) -> Json | None:
+    """The object carrying mark `key` in the list `page` reads (newest pages first), or None: the
+    one lookup by metadata mark, for raw HTTP lists and exa-py's alike (`research.find_run`)."""
     cursor: str | None = None
     for _ in range(MAX_LIST_PAGES):
-        page = await request(ctx, "GET", path, query={**(query or {}), "cursor": cursor, "limit": 100})
-        found = first_marked(page.get("data") or [], key)
-        if found is not None or not page.get("hasMore"):
+        listed = await page(cursor)
+        found = first_marked(listed.get("data") or [], key)
+        if found is not None or not listed.get("hasMore"):
             return found
-        cursor = page.get("nextCursor")
+        cursor = listed.get("nextCursor")
         if not cursor:
             return None
     return None
+
+
+async def find_in_list(ctx: OpContext, path: str, key: str, query: Json | None = None) -> Json | None:
+    """The object of the list at `path` that carries mark `key`, or None (newest pages first)."""
+
+    async def page(cursor: str | None) -> Json:
+        listed: Json = await request(
+            ctx, "GET", path, query={**(query or {}), "cursor": cursor, "limit": 100}
+        )
+        return listed
+
+    return await find_in_pages(page, key)
 
 
 async def find_in_webset(ctx: OpContext, webset_id: str, field: str, key: str) -> Json | None:

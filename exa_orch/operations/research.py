@@ -12,10 +12,11 @@ from typing import Any, Literal
 from exa_py.agent.types import AgentEffort
 from pydantic import Field
 
+from exa_orch.errors import NotFoundError
 from exa_orch.gateway import call
 from exa_orch.gateway.marks import CREATE_MARK, new_key
 
-from ._creates import MAX_LIST_PAGES, create_or_find
+from ._creates import MAX_LIST_PAGES, create_or_find, find_in_pages
 from ._http import segment
 from ._polling import poll_until
 from .context import OpContext
@@ -49,6 +50,11 @@ class CreateResearch(Args):
 class ResearchId(Args):
     research_id: Id = Field(alias="researchId")
     """the id research.create returned (an agent run id)"""
+
+
+class FindResearch(Args):
+    external_id: str = Field(min_length=1, max_length=300)
+    """the externalId research.create was given (or answered with)"""
 
 
 class ListResearch(Args):
@@ -111,19 +117,30 @@ async def create(args: CreateResearch, ctx: OpContext) -> dict[str, Any]:
 
 
 async def find_run(ctx: OpContext, key: str) -> dict[str, Any] | None:
-    """The agent run created with mark `key` (newest pages of the runs list), or None."""
-    cursor: str | None = None
-    for _ in range(MAX_LIST_PAGES):
-        page = await call(ctx.exa.agent.runs.list(cursor=cursor, limit=100))
-        for run in page.data:
-            data = run_json(run)
-            metadata = data.get("metadata") or (data.get("request") or {}).get("metadata") or {}
-            if isinstance(metadata, dict) and metadata.get(CREATE_MARK) == key:
-                return data
-        cursor = getattr(page, "next_cursor", None)
-        if not getattr(page, "has_more", False) or not cursor:
-            return None
-    return None
+    """The agent run created with mark `key` (newest pages of the runs list), or None: the one lookup
+    behind research.create's create-or-find and research.find (a cancelled task's in-flight run)."""
+
+    async def page(cursor: str | None) -> dict[str, Any]:
+        listed = await call(ctx.exa.agent.runs.list(cursor=cursor, limit=100))
+        return {
+            "data": [run_json(run) for run in listed.data],
+            "hasMore": bool(getattr(listed, "has_more", False)),
+            "nextCursor": getattr(listed, "next_cursor", None),
+        }
+
+    return await find_in_pages(page, key)
+
+
+async def find(args: FindResearch, ctx: OpContext) -> dict[str, Any]:
+    """The run research.create made with `externalId` (looked up by its metadata mark)."""
+    run = await find_run(ctx, args.external_id)
+    if run is None:
+        raise NotFoundError(
+            f"no research run carries externalId {args.external_id!r} among the newest "
+            f"{MAX_LIST_PAGES * 100} runs",
+            hint="Check the externalId you gave research.create, or list runs with research.list.",
+        )
+    return run
 
 
 async def get(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
@@ -186,6 +203,8 @@ OPERATIONS: list[Operation] = [
               "model); runs on Exa's Agent API.", project=_one, create_key="externalId"),
     Operation("research.get", ResearchId, get, "Get a research task's status and output.", project=_one, read_only=True),
     Operation("research.cancel", ResearchId, cancel, "Cancel a running research task.", project=_one),
+    Operation("research.find", FindResearch, find, "Find the research task research.create made with an "
+              "externalId (its answer lost, or a task cancelled while creating it).", project=_one, read_only=True),
     Operation("research.list", ListResearch, list_, "List research tasks (agent runs), one page.", project=_page, read_only=True),
     Operation("research.pollUntilFinished", PollResearch, poll_until_finished, "Wait (bounded by timeout) until "
               "a research task finishes, with progress.", long_running=True, project=_one),

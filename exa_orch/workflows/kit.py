@@ -148,23 +148,6 @@ def elapsed(since: float) -> str:
 
 
 TERMINAL_RUN = frozenset({"completed", "failed", "cancelled"})
-MAX_RUN_PAGES = 20
-
-
-async def find_research(ctx: TaskContext, key: str, *, step: str) -> Json | None:
-    """The research run created with externalId `key` (kept in its metadata mark), or None."""
-    cursor: str | None = None
-    for _ in range(MAX_RUN_PAGES):
-        page = await call(
-            ctx, "research.list", {"limit": 100, **({"cursor": cursor} if cursor else {})}, step=step
-        )
-        for run in page.get("data") or []:
-            if run.get("externalId") == key:
-                return dict(run)
-        cursor = page.get("nextCursor")
-        if not page.get("hasMore") or not cursor:
-            return None
-    return None
 
 
 async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -> Json:
@@ -184,8 +167,12 @@ async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -
         return run
 
     async def cancel_if_started() -> None:
-        run = await find_research(ctx, mark, step="cancel")
-        if run is not None and run.get("status") not in TERMINAL_RUN:
+        # research.find is the lookup research.create's create-or-find uses (the run's metadata mark).
+        try:
+            run = await call(ctx, "research.find", {"externalId": mark}, step="cancel")
+        except NotFoundError:  # the create never reached Exa
+            return
+        if run.get("status") not in TERMINAL_RUN:
             try:
                 await call(ctx, "research.cancel", {"researchId": run["researchId"]}, step="cancel")
             except OrchError:  # finished meanwhile (409) or gone

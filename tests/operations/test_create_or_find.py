@@ -10,9 +10,11 @@ import httpx
 import pytest
 
 from exa_orch.config import Settings
+from exa_orch.errors import NotFoundError
 from exa_orch.gateway import Gateway
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.operations import OpContext, default_registry
+from exa_orch.operations._creates import find_in_pages
 from exa_orch.sim.context import FaultConfig
 from exa_orch.sim.testing import SimHandle
 from tests.gateway.test_safe_creates import LoseFirstAnswer
@@ -125,3 +127,36 @@ async def test_a_409_after_a_lost_answer_is_the_webset_an_earlier_attempt_made(s
     assert sim.stats()["creates_by_external_id"] == {"task-8:create": 1}
     assert sim.stats()["conflicts_by_external_id"] == {"task-8:create": 1}
     assert [(e["method"], e["status"]) for e in sim.log()] == [("POST", 201), ("POST", 409), ("GET", 200)]
+
+
+async def test_research_find_is_the_lookup_research_create_uses(ops: Ops) -> None:
+    """One lookup (the run's metadata mark) for research.create's create-or-find and for the cancel
+    hook of a task whose create was in flight (kit.create_research calls research.find)."""
+    other = await ops("research.create", {"instructions": "q", "externalId": "task-1:research"})
+    run = await ops("research.create", {"instructions": "q", "externalId": "task-2:research"})
+    found = await ops("research.find", {"externalId": "task-2:research"})
+    assert found["researchId"] == run["researchId"] != other["researchId"]
+    assert found["externalId"] == "task-2:research" and found["status"] in ("queued", "running")
+    raw = await ops("research.find", {"externalId": "task-2:research", "raw": True})
+    assert raw["id"] == run["researchId"] and raw["metadata"][CREATE_MARK] == "task-2:research"
+    with pytest.raises(NotFoundError) as info:
+        await ops("research.find", {"externalId": "task-3:research"})
+    assert "task-3:research" in info.value.message and info.value.hint
+
+
+async def test_find_in_pages_follows_cursors_and_reads_an_agent_runs_request_metadata() -> None:
+    pages = {
+        None: {"data": [{"id": "a", "metadata": {CREATE_MARK: "k1"}}], "hasMore": True, "nextCursor": "c2"},
+        "c2": {"data": [{"id": "b", "request": {"metadata": {CREATE_MARK: "k2"}}}], "hasMore": False},
+    }
+    read: list[str | None] = []
+
+    async def page(cursor: str | None) -> dict[str, Any]:
+        read.append(cursor)
+        return pages[cursor]
+
+    assert (await find_in_pages(page, "k2") or {}).get("id") == "b"
+    assert read == [None, "c2"]
+    read.clear()
+    assert (await find_in_pages(page, "k1") or {}).get("id") == "a" and read == [None]
+    assert await find_in_pages(page, "k3") is None
