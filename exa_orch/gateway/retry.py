@@ -47,10 +47,13 @@ TRANSIENT_ERRORS: tuple[type[Exception], ...] = (
 
 Failure = Literal["rate_limited", "pre_send", "ambiguous"]
 
-# POST paths (relative to the API base) that create an object. A path rule, not the operations
-# registry's `create_key` declarations: it covers every POST that reaches Exa, whoever sends it (an
-# operation, exa-py's helpers, a test), so a create nobody declared is still never re-sent blind;
-# tests/operations/test_declarations.py checks that every declared create's route matches it.
+# POST paths (relative to the API base) that create an object. Kept as a path rule rather than
+# derived from the operations' `create_key` at composition: the transport sees HTTP requests, and
+# not every create declares its route (research.create goes through exa-py), so a derived set would
+# need a second declaration per create; and a rule on paths covers every POST that reaches Exa,
+# whoever sends it (an operation, exa-py's helpers, a test): a create nobody declared is still
+# never re-sent blind. tests/operations/test_declarations.py checks the two agree both ways (every
+# declared create's POST matches; no other POST an operation sends does).
 _CREATE_PATH = re.compile(
     r"^/(?:websets/v0/(?:websets|webhooks|monitors|imports|websets/[^/]+/(?:searches|enrichments))"
     r"|agent/runs|monitors|research/v1)/?$"

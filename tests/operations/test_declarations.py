@@ -13,7 +13,9 @@ from pydantic import BaseModel
 
 from exa_orch.client.client import read_only_operations
 from exa_orch.errors import Conflict, InvalidParams, NotFoundError
+from exa_orch.gateway.limits import family_of
 from exa_orch.gateway.marks import CREATE_MARK
+from exa_orch.gateway.retry import shape_of
 from exa_orch.operations import OpContext, default_registry, dispatch
 from exa_orch.operations.registry import Operation
 from exa_orch.operations.tasks import mark_create, parse_create
@@ -127,3 +129,36 @@ def test_tasks_create_args_are_read_by_one_rule() -> None:
     with pytest.raises(InvalidParams) as short:
         parse_create(registry, {"type": "qd.winnow", "ttl": 10})
     assert "ttl" in short.value.fields
+
+
+async def test_the_gateways_create_routes_are_exactly_the_declared_creates(ops: Ops) -> None:
+    """gateway/retry._CREATE_PATH (which POSTs the transport never re-sends after an ambiguous
+    failure) is a path rule the gateway keeps without importing operations: every POST a declared
+    create sends matches it, and no other POST an operation sends does."""
+    webset = await ops("websets.create", {"search": {"query": "AI startups in Europe", "count": 1}})
+    webset_id = webset["id"]
+    search_id = webset["searches"][0]["id"]
+    calls: list[tuple[str, dict[str, Any]]] = [
+        ("searches.create", {"websetId": webset_id, "query": "AI startups", "count": 1}),
+        ("enrichments.create", {"websetId": webset_id, "description": "founding year"}),
+        ("monitors.create", {"websetId": webset_id, "cadence": {"cron": "0 6 * * *"},
+                             "behavior": {"type": "search", "config": {"count": 1}}}),
+        ("webhooks.create", {"url": "https://example.com/hook", "events": ["webset.created"]}),
+        ("imports.create", {"entity": {"type": "company"}, "size": 20, "count": 1}),
+        ("research.create", {"instructions": "who makes RISC-V chips?"}),
+        ("websets.preview", {"search": {"query": "AI startups"}}),
+        ("websets.update", {"id": webset_id, "metadata": {"k": "v"}}),
+        ("searches.cancel", {"websetId": webset_id, "searchId": search_id}),
+        ("exa.search", {"query": "RISC-V chips", "numResults": 1}),
+        ("exa.answer", {"query": "who makes RISC-V chips?"}),
+    ]  # fmt: skip
+    for name, args in calls:
+        await ops(name, args)
+    declared = {name for name, _ in calls if ops.registry.get(name).create_key} | {"websets.create"}
+    assert declared == {n for n in ops.registry.names() if n.endswith(".create")} - {"tasks.create"}
+    posts = [e for e in ops.sim.log() if e["method"] == "POST"]
+    assert sum(1 for e in posts if e.get("created")) == len(declared)
+    for entry in posts:
+        request = httpx.Request("POST", ops.sim.url + entry["path"], json={})
+        shape = shape_of(request, entry["path"], family_of(entry["path"]))
+        assert shape.is_create == bool(entry.get("created")), entry["path"]
