@@ -147,6 +147,31 @@ def test_every_sql_query_the_readme_shows_runs_on_postgres(url: str) -> None:
             assert done.stdout.split("\n")[0].split() == shown[0].split(), query
 
 
+async def test_sql_on_postgres_writes_nothing_however_the_write_is_dressed(url: str) -> None:
+    from exa_orch.errors import InvalidParams
+    from exa_orch.store.admin import run_query
+
+    async with Store(url) as store:
+        task = await store.create_task("t", {})
+    writes = [
+        "delete from tasks",
+        "update tasks set type = 'x'",
+        "create table stolen (a int)",
+        "with gone as (delete from tasks returning id) select id from gone",
+        "select set_config('default_transaction_read_only', 'off', false)",
+    ]
+    for query in writes:
+        try:
+            await run_query(url, query)
+        except InvalidParams as exc:
+            assert "read-only" in str(exc) or "failed" in str(exc), (query, exc)
+    # set_config may run (it only changes that session), but nothing was written by any of them.
+    async with Store(url) as store:
+        assert await store._read("SELECT id FROM tasks") == [(task.id,)]
+        assert await store._read("SELECT to_regclass('stolen') IS NULL") == [(True,)]
+        assert (await store.get_task(task.id)).type == "t"
+
+
 def test_sql_on_postgres_refuses_a_second_statement_and_names_the_tables(url: str) -> None:
     def run(query: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
