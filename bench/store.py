@@ -46,6 +46,7 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from queue import SimpleQueue
 from typing import Any
@@ -168,36 +169,35 @@ async def concurrent(store: Store, seconds: float, workers: int) -> tuple[float,
 CPU_SPLIT: dict[str, float] = {}
 
 
-async def ceiling(path: Path, seconds: float, workers: int, *, keyed: bool) -> tuple[float, list[float]]:
-    """The bare group-commit pattern, nothing else: an upper bound for any checkpoint store.
+Row = tuple[str, str, str]  # (task_id, step_key, result JSON)
 
-    keyed: the table has PRIMARY KEY (task_id, step_key). With 100 tasks writing at once, each
-    commit then dirties a B-tree page per task, which costs more than everything else here.
-    """
+
+async def group_commit(
+    open_writer: Callable[[], tuple[Callable[[list[Row]], None], Callable[[], None]]],
+    seconds: float,
+    workers: int,
+) -> tuple[float, list[float]]:
+    """The bare group-commit pattern, nothing else: `workers` coroutines queue one row each and
+    wait; one writer thread takes everything queued and commits it as one batch. `open_writer`
+    runs on that thread and returns (commit(rows), close). (rows/s, latencies)."""
     loop = asyncio.get_running_loop()
-    queue: SimpleQueue[tuple[tuple[str, str, str], asyncio.Future[None]] | None] = SimpleQueue()
+    queue: SimpleQueue[tuple[Row, asyncio.Future[None]] | None] = SimpleQueue()
 
     def resolve(futures: list[asyncio.Future[None]]) -> None:
         for future in futures:
             future.set_result(None)
 
     def writer() -> None:
-        conn = sqlite3.connect(path, isolation_level=None)
-        conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = NORMAL")
-        key = ", PRIMARY KEY (task_id, step_key)" if keyed else ""
-        conn.execute(f"CREATE TABLE steps (task_id TEXT, step_key TEXT, result TEXT{key})")
+        commit, close = open_writer()
         while (item := queue.get()) is not None:
             items = [item]
             while not queue.empty() and (item := queue.get()) is not None:
                 items.append(item)
-            conn.execute("BEGIN IMMEDIATE")
-            conn.executemany("INSERT INTO steps VALUES (?, ?, ?)", [row for row, _ in items])
-            conn.execute("COMMIT")
+            commit([row for row, _ in items])
             loop.call_soon_threadsafe(resolve, [future for _, future in items])
             if item is None:
                 break
-        conn.close()
+        close()
 
     thread = threading.Thread(target=writer, name="bench-ceiling-writer")
     thread.start()
@@ -228,6 +228,31 @@ async def ceiling(path: Path, seconds: float, workers: int, *, keyed: bool) -> t
     return count / elapsed, lat
 
 
+async def ceiling(path: Path, seconds: float, workers: int, *, keyed: bool) -> tuple[float, list[float]]:
+    """SQLite's group-commit ceiling: an upper bound for any checkpoint store (plain INSERTs,
+    executemany + COMMIT per batch; no fencing, no checks, no triggers, no errors to route).
+
+    keyed: the table has PRIMARY KEY (task_id, step_key). With 100 tasks writing at once, each
+    commit then dirties a B-tree page per task, which costs more than everything else here.
+    """
+
+    def open_writer() -> tuple[Callable[[list[Row]], None], Callable[[], None]]:
+        conn = sqlite3.connect(path, isolation_level=None)
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        key = ", PRIMARY KEY (task_id, step_key)" if keyed else ""
+        conn.execute(f"CREATE TABLE steps (task_id TEXT, step_key TEXT, result TEXT{key})")
+
+        def commit(rows: list[Row]) -> None:
+            conn.execute("BEGIN IMMEDIATE")
+            conn.executemany("INSERT INTO steps VALUES (?, ?, ?)", rows)
+            conn.execute("COMMIT")
+
+        return commit, conn.close
+
+    return await group_commit(open_writer, seconds, workers)
+
+
 async def pg_floor(url: str, seconds: float) -> tuple[float, list[float]]:
     """Raw psycopg on the same server: INSERT one row per commit, one coroutine. (rows/s, latencies)."""
     import psycopg
@@ -247,71 +272,27 @@ async def pg_floor(url: str, seconds: float) -> tuple[float, list[float]]:
 
 
 async def pg_ceiling(url: str, seconds: float, workers: int) -> tuple[float, list[float]]:
-    """The bare group-commit pattern on PostgreSQL: 100 coroutines, one writer thread, a plain
-    INSERT into a table keyed by (task_id, step_key), each batch pipelined with BEGIN and COMMIT
-    in one round trip, as the store's writer does; no fencing, no counters, no checks."""
+    """PostgreSQL's group-commit ceiling on the same server: plain INSERTs into a table keyed by
+    (task_id, step_key), each batch pipelined with BEGIN and COMMIT in one round trip, as the
+    store's writer does; no fencing, no counters, no checks."""
     import psycopg
 
-    loop = asyncio.get_running_loop()
-    queue: SimpleQueue[tuple[tuple[str, str, str], asyncio.Future[None]] | None] = SimpleQueue()
+    def open_writer() -> tuple[Callable[[list[Row]], None], Callable[[], None]]:
+        conn = psycopg.connect(url, autocommit=True)
+        conn.execute(b"DROP TABLE IF EXISTS ceiling_steps")
+        conn.execute(
+            b"CREATE TABLE ceiling_steps (task_id TEXT, step_key TEXT, result TEXT, PRIMARY KEY (task_id, step_key))"
+        )
 
-    def resolve(futures: list[asyncio.Future[None]]) -> None:
-        for future in futures:
-            future.set_result(None)
+        def commit(rows: list[Row]) -> None:
+            with conn.pipeline(), conn.cursor() as cur:
+                cur.execute(b"BEGIN")
+                cur.executemany(b"INSERT INTO ceiling_steps VALUES (%s, %s, %s)", rows)
+                cur.execute(b"COMMIT")
 
-    def writer() -> None:
-        with psycopg.connect(url, autocommit=True) as conn:
-            conn.execute(b"DROP TABLE IF EXISTS ceiling_steps")
-            conn.execute(
-                b"CREATE TABLE ceiling_steps (task_id TEXT, step_key TEXT, result TEXT, PRIMARY KEY (task_id, step_key))"
-            )
-            stop = False
-            while not stop:
-                item = queue.get()
-                items = []
-                while item is not None:
-                    items.append(item)
-                    if queue.empty():
-                        break
-                    item = queue.get()
-                stop = item is None
-                if not items:
-                    continue
-                with conn.pipeline(), conn.cursor() as cur:
-                    cur.execute(b"BEGIN")
-                    cur.executemany(
-                        b"INSERT INTO ceiling_steps VALUES (%s, %s, %s)", [row for row, _ in items]
-                    )
-                    cur.execute(b"COMMIT")
-                loop.call_soon_threadsafe(resolve, [future for _, future in items])
+        return commit, conn.close
 
-    thread = threading.Thread(target=writer, name="bench-pg-ceiling-writer")
-    thread.start()
-    lat: list[float] = []
-    count = 0
-    deadline = time.perf_counter() + seconds
-    encode: Any = json.JSONEncoder(separators=(",", ":")).encode
-
-    async def worker(task_id: str) -> None:
-        nonlocal count
-        i = 0
-        while time.perf_counter() < deadline:
-            t0 = time.perf_counter()
-            future: asyncio.Future[None] = loop.create_future()
-            queue.put(((task_id, f"s{i}", encode(PAYLOAD)), future))
-            await future
-            lat.append(time.perf_counter() - t0)
-            i += 1
-            count += 1
-
-    start = time.perf_counter()
-    async with asyncio.TaskGroup() as tg:
-        for _ in range(workers):
-            tg.create_task(worker(f"task_{uuid.uuid4()}"))
-    elapsed = time.perf_counter() - start
-    queue.put(None)
-    await asyncio.to_thread(thread.join)
-    return count / elapsed, lat
+    return await group_commit(open_writer, seconds, workers)
 
 
 FAT_PARTIAL = {"items": [{"title": "x" * 90, "n": i} for i in range(10_000)]}  # ~1.1 MB of JSON

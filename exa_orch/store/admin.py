@@ -209,7 +209,8 @@ def format_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 async def _run_pg(url: str, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     """One statement in a READ ONLY transaction that is rolled back, on a session whose every
     transaction is read-only; the extended protocol (prepare) refuses a second statement."""
-    conn = await readonly.open_postgres(url, application="exa-orch sql")
+    # Autocommit, so that BEGIN READ ONLY opens the transaction (not a no-op inside psycopg's own).
+    conn = await readonly.open_postgres(url, autocommit=True, application="exa-orch sql")
     import psycopg
 
     async with conn:

@@ -46,6 +46,7 @@ except ImportError:  # pragma: no cover - exercised only without the extra
 CHANNEL = "exa_orch_task"
 RUNNABLE = "runnable"  # the payload for "a task was created or let go"; others are task ids
 IDLE_IN_TRANSACTION_MS = 10_000
+LISTEN_RETRY_MAX_S = 2.0  # the longest pause between attempts to LISTEN again
 # Errors after which running the same transaction again can succeed.
 _RETRYABLE = ("40001", "40P01", "55P03")  # serialization failure, deadlock, lock not available
 _MIGRATION_LOCK = 7_345_219_001  # pg_advisory_xact_lock key: one migrator at a time
@@ -378,20 +379,29 @@ class Listener:
             await self._ready.wait()
 
     async def _run(self) -> None:
+        failures = 0
         while not self._stopping:
             try:
                 async with await psycopg.AsyncConnection.connect(
                     self._url, autocommit=True, application_name="exa-orch listener"
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}".encode())
+                    if failures:
+                        log.info("store listener: listening again after %d failed attempt(s)", failures)
+                    failures = 0
                     self._ready.set()
                     self._on_change(None)
                     async for note in conn.notifies():
                         self._on_change(note.payload)
             except psycopg.Error as exc:
-                log.warning("store listener: %s; listening again in 1 s", str(exc).strip())
+                failures += 1
+                # Soon after a blip, then every LISTEN_RETRY_MAX_S while the database stays away;
+                # one warning per outage, not one per attempt.
+                pause = min(LISTEN_RETRY_MAX_S, 0.1 * 2 ** (failures - 1))
+                level = logging.WARNING if failures == 1 else logging.DEBUG
+                log.log(level, "store listener: %s; listening again in %.1f s", str(exc).strip(), pause)
                 self._ready.set()  # open() must not hang on it: waits fall back to their poll bound
-                await asyncio.sleep(1.0)
+                await asyncio.sleep(pause)
 
     async def stop(self) -> None:
         self._stopping = True

@@ -22,6 +22,9 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 from mcp.shared.exceptions import MCPError
 
+from exa_orch.store.pgcluster import Cluster
+from tests.pg import fresh_database
+
 from .conftest import initialize_request, result_json
 from .tasks_support import (
     WORKFLOWS_ENV,
@@ -186,6 +189,43 @@ async def test_a_task_is_seen_only_by_the_token_that_made_it_even_after_a_restar
             assert (await alice.cancel(augmented)).status == "cancelled"
             failed, body = await op(alice, "tasks.cancel", {"taskId": inline})
             assert not failed and body["status"] == "cancelled"
+
+
+async def test_on_postgres_another_server_tells_bob_nothing_and_lets_alice_cancel(
+    sim_url: str, tmp_path: Path, pg_cluster: Cluster, pg_template: str
+) -> None:
+    # Two servers on one PostgreSQL database: ownership is a column every server checks, so Bob
+    # learns nothing of Alice's task on either, and Alice's cancel on the other server reaches it.
+    env = {**ENV, "EXA_ORCH_DB": fresh_database(pg_cluster, pg_template)}
+    (tmp_path / "one").mkdir()
+    (tmp_path / "two").mkdir()
+    with (
+        http_server(sim_url, tmp_path / "one", **env) as (_one, url_one),
+        http_server(sim_url, tmp_path / "two", **env) as (_two, url_two),
+    ):
+        async with legacy(url_one, ALICE) as alice_one:
+            failed, created = await op(alice_one, "tasks.create", SLOW)
+            assert not failed
+            task_id = created["taskId"]
+            assert (await alice_one.get(task_id)).status == "working"
+        async with legacy(url_two, ALICE) as alice_two, legacy(url_two, BOB) as bob_two:
+            await bob_is_told_nothing(bob_two, task_id)
+            failed, body = await op(alice_two, "tasks.get", {"taskId": task_id})
+            assert not failed and body["status"] == "working"
+            assert task_id in {t.task_id for t in (await alice_two.list()).tasks}
+            assert (await alice_two.cancel(task_id)).status == "cancelled"
+    import psycopg
+
+    with psycopg.connect(env["EXA_ORCH_DB"]) as conn:
+        assert conn.execute("SELECT owner FROM v_tasks WHERE id = %s", (task_id,)).fetchall() == [
+            ("token:alice",)
+        ]
+        for table in ("tasks", "task_steps", "task_events"):  # a name in the database, never a token
+            leaked = conn.execute(
+                f"SELECT count(*) FROM {table} t WHERE t::text LIKE %s OR t::text LIKE %s",
+                (f"%{ALICE}%", f"%{BOB}%"),
+            ).fetchone()
+            assert leaked == (0,), table
 
 
 async def test_the_2026_extension_keeps_tasks_to_their_owner(sim_url: str, tmp_path: Path) -> None:

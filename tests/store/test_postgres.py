@@ -147,6 +147,31 @@ def test_every_sql_query_the_readme_shows_runs_on_postgres(url: str) -> None:
             assert done.stdout.split("\n")[0].split() == shown[0].split(), query
 
 
+async def test_sql_on_postgres_writes_nothing_however_the_write_is_dressed(url: str) -> None:
+    from exa_orch.errors import InvalidParams
+    from exa_orch.store.admin import run_query
+
+    async with Store(url) as store:
+        task = await store.create_task("t", {})
+    writes = [
+        "delete from tasks",
+        "update tasks set type = 'x'",
+        "create table stolen (a int)",
+        "with gone as (delete from tasks returning id) select id from gone",
+        "select set_config('default_transaction_read_only', 'off', false)",
+    ]
+    for query in writes:
+        try:
+            await run_query(url, query)
+        except InvalidParams as exc:
+            assert "read-only" in str(exc) or "failed" in str(exc), (query, exc)
+    # set_config may run (it only changes that session), but nothing was written by any of them.
+    async with Store(url) as store:
+        assert await store._read("SELECT id FROM tasks") == [(task.id,)]
+        assert await store._read("SELECT to_regclass('stolen') IS NULL") == [(True,)]
+        assert (await store.get_task(task.id)).type == "t"
+
+
 def test_sql_on_postgres_refuses_a_second_statement_and_names_the_tables(url: str) -> None:
     def run(query: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
@@ -332,3 +357,44 @@ async def test_a_tasks_checks_run_when_their_columns_are_written_not_at_every_up
             "SELECT steps, status, expires_at IS NOT NULL FROM v_tasks WHERE id = ?", (task.id,)
         )
     assert rows == [(1, "completed", True)]
+
+
+async def test_the_listener_warns_once_per_outage_and_says_when_it_is_back(
+    url: str, pg_cluster: Cluster, caplog: pytest.LogCaptureFixture
+) -> None:
+    import logging
+
+    import psycopg
+
+    from tests.support import until
+
+    database = url.rsplit("/", 1)[1]
+    caplog.set_level(logging.DEBUG, logger="exa_orch.store.postgres")
+
+    def listener_lines(level: int | None = None) -> list[str]:
+        return [
+            r.getMessage()
+            for r in caplog.records
+            if r.name == "exa_orch.store.postgres"
+            and "listen" in r.getMessage()
+            and (level is None or r.levelno == level)
+        ]
+
+    async with Store(url) as store:
+        assert store.notifies
+        async with await psycopg.AsyncConnection.connect(pg_cluster.url(), autocommit=True) as admin:
+            await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS false'.encode())
+            try:
+                await admin.execute(
+                    b"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    b"WHERE datname = %s AND application_name = 'exa-orch listener'",
+                    (database,),
+                )
+                # Several attempts fail while the database refuses connections.
+                await until(lambda: len(listener_lines()) >= 4, within=10, what="4 failed attempts")
+            finally:
+                await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true'.encode())
+        await until(lambda: listener_lines(logging.INFO), within=10, what="the listener back")
+    warnings = listener_lines(logging.WARNING)
+    assert len(warnings) == 1, warnings
+    assert "listening again after" in listener_lines(logging.INFO)[0]
