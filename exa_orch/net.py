@@ -1,15 +1,19 @@
-"""Listening sockets for the faces that serve HTTP (`serve --http`, `view`): one rule for what
-counts as loopback and one way to bind, so both refuse and report alike."""
+"""What the faces that serve HTTP (`serve --http`, `view`) share: one rule for what counts as
+loopback, one way to bind, and one way to answer a request in JSON before the app sees it (a
+refusal of their auth wrappers), so both refuse and report alike."""
 
 from __future__ import annotations
 
 import ipaddress
+import json
 import socket
+from collections.abc import Sequence
+from typing import Any
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
 
-__all__ = ["bind_listener", "is_loopback", "require_token_beyond_loopback"]
+__all__ = ["bind_listener", "is_loopback", "require_token_beyond_loopback", "respond_json"]
 
 
 def is_loopback(host: str) -> bool:
@@ -48,3 +52,24 @@ def require_token_beyond_loopback(settings: Settings, host: str, what: str) -> N
             "EXA_ORCH_HTTP_TOKENS=alice=<secret>,bob=<secret> (clients then send "
             "'Authorization: Bearer <token>'), or keep the default --host 127.0.0.1.",
         )
+
+
+async def respond_json(
+    send: Any, status: int, document: Any, headers: Sequence[tuple[bytes, bytes]] = ()
+) -> None:
+    """Answer an ASGI HTTP request with `document` as JSON and `status`: content-type and
+    content-length first, then `headers` as given (a face's own: www-authenticate, its security
+    headers)."""
+    body = json.dumps(document).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"application/json"),
+                (b"content-length", str(len(body)).encode()),
+                *headers,
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": body})

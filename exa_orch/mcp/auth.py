@@ -18,7 +18,6 @@ stream (task status notifications) either.
 
 from __future__ import annotations
 
-import json
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, MutableMapping
 from typing import Any
@@ -27,6 +26,7 @@ from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_REQUEST
 
 from exa_orch.config import Secret, Settings
+from exa_orch.net import respond_json
 from exa_orch.runtime import BearerTokens, Principal, local_principal
 
 Scope = MutableMapping[str, Any]
@@ -37,9 +37,7 @@ PRINCIPAL_SCOPE_KEY = "exa_orch.principal"
 SESSION_HEADER = b"mcp-session-id"
 MAX_SESSIONS = 10_000  # session -> principal entries kept (oldest dropped; a session id is unguessable)
 # What the SDK answers for a session id it doesn't know; another principal's session gets the same.
-_NO_SESSION = json.dumps(
-    {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Session not found"}}
-).encode()
+_NO_SESSION = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Session not found"}}
 
 
 def request_principal(settings: Settings, request: Any) -> Principal:
@@ -84,17 +82,15 @@ class BearerAuth:
         headers = dict(scope.get("headers") or [])
         principal = self.principal_of(headers.get(b"authorization", b""))
         if principal is None:
-            body = json.dumps(
-                {
-                    "error": "unauthorized: send 'Authorization: Bearer <token>' with one of the "
-                    "server's tokens (EXA_ORCH_HTTP_TOKEN, EXA_ORCH_HTTP_TOKENS)"
-                }
-            ).encode()
-            await _respond(send, 401, body, [(b"www-authenticate", b"Bearer")])
+            refusal = {
+                "error": "unauthorized: send 'Authorization: Bearer <token>' with one of the "
+                "server's tokens (EXA_ORCH_HTTP_TOKEN, EXA_ORCH_HTTP_TOKENS)"
+            }
+            await respond_json(send, 401, refusal, [(b"www-authenticate", b"Bearer")])
             return
         session = headers.get(SESSION_HEADER)
         if session is not None and self._sessions.get(session, principal) != principal:
-            await _respond(send, 404, _NO_SESSION)
+            await respond_json(send, 404, _NO_SESSION)
             return
         scope[PRINCIPAL_SCOPE_KEY] = principal
 
@@ -108,20 +104,3 @@ class BearerAuth:
             await send(message)
 
         await self.app(scope, receive, send_noting_session)
-
-
-async def _respond(
-    send: Any, status: int, body: bytes, extra: list[tuple[bytes, bytes]] | None = None
-) -> None:
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                *(extra or []),
-                (b"content-length", str(len(body)).encode()),
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})

@@ -87,6 +87,9 @@ class LogBridge(logging.Handler):
         super().__init__(logging.DEBUG)
         self._sinks: dict[int, _Sink] = {}
         self._base_level: int | None = None
+        # The lowest level any sink wants: `emit` drops a record below it before formatting or
+        # redacting it (a debug line costs nothing while every client listens at warning).
+        self._lowest = logging.CRITICAL + 100
 
     # -- subscriptions ------------------------------------------------------------------
 
@@ -127,13 +130,16 @@ class LogBridge(logging.Handler):
         if self._base_level is None:
             self._base_level = logger.level
         wanted = min((s.level for s in self._sinks.values()), default=None)
+        self._lowest = logging.CRITICAL + 100 if wanted is None else wanted
         effective = logging.getLogger().getEffectiveLevel() if self._base_level == 0 else self._base_level
         logger.setLevel(self._base_level if wanted is None or wanted >= effective else wanted)
 
     # -- logging.Handler ----------------------------------------------------------------
 
     def emit(self, record: logging.LogRecord) -> None:
-        if not self._sinks or record.name == __name__:
+        """Queue `record` for every sink at or below its level; a record below every sink's
+        level (or with no sink) is dropped before its message is formatted or redacted."""
+        if record.levelno < self._lowest or not self._sinks or record.name == __name__:
             return
         try:
             text = record.getMessage()

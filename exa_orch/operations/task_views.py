@@ -12,6 +12,8 @@ read time, in one place.
   projected compactly (projections.compact_item) unless `fields` asks for more; with
   `fields: ["all"]`, following every cursor and putting each item back at its `at` (`reassemble`)
   rebuilds the full result exactly. A result with no item lists is returned whole, as `result`.
+  The cursor carries the offset and a digest of the result's items, naming the repeats computed in
+  one pass on the first page (a small cache), so later pages serialise only their own items.
 """
 
 from __future__ import annotations
@@ -19,8 +21,12 @@ from __future__ import annotations
 import base64
 import binascii
 import copy
+import hashlib
 import json
+from array import array
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from exa_orch.errors import InvalidParams
@@ -101,15 +107,6 @@ def at(path: Path, index: int) -> str:
     return ".".join(str(p) for p in (*path, index))
 
 
-def entries(task_type: str, result: Json) -> list[tuple[str, Any]]:
-    """Every item of the result, in page order, as (at, element)."""
-    return [
-        (at(path, i), el)
-        for path in collections(task_type, result)
-        for i, el in enumerate(_get(result, path))
-    ]
-
-
 def summary(task_type: str, result: Json) -> Json:
     """The result with each item list replaced by {"paged": <count>} (the rest kept as it is)."""
     out = copy.deepcopy(result)
@@ -134,18 +131,22 @@ def _entry(where: str, value: Any) -> Json:
     return {"at": where, "value": value}
 
 
-def encode_cursor(offset: int) -> str:
-    """An opaque cursor for the page that starts at item `offset`."""
-    return base64.urlsafe_b64encode(f"items:{offset}".encode()).decode().rstrip("=")
+def encode_cursor(offset: int, token: str = "") -> str:
+    """An opaque cursor for the page that starts at item `offset` of the result `token` names."""
+    text = f"items:{offset}:{token}" if token else f"items:{offset}"
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
-def decode_cursor(cursor: str) -> int:
-    """The offset a cursor stands for. Raises InvalidParams for one this module did not make."""
+def decode_cursor(cursor: str) -> tuple[int, str]:
+    """(offset, token) a cursor stands for (token "" for a cursor made before tokens).
+
+    Raises InvalidParams for one this module did not make."""
     try:
         text = base64.urlsafe_b64decode(cursor + "=" * (-len(cursor) % 4)).decode()
-        kind, _, number = text.partition(":")
-        if kind == "items" and number.isdigit():
-            return int(number)
+        kind, _, rest = text.partition(":")
+        number, _, token = rest.partition(":")
+        if kind == "items" and number.isdigit() and _is_token(token):
+            return int(number), token
     except (binascii.Error, UnicodeDecodeError, ValueError):
         pass
     raise InvalidParams(
@@ -153,6 +154,66 @@ def decode_cursor(cursor: str) -> int:
         hint="Pass the nextCursor of the previous tasks.result page unchanged (or omit it for the first page).",
         fields=["cursor"],
     )
+
+
+def _is_token(token: str) -> bool:
+    return token == "" or (len(token) == 2 * TOKEN_BYTES and all(c in "0123456789abcdef" for c in token))
+
+
+@dataclass(frozen=True)
+class _Repeats:
+    """Which item each item of one result repeats: `first[i]` is the index of the first item equal
+    to item i (i itself when none before it is). `token` is a digest of the task id and every
+    item's JSON, so equal tokens mean equal repeats."""
+
+    task_id: str
+    token: str
+    first: array[int]
+
+
+# Repeats of the results being paged, by token, most recent last. A result's items are serialised
+# once, in one pass, on its first page; the cursor carries the token, so the pages after it
+# serialise only their own items (paging N items is O(N), not O(N^2 / page)). A token not here
+# (evicted, or a cursor from before a restart) costs one more pass on that page.
+_REPEATS: OrderedDict[str, _Repeats] = OrderedDict()
+REPEATS_KEPT = 16
+TOKEN_BYTES = 12
+
+
+def _repeats(task_id: str, result: Json, paths: list[Path], token: str) -> _Repeats:
+    """The result's repeats from the cache when `token` names them, else computed in one pass."""
+    known = _REPEATS.get(token) if token else None
+    if known is not None and known.task_id == task_id:
+        _REPEATS.move_to_end(token)
+        return known
+    digest = hashlib.blake2b(task_id.encode(), digest_size=TOKEN_BYTES)
+    index: dict[str, int] = {}
+    first: array[int] = array("q")
+    for path in paths:
+        for element in _get(result, path):
+            key = json.dumps(element, sort_keys=True)
+            digest.update(len(key).to_bytes(8, "big"))
+            digest.update(key.encode())
+            first.append(index.setdefault(key, len(first)))
+    repeats = _Repeats(task_id=task_id, token=digest.hexdigest(), first=first)
+    _REPEATS[repeats.token] = repeats
+    _REPEATS.move_to_end(repeats.token)
+    while len(_REPEATS) > REPEATS_KEPT:
+        _REPEATS.popitem(last=False)
+    return repeats
+
+
+def _span(result: Json, paths: list[Path], start: int, stop: int) -> list[tuple[int, str, Any]]:
+    """(index, at, element) of the items `start` to `stop` (exclusive), visiting no item outside."""
+    out: list[tuple[int, str, Any]] = []
+    base = 0
+    for path in paths:
+        rows = _get(result, path)
+        if base + len(rows) > start and base < stop:
+            span = range(max(start - base, 0), min(stop - base, len(rows)))
+            out.extend((base + i, at(path, i), rows[i]) for i in span)
+        base += len(rows)
+    return out
 
 
 def check_fields(fields: Sequence[str] | None) -> None:
@@ -178,18 +239,21 @@ def result_page(
     if not collections(record.type, result):
         return {"taskId": record.id, "status": str(record.status), "result": result}
     head: Json = {"taskId": record.id, "type": record.type, "status": str(record.status)}
-    everything = entries(record.type, result)
-    offset = decode_cursor(cursor) if cursor else 0
+    paths = collections(record.type, result)
+    total = sum(len(_get(result, path)) for path in paths)
+    offset, token = decode_cursor(cursor) if cursor else (0, "")
     size = min(limit or DEFAULT_PAGE, MAX_PAGE)
-    seen: dict[str, str] = {}
-    for where, element in everything[:offset]:
-        seen.setdefault(json.dumps(element, sort_keys=True), where)
+    repeats = _repeats(record.id, result, paths, token)
+    if len(repeats.first) != total:  # a token of another result: this one's, in one pass
+        repeats = _repeats(record.id, result, paths, "")
     items: list[Json] = []
     used = 0
-    for where, element in everything[offset : offset + size]:
-        key = json.dumps(element, sort_keys=True)
-        first = seen.setdefault(key, where)
-        entry = {"at": where, "sameAs": first} if first != where else _entry(where, project(element, fields))
+    for index, where, element in _span(result, paths, offset, offset + size):
+        first = repeats.first[index]
+        if first != index:
+            entry = {"at": where, "sameAs": _span(result, paths, first, first + 1)[0][1]}
+        else:
+            entry = _entry(where, project(element, fields))
         used += len(json.dumps(entry))
         if items and used > PAGE_BUDGET:
             break
@@ -199,8 +263,8 @@ def result_page(
     if not cursor:
         out["summary"] = summary(record.type, result)
     out["items"] = items
-    out["page"] = {"from": offset, "count": len(items), "total": len(everything)}
-    out["nextCursor"] = encode_cursor(end) if end < len(everything) else None
+    out["page"] = {"from": offset, "count": len(items), "total": total}
+    out["nextCursor"] = encode_cursor(end, repeats.token) if end < total else None
     if out["nextCursor"]:
         out["next"] = "call tasks.result again with cursor: nextCursor for the next items"
     if fields is None or "all" not in fields:

@@ -7,7 +7,13 @@ from exa_orch.runtime.actor import Message, TaskActor
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.dedupe import create_or_get
 from exa_orch.runtime.events import TaskEvent, TaskListener
-from exa_orch.runtime.principal import BearerTokens, Principal, TtlPolicy, local_principal
+from exa_orch.runtime.principal import (
+    BearerTokens,
+    Principal,
+    TtlPolicy,
+    constant_time_match,
+    local_principal,
+)
 from exa_orch.runtime.service import TaskService
 from exa_orch.runtime.spec import WorkflowFn, WorkflowRegistry, WorkflowSpec
 from exa_orch.runtime.supervisor import Supervisor
@@ -26,6 +32,7 @@ __all__ = [
     "WorkflowFn",
     "WorkflowRegistry",
     "WorkflowSpec",
+    "constant_time_match",
     "create_or_get",
     "local_principal",
 ]

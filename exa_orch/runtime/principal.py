@@ -9,7 +9,7 @@ task's row, not to a transport session, so ownership survives restarts.
 from __future__ import annotations
 
 import hmac
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
 from exa_orch.config import Secret, Settings
@@ -44,6 +44,17 @@ def local_principal(settings: Settings) -> Principal:
     return Principal(settings.principal, sees_unowned=True)
 
 
+def constant_time_match(given: bytes, secrets: Iterable[tuple[str, bytes]]) -> str | None:
+    """The name of the first (name, secret) whose secret is exactly `given`, or None. Every
+    secret is compared in constant time, whatever matched, so timing tells nothing of which one
+    did (or whether any did): the one rule for a bearer token and for what a face derives from it."""
+    found: str | None = None
+    for name, expected in secrets:
+        if hmac.compare_digest(given, expected) and found is None:
+            found = name
+    return found
+
+
 class BearerTokens:
     """The configured HTTP tokens and the principal each one names; one rule for every HTTP face.
 
@@ -68,12 +79,7 @@ class BearerTokens:
 
     def match(self, given: bytes) -> str | None:
         """The principal whose token is exactly `given`, or None."""
-        found: str | None = None
-        for name, expected in self._tokens:
-            # Every token is compared, whatever matched, so timing tells nothing of which one did.
-            if hmac.compare_digest(given, expected) and found is None:
-                found = name
-        return found
+        return constant_time_match(given, self._tokens)
 
     def principal_of(self, header: bytes) -> str | None:
         """The principal whose token an `Authorization: Bearer <token>` header carries, or None."""

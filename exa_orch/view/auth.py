@@ -21,16 +21,14 @@ The request's `data.Viewer` goes into its ASGI scope under VIEWER_SCOPE_KEY (`vi
 
 from __future__ import annotations
 
-import hmac
-import json
 from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode
 
 from exa_orch.config import Settings
-from exa_orch.net import is_loopback
-from exa_orch.runtime import BearerTokens, Principal, local_principal
+from exa_orch.net import is_loopback, respond_json
+from exa_orch.runtime import BearerTokens, Principal, constant_time_match, local_principal
 from exa_orch.view.data import Viewer
 
 Scope = MutableMapping[str, Any]
@@ -78,6 +76,7 @@ class ViewGuard:
         self.app = app
         self._tokens = BearerTokens.from_settings(settings)
         self._cookies = self._tokens.derived(COOKIE_LABEL)  # (principal, cookie value)
+        self._cookie_values = [(principal, value.encode()) for principal, value in self._cookies]
         self._local = local_principal(settings)
         self._all_owners = all_owners
 
@@ -145,12 +144,7 @@ class ViewGuard:
         morsel = jar.get(COOKIE)
         if morsel is None:
             return None
-        given = morsel.value.encode()
-        found: str | None = None
-        for principal, value in self._cookies:  # every one compared, as for the tokens
-            if hmac.compare_digest(given, value.encode()) and found is None:
-                found = principal
-        return found
+        return constant_time_match(morsel.value.encode(), self._cookie_values)
 
     async def _login(self, scope: Scope, send: Any, query: dict[str, str], name: str) -> None:
         cookie_value = dict(self._cookies)[name]
@@ -167,17 +161,5 @@ class ViewGuard:
 async def _answer(
     send: Any, status: int, message: str, extra: list[tuple[bytes, bytes]] | None = None
 ) -> None:
-    body = json.dumps({"error": message}).encode()
-    await send(
-        {
-            "type": "http.response.start",
-            "status": status,
-            "headers": [
-                (b"content-type", b"application/json"),
-                (b"content-length", str(len(body)).encode()),
-                *(extra or []),
-                *SECURITY_HEADERS,
-            ],
-        }
-    )
-    await send({"type": "http.response.body", "body": body})
+    """The view's refusals and its sign-in redirect: {"error": message}, with the security headers."""
+    await respond_json(send, status, {"error": message}, [*(extra or []), *SECURITY_HEADERS])

@@ -19,6 +19,7 @@ import asyncio
 import json
 import re
 import sqlite3
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
@@ -39,6 +40,7 @@ PREVIEW = 2_000  # characters of a step's result or an item shown in a list
 DOCUMENT = 64_000  # characters of a result or partial result shown on a task's page
 MAX_EVENTS = 200
 MAX_ELITES = 500
+SUMMARIES_KEPT = 64  # partial-result summaries a ViewDB remembers (one per task page open)
 
 
 @dataclass(frozen=True)
@@ -172,6 +174,8 @@ class ViewDB:
         self._pg: Any = None  # psycopg.AsyncConnection
         self._lock = asyncio.Lock()
         self.task_columns: frozenset[str] = frozenset()
+        # task id -> (what its partial result looked like, its summary): see `task`
+        self._summaries: OrderedDict[str, tuple[tuple[Any, ...], list[tuple[str, str]]]] = OrderedDict()
 
     async def __aenter__(self) -> Self:
         if self.url is not None:
@@ -306,9 +310,10 @@ class ViewDB:
         return row
 
     async def task(self, task_id: str, viewer: Viewer) -> dict[str, Any] | None:
-        """One task with its result and partial result cut to DOCUMENT characters; None if absent
-        or not `viewer`'s to see (the two are not told apart). Ask for its steps and events only
-        after this answered."""
+        """One task with its result and partial result cut to DOCUMENT characters, and the
+        partial result's summary (`partial_summary`, remembered while the partial result stays
+        the same); None if absent or not `viewer`'s to see (the two are not told apart). Ask for
+        its steps and events only after this answered."""
         check_task_id(task_id)
         owner = ", owner" if self.has_owner else ""
         seen, params = viewer.owner_filter(self._owner)
@@ -325,7 +330,21 @@ class ViewDB:
         if not rows:
             return None
         task = self._task_summary(rows[0], _now())
-        task["partial_summary"] = await self.partial_summary(task_id)
+        # The page polls every second and summarizing a 50 MB partial result walks all of it in
+        # the database: a summary is computed again only once the partial result changed (its
+        # update time, length or first DOCUMENT characters), which this row already tells.
+        stamp = (task["updated_at"], task["partial_size"], hash(task["partial"]))
+        known = self._summaries.get(task_id)
+        if known is not None and known[0] == stamp:
+            self._summaries.move_to_end(task_id)
+            task["partial_summary"] = list(known[1])
+            return task
+        summary = await self.partial_summary(task_id)
+        self._summaries[task_id] = (stamp, summary)
+        self._summaries.move_to_end(task_id)
+        while len(self._summaries) > SUMMARIES_KEPT:
+            self._summaries.popitem(last=False)
+        task["partial_summary"] = list(summary)
         return task
 
     async def partial_summary(self, task_id: str) -> list[tuple[str, str]]:

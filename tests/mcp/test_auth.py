@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -112,3 +113,23 @@ def test_a_request_s_principal_is_its_token_s_or_the_local_user() -> None:
     guarded = Settings.from_env({"EXA_ORCH_HTTP_TOKENS": "alice=a-secret"})
     with pytest.raises(MCPError):  # tokens configured, yet nobody authenticated it: refused
         request_principal(guarded, tokenless_http)
+
+
+async def test_a_refused_request_gets_a_json_answer_with_its_length_and_the_bearer_challenge() -> None:
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        raise AssertionError("a refused request must not reach the app")
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: Any) -> None:
+        sent.append(message)
+
+    auth = BearerAuth(app, Secret("a-secret"))
+    await auth({"type": "http", "headers": [(b"authorization", b"Bearer wrong")]}, None, send)
+    start, body = sent
+    headers = dict(start["headers"])
+    assert start["status"] == 401 and body["type"] == "http.response.body"
+    assert headers[b"content-type"] == b"application/json" and headers[b"www-authenticate"] == b"Bearer"
+    assert int(headers[b"content-length"]) == len(body["body"])
+    assert json.loads(body["body"])["error"].startswith("unauthorized: send 'Authorization: Bearer <token>'")
+    assert b"a-secret" not in body["body"]

@@ -11,7 +11,9 @@ import mcp_types as types
 import pytest
 from mcp import Client
 
+from exa_orch.log import redact as logbridge_redact
 from exa_orch.log import register_secret
+from exa_orch.mcp import logbridge
 from exa_orch.mcp.server import build_server
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
@@ -111,3 +113,29 @@ async def test_retries_and_retry_after_holds_reach_a_client_at_info(
                 held = await messages.until("Retry-After")
     assert retried.level == "info" and retried.logger.startswith("exa_orch.gateway")
     assert held.level == "info"
+
+
+async def test_a_record_below_every_clients_level_is_never_formatted_or_redacted(
+    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A spy on the bridge's redaction: every record the bridge formats passes through it once.
+    redacted: list[str] = []
+
+    def counting_redact(text: str) -> str:
+        redacted.append(text)
+        return logbridge_redact(text)
+
+    monkeypatch.setattr(logbridge, "redact", counting_redact)
+    messages = Messages()
+    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+        async with Client(build_server(app), mode="legacy", logging_callback=messages) as client:
+            await client.set_logging_level("critical")
+            # error passes the exa_orch logger whatever its level, so it reaches the bridge
+            for n in range(5):
+                logging.getLogger("exa_orch.test").error("below the client's level %d", n)
+            logging.getLogger("exa_orch.test").critical("at the client's level")
+            arrived = await messages.until("at the client's level")
+    assert arrived.level == "critical"
+    assert not [m for m in messages.items if "below the client" in str(m.data)]
+    assert not [t for t in redacted if "below the client" in t], "a record below every level was formatted"
+    assert [t for t in redacted if "at the client's level" in t]

@@ -8,6 +8,7 @@ order, at its `at`, and fields ['all'] rebuilds the stored result exactly.
 from __future__ import annotations
 
 import copy
+import dataclasses
 import json
 from typing import Any
 
@@ -17,9 +18,11 @@ from hypothesis import strategies as st
 
 from exa_orch.errors import ErrorCode, InvalidParams
 from exa_orch.operations import projections as pj
+from exa_orch.operations import task_views
 from exa_orch.operations.task_views import (
     PAGE_BUDGET,
     collections,
+    decode_cursor,
     encode_cursor,
     reassemble,
     result_page,
@@ -222,6 +225,54 @@ def test_a_page_stops_at_its_character_budget_but_always_gives_one_item() -> Non
     assert result_page(record("lifecycle.harvest", {"items": huge}), fields=["all"])["page"]["count"] == 1
 
 
+def test_paging_a_whole_result_serialises_each_item_a_bounded_number_of_times(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Every serialisation result_page makes goes through task_views.json.dumps: count them.
+    calls = 0
+
+    class CountingJson:
+        @staticmethod
+        def dumps(value: Any, **kw: Any) -> str:
+            nonlocal calls
+            calls += 1
+            return json.dumps(value, **kw)
+
+    monkeypatch.setattr(task_views, "json", CountingJson)
+    for n in (200, 2_000):
+        elites = [{"item": {"id": f"x{i}", "properties": {"url": "u"}}, "niche": str(i)} for i in range(n)]
+        result = {"finalElites": elites[: n // 2], "rounds": [{"elites": elites}]}  # half repeat
+        calls = 0
+        first, got = follow(record("qd.winnow", result), limit=10)
+        total = first["page"]["total"]
+        assert total == n + n // 2 and len(got) == total
+        assert sum("sameAs" in e for e in got) == n // 2
+        # one pass over the items on the first page, then one per item shown (its size); before,
+        # each page re-serialised every item ahead of it (~total^2 / 20: 11k and 1.1M here)
+        assert calls <= 2 * total + 1, (n, calls)
+
+
+def test_a_cursor_whose_result_left_the_cache_or_another_tasks_cursor_gives_the_same_pages() -> None:
+    e = {"item": {"id": "x", "properties": {"url": "u"}}, "niche": "1"}
+    others = [{"item": {"id": f"y{i}", "properties": {}}, "niche": str(i)} for i in range(9)]
+    rec = record("qd.winnow", {"finalElites": [e], "rounds": [{"elites": [*others, e]}]})
+    _, cached = follow(rec, limit=3)
+    first = result_page(rec, limit=3)
+    got, page = list(first["items"]), first
+    while page["nextCursor"]:
+        task_views._REPEATS.clear()  # as after a restart: the token is unknown
+        page = result_page(rec, limit=3, cursor=page["nextCursor"])
+        got += page["items"]
+    assert got == cached and got[-1] == {"at": "rounds.0.elites.9", "sameAs": "finalElites.0"}
+    # a cursor made for another task's result of the same size: this result's repeats, not its
+    other = dataclasses.replace(
+        record("qd.winnow", {"finalElites": [others[0]], "rounds": [{"elites": [*others, e]}]}), id="task_2"
+    )
+    _, token = decode_cursor(result_page(other, limit=3)["nextCursor"])
+    assert token and token in task_views._REPEATS
+    assert result_page(rec, limit=3, cursor=encode_cursor(9, token))["items"] == cached[9:]
+
+
 def test_compact_items_keep_name_url_verdicts_and_values_only() -> None:
     item = {
         "id": "witem_1",
@@ -245,7 +296,8 @@ def test_compact_items_keep_name_url_verdicts_and_values_only() -> None:
 
 
 @pytest.mark.parametrize(("kw", "field"), [({"cursor": "nonsense!"}, "cursor"), ({"fields": ["colour"]}, "fields"),
-                                           ({"cursor": encode_cursor(1)[:-2] + "$$"}, "cursor")])  # fmt: skip
+                                           ({"cursor": encode_cursor(1)[:-2] + "$$"}, "cursor"),
+                                           ({"cursor": encode_cursor(1, "zz")}, "cursor")])  # fmt: skip
 def test_a_bad_cursor_or_field_is_invalid_params_naming_it(kw: dict[str, Any], field: str) -> None:
     with pytest.raises(InvalidParams) as err:
         result_page(record("lifecycle.harvest", {"items": []}), **kw)

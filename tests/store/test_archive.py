@@ -79,6 +79,21 @@ async def test_v_archive_shows_the_best_completed_run_of_each_cell(store: Store,
     assert stored == [("1,0", 0.9, "[true, false]", "item_1", '{"id":"item_1","name":"Acme"}')]
 
 
+async def test_a_run_without_coverage_ranks_after_one_with_it_on_either_backend(
+    store: Store, clock: FakeClock
+) -> None:
+    # Equal fitness, so coverage decides: a NULL must rank last (SQLite's order; PostgreSQL's
+    # DESC puts NULL first unless told NULLS LAST). The run without coverage is the newer one, so
+    # the finished_at tie-break would pick it too if coverage were skipped.
+    covered = await store.record_run(
+        RunRecord("task_a", "qd.winnow", "completed", {"fitness": 0.7, "coverage": 0.3})
+    )
+    clock.advance(1)
+    await store.record_run(RunRecord("task_b", "qd.winnow", "completed", {"fitness": 0.7}))
+    winnow = archive(store)["3,2,4,2,5"]
+    assert (winnow["best_run_id"], winnow["task_id"], winnow["coverage"]) == (covered, "task_a", 0.3)
+
+
 async def test_runs_outlive_their_tasks(store: Store, clock: FakeClock) -> None:
     task = await store.create_task("qd.winnow", {}, ttl_ms=1)
     await store.complete(task.id, {})

@@ -42,6 +42,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0003_task_owner",
             "0004_notify_takeover",
             "0005_task_checks_on_write",
+            "0006_archive_nulls_last",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -62,6 +63,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (3, "task_owner"),
         (4, "notify_takeover"),
         (5, "task_checks_on_write"),
+        (6, "archive_nulls_last"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 

@@ -13,6 +13,7 @@ import pytest
 from exa_orch.config import Secret, Settings
 from exa_orch.errors import ErrorCode, ForeignDatabase, StoreError
 from exa_orch.store import Elite, RunRecord, Store
+from exa_orch.view import data as view_data
 from exa_orch.view.auth import COOKIE
 from exa_orch.view.data import DOCUMENT, ViewDB, Viewer
 from exa_orch.view.web import build_app, fitness_class
@@ -264,3 +265,44 @@ async def test_a_view_whose_postgresql_session_was_ended_reconnects(store: Store
     assert ended == 1
     assert [t["id"] for t in await view.tasks(Viewer.all_owners())] == [task.id]
     assert view._pg is not None and not view._pg.broken
+
+
+async def test_a_polled_tasks_partial_summary_is_computed_again_only_once_it_changed(
+    store: Store, view: ViewDB, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    summaries = 0  # a spy on the view's queries: how often the partial result is walked
+    rows = view._rows
+
+    async def counting(sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
+        nonlocal summaries
+        summaries += sql == view._dialect.partial_summary
+        return await rows(sql, params)
+
+    monkeypatch.setattr(view, "_rows", counting)
+    task = await store.create_task("operation", {})
+    await store.transition(task.id, "working")
+    await store.set_partial(task.id, {"items": list(range(5)), "step": "searching"})
+    async with client(view) as c:
+        polls = [(await c.get(f"/api/tasks/{task.id}")).json()["partialSummary"] for _ in range(5)]
+        assert summaries == 1 and polls == [[["items", "5 items"], ["step", "searching"]]] * 5
+        # the same length, so only the content (and update time) tells the change
+        await store.set_partial(task.id, {"items": list(range(5)), "step": "enriching"})
+        after = [(await c.get(f"/api/tasks/{task.id}")).json()["partialSummary"] for _ in range(3)]
+        assert summaries == 2 and after == [[["items", "5 items"], ["step", "enriching"]]] * 3
+        page = await c.get(f"/tasks/{task.id}")
+        assert "<dt>step</dt><dd>enriching</dd>" in page.text and summaries == 2
+
+
+async def test_the_remembered_summaries_are_bounded(
+    store: Store, view: ViewDB, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(view_data, "SUMMARIES_KEPT", 2)
+    ids = []
+    for n in range(4):
+        task = await store.create_task("operation", {})
+        await store.set_partial(task.id, {"n": n})
+        ids.append(task.id)
+    for n, task_id in enumerate(ids):
+        shown = await view.task(task_id, Viewer.all_owners())
+        assert shown is not None and shown["partial_summary"] == [("n", str(n))]
+    assert list(view._summaries) == ids[2:]  # the two most recently shown

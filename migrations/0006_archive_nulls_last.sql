@@ -1,0 +1,5 @@
+-- 0006_archive_nulls_last: nothing to change on SQLite.
+-- v_archive ranks a cell's completed runs by fitness, then coverage, both descending. SQLite sorts
+-- NULL below every number, so a run without a coverage already ranks after one with it there;
+-- PostgreSQL sorts NULL above, and its 0006 (postgres/0006_archive_nulls_last.sql) says NULLS LAST
+-- so that both backends pick the same best run. This file keeps the two numbered sequences in step.
