@@ -275,3 +275,23 @@ def test_serve_sim_over_http_needs_no_key_no_second_process_and_no_port(tmp_path
     assert "exa simulator (--sim) on http://127.0.0.1:" in log and "sk-must-not-be-sent" not in log
     assert f"db={tmp_path / 'data' / 'exa-orch' / 'workflows.db'} " in log
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "stderr.log"]  # nothing in the cwd
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgresql://exa:hunter2-pw@[::1/exa",  # the driver quotes an unparsable URL back
+        "postgresql:///exa?host=/nonexistent-socket-dir&password=hunter2-pw",
+        "postgresql://exa@127.0.0.1:1/exa?sslmode=disable&PASSWORD=hunter2-pw",
+    ],
+)
+@pytest.mark.parametrize(
+    "argv",
+    [["sql", "DB", "select 1"], ["tasks", "DB"], ["view", "DB", "--port", "0"], ["db", "migrate", "DB"]],
+)
+def test_a_bad_postgres_url_is_a_store_error_that_never_shows_its_password(url: str, argv: list[str]) -> None:
+    pytest.importorskip("psycopg")
+    out = exa_orch(*(f"--db={url}" if arg == "DB" else arg for arg in argv))
+    assert out.returncode == 1, out.stderr
+    assert_clean_error(out.stderr, "STORE_ERROR")
+    assert "hunter2" not in out.stderr + out.stdout, out.stderr

@@ -27,6 +27,7 @@ import contextlib
 import logging
 import re
 import time
+import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
 from functools import lru_cache
 from pathlib import Path
@@ -67,8 +68,20 @@ def require_driver() -> None:
 
 
 def redact(url: str) -> str:
-    """The URL without its password, for messages and logs."""
-    return re.sub(r"(//[^:/@]+):[^@]*@", r"\1:***@", url)
+    """The URL without its password, for messages and logs: the user-info's and a `password=`
+    query parameter's (libpq takes either)."""
+    url = re.sub(r"(//[^:/@]*):[^@]*@", r"\1:***@", url)
+    return re.sub(r"([?&]password=)[^&#\s\"']*", r"\1***", url, flags=re.IGNORECASE)
+
+
+def _secrets(url: str) -> list[str]:
+    """The password(s) written in `url`, raw and percent-decoded, longest first (to mask them
+    wherever a driver's message repeats them, e.g. quoting a URL it could not parse)."""
+    found = re.findall(r"//[^:/@]*:([^@]*)@", url) + re.findall(
+        r"[?&]password=([^&#]*)", url, flags=re.IGNORECASE
+    )
+    out = {s for f in found if f for s in (f, urllib.parse.unquote(f))}
+    return sorted(out, key=len, reverse=True)
 
 
 def redact_db(target: object) -> str:
@@ -171,8 +184,11 @@ def _connect(url: str, application: str) -> Any:
 
 def connect_error(url: str, exc: Exception) -> StoreError:
     """The one error for a PostgreSQL connection that could not be made (the URL's password redacted)."""
+    said = redact(str(exc).strip())
+    for secret in _secrets(url):  # the driver may quote the URL, or a part of it, back
+        said = said.replace(secret, "***")
     return StoreError(
-        f"cannot connect to the PostgreSQL database {redact(url)}: {str(exc).strip()}",
+        f"cannot connect to the PostgreSQL database {redact(url)}: {said}",
         hint="Check that the server runs and the URL in --db or EXA_ORCH_DB (host, port, user, database) "
         "is right; create the database first (createdb), exa-orch creates its tables.",
     )
