@@ -209,6 +209,7 @@ def format_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
 async def _run_pg(url: str, query: str) -> tuple[list[str], list[tuple[Any, ...]]]:
     """One statement in a READ ONLY transaction that is rolled back, on a session whose every
     transaction is read-only; the extended protocol (prepare) refuses a second statement."""
+    _only_a_query(query)
     # Autocommit, so that BEGIN READ ONLY opens the transaction (not a no-op inside psycopg's own).
     conn = await readonly.open_postgres(url, autocommit=True, application="exa-orch sql")
     import psycopg
@@ -281,4 +282,36 @@ def _refused(query: str) -> str:
         f"{verb} {target}"
         if verb in ("INSERT", "DELETE", "UPDATE", "TRUNCATE")
         else "a schema change (CREATE, DROP or ALTER)"
+    )
+
+
+# What a query may start with on PostgreSQL. A READ ONLY transaction refuses writes to tables but
+# not every statement with a side effect: COPY ... TO PROGRAM runs a shell command on the database
+# server (and COPY ... TO a file writes one) for a privileged role, DO and CALL run code, LOAD
+# loads a library, SET and LISTEN change the session. None of them is a question, so only the
+# statements that are go to the server.
+_QUERY_STARTS = ("select", "with", "values", "table", "show", "explain", "(")
+_LEADING_NOISE = re.compile(r"(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", re.DOTALL)
+
+
+def _only_a_query(query: str) -> None:
+    """InvalidParams unless the statement (after leading blanks and comments) is a query."""
+    head = _LEADING_NOISE.sub("", query, count=1)
+    if not head:
+        return  # nothing to run: the caller's "no statement" answer says so
+    word = re.match(r"\(|\w+", head)
+    first = word[0].lower() if word else head[:1]
+    if first in _QUERY_STARTS:
+        return
+    if _WRITE.match(head):
+        raise InvalidParams(
+            f"exa-orch sql is read-only; refused {_refused(head)}",
+            hint="Ask with SELECT (e.g. `select * from v_tasks`); tasks change through the MCP tools.",
+            fields=["query"],
+        )
+    raise InvalidParams(
+        f"exa-orch sql runs queries only; refused {first.upper()}",
+        hint="Ask with SELECT, WITH, VALUES, TABLE, SHOW or EXPLAIN (e.g. `select * from v_tasks`); "
+        "tasks change through the MCP tools.",
+        fields=["query"],
     )

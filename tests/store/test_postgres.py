@@ -10,6 +10,7 @@ import re
 import subprocess
 import sys
 import time
+import uuid
 from pathlib import Path
 
 import pytest
@@ -170,6 +171,37 @@ async def test_sql_on_postgres_writes_nothing_however_the_write_is_dressed(url: 
         assert await store._read("SELECT id FROM tasks") == [(task.id,)]
         assert await store._read("SELECT to_regclass('stolen') IS NULL") == [(True,)]
         assert (await store.get_task(task.id)).type == "t"
+
+
+async def test_sql_on_postgres_runs_no_statement_with_side_effects_outside_the_tables(url: str) -> None:
+    # A READ ONLY transaction lets COPY ... TO PROGRAM run a shell command on the database server
+    # (the throwaway cluster's role is a superuser, as an operator's own often is).
+    from exa_orch.errors import InvalidParams
+    from exa_orch.store.admin import run_query
+
+    probe = Path("/tmp") / f"exa-orch-copy-probe-{uuid.uuid4().hex}"
+    sneaky = [
+        f"copy (select 'pwned') to program 'cat > {probe}'",
+        f"/* a comment */ -- and another\n COPY (select 1) TO '{probe}'",
+        f"do $$ begin execute 'copy (select 1) to program ''cat > {probe}'' '; end $$",
+        "load 'plpgsql'",
+        "set default_transaction_read_only = off",
+        "listen exa_orch_task",
+    ]
+    try:
+        for query in sneaky:
+            with pytest.raises(InvalidParams) as refused:
+                await run_query(url, query)
+            assert "refused" in str(refused.value) and "SELECT" in (refused.value.hint or ""), query
+        assert not probe.exists()
+        with pytest.raises(InvalidParams, match="refused DELETE tasks"):
+            await run_query(url, "  -- the docs' example\ndelete from tasks")
+        queries = ["/* hi */ select 1", "(select 1)", "with a as (select 1) select * from a", "values (1)"]
+        for query in [*queries, "table schema_migrations", "show TimeZone", "explain select 1"]:
+            columns, _ = await run_query(url, query)
+            assert columns, query
+    finally:
+        probe.unlink(missing_ok=True)
 
 
 def test_sql_on_postgres_refuses_a_second_statement_and_names_the_tables(url: str) -> None:
