@@ -217,6 +217,8 @@ def _lost_without_progress(conn: sqlite3.Connection, task_id: str, now: str) -> 
     reports = conn.execute(
         "SELECT at, data FROM task_events WHERE task_id = ? AND kind = 'progress' ORDER BY id", (task_id,)
     ).fetchall()
+    if not claims:  # held, yet never claimed (a row restored without its events): nothing to count
+        return 0
     ends = [(at, bool(taken)) for at, taken in claims[1:]] + [(now, True)]
     lost = 0
     for (start, _), (end, taken) in reversed(list(zip(claims, ends, strict=True))):

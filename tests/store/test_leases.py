@@ -16,7 +16,7 @@ from exa_orch.store import Store
 from exa_orch.store.leases import HOST, MAX_LOST_RUNS, owner_is_dead
 from exa_orch.store.records import iso
 
-from .conftest import FakeClock
+from .conftest import FakeClock, connect
 
 CHILD = Path(__file__).with_name("lease_child.py")
 OTHER = "otherhost:4242:abcd"  # an owner on another machine: only expiry frees its leases
@@ -308,3 +308,21 @@ async def test_runs_that_report_something_new_make_progress_and_repeats_do_not(
     assert await store.claim_runnable("elsewhere:200:y", 5, 1) == []
     failed = await store.get_task(task.id)
     assert failed.error is not None and failed.error["code"] == "TASK_ABANDONED"
+
+
+async def test_a_held_task_with_no_claim_in_its_history_is_taken_over_and_blocks_no_other(
+    store: Store, clock: FakeClock
+) -> None:
+    # A row restored from a backup without its events, or written by an older tool, holds a lease
+    # but has no 'claimed' event. It once made every claim round fail, so no server took any task.
+    orphan = await store.create_task("t", {})
+    other = await store.create_task("t", {})
+    assert len(await store.claim_runnable(OTHER, 5, 10)) == 2
+    with connect(store) as conn:
+        conn.execute("DELETE FROM task_events WHERE task_id = ? AND kind = 'claimed'", (orphan.id,))
+        if hasattr(conn, "commit"):
+            conn.commit()
+    clock.advance(6)
+    taken = await store.claim_runnable("elsewhere:7:t", 5, 10)
+    assert [t.id for t in taken] == [orphan.id, other.id]
+    assert all(t.lease_owner == "elsewhere:7:t" for t in taken)
