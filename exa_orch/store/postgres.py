@@ -307,7 +307,17 @@ def apply_migrations(conn: PgConn, found: list[Migration]) -> list[Migration]:
     conn.execute("BEGIN")
     try:
         conn.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
-        conn.execute(_CREATE_TABLE)
+        try:
+            conn.execute(_CREATE_TABLE)
+        except psycopg.Error as exc:
+            if exc.sqlstate != "42501":  # insufficient_privilege: a role that may only read
+                raise
+            raise StoreError(
+                f"this database role may not create exa-orch's tables: {str(exc).strip().splitlines()[0]}",
+                hint="Run servers and `exa-orch db migrate` as a role that may create tables in the database: "
+                "its owner (`createdb -O <role>`), or after `GRANT CREATE ON SCHEMA public TO <role>`. "
+                "`exa-orch sql`, `view` and `tasks` need only SELECT.",
+            ) from None
         rows = conn.execute("SELECT version, name, checksum FROM schema_migrations").fetchall()
         pending = check_applied({v: (name, checksum) for v, name, checksum in rows}, found)
         for migration in pending:

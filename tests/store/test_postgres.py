@@ -430,3 +430,31 @@ async def test_the_listener_warns_once_per_outage_and_says_when_it_is_back(
     warnings = listener_lines(logging.WARNING)
     assert len(warnings) == 1, warnings
     assert "listening again after" in listener_lines(logging.INFO)[0]
+
+
+def test_a_role_that_may_only_read_is_told_what_the_migrations_need(pg_cluster: Cluster) -> None:
+    from .conftest import PgSync
+
+    url = fresh_database(pg_cluster)
+    role = f"reader_{uuid.uuid4().hex[:8]}"
+    admin = PgSync(url)
+    try:
+        admin.execute(f"CREATE ROLE {role} LOGIN PASSWORD 'reader-pw-1'")
+        admin.execute(f"REVOKE CREATE ON SCHEMA public FROM PUBLIC, {role}")
+    finally:
+        admin.close()
+    as_reader = url.replace(f"//{pg_cluster.user}@", f"//{role}:reader-pw-1@", 1)
+    assert as_reader != url
+    out = subprocess.run(
+        [sys.executable, "-m", "exa_orch", "db", "migrate", "--db", as_reader],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 1
+    lines = out.stderr.splitlines()
+    assert lines[0].startswith("error [STORE_ERROR]: this database role may not create"), out.stderr
+    assert any(line.startswith("hint: ") and "GRANT CREATE ON SCHEMA public" in line for line in lines), (
+        out.stderr
+    )
+    assert "reader-pw-1" not in out.stderr and "Traceback" not in out.stderr
