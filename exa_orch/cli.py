@@ -60,6 +60,19 @@ def _port(text: str) -> int:
     return port
 
 
+MAX_TASKS_SHOWN = 10_000  # a bound the database's integers hold (PostgreSQL's LIMIT is a bigint)
+
+
+def _tasks_shown(text: str) -> int:
+    try:
+        limit = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, got {text!r}") from None
+    if not 1 <= limit <= MAX_TASKS_SHOWN:
+        raise argparse.ArgumentTypeError(f"must be 1-{MAX_TASKS_SHOWN}, got {limit}")
+    return limit
+
+
 def _finite(text: str) -> float:
     try:
         value = float(text)
@@ -132,7 +145,7 @@ def build_parser() -> argparse.ArgumentParser:
     tasks = sub.add_parser("tasks", help="list tasks with progress bars (--watch: live)")
     tasks.add_argument("--watch", action="store_true", help="redraw until Ctrl-C")
     tasks.add_argument("--interval", type=_finite, default=1.0, help="seconds between redraws (default 1)")
-    tasks.add_argument("--limit", type=int, default=50, help="newest tasks shown (default 50)")
+    tasks.add_argument("--limit", type=_tasks_shown, default=50, help="newest tasks shown (default 50)")
     tasks.add_argument(
         "--status",
         choices=("pending", "working", "completed", "failed", "cancelled"),
@@ -238,7 +251,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
                 viewer,
                 watch=args.watch,
                 interval=max(0.1, args.interval),
-                limit=max(1, args.limit),
+                limit=args.limit,
                 status=args.status,
             )
         )
