@@ -268,3 +268,18 @@ async def test_tasks_made_in_one_millisecond_list_and_claim_in_creation_order(st
     assert [t.id for t in first + rest] == made
     claimed = await store.claim_runnable(store.owner_id, 30.0, limit=30)
     assert [t.id for t in claimed] == made
+
+
+async def test_a_lookup_by_an_id_or_type_holding_a_nul_finds_nothing_on_either_backend(store: Store) -> None:
+    # PostgreSQL's text can't hold NUL: such a parameter failed the query (an INTERNAL_ERROR for a
+    # hostile tasks.get), where SQLite simply found nothing.
+    task = await store.create_task("t", {})
+    for hostile in ("task_\x00", task.id + "\x00", "\x00"):
+        with pytest.raises(TaskNotFound):
+            await store.get_task(hostile)
+        assert await store.get_tombstone(hostile) is None
+        with pytest.raises(TaskNotFound):
+            await store.events(hostile)
+    assert [r.id for r in await store.get_tasks([task.id, "task_\x00"])] == [task.id]
+    assert await store.list_tasks(type="t\x00") == ([], None)
+    assert [r.id for r in (await store.list_tasks(type="t"))[0]] == [task.id]
