@@ -44,8 +44,11 @@ def _bar(task: dict[str, Any]) -> Table | Text:
     return cell
 
 
-def tasks_table(tasks: list[dict[str, Any]], *, has_owner: bool, title: str | None = None) -> Table:
-    """The tasks as a rich Table: id, type, status, progress bar, phase and message, age (and owner)."""
+def tasks_table(
+    tasks: list[dict[str, Any]], *, has_owner: bool, title: str | None = None, empty: str = "no tasks"
+) -> Table:
+    """The tasks as a rich Table: id, type, status, progress bar, phase and message, age (and owner);
+    `empty` is its caption when there are none."""
     table = Table(title=title, box=box.SIMPLE_HEAD, pad_edge=False, header_style="bold")
     # Minimum widths keep the short columns readable on an 80-column terminal (or a pipe, which
     # rich takes as 80 wide); the task id and the message fold onto more lines instead.
@@ -72,7 +75,7 @@ def tasks_table(tasks: list[dict[str, Any]], *, has_owner: bool, title: str | No
             row.append(t["owner"] or "")
         table.add_row(*(Text(c) if isinstance(c, str) else c for c in row))
     if not tasks:
-        table.caption = "no tasks"
+        table.caption = empty
     return table
 
 
@@ -93,12 +96,13 @@ async def show_tasks(
     async with ViewDB(db_path) as db:
         tasks = await db.tasks(viewer, limit=limit, status=status)
         title = f"exa-orch tasks in {db.where}"
+        empty = _empty_caption(viewer, db.has_owner)
         if not watch:
-            console.print(tasks_table(tasks, has_owner=db.has_owner, title=title))
+            console.print(tasks_table(tasks, has_owner=db.has_owner, title=title, empty=empty))
             return 0
         drawn = 1
         with Live(
-            tasks_table(tasks, has_owner=db.has_owner, title=title),
+            tasks_table(tasks, has_owner=db.has_owner, title=title, empty=empty),
             console=console,
             auto_refresh=False,
             transient=False,
@@ -107,6 +111,16 @@ async def show_tasks(
             while rounds is None or drawn < rounds:
                 await asyncio.sleep(interval)  # the redraw period itself, not a wait for a condition
                 tasks = await db.tasks(viewer, limit=limit, status=status)
-                live.update(tasks_table(tasks, has_owner=db.has_owner, title=title), refresh=True)
+                live.update(
+                    tasks_table(tasks, has_owner=db.has_owner, title=title, empty=empty), refresh=True
+                )
                 drawn += 1
     return 0
+
+
+def _empty_caption(viewer: Viewer, has_owner: bool) -> str:
+    """What an empty list says: whose tasks it looked for, when the database has owners (an operator
+    whose servers run tasks for tokens sees none of them as the local user)."""
+    if viewer.principal is None or not has_owner:
+        return "no tasks"
+    return f"no tasks of {viewer.principal.name} (--all-owners shows every owner's)"

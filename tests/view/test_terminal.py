@@ -117,6 +117,17 @@ def test_the_command_prints_the_table_and_shows_the_owner_column_when_there_is_o
     assert mine.returncode == 0 and "owner" in mine.stdout, mine.stderr
     # The local user's list: its own and unowned tasks, not token:alice's; --all-owners shows all.
     assert "0001" in mine.stdout and "0002" not in mine.stdout and "token:alice" not in mine.stdout
+    # A list with none of the caller's tasks says whose it looked for, and how to see every owner's.
+    none_mine = subprocess.run(
+        [*run, "tasks", "--status", "working", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert none_mine.returncode == 0 and "--all-owners shows every owner's" in none_mine.stdout, (
+        none_mine.stderr
+    )
     out = subprocess.run(
         [*run, "tasks", "--all-owners", "--db", str(db)], capture_output=True, text=True, env=env, timeout=60
     )
