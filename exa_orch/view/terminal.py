@@ -8,6 +8,8 @@ prints plain text.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
 from pathlib import Path
 from typing import Any
 
@@ -101,20 +103,33 @@ async def show_tasks(
             console.print(tasks_table(tasks, has_owner=db.has_owner, title=title, empty=empty))
             return 0
         drawn = 1
-        with Live(
-            tasks_table(tasks, has_owner=db.has_owner, title=title, empty=empty),
-            console=console,
-            auto_refresh=False,
-            transient=False,
-        ) as live:
-            live.refresh()
-            while rounds is None or drawn < rounds:
-                await asyncio.sleep(interval)  # the redraw period itself, not a wait for a condition
-                tasks = await db.tasks(viewer, limit=limit, status=status)
-                live.update(
-                    tasks_table(tasks, has_owner=db.has_owner, title=title, empty=empty), refresh=True
-                )
-                drawn += 1
+        # SIGTERM ends the watch as Ctrl-C does: Live's exit shows the cursor again and prints the
+        # last table (a pipe gets it only then), and the command exits 0. Set before the first draw.
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        with contextlib.suppress(NotImplementedError, RuntimeError):  # no signals off the main thread
+            loop.add_signal_handler(signal.SIGTERM, stop.set)
+        try:
+            with Live(
+                tasks_table(tasks, has_owner=db.has_owner, title=title, empty=empty),
+                console=console,
+                auto_refresh=False,
+                transient=False,
+            ) as live:
+                live.refresh()
+                while rounds is None or drawn < rounds:
+                    with contextlib.suppress(TimeoutError):  # the redraw period, unless told to stop
+                        await asyncio.wait_for(stop.wait(), interval)
+                    if stop.is_set():
+                        break
+                    tasks = await db.tasks(viewer, limit=limit, status=status)
+                    live.update(
+                        tasks_table(tasks, has_owner=db.has_owner, title=title, empty=empty), refresh=True
+                    )
+                    drawn += 1
+        finally:
+            with contextlib.suppress(NotImplementedError, RuntimeError):
+                loop.remove_signal_handler(signal.SIGTERM)
     return 0
 
 

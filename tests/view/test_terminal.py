@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import os
+import pty
+import select
 import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -229,3 +233,35 @@ async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(sto
     finally:
         proc.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(proc.wait(), 20) == 0
+
+
+def test_tasks_watch_stops_on_sigterm_with_the_cursor_back_and_exit_0(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    run = [sys.executable, "-m", "exa_orch"]
+    subprocess.run([*run, "db", "migrate", "--db", str(db)], check=True, capture_output=True, env=env)
+    leader, follower = pty.openpty()  # a terminal, so that the live table draws (and hides the cursor)
+    with subprocess.Popen(
+        [*run, "tasks", "--watch", "--interval", "0.2", "--db", str(db)],
+        stdout=follower,
+        stderr=subprocess.PIPE,
+        env=env,
+    ) as proc:
+        os.close(follower)
+        seen = b""
+        try:
+            deadline = time.monotonic() + 30
+            while b"no tasks" not in seen:  # until the first table is on the screen
+                ready, _, _ = select.select([leader], [], [], max(0.0, deadline - time.monotonic()))
+                assert ready, f"no table within 30 s: {seen!r}"
+                seen += os.read(leader, 65536)
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            code = proc.wait(timeout=20)
+        err = proc.stderr.read() if proc.stderr else b""
+        with contextlib.suppress(OSError):  # the rest of what it wrote, until the pty closes
+            while chunk := os.read(leader, 65536):
+                seen += chunk
+        os.close(leader)
+    assert code == 0, err
+    assert seen.rfind(b"\x1b[?25h") > seen.rfind(b"\x1b[?25l")  # the cursor is shown again
