@@ -149,8 +149,9 @@ class MigrationError(StoreError):
     def __init__(self, version: int, name: str, reason: str) -> None:
         super().__init__(
             f"migration {version:04d}_{name} failed: {reason}",
-            hint="The failed migration was rolled back. Do what the message says, or point "
-            "EXA_ORCH_DB (or --db) at another file: a new one is created.",
+            hint="Nothing was changed (a migration that fails is rolled back). Do what the message "
+            "says, or point EXA_ORCH_DB (or --db) at another database: a new SQLite file, or an "
+            "empty PostgreSQL database, gets exa-orch's tables.",
         )
         self.version = version
         self.name = name

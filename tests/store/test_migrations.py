@@ -92,6 +92,12 @@ async def test_failed_migration_stays_pending(db_path: Path, migrations_dir: Pat
             pass
     assert caught.value.code == ErrorCode.MIGRATION_FAILED
     assert caught.value.version == len(good) + 1
+    # The hint fits both backends: a PostgreSQL URL is no file to replace.
+    assert (
+        caught.value.hint
+        and "PostgreSQL database" in caught.value.hint
+        and "another file" not in caught.value.hint
+    )
     names = {name for _, name in schema(db_path)}
     assert "half_done" not in names
     assert [v for v, _, _ in applied_rows(db_path)] == good  # the good ones stay applied
