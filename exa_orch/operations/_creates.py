@@ -18,8 +18,17 @@ import random
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from exa_orch.errors import ApiError, Conflict, GatewayError, NotFoundError, RateLimited, UpstreamTimeout
+from exa_orch.errors import (
+    ApiError,
+    Conflict,
+    GatewayError,
+    InvalidParams,
+    NotFoundError,
+    RateLimited,
+    UpstreamTimeout,
+)
 from exa_orch.gateway.marks import CREATE_MARK, new_key
+from exa_orch.gateway.paths import route_safe
 
 from ._http import WEBSETS, request, segment
 from .context import OpContext
@@ -185,6 +194,16 @@ def create_op(
             key = body.get("externalId")
             if not isinstance(key, str) or not key:
                 key = body["externalId"] = new_key()
+            elif not route_safe(key):
+                # The object is found again (and later read) by GET /websets/{externalId}; a key no
+                # path can carry would make it unreachable by that key, and a lost answer a failure.
+                raise InvalidParams(
+                    f"externalId: {key[:40]!r} can't be used as an id ('.' and '..' and ids holding "
+                    "'/' or '\\' can't be sent in a URL, so the webset could never be found by it)",
+                    hint="Choose an externalId without '/' or '\\' that is not '.' or '..' "
+                    "(e.g. 'my-project-2026-01'), or leave it out and use the one exa-orch makes.",
+                    fields=["externalId"],
+                )
         else:
             body, key, chosen = mark_body(body)
 
