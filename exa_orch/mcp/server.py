@@ -376,6 +376,14 @@ class ExaOrchServer(HookedServer):
         acting = ACTING_FOR.set((principal or local_principal(self.app.settings)).name)
         try:
             return await self._execute_tool(name, arguments, progress, principal, peer)
+        except MCPError:
+            raise
+        except Exception as exc:
+            # A bug while answering a failure (building its error body): still a tool result, not a
+            # JSON-RPC error carrying the exception's text.
+            log.exception("call %s crashed while answering", name)
+            operation = arguments.get("operation") if isinstance(arguments, dict) else None
+            return error_result(exc, operation[:100] if isinstance(operation, str) else None)
         finally:
             ACTING_FOR.reset(acting)
 

@@ -11,7 +11,7 @@ from mcp import Client
 
 from exa_orch.app import App
 from exa_orch.config import Settings
-from exa_orch.errors import UpstreamInvalidParams
+from exa_orch.errors import InvalidParams, OrchError, UpstreamInvalidParams
 from exa_orch.mcp.server import build_server
 from exa_orch.operations import OpContext, Operation, Registry
 from exa_orch.operations.meta import list_operations_op
@@ -38,6 +38,17 @@ async def _exa_refuses(args: NoArgs, ctx: OpContext) -> list[int]:
     raise UpstreamInvalidParams("Invalid cursor", status=400, tag="INVALID_CURSOR", request_id="req_1")
 
 
+class _InvalidParamsMissingItsFields(InvalidParams):
+    # The shape of a real bug: a subclass that skips InvalidParams.__init__ (no `.missing`), which
+    # used to end the tools/call as a JSON-RPC error with code 0 and the AttributeError's text.
+    def __init__(self, message: str) -> None:
+        OrchError.__init__(self, message)
+
+
+async def _refuses_sloppily(args: NoArgs, ctx: OpContext) -> list[int]:
+    raise _InvalidParamsMissingItsFields("bad args")
+
+
 def _broken_projection(result: Any, args: Any) -> Any:
     raise RuntimeError("projection bug with secret-ish detail")
 
@@ -49,6 +60,7 @@ def _app(profile: str = "manage_websets") -> App:
             Operation("test.list", NoArgs, _ok, "a list result"),
             Operation("test.crash", NoArgs, _ok, "projection raises", project=_broken_projection),
             Operation("test.exa400", NoArgs, _exa_refuses, "Exa answers 400"),
+            Operation("test.sloppy", NoArgs, _refuses_sloppily, "an error that breaks its own answer"),
         ]
     )
     registry.register(list_operations_op(registry))
@@ -83,6 +95,17 @@ async def test_exa_refusing_the_arguments_is_a_typed_tool_error_not_a_protocol_e
         assert "Invalid cursor" in body["message"]
 
 
+async def test_a_bug_while_answering_a_failure_is_an_internal_error_result_not_a_protocol_error() -> None:
+    async with Client(build_server(_app()), mode="legacy") as client:
+        result = await client.call_tool("manage_websets", {"operation": "test.sloppy"})
+        assert result.is_error
+        body = result_json(result)
+        assert body["code"] == "INTERNAL_ERROR" and body["operation"] == "test.sloppy", body
+        assert "missing" not in body["message"], "the exception's text stays in the server log"
+        again = await client.call_tool("manage_websets", {"operation": "test.list"})
+        assert not again.is_error
+
+
 async def test_progress_notifications_follow_the_progress_token() -> None:
     server = build_server(_app())
     seen: list[tuple[float, float | None, str | None]] = []
@@ -107,7 +130,14 @@ async def test_tool_enum_follows_the_registry() -> None:
     async with Client(server, mode="legacy") as client:
         listed = await client.list_tools()
         enum = listed.tools[0].input_schema["properties"]["operation"]["enum"]
-        assert enum == ["list_operations", "test.crash", "test.exa400", "test.list", "test.steps"]
+        assert enum == [
+            "list_operations",
+            "test.crash",
+            "test.exa400",
+            "test.list",
+            "test.sloppy",
+            "test.steps",
+        ]
         listed_ops = result_json(
             await client.call_tool(
                 "manage_websets", {"operation": "list_operations", "args": {"namesOnly": True}}
