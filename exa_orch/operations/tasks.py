@@ -332,7 +332,9 @@ def check_operation_task(registry: Any, name: str, args: Any) -> None:
     refuse_secret_result(op)
     if args is not None and not isinstance(args, dict):
         raise InvalidParams("args: expected an object", fields=["args"])
-    validate(op, dict(args or {}))
+    model, _ = validate(op, dict(args or {}))
+    if op.plan is not None:
+        op.plan(model)  # pure: an id no URL can carry ('..', 'a/b') is refused now, not when it runs
 
 
 def refuse_secret_result(op: Operation) -> None:

@@ -154,6 +154,31 @@ async def test_a_tasks_operation_is_refused_as_a_task_before_any_row_is_written(
     assert listed == []
 
 
+@pytest.mark.parametrize(
+    ("name", "args", "field"),
+    [
+        ("items.delete", {"websetId": "webset_1", "itemId": ".."}, "itemId"),
+        ("websets.get", {"id": "../x"}, "id"),
+        ("searches.cancel", {"websetId": "a/b", "searchId": "s"}, "websetId"),
+    ],
+)
+async def test_an_operation_task_with_an_id_no_url_can_carry_is_refused_before_any_row_is_written(
+    store: Store, name: str, args: dict[str, Any], field: str
+) -> None:
+    # Accepted, it would be written, claimed and run only to fail with the same INVALID_PARAMS.
+    async with runtime(store, {"registry": REGISTRY}) as sup:
+        with pytest.raises(InvalidParams) as info:
+            await dispatch(
+                REGISTRY,
+                "tasks.create",
+                {"type": "operation", "operation": name, "args": args},
+                OpContext(gateway=None, tasks=sup.tasks, registry=REGISTRY),
+            )
+        listed, _ = await sup.tasks.list()
+    assert info.value.fields == [field], info.value.message
+    assert listed == []
+
+
 async def test_list_operations_describes_every_task_type_tasks_create_runs(store: Store) -> None:
     async with runtime(store, {}) as sup:
         full = await call(sup, "list_operations", {"prefix": "tasks.", "schemas": True})
