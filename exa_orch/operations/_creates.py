@@ -32,6 +32,7 @@ from exa_orch.gateway.paths import route_safe
 
 from ._http import WEBSETS, request, segment
 from .context import OpContext
+from .registry import Operation
 
 logger = logging.getLogger("exa_orch.operations")
 
@@ -215,3 +216,22 @@ def create_op(
 
     key_arg: CreateKey = "externalId" if by_external_id else "metadata"
     return Operation(name, model, handler, summary, plan=rest.plan, create_key=key_arg, **kw)
+
+
+def mark_create(op: Operation | None, call_args: dict[str, Any], key: str) -> str | None:
+    """Give a create run as a task the task's own key (unless the caller gave one), where the
+    operation declares its key goes (`Operation.create_key`), so a rerun after a crash finds the
+    object instead of making a second (operations/_creates.py). The externalId the call carries
+    when that is the key, else None."""
+    if op is None or op.create_key is None:
+        return None
+    if op.create_key == "metadata":
+        metadata = call_args.get("metadata")
+        metadata = dict(metadata) if isinstance(metadata, dict) else {}
+        metadata.setdefault(CREATE_MARK, key)
+        call_args["metadata"] = metadata
+        return None
+    given = call_args.get("externalId", call_args.get("external_id"))
+    if given is None:
+        given = call_args["externalId"] = key
+    return given if isinstance(given, str) and given else None
