@@ -299,7 +299,10 @@ class UpstreamInvalidParams(InvalidParams, GatewayError):
         hint: str | None = None,
     ) -> None:
         GatewayError.__init__(self, message, status=status, tag=tag, request_id=request_id, hint=hint)
+        # InvalidParams.__init__ is bypassed: set what every InvalidParams carries (the face reads
+        # `missing` to offer an elicitation form; Exa's 400 names no missing field).
         self.fields: list[str] = []
+        self.missing: list[str] = []
 
 
 class NotFoundError(GatewayError):

@@ -10,7 +10,8 @@ import os
 import shutil
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -60,3 +61,29 @@ def pg_template(pg_cluster: Cluster) -> str:
 def fresh_database(cluster: Cluster, template: str | None = None) -> str:
     """A new database on `cluster` (a copy of `template` if given); its URL."""
     return cluster.create_database(f"t_{uuid.uuid4().hex[:12]}", template)
+
+
+@asynccontextmanager
+async def listeners_cut_off(cluster: Cluster, url: str) -> AsyncIterator[None]:
+    """While inside: the database of `url` refuses new connections and every exa-orch listener on
+    it has been ended (the stores' other connections stay), so NOTIFYs reach nobody and the
+    listeners keep failing to come back. On leaving, connections are allowed again."""
+    import psycopg
+
+    from tests.support import until
+
+    database = url.rsplit("/", 1)[1]
+    listeners = b"FROM pg_stat_activity WHERE datname = %s AND application_name = 'exa-orch listener'"
+    async with await psycopg.AsyncConnection.connect(cluster.url(), autocommit=True) as admin:
+        await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS false'.encode())
+        try:
+            await admin.execute(b"SELECT pg_terminate_backend(pid) " + listeners, (database,))
+
+            async def gone() -> bool:
+                row = await (await admin.execute(b"SELECT count(*) " + listeners, (database,))).fetchone()
+                return row is not None and row[0] == 0
+
+            await until(gone, what="the listeners ended")
+            yield
+        finally:
+            await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true'.encode())

@@ -19,18 +19,16 @@ stream (task status notifications) either.
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Mapping, MutableMapping
+from collections.abc import Mapping
 from typing import Any
 
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_REQUEST
+from starlette.types import ASGIApp, Scope
 
 from exa_orch.config import Secret, Settings
 from exa_orch.net import respond_json
 from exa_orch.runtime import BearerTokens, Principal, local_principal
-
-Scope = MutableMapping[str, Any]
-ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 
 # Where BearerAuth leaves the authenticated principal's name in the ASGI scope of a request.
 PRINCIPAL_SCOPE_KEY = "exa_orch.principal"

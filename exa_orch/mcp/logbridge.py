@@ -9,6 +9,12 @@ queue, drained by a pump task that the connection's teardown cancels. A slow or 
 messages, never stalls the code that logged. Text passes `exa_orch.log.redact` again on the way
 out, so a registered secret (the API key) never reaches a client.
 
+A record concerns one principal when it was made for one (`runtime.concerning`) or while acting
+for one (`runtime.ACTING_FOR`: a task's actor, a tool call): it goes to that principal's
+connections alone, so a token's client never hears of another token's tasks (their ids, types,
+failures, Exa objects). A record that concerns nobody in particular (start-up, the supervisor's
+rounds, another thread) goes to the local user's connections only: stdio, or HTTP without tokens.
+
 2026-07-28 connections have no `logging/setLevel` (SEP-2577 makes logging a per-request opt-in);
 they get no sink.
 """
@@ -24,6 +30,7 @@ from typing import Any
 import anyio
 
 from exa_orch.log import redact
+from exa_orch.runtime import Principal, concerning, record_principal
 
 log = logging.getLogger(__name__)
 
@@ -60,9 +67,17 @@ class _Sink:
     outbound: Any  # mcp Outbound: `await notify(method, params)`
     level: int
     loop: asyncio.AbstractEventLoop
+    principal: str | None = None  # who opened the connection (None: the local user, in tests)
+    sees_unowned: bool = True  # hears records that concern nobody (the local user only)
     queue: asyncio.Queue[dict[str, Any]] = field(default_factory=lambda: asyncio.Queue(QUEUE_MAX))
     pump: asyncio.Task[None] | None = None
     dropped: int = 0
+
+    def hears(self, owner: str | None) -> bool:
+        """True if a record concerning `owner` (None: nobody in particular) is this sink's to hear."""
+        if owner is None:
+            return self.sees_unowned
+        return owner == self.principal or (self.principal is None and self.sees_unowned)
 
     def offer(self, params: dict[str, Any]) -> None:
         try:
@@ -93,8 +108,9 @@ class LogBridge(logging.Handler):
 
     # -- subscriptions ------------------------------------------------------------------
 
-    def set_level(self, connection: Any, level: str) -> None:
-        """Send this connection records at `level` and above (MCP level name) from now on.
+    def set_level(self, connection: Any, level: str, principal: Principal | None = None) -> None:
+        """Send this connection records at `level` and above (MCP level name) from now on, of
+        those that concern `principal` (who opened the connection; None: the local user).
 
         Must be called on the event loop that serves the connection; the pump is torn down with it.
         """
@@ -102,7 +118,13 @@ class LogBridge(logging.Handler):
         key = id(connection)
         sink = self._sinks.get(key)
         if sink is None:
-            sink = _Sink(outbound=connection.outbound, level=number, loop=asyncio.get_running_loop())
+            sink = _Sink(
+                outbound=connection.outbound,
+                level=number,
+                loop=asyncio.get_running_loop(),
+                principal=None if principal is None else principal.name,
+                sees_unowned=True if principal is None else principal.sees_unowned,
+            )
             sink.pump = asyncio.get_running_loop().create_task(sink.run(), name="exa-orch-log-pump")
             self._sinks[key] = sink
             connection.exit_stack.push_async_callback(self._remove, key)
@@ -151,8 +173,9 @@ class LogBridge(logging.Handler):
         if len(text) > MAX_DATA_CHARS:
             text = text[:MAX_DATA_CHARS] + "... (cut)"
         params = {"level": mcp_level(record.levelno), "logger": record.name, "data": text}
+        owner = record_principal(record)
         for sink in list(self._sinks.values()):
-            if record.levelno < sink.level:
+            if record.levelno < sink.level or not sink.hears(owner):
                 continue
             try:
                 if _on_loop(sink.loop):
@@ -193,4 +216,11 @@ async def log_task_event(event: Any) -> None:
     message = ""
     if record.error and str(record.status) == "failed":
         message = f": {str(record.error.get('message', ''))[:300]}"
-    task_log.info("task %s (%s) is %s%s", record.id, record.type, record.status, message)
+    task_log.info(
+        "task %s (%s) is %s%s",
+        record.id,
+        record.type,
+        record.status,
+        message,
+        extra=concerning(record.principal),
+    )

@@ -67,7 +67,7 @@ from exa_orch.mcp.toolhost import (
 from exa_orch.operations import ClientPeer
 from exa_orch.operations.follow import FOLLOW_TASK_TYPE, KIND_OF_CREATE
 from exa_orch.operations.normalize import decode_json
-from exa_orch.runtime import Principal
+from exa_orch.runtime import ACTING_FOR, Principal, local_principal
 
 log = logging.getLogger(__name__)
 
@@ -155,7 +155,8 @@ class ExaOrchServer(HookedServer):
         connection = getattr(ctx.session, "_connection", None)
         if connection is None:  # pragma: no cover - every SDK session has one
             raise MCPError(code=types.INTERNAL_ERROR, message="no connection behind this session")
-        log_bridge().set_level(connection, params.level)
+        # It hears only what concerns whoever opened it (another token's tasks stay unheard of).
+        log_bridge().set_level(connection, params.level, request_principal(self.app.settings, ctx.request))
         log.debug("logging level set to %s for a client", params.level)
         return types.EmptyResult()
 
@@ -371,6 +372,29 @@ class ExaOrchServer(HookedServer):
         raises for anything the input can cause.
 
         `peer` is the calling client's sampling/elicitation/roots, for the operations that use them."""
+        # What this call logs (the gateway's requests, its failure) concerns its caller alone.
+        acting = ACTING_FOR.set((principal or local_principal(self.app.settings)).name)
+        try:
+            return await self._execute_tool(name, arguments, progress, principal, peer)
+        except MCPError:
+            raise
+        except Exception as exc:
+            # A bug while answering a failure (building its error body): still a tool result, not a
+            # JSON-RPC error carrying the exception's text.
+            log.exception("call %s crashed while answering", name)
+            operation = arguments.get("operation") if isinstance(arguments, dict) else None
+            return error_result(exc, operation[:100] if isinstance(operation, str) else None)
+        finally:
+            ACTING_FOR.reset(acting)
+
+    async def _execute_tool(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        progress: Progress | None,
+        principal: Principal | None,
+        peer: ClientPeer | None,
+    ) -> types.CallToolResult:
         operation: str | None = None
         args: dict[str, Any] | None = None
         if isinstance(arguments, dict) and isinstance(arguments.get("operation"), str):

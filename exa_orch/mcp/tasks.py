@@ -50,8 +50,7 @@ from exa_orch.mcp.auth import request_principal
 from exa_orch.mcp.hooked import HookedServer
 from exa_orch.mcp.tasks_calls import CallResolver, ResolvedCall
 from exa_orch.operations.tasks import (
-    OPERATION_TASK_TYPE,
-    check_operation_task,
+    check_task_args,
     create_operation_task,
     ttl_note,
 )
@@ -276,10 +275,7 @@ class TasksBridge:
         try:
             if call.task_type is not None:
                 task_args = call.task_args or {}
-                if call.task_type == OPERATION_TASK_TYPE:  # the same checks as tasks.create inline
-                    check_operation_task(
-                        self._app.registry, str(task_args.get("operation", "")), task_args.get("args")
-                    )
+                check_task_args(self._app.registry, call.task_type, task_args)  # as tasks.create inline
                 return await self.service.create(
                     call.task_type, task_args, meta=meta, ttl_ms=ttl_ms, principal=principal
                 )

@@ -18,7 +18,7 @@ import signal
 import socket
 import stat
 import sys
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any, cast
 
@@ -36,8 +36,6 @@ from exa_orch.net import bind_listener, require_token_beyond_loopback
 
 log = logging.getLogger(__name__)
 
-Scope = MutableMapping[str, Any]
-ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 _LINE_LIMIT = 64 * 1024 * 1024  # one JSON-RPC message per line; agents may send large args
 
 

@@ -18,11 +18,21 @@ import random
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Any
 
-from exa_orch.errors import ApiError, Conflict, GatewayError, NotFoundError, RateLimited, UpstreamTimeout
+from exa_orch.errors import (
+    ApiError,
+    Conflict,
+    GatewayError,
+    InvalidParams,
+    NotFoundError,
+    RateLimited,
+    UpstreamTimeout,
+)
 from exa_orch.gateway.marks import CREATE_MARK, new_key
+from exa_orch.gateway.paths import route_safe
 
 from ._http import WEBSETS, request, segment
 from .context import OpContext
+from .registry import Operation
 
 logger = logging.getLogger("exa_orch.operations")
 
@@ -185,6 +195,16 @@ def create_op(
             key = body.get("externalId")
             if not isinstance(key, str) or not key:
                 key = body["externalId"] = new_key()
+            elif not route_safe(key):
+                # The object is found again (and later read) by GET /websets/{externalId}; a key no
+                # path can carry would make it unreachable by that key, and a lost answer a failure.
+                raise InvalidParams(
+                    f"externalId: {key[:40]!r} can't be used as an id ('.' and '..' and ids holding "
+                    "'/' or '\\' can't be sent in a URL, so the webset could never be found by it)",
+                    hint="Choose an externalId without '/' or '\\' that is not '.' or '..' "
+                    "(e.g. 'my-project-2026-01'), or leave it out and use the one exa-orch makes.",
+                    fields=["externalId"],
+                )
         else:
             body, key, chosen = mark_body(body)
 
@@ -196,3 +216,22 @@ def create_op(
 
     key_arg: CreateKey = "externalId" if by_external_id else "metadata"
     return Operation(name, model, handler, summary, plan=rest.plan, create_key=key_arg, **kw)
+
+
+def mark_create(op: Operation | None, call_args: dict[str, Any], key: str) -> str | None:
+    """Give a create run as a task the task's own key (unless the caller gave one), where the
+    operation declares its key goes (`Operation.create_key`), so a rerun after a crash finds the
+    object instead of making a second (operations/_creates.py). The externalId the call carries
+    when that is the key, else None."""
+    if op is None or op.create_key is None:
+        return None
+    if op.create_key == "metadata":
+        metadata = call_args.get("metadata")
+        metadata = dict(metadata) if isinstance(metadata, dict) else {}
+        metadata.setdefault(CREATE_MARK, key)
+        call_args["metadata"] = metadata
+        return None
+    given = call_args.get("externalId", call_args.get("external_id"))
+    if given is None:
+        given = call_args["externalId"] = key
+    return given if isinstance(given, str) and given else None

@@ -5,7 +5,7 @@ job does, and `tasks/result` carries the finished object, where a plain call ret
 
 Steps: `start` (the create, checkpointed: a resumed run keeps following the job it started), then
 reads until the job is terminal (reads are safe to repeat). The create carries the task's key
-`<task id>:start` as every create run as a task does (`operations.tasks.mark_create`, found again by
+`<task id>:start` as every create run as a task does (`operations._creates.mark_create`, found again by
 `_creates`), so a run killed after Exa created the job but before the checkpoint finds it on resume
 rather than starting a second one. Cancelling the task cancels the job at Exa. Operations run through `services["dispatch"]`, as the "operation" task type does.
 """
@@ -21,8 +21,8 @@ from pydantic import Field
 from exa_orch.errors import ConfigError, NotFoundError, OrchError, TaskTerminal
 from exa_orch.runtime import TaskContext, WorkflowSpec
 
+from ._creates import mark_create
 from .models import Args
-from .tasks import mark_create
 
 FOLLOW_TASK_TYPE = "exa.follow"
 POLL_INTERVAL_S = 1.0

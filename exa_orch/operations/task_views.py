@@ -12,8 +12,9 @@ read time, in one place.
   projected compactly (projections.compact_item) unless `fields` asks for more; with
   `fields: ["all"]`, following every cursor and putting each item back at its `at` (`reassemble`)
   rebuilds the full result exactly. A result with no item lists is returned whole, as `result`.
-  The cursor carries the offset and a digest of the result's items, naming the repeats computed in
-  one pass on the first page (a small cache), so later pages serialise only their own items.
+  The cursor carries the offset and a digest of the task id and the result's items, naming the
+  repeats computed in one pass on the first page (a small cache), so later pages serialise only
+  their own items; a cursor whose digest is not this task's result's is refused (INVALID_PARAMS).
 """
 
 from __future__ import annotations
@@ -244,8 +245,17 @@ def result_page(
     offset, token = decode_cursor(cursor) if cursor else (0, "")
     size = min(limit or DEFAULT_PAGE, MAX_PAGE)
     repeats = _repeats(record.id, result, paths, token)
-    if len(repeats.first) != total:  # a token of another result: this one's, in one pass
+    if len(repeats.first) != total:  # pragma: no cover - a cached token is this task's own
         repeats = _repeats(record.id, result, paths, "")
+    if (token and token != repeats.token) or offset > total:
+        # The digest names the task and its items: another task's cursor (or an altered one) would
+        # page this result from an offset that means nothing here, silently skipping items.
+        raise InvalidParams(
+            f"cursor: not a cursor of task {record.id}'s result (made for another task's result, or altered)",
+            hint="Pass the nextCursor this task's previous tasks.result page gave, unchanged (omit it "
+            "for the first page).",
+            fields=["cursor"],
+        )
     items: list[Json] = []
     used = 0
     for index, where, element in _span(result, paths, offset, offset + size):

@@ -10,6 +10,7 @@ Tasks' task-augmented calls): its single step dispatches the operation through
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 from functools import partial
 from typing import Any
 
@@ -17,13 +18,14 @@ from pydantic import ConfigDict, Field
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError, InvalidParams
-from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.operations.projections import ItemField
 from exa_orch.runtime import Principal, TaskContext, TaskService, WorkflowSpec
 from exa_orch.runtime.dedupe import find_or_create
 from exa_orch.store import TaskRecord, TaskStatus
 
+from ._creates import mark_create
 from .context import OpContext
+from .follow import FOLLOW_TASK_TYPE, KINDS
 from .models import Args
 from .registry import Operation
 from .task_views import DEFAULT_PAGE, MAX_PAGE, result_page, task_view
@@ -117,8 +119,8 @@ def parse_create(registry: Any, args: Any) -> tuple[str, dict[str, Any], int | N
 async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
     extra = dict(args.model_extra or {})
     registry = ctx.registry
-    if args.type == OPERATION_TASK_TYPE and registry is not None:
-        check_operation_task(registry, str(extra.get("operation", "")), extra.get("args"))
+    if registry is not None:
+        check_task_args(registry, args.type, extra)
     record = await _service(ctx).create(args.type, extra, ttl_ms=args.ttl, principal=_principal(ctx))
     out = {
         "taskId": record.id,
@@ -213,25 +215,6 @@ class OperationTaskArgs(Args):
 STEP_KEY = "operation"
 
 
-def mark_create(op: Operation | None, call_args: dict[str, Any], key: str) -> str | None:
-    """Give a create run as a task the task's own key (unless the caller gave one), where the
-    operation declares its key goes (`Operation.create_key`), so a rerun after a crash finds the
-    object instead of making a second (operations/_creates.py). The externalId the call carries
-    when that is the key, else None."""
-    if op is None or op.create_key is None:
-        return None
-    if op.create_key == "metadata":
-        metadata = call_args.get("metadata")
-        metadata = dict(metadata) if isinstance(metadata, dict) else {}
-        metadata.setdefault(CREATE_MARK, key)
-        call_args["metadata"] = metadata
-        return None
-    given = call_args.get("externalId", call_args.get("external_id"))
-    if given is None:
-        given = call_args["externalId"] = key
-    return given if isinstance(given, str) and given else None
-
-
 def _declared(registry: Any, name: str) -> Operation | None:
     """The registered operation `name`, or None (no registry in the services: the composition root
     always puts one there; without it a create runs unkeyed, as a plain call would)."""
@@ -306,6 +289,18 @@ OPERATION_WORKFLOW = WorkflowSpec(
 )
 
 
+def check_task_args(registry: Any, task_type: str, task_args: Mapping[str, Any]) -> None:
+    """Refuse, before any row is written, a task whose operation would refuse its args when it
+    runs: an `operation` task (check_operation_task), and an `exa.follow` (a toolhost start_*: the
+    args of its create operation). Other task types are checked by their args model."""
+    if task_type == OPERATION_TASK_TYPE:
+        check_operation_task(registry, str(task_args.get("operation", "")), task_args.get("args"))
+    elif task_type == FOLLOW_TASK_TYPE:
+        kind, inner = task_args.get("kind"), task_args.get("args")
+        if isinstance(kind, str) and kind in KINDS and (inner is None or isinstance(inner, dict)):
+            check_operation_task(registry, KINDS[kind].create, inner)
+
+
 def check_operation_task(registry: Any, name: str, args: Any) -> None:
     """Refuse, before any row is written, an operation that can't run as a durable task.
 
@@ -332,7 +327,9 @@ def check_operation_task(registry: Any, name: str, args: Any) -> None:
     refuse_secret_result(op)
     if args is not None and not isinstance(args, dict):
         raise InvalidParams("args: expected an object", fields=["args"])
-    validate(op, dict(args or {}))
+    model, _ = validate(op, dict(args or {}))
+    if op.plan is not None:
+        op.plan(model)  # pure: an id no URL can carry ('..', 'a/b') is refused now, not when it runs
 
 
 def refuse_secret_result(op: Operation) -> None:

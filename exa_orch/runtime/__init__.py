@@ -8,17 +8,21 @@ from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.dedupe import create_or_get
 from exa_orch.runtime.events import TaskEvent, TaskListener
 from exa_orch.runtime.principal import (
+    ACTING_FOR,
     BearerTokens,
     Principal,
     TtlPolicy,
+    concerning,
     constant_time_match,
     local_principal,
+    record_principal,
 )
 from exa_orch.runtime.service import TaskService
 from exa_orch.runtime.spec import WorkflowFn, WorkflowRegistry, WorkflowSpec
 from exa_orch.runtime.supervisor import Supervisor
 
 __all__ = [
+    "ACTING_FOR",
     "BearerTokens",
     "Message",
     "Principal",
@@ -32,7 +36,9 @@ __all__ = [
     "WorkflowFn",
     "WorkflowRegistry",
     "WorkflowSpec",
+    "concerning",
     "constant_time_match",
     "create_or_get",
     "local_principal",
+    "record_principal",
 ]

@@ -50,6 +50,7 @@ from exa_orch.errors import (
 from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.events import TaskEvent
+from exa_orch.runtime.principal import ACTING_FOR
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Store, TaskRecord, TaskStatus
 
@@ -218,6 +219,8 @@ class TaskActor:
         self._task = asyncio.current_task()
         if self.fence is not None:
             CURRENT_FENCE.set(self.fence)  # this asyncio task's own context, inherited by its children
+        # What this run logs (its own, the gateway's) concerns the task's owner alone.
+        ACTING_FOR.set(self.record.principal)
         try:
             self._enter(ActorState.STARTING)
             while self.state is not ActorState.DONE:

@@ -30,7 +30,7 @@ from typing import Any, Self
 from exa_orch.gateway.fence import LeaseFence, margin_for
 from exa_orch.runtime.actor import Message, TaskActor
 from exa_orch.runtime.events import TaskEvent, TaskListener
-from exa_orch.runtime.principal import TtlPolicy
+from exa_orch.runtime.principal import TtlPolicy, concerning
 from exa_orch.runtime.service import TaskService
 from exa_orch.runtime.spec import WorkflowRegistry
 from exa_orch.store import Store, TaskRecord
@@ -227,7 +227,12 @@ class Supervisor:
         records = await self.store.claim_runnable(self.owner, self.lease_ttl, free, self.workflows.types())
         for record in records:
             if str(record.status) == "working":  # an operator wants to see a restart pick work up
-                logger.info("task %s (%s): resuming from its last checkpoint", record.id, record.type)
+                logger.info(
+                    "task %s (%s): resuming from its last checkpoint",
+                    record.id,
+                    record.type,
+                    extra=concerning(record.principal),
+                )
             self._start(record, leased_at)
 
     def start_leased(self, record: TaskRecord, leased_at: float | None = None) -> TaskActor:
@@ -323,7 +328,12 @@ class Supervisor:
             if record.cancel_requested:
                 actor.post(Message.CANCEL)
             elif record.lease_owner != self.owner and not record.terminal:
-                logger.warning("task %s: lease lost to %s; stopping here", record.id, record.lease_owner)
+                logger.warning(
+                    "task %s: lease lost to %s; stopping here",
+                    record.id,
+                    record.lease_owner,
+                    extra=concerning(record.principal),
+                )
                 actor.post(Message.SHUTDOWN)
             elif renewed_at is not None and record.lease_owner == self.owner and actor.fence is not None:
                 # Still ours after the renewal: it lasts until at least the renewal's start + TTL.

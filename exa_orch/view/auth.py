@@ -21,18 +21,17 @@ The request's `data.Viewer` goes into its ASGI scope under VIEWER_SCOPE_KEY (`vi
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, MutableMapping
 from http.cookies import SimpleCookie
 from typing import Any
 from urllib.parse import parse_qsl, quote, urlencode
+
+from starlette.types import ASGIApp, Scope
 
 from exa_orch.config import Settings
 from exa_orch.net import is_loopback, respond_json
 from exa_orch.runtime import BearerTokens, Principal, constant_time_match, local_principal
 from exa_orch.view.data import Viewer
 
-Scope = MutableMapping[str, Any]
-ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]], Awaitable[None]]
 COOKIE = "exa_orch_view"
 COOKIE_LABEL = b"exa-orch view cookie v1"
 VIEWER_SCOPE_KEY = "exa_orch.view.viewer"

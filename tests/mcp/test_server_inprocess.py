@@ -11,6 +11,7 @@ from mcp import Client
 
 from exa_orch.app import App
 from exa_orch.config import Settings
+from exa_orch.errors import InvalidParams, OrchError, UpstreamInvalidParams
 from exa_orch.mcp.server import build_server
 from exa_orch.operations import OpContext, Operation, Registry
 from exa_orch.operations.meta import list_operations_op
@@ -32,6 +33,22 @@ async def _ok(args: NoArgs, ctx: OpContext) -> list[int]:
     return [1, 2, 3]
 
 
+async def _exa_refuses(args: NoArgs, ctx: OpContext) -> list[int]:
+    # What the gateway raises when Exa answers 400 (a cursor it does not know, say).
+    raise UpstreamInvalidParams("Invalid cursor", status=400, tag="INVALID_CURSOR", request_id="req_1")
+
+
+class _InvalidParamsMissingItsFields(InvalidParams):
+    # The shape of a real bug: a subclass that skips InvalidParams.__init__ (no `.missing`), which
+    # used to end the tools/call as a JSON-RPC error with code 0 and the AttributeError's text.
+    def __init__(self, message: str) -> None:
+        OrchError.__init__(self, message)
+
+
+async def _refuses_sloppily(args: NoArgs, ctx: OpContext) -> list[int]:
+    raise _InvalidParamsMissingItsFields("bad args")
+
+
 def _broken_projection(result: Any, args: Any) -> Any:
     raise RuntimeError("projection bug with secret-ish detail")
 
@@ -42,6 +59,8 @@ def _app(profile: str = "manage_websets") -> App:
             Operation("test.steps", StepsArgs, _steps, "report progress per step", long_running=True),
             Operation("test.list", NoArgs, _ok, "a list result"),
             Operation("test.crash", NoArgs, _ok, "projection raises", project=_broken_projection),
+            Operation("test.exa400", NoArgs, _exa_refuses, "Exa answers 400"),
+            Operation("test.sloppy", NoArgs, _refuses_sloppily, "an error that breaks its own answer"),
         ]
     )
     registry.register(list_operations_op(registry))
@@ -65,6 +84,26 @@ async def test_unexpected_exception_is_internal_error_and_the_server_lives(
             assert not again.is_error and result_json(again) == [1, 2, 3]
             assert again.structured_content is None  # only objects are structured content
     assert "Traceback" in caplog.text and "projection bug" in caplog.text
+
+
+async def test_exa_refusing_the_arguments_is_a_typed_tool_error_not_a_protocol_error() -> None:
+    async with Client(build_server(_app()), mode="legacy") as client:
+        result = await client.call_tool("manage_websets", {"operation": "test.exa400"})
+        assert result.is_error
+        body = result_json(result)
+        assert body["code"] == "INVALID_PARAMS" and body["operation"] == "test.exa400", body
+        assert "Invalid cursor" in body["message"]
+
+
+async def test_a_bug_while_answering_a_failure_is_an_internal_error_result_not_a_protocol_error() -> None:
+    async with Client(build_server(_app()), mode="legacy") as client:
+        result = await client.call_tool("manage_websets", {"operation": "test.sloppy"})
+        assert result.is_error
+        body = result_json(result)
+        assert body["code"] == "INTERNAL_ERROR" and body["operation"] == "test.sloppy", body
+        assert "missing" not in body["message"], "the exception's text stays in the server log"
+        again = await client.call_tool("manage_websets", {"operation": "test.list"})
+        assert not again.is_error
 
 
 async def test_progress_notifications_follow_the_progress_token() -> None:
@@ -91,7 +130,14 @@ async def test_tool_enum_follows_the_registry() -> None:
     async with Client(server, mode="legacy") as client:
         listed = await client.list_tools()
         enum = listed.tools[0].input_schema["properties"]["operation"]["enum"]
-        assert enum == ["list_operations", "test.crash", "test.list", "test.steps"]
+        assert enum == [
+            "list_operations",
+            "test.crash",
+            "test.exa400",
+            "test.list",
+            "test.sloppy",
+            "test.steps",
+        ]
         listed_ops = result_json(
             await client.call_tool(
                 "manage_websets", {"operation": "list_operations", "args": {"namesOnly": True}}

@@ -250,3 +250,53 @@ async def test_the_2026_extension_keeps_tasks_to_their_owner(sim_url: str, tmp_p
             ).status == "working"  # Bob's cancel did nothing
             await cancel_2026(alice.session, handle.task_id)
             assert (await get_2026(alice.session, handle.task_id)).status == "cancelled"
+
+
+@pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")  # logging/setLevel
+async def test_log_messages_reach_only_the_token_whose_task_they_are_about(
+    sim_url: str, tmp_path: Path
+) -> None:
+    heard: list[str] = []
+    changed = anyio.Event()
+
+    async def on_log(params: Any) -> None:
+        nonlocal changed
+        heard.append(str(params.data))
+        changed.set()
+        changed = anyio.Event()
+
+    async def hears(text: str) -> None:
+        with anyio.fail_after(30):
+            while not any(text in line for line in heard):
+                await changed.wait()
+
+    with http_server(sim_url, tmp_path, **ENV) as (_proc, url):
+        async with _http(BOB) as http, _http(ALICE) as alice_http:
+            async with (
+                Client(
+                    streamable_http_client(url, http_client=http), mode="legacy", logging_callback=on_log
+                ) as bob,
+                Client(streamable_http_client(url, http_client=alice_http), mode="legacy") as alice,
+            ):
+                await bob.set_logging_level("debug")
+                made = result_json(
+                    await alice.call_tool(
+                        "manage_websets",
+                        {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 2}},
+                    )
+                )
+                alice_task = made["taskId"]
+                done = await alice.call_tool(
+                    "manage_websets",
+                    {"operation": "tasks.result", "args": {"taskId": alice_task, "wait": 20}},
+                )
+                assert result_json(done)["status"] == "completed", result_json(done)
+                # Bob's own task is heard, start to end; his messages queue behind any about Alice's.
+                mine = result_json(
+                    await bob.call_tool(
+                        "manage_websets",
+                        {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 2}},
+                    )
+                )["taskId"]
+                await hears(f"task {mine} (mcp_test.steps) is completed")
+    assert not [line for line in heard if alice_task in line], heard

@@ -83,6 +83,23 @@ async def test_ids_that_would_change_the_route_are_refused_unsent(ops: Ops) -> N
     assert got["id"] == webset_id and got.get("metadata") in (None, {})
 
 
+async def test_a_webset_external_id_no_url_can_carry_is_refused_before_the_create(ops: Ops) -> None:
+    # A webset made with externalId ".." could never be read, updated or found again by it (its
+    # create-or-find lookup is GET /websets/{externalId}): refuse it rather than make it.
+    for value in [".", "..", " ", "a/b", "../x", "..\\x"]:
+        before = ops.requests()
+        with pytest.raises(InvalidParams) as caught:
+            await ops("websets.create", {"search": {"query": "AI startups", "count": 1}, "externalId": value})
+        assert caught.value.fields == ["externalId"], (value, caught.value.message)
+        assert ops.requests() == before, f"externalId={value!r} reached Exa"
+    for value in ["%2e%2e", "a?x=1", "a#b"]:  # these stay literal ids: made, and found by them
+        made = await ops(
+            "websets.create", {"search": {"query": "AI startups", "count": 1}, "externalId": value}
+        )
+        assert made["externalId"] == value
+        assert (await ops("websets.get", {"id": value}))["id"] == made["id"]
+
+
 async def test_other_ids_reach_their_own_endpoint_as_one_literal_segment(ops: Ops) -> None:
     webset_id = await canary(ops)
     for name, args, fields in PATH_OPS:

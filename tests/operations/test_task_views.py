@@ -252,7 +252,7 @@ def test_paging_a_whole_result_serialises_each_item_a_bounded_number_of_times(
         assert calls <= 2 * total + 1, (n, calls)
 
 
-def test_a_cursor_whose_result_left_the_cache_or_another_tasks_cursor_gives_the_same_pages() -> None:
+def test_a_cursor_whose_result_left_the_cache_gives_the_same_pages_and_another_tasks_is_refused() -> None:
     e = {"item": {"id": "x", "properties": {"url": "u"}}, "niche": "1"}
     others = [{"item": {"id": f"y{i}", "properties": {}}, "niche": str(i)} for i in range(9)]
     rec = record("qd.winnow", {"finalElites": [e], "rounds": [{"elites": [*others, e]}]})
@@ -264,13 +264,21 @@ def test_a_cursor_whose_result_left_the_cache_or_another_tasks_cursor_gives_the_
         page = result_page(rec, limit=3, cursor=page["nextCursor"])
         got += page["items"]
     assert got == cached and got[-1] == {"at": "rounds.0.elites.9", "sameAs": "finalElites.0"}
-    # a cursor made for another task's result of the same size: this result's repeats, not its
+    # a cursor made for another task's result of the same size, one altered, one past the end:
+    # refused (served, they would page this result from an offset that means nothing here)
     other = dataclasses.replace(
         record("qd.winnow", {"finalElites": [others[0]], "rounds": [{"elites": [*others, e]}]}), id="task_2"
     )
     _, token = decode_cursor(result_page(other, limit=3)["nextCursor"])
     assert token and token in task_views._REPEATS
-    assert result_page(rec, limit=3, cursor=encode_cursor(9, token))["items"] == cached[9:]
+    _, own = decode_cursor(first["nextCursor"])
+    altered = ("0" if own[0] != "0" else "1") + own[1:]
+    for cursor in (encode_cursor(9, token), encode_cursor(3, altered), encode_cursor(12, own)):
+        task_views._REPEATS.clear()
+        with pytest.raises(InvalidParams) as err:
+            result_page(rec, limit=3, cursor=cursor)
+        assert err.value.fields == ["cursor"] and rec.id in err.value.message
+    assert result_page(rec, limit=3, cursor=encode_cursor(11, own))["items"] == cached[11:]
 
 
 def test_compact_items_keep_name_url_verdicts_and_values_only() -> None:

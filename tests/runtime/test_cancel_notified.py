@@ -9,14 +9,13 @@ import asyncio
 import time
 from collections.abc import Awaitable, Callable
 
-import psycopg
 import pytest
 
 from exa_orch.store import Store, TaskRecord, TaskStatus
 from exa_orch.store.pgcluster import Cluster
-from tests.pg import fresh_database
+from tests.pg import fresh_database, listeners_cut_off
 from tests.runtime.conftest import supervisor
-from tests.support import until, until_steps
+from tests.support import until_steps
 
 # Nothing ticks during a test: no heartbeat, no lease lapses, no claim poll.
 SLOW = {"heartbeat": 60.0, "lease_ttl": 120.0, "claim_interval": 60.0}
@@ -76,7 +75,6 @@ async def test_a_cancel_notified_while_the_listener_was_away_arrives_when_it_is_
     url: str, pg_cluster: Cluster
 ) -> None:
     undone, undo = recorder()
-    database = url.rsplit("/", 1)[1]
     async with Store(url) as a, Store(url) as b, supervisor(a, {"undo": undo}, **SLOW) as runner:
         task = await runner.tasks.create("rt.gated", {})
         await until_steps(a, task.id, "create")
@@ -84,32 +82,12 @@ async def test_a_cancel_notified_while_the_listener_was_away_arrives_when_it_is_
         assert actor is not None
         resynced = asyncio.Event()
         a.on_change(lambda task_id: resynced.set() if task_id is None else None)
-        async with await psycopg.AsyncConnection.connect(pg_cluster.url(), autocommit=True) as admin:
-            # The listeners are cut off and can't come back (the stores' other connections stay),
-            # so the cancel below commits while nobody listens: its NOTIFY is lost for good.
-            await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS false'.encode())
-            try:
-                await admin.execute(
-                    b"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    b"WHERE datname = %s AND application_name = 'exa-orch listener'",
-                    (database,),
-                )
-
-                async def listeners_gone() -> bool:
-                    cur = await admin.execute(
-                        b"SELECT count(*) FROM pg_stat_activity "
-                        b"WHERE datname = %s AND application_name = 'exa-orch listener'",
-                        (database,),
-                    )
-                    row = await cur.fetchone()
-                    return row is not None and row[0] == 0
-
-                await until(listeners_gone)
-                await b.request_cancel(task.id)
-                assert not resynced.is_set()
-            finally:
-                await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true'.encode())
-        async with asyncio.timeout(10):  # the listener retries every second
+        # The listeners are cut off and can't come back, so the cancel below commits while nobody
+        # listens: its NOTIFY is lost for good.
+        async with listeners_cut_off(pg_cluster, url):
+            await b.request_cancel(task.id)
+            assert not resynced.is_set()
+        async with asyncio.timeout(10):  # the listener tries again within 2 s
             await actor.wait_done()
         assert resynced.is_set()
         record: TaskRecord = await a.get_task(task.id)

@@ -22,10 +22,13 @@ REGISTRY = default_registry()
 
 
 def runtime(store: Store, services: dict[str, Any]) -> Any:
+    from exa_orch.operations.follow import FOLLOW_WORKFLOW
     from exa_orch.operations.tasks import OPERATION_WORKFLOW
     from exa_orch.runtime import Supervisor
 
-    return Supervisor(store, WorkflowRegistry([*WORKFLOWS, OPERATION_WORKFLOW]), services, **FAST)
+    return Supervisor(
+        store, WorkflowRegistry([*WORKFLOWS, OPERATION_WORKFLOW, FOLLOW_WORKFLOW]), services, **FAST
+    )
 
 
 async def call(sup: Any, name: str, args: dict[str, Any]) -> Any:
@@ -151,6 +154,48 @@ async def test_a_tasks_operation_is_refused_as_a_task_before_any_row_is_written(
             )
         listed, _ = await sup.tasks.list()
     assert info.value.fields == ["operation"] and name in info.value.message and info.value.hint
+    assert listed == []
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "field"),
+    [
+        ("items.delete", {"websetId": "webset_1", "itemId": ".."}, "itemId"),
+        ("websets.get", {"id": "../x"}, "id"),
+        ("searches.cancel", {"websetId": "a/b", "searchId": "s"}, "websetId"),
+    ],
+)
+async def test_an_operation_task_with_an_id_no_url_can_carry_is_refused_before_any_row_is_written(
+    store: Store, name: str, args: dict[str, Any], field: str
+) -> None:
+    # Accepted, it would be written, claimed and run only to fail with the same INVALID_PARAMS.
+    async with runtime(store, {"registry": REGISTRY}) as sup:
+        with pytest.raises(InvalidParams) as info:
+            await dispatch(
+                REGISTRY,
+                "tasks.create",
+                {"type": "operation", "operation": name, "args": args},
+                OpContext(gateway=None, tasks=sup.tasks, registry=REGISTRY),
+            )
+        listed, _ = await sup.tasks.list()
+    assert info.value.fields == [field], info.value.message
+    assert listed == []
+
+
+async def test_an_exa_follow_whose_create_args_are_refused_is_refused_before_any_row_is_written(
+    store: Store,
+) -> None:
+    # What a toolhost start_search made task-augmented runs: accepted, it would fail once claimed.
+    async with runtime(store, {"registry": REGISTRY}) as sup:
+        with pytest.raises(InvalidParams) as info:
+            await dispatch(
+                REGISTRY,
+                "tasks.create",
+                {"type": "exa.follow", "kind": "search", "args": {"websetId": "webset_1"}},
+                OpContext(gateway=None, tasks=sup.tasks, registry=REGISTRY),
+            )
+        listed, _ = await sup.tasks.list()
+    assert "searches.create" in info.value.message and "query" in info.value.message
     assert listed == []
 
 

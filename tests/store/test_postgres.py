@@ -18,7 +18,7 @@ import pytest
 from exa_orch.errors import LeaseHeld
 from exa_orch.store import Store
 from exa_orch.store.pgcluster import Cluster
-from tests.pg import fresh_database
+from tests.pg import fresh_database, listeners_cut_off
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -396,11 +396,8 @@ async def test_the_listener_warns_once_per_outage_and_says_when_it_is_back(
 ) -> None:
     import logging
 
-    import psycopg
-
     from tests.support import until
 
-    database = url.rsplit("/", 1)[1]
     caplog.set_level(logging.DEBUG, logger="exa_orch.store.postgres")
 
     def listener_lines(level: int | None = None) -> list[str]:
@@ -414,18 +411,9 @@ async def test_the_listener_warns_once_per_outage_and_says_when_it_is_back(
 
     async with Store(url) as store:
         assert store.notifies
-        async with await psycopg.AsyncConnection.connect(pg_cluster.url(), autocommit=True) as admin:
-            await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS false'.encode())
-            try:
-                await admin.execute(
-                    b"SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
-                    b"WHERE datname = %s AND application_name = 'exa-orch listener'",
-                    (database,),
-                )
-                # Several attempts fail while the database refuses connections.
-                await until(lambda: len(listener_lines()) >= 4, within=10, what="4 failed attempts")
-            finally:
-                await admin.execute(f'ALTER DATABASE "{database}" ALLOW_CONNECTIONS true'.encode())
+        async with listeners_cut_off(pg_cluster, url):
+            # Several attempts fail while the database refuses connections.
+            await until(lambda: len(listener_lines()) >= 4, within=10, what="4 failed attempts")
         await until(lambda: listener_lines(logging.INFO), within=10, what="the listener back")
     warnings = listener_lines(logging.WARNING)
     assert len(warnings) == 1, warnings
