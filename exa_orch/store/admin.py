@@ -9,6 +9,8 @@ PostgreSQL an explicit READ ONLY transaction, rolled back.
 
 from __future__ import annotations
 
+import datetime
+import decimal
 import json
 import re
 import sqlite3
@@ -168,14 +170,30 @@ async def sql_command(db: Path | str, query: str, *, as_json: bool) -> int:
     """Run one read-only statement and print its rows as an aligned table or JSON."""
     columns, rows = await run_query(db, query)
     if as_json:
-        print(json.dumps([dict(zip(columns, map(_jsonable, row), strict=True)) for row in rows], indent=2))
+        print(
+            json.dumps(
+                [dict(zip(columns, row, strict=True)) for row in rows], indent=2, default=_json_default
+            )
+        )
     else:
         print(format_table(columns, rows))
     return 0
 
 
-def _jsonable(value: Any) -> Any:
-    return value.hex() if isinstance(value, bytes) else value
+def _json_default(value: Any) -> Any:
+    """A value JSON has no type for, as JSON: PostgreSQL hands back numerics, timestamps, intervals,
+    uuids and the like as Python objects (SQLite only ever bytes)."""
+    if isinstance(value, bytes | bytearray | memoryview):
+        return bytes(value).hex()
+    if isinstance(value, decimal.Decimal):
+        if not value.is_finite():
+            return str(value)
+        return int(value) if value == value.to_integral_value() else float(value)
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, datetime.timedelta):
+        return value.total_seconds()
+    return str(value)  # uuid, ranges, network addresses, geometry...: their text form
 
 
 def _cell(value: Any) -> str:
@@ -183,6 +201,8 @@ def _cell(value: Any) -> str:
         return ""
     if isinstance(value, bytes):
         value = value.hex()
+    elif isinstance(value, dict | list):  # json, jsonb and arrays: shown as JSON, not Python's repr
+        value = json.dumps(value, default=_json_default)
     text = " ".join(str(value).split())
     return text if len(text) <= MAX_CELL else text[: MAX_CELL - 3] + "..."
 

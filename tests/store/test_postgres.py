@@ -5,6 +5,7 @@ database's clock, LISTEN/NOTIFY wake-ups, fencing after a takeover, and `exa-orc
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import re
 import subprocess
@@ -446,3 +447,40 @@ def test_a_role_that_may_only_read_is_told_what_the_migrations_need(pg_cluster: 
         out.stderr
     )
     assert "reader-pw-1" not in out.stderr and "Traceback" not in out.stderr
+
+
+def test_sql_json_on_postgres_writes_its_own_types_as_json(url: str) -> None:
+    # psycopg hands back numerics, timestamps, intervals and uuids as Python objects: --json once
+    # ended in a traceback on the first of them.
+    query = (
+        "select timestamptz '2026-01-02 03:04:05+00' as at, 1.5::numeric as half, 12::numeric as whole,"
+        " 'NaN'::numeric as nan, interval '1 day' as day, '\\x00ff'::bytea as raw,"
+        " '00000000-0000-4000-8000-000000000001'::uuid as id, '{\"a\": [1]}'::jsonb as doc, date '2026-01-02' as d"
+    )
+    out = subprocess.run(
+        [sys.executable, "-m", "exa_orch", "sql", "--json", "--db", url, query],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
+    assert json.loads(out.stdout) == [
+        {
+            "at": "2026-01-02T03:04:05+00:00",
+            "half": 1.5,
+            "whole": 12,
+            "nan": "NaN",
+            "day": 86400.0,
+            "raw": "00ff",
+            "id": "00000000-0000-4000-8000-000000000001",
+            "doc": {"a": [1]},
+            "d": "2026-01-02",
+        }
+    ]
+    table = subprocess.run(
+        [sys.executable, "-m", "exa_orch", "sql", "--db", url, "select '{\"a\": [1]}'::jsonb as doc"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert table.returncode == 0 and '{"a": [1]}' in table.stdout, table.stderr  # JSON, not Python's repr
