@@ -142,10 +142,21 @@ def running(directory: Path, *, durable: bool = False) -> Iterator[Cluster]:
         cluster.stop()
 
 
-if __name__ == "__main__":  # pragma: no cover - a manual helper
-    with running(Path(sys.argv[1]).resolve()) as started:
-        print(started.url(), flush=True)
-        with contextlib.suppress(KeyboardInterrupt):
-            import signal
+def _serve(directory: Path) -> None:
+    """Start a cluster, print its URL, and stop it on Ctrl-C or SIGTERM (`kill`, a service manager,
+    `timeout`): the server is a separate process that would otherwise outlive this one."""
+    import signal
 
+    def stop(signum: int, frame: object) -> None:
+        raise SystemExit(0)
+
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)  # also when started in the background, where SIGINT is ignored
+    with running(directory.resolve()) as started:
+        print(started.url(), flush=True)
+        while True:
             signal.pause()
+
+
+if __name__ == "__main__":  # pragma: no cover - run as a process by the tests
+    _serve(Path(sys.argv[1]))

@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -484,3 +485,34 @@ def test_sql_json_on_postgres_writes_its_own_types_as_json(url: str) -> None:
         timeout=60,
     )
     assert table.returncode == 0 and '{"a": [1]}' in table.stdout, table.stderr  # JSON, not Python's repr
+
+
+def test_the_throwaway_cluster_helper_stops_its_server_on_sigterm(pg_cluster: Cluster) -> None:
+    # `python -m exa_orch.store.pgcluster DIR` stopped only on Ctrl-C: a SIGTERM left the PostgreSQL
+    # server running with nobody to stop it. (pg_cluster: only where the binaries are.)
+    import shutil
+    import tempfile
+
+    import psycopg
+
+    directory = Path(
+        tempfile.mkdtemp(prefix="exa-orch-pg-helper-")
+    )  # as tests/pg.py: one the server may enter
+    with subprocess.Popen(
+        [sys.executable, "-m", "exa_orch.store.pgcluster", str(directory)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    ) as helper:
+        assert helper.stdout is not None
+        url = helper.stdout.readline().strip()
+        assert url.startswith("postgresql://"), helper.stderr.read() if helper.stderr else url
+        with psycopg.connect(url, connect_timeout=10) as conn:
+            assert conn.execute("SELECT 1").fetchone() == (1,)
+        helper.send_signal(signal.SIGTERM)
+        assert helper.wait(timeout=60) == 0
+    try:
+        with pytest.raises(psycopg.OperationalError):
+            psycopg.connect(url, connect_timeout=5).close()
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
