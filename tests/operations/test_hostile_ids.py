@@ -86,7 +86,7 @@ async def test_ids_that_would_change_the_route_are_refused_unsent(ops: Ops) -> N
 async def test_a_webset_external_id_no_url_can_carry_is_refused_before_the_create(ops: Ops) -> None:
     # A webset made with externalId ".." could never be read, updated or found again by it (its
     # create-or-find lookup is GET /websets/{externalId}): refuse it rather than make it.
-    for value in [".", "..", " ", "a/b", "../x", "..\\x"]:
+    for value in [".", "..", " ", "a/b", "../x", "..\\x"]:  # escape-probe: hostile ids, not paths
         before = ops.requests()
         with pytest.raises(InvalidParams) as caught:
             await ops("websets.create", {"search": {"query": "AI startups", "count": 1}, "externalId": value})

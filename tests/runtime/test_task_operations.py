@@ -161,7 +161,7 @@ async def test_a_tasks_operation_is_refused_as_a_task_before_any_row_is_written(
     ("name", "args", "field"),
     [
         ("items.delete", {"websetId": "webset_1", "itemId": ".."}, "itemId"),
-        ("websets.get", {"id": "../x"}, "id"),
+        ("websets.get", {"id": "../x"}, "id"),  # escape-probe: a hostile id, not a path
         ("searches.cancel", {"websetId": "a/b", "searchId": "s"}, "websetId"),
     ],
 )
