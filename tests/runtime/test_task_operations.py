@@ -35,6 +35,18 @@ async def call(sup: Any, name: str, args: dict[str, Any]) -> Any:
     return await dispatch(REGISTRY, name, args, OpContext(gateway=None, tasks=sup.tasks))
 
 
+async def refused_before_any_row(store: Store, args: dict[str, Any]) -> InvalidParams:
+    """The INVALID_PARAMS `tasks.create` with `args` ends in, having written no task."""
+    async with runtime(store, {"registry": REGISTRY}) as sup:
+        with pytest.raises(InvalidParams) as info:
+            await dispatch(
+                REGISTRY, "tasks.create", args, OpContext(gateway=None, tasks=sup.tasks, registry=REGISTRY)
+            )
+        listed, _ = await sup.tasks.list()
+    assert listed == []
+    return info.value
+
+
 async def test_create_then_result_with_wait_returns_the_result(store: Store, effects: Counter[str]) -> None:
     async with runtime(store, {"effect": bump(effects)}) as sup:
         created = await call(sup, "tasks.create", {"type": "rt.steps", "steps": 3})
@@ -144,17 +156,10 @@ async def test_a_tasks_operation_is_refused_as_a_task_before_any_row_is_written(
     store: Store, name: str
 ) -> None:
     # It has no task runtime to call when it runs (and a task awaiting tasks would nest them).
-    async with runtime(store, {"registry": REGISTRY}) as sup:
-        with pytest.raises(InvalidParams) as info:
-            await dispatch(
-                REGISTRY,
-                "tasks.create",
-                {"type": "operation", "operation": name, "args": {"type": "operation"}},
-                OpContext(gateway=None, tasks=sup.tasks, registry=REGISTRY),
-            )
-        listed, _ = await sup.tasks.list()
-    assert info.value.fields == ["operation"] and name in info.value.message and info.value.hint
-    assert listed == []
+    info = await refused_before_any_row(
+        store, {"type": "operation", "operation": name, "args": {"type": "operation"}}
+    )
+    assert info.fields == ["operation"] and name in info.message and info.hint
 
 
 @pytest.mark.parametrize(
@@ -169,34 +174,18 @@ async def test_an_operation_task_with_an_id_no_url_can_carry_is_refused_before_a
     store: Store, name: str, args: dict[str, Any], field: str
 ) -> None:
     # Accepted, it would be written, claimed and run only to fail with the same INVALID_PARAMS.
-    async with runtime(store, {"registry": REGISTRY}) as sup:
-        with pytest.raises(InvalidParams) as info:
-            await dispatch(
-                REGISTRY,
-                "tasks.create",
-                {"type": "operation", "operation": name, "args": args},
-                OpContext(gateway=None, tasks=sup.tasks, registry=REGISTRY),
-            )
-        listed, _ = await sup.tasks.list()
-    assert info.value.fields == [field], info.value.message
-    assert listed == []
+    info = await refused_before_any_row(store, {"type": "operation", "operation": name, "args": args})
+    assert info.fields == [field], info.message
 
 
 async def test_an_exa_follow_whose_create_args_are_refused_is_refused_before_any_row_is_written(
     store: Store,
 ) -> None:
     # What a toolhost start_search made task-augmented runs: accepted, it would fail once claimed.
-    async with runtime(store, {"registry": REGISTRY}) as sup:
-        with pytest.raises(InvalidParams) as info:
-            await dispatch(
-                REGISTRY,
-                "tasks.create",
-                {"type": "exa.follow", "kind": "search", "args": {"websetId": "webset_1"}},
-                OpContext(gateway=None, tasks=sup.tasks, registry=REGISTRY),
-            )
-        listed, _ = await sup.tasks.list()
-    assert "searches.create" in info.value.message and "query" in info.value.message
-    assert listed == []
+    info = await refused_before_any_row(
+        store, {"type": "exa.follow", "kind": "search", "args": {"websetId": "webset_1"}}
+    )
+    assert "searches.create" in info.message and "query" in info.message
 
 
 async def test_list_operations_describes_every_task_type_tasks_create_runs(store: Store) -> None:
@@ -222,17 +211,8 @@ async def test_list_operations_describes_every_task_type_tasks_create_runs(store
 
 
 async def test_an_operation_task_without_an_operation_names_the_missing_field(store: Store) -> None:
-    async with runtime(store, {"registry": REGISTRY}) as sup:
-        with pytest.raises(InvalidParams) as info:
-            await dispatch(
-                REGISTRY,
-                "tasks.create",
-                {"type": "operation", "args": {}},
-                OpContext(gateway=None, tasks=sup.tasks, registry=REGISTRY),
-            )
-        listed, _ = await sup.tasks.list()
-    assert info.value.fields == ["operation"] and "required" in info.value.message
-    assert listed == []
+    info = await refused_before_any_row(store, {"type": "operation", "args": {}})
+    assert info.fields == ["operation"] and "required" in info.message
 
 
 async def test_a_create_run_as_a_task_keeps_exa_orchs_409_rule(store: Store, sim: Any) -> None:
