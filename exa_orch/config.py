@@ -138,6 +138,11 @@ def db_target(raw: str) -> Path | str:
     SQLite file, `~` expanded (client configs such as Claude Desktop's JSON pass it unexpanded)."""
     if raw.startswith(("postgresql://", "postgres://")):
         return raw
+    if re.match(r"(?i)postgres(ql)?:", raw):  # meant as a URL, but not one: never an SQLite file
+        raise ConfigError(
+            f"--db / EXA_ORCH_DB starts like a PostgreSQL URL but is not one: {raw.split(':', 1)[0]}:...",
+            hint="Write it as postgresql://USER[:PASSWORD]@HOST[:PORT]/DATABASE (lower-case, with '//').",
+        )
     return Path(raw).expanduser()
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from exa_orch.config import DEFAULT_ARXIV_URL, Secret, Settings, data_dir, default_db_path
+from exa_orch.config import DEFAULT_ARXIV_URL, Secret, Settings, data_dir, db_target, default_db_path
 from exa_orch.errors import ConfigError, ErrorCode
 
 
@@ -132,3 +132,21 @@ def test_servers_started_from_different_directories_share_one_default_database(t
         for cwd in ("/", tmp_path / "project")
     }
     assert seen == {str(default_db_path())}
+
+
+@pytest.mark.parametrize(
+    "raw", ["postgresql:exa@db/exa", "postgres:/db", "POSTGRESQL://u@h/d", "PostgreSQL://u@h/d"]
+)
+def test_a_database_that_starts_like_a_postgresql_url_but_is_not_one_is_refused(raw: str) -> None:
+    # Not an SQLite file named 'postgresql:...' made in the working directory.
+    with pytest.raises(ConfigError) as info:
+        db_target(raw)
+    assert "postgresql://" in (info.value.hint or "")
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [("postgresql://u@h/d", "postgresql://u@h/d"), ("postgres-backup.db", Path("postgres-backup.db"))],
+)
+def test_a_postgresql_url_or_a_file_named_like_one_is_taken_as_it_is(raw: str, expected: Path | str) -> None:
+    assert db_target(raw) == expected
