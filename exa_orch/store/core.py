@@ -440,7 +440,10 @@ class Store:
         With `owner`, only the lease holder may save (LeaseHeld otherwise).
         """
         text = dumps(result, f"result of step {step_key!r}")
-        await self._writer.submit(tasks.save_step(task_id, step_key, text, iso(self._clock()), owner))
+        op = tasks.save_step(
+            task_id, step_key, text, iso(self._clock()), owner, postgres=self.url is not None
+        )
+        await self._writer.submit(op)
 
     async def load_step(self, task_id: str, step_key: str) -> tuple[bool, Any]:
         """(True, result) if the step was checkpointed, else (False, None); TaskNotFound if no task."""

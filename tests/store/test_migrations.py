@@ -43,6 +43,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0004_notify_takeover",
             "0005_task_checks_on_write",
             "0006_archive_nulls_last",
+            "0007_step_count_in_the_statement",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -64,6 +65,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (4, "notify_takeover"),
         (5, "task_checks_on_write"),
         (6, "archive_nulls_last"),
+        (7, "step_count_in_the_statement"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 

@@ -1,0 +1,5 @@
+-- 0007_step_count_in_the_statement: nothing to change on SQLite.
+-- PostgreSQL's 0007 (postgres/0007_step_count_in_the_statement.sql) drops the trigger that bumped
+-- a task's step counter: there the checkpoint's own statement does it (store/tasks.py,
+-- SAVE_STEP_PG). SQLite can't update in a WITH clause and keeps its two triggers from 0001. This
+-- file keeps the two numbered sequences in step.
