@@ -113,11 +113,7 @@ async def run_query(db: Path | str, query: str) -> tuple[list[str], list[tuple[A
     try:
         return await _run_guarded(conn, query, _Guard())
     except UnicodeEncodeError:
-        raise InvalidParams(
-            "the query is not valid text (it has bytes that are not UTF-8)",
-            hint="Retype it in UTF-8, e.g. `select * from v_tasks`.",
-            fields=["query"],
-        ) from None
+        raise _not_utf8() from None
     except sqlite3.Error as exc:  # reading the file itself failed after the probe (damaged, say)
         raise readonly.unreadable(db, exc) from None
     finally:
@@ -241,11 +237,7 @@ async def _run_pg(url: str, query: str) -> tuple[list[str], list[tuple[Any, ...]
             columns = [d.name for d in cursor.description or ()]
             rows = [tuple(row) for row in await cursor.fetchall()] if columns else []
         except UnicodeEncodeError:
-            raise InvalidParams(
-                "the query is not valid text (it has bytes that are not UTF-8)",
-                hint="Retype it in UTF-8, e.g. `select * from v_tasks`.",
-                fields=["query"],
-            ) from None
+            raise _not_utf8() from None
         except psycopg.Error as exc:
             await conn.rollback()
             message = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -282,6 +274,15 @@ async def _run_pg(url: str, query: str) -> tuple[list[str], list[tuple[Any, ...]
             fields=["query"],
         )
     return columns, rows
+
+
+def _not_utf8() -> InvalidParams:
+    """The error for a query that can't be sent: bytes that are not UTF-8 (either backend)."""
+    return InvalidParams(
+        "the query is not valid text (it has bytes that are not UTF-8)",
+        hint="Retype it in UTF-8, e.g. `select * from v_tasks`.",
+        fields=["query"],
+    )
 
 
 _WRITE = re.compile(
