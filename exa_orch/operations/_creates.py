@@ -218,6 +218,12 @@ def create_op(
     return Operation(name, model, handler, summary, plan=rest.plan, create_key=key_arg, **kw)
 
 
+def declared_op(registry: Any, name: str) -> Operation | None:
+    """The registered operation `name`, or None (no registry in the services: the composition root
+    always puts one there; without it a create runs unkeyed, as a plain call would)."""
+    return registry.get(name) if registry is not None and name in registry else None
+
+
 def mark_create(op: Operation | None, call_args: dict[str, Any], key: str) -> str | None:
     """Give a create run as a task the task's own key (unless the caller gave one), where the
     operation declares its key goes (`Operation.create_key`), so a rerun after a crash finds the

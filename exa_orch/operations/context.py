@@ -51,9 +51,6 @@ class ClientPeer(Protocol):
         ...
 
 
-"""async (completed, total, message) -> None; the MCP face turns it into progress notifications."""
-
-
 async def no_progress(completed: float, total: float | None, message: str | None) -> None:
     """The default ProgressFn: nobody is listening."""
 

@@ -18,10 +18,10 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from exa_orch.errors import ConfigError, NotFoundError, OrchError, TaskTerminal
+from exa_orch.errors import ConfigError, Conflict, NotFoundError, TaskTerminal
 from exa_orch.runtime import TaskContext, WorkflowSpec
 
-from ._creates import mark_create
+from ._creates import declared_op, mark_create
 from .models import Args
 
 FOLLOW_TASK_TYPE = "exa.follow"
@@ -96,9 +96,9 @@ async def _follow(ctx: TaskContext, args: FollowArgs) -> Any:
     if create_args.get("preview") is not True:
         # The create carries the task's key where its operation declares one goes, so a run resumed
         # after Exa made the job (before the checkpoint) finds it instead of starting a second.
-        registry = ctx.services.get("registry")
-        op = registry.get(spec.create) if registry is not None and spec.create in registry else None
-        mark_create(op, create_args, ctx.external_id("start"))
+        mark_create(
+            declared_op(ctx.services.get("registry"), spec.create), create_args, ctx.external_id("start")
+        )
 
     async def start() -> Any:
         return await call(spec.create, create_args)
@@ -109,11 +109,8 @@ async def _follow(ctx: TaskContext, args: FollowArgs) -> Any:
     async def cancel_at_exa() -> None:
         try:
             await call(spec.cancel, ref)
-        except (NotFoundError, TaskTerminal):
+        except (NotFoundError, TaskTerminal, Conflict):  # gone, or finished meanwhile (409): nothing to stop
             pass
-        except OrchError as exc:  # a job that finished meanwhile is refused (409): nothing to stop
-            if exc.code.value != "CONFLICT":
-                raise
 
     ctx.on_cancel(cancel_at_exa)
     polls = 0

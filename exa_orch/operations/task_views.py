@@ -245,8 +245,6 @@ def result_page(
     offset, token = decode_cursor(cursor) if cursor else (0, "")
     size = min(limit or DEFAULT_PAGE, MAX_PAGE)
     repeats = _repeats(record.id, result, paths, token)
-    if len(repeats.first) != total:  # pragma: no cover - a cached token is this task's own
-        repeats = _repeats(record.id, result, paths, "")
     if (token and token != repeats.token) or offset > total:
         # The digest names the task and its items: another task's cursor (or an altered one) would
         # page this result from an offset that means nothing here, silently skipping items.

@@ -23,7 +23,7 @@ from exa_orch.runtime import Principal, TaskContext, TaskService, WorkflowSpec
 from exa_orch.runtime.dedupe import find_or_create
 from exa_orch.store import TaskRecord, TaskStatus
 
-from ._creates import mark_create
+from ._creates import declared_op, mark_create
 from .context import OpContext
 from .follow import FOLLOW_TASK_TYPE, KINDS
 from .models import Args
@@ -215,12 +215,6 @@ class OperationTaskArgs(Args):
 STEP_KEY = "operation"
 
 
-def _declared(registry: Any, name: str) -> Operation | None:
-    """The registered operation `name`, or None (no registry in the services: the composition root
-    always puts one there; without it a create runs unkeyed, as a plain call would)."""
-    return registry.get(name) if registry is not None and name in registry else None
-
-
 async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
     started = time.monotonic()
 
@@ -251,7 +245,7 @@ async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
         return await dispatch(registry, name, call_args, op_ctx)
 
     call_args = dict(args.args)
-    op = _declared(registry, args.operation)
+    op = declared_op(registry, args.operation)
     getter = op.found_with if op is not None else None
     external_id: str | None = None
     if call_args.get("preview") is not True:
