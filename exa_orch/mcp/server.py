@@ -30,6 +30,7 @@ import logging
 import warnings
 from collections.abc import Awaitable, Callable
 from difflib import get_close_matches
+from functools import cached_property
 from typing import Any
 
 import mcp_types as types
@@ -173,9 +174,10 @@ class ExaOrchServer(HookedServer):
         names = [n for n in self.app.registry.names() if n != LIST_OPERATIONS]
         return [LIST_OPERATIONS, *sorted(names)]
 
-    @property
+    @cached_property
     def served_tools(self) -> frozenset[str]:
-        """The tools this server answers: the profile's, narrowed by EXA_ORCH_ENABLED_TOOLS."""
+        """The tools this server answers: the profile's, narrowed by EXA_ORCH_ENABLED_TOOLS (fixed
+        at start-up, so worked out once rather than per request)."""
         names = set(TOOLS_BY_NAME) if self.profile == "toolhost" else {MANAGE_WEBSETS}
         enabled = getattr(self.app.settings, "enabled_tools", None)
         return frozenset(names & set(enabled) if enabled else names)

@@ -97,10 +97,6 @@ class BearerTokens:
     def __bool__(self) -> bool:
         return bool(self._tokens)
 
-    def names(self) -> list[str]:
-        """The principal names, in configuration order."""
-        return [name for name, _ in self._tokens]
-
     def match(self, given: bytes) -> str | None:
         """The principal whose token is exactly `given`, or None."""
         return constant_time_match(given, self._tokens)
