@@ -246,6 +246,10 @@ class Store:
 
     async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
         if self._pg_reader is not None:
+            if any(isinstance(p, str) and "\x00" in p for p in params):
+                # PostgreSQL's text can't hold NUL, so no row has one: a lookup by one finds nothing
+                # (as it does in SQLite) rather than failing in the driver.
+                return []
             return await self._pg_reader.fetchall(sql, params)
         if self._reader is None:
             raise StoreError("the store is not open", hint="Use `async with Store(path) as store`.")
@@ -279,8 +283,6 @@ class Store:
 
     async def get_task(self, task_id: str) -> TaskRecord:
         """The task; TaskNotFound if there is none (or it expired and was deleted)."""
-        if _unstorable(task_id):
-            raise TaskNotFound(task_id)
         rows = await self._read(tasks.SELECT_TASK, (task_id,))
         if not rows:
             raise TaskNotFound(task_id)
@@ -289,7 +291,7 @@ class Store:
     async def get_tasks(self, task_ids: Sequence[str]) -> list[TaskRecord]:
         """The rows of those of `task_ids` that exist, in no particular order (one query per 500 ids)."""
         records: list[TaskRecord] = []
-        task_ids = [i for i in task_ids if not _unstorable(i)]
+        task_ids = [i for i in task_ids if "\x00" not in i]  # one such id would empty its whole chunk
         for start in range(0, len(task_ids), _IDS_PER_READ):
             chunk = task_ids[start : start + _IDS_PER_READ]
             rows = await self._read(tasks.SELECT_TASK_IN + tasks.placeholders(len(chunk)), chunk)
@@ -310,8 +312,6 @@ class Store:
 
         With `principal`, only the tasks it owns (plus, with `include_unowned`, those with no owner).
         """
-        if type is not None and _unstorable(type):
-            return [], None
         sql, params = tasks.list_query(status, type, limit, cursor, principal, include_unowned)
         records = [record_from_row(row) for row in await self._read(sql, params)]
         if len(records) > limit:
@@ -414,8 +414,6 @@ class Store:
 
         Tombstones are kept for a week (`tasks.TOMBSTONE_KEEP_MS`), then forgotten.
         """
-        if _unstorable(task_id):
-            return None
         rows = await self._read(tasks.SELECT_TOMBSTONE, (task_id,))
         if not rows:
             return None
@@ -423,13 +421,13 @@ class Store:
 
     async def events(self, task_id: str) -> list[dict[str, Any]]:
         """The task's events, oldest first: {id, task_id, at, kind, status, message, data}."""
-        rows = [] if _unstorable(task_id) else await self._read(tasks.SELECT_EVENTS, (task_id,))
+        rows = await self._read(tasks.SELECT_EVENTS, (task_id,))
         if not rows:
             await self._require_task(task_id)
         return [tasks.event_from_row(row) for row in rows]
 
     async def _require_task(self, task_id: str) -> None:
-        if _unstorable(task_id) or not await self._read(tasks.SELECT_EXISTS, (task_id,)):
+        if not await self._read(tasks.SELECT_EXISTS, (task_id,)):
             raise TaskNotFound(task_id)
 
     # --- step checkpoints -----------------------------------------------------------------
@@ -511,9 +509,3 @@ class Store:
         """File a finished run (metrics and elites) in the MAP-Elites archive; return its id."""
         clock = self._clock
         return await self._writer.submit(lambda c: archive.record_run(c, clock, run))
-
-
-def _unstorable(text: str) -> bool:
-    """True for a key no row can hold: PostgreSQL's text refuses NUL, so a lookup by one would fail
-    there (and find nothing in SQLite, where no id or type has one). Such a lookup finds nothing."""
-    return "\x00" in text
