@@ -260,7 +260,7 @@ def _run_batch(
         # Nothing in the batch reads a result: BEGIN, the statements and COMMIT go to the server
         # in one round trip (PostgreSQL's pipeline mode); a failure rolls it all back.
         try:
-            pipelined(_groups(ops))
+            pipelined([(run[0].sql, [o.params for o in run]) for run in _runs(ops) if isinstance(run, list)])
             return [None] * len(ops)
         except Exception as exc:
             if len(ops) == 1 and not retryable(exc):
@@ -309,15 +309,6 @@ def _runs(ops: list[Op]) -> list[Op | list[SqlOp]]:
         else:
             runs.append([op])
     return runs
-
-
-def _groups(ops: list[Op]) -> list[tuple[str, list[tuple[Any, ...]]]]:
-    """Runs of SqlOps sharing one statement: (sql, [params, ...]) in order (every op is a SqlOp)."""
-    groups: list[tuple[str, list[tuple[Any, ...]]]] = []
-    for run in _runs(ops):
-        assert isinstance(run, list)
-        groups.append((run[0].sql, [o.params for o in run]))
-    return groups
 
 
 def _run_plain(conn: sqlite3.Connection, ops: list[Op], outcomes: list[Any]) -> None:
