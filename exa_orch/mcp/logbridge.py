@@ -10,7 +10,7 @@ messages, never stalls the code that logged. Text passes `exa_orch.log.redact` a
 out, so a registered secret (the API key) never reaches a client.
 
 A record concerns one principal when it was made for one (`runtime.concerning`) or while acting
-for one (`runtime.ACTING_FOR`: a task's actor, a tool call): it goes to that principal's
+for one (the request scope's principal, `gateway.context`: a task's actor, a tool call): it goes to that principal's
 connections alone, so a token's client never hears of another token's tasks (their ids, types,
 failures, Exa objects). A record that concerns nobody in particular (start-up, the supervisor's
 rounds, another thread) goes to the local user's connections only: stdio, or HTTP without tokens.

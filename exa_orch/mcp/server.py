@@ -41,6 +41,7 @@ from exa_orch import __version__
 from exa_orch.app import App
 from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.gateway import MissingApiKey
+from exa_orch.gateway.context import request_scope
 from exa_orch.mcp.auth import request_principal
 from exa_orch.mcp.elicit import ask_api_key, ask_missing, input_required
 from exa_orch.mcp.hooked import HookedServer
@@ -68,7 +69,7 @@ from exa_orch.mcp.toolhost import (
 from exa_orch.operations import ClientPeer
 from exa_orch.operations.follow import FOLLOW_TASK_TYPE, KIND_OF_CREATE
 from exa_orch.operations.normalize import decode_json
-from exa_orch.runtime import ACTING_FOR, Principal, local_principal
+from exa_orch.runtime import Principal, local_principal
 
 log = logging.getLogger(__name__)
 
@@ -374,8 +375,21 @@ class ExaOrchServer(HookedServer):
         raises for anything the input can cause.
 
         `peer` is the calling client's sampling/elicitation/roots, for the operations that use them."""
-        # What this call logs (the gateway's requests, its failure) concerns its caller alone.
-        acting = ACTING_FOR.set((principal or local_principal(self.app.settings)).name)
+        # What this call sends to Exa and logs (the gateway's requests, its failure) is for its
+        # caller alone.
+        with request_scope(
+            principal=(principal or local_principal(self.app.settings)).name, task_id=None, step=None
+        ):
+            return await self._execute_tool_in_scope(name, arguments, progress, principal, peer)
+
+    async def _execute_tool_in_scope(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None,
+        progress: Progress | None,
+        principal: Principal | None,
+        peer: ClientPeer | None,
+    ) -> types.CallToolResult:
         try:
             return await self._execute_tool(name, arguments, progress, principal, peer)
         except MCPError:
@@ -386,8 +400,6 @@ class ExaOrchServer(HookedServer):
             log.exception("call %s crashed while answering", name)
             operation = arguments.get("operation") if isinstance(arguments, dict) else None
             return error_result(exc, operation[:100] if isinstance(operation, str) else None)
-        finally:
-            ACTING_FOR.reset(acting)
 
     async def _execute_tool(
         self,

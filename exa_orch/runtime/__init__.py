@@ -8,7 +8,6 @@ from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.dedupe import create_or_get
 from exa_orch.runtime.events import TaskEvent, TaskListener
 from exa_orch.runtime.principal import (
-    ACTING_FOR,
     BearerTokens,
     Principal,
     TtlPolicy,
@@ -22,7 +21,6 @@ from exa_orch.runtime.spec import WorkflowFn, WorkflowRegistry, WorkflowSpec
 from exa_orch.runtime.supervisor import Supervisor
 
 __all__ = [
-    "ACTING_FOR",
     "BearerTokens",
     "Message",
     "Principal",

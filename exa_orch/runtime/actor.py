@@ -47,10 +47,10 @@ from exa_orch.errors import (
     StoreError,
     TaskNotFound,
 )
+from exa_orch.gateway.context import enter_request_scope
 from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.events import TaskEvent
-from exa_orch.runtime.principal import ACTING_FOR
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Store, TaskRecord, TaskStatus
 
@@ -219,8 +219,8 @@ class TaskActor:
         self._task = asyncio.current_task()
         if self.fence is not None:
             CURRENT_FENCE.set(self.fence)  # this asyncio task's own context, inherited by its children
-        # What this run logs (its own, the gateway's) concerns the task's owner alone.
-        ACTING_FOR.set(self.record.principal)
+        # What this run sends to Exa and logs is for the task's owner and this task alone.
+        enter_request_scope(principal=self.record.principal, task_id=self.task_id)
         try:
             self._enter(ActorState.STARTING)
             while self.state is not ActorState.DONE:

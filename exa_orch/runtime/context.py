@@ -17,6 +17,8 @@ from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from exa_orch.gateway.context import request_scope
+
 if TYPE_CHECKING:
     from exa_orch.store import Store
 
@@ -127,9 +129,11 @@ class TaskContext:
         previous, self.current_step = self.current_step, key
         inside = _IN_STEP.set(key)
         try:
-            out = fn()
-            if inspect.isawaitable(out):
-                out = await out
+            # The step's requests to Exa are this step's (cost, logs): the scope names it.
+            with request_scope(task_id=self.task_id, step=key):
+                out = fn()
+                if inspect.isawaitable(out):
+                    out = await out
         except Exception as exc:
             # The innermost step an error came out of; steps running side by side (gather) share
             # current_step, so the error carries its own.

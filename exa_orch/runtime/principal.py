@@ -10,20 +10,16 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Iterable, Mapping
-from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from exa_orch.config import Secret, Settings
 from exa_orch.errors import InvalidParams
+from exa_orch.gateway.context import current_request
 
 DEFAULT_TASK_TTL_MS = 3_600_000  # 1 hour
 MAX_TASK_TTL_MS = 86_400_000  # 24 hours
 
-# Whose work the running asyncio task does: a task's owner inside its actor, the caller inside a
-# tool call (None: nobody's in particular, e.g. the supervisor's rounds). A log record made
-# meanwhile concerns that principal alone: the MCP log bridge sends it to no other principal.
-ACTING_FOR: ContextVar[str | None] = ContextVar("exa_orch_acting_for", default=None)
 # The LogRecord attribute (`extra=concerning(...)`) naming whom a record concerns, for records
 # made outside that principal's own context (the supervisor resuming someone's task).
 LOG_PRINCIPAL = "exa_orch_principal"
@@ -36,11 +32,12 @@ def concerning(principal: str | None) -> dict[str, Any]:
 
 def record_principal(record: Any) -> str | None:
     """The principal a log record concerns: its `concerning(...)` mark, else the principal the
-    code that logged it was acting for (ACTING_FOR when it was made), else None."""
+    code that logged it was acting for (the request scope's principal when it was made: a task's
+    owner inside its actor, the caller inside a tool call), else None."""
     if hasattr(record, LOG_PRINCIPAL):
         marked = getattr(record, LOG_PRINCIPAL)
         return marked if isinstance(marked, str) else None
-    return ACTING_FOR.get()
+    return current_request().principal
 
 
 @dataclass(frozen=True)
