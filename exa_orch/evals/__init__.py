@@ -100,14 +100,13 @@ def score(result: Json, items: dict[str, Json], by_url: dict[str, str], names: d
     }
 
 
-async def run_world(path: Path) -> Json:
-    """Run convergent.search on the world at `path` for each entity type it names; score each run."""
+async def run_world(path: Path, world: Json) -> Json:
+    """Run convergent.search on `world` (read from `path`) for each entity type it names; score each run."""
     from exa_orch.app import open_app
     from exa_orch.config import Settings
     from exa_orch.sim.context import SimConfig
     from exa_orch.sim.testing import running_sim
 
-    world = json.loads(path.read_text(encoding="utf-8"))
     by_url, names = truth_of(world)
     report: Json = {"world": world.get("name") or path.stem, "workflows": {}}
     with tempfile.TemporaryDirectory(prefix="exa-orch-eval-") as tmp:
