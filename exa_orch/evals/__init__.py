@@ -111,7 +111,7 @@ async def run_world(path: Path, world: Json) -> Json:
     report: Json = {"world": world.get("name") or path.stem, "workflows": {}}
     with tempfile.TemporaryDirectory(prefix="exa-orch-eval-") as tmp:
         async with running_sim(SimConfig(speed=5000.0, world_file=str(path))) as sim:
-            settings = Settings.from_env({"EXA_ORCH_EXA_URL": sim.url})
+            settings = Settings.from_env({"EXA_ORCH_EXA_URL": sim.url, "EXA_ORCH_SIMULATOR": "1"})
             async with open_app(settings, Path(tmp) / "eval.db") as app:
                 for kind, queries in (world.get("evaluation") or {}).items():
                     args = {
