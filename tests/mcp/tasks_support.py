@@ -34,7 +34,9 @@ REPO = Path(__file__).resolve().parents[2]
 @asynccontextmanager
 async def app_for(sim_url: str, db_path: Path, *, tools: str = "manage_websets") -> AsyncIterator[App]:
     """An App on the simulator with the test workflows (tasks_workflows.py) registered."""
-    settings = Settings(exa_url=sim_url, db_path=db_path, tools=tools, rps=1000.0, concurrency=8)
+    settings = Settings(
+        exa_url=sim_url, simulator=True, db_path=db_path, tools=tools, rps=1000.0, concurrency=8
+    )
     async with open_app(settings, db_path, extra_workflows=TEST_WORKFLOWS) as app:
         yield app
 

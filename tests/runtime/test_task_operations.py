@@ -228,7 +228,7 @@ async def test_a_create_run_as_a_task_keeps_exa_orchs_409_rule(store: Store, sim
     caller's own key that Exa already holds, a first run reports the conflict (it is not its own)."""
     from exa_orch.gateway import Gateway
 
-    settings = Settings(exa_url=sim.url, rps=1000, concurrency=8)
+    settings = Settings(exa_url=sim.url, simulator=True, rps=1000, concurrency=8)
     search = {"search": {"query": "AI startups in Europe", "count": 1}}
     async with Gateway(settings) as gw:
         async with runtime(store, {}, dispatcher(gw, settings)) as sup:
