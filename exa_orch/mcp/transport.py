@@ -50,8 +50,9 @@ def serve(settings: Settings, *, db_path: Path | str, http: bool, host: str, por
     stdio by default; `http=True` serves streamable HTTP at http://host:port/mcp (loopback unless
     EXA_ORCH_HTTP_TOKEN is set); raises ConfigError for an unsafe bind.
 
-    Without EXA_API_KEY (and no simulator URL) the server still starts: its first call to Exa asks
-    the client for the key by a form, or answers a CONFIG_ERROR tool result naming EXA_API_KEY."""
+    Without EXA_API_KEY (and no simulator URL) the server still starts: each caller's first call to
+    Exa asks them for their own key by URL-mode elicitation (a one-time link to a page on
+    127.0.0.1, `keypage`), or answers a CONFIG_ERROR tool result naming EXA_API_KEY."""
     if http:
         check_bind(settings, host)
     return asyncio.run(_main(settings, db_path, http, host, port))
@@ -65,10 +66,13 @@ async def _main(settings: Settings, db_path: Path | str, http: bool, host: str, 
     try:
         async with open_app(settings, db_path, key_required=False) as app:
             server = build_server(app)
-            if http:
-                await _serve_http(server, settings, host, port, stop)
-            else:
-                await _serve_stdio(server, stop)
+            try:
+                if http:
+                    await _serve_http(server, settings, host, port, stop)
+                else:
+                    await _serve_stdio(server, stop)
+            finally:
+                await server.aclose()
             log.info("stopping: closing the runtime, gateway and store")
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
