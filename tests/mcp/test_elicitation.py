@@ -12,7 +12,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
-import httpx
 import mcp_types as types
 import pytest
 from mcp import Client
@@ -25,6 +24,7 @@ from exa_orch.gateway import Gateway
 from exa_orch.mcp.server import build_server
 from exa_orch.operations import default_registry
 from exa_orch.sim.testing import SimHandle
+from tests.gateway._util import ToSim
 
 from .conftest import serve_params
 from .keys_support import KeyBrowser
@@ -91,26 +91,6 @@ async def test_without_elicitation_or_when_declined_the_answer_is_input_required
             "params": {"websetId": "ws_1", "searchId": "<your_value_here>"},
         }
     assert len(declined_form.asked) == 1
-
-
-class ToSim(httpx.AsyncBaseTransport):
-    """Sends what the gateway addresses to api.exa.ai to the simulator instead (real HTTP)."""
-
-    def __init__(self, sim_url: str) -> None:
-        self._target = httpx.URL(sim_url)
-        self._inner = httpx.AsyncHTTPTransport()
-        self.keys: list[str | None] = []
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self.keys.append(request.headers.get("x-api-key"))
-        url = request.url.copy_with(
-            scheme=self._target.scheme, host=self._target.host, port=self._target.port
-        )
-        forwarded = httpx.Request(request.method, url, headers=request.headers, stream=request.stream)
-        return await self._inner.handle_async_request(forwarded)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
 
 
 @asynccontextmanager
