@@ -36,7 +36,9 @@ async def app_for(
 ) -> AsyncIterator[App]:
     """An App on the simulator with the test workflows registered."""
     monkeypatch.setenv("EXA_ORCH_EXTRA_WORKFLOWS", WORKFLOWS_ENV)
-    settings = Settings(exa_url=sim_url, db_path=db_path, tools=tools, rps=1000.0, concurrency=8)
+    settings = Settings(
+        exa_url=sim_url, simulator=True, db_path=db_path, tools=tools, rps=1000.0, concurrency=8
+    )
     async with open_app(settings, db_path) as app:
         yield app
 

@@ -221,7 +221,7 @@ async def test_a_create_run_as_a_task_keeps_exa_orchs_409_rule(store: Store, sim
     from exa_orch.config import Settings
     from exa_orch.gateway import Gateway
 
-    settings = Settings(exa_url=sim.url, rps=1000, concurrency=8)
+    settings = Settings(exa_url=sim.url, simulator=True, rps=1000, concurrency=8)
     search = {"search": {"query": "AI startups in Europe", "count": 1}}
     async with Gateway(settings) as gw:
         services = {"registry": REGISTRY, "gateway": gw, "settings": settings}

@@ -32,7 +32,9 @@ def research_app(sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     async def opener(*modules: str, db: Path | None = None, **settings: Any) -> AsyncIterator[App]:
         monkeypatch.setenv(ENV_VAR, ",".join(f"{m}:WORKFLOWS" for m in modules))
         path = db or tmp_path / "workflows.db"
-        config = Settings(exa_url=sim.url, db_path=path, rps=1000.0, concurrency=8, **settings)
+        config = Settings(
+            exa_url=sim.url, simulator=True, db_path=path, rps=1000.0, concurrency=8, **settings
+        )
         async with open_app(config, path) as app:
             yield app
 
