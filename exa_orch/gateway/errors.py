@@ -142,11 +142,10 @@ class MissingApiKey(ConfigError):
             f"EXA_API_KEY is not set: this server started without an Exa API key{whose}, so it cannot "
             "call Exa",
             hint="Set EXA_API_KEY in the server's environment (get one at dashboard.exa.ai) and restart "
-<<<<<<< HEAD
             "it; a client that supports URL-mode elicitation is instead sent a one-time link to a page on "
             "this machine where the key is pasted (held in memory only, for that caller alone). To try "
             "exa-orch without a key, run `exa-orch serve --sim` (or start `exa-orch sim` and set "
-            "EXA_ORCH_EXA_URL to the URL it prints).",
+            "EXA_ORCH_EXA_URL and EXA_ORCH_SIMULATOR=1 as it prints them).",
         )
 
 
@@ -164,11 +163,6 @@ class KeyRefused(AuthenticationError):
             status=refusal.status,
             tag=refusal.tag,
             request_id=refusal.request_id,
-=======
-            "it; a client that supports elicitation is asked for the key by a form instead (it is held "
-            "in memory only). To try exa-orch without a key, run `exa-orch serve --sim` (or start "
-            "`exa-orch sim` and set EXA_ORCH_EXA_URL and EXA_ORCH_SIMULATOR=1 as it prints them).",
->>>>>>> main
         )
 
 
