@@ -12,6 +12,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import anyio
 import mcp_types as types
 import pytest
 from mcp import Client
@@ -147,6 +148,27 @@ async def _keyless_calls(sim_url: str, browser: KeyBrowser, calls: int = 1) -> t
         finally:
             await server.aclose()
     return results, inner, app
+
+
+async def test_concurrent_calls_of_one_caller_share_one_link(sim: SimHandle) -> None:
+    browser = KeyBrowser("exa-shared-key-4321", "never-asked-key")
+    call = {"operation": "websets.list", "args": {"limit": 1}}
+    async with keyless_app(sim.url) as (app, inner):
+        server = build_server(app)
+        try:
+            async with Client(server, mode="legacy", elicitation_callback=browser) as client:
+                results: list[Any] = []
+
+                async def one() -> None:
+                    results.append(await client.call_tool("manage_websets", call))
+
+                async with anyio.create_task_group() as group:
+                    for _ in range(3):
+                        group.start_soon(one)
+        finally:
+            await server.aclose()
+    assert [r.is_error for r in results] == [False] * 3
+    assert len(browser.asked) == 1 and set(inner.keys) == {"exa-shared-key-4321"}
 
 
 async def test_a_refused_key_is_forgotten_and_asked_for_again(sim: SimHandle) -> None:

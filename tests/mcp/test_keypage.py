@@ -130,11 +130,3 @@ async def test_an_expired_or_closed_link_gives_nothing(page: tuple[KeyPage, Keys
     finally:
         await expired.aclose()
     assert [a.status_code for a in answers] == [404, 404] and keys.held == {}
-
-
-async def test_asks_for_one_principal_take_turns(page: tuple[KeyPage, Keys]) -> None:
-    kp, _ = page
-    async with kp.asking("token:alice"):
-        async with kp.asking("token:bob"):  # another principal is not held up
-            pass
-        assert kp._asking["token:alice"].locked()
