@@ -218,7 +218,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
         from exa_orch.mcp.transport import check_bind, serve
+        from exa_orch.workflows import load_extra_workflows
 
+        extra = load_extra_workflows(os.environ)  # task types a deployment (or a test) adds
         # Absolute, so the start-up log line (`exa-orch app ready: db=...`) says where the data is.
         db = _db_path(args, settings)
         db_path = db if isinstance(db, str) else db.absolute()  # a postgresql:// URL stays as given
@@ -233,7 +235,14 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
                     api_key=None,
                     simulator=True,
                 )
-            return serve(settings, db_path=db_path, http=args.http, host=args.host, port=args.port)
+            return serve(
+                settings,
+                db_path=db_path,
+                http=args.http,
+                host=args.host,
+                port=args.port,
+                extra_workflows=extra,
+            )
     if args.command == "sim":
         from exa_orch.sim.server import run_sim
 
