@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import logging
 import math
 import os
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import NoReturn
 
 from exa_orch import __version__
-from exa_orch.config import Settings, db_target
+from exa_orch.config import Settings, data_dir, db_target
 from exa_orch.errors import InvalidParams, OrchError
 from exa_orch.log import configure_logging
 
@@ -158,10 +159,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def sim_account_path(db_path: Path | str) -> Path:
+    """Where `serve --sim` keeps its simulator's account: beside an SQLite database
+    (`workflows.db.sim-account`), else (PostgreSQL) in the data directory, named by the URL."""
+    if isinstance(db_path, Path):
+        return db_path.with_name(db_path.name + ".sim-account")
+    digest = hashlib.sha256(db_path.encode()).hexdigest()[:16]
+    return data_dir() / f"sim-account-{digest}"
+
+
 @contextlib.contextmanager
-def _simulator(args: argparse.Namespace) -> Iterator[str | None]:
+def _simulator(args: argparse.Namespace, db_path: Path | str) -> Iterator[str | None]:
     """With `serve --sim`: the built-in simulator on 127.0.0.1:<free port> in a thread of this
-    process for the duration of the block, yielding its URL; else None."""
+    process for the duration of the block, yielding its URL; else None. Its account is kept in
+    `sim_account_path(db_path)`, so a restarted server finds the websets its tasks made."""
     if not args.sim:
         yield None
         return
@@ -174,6 +185,7 @@ def _simulator(args: argparse.Namespace) -> Iterator[str | None]:
         raise InvalidParams(str(exc), hint="Fix or unset the EXA_SIM_* variable it names.") from None
     if args.sim_speed is None and not os.environ.get("EXA_SIM_SPEED", "").strip():
         config = dataclasses.replace(config, speed=SERVE_SIM_SPEED)
+    config = dataclasses.replace(config, account_file=str(sim_account_path(db_path)))
     with SimThread(config) as sim:
         log.info("exa simulator (--sim) on %s, speed %g: no Exa key is used", sim.url, config.speed)
         yield sim.url
@@ -205,17 +217,32 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
-        from exa_orch.mcp.transport import serve
+        from exa_orch.mcp.transport import check_bind, serve
+        from exa_orch.workflows import load_extra_workflows
 
+        extra = load_extra_workflows(os.environ)  # task types a deployment (or a test) adds
         # Absolute, so the start-up log line (`exa-orch app ready: db=...`) says where the data is.
         db = _db_path(args, settings)
         db_path = db if isinstance(db, str) else db.absolute()  # a postgresql:// URL stays as given
-        with _simulator(args) as sim_url:
+        if args.http:
+            check_bind(settings, args.host)  # an unsafe bind is refused before a simulator starts
+        with _simulator(args, db_path) as sim_url:
             if sim_url is not None:
                 settings = dataclasses.replace(
-                    settings, exa_url=sim_url, arxiv_url=f"{sim_url}/arxivxplorer", api_key=None
+                    settings,
+                    exa_url=sim_url,
+                    arxiv_url=f"{sim_url}/arxivxplorer",
+                    api_key=None,
+                    simulator=True,
                 )
-            return serve(settings, db_path=db_path, http=args.http, host=args.host, port=args.port)
+            return serve(
+                settings,
+                db_path=db_path,
+                http=args.http,
+                host=args.host,
+                port=args.port,
+                extra_workflows=extra,
+            )
     if args.command == "sim":
         from exa_orch.sim.server import run_sim
 

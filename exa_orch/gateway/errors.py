@@ -41,7 +41,7 @@ KEY_HINT = (
     "Set EXA_API_KEY to a valid key (create one at https://dashboard.exa.ai/api-keys) in the "
     "environment of the exa-orch server, e.g. in the MCP client's server config "
     '"env": {"EXA_API_KEY": "..."}, then restart it. Without a key, run `exa-orch sim` and set '
-    "EXA_ORCH_EXA_URL to the URL it prints."
+    "EXA_ORCH_EXA_URL and EXA_ORCH_SIMULATOR=1 as it prints them."
 )
 
 
@@ -140,7 +140,7 @@ class MissingApiKey(ConfigError):
             hint="Set EXA_API_KEY in the server's environment (get one at dashboard.exa.ai) and restart "
             "it; a client that supports elicitation is asked for the key by a form instead (it is held "
             "in memory only). To try exa-orch without a key, run `exa-orch serve --sim` (or start "
-            "`exa-orch sim` and set EXA_ORCH_EXA_URL to the URL it prints).",
+            "`exa-orch sim` and set EXA_ORCH_EXA_URL and EXA_ORCH_SIMULATOR=1 as it prints them).",
         )
 
 

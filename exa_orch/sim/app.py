@@ -22,6 +22,7 @@ import hashlib
 import logging
 import time
 import uuid
+from pathlib import Path
 from typing import Any
 
 from starlette.applications import Starlette
@@ -32,6 +33,7 @@ from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.types import Message, Receive, Scope, Send
 
 from exa_orch.sim import agent, papers, search, websets
+from exa_orch.sim.account import AccountFile
 from exa_orch.sim.context import SimConfig, SimContext
 from exa_orch.sim.faults import (
     FAULT_TAGS,
@@ -111,6 +113,7 @@ class SimApp(Starlette):
 
     sim: SimContext
     faults: FaultInjector
+    account: AccountFile | None = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
@@ -144,6 +147,8 @@ class SimApp(Starlette):
 
         async def send_tracking(message: Message) -> None:
             if message["type"] == "http.response.start":
+                if self.account is not None:  # before the client can see what the request made
+                    self.account.save_if_changed(self.sim)
                 counters.responded(entry, message["status"], state.get("external_id"))
                 message = _add_header(message, "x-request-id", rid)
             await send(message)
@@ -352,4 +357,7 @@ def create_app(config: SimConfig | None = None) -> SimApp:
     config.faults = app.faults.configure(config.faults)
     for route in [*_admin_routes(app), *_research_routes(), *_family_routes(ctx)]:
         app.router.routes.append(route)
+    if config.account_file:
+        app.account = AccountFile(Path(config.account_file))
+        app.account.restore(ctx)
     return app

@@ -12,7 +12,7 @@ from exa_orch.sim.testing import SimHandle
 
 def settings_for(sim: SimHandle, **overrides: Any) -> Settings:
     """Settings that send every call to `sim` (the key defaults to the simulator's made-up one)."""
-    return Settings(exa_url=sim.url, arxiv_url=f"{sim.url}/arxivxplorer", **overrides)
+    return Settings(exa_url=sim.url, simulator=True, arxiv_url=f"{sim.url}/arxivxplorer", **overrides)
 
 
 def arrivals(sim: SimHandle, family: str | None = None) -> list[float]:

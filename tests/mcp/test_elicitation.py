@@ -43,10 +43,8 @@ class Form:
         return types.ElicitResult(action="accept", content=self.content)
 
 
-async def test_a_missing_arg_is_asked_for_by_a_form_and_the_call_runs(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+async def test_a_missing_arg_is_asked_for_by_a_form_and_the_call_runs(sim: SimHandle, tmp_path: Path) -> None:
+    async with app_for(sim.url, tmp_path / "w.db") as app:
         server = build_server(app)
         async with Client(server, mode="legacy") as plain:
             made = structured(
@@ -66,9 +64,9 @@ async def test_a_missing_arg_is_asked_for_by_a_form_and_the_call_runs(
 
 
 async def test_without_elicitation_or_when_declined_the_answer_is_input_required(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+    async with app_for(sim.url, tmp_path / "w.db", tools="toolhost") as app:
         server = build_server(app)
         async with Client(server, mode="legacy") as client:
             plain = await client.call_tool(

@@ -38,7 +38,7 @@ def _import(path: Path | str) -> dict[str, Any]:
 
 
 async def test_a_csv_inside_a_root_is_imported_and_anything_else_refused(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
     shared, private = tmp_path / "shared", tmp_path / "private"
     shared.mkdir()
@@ -47,7 +47,7 @@ async def test_a_csv_inside_a_root_is_imported_and_anything_else_refused(
     (private / "secret.csv").write_text(CSV)
     (shared / "link.csv").symlink_to(private / "secret.csv")
     roots = Roots(shared)
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "w.db") as app:
         server = build_server(app)
         async with Client(server, mode="legacy", list_roots_callback=roots) as client:
             ok = await client.call_tool("manage_websets", _import(shared / "rows.csv"))
