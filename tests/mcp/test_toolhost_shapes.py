@@ -187,13 +187,11 @@ async def test_cancelling_a_task_augmented_start_search_cancels_the_search_at_ex
     assert started and started[0]["status"] == "canceled", searches
 
 
-async def test_a_served_subset_bounds_tasks_too(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_served_subset_bounds_tasks_too(sim: SimHandle, tmp_path: Path) -> None:
     # With only exa-sync and exa-async served, websets-async is refused as a plain call and as a
     # task in both eras (no task row, no request to Exa); a served tool still runs as a task.
     start = {"operation": "start_search", "params": {"websetId": "ws_any", "query": "robotics", "count": 3}}
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+    async with app_for(sim.url, tmp_path / "w.db", tools="toolhost") as app:
         app.settings = dataclasses.replace(app.settings, enabled_tools=("exa-sync", "exa-async"))
         assert app.tasks is not None
         sim.reset()
