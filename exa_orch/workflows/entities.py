@@ -461,6 +461,16 @@ def link(a: Record, b: Record) -> tuple[int, str] | None:
     if sa and sb and a.domain and a.domain == b.domain:
         if a.kind in (None, "company", "custom") or b.kind in (None, "company", "custom"):
             agree = names_agree(a.clean, b.clean) if a.clean and b.clean else "one item has no name"
+            if not agree:  # "Koninklijke Luchtvaart Maatschappij N.V. (KLM)" / "KLM Royal Dutch Airlines"
+                agree = next(
+                    (
+                        f"{x.name} also goes by {alias!r}"
+                        for x, y in ((a, b), (b, a))
+                        for alias in sorted(x.aliases)
+                        if y.clean and names_agree(alias, y.clean)
+                    ),
+                    None,
+                )
             if agree:
                 return 1, f"same registered domain {a.domain} ({agree})"
             return None
