@@ -207,6 +207,13 @@ class ExaOrchServer(HookedServer):
         enabled = getattr(self.app.settings, "enabled_tools", None)
         return frozenset(names & set(enabled) if enabled else names)
 
+    def check_served(self, name: str) -> None:
+        """Refuse (-32602, naming the served tools) a tools/call of a tool this server does not
+        serve; every tools/call passes here, plain or task-augmented, so a subset bounds tasks too."""
+        if name not in self.served_tools:
+            names = ", ".join(sorted(self.served_tools))
+            raise MCPError(code=-32602, message=f"Unknown tool: {_short(name)}; this server has: {names}")
+
     def tools(self) -> list[types.Tool]:
         """The tools of the active profile."""
         if self.profile == "toolhost":
@@ -500,12 +507,7 @@ class ExaOrchServer(HookedServer):
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        served = self.served_tools
-        if params.name not in served:
-            names = ", ".join(sorted(served))
-            raise MCPError(
-                code=-32602, message=f"Unknown tool: {_short(params.name)}; this server has: {names}"
-            )
+        self.check_served(params.name)
         session = ctx.session
         last: list[float] = []
         beat = current_beat()

@@ -403,7 +403,7 @@ async def _serve_http(
 ) -> None:
     import uvicorn
 
-    starlette_app = server.streamable_http_app(host=host)
+    starlette_app = server.streamable_http_app(host=host, max_sessions=settings.http_max_sessions)
     asgi: Any = starlette_app
     if settings.http_auth:
         principals = settings.token_principals()
