@@ -60,8 +60,9 @@ def serve(
     EXA_ORCH_HTTP_TOKEN is set); raises ConfigError for an unsafe bind. The runtime runs the
     built-in task types and `extra_workflows`.
 
-    Without EXA_API_KEY (and no simulator URL) the server still starts: its first call to Exa asks
-    the client for the key by a form, or answers a CONFIG_ERROR tool result naming EXA_API_KEY."""
+    Without EXA_API_KEY (and no simulator URL) the server still starts: each caller's first call to
+    Exa asks them for their own key by URL-mode elicitation (a one-time link to a page on
+    127.0.0.1, `keypage`), or answers a CONFIG_ERROR tool result naming EXA_API_KEY."""
     if http:
         check_bind(settings, host)
     return asyncio.run(_main(settings, db_path, http, host, port, extra_workflows))
@@ -82,10 +83,13 @@ async def _main(
     try:
         async with open_app(settings, db_path, extra_workflows=extra_workflows, key_required=False) as app:
             server = build_server(app)
-            if http:
-                await _serve_http(server, settings, host, port, stop)
-            else:
-                await _serve_stdio(server, stop)
+            try:
+                if http:
+                    await _serve_http(server, settings, host, port, stop)
+                else:
+                    await _serve_stdio(server, stop)
+            finally:
+                await server.aclose()
             log.info("stopping: closing the runtime, gateway and store")
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -399,7 +403,7 @@ async def _serve_http(
 ) -> None:
     import uvicorn
 
-    starlette_app = server.streamable_http_app(host=host)
+    starlette_app = server.streamable_http_app(host=host, max_sessions=settings.http_max_sessions)
     asgi: Any = starlette_app
     if settings.http_auth:
         principals = settings.token_principals()
