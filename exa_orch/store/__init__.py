@@ -6,6 +6,7 @@ schema is in `migrations/`, described in `data-design/`.
 
 from exa_orch.store.archive import Archetype, ArchiveEntry, Elite, RunRecord
 from exa_orch.store.core import Store, ensure_parent_dir
+from exa_orch.store.costs import CostRow
 from exa_orch.store.postgres import redact_db
 from exa_orch.store.records import TERMINAL_STATUSES, TaskRecord, TaskStatus
 from exa_orch.store.writer import WriterStats
@@ -13,6 +14,7 @@ from exa_orch.store.writer import WriterStats
 __all__ = [
     "Archetype",
     "ArchiveEntry",
+    "CostRow",
     "Elite",
     "RunRecord",
     "Store",
