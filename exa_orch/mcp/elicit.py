@@ -17,7 +17,7 @@
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from exa_orch.errors import AuthenticationError, InvalidParams
 from exa_orch.mcp.keypage import KeyPage
@@ -100,6 +100,17 @@ def input_required(
     }
 
 
+@runtime_checkable
+class UrlPeer(Protocol):
+    """A client that may be sent URL-mode elicitations (`peer.SessionPeer`)."""
+
+    url_elicitation: bool
+
+    async def elicit_url(self, message: str, url: str, elicitation_id: str) -> str: ...
+
+    async def elicitation_complete(self, elicitation_id: str) -> None: ...
+
+
 class KeysRefused(AuthenticationError):
     """Exa refused every key a principal gave in one call (KEY_ASKS of them)."""
 
@@ -120,7 +131,7 @@ async def ask_api_key(
 
     False when it can't be asked (no URL-mode elicitation, no page), the user declines or cancels,
     or the link expires unanswered: the caller then raises what it had."""
-    if peer is None or page is None or not getattr(peer, "url_elicitation", False):
+    if page is None or not isinstance(peer, UrlPeer) or not peer.url_elicitation:
         return False
     async with page.asking(principal):  # one link per principal at a time
         if page.has_key(principal):  # another call of theirs was answered while this one waited
@@ -128,12 +139,12 @@ async def ask_api_key(
         link = await page.open_link(principal)
         why = "Exa refused the key given before" if refused else "This server has no Exa API key for you"
         message = (
-            f"{why} ({principal}). Open this link (a page of exa-orch on this machine) and paste your "
-            "Exa API key there: it is not sent through this client, it serves only your calls and "
-            "tasks, and it is kept in memory only."
+            f"{why} ({principal}). Open this link (a page exa-orch serves on 127.0.0.1 of the machine "
+            "it runs on) and paste your Exa API key there: it is not sent through this client, it "
+            "serves only your calls and tasks, and it is kept in memory only."
         )
         try:
-            action = await peer.elicit_url(message, link.url, link.elicitation_id)  # type: ignore[attr-defined]
+            action = await peer.elicit_url(message, link.url, link.elicitation_id)
             if action != "accept":
                 log.info(
                     "the key link for %s was %s", principal, "declined" if action == "decline" else action
@@ -147,5 +158,13 @@ async def ask_api_key(
             return False
         finally:
             page.close_link(link)
-    await peer.elicitation_complete(link.elicitation_id)  # type: ignore[attr-defined]
+    await peer.elicitation_complete(link.elicitation_id)
     return True
+
+
+async def ask_key_for_task(peer: ClientPeer | None, page: KeyPage | None, principal: str) -> None:
+    """Before a task is made for `principal`: its run signs its calls with its owner's key, so ask
+    for one now, while the owner's client is here. Unanswered, the task is made all the same and
+    fails as a keyless call does (the seam for a task that waits for input instead)."""
+    if page is not None and not page.has_key(principal):
+        await ask_api_key(peer, page, principal, refused=False)

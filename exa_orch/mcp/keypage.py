@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import hmac
 import html
 import logging
@@ -39,6 +40,7 @@ import uvicorn
 
 from exa_orch.errors import InvalidParams
 from exa_orch.net import bind_listener
+from exa_orch.runtime import concerning
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +165,11 @@ class KeyPage:
                 timeout_graceful_shutdown=1,
             )
             self._server = _Server(config)
-            self._task = asyncio.create_task(self._server.serve(sockets=[sock]), name="exa-orch key page")
+            # In a context of its own: not the request scope of the call that happened to start it
+            # (whose principal the log bridge would credit with every later page's log lines).
+            self._task = asyncio.create_task(
+                self._server.serve(sockets=[sock]), name="exa-orch key page", context=contextvars.Context()
+            )
             self._origin = f"http://{HOST}:{port}"
             log.info("key page listening on %s (loopback only)", self._origin)
             return self._origin
@@ -241,7 +247,11 @@ class KeyPage:
             return
         self.close_link(link)
         link.given.set()
-        log.info("an Exa API key was given for %s on the key page (held in memory only)", link.principal)
+        log.info(
+            "an Exa API key was given for %s on the key page (held in memory only)",
+            link.principal,
+            extra=concerning(link.principal),  # heard by that principal's clients alone
+        )
         await _answer(
             send,
             200,

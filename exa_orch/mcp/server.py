@@ -44,7 +44,14 @@ from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
 from exa_orch.gateway import KeyRefused, MissingApiKey
 from exa_orch.gateway.context import request_scope
 from exa_orch.mcp.auth import request_principal
-from exa_orch.mcp.elicit import KEY_ASKS, KeysRefused, ask_api_key, ask_missing, input_required
+from exa_orch.mcp.elicit import (
+    KEY_ASKS,
+    KeysRefused,
+    ask_api_key,
+    ask_key_for_task,
+    ask_missing,
+    input_required,
+)
 from exa_orch.mcp.hooked import HookedServer
 from exa_orch.mcp.keepalive import current_beat, keepalive
 from exa_orch.mcp.keypage import KeyPage
@@ -474,11 +481,8 @@ class ExaOrchServer(HookedServer):
         the caller has no Exa key, or Exa refused the one they gave, ask for one by URL-mode
         elicitation (up to KEY_ASKS times); run it again after each answer."""
         who = (principal or local_principal(self.app.settings)).name
-        if target == CREATE_TASK and self.key_page is not None and not self.key_page.has_key(who):
-            # The task's run signs its calls with its owner's key: ask now, while the owner is here.
-            # Without an answer the task is made anyway and fails as a keyless call does (the seam
-            # for a task that waits for input instead).
-            await ask_api_key(peer, self.key_page, who, refused=False)
+        if target == CREATE_TASK:
+            await ask_key_for_task(peer, self.key_page, who)
         key_asks = 0
         asked_args = False
         while True:

@@ -350,7 +350,7 @@ def create_app(config: SimConfig | None = None) -> SimApp:
     config = config or SimConfig()
     ctx = SimContext.from_config(config)
     ctx.counters = Counters()
-    ctx.world = World(config.seed)
+    ctx.world = World.from_file(config.world_file) if config.world_file else World(config.seed)
     app = SimApp(
         exception_handlers={
             SimHTTPError: sim_http_error_handler,

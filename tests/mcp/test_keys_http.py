@@ -23,20 +23,34 @@ from exa_orch.sim.testing import SimThread
 
 from .conftest import result_json
 from .keys_support import KeyBrowser
+from .tasks_support import legacy_client
 from .test_serve_http import http_server
 
 pytestmark = pytest.mark.slow
 
-ALICE, BOB, CAROL = "alice-bearer-0a1b2c3d", "bob-bearer-4e5f6a7b", "carol-bearer-8c9d0e1f"
-ALICE_KEY, BOB_KEY, CAROL_KEY = "alice-exa-key-1111", "bob-exa-key-2222", "carol-exa-key-3333"
+ALICE, BOB, CAROL, DAVE = (
+    "alice-bearer-0a1b2c3d",
+    "bob-bearer-4e5f6a7b",
+    "carol-bearer-8c9d0e1f",
+    "dave-bearer-2a3b",
+)
+ALICE_KEY, BOB_KEY, CAROL_KEY, DAVE_KEY = (
+    "alice-exa-key-1111",
+    "bob-exa-key-2222",
+    "carol-exa-key-3333",
+    "dave-exa-4444",
+)
 # The server is told the URL is no simulator, so it makes up no key: as with real Exa.
-ENV = {"EXA_ORCH_HTTP_TOKENS": f"alice={ALICE},bob={BOB},carol={CAROL}", "EXA_ORCH_SIMULATOR": "0"}
+ENV = {
+    "EXA_ORCH_HTTP_TOKENS": f"alice={ALICE},bob={BOB},carol={CAROL},dave={DAVE}",
+    "EXA_ORCH_SIMULATOR": "0",
+}
 TASK = {"type": "operation", "operation": "websets.list", "args": {"limit": 1}}
 
 
 @pytest.fixture(scope="module")
 def strict_sim() -> Iterator[SimThread]:
-    with SimThread(SimConfig(speed=100.0, keys=frozenset({ALICE_KEY, BOB_KEY, CAROL_KEY}))) as sim:
+    with SimThread(SimConfig(speed=100.0, keys=frozenset({ALICE_KEY, BOB_KEY, CAROL_KEY, DAVE_KEY}))) as sim:
         yield sim
 
 
@@ -145,3 +159,23 @@ async def test_a_task_runs_with_its_owners_key_asked_for_when_it_is_made(
             failed, done = await run(carol, "tasks.result", {"taskId": task["taskId"], "wait": 30})
         assert not failed and done["status"] == "completed", done
         assert set(requests.since()) == {client_tag(CAROL_KEY)}
+
+
+async def test_a_task_augmented_call_asks_its_keyless_owner_first(
+    strict_sim: SimThread, tmp_path: Path
+) -> None:
+    requests = Requests(strict_sim)
+    browser = KeyBrowser(DAVE_KEY)
+    with http_server(strict_sim.url, tmp_path, **ENV) as (_, url):
+        http = httpx2.AsyncClient(
+            headers={"Authorization": f"Bearer {DAVE}"}, timeout=httpx2.Timeout(30, read=120)
+        )
+        async with http, streamable_http_client(url, http_client=http) as (read, write):
+            async with legacy_client(read, write, browser) as dave:
+                created = await dave.call_task(
+                    "manage_websets", {"operation": "websets.list", "args": {"limit": 1}}
+                )
+                assert len(browser.asked) == 1
+                result = await dave.result(created["task"]["taskId"])
+    assert not result.is_error, result
+    assert set(requests.since()) == {client_tag(DAVE_KEY)}
