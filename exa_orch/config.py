@@ -294,7 +294,7 @@ class Settings:
     """the profile's tools to serve (seed 000 section 9.1 enabledTools); None serves them all"""
     http_max_sessions: int = 10_000
     """MCP sessions open at once over HTTP; while that many live, a new one is refused (503)"""
-    view_secret: Secret | None = None
+    view_key: Secret | None = None
     """the key of the view's sign-in cookies; None: a random one per start"""
 
     @classmethod
@@ -338,7 +338,7 @@ class Settings:
             principal=principal or local_principal(),
             enabled_tools=_enabled_tools(env, tools),
             http_max_sessions=_int(env, "EXA_ORCH_HTTP_MAX_SESSIONS", 10_000),
-            view_secret=_view_secret(env),
+            view_key=_view_secret(env),
         )
 
     @property

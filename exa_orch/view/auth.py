@@ -98,7 +98,7 @@ class ViewGuard:
         self._tokens = BearerTokens.from_settings(settings)
         # (principal, a value proving its token): what each cookie's HMAC covers beside its expiry.
         self._proofs = [(name, value.encode()) for name, value in self._tokens.derived(COOKIE_LABEL)]
-        configured = settings.view_secret
+        configured = settings.view_key
         secret = configured.reveal().encode() if configured else secrets.token_bytes(32)
         self._key = hashlib.sha256(b"exa-orch view key v2\0" + secret).digest()
         self._local = local_principal(settings)

@@ -43,7 +43,7 @@ def _whoami_app() -> Starlette:
 
 
 def _guard(secret: str | None = None) -> ViewGuard:
-    settings = Settings(http_tokens=TOKENS, view_secret=Secret(secret) if secret else None)
+    settings = Settings(http_tokens=TOKENS, view_key=Secret(secret) if secret else None)
     return ViewGuard(_whoami_app(), settings)
 
 
@@ -142,7 +142,7 @@ async def test_the_cookie_expires_is_secure_over_tls_and_is_keyed_with_the_serve
         await before.get(f"/?token={BOB}")
         after.cookies.set(COOKIE, before.cookies[COOKIE])
         assert await _who(after) == "token:bob"
-    assert Settings.from_env({"EXA_ORCH_VIEW_SECRET": kept}).view_secret == Secret(kept)
+    assert Settings.from_env({"EXA_ORCH_VIEW_SECRET": kept}).view_key == Secret(kept)
     with pytest.raises(ConfigError, match="EXA_ORCH_VIEW_SECRET") as short:
         Settings.from_env({"EXA_ORCH_VIEW_SECRET": "short"})
     assert "short" not in str(short.value)
