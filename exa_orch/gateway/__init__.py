@@ -8,7 +8,8 @@ limiter), errors (Exa responses to typed errors). Projections for agents live in
 from typing import TYPE_CHECKING, Any
 
 from exa_orch.gateway.client import Gateway, call
-from exa_orch.gateway.errors import MissingApiKey
+from exa_orch.gateway.errors import KeyRefused, MissingApiKey
+from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.limits import family_of, window_safe_limiter
 from exa_orch.gateway.retry import RetryPolicy, parse_retry_after
 from exa_orch.gateway.transport import GatewayStats, GovernedTransport
@@ -27,10 +28,12 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
+    "ApiKeys",
     "Gateway",
     "GatewayStats",
     "GovernedExa",
     "GovernedTransport",
+    "KeyRefused",
     "MissingApiKey",
     "RetryPolicy",
     "call",
