@@ -414,7 +414,7 @@ def _ensure_sql_guard(conn: PgConn, *, force: bool) -> None:
             conn.execute(f"ALTER FUNCTION {SQL_FUNCTION} OWNER TO {SQL_ROLE}")
             conn.execute(f"REVOKE CREATE ON SCHEMA {schema} FROM {SQL_ROLE}")
         conn.execute(_GRANT_SQL_ROLE)
-    except psycopg.Error as exc:
+    except _psycopg().Error as exc:
         conn.execute("ROLLBACK TO SAVEPOINT sql_guard")
         if exc.sqlstate != "42501":  # insufficient_privilege: this role may not create roles
             raise
