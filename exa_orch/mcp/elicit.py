@@ -139,9 +139,9 @@ async def ask_api_key(
         link = await page.open_link(principal)
         why = "Exa refused the key given before" if refused else "This server has no Exa API key for you"
         message = (
-            f"{why} ({principal}). Open this link (a page of exa-orch on this machine) and paste your "
-            "Exa API key there: it is not sent through this client, it serves only your calls and "
-            "tasks, and it is kept in memory only."
+            f"{why} ({principal}). Open this link (a page exa-orch serves on 127.0.0.1 of the machine "
+            "it runs on) and paste your Exa API key there: it is not sent through this client, it "
+            "serves only your calls and tasks, and it is kept in memory only."
         )
         try:
             action = await peer.elicit_url(message, link.url, link.elicitation_id)

@@ -24,7 +24,9 @@ from exa_orch.config import Settings
 from exa_orch.gateway import Gateway
 from exa_orch.mcp.server import build_server
 from exa_orch.operations import default_registry
-from exa_orch.sim.testing import SimHandle
+from exa_orch.sim.app import client_tag
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import SimHandle, SimThread
 from tests.gateway._util import ToSim
 
 from .conftest import serve_params
@@ -210,3 +212,31 @@ async def test_stdio_server_without_a_key_starts_and_answers_config_error(tmp_pa
     assert result.is_error and body["code"] == "CONFIG_ERROR" and "EXA_API_KEY" in body["message"]
     assert not ops.is_error
     assert "EXA_API_KEY is not set" in (tmp_path / "stderr.log").read_text()
+
+
+@pytest.mark.slow
+async def test_stdio_server_asks_for_the_key_by_a_link_to_its_loopback_page_and_stops_cleanly(
+    tmp_path: Path,
+) -> None:
+    # A real stdio server for real Exa (the simulator's URL, not said to be one: no made-up key),
+    # in front of a simulator that accepts only this key: the page is served by the stdio process.
+    key = "stdio-exa-key-2468"
+    browser = KeyBrowser(key)
+    with SimThread(SimConfig(speed=100.0, keys=frozenset({key}))) as sim:
+        params = serve_params(sim.url, tmp_path / "w.db", EXA_ORCH_SIMULATOR="0")
+        with (tmp_path / "stderr.log").open("w") as errlog:
+            async with Client(
+                stdio_client(params, errlog=errlog),  # type: ignore[arg-type]
+                mode="legacy",
+                elicitation_callback=browser,
+                message_handler=browser.on_message,
+            ) as client:
+                listed = await client.call_tool("manage_websets", {"operation": "websets.list", "args": {}})
+        carried = {entry["client"] for entry in sim.log()}
+    assert not listed.is_error, structured(listed)
+    assert len(browser.asked) == 1 and browser.asked[0].url.startswith("http://127.0.0.1:")
+    assert browser.completed == [browser.asked[0].elicitation_id]
+    assert carried == {client_tag(key)}
+    log = (tmp_path / "stderr.log").read_text()
+    assert "key page listening on http://127.0.0.1:" in log and "exa-orch stopped" in log
+    assert key not in log
