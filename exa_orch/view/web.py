@@ -16,6 +16,7 @@ sent); ids in paths are checked against their shape before any query.
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
 
@@ -25,10 +26,11 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, StoreError
-from exa_orch.view.auth import ASGIApp, ViewGuard, viewer_of
+from exa_orch.view.auth import ViewGuard, viewer_of
 from exa_orch.view.data import COORDS, DOCUMENT, ViewDB, age_text, check_task_id, check_workflow_id
 
 TERMINAL = ("completed", "failed", "cancelled")
@@ -39,6 +41,7 @@ AXIS_NAMES = {
     "time_horizon": "time horizon",
     "fidelity": "fidelity",
 }
+Endpoint = Callable[[Request], Awaitable[Response]]
 STATIC = {"view.js": "text/javascript; charset=utf-8", "view.css": "text/css; charset=utf-8"}
 
 
@@ -200,7 +203,7 @@ def build_app(db: ViewDB, settings: Settings, *, all_owners: bool = False) -> AS
         body = resources.files("exa_orch.view").joinpath("static", name).read_bytes()
         return Response(body, media_type=STATIC[name])
 
-    def _checked_task(endpoint: Any) -> Any:
+    def _checked_task(endpoint: Endpoint) -> Endpoint:
         async def wrapped(request: Request) -> Response:
             check_task_id(request.path_params["task_id"])
             return await endpoint(request)
