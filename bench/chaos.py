@@ -102,7 +102,8 @@ class Servers:
         self.started += 1
         env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_", "EXA_ORCH_"))}
         env.update({
-            "EXA_ORCH_DB": str(self.db), "EXA_ORCH_EXA_URL": self.sim_url, "PYTHONPATH": str(REPO),
+            "EXA_ORCH_DB": str(self.db), "EXA_ORCH_EXA_URL": self.sim_url, "EXA_ORCH_SIMULATOR": "1",
+            "PYTHONPATH": str(REPO),
             "EXA_API_KEY": f"chaos-server-{self.started}", "EXA_ORCH_LOG_LEVEL": "INFO",
         })  # fmt: skip
         with (self.logs / f"server-{self.started}.log").open("wb") as log:

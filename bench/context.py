@@ -154,7 +154,7 @@ async def measure(speed: float = 100.0, db: Path | None = None) -> Report:
     with tempfile.TemporaryDirectory() as tmp:
         path = db or Path(tmp) / "workflows.db"
         async with running_sim(SimConfig(speed=speed)) as sim:
-            settings = Settings(exa_url=sim.url, db_path=path, rps=1000.0, concurrency=8)
+            settings = Settings(exa_url=sim.url, simulator=True, db_path=path, rps=1000.0, concurrency=8)
             async with open_app(settings, path) as app, Client(build_server(app), mode="legacy") as client:
 
                 async def call(session: Session, label: str, operation: str, args: dict[str, Any]) -> Any:

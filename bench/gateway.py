@@ -40,7 +40,7 @@ PATH = "/agent/runs"  # a cheap endpoint, so the simulator's own time varies lit
 
 
 def _settings(url: str, **kw: float) -> Settings:
-    return Settings(exa_url=url, arxiv_url=f"{url}/arxivxplorer", **kw)  # type: ignore[arg-type]
+    return Settings(exa_url=url, simulator=True, arxiv_url=f"{url}/arxivxplorer", **kw)  # type: ignore[arg-type]
 
 
 def _busiest_window(times: list[float]) -> int:

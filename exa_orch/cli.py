@@ -1,4 +1,4 @@
-"""The `exa-orch` command: serve, sim, db migrate, sql, view, tasks.
+"""The `exa-orch` command: serve, sim, eval, db migrate, sql, view, tasks.
 
 Each subcommand parses its flags here and hands off to the layer that owns the work; nothing in
 this module talks to SQLite, Exa or MCP itself. Exit codes: 0 ok, 1 failed, 2 bad usage.
@@ -10,6 +10,7 @@ import argparse
 import asyncio
 import contextlib
 import dataclasses
+import hashlib
 import logging
 import math
 import os
@@ -20,7 +21,7 @@ from typing import NoReturn
 
 from exa_orch import __version__
 from exa_orch.cli_help import HELP
-from exa_orch.config import Settings, db_target
+from exa_orch.config import Settings, data_dir, db_target
 from exa_orch.errors import InvalidParams, OrchError
 from exa_orch.log import configure_logging
 from exa_orch.store.records import TaskStatus
@@ -113,6 +114,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help=f"with --sim: simulated seconds per wall second (default $EXA_SIM_SPEED or {SERVE_SIM_SPEED:g})",
     )
+    serve.add_argument("--world", default=None, help="with --sim: a world file (docs/simulator.md)")
     _add_db_flag(serve)
 
     sim = sub.add_parser(
@@ -123,11 +125,30 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=None, help="world seed (default 42, or $EXA_SIM_SEED)")
     sim.add_argument("--speed", type=_finite, default=None, help="time factor (default 1.0)")
     sim.add_argument(
+        "--world", default=None, help="a world file (JSON, docs/simulator.md) instead of --seed's"
+    )
+    sim.add_argument(
         "--fault-rate", type=_finite, default=None, help="share of requests answered with a fault"
     )
     sim.add_argument("--fault-kinds", default=None, help="comma list: 429,500,502,503,drop")
     sim.add_argument("--retry-after", type=_finite, default=None, help="Retry-After seconds on injected 429s")
     sim.add_argument("--latency-ms", type=_finite, default=None, help="added latency per request")
+
+    ev = sub.add_parser(
+        "eval",
+        help="score the research workflows on golden worlds (entity resolution)",
+        **HELP["eval"].parser_kwargs(),
+    )
+    ev.add_argument(
+        "--profile", choices=("short", "full"), default="short", help="worlds to run (default short)"
+    )
+    ev.add_argument("--world", action="append", default=None, help="a world file to run instead (repeatable)")
+    ev.add_argument("--json", action="store_true", help="print the report as JSON")
+    ev.add_argument(
+        "--baseline",
+        default=None,
+        help="a report to compare with: exit 1 on a drop of 0.05 F1 or a false merge",
+    )
 
     db = sub.add_parser("db", help="database maintenance", **HELP["db"].parser_kwargs())
     db_sub = db.add_subparsers(dest="db_command", required=True)
@@ -171,10 +192,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def sim_account_path(db_path: Path | str) -> Path:
+    """Where `serve --sim` keeps its simulator's account: beside an SQLite database
+    (`workflows.db.sim-account`), else (PostgreSQL) in the data directory, named by the URL."""
+    if isinstance(db_path, Path):
+        return db_path.with_name(db_path.name + ".sim-account")
+    digest = hashlib.sha256(db_path.encode()).hexdigest()[:16]
+    return data_dir() / f"sim-account-{digest}"
+
+
 @contextlib.contextmanager
-def _simulator(args: argparse.Namespace) -> Iterator[str | None]:
+def _simulator(args: argparse.Namespace, db_path: Path | str) -> Iterator[str | None]:
     """With `serve --sim`: the built-in simulator on 127.0.0.1:<free port> in a thread of this
-    process for the duration of the block, yielding its URL; else None."""
+    process for the duration of the block, yielding its URL; else None. Its account is kept in
+    `sim_account_path(db_path)`, so a restarted server finds the websets its tasks made."""
     if not args.sim:
         yield None
         return
@@ -182,11 +213,12 @@ def _simulator(args: argparse.Namespace) -> Iterator[str | None]:
     from exa_orch.sim.testing import SimThread
 
     try:
-        config = config_from(argparse.Namespace(speed=args.sim_speed))
+        config = config_from(argparse.Namespace(speed=args.sim_speed, world=args.world))
     except ValueError as exc:
         raise InvalidParams(str(exc), hint="Fix or unset the EXA_SIM_* variable it names.") from None
     if args.sim_speed is None and not os.environ.get("EXA_SIM_SPEED", "").strip():
         config = dataclasses.replace(config, speed=SERVE_SIM_SPEED)
+    config = dataclasses.replace(config, account_file=str(sim_account_path(db_path)))
     with SimThread(config) as sim:
         log.info("exa simulator (--sim) on %s, speed %g: no Exa key is used", sim.url, config.speed)
         yield sim.url
@@ -198,6 +230,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if getattr(args, "sim_speed", None) is not None and not args.sim:
         parser.error("serve --sim-speed needs --sim")
+    if getattr(args, "world", None) is not None and args.command == "serve" and not args.sim:
+        parser.error("serve --world needs --sim")
     try:
         settings = Settings.from_env()
         configure_logging(settings.log_level)
@@ -218,21 +252,45 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
-        from exa_orch.mcp.transport import serve
+        from exa_orch.mcp.transport import check_bind, serve
+        from exa_orch.workflows import load_extra_workflows
 
+        extra = load_extra_workflows(os.environ)  # task types a deployment (or a test) adds
         # Absolute, so the start-up log line (`exa-orch app ready: db=...`) says where the data is.
         db = _db_path(args, settings)
         db_path = db if isinstance(db, str) else db.absolute()  # a postgresql:// URL stays as given
-        with _simulator(args) as sim_url:
+        if args.http:
+            check_bind(settings, args.host)  # an unsafe bind is refused before a simulator starts
+        with _simulator(args, db_path) as sim_url:
             if sim_url is not None:
                 settings = dataclasses.replace(
-                    settings, exa_url=sim_url, arxiv_url=f"{sim_url}/arxivxplorer", api_key=None
+                    settings,
+                    exa_url=sim_url,
+                    arxiv_url=f"{sim_url}/arxivxplorer",
+                    api_key=None,
+                    simulator=True,
                 )
-            return serve(settings, db_path=db_path, http=args.http, host=args.host, port=args.port)
+            return serve(
+                settings,
+                db_path=db_path,
+                http=args.http,
+                host=args.host,
+                port=args.port,
+                extra_workflows=extra,
+            )
     if args.command == "sim":
         from exa_orch.sim.server import run_sim
 
         return run_sim(args)
+    if args.command == "eval":
+        from exa_orch.evals import run as run_eval
+
+        return run_eval(
+            args.profile,
+            [Path(w) for w in args.world] if args.world else None,
+            as_json=args.json,
+            baseline=Path(args.baseline) if args.baseline else None,
+        )
     if args.command == "db":
         from exa_orch.store.admin import migrate_command
 

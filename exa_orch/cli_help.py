@@ -81,6 +81,7 @@ HELP = {
         "durable tasks in one SQLite or PostgreSQL database, and the tools to look at them.\n\n"
         "  serve    the MCP server (stdio, or --http); --sim runs without an Exa key\n"
         "  sim      the built-in Exa simulator on loopback\n"
+        "  eval     score the research workflows on golden worlds\n"
         "  db       create or update the database\n"
         "  sql      ask the database a read-only SQL question\n"
         "  view     a read-only web page of tasks and the MAP-Elites archive\n"
@@ -111,12 +112,23 @@ HELP = {
     "sim": Help(
         "Run the built-in Exa simulator on loopback: Websets, search, contents, answer, research\n"
         "and agent runs over real HTTP, from a seeded world, with faults on request. Prints\n"
-        "EXA_ORCH_EXA_URL=<url> on stdout: point `exa-orch serve` at it.",
+        "EXA_ORCH_EXA_URL=<url> and EXA_ORCH_SIMULATOR=1 on stdout: export them for `exa-orch serve`.",
         (
             "exa-orch sim --port 0",
             "exa-orch sim --speed 20 --fault-rate 0.1 --fault-kinds 429,503",
         ),
         tuple(SIM_VARIABLES),
+    ),
+    "eval": Help(
+        "Score the research workflows on golden worlds: run them on the simulator over worlds\n"
+        "whose true entities are known, and report how well entities were resolved (F1, false\n"
+        "merges). With --baseline, exit 1 on a drop of 0.05 F1 or any false merge.",
+        (
+            "exa-orch eval",
+            "exa-orch eval --profile full --json > report.json",
+            "exa-orch eval --baseline report.json",
+        ),
+        ("EXA_ORCH_LOG_LEVEL",),
     ),
     "db": Help(
         "Database maintenance.",

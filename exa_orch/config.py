@@ -2,10 +2,11 @@
 
 | variable              | meaning                                                   | default          |
 |-----------------------|-----------------------------------------------------------|------------------|
-| EXA_API_KEY           | Exa API key; required unless EXA_ORCH_EXA_URL is the sim  | -                |
+| EXA_API_KEY           | Exa API key; required unless EXA_ORCH_SIMULATOR=1         | -                |
 | EXA_ORCH_DB           | the SQLite file (or --db)                                 | workflows.db in the per-user data directory (`default_db_path()`) |
-| EXA_ORCH_EXA_URL      | Exa's base URL (point it at `exa-orch sim`)               | https://api.exa.ai |
-| EXA_ORCH_ARXIV_URL    | ArXiv Xplorer base URL for papers.search                  | the sim's /arxivxplorer when EXA_ORCH_EXA_URL is a sim, else https://search.arxivxplorer.com |
+| EXA_ORCH_EXA_URL      | Exa's base URL (a proxy, or `exa-orch sim`'s URL)         | https://api.exa.ai |
+| EXA_ORCH_SIMULATOR    | 1: EXA_ORCH_EXA_URL is an `exa-orch sim` (no key needed)  | 0 (real Exa)     |
+| EXA_ORCH_ARXIV_URL    | ArXiv Xplorer base URL for papers.search                  | the sim's /arxivxplorer when EXA_ORCH_SIMULATOR=1, else https://search.arxivxplorer.com |
 | EXA_ORCH_TOOLS        | tool profile: manage_websets or toolhost                  | manage_websets   |
 | EXA_ORCH_MAX_TASKS    | tasks working at once                                     | 20               |
 | EXA_ORCH_CONCURRENCY  | Exa calls in flight at once                               | 3                |
@@ -18,6 +19,7 @@
 | EXA_ORCH_MAX_TASK_TTL | the longest ttl granted, in seconds (longer asks are clamped) | 86400        |
 | EXA_ORCH_PRINCIPAL    | FOR TESTS ONLY: the local principal's name, instead of `user:<login>` | -      |
 | EXA_ORCH_ENABLED_TOOLS | comma-separated tools to serve (of the profile's tools)  | all of them      |
+| EXA_ORCH_HTTP_MAX_SESSIONS | MCP sessions open at once over HTTP; a full table refuses new ones (503) | 10000 |
 
 Principals (who owns a task; see README "Who can see a task"): the local user `user:<login>` on
 stdio and on HTTP without tokens; `token:<name>` for a named token over HTTP; the unnamed
@@ -151,6 +153,15 @@ def _db_path(env: Mapping[str, str]) -> Path | str:
     return db_target(raw) if raw else default_db_path()
 
 
+def _flag(env: Mapping[str, str], name: str) -> bool:
+    raw = env.get(name, "").strip().lower()
+    if raw in ("", "0", "false", "no", "off"):
+        return False
+    if raw in ("1", "true", "yes", "on"):
+        return True
+    raise ConfigError(f"{name} must be 1 or 0, got {raw!r}", hint=f"Set {name}=1 or unset it.")
+
+
 def _log_level(env: Mapping[str, str]) -> str:
     level = (env.get("EXA_ORCH_LOG_LEVEL", "").strip() or "INFO").upper()
     if level not in LOG_LEVELS:
@@ -251,6 +262,9 @@ class Settings:
     api_key: Secret | None = None
     db_path: Path | str = field(default_factory=default_db_path)  # a str for a postgresql:// URL
     exa_url: str = DEFAULT_EXA_URL
+    simulator: bool = False
+    """exa_url is an exa-orch simulator (said by `serve --sim` or EXA_ORCH_SIMULATOR=1, never
+    guessed from the URL): the only case in which no key is needed and a made-up one is sent"""
     arxiv_url: str = DEFAULT_ARXIV_URL
     tools: str = "manage_websets"
     max_tasks: int = 20
@@ -264,6 +278,8 @@ class Settings:
     principal: str = field(default_factory=local_principal)
     enabled_tools: tuple[str, ...] | None = None
     """the profile's tools to serve (seed 000 section 9.1 enabledTools); None serves them all"""
+    http_max_sessions: int = 10_000
+    """MCP sessions open at once over HTTP; while that many live, a new one is refused (503)"""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -286,11 +302,13 @@ class Settings:
             )
         principal = env.get("EXA_ORCH_PRINCIPAL", "").strip()
         exa_url = _url(env, "EXA_ORCH_EXA_URL", DEFAULT_EXA_URL)
-        arxiv_default = DEFAULT_ARXIV_URL if exa_url == DEFAULT_EXA_URL else f"{exa_url}/arxivxplorer"
+        simulator = _flag(env, "EXA_ORCH_SIMULATOR")
+        arxiv_default = f"{exa_url}/arxivxplorer" if simulator else DEFAULT_ARXIV_URL
         return cls(
             api_key=Secret(key) if key else None,
             db_path=_db_path(env),
             exa_url=exa_url,
+            simulator=simulator,
             arxiv_url=_url(env, "EXA_ORCH_ARXIV_URL", arxiv_default),
             tools=tools,
             max_tasks=_int(env, "EXA_ORCH_MAX_TASKS", 20),
@@ -303,6 +321,7 @@ class Settings:
             max_task_ttl=max_task_ttl,
             principal=principal or local_principal(),
             enabled_tools=_enabled_tools(env, tools),
+            http_max_sessions=_int(env, "EXA_ORCH_HTTP_MAX_SESSIONS", 10_000),
         )
 
     @property
@@ -319,18 +338,19 @@ class Settings:
 
     @property
     def uses_real_exa(self) -> bool:
-        """True when calls go to Exa itself rather than a simulator on loopback."""
-        return self.exa_url == DEFAULT_EXA_URL or "exa.ai" in self.exa_url
+        """True unless a simulator was said to be used (`serve --sim`, EXA_ORCH_SIMULATOR=1): any
+        other URL (Exa, a company's proxy to it) may be Exa and is never sent a made-up key."""
+        return not self.simulator
 
     def require_api_key(self) -> Secret:
-        """The key to send to Exa. A simulator accepts any key, so one is made up for it."""
+        """The key to send to Exa. Only a simulator said to be one is sent a made-up key."""
         if self.api_key:
             return self.api_key
-        if not self.uses_real_exa:
+        if self.simulator:
             return Secret("sim-key")
         raise ConfigError(
             "EXA_API_KEY is not set: exa-orch needs an Exa API key to call Exa",
             hint="Set EXA_API_KEY in the server's environment (get one at dashboard.exa.ai), "
             "or run without a key against the built-in simulator: `exa-orch serve --sim` (or start "
-            "`exa-orch sim` and set EXA_ORCH_EXA_URL to the URL it prints).",
+            "`exa-orch sim` and set the EXA_ORCH_EXA_URL and EXA_ORCH_SIMULATOR=1 lines it prints).",
         )

@@ -77,7 +77,7 @@ async def research_task(ctx: DemoContext) -> None:
     section("a research task on the built-in Exa simulator")
     async with running_sim(SimConfig(speed=50)) as sim:
         print(f"simulator: {sim.url}")
-        settings = Settings.from_env({"EXA_ORCH_EXA_URL": sim.url})
+        settings = Settings.from_env({"EXA_ORCH_EXA_URL": sim.url, "EXA_ORCH_SIMULATOR": "1"})
         async with open_app(settings, ctx.db) as app:
             call = app.run_operation
             created = await call(
@@ -129,7 +129,7 @@ async def winnow_task(ctx: DemoContext) -> None:
 
     section("a qd.winnow task: the best company in each niche of three criteria")
     async with running_sim(SimConfig(speed=50)) as sim:
-        settings = Settings.from_env({"EXA_ORCH_EXA_URL": sim.url})
+        settings = Settings.from_env({"EXA_ORCH_EXA_URL": sim.url, "EXA_ORCH_SIMULATOR": "1"})
         async with open_app(settings, ctx.db) as app:
             created = await app.run_operation("tasks.create", WINNOW)
             print(f"tasks.create   -> {created['taskId']}: qd.winnow over {len(WINNOW_CRITERIA)} criteria")

@@ -80,8 +80,20 @@ class _RedactingFormatter(logging.Formatter):
         return redact(super().format(record))
 
 
+QUIET_LOGGERS = ("httpx",)  # INFO is one line per HTTP request
+
+
+def _quiet_http_clients(level: str) -> None:
+    for name in QUIET_LOGGERS:
+        logging.getLogger(name).setLevel(logging.DEBUG if level == "DEBUG" else logging.WARNING)
+
+
 def configure_logging(level: str = "INFO") -> None:
-    """Send exa-orch's and its libraries' logs to stderr, redacted; idempotent."""
+    """Send exa-orch's and its libraries' logs to stderr, redacted; idempotent.
+
+    httpx logs every request at INFO (`HTTP Request: GET ... "HTTP/1.1 200 OK"`): most of a server's
+    log. It is kept to warnings unless the level is DEBUG (the gateway logs what matters itself)."""
+    _quiet_http_clients(level)
     root = logging.getLogger()
     for handler in root.handlers:
         if getattr(handler, "_exa_orch", False):

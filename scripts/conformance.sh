@@ -52,7 +52,7 @@ wait_for_line() {
 rm -f "$WORK/sim.out" "$WORK/serve.out" "$WORK/conformance.db"*
 "$PY" -m exa_orch sim --port 0 >"$WORK/sim.out" 2>"$WORK/sim.log" & PIDS+=($!)
 SIM_URL=$(wait_for_line "$WORK/sim.out" EXA_ORCH_EXA_URL)
-EXA_ORCH_EXA_URL=$SIM_URL EXA_ORCH_DB=$WORK/conformance.db \
+EXA_ORCH_EXA_URL=$SIM_URL EXA_ORCH_SIMULATOR=1 EXA_ORCH_DB=$WORK/conformance.db \
   "$PY" -m exa_orch serve --http --port 0 >"$WORK/serve.out" 2>"$WORK/serve.log" & PIDS+=($!)
 URL=$(wait_for_line "$WORK/serve.out" EXA_ORCH_MCP_URL)
 echo "simulator $SIM_URL; exa-orch MCP at $URL"

@@ -276,8 +276,27 @@ def test_serve_sim_over_http_needs_no_key_no_second_process_and_no_port(tmp_path
         proc.stdout.close() if proc.stdout else None
     log = (tmp_path / "stderr.log").read_text()
     assert "exa simulator (--sim) on http://127.0.0.1:" in log and "sk-must-not-be-sent" not in log
+    assert "HTTP Request:" not in log  # httpx's line per request is kept out of the server's log
     assert f"db={tmp_path / 'data' / 'exa-orch' / 'workflows.db'} " in log
     assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "stderr.log"]  # nothing in the cwd
+
+
+def test_serve_sim_beyond_loopback_without_a_token_is_refused_before_the_simulator_starts(
+    tmp_path: Path,
+) -> None:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    out = subprocess.run(
+        [sys.executable, "-m", "exa_orch", "serve", "--sim", "--http", "--host", "0.0.0.0", "--port", "0"],
+        env={**env, "XDG_DATA_HOME": str(tmp_path)},
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 1 and out.stdout == "", out
+    assert_clean_error(out.stderr, "CONFIG_ERROR")
+    assert "beyond loopback needs a bearer token" in out.stderr
+    assert "exa simulator" not in out.stderr  # refused first: no simulator was started
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,7 @@ from exa_orch import config
 from exa_orch.cli import build_parser
 from exa_orch.cli_help import HELP, settings_variables
 
-COMMANDS = [[], ["serve"], ["sim"], ["db"], ["db", "migrate"], ["sql"], ["view"], ["tasks"]]
+COMMANDS = [[], ["serve"], ["sim"], ["eval"], ["db"], ["db", "migrate"], ["sql"], ["view"], ["tasks"]]
 
 
 def help_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:
@@ -29,7 +29,7 @@ def test_each_help_says_what_the_command_does_shows_an_example_and_its_variables
     assert spec.description.splitlines()[0] in text
     examples = text.split("examples:\n", 1)[1]
     assert re.match(r"\s+(\S+=\S+ )?exa-orch ", examples), examples
-    if argv != ["sim"]:
+    if argv not in (["sim"], ["eval"]):
         assert "EXA_ORCH_DB" in text.split("environment", 1)[1]
 
 

@@ -20,11 +20,30 @@ def test_defaults_when_environment_is_empty() -> None:
     assert (settings.max_tasks, settings.concurrency, settings.tools) == (20, 3, "manage_websets")
 
 
-def test_simulator_url_moves_the_arxiv_url_with_it() -> None:
-    settings = Settings.from_env({"EXA_ORCH_EXA_URL": "http://127.0.0.1:9999/"})
+def test_a_simulator_said_to_be_one_moves_the_arxiv_url_with_it() -> None:
+    env = {"EXA_ORCH_EXA_URL": "http://127.0.0.1:9999/", "EXA_ORCH_SIMULATOR": "1"}
+    settings = Settings.from_env(env)
     assert settings.exa_url == "http://127.0.0.1:9999"
     assert settings.arxiv_url == "http://127.0.0.1:9999/arxivxplorer"
-    assert not settings.uses_real_exa
+    assert settings.simulator and not settings.uses_real_exa
+
+
+@pytest.mark.parametrize(
+    "url", ["http://127.0.0.1:9999", "https://exa-proxy.corp.example", "http://localhost:8080/exa"]
+)
+def test_a_url_alone_is_never_taken_for_a_simulator_and_no_key_is_made_up_for_it(url: str) -> None:
+    settings = Settings.from_env({"EXA_ORCH_EXA_URL": url})
+    assert settings.uses_real_exa and not settings.simulator
+    assert settings.arxiv_url == DEFAULT_ARXIV_URL  # a proxy to Exa says nothing about ArXiv Xplorer
+    with pytest.raises(ConfigError, match="EXA_API_KEY"):
+        settings.require_api_key()
+
+
+def test_the_simulator_setting_takes_only_yes_or_no() -> None:
+    assert Settings.from_env({"EXA_ORCH_SIMULATOR": "0"}).simulator is False
+    assert Settings.from_env({"EXA_ORCH_SIMULATOR": "true"}).simulator is True
+    with pytest.raises(ConfigError, match="EXA_ORCH_SIMULATOR"):
+        Settings.from_env({"EXA_ORCH_SIMULATOR": "maybe"})
 
 
 def test_missing_key_against_real_exa_names_the_variable_and_the_simulator() -> None:
@@ -36,7 +55,7 @@ def test_missing_key_against_real_exa_names_the_variable_and_the_simulator() -> 
 
 
 def test_simulator_needs_no_key() -> None:
-    settings = Settings.from_env({"EXA_ORCH_EXA_URL": "http://127.0.0.1:1"})
+    settings = Settings.from_env({"EXA_ORCH_EXA_URL": "http://127.0.0.1:1", "EXA_ORCH_SIMULATOR": "1"})
     assert settings.require_api_key().reveal()
 
 

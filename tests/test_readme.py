@@ -25,7 +25,8 @@ ROW = re.compile(r"^\| `(EXA_[A-Z_]+)` \| (.*) \| (.*) \|$")
 FIELDS = {
     "EXA_API_KEY": "api_key",
     "EXA_ORCH_EXA_URL": "exa_url",
-    "EXA_ORCH_ARXIV_URL": None,  # its default depends on EXA_ORCH_EXA_URL; checked below
+    "EXA_ORCH_SIMULATOR": None,  # a flag: 0 (real Exa) by default; checked below
+    "EXA_ORCH_ARXIV_URL": None,  # its default depends on EXA_ORCH_SIMULATOR; checked below
     "EXA_ORCH_DB": None,  # its default is a per-user directory; checked below
     "EXA_ORCH_TOOLS": "tools",
     "EXA_ORCH_MAX_TASKS": "max_tasks",
@@ -39,6 +40,7 @@ FIELDS = {
     "EXA_ORCH_MAX_TASK_TTL": "max_task_ttl",
     "EXA_ORCH_PRINCIPAL": None,  # defaults to user:<login>, which depends on who runs it
     "EXA_ORCH_ENABLED_TOOLS": None,  # None (all of the profile's tools) has no plain default to compare
+    "EXA_ORCH_HTTP_MAX_SESSIONS": "http_max_sessions",
     loader.ENV_VAR: None,
 }
 
@@ -103,7 +105,11 @@ def test_the_table_defaults_are_the_code_defaults() -> None:
     arxiv = table()["EXA_ORCH_ARXIV_URL"]
     assert f"`{DEFAULT_ARXIV_URL}`" in arxiv and "/arxivxplorer" in arxiv
     assert defaults.arxiv_url == DEFAULT_ARXIV_URL
-    assert Settings.from_env({"EXA_ORCH_EXA_URL": "http://127.0.0.1:9"}).arxiv_url.endswith("/arxivxplorer")
+    assert table()["EXA_ORCH_SIMULATOR"] == "`0` (real Exa)" and not defaults.simulator
+    sim = Settings.from_env({"EXA_ORCH_EXA_URL": "http://127.0.0.1:9", "EXA_ORCH_SIMULATOR": "1"})
+    assert sim.arxiv_url.endswith("/arxivxplorer")
+    # A URL alone never makes a simulator (a company's proxy to Exa): the real ArXiv Xplorer.
+    assert Settings.from_env({"EXA_ORCH_EXA_URL": "http://127.0.0.1:9"}).arxiv_url == DEFAULT_ARXIV_URL
 
 
 def test_every_cli_flag_and_subcommand_is_in_the_readme() -> None:

@@ -30,6 +30,7 @@ async def running_client(sim_url: str, tmp_path: Path, **kw: Any) -> AsyncIterat
     stderr goes to tmp_path/child-stderr.log."""
     env = {
         "EXA_ORCH_EXA_URL": sim_url,
+        "EXA_ORCH_SIMULATOR": "1",
         "EXA_ORCH_DB": str(tmp_path / "workflows.db"),
         "EXA_ORCH_EXTRA_WORKFLOWS": STOP_WORKFLOWS,
         "EXA_ORCH_LOG_LEVEL": "DEBUG",

@@ -48,6 +48,7 @@ def server_env(sim_url: str | None, db: Path, **extra: str) -> dict[str, str]:
     env.update({"EXA_ORCH_DB": str(db), "EXA_ORCH_LOG_LEVEL": "INFO", "PYTHONPATH": str(REPO)})
     if sim_url is not None:
         env["EXA_ORCH_EXA_URL"] = sim_url
+        env["EXA_ORCH_SIMULATOR"] = "1"
     env.update(extra)
     return env
 

@@ -6,7 +6,7 @@ operations of the app's registry, serves them as tools of an `ExaOrchServer` sub
 `install_tasks` run them exactly as it runs `manage_websets` calls: durable tasks in the store.
 
     .venv/bin/python -m tests.mcp.tasks_conformance --run   # sim + server + the 7 tasks-* scenarios
-    .venv/bin/python -m tests.mcp.tasks_conformance --port 0  # only serve (EXA_ORCH_EXA_URL = a sim)
+    .venv/bin/python -m tests.mcp.tasks_conformance --port 0  # only serve (EXA_ORCH_EXA_URL = a sim, EXA_ORCH_SIMULATOR=1)
 
 `--run` needs Node 22 and the 0.2.0-alpha suite under $CONFORMANCE_DIR (default
 /tmp/exa-orch-conformance), which `scripts/conformance.sh --tasks` installs from npm.
@@ -186,6 +186,7 @@ async def run_suite(db: Path) -> int:
         return 2
     with SimThread(SimConfig(speed=100.0)) as sim:
         os.environ["EXA_ORCH_EXA_URL"] = sim.url
+        os.environ["EXA_ORCH_SIMULATOR"] = "1"
         ready, stop, urls = asyncio.Event(), asyncio.Event(), []
         server = asyncio.create_task(serve(0, db, ready, urls, stop))
         await ready.wait()

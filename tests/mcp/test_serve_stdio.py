@@ -17,6 +17,8 @@ import jsonschema
 import pytest
 
 from exa_orch.mcp.toolhost import TOOLHOST_TOOLS
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import SimThread
 from tests.mcp.conftest import call, result_json, server_env, stdio_session, tools_list_bytes
 
 pytestmark = pytest.mark.slow
@@ -143,6 +145,19 @@ def test_missing_key_for_real_exa_starts_and_says_so(tmp_path: Path) -> None:
     assert proc.returncode == 0
     assert "EXA_API_KEY is not set" in proc.stderr
     assert proc.stdout == ""
+
+
+async def test_a_url_not_said_to_be_a_simulator_is_never_sent_a_made_up_key(tmp_path: Path) -> None:
+    """Issue 29: any EXA_ORCH_EXA_URL (a company's proxy to Exa) without EXA_ORCH_SIMULATOR=1 and
+    without a key: the call answers CONFIG_ERROR and nothing at all reaches that URL."""
+    with SimThread(SimConfig(speed=100.0)) as sim:
+        async with stdio_session(sim.url, tmp_path, EXA_ORCH_SIMULATOR="0") as client:
+            args = {"operation": "exa.search", "args": {"query": "battery startups"}}
+            result = await client.call_tool("manage_websets", args)
+        sent = [e for e in sim.log() if e["family"] != "admin"]
+    assert result.is_error and result_json(result)["code"] == "CONFIG_ERROR", result_json(result)
+    assert "EXA_API_KEY" in result_json(result)["message"]
+    assert sent == []
 
 
 def _spawn(sim_url: str, tmp_path: Path, **env: str) -> subprocess.Popen[bytes]:

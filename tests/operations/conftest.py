@@ -32,7 +32,9 @@ class Ops:
 
 @pytest.fixture
 async def ops(sim: SimHandle) -> AsyncIterator[Ops]:
-    settings = Settings(exa_url=sim.url, arxiv_url=f"{sim.url}/arxivxplorer", rps=1000, concurrency=8)
+    settings = Settings(
+        exa_url=sim.url, simulator=True, arxiv_url=f"{sim.url}/arxivxplorer", rps=1000, concurrency=8
+    )
     async with Gateway(settings) as gw:
         harness = Ops(default_registry(), OpContext(gateway=gw, settings=settings), sim)
 

@@ -100,7 +100,7 @@ class LaggingRead(LoseFirstAnswer):
 
 
 async def lossy_ops(sim: SimHandle, inner: httpx.AsyncBaseTransport) -> AsyncIterator[Ops]:
-    settings = Settings(exa_url=sim.url, rps=1000)
+    settings = Settings(exa_url=sim.url, simulator=True, rps=1000)
     async with Gateway(settings, inner=inner) as gw:
         yield Ops(default_registry(), OpContext(gateway=gw, settings=settings), sim)
 

@@ -53,6 +53,7 @@ class HttpServer:
             {
                 "EXA_ORCH_DB": db,
                 "EXA_ORCH_EXA_URL": sim_url,
+                "EXA_ORCH_SIMULATOR": "1",
                 "EXA_ORCH_RPS": "200",
                 "EXA_ORCH_MAX_TASKS": "8",
                 "PYTHONPATH": str(ROOT),

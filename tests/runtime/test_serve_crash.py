@@ -40,6 +40,7 @@ class Server:
             {
                 "EXA_ORCH_DB": str(db),
                 "EXA_ORCH_EXA_URL": sim_url,
+                "EXA_ORCH_SIMULATOR": "1",
                 "EXA_ORCH_EXTRA_WORKFLOWS": WORKFLOWS_ENV,
                 "PYTHONPATH": str(ROOT),
                 **extra_env,

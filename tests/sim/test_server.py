@@ -95,6 +95,7 @@ def test_cli_prints_its_url_serves_and_stops_cleanly_on_sigterm() -> None:
             assert proc.stdout is not None
             line = proc.stdout.readline().strip()
             assert line.startswith("EXA_ORCH_EXA_URL=http://127.0.0.1:")
+            assert proc.stdout.readline().strip() == "EXA_ORCH_SIMULATOR=1"  # said, never guessed
             url = line.split("=", 1)[1]
             deadline = time.monotonic() + 20
             while True:  # the port is bound before uvicorn accepts; poll with a deadline

@@ -1,0 +1,168 @@
+"""The simulator's account kept in a file, so a simulator restarted beside the same data has it all.
+
+Exa keeps a user's websets, items, searches, enrichments, monitors, imports, webhooks, events and
+agent runs whatever happens to the process that asked for them. `exa-orch serve --sim` runs the
+simulator inside the server: without this file a `kill -9` of the server took the simulator's
+objects with it, and a resumed task met 404s for the webset it had made (issue 29).
+
+Contract:
+- `AccountFile(path)` saves, before every answer to a request leaves the simulator (`SimApp`
+  calls `save_if_changed` on `http.response.start`), what the request may have changed: every
+  family's state (`ctx.extras`), the id generator's position and the simulated clock. A client
+  therefore never sees an object the file does not hold. The write is atomic (a temporary file
+  renamed over the old one); a `kill -9` leaves the last saved account.
+- `restore(ctx)` (at start-up) puts a saved account back: the families' objects, the ids, and
+  the clock, moved on by the wall time the simulator was down (Exa kept working meanwhile).
+- The file names the world it was made in (`world_fingerprint`: the seed and every entity). A
+  different world (another seed, a changed world file) starts a fresh account: the old file is
+  kept as `<name>.old` and replaced at the first save. A file that cannot be read (another
+  version's records, a truncated file) is treated the same way, with a warning.
+- The world itself, the counters and the fault settings are never saved: the world is rebuilt from
+  its seed, the counters and faults belong to one run of the simulator.
+- The file is a pickle: it is written and read only by the simulator of the user who owns the
+  database beside it (the same trust as the database itself). Nothing else may point it at a file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import logging
+import os
+import pickle
+import time
+from pathlib import Path
+from typing import Any
+
+from exa_orch.sim.context import SimContext
+
+logger = logging.getLogger(__name__)
+
+FORMAT = 1  # bump when saved records change shape: an older file then starts a fresh account
+_NOT_SAVED = ("public_prefixes",)  # ctx.extras keys that are wiring, not account state
+
+
+def world_fingerprint(world: Any) -> str:
+    """A digest of the seed and every entity of `world`: equal exactly when the world is the same."""
+    digest = hashlib.sha256(f"seed={world.seed}\n".encode())
+    for entity in world.entities:
+        digest.update(
+            f"{entity.id}\x1f{entity.kind}\x1f{entity.url}\x1f{entity.title}\x1f{entity.text}\n".encode()
+        )
+    return digest.hexdigest()
+
+
+class _Pickler(pickle.Pickler):
+    """Saves references to the context and to world entities, not copies of them."""
+
+    def __init__(self, file: io.BytesIO, ctx: SimContext) -> None:
+        super().__init__(file, protocol=pickle.HIGHEST_PROTOCOL)
+        self._ctx = ctx
+
+    def persistent_id(self, obj: Any) -> Any:
+        if obj is self._ctx:
+            return ("ctx",)
+        if obj is self._ctx.world:
+            return ("world",)
+        entity_id = getattr(obj, "id", None)
+        if isinstance(entity_id, str) and type(obj).__name__ == "Entity":
+            if self._ctx.world is not None and self._ctx.world.by_id(entity_id) is obj:
+                return ("entity", entity_id)
+        return None
+
+
+class _Unpickler(pickle.Unpickler):
+    def __init__(self, file: io.BytesIO, ctx: SimContext) -> None:
+        super().__init__(file)
+        self._ctx = ctx
+
+    def persistent_load(self, pid: Any) -> Any:
+        kind = pid[0]
+        if kind == "ctx":
+            return self._ctx
+        if kind == "world":
+            return self._ctx.world
+        if kind == "entity":
+            entity = self._ctx.world.by_id(pid[1])
+            if entity is None:
+                raise pickle.UnpicklingError(f"entity {pid[1]!r} is not in this world")
+            return entity
+        raise pickle.UnpicklingError(f"unknown reference {pid!r}")
+
+
+class AccountFile:
+    """One simulator's account on disk (see the module docstring)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._fingerprint = ""
+        self._last: bytes | None = None
+
+    def restore(self, ctx: SimContext) -> bool:
+        """Load the saved account into `ctx` (built for the same world); False when there is none
+        to load (no file, another world, an unreadable file), which leaves `ctx` fresh."""
+        self._fingerprint = world_fingerprint(ctx.world)
+        try:
+            raw = self.path.read_bytes()
+        except FileNotFoundError:
+            return False
+        try:
+            stream = io.BytesIO(raw)
+            header = pickle.load(stream)
+            if header.get("format") != FORMAT or header.get("world") != self._fingerprint:
+                logger.info(
+                    "simulator account %s was made in another world (or version): starting a fresh "
+                    "account, the old one is kept as %s.old",
+                    self.path,
+                    self.path.name,
+                )
+                self._set_aside()
+                return False
+            body = raw[stream.tell() :]
+            ids, extras = _Unpickler(io.BytesIO(body), ctx).load()
+        except Exception as exc:  # noqa: BLE001 - any unreadable file starts a fresh account
+            logger.warning(
+                "simulator account %s cannot be read (%s): starting a fresh account, the old one is "
+                "kept as %s.old",
+                self.path,
+                type(exc).__name__,
+                self.path.name,
+            )
+            self._set_aside()
+            return False
+        ctx.extras.update(extras)
+        ctx.ids._rng.setstate(ids)
+        down = max(0.0, time.time() - header["saved_wall"])
+        ctx.clock.advance(max(0.0, header["now"] + down * ctx.clock.speed - ctx.clock.now()))
+        self._last = body
+        logger.info("simulator account restored from %s", self.path)
+        return True
+
+    def _set_aside(self) -> None:
+        try:
+            os.replace(self.path, self.path.with_name(self.path.name + ".old"))
+        except OSError:
+            pass
+
+    def save_if_changed(self, ctx: SimContext) -> None:
+        """Write the account when it differs from the last one written (atomically)."""
+        extras = {k: v for k, v in ctx.extras.items() if k not in _NOT_SAVED}
+        out = io.BytesIO()
+        _Pickler(out, ctx).dump((ctx.ids._rng.getstate(), extras))
+        body = out.getvalue()
+        if body == self._last:
+            return  # nothing changed (the clock alone is saved with the next change)
+        header = {
+            "format": FORMAT,
+            "world": self._fingerprint or world_fingerprint(ctx.world),
+            "now": ctx.clock.now(),
+            "saved_wall": time.time(),
+        }
+        self._write(pickle.dumps(header, protocol=pickle.HIGHEST_PROTOCOL) + body)
+        self._last = body
+
+    def _write(self, data: bytes) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
+        tmp.write_bytes(data)
+        os.replace(tmp, self.path)
