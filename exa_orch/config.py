@@ -3,7 +3,7 @@
 | variable              | meaning                                                   | default          |
 |-----------------------|-----------------------------------------------------------|------------------|
 | EXA_API_KEY           | Exa API key; required unless EXA_ORCH_SIMULATOR=1         | -                |
-| EXA_ORCH_DB           | the SQLite file (or --db)                                 | workflows.db in the per-user data directory (`default_db_path()`) |
+| EXA_ORCH_DB           | the SQLite file, or a postgresql:// URL (or --db)         | workflows.db in the per-user data directory (`default_db_path()`) |
 | EXA_ORCH_EXA_URL      | Exa's base URL (a proxy, or `exa-orch sim`'s URL)         | https://api.exa.ai |
 | EXA_ORCH_SIMULATOR    | 1: EXA_ORCH_EXA_URL is an `exa-orch sim` (no key needed)  | 0 (real Exa)     |
 | EXA_ORCH_ARXIV_URL    | ArXiv Xplorer base URL for papers.search                  | the sim's /arxivxplorer when EXA_ORCH_SIMULATOR=1, else https://search.arxivxplorer.com |

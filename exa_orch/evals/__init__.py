@@ -29,7 +29,7 @@ Json = dict[str, Any]
 
 WORLDS = Path(__file__).parent / "worlds"
 BASELINE = Path(__file__).parent / "baseline.json"
-PROFILES: dict[str, list[str]] = {"short": ["hard-real.json"]}  # full: every world in WORLDS
+PROFILES: dict[str, list[str]] = {"short": ["hard-real.json", "held-out.json"]}  # full: every world in WORLDS
 MAX_F1_DROP = 0.05
 
 

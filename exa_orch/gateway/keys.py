@@ -22,12 +22,12 @@ from exa_orch.errors import InvalidParams
 from exa_orch.gateway.errors import MissingApiKey
 from exa_orch.log import register_secret
 
-MAX_KEY_CHARS = 512  # an Exa key is a UUID; anything far longer is a paste gone wrong
+MIN_KEY_CHARS, MAX_KEY_CHARS = 8, 512  # an Exa key is a UUID; far shorter or longer is a slip
 
 
 class ApiKeys:
-    """The operator's key and each principal's own (see the module doc). Thread-safe: the key page
-    may run its handler on another loop."""
+    """The operator's key and each principal's own (see the module doc). Guarded by a lock, so a
+    face that takes keys on another thread stays safe (the key page runs on the server's loop)."""
 
     def __init__(self, operator: Secret | None) -> None:
         if operator is not None:
@@ -65,9 +65,12 @@ class ApiKeys:
         key = key.strip()
         if not key:
             raise InvalidParams("the Exa API key is empty", fields=["apiKey"])
-        if len(key) > MAX_KEY_CHARS or any(c.isspace() or not c.isprintable() for c in key):
+        if not MIN_KEY_CHARS <= len(key) <= MAX_KEY_CHARS or any(
+            c.isspace() or not c.isprintable() for c in key
+        ):
             raise InvalidParams(
-                "that is not an Exa API key (it has spaces, control characters or is far too long)",
+                "that is not an Exa API key (it has spaces or control characters, or is far too short "
+                "or too long)",
                 hint="Paste the key exactly as dashboard.exa.ai shows it.",
                 fields=["apiKey"],
             )

@@ -28,7 +28,10 @@ Json = dict[str, Any]
 class TaskArgs(BaseModel):
     """Args of a research task: camelCase on the wire, unknown fields refused (a typo is an error)."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+    # Built on first use, not at import (a cold start builds none: bench/startup.py).
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="forbid", defer_build=True
+    )
 
 
 ENTITY_TYPES = ("company", "person", "article", "research_paper", "custom")
@@ -37,7 +40,7 @@ ENTITY_TYPES = ("company", "person", "article", "research_paper", "custom")
 class EntityArg(BaseModel):
     """{type: company | person | article | research_paper | custom, description?}, checked at tasks.create."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(extra="allow", defer_build=True)
     type: str = Field(min_length=1)
     description: str | None = None
 

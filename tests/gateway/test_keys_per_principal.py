@@ -99,7 +99,7 @@ async def test_a_refusal_of_an_old_key_does_not_drop_the_new_one(strict_sim: Sim
 
 def test_a_given_key_must_look_like_one() -> None:
     gw = Gateway(Settings(exa_url=DEFAULT_EXA_URL), key_required=False)
-    for bad in ("", "   ", "two words", "x" * 600, "tab\tkey"):
+    for bad in ("", "   ", "two words", "x" * 600, "tab\tkey", "short"):
         with pytest.raises(InvalidParams):
             gw.give_api_key("token:alice", bad)
     assert not gw.has_key_for("token:alice")
