@@ -30,9 +30,9 @@ from exa_orch.errors import (
 from exa_orch.gateway.marks import CREATE_MARK, new_key
 from exa_orch.gateway.paths import route_safe
 
-from ._http import WEBSETS, request, segment
+from ._http import WEBSETS, Rest, request, segment
 from .context import OpContext
-from .registry import Operation
+from .registry import CreateKey, Operation, Registry
 
 logger = logging.getLogger("exa_orch.operations")
 
@@ -182,9 +182,6 @@ def create_op(
     Its key is the caller's `externalId` (`by_external_id`, webset creates) or `metadata[exaOrchKey]`,
     else a new one exa-orch adds to the body (and so to the answer).
     """
-    from ._http import Rest
-    from .registry import CreateKey, Operation
-
     rest = Rest("POST", path)
 
     async def handler(args: Any, ctx: OpContext) -> Json:
@@ -218,10 +215,10 @@ def create_op(
     return Operation(name, model, handler, summary, plan=rest.plan, create_key=key_arg, **kw)
 
 
-def declared_op(registry: Any, name: str) -> Operation | None:
-    """The registered operation `name`, or None (no registry in the services: the composition root
-    always puts one there; without it a create runs unkeyed, as a plain call would)."""
-    return registry.get(name) if registry is not None and name in registry else None
+def declared_op(registry: Registry, name: str) -> Operation | None:
+    """The registered operation `name`, or None when `registry` has none of that name (dispatch
+    then answers UnknownOperation; nothing is keyed)."""
+    return registry.get(name) if name in registry else None
 
 
 def mark_create(op: Operation | None, call_args: dict[str, Any], key: str) -> str | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Literal
 
 import httpx
@@ -15,6 +16,7 @@ from ._http import Rest, raise_for_status, request
 from .context import OpContext
 from .models import Args
 from .registry import Operation
+from .urls import WebUrl
 
 Contents = bool | dict[str, Any]
 
@@ -74,13 +76,13 @@ class SearchArgs(Filters):
 
 
 class FindSimilarArgs(Filters):
-    url: str = Field(min_length=1)
+    url: WebUrl = Field(min_length=1)
     exclude_source_domain: bool | None = None
 
 
 class GetContentsArgs(ContentsOptions):
-    urls: list[str] | None = None
-    """page URLs (or use ids)"""
+    urls: list[WebUrl] | None = None
+    """page URLs, http or https (or use ids)"""
     ids: list[str] | None = None
     """result ids from exa.search"""
 
@@ -112,9 +114,11 @@ class _NoStream(Rest):
         return out
 
 
-def _op(name: str, model: type[Args], path: str, summary: str, project: Any) -> Operation:
+def _op(
+    name: str, model: type[Args], path: str, summary: str, project: Callable[[pj.Json], pj.Json]
+) -> Operation:
     rest = _NoStream("POST", path)
-    return Operation(name, model, rest.send, summary, project=lambda r, a: project(r), plan=rest.plan)
+    return Operation(name, model, rest.send, summary, project=pj.one(project), plan=rest.plan)
 
 
 _ANSWER = Rest("POST", "/answer")
@@ -186,5 +190,5 @@ OPERATIONS: list[Operation] = [
     _op("exa.getContents", GetContentsArgs, "/contents", "Get the contents (text, highlights, summary) of URLs.",
         pj.search_results),
     Operation("exa.answer", AnswerArgs, answer, "Answer a question with citations (stream: true sends the "
-              "answer's chunks as progress messages).", project=lambda r, a: _project_answer(r), plan=_ANSWER.plan),
+              "answer's chunks as progress messages).", project=pj.one(_project_answer), plan=_ANSWER.plan),
 ]  # fmt: skip
