@@ -29,6 +29,7 @@ from exa_orch.errors import InvalidParams, StoreError
 from exa_orch.runtime import Principal
 from exa_orch.store import Backend, backend_for
 from exa_orch.store.backend import ReadOnly
+from exa_orch.store.records import TaskStatus
 
 # `task_<uuid4>` is what the store makes; anything else in a URL is refused before any query.
 TASK_ID = re.compile(r"task_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -39,6 +40,20 @@ DOCUMENT = 64_000  # characters of a result or partial result shown on a task's 
 MAX_EVENTS = 200
 MAX_ELITES = 500
 SUMMARIES_KEPT = 64  # partial-result summaries a ViewDB remembers (one per task page open)
+READ_WHOLE = 2_000_000  # characters of a finished result read whole, to draw its items as a table
+TITLE = 300  # characters of a task's title read from its args
+# Every status a task can have, in lifecycle order: what the status filters offer.
+STATUSES: tuple[str, ...] = tuple(s.value for s in TaskStatus)
+# The arg a person would recognise a task by, first found wins: a research question or query, a
+# thesis, an agent's instructions, the first of convergent.search's queries, an operation task's
+# own query, else the operation it runs (and on what id). Cut in SQL, so a 20 KB prompt costs the list TITLE chars.
+TITLE_SQL = (
+    "substr(coalesce(json_extract(args, '$.query'), json_extract(args, '$.thesis'),"
+    " json_extract(args, '$.instructions'), json_extract(args, '$.queries[0]'),"
+    " json_extract(args, '$.args.query'), json_extract(args, '$.args.instructions'),"
+    " json_extract(args, '$.operation') || coalesce(' ' || json_extract(args, '$.args.id'), '')),"
+    f" 1, {TITLE})"
+)
 
 
 @dataclass(frozen=True)
@@ -96,6 +111,36 @@ def age_text(seconds: float | None) -> str:
     if s < 86400:
         return f"{s // 3600}h {s % 3600 // 60:02d}m"
     return f"{s // 86400}d {s % 86400 // 3600}h"
+
+
+def number(value: Any) -> Any:
+    """A whole float as an int (`33.0` -> `33`), anything else as it is: progress counts come back
+    from JSON as floats when a workflow reported them so."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _like(text: str) -> str:
+    """`text` as a case-blind LIKE pattern matching it anywhere (`%` and `_` taken literally)."""
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _between(start: str | None, end: str | None) -> float | None:
+    """Seconds from one store stamp to another; None if either is missing or odd."""
+    if not start or not end:
+        return None
+    try:
+        until = datetime.fromisoformat(end.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return age_seconds(start, until)
+
+
+def _title(text: Any) -> str:
+    """A task's title on one line: whitespace runs folded to one space."""
+    return " ".join(str(text).split()) if text is not None else ""
 
 
 def _json(text: str | None) -> Any:
@@ -200,38 +245,72 @@ class ViewDB:
         )
 
     async def tasks(
-        self, viewer: Viewer, limit: int = 200, status: str | None = None
+        self,
+        viewer: Viewer,
+        limit: int = 200,
+        status: str | None = None,
+        *,
+        type: str | None = None,
+        text: str | None = None,
     ) -> list[dict[str, Any]]:
-        """The newest `limit` tasks `viewer` may see, unfinished ones first, as dicts for a list view."""
+        """The newest `limit` tasks `viewer` may see, unfinished ones first, as dicts for a list view;
+        only those of `status` and `type` when given, and whose title or id holds `text` (any case)."""
         owner = ", owner" if self.has_owner else ""
         seen, params = viewer.owner_filter(self._owner)
-        where = f"WHERE {seen}" + (" AND status = ?" if status else "")
+        where, args = [seen], list(params)
+        if status:
+            where.append("status = ?")
+            args.append(status)
+        if type:
+            where.append("type = ?")
+            args.append(type)
+        if text:
+            where.append(f"(lower({TITLE_SQL}) LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')")
+            args += [_like(text), _like(text)]
         rows = await self._rows(
             f"SELECT id, type, status, progress, created_at, updated_at, step_count, cancel_requested,"
-            f" json_extract(error, '$.message') AS error_message{owner} FROM tasks {where}"
+            f" {TITLE_SQL} AS title, json_extract(error, '$.code') AS error_code,"
+            f" json_extract(error, '$.message') AS error_message{owner} FROM tasks"
+            f" WHERE {' AND '.join(where)}"
             " ORDER BY status IN ('completed', 'failed', 'cancelled'), created_at DESC LIMIT ?",
-            (*params, status, limit) if status else (*params, limit),
+            (*args, limit),
         )
         now = _now()
         return [self._task_summary(r, now) for r in rows]
 
+    async def task_types(self, viewer: Viewer) -> list[str]:
+        """The task types among `viewer`'s tasks, sorted: what the type filter offers."""
+        seen, params = viewer.owner_filter(self._owner)
+        rows = await self._rows(f"SELECT DISTINCT type FROM tasks WHERE {seen} ORDER BY type", params)
+        return [str(r["type"]) for r in rows]
+
     def _task_summary(self, row: dict[str, Any], now: datetime) -> dict[str, Any]:
         progress = _json(row.pop("progress"))
         progress = progress if isinstance(progress, dict) else {}
-        completed, total = progress.get("completed"), progress.get("total")
+        completed, total = number(progress.get("completed")), number(progress.get("total"))
         fraction = None
         if isinstance(completed, int | float) and isinstance(total, int | float) and total > 0:
             fraction = max(0.0, min(1.0, completed / total))
         if row["status"] == "completed":
             fraction = 1.0
+        elif row["status"] in ("failed", "cancelled"):
+            fraction = None  # a bar stopped half-way reads as still running; the status says it all
+        finished = row["status"] in ("completed", "failed", "cancelled")
+        # A finished task's last write is its terminal transition: that is when it ended.
+        ended = row["updated_at"] if finished else None
+        started = age_seconds(row["created_at"], now)
         row.update(
             phase=progress.get("step"),
             completed=completed,
             total=total,
             message=progress.get("message"),
             fraction=fraction,
-            age=age_seconds(row["created_at"], now),
+            age=started,
+            ended_at=ended,
+            duration=_between(row["created_at"], ended) if ended else started,
             owner=row.get("owner"),
+            title=_title(row.get("title")),
+            error_code=row.get("error_code"),
         )
         return row
 
@@ -249,6 +328,7 @@ class ViewDB:
             f" error, substr(args, 1, {DOCUMENT}) AS args, length(args) AS args_size,"
             f" substr(partial_result, 1, {DOCUMENT}) AS partial, length(partial_result) AS partial_size,"
             f" substr(result, 1, {DOCUMENT}) AS result, length(result) AS result_size,"
+            f" {TITLE_SQL} AS title, json_extract(error, '$.code') AS error_code,"
             f" json_extract(error, '$.message') AS error_message{owner}"
             f" FROM tasks WHERE id = ? AND {seen}",
             (task_id, *params),
@@ -286,13 +366,33 @@ class ViewDB:
             elif kind == "object":
                 text = f"{{{shown} keys}}"
             elif kind == "null":
-                text = "null"
+                text = "none"
             elif kind in ("true", "false"):  # SQLite's names; PostgreSQL's 'boolean' shows its value
-                text = kind
+                text = "yes" if kind == "true" else "no"
+            elif kind == "boolean":
+                text = "yes" if str(shown) == "true" else "no"
             else:
                 text = str(shown)
             lines.append((str(row["key"])[:80], text))
         return lines
+
+    async def whole_result(self, task_id: str) -> Any:
+        """A task's result decoded, if it is at most READ_WHOLE characters (else None): what the
+        task page draws its items from. Ask only after `task` answered for the viewer."""
+        rows = await self._rows(
+            f"SELECT result FROM tasks WHERE id = ? AND length(result) <= {READ_WHOLE}",
+            (check_task_id(task_id),),
+        )
+        return _json(rows[0]["result"]) if rows else None
+
+    async def task_runs(self, task_id: str) -> list[dict[str, Any]]:
+        """The archive runs a task filed (one, once it ended), newest first. Ask only after `task`
+        answered for the viewer: a run is its task's owner's."""
+        return await self._rows(
+            "SELECT r.id, r.workflow_id, r.status, r.fitness, w.name AS workflow_name FROM workflow_runs r"
+            " JOIN workflows w ON w.id = r.workflow_id WHERE r.task_id = ? ORDER BY r.id DESC LIMIT 10",
+            (check_task_id(task_id),),
+        )
 
     async def steps(self, task_id: str) -> list[dict[str, Any]]:
         """A task's checkpoints in save order, each with its size and a preview of its result."""
@@ -365,6 +465,8 @@ class ViewDB:
         seen, params = viewer.owner_filter(self._run_owner)
         rows = await self._rows(
             "SELECT r.*, w.name AS workflow_name, w.archetype,"
+            # A run filed before its criteria were kept in its metrics: its task's, while it lasts.
+            " (SELECT json_extract(t.args, '$.criteria') FROM tasks t WHERE t.id = r.task_id) AS task_criteria,"
             " w.coord_scope || ',' || w.coord_domain_structure || ',' || w.coord_evidence_type || ','"
             " || w.coord_time_horizon || ',' || w.coord_fidelity AS cell"
             f" FROM workflow_runs r JOIN workflows w ON w.id = r.workflow_id WHERE r.id = ? AND {seen}",
@@ -375,6 +477,16 @@ class ViewDB:
         run = rows[0]
         metrics = _json(run.pop("metrics"))
         run["metrics"] = metrics if isinstance(metrics, dict) else {}
+        criteria = run["metrics"].get("criteria")
+        if not isinstance(criteria, list):
+            given = _json(run.pop("task_criteria"))
+            criteria = (
+                [c.get("description") for c in given if isinstance(c, dict)]
+                if isinstance(given, list)
+                else []
+            )
+        run.pop("task_criteria", None)
+        run["criteria"] = [str(c) for c in criteria if c is not None]
         return run
 
     async def elites(self, run_id: int, limit: int = MAX_ELITES) -> list[dict[str, Any]]:

@@ -57,11 +57,17 @@ async def test_a_winnow_task_files_one_run_with_its_metrics_and_elites(
         quality["stringency"],
         1,
     )
-    assert json.loads(run["metrics"]) == {
+    metrics = json.loads(run["metrics"])
+    stats = metrics.pop("roundStats")
+    assert metrics == {
         "eliteChange": [1.0, 0.0],
         "timedOut": False,
         "totalDuration": result["totalDuration"],
+        "criteria": [c["description"] for c in ARGS["criteria"]],  # the run page's grid axes
     }
+    assert [(s["itemCount"], s["elites"], s["nicheDistribution"]) for s in stats] == [
+        (r["itemCount"], len(r["elites"]), r["nicheDistribution"]) for r in result["rounds"]
+    ]
     filed = rows(db, "SELECT * FROM qd_elites WHERE run_id = ? ORDER BY id", run["id"])
     assert [(e["niche"], e["fitness"], json.loads(e["criteria_vector"]), e["item_id"]) for e in filed] == [
         (e["niche"], e["fitnessScore"], e["criteriaVector"], e["item"]["id"]) for e in result["finalElites"]
