@@ -25,7 +25,7 @@ from pydantic import BaseModel
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from exa_orch.runtime import Supervisor, TaskContext, WorkflowRegistry, WorkflowSpec  # noqa: E402
+from exa_orch.runtime import Deps, Supervisor, TaskContext, WorkflowRegistry, WorkflowSpec  # noqa: E402
 from exa_orch.store import Store  # noqa: E402
 
 
@@ -37,10 +37,10 @@ async def parked(ctx: TaskContext, args: NoArgs) -> dict[str, Any]:
     made = await ctx.step("create", lambda: {"id": "thing"})
 
     async def undo() -> None:
-        ctx.services["undone"].append(made["id"])
+        ctx.deps.extras["undone"].append(made["id"])
 
     ctx.on_cancel(undo)
-    ctx.services["parked"].put_nowait(ctx.task_id)  # tell the bench: hook registered, sleeping now
+    ctx.deps.extras["parked"].put_nowait(ctx.task_id)  # tell the bench: hook registered, sleeping now
     await ctx.sleep(3600)
     return made
 
@@ -62,8 +62,10 @@ async def measure(url: str, rounds: int, heartbeat: float) -> None:
     async with (
         Store(url) as a,
         Store(url) as b,
-        Supervisor(a, WorkflowRegistry([PARKED]), {"undone": undone, "parked": parked_ids}, **slow) as runner,
-        Supervisor(b, WorkflowRegistry([OTHER]), {}, **slow) as asker,
+        Supervisor(
+            a, WorkflowRegistry([PARKED]), Deps(extras={"undone": undone, "parked": parked_ids}), **slow
+        ) as runner,
+        Supervisor(b, WorkflowRegistry([OTHER]), **slow) as asker,
     ):
         for _ in range(rounds):
             task = await runner.tasks.create("bench.parked", {})

@@ -89,7 +89,7 @@ async def floor(path: Path, n: int) -> float:
 
 async def exa_orch_steps(path: Path, workflows: int, parallel: int) -> float:
     """Seconds per step: `workflows` 10-step tasks, `parallel` at a time, create -> completed."""
-    async with Store(path) as store, Supervisor(store, REGISTRY, {}, max_working=max(parallel, 1)) as sup:
+    async with Store(path) as store, Supervisor(store, REGISTRY, max_working=max(parallel, 1)) as sup:
         # Warm-up: imports, statements, the writer thread.
         await sup.tasks.wait((await sup.tasks.create("bench.ten", {})).id, timeout=60)
         start = time.perf_counter()
@@ -169,7 +169,7 @@ async def memory(path: Path, n: int) -> tuple[float, float]:
     """(bytes per pending task waiting for a slot, bytes per parked actor), by tracemalloc."""
     async with Store(path) as store:
         # Pending: one slot, taken by a parked task; n more rows wait in the store.
-        async with Supervisor(store, REGISTRY, {}, max_working=1, claim_interval=0.05) as sup:
+        async with Supervisor(store, REGISTRY, max_working=1, claim_interval=0.05) as sup:
             await sup.tasks.create("bench.park", {})
             while sup.stats()["working"] < 1:  # noqa: ASYNC110 (a gauge, no event to await)
                 await asyncio.sleep(0.01)
@@ -192,7 +192,7 @@ async def memory(path: Path, n: int) -> tuple[float, float]:
         gc.collect()
         tracemalloc.start()
         before = tracemalloc.take_snapshot()
-        async with Supervisor(store, REGISTRY, {}, max_working=n, claim_interval=0.05) as sup:
+        async with Supervisor(store, REGISTRY, max_working=n, claim_interval=0.05) as sup:
             while PARKED[0] < n:  # noqa: ASYNC110 (a counter, no event to await)
                 await asyncio.sleep(0.02)
             await asyncio.sleep(0.5)  # the last writes and events settle

@@ -7,18 +7,19 @@ while the store is still open). Every face uses it: the MCP server (mcp/transpor
 itself, each asks the `App`. It sits in the face layer: it imports the layers below and no lower
 layer imports it. (The read-only view opens its own read-only connection: it needs no runtime.)
 
-The runtime knows no task type (CONTRIBUTING.md, layers): it is handed the workflows it runs here.
-Extra workflow specs for tests come from `EXA_ORCH_EXTRA_WORKFLOWS="module:attribute"`, which the
-workflows' loader (workflows/loader.py) reads; this module only passes the environment through.
+The runtime knows no task type (CONTRIBUTING.md, layers): it is handed the workflows it runs here,
+with their typed dependencies (`App.deps`: the operations' dispatch and the gateway). This module
+reads no environment: the face that calls `open_app` builds the Settings and names the extra task
+types (the CLI loads `EXA_ORCH_EXTRA_WORKFLOWS` with workflows/loader.py; tests pass their specs).
 """
 
 from __future__ import annotations
 
 import logging
-import os
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +34,17 @@ from exa_orch.operations import (
     dispatch,
     no_progress,
 )
-from exa_orch.operations.follow import FOLLOW_WORKFLOW
-from exa_orch.operations.tasks import OPERATION_WORKFLOW
-from exa_orch.runtime import Principal, Supervisor, TaskService, TtlPolicy, WorkflowRegistry
+from exa_orch.operations.follow import follow_workflow
+from exa_orch.operations.tasks import operation_workflow
+from exa_orch.runtime import (
+    Deps,
+    Principal,
+    Supervisor,
+    TaskService,
+    TtlPolicy,
+    WorkflowRegistry,
+    WorkflowSpec,
+)
 from exa_orch.store import Store, ensure_parent_dir, redact_db
 from exa_orch.workflows import default_workflows
 
@@ -60,6 +69,12 @@ class App:
     def tasks(self) -> TaskService | None:
         """The runtime's TaskService, or None when the runtime is not available."""
         return self.supervisor.tasks if self.supervisor is not None else None
+
+    @cached_property
+    def deps(self) -> Deps:
+        """What every workflow of this app's runtime sees as `ctx.deps` (runtime/deps.py): its
+        operations run through `run_operation`, never an import of the ops layer."""
+        return Deps(dispatch=self.run_operation, gateway=self.gateway)
 
     def op_context(
         self,
@@ -95,27 +110,14 @@ class App:
         return await dispatch(self.registry, name, call_args, self.op_context(progress, principal, peer))
 
 
-def workflow_registry(env: Mapping[str, str]) -> WorkflowRegistry:
-    """The workflows the runtime runs: built-ins, the "operation" and "exa.follow" types (which run
-    operations, so they are defined in the ops layer), and EXA_ORCH_EXTRA_WORKFLOWS."""
-    return default_workflows([OPERATION_WORKFLOW, FOLLOW_WORKFLOW], env=env)
+def workflow_registry(registry: Registry, extra: Iterable[WorkflowSpec] = ()) -> WorkflowRegistry:
+    """The workflows the runtime runs: built-ins, the "operation" and "exa.follow" types over
+    `registry` (they run operations, so they are defined in the ops layer), and `extra`."""
+    return default_workflows([operation_workflow(registry), follow_workflow(registry), *extra])
 
 
-def runtime_services(app: App) -> dict[str, Any]:
-    """What every workflow sees as `ctx.services` (the runtime's interface, runtime/context.py).
-
-    The runtime runs an operation as a durable task through the `dispatch` callable, never an
-    import of the ops layer."""
-    return {
-        "settings": app.settings,
-        "gateway": app.gateway,
-        "registry": app.registry,
-        "dispatch": app.run_operation,
-    }
-
-
-async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
-    app.workflows = workflow_registry(os.environ)
+async def _open_runtime(stack: AsyncExitStack, app: App, extra: Iterable[WorkflowSpec]) -> None:
+    app.workflows = workflow_registry(app.registry, extra)
     # Before the runtime starts: a resumed task of a new type must find its row when it ends.
     changed = await app.store.sync_archetypes(app.workflows.archetypes())
     if changed:
@@ -124,7 +126,7 @@ async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
         Supervisor(
             app.store,
             app.workflows,
-            runtime_services(app),
+            app.deps,
             max_working=app.settings.max_tasks,
             ttl=TtlPolicy(app.settings.task_ttl * 1000, app.settings.max_task_ttl * 1000),
         )
@@ -133,9 +135,16 @@ async def _open_runtime(stack: AsyncExitStack, app: App) -> None:
 
 @asynccontextmanager
 async def open_app(
-    settings: Settings, db_path: Path | str, *, key_required: bool = True
+    settings: Settings,
+    db_path: Path | str,
+    *,
+    extra_workflows: Iterable[WorkflowSpec] = (),
+    key_required: bool = True,
 ) -> AsyncIterator[App]:
     """Open store, gateway, registry and runtime; yield the App; close them all on exit.
+
+    The runtime runs the built-in task types and `extra_workflows` (the CLI's come from
+    EXA_ORCH_EXTRA_WORKFLOWS, workflows/loader.py).
 
     Raises ConfigError (before opening anything) when Exa is real and EXA_API_KEY is unset, unless
     `key_required=False` (the MCP server): then each call to Exa answers MissingApiKey until a key is
@@ -148,7 +157,7 @@ async def open_app(
         store = await stack.enter_async_context(Store(str(db_path)))
         gateway = await stack.enter_async_context(Gateway(settings, key_required=key_required))
         app = App(settings=settings, store=store, gateway=gateway, registry=default_registry())
-        await _open_runtime(stack, app)
+        await _open_runtime(stack, app, extra_workflows)
         log.info(
             "exa-orch app ready: db=%s exa=%s operations=%d runtime=%s",
             redact_db(db_path),

@@ -1,4 +1,4 @@
-"""The `exa-orch` command: serve, sim, db migrate, sql, view, tasks.
+"""The `exa-orch` command: serve, sim, eval, db migrate, sql, view, tasks.
 
 Each subcommand parses its flags here and hands off to the layer that owns the work; nothing in
 this module talks to SQLite, Exa or MCP itself. Exit codes: 0 ok, 1 failed, 2 bad usage.
@@ -109,6 +109,7 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         help=f"with --sim: simulated seconds per wall second (default $EXA_SIM_SPEED or {SERVE_SIM_SPEED:g})",
     )
+    serve.add_argument("--world", default=None, help="with --sim: a world file (docs/simulator.md)")
     _add_db_flag(serve)
 
     sim = sub.add_parser("sim", help="run the built-in Exa simulator on loopback")
@@ -117,11 +118,26 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=None, help="world seed (default 42, or $EXA_SIM_SEED)")
     sim.add_argument("--speed", type=_finite, default=None, help="time factor (default 1.0)")
     sim.add_argument(
+        "--world", default=None, help="a world file (JSON, docs/simulator.md) instead of --seed's"
+    )
+    sim.add_argument(
         "--fault-rate", type=_finite, default=None, help="share of requests answered with a fault"
     )
     sim.add_argument("--fault-kinds", default=None, help="comma list: 401,402,429,500,502,503,drop")
     sim.add_argument("--retry-after", type=_finite, default=None, help="Retry-After seconds on injected 429s")
     sim.add_argument("--latency-ms", type=_finite, default=None, help="added latency per request")
+
+    ev = sub.add_parser("eval", help="score the research workflows on golden worlds (entity resolution)")
+    ev.add_argument(
+        "--profile", choices=("short", "full"), default="short", help="worlds to run (default short)"
+    )
+    ev.add_argument("--world", action="append", default=None, help="a world file to run instead (repeatable)")
+    ev.add_argument("--json", action="store_true", help="print the report as JSON")
+    ev.add_argument(
+        "--baseline",
+        default=None,
+        help="a report to compare with: exit 1 on a drop of 0.05 F1 or a false merge",
+    )
 
     db = sub.add_parser("db", help="database maintenance")
     db_sub = db.add_subparsers(dest="db_command", required=True)
@@ -180,7 +196,7 @@ def _simulator(args: argparse.Namespace, db_path: Path | str) -> Iterator[str | 
     from exa_orch.sim.testing import SimThread
 
     try:
-        config = config_from(argparse.Namespace(speed=args.sim_speed))
+        config = config_from(argparse.Namespace(speed=args.sim_speed, world=args.world))
     except ValueError as exc:
         raise InvalidParams(str(exc), hint="Fix or unset the EXA_SIM_* variable it names.") from None
     if args.sim_speed is None and not os.environ.get("EXA_SIM_SPEED", "").strip():
@@ -197,6 +213,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if getattr(args, "sim_speed", None) is not None and not args.sim:
         parser.error("serve --sim-speed needs --sim")
+    if getattr(args, "world", None) is not None and args.command == "serve" and not args.sim:
+        parser.error("serve --world needs --sim")
     try:
         settings = Settings.from_env()
         configure_logging(settings.log_level)
@@ -218,7 +236,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
         from exa_orch.mcp.transport import check_bind, serve
+        from exa_orch.workflows import load_extra_workflows
 
+        extra = load_extra_workflows(os.environ)  # task types a deployment (or a test) adds
         # Absolute, so the start-up log line (`exa-orch app ready: db=...`) says where the data is.
         db = _db_path(args, settings)
         db_path = db if isinstance(db, str) else db.absolute()  # a postgresql:// URL stays as given
@@ -233,11 +253,27 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
                     api_key=None,
                     simulator=True,
                 )
-            return serve(settings, db_path=db_path, http=args.http, host=args.host, port=args.port)
+            return serve(
+                settings,
+                db_path=db_path,
+                http=args.http,
+                host=args.host,
+                port=args.port,
+                extra_workflows=extra,
+            )
     if args.command == "sim":
         from exa_orch.sim.server import run_sim
 
         return run_sim(args)
+    if args.command == "eval":
+        from exa_orch.evals import run as run_eval
+
+        return run_eval(
+            args.profile,
+            [Path(w) for w in args.world] if args.world else None,
+            as_json=args.json,
+            baseline=Path(args.baseline) if args.baseline else None,
+        )
     if args.command == "db":
         from exa_orch.store.admin import migrate_command
 

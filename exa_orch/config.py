@@ -19,6 +19,7 @@
 | EXA_ORCH_MAX_TASK_TTL | the longest ttl granted, in seconds (longer asks are clamped) | 86400        |
 | EXA_ORCH_PRINCIPAL    | FOR TESTS ONLY: the local principal's name, instead of `user:<login>` | -      |
 | EXA_ORCH_ENABLED_TOOLS | comma-separated tools to serve (of the profile's tools)  | all of them      |
+| EXA_ORCH_HTTP_MAX_SESSIONS | MCP sessions open at once over HTTP; a full table refuses new ones (503) | 10000 |
 
 Principals (who owns a task; see README "Who can see a task"): the local user `user:<login>` on
 stdio and on HTTP without tokens; `token:<name>` for a named token over HTTP; the unnamed
@@ -277,6 +278,8 @@ class Settings:
     principal: str = field(default_factory=local_principal)
     enabled_tools: tuple[str, ...] | None = None
     """the profile's tools to serve (seed 000 section 9.1 enabledTools); None serves them all"""
+    http_max_sessions: int = 10_000
+    """MCP sessions open at once over HTTP; while that many live, a new one is refused (503)"""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -318,6 +321,7 @@ class Settings:
             max_task_ttl=max_task_ttl,
             principal=principal or local_principal(),
             enabled_tools=_enabled_tools(env, tools),
+            http_max_sessions=_int(env, "EXA_ORCH_HTTP_MAX_SESSIONS", 10_000),
         )
 
     @property

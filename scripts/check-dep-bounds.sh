@@ -22,7 +22,7 @@ ENDS=("${@:-lowest newest}")
 ENDS=(${ENDS[@]})
 # The suites that exercise the dependencies: mcp, exa-py, httpx, pydantic (MCP face, operations),
 # jinja2 and rich (the view; its browser test is about chromium, not a dependency's version).
-SUITES=(tests/mcp tests/operations tests/view --ignore=tests/view/test_browser.py)
+SUITES=(tests/mcp tests/operations tests/view --ignore=tests/view/test_browser.py tests/workflows/test_entities.py)
 if [ ! -x "$WORK/tool/bin/uv" ]; then
     "$PYTHON" -m venv "$WORK/tool"
     "$WORK/tool/bin/pip" install --quiet uv
@@ -43,7 +43,7 @@ for end in "${ENDS[@]}"; do
     "$UV" pip install --quiet --python "$venv/bin/python" --resolution "$resolution" -e .
     "$UV" pip install --quiet --python "$venv/bin/python" -e '.[dev]'
     echo "== $end: $("$UV" pip freeze --python "$venv/bin/python" \
-        | grep -iE '^(mcp|exa-py|aiosqlite|httpx|pydantic|tenacity|aiolimiter|starlette|uvicorn|platformdirs|jinja2|rich)==' \
+        | grep -iE '^(mcp|exa-py|aiosqlite|httpx|pydantic|tenacity|aiolimiter|starlette|uvicorn|platformdirs|jinja2|rich|tldextract|cleanco|rapidfuzz)==' \
         | tr '\n' ' ')"
     if "$venv/bin/python" -m pytest -q -p no:cacheprovider "${SUITES[@]}"; then
         echo "== $end: PASS"

@@ -36,6 +36,7 @@ LAYERS: dict[str, int] = {
     "client": 5,
     "view": 5,
     "demo": 5,
+    "evals": 5,
     "app": 5,
     "__main__": 5,
 }

@@ -6,16 +6,19 @@ limiter), errors (Exa responses to typed errors). Projections for agents live in
 """
 
 from exa_orch.gateway.client import Gateway, GovernedExa, call
-from exa_orch.gateway.errors import MissingApiKey
+from exa_orch.gateway.errors import KeyRefused, MissingApiKey
+from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.limits import family_of, window_safe_limiter
 from exa_orch.gateway.retry import RetryPolicy, parse_retry_after
 from exa_orch.gateway.transport import GatewayStats, GovernedTransport
 
 __all__ = [
+    "ApiKeys",
     "Gateway",
     "GatewayStats",
     "GovernedExa",
     "GovernedTransport",
+    "KeyRefused",
     "MissingApiKey",
     "RetryPolicy",
     "call",

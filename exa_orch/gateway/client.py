@@ -28,10 +28,10 @@ from exa_py.errors import ExaTimeoutError
 from exa_orch.config import Secret, Settings
 from exa_orch.errors import ConfigError, InvalidParams, OrchError
 from exa_orch.gateway.errors import error_from_exception
+from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.limits import DEFAULT_MARGIN
 from exa_orch.gateway.retry import RetryPolicy
 from exa_orch.gateway.transport import GovernedTransport
-from exa_orch.log import register_secret
 
 T = TypeVar("T")
 
@@ -81,7 +81,8 @@ class Gateway:
 
         `inner` replaces the real HTTP transport under the governor (tests, benchmarks).
         `key_required=False` opens a gateway without a key (the MCP server's keyless start): each
-        call to Exa raises MissingApiKey until `set_api_key` gives one.
+        call to Exa raises MissingApiKey until the principal it is made for gives one
+        (`give_api_key`), which then serves that principal alone.
         """
         key: Secret | None
         try:
@@ -90,12 +91,11 @@ class Gateway:
             if key_required:
                 raise
             key = None
-        if key is not None:
-            register_secret(key.reveal())
         self.settings = settings
         self._timeout = timeout
+        self.keys = ApiKeys(key)
         self.transport = GovernedTransport(
-            api_key=key,
+            api_key=self.keys,
             exa_url=settings.exa_url,
             arxiv_url=settings.arxiv_url,
             concurrency=settings.concurrency,
@@ -111,16 +111,17 @@ class Gateway:
 
     @property
     def has_key(self) -> bool:
-        """Whether calls to Exa can be made (False until a keyless server is given a key)."""
+        """Whether the operator's key (EXA_API_KEY) signs every call (False on a keyless server)."""
         return self.transport.has_key
 
-    def set_api_key(self, key: str) -> None:
-        """Use `key` for every later call to Exa: held in memory only, redacted from every log."""
-        key = key.strip()
-        if not key:
-            raise InvalidParams("the Exa API key is empty", fields=["apiKey"])
-        register_secret(key)
-        self.transport.set_api_key(Secret(key))
+    def has_key_for(self, principal: str | None) -> bool:
+        """Whether a call made for `principal` would be signed (the operator's key or its own)."""
+        return self.keys.has_key(principal)
+
+    def give_api_key(self, principal: str, key: str) -> None:
+        """Sign the later calls made for `principal` (and only those) with `key`: held in memory
+        only, redacted from every log; InvalidParams if it can't be a key."""
+        self.keys.give(principal, key)
 
     def __repr__(self) -> str:
         return (

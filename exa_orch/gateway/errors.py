@@ -140,15 +140,37 @@ def error_from_response(
 
 
 class MissingApiKey(ConfigError):
-    """Exa was to be called by a server that started without an API key (nothing was sent)."""
+    """Exa was to be called with no key for the principal it was for (nothing was sent): the server
+    started without EXA_API_KEY and that principal has given no key of its own."""
 
-    def __init__(self) -> None:
+    def __init__(self, principal: str | None = None) -> None:
+        self.principal = principal
+        whose = f" and {principal} has given none" if principal else ""
         super().__init__(
-            "EXA_API_KEY is not set: this server started without an Exa API key, so it cannot call Exa",
+            f"EXA_API_KEY is not set: this server started without an Exa API key{whose}, so it cannot "
+            "call Exa",
             hint="Set EXA_API_KEY in the server's environment (get one at dashboard.exa.ai) and restart "
-            "it; a client that supports elicitation is asked for the key by a form instead (it is held "
-            "in memory only). To try exa-orch without a key, run `exa-orch serve --sim` (or start "
-            "`exa-orch sim` and set EXA_ORCH_EXA_URL and EXA_ORCH_SIMULATOR=1 as it prints them).",
+            "it; a client that supports URL-mode elicitation is instead sent a one-time link to a page on "
+            "this machine where the key is pasted (held in memory only, for that caller alone). To try "
+            "exa-orch without a key, run `exa-orch serve --sim` (or start `exa-orch sim` and set "
+            "EXA_ORCH_EXA_URL and EXA_ORCH_SIMULATOR=1 as it prints them).",
+        )
+
+
+class KeyRefused(AuthenticationError):
+    """Exa refused (401) the key a principal gave; it has been forgotten, so the next call asks again."""
+
+    def __init__(self, principal: str, refusal: GatewayError) -> None:
+        self.principal = principal
+        said = f"HTTP {refusal.status}" + (f", {refusal.tag}" if refusal.tag else "")
+        super().__init__(
+            f"Exa refused the API key {principal} gave ({said}); it was forgotten, so the next call "
+            "asks for a key again",
+            hint="Give a valid key from https://dashboard.exa.ai/api-keys when asked (or the operator "
+            "sets EXA_API_KEY in the server's environment).",
+            status=refusal.status,
+            tag=refusal.tag,
+            request_id=refusal.request_id,
         )
 
 

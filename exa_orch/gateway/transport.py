@@ -2,7 +2,9 @@
 
 `GovernedTransport` wraps a real `httpx.AsyncHTTPTransport` and, per request:
 1. classifies it (endpoint family, object create, externalId, streamed) and adds the API key to
-   the copy it sends (Exa-bound requests only; callers' request objects never hold the key);
+   the copy it sends (Exa-bound requests only; callers' request objects never hold the key): the
+   key of the principal the request is made for (`gateway/keys.py`, read from the per-request
+   scope), never another's; a 401 on a principal's own key forgets it (KeyRefused);
 2. per attempt, inside a tenacity loop: waits out the family's Retry-After deadline, takes a
    semaphore slot (in-flight cap) and then a token from the family's rate limiter, so retries
    are capped and paced like first attempts; sends; reads the whole body while holding the slot
@@ -32,8 +34,10 @@ from tenacity import RetryCallState
 
 from exa_orch.config import Secret
 from exa_orch.errors import GatewayError, RateLimited
-from exa_orch.gateway.errors import MissingApiKey, error_from_exception, error_from_response
+from exa_orch.gateway.context import current_request
+from exa_orch.gateway.errors import KeyRefused, error_from_exception, error_from_response
 from exa_orch.gateway.fence import check_current
+from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
 from exa_orch.gateway.retry import (
     PRE_SEND_ERRORS,
@@ -95,6 +99,8 @@ class _Call:
 
     request: httpx.Request  # what is sent: the caller's request plus the key
     shape: CallShape
+    key: Secret | None = None  # the key it carries (None: not an Exa request)
+    key_of: str | None = None  # the principal whose own key that is (None: the operator's)
 
 
 def _url_prefix(url: str) -> tuple[str, str, int | None, str]:
@@ -108,7 +114,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
     def __init__(
         self,
         *,
-        api_key: Secret | None,
+        api_key: Secret | None | ApiKeys,
         exa_url: str,
         arxiv_url: str | None = None,
         concurrency: int = 3,
@@ -119,7 +125,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
     ) -> None:
         if concurrency < 1:
             raise ValueError("concurrency must be at least 1")
-        self._key = api_key
+        self.keys = api_key if isinstance(api_key, ApiKeys) else ApiKeys(api_key)
         self._exa = _url_prefix(exa_url)
         self._arxiv = _url_prefix(arxiv_url) if arxiv_url else None
         self._inner = inner or httpx.AsyncHTTPTransport(retries=0)
@@ -137,12 +143,8 @@ class GovernedTransport(httpx.AsyncBaseTransport):
 
     @property
     def has_key(self) -> bool:
-        """Whether requests to Exa can be signed (False for a server started without a key)."""
-        return self._key is not None
-
-    def set_api_key(self, key: Secret) -> None:
-        """Sign requests to Exa with `key` from now on (held in memory only)."""
-        self._key = key
+        """Whether the operator's key signs every request (False for a server started without one)."""
+        return self.keys.operator is not None
 
     # -- classification -------------------------------------------------------------------
 
@@ -160,18 +162,21 @@ class GovernedTransport(httpx.AsyncBaseTransport):
                 return ("arxiv" if not is_exa else family_of(rel)), rel, is_exa
         return "other", path, False
 
-    def _outgoing(self, request: httpx.Request, to_exa: bool) -> httpx.Request:
-        """The request to send: a copy with the key, so the caller's object never carries it."""
+    def _outgoing(self, request: httpx.Request, to_exa: bool, shape: CallShape) -> _Call:
+        """The call to send: a copy of the request with the key of the principal it is made for, so
+        the caller's object never carries it. No key for that principal: MissingApiKey, unsent."""
         headers = request.headers.copy()
+        key: Secret | None = None
+        key_of: str | None = None
         if to_exa:
-            if self._key is None:  # a server started without a key: nothing goes to Exa unsigned
-                raise MissingApiKey()
-            headers["x-api-key"] = self._key.reveal()
+            key, key_of = self.keys.lookup(current_request().principal)
+            headers["x-api-key"] = key.reveal()
         else:
             headers.pop("x-api-key", None)
-        return httpx.Request(
+        copy = httpx.Request(
             request.method, request.url, headers=headers, stream=request.stream, extensions=request.extensions
         )
+        return _Call(copy, shape, key, key_of)
 
     def gate(self, family: str) -> FamilyGate:
         """The pacing gate of an endpoint family (made on first use)."""
@@ -187,7 +192,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             raise RuntimeError("the gateway's transport is closed")
         self.stats.calls += 1
         family, path, to_exa = self._locate(request.url)
-        call = _Call(self._outgoing(request, to_exa), shape_of(request, path, family))
+        call = self._outgoing(request, to_exa, shape_of(request, path, family))
         try:
             return await self._run(call)
         except GatewayError as exc:
@@ -342,6 +347,10 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             path=shape.path,
             external_id=shape.external_id,
         )
+        if status == 401 and call.key_of is not None and call.key is not None:
+            # A key a principal gave, refused: forget it (the face asks again), for that one alone.
+            self.keys.refused(call.key_of, call.key)
+            return KeyRefused(call.key_of, error)
         if status not in RETRY_STATUSES:
             return error
         self.stats.failures_by_kind[str(status)] += 1

@@ -11,17 +11,22 @@
 
 Only the local user sees tasks that predate ownership (their owner is NULL).
 
-An MCP session (Mcp-Session-Id) is bound to the principal that opened it: another token
-presenting that id is answered as for an unknown session (404), so it can't read the session's
-stream (task status notifications) either.
+An MCP session (Mcp-Session-Id) is bound to the principal that opened it, for as long as it lives:
+BearerAuth hands the SDK's session manager the principal as the request's authenticated user, and
+the manager keeps each session's owner beside the session itself, so the binding leaves only with
+the session (DELETE, idle timeout, shutdown). Another token presenting that id is answered as for
+an unknown session (404), so it can't read the session's stream (task status notifications)
+either. The table of live sessions is bounded (EXA_ORCH_HTTP_MAX_SESSIONS): a full table refuses a
+new session with 503 and never evicts a live one.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Mapping
 from typing import Any
 
+from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser
+from mcp.server.auth.provider import AccessToken
 from mcp.shared.exceptions import MCPError
 from mcp_types import INVALID_REQUEST
 from starlette.types import ASGIApp, Scope
@@ -32,10 +37,6 @@ from exa_orch.runtime import BearerTokens, Principal, local_principal
 
 # Where BearerAuth leaves the authenticated principal's name in the ASGI scope of a request.
 PRINCIPAL_SCOPE_KEY = "exa_orch.principal"
-SESSION_HEADER = b"mcp-session-id"
-MAX_SESSIONS = 10_000  # session -> principal entries kept (oldest dropped; a session id is unguessable)
-# What the SDK answers for a session id it doesn't know; another principal's session gets the same.
-_NO_SESSION = {"jsonrpc": "2.0", "id": None, "error": {"code": -32600, "message": "Session not found"}}
 
 
 def request_principal(settings: Settings, request: Any) -> Principal:
@@ -67,7 +68,10 @@ class BearerAuth:
         if not named:
             raise ValueError("BearerAuth needs at least one token")
         self._tokens = BearerTokens(named)
-        self._sessions: OrderedDict[bytes, str] = OrderedDict()  # Mcp-Session-Id -> who opened it
+        # One user per principal, made once: what the session manager binds each session to.
+        self._users = {
+            name: AuthenticatedUser(AccessToken(token="", client_id=name, scopes=[])) for name in named
+        }
 
     def principal_of(self, header: bytes) -> str | None:
         """The principal whose token the Authorization header carries, or None."""
@@ -86,19 +90,8 @@ class BearerAuth:
             }
             await respond_json(send, 401, refusal, [(b"www-authenticate", b"Bearer")])
             return
-        session = headers.get(SESSION_HEADER)
-        if session is not None and self._sessions.get(session, principal) != principal:
-            await respond_json(send, 404, _NO_SESSION)
-            return
         scope[PRINCIPAL_SCOPE_KEY] = principal
-
-        async def send_noting_session(message: Any) -> None:
-            if message["type"] == "http.response.start":
-                opened = dict(message.get("headers") or []).get(SESSION_HEADER)
-                if opened is not None and opened not in self._sessions:
-                    self._sessions[opened] = principal
-                    while len(self._sessions) > MAX_SESSIONS:
-                        self._sessions.popitem(last=False)
-            await send(message)
-
-        await self.app(scope, receive, send_noting_session)
+        # The SDK's session manager binds a new session to this user and refuses (404, as for an
+        # unknown id) a request whose user is not the one its session was opened by.
+        scope["user"] = self._users[principal]
+        await self.app(scope, receive, send)

@@ -5,36 +5,30 @@
   runs once more with the answers. Otherwise, or when the user declines, the isError result keeps
   the INVALID_PARAMS body and adds the section 6.5 fields `error: "input_required"`, `instruction`
   and `retryWith` (the call to make, with placeholders where values are needed).
-- A server started without EXA_API_KEY: the first call that reaches Exa asks for the key by a form;
-  the key is given to the gateway (memory only, redacted from every log) and the call runs again.
-  Without elicitation the CONFIG_ERROR result says how to set the key.
+- A server started without EXA_API_KEY: a call that reaches Exa for a principal with no key of its
+  own asks that principal for one by URL-mode elicitation (never by a form: the specification forbids
+  secrets in forms), a one-time link to the key page (`keypage`) where the person pastes it; the key
+  then serves that principal's calls and tasks alone (memory only, redacted from every log) and the
+  call runs again. A key Exa refuses (401) is forgotten and asked for again, up to KEY_ASKS times in
+  one call (then KeysRefused). A client without URL-mode elicitation gets the CONFIG_ERROR result
+  saying how to set the key.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
-from exa_orch.errors import InvalidParams
+from exa_orch.errors import AuthenticationError, InvalidParams
+from exa_orch.mcp.keypage import KeyPage
 from exa_orch.operations import ClientPeer
 from exa_orch.operations.context import PeerError
 
 log = logging.getLogger(__name__)
 
 PLACEHOLDER = "<your_value_here>"
+KEY_ASKS = 3  # asks for a key in one call: the first, then after each key Exa refused
 _FORM_TYPES = {"string", "number", "integer", "boolean"}
-
-API_KEY_FORM: dict[str, Any] = {
-    "type": "object",
-    "properties": {
-        "apiKey": {
-            "type": "string",
-            "title": "Exa API Key",
-            "description": "Your Exa API key from dashboard.exa.ai (kept in this server's memory only)",
-        }
-    },
-    "required": ["apiKey"],
-}
 
 
 def _form_field(schema: dict[str, Any], name: str) -> dict[str, Any] | None:
@@ -106,18 +100,71 @@ def input_required(
     }
 
 
-async def ask_api_key(peer: ClientPeer | None, gateway: Any) -> bool:
-    """Ask the user for the Exa API key by a form and give it to the gateway; True when it was given."""
-    if peer is None or not peer.elicitation or gateway is None:
+@runtime_checkable
+class UrlPeer(Protocol):
+    """A client that may be sent URL-mode elicitations (`peer.SessionPeer`)."""
+
+    url_elicitation: bool
+
+    async def elicit_url(self, message: str, url: str, elicitation_id: str) -> str: ...
+
+    async def elicitation_complete(self, elicitation_id: str) -> None: ...
+
+
+class KeysRefused(AuthenticationError):
+    """Exa refused every key a principal gave in one call (KEY_ASKS of them)."""
+
+    def __init__(self, principal: str, asks: int) -> None:
+        super().__init__(
+            f"Exa refused the API key {principal} gave, {asks} times in a row; this call stops here",
+            hint="Check the key at https://dashboard.exa.ai/api-keys (copy it whole), then call again: "
+            "you will be asked once more. Or the operator sets EXA_API_KEY in the server's environment.",
+            status=401,
+        )
+
+
+async def ask_api_key(
+    peer: ClientPeer | None, page: KeyPage | None, principal: str, *, refused: bool
+) -> bool:
+    """Ask `principal` for their Exa API key by URL-mode elicitation (a one-time link to the key
+    page); True once a key is held for them (given there, or meanwhile by another of their calls).
+
+    False when it can't be asked (no URL-mode elicitation, no page), the user declines or cancels,
+    or the link expires unanswered: the caller then raises what it had."""
+    if page is None or not isinstance(peer, UrlPeer) or not peer.url_elicitation:
         return False
-    try:
-        answer = await peer.elicit("exa-orch needs your Exa API key to call Exa.", API_KEY_FORM)
-    except PeerError as failed:
-        log.info("asking for the API key failed: %s", failed)
-        return False
-    key = str((answer or {}).get("apiKey") or "").strip()
-    if not key:
-        return False
-    gateway.set_api_key(key)
-    log.info("Exa API key received from the client (held in memory only)")
+    async with page.asking(principal):  # one link per principal at a time
+        if page.has_key(principal):  # another call of theirs was answered while this one waited
+            return True
+        link = await page.open_link(principal)
+        why = "Exa refused the key given before" if refused else "This server has no Exa API key for you"
+        message = (
+            f"{why} ({principal}). Open this link (a page exa-orch serves on 127.0.0.1 of the machine "
+            "it runs on) and paste your Exa API key there: it is not sent through this client, it "
+            "serves only your calls and tasks, and it is kept in memory only."
+        )
+        try:
+            action = await peer.elicit_url(message, link.url, link.elicitation_id)
+            if action != "accept":
+                log.info(
+                    "the key link for %s was %s", principal, "declined" if action == "decline" else action
+                )
+                return page.has_key(principal)  # given on the page all the same
+            if not await link.wait():
+                log.info("the key link for %s expired unanswered", principal)
+                return False
+        except PeerError as failed:
+            log.info("asking %s for the API key failed: %s", principal, failed)
+            return False
+        finally:
+            page.close_link(link)
+    await peer.elicitation_complete(link.elicitation_id)
     return True
+
+
+async def ask_key_for_task(peer: ClientPeer | None, page: KeyPage | None, principal: str) -> None:
+    """Before a task is made for `principal`: its run signs its calls with its owner's key, so ask
+    for one now, while the owner's client is here. Unanswered, the task is made all the same and
+    fails as a keyless call does (the seam for a task that waits for input instead)."""
+    if page is not None and not page.has_key(principal):
+        await ask_api_key(peer, page, principal, refused=False)

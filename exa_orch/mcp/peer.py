@@ -2,8 +2,9 @@
 
 `SessionPeer` implements `exa_orch.operations.ClientPeer` over one request's `ServerSession`:
 sampling (`sampling/createMessage`, with a required tool when the client declares
-`sampling.tools`), form elicitation (`elicitation/create`) and roots (`roots/list`, cached per
-connection until `notifications/roots/list_changed`). Flags come from the client's declared
+`sampling.tools`), form elicitation (`elicitation/create`), URL-mode elicitation (`elicitation/create`
+with `mode: "url"` and `notifications/elicitation/complete`, for secrets: see `keypage`) and roots
+(`roots/list`, cached per connection until `notifications/roots/list_changed`). Flags come from the client's declared
 capabilities, and are all False when the request has no back-channel (a 2026-07-28 single
 exchange), so operations answer their fallback shape instead of waiting for nothing.
 
@@ -55,6 +56,8 @@ class SessionPeer:
             and elicitation is not None
             and (elicitation.form is not None or elicitation.url is None)
         )
+        # URL mode only when declared (an empty `elicitation: {}` means form only).
+        self.url_elicitation = reachable and elicitation is not None and elicitation.url is not None
         self.roots = reachable and bool(caps and caps.roots is not None)
 
     def _meta(self) -> ServerMessageMetadata:
@@ -115,6 +118,30 @@ class SessionPeer:
         if result.action != "accept" or not isinstance(result.content, dict):
             return None
         return dict(result.content)
+
+    async def elicit_url(self, message: str, url: str, elicitation_id: str) -> str:
+        """Ask the user to open `url` (URL mode); their action: accept (consented to open it),
+        decline or cancel. Accepting says nothing of what they did there."""
+        if not self.url_elicitation:
+            raise PeerError("the client does not offer URL-mode elicitation")
+        params = types.ElicitRequestURLParams(message=message, url=url, elicitation_id=elicitation_id)
+        result = await self._send(
+            types.ElicitRequest(params=params), types.ElicitResult, ELICIT_TIMEOUT_S, "elicitation/create"
+        )
+        return str(result.action)
+
+    async def elicitation_complete(self, elicitation_id: str) -> None:
+        """`notifications/elicitation/complete` for a URL-mode elicitation, to this client only (on
+        the stream of the call that asked); a failure is only logged (delivery is not guaranteed)."""
+        try:
+            await self._session.send_notification(
+                types.ElicitCompleteNotification(
+                    params=types.ElicitCompleteNotificationParams(elicitation_id=elicitation_id)
+                ),
+                self._request_id,
+            )
+        except Exception:
+            log.debug("notifications/elicitation/complete dropped", exc_info=True)
 
     async def list_roots(self) -> list[str]:
         """The client's roots as local paths, from this connection's cache or `roots/list`."""

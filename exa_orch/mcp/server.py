@@ -14,7 +14,8 @@ answered as INTERNAL_ERROR: the server never dies on input.
 Beyond tools (seed 000 sections 5-6, docs/client-features.md): `logging/setLevel` subscribes the
 connection to exa_orch's log records (`logbridge`); each tools/call hands its operation the
 client's sampling, elicitation and roots (`peer.SessionPeer` as `OpContext.peer`); a call missing
-required args or the Exa key asks by a form, else answers the fallback (`elicit`); long calls get
+required args asks for them by a form, a call for a principal with no Exa key asks for one by
+URL-mode elicitation (`elicit`, `keypage`), else each answers its fallback; long calls get
 heartbeats or pings (`keepalive`). Toolhost start_*/check_*/cancel_* answer the section 6.3 shapes.
 
 Hook points for MCP Tasks (`exa_orch.mcp.tasks.install_tasks(server, app)`), all on `ExaOrchServer`:
@@ -40,12 +41,20 @@ from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 from exa_orch import __version__
 from exa_orch.app import App
 from exa_orch.errors import InvalidParams, OrchError, UnknownOperation
-from exa_orch.gateway import MissingApiKey
+from exa_orch.gateway import KeyRefused, MissingApiKey
 from exa_orch.gateway.context import request_scope
 from exa_orch.mcp.auth import request_principal
-from exa_orch.mcp.elicit import ask_api_key, ask_missing, input_required
+from exa_orch.mcp.elicit import (
+    KEY_ASKS,
+    KeysRefused,
+    ask_api_key,
+    ask_key_for_task,
+    ask_missing,
+    input_required,
+)
 from exa_orch.mcp.hooked import HookedServer
 from exa_orch.mcp.keepalive import current_beat, keepalive
+from exa_orch.mcp.keypage import KeyPage
 from exa_orch.mcp.logbridge import bridge as log_bridge
 from exa_orch.mcp.logbridge import log_task_event
 from exa_orch.mcp.peer import SessionPeer, forget_roots
@@ -147,6 +156,21 @@ class ExaOrchServer(HookedServer):
         self.profile = profile
         self.unsubscribe_task_log: Callable[[], None] = lambda: None
 
+    @cached_property
+    def key_page(self) -> KeyPage | None:
+        """Where principals give their Exa keys (its listener starts at the first link); None when
+        the operator's EXA_API_KEY serves everyone, or there is no gateway."""
+        gateway = self.app.gateway
+        if gateway is None or gateway.has_key:
+            return None
+        return KeyPage(gateway.give_api_key, gateway.has_key_for)
+
+    async def aclose(self) -> None:
+        """Stop what the server started beside its transport (the key page's listener)."""
+        page = self.__dict__.get("key_page")
+        if page is not None:
+            await page.aclose()
+
     # ------------------------------------------------------------------ logging
 
     async def _set_logging_level(
@@ -182,6 +206,13 @@ class ExaOrchServer(HookedServer):
         names = set(TOOLS_BY_NAME) if self.profile == "toolhost" else {MANAGE_WEBSETS}
         enabled = getattr(self.app.settings, "enabled_tools", None)
         return frozenset(names & set(enabled) if enabled else names)
+
+    def check_served(self, name: str) -> None:
+        """Refuse (-32602, naming the served tools) a tools/call of a tool this server does not
+        serve; every tools/call passes here, plain or task-augmented, so a subset bounds tasks too."""
+        if name not in self.served_tools:
+            names = ", ".join(sorted(self.served_tools))
+            raise MCPError(code=-32602, message=f"Unknown tool: {_short(name)}; this server has: {names}")
 
     def tools(self) -> list[types.Tool]:
         """The tools of the active profile."""
@@ -446,29 +477,37 @@ class ExaOrchServer(HookedServer):
         principal: Principal | None,
         peer: ClientPeer | None,
     ) -> Any:
-        """Run the operation; if it lacks required args or the server lacks the Exa key, ask the
-        user by a form (when the client offers elicitation) and run it once more with the answer."""
-        try:
-            return await self.app.run_operation(target, args, progress, principal, peer)
-        except MissingApiKey:
-            if not await ask_api_key(peer, self.app.gateway):
-                raise
-        except InvalidParams as exc:
-            filled = await ask_missing(peer, target, self._schema_of(target), exc)
-            if filled is None:
-                raise
-            args = {**args, **filled}
-        return await self.app.run_operation(target, args, progress, principal, peer)
+        """Run the operation; if it lacks required args, ask the user for them by a form (once); if
+        the caller has no Exa key, or Exa refused the one they gave, ask for one by URL-mode
+        elicitation (up to KEY_ASKS times); run it again after each answer."""
+        who = (principal or local_principal(self.app.settings)).name
+        if target == CREATE_TASK:
+            await ask_key_for_task(peer, self.key_page, who)
+        key_asks = 0
+        asked_args = False
+        while True:
+            try:
+                return await self.app.run_operation(target, args, progress, principal, peer)
+            except (MissingApiKey, KeyRefused) as exc:
+                refused = isinstance(exc, KeyRefused)
+                if key_asks >= KEY_ASKS:
+                    if refused:
+                        raise KeysRefused(who, key_asks) from exc
+                    raise
+                key_asks += 1
+                if not await ask_api_key(peer, self.key_page, who, refused=refused):
+                    raise
+            except InvalidParams as exc:
+                filled = None if asked_args else await ask_missing(peer, target, self._schema_of(target), exc)
+                if filled is None:
+                    raise
+                asked_args = True
+                args = {**args, **filled}
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        served = self.served_tools
-        if params.name not in served:
-            names = ", ".join(sorted(served))
-            raise MCPError(
-                code=-32602, message=f"Unknown tool: {_short(params.name)}; this server has: {names}"
-            )
+        self.check_served(params.name)
         session = ctx.session
         last: list[float] = []
         beat = current_beat()
@@ -502,8 +541,8 @@ def build_server(app: App) -> ExaOrchServer:
     install_tasks(server, app)
     if not getattr(app.gateway, "has_key", True):
         log.warning(
-            "EXA_API_KEY is not set: serving anyway; the first call to Exa asks the client for the key "
-            "(elicitation) or answers CONFIG_ERROR"
+            "EXA_API_KEY is not set: serving anyway; each caller's first call to Exa asks them for "
+            "their own key (URL-mode elicitation, a page on 127.0.0.1) or answers CONFIG_ERROR"
         )
     if app.tasks is not None:  # task transitions as log lines (and so as MCP log messages)
         server.unsubscribe_task_log = app.tasks.subscribe(log_task_event)

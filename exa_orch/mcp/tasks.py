@@ -47,7 +47,9 @@ from exa_orch.app import App
 from exa_orch.errors import ErrorCode, OrchError, TaskExpired, TaskNotFound, TaskTerminal
 from exa_orch.mcp import tasks_wire as wire
 from exa_orch.mcp.auth import request_principal
+from exa_orch.mcp.elicit import ask_key_for_task
 from exa_orch.mcp.hooked import HookedServer
+from exa_orch.mcp.peer import SessionPeer
 from exa_orch.mcp.tasks_calls import CallResolver, ResolvedCall
 from exa_orch.operations.tasks import (
     check_task_args,
@@ -137,6 +139,10 @@ class TasksBridge:
             return await call_next(ctx)
         raw = ctx.params if isinstance(ctx.params, Mapping) else {}
         if ctx.method == "tools/call":
+            # A tool outside EXA_ORCH_ENABLED_TOOLS is refused here, before it can become a task.
+            check_served = getattr(self._server, "check_served", None)
+            if check_served is not None:
+                check_served(str(raw.get("name")))
             if not _modern(ctx) and raw.get("task") is not None:
                 return await self._call_as_task_2025(ctx, raw)
             if _modern(ctx) and _declared_extension(ctx):
@@ -188,6 +194,10 @@ class TasksBridge:
                 code=METHOD_NOT_FOUND, message=f"Tool {params.name!r} does not support task augmentation"
             )
         call = self._resolve(params)
+        principal = self.principal(ctx)
+        # Its run signs its calls with its owner's key: ask a keyless owner now (elicit.py).
+        peer = SessionPeer(ctx.session, ctx.request_id)
+        await ask_key_for_task(peer, getattr(self._server, "key_page", None), principal.name)
         ttl = params.task.ttl if params.task is not None and params.task.ttl is not None else call.ttl_ms
         token = (raw.get("_meta") or {}).get("progressToken")
         key = uuid.uuid4().hex
@@ -201,7 +211,7 @@ class TasksBridge:
                 ttl_ms=ttl,
                 token=token,
                 notify_key=key,
-                principal=self.principal(ctx),
+                principal=principal,
             )
         except BaseException:
             self._watchers.pop(key, None)

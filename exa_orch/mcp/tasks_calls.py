@@ -56,6 +56,9 @@ class CallResolver:
         # Tools the server already marks (a host embedding extra tools) keep their own setting.
         marked: dict[str, str] = dict(getattr(server, "task_support", {}) or {})
         self.support: dict[str, str] = {**dict.fromkeys(defaults, "optional"), **marked}
+        served = getattr(server, "served_tools", None)  # EXA_ORCH_ENABLED_TOOLS: no task for the rest
+        if served is not None:
+            self.support = {t: s for t, s in self.support.items() if t in served}
         self.tools = frozenset(t for t, s in self.support.items() if s in ("optional", "required"))
 
     def task_capable(self, tool: str) -> bool:

@@ -18,7 +18,7 @@ import signal
 import socket
 import stat
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any, cast
 
@@ -33,6 +33,7 @@ from exa_orch.config import Settings
 from exa_orch.mcp.auth import BearerAuth
 from exa_orch.mcp.server import ExaOrchServer, build_server
 from exa_orch.net import bind_listener, require_token_beyond_loopback
+from exa_orch.runtime import WorkflowSpec
 
 log = logging.getLogger(__name__)
 
@@ -44,31 +45,51 @@ def check_bind(settings: Settings, host: str) -> None:
     require_token_beyond_loopback(settings, host, "MCP over HTTP")
 
 
-def serve(settings: Settings, *, db_path: Path | str, http: bool, host: str, port: int) -> int:
+def serve(
+    settings: Settings,
+    *,
+    db_path: Path | str,
+    http: bool,
+    host: str,
+    port: int,
+    extra_workflows: Sequence[WorkflowSpec] = (),
+) -> int:
     """Serve MCP until the client leaves or a signal arrives; 0 on a clean stop.
 
     stdio by default; `http=True` serves streamable HTTP at http://host:port/mcp (loopback unless
-    EXA_ORCH_HTTP_TOKEN is set); raises ConfigError for an unsafe bind.
+    EXA_ORCH_HTTP_TOKEN is set); raises ConfigError for an unsafe bind. The runtime runs the
+    built-in task types and `extra_workflows`.
 
-    Without EXA_API_KEY (and no simulator URL) the server still starts: its first call to Exa asks
-    the client for the key by a form, or answers a CONFIG_ERROR tool result naming EXA_API_KEY."""
+    Without EXA_API_KEY (and no simulator URL) the server still starts: each caller's first call to
+    Exa asks them for their own key by URL-mode elicitation (a one-time link to a page on
+    127.0.0.1, `keypage`), or answers a CONFIG_ERROR tool result naming EXA_API_KEY."""
     if http:
         check_bind(settings, host)
-    return asyncio.run(_main(settings, db_path, http, host, port))
+    return asyncio.run(_main(settings, db_path, http, host, port, extra_workflows))
 
 
-async def _main(settings: Settings, db_path: Path | str, http: bool, host: str, port: int) -> int:
+async def _main(
+    settings: Settings,
+    db_path: Path | str,
+    http: bool,
+    host: str,
+    port: int,
+    extra_workflows: Sequence[WorkflowSpec],
+) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     try:
-        async with open_app(settings, db_path, key_required=False) as app:
+        async with open_app(settings, db_path, extra_workflows=extra_workflows, key_required=False) as app:
             server = build_server(app)
-            if http:
-                await _serve_http(server, settings, host, port, stop)
-            else:
-                await _serve_stdio(server, stop)
+            try:
+                if http:
+                    await _serve_http(server, settings, host, port, stop)
+                else:
+                    await _serve_stdio(server, stop)
+            finally:
+                await server.aclose()
             log.info("stopping: closing the runtime, gateway and store")
     finally:
         for sig in (signal.SIGTERM, signal.SIGINT):
@@ -382,7 +403,7 @@ async def _serve_http(
 ) -> None:
     import uvicorn
 
-    starlette_app = server.streamable_http_app(host=host)
+    starlette_app = server.streamable_http_app(host=host, max_sessions=settings.http_max_sessions)
     asgi: Any = starlette_app
     if settings.http_auth:
         principals = settings.token_principals()

@@ -32,7 +32,7 @@ from exa_orch.gateway.paths import route_safe
 
 from ._http import WEBSETS, request, segment
 from .context import OpContext
-from .registry import Operation
+from .registry import Operation, Registry
 
 logger = logging.getLogger("exa_orch.operations")
 
@@ -218,10 +218,10 @@ def create_op(
     return Operation(name, model, handler, summary, plan=rest.plan, create_key=key_arg, **kw)
 
 
-def declared_op(registry: Any, name: str) -> Operation | None:
-    """The registered operation `name`, or None (no registry in the services: the composition root
-    always puts one there; without it a create runs unkeyed, as a plain call would)."""
-    return registry.get(name) if registry is not None and name in registry else None
+def declared_op(registry: Registry, name: str) -> Operation | None:
+    """The registered operation `name`, or None when `registry` has none of that name (dispatch
+    then answers UnknownOperation; nothing is keyed)."""
+    return registry.get(name) if name in registry else None
 
 
 def mark_create(op: Operation | None, call_args: dict[str, Any], key: str) -> str | None:

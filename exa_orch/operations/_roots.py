@@ -1,13 +1,19 @@
 """Local files an operation may read: only inside the MCP client's roots (seed 000 section 5.6).
 
 The path is resolved (symlinks, `..`) before the check, and each root too, so neither a link out
-of a root nor a `..` walk passes. A client without roots, or an operation run outside an MCP call
-(a durable task), is refused with what to do instead.
+of a root nor a `..` walk passes. The file is then opened once, without blocking (O_NONBLOCK: a
+FIFO or a device can't hold the call), and the check is made again on what was opened: the
+descriptor's own path (/proc/self/fd/N; elsewhere, the resolved path opened with O_NOFOLLOW and
+its device and inode compared), so a link swapped between check and open reads nothing outside the
+roots. Only a regular file is read, and at most `max_bytes` + 1 bytes of it. A client without
+roots, or an operation run outside an MCP call (a durable task), is refused with what to do instead.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
+import stat
 from pathlib import Path
 
 from exa_orch.errors import InvalidParams
@@ -44,8 +50,36 @@ async def read_local_csv(ctx: OpContext, path: str, max_bytes: int) -> str:
     return await asyncio.to_thread(_read_inside, path, roots, max_bytes)
 
 
+def _refuse_outside(path: str, roots: list[str]) -> InvalidParams:
+    shown = ", ".join(roots) or "none"
+    return InvalidParams(
+        f"path: {path!r} is outside the client's roots ({shown})",
+        hint=f"Move the file into one of the roots, or {_INSTEAD[0].lower()}{_INSTEAD[1:]}.",
+        fields=["path"],
+    )
+
+
+_PROC_FD = Path("/proc/self/fd")
+_OPEN_FLAGS = os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_CLOEXEC", 0)
+
+
+def _opened_path(fd: int, real: Path) -> Path | None:
+    """The path of what `fd` is open on: the kernel's word where it has one (Linux), else `real`
+    when it still names the same file (same device and inode), else None."""
+    if _PROC_FD.is_dir():
+        try:
+            return Path(os.readlink(_PROC_FD / str(fd)))
+        except OSError:
+            pass
+    try:
+        named, opened = os.stat(real, follow_symlinks=False), os.fstat(fd)
+    except OSError:
+        return None
+    return real if (named.st_dev, named.st_ino) == (opened.st_dev, opened.st_ino) else None
+
+
 def _read_inside(path: str, roots: list[str], max_bytes: int) -> str:
-    """Resolve, check and read (blocking: run it in a thread)."""
+    """Resolve, check, open once, check the descriptor, read (blocking: run it in a thread)."""
     given = Path(path).expanduser()
     if not given.is_absolute():
         raise InvalidParams(
@@ -53,18 +87,31 @@ def _read_inside(path: str, roots: list[str], max_bytes: int) -> str:
         )
     real = given.resolve()
     if not inside(real, roots):
-        shown = ", ".join(roots) or "none"
-        raise InvalidParams(
-            f"path: {path!r} is outside the client's roots ({shown})",
-            hint=f"Move the file into one of the roots, or {_INSTEAD[0].lower()}{_INSTEAD[1:]}.",
-            fields=["path"],
-        )
+        raise _refuse_outside(path, roots)
     try:
-        with real.open("rb") as handle:
-            data = handle.read(max_bytes + 1)
+        # The resolved path, not following a last link: one swapped in since resolve() fails here.
+        fd = os.open(real, _OPEN_FLAGS | getattr(os, "O_NOFOLLOW", 0))
     except OSError as exc:
         raise InvalidParams(f"path: cannot read {path!r}: {exc.strerror or exc}", fields=["path"]) from None
-    if len(data) > max_bytes:
+    try:
+        opened = _opened_path(fd, real)
+        if opened is None or not inside(opened, roots):
+            raise _refuse_outside(path, roots)
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise InvalidParams(
+                f"path: {path!r} is not a regular file (a FIFO, a device, a directory or a socket)",
+                hint="Give the path of a CSV file.",
+                fields=["path"],
+            )
+        if info.st_size > max_bytes:
+            raise InvalidParams(f"path: {path!r} is over the {max_bytes} byte import limit", fields=["path"])
+        data = _read_at_most(fd, max_bytes + 1)
+    except OSError as exc:
+        raise InvalidParams(f"path: cannot read {path!r}: {exc.strerror or exc}", fields=["path"]) from None
+    finally:
+        os.close(fd)
+    if len(data) > max_bytes:  # it grew since fstat
         raise InvalidParams(f"path: {path!r} is over the {max_bytes} byte import limit", fields=["path"])
     try:
         return data.decode("utf-8-sig")
@@ -72,3 +119,16 @@ def _read_inside(path: str, roots: list[str], max_bytes: int) -> str:
         raise InvalidParams(
             f"path: {path!r} is not UTF-8 text", hint="Save the CSV as UTF-8.", fields=["path"]
         ) from None
+
+
+def _read_at_most(fd: int, limit: int) -> bytes:
+    """Up to `limit` bytes from `fd`, to its end."""
+    chunks: list[bytes] = []
+    left = limit
+    while left > 0:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            break
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)

@@ -1,4 +1,4 @@
-"""What an operation handler sees: the gateway, the settings, a progress callback, and services."""
+"""What an operation handler sees: the gateway, the settings, a progress callback, the caller."""
 
 from __future__ import annotations
 
@@ -67,14 +67,12 @@ class OperationLookup(Protocol):
 class OpContext:
     """Per-call context. `gateway` is an `exa_orch.gateway.Gateway` (or anything with `.exa`, `.http`,
     `.arxiv`); `tasks` is the runtime's TaskService when the runtime is up; `registry` the operations
-    the caller may reach (tasks.create checks an "operation" task against it); `services` is a
-    durable task's `ctx.services` when an operation runs inside one. `principal` is the caller, who
-    owns the tasks it creates and sees no other's (None: the local user)."""
+    the caller may reach (tasks.create checks an "operation" task against it). `principal` is the
+    caller, who owns the tasks it creates and sees no other's (None: the local user)."""
 
     gateway: Any | None
     settings: Settings = field(default_factory=Settings)
     progress: ProgressFn = no_progress
-    services: dict[str, Any] = field(default_factory=dict)
     tasks: TaskService | None = None
     registry: OperationLookup | None = None
     principal: Principal | None = None

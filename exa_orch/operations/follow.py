@@ -7,7 +7,9 @@ Steps: `start` (the create, checkpointed: a resumed run keeps following the job 
 reads until the job is terminal (reads are safe to repeat). The create carries the task's key
 `<task id>:start` as every create run as a task does (`operations._creates.mark_create`, found again by
 `_creates`), so a run killed after Exa created the job but before the checkpoint finds it on resume
-rather than starting a second one. Cancelling the task cancels the job at Exa. Operations run through `services["dispatch"]`, as the "operation" task type does.
+rather than starting a second one. Cancelling the task cancels the job at Exa. Operations run
+through `ctx.deps.dispatch`, as the "operation" task type's do; `follow_workflow(registry)` builds
+the task type over the registry that dispatch runs.
 """
 
 from __future__ import annotations
@@ -18,11 +20,12 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from exa_orch.errors import ConfigError, Conflict, NotFoundError, TaskTerminal
+from exa_orch.errors import Conflict, NotFoundError, TaskTerminal
 from exa_orch.runtime import TaskContext, WorkflowSpec
 
 from ._creates import declared_op, mark_create
 from .models import Args
+from .registry import Registry
 
 FOLLOW_TASK_TYPE = "exa.follow"
 POLL_INTERVAL_S = 1.0
@@ -98,25 +101,20 @@ def progress_of(kind: str, obj: Any, polls: int) -> tuple[float, float | None, s
     return polls, None, f"{kind} {name} is {status}"
 
 
-async def _follow(ctx: TaskContext, args: FollowArgs) -> Any:
+async def _follow(ctx: TaskContext, args: FollowArgs, registry: Registry) -> Any:
     spec = KINDS[args.kind]
-    dispatch = ctx.services.get("dispatch")
-    if dispatch is None:
-        raise ConfigError("exa.follow needs the face's dispatch service to run operations")
 
     async def progress(completed: float, total: float | None, message: str | None) -> None:
         await ctx.progress(args.kind, completed, total, message)
 
     async def call(name: str, call_args: dict[str, Any]) -> Any:
-        return await dispatch(name, call_args, progress)
+        return await ctx.deps.dispatch(name, call_args, progress)
 
     create_args = dict(args.args)
     if create_args.get("preview") is not True:
         # The create carries the task's key where its operation declares one goes, so a run resumed
         # after Exa made the job (before the checkpoint) finds it instead of starting a second.
-        mark_create(
-            declared_op(ctx.services.get("registry"), spec.create), create_args, ctx.external_id("start")
-        )
+        mark_create(declared_op(registry, spec.create), create_args, ctx.external_id("start"))
 
     async def start() -> Any:
         return await call(spec.create, create_args)
@@ -141,10 +139,16 @@ async def _follow(ctx: TaskContext, args: FollowArgs) -> Any:
     return current
 
 
-FOLLOW_WORKFLOW = WorkflowSpec(
-    type=FOLLOW_TASK_TYPE,
-    args_model=FollowArgs,
-    fn=_follow,
-    summary="Start a webset search, an enrichment or a research run and follow it to its end "
-    "(what a task-augmented toolhost start_* runs)",
-)
+def follow_workflow(registry: Registry) -> WorkflowSpec:
+    """The "exa.follow" task type over `registry` (the operations `ctx.deps.dispatch` runs)."""
+
+    async def run(ctx: TaskContext, args: FollowArgs) -> Any:
+        return await _follow(ctx, args, registry)
+
+    return WorkflowSpec(
+        type=FOLLOW_TASK_TYPE,
+        args_model=FollowArgs,
+        fn=run,
+        summary="Start a webset search, an enrichment or a research run and follow it to its end "
+        "(what a task-augmented toolhost start_* runs)",
+    )

@@ -15,6 +15,7 @@ from ._http import Rest, raise_for_status, request
 from .context import OpContext
 from .models import Args
 from .registry import Operation
+from .urls import WebUrl
 
 Contents = bool | dict[str, Any]
 
@@ -74,13 +75,13 @@ class SearchArgs(Filters):
 
 
 class FindSimilarArgs(Filters):
-    url: str = Field(min_length=1)
+    url: WebUrl = Field(min_length=1)
     exclude_source_domain: bool | None = None
 
 
 class GetContentsArgs(ContentsOptions):
-    urls: list[str] | None = None
-    """page URLs (or use ids)"""
+    urls: list[WebUrl] | None = None
+    """page URLs, http or https (or use ids)"""
     ids: list[str] | None = None
     """result ids from exa.search"""
 

@@ -1,10 +1,10 @@
 """tasks.* operations (create, get, result, list, cancel) and the "operation" task type.
 
 They reach the runtime through `ctx.tasks` (a runtime TaskService), set by the face (exa_orch.app)
-when the runtime is up. `OPERATION_WORKFLOW` lets a face run ANY operation as a durable task (MCP
-Tasks' task-augmented calls): its single step dispatches the operation through
-`services["dispatch"]` (async (name, args, progress) -> JSON) or, without it, through
-`services["registry"]` with the task's gateway and settings.
+when the runtime is up. `operation_workflow(registry)` lets a face run ANY operation of `registry`
+as a durable task (MCP Tasks' task-augmented calls): its single step runs the operation through
+`ctx.deps.dispatch`, the one way a task runs an operation (runtime/deps.py); the registry tells it
+what the operation declares (its create key, the operation that finds a create again).
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ from typing import Any
 
 from pydantic import ConfigDict, Field
 
-from exa_orch.config import Settings
 from exa_orch.errors import ConfigError, InvalidParams
 from exa_orch.operations.projections import ItemField
 from exa_orch.runtime import Principal, TaskContext, TaskService, WorkflowSpec
@@ -27,7 +26,7 @@ from ._creates import declared_op, mark_create
 from .context import OpContext
 from .follow import FOLLOW_TASK_TYPE, KINDS
 from .models import Args
-from .registry import Operation
+from .registry import Operation, Registry
 from .task_views import DEFAULT_PAGE, MAX_PAGE, result_page, task_view
 
 MAX_WAIT_S = 60.0  # tasks.result's wait is bounded so a tool call can't hang an agent's turn
@@ -217,34 +216,19 @@ class OperationTaskArgs(Args):
 STEP_KEY = "operation"
 
 
-async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
+async def _run_operation(ctx: TaskContext, args: OperationTaskArgs, registry: Registry) -> Any:
     started = time.monotonic()
 
     async def progress(completed: float, total: float | None, message: str | None) -> None:
         await ctx.progress(args.operation, completed, total, message)
 
-    dispatch_fn = ctx.services.get("dispatch")
-    registry = ctx.services.get("registry")
-    if registry is not None and args.operation in registry:
+    if args.operation in registry:
         # Every face checks this before writing the row; a row written another way must still never
         # put a secret in the result column.
         refuse_secret_result(registry.get(args.operation))
 
     async def call(name: str, call_args: dict[str, Any]) -> Any:
-        if dispatch_fn is not None:
-            return await dispatch_fn(name, call_args, progress)
-        from .dispatch import dispatch  # the registry path, for faces that don't pass `dispatch`
-
-        if registry is None:
-            raise ConfigError("no operation registry in the runtime's services to run the task with")
-        op_ctx = OpContext(
-            gateway=ctx.services.get("gateway"),
-            settings=ctx.services.get("settings") or Settings(),
-            progress=progress,
-            services=ctx.services,
-            registry=registry,
-        )
-        return await dispatch(registry, name, call_args, op_ctx)
+        return await ctx.deps.dispatch(name, call_args, progress)
 
     call_args = dict(args.args)
     op = declared_op(registry, args.operation)
@@ -277,12 +261,19 @@ async def _run_operation(ctx: TaskContext, args: OperationTaskArgs) -> Any:
     return result
 
 
-OPERATION_WORKFLOW = WorkflowSpec(
-    type=OPERATION_TASK_TYPE,
-    args_model=OperationTaskArgs,
-    fn=_run_operation,
-    summary="Run one operation {operation, args} as a durable task (used for MCP task-augmented calls)",
-)
+def operation_workflow(registry: Registry) -> WorkflowSpec:
+    """The "operation" task type over `registry`, the operations its tasks may run (the registry
+    `ctx.deps.dispatch` runs them from)."""
+
+    async def run(ctx: TaskContext, args: OperationTaskArgs) -> Any:
+        return await _run_operation(ctx, args, registry)
+
+    return WorkflowSpec(
+        type=OPERATION_TASK_TYPE,
+        args_model=OperationTaskArgs,
+        fn=run,
+        summary="Run one operation {operation, args} as a durable task (used for MCP task-augmented calls)",
+    )
 
 
 def check_task_args(registry: Any, task_type: str, task_args: Mapping[str, Any]) -> None:

@@ -18,11 +18,12 @@ from .context import OpContext
 from .models import Args, Id, Page
 from .registry import Operation
 from .shapes import EventType, Metadata
+from .urls import WebhookUrl
 
 
 class CreateWebhook(Args):
-    url: str = Field(min_length=1)
-    """where Exa POSTs the events"""
+    url: WebhookUrl = Field(min_length=1)
+    """where Exa POSTs the events: a public http(s) URL (no loopback, link-local or private host)"""
     events: list[EventType] = Field(min_length=1, max_length=19)
     metadata: Metadata | None = None
 
@@ -33,7 +34,7 @@ class WebhookId(Args):
 
 
 class UpdateWebhook(WebhookId):
-    url: str | None = None
+    url: WebhookUrl | None = None
     events: list[EventType] | None = Field(default=None, min_length=1, max_length=19)
     metadata: Metadata | None = None
 

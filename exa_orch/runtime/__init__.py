@@ -1,11 +1,13 @@
 """The durable task runtime: Supervisor, TaskActor (mailbox), TaskContext (steps, checkpoints).
 
-The runtime knows no task type: the face hands it a WorkflowRegistry and a `services` dict.
+The runtime knows no task type: the face hands it a WorkflowRegistry and the workflows' Deps
+(runtime/deps.py: `dispatch` runs an operation, typed by the Dispatch protocol).
 """
 
 from exa_orch.runtime.actor import Message, TaskActor
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.dedupe import create_or_get
+from exa_orch.runtime.deps import Deps, Dispatch, Progress, no_operations
 from exa_orch.runtime.events import TaskEvent, TaskListener
 from exa_orch.runtime.principal import (
     BearerTokens,
@@ -22,8 +24,11 @@ from exa_orch.runtime.supervisor import Supervisor
 
 __all__ = [
     "BearerTokens",
+    "Deps",
+    "Dispatch",
     "Message",
     "Principal",
+    "Progress",
     "Supervisor",
     "TaskActor",
     "TaskContext",
@@ -38,5 +43,6 @@ __all__ = [
     "constant_time_match",
     "create_or_get",
     "local_principal",
+    "no_operations",
     "record_principal",
 ]

@@ -50,6 +50,7 @@ from exa_orch.errors import (
 from exa_orch.gateway.context import enter_request_scope
 from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence
 from exa_orch.runtime.context import TaskContext
+from exa_orch.runtime.deps import Deps
 from exa_orch.runtime.events import TaskEvent
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Store, TaskRecord, TaskStatus
@@ -105,7 +106,7 @@ class TaskActor:
         "record",
         "_store",
         "_spec",
-        "_services",
+        "_deps",
         "_owner",
         "_emit",
         "_on_exit",
@@ -128,7 +129,7 @@ class TaskActor:
         *,
         store: Store,
         spec: WorkflowSpec | None,
-        services: dict[str, Any],
+        deps: Deps,
         owner: str,
         emit: Callable[[TaskEvent], None],
         on_exit: Callable[[TaskActor], None],
@@ -138,7 +139,7 @@ class TaskActor:
         self.record = record
         self._store = store
         self._spec = spec
-        self._services = services
+        self._deps = deps
         self._owner = owner
         self._emit = emit
         self._on_exit = on_exit
@@ -303,7 +304,7 @@ class TaskActor:
                 task_id=self.task_id,
                 args=args,
                 store=self._store,
-                services=self._services,
+                deps=self._deps,
                 steps=steps,
                 resumed=resumed,
                 on_progress=self._progress_event,
@@ -402,7 +403,7 @@ class TaskActor:
                     task_id=self.task_id,
                     args=args,
                     store=self._store,
-                    services=self._services,
+                    deps=self._deps,
                     steps=await self._store.load_steps(self.task_id),
                     resumed=True,
                     owner=self._owner,

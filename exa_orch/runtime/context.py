@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from exa_orch.gateway.context import request_scope
 
 if TYPE_CHECKING:
+    from exa_orch.runtime.deps import Deps
     from exa_orch.store import Store
 
 logger = logging.getLogger(__name__)
@@ -39,8 +40,8 @@ def _json_roundtrip(value: Any) -> Any:
 class TaskContext:
     """The handle a workflow function gets: `await ctx.step(key, fn)`, `ctx.progress(...)`, ...
 
-    Attributes: task_id, args (the validated args model), services (the face's dict: "gateway",
-    "exa", "dispatch", ...), exa (the gateway's AsyncExa, or None), resumed (True when an earlier
+    Attributes: task_id, args (the validated args model), deps (what the face hands every
+    workflow: `deps.dispatch` runs an operation, runtime/deps.py), resumed (True when an earlier
     run of this task started, so steps may have half-happened at Exa).
     """
 
@@ -50,7 +51,7 @@ class TaskContext:
         task_id: str,
         args: Any,
         store: Store,
-        services: dict[str, Any],
+        deps: Deps,
         steps: dict[str, Any],
         resumed: bool,
         on_progress: ProgressSink | None = None,
@@ -59,7 +60,7 @@ class TaskContext:
     ) -> None:
         self.task_id = task_id
         self.args = args
-        self.services = services
+        self.deps = deps
         self.resumed = resumed
         self.current_step: str | None = None
         self._store = store
@@ -81,14 +82,6 @@ class TaskContext:
         self.interrupted_saving = False  # an interrupt came while a checkpoint was being committed
         self._cancelled = False
         self._wake: asyncio.Future[None] | None = None
-
-    @property
-    def exa(self) -> Any:
-        """The AsyncExa to call Exa with (services["exa"], else the gateway's), or None."""
-        exa = self.services.get("exa")
-        if exa is None and self.services.get("gateway") is not None:
-            exa = getattr(self.services["gateway"], "exa", None)
-        return exa
 
     @property
     def cancelled(self) -> bool:

@@ -29,6 +29,7 @@ from typing import Any, Self
 
 from exa_orch.gateway.fence import LeaseFence, margin_for
 from exa_orch.runtime.actor import Message, TaskActor
+from exa_orch.runtime.deps import Deps
 from exa_orch.runtime.events import TaskEvent, TaskListener
 from exa_orch.runtime.principal import TtlPolicy, concerning
 from exa_orch.runtime.service import TaskService
@@ -39,16 +40,16 @@ logger = logging.getLogger(__name__)
 
 
 class Supervisor:
-    """`async with Supervisor(store, workflows, services) as sup:` runs tasks; `sup.tasks` is the TaskService.
+    """`async with Supervisor(store, workflows, deps) as sup:` runs tasks; `sup.tasks` is the TaskService.
 
-    `services` is handed to every workflow as `ctx.services` ("gateway", "exa", "dispatch", ...).
+    `deps` is handed to every workflow as `ctx.deps` (runtime/deps.py; the default runs no operations).
     """
 
     def __init__(
         self,
         store: Store,
         workflows: WorkflowRegistry,
-        services: dict[str, Any] | None = None,
+        deps: Deps | None = None,
         *,
         max_working: int = 20,
         lease_ttl: float = 15.0,
@@ -66,7 +67,7 @@ class Supervisor:
         self.workflows = workflows
         # Runs of these types are filed in the archive with their terminal transition, by any path.
         store.archive_runs(workflows.archivers())
-        self.services: dict[str, Any] = services if services is not None else {}
+        self.deps = deps if deps is not None else Deps()
         self.owner = store.owner_id
         self.max_working = max_working
         self.lease_ttl = lease_ttl
@@ -258,7 +259,7 @@ class Supervisor:
             record,
             store=self.store,
             spec=spec,
-            services=self.services,
+            deps=self.deps,
             owner=self.owner,
             emit=self.emit,
             on_exit=self._on_exit,

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import logging
 import os
 import pickle
@@ -43,11 +44,13 @@ _NOT_SAVED = ("public_prefixes",)  # ctx.extras keys that are wiring, not accoun
 
 
 def world_fingerprint(world: Any) -> str:
-    """A digest of the seed and every entity of `world`: equal exactly when the world is the same."""
+    """A digest of the seed and every entity of `world` (a world file's too): equal exactly when the
+    world is the same."""
     digest = hashlib.sha256(f"seed={world.seed}\n".encode())
     for entity in world.entities:
+        attrs = json.dumps(getattr(entity, "attrs", None), sort_keys=True, default=str)
         digest.update(
-            f"{entity.id}\x1f{entity.kind}\x1f{entity.url}\x1f{entity.title}\x1f{entity.text}\n".encode()
+            f"{entity.id}\x1f{entity.kind}\x1f{entity.url}\x1f{entity.title}\x1f{entity.text}\x1f{attrs}\n".encode()
         )
     return digest.hexdigest()
 

@@ -3,8 +3,10 @@
 `create_app(config)` returns a Starlette app whose `__call__` wraps each HTTP request, outside
 Starlette's own middleware, with what every Exa response has and what tests read:
 - an `X-Request-Id` header (and the same id in error bodies);
-- auth: no `x-api-key` / `Authorization: Bearer` header, or the key "invalid-key", gets 401
-  `INVALID_API_KEY` as Exa answers it (the key itself is never logged or kept);
+- auth: no `x-api-key` / `Authorization: Bearer` header, the key "invalid-key", or (when
+  `SimConfig.keys` lists the keys it accepts) any other key, gets 401 `INVALID_API_KEY` as Exa
+  answers it (the key itself is never logged or kept; the log's `client` is a digest of it,
+  `client_tag(key)`);
 - counters and a per-request log (`/_sim/stats`, `/_sim/log`), with max in-flight;
 - fault injection (`FaultConfig`): added latency, then a deterministic draw of 401 or 402 (Exa's
   bodies), 429 (with `Retry-After`), 500, 502, 503 or a dropped connection. Never on `/_sim/*`;
@@ -90,9 +92,14 @@ def _template(routes: list[BaseRoute], scope: Scope) -> str | None:
     return None
 
 
+def client_tag(key: str) -> str:
+    """What the request log records of a key (`client`): a short digest, never the key."""
+    return hashlib.sha256(key.encode()).hexdigest()[:8]
+
+
 def _client_tag(scope: Scope) -> str | None:
     key = _api_key(scope)
-    return hashlib.sha256(key.encode()).hexdigest()[:8] if key else None
+    return client_tag(key) if key else None
 
 
 def _api_key(scope: Scope) -> str | None:
@@ -177,7 +184,8 @@ class SimApp(Starlette):
         )
         if not public:
             key = _api_key(scope)
-            if not key or key == INVALID_KEY:
+            accepted = self.sim.config.keys
+            if not key or key == INVALID_KEY or (accepted is not None and key not in accepted):
                 # Exa's own body for a wrong key (tests/fixtures/real/401_invalid_api_key.json).
                 message = (
                     "Invalid API key"
@@ -356,7 +364,7 @@ def create_app(config: SimConfig | None = None) -> SimApp:
     config = config or SimConfig()
     ctx = SimContext.from_config(config)
     ctx.counters = Counters()
-    ctx.world = World(config.seed)
+    ctx.world = World.from_file(config.world_file) if config.world_file else World(config.seed)
     app = SimApp(
         exception_handlers={
             SimHTTPError: sim_http_error_handler,

@@ -38,10 +38,13 @@ class SimConfig:
     """Settings of one simulator instance."""
 
     seed: int = 42
+    world_file: str | None = None  # a world written as JSON (docs/simulator.md) instead of the seed's
     speed: float = 1.0  # simulated seconds per wall second; tests use 50 or more
     faults: FaultConfig = field(default_factory=FaultConfig)
     # Time, in simulated seconds, a webset search takes to find and judge one item.
     seconds_per_item: float = 1.0
+    # The API keys it accepts; None accepts any key but "invalid-key" (what Exa would refuse).
+    keys: frozenset[str] | None = None
     # A file that keeps the account (every object made, ids, clock) across restarts; see account.py.
     account_file: str | None = None
 

@@ -4,7 +4,7 @@ Prints two lines to stdout (flushed) once the port is bound, `EXA_ORCH_EXA_URL=h
 then `EXA_ORCH_SIMULATOR=1`: the settings `exa-orch serve` needs to use it (the second says the URL
 is a simulator, which is never guessed from the URL). Everything else goes to stderr.
 Flags win over environment variables (EXA_SIM_SEED, EXA_SIM_SPEED, EXA_SIM_FAULT_RATE,
-EXA_SIM_FAULT_KINDS, EXA_SIM_RETRY_AFTER, EXA_SIM_LATENCY_MS), which win over defaults.
+EXA_SIM_FAULT_KINDS, EXA_SIM_RETRY_AFTER, EXA_SIM_LATENCY_MS, EXA_SIM_WORLD), which win over defaults.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ _ENV = {
     "fault_kinds": ("EXA_SIM_FAULT_KINDS", str),
     "retry_after": ("EXA_SIM_RETRY_AFTER", float),
     "latency_ms": ("EXA_SIM_LATENCY_MS", float),
+    "world": ("EXA_SIM_WORLD", str),
 }
 
 
@@ -63,6 +64,8 @@ def config_from(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
     config = SimConfig(faults=faults)
     if "seed" in values:
         config.seed = int(values["seed"])
+    if values.get("world"):
+        config.world_file = str(values["world"])
     if "speed" in values:
         if values["speed"] <= 0:
             raise ValueError(f"--speed must be > 0, got {values['speed']}")

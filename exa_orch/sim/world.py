@@ -7,6 +7,9 @@ Contract:
 - Every entity has a canonical URL. Some companies also exist under a second URL or a variant
   spelling of their name; those near-duplicates are entities too (so searches return them) and are
   listed as ground truth in `world.duplicates` as `(canonical_url, duplicate_url)` pairs.
+- `World.from_file(path)` builds a world from a JSON file a person wrote (docs/simulator.md): its
+  entities' pages are the world's entities, each page's ground truth in `attrs["entity"]`; a
+  query a page declares finds exactly the pages that declare it, in file order.
 - `world.search(query, kind=None, limit=10)` ranks by keyword/topic overlap (industries, regions,
   categories and their synonyms), ties broken by id. Entities that match nothing come after the
   matches, in a query-seeded order, so a search never comes back empty (as Exa's never does).
@@ -15,9 +18,11 @@ Contract:
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 EntityKind = Literal["company", "person", "research_paper", "article"]
@@ -194,10 +199,32 @@ class World:
         self.industries: tuple[str, ...] = tuple(INDUSTRIES)
         self.regions: tuple[str, ...] = tuple(REGIONS)
         self.categories: tuple[str, ...] = CATEGORIES
+        self.name = f"seed {seed}"
+        self.declared: dict[str, list[Entity]] = {}  # a file world's query -> the pages it finds
         self._build_companies(companies, duplicate_share)
         self._build_people(people)
         self._build_papers(papers)
         self._build_articles(articles)
+        self._index()
+
+    @classmethod
+    def from_file(cls, path: str | Path) -> World:
+        """The world a JSON file describes (format: docs/simulator.md).
+
+        Raises:
+            ValueError: the file can't be read or breaks the format (the message says where).
+        """
+        try:
+            data = json.loads(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"world file {path}: {exc}") from exc
+        world = cls(0, companies=0, people=0, papers=0, articles=0)
+        world.name = str(data.get("name") or Path(path).stem) if isinstance(data, dict) else ""
+        world._load(data, str(path))
+        world._index()
+        return world
+
+    def _index(self) -> None:
         self._by_id = {e.id: e for e in self.entities}
         self._by_url = {e.url: e for e in self.entities}
         self._bags = {e.id: self._bag(e) for e in self.entities}
@@ -244,6 +271,9 @@ class World:
 
     def search(self, query: str, kind: EntityKind | None = None, limit: int = 10) -> list[Entity]:
         """Up to `limit` entities (of `kind` if given), best match first; see module docstring."""
+        declared = self.declared.get(_query_key(query))
+        if declared is not None:
+            return [e for e in declared if kind is None or e.kind == kind][: max(0, limit)]
         pool = [e for e in self.entities if kind is None or e.kind == kind]
         scored = [(self.score(query, e), e) for e in pool]
         hits = sorted((p for p in scored if p[0] > 0), key=lambda p: (-p[0], p[1].id))
@@ -329,13 +359,18 @@ class World:
         )
         name, url = variants[i % len(variants)]
         attrs = dict(orig.attrs, duplicate_of=orig.id)
+        text = orig.text.replace(orig.name, name)
+        if i % len(variants) != 1:
+            # A second site says which site it mirrors, as a real page would ("also at ..."): a
+            # different registered domain alone is evidence of another company.
+            text = text.replace(name, f"{name} (also at {domain})", 1)
         dup = Entity(
             id=f"co_dup_{i + 1:03d}",
             kind="company",
             name=name,
             url=url,
             title=f"{name} | {orig.attrs['industry']}",
-            text=orig.text.replace(orig.name, name),
+            text=text,
             published_date=orig.published_date,
             author=None,
             attrs=attrs,
@@ -453,6 +488,51 @@ class World:
                 )
             )
 
+    def _load(self, data: Any, where: str) -> None:
+        if not isinstance(data, dict) or not isinstance(data.get("entities"), list):
+            raise ValueError(f"world file {where}: expected an object with an 'entities' list")
+        seen: set[str] = set()
+        for n, ent in enumerate(data["entities"]):
+            at = f"world file {where}: entities[{n}]"
+            if not isinstance(ent, dict) or not isinstance(ent.get("name"), str):
+                raise ValueError(f"{at}: each entity needs a 'name'")
+            kind = ent.get("kind", "company")
+            if kind not in KINDS:
+                raise ValueError(f"{at}: kind must be one of {', '.join(KINDS)}, got {kind!r}")
+            truth = str(ent.get("id") or _slug(ent["name"]))
+            pages = ent.get("pages") or [{}]
+            if not isinstance(pages, list) or not all(isinstance(p, dict) for p in pages):
+                raise ValueError(f"{at}: 'pages' must be a list of objects")
+            first_id: str | None = None
+            for k, page in enumerate(pages):
+                url = page.get("url") or ent.get("url")
+                if not isinstance(url, str) or not url:
+                    raise ValueError(f"{at}.pages[{k}]: each page needs a 'url' (or the entity one)")
+                pid = str(page.get("id") or f"{truth}~{k + 1}")
+                if pid in seen:
+                    raise ValueError(f"{at}.pages[{k}]: id {pid!r} appears twice")
+                seen.add(pid)
+                name = str(page.get("name") or ent["name"])
+                description = str(page.get("description") or ent.get("description") or name)
+                attrs: dict[str, Any] = {**(ent.get("attributes") or {}), **(page.get("attributes") or {})}
+                attrs["entity"] = truth
+                attrs["description"] = description
+                attrs["criteria"] = {**(ent.get("criteria") or {}), **(page.get("criteria") or {})}
+                if first_id is not None:
+                    attrs["duplicate_of"] = first_id
+                entity = Entity(
+                    id=pid, kind=kind, name=name, url=url, title=str(page.get("title") or name),
+                    text=description, published_date=str(page.get("publishedDate") or "2025-01-01"),
+                    author=page.get("author"), attrs=attrs,
+                )  # fmt: skip
+                self.entities.append(entity)
+                for query in page.get("queries") or ent.get("queries") or []:
+                    self.declared.setdefault(_query_key(str(query)), []).append(entity)
+                if first_id is None:
+                    first_id = pid
+                else:
+                    self.duplicates.append((pages_url(pages[0], ent), url))
+
     def _bag(self, e: Entity) -> dict[str, int]:
         """Searchable words of `e` with weights: topic/region/category/role 3, name and title 2, text 1."""
         bag: dict[str, int] = {}
@@ -466,16 +546,24 @@ class World:
         add(e.name, 2)
         industry = e.attrs.get("industry")
         if industry:
-            add(industry + " " + " ".join(INDUSTRIES[industry]), 3)
+            add(industry + " " + " ".join(INDUSTRIES.get(industry, ())), 3)
         region = e.attrs.get("region")
         if region:
-            add(region + " " + " ".join(REGION_WORDS[region]), 3)
+            add(region + " " + " ".join(REGION_WORDS.get(region, ())), 3)
         for cat in e.attrs.get("categories", ()):
-            add(cat + " " + " ".join(CATEGORY_WORDS[cat]), 3)
+            add(cat + " " + " ".join(CATEGORY_WORDS.get(cat, ())), 3)
         for key in ("role", "location", "company", "publisher"):
             if e.attrs.get(key):
                 add(str(e.attrs[key]), 3)
         return bag
+
+
+def _query_key(query: str) -> str:
+    return " ".join(query.lower().split())
+
+
+def pages_url(page: dict[str, Any], entity: dict[str, Any]) -> str:
+    return str(page.get("url") or entity.get("url"))
 
 
 def _norm_url(url: str) -> str:

@@ -332,12 +332,96 @@ def apply_migrations(conn: PgConn, found: list[Migration]) -> list[Migration]:
             )
             conn.execute("RELEASE migration")
             done.append(migration)
+        _ensure_sql_guard(conn, force=bool(pending))
         conn.execute("COMMIT")
     except BaseException:
         with contextlib.suppress(Exception):
             conn.execute("ROLLBACK")
         raise
     return done
+
+
+# --- the role `exa-orch sql` queries run as -------------------------------------------------------
+
+SQL_ROLE = "exa_orch_sql"
+SQL_FUNCTION = "exa_orch_sql(text)"
+# Run as its owner, SQL_ROLE, which may only read: inside a SECURITY DEFINER function PostgreSQL
+# refuses to change `role` or `session_authorization` (set_config included), so no query text can
+# take the caller's privileges back, as it could after SET ROLE or SET SESSION AUTHORIZATION.
+_CREATE_SQL_FUNCTION = f"""
+CREATE FUNCTION {SQL_FUNCTION} RETURNS SETOF record LANGUAGE plpgsql SECURITY DEFINER
+SET search_path FROM CURRENT AS $fn$ BEGIN RETURN QUERY EXECUTE $1; END $fn$
+"""
+_CREATE_SQL_ROLE = f"""
+DO $do$ BEGIN
+    IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '{SQL_ROLE}') THEN
+        CREATE ROLE {SQL_ROLE} NOLOGIN NOINHERIT;
+    END IF;
+EXCEPTION WHEN duplicate_object OR unique_violation THEN NULL;  -- made meanwhile for another database
+END $do$
+"""
+# SELECT on the tables and views the migrating role owns in this schema: exa-orch's own.
+_GRANT_SQL_ROLE = f"""
+DO $do$ DECLARE r record; BEGIN
+    FOR r IN SELECT c.oid::regclass AS name FROM pg_class c
+        WHERE c.relnamespace = current_schema()::regnamespace AND c.relkind IN ('r', 'v', 'm', 'p')
+        AND c.relowner = (SELECT oid FROM pg_roles WHERE rolname = current_user)
+    LOOP
+        EXECUTE format('GRANT SELECT ON %s TO {SQL_ROLE}', r.name);
+    END LOOP;
+END $do$
+"""
+
+
+def _ensure_sql_guard(conn: PgConn, *, force: bool) -> None:
+    """Create (once per cluster) the NOLOGIN role SQL_ROLE and, in this database, the function
+    `exa-orch sql` runs its queries through, owned by that role; grant it SELECT on exa-orch's
+    tables and views. Done when migrations were applied or the function is missing. A migrating
+    role that may not create roles leaves it undone with a warning: the store works, and
+    `exa-orch sql` says what is missing."""
+    (exists,) = conn.execute(f"SELECT to_regprocedure('{SQL_FUNCTION}') IS NOT NULL").fetchone() or (False,)
+    if exists and not force:
+        return
+    conn.execute("SAVEPOINT sql_guard")
+    try:
+        (superuser,) = conn.execute(
+            "SELECT rolsuper FROM pg_roles WHERE rolname = current_user"
+        ).fetchone() or (False,)
+        conn.execute(_CREATE_SQL_ROLE)
+        if superuser:  # whoever made the role first, it only ever reads
+            conn.execute(
+                f"ALTER ROLE {SQL_ROLE} NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS"
+            )
+        else:  # to hand it the function, the migrating role must be able to SET ROLE to it
+            conn.execute(f"GRANT {SQL_ROLE} TO CURRENT_USER")
+        conn.execute(f"GRANT USAGE ON SCHEMA {_schema(conn)} TO {SQL_ROLE}")
+        if not exists:
+            schema = _schema(conn)
+            conn.execute(_CREATE_SQL_FUNCTION)
+            conn.execute(f"REVOKE ALL ON FUNCTION {SQL_FUNCTION} FROM PUBLIC")
+            conn.execute(f"GRANT EXECUTE ON FUNCTION {SQL_FUNCTION} TO CURRENT_USER")
+            # A new owner needs CREATE on the function's schema, at that moment only.
+            conn.execute(f"GRANT CREATE ON SCHEMA {schema} TO {SQL_ROLE}")
+            conn.execute(f"ALTER FUNCTION {SQL_FUNCTION} OWNER TO {SQL_ROLE}")
+            conn.execute(f"REVOKE CREATE ON SCHEMA {schema} FROM {SQL_ROLE}")
+        conn.execute(_GRANT_SQL_ROLE)
+    except psycopg.Error as exc:
+        conn.execute("ROLLBACK TO SAVEPOINT sql_guard")
+        if exc.sqlstate != "42501":  # insufficient_privilege: this role may not create roles
+            raise
+        log.warning(
+            "this database role may not create the role %s that `exa-orch sql` queries run as (%s): "
+            "`exa-orch sql` refuses to run on this database until `exa-orch db migrate` runs once as a "
+            "role with CREATEROLE",
+            SQL_ROLE,
+            str(exc).strip().splitlines()[0],
+        )
+    conn.execute("RELEASE sql_guard")
+
+
+def _schema(conn: PgConn) -> str:
+    (name,) = conn.execute("SELECT quote_ident(current_schema())").fetchone() or ("public",)
+    return str(name)
 
 
 # --- reads and notifications ---------------------------------------------------------------------

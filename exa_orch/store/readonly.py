@@ -98,6 +98,18 @@ async def open_postgres(
         raise postgres.connect_error(url, exc) from None
 
 
+def connect_postgres_sync(url: str, *, application: str) -> Any:
+    """A synchronous psycopg connection in autocommit, every transaction read-only (as
+    `open_postgres`), for a caller that drives the protocol itself (`exa-orch sql`)."""
+    postgres.require_driver()
+    import psycopg
+
+    try:
+        return psycopg.connect(url, autocommit=True, application_name=application, options=PG_OPTIONS)
+    except psycopg.Error as exc:
+        raise postgres.connect_error(url, exc) from None
+
+
 def pg_errors() -> tuple[type[Exception], ...]:
     """psycopg's base error as a tuple to catch (empty without the driver)."""
     return () if postgres.psycopg is None else (postgres.psycopg.Error,)

@@ -1,13 +1,13 @@
 """Workflows: the task types the runtime runs, each a resumable async function on TaskContext.
 
 WorkflowSpec and WorkflowRegistry are defined in `exa_orch.runtime.spec` (the runtime must not
-import upward) and re-exported here. `default_workflows()` is what the face registers: the
-built-in task types plus any named by EXA_ORCH_EXTRA_WORKFLOWS.
+import upward) and re-exported here. `default_workflows(extra)` is what the face registers: the
+built-in task types plus `extra` (the CLI's come from EXA_ORCH_EXTRA_WORKFLOWS, `load_extra_workflows`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 
 from exa_orch.runtime.spec import WorkflowFn, WorkflowRegistry, WorkflowSpec
 from exa_orch.workflows import adversarial, convergent, harvest, research, verified, winnow
@@ -24,11 +24,9 @@ BUILTIN_WORKFLOWS: list[WorkflowSpec] = [
 ]
 
 
-def default_workflows(
-    extra: Iterable[WorkflowSpec] = (), *, env: Mapping[str, str] | None = None
-) -> WorkflowRegistry:
-    """A registry with the built-ins, `extra` (e.g. the face's "operation" workflow) and the env's."""
-    return WorkflowRegistry([*BUILTIN_WORKFLOWS, *extra, *load_extra_workflows(env)])
+def default_workflows(extra: Iterable[WorkflowSpec] = ()) -> WorkflowRegistry:
+    """A registry with the built-ins and `extra` (the face's "operation" workflow, a test's own)."""
+    return WorkflowRegistry([*BUILTIN_WORKFLOWS, *extra])
 
 
 __all__ = [

@@ -5,10 +5,10 @@ create one webset per query (step `create.<i>`, externalId task:create.<i>) -> w
 across websets -> intersection (found by 2+ queries, confidence = queries / total), unique per
 query, pairwise overlapMatrix, totalUniqueEntities.
 
-Deduplication (the seed's): two items are one entity when their canonical URLs are equal
-(`kit.canonical_url`) or their names are more than 0.85 similar (difflib ratio on lowercase names
-without punctuation or a legal suffix such as "Inc."; the description stands in when an item has
-no name). Matching is transitive (union-find), so A~B and B~C make one entity.
+Deduplication is `workflows.entities.resolve` (registered domains, cleaned names, profiles, alias
+evidence the items carry, people by name and employer; complete linkage), which replaces the
+seed's "URL exact match or name similarity > 0.85". Each intersection entity lists its
+`mergeReasons`; its confidence is the share of queries that found any of its items.
 
 A wait that times out is not a failure: the task completes on the items collected so far with
 `timedOut: true`, `partial: true` and `timedOutQueries`. An Exa error fails the task with its typed
@@ -18,9 +18,6 @@ error, the message naming every webset already created.
 from __future__ import annotations
 
 import asyncio
-import difflib
-import math
-import re
 import time
 from functools import partial
 from typing import Any
@@ -31,14 +28,11 @@ from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import kit
+from exa_orch.workflows import entities, kit
 from exa_orch.workflows.archive import convergent_run
 from exa_orch.workflows.harvest import poll_interval, with_recovery
 
 Json = dict[str, Any]
-
-SIMILARITY = 0.85  # names more similar than this are one entity (the seed's threshold)
-_LEGAL = re.compile(r"\b(inc|llc|ltd|limited|corp|corporation|co|gmbh|ag|sa|sas|bv|plc|oy|ab)$")
 
 
 class ConvergentArgs(kit.TaskArgs):
@@ -70,82 +64,21 @@ class ConvergentArgs(kit.TaskArgs):
 # --- deduplication (pure, tested on its own) ---------------------------------------------------
 
 
-def normalized_name(item: Json) -> str | None:
-    """The entity's name (else its description) lowercased, without punctuation or a legal suffix."""
-    name = kit.item_name(item) or (item.get("properties") or {}).get("description")
-    if not isinstance(name, str):
-        return None
-    words = re.sub(r"[^\w\s]", " ", name.lower()).split()
-    text = " ".join(words)
-    stripped = _LEGAL.sub("", text).strip()
-    return stripped or text or None
-
-
-def similar(a: str, b: str) -> bool:
-    """difflib ratio > SIMILARITY."""
-    return a == b or _similar_to(difflib.SequenceMatcher(None, b=b, autojunk=False), a)
-
-
-def _similar_to(matcher: difflib.SequenceMatcher[str], a: str) -> bool:
-    # The matcher holds the other name as seq2 (difflib caches its index there); the cheap upper
-    # bounds go first.
-    matcher.set_seq1(a)
-    return (
-        matcher.real_quick_ratio() > SIMILARITY
-        and matcher.quick_ratio() > SIMILARITY
-        and matcher.ratio() > SIMILARITY
-    )
-
-
 def group_entities(item_lists: list[list[Json]]) -> list[list[tuple[int, Json]]]:
     """Items of every list grouped into entities: [[(list index, item), ...], ...], in first-seen order."""
+    return [group for group, _ in _resolved(item_lists)]
+
+
+def _resolved(item_lists: list[list[Json]]) -> list[tuple[list[tuple[int, Json]], list[Json]]]:
     flat = [(q, item) for q, items in enumerate(item_lists) for item in items]
-    parent = list(range(len(flat)))
-
-    def root(i: int) -> int:
-        while parent[i] != i:
-            parent[i] = parent[parent[i]]
-            i = parent[i]
-        return i
-
-    def union(i: int, j: int) -> None:
-        a, b = root(i), root(j)
-        if a != b:
-            parent[max(a, b)] = min(a, b)
-
-    by_url: dict[str, int] = {}
-    names: dict[str, int] = {}  # distinct normalized name -> first item holding it
-    by_length: dict[int, list[tuple[str, int]]] = {}  # the same names, by length
-    for i, (_, item) in enumerate(flat):
-        url = kit.item_url(item)
-        if url:
-            key = kit.canonical_url(url)
-            if key in by_url:
-                union(by_url[key], i)
-            else:
-                by_url[key] = i
-        name = normalized_name(item)
-        if name:
-            if name in names:
-                union(names[name], i)
-            else:
-                # A ratio > 0.85 needs lengths within a factor 0.74 (2*short/(short+long) > 0.85):
-                # only names of such lengths are compared (ten times fewer on thousands of items).
-                size = len(name)
-                matcher = difflib.SequenceMatcher(None, b=name, autojunk=False)
-                for length in range(math.ceil(size * 0.73), math.floor(size / 0.73) + 1):
-                    for other, j in by_length.get(length, ()):
-                        if _similar_to(matcher, other):
-                            union(j, i)
-                names[name] = i
-                by_length.setdefault(size, []).append((name, i))
-    groups: dict[int, list[tuple[int, Json]]] = {}
-    for i, pair in enumerate(flat):
-        groups.setdefault(root(i), []).append(pair)
-    return [groups[k] for k in sorted(groups)]
+    resolution = entities.resolve([item for _, item in flat])
+    return [
+        ([flat[i] for i in members], reasons)
+        for members, reasons in zip(resolution.groups, resolution.reasons, strict=True)
+    ]
 
 
-def _entity(group: list[tuple[int, Json]]) -> Json:
+def _entity(group: list[tuple[int, Json]], reasons: list[Json]) -> Json:
     first = group[0][1]
     props = first.get("properties") or {}
     urls = list(dict.fromkeys(u for _, item in group if (u := kit.item_url(item))))
@@ -156,17 +89,18 @@ def _entity(group: list[tuple[int, Json]]) -> Json:
         out["description"] = props["description"]
     out["urls"] = urls
     out["itemIds"] = [item.get("id") for _, item in group]
+    out["mergeReasons"] = reasons  # why each item joined: [{items: [id, id], reason}]
     return out
 
 
 def converge(queries: list[str], item_lists: list[list[Json]]) -> Json:
     """intersection, unique, overlapMatrix and totalUniqueEntities of the seed, from each query's items."""
     n = len(queries)
-    groups = group_entities(item_lists)
+    resolved = _resolved(item_lists)
     intersection: list[Json] = []
-    unique: list[Json] = [{"query": q, "items": []} for q in queries]
+    unique: list[Json] = [{"query": q, "items": [], "entityItemIds": []} for q in queries]
     overlap = [[0] * n for _ in range(n)]
-    for group in groups:
+    for group, reasons in resolved:
         found = sorted({q for q, _ in group})
         for a in found:
             for b in found:
@@ -174,19 +108,20 @@ def converge(queries: list[str], item_lists: list[list[Json]]) -> Json:
         if len(found) >= 2:
             intersection.append(
                 {
-                    "entity": _entity(group),
+                    "entity": _entity(group, reasons),
                     "foundInQueries": [queries[q] for q in found],
                     "confidence": round(len(found) / n, 4),
                 }
             )
         else:
             unique[found[0]]["items"].append(group[0][1])  # one item per entity
+            unique[found[0]]["entityItemIds"].append([item.get("id") for _, item in group])
     intersection.sort(key=lambda e: -e["confidence"])  # stable: first-seen order within a level
     return {
         "intersection": intersection,
         "unique": unique,
         "overlapMatrix": overlap,
-        "totalUniqueEntities": len(groups),
+        "totalUniqueEntities": len(resolved),
     }
 
 
@@ -303,8 +238,8 @@ WORKFLOWS: list[WorkflowSpec] = [
         "convergent.search",
         ConvergentArgs,
         convergent,
-        "One webset per query (2-5 angles on a topic), then entities deduplicated across them (URL, or "
-        "name similarity > 0.85): intersection (found 2+ times, with confidence), unique per query, "
+        "One webset per query (2-5 angles on a topic), then entities deduplicated across them (registered "
+        "domain, cleaned name, profiles, alias evidence; each merge with its reason): intersection (found 2+ times, with confidence), unique per query, "
         "overlapMatrix, totalUniqueEntities.",
         archive=convergent_run,
         archetype=ARCHETYPE,

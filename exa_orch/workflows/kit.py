@@ -1,7 +1,7 @@
 """What the research workflows share: operations by name, crash-safe webset creation, timed steps.
 
 Workflows sit below the operations layer, so they never import it: they call operations through
-the `dispatch` callable the face puts in `ctx.services` (validation, gateway, typed errors and the
+`ctx.deps.dispatch`, which the face builds (validation, gateway, typed errors and the
 agents' projections included). Every call that changes something at Exa runs inside a step, so a
 resumed run replays its saved result instead of calling again.
 """
@@ -16,11 +16,10 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
-from exa_orch.errors import ConfigError, NotFoundError, OrchError
+from exa_orch.errors import NotFoundError, OrchError
 from exa_orch.runtime import TaskContext, create_or_get
 
 Json = dict[str, Any]
-Dispatch = Callable[[str, Mapping[str, Any], Any], Awaitable[Any]]
 
 
 # --- task args shared by the workflows (the seeds' shapes; Exa's own checks run again on create) ----
@@ -104,16 +103,6 @@ def seconds(timeout_ms: float) -> float:
     return max(0.05, timeout_ms / 1000)
 
 
-def _dispatch(ctx: TaskContext) -> Dispatch:
-    fn: Dispatch | None = ctx.services.get("dispatch")
-    if fn is None:
-        raise ConfigError(
-            "this workflow needs the operations registry, and the runtime was started without it",
-            hint="Run research workflows inside the MCP server (`exa-orch serve`), which passes it in.",
-        )
-    return fn
-
-
 async def call(
     ctx: TaskContext,
     operation: str,
@@ -132,7 +121,7 @@ async def call(
             message = f"{message or operation} {elapsed(since)}"
         await ctx.progress(step or operation, completed, total, message)
 
-    return await _dispatch(ctx)(operation, dict(args), progress)
+    return await ctx.deps.dispatch(operation, dict(args), progress)
 
 
 async def create_webset(ctx: TaskContext, key: str, body: Mapping[str, Any]) -> Json:

@@ -7,7 +7,6 @@ server they spawn; a deployment may use it to add its own task types without edi
 from __future__ import annotations
 
 import importlib
-import os
 from collections.abc import Mapping
 
 from exa_orch.errors import ConfigError
@@ -17,9 +16,10 @@ ENV_VAR = "EXA_ORCH_EXTRA_WORKFLOWS"
 HINT = f"Set {ENV_VAR} to importable 'package.module:LIST' entries, comma-separated, or unset it."
 
 
-def load_extra_workflows(env: Mapping[str, str] | None = None) -> list[WorkflowSpec]:
-    """The specs named by EXA_ORCH_EXTRA_WORKFLOWS (empty when unset); ConfigError naming a bad entry."""
-    raw = (os.environ if env is None else env).get(ENV_VAR, "").strip()
+def load_extra_workflows(env: Mapping[str, str]) -> list[WorkflowSpec]:
+    """The specs `env`'s EXA_ORCH_EXTRA_WORKFLOWS names (empty when unset); ConfigError naming a bad
+    entry. The face passes its environment (the CLI: os.environ); nothing below it reads one."""
+    raw = env.get(ENV_VAR, "").strip()
     specs: list[WorkflowSpec] = []
     for entry in filter(None, (part.strip() for part in raw.split(","))):
         module_name, sep, attr = entry.partition(":")

@@ -23,6 +23,7 @@ from mcp.shared.jsonrpc_dispatcher import JSONRPCDispatcher
 from exa_orch.app import App, open_app
 from exa_orch.config import Settings
 from exa_orch.mcp.server import build_server
+from tests.mcp.tasks_workflows import WORKFLOWS as TEST_WORKFLOWS
 
 TASKS_EXT = "io.modelcontextprotocol/tasks"
 RELATED = "io.modelcontextprotocol/related-task"
@@ -31,22 +32,19 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 @asynccontextmanager
-async def app_for(
-    sim_url: str, db_path: Path, monkeypatch: Any, *, tools: str = "manage_websets"
-) -> AsyncIterator[App]:
-    """An App on the simulator with the test workflows registered."""
-    monkeypatch.setenv("EXA_ORCH_EXTRA_WORKFLOWS", WORKFLOWS_ENV)
+async def app_for(sim_url: str, db_path: Path, *, tools: str = "manage_websets") -> AsyncIterator[App]:
+    """An App on the simulator with the test workflows (tasks_workflows.py) registered."""
     settings = Settings(
         exa_url=sim_url, simulator=True, db_path=db_path, tools=tools, rps=1000.0, concurrency=8
     )
-    async with open_app(settings, db_path) as app:
+    async with open_app(settings, db_path, extra_workflows=TEST_WORKFLOWS) as app:
         yield app
 
 
 class LegacyTasksClient:
     """A 2025-11-25 client: initialize handshake, raw task-augmented calls, typed tasks/* requests."""
 
-    def __init__(self, dispatcher: JSONRPCDispatcher[Any]) -> None:
+    def __init__(self, dispatcher: JSONRPCDispatcher[Any], elicitation_callback: Any = None) -> None:
         self.dispatcher = dispatcher
         self.statuses: list[types.TaskStatusNotificationParams] = []
         self.progress: list[types.ProgressNotificationParams] = []
@@ -54,6 +52,7 @@ class LegacyTasksClient:
         self.session = ClientSession(
             dispatcher=dispatcher,
             message_handler=self._on_message,
+            elicitation_callback=elicitation_callback,
             notification_bindings=[
                 NotificationBinding(
                     method="notifications/tasks/status",
@@ -125,9 +124,11 @@ class LegacyTasksClient:
 
 
 @asynccontextmanager
-async def legacy_client(read_stream: Any, write_stream: Any) -> AsyncIterator[LegacyTasksClient]:
-    """A LegacyTasksClient over a stream pair, initialized."""
-    client = LegacyTasksClient(JSONRPCDispatcher(read_stream, write_stream))
+async def legacy_client(
+    read_stream: Any, write_stream: Any, elicitation_callback: Any = None
+) -> AsyncIterator[LegacyTasksClient]:
+    """A LegacyTasksClient over a stream pair, initialized (offering elicitation with a callback)."""
+    client = LegacyTasksClient(JSONRPCDispatcher(read_stream, write_stream), elicitation_callback)
     async with client.session:
         client.init = await client.session.initialize()
         yield client
@@ -145,10 +146,10 @@ async def inprocess_legacy(app: App) -> AsyncIterator[LegacyTasksClient]:
 
 @asynccontextmanager
 async def legacy_app(
-    sim_url: str, db_path: Path, monkeypatch: Any, *, tools: str = "manage_websets"
+    sim_url: str, db_path: Path, *, tools: str = "manage_websets"
 ) -> AsyncIterator[tuple[App, LegacyTasksClient]]:
     """An App on the simulator and a 2025 client on its server, opened and closed in one task."""
-    async with app_for(sim_url, db_path, monkeypatch, tools=tools) as app, inprocess_legacy(app) as client:
+    async with app_for(sim_url, db_path, tools=tools) as app, inprocess_legacy(app) as client:
         yield app, client
 
 

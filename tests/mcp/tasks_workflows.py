@@ -24,8 +24,14 @@ class StepsArgs(BaseModel):
     query: str = "open source vector databases"
 
 
+def _http(ctx: TaskContext) -> Any:
+    """The governed client on the simulator (the server's own gateway)."""
+    assert ctx.deps.gateway is not None, "these workflows run in a server, which has a gateway"
+    return ctx.deps.gateway.http
+
+
 async def steps_workflow(ctx: TaskContext, args: StepsArgs) -> dict[str, Any]:
-    http = ctx.services["gateway"].http
+    http = _http(ctx)
     found: list[Any] = []
     for i in range(args.steps):
 
@@ -50,7 +56,7 @@ class WebsetWaitArgs(BaseModel):
 
 
 async def webset_wait_workflow(ctx: TaskContext, args: WebsetWaitArgs) -> dict[str, Any]:
-    http = ctx.services["gateway"].http
+    http = _http(ctx)
 
     async def create() -> dict[str, Any]:
         body = {"search": {"query": args.query, "count": args.count}, "externalId": ctx.external_id("create")}

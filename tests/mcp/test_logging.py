@@ -43,11 +43,9 @@ class Messages:
                 await self.changed.wait()
 
 
-async def test_set_level_then_task_transitions_arrive_as_messages(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_set_level_then_task_transitions_arrive_as_messages(sim: SimHandle, tmp_path: Path) -> None:
     messages = Messages()
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "w.db") as app:
         server = build_server(app)
         async with Client(server, mode="legacy", logging_callback=messages) as client:
             caps = client.server_capabilities
@@ -78,15 +76,13 @@ async def test_set_level_then_task_transitions_arrive_as_messages(
             assert not [m for m in messages.items if "quiet warning" in str(m.data)]
 
 
-async def test_a_client_that_never_sets_a_level_gets_no_messages(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_a_client_that_never_sets_a_level_gets_no_messages(sim: SimHandle, tmp_path: Path) -> None:
     seen: list[types.LoggingMessageNotificationParams] = []
 
     async def on_log(params: types.LoggingMessageNotificationParams) -> None:
         seen.append(params)
 
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "w.db") as app:
         async with Client(build_server(app), mode="legacy", logging_callback=on_log) as client:
             logging.getLogger("exa_orch.test").error("nobody asked")
             await client.send_ping()  # a round trip: anything queued would have arrived by now
@@ -95,13 +91,11 @@ async def test_a_client_that_never_sets_a_level_gets_no_messages(
     assert seen == []
 
 
-async def test_retries_and_retry_after_holds_reach_a_client_at_info(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_retries_and_retry_after_holds_reach_a_client_at_info(tmp_path: Path) -> None:
     messages = Messages()
     faults = FaultConfig(rate=0.5, kinds=("429",), retry_after=0.05, seed=3)
     async with running_sim(SimConfig(speed=100.0, faults=faults)) as flaky:
-        async with app_for(flaky.url, tmp_path / "w.db", monkeypatch) as app:
+        async with app_for(flaky.url, tmp_path / "w.db") as app:
             async with Client(build_server(app), mode="legacy", logging_callback=messages) as client:
                 await client.set_logging_level("info")
                 for _ in range(6):
@@ -127,7 +121,7 @@ async def test_a_record_below_every_clients_level_is_never_formatted_or_redacted
 
     monkeypatch.setattr(logbridge, "redact", counting_redact)
     messages = Messages()
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "w.db") as app:
         async with Client(build_server(app), mode="legacy", logging_callback=messages) as client:
             await client.set_logging_level("critical")
             # error passes the exa_orch logger whatever its level, so it reaches the bridge

@@ -30,18 +30,18 @@ WEBHOOK_TASK = {"type": "operation", "operation": "webhooks.create", "args": HOO
 
 
 async def test_a_task_augmented_tasks_create_of_a_secret_operation_is_refused_in_both_eras(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
     # tasks.create {type: "operation", operation: "webhooks.create"} called as an MCP task used to
     # bypass the secret check that the plain call has, and the webhook's signing secret was saved
     # in the task's result row.
     call = {"operation": "tasks.create", "args": WEBHOOK_TASK}
-    async with legacy_app(sim.url, tmp_path / "workflows.db", monkeypatch) as (app, client):
+    async with legacy_app(sim.url, tmp_path / "workflows.db") as (app, client):
         with pytest.raises(MCPError) as refused:
             await client.call_task("manage_websets", call)
         assert refused.value.error.code == -32602 and "secret" in refused.value.error.message
         assert (await app.tasks.list())[0] == []
-    async with app_for(sim.url, tmp_path / "modern.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "modern.db") as app:
         async with Client(build_server(app), extensions=[TasksExtension()]) as modern:
             result = await modern.call_tool("manage_websets", call)
             assert result.is_error and structured(result)["code"] == "INVALID_PARAMS"
@@ -51,11 +51,11 @@ async def test_a_task_augmented_tasks_create_of_a_secret_operation_is_refused_in
 
 
 async def test_an_operation_task_never_runs_a_secret_operation_whoever_wrote_its_row(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
     # A row written without the face's checks (another version, a direct TaskService.create) must
     # still not create a webhook whose secret would land in the result column.
-    async with app_for(sim.url, tmp_path / "workflows.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "workflows.db") as app:
         record = await app.tasks.create("operation", {"operation": "webhooks.create", "args": HOOK})
         done = await app.tasks.wait(record.id, timeout=15)
         assert str(done.status) == "failed", done
@@ -85,7 +85,7 @@ async def _create_at_exa(sim: SimHandle, external_id: str) -> str:
 
 
 async def test_a_websets_create_task_killed_after_exa_answered_resumes_without_a_second_webset(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
     # The "operation" task ran websets.create as one step with the caller's args: a run killed after
     # Exa created the webset made a second one on resume (no externalId), or, when the caller gave
@@ -96,7 +96,7 @@ async def test_a_websets_create_task_killed_after_exa_answered_resumes_without_a
     theirs = await _left_by_a_killed_server(db, {**search, "externalId": "caller-chosen-1"})
     made = {ours: await _create_at_exa(sim, f"{ours}:operation")}
     made[theirs] = await _create_at_exa(sim, "caller-chosen-1")
-    async with app_for(sim.url, db, monkeypatch) as app:
+    async with app_for(sim.url, db) as app:
         for task_id, webset_id in made.items():
             done = await app.tasks.wait(task_id, timeout=15)
             assert str(done.status) == "completed", done.error
@@ -235,14 +235,12 @@ async def test_the_bearer_check_takes_any_case_of_the_scheme_and_only_the_exact_
     assert (reached, statuses) == (([True], []) if allowed else ([], [401]))
 
 
-async def test_polls_that_find_nothing_new_send_no_progress_and_never_inflate_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_polls_that_find_nothing_new_send_no_progress_and_never_inflate_it(tmp_path: Path) -> None:
     # websets.waitUntilIdle reports the found count at every poll. A plain call sent the same value
     # again and again (MCP: progress MUST increase); as a task, each repeat was stacked on the last
     # value, so a 6-item webset read 38/39, 57/58, ... while it sat at 19 found.
     slow = SimConfig(speed=3.0)  # ~3 items a second, polled every 50 ms: most polls repeat
-    async with running_sim(slow) as sim, legacy_app(sim.url, tmp_path / "w.db", monkeypatch) as (_, client):
+    async with running_sim(slow) as sim, legacy_app(sim.url, tmp_path / "w.db") as (_, client):
         made = await client.call("websets.create", {"search": {"query": "fintech startups", "count": 6}})
         wait = {"id": structured(made)["id"], "pollInterval": 0.05, "timeout": 1.5}
         call = {"name": "manage_websets", "arguments": {"operation": "websets.waitUntilIdle", "args": wait}}
@@ -260,9 +258,7 @@ async def test_polls_that_find_nothing_new_send_no_progress_and_never_inflate_it
         assert gets > len(client.progress)  # most polls found nothing new and said nothing
 
 
-async def test_an_error_quoting_a_huge_input_stays_small(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_an_error_quoting_a_huge_input_stays_small(sim: SimHandle, tmp_path: Path) -> None:
     # TASK_NOT_FOUND, an unknown task type and a bad cursor quoted the whole input back: a 1 MB
     # task id came back as a 1 MB error in the agent's context (and the server's log).
     huge = "x" * 1_000_000
@@ -272,7 +268,7 @@ async def test_an_error_quoting_a_huge_input_stays_small(
         ("tasks.create", {"type": huge}),
         ("tasks.list", {"cursor": huge}),
     ]
-    async with legacy_app(sim.url, tmp_path / "workflows.db", monkeypatch) as (_app, client):
+    async with legacy_app(sim.url, tmp_path / "workflows.db") as (_app, client):
         for operation, args in calls:
             result = await client.call(operation, args)
             assert result.is_error, operation

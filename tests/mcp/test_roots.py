@@ -4,9 +4,11 @@ refused with what to do instead when the client has no roots."""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
+import anyio
 import mcp_types as types
 import pytest
 from mcp import Client
@@ -38,7 +40,7 @@ def _import(path: Path | str) -> dict[str, Any]:
 
 
 async def test_a_csv_inside_a_root_is_imported_and_anything_else_refused(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
     shared, private = tmp_path / "shared", tmp_path / "private"
     shared.mkdir()
@@ -47,7 +49,7 @@ async def test_a_csv_inside_a_root_is_imported_and_anything_else_refused(
     (private / "secret.csv").write_text(CSV)
     (shared / "link.csv").symlink_to(private / "secret.csv")
     roots = Roots(shared)
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "w.db") as app:
         server = build_server(app)
         async with Client(server, mode="legacy", list_roots_callback=roots) as client:
             ok = await client.call_tool("manage_websets", _import(shared / "rows.csv"))
@@ -76,3 +78,29 @@ async def test_a_csv_inside_a_root_is_imported_and_anything_else_refused(
     assert not now_ok.is_error, structured(now_ok)
     err = structured(no_roots_result)
     assert no_roots_result.is_error and "roots" in err["message"] and "'csv'" in err["hint"]
+
+
+async def test_a_fifo_or_a_directory_inside_a_root_is_refused_at_once_and_blocks_nothing(
+    sim: SimHandle, tmp_path: Path
+) -> None:
+    # Opening a FIFO for reading blocks until a writer comes: the file is opened without blocking
+    # and refused as not a regular file. Ten of them hold no worker thread, so a CSV still imports.
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    fifos = []
+    for n in range(10):
+        os.mkfifo(shared / f"pipe{n}.csv")
+        fifos.append(shared / f"pipe{n}.csv")
+    (shared / "rows.csv").write_text(CSV)
+    (shared / "folder.csv").mkdir()
+    async with app_for(sim.url, tmp_path / "w.db") as app:
+        async with Client(build_server(app), mode="legacy", list_roots_callback=Roots(shared)) as client:
+            with anyio.fail_after(60):  # a generous bound: without the fix the first call never answers
+                refused = [await client.call_tool("manage_websets", _import(p)) for p in fifos]
+                folder = await client.call_tool("manage_websets", _import(shared / "folder.csv"))
+                ok = await client.call_tool("manage_websets", _import(shared / "rows.csv"))
+    for result in [*refused, folder]:
+        err = structured(result)
+        assert result.is_error and err["code"] == "INVALID_PARAMS" and err["fields"] == ["path"]
+        assert "not a regular file" in err["message"]
+    assert not ok.is_error and structured(ok)["uploaded"]["rows"] == 2

@@ -9,7 +9,6 @@ from typing import Any
 
 import anyio
 import mcp_types as types
-import pytest
 from mcp import Client
 from mcp.client.context import ClientRequestContext
 
@@ -29,7 +28,7 @@ async def _call(client: Client, operation: str, args: dict[str, Any]) -> dict[st
 
 
 async def test_sampling_with_tools_suggests_enrichments_through_a_required_tool_call(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
     asked: list[types.CreateMessageRequestParams] = []
 
@@ -62,7 +61,7 @@ async def test_sampling_with_tools_suggests_enrichments_through_a_required_tool_
             ],
         )
 
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "w.db") as app:
         server = build_server(app)
         async with Client(
             server, mode="legacy", sampling_callback=model, sampling_capabilities=TOOLS_CAP
@@ -85,15 +84,13 @@ async def test_sampling_with_tools_suggests_enrichments_through_a_required_tool_
     assert isinstance(prompt, types.TextContent) and "AI startups in Berlin" in prompt.text
 
 
-async def test_sampling_without_tools_asks_for_json_text(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_sampling_without_tools_asks_for_json_text(sim: SimHandle, tmp_path: Path) -> None:
     async def model(ctx: ClientRequestContext, params: types.CreateMessageRequestParams) -> Any:
         assert params.tools is None and params.tool_choice is None
         text = 'Sure:\n```json\n{"criteria": [{"description": "is a fintech company"}, {"description": "in EU"}]}\n```'
         return types.CreateMessageResult(role="assistant", model="m", content=types.TextContent(text=text))
 
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "w.db") as app:
         async with Client(build_server(app), mode="legacy", sampling_callback=model) as client:
             body = await _call(client, "criteria.suggest", {"query": "fintech startups", "count": 2})
     assert body["source"] == "sampling"
@@ -102,12 +99,12 @@ async def test_sampling_without_tools_asks_for_json_text(
 
 
 async def test_no_sampling_or_a_failing_model_answers_data_and_instruction(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
     async def broken(ctx: ClientRequestContext, params: types.CreateMessageRequestParams) -> Any:
         return types.ErrorData(code=-1, message="user rejected sampling")
 
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "w.db") as app:
         server = build_server(app)
         async with Client(server, mode="legacy") as client:
             plain = await _call(client, "enrichments.suggest", {"description": "climate tech startups"})
@@ -121,12 +118,12 @@ async def test_no_sampling_or_a_failing_model_answers_data_and_instruction(
 
 
 async def test_a_2026_client_without_a_back_channel_gets_the_fallback_at_once(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
     async def model(ctx: ClientRequestContext, params: types.CreateMessageRequestParams) -> Any:
         raise AssertionError("a 2026-07-28 exchange has no back-channel for sampling")
 
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "w.db") as app:
         async with Client(build_server(app), mode="2026-07-28", sampling_callback=model) as client:
             with anyio.fail_after(10):
                 body = await _call(client, "criteria.suggest", {"query": "quantum computing"})

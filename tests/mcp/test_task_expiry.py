@@ -30,7 +30,7 @@ async def rpc_error(call: Any) -> dict[str, Any]:
 async def test_an_expired_task_reads_task_expired_in_both_eras(
     sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    async with app_for(sim.url, tmp_path / "workflows.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "workflows.db") as app:
         async with inprocess_legacy(app) as legacy:
             args = {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 1}}
             created = await legacy.call_task("manage_websets", args, ttl=1_000)

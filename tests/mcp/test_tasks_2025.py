@@ -17,8 +17,8 @@ from .tasks_support import RELATED, app_for, inprocess_legacy, legacy_app, struc
 
 # One `async with` per test: the in-memory transport's task group must open and close in the
 # test's own task (an async fixture's teardown runs in another one).
-def opened(sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Any:
-    return legacy_app(sim.url, tmp_path / "workflows.db", monkeypatch)
+def opened(sim: SimHandle, tmp_path: Path) -> Any:
+    return legacy_app(sim.url, tmp_path / "workflows.db")
 
 
 def steps(n: int = 3, **extra: Any) -> dict[str, Any]:
@@ -26,9 +26,9 @@ def steps(n: int = 3, **extra: Any) -> dict[str, Any]:
 
 
 async def test_handshake_advertises_tasks_capability_and_optional_task_support(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with opened(sim, tmp_path, monkeypatch) as (_app, client):
+    async with opened(sim, tmp_path) as (_app, client):
         assert client.init is not None
         tasks = client.init.capabilities.tasks
         assert tasks is not None and tasks.list is not None and tasks.cancel is not None
@@ -42,9 +42,9 @@ async def test_handshake_advertises_tasks_capability_and_optional_task_support(
 
 
 async def test_create_task_result_then_tasks_result_blocks_until_the_final_result(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with opened(sim, tmp_path, monkeypatch) as (_app, client):
+    async with opened(sim, tmp_path) as (_app, client):
         created = await client.call_task("manage_websets", steps(3, delay=0.05), ttl=60_000, token="tok-1")
         task = created["task"]
         assert task["taskId"].startswith("task_")
@@ -62,9 +62,9 @@ async def test_create_task_result_then_tasks_result_blocks_until_the_final_resul
 
 
 async def test_status_and_progress_notifications_reach_the_creating_session(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with opened(sim, tmp_path, monkeypatch) as (_app, client):
+    async with opened(sim, tmp_path) as (_app, client):
         created = await client.call_task("manage_websets", steps(3), token="tok-7")
         task_id = created["task"]["taskId"]
         await client.until(
@@ -82,9 +82,9 @@ async def test_status_and_progress_notifications_reach_the_creating_session(
 
 
 async def test_a_failed_workflow_is_failed_and_tasks_result_is_the_error_result(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with opened(sim, tmp_path, monkeypatch) as (_app, client):
+    async with opened(sim, tmp_path) as (_app, client):
         created = await client.call_task("manage_websets", steps(1, fail=True))
         result = await client.result(created["task"]["taskId"])
         assert result.is_error is True
@@ -93,10 +93,8 @@ async def test_a_failed_workflow_is_failed_and_tasks_result_is_the_error_result(
         assert (await client.get(created["task"]["taskId"])).status == "failed"
 
 
-async def test_any_operation_runs_as_a_durable_operation_task(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with opened(sim, tmp_path, monkeypatch) as (app, client):
+async def test_any_operation_runs_as_a_durable_operation_task(sim: SimHandle, tmp_path: Path) -> None:
+    async with opened(sim, tmp_path) as (app, client):
         args = {"query": "vector databases", "numResults": 3}
         plain = await client.call("exa.search", args)
         created = await client.call_task("manage_websets", {"operation": "exa.search", "args": args})
@@ -113,9 +111,9 @@ async def test_any_operation_runs_as_a_durable_operation_task(
 
 
 async def test_tasks_made_either_way_are_seen_polled_and_cancelled_the_other_way(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with opened(sim, tmp_path, monkeypatch) as (_app, client):
+    async with opened(sim, tmp_path) as (_app, client):
         # MCP Tasks -> tasks.list / tasks.get
         via_mcp = (await client.call_task("manage_websets", steps(1)))["task"]["taskId"]
         listed = structured(await client.call("tasks.list", {}))
@@ -136,15 +134,13 @@ async def test_tasks_made_either_way_are_seen_polled_and_cancelled_the_other_way
         assert structured(await client.call("tasks.get", {"taskId": via_op}))["status"] == "cancelled"
 
 
-async def test_cancel_while_awaiting_exa_ends_cancelled_and_cancels_the_exa_work(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_cancel_while_awaiting_exa_ends_cancelled_and_cancels_the_exa_work(tmp_path: Path) -> None:
     # Speed 1: the webset search takes minutes, so the workflow is still waiting on Exa at the cancel;
     # 400 ms of latency per request: the workflow spends most of its time inside a GET at Exa.
     config = SimConfig(speed=1.0, faults=FaultConfig(latency_ms=400))
     async with running_sim(config) as slow_sim:
         async with (
-            app_for(slow_sim.url, tmp_path / "w.db", monkeypatch) as app,
+            app_for(slow_sim.url, tmp_path / "w.db") as app,
             inprocess_legacy(app) as client,
         ):
             created = await client.call_task(
@@ -185,10 +181,8 @@ async def test_cancel_while_awaiting_exa_ends_cancelled_and_cancels_the_exa_work
             assert no_result.value.error.code == -32004  # OPERATION_CANCELLED (seed 000 10.1)
 
 
-async def test_bad_requests_are_json_rpc_errors_and_create_no_task(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with opened(sim, tmp_path, monkeypatch) as (app, client):
+async def test_bad_requests_are_json_rpc_errors_and_create_no_task(sim: SimHandle, tmp_path: Path) -> None:
+    async with opened(sim, tmp_path) as (app, client):
         with pytest.raises(MCPError) as unknown_task:
             await client.get("task_does_not_exist")
         assert unknown_task.value.error.code == -32602
@@ -201,10 +195,8 @@ async def test_bad_requests_are_json_rpc_errors_and_create_no_task(
         assert (await app.tasks.list())[0] == []
 
 
-async def test_tasks_list_pages_with_a_cursor(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with opened(sim, tmp_path, monkeypatch) as (app, client):
+async def test_tasks_list_pages_with_a_cursor(sim: SimHandle, tmp_path: Path) -> None:
+    async with opened(sim, tmp_path) as (app, client):
         made = {(await app.tasks.create("mcp_test.steps", {"steps": 0})).id for _ in range(55)}
         seen: list[str] = []
         page = await client.list()
@@ -216,10 +208,8 @@ async def test_tasks_list_pages_with_a_cursor(
         assert set(seen) == made and len(seen) == 55
 
 
-async def test_toolhost_async_tools_take_task_augmented_calls(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with legacy_app(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as (app, client):
+async def test_toolhost_async_tools_take_task_augmented_calls(sim: SimHandle, tmp_path: Path) -> None:
+    async with legacy_app(sim.url, tmp_path / "w.db", tools="toolhost") as (app, client):
         tools = {
             t.name: t.execution.task_support if t.execution else None
             for t in (await client.session.list_tools()).tools
@@ -250,11 +240,9 @@ async def test_toolhost_async_tools_take_task_augmented_calls(
         assert record.meta["tool"] == "exa-async" and record.meta["operation"] == "exa.answer"
 
 
-async def test_requested_ttl_is_kept_and_clamped(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+async def test_requested_ttl_is_kept_and_clamped(sim: SimHandle, tmp_path: Path) -> None:
     day_ms = 86_400_000  # the default maximum (EXA_ORCH_MAX_TASK_TTL)
-    async with opened(sim, tmp_path, monkeypatch) as (app, client):
+    async with opened(sim, tmp_path) as (app, client):
         answer = await client.call_task("manage_websets", steps(0), ttl=10**13)
         huge = answer["task"]
         assert huge["ttl"] == day_ms  # the CreateTaskResult says what was granted
@@ -265,10 +253,8 @@ async def test_requested_ttl_is_kept_and_clamped(
         assert via_args["ttl"] == 90_000  # tasks.create's own ttl when params.task has none
 
 
-async def test_an_operation_task_reports_the_operations_own_progress(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with opened(sim, tmp_path, monkeypatch) as (_app, client):
+async def test_an_operation_task_reports_the_operations_own_progress(sim: SimHandle, tmp_path: Path) -> None:
+    async with opened(sim, tmp_path) as (_app, client):
         made = await client.call("websets.create", {"search": {"query": "fintech startups", "count": 10}})
         webset_id = structured(made)["id"]
         wait = {"operation": "websets.waitUntilIdle", "args": {"id": webset_id, "pollInterval": 0.05}}

@@ -28,9 +28,9 @@ from .tasks_support import (
 
 @asynccontextmanager
 async def modern(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *, extension: bool = True
+    sim: SimHandle, tmp_path: Path, *, extension: bool = True
 ) -> AsyncIterator[tuple[App, Client]]:
-    async with app_for(sim.url, tmp_path / "workflows.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "workflows.db") as app:
         extensions = [TasksExtension()] if extension else None
         async with Client(build_server(app), extensions=extensions) as client:
             assert client.protocol_version == "2026-07-28"
@@ -41,19 +41,17 @@ def create(task_type: str = "mcp_test.steps", **args: Any) -> dict[str, Any]:
     return {"operation": "tasks.create", "args": {"type": task_type, **args}}
 
 
-async def test_discover_advertises_the_tasks_extension(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with modern(sim, tmp_path, monkeypatch) as (_app, client):
+async def test_discover_advertises_the_tasks_extension(sim: SimHandle, tmp_path: Path) -> None:
+    async with modern(sim, tmp_path) as (_app, client):
         extensions = client.server_capabilities.extensions or {}
         assert TASKS_EXT in extensions
         assert client.server_capabilities.tasks is None  # the 2025 capability is handshake-only
 
 
 async def test_a_declaring_client_gets_the_final_result_of_tasks_create(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with modern(sim, tmp_path, monkeypatch) as (app, client):
+    async with modern(sim, tmp_path) as (app, client):
         # The claim resolver polls tasks/get until the task is terminal and returns its result.
         final = await client.call_tool("manage_websets", create(steps=2))
         assert final.is_error is False
@@ -64,10 +62,8 @@ async def test_a_declaring_client_gets_the_final_result_of_tasks_create(
         assert records[0].meta["era"] == "2026-07-28"
 
 
-async def test_handle_poll_and_cancel_through_the_extension_methods(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with modern(sim, tmp_path, monkeypatch) as (app, client):
+async def test_handle_poll_and_cancel_through_the_extension_methods(sim: SimHandle, tmp_path: Path) -> None:
+    async with modern(sim, tmp_path) as (app, client):
         handle = await client.session.call_tool(
             "manage_websets", create(steps=100, delay=0.2), allow_claimed=True
         )
@@ -96,9 +92,9 @@ async def test_handle_poll_and_cancel_through_the_extension_methods(
 
 
 async def test_quick_operations_answer_inline_and_long_ones_become_tasks(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with modern(sim, tmp_path, monkeypatch) as (app, client):
+    async with modern(sim, tmp_path) as (app, client):
         listed = await client.session.call_tool(
             "manage_websets", {"operation": "tasks.list", "args": {}}, allow_claimed=True
         )
@@ -113,9 +109,9 @@ async def test_quick_operations_answer_inline_and_long_ones_become_tasks(
 
 
 async def test_without_the_extension_calls_are_plain_and_tasks_methods_refused(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with modern(sim, tmp_path, monkeypatch, extension=False) as (app, client):
+    async with modern(sim, tmp_path, extension=False) as (app, client):
         result = await client.call_tool("manage_websets", create(steps=1))
         started = structured(result)  # tasks.create's own answer: the task id, at once
         assert started["type"] == "mcp_test.steps" and started["taskId"].startswith("task_")
@@ -126,9 +122,9 @@ async def test_without_the_extension_calls_are_plain_and_tasks_methods_refused(
 
 
 async def test_a_call_that_cannot_become_a_task_gets_the_plain_error_result(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with modern(sim, tmp_path, monkeypatch) as (app, client):
+    async with modern(sim, tmp_path) as (app, client):
         bad_type = await client.call_tool("manage_websets", create("no.such.type"))
         assert bad_type.is_error is True and structured(bad_type)["code"] == "INVALID_PARAMS"
         bad_args = await client.call_tool("manage_websets", create(steps="many"))
@@ -137,9 +133,9 @@ async def test_a_call_that_cannot_become_a_task_gets_the_plain_error_result(
 
 
 async def test_a_long_running_operation_runs_as_a_task_for_a_declaring_client(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with modern(sim, tmp_path, monkeypatch) as (app, client):
+    async with modern(sim, tmp_path) as (app, client):
         made = await client.call_tool(
             "manage_websets",
             {"operation": "websets.create", "args": {"search": {"query": "robotics startups", "count": 5}}},
@@ -158,9 +154,9 @@ async def test_a_long_running_operation_runs_as_a_task_for_a_declaring_client(
 
 
 async def test_an_internal_failure_is_failed_with_an_inlined_json_rpc_error(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with modern(sim, tmp_path, monkeypatch) as (app, client):
+    async with modern(sim, tmp_path) as (app, client):
         handle = await client.session.call_tool(
             "manage_websets", create(steps=1, crash=True), allow_claimed=True
         )

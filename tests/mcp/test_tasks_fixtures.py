@@ -16,10 +16,8 @@ from .tasks_conformance import fixture_server
 from .tasks_support import CreateTaskResult2026, TasksExtension, app_for, get_2026, legacy_client
 
 
-async def test_a_required_task_tool_refuses_plain_calls_in_both_eras(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+async def test_a_required_task_tool_refuses_plain_calls_in_both_eras(sim: SimHandle, tmp_path: Path) -> None:
+    async with app_for(sim.url, tmp_path / "w.db") as app:
         server = fixture_server(app)
         async with InMemoryTransport(server) as (read, write), legacy_client(read, write) as legacy:
             tools = {

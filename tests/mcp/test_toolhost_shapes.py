@@ -15,7 +15,7 @@ from mcp.shared.exceptions import MCPError
 from exa_orch.mcp.server import LONG_RUNNING_HINTS, build_server
 from exa_orch.sim.testing import SimHandle
 
-from .tasks_support import app_for, inprocess_legacy, structured
+from .tasks_support import TasksExtension, app_for, inprocess_legacy, structured
 
 
 async def _webset(client: Any) -> str:
@@ -27,10 +27,8 @@ async def _webset(client: Any) -> str:
     return str(structured(made)["id"])
 
 
-async def test_start_check_cancel_have_the_section_6_3_shapes(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+async def test_start_check_cancel_have_the_section_6_3_shapes(sim: SimHandle, tmp_path: Path) -> None:
+    async with app_for(sim.url, tmp_path / "w.db", tools="toolhost") as app:
         async with Client(build_server(app), mode="legacy") as client:
             wid = await _webset(client)
             # Hold simulated time almost still, so the search is still running when it is cancelled
@@ -78,9 +76,9 @@ async def test_start_check_cancel_have_the_section_6_3_shapes(
 
 
 async def test_task_augmented_start_search_completes_when_the_search_does(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+    async with app_for(sim.url, tmp_path / "w.db", tools="toolhost") as app:
         async with inprocess_legacy(app) as client:
             made = await client.session.call_tool(
                 "websets-sync",
@@ -101,10 +99,8 @@ async def test_task_augmented_start_search_completes_when_the_search_does(
             assert record.type == "exa.follow" and str(record.status) == "completed"
 
 
-async def test_enabled_tools_narrow_tools_list_and_calls(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+async def test_enabled_tools_narrow_tools_list_and_calls(sim: SimHandle, tmp_path: Path) -> None:
+    async with app_for(sim.url, tmp_path / "w.db", tools="toolhost") as app:
         app.settings = dataclasses.replace(app.settings, enabled_tools=("exa-sync", "exa-async"))
         async with Client(build_server(app), mode="legacy") as client:
             names = sorted(t.name for t in (await client.list_tools()).tools)
@@ -115,7 +111,7 @@ async def test_enabled_tools_narrow_tools_list_and_calls(
 
 
 async def test_stream_answer_streams_chunks_as_progress_and_returns_the_whole_answer(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
     chunks: list[tuple[float, str | None]] = []
 
@@ -123,7 +119,7 @@ async def test_stream_answer_streams_chunks_as_progress_and_returns_the_whole_an
         chunks.append((progress, message))
 
     question = {"question": "Which AI startups in Europe raised money, and who founded them?"}
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+    async with app_for(sim.url, tmp_path / "w.db", tools="toolhost") as app:
         async with Client(build_server(app), mode="legacy") as client:
             streamed = await client.call_tool(
                 "exa-async", {"operation": "stream_answer", "params": question}, progress_callback=on_progress
@@ -162,9 +158,9 @@ async def test_stream_answer_streams_chunks_as_progress_and_returns_the_whole_an
 
 
 async def test_cancelling_a_task_augmented_start_search_cancels_the_search_at_exa(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch, tools="toolhost") as app:
+    async with app_for(sim.url, tmp_path / "w.db", tools="toolhost") as app:
         async with inprocess_legacy(app) as client:
             made = await client.session.call_tool(
                 "websets-sync",
@@ -189,3 +185,33 @@ async def test_cancelling_a_task_augmented_start_search_cancels_the_search_at_ex
             assert str(record.status) == "cancelled"
     started = [s for s in searches.get("searches", []) if s.get("query") == "biotech"]
     assert started and started[0]["status"] == "canceled", searches
+
+
+async def test_a_served_subset_bounds_tasks_too(sim: SimHandle, tmp_path: Path) -> None:
+    # With only exa-sync and exa-async served, websets-async is refused as a plain call and as a
+    # task in both eras (no task row, no request to Exa); a served tool still runs as a task.
+    start = {"operation": "start_search", "params": {"websetId": "ws_any", "query": "robotics", "count": 3}}
+    async with app_for(sim.url, tmp_path / "w.db", tools="toolhost") as app:
+        app.settings = dataclasses.replace(app.settings, enabled_tools=("exa-sync", "exa-async"))
+        assert app.tasks is not None
+        sim.reset()
+        async with inprocess_legacy(app) as client:
+            with pytest.raises(MCPError) as plain:
+                await client.session.call_tool("websets-async", start)
+            with pytest.raises(MCPError) as tasked:
+                await client.call_task("websets-async", start)
+            for refused in (plain, tasked):
+                assert refused.value.error.code == -32602
+                assert "exa-async, exa-sync" in refused.value.error.message
+            research = {
+                "operation": "start_research",
+                "params": {"instructions": "Find AI startups in Europe"},
+            }
+            served = await client.call_task("exa-async", research)
+            assert (await app.tasks.get(served["task"]["taskId"])).type == "exa.follow"
+        async with Client(build_server(app), extensions=[TasksExtension()]) as modern:
+            with pytest.raises(MCPError) as modern_refused:
+                await modern.call_tool("websets-async", start)
+            assert modern_refused.value.error.code == -32602
+        assert [t.type for t in (await app.tasks.list())[0]] == ["exa.follow"]
+    assert [e["path"] for e in sim.log() if e["path"].startswith("/websets/")] == []

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from exa_orch.gateway.marks import CREATE_MARK as MARK_KEY
-from exa_orch.operations.follow import FOLLOW_WORKFLOW, FollowArgs, progress_of
+from exa_orch.operations.follow import FollowArgs, follow_workflow, progress_of
 from exa_orch.runtime import TaskContext
 from exa_orch.sim.testing import SimHandle
 from tests.mcp.tasks_support import app_for
@@ -17,9 +17,9 @@ from tests.mcp.tasks_support import app_for
 
 @pytest.mark.parametrize("resumed", [True, False])
 async def test_a_resumed_follow_finds_the_search_its_earlier_run_made(
-    sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, resumed: bool
+    sim: SimHandle, tmp_path: Path, resumed: bool
 ) -> None:
-    async with app_for(sim.url, tmp_path / "w.db", monkeypatch) as app:
+    async with app_for(sim.url, tmp_path / "w.db") as app:
         webset = await app.run_operation("websets.create", {"search": {"query": "AI labs", "count": 1}})
         search = {"websetId": webset["id"], "query": "robotics startups", "count": 2}
         task = await app.store.create_task("exa.follow", {"kind": "search", "args": search})
@@ -27,7 +27,7 @@ async def test_a_resumed_follow_finds_the_search_its_earlier_run_made(
             task_id=task.id,
             args=None,
             store=app.store,
-            services={"dispatch": app.run_operation, "registry": app.registry},
+            deps=app.deps,
             steps={},
             resumed=resumed,
         )
@@ -36,7 +36,7 @@ async def test_a_resumed_follow_finds_the_search_its_earlier_run_made(
             marked = {**search, "metadata": {MARK_KEY: ctx.external_id("start")}}
             earlier = await app.run_operation("searches.create", marked)
         args = FollowArgs(kind="search", args=search, poll_interval=0.05)
-        done = await FOLLOW_WORKFLOW.fn(ctx, args)
+        done = await follow_workflow(app.registry).fn(ctx, args)
         raw = await app.run_operation("websets.get", {"id": webset["id"], "raw": True})
     ours = [s for s in raw["searches"] if s["query"] == "robotics startups"]
     assert len(ours) == 1 and done["id"] == ours[0]["id"] and done["status"] == "completed"

@@ -12,7 +12,7 @@ import sys
 
 import httpx
 
-from exa_orch.runtime import Supervisor, WorkflowRegistry
+from exa_orch.runtime import Deps, Supervisor, WorkflowRegistry
 from exa_orch.store import Store
 from tests.runtime.workflows import WORKFLOWS
 
@@ -28,7 +28,7 @@ async def main(db: str, sim_url: str, max_working: int) -> None:
         Supervisor(
             store,
             WorkflowRegistry(WORKFLOWS),
-            {"http": http},
+            Deps(extras={"http": http}),
             max_working=max_working,
             heartbeat=0.2,
             claim_interval=0.1,

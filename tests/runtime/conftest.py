@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from exa_orch.runtime import Supervisor, WorkflowRegistry
+from exa_orch.runtime import Deps, Supervisor, WorkflowRegistry
 from exa_orch.store import Store
 from tests.runtime.workflows import WORKFLOWS
 
@@ -37,12 +37,13 @@ def registry() -> WorkflowRegistry:
     return WorkflowRegistry(WORKFLOWS)
 
 
-def supervisor(store: Store, services: dict[str, Any], **kw: Any) -> Supervisor:
-    return Supervisor(store, registry(), services, **{**FAST, **kw})
+def supervisor(store: Store, extras: dict[str, Any], **kw: Any) -> Supervisor:
+    """A fast-ticking Supervisor of the test workflows, `extras` their hooks (ctx.deps.extras)."""
+    return Supervisor(store, registry(), Deps(extras=extras), **{**FAST, **kw})
 
 
 def bump(counter: Counter[str]) -> Callable[[str], None]:
-    """The `effect` service of rt.steps: count one side effect under its externalId."""
+    """The `effect` extra of rt.steps: count one side effect under its externalId."""
 
     def effect(external_id: str) -> None:
         counter[external_id] += 1

@@ -15,7 +15,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from exa_orch.errors import StoreError
-from exa_orch.runtime import Supervisor, TaskContext, WorkflowRegistry, WorkflowSpec
+from exa_orch.runtime import Deps, Supervisor, TaskContext, WorkflowRegistry, WorkflowSpec
 from exa_orch.store import Store, TaskRecord, TaskStatus
 from tests.runtime.conftest import FAST, registry
 from tests.runtime.workflows import WORKFLOWS
@@ -59,8 +59,9 @@ FAULTY = [
 ]
 
 
-def faulty_supervisor(store: Store, services: dict[str, Any] | None = None, **kw: Any) -> Supervisor:
-    return Supervisor(store, WorkflowRegistry([*WORKFLOWS, *FAULTY]), services or {}, **{**FAST, **kw})
+def faulty_supervisor(store: Store, extras: dict[str, Any] | None = None, **kw: Any) -> Supervisor:
+    registry = WorkflowRegistry([*WORKFLOWS, *FAULTY])
+    return Supervisor(store, registry, Deps(extras=extras or {}), **{**FAST, **kw})
 
 
 async def test_a_result_that_is_not_json_fails_the_task_instead_of_leaving_it_working(store: Store) -> None:
@@ -134,7 +135,9 @@ async def test_a_lease_lost_while_renewals_fail_still_stops_the_actor(db_path: P
         async def locked(*args: Any, **kwargs: Any) -> Any:
             raise StoreError("database write failed: database is locked")
 
-        sup = Supervisor(a, registry(), {"gate": gate}, **{**FAST, "lease_ttl": 0.3, "heartbeat": 0.05})
+        sup = Supervisor(
+            a, registry(), Deps(extras={"gate": gate}), **{**FAST, "lease_ttl": 0.3, "heartbeat": 0.05}
+        )
         try:
             async with sup:
                 task = await sup.tasks.create("rt.steps", {"steps": 2, "block_at": 0})
@@ -186,7 +189,7 @@ async def test_a_claim_that_lands_during_shutdown_does_not_start_work(store: Sto
         await asyncio.sleep(0)
         await real_release(task_id, owner)
 
-    sup = Supervisor(store, registry(), {"gate": gate}, **{**FAST, "max_working": 2})
+    sup = Supervisor(store, registry(), Deps(extras={"gate": gate}), **{**FAST, "max_working": 2})
     try:
         await sup.__aenter__()
         first = await sup.tasks.create("rt.steps", {"steps": 2, "block_at": 0})
@@ -217,7 +220,7 @@ async def test_a_cancelled_wait_on_a_task_run_elsewhere_leaves_no_event_behind(d
     async with Store(db_path) as a, Store(db_path) as b:
         task = await b.create_task("rt.steps", {"steps": 1})
         assert await b.acquire_lease(task.id, b.owner_id, 60)  # "another process" holds it
-        async with Supervisor(a, registry(), {}, **FAST) as sup:
+        async with Supervisor(a, registry(), **FAST) as sup:
             for _ in range(3):
                 waiter = asyncio.create_task(sup.tasks.wait(task.id))
 
@@ -241,7 +244,7 @@ async def test_a_runner_whose_lease_was_taken_writes_no_more_checkpoints(db_path
         sup = Supervisor(
             a,
             registry(),
-            {"gate": gate, "effect": effects.append},
+            Deps(extras={"gate": gate, "effect": effects.append}),
             **{**FAST, "lease_ttl": 0.3, "heartbeat": 60},
         )
         try:
@@ -293,7 +296,7 @@ async def test_a_server_leaves_alone_the_tasks_of_types_it_does_not_know(db_path
                 claim_rounds.set()
             return claimed
 
-        async with Supervisor(b, registry(), {}, **FAST) as sup_b:
+        async with Supervisor(b, registry(), **FAST) as sup_b:
             task = await b.create_task("x.only_a", {})
             b.claim_runnable = counting_claim  # type: ignore[method-assign]
             sup_b.wake()
@@ -302,7 +305,7 @@ async def test_a_server_leaves_alone_the_tasks_of_types_it_does_not_know(db_path
             record = await b.get_task(task.id)
             assert record.status is TaskStatus.PENDING, record
             assert sup_b.started_total == 0
-            async with Supervisor(a, WorkflowRegistry([*WORKFLOWS, only_a]), {}, **FAST) as sup_a:
+            async with Supervisor(a, WorkflowRegistry([*WORKFLOWS, only_a]), **FAST) as sup_a:
                 done = await sup_a.tasks.wait(task.id, timeout=10)
     assert done.status is TaskStatus.COMPLETED and done.result == "ok"
 
@@ -360,7 +363,7 @@ class CancelFromElsewhere(BaseModel):
 
 async def cancelled_elsewhere_before_the_end(ctx: TaskContext, args: CancelFromElsewhere) -> Any:
     await ctx.step("one", lambda: 1)
-    await ctx.services["cancel_elsewhere"](ctx.task_id)  # another process asks to cancel, now
+    await ctx.deps.extras["cancel_elsewhere"](ctx.task_id)  # another process asks to cancel, now
     return "done anyway"
 
 
@@ -374,8 +377,8 @@ async def test_a_cancel_requested_elsewhere_before_the_result_is_written_wins(db
         async def cancel_elsewhere(task_id: str) -> None:
             await b.request_cancel(task_id)
 
-        services = {"cancel_elsewhere": cancel_elsewhere}
-        async with Supervisor(a, WorkflowRegistry([spec]), services, **{**FAST, "heartbeat": 60}) as sup:
+        deps = Deps(extras={"cancel_elsewhere": cancel_elsewhere})
+        async with Supervisor(a, WorkflowRegistry([spec]), deps, **{**FAST, "heartbeat": 60}) as sup:
             task = await sup.tasks.create("f.cancel_elsewhere", {})
             done = await sup.tasks.wait(task.id, timeout=10)
     assert done.status is TaskStatus.CANCELLED, done

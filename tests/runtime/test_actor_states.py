@@ -14,7 +14,7 @@ import pytest
 from pydantic import BaseModel
 
 from exa_orch.errors import ErrorCode, OrchError
-from exa_orch.runtime import TaskContext, WorkflowSpec
+from exa_orch.runtime import Deps, TaskContext, WorkflowSpec
 from exa_orch.runtime.actor import TRANSITIONS, ActorState, Message, TaskActor
 from exa_orch.runtime.events import TaskEvent
 from exa_orch.store import Store, TaskRecord, TaskStatus
@@ -41,7 +41,7 @@ async def not_json(ctx: TaskContext, args: NoArgs) -> Any:
 
 async def blocks(ctx: TaskContext, args: NoArgs) -> Any:
     await ctx.step("a", lambda: 1)
-    reached = ctx.services.get("reached")
+    reached = ctx.deps.extras.get("reached")
     if reached is not None:
         reached.set()
     await asyncio.get_running_loop().create_future()  # never resolves: only a stop ends it
@@ -72,13 +72,13 @@ def _actor(
     record: TaskRecord,
     spec: WorkflowSpec | None,
     events: list[TaskEvent],
-    services: dict[str, Any] | None = None,
+    extras: dict[str, Any] | None = None,
 ) -> Traced:
     actor = Traced(
         record,
         store=store,
         spec=spec,
-        services=services or {},
+        deps=Deps(extras=extras or {}),
         owner=store.owner_id,
         emit=events.append,
         on_exit=lambda a: None,

@@ -6,13 +6,13 @@ import asyncio
 
 import pytest
 
-from exa_orch.runtime import TaskContext
+from exa_orch.runtime import Deps, TaskContext
 from exa_orch.store import Store
 
 
 async def _context(store: Store) -> TaskContext:
     task = await store.create_task("t", {})
-    return TaskContext(task_id=task.id, args=None, store=store, services={}, steps={}, resumed=False)
+    return TaskContext(task_id=task.id, args=None, store=store, deps=Deps(), steps={}, resumed=False)
 
 
 async def test_a_step_inside_a_step_is_refused_and_nothing_of_it_is_saved(store: Store) -> None:

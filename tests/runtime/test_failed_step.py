@@ -47,7 +47,7 @@ async def side_by_side(ctx: TaskContext, args: NoArgs) -> Any:
 
 async def test_the_error_names_the_step_that_failed_not_the_one_running_beside_it(store: Store) -> None:
     registry = WorkflowRegistry([WorkflowSpec("f.sidebyside", NoArgs, side_by_side)])
-    async with Supervisor(store, registry, {}, **FAST) as sup:
+    async with Supervisor(store, registry, **FAST) as sup:
         task = await sup.tasks.create("f.sidebyside", {})
         done = await sup.tasks.wait(task.id, timeout=10)
     assert done.status is TaskStatus.FAILED and done.error is not None

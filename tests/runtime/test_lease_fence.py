@@ -15,7 +15,7 @@ from exa_orch.config import Secret
 from exa_orch.errors import LeaseHeld, LeaseLapsed, OrchError
 from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence, margin_for
 from exa_orch.gateway.transport import GovernedTransport
-from exa_orch.runtime import Supervisor, TaskContext, WorkflowRegistry, WorkflowSpec
+from exa_orch.runtime import Deps, Supervisor, TaskContext, WorkflowRegistry, WorkflowSpec
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskRecord, TaskStatus
 from tests.runtime.conftest import FAST, supervisor
@@ -113,7 +113,7 @@ class SwallowArgs(BaseModel):
 async def swallowing_workflow(ctx: TaskContext, args: SwallowArgs) -> dict[str, Any]:
     """Records a failed create as a result and goes on, as some built-in workflows do with OrchError."""
     try:
-        made = await ctx.services["http"].post("/websets/v0/websets", json={"search": {"query": "x"}})
+        made = await ctx.deps.extras["http"].post("/websets/v0/websets", json={"search": {"query": "x"}})
     except OrchError as exc:
         return {"error": exc.to_dict()}
     return {"made": made.json()["id"]}
@@ -134,7 +134,11 @@ async def test_a_workflow_that_catches_the_refusal_does_not_end_the_task(
     store.claim_runnable = claim_then_stop  # type: ignore[method-assign]
     workflows = WorkflowRegistry([WorkflowSpec("rt.swallow", SwallowArgs, swallowing_workflow, "catches")])
     sup = Supervisor(
-        store, workflows, {"http": governed}, **{**FAST, "heartbeat": 3600.0}, monotonic=lambda: now[0]
+        store,
+        workflows,
+        Deps(extras={"http": governed}),
+        **{**FAST, "heartbeat": 3600.0},
+        monotonic=lambda: now[0],
     )
     async with sup:
         task = await sup.tasks.create("rt.swallow", {})

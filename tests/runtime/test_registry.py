@@ -23,7 +23,9 @@ class Args(BaseModel):
 def test_extra_workflows_load_from_the_environment() -> None:
     env = {"EXA_ORCH_EXTRA_WORKFLOWS": " tests.runtime.workflows:WORKFLOWS , "}
     assert load_extra_workflows(env) == WORKFLOWS
-    assert {"rt.steps", "rt.webset", "rt.websets"} <= set(default_workflows(env=env).types())
+    assert {"rt.steps", "rt.webset", "rt.websets"} <= set(
+        default_workflows(load_extra_workflows(env)).types()
+    )
     assert load_extra_workflows({}) == []
 
 

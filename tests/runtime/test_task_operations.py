@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import asyncio
 from collections import Counter
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
 
+from exa_orch.config import Settings
 from exa_orch.errors import ErrorCode, InvalidParams, OrchError, UnknownOperation
 from exa_orch.operations import OpContext, default_registry, dispatch
-from exa_orch.operations.context import ProgressFn, no_progress
-from exa_orch.operations.tasks import create_operation_task
-from exa_orch.runtime import WorkflowRegistry
+from exa_orch.operations.context import ProgressFn
+from exa_orch.operations.follow import follow_workflow
+from exa_orch.operations.tasks import create_operation_task, operation_workflow
+from exa_orch.runtime import Deps, Dispatch, Supervisor, WorkflowRegistry
 from exa_orch.store import Store
 from tests.runtime.conftest import FAST, bump
 from tests.runtime.workflows import WORKFLOWS
@@ -21,14 +24,22 @@ from tests.support import until
 REGISTRY = default_registry()
 
 
-def runtime(store: Store, services: dict[str, Any]) -> Any:
-    from exa_orch.operations.follow import FOLLOW_WORKFLOW
-    from exa_orch.operations.tasks import OPERATION_WORKFLOW
-    from exa_orch.runtime import Supervisor
+def dispatcher(gateway: Any = None, settings: Settings | None = None) -> Dispatch:
+    """REGISTRY's operations as a task runs them (what App.deps does with app.run_operation)."""
 
-    return Supervisor(
-        store, WorkflowRegistry([*WORKFLOWS, OPERATION_WORKFLOW, FOLLOW_WORKFLOW]), services, **FAST
-    )
+    async def run(name: str, args: Mapping[str, Any], progress: ProgressFn, /) -> Any:
+        ctx = OpContext(
+            gateway=gateway, settings=settings or Settings(), progress=progress, registry=REGISTRY
+        )
+        return await dispatch(REGISTRY, name, dict(args), ctx)
+
+    return run
+
+
+def runtime(store: Store, extras: dict[str, Any], dispatch_fn: Dispatch | None = None) -> Supervisor:
+    workflows = [*WORKFLOWS, operation_workflow(REGISTRY), follow_workflow(REGISTRY)]
+    deps = Deps(dispatch=dispatch_fn or dispatcher(), extras=extras)
+    return Supervisor(store, WorkflowRegistry(workflows), deps, **FAST)
 
 
 async def call(sup: Any, name: str, args: dict[str, Any]) -> Any:
@@ -37,7 +48,7 @@ async def call(sup: Any, name: str, args: dict[str, Any]) -> Any:
 
 async def refused_before_any_row(store: Store, args: dict[str, Any]) -> InvalidParams:
     """The INVALID_PARAMS `tasks.create` with `args` ends in, having written no task."""
-    async with runtime(store, {"registry": REGISTRY}) as sup:
+    async with runtime(store, {}) as sup:
         with pytest.raises(InvalidParams) as info:
             await dispatch(
                 REGISTRY, "tasks.create", args, OpContext(gateway=None, tasks=sup.tasks, registry=REGISTRY)
@@ -119,10 +130,7 @@ async def test_list_filters_by_status_and_type_with_a_cursor(store: Store) -> No
 
 
 async def test_any_operation_runs_as_a_durable_task(store: Store) -> None:
-    async def run_operation(name: str, args: dict[str, Any], progress: ProgressFn = no_progress) -> Any:
-        return await dispatch(REGISTRY, name, args, OpContext(gateway=None, progress=progress))
-
-    async with runtime(store, {"dispatch": run_operation}) as sup:
+    async with runtime(store, {}) as sup:
         with pytest.raises(UnknownOperation):
             await create_operation_task(sup.tasks, REGISTRY, "list_operationz", {})
         task = await create_operation_task(sup.tasks, REGISTRY, "list_operations", {})
@@ -135,7 +143,7 @@ async def test_any_operation_runs_as_a_durable_task(store: Store) -> None:
 
 async def test_an_operation_whose_result_holds_a_secret_is_refused_as_a_task(store: Store) -> None:
     hook = {"url": "https://example.com/hook", "events": ["webset.created"]}
-    async with runtime(store, {"registry": REGISTRY}) as sup:
+    async with runtime(store, {}) as sup:
         with pytest.raises(InvalidParams) as direct:
             await create_operation_task(sup.tasks, REGISTRY, "webhooks.create", hook)
         with pytest.raises(InvalidParams) as via_tasks_create:
@@ -218,14 +226,12 @@ async def test_an_operation_task_without_an_operation_names_the_missing_field(st
 async def test_a_create_run_as_a_task_keeps_exa_orchs_409_rule(store: Store, sim: Any) -> None:
     """websets.create as a task: without an externalId it carries the task's own key; with the
     caller's own key that Exa already holds, a first run reports the conflict (it is not its own)."""
-    from exa_orch.config import Settings
     from exa_orch.gateway import Gateway
 
     settings = Settings(exa_url=sim.url, simulator=True, rps=1000, concurrency=8)
     search = {"search": {"query": "AI startups in Europe", "count": 1}}
     async with Gateway(settings) as gw:
-        services = {"registry": REGISTRY, "gateway": gw, "settings": settings}
-        async with runtime(store, services) as sup:
+        async with runtime(store, {}, dispatcher(gw, settings)) as sup:
             keyed = await create_operation_task(sup.tasks, REGISTRY, "websets.create", search)
             taken = await dispatch(REGISTRY, "websets.create", {**search, "externalId": "mine-1"},
                                    OpContext(gateway=gw, settings=settings))  # fmt: skip

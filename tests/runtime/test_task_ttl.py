@@ -48,7 +48,7 @@ async def code_of(sup: Supervisor, name: str, args: dict[str, Any], principal: P
 async def test_a_ttl_past_the_maximum_is_clamped_and_the_answer_says_so(tmp_path: Path) -> None:
     async with (
         Store(tmp_path / "w.db") as store,
-        Supervisor(store, WorkflowRegistry(WORKFLOWS), {}, **FAST) as sup,
+        Supervisor(store, WorkflowRegistry(WORKFLOWS), **FAST) as sup,
     ):
         asked = await call(sup, "tasks.create", {"type": "rt.steps", "steps": 1, "ttl": 48 * HOUR_MS})
         plain = await call(sup, "tasks.create", {"type": "rt.steps", "steps": 1})
@@ -64,7 +64,7 @@ async def test_a_configured_policy_sets_the_default_and_the_maximum(tmp_path: Pa
     policy = TtlPolicy(default_ms=5_000, max_ms=60_000)
     async with (
         Store(tmp_path / "w.db") as store,
-        Supervisor(store, WorkflowRegistry(WORKFLOWS), {}, ttl=policy, **FAST) as sup,
+        Supervisor(store, WorkflowRegistry(WORKFLOWS), ttl=policy, **FAST) as sup,
     ):
         plain = await call(sup, "tasks.create", {"type": "rt.steps", "steps": 1})
         asked = await call(sup, "tasks.create", {"type": "rt.steps", "steps": 1, "ttl": HOUR_MS})
@@ -79,7 +79,7 @@ async def test_an_expired_task_reads_task_expired_to_its_owner_only(tmp_path: Pa
         Store(tmp_path / "w.db", clock=clock) as store,
         # The test runs the sweeper itself (delete_expired): the supervisor's own pass would race it.
         Supervisor(
-            store, WorkflowRegistry(WORKFLOWS), {}, ttl=policy, **{**FAST, "cleanup_interval": 3600}
+            store, WorkflowRegistry(WORKFLOWS), ttl=policy, **{**FAST, "cleanup_interval": 3600}
         ) as sup,
     ):
         created = await call(sup, "tasks.create", {"type": "rt.steps", "steps": 2}, ALICE)
@@ -112,7 +112,7 @@ async def test_an_expired_task_reads_task_expired_to_its_owner_only(tmp_path: Pa
 async def test_the_local_user_sees_tasks_with_no_owner_and_a_token_does_not(tmp_path: Path) -> None:
     async with (
         Store(tmp_path / "w.db") as store,
-        Supervisor(store, WorkflowRegistry(WORKFLOWS), {}, **FAST) as sup,
+        Supervisor(store, WorkflowRegistry(WORKFLOWS), **FAST) as sup,
     ):
         legacy = await store.create_task("rt.steps", {"steps": 1})  # as written before migration 0003
         local = Principal("user:someone", sees_unowned=True)

@@ -1,8 +1,8 @@
 """Workflows for the runtime tests; a spawned server loads them through
 EXA_ORCH_EXTRA_WORKFLOWS="tests.runtime.workflows:WORKFLOWS".
 
-- `rt.steps`: `steps` local steps; each calls `services["effect"](external_id)` (an in-process
-  side-effect counter) and may block before step `block_at` on `services["gate"]` (an asyncio.Event).
+- `rt.steps`: `steps` local steps; each calls `ctx.deps.extras["effect"](external_id)` (an in-process
+  side-effect counter) and may block before step `block_at` on extras["gate"] (an asyncio.Event).
 - `rt.webset`: creates a webset at the simulator (externalId = task id + step key, through
   create_or_get), waits on Exa until it is idle (a cancel hook cancels the webset at Exa), lists
   its items. Every Exa side effect is counted by the simulator's creates_by_external_id.
@@ -30,11 +30,12 @@ class StepsArgs(BaseModel):
 
 
 async def steps_workflow(ctx: TaskContext, args: StepsArgs) -> dict[str, Any]:
-    effect = ctx.services.get("effect")
+    extras = ctx.deps.extras
+    effect = extras.get("effect")
     out = []
     for i in range(args.steps):
-        if args.block_at == i and "gate" in ctx.services:
-            await ctx.services["gate"].wait()
+        if args.block_at == i and "gate" in extras:
+            await extras["gate"].wait()
         key = f"s{i}"
 
         async def run(key: str = key, i: int = i) -> int:
@@ -52,9 +53,10 @@ async def steps_workflow(ctx: TaskContext, args: StepsArgs) -> dict[str, Any]:
 
 
 def _http(ctx: TaskContext) -> httpx.AsyncClient:
-    client = ctx.services.get("http")
+    client = ctx.deps.extras.get("http")  # a plain client a test hands in, else the governed one
     if client is None:
-        client = ctx.services["gateway"].http
+        assert ctx.deps.gateway is not None, "rt.webset needs extras['http'] or a gateway"
+        client = ctx.deps.gateway.http
     return client  # type: ignore[no-any-return]
 
 
@@ -142,7 +144,7 @@ class GatedArgs(BaseModel):
 async def gated_workflow(ctx: TaskContext, args: GatedArgs) -> dict[str, Any]:
     """A checkpoint, the cancel hook for its work right after it (as workflows must), then a wait."""
     made = await ctx.step("create", lambda: {"id": "thing-1"})
-    ctx.on_cancel(lambda: ctx.services["undo"](made["id"]))
+    ctx.on_cancel(lambda: ctx.deps.extras["undo"](made["id"]))
     await ctx.sleep(3600)
     return made
 

@@ -169,3 +169,48 @@ def test_migrate_into_a_directory_that_cannot_be_made_is_a_config_error(tmp_path
     assert out.returncode == 1
     assert out.stderr.startswith("error [CONFIG_ERROR]: cannot create the directory of the database")
     assert "Traceback" not in out.stderr
+
+
+@pytest.mark.parametrize(
+    ("query", "function"),
+    [
+        ("select hex(fts3_tokenizer('simple'))", "fts3_tokenizer"),
+        ("select fts3_tokenizer('mine', x'0000000000000000')", "fts3_tokenizer"),
+        ("select load_extension('/tmp/nothing')", "load_extension"),
+        ("select id from tasks where writefile('/tmp/x', 'y')", "writefile"),
+    ],
+)
+async def test_sql_on_sqlite_calls_only_functions_that_compute(
+    migrated: Path, query: str, function: str
+) -> None:
+    from exa_orch.errors import InvalidParams
+    from exa_orch.store.admin import run_query
+
+    with pytest.raises(InvalidParams) as refused:
+        await run_query(migrated, query)
+    # Refused by the authorizer (named), or unknown to this SQLite build: never run.
+    said = str(refused.value)
+    assert f"refused the function {function}()" in said or f"no such function: {function}" in said, said
+
+
+async def test_sql_on_sqlite_keeps_the_functions_a_question_needs(migrated: Path) -> None:
+    from exa_orch.store.admin import run_query
+
+    columns, rows = await run_query(
+        migrated,
+        "select count(*), max(length(id)), json_extract('{\"a\": 2}', '$.a'), upper('x'),"
+        " strftime('%Y', '2026-01-02'), coalesce(null, 1), abs(-3), row_number() over () from workflows"
+        " group by archetype limit 1",
+    )
+    assert len(columns) == 8 and rows[0][2:7] == (2, "X", "2026", 1, 3)
+
+
+async def test_sql_on_sqlite_stops_a_query_at_its_time_limit(migrated: Path) -> None:
+    from exa_orch.errors import InvalidParams
+    from exa_orch.store.admin import run_query
+
+    endless = "with recursive n(i) as (select 1 union all select i + 1 from n) select count(*) from n"
+    with pytest.raises(InvalidParams, match=r"time limit \(0.2 s\)"):
+        await run_query(migrated, endless, timeout_s=0.2)
+    columns, _ = await run_query(migrated, "select count(*) from tasks", timeout_s=0.2)
+    assert columns == ["count(*)"]

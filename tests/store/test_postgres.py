@@ -516,3 +516,172 @@ def test_the_throwaway_cluster_helper_stops_its_server_on_sigterm(pg_cluster: Cl
             psycopg.connect(url, connect_timeout=5).close()
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+def _snapshot(url: str) -> tuple[object, ...]:
+    """What a query might change in the database: its tables and views, their owners, the rows
+    of tasks, large objects, roles, and extensions."""
+    from .conftest import PgSync
+
+    conn = PgSync(url)
+    try:
+        return tuple(
+            conn.execute(sql).fetchall()
+            for sql in (
+                "SELECT relname, relkind, relowner FROM pg_class WHERE relnamespace = 'public'::regnamespace"
+                " ORDER BY relname",
+                "SELECT id, type, status FROM tasks ORDER BY id",
+                "SELECT count(*) FROM pg_largeobject_metadata",
+                "SELECT rolname, rolsuper FROM pg_roles ORDER BY rolname",
+                "SELECT extname FROM pg_extension ORDER BY extname",
+            )
+        )
+    finally:
+        conn.close()
+
+
+async def test_sql_on_postgres_with_a_superuser_url_runs_nothing_but_reads(
+    url: str, pg_cluster: Cluster
+) -> None:
+    # The cluster's own role is a superuser, as an operator's often is. The database, not the
+    # query's text, guards: queries run as a role that may only read exa-orch's tables and views.
+    import psycopg
+
+    from exa_orch.errors import InvalidParams
+    from exa_orch.store.admin import run_query
+
+    from .conftest import PgSync
+
+    admin = PgSync(url)
+    try:
+        assert admin.execute("SELECT rolsuper FROM pg_roles WHERE rolname = current_user").fetchone() == (
+            True,
+        )
+        admin.execute("CREATE EXTENSION dblink")  # postgresql-contrib: part of the server package on Debian
+    finally:
+        admin.close()
+    async with Store(url) as store:
+        await store.create_task("t", {"q": 1})
+    probe = Path("/tmp") / f"exa-orch-sql-probe-{uuid.uuid4().hex}"
+    database = url.rsplit("/", 1)[1]
+    other = f"host=127.0.0.1 port={pg_cluster.port} user={pg_cluster.user} dbname={database}"
+    async with await psycopg.AsyncConnection.connect(
+        pg_cluster.url(), autocommit=True, application_name="exa-orch victim"
+    ) as victim:
+        before = _snapshot(url)
+        hostile = [
+            f"/* /* */ select */ COPY (select 'pwned') TO PROGRAM 'cat > {probe}'",
+            f"-- a comment that ends at a carriage return\rCOPY (select 1) TO '{probe}'",
+            f"-- \r copy (select 1) to program 'touch {probe}'",
+            f"COPY (select 1) TO '{probe}'",
+            f"copy tasks from program 'echo x > {probe}'",
+            "LOAD 'plpgsql'",
+            f"DO $$ begin execute 'copy (select 1) to program ''touch {probe}'' '; end $$",
+            f"select dblink_exec('{other}', 'create table stolen (a int)')",
+            f"select dblink('{other}', 'select pg_read_file(''/etc/hostname'')') as t(a text)",
+            "select lo_import('/etc/hostname')",
+            "select pg_read_file('/etc/hostname')",
+            "select pg_terminate_backend(pid) from pg_stat_activity where application_name = 'exa-orch victim'",
+            "select pg_terminate_backend(pg_backend_pid())",
+            # SET SESSION AUTHORIZATION / SET ROLE could be undone by the query itself:
+            "select set_config('session_authorization', session_user, true)",
+            "select set_config('role', 'none', true), pg_read_file('/etc/hostname')",
+            "select query_to_xml('select pg_read_file(''/etc/hostname'')', true, false, '')"
+            " from (select set_config('session_authorization', session_user, true)) s",
+            f"select query_to_xml('copy (select 1) to program ''touch {probe}''', true, false, '')",
+            "select 1; delete from tasks",
+            "with gone as (delete from tasks returning id) select id from gone",
+            "select nextval('no_such_sequence')",
+        ]
+        for query in hostile:
+            with pytest.raises(InvalidParams):
+                await run_query(url, query)
+        # Allowed in a read-only transaction, and rolled back with it: nothing stays.
+        assert (await run_query(url, "select lo_create(0) > 0 as made"))[1] == [(True,)]
+        assert not victim.closed and (await (await victim.execute(b"SELECT 1")).fetchone()) == (1,)
+    assert not probe.exists()
+    assert _snapshot(url) == before
+    columns, rows = await run_query(url, "select * from v_tasks")
+    assert "id" in columns and len(rows) == 1
+    columns, rows = await run_query(url, "select current_user, count(*) from tasks")
+    assert rows == [("exa_orch_sql", 1)]
+
+
+async def test_sql_on_postgres_stops_a_query_at_its_time_limit_whatever_it_sets(url: str) -> None:
+    from exa_orch.errors import InvalidParams
+    from exa_orch.store.admin import run_query
+
+    for query in (
+        "select 1 from pg_sleep(30)",
+        "select set_config('statement_timeout', '0', true), 1 from pg_sleep(30)",
+    ):
+        started = time.monotonic()
+        with pytest.raises(InvalidParams, match=r"time limit \(0.3 s\)"):
+            await run_query(url, query, timeout_s=0.3)
+        assert time.monotonic() - started < 20, query
+
+
+async def test_sql_on_postgres_says_plainly_when_the_connection_is_lost_mid_query(
+    url: str, pg_cluster: Cluster
+) -> None:
+    import psycopg
+
+    from exa_orch.errors import StoreError
+    from exa_orch.store.admin import run_query
+    from tests.support import until
+
+    query = asyncio.create_task(run_query(url, "select 1 from pg_sleep(60)"))
+    running = (
+        b"FROM pg_stat_activity WHERE application_name = 'exa-orch sql' AND state = 'active'"
+        b" AND query LIKE '%exa_orch_sql(%'"
+    )
+    async with await psycopg.AsyncConnection.connect(pg_cluster.url(), autocommit=True) as admin:
+
+        async def started() -> bool:
+            row = await (await admin.execute(b"SELECT count(*) " + running)).fetchone()
+            return row is not None and row[0] == 1
+
+        await until(started, what="the query running")
+        await admin.execute(b"SELECT pg_terminate_backend(pid) " + running)
+    with pytest.raises(StoreError, match="connection to the database was lost while the query ran"):
+        await query
+
+
+def test_sql_on_postgres_needs_the_reading_role_which_only_a_role_that_may_create_roles_makes(
+    pg_cluster: Cluster,
+) -> None:
+    from .conftest import PgSync
+
+    url = fresh_database(pg_cluster)
+    role = f"owner_{uuid.uuid4().hex[:8]}"
+    admin = PgSync(url)
+    try:
+        admin.execute(f"CREATE ROLE {role} LOGIN PASSWORD 'owner-pw-1'")
+        admin.execute(f'ALTER DATABASE "{url.rsplit("/", 1)[1]}" OWNER TO {role}')
+        admin.execute(f"ALTER SCHEMA public OWNER TO {role}")
+    finally:
+        admin.close()
+    as_owner = url.replace(f"//{pg_cluster.user}@", f"//{role}:owner-pw-1@", 1)
+
+    def run(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "exa_orch", *args, "--db", as_owner],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+
+    migrated = run("db", "migrate")
+    assert migrated.returncode == 0 and "exa_orch_sql" in migrated.stderr, migrated.stderr
+    refused = run("sql", "select * from v_tasks")
+    assert refused.returncode == 1 and "CREATEROLE" in refused.stderr and "owner-pw-1" not in refused.stderr
+    admin = PgSync(url)
+    try:
+        admin.execute(f"ALTER ROLE {role} CREATEROLE")
+    finally:
+        admin.close()
+    assert run("db", "migrate").returncode == 0
+    works = run("sql", "select current_user from v_tasks union all select current_user")
+    assert works.returncode == 0 and "exa_orch_sql" in works.stdout, works.stderr
+    copy = run("sql", "/* /* */ select */ copy (select 1) to '/tmp/exa-orch-never'")
+    assert copy.returncode == 1 and "refused" in copy.stderr

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import AsyncIterator, Callable
 from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
@@ -15,13 +16,12 @@ from exa_orch.sim.agent import AgentRuns
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
 from exa_orch.store import TaskRecord
-from exa_orch.workflows import ENV_VAR
 
 OpenApp = Callable[..., AbstractAsyncContextManager[App]]
 
 
 @pytest.fixture
-def research_app(sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> OpenApp:
+def research_app(sim: SimHandle, tmp_path: Path) -> OpenApp:
     """`async with research_app("exa_orch.workflows.harvest", ...) as app`: the app, on the sim.
 
     Each named module's WORKFLOWS list is registered (built-ins are there anyway); the database is
@@ -30,12 +30,12 @@ def research_app(sim: SimHandle, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 
     @asynccontextmanager
     async def opener(*modules: str, db: Path | None = None, **settings: Any) -> AsyncIterator[App]:
-        monkeypatch.setenv(ENV_VAR, ",".join(f"{m}:WORKFLOWS" for m in modules))
+        extra = [spec for m in modules for spec in importlib.import_module(m).WORKFLOWS]
         path = db or tmp_path / "workflows.db"
         config = Settings(
             exa_url=sim.url, simulator=True, db_path=path, rps=1000.0, concurrency=8, **settings
         )
-        async with open_app(config, path) as app:
+        async with open_app(config, path, extra_workflows=extra) as app:
             yield app
 
     return opener

@@ -41,45 +41,46 @@ def test_dedupe_on_a_known_small_case() -> None:
         company("a3", "Solo One", "https://solo.one"),
     ]
     b = [
-        company("b1", "Acme Robotics Inc.", "https://acme.ai/about"),  # legal suffix: same name
-        company("b2", "Different Name", "https://www.Nimbus.io/"),  # same canonical URL
+        company("b1", "Acme Robotics Inc.", "https://acme.ai/about"),  # legal form, same site
+        company("b2", "Nimbus", "https://www.Nimbus.io/en/"),  # same registered domain, name extended
         company("b3", "Zephyr Grid", "https://zephyr.co"),
     ]
     c = [
-        company("c1", "ACME Robotic", "https://acme-hq.ai"),  # ratio 0.96 > 0.85
-        company("c2", "Zephyrgrid", "https://zephyrgrid.com"),  # ratio 0.95 > 0.85
-        company("c3", "Nimbus Lab Works", "https://nimbuslabworks.com"),  # ratio 0.81: another entity
+        company("c1", "ACME Robotic", "https://acme-hq.ai"),  # near name, another domain: another entity
+        company("c2", "Zephyr Grid", "https://zephyr.de"),  # regional site? no industry to corroborate
+        company("c3", "Zephyr Grid GmbH", "https://zephyr.co/de"),  # same registered domain
     ]
     out = converge(["qa", "qb", "qc"], [a, b, c])
-    assert out["totalUniqueEntities"] == 5
+    assert out["totalUniqueEntities"] == 6
     found = {e["entity"]["name"]: (e["foundInQueries"], e["confidence"]) for e in out["intersection"]}
     assert found == {
-        "Acme Robotics": (["qa", "qb", "qc"], 1.0),
+        "Acme Robotics": (["qa", "qb"], 0.6667),
         "Nimbus Labs": (["qa", "qb"], 0.6667),
         "Zephyr Grid": (["qb", "qc"], 0.6667),
     }
-    assert out["intersection"][0]["entity"]["itemIds"] == ["a1", "b1", "c1"]
-    assert out["intersection"][0]["entity"]["urls"] == [
-        "https://acme.ai",
-        "https://acme.ai/about",
-        "https://acme-hq.ai",
+    acme = out["intersection"][0]["entity"]
+    assert acme["itemIds"] == ["a1", "b1"]
+    assert acme["mergeReasons"] == [
+        {"items": ["a1", "b1"], "reason": "same registered domain acme.ai (equal names)"}
     ]
     assert [(u["query"], [i["id"] for i in u["items"]]) for u in out["unique"]] == [
         ("qa", ["a3"]),
         ("qb", []),
-        ("qc", ["c3"]),
+        ("qc", ["c1", "c2"]),
     ]
-    assert out["overlapMatrix"] == [[3, 2, 1], [2, 3, 2], [1, 2, 3]]
 
 
-def test_dedupe_is_transitive_and_counts_an_entity_once_per_query() -> None:
-    # x1 ~ x2 by URL, x2 ~ y1 by name: one entity; found twice in query 0 but counted once.
+def test_dedupe_never_chains_through_one_link() -> None:
+    # x1 ~ x2 (one site); y1 says it is also at alpha.com; y2 shares y1's name on another domain
+    # with no evidence: it stays out even though it matches y1's name.
     x = [company("x1", "Alpha", "https://alpha.com"), company("x2", "Alpha Systems", "https://alpha.com/")]
-    y = [company("y1", "Alpha Systems Ltd", "https://alphasys.io"), company("y2", None, None)]
+    y1 = company("y1", "Alpha Systems Ltd", "https://alphasys.io")
+    y1["properties"]["description"] = "Alpha Systems Ltd (also at alpha.com) builds robots."
+    y = [y1, company("y2", "Alpha Systems", "https://alphasystems.net"), company("y3", None, None)]
     groups = group_entities([x, y])
-    assert [[item["id"] for _, item in g] for g in groups] == [["x1", "x2", "y1"], ["y2"]]
+    assert [[item["id"] for _, item in g] for g in groups] == [["x1", "x2", "y1"], ["y2"], ["y3"]]
     out = converge(["q0", "q1"], [x, y])
-    assert out["overlapMatrix"] == [[1, 1], [1, 2]] and out["totalUniqueEntities"] == 2
+    assert out["overlapMatrix"] == [[1, 1], [1, 3]] and out["totalUniqueEntities"] == 3
 
 
 async def start(app: App, args: dict[str, Any]) -> str:

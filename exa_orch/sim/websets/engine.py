@@ -238,5 +238,5 @@ def _new_item(
     return ItemRec(
         id=store.derived_id("witem", ws.id, entity.id), webset_id=ws.id, source=source, source_id=source_id,
         entity=entity, entity_type=entity_type, evaluations=evaluations, created_at=at,
-        description=f"{entity.title}: {entity.text.split('. ')[0]}.",
+        description=entity.attrs.get("description") or f"{entity.title}: {entity.text.split('. ')[0]}.",
     )  # fmt: skip

@@ -112,7 +112,13 @@ def _reference(entity: Entity) -> dict[str, Any]:
 def evaluate(world: World, entity: Entity, criterion: str) -> dict[str, Any]:
     """Judge `criterion` for `entity`: yes/no from what the world knows, else a stable guess."""
     text = criterion.lower()
-    verdict, why = _numeric(entity, text)
+    truths = entity.attrs.get("criteria")
+    verdict: str | None
+    if isinstance(truths, dict):  # a world file's page: its criteria truths, else it is what was asked for
+        verdict = str(truths.get(criterion, "yes"))
+        why = f"The page of {entity.name} {'supports' if verdict == 'yes' else 'does not settle' if verdict == 'unclear' else 'contradicts'} this"
+    else:
+        verdict, why = _numeric(entity, text)
     if verdict is None:
         wanted = {_TOPICS[w] for w in tokens(criterion) if w in _TOPICS}
         if wanted:

@@ -1,0 +1,195 @@
+"""`exa-orch eval`: the research workflows scored on golden worlds shipped in the repository.
+
+A golden world is a simulator world file (docs/simulator.md) whose entities are the ground truth:
+every page of one entity is the same company or person, and no two entities are. `evaluation`
+in the file names the queries to run per entity type. The eval serves the world with the
+built-in simulator, runs `convergent.search` through the operations as an agent would (one task
+per entity type), and scores the result's entities against the truth:
+
+- pairwise precision / recall / F1 of merges (two items put in one entity), per entity type;
+- every false merge, with the names of the two entities it joined;
+- confidence calibration: each intersection entity's confidence against the share of queries
+  that found any page of its true entity (mean absolute error, and the entities overstated).
+
+`--json` prints the report as JSON; `--baseline FILE` compares it with a committed report and
+exits 1 on a drop of more than 0.05 F1 or on any false merge (what CI runs, on the short profile).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+Json = dict[str, Any]
+
+WORLDS = Path(__file__).parent / "worlds"
+BASELINE = Path(__file__).parent / "baseline.json"
+PROFILES: dict[str, list[str]] = {"short": ["hard-real.json"]}  # full: every world in WORLDS
+MAX_F1_DROP = 0.05
+
+
+def truth_of(world: Json) -> tuple[dict[str, str], dict[str, str]]:
+    """(page URL -> its entity id, entity id -> its name) from a world file."""
+    by_url: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for n, ent in enumerate(world["entities"]):
+        eid = str(ent.get("id") or n)
+        names[eid] = str(ent["name"])
+        for page in ent.get("pages") or [{}]:
+            by_url[str(page.get("url") or ent.get("url"))] = eid
+    return by_url, names
+
+
+def score(result: Json, items: dict[str, Json], by_url: dict[str, str], names: dict[str, str]) -> Json:
+    """Merge precision / recall / F1, false merges and calibration of one convergent.search result."""
+    queries = [u["query"] for u in result["unique"]]
+    clusters = [[str(i) for i in e["entity"]["itemIds"]] for e in result["intersection"]]
+    for u in result["unique"]:
+        clusters.extend([str(i) for i in ids] for ids in u.get("entityItemIds") or [])
+    truth = {
+        iid: by_url.get(str((item.get("properties") or {}).get("url")), f"?{iid}")
+        for iid, item in items.items()
+    }
+    predicted = {tuple(sorted(p)) for c in clusters for p in itertools.combinations(set(c), 2)}
+    ids = sorted(truth)
+    actual = {(a, b) for a, b in itertools.combinations(ids, 2) if truth[a] == truth[b]}
+    tp = len(predicted & actual)
+    precision = tp / len(predicted) if predicted else 1.0
+    recall = tp / len(actual) if actual else 1.0
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    false = sorted(
+        {
+            tuple(sorted((names.get(truth[a], truth[a]), names.get(truth[b], truth[b]))))
+            for a, b in predicted - actual
+        }
+    )
+    found_by: dict[str, set[int]] = {}
+    for q, webset_items in enumerate(result["_itemsByQuery"]):
+        for iid in webset_items:
+            found_by.setdefault(truth[iid], set()).add(q)
+    errors, overstated = [], []
+    for entry in result["intersection"]:
+        owners = {truth[str(i)] for i in entry["entity"]["itemIds"]}
+        share = max(len(found_by.get(o, ())) for o in owners) / len(queries)
+        errors.append(abs(entry["confidence"] - share))
+        if entry["confidence"] > share + 1e-9:
+            overstated.append(
+                {
+                    "entity": entry["entity"]["name"],
+                    "confidence": entry["confidence"],
+                    "truth": round(share, 4),
+                }
+            )
+    return {
+        "items": len(items),
+        "entities": len(set(truth.values())),
+        "precision": round(precision, 4),
+        "recall": round(recall, 4),
+        "f1": round(f1, 4),
+        "falseMerges": [list(p) for p in false],
+        "missedPairs": len(actual - predicted),
+        "calibration": {
+            "meanAbsError": round(sum(errors) / len(errors), 4) if errors else 0.0,
+            "overstated": overstated,
+        },
+    }
+
+
+async def run_world(path: Path, world: Json) -> Json:
+    """Run convergent.search on `world` (read from `path`) for each entity type it names; score each run."""
+    from exa_orch.app import open_app
+    from exa_orch.config import Settings
+    from exa_orch.sim.context import SimConfig
+    from exa_orch.sim.testing import running_sim
+
+    by_url, names = truth_of(world)
+    report: Json = {"world": world.get("name") or path.stem, "workflows": {}}
+    with tempfile.TemporaryDirectory(prefix="exa-orch-eval-") as tmp:
+        async with running_sim(SimConfig(speed=5000.0, world_file=str(path))) as sim:
+            settings = Settings.from_env({"EXA_ORCH_EXA_URL": sim.url, "EXA_ORCH_SIMULATOR": "1"})
+            async with open_app(settings, Path(tmp) / "eval.db") as app:
+                for kind, queries in (world.get("evaluation") or {}).items():
+                    args = {
+                        "type": "convergent.search",
+                        "queries": queries,
+                        "entity": {"type": kind},
+                        "count": 200,
+                        "timeout": 600_000,
+                    }
+                    created = await app.run_operation("tasks.create", args)
+                    assert app.supervisor is not None
+                    done = await app.supervisor.tasks.wait(created["taskId"], timeout=600)
+                    if done.status != "completed":
+                        report["workflows"][f"convergent.search/{kind}"] = {"error": done.error}
+                        continue
+                    result = dict(done.result)
+                    items: dict[str, Json] = {}
+                    per_query: list[list[str]] = []
+                    for wid in result["websetIds"]:
+                        page = await app.run_operation("items.getAll", {"websetId": wid, "fields": ["all"]})
+                        per_query.append([str(i["id"]) for i in page["data"]])
+                        items.update({str(i["id"]): i for i in page["data"]})
+                    result["_itemsByQuery"] = per_query
+                    report["workflows"][f"convergent.search/{kind}"] = score(result, items, by_url, names)
+    return report
+
+
+def regressions(report: Json, baseline: Json) -> list[str]:
+    """What got worse than `baseline`: an F1 drop of more than MAX_F1_DROP, or any false merge."""
+    out: list[str] = []
+    base = {(w["world"], k): v for w in baseline.get("worlds", []) for k, v in w["workflows"].items()}
+    for w in report["worlds"]:
+        for k, v in w["workflows"].items():
+            if "error" in v:
+                out.append(f"{w['world']} {k}: the task failed: {v['error']}")
+                continue
+            if v["falseMerges"]:
+                out.append(f"{w['world']} {k}: false merges {v['falseMerges']}")
+            was = base.get((w["world"], k))
+            if was and v["f1"] < was["f1"] - MAX_F1_DROP:
+                out.append(f"{w['world']} {k}: F1 {v['f1']} < baseline {was['f1']} - {MAX_F1_DROP}")
+    return out
+
+
+def run(
+    profile: str = "short",
+    worlds: list[Path] | None = None,
+    *,
+    as_json: bool = False,
+    baseline: Path | None = None,
+) -> int:
+    """Run the eval, print its report; 1 when `baseline` is given and the report regressed from it."""
+    paths = worlds or (
+        sorted(WORLDS.glob("*.json")) if profile == "full" else [WORLDS / n for n in PROFILES[profile]]
+    )
+    report: Json = {
+        "profile": profile if not worlds else "custom",
+        "worlds": [asyncio.run(run_world(p, json.loads(p.read_text(encoding="utf-8")))) for p in paths],
+    }
+    problems = regressions(report, json.loads(baseline.read_text(encoding="utf-8"))) if baseline else []
+    report["regressions"] = problems
+    if as_json:
+        print(json.dumps(report, indent=1, ensure_ascii=False))
+    else:
+        for w in report["worlds"]:
+            print(f"== {w['world']}")
+            for k, v in w["workflows"].items():
+                if "error" in v:
+                    print(f"  {k}: FAILED {v['error']}")
+                    continue
+                cal = v["calibration"]
+                print(
+                    f"  {k}: {v['items']} items, {v['entities']} entities: precision {v['precision']:.3f} "
+                    f"recall {v['recall']:.3f} F1 {v['f1']:.3f}; false merges {len(v['falseMerges'])}; "
+                    f"confidence error {cal['meanAbsError']:.3f} ({len(cal['overstated'])} overstated)"
+                )
+                for a, b in v["falseMerges"]:
+                    print(f"    false merge: {a} + {b}")
+        for p in problems:
+            print(f"REGRESSION: {p}", file=sys.stderr)
+    return 1 if problems else 0

@@ -1,0 +1,327 @@
+"""The key page: where a person pastes their Exa API key, out of band (MCP URL-mode elicitation).
+
+The MCP specification forbids asking for a secret by a form (the client, and the model, would see
+it); a server sends a link instead, and the person gives the secret to the server directly. This is
+that link's page: a tiny HTTP listener on 127.0.0.1 (port 0), started on first use, on stdio and
+HTTP alike, serving one form per link.
+
+A link (`open_link(principal)`) is `http://127.0.0.1:<port>/key/<token>`:
+- the token is 256 random bits, for one principal, valid for `LINK_TTL_S` and for one key only;
+- GET shows the form (naming the principal the key will serve); only a POST to the same URL, with
+  the same token in its body, from this page's own origin (Origin / Sec-Fetch-Site, when the
+  browser sends them), a form body under 4 KB and the page's own Host (no DNS rebinding), gives
+  the key; the key goes to that principal alone (`Gateway.give_api_key`), in memory only, and is
+  never echoed, logged or stored;
+- no cookies, no caching, no referrer (the token never leaves in a Referer), no framing.
+
+The link carries no credential of the MCP session: whoever opens it can only *give* a key, and only
+to the principal named on the page.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import hmac
+import html
+import logging
+import secrets
+import socket
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable, Iterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import parse_qs
+
+import uvicorn
+
+from exa_orch.errors import InvalidParams
+from exa_orch.net import bind_listener
+from exa_orch.runtime import concerning
+
+log = logging.getLogger(__name__)
+
+LINK_TTL_S = 600.0  # as long as a form elicitation may wait for its person (peer.ELICIT_TIMEOUT_S)
+MAX_BODY = 4096
+HOST = "127.0.0.1"
+PATH_PREFIX = "/key/"
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (b"cache-control", b"no-store"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"x-content-type-options", b"nosniff"),
+    (
+        b"content-security-policy",
+        b"default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; "
+        b"base-uri 'none'",
+    ),
+]
+
+
+@dataclass
+class KeyLink:
+    """One link: the URL sent in the elicitation, whose key it asks for, and when it was answered."""
+
+    principal: str
+    token: str
+    elicitation_id: str
+    url: str
+    expires: float
+    given: asyncio.Event = field(default_factory=asyncio.Event)
+
+    async def wait(self) -> bool:
+        """Until the key is given (True) or the link expires (False)."""
+        remaining = self.expires - time.monotonic()
+        if remaining <= 0:
+            return self.given.is_set()
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(remaining):
+                await self.given.wait()
+        return self.given.is_set()
+
+
+class _Server(uvicorn.Server):
+    """uvicorn without its own signal handling: the MCP server's handlers stay in charge."""
+
+    @contextlib.contextmanager
+    def capture_signals(self) -> Iterator[None]:
+        yield
+
+
+class KeyPage:
+    """The page's links and its listener (see the module doc). `give(principal, key)` takes a key
+    (InvalidParams if it can't be one); `has_key(principal)` says whether one is held already."""
+
+    def __init__(
+        self,
+        give: Callable[[str, str], None],
+        has_key: Callable[[str], bool],
+        *,
+        ttl: float = LINK_TTL_S,
+    ) -> None:
+        self._give = give
+        self.has_key = has_key
+        self._ttl = ttl
+        self._links: dict[str, KeyLink] = {}
+        self._asking: dict[str, asyncio.Lock] = {}
+        self._server: _Server | None = None
+        self._task: asyncio.Task[None] | None = None
+        self._sock: socket.socket | None = None
+        self._origin: str | None = None
+        self._start_lock = asyncio.Lock()
+
+    @property
+    def origin(self) -> str | None:
+        """`http://127.0.0.1:<port>` once started, else None."""
+        return self._origin
+
+    @asynccontextmanager
+    async def asking(self, principal: str) -> AsyncIterator[None]:
+        """One ask per principal at a time: a second call waits, then finds the key given."""
+        lock = self._asking.setdefault(principal, asyncio.Lock())
+        async with lock:
+            yield
+
+    async def open_link(self, principal: str) -> KeyLink:
+        """A new one-time link for `principal` (the listener starts on first use)."""
+        origin = await self._start()
+        now = time.monotonic()
+        for token in [t for t, link in self._links.items() if link.expires <= now]:
+            del self._links[token]
+        token = secrets.token_urlsafe(32)
+        link = KeyLink(
+            principal=principal,
+            token=token,
+            elicitation_id=str(uuid.uuid4()),
+            url=f"{origin}{PATH_PREFIX}{token}",
+            expires=now + self._ttl,
+        )
+        self._links[token] = link
+        return link
+
+    def close_link(self, link: KeyLink) -> None:
+        """The link no longer works (its key was given, its elicitation declined or given up)."""
+        self._links.pop(link.token, None)
+
+    async def _start(self) -> str:
+        async with self._start_lock:
+            if self._origin is not None:
+                return self._origin
+            sock = self._sock = bind_listener(HOST, 0)
+            sock.listen(16)  # connections queue from now on, before uvicorn accepts them
+            port = sock.getsockname()[1]
+            config = uvicorn.Config(
+                self._asgi,
+                log_level="warning",
+                access_log=False,  # the path holds the token
+                interface="asgi3",
+                lifespan="off",
+                log_config=None,
+                proxy_headers=False,
+                server_header=False,
+                timeout_graceful_shutdown=1,
+            )
+            self._server = _Server(config)
+            # In a context of its own: not the request scope of the call that happened to start it
+            # (whose principal the log bridge would credit with every later page's log lines).
+            self._task = asyncio.create_task(
+                self._server.serve(sockets=[sock]), name="exa-orch key page", context=contextvars.Context()
+            )
+            self._origin = f"http://{HOST}:{port}"
+            log.info("key page listening on %s (loopback only)", self._origin)
+            return self._origin
+
+    async def aclose(self) -> None:
+        """Stop the listener (if it started); every open link stops working."""
+        self._links.clear()
+        if self._server is not None and self._task is not None:
+            self._server.should_exit = True
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self._task, 10)
+        if self._sock is not None:
+            self._sock.close()
+        self._server = self._task = self._sock = None
+        self._origin = None
+
+    # ------------------------------------------------------------------ the page
+
+    def _live(self, token: str) -> KeyLink | None:
+        link = self._links.get(token)
+        if link is None or link.expires <= time.monotonic():
+            return None
+        return link
+
+    async def _asgi(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            return
+        headers = {k.lower(): v for k, v in scope.get("headers") or []}
+        origin = self._origin or ""
+        if headers.get(b"host", b"").decode("latin-1") != origin.removeprefix("http://"):
+            await _answer(send, 421, "Wrong host", "Open the link exactly as exa-orch gave it.")
+            return
+        path: str = scope["path"]
+        if not path.startswith(PATH_PREFIX):
+            await _answer(send, 404, "Not found", "This server only takes Exa API keys by its links.")
+            return
+        token = path[len(PATH_PREFIX) :]
+        method = scope["method"]
+        if method not in ("GET", "POST"):
+            await _answer(send, 405, "Method not allowed", "", [(b"allow", b"GET, POST")])
+            return
+        link = self._live(token)
+        if link is None:
+            await _answer(
+                send,
+                404,
+                "This link is no longer valid",
+                "It was used already, declined or expired. Call the tool again to get a new one.",
+            )
+            return
+        if method == "GET":
+            await _answer(send, 200, "Exa API key", _form(link, token, None))
+            return
+        refusal = _cross_site(headers, origin)
+        if refusal is not None:
+            await _answer(send, 403, "Refused", refusal)
+            return
+        if headers.get(b"content-type", b"").split(b";")[0].strip() != b"application/x-www-form-urlencoded":
+            await _answer(send, 415, "Refused", "Send the form on this page.")
+            return
+        body = await _read_body(receive, MAX_BODY)
+        if body is None:
+            await _answer(send, 413, "Refused", "The form is far larger than a key.")
+            return
+        fields = parse_qs(body.decode("utf-8", "replace"), keep_blank_values=True)
+        sent_token = (fields.get("token") or [""])[0]
+        if not hmac.compare_digest(sent_token.encode(), token.encode()):
+            await _answer(send, 403, "Refused", "The form does not belong to this link.")
+            return
+        key = (fields.get("apiKey") or [""])[0]
+        try:
+            self._give(link.principal, key)
+        except InvalidParams as exc:
+            await _answer(send, 400, "Exa API key", _form(link, token, exc.message))
+            return
+        self.close_link(link)
+        link.given.set()
+        log.info(
+            "an Exa API key was given for %s on the key page (held in memory only)",
+            link.principal,
+            extra=concerning(link.principal),  # heard by that principal's clients alone
+        )
+        await _answer(
+            send,
+            200,
+            "Key received",
+            f"<p>exa-orch will use this key for <b>{html.escape(link.principal)}</b> until it stops "
+            "(it is kept in memory only). You can close this page.</p>",
+        )
+
+
+def _cross_site(headers: dict[bytes, bytes], origin: str) -> str | None:
+    """Why a POST is refused as coming from another site, or None."""
+    sent_origin = headers.get(b"origin")
+    if sent_origin is not None and sent_origin.decode("latin-1") != origin:
+        return "The form was sent from another site."
+    site = headers.get(b"sec-fetch-site")
+    if site is not None and site not in (b"same-origin", b"none"):
+        return "The form was sent from another site."
+    return None
+
+
+async def _read_body(receive: Any, limit: int) -> bytes | None:
+    body = b""
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        body += message.get("body", b"")
+        if len(body) > limit:
+            return None
+        if not message.get("more_body"):
+            return body
+
+
+def _form(link: KeyLink, token: str, problem: str | None) -> str:
+    who = html.escape(link.principal)
+    said = f'<p class="bad">{html.escape(problem)}</p>' if problem else ""
+    return (
+        f"<p>exa-orch asks for an Exa API key for <b>{who}</b>: it will sign the calls to Exa made by "
+        f"{who} (and their tasks) while this server runs, and no one else's. It is kept in memory "
+        "only: never stored, logged or shown to the MCP client.</p>"
+        "<p>If you did not ask for this, or you are not " + who + ", close this page.</p>"
+        f"{said}"
+        f'<form method="post" action="{PATH_PREFIX}{html.escape(token)}">'
+        f'<input type="hidden" name="token" value="{html.escape(token)}">'
+        '<label>Exa API key <input type="password" name="apiKey" autocomplete="off" required '
+        'autofocus size="44"></label> <button type="submit">Give the key</button></form>'
+        '<p>Get a key at <a href="https://dashboard.exa.ai/api-keys" rel="noreferrer">'
+        "dashboard.exa.ai</a>.</p>"
+    )
+
+
+async def _answer(
+    send: Any, status: int, title: str, body: str, extra: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    page = (
+        '<!doctype html><html><head><meta charset="utf-8"><title>exa-orch: '
+        f"{html.escape(title)}</title><style>body{{font:16px sans-serif;max-width:40em;margin:3em auto}}"
+        ".bad{color:#a00}</style></head><body>"
+        f"<h1>{html.escape(title)}</h1>{body}</body></html>"
+    ).encode()
+    await send(
+        {
+            "type": "http.response.start",
+            "status": status,
+            "headers": [
+                (b"content-type", b"text/html; charset=utf-8"),
+                (b"content-length", str(len(page)).encode()),
+                *SECURITY_HEADERS,
+                *(extra or []),
+            ],
+        }
+    )
+    await send({"type": "http.response.body", "body": page})

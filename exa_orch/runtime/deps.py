@@ -1,0 +1,48 @@
+"""What a workflow is handed besides its args: `ctx.deps`, typed, built by the composition root.
+
+The runtime knows no operation and imports nothing above it, so what a workflow needs from the
+layers above arrives here as typed values the face passes in (exa_orch/app.py builds them):
+`dispatch` runs a registered operation by name (the one way a task reaches an operation);
+`gateway` is the governed path to Exa, for a workflow that sends its own request. `extras` carries
+what a test or an embedding program hands its own workflows (an event to block on, a counter);
+the built-in workflows never read it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Any, Protocol
+
+from exa_orch.errors import ConfigError
+from exa_orch.gateway import Gateway
+
+Progress = Callable[[float, float | None, str | None], Awaitable[None]]
+"""async (completed, total, message) -> None: where a dispatched operation reports its progress."""
+
+
+class Dispatch(Protocol):
+    """Run the registered operation `name` with `args` (validation, the gateway, typed errors and
+    the agents' projection included) and return its JSON result; progress goes to `progress`."""
+
+    async def __call__(self, name: str, args: Mapping[str, Any], progress: Progress, /) -> Any: ...
+
+
+async def no_operations(name: str, args: Mapping[str, Any], progress: Progress, /) -> Any:
+    """The Dispatch of a runtime started without operations (the runtime's own tests, benchmarks)."""
+    raise ConfigError(
+        f"this workflow calls the operation {name!r}, and the runtime was started without operations",
+        hint="Run research workflows inside the MCP server (`exa-orch serve`), whose runtime has them.",
+    )
+
+
+@dataclass(frozen=True)
+class Deps:
+    """The dependencies every workflow of one runtime shares (`ctx.deps`)."""
+
+    dispatch: Dispatch = no_operations
+    gateway: Gateway | None = None
+    """the governed path to Exa (None in a runtime that talks to no Exa)"""
+    extras: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
+    """a test's or an embedding program's own values for its own workflows, by name"""

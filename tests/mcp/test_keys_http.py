@@ -1,0 +1,181 @@
+"""Keys belong to their principal (issue 21), over streamable HTTP: `exa-orch serve --http` with two
+bearer tokens (Alice, Bob) and no EXA_API_KEY, in front of a simulator that accepts only Alice's and
+Bob's keys and records which key each request carried (a digest). Each person gives a key on the
+key page through URL-mode elicitation; each one's Exa requests, their tasks' included, carry only
+the key they gave; a principal who gave none is asked, and is never served with another's key; a
+key Exa refuses is forgotten and asked for again."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx2
+import pytest
+from mcp import Client
+from mcp.client.streamable_http import streamable_http_client
+
+from exa_orch.sim.app import client_tag
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import SimThread
+
+from .conftest import result_json
+from .keys_support import KeyBrowser
+from .tasks_support import legacy_client
+from .test_serve_http import http_server
+
+pytestmark = pytest.mark.slow
+
+ALICE, BOB, CAROL, DAVE = (
+    "alice-bearer-0a1b2c3d",
+    "bob-bearer-4e5f6a7b",
+    "carol-bearer-8c9d0e1f",
+    "dave-bearer-2a3b",
+)
+ALICE_KEY, BOB_KEY, CAROL_KEY, DAVE_KEY = (
+    "alice-exa-key-1111",
+    "bob-exa-key-2222",
+    "carol-exa-key-3333",
+    "dave-exa-4444",
+)
+# The server is told the URL is no simulator, so it makes up no key: as with real Exa.
+ENV = {
+    "EXA_ORCH_HTTP_TOKENS": f"alice={ALICE},bob={BOB},carol={CAROL},dave={DAVE}",
+    "EXA_ORCH_SIMULATOR": "0",
+}
+TASK = {"type": "operation", "operation": "websets.list", "args": {"limit": 1}}
+
+
+@pytest.fixture(scope="module")
+def strict_sim() -> Iterator[SimThread]:
+    with SimThread(SimConfig(speed=100.0, keys=frozenset({ALICE_KEY, BOB_KEY, CAROL_KEY, DAVE_KEY}))) as sim:
+        yield sim
+
+
+@asynccontextmanager
+async def connect(url: str, token: str, browser: KeyBrowser | None = None) -> AsyncIterator[Client]:
+    """A 2025-11-25 client sending `token`; with `browser`, it offers elicitation (form and URL)."""
+    extra: dict[str, Any] = {}
+    if browser is not None:
+        extra = {"elicitation_callback": browser, "message_handler": browser.on_message}
+    http = httpx2.AsyncClient(
+        headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30, read=120)
+    )
+    async with http, Client(streamable_http_client(url, http_client=http), mode="legacy", **extra) as client:
+        yield client
+
+
+async def run(client: Client, operation: str, args: dict[str, Any]) -> tuple[bool, Any]:
+    result = await client.call_tool("manage_websets", {"operation": operation, "args": args})
+    return bool(result.is_error), result_json(result)
+
+
+class Requests:
+    """The simulator's request log, read in slices: which keys the requests since the last look carried."""
+
+    def __init__(self, sim: SimThread) -> None:
+        self.sim = sim
+        self.seen = len(sim.log())
+
+    def since(self) -> list[str | None]:
+        log = self.sim.log()
+        new, self.seen = log[self.seen :], len(log)
+        return [entry["client"] for entry in new]
+
+
+async def test_each_principal_is_served_only_with_the_key_it_gave(
+    strict_sim: SimThread, tmp_path: Path
+) -> None:
+    alice_tag, bob_tag = client_tag(ALICE_KEY), client_tag(BOB_KEY)
+    requests = Requests(strict_sim)
+    with http_server(strict_sim.url, tmp_path, **ENV) as (_, url):
+        # Bob's client can't answer elicitation: told how to set a key, nothing is sent.
+        async with connect(url, BOB) as bob:
+            failed, body = await run(bob, "websets.list", {"limit": 1})
+        assert failed and body["code"] == "CONFIG_ERROR" and "token:bob has given none" in body["message"]
+        assert requests.since() == []
+
+        # Alice is asked once, by a link, and her calls carry her key.
+        alice_browser = KeyBrowser(ALICE_KEY)
+        async with connect(url, ALICE, alice_browser) as alice:
+            failed, made = await run(alice, "websets.create", {"search": {"query": "AI labs", "count": 1}})
+            assert not failed, made
+            failed, listed = await run(alice, "websets.list", {"limit": 5})
+            assert not failed, listed
+        assert len(alice_browser.asked) == 1 and alice_browser.forms == []
+        assert "token:alice" in alice_browser.pages[0]
+        assert alice_browser.completed == [alice_browser.asked[0].elicitation_id]
+        alice_requests = requests.since()
+        assert alice_requests and set(alice_requests) == {alice_tag}
+
+        # Bob, after Alice gave hers, is still not served with it: asked (he can't answer), refused.
+        async with connect(url, BOB) as bob:
+            failed, body = await run(bob, "websets.get", {"id": made["id"]})
+        assert failed and body["code"] == "CONFIG_ERROR"
+        assert requests.since() == []
+
+        # Bob answers with a wrong key first: Exa refuses it, it is forgotten, he is asked again.
+        bob_browser = KeyBrowser("bob-mistyped-key", BOB_KEY)
+        async with connect(url, BOB, bob_browser) as bob:
+            failed, listed = await run(bob, "websets.list", {"limit": 1})
+            assert not failed, listed
+        assert len(bob_browser.asked) == 2 and "refused" in bob_browser.asked[1].message
+        assert requests.since() == [client_tag("bob-mistyped-key"), bob_tag]
+
+        # A task runs with its owner's key: Alice's task carries hers, Bob's his, whoever calls next.
+        async with connect(url, ALICE) as alice, connect(url, BOB) as bob:
+            _, alices_task = await run(alice, "tasks.create", TASK)
+            failed, done = await run(alice, "tasks.result", {"taskId": alices_task["taskId"], "wait": 30})
+            assert not failed and done["status"] == "completed", done
+            assert set(requests.since()) == {alice_tag}
+            _, bobs_task = await run(bob, "tasks.create", TASK)
+            failed, done = await run(bob, "tasks.result", {"taskId": bobs_task["taskId"], "wait": 30})
+            assert not failed and done["status"] == "completed", done
+            assert set(requests.since()) == {bob_tag}
+
+    log = (tmp_path / "stderr.log").read_text()
+    for secret in (ALICE_KEY, BOB_KEY, "bob-mistyped-key"):
+        assert secret not in log
+
+
+async def test_a_task_runs_with_its_owners_key_asked_for_when_it_is_made(
+    strict_sim: SimThread, tmp_path: Path
+) -> None:
+    requests = Requests(strict_sim)
+    with http_server(strict_sim.url, tmp_path, **ENV) as (_, url):
+        # Carol gave no key and can't be asked: her task fails as a keyless call does, unsent.
+        async with connect(url, CAROL) as carol:
+            _, task = await run(carol, "tasks.create", TASK)
+            failed, done = await run(carol, "tasks.result", {"taskId": task["taskId"], "wait": 30})
+        assert not failed and done["status"] == "failed" and done["error"]["code"] == "CONFIG_ERROR", done
+        assert requests.since() == []
+        # With a client that can ask, tasks.create asks her first; the task's run carries her key.
+        browser = KeyBrowser(CAROL_KEY)
+        async with connect(url, CAROL, browser) as carol:
+            _, task = await run(carol, "tasks.create", TASK)
+            assert len(browser.asked) == 1
+            failed, done = await run(carol, "tasks.result", {"taskId": task["taskId"], "wait": 30})
+        assert not failed and done["status"] == "completed", done
+        assert set(requests.since()) == {client_tag(CAROL_KEY)}
+
+
+async def test_a_task_augmented_call_asks_its_keyless_owner_first(
+    strict_sim: SimThread, tmp_path: Path
+) -> None:
+    requests = Requests(strict_sim)
+    browser = KeyBrowser(DAVE_KEY)
+    with http_server(strict_sim.url, tmp_path, **ENV) as (_, url):
+        http = httpx2.AsyncClient(
+            headers={"Authorization": f"Bearer {DAVE}"}, timeout=httpx2.Timeout(30, read=120)
+        )
+        async with http, streamable_http_client(url, http_client=http) as (read, write):
+            async with legacy_client(read, write, browser) as dave:
+                created = await dave.call_task(
+                    "manage_websets", {"operation": "websets.list", "args": {"limit": 1}}
+                )
+                assert len(browser.asked) == 1
+                result = await dave.result(created["task"]["taskId"])
+    assert not result.is_error, result
+    assert set(requests.since()) == {client_tag(DAVE_KEY)}
