@@ -233,8 +233,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141  # 128 + SIGPIPE: what a shell reports for a command stopped by a closed pipe
 
 
+def _without_httpx_cli() -> None:
+    """Keep httpx from importing its command-line tool, which it does on import whenever click and
+    rich are installed (rich is ours): ~50 ms of a cold start (bench/startup.py) for a tool the
+    server never runs. httpx then defines a `main` that says its CLI extras are missing."""
+    if "httpx" not in sys.modules:
+        sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+
+
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
+        _without_httpx_cli()
         from exa_orch.mcp.transport import check_bind, serve
         from exa_orch.workflows import load_extra_workflows
 

@@ -30,9 +30,9 @@ from exa_orch.errors import (
 from exa_orch.gateway.marks import CREATE_MARK, new_key
 from exa_orch.gateway.paths import route_safe
 
-from ._http import WEBSETS, request, segment
+from ._http import WEBSETS, Rest, request, segment
 from .context import OpContext
-from .registry import Operation, Registry
+from .registry import CreateKey, Operation, Registry
 
 logger = logging.getLogger("exa_orch.operations")
 
@@ -182,9 +182,6 @@ def create_op(
     Its key is the caller's `externalId` (`by_external_id`, webset creates) or `metadata[exaOrchKey]`,
     else a new one exa-orch adds to the body (and so to the answer).
     """
-    from ._http import Rest
-    from .registry import CreateKey, Operation
-
     rest = Rest("POST", path)
 
     async def handler(args: Any, ctx: OpContext) -> Json:

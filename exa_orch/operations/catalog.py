@@ -18,6 +18,7 @@ from . import (
 )
 from .meta import list_operations_op
 from .registry import Registry
+from .tasks import TASK_OPERATIONS
 
 # Each domain module exposes OPERATIONS: list[Operation]; adding a domain is one line here.
 DOMAINS = (
@@ -38,10 +39,6 @@ DOMAINS = (
 
 def default_registry() -> Registry:
     """A fresh registry holding every operation, the runtime's tasks.* and list_operations."""
-    # Imported here: operations/tasks.py (RUNTIME helper) pulls in the runtime and store, which may
-    # themselves import operations; deferring keeps the import graph acyclic.
-    from .tasks import TASK_OPERATIONS
-
     registry = Registry()
     for domain in DOMAINS:
         for op in domain.OPERATIONS:

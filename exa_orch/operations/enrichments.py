@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pydantic import Field, model_validator
 
 from exa_orch.operations import projections as pj
@@ -37,20 +35,16 @@ class UpdateEnrichment(EnrichmentRef):
         return self
 
 
-def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
-    return pj.enrichment(result)
-
-
 P = f"{WEBSETS}/websets/{{webset_id}}/enrichments"
 OPERATIONS: list[Operation] = [
     create_op("enrichments.create", CreateEnrichment, P, "Add an enrichment (description, format; options "
-              "when format is 'options') to every item of a webset.", project=_one,
+              "when format is 'options') to every item of a webset.", project=pj.one(pj.enrichment),
               find=lambda ctx, args, key: find_in_webset(ctx, args.webset_id, "enrichments", key)),
-    rest_op("enrichments.get", EnrichmentRef, "GET", P + "/{enrichment_id}", "Get an enrichment.", project=_one),
+    rest_op("enrichments.get", EnrichmentRef, "GET", P + "/{enrichment_id}", "Get an enrichment.", project=pj.one(pj.enrichment)),
     rest_op("enrichments.cancel", EnrichmentRef, "POST", P + "/{enrichment_id}/cancel", "Cancel a running "
-            "enrichment.", project=_one),
+            "enrichment.", project=pj.one(pj.enrichment)),
     rest_op("enrichments.update", UpdateEnrichment, "PATCH", P + "/{enrichment_id}", "Change an enrichment's "
-            "description, format, options or metadata.", project=_one),
+            "description, format, options or metadata.", project=pj.one(pj.enrichment)),
     rest_op("enrichments.delete", EnrichmentRef, "DELETE", P + "/{enrichment_id}", "Delete an enrichment and "
-            "its results.", project=_one),
+            "its results.", project=pj.one(pj.enrichment)),
 ]  # fmt: skip

@@ -41,8 +41,8 @@ async def get_all(args: GetAllEvents, ctx: OpContext) -> dict[str, Any]:
 P = f"{WEBSETS}/events"
 OPERATIONS: list[Operation] = [
     rest_op("events.list", ListEvents, "GET", P, "List events, one page (types, createdBefore/After filter).",
-            project=lambda r, a: pj.page(r, pj.event)),
-    rest_op("events.get", EventId, "GET", P + "/{id}", "Get one event.", project=lambda r, a: pj.event(r)),
+            project=pj.paged(pj.event)),
+    rest_op("events.get", EventId, "GET", P + "/{id}", "Get one event.", project=pj.one(pj.event)),
     Operation("events.getAll", GetAllEvents, get_all, "Every event matching the filter, following cursors up to "
               "maxItems (says truncated).", project=project_all(pj.event), read_only=True),
 ]  # fmt: skip

@@ -207,19 +207,15 @@ async def get_all(args: GetAllImports, ctx: OpContext) -> dict[str, Any]:
     return await collect(ctx, f"{WEBSETS}/imports", args)
 
 
-def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
-    return pj.import_(result)
-
-
 P = f"{WEBSETS}/imports"
 OPERATIONS: list[Operation] = [
     Operation("imports.create", CreateImport, create, "Create an import; pass the CSV text in 'csv' and it is "
               "uploaded for you.", project=_project_create, plan=plan_create, create_key="externalId"),
-    rest_op("imports.get", ImportId, "GET", P + "/{id}", "Get an import.", project=_one),
-    rest_op("imports.list", Page, "GET", P, "List imports, one page.", project=lambda r, a: pj.page(r, pj.import_)),
+    rest_op("imports.get", ImportId, "GET", P + "/{id}", "Get an import.", project=pj.one(pj.import_)),
+    rest_op("imports.list", Page, "GET", P, "List imports, one page.", project=pj.paged(pj.import_)),
     rest_op("imports.update", UpdateImport, "PATCH", P + "/{id}", "Change an import's title or metadata.",
-            project=_one),
-    rest_op("imports.delete", ImportId, "DELETE", P + "/{id}", "Delete an import.", project=_one),
+            project=pj.one(pj.import_)),
+    rest_op("imports.delete", ImportId, "DELETE", P + "/{id}", "Delete an import.", project=pj.one(pj.import_)),
     Operation("imports.waitUntilCompleted", WaitUntilCompleted, wait_until_completed, "Wait (bounded by timeout) "
               "until an import is completed or failed.", long_running=True,
               project=lambda r, a: {**r, "import": pj.import_(r["import"])}),

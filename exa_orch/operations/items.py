@@ -94,10 +94,6 @@ async def get_all(args: GetAllItems, ctx: OpContext) -> dict[str, Any]:
     return keep_satisfied(out, args.only_satisfied)
 
 
-def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
-    return pj.item(result)
-
-
 def _project_all(result: dict[str, Any], args: GetAllItems) -> dict[str, Any]:
     out: dict[str, Any] = project_all(lambda x: pj.compact_item(pj.item(x), args.fields))(result, args)
     return out
@@ -106,8 +102,8 @@ def _project_all(result: dict[str, Any], args: GetAllItems) -> dict[str, Any]:
 OPERATIONS: list[Operation] = [
     Operation("items.list", ListItems, list_items, "List a webset's items, one page, compact (name, url, criteria "
               "verdicts, enrichment values; fields for more).", project=_project_list, plan=plan_list, read_only=True),
-    rest_op("items.get", ItemRef, "GET", P + "/{item_id}", "Get one item.", project=_one),
-    rest_op("items.delete", ItemRef, "DELETE", P + "/{item_id}", "Delete one item.", project=_one),
+    rest_op("items.get", ItemRef, "GET", P + "/{item_id}", "Get one item.", project=pj.one(pj.item)),
+    rest_op("items.delete", ItemRef, "DELETE", P + "/{item_id}", "Delete one item.", project=pj.one(pj.item)),
     Operation("items.getAll", GetAllItems, get_all, "Every item of a webset, compact (fields for more), following "
               "cursors up to maxItems (says truncated).", project=_project_all, read_only=True),
 ]  # fmt: skip

@@ -60,30 +60,22 @@ async def get_all(args: GetAllMonitors, ctx: OpContext) -> dict[str, Any]:
     return await collect(ctx, f"{WEBSETS}/monitors", args, {"websetId": args.webset_id})
 
 
-def _one(fn: Any) -> Any:
-    return lambda result, args: fn(result)
-
-
-def _page(fn: Any) -> Any:
-    return lambda result, args: pj.page(result, fn)
-
-
 P = f"{WEBSETS}/monitors"
 OPERATIONS: list[Operation] = [
     create_op("monitors.create", CreateMonitor, P, "Create a monitor that re-runs a webset search on a "
-              "cron cadence (5 fields, at most daily).", project=_one(pj.monitor),
+              "cron cadence (5 fields, at most daily).", project=pj.one(pj.monitor),
               find=lambda ctx, args, key: find_in_list(ctx, P, key, {"websetId": args.webset_id})),
     rest_op("monitors.get", MonitorId, "GET", P + "/{id}", "Get a monitor with its last run.",
-            project=_one(pj.monitor)),
+            project=pj.one(pj.monitor)),
     rest_op("monitors.list", ListMonitors, "GET", P, "List monitors, one page (websetId filters).",
-            project=_page(pj.monitor)),
+            project=pj.paged(pj.monitor)),
     rest_op("monitors.update", UpdateMonitor, "PATCH", P + "/{id}", "Enable/disable a monitor or change its "
-            "cadence, behavior or metadata.", project=_one(pj.monitor)),
-    rest_op("monitors.delete", MonitorId, "DELETE", P + "/{id}", "Delete a monitor.", project=_one(pj.monitor)),
+            "cadence, behavior or metadata.", project=pj.one(pj.monitor)),
+    rest_op("monitors.delete", MonitorId, "DELETE", P + "/{id}", "Delete a monitor.", project=pj.one(pj.monitor)),
     rest_op("monitors.runs.list", MonitorRef, "GET", P + "/{monitor_id}/runs", "List a monitor's runs.",
-            project=_page(pj.monitor_run)),
+            project=pj.paged(pj.monitor_run)),
     rest_op("monitors.runs.get", RunRef, "GET", P + "/{monitor_id}/runs/{run_id}", "Get one monitor run.",
-            project=_one(pj.monitor_run)),
+            project=pj.one(pj.monitor_run)),
     Operation("monitors.getAll", GetAllMonitors, get_all, "Every monitor, following cursors up to maxItems "
               "(says truncated).", project=project_all(pj.monitor), read_only=True),
 ]  # fmt: skip

@@ -220,6 +220,24 @@ def page(obj: Json, fn: Callable[[Json], Json]) -> Json:
     return out
 
 
+def one(fn: Callable[[Json], Json]) -> Callable[[Json, Any], Json]:
+    """An Operation's projection (result, args) for an answer that is one object: `fn` of it."""
+
+    def project(result: Json, args: Any) -> Json:
+        return fn(result)
+
+    return project
+
+
+def paged(fn: Callable[[Json], Json]) -> Callable[[Json, Any], Json]:
+    """An Operation's projection (result, args) for an answer that is a list page: `page` with `fn`."""
+
+    def project(result: Json, args: Any) -> Json:
+        return page(result, fn)
+
+    return project
+
+
 def preview(obj: Json) -> Json:
     """websets.preview: the decomposed search and preview items."""
     out = {k: v for k, v in obj.items() if k != "items"}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any, Literal
 
 import httpx
@@ -113,9 +114,11 @@ class _NoStream(Rest):
         return out
 
 
-def _op(name: str, model: type[Args], path: str, summary: str, project: Any) -> Operation:
+def _op(
+    name: str, model: type[Args], path: str, summary: str, project: Callable[[pj.Json], pj.Json]
+) -> Operation:
     rest = _NoStream("POST", path)
-    return Operation(name, model, rest.send, summary, project=lambda r, a: project(r), plan=rest.plan)
+    return Operation(name, model, rest.send, summary, project=pj.one(project), plan=rest.plan)
 
 
 _ANSWER = Rest("POST", "/answer")
@@ -187,5 +190,5 @@ OPERATIONS: list[Operation] = [
     _op("exa.getContents", GetContentsArgs, "/contents", "Get the contents (text, highlights, summary) of URLs.",
         pj.search_results),
     Operation("exa.answer", AnswerArgs, answer, "Answer a question with citations (stream: true sends the "
-              "answer's chunks as progress messages).", project=lambda r, a: _project_answer(r), plan=_ANSWER.plan),
+              "answer's chunks as progress messages).", project=pj.one(_project_answer), plan=_ANSWER.plan),
 ]  # fmt: skip

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -36,16 +36,12 @@ class SearchRef(Args):
     search_id: Id
 
 
-def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
-    return pj.search(result)
-
-
 P = f"{WEBSETS}/websets/{{webset_id}}/searches"
 OPERATIONS: list[Operation] = [
     create_op("searches.create", CreateSearch, P, "Start a search in a webset (query, count, criteria, "
-              "entity, behavior).", project=_one, hint=SEARCH_COMMON_ISSUES,
+              "entity, behavior).", project=pj.one(pj.search), hint=SEARCH_COMMON_ISSUES,
               find=lambda ctx, args, key: find_in_webset(ctx, args.webset_id, "searches", key)),
-    rest_op("searches.get", SearchRef, "GET", P + "/{search_id}", "Get a search with its progress.", project=_one),
+    rest_op("searches.get", SearchRef, "GET", P + "/{search_id}", "Get a search with its progress.", project=pj.one(pj.search)),
     rest_op("searches.cancel", SearchRef, "POST", P + "/{search_id}/cancel", "Cancel a running search.",
-            project=_one),
+            project=pj.one(pj.search)),
 ]  # fmt: skip

@@ -24,6 +24,7 @@ from exa_orch.store import TaskRecord, TaskStatus
 
 from ._creates import declared_op, mark_create
 from .context import OpContext
+from .dispatch import validate
 from .follow import FOLLOW_TASK_TYPE, KINDS
 from .models import Args
 from .registry import Operation, Registry
@@ -108,8 +109,6 @@ def parse_create(registry: Any, args: Any) -> tuple[str, dict[str, Any], int | N
     """(task type, the type's own args, ttl in ms or None) from tasks.create's args, read exactly as
     the tasks.create operation reads them (the registry's validation, then `CreateArgs`), so a
     task-augmented call and a plain one accept the same arguments. Raises InvalidParams."""
-    from .dispatch import validate  # dispatch imports the registry that lists this module
-
     model, _ = validate(registry.get("tasks.create"), args)
     assert isinstance(model, CreateArgs)
     return model.type, dict(model.model_extra or {}), model.ttl
@@ -294,8 +293,6 @@ def check_operation_task(registry: Any, name: str, args: Any) -> None:
     Raises InvalidParams / UnknownOperation for bad input, and InvalidParams for an operation whose
     result holds a secret: a task's result is saved in SQLite, and exa-orch never stores secrets.
     """
-    from .dispatch import validate
-
     if not name:
         raise InvalidParams(
             "operation: required: the name of the operation to run as a task",

@@ -62,14 +62,6 @@ async def get_all_attempts(args: GetAllAttempts, ctx: OpContext) -> dict[str, An
     return await collect(ctx, f"{WEBSETS}/webhooks/{segment(args.id)}/attempts", args, query)
 
 
-def _one(fn: Any) -> Any:
-    return lambda result, args: fn(result)
-
-
-def _page(fn: Any) -> Any:
-    return lambda result, args: pj.page(result, fn)
-
-
 class GetAllWebhooks(GetAll):
     pass
 
@@ -77,15 +69,15 @@ class GetAllWebhooks(GetAll):
 P = f"{WEBSETS}/webhooks"
 OPERATIONS: list[Operation] = [
     create_op("webhooks.create", CreateWebhook, P, "Create a webhook; its signing secret is returned "
-              "now only (store it).", project=_one(pj.webhook_created), secret_result=True,
+              "now only (store it).", project=pj.one(pj.webhook_created), secret_result=True,
               find=lambda ctx, args, key: find_in_list(ctx, P, key)),
-    rest_op("webhooks.get", WebhookId, "GET", P + "/{id}", "Get a webhook.", project=_one(pj.webhook)),
-    rest_op("webhooks.list", Page, "GET", P, "List webhooks, one page.", project=_page(pj.webhook)),
+    rest_op("webhooks.get", WebhookId, "GET", P + "/{id}", "Get a webhook.", project=pj.one(pj.webhook)),
+    rest_op("webhooks.list", Page, "GET", P, "List webhooks, one page.", project=pj.paged(pj.webhook)),
     rest_op("webhooks.update", UpdateWebhook, "PATCH", P + "/{id}", "Change a webhook's url, events or metadata.",
-            project=_one(pj.webhook)),
-    rest_op("webhooks.delete", WebhookId, "DELETE", P + "/{id}", "Delete a webhook.", project=_one(pj.webhook)),
+            project=pj.one(pj.webhook)),
+    rest_op("webhooks.delete", WebhookId, "DELETE", P + "/{id}", "Delete a webhook.", project=pj.one(pj.webhook)),
     rest_op("webhooks.list_attempts", ListAttempts, "GET", P + "/{id}/attempts", "List a webhook's delivery "
-            "attempts, one page (eventType, successful filter).", project=_page(pj.webhook_attempt)),
+            "attempts, one page (eventType, successful filter).", project=pj.paged(pj.webhook_attempt)),
     Operation("webhooks.getAll", GetAllWebhooks, get_all, "Every webhook, following cursors up to maxItems "
               "(says truncated).", project=project_all(pj.webhook), read_only=True),
     Operation("webhooks.getAllAttempts", GetAllAttempts, get_all_attempts, "Every delivery attempt of a webhook, "

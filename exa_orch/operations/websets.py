@@ -133,32 +133,24 @@ async def get_all(args: GetAllWebsets, ctx: OpContext) -> dict[str, Any]:
     return await collect(ctx, f"{WEBSETS}/websets", args, max_page=100)
 
 
-def _page(fn: Any) -> Any:
-    return lambda result, args: pj.page(result, fn)
-
-
-def _one(fn: Any) -> Any:
-    return lambda result, args: fn(result)
-
-
 P = f"{WEBSETS}/websets"
 OPERATIONS: list[Operation] = [
     create_op("websets.create", CreateWebset, P, "Create a webset, optionally with a first search, imports "
               "and enrichments. Without an externalId exa-orch gives it one (in the answer), so a create whose "
-              "answer was lost is found again, never made twice.", project=_one(pj.webset),
+              "answer was lost is found again, never made twice.", project=pj.one(pj.webset),
               find=lambda ctx, args, key: find_webset(ctx, key), by_external_id=True, found_with="websets.get"),
     rest_op("websets.get", GetWebset, "GET", P + "/{id}", "Get a webset (expand=['items'] adds its latest items, "
             "compact unless fields asks for more).", project=lambda result, args: pj.webset(result, args.fields)),
     rest_op("websets.list", ListWebsets, "GET", P, "List websets, one page (cursor, limit <= 100).",
-            project=_page(pj.webset)),
+            project=pj.paged(pj.webset)),
     rest_op("websets.update", UpdateWebset, "POST", P + "/{id}", "Replace a webset's metadata.",
-            project=_one(pj.webset)),
+            project=pj.one(pj.webset)),
     rest_op("websets.delete", WebsetId, "DELETE", P + "/{id}", "Delete a webset and its items.",
-            project=_one(pj.webset)),
+            project=pj.one(pj.webset)),
     rest_op("websets.cancel", WebsetId, "POST", P + "/{id}/cancel", "Cancel a webset's running searches "
-            "and enrichments.", project=_one(pj.webset)),
+            "and enrichments.", project=pj.one(pj.webset)),
     rest_op("websets.preview", PreviewWebset, "POST", P + "/preview", "Preview how a query splits into "
-            "entity and criteria, without creating anything.", project=_one(pj.preview)),
+            "entity and criteria, without creating anything.", project=pj.one(pj.preview)),
     Operation("websets.waitUntilIdle", WaitUntilIdle, wait_until_idle, "Wait (bounded by timeout) until a webset "
               "is idle, with progress; returns the webset and timedOut.", long_running=True, project=_project_wait),
     Operation("websets.getAll", GetAllWebsets, get_all, "Every webset, following cursors up to maxItems "

@@ -20,11 +20,14 @@ The actor itself is a state machine (ActorState; TRANSITIONS lists every allowed
   any but CREATED -> DONE                                      lease lost, task gone, database error
 `run` calls one method per state; each returns the next state and `_enter` refuses any other move.
 
-Mailbox: `post(message)` (cancel, shutdown, wake). A message is acted on as it arrives, since a
-busy actor is awaiting Exa and can't poll: cancel and shutdown set the stop reason and interrupt
-the in-flight await with an asyncio cancel of the actor's task, so a workflow waiting on Exa stops
-promptly; the actor then un-cancels itself and writes the outcome at that safe point. Wake ends a
-ctx.sleep early. The list of messages is created on the first one, so an idle actor stays small.
+Mailbox: `post(message)` is the actor's one inbox: CANCEL (the user's, or one another process
+asked for, which the supervisor's row check posts), SHUTDOWN (this process stops, or the lease was
+lost to another process: the supervisor posts it) and WAKE. A message is acted on as it arrives,
+not queued, since a busy actor is awaiting Exa and can't poll a queue: cancel and shutdown set the
+stop reason (`_stop`, the only state a message leaves behind; CANCEL wins over SHUTDOWN) and
+interrupt the in-flight await with an asyncio cancel of the actor's task, so a workflow waiting on
+Exa stops promptly; the actor then un-cancels itself and writes the outcome at that safe point.
+Wake ends a ctx.sleep early and leaves nothing behind.
 """
 
 from __future__ import annotations
@@ -111,7 +114,6 @@ class TaskActor:
         "_emit",
         "_on_exit",
         "_hook_timeout",
-        "_mailbox",
         "state",
         "_stop",
         "_task",
@@ -144,8 +146,6 @@ class TaskActor:
         self._emit = emit
         self._on_exit = on_exit
         self._hook_timeout = hook_timeout
-        # Created on the first message: most actors never get one, and an idle actor stays small.
-        self._mailbox: list[Message] | None = None
         self.state = ActorState.CREATED
         # (state, future) pairs of `wait_state` callers, created on the first one.
         self._watchers: list[tuple[ActorState, asyncio.Future[ActorState]]] | None = None
@@ -181,9 +181,6 @@ class TaskActor:
 
     def post(self, message: Message) -> None:
         """Deliver a message; cancel and shutdown interrupt the workflow's in-flight await at once."""
-        if self._mailbox is None:
-            self._mailbox = []
-        self._mailbox.append(message)
         if message is Message.WAKE:
             if self._ctx is not None:
                 self._ctx._wake_up()
@@ -256,7 +253,6 @@ class TaskActor:
                 "task %s: actor failed; the lease will expire and another run resumes it", self.task_id
             )
         finally:
-            self._mailbox = None
             self._args = self._outcome = None
             if self.state is not ActorState.DONE:
                 self._enter(ActorState.DONE)  # ended by an error or an outside cancel
@@ -338,6 +334,7 @@ class TaskActor:
         self._raise_if_fenced()  # the workflow caught a refused request and went on: not its result
         if self._stop is not None:
             # The cancel arrived after the workflow's last await: the result is discarded.
+            await self._take_pending_interrupt()
             self._uncancel()
             return ActorState.STOPPING
         self._outcome = result
@@ -435,6 +432,18 @@ class TaskActor:
         workflow may have wrapped or caught it, but the task is not ours to end any more."""
         if self.fence is not None and self.fence.tripped is not None:
             raise self.fence.tripped
+
+    async def _take_pending_interrupt(self) -> None:
+        """Take our interrupt here if the workflow returned before it was delivered (posted after
+        its last await): Task.uncancel() leaves an undelivered cancel pending before Python 3.13,
+        and it would otherwise strike the actor's next write (the `cancelled` status)."""
+        if not self._interrupted or self._task is None:
+            return
+        try:
+            await asyncio.sleep(0)  # a pending cancel is delivered at this await
+        except asyncio.CancelledError:
+            if self._task.cancelling() > 1:
+                raise  # cancelled from outside as well: never swallow that
 
     def _uncancel(self) -> None:
         # Undo exactly our own interrupt; a cancel from outside stays pending and ends the actor.

@@ -165,7 +165,7 @@ class SimApp(Starlette):
         async def send_tracking(message: Message) -> None:
             if message["type"] == "http.response.start":
                 if self.account is not None:  # before the client can see what the request made
-                    self.account.save_if_changed(self.sim)
+                    self.account.save_if_changed(self.sim, read_only=method in ("GET", "HEAD"))
                 counters.responded(entry, message["status"], state.get("external_id"))
                 message = _add_header(message, "x-request-id", rid)
             await send(message)

@@ -14,6 +14,7 @@ SQLite and an explicit `BEGIN READ ONLY` on PostgreSQL; the views only have SELE
 from __future__ import annotations
 
 import sqlite3
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -111,5 +112,6 @@ def connect_postgres_sync(url: str, *, application: str) -> Any:
 
 
 def pg_errors() -> tuple[type[Exception], ...]:
-    """psycopg's base error as a tuple to catch (empty without the driver)."""
-    return () if postgres.psycopg is None else (postgres.psycopg.Error,)
+    """psycopg's base error as a tuple to catch (empty when it isn't loaded: nothing raised it)."""
+    psycopg = sys.modules.get("psycopg")
+    return () if psycopg is None else (psycopg.Error,)

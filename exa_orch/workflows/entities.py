@@ -176,8 +176,12 @@ class Site:
 
     @property
     def canonical(self) -> str:
-        """One string per page: registered domain (the host for platforms) + canonical path."""
-        return (self.domain if self.domain else self.host) + self.path
+        """One string per page: the host without `www.` or a regional subdomain, + canonical path."""
+        host = self.host
+        first, _, rest = host.partition(".")
+        if _LOCALE.match(first) and self.domain and rest.endswith(self.domain):
+            host = rest  # a regional subdomain: de.klarna.com is klarna.com's page
+        return host + self.path
 
     @property
     def profile(self) -> str | None:
@@ -460,7 +464,19 @@ def link(a: Record, b: Record) -> tuple[int, str] | None:
     sa, sb = a.site, b.site
     if sa and sb and a.domain and a.domain == b.domain:
         if a.kind in (None, "company", "custom") or b.kind in (None, "company", "custom"):
-            agree = names_agree(a.clean, b.clean) if a.clean and b.clean else "one item has no name"
+            if not (a.clean and b.clean):  # nothing says which entity of the site: the same page only
+                return (1, f"same page {sa.canonical}") if sa.canonical == sb.canonical else None
+            agree = names_agree(a.clean, b.clean)
+            if not agree:  # "Koninklijke Luchtvaart Maatschappij N.V. (KLM)" / "KLM Royal Dutch Airlines"
+                agree = next(
+                    (
+                        f"{x.name} also goes by {alias!r}"
+                        for x, y in ((a, b), (b, a))
+                        for alias in sorted(x.aliases)
+                        if y.clean and names_agree(alias, y.clean)
+                    ),
+                    None,
+                )
             if agree:
                 return 1, f"same registered domain {a.domain} ({agree})"
             return None
@@ -615,7 +631,7 @@ def entity_key(item: Json) -> str:
         if r.profiles:
             return "profile:" + min(r.profiles)
         return f"person:{r.clean}@{r.employer}"
-    if r.domain and r.kind in (None, "company", "custom"):
+    if r.domain and r.clean and r.kind in (None, "company", "custom"):
         return f"site:{r.domain}"
     if r.site:
         return "url:" + r.site.canonical

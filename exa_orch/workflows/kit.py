@@ -29,8 +29,13 @@ class TaskArgs(BaseModel):
     """Args of a research task: camelCase on the wire, unknown fields refused (a typo is an error).
     Each field's docstring is its description in the schema agents read (list_operations)."""
 
+    # Built on first use, not at import (a cold start builds none: bench/startup.py).
     model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="forbid", use_attribute_docstrings=True
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        defer_build=True,
+        use_attribute_docstrings=True,
     )
 
 
@@ -40,7 +45,7 @@ ENTITY_TYPES = ("company", "person", "article", "research_paper", "custom")
 class EntityArg(BaseModel):
     """{type: company | person | article | research_paper | custom, description?}, checked at tasks.create."""
 
-    model_config = ConfigDict(extra="allow", use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="allow", defer_build=True, use_attribute_docstrings=True)
     type: str = Field(min_length=1)
     """what kind of thing to find: company, person, article, research_paper or custom"""
     description: str | None = None

@@ -27,7 +27,7 @@ from exa_orch.errors import OrchError, WebsetNotRunning
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import kit
+from exa_orch.workflows import entities, kit
 from exa_orch.workflows.archive import winnow_run
 
 Json = dict[str, Any]
@@ -110,7 +110,8 @@ def fitness_scores(items: list[Json], specs: list[Json]) -> list[float]:
     """Each item's fitness: the mean over `specs` of its scores, each in [0, 1].
 
     `specs` are [{enrichmentId, format (the arg's: boolean stays boolean), options}]. Per the seed:
-    number -> the value, min-max normalized across `items` (all equal -> 1; missing -> 0);
+    number -> the value, min-max normalized across `items` (all equal -> 1; missing -> 0; the
+    workflow passes every item of every round so far, so fitness is on one scale across rounds);
     boolean -> "yes" = 1; options -> the first listed option = 1; anything else -> present = 1.
     Results not completed count as missing. No specs -> 0 for every item.
     """
@@ -139,7 +140,8 @@ def fitness_scores(items: list[Json], specs: list[Json]) -> list[float]:
             columns.append([1.0 if a is not None and a.lower() == good else 0.0 for a in raw])
         else:
             columns.append([0.0 if a is None else 1.0 for a in raw])
-    return [round(sum(col[i] for col in columns) / len(columns), 6) for i in range(len(items))]
+    # Unrounded: averages (avgFitness) and comparisons across rounds use the exact scores.
+    return [sum(col[i] for col in columns) / len(columns) for i in range(len(items))]
 
 
 def keeps(niche: str, strategy: str) -> bool:
@@ -198,24 +200,20 @@ def entropy(counts: dict[str, int]) -> float:
     return round(abs(h), 6)
 
 
-def _ident(elite: Json) -> tuple[str, str]:
-    return elite["niche"], kit.entity_key(elite["item"])
+def _ident(elite: Json, entity_of: dict[str, str] | None = None) -> tuple[str, str]:
+    item = elite["item"]
+    known = (entity_of or {}).get(str(item.get("id")))
+    return elite["niche"], known or entities.entity_key(item)
 
 
-def elite_change(before: list[Json], after: list[Json]) -> float:
-    """Share of the elite set that changed: |A xor B| / |A or B| over (niche, entity); 0 if both empty."""
-    a, b = {_ident(e) for e in before}, {_ident(e) for e in after}
+def elite_change(before: list[Json], after: list[Json], entity_of: dict[str, str] | None = None) -> float:
+    """Share of the elite set that changed: |A xor B| / |A or B| over (niche, entity); 0 if both empty.
+
+    `entity_of` maps item ids to their resolved entity (items of two rounds' websets that are one
+    company count as one); without it, each item's own `entities.entity_key`."""
+    a, b = {_ident(e, entity_of) for e in before}, {_ident(e, entity_of) for e in after}
     union = a | b
     return round(len(a ^ b) / len(union), 6) if union else 0.0
-
-
-def merge_archive(archive: list[Json], elites: list[Json]) -> list[Json]:
-    """The MAP-Elites archive after a round: per niche, the fitter elite (ties keep the older one)."""
-    best = {e["niche"]: e for e in archive}
-    for e in elites:
-        if e["niche"] not in best or e["fitnessScore"] > best[e["niche"]]["fitnessScore"]:
-            best[e["niche"]] = e
-    return [best[n] for n in sorted(best, reverse=True)]
 
 
 def quality_metrics(
@@ -226,10 +224,70 @@ def quality_metrics(
     populated = sum(1 for n in counts.values() if n)
     return {
         "coverage": round(populated / 2**n_criteria, 6),
-        "avgFitness": round(sum(e["fitnessScore"] for e in elites) / len(elites), 6) if elites else 0.0,
+        # the mean of the unrounded scores, rounded once
+        "avgFitness": round(math.fsum(e["fitnessScore"] for e in elites) / len(elites), 6) if elites else 0.0,
         "diversity": entropy(counts),
         "stringency": round(found / analyzed, 6) if analyzed else 0.0,
     }
+
+
+class Pool:
+    """Every item of every round so far, scored on one scale and resolved into entities.
+
+    Each round's webset has its own enrichment ids: results are re-keyed by the arg's position, so a
+    number enrichment is min-max normalised over all rounds' items (an elite of round 1 and a
+    candidate of round 3 compete on the same scale). An entity found in several rounds (any of
+    `entities.resolve`'s matches) counts once, in the niche of its latest round, by its fittest
+    item there (ties: the earlier); the archive is the best of those per niche (ties: the earlier)."""
+
+    def __init__(self, criteria: list[str], strategy: str) -> None:
+        self.criteria = criteria
+        self.strategy = strategy
+        self.items: list[Json] = []
+        self.canonical: list[Json] = []
+        self.specs: dict[int, Json] = {}
+        self.entity_of: dict[str, str] = {}
+
+    def add(self, items: list[Json], specs: list[Json]) -> tuple[list[Json], list[Json]]:
+        """Add one round's items; returns (this round's candidates, the archive), on the pooled scale."""
+        by_id = {s["enrichmentId"]: f"arg{s['arg']}" for s in specs}
+        for s in specs:
+            self.specs.setdefault(s["arg"], {**s, "enrichmentId": f"arg{s['arg']}"})
+        for item in items:
+            results = [
+                {**r, "enrichmentId": by_id[r.get("enrichmentId")]}
+                for r in item.get("enrichments") or []
+                if r.get("enrichmentId") in by_id
+            ]
+            self.canonical.append({**item, "enrichments": results})
+        self.items.extend(items)
+        scores = fitness_scores(self.canonical, [self.specs[k] for k in sorted(self.specs)])
+        candidates = classify(self.items, self.criteria, scores)
+        resolution = entities.resolve(self.items)
+        self.entity_of = {}
+        for members in resolution.groups:
+            key = entities.entity_key(self.items[members[0]])
+            for i in members:
+                self.entity_of[str(self.items[i].get("id"))] = key
+        entity = [self.entity_of[str(c["item"].get("id"))] for c in candidates]
+        niche = {e: c["niche"] for e, c in zip(entity, candidates, strict=True)}  # the latest round's
+        best: dict[str, int] = {}  # entity -> its fittest candidate in that niche (ties: the earlier)
+        for n, c in enumerate(candidates):
+            e = entity[n]
+            if c["niche"] == niche[e] and (
+                e not in best or c["fitnessScore"] > candidates[best[e]]["fitnessScore"]
+            ):
+                best[e] = n
+        ordered = [candidates[n] for n in sorted(best.values())]
+        return candidates[len(candidates) - len(items) :], select_elites(ordered, self.strategy)
+
+    def niches(self) -> dict[str, int]:
+        """niche -> how many entities are in it now (each in its latest round's niche)."""
+        latest: dict[str, str] = {}
+        for item in self.items:
+            latest[self.entity_of[str(item.get("id"))]] = niche_key(kit.criteria_vector(item, self.criteria))
+        counts = Counter(latest.values())
+        return {k: counts[k] for k in sorted(counts, reverse=True)}
 
 
 # --- the workflow -----------------------------------------------------------------------------
@@ -257,6 +315,7 @@ def enrichment_specs(webset: Json, enrichments: list[kit.EnrichmentArg]) -> list
             continue
         created.remove(match)
         specs.append({
+            "arg": i,
             "enrichmentId": match.get("id"),
             "format": arg.format or match.get("format") or "text",
             "options": [o.label for o in arg.options or []],
@@ -289,7 +348,7 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
     rounds: list[Json] = []
     archive: list[Json] = []
     websets: list[str] = []
-    latest_niche: dict[str, str] = {}  # entity -> its niche in the latest round it was found in
+    pool = Pool(criteria, args.selection_strategy)
     found_total = analyzed_total = 0
     converged = timed_out = False
     try:
@@ -309,14 +368,10 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
                 remove_hook()  # idle: nothing left to cancel
             await ctx.progress("collecting", found, args.count, f"round {r}: collecting the items")
             items = await kit.collect_items(ctx, f"round{r}.items", wid, max_items=max(args.count, 1000))
-            candidates = classify(
-                items, criteria, fitness_scores(items, enrichment_specs(webset, args.enrichments))
-            )
+            candidates, now = pool.add(items, enrichment_specs(webset, args.enrichments))
             elites = select_elites(candidates, args.selection_strategy)
-            before, archive = archive, merge_archive(archive, elites)
-            change = elite_change(before, archive)
-            for c in candidates:
-                latest_niche[kit.entity_key(c["item"])] = c["niche"]
+            before, archive = archive, now
+            change = elite_change(before, archive, pool.entity_of)
             found_total, analyzed_total = found_total + found, analyzed_total + analyzed
             rounds.append({
                 "websetId": wid,
@@ -339,8 +394,7 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
                 break
     except OrchError as exc:
         raise _recoverable(exc, websets) from None
-    counts = Counter(latest_niche.values())
-    niches = {k: counts[k] for k in sorted(counts, reverse=True)}
+    niches = pool.niches()
     result: Json = {
         "rounds": rounds,
         "finalElites": archive,

@@ -201,6 +201,51 @@ async def test_stop_while_running(message: Message, status: TaskStatus, tmp_path
             assert task.lease_owner is None  # released: the next start resumes it at once
 
 
+async def cancelled_as_it_returns(ctx: TaskContext, args: NoArgs) -> Any:
+    made = await ctx.step("create", lambda: {"id": "thing-1"})
+    ctx.on_cancel(lambda: ctx.deps.extras["undo"](made["id"]))
+    await ctx.deps.extras["cancel"]()  # the cancel lands after the workflow's last step...
+    return {"done": made["id"]}  # ...and the workflow returns all the same
+
+
+@pytest.mark.parametrize("where", ["here", "elsewhere"])
+async def test_a_cancel_that_lands_as_the_workflow_returns_wins_over_its_result(
+    where: str, tmp_path: Path
+) -> None:
+    # Mutation check: let the result win over the cancel and this fails. Drop the actor's `_stop`
+    # check after the workflow returns, or its `_take_pending_interrupt` (the undelivered interrupt
+    # then kills the actor mid-write on Python < 3.13): "here" fails; store the result without
+    # `cancel_wins`: "elsewhere" fails.
+    async with Store(tmp_path / "t.db") as store, Store(tmp_path / "t.db") as other:
+        undone: list[str] = []
+
+        async def undo(thing: str) -> None:
+            undone.append(thing)
+
+        events: list[TaskEvent] = []
+        extras: dict[str, Any] = {"undo": undo}
+        record = await _leased(store)
+        actor = _actor(store, record, WorkflowSpec("t", NoArgs, cancelled_as_it_returns), events, extras)
+
+        async def cancel() -> None:
+            if where == "here":
+                actor.post(Message.CANCEL)  # TaskService.cancel tells a local actor first, no await
+            else:
+                await other.request_cancel(record.id)  # another process, durably; no message here
+
+        extras["cancel"] = cancel
+        run = asyncio.create_task(actor.run())
+        async with asyncio.timeout(10):
+            await run
+        assert not run.cancelled()  # the actor's own interrupt, if any, was undone: it ended normally
+        task = await store.get_task(actor.task_id)
+        assert task.status is TaskStatus.CANCELLED and task.result is None
+        assert [str(e.task.status) for e in events] == ["working", "cancelled"]
+        if where == "here":
+            assert actor.path == [S.STARTING, S.RUNNING, S.STOPPING, S.DONE]
+            assert undone == ["thing-1"]  # the Exa work the run started is cancelled too
+
+
 async def test_wait_state_returns_done_when_the_state_is_never_reached(tmp_path: Path) -> None:
     async with Store(tmp_path / "t.db") as store:
         actor = _actor(store, await _leased(store), None, [])

@@ -50,12 +50,15 @@ def target(store: Store) -> Path | str:
 def serve_view() -> ServeView:
     """`async with serve_view(db_path, token=None) as url`: the view on 127.0.0.1:<free port>,
     for the local user of a default `Settings()` (the one `research_app` makes tasks as), or the
-    principal `token:default` of `token`."""
+    principal `token:default` of `token`; `settings` replaces both."""
 
     @asynccontextmanager
-    async def opener(db_path: Path, token: str | None = None) -> AsyncIterator[str]:
+    async def opener(
+        db_path: Path, token: str | None = None, settings: Settings | None = None
+    ) -> AsyncIterator[str]:
         async with ViewDB(db_path) as db:
-            settings = Settings(http_token=Secret(token) if token else None)
+            if settings is None:
+                settings = Settings(http_token=Secret(token) if token else None)
             app: Any = build_app(db, settings)
             sock = bind_listener("127.0.0.1", 0)
             sock.listen(128)  # connections queue from now on: the URL works before uvicorn accepts

@@ -50,7 +50,7 @@ def _candidates() -> list[dict[str, Any]]:
 
 def test_fitness_normalizes_numbers_and_maps_booleans_and_presence() -> None:
     # number: (v - 10) / (30 - 10) -> A 0, B 1, C 0.5, D missing 0; boolean yes = 1; text present = 1
-    assert w.fitness_scores([A, B, C, D], SPECS) == [0.666667, 0.333333, 0.833333, 0.666667]
+    assert w.fitness_scores([A, B, C, D], SPECS) == pytest.approx([2 / 3, 1 / 3, 5 / 6, 2 / 3], abs=1e-12)
     pending = {**A, "enrichments": [{**A["enrichments"][1], "status": "pending"}]}
     assert w.fitness_scores([pending], SPECS[1:2]) == [0.0]  # not completed = missing
     assert w.fitness_scores([A, B], SPECS[:1][:0]) == [0.0, 0.0]  # no enrichments: no fitness
@@ -82,10 +82,6 @@ def test_entropy_change_archive_and_quality_metrics() -> None:
     assert w.elite_change([a, b], [d, b]) == 0.666667  # a -> d in niche 1,1: 2 changed of 3
     assert w.elite_change([a, b], [a, b]) == 0.0 and w.elite_change([], []) == 0.0
     assert w.elite_change([], [a]) == 1.0
-    merged = w.merge_archive([a], [d, c])  # d only ties a: the archive keeps a
-    assert [(e["niche"], e["item"]["id"]) for e in merged] == [("1,1", "a"), ("0,0", "c")]
-    better = {**d, "fitnessScore": 0.9}
-    assert [e["item"]["id"] for e in w.merge_archive(merged, [better])] == ["d", "c"]
     metrics = w.quality_metrics(2, {"1,1": 2, "1,0": 1, "0,0": 1}, [a, b, c], found=4, analyzed=16)
     assert metrics == {"coverage": 0.75, "avgFitness": 0.611111, "diversity": 1.5, "stringency": 0.25}
     assert w.quality_metrics(3, {}, [], 0, 0) == {
@@ -94,6 +90,52 @@ def test_entropy_change_archive_and_quality_metrics() -> None:
         "diversity": 0.0,
         "stringency": 0.0,
     }
+
+
+def _company(id: str, name: str, url: str, c1: str, employees: str) -> dict[str, Any]:
+    return {
+        "id": id,
+        "properties": {"type": "company", "url": url, "company": {"name": name}},
+        "evaluations": [{"criterion": "c1", "satisfied": c1}],
+        "enrichments": [{"enrichmentId": f"{id[:2]}-emp", "status": "completed", "result": [employees]}],
+    }
+
+
+def test_rounds_that_return_different_items_score_on_one_scale() -> None:
+    # Round 1 finds 10..20 employees, round 2 15..100: normalised per round, round 2's 15 would score
+    # 0 and round 1's 20 would score 1. On the pooled scale (10..100) the 100 wins niche "1", and
+    # Acme found again in round 2 under another URL of its site is one entity (latest niche: "0").
+    pool = w.Pool(["c1"], "diverse")
+    spec1 = [{"arg": 0, "enrichmentId": "r1-emp", "format": "number", "options": []}]
+    spec2 = [{"arg": 0, "enrichmentId": "r2-emp", "format": "number", "options": []}]
+    round1 = [
+        _company("r1-acme", "Acme", "https://acme.com", "yes", "10"),
+        _company("r1-bolt", "Bolt", "https://bolt.eu", "yes", "20"),
+    ]
+    cands1, archive1 = pool.add(round1, spec1)
+    assert [c["fitnessScore"] for c in cands1] == [0.0, 1.0]
+    assert [e["item"]["id"] for e in archive1] == ["r1-bolt"]
+    round2 = [
+        _company("r2-kite", "Kite", "https://kite.io", "yes", "15"),
+        _company("r2-big", "Bigco", "https://bigco.com", "yes", "100"),
+        _company("r2-acme", "Acme Inc.", "https://www.acme.com/en/about", "no", "10"),
+    ]
+    cands2, archive2 = pool.add(round2, spec2)
+    assert [round(c["fitnessScore"], 6) for c in cands2] == [round(5 / 90, 6), 1.0, 0.0]
+    assert [(e["niche"], e["item"]["id"]) for e in archive2] == [("1", "r2-big"), ("0", "r2-acme")]
+    assert pool.entity_of["r1-acme"] == pool.entity_of["r2-acme"] != pool.entity_of["r1-bolt"]
+    assert pool.niches() == {"1": 3, "0": 1}  # Acme counted once, in its latest niche
+    assert w.elite_change(archive1, archive2, pool.entity_of) == 1.0
+    metrics = w.quality_metrics(1, pool.niches(), archive2, found=5, analyzed=10)
+    assert metrics["avgFitness"] == 0.5 and metrics["coverage"] == 1.0
+
+
+def test_avg_fitness_is_the_mean_of_unrounded_scores() -> None:
+    elites = [{"fitnessScore": 1 / 3}, {"fitnessScore": 1 / 3}, {"fitnessScore": 1 / 3}]
+    # Rounded scores first (0.333333 * 3 / 3) would give 0.333333 too; 2/3's show the difference:
+    twos = [{"fitnessScore": 2 / 3}] * 3 + [{"fitnessScore": 0.0000004}] * 3
+    assert w.quality_metrics(1, {}, elites, 0, 0)["avgFitness"] == 0.333333
+    assert w.quality_metrics(1, {}, twos, 0, 0)["avgFitness"] == round((2 / 3 + 0.0000004) / 2, 6) == 0.333334
 
 
 # --- the task on the simulator ------------------------------------------------------------------
