@@ -22,6 +22,7 @@ import re
 import socket
 import sys
 import tempfile
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -96,6 +97,11 @@ class FixtureServer(ExaOrchServer):
                 tool.execution = types.ToolExecution(task_support=support)  # type: ignore[arg-type]
             out.append(tool)
         return out
+
+    @cached_property
+    def served_tools(self) -> frozenset[str]:
+        """The fixtures, beside the profile's own tools (which `_call_tool` still answers)."""
+        return frozenset(FIXTURES) | ExaOrchServer.served_tools.func(self)
 
     def resolve_call(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
         return f"conformance.{name}", dict(arguments or {})
