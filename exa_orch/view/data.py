@@ -1,8 +1,9 @@
 """What the views read: tasks, their steps and events, and the MAP-Elites archive, read-only.
 
-`ViewDB` opens an SQLite file or a PostgreSQL database the way `exa-orch sql` does
-(`store.readonly`), three ways over read-only: SQLite's `mode=ro` URI and `PRAGMA query_only`, or
-PostgreSQL's `default_transaction_read_only` session; and nothing here but SELECTs. Every JSON
+`ViewDB` holds the database's backend (store/backends.py) and reads through the read-only
+connection it opens (SQLite: a `mode=ro` URI and `PRAGMA query_only`; PostgreSQL: a
+`default_transaction_read_only` session, reconnected if the server ended it); and nothing here
+but SELECTs. Every JSON
 column is cut in SQL (`substr`) before it leaves the database, so a task with a 50 MB result
 costs the view a few KB: the sizes shown are `length()` of the stored text. Rows come back as
 plain dicts; nothing here renders anything.
@@ -15,22 +16,19 @@ expired, its tombstone's owner; once that is forgotten too, nobody: the run coun
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NamedTuple, Self
-
-import aiosqlite
+from typing import Any, Self
 
 from exa_orch.errors import InvalidParams, StoreError
 from exa_orch.runtime import Principal
-from exa_orch.store import postgres, readonly
+from exa_orch.store import Backend, backend_for
+from exa_orch.store.backend import ReadOnly
 from exa_orch.store.records import TaskStatus
 
 # `task_<uuid4>` is what the store makes; anything else in a URL is refused before any query.
@@ -170,66 +168,30 @@ def check_workflow_id(workflow_id: str) -> str:
     return workflow_id
 
 
-class _Dialect(NamedTuple):
-    """The only SQL the two backends can't share; every other query of ViewDB runs on both (on
-    PostgreSQL with the `json_extract` / `json_valid` helpers of migrations/postgres/0001)."""
-
-    task_columns: str  # the names of the tasks table's columns, as `name`
-    partial_summary: str  # (key, type, shown) of a task's partial result, see ViewDB.partial_summary
-
-
-_SQLITE = _Dialect(
-    task_columns="SELECT name FROM pragma_table_info('tasks')",
-    partial_summary="SELECT j.key, j.type, CASE j.type WHEN 'array' THEN json_array_length(j.value)"
-    " WHEN 'object' THEN (SELECT count(*) FROM json_each(j.value)) ELSE substr(j.value, 1, 200) END AS shown"
-    " FROM tasks t, json_each(t.partial_result) j WHERE t.id = ?"
-    " AND json_valid(t.partial_result) AND json_type(t.partial_result) = 'object' LIMIT 30",
-)
-_POSTGRES = _Dialect(
-    task_columns="SELECT column_name AS name FROM information_schema.columns"
-    " WHERE table_schema = current_schema() AND table_name = 'tasks'",
-    # The column is valid JSON by its CHECK; json_each of NULL (not an object) yields no rows.
-    partial_summary="SELECT j.key, json_typeof(j.value) AS type, CASE json_typeof(j.value)"
-    " WHEN 'array' THEN json_array_length(j.value)::text"
-    " WHEN 'object' THEN (SELECT count(*) FROM json_object_keys(j.value))::text"
-    " ELSE substr(j.value #>> '{}', 1, 200) END AS shown FROM tasks t, json_each(CASE"
-    " WHEN json_typeof(t.partial_result::json) = 'object' THEN t.partial_result::json END) j"
-    " WHERE t.id = ? LIMIT 30",
-)
-
-
 class ViewDB:
     """A read-only connection to an exa-orch database and the queries the views ask of it.
 
-    `async with ViewDB(target) as db`, where `target` is an SQLite file or a `postgresql://` URL;
-    opened by `store.readonly` as `exa-orch sql` opens it. One connection, its queries run one at
+    `async with ViewDB(target) as db`, where `target` is an SQLite file, a `postgresql://` URL or
+    a backend, opened read-only by its backend. One connection, its queries run one at
     a time; on PostgreSQL each is its own read-only transaction, so every poll sees the latest
     commit. The database must exist and be exa-orch's (StoreError, ForeignDatabase otherwise); it
     is never created, migrated or written. A query the database can't answer (an older schema)
     raises StoreError.
     """
 
-    def __init__(self, target: Path | str) -> None:
-        self.url = str(target) if postgres.is_url(target) else None
-        self.path = None if self.url else Path(target)
-        self.where = postgres.redact_db(target)  # for messages: a URL's password left out
-        self.name = self.path.name if self.path else self.where  # for page headers
-        self._dialect = _POSTGRES if self.url else _SQLITE
-        self._conn: aiosqlite.Connection | None = None
-        self._pg: Any = None  # psycopg.AsyncConnection
-        self._lock = asyncio.Lock()
+    def __init__(self, target: Path | str | Backend) -> None:
+        self.backend = backend_for(target)
+        self.where = self.backend.where  # for messages: a URL's password left out
+        self.name = self.where  # for page headers: the database's own name once open
+        self._dialect = self.backend.dialect
+        self._db: ReadOnly | None = None
         self.task_columns: frozenset[str] = frozenset()
         # task id -> (what its partial result looked like, its summary): see `task`
         self._summaries: OrderedDict[str, tuple[tuple[Any, ...], list[tuple[str, str]]]] = OrderedDict()
 
     async def __aenter__(self) -> Self:
-        if self.url is not None:
-            self._pg = await readonly.open_postgres(self.url, autocommit=True, application="exa-orch view")
-            self.name = self._pg.info.dbname
-        else:
-            assert self.path is not None
-            self._conn = await readonly.open_sqlite(self.path)
-            self._conn.row_factory = sqlite3.Row
+        self._db = await self.backend.open_readonly("exa-orch view")
+        self.name = self._db.name
         try:
             self.task_columns = frozenset(r["name"] for r in await self._rows(self._dialect.task_columns))
         except BaseException:
@@ -250,12 +212,9 @@ class ViewDB:
 
     async def aclose(self) -> None:
         """Close the connection; closing twice is fine."""
-        if self._conn is not None:
-            conn, self._conn = self._conn, None
-            await conn.close()
-        if self._pg is not None:
-            pg, self._pg = self._pg, None
-            await pg.close()
+        if self._db is not None:
+            db, self._db = self._db, None
+            await db.close()
 
     @property
     def has_owner(self) -> bool:
@@ -263,43 +222,10 @@ class ViewDB:
         return "owner" in self.task_columns
 
     async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-        driver_errors: tuple[type[Exception], ...] = (sqlite3.Error, *readonly.pg_errors())
-        try:
-            if self._pg is not None:
-                return await self._pg_rows(sql, params)
-            assert self._conn is not None, "use `async with ViewDB(...)`"
-            async with self._conn.execute(sql, params) as cursor:
-                return [dict(row) for row in await cursor.fetchall()]
-        except driver_errors as exc:
-            # An older or foreign schema (no v_archive, say) or a locked file: say so, don't crash.
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise StoreError(
-                f"the database could not answer: {first}",
-                hint=f"Bring it up to date with `exa-orch db migrate --db {self.where}` (or start the server once on it).",
-            ) from None
-
-    async def _pg_rows(self, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
-        import psycopg
-        from psycopg.rows import dict_row
-
-        text, order = postgres.translate(sql)
-        assert order is None, "the view's SQL uses plain ? placeholders"
-        async with self._lock:
-            for attempt in (1, 2):
-                if self._pg.closed or self._pg.broken:  # the server restarted or ended the session
-                    await self._pg.close()
-                    self._pg = await readonly.open_postgres(
-                        self.url or "", autocommit=True, application="exa-orch view"
-                    )
-                try:
-                    async with self._pg.cursor(row_factory=dict_row) as cur:
-                        await cur.execute(text.encode(), params)
-                        return list(await cur.fetchall())
-                except psycopg.OperationalError:
-                    # A read is safe to repeat once, on a new connection, if the old one was lost.
-                    if attempt == 2 or not self._pg.broken:
-                        raise
-        raise AssertionError("unreachable")
+        # A query the database can't answer (an older or foreign schema, a locked file) is a
+        # StoreError that says how to bring it up to date.
+        assert self._db is not None, "use `async with ViewDB(...)`"
+        return await self._db.rows(sql, params)
 
     # ------------------------------------------------------------------------------ tasks
 

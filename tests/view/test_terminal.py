@@ -22,6 +22,7 @@ from rich.console import Console
 from exa_orch.runtime import Principal
 from exa_orch.store import Store
 from exa_orch.store.migrations import default_migrations_dir
+from exa_orch.store.pgbackend import PostgresBackend
 from exa_orch.view.data import Viewer
 from exa_orch.view.terminal import short_id, show_tasks
 from tests.support import until
@@ -252,7 +253,8 @@ async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(sto
     """`exa-orch tasks` and `exa-orch view` on a postgresql:// URL, as processes: the list, the
     owner filter, the web list following a task's progress as the server writes it, and the
     URL's password shown nowhere (the test cluster trusts local connections: it goes unchecked)."""
-    plain = str(store.url)
+    assert isinstance(store.backend, PostgresBackend)
+    plain = store.backend.url
     url = plain.replace("@", ":pw-never-shown@", 1)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
     env["COLUMNS"] = "160"
