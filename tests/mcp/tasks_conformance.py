@@ -103,11 +103,6 @@ class FixtureServer(ExaOrchServer):
             out.append(tool)
         return out
 
-    @cached_property
-    def served_tools(self) -> frozenset[str]:
-        """The fixtures, beside the profile's own tools (which `_call_tool` still answers)."""
-        return frozenset(FIXTURES) | ExaOrchServer.served_tools.func(self)
-
     def resolve_call(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
         return f"conformance.{name}", dict(arguments or {})
 
