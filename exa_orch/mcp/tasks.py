@@ -141,8 +141,8 @@ class TasksBridge:
         if ctx.method == "tools/call":
             # A tool outside EXA_ORCH_ENABLED_TOOLS is refused here, before it can become a task.
             check_served = getattr(self._server, "check_served", None)
-            if check_served is not None:
-                check_served(str(raw.get("name")))
+            if check_served is not None and isinstance(raw.get("name"), str):  # else: the SDK's refusal
+                check_served(raw["name"])
             if not _modern(ctx) and raw.get("task") is not None:
                 return await self._call_as_task_2025(ctx, raw)
             if _modern(ctx) and _declared_extension(ctx):

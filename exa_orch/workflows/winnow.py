@@ -51,7 +51,7 @@ class WinnowArgs(kit.TaskArgs):
     )
     enrichments: list[kit.EnrichmentArg] = Field(
         max_length=10,
-        description="the fitness signals: number (min-max normalized per round), boolean (yes = 1), "
+        description="the fitness signals: number (min-max normalized over all rounds), boolean (yes = 1), "
         "options (the first listed option = 1), text/url/other (a result present = 1)",
     )
     count: int = Field(default=50, ge=1, le=1000, description="items per round")

@@ -21,6 +21,8 @@ import uvicorn
 from exa_orch.config import Secret, Settings
 from exa_orch.net import bind_listener
 from exa_orch.store import Store
+from exa_orch.store.pgbackend import PostgresBackend
+from exa_orch.store.sqlite import SqliteBackend
 from exa_orch.view.data import ViewDB
 from exa_orch.view.web import build_app
 from tests.pg import fresh_database
@@ -43,7 +45,9 @@ async def store(backend: str, request: pytest.FixtureRequest, tmp_path: Path) ->
 
 def target(store: Store) -> Path | str:
     """Where `store`'s database is, as ViewDB and `--db` take it: the file, or the URL."""
-    return store.url or store.path
+    found = store.backend
+    assert isinstance(found, PostgresBackend | SqliteBackend)
+    return found.url if isinstance(found, PostgresBackend) else found.path
 
 
 @pytest.fixture

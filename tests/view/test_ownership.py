@@ -91,7 +91,7 @@ async def world(store: Store) -> World:
             (ids["bob_expired"],),
         )
         conn.execute("DELETE FROM tasks WHERE id = ?", (ids["bob_expired"],))
-        if store.url is None:
+        if store.backend.name == "sqlite":
             conn.commit()
     return World(**ids, **runs)
 
