@@ -33,6 +33,7 @@ LAYERS: dict[str, int] = {
     "operations": 4,
     "mcp": 5,
     "cli": 5,
+    "cli_help": 5,
     "client": 5,
     "view": 5,
     "demo": 5,
@@ -183,3 +184,37 @@ def test_the_checks_see_cycles_behind_type_checking_and_upward_imports(tmp_path:
 @pytest.mark.parametrize("module", ["exa_orch.mcp.tasks", "exa_orch.sim.websets.views", "exa_orch.workflows"])
 def test_modules_that_once_formed_cycles_are_in_none(module: str) -> None:
     assert all(module not in c for c in cycles(import_graph()))
+
+
+# What `exa-orch serve` must not import before a request needs it (issue 20, bench/startup.py):
+# each is imported inside the function that uses it (gateway/exa.py, store/postgres.py's
+# _psycopg, the view, the simulator behind --sim), so a cold start doesn't pay for it.
+LAZY = ("exa_py", "openai", "psycopg", "rich", "playwright", "jinja2", "exa_orch.sim", "exa_orch.view")
+
+
+def test_serving_imports_no_heavy_library_before_a_request_needs_it() -> None:
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys\n"
+        "from exa_orch import cli\n"
+        "cli._without_httpx_cli()\n"
+        "import exa_orch.mcp.transport\n"
+        "print(json.dumps(sorted({m.split('.')[0] if not m.startswith('exa_orch') else '.'.join(m.split('.')[:2])"
+        " for m in sys.modules})))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    loaded = set(json.loads(out))
+    assert "exa_orch.mcp" in loaded and "mcp" in loaded  # the probe saw the server's imports
+    assert sorted(loaded & set(LAZY)) == []
+
+
+def test_the_lazy_imports_still_load_when_used() -> None:
+    """The deferred ones are there when a request needs them (GovernedExa, psycopg's errors)."""
+    from exa_orch.gateway import GovernedExa
+    from exa_orch.store import postgres
+
+    assert GovernedExa.__mro__[1].__module__.startswith("exa_py")
+    assert postgres._psycopg().IntegrityError.__module__.startswith("psycopg")

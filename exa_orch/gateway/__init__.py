@@ -1,17 +1,32 @@
 """The only path to Exa: `async with Gateway(settings) as gw` (see gateway/client.py).
 
-Modules: client (Gateway, GovernedExa, call), transport (GovernedTransport, GatewayStats),
+Modules: client (Gateway, call), exa (GovernedExa, imported on first use: exa-py is heavy), transport (GovernedTransport, GatewayStats),
 retry (RetryPolicy, Retry-After, safe-retry rule for creates), limits (families, window-safe
 limiter), errors (Exa responses to typed errors). Projections for agents live in operations/.
 """
 
-from exa_orch.gateway.client import Gateway, GovernedExa, call
+from typing import TYPE_CHECKING, Any
+
+from exa_orch.gateway.client import Gateway, call
 from exa_orch.gateway.errors import KeyRefused, MissingApiKey
 from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.ledger import Ledger, PaidAnswer
 from exa_orch.gateway.limits import family_of, window_safe_limiter
 from exa_orch.gateway.retry import RetryPolicy, parse_retry_after
 from exa_orch.gateway.transport import GatewayStats, GovernedTransport
+
+if TYPE_CHECKING:
+    from exa_orch.gateway.exa import GovernedExa
+
+
+def __getattr__(name: str) -> Any:
+    """`GovernedExa` is imported when first named (it imports exa-py, which a cold start avoids)."""
+    if name == "GovernedExa":
+        from exa_orch.gateway.exa import GovernedExa
+
+        return GovernedExa
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = [
     "ApiKeys",

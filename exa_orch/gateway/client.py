@@ -19,11 +19,9 @@ from __future__ import annotations
 from collections.abc import Awaitable
 from enum import Enum
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
 import httpx
-from exa_py import AsyncExa
-from exa_py.errors import ExaTimeoutError
 
 from exa_orch.config import Secret, Settings
 from exa_orch.errors import ConfigError, InvalidParams, OrchError
@@ -34,11 +32,13 @@ from exa_orch.gateway.limits import DEFAULT_MARGIN
 from exa_orch.gateway.retry import RetryPolicy
 from exa_orch.gateway.transport import GovernedTransport
 
+if TYPE_CHECKING:
+    from exa_py import AsyncExa
+
+    from exa_orch.gateway.exa import GovernedExa
+
 T = TypeVar("T")
 
-# exa-py insists on a key at construction; the real one is added by the transport on the way out,
-# so the SDK object (and anything that prints it or its headers) never holds it.
-_KEY_PLACEHOLDER = "added-by-exa-orch-gateway"
 DEFAULT_TIMEOUT = 120.0
 
 
@@ -46,23 +46,6 @@ class _State(Enum):
     UNOPENED = 1  # built; no client exists yet
     OPENED = 2  # inside `async with`: clients usable
     CLOSED = 3  # connections closed; cannot be reopened
-
-
-class GovernedExa(AsyncExa):
-    """AsyncExa on a client it is handed: it never builds its own (ungoverned) one, and never closes it."""
-
-    def __init__(self, client: httpx.AsyncClient, *, api_base: str, timeout: float | None) -> None:
-        super().__init__(api_key=_KEY_PLACEHOLDER, api_base=api_base, timeout=timeout)
-        self._governed = client
-
-    @property
-    def client(self) -> httpx.AsyncClient:
-        if self._governed.is_closed:
-            raise RuntimeError("the Gateway is closed; open a new one with `async with Gateway(settings)`")
-        return self._governed
-
-    async def aclose(self) -> None:
-        """No-op: the Gateway owns the client and closes it."""
 
 
 class Gateway:
@@ -145,7 +128,6 @@ class Gateway:
         self._arxiv = httpx.AsyncClient(
             transport=self.transport, base_url=self.settings.arxiv_url, timeout=timeout
         )
-        self._exa = GovernedExa(self._http, api_base=self.settings.exa_url, timeout=self._timeout)
         self._state = _State.OPENED
         return self
 
@@ -171,8 +153,14 @@ class Gateway:
 
     @property
     def exa(self) -> AsyncExa:
-        """exa-py's AsyncExa, governed."""
-        return self._opened(self._exa)
+        """exa-py's AsyncExa, governed; made on first use, so a server that never calls exa-py
+        never imports it (exa-py loads openai's types: most of a cold start's import time)."""
+        http = self._opened(self._http)
+        if self._exa is None:
+            from exa_orch.gateway.exa import GovernedExa
+
+            self._exa = GovernedExa(http, api_base=self.settings.exa_url, timeout=self._timeout)
+        return self._exa
 
     @property
     def http(self) -> httpx.AsyncClient:
@@ -210,9 +198,11 @@ async def call(awaitable: Awaitable[T]) -> T:
             hint="Values sent in the URL (ids, cursors) must stay under 64 KB: pass back the exact "
             "id or cursor Exa returned.",
         ) from None
-    except (ExaTimeoutError, httpx.TransportError) as exc:
-        raise error_from_exception(
-            exc if isinstance(exc, httpx.TransportError) else httpx.ReadTimeout(str(exc)),
-            method="?",
-            path="(exa-py call)",
-        ) from exc
+    except httpx.TransportError as exc:
+        raise error_from_exception(exc, method="?", path="(exa-py call)") from exc
+    except Exception as exc:
+        from exa_py.errors import ExaTimeoutError  # loaded already when exa-py raised it
+
+        if not isinstance(exc, ExaTimeoutError):
+            raise
+        raise error_from_exception(httpx.ReadTimeout(str(exc)), method="?", path="(exa-py call)") from exc

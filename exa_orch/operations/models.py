@@ -12,7 +12,13 @@ class Args(BaseModel):
     """Args of one operation. Unknown fields are errors (a typo should not be silently dropped)."""
 
     model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="forbid", use_attribute_docstrings=True
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        use_attribute_docstrings=True,
+        # Each model's validator and schema are built on first use, not at import: a cold start
+        # builds none of the ~150 (bench/startup.py), a call builds its operation's.
+        defer_build=True,
     )
 
     def wire(self, *, exclude: set[str] | None = None) -> dict[str, Any]:
@@ -23,7 +29,9 @@ class Args(BaseModel):
 class Loose(BaseModel):
     """A nested Exa object we check lightly and pass through whole (Exa validates the rest)."""
 
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="allow")
+    model_config = ConfigDict(
+        alias_generator=to_camel, populate_by_name=True, extra="allow", defer_build=True
+    )
 
 
 class NoArgs(Args):

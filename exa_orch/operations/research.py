@@ -7,9 +7,8 @@ Every result says `backend: "agent"` so nobody mistakes it for the old API.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from exa_py.agent.types import AgentEffort
 from pydantic import Field
 
 from exa_orch.errors import NotFoundError
@@ -22,6 +21,9 @@ from ._polling import poll_until
 from .context import OpContext
 from .models import Args, Id
 from .registry import Operation
+
+if TYPE_CHECKING:
+    from exa_py.agent.types import AgentEffort
 
 MODEL_TO_EFFORT: dict[str, AgentEffort] = {
     "exa-research-fast": "low",
@@ -70,7 +72,8 @@ class PollResearch(ResearchId):
 
 def run_json(run: Any) -> dict[str, Any]:
     """An exa-py AgentRun as camelCase JSON."""
-    return run.model_dump(by_alias=True, exclude_none=True, mode="json")
+    out: dict[str, Any] = run.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return out
 
 
 def research_view(run: dict[str, Any]) -> dict[str, Any]:

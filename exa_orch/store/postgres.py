@@ -26,6 +26,7 @@ import asyncio
 import contextlib
 import logging
 import re
+import sys
 import time
 import urllib.parse
 from collections.abc import Callable, Iterator, Sequence
@@ -38,11 +39,16 @@ from exa_orch.store.migrations import Migration, check_applied
 
 log = logging.getLogger(__name__)
 
-try:  # an optional extra: exa-orch[postgres]
+
+@lru_cache(maxsize=1)
+def _psycopg() -> Any:
+    """psycopg, imported on first use: an optional extra (exa-orch[postgres]), and a tenth of a
+    second or more to import, which a server on SQLite never needs (bench/startup.py)."""
     import psycopg
     import psycopg.errors
-except ImportError:  # pragma: no cover - exercised only without the extra
-    psycopg = None  # type: ignore[assignment]
+
+    return psycopg
+
 
 CHANNEL = "exa_orch_task"
 RUNNABLE = "runnable"  # the payload for "a task was created or let go"; others are task ids
@@ -60,11 +66,13 @@ def is_url(target: object) -> bool:
 
 def require_driver() -> None:
     """ConfigError unless psycopg is installed."""
-    if psycopg is None:
+    try:
+        _psycopg()
+    except ImportError:
         raise ConfigError(
             "EXA_ORCH_DB names a PostgreSQL database, but the PostgreSQL driver is not installed",
             hint="Install it with `pip install 'exa-orch[postgres]'`, or point EXA_ORCH_DB at an SQLite file.",
-        )
+        ) from None
 
 
 def redact(url: str) -> str:
@@ -82,11 +90,6 @@ def _secrets(url: str) -> list[str]:
     )
     out = {s for f in found if f for s in (f, urllib.parse.unquote(f))}
     return sorted(out, key=len, reverse=True)
-
-
-def redact_db(target: object) -> str:
-    """Where a store is, fit for a log line: a file path as is, a URL without its password."""
-    return redact(str(target)) if is_url(target) else str(target)
 
 
 @lru_cache(maxsize=512)
@@ -172,13 +175,13 @@ class _Result:
 def _connect(url: str, application: str) -> Any:
     require_driver()
     try:
-        return psycopg.connect(
+        return _psycopg().connect(
             url,
             autocommit=True,
             application_name=application,
             options=f"-c idle_in_transaction_session_timeout={IDLE_IN_TRANSACTION_MS} -c TimeZone=UTC",
         )
-    except psycopg.Error as exc:
+    except _psycopg().Error as exc:
         raise connect_error(url, exc) from None
 
 
@@ -209,7 +212,7 @@ class PgConn:
     @property
     def in_transaction(self) -> bool:
         status = self._conn.info.transaction_status
-        return bool(status != psycopg.pq.TransactionStatus.IDLE)
+        return bool(status != _psycopg().pq.TransactionStatus.IDLE)
 
     def execute(self, sql: str, params: Sequence[Any] = ()) -> _Result:
         if sql.startswith("BEGIN"):
@@ -277,6 +280,7 @@ class PgConn:
 
 def retryable(exc: BaseException) -> bool:
     """True for a deadlock or serialization failure: the same transaction may succeed when rerun."""
+    psycopg = sys.modules.get("psycopg")  # not loaded: the error can't be one of its
     return psycopg is not None and isinstance(exc, psycopg.Error) and exc.sqlstate in _RETRYABLE
 
 
@@ -309,7 +313,7 @@ def apply_migrations(conn: PgConn, found: list[Migration]) -> list[Migration]:
         conn.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
         try:
             conn.execute(_CREATE_TABLE)
-        except psycopg.Error as exc:
+        except _psycopg().Error as exc:
             if exc.sqlstate != "42501":  # insufficient_privilege: a role that may only read
                 raise
             raise StoreError(
@@ -324,7 +328,7 @@ def apply_migrations(conn: PgConn, found: list[Migration]) -> list[Migration]:
             conn.execute("SAVEPOINT migration")
             try:
                 conn.run_script(migration.sql)
-            except psycopg.Error as exc:
+            except _psycopg().Error as exc:
                 raise MigrationError(migration.version, migration.name, str(exc).strip()) from exc
             conn.execute(
                 "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
@@ -405,7 +409,7 @@ def _ensure_sql_guard(conn: PgConn, *, force: bool) -> None:
             conn.execute(f"ALTER FUNCTION {SQL_FUNCTION} OWNER TO {SQL_ROLE}")
             conn.execute(f"REVOKE CREATE ON SCHEMA {schema} FROM {SQL_ROLE}")
         conn.execute(_GRANT_SQL_ROLE)
-    except psycopg.Error as exc:
+    except _psycopg().Error as exc:
         conn.execute("ROLLBACK TO SAVEPOINT sql_guard")
         if exc.sqlstate != "42501":  # insufficient_privilege: this role may not create roles
             raise
@@ -441,13 +445,17 @@ class Reader:
 
     async def _connect(self) -> Any:
         try:
-            return await psycopg.AsyncConnection.connect(
+            return await _psycopg().AsyncConnection.connect(
                 self._url, autocommit=True, application_name="exa-orch reader", options="-c TimeZone=UTC"
             )
-        except psycopg.Error as exc:
+        except _psycopg().Error as exc:
             raise connect_error(self._url, exc) from None
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        if any(isinstance(p, str) and "\x00" in p for p in params):
+            # PostgreSQL's text can't hold NUL, so no row has one: a lookup by one finds nothing
+            # (as it does in SQLite) rather than failing in the driver.
+            return []
         text, order = translate(sql)
         args = _params(order, params)
         async with self._lock:
@@ -457,7 +465,7 @@ class Reader:
                 try:
                     cur = await self._conn.execute(text.encode(), args)
                     return list(await cur.fetchall())
-                except psycopg.OperationalError as exc:
+                except _psycopg().OperationalError as exc:
                     # A read is safe to repeat: once on a new connection if the old one was lost
                     # (the server restarted, or ended the session).
                     if attempt == 2 or not self._conn.broken:
@@ -492,7 +500,7 @@ class Listener:
         failures = 0
         while not self._stopping:
             try:
-                async with await psycopg.AsyncConnection.connect(
+                async with await _psycopg().AsyncConnection.connect(
                     self._url, autocommit=True, application_name="exa-orch listener"
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}".encode())
@@ -503,7 +511,7 @@ class Listener:
                     self._on_change(None)
                     async for note in conn.notifies():
                         self._on_change(note.payload)
-            except psycopg.Error as exc:
+            except _psycopg().Error as exc:
                 failures += 1
                 # Soon after a blip, then every LISTEN_RETRY_MAX_S while the database stays away;
                 # one warning per outage, not one per attempt.

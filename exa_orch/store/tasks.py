@@ -11,6 +11,7 @@ import base64
 import binascii
 import json
 import sqlite3
+import sys
 import uuid
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -29,12 +30,15 @@ from exa_orch.store.records import (
 )
 from exa_orch.store.writer import SqlOp
 
-try:  # the PostgreSQL driver is an optional extra
-    from psycopg import IntegrityError as _PgIntegrityError
 
-    INTEGRITY_ERRORS: tuple[type[Exception], ...] = (sqlite3.IntegrityError, _PgIntegrityError)
-except ImportError:  # pragma: no cover
-    INTEGRITY_ERRORS = (sqlite3.IntegrityError,)
+def _is_integrity_error(exc: BaseException) -> bool:
+    """SQLite's or PostgreSQL's IntegrityError. psycopg (an optional extra, and slow to import) is
+    looked at only when loaded: a PostgreSQL store has loaded it, a SQLite one never raises its errors."""
+    if isinstance(exc, sqlite3.IntegrityError):
+        return True
+    psycopg = sys.modules.get("psycopg")
+    return psycopg is not None and isinstance(exc, psycopg.IntegrityError)
+
 
 Clock = Callable[[], float]
 # Called with the finished task inside the terminal transition's transaction (the archive's filing).
@@ -209,18 +213,18 @@ SAVE_STEP_PG = (
 
 
 def save_step(
-    task_id: str, step_key: str, result: str, now: str, owner: str | None = None, *, postgres: bool = False
+    task_id: str, step_key: str, result: str, now: str, owner: str | None = None, *, sql: str = SAVE_STEP
 ) -> SqlOp:
     """Upsert the step's result and bump the task's step counter, in one statement.
 
     The write is one SQL statement so that a group commit can run many of them as one
-    executemany (`postgres`: the PostgreSQL form, see SAVE_STEP_PG). With no such task, or (given
+    executemany (`sql`: the backend's form of it, SAVE_STEP or SAVE_STEP_PG). With no such task, or (given
     `owner`) when `owner` doesn't hold the task's lease, seq is NULL and the NOT NULL constraint
     says so; `explain` tells which it was.
     """
 
     def explain(conn: sqlite3.Connection, exc: Exception) -> BaseException:
-        if not isinstance(exc, INTEGRITY_ERRORS):
+        if not _is_integrity_error(exc):
             return exc
         row = conn.execute("SELECT lease_owner FROM tasks WHERE id = ?", (task_id,)).fetchone()
         if row is None:
@@ -229,7 +233,6 @@ def save_step(
             return LeaseHeld(task_id, row[0] or "nobody: the lease was released or has expired")
         return exc
 
-    sql = SAVE_STEP_PG if postgres else SAVE_STEP
     return SqlOp(sql, (task_id, step_key, result, now, owner), explain=explain)
 
 
