@@ -98,7 +98,8 @@ async def wait_until_idle(args: WaitUntilIdle, ctx: OpContext) -> dict[str, Any]
     """Poll the webset until it is idle or `timeout` passes, reporting search progress."""
 
     async def fetch() -> dict[str, Any]:
-        return await request(ctx, "GET", f"{WEBSETS}/websets/{segment(args.id)}")
+        webset: dict[str, Any] = await request(ctx, "GET", f"{WEBSETS}/websets/{segment(args.id)}")
+        return webset
 
     async def report(webset: dict[str, Any], polls: int) -> None:
         await ctx.progress(*search_progress(webset))

@@ -103,7 +103,8 @@ def _client_tag(scope: Scope) -> str | None:
 
 
 def _api_key(scope: Scope) -> str | None:
-    for name, value in scope.get("headers", []):
+    headers: list[tuple[bytes, bytes]] = scope.get("headers", [])  # ASGI: raw (name, value) pairs
+    for name, value in headers:
         if name == b"x-api-key":
             return value.decode("latin-1").strip()
         if name == b"authorization":
