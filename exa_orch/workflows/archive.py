@@ -124,6 +124,7 @@ def _harvest(data: Json, args: Json) -> ArchiveEntry:
         "found": progress.get("found"),
         "analyzed": progress.get("analyzed"),
         "enrichmentCount": data.get("enrichmentCount"),
+        "uniqueEntities": data.get("uniqueEntities"),
         "timedOut": data.get("timedOut"),
     })  # fmt: skip
 
@@ -183,6 +184,7 @@ def _verified(data: Json, args: Json) -> ArchiveEntry:
         "coverage": _ratio(researched, attempted),
         "researchedCount": data.get("researchedCount"),
         "researchAttempted": attempted if "items" in data else None,
+        "uniqueEntities": data.get("uniqueEntities"),
         "timedOut": data.get("timedOut"),
     })  # fmt: skip
 

@@ -170,7 +170,13 @@ def _expected(type: str, r: dict[str, Any]) -> dict[str, Any]:
         return {
             "item_count": r["itemCount"],
             "stringency": round(found / analyzed, 6),
-            "metrics": {"found": found, "analyzed": analyzed, "enrichmentCount": 0, "timedOut": False},
+            "metrics": {
+                "found": found,
+                "analyzed": analyzed,
+                "enrichmentCount": 0,
+                "uniqueEntities": r["uniqueEntities"],
+                "timedOut": False,
+            },
         }
     if type == "convergent.search":
         conf = [e["confidence"] for e in r["intersection"]]
@@ -210,7 +216,12 @@ def _expected(type: str, r: dict[str, Any]) -> dict[str, Any]:
     return {
         "item_count": r["totalItems"],
         "coverage": round(r["researchedCount"] / len(researched), 6),
-        "metrics": {"researchedCount": r["researchedCount"], "researchAttempted": 2, "timedOut": False},
+        "metrics": {
+            "researchedCount": r["researchedCount"],
+            "researchAttempted": 2,
+            "uniqueEntities": r["uniqueEntities"],
+            "timedOut": False,
+        },
     }
 
 
