@@ -130,7 +130,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--fault-rate", type=_finite, default=None, help="share of requests answered with a fault"
     )
-    sim.add_argument("--fault-kinds", default=None, help="comma list: 429,500,502,503,drop")
+    sim.add_argument("--fault-kinds", default=None, help="comma list: 401,402,429,500,502,503,drop")
     sim.add_argument("--retry-after", type=_finite, default=None, help="Retry-After seconds on injected 429s")
     sim.add_argument("--latency-ms", type=_finite, default=None, help="added latency per request")
 

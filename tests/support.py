@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import inspect
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, overload
 
 import anyio
 
@@ -29,8 +29,21 @@ T = TypeVar("T")
 __all__ = ["TaskEvents", "until", "until_steps"]
 
 
+@overload
 async def until(
-    cond: Callable[[], T | Awaitable[T]], within: float = 10.0, every: float = 0.02, what: str = ""
+    cond: Callable[[], Awaitable[T]], within: float = ..., every: float = ..., what: str = ...
+) -> T: ...
+
+
+@overload
+async def until(cond: Callable[[], T], within: float = ..., every: float = ..., what: str = ...) -> T: ...
+
+
+async def until(
+    cond: Callable[[], Awaitable[T]] | Callable[[], T],
+    within: float = 10.0,
+    every: float = 0.02,
+    what: str = "",
 ) -> T:
     """Re-check `cond()` every `every` s until it returns something truthy, and return that.
 
@@ -38,10 +51,9 @@ async def until(
     with anyio.move_on_after(within):
         while True:
             value = cond()
-            if inspect.isawaitable(value):
-                value = await value
-            if value:
-                return value  # type: ignore[return-value]
+            got: T = await value if inspect.isawaitable(value) else value
+            if got:
+                return got
             await anyio.sleep(every)
     raise TimeoutError(f"{what or getattr(cond, '__name__', 'condition')} not reached within {within} s")
 

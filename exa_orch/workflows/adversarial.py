@@ -79,13 +79,16 @@ class VerifyArgs(kit.TaskArgs):
     antithesis_query: str = Field(min_length=1, max_length=5000)
     """query to find counter-evidence"""
     entity: kit.EntityArg | None = None
+    """what kind of thing each side's webset collects (default: inferred from the queries)"""
     count: int = Field(default=25, ge=1, le=1000)
-    """per-side count"""
+    """items each side's webset looks for"""
     enrichments: list[kit.EnrichmentArg] | None = Field(default=None, max_length=10)
+    """enrichments added to both websets (up to 10)"""
     synthesize: bool = False
     """synthesize a verdict with a research run (Agent API)"""
     timeout: float = Field(default=300_000, gt=0, le=3_600_000)
-    """per-wait timeout in ms (each webset, and the synthesis)"""
+    """milliseconds (not seconds) each wait may take: each webset, and the synthesis; then the task
+    returns what it has"""
 
 
 def poll_seconds(timeout_s: float) -> float:

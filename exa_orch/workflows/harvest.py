@@ -41,12 +41,20 @@ class HarvestArgs(kit.TaskArgs):
     """The seed's task args; `timeout` is per wait, in milliseconds."""
 
     query: str = Field(min_length=1, max_length=5000)
+    """what the webset searches for, in natural language"""
     entity: kit.EntityArg
+    """what kind of thing the webset collects"""
     criteria: list[kit.CriterionArg] | None = Field(default=None, min_length=1, max_length=5)
+    """conditions every item must meet (1 to 5)"""
     count: int = Field(default=25, ge=1, le=1000)
+    """items the webset search looks for"""
     enrichments: list[kit.EnrichmentArg] | None = Field(default=None, max_length=10)
+    """what to find out about each item (up to 10), added once the search is done"""
     timeout: int = Field(default=300_000, ge=1, le=3_600_000)
+    """milliseconds (not seconds) each wait may take (the search, then the enrichments); then the task
+    returns the items found so far (timedOut)"""
     cleanup: bool = False
+    """delete the webset at Exa once its items are collected"""
 
 
 def duplicates(items: list[Json]) -> Json:

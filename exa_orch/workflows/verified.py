@@ -48,19 +48,26 @@ FIELDS = ("name", "url", "description")
 
 class VerifiedCollectionArgs(kit.TaskArgs):
     query: str = Field(min_length=1, max_length=5000)
+    """what the webset searches for, in natural language"""
     entity: kit.EntityArg
+    """what kind of thing the webset collects"""
     criteria: list[kit.CriterionArg] | None = Field(default=None, min_length=1, max_length=5)
+    """conditions every item must meet (1 to 5)"""
     count: int = Field(default=25, ge=1, le=1000)
     """items the webset search looks for"""
     enrichments: list[kit.EnrichmentArg] | None = Field(default=None, max_length=10)
+    """what to find out about each item (up to 10)"""
     research_prompt: str = Field(min_length=1, max_length=20000)
     """per-item research instructions; {{name}}, {{url}}, {{description}} are filled from the item"""
     research_schema: dict[str, Any] | None = None
+    """JSON Schema of each item's structured research result; without it, the answer's text"""
     research_model: ResearchModel = "exa-research"
+    """exa-research (agent effort medium) or exa-research-pro (effort high)"""
     research_limit: int = Field(default=10, ge=0, le=100)
     """items researched at most (the first ones the webset found)"""
     timeout: int = Field(default=1_800_000, gt=0, le=86_400_000)
-    """milliseconds for the whole task (webset wait and research); then it returns what it has"""
+    """milliseconds (not seconds) for the whole task (webset wait and research); then it returns what
+    it has"""
 
     @field_validator("research_prompt")
     @classmethod
