@@ -18,7 +18,7 @@ SIM_VARIABLES = {
     "EXA_SIM_SEED": "world seed (--seed)",
     "EXA_SIM_SPEED": "simulated seconds per wall second (--speed; serve --sim: --sim-speed)",
     "EXA_SIM_FAULT_RATE": "share of requests answered with a fault (--fault-rate)",
-    "EXA_SIM_FAULT_KINDS": "which faults: 429,500,502,503,drop (--fault-kinds)",
+    "EXA_SIM_FAULT_KINDS": "which faults: 401,402,429,500,502,503,drop (--fault-kinds)",
     "EXA_SIM_RETRY_AFTER": "Retry-After seconds on injected 429s (--retry-after)",
     "EXA_SIM_LATENCY_MS": "added latency per request (--latency-ms)",
 }

@@ -28,11 +28,12 @@ from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
+from starlette.types import ASGIApp
 
 from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, StoreError
 from exa_orch.view import present
-from exa_orch.view.auth import ASGIApp, ViewGuard, viewer_of
+from exa_orch.view.auth import ViewGuard, viewer_of
 from exa_orch.view.data import COORDS, DOCUMENT, STATUSES, ViewDB, age_text, check_task_id, check_workflow_id
 
 TERMINAL = ("completed", "failed", "cancelled")

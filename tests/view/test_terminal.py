@@ -7,6 +7,7 @@ import contextlib
 import io
 import os
 import pty
+import re
 import select
 import signal
 import sqlite3
@@ -28,6 +29,7 @@ from exa_orch.view.terminal import short_id, show_tasks
 from tests.support import until
 from tests.view.conftest import target
 
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # what Live writes to move the cursor and redraw
 LOCAL = Viewer(Principal("user:tester", sees_unowned=True))
 
 
@@ -131,7 +133,7 @@ async def test_the_list_reads_at_80_and_120_columns_without_a_split_word(store: 
 
 
 async def test_watch_redraws_as_progress_moves(store: Store) -> None:
-    task = await store.create_task("lifecycle.harvest", {})
+    task = await store.create_task("lifecycle.harvest", {"query": "European developer tools startups"})
     await store.transition(task.id, "working")
     await store.set_progress(task.id, {"step": "collect", "completed": 1, "total": 8, "message": "first"})
     console, out = recording_console()
@@ -146,6 +148,13 @@ async def test_watch_redraws_as_progress_moves(store: Store) -> None:
         watcher.cancel()
         with pytest.raises(asyncio.CancelledError):
             await watcher
+    # At 80 columns too: each redraw one line a task, the title whole, no line wider than 80.
+    narrow = Console(file=io.StringIO(), width=80, force_terminal=True, color_system=None)
+    await show_tasks(target(store), LOCAL, console=narrow, watch=True, interval=0.01, rounds=2)
+    text = narrow.file.getvalue()  # type: ignore[attr-defined]
+    rows = [line for line in text.splitlines() if short_id(task.id) in line]
+    assert len(rows) >= 2 and all("European developer tools startups" in row and "6/8" in row for row in rows)
+    assert all(len(line) <= 80 for line in ANSI.sub("", text).splitlines())
 
 
 async def test_watch_stops_after_the_rounds_asked(store: Store) -> None:
