@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from exa_orch.evals import BASELINE, MAX_F1_DROP
+from tests.support import bound
 
 
 def test_the_short_eval_makes_no_false_merge_and_keeps_the_baseline_f1() -> None:
@@ -24,7 +25,7 @@ def test_the_short_eval_makes_no_false_merge_and_keeps_the_baseline_f1() -> None
         ],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=bound(600),
         check=False,
     )
     report = json.loads(proc.stdout)

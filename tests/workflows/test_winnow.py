@@ -13,7 +13,7 @@ from exa_orch.sim.testing import SimHandle
 from exa_orch.store import TaskRecord
 from exa_orch.workflows import kit
 from exa_orch.workflows import winnow as w
-from tests.support import until
+from tests.support import WAIT, until
 from tests.workflows.conftest import OpenApp, run_task
 
 MODULE = "exa_orch.workflows.winnow"
@@ -275,7 +275,7 @@ async def test_a_restarted_server_resumes_the_round_without_a_second_webset(
     sim.ctx.clock.set_speed(100)
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(created["taskId"], timeout=30)
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
         listed = await app.run_operation("websets.list", {})
     assert done.status == "completed", done.error
     assert done.result["rounds"][0]["websetId"] == partial["websetId"]
@@ -291,7 +291,7 @@ async def test_cancel_mid_search_cancels_the_webset(research_app: OpenApp, sim: 
         mid = await _searching(app, created["taskId"])
         await app.run_operation("tasks.cancel", {"taskId": created["taskId"]})
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(created["taskId"], timeout=30)
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
         webset = await app.run_operation("websets.get", {"id": mid.partial["websetId"]})
     assert done.status == "cancelled"
     assert [s["status"] for s in webset["searches"]] == ["canceled"]
@@ -319,7 +319,7 @@ async def test_an_exa_error_fails_the_task_naming_the_webset(research_app: OpenA
         mid = await _searching(app, created["taskId"])
         await app.run_operation("websets.delete", {"id": mid.partial["websetId"]})  # gone at Exa
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(created["taskId"], timeout=30)
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
     assert done.status == "failed" and done.error
     assert done.error["code"] == "RESOURCE_NOT_FOUND"
     assert mid.partial["websetId"] in done.error["message"]
