@@ -8,8 +8,8 @@
    `--fault-rate` of all requests with a 429 (Retry-After), 500, 502, 503 or a dropped connection,
    and `--after-create` of the creates that succeeded with a 5xx or a drop *after* making the
    object. `--servers` `exa-orch serve` processes share one database; once every one of them is
-   up (its log says `app ready`), one is SIGKILLed at random after U(kill-min, kill-max) seconds
-   and a new one started in its place. The clock of the next kill starts when the replacement is
+   up (its log says `app ready`), one is SIGKILLed at random (the first as soon as a task works,
+   the others after U(kill-min, kill-max) seconds) and a new one started in its place. The clock of the next kill starts when the replacement is
    up, so a slow machine, whose servers take longer to start, runs longer rather than killing
    servers that never got to work.
 3. Both runs create the same `--tasks` tasks (the six workflows, then one-operation tasks that
@@ -224,7 +224,12 @@ def run(args: argparse.Namespace, *, chaos: bool, workdir: Path) -> dict[str, An
                 if len(seen) == len(ids) and all(s[0] in TERMINAL for s in seen.values()):
                     break
                 if chaos and next_kill is None and servers.all_ready():
-                    next_kill = time.monotonic() + rng.uniform(args.kill_min, args.kill_max)
+                    # The first kill as soon as the servers are up and a task works (so one lands
+                    # mid-task however fast the machine runs them); later ones U(min, max) s on.
+                    working = any(s[0] == "working" for s in seen.values())
+                    if servers.kills or working:
+                        wait = rng.uniform(args.kill_min, args.kill_max) if servers.kills else 0.0
+                        next_kill = time.monotonic() + wait
                 if chaos and next_kill is not None and time.monotonic() >= next_kill:
                     servers.kill_one(rng)
                     next_kill = None
