@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import NoReturn
 
 from exa_orch import __version__
+from exa_orch.cli_help import HELP
 from exa_orch.config import Settings, data_dir, db_target
 from exa_orch.errors import InvalidParams, OrchError
 from exa_orch.log import configure_logging
+from exa_orch.store.records import TaskStatus
 
 log = logging.getLogger("exa_orch.cli")
 
@@ -61,6 +63,7 @@ def _port(text: str) -> int:
     return port
 
 
+STATUSES = tuple(s.value for s in TaskStatus)  # every status a task can have, for --status
 MAX_TASKS_SHOWN = 10_000  # a bound the database's integers hold (PostgreSQL's LIMIT is a bigint)
 
 
@@ -90,11 +93,13 @@ SERVE_SIM_SPEED = 10.0
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser for every subcommand."""
-    parser = _Parser(prog="exa-orch", description=__doc__.splitlines()[0])
+    parser = _Parser(prog="exa-orch", **HELP["exa-orch"].parser_kwargs())
     parser.add_argument("--version", action="version", version=f"exa-orch {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
 
-    serve = sub.add_parser("serve", help="run the MCP server (stdio by default)")
+    serve = sub.add_parser(
+        "serve", help="run the MCP server (stdio by default)", **HELP["serve"].parser_kwargs()
+    )
     serve.add_argument("--http", action="store_true", help="serve streamable HTTP instead of stdio")
     serve.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default 127.0.0.1)")
     serve.add_argument("--port", type=_port, default=8765, help="HTTP port (default 8765; 0 picks one)")
@@ -112,7 +117,9 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--world", default=None, help="with --sim: a world file (docs/simulator.md)")
     _add_db_flag(serve)
 
-    sim = sub.add_parser("sim", help="run the built-in Exa simulator on loopback")
+    sim = sub.add_parser(
+        "sim", help="run the built-in Exa simulator on loopback", **HELP["sim"].parser_kwargs()
+    )
     sim.add_argument("--host", default="127.0.0.1")
     sim.add_argument("--port", type=_port, default=0, help="port (default 0: pick a free one)")
     sim.add_argument("--seed", type=int, default=None, help="world seed (default 42, or $EXA_SIM_SEED)")
@@ -123,11 +130,15 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument(
         "--fault-rate", type=_finite, default=None, help="share of requests answered with a fault"
     )
-    sim.add_argument("--fault-kinds", default=None, help="comma list: 429,500,502,503,drop")
+    sim.add_argument("--fault-kinds", default=None, help="comma list: 401,402,429,500,502,503,drop")
     sim.add_argument("--retry-after", type=_finite, default=None, help="Retry-After seconds on injected 429s")
     sim.add_argument("--latency-ms", type=_finite, default=None, help="added latency per request")
 
-    ev = sub.add_parser("eval", help="score the research workflows on golden worlds (entity resolution)")
+    ev = sub.add_parser(
+        "eval",
+        help="score the research workflows on golden worlds (entity resolution)",
+        **HELP["eval"].parser_kwargs(),
+    )
     ev.add_argument(
         "--profile", choices=("short", "full"), default="short", help="worlds to run (default short)"
     )
@@ -139,17 +150,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="a report to compare with: exit 1 on a drop of 0.05 F1 or a false merge",
     )
 
-    db = sub.add_parser("db", help="database maintenance")
+    db = sub.add_parser("db", help="database maintenance", **HELP["db"].parser_kwargs())
     db_sub = db.add_subparsers(dest="db_command", required=True)
-    migrate = db_sub.add_parser("migrate", help="create the database or bring it up to date")
+    migrate = db_sub.add_parser(
+        "migrate", help="create the database or bring it up to date", **HELP["migrate"].parser_kwargs()
+    )
     _add_db_flag(migrate)
 
-    sql = sub.add_parser("sql", help="run a read-only SQL query and print the rows")
+    sql = sub.add_parser(
+        "sql", help="run a read-only SQL query and print the rows", **HELP["sql"].parser_kwargs()
+    )
     sql.add_argument("query", help="one SELECT (or other read-only) statement")
     sql.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
     _add_db_flag(sql)
 
-    view = sub.add_parser("view", help="serve a read-only web view of tasks and the archive")
+    view = sub.add_parser(
+        "view", help="serve a read-only web view of tasks and the archive", **HELP["view"].parser_kwargs()
+    )
     view.add_argument("--host", default="127.0.0.1", help="bind address (default 127.0.0.1)")
     view.add_argument("--port", type=_port, default=8766, help="port (default 8766; 0 picks one)")
     view.add_argument(
@@ -159,15 +176,15 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_db_flag(view)
 
-    tasks = sub.add_parser("tasks", help="list tasks with progress bars (--watch: live)")
+    tasks = sub.add_parser(
+        "tasks", help="list tasks with progress bars (--watch: live)", **HELP["tasks"].parser_kwargs()
+    )
     tasks.add_argument("--watch", action="store_true", help="redraw until Ctrl-C")
     tasks.add_argument("--interval", type=_finite, default=1.0, help="seconds between redraws (default 1)")
     tasks.add_argument("--limit", type=_tasks_shown, default=50, help="newest tasks shown (default 50)")
-    tasks.add_argument(
-        "--status",
-        choices=("pending", "working", "completed", "failed", "cancelled"),
-        help="only this status",
-    )
+    tasks.add_argument("--status", choices=STATUSES, help="only this status")
+    tasks.add_argument("--type", help="only this task type (e.g. qd.winnow)")
+    tasks.add_argument("--search", metavar="TEXT", help="only tasks whose title or id holds TEXT (any case)")
     tasks.add_argument(
         "--all-owners", action="store_true", help="every principal's tasks (default: the local user's)"
     )
@@ -316,6 +333,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
                 interval=max(0.1, args.interval),
                 limit=args.limit,
                 status=args.status,
+                type=args.type,
+                text=args.search,
             )
         )
     raise AssertionError(f"unhandled command {args.command}")

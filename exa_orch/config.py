@@ -19,6 +19,7 @@
 | EXA_ORCH_MAX_TASK_TTL | the longest ttl granted, in seconds (longer asks are clamped) | 86400        |
 | EXA_ORCH_PRINCIPAL    | FOR TESTS ONLY: the local principal's name, instead of `user:<login>` | -      |
 | EXA_ORCH_ENABLED_TOOLS | comma-separated tools to serve (of the profile's tools)  | all of them      |
+| EXA_ORCH_VIEW_SECRET  | key of the view's sign-in cookies (16+ chars); unset, a new one each start (sign in again) | random per start |
 | EXA_ORCH_HTTP_MAX_SESSIONS | MCP sessions open at once over HTTP; a full table refuses new ones (503) | 10000 |
 
 Principals (who owns a task; see README "Who can see a task"): the local user `user:<login>` on
@@ -251,6 +252,19 @@ def _http_tokens(env: Mapping[str, str]) -> tuple[tuple[str, Secret], ...]:
     return tuple(pairs)
 
 
+def _view_secret(env: Mapping[str, str]) -> Secret | None:
+    raw = env.get("EXA_ORCH_VIEW_SECRET", "").strip()
+    if not raw:
+        return None
+    if len(raw) < 16:
+        raise ConfigError(
+            f"EXA_ORCH_VIEW_SECRET must be at least 16 characters, got {len(raw)}",
+            hint="Set it to a long random string, e.g. `python -c 'import secrets; print(secrets.token_hex(32))'`, "
+            "or unset it for a new key at every start.",
+        )
+    return Secret(raw)
+
+
 def _seconds(env: Mapping[str, str], name: str, default: int) -> int:
     return _int(env, name, default, minimum=1)
 
@@ -280,6 +294,8 @@ class Settings:
     """the profile's tools to serve (seed 000 section 9.1 enabledTools); None serves them all"""
     http_max_sessions: int = 10_000
     """MCP sessions open at once over HTTP; while that many live, a new one is refused (503)"""
+    view_key: Secret | None = None
+    """the key of the view's sign-in cookies; None: a random one per start"""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -322,6 +338,7 @@ class Settings:
             principal=principal or local_principal(),
             enabled_tools=_enabled_tools(env, tools),
             http_max_sessions=_int(env, "EXA_ORCH_HTTP_MAX_SESSIONS", 10_000),
+            view_key=_view_secret(env),
         )
 
     @property

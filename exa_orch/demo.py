@@ -1,11 +1,13 @@
 """`python -m exa_orch.demo` (what `make demo` runs): a tour of exa-orch on a local database.
 
 The demo is a list of steps run in order on one DemoContext; later features append theirs
-without changing the ones before. It creates or updates `./demo.db` (or $EXA_ORCH_DEMO_DB),
-prints the MAP-Elites archive through the same code path as `exa-orch sql`, then starts the
-built-in Exa simulator and runs a research.deep task through the same operations an agent calls
-(`tasks.create`, `tasks.get`, `tasks.result`), shows the task in `v_tasks` and the run it filed in
-the archive. No Exa key is needed. It is a CLI: it prints to stdout.
+without changing the ones before. It creates or updates `demo.db` in the per-user data directory
+(or $EXA_ORCH_DEMO_DB), starts the built-in Exa simulator and runs a research.deep task through
+the same operations an agent calls (`tasks.create`, `tasks.get`, `tasks.result`), then a
+qd.winnow task, shows the research task in `v_tasks`, the run it filed, and the MAP-Elites archive
+those runs filled (through the same code path as `exa-orch sql`), and ends with the commands that
+show all of it (`exa-orch tasks`, `exa-orch view`). No Exa key is needed. It is a CLI: it prints
+to stdout.
 """
 
 from __future__ import annotations
@@ -102,6 +104,42 @@ async def research_task(ctx: DemoContext) -> None:
     await sql_command(ctx.db, query, as_json=False)
 
 
+WINNOW_CRITERIA = [
+    {"description": "Is based in Europe"},
+    {"description": "Has raised a Series A or later"},
+    {"description": "Ships an open-source product"},
+]
+WINNOW = {
+    "type": "qd.winnow",
+    "query": "AI startups building developer tools",
+    "entity": {"type": "company"},
+    "criteria": WINNOW_CRITERIA,
+    "enrichments": [{"description": "Number of employees", "format": "number"}],
+    "count": 8,
+    "maxRounds": 2,
+}
+
+
+async def winnow_task(ctx: DemoContext) -> None:
+    """Run a qd.winnow task (MAP-Elites over websets: one elite per niche of criteria met)."""
+    from exa_orch.app import open_app
+    from exa_orch.config import Settings
+    from exa_orch.sim.context import SimConfig
+    from exa_orch.sim.testing import running_sim
+
+    section("a qd.winnow task: the best company in each niche of three criteria")
+    async with running_sim(SimConfig(speed=50)) as sim:
+        settings = Settings.from_env({"EXA_ORCH_EXA_URL": sim.url, "EXA_ORCH_SIMULATOR": "1"})
+        async with open_app(settings, ctx.db) as app:
+            created = await app.run_operation("tasks.create", WINNOW)
+            print(f"tasks.create   -> {created['taskId']}: qd.winnow over {len(WINNOW_CRITERIA)} criteria")
+            assert app.supervisor is not None
+            await app.supervisor.tasks.wait(created["taskId"], timeout=120)
+            view = await app.run_operation("tasks.get", {"taskId": created["taskId"]})
+            message = (view.get("progress") or {}).get("message")
+            print(f"tasks.get      -> {view['status']}" + (f": {message}" if message else ""))
+
+
 async def show_filed_run(ctx: DemoContext) -> None:
     """Print the archive run the research task filed when it finished."""
     query = (
@@ -112,7 +150,16 @@ async def show_filed_run(ctx: DemoContext) -> None:
     await sql_command(ctx.db, query, as_json=False)
 
 
-STEPS: list[DemoStep] = [migrate, show_archive, research_task, show_filed_run]
+async def how_to_look(ctx: DemoContext) -> None:
+    """Say how to look at what the demo ran: in the terminal, in a browser, in SQL."""
+    section("look at what it ran")
+    exe = ".venv/bin/exa-orch"
+    print(f"{exe} tasks --db {ctx.db}      # the task list here (--watch: live)")
+    print(f"{exe} view --db {ctx.db}       # in a browser: results, the archive, the niche grid")
+    print(f'{exe} sql --db {ctx.db} "select * from v_tasks"')
+
+
+STEPS: list[DemoStep] = [migrate, research_task, winnow_task, show_filed_run, show_archive, how_to_look]
 
 
 async def run(db: Path, steps: list[DemoStep] | None = None) -> int:
@@ -120,7 +167,6 @@ async def run(db: Path, steps: list[DemoStep] | None = None) -> int:
     ctx = DemoContext(db=db)
     for step in steps or STEPS:
         await step(ctx)
-    print(f'\nInspect it yourself: .venv/bin/exa-orch sql --db {ctx.db} "select * from v_tasks"')
     return 0
 
 

@@ -14,6 +14,7 @@ OrchError (.code, .hint)
   |   + TaskExpired          the caller's task finished and was removed after its TTL
   + TaskTerminal             the task already finished; it can't be cancelled or resumed
   + OperationCancelled       the work was cancelled before it finished
+  + WebsetNotRunning         a wait ended: the webset is paused (or in an unknown state), never idle by itself
   + GatewayError             a call to Exa failed (.status, .tag, .request_id)
       + UpstreamInvalidParams  400/422: Exa rejected the arguments (also an InvalidParams)
       + AuthenticationError  401: the key is missing or wrong
@@ -23,7 +24,8 @@ OrchError (.code, .hint)
       + UpstreamTimeout*     no answer in time, or the connection dropped
       + ApiError*            any other status from Exa (* retryable kinds)
 
-The codes are stable strings, safe to match on; `rpc_code` gives the JSON-RPC number the seeds use.
+The codes are stable strings, safe to match on; `rpc_code` gives each its JSON-RPC number
+(`RPC_CODES`, the table in docs/reliability.md "Error codes").
 Messages say what was wrong and how to fix it; they never contain the API key.
 """
 
@@ -49,6 +51,7 @@ class ErrorCode(StrEnum):
     OPERATION_CANCELLED = "OPERATION_CANCELLED"
     TASK_EXPIRED = "TASK_EXPIRED"
     TASK_ABANDONED = "TASK_ABANDONED"  # its runs kept dying without progress: not started again
+    WEBSET_NOT_RUNNING = "WEBSET_NOT_RUNNING"  # paused (or a state exa-orch does not know): no idle by itself
     API_ERROR = "API_ERROR"
     AUTHENTICATION_ERROR = "AUTHENTICATION_ERROR"
     RESOURCE_NOT_FOUND = "RESOURCE_NOT_FOUND"
@@ -59,21 +62,37 @@ class ErrorCode(StrEnum):
 
     @property
     def rpc_code(self) -> int:
-        """The JSON-RPC error number of seed 000 section 10 for this code."""
-        return _RPC_CODES.get(self, -32000)
+        """The JSON-RPC error number of this code (`RPC_CODES`; docs/reliability.md "Error codes")."""
+        return RPC_CODES[self]
 
 
-_RPC_CODES: dict[ErrorCode, int] = {
+# Every code's JSON-RPC number. Seed 000 section 10.1's numbers where it has the meaning (-32602 for
+# a bad argument, -32000 for an Exa failure, ...); a number of its own, from -32006 up, for each
+# meaning 10.1 lacks (so "no such task" is not an Exa 404, nor "task already finished" an Exa
+# failure). The MCP Tasks methods answer the number their specification mandates where it does
+# (-32602 for a task id the caller cannot see), whatever this table says.
+RPC_CODES: dict[ErrorCode, int] = {
     ErrorCode.INVALID_PARAMS: -32602,
-    ErrorCode.UNKNOWN_OPERATION: -32602,
+    ErrorCode.UNKNOWN_OPERATION: -32602,  # an operation name is an argument: a bad one is -32602
     ErrorCode.INTERNAL_ERROR: -32603,
     ErrorCode.API_ERROR: -32000,
     ErrorCode.RATE_LIMITED: -32001,
     ErrorCode.AUTHENTICATION_ERROR: -32002,
     ErrorCode.RESOURCE_NOT_FOUND: -32003,
-    ErrorCode.TASK_NOT_FOUND: -32003,
     ErrorCode.OPERATION_CANCELLED: -32004,
     ErrorCode.TASK_EXPIRED: -32005,
+    ErrorCode.TASK_NOT_FOUND: -32006,
+    ErrorCode.TASK_TERMINAL: -32007,
+    ErrorCode.TASK_ABANDONED: -32008,
+    ErrorCode.CONFLICT: -32009,
+    ErrorCode.UPSTREAM_TIMEOUT: -32010,
+    ErrorCode.CONFIG_ERROR: -32011,
+    ErrorCode.STORE_ERROR: -32012,
+    ErrorCode.MIGRATION_FAILED: -32013,
+    ErrorCode.FOREIGN_DATABASE: -32014,
+    ErrorCode.INVALID_TRANSITION: -32015,
+    ErrorCode.LEASE_HELD: -32016,
+    ErrorCode.WEBSET_NOT_RUNNING: -32017,
 }
 
 
@@ -241,13 +260,39 @@ class TaskTerminal(OrchError):
     code = ErrorCode.TASK_TERMINAL
 
     def __init__(self, task_id: str, status: str) -> None:
+        status = str(status)  # a TaskStatus prints as its value, never as <TaskStatus.COMPLETED: ...>
         super().__init__(f"task {task_id!r} is already {status}")
         self.task_id = task_id
         self.status = status
 
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "status": self.status}
+
 
 class OperationCancelled(OrchError):
     code = ErrorCode.OPERATION_CANCELLED
+
+
+class WebsetNotRunning(OrchError):
+    """A wait for a webset to become idle ended because it is in a state it leaves only when someone
+    acts (Exa's `paused`), or in one exa-orch does not know: waiting on would only run out the clock."""
+
+    code = ErrorCode.WEBSET_NOT_RUNNING
+
+    def __init__(self, webset_id: str, status: str) -> None:
+        known = status == "paused"
+        super().__init__(
+            f"webset {webset_id!r} is {status}: it will not become idle by itself, so the wait stopped"
+            + ("" if known else f" (exa-orch does not know the state {status!r})"),
+            hint="A paused webset runs again only when it is resumed (in Exa's dashboard, or once its "
+            "account has credits again); 'websets.get' shows its state, 'websets.cancel' stops it. "
+            "Wait again once it runs.",
+        )
+        self.webset_id = webset_id
+        self.status = status
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "websetId": self.webset_id, "status": self.status}
 
 
 class GatewayError(OrchError):

@@ -25,7 +25,7 @@ import asyncio
 import inspect
 import os
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, overload
 
 import anyio
 
@@ -61,8 +61,21 @@ WAIT = bound(60.0)
 """The one bound of a wait for an event (a status, a line, a port, a row, a child's exit)."""
 
 
+@overload
 async def until(
-    cond: Callable[[], T | Awaitable[T]], within: float = WAIT, every: float = 0.02, what: str = ""
+    cond: Callable[[], Awaitable[T]], within: float = ..., every: float = ..., what: str = ...
+) -> T: ...
+
+
+@overload
+async def until(cond: Callable[[], T], within: float = ..., every: float = ..., what: str = ...) -> T: ...
+
+
+async def until(
+    cond: Callable[[], Awaitable[T]] | Callable[[], T],
+    within: float = WAIT,
+    every: float = 0.02,
+    what: str = "",
 ) -> T:
     """Re-check `cond()` every `every` s until it returns something truthy, and return that.
 
@@ -70,10 +83,9 @@ async def until(
     with anyio.move_on_after(within):
         while True:
             value = cond()
-            if inspect.isawaitable(value):
-                value = await value
-            if value:
-                return value  # type: ignore[return-value]
+            got: T = await value if inspect.isawaitable(value) else value
+            if got:
+                return got
             await anyio.sleep(every)
     raise TimeoutError(f"{what or getattr(cond, '__name__', 'condition')} not reached within {within} s")
 

@@ -1,4 +1,4 @@
-"""`make demo`: the archive first, then a research job run as a durable task on the simulator."""
+"""`make demo`: research tasks run as durable tasks on the simulator, then the archive they filled."""
 
 from __future__ import annotations
 
@@ -21,7 +21,9 @@ ARCHETYPES = (
 )
 
 
-def test_demo_prints_the_archive_then_runs_a_research_task_to_completion(tmp_path: Path) -> None:
+def test_demo_runs_research_tasks_to_completion_then_shows_the_archive_and_how_to_look(
+    tmp_path: Path,
+) -> None:
     db = tmp_path / "demo.db"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
     out = subprocess.run(
@@ -34,7 +36,9 @@ def test_demo_prints_the_archive_then_runs_a_research_task_to_completion(tmp_pat
     )
     assert out.returncode == 0, out.stderr
     assert all(workflow_id in out.stdout for workflow_id in ARCHETYPES)
-    assert out.stdout.index("v_archive") < out.stdout.index("research task")
+    assert (
+        out.stdout.index("research task") < out.stdout.index("qd.winnow task") < out.stdout.index("v_archive")
+    )
     match = re.search(r"tasks\.create\s+-> (task_[0-9a-f-]+)", out.stdout)
     assert match, out.stdout
     assert "tasks.get      -> completed" in out.stdout
@@ -50,8 +54,21 @@ def test_demo_prints_the_archive_then_runs_a_research_task_to_completion(tmp_pat
     # Finishing it filed one run in the MAP-Elites archive, which the demo shows last.
     assert filed == [("research.deep", "completed")]
     assert out.stdout.index("tasks.result") < out.stdout.index("from workflow_runs")
-    # The closing hint names a command the install provides (the sqlite3 CLI may be missing).
-    assert f'exa-orch sql --db {db} "select * from v_tasks"' in out.stdout.splitlines()[-1]
+    winnow = conn_rows(db, "select status from tasks where type = 'qd.winnow'")
+    assert winnow == [("completed",)] and "qd.winnow" in out.stdout.split("v_archive", 1)[1]
+    # It ends with how to look at what it ran, in commands the install provides.
+    closing = out.stdout.split("== look at what it ran ==", 1)[1]
+    for command in (
+        f"exa-orch tasks --db {db}",
+        f"exa-orch view --db {db}",
+        f'exa-orch sql --db {db} "select',
+    ):
+        assert command in closing, closing
+
+
+def conn_rows(db: Path, sql: str) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(sql).fetchall()
 
 
 def test_demo_on_a_file_that_is_not_a_database_says_what_to_do(tmp_path: Path) -> None:

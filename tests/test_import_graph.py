@@ -33,6 +33,7 @@ LAYERS: dict[str, int] = {
     "operations": 4,
     "mcp": 5,
     "cli": 5,
+    "cli_help": 5,
     "client": 5,
     "view": 5,
     "demo": 5,

@@ -42,6 +42,7 @@ FIELDS = {
     "EXA_ORCH_PRINCIPAL": None,  # defaults to user:<login>, which depends on who runs it
     "EXA_ORCH_ENABLED_TOOLS": None,  # None (all of the profile's tools) has no plain default to compare
     "EXA_ORCH_HTTP_MAX_SESSIONS": "http_max_sessions",
+    "EXA_ORCH_VIEW_SECRET": "view_key",
     loader.ENV_VAR: None,
 }
 
@@ -157,7 +158,7 @@ def test_every_exa_orch_command_shown_parses() -> None:
 
 
 # Examples shown after tasks ran (tasks, their events, archived runs): not reproducible on a new file.
-NEEDS_TASKS = ("v_tasks", "task_events", "workflow_runs", "qd_elites", "runs > 0")
+NEEDS_TASKS = ("v_tasks", "task_events", "workflow_runs", "qd_elites", "runs > 0", "exa-orch tasks")
 
 
 def test_the_sql_section_prints_what_the_readme_shows(tmp_path: Path) -> None:

@@ -9,7 +9,10 @@ per entity type), and scores the result's entities against the truth:
 - pairwise precision / recall / F1 of merges (two items put in one entity), per entity type;
 - every false merge, with the names of the two entities it joined;
 - confidence calibration: each intersection entity's confidence against the share of queries
-  that found any page of its true entity (mean absolute error, and the entities overstated).
+  that found any page of its true entity (mean absolute error, and the entities overstated);
+- `checks`: qd.winnow's coverage, avgFitness and diversity recomputed here from its rounds' items
+  (per true entity, fitness pooled over rounds) against what it reported; adversarial.verify's
+  verdict (one of four) and confidence (on 0..1).
 
 `--json` prints the report as JSON; `--baseline FILE` compares it with a committed report and
 exits 1 on a drop of more than 0.05 F1 or on any false merge (what CI runs, on the short profile).
@@ -20,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import math
 import sys
 import tempfile
 from pathlib import Path
@@ -136,7 +140,108 @@ async def run_world(path: Path, world: Json) -> Json:
                         items.update({str(i["id"]): i for i in page["data"]})
                     result["_itemsByQuery"] = per_query
                     report["workflows"][f"convergent.search/{kind}"] = score(result, items, by_url, names)
+                companies = (world.get("evaluation") or {}).get("company") or []
+                if companies:
+                    report["checks"] = {
+                        "qd.winnow": await _winnow_check(app, companies[0], by_url),
+                        "adversarial.verify": await _adversarial_check(app, companies),
+                    }
     return report
+
+
+async def _task(app: Any, args: Json) -> Any:
+    created = await app.run_operation("tasks.create", args)
+    return await app.supervisor.tasks.wait(created["taskId"], timeout=600)
+
+
+WINNOW_CRITERIA = ["Works in financial services", "Is based in Europe"]
+
+
+async def _winnow_check(app: Any, query: str, by_url: dict[str, str]) -> Json:
+    """qd.winnow over 2 rounds; its quality metrics recomputed here from the rounds' items.
+
+    Independent of the workflow's code: fitness is the number enrichment min-max normalised over
+    every round's items, niches are counted per true entity (its latest round's niche), elites are
+    the fittest true entity per niche."""
+    done = await _task(
+        app,
+        {
+            "type": "qd.winnow", "query": query, "entity": {"type": "company"},
+            "criteria": [{"description": c} for c in WINNOW_CRITERIA],
+            "enrichments": [{"description": "Number of employees", "format": "number"}],
+            "count": 200, "maxRounds": 2, "convergenceThreshold": 0.0,
+        },
+    )  # fmt: skip
+    if done.status != "completed":
+        return {"error": done.error}
+    result = done.result
+    values: list[tuple[str, str, float | None]] = []  # (entity, niche, employees), in round order
+    for r in result["rounds"]:
+        page = await app.run_operation("items.getAll", {"websetId": r["websetId"], "fields": ["all"]})
+        for item in page["data"]:
+            verdicts = {e["criterion"]: e["satisfied"] for e in item.get("evaluations") or []}
+            niche = ",".join("1" if verdicts.get(c) == "yes" else "0" for c in WINNOW_CRITERIA)
+            raw = next((e.get("result") for e in item.get("enrichments") or []), None)
+            try:
+                number = float(raw[0]) if raw else None
+            except (TypeError, ValueError):
+                number = None
+            values.append((by_url.get(str(item["properties"].get("url")), "?"), niche, number))
+    present = [v for _, _, v in values if v is not None]
+    lo, hi = (min(present), max(present)) if present else (0.0, 0.0)
+    latest: dict[str, tuple[str, float]] = {}
+    for entity, niche, v in values:
+        fit = 0.0 if v is None else 1.0 if hi == lo else (v - lo) / (hi - lo)
+        if entity not in latest or latest[entity][0] != niche or fit > latest[entity][1]:
+            latest[entity] = (
+                niche,
+                fit if entity not in latest or latest[entity][0] != niche else max(fit, latest[entity][1]),
+            )
+    best: dict[str, float] = {}
+    for niche, fit in latest.values():
+        best[niche] = max(best.get(niche, 0.0), fit)
+    counts: dict[str, int] = {}
+    for niche, _ in latest.values():
+        counts[niche] = counts.get(niche, 0) + 1
+    total = sum(counts.values())
+    recomputed = {
+        "coverage": round(len(counts) / 2 ** len(WINNOW_CRITERIA), 6),
+        "avgFitness": round(sum(best.values()) / len(best), 6) if best else 0.0,
+        "diversity": round(abs(-sum(n / total * math.log2(n / total) for n in counts.values())), 6)
+        if total
+        else 0.0,
+    }
+    reported = {k: result["qualityMetrics"][k] for k in recomputed}
+    return {
+        "reported": reported,
+        "recomputed": recomputed,
+        "agree": all(abs(reported[k] - recomputed[k]) <= 1e-6 for k in recomputed),
+        "rounds": len(result["rounds"]),
+    }
+
+
+async def _adversarial_check(app: Any, queries: list[str]) -> Json:
+    """adversarial.verify with a synthesis: its verdict is one of the four, its confidence on 0..1."""
+    from exa_orch.workflows.adversarial import VERDICTS
+
+    done = await _task(
+        app,
+        {
+            "type": "adversarial.verify", "thesis": f"{queries[0]} outnumber {queries[-1]}",
+            "thesisQuery": queries[0], "antithesisQuery": queries[-1], "count": 20, "synthesize": True,
+        },
+    )  # fmt: skip
+    if done.status != "completed":
+        return {"error": done.error}
+    synthesis = done.result.get("synthesis") or {}
+    confidence = synthesis.get("confidence")
+    return {
+        "verdict": synthesis.get("verdict"),
+        "confidence": confidence,
+        "verdictInSet": synthesis.get("verdict") in VERDICTS,
+        "confidenceOnScale": isinstance(confidence, int | float) and 0 <= confidence <= 1,
+        "synthesisError": (synthesis.get("error") or {}).get("code"),
+    }
 
 
 def regressions(report: Json, baseline: Json) -> list[str]:
@@ -153,6 +258,17 @@ def regressions(report: Json, baseline: Json) -> list[str]:
             was = base.get((w["world"], k))
             if was and v["f1"] < was["f1"] - MAX_F1_DROP:
                 out.append(f"{w['world']} {k}: F1 {v['f1']} < baseline {was['f1']} - {MAX_F1_DROP}")
+        for name, check in (w.get("checks") or {}).items():
+            if "error" in check:
+                out.append(f"{w['world']} {name}: the task failed: {check['error']}")
+            elif check.get("agree") is False:
+                out.append(
+                    f"{w['world']} {name}: metrics {check['reported']} != recomputed {check['recomputed']}"
+                )
+            elif check.get("verdictInSet") is False or check.get("confidenceOnScale") is False:
+                out.append(
+                    f"{w['world']} {name}: verdict {check['verdict']!r} / confidence {check['confidence']!r} off scale"
+                )
     return out
 
 
@@ -190,6 +306,8 @@ def run(
                 )
                 for a, b in v["falseMerges"]:
                     print(f"    false merge: {a} + {b}")
+            for name, check in (w.get("checks") or {}).items():
+                print(f"  {name}: {json.dumps(check, ensure_ascii=False)}")
         for p in problems:
             print(f"REGRESSION: {p}", file=sys.stderr)
     return 1 if problems else 0

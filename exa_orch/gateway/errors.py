@@ -100,6 +100,14 @@ def error_from_response(
             hint=KEY_HINT,
             **common,
         )
+    if status == 402:  # NO_MORE_CREDITS, API_KEY_BUDGET_EXCEEDED, TEAM_BUDGET_EXCEEDED (Exa's docs)
+        return ApiError(
+            f"Exa refused the call: the account behind the API key is out of credits or over a budget "
+            f"({where}: HTTP 402 {tag or ''}: {said})",
+            hint="Top up at https://dashboard.exa.ai (or raise the key's or the team's budget there), then "
+            "call again; until then every call to Exa fails the same way.",
+            **common,
+        )
     if status == 404:
         return NotFoundError(
             f"Exa has no such object ({where}): {said}",

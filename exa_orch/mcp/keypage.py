@@ -278,7 +278,8 @@ async def _read_body(receive: Any, limit: int) -> bytes | None:
         message = await receive()
         if message["type"] != "http.request":
             return None
-        body += message.get("body", b"")
+        chunk: bytes = message.get("body", b"")  # an ASGI http.request message
+        body += chunk
         if len(body) > limit:
             return None
         if not message.get("more_body"):

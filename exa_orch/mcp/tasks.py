@@ -39,12 +39,12 @@ from mcp.server.mcpserver.server import require_client_extension
 from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import MCP_NAME_HEADER, decode_header_value
-from mcp_types import HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND
+from mcp_types import HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND
 from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 from pydantic import ValidationError
 
 from exa_orch.app import App
-from exa_orch.errors import OrchError, TaskExpired, TaskNotFound, TaskTerminal
+from exa_orch.errors import ErrorCode, OrchError, TaskExpired, TaskNotFound, TaskTerminal
 from exa_orch.mcp import tasks_wire as wire
 from exa_orch.mcp.auth import request_principal
 from exa_orch.mcp.elicit import ask_key_for_task
@@ -141,8 +141,8 @@ class TasksBridge:
         if ctx.method == "tools/call":
             # A tool outside EXA_ORCH_ENABLED_TOOLS is refused here, before it can become a task.
             check_served = getattr(self._server, "check_served", None)
-            if check_served is not None:
-                check_served(str(raw.get("name")))
+            if check_served is not None and isinstance(raw.get("name"), str):  # else: the SDK's refusal
+                check_served(raw["name"])
             if not _modern(ctx) and raw.get("task") is not None:
                 return await self._call_as_task_2025(ctx, raw)
             if _modern(ctx) and _declared_extension(ctx):
@@ -342,10 +342,11 @@ class TasksBridge:
         except TaskNotFound as exc:
             raise _gone(exc) from None
         if str(record.status) == "cancelled":
+            # The Tasks spec mandates no code here: seed 000's OPERATION_CANCELLED (-32004) says it.
             raise MCPError(
-                code=INVALID_REQUEST,
+                code=ErrorCode.OPERATION_CANCELLED.rpc_code,
                 message=f"Task {record.id} was cancelled; it has no result",
-                data=wire.related(record.id),
+                data={"code": str(ErrorCode.OPERATION_CANCELLED), **wire.related(record.id)},
             )
         return wire.final_result(record)
 
@@ -377,7 +378,9 @@ class TasksBridge:
             if _modern(ctx):
                 return {}  # SEP-2663: cancel is an idempotent acknowledgement
             raise MCPError(
-                code=INVALID_PARAMS, message=f"Cannot cancel task: already in terminal status {exc.status!r}"
+                code=INVALID_PARAMS,  # the spec's code for a task already terminal
+                message=f"Cannot cancel task {exc.task_id}: it is already {exc.status}",
+                data=exc.to_dict(),
             ) from None
         if _modern(ctx):
             return {}

@@ -10,6 +10,7 @@ from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
 
 if TYPE_CHECKING:
+    import httpx
     from exa_py import AsyncExa
 
     from exa_orch.runtime import Principal, TaskService
@@ -63,14 +64,28 @@ class OperationLookup(Protocol):
         ...
 
 
+class ExaClients(Protocol):
+    """What an operation reaches Exa through: an `exa_orch.gateway.Gateway`, or a stand-in with
+    the same three clients (a test's plain httpx client)."""
+
+    @property
+    def exa(self) -> AsyncExa: ...
+
+    @property
+    def http(self) -> httpx.AsyncClient: ...
+
+    @property
+    def arxiv(self) -> httpx.AsyncClient: ...
+
+
 @dataclass
 class OpContext:
-    """Per-call context. `gateway` is an `exa_orch.gateway.Gateway` (or anything with `.exa`, `.http`,
-    `.arxiv`); `tasks` is the runtime's TaskService when the runtime is up; `registry` the operations
+    """Per-call context. `gateway` is an `exa_orch.gateway.Gateway` (ExaClients: anything with `.exa`,
+    `.http`, `.arxiv`); `tasks` is the runtime's TaskService when the runtime is up; `registry` the operations
     the caller may reach (tasks.create checks an "operation" task against it). `principal` is the
     caller, who owns the tasks it creates and sees no other's (None: the local user)."""
 
-    gateway: Any | None
+    gateway: ExaClients | None
     settings: Settings = field(default_factory=Settings)
     progress: ProgressFn = no_progress
     tasks: TaskService | None = None
@@ -79,7 +94,7 @@ class OpContext:
     peer: ClientPeer | None = None
     """the calling MCP client's sampling, elicitation and roots; None outside an MCP call"""
 
-    def _gw(self) -> Any:
+    def _gw(self) -> ExaClients:
         if self.gateway is None:
             raise ConfigError(
                 "this operation calls Exa but no gateway is open",
@@ -93,11 +108,11 @@ class OpContext:
         return self._gw().exa
 
     @property
-    def http(self) -> Any:
+    def http(self) -> httpx.AsyncClient:
         """The raw httpx client on Exa's base URL (camelCase JSON in and out)."""
         return self._gw().http
 
     @property
-    def arxiv(self) -> Any:
+    def arxiv(self) -> httpx.AsyncClient:
         """The httpx client on the ArXiv Xplorer base URL."""
         return self._gw().arxiv

@@ -74,13 +74,31 @@ class FollowArgs(Args):
     """Args of exa.follow: which kind of job, and the create operation's args."""
 
     kind: Literal["search", "enrichment", "research"]
+    """the job to start and follow: a webset search, an enrichment or a research run"""
     args: dict[str, Any] = Field(default_factory=dict)
+    """the create operation's args (searches.create, enrichments.create or research.create)"""
     poll_interval: float = Field(default=POLL_INTERVAL_S, ge=0.05, le=60)
+    """seconds between reads of the job"""
 
 
 def is_terminal(kind: str, obj: Any) -> bool:
     """Whether `obj` (a search, enrichment or research object) has reached a terminal status."""
     return isinstance(obj, dict) and str(obj.get("status", "")).lower() in KINDS[kind].terminal
+
+
+def progress_of(kind: str, obj: Any, polls: int) -> tuple[float, float | None, str]:
+    """(completed, total, message) for a followed job: a search counts what it found of its count
+    (and what it analyzed); the others count polls. The message names the job by its id."""
+    obj = obj if isinstance(obj, dict) else {}
+    name = obj.get("researchId") or obj.get("id") or "?"
+    status = obj.get("status", "?")
+    if kind == "search":
+        progress = obj.get("progress") if isinstance(obj.get("progress"), dict) else {}
+        found, analyzed, count = (int(progress.get(k) or 0) for k in ("found", "analyzed", "count"))
+        count = count or int(obj.get("count") or 0)
+        of = f" of {count}" if count else ""
+        return found, (count or None), f"search {name} is {status}: found {found}{of}, {analyzed} analyzed"
+    return polls, None, f"{kind} {name} is {status}"
 
 
 async def _follow(ctx: TaskContext, args: FollowArgs, registry: Registry) -> Any:
@@ -117,7 +135,7 @@ async def _follow(ctx: TaskContext, args: FollowArgs, registry: Registry) -> Any
         await ctx.sleep(args.poll_interval)
         current = await call(spec.get, ref)
         polls += 1
-        await ctx.progress(args.kind, polls, None, f"{args.kind} {ref} is {current.get('status')}")
+        await ctx.progress(args.kind, *progress_of(args.kind, current, polls))
     return current
 
 

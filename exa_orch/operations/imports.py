@@ -179,7 +179,8 @@ async def wait_until_completed(args: WaitUntilCompleted, ctx: OpContext) -> dict
     """Poll the import until completed or failed, or `timeout` passes."""
 
     async def fetch() -> dict[str, Any]:
-        return await request(ctx, "GET", f"{WEBSETS}/imports/{segment(args.id)}")
+        import_: dict[str, Any] = await request(ctx, "GET", f"{WEBSETS}/imports/{segment(args.id)}")
+        return import_
 
     async def report(imp: dict[str, Any], polls: int) -> None:
         await ctx.progress(polls, None, f"import {imp.get('status')}")

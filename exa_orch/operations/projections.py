@@ -96,6 +96,16 @@ def import_(obj: Json) -> Json:
     return out
 
 
+def enrichment_values(results: list[Json]) -> Json:
+    """{enrichmentId: result} of an item's enrichment results. A result without an enrichmentId (a
+    real note has one) is keyed by its place, `#<n>`, so two such results never overwrite each other."""
+    out: Json = {}
+    for n, r in enumerate(results):
+        key = r.get("enrichmentId")
+        out[str(key) if key else f"#{n}"] = r.get("result")
+    return out
+
+
 def webset(obj: Json, fields: Any = None) -> Json:
     """A webset with its searches, enrichments, monitors and imports summarised; its expanded items
     compact (compact_item with `fields`)."""
@@ -108,6 +118,8 @@ def webset(obj: Json, fields: Any = None) -> Json:
         out["imports"] = [import_(i) for i in obj["imports"]]
     if obj.get("excludes"):
         out["excludes"] = obj["excludes"]
+    if "streams" in obj:  # a real webset read carries it (tests/fixtures/real/): kept as Exa sent it
+        out["streams"] = obj["streams"]
     if isinstance(obj.get("items"), list):
         out["items"] = [compact_item(item(i), fields) for i in obj["items"]]
     return out
@@ -350,7 +362,7 @@ def compact_item(obj: Json, fields: Any = None) -> Json:
     if "criteria" in want and evals:
         out["criteria"] = {str(e.get("criterion")): e.get("satisfied") for e in evals}
     if "enrichments" in want and results:
-        out["enrichments"] = {str(r.get("enrichmentId")): r.get("result") for r in results}
+        out["enrichments"] = enrichment_values(results)
     if "properties" in want and "properties" in obj:
         out["properties"] = obj["properties"]
     if "evaluations" in want and "evaluations" in obj:

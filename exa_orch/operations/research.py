@@ -72,7 +72,8 @@ class PollResearch(ResearchId):
 
 def run_json(run: Any) -> dict[str, Any]:
     """An exa-py AgentRun as camelCase JSON."""
-    return run.model_dump(by_alias=True, exclude_none=True, mode="json")
+    out: dict[str, Any] = run.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return out
 
 
 def research_view(run: dict[str, Any]) -> dict[str, Any]:

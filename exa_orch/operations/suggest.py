@@ -110,6 +110,14 @@ def _parse_json(text: str) -> Any:
         raise PeerError(f"the client's model answered with invalid JSON: {exc}") from None
 
 
+def _label(option: Any) -> str:
+    """An option's label: a model answers with a plain string or with Exa's own `{"label": ...}`
+    (never the repr of that object, "{'label': 'Seed'}")."""
+    if isinstance(option, dict):
+        option = option.get("label", "")
+    return "" if option is None or isinstance(option, (dict, list)) else str(option).strip()
+
+
 def _clean_enrichments(raw: Any, count: int) -> list[dict[str, Any]]:
     items = raw.get("enrichments") if isinstance(raw, dict) else None
     if not isinstance(items, list):
@@ -123,7 +131,7 @@ def _clean_enrichments(raw: Any, count: int) -> list[dict[str, Any]]:
         if fmt not in FORMATS:
             spec["format"] = "text"
         if spec["format"] == "options":
-            labels = [str(o).strip() for o in item.get("options") or [] if str(o).strip()][:150]
+            labels = [label for o in item.get("options") or [] if (label := _label(o))][:150]
             if not labels:  # Exa refuses options without labels: keep the idea as text
                 spec["format"] = "text"
             else:

@@ -285,7 +285,7 @@ def result_page(
 
 def reassemble(summary_: Json, items: list[Json]) -> Json:
     """The full result rebuilt from a summary and every page's items fetched with fields ['all']."""
-    out = _unpage(copy.deepcopy(summary_))
+    out: Json = _unpage(copy.deepcopy(summary_))
     values: dict[str, Any] = {}
     for entry in items:
         where = entry["at"]

@@ -207,7 +207,9 @@ class OperationTaskArgs(Args):
     """Args of the "operation" task type: run `operation` with `args` once, durably."""
 
     operation: str = Field(min_length=1)
+    """the operation to run, e.g. 'websets.waitUntilIdle' (list_operations lists them)"""
     args: dict[str, Any] = Field(default_factory=dict)
+    """the operation's args (its own units: an operation's timeout is in seconds)"""
 
 
 STEP_KEY = "operation"

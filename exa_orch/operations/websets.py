@@ -6,6 +6,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from exa_orch.errors import WebsetNotRunning
 from exa_orch.operations import projections as pj
 
 from ._creates import create_op, find_webset
@@ -83,22 +84,35 @@ def search_progress(webset: dict[str, Any]) -> tuple[float, float | None, str]:
     return found, (wanted or None), msg
 
 
+# Webset states that end in idle by themselves: running, and pending (queued to run). `paused` (and
+# any state exa-orch does not know) waits for someone to act: a wait on it ends at once, saying so.
+ON_THEIR_WAY = frozenset({"idle", "running", "pending"})
+
+
+def becomes_idle(webset: dict[str, Any]) -> bool:
+    """Whether the webset is idle or will be without anyone acting (see ON_THEIR_WAY)."""
+    return str(webset.get("status", "running")) in ON_THEIR_WAY
+
+
 async def wait_until_idle(args: WaitUntilIdle, ctx: OpContext) -> dict[str, Any]:
     """Poll the webset until it is idle or `timeout` passes, reporting search progress."""
 
     async def fetch() -> dict[str, Any]:
-        return await request(ctx, "GET", f"{WEBSETS}/websets/{segment(args.id)}")
+        webset: dict[str, Any] = await request(ctx, "GET", f"{WEBSETS}/websets/{segment(args.id)}")
+        return webset
 
     async def report(webset: dict[str, Any], polls: int) -> None:
         await ctx.progress(*search_progress(webset))
 
     polled = await poll_until(
         fetch,
-        done=lambda webset: webset.get("status") == "idle",
+        done=lambda webset: webset.get("status") == "idle" or not becomes_idle(webset),
         report=report,
         within=args.timeout,
         interval=args.poll_interval,
     )
+    if not becomes_idle(polled.last):
+        raise WebsetNotRunning(str(polled.last.get("id") or args.id), str(polled.last.get("status")))
     return {
         "webset": polled.last,
         "timedOut": not polled.done,

@@ -15,7 +15,7 @@ import json
 import logging
 from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, overload
 
 from exa_orch.gateway.context import request_scope
 
@@ -92,8 +92,17 @@ class TaskContext:
         """Exa's externalId for whatever step `key` creates: unique per task and step, stable across runs."""
         return f"{self.task_id}:{key}"
 
-    async def step(self, key: str, fn: Callable[[], Awaitable[T] | T]) -> T:
+    @overload
+    async def step(self, key: str, fn: Callable[[], Awaitable[T]]) -> T: ...
+
+    @overload
+    async def step(self, key: str, fn: Callable[[], T]) -> T: ...
+
+    async def step(self, key: str, fn: Callable[[], Awaitable[T]] | Callable[[], T]) -> T:
         """Run `fn` once and checkpoint its JSON result under `key`; on resume return the saved result.
+
+        `fn` is a plain or an async function; the result is what `fn` returned, as JSON gives it
+        back (tuples become lists, keys strings), fresh or resumed alike.
 
         Raises ValueError if `key` was already used in this run (keys name checkpoints, so they must
         be unique and deterministic: "create", f"poll:{i}", ...).
@@ -114,7 +123,8 @@ class TaskContext:
         if key in self._saved:
             if self._replay_left:
                 self._replay_left -= 1
-            return self._saved[key]
+            saved: T = self._saved[key]  # what `fn` returned in an earlier run, as JSON gave it back
+            return saved
         self._replay_left = 0  # a live step: whatever follows is news
         if self._cancelling:
             raise asyncio.CancelledError  # the safe point a cancelling run stops at
@@ -136,7 +146,7 @@ class TaskContext:
             raise
         finally:
             _IN_STEP.reset(inside)
-        result = _json_roundtrip(out)
+        result: T = _json_roundtrip(out)  # `fn`'s value as a resumed run will read it back
         await self._save(key, result)
         self.current_step = previous
         self._saved[key] = result

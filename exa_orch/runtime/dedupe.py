@@ -14,17 +14,18 @@ from typing import Any
 from exa_orch.errors import Conflict, NotFoundError
 from exa_orch.runtime.context import TaskContext
 
+JsonObject = dict[str, Any]
+"""An Exa object as JSON (what a create answers and a step saves)."""
 CreateFn = Callable[[str], Awaitable[Any]]
-"""async (external_id) -> the created object (JSON-able, or a pydantic model)."""
+"""async (external_id) -> the created object (a JSON object, or a pydantic model of one)."""
 FindFn = Callable[[str], Awaitable[Any]]
 """async (external_id) -> the object with that externalId, or None (a 404 counts as None)."""
 
 
-def _jsonable(obj: Any) -> Any:
+def _jsonable(obj: Any) -> JsonObject:
     dump = getattr(obj, "model_dump", None)
-    if callable(dump):
-        return dump(mode="json", by_alias=True, exclude_none=True)
-    return obj
+    out: JsonObject = dump(mode="json", by_alias=True, exclude_none=True) if callable(dump) else obj
+    return out
 
 
 async def _find(find: FindFn, external_id: str) -> Any:
@@ -41,7 +42,7 @@ async def find_or_create(
     find: FindFn,
     *,
     ours: bool = True,
-) -> Any:
+) -> JsonObject:
     """The body of a step that creates the Exa object keyed `external_id` (the one rule for a crash:
     call it inside `ctx.step`). On a resumed run it first looks the object up by `external_id`; on
     a Conflict (409) from `create()` it returns the existing object when exa-orch chose the key
@@ -61,14 +62,14 @@ async def find_or_create(
         return _jsonable(found)
 
 
-async def create_or_get(ctx: TaskContext, key: str, create: CreateFn, find: FindFn) -> Any:
+async def create_or_get(ctx: TaskContext, key: str, create: CreateFn, find: FindFn) -> JsonObject:
     """Step `key`: the Exa object created with externalId=ctx.external_id(key), created at most once.
 
     On a resumed run (`ctx.resumed`) it first looks the object up by externalId; on a 409 from the
     create it fetches the existing one. The JSON result is checkpointed like any step.
     """
 
-    async def run() -> Any:
+    async def run() -> JsonObject:
         external_id = ctx.external_id(key)
         return await find_or_create(ctx, external_id, lambda: create(external_id), find)
 

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import io
+import json
 import logging
 import os
 import pickle
@@ -35,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from exa_orch.sim.context import SimContext
+from exa_orch.sim.world import Entity, World
 
 logger = logging.getLogger(__name__)
 
@@ -43,11 +45,13 @@ _NOT_SAVED = ("public_prefixes",)  # ctx.extras keys that are wiring, not accoun
 
 
 def world_fingerprint(world: Any) -> str:
-    """A digest of the seed and every entity of `world`: equal exactly when the world is the same."""
+    """A digest of the seed and every entity of `world` (a world file's too): equal exactly when the
+    world is the same."""
     digest = hashlib.sha256(f"seed={world.seed}\n".encode())
     for entity in world.entities:
+        attrs = json.dumps(getattr(entity, "attrs", None), sort_keys=True, default=str)
         digest.update(
-            f"{entity.id}\x1f{entity.kind}\x1f{entity.url}\x1f{entity.title}\x1f{entity.text}\n".encode()
+            f"{entity.id}\x1f{entity.kind}\x1f{entity.url}\x1f{entity.title}\x1f{entity.text}\x1f{attrs}\n".encode()
         )
     return digest.hexdigest()
 
@@ -60,14 +64,16 @@ class _Pickler(pickle.Pickler):
         self._ctx = ctx
 
     def persistent_id(self, obj: Any) -> Any:
-        if obj is self._ctx:
+        # Called for every object pickled: the common case (not one of these) must be cheap.
+        kind = type(obj)
+        if kind is Entity:
+            if self._ctx.world is not None and self._ctx.world.by_id(obj.id) is obj:
+                return ("entity", obj.id)
+            return None
+        if kind is SimContext and obj is self._ctx:
             return ("ctx",)
-        if obj is self._ctx.world:
+        if kind is World and obj is self._ctx.world:
             return ("world",)
-        entity_id = getattr(obj, "id", None)
-        if isinstance(entity_id, str) and type(obj).__name__ == "Entity":
-            if self._ctx.world is not None and self._ctx.world.by_id(entity_id) is obj:
-                return ("entity", entity_id)
         return None
 
 
@@ -97,6 +103,7 @@ class AccountFile:
         self.path = path
         self._fingerprint = ""
         self._last: bytes | None = None
+        self._mark: tuple[Any, int] | None = None
 
     def restore(self, ctx: SimContext) -> bool:
         """Load the saved account into `ctx` (built for the same world); False when there is none
@@ -144,8 +151,16 @@ class AccountFile:
         except OSError:
             pass
 
-    def save_if_changed(self, ctx: SimContext) -> None:
-        """Write the account when it differs from the last one written (atomically)."""
+    def save_if_changed(self, ctx: SimContext, *, read_only: bool = False) -> None:
+        """Write the account when it differs from the last one written (atomically).
+
+        `read_only` (a GET): its request changed nothing unless simulated time moved something on,
+        and every such change (an item found, a search done, a webset idle) sends an event, which
+        draws an id: an unchanged id generator and event count mean nothing to write."""
+        mark = (ctx.ids._rng.getstate(), len(getattr(ctx.extras.get("websets"), "events", ())))
+        if read_only and mark == self._mark:
+            return
+        self._mark = mark
         extras = {k: v for k, v in ctx.extras.items() if k not in _NOT_SAVED}
         out = io.BytesIO()
         _Pickler(out, ctx).dump((ctx.ids._rng.getstate(), extras))

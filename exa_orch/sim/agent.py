@@ -11,6 +11,11 @@ running for its effort's duration, then completed (or failed when its query cont
 deterministic for a seed: a cited text answer and, given an `outputSchema`, a structured value
 built from world entities.
 
+Exa's docs ask for `Exa-Beta: agent-2026-05-07` on every request; exa-py 2.28's `agent.runs`
+sends none (only `stop` sends `agent-max-effort-2026-07-27`), and Exa serves it: the simulator
+accepts a request with or without the header, whatever tokens it lists, and logs what was sent
+(`beta` in `/_sim/log`). See data-design/exa-api-notes.md.
+
 The Agent API has no externalId. A create that carries one (top-level `externalId`, e.g. through
 exa-py's `extra_body`, or `metadata.externalId`) is counted in `creates_by_external_id`; no 409.
 """
@@ -119,8 +124,14 @@ class AgentRuns:
         }
         if status == "completed":
             stopped = run.stop_reason == "stopped"
+            # Every finished run has a stopReason (Exa's docs; exa-py 2.28 KnownAgentStopReason). A
+            # run with an outputSchema ends when it is satisfied; one without ends on its budget.
             body["stopReason"] = (
-                "stopped" if stopped else "schema_satisfied" if "outputSchema" in run.request else None
+                "stopped"
+                if stopped
+                else "schema_satisfied"
+                if "outputSchema" in run.request
+                else "budget_reached"
             )
             body["output"] = self._output(run, partial=stopped)
             searches = 2 if stopped else 3 + int(run.run_seconds // 10)

@@ -4,11 +4,13 @@
 Starlette's own middleware, with what every Exa response has and what tests read:
 - an `X-Request-Id` header (and the same id in error bodies);
 - auth: no `x-api-key` / `Authorization: Bearer` header, the key "invalid-key", or (when
-  `SimConfig.keys` lists the keys it accepts) any other key, gets 401 `UNAUTHORIZED` (the key
-  itself is never logged or kept; the log's `client` is a digest of it, `client_tag(key)`);
+  `SimConfig.keys` lists the keys it accepts) any other key, gets 401 `INVALID_API_KEY` as Exa
+  answers it (the key itself is never logged or kept; the log's `client` is a digest of it,
+  `client_tag(key)`);
 - counters and a per-request log (`/_sim/stats`, `/_sim/log`), with max in-flight;
-- fault injection (`FaultConfig`): added latency, then a deterministic draw of 429 (with
-  `Retry-After`), 500, 502, 503 or a dropped connection. Never on `/_sim/*`.
+- fault injection (`FaultConfig`): added latency, then a deterministic draw of 401 or 402 (Exa's
+  bodies), 429 (with `Retry-After`), 500, 502, 503 or a dropped connection. Never on `/_sim/*`;
+  401 and 402 only where a key is needed.
 
 It is pure ASGI rather than `BaseHTTPMiddleware` because that buffers responses (SSE) and hides
 the server's `send`, which a drop needs: a drop closes the TCP connection before any byte of a
@@ -37,6 +39,7 @@ from exa_orch.sim import agent, papers, search, websets
 from exa_orch.sim.account import AccountFile
 from exa_orch.sim.context import SimConfig, SimContext
 from exa_orch.sim.faults import (
+    ACCOUNT_FAULTS,
     FAULT_TAGS,
     Counters,
     FaultInjector,
@@ -100,13 +103,21 @@ def _client_tag(scope: Scope) -> str | None:
 
 
 def _api_key(scope: Scope) -> str | None:
-    for name, value in scope.get("headers", []):
+    headers: list[tuple[bytes, bytes]] = scope.get("headers", [])  # ASGI: raw (name, value) pairs
+    for name, value in headers:
         if name == b"x-api-key":
             return value.decode("latin-1").strip()
         if name == b"authorization":
             text = value.decode("latin-1").strip()
             if text.lower().startswith("bearer "):
                 return text[7:].strip()
+    return None
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key == name:
+            return str(value.decode("latin-1").strip())
     return None
 
 
@@ -148,13 +159,14 @@ class SimApp(Starlette):
             "external_id": None,
             # Which client sent it (a digest of its key, never the key): per-client pacing checks.
             "client": _client_tag(scope),
+            "beta": _header(scope, b"exa-beta"),  # the Exa-Beta tokens sent, if any
         }
         counters.started(endpoint, family, entry)
 
         async def send_tracking(message: Message) -> None:
             if message["type"] == "http.response.start":
                 if self.account is not None:  # before the client can see what the request made
-                    self.account.save_if_changed(self.sim)
+                    self.account.save_if_changed(self.sim, read_only=method in ("GET", "HEAD"))
                 counters.responded(entry, message["status"], state.get("external_id"))
                 message = _add_header(message, "x-request-id", rid)
             await send(message)
@@ -175,17 +187,20 @@ class SimApp(Starlette):
             key = _api_key(scope)
             accepted = self.sim.config.keys
             if not key or key == INVALID_KEY or (accepted is not None and key not in accepted):
+                # Exa's own body for a wrong key (tests/fixtures/real/401_invalid_api_key.json).
                 message = (
-                    "Invalid API key: send a valid key in the x-api-key header"
+                    "Invalid API key"
                     if key
                     else "Missing API key: send your Exa API key in the x-api-key header"
                 )
-                await error_response(request, 401, message, "UNAUTHORIZED")(scope, receive, send)
+                await error_response(request, 401, message, "INVALID_API_KEY")(scope, receive, send)
                 return
         config = self.faults.config
         if config.latency_ms > 0:
             await asyncio.sleep(config.latency_ms / 1000)
         fault = self.faults.draw()
+        if public and fault in ACCOUNT_FAULTS:
+            fault = None  # no key, no account: an upload URL or ArXiv Xplorer has no credits to run out
         if fault is not None:
             self.sim.counters.faulted(entry, fault)
         if fault == "drop":

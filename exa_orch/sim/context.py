@@ -27,6 +27,10 @@ class FaultConfig:
     # Share (0..1) of creates that succeed (the object is made) and are then answered with a fault
     # (a 5xx or a dropped connection, from `kinds`): the ambiguous failure a blind retry duplicates.
     after_create: float = 0.0
+    # "paused" or "pending": every webset that is working is held in that state instead of running
+    # (its searches and enrichments make no progress while it lasts); "" for none. Exa has both
+    # states; neither ends by itself.
+    webset_status: str = ""
 
 
 @dataclass

@@ -24,10 +24,18 @@ from starlette.responses import JSONResponse
 
 from exa_orch.sim.context import FaultConfig
 
-FAULT_KINDS = ("429", "500", "502", "503", "drop")
+FAULT_KINDS = ("401", "402", "429", "500", "502", "503", "drop")
+# Faults a request gets whatever it asked; the others only stand for a failing service.
+ACCOUNT_FAULTS = ("401", "402")
 
-# Exa-like messages and tags for injected faults.
+# Exa's messages and tags for injected faults. 401 and 402 are Exa's own bodies as recorded with real
+# keys (tests/fixtures/real/ holds them with their sources); the 5xx and 429 ones are made up.
 FAULT_TAGS: dict[str, tuple[str, str]] = {
+    "401": ("Invalid API key", "INVALID_API_KEY"),
+    "402": (
+        "You have exceeded your credits limit. Please top up to keep using Exa at dashboard.exa.ai",
+        "NO_MORE_CREDITS",
+    ),
     "429": (
         "Too many requests: rate limit exceeded, retry after the Retry-After delay",
         "RATE_LIMIT_EXCEEDED",
@@ -36,6 +44,11 @@ FAULT_TAGS: dict[str, tuple[str, str]] = {
     "502": ("Bad gateway: an upstream service failed", "BAD_GATEWAY"),
     "503": ("Service temporarily unavailable", "SERVICE_UNAVAILABLE"),
 }
+
+# `webset_status` fault modes: "" (none), or the state every webset that is not idle is held in. Exa
+# pauses a webset (its searches stop until it is resumed) and queues one as pending; neither becomes
+# idle by itself.
+WEBSET_FAULT_STATUSES = ("", "paused", "pending")
 
 # Log entries kept for /_sim/log; older ones are discarded (benchmarks send many requests).
 LOG_LIMIT = 200_000
@@ -145,6 +158,10 @@ class FaultInjector:
             raise ValueError(f"after_create must be between 0 and 1, got {config.after_create}")
         if config.retry_after < 0 or config.latency_ms < 0:
             raise ValueError("retry_after and latency_ms must be >= 0")
+        if config.webset_status not in WEBSET_FAULT_STATUSES:
+            raise ValueError(
+                f"webset_status must be one of {list(WEBSET_FAULT_STATUSES)}, got {config.webset_status!r}"
+            )
         config = dataclasses.replace(config, kinds=kinds)
         with self._lock:
             self.config = config
@@ -185,7 +202,12 @@ class FaultInjector:
             config = self.config
             if config.after_create <= 0:
                 return None
-            kinds = [k for k in config.kinds if k != "429"] or ["500", "502", "503", "drop"]
+            kinds = [k for k in config.kinds if k not in ("429", *ACCOUNT_FAULTS)] or [
+                "500",
+                "502",
+                "503",
+                "drop",
+            ]
             roll = self._rng.random()
             kind = self._rng.choice(kinds)
         return kind if roll < config.after_create else None

@@ -99,8 +99,9 @@ def _number_for(name: str, entity: Any, integer: bool) -> int | float:
         ("year", "founded"),
         ("fund", "funding"),
     ):
-        if hint in key and isinstance(attrs.get(attr), int | float):
-            return attrs[attr]
+        value = attrs.get(attr)
+        if hint in key and isinstance(value, int | float):
+            return value
     if "year" in key:
         return int(entity.published_date[:4])
     value = stable(entity.id, name) % 1000

@@ -23,6 +23,7 @@ import uvicorn
 
 from exa_orch.sim.app import SimApp, create_app
 from exa_orch.sim.context import FaultConfig, SimConfig, SimContext
+from exa_orch.sim.faults import Counters
 
 START_TIMEOUT = 10.0
 
@@ -37,11 +38,13 @@ class SimHandle:
 
     def stats(self) -> dict[str, Any]:
         """The /_sim/stats body, read in-process."""
-        return self.ctx.counters.snapshot()
+        counters: Counters = self.ctx.counters
+        return counters.snapshot()
 
     def log(self) -> list[dict[str, Any]]:
         """The /_sim/log entries, read in-process."""
-        return self.ctx.counters.entries()
+        counters: Counters = self.ctx.counters
+        return counters.entries()
 
     def creates_by_key(self, metadata_key: str) -> dict[str, int]:
         """Successful creates counted by key: `kind:externalId`, else `kind:metadata[metadata_key]`

@@ -1,15 +1,13 @@
 """The Store: a process's one async owner of the database (tasks, checkpoints, leases, archive).
 
-`async with Store(path) as store` opens the SQLite file (creating it), applies pending
-migrations, and starts the group-commit writer. Writes go through that writer (one thread,
-`BEGIN IMMEDIATE`, futures resolved after COMMIT); reads use a separate read-only aiosqlite
-connection, which WAL lets run beside the writer. Several processes may open the same file;
-leases decide which one runs a task.
+`async with Store(target) as store` opens the database its backend names (store/backends.py: an
+SQLite file, created where none exists, or a `postgresql://` URL), applies pending migrations,
+and starts the group-commit writer. Writes go through that writer (one thread, one transaction
+per batch, futures resolved after COMMIT); reads use the backend's separate read connection.
+Several processes may share one database; leases decide which one runs a task.
 
-`Store("postgresql://...")` is the same store on a PostgreSQL server (postgres.py), which
-servers on several machines can share: the same operations run through the same writer on a
-psycopg connection, reads use an async psycopg connection, and `watch` hears other servers'
-changes through LISTEN/NOTIFY. Nothing above the store needs to know which backend runs.
+Everything that differs between databases is the backend's (store/backend.py): the Store holds
+one and never asks which it is, and nothing above the store needs to know either.
 """
 
 from __future__ import annotations
@@ -17,19 +15,17 @@ from __future__ import annotations
 import asyncio
 import enum
 import json
-import sqlite3
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-import aiosqlite
-
-from exa_orch.errors import ConfigError, InvalidParams, StoreError, TaskNotFound
-from exa_orch.store import archive, leases, migrations, postgres, tasks
+from exa_orch.errors import InvalidParams, StoreError, TaskNotFound
+from exa_orch.store import archive, leases, tasks
+from exa_orch.store.backend import Backend, Listener, Reader
+from exa_orch.store.backends import backend_for
 from exa_orch.store.changes import Changes
-from exa_orch.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from exa_orch.store.records import (
     TaskRecord,
     TaskStatus,
@@ -52,90 +48,33 @@ class _State(enum.Enum):
     CLOSED = 3  # closed for good; a Store is not reopened
 
 
-def ensure_parent_dir(path: Path | str) -> None:
-    """Create the directory that will hold the database file; ConfigError naming the path if it can't.
-    (Nothing to do for a PostgreSQL URL.)"""
-    if postgres.is_url(path):
-        return
-    try:
-        Path(path).parent.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise ConfigError(
-            f"cannot create the directory of the database {path}: {exc.strerror or exc}",
-            hint="Choose a file in a writable directory with EXA_ORCH_DB or --db.",
-        ) from None
-
-
-def connect_writer(path: Path, busy_timeout_ms: int) -> sqlite3.Connection:
-    """A write connection with the store's pragmas (autocommit mode: we issue BEGIN ourselves)."""
-    try:
-        conn = sqlite3.connect(path, isolation_level=None, timeout=busy_timeout_ms / 1000)
-        conn.execute("PRAGMA schema_version").fetchone()  # opening is lazy; make it fail here
-    except sqlite3.Error as exc:
-        not_sqlite = "not a database" in str(exc)
-        raise StoreError(
-            f"cannot open the database {path}: {exc}",
-            hint="It is not an SQLite database: choose another file with EXA_ORCH_DB or --db (a new "
-            "file is created where none exists)."
-            if not_sqlite
-            else "Check that the file and its directory exist and are readable and writable, or "
-            "choose another file with EXA_ORCH_DB or --db.",
-        ) from exc
-    try:
-        migrations.refuse_foreign(conn, path)
-    except BaseException:
-        conn.close()
-        raise
-    # A generous busy timeout rides out another process's write transaction instead of failing.
-    conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-    conn.execute("PRAGMA journal_mode = WAL")
-    # NORMAL in WAL mode survives process crashes (kill -9); only power loss can drop the last commits.
-    conn.execute("PRAGMA synchronous = NORMAL")
-    conn.execute("PRAGMA foreign_keys = ON")
-    # Most checkpoint work runs on its own thread (checkpoint.py); see BACKSTOP_PAGES there.
-    conn.execute(f"PRAGMA wal_autocheckpoint = {BACKSTOP_PAGES}")
-    return conn
-
-
-def connect_checkpointer(path: Path) -> sqlite3.Connection:
-    """A connection for the checkpoint thread."""
-    conn = sqlite3.connect(path, isolation_level=None, timeout=1.0)
-    conn.execute("PRAGMA synchronous = NORMAL")
-    return conn
-
-
 class Store:
-    """Tasks, step checkpoints, leases and the archive in one SQLite file or PostgreSQL database.
+    """Tasks, step checkpoints, leases and the archive in one database.
 
-    `path` is a file path, or a `postgresql://` URL. `clock` (epoch seconds) defaults to the local
-    clock for SQLite and to the database server's clock for PostgreSQL. See data-design/.
+    `target` is an SQLite file path, a `postgresql://` URL, or a backend. `clock` (epoch seconds)
+    defaults to the backend's (the database server's for PostgreSQL), else the local clock. See
+    data-design/.
     """
 
     def __init__(
         self,
-        path: str | Path,
+        target: str | Path | Backend,
         *,
         migrations_dir: Path | None = None,
         busy_timeout_ms: int = DEFAULT_BUSY_TIMEOUT_MS,
         clock: Callable[[], float] | None = None,
         owner_id: str | None = None,
     ) -> None:
-        self.url: str | None = str(path) if postgres.is_url(path) else None
-        self.path = Path(path) if self.url is None else Path()
+        self.backend: Backend = backend_for(target)
         self.owner_id: str = leases.use_owner_id(owner_id) if owner_id else leases.new_owner_id()
         self.applied_migrations: list[str] = []
         self._migrations_dir = migrations_dir
         self._busy_timeout_ms = busy_timeout_ms
-        self._db_clock = postgres.DbClock() if self.url is not None and clock is None else None
-        self._clock: Callable[[], float] = clock or self._db_clock or time.time
-        self._checkpointer = Checkpointer(lambda: connect_checkpointer(self.path))
-        self._writer = GroupCommitWriter(
-            on_commit=self._checkpointer.poke if self.url is None else None,
-            retryable=postgres.retryable if self.url is not None else None,
-        )
-        self._reader: aiosqlite.Connection | None = None
-        self._pg_reader: postgres.Reader | None = None
-        self._listener: postgres.Listener | None = None
+        self._clock: Callable[[], float] = clock or self.backend.default_clock() or time.time
+        self._save_step_sql = self.backend.dialect.save_step
+        self._writer = GroupCommitWriter(on_commit=self.backend.on_commit, retryable=self.backend.retryable)
+        self._reader: Reader | None = None
+        self._listener: Listener | None = None
         self._changes = Changes()
         self._state = _State.UNOPENED
         self._archivers: dict[str, archive.Extractor] = {}
@@ -152,58 +91,34 @@ class Store:
         await self.aclose()
 
     async def open(self) -> None:
-        """Open the file, apply pending migrations, start the writer. MigrationError on a bad schema."""
+        """Open the database, apply pending migrations, start the writer. MigrationError on a bad schema."""
         if self._state is not _State.UNOPENED:
             raise StoreError("a Store can be opened only once", hint="Create a new Store(path).")
         self._state = _State.OPEN
-        if self.url is not None:
-            try:
-                await self._open_postgres(self.url)
-            except BaseException:
-                await self.aclose()
-                raise
-            return
+        backend, busy, found = self.backend, self._busy_timeout_ms, self._migrations_dir
         try:
-            found = migrations.load_migrations(self._migrations_dir)
-            path, busy = self.path, self._busy_timeout_ms
-            await self._writer.start(lambda: connect_writer(path, busy))
-            done = await self._writer.call(lambda conn: migrations.apply(conn, found))
+            await self._writer.start(lambda: backend.connect_writer(busy))
+            done = await self._writer.call(lambda conn: backend.migrate(conn, found))
             self.applied_migrations = [m.label for m in done]
-            self._checkpointer.start()
-            self._reader = await aiosqlite.connect(self.path, isolation_level=None)
-            await self._reader.execute(f"PRAGMA busy_timeout = {int(busy)}")
-            # The reader never writes; make that a guarantee rather than a convention.
-            await self._reader.execute("PRAGMA query_only = ON")
+            await backend.start(busy)
+            self._reader = await backend.open_reader(busy)
+            self._listener = backend.listener(self._changes.notified)
+            if self._listener is not None:
+                await self._listener.start()
         except BaseException:
             await self.aclose()
             raise
 
-    async def _open_postgres(self, url: str) -> None:
-        postgres.require_driver()
-        base = self._migrations_dir or migrations.default_migrations_dir()
-        found = migrations.load_migrations(postgres.migrations_dir(base))
-        db_clock = self._db_clock
-        await self._writer.start(lambda: postgres.PgConn(url, db_clock))
-        done = await self._writer.call(lambda conn: postgres.apply_migrations(conn, found))
-        self.applied_migrations = [m.label for m in done]
-        self._pg_reader = postgres.Reader(url)
-        await self._pg_reader.open()
-        self._listener = postgres.Listener(url, self._changes.notified)
-        await self._listener.start()
-
     async def aclose(self) -> None:
-        """Commit queued writes and close both connections; idempotent."""
+        """Commit queued writes and close every connection; idempotent."""
         self._state = _State.CLOSED
         try:
             await self._writer.aclose()
         finally:
-            self._checkpointer.stop()
+            await self.backend.stop()
             reader, self._reader = self._reader, None
             if reader is not None:
                 await reader.close()
-            pg_reader, self._pg_reader = self._pg_reader, None
-            if pg_reader is not None:
-                await pg_reader.close()
             listener, self._listener = self._listener, None
             if listener is not None:
                 await listener.stop()
@@ -245,15 +160,10 @@ class Store:
         return self._writer.stats
 
     async def _read(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
-        if self._pg_reader is not None:
-            if any(isinstance(p, str) and "\x00" in p for p in params):
-                # PostgreSQL's text can't hold NUL, so no row has one: a lookup by one finds nothing
-                # (as it does in SQLite) rather than failing in the driver.
-                return []
-            return await self._pg_reader.fetchall(sql, params)
-        if self._reader is None:
+        reader = self._reader
+        if reader is None:
             raise StoreError("the store is not open", hint="Use `async with Store(path) as store`.")
-        return list(await self._reader.execute_fetchall(sql, params))
+        return await reader.fetchall(sql, params)
 
     # --- tasks ----------------------------------------------------------------------------
 
@@ -438,9 +348,7 @@ class Store:
         With `owner`, only the lease holder may save (LeaseHeld otherwise).
         """
         text = dumps(result, f"result of step {step_key!r}")
-        op = tasks.save_step(
-            task_id, step_key, text, iso(self._clock()), owner, postgres=self.url is not None
-        )
+        op = tasks.save_step(task_id, step_key, text, iso(self._clock()), owner, sql=self._save_step_sql)
         await self._writer.submit(op)
 
     async def load_step(self, task_id: str, step_key: str) -> tuple[bool, Any]:
@@ -495,7 +403,7 @@ class Store:
         makes its metrics and elites) in the same transaction as its terminal transition."""
         self._archivers.update(extractors)
 
-    def _file_run(self, conn: sqlite3.Connection, task: TaskRecord) -> None:
+    def _file_run(self, conn: Any, task: TaskRecord) -> None:
         extract = self._archivers.get(task.type)
         if extract is not None:
             archive.file_run(conn, self._clock, task, extract)

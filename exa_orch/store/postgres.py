@@ -92,11 +92,6 @@ def _secrets(url: str) -> list[str]:
     return sorted(out, key=len, reverse=True)
 
 
-def redact_db(target: object) -> str:
-    """Where a store is, fit for a log line: a file path as is, a URL without its password."""
-    return redact(str(target)) if is_url(target) else str(target)
-
-
 @lru_cache(maxsize=512)
 def translate(sql: str) -> tuple[str, tuple[int, ...] | None]:
     """(PostgreSQL SQL, parameter order) for one statement written for SQLite.
@@ -457,6 +452,10 @@ class Reader:
             raise connect_error(self._url, exc) from None
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[Any]:
+        if any(isinstance(p, str) and "\x00" in p for p in params):
+            # PostgreSQL's text can't hold NUL, so no row has one: a lookup by one finds nothing
+            # (as it does in SQLite) rather than failing in the driver.
+            return []
         text, order = translate(sql)
         args = _params(order, params)
         async with self._lock:

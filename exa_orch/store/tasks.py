@@ -213,12 +213,12 @@ SAVE_STEP_PG = (
 
 
 def save_step(
-    task_id: str, step_key: str, result: str, now: str, owner: str | None = None, *, postgres: bool = False
+    task_id: str, step_key: str, result: str, now: str, owner: str | None = None, *, sql: str = SAVE_STEP
 ) -> SqlOp:
     """Upsert the step's result and bump the task's step counter, in one statement.
 
     The write is one SQL statement so that a group commit can run many of them as one
-    executemany (`postgres`: the PostgreSQL form, see SAVE_STEP_PG). With no such task, or (given
+    executemany (`sql`: the backend's form of it, SAVE_STEP or SAVE_STEP_PG). With no such task, or (given
     `owner`) when `owner` doesn't hold the task's lease, seq is NULL and the NOT NULL constraint
     says so; `explain` tells which it was.
     """
@@ -233,7 +233,6 @@ def save_step(
             return LeaseHeld(task_id, row[0] or "nobody: the lease was released or has expired")
         return exc
 
-    sql = SAVE_STEP_PG if postgres else SAVE_STEP
     return SqlOp(sql, (task_id, step_key, result, now, owner), explain=explain)
 
 

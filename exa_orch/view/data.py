@@ -1,8 +1,9 @@
 """What the views read: tasks, their steps and events, and the MAP-Elites archive, read-only.
 
-`ViewDB` opens an SQLite file or a PostgreSQL database the way `exa-orch sql` does
-(`store.readonly`), three ways over read-only: SQLite's `mode=ro` URI and `PRAGMA query_only`, or
-PostgreSQL's `default_transaction_read_only` session; and nothing here but SELECTs. Every JSON
+`ViewDB` holds the database's backend (store/backends.py) and reads through the read-only
+connection it opens (SQLite: a `mode=ro` URI and `PRAGMA query_only`; PostgreSQL: a
+`default_transaction_read_only` session, reconnected if the server ended it); and nothing here
+but SELECTs. Every JSON
 column is cut in SQL (`substr`) before it leaves the database, so a task with a 50 MB result
 costs the view a few KB: the sizes shown are `length()` of the stored text. Rows come back as
 plain dicts; nothing here renders anything.
@@ -15,22 +16,20 @@ expired, its tombstone's owner; once that is forgotten too, nobody: the run coun
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
-import sqlite3
 from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, NamedTuple, Self
-
-import aiosqlite
+from typing import Any, Self
 
 from exa_orch.errors import InvalidParams, StoreError
 from exa_orch.runtime import Principal
-from exa_orch.store import postgres, readonly
+from exa_orch.store import Backend, backend_for
+from exa_orch.store.backend import ReadOnly
+from exa_orch.store.records import TaskStatus
 
 # `task_<uuid4>` is what the store makes; anything else in a URL is refused before any query.
 TASK_ID = re.compile(r"task_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -41,6 +40,20 @@ DOCUMENT = 64_000  # characters of a result or partial result shown on a task's 
 MAX_EVENTS = 200
 MAX_ELITES = 500
 SUMMARIES_KEPT = 64  # partial-result summaries a ViewDB remembers (one per task page open)
+READ_WHOLE = 2_000_000  # characters of a finished result read whole, to draw its items as a table
+TITLE = 300  # characters of a task's title read from its args
+# Every status a task can have, in lifecycle order: what the status filters offer.
+STATUSES: tuple[str, ...] = tuple(s.value for s in TaskStatus)
+# The arg a person would recognise a task by, first found wins: a research question or query, a
+# thesis, an agent's instructions, the first of convergent.search's queries, an operation task's
+# own query, else the operation it runs (and on what id). Cut in SQL, so a 20 KB prompt costs the list TITLE chars.
+TITLE_SQL = (
+    "substr(coalesce(json_extract(args, '$.query'), json_extract(args, '$.thesis'),"
+    " json_extract(args, '$.instructions'), json_extract(args, '$.queries[0]'),"
+    " json_extract(args, '$.args.query'), json_extract(args, '$.args.instructions'),"
+    " json_extract(args, '$.operation') || coalesce(' ' || json_extract(args, '$.args.id'), '')),"
+    f" 1, {TITLE})"
+)
 
 
 @dataclass(frozen=True)
@@ -100,6 +113,36 @@ def age_text(seconds: float | None) -> str:
     return f"{s // 86400}d {s % 86400 // 3600}h"
 
 
+def number(value: Any) -> Any:
+    """A whole float as an int (`33.0` -> `33`), anything else as it is: progress counts come back
+    from JSON as floats when a workflow reported them so."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    return value
+
+
+def _like(text: str) -> str:
+    """`text` as a case-blind LIKE pattern matching it anywhere (`%` and `_` taken literally)."""
+    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+    return f"%{escaped}%"
+
+
+def _between(start: str | None, end: str | None) -> float | None:
+    """Seconds from one store stamp to another; None if either is missing or odd."""
+    if not start or not end:
+        return None
+    try:
+        until = datetime.fromisoformat(end.replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return age_seconds(start, until)
+
+
+def _title(text: Any) -> str:
+    """A task's title on one line: whitespace runs folded to one space."""
+    return " ".join(str(text).split()) if text is not None else ""
+
+
 def _json(text: str | None) -> Any:
     if text is None:
         return None
@@ -125,66 +168,30 @@ def check_workflow_id(workflow_id: str) -> str:
     return workflow_id
 
 
-class _Dialect(NamedTuple):
-    """The only SQL the two backends can't share; every other query of ViewDB runs on both (on
-    PostgreSQL with the `json_extract` / `json_valid` helpers of migrations/postgres/0001)."""
-
-    task_columns: str  # the names of the tasks table's columns, as `name`
-    partial_summary: str  # (key, type, shown) of a task's partial result, see ViewDB.partial_summary
-
-
-_SQLITE = _Dialect(
-    task_columns="SELECT name FROM pragma_table_info('tasks')",
-    partial_summary="SELECT j.key, j.type, CASE j.type WHEN 'array' THEN json_array_length(j.value)"
-    " WHEN 'object' THEN (SELECT count(*) FROM json_each(j.value)) ELSE substr(j.value, 1, 200) END AS shown"
-    " FROM tasks t, json_each(t.partial_result) j WHERE t.id = ?"
-    " AND json_valid(t.partial_result) AND json_type(t.partial_result) = 'object' LIMIT 30",
-)
-_POSTGRES = _Dialect(
-    task_columns="SELECT column_name AS name FROM information_schema.columns"
-    " WHERE table_schema = current_schema() AND table_name = 'tasks'",
-    # The column is valid JSON by its CHECK; json_each of NULL (not an object) yields no rows.
-    partial_summary="SELECT j.key, json_typeof(j.value) AS type, CASE json_typeof(j.value)"
-    " WHEN 'array' THEN json_array_length(j.value)::text"
-    " WHEN 'object' THEN (SELECT count(*) FROM json_object_keys(j.value))::text"
-    " ELSE substr(j.value #>> '{}', 1, 200) END AS shown FROM tasks t, json_each(CASE"
-    " WHEN json_typeof(t.partial_result::json) = 'object' THEN t.partial_result::json END) j"
-    " WHERE t.id = ? LIMIT 30",
-)
-
-
 class ViewDB:
     """A read-only connection to an exa-orch database and the queries the views ask of it.
 
-    `async with ViewDB(target) as db`, where `target` is an SQLite file or a `postgresql://` URL;
-    opened by `store.readonly` as `exa-orch sql` opens it. One connection, its queries run one at
+    `async with ViewDB(target) as db`, where `target` is an SQLite file, a `postgresql://` URL or
+    a backend, opened read-only by its backend. One connection, its queries run one at
     a time; on PostgreSQL each is its own read-only transaction, so every poll sees the latest
     commit. The database must exist and be exa-orch's (StoreError, ForeignDatabase otherwise); it
     is never created, migrated or written. A query the database can't answer (an older schema)
     raises StoreError.
     """
 
-    def __init__(self, target: Path | str) -> None:
-        self.url = str(target) if postgres.is_url(target) else None
-        self.path = None if self.url else Path(target)
-        self.where = postgres.redact_db(target)  # for messages: a URL's password left out
-        self.name = self.path.name if self.path else self.where  # for page headers
-        self._dialect = _POSTGRES if self.url else _SQLITE
-        self._conn: aiosqlite.Connection | None = None
-        self._pg: Any = None  # psycopg.AsyncConnection
-        self._lock = asyncio.Lock()
+    def __init__(self, target: Path | str | Backend) -> None:
+        self.backend = backend_for(target)
+        self.where = self.backend.where  # for messages: a URL's password left out
+        self.name = self.where  # for page headers: the database's own name once open
+        self._dialect = self.backend.dialect
+        self._db: ReadOnly | None = None
         self.task_columns: frozenset[str] = frozenset()
         # task id -> (what its partial result looked like, its summary): see `task`
         self._summaries: OrderedDict[str, tuple[tuple[Any, ...], list[tuple[str, str]]]] = OrderedDict()
 
     async def __aenter__(self) -> Self:
-        if self.url is not None:
-            self._pg = await readonly.open_postgres(self.url, autocommit=True, application="exa-orch view")
-            self.name = self._pg.info.dbname
-        else:
-            assert self.path is not None
-            self._conn = await readonly.open_sqlite(self.path)
-            self._conn.row_factory = sqlite3.Row
+        self._db = await self.backend.open_readonly("exa-orch view")
+        self.name = self._db.name
         try:
             self.task_columns = frozenset(r["name"] for r in await self._rows(self._dialect.task_columns))
         except BaseException:
@@ -205,12 +212,9 @@ class ViewDB:
 
     async def aclose(self) -> None:
         """Close the connection; closing twice is fine."""
-        if self._conn is not None:
-            conn, self._conn = self._conn, None
-            await conn.close()
-        if self._pg is not None:
-            pg, self._pg = self._pg, None
-            await pg.close()
+        if self._db is not None:
+            db, self._db = self._db, None
+            await db.close()
 
     @property
     def has_owner(self) -> bool:
@@ -218,43 +222,10 @@ class ViewDB:
         return "owner" in self.task_columns
 
     async def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[dict[str, Any]]:
-        driver_errors: tuple[type[Exception], ...] = (sqlite3.Error, *readonly.pg_errors())
-        try:
-            if self._pg is not None:
-                return await self._pg_rows(sql, params)
-            assert self._conn is not None, "use `async with ViewDB(...)`"
-            async with self._conn.execute(sql, params) as cursor:
-                return [dict(row) for row in await cursor.fetchall()]
-        except driver_errors as exc:
-            # An older or foreign schema (no v_archive, say) or a locked file: say so, don't crash.
-            first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise StoreError(
-                f"the database could not answer: {first}",
-                hint=f"Bring it up to date with `exa-orch db migrate --db {self.where}` (or start the server once on it).",
-            ) from None
-
-    async def _pg_rows(self, sql: str, params: tuple[Any, ...]) -> list[dict[str, Any]]:
-        import psycopg
-        from psycopg.rows import dict_row
-
-        text, order = postgres.translate(sql)
-        assert order is None, "the view's SQL uses plain ? placeholders"
-        async with self._lock:
-            for attempt in (1, 2):
-                if self._pg.closed or self._pg.broken:  # the server restarted or ended the session
-                    await self._pg.close()
-                    self._pg = await readonly.open_postgres(
-                        self.url or "", autocommit=True, application="exa-orch view"
-                    )
-                try:
-                    async with self._pg.cursor(row_factory=dict_row) as cur:
-                        await cur.execute(text.encode(), params)
-                        return list(await cur.fetchall())
-                except psycopg.OperationalError:
-                    # A read is safe to repeat once, on a new connection, if the old one was lost.
-                    if attempt == 2 or not self._pg.broken:
-                        raise
-        raise AssertionError("unreachable")
+        # A query the database can't answer (an older or foreign schema, a locked file) is a
+        # StoreError that says how to bring it up to date.
+        assert self._db is not None, "use `async with ViewDB(...)`"
+        return await self._db.rows(sql, params)
 
     # ------------------------------------------------------------------------------ tasks
 
@@ -274,38 +245,72 @@ class ViewDB:
         )
 
     async def tasks(
-        self, viewer: Viewer, limit: int = 200, status: str | None = None
+        self,
+        viewer: Viewer,
+        limit: int = 200,
+        status: str | None = None,
+        *,
+        type: str | None = None,
+        text: str | None = None,
     ) -> list[dict[str, Any]]:
-        """The newest `limit` tasks `viewer` may see, unfinished ones first, as dicts for a list view."""
+        """The newest `limit` tasks `viewer` may see, unfinished ones first, as dicts for a list view;
+        only those of `status` and `type` when given, and whose title or id holds `text` (any case)."""
         owner = ", owner" if self.has_owner else ""
         seen, params = viewer.owner_filter(self._owner)
-        where = f"WHERE {seen}" + (" AND status = ?" if status else "")
+        where, args = [seen], list(params)
+        if status:
+            where.append("status = ?")
+            args.append(status)
+        if type:
+            where.append("type = ?")
+            args.append(type)
+        if text:
+            where.append(f"(lower({TITLE_SQL}) LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')")
+            args += [_like(text), _like(text)]
         rows = await self._rows(
             f"SELECT id, type, status, progress, created_at, updated_at, step_count, cancel_requested,"
-            f" json_extract(error, '$.message') AS error_message{owner} FROM tasks {where}"
+            f" {TITLE_SQL} AS title, json_extract(error, '$.code') AS error_code,"
+            f" json_extract(error, '$.message') AS error_message{owner} FROM tasks"
+            f" WHERE {' AND '.join(where)}"
             " ORDER BY status IN ('completed', 'failed', 'cancelled'), created_at DESC LIMIT ?",
-            (*params, status, limit) if status else (*params, limit),
+            (*args, limit),
         )
         now = _now()
         return [self._task_summary(r, now) for r in rows]
 
+    async def task_types(self, viewer: Viewer) -> list[str]:
+        """The task types among `viewer`'s tasks, sorted: what the type filter offers."""
+        seen, params = viewer.owner_filter(self._owner)
+        rows = await self._rows(f"SELECT DISTINCT type FROM tasks WHERE {seen} ORDER BY type", params)
+        return [str(r["type"]) for r in rows]
+
     def _task_summary(self, row: dict[str, Any], now: datetime) -> dict[str, Any]:
         progress = _json(row.pop("progress"))
         progress = progress if isinstance(progress, dict) else {}
-        completed, total = progress.get("completed"), progress.get("total")
+        completed, total = number(progress.get("completed")), number(progress.get("total"))
         fraction = None
         if isinstance(completed, int | float) and isinstance(total, int | float) and total > 0:
             fraction = max(0.0, min(1.0, completed / total))
         if row["status"] == "completed":
             fraction = 1.0
+        elif row["status"] in ("failed", "cancelled"):
+            fraction = None  # a bar stopped half-way reads as still running; the status says it all
+        finished = row["status"] in ("completed", "failed", "cancelled")
+        # A finished task's last write is its terminal transition: that is when it ended.
+        ended = row["updated_at"] if finished else None
+        started = age_seconds(row["created_at"], now)
         row.update(
             phase=progress.get("step"),
             completed=completed,
             total=total,
             message=progress.get("message"),
             fraction=fraction,
-            age=age_seconds(row["created_at"], now),
+            age=started,
+            ended_at=ended,
+            duration=_between(row["created_at"], ended) if ended else started,
             owner=row.get("owner"),
+            title=_title(row.get("title")),
+            error_code=row.get("error_code"),
         )
         return row
 
@@ -323,6 +328,7 @@ class ViewDB:
             f" error, substr(args, 1, {DOCUMENT}) AS args, length(args) AS args_size,"
             f" substr(partial_result, 1, {DOCUMENT}) AS partial, length(partial_result) AS partial_size,"
             f" substr(result, 1, {DOCUMENT}) AS result, length(result) AS result_size,"
+            f" {TITLE_SQL} AS title, json_extract(error, '$.code') AS error_code,"
             f" json_extract(error, '$.message') AS error_message{owner}"
             f" FROM tasks WHERE id = ? AND {seen}",
             (task_id, *params),
@@ -360,13 +366,33 @@ class ViewDB:
             elif kind == "object":
                 text = f"{{{shown} keys}}"
             elif kind == "null":
-                text = "null"
+                text = "none"
             elif kind in ("true", "false"):  # SQLite's names; PostgreSQL's 'boolean' shows its value
-                text = kind
+                text = "yes" if kind == "true" else "no"
+            elif kind == "boolean":
+                text = "yes" if str(shown) == "true" else "no"
             else:
                 text = str(shown)
             lines.append((str(row["key"])[:80], text))
         return lines
+
+    async def whole_result(self, task_id: str) -> Any:
+        """A task's result decoded, if it is at most READ_WHOLE characters (else None): what the
+        task page draws its items from. Ask only after `task` answered for the viewer."""
+        rows = await self._rows(
+            f"SELECT result FROM tasks WHERE id = ? AND length(result) <= {READ_WHOLE}",
+            (check_task_id(task_id),),
+        )
+        return _json(rows[0]["result"]) if rows else None
+
+    async def task_runs(self, task_id: str) -> list[dict[str, Any]]:
+        """The archive runs a task filed (one, once it ended), newest first. Ask only after `task`
+        answered for the viewer: a run is its task's owner's."""
+        return await self._rows(
+            "SELECT r.id, r.workflow_id, r.status, r.fitness, w.name AS workflow_name FROM workflow_runs r"
+            " JOIN workflows w ON w.id = r.workflow_id WHERE r.task_id = ? ORDER BY r.id DESC LIMIT 10",
+            (check_task_id(task_id),),
+        )
 
     async def steps(self, task_id: str) -> list[dict[str, Any]]:
         """A task's checkpoints in save order, each with its size and a preview of its result."""
@@ -439,6 +465,8 @@ class ViewDB:
         seen, params = viewer.owner_filter(self._run_owner)
         rows = await self._rows(
             "SELECT r.*, w.name AS workflow_name, w.archetype,"
+            # A run filed before its criteria were kept in its metrics: its task's, while it lasts.
+            " (SELECT json_extract(t.args, '$.criteria') FROM tasks t WHERE t.id = r.task_id) AS task_criteria,"
             " w.coord_scope || ',' || w.coord_domain_structure || ',' || w.coord_evidence_type || ','"
             " || w.coord_time_horizon || ',' || w.coord_fidelity AS cell"
             f" FROM workflow_runs r JOIN workflows w ON w.id = r.workflow_id WHERE r.id = ? AND {seen}",
@@ -449,6 +477,16 @@ class ViewDB:
         run = rows[0]
         metrics = _json(run.pop("metrics"))
         run["metrics"] = metrics if isinstance(metrics, dict) else {}
+        criteria = run["metrics"].get("criteria")
+        if not isinstance(criteria, list):
+            given = _json(run.pop("task_criteria"))
+            criteria = (
+                [c.get("description") for c in given if isinstance(c, dict)]
+                if isinstance(given, list)
+                else []
+            )
+        run.pop("task_criteria", None)
+        run["criteria"] = [str(c) for c in criteria if c is not None]
         return run
 
     async def elites(self, run_id: int, limit: int = MAX_ELITES) -> list[dict[str, Any]]:

@@ -31,6 +31,9 @@ SIDES = ("thesis", "antithesis")
 ITEM_LINE_CHARS = 300  # one evidence line in the synthesis prompt
 SIDE_PROMPT_CHARS = 8000  # per side, so the prompt stays well under research.create's 20000
 VERDICTS = ["supported", "partially supported", "refuted", "inconclusive"]
+# The one place the confidence scale is said: the output schema, the prompt and the result all use
+# 0..1 (`confidence_0_1` reads a percentage a model sent anyway).
+CONFIDENCE_SCALE = "from 0 (none) to 1 (certain)"
 
 SYNTHESIS_SCHEMA: Json = {
     "type": "object",
@@ -44,7 +47,7 @@ SYNTHESIS_SCHEMA: Json = {
             "type": "number",
             "minimum": 0,
             "maximum": 1,
-            "description": "confidence in the verdict, from 0 (none) to 1 (certain)",
+            "description": f"confidence in the verdict, {CONFIDENCE_SCALE}",
         },
         "keySupporting": {
             "type": "array",
@@ -76,13 +79,16 @@ class VerifyArgs(kit.TaskArgs):
     antithesis_query: str = Field(min_length=1, max_length=5000)
     """query to find counter-evidence"""
     entity: kit.EntityArg | None = None
+    """what kind of thing each side's webset collects (default: inferred from the queries)"""
     count: int = Field(default=25, ge=1, le=1000)
-    """per-side count"""
+    """items each side's webset looks for"""
     enrichments: list[kit.EnrichmentArg] | None = Field(default=None, max_length=10)
+    """enrichments added to both websets (up to 10)"""
     synthesize: bool = False
     """synthesize a verdict with a research run (Agent API)"""
     timeout: float = Field(default=300_000, gt=0, le=3_600_000)
-    """per-wait timeout in ms (each webset, and the synthesis)"""
+    """milliseconds (not seconds) each wait may take: each webset, and the synthesis; then the task
+    returns what it has"""
 
 
 def poll_seconds(timeout_s: float) -> float:
@@ -156,8 +162,8 @@ def synthesis_prompt(thesis: str, supporting: list[Json], countering: list[Json]
     return (
         f'Given supporting evidence for the thesis "{thesis}":\n{summarize(supporting)}\n\n'
         f"And counter-evidence:\n{summarize(countering)}\n\n"
-        "Provide a balanced assessment including: verdict, confidence level,\n"
-        "key supporting factors, key countering factors, and identified blind spots."
+        f"Provide a balanced assessment including: verdict ({', '.join(VERDICTS)}), confidence\n"
+        f"{CONFIDENCE_SCALE}, key supporting factors, key countering factors, and identified blind spots."
     )
 
 
@@ -172,14 +178,36 @@ def _strings(value: Any) -> list[str]:
     return []
 
 
-def _confidence(value: Any) -> float | None:
-    """A 0..1 confidence; a 1..100 value is read as a percentage, anything else is clamped."""
-    if isinstance(value, bool) or not isinstance(value, int | float):
+def confidence_0_1(value: Any) -> float | None:
+    """The synthesis's confidence on the one scale, 0..1: a number in 0..1 as is; one in (1, 100],
+    or a string like "72%", read as a percentage; anything else (negative, over 100, not a number)
+    None, since it is no confidence on either scale."""
+    if isinstance(value, str):
+        text = value.strip()
+        percent = text.endswith("%")
+        try:
+            number = float(text.rstrip("%").strip())
+        except ValueError:
+            return None
+        if percent:
+            number /= 100
+    elif isinstance(value, int | float) and not isinstance(value, bool):
+        number = float(value)
+    else:
         return None
-    number = float(value)
     if 1 < number <= 100:
         number /= 100
-    return round(min(1.0, max(0.0, number)), 4)
+    if not 0 <= number <= 1:  # NaN too
+        return None
+    return round(number, 4)
+
+
+def _verdict(value: Any) -> tuple[str, str | None]:
+    """(one of VERDICTS, the model's own word when it was none of them)."""
+    text = (
+        " ".join(str(value).lower().replace("_", " ").replace("-", " ").split()) if value is not None else ""
+    )
+    return (text, None) if text in VERDICTS else ("inconclusive", str(value) if value is not None else None)
 
 
 def synthesis_from_run(run: Json) -> Json:
@@ -196,10 +224,12 @@ def synthesis_from_run(run: Json) -> Json:
         if isinstance(text, str) and text:
             out["text"] = text
         return out
-    verdict = structured.get("verdict")
+    verdict, unrecognized = _verdict(structured.get("verdict"))
+    if unrecognized is not None:
+        out["verdictUnrecognized"] = unrecognized
     out.update(
-        verdict=str(verdict) if verdict is not None else "inconclusive",
-        confidence=_confidence(structured.get("confidence")),
+        verdict=verdict,
+        confidence=confidence_0_1(structured.get("confidence")),
         keySupporting=_strings(structured.get("keySupporting")),
         keyCountering=_strings(structured.get("keyCountering")),
         blindSpots=_strings(structured.get("blindSpots")),

@@ -79,6 +79,25 @@ def _winnow(data: Json, args: Json) -> ArchiveEntry:
         "stringency": _num(quality.get("stringency")),
         "converged": converged if isinstance(converged, bool) else None,
         "eliteChange": [r.get("eliteChange") for r in rounds] or None,
+        # What the run page draws: the criteria's texts (its niche grid's axes) and each round's
+        # figures side by side; small (at most 10 rounds of 32 niches), unlike the rounds' elites.
+        "criteria": [c.get("description") for c in _list(args.get("criteria")) if isinstance(c, dict)]
+        or None,
+        "roundStats": [
+            {
+                "itemCount": r.get("itemCount"),
+                "found": r.get("found"),
+                "analyzed": r.get("analyzed"),
+                "stringency": r.get("stringency"),
+                "eliteChange": r.get("eliteChange"),
+                "elites": len(_list(r.get("elites"))),
+                "criteriaSuccessRates": r.get("criteriaSuccessRates"),
+                "nicheDistribution": r.get("nicheDistribution"),
+                "timedOut": r.get("timedOut"),
+            }
+            for r in rounds
+        ]
+        or None,
         "timedOut": data.get("timedOut"),
         "totalDuration": data.get("totalDuration"),
     }
@@ -105,6 +124,7 @@ def _harvest(data: Json, args: Json) -> ArchiveEntry:
         "found": progress.get("found"),
         "analyzed": progress.get("analyzed"),
         "enrichmentCount": data.get("enrichmentCount"),
+        "uniqueEntities": data.get("uniqueEntities"),
         "timedOut": data.get("timedOut"),
     })  # fmt: skip
 
@@ -164,6 +184,7 @@ def _verified(data: Json, args: Json) -> ArchiveEntry:
         "coverage": _ratio(researched, attempted),
         "researchedCount": data.get("researchedCount"),
         "researchAttempted": attempted if "items" in data else None,
+        "uniqueEntities": data.get("uniqueEntities"),
         "timedOut": data.get("timedOut"),
     })  # fmt: skip
 

@@ -39,10 +39,16 @@ class ConvergentArgs(kit.TaskArgs):
     """The seed's task args; `timeout` (ms) bounds the waits for all websets together."""
 
     queries: list[str] = Field(min_length=2, max_length=5)
+    """2 to 5 different angles on the same search, one webset each"""
     entity: kit.EntityArg
+    """what kind of thing every webset collects"""
     criteria: list[kit.CriterionArg] | None = Field(default=None, min_length=1, max_length=5)
+    """conditions every item must meet (1 to 5), the same for every webset"""
     count: int = Field(default=25, ge=1, le=1000)
+    """items each webset looks for"""
     timeout: int = Field(default=300_000, ge=1, le=3_600_000)
+    """milliseconds (not seconds) for the waits of all websets together; then the task returns what
+    it has"""
 
     @field_validator("queries")
     @classmethod

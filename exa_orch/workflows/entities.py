@@ -36,7 +36,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import tldextract
@@ -123,12 +123,12 @@ def clean_name(name: str) -> str:
     the end, so "Samsung Electronics Co., Ltd." loses both; "&" and "and" read the same."""
     text = unicodedata.normalize("NFKC", name).strip()
     for _ in range(3):
-        stripped = basename(text).strip(" ,.-")
-        if not stripped or stripped == text:
+        bare = cast(str, basename(text)).strip(" ,.-")  # cleanco has no types: it returns a str
+        if not bare or bare == text:
             break
-        if set(_words(text)[len(_words(stripped)) :]) & _NOT_LEGAL:
+        if set(_words(text)[len(_words(bare)) :]) & _NOT_LEGAL:
             break  # cleanco reads "UK" as a legal form: "Santander UK plc" is not "Santander"
-        text = stripped
+        text = bare
     words = _words(text)
     stripped = True
     while stripped and len(words) > 1:

@@ -10,6 +10,9 @@ items found so far and `timedOut: true`, `partial: true` (a search timeout skips
 an enrichment timeout returns items with whatever enrichment results exist). An Exa error fails the
 task with its typed error; the message names the webset already created so a person can recover it.
 Retries of 429/5xx happen in the gateway.
+
+The result says which items are one entity (`workflows.entities`: the same company on two pages):
+`uniqueEntities` and `duplicates` [{itemIds, mergeReasons}], every item kept as Exa returned it.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import kit
+from exa_orch.workflows import entities, kit
 from exa_orch.workflows.archive import harvest_run
 
 Json = dict[str, Any]
@@ -38,12 +41,33 @@ class HarvestArgs(kit.TaskArgs):
     """The seed's task args; `timeout` is per wait, in milliseconds."""
 
     query: str = Field(min_length=1, max_length=5000)
+    """what the webset searches for, in natural language"""
     entity: kit.EntityArg
+    """what kind of thing the webset collects"""
     criteria: list[kit.CriterionArg] | None = Field(default=None, min_length=1, max_length=5)
+    """conditions every item must meet (1 to 5)"""
     count: int = Field(default=25, ge=1, le=1000)
+    """items the webset search looks for"""
     enrichments: list[kit.EnrichmentArg] | None = Field(default=None, max_length=10)
+    """what to find out about each item (up to 10), added once the search is done"""
     timeout: int = Field(default=300_000, ge=1, le=3_600_000)
+    """milliseconds (not seconds) each wait may take (the search, then the enrichments); then the task
+    returns the items found so far (timedOut)"""
     cleanup: bool = False
+    """delete the webset at Exa once its items are collected"""
+
+
+def duplicates(items: list[Json]) -> Json:
+    """{uniqueEntities, duplicates: [{itemIds, mergeReasons}]} of `items` (entity resolution)."""
+    resolution = entities.resolve(items)
+    return {
+        "uniqueEntities": len(resolution.groups),
+        "duplicates": [
+            {"itemIds": [items[i].get("id") for i in members], "mergeReasons": reasons}
+            for members, reasons in zip(resolution.groups, resolution.reasons, strict=True)
+            if len(members) > 1
+        ],
+    }
 
 
 def poll_interval(timeout_s: float) -> float:
@@ -172,6 +196,7 @@ async def _run(
         "websetId": webset_id,
         "items": items,
         "itemCount": len(items),
+        **duplicates(items),
         "searchProgress": progress,
         "enrichmentCount": len(enrichment_ids),
         "enrichmentIds": enrichment_ids,

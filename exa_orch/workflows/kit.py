@@ -26,11 +26,16 @@ Json = dict[str, Any]
 
 
 class TaskArgs(BaseModel):
-    """Args of a research task: camelCase on the wire, unknown fields refused (a typo is an error)."""
+    """Args of a research task: camelCase on the wire, unknown fields refused (a typo is an error).
+    Each field's docstring is its description in the schema agents read (list_operations)."""
 
     # Built on first use, not at import (a cold start builds none: bench/startup.py).
     model_config = ConfigDict(
-        alias_generator=to_camel, populate_by_name=True, extra="forbid", defer_build=True
+        alias_generator=to_camel,
+        populate_by_name=True,
+        extra="forbid",
+        defer_build=True,
+        use_attribute_docstrings=True,
     )
 
 
@@ -40,9 +45,11 @@ ENTITY_TYPES = ("company", "person", "article", "research_paper", "custom")
 class EntityArg(BaseModel):
     """{type: company | person | article | research_paper | custom, description?}, checked at tasks.create."""
 
-    model_config = ConfigDict(extra="allow", defer_build=True)
+    model_config = ConfigDict(extra="allow", defer_build=True, use_attribute_docstrings=True)
     type: str = Field(min_length=1)
+    """what kind of thing to find: company, person, article, research_paper or custom"""
     description: str | None = None
+    """what a 'custom' entity is (required for custom; ignored otherwise)"""
 
     @model_validator(mode="after")
     def _known(self) -> EntityArg:
@@ -56,18 +63,23 @@ class EntityArg(BaseModel):
 
 class CriterionArg(TaskArgs):
     description: str = Field(min_length=1, max_length=1000)
+    """a condition every item must meet, in plain words (Exa judges each item against it)"""
 
 
 class OptionArg(TaskArgs):
     label: str = Field(min_length=1)
+    """one answer the enrichment may give"""
 
 
 class EnrichmentArg(TaskArgs):
     """An enrichment as the seeds write it; `boolean` becomes Exa's options yes/no."""
 
     description: str = Field(min_length=1, max_length=5000)
+    """what to find out about each item, in plain words"""
     format: Literal["text", "url", "number", "options", "boolean", "date", "email", "phone"] | None = None
+    """the answer's type (default text); boolean is sent to Exa as options yes/no"""
     options: list[OptionArg] | None = None
+    """the answers to choose from, 1 to 150 ({label}); required when format is options"""
 
     @model_validator(mode="after")
     def _options(self) -> EnrichmentArg:

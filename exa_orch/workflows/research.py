@@ -38,7 +38,8 @@ class DeepResearchArgs(kit.TaskArgs):
     model: ResearchModel = "exa-research"
     """exa-research (agent effort medium) or exa-research-pro (effort high)"""
     timeout: int = Field(default=300_000, gt=0, le=86_400_000)
-    """milliseconds to wait for the run; after that the task returns the status so far (timedOut)"""
+    """milliseconds (not seconds) to wait for the run; after that the task returns the status so far
+    (timedOut)"""
 
 
 async def start_clock(ctx: TaskContext) -> float:

@@ -1,8 +1,9 @@
 """research.verifiedCollection (seed 002, pattern 5): a webset's items, each researched in depth.
 
 Flow: create the webset (query, entity, criteria, enrichments) -> wait until idle -> collect the
-items -> for the first `researchLimit` items, a research run (Exa Agent API) from `researchPrompt`
-with {{name}}, {{url}}, {{description}} filled from the item, at most 3 runs in flight -> merge.
+items -> for the first `researchLimit` entities (one item each; a second page of the same entity
+gets `sameEntityAs` and `mergeReasons` instead of a run), a research run (Exa Agent API) from
+`researchPrompt` with {{name}}, {{url}}, {{description}} filled from the item, at most 3 runs in flight -> merge.
 
 Every Exa call is a step: the webset's create (externalId), its wait and collection, and each item's
 research create and poll under their own keys, so a resumed task redoes none of them. (Research
@@ -26,7 +27,7 @@ from exa_orch.errors import OrchError
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import kit
+from exa_orch.workflows import entities, kit
 from exa_orch.workflows.archive import verified_run
 from exa_orch.workflows.research import (
     TERMINAL,
@@ -47,19 +48,26 @@ FIELDS = ("name", "url", "description")
 
 class VerifiedCollectionArgs(kit.TaskArgs):
     query: str = Field(min_length=1, max_length=5000)
+    """what the webset searches for, in natural language"""
     entity: kit.EntityArg
+    """what kind of thing the webset collects"""
     criteria: list[kit.CriterionArg] | None = Field(default=None, min_length=1, max_length=5)
+    """conditions every item must meet (1 to 5)"""
     count: int = Field(default=25, ge=1, le=1000)
     """items the webset search looks for"""
     enrichments: list[kit.EnrichmentArg] | None = Field(default=None, max_length=10)
+    """what to find out about each item (up to 10)"""
     research_prompt: str = Field(min_length=1, max_length=20000)
     """per-item research instructions; {{name}}, {{url}}, {{description}} are filled from the item"""
     research_schema: dict[str, Any] | None = None
+    """JSON Schema of each item's structured research result; without it, the answer's text"""
     research_model: ResearchModel = "exa-research"
+    """exa-research (agent effort medium) or exa-research-pro (effort high)"""
     research_limit: int = Field(default=10, ge=0, le=100)
     """items researched at most (the first ones the webset found)"""
     timeout: int = Field(default=1_800_000, gt=0, le=86_400_000)
-    """milliseconds for the whole task (webset wait and research); then it returns what it has"""
+    """milliseconds (not seconds) for the whole task (webset wait and research); then it returns what
+    it has"""
 
     @field_validator("research_prompt")
     @classmethod
@@ -157,8 +165,16 @@ async def _collect_and_research(
     items = await kit.collect_items(ctx, "webset.items", webset_id, max_items=max(args.count, 1000))
     await ctx.progress("webset", 3, 3, f"webset {webset_id}: {len(items)} items")
     merged: list[Json] = [{"item": item} for item in items]
+    # One research run per entity, not per item: a second page of the same company (entity
+    # resolution) points at the item researched for it.
+    resolution = entities.resolve(items)
+    for members, reasons in zip(resolution.groups, resolution.reasons, strict=True):
+        for i in members[1:]:
+            merged[i]["sameEntityAs"] = items[members[0]].get("id")
+            merged[i]["mergeReasons"] = reasons
+    leaders = sorted(members[0] for members in resolution.groups)
     # Nothing is researched once the time is up (a webset wait that timed out used it all).
-    targets = [] if waited.get("timedOut") else list(range(min(args.research_limit, len(items))))
+    targets = [] if waited.get("timedOut") else leaders[: args.research_limit]
     structured = args.research_schema is not None
     researched = 0
 
@@ -167,6 +183,7 @@ async def _collect_and_research(
             "websetId": webset_id,
             "items": merged,
             "totalItems": len(items),
+            "uniqueEntities": len(resolution.groups),
             "researchedCount": researched,
             "duration": round((time.time() - started) * 1000),
             "timedOut": bool(waited.get("timedOut"))

@@ -23,7 +23,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
-from exa_orch.errors import OrchError
+from exa_orch.errors import OrchError, WebsetNotRunning
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
@@ -43,23 +43,31 @@ class WinnowArgs(kit.TaskArgs):
     """qd.winnow's task args (the seed's, camelCase)."""
 
     query: str = Field(min_length=1, max_length=5000)
+    """what each round's webset searches for, in natural language"""
     entity: kit.EntityArg
+    """what kind of thing the websets collect"""
     criteria: list[kit.CriterionArg] = Field(
         min_length=1, max_length=5, description="the behavioural coordinates (1 to 5)"
     )
     enrichments: list[kit.EnrichmentArg] = Field(
         max_length=10,
-        description="the fitness signals: number (min-max normalized per round), boolean (yes = 1), "
+        description="the fitness signals: number (min-max normalized over all rounds), boolean (yes = 1), "
         "options (the first listed option = 1), text/url/other (a result present = 1)",
     )
     count: int = Field(default=50, ge=1, le=1000, description="items per round")
     max_rounds: int = Field(default=1, ge=1, le=10)
+    """rounds at most (each a new webset); the task stops earlier once the archive converges"""
     convergence_threshold: float = Field(
         default=0.1, ge=0, le=1, description="stop once the elite archive changes less than this share"
     )
     selection_strategy: Strategy = "diverse"
+    """which elites the result keeps: diverse (one per niche), fittest, or balanced"""
     timeout: float = Field(
-        default=1_800_000, gt=0, le=86_400_000, description="ms for the whole task (default 30 min)"
+        default=1_800_000,
+        gt=0,
+        le=86_400_000,
+        description="milliseconds (not seconds) for the whole task, every round (default 30 min); then it "
+        "scores the items found so far",
     )
 
     @model_validator(mode="after")
@@ -421,6 +429,8 @@ async def _watch(
         found, analyzed = search_counts(webset)
         stringency = round(found / analyzed, 6) if analyzed else 0.0
         idle = webset.get("status") == "idle"
+        if str(webset.get("status", "running")) not in ("idle", "running", "pending"):
+            raise WebsetNotRunning(wid, str(webset.get("status")))  # paused: never idle by itself
         await ctx.progress(
             "searching",
             found,

@@ -60,7 +60,7 @@ async def test_a_rejected_key_says_how_to_set_it(sim: SimHandle) -> None:
         with pytest.raises(AuthenticationError) as info:
             await gw.exa.search("anything")
     err = info.value
-    assert err.code.rpc_code == -32002 and err.status == 401 and err.tag == "UNAUTHORIZED"
+    assert err.code.rpc_code == -32002 and err.status == 401 and err.tag == "INVALID_API_KEY"
     assert "EXA_API_KEY" in err.message
     assert err.hint and "EXA_API_KEY" in err.hint and "exa-orch sim" in err.hint
     assert "invalid-key" not in f"{err} {err!r} {err.to_dict()}"

@@ -194,7 +194,7 @@ def test_status_mapping_follows_seed_section_10() -> None:
     assert bad.hint and "query is required" in bad.hint and "list_operations" in bad.hint
     assert isinstance(_err(422, body), InvalidParams)
 
-    auth = _err(401, {"error": "Invalid API key", "tag": "UNAUTHORIZED"})
+    auth = _err(401, {"error": "Invalid API key", "tag": "INVALID_API_KEY"})
     assert isinstance(auth, AuthenticationError) and auth.code.rpc_code == -32002
     assert "EXA_API_KEY" in auth.message and auth.hint and "exa-orch sim" in auth.hint
 

@@ -22,6 +22,7 @@ import re
 import socket
 import sys
 import tempfile
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -85,6 +86,11 @@ FIXTURES: dict[str, tuple[type[BaseModel], Any, str | None, bool]] = {
 
 class FixtureServer(ExaOrchServer):
     """An ExaOrchServer whose tools are the conformance fixtures, one operation each."""
+
+    @cached_property
+    def served_tools(self) -> frozenset[str]:
+        """The fixtures, not the profile's tools: what `check_served` lets through."""
+        return frozenset(FIXTURES)
 
     def tools(self) -> list[types.Tool]:
         out = []

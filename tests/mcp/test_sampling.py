@@ -48,7 +48,12 @@ async def test_sampling_with_tools_suggests_enrichments_through_a_required_tool_
                     input={
                         "enrichments": [
                             {"description": "Founding year", "format": "number"},
-                            {"description": "Stage", "format": "options", "options": ["seed", "series A"]},
+                            # a model may answer labels as strings or as Exa's {"label": ...} objects
+                            {
+                                "description": "Stage",
+                                "format": "options",
+                                "options": ["seed", {"label": "series A"}],
+                            },
                             {"description": "CEO name", "format": "not-a-format"},
                             {"description": "Extra one beyond count", "format": "text"},
                         ]

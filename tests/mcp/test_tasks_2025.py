@@ -174,9 +174,11 @@ async def test_cancel_while_awaiting_exa_ends_cancelled_and_cancels_the_exa_work
             assert max(e["t"] for e in webset_gets()) < cancels[0]["t"]
             with pytest.raises(MCPError) as again:
                 await client.cancel(task_id)
-            assert again.value.error.code == -32602
-            with pytest.raises(MCPError):
+            assert again.value.error.code == -32602  # the Tasks spec's code for a terminal task
+            assert again.value.error.message == f"Cannot cancel task {task_id}: it is already cancelled"
+            with pytest.raises(MCPError) as no_result:
                 await client.result(task_id)
+            assert no_result.value.error.code == -32004  # OPERATION_CANCELLED (seed 000 10.1)
 
 
 async def test_bad_requests_are_json_rpc_errors_and_create_no_task(sim: SimHandle, tmp_path: Path) -> None:

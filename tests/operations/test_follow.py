@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from exa_orch.gateway.marks import CREATE_MARK as MARK_KEY
-from exa_orch.operations.follow import FollowArgs, follow_workflow
+from exa_orch.operations.follow import FollowArgs, follow_workflow, progress_of
 from exa_orch.runtime import TaskContext
 from exa_orch.sim.testing import SimHandle
 from tests.mcp.tasks_support import app_for
@@ -43,3 +43,16 @@ async def test_a_resumed_follow_finds_the_search_its_earlier_run_made(
     assert ours[0]["metadata"][MARK_KEY] == ctx.external_id("start")
     if earlier is not None:
         assert done["id"] == earlier["id"]
+
+
+def test_a_followed_search_reports_its_counts_and_names_itself_by_id() -> None:
+    """Issue 29: a start_search task's progress read "search search {'websetId': ...} is running"."""
+    search = {"id": "wsearch_1", "status": "running", "count": 10, "progress": {"found": 3, "analyzed": 12}}
+    assert progress_of("search", search, 4) == (
+        3,
+        10,
+        "search wsearch_1 is running: found 3 of 10, 12 analyzed",
+    )
+    run = {"researchId": "agent_run_1", "status": "running"}
+    assert progress_of("research", run, 2) == (2, None, "research agent_run_1 is running")
+    assert "{" not in progress_of("enrichment", {"id": "wenrich_1", "status": "pending"}, 1)[2]

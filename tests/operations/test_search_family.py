@@ -100,6 +100,8 @@ async def test_research_runs_on_the_agent_api(ops: Ops) -> None:
     assert done["status"] == "completed" and done["timedOut"] is False
     assert done["output"]["text"]
     assert ops.progress and ops.progress[-1][2] == f"research {rid} completed"
+    # As exa-py 2.28's agent.runs does against Exa: no Exa-Beta header (data-design/exa-api-notes.md).
+    assert {e["beta"] for e in ops.sim.log() if e["path"].startswith("/agent/")} == {None}
 
 
 async def test_research_poll_times_out_and_says_so(ops: Ops) -> None:

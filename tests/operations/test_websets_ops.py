@@ -6,8 +6,10 @@ from typing import Any
 
 import pytest
 
-from exa_orch.errors import NotFoundError
+from exa_orch.errors import ErrorCode, NotFoundError, WebsetNotRunning
 from exa_orch.operations import projections as pj
+from exa_orch.sim.context import FaultConfig
+from exa_orch.sim.testing import SimHandle
 
 from .conftest import Ops
 
@@ -70,6 +72,28 @@ async def test_wait_until_idle_times_out_and_says_so(ops: Ops) -> None:
     assert out["timedOut"] is True and out["webset"]["status"] in ("running", "pending")
     assert "call again" in out["timedOutNote"]
     assert ops.progress, "each poll reports progress"
+
+
+async def test_wait_until_idle_on_a_paused_webset_ends_at_once_saying_so(ops: Ops, sim: SimHandle) -> None:
+    """Exa's `paused` never becomes idle by itself: the wait ends with WEBSET_NOT_RUNNING naming it,
+    instead of polling until its timeout (issue 29)."""
+    ws = await ops("websets.create", {"search": {"query": QUERY, "count": 50}})
+    sim.set_faults(FaultConfig(webset_status="paused"))
+    with pytest.raises(WebsetNotRunning) as paused:
+        await ops("websets.waitUntilIdle", {"id": ws["id"], "timeout": 600, "pollInterval": 0.05})
+    assert paused.value.code is ErrorCode.WEBSET_NOT_RUNNING and paused.value.status == "paused"
+    assert ws["id"] in paused.value.message and "will not become idle by itself" in paused.value.message
+    assert (await ops("websets.get", {"id": ws["id"]}))["status"] == "paused"
+
+
+async def test_a_pending_webset_is_waited_for_until_it_runs_and_goes_idle(ops: Ops, sim: SimHandle) -> None:
+    ws = await ops("websets.create", {"search": {"query": QUERY, "count": 3}})
+    sim.set_faults(FaultConfig(webset_status="pending"))
+    held = await ops("websets.waitUntilIdle", {"id": ws["id"], "timeout": 0.3, "pollInterval": 0.05})
+    assert held["timedOut"] is True and held["webset"]["status"] == "pending"  # queued: waited for
+    sim.set_faults(FaultConfig())
+    done = await ops("websets.waitUntilIdle", {"id": ws["id"], "timeout": 60, "pollInterval": 0.05})
+    assert done["timedOut"] is False and done["webset"]["status"] == "idle"
 
 
 async def test_searches(ops: Ops) -> None:

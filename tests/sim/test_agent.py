@@ -135,3 +135,28 @@ async def test_bad_creates_get_400(sim: SimHandle, body: dict) -> None:
     async with httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "k"}) as http:
         response = await http.post("/agent/runs", json=body)
     assert response.status_code == 400 and response.json()["tag"] == "INVALID_REQUEST_BODY"
+
+
+async def test_every_finished_run_has_a_stop_reason_even_without_an_output_schema(
+    exa: AsyncExa, sim: SimHandle
+) -> None:
+    run = await exa.agent.runs.create(query="AI chip startups", effort="low")
+    assert run.stop_reason is None  # queued: null until it finishes
+    sim.ctx.clock.advance(600)
+    done = await exa.agent.runs.get(run.id)
+    assert done.status == "completed" and done.stop_reason == "budget_reached"
+
+
+async def test_with_or_without_the_exa_beta_header_a_run_is_served_and_the_header_logged(
+    exa: AsyncExa, sim: SimHandle
+) -> None:
+    """exa-py 2.28's `agent.runs` sends no Exa-Beta header (what exa-orch does); its deprecated
+    `beta.agent.runs` sends the one Exa's docs ask for: the simulator serves both, as Exa does."""
+    plain = await exa.agent.runs.create(query="AI chip startups", effort="low")
+    beta = await exa.beta.agent.runs.create(
+        betas=["agent-2026-05-07"], query="AI chip startups", effort="low"
+    )
+    assert (await exa.beta.agent.runs.get(beta.id, betas=["agent-2026-05-07"])).id == beta.id
+    creates = [e for e in sim.log() if e["method"] == "POST" and e["path"] == "/agent/runs"]
+    assert [e["beta"] for e in creates] == [None, "agent-2026-05-07"]
+    assert {plain.status, beta.status} == {"queued"}

@@ -43,7 +43,7 @@ async def test_auth_needs_a_key_and_refuses_the_invalid_one(
         response = await client.post("/search", json={"query": "ai startups"}, headers=headers)
     assert response.status_code == status
     if status == 401:
-        assert response.json()["tag"] == "UNAUTHORIZED"
+        assert response.json()["tag"] == "INVALID_API_KEY"  # Exa's tag (tests/fixtures/real/)
         assert "invalid-key" not in response.text
 
 
@@ -117,6 +117,7 @@ async def test_faults_endpoint_reads_and_updates_the_config(sim: SimHandle) -> N
             "latency_ms": 0.0,
             "seed": 0,
             "after_create": 0.0,
+            "webset_status": "",
         }
         bad = await client.post("/_sim/faults", json={"rate": 2})
         assert bad.status_code == 400 and bad.json()["tag"] == "INVALID_FAULTS"

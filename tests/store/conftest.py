@@ -1,13 +1,14 @@
 """Fixtures for the store tests: a real database per test, on each backend, and a clock the test moves.
 
-`store` and `db` run each test that uses them twice: on an SQLite file and on a fresh PostgreSQL
-database (tests/pg.py). `db_path` is an SQLite file, for the tests about SQLite itself.
+`store` runs each test that uses it three times: on an SQLite file, on a fresh PostgreSQL database
+(tests/pg.py), and on the test-only in-memory backend (memory_backend.py). `db` (a target for
+several stores or processes) runs twice: an SQLite file, a PostgreSQL database. `db_path` is an SQLite file, for the tests about SQLite itself.
 """
 
 from __future__ import annotations
 
 import contextlib
-import sqlite3
+import uuid
 from collections.abc import AsyncIterator, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -15,7 +16,13 @@ from typing import Any
 import pytest
 
 from exa_orch.store import Store
+from exa_orch.store.backends import register
+from exa_orch.store.pgbackend import PostgresBackend
+from exa_orch.store.sqlite import SqliteBackend
 from tests.pg import fresh_database
+from tests.store.memory_backend import SCHEME, MemoryBackend
+
+register(MemoryBackend)  # the one registry line a new backend takes
 
 
 class FakeClock:
@@ -54,14 +61,17 @@ def db(backend: str, request: pytest.FixtureRequest, db_path: Path) -> str:
     return fresh_database(request.getfixturevalue("pg_cluster"))
 
 
-@pytest.fixture
-async def store(
-    backend: str, request: pytest.FixtureRequest, db_path: Path, clock: FakeClock
-) -> AsyncIterator[Store]:
-    if backend == "sqlite":
+@pytest.fixture(params=["sqlite", "postgres", "memory"])
+async def store(request: pytest.FixtureRequest, db_path: Path, clock: FakeClock) -> AsyncIterator[Store]:
+    """An open store on each backend: an SQLite file, a fresh PostgreSQL database, and the
+    test-only in-memory backend (memory_backend.py), which shows a new backend is one module and
+    one registry line."""
+    if request.param == "sqlite":
         target = str(db_path)
-    else:
+    elif request.param == "postgres":
         target = fresh_database(request.getfixturevalue("pg_cluster"), request.getfixturevalue("pg_template"))
+    else:
+        target = f"{SCHEME}{uuid.uuid4().hex}"
     async with Store(target, clock=clock) as opened:
         yield opened
 
@@ -88,7 +98,9 @@ class PgSync:
 def connect(store: Store) -> Iterator[Any]:
     """A plain synchronous connection to the store's database (either backend), to check what it holds.
     Takes SQLite-style `?` placeholders; rows are tuples."""
-    conn: Any = sqlite3.connect(store.path) if store.url is None else PgSync(store.url)
+    backend = store.backend
+    assert isinstance(backend, PostgresBackend | SqliteBackend)
+    conn: Any = PgSync(backend.url) if isinstance(backend, PostgresBackend) else backend.connect(5.0)
     try:
         yield conn
     finally:

@@ -19,6 +19,7 @@ import pytest
 
 from exa_orch.errors import LeaseHeld
 from exa_orch.store import Store
+from exa_orch.store.pgbackend import PostgresBackend
 from exa_orch.store.pgcluster import Cluster
 from tests.pg import fresh_database, listeners_cut_off
 from tests.support import WAIT
@@ -265,15 +266,16 @@ async def test_both_backends_have_the_same_tables_views_and_columns(url: str, tm
 
 async def test_the_clock_is_the_database_servers_whatever_this_machine_says(url: str) -> None:
     async with Store(url) as store:
-        assert store._db_clock is not None
-        store._db_clock.offset = -3_600.0  # as if this machine's clock ran an hour behind the server's
+        assert isinstance(store.backend, PostgresBackend)
+        db_clock = store.backend.db_clock
+        db_clock.offset = -3_600.0  # as if this machine's clock ran an hour behind the server's
         task = await store.create_task("t", {})  # BEGIN reads the server's clock again
         rows = await store._read(
             "SELECT extract(epoch FROM now())::float8 - extract(epoch FROM created_at::timestamptz)::float8 "
             "FROM tasks WHERE id = ?",
             (task.id,),
         )
-    assert abs(rows[0][0]) < 5 and abs(store._db_clock.offset) < 5
+    assert abs(rows[0][0]) < 5 and abs(db_clock.offset) < 5
 
 
 async def test_a_lost_listener_and_reader_come_back(url: str) -> None:

@@ -21,6 +21,8 @@ import uvicorn
 from exa_orch.config import Secret, Settings
 from exa_orch.net import bind_listener
 from exa_orch.store import Store
+from exa_orch.store.pgbackend import PostgresBackend
+from exa_orch.store.sqlite import SqliteBackend
 from exa_orch.view.data import ViewDB
 from exa_orch.view.web import build_app
 from tests.pg import fresh_database
@@ -43,19 +45,24 @@ async def store(backend: str, request: pytest.FixtureRequest, tmp_path: Path) ->
 
 def target(store: Store) -> Path | str:
     """Where `store`'s database is, as ViewDB and `--db` take it: the file, or the URL."""
-    return store.url or store.path
+    found = store.backend
+    assert isinstance(found, PostgresBackend | SqliteBackend)
+    return found.url if isinstance(found, PostgresBackend) else found.path
 
 
 @pytest.fixture
 def serve_view() -> ServeView:
     """`async with serve_view(db_path, token=None) as url`: the view on 127.0.0.1:<free port>,
     for the local user of a default `Settings()` (the one `research_app` makes tasks as), or the
-    principal `token:default` of `token`."""
+    principal `token:default` of `token`; `settings` replaces both."""
 
     @asynccontextmanager
-    async def opener(db_path: Path, token: str | None = None) -> AsyncIterator[str]:
+    async def opener(
+        db_path: Path, token: str | None = None, settings: Settings | None = None
+    ) -> AsyncIterator[str]:
         async with ViewDB(db_path) as db:
-            settings = Settings(http_token=Secret(token) if token else None)
+            if settings is None:
+                settings = Settings(http_token=Secret(token) if token else None)
             app: Any = build_app(db, settings)
             sock = bind_listener("127.0.0.1", 0)
             sock.listen(128)  # connections queue from now on: the URL works before uvicorn accepts

@@ -7,6 +7,7 @@ import contextlib
 import io
 import os
 import pty
+import re
 import select
 import signal
 import sqlite3
@@ -22,11 +23,13 @@ from rich.console import Console
 from exa_orch.runtime import Principal
 from exa_orch.store import Store
 from exa_orch.store.migrations import default_migrations_dir
+from exa_orch.store.pgbackend import PostgresBackend
 from exa_orch.view.data import Viewer
-from exa_orch.view.terminal import show_tasks
+from exa_orch.view.terminal import short_id, show_tasks
 from tests.support import WAIT, until
 from tests.view.conftest import target
 
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # what Live writes to move the cursor and redraw
 LOCAL = Viewer(Principal("user:tester", sees_unowned=True))
 
 
@@ -36,30 +39,101 @@ def recording_console() -> tuple[Console, io.StringIO]:
 
 
 async def test_the_list_shows_status_phase_progress_bar_and_message(store: Store) -> None:
-    working = await store.create_task("qd.winnow", {})
+    working = await store.create_task("qd.winnow", {"query": "AI startups in Europe"})
     await store.transition(working.id, "working")
     await store.set_progress(
-        working.id, {"step": "searching", "completed": 3, "total": 4, "message": "[bold]x"}
+        working.id, {"step": "searching", "completed": 3.0, "total": 4.0, "message": "[bold]x"}
     )
-    done = await store.create_task("operation", {})
+    done = await store.create_task("operation", {"operation": "websets.get", "args": {"id": "ws_1"}})
     await store.complete(done.id, {"ok": True})
+    failed = await store.create_task("research.deep", {"instructions": "What do they build?"})
+    await store.transition(failed.id, "working")
+    await store.set_progress(failed.id, {"step": "research", "completed": 1, "total": 2, "message": "half"})
+    await store.fail(
+        failed.id, {"step": "poll", "message": "agent run timed out", "code": "UPSTREAM_TIMEOUT"}
+    )
     console, out = recording_console()
     assert await show_tasks(target(store), LOCAL, console=console) == 0
     text = out.getvalue()
-    lines = {t.id: next(line for line in text.splitlines() if t.id in line) for t in (working, done)}
+    lines = {
+        t.id: next(line for line in text.splitlines() if short_id(t.id) in line)
+        for t in (working, done, failed)
+    }
     assert "working" in lines[working.id] and "searching" in lines[working.id]
-    assert "75% 3/4" in text and "[bold]x" in text  # markup in a message is shown, not obeyed
+    assert "AI startups in Europe" in lines[working.id] and "qd.winnow" in lines[working.id]
+    assert " 3/4 " in lines[working.id] and "3.0" not in text  # whole numbers, not 3.0/4.0
+    assert "[bold]x" in text  # markup in a message is shown, not obeyed
     assert "━" in lines[working.id]  # the bar
-    assert "completed" in lines[done.id] and "100%" in text
-    assert text.index(working.id) < text.index(done.id)  # unfinished tasks first
+    assert "completed" in lines[done.id] and "100%" in lines[done.id] and "websets.get" in lines[done.id]
+    # A failed task: its error's code where the bar was (no bar stopped half-way) and its message.
+    assert "UPSTREAM_TIMEOUT" in lines[failed.id] and "agent run timed out" in lines[failed.id]
+    assert "━" not in lines[failed.id] and "half" not in lines[failed.id]
+    assert text.index(short_id(working.id)) < text.index(short_id(done.id))  # unfinished tasks first
 
     console, out = recording_console()
     await show_tasks(target(store), LOCAL, console=console, status="completed")
-    assert done.id in out.getvalue() and working.id not in out.getvalue()
+    assert short_id(done.id) in out.getvalue() and short_id(working.id) not in out.getvalue()
+    console, out = recording_console()
+    await show_tasks(target(store), LOCAL, console=console, type="research.deep")
+    assert short_id(failed.id) in out.getvalue() and short_id(done.id) not in out.getvalue()
+    console, out = recording_console()
+    await show_tasks(target(store), LOCAL, console=console, text="EUROPE")  # the title, any case
+    assert short_id(working.id) in out.getvalue() and short_id(failed.id) not in out.getvalue()
+    console, out = recording_console()
+    await show_tasks(target(store), LOCAL, console=console, text="100%")  # LIKE's % taken literally
+    assert "no tasks" in out.getvalue()
+
+
+TITLES = [
+    "Which European AI startups work on developer tools, and what do they build for them?",
+    "Climate technology companies in Berlin with more than fifty employees and a public API",
+]
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_the_list_reads_at_80_and_120_columns_without_a_split_word(store: Store, width: int) -> None:
+    """Each row on one line of at most `width` cells, showing an id prefix, its title (cut after a
+    whole word, with an ellipsis), status and progress; no word of any cell cut in two lines."""
+    tasks = []
+    for title in TITLES:
+        task = await store.create_task("lifecycle.harvest", {"query": title})
+        await store.transition(task.id, "working")
+        await store.set_progress(
+            task.id, {"step": "searching", "completed": 33.0, "total": 150.0, "message": "found 33 of 400"}
+        )
+        tasks.append(task)
+    await store.fail(tasks[1].id, {"step": "search", "message": "too many 429s", "code": "RATE_LIMITED"})
+    out = io.StringIO()
+    console = Console(file=out, width=width, force_terminal=True, color_system=None)
+    await show_tasks(target(store), LOCAL, console=console)
+    text = out.getvalue()
+    lines = text.splitlines()
+    assert all(len(line) <= width for line in lines), text
+    words = {w for title in TITLES for w in title.split()} | {"lifecycle.harvest", "working", "failed"}
+    words |= {"RATE_LIMITED", "33/150", "searching:", "found", "task", "title", "status", "progress"}
+    for task, title in zip(tasks, TITLES, strict=True):
+        [row] = [line for line in lines if short_id(task.id) in line]  # one line per task, never folded
+        assert task.id not in row  # the id is shortened
+        shown = row.split(short_id(task.id), 1)[1].strip().split("  ")[0]
+        assert shown.endswith("…") and title.startswith(shown[:-1])  # cut, not folded
+        assert shown[:-1].split() == title.split()[: len(shown[:-1].split())]  # after a whole word
+        assert len(shown) >= 20
+        for token in row.split():
+            if token.endswith("…") or token in words or token.startswith("━") or set(token) <= set("━─"):
+                continue
+            # Anything else is a number, a time or an id: never a piece of one of the words.
+            assert not any(token != w and (w.startswith(token) or w.endswith(token)) for w in words), (
+                token,
+                row,
+            )
+    assert "working" in text and "33/150" in text and "━" in text
+    assert "failed" in text and "RATE_LIMITED" in text
+    if width == 120:
+        assert "lifecycle.harvest" in text  # a wider terminal shows more columns
 
 
 async def test_watch_redraws_as_progress_moves(store: Store) -> None:
-    task = await store.create_task("lifecycle.harvest", {})
+    task = await store.create_task("lifecycle.harvest", {"query": "European developer tools startups"})
     await store.transition(task.id, "working")
     await store.set_progress(task.id, {"step": "collect", "completed": 1, "total": 8, "message": "first"})
     console, out = recording_console()
@@ -74,6 +148,13 @@ async def test_watch_redraws_as_progress_moves(store: Store) -> None:
         watcher.cancel()
         with pytest.raises(asyncio.CancelledError):
             await watcher
+    # At 80 columns too: each redraw one line a task, the title whole, no line wider than 80.
+    narrow = Console(file=io.StringIO(), width=80, force_terminal=True, color_system=None)
+    await show_tasks(target(store), LOCAL, console=narrow, watch=True, interval=0.01, rounds=2)
+    text = narrow.file.getvalue()  # type: ignore[attr-defined]
+    rows = [line for line in text.splitlines() if short_id(task.id) in line]
+    assert len(rows) >= 2 and all("European developer tools startups" in row and "6/8" in row for row in rows)
+    assert all(len(line) <= 80 for line in ANSI.sub("", text).splitlines())
 
 
 async def test_watch_stops_after_the_rounds_asked(store: Store) -> None:
@@ -101,7 +182,7 @@ def test_the_command_prints_the_table_and_shows_the_owner_column_when_there_is_o
     with sqlite3.connect(db) as conn:
         conn.execute(
             "INSERT INTO tasks (id, type, status, args, created_at, updated_at) VALUES"
-            " ('task_00000000-0000-4000-8000-000000000001', 'qd.winnow', 'pending', '{}',"
+            " ('task_00000001-0000-4000-8000-000000000001', 'qd.winnow', 'pending', '{}',"
             " '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')"
         )
     out = subprocess.run(
@@ -112,7 +193,7 @@ def test_the_command_prints_the_table_and_shows_the_owner_column_when_there_is_o
     with sqlite3.connect(db) as conn:  # migration 0003 added the owner column
         conn.execute(
             "INSERT INTO tasks (id, type, status, args, created_at, updated_at, owner) VALUES"
-            " ('task_00000000-0000-4000-8000-000000000002', 'qd.winnow', 'pending', '{}',"
+            " ('task_00000002-0000-4000-8000-000000000002', 'qd.winnow', 'pending', '{}',"
             " '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z', 'token:alice')"
         )
     mine = subprocess.run(
@@ -188,7 +269,8 @@ async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(sto
     """`exa-orch tasks` and `exa-orch view` on a postgresql:// URL, as processes: the list, the
     owner filter, the web list following a task's progress as the server writes it, and the
     URL's password shown nowhere (the test cluster trusts local connections: it goes unchecked)."""
-    plain = str(store.url)
+    assert isinstance(store.backend, PostgresBackend)
+    plain = store.backend.url
     url = plain.replace("@", ":pw-never-shown@", 1)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
     env["COLUMNS"] = "160"
@@ -204,10 +286,10 @@ async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(sto
         )
 
     listed, every = await asyncio.to_thread(tasks), await asyncio.to_thread(tasks, "--all-owners")
-    assert listed.returncode == 0 and mine.id in listed.stdout, listed.stderr
-    assert "25% 1/4" in listed.stdout and "searching: first" in listed.stdout
-    assert theirs.id not in listed.stdout and "token:alice" not in listed.stdout
-    assert every.returncode == 0 and theirs.id in every.stdout and "token:alice" in every.stdout
+    assert listed.returncode == 0 and short_id(mine.id) in listed.stdout, listed.stderr
+    assert " 1/4 " in listed.stdout and "searching: first" in listed.stdout
+    assert short_id(theirs.id) not in listed.stdout and "token:alice" not in listed.stdout
+    assert every.returncode == 0 and short_id(theirs.id) in every.stdout and "token:alice" in every.stdout
     assert "pw-never-shown" not in listed.stdout + listed.stderr and "***@" in listed.stdout
 
     proc = await asyncio.create_subprocess_exec(

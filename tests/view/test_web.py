@@ -85,20 +85,16 @@ async def test_the_view_connection_cannot_write(store: Store, view: ViewDB) -> N
         "DELETE FROM tasks",
         "CREATE TABLE x (a int)",
     )
-    if store.url is None:
-        conn = view._conn
-        assert conn is not None
-        for sql in writes:
-            with pytest.raises(sqlite3.OperationalError, match="readonly|read-only|query_only"):
-                await conn.execute(sql)
-    else:
+    db = view._db
+    assert db is not None
+    for sql in writes:  # refused by the database itself, on either backend
+        with pytest.raises(StoreError, match="readonly|read-only|query_only"):
+            await db.rows(sql)
+    if store.backend.name == "postgresql":
         import psycopg
 
-        pg = view._pg
+        pg = db._conn  # type: ignore[attr-defined]
         assert pg is not None and pg.autocommit  # each statement its own transaction: read-only too
-        for sql in writes:
-            with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
-                await pg.execute(sql.encode())
         # Even a transaction that asks to write is refused: the session's default is read-only.
         with pytest.raises(psycopg.errors.ReadOnlySqlTransaction):
             async with pg.transaction():
@@ -165,6 +161,13 @@ async def test_a_huge_result_is_cut_and_its_size_shown(store: Store, view: ViewD
     await store.transition(task.id, "working")
     partial = {"items": list(range(5)), "found": 5, "done": True, "gone": None, "blob": "z" * 200_000}
     await store.set_partial(task.id, {**partial, "webset": {"id": "w", "status": "idle"}})
+    async with client(view) as c:
+        running = await c.get(f"/tasks/{task.id}")
+    summary = [line for line in running.text.splitlines() if line.startswith("<dt>items")][0]
+    for shown in ("<dt>items</dt><dd>5 items</dd>", "<dt>found</dt><dd>5</dd>", "<dt>done</dt><dd>yes</dd>",
+                  "<dt>gone</dt><dd>none</dd>", "<dt>webset</dt><dd>{2 keys}</dd>"):  # fmt: skip
+        assert shown in summary, summary
+    assert "z" * 201 not in summary  # a long string is cut in SQL for the summary, not shown whole
     big = {"blob": "y" * 3_000_000}
     await store.complete(task.id, big)
     async with client(view) as c:
@@ -174,11 +177,7 @@ async def test_a_huge_result_is_cut_and_its_size_shown(store: Store, view: ViewD
     with connect(store) as conn:
         [(stored,)] = conn.execute("SELECT length(result) FROM tasks WHERE id = ?", (task.id,)).fetchall()
     assert stored > 3_000_000 and f"{stored} characters" in page.text and "the rest:" in page.text
-    summary = [line for line in page.text.splitlines() if line.startswith("<dt>items")][0]
-    for shown in ("<dt>items</dt><dd>5 items</dd>", "<dt>found</dt><dd>5</dd>", "<dt>done</dt><dd>true</dd>",
-                  "<dt>gone</dt><dd>null</dd>", "<dt>webset</dt><dd>{2 keys}</dd>"):  # fmt: skip
-        assert shown in summary, summary
-    assert "z" * 201 not in page.text  # a long string is cut in SQLite, not shown whole
+    assert "Too large to lay out" in page.text  # not read whole to draw a table
 
 
 async def test_archive_grid_and_run_page_show_fitness_niches_and_elites(store: Store, view: ViewDB) -> None:
@@ -208,7 +207,9 @@ async def test_archive_grid_and_run_page_show_fitness_niches_and_elites(store: S
     assert f'<a class="best" href="/runs/{run_id}">' in grid.text  # the best run, one click away
     assert 'data-x="4" data-y="2"' in other_axes.text
     assert f'href="/runs/{run_id}"' in runs.text
-    assert "<code>1,0</code>" in run.text and "<code>1,1</code>" in run.text
+    # No criteria known (neither in the run nor its task's args): the grid names them by number.
+    assert 'data-niche="1,0"' in run.text and 'data-niche="0,1"' in run.text and "criterion 2" in run.text
+    assert 'class="niche fit-8" data-niche="1,0"' in run.text and "2 of 4 filled" in run.text
     assert EVIL not in run.text and "javascript:" not in run.text  # a non-http URL is not linked
     assert (
         fitness_class(None) == "fit-none"
@@ -264,7 +265,8 @@ async def test_a_view_whose_postgresql_session_was_ended_reconnects(store: Store
         ).fetchall()
     assert ended == 1
     assert [t["id"] for t in await view.tasks(Viewer.all_owners())] == [task.id]
-    assert view._pg is not None and not view._pg.broken
+    pg = view._db._conn  # type: ignore[union-attr]
+    assert pg is not None and not pg.broken
 
 
 async def test_a_polled_tasks_partial_summary_is_computed_again_only_once_it_changed(
@@ -306,3 +308,104 @@ async def test_the_remembered_summaries_are_bounded(
         shown = await view.task(task_id, Viewer.all_owners())
         assert shown is not None and shown["partial_summary"] == [("n", str(n))]
     assert list(view._summaries) == ids[2:]  # the two most recently shown
+
+
+async def test_the_list_shows_titles_errors_and_times_and_filters_by_status_type_and_text(
+    store: Store, view: ViewDB
+) -> None:
+    europe = await store.create_task("lifecycle.harvest", {"query": "AI startups in Europe"})
+    berlin = await store.create_task("lifecycle.harvest", {"query": "Climate tech in Berlin"})
+    deep = await store.create_task("research.deep", {"instructions": "What do 100% of them build?"})
+    await store.transition(deep.id, "working")
+    await store.set_progress(deep.id, {"step": "research", "completed": 33.0, "total": 150.0})
+    await store.fail(deep.id, {"step": "poll", "message": "agent run timed out", "code": "UPSTREAM_TIMEOUT"})
+    async with client(view) as c:
+        page = await c.get("/")
+        api = {t["id"]: t for t in (await c.get("/api/tasks")).json()["tasks"]}
+        harvests = (await c.get("/api/tasks?type=lifecycle.harvest")).json()["tasks"]
+        failed = (await c.get("/api/tasks?status=failed")).json()["tasks"]
+        found = (await c.get("/api/tasks?q=BERLIN")).json()["tasks"]
+        literal = (await c.get("/api/tasks?q=100%25")).json()["tasks"]  # `%` is not a wildcard
+        filtered = await c.get("/?type=research.deep")
+        bad = await c.get("/?status=finished")
+    assert ">AI startups in Europe</a>" in page.text and ">Climate tech in Berlin</a>" in page.text
+    assert (api[europe.id]["title"], api[deep.id]["title"]) == (
+        "AI startups in Europe",
+        "What do 100% of them build?",
+    )
+    # A failed task: its code and message, no bar, whole numbers, and when it ended.
+    assert '<code class="code">UPSTREAM_TIMEOUT</code>' in page.text and "agent run timed out" in page.text
+    row = page.text.split(f'data-task-id="{deep.id}"', 1)[1].split("</tr>", 1)[0]
+    assert "<progress" not in row and api[deep.id]["fraction"] is None
+    assert (api[deep.id]["completed"], api[deep.id]["total"]) == (33, 150)
+    assert api[deep.id]["ended_at"] and api[europe.id]["ended_at"] is None
+    assert api[deep.id]["duration"] is not None
+    # Every status a task can have is offered, and the types present.
+    for status in ("pending", "working", "completed", "failed", "cancelled"):
+        assert f'<option value="{status}"' in page.text
+    assert '<option value="research.deep"' in page.text
+    assert {t["id"] for t in harvests} == {europe.id, berlin.id}
+    assert [t["id"] for t in failed] == [deep.id] and [t["id"] for t in found] == [berlin.id]
+    assert [t["id"] for t in literal] == [deep.id]
+    assert deep.id in filtered.text and europe.id not in filtered.text
+    assert 'data-poll="/api/tasks?type=research.deep"' in filtered.text  # the live list keeps its filter
+    assert bad.status_code == 400 and "status must be one of" in bad.text
+
+
+async def test_a_task_page_shows_arguments_first_a_paged_table_of_items_raw_json_and_its_run(
+    store: Store, view: ViewDB
+) -> None:
+    args = {"query": "AI startups", "criteria": [{"description": "Is based in Europe"}], "count": 30}
+    task = await store.create_task("lifecycle.harvest", args)
+    items = [
+        {
+            "id": f"it{i}",
+            "properties": {"url": f"https://c{i}.example", "company": {"name": f"Company {i:02d}"}},
+        }
+        for i in range(30)
+    ]
+    await store.complete(task.id, {"items": items, "itemCount": 30, "timedOut": False})
+    run_id = await store.record_run(
+        RunRecord(
+            task_id=task.id, task_type="lifecycle.harvest", status="completed", metrics={"item_count": 30}
+        )
+    )
+    async with client(view) as c:
+        first = (await c.get(f"/tasks/{task.id}")).text
+        second = (await c.get(f"/tasks/{task.id}?page=2")).text
+    assert first.index('id="arguments"') < first.index('id="items"') < first.index('id="result"')
+    assert "<li>Is based in Europe</li>" in first
+    assert '<a href="https://c0.example" rel="noopener noreferrer nofollow">Company 00</a>' in first
+    table = first.split('id="items"', 1)[1].split("</table>", 1)[0]
+    assert "Company 24" in table and "Company 25" not in table  # 25 items a page
+    assert "Company 25" in second.split('id="items"', 1)[1] and "page 2 of 2" in second
+    assert "<dt>item count</dt><dd>30</dd>" in first and "<dt>timed out</dt><dd>no</dd>" in first
+    assert '<details class="raw"><summary>Raw JSON' in first  # the stored JSON, one click away
+    assert f'<a href="/runs/{run_id}" class="run-link">run {run_id}</a>' in first
+
+
+async def test_a_run_page_draws_its_criteria_as_the_niche_grid_axes_and_its_rounds(
+    store: Store, view: ViewDB
+) -> None:
+    criteria = ["Is based in Europe", "Has a strong engineering culture", "Was founded after 2015"]
+    task = await store.create_task(
+        "qd.winnow", {"query": "AI", "criteria": [{"description": c} for c in criteria]}
+    )
+    stats = [{"itemCount": 6, "elites": 2, "nicheDistribution": {"1,1,0": 4, "0,0,1": 2}, "eliteChange": 1.0}]
+    run_id = await store.record_run(
+        RunRecord(
+            task_id=task.id,
+            task_type="qd.winnow",
+            status="completed",
+            metrics={"fitness": 0.5, "converged": True, "roundStats": stats, "totalDuration": 4200},
+            elites=[Elite(niche="1,1,0", fitness=0.5, criteria_vector=[True, True, False], item={"id": "a"})],
+        )
+    )
+    async with client(view) as c:
+        page = (await c.get(f"/runs/{run_id}")).text
+    grid = page.split('id="niche-grid"', 1)[1].split("</table>", 1)[0]
+    assert all(c in grid for c in criteria)  # from the task's args: this run's metrics lack them
+    assert 'data-niche="1,1,0"' in grid and "4 items" in grid and "1 of 8 filled" in page
+    assert 'id="rounds"' in page and "round 1" in page and "100%" in page
+    assert '<dd data-metric="converged" >yes</dd>' in page and "converged 1" not in page
+    assert "<dt>total duration</dt><dd>4.2 s</dd>" in page

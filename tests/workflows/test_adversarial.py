@@ -219,6 +219,23 @@ def test_confidence_and_lists_are_normalized() -> None:
     }
     got = adversarial.synthesis_from_run(run)
     assert got["confidence"] == 0.72 and got["keySupporting"] == ["one"] and got["blindSpots"] == []
+    assert got["verdict"] == "refuted" and "verdictUnrecognized" not in got
+    odd = adversarial.synthesis_from_run(
+        {"output": {"structured": {"verdict": "Mostly True", "confidence": 150}}}
+    )
+    assert odd["verdict"] == "inconclusive" and odd["verdictUnrecognized"] == "Mostly True"
+    assert odd["confidence"] is None  # 150 is on no scale
+    scale = adversarial.confidence_0_1
+    assert [scale(v) for v in (0, 0.35, 1, 1.0, 35, 100, "72%", " 0.4 ", "0.5%")] == [
+        0.0, 0.35, 1.0, 1.0, 0.35, 1.0, 0.72, 0.4, 0.005,
+    ]  # fmt: skip
+    assert [scale(v) for v in (-0.1, 100.5, float("nan"), True, None, "high", [0.5])] == [None] * 7
+    prompt = adversarial.synthesis_prompt("t", [], [])
+    assert adversarial.CONFIDENCE_SCALE in prompt
+    assert (
+        adversarial.CONFIDENCE_SCALE
+        in adversarial.SYNTHESIS_SCHEMA["properties"]["confidence"]["description"]
+    )
     assert adversarial.synthesis_from_run({"researchId": "r2", "output": {"text": "prose"}})["error"]
     items = [
         {"id": f"i{n}", "properties": {"url": f"https://x{n}.com", "description": "d" * 500}}

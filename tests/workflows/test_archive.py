@@ -58,11 +58,17 @@ async def test_a_winnow_task_files_one_run_with_its_metrics_and_elites(
         quality["stringency"],
         1,
     )
-    assert json.loads(run["metrics"]) == {
+    metrics = json.loads(run["metrics"])
+    stats = metrics.pop("roundStats")
+    assert metrics == {
         "eliteChange": [1.0, 0.0],
         "timedOut": False,
         "totalDuration": result["totalDuration"],
+        "criteria": [c["description"] for c in ARGS["criteria"]],  # the run page's grid axes
     }
+    assert [(s["itemCount"], s["elites"], s["nicheDistribution"]) for s in stats] == [
+        (r["itemCount"], len(r["elites"]), r["nicheDistribution"]) for r in result["rounds"]
+    ]
     filed = rows(db, "SELECT * FROM qd_elites WHERE run_id = ? ORDER BY id", run["id"])
     assert [(e["niche"], e["fitness"], json.loads(e["criteria_vector"]), e["item_id"]) for e in filed] == [
         (e["niche"], e["fitnessScore"], e["criteriaVector"], e["item"]["id"]) for e in result["finalElites"]
@@ -165,7 +171,13 @@ def _expected(type: str, r: dict[str, Any]) -> dict[str, Any]:
         return {
             "item_count": r["itemCount"],
             "stringency": round(found / analyzed, 6),
-            "metrics": {"found": found, "analyzed": analyzed, "enrichmentCount": 0, "timedOut": False},
+            "metrics": {
+                "found": found,
+                "analyzed": analyzed,
+                "enrichmentCount": 0,
+                "uniqueEntities": r["uniqueEntities"],
+                "timedOut": False,
+            },
         }
     if type == "convergent.search":
         conf = [e["confidence"] for e in r["intersection"]]
@@ -205,7 +217,12 @@ def _expected(type: str, r: dict[str, Any]) -> dict[str, Any]:
     return {
         "item_count": r["totalItems"],
         "coverage": round(r["researchedCount"] / len(researched), 6),
-        "metrics": {"researchedCount": r["researchedCount"], "researchAttempted": 2, "timedOut": False},
+        "metrics": {
+            "researchedCount": r["researchedCount"],
+            "researchAttempted": 2,
+            "uniqueEntities": r["uniqueEntities"],
+            "timedOut": False,
+        },
     }
 
 

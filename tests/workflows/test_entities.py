@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
+from exa_orch.app import open_app
+from exa_orch.config import Settings
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import running_sim
 from exa_orch.workflows import entities
+from tests.conftest import TEST_SPEED
+from tests.workflows.conftest import run_task
 
 Json = dict[str, Any]
 
@@ -171,3 +179,60 @@ def test_legal_forms_urls_and_folding() -> None:
     assert entities.canonical_url("de.linkedin.com/in/jsmith/") == "linkedin.com/in/jsmith"
     assert entities.site("https://shop.amazon.co.uk/x").domain == "amazon.co.uk"  # type: ignore[union-attr]
     assert entities.site("https://foo.github.io").domain == "foo.github.io"  # type: ignore[union-attr]
+
+
+# --- the workflows on a world file: harvest and verifiedCollection see entities -------------------
+
+WORLD: Json = {
+    "name": "two-pages",
+    "entities": [
+        {
+            "id": "klarna", "kind": "company", "name": "Klarna",
+            "attributes": {"industry": "Financial Services", "location": "Stockholm, Sweden"},
+            "pages": [
+                {"name": "Klarna", "url": "https://www.klarna.com/se/", "queries": ["payments companies"]},
+                {"name": "Klarna Bank AB (publ)", "url": "https://klarna.com/us/about-us/", "queries": ["payments companies"]},
+            ],
+        },
+        {
+            "id": "klara", "kind": "company", "name": "Klara",
+            "attributes": {"industry": "Software", "location": "Zurich, Switzerland"},
+            "pages": [{"name": "Klara", "url": "https://www.klara.ch", "queries": ["payments companies"]}],
+        },
+    ],
+}  # fmt: skip
+
+
+async def test_harvest_and_verified_collection_resolve_entities_on_a_world_file(tmp_path: Path) -> None:
+    world = tmp_path / "world.json"
+    world.write_text(json.dumps(WORLD), encoding="utf-8")
+    async with running_sim(SimConfig(speed=TEST_SPEED, world_file=str(world))) as sim:
+        settings = Settings(
+            exa_url=sim.url, db_path=tmp_path / "w.db", rps=1000.0, concurrency=8, simulator=True
+        )
+        async with open_app(settings, tmp_path / "w.db") as app:
+            base = {"query": "payments companies", "entity": {"type": "company"}, "count": 10}
+            harvest = await run_task(app, "lifecycle.harvest", base)
+            verified = await run_task(
+                app, "research.verifiedCollection", {**base, "researchPrompt": "Who founded {{name}}?"}
+            )
+    assert harvest.status == "completed", harvest.error
+    result = harvest.result
+    assert result["itemCount"] == 3 and result["uniqueEntities"] == 2
+    [dup] = result["duplicates"]
+    names = {i["id"]: i["properties"]["company"]["name"] for i in result["items"]}
+    assert sorted(names[i] for i in dup["itemIds"]) == ["Klarna", "Klarna Bank AB (publ)"]
+    assert "same registered domain klarna.com" in dup["mergeReasons"][0]["reason"]
+    assert verified.status == "completed", verified.error
+    merged = verified.result["items"]
+    assert verified.result["uniqueEntities"] == 2
+    assert sum("research" in m for m in merged) == 2  # one run per entity, not per item
+    [second] = [m for m in merged if "sameEntityAs" in m]
+    assert second["sameEntityAs"] == next(
+        m["item"]["id"] for m in merged if "research" in m and names_of(m) == "Klarna"
+    )
+    assert "research" not in second
+
+
+def names_of(entry: Json) -> str:
+    return str(entry["item"]["properties"]["company"]["name"])

@@ -9,6 +9,7 @@ import pytest
 
 from exa_orch.app import App
 from exa_orch.errors import InvalidParams
+from exa_orch.sim.context import FaultConfig
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import TaskRecord
 from exa_orch.workflows import kit
@@ -310,6 +311,21 @@ async def test_a_timeout_scores_the_items_found_so_far(research_app: OpenApp, si
     assert first["websetId"] in result["timedOutNote"] and webset["status"] == "running"
     assert first["itemCount"] < 6 and first["itemCount"] <= len(items)
     assert sum(first["nicheDistribution"].values()) == first["itemCount"]
+
+
+async def test_a_paused_webset_ends_the_round_with_a_typed_error_naming_it(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    sim.ctx.clock.set_speed(10)
+    async with research_app(MODULE) as app:
+        created = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
+        mid = await _searching(app, created["taskId"])
+        sim.set_faults(FaultConfig(webset_status="paused"))  # Exa paused it: no idle by itself
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
+    assert done.status == "failed" and done.error
+    assert done.error["code"] == "WEBSET_NOT_RUNNING" and "paused" in done.error["message"]
+    assert mid.partial["websetId"] in done.error["message"]
 
 
 async def test_an_exa_error_fails_the_task_naming_the_webset(research_app: OpenApp, sim: SimHandle) -> None:

@@ -18,6 +18,7 @@ from exa_orch.sim.websets import (
     imports,
     items,
     monitors,
+    query,
     searches,
     webhooks,
     websets,
@@ -47,5 +48,8 @@ def build_routes(ctx: SimContext) -> list[BaseRoute]:
         *imports.routes(),
         *events.routes(),
     ]
-    # Any request may send events (time advances on every one): each may carry deliveries.
-    return [Route(r.path, delivery.endpoint(r.endpoint), methods=r.methods) for r in routes]
+    # Any request may send events (time advances on every one): each may carry deliveries. A query
+    # parameter the endpoint does not take is a 400, as at Exa (query.py).
+    return [
+        Route(r.path, delivery.endpoint(query.strict(r.path, r.endpoint)), methods=r.methods) for r in routes
+    ]

@@ -16,6 +16,7 @@ Contract:
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from exa_orch.sim.websets import delivery, judge, views
@@ -30,8 +31,10 @@ from exa_orch.sim.websets.store import (
     WebsetsStore,
 )
 from exa_orch.sim.websets.timing import (
+    SETTLE_DELAY,
     START_DELAY,
     busy_until,
+    held,
     ready_at,
     result_status,
     spi,
@@ -40,6 +43,7 @@ from exa_orch.sim.websets.timing import (
 from exa_orch.sim.world import Entity
 
 MAX_ANALYZED_FACTOR = 4  # a search looks at no more than count * this (+20) candidates
+SCREENED_MIN, SCREENED_MAX = 2, 4  # pages dropped unseen per analyzed candidate (see `screened`)
 
 
 # ---- planning ------------------------------------------------------------------------------------
@@ -78,9 +82,18 @@ def plan_search(store: WebsetsStore, ws: WebsetRec, search: SearchRec) -> None:
         t += step
         evaluations = [judge.evaluate(world, entity, c) for c in search.criteria]
         accepted = all(ev["satisfied"] != "no" for ev in evaluations)
-        search.plan.append(Candidate(t, entity, accepted, evaluations))
+        search.plan.append(Candidate(t, entity, accepted, evaluations, screened(entity)))
         found += accepted
     search.done_at = t
+    search.settle = SETTLE_DELAY * step
+
+
+def screened(entity: Entity) -> int:
+    """How many pages a search drops before it analyzes `entity` (2 to 4, from a digest of the
+    entity's id, so two searches that meet the same entities analyze as many): Exa analyzes about four
+    candidates for each it keeps (a real count-5 search: 25 found, 99 analyzed)."""
+    digest = hashlib.sha256(f"screened\x1f{entity.id}".encode()).digest()
+    return SCREENED_MIN + digest[0] % (SCREENED_MAX - SCREENED_MIN + 1)
 
 
 # ---- creating things -----------------------------------------------------------------------------
@@ -143,7 +156,8 @@ def advance(store: WebsetsStore) -> float:
                 trigger_run(store, monitor, at)
     for ws in store.websets.values():
         # An idle webset has nothing due: whatever could make it run again marks it busy first.
-        if ws.busy and not ws.deleted:
+        # A webset held paused or pending (fault mode) makes no progress until the mode ends.
+        if ws.busy and not ws.deleted and not held(store):
             _advance_webset(store, ws, now, due)
     for imp in store.imports.values():
         if (

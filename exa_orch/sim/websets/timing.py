@@ -21,6 +21,9 @@ from exa_orch.sim.websets.store import (
 START_DELAY = 0.5  # share of seconds_per_item a search stays "created" before it runs
 ENRICH_DELAY = 0.25  # share of seconds_per_item an enrichment takes per item
 IMPORT_DELAY = 0.1  # share of seconds_per_item an import takes per row
+# share of seconds_per_item a webset stays running after its search completes (a real count-5 webset
+# went idle about 6 s after its search completed, which took 13 s)
+SETTLE_DELAY = 3.0
 
 
 def spi(store: WebsetsStore) -> float:
@@ -71,8 +74,9 @@ def busy_until(store: WebsetsStore, ws: WebsetRec) -> float:
 
     for sid in ws.search_ids:
         search = store.searches[sid]
-        until = max(until, search_end(search))
         end = search_end(search)
+        settled = end + (search.settle if search.canceled_at is None else 0.0)
+        until = max(until, settled)
         for cand in search.plan:
             if cand.accepted and cand.at <= end:
                 until = max(until, enriched_by(cand.at))
@@ -83,6 +87,21 @@ def busy_until(store: WebsetsStore, ws: WebsetRec) -> float:
         if imp is not None and imp.done_at is not None and imp.failed_reason is None:
             until = max(until, enriched_by(max(attached_at, imp.done_at)))
     return until
+
+
+def held(store: WebsetsStore) -> str:
+    """The state the `webset_status` fault mode holds working websets in ("paused", "pending"), or ""."""
+    return str(getattr(store.ctx.config.faults, "webset_status", "") or "")
+
+
+def webset_status(store: WebsetsStore, ws: WebsetRec, now: float) -> str:
+    """idle, running, or (fault mode) paused / pending: a working webset held in that state."""
+    if ws.deleted:
+        return "idle"
+    working = busy_until(store, ws) > now
+    if held(store) and (working or ws.busy):
+        return held(store)
+    return "running" if working else "idle"
 
 
 def enrichment_status(store: WebsetsStore, enrichment: EnrichmentRec, now: float) -> str:

@@ -46,13 +46,14 @@ def webset(store: WebsetsStore, ws: WebsetRec, now: float, *, items: bool = Fals
     body: dict[str, Any] = {
         "id": ws.id,
         "object": "webset",
-        "status": "running" if timing.busy_until(store, ws) > now and not ws.deleted else "idle",
+        "status": timing.webset_status(store, ws, now),
         "externalId": ws.external_id,
         "title": ws.title,
         "searches": [search(store, store.searches[s], now) for s in ws.search_ids],
         "imports": [import_(store, store.imports[i], now) for i, _ in ws.imports if i in store.imports],
         "enrichments": [enrichment(store, store.enrichments[e], now) for e in ws.enrichment_ids],
         "monitors": [monitor(store, store.monitors[m], now) for m in ws.monitor_ids if m in store.monitors],
+        "streams": [],  # a real webset read has it (tests/fixtures/real/); the simulator makes none
         "excludes": ws.excludes,
         "metadata": ws.metadata,
         "dashboardUrl": f"{DASHBOARD}/{ws.id}",
@@ -103,7 +104,7 @@ def search(store: WebsetsStore, s: SearchRec, now: float) -> dict[str, Any]:
         "scope": s.scope,
         "progress": {
             "found": found,
-            "analyzed": len(shown),
+            "analyzed": sum(1 + c.screened for c in shown),
             "completion": 100 if status == "completed" else round(min(100.0, 100 * found / s.count), 2),
             "timeLeft": time_left,
         },

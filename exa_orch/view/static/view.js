@@ -29,27 +29,68 @@ function setProgress(bar, fraction) {
   else bar.value = fraction;
 }
 
+function clockText(stamp) {
+  // As the server's `present.clock`: HH:MM:SS (UTC, as stored) today, else MM-DD HH:MM.
+  if (!stamp || stamp.length < 19) return "";
+  const today = new Date().toISOString().slice(0, 10);
+  return stamp.slice(0, 10) === today ? stamp.slice(11, 19) : stamp.slice(5, 10) + " " + stamp.slice(11, 16);
+}
+
+function labelText(key) {
+  return String(key).replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase();
+}
+
+function shortId(id) {
+  return id.replace(/^task_/, "").slice(0, 8);
+}
+
+function cell(cls, text) {
+  return el("td", text, cls);
+}
+
+function link(href, child) {
+  const a = el("a");
+  a.href = href;
+  a.append(child);
+  return a;
+}
+
 function taskRow(t, hasOwner) {
+  // The same cells as templates/tasks.html draws.
   const tr = el("tr");
   tr.dataset.taskId = t.id;
-  const link = el("a", t.id.slice(0, 13) + "…");
-  link.href = "/tasks/" + encodeURIComponent(t.id);
-  tr.append(el("td"));
-  tr.lastChild.append(link);
-  tr.append(el("td", t.type));
-  const status = el("td");
-  status.append(el("span", t.status, "status " + t.status));
-  tr.append(status);
-  const bar = el("td", null, "bar");
-  const progress = el("progress");
-  progress.max = 1;
-  setProgress(progress, t.fraction);
-  bar.append(progress, el("span", countText(t), "count"));
-  tr.append(bar);
-  tr.append(el("td", t.phase || ""));
-  tr.append(el("td", (t.message || t.error_message || "").slice(0, 160), "msg"));
-  tr.append(el("td", ageText(t.age), "age"));
-  if (hasOwner) tr.append(el("td", t.owner || ""));
+  const href = "/tasks/" + encodeURIComponent(t.id);
+  const id = cell("id");
+  id.append(link(href, el("code", shortId(t.id))));
+  const title = cell("title");
+  const titleLink = link(href, document.createTextNode((t.title || "").slice(0, 120) || t.type));
+  titleLink.title = t.title || "";
+  title.append(titleLink);
+  const state = cell("state");
+  state.append(el("span", labelText(t.status), "status " + t.status));
+  if (t.error_code) state.append(document.createTextNode(" "), el("code", t.error_code, "code"));
+  let bar;
+  if (t.status === "failed") {
+    bar = cell("bar failure", (t.error_message || "").slice(0, 160));
+  } else {
+    bar = cell("bar");
+    if (t.status !== "cancelled") {
+      const progress = el("progress");
+      progress.max = 1;
+      setProgress(progress, t.fraction);
+      bar.append(progress);
+    }
+    bar.append(el("span", countText(t), "count"));
+  }
+  const started = cell("when", clockText(t.created_at));
+  started.title = t.created_at || "";
+  const ended = cell("when", clockText(t.ended_at));
+  ended.title = t.ended_at || "";
+  const msg = cell("msg");
+  if (t.phase) msg.append(el("b", t.phase), document.createTextNode(": "));
+  msg.append(document.createTextNode((t.message || "").slice(0, 160)));
+  tr.append(id, title, cell("type", t.type), state, bar, started, ended, cell("age", ageText(t.duration)), msg);
+  if (hasOwner) tr.append(cell(null, t.owner || ""));
   return tr;
 }
 
@@ -75,8 +116,9 @@ function watchTasks(table) {
       const rows = data.tasks.map((t) => taskRow(t, hasOwner));
       if (rows.length === 0) {
         const empty = el("tr", null, "empty");
-        const td = el("td", "No tasks yet. Start one with tasks.create.");
-        td.colSpan = 8;
+        const filtered = new URLSearchParams(window.location.search).toString() !== "";
+        const td = el("td", filtered ? "No task matches these filters." : "No tasks yet. Start one with tasks.create.");
+        td.colSpan = 10;
         empty.append(td);
         rows.push(empty);
       }
@@ -107,7 +149,7 @@ function watchTask(section) {
       return;
     }
     const status = document.getElementById("status");
-    status.textContent = t.status;
+    status.textContent = labelText(t.status);
     status.className = "status " + t.status;
     setProgress(document.getElementById("progress"), t.fraction);
     document.getElementById("count").textContent = countText(t);
