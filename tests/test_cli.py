@@ -49,6 +49,7 @@ def assert_clean_error(stderr: str, code: str) -> None:
         (["sim", "--speed", "nan"], "--speed: must be a finite number"),
         (["sim", "--fault-rate", "inf"], "--fault-rate: must be a finite number"),
         (["serve", "--sim-speed", "5"], "--sim-speed needs --sim"),
+        (["serve", "--world", "w.json"], "--world needs --sim"),
         (["serve", "--sim", "--sim-speed", "inf"], "--sim-speed: must be a finite number"),
     ],
 )
@@ -318,3 +319,12 @@ def test_a_bad_postgres_url_is_a_store_error_that_never_shows_its_password(url: 
     assert out.returncode == 1, out.stderr
     assert_clean_error(out.stderr, "STORE_ERROR")
     assert "hunter2" not in out.stderr + out.stdout, out.stderr
+
+
+def test_sim_with_a_broken_world_file_stops_saying_where(tmp_path: Path) -> None:
+    bad = tmp_path / "w.json"
+    bad.write_text('{"entities": [{"name": "A"}]}', encoding="utf-8")
+    out = exa_orch("sim", "--world", str(bad))
+    assert out.returncode == 2 and out.stdout == ""  # nothing is served
+    assert_clean_error(out.stderr, "INVALID_PARAMS")
+    assert "entities[0].pages[0]: each page needs a 'url'" in out.stderr
