@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 from exa_orch.cli import main
+from tests.support import WAIT
 
 
 def exa_orch(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
     return subprocess.run(
-        [sys.executable, "-m", "exa_orch", *args], capture_output=True, text=True, timeout=60, env=env
+        [sys.executable, "-m", "exa_orch", *args], capture_output=True, text=True, timeout=WAIT, env=env
     )
 
 
@@ -152,7 +153,7 @@ def test_serve_with_a_bad_extra_workflows_entry_is_a_config_error(
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
         env=env,
     )
     assert out.returncode == 1 and out.stdout == ""
@@ -201,7 +202,7 @@ def test_another_apps_sqlite_file_is_refused_and_left_byte_identical(tmp_path: P
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
         env={**env, "EXA_ORCH_EXA_URL": "http://127.0.0.1:9"},  # never called: it stops before
     )
     assert out.returncode == 1 and out.stdout == "", out
@@ -232,7 +233,7 @@ def test_sql_into_a_pipe_closed_early_stops_quietly(db: Path, as_json: bool) -> 
         assert child.stdout.readline()  # the first line came; the reader now goes away (>64 KB remain)
         child.stdout.close()
         stderr = child.stderr.read()
-        assert child.wait(timeout=60) == 141
+        assert child.wait(timeout=WAIT) == 141
     assert stderr == ""
 
 
@@ -269,7 +270,7 @@ def test_serve_sim_over_http_needs_no_key_no_second_process_and_no_port(tmp_path
         assert line.startswith("EXA_ORCH_MCP_URL=http://127.0.0.1:"), (tmp_path / "stderr.log").read_text()
         assert asyncio.run(search_over_http(line.split("=", 1)[1])) == 2
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=WAIT) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -292,7 +293,7 @@ def test_serve_sim_beyond_loopback_without_a_token_is_refused_before_the_simulat
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
     )
     assert out.returncode == 1 and out.stdout == "", out
     assert_clean_error(out.stderr, "CONFIG_ERROR")

@@ -26,6 +26,7 @@ from exa_orch.sim.billing import Billing
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskStatus
 from tests.gateway._util import settings_for
+from tests.support import WAIT
 
 FAST = {"heartbeat": 0.1, "claim_interval": 0.1, "lease_ttl": 5.0, "cleanup_interval": 0.5}
 
@@ -148,7 +149,7 @@ async def test_a_task_records_each_step_once_and_a_resumed_run_counts_nothing_tw
     assert len(await ledger(store)) == 3
     gate.set()
     async with supervisor(store, gateway, gate=gate) as sup:
-        done = await sup.tasks.wait(task.id, timeout=60)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.COMPLETED, done.error
     rows = await ledger(store)
     account = billing(sim)
@@ -173,7 +174,7 @@ async def test_a_402_mid_task_fails_it_with_credits_exhausted_and_sends_nothing_
     billing(sim).credit_limit_usd = 0.035
     task = await store.create_task("money.searches", {"n": 40, "fan_out": 4})
     async with supervisor(store, gateway) as sup:
-        done = await sup.tasks.wait(task.id, timeout=60)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.FAILED
     assert done.error is not None and done.error["code"] == "CREDITS_EXHAUSTED", done.error
     assert done.partial is not None and len(done.partial["urls"]) >= 3  # what it found is kept
@@ -190,7 +191,7 @@ async def test_a_budget_stops_the_task_completed_partial_within_one_request(
     budget = 0.05
     task = await store.create_task("money.searches", {"n": 40, "fan_out": 3}, meta={"budgetUsd": budget})
     async with supervisor(store, gateway) as sup:
-        done = await sup.tasks.wait(task.id, timeout=60)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.COMPLETED, done.error
     assert done.result["partial"] is True and done.result["stoppedBy"] == "budget"
     assert len(done.result["urls"]) >= 3  # everything found so far is kept

@@ -19,7 +19,7 @@ from exa_orch.runtime import Deps, Dispatch, Supervisor, WorkflowRegistry
 from exa_orch.store import Store
 from tests.runtime.conftest import FAST, bump
 from tests.runtime.workflows import WORKFLOWS
-from tests.support import until
+from tests.support import WAIT, until
 
 REGISTRY = default_registry()
 
@@ -139,7 +139,7 @@ async def test_any_operation_runs_as_a_durable_task(store: Store) -> None:
         with pytest.raises(UnknownOperation):
             await create_operation_task(sup.tasks, REGISTRY, "list_operationz", {})
         task = await create_operation_task(sup.tasks, REGISTRY, "list_operations", {})
-        done = await sup.tasks.wait(task.id, timeout=30)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status == "completed", done.error
     assert done.args == {"operation": "list_operations", "args": {}}
     names = {f"tasks.{verb}" for verb in done.result["domains"]["tasks"]}
@@ -243,8 +243,8 @@ async def test_a_create_run_as_a_task_keeps_exa_orchs_409_rule(store: Store, sim
             clash = await create_operation_task(
                 sup.tasks, REGISTRY, "websets.create", {**search, "externalId": "mine-1"}
             )
-            done = await sup.tasks.wait(keyed.id, timeout=30)
-            refused = await sup.tasks.wait(clash.id, timeout=30)
+            done = await sup.tasks.wait(keyed.id, timeout=WAIT)
+            refused = await sup.tasks.wait(clash.id, timeout=WAIT)
     assert done.status == "completed", done.error
     assert done.result["externalId"] == f"{keyed.id}:operation"
     assert taken["externalId"] == "mine-1"

@@ -17,6 +17,7 @@ from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import running_sim
 from exa_orch.workflows import entities
 from tests.conftest import TEST_SPEED
+from tests.support import WAIT
 from tests.workflows.conftest import run_task
 
 Json = dict[str, Any]
@@ -252,5 +253,5 @@ def test_the_public_suffix_list_is_the_bundled_one_and_nothing_is_cached(tmp_pat
     )
     env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
     env.pop("TLDEXTRACT_CACHE", None)
-    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=60)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=WAIT)
     assert list(home.rglob("*")) == []
