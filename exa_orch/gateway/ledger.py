@@ -118,3 +118,22 @@ def created_run_id(path: str, raw: bytes) -> str | None:
         return None
     run_id = body.get("id") if isinstance(body, dict) else None
     return run_id if isinstance(run_id, str) else None
+
+
+def capped_agent_body(content: bytes, remaining: float) -> bytes | None:
+    """A metered agent run's create body with `budget.maxCostDollars` lowered to what the task has
+    left (Exa stops the run there); None when the body needs no change (a fixed effort, or a cap
+    already lower)."""
+    try:
+        body = json.loads(content) if content else None
+    except ValueError:
+        return None
+    if not isinstance(body, dict) or (body.get("effort") or "auto") not in prices.AGENT_METERED_CAP:
+        return None
+    given_budget = body.get("budget")
+    budget: dict[str, Any] = given_budget if isinstance(given_budget, dict) else {}
+    given = budget.get("maxCostDollars")
+    if isinstance(given, int | float) and given <= remaining:
+        return None
+    body["budget"] = {**budget, "maxCostDollars": round(remaining, 4)}
+    return json.dumps(body).encode()

@@ -41,7 +41,14 @@ from exa_orch.gateway.context import current_request
 from exa_orch.gateway.errors import KeyRefused, error_from_exception, error_from_response
 from exa_orch.gateway.fence import check_current
 from exa_orch.gateway.keys import ApiKeys
-from exa_orch.gateway.ledger import Ledger, PaidAnswer, created_run_id, paid_answer, worst_case
+from exa_orch.gateway.ledger import (
+    Ledger,
+    PaidAnswer,
+    capped_agent_body,
+    created_run_id,
+    paid_answer,
+    worst_case,
+)
 from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
 from exa_orch.gateway.purse import CURRENT_PURSE, Purse
 from exa_orch.gateway.retry import (
@@ -106,6 +113,7 @@ class _Call:
     shape: CallShape
     key: Secret | None = None  # the key it carries (None: not an Exa request)
     key_of: str | None = None  # the principal whose own key that is (None: the operator's)
+    source: httpx.Request | None = None  # the caller's request (its body is read; the copy's is a stream)
 
 
 def _url_prefix(url: str) -> tuple[str, str, int | None, str]:
@@ -180,10 +188,31 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             headers["x-api-key"] = key.reveal()
         else:
             headers.pop("x-api-key", None)
+        capped = self._capped(request, shape) if to_exa else None
+        if capped is not None:  # a metered agent run, sent with the task's remaining budget as its cap
+            headers.pop("content-length", None)
+            copy = httpx.Request(
+                request.method, request.url, headers=headers, content=capped, extensions=request.extensions
+            )
+            return _Call(copy, shape, key, key_of, copy)
         copy = httpx.Request(
             request.method, request.url, headers=headers, stream=request.stream, extensions=request.extensions
         )
-        return _Call(copy, shape, key, key_of)
+        return _Call(copy, shape, key, key_of, request)
+
+    @staticmethod
+    def _capped(request: httpx.Request, shape: CallShape) -> bytes | None:
+        """The body of an agent run create for a task with a budget, capped at what it has left."""
+        if shape.method != "POST" or shape.path.rstrip("/") != "/agent/runs":
+            return None
+        purse = CURRENT_PURSE.get()
+        remaining = purse.remaining if purse is not None else None
+        if remaining is None:
+            return None
+        try:
+            return capped_agent_body(request.content, remaining)
+        except httpx.RequestNotRead:
+            return None
 
     def gate(self, family: str) -> FamilyGate:
         """The pacing gate of an endpoint family (made on first use)."""
@@ -317,8 +346,8 @@ class GovernedTransport(httpx.AsyncBaseTransport):
     @staticmethod
     def _worst(call: _Call) -> float:
         try:
-            content = call.request.content
-        except httpx.RequestNotRead:
+            content = (call.source or call.request).content
+        except httpx.RequestNotRead:  # a streamed upload: nothing to price it by
             content = b""
         return worst_case(call.shape.method, call.shape.path, content)
 

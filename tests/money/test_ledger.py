@@ -211,3 +211,26 @@ async def _until(cond: Any, within: float = 30.0) -> None:
     from tests.support import until
 
     await until(cond, within=within)
+
+
+async def test_a_metered_agent_run_is_sent_capped_at_what_the_task_has_left(
+    sim: SimHandle, gateway: Gateway
+) -> None:
+    from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
+
+    purse = Purse("task_x", budget=1.5, spent=0.25)
+    token = CURRENT_PURSE.set(purse)
+    try:
+        fixed = await gateway.http.post("/agent/runs", json={"query": "AI startups", "effort": "low"})
+        made = await gateway.http.post("/agent/runs", json={"query": "AI startups", "effort": "auto"})
+        with pytest.raises(BudgetReached):  # the metered run holds all that was left
+            await gateway.http.post("/search", json={"query": "x"})
+    finally:
+        CURRENT_PURSE.reset(token)
+    runs = sim.ctx.extras["agent"]
+    left = round(1.5 - 0.25 - prices.AGENT_FIXED["low"], 4)
+    assert runs.get(made.json()["id"]).request["budget"] == {"maxCostDollars": left}
+    assert "budget" not in runs.get(fixed.json()["id"]).request
+    # Each create holds its worst case until its final state says what it cost.
+    assert purse.runs == {made.json()["id"]: left, fixed.json()["id"]: prices.AGENT_FIXED["low"]}
+    assert [e["path"] for e in sim.log()] == ["/agent/runs", "/agent/runs"]  # the search was not sent

@@ -64,7 +64,12 @@ async def test_create_then_result_with_wait_returns_the_result(store: Store, eff
         assert created["status"] == "pending" and created["taskId"].startswith("task_")
         out = await call(sup, "tasks.result", {"taskId": created["taskId"], "wait": 30})
         view = await call(sup, "tasks.get", {"taskId": created["taskId"]})
-    assert out == {"taskId": created["taskId"], "status": "completed", "result": {"squares": [0, 1, 4]}}
+    assert out == {
+        "taskId": created["taskId"],
+        "status": "completed",
+        "result": {"squares": [0, 1, 4]},
+        "cost": {"usd": 0.0, "billed": 0.0, "estimated": 0.0},  # rt.steps calls no Exa
+    }
     assert view["status"] == "completed"
     assert view["progress"] == {"step": "steps", "completed": 3, "total": 3}
     assert view["createdAt"] <= view["updatedAt"] <= view["expiresAt"]
