@@ -7,7 +7,7 @@ from exa_orch.gateway import prices
 from exa_orch.sim.billing import Billing
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
-from tests.support import until
+from tests.support import WAIT, until
 from tests.workflows.conftest import OpenApp
 
 
@@ -19,7 +19,7 @@ async def test_a_research_task_shows_its_agent_runs_cost_once(research_app: Open
             "tasks.create", {"type": "research.deep", "instructions": "AI startups in Europe", "budgetUsd": 2}
         )
         assert created["budgetUsd"] == 2
-        done = await app.supervisor.tasks.wait(created["taskId"], timeout=60)
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
         assert done.status == "completed", done.error
         assert done.meta["budgetUsd"] == 2
         task_id = created["taskId"]
