@@ -20,10 +20,17 @@ $(STAMP): pyproject.toml | $(BIN)/python
 demo: $(STAMP)
 	$(BIN)/python -m exa_orch.demo
 
+# pytest-xdist workers: the suite mostly waits (on child processes, loopback HTTP, the simulator),
+# so three per core the process may use (6 on a 2-core CI runner). WORKERS=n overrides.
+WORKERS ?= $(shell $(PYTHON) -c "import os; print(min(16, 3 * len(os.sched_getaffinity(0))))")
+
 test: $(STAMP)
 	bash scripts/ensure-postgres.sh
 	sh scripts/ensure-chromium.sh
-	$(BIN)/python -m pytest -q -n 6 --dist loadfile
+	@# Bytecode for the package, so each `exa-orch serve` a test spawns loads it rather than
+	@# compiling every module (it would, at every start, under PYTHONDONTWRITEBYTECODE=1).
+	$(BIN)/python -m compileall -q exa_orch
+	$(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --durations=5
 
 lint: $(STAMP)
 	$(BIN)/ruff check exa_orch tests bench
@@ -32,9 +39,9 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# Each benchmark exits 1 when it misses a target; run all three anyway, then fail if one did.
+# Each benchmark exits 1 when it misses a target; run them all anyway, then fail if one did.
 bench: $(STAMP)
-	@status=0; for b in store gateway runtime; do \
+	@status=0; for b in store gateway runtime startup; do \
 		echo "$(BIN)/python bench/$$b.py"; $(BIN)/python bench/$$b.py || status=1; \
 	done; exit $$status
 

@@ -7,8 +7,11 @@
 2. The chaos run: the simulator (in this process, so it outlives every server) answers
    `--fault-rate` of all requests with a 429 (Retry-After), 500, 502, 503 or a dropped connection,
    and `--after-create` of the creates that succeeded with a 5xx or a drop *after* making the
-   object. `--servers` `exa-orch serve` processes share one database; every U(kill-min, kill-max)
-   seconds one of them is SIGKILLed at random and a new one started in its place.
+   object. `--servers` `exa-orch serve` processes share one database; once every one of them is
+   up (its log says `app ready`), one is SIGKILLed at random (the first as soon as a task works,
+   the others after U(kill-min, kill-max) seconds) and a new one started in its place. The clock of the next kill starts when the replacement is
+   up, so a slow machine, whose servers take longer to start, runs longer rather than killing
+   servers that never got to work.
 3. Both runs create the same `--tasks` tasks (the six workflows, then one-operation tasks that
    create a search, an enrichment, a monitor and an import, in turn) through MCP over stdio, then
    wait until every task is terminal or `--limit` seconds pass. (A webhook create can't run as a
@@ -115,8 +118,14 @@ class Servers:
                 stderr=log,
                 cwd=self.db.parent,
             )
+        proc.log_path = self.logs / f"server-{self.started}.log"  # type: ignore[attr-defined]
         self.procs.append(proc)
         return proc
+
+    def all_ready(self) -> bool:
+        """Every live server has opened its app (its log says so): the kill clock may run."""
+        alive = [p for p in self.procs if p.poll() is None]
+        return bool(alive) and all(b"app ready" in p.log_path.read_bytes() for p in alive)  # type: ignore[attr-defined]
 
     def kill_one(self, rng: random.Random) -> None:
         alive = [p for p in self.procs if p.poll() is None]
@@ -209,14 +218,21 @@ def run(args: argparse.Namespace, *, chaos: bool, workdir: Path) -> dict[str, An
             sim.set_faults(faults)
             for _ in range(args.servers - 1 if chaos else 0):
                 servers.start()
-            next_kill = time.monotonic() + rng.uniform(args.kill_min, args.kill_max)
+            next_kill: float | None = None  # set once every server is up
             while time.monotonic() - start < args.limit:
                 seen = statuses(db, ids)
                 if len(seen) == len(ids) and all(s[0] in TERMINAL for s in seen.values()):
                     break
-                if chaos and time.monotonic() >= next_kill:
+                if chaos and next_kill is None and servers.all_ready():
+                    # The first kill as soon as the servers are up and a task works (so one lands
+                    # mid-task however fast the machine runs them); later ones U(min, max) s on.
+                    working = any(s[0] == "working" for s in seen.values())
+                    if servers.kills or working:
+                        wait = rng.uniform(args.kill_min, args.kill_max) if servers.kills else 0.0
+                        next_kill = time.monotonic() + wait
+                if chaos and next_kill is not None and time.monotonic() >= next_kill:
                     servers.kill_one(rng)
-                    next_kill = time.monotonic() + rng.uniform(args.kill_min, args.kill_max)
+                    next_kill = None
                 while len([p for p in servers.procs if p.poll() is None]) < (args.servers if chaos else 1):
                     servers.start()
                 time.sleep(0.25)  # a polling loop over the database: nothing to await across processes

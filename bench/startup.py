@@ -7,8 +7,11 @@ Each run starts a fresh process and times, from just before the spawn, until it 
 when it launches it). Three servers, interleaved run by run so a noisy neighbour hits them alike:
 
     bare       python -c "MCPServer('bare') with one tool; .run()"   (the SDK's own floor)
-    serve      python -m exa_orch serve        (a fresh SQLite database, no Exa key)
+    serve      python -m exa_orch serve        (SQLite, no Exa key)
     serve-sim  python -m exa_orch serve --sim  (the built-in simulator in a thread)
+
+Each server keeps its database from one start to the next, as an MCP client's server does: the
+unmeasured first start creates and migrates it (`--fresh-db`: a new database at every start).
 
 Prints the median of each and the ratios serve/bare and serve-sim/bare. Target: both <= 1.5
 (issue 20). Exit status 1 if one is missed. `python -X importtime -m exa_orch serve` shows where
@@ -110,6 +113,7 @@ def main() -> int:
     )
     parser.add_argument("--runs", type=int, default=7, help="starts of each server (default 7)")
     parser.add_argument("--target", type=float, default=1.5, help="the largest ratio to bare (default 1.5)")
+    parser.add_argument("--fresh-db", action="store_true", help="a new database at every start")
     ns = parser.parse_args()
 
     # Bytecode for exa_orch, as `pip install` writes it for the SDK (a run under
@@ -127,7 +131,8 @@ def main() -> int:
         # One start of each first, unmeasured: the OS's file cache and Python's .pyc files.
         for i in range(ns.runs + 1):
             for name, argv in servers.items():
-                db_env = {**env, "EXA_ORCH_DB": str(Path(tmp) / f"{name}-{i}.db")}
+                db = Path(tmp) / (f"{name}-{i}.db" if ns.fresh_db else f"{name}.db")
+                db_env = {**env, "EXA_ORCH_DB": str(db)}
                 took = time_start(argv, db_env, tmp)
                 if i:
                     times[name].append(took)

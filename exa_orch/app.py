@@ -18,13 +18,13 @@ from __future__ import annotations
 import logging
 from collections.abc import AsyncIterator, Iterable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 from functools import cached_property
 from pathlib import Path
 from typing import Any
 
 from exa_orch.config import Settings
-from exa_orch.gateway import Gateway
+from exa_orch.gateway import Gateway, Ledger, PaidAnswer
 from exa_orch.operations import (
     ClientPeer,
     OpContext,
@@ -45,7 +45,7 @@ from exa_orch.runtime import (
     WorkflowRegistry,
     WorkflowSpec,
 )
-from exa_orch.store import Store, ensure_parent_dir, redact_db
+from exa_orch.store import CostRow, Store, ensure_parent_dir, redact_db
 from exa_orch.workflows import default_workflows
 
 log = logging.getLogger(__name__)
@@ -156,6 +156,7 @@ async def open_app(
         ensure_parent_dir(db_path)
         store = await stack.enter_async_context(Store(str(db_path)))
         gateway = await stack.enter_async_context(Gateway(settings, key_required=key_required))
+        gateway.record_costs(ledger_of(store))
         app = App(settings=settings, store=store, gateway=gateway, registry=default_registry())
         await _open_runtime(stack, app, extra_workflows)
         log.info(
@@ -166,3 +167,12 @@ async def open_app(
             "on" if app.supervisor is not None else "off",
         )
         yield app
+
+
+def ledger_of(store: Store) -> Ledger:
+    """The gateway's ledger: each paid answer becomes a `costs` row (data-design/prices.md)."""
+
+    async def record(paid: PaidAnswer) -> None:
+        await store.record_cost(CostRow(**asdict(paid)))
+
+    return record

@@ -219,6 +219,13 @@ def _simulator(args: argparse.Namespace, db_path: Path | str) -> Iterator[str | 
     if args.sim_speed is None and not os.environ.get("EXA_SIM_SPEED", "").strip():
         config = dataclasses.replace(config, speed=SERVE_SIM_SPEED)
     config = dataclasses.replace(config, account_file=str(sim_account_path(db_path)))
+    if config.world_file:
+        from exa_orch.sim.world import World
+
+        try:  # refused here, with the file's problem, rather than inside the simulator's thread
+            World.from_file(config.world_file)
+        except ValueError as exc:
+            raise InvalidParams(str(exc), hint="See docs/simulator.md for the world file format.") from None
     with SimThread(config) as sim:
         log.info("exa simulator (--sim) on %s, speed %g: no Exa key is used", sim.url, config.speed)
         yield sim.url

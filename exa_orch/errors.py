@@ -22,7 +22,9 @@ OrchError (.code, .hint)
       + Conflict             409: an object with that externalId exists already (.external_id)
       + RateLimited*         429 after retries (.retry_after)
       + UpstreamTimeout*     no answer in time, or the connection dropped
+      + CreditsExhausted     402: the account is out of credits or over a budget (never retried)
       + ApiError*            any other status from Exa (* retryable kinds)
+  + BudgetExceeded           a paid call refused before sending: a principal's daily cap is spent
 
 The codes are stable strings, safe to match on; `rpc_code` gives each its JSON-RPC number
 (`RPC_CODES`, the table in docs/reliability.md "Error codes").
@@ -58,6 +60,8 @@ class ErrorCode(StrEnum):
     CONFLICT = "CONFLICT"
     RATE_LIMITED = "RATE_LIMITED"
     UPSTREAM_TIMEOUT = "UPSTREAM_TIMEOUT"
+    CREDITS_EXHAUSTED = "CREDITS_EXHAUSTED"  # Exa's 402: out of credits, or over a key's/team's budget
+    BUDGET_EXCEEDED = "BUDGET_EXCEEDED"  # exa-orch's own daily cap for a principal is spent
     INTERNAL_ERROR = "INTERNAL_ERROR"
 
     @property
@@ -93,6 +97,8 @@ RPC_CODES: dict[ErrorCode, int] = {
     ErrorCode.INVALID_TRANSITION: -32015,
     ErrorCode.LEASE_HELD: -32016,
     ErrorCode.WEBSET_NOT_RUNNING: -32017,
+    ErrorCode.CREDITS_EXHAUSTED: -32018,
+    ErrorCode.BUDGET_EXCEEDED: -32019,
 }
 
 
@@ -392,3 +398,33 @@ class RateLimited(GatewayError):
 class UpstreamTimeout(GatewayError):
     code = ErrorCode.UPSTREAM_TIMEOUT
     retryable = True
+
+
+class CreditsExhausted(GatewayError):
+    """Exa answered 402: the account behind the key is out of credits (`NO_MORE_CREDITS`) or over the
+    key's or the team's budget (`API_KEY_BUDGET_EXCEEDED`, `TEAM_BUDGET_EXCEEDED`; Exa's tag is kept in
+    `.tag`). Never retried: every later call would fail the same way until someone tops up."""
+
+    code = ErrorCode.CREDITS_EXHAUSTED
+
+
+class BudgetExceeded(OrchError):
+    """A paid call refused unsent: the principal's daily cap (EXA_ORCH_DAILY_BUDGET_USD or its entry in
+    EXA_ORCH_DAILY_BUDGETS) would be passed. Names what was spent today and the cap."""
+
+    code = ErrorCode.BUDGET_EXCEEDED
+
+    def __init__(self, principal: str | None, spent: float, cap: float, worst: float) -> None:
+        who = principal or "this server's local user"
+        super().__init__(
+            f"{who} has spent ${spent:.4f} at Exa today (UTC) of a daily cap of ${cap:.2f}; this call "
+            f"could cost up to ${worst:.4f} more, so it was not sent",
+            hint="Wait for the next UTC day, or ask the operator to raise EXA_ORCH_DAILY_BUDGET_USD (or "
+            'this principal\'s entry in EXA_ORCH_DAILY_BUDGETS, e.g. "alice=25,bob=5").',
+        )
+        self.principal = principal
+        self.spent = spent
+        self.cap = cap
+
+    def to_dict(self) -> dict[str, Any]:
+        return {**super().to_dict(), "spentUsd": round(self.spent, 6), "capUsd": self.cap}

@@ -18,6 +18,7 @@ from hypothesis import settings
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
 from tests.pg import pg_cluster, pg_template  # noqa: F401 (fixtures: a throwaway PostgreSQL, tests/pg.py)
+from tests.support import SLOWDOWN
 
 # In CI the property tests replay the same examples each run, so a submission lands or fails on
 # its own merits; on a developer's machine they explore new examples every run.
@@ -65,6 +66,16 @@ def _litter(where: Path) -> set[str]:
 
 
 _LITTER_BEFORE = {where: _litter(where) for where in {Path.cwd(), _ROOT}}
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_configure(config: pytest.Config) -> None:
+    """pytest-timeout's per-test limit (pyproject's `timeout`) scales with EXA_ORCH_TEST_SLOWDOWN,
+    like every wait of the suite (tests/support.py); `--timeout` or PYTEST_TIMEOUT still win."""
+    if config.getoption("timeout", None) is None and not os.environ.get("PYTEST_TIMEOUT"):
+        ini = config.getini("timeout")
+        if ini:
+            config.option.timeout = float(ini) * SLOWDOWN
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

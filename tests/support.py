@@ -8,14 +8,22 @@
   value, so a caller can wait for and read a thing in one step.
 - `until_steps` waits until a task has checkpointed the given step keys and returns its checkpoints.
 
-A wait that runs out raises TimeoutError naming what it waited for; the bounds are short on purpose
-(a healthy run meets them by a wide margin; only a broken one reaches them).
+A wait that runs out raises TimeoutError naming what it waited for.
+
+Bounds. Every wait is for an event (a status, a line, a port, a row) under one generous bound,
+`WAIT` (60 s), so the bound never decides a test on a slow or busy machine: a healthy run meets
+its event long before, only a broken one reaches the bound. Anything longer that a test runs as a
+whole (a `pip install`, a chaos profile) takes `bound(seconds)`. Both scale with the environment
+variable EXA_ORCH_TEST_SLOWDOWN (default 1; e.g. 3 on a machine three times slower than a 2-core
+CI runner), and so does pytest-timeout's per-test limit (tests/conftest.py). Write
+`timeout=WAIT` / `within=WAIT`, never a number of seconds (CONTRIBUTING.md, Tests).
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import os
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol, TypeVar, overload
 
@@ -26,7 +34,31 @@ from exa_orch.store import TaskRecord
 
 T = TypeVar("T")
 
-__all__ = ["TaskEvents", "until", "until_steps"]
+__all__ = ["SLOWDOWN", "WAIT", "TaskEvents", "bound", "until", "until_steps"]
+
+
+def _slowdown() -> float:
+    raw = os.environ.get("EXA_ORCH_TEST_SLOWDOWN", "").strip() or "1"
+    try:
+        value = float(raw)
+    except ValueError:
+        value = 0.0
+    if not value >= 1:  # also refuses nan
+        raise ValueError(f"EXA_ORCH_TEST_SLOWDOWN={raw!r}: give a number >= 1 (how many times slower)")
+    return value
+
+
+SLOWDOWN = _slowdown()
+"""How many times slower than a 2-core CI runner this machine is (EXA_ORCH_TEST_SLOWDOWN, default 1)."""
+
+
+def bound(seconds: float) -> float:
+    """`seconds` scaled by EXA_ORCH_TEST_SLOWDOWN: the bound of a wait longer than WAIT."""
+    return seconds * SLOWDOWN
+
+
+WAIT = bound(60.0)
+"""The one bound of a wait for an event (a status, a line, a port, a row, a child's exit)."""
 
 
 @overload
@@ -41,7 +73,7 @@ async def until(cond: Callable[[], T], within: float = ..., every: float = ..., 
 
 async def until(
     cond: Callable[[], Awaitable[T]] | Callable[[], T],
-    within: float = 10.0,
+    within: float = WAIT,
     every: float = 0.02,
     what: str = "",
 ) -> T:
@@ -62,7 +94,7 @@ class _Steps(Protocol):
     async def load_steps(self, task_id: str) -> dict[str, Any]: ...
 
 
-async def until_steps(store: _Steps, task_id: str, *keys: str, within: float = 15.0) -> dict[str, Any]:
+async def until_steps(store: _Steps, task_id: str, *keys: str, within: float = WAIT) -> dict[str, Any]:
     """The task's checkpoints once all of `keys` are among them (a checkpoint announces no event)."""
     last: dict[str, Any] = {}
 
@@ -108,7 +140,7 @@ class TaskEvents:
         """The statuses `task_id` has moved to so far, in order."""
         return [str(e.task.status) for e in self.seen if e.kind == "status" and e.task.id == task_id]
 
-    async def status(self, task_id: str, *wanted: str, within: float = 10.0) -> TaskRecord:
+    async def status(self, task_id: str, *wanted: str, within: float = WAIT) -> TaskRecord:
         """The task's row as of its first transition to one of `wanted` (already seen, or awaited)."""
         with anyio.move_on_after(within):
             while True:

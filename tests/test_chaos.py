@@ -1,5 +1,7 @@
 """The chaos suite's CI profile: a few mixed tasks, faults on every endpoint (creates included, some
-after the object was made), servers SIGKILLed every 1.5-3 s; nothing lost, failed or duplicated."""
+after the object was made), a server SIGKILLed 1.5-3 s after both were up; nothing lost, failed or
+duplicated. The kills are paced by the servers' own start-up (bench/chaos.py), so on a slow
+machine the profile runs longer instead of failing; `--limit` is only the bound of a broken run."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import WAIT, bound
+
 REPO = Path(__file__).resolve().parents[1]
 
 
@@ -17,8 +21,9 @@ REPO = Path(__file__).resolve().parents[1]
 def test_the_short_chaos_profile_loses_fails_and_duplicates_nothing() -> None:
     out = subprocess.run(
         [sys.executable, str(REPO / "bench" / "chaos.py"), "--json", "--no-baseline", "--tasks", "10",
-         "--kill-min", "1.5", "--kill-max", "3", "--fault-rate", "0.2", "--after-create", "0.3", "--limit", "40"],
-        capture_output=True, text=True, timeout=55, cwd=REPO,
+         "--kill-min", "1.5", "--kill-max", "3", "--fault-rate", "0.2", "--after-create", "0.3",
+         "--limit", str(bound(600))],
+        capture_output=True, text=True, timeout=bound(600) + WAIT, cwd=REPO,
     )  # fmt: skip
     report = json.loads(out.stdout.strip().splitlines()[-1])
     assert report["lost"] == 0 and report["failedByCode"] == {}, report

@@ -15,12 +15,13 @@ from pathlib import Path
 import pytest
 
 from exa_orch.cli import main
+from tests.support import WAIT
 
 
 def exa_orch(*args: str) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
     return subprocess.run(
-        [sys.executable, "-m", "exa_orch", *args], capture_output=True, text=True, timeout=60, env=env
+        [sys.executable, "-m", "exa_orch", *args], capture_output=True, text=True, timeout=WAIT, env=env
     )
 
 
@@ -48,6 +49,7 @@ def assert_clean_error(stderr: str, code: str) -> None:
         (["sim", "--speed", "nan"], "--speed: must be a finite number"),
         (["sim", "--fault-rate", "inf"], "--fault-rate: must be a finite number"),
         (["serve", "--sim-speed", "5"], "--sim-speed needs --sim"),
+        (["serve", "--world", "w.json"], "--world needs --sim"),
         (["serve", "--sim", "--sim-speed", "inf"], "--sim-speed: must be a finite number"),
     ],
 )
@@ -151,7 +153,7 @@ def test_serve_with_a_bad_extra_workflows_entry_is_a_config_error(
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
         env=env,
     )
     assert out.returncode == 1 and out.stdout == ""
@@ -200,7 +202,7 @@ def test_another_apps_sqlite_file_is_refused_and_left_byte_identical(tmp_path: P
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
         env={**env, "EXA_ORCH_EXA_URL": "http://127.0.0.1:9"},  # never called: it stops before
     )
     assert out.returncode == 1 and out.stdout == "", out
@@ -231,7 +233,7 @@ def test_sql_into_a_pipe_closed_early_stops_quietly(db: Path, as_json: bool) -> 
         assert child.stdout.readline()  # the first line came; the reader now goes away (>64 KB remain)
         child.stdout.close()
         stderr = child.stderr.read()
-        assert child.wait(timeout=60) == 141
+        assert child.wait(timeout=WAIT) == 141
     assert stderr == ""
 
 
@@ -268,7 +270,7 @@ def test_serve_sim_over_http_needs_no_key_no_second_process_and_no_port(tmp_path
         assert line.startswith("EXA_ORCH_MCP_URL=http://127.0.0.1:"), (tmp_path / "stderr.log").read_text()
         assert asyncio.run(search_over_http(line.split("=", 1)[1])) == 2
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=WAIT) == 0
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -291,7 +293,7 @@ def test_serve_sim_beyond_loopback_without_a_token_is_refused_before_the_simulat
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
     )
     assert out.returncode == 1 and out.stdout == "", out
     assert_clean_error(out.stderr, "CONFIG_ERROR")
@@ -317,3 +319,12 @@ def test_a_bad_postgres_url_is_a_store_error_that_never_shows_its_password(url: 
     assert out.returncode == 1, out.stderr
     assert_clean_error(out.stderr, "STORE_ERROR")
     assert "hunter2" not in out.stderr + out.stdout, out.stderr
+
+
+def test_sim_with_a_broken_world_file_stops_saying_where(tmp_path: Path) -> None:
+    bad = tmp_path / "w.json"
+    bad.write_text('{"entities": [{"name": "A"}]}', encoding="utf-8")
+    out = exa_orch("sim", "--world", str(bad))
+    assert out.returncode == 2 and out.stdout == ""  # nothing is served
+    assert_clean_error(out.stderr, "INVALID_PARAMS")
+    assert "entities[0].pages[0]: each page needs a 'url'" in out.stderr

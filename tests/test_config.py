@@ -9,6 +9,7 @@ import pytest
 
 from exa_orch.config import DEFAULT_ARXIV_URL, Secret, Settings, data_dir, db_target, default_db_path
 from exa_orch.errors import ConfigError, ErrorCode
+from tests.support import WAIT
 
 
 def test_defaults_when_environment_is_empty() -> None:
@@ -123,7 +124,7 @@ def test_default_database_follows_xdg_then_home_unless_exa_orch_db_says(
         env={**base, **env},
         capture_output=True,
         text=True,
-        timeout=30,
+        timeout=WAIT,
         check=True,
     )
     assert out.stdout.strip() == expected
@@ -145,7 +146,7 @@ def test_servers_started_from_different_directories_share_one_default_database(t
             cwd=cwd,
             capture_output=True,
             text=True,
-            timeout=30,
+            timeout=WAIT,
             check=True,
         ).stdout.strip()
         for cwd in ("/", tmp_path / "project")

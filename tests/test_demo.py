@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support import bound
+
 ARCHETYPES = (
     "workflow-webset-lifecycle",
     "workflow-webset-convergent",
@@ -28,7 +30,7 @@ def test_demo_runs_research_tasks_to_completion_then_shows_the_archive_and_how_t
         [sys.executable, "-m", "exa_orch.demo"],
         capture_output=True,
         text=True,
-        timeout=90,
+        timeout=bound(90),
         cwd=tmp_path,
         env={**env, "EXA_ORCH_DEMO_DB": str(db)},
     )
@@ -77,7 +79,7 @@ def test_demo_on_a_file_that_is_not_a_database_says_what_to_do(tmp_path: Path) -
         [sys.executable, "-m", "exa_orch.demo"],
         capture_output=True,
         text=True,
-        timeout=90,
+        timeout=bound(90),
         cwd=tmp_path,
         env={**env, "EXA_ORCH_DEMO_DB": str(notes)},
     )
@@ -95,7 +97,7 @@ def test_demo_by_default_writes_into_the_user_data_dir_and_leaves_the_cwd_empty(
         [sys.executable, "-m", "exa_orch.demo"],
         capture_output=True,
         text=True,
-        timeout=90,
+        timeout=bound(90),
         cwd=cwd,
         env={**env, "XDG_DATA_HOME": str(data_home)},
     )

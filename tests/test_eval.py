@@ -8,6 +8,7 @@ import subprocess
 import sys
 
 from exa_orch.evals import BASELINE, MAX_F1_DROP
+from tests.support import bound
 
 
 def test_the_short_eval_makes_no_false_merge_keeps_the_baseline_f1_and_its_checks_hold() -> None:
@@ -25,7 +26,7 @@ def test_the_short_eval_makes_no_false_merge_keeps_the_baseline_f1_and_its_check
         ],
         capture_output=True,
         text=True,
-        timeout=600,
+        timeout=bound(600),
         check=False,
     )
     report = json.loads(proc.stdout)

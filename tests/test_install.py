@@ -29,13 +29,15 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
 
 from exa_orch import __version__
+from tests.support import WAIT, bound
 
 ROOT = Path(__file__).resolve().parents[1]
 # The README's install commands; test_installers_put_a_working_exa_orch_on_path runs each one.
 INSTALL_COMMANDS = ("pipx install .", "uv tool install .", "pip install .")
 CACHE = Path(tempfile.gettempdir()) / "exa-orch-install-test"
 
-pytestmark = pytest.mark.slow
+# Building the wheel and the venvs (the session fixtures) runs inside the first test's limit.
+pytestmark = [pytest.mark.slow, pytest.mark.timeout(bound(1200))]
 
 
 def source_key() -> str:
@@ -50,7 +52,7 @@ def source_key() -> str:
 
 
 def run(*argv: str | Path, cwd: Path = ROOT) -> None:
-    out = subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=600)
+    out = subprocess.run([str(a) for a in argv], cwd=cwd, capture_output=True, text=True, timeout=bound(600))
     assert out.returncode == 0, f"{argv} failed:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
 
 
@@ -104,10 +106,12 @@ def test_each_readme_install_command_gives_a_working_exa_orch(
         program, bin_dir = tmp_path / "venv" / "bin" / "pip", tmp_path / "venv" / "bin"
     else:
         program = installers / tool
-    out = subprocess.run([program, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+    out = subprocess.run(
+        [program, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=bound(600)
+    )
     assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     version = subprocess.run(
-        [bin_dir / "exa-orch", "--version"], capture_output=True, text=True, timeout=60, cwd="/"
+        [bin_dir / "exa-orch", "--version"], capture_output=True, text=True, timeout=WAIT, cwd="/"
     )
     assert version.stdout.strip() == f"exa-orch {__version__}", version.stderr
     assert not (ROOT / "build").exists()  # building from the checkout left nothing in it
@@ -115,7 +119,7 @@ def test_each_readme_install_command_gives_a_working_exa_orch(
 
 def test_the_installed_command_reports_the_package_version(installed: Path) -> None:
     out = subprocess.run(
-        [installed / "exa-orch", "--version"], capture_output=True, text=True, timeout=60, cwd="/"
+        [installed / "exa-orch", "--version"], capture_output=True, text=True, timeout=WAIT, cwd="/"
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == f"exa-orch {__version__}"
@@ -143,7 +147,7 @@ async def test_installed_serve_sim_from_root_runs_a_research_task_into_the_user_
     )
     with (tmp_path / "stderr.log").open("w") as errlog:
         async with Client(
-            stdio_client(params, errlog=errlog), mode="legacy", read_timeout_seconds=90
+            stdio_client(params, errlog=errlog), mode="legacy", read_timeout_seconds=bound(90)
         ) as client:  # type: ignore[arg-type]
             assert client.server_info is not None and client.server_info.name == "exa-orch"
             listed = await client.list_tools()

@@ -15,6 +15,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.support import bound
+
 ROOT = Path(__file__).resolve().parents[1]
 CODE_DIRS = ("exa_orch", "tests", "bench", "scripts", ".ci")
 CODE_FILES = ("Makefile", "pyproject.toml")
@@ -113,7 +115,7 @@ def test_the_tests_that_read_files_open_nothing_outside_the_repository(tmp_path:
         env={**os.environ, "TMPDIR": str(tmp_path / "tmp")},
         capture_output=True,
         text=True,
-        timeout=300,
+        timeout=bound(300),
     )
     assert "SELF-CONTAINED CHECK" not in out.stdout, out.stdout[-4000:]
     assert out.returncode == 0, out.stdout[-4000:] + out.stderr[-2000:]
@@ -143,7 +145,7 @@ def test_the_audit_hook_refuses_a_file_outside_the_repository(tmp_path: Path) ->
         cwd=ROOT,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=bound(120),
     )
     assert out.returncode != 0
     assert "SELF-CONTAINED CHECK" in out.stdout and str(outside) in out.stdout, out.stdout[-3000:]

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import bound
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -53,7 +55,7 @@ def test_the_session_fails_when_a_test_writes_where_it_must_not(
         env=env,
         capture_output=True,
         text=True,
-        timeout=120,
+        timeout=bound(120),
     )
     if says is None:
         assert out.returncode == 0, out.stdout[-2000:]

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from exa_orch.gateway.client import Gateway, call
 from exa_orch.gateway.errors import KeyRefused, MissingApiKey
 from exa_orch.gateway.keys import ApiKeys
+from exa_orch.gateway.ledger import Ledger, PaidAnswer
 from exa_orch.gateway.limits import family_of, window_safe_limiter
 from exa_orch.gateway.retry import RetryPolicy, parse_retry_after
 from exa_orch.gateway.transport import GatewayStats, GovernedTransport
@@ -34,7 +35,9 @@ __all__ = [
     "GovernedExa",
     "GovernedTransport",
     "KeyRefused",
+    "Ledger",
     "MissingApiKey",
+    "PaidAnswer",
     "RetryPolicy",
     "call",
     "family_of",

@@ -27,6 +27,7 @@ from exa_orch.config import Secret, Settings
 from exa_orch.errors import ConfigError, InvalidParams, OrchError
 from exa_orch.gateway.errors import error_from_exception
 from exa_orch.gateway.keys import ApiKeys
+from exa_orch.gateway.ledger import Ledger
 from exa_orch.gateway.limits import DEFAULT_MARGIN
 from exa_orch.gateway.retry import RetryPolicy
 from exa_orch.gateway.transport import GovernedTransport
@@ -105,6 +106,11 @@ class Gateway:
         """Sign the later calls made for `principal` (and only those) with `key`: held in memory
         only, redacted from every log; InvalidParams if it can't be a key."""
         self.keys.give(principal, key)
+
+    def record_costs(self, ledger: Ledger | None) -> None:
+        """Write what each answer from Exa cost to `ledger` (the store's `costs`), before the answer
+        reaches its caller; None stops it."""
+        self.transport.ledger = ledger
 
     def __repr__(self) -> str:
         return (

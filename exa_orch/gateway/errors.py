@@ -4,6 +4,7 @@
 |------------------------------|--------------------------------------|----------------------|
 | 400, 422                     | UpstreamInvalidParams (hint)         | INVALID_PARAMS       |
 | 401, 403                     | AuthenticationError (how to set key) | AUTHENTICATION_ERROR |
+| 402 (never retried)          | CreditsExhausted (Exa's tag kept)    | CREDITS_EXHAUSTED    |
 | 404                          | NotFoundError                        | RESOURCE_NOT_FOUND   |
 | 409                          | Conflict (.external_id)              | CONFLICT             |
 | 429 (after retries)          | RateLimited (.retry_after)           | RATE_LIMITED         |
@@ -26,6 +27,7 @@ from exa_orch.errors import (
     AuthenticationError,
     ConfigError,
     Conflict,
+    CreditsExhausted,
     GatewayError,
     NotFoundError,
     RateLimited,
@@ -101,11 +103,12 @@ def error_from_response(
             **common,
         )
     if status == 402:  # NO_MORE_CREDITS, API_KEY_BUDGET_EXCEEDED, TEAM_BUDGET_EXCEEDED (Exa's docs)
-        return ApiError(
+        return CreditsExhausted(
             f"Exa refused the call: the account behind the API key is out of credits or over a budget "
-            f"({where}: HTTP 402 {tag or ''}: {said})",
-            hint="Top up at https://dashboard.exa.ai (or raise the key's or the team's budget there), then "
-            "call again; until then every call to Exa fails the same way.",
+            f"({where}: HTTP 402{' ' + tag if tag else ''}: {said})",
+            hint="Top up at https://dashboard.exa.ai (or raise the key's or the team's budget there), or "
+            "lower the task's budgetUsd so it stops before the account runs dry; until then every call "
+            "to Exa fails the same way, and exa-orch does not retry it.",
             **common,
         )
     if status == 404:

@@ -14,7 +14,9 @@
    ambiguous failure: `operations/_creates.py` looks its object up first, and owns the 409 that
    follows a retried create);
 4. right before each attempt is sent, checks the lease fence of the task it is made for
-   (`gateway/fence.py`): a task whose lease may have lapsed sends nothing (LeaseLapsed).
+   (`gateway/fence.py`): a task whose lease may have lapsed sends nothing (LeaseLapsed);
+5. hands each paid answer to the ledger (`gateway/ledger.py`) before returning it, so what Exa
+   billed is in the store before anyone acts on the answer.
 
 The slot is taken before the limiter token: a token taken first could be spent waiting for a
 slot, and tokens released together by a slot would arrive at Exa as a burst.
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections import Counter
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
@@ -33,12 +36,21 @@ import httpx
 from tenacity import RetryCallState
 
 from exa_orch.config import Secret
-from exa_orch.errors import GatewayError, RateLimited
+from exa_orch.errors import CreditsExhausted, GatewayError, RateLimited
 from exa_orch.gateway.context import current_request
 from exa_orch.gateway.errors import KeyRefused, error_from_exception, error_from_response
 from exa_orch.gateway.fence import check_current
 from exa_orch.gateway.keys import ApiKeys
+from exa_orch.gateway.ledger import (
+    Ledger,
+    PaidAnswer,
+    capped_agent_body,
+    created_run_id,
+    paid_answer,
+    worst_case,
+)
 from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
+from exa_orch.gateway.purse import CURRENT_PURSE, Purse
 from exa_orch.gateway.retry import (
     PRE_SEND_ERRORS,
     RETRY_STATUSES,
@@ -101,6 +113,7 @@ class _Call:
     shape: CallShape
     key: Secret | None = None  # the key it carries (None: not an Exa request)
     key_of: str | None = None  # the principal whose own key that is (None: the operator's)
+    source: httpx.Request | None = None  # the caller's request (its body is read; the copy's is a stream)
 
 
 def _url_prefix(url: str) -> tuple[str, str, int | None, str]:
@@ -137,6 +150,8 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         self._slots = asyncio.Semaphore(concurrency)
         self.stats = GatewayStats()
         self._closed = False
+        self.ledger: Ledger | None = None  # where paid answers are written (the app sets the store's)
+        self.attempt_id = uuid.uuid4().hex  # this process's run, told apart from a crashed one's
 
     def __repr__(self) -> str:
         return f"<GovernedTransport concurrency={self._concurrency} rps={self._rps:g}>"
@@ -173,10 +188,31 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             headers["x-api-key"] = key.reveal()
         else:
             headers.pop("x-api-key", None)
+        capped = self._capped(request, shape) if to_exa else None
+        if capped is not None:  # a metered agent run, sent with the task's remaining budget as its cap
+            headers.pop("content-length", None)
+            copy = httpx.Request(
+                request.method, request.url, headers=headers, content=capped, extensions=request.extensions
+            )
+            return _Call(copy, shape, key, key_of, copy)
         copy = httpx.Request(
             request.method, request.url, headers=headers, stream=request.stream, extensions=request.extensions
         )
-        return _Call(copy, shape, key, key_of)
+        return _Call(copy, shape, key, key_of, request)
+
+    @staticmethod
+    def _capped(request: httpx.Request, shape: CallShape) -> bytes | None:
+        """The body of an agent run create for a task with a budget, capped at what it has left."""
+        if shape.method != "POST" or shape.path.rstrip("/") != "/agent/runs":
+            return None
+        purse = CURRENT_PURSE.get()
+        remaining = purse.remaining if purse is not None else None
+        if remaining is None:
+            return None
+        try:
+            return capped_agent_body(request.content, remaining)
+        except httpx.RequestNotRead:
+            return None
 
     def gate(self, family: str) -> FamilyGate:
         """The pacing gate of an endpoint family (made on first use)."""
@@ -288,11 +324,35 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         await self._enter(self.gate(shape.family), shape)
         # Checked last, after every wait: a process stopped while it queued (or before this call)
         # may have lost its task's lease, and another process may have made the object already.
+        purse = CURRENT_PURSE.get() if call.key is not None else None
+        held = 0.0
         try:
             check_current(f"{shape.method} {shape.path}")
+            if purse is not None:  # a 402 or the budget stops the task's requests here, unsent
+                held = purse.reserve(self._worst(call), f"{shape.method} {shape.path}")
         except BaseException:
             self._slots.release()
             raise
+        try:
+            return await self._send(call, purse, held)
+        except BaseException as exc:
+            if purse is not None:
+                if isinstance(exc, CreditsExhausted):
+                    purse.stop(exc)  # nothing more is sent for this task
+                # A refused request was not billed; one that may have reached Exa counts its worst.
+                purse.settle(held, 0.0 if isinstance(exc, GatewayError) and exc.status else None)
+            raise
+
+    @staticmethod
+    def _worst(call: _Call) -> float:
+        try:
+            content = (call.source or call.request).content
+        except httpx.RequestNotRead:  # a streamed upload: nothing to price it by
+            content = b""
+        return worst_case(call.shape.method, call.shape.path, content)
+
+    async def _send(self, call: _Call, purse: Purse | None, held: float) -> httpx.Response:
+        shape = call.shape
         stats = self.stats
         stats.attempts += 1
         stats.in_flight += 1
@@ -313,9 +373,11 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         if in_memory:  # an in-process transport (tests) answered with a body already read
             raw = response.content
             if response.status_code < 400:
+                await self._account(call, raw, purse, held)
                 return response
         assert raw is not None
         if response.status_code < 400:
+            await self._account(call, _decoded(response.headers, raw), purse, held)
             return httpx.Response(
                 response.status_code,
                 headers=response.headers,
@@ -323,6 +385,37 @@ class GovernedTransport(httpx.AsyncBaseTransport):
                 extensions=response.extensions,
             )
         raise self._status_failure(call, response, raw)
+
+    async def _account(self, call: _Call, body: bytes, purse: Purse | None, held: float) -> None:
+        """Write what an Exa answer cost to the ledger (a failed write is logged: the answer was
+        paid for either way, and failing the call would only make it be sent, and paid, again)."""
+        if call.key is None:
+            return
+        paid = paid_answer(call.shape.path, body, current_request(), self.attempt_id)
+        if purse is not None:
+            self._settle(purse, call, body, held, paid)
+        if paid is None or self.ledger is None:
+            return
+        try:
+            await self.ledger(paid)
+        except Exception as exc:
+            logger.warning("could not record the cost of %s %s: %s", call.shape.method, call.shape.path, exc)
+
+    @staticmethod
+    def _settle(purse: Purse, call: _Call, body: bytes, held: float, paid: PaidAnswer | None) -> None:
+        """Count an answer against the task's purse: what Exa billed, else the worst case held. An
+        agent run's create holds its worst case until its final state says what it cost."""
+        if paid is not None and paid.operation == "agent.run":
+            run_id = paid.key.removeprefix("agent_run:")
+            held_for_run = purse.runs.pop(run_id, None)
+            if held_for_run is not None:
+                purse.spent += paid.usd - held_for_run
+            purse.settle(held, 0.0)
+            return
+        created = created_run_id(call.shape.path, body) if call.shape.method == "POST" else None
+        if created is not None:
+            purse.runs[created] = held
+        purse.settle(held, paid.usd if paid is not None else None)
 
     def _transport_failure(self, call: _Call, exc: httpx.TransportError) -> Exception:
         shape = call.shape

@@ -280,6 +280,8 @@ class TasksBridge:
             meta["progressToken"] = token
         if notify_key is not None:
             meta["notifyKey"] = notify_key
+        if call.meta:
+            meta.update(call.meta)  # tasks.create's budgetUsd
         if ttl_ms is not None:
             ttl_ms = max(1_000, int(ttl_ms))  # the runtime clamps it to the maximum (EXA_ORCH_MAX_TASK_TTL)
         try:

@@ -31,6 +31,7 @@ class ResolvedCall:
     task_type: str | None = None
     task_args: dict[str, Any] | None = None
     ttl_ms: int | None = None  # tasks.create's own `ttl`, when the call gave one
+    meta: dict[str, Any] | None = None  # tasks.create's `budgetUsd`, kept in the task's meta
 
     @property
     def wants_task(self) -> bool:
@@ -84,7 +85,7 @@ class CallResolver:
         if operation != CREATE_TASK_OPERATION:
             return ResolvedCall(tool, operation, dict(args), long_running=op.long_running)
         # tasks.create {type, ttl?, ...the type's args}, parsed by the tasks.create operation's own rule.
-        task_type, task_args, ttl = parse_create(self._registry, args)
+        task_type, task_args, ttl, meta = parse_create(self._registry, args)
         return ResolvedCall(
             tool,
             operation,
@@ -93,4 +94,5 @@ class CallResolver:
             task_type=task_type,
             task_args=task_args,
             ttl_ms=ttl,
+            meta=meta or None,
         )

@@ -68,6 +68,9 @@ class CreateArgs(Args):
     ttl: int | None = Field(default=None, ge=1_000)
     """milliseconds to keep the finished task (default 1 hour; at most 24 hours unless the server
     allows more: a longer ttl is clamped, and the answer's ttl is what was granted)"""
+    budgetUsd: float | None = Field(default=None, gt=0, le=10_000)  # noqa: N815 (the wire name)
+    """dollars the task may spend at Exa: before each paid request its worst case is checked against
+    what remains, and the task stops (completed, partial: true, stoppedBy: "budget") rather than pass it"""
 
 
 class TaskIdArgs(Args):
@@ -105,13 +108,28 @@ class ListArgs(Args):
     """include each task's whole partial result (by default a short summary of it)"""
 
 
-def parse_create(registry: Any, args: Any) -> tuple[str, dict[str, Any], int | None]:
-    """(task type, the type's own args, ttl in ms or None) from tasks.create's args, read exactly as
-    the tasks.create operation reads them (the registry's validation, then `CreateArgs`), so a
-    task-augmented call and a plain one accept the same arguments. Raises InvalidParams."""
+def parse_create(registry: Any, args: Any) -> tuple[str, dict[str, Any], int | None, dict[str, Any]]:
+    """(task type, the type's own args, ttl in ms or None, the task's meta: its budget) from
+    tasks.create's args, read exactly as the tasks.create operation reads them (the registry's
+    validation, then `CreateArgs`), so a task-augmented call and a plain one accept the same
+    arguments. Raises InvalidParams."""
     model, _ = validate(registry.get("tasks.create"), args)
     assert isinstance(model, CreateArgs)
-    return model.type, dict(model.model_extra or {}), model.ttl
+    return model.type, dict(model.model_extra or {}), model.ttl, create_meta(model)
+
+
+def create_meta(args: CreateArgs) -> dict[str, Any]:
+    """What tasks.create keeps beside the task's args: its budget (`budgetUsd`, read by the runtime)."""
+    return {} if args.budgetUsd is None else {"budgetUsd": args.budgetUsd}
+
+
+async def with_costs(service: TaskService, views: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Each task view with `cost: {usd, billed, estimated}`: what its requests to Exa cost so far
+    (the ledger, data-design/prices.md)."""
+    costs = await service.costs([v["taskId"] for v in views])
+    for view in views:
+        view["cost"] = costs[view["taskId"]]
+    return views
 
 
 async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
@@ -119,7 +137,9 @@ async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
     registry = ctx.registry
     if registry is not None:
         check_task_args(registry, args.type, extra)
-    record = await _service(ctx).create(args.type, extra, ttl_ms=args.ttl, principal=_principal(ctx))
+    record = await _service(ctx).create(
+        args.type, extra, meta=create_meta(args) or None, ttl_ms=args.ttl, principal=_principal(ctx)
+    )
     out = {
         "taskId": record.id,
         "type": record.type,
@@ -130,11 +150,15 @@ async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
     note = ttl_note(args.ttl, record.ttl_ms)
     if note is not None:
         out["ttlNote"] = note
+    if args.budgetUsd is not None:
+        out["budgetUsd"] = args.budgetUsd
     return out
 
 
 async def _get(args: GetArgs, ctx: OpContext) -> dict[str, Any]:
-    return task_view(await _service(ctx).get(args.task_id, principal=_principal(ctx)), full=args.full)
+    service = _service(ctx)
+    view = task_view(await service.get(args.task_id, principal=_principal(ctx)), full=args.full)
+    return (await with_costs(service, [view]))[0]
 
 
 async def _result(args: ResultArgs, ctx: OpContext) -> dict[str, Any]:
@@ -145,12 +169,14 @@ async def _result(args: ResultArgs, ctx: OpContext) -> dict[str, Any]:
         record = await service.get(args.task_id, principal=_principal(ctx))
     if record.status is TaskStatus.COMPLETED:
         if args.full:
-            return {"taskId": record.id, "status": str(record.status), "result": record.result}
-        return result_page(record, cursor=args.cursor, limit=args.limit, fields=args.fields)
+            page = {"taskId": record.id, "status": str(record.status), "result": record.result}
+        else:
+            page = result_page(record, cursor=args.cursor, limit=args.limit, fields=args.fields)
+        return (await with_costs(service, [page]))[0]
     view = task_view(record, full=args.full)
     if not record.terminal:
         view["hint"] = "The task is still running; call tasks.result again (optionally with wait: <seconds>)."
-    return view
+    return (await with_costs(service, [view]))[0]
 
 
 async def _list(args: ListArgs, ctx: OpContext) -> dict[str, Any]:
@@ -164,7 +190,8 @@ async def _list(args: ListArgs, ctx: OpContext) -> dict[str, Any]:
     records, cursor = await _service(ctx).list(
         status=statuses, type=args.type, cursor=args.cursor, limit=args.limit, principal=_principal(ctx)
     )
-    return {"tasks": [task_view(r, full=args.full) for r in records], "nextCursor": cursor}
+    views = await with_costs(_service(ctx), [task_view(r, full=args.full) for r in records])
+    return {"tasks": views, "nextCursor": cursor}
 
 
 async def _cancel(args: TaskIdArgs, ctx: OpContext) -> dict[str, Any]:

@@ -52,6 +52,7 @@ from exa_orch.errors import (
 )
 from exa_orch.gateway.context import enter_request_scope
 from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence
+from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.deps import Deps
 from exa_orch.runtime.events import TaskEvent
@@ -123,6 +124,7 @@ class TaskActor:
         "_outcome",
         "_watchers",
         "fence",
+        "purse",
     )
 
     def __init__(
@@ -158,6 +160,8 @@ class TaskActor:
         # The lease's validity on a monotonic clock, renewed by the supervisor; every request to
         # Exa made for this task checks it first (gateway/fence.py). None: never fenced (tests).
         self.fence = fence
+        # What the task may still spend, and whether a 402 or its budget stopped it (gateway/purse.py).
+        self.purse: Purse | None = None
 
     @property
     def task_id(self) -> str:
@@ -296,6 +300,7 @@ class TaskActor:
             resumed = self.record.status is not TaskStatus.PENDING  # still the claim's row here
             if not resumed:
                 await self._set_status(TaskStatus.WORKING)
+            self.purse = await self._open_purse()
             ctx = self._ctx = TaskContext(
                 task_id=self.task_id,
                 args=args,
@@ -329,6 +334,8 @@ class TaskActor:
                 # The interrupt surfaced as another error (a client wrapping CancelledError): still a stop.
                 self._uncancel()
                 return ActorState.STOPPING
+            if self.purse is not None and self.purse.stopped is not None:
+                return await self._stopped_by_purse(self.purse.stopped, None, ctx)
             self._outcome = _error_dict(exc, ctx)
             return ActorState.FAILING
         self._raise_if_fenced()  # the workflow caught a refused request and went on: not its result
@@ -337,7 +344,42 @@ class TaskActor:
             await self._take_pending_interrupt()
             self._uncancel()
             return ActorState.STOPPING
+        if self.purse is not None and self.purse.stopped is not None:
+            # The workflow caught the refusal and went on: the task still stopped there.
+            return await self._stopped_by_purse(self.purse.stopped, result, ctx)
         self._outcome = result
+        return ActorState.COMPLETING
+
+    async def _open_purse(self) -> Purse:
+        """The task's purse: its budget (`budgetUsd` at create) and what the ledger says it spent
+        already (a resumed task), set for every request this run sends (gateway/purse.py)."""
+        budget = self.record.meta.get("budgetUsd")
+        spent = (await self._store.task_costs([self.task_id]))[self.task_id]["usd"]
+        purse = Purse(self.task_id, float(budget) if isinstance(budget, int | float) else None, spent)
+        CURRENT_PURSE.set(purse)
+        return purse
+
+    async def _stopped_by_purse(self, why: OrchError, result: Any, ctx: TaskContext | None) -> ActorState:
+        """A 402 fails the task with CREDITS_EXHAUSTED (its partial result stays); a reached budget
+        cancels the Exa work it started and completes it with what it found, marked partial."""
+        if not isinstance(why, BudgetReached):
+            self._outcome = _error_dict(why, ctx)
+            return ActorState.FAILING
+        if ctx is not None:
+            token = CURRENT_PURSE.set(None)  # the cancels are sent although the budget is spent
+            try:
+                await ctx._run_cancel_hooks(self._hook_timeout)
+            finally:
+                CURRENT_PURSE.reset(token)
+        if result is None:
+            result = (await self._store.get_task(self.task_id)).partial
+        found = dict(result) if isinstance(result, dict) else {} if result is None else {"result": result}
+        self._outcome = {
+            **found,
+            "partial": True,
+            "stoppedBy": "budget",
+            "budget": {"usd": why.budget, "spentUsd": round(why.spent, 6)},
+        }
         return ActorState.COMPLETING
 
     async def _completing(self) -> ActorState:

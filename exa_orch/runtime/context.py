@@ -26,6 +26,11 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 T = TypeVar("T")
+JsonValue = dict[str, Any] | list[Any] | str | int | float | bool | None
+# What a plain step returns (it is checkpointed as JSON). Bound so that a coroutine function never
+# matches the plain overload of `step`: with both matching, mypy reads a step whose value holds Any
+# (dict[str, Any], the usual JSON object) as Any.
+J = TypeVar("J", bound=JsonValue)
 _IN_STEP: ContextVar[str | None] = ContextVar("exa_orch_in_step", default=None)  # the step whose fn runs
 CancelHook = Callable[[], Awaitable[Any]]
 ProgressSink = Callable[[dict[str, Any]], None]
@@ -96,9 +101,9 @@ class TaskContext:
     async def step(self, key: str, fn: Callable[[], Awaitable[T]]) -> T: ...
 
     @overload
-    async def step(self, key: str, fn: Callable[[], T]) -> T: ...
+    async def step(self, key: str, fn: Callable[[], J]) -> J: ...
 
-    async def step(self, key: str, fn: Callable[[], Awaitable[T]] | Callable[[], T]) -> T:
+    async def step(self, key: str, fn: Callable[[], Awaitable[T]] | Callable[[], J]) -> T | J:
         """Run `fn` once and checkpoint its JSON result under `key`; on resume return the saved result.
 
         `fn` is a plain or an async function; the result is what `fn` returned, as JSON gives it
@@ -123,7 +128,7 @@ class TaskContext:
         if key in self._saved:
             if self._replay_left:
                 self._replay_left -= 1
-            saved: T = self._saved[key]  # what `fn` returned in an earlier run, as JSON gave it back
+            saved: T | J = self._saved[key]  # what `fn` returned in an earlier run, as JSON gave it back
             return saved
         self._replay_left = 0  # a live step: whatever follows is news
         if self._cancelling:
@@ -134,9 +139,8 @@ class TaskContext:
         try:
             # The step's requests to Exa are this step's (cost, logs): the scope names it.
             with request_scope(task_id=self.task_id, step=key):
-                out = fn()
-                if inspect.isawaitable(out):
-                    out = await out
+                made = fn()
+                out = await made if inspect.isawaitable(made) else made
         except Exception as exc:
             # The innermost step an error came out of; steps running side by side (gather) share
             # current_step, so the error carries its own.
@@ -146,7 +150,7 @@ class TaskContext:
             raise
         finally:
             _IN_STEP.reset(inside)
-        result: T = _json_roundtrip(out)  # `fn`'s value as a resumed run will read it back
+        result: T | J = _json_roundtrip(out)  # `fn`'s value as a resumed run will read it back
         await self._save(key, result)
         self.current_step = previous
         self._saved[key] = result

@@ -117,6 +117,10 @@ class TaskService:
         self._sup.wake()
         return record
 
+    async def costs(self, task_ids: list[str]) -> dict[str, dict[str, float]]:
+        """What each task's requests to Exa cost so far: `{usd, billed, estimated}` (the ledger)."""
+        return await self._store.task_costs(task_ids)
+
     def task_types(self) -> list[WorkflowSpec]:
         """The task types this runtime runs (what `create` accepts), sorted by type."""
         return [self._sup.workflows.get(t) for t in self._sup.workflows.types()]

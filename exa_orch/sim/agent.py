@@ -32,6 +32,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
+from exa_orch.sim.billing import agent_cost
 from exa_orch.sim.context import SimContext
 from exa_orch.sim.faults import SimHTTPError, note_create, read_json
 from exa_orch.sim.synth import answer_text, build_output
@@ -136,11 +137,9 @@ class AgentRuns:
             body["output"] = self._output(run, partial=stopped)
             searches = 2 if stopped else 3 + int(run.run_seconds // 10)
             body["usage"] = {"agentComputeUnits": round(run.run_seconds / 10, 2), "searches": searches}
-            body["costDollars"] = {
-                "total": round(0.01 * run.run_seconds / 10 + 0.005 * searches, 4),
-                "agentCompute": round(0.01 * run.run_seconds / 10, 4),
-                "search": round(0.005 * searches, 4),
-            }
+            body["costDollars"] = agent_cost(
+                str(run.request.get("effort", "auto")), run.run_seconds, searches
+            )
         elif status == "failed":
             body["stopReason"] = "error"
             body["error"] = {

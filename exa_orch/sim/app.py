@@ -37,6 +37,8 @@ from starlette.types import Message, Receive, Scope, Send
 
 from exa_orch.sim import agent, papers, search, websets
 from exa_orch.sim.account import AccountFile
+from exa_orch.sim.billing import NO_CREDITS, Billing, billed_send
+from exa_orch.sim.billing import routes as billing_routes
 from exa_orch.sim.context import SimConfig, SimContext
 from exa_orch.sim.faults import (
     ACCOUNT_FAULTS,
@@ -209,6 +211,12 @@ class SimApp(Starlette):
         if fault is not None:
             await _fault_response(request, fault, config.retry_after, entry["family"])(scope, receive, send)
             return
+        billing: Billing | None = self.sim.extras.get("billing")
+        if billing is not None:  # the account (sim/billing.py): a 402 once its credits are spent
+            if billing.out_of_credits(scope["method"], path):
+                await error_response(request, 402, NO_CREDITS, "NO_MORE_CREDITS")(scope, receive, send)
+                return
+            send = billed_send(send, billing)
         if config.after_create > 0 and scope["method"] == "POST":
             send = self._after_create(request, scope, receive, raw_send, send, entry)
         await super().__call__(scope, receive, send)
@@ -377,7 +385,13 @@ def create_app(config: SimConfig | None = None) -> SimApp:
     app.state.sim = ctx
     app.faults = FaultInjector(config.faults)
     config.faults = app.faults.configure(config.faults)
-    for route in [*_admin_routes(app), *_research_routes(), *_family_routes(ctx)]:
+    ctx.extras["billing"] = Billing()
+    for route in [
+        *_admin_routes(app),
+        *billing_routes(ctx.extras),
+        *_research_routes(),
+        *_family_routes(ctx),
+    ]:
         app.router.routes.append(route)
     if config.account_file:
         app.account = AccountFile(Path(config.account_file))

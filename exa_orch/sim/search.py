@@ -18,6 +18,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
+from exa_orch.sim.billing import ANSWER, search_cost
 from exa_orch.sim.context import SimContext
 from exa_orch.sim.faults import SimHTTPError, read_json, request_id
 from exa_orch.sim.synth import (
@@ -187,18 +188,9 @@ def _score(world: Any, query: str, entity: Any) -> float:
     return round(raw / (raw + 4.0) if raw > 0 else 0.05 + (stable(query, entity.id) % 100) / 10_000, 4)
 
 
-def _cost(n_results: int, contents: dict[str, Any] | None, deep: bool = False) -> dict[str, Any]:
-    search = 0.015 if deep else 0.005
-    per_page = 0.0
-    if contents:
-        per_page = 0.001 * sum(1 for k in ("text", "highlights", "summary") if contents.get(k))
-    content_cost = round(per_page * n_results, 6)
-    return {
-        "total": round(search + content_cost, 6),
-        "breakDown": [{"search": search, "contents": content_cost}],
-        "search": {"deep" if deep else "neural": search},
-        "contents": {"text": content_cost} if content_cost else {},
-    }
+def _cost(n_results: int, contents: dict[str, Any] | None, kind: str | None = None) -> dict[str, Any]:
+    """`costDollars` at Exa's prices (sim/billing.py)."""
+    return search_cost(n_results, contents, kind)
 
 
 # ---- routes ----------------------------------------------------------------------------------
@@ -257,7 +249,7 @@ async def search(request: Request) -> Response:
         "results": results,
         "searchType": resolved,
         "resolvedSearchType": resolved,
-        "costDollars": _cost(len(results), contents, deep),
+        "costDollars": _cost(len(results), contents, resolved),
     }
     schema = body.get("outputSchema")
     if schema is not None and not isinstance(schema, dict):
@@ -326,7 +318,7 @@ async def contents(request: Request) -> Response:
             "requestId": request_id(request),
             "results": results,
             "statuses": statuses,
-            "costDollars": _cost(len(results), options),
+            "costDollars": _cost(len(results), options, "contents"),
         }
     )
 
@@ -354,7 +346,7 @@ async def answer(request: Request) -> Response:
     entities = world.search(query, kind=world.infer_kind(query), limit=5)
     answer_value: Any = build_output(schema, entities) if schema else answer_text(query, entities)
     citations = [_citation(e, bool(body.get("text"))) for e in entities]
-    cost = {"total": 0.005, "breakDown": [{"search": 0.005, "contents": 0.0}]}
+    cost = {"total": ANSWER, "breakDown": [{"search": ANSWER, "contents": 0.0}]}
     if body.get("stream"):
         return StreamingResponse(
             _answer_events(answer_value, citations, cost),

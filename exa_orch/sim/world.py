@@ -227,7 +227,9 @@ class World:
     def _index(self) -> None:
         self._by_id = {e.id: e for e in self.entities}
         self._by_url = {e.url: e for e in self.entities}
-        self._bags = {e.id: self._bag(e) for e in self.entities}
+        # Each entity's word counts are built at the first search, not here: two thirds of the
+        # simulator's start-up, which `exa-orch serve --sim` waits for (bench/startup.py).
+        self._bags: dict[str, dict[str, int]] | None = None
 
     # ---- lookups -------------------------------------------------------------------------------
     @property
@@ -266,6 +268,8 @@ class World:
     def score(self, query: str, entity: Entity) -> float:
         """How well `entity` matches `query` (0 = not at all); kind words don't count."""
         kind_words = {w for ws in KIND_WORDS.values() for w in ws}
+        if self._bags is None:
+            self._bags = {e.id: self._bag(e) for e in self.entities}
         bag = self._bags[entity.id]
         return float(sum(bag.get(t, 0) for t in set(tokens(query)) if t not in kind_words))
 

@@ -9,6 +9,7 @@ from exa_orch.store.archive import Archetype, ArchiveEntry, Elite, RunRecord
 from exa_orch.store.backend import Backend
 from exa_orch.store.backends import backend_for, ensure_parent_dir, redact_db
 from exa_orch.store.core import Store
+from exa_orch.store.costs import CostRow
 from exa_orch.store.records import TERMINAL_STATUSES, TaskRecord, TaskStatus
 from exa_orch.store.writer import WriterStats
 
@@ -16,6 +17,7 @@ __all__ = [
     "Archetype",
     "ArchiveEntry",
     "Backend",
+    "CostRow",
     "Elite",
     "RunRecord",
     "Store",

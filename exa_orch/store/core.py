@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from exa_orch.errors import InvalidParams, StoreError, TaskNotFound
-from exa_orch.store import archive, leases, tasks
+from exa_orch.store import archive, costs, leases, tasks
 from exa_orch.store.backend import Backend, Listener, Reader
 from exa_orch.store.backends import backend_for
 from exa_orch.store.changes import Changes
@@ -365,6 +365,36 @@ class Store:
         if not rows:
             await self._require_task(task_id)
         return {key: json.loads(text) for key, text in rows}
+
+    # --- the cost ledger --------------------------------------------------------------------
+
+    async def record_cost(self, row: costs.CostRow) -> None:
+        """Write one paid answer to the ledger (nothing if its key is there already); durable
+        (committed) once this returns. See data-design/prices.md."""
+        postgres = self.backend.dialect.name == "postgresql"
+        await self._writer.submit(costs.insert(row, iso(self._clock()), postgres=postgres))
+
+    async def task_costs(self, task_ids: Sequence[str]) -> dict[str, dict[str, float]]:
+        """`{usd, billed, estimated}` of each of `task_ids` (a task that paid nothing: zeros)."""
+        out = {task_id: dict(costs.ZERO) for task_id in task_ids}
+        ids = [i for i in task_ids if "\x00" not in i]
+        for start in range(0, len(ids), _IDS_PER_READ):
+            chunk = ids[start : start + _IDS_PER_READ]
+            rows = await self._read(
+                costs.TOTALS_IN + tasks.placeholders(len(chunk)) + " GROUP BY task_id", chunk
+            )
+            out.update(costs.totals_from_rows(rows))
+        return out
+
+    async def spent_since(self, principal: str, since: str) -> float:
+        """Dollars the ledger holds for `principal` from `since` (an ISO timestamp) on."""
+        rows = await self._read(costs.SPENT_SINCE, (principal, since))
+        return float(rows[0][0] or 0) if rows else 0.0
+
+    async def daily_costs(self, principal: str | None = None) -> list[tuple[str, float, int]]:
+        """(day, dollars, requests) per UTC day, newest first; only `principal`'s if given."""
+        rows = await self._read(costs.DAILY, (principal, principal))
+        return [(str(day), float(usd or 0), int(n)) for day, usd, n in rows]
 
     # --- leases ---------------------------------------------------------------------------
 

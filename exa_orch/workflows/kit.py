@@ -11,7 +11,6 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
@@ -295,27 +294,6 @@ def item_name(item: Json) -> str | None:
                 if isinstance(sub.get(field), str) and sub[field].strip():
                     return str(sub[field]).strip()
     return None
-
-
-def canonical_url(url: str) -> str:
-    """scheme-less, lowercase host without www., path without trailing slash, no query/fragment."""
-    try:
-        parts = urlsplit(url if "//" in url else f"https://{url}")
-        host = (parts.hostname or "").removeprefix("www.")
-    except ValueError:
-        return url.strip().lower()
-    return host + parts.path.rstrip("/")
-
-
-def entity_key(item: Json) -> str:
-    """What makes two items the same entity: the canonical URL, else the lowercase name, else the id."""
-    url = item_url(item)
-    if url:
-        return "url:" + canonical_url(url)
-    name = item_name(item)
-    if name:
-        return "name:" + " ".join(name.lower().split())
-    return "id:" + str(item.get("id"))
 
 
 def criteria_vector(item: Json, criteria: list[str]) -> list[bool]:

@@ -13,7 +13,7 @@ import pytest
 
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
-from tests.support import until
+from tests.support import WAIT, until
 
 from .conftest import running_client
 
@@ -45,12 +45,12 @@ async def test_a_research_task_survives_a_sigkill_of_its_server(slow_sim_url: st
             assert view["status"] in ("pending", "working"), view
             return (view.get("partialSummary") or {}).get("step") == "searching"
 
-        await until(searching, within=30)
+        await until(searching, within=WAIT)
         first = client.pid
         assert first is not None
         os.kill(first, signal.SIGKILL)
 
-        done = await client.wait_task(task_id, timeout=60, poll=5)  # a new child resumes the task
+        done = await client.wait_task(task_id, timeout=WAIT, poll=5)  # a new child resumes the task
         assert client.pid not in (None, first)
         after = (await client.call("websets.list", {"limit": 100}))["data"]
 

@@ -19,7 +19,7 @@ import pytest
 from exa_orch.client import ExaOrchClient, ServerUnavailable
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.testing import SimThread
-from tests.support import until
+from tests.support import WAIT, until
 
 from .conftest import running_client
 
@@ -45,7 +45,7 @@ async def kill_while_held(client: ExaOrchClient, sim: SimThread, method: str, pa
     path`, and return the call's outcome (its result, or the exception it raised)."""
     sim.set_faults(HOLD)
     pending = asyncio.ensure_future(call)
-    await until(lambda: sent(sim, method, path), within=60, what=f"{method} {path} at the simulator")
+    await until(lambda: sent(sim, method, path), within=WAIT, what=f"{method} {path} at the simulator")
     sim.set_faults(FaultConfig())  # a resend, if any, is answered at once
     pid = client.pid
     assert pid is not None
@@ -69,7 +69,7 @@ async def test_a_child_killed_during_a_create_is_not_sent_the_create_again(
         # The next call gets a new child; the create it lost is still not sent again.
         assert await client.call("tasks.list", {"limit": 1}) == {"tasks": [], "nextCursor": None}
         assert client.pid not in (None, first)
-        await until(lambda: all(e["t_end"] is not None for e in sent(sim, "POST", path)), within=30)
+        await until(lambda: all(e["t_end"] is not None for e in sent(sim, "POST", path)), within=WAIT)
     assert len(sent(sim, "POST", path)) == 1
     assert sim.stats()["creates_by_kind"].get("webset", 0) <= 1  # the held one, made or not: never two
 

@@ -25,6 +25,7 @@ from exa_orch.gateway import Gateway, RetryPolicy, call
 from exa_orch.sim.context import FaultConfig
 from exa_orch.sim.testing import SimHandle
 from tests.gateway._util import settings_for
+from tests.support import WAIT
 
 FAST = RetryPolicy(backoff=0.01, jitter=0.01, max_backoff=0.05)
 
@@ -169,20 +170,20 @@ async def test_a_retry_after_longer_than_the_deadline_fails_fast_instead_of_hang
     sim.set_faults(FaultConfig(rate=1.0, kinds=("429",), retry_after=3600))
     policy = RetryPolicy(max_attempts=3, deadline=5.0, backoff=0.01, jitter=0.0)
     async with Gateway(settings_for(sim), retry=policy) as gw:
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             with pytest.raises(RateLimited) as first:
                 await gw.exa.search("anything")
         assert first.value.retry_after == pytest.approx(3600, abs=5)
         sim.set_faults(FaultConfig())
         sent = len(sim.log())
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             with pytest.raises(RateLimited) as second:
                 await gw.exa.search("anything else")
         assert second.value.retry_after is not None and second.value.retry_after > 3000
         assert "EXA_ORCH_RPS" in (second.value.hint or "")
         assert len(sim.log()) == sent  # the family's Retry-After deadline still holds
         # Other families are not held back.
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             await gw.exa.get_contents(["https://example.com/a"])
 
 
@@ -194,11 +195,11 @@ async def test_a_call_waiting_out_a_retry_after_gives_up_when_the_hold_is_extend
         gate = gw.transport.gate("search")
         gate.block(0.2)  # a short Retry-After: the call waits it out ...
         call = asyncio.create_task(gw.exa.search("anything"))
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             while gw.stats()["calls"] == 0:  # noqa: ASYNC110 - counted right before it starts waiting
                 await asyncio.sleep(0.005)
         gate.block(3600)  # ... then another 429 asks for an hour
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             with pytest.raises(RateLimited):
                 await call
     assert sim.log() == []

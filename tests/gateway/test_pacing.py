@@ -1,19 +1,90 @@
 """Pacing against the simulator: rate windows, the in-flight cap, and Retry-After deadlines.
 
-Every timing is read from the simulator's own request log (arrival times on the same monotonic
-clock), never from the client side, and the bounds leave room for a noisy 2-core machine.
+The rate and Retry-After checks read the gateway's own accounting: when its limiter admitted each
+request (the event loop's clock, recorded as `acquire` returns) and when a 429 held a family. A
+count of arrivals at the simulator in a 1-second window is what the scheduler of a busy machine
+stretches and squeezes (a request admitted on time, delayed on its way, lands beside the next
+one), so those only check what a delay can't fake: that the requests all arrived, in the ratios
+the limiter set. bench/gateway.py measures the windows at the server.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from aiolimiter import AsyncLimiter
 
 from exa_orch.gateway import Gateway, RetryPolicy
+from exa_orch.gateway.limits import FamilyGate
 from exa_orch.sim.context import FaultConfig
 from exa_orch.sim.testing import SimHandle
 from tests.gateway._util import arrivals, max_in_window, settings_for
 
 N = 10  # requests per second per family
+
+
+class Admissions:
+    """What a Gateway's transport did, on its own clocks: each family's limiter admissions
+    (loop time) and every send let through (monotonic), and every Retry-After hold (monotonic)."""
+
+    def __init__(self) -> None:
+        self.by_family: dict[str, list[float]] = defaultdict(list)
+        self.sent: list[float] = []
+        self.holds: list[tuple[float, float]] = []  # (when, seconds)
+
+
+class _Recorded:
+    """A family's limiter, noting the loop time of each admission as `acquire` returns."""
+
+    def __init__(self, inner: AsyncLimiter, times: list[float]) -> None:
+        self._inner, self._times = inner, times
+
+    def has_capacity(self, amount: float = 1) -> bool:
+        return self._inner.has_capacity(amount)
+
+    async def acquire(self, amount: float = 1) -> None:
+        await self._inner.acquire(amount)
+        self._times.append(asyncio.get_running_loop().time())
+
+
+class _RecordedGate(FamilyGate):
+    """A FamilyGate whose admissions and Retry-After holds land in `seen`."""
+
+    def __init__(self, family: str, rps: float, margin: float, seen: Admissions) -> None:
+        super().__init__(family, rps, margin)
+        self.limiter = _Recorded(self.limiter, seen.by_family[family])  # type: ignore[assignment]
+        self._seen = seen
+
+    def block(self, seconds: float) -> None:
+        self._seen.holds.append((time.monotonic(), seconds))
+        super().block(seconds)
+
+
+@contextmanager
+def accounted(gw: Gateway) -> Iterator[Admissions]:
+    seen = Admissions()
+    transport = gw.transport
+    enter = transport._enter
+
+    def gate(family: str) -> FamilyGate:
+        if family not in transport._gates:
+            transport._gates[family] = _RecordedGate(family, transport._rps, transport._margin, seen)
+        return transport._gates[family]
+
+    async def entered(*args: object) -> None:
+        await enter(*args)  # type: ignore[arg-type]
+        seen.sent.append(time.monotonic())
+
+    transport.gate = gate  # type: ignore[method-assign]
+    transport._enter = entered  # type: ignore[method-assign]
+    try:
+        yield seen
+    finally:
+        del transport.gate, transport._enter
 
 
 async def _searches(gw: Gateway, count: int, tag: str) -> None:
@@ -26,31 +97,42 @@ async def test_no_second_holds_more_than_n_requests_including_the_first_and_afte
     sim: SimHandle,
 ) -> None:
     async with Gateway(settings_for(sim, rps=N, concurrency=6)) as gw:
-        await _searches(gw, 3 * N, "first")
-        first = arrivals(sim, "search")
-        # An idle gap longer than a second is the case a plain AsyncLimiter(N, 1) gets wrong.
-        await asyncio.sleep(1.5)
-        await _searches(gw, 2 * N, "second")
-    times = arrivals(sim, "search")
+        with accounted(gw) as seen:
+            await _searches(gw, 3 * N, "first")
+            first = list(seen.by_family["search"])
+            # An idle gap longer than a second is the case a plain AsyncLimiter(N, 1) gets wrong.
+            await asyncio.sleep(1.5)
+            await _searches(gw, 2 * N, "second")
+    times = seen.by_family["search"]
     second = times[len(first) :]
     assert len(first) == 3 * N and len(second) == 2 * N
-    assert second[0] - first[-1] > 1.2  # the gap really was idle
+    assert len(arrivals(sim, "search")) == 5 * N  # every admitted request reached Exa
+    assert second[0] - first[-1] >= 1.5  # the gap really was idle
     assert sum(1 for t in first if t < first[0] + 1.0) <= N  # first second
     assert sum(1 for t in second if t < second[0] + 1.0) <= N  # first second after the gap
     assert max_in_window(times) <= N  # every window
+    # A ratio, not a count: a machine too busy to wake the limiter on time lowers it a little
+    # (the catch-up credit makes most of that up); a limiter admitting a burst would raise it.
     steady = (len(first) - 1) / (first[-1] - first[0])
-    assert steady >= 0.9 * N, f"steady rate {steady:.2f}/s is below 0.9 N"
+    assert steady <= N, f"steady rate {steady:.2f}/s is above N"
+    assert steady >= 0.75 * N, f"steady rate {steady:.2f}/s is below 0.75 N"
 
 
 async def test_families_are_limited_separately(sim: SimHandle) -> None:
-    async with Gateway(settings_for(sim, rps=N, concurrency=8)) as gw, asyncio.TaskGroup() as tg:
-        for i in range(N):
-            tg.create_task(gw.http.post("/search", json={"query": f"q{i}", "numResults": 1}))
-            tg.create_task(gw.http.post("/contents", json={"urls": [f"https://example.com/{i}"]}))
-    search, contents = arrivals(sim, "search"), arrivals(sim, "contents")
+    async with Gateway(settings_for(sim, rps=N, concurrency=8)) as gw:
+        with accounted(gw) as seen:
+            async with asyncio.TaskGroup() as tg:
+                for i in range(N):
+                    tg.create_task(gw.http.post("/search", json={"query": f"q{i}", "numResults": 1}))
+                    tg.create_task(gw.http.post("/contents", json={"urls": [f"https://example.com/{i}"]}))
+    search, contents = seen.by_family["search"], seen.by_family["contents"]
+    assert len(search) == len(contents) == N
+    assert len(arrivals(sim, "search")) == len(arrivals(sim, "contents")) == N
     assert max_in_window(search) <= N and max_in_window(contents) <= N
-    # Both families ran side by side: 2N requests in about the time N take.
-    assert max_in_window(search + contents) > N
+    # Both families ran side by side: 2N requests in about the time N take (one after the other,
+    # they would take twice as long).
+    both, one = max(search + contents) - min(search + contents), max(max(search) - min(search), 0.1)
+    assert both < 1.5 * one, (both, one)
 
 
 async def test_in_flight_calls_never_exceed_the_semaphore(sim: SimHandle) -> None:
@@ -86,13 +168,13 @@ async def test_a_retry_after_holds_the_whole_family(sim: SimHandle) -> None:
     retry_after = 0.5
     sim.set_faults(FaultConfig(rate=0.15, kinds=("429",), retry_after=retry_after, seed=3))
     async with Gateway(settings_for(sim, rps=1000, concurrency=3), retry=RetryPolicy(backoff=0.01)) as gw:
-        await _searches(gw, 30, "family")
-    log = sim.log()
-    limited = [e for e in log if e["status"] == 429]
-    assert limited
-    for entry in limited:
-        # Requests already on their way when the 429 came back may land just after it; none
-        # may start later than that until the deadline has passed.
-        slack = 0.1
-        early = [t for t in _after(log, entry["t_end"] + slack) if t < entry["t_end"] + retry_after]
-        assert not early, (entry, early)
+        with accounted(gw) as seen:
+            await _searches(gw, 30, "family")
+    limited = [e for e in sim.log() if e["status"] == 429]
+    assert limited and len(seen.holds) == len(limited)
+    assert all(seconds == retry_after for _, seconds in seen.holds)
+    # Requests already on their way when a 429 came back may still land after it (the server's
+    # log can't tell them apart on a busy machine); the gateway lets none go out during the hold.
+    for when, seconds in seen.holds:
+        early = [t for t in seen.sent if when < t < when + seconds]
+        assert not early, (when, early)

@@ -259,4 +259,6 @@ async def test_a_late_wake_up_is_made_up_by_the_next_admission() -> None:
     gaps = [b - a for a, b in zip(times, times[1:], strict=False)]
     assert gaps[0] >= 1.25 * period
     assert 0.3 * period < gaps[1] < 0.9 * period  # catching up, without a burst
-    assert times[-1] - times[0] < 7.2 * period  # back on schedule: 7 periods for 8 admissions
+    # No burst after it either (a lower bound: a busy machine only stretches the gaps). How soon
+    # the limiter is back on schedule is bench/gateway.py's steady rate, not a wall-clock test.
+    assert all(gap > 0.3 * period for gap in gaps[2:]), gaps

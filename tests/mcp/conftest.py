@@ -16,6 +16,7 @@ from mcp.client.stdio import StdioServerParameters, get_default_environment, std
 
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
+from tests.support import WAIT
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -72,7 +73,7 @@ async def stdio_session(
     errlog = (tmp_path / "server-stderr.log").open("a")
     try:
         transport = stdio_client(params, errlog=errlog)
-        async with Client(transport, mode=mode, read_timeout_seconds=60) as client:  # type: ignore[arg-type]
+        async with Client(transport, mode=mode, read_timeout_seconds=WAIT) as client:  # type: ignore[arg-type]
             yield client
     finally:
         errlog.close()

@@ -9,6 +9,8 @@ import httpx
 import mcp_types as types
 from mcp.client.context import ClientRequestContext
 
+from tests.support import WAIT
+
 
 class KeyBrowser:
     """Answers each URL-mode elicitation with the next of `keys`: opens the page, posts the key on its
@@ -30,7 +32,7 @@ class KeyBrowser:
         key = self.keys.pop(0) if self.keys else None
         if key is None:
             return types.ElicitResult(action="decline")
-        async with httpx.AsyncClient(timeout=30) as http:
+        async with httpx.AsyncClient(timeout=WAIT) as http:
             page = await http.get(params.url)
             assert page.status_code == 200, page.text
             self.pages.append(page.text)

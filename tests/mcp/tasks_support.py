@@ -24,6 +24,7 @@ from exa_orch.app import App, open_app
 from exa_orch.config import Settings
 from exa_orch.mcp.server import build_server
 from tests.mcp.tasks_workflows import WORKFLOWS as TEST_WORKFLOWS
+from tests.support import WAIT
 
 TASKS_EXT = "io.modelcontextprotocol/tasks"
 RELATED = "io.modelcontextprotocol/related-task"
@@ -76,7 +77,7 @@ class LegacyTasksClient:
         self._changed.set()
         self._changed = anyio.Event()
 
-    async def until(self, pred: Callable[[], bool], deadline_s: float = 20.0) -> None:
+    async def until(self, pred: Callable[[], bool], deadline_s: float = WAIT) -> None:
         """Wait until `pred()` holds, re-checking at each notification (bounded)."""
         with anyio.fail_after(deadline_s):
             while not pred():
@@ -212,7 +213,7 @@ async def cancel_2026(session: ClientSession, task_id: str) -> None:
 
 async def _resolve(handle: CreateTaskResult2026, ctx: ClaimContext) -> types.CallToolResult:
     """Poll tasks/get until terminal (pollIntervalMs apart); the inlined CallToolResult."""
-    with anyio.fail_after(60):
+    with anyio.fail_after(WAIT):
         while True:
             task = await get_2026(ctx.session, handle.task_id)
             if task.status == "completed" and task.result is not None:

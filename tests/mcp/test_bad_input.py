@@ -4,11 +4,6 @@ gets an answer that says what was wrong, and the server keeps serving."""
 from __future__ import annotations
 
 import json
-import os
-import select
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -17,72 +12,18 @@ import pytest
 from exa_orch.mcp.server import text_result
 from exa_orch.mcp.tasks_wire import call_tool_result
 
-from .conftest import initialize_request, server_env
+from .rawstdio import RawStdio
 
 pytestmark = pytest.mark.slow
 
-INIT = initialize_request("init")
-
-
-class RawSession:
-    """One `exa-orch serve` over stdio, spoken to line by line."""
-
-    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
-        self.proc = proc
-        self.initialized = False
-        self._pending = b""  # bytes read past the last whole line
-
-    def initialize(self) -> None:
-        assert "result" in self.ask(INIT)
-        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
-        self.initialized = True
-
-    def send(self, message: Any) -> None:
-        assert self.proc.stdin is not None
-        line = message if isinstance(message, bytes) else json.dumps(message).encode()
-        self.proc.stdin.write(line + b"\n")
-        self.proc.stdin.flush()
-
-    def read(self, deadline_s: float = 15.0) -> dict[str, Any]:
-        """The next message the server writes (it writes whole lines), within `deadline_s`.
-
-        Reads the pipe's fd with our own buffer: two answers written at once arrive in one read, and
-        a select() on a buffered file object would then wait for the second one in vain."""
-        assert self.proc.stdout is not None
-        fd = self.proc.stdout.fileno()
-        deadline = time.monotonic() + deadline_s
-        while b"\n" not in self._pending:
-            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
-            assert ready, f"no answer within {deadline_s} s"
-            chunk = os.read(fd, 1 << 16)
-            assert chunk, "the server closed stdout"
-            self._pending += chunk
-        line, self._pending = self._pending.split(b"\n", 1)
-        return dict(json.loads(line))
-
-    def ask(self, message: Any) -> dict[str, Any]:
-        self.send(message)
-        return self.read()
-
 
 @pytest.fixture(scope="module")
-def raw(sim_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RawSession]:
+def raw(sim_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[RawStdio]:
     tmp = tmp_path_factory.mktemp("bad-input")
-    with (tmp / "stderr.log").open("wb") as errlog:
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "exa_orch", "serve"],
-            env=server_env(sim_url, tmp / "workflows.db"),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=errlog,
-        )
-    with proc:
-        session = RawSession(proc)
+    with RawStdio(sim_url, tmp) as session:
         yield session
         assert session.ask({"jsonrpc": "2.0", "id": "last", "method": "ping"})["result"] == {}
-        assert proc.stdin is not None
-        proc.stdin.close()
-        assert proc.wait(timeout=30) == 0
+        assert session.close() == 0
     assert "Traceback" not in (tmp / "stderr.log").read_text()
 
 
@@ -91,7 +32,7 @@ def _error(answer: dict[str, Any], rid: Any, code: int) -> str:
     return str(answer["error"]["message"])
 
 
-def test_requests_before_initialize_and_params_of_the_wrong_shape_say_what_to_fix(raw: RawSession) -> None:
+def test_requests_before_initialize_and_params_of_the_wrong_shape_say_what_to_fix(raw: RawStdio) -> None:
     # The SDK answered both with a bare -32602 "Invalid request parameters" (data ""), naming nothing:
     # a client could not tell "initialize first" from "your params are wrong", nor which param.
     early = _error(raw.ask({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}), 1, -32602)
@@ -114,30 +55,29 @@ def test_requests_before_initialize_and_params_of_the_wrong_shape_say_what_to_fi
     assert cursor["error"]["data"]["code"] == "INVALID_PARAMS"
 
 
-def test_lines_that_are_not_one_json_rpc_object_are_answered_not_dropped(raw: RawSession) -> None:
+def test_lines_that_are_not_one_json_rpc_object_are_answered_not_dropped(raw: RawStdio) -> None:
     # The SDK drops these without a word; a client waiting on ids 9 and 10 of a batch (2025-03-26
     # clients send them) waited forever.
     for line in (b"{not json", b'{"jsonrpc":"2.0","id":8,"method":"ping"'):
         assert "Parse error" in _error(raw.ask(line), None, -32700)
     raw.send([{"jsonrpc": "2.0", "id": 9, "method": "ping"}, {"jsonrpc": "2.0", "id": 10, "method": "ping"}])
     for rid in (9, 10):
-        assert "batches are not supported" in _error(raw.read(), rid, -32600)
+        assert "batches are not supported" in _error(raw.answer(rid), rid, -32600)
     assert "batches" in _error(raw.ask([]), None, -32600)
     assert "JSON object" in _error(raw.ask(b"42"), None, -32600)
     huge = b'{"jsonrpc":"2.0","id":12,"method":"tools/call","params":{"name":"manage_websets","arguments":'
     huge += b'{"operation":"websets.list","args":{"limit":' + b"9" * 5000 + b"}}}}"
-    assert "number out of range" in _error(raw.ask(huge), 12, -32700)  # its id was lost to int()'s cap
-    # A notification and a stray response stay unanswered: the next answer is the ping's.
+    assert "number out of range" in _error(
+        raw.ask(huge, rid=12), 12, -32700
+    )  # its id was lost to int()'s cap
+    # A notification and a stray response stay unanswered: the next message is the ping's answer.
     raw.send({"jsonrpc": "2.0", "method": "notifications/whatever"})
     raw.send({"jsonrpc": "2.0", "id": 77, "result": {}})
-    assert raw.ask({"jsonrpc": "2.0", "id": 11, "method": "ping"}) == {
-        "jsonrpc": "2.0",
-        "id": 11,
-        "result": {},
-    }
+    raw.send({"jsonrpc": "2.0", "id": 11, "method": "ping"})
+    assert raw.read() == {"jsonrpc": "2.0", "id": 11, "result": {}}
 
 
-def test_a_toolhost_operation_name_sent_to_manage_websets_names_the_operation_meant(raw: RawSession) -> None:
+def test_a_toolhost_operation_name_sent_to_manage_websets_names_the_operation_meant(raw: RawStdio) -> None:
     # Seed 000's names (create_webset, start_search, ...) got no suggestion at all from manage_websets.
     if not raw.initialized:
         raw.initialize()
@@ -148,7 +88,7 @@ def test_a_toolhost_operation_name_sent_to_manage_websets_names_the_operation_me
     assert body["hint"].startswith("Did you mean 'websets.create'"), body
 
 
-def test_a_lone_surrogate_in_a_json_encoded_arg_never_reaches_a_writer(raw: RawSession) -> None:
+def test_a_lone_surrogate_in_a_json_encoded_arg_never_reaches_a_writer(raw: RawStdio) -> None:
     # Python's json.loads accepts "\ud800"; safe mode decoded such a string into the args, and the
     # preview echoing them killed the stdout writer: the server died mid-session. Sent on, the same
     # args were an INTERNAL_ERROR (httpx cannot encode them).

@@ -14,6 +14,8 @@ from mcp import Client
 from mcp.client.context import ClientRequestContext
 from mcp.client.stdio import stdio_client
 
+from tests.support import WAIT
+
 from .conftest import serve_params
 from .tasks_support import structured
 
@@ -103,7 +105,7 @@ async def test_features_are_used_when_declared_and_fall_back_when_not(sim_url: s
                 },
             )
             assert not made.is_error, structured(made)
-            with anyio.fail_after(30):
+            with anyio.fail_after(WAIT):
                 await features.logged.wait()
         async with Client(stdio_client(params, errlog=errlog), mode="legacy") as bare:  # type: ignore[arg-type]
             fallback = await _calls(bare, csv)

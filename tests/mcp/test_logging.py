@@ -17,6 +17,7 @@ from exa_orch.mcp import logbridge
 from exa_orch.mcp.server import build_server
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
+from tests.support import WAIT
 
 from .tasks_support import app_for
 
@@ -34,7 +35,7 @@ class Messages:
         self.changed.set()
         self.changed = anyio.Event()
 
-    async def until(self, text: str, deadline_s: float = 20.0) -> types.LoggingMessageNotificationParams:
+    async def until(self, text: str, deadline_s: float = WAIT) -> types.LoggingMessageNotificationParams:
         with anyio.fail_after(deadline_s):
             while True:
                 for m in self.items:

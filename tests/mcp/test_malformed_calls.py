@@ -14,6 +14,7 @@ from mcp import Client
 from mcp.client.stdio import stdio_client
 
 from tests.mcp.conftest import result_json, serve_params
+from tests.support import WAIT
 
 pytestmark = pytest.mark.slow
 
@@ -120,7 +121,7 @@ def _schema_facts(operations: list[dict[str, Any]]) -> tuple[dict[str, list[str]
 def test_thousand_malformed_calls_get_is_error_naming_the_problem(sim_url: str, tmp_path: Path) -> None:
     params = serve_params(sim_url, tmp_path / "workflows.db")
     with (tmp_path / "stderr.log").open("w") as errlog, start_blocking_portal() as portal:
-        client_cm = Client(stdio_client(params, errlog=errlog), mode="legacy", read_timeout_seconds=60)  # type: ignore[arg-type]
+        client_cm = Client(stdio_client(params, errlog=errlog), mode="legacy", read_timeout_seconds=WAIT)  # type: ignore[arg-type]
         with portal.wrap_async_context_manager(client_cm) as client:
 
             def call(arguments: dict[str, Any]) -> Any:

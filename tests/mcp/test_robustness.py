@@ -4,7 +4,6 @@ creates a task, restarts in the middle of one, and input a well-behaved client n
 from __future__ import annotations
 
 import json
-import select
 import subprocess
 import sys
 from pathlib import Path
@@ -21,8 +20,10 @@ from exa_orch.mcp.transport import BearerAuth
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
 from exa_orch.store import Store, TaskStatus
+from tests.support import WAIT
 
 from .conftest import server_env
+from .rawstdio import RawStdio
 from .tasks_support import TasksExtension, app_for, legacy_app, structured
 
 HOOK = {"url": "https://example.com/hook", "events": ["webset.created"]}
@@ -57,7 +58,7 @@ async def test_an_operation_task_never_runs_a_secret_operation_whoever_wrote_its
     # still not create a webhook whose secret would land in the result column.
     async with app_for(sim.url, tmp_path / "workflows.db") as app:
         record = await app.tasks.create("operation", {"operation": "webhooks.create", "args": HOOK})
-        done = await app.tasks.wait(record.id, timeout=15)
+        done = await app.tasks.wait(record.id, timeout=WAIT)
         assert str(done.status) == "failed", done
         assert done.error is not None and "secret" in done.error["message"]
         assert done.result is None
@@ -98,40 +99,17 @@ async def test_a_websets_create_task_killed_after_exa_answered_resumes_without_a
     made[theirs] = await _create_at_exa(sim, "caller-chosen-1")
     async with app_for(sim.url, db) as app:
         for task_id, webset_id in made.items():
-            done = await app.tasks.wait(task_id, timeout=15)
+            done = await app.tasks.wait(task_id, timeout=WAIT)
             assert str(done.status) == "completed", done.error
             assert done.result["id"] == webset_id
         # A fresh run marks its create with the task's externalId, so a resume could find it.
         fresh = await app.tasks.create("operation", {"operation": "websets.create", "args": search})
-        done = await app.tasks.wait(fresh.id, timeout=15)
+        done = await app.tasks.wait(fresh.id, timeout=WAIT)
         assert str(done.status) == "completed", done.error
         assert done.result["externalId"] == f"{fresh.id}:operation"
     stats = sim.stats()
     assert stats["requests_by_endpoint"]["POST /websets/v0/websets"] == 3  # two above, the fresh one
     assert stats["conflicts_by_external_id"] == {}
-
-
-def _raw_stdio(sim_url: str, tmp_path: Path) -> subprocess.Popen[bytes]:
-    with (tmp_path / "stderr.log").open("wb") as errlog:  # the child keeps its own descriptor
-        return subprocess.Popen(
-            [sys.executable, "-m", "exa_orch", "serve"],
-            env=server_env(sim_url, tmp_path / "workflows.db"),
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=errlog,
-        )
-
-
-def _answer(proc: subprocess.Popen[bytes], line: bytes, deadline_s: float = 15.0) -> dict[str, Any]:
-    """Send one line; the next line on stdout, within `deadline_s` (a dropped request never answers)."""
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(line + b"\n")
-    proc.stdin.flush()
-    ready, _, _ = select.select([proc.stdout], [], [], deadline_s)
-    assert ready, f"no answer within {deadline_s} s to {line[:80]!r}"
-    got = proc.stdout.readline()  # the server writes whole lines
-    assert got, "the server closed stdout"
-    return dict(json.loads(got))
 
 
 @pytest.mark.slow
@@ -149,26 +127,18 @@ def test_a_request_the_sdk_cannot_read_still_gets_an_answer_over_stdio(sim_url: 
         b'"arguments":{"operation":"exa.search","args":{"query":"\\ud800"}}}}',
         3: b'{"jsonrpc":"2.0","id":3,"method":"ping","params":[1]}',
     }
-    with _raw_stdio(sim_url, tmp_path) as proc:
-        init = _answer(
-            proc,
-            b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
-            b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}',
-        )
-        assert "result" in init, init
-        assert proc.stdin is not None
-        proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+    with RawStdio(sim_url, tmp_path) as raw:
+        raw.initialize(0)
         for rid, line in lines.items():
-            answer = _answer(proc, line)
-            assert answer["id"] == rid and answer["error"]["code"] in (-32700, -32600), answer
-        assert "params" in _answer(proc, lines[3])["error"]["message"]
-        assert _answer(proc, b'{"jsonrpc":"2.0","id":4,"method":"ping"}') == {
+            answer = raw.ask(line, rid=rid)
+            assert answer["error"]["code"] in (-32700, -32600), answer
+        assert "params" in raw.ask(lines[3], rid=3)["error"]["message"]
+        assert raw.ask({"jsonrpc": "2.0", "id": 4, "method": "ping"}) == {
             "jsonrpc": "2.0",
             "id": 4,
             "result": {},
         }
-        proc.stdin.close()
-        assert proc.wait(timeout=30) == 0
+        assert raw.close() == 0
 
 
 @pytest.mark.slow
@@ -181,7 +151,7 @@ def test_serve_with_stdin_from_dev_null_stops_at_once(sim_url: str, tmp_path: Pa
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=15,
+        timeout=WAIT,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert "exa-orch stopped" in proc.stderr and "Traceback" not in proc.stderr
@@ -196,7 +166,7 @@ def test_a_database_path_whose_directory_cannot_be_made_is_a_config_error(tmp_pa
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=15,
+        timeout=WAIT,
     )
     assert proc.returncode == 1
     assert proc.stderr.startswith("error [CONFIG_ERROR]: cannot create the directory of the database")

@@ -16,6 +16,7 @@ from mcp.client.context import ClientRequestContext
 
 from exa_orch.mcp.server import build_server
 from exa_orch.sim.testing import SimHandle
+from tests.support import WAIT
 
 from .tasks_support import app_for, structured
 
@@ -95,7 +96,7 @@ async def test_a_fifo_or_a_directory_inside_a_root_is_refused_at_once_and_blocks
     (shared / "folder.csv").mkdir()
     async with app_for(sim.url, tmp_path / "w.db") as app:
         async with Client(build_server(app), mode="legacy", list_roots_callback=Roots(shared)) as client:
-            with anyio.fail_after(60):  # a generous bound: without the fix the first call never answers
+            with anyio.fail_after(WAIT):  # a generous bound: without the fix the first call never answers
                 refused = [await client.call_tool("manage_websets", _import(p)) for p in fifos]
                 folder = await client.call_tool("manage_websets", _import(shared / "folder.csv"))
                 ok = await client.call_tool("manage_websets", _import(shared / "rows.csv"))

@@ -14,6 +14,7 @@ from mcp.client.context import ClientRequestContext
 
 from exa_orch.mcp.server import build_server
 from exa_orch.sim.testing import SimHandle
+from tests.support import WAIT
 
 from .tasks_support import app_for, structured
 
@@ -125,6 +126,6 @@ async def test_a_2026_client_without_a_back_channel_gets_the_fallback_at_once(
 
     async with app_for(sim.url, tmp_path / "w.db") as app:
         async with Client(build_server(app), mode="2026-07-28", sampling_callback=model) as client:
-            with anyio.fail_after(10):
+            with anyio.fail_after(WAIT):
                 body = await _call(client, "criteria.suggest", {"query": "quantum computing"})
     assert set(body) == {"data", "instruction"}

@@ -15,6 +15,7 @@ from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
 from tests.mcp.conftest import call, initialize_request, server_env, tools_list_bytes
+from tests.support import WAIT
 
 pytestmark = pytest.mark.slow
 
@@ -45,7 +46,7 @@ def http_server(
         if proc.poll() is None:
             proc.send_signal(signal.SIGTERM)
             try:
-                proc.wait(timeout=30)
+                proc.wait(timeout=WAIT)
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
@@ -68,7 +69,7 @@ async def test_streamable_http_client_works(sim_url: str, tmp_path: Path) -> Non
             assert tools_list_bytes(await modern.list_tools()) <= 4096
             assert (await call(modern, "list_operations", {"prefix": "websets."}))["count"] >= 7
         proc.send_signal(signal.SIGTERM)
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=WAIT) == 0
     assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
 
 
@@ -79,7 +80,7 @@ def test_non_loopback_bind_without_token_is_refused(sim_url: str, tmp_path: Path
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
     )
     assert proc.returncode == 1
     assert "EXA_ORCH_HTTP_TOKEN" in proc.stderr and "0.0.0.0" in proc.stderr
@@ -89,7 +90,7 @@ def test_non_loopback_bind_without_token_is_refused(sim_url: str, tmp_path: Path
 def test_token_is_required_when_set(sim_url: str, tmp_path: Path) -> None:
     token = "t0ken-" + "x" * 30
     with http_server(sim_url, tmp_path, EXA_ORCH_HTTP_TOKEN=token) as (_proc, url):
-        with httpx.Client(timeout=10) as http:
+        with httpx.Client(timeout=WAIT) as http:
             denied = http.post(url, json=INIT, headers=ACCEPT)
             assert denied.status_code == 401
             assert "EXA_ORCH_HTTP_TOKEN" in denied.text

@@ -20,6 +20,7 @@ from exa_orch.mcp.toolhost import TOOLHOST_TOOLS
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
 from tests.mcp.conftest import call, result_json, server_env, stdio_session, tools_list_bytes
+from tests.support import WAIT
 
 pytestmark = pytest.mark.slow
 
@@ -140,7 +141,7 @@ def test_missing_key_for_real_exa_starts_and_says_so(tmp_path: Path) -> None:
         stdin=subprocess.DEVNULL,
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
     )
     assert proc.returncode == 0
     assert "EXA_API_KEY is not set" in proc.stderr
@@ -194,7 +195,7 @@ def test_whole_tools_list_response_on_the_wire_and_stdin_eof_stop(sim_url: str, 
         assert b'"manage_websets"' in line and b'"id":2' in line
         assert len(line) <= TOOLS_LIST_BUDGET, f"tools/list response is {len(line)} bytes"
         proc.stdin.close()
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=WAIT) == 0
     assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
 
 
@@ -203,7 +204,7 @@ def test_signal_stops_cleanly_with_stdin_open(sim_url: str, tmp_path: Path, sig:
     with _spawn(sim_url, tmp_path) as proc:
         _initialize(proc)
         os.kill(proc.pid, sig)  # stdin stays open: the stop must not wait for EOF
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=WAIT) == 0
     assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
 
 
@@ -236,7 +237,7 @@ def test_sigterm_with_a_working_task_releases_it_and_the_next_start_resumes(
         proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
         created = _rpc(proc, 2, "tasks.create", {"type": "mcp_stop.ticks", "ticks": 150, "delay": 0.05})
         task_id = created["taskId"]
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + WAIT
         rid = 3
         while True:  # no event to wait on from outside the process: poll with a deadline
             view = _rpc(proc, rid, "tasks.get", {"taskId": task_id})
@@ -245,7 +246,7 @@ def test_sigterm_with_a_working_task_releases_it_and_the_next_start_resumes(
             assert time.monotonic() < deadline, view
             rid += 1
         os.kill(proc.pid, signal.SIGTERM)
-        assert proc.wait(timeout=30) == 0
+        assert proc.wait(timeout=WAIT) == 0
     with sqlite3.connect(tmp_path / "workflows.db") as db:
         status, owner = db.execute(
             "select status, lease_owner from tasks where id = ?", (task_id,)

@@ -16,6 +16,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from tests.support import WAIT
+
 from .conftest import initialize_request
 from .test_serve_http import http_server
 
@@ -58,7 +60,7 @@ async def test_a_full_table_refuses_new_sessions_and_never_gives_a_live_one_to_a
 ) -> None:
     size = 12
     with http_server(sim_url, tmp_path, **ENV, EXA_ORCH_HTTP_MAX_SESSIONS=str(size)) as (_proc, url):
-        async with httpx.AsyncClient(timeout=30) as http:
+        async with httpx.AsyncClient(timeout=WAIT) as http:
             alice = await _session(http, url, ALICE)
             assert await _ping(http, url, ALICE, alice) == 200
             assert await _ping(http, url, BOB, alice) == 404
@@ -101,7 +103,7 @@ async def test_bob_cannot_use_alices_session_after_more_newer_sessions_than_the_
         env["EXA_ORCH_HTTP_MAX_SESSIONS"] = str(table)
     with http_server(sim_url, tmp_path, **env) as (_proc, url):
         limits = httpx.Limits(max_connections=8, max_keepalive_connections=8)
-        async with httpx.AsyncClient(timeout=60, limits=limits) as http:
+        async with httpx.AsyncClient(timeout=WAIT, limits=limits) as http:
             alice = await _session(http, url, ALICE)
             assert await _ping(http, url, BOB, alice) == 404
             answers: Counter[tuple[int, int]] = Counter()

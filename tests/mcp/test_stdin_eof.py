@@ -15,6 +15,7 @@ import pytest
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.testing import SimThread
 from tests.mcp.conftest import initialize_request, server_env
+from tests.support import WAIT
 
 pytestmark = pytest.mark.slow
 
@@ -77,7 +78,7 @@ def _run(
         stdin=stdin,
         input=data,
         capture_output=True,
-        timeout=60,
+        timeout=WAIT,
     )
 
 
@@ -119,7 +120,7 @@ def test_closed_stdin_stops_cleanly(slow_sim_url: str, tmp_path: Path) -> None:
         ["sh", "-c", 'exec "$0" -m exa_orch serve <&-', sys.executable],
         env=server_env(slow_sim_url, tmp_path / "workflows.db"),
         capture_output=True,
-        timeout=60,
+        timeout=WAIT,
     )
     assert proc.returncode == 0, proc.stderr[-2000:]
     assert b"Traceback" not in proc.stderr

@@ -14,7 +14,7 @@ import pytest
 
 from exa_orch.mcp.transport import _read_line
 
-from .test_robustness import _answer, _raw_stdio
+from .rawstdio import RawStdio
 
 
 def deep(levels: int) -> str:
@@ -50,24 +50,20 @@ def test_notifications_stay_unanswered_however_they_look() -> None:
 
 @pytest.mark.slow
 def test_every_request_line_with_an_id_gets_an_answer_over_stdio(sim_url: str, tmp_path: Path) -> None:
-    with _raw_stdio(sim_url, tmp_path) as proc:
-        init = _answer(
-            proc,
-            b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-11-25",'
-            b'"capabilities":{},"clientInfo":{"name":"t","version":"0"}}}',
-        )
-        assert "result" in init, init
+    with RawStdio(sim_url, tmp_path) as raw:
+        raw.initialize(0)
         for rid in ("null", "true", "{}", "[]", "1.5"):
-            got: dict[str, Any] = _answer(proc, f'{{"jsonrpc":"2.0","id":{rid},"method":"ping"}}'.encode())
-            assert got["id"] is None and got["error"]["code"] == -32600, got
+            got: dict[str, Any] = raw.ask(
+                f'{{"jsonrpc":"2.0","id":{rid},"method":"ping"}}'.encode(), rid=None
+            )
+            assert got["error"]["code"] == -32600, got
         nested = json.dumps({"jsonrpc": "2.0", "id": 5, "method": "ping"})[:-1] + ',"params":{"a":'
-        got = _answer(proc, (nested + deep(1200) + "}}").encode())
-        assert got["id"] == 5 and got["error"]["code"] == -32600, got
-        assert _answer(proc, b'{"jsonrpc":"2.0","id":6,"method":"ping"}') == {
+        got = raw.ask((nested + deep(1200) + "}}").encode(), rid=5)
+        assert got["error"]["code"] == -32600, got
+        assert raw.ask({"jsonrpc": "2.0", "id": 6, "method": "ping"}) == {
             "jsonrpc": "2.0",
             "id": 6,
             "result": {},
         }
-        assert proc.stdin is not None
-        proc.stdin.close()
-        assert proc.wait(timeout=30) == 0
+        assert raw.close() == 0
+        assert raw.others == []  # nothing came that no request asked for

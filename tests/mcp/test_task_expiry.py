@@ -16,13 +16,14 @@ from mcp.shared.exceptions import MCPError
 
 from exa_orch.mcp.server import build_server
 from exa_orch.sim.testing import SimHandle
+from tests.support import WAIT
 
 from .conftest import result_json
 from .tasks_support import TasksExtension, app_for, get_2026, inprocess_legacy, structured
 
 
 async def rpc_error(call: Any) -> dict[str, Any]:
-    with anyio.fail_after(10), pytest.raises(MCPError) as caught:
+    with anyio.fail_after(WAIT), pytest.raises(MCPError) as caught:
         await call
     return {"code": caught.value.error.code, "data": caught.value.error.data}
 

@@ -24,6 +24,7 @@ from mcp.shared.exceptions import MCPError
 
 from exa_orch.store.pgcluster import Cluster
 from tests.pg import fresh_database
+from tests.support import WAIT
 
 from .conftest import initialize_request, result_json
 from .tasks_support import (
@@ -76,7 +77,7 @@ async def op(client: LegacyTasksClient, operation: str, args: dict[str, Any]) ->
 
 async def rpc_error(call: Any) -> dict[str, Any]:
     """The JSON-RPC error a request ends with (bounded: a wait must refuse at once, not block)."""
-    with anyio.fail_after(10):
+    with anyio.fail_after(WAIT):
         try:
             await call
         except MCPError as exc:
@@ -104,7 +105,7 @@ async def bob_is_told_nothing(bob: LegacyTasksClient, task_id: str) -> None:
             ("tasks.result", {"taskId": tid, "wait": 5}),
             ("tasks.cancel", {"taskId": tid}),
         ):
-            with anyio.fail_after(10):
+            with anyio.fail_after(WAIT):
                 failed, body = await op(bob, operation, args)
             assert failed and body["code"] == "TASK_NOT_FOUND", (operation, body)
     answers = {}
@@ -149,7 +150,7 @@ async def test_a_task_is_seen_only_by_the_token_that_made_it_even_after_a_restar
             assert {augmented, inline} <= {t.task_id for t in (await alice.list()).tasks}
 
         # No token, or a token nobody was given: 401 before MCP sees anything.
-        async with httpx.AsyncClient(timeout=30) as raw:
+        async with httpx.AsyncClient(timeout=WAIT) as raw:
             for headers in ({}, {"authorization": "Bearer not-a-token"}, {"authorization": f"Basic {ALICE}"}):
                 answer = await raw.post(
                     url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"}, headers=headers
@@ -266,7 +267,7 @@ async def test_log_messages_reach_only_the_token_whose_task_they_are_about(
         changed = anyio.Event()
 
     async def hears(text: str) -> None:
-        with anyio.fail_after(30):
+        with anyio.fail_after(WAIT):
             while not any(text in line for line in heard):
                 await changed.wait()
 

@@ -15,6 +15,8 @@ import pytest
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
 
+from tests.support import WAIT
+
 from .conftest import result_json, serve_params
 from .tasks_support import WORKFLOWS_ENV, LegacyTasksClient, legacy_client
 
@@ -46,7 +48,7 @@ async def test_two_local_principals_on_one_database_do_not_see_each_others_tasks
         created = await alice.call_task("manage_websets", {"operation": "tasks.create", "args": SLOW})
         task_id = created["task"]["taskId"]
         for request in (bob.get, bob.result, bob.cancel):
-            with anyio.fail_after(10), pytest.raises(MCPError) as caught:
+            with anyio.fail_after(WAIT), pytest.raises(MCPError) as caught:
                 await request(task_id)
             assert caught.value.error.data["code"] == "TASK_NOT_FOUND"
         for operation in ("tasks.get", "tasks.cancel"):

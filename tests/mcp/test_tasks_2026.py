@@ -14,6 +14,7 @@ from mcp.shared.exceptions import MCPError
 from exa_orch.app import App
 from exa_orch.mcp.server import build_server
 from exa_orch.sim.testing import SimHandle
+from tests.support import WAIT
 
 from .tasks_support import (
     TASKS_EXT,
@@ -80,7 +81,7 @@ async def test_handle_poll_and_cancel_through_the_extension_methods(sim: SimHand
             "manage_websets", create(steps=1, fail=True), allow_claimed=True
         )
         assert isinstance(failing, CreateTaskResult2026)
-        assert str((await app.tasks.wait(failing.task_id, timeout=30)).status) == "failed"
+        assert str((await app.tasks.wait(failing.task_id, timeout=WAIT)).status) == "failed"
         # SEP-2663: a tool execution error is `completed` with an isError result (`failed` is for
         # protocol errors), and the claim resolver hands the agent that result like any tool error.
         failed = await get_2026(client.session, failing.task_id)
@@ -102,7 +103,7 @@ async def test_quick_operations_answer_inline_and_long_ones_become_tasks(
         assert structured(listed)["tasks"] == []
         # A task made with tasks.create elsewhere is visible to tasks/get here.
         record = await app.tasks.create("mcp_test.steps", {"steps": 1})
-        await app.tasks.wait(record.id, timeout=30)
+        await app.tasks.wait(record.id, timeout=WAIT)
         detailed = await get_2026(client.session, record.id)
         assert detailed.status == "completed" and detailed.result is not None
         assert detailed.result["structuredContent"]["steps"] == 1
@@ -118,7 +119,7 @@ async def test_without_the_extension_calls_are_plain_and_tasks_methods_refused(
         with pytest.raises(MCPError) as refused:
             await get_2026(client.session, started["taskId"])
         assert refused.value.error.code == -32021
-        await app.tasks.wait(started["taskId"], timeout=30)
+        await app.tasks.wait(started["taskId"], timeout=WAIT)
 
 
 async def test_a_call_that_cannot_become_a_task_gets_the_plain_error_result(
@@ -161,7 +162,7 @@ async def test_an_internal_failure_is_failed_with_an_inlined_json_rpc_error(
             "manage_websets", create(steps=1, crash=True), allow_claimed=True
         )
         assert isinstance(handle, CreateTaskResult2026)
-        await app.tasks.wait(handle.task_id, timeout=30)
+        await app.tasks.wait(handle.task_id, timeout=WAIT)
         crashed = await get_2026(client.session, handle.task_id)
         assert crashed.status == "failed" and crashed.result is None and crashed.error is not None
         assert crashed.error["code"] == -32603 and "crashed on purpose" in crashed.error["message"]

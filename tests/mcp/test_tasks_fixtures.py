@@ -11,6 +11,7 @@ from mcp.client._memory import InMemoryTransport
 from mcp.shared.exceptions import MCPError
 
 from exa_orch.sim.testing import SimHandle
+from tests.support import WAIT
 
 from .tasks_conformance import fixture_server
 from .tasks_support import CreateTaskResult2026, TasksExtension, app_for, get_2026, legacy_client
@@ -45,7 +46,7 @@ async def test_a_required_task_tool_refuses_plain_calls_in_both_eras(sim: SimHan
         async with Client(server, extensions=[TasksExtension()]) as modern:
             handle = await modern.session.call_tool("failing_job", {}, allow_claimed=True)
             assert isinstance(handle, CreateTaskResult2026)
-            await app.tasks.wait(handle.task_id, timeout=30)
+            await app.tasks.wait(handle.task_id, timeout=WAIT)
             task = await get_2026(modern.session, handle.task_id)
             assert task.status == "completed" and task.result is not None and task.result["isError"] is True
             greeting = await modern.call_tool("greet", {"name": "tasks"})  # not task-capable: inline

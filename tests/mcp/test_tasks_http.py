@@ -14,6 +14,8 @@ import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from tests.support import WAIT
+
 from .tasks_support import (
     RELATED,
     TASKS_EXT,
@@ -57,7 +59,7 @@ def _headers(mcp_name: str, method: str = "tasks/get") -> dict[str, str]:
 
 async def test_2026_wire_shapes_are_flat_with_millisecond_fields(sim_url: str, tmp_path: Path) -> None:
     with http_server(sim_url, tmp_path, EXA_ORCH_EXTRA_WORKFLOWS=WORKFLOWS_ENV) as (_proc, url):
-        async with httpx.AsyncClient(timeout=30) as http:
+        async with httpx.AsyncClient(timeout=WAIT) as http:
             call = {
                 "name": "manage_websets",
                 "arguments": {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 1}},
@@ -108,7 +110,7 @@ async def test_2026_tasks_over_streamable_http(sim_url: str, tmp_path: Path) -> 
             assert (await get_2026(client.session, handle.task_id)).status == "cancelled"
 
         # SEP-2663: on HTTP, a tasks/* request whose Mcp-Name header is not its taskId is refused.
-        async with httpx.AsyncClient(timeout=30) as http:
+        async with httpx.AsyncClient(timeout=WAIT) as http:
             for name, code in ((handle.task_id, None), ("task_someone_else", -32020)):
                 answer = await http.post(url, json=_raw_get(handle.task_id), headers=_headers(name))
                 body = answer.json()

@@ -18,6 +18,7 @@ from mcp.shared.exceptions import MCPError
 
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
+from tests.support import WAIT
 
 from .conftest import serve_params
 from .tasks_support import (
@@ -80,7 +81,7 @@ async def test_2026_client_with_the_tasks_extension_over_stdio_gets_the_final_re
 ) -> None:
     with (tmp_path / "server-stderr.log").open("a") as errlog:
         transport = stdio_client(_params(sim_url, tmp_path), errlog=errlog)
-        async with Client(transport, extensions=[TasksExtension()], read_timeout_seconds=60) as client:  # type: ignore[arg-type]
+        async with Client(transport, extensions=[TasksExtension()], read_timeout_seconds=WAIT) as client:  # type: ignore[arg-type]
             assert client.protocol_version == "2026-07-28"
             args = {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 2}}
             final = await client.call_tool("manage_websets", args)

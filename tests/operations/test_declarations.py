@@ -116,6 +116,12 @@ def test_tasks_create_args_are_read_by_one_rule() -> None:
         "qd.winnow",
         {"topic": "x"},
         60_000,
+        {},
+    )
+    assert parse_create(registry, {"type": "qd.winnow", "budgetUsd": 2.5, "topic": "x"})[1:] == (
+        {"topic": "x"},
+        None,
+        {"budgetUsd": 2.5},
     )
     with pytest.raises(InvalidParams) as missing:
         parse_create(registry, {"topic": "x"})

@@ -19,7 +19,7 @@ from exa_orch.runtime import Deps, Supervisor, TaskContext, WorkflowRegistry, Wo
 from exa_orch.store import Store, TaskRecord, TaskStatus
 from tests.runtime.conftest import FAST, registry
 from tests.runtime.workflows import WORKFLOWS
-from tests.support import until
+from tests.support import WAIT, until
 
 
 class NoArgs(BaseModel):
@@ -67,7 +67,7 @@ def faulty_supervisor(store: Store, extras: dict[str, Any] | None = None, **kw: 
 async def test_a_result_that_is_not_json_fails_the_task_instead_of_leaving_it_working(store: Store) -> None:
     async with faulty_supervisor(store) as sup:
         task = await sup.tasks.create("f.set", {})
-        done = await sup.tasks.wait(task.id, timeout=10)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.FAILED, done
     assert done.error is not None
     assert done.error["step"] == "result"
@@ -78,22 +78,22 @@ async def test_a_result_that_is_not_json_fails_the_task_instead_of_leaving_it_wo
 async def test_a_base_exception_in_a_workflow_fails_that_task_and_spares_the_supervisor(store: Store) -> None:
     async with faulty_supervisor(store) as sup:
         bad = await sup.tasks.create("f.base", {})
-        done = await sup.tasks.wait(bad.id, timeout=10)
+        done = await sup.tasks.wait(bad.id, timeout=WAIT)
         assert done.status is TaskStatus.FAILED, done
         assert done.error is not None and "Escape" in done.error["message"]
         # The other tasks and the loops are still running.
         good = await sup.tasks.create("f.quick", {})
-        assert (await sup.tasks.wait(good.id, timeout=10)).status is TaskStatus.COMPLETED
+        assert (await sup.tasks.wait(good.id, timeout=WAIT)).status is TaskStatus.COMPLETED
 
 
 async def test_a_cancelled_error_the_workflow_raises_itself_fails_the_task(store: Store) -> None:
     async with faulty_supervisor(store) as sup:
         task = await sup.tasks.create("f.selfcancel", {})
-        done = await sup.tasks.wait(task.id, timeout=10)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
         assert done.status is TaskStatus.FAILED, done
         assert done.error is not None and "CancelledError" in done.error["message"]
         good = await sup.tasks.create("f.quick", {})
-        assert (await sup.tasks.wait(good.id, timeout=10)).status is TaskStatus.COMPLETED
+        assert (await sup.tasks.wait(good.id, timeout=WAIT)).status is TaskStatus.COMPLETED
 
 
 async def test_an_actor_that_dies_on_a_store_error_is_resumed_after_its_lease_expires(store: Store) -> None:
@@ -117,9 +117,9 @@ async def test_an_actor_that_dies_on_a_store_error_is_resumed_after_its_lease_ex
             async def blocking() -> bool:
                 return sup.actor(blocker.id) is not None
 
-            await until(blocking, within=10)
+            await until(blocking, within=WAIT)
             task = await sup.tasks.create("f.quick", {})
-            done = await sup.tasks.wait(task.id, timeout=10)
+            done = await sup.tasks.wait(task.id, timeout=WAIT)
             assert failures == [task.id]
             assert done.status is TaskStatus.COMPLETED, done
             assert done.result == "ok"
@@ -145,7 +145,7 @@ async def test_a_lease_lost_while_renewals_fail_still_stops_the_actor(db_path: P
                 async def running() -> bool:
                     return sup.actor(task.id) is not None
 
-                await until(running, within=10)
+                await until(running, within=WAIT)
                 # A's lease writes fail from now on (another process holds the write lock, say).
                 a.renew_leases = locked  # type: ignore[method-assign]
                 a.claim_runnable = locked  # type: ignore[method-assign]
@@ -153,12 +153,12 @@ async def test_a_lease_lost_while_renewals_fail_still_stops_the_actor(db_path: P
                 async def taken_by_b() -> bool:
                     return await b.acquire_lease(task.id, b.owner_id, 60)
 
-                await until(taken_by_b, within=10)  # once A's lease expired, another process takes it
+                await until(taken_by_b, within=WAIT)  # once A's lease expired, another process takes it
 
                 async def a_stopped() -> bool:
                     return sup.actor(task.id) is None
 
-                await until(a_stopped, within=10)
+                await until(a_stopped, within=WAIT)
                 assert (await b.get_task(task.id)).lease_owner == b.owner_id
         finally:
             gate.set()
@@ -197,15 +197,15 @@ async def test_a_claim_that_lands_during_shutdown_does_not_start_work(store: Sto
         async def first_running() -> bool:
             return sup.actor(first.id) is not None
 
-        await until(first_running, within=10)
+        await until(first_running, within=WAIT)
         store.claim_runnable = gated_claim  # type: ignore[method-assign]
         store.release_lease = release_after_claim  # type: ignore[method-assign]
         armed = True
         sup.wake()
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             await claim_entered.wait()
         second = await store.create_task("rt.steps", {"steps": 2, "block_at": 0})
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             await sup.aclose()  # must not wait for the late task's (blocked) workflow
         late = await store.get_task(second.id)
         assert late.status is TaskStatus.PENDING
@@ -227,7 +227,7 @@ async def test_a_cancelled_wait_on_a_task_run_elsewhere_leaves_no_event_behind(d
                 async def waiting() -> bool:
                     return task.id in sup._changed
 
-                await until(waiting, within=10)
+                await until(waiting, within=WAIT)
                 assert not waiter.done()
                 waiter.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
@@ -254,7 +254,7 @@ async def test_a_runner_whose_lease_was_taken_writes_no_more_checkpoints(db_path
                 async def blocked() -> bool:
                     return len(await a.load_steps(task.id)) == 1
 
-                await until(blocked, within=10)
+                await until(blocked, within=WAIT)
 
                 async def no_claims(*args: Any, **kwargs: Any) -> list[TaskRecord]:
                     return []
@@ -264,13 +264,13 @@ async def test_a_runner_whose_lease_was_taken_writes_no_more_checkpoints(db_path
                 async def taken_by_b() -> bool:
                     return await b.acquire_lease(task.id, b.owner_id, 60)
 
-                await until(taken_by_b, within=10)
+                await until(taken_by_b, within=WAIT)
                 gate.set()  # A's workflow runs step s1 now, without its lease
 
                 async def a_stopped() -> bool:
                     return sup.actor(task.id) is None
 
-                await until(a_stopped, within=10)
+                await until(a_stopped, within=WAIT)
                 record = await b.get_task(task.id)
                 assert record.status is TaskStatus.WORKING and record.lease_owner == b.owner_id
                 assert list(await b.load_steps(task.id)) == ["s0"]  # s1 was not checkpointed by A
@@ -300,13 +300,13 @@ async def test_a_server_leaves_alone_the_tasks_of_types_it_does_not_know(db_path
             task = await b.create_task("x.only_a", {})
             b.claim_runnable = counting_claim  # type: ignore[method-assign]
             sup_b.wake()
-            async with asyncio.timeout(10):
+            async with asyncio.timeout(WAIT):
                 await claim_rounds.wait()  # B has had claim rounds since the task exists
             record = await b.get_task(task.id)
             assert record.status is TaskStatus.PENDING, record
             assert sup_b.started_total == 0
             async with Supervisor(a, WorkflowRegistry([*WORKFLOWS, only_a]), **FAST) as sup_a:
-                done = await sup_a.tasks.wait(task.id, timeout=10)
+                done = await sup_a.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.COMPLETED and done.result == "ok"
 
 
@@ -327,7 +327,7 @@ async def test_a_database_error_on_a_checkpoint_leaves_the_task_to_resume_instea
     store.save_step = save_once_locked  # type: ignore[method-assign]
     async with faulty_supervisor(store, lease_ttl=0.5) as sup:
         task = await sup.tasks.create("rt.steps", {"steps": 2})
-        done = await sup.tasks.wait(task.id, timeout=10)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert failures == ["s0"]
     assert done.status is TaskStatus.COMPLETED, done
     assert done.result == {"squares": [0, 1]}
@@ -344,13 +344,14 @@ async def test_cancel_of_a_working_task_nobody_runs_ends_it_cancelled_at_once(st
             async def blocking() -> bool:
                 return sup.actor(blocker.id) is not None
 
-            await until(blocking, within=10)
+            await until(blocking, within=WAIT)
             left = await store.create_task("rt.steps", {"steps": 2})
             assert await store.acquire_lease(left.id, "otherhost:1:gone", 60)
             await store.transition(left.id, "working", owner="otherhost:1:gone")
             await store.release_lease(left.id, "otherhost:1:gone")
-            sup.tasks.cancel_wait = 5
-            async with asyncio.timeout(3):
+            # A cancel that waited for the task's run would take cancel_wait: twice the bound.
+            sup.tasks.cancel_wait = 2 * WAIT
+            async with asyncio.timeout(WAIT):
                 cancelled = await sup.tasks.cancel(left.id)
             assert cancelled.status is TaskStatus.CANCELLED, cancelled
     finally:
@@ -380,6 +381,6 @@ async def test_a_cancel_requested_elsewhere_before_the_result_is_written_wins(db
         deps = Deps(extras={"cancel_elsewhere": cancel_elsewhere})
         async with Supervisor(a, WorkflowRegistry([spec]), deps, **{**FAST, "heartbeat": 60}) as sup:
             task = await sup.tasks.create("f.cancel_elsewhere", {})
-            done = await sup.tasks.wait(task.id, timeout=10)
+            done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.CANCELLED, done
     assert done.result is None

@@ -18,6 +18,7 @@ from exa_orch.runtime import Deps, TaskContext, WorkflowSpec
 from exa_orch.runtime.actor import TRANSITIONS, ActorState, Message, TaskActor
 from exa_orch.runtime.events import TaskEvent
 from exa_orch.store import Store, TaskRecord, TaskStatus
+from tests.support import WAIT
 
 S = ActorState
 
@@ -187,7 +188,7 @@ async def test_stop_while_running(message: Message, status: TaskStatus, tmp_path
         spec = WorkflowSpec("t", NoArgs, blocks)
         actor = _actor(store, await _leased(store), spec, [], {"reached": reached})
         run = asyncio.create_task(actor.run())
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             assert await actor.wait_state(S.RUNNING) is S.RUNNING
             await reached.wait()  # the workflow checkpointed "a" and blocks
             actor.post(message)
@@ -235,7 +236,7 @@ async def test_a_cancel_that_lands_as_the_workflow_returns_wins_over_its_result(
 
         extras["cancel"] = cancel
         run = asyncio.create_task(actor.run())
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             await run
         assert not run.cancelled()  # the actor's own interrupt, if any, was undone: it ended normally
         task = await store.get_task(actor.task_id)
@@ -250,7 +251,7 @@ async def test_wait_state_returns_done_when_the_state_is_never_reached(tmp_path:
     async with Store(tmp_path / "t.db") as store:
         actor = _actor(store, await _leased(store), None, [])
         # gather starts the waiter's task first, so it is registered before the run begins.
-        async with asyncio.timeout(5):
+        async with asyncio.timeout(WAIT):
             reached, _ = await asyncio.gather(actor.wait_state(S.COMPLETING), actor.run())
         assert reached is S.DONE
         assert await actor.wait_state(S.RUNNING) is S.DONE  # after the end: at once

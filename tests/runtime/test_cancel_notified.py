@@ -15,7 +15,7 @@ from exa_orch.store import Store, TaskRecord, TaskStatus
 from exa_orch.store.pgcluster import Cluster
 from tests.pg import fresh_database, listeners_cut_off
 from tests.runtime.conftest import supervisor
-from tests.support import until_steps
+from tests.support import WAIT, until_steps
 
 # Nothing ticks during a test: no heartbeat, no lease lapses, no claim poll.
 SLOW = {"heartbeat": 60.0, "lease_ttl": 120.0, "claim_interval": 60.0}
@@ -43,7 +43,7 @@ async def test_a_cancel_asked_on_another_server_stops_the_task_at_the_notificati
         await until_steps(a, task.id, "create")  # its cancel hook is registered right after
         async with supervisor(b, {}, **SLOW) as other:
             assert other.actor(task.id) is None  # the lease is A's: B only asks
-            async with asyncio.timeout(5):
+            async with asyncio.timeout(WAIT):
                 done = await other.tasks.cancel(task.id)
     assert done.status is TaskStatus.CANCELLED
     assert undone == ["thing-1"]
@@ -62,7 +62,7 @@ async def test_a_lease_taken_over_by_another_server_stops_the_runner_at_the_noti
         actor = runner.actor(task.id)
         assert actor is not None
         assert [t.id for t in await rescuer.claim_runnable(rescuer.owner_id, 60, 1)] == [task.id]
-        async with asyncio.timeout(5):
+        async with asyncio.timeout(WAIT):
             await actor.wait_done()
         assert runner.actor(task.id) is None
         record = await a.get_task(task.id)
@@ -87,7 +87,7 @@ async def test_a_cancel_notified_while_the_listener_was_away_arrives_when_it_is_
         async with listeners_cut_off(pg_cluster, url):
             await b.request_cancel(task.id)
             assert not resynced.is_set()
-        async with asyncio.timeout(10):  # the listener tries again within 2 s
+        async with asyncio.timeout(WAIT):  # the listener tries again within 2 s
             await actor.wait_done()
         assert resynced.is_set()
         record: TaskRecord = await a.get_task(task.id)

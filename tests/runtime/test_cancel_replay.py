@@ -19,7 +19,7 @@ import pytest
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskRecord, TaskStatus
 from tests.runtime.conftest import supervisor
-from tests.support import until
+from tests.support import WAIT, until
 
 GONE = "otherhost:4242:dead"  # the earlier run's server: its lease has lapsed
 
@@ -103,11 +103,11 @@ async def test_a_cancel_landing_while_a_checkpoint_is_written_still_runs_the_hoo
 
     async with SlowCheckpoints(db_path) as store, supervisor(store, {"undo": undo}) as sup:
         task = await sup.tasks.create("rt.gated", {})
-        await asyncio.wait_for(store.reached.wait(), 20)
+        await asyncio.wait_for(store.reached.wait(), WAIT)
         cancelling = asyncio.create_task(sup.tasks.cancel(task.id))
         await until(lambda: _cancel_seen(store, task.id))
         store.gate.set()
-        done = await asyncio.wait_for(cancelling, 20)
+        done = await asyncio.wait_for(cancelling, WAIT)
         saved = await store.load_steps(task.id)
     assert done.status is TaskStatus.CANCELLED
     assert saved == {"create": {"id": "thing-1"}}

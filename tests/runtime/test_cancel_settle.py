@@ -9,7 +9,7 @@ import pytest
 
 from exa_orch.store import Store, TaskStatus
 from tests.runtime.conftest import supervisor
-from tests.support import until
+from tests.support import WAIT, until
 
 
 @pytest.mark.parametrize("settle", [0.0, 10.0])
@@ -27,14 +27,14 @@ async def test_cancel_of_a_task_run_elsewhere_waits_only_when_asked_to_settle(
             async def requested() -> bool:
                 return (await b.get_task(created.id)).cancel_requested
 
-            await until(requested, within=10)
+            await until(requested, within=WAIT)
             if settle == 0:
-                async with asyncio.timeout(10):
+                async with asyncio.timeout(WAIT):
                     record = await cancel
                 assert record.status is TaskStatus.WORKING and record.cancel_requested
                 return
             assert not cancel.done()  # still settling: B has not stopped yet
             await b.transition(created.id, TaskStatus.CANCELLED, message="cancelled", owner=b.owner_id)
-            async with asyncio.timeout(10):
+            async with asyncio.timeout(WAIT):
                 record = await cancel
             assert record.status is TaskStatus.CANCELLED

@@ -12,7 +12,7 @@ import pytest
 
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskRecord, TaskStatus
-from tests.support import until
+from tests.support import WAIT, until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -33,7 +33,7 @@ async def spawn(db: Path, sim: SimHandle, max_working: int = 20) -> tuple[asynci
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert proc.stdout is not None
-    async with asyncio.timeout(30):
+    async with asyncio.timeout(WAIT):
         line = (await proc.stdout.readline()).decode().strip()
     assert line.startswith("ready "), line
     return proc, line.removeprefix("ready ")
@@ -42,7 +42,7 @@ async def spawn(db: Path, sim: SimHandle, max_working: int = 20) -> tuple[asynci
 async def stop(proc: asyncio.subprocess.Process, sig: int = signal.SIGTERM) -> int:
     if proc.returncode is None:
         proc.send_signal(sig)
-    async with asyncio.timeout(30):
+    async with asyncio.timeout(WAIT):
         return await proc.wait()
 
 
@@ -50,7 +50,7 @@ async def finished(store: Store, task_id: str) -> TaskRecord:
     async def terminal() -> bool:
         return (await store.get_task(task_id)).terminal
 
-    await until(terminal, within=60, every=0.05)
+    await until(terminal, within=WAIT, every=0.05)
     return await store.get_task(task_id)
 
 
@@ -65,7 +65,7 @@ async def test_sigkill_mid_task_then_a_new_process_finishes_it_without_repeating
             async def two_created() -> bool:
                 return len(await store.load_steps(task.id)) >= 2
 
-            await until(two_created, within=60, every=0.01)
+            await until(two_created, within=WAIT, every=0.01)
         finally:
             assert await stop(first, signal.SIGKILL) == -signal.SIGKILL
         killed = await store.get_task(task.id)
@@ -124,7 +124,7 @@ async def test_cancel_from_another_process_stops_the_running_task(db_path: Path,
             async def started() -> bool:
                 return (await store.get_task(task.id)).status is TaskStatus.WORKING
 
-            await until(started, within=30)
+            await until(started, within=WAIT)
             await store.request_cancel(task.id)  # this process never ran the task
             done = await finished(store, task.id)
         finally:

@@ -12,7 +12,7 @@ from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
 from exa_orch.store import Store, TaskStatus
 from tests.runtime.conftest import supervisor
-from tests.support import until
+from tests.support import WAIT, until
 
 
 @pytest.fixture
@@ -26,7 +26,7 @@ async def test_webset_workflow_creates_each_object_once(
 ) -> None:
     async with supervisor(store, {"http": http}) as sup:
         task = await sup.tasks.create("rt.webset", {"count": 3})
-        done = await sup.tasks.wait(task.id, timeout=60)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.COMPLETED, done.error
     assert done.result["externalId"] == f"{task.id}:create"
     assert done.result["items"] >= 1
@@ -45,7 +45,7 @@ async def test_resumed_step_finds_the_object_its_dead_run_created(
     )
     assert made.status_code in (200, 201)
     async with supervisor(store, {"http": http}) as sup:
-        done = await sup.tasks.wait(task.id, timeout=60)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.COMPLETED, done.error
     assert done.result["websetId"] == made.json()["id"]
     stats = sim.stats()
@@ -62,7 +62,7 @@ async def test_a_409_on_create_fetches_the_existing_object(
         "/websets/v0/websets", json={"search": {"query": "x", "count": 2}, "externalId": f"{task.id}:create"}
     )
     async with supervisor(store, {"http": http}) as sup:
-        done = await sup.tasks.wait(task.id, timeout=60)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.COMPLETED, done.error
     assert done.result["websetId"] == made.json()["id"]
     stats = sim.stats()

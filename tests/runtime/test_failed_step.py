@@ -11,6 +11,7 @@ from exa_orch.errors import ApiError
 from exa_orch.runtime import Supervisor, TaskContext, WorkflowRegistry, WorkflowSpec
 from exa_orch.store import Store, TaskStatus
 from tests.runtime.conftest import FAST
+from tests.support import WAIT
 
 
 class NoArgs(BaseModel):
@@ -49,6 +50,6 @@ async def test_the_error_names_the_step_that_failed_not_the_one_running_beside_i
     registry = WorkflowRegistry([WorkflowSpec("f.sidebyside", NoArgs, side_by_side)])
     async with Supervisor(store, registry, **FAST) as sup:
         task = await sup.tasks.create("f.sidebyside", {})
-        done = await sup.tasks.wait(task.id, timeout=10)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.FAILED and done.error is not None
     assert done.error["code"] == "API_ERROR" and done.error["step"] == "research.create:1", done.error

@@ -19,7 +19,7 @@ from exa_orch.runtime import Deps, Supervisor, TaskContext, WorkflowRegistry, Wo
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskRecord, TaskStatus
 from tests.runtime.conftest import FAST, supervisor
-from tests.support import until
+from tests.support import WAIT, until
 
 
 @pytest.fixture
@@ -58,7 +58,7 @@ async def test_a_run_whose_lease_lapsed_before_its_requests_sends_none_and_resum
     async with supervisor(store, {"http": governed}, monotonic=lambda: now[0], heartbeat=hour) as sup:
         task = await sup.tasks.create("rt.webset", {"count": 2})
         # Three runs began, so at least two ended, each at its first request (the find-first lookup).
-        await until(lambda: sup.started_total >= 3, within=15, what="three lapsed runs")
+        await until(lambda: sup.started_total >= 3, within=WAIT, what="three lapsed runs")
         stopping[0] = False
         stalled = await store.get_task(task.id)
         assert sim.log() == []  # nothing reached the simulator
@@ -66,7 +66,7 @@ async def test_a_run_whose_lease_lapsed_before_its_requests_sends_none_and_resum
         assert stalled.status is TaskStatus.WORKING  # still to be done: not failed, not completed
         assert stalled.error is None
         assert await store.load_steps(task.id) == {}
-        done = await sup.tasks.wait(task.id, timeout=60)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.COMPLETED, done.error
     assert sim.stats()["creates_by_external_id"] == {f"{task.id}:create": 1}
 
@@ -142,7 +142,7 @@ async def test_a_workflow_that_catches_the_refusal_does_not_end_the_task(
     )
     async with sup:
         task = await sup.tasks.create("rt.swallow", {})
-        await until(lambda: sup.started_total >= 2, within=15, what="two lapsed runs")
+        await until(lambda: sup.started_total >= 2, within=WAIT, what="two lapsed runs")
         record = await store.get_task(task.id)
     # The workflow returned {"error": ...}, yet the run ended as a lost lease: nothing stored.
     assert record.status is TaskStatus.WORKING
@@ -161,5 +161,5 @@ async def test_a_heartbeat_renewal_moves_the_fence_on(store: Store, governed: ht
         now[0] = 3.0  # the next heartbeat renews at 3: valid until 3 + TTL
         await until(lambda: actor.fence.valid_until == 3.0 + FAST["lease_ttl"], what="a renewal")
         gate.set()
-        done = await sup.tasks.wait(task.id, timeout=30)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.COMPLETED, done.error

@@ -27,6 +27,7 @@ from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
 from exa_orch.store.pgcluster import Cluster
 from tests.pg import fresh_database
+from tests.support import WAIT, bound
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = 60
@@ -79,7 +80,7 @@ class HttpServer:
             self.proc.send_signal(signal.SIGCONT)
             self.proc.send_signal(signal.SIGTERM)
             try:
-                self.proc.wait(timeout=60)
+                self.proc.wait(timeout=WAIT)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
@@ -150,7 +151,7 @@ async def test_three_servers_one_killed_one_stopped_run_every_task_and_step_once
                 if n >= 12 and (held := leased_by(db, stopped)):
                     break
         killed.proc.send_signal(signal.SIGKILL)
-        killed.proc.wait(timeout=30)
+        killed.proc.wait(timeout=WAIT)
         stopped.proc.send_signal(signal.SIGSTOP)
         # The survivor takes the dead server's tasks at once and the stopped one's when its
         # leases lapse, and finishes all of them.
@@ -218,15 +219,15 @@ async def test_a_wait_returns_when_another_server_finishes_the_task_not_at_a_pol
     async with Store(db) as here, Store(db) as there:
         task = await here.create_task("rt.steps", {})
         sup = supervisor(here, {})
-        waiter = asyncio.ensure_future(sup.tasks.wait(task.id, timeout=600))
+        waiter = asyncio.ensure_future(sup.tasks.wait(task.id, timeout=bound(600)))
 
         async def waiting() -> bool:  # it has read the task (pending) and waits on its events
             event = sup._changed.get(task.id)
             return event is not None and bool(getattr(event, "_waiters", None))
 
-        await until(waiting, within=10)
+        await until(waiting, within=WAIT)
         await there.complete(task.id, {"by": "another server"})
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             record = await waiter
     assert record.status == "completed" and record.result == {"by": "another server"}
 
@@ -245,7 +246,7 @@ async def test_an_idle_server_claims_a_task_another_server_created_at_once_not_a
         async with supervisor(here, {}, claim_interval=600.0) as sup:
             await sup.tasks.list()  # the server is up, and has claimed (nothing) at start-up
             task = await there.create_task("rt.steps", {"steps": 2})
-            async with asyncio.timeout(20):
+            async with asyncio.timeout(WAIT):
                 done = await sup.tasks.wait(task.id)
     assert done.status == "completed" and done.result == {"squares": [0, 1]}
     assert done.lease_owner is None

@@ -10,6 +10,7 @@ from exa_orch.gateway.context import RequestContext, current_request, request_sc
 from exa_orch.runtime import Principal
 from exa_orch.store import Store, TaskStatus
 from tests.runtime.conftest import supervisor
+from tests.support import WAIT
 
 
 def test_a_scope_narrows_the_one_around_it_and_is_undone_after() -> None:
@@ -44,7 +45,7 @@ async def test_each_step_of_a_task_runs_in_its_owners_task_and_step_scope(tmp_pa
 
     async with Store(tmp_path / "w.db") as store, supervisor(store, {"effect": effect}) as sup:
         task = await sup.tasks.create("rt.steps", {"steps": 2}, principal=Principal("token:alice"))
-        done = await sup.tasks.wait(task.id, timeout=60)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.COMPLETED
     assert scopes == [
         RequestContext("token:alice", task.id, "s0"),

@@ -9,7 +9,7 @@ from pathlib import Path
 from exa_orch.runtime import TaskEvent
 from exa_orch.store import Store, TaskStatus
 from tests.runtime.conftest import bump, supervisor
-from tests.support import until
+from tests.support import WAIT, until
 
 
 async def test_replayed_checkpoints_do_not_rewind_the_stored_progress(
@@ -42,7 +42,7 @@ async def test_replayed_checkpoints_do_not_rewind_the_stored_progress(
 
             await until(replayed)
             gate.set()
-            done = await sup.tasks.wait(task.id, timeout=20)
+            done = await sup.tasks.wait(task.id, timeout=WAIT)
         history = [e["data"]["completed"] for e in await store.events(task.id) if e["kind"] == "progress"]
     assert done.status is TaskStatus.COMPLETED
     assert done.result == {"squares": [0, 1, 4, 9, 16, 25]}

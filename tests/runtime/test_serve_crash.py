@@ -18,6 +18,7 @@ import pytest
 
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
+from tests.support import WAIT, bound
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOWS_ENV = "tests.runtime.workflows:WORKFLOWS"
@@ -105,7 +106,7 @@ class Server:
         return body
 
     def result(self, task_id: str) -> Any:
-        deadline = time.monotonic() + 90
+        deadline = time.monotonic() + bound(90)
         while True:
             out = self.call("tasks.result", {"taskId": task_id, "wait": 30})
             if out["status"] in ("completed", "failed", "cancelled") or time.monotonic() > deadline:
@@ -114,7 +115,7 @@ class Server:
     def close(self) -> int:
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.stdin.close()  # stdin closed: a graceful stop
-        code = self.proc.wait(timeout=30)
+        code = self.proc.wait(timeout=WAIT)
         self.proc.stdout.close()
         return code
 
@@ -122,7 +123,7 @@ class Server:
         """SIGKILL: no cleanup at all, the lease stays with a dead process."""
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.proc.kill()
-        code = self.proc.wait(timeout=30)
+        code = self.proc.wait(timeout=WAIT)
         self.proc.stdin.close()
         self.proc.stdout.close()
         return code
@@ -142,7 +143,7 @@ def test_server_killed_mid_task_then_a_new_server_finishes_it_once(
     first = Server(sim_thread.url, db, errlog)
     try:
         task_id = first.call("tasks.create", {"type": "rt.websets", "count": 4, "pause": 0.3})["taskId"]
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + WAIT
         while _steps_saved(db, task_id) < 2:  # no event crosses the process boundary: poll with a deadline
             assert time.monotonic() < deadline, "the task made no progress"
             time.sleep(0.01)

@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.support import until
+from tests.support import WAIT, until
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -100,7 +100,7 @@ class SimServer:
             self.proc.kill()
         else:
             self.proc.stdin.close()  # stdin closed: a graceful stop
-        code = self.proc.wait(timeout=60)
+        code = self.proc.wait(timeout=WAIT)
         self.proc.stdout.close()
         if not self.proc.stdin.closed:
             self.proc.stdin.close()
@@ -144,7 +144,7 @@ async def test_serve_sim_killed_mid_task_resumes_every_task_and_makes_nothing_tw
         ids = [first.call("tasks.create", a)["taskId"] for a in args]
         # No event crosses the process boundary: re-check the database under one bound.
         await until(
-            lambda: all("create.webset" in _steps(db, t) for t in ids), within=60, what="both websets made"
+            lambda: all("create.webset" in _steps(db, t) for t in ids), within=WAIT, what="both websets made"
         )
         before = _websets(first.sim_url)
     finally:

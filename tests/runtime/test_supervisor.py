@@ -12,7 +12,7 @@ from exa_orch.errors import ErrorCode, InvalidParams, TaskNotFound, TaskTerminal
 from exa_orch.runtime import TaskEvent
 from exa_orch.store import Store, TaskStatus
 from tests.runtime.conftest import bump, supervisor
-from tests.support import TaskEvents, until
+from tests.support import WAIT, TaskEvents, bound, until
 
 
 async def test_task_runs_to_completed_with_progress_and_events(store: Store, effects: Counter[str]) -> None:
@@ -25,7 +25,7 @@ async def test_task_runs_to_completed_with_progress_and_events(store: Store, eff
         sup.tasks.subscribe(listen)
         created = await sup.tasks.create("rt.steps", {"steps": 3}, meta={"progressToken": 7})
         assert created.status is TaskStatus.PENDING
-        done = await sup.tasks.wait(created.id, timeout=20)
+        done = await sup.tasks.wait(created.id, timeout=WAIT)
     assert done.status is TaskStatus.COMPLETED
     assert done.result == {"squares": [0, 1, 4]}
     assert done.progress == {"step": "steps", "completed": 3, "total": 3}
@@ -54,7 +54,7 @@ async def test_bad_args_raise_invalid_params_and_write_no_row(store: Store) -> N
 async def test_failure_records_step_message_and_recoverable(store: Store, effects: Counter[str]) -> None:
     async with supervisor(store, {"effect": bump(effects)}) as sup:
         task = await sup.tasks.create("rt.steps", {"steps": 4, "fail_at": 2})
-        done = await sup.tasks.wait(task.id, timeout=20)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.FAILED
     assert done.error is not None
     assert done.error["step"] == "s2"
@@ -81,7 +81,7 @@ async def test_close_mid_task_then_reopen_resumes_without_rerunning_steps(
         assert stopped.lease_owner is None
         gate.set()
         async with supervisor(store, {"effect": bump(effects), "gate": gate}) as sup:
-            done = await sup.tasks.wait(task.id, timeout=20)
+            done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.COMPLETED
     assert done.result == {"squares": [0, 1, 4, 9, 16, 25]}
     assert len(effects) == 6
@@ -119,7 +119,7 @@ async def test_cancel_of_a_pending_task_never_runs_it(store: Store, effects: Cou
             cancelled = await sup.tasks.cancel(second.id)
             assert cancelled.status is TaskStatus.CANCELLED
             gate.set()
-            assert (await sup.tasks.wait(first.id, timeout=20)).status is TaskStatus.COMPLETED
+            assert (await sup.tasks.wait(first.id, timeout=WAIT)).status is TaskStatus.COMPLETED
             # A freed slot goes to the oldest runnable task: had `second` still been runnable, it
             # would have started before `third`, so `third` completing proves it was skipped.
             third = await sup.tasks.create("rt.steps", {"steps": 1})
@@ -142,7 +142,7 @@ async def test_cancel_requested_by_another_process_stops_the_task_within_a_heart
         await until(blocked)
         async with Store(db_path) as other:  # another process's view of the same file
             await other.request_cancel(task.id)
-        done = await sup.tasks.wait(task.id, timeout=20)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.CANCELLED
     assert len(effects) == 1
 
@@ -160,7 +160,7 @@ async def test_two_supervisors_on_one_database_run_every_step_exactly_once(
             (await (sup_a if i % 2 else sup_b).tasks.create("rt.steps", {"steps": 3, "sleep": 0.01})).id
             for i in range(50)
         ]
-        done = [await sup_a.tasks.wait(task_id, timeout=60) for task_id in ids]
+        done = [await sup_a.tasks.wait(task_id, timeout=WAIT) for task_id in ids]
         assert sup_a.started_total > 0 and sup_b.started_total > 0
     assert {d.status for d in done} == {TaskStatus.COMPLETED}
     assert len(effects) == 150
@@ -184,7 +184,7 @@ async def test_a_thousand_tasks_never_more_than_twenty_working_and_all_complete(
             rest, _ = await store.list_tasks(status=["pending", "working"], limit=1)
             return not rest
 
-        await until(all_done, within=100, every=0.01)
+        await until(all_done, within=bound(100), every=0.01)
         assert sup.max_working_seen <= 20
         assert sup.started_total >= 1000
     assert 0 < peak_in_store <= 20
@@ -196,9 +196,9 @@ async def test_list_filters_by_every_status(store: Store, effects: Counter[str])
     gate = asyncio.Event()
     async with supervisor(store, {"effect": bump(effects), "gate": gate}, max_working=1) as sup:
         completed = await sup.tasks.create("rt.steps", {"steps": 1})
-        await sup.tasks.wait(completed.id, timeout=20)
+        await sup.tasks.wait(completed.id, timeout=WAIT)
         failed = await sup.tasks.create("rt.steps", {"steps": 1, "fail_at": 0})
-        await sup.tasks.wait(failed.id, timeout=20)
+        await sup.tasks.wait(failed.id, timeout=WAIT)
         working = await sup.tasks.create("rt.steps", {"steps": 2, "block_at": 1})
 
         async def is_working() -> bool:
@@ -227,7 +227,7 @@ async def test_list_filters_by_every_status(store: Store, effects: Counter[str])
 async def test_expired_terminal_tasks_are_removed(store: Store) -> None:
     async with supervisor(store, {}) as sup:
         task = await sup.tasks.create("rt.steps", {"steps": 1}, ttl_ms=200)
-        assert (await sup.tasks.wait(task.id, timeout=20)).status is TaskStatus.COMPLETED
+        assert (await sup.tasks.wait(task.id, timeout=WAIT)).status is TaskStatus.COMPLETED
 
         async def gone() -> bool:
             try:
@@ -236,7 +236,7 @@ async def test_expired_terminal_tasks_are_removed(store: Store) -> None:
                 return True
             return False
 
-        await until(gone, within=20)
+        await until(gone, within=WAIT)
 
 
 async def test_heartbeat_renews_leases_so_a_long_task_is_never_taken_over(
@@ -256,7 +256,7 @@ async def test_heartbeat_renews_leases_so_a_long_task_is_never_taken_over(
 
         await until(started)
         async with supervisor(b, {"effect": bump(effects)}, **fast) as sup_b:
-            done = await sup_a.tasks.wait(task.id, timeout=30)
+            done = await sup_a.tasks.wait(task.id, timeout=WAIT)
             assert sup_b.started_total == 0
         claims = [e["data"]["owner"] for e in await a.events(task.id) if e["kind"] == "claimed"]
     assert done.status is TaskStatus.COMPLETED

@@ -19,7 +19,7 @@ from exa_orch.runtime import Deps, Dispatch, Supervisor, WorkflowRegistry
 from exa_orch.store import Store
 from tests.runtime.conftest import FAST, bump
 from tests.runtime.workflows import WORKFLOWS
-from tests.support import until
+from tests.support import WAIT, until
 
 REGISTRY = default_registry()
 
@@ -64,7 +64,12 @@ async def test_create_then_result_with_wait_returns_the_result(store: Store, eff
         assert created["status"] == "pending" and created["taskId"].startswith("task_")
         out = await call(sup, "tasks.result", {"taskId": created["taskId"], "wait": 30})
         view = await call(sup, "tasks.get", {"taskId": created["taskId"]})
-    assert out == {"taskId": created["taskId"], "status": "completed", "result": {"squares": [0, 1, 4]}}
+    assert out == {
+        "taskId": created["taskId"],
+        "status": "completed",
+        "result": {"squares": [0, 1, 4]},
+        "cost": {"usd": 0.0, "billed": 0.0, "estimated": 0.0},  # rt.steps calls no Exa
+    }
     assert view["status"] == "completed"
     assert view["progress"] == {"step": "steps", "completed": 3, "total": 3}
     assert view["createdAt"] <= view["updatedAt"] <= view["expiresAt"]
@@ -134,7 +139,7 @@ async def test_any_operation_runs_as_a_durable_task(store: Store) -> None:
         with pytest.raises(UnknownOperation):
             await create_operation_task(sup.tasks, REGISTRY, "list_operationz", {})
         task = await create_operation_task(sup.tasks, REGISTRY, "list_operations", {})
-        done = await sup.tasks.wait(task.id, timeout=30)
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status == "completed", done.error
     assert done.args == {"operation": "list_operations", "args": {}}
     names = {f"tasks.{verb}" for verb in done.result["domains"]["tasks"]}
@@ -238,8 +243,8 @@ async def test_a_create_run_as_a_task_keeps_exa_orchs_409_rule(store: Store, sim
             clash = await create_operation_task(
                 sup.tasks, REGISTRY, "websets.create", {**search, "externalId": "mine-1"}
             )
-            done = await sup.tasks.wait(keyed.id, timeout=30)
-            refused = await sup.tasks.wait(clash.id, timeout=30)
+            done = await sup.tasks.wait(keyed.id, timeout=WAIT)
+            refused = await sup.tasks.wait(clash.id, timeout=WAIT)
     assert done.status == "completed", done.error
     assert done.result["externalId"] == f"{keyed.id}:operation"
     assert taken["externalId"] == "mine-1"

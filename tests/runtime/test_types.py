@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 REPO = Path(__file__).resolve().parents[2]
 
 SNIPPET = """
-from typing import reveal_type
+from typing import Any, reveal_type
 
 from exa_orch.runtime import TaskContext, create_or_get
 from tests.support import until
@@ -34,12 +34,16 @@ async def workflow(ctx: TaskContext) -> None:
     async def create(external_id: str) -> dict[str, str]:
         return {"id": external_id}
 
+    async def read() -> dict[str, Any]:
+        return {}
+
     reveal_type(await ctx.step("a", fetch))
     reveal_type(await ctx.step("b", compute))
     reveal_type(await ctx.step("c", lambda: [1, 2]))
     reveal_type(await create_or_get(ctx, "d", create, create))
     reveal_type(await until(fetch))
     reveal_type(await until(compute))
+    reveal_type(await ctx.step("e", read))
 """
 
 
@@ -56,5 +60,7 @@ def test_steps_and_waits_keep_the_type_of_plain_and_async_functions(tmp_path: Pa
     ]
     out, err, status = api.run([*flags, str(source)])
     revealed = re.findall(r'Revealed type is "([^"]+)"', out)
-    assert revealed == ["int", "str", "list[int]", "dict[str, Any]", "int", "str"], out + err
+    assert revealed == ["int", "str", "list[int]", "dict[str, Any]", "int", "str", "dict[str, Any]"], (
+        out + err
+    )
     assert status == 0, out + err  # strict finds nothing else to say about it

@@ -85,7 +85,7 @@ async def _create_webset(ctx: TaskContext, key: str, args: WebsetArgs) -> dict[s
     async def find(external_id: str) -> Any:
         return await _call(ctx, "GET", f"/websets/v0/websets/{external_id}")
 
-    return await create_or_get(ctx, key, create, find)  # type: ignore[no-any-return]
+    return await create_or_get(ctx, key, create, find)
 
 
 async def _wait_idle(ctx: TaskContext, key: str, webset_id: str, poll: float, count: int) -> dict[str, Any]:
@@ -105,7 +105,7 @@ async def _wait_idle(ctx: TaskContext, key: str, webset_id: str, poll: float, co
 
     out = await ctx.step(key, wait)
     remove()
-    return out  # type: ignore[no-any-return]
+    return out
 
 
 async def webset_workflow(ctx: TaskContext, args: WebsetArgs) -> dict[str, Any]:

@@ -12,6 +12,7 @@ from exa_py import AsyncExa
 from exa_py.agent.types import AgentRunFailedError
 
 from exa_orch.sim.testing import SimHandle
+from tests.support import WAIT
 
 SCHEMA = {
     "type": "object",
@@ -43,7 +44,7 @@ async def test_a_run_goes_queued_running_completed_with_a_structured_output(
     run = await exa.agent.runs.create(query="AI startups in Europe", output_schema=SCHEMA, effort="low")
     assert run.status == "queued" and run.object == "agent_run"
     seen = {run.status}
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(WAIT):
         while run.status not in ("completed", "failed", "cancelled"):
             run = await exa.agent.runs.get(run.id)
             seen.add(run.status)

@@ -11,6 +11,7 @@ import pytest
 
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.testing import SimThread
+from tests.support import WAIT
 
 
 def test_a_client_gone_before_its_body_is_read_is_no_simulator_bug(caplog: pytest.LogCaptureFixture) -> None:
@@ -24,7 +25,7 @@ def test_a_client_gone_before_its_body_is_read_is_no_simulator_bug(caplog: pytes
                 b"POST /websets/v0/websets HTTP/1.1\r\nHost: sim\r\nx-api-key: k\r\n"
                 b"content-type: application/json\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body)
             )
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + WAIT
         while not [e for e in sim.log() if e["t_end"] is not None]:
             assert time.monotonic() < deadline, sim.log()
             time.sleep(0.02)

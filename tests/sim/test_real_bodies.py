@@ -47,7 +47,7 @@ def test_every_real_body_names_where_it_was_found() -> None:
     [
         ("401_invalid_api_key.json", ErrorCode.AUTHENTICATION_ERROR, "INVALID_API_KEY"),
         ("400_invalid_request_body.json", ErrorCode.INVALID_PARAMS, "INVALID_REQUEST_BODY"),
-        ("402_no_more_credits.json", ErrorCode.API_ERROR, "NO_MORE_CREDITS"),
+        ("402_no_more_credits.json", ErrorCode.CREDITS_EXHAUSTED, "NO_MORE_CREDITS"),
     ],
 )
 def test_real_error_bodies_parse_into_typed_errors(name: str, code: ErrorCode, tag: str) -> None:

@@ -15,6 +15,7 @@ import pytest
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.server import config_from
 from exa_orch.sim.testing import SimThread
+from tests.support import WAIT
 
 
 def _args(**overrides: object) -> argparse.Namespace:
@@ -97,7 +98,7 @@ def test_cli_prints_its_url_serves_and_stops_cleanly_on_sigterm() -> None:
             assert line.startswith("EXA_ORCH_EXA_URL=http://127.0.0.1:")
             assert proc.stdout.readline().strip() == "EXA_ORCH_SIMULATOR=1"  # said, never guessed
             url = line.split("=", 1)[1]
-            deadline = time.monotonic() + 20
+            deadline = time.monotonic() + WAIT
             while True:  # the port is bound before uvicorn accepts; poll with a deadline
                 try:
                     response = httpx.post(f"{url}/search", json={"query": "ai"}, headers={"x-api-key": "k"})
@@ -108,7 +109,7 @@ def test_cli_prints_its_url_serves_and_stops_cleanly_on_sigterm() -> None:
                     time.sleep(0.05)
             assert response.status_code == 200
             proc.send_signal(signal.SIGTERM)
-            assert proc.wait(timeout=20) == 0
+            assert proc.wait(timeout=WAIT) == 0
             assert proc.stdout.read() == ""  # nothing but the URL line on stdout
         finally:
             if proc.poll() is None:

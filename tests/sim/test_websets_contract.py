@@ -11,7 +11,7 @@ from exa_py import AsyncExa
 
 from exa_orch.sim.testing import SimHandle
 from tests.specs import load_spec, validate_response, validate_schema
-from tests.support import until
+from tests.support import WAIT, until
 
 CSV = "name,url\nNova Logic,https://novalogic.com\nSomewhere Else,https://somewhere-else.example\n"
 
@@ -36,7 +36,7 @@ def recording_exa(sim: SimHandle) -> tuple[AsyncExa, Recorder]:
     exa = AsyncExa(api_key="test", api_base=sim.url)
     recorder = Recorder()
     exa._client = httpx.AsyncClient(  # exa-py builds its client lazily; this one also records
-        base_url=exa.base_url, headers=exa.headers, timeout=30, event_hooks={"response": [recorder]}
+        base_url=exa.base_url, headers=exa.headers, timeout=WAIT, event_hooks={"response": [recorder]}
     )
     return exa, recorder
 

@@ -18,7 +18,7 @@ from starlette.routing import Route
 from exa_orch.sim.testing import SimHandle, bind_socket, server_for
 from exa_orch.sim.websets.delivery import signature
 from tests.sim.test_websets_behaviour import W, client, wait_idle
-from tests.support import until
+from tests.support import WAIT, until
 
 
 async def events_of(http: httpx.AsyncClient, type_: str) -> list[dict[str, Any]]:
@@ -259,7 +259,7 @@ async def test_loopback_webhooks_receive_signed_events_and_attempts_record_the_a
                 await http.post(f"{W}/websets", json={"search": {"query": "edtech startups", "count": 2}})
             ).json()
             await wait_idle(http, ws["id"])
-            async with asyncio.timeout(5):
+            async with asyncio.timeout(WAIT):
                 await got_idle.wait()
             attempts = (await http.get(f"{W}/webhooks/{hook['id']}/attempts")).json()["data"]
     finally:

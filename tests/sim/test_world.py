@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
+
+from exa_orch.sim.websets.judge import evaluate
 from exa_orch.sim.world import CATEGORIES, World
 
 
@@ -82,3 +87,68 @@ def test_infer_kind_reads_the_query() -> None:
     assert w.infer_kind("zzqx") is None
     assert w.infer_kind("CTOs at fintech startups") == "person"
     assert w.infer_kind("papers about startups") == "research_paper"
+
+
+def test_near_duplicates_on_another_registered_domain_say_where_else_they_are() -> None:
+    # A second site of a company says so ("also at ..."), as a real page would: entity resolution
+    # never merges two registered domains on a name alone.
+    w = World(seed=42)
+    crossing = 0
+    for canonical, dup_url in w.duplicates:
+        dup, orig = w.by_url(dup_url), w.by_url(canonical)
+        assert dup is not None and orig is not None
+        host = orig.url.removeprefix("https://")
+        if host not in dup.url:
+            crossing += 1
+            assert f"(also at {host})" in dup.text.split(". ")[0]
+    assert crossing >= 5
+
+
+def test_a_world_file_is_served_as_written(tmp_path: Path) -> None:
+    data = {
+        "name": "mini",
+        "entities": [
+            {"id": "k", "name": "Klarna", "attributes": {"industry": "Fintech"},
+             "criteria": {"Works in fintech": "yes"},
+             "pages": [{"url": "https://klarna.com", "queries": ["pay"]},
+                       {"name": "Klarna Bank AB", "url": "https://klarna.de", "queries": ["Pay ", "bank"],
+                        "description": "Klarna Bank AB (formerly Kreditor).", "criteria": {"Works in fintech": "unclear"}}]},
+            {"id": "p", "kind": "person", "name": "Ada", "url": "https://linkedin.com/in/ada",
+             "attributes": {"company": "Klarna", "role": "CTO"}, "queries": ["bank"]},
+        ],
+    }  # fmt: skip
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    w = World.from_file(path)
+    assert w.name == "mini" and [e.id for e in w.entities] == ["k~1", "k~2", "p~1"]
+    assert [e.id for e in w.search("pay")] == ["k~1", "k~2"]  # exactly the pages that declare it
+    assert [e.id for e in w.search("BANK", kind="person")] == ["p~1"]
+    assert w.duplicates == [("https://klarna.com", "https://klarna.de")]
+    second = w.by_id("k~2")
+    assert second is not None and second.attrs["duplicate_of"] == "k~1" and second.attrs["entity"] == "k"
+    assert second.attrs["description"] == "Klarna Bank AB (formerly Kreditor)."
+    assert evaluate(w, second, "Works in fintech")["satisfied"] == "unclear"
+    assert evaluate(w, w.entities[0], "Works in fintech")["satisfied"] == "yes"
+    assert evaluate(w, w.entities[0], "Anything else")["satisfied"] == "yes"  # undeclared: found as asked
+
+
+@pytest.mark.parametrize(
+    ("content", "where"),
+    [
+        ("{", "world file"),
+        ('{"entities": 3}', "'entities' list"),
+        ('{"entities": [{"pages": []}]}', "entities[0]: each entity needs a 'name'"),
+        ('{"entities": [{"name": "A", "kind": "planet", "url": "https://a.com"}]}', "kind must be one of"),
+        ('{"entities": [{"name": "A", "pages": [{"name": "x"}]}]}', "pages[0]: each page needs a 'url'"),
+        (
+            '{"entities": [{"name": "A", "url": "https://a.com", "pages": [{"id": "x"}, {"id": "x"}]}]}',
+            "appears twice",
+        ),
+    ],
+)
+def test_a_broken_world_file_is_refused_saying_where(tmp_path: Path, content: str, where: str) -> None:
+    path = tmp_path / "w.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(ValueError) as info:
+        World.from_file(path)
+    assert where in str(info.value)  # the message says where the file breaks the format

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from exa_orch.store.admin import format_table
+from tests.support import WAIT
 
 ARCHETYPES = {
     "workflow-webset-lifecycle": (3, 2, 3, 2, 3, "applied"),
@@ -35,7 +36,7 @@ def exa_orch(
         [sys.executable, "-m", "exa_orch", *args],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
         env={**os.environ, **(env or {})},
         cwd=cwd,
     )
@@ -68,7 +69,7 @@ def test_sqlite3_cli_shows_the_six_archetypes(migrated: Path) -> None:
     if sqlite3_cli is None:
         pytest.skip("the sqlite3 command-line shell is not installed")  # the Python check above covers it
     out = subprocess.run(
-        [sqlite3_cli, str(migrated), ACCEPTANCE_QUERY], capture_output=True, text=True, timeout=30
+        [sqlite3_cli, str(migrated), ACCEPTANCE_QUERY], capture_output=True, text=True, timeout=WAIT
     )
     assert out.returncode == 0, out.stderr
     lines = sorted(out.stdout.split())
@@ -164,7 +165,7 @@ def test_migrate_into_a_directory_that_cannot_be_made_is_a_config_error(tmp_path
         [sys.executable, "-m", "exa_orch", "db", "migrate", "--db", str(blocker / "sub" / "x.db")],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
     )
     assert out.returncode == 1
     assert out.stderr.startswith("error [CONFIG_ERROR]: cannot create the directory of the database")

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from exa_orch.store import Store
+from tests.support import WAIT, bound
 
 from .conftest import PgSync
 
@@ -38,7 +39,7 @@ class Lane:
 
     async def line(self) -> str:
         assert self.server.stdout is not None and self.server.stderr is not None
-        async with asyncio.timeout(60):
+        async with asyncio.timeout(WAIT):
             raw = await self.server.stdout.readline()
         if not raw:
             raise AssertionError(f"the fork server died: {(await self.server.stderr.read())!r}")
@@ -149,13 +150,13 @@ async def test_sigkilled_checkpointer_loses_no_acknowledged_step(db: str) -> Non
 
     plans = {task_id: [rng.uniform(0.02, 0.15) for _ in range(KILLS_PER_LANE)] for task_id in task_ids}
     try:
-        async with asyncio.timeout(110):
+        async with asyncio.timeout(bound(110)):
             await asyncio.gather(*(lane(task_id, plans[task_id]) for task_id in task_ids))
     finally:
         for server in servers:
             assert server.stdin is not None
             server.stdin.close()
-            async with asyncio.timeout(30):
+            async with asyncio.timeout(WAIT):
                 await server.wait()
     assert kills == LANES * KILLS_PER_LANE >= 60
     async with Store(db) as store:  # and the store itself opens and reads it fine afterwards

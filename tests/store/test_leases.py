@@ -15,6 +15,7 @@ from exa_orch.errors import InvalidParams
 from exa_orch.store import Store
 from exa_orch.store.leases import HOST, MAX_LOST_RUNS, owner_is_dead
 from exa_orch.store.records import iso
+from tests.support import WAIT
 
 from .conftest import FakeClock, connect
 
@@ -194,7 +195,7 @@ async def spawn(*args: str) -> asyncio.subprocess.Process:
 
 async def read_line(process: asyncio.subprocess.Process) -> str:
     assert process.stdout is not None
-    async with asyncio.timeout(60):
+    async with asyncio.timeout(WAIT):
         line = await process.stdout.readline()
     if not line:
         assert process.stderr is not None
@@ -205,7 +206,7 @@ async def read_line(process: asyncio.subprocess.Process) -> str:
 async def finish(process: asyncio.subprocess.Process) -> None:
     assert process.stdin is not None
     process.stdin.close()
-    async with asyncio.timeout(60):
+    async with asyncio.timeout(WAIT):
         await process.wait()
 
 
@@ -222,7 +223,7 @@ async def test_a_lease_held_by_another_process_is_taken_only_after_expiry(db: st
             refused = 0
             # No event marks expiry, so poll, bounded by a deadline. Each answer is checked
             # against the clock read around it, so a slow machine can't make the test lie.
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + WAIT
             while True:
                 asked_at = iso(time.time())
                 claimed = await store.claim_runnable(store.owner_id, 30, 10)

@@ -44,6 +44,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0005_task_checks_on_write",
             "0006_archive_nulls_last",
             "0007_step_count_in_the_statement",
+            "0008_cost_ledger",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -54,6 +55,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         "workflow_steps",
         "workflow_runs",
         "qd_elites",
+        "costs",
     ):
         assert table in names
     assert {"v_tasks", "v_archive", "schema_migrations"} <= names
@@ -66,6 +68,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (5, "task_checks_on_write"),
         (6, "archive_nulls_last"),
         (7, "step_count_in_the_statement"),
+        (8, "cost_ledger"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 

@@ -22,6 +22,7 @@ from exa_orch.store import Store
 from exa_orch.store.pgbackend import PostgresBackend
 from exa_orch.store.pgcluster import Cluster
 from tests.pg import fresh_database, listeners_cut_off
+from tests.support import WAIT
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -38,7 +39,7 @@ async def test_a_waiter_hears_a_change_committed_by_another_store(url: str) -> N
         changed = here.watch(task.id)
         try:
             await there.transition(task.id, "working")
-            async with asyncio.timeout(5):
+            async with asyncio.timeout(WAIT):
                 await changed.wait()
         finally:
             here.unwatch(task.id, changed)
@@ -66,7 +67,7 @@ async def test_a_cancel_request_and_a_takeover_are_notified_but_renewals_are_not
         await holder.request_cancel(task.id)
         # NOTIFYs arrive in commit order: once this last change is heard, every earlier one was.
         await holder.transition(other.id, "working")
-        async with asyncio.timeout(5):
+        async with asyncio.timeout(WAIT):
             await fenced.wait()
         unregister()
     assert heard == [task.id, task.id, other.id]  # the takeover, the cancel; no renewal
@@ -140,7 +141,7 @@ def test_every_sql_query_the_readme_shows_runs_on_postgres(url: str) -> None:
             [sys.executable, "-m", "exa_orch", "sql", "--db", url, query],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=WAIT,
             env={**os.environ},
         )
         if shown[0].startswith("error"):
@@ -213,7 +214,7 @@ def test_sql_on_postgres_refuses_a_second_statement_and_names_the_tables(url: st
             [sys.executable, "-m", "exa_orch", "sql", "--db", url, query],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=WAIT,
         )
 
     sneaky = run("select 1; delete from tasks")
@@ -233,7 +234,7 @@ def test_db_migrate_creates_the_schema_then_has_nothing_to_do(pg_cluster: Cluste
             [sys.executable, "-m", "exa_orch", "db", "migrate", "--db", url],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=WAIT,
         )
 
     first, second = migrate(), migrate()
@@ -285,13 +286,13 @@ async def test_a_lost_listener_and_reader_come_back(url: str) -> None:
             "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
             "WHERE application_name IN ('exa-orch listener', 'exa-orch reader') AND pid <> pg_backend_pid()"
         )
-        async with asyncio.timeout(15):
+        async with asyncio.timeout(WAIT):
             await resync.wait()  # set when the listener is back: a NOTIFY may have been missed
         here.unwatch(task.id, resync)
         assert (await here.get_task(task.id)).status == "pending"  # the reader reconnected
         changed = here.watch(task.id)
         await there.transition(task.id, "working")
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             await changed.wait()
         here.unwatch(task.id, changed)
 
@@ -417,8 +418,8 @@ async def test_the_listener_warns_once_per_outage_and_says_when_it_is_back(
         assert store.notifies
         async with listeners_cut_off(pg_cluster, url):
             # Several attempts fail while the database refuses connections.
-            await until(lambda: len(listener_lines()) >= 4, within=10, what="4 failed attempts")
-        await until(lambda: listener_lines(logging.INFO), within=10, what="the listener back")
+            await until(lambda: len(listener_lines()) >= 4, within=WAIT, what="4 failed attempts")
+        await until(lambda: listener_lines(logging.INFO), within=WAIT, what="the listener back")
     warnings = listener_lines(logging.WARNING)
     assert len(warnings) == 1, warnings
     assert "listening again after" in listener_lines(logging.INFO)[0]
@@ -441,7 +442,7 @@ def test_a_role_that_may_only_read_is_told_what_the_migrations_need(pg_cluster: 
         [sys.executable, "-m", "exa_orch", "db", "migrate", "--db", as_reader],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
     )
     assert out.returncode == 1
     lines = out.stderr.splitlines()
@@ -464,7 +465,7 @@ def test_sql_json_on_postgres_writes_its_own_types_as_json(url: str) -> None:
         [sys.executable, "-m", "exa_orch", "sql", "--json", "--db", url, query],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
     )
     assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
     assert json.loads(out.stdout) == [
@@ -484,7 +485,7 @@ def test_sql_json_on_postgres_writes_its_own_types_as_json(url: str) -> None:
         [sys.executable, "-m", "exa_orch", "sql", "--db", url, "select '{\"a\": [1]}'::jsonb as doc"],
         capture_output=True,
         text=True,
-        timeout=60,
+        timeout=WAIT,
     )
     assert table.returncode == 0 and '{"a": [1]}' in table.stdout, table.stderr  # JSON, not Python's repr
 
@@ -512,7 +513,7 @@ def test_the_throwaway_cluster_helper_stops_its_server_on_sigterm(pg_cluster: Cl
         with psycopg.connect(url, connect_timeout=10) as conn:
             assert conn.execute("SELECT 1").fetchone() == (1,)
         helper.send_signal(signal.SIGTERM)
-        assert helper.wait(timeout=60) == 0
+        assert helper.wait(timeout=WAIT) == 0
     try:
         with pytest.raises(psycopg.OperationalError):
             psycopg.connect(url, connect_timeout=5).close()
@@ -670,7 +671,7 @@ def test_sql_on_postgres_needs_the_reading_role_which_only_a_role_that_may_creat
             [sys.executable, "-m", "exa_orch", *args, "--db", as_owner],
             capture_output=True,
             text=True,
-            timeout=60,
+            timeout=WAIT,
         )
 
     migrated = run("db", "migrate")

@@ -12,6 +12,7 @@ import pytest
 from exa_orch.errors import StoreError, TaskNotFound
 from exa_orch.store import Store
 from exa_orch.store.writer import GroupCommitWriter, SqlOp
+from tests.support import WAIT
 
 from .conftest import connect
 
@@ -25,7 +26,7 @@ async def test_hundred_concurrent_checkpointers_all_land_in_shared_commits(store
         for k in range(steps):
             await store.save_step(task_id, f"s{k}", {"task": task_id, "k": k})
 
-    async with asyncio.timeout(60):
+    async with asyncio.timeout(WAIT):
         await asyncio.gather(*(checkpoint(t.id) for t in tasks))
     commits = store.writer_stats.batches - before
     assert commits < 100 * steps / 4, f"{commits} commits for {100 * steps} writes: no grouping"
@@ -87,7 +88,7 @@ async def test_writes_after_close_are_refused_and_queued_ones_commit(db: str) ->
         task = await store.create_task("t", {})
         pending = [asyncio.ensure_future(store.save_step(task.id, f"s{i}", i)) for i in range(10)]
         await asyncio.sleep(0)  # let them queue
-    async with asyncio.timeout(10):
+    async with asyncio.timeout(WAIT):
         await asyncio.gather(*pending)
     with pytest.raises(StoreError):
         await store.save_step(task.id, "late", 1)
@@ -107,13 +108,13 @@ async def test_a_crashed_writer_fails_waiters_instead_of_hanging(tmp_path: Path)
         raise _Boom
 
     try:
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             with pytest.raises(StoreError):
                 await writer.submit(explode)
         with pytest.raises(StoreError):
             await writer.submit(SqlOp("SELECT 1", ()))
     finally:
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             await writer.aclose()
 
 
@@ -138,7 +139,7 @@ async def test_a_batch_lost_to_a_transient_error_runs_again_whole(tmp_path: Path
         return op
 
     try:
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             done = await asyncio.gather(
                 writer.submit(insert("a")), writer.submit(insert("b", flaky=True)), writer.submit(insert("c"))
             )
@@ -147,5 +148,5 @@ async def test_a_batch_lost_to_a_transient_error_runs_again_whole(tmp_path: Path
         rows = await writer.call(lambda conn: conn.execute("SELECT k FROM t ORDER BY k").fetchall())
         assert rows == [("a",), ("b",), ("c",)]  # each once: the lost attempt left nothing behind
     finally:
-        async with asyncio.timeout(10):
+        async with asyncio.timeout(WAIT):
             await writer.aclose()

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from exa_orch.sim.testing import SimHandle
+from tests.support import WAIT, bound
 from tests.view.conftest import ServeView
 from tests.workflows.conftest import OpenApp
 
@@ -84,14 +85,14 @@ async def test_tasks_advance_live_and_the_archive_fills_after_a_winnow(
             first = {}
             for task_id in (winnow, harvest):
                 await page.wait_for_function(
-                    f"(id) => ({ROW_PROGRESS})(id) !== null", arg=task_id, timeout=15_000
+                    f"(id) => ({ROW_PROGRESS})(id) !== null", arg=task_id, timeout=WAIT * 1000
                 )
                 first[task_id] = await page.evaluate(ROW_PROGRESS, task_id)
             for task_id in (winnow, harvest):
                 await page.wait_for_function(
                     f"([id, before]) => ({ROW_PROGRESS})(id) !== before",
                     arg=[task_id, first[task_id]],
-                    timeout=30_000,
+                    timeout=WAIT * 1000,
                 )
             assert await page.evaluate("window.__loadedOnce === true"), "the page reloaded"
             # Two tasks of one type, told apart by their titles (their queries).
@@ -103,7 +104,7 @@ async def test_tasks_advance_live_and_the_archive_fills_after_a_winnow(
             assert await page.locator(f'tr[data-task-id="{harvest}"] td.title').is_visible()
             # A failed task: its error's code in the list, its message where the bar would be.
             failed_row = page.locator(f'tr[data-task-id="{failing}"]')
-            await failed_row.locator("code.code").wait_for(timeout=15_000)
+            await failed_row.locator("code.code").wait_for(timeout=WAIT * 1000)
             failed_code = await failed_row.locator("code.code").text_content()
             assert await failed_row.locator("progress").count() == 0
             await page.screenshot(path=str(artifacts / "tasks-running.png"), full_page=True)
@@ -115,19 +116,19 @@ async def test_tasks_advance_live_and_the_archive_fills_after_a_winnow(
             before = await detail.evaluate(TASK_PROGRESS)
             events_before = await detail.locator("#events tr").count()
             await detail.wait_for_function(
-                f"(before) => ({TASK_PROGRESS})() !== before", arg=before, timeout=30_000
+                f"(before) => ({TASK_PROGRESS})() !== before", arg=before, timeout=WAIT * 1000
             )
             assert await detail.evaluate("window.__loadedOnce === true"), "the task page reloaded"
             assert await detail.locator("#events tr").count() > events_before
             await detail.close()
 
             sim.ctx.clock.set_speed(100)
-            done = [await app.supervisor.tasks.wait(t, timeout=90) for t in (winnow, harvest, other)]
+            done = [await app.supervisor.tasks.wait(t, timeout=bound(90)) for t in (winnow, harvest, other)]
             assert [d.status for d in done] == ["completed"] * 3, [d.error for d in done]
-            failed = await app.supervisor.tasks.wait(failing, timeout=30)
+            failed = await app.supervisor.tasks.wait(failing, timeout=WAIT)
             for task_id in (winnow, harvest, other):
                 await page.wait_for_selector(
-                    f'tr[data-task-id="{task_id}"] .status.completed', timeout=10_000
+                    f'tr[data-task-id="{task_id}"] .status.completed', timeout=WAIT * 1000
                 )
             assert await page.evaluate("window.__loadedOnce === true"), "the page reloaded"
             assert (

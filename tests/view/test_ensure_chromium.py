@@ -5,6 +5,8 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
+from tests.support import WAIT
+
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "ensure-chromium.sh"
 
@@ -23,7 +25,7 @@ def fake_bin(tmp_path: Path, **tools: str) -> Path:
 def run(bin_dir: Path) -> subprocess.CompletedProcess[str]:
     """The script with only `bin_dir` on PATH (so `command -v chromium` sees only what is there)."""
     env = {"PATH": str(bin_dir), "EXA_ORCH_CHROMIUM": str(bin_dir / "no-such-chromium")}
-    return subprocess.run(["/bin/sh", str(SCRIPT)], capture_output=True, text=True, env=env, timeout=30)
+    return subprocess.run(["/bin/sh", str(SCRIPT)], capture_output=True, text=True, env=env, timeout=WAIT)
 
 
 def test_a_chromium_on_the_path_is_enough(tmp_path: Path) -> None:

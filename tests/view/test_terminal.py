@@ -26,7 +26,7 @@ from exa_orch.store.migrations import default_migrations_dir
 from exa_orch.store.pgbackend import PostgresBackend
 from exa_orch.view.data import Viewer
 from exa_orch.view.terminal import short_id, show_tasks
-from tests.support import until
+from tests.support import WAIT, until
 from tests.view.conftest import target
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # what Live writes to move the cursor and redraw
@@ -141,9 +141,9 @@ async def test_watch_redraws_as_progress_moves(store: Store) -> None:
         show_tasks(target(store), LOCAL, console=console, watch=True, interval=0.05)
     )
     try:
-        await until(lambda: "1/8" in out.getvalue(), within=10)
+        await until(lambda: "1/8" in out.getvalue(), within=WAIT)
         await store.set_progress(task.id, {"step": "collect", "completed": 6, "total": 8, "message": "later"})
-        await until(lambda: "6/8" in out.getvalue() and "later" in out.getvalue(), within=10)
+        await until(lambda: "6/8" in out.getvalue() and "later" in out.getvalue(), within=WAIT)
     finally:
         watcher.cancel()
         with pytest.raises(asyncio.CancelledError):
@@ -186,7 +186,7 @@ def test_the_command_prints_the_table_and_shows_the_owner_column_when_there_is_o
             " '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')"
         )
     out = subprocess.run(
-        [*run, "tasks", "--db", str(db)], capture_output=True, text=True, env=env, timeout=60
+        [*run, "tasks", "--db", str(db)], capture_output=True, text=True, env=env, timeout=WAIT
     )
     assert out.returncode == 0 and "status" in out.stdout and "owner" not in out.stdout, out.stderr
     subprocess.run([*run, "db", "migrate", "--db", str(db)], check=True, capture_output=True, env=env)
@@ -197,7 +197,7 @@ def test_the_command_prints_the_table_and_shows_the_owner_column_when_there_is_o
             " '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z', 'token:alice')"
         )
     mine = subprocess.run(
-        [*run, "tasks", "--db", str(db)], capture_output=True, text=True, env=env, timeout=60
+        [*run, "tasks", "--db", str(db)], capture_output=True, text=True, env=env, timeout=WAIT
     )
     assert mine.returncode == 0 and "owner" in mine.stdout, mine.stderr
     # The local user's list: its own and unowned tasks, not token:alice's; --all-owners shows all.
@@ -208,13 +208,17 @@ def test_the_command_prints_the_table_and_shows_the_owner_column_when_there_is_o
         capture_output=True,
         text=True,
         env=env,
-        timeout=60,
+        timeout=WAIT,
     )
     assert none_mine.returncode == 0 and "--all-owners shows every owner's" in none_mine.stdout, (
         none_mine.stderr
     )
     out = subprocess.run(
-        [*run, "tasks", "--all-owners", "--db", str(db)], capture_output=True, text=True, env=env, timeout=60
+        [*run, "tasks", "--all-owners", "--db", str(db)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=WAIT,
     )
     assert out.returncode == 0 and "0001" in out.stdout and "0002" in out.stdout, out.stderr
     assert "token:alice" in out.stdout
@@ -223,7 +227,7 @@ def test_the_command_prints_the_table_and_shows_the_owner_column_when_there_is_o
         capture_output=True,
         text=True,
         env=env,
-        timeout=60,
+        timeout=WAIT,
     )
     assert missing.returncode == 1 and missing.stderr.startswith("error [STORE_ERROR]: no database at")
     assert not (tmp_path / "none.db").exists()
@@ -242,17 +246,20 @@ def test_view_command_prints_its_url_serves_and_stops_on_sigterm(tmp_path: Path)
             line = proc.stderr.readline()
             assert "(read-only): http://127.0.0.1:" in line, line
             url = line.rsplit(" ", 1)[1].strip()
-            assert httpx.get(url + "api/tasks", timeout=10).json() == {"tasks": [], "hasOwner": True}  # 0003
-            assert httpx.post(url, timeout=10).status_code == 405
+            assert httpx.get(url + "api/tasks", timeout=WAIT).json() == {
+                "tasks": [],
+                "hasOwner": True,
+            }  # 0003
+            assert httpx.post(url, timeout=WAIT).status_code == 405
         finally:
             proc.send_signal(signal.SIGTERM)
-            assert proc.wait(timeout=20) == 0
+            assert proc.wait(timeout=WAIT) == 0
     refused = subprocess.run(
         [*run, "view", "--db", str(db), "--host", "0.0.0.0"],
         capture_output=True,
         text=True,
         env=env,
-        timeout=60,
+        timeout=WAIT,
     )
     assert refused.returncode == 1 and refused.stderr.startswith("error [CONFIG_ERROR]: refusing to serve")
 
@@ -275,7 +282,7 @@ async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(sto
 
     def tasks(*flags: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [*run, "tasks", "--db", url, *flags], capture_output=True, text=True, env=env, timeout=60
+            [*run, "tasks", "--db", url, *flags], capture_output=True, text=True, env=env, timeout=WAIT
         )
 
     listed, every = await asyncio.to_thread(tasks), await asyncio.to_thread(tasks, "--all-owners")
@@ -290,11 +297,11 @@ async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(sto
     )
     try:
         assert proc.stderr is not None
-        line = (await asyncio.wait_for(proc.stderr.readline(), 60)).decode()
+        line = (await asyncio.wait_for(proc.stderr.readline(), WAIT)).decode()
         shown = plain.replace("@", ":***@", 1)
         assert f"exa-orch view of {shown} (read-only): http://127.0.0.1:" in line, line
         base = line.rsplit(" ", 1)[1].strip()
-        async with httpx.AsyncClient(base_url=base, timeout=10) as c:
+        async with httpx.AsyncClient(base_url=base, timeout=WAIT) as c:
             listed_api = (await c.get("api/tasks")).json()
             assert [t["id"] for t in listed_api["tasks"]] == [mine.id] and listed_api["hasOwner"]
             assert (await c.get(f"tasks/{theirs.id}")).status_code == 404
@@ -310,11 +317,11 @@ async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(sto
                 [row] = (await c.get("api/tasks")).json()["tasks"]
                 return bool(row["phase"] == "analyzing" and row["completed"] == 3 and row["fraction"] == 0.75)
 
-            await until(moved, within=10, what="the polled list to show the new progress")
+            await until(moved, within=WAIT, what="the polled list to show the new progress")
             assert (await c.post("")).status_code == 405
     finally:
         proc.send_signal(signal.SIGTERM)
-        assert await asyncio.wait_for(proc.wait(), 20) == 0
+        assert await asyncio.wait_for(proc.wait(), WAIT) == 0
 
 
 def test_tasks_watch_stops_on_sigterm_with_the_cursor_back_and_exit_0(tmp_path: Path) -> None:
@@ -332,14 +339,14 @@ def test_tasks_watch_stops_on_sigterm_with_the_cursor_back_and_exit_0(tmp_path: 
         os.close(follower)
         seen = b""
         try:
-            deadline = time.monotonic() + 30
+            deadline = time.monotonic() + WAIT
             while b"no tasks" not in seen:  # until the first table is on the screen
                 ready, _, _ = select.select([leader], [], [], max(0.0, deadline - time.monotonic()))
                 assert ready, f"no table within 30 s: {seen!r}"
                 seen += os.read(leader, 65536)
         finally:
             proc.send_signal(signal.SIGTERM)
-            code = proc.wait(timeout=20)
+            code = proc.wait(timeout=WAIT)
         err = proc.stderr.read() if proc.stderr else b""
         with contextlib.suppress(OSError):  # the rest of what it wrote, until the pty closes
             while chunk := os.read(leader, 65536):

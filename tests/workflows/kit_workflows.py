@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import WorkflowSpec, kit
+from exa_orch.workflows import WorkflowSpec, entities, kit
 
 
 class HarvestArgs(BaseModel):
@@ -27,7 +27,7 @@ async def harvest(ctx: TaskContext, args: HarvestArgs) -> dict[str, Any]:
         "otherId": again["id"],
         "timedOut": waited["timedOut"],
         "items": items,
-        "keys": [kit.entity_key(i) for i in items],
+        "keys": [entities.entity_key(i) for i in items],
         "steps": timeline.steps,
         "duration": timeline.duration,
     }

@@ -11,7 +11,7 @@ from exa_orch.errors import InvalidParams
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
 from exa_orch.workflows import adversarial
-from tests.support import until_steps
+from tests.support import WAIT, until_steps
 from tests.workflows.conftest import OpenApp, run_task
 
 MODULE = "exa_orch.workflows.adversarial"
@@ -117,7 +117,7 @@ async def test_a_restart_mid_synthesis_resumes_without_duplicates(
 
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     assert done.status == "completed", done.error
     assert set(_runs(sim)) == runs_before and set(_websets(sim).websets) == websets_before
     assert done.result["synthesis"]["researchId"] in runs_before
@@ -135,7 +135,7 @@ async def test_cancel_mid_run_cancels_both_websets_at_the_sim(research_app: Open
         await until_steps(app.store, task_id, "antithesis.webset")
         cancelled = await app.run_operation("tasks.cancel", {"taskId": task_id})
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     assert done.status == "cancelled", (cancelled, done.error)
     store = _websets(sim)
     assert len(store.websets) == 2
@@ -160,7 +160,7 @@ async def test_a_cancel_while_nobody_runs_the_task_cancels_its_research_run(
     # research run is registered again (it is registered right after the synthesis.create step).
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     assert done.status == "cancelled"
     assert run.frozen_status == "cancelled"
     assert len(_runs(sim)) == 1 and len(_websets(sim).websets) == 2
@@ -206,7 +206,7 @@ async def test_an_exa_error_fails_the_task_naming_the_websets(research_app: Open
         ids = [w.id for w in _websets(sim).websets.values()]
         await app.run_operation("websets.delete", {"id": ids[0]})  # the thesis wait now gets a 404
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     assert done.status == "failed"
     assert done.error is not None and done.error["code"] == "RESOURCE_NOT_FOUND"
     assert all(i in done.error["message"] for i in ids)

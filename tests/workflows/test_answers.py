@@ -16,6 +16,7 @@ from bench.context import WORKFLOWS
 from exa_orch.app import App
 from exa_orch.errors import InvalidParams
 from exa_orch.operations.task_views import project, reassemble
+from tests.support import WAIT, bound
 from tests.workflows.conftest import OpenApp, run_task
 
 SMALLER: dict[str, dict[str, Any]] = {  # the bench's args, fewer items so the test runs fast
@@ -52,7 +53,7 @@ def element(result: Any, at: str) -> Any:
 async def test_following_every_cursor_yields_the_full_result(research_app: OpenApp, task_type: str) -> None:
     async with research_app() as app:
         done = await run_task(
-            app, task_type, {**WORKFLOWS[task_type], **SMALLER.get(task_type, {})}, within=120
+            app, task_type, {**WORKFLOWS[task_type], **SMALLER.get(task_type, {})}, within=bound(120)
         )
         assert done.status == "completed", done.error
         full = await app.run_operation("tasks.result", {"taskId": done.id, "full": True})
@@ -83,7 +84,7 @@ async def test_following_every_cursor_yields_the_full_result(research_app: OpenA
 async def test_compact_items_carry_verdicts_and_values_and_fields_add_the_rest(research_app: OpenApp) -> None:
     async with research_app() as app:
         done = await run_task(
-            app, "lifecycle.harvest", {**WORKFLOWS["lifecycle.harvest"], "count": 4}, within=60
+            app, "lifecycle.harvest", {**WORKFLOWS["lifecycle.harvest"], "count": 4}, within=WAIT
         )
         assert done.status == "completed", done.error
         compact = (await app.run_operation("tasks.result", {"taskId": done.id}))["items"][0]

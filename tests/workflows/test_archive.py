@@ -10,6 +10,7 @@ from typing import Any
 from exa_orch.app import App
 from exa_orch.sim.testing import SimHandle
 from exa_orch.workflows import archive as extractors
+from tests.support import WAIT
 from tests.workflows.conftest import OpenApp, run_task
 from tests.workflows.test_winnow import ARGS, _searching
 
@@ -28,7 +29,7 @@ def runs_of(db: Path, task_id: str) -> list[dict[str, Any]]:
 
 async def _wait(app: App, task_id: str) -> Any:
     assert app.supervisor is not None
-    return await app.supervisor.tasks.wait(task_id, timeout=30)
+    return await app.supervisor.tasks.wait(task_id, timeout=WAIT)
 
 
 async def test_a_winnow_task_files_one_run_with_its_metrics_and_elites(

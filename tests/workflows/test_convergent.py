@@ -13,7 +13,7 @@ from exa_orch.errors import InvalidParams
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskStatus
 from exa_orch.workflows.convergent import converge, group_entities
-from tests.support import until
+from tests.support import WAIT, until
 from tests.workflows.conftest import OpenApp, has_step, run_task
 
 MODULE = "exa_orch.workflows.convergent"
@@ -176,7 +176,7 @@ async def test_resume_after_a_restart_creates_no_webset_twice(
         )
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
         assert done.status == "completed", done.error
         websets = await app.run_operation("websets.list", {"limit": 100})
     assert sorted(w["id"] for w in websets["data"]) == sorted(done.result["websetIds"])
@@ -191,7 +191,7 @@ async def test_cancel_cancels_every_webset(research_app: OpenApp, sim: SimHandle
         await until(lambda: has_step(app, task_id, "create.2.webset"))
         await app.run_operation("tasks.cancel", {"taskId": task_id})
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
         steps = await app.store.load_steps(task_id)
         websets = [
             await app.run_operation("websets.get", {"id": steps[f"create.{i}.webset"]["id"]})
@@ -213,7 +213,7 @@ async def test_a_cancel_asked_while_no_server_runs_it_cancels_the_websets_on_res
         await store.request_cancel(task_id)  # asked while the server was down
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
         websets = [
             await app.run_operation("websets.get", {"id": steps[f"create.{i}.webset"]["id"]})
             for i in range(3)

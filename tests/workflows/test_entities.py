@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +17,7 @@ from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import running_sim
 from exa_orch.workflows import entities
 from tests.conftest import TEST_SPEED
+from tests.support import WAIT
 from tests.workflows.conftest import run_task
 
 Json = dict[str, Any]
@@ -236,3 +240,18 @@ async def test_harvest_and_verified_collection_resolve_entities_on_a_world_file(
 
 def names_of(entry: Json) -> str:
     return str(entry["item"]["properties"]["company"]["name"])
+
+
+def test_the_public_suffix_list_is_the_bundled_one_and_nothing_is_cached(tmp_path: Path) -> None:
+    # tldextract's defaults fetch the list and cache it under the user's home: neither happens.
+    home = tmp_path / "home"
+    home.mkdir()
+    code = (
+        "from exa_orch.workflows import entities as e;"
+        "assert e.site('https://news.bbc.co.uk/x').domain == 'bbc.co.uk';"
+        "assert e._EXTRACT.suffix_list_urls == () and e._EXTRACT._cache.enabled is False"
+    )
+    env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
+    env.pop("TLDEXTRACT_CACHE", None)
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=WAIT)
+    assert list(home.rglob("*")) == []

@@ -13,7 +13,7 @@ from exa_orch.errors import InvalidParams, NotFoundError
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import TaskStatus
 from exa_orch.workflows.harvest import ENRICHMENT_MARK
-from tests.support import until
+from tests.support import WAIT, until
 from tests.workflows.conftest import OpenApp, has_step, run_task
 
 MODULE = "exa_orch.workflows.harvest"
@@ -132,7 +132,7 @@ async def test_resume_after_a_restart_creates_nothing_twice(
         db.execute("DELETE FROM task_steps WHERE task_id = ? AND step_key = 'enrich.1'", (task_id,))
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
         assert done.status == "completed", done.error
         websets = await app.run_operation("websets.list", {"limit": 100})
         webset = await app.run_operation("websets.get", {"id": done.result["websetId"]})
@@ -151,7 +151,7 @@ async def test_cancel_mid_search_cancels_the_webset(research_app: OpenApp, sim: 
         await until(lambda: has_step(app, task_id, "create.webset"))
         await app.run_operation("tasks.cancel", {"taskId": task_id})
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
         webset_id = (await app.store.load_steps(task_id))["create.webset"]["id"]
         webset = await app.run_operation("websets.get", {"id": webset_id})
     assert done.status is TaskStatus.CANCELLED
@@ -186,7 +186,7 @@ async def test_enrichment_timeout_returns_the_items_with_what_results_exist(
         # The search was planned at create time; enrichments made from now on take 25 s of wall time.
         sim.ctx.config.seconds_per_item = 10_000.0
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     result = done.result
     assert done.status == "completed", done.error
     assert result["timedOut"] is True and result["partial"] is True
@@ -211,7 +211,7 @@ async def test_an_exa_error_fails_the_task_naming_the_webset(research_app: OpenA
         webset_id = (await app.store.load_steps(task_id))["create.webset"]["id"]
         await app.run_operation("websets.delete", {"id": webset_id})
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=20)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     assert done.status is TaskStatus.FAILED
     assert done.error is not None and done.error["code"] == "RESOURCE_NOT_FOUND"
     assert f"websets this task created, still at Exa: {webset_id}" in done.error["message"]

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from exa_orch.sim.testing import SimHandle
-from exa_orch.workflows import kit
+from exa_orch.workflows import entities, kit
 from tests.workflows.conftest import OpenApp, run_task
 
 
@@ -17,7 +17,7 @@ async def test_a_kit_workflow_creates_waits_and_collects_with_externalids(
     result = done.result
     assert result["websetId"] != result["otherId"] and not result["timedOut"]
     assert len(result["items"]) == 4 and len(set(result["keys"])) == 4
-    assert all(k.startswith("url:") for k in result["keys"])
+    assert all(k.startswith("site:") for k in result["keys"])  # companies: their registered domain
     assert [s["name"] for s in result["steps"]] == ["create", "collect"]
     assert result["duration"] == sum(s["duration"] for s in result["steps"])
     # Each webset carries the task's externalId for its step key: a resumed run finds it again.
@@ -28,9 +28,9 @@ async def test_a_kit_workflow_creates_waits_and_collects_with_externalids(
 def test_entity_keys_and_criteria_vectors() -> None:
     a = {"id": "i1", "properties": {"url": "https://www.Example.com/about/", "company": {"name": "Ex"}}}
     b = {"id": "i2", "properties": {"url": "http://example.com/about?ref=x"}}
-    c = {"id": "i3", "properties": {"person": {"name": "  Ada   Lovelace "}}}
-    assert kit.entity_key(a) == kit.entity_key(b) == "url:example.com/about"
-    assert kit.entity_key(c) == "name:ada lovelace" and kit.item_name(c) == "Ada   Lovelace".strip()
-    assert kit.entity_key({"id": "x"}) == "id:x"
+    c = {"id": "i3", "properties": {"type": "person", "person": {"name": "  Ada   Lovelace "}}}
+    assert entities.entity_key(a) == "site:example.com" and entities.entity_key(b) == "url:example.com"
+    assert entities.entity_key(c) == "person:ada lovelace@" and kit.item_name(c) == "Ada   Lovelace".strip()
+    assert entities.entity_key({"id": "x"}) == "id:x"
     item = {"evaluations": [{"criterion": "B", "satisfied": "yes"}, {"criterion": "A", "satisfied": "no"}]}
     assert kit.criteria_vector(item, ["A", "B", "C"]) == [False, True, False]

@@ -10,7 +10,7 @@ from exa_orch.app import App
 from exa_orch.errors import InvalidParams
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.sim.testing import SimHandle
-from tests.support import until_steps
+from tests.support import WAIT, until_steps
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
 
 MODULE = "exa_orch.workflows.research"
@@ -102,7 +102,7 @@ async def test_a_restart_mid_run_resumes_without_a_second_run(research_app: Open
         await until_steps(app.store, task_id, "research.create")
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     assert done.status == "completed", done.error
     assert done.result["status"] == "completed" and isinstance(done.result["result"], str)
     assert list(agent_runs(sim).runs) == [done.result["researchId"]]

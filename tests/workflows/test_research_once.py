@@ -11,6 +11,7 @@ import pytest
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.runtime.context import TaskContext
 from exa_orch.sim.testing import SimHandle
+from tests.support import WAIT
 from tests.workflows.conftest import OpenApp, agent_runs
 from tests.workflows.test_research import MODULE, start
 
@@ -44,14 +45,14 @@ async def test_a_run_made_before_a_crash_is_found_not_made_again(
     reached = stall_checkpoint(monkeypatch, "research.create")
     async with research_app(MODULE) as app:
         task_id = await start(app, ARGS)
-        await asyncio.wait_for(reached.wait(), 15)
+        await asyncio.wait_for(reached.wait(), WAIT)
         assert "research.create" not in await app.store.load_steps(task_id)
     made = list(agent_runs(sim).runs)
     assert len(made) == 1
     monkeypatch.undo()
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     assert done.status == "completed", done.error
     assert list(agent_runs(sim).runs) == made == [done.result["researchId"]]
     assert sim.creates_by_key(CREATE_MARK) == {f"agent_run:{task_id}:research.create": 1}
@@ -63,7 +64,7 @@ async def test_a_cancel_reaches_a_run_whose_create_was_in_flight(
     reached = stall_checkpoint(monkeypatch, "research.create")
     async with research_app(MODULE) as app:
         task_id = await start(app, ARGS)
-        await asyncio.wait_for(reached.wait(), 15)
+        await asyncio.wait_for(reached.wait(), WAIT)
         cancelled = await app.run_operation("tasks.cancel", {"taskId": task_id})
         assert cancelled["status"] == "cancelled", cancelled
         [run_id] = list(agent_runs(sim).runs)
@@ -90,11 +91,11 @@ async def test_an_operation_task_killed_before_its_checkpoint_finds_its_object(
             "tasks.create", {"type": "operation", "operation": operation, "args": args}
         )
         task_id = created["taskId"]
-        await asyncio.wait_for(reached.wait(), 15)
+        await asyncio.wait_for(reached.wait(), WAIT)
     monkeypatch.undo()
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     assert done.status == "completed", done.error
     assert sim.stats()["creates_by_kind"][kind] == 1
     assert sim.creates_by_key(CREATE_MARK) == {"webset:w-op": 1, f"{kind}:{task_id}:operation": 1}

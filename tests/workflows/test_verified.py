@@ -18,7 +18,7 @@ from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
 from exa_orch.workflows import kit
 from exa_orch.workflows.verified import fill
-from tests.support import until_steps
+from tests.support import WAIT, until_steps
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
 
 MODULE = "exa_orch.workflows.verified"
@@ -130,7 +130,7 @@ async def test_a_restart_mid_research_redoes_nothing(research_app: OpenApp, sim:
         await until_steps(app.store, task_id, "research.create:0", "research.create:1", "research.create:2")
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
         held = await websets(app)
     assert done.status == "completed", done.error
     assert done.result["researchedCount"] == 5 and len(held) == 1
@@ -194,7 +194,7 @@ async def test_a_failed_run_is_reported_on_its_item_and_an_exa_error_names_the_w
         steps = await until_steps(app.store, task_id, "webset.create")
         await app.run_operation("websets.delete", {"id": steps["webset.create"]["id"]})
         assert app.supervisor is not None
-        gone = await app.supervisor.tasks.wait(task_id, timeout=30)
+        gone = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     assert failing.status == "completed", failing.error
     research = failing.result["items"][0]["research"]
     assert research["status"] == "failed" and "[sim:fail]" in research["error"]
@@ -215,7 +215,7 @@ async def test_a_cancel_asked_while_no_server_runs_it_cancels_the_runs_on_restar
         await store.request_cancel(task_id)  # asked while the server was down
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     # The restart replays the checkpoints to find every run's cancel hook, and starts nothing new.
     assert done.status == "cancelled"
     ids = [steps[k]["researchId"] for k in keys]
@@ -242,7 +242,7 @@ async def test_a_restart_after_the_deadline_keeps_the_research_the_earlier_run_s
         )
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task_id, timeout=30)
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     assert done.status == "completed", done.error
     ids = [steps[f"research.create:{i}"]["researchId"] for i in range(3)]
     assert [m["research"]["researchId"] for m in done.result["items"][:3]] == ids

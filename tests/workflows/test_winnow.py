@@ -14,7 +14,7 @@ from exa_orch.sim.testing import SimHandle
 from exa_orch.store import TaskRecord
 from exa_orch.workflows import kit
 from exa_orch.workflows import winnow as w
-from tests.support import until
+from tests.support import WAIT, until
 from tests.workflows.conftest import OpenApp, run_task
 
 MODULE = "exa_orch.workflows.winnow"
@@ -276,7 +276,7 @@ async def test_a_restarted_server_resumes_the_round_without_a_second_webset(
     sim.ctx.clock.set_speed(100)
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(created["taskId"], timeout=30)
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
         listed = await app.run_operation("websets.list", {})
     assert done.status == "completed", done.error
     assert done.result["rounds"][0]["websetId"] == partial["websetId"]
@@ -292,7 +292,7 @@ async def test_cancel_mid_search_cancels_the_webset(research_app: OpenApp, sim: 
         mid = await _searching(app, created["taskId"])
         await app.run_operation("tasks.cancel", {"taskId": created["taskId"]})
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(created["taskId"], timeout=30)
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
         webset = await app.run_operation("websets.get", {"id": mid.partial["websetId"]})
     assert done.status == "cancelled"
     assert [s["status"] for s in webset["searches"]] == ["canceled"]
@@ -322,7 +322,7 @@ async def test_a_paused_webset_ends_the_round_with_a_typed_error_naming_it(
         mid = await _searching(app, created["taskId"])
         sim.set_faults(FaultConfig(webset_status="paused"))  # Exa paused it: no idle by itself
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(created["taskId"], timeout=30)
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
     assert done.status == "failed" and done.error
     assert done.error["code"] == "WEBSET_NOT_RUNNING" and "paused" in done.error["message"]
     assert mid.partial["websetId"] in done.error["message"]
@@ -335,7 +335,7 @@ async def test_an_exa_error_fails_the_task_naming_the_webset(research_app: OpenA
         mid = await _searching(app, created["taskId"])
         await app.run_operation("websets.delete", {"id": mid.partial["websetId"]})  # gone at Exa
         assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(created["taskId"], timeout=30)
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
     assert done.status == "failed" and done.error
     assert done.error["code"] == "RESOURCE_NOT_FOUND"
     assert mid.partial["websetId"] in done.error["message"]

@@ -1,0 +1,139 @@
+"""What an answer from Exa cost, read off the answer as it arrives (data-design/prices.md).
+
+The transport hands every successful Exa answer to `paid_answer`, which finds what Exa billed for
+it (`costDollars.total`) and on whose account (the per-request scope, `gateway/context.py`); the
+`Ledger` the gateway was given (the store, wired by the app) writes it before the caller sees the
+answer. A search, contents, find-similar or answer request is keyed by its `requestId`; an agent
+run by its id, once it has finished (its cost is final then, and reading it again adds nothing).
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from exa_orch.gateway import prices
+from exa_orch.gateway.context import RequestContext
+
+_AGENT_DONE = frozenset({"completed", "failed", "cancelled"})
+_OPERATIONS = {
+    "/search": "search",
+    "/findSimilar": "findSimilar",
+    "/contents": "contents",
+    "/answer": "answer",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class PaidAnswer:
+    """One paid answer: what it was, what it cost, for whom (the store's `costs` row)."""
+
+    key: str
+    operation: str
+    usd: float
+    billed: bool
+    task_id: str | None = None
+    step_key: str | None = None
+    principal: str | None = None
+    attempt: str | None = None
+
+
+class Ledger(Protocol):
+    """Where paid answers go (the store); awaited before the answer reaches its caller."""
+
+    async def __call__(self, paid: PaidAnswer, /) -> None: ...
+
+
+def _total(body: dict[str, Any]) -> float | None:
+    cost = body.get("costDollars")
+    total = cost.get("total") if isinstance(cost, dict) else None
+    return float(total) if isinstance(total, int | float) and not isinstance(total, bool) else None
+
+
+def paid_answer(path: str, raw: bytes, scope: RequestContext, attempt: str) -> PaidAnswer | None:
+    """The ledger row of a successful answer to `path`, or None when it says no cost (yet)."""
+    if b"costDollars" not in raw:
+        return None
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return None
+    if not isinstance(body, dict):
+        return None
+    total = _total(body)
+    if total is None:
+        return None
+    if body.get("object") == "agent_run" or path.startswith("/agent/runs"):
+        run_id = body.get("id")
+        if not isinstance(run_id, str) or body.get("status") not in _AGENT_DONE:
+            return None
+        key, operation = f"agent_run:{run_id}", "agent.run"
+    else:
+        request_id = body.get("requestId")
+        key = request_id if isinstance(request_id, str) and request_id else f"local:{uuid.uuid4().hex}"
+        operation = _OPERATIONS.get(path.rstrip("/"), path.strip("/").replace("/", ".") or "other")
+    return PaidAnswer(
+        key=key,
+        operation=operation,
+        usd=total,
+        billed=True,
+        task_id=scope.task_id,
+        step_key=scope.step,
+        principal=scope.principal,
+        attempt=attempt,
+    )
+
+
+def worst_case(method: str, path: str, content: bytes) -> float:
+    """The most a request may cost (data-design/prices.md); 0 for a request Exa does not bill."""
+    if method != "POST":
+        return 0.0
+    path = path.rstrip("/")
+    if path not in ("/search", "/findSimilar", "/contents", "/answer", "/agent/runs"):
+        return 0.0
+    try:
+        body = json.loads(content) if content else {}
+    except ValueError:
+        body = {}
+    if not isinstance(body, dict):
+        body = {}
+    if path in ("/search", "/findSimilar"):
+        return prices.search_price(body)
+    if path == "/contents":
+        return prices.contents_price(body)
+    if path == "/answer":
+        return prices.ANSWER
+    return prices.agent_price(body)
+
+
+def created_run_id(path: str, raw: bytes) -> str | None:
+    """The id of the agent run a POST /agent/runs answer made (its cost comes with its final state)."""
+    if path.rstrip("/") != "/agent/runs":
+        return None
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return None
+    run_id = body.get("id") if isinstance(body, dict) else None
+    return run_id if isinstance(run_id, str) else None
+
+
+def capped_agent_body(content: bytes, remaining: float) -> bytes | None:
+    """A metered agent run's create body with `budget.maxCostDollars` lowered to what the task has
+    left (Exa stops the run there); None when the body needs no change (a fixed effort, or a cap
+    already lower)."""
+    try:
+        body = json.loads(content) if content else None
+    except ValueError:
+        return None
+    if not isinstance(body, dict) or (body.get("effort") or "auto") not in prices.AGENT_METERED_CAP:
+        return None
+    given_budget = body.get("budget")
+    budget: dict[str, Any] = given_budget if isinstance(given_budget, dict) else {}
+    given = budget.get("maxCostDollars")
+    if isinstance(given, int | float) and given <= remaining:
+        return None
+    body["budget"] = {**budget, "maxCostDollars": round(remaining, 4)}
+    return json.dumps(body).encode()

@@ -1,0 +1,86 @@
+"""Exa's published prices, as data (the table and its sources: data-design/prices.md).
+
+The ledger records what Exa billed (`costDollars`) wherever Exa says it; these prices serve where
+it says nothing (Websets answers: an estimate, marked so) and before a request is sent (a task's
+budget checks the request's worst case; `preview` prices a whole task). Dollars per request unless
+named otherwise. Figures marked "estimate" in data-design/prices.md are exa-orch's, not Exa's.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+SOURCE: Final = "https://exa.ai/docs/reference/pricing (2026), https://exa.ai/docs/websets/pricing"
+
+SEARCH: Final = 0.007  # /search and /findSimilar, auto/neural/fast/keyword, up to 10 results
+SEARCH_DEEP: Final = 0.012  # type "deep"
+SEARCH_DEEP_REASONING: Final = 0.015  # type "deep-reasoning"
+EXTRA_RESULT: Final = 0.001  # each result past the 10 a request includes
+INCLUDED_RESULTS: Final = 10
+CONTENT_PER_PAGE: Final = 0.001  # each page, per content type asked (text, highlights)
+SUMMARY_PER_PAGE: Final = 0.001  # an Exa-generated summary, per page
+ANSWER: Final = 0.005
+MONITOR_RUN: Final = 0.015  # a monitor's scheduled search (one report says $0.002 since 2026-11)
+
+# Agent runs at a fixed effort cost a fixed price per run. Exa publishes the range ($0.012 for
+# minimal to $1.00 at the top fixed effort); the steps between are exa-orch's estimate (a geometric
+# ladder between the two published ends, see data-design/prices.md). Metered efforts bill usage up
+# to a per-run cap (Exa's default caps; `budget.maxCostDollars` lowers them).
+AGENT_FIXED: Final[dict[str, float]] = {
+    "minimal": 0.012,
+    "low": 0.036,  # estimate
+    "medium": 0.11,  # estimate
+    "high": 0.33,  # estimate
+    "xhigh": 1.00,
+}
+AGENT_METERED_CAP: Final[dict[str, float]] = {"auto": 5.0, "ultra": 20.0, "max": 20.0}
+ACU: Final = 0.10  # one Agent Compute Unit (agent and Websets usage)
+USAGE_SEARCH: Final = 0.005  # one search an agent run or a webset makes
+
+# Websets bill ACUs and searches, never a price per item; Exa's own worked example (3 ACU + 250
+# searches for 50 verified matches) averages $0.031 per match. exa-orch estimates a webset's cost
+# from what it can see: items found and enrichment results filled (estimate, not billed).
+WEBSET_ITEM_ESTIMATE: Final = 0.031
+WEBSET_ENRICHMENT_ESTIMATE: Final = 0.01  # one enrichment cell: ~0.05 ACU + 1 search (estimate)
+CONTACT_ENRICHMENT: Final = 0.02  # Exa adds this per contact enrichment result
+
+
+def search_price(body: dict[str, Any]) -> float:
+    """Worst case of one /search (or /findSimilar) with this body, contents included."""
+    kind = body.get("type")
+    base = SEARCH_DEEP if kind == "deep" else SEARCH_DEEP_REASONING if kind == "deep-reasoning" else SEARCH
+    n = body.get("numResults")
+    n = n if isinstance(n, int) and n > 0 else INCLUDED_RESULTS
+    return round(
+        base + max(0, n - INCLUDED_RESULTS) * EXTRA_RESULT + n * contents_per_page(body.get("contents")), 6
+    )
+
+
+def contents_per_page(options: Any) -> float:
+    """What contents options cost per page: each content type asked, and a summary."""
+    if not isinstance(options, dict):
+        return 0.0
+    per = sum(CONTENT_PER_PAGE for kind in ("text", "highlights") if options.get(kind))
+    if options.get("summary"):
+        per += SUMMARY_PER_PAGE
+    return per
+
+
+def contents_price(body: dict[str, Any]) -> float:
+    """Worst case of one /contents with this body (a page with no option asked returns text)."""
+    urls = body.get("urls") or body.get("ids") or []
+    pages = len(urls) if isinstance(urls, list) else 1
+    per = contents_per_page(body) or CONTENT_PER_PAGE
+    return round(max(pages, 1) * per, 6)
+
+
+def agent_price(body: dict[str, Any]) -> float:
+    """Worst case of one agent run: its fixed price, or its metered cap (its own budget if lower)."""
+    effort = body.get("effort") or "auto"
+    if effort in AGENT_FIXED:
+        return AGENT_FIXED[effort]
+    cap = AGENT_METERED_CAP.get(effort, AGENT_METERED_CAP["auto"])
+    budget = body.get("budget")
+    if isinstance(budget, dict) and isinstance(budget.get("maxCostDollars"), int | float):
+        cap = min(cap, float(budget["maxCostDollars"]))
+    return cap

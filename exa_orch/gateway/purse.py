@@ -1,0 +1,79 @@
+"""A task's purse: what it may still spend at Exa, and whether it must send nothing more.
+
+The runtime gives each running task a `Purse` and sets it in `CURRENT_PURSE` in the task's asyncio
+task (children inherit it), as it does the lease fence. The governed transport, right before each
+paid request is sent:
+- refuses it unsent once the task met a 402 (`CreditsExhausted`: the account is out of credits; any
+  request after it would fail the same way) or reached its budget (`BudgetReached`);
+- with a budget (`tasks.create`'s `budgetUsd`), reserves the request's worst case
+  (`gateway/prices.py`) and refuses it when what was spent plus what is reserved plus that worst
+  case would pass the budget; the answer settles the reservation with what Exa billed.
+The actor reads `stopped` when the workflow ends: a 402 fails the task with it, a reached budget
+completes the task with its partial result and `stoppedBy: "budget"`.
+"""
+
+from __future__ import annotations
+
+from contextvars import ContextVar
+
+from exa_orch.errors import ErrorCode, OrchError
+
+
+class BudgetReached(OrchError):
+    """Internal: the task's next paid request could pass its budget; the request was not sent and
+    the task stops (completed, partial, stoppedBy budget)."""
+
+    code = ErrorCode.BUDGET_EXCEEDED
+
+    def __init__(self, task_id: str, budget: float, spent: float, worst: float, what: str) -> None:
+        super().__init__(
+            f"task {task_id!r} stopped at its budget: ${spent:.4f} of ${budget:.4f} spent, and {what} "
+            f"could cost up to ${worst:.4f} more, so it was not sent",
+            hint="Start the task again with a larger budgetUsd to go further.",
+        )
+        self.budget = budget
+        self.spent = spent
+
+
+class Purse:
+    """One task's spending state (see the module doc). `spent` starts at what the ledger holds for
+    the task (a resumed task), and grows by each answer's billed cost."""
+
+    __slots__ = ("task_id", "budget", "spent", "reserved", "stopped", "runs")
+
+    def __init__(self, task_id: str, budget: float | None = None, spent: float = 0.0) -> None:
+        self.task_id = task_id
+        self.budget = budget
+        self.spent = spent
+        self.reserved = 0.0
+        # The first reason to send nothing more: a CreditsExhausted (402) or a BudgetReached.
+        self.stopped: OrchError | None = None
+        self.runs: dict[str, float] = {}  # agent runs made, by id: the worst case counted for each
+
+    def reserve(self, worst: float, what: str) -> float:
+        """Hold `worst` dollars for a request about to be sent; raise (and stop) if it can't be."""
+        if self.stopped is not None:
+            raise self.stopped
+        if self.budget is not None and self.spent + self.reserved + worst > self.budget + 1e-9:
+            self.stopped = BudgetReached(self.task_id, self.budget, self.spent + self.reserved, worst, what)
+            raise self.stopped
+        self.reserved += worst
+        return worst
+
+    def settle(self, held: float, billed: float | None) -> None:
+        """Release a reservation; count what was billed (None: nothing known, count the worst case)."""
+        self.reserved = max(0.0, self.reserved - held)
+        self.spent += held if billed is None else billed
+
+    def stop(self, error: OrchError) -> None:
+        """Send nothing more for this task (the first reason is kept)."""
+        if self.stopped is None:
+            self.stopped = error
+
+    @property
+    def remaining(self) -> float | None:
+        """Dollars left before the budget (None: no budget)."""
+        return None if self.budget is None else max(0.0, self.budget - self.spent - self.reserved)
+
+
+CURRENT_PURSE: ContextVar[Purse | None] = ContextVar("exa_orch_purse", default=None)

@@ -1,0 +1,236 @@
+"""Issue 23: every paid answer from Exa is one ledger row; a 402 stops a task; a budget caps it.
+
+Real HTTP to the simulator, which bills like Exa (sim/billing.py): what exa-orch records is
+compared with what the simulator billed, to the cent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from pydantic import BaseModel, Field
+
+from exa_orch.app import ledger_of
+from exa_orch.errors import CreditsExhausted, ErrorCode
+from exa_orch.gateway import Gateway, prices
+from exa_orch.gateway.context import request_scope
+from exa_orch.gateway.errors import error_from_response
+from exa_orch.runtime import Deps, Supervisor, TaskContext, WorkflowRegistry, WorkflowSpec
+from exa_orch.sim import billing as sim_prices
+from exa_orch.sim.billing import Billing
+from exa_orch.sim.testing import SimHandle
+from exa_orch.store import Store, TaskStatus
+from tests.gateway._util import settings_for
+from tests.support import WAIT
+
+FAST = {"heartbeat": 0.1, "claim_interval": 0.1, "lease_ttl": 5.0, "cleanup_interval": 0.5}
+
+
+class SearchesArgs(BaseModel):
+    n: int = Field(default=6, ge=1, le=500)
+    fan_out: int = Field(default=1, ge=1, le=20)
+    hold_at: int | None = None  # waits on extras["gate"] before this step
+
+
+async def searches_workflow(ctx: TaskContext, args: SearchesArgs) -> dict[str, Any]:
+    """`n` searches, each its own checkpointed step, `fan_out` at a time; a partial after each."""
+    assert ctx.deps.gateway is not None
+    http = ctx.deps.gateway.http
+    found: list[str] = []
+
+    async def one(i: int) -> list[str]:
+        async def search() -> list[str]:
+            answer = await http.post("/search", json={"query": f"AI startups {i}", "numResults": 3})
+            return [r["url"] for r in answer.json()["results"]]
+
+        if args.hold_at == i:
+            await ctx.deps.extras["gate"].wait()
+        return await ctx.step(f"search.{i}", search)
+
+    for start in range(0, args.n, args.fan_out):
+        batch = await asyncio.gather(*(one(i) for i in range(start, min(args.n, start + args.fan_out))))
+        for urls in batch:
+            found.extend(urls)
+        await ctx.partial({"urls": found})
+    return {"urls": found}
+
+
+REGISTRY = WorkflowRegistry([WorkflowSpec("money.searches", SearchesArgs, searches_workflow, "n searches")])
+
+
+@pytest.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Store]:
+    async with Store(tmp_path / "workflows.db") as s:
+        yield s
+
+
+@pytest.fixture
+async def gateway(sim: SimHandle, store: Store) -> AsyncIterator[Gateway]:
+    async with Gateway(settings_for(sim, concurrency=3, rps=200)) as gw:
+        gw.record_costs(ledger_of(store))
+        yield gw
+
+
+def billing(sim: SimHandle) -> Billing:
+    account: Billing = sim.ctx.extras["billing"]
+    return account
+
+
+async def ledger(store: Store) -> list[tuple[Any, ...]]:
+    return await store._read(
+        "SELECT task_id, principal, operation, usd, billed, step_key, resend, key FROM v_costs"
+    )
+
+
+def supervisor(store: Store, gateway: Gateway, **extras: Any) -> Supervisor:
+    return Supervisor(store, REGISTRY, Deps(gateway=gateway, extras=extras), **FAST)  # type: ignore[arg-type]
+
+
+def test_the_simulator_bills_at_the_price_table() -> None:
+    assert sim_prices.SEARCH == prices.SEARCH and sim_prices.ANSWER == prices.ANSWER
+    assert sim_prices.SEARCH_DEEP == prices.SEARCH_DEEP
+    assert sim_prices.SEARCH_DEEP_REASONING == prices.SEARCH_DEEP_REASONING
+    assert sim_prices.EXTRA_RESULT == prices.EXTRA_RESULT and sim_prices.PER_PAGE == prices.CONTENT_PER_PAGE
+    assert sim_prices.AGENT_FIXED == prices.AGENT_FIXED
+    assert sim_prices.ACU == prices.ACU and sim_prices.USAGE_SEARCH == prices.USAGE_SEARCH
+
+
+@pytest.mark.parametrize("tag", ["NO_MORE_CREDITS", "API_KEY_BUDGET_EXCEEDED", "TEAM_BUDGET_EXCEEDED"])
+def test_every_402_tag_is_credits_exhausted_and_keeps_the_tag(tag: str) -> None:
+    body = b'{"requestId":"r1","error":"You have exceeded your credits limit.","tag":"%s"}' % tag.encode()
+    error = error_from_response(402, httpx.Headers(), body, method="POST", path="/search")
+    assert isinstance(error, CreditsExhausted) and error.code is ErrorCode.CREDITS_EXHAUSTED
+    assert error.tag == tag and error.to_dict()["tag"] == tag and error.request_id == "r1"
+    assert not error.retryable and error.hint is not None and "Top up" in error.hint
+
+
+async def test_a_402_is_sent_once_never_retried(sim: SimHandle, gateway: Gateway) -> None:
+    billing(sim).credit_limit_usd = 0.0
+    with pytest.raises(CreditsExhausted) as caught:
+        await gateway.http.post("/search", json={"query": "x"})
+    assert caught.value.tag == "NO_MORE_CREDITS" and caught.value.status == 402
+    assert [e["status"] for e in sim.log()] == [402]
+
+
+async def test_each_direct_call_is_one_billed_row_for_its_caller(
+    sim: SimHandle, gateway: Gateway, store: Store
+) -> None:
+    http = gateway.http
+    with request_scope(principal="user:alice"):
+        await http.post("/search", json={"query": "AI startups", "numResults": 12})
+        await http.post("/search", json={"query": "robotics", "type": "deep", "contents": {"text": True}})
+        await http.post("/findSimilar", json={"url": "https://example.com", "numResults": 4})
+        await http.post("/contents", json={"urls": ["https://example.com/a"], "text": True})
+        await http.post("/answer", json={"query": "who makes GPUs?"})
+        await http.get("/websets/v0/websets")  # unpaid: no row
+    rows = await ledger(store)
+    account = billing(sim)
+    assert len(rows) == account.answers == 5
+    assert round(sum(r[3] for r in rows), 6) == account.spent
+    assert {r[1] for r in rows} == {"user:alice"} and {r[0] for r in rows} == {None}
+    assert [r[2] for r in rows] == ["search", "search", "findSimilar", "contents", "answer"]
+    assert all(r[4] == 1 and r[6] == 0 for r in rows)
+    assert rows[0][3] == pytest.approx(prices.SEARCH + 2 * prices.EXTRA_RESULT)
+
+
+async def test_a_task_records_each_step_once_and_a_resumed_run_counts_nothing_twice(
+    sim: SimHandle, gateway: Gateway, store: Store
+) -> None:
+    gate = asyncio.Event()
+    task = await store.create_task("money.searches", {"n": 6, "hold_at": 3}, principal="user:bob")
+    async with supervisor(store, gateway, gate=gate) as sup:
+        await _until(lambda: _steps(store, task.id, 3))
+    # Shut down mid-task (it resumes on the next start): steps 0-2 are saved and paid for.
+    assert len(await ledger(store)) == 3
+    gate.set()
+    async with supervisor(store, gateway, gate=gate) as sup:
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
+    assert done.status is TaskStatus.COMPLETED, done.error
+    rows = await ledger(store)
+    account = billing(sim)
+    assert len(rows) == account.answers == 6  # the saved steps were re-read, not re-sent
+    assert round(sum(r[3] for r in rows), 6) == account.spent
+    assert sorted(r[5] for r in rows) == [f"search.{i}" for i in range(6)]
+    assert {(r[0], r[1]) for r in rows} == {(task.id, "user:bob")}
+    assert not any(r[6] for r in rows)
+    (cost_usd,) = (await store._read("SELECT cost_usd FROM v_tasks WHERE id = ?", (task.id,)))[0]
+    assert cost_usd == pytest.approx(account.spent)
+    assert (await store.task_costs([task.id]))[task.id] == {
+        "usd": account.spent,
+        "billed": account.spent,
+        "estimated": 0.0,
+    }
+
+
+async def test_a_402_mid_task_fails_it_with_credits_exhausted_and_sends_nothing_after(
+    sim: SimHandle, gateway: Gateway, store: Store
+) -> None:
+    # Credits for ~5 searches of $0.007; the task fans out 4 at a time over 40.
+    billing(sim).credit_limit_usd = 0.035
+    task = await store.create_task("money.searches", {"n": 40, "fan_out": 4})
+    async with supervisor(store, gateway) as sup:
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
+    assert done.status is TaskStatus.FAILED
+    assert done.error is not None and done.error["code"] == "CREDITS_EXHAUSTED", done.error
+    assert done.partial is not None and len(done.partial["urls"]) >= 3  # what it found is kept
+    log = sim.log()
+    first_402 = min(e["t_end"] for e in log if e["status"] == 402)
+    assert [e for e in log if e["t"] > first_402] == [], "a request was sent after the 402"
+    rows = await ledger(store)
+    assert round(sum(r[3] for r in rows), 6) == billing(sim).spent
+
+
+async def test_a_budget_stops_the_task_completed_partial_within_one_request(
+    sim: SimHandle, gateway: Gateway, store: Store
+) -> None:
+    budget = 0.05
+    task = await store.create_task("money.searches", {"n": 40, "fan_out": 3}, meta={"budgetUsd": budget})
+    async with supervisor(store, gateway) as sup:
+        done = await sup.tasks.wait(task.id, timeout=WAIT)
+    assert done.status is TaskStatus.COMPLETED, done.error
+    assert done.result["partial"] is True and done.result["stoppedBy"] == "budget"
+    assert len(done.result["urls"]) >= 3  # everything found so far is kept
+    spent = billing(sim).spent
+    worst = prices.search_price({"numResults": 3})
+    assert spent <= budget + worst
+    assert spent <= budget  # reservations keep concurrent requests inside the budget itself
+    assert round(sum(r[3] for r in await ledger(store)), 6) == spent
+    assert not [e for e in sim.log() if e["status"] == 402]
+
+
+async def _steps(store: Store, task_id: str, n: int) -> bool:
+    return len(await store.load_steps(task_id)) >= n
+
+
+async def _until(cond: Any, within: float = 30.0) -> None:
+    from tests.support import until
+
+    await until(cond, within=within)
+
+
+async def test_a_metered_agent_run_is_sent_capped_at_what_the_task_has_left(
+    sim: SimHandle, gateway: Gateway
+) -> None:
+    from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
+
+    purse = Purse("task_x", budget=1.5, spent=0.25)
+    token = CURRENT_PURSE.set(purse)
+    try:
+        fixed = await gateway.http.post("/agent/runs", json={"query": "AI startups", "effort": "low"})
+        made = await gateway.http.post("/agent/runs", json={"query": "AI startups", "effort": "auto"})
+        with pytest.raises(BudgetReached):  # the metered run holds all that was left
+            await gateway.http.post("/search", json={"query": "x"})
+    finally:
+        CURRENT_PURSE.reset(token)
+    runs = sim.ctx.extras["agent"]
+    left = round(1.5 - 0.25 - prices.AGENT_FIXED["low"], 4)
+    assert runs.get(made.json()["id"]).request["budget"] == {"maxCostDollars": left}
+    assert "budget" not in runs.get(fixed.json()["id"]).request
+    # Each create holds its worst case until its final state says what it cost.
+    assert purse.runs == {made.json()["id"]: left, fixed.json()["id"]: prices.AGENT_FIXED["low"]}
+    assert [e["path"] for e in sim.log()] == ["/agent/runs", "/agent/runs"]  # the search was not sent

@@ -1,0 +1,38 @@
+"""Issue 23: what a task cost is shown where people look (tasks.get, tasks.list, tasks.result), and
+tasks.create takes a budget; an agent run's cost is recorded once, from its final state."""
+
+from __future__ import annotations
+
+from exa_orch.gateway import prices
+from exa_orch.sim.billing import Billing
+from exa_orch.sim.testing import SimHandle
+from tests.support import WAIT
+from tests.workflows.conftest import OpenApp
+
+
+async def test_a_research_task_shows_its_agent_runs_cost_once(research_app: OpenApp, sim: SimHandle) -> None:
+    account: Billing = sim.ctx.extras["billing"]
+    async with research_app() as app:
+        assert app.supervisor is not None
+        created = await app.run_operation(
+            "tasks.create", {"type": "research.deep", "instructions": "AI startups in Europe", "budgetUsd": 2}
+        )
+        assert created["budgetUsd"] == 2
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
+        assert done.status == "completed", done.error
+        assert done.meta["budgetUsd"] == 2
+        task_id = created["taskId"]
+        got = await app.run_operation("tasks.get", {"task_id": task_id})
+        listed = await app.run_operation("tasks.list", {})
+        result = await app.run_operation("tasks.result", {"task_id": task_id})
+        # The run was read again after it finished: still one row.
+        await app.run_operation("research.get", {"researchId": done.result["researchId"]})
+        await app.run_operation("exa.search", {"query": "robotics startups"})  # a direct call: no task
+        rows = await app.store._read("SELECT task_id, operation, usd, billed, key FROM v_costs")
+    agent_cost = prices.AGENT_FIXED["medium"]
+    assert got["cost"] == {"usd": agent_cost, "billed": agent_cost, "estimated": 0.0}
+    assert [t["cost"] for t in listed["tasks"] if t["taskId"] == task_id] == [got["cost"]]
+    assert result["cost"] == got["cost"]
+    assert [(r[0], r[1], r[3]) for r in rows] == [(task_id, "agent.run", 1), (None, "search", 1)]
+    assert rows[0][4] == f"agent_run:{done.result['researchId']}"
+    assert round(sum(r[2] for r in rows), 6) == account.spent
