@@ -371,8 +371,8 @@ class Store:
     async def record_cost(self, row: costs.CostRow) -> None:
         """Write one paid answer to the ledger (nothing if its key is there already); durable
         (committed) once this returns. See data-design/prices.md."""
-        postgres = self.backend.dialect.name == "postgresql"
-        await self._writer.submit(costs.insert(row, iso(self._clock()), postgres=postgres))
+        sql = self.backend.dialect.record_cost
+        await self._writer.submit(costs.insert(row, iso(self._clock()), sql=sql))
 
     async def task_costs(self, task_ids: Sequence[str]) -> dict[str, dict[str, float]]:
         """`{usd, billed, estimated}` of each of `task_ids` (a task that paid nothing: zeros)."""

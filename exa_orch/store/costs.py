@@ -45,10 +45,11 @@ class CostRow:
     attempt: str | None = None
 
 
-def insert(row: CostRow, at: str, *, postgres: bool) -> SqlOp:
-    """The write of one row (nothing if its key is recorded already)."""
+def insert(row: CostRow, at: str, *, sql: str = INSERT_SQLITE) -> SqlOp:
+    """The write of one row (nothing if its key is recorded already); `sql`: the backend's form of
+    the insert (its dialect's `record_cost`: INSERT_SQLITE or INSERT_PG)."""
     return SqlOp(
-        INSERT_PG if postgres else INSERT_SQLITE,
+        sql,
         (
             row.key,
             row.task_id,
