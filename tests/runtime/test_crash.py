@@ -107,7 +107,7 @@ async def test_two_processes_on_one_database_run_every_step_exactly_once(
             if e["kind"] == "claimed"
         }
     assert codes == [0, 0]
-    assert {d.status for d in done} == {TaskStatus.COMPLETED}
+    assert {d.status for d in done} == {TaskStatus.COMPLETED}, [d.error for d in done if d.error]
     assert owners == {owner_a, owner_b}  # both processes did part of the work
     creates = sim.stats()["creates_by_external_id"]
     assert len(creates) == 100

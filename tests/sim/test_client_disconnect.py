@@ -20,7 +20,7 @@ def test_a_client_gone_before_its_body_is_read_is_no_simulator_bug(caplog: pytes
     body = b'{"search": {"query": "AI startups in Europe", "count": 3}}'
     with SimThread(SimConfig(speed=100.0, faults=FaultConfig(latency_ms=300))) as sim:
         url = urlsplit(sim.url)
-        with socket.create_connection((url.hostname or "127.0.0.1", url.port or 80), timeout=5) as conn:
+        with socket.create_connection((url.hostname or "127.0.0.1", url.port or 80), timeout=WAIT) as conn:
             conn.sendall(
                 b"POST /websets/v0/websets HTTP/1.1\r\nHost: sim\r\nx-api-key: k\r\n"
                 b"content-type: application/json\r\ncontent-length: %d\r\n\r\n%s" % (len(body), body)

@@ -211,6 +211,9 @@ async def test_a_cancel_asked_while_no_server_runs_it_cancels_the_runs_on_restar
     async with research_app(MODULE) as app:
         task_id = await start(app, {**ARGS, "researchModel": "exa-research-pro"})
         steps = await until_steps(app.store, task_id, *keys)
+    # Simulated time all but stops, so the runs are still going however long the restart takes
+    # on a busy machine (at speed 100 a slow restart let a run finish before its cancel).
+    sim.ctx.clock.set_speed(0.001)
     async with Store(tmp_path / "workflows.db") as store:
         await store.request_cancel(task_id)  # asked while the server was down
     async with research_app(MODULE) as app:
