@@ -79,7 +79,7 @@ class Store:
         self._state = _State.UNOPENED
         self._archivers: dict[str, archive.Extractor] = {}
         # Ledger rows, written first in the writer's next group commit (store/costs.py).
-        self._costs = costs.Pending(self._writer.queue, postgres=self.backend.dialect.name == "postgresql")
+        self._costs = costs.Pending(self._writer.queue, sql=self.backend.dialect.record_cost)
         self._writer.prelude = self._costs.take
 
     # --- lifecycle ------------------------------------------------------------------------

@@ -50,7 +50,8 @@ class CostRow:
 
 
 def params(row: CostRow, at: str) -> tuple[Any, ...]:
-    """The INSERT's parameters for one row."""
+    """The INSERT's parameters for one row (the backend's dialect has the INSERT: `record_cost`,
+    INSERT_SQLITE or INSERT_PG)."""
     return (
         row.key,
         row.task_id,
@@ -72,15 +73,13 @@ class Pending:
 
     FLUSH_AFTER_S = 0.005
 
-    def __init__(
-        self, queue: Callable[[Callable[[Any], None]], asyncio.Future[None]], *, postgres: bool
-    ) -> None:
+    def __init__(self, queue: Callable[[Callable[[Any], None]], asyncio.Future[None]], *, sql: str) -> None:
         self._lock = threading.Lock()
         self._rows: list[tuple[Any, ...]] = []
         self._future: asyncio.Future[None] | None = None
         self._flush_queued = False
         self._queue = queue
-        self._sql = INSERT_PG if postgres else INSERT_SQLITE
+        self._sql = sql  # the backend dialect's record_cost
 
     def add(self, row: tuple[Any, ...], *, wait: bool) -> asyncio.Future[None]:
         """Queue `row` (on the event loop); the future resolves once it is committed."""

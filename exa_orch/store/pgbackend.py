@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from exa_orch.errors import InvalidParams, OrchError, StoreError
-from exa_orch.store import migrations, postgres, tasks
+from exa_orch.store import costs, migrations, postgres, tasks
 from exa_orch.store.backend import (
     Columns,
     Dialect,
@@ -45,6 +45,7 @@ READONLY_OPTIONS = (
 DIALECT = Dialect(
     name="postgresql",
     save_step=tasks.SAVE_STEP_PG,
+    record_cost=costs.INSERT_PG,
     task_columns="SELECT column_name AS name FROM information_schema.columns"
     " WHERE table_schema = current_schema() AND table_name = 'tasks'",
     # The column is valid JSON by its CHECK; json_each of NULL (not an object) yields no rows.
