@@ -8,7 +8,8 @@
    100 actors get without a group commit; sharing it without the lock isn't safe: one
    coroutine's COMMIT would commit another's half-written rows).
 2. single: one coroutine calling Store.save_step (~250 B result) in a loop.
-3. concurrent: 100 coroutines calling Store.save_step at once, through the group-commit writer.
+3. concurrent: 100 coroutines calling Store.save_step at once, through the group-commit writer,
+   in 4 slices alternating with the keyed ceiling's (4.), so that both see the same machine.
 4. ceilings: the least a group commit can do in CPython: 100 coroutines, one writer thread, a
    plain INSERT of the same JSON per row (no fencing, no checks, no triggers, no errors to
    route), executemany + COMMIT per batch; once into a table keyed by (task_id, step_key), as
@@ -241,7 +242,7 @@ async def ceiling(path: Path, seconds: float, workers: int, *, keyed: bool) -> t
         conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = NORMAL")
         key = ", PRIMARY KEY (task_id, step_key)" if keyed else ""
-        conn.execute(f"CREATE TABLE steps (task_id TEXT, step_key TEXT, result TEXT{key})")
+        conn.execute(f"CREATE TABLE IF NOT EXISTS steps (task_id TEXT, step_key TEXT, result TEXT{key})")
 
         def commit(rows: list[Row]) -> None:
             conn.execute("BEGIN IMMEDIATE")
@@ -393,12 +394,21 @@ async def main(seconds: float, workers: int, pg_url: str | None = None, with_pg:
     with tempfile.TemporaryDirectory(prefix="exa-orch-bench-") as tmp:
         floor_rate, floor_lat = await floor(Path(tmp) / "floor.db", seconds)
         naive_rate, naive_lat = await naive(Path(tmp) / "naive.db", seconds, workers)
+        # On a shared machine the CPU left to this process drifts from second to second, so the
+        # store's concurrent figure and the keyed ceiling it is judged against are measured in
+        # alternating slices (as the PostgreSQL part does): both see the same machine.
+        c_samples: list[tuple[float, list[float]]] = []
+        k_samples: list[tuple[float, list[float]]] = []
+        slices = 4
         async with Store(Path(tmp) / "store.db") as store:
             single_rate, single_lat = await single(store, seconds)
-            conc_rate, conc_lat = await concurrent(store, seconds, workers)
+            for _ in range(slices):
+                c_samples.append(await concurrent(store, seconds / slices, workers))
+                k_samples.append(await ceiling(Path(tmp) / "keyed.db", seconds / slices, workers, keyed=True))
             stats = store.writer_stats
             conc_batches = stats.batch_sizes[-stats.batches :] if stats.batch_sizes else []
-        ceil_rate, ceil_lat = await ceiling(Path(tmp) / "keyed.db", seconds, workers, keyed=True)
+        conc_rate, conc_lat = _merge(c_samples)
+        ceil_rate, ceil_lat = _merge(k_samples)
         bare_rate, bare_lat = await ceiling(Path(tmp) / "bare.db", seconds, workers, keyed=False)
 
     floor_p50 = pct(floor_lat, 0.5)

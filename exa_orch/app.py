@@ -173,6 +173,8 @@ def ledger_of(store: Store) -> Ledger:
     """The gateway's ledger: each paid answer becomes a `costs` row (data-design/prices.md)."""
 
     async def record(paid: PaidAnswer) -> None:
-        await store.record_cost(CostRow(**asdict(paid)))
+        # Queued, not awaited: it commits with the next group commit, and at the latest with the
+        # checkpoint of the step that made the request (store.record_cost).
+        await store.record_cost(CostRow(**asdict(paid)), wait=False)
 
     return record

@@ -36,6 +36,7 @@ class Dialect:
 
     name: str
     save_step: str  # the checkpoint upsert (see tasks.save_step): parameters task, key, result, now, owner
+    record_cost: str  # the cost ledger's insert (see costs.Pending): parameters as costs.params
     task_columns: str  # the names of the tasks table's columns, as `name`
     partial_summary: str  # (key, type, shown) of a task's partial result, see ViewDB.partial_summary
 

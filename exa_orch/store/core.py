@@ -78,6 +78,9 @@ class Store:
         self._changes = Changes()
         self._state = _State.UNOPENED
         self._archivers: dict[str, archive.Extractor] = {}
+        # Ledger rows, written first in the writer's next group commit (store/costs.py).
+        self._costs = costs.Pending(self._writer.queue, sql=self.backend.dialect.record_cost)
+        self._writer.prelude = self._costs.take
 
     # --- lifecycle ------------------------------------------------------------------------
 
@@ -368,11 +371,17 @@ class Store:
 
     # --- the cost ledger --------------------------------------------------------------------
 
-    async def record_cost(self, row: costs.CostRow) -> None:
+    async def record_cost(self, row: costs.CostRow, *, wait: bool = True) -> None:
         """Write one paid answer to the ledger (nothing if its key is there already); durable
-        (committed) once this returns. See data-design/prices.md."""
-        postgres = self.backend.dialect.name == "postgresql"
-        await self._writer.submit(costs.insert(row, iso(self._clock()), postgres=postgres))
+        (committed) once this returns. See data-design/prices.md.
+
+        Rows are written first in the writer's next group commit (one executemany), in the same
+        transaction as what was queued after them, so the ledger adds no commit to a checkpoint
+        (bench/ledger.py). `wait=False` returns at once: the row commits with the next group
+        commit, so never after the checkpoint of the step that paid."""
+        future = self._costs.add(costs.params(row, iso(self._clock())), wait=wait)
+        if wait:
+            await asyncio.shield(future)
 
     async def task_costs(self, task_ids: Sequence[str]) -> dict[str, dict[str, float]]:
         """`{usd, billed, estimated}` of each of `task_ids` (a task that paid nothing: zeros)."""

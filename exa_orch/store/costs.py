@@ -1,16 +1,20 @@
 """The cost ledger's rows (data-design/prices.md): one write per paid Exa answer, and the reads.
 
-The write is one statement (a `SqlOp`), so the group-commit writer batches it with checkpoints
-and other ledger rows. `key` is unique: a second write of the same request or agent run changes
+Rows queued before the writer's next group commit are written together by one op (`Pending`),
+one executemany beside the batch's checkpoints. `key` is unique: a second write of the same request or agent run changes
 nothing (an agent run is read many times once it has finished).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import asyncio
+import logging
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from exa_orch.store.writer import SqlOp
+log = logging.getLogger("exa_orch.store")
 
 _RESEND = "CASE WHEN CAST(?2 AS TEXT) IS NOT NULL AND EXISTS (SELECT 1 FROM costs WHERE task_id = ?2 AND {same_step} AND attempt <> ?8) THEN 1 ELSE 0 END"
 _INSERT = (
@@ -45,22 +49,90 @@ class CostRow:
     attempt: str | None = None
 
 
-def insert(row: CostRow, at: str, *, postgres: bool) -> SqlOp:
-    """The write of one row (nothing if its key is recorded already)."""
-    return SqlOp(
-        INSERT_PG if postgres else INSERT_SQLITE,
-        (
-            row.key,
-            row.task_id,
-            row.step_key,
-            row.principal,
-            row.operation,
-            float(row.usd),
-            int(row.billed),
-            row.attempt,
-            at,
-        ),
+def params(row: CostRow, at: str) -> tuple[Any, ...]:
+    """The INSERT's parameters for one row (the backend's dialect has the INSERT: `record_cost`,
+    INSERT_SQLITE or INSERT_PG)."""
+    return (
+        row.key,
+        row.task_id,
+        row.step_key,
+        row.principal,
+        row.operation,
+        float(row.usd),
+        int(row.billed),
+        row.attempt,
+        at,
     )
+
+
+class Pending:
+    """Ledger rows waiting for the writer, written first in the writer's next group commit (its
+    `prelude`), in the same transaction as the writes queued after them: a step's checkpoint never
+    commits before the rows of the requests it made, and a row costs no commit of its own. A row
+    with no write after it is flushed by an empty op queued soon after (at once for `wait`)."""
+
+    FLUSH_AFTER_S = 0.005
+
+    def __init__(self, queue: Callable[[Callable[[Any], None]], asyncio.Future[None]], *, sql: str) -> None:
+        self._lock = threading.Lock()
+        self._rows: list[tuple[Any, ...]] = []
+        self._future: asyncio.Future[None] | None = None
+        self._flush_queued = False
+        self._queue = queue
+        self._sql = sql  # the backend dialect's record_cost
+
+    def add(self, row: tuple[Any, ...], *, wait: bool) -> asyncio.Future[None]:
+        """Queue `row` (on the event loop); the future resolves once it is committed."""
+        loop = asyncio.get_running_loop()
+        with self._lock:
+            self._rows.append(row)
+            future = self._future
+            if future is None:
+                future = self._future = loop.create_future()
+                future.add_done_callback(_log_failure)
+            flush = not self._flush_queued
+            self._flush_queued = True
+        if flush:
+            if wait:
+                self._flush()
+            else:
+                loop.call_later(self.FLUSH_AFTER_S, self._flush)
+        return future
+
+    def _flush(self) -> None:
+        with self._lock:
+            self._flush_queued = False
+            if not self._rows:
+                return  # a write since took them
+        self._queue(_nothing).add_done_callback(_ignore)
+
+    def take(self) -> tuple[Callable[[Any], None], asyncio.Future[None]] | None:
+        """On the writer thread: the op writing every queued row, and their future (None if none)."""
+        with self._lock:
+            rows, future = self._rows, self._future
+            if not rows or future is None:
+                return None
+            self._rows, self._future = [], None
+        sql = self._sql
+
+        def write(conn: Any) -> None:
+            conn.executemany(sql, rows)
+
+        return write, future
+
+
+def _nothing(conn: Any) -> None:
+    """The flush op: the writer's prelude writes the rows."""
+
+
+def _ignore(future: asyncio.Future[None]) -> None:
+    if not future.cancelled():
+        future.exception()
+
+
+def _log_failure(future: asyncio.Future[None]) -> None:
+    if not future.cancelled() and future.exception() is not None:
+        log.warning("cost ledger rows were not written: %s", future.exception())
 
 
 def cost_dict(total: float, billed: float, estimated: float) -> dict[str, float]:

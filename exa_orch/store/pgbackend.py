@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from exa_orch.errors import InvalidParams, OrchError, StoreError
-from exa_orch.store import migrations, postgres, tasks
+from exa_orch.store import costs, migrations, postgres, tasks
 from exa_orch.store.backend import (
     Columns,
     Dialect,
@@ -45,6 +45,7 @@ READONLY_OPTIONS = (
 DIALECT = Dialect(
     name="postgresql",
     save_step=tasks.SAVE_STEP_PG,
+    record_cost=costs.INSERT_PG,
     task_columns="SELECT column_name AS name FROM information_schema.columns"
     " WHERE table_schema = current_schema() AND table_name = 'tasks'",
     # The column is valid JSON by its CHECK; json_each of NULL (not an object) yields no rows.
@@ -257,10 +258,13 @@ def _require_guard(conn: Any, url: str) -> None:
     """StoreError unless this database has the function `exa-orch sql` runs queries through and
     this role may call it."""
     row = conn.execute(
-        f"SELECT p IS NOT NULL, p IS NOT NULL AND has_function_privilege(p, 'EXECUTE')"
-        f" FROM to_regprocedure('{postgres.SQL_FUNCTION}') AS p".encode()
+        f"SELECT p IS NOT NULL, p IS NOT NULL AND has_function_privilege(p, 'EXECUTE'),"
+        " r.rolname = %s AND NOT (r.rolsuper OR r.rolbypassrls)"
+        f" FROM to_regprocedure('{postgres.SQL_FUNCTION}') AS p"
+        " LEFT JOIN pg_proc f ON f.oid = p LEFT JOIN pg_roles r ON r.oid = f.proowner".encode(),
+        (postgres.SQL_ROLE,),
     ).fetchone()
-    exists, allowed = row if row is not None else (False, False)
+    exists, allowed, reads_only = row if row is not None else (False, False, False)
     where = postgres.redact(url)
     if not exists:
         raise StoreError(
@@ -268,6 +272,13 @@ def _require_guard(conn: Any, url: str) -> None:
             f"{postgres.SQL_FUNCTION} are missing",
             hint=f"Run `exa-orch db migrate --db {where}` once as a role that may create roles "
             "(CREATEROLE, or a superuser): queries run as that role, which may only read exa-orch's tables.",
+        )
+    if not reads_only:  # someone gave the function away, or the role powers it must not have
+        raise StoreError(
+            f"exa-orch sql refuses to run on {where}: {postgres.SQL_FUNCTION} does not belong to a role "
+            f"that may only read ({postgres.SQL_ROLE}, not a superuser)",
+            hint=f"Run `exa-orch db migrate --db {where}` as a superuser to set the role right, or "
+            f"`DROP FUNCTION {postgres.SQL_FUNCTION}` and migrate again.",
         )
     if not allowed:
         raise StoreError(

@@ -392,11 +392,17 @@ def _ensure_sql_guard(conn: PgConn, *, force: bool) -> None:
             "SELECT rolsuper FROM pg_roles WHERE rolname = current_user"
         ).fetchone() or (False,)
         conn.execute(_CREATE_SQL_ROLE)
-        if superuser:  # whoever made the role first, it only ever reads
+        # The role is cluster-wide: migrations of other databases touch it too, so it is altered
+        # or granted only when it has to be (two concurrent updates of one role row can fail).
+        (powers, member) = conn.execute(
+            f"SELECT rolsuper OR rolcanlogin OR rolcreatedb OR rolcreaterole OR rolreplication OR rolbypassrls,"
+            f" pg_has_role(current_user, oid, 'MEMBER') FROM pg_roles WHERE rolname = '{SQL_ROLE}'"
+        ).fetchone() or (False, True)
+        if superuser and powers:  # whoever made the role first, it only ever reads
             conn.execute(
                 f"ALTER ROLE {SQL_ROLE} NOLOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION NOBYPASSRLS"
             )
-        else:  # to hand it the function, the migrating role must be able to SET ROLE to it
+        if not superuser and not member:  # to hand it the function, it must be able to SET ROLE to it
             conn.execute(f"GRANT {SQL_ROLE} TO CURRENT_USER")
         conn.execute(f"GRANT USAGE ON SCHEMA {_schema(conn)} TO {SQL_ROLE}")
         if not exists:

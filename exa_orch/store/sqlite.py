@@ -24,7 +24,7 @@ from typing import Any, cast
 import aiosqlite
 
 from exa_orch.errors import ConfigError, InvalidParams, StoreError
-from exa_orch.store import migrations, tasks
+from exa_orch.store import costs, migrations, tasks
 from exa_orch.store.backend import (
     Columns,
     Dialect,
@@ -43,6 +43,7 @@ READONLY_BUSY_TIMEOUT_MS = 5_000
 DIALECT = Dialect(
     name="sqlite",
     save_step=tasks.SAVE_STEP,
+    record_cost=costs.INSERT_SQLITE,
     task_columns="SELECT name FROM pragma_table_info('tasks')",
     partial_summary="SELECT j.key, j.type, CASE j.type WHEN 'array' THEN json_array_length(j.value)"
     " WHEN 'object' THEN (SELECT count(*) FROM json_each(j.value)) ELSE substr(j.value, 1, 200) END AS shown"

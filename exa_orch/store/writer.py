@@ -124,6 +124,15 @@ class GroupCommitWriter:
         """Queue `op` for the next group commit; return its result once the group is committed."""
         return await self._enqueue(op, raw=False)
 
+    # Called on the writer thread at each group commit: an op (and its future) to run first in the
+    # batch's transaction, or None. The cost ledger's rows ride along this way (store/costs.py).
+    prelude: Callable[[], tuple[Callable[[Any], Any], asyncio.Future[Any]] | None] | None = None
+
+    def queue(self, op: Callable[[sqlite3.Connection], T]) -> asyncio.Future[T]:
+        """Queue `op` for the next group commit without waiting: the future resolves once committed.
+        Ops commit in queue order, so any write queued after it and awaited commits it too."""
+        return self._enqueue(op, raw=False)
+
     def _enqueue(self, op: Callable[[Any], T], *, raw: bool) -> asyncio.Future[T]:
         if not self._open or self._loop is None:
             raise StoreError("the store is closed", hint="Open it with `async with Store(path) as store`.")
@@ -199,6 +208,8 @@ class GroupCommitWriter:
     def _commit(self, batch: list[_Item]) -> list[tuple[asyncio.Future[Any], Any]]:
         if not batch:
             return []
+        if self.prelude is not None and (extra := self.prelude()) is not None:
+            batch = [(extra[0], extra[1], False), *batch]  # first, so nothing after it commits before it
         conn = self._conn
         ops = [op for op, _, _ in batch]
         try:

@@ -26,7 +26,7 @@ from exa_orch.sim.billing import Billing
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskStatus
 from tests.gateway._util import settings_for
-from tests.support import WAIT
+from tests.support import WAIT, until
 
 FAST = {"heartbeat": 0.1, "claim_interval": 0.1, "lease_ttl": 5.0, "cleanup_interval": 0.5}
 
@@ -81,10 +81,17 @@ def billing(sim: SimHandle) -> Billing:
     return account
 
 
-async def ledger(store: Store) -> list[tuple[Any, ...]]:
-    return await store._read(
-        "SELECT task_id, principal, operation, usd, billed, step_key, resend, key FROM v_costs"
-    )
+async def ledger(store: Store, expect: int | None = None) -> list[tuple[Any, ...]]:
+    """The ledger's rows; with `expect`, once that many are committed (a direct call's row is queued,
+    not awaited: it commits with the next group commit)."""
+    sql = "SELECT task_id, principal, operation, usd, billed, step_key, resend, key FROM v_costs"
+    if expect is not None:
+        await until(lambda: _count_is(store, sql, expect), what=f"{expect} ledger rows")
+    return await store._read(sql)
+
+
+async def _count_is(store: Store, sql: str, n: int) -> bool:
+    return len(await store._read(sql)) == n
 
 
 def supervisor(store: Store, gateway: Gateway, **extras: Any) -> Supervisor:
@@ -128,7 +135,7 @@ async def test_each_direct_call_is_one_billed_row_for_its_caller(
         await http.post("/contents", json={"urls": ["https://example.com/a"], "text": True})
         await http.post("/answer", json={"query": "who makes GPUs?"})
         await http.get("/websets/v0/websets")  # unpaid: no row
-    rows = await ledger(store)
+    rows = await ledger(store, expect=5)
     account = billing(sim)
     assert len(rows) == account.answers == 5
     assert round(sum(r[3] for r in rows), 6) == account.spent
@@ -208,8 +215,6 @@ async def _steps(store: Store, task_id: str, n: int) -> bool:
 
 
 async def _until(cond: Any, within: float = 30.0) -> None:
-    from tests.support import until
-
     await until(cond, within=within)
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 from exa_orch.gateway import prices
 from exa_orch.sim.billing import Billing
 from exa_orch.sim.testing import SimHandle
-from tests.support import WAIT
+from exa_orch.store import Store
+from tests.support import WAIT, until
 from tests.workflows.conftest import OpenApp
 
 
@@ -28,7 +29,9 @@ async def test_a_research_task_shows_its_agent_runs_cost_once(research_app: Open
         # The run was read again after it finished: still one row.
         await app.run_operation("research.get", {"researchId": done.result["researchId"]})
         await app.run_operation("exa.search", {"query": "robotics startups"})  # a direct call: no task
-        rows = await app.store._read("SELECT task_id, operation, usd, billed, key FROM v_costs")
+        sql = "SELECT task_id, operation, usd, billed, key FROM v_costs"
+        await until(lambda: _rows(app.store, sql, 2), what="the direct call's row")  # queued, not awaited
+        rows = await app.store._read(sql)
     agent_cost = prices.AGENT_FIXED["medium"]
     assert got["cost"] == {"usd": agent_cost, "billed": agent_cost, "estimated": 0.0}
     assert [t["cost"] for t in listed["tasks"] if t["taskId"] == task_id] == [got["cost"]]
@@ -36,3 +39,7 @@ async def test_a_research_task_shows_its_agent_runs_cost_once(research_app: Open
     assert [(r[0], r[1], r[3]) for r in rows] == [(task_id, "agent.run", 1), (None, "search", 1)]
     assert rows[0][4] == f"agent_run:{done.result['researchId']}"
     assert round(sum(r[2] for r in rows), 6) == account.spent
+
+
+async def _rows(store: Store, sql: str, n: int) -> bool:
+    return len(await store._read(sql)) == n

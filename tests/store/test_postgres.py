@@ -618,10 +618,9 @@ async def test_sql_on_postgres_stops_a_query_at_its_time_limit_whatever_it_sets(
         "select 1 from pg_sleep(30)",
         "select set_config('statement_timeout', '0', true), 1 from pg_sleep(30)",
     ):
-        started = time.monotonic()
+        # Only PostgreSQL's statement timeout (query_canceled) is reported as the time limit.
         with pytest.raises(InvalidParams, match=r"time limit \(0.3 s\)"):
             await run_query(url, query, timeout_s=0.3)
-        assert time.monotonic() - started < 20, query
 
 
 async def test_sql_on_postgres_says_plainly_when_the_connection_is_lost_mid_query(
@@ -688,3 +687,28 @@ def test_sql_on_postgres_needs_the_reading_role_which_only_a_role_that_may_creat
     assert works.returncode == 0 and "exa_orch_sql" in works.stdout, works.stderr
     copy = run("sql", "/* /* */ select */ copy (select 1) to '/tmp/exa-orch-never'")
     assert copy.returncode == 1 and "refused" in copy.stderr
+
+
+async def test_sql_on_postgres_refuses_to_run_through_a_function_a_superuser_owns(url: str) -> None:
+    # The guard is the function's owner: given away to a superuser, it would guard nothing.
+    from exa_orch.errors import StoreError
+    from exa_orch.store.admin import run_query
+
+    from .conftest import PgSync
+
+    admin = PgSync(url)
+    try:
+        admin.execute("ALTER FUNCTION exa_orch_sql(text) OWNER TO CURRENT_USER")
+    finally:
+        admin.close()
+    with pytest.raises(StoreError, match="does not belong to a role that may only read"):
+        await run_query(url, "select pg_read_file('/etc/hostname')")
+    admin = PgSync(url)
+    try:
+        admin.execute("DROP FUNCTION exa_orch_sql(text)")
+    finally:
+        admin.close()
+    async with Store(url):  # a store that finds the function missing makes it again
+        pass
+    columns, rows = await run_query(url, "select current_user")
+    assert rows == [("exa_orch_sql",)]
