@@ -27,7 +27,8 @@ def is_loopback(host: str) -> bool:
 
 
 def bind_listener(host: str, port: int) -> socket.socket:
-    """A bound socket on host:port (0 picks a free port); ConfigError naming the cause if it can't be."""
+    """A bound, listening socket on host:port (0 picks a free port); ConfigError naming the cause
+    if it can't be."""
     family = socket.AF_INET6 if ":" in host.strip("[]") else socket.AF_INET
     sock = socket.socket(family, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -39,6 +40,10 @@ def bind_listener(host: str, port: int) -> socket.socket:
             f"cannot listen on {host}:{port}: {exc.strerror or exc}",
             hint="Pick another --port (0 picks a free one).",
         ) from None
+    # Listening already, so a client that reads the URL printed next and connects at once waits
+    # in the backlog until the server's loop accepts, instead of being refused (uvicorn listens
+    # again when it starts, which is harmless).
+    sock.listen(2048)
     return sock
 
 

@@ -72,13 +72,16 @@ class SimHandle:
 
 
 def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
-    """A TCP socket bound to host:port (port 0: the OS picks one)."""
+    """A TCP socket bound to host:port (port 0: the OS picks one), listening."""
     # proto=IPPROTO_TCP matters: asyncio sets TCP_NODELAY only on sockets whose proto says TCP, and
     # without it every keep-alive response waits ~40 ms for a delayed ACK (Nagle).
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     try:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((host, port))
+        # Listening at once: a client that connects as soon as the URL is printed waits in the
+        # backlog for uvicorn instead of being refused (uvicorn listens again, harmlessly).
+        sock.listen(2048)
     except OSError:
         sock.close()
         raise

@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import signal
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from exa_orch.net import bind_listener
+from exa_orch.sim.testing import bind_socket
 from tests.mcp.conftest import call, initialize_request, server_env, tools_list_bytes
 from tests.support import WAIT
 
@@ -100,3 +104,16 @@ def test_token_is_required_when_set(sim_url: str, tmp_path: Path) -> None:
             assert ok.status_code == 200, ok.text
             assert "serverInfo" in ok.text
     assert token not in (tmp_path / "stderr.log").read_text()
+
+
+@pytest.mark.parametrize("bind", [lambda: bind_listener("127.0.0.1", 0), bind_socket])
+def test_the_printed_port_takes_connections_before_the_server_loop_runs(bind: Any) -> None:
+    # serve --http (and exa-orch sim) print their URL and then start uvicorn: a client that read
+    # the URL and connected at once was refused on a busy machine (the socket was bound, not yet
+    # listening). Bound now means listening: the connection waits in the backlog for the server.
+    sock = bind()
+    try:
+        with socket.create_connection(sock.getsockname()[:2], timeout=WAIT):
+            pass
+    finally:
+        sock.close()
