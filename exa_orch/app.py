@@ -157,6 +157,7 @@ async def open_app(
         store = await stack.enter_async_context(Store(str(db_path)))
         gateway = await stack.enter_async_context(Gateway(settings, key_required=key_required))
         gateway.record_costs(ledger_of(store))
+        gateway.cap_daily(store.spent_since)
         app = App(settings=settings, store=store, gateway=gateway, registry=default_registry())
         await _open_runtime(stack, app, extra_workflows)
         log.info(

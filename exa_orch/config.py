@@ -126,6 +126,25 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
     return value
 
 
+def _daily_budgets(env: Mapping[str, str]) -> tuple[tuple[str, float], ...]:
+    """EXA_ORCH_DAILY_BUDGETS="alice=25,bob=5" as (name, dollars) pairs."""
+    raw = env.get("EXA_ORCH_DAILY_BUDGETS", "").strip()
+    out: list[tuple[str, float]] = []
+    for part in filter(None, (p.strip() for p in raw.split(","))):
+        name, _, amount = part.partition("=")
+        try:
+            value = float(amount)
+        except ValueError:
+            value = -1.0
+        if not name.strip() or not math.isfinite(value) or value < 0:
+            raise ConfigError(
+                f"EXA_ORCH_DAILY_BUDGETS: {part!r} is not name=dollars",
+                hint='Set it like EXA_ORCH_DAILY_BUDGETS="alice=25,bob=5" (dollars per UTC day).',
+            )
+        out.append((name.strip(), value))
+    return tuple(out)
+
+
 def _url(env: Mapping[str, str], name: str, default: str) -> str:
     url = (env.get(name, "").strip() or default).rstrip("/")
     if not url.lower().startswith(("http://", "https://")):
@@ -296,6 +315,10 @@ class Settings:
     """MCP sessions open at once over HTTP; while that many live, a new one is refused (503)"""
     view_key: Secret | None = None
     """the key of the view's sign-in cookies; None: a random one per start"""
+    daily_budget_usd: float | None = None
+    """EXA_ORCH_DAILY_BUDGET_USD: what each principal may spend at Exa per UTC day (None: no cap)"""
+    daily_budgets: tuple[tuple[str, float], ...] = ()
+    """EXA_ORCH_DAILY_BUDGETS="alice=25,bob=5": caps one principal at a time"""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -339,6 +362,8 @@ class Settings:
             enabled_tools=_enabled_tools(env, tools),
             http_max_sessions=_int(env, "EXA_ORCH_HTTP_MAX_SESSIONS", 10_000),
             view_key=_view_secret(env),
+            daily_budget_usd=_float(env, "EXA_ORCH_DAILY_BUDGET_USD", 0.0) or None,
+            daily_budgets=_daily_budgets(env),
         )
 
     @property

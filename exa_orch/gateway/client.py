@@ -25,6 +25,7 @@ import httpx
 
 from exa_orch.config import Secret, Settings
 from exa_orch.errors import ConfigError, InvalidParams, OrchError
+from exa_orch.gateway.caps import DailyCaps, SpentSince
 from exa_orch.gateway.errors import error_from_exception
 from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.ledger import Ledger
@@ -111,6 +112,15 @@ class Gateway:
         """Write what each answer from Exa cost to `ledger` (the store's `costs`), before the answer
         reaches its caller; None stops it."""
         self.transport.ledger = ledger
+
+    def cap_daily(self, spent_since: SpentSince | None) -> None:
+        """Apply the settings' per-principal daily caps (gateway/caps.py), reading what a principal
+        spent today from `spent_since` (the store) on its first paid call of the day."""
+        settings = self.settings
+        if settings.daily_budget_usd is not None or settings.daily_budgets:
+            self.transport.caps = DailyCaps(
+                settings.daily_budget_usd, dict(settings.daily_budgets), spent_since
+            )
 
     def __repr__(self) -> str:
         return (

@@ -37,6 +37,7 @@ from tenacity import RetryCallState
 
 from exa_orch.config import Secret
 from exa_orch.errors import CreditsExhausted, GatewayError, RateLimited
+from exa_orch.gateway.caps import DailyCaps
 from exa_orch.gateway.context import current_request
 from exa_orch.gateway.errors import KeyRefused, error_from_exception, error_from_response
 from exa_orch.gateway.fence import check_current
@@ -152,6 +153,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         self._closed = False
         self.ledger: Ledger | None = None  # where paid answers are written (the app sets the store's)
         self.attempt_id = uuid.uuid4().hex  # this process's run, told apart from a crashed one's
+        self.caps: DailyCaps | None = None  # per-principal daily caps (gateway/caps.py), if set
 
     def __repr__(self) -> str:
         return f"<GovernedTransport concurrency={self._concurrency} rps={self._rps:g}>"
@@ -229,12 +231,18 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         self.stats.calls += 1
         family, path, to_exa = self._locate(request.url)
         call = self._outgoing(request, to_exa, shape_of(request, path, family))
+        held = None
         try:
+            if self.caps is not None and to_exa:  # a principal's daily cap: BUDGET_EXCEEDED, unsent
+                held = await self.caps.reserve(current_request().principal, self._worst(call))
             return await self._run(call)
         except GatewayError as exc:
             self.stats.errors_by_kind[str(exc.code)] += 1
             logger.debug("%s %s failed: %s (%s)", call.shape.method, call.shape.path, exc.code, exc.message)
             raise
+        finally:
+            if held is not None and self.caps is not None:
+                self.caps.release(held)
 
     async def _run(self, call: _Call) -> httpx.Response:
         # Most calls succeed at once: the first attempt runs outside tenacity, whose per-call
@@ -394,6 +402,8 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         paid = paid_answer(call.shape.path, body, current_request(), self.attempt_id)
         if purse is not None:
             self._settle(purse, call, body, held, paid)
+        if paid is not None and self.caps is not None:
+            self.caps.add(paid.principal, paid.usd)
         if paid is None or self.ledger is None:
             return
         try:

@@ -1,0 +1,69 @@
+"""Per-principal daily caps: a paid call that could take a principal past its cap for the UTC day
+is refused unsent with BUDGET_EXCEEDED, naming what was spent.
+
+`EXA_ORCH_DAILY_BUDGET_USD` caps every principal; `EXA_ORCH_DAILY_BUDGETS="alice=25,bob=5"` sets
+caps one by one (a name matches the principal written in full, `token:alice`, or after its kind,
+`alice` for `user:alice` and `token:alice`). The day's spend starts from the ledger (the store, on
+the first paid call of the day for that principal in this process), grows by what each answer
+billed, and holds each request's worst case while it is under way.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+
+from exa_orch.errors import BudgetExceeded
+
+SpentSince = Callable[[str, str], Awaitable[float]]  # (principal, ISO start of the UTC day) -> dollars
+
+
+def _today() -> str:
+    return time.strftime("%Y-%m-%d", time.gmtime())
+
+
+class DailyCaps:
+    def __init__(self, default: float | None, caps: dict[str, float], spent_since: SpentSince | None) -> None:
+        self.default = default
+        self.caps = caps
+        self.spent_since = spent_since
+        self._spent: dict[tuple[str, str], float] = {}
+        self._held: dict[tuple[str, str], float] = {}
+
+    def cap_for(self, principal: str | None) -> float | None:
+        if principal is not None:
+            if principal in self.caps:
+                return self.caps[principal]
+            bare = principal.partition(":")[2]
+            if bare in self.caps:
+                return self.caps[bare]
+        return self.default
+
+    async def reserve(self, principal: str | None, worst: float) -> tuple[str, str, float] | None:
+        """Hold `worst` for `principal` today; BudgetExceeded if it could pass the cap."""
+        cap = self.cap_for(principal)
+        if cap is None or worst <= 0:
+            return None
+        who = principal or ""
+        key = (who, _today())
+        if key not in self._spent:
+            seeded = await self.spent_since(who, key[1] + "T00:00:00.000Z") if self.spent_since else 0.0
+            self._spent.setdefault(key, seeded)
+        spent, held = self._spent[key], self._held.get(key, 0.0)
+        if spent + held + worst > cap + 1e-9:
+            raise BudgetExceeded(principal, spent, cap, worst)
+        self._held[key] = held + worst
+        return (who, key[1], worst)
+
+    def release(self, token: tuple[str, str, float] | None) -> None:
+        if token is not None:
+            key = (token[0], token[1])
+            self._held[key] = max(0.0, self._held.get(key, 0.0) - token[2])
+
+    def add(self, principal: str | None, usd: float) -> None:
+        """Count what an answer billed (to the day it arrived)."""
+        if self.cap_for(principal) is None:
+            return
+        key = (principal or "", _today())
+        if key in self._spent:
+            self._spent[key] += usd
