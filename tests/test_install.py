@@ -14,7 +14,6 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
-import os
 import shutil
 import sqlite3
 import subprocess
@@ -32,7 +31,7 @@ from exa_orch import __version__
 from tests.support import WAIT, bound
 
 ROOT = Path(__file__).resolve().parents[1]
-# The README's install commands; test_installers_put_a_working_exa_orch_on_path runs each one.
+# The README's install commands; tests/test_install_commands.py runs each one.
 INSTALL_COMMANDS = ("pipx install .", "uv tool install .", "pip install .")
 CACHE = Path(tempfile.gettempdir()) / "exa-orch-install-test"
 
@@ -75,46 +74,6 @@ def installed() -> Path:
             run(venv / "bin" / "python", "-m", "pip", "install", "--quiet", home / "dist" / wheels[0])
             (home / "ok").touch()
     return venv / "bin"
-
-
-@pytest.fixture(scope="session")
-def installers() -> Path:
-    """The bin directory of a venv holding pipx and uv (tools to test with, not dependencies)."""
-    CACHE.mkdir(parents=True, exist_ok=True)
-    tools = CACHE / "installers"
-    with (CACHE / "installers.lock").open("w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (tools / "ok").exists():
-            shutil.rmtree(tools, ignore_errors=True)
-            run(sys.executable, "-m", "venv", tools)
-            run(tools / "bin" / "python", "-m", "pip", "install", "--quiet", "pip", "pipx", "uv")
-            (tools / "ok").touch()
-    return tools / "bin"
-
-
-@pytest.mark.parametrize("command", INSTALL_COMMANDS)
-def test_each_readme_install_command_gives_a_working_exa_orch(
-    command: str, installers: Path, tmp_path: Path
-) -> None:
-    """The README's install line, run as written from the checkout, into a throwaway home."""
-    tool, *args = command.split()
-    bin_dir = tmp_path / "bin"
-    env = {**os.environ, "PIPX_HOME": str(tmp_path / "pipx"), "PIPX_BIN_DIR": str(bin_dir)}
-    env |= {"UV_TOOL_DIR": str(tmp_path / "uv-tools"), "UV_TOOL_BIN_DIR": str(bin_dir)}
-    if tool == "pip":  # pip installs into the environment it runs in: a new venv, as a user would
-        run(sys.executable, "-m", "venv", tmp_path / "venv")
-        program, bin_dir = tmp_path / "venv" / "bin" / "pip", tmp_path / "venv" / "bin"
-    else:
-        program = installers / tool
-    out = subprocess.run(
-        [program, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=bound(600)
-    )
-    assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
-    version = subprocess.run(
-        [bin_dir / "exa-orch", "--version"], capture_output=True, text=True, timeout=WAIT, cwd="/"
-    )
-    assert version.stdout.strip() == f"exa-orch {__version__}", version.stderr
-    assert not (ROOT / "build").exists()  # building from the checkout left nothing in it
 
 
 def test_the_installed_command_reports_the_package_version(installed: Path) -> None:
