@@ -39,12 +39,14 @@ async def test_a_research_task_shows_its_agent_runs_cost_once(research_app: Open
         sql = "SELECT task_id, operation, usd, billed, key FROM v_costs"
         await until(lambda: _rows(app.store, sql, 2), what="the direct call's row")  # queued, not awaited
         rows = await app.store._read(sql)
+        runs = await app.store._read("SELECT cost_usd FROM workflow_runs WHERE task_id = ?", (task_id,))
     agent_cost = prices.AGENT_FIXED["medium"]
     assert got["cost"] == {"usd": agent_cost, "billed": agent_cost, "estimated": 0.0}
     assert [t["cost"] for t in listed["tasks"] if t["taskId"] == task_id] == [got["cost"]]
     assert result["cost"] == got["cost"]
     assert [(r[0], r[1], r[3]) for r in rows] == [(task_id, "agent.run", 1), (None, "search", 1)]
     assert rows[0][4] == f"agent_run:{done.result['researchId']}"
+    assert runs == [(agent_cost,)]  # the archive files the run with what it cost
     assert round(sum(r[2] for r in rows), 6) == account.spent
 
 
