@@ -396,3 +396,10 @@ def _rate_of(stats: dict[str, Any], text: str) -> str:
 def _count_of(stats: dict[str, Any], niche: str) -> str:
     dist = stats.get("nicheDistribution")
     return shown(dist.get(niche, 0)) if isinstance(dist, dict) else ""
+
+
+def dollars(usd: float | None) -> str:
+    """`$0.42`, `$0.0070` under a cent; empty for a task that paid nothing."""
+    if not usd:
+        return ""
+    return f"${usd:.4f}" if usd < 0.01 else f"${usd:.2f}"

@@ -29,7 +29,7 @@ from rich.table import Table
 from rich.text import Text
 
 from exa_orch.view.data import ViewDB, Viewer, age_text
-from exa_orch.view.present import clock
+from exa_orch.view.present import clock, dollars
 
 STATUS_STYLE = {
     "pending": "yellow",
@@ -117,13 +117,6 @@ class Column:
     width: Callable[[list[dict[str, Any]]], int] | None
     least: int = 0
     style: str = ""
-
-
-def dollars(usd: float | None) -> str:
-    """`$0.42`, `$0.0070` under a cent; empty for a task that paid nothing."""
-    if not usd:
-        return ""
-    return f"${usd:.4f}" if usd < 0.01 else f"${usd:.2f}"
 
 
 def _widest(texts: Callable[[dict[str, Any]], str], floor: int) -> Callable[[list[dict[str, Any]]], int]:

@@ -97,6 +97,7 @@ def _env() -> Environment:
     env.filters["fitclass"] = fitness_class
     env.filters["age"] = age_text
     env.filters["clock"] = present.clock
+    env.filters["dollars"] = present.dollars
     env.filters["shown"] = present.shown
     env.filters["label"] = present.label
     env.filters["marks"] = present.niche_marks
@@ -109,7 +110,7 @@ def _api_task(task: dict[str, Any]) -> dict[str, Any]:
     keys = (
         "id", "type", "title", "status", "phase", "completed", "total", "message", "fraction", "age",
         "created_at", "updated_at", "ended_at", "duration", "step_count", "error_code", "error_message",
-        "owner",
+        "owner", "cost_usd",
     )  # fmt: skip
     return {k: task.get(k) for k in keys}
 

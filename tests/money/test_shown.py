@@ -5,15 +5,20 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
+import httpx
+import pytest
 from rich.console import Console
 
+from exa_orch.config import Settings
 from exa_orch.gateway import prices
 from exa_orch.sim.billing import Billing
 from exa_orch.sim.testing import SimHandle
-from exa_orch.store import Store
-from exa_orch.view.data import Viewer
+from exa_orch.store import CostRow, Store
+from exa_orch.view.data import ViewDB, Viewer
 from exa_orch.view.terminal import show_tasks
+from exa_orch.view.web import build_app
 from tests.support import WAIT, until
 from tests.workflows.conftest import OpenApp
 
@@ -70,3 +75,24 @@ async def test_exa_orch_tasks_shows_each_tasks_cost_and_a_total_per_day(
     assert " cost " in out  # the column's header
     assert price in out
     assert f"cost per day: {time.strftime('%Y-%m-%d', time.gmtime())} {price}" in out
+
+
+async def test_the_web_view_shows_each_tasks_cost(tmp_path: Path) -> None:
+    db = tmp_path / "w.db"
+    async with Store(db) as store:
+        paid = await store.create_task("research.deep", {"instructions": "x"}, principal="user:tester")
+        free = await store.create_task("research.deep", {"instructions": "y"}, principal="user:tester")
+        for i, usd in enumerate((0.11, 0.005)):
+            await store.record_cost(
+                CostRow(key=f"r{i}", operation="search", usd=usd, billed=True, task_id=paid.id)
+            )
+    async with ViewDB(db) as view:
+        app: Any = build_app(view, Settings(principal="user:tester"))
+        transport = httpx.ASGITransport(app=app, client=("127.0.0.1", 40000))
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8766") as c:
+            page = (await c.get("/")).text
+            api = {t["id"]: t["cost_usd"] for t in (await c.get("/api/tasks")).json()["tasks"]}
+    assert api == {paid.id: pytest.approx(0.115), free.id: None}
+    assert (
+        "<th>cost</th>" in page and '<td class="cost">$0.12</td>' in page and '<td class="cost"></td>' in page
+    )

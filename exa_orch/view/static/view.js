@@ -89,9 +89,15 @@ function taskRow(t, hasOwner) {
   const msg = cell("msg");
   if (t.phase) msg.append(el("b", t.phase), document.createTextNode(": "));
   msg.append(document.createTextNode((t.message || "").slice(0, 160)));
-  tr.append(id, title, cell("type", t.type), state, bar, started, ended, cell("age", ageText(t.duration)), msg);
+  tr.append(id, title, cell("type", t.type), state, bar, started, ended, cell("age", ageText(t.duration)), cell("cost", dollarsText(t.cost_usd)), msg);
   if (hasOwner) tr.append(cell(null, t.owner || ""));
   return tr;
+}
+
+function dollarsText(usd) {
+  // as present.dollars: "$0.42", "$0.0070" under a cent, empty for nothing spent
+  if (!usd) return "";
+  return "$" + (usd < 0.01 ? usd.toFixed(4) : usd.toFixed(2));
 }
 
 async function poll(url) {
