@@ -191,8 +191,10 @@ def record_run(conn: sqlite3.Connection, clock: Clock, run: RunRecord) -> int:
     extra = {k: v for k, v in run.metrics.items() if k not in METRIC_COLUMNS}
     cursor = conn.execute(
         "INSERT INTO workflow_runs (workflow_id, task_id, task_type, status, started_at, finished_at, "
-        f"duration_ms, {', '.join(METRIC_COLUMNS)}, metrics) "
-        f"VALUES (?, ?, ?, ?, ?, ?, ?, {', '.join('?' * len(METRIC_COLUMNS))}, ?) RETURNING id",
+        f"duration_ms, {', '.join(METRIC_COLUMNS)}, metrics, cost_usd) "
+        f"VALUES (?, ?, ?, ?, ?, ?, ?, {', '.join('?' * len(METRIC_COLUMNS))}, ?, "
+        # What the run's requests to Exa cost (the ledger; its rows commit no later than this).
+        "(SELECT sum(c.usd) FROM costs c WHERE c.task_id = ?)) RETURNING id",
         (
             workflow_id,
             run.task_id,
@@ -203,6 +205,7 @@ def record_run(conn: sqlite3.Connection, clock: Clock, run: RunRecord) -> int:
             run.duration_ms,
             *columns.values(),
             dumps(extra, "metrics"),
+            run.task_id,
         ),
     )
     row = cursor.fetchone()

@@ -203,6 +203,11 @@ class ViewDB:
                 f"{self.where} has no tasks table: it is not an exa-orch database or was never migrated",
                 hint=f"Run `exa-orch db migrate --db {self.where}` (or start the server once) first.",
             )
+        try:  # the cost ledger (migration 0008); an older database shows no costs
+            await self._rows("SELECT usd FROM costs WHERE 1 = 0")
+            self.has_costs = True
+        except StoreError:
+            self.has_costs = False
         return self
 
     async def __aexit__(
@@ -215,6 +220,8 @@ class ViewDB:
         if self._db is not None:
             db, self._db = self._db, None
             await db.close()
+
+    has_costs: bool = False  # whether the database has the cost ledger (migration 0008)
 
     @property
     def has_owner(self) -> bool:
@@ -267,16 +274,34 @@ class ViewDB:
         if text:
             where.append(f"(lower({TITLE_SQL}) LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')")
             args += [_like(text), _like(text)]
+        cost = (
+            ", (SELECT sum(c.usd) FROM costs c WHERE c.task_id = tasks.id) AS cost_usd"
+            if self.has_costs
+            else ", NULL AS cost_usd"
+        )
         rows = await self._rows(
             f"SELECT id, type, status, progress, created_at, updated_at, step_count, cancel_requested,"
             f" {TITLE_SQL} AS title, json_extract(error, '$.code') AS error_code,"
-            f" json_extract(error, '$.message') AS error_message{owner} FROM tasks"
+            f" json_extract(error, '$.message') AS error_message{owner}{cost} FROM tasks"
             f" WHERE {' AND '.join(where)}"
             " ORDER BY status IN ('completed', 'failed', 'cancelled'), created_at DESC LIMIT ?",
             (*args, limit),
         )
         now = _now()
         return [self._task_summary(r, now) for r in rows]
+
+    async def daily_costs(self, viewer: Viewer, days: int = 3) -> list[tuple[str, float]]:
+        """(UTC day, dollars) `viewer`'s requests to Exa cost, the newest `days` days that cost
+        anything, newest first (none before the cost ledger's migration)."""
+        if not self.has_costs:
+            return []
+        seen, params = viewer.owner_filter("principal")
+        rows = await self._rows(
+            f"SELECT substr(at, 1, 10) AS day, sum(usd) AS usd FROM costs WHERE {seen}"
+            " GROUP BY substr(at, 1, 10) ORDER BY day DESC LIMIT ?",
+            (*params, days),
+        )
+        return [(str(r["day"]), float(r["usd"] or 0)) for r in rows]
 
     async def task_types(self, viewer: Viewer) -> list[str]:
         """The task types among `viewer`'s tasks, sorted: what the type filter offers."""

@@ -119,6 +119,13 @@ class Column:
     style: str = ""
 
 
+def dollars(usd: float | None) -> str:
+    """`$0.42`, `$0.0070` under a cent; empty for a task that paid nothing."""
+    if not usd:
+        return ""
+    return f"${usd:.4f}" if usd < 0.01 else f"${usd:.2f}"
+
+
 def _widest(texts: Callable[[dict[str, Any]], str], floor: int) -> Callable[[list[dict[str, Any]]], int]:
     return lambda tasks: max([floor, *(len(texts(t)) for t in tasks)])
 
@@ -139,6 +146,9 @@ COLUMNS: list[Column] = [
     Column("type", lambda t: Text(t["type"]), _widest(lambda t: t["type"], 4)),
     Column("started", lambda t: Text(clock(t["created_at"])), _widest(lambda t: clock(t["created_at"]), 7)),
     Column("ended", lambda t: Text(clock(t["ended_at"])), _widest(lambda t: clock(t["ended_at"]), 5)),
+    Column(
+        "cost", lambda t: Text(dollars(t.get("cost_usd"))), _widest(lambda t: dollars(t.get("cost_usd")), 4)
+    ),
     Column("phase: message", _message, None, FLEX_MIN),
 ]
 OWNER = Column("owner", lambda t: Text(t["owner"] or ""), _widest(lambda t: t["owner"] or "", 5))
@@ -235,7 +245,12 @@ async def show_tasks(
             tasks = await db.tasks(viewer, limit=limit, status=status, type=type, text=text)
             width = console.width
             title = cut(f"exa-orch tasks in {db.where}", width)
-            return tasks_table(tasks, has_owner=db.has_owner, width=width, title=title, empty=empty)
+            table = tasks_table(tasks, has_owner=db.has_owner, width=width, title=title, empty=empty)
+            days = await db.daily_costs(viewer)
+            if days:  # what the viewer's requests to Exa cost, per UTC day
+                spent = "cost per day: " + ", ".join(f"{day} {dollars(usd) or '$0'}" for day, usd in days)
+                table.caption = cut(spent if tasks else f"{empty}; {spent}", width)
+            return table
 
         if not watch:
             console.print(await draw())

@@ -3,10 +3,17 @@ tasks.create takes a budget; an agent run's cost is recorded once, from its fina
 
 from __future__ import annotations
 
+import time
+from pathlib import Path
+
+from rich.console import Console
+
 from exa_orch.gateway import prices
 from exa_orch.sim.billing import Billing
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
+from exa_orch.view.data import Viewer
+from exa_orch.view.terminal import show_tasks
 from tests.support import WAIT, until
 from tests.workflows.conftest import OpenApp
 
@@ -32,14 +39,34 @@ async def test_a_research_task_shows_its_agent_runs_cost_once(research_app: Open
         sql = "SELECT task_id, operation, usd, billed, key FROM v_costs"
         await until(lambda: _rows(app.store, sql, 2), what="the direct call's row")  # queued, not awaited
         rows = await app.store._read(sql)
+        runs = await app.store._read("SELECT cost_usd FROM workflow_runs WHERE task_id = ?", (task_id,))
     agent_cost = prices.AGENT_FIXED["medium"]
     assert got["cost"] == {"usd": agent_cost, "billed": agent_cost, "estimated": 0.0}
     assert [t["cost"] for t in listed["tasks"] if t["taskId"] == task_id] == [got["cost"]]
     assert result["cost"] == got["cost"]
     assert [(r[0], r[1], r[3]) for r in rows] == [(task_id, "agent.run", 1), (None, "search", 1)]
     assert rows[0][4] == f"agent_run:{done.result['researchId']}"
+    assert runs == [(agent_cost,)]  # the archive files the run with what it cost
     assert round(sum(r[2] for r in rows), 6) == account.spent
 
 
 async def _rows(store: Store, sql: str, n: int) -> bool:
     return len(await store._read(sql)) == n
+
+
+async def test_exa_orch_tasks_shows_each_tasks_cost_and_a_total_per_day(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path
+) -> None:
+    async with research_app() as app:
+        assert app.supervisor is not None
+        created = await app.run_operation(
+            "tasks.create", {"type": "research.deep", "instructions": "AI startups in Europe"}
+        )
+        await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
+    console = Console(record=True, width=220)
+    await show_tasks(tmp_path / "workflows.db", Viewer.all_owners(), console=console)
+    out = console.export_text()
+    price = f"${prices.AGENT_FIXED['medium']:.2f}"
+    assert " cost " in out  # the column's header
+    assert price in out
+    assert f"cost per day: {time.strftime('%Y-%m-%d', time.gmtime())} {price}" in out

@@ -45,6 +45,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0006_archive_nulls_last",
             "0007_step_count_in_the_statement",
             "0008_cost_ledger",
+            "0009_run_cost",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -69,6 +70,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (6, "archive_nulls_last"),
         (7, "step_count_in_the_statement"),
         (8, "cost_ledger"),
+        (9, "run_cost"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 
