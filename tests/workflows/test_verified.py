@@ -234,9 +234,14 @@ async def test_a_restart_after_the_deadline_keeps_the_research_the_earlier_run_s
     # replay that path (its checkpoints), not take the "no time left" branch and drop the runs.
     monkeypatch.setattr(f"{MODULE}.QUICK_S", 0.05)
     keys = ("webset.wait.rest", "research.create:0", "research.create:1", "research.create:2")
+    # Simulated time at a tenth of the suite's speed until the runs started: the search then takes
+    # ~3 s, so the 0.05 s quick look times out however late a busy machine makes its first poll.
+    speed = sim.ctx.clock.speed
+    sim.ctx.clock.set_speed(speed / 10)
     async with research_app(MODULE) as app:
         task_id = await start(app, {**ARGS, "researchModel": "exa-research-pro", "timeout": 600_000})
         steps = await until_steps(app.store, task_id, *keys)
+    sim.ctx.clock.set_speed(speed)
     assert steps["webset.wait"]["timedOut"] is True
     with sqlite3.connect(tmp_path / "workflows.db") as conn:  # the server stayed down past the deadline
         conn.execute(
