@@ -88,7 +88,10 @@ class _Connection:
     def alive(self) -> bool:
         """Serving: the child runs, its handshake is done (a call may use the session), not stopped."""
         return (
-            self.child is not None and self.session is not None and self.child.alive and not self.stop.is_set()
+            self.child is not None
+            and self.session is not None
+            and self.child.alive
+            and not self.stop.is_set()
         )
 
 

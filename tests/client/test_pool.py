@@ -14,7 +14,7 @@ from typing import Any
 import anyio
 import pytest
 
-from exa_orch.client import ServerUnavailable
+from exa_orch.client import ExaOrchPool, ServerUnavailable
 from exa_orch.sim.context import FaultConfig
 from exa_orch.sim.testing import SimThread
 from tests.support import WAIT, until
@@ -124,3 +124,16 @@ async def test_a_child_killed_mid_run_is_replaced_while_the_others_answer_and_no
     assert set(numbers.values()) == {1}
     assert {str(i) for i in made} <= set(numbers) <= {str(i) for i in creates}
     assert len(sent(sim, "POST", WEBSETS)) <= len(creates)
+
+
+async def test_a_pool_whose_children_cannot_start_raises_the_typed_error(tmp_path: Path) -> None:
+    env = {"EXA_ORCH_DB": str(tmp_path / "w.db"), "EXA_ORCH_TOOLS": "no-such-profile"}  # CONFIG_ERROR
+    with (tmp_path / "child-stderr.log").open("w") as errlog:
+        pool = ExaOrchPool(3, env=env, stderr=errlog)
+        with pytest.raises(ServerUnavailable) as failed:
+            async with pool:
+                pass
+    assert failed.value.returncode == 1 and "stderr" in (failed.value.hint or "")
+    stats = pool.stats()
+    assert stats["healthy"] == 0 and stats["starts"] == 0
+    assert [c["failedStarts"] for c in stats["children"]] == [1, 1, 1]  # all three tried, side by side
