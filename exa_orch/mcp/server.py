@@ -35,7 +35,7 @@ from functools import cached_property
 from typing import Any
 
 import mcp_types as types
-from mcp.server.context import ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from exa_orch import __version__
@@ -231,8 +231,8 @@ class ExaOrchServer(HookedServer):
             ]
             for tool in out:
                 if TOOLS_BY_NAME[tool.name].long_running:
-                    # Seed 000 section 8.2's hints; the MCP ToolAnnotations model keeps only its own
-                    # fields, so these ride in the tool's _meta under the same keys.
+                    # Seed 000 section 8.2's hints: in _meta here; `hints_in_annotations` copies
+                    # them into `annotations` on the wire (the SDK's model drops unknown keys).
                     tool.meta = dict(LONG_RUNNING_HINTS)
         else:
             out = [
@@ -535,11 +535,30 @@ class ExaOrchServer(HookedServer):
         )
 
 
+async def hints_in_annotations(ctx: ServerRequestContext[Any], call_next: CallNext) -> HandlerResult:
+    """Server middleware: a tools/list answer carries each tool's seed 000 section 8.2 hints in its
+    `annotations` (where the seed puts them) as well as in its `_meta`.
+
+    The SDK's `ToolAnnotations` model (and its per-version sieve of the answer) keeps only the MCP
+    fields, so the hints are written into the answer's wire dict, after the sieve."""
+    result = await call_next(ctx)
+    if ctx.method != "tools/list" or not isinstance(result, dict):
+        return result
+    for tool in result.get("tools") or []:
+        meta = tool.get("_meta") if isinstance(tool, dict) else None
+        hints = {k: meta[k] for k in LONG_RUNNING_HINTS if k in meta} if isinstance(meta, dict) else {}
+        if hints:
+            annotations = tool.get("annotations")
+            tool["annotations"] = {**(annotations if isinstance(annotations, dict) else {}), **hints}
+    return result
+
+
 def build_server(app: App) -> ExaOrchServer:
     """The MCP server for `app`, with the profile from its settings and MCP Tasks."""
     server = ExaOrchServer(app, app.settings.tools)
     server.middleware.append(explain_invalid_params)  # outside the tasks bridge: sees its errors too
     server.middleware.append(keepalive)  # heartbeats and pings during long calls
+    server.middleware.append(hints_in_annotations)
     install_tasks(server, app)
     if not getattr(app.gateway, "has_key", True):
         log.warning(
