@@ -81,7 +81,7 @@ from exa_orch.mcp.toolhost import (
 from exa_orch.operations import ClientPeer
 from exa_orch.operations.follow import FOLLOW_TASK_TYPE, KIND_OF_CREATE
 from exa_orch.operations.normalize import decode_json
-from exa_orch.runtime import Principal, local_principal
+from exa_orch.runtime import BearerTokens, Principal, local_principal
 
 log = logging.getLogger(__name__)
 
@@ -166,7 +166,9 @@ class ExaOrchServer(HookedServer):
         gateway = self.app.gateway
         if gateway is None or gateway.has_key:
             return None
-        return KeyPage(gateway.give_api_key, gateway.has_key_for)
+        # A bearer-token principal proves on the page that it is the one asked (its own token).
+        tokens = BearerTokens.from_settings(self.app.settings)
+        return KeyPage(gateway.give_api_key, gateway.has_key_for, tokens=tokens)
 
     async def aclose(self) -> None:
         """Stop what the server started beside its transport (the key page's listener)."""
