@@ -121,7 +121,9 @@ async def main(seconds: float, workers: int, slices: int) -> int:
     each = seconds / len(MODES)
     rate = {m: totals[m] / each for m in MODES}
     per = {m: 1e6 * writer_s[m] / totals[m] if totals[m] else 0.0 for m in MODES}
-    print(f"checkpoints/s without the ledger: {rate['without']:9.0f}   writer {per['without']:5.1f} us/checkpoint")
+    print(
+        f"checkpoints/s without the ledger: {rate['without']:9.0f}   writer {per['without']:5.1f} us/checkpoint"
+    )
     print(f"checkpoints/s with the ledger:    {rate['ledger']:9.0f}   writer {per['ledger']:5.1f} us/checkpoint"
           f"  ({rows} ledger rows in all)")  # fmt: skip
     print(f"checkpoints/s with a bare row:    {rate['floor']:9.0f}   writer {per['floor']:5.1f} us/checkpoint"
@@ -129,7 +131,9 @@ async def main(seconds: float, workers: int, slices: int) -> int:
     ratio = rate["ledger"] / rate["without"] if rate["without"] else 0.0
     floor = rate["floor"] / rate["without"] if rate["without"] else 0.0
     ok = ratio >= TARGET
-    print(f"ratio {ratio:.3f} (target >= {TARGET:.2f}): {'ok' if ok else 'MISSED'}; the floor's ratio {floor:.3f}")
+    print(
+        f"ratio {ratio:.3f} (target >= {TARGET:.2f}): {'ok' if ok else 'MISSED'}; the floor's ratio {floor:.3f}"
+    )
     return 0 if ok else 1
 
 

@@ -17,6 +17,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from exa_orch.errors import ApiError, OrchError
+from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
@@ -180,6 +181,11 @@ ARCHETYPE = Archetype(
 )
 
 
+def deep_cost(args: DeepResearchArgs) -> list[prices.Part]:
+    """One research run at the model's effort (tasks.create's preview)."""
+    return [prices.research_run(args.model)]
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "research.deep",
@@ -189,5 +195,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "`timeout` ms pass; returns {researchId, status, result, model, duration}.",
         archive=deep_run,
         archetype=ARCHETYPE,
+        estimate=deep_cost,
     )
 ]
