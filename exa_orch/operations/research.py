@@ -219,7 +219,7 @@ async def poll_until_finished(args: PollResearch, ctx: OpContext) -> dict[str, A
 
 RESEARCH_SCHEMA = pj.schema(
     ("researchId", "status", "backend", "note"),
-    ("stopReason", "createdAt", "completedAt", "error", "costDollars", "output", "effort", "externalId",
+    ("stopReason", "createdAt", "completedAt", "error", "costDollars", "output", "effort", "previousRunId", "externalId",
      "model", "timedOut", "waitedSeconds"),
     output=pj.schema(optional=("text", "structured", "citations"), citations=pj.array({})),
 )  # fmt: skip
