@@ -23,6 +23,7 @@
 | EXA_ORCH_ENABLED_TOOLS | comma-separated tools to serve (of the profile's tools)  | all of them      |
 | EXA_ORCH_VIEW_SECRET  | key of the view's sign-in cookies (16+ chars); unset, a new one each start (sign in again) | random per start |
 | EXA_ORCH_HTTP_MAX_SESSIONS | MCP sessions open at once over HTTP; a full table refuses new ones (503) | 10000 |
+| EXA_ORCH_HTTP_MAX_SESSIONS_PER_PRINCIPAL | MCP sessions one token's principal may hold at once (503 beyond) | 1000 |
 
 Principals (who owns a task; see README "Who can see a task"): the local user `user:<login>` on
 stdio and on HTTP without tokens; `token:<name>` for a named token over HTTP; the unnamed
@@ -317,6 +318,8 @@ class Settings:
     """the profile's tools to serve (seed 000 section 9.1 enabledTools); None serves them all"""
     http_max_sessions: int = 10_000
     """MCP sessions open at once over HTTP; while that many live, a new one is refused (503)"""
+    http_max_sessions_per_principal: int = 1_000
+    """MCP sessions one bearer token's principal may hold at once (so none can fill the table)"""
     view_key: Secret | None = None
     """the key of the view's sign-in cookies; None: a random one per start"""
     daily_budget_usd: float | None = None
@@ -367,6 +370,7 @@ class Settings:
             principal=principal or local_principal(),
             enabled_tools=_enabled_tools(env, tools),
             http_max_sessions=_int(env, "EXA_ORCH_HTTP_MAX_SESSIONS", 10_000),
+            http_max_sessions_per_principal=_int(env, "EXA_ORCH_HTTP_MAX_SESSIONS_PER_PRINCIPAL", 1_000),
             view_key=_view_secret(env),
             daily_budget_usd=_float(env, "EXA_ORCH_DAILY_BUDGET_USD", 0.0) or None,
             daily_budgets=_daily_budgets(env),

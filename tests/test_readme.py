@@ -44,6 +44,7 @@ FIELDS = {
     "EXA_ORCH_PRINCIPAL": None,  # defaults to user:<login>, which depends on who runs it
     "EXA_ORCH_ENABLED_TOOLS": None,  # None (all of the profile's tools) has no plain default to compare
     "EXA_ORCH_HTTP_MAX_SESSIONS": "http_max_sessions",
+    "EXA_ORCH_HTTP_MAX_SESSIONS_PER_PRINCIPAL": "http_max_sessions_per_principal",
     "EXA_ORCH_VIEW_SECRET": "view_key",
     "EXA_ORCH_DAILY_BUDGET_USD": "daily_budget_usd",
     "EXA_ORCH_DAILY_BUDGETS": None,  # a list; unset is ()

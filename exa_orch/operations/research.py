@@ -15,6 +15,7 @@ from exa_orch.errors import NotFoundError
 from exa_orch.gateway import call
 from exa_orch.gateway.marks import CREATE_MARK, new_key
 
+from . import projections as pj
 from ._creates import MAX_LIST_PAGES, create_or_find, find_in_pages
 from ._http import segment
 from ._polling import poll_until
@@ -180,6 +181,15 @@ async def poll_until_finished(args: PollResearch, ctx: OpContext) -> dict[str, A
     return {**polled.last, "timedOut": not polled.done, "waitedSeconds": polled.waited}
 
 
+RESEARCH_SCHEMA = pj.schema(
+    ("researchId", "status", "backend", "note"),
+    ("stopReason", "createdAt", "completedAt", "error", "costDollars", "output", "effort", "externalId",
+     "model", "timedOut", "waitedSeconds"),
+    output=pj.schema(optional=("text", "structured", "citations"), citations=pj.array({})),
+)  # fmt: skip
+
+
+@pj.shaped(RESEARCH_SCHEMA)
 def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
     out = research_view(result)
     for key in ("model", "timedOut", "waitedSeconds"):
@@ -189,6 +199,7 @@ def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
     return out
 
 
+@pj.shaped(pj.schema(("data", "hasMore", "backend", "note"), ("nextCursor",), data=pj.array(RESEARCH_SCHEMA)))
 def _page(result: dict[str, Any], args: Any) -> dict[str, Any]:
     out: dict[str, Any] = {
         "data": [research_view(r) for r in result.get("data") or []],

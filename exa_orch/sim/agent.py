@@ -51,6 +51,11 @@ EFFORT_SECONDS = {
 }
 FAIL_MARKER = "[sim:fail]"
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
+ACTIVE = frozenset({"queued", "running"})
+TOO_MANY_ACTIVE = (
+    "Too many active agent runs: your team has {n} queued or running (the limit is {cap}). "
+    "Wait for one to finish, or cancel one, then create the run again"
+)
 LIST_DEFAULT, LIST_MAX = 25, 100
 
 
@@ -103,6 +108,19 @@ class AgentRuns:
         if run is None:
             raise SimHTTPError(404, f"Agent run {run_id!r} not found", "NOT_FOUND")
         return run
+
+    def active(self) -> int:
+        """Runs queued or running now (what the team's concurrency limit counts)."""
+        now = self.ctx.clock.now()
+        return sum(1 for run in self.runs.values() if run.status(now) in ACTIVE)
+
+    def check_capacity(self) -> None:
+        """429 when the team already has `max_active_agent_runs` active (Exa: 50 a team). Exa does
+        not document this answer's body or a Retry-After: its rate-limit 429 shape, no header."""
+        cap = self.ctx.config.max_active_agent_runs
+        active = self.active()
+        if active >= cap:
+            raise SimHTTPError(429, TOO_MANY_ACTIVE.format(n=active, cap=cap), "RATE_LIMIT_EXCEEDED")
 
     def to_json(self, run: Run) -> dict[str, Any]:
         """The `agent_run` object exa-py's AgentRun model reads."""
@@ -264,6 +282,7 @@ async def create_run(request: Request) -> Response:
     store = _runs(request)
     body = await read_json(request)
     _validate(body, store)
+    store.check_capacity()
     ctx = store.ctx
     metadata = body.get("metadata") or {}
     external_id = body.get("externalId") or metadata.get("externalId")

@@ -79,6 +79,8 @@ class Billing:
         self.credit_limit_usd: float | None = None
         self.refused = 0  # requests answered 402
         self._runs: set[str] = set()
+        # What each charged answer was, in order: its requestId, or `agent_run:<id>` (the ledger's keys).
+        self.charged: list[str] = []
 
     def __getstate__(self) -> dict[str, Any]:  # the account file keeps the spend (sim/account.py)
         state = self.__dict__.copy()
@@ -86,6 +88,7 @@ class Billing:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state.setdefault("charged", [])  # an account file saved before it was kept
         self.__dict__.update(state)
         self._lock = threading.Lock()
 
@@ -119,6 +122,9 @@ class Billing:
                 if data.get("id") in self._runs:
                     return
                 self._runs.add(str(data.get("id")))
+                self.charged.append(f"agent_run:{data.get('id')}")
+            else:
+                self.charged.append(str(data.get("requestId")))
             self.spent = round(self.spent + float(total), 6)
             self.answers += 1
 

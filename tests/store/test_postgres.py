@@ -630,9 +630,11 @@ async def test_sql_on_postgres_says_plainly_when_the_connection_is_lost_mid_quer
 
     from exa_orch.errors import StoreError
     from exa_orch.store.admin import run_query
-    from tests.support import until
+    from tests.support import WAIT, until
 
-    query = asyncio.create_task(run_query(url, "select 1 from pg_sleep(60)"))
+    # The statement's own time limit is set well past the wait for it to show as running, so that
+    # only the terminated backend can end it, however busy the machine.
+    query = asyncio.create_task(run_query(url, f"select 1 from pg_sleep({10 * WAIT})", timeout_s=5 * WAIT))
     running = (
         b"FROM pg_stat_activity WHERE application_name = 'exa-orch sql' AND state = 'active'"
         b" AND query LIKE '%exa_orch_sql(%'"
