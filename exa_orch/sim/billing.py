@@ -60,15 +60,6 @@ def search_cost(n_results: int, contents: dict[str, Any] | None, kind: str | Non
     return out
 
 
-def agent_cost(effort: str, run_seconds: float, searches: int) -> dict[str, Any]:
-    """`costDollars` of a finished agent run: a fixed effort's price, or metered usage."""
-    if effort in AGENT_FIXED:
-        return {"total": AGENT_FIXED[effort], "fixed": AGENT_FIXED[effort]}
-    compute = round(ACU * run_seconds / 100, 4)
-    search = round(USAGE_SEARCH * searches, 4)
-    return {"total": round(compute + search, 4), "agentCompute": compute, "search": search}
-
-
 class Billing:
     """What the account has been billed, and its credit limit (thread-safe: tests read it)."""
 
