@@ -41,7 +41,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
-from exa_orch.sim.agent_output import Matcher, Outcome, outcome
+from exa_orch.sim.agent_output import Matcher, Outcome, matcher_for, outcome
 from exa_orch.sim.context import SimContext
 from exa_orch.sim.faults import SimHTTPError, note_create, read_json
 
@@ -177,10 +177,8 @@ class AgentRuns:
         return body
 
     def matcher(self) -> Matcher:
-        found = self.ctx.extras.get("agent_matcher")
-        if not isinstance(found, Matcher) or found.world is not self.ctx.world:
-            found = self.ctx.extras["agent_matcher"] = Matcher(self.ctx.world)
-        return found
+        """The world's record matcher (built once per world; kept out of the account file)."""
+        return matcher_for(self.ctx.world)
 
     def outcome(self, run: Run) -> Outcome:
         """What the (completed) run found: computed once, at its first finished read."""

@@ -28,16 +28,17 @@ from __future__ import annotations
 import json
 import math
 import re
+import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
 from exa_orch.sim.billing import ACU, AGENT_FIXED, USAGE_SEARCH
+from exa_orch.sim.billing import AGENT_METERED_CAP as METERED_CAP
 from exa_orch.sim.synth import answer_text, fill, host, ranking, stable
 from exa_orch.sim.world import Entity
 
 DEFAULT_ROWS = 10  # rows a list-building run returns when neither the query nor the schema says
 MAX_ROWS = 1000
-METERED_CAP = {"auto": 5.0, "ultra": 20.0, "max": 20.0}  # Exa's default per-run caps
 # Usage a run spends: a base, then per row (more effort, more checking per row).
 BASE_ACU, BASE_SEARCHES = 0.5, 3
 ROW_ACU = {"auto": 0.2, "ultra": 0.5, "max": 0.5}
@@ -129,6 +130,17 @@ class Matcher:
                 if _url_like(value) and host(value) == host(entity.url):
                     return True
         return False
+
+
+_MATCHERS: weakref.WeakKeyDictionary[Any, Matcher] = weakref.WeakKeyDictionary()
+
+
+def matcher_for(world: Any) -> Matcher:
+    """The Matcher of `world`, built at its first use."""
+    found = _MATCHERS.get(world)
+    if found is None:
+        found = _MATCHERS[world] = Matcher(world)
+    return found
 
 
 def row_entity(row: dict[str, Any], seed: int) -> Entity:

@@ -29,6 +29,7 @@ EXTRA_RESULT = 0.001  # each result past 10
 PER_PAGE = 0.001  # each page, per content type (text, highlights) and for a summary
 ANSWER = 0.005
 AGENT_FIXED = {"minimal": 0.012, "low": 0.036, "medium": 0.11, "high": 0.33, "xhigh": 1.00}
+AGENT_METERED_CAP = {"auto": 5.0, "ultra": 20.0, "max": 20.0}  # a metered run's default budget
 ACU = 0.10
 USAGE_SEARCH = 0.005
 

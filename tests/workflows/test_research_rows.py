@@ -9,6 +9,7 @@ import pytest
 
 from exa_orch.app import App
 from exa_orch.errors import InvalidParams
+from exa_orch.gateway.agent_runs import user_identifier
 from exa_orch.sim.testing import SimHandle
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
 
@@ -63,6 +64,8 @@ async def test_ten_input_rows_come_back_with_the_asked_fields_and_a_follow_up_re
         assert first.result["effort"] == "low" and first.result["model"] is None
         run = agent_runs(sim).get(first.result["researchId"])
         assert run.request["input"] == {"data": data}
+        # The task's principal (the local user here) reaches Exa only as a stable hash of its name.
+        assert run.request["userIdentifier"] == user_identifier(app.settings.principal)
 
         # A follow-up is a new task naming the first run: no row of the first comes back.
         listed = await run_task(
