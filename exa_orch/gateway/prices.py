@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Final
 
+from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MODEL_TO_EFFORT
+
 SOURCE: Final = "https://exa.ai/docs/reference/pricing (2026), https://exa.ai/docs/websets/pricing"
 
 SEARCH: Final = 0.007  # /search and /findSimilar, auto/neural/fast/keyword, up to 10 results
@@ -103,8 +105,9 @@ class Part:
     estimate: bool = False  # the unit price is exa-orch's estimate (data-design/prices.md), not Exa's
 
 
-def agent_run(effort: str, what: str = "agent run", count: int = 1) -> Part:
-    """`count` agent runs at `effort`: the fixed price (certain), or the metered cap (a ceiling)."""
+def agent_run(effort: str, what: str = "agent run", count: int = 1, max_cost: float | None = None) -> Part:
+    """`count` agent runs at `effort`: the fixed price (certain), or the metered cap (a ceiling:
+    Exa's default, or the run's own `budget.maxCostDollars` if lower)."""
     if effort in AGENT_FIXED:
         return Part(
             f"{what} ({effort})",
@@ -151,15 +154,6 @@ def price_range(parts: list[Part]) -> dict[str, Any]:
     }
 
 
-# research.* (the retired Research API's models) run as agent runs at these efforts
-# (operations/research.py's MODEL_TO_EFFORT; tests/money checks the two agree).
-RESEARCH_MODEL_EFFORT: Final[dict[str, str]] = {
-    "exa-research-fast": "low",
-    "exa-research": "medium",
-    "exa-research-pro": "high",
-}
-
-
 def research_run(model: str, what: str = "research run", count: int = 1) -> Part:
-    """`count` research runs of `model` (agent runs at its effort)."""
-    return agent_run(RESEARCH_MODEL_EFFORT.get(model, "medium"), what, count)
+    """`count` research runs of `model` (agent runs at its effort, gateway/agent_runs.py)."""
+    return agent_run(MODEL_TO_EFFORT.get(model, MODEL_TO_EFFORT[DEFAULT_MODEL]), what, count)

@@ -29,6 +29,7 @@ EXTRA_RESULT = 0.001  # each result past 10
 PER_PAGE = 0.001  # each page, per content type (text, highlights) and for a summary
 ANSWER = 0.005
 AGENT_FIXED = {"minimal": 0.012, "low": 0.036, "medium": 0.11, "high": 0.33, "xhigh": 1.00}
+AGENT_METERED_CAP = {"auto": 5.0, "ultra": 20.0, "max": 20.0}  # a metered run's default budget
 ACU = 0.10
 USAGE_SEARCH = 0.005
 
@@ -58,15 +59,6 @@ def search_cost(n_results: int, contents: dict[str, Any] | None, kind: str | Non
     if kind != "contents":
         out["search"] = {kind if kind in ("deep", "deep-reasoning") else "neural": search}
     return out
-
-
-def agent_cost(effort: str, run_seconds: float, searches: int) -> dict[str, Any]:
-    """`costDollars` of a finished agent run: a fixed effort's price, or metered usage."""
-    if effort in AGENT_FIXED:
-        return {"total": AGENT_FIXED[effort], "fixed": AGENT_FIXED[effort]}
-    compute = round(ACU * run_seconds / 100, 4)
-    search = round(USAGE_SEARCH * searches, 4)
-    return {"total": round(compute + search, 4), "agentCompute": compute, "search": search}
 
 
 class Billing:

@@ -110,6 +110,7 @@ def test_the_simulator_bills_at_the_price_table() -> None:
     assert sim_prices.SEARCH_DEEP_REASONING == prices.SEARCH_DEEP_REASONING
     assert sim_prices.EXTRA_RESULT == prices.EXTRA_RESULT and sim_prices.PER_PAGE == prices.CONTENT_PER_PAGE
     assert sim_prices.AGENT_FIXED == prices.AGENT_FIXED
+    assert sim_prices.AGENT_METERED_CAP == prices.AGENT_METERED_CAP
     assert sim_prices.ACU == prices.ACU and sim_prices.USAGE_SEARCH == prices.USAGE_SEARCH
 
 

@@ -8,16 +8,11 @@ from typing import Any
 import pytest
 
 from exa_orch.gateway import prices
-from exa_orch.operations.research import MODEL_TO_EFFORT
 from exa_orch.sim.billing import Billing
 from exa_orch.sim.testing import SimHandle
 from tests.money.test_mixed_day import SIX
 from tests.support import WAIT
 from tests.workflows.conftest import OpenApp
-
-
-def test_research_models_are_priced_at_the_efforts_they_run_at() -> None:
-    assert dict(MODEL_TO_EFFORT) == prices.RESEARCH_MODEL_EFFORT
 
 
 async def test_a_preview_of_each_workflow_prices_the_whole_task_and_sends_nothing(
@@ -98,3 +93,12 @@ async def test_a_call_and_an_operation_task_preview_their_request(
         7 * prices.WEBSET_ITEM_ESTIMATE + 7 * prices.WEBSET_ENRICHMENT_ESTIMATE
     )
     assert free["cost"]["highUsd"] == 0
+
+
+async def test_a_metered_research_run_is_previewed_at_most_its_own_budget(research_app: OpenApp) -> None:
+    args = {"type": "research.deep", "instructions": "AI startups", "effort": "auto", "preview": True}
+    async with research_app() as app:
+        capped = await app.run_operation("tasks.create", {**args, "budget": {"maxCostDollars": 3}})
+        default = await app.run_operation("tasks.create", args)
+    assert (capped["cost"]["lowUsd"], capped["cost"]["highUsd"]) == (0, 3)
+    assert default["cost"]["highUsd"] == prices.AGENT_METERED_CAP["auto"]
