@@ -116,9 +116,8 @@ def agent_run(effort: str, what: str = "agent run", count: int = 1, max_cost: fl
             certain=True,
             estimate=effort in ("low", "medium", "high"),
         )
-    return Part(
-        f"{what} ({effort}, metered)", count, AGENT_METERED_CAP.get(effort, AGENT_METERED_CAP["auto"])
-    )
+    cap = AGENT_METERED_CAP.get(effort, AGENT_METERED_CAP["auto"])
+    return Part(f"{what} ({effort}, metered)", count, cap if max_cost is None else min(cap, max_cost))
 
 
 def webset(count: int, enrichments: int = 0, what: str = "webset") -> list[Part]:
