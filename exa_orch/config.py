@@ -11,6 +11,8 @@
 | EXA_ORCH_MAX_TASKS    | tasks working at once                                     | 20               |
 | EXA_ORCH_CONCURRENCY  | Exa calls in flight at once                               | 3                |
 | EXA_ORCH_RPS          | Exa requests per second, per endpoint family              | 10               |
+| EXA_ORCH_MAX_AGENT_RUNS | agent runs active at Exa at once, for every server on the database | 50     |
+| EXA_ORCH_MAX_RUNNING_WEBSETS | websets at work at once (when Exa's teams/me does not say) | 50     |
 | EXA_ORCH_LOG_LEVEL    | log level (logs go to stderr)                             | INFO             |
 | EXA_ORCH_HTTP_TOKEN   | bearer token required when --http binds beyond loopback   | -                |
 | EXA_ORCH_HTTP_TOKENS  | named bearer tokens `alice=tok1,bob=tok2`; each name is a principal | -      |
@@ -303,6 +305,8 @@ class Settings:
     tools: str = "manage_websets"
     max_tasks: int = 20
     concurrency: int = 3
+    max_agent_runs: int = 50
+    max_running_websets: int = 50
     rps: float = 10.0
     log_level: str = "INFO"
     http_token: Secret | None = field(default=None)
@@ -355,6 +359,8 @@ class Settings:
             tools=tools,
             max_tasks=_int(env, "EXA_ORCH_MAX_TASKS", 20),
             concurrency=_int(env, "EXA_ORCH_CONCURRENCY", 3),
+            max_agent_runs=_int(env, "EXA_ORCH_MAX_AGENT_RUNS", 50),
+            max_running_websets=_int(env, "EXA_ORCH_MAX_RUNNING_WEBSETS", 50),
             rps=_float(env, "EXA_ORCH_RPS", 10.0),
             log_level=_log_level(env),
             http_token=Secret(token) if token else None,

@@ -33,6 +33,8 @@ FIELDS = {
     "EXA_ORCH_MAX_TASKS": "max_tasks",
     "EXA_ORCH_CONCURRENCY": "concurrency",
     "EXA_ORCH_RPS": "rps",
+    "EXA_ORCH_MAX_AGENT_RUNS": "max_agent_runs",
+    "EXA_ORCH_MAX_RUNNING_WEBSETS": "max_running_websets",
     "EXA_ORCH_LOG_LEVEL": "log_level",
     "EXA_ORCH_HTTP_TOKEN": "http_token",
     "EXA_ORCH_HTTP_TOKENS": None,  # unset: no named tokens
