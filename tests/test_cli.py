@@ -328,3 +328,80 @@ def test_sim_with_a_broken_world_file_stops_saying_where(tmp_path: Path) -> None
     assert out.returncode == 2 and out.stdout == ""  # nothing is served
     assert_clean_error(out.stderr, "INVALID_PARAMS")
     assert "entities[0].pages[0]: each page needs a 'url'" in out.stderr
+
+
+# A world file as a person writes it (docs/simulator.md): no page of the seeded worlds has these URLs.
+BNPL_WORLD = {
+    "name": "bnpl",
+    "entities": [
+        {"id": "klarna", "name": "Klarna", "attributes": {"industry": "Fintech"},
+         "pages": [{"url": "https://www.klarna.com/se/", "queries": ["buy now pay later"]},
+                   {"name": "Klarna Bank AB (publ)", "url": "https://klarna.com/us/about-us/",
+                    "queries": ["buy now pay later"]}]},
+        {"id": "affirm", "name": "Affirm, Inc.", "url": "https://www.affirm.com", "queries": ["buy now pay later"]},
+    ],
+}  # fmt: skip
+BNPL_URLS = ["https://www.klarna.com/se/", "https://klarna.com/us/about-us/", "https://www.affirm.com"]
+
+
+def _search_urls(url: str) -> list[str]:
+    """The result URLs of the simulator's POST /search for the world's query (it listens once printed)."""
+    import httpx
+
+    got = httpx.post(
+        f"{url}/search", json={"query": "buy now pay later", "numResults": 10}, headers={"x-api-key": "k"}
+    )
+    assert got.status_code == 200, got.text
+    return [r["url"] for r in got.json()["results"]]
+
+
+async def _mcp_search_urls(url: str) -> list[str]:
+    """exa.search through `serve --sim`'s MCP face on streamable HTTP: the result URLs."""
+    from mcp import Client
+    from mcp.client.streamable_http import streamable_http_client
+
+    async with Client(streamable_http_client(url), mode="legacy") as client:
+        result = await client.call_tool(
+            "manage_websets",
+            {"operation": "exa.search", "args": {"query": "buy now pay later", "numResults": 10}},
+        )
+    assert not result.is_error, result
+    return [r["url"] for r in json.loads(result.content[0].text)["results"]]  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize("command", ["sim", "serve"])
+def test_a_world_file_is_what_sim_and_serve_sim_serve(tmp_path: Path, command: str) -> None:
+    """`exa-orch sim --world FILE` and `serve --sim --world FILE` search the file's pages, in its order."""
+    world = tmp_path / "bnpl.json"
+    world.write_text(json.dumps(BNPL_WORLD), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_", "EXA_SIM_"))}
+    env |= {"XDG_DATA_HOME": str(tmp_path / "data")}
+    argv = (
+        ["sim", "--port", "0", "--world", str(world)]
+        if command == "sim"
+        else ["serve", "--sim", "--world", str(world), "--http", "--port", "0"]
+    )
+    with (tmp_path / "stderr.log").open("w") as errlog:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "exa_orch", *argv],
+            env=env,
+            cwd=tmp_path,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=errlog,
+            text=True,
+        )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline().strip()  # printed once the port listens
+        assert "=http://127.0.0.1:" in line, (tmp_path / "stderr.log").read_text()
+        url = line.split("=", 1)[1]
+        urls = _search_urls(url) if command == "sim" else asyncio.run(_mcp_search_urls(url))
+        assert urls == BNPL_URLS
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=WAIT) == 0
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        proc.stdout.close() if proc.stdout else None

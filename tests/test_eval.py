@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
-from exa_orch.evals import BASELINE, MAX_F1_DROP
+from exa_orch.evals import BASELINE, MAX_F1_DROP, WORLDS, regressions
 from tests.support import bound
 
 
@@ -44,3 +45,43 @@ def test_the_short_eval_makes_no_false_merge_keeps_the_baseline_f1_and_its_check
     company = report["worlds"][0]["workflows"]["convergent.search/company"]
     assert company["entities"] >= 80 and company["f1"] >= 0.90
     assert company["calibration"]["overstated"] == []
+
+
+def _report(f1: float, false_merges: list[list[str]]) -> dict[str, object]:
+    scores = {"f1": f1, "falseMerges": false_merges}
+    return {"worlds": [{"world": "w", "workflows": {"convergent.search/company": scores}}]}
+
+
+def test_a_drop_of_more_than_five_points_or_any_false_merge_is_a_regression() -> None:
+    base = _report(0.95, [])
+    assert regressions(_report(0.90, []), base) == []  # 5 points down: still within the bound
+    assert regressions(_report(1.0, []), base) == []
+    [drop] = regressions(_report(0.899, []), base)
+    assert "F1 0.899 < baseline 0.95" in drop
+    [merge] = regressions(_report(0.95, [["Klara", "Klarna"]]), base)
+    assert "false merges [['Klara', 'Klarna']]" in merge
+
+
+def test_the_eval_exits_1_naming_the_regression_against_a_baseline_it_falls_short_of(tmp_path: Path) -> None:
+    # held-out's person F1 is below 1.0 (a page of one person is not merged): a baseline that says
+    # 1.0 is more than 5 points above it, so the same command CI runs must fail.
+    held_out = WORLDS / "held-out.json"
+    baseline = json.loads(BASELINE.read_text(encoding="utf-8"))
+    [world] = [w for w in baseline["worlds"] if w["world"] == "held-out"]
+    person = world["workflows"]["convergent.search/person"]
+    assert person["f1"] < 1.0 - MAX_F1_DROP  # the premise: else the doctored baseline proves nothing
+    person["f1"] = 1.0
+    doctored = tmp_path / "baseline.json"
+    doctored.write_text(json.dumps(baseline), encoding="utf-8")
+    proc = subprocess.run(
+        [sys.executable, "-m", "exa_orch", "eval", "--world", str(held_out), "--baseline", str(doctored)],
+        capture_output=True,
+        text=True,
+        timeout=bound(600),
+        check=False,
+    )
+    assert proc.returncode == 1, proc.stderr
+    [line] = [x for x in proc.stderr.splitlines() if x.startswith("REGRESSION")]  # that one, no other
+    assert (
+        line.startswith("REGRESSION: held-out convergent.search/person: F1 0.") and "< baseline 1.0" in line
+    )

@@ -35,7 +35,7 @@ from functools import cached_property
 from typing import Any
 
 import mcp_types as types
-from mcp.server.context import ServerRequestContext
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
 from exa_orch import __version__
@@ -75,10 +75,13 @@ from exa_orch.mcp.toolhost import (
     shape_async_result,
     tool_input_schema,
 )
+from exa_orch.mcp.toolhost import (
+    output_schema as toolhost_output_schema,
+)
 from exa_orch.operations import ClientPeer
 from exa_orch.operations.follow import FOLLOW_TASK_TYPE, KIND_OF_CREATE
 from exa_orch.operations.normalize import decode_json
-from exa_orch.runtime import Principal, local_principal
+from exa_orch.runtime import BearerTokens, Principal, local_principal
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +166,9 @@ class ExaOrchServer(HookedServer):
         gateway = self.app.gateway
         if gateway is None or gateway.has_key:
             return None
-        return KeyPage(gateway.give_api_key, gateway.has_key_for)
+        # A bearer-token principal proves on the page that it is the one asked (its own token).
+        tokens = BearerTokens.from_settings(self.app.settings)
+        return KeyPage(gateway.give_api_key, gateway.has_key_for, tokens=tokens)
 
     async def aclose(self) -> None:
         """Stop what the server started beside its transport (the key page's listener)."""
@@ -229,8 +234,8 @@ class ExaOrchServer(HookedServer):
             ]
             for tool in out:
                 if TOOLS_BY_NAME[tool.name].long_running:
-                    # Seed 000 section 8.2's hints; the MCP ToolAnnotations model keeps only its own
-                    # fields, so these ride in the tool's _meta under the same keys.
+                    # Seed 000 section 8.2's hints: in _meta here; `hints_in_annotations` copies
+                    # them into `annotations` on the wire (the SDK's model drops unknown keys).
                     tool.meta = dict(LONG_RUNNING_HINTS)
         else:
             out = [
@@ -270,26 +275,49 @@ class ExaOrchServer(HookedServer):
         schema: dict[str, Any] = self.app.registry.get(name).args_schema()
         return schema
 
-    def list_operations(self, tool: str | None = None) -> dict[str, Any]:
-        """Every operation (of `tool`, in the toolhost profile) with its summary and JSON Schema."""
+    def list_operations(
+        self, tool: str | None = None, params: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Every operation (of `tool`, in the toolhost profile) with its summary and JSON Schema;
+        with params `{operation: name}`, that one operation's entry with its `outputSchema` too
+        (seed 000 section 4.4: the JSON Schema of its default answer)."""
         described = {d["name"]: d for d in self.app.registry.describe()}
         if tool is None or tool == MANAGE_WEBSETS:
             return {"operations": list(described.values()), "count": len(described)}
         meta = TOOLS_BY_NAME[tool]
+        wanted = (params or {}).get("operation")
+        if wanted is not None:
+            if not isinstance(wanted, str) or wanted not in meta.operations:
+                close = get_close_matches(str(wanted)[:100], list(meta.operations), n=3, cutoff=0.5)
+                raise ToolCallError(
+                    f"params.operation: {_short(wanted)} is not an operation of {tool}",
+                    hint=(f"Did you mean {', '.join(repr(c) for c in close)}? " if close else "")
+                    + f"Call {tool} with operation 'list_operations' and no params to see them all.",
+                    fields=["operation"],
+                )
+            if meta.operations[wanted] not in described:
+                raise ToolCallError(
+                    f"operation {wanted!r} is not available in this build", fields=["operation"]
+                )
         ops = []
         for seed_name, reg_name in meta.operations.items():
             entry = described.get(reg_name)
-            if entry is None:
+            if entry is None or (wanted is not None and seed_name != wanted):
                 continue
-            ops.append(
-                {
-                    "name": seed_name,
-                    "description": entry.get("summary", ""),
-                    "operation": reg_name,
-                    "inputSchema": entry.get("argsSchema", {}),
-                    "isAsync": bool(meta.long_running or entry.get("longRunning")),
-                }
-            )
+            op: dict[str, Any] = {
+                "name": seed_name,
+                "description": entry.get("summary", ""),
+                "operation": reg_name,
+                "inputSchema": entry.get("argsSchema", {}),
+                "isAsync": bool(meta.long_running or entry.get("longRunning")),
+            }
+            if wanted is not None:
+                output = toolhost_output_schema(seed_name, self.app.registry.get(reg_name).output_schema())
+                if output is not None:
+                    op["outputSchema"] = output
+            ops.append(op)
+        if wanted is not None:
+            return {"tool": tool, **ops[0]}
         return {"tool": tool, "operations": ops, "count": len(ops)}
 
     def resolve_task_call(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
@@ -451,7 +479,7 @@ class ExaOrchServer(HookedServer):
                     return text_result(
                         await self.app.run_operation(LIST_OPERATIONS, args, progress, principal)
                     )
-                return text_result(self.list_operations(name))
+                return text_result(self.list_operations(name, args))
             result = await self._run_asking(target, args, progress, principal, peer)
             if name in TOOLS_BY_NAME and operation is not None:
                 result = shape_async_result(operation, args, result)
@@ -533,11 +561,30 @@ class ExaOrchServer(HookedServer):
         )
 
 
+async def hints_in_annotations(ctx: ServerRequestContext[Any], call_next: CallNext) -> HandlerResult:
+    """Server middleware: a tools/list answer carries each tool's seed 000 section 8.2 hints in its
+    `annotations` (where the seed puts them) as well as in its `_meta`.
+
+    The SDK's `ToolAnnotations` model (and its per-version sieve of the answer) keeps only the MCP
+    fields, so the hints are written into the answer's wire dict, after the sieve."""
+    result = await call_next(ctx)
+    if ctx.method != "tools/list" or not isinstance(result, dict):
+        return result
+    for tool in result.get("tools") or []:
+        meta = tool.get("_meta") if isinstance(tool, dict) else None
+        hints = {k: meta[k] for k in LONG_RUNNING_HINTS if k in meta} if isinstance(meta, dict) else {}
+        if hints:
+            annotations = tool.get("annotations")
+            tool["annotations"] = {**(annotations if isinstance(annotations, dict) else {}), **hints}
+    return result
+
+
 def build_server(app: App) -> ExaOrchServer:
     """The MCP server for `app`, with the profile from its settings and MCP Tasks."""
     server = ExaOrchServer(app, app.settings.tools)
     server.middleware.append(explain_invalid_params)  # outside the tasks bridge: sees its errors too
     server.middleware.append(keepalive)  # heartbeats and pings during long calls
+    server.middleware.append(hints_in_annotations)
     install_tasks(server, app)
     if not getattr(app.gateway, "has_key", True):
         log.warning(

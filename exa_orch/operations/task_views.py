@@ -4,7 +4,8 @@ The stored task (SQLite `tasks.result`, `tasks.partial`) stays complete; this mo
 read time, in one place.
 
 - `task_view`: status, progress, timestamps, error and `partialSummary` (counts and phase of the
-  partial result); `full=True` adds the whole `partialResult` (the answer before this module).
+  partial result); `full=True` adds the whole `partialResult` (the answer before this module);
+  for tasks.get, the task's `args` (summarised, or whole with `full=True`).
 - `result_page`: a completed task's result as a `summary` (the result with each item list replaced by
   `{"paged": <count>}`) and its `items`, one page at a time, with `nextCursor`. Each item says where
   it sits in the full result (`at`: "thesis.items.3"); an element equal to one shown earlier in the
@@ -338,10 +339,33 @@ def summarize(value: Any, depth: int = 0) -> Any:
     return value
 
 
-def task_view(record: TaskRecord, *, full: bool = False) -> Json:
+ARGS_LIST = 5  # elements of a list shown in an args summary (the rest counted)
+
+
+def summarize_args(value: Any, depth: int = 0) -> Any:
+    """A short account of a task's args: what it was asked, recognisably. Scalars kept, long
+    strings cut (as `summarize`), lists of up to ARGS_LIST elements kept (longer ones give their
+    first ARGS_LIST and a count), nesting stopped at three levels."""
+    if isinstance(value, dict):
+        if depth >= 3:
+            return {"keys": len(value)}
+        shown = list(value.items())[:SUMMARY_KEYS]
+        out = {k: summarize_args(v, depth + 1) for k, v in shown}
+        if len(value) > SUMMARY_KEYS:
+            out["moreKeys"] = len(value) - SUMMARY_KEYS
+        return out
+    if isinstance(value, list):
+        head = [summarize_args(v, depth + 1) for v in value[:ARGS_LIST]]
+        return head if len(value) <= ARGS_LIST else {"count": len(value), "first": head}
+    return summarize(value, depth)
+
+
+def task_view(record: TaskRecord, *, full: bool = False, args: bool = False) -> Json:
     """What an agent sees of a task: status, progress, error, timestamps and a partial-result summary.
 
     `full=True` gives the whole partial result as `partialResult` instead of `partialSummary`.
+    `args=True` (tasks.get) adds what the task was asked: `args`, summarised (`summarize_args`,
+    with `argsHint` when something was left out) unless `full`.
     """
     view: Json = {
         "taskId": record.id,
@@ -354,6 +378,10 @@ def task_view(record: TaskRecord, *, full: bool = False) -> Json:
         "expiresAt": record.expires_at,
         "ttl": record.ttl_ms,
     }
+    if args:
+        view["args"] = record.args if full else summarize_args(record.args)
+        if not full and view["args"] != record.args:
+            view["argsHint"] = "full: true for the whole args"
     if full:
         view["partialResult"] = record.partial
     elif record.partial is not None:

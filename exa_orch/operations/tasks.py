@@ -80,7 +80,7 @@ class TaskIdArgs(Args):
 
 class GetArgs(TaskIdArgs):
     full: bool = False
-    """include the whole partial result (by default a short summary of it)"""
+    """include the whole partial result and args (by default a short summary of each)"""
 
 
 class ResultArgs(GetArgs):
@@ -157,7 +157,8 @@ async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
 
 async def _get(args: GetArgs, ctx: OpContext) -> dict[str, Any]:
     service = _service(ctx)
-    view = task_view(await service.get(args.task_id, principal=_principal(ctx)), full=args.full)
+    record = await service.get(args.task_id, principal=_principal(ctx))
+    view = task_view(record, full=args.full, args=True)
     return (await with_costs(service, [view]))[0]
 
 
@@ -209,7 +210,8 @@ TASK_OPERATIONS: list[Operation] = [
         "tasks.get",
         GetArgs,
         _get,
-        "A task's status, progress, error, timestamps and a summary of its partial result (full: true for all of it)",
+        "A task's status, progress, error, timestamps, args and a summary of its partial result (full: true for "
+        "all of both)",
         read_only=True,
     ),
     Operation(

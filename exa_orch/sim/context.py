@@ -47,6 +47,9 @@ class SimConfig:
     keys: frozenset[str] | None = None
     # A file that keeps the account (every object made, ids, clock) across restarts; see account.py.
     account_file: str | None = None
+    # Agent runs a team may have active (queued or running) at once; the next create gets 429
+    # (Exa allows 50; see data-design/exa-api-notes.md). Tests lower it.
+    max_active_agent_runs: int = 50
 
 
 class SimClock:

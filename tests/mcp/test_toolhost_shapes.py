@@ -5,16 +5,22 @@ long-running hints, EXA_ORCH_ENABLED_TOOLS, numeric codes in error bodies."""
 from __future__ import annotations
 
 import dataclasses
+import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
+from exa_orch.mcp import toolhost
 from exa_orch.mcp.server import LONG_RUNNING_HINTS, build_server
+from exa_orch.mcp.toolhost import TOOLHOST_TOOLS
+from exa_orch.operations.catalog import default_registry
 from exa_orch.sim.testing import SimHandle
 
+from .rawstdio import RawStdio
 from .tasks_support import TasksExtension, app_for, inprocess_legacy, structured
 
 
@@ -215,3 +221,39 @@ async def test_a_served_subset_bounds_tasks_too(sim: SimHandle, tmp_path: Path) 
             assert modern_refused.value.error.code == -32602
         assert [t.type for t in (await app.tasks.list())[0]] == ["exa.follow"]
     assert [e["path"] for e in sim.log() if e["path"].startswith("/websets/")] == []
+
+
+@pytest.mark.parametrize("tools", ["toolhost", "manage_websets"])
+def test_tools_list_carries_the_8_2_hints_in_annotations(sim_url: str, tmp_path: Path, tools: str) -> None:
+    """On the wire (the SDK's client model would drop them): the long-running tools' annotations
+    hold seed 000 section 8.2's three hints beside the MCP ones; the others' hold none."""
+    with RawStdio(sim_url, tmp_path, EXA_ORCH_TOOLS=tools) as raw:
+        raw.initialize()
+        answer = raw.ask({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
+        listed = {t["name"]: t for t in answer["result"]["tools"]}
+        hinted = {"websets-async", "exa-async"} if tools == "toolhost" else {"manage_websets"}
+        for name, tool in listed.items():
+            annotations = tool["annotations"]
+            assert annotations["openWorldHint"] is True  # the MCP hints stay
+            got = {k: v for k, v in annotations.items() if k.startswith("io.modelcontextprotocol/")}
+            assert got == (LONG_RUNNING_HINTS if name in hinted else {}), name
+            if name in hinted:
+                assert tool["_meta"] == LONG_RUNNING_HINTS  # kept for clients that read it there
+        if tools == "manage_websets":  # the one-tool answer stays small on the wire too
+            assert len(json.dumps(answer["result"], separators=(",", ":"))) <= 4096
+
+
+def test_every_toolhost_operation_declares_an_output_schema() -> None:
+    """Each entry's outputSchema is a valid JSON Schema of an object; the start_*/check_*/cancel_*
+    ones name the section 6.3 keys too (their real answers are validated in test_toolhost_e2e)."""
+    registry = default_registry()
+    for tool in TOOLHOST_TOOLS:
+        for seed_op, target in tool.operations.items():
+            schema = toolhost.output_schema(seed_op, registry.get(target).output_schema())
+            assert schema is not None, (tool.name, seed_op)
+            jsonschema.Draft202012Validator.check_schema(schema)
+            assert schema["type"] == "object"
+            if seed_op.startswith("start_"):
+                assert {"operationId", "checkWith", "cancelWith"} <= set(schema["properties"]), seed_op
+            if seed_op.startswith("check_") and seed_op != "check_monitor_runs":
+                assert "isComplete" in schema["properties"], seed_op

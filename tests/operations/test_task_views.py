@@ -330,3 +330,23 @@ def test_task_view_summarises_the_partial_result_unless_asked_for_all() -> None:
     assert "partialResult" not in view
     assert task_view(rec, full=True)["partialResult"] == partial
     assert summarize("x" * 1_000).endswith("…") and len(summarize("x" * 1_000)) <= 160
+
+
+def test_task_view_shows_the_args_summarised_unless_full() -> None:
+    args = {
+        "query": "European fintechs " + "q" * 400,
+        "criteria": ["based in Europe", "series A"],
+        "urls": [f"https://a{i}.example" for i in range(9)],
+        "search": {"entity": {"type": "company"}, "count": 30},
+    }
+    rec = dataclasses.replace(record("qd.winnow", None, status=TaskStatus.WORKING), args=args)
+    assert "args" not in task_view(rec)  # tasks.list and tasks.cancel: not asked for
+    view = task_view(rec, args=True)
+    shown = view["args"]
+    assert shown["criteria"] == args["criteria"]  # a short list is kept as asked
+    assert shown["urls"] == {"count": 9, "first": args["urls"][:5]}
+    assert shown["search"] == args["search"]
+    assert shown["query"].endswith("…") and len(shown["query"]) <= 160
+    assert view["argsHint"] == "full: true for the whole args"
+    whole = task_view(rec, full=True, args=True)
+    assert whole["args"] == args and "argsHint" not in whole

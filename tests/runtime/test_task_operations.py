@@ -71,6 +71,8 @@ async def test_create_then_result_with_wait_returns_the_result(store: Store, eff
         "cost": {"usd": 0.0, "billed": 0.0, "estimated": 0.0},  # rt.steps calls no Exa
     }
     assert view["status"] == "completed"
+    assert view["args"]["steps"] == 3 and "argsHint" not in view  # what it was asked (with defaults)
+    assert "args" not in out  # tasks.result keeps its shape
     assert view["progress"] == {"step": "steps", "completed": 3, "total": 3}
     assert view["createdAt"] <= view["updatedAt"] <= view["expiresAt"]
     assert view["error"] is None

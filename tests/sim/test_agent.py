@@ -11,7 +11,8 @@ import pytest
 from exa_py import AsyncExa
 from exa_py.agent.types import AgentRunFailedError
 
-from exa_orch.sim.testing import SimHandle
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import SimHandle, running_sim
 from tests.support import WAIT
 
 SCHEMA = {
@@ -160,3 +161,34 @@ async def test_with_or_without_the_exa_beta_header_a_run_is_served_and_the_heade
     creates = [e for e in sim.log() if e["method"] == "POST" and e["path"] == "/agent/runs"]
     assert [e["beta"] for e in creates] == [None, "agent-2026-05-07"]
     assert {plain.status, beta.status} == {"queued"}
+
+
+async def test_the_51st_active_run_gets_429_and_a_finished_run_frees_a_slot(
+    exa: AsyncExa, sim: SimHandle
+) -> None:
+    """Exa allows 50 active (queued or running) agent runs a team; the simulator answers the next
+    create 429 with Exa's error body and makes no run. Cancelling or finishing one frees a slot."""
+    ids = [(await exa.agent.runs.create(query=f"run {i}", effort="high")).id for i in range(50)]
+    async with httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "k"}) as http:
+        refused = await http.post("/agent/runs", json={"query": "run 51", "effort": "high"})
+        assert refused.status_code == 429
+        body = refused.json()
+        assert body["tag"] == "RATE_LIMIT_EXCEEDED" and "50" in body["error"] and body["requestId"]
+        assert len((await http.get("/agent/runs", params={"limit": 100})).json()["data"]) == 50
+        await exa.agent.runs.cancel(ids[0])
+        assert (await http.post("/agent/runs", json={"query": "run 51", "effort": "high"})).status_code == 200
+        assert (await http.post("/agent/runs", json={"query": "run 52", "effort": "high"})).status_code == 429
+        sim.ctx.clock.advance(3600)  # every run finishes: all slots free
+        assert (await http.post("/agent/runs", json={"query": "run 52", "effort": "high"})).status_code == 200
+    store = sim.ctx.extras["agent"]
+    assert store.peak_active == 50 and store.refused_active == 2
+
+
+async def test_the_active_run_cap_is_configurable() -> None:
+    async with running_sim(SimConfig(speed=1.0, max_active_agent_runs=2)) as small:
+        async with httpx.AsyncClient(base_url=small.url, headers={"x-api-key": "k"}) as http:
+            codes = [
+                (await http.post("/agent/runs", json={"query": f"q{i}", "effort": "low"})).status_code
+                for i in range(3)
+            ]
+    assert codes == [200, 200, 429]

@@ -595,6 +595,10 @@ async def test_sql_on_postgres_with_a_superuser_url_runs_nothing_but_reads(
             "select 1; delete from tasks",
             "with gone as (delete from tasks returning id) select id from gone",
             "select nextval('no_such_sequence')",
+            # What docs/postgres.md also names as refused: SET, LISTEN, tables not exa-orch's.
+            "SET statement_timeout = 0",
+            "LISTEN exa_orch_probe",
+            "select rolpassword from pg_authid",
         ]
         for query in hostile:
             with pytest.raises(InvalidParams):
@@ -630,9 +634,11 @@ async def test_sql_on_postgres_says_plainly_when_the_connection_is_lost_mid_quer
 
     from exa_orch.errors import StoreError
     from exa_orch.store.admin import run_query
-    from tests.support import until
+    from tests.support import WAIT, until
 
-    query = asyncio.create_task(run_query(url, "select 1 from pg_sleep(60)"))
+    # The statement's own time limit is set well past the wait for it to show as running, so that
+    # only the terminated backend can end it, however busy the machine.
+    query = asyncio.create_task(run_query(url, f"select 1 from pg_sleep({10 * WAIT})", timeout_s=5 * WAIT))
     running = (
         b"FROM pg_stat_activity WHERE application_name = 'exa-orch sql' AND state = 'active'"
         b" AND query LIKE '%exa_orch_sql(%'"
