@@ -10,20 +10,34 @@ from pydantic import BaseModel, ConfigDict, Field
 from pydantic._internal._docs_extraction import extract_docstrings_from_cls
 
 import exa_orch.app  # noqa: F401 (every operation's and workflow's args defined)
+import exa_orch.attrdocs
 from exa_orch.attrdocs import AttributeDocs, attribute_docstrings
 from exa_orch.operations.models import Args
 from exa_orch.workflows.kit import EntityArg, TaskArgs
 
+PACKAGE = Path(exa_orch.attrdocs.__file__).parent
+
 
 def _models() -> list[type[BaseModel]]:
     found: dict[str, type[BaseModel]] = {}
-    todo: list[type] = [Args, TaskArgs, EntityArg]
+    todo: list[type] = [AttributeDocs]
     while todo:
         cls = todo.pop()
-        if cls.__module__.startswith("exa_orch."):
+        if cls.__module__.startswith("exa_orch.") and issubclass(cls, BaseModel):
             found[f"{cls.__module__}.{cls.__qualname__}"] = cls
         todo.extend(cls.__subclasses__())
     return list(found.values())
+
+
+def test_the_package_reads_attribute_docstrings_one_way() -> None:
+    # pydantic's own use_attribute_docstrings costs a cold start ~2 ms a model (exa_orch/attrdocs.py)
+    slow = [
+        str(p.relative_to(PACKAGE))
+        for p in PACKAGE.rglob("*.py")
+        if p.name != "attrdocs.py" and "use_attribute_docstrings" in p.read_text()
+    ]
+    assert slow == [], "subclass exa_orch.attrdocs.AttributeDocs instead"
+    assert {Args, TaskArgs, EntityArg} <= set(_models())
 
 
 def test_every_model_gets_what_pydantic_itself_would_read() -> None:
