@@ -180,6 +180,8 @@ async def test_the_51st_active_run_gets_429_and_a_finished_run_frees_a_slot(
         assert (await http.post("/agent/runs", json={"query": "run 52", "effort": "high"})).status_code == 429
         sim.ctx.clock.advance(3600)  # every run finishes: all slots free
         assert (await http.post("/agent/runs", json={"query": "run 52", "effort": "high"})).status_code == 200
+    store = sim.ctx.extras["agent"]
+    assert store.peak_active == 50 and store.refused_active == 2
 
 
 async def test_the_active_run_cap_is_configurable() -> None:
