@@ -25,6 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from pydantic.alias_generators import to_camel
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
+from exa_orch.attrdocs import AttributeDocs
+
 Effort = Literal["minimal", "low", "medium", "high", "xhigh", "auto", "ultra", "max"]
 EFFORTS: Final = ("minimal", "low", "medium", "high", "xhigh", "auto", "ultra", "max")
 FIXED_EFFORTS: Final = frozenset({"minimal", "low", "medium", "high", "xhigh"})
@@ -48,12 +50,11 @@ _CONFIG = ConfigDict(
     alias_generator=to_camel,
     populate_by_name=True,
     extra="forbid",
-    use_attribute_docstrings=True,
     defer_build=True,
 )
 
 
-class RunBudget(BaseModel):
+class RunBudget(AttributeDocs, BaseModel):
     """A run's spend and time ceiling (metered efforts only)."""
 
     model_config = _CONFIG
@@ -65,7 +66,7 @@ class RunBudget(BaseModel):
     """soft wall-clock ceiling, 300 to 10800 seconds (effort ultra only)"""
 
 
-class RunInput(BaseModel):
+class RunInput(AttributeDocs, BaseModel):
     """Records the run works on and records or entities its answer must leave out."""
 
     model_config = _CONFIG
@@ -77,14 +78,13 @@ class RunInput(BaseModel):
     """records or entities to leave out of the answer (e.g. [{"website": "globex.com"}])"""
 
 
-class DataSource(BaseModel):
+class DataSource(AttributeDocs, BaseModel):
     """An Exa Connect data provider to enable for the run."""
 
     model_config = ConfigDict(
         alias_generator=to_camel,
         populate_by_name=True,
         extra="allow",  # a provider's own options pass through (exa-py's AgentDataSource allows them)
-        use_attribute_docstrings=True,
         defer_build=True,
     )
 
@@ -92,7 +92,7 @@ class DataSource(BaseModel):
     """the provider's identifier (see exa.ai/docs/agent/connect)"""
 
 
-class RunOptions(BaseModel):
+class RunOptions(AttributeDocs, BaseModel):
     """What a caller may choose of an Agent API run besides its query and output schema."""
 
     model_config = _CONFIG

@@ -111,6 +111,10 @@ class Run:
 class AgentRuns:
     """The simulator's agent runs (kept in `ctx.extras["agent"]`)."""
 
+    # Class defaults, so an account file saved before they existed still loads.
+    peak_active = 0  # the most runs ever queued or running at once (tests of a run pool read it)
+    refused_active = 0  # creates answered 429 for too many active runs
+
     def __init__(self, ctx: SimContext) -> None:
         self.ctx = ctx
         self.runs: dict[str, Run] = {}
@@ -132,7 +136,9 @@ class AgentRuns:
         cap = self.ctx.config.max_active_agent_runs
         active = self.active()
         if active >= cap:
+            self.refused_active += 1
             raise SimHTTPError(429, TOO_MANY_ACTIVE.format(n=active, cap=cap), "RATE_LIMIT_EXCEEDED")
+        self.peak_active = max(self.peak_active, active + 1)  # counting the run about to be made
 
     def to_json(self, run: Run) -> dict[str, Any]:
         """The `agent_run` object exa-py's AgentRun model reads."""

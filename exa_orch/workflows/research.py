@@ -18,6 +18,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from exa_orch.errors import ApiError, OrchError
+from exa_orch.gateway import prices
 from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MODEL_TO_EFFORT, RunOptions, check_model_effort
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
@@ -239,6 +240,13 @@ ARCHETYPE = Archetype(
 )
 
 
+def deep_cost(args: DeepResearchArgs) -> list[prices.Part]:
+    """One research run at its effort (`effort`, else the model's), a metered one at most its budget
+    (tasks.create's preview)."""
+    cap = args.budget.max_cost_dollars if args.budget is not None else None
+    return [prices.agent_run(args.run_effort(), "research run", max_cost=cap)]
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "research.deep",
@@ -248,5 +256,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "`timeout` ms pass; returns {researchId, status, result, model, duration}.",
         archive=deep_run,
         archetype=ARCHETYPE,
+        estimate=deep_cost,
     )
 ]

@@ -17,6 +17,7 @@ is a result (`timedOut: true`): the items collected so far, with the research th
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import time
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from exa_orch.errors import OrchError
+from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
@@ -291,6 +293,17 @@ ARCHETYPE = Archetype(
 )
 
 
+def verified_cost(args: VerifiedCollectionArgs) -> list[prices.Part]:
+    """A webset of `count` items, then a research run for each of up to `researchLimit` of them
+    (as many as the webset finds: none certain) (tasks.create's preview)."""
+    parts = prices.webset(args.count, len(args.enrichments or []))
+    runs = min(args.count, args.research_limit)
+    if runs:
+        run = prices.research_run(args.research_model, "research run per item", runs)
+        parts.append(dataclasses.replace(run, certain=False))
+    return parts
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "research.verifiedCollection",
@@ -301,5 +314,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "{{description}}; researchLimit items, 3 at once) -> {websetId, items[{item, research}], ...}.",
         archive=verified_run,
         archetype=ARCHETYPE,
+        estimate=verified_cost,
     )
 ]
