@@ -36,7 +36,8 @@ from exa_orch.workflows.research import (
     ResearchModel,
     cancel_on_task_cancel,
     create_run,
-    poll_run,
+    event_note,
+    follow_run,
     run_result,
     start_clock,
 )
@@ -217,7 +218,15 @@ async def _collect_and_research(
                 note = f"item {i}: research {run.get('status')} {kit.elapsed(started_at)}"
                 await ctx.progress("research", done, len(targets), note)
 
-            run = await poll_run(ctx, f"research.poll:{i}", created["researchId"], deadline, report)
+            async def on_event(event: Json, n: int) -> None:
+                done = sum("research" in m for m in merged)
+                await ctx.progress(
+                    "research", done, len(targets), f"item {i}: {event_note(created['researchId'], event)}"
+                )
+
+            run = await follow_run(
+                ctx, f"research.poll:{i}", created["researchId"], deadline, on_event, report
+            )
             if run.get("status") in TERMINAL:
                 remove_hook()
                 unfinished.discard(created["researchId"])
