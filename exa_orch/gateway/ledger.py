@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from exa_orch.gateway import prices
+from exa_orch.gateway.agent_runs import BUDGET_EFFORTS, MAX_COST_RANGE
 from exa_orch.gateway.context import RequestContext
 
 _AGENT_DONE = frozenset({"completed", "failed", "cancelled"})
@@ -122,18 +123,21 @@ def created_run_id(path: str, raw: bytes) -> str | None:
 
 def capped_agent_body(content: bytes, remaining: float) -> bytes | None:
     """A metered agent run's create body with `budget.maxCostDollars` lowered to what the task has
-    left (Exa stops the run there); None when the body needs no change (a fixed effort, or a cap
-    already lower)."""
+    left (Exa stops the run there); None when the body needs no change (a fixed effort, a cap
+    already lower) or can't take one: Exa accepts a budget only on effort auto or ultra and only
+    from $1 (gateway/agent_runs.py), so below that the body keeps its default cap and the purse's
+    worst case (that cap) stops the task instead of sending a run Exa would refuse."""
     try:
         body = json.loads(content) if content else None
     except ValueError:
         return None
-    if not isinstance(body, dict) or (body.get("effort") or "auto") not in prices.AGENT_METERED_CAP:
+    if not isinstance(body, dict) or (body.get("effort") or "auto") not in BUDGET_EFFORTS:
         return None
     given_budget = body.get("budget")
     budget: dict[str, Any] = given_budget if isinstance(given_budget, dict) else {}
     given = budget.get("maxCostDollars")
-    if isinstance(given, int | float) and given <= remaining:
+    cap = given if isinstance(given, int | float) else prices.AGENT_METERED_CAP[body.get("effort") or "auto"]
+    if cap <= remaining or remaining < MAX_COST_RANGE[0]:
         return None
     body["budget"] = {**budget, "maxCostDollars": round(remaining, 4)}
     return json.dumps(body).encode()

@@ -57,6 +57,7 @@ from exa_orch.errors import (
 )
 from exa_orch.gateway.context import enter_request_scope
 from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence
+from exa_orch.gateway.pool import CURRENT_NOTICE
 from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.deps import Deps
@@ -320,7 +321,9 @@ class TaskActor:
                 resumed=resumed,
                 on_progress=self._progress_event,
                 owner=self._owner,
+                last_progress=self.record.progress if isinstance(self.record.progress, dict) else None,
             )
+            CURRENT_NOTICE.set(ctx.note)  # the gateway's word on a wait (an agent-run slot) is the task's
             result = await spec.fn(ctx, args)
         except asyncio.CancelledError as exc:
             if self._stop is None:

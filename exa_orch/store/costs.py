@@ -104,7 +104,10 @@ class Pending:
             self._flush_queued = False
             if not self._rows:
                 return  # a write since took them
-        self._queue(_nothing).add_done_callback(_ignore)
+        try:
+            self._queue(_nothing).add_done_callback(_ignore)
+        except Exception as exc:  # the store closed meanwhile: its last commit took what was queued
+            log.debug("cost ledger flush after close: %s", exc)
 
     def take(self) -> tuple[Callable[[Any], None], asyncio.Future[None]] | None:
         """On the writer thread: the op writing every queued row, and their future (None if none)."""

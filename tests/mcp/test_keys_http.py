@@ -90,6 +90,13 @@ class Requests:
         return [entry["client"] for entry in new]
 
 
+def holding(root: Path, *secrets: str) -> list[str]:
+    """The files under `root` (there must be a database among them) that hold one of `secrets`."""
+    written = [p for p in root.rglob("*") if p.is_file()]
+    assert any(p.name == "workflows.db" for p in written), written
+    return [p.name for p in written if any(s.encode() in p.read_bytes() for s in secrets)]
+
+
 async def test_each_principal_is_served_only_with_the_key_it_gave(
     strict_sim: SimThread, tmp_path: Path
 ) -> None:
@@ -143,6 +150,8 @@ async def test_each_principal_is_served_only_with_the_key_it_gave(
     log = (tmp_path / "stderr.log").read_text()
     for secret in (ALICE_KEY, BOB_KEY, "bob-mistyped-key"):
         assert secret not in log
+    # Held in memory only: no file the server wrote (the database, its WAL, the log) holds a key.
+    assert holding(tmp_path, ALICE_KEY, BOB_KEY, "bob-mistyped-key") == []
 
 
 async def test_a_task_runs_with_its_owners_key_asked_for_when_it_is_made(

@@ -73,7 +73,7 @@ HELPERS = {
 }  # fmt: skip
 OTHERS = {
     "exa.search", "exa.findSimilar", "exa.getContents", "exa.answer", "research.create", "research.get",
-    "research.cancel", "research.find", "research.list", "research.pollUntilFinished", "papers.search",
+    "research.cancel", "research.stop", "research.find", "research.list", "research.pollUntilFinished", "papers.search",
     "list_operations", "criteria.suggest",
 }  # fmt: skip
 TASKS = {"tasks.create", "tasks.get", "tasks.result", "tasks.list", "tasks.cancel"}

@@ -46,7 +46,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0007_step_count_in_the_statement",
             "0008_cost_ledger",
             "0009_run_cost",
-            "0010_input_required",
+            "0010_run_slots",
+            "0011_input_required",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -58,6 +59,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         "workflow_runs",
         "qd_elites",
         "costs",
+        "run_slots",
     ):
         assert table in names
     assert {"v_tasks", "v_archive", "schema_migrations"} <= names
@@ -72,7 +74,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (7, "step_count_in_the_statement"),
         (8, "cost_ledger"),
         (9, "run_cost"),
-        (10, "input_required"),
+        (10, "run_slots"),
+        (11, "input_required"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 
@@ -196,14 +199,14 @@ async def test_postgres_migrations_apply_once_and_an_edited_file_is_refused(
             pass
 
 
-async def test_0010_widens_the_status_check_and_keeps_every_row(db_path: Path) -> None:
-    """A database made before 0010, with a task and its checkpoint: 0010 (a schema text edit, not a
+async def test_0011_widens_the_status_check_and_keeps_every_row(db_path: Path) -> None:
+    """A database made before 0011, with a task and its checkpoint: 0011 (a schema text edit, not a
     rebuild that would cascade to the steps) keeps both, allows input_required, refuses the rest."""
     migrations = load_migrations()
     conn = sqlite3.connect(db_path, isolation_level=None)
     conn.execute("PRAGMA foreign_keys = ON")
     try:
-        apply(conn, migrations[:9])
+        apply(conn, migrations[:10])
         conn.execute(
             "INSERT INTO tasks (id, type, status, created_at, updated_at) VALUES ('task_a', 't', 'working', 'x', 'x')"
         )
@@ -212,7 +215,7 @@ async def test_0010_widens_the_status_check_and_keeps_every_row(db_path: Path) -
         )
         with pytest.raises(sqlite3.IntegrityError):
             conn.execute("UPDATE tasks SET status = 'input_required' WHERE id = 'task_a'")
-        assert [m.label for m in apply(conn, migrations)] == ["0010_input_required"]
+        assert [m.label for m in apply(conn, migrations)] == ["0011_input_required"]
         conn.execute("UPDATE tasks SET status = 'input_required' WHERE id = 'task_a'")
         with pytest.raises(sqlite3.IntegrityError):
             conn.execute("UPDATE tasks SET status = 'asleep' WHERE id = 'task_a'")

@@ -1,4 +1,4 @@
--- 0010_input_required: a task may wait for its owner's input (seed 000 section 5.2.1): status
+-- 0011_input_required: a task may wait for its owner's input (seed 000 section 5.2.1): status
 -- 'input_required', between a run that needed input (the API key it signs its calls with, say)
 -- and the run that resumes once it is given. Not terminal (no expiry), never claimed by a runner.
 -- SQLite can't alter a CHECK, and rebuilding `tasks` would cascade to its steps and events (the

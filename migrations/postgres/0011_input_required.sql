@@ -1,4 +1,4 @@
--- 0010_input_required (PostgreSQL): as ../0010_input_required.sql, a task may wait for its
+-- 0011_input_required (PostgreSQL): as ../0011_input_required.sql, a task may wait for its
 -- owner's input in status 'input_required'. The status check lives in 0005's trigger function.
 CREATE OR REPLACE FUNCTION tasks_checked() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
