@@ -40,6 +40,7 @@ from tenacity import RetryCallState
 
 from exa_orch.config import Secret
 from exa_orch.errors import CreditsExhausted, GatewayError, RateLimited
+from exa_orch.gateway import prices
 from exa_orch.gateway.caps import DailyCaps
 from exa_orch.gateway.context import current_request
 from exa_orch.gateway.errors import KeyRefused, error_from_exception, error_from_response
@@ -48,9 +49,11 @@ from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.ledger import (
     Ledger,
     PaidAnswer,
+    WebsetsSeen,
     capped_agent_body,
     created_run_id,
     paid_answer,
+    webset_estimates,
     worst_case,
 )
 from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
@@ -160,6 +163,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         self.ledger: Ledger | None = None  # where paid answers are written (the app sets the store's)
         self.attempt_id = uuid.uuid4().hex  # this process's run, told apart from a crashed one's
         self.caps: DailyCaps | None = None  # per-principal daily caps (gateway/caps.py), if set
+        self._websets_seen = WebsetsSeen()  # Websets work already estimated (gateway/ledger.py)
         self.pools: dict[str, RunPool] = {}  # the team's capacity (gateway/pool.py), by kind
 
     def __repr__(self) -> str:
@@ -448,17 +452,25 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         paid for either way, and failing the call would only make it be sent, and paid, again)."""
         if call.key is None:
             return
-        paid = paid_answer(call.shape.path, body, current_request(), self.attempt_id)
+        scope = current_request()
+        paid = paid_answer(call.shape.path, body, scope, self.attempt_id)
         if purse is not None:
             self._settle(purse, call, body, held, paid)
-        if paid is not None and self.caps is not None:
-            self.caps.add(paid.principal, paid.usd)
-        if paid is None or self.ledger is None:
-            return
-        try:
-            await self.ledger(paid)
-        except Exception as exc:
-            logger.warning("could not record the cost of %s %s: %s", call.shape.method, call.shape.path, exc)
+        rows = [paid] if paid is not None else []
+        rows += webset_estimates(call.shape.path, body, scope, self.attempt_id, self._websets_seen)
+        for row in rows:
+            if purse is not None and not row.billed:
+                purse.accrue(row.key, row.usd, prices.WEBSET_ITEM_ESTIMATE)
+            if self.caps is not None:
+                self.caps.add(row.principal, row.usd)
+            if self.ledger is None:
+                continue
+            try:
+                await self.ledger(row)
+            except Exception as exc:
+                logger.warning(
+                    "could not record the cost of %s %s: %s", call.shape.method, call.shape.path, exc
+                )
 
     @staticmethod
     def _settle(purse: Purse, call: _Call, body: bytes, held: float, paid: PaidAnswer | None) -> None:

@@ -415,6 +415,10 @@ class Store:
             out.update(costs.totals_from_rows(rows))
         return out
 
+    async def estimated_keys(self, task_id: str) -> set[str]:
+        """The keys of the task's estimated (not billed) ledger rows: its Websets estimates so far."""
+        return {str(r[0]) for r in await self._read(costs.ESTIMATED_KEYS, (task_id,))}
+
     async def spent_since(self, principal: str, since: str) -> float:
         """Dollars the ledger holds for `principal` from `since` (an ISO timestamp) on."""
         rows = await self._read(costs.SPENT_SINCE, (principal, since))
