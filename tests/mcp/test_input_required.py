@@ -168,6 +168,41 @@ async def test_without_elicitation_the_result_says_input_required_and_a_restart_
     assert browser.metas == [{RELATED: {"taskId": task_id}}]
 
 
+async def test_tasks_result_with_a_wait_asks_on_its_call_and_waits_on(sim: SimHandle, tmp_path: Path) -> None:
+    """manage_websets tasks.result {wait} of a waiting task: its client is asked on the call (tied
+    to the task) while tasks/get reads input_required; given, the same call answers completed."""
+    db = tmp_path / "w.db"
+    async with keyless(sim.url, db) as app:
+        server = build_server(app)
+        try:
+            async with connect(server) as client:
+                made = structured(await client.call("tasks.create", DEEP))
+                await waits_for_input(client, made["taskId"])
+        finally:
+            await server.aclose()
+    browser = HeldBrowser(KEY)
+    answers: list[dict[str, Any]] = []
+    async with keyless(sim.url, db) as app:
+        server = build_server(app)
+        try:
+            async with connect(server, browser) as client:
+
+                async def poll() -> None:
+                    answer = await client.call("tasks.result", {"taskId": made["taskId"], "wait": 30})
+                    answers.append(structured(answer))
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(poll)
+                    with anyio.fail_after(WAIT):
+                        await browser.opened.wait()
+                    assert (await client.get(made["taskId"])).status == "input_required"
+                    browser.release.set()
+        finally:
+            await server.aclose()
+    assert [a["status"] for a in answers] == ["completed"], answers
+    assert browser.metas == [{RELATED: {"taskId": made["taskId"]}}] and len(browser.asked) == 1
+
+
 class UpdateParams(types.RequestParams):
     task_id: str
     input_responses: dict[str, Any] | None = None
