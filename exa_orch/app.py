@@ -25,6 +25,7 @@ from typing import Any
 
 from exa_orch.config import Settings
 from exa_orch.gateway import Gateway, Ledger, PaidAnswer
+from exa_orch.gateway.pool import SlotBook
 from exa_orch.operations import (
     ClientPeer,
     OpContext,
@@ -46,6 +47,7 @@ from exa_orch.runtime import (
     WorkflowSpec,
 )
 from exa_orch.store import CostRow, Store, ensure_parent_dir, redact_db
+from exa_orch.store.slots import SlotChanges, SlotRound
 from exa_orch.workflows import default_workflows
 
 log = logging.getLogger(__name__)
@@ -158,6 +160,7 @@ async def open_app(
         gateway = await stack.enter_async_context(Gateway(settings, key_required=key_required))
         gateway.record_costs(ledger_of(store))
         gateway.cap_daily(store.spent_since)
+        gateway.share_pools(book_of(store))
         app = App(settings=settings, store=store, gateway=gateway, registry=default_registry())
         await _open_runtime(stack, app, extra_workflows)
         log.info(
@@ -179,3 +182,31 @@ def ledger_of(store: Store) -> Ledger:
         await store.record_cost(CostRow(**asdict(paid)), wait=False)
 
     return record
+
+
+class _StoreBook:
+    """The pools' book in the store (store/slots.py): one table for every server on the database."""
+
+    def __init__(self, store: Store) -> None:
+        self.owner = store.owner_id
+        self._store = store
+
+    async def __call__(
+        self,
+        pool: str,
+        *,
+        limit: int,
+        rate: float,
+        ttl_s: float,
+        changes: SlotChanges,
+        asking: list[int],
+        stale_s: float,
+    ) -> SlotRound:
+        return await self._store.slot_round(
+            pool, limit=limit, rate=rate, ttl_s=ttl_s, changes=changes, asking=asking, stale_s=stale_s
+        )
+
+
+def book_of(store: Store) -> SlotBook:
+    """The gateway's pools kept in `store`, shared by every server on that database."""
+    return _StoreBook(store)

@@ -11,6 +11,8 @@
 | EXA_ORCH_MAX_TASKS    | tasks working at once                                     | 20               |
 | EXA_ORCH_CONCURRENCY  | Exa calls in flight at once                               | 3                |
 | EXA_ORCH_RPS          | Exa requests per second, per endpoint family              | 10               |
+| EXA_ORCH_MAX_AGENT_RUNS | agent runs active at Exa at once, for every server on the database | 50     |
+| EXA_ORCH_MAX_RUNNING_WEBSETS | websets at work at once (when Exa's teams/me does not say) | 50     |
 | EXA_ORCH_LOG_LEVEL    | log level (logs go to stderr)                             | INFO             |
 | EXA_ORCH_HTTP_TOKEN   | bearer token required when --http binds beyond loopback   | -                |
 | EXA_ORCH_HTTP_TOKENS  | named bearer tokens `alice=tok1,bob=tok2`; each name is a principal | -      |
@@ -21,6 +23,7 @@
 | EXA_ORCH_ENABLED_TOOLS | comma-separated tools to serve (of the profile's tools)  | all of them      |
 | EXA_ORCH_VIEW_SECRET  | key of the view's sign-in cookies (16+ chars); unset, a new one each start (sign in again) | random per start |
 | EXA_ORCH_HTTP_MAX_SESSIONS | MCP sessions open at once over HTTP; a full table refuses new ones (503) | 10000 |
+| EXA_ORCH_HTTP_MAX_SESSIONS_PER_PRINCIPAL | MCP sessions one token's principal may hold at once (503 beyond) | 1000 |
 
 Principals (who owns a task; see README "Who can see a task"): the local user `user:<login>` on
 stdio and on HTTP without tokens; `token:<name>` for a named token over HTTP; the unnamed
@@ -302,6 +305,8 @@ class Settings:
     tools: str = "manage_websets"
     max_tasks: int = 20
     concurrency: int = 3
+    max_agent_runs: int = 50
+    max_running_websets: int = 50
     rps: float = 10.0
     log_level: str = "INFO"
     http_token: Secret | None = field(default=None)
@@ -313,6 +318,8 @@ class Settings:
     """the profile's tools to serve (seed 000 section 9.1 enabledTools); None serves them all"""
     http_max_sessions: int = 10_000
     """MCP sessions open at once over HTTP; while that many live, a new one is refused (503)"""
+    http_max_sessions_per_principal: int = 1_000
+    """MCP sessions one bearer token's principal may hold at once (so none can fill the table)"""
     view_key: Secret | None = None
     """the key of the view's sign-in cookies; None: a random one per start"""
     daily_budget_usd: float | None = None
@@ -352,6 +359,8 @@ class Settings:
             tools=tools,
             max_tasks=_int(env, "EXA_ORCH_MAX_TASKS", 20),
             concurrency=_int(env, "EXA_ORCH_CONCURRENCY", 3),
+            max_agent_runs=_int(env, "EXA_ORCH_MAX_AGENT_RUNS", 50),
+            max_running_websets=_int(env, "EXA_ORCH_MAX_RUNNING_WEBSETS", 50),
             rps=_float(env, "EXA_ORCH_RPS", 10.0),
             log_level=_log_level(env),
             http_token=Secret(token) if token else None,
@@ -361,6 +370,7 @@ class Settings:
             principal=principal or local_principal(),
             enabled_tools=_enabled_tools(env, tools),
             http_max_sessions=_int(env, "EXA_ORCH_HTTP_MAX_SESSIONS", 10_000),
+            http_max_sessions_per_principal=_int(env, "EXA_ORCH_HTTP_MAX_SESSIONS_PER_PRINCIPAL", 1_000),
             view_key=_view_secret(env),
             daily_budget_usd=_float(env, "EXA_ORCH_DAILY_BUDGET_USD", 0.0) or None,
             daily_budgets=_daily_budgets(env),

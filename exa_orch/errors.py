@@ -62,6 +62,7 @@ class ErrorCode(StrEnum):
     UPSTREAM_TIMEOUT = "UPSTREAM_TIMEOUT"
     CREDITS_EXHAUSTED = "CREDITS_EXHAUSTED"  # Exa's 402: out of credits, or over a key's/team's budget
     BUDGET_EXCEEDED = "BUDGET_EXCEEDED"  # exa-orch's own daily cap for a principal is spent
+    SESSIONS_FULL = "SESSIONS_FULL"  # serve --http holds all the MCP sessions it may (or the caller's share)
     INTERNAL_ERROR = "INTERNAL_ERROR"
 
     @property
@@ -99,6 +100,7 @@ RPC_CODES: dict[ErrorCode, int] = {
     ErrorCode.WEBSET_NOT_RUNNING: -32017,
     ErrorCode.CREDITS_EXHAUSTED: -32018,
     ErrorCode.BUDGET_EXCEEDED: -32019,
+    ErrorCode.SESSIONS_FULL: -32020,
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import re
 
 import pytest
@@ -10,7 +11,19 @@ from exa_orch import config
 from exa_orch.cli import build_parser
 from exa_orch.cli_help import HELP, settings_variables
 
-COMMANDS = [[], ["serve"], ["sim"], ["eval"], ["db"], ["db", "migrate"], ["sql"], ["view"], ["tasks"]]
+
+def _commands(parser: argparse.ArgumentParser, path: list[str]) -> list[list[str]]:
+    """`path` and every subcommand under it, as the parser has them (a new one is checked too)."""
+    out = [path]
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, sub in action.choices.items():
+                out += _commands(sub, [*path, name])
+    return out
+
+
+COMMANDS = _commands(build_parser(), [])
+assert len(COMMANDS) >= 9, COMMANDS
 
 
 def help_of(argv: list[str], capsys: pytest.CaptureFixture[str]) -> str:

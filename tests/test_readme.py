@@ -33,6 +33,8 @@ FIELDS = {
     "EXA_ORCH_MAX_TASKS": "max_tasks",
     "EXA_ORCH_CONCURRENCY": "concurrency",
     "EXA_ORCH_RPS": "rps",
+    "EXA_ORCH_MAX_AGENT_RUNS": "max_agent_runs",
+    "EXA_ORCH_MAX_RUNNING_WEBSETS": "max_running_websets",
     "EXA_ORCH_LOG_LEVEL": "log_level",
     "EXA_ORCH_HTTP_TOKEN": "http_token",
     "EXA_ORCH_HTTP_TOKENS": None,  # unset: no named tokens
@@ -42,6 +44,7 @@ FIELDS = {
     "EXA_ORCH_PRINCIPAL": None,  # defaults to user:<login>, which depends on who runs it
     "EXA_ORCH_ENABLED_TOOLS": None,  # None (all of the profile's tools) has no plain default to compare
     "EXA_ORCH_HTTP_MAX_SESSIONS": "http_max_sessions",
+    "EXA_ORCH_HTTP_MAX_SESSIONS_PER_PRINCIPAL": "http_max_sessions_per_principal",
     "EXA_ORCH_VIEW_SECRET": "view_key",
     "EXA_ORCH_DAILY_BUDGET_USD": "daily_budget_usd",
     "EXA_ORCH_DAILY_BUDGETS": None,  # a list; unset is ()

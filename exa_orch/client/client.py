@@ -5,7 +5,8 @@ ends) and the next call starts a new one; a call interrupted by the exit is retr
 child only when it is read-only (a `.get`, `.list`, `tasks.result` ...), since a create might have
 run. A call past its deadline is cancelled at the server; if the child then doesn't answer a ping it
 is killed and replaced. Durable tasks live in the server's SQLite file, so a task created before a
-crash is resumed by the next child on the same EXA_ORCH_DB.
+crash is resumed by the next child on the same EXA_ORCH_DB. The child is the exa-orch entry point
+unless the host allows another command (command.py). ExaOrchPool (pool.py) runs several of these.
 """
 
 from __future__ import annotations
@@ -13,15 +14,13 @@ from __future__ import annotations
 import json
 import logging
 import os
-import sys
 import time
 import warnings
-from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, TypedDict
 
 import anyio
 import mcp_types as types
@@ -30,7 +29,9 @@ from mcp import Client
 from mcp.client.stdio import get_default_environment
 from mcp.shared.exceptions import MCPDeprecationWarning, MCPError
 
+from exa_orch.client.calls import CallStats, TaskCalls
 from exa_orch.client.child import Child, open_child
+from exa_orch.client.command import child_command
 from exa_orch.client.errors import CallTimeout, ProtocolError, ServerError, ServerUnavailable, error_from_body
 from exa_orch.errors import OrchError
 from exa_orch.log import register_secret
@@ -38,8 +39,6 @@ from exa_orch.log import register_secret
 log = logging.getLogger("exa_orch.client")
 
 TOOL = "manage_websets"
-MAX_WAIT_S = 60.0  # tasks.result holds a request at most this long
-TERMINAL = frozenset({"completed", "failed", "cancelled"})
 
 
 @cache
@@ -52,21 +51,26 @@ def read_only_operations() -> frozenset[str]:
     return default_registry().read_only()
 
 
-@dataclass
-class OperationStats:
-    calls: int = 0
-    errors: int = 0
-    total_s: float = 0.0
-    max_s: float = 0.0
+def may_resend(operation: str) -> bool:
+    """Whether a call lost with its child may be sent again (to a new child, or another of a pool's):
+    only a read-only one, since anything else might have run."""
+    return operation in read_only_operations()
 
-    def as_dict(self) -> dict[str, Any]:
-        mean = self.total_s / self.calls if self.calls else 0.0
-        return {
-            "calls": self.calls,
-            "errors": self.errors,
-            "meanMs": round(mean * 1000, 3),
-            "maxMs": round(self.max_s * 1000, 3),
-        }
+
+class ClientOptions(TypedDict, total=False):
+    """ExaOrchClient's keyword arguments (ExaOrchPool passes them to each of its children)."""
+
+    command: Sequence[str] | None
+    allowed_commands: Sequence[Sequence[str]]
+    env: Mapping[str, str] | None
+    cwd: str | os.PathLike[str] | None
+    api_key: str | None
+    timeout: float
+    start_timeout: float
+    ping_timeout: float
+    restart_backoff: float
+    max_backoff: float
+    stderr: IO[Any] | None
 
 
 @dataclass
@@ -82,13 +86,21 @@ class _Connection:
 
     @property
     def alive(self) -> bool:
-        return self.child is not None and self.child.alive and not self.stop.is_set()
+        """Serving: the child runs, its handshake is done (a call may use the session), not stopped."""
+        return (
+            self.child is not None
+            and self.session is not None
+            and self.child.alive
+            and not self.stop.is_set()
+        )
 
 
-class ExaOrchClient:
+class ExaOrchClient(TaskCalls):
     """Run `exa-orch serve` as a child and call its operations: `async with ExaOrchClient() as c`.
 
-    - `command`: the server command (default `[sys.executable, -m, exa_orch, serve]`); `cwd`.
+    - `command`: the server command (default `[sys.executable, -m, exa_orch, serve]`); `cwd`. Only the
+      exa-orch entry point (this Python's `-m exa_orch serve`, or the installed `exa-orch serve`) runs
+      unless `allowed_commands` lists the command (or a prefix of it): else CommandNotAllowed.
     - `env`: variables for the child, over a minimal base (PATH, HOME, ... and the host's `EXA_*`).
     - `api_key`: given to the child as EXA_API_KEY (default: the host's EXA_API_KEY); never logged.
     - `timeout`: default per-call deadline in seconds; `start_timeout` bounds a child's start-up.
@@ -99,6 +111,7 @@ class ExaOrchClient:
         self,
         *,
         command: Sequence[str] | None = None,
+        allowed_commands: Sequence[Sequence[str]] = (),
         env: Mapping[str, str] | None = None,
         cwd: str | os.PathLike[str] | None = None,
         api_key: str | None = None,
@@ -109,7 +122,7 @@ class ExaOrchClient:
         max_backoff: float = 10.0,
         stderr: IO[Any] | None = None,
     ) -> None:
-        self.command = list(command) if command else [sys.executable, "-m", "exa_orch", "serve"]
+        self.command = child_command(command, allowed_commands)
         self.cwd = os.fspath(cwd) if cwd is not None else None
         self.timeout = timeout
         self.start_timeout = start_timeout
@@ -127,21 +140,41 @@ class ExaOrchClient:
         self._starts = 0
         self._failed_starts = 0
         self._restarts = 0
-        self._calls = 0
-        self._errors = 0
-        self._ops: defaultdict[str, OperationStats] = defaultdict(OperationStats)
+        self._stats = CallStats()
 
     # -- lifecycle -----------------------------------------------------------------------------
 
     async def __aenter__(self) -> ExaOrchClient:
-        self._tg = anyio.create_task_group()
-        await self._tg.__aenter__()
+        await self._open()
         try:
             await self._connect()
         except BaseException:
             await self.aclose()
             raise
         return self
+
+    async def _open(self) -> None:
+        """Enter the task group the child runners live in (no child yet); `aclose` leaves it."""
+        self._tg = anyio.create_task_group()
+        await self._tg.__aenter__()
+
+    async def stop(self) -> None:
+        """Stop the running child, if any (close its stdin, wait, then terminate/kill); the next
+        call (or `start`) starts a new one."""
+        if self._conn is not None:
+            await self._disconnect(self._conn)
+
+    async def start(self) -> None:
+        """Start a child if none is running (after an exit: a restart, after the backoff); the pool
+        calls it to replace a child at once rather than at that child's next call."""
+        await self._ensure()
+
+    async def wait_exit(self) -> None:
+        """Return once the running child has exited or been stopped (at once if none is running)."""
+        conn = self._conn
+        if conn is None or conn.child is None or not conn.alive:
+            return
+        await _first(conn.stop, conn.child.exited)
 
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
@@ -150,8 +183,7 @@ class ExaOrchClient:
 
     async def aclose(self) -> None:
         """Stop the child (close its stdin, wait, then terminate/kill) and leave."""
-        if self._conn is not None:
-            await self._disconnect(self._conn)
+        await self.stop()
         if self._tg is not None:
             tg, self._tg = self._tg, None
             tg.cancel_scope.cancel()
@@ -176,37 +208,42 @@ class ExaOrchClient:
         args: Mapping[str, Any] | None = None,
         *,
         timeout: float | None = None,  # noqa: ASYNC109 (the per-call deadline API)
+        resend: bool = True,
     ) -> Any:
         """Run one operation; its JSON result, or the typed OrchError it failed with.
 
         `timeout` (default: the client's) bounds the request, not a needed child start-up
         (`start_timeout`). Raises CallTimeout, ServerUnavailable, ProtocolError, or the server's
         own error (InvalidParams, TaskNotFound, RateLimited ...: `.code`, `.hint`, `.body`).
+        A read-only call lost with its child is sent once more to a new one; with `resend=False`
+        it raises ServerUnavailable like any other (ExaOrchPool sends it to another child instead).
         """
         deadline = self.timeout if timeout is None else timeout
         started = time.monotonic()
         try:
-            result = await self._call_with_restart(operation, dict(args or {}), deadline)
+            result = await self._call_with_restart(operation, dict(args or {}), deadline, resend)
         except OrchError as exc:
-            self._record(operation, started, error=True)
+            self._stats.record(operation, started, error=True)
             log.warning("call %s failed after %.0f ms: [%s] %s", operation, _ms(started), exc.code, exc)
             raise
         except Exception:
-            self._record(operation, started, error=True)
+            self._stats.record(operation, started, error=True)
             log.exception("call %s failed after %.0f ms", operation, _ms(started))
             raise
-        self._record(operation, started, error=False)
+        self._stats.record(operation, started, error=False)
         log.info("call %s ok in %.0f ms", operation, _ms(started))
         return result
 
-    async def _call_with_restart(self, operation: str, args: dict[str, Any], deadline: float) -> Any:
+    async def _call_with_restart(
+        self, operation: str, args: dict[str, Any], deadline: float, resend: bool
+    ) -> Any:
         restarts = self._restarts
         conn = await self._ensure()
         try:
             return await self._call_once(conn, operation, args, deadline)
         except ServerUnavailable:
             # One restart per call: not when this call started the child it just lost.
-            if operation not in read_only_operations() or self._restarts != restarts:
+            if not resend or not may_resend(operation) or self._restarts != restarts:
                 raise
             log.info("retrying read-only %s on a new child", operation)
             conn = await self._ensure()
@@ -266,87 +303,20 @@ class ExaOrchClient:
         conn.child.kill()
         conn.stop.set()
 
-    # -- durable task helpers ------------------------------------------------------------------
-
-    async def create_task(
-        self,
-        type: str,
-        args: Mapping[str, Any] | None = None,
-        *,
-        ttl_ms: int | None = None,
-        timeout: float | None = None,  # noqa: ASYNC109 (the per-call deadline API)
-    ) -> str:
-        """Start a durable task of `type` with `args`; its task id."""
-        body: dict[str, Any] = {"type": type, **dict(args or {})}
-        if ttl_ms is not None:
-            body["ttl"] = ttl_ms
-        created = await self.call("tasks.create", body, timeout=timeout)
-        return str(created["taskId"])
-
-    async def get_task(
-        self,
-        task_id: str,
-        *,
-        full: bool = False,
-        timeout: float | None = None,  # noqa: ASYNC109
-    ) -> dict[str, Any]:
-        """tasks.get: the task's status, progress, error, timestamps and a summary of its partial result
-        (`partialSummary`; with full=True, the whole `partialResult`)."""
-        args: dict[str, Any] = {"taskId": task_id, "full": True} if full else {"taskId": task_id}
-        view: dict[str, Any] = await self.call("tasks.get", args, timeout=timeout)
-        return view
-
-    async def wait_task(self, task_id: str, timeout: float, *, poll: float = 20.0) -> dict[str, Any]:  # noqa: ASYNC109
-        """Wait up to `timeout` s for the task to end; tasks.result's body (`status`, and the whole
-        stored `result` (full: true: a host program takes it all at once, unpaged) or `error`). Each poll is a tasks.result holding at most `poll` s at the server, so a child
-        restart in between costs one poll. Raises CallTimeout if it is still running at the end."""
-        end = time.monotonic() + timeout
-        while True:
-            left = end - time.monotonic()
-            wait = max(0.0, min(poll, MAX_WAIT_S, left))
-            body: dict[str, Any] = await self.call(
-                "tasks.result",
-                {"taskId": task_id, "wait": wait, "full": True},
-                timeout=wait + self.ping_timeout + 30,
-            )
-            if body.get("status") in TERMINAL:
-                return body
-            if time.monotonic() >= end:
-                message = (
-                    f"task {task_id!r} is still {body.get('status')} after {timeout:g} s (it keeps running)"
-                )
-                raise CallTimeout("tasks.result", timeout, message)
-
-    async def cancel_task(self, task_id: str, *, timeout: float | None = None) -> dict[str, Any]:  # noqa: ASYNC109
-        """tasks.cancel: request the cancel; the task's view (status `cancelled` once it stopped)."""
-        view: dict[str, Any] = await self.call("tasks.cancel", {"taskId": task_id}, timeout=timeout)
-        return view
-
     # -- observability -------------------------------------------------------------------------
 
     def stats(self) -> dict[str, Any]:
         """Counters since the client started: calls, errors, child starts/restarts, per-operation latency."""
         return {
-            "calls": self._calls,
-            "errors": self._errors,
+            "calls": self._stats.calls,
+            "errors": self._stats.errors,
             "starts": self._starts,
             "failedStarts": self._failed_starts,
             "restarts": self._restarts,
             "healthy": self.healthy,
             "pid": self.pid,
-            "operations": {name: s.as_dict() for name, s in sorted(self._ops.items())},
+            "operations": self._stats.by_operation(),
         }
-
-    def _record(self, operation: str, started: float, *, error: bool) -> None:
-        elapsed = time.monotonic() - started
-        stats = self._ops[operation]
-        stats.calls += 1
-        stats.total_s += elapsed
-        stats.max_s = max(stats.max_s, elapsed)
-        self._calls += 1
-        if error:
-            stats.errors += 1
-            self._errors += 1
 
     # -- connection management -----------------------------------------------------------------
 

@@ -6,6 +6,8 @@ ServerError (OrchError)      the server could not answer the call
   + CallTimeout              no answer within the call's deadline (.timeout)
   + ProtocolError            a JSON-RPC error response (.rpc_code): a malformed request, not a tool error
 RemoteError (OrchError)      a tool error whose code this client does not know (.remote_code)
+CommandNotAllowed (ConfigError)  `command=[...]` is not the exa-orch entry point and the host did
+                             not allow it (CONFIG_ERROR; raised when the client is made, before any start)
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from exa_orch.errors import (
+    ConfigError,
     Conflict,
     ErrorCode,
     GatewayError,
@@ -60,6 +63,10 @@ class ProtocolError(ServerError):
     def __init__(self, rpc_code: int, message: str) -> None:
         super().__init__(f"JSON-RPC error {rpc_code}: {message}")
         self.rpc_code = rpc_code
+
+
+class CommandNotAllowed(ConfigError):
+    """The child command is neither the exa-orch entry point serving stdio nor in `allowed_commands`."""
 
 
 class RemoteError(OrchError):

@@ -16,7 +16,10 @@ from status and body in one place (`gateway/errors.py`); nothing reads exa-py's 
 
 from __future__ import annotations
 
-from collections.abc import Awaitable
+import logging
+import urllib.parse
+from collections.abc import Awaitable, Callable
+from dataclasses import asdict
 from enum import Enum
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self, TypeVar
@@ -26,10 +29,12 @@ import httpx
 from exa_orch.config import Secret, Settings
 from exa_orch.errors import ConfigError, InvalidParams, OrchError
 from exa_orch.gateway.caps import DailyCaps, SpentSince
+from exa_orch.gateway.context import current_request, request_scope
 from exa_orch.gateway.errors import error_from_exception
 from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.ledger import Ledger
 from exa_orch.gateway.limits import DEFAULT_MARGIN
+from exa_orch.gateway.pool import RunPool, SlotBook, read_team_limit
 from exa_orch.gateway.retry import RetryPolicy
 from exa_orch.gateway.transport import GovernedTransport
 
@@ -39,6 +44,7 @@ if TYPE_CHECKING:
     from exa_orch.gateway.exa import GovernedExa
 
 T = TypeVar("T")
+logger = logging.getLogger("exa_orch.gateway")
 
 DEFAULT_TIMEOUT = 120.0
 
@@ -89,6 +95,16 @@ class Gateway:
             margin=margin,
             inner=inner,
         )
+        # The team's capacity at Exa (gateway/pool.py): in this process's memory until the app
+        # hands the pools the store's book (`share_pools`), which every server on it shares.
+        self.pools: dict[str, RunPool] = {
+            "agent": RunPool("agent", settings.max_agent_runs, settings.rps),
+            "webset": RunPool("webset", settings.max_running_websets, settings.rps),
+        }
+        for kind, pool in self.pools.items():
+            pool.check = self._looker(kind)
+        self.pools["webset"].ready = self._read_team_limit
+        self.transport.pools = self.pools
         self._state = _State.UNOPENED
         self._http: httpx.AsyncClient | None = None
         self._arxiv: httpx.AsyncClient | None = None
@@ -112,6 +128,42 @@ class Gateway:
         """Write what each answer from Exa cost to `ledger` (the store's `costs`), before the answer
         reaches its caller; None stops it."""
         self.transport.ledger = ledger
+
+    def share_pools(self, book: SlotBook) -> None:
+        """Keep the pools of active agent runs and websets in `book` (the store's), so that every
+        server on that database shares one limit; call before the first request."""
+        for pool in self.pools.values():
+            pool.use_book(book)
+
+    def observe_run(self, kind: str, obj_id: str, status: str) -> None:
+        """Tell pool `kind` ('agent' or 'webset') that `obj_id` is in `status`, as something other
+        than a plain answer showed it (a run's event feed): a finished run frees its slot."""
+        scope = current_request()
+        self.pools[kind].observe(obj_id, status, scope.principal, scope.task_id)
+
+    def _looker(self, kind: str) -> Callable[[str, str], Awaitable[None]]:
+        """How a pool looks up a run (webset) nobody has seen for a while: a GET, whose answer
+        the transport reports to the pool (a 404 frees its slot)."""
+        base = "/agent/runs/" if kind == "agent" else "/websets/v0/websets/"
+
+        async def look(run_id: str, principal: str) -> None:
+            with request_scope(principal=principal or None, task_id=None, step=None):
+                await self.http.get(base + urllib.parse.quote(run_id, safe=""))
+
+        return look
+
+    async def _read_team_limit(self) -> None:
+        """Websets' team concurrency, where Exa answers `GET /websets/v0/teams/me` (it is in
+        neither spec; a 404 or an answer without it leaves EXA_ORCH_MAX_RUNNING_WEBSETS)."""
+        try:
+            answer = await self.http.get("/websets/v0/teams/me")
+            limit = read_team_limit(answer.json())
+        except (OrchError, ValueError) as exc:
+            logger.debug("websets team concurrency not read (%s); the configured limit holds", exc)
+            return
+        if limit is not None:
+            logger.info("Exa's websets team concurrency: %d at once", limit)
+            self.pools["webset"].limit = limit
 
     def cap_daily(self, spent_since: SpentSince | None) -> None:
         """Apply the settings' per-principal daily caps (gateway/caps.py), reading what a principal
@@ -151,6 +203,8 @@ class Gateway:
         if self._state is _State.CLOSED:
             return
         self._state = _State.CLOSED
+        for pool in self.pools.values():
+            await pool.aclose()
         for client in (self._http, self._arxiv):
             if client is not None:
                 await client.aclose()
@@ -187,6 +241,9 @@ class Gateway:
         out = self.transport.stats.snapshot()
         out["concurrency"] = self.settings.concurrency
         out["rps"] = self.settings.rps
+        out["pools"] = {
+            kind: {"limit": pool.limit, **asdict(pool.stats)} for kind, pool in self.pools.items()
+        }
         return out
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from exa_orch.gateway import prices
+from exa_orch.gateway.agent_runs import BUDGET_EFFORTS, MAX_COST_RANGE
 from exa_orch.gateway.context import RequestContext
 
 _AGENT_DONE = frozenset({"completed", "failed", "cancelled"})
@@ -122,18 +123,106 @@ def created_run_id(path: str, raw: bytes) -> str | None:
 
 def capped_agent_body(content: bytes, remaining: float) -> bytes | None:
     """A metered agent run's create body with `budget.maxCostDollars` lowered to what the task has
-    left (Exa stops the run there); None when the body needs no change (a fixed effort, or a cap
-    already lower)."""
+    left (Exa stops the run there); None when the body needs no change (a fixed effort, a cap
+    already lower) or can't take one: Exa accepts a budget only on effort auto or ultra and only
+    from $1 (gateway/agent_runs.py), so below that the body keeps its default cap and the purse's
+    worst case (that cap) stops the task instead of sending a run Exa would refuse."""
     try:
         body = json.loads(content) if content else None
     except ValueError:
         return None
-    if not isinstance(body, dict) or (body.get("effort") or "auto") not in prices.AGENT_METERED_CAP:
+    if not isinstance(body, dict) or (body.get("effort") or "auto") not in BUDGET_EFFORTS:
         return None
     given_budget = body.get("budget")
     budget: dict[str, Any] = given_budget if isinstance(given_budget, dict) else {}
     given = budget.get("maxCostDollars")
-    if isinstance(given, int | float) and given <= remaining:
+    cap = given if isinstance(given, int | float) else prices.AGENT_METERED_CAP[body.get("effort") or "auto"]
+    if cap <= remaining or remaining < MAX_COST_RANGE[0]:
         return None
     body["budget"] = {**budget, "maxCostDollars": round(remaining, 4)}
     return json.dumps(body).encode()
+
+
+# --- Websets: estimated as it grows (their answers carry no cost) ----------------------------------
+
+_SEEN_LIMIT = 100_000  # search ids and cells remembered per process (the store dedupes anyway)
+
+
+class WebsetsSeen:
+    """What this process has already estimated: the items found per search, the cells filled. Only
+    spares re-deriving rows; the store's unique key is what keeps a row from counting twice."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, int] = {}
+        self.cells: set[str] = set()
+
+    def trim(self) -> None:
+        if len(self.found) > _SEEN_LIMIT:
+            self.found.clear()
+        if len(self.cells) > _SEEN_LIMIT:
+            self.cells.clear()
+
+
+def _objects(body: Any, kind: str) -> list[dict[str, Any]]:
+    """Every object of `kind` in an answer: itself, inside a webset (searches, items), or a list page."""
+    if isinstance(body, list):
+        return [o for entry in body for o in _objects(entry, kind)]
+    if not isinstance(body, dict):
+        return []
+    if body.get("object") == kind:
+        return [body]
+    field = {"webset_search": "searches", "webset_item": "items"}[kind]
+    inner = body.get(field) if body.get("object") == "webset" else body.get("data")
+    return _objects(inner, kind) if isinstance(inner, list) else []
+
+
+def webset_estimates(
+    path: str, raw: bytes, scope: RequestContext, attempt: str, seen: WebsetsSeen
+) -> list[PaidAnswer]:
+    """exa-orch's estimates (billed = False) of the Websets work an answer shows: one row per item a
+    search has found (`webset_item:<search>:<n>`) and per enrichment cell filled
+    (`webset_cell:<enrichment>:<item>`), at data-design/prices.md's estimates. Exa bills Websets by
+    compute and searches, never per item, so these are what exa-orch can see of it."""
+    if not path.startswith("/websets/") or (
+        b'"webset_search"' not in raw and b'"enrichment_result"' not in raw
+    ):
+        return []
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return []
+    rows: list[tuple[str, str, float]] = []
+    for search in _objects(body, "webset_search"):
+        progress = search.get("progress")
+        found = progress.get("found") if isinstance(progress, dict) else None
+        search_id = search.get("id")
+        if not isinstance(search_id, str) or not isinstance(found, int):
+            continue
+        start = seen.found.get(search_id, 0)
+        rows += [
+            (f"webset_item:{search_id}:{n}", "websets.item", prices.WEBSET_ITEM_ESTIMATE)
+            for n in range(start, found)
+        ]
+        seen.found[search_id] = max(start, found)
+    for item in _objects(body, "webset_item"):
+        for result in item.get("enrichments") or []:
+            if not isinstance(result, dict) or result.get("status") != "completed":
+                continue
+            cell = f"webset_cell:{result.get('enrichmentId')}:{item.get('id')}"
+            if cell not in seen.cells:
+                seen.cells.add(cell)
+                rows.append((cell, "websets.enrichment", prices.WEBSET_ENRICHMENT_ESTIMATE))
+    seen.trim()
+    return [
+        PaidAnswer(
+            key=key,
+            operation=operation,
+            usd=usd,
+            billed=False,
+            task_id=scope.task_id,
+            step_key=scope.step,
+            principal=scope.principal,
+            attempt=attempt,
+        )
+        for key, operation, usd in rows
+    ]

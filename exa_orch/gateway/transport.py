@@ -15,7 +15,9 @@
    follows a retried create);
 4. right before each attempt is sent, checks the lease fence of the task it is made for
    (`gateway/fence.py`): a task whose lease may have lapsed sends nothing (LeaseLapsed);
-5. hands each paid answer to the ledger (`gateway/ledger.py`) before returning it, so what Exa
+5. takes a slot of the team's capacity before an agent run or webset create (`gateway/pool.py`),
+   binds the created object to it, and tells the pool what each answer shows of such objects;
+6. hands each paid answer to the ledger (`gateway/ledger.py`) before returning it, so what Exa
    billed is in the store before anyone acts on the answer.
 
 The slot is taken before the limiter token: a token taken first could be spent waiting for a
@@ -25,6 +27,7 @@ slot, and tokens released together by a slot would arrive at Exa as a burst.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import uuid
 from collections import Counter
@@ -37,6 +40,7 @@ from tenacity import RetryCallState
 
 from exa_orch.config import Secret
 from exa_orch.errors import CreditsExhausted, GatewayError, RateLimited
+from exa_orch.gateway import prices
 from exa_orch.gateway.caps import DailyCaps
 from exa_orch.gateway.context import current_request
 from exa_orch.gateway.errors import KeyRefused, error_from_exception, error_from_response
@@ -45,12 +49,15 @@ from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.ledger import (
     Ledger,
     PaidAnswer,
+    WebsetsSeen,
     capped_agent_body,
     created_run_id,
     paid_answer,
+    webset_estimates,
     worst_case,
 )
 from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
+from exa_orch.gateway.pool import RunPool, pooled
 from exa_orch.gateway.purse import CURRENT_PURSE, Purse
 from exa_orch.gateway.retry import (
     PRE_SEND_ERRORS,
@@ -115,6 +122,8 @@ class _Call:
     key: Secret | None = None  # the key it carries (None: not an Exa request)
     key_of: str | None = None  # the principal whose own key that is (None: the operator's)
     source: httpx.Request | None = None  # the caller's request (its body is read; the copy's is a stream)
+    pooled: tuple[str, str, str | None] | None = None  # (pool kind, create/read/delete, path id)
+    slot: int | None = None  # the pool slot a create holds until its answer binds or frees it
 
 
 def _url_prefix(url: str) -> tuple[str, str, int | None, str]:
@@ -154,6 +163,8 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         self.ledger: Ledger | None = None  # where paid answers are written (the app sets the store's)
         self.attempt_id = uuid.uuid4().hex  # this process's run, told apart from a crashed one's
         self.caps: DailyCaps | None = None  # per-principal daily caps (gateway/caps.py), if set
+        self._websets_seen = WebsetsSeen()  # Websets work already estimated (gateway/ledger.py)
+        self.pools: dict[str, RunPool] = {}  # the team's capacity (gateway/pool.py), by kind
 
     def __repr__(self) -> str:
         return f"<GovernedTransport concurrency={self._concurrency} rps={self._rps:g}>"
@@ -231,18 +242,28 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         self.stats.calls += 1
         family, path, to_exa = self._locate(request.url)
         call = self._outgoing(request, to_exa, shape_of(request, path, family))
+        if to_exa and self.pools:
+            call.pooled = pooled(call.shape.method, path)
         held = None
         try:
             if self.caps is not None and to_exa:  # a principal's daily cap: BUDGET_EXCEEDED, unsent
                 held = await self.caps.reserve(current_request().principal, self._worst(call))
+            if call.pooled is not None and call.pooled[1] == "create" and not call.shape.streaming:
+                scope = current_request()  # a slot of the team's capacity first (gateway/pool.py)
+                call.slot = await self.pools[call.pooled[0]].acquire(scope.principal, scope.task_id)
             return await self._run(call)
         except GatewayError as exc:
             self.stats.errors_by_kind[str(exc.code)] += 1
             logger.debug("%s %s failed: %s (%s)", call.shape.method, call.shape.path, exc.code, exc.message)
+            if exc.status == 404 and call.pooled is not None and call.pooled[1] != "create":
+                scope = current_request()
+                self.pools[call.pooled[0]].observe(str(call.pooled[2]), None, scope.principal, scope.task_id)
             raise
         finally:
             if held is not None and self.caps is not None:
                 self.caps.release(held)
+            if call.slot is not None:  # the create made nothing (refused, or its answer was lost)
+                self.pools[call.pooled[0] if call.pooled else "agent"].release(call.slot)
 
     async def _run(self, call: _Call) -> httpx.Response:
         # Most calls succeed at once: the first attempt runs outside tenacity, whose per-call
@@ -381,11 +402,16 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         if in_memory:  # an in-process transport (tests) answered with a body already read
             raw = response.content
             if response.status_code < 400:
+                if call.pooled is not None:
+                    self._pool_answer(call, raw)
                 await self._account(call, raw, purse, held)
                 return response
         assert raw is not None
         if response.status_code < 400:
-            await self._account(call, _decoded(response.headers, raw), purse, held)
+            body = _decoded(response.headers, raw)
+            if call.pooled is not None:
+                self._pool_answer(call, body)
+            await self._account(call, body, purse, held)
             return httpx.Response(
                 response.status_code,
                 headers=response.headers,
@@ -394,22 +420,57 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             )
         raise self._status_failure(call, response, raw)
 
+    def _pool_answer(self, call: _Call, body: bytes) -> None:
+        """Tell the pool what a successful answer says: the object a create made (bound to its
+        slot), the status a get or cancel shows, a delete."""
+        assert call.pooled is not None
+        kind, action, path_id = call.pooled
+        pool = self.pools[kind]
+        scope = current_request()
+        if action == "delete":
+            pool.observe(str(path_id), None, scope.principal, scope.task_id)
+            return
+        try:
+            answer = json.loads(body) if body else None
+        except ValueError:
+            answer = None
+        obj_id = answer.get("id") if isinstance(answer, dict) else None
+        status = answer.get("status") if isinstance(answer, dict) else None
+        if not isinstance(obj_id, str):
+            return
+        if action == "create":
+            if call.slot is not None:
+                pool.bind(call.slot, obj_id)
+                call.slot = None
+            if isinstance(status, str):
+                pool.observe(obj_id, status, scope.principal, scope.task_id)
+        elif isinstance(status, str):
+            pool.observe(obj_id, status, scope.principal, scope.task_id)
+
     async def _account(self, call: _Call, body: bytes, purse: Purse | None, held: float) -> None:
         """Write what an Exa answer cost to the ledger (a failed write is logged: the answer was
         paid for either way, and failing the call would only make it be sent, and paid, again)."""
         if call.key is None:
             return
-        paid = paid_answer(call.shape.path, body, current_request(), self.attempt_id)
+        scope = current_request()
+        paid = paid_answer(call.shape.path, body, scope, self.attempt_id)
         if purse is not None:
             self._settle(purse, call, body, held, paid)
-        if paid is not None and self.caps is not None:
-            self.caps.add(paid.principal, paid.usd)
-        if paid is None or self.ledger is None:
-            return
-        try:
-            await self.ledger(paid)
-        except Exception as exc:
-            logger.warning("could not record the cost of %s %s: %s", call.shape.method, call.shape.path, exc)
+        rows = [paid] if paid is not None else []
+        rows += webset_estimates(call.shape.path, body, scope, self.attempt_id, self._websets_seen)
+        for row in rows:
+            if purse is not None and not row.billed:
+                purse.accrue(row.key, row.usd, prices.WEBSET_ITEM_ESTIMATE)
+            if self.caps is not None:
+                self.caps.add(row.principal, row.usd)
+            if self.ledger is None:
+                continue
+            try:
+                await self.ledger(row)
+            except Exception as exc:
+                logger.warning(
+                    "could not record the cost of %s %s: %s", call.shape.method, call.shape.path, exc
+                )
 
     @staticmethod
     def _settle(purse: Purse, call: _Call, body: bytes, held: float, paid: PaidAnswer | None) -> None:

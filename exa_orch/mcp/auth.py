@@ -16,8 +16,9 @@ BearerAuth hands the SDK's session manager the principal as the request's authen
 the manager keeps each session's owner beside the session itself, so the binding leaves only with
 the session (DELETE, idle timeout, shutdown). Another token presenting that id is answered as for
 an unknown session (404), so it can't read the session's stream (task status notifications)
-either. The table of live sessions is bounded (EXA_ORCH_HTTP_MAX_SESSIONS): a full table refuses a
-new session with 503 and never evicts a live one.
+either. The table of live sessions is bounded (EXA_ORCH_HTTP_MAX_SESSIONS), and so is each
+principal's share of it (`sessions.SessionLimits`): a full table refuses a new session with 503
+and never evicts a live one.
 """
 
 from __future__ import annotations

@@ -143,6 +143,11 @@ async def ask_api_key(
             "it runs on) and paste your Exa API key there: it is not sent through this client, it "
             "serves only your calls and tasks, and it is kept in memory only."
         )
+        if page.needs_proof(principal):
+            message += (
+                " The page also asks for your exa-orch token (the bearer token this client sends), "
+                "so that no one else can answer the link."
+            )
         try:
             action = await peer.elicit_url(message, link.url, link.elicitation_id)
             if action != "accept":

@@ -15,7 +15,13 @@ A link (`open_link(principal)`) is `http://127.0.0.1:<port>/key/<token>`:
 - no cookies, no caching, no referrer (the token never leaves in a Referer), no framing.
 
 The link carries no credential of the MCP session: whoever opens it can only *give* a key, and only
-to the principal named on the page.
+to the principal named on the page. The person must also be that principal (MCP 2025-11-25,
+elicitation, "Phishing": the server verifies who opens the link before accepting anything): for a
+bearer-token principal (`token:<name>`, `tokens`), the form also takes that principal's own
+exa-orch token, the one its MCP client sends, so a link forwarded to someone else (Bob's link, sent
+to Alice to have her key sign Bob's calls) takes no key from them; `MAX_PROOF_TRIES` wrong tokens
+close the link. The local user's link (stdio, or HTTP without tokens) needs no more: the page is on
+loopback, where whoever reaches it is taken for the local user, as by the rest of exa-orch.
 """
 
 from __future__ import annotations
@@ -40,12 +46,13 @@ import uvicorn
 
 from exa_orch.errors import InvalidParams
 from exa_orch.net import bind_listener
-from exa_orch.runtime import concerning
+from exa_orch.runtime import BearerTokens, concerning
 
 log = logging.getLogger(__name__)
 
 LINK_TTL_S = 600.0  # as long as a form elicitation may wait for its person (peer.ELICIT_TIMEOUT_S)
 MAX_BODY = 4096
+MAX_PROOF_TRIES = 5  # wrong exa-orch tokens on one link before it closes
 HOST = "127.0.0.1"
 PATH_PREFIX = "/key/"
 SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
@@ -71,15 +78,17 @@ class KeyLink:
     url: str
     expires: float
     given: asyncio.Event = field(default_factory=asyncio.Event)
+    ended: asyncio.Event = field(default_factory=asyncio.Event)  # given, or closed by wrong tokens
+    wrong_proofs: int = 0
 
     async def wait(self) -> bool:
-        """Until the key is given (True) or the link expires (False)."""
+        """Until the key is given (True), or the link expires or is closed unanswered (False)."""
         remaining = self.expires - time.monotonic()
         if remaining <= 0:
             return self.given.is_set()
         with contextlib.suppress(TimeoutError):
             async with asyncio.timeout(remaining):
-                await self.given.wait()
+                await self.ended.wait()
         return self.given.is_set()
 
 
@@ -93,17 +102,21 @@ class _Server(uvicorn.Server):
 
 class KeyPage:
     """The page's links and its listener (see the module doc). `give(principal, key)` takes a key
-    (InvalidParams if it can't be one); `has_key(principal)` says whether one is held already."""
+    (InvalidParams if it can't be one); `has_key(principal)` says whether one is held already;
+    `tokens` are the HTTP bearer tokens: a link for a principal one of them names takes a key only
+    with that token beside it."""
 
     def __init__(
         self,
         give: Callable[[str, str], None],
         has_key: Callable[[str], bool],
         *,
+        tokens: BearerTokens | None = None,
         ttl: float = LINK_TTL_S,
     ) -> None:
         self._give = give
         self.has_key = has_key
+        self._tokens = tokens if tokens else None
         self._ttl = ttl
         self._links: dict[str, KeyLink] = {}
         self._asking: dict[str, asyncio.Lock] = {}
@@ -188,6 +201,16 @@ class KeyPage:
 
     # ------------------------------------------------------------------ the page
 
+    def needs_proof(self, principal: str) -> bool:
+        """Whether `principal`'s link asks for its exa-orch token too (a bearer-token principal)."""
+        return self._tokens is not None and principal in self._tokens.names()
+
+    def _proves(self, link: KeyLink, given: str) -> bool:
+        """Whether `given` is the exa-orch token of the link's principal (always, when none is asked)."""
+        if self._tokens is None or not self.needs_proof(link.principal):
+            return True
+        return self._tokens.match(given.encode()) == link.principal
+
     def _live(self, token: str) -> KeyLink | None:
         link = self._links.get(token)
         if link is None or link.expires <= time.monotonic():
@@ -220,8 +243,9 @@ class KeyPage:
                 "It was used already, declined or expired. Call the tool again to get a new one.",
             )
             return
+        proof = self.needs_proof(link.principal)
         if method == "GET":
-            await _answer(send, 200, "Exa API key", _form(link, token, None))
+            await _answer(send, 200, "Exa API key", _form(link, token, None, proof))
             return
         refusal = _cross_site(headers, origin)
         if refusal is not None:
@@ -239,14 +263,43 @@ class KeyPage:
         if not hmac.compare_digest(sent_token.encode(), token.encode()):
             await _answer(send, 403, "Refused", "The form does not belong to this link.")
             return
+        if not self._proves(link, (fields.get("principalToken") or [""])[0]):
+            link.wrong_proofs += 1
+            log.warning(
+                "the key link for %s was answered without %s's exa-orch token: no key taken (%d of %d)",
+                link.principal,
+                link.principal,
+                link.wrong_proofs,
+                MAX_PROOF_TRIES,
+                extra=concerning(link.principal),
+            )
+            if link.wrong_proofs >= MAX_PROOF_TRIES:
+                self.close_link(link)
+                link.ended.set()
+                await _answer(
+                    send,
+                    403,
+                    "This link is closed",
+                    f"<p>It was answered {MAX_PROOF_TRIES} times without the exa-orch token of "
+                    f"<b>{html.escape(link.principal)}</b>. Nothing was taken. If you are "
+                    f"{html.escape(link.principal)}, call the tool again to get a new link.</p>",
+                )
+                return
+            problem = (
+                f"That is not the exa-orch token of {link.principal}: only {link.principal} can "
+                "answer this link. If someone else sent it to you, close this page."
+            )
+            await _answer(send, 403, "Exa API key", _form(link, token, problem, proof))
+            return
         key = (fields.get("apiKey") or [""])[0]
         try:
             self._give(link.principal, key)
         except InvalidParams as exc:
-            await _answer(send, 400, "Exa API key", _form(link, token, exc.message))
+            await _answer(send, 400, "Exa API key", _form(link, token, exc.message, proof))
             return
         self.close_link(link)
         link.given.set()
+        link.ended.set()
         log.info(
             "an Exa API key was given for %s on the key page (held in memory only)",
             link.principal,
@@ -286,9 +339,16 @@ async def _read_body(receive: Any, limit: int) -> bytes | None:
             return body
 
 
-def _form(link: KeyLink, token: str, problem: str | None) -> str:
+def _form(link: KeyLink, token: str, problem: str | None, proof: bool) -> str:
     who = html.escape(link.principal)
     said = f'<p class="bad">{html.escape(problem)}</p>' if problem else ""
+    prove = (
+        f"<p><label>Your exa-orch token (the bearer token your MCP client sends as {who}) "
+        '<input type="password" name="principalToken" autocomplete="off" required size="44">'
+        "</label></p>"
+        if proof
+        else ""
+    )
     return (
         f"<p>exa-orch asks for an Exa API key for <b>{who}</b>: it will sign the calls to Exa made by "
         f"{who} (and their tasks) while this server runs, and no one else's. It is kept in memory "
@@ -296,7 +356,7 @@ def _form(link: KeyLink, token: str, problem: str | None) -> str:
         "<p>If you did not ask for this, or you are not " + who + ", close this page.</p>"
         f"{said}"
         f'<form method="post" action="{PATH_PREFIX}{html.escape(token)}">'
-        f'<input type="hidden" name="token" value="{html.escape(token)}">'
+        f'<input type="hidden" name="token" value="{html.escape(token)}">{prove}'
         '<label>Exa API key <input type="password" name="apiKey" autocomplete="off" required '
         'autofocus size="44"></label> <button type="submit">Give the key</button></form>'
         '<p>Get a key at <a href="https://dashboard.exa.ai/api-keys" rel="noreferrer">'

@@ -75,10 +75,13 @@ from exa_orch.mcp.toolhost import (
     shape_async_result,
     tool_input_schema,
 )
+from exa_orch.mcp.toolhost import (
+    output_schema as toolhost_output_schema,
+)
 from exa_orch.operations import ClientPeer
 from exa_orch.operations.follow import FOLLOW_TASK_TYPE, KIND_OF_CREATE
 from exa_orch.operations.normalize import decode_json
-from exa_orch.runtime import Principal, local_principal
+from exa_orch.runtime import BearerTokens, Principal, local_principal
 
 log = logging.getLogger(__name__)
 
@@ -163,7 +166,9 @@ class ExaOrchServer(HookedServer):
         gateway = self.app.gateway
         if gateway is None or gateway.has_key:
             return None
-        return KeyPage(gateway.give_api_key, gateway.has_key_for)
+        # A bearer-token principal proves on the page that it is the one asked (its own token).
+        tokens = BearerTokens.from_settings(self.app.settings)
+        return KeyPage(gateway.give_api_key, gateway.has_key_for, tokens=tokens)
 
     async def aclose(self) -> None:
         """Stop what the server started beside its transport (the key page's listener)."""
@@ -270,26 +275,49 @@ class ExaOrchServer(HookedServer):
         schema: dict[str, Any] = self.app.registry.get(name).args_schema()
         return schema
 
-    def list_operations(self, tool: str | None = None) -> dict[str, Any]:
-        """Every operation (of `tool`, in the toolhost profile) with its summary and JSON Schema."""
+    def list_operations(
+        self, tool: str | None = None, params: dict[str, Any] | None = None
+    ) -> dict[str, Any]:
+        """Every operation (of `tool`, in the toolhost profile) with its summary and JSON Schema;
+        with params `{operation: name}`, that one operation's entry with its `outputSchema` too
+        (seed 000 section 4.4: the JSON Schema of its default answer)."""
         described = {d["name"]: d for d in self.app.registry.describe()}
         if tool is None or tool == MANAGE_WEBSETS:
             return {"operations": list(described.values()), "count": len(described)}
         meta = TOOLS_BY_NAME[tool]
+        wanted = (params or {}).get("operation")
+        if wanted is not None:
+            if not isinstance(wanted, str) or wanted not in meta.operations:
+                close = get_close_matches(str(wanted)[:100], list(meta.operations), n=3, cutoff=0.5)
+                raise ToolCallError(
+                    f"params.operation: {_short(wanted)} is not an operation of {tool}",
+                    hint=(f"Did you mean {', '.join(repr(c) for c in close)}? " if close else "")
+                    + f"Call {tool} with operation 'list_operations' and no params to see them all.",
+                    fields=["operation"],
+                )
+            if meta.operations[wanted] not in described:
+                raise ToolCallError(
+                    f"operation {wanted!r} is not available in this build", fields=["operation"]
+                )
         ops = []
         for seed_name, reg_name in meta.operations.items():
             entry = described.get(reg_name)
-            if entry is None:
+            if entry is None or (wanted is not None and seed_name != wanted):
                 continue
-            ops.append(
-                {
-                    "name": seed_name,
-                    "description": entry.get("summary", ""),
-                    "operation": reg_name,
-                    "inputSchema": entry.get("argsSchema", {}),
-                    "isAsync": bool(meta.long_running or entry.get("longRunning")),
-                }
-            )
+            op: dict[str, Any] = {
+                "name": seed_name,
+                "description": entry.get("summary", ""),
+                "operation": reg_name,
+                "inputSchema": entry.get("argsSchema", {}),
+                "isAsync": bool(meta.long_running or entry.get("longRunning")),
+            }
+            if wanted is not None:
+                output = toolhost_output_schema(seed_name, self.app.registry.get(reg_name).output_schema())
+                if output is not None:
+                    op["outputSchema"] = output
+            ops.append(op)
+        if wanted is not None:
+            return {"tool": tool, **ops[0]}
         return {"tool": tool, "operations": ops, "count": len(ops)}
 
     def resolve_task_call(self, name: str, arguments: dict[str, Any] | None) -> tuple[str, dict[str, Any]]:
@@ -451,7 +479,7 @@ class ExaOrchServer(HookedServer):
                     return text_result(
                         await self.app.run_operation(LIST_OPERATIONS, args, progress, principal)
                     )
-                return text_result(self.list_operations(name))
+                return text_result(self.list_operations(name, args))
             result = await self._run_asking(target, args, progress, principal, peer)
             if name in TOOLS_BY_NAME and operation is not None:
                 result = shape_async_result(operation, args, result)

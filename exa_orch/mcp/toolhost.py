@@ -218,6 +218,29 @@ _JOB_OF: dict[str, tuple[str, str]] = {
 }
 
 
+_REF = {"type": "object", "properties": {"operation": {"type": "string"}, "params": {"type": "object"}}}
+# What shape_async_result adds, by phase (each only when the answer names the job's object).
+_ASYNC_KEYS: dict[str, dict[str, Any]] = {
+    "start": {
+        "operationId": {"type": "string"},
+        "message": {"type": "string"},
+        "checkWith": _REF,
+        "cancelWith": _REF,
+    },
+    "check": {"operationId": {"type": "string"}, "isComplete": {"type": "boolean"}},
+    "cancel": {"operationId": {"type": "string"}, "message": {"type": "string"}},
+}
+
+
+def output_schema(seed_op: str, schema: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The outputSchema of a toolhost operation: its registry operation's (`schema`), with the keys
+    `shape_async_result` adds to a start_*/check_*/cancel_* answer."""
+    which = _JOB_OF.get(seed_op)
+    if schema is None or which is None or not isinstance(schema.get("properties"), dict):
+        return schema
+    return {**schema, "properties": {**_ASYNC_KEYS[which[1]], **schema["properties"]}}
+
+
 def _object_id(job: AsyncJob, obj: dict[str, Any]) -> Any:
     return obj.get(job.id_param) or obj.get("id")
 

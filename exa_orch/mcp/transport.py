@@ -32,6 +32,7 @@ from exa_orch.app import open_app
 from exa_orch.config import Settings
 from exa_orch.mcp.auth import BearerAuth
 from exa_orch.mcp.server import ExaOrchServer, build_server
+from exa_orch.mcp.sessions import SessionLimits
 from exa_orch.net import bind_listener, require_token_beyond_loopback
 from exa_orch.runtime import WorkflowSpec
 
@@ -404,10 +405,15 @@ async def _serve_http(
     import uvicorn
 
     starlette_app = server.streamable_http_app(host=host, max_sessions=settings.http_max_sessions)
-    asgi: Any = starlette_app
+    asgi: Any = SessionLimits(
+        starlette_app,
+        server.session_manager,
+        max_sessions=settings.http_max_sessions,
+        per_principal=settings.http_max_sessions_per_principal,
+    )
     if settings.http_auth:
         principals = settings.token_principals()
-        asgi = BearerAuth(starlette_app, principals)
+        asgi = BearerAuth(asgi, principals)
         log.info("HTTP requests need a bearer token; principals: %s", ", ".join(sorted(principals)))
     else:
         log.info("no HTTP token set: loopback requests act as the local user %s", settings.principal)

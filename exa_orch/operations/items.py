@@ -83,6 +83,7 @@ async def list_items(args: ListItems, ctx: OpContext) -> dict[str, Any]:
     return keep_satisfied(await request(ctx, "GET", req["path"], query=req.get("query")), args.only_satisfied)
 
 
+@pj.shaped(pj.page_schema(pj.COMPACT_ITEM, "omitted", "omittedNote"))
 def _project_list(result: dict[str, Any], args: ListItems) -> dict[str, Any]:
     note: dict[str, Any] = {k: result[k] for k in ("omitted", "omittedNote") if k in result}
     return {**pj.page(result, lambda x: pj.compact_item(pj.item(x), args.fields)), **note}

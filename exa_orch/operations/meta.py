@@ -24,7 +24,7 @@ HOW = (
 
 class ListOperationsArgs(Args):
     operation: str | None = None
-    """one operation: its summary and the JSON Schema of its args"""
+    """one operation: its summary, the JSON Schema of its args and (outputSchema) of its answer"""
     prefix: str | None = None
     """only operations whose name starts with this (e.g. 'monitors.')"""
     schemas: bool = False
@@ -51,7 +51,12 @@ def list_operations_op(registry: Registry) -> Operation:
 
     async def handler(args: ListOperationsArgs, ctx: OpContext) -> dict[str, Any]:
         if args.operation is not None:
-            return registry.get(args.operation).describe()  # UnknownOperation names the closest ones
+            op = registry.get(args.operation)  # UnknownOperation names the closest ones
+            one = op.describe()
+            output = op.output_schema()
+            if output is not None:  # one operation's answer only: the lists stay small
+                one["outputSchema"] = output
+            return one
         if args.task_type is not None:
             specs = task_types(ctx)
             chosen = [s for s in specs if args.task_type in ("*", s.type)]

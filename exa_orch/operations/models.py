@@ -7,15 +7,18 @@ from typing import Annotated, Any
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 
+from exa_orch.attrdocs import AttributeDocs
 
-class Args(BaseModel):
+
+class Args(AttributeDocs, BaseModel):
     """Args of one operation. Unknown fields are errors (a typo should not be silently dropped)."""
+
+    # (AttributeDocs: each field's attribute docstring is its description in the schema.)
 
     model_config = ConfigDict(
         alias_generator=to_camel,
         populate_by_name=True,
         extra="forbid",
-        use_attribute_docstrings=True,
         # Each model's validator and schema are built on first use, not at import: a cold start
         # builds none of the ~150 (bench/startup.py), a call builds its operation's.
         defer_build=True,

@@ -6,6 +6,12 @@ enrichmentId, timestamps. Dropped: repeated `object` tags, the crawled page `con
 only by `webhook_created`, once). Lists keep Exa's pagination ({data, hasMore, nextCursor});
 nothing is cut without saying so. Every function takes the full JSON and returns a new dict;
 `raw: true` on a call skips them.
+
+Each projection has an output JSON Schema naming the keys of what it returns (`SCHEMAS`, built
+from the same key lists the functions pick); `one`, `paged` and `shaped` attach it to an
+Operation's projection, and `output_schema(project)` reads it back (list_operations shows it as an
+operation's `outputSchema`). A schema is closed (`additionalProperties: false`) where the
+projection picks its keys, open where it passes Exa's own keys through.
 """
 
 from __future__ import annotations
@@ -21,79 +27,166 @@ def _pick(obj: Json, *keys: str) -> Json:
     return {k: obj[k] for k in keys if k in obj and obj[k] is not None}
 
 
+# -- output schemas ------------------------------------------------------------------------------
+
+OUTPUT_ATTR = "output_schema"
+_STR: Json = {"type": "string"}
+_BOOL: Json = {"type": "boolean"}
+_INT: Json = {"type": "integer", "minimum": 0}
+_OBJ: Json = {"type": "object"}
+_STRS: Json = {"type": "array", "items": _STR}
+# The type of a key wherever it appears; a key not named here may hold any JSON value.
+_TYPED: dict[str, Json] = {
+    "id": _STR,
+    "status": _STR,
+    "createdAt": _STR,
+    "updatedAt": _STR,
+    "metadata": _OBJ,
+    "websetId": _STR,
+    "count": _INT,
+    "hasMore": _BOOL,
+    "nextCursor": {"type": ["string", "null"]},
+    "next": _STR,
+    "url": _STR,
+    "title": _STR,
+}
+
+
+def schema(
+    required: tuple[str, ...] = (), optional: tuple[str, ...] = (), *, more: bool = False, **types: Json
+) -> Json:
+    """An object schema naming its keys: `required` always present, `optional` sometimes; `types`
+    gives a key's schema (else _TYPED's, else any value). `more`: other keys pass through."""
+    props = {k: types.get(k, _TYPED.get(k, {})) for k in (*required, *optional, *types)}
+    out: Json = {"type": "object", "properties": props, "additionalProperties": more}
+    if required:
+        out["required"] = list(required)
+    return out
+
+
+def array(items: Json) -> Json:
+    """An array of `items`."""
+    return {"type": "array", "items": items}
+
+
+def page_schema(element: Json, *extra: str) -> Json:
+    """The schema of `page` over elements of `element` (plus `extra` optional keys)."""
+    return schema(("count", "data", "hasMore"), ("nextCursor", "next", *extra), data=array(element))
+
+
+def shaped(output: Json) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: mark a projection (result, args) -> answer with its output schema."""
+
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        setattr(fn, OUTPUT_ATTR, output)
+        return fn
+
+    return mark
+
+
+def output_schema(project: Any) -> Json | None:
+    """The output schema attached to a projection (None: it declares none)."""
+    found = getattr(project, OUTPUT_ATTR, None)
+    return found if isinstance(found, dict) else None
+
+
 def _refs(refs: Any) -> list[str]:
     return [str(r["url"]) for r in refs or [] if isinstance(r, dict) and r.get("url")]
 
 
+_SEARCH_KEYS = ("id", "status", "websetId", "query", "count", "behavior", "progress", "recall", "metadata")
+_SEARCH_TAIL = ("canceledAt", "canceledReason", "createdAt", "updatedAt")
+
+
 def search(obj: Json) -> Json:
     """A webset search: status, progress, query, criteria, recall."""
-    out = _pick(
-        obj, "id", "status", "websetId", "query", "count", "behavior", "progress", "recall", "metadata"
-    )
+    out = _pick(obj, *_SEARCH_KEYS)
     if obj.get("entity"):
         out["entity"] = obj["entity"].get("type") if isinstance(obj["entity"], dict) else obj["entity"]
     if obj.get("criteria"):
         out["criteria"] = [c.get("description") for c in obj["criteria"] if isinstance(c, dict)]
-    out.update(_pick(obj, "canceledAt", "canceledReason", "createdAt", "updatedAt"))
+    out.update(_pick(obj, *_SEARCH_TAIL))
     return out
+
+
+SEARCH = schema(optional=(*_SEARCH_KEYS, *_SEARCH_TAIL), entity={}, criteria=array({}))
+
+
+_ENRICHMENT_KEYS = ("id", "status", "websetId", "title", "description", "format", "instructions", "metadata")
+_TIMES = ("createdAt", "updatedAt")
 
 
 def enrichment(obj: Json) -> Json:
     """A webset enrichment definition."""
-    out = _pick(obj, "id", "status", "websetId", "title", "description", "format", "instructions", "metadata")
+    out = _pick(obj, *_ENRICHMENT_KEYS)
     if obj.get("options"):
         out["options"] = [o.get("label") for o in obj["options"] if isinstance(o, dict)]
-    out.update(_pick(obj, "createdAt", "updatedAt"))
+    out.update(_pick(obj, *_TIMES))
     return out
+
+
+ENRICHMENT = schema(optional=(*_ENRICHMENT_KEYS, *_TIMES), options=array({}))
+
+
+_MONITOR_KEYS = ("id", "status", "websetId", "cadence", "behavior", "nextRunAt", "metadata")
+_RUN_KEYS = (
+    "id",
+    "status",
+    "monitorId",
+    "type",
+    "completedAt",
+    "failedAt",
+    "failedReason",
+    "canceledAt",
+    "createdAt",
+    "updatedAt",
+)
 
 
 def monitor(obj: Json) -> Json:
     """A monitor: cadence, behavior, last run."""
-    out = _pick(obj, "id", "status", "websetId", "cadence", "behavior", "nextRunAt", "metadata")
+    out = _pick(obj, *_MONITOR_KEYS)
     if isinstance(obj.get("lastRun"), dict):
         out["lastRun"] = monitor_run(obj["lastRun"])
-    out.update(_pick(obj, "createdAt", "updatedAt"))
+    out.update(_pick(obj, *_TIMES))
     return out
 
 
 def monitor_run(obj: Json) -> Json:
     """One monitor run."""
-    return _pick(
-        obj,
-        "id",
-        "status",
-        "monitorId",
-        "type",
-        "completedAt",
-        "failedAt",
-        "failedReason",
-        "canceledAt",
-        "createdAt",
-        "updatedAt",
-    )
+    return _pick(obj, *_RUN_KEYS)
+
+
+MONITOR_RUN = schema(optional=_RUN_KEYS)
+MONITOR = schema(optional=(*_MONITOR_KEYS, *_TIMES), lastRun=MONITOR_RUN)
+
+
+_IMPORT_KEYS = (
+    "id",
+    "status",
+    "format",
+    "title",
+    "count",
+    "metadata",
+    "failedReason",
+    "failedAt",
+    "failedMessage",
+    "uploadUrl",
+    "uploadValidUntil",
+    "createdAt",
+    "updatedAt",
+)
 
 
 def import_(obj: Json) -> Json:
     """An import; the upload URL is kept when present (create answers with it)."""
-    out = _pick(
-        obj,
-        "id",
-        "status",
-        "format",
-        "title",
-        "count",
-        "metadata",
-        "failedReason",
-        "failedAt",
-        "failedMessage",
-        "uploadUrl",
-        "uploadValidUntil",
-        "createdAt",
-        "updatedAt",
-    )
+    out = _pick(obj, *_IMPORT_KEYS)
     if isinstance(obj.get("entity"), dict):
         out["entity"] = obj["entity"].get("type")
     return out
+
+
+IMPORT = schema(optional=_IMPORT_KEYS, entity={})
 
 
 def enrichment_values(results: list[Json]) -> Json:
@@ -106,10 +199,13 @@ def enrichment_values(results: list[Json]) -> Json:
     return out
 
 
+_WEBSET_KEYS = ("id", "status", "externalId", "title", "metadata", "createdAt", "updatedAt")
+
+
 def webset(obj: Json, fields: Any = None) -> Json:
     """A webset with its searches, enrichments, monitors and imports summarised; its expanded items
     compact (compact_item with `fields`)."""
-    out = _pick(obj, "id", "status", "externalId", "title", "metadata", "createdAt", "updatedAt")
+    out = _pick(obj, *_WEBSET_KEYS)
     out["searches"] = [search(s) for s in obj.get("searches") or []]
     out["enrichments"] = [enrichment(e) for e in obj.get("enrichments") or []]
     if obj.get("monitors"):
@@ -125,9 +221,12 @@ def webset(obj: Json, fields: Any = None) -> Json:
     return out
 
 
+_ITEM_KEYS = ("id", "source", "sourceId", "websetId")
+
+
 def item(obj: Json) -> Json:
     """An item: properties (page content replaced by its size), evaluations, enrichment results."""
-    out = _pick(obj, "id", "source", "sourceId", "websetId")
+    out = _pick(obj, *_ITEM_KEYS)
     props = dict(obj.get("properties") or {})
     content = props.pop("content", None)
     if isinstance(content, str) and content:
@@ -145,8 +244,19 @@ def item(obj: Json) -> Json:
         for r in obj.get("enrichments") or []
         if isinstance(r, dict)
     ]
-    out.update(_pick(obj, "createdAt", "updatedAt"))
+    out.update(_pick(obj, *_TIMES))
     return out
+
+
+ITEM = schema(
+    ("properties", "evaluations", "enrichments"),
+    (*_ITEM_KEYS, *_TIMES),
+    properties=_OBJ,
+    evaluations=array(schema(("references",), ("criterion", "satisfied", "reasoning"), references=_STRS)),
+    enrichments=array(
+        schema(("references",), ("enrichmentId", "status", "format", "result", "reasoning"), references=_STRS)
+    ),
+)
 
 
 def all_satisfied(obj: Json) -> bool:
@@ -155,9 +265,16 @@ def all_satisfied(obj: Json) -> bool:
     return bool(evals) and all(e.get("satisfied") == "yes" for e in evals)
 
 
+_WEBHOOK_KEYS = ("id", "status", "events", "url", "metadata", "createdAt", "updatedAt")
+
+
 def webhook(obj: Json) -> Json:
     """A webhook without its secret (Exa only shows it on create; see webhook_created)."""
-    return _pick(obj, "id", "status", "events", "url", "metadata", "createdAt", "updatedAt")
+    return _pick(obj, *_WEBHOOK_KEYS)
+
+
+WEBHOOK = schema(optional=_WEBHOOK_KEYS, events=_STRS)
+WEBHOOK_CREATED = schema(optional=(*_WEBHOOK_KEYS, "secret", "secretNote"), events=_STRS)
 
 
 def webhook_created(obj: Json) -> Json:
@@ -172,20 +289,25 @@ def webhook_created(obj: Json) -> Json:
     return out
 
 
+_ATTEMPT_KEYS = (
+    "id",
+    "eventId",
+    "eventType",
+    "webhookId",
+    "url",
+    "successful",
+    "responseStatusCode",
+    "attempt",
+    "attemptedAt",
+)
+
+
 def webhook_attempt(obj: Json) -> Json:
     """A delivery attempt, without the receiver's response headers and body."""
-    return _pick(
-        obj,
-        "id",
-        "eventId",
-        "eventType",
-        "webhookId",
-        "url",
-        "successful",
-        "responseStatusCode",
-        "attempt",
-        "attemptedAt",
-    )
+    return _pick(obj, *_ATTEMPT_KEYS)
+
+
+WEBHOOK_ATTEMPT = schema(optional=_ATTEMPT_KEYS)
 
 
 _BY_OBJECT: dict[str, Callable[[Json], Json]] = {
@@ -202,12 +324,16 @@ _BY_OBJECT: dict[str, Callable[[Json], Json]] = {
 
 def event(obj: Json) -> Json:
     """An event with its data projected by the data's `object` kind."""
-    out = _pick(obj, "id", "type", "createdAt")
+    out = _pick(obj, *_EVENT_KEYS)
     data = obj.get("data")
     if isinstance(data, dict):
         fn = _BY_OBJECT.get(str(data.get("object")))
         out["data"] = fn(data) if fn else data
     return out
+
+
+_EVENT_KEYS = ("id", "type", "createdAt")
+EVENT = schema(optional=(*_EVENT_KEYS, "data"), data=_OBJ)
 
 
 def page(obj: Json, fn: Callable[[Json], Json]) -> Json:
@@ -221,11 +347,14 @@ def page(obj: Json, fn: Callable[[Json], Json]) -> Json:
 
 
 def one(fn: Callable[[Json], Json]) -> Callable[[Json, Any], Json]:
-    """An Operation's projection (result, args) for an answer that is one object: `fn` of it."""
+    """An Operation's projection (result, args) for an answer that is one object: `fn` of it (with
+    `fn`'s output schema, when SCHEMAS has one)."""
 
     def project(result: Json, args: Any) -> Json:
         return fn(result)
 
+    if fn in SCHEMAS:
+        shaped(SCHEMAS[fn])(project)
     return project
 
 
@@ -235,6 +364,8 @@ def paged(fn: Callable[[Json], Json]) -> Callable[[Json, Any], Json]:
     def project(result: Json, args: Any) -> Json:
         return page(result, fn)
 
+    if fn in SCHEMAS:
+        shaped(page_schema(SCHEMAS[fn]))(project)
     return project
 
 
@@ -254,30 +385,39 @@ def preview(obj: Json) -> Json:
 def search_results(obj: Json) -> Json:
     """exa.search / findSimilar / getContents: results with long texts left whole, metadata trimmed."""
     out = {k: v for k, v in obj.items() if k not in ("results", "costDollars", "resolvedSearchType")}
-    keep = (
-        "id",
-        "url",
-        "title",
-        "publishedDate",
-        "author",
-        "score",
-        "text",
-        "highlights",
-        "summary",
-        "highlightScores",
-        "subpages",
-        "extras",
-    )
-    out["results"] = [_pick(r, *keep) for r in obj.get("results") or [] if isinstance(r, dict)]
+    out["results"] = [_pick(r, *_RESULT_KEYS) for r in obj.get("results") or [] if isinstance(r, dict)]
     out.update(_pick(obj, "resolvedSearchType"))
     return out
+
+
+_RESULT_KEYS = (
+    "id",
+    "url",
+    "title",
+    "publishedDate",
+    "author",
+    "score",
+    "text",
+    "highlights",
+    "summary",
+    "highlightScores",
+    "subpages",
+    "extras",
+)
+SEARCH_RESULTS = schema(
+    ("results",), ("resolvedSearchType", "requestId"), more=True, results=array(schema(optional=_RESULT_KEYS))
+)
 
 
 def answer(obj: Json) -> Json:
     """exa.answer: the answer and its citations (url, title)."""
     out = _pick(obj, "answer", "requestId")
-    out["citations"] = [_pick(c, "id", "url", "title", "publishedDate") for c in obj.get("citations") or []]
+    out["citations"] = [_pick(c, *_CITATION_KEYS) for c in obj.get("citations") or []]
     return out
+
+
+_CITATION_KEYS = ("id", "url", "title", "publishedDate")
+ANSWER = schema(("citations",), ("answer", "requestId"), citations=array(schema(optional=_CITATION_KEYS)))
 
 
 # -- compact items: what an agent reads first, the rest on request ------------------------------
@@ -374,3 +514,53 @@ def compact_item(obj: Json, fields: Any = None) -> Json:
     if "timestamps" in want:
         out.update(_pick(obj, "createdAt", "updatedAt"))
     return out
+
+
+_COMPACT_KEYS = (
+    "id",
+    "name",
+    "url",
+    "description",
+    "criteria",
+    "enrichments",
+    "properties",
+    "evaluations",
+    "enrichmentResults",
+    "source",
+    "sourceId",
+    "websetId",
+    "createdAt",
+    "updatedAt",
+)
+COMPACT_ITEM = schema(
+    optional=_COMPACT_KEYS, criteria=_OBJ, enrichments={"type": ["object", "array"]}, properties=_OBJ
+)
+"""An item as `compact_item` gives it (with any `fields`; fields ['all'] gives an ITEM)."""
+WEBSET = schema(
+    ("searches", "enrichments"),
+    (*_WEBSET_KEYS, "monitors", "imports", "excludes", "streams", "items"),
+    searches=array(SEARCH),
+    enrichments=array(ENRICHMENT),
+    monitors=array(MONITOR),
+    imports=array(IMPORT),
+    items=array(COMPACT_ITEM),
+)
+PREVIEW = schema(optional=("items",), more=True, items=array({}))
+
+SCHEMAS: dict[Callable[..., Json], Json] = {
+    search: SEARCH,
+    enrichment: ENRICHMENT,
+    monitor: MONITOR,
+    monitor_run: MONITOR_RUN,
+    import_: IMPORT,
+    webset: WEBSET,
+    item: ITEM,
+    webhook: WEBHOOK,
+    webhook_created: WEBHOOK_CREATED,
+    webhook_attempt: WEBHOOK_ATTEMPT,
+    event: EVENT,
+    preview: PREVIEW,
+    search_results: SEARCH_RESULTS,
+    answer: ANSWER,
+}
+"""Each projection's output schema (what `one` and `paged` attach)."""

@@ -15,6 +15,7 @@ from pydantic import BaseModel
 from exa_orch.errors import UnknownOperation
 
 from .context import OpContext
+from .projections import output_schema as projection_schema
 
 Handler = Callable[[Any, OpContext], Awaitable[Any]]
 """async (args: <args_model instance>, ctx) -> JSON-able (the full Exa object, before projection)."""
@@ -64,6 +65,8 @@ class Operation:
     answer or a crash (operations/_creates.py); None for an operation that creates nothing."""
     found_with: str | None = None
     """A create whose object the operation named here (a get) returns when given the key as its id."""
+    output: dict[str, Any] | None = None
+    """The JSON Schema of the answer, for an operation without a projection that carries one."""
 
     def describe(self) -> dict[str, Any]:
         """{name, summary, longRunning, readOnly, createKey, argsSchema}: what list_operations shows."""
@@ -75,6 +78,18 @@ class Operation:
             "createKey": self.create_key,
             "argsSchema": self.args_schema(),
         }
+
+    def output_schema(self) -> dict[str, Any] | None:
+        """The JSON Schema of the default answer (projected, not raw), naming its keys: the
+        projection's (projections.SCHEMAS) or `output`, plus the `normalized` note a safe-mode call
+        may add; None when the operation declares none."""
+        found = self.output or projection_schema(self.project)
+        if found is None:
+            return None
+        props = found.get("properties")
+        if found.get("type") != "object" or not isinstance(props, dict) or "normalized" in props:
+            return dict(found)
+        return {**found, "properties": {**props, "normalized": {"type": "array"}}}
 
     def args_schema(self) -> dict[str, Any]:
         """JSON Schema (draft 2020-12) of the args, camelCase, plus the control args."""

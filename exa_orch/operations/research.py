@@ -1,20 +1,33 @@
 """research.* (seed 002 names) on Exa's Agent API: /research/v1 is retired (410 since 2026-05-01).
 
 The seed's arguments are kept and mapped: instructions -> query, outputSchema -> outputSchema,
-model exa-research-fast | exa-research | exa-research-pro -> effort low | medium | high.
+model exa-research-fast | exa-research | exa-research-pro -> effort low | medium | high. The rest
+of exa-py 2.28's run surface is there too (gateway/agent_runs.py, checked before sending): every
+effort, budget, input.data rows, input.exclusion, previousRunId (a follow-up is a new
+research.create naming the earlier run), dataSources, systemPrompt, and research.stop. Each run
+carries `userIdentifier`: a stable hash of the calling principal's name (never the name).
 Every result says `backend: "agent"` so nobody mistakes it for the old API.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from exa_orch.errors import NotFoundError
 from exa_orch.gateway import call
+from exa_orch.gateway.agent_runs import (
+    DEFAULT_MODEL,
+    MODEL_TO_EFFORT,
+    RunOptions,
+    check_model_effort,
+    user_identifier,
+)
+from exa_orch.gateway.context import current_request
 from exa_orch.gateway.marks import CREATE_MARK, new_key
 
+from . import projections as pj
 from ._creates import MAX_LIST_PAGES, create_or_find, find_in_pages
 from ._http import segment
 from ._polling import poll_until
@@ -25,11 +38,6 @@ from .registry import Operation
 if TYPE_CHECKING:
     from exa_py.agent.types import AgentEffort
 
-MODEL_TO_EFFORT: dict[str, AgentEffort] = {
-    "exa-research-fast": "low",
-    "exa-research": "medium",
-    "exa-research-pro": "high",
-}
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
 BACKEND_NOTE = (
     "Exa retired /research/v1 on 2026-05-01; this ran on the Agent API (/agent/runs). Statuses are the "
@@ -37,16 +45,28 @@ BACKEND_NOTE = (
 )
 
 
-class CreateResearch(Args):
+ResearchModel = Literal["exa-research-fast", "exa-research", "exa-research-pro"]
+
+
+class CreateResearch(Args, RunOptions):
     instructions: str = Field(min_length=1, max_length=20000)
     """what to research (sent as the agent run's query)"""
     output_schema: dict[str, Any] | None = None
     """JSON Schema of the structured answer you want"""
-    model: Literal["exa-research-fast", "exa-research", "exa-research-pro"] = "exa-research"
-    """mapped to agent effort: fast -> low, research -> medium, pro -> high"""
+    model: ResearchModel | None = None
+    """mapped to agent effort: fast -> low, research -> medium, pro -> high (default exa-research when
+    no effort is given); `effort` names any effort directly"""
     external_id: str | None = Field(default=None, max_length=300)
     """your idempotency key: kept in the run's metadata.exaOrchKey; a create whose answer was lost is
     looked up by it before being sent again (one is made up when you give none)"""
+
+    def mapped_effort(self) -> str | None:
+        return MODEL_TO_EFFORT[self.model or DEFAULT_MODEL]
+
+    @model_validator(mode="after")
+    def _one_effort(self) -> CreateResearch:
+        check_model_effort(self.model, self.effort)
+        return self
 
 
 class ResearchId(Args):
@@ -92,8 +112,9 @@ def research_view(run: dict[str, Any]) -> dict[str, Any]:
         if citations:
             out["output"]["citations"] = citations
     request = run.get("request") or {}
-    if request.get("effort"):
-        out["effort"] = request["effort"]
+    for key in ("effort", "previousRunId"):
+        if request.get(key):
+            out[key] = request[key]
     mark = (run.get("metadata") or request.get("metadata") or {}).get(CREATE_MARK)
     if mark:
         out["externalId"] = mark  # the key it was created with (research.create's externalId)
@@ -103,20 +124,30 @@ def research_view(run: dict[str, Any]) -> dict[str, Any]:
 async def create(args: CreateResearch, ctx: OpContext) -> dict[str, Any]:
     # The Agent API has no externalId: the key is a metadata mark, found again in the runs list.
     key = args.external_id or new_key()
-    metadata = {"model": args.model, "via": "exa-orch research.create", CREATE_MARK: key}
+    model = args.model or (DEFAULT_MODEL if args.effort is None else None)
+    metadata: dict[str, Any] = {"via": "exa-orch research.create", CREATE_MARK: key}
+    if model is not None:
+        metadata["model"] = model
+    fields = args.run_fields()
 
     async def send() -> dict[str, Any]:
         return run_json(await call(ctx.exa.agent.runs.create(
             query=args.instructions,
             output_schema=args.output_schema,
-            effort=MODEL_TO_EFFORT[args.model],
+            effort=cast("AgentEffort", fields["effort"]),
+            budget=fields.get("budget"),
+            input=fields.get("input"),
+            previous_run_id=fields.get("previousRunId"),
+            data_sources=fields.get("dataSources"),
+            system_prompt=fields.get("systemPrompt"),
+            user_identifier=user_identifier(current_request().principal),
             metadata=metadata,
         )))  # fmt: skip
 
     run = await create_or_find(
         send, lambda: find_run(ctx, key), what="research.create", find_first=bool(args.external_id)
     )
-    return {**run, "model": args.model}
+    return {**run, "model": model} if model is not None else run
 
 
 async def find_run(ctx: OpContext, key: str) -> dict[str, Any] | None:
@@ -156,6 +187,12 @@ async def cancel(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
     return run_json(await call(ctx.exa.agent.runs.cancel(segment(args.research_id, "researchId"))))
 
 
+async def stop(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
+    """Stop an ultra-effort run now, keeping what it found (it completes with stopReason "stopped").
+    Exa stops only effort ultra runs (exa-py 2.28); any other is refused by Exa (400)."""
+    return run_json(await call(ctx.exa.agent.runs.stop(segment(args.research_id, "researchId"))))
+
+
 async def list_(args: ListResearch, ctx: OpContext) -> dict[str, Any]:
     page = await call(ctx.exa.agent.runs.list(cursor=args.cursor, limit=args.limit))
     return page.model_dump(by_alias=True, exclude_none=True, mode="json")
@@ -180,6 +217,15 @@ async def poll_until_finished(args: PollResearch, ctx: OpContext) -> dict[str, A
     return {**polled.last, "timedOut": not polled.done, "waitedSeconds": polled.waited}
 
 
+RESEARCH_SCHEMA = pj.schema(
+    ("researchId", "status", "backend", "note"),
+    ("stopReason", "createdAt", "completedAt", "error", "costDollars", "output", "effort", "previousRunId", "externalId",
+     "model", "timedOut", "waitedSeconds"),
+    output=pj.schema(optional=("text", "structured", "citations"), citations=pj.array({})),
+)  # fmt: skip
+
+
+@pj.shaped(RESEARCH_SCHEMA)
 def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
     out = research_view(result)
     for key in ("model", "timedOut", "waitedSeconds"):
@@ -189,6 +235,7 @@ def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
     return out
 
 
+@pj.shaped(pj.schema(("data", "hasMore", "backend", "note"), ("nextCursor",), data=pj.array(RESEARCH_SCHEMA)))
 def _page(result: dict[str, Any], args: Any) -> dict[str, Any]:
     out: dict[str, Any] = {
         "data": [research_view(r) for r in result.get("data") or []],
@@ -206,6 +253,8 @@ OPERATIONS: list[Operation] = [
               "model); runs on Exa's Agent API.", project=_one, create_key="externalId"),
     Operation("research.get", ResearchId, get, "Get a research task's status and output.", project=_one, read_only=True),
     Operation("research.cancel", ResearchId, cancel, "Cancel a running research task.", project=_one),
+    Operation("research.stop", ResearchId, stop, "Stop an ultra-effort research task now and keep what it "
+              "found (it completes with stopReason 'stopped').", project=_one),
     Operation("research.find", FindResearch, find, "Find the research task research.create made with an "
               "externalId (its answer lost, or a task cancelled while creating it).", project=_one, read_only=True),
     Operation("research.list", ListResearch, list_, "List research tasks (agent runs), one page.", project=_page, read_only=True),

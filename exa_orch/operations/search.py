@@ -176,6 +176,13 @@ def _sse_data(line: str) -> dict[str, Any] | None:
     return event if isinstance(event, dict) else None
 
 
+ANSWER_SCHEMA = pj.schema(
+    ("citations",),
+    ("answer", "requestId", "streamed", "chunks"),
+    citations=pj.ANSWER["properties"]["citations"],
+)
+
+
 def _project_answer(result: Any) -> Any:
     out = pj.answer(result)
     if isinstance(result, dict) and result.get("streamed") and isinstance(out, dict):
@@ -190,5 +197,5 @@ OPERATIONS: list[Operation] = [
     _op("exa.getContents", GetContentsArgs, "/contents", "Get the contents (text, highlights, summary) of URLs.",
         pj.search_results),
     Operation("exa.answer", AnswerArgs, answer, "Answer a question with citations (stream: true sends the "
-              "answer's chunks as progress messages).", project=pj.one(_project_answer), plan=_ANSWER.plan),
+              "answer's chunks as progress messages).", project=pj.shaped(ANSWER_SCHEMA)(pj.one(_project_answer)), plan=_ANSWER.plan),
 ]  # fmt: skip

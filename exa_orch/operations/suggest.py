@@ -19,6 +19,7 @@ from pydantic import Field, model_validator
 from ._http import WEBSETS, raise_for_status, segment
 from .context import OpContext, PeerError
 from .models import Args, Id
+from .projections import schema
 from .registry import Operation
 from .shapes import EnrichmentFormat
 
@@ -266,9 +267,20 @@ async def suggest_criteria(args: SuggestCriteria, ctx: OpContext) -> dict[str, A
     }
 
 
+# Either the model's suggestions (with the calls that apply them) or the section 6.4 fallback.
+_STR = {"type": "string"}
+SUGGESTED = {
+    "type": "object",
+    "oneOf": [
+        schema(("suggestions", "source"), ("applyWith",), suggestions={"type": "array"}, source=_STR),
+        schema(("data", "instruction"), data={"type": "object"}, instruction=_STR),
+    ],
+}
+
 OPERATIONS: list[Operation] = [
     Operation("enrichments.suggest", SuggestEnrichments, suggest_enrichments, "Suggest enrichments for a webset "
-              "(or a description) with the client's model; without sampling, the data and what to do with it."),
+              "(or a description) with the client's model; without sampling, the data and what to do with it.",
+              output=SUGGESTED),
     Operation("criteria.suggest", SuggestCriteria, suggest_criteria, "Suggest criteria for a search query with "
-              "the client's model; without sampling, the data and what to do with it."),
+              "the client's model; without sampling, the data and what to do with it.", output=SUGGESTED),
 ]  # fmt: skip

@@ -121,6 +121,14 @@ async def wait_until_idle(args: WaitUntilIdle, ctx: OpContext) -> dict[str, Any]
     }
 
 
+@pj.shaped(
+    pj.schema(
+        ("webset", "timedOut", "waitedSeconds", "polls"),
+        ("timedOutNote",),
+        webset=pj.WEBSET,
+        timedOut={"type": "boolean"},
+    )
+)
 def _project_wait(result: dict[str, Any], args: WaitUntilIdle) -> dict[str, Any]:
     out = {**result, "webset": pj.webset(result["webset"])}
     if result["timedOut"]:
@@ -141,7 +149,7 @@ OPERATIONS: list[Operation] = [
               "answer was lost is found again, never made twice.", project=pj.one(pj.webset),
               find=lambda ctx, args, key: find_webset(ctx, key), by_external_id=True, found_with="websets.get"),
     rest_op("websets.get", GetWebset, "GET", P + "/{id}", "Get a webset (expand=['items'] adds its latest items, "
-            "compact unless fields asks for more).", project=lambda result, args: pj.webset(result, args.fields)),
+            "compact unless fields asks for more).", project=pj.shaped(pj.WEBSET)(lambda result, args: pj.webset(result, args.fields))),
     rest_op("websets.list", ListWebsets, "GET", P, "List websets, one page (cursor, limit <= 100).",
             project=pj.paged(pj.webset)),
     rest_op("websets.update", UpdateWebset, "POST", P + "/{id}", "Replace a webset's metadata.",

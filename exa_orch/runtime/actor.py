@@ -52,6 +52,7 @@ from exa_orch.errors import (
 )
 from exa_orch.gateway.context import enter_request_scope
 from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence
+from exa_orch.gateway.pool import CURRENT_NOTICE
 from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.deps import Deps
@@ -196,6 +197,13 @@ class TaskActor:
             self._interrupted = True
             self._task.cancel()
 
+    def _interrupt_for_purse(self) -> None:
+        """The purse stopped between requests (Websets estimates crossed the budget): interrupt the
+        workflow's await now, so its websets are cancelled without waiting for its next request."""
+        if self.state is ActorState.RUNNING and not self._interrupted and self._task is not None:
+            self._interrupted = True
+            self._task.cancel()
+
     def kill(self) -> None:
         """Cancel the actor's task outright (a stop that overran its deadline); its lease will expire."""
         if self._task is not None and self.state is not ActorState.DONE:
@@ -310,9 +318,14 @@ class TaskActor:
                 resumed=resumed,
                 on_progress=self._progress_event,
                 owner=self._owner,
+                last_progress=self.record.progress if isinstance(self.record.progress, dict) else None,
             )
+            CURRENT_NOTICE.set(ctx.note)  # the gateway's word on a wait (an agent-run slot) is the task's
             result = await spec.fn(ctx, args)
         except asyncio.CancelledError as exc:
+            if self._stop is None and self._interrupted and self.purse is not None and self.purse.stopped:
+                self._uncancel()  # our own interrupt: the purse stopped (Websets estimates crossed the budget)
+                return await self._stopped_by_purse(self.purse.stopped, None, ctx)
             if self._stop is None:
                 if self._task is not None and self._task.cancelling():
                     raise  # cancelled from outside (the task group is torn down): never swallow that
@@ -335,6 +348,7 @@ class TaskActor:
                 self._uncancel()
                 return ActorState.STOPPING
             if self.purse is not None and self.purse.stopped is not None:
+                self._uncancel()  # if the purse's interrupt surfaced as another error
                 return await self._stopped_by_purse(self.purse.stopped, None, ctx)
             self._outcome = _error_dict(exc, ctx)
             return ActorState.FAILING
@@ -346,6 +360,8 @@ class TaskActor:
             return ActorState.STOPPING
         if self.purse is not None and self.purse.stopped is not None:
             # The workflow caught the refusal and went on: the task still stopped there.
+            await self._take_pending_interrupt()
+            self._uncancel()
             return await self._stopped_by_purse(self.purse.stopped, result, ctx)
         self._outcome = result
         return ActorState.COMPLETING
@@ -355,7 +371,11 @@ class TaskActor:
         already (a resumed task), set for every request this run sends (gateway/purse.py)."""
         budget = self.record.meta.get("budgetUsd")
         spent = (await self._store.task_costs([self.task_id]))[self.task_id]["usd"]
-        purse = Purse(self.task_id, float(budget) if isinstance(budget, int | float) else None, spent)
+        estimated = await self._store.estimated_keys(self.task_id) if spent else set()
+        purse = Purse(
+            self.task_id, float(budget) if isinstance(budget, int | float) else None, spent, estimated
+        )
+        purse.on_stop = self._interrupt_for_purse
         CURRENT_PURSE.set(purse)
         return purse
 

@@ -62,6 +62,7 @@ class TaskContext:
         on_progress: ProgressSink | None = None,
         owner: str | None = None,
         cancelling: bool = False,
+        last_progress: dict[str, Any] | None = None,
     ) -> None:
         self.task_id = task_id
         self.args = args
@@ -83,6 +84,7 @@ class TaskContext:
         # at the first live step or sleep, before any new work. The actor then runs the hooks.
         self._cancelling = cancelling
         self._on_progress = on_progress
+        self._last_progress: dict[str, Any] = dict(last_progress or {})  # what `note` keeps
         self._cancel_hooks: list[CancelHook] | None = None  # created by the first on_cancel
         self.interrupted_saving = False  # an interrupt came while a checkpoint was being committed
         self._cancelled = False
@@ -184,7 +186,18 @@ class TaskContext:
         progress: dict[str, Any] = {"step": step, "completed": completed, "total": total}
         if message is not None:
             progress["message"] = message
+        await self._write_progress(progress)
+
+    async def note(self, message: str) -> None:
+        """Set the status message, keeping the last progress's step and counts (the gateway's
+        word while the task waits: `waiting for an agent-run slot: 12th in line`)."""
+        if self._replay_left:
+            return
+        await self._write_progress({**self._last_progress, "message": message})
+
+    async def _write_progress(self, progress: dict[str, Any]) -> None:
         await self._store.set_progress(self.task_id, progress, owner=self._owner)
+        self._last_progress = progress
         if self._on_progress is not None:
             self._on_progress(progress)
 

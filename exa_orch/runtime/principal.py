@@ -98,6 +98,10 @@ class BearerTokens:
         """The principal whose token is exactly `given`, or None."""
         return constant_time_match(given, self._tokens)
 
+    def names(self) -> frozenset[str]:
+        """Every principal a token names (`token:<name>`)."""
+        return frozenset(name for name, _ in self._tokens)
+
     def principal_of(self, header: bytes) -> str | None:
         """The principal whose token an `Authorization: Bearer <token>` header carries, or None."""
         # The auth scheme is case-insensitive (RFC 9110 section 11.1): "bearer x" is "Bearer x".

@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from exa_orch.errors import TaskExpired, TaskNotFound, TaskTerminal
+from exa_orch.gateway.prices import Part
 from exa_orch.runtime.actor import Message, TaskActor
 from exa_orch.runtime.events import TaskEvent, TaskListener
 from exa_orch.runtime.principal import Principal, TtlPolicy
@@ -116,6 +117,13 @@ class TaskService:
         )
         self._sup.wake()
         return record
+
+    def estimate(self, type: str, args: dict[str, Any] | None) -> list[Part] | None:
+        """The paid work a task of `type` with `args` may do (its WorkflowSpec's `estimate`; None if
+        the type has none). Validates like `create` (InvalidParams), writes nothing."""
+        spec = self._sup.workflows.get(type)
+        model = spec.validate(args)
+        return None if spec.estimate is None else spec.estimate(model)
 
     async def costs(self, task_ids: list[str]) -> dict[str, dict[str, float]]:
         """What each task's requests to Exa cost so far: `{usd, billed, estimated}` (the ledger)."""

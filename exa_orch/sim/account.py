@@ -41,7 +41,7 @@ from exa_orch.sim.world import Entity, World
 logger = logging.getLogger(__name__)
 
 FORMAT = 1  # bump when saved records change shape: an older file then starts a fresh account
-_NOT_SAVED = ("public_prefixes",)  # ctx.extras keys that are wiring, not account state
+_NOT_SAVED = ("public_prefixes", "door")  # ctx.extras keys that are wiring, not account state
 
 
 def world_fingerprint(world: Any) -> str:

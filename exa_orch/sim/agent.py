@@ -8,8 +8,16 @@ Routes (base `/agent/runs`): POST create (JSON run, or SSE lifecycle events with
 A run's status is a function of simulated time, computed on read: queued for QUEUE_SECONDS, then
 running for its effort's duration, then completed (or failed when its query contains
 `[sim:fail]`, so clients can exercise failures). Cancel and stop freeze it. The output is
-deterministic for a seed: a cited text answer and, given an `outputSchema`, a structured value
-built from world entities.
+deterministic for a seed (sim/agent_output.py): a cited text answer and, given an `outputSchema`,
+rows built from world entities: `input.data` rows filled, `input.exclusion` honoured, as many rows
+as the query and schema ask, a `previousRunId` follow-up continuing its chain's ranking without
+repeats, a metered run cut at its budget (stopReason `budget_reached`).
+
+Strict as Exa (data-design/exa-api-notes.md has each rule's source): 400 `INVALID_REQUEST_BODY`
+for a `budget` on an effort other than auto or ultra, `maxCostDollars` outside 1-100,
+`maxDurationSeconds` outside 300-10800 or on an effort other than ultra, a `previousRunId` of a
+run that is not completed (404 when there is no such run), a malformed `userIdentifier`; 429
+`RATE_LIMIT_EXCEEDED` for a create while `max_active_agent_runs` (50) runs are queued or running.
 
 Exa's docs ask for `Exa-Beta: agent-2026-05-07` on every request; exa-py 2.28's `agent.runs`
 sends none (only `stop` sends `agent-max-effort-2026-07-27`), and Exa serves it: the simulator
@@ -24,6 +32,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,10 +41,9 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
-from exa_orch.sim.billing import agent_cost
+from exa_orch.sim.agent_output import Matcher, Outcome, matcher_for, outcome
 from exa_orch.sim.context import SimContext
 from exa_orch.sim.faults import SimHTTPError, note_create, read_json
-from exa_orch.sim.synth import answer_text, build_output
 
 QUEUE_SECONDS = 2.0
 # Simulated seconds a run spends running, by effort.
@@ -52,6 +60,10 @@ EFFORT_SECONDS = {
 FAIL_MARKER = "[sim:fail]"
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
 ACTIVE = frozenset({"queued", "running"})
+DEFAULT_EFFORT = "auto"
+BUDGET_EFFORTS = frozenset({"auto", "ultra"})
+RUN_ID = re.compile(r"[A-Za-z0-9_.:-]{1,200}")
+USER_IDENTIFIER = re.compile(r"[A-Za-z0-9_-]{1,64}")
 TOO_MANY_ACTIVE = (
     "Too many active agent runs: your team has {n} queued or running (the limit is {cap}). "
     "Wait for one to finish, or cancel one, then create the run again"
@@ -99,6 +111,10 @@ class Run:
 class AgentRuns:
     """The simulator's agent runs (kept in `ctx.extras["agent"]`)."""
 
+    # Class defaults, so an account file saved before they existed still loads.
+    peak_active = 0  # the most runs ever queued or running at once (tests of a run pool read it)
+    refused_active = 0  # creates answered 429 for too many active runs
+
     def __init__(self, ctx: SimContext) -> None:
         self.ctx = ctx
         self.runs: dict[str, Run] = {}
@@ -120,7 +136,9 @@ class AgentRuns:
         cap = self.ctx.config.max_active_agent_runs
         active = self.active()
         if active >= cap:
+            self.refused_active += 1
             raise SimHTTPError(429, TOO_MANY_ACTIVE.format(n=active, cap=cap), "RATE_LIMIT_EXCEEDED")
+        self.peak_active = max(self.peak_active, active + 1)  # counting the run about to be made
 
     def to_json(self, run: Run) -> dict[str, Any]:
         """The `agent_run` object exa-py's AgentRun model reads."""
@@ -142,22 +160,17 @@ class AgentRuns:
             "error": None,
         }
         if status == "completed":
-            stopped = run.stop_reason == "stopped"
-            # Every finished run has a stopReason (Exa's docs; exa-py 2.28 KnownAgentStopReason). A
-            # run with an outputSchema ends when it is satisfied; one without ends on its budget.
-            body["stopReason"] = (
-                "stopped"
-                if stopped
-                else "schema_satisfied"
-                if "outputSchema" in run.request
-                else "budget_reached"
-            )
-            body["output"] = self._output(run, partial=stopped)
-            searches = 2 if stopped else 3 + int(run.run_seconds // 10)
-            body["usage"] = {"agentComputeUnits": round(run.run_seconds / 10, 2), "searches": searches}
-            body["costDollars"] = agent_cost(
-                str(run.request.get("effort", "auto")), run.run_seconds, searches
-            )
+            result = self.outcome(run)
+            body["stopReason"] = result.stop_reason
+            body["output"] = {
+                "text": result.text,
+                "structured": result.structured,
+                "grounding": result.grounding,
+            }
+            if result.structured is None:
+                del body["output"]["structured"]
+            body["usage"] = result.usage
+            body["costDollars"] = result.cost
         elif status == "failed":
             body["stopReason"] = "error"
             body["error"] = {
@@ -169,25 +182,29 @@ class AgentRuns:
             body["stopReason"] = "cancelled"
         return body
 
-    def _entities(self, run: Run) -> list[Any]:
-        world = self.ctx.world
-        query = run.request["query"].replace(FAIL_MARKER, "")
-        return list(world.search(query, kind=world.infer_kind(query), limit=5))
+    def matcher(self) -> Matcher:
+        """The world's record matcher (built once per world; kept out of the account file)."""
+        return matcher_for(self.ctx.world)
 
-    def _output(self, run: Run, partial: bool) -> dict[str, Any]:
-        entities = self._entities(run)[: 2 if partial else 5]
-        query = run.request["query"]
-        output: dict[str, Any] = {"text": answer_text(query, entities)}
-        schema = run.request.get("outputSchema")
-        cites = [{"url": e.url, "title": e.title} for e in entities[:3]]
-        if isinstance(schema, dict):
-            structured = build_output(schema, entities)
-            output["structured"] = structured
-            fields = list(structured) if isinstance(structured, dict) else ["structured"]
-            output["grounding"] = [{"field": f, "citations": cites, "confidence": "high"} for f in fields]
-        else:
-            output["grounding"] = [{"field": "text", "citations": cites, "confidence": "high"}]
-        return output
+    def outcome(self, run: Run) -> Outcome:
+        """What the (completed) run found: computed once, at its first finished read."""
+        cached = run.extra.get("outcome")
+        if isinstance(cached, Outcome):
+            return cached
+        share = 1.0
+        if run.stop_reason == "stopped" and run.frozen_at is not None:
+            share = min(1.0, max(0.0, (run.frozen_at - run.started) / run.run_seconds))
+        result = outcome(
+            run.request,
+            self.ctx.world,
+            seed=self.ctx.config.seed,
+            rank_query=str(run.extra.get("rank_query") or run.request["query"]).replace(FAIL_MARKER, ""),
+            seen=set(run.extra.get("seen") or ()),
+            matcher=self.matcher(),
+            share=share,
+        )
+        run.extra["outcome"] = result
+        return result
 
     def events(self, run: Run) -> list[dict[str, Any]]:
         """Every event of `run` that has happened by now, oldest first."""
@@ -227,8 +244,12 @@ def _runs(request: Request) -> AgentRuns:
     return store
 
 
-def _bad(message: str) -> SimHTTPError:
-    return SimHTTPError(400, message, "INVALID_REQUEST_BODY")
+def _bad(message: str, at: str | None = None) -> SimHTTPError:
+    """Exa's 400 for a body it refuses (tests/fixtures/real/400_invalid_request_body.json's shape)."""
+    where = f' at "{at}"' if at else ""
+    return SimHTTPError(
+        400, f"Invalid request body | Validation error: {message}{where}", "INVALID_REQUEST_BODY"
+    )
 
 
 def _page(items: list[dict[str, Any]], request: Request) -> dict[str, Any]:
@@ -263,25 +284,87 @@ def _sse(event: dict[str, Any]) -> str:
     return f"id: {event['id']}\nevent: {event['event']}\ndata: {json.dumps(event['data'])}\n\n"
 
 
-def _validate(body: dict[str, Any], store: AgentRuns) -> None:
+def _records(value: Any, at: str) -> None:
+    if value is None:
+        return
+    if not isinstance(value, list) or not value or not all(isinstance(r, dict) for r in value):
+        raise _bad("expected a non-empty array of objects", at)
+
+
+def _check_budget(body: dict[str, Any], effort: str) -> None:
+    """Exa's budget rules (exa-py 2.28 AgentBudget; data-design/exa-api-notes.md)."""
+    budget = body.get("budget")
+    if budget is None:
+        return
+    if not isinstance(budget, dict):
+        raise _bad("budget must be an object", "budget")
+    if effort not in BUDGET_EFFORTS:
+        raise _bad(f"budget is only accepted for effort auto or ultra, got effort {effort!r}", "budget")
+    cost = budget.get("maxCostDollars")
+    if cost is not None:
+        if isinstance(cost, bool) or not isinstance(cost, int | float) or not 1 <= cost <= 100:
+            raise _bad(
+                f"maxCostDollars must be a number from 1 to 100, got {cost!r}", "budget.maxCostDollars"
+            )
+    duration = budget.get("maxDurationSeconds")
+    if duration is not None:
+        if effort != "ultra":
+            raise _bad(
+                f"maxDurationSeconds is only accepted for effort ultra, got effort {effort!r}",
+                "budget.maxDurationSeconds",
+            )
+        if isinstance(duration, bool) or not isinstance(duration, int) or not 300 <= duration <= 10_800:
+            raise _bad(
+                f"maxDurationSeconds must be an integer from 300 to 10800, got {duration!r}",
+                "budget.maxDurationSeconds",
+            )
+
+
+def _validate(body: dict[str, Any], store: AgentRuns) -> Run | None:
+    """Refuse what Exa refuses; the run `previousRunId` names (completed), if any."""
     query = body.get("query")
     if not isinstance(query, str) or not query.strip():
-        raise _bad("query is required and must be a non-empty string")
-    effort = body.get("effort", "auto")
+        raise _bad("query is required and must be a non-empty string", "query")
+    effort = body.get("effort", DEFAULT_EFFORT)
     if effort not in EFFORT_SECONDS:
-        raise _bad(f"effort must be one of {list(EFFORT_SECONDS)}, got {effort!r}")
-    for name in ("outputSchema", "metadata", "input", "budget"):
+        raise _bad(f"effort must be one of {list(EFFORT_SECONDS)}, got {effort!r}", "effort")
+    for name in ("outputSchema", "metadata", "input"):
         if name in body and not isinstance(body[name], dict):
-            raise _bad(f"{name} must be an object")
+            raise _bad(f"{name} must be an object", name)
+    given = body.get("input") or {}
+    _records(given.get("data"), "input.data")
+    _records(given.get("exclusion"), "input.exclusion")
+    _check_budget(body, str(effort))
+    prompt = body.get("systemPrompt")
+    if prompt is not None and (not isinstance(prompt, str) or not prompt):
+        raise _bad("systemPrompt must be a non-empty string", "systemPrompt")
+    sources = body.get("dataSources")
+    if sources is not None and (
+        not isinstance(sources, list)
+        or not all(
+            isinstance(d, dict) and isinstance(d.get("provider"), str) and d["provider"] for d in sources
+        )
+    ):
+        raise _bad("dataSources must be an array of {provider: string}", "dataSources")
+    user = body.get("userIdentifier")
+    if user is not None and (not isinstance(user, str) or not USER_IDENTIFIER.fullmatch(user)):
+        raise _bad("userIdentifier must be 1 to 64 letters, digits, '_' or '-'", "userIdentifier")
     previous = body.get("previousRunId")
-    if previous is not None:
-        store.get(str(previous))
+    if previous is None:
+        return None
+    if not isinstance(previous, str) or not RUN_ID.fullmatch(previous):
+        raise _bad("previousRunId must be 1 to 200 of [A-Za-z0-9_.:-]", "previousRunId")
+    prior = store.get(previous)  # 404 when the team has no such run
+    status = prior.status(store.ctx.clock.now())
+    if status != "completed":
+        raise _bad(f"previousRunId must name a completed run; run {previous} is {status}", "previousRunId")
+    return prior
 
 
 async def create_run(request: Request) -> Response:
     store = _runs(request)
     body = await read_json(request)
-    _validate(body, store)
+    prior = _validate(body, store)
     store.check_capacity()
     ctx = store.ctx
     metadata = body.get("metadata") or {}
@@ -290,9 +373,17 @@ async def create_run(request: Request) -> Response:
         id=ctx.ids.new("agent_run"),
         created=ctx.clock.now(),
         request=body,
-        run_seconds=EFFORT_SECONDS[body.get("effort", "auto")],
+        run_seconds=EFFORT_SECONDS[body.get("effort", DEFAULT_EFFORT)],
         external_id=str(external_id) if external_id is not None else None,
     )
+    if prior is not None:
+        # A follow-up continues the chain's ranking and repeats none of its rows; it inherits the
+        # userIdentifier it omits (exa-py 2.28 runs.create docstring).
+        done = store.outcome(prior)
+        run.extra["rank_query"] = prior.extra.get("rank_query") or prior.request["query"]
+        run.extra["seen"] = sorted(set(prior.extra.get("seen") or ()) | set(done.entity_ids))
+        if "userIdentifier" not in body and prior.request.get("userIdentifier"):
+            body["userIdentifier"] = prior.request["userIdentifier"]
     store.runs[run.id] = run
     note_create(request, run.external_id, kind="agent_run", obj_id=run.id, metadata=metadata)
     if _wants_sse(request):

@@ -7,6 +7,7 @@ Starlette's own middleware, with what every Exa response has and what tests read
   `SimConfig.keys` lists the keys it accepts) any other key, gets 401 `INVALID_API_KEY` as Exa
   answers it (the key itself is never logged or kept; the log's `client` is a digest of it,
   `client_tag(key)`);
+- a door a test can close (`sim/door.py`): new requests wait outside, unprocessed, until it opens;
 - counters and a per-request log (`/_sim/stats`, `/_sim/log`), with max in-flight;
 - fault injection (`FaultConfig`): added latency, then a deterministic draw of 401 or 402 (Exa's
   bodies), 429 (with `Retry-After`), 500, 502, 503 or a dropped connection. Never on `/_sim/*`;
@@ -40,6 +41,7 @@ from exa_orch.sim.account import AccountFile
 from exa_orch.sim.billing import NO_CREDITS, Billing, billed_send
 from exa_orch.sim.billing import routes as billing_routes
 from exa_orch.sim.context import SimConfig, SimContext
+from exa_orch.sim.door import Door
 from exa_orch.sim.faults import (
     ACCOUNT_FAULTS,
     FAULT_TAGS,
@@ -146,7 +148,25 @@ class SimApp(Starlette):
         if path.startswith(ADMIN_PREFIX):
             await super().__call__(scope, receive, _with_request_id(send, rid))
             return
+        door: Door = self.sim.extras["door"]
+        entered = await door.enter(receive)  # a closed door holds it (sim/door.py)
+        if entered is None:
+            return  # its client left while it waited: never processed, never billed
+        try:
+            await self._counted(scope, entered, send, rid, state, path, method)
+        finally:
+            door.leave()
 
+    async def _counted(
+        self,
+        scope: Scope,
+        receive: Receive,
+        send: Send,
+        rid: str,
+        state: dict[str, Any],
+        path: str,
+        method: str,
+    ) -> None:
         counters: Counters = self.sim.counters
         family = family_of(path)
         endpoint = f"{method} {_template(self.router.routes, scope) or path}"
@@ -386,6 +406,7 @@ def create_app(config: SimConfig | None = None) -> SimApp:
     app.faults = FaultInjector(config.faults)
     config.faults = app.faults.configure(config.faults)
     ctx.extras["billing"] = Billing()
+    ctx.extras["door"] = Door()
     for route in [
         *_admin_routes(app),
         *billing_routes(ctx.extras),

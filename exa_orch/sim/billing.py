@@ -29,6 +29,7 @@ EXTRA_RESULT = 0.001  # each result past 10
 PER_PAGE = 0.001  # each page, per content type (text, highlights) and for a summary
 ANSWER = 0.005
 AGENT_FIXED = {"minimal": 0.012, "low": 0.036, "medium": 0.11, "high": 0.33, "xhigh": 1.00}
+AGENT_METERED_CAP = {"auto": 5.0, "ultra": 20.0, "max": 20.0}  # a metered run's default budget
 ACU = 0.10
 USAGE_SEARCH = 0.005
 
@@ -60,15 +61,6 @@ def search_cost(n_results: int, contents: dict[str, Any] | None, kind: str | Non
     return out
 
 
-def agent_cost(effort: str, run_seconds: float, searches: int) -> dict[str, Any]:
-    """`costDollars` of a finished agent run: a fixed effort's price, or metered usage."""
-    if effort in AGENT_FIXED:
-        return {"total": AGENT_FIXED[effort], "fixed": AGENT_FIXED[effort]}
-    compute = round(ACU * run_seconds / 100, 4)
-    search = round(USAGE_SEARCH * searches, 4)
-    return {"total": round(compute + search, 4), "agentCompute": compute, "search": search}
-
-
 class Billing:
     """What the account has been billed, and its credit limit (thread-safe: tests read it)."""
 
@@ -79,6 +71,8 @@ class Billing:
         self.credit_limit_usd: float | None = None
         self.refused = 0  # requests answered 402
         self._runs: set[str] = set()
+        # What each charged answer was, in order: its requestId, or `agent_run:<id>` (the ledger's keys).
+        self.charged: list[str] = []
 
     def __getstate__(self) -> dict[str, Any]:  # the account file keeps the spend (sim/account.py)
         state = self.__dict__.copy()
@@ -86,6 +80,7 @@ class Billing:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
+        state.setdefault("charged", [])  # an account file saved before it was kept
         self.__dict__.update(state)
         self._lock = threading.Lock()
 
@@ -119,6 +114,9 @@ class Billing:
                 if data.get("id") in self._runs:
                     return
                 self._runs.add(str(data.get("id")))
+                self.charged.append(f"agent_run:{data.get('id')}")
+            else:
+                self.charged.append(str(data.get("requestId")))
             self.spent = round(self.spent + float(total), 6)
             self.answers += 1
 

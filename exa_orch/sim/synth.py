@@ -138,6 +138,11 @@ def _fill(schema: Any, name: str, entities: list[Any], index: int, depth: int) -
     return _string_for(name, entity, schema)
 
 
+def fill(schema: Any, name: str, entities: list[Any], index: int = 0, depth: int = 0) -> Any:
+    """A value for `schema` (property `name`) from `entities[index]` onwards (None: no entity)."""
+    return _fill(schema, name, entities, index, depth)
+
+
 def build_output(schema: dict[str, Any], entities: list[Any]) -> Any:
     """A value conforming to (simple) JSON `schema`, filled deterministically from `entities`.
 

@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from exa_orch.errors import InvalidParams, StoreError, TaskNotFound
-from exa_orch.store import archive, costs, leases, tasks
+from exa_orch.store import archive, costs, leases, slots, tasks
 from exa_orch.store.backend import Backend, Listener, Reader
 from exa_orch.store.backends import backend_for
 from exa_orch.store.changes import Changes
@@ -395,6 +395,10 @@ class Store:
             out.update(costs.totals_from_rows(rows))
         return out
 
+    async def estimated_keys(self, task_id: str) -> set[str]:
+        """The keys of the task's estimated (not billed) ledger rows: its Websets estimates so far."""
+        return {str(r[0]) for r in await self._read(costs.ESTIMATED_KEYS, (task_id,))}
+
     async def spent_since(self, principal: str, since: str) -> float:
         """Dollars the ledger holds for `principal` from `since` (an ISO timestamp) on."""
         rows = await self._read(costs.SPENT_SINCE, (principal, since))
@@ -404,6 +408,36 @@ class Store:
         """(day, dollars, requests) per UTC day, newest first; only `principal`'s if given."""
         rows = await self._read(costs.DAILY, (principal, principal))
         return [(str(day), float(usd or 0), int(n)) for day, usd, n in rows]
+
+    # --- the run pools (store/slots.py) ---------------------------------------------------
+
+    async def slot_round(
+        self,
+        pool: str,
+        *,
+        limit: int,
+        rate: float,
+        ttl_s: float,
+        changes: slots.SlotChanges,
+        asking: Sequence[int],
+        stale_s: float,
+    ) -> slots.SlotRound:
+        """One round of the pool `pool` for this process (its owner id): see store/slots.py."""
+        clock, owner, wanted = self._clock, self.owner_id, list(asking)
+        return await self._writer.submit(
+            lambda c: slots.run_round(
+                c,
+                clock,
+                pool=pool,
+                owner=owner,
+                ttl_s=ttl_s,
+                limit=limit,
+                rate=rate,
+                changes=changes,
+                asking=wanted,
+                stale_s=stale_s,
+            )
+        )
 
     # --- leases ---------------------------------------------------------------------------
 

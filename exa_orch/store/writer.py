@@ -206,10 +206,11 @@ class GroupCommitWriter:
             return _Failure(_translate(exc))
 
     def _commit(self, batch: list[_Item]) -> list[tuple[asyncio.Future[Any], Any]]:
-        if not batch:
-            return []
+        # The prelude is asked even for an empty batch: the last one, at close, commits its rows too.
         if self.prelude is not None and (extra := self.prelude()) is not None:
             batch = [(extra[0], extra[1], False), *batch]  # first, so nothing after it commits before it
+        if not batch:
+            return []
         conn = self._conn
         ops = [op for op, _, _ in batch]
         try:

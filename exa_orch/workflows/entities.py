@@ -36,18 +36,24 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 from urllib.parse import urlsplit
 
-import tldextract
-from cleanco import basename
-from rapidfuzz import fuzz
+if TYPE_CHECKING:
+    import tldextract
 
 Json = dict[str, Any]
 
-# The bundled Public Suffix List snapshot only: no network at run time and no cache directory
-# (tldextract's default would write under the user's home).
-_EXTRACT = tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
+
+@lru_cache(maxsize=1)
+def _extractor() -> tldextract.TLDExtract:
+    """tldextract with the bundled Public Suffix List snapshot only: no network at run time and no
+    cache directory (its default would write under the user's home). Made on first use: tldextract
+    imports requests, ~0.1 s of every cold start of `exa-orch serve` (bench/startup.py)."""
+    import tldextract
+
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
+
 
 # Hosts shared by many entities: a URL there names a profile (its path), not the entity's own site.
 PLATFORM_DOMAINS = frozenset(
@@ -122,6 +128,8 @@ def clean_name(name: str) -> str:
     Legal forms come from cleanco's list (many jurisdictions), stripped until none is left at
     the end, so "Samsung Electronics Co., Ltd." loses both; "&" and "and" read the same."""
     text = unicodedata.normalize("NFKC", name).strip()
+    from cleanco import basename  # here, not at import: a cold start needs none of this module's
+
     for _ in range(3):
         bare = cast(str, basename(text)).strip(" ,.-")  # cleanco has no types: it returns a str
         if not bare or bare == text:
@@ -213,7 +221,7 @@ def site(url: str) -> Site | None:
     if not host or "." not in host:
         return None
     host = host.removeprefix("www.").removeprefix("m.")
-    ext = _EXTRACT(host)
+    ext = _extractor()(host)
     domain = f"{ext.domain}.{ext.suffix}" if ext.domain and ext.suffix else ""
     platform = domain in PLATFORM_DOMAINS or host in PLATFORM_HOSTS
     segments = [s for s in fold(parts.path).split("/") if s]
@@ -411,6 +419,8 @@ def names_agree(a: str, b: str) -> str | None:
         initials = {"".join(w[0] for w in words[:k]) for k in range(2, len(words) + 1)}
         if initials & letters:
             return "abbreviation"
+    from rapidfuzz import fuzz
+
     if fuzz.token_sort_ratio(a, b) >= 92 and min(len(joined_a), len(joined_b)) >= 10:
         return "near-equal long names"
     return None
@@ -442,6 +452,8 @@ def _corroborate(a: Record, b: Record) -> str | None:
     another company (bolt.eu is not bolt.com)."""
     if a.domain in b.mentions or b.domain in a.mentions:
         return "one names the other's site"
+    from rapidfuzz import fuzz
+
     if a.industry and b.industry and fuzz.token_set_ratio(a.industry, b.industry) >= 80:
         return f"same industry, {a.industry}"
     return None

@@ -15,6 +15,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
+from exa_orch.attrdocs import AttributeDocs
 from exa_orch.errors import NotFoundError, OrchError
 from exa_orch.runtime import TaskContext, create_or_get
 
@@ -24,7 +25,7 @@ Json = dict[str, Any]
 # --- task args shared by the workflows (the seeds' shapes; Exa's own checks run again on create) ----
 
 
-class TaskArgs(BaseModel):
+class TaskArgs(AttributeDocs, BaseModel):
     """Args of a research task: camelCase on the wire, unknown fields refused (a typo is an error).
     Each field's docstring is its description in the schema agents read (list_operations)."""
 
@@ -34,17 +35,16 @@ class TaskArgs(BaseModel):
         populate_by_name=True,
         extra="forbid",
         defer_build=True,
-        use_attribute_docstrings=True,
     )
 
 
 ENTITY_TYPES = ("company", "person", "article", "research_paper", "custom")
 
 
-class EntityArg(BaseModel):
+class EntityArg(AttributeDocs, BaseModel):
     """{type: company | person | article | research_paper | custom, description?}, checked at tasks.create."""
 
-    model_config = ConfigDict(extra="allow", defer_build=True, use_attribute_docstrings=True)
+    model_config = ConfigDict(extra="allow", defer_build=True)
     type: str = Field(min_length=1)
     """what kind of thing to find: company, person, article, research_paper or custom"""
     description: str | None = None

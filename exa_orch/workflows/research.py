@@ -1,4 +1,5 @@
-"""research.deep (seed 002, pattern 4): one research run, created crash-safely and polled to its end.
+"""research.deep (seed 002, pattern 4): one research run, created crash-safely and followed to its end
+through its own events (workflows/run_events.py; polled where no event feed is available).
 
 The seed's Research API is retired: `research.*` operations run on Exa's Agent API. The run
 carries its key (task:step) in its metadata, so a crash between Exa creating the run and the
@@ -14,13 +15,15 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from exa_orch.errors import ApiError, OrchError
+from exa_orch.gateway import prices
+from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MODEL_TO_EFFORT, RunOptions, check_model_effort
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import kit
+from exa_orch.workflows import kit, run_events
 from exa_orch.workflows.archive import deep_run
 
 Json = dict[str, Any]
@@ -30,16 +33,29 @@ TERMINAL = frozenset({"completed", "failed", "cancelled"})
 FIRST_POLL_S, MAX_POLL_S = 0.2, 5.0  # polls back off from 0.2 s to every 5 s
 
 
-class DeepResearchArgs(kit.TaskArgs):
+class DeepResearchArgs(kit.TaskArgs, RunOptions):
     instructions: str = Field(min_length=1, max_length=20000)
     """the research question, in natural language"""
     output_schema: dict[str, Any] | None = None
     """JSON Schema of the structured result; without it the result is the answer's markdown text"""
-    model: ResearchModel = "exa-research"
-    """exa-research (agent effort medium) or exa-research-pro (effort high)"""
+    model: ResearchModel | None = None
+    """exa-research (agent effort medium, the default without `effort`) or exa-research-pro (effort
+    high); `effort` names any effort directly"""
     timeout: int = Field(default=300_000, gt=0, le=86_400_000)
     """milliseconds (not seconds) to wait for the run; after that the task returns the status so far
     (timedOut)"""
+
+    def mapped_effort(self) -> str | None:
+        return MODEL_TO_EFFORT[self.model or DEFAULT_MODEL]
+
+    @model_validator(mode="after")
+    def _one_effort(self) -> DeepResearchArgs:
+        check_model_effort(self.model, self.effort)
+        return self
+
+    def run_model(self) -> str | None:
+        """The model the run is shown with (the default one when neither model nor effort is given)."""
+        return self.model or (DEFAULT_MODEL if self.effort is None else None)
 
 
 async def start_clock(ctx: TaskContext) -> float:
@@ -48,10 +64,20 @@ async def start_clock(ctx: TaskContext) -> float:
     return started
 
 
-async def create_run(ctx: TaskContext, key: str, instructions: str, schema: Json | None, model: str) -> Json:
+async def create_run(
+    ctx: TaskContext,
+    key: str,
+    instructions: str,
+    schema: Json | None,
+    model: str | None,
+    options: Json | None = None,
+) -> Json:
     """Step `key`: start one research run (once, see `kit.create_research`); returns {researchId,
-    status, model, at (wall time it was first seen)}."""
-    args: Json = {"instructions": instructions, "model": model}
+    status, model, at (wall time it was first seen)}. `options` are more research.create args
+    (effort, budget, input, previousRunId, dataSources, systemPrompt)."""
+    args: Json = {"instructions": instructions, **(options or {})}
+    if model is not None:
+        args["model"] = model
     if schema is not None:
         args["outputSchema"] = schema
     run = await kit.create_research(ctx, key, args)
@@ -101,6 +127,34 @@ async def poll_run(
     return run
 
 
+def event_note(research_id: str, event: Json) -> str:
+    """A progress message for one run event: unique per event (its id), so none reads as a repeat."""
+    given = event.get("data")
+    data: Json = given if isinstance(given, dict) else {}
+    detail = ""
+    if data.get("completed") is not None and data.get("total"):
+        detail = f" {data.get('step') or ''} {data['completed']}/{data['total']}".rstrip()
+    elif data.get("status"):
+        detail = f" {data['status']}"
+    return f"research {research_id}: {event.get('event')}{detail} [{event.get('id')}]"
+
+
+async def follow_run(
+    ctx: TaskContext,
+    key: str,
+    research_id: str,
+    deadline: float,
+    on_event: Callable[[Json, int], Awaitable[None]],
+    report: Report | None = None,
+) -> Json:
+    """The run followed through its own events (each a checkpoint, `{key}.event:N`, with
+    `on_event(event, n)` after each: run_events.py), then step `key`: its final state as
+    `poll_run` gives it (one GET once the feed saw the run end; polling where no feed is
+    available, or when `deadline` came first)."""
+    await run_events.follow_events(ctx, key, research_id, deadline, on_event)
+    return await poll_run(ctx, key, research_id, deadline, report)
+
+
 def run_result(run: Json, structured: bool) -> Any:
     """The answer: the structured value when a schema was given, else the markdown text (None if none)."""
     output = run.get("output") or {}
@@ -123,11 +177,13 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
     started = await start_clock(ctx)
     deadline = started + args.timeout / 1000
     await ctx.progress("research.create", 0, 2, "starting the research run")
-    created = await create_run(ctx, "research.create", args.instructions, args.output_schema, args.model)
+    created = await create_run(
+        ctx, "research.create", args.instructions, args.output_schema, args.run_model(), args.run_fields()
+    )
     research_id = created["researchId"]
     started_at = float(created.get("at") or time.time())
     remove_hook = cancel_on_task_cancel(ctx, research_id)
-    await ctx.partial({"researchId": research_id, "status": created["status"], "model": args.model})
+    await ctx.partial({"researchId": research_id, "status": created["status"], "model": args.run_model()})
     await ctx.progress("research.poll", 1, 2, f"research {research_id} started; waiting for it")
 
     async def report(run: Json, polls: int) -> None:
@@ -140,7 +196,10 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
             f"research {research_id} {run.get('status')} {kit.elapsed(started_at)}",
         )
 
-    run = await poll_run(ctx, "research.poll", research_id, deadline, report)
+    async def on_event(event: Json, n: int) -> None:
+        await ctx.progress("research.poll", 1, 2, event_note(research_id, event))
+
+    run = await follow_run(ctx, "research.poll", research_id, deadline, on_event, report)
     if run.get("status") in TERMINAL:
         remove_hook()
     if run.get("status") == "failed":
@@ -151,7 +210,8 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
         "researchId": research_id,
         "status": run.get("status"),
         "result": run_result(run, args.output_schema is not None),
-        "model": args.model,
+        "model": args.run_model(),
+        "effort": args.run_effort(),
         "duration": round((run["at"] - created["at"]) * 1000),
         "timedOut": run["timedOut"],
         "citations": output.get("citations") or [],
@@ -180,6 +240,13 @@ ARCHETYPE = Archetype(
 )
 
 
+def deep_cost(args: DeepResearchArgs) -> list[prices.Part]:
+    """One research run at its effort (`effort`, else the model's), a metered one at most its budget
+    (tasks.create's preview)."""
+    cap = args.budget.max_cost_dollars if args.budget is not None else None
+    return [prices.agent_run(args.run_effort(), "research run", max_cost=cap)]
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "research.deep",
@@ -189,5 +256,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "`timeout` ms pass; returns {researchId, status, result, model, duration}.",
         archive=deep_run,
         archetype=ARCHETYPE,
+        estimate=deep_cost,
     )
 ]

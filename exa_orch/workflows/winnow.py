@@ -23,6 +23,7 @@ The scoring functions (`niche_key`, `fitness_scores`, `select_elites`, `entropy`
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections import Counter
@@ -33,6 +34,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from exa_orch.errors import OrchError, WebsetNotRunning
+from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
@@ -618,6 +620,18 @@ ARCHETYPE = Archetype(
 )
 
 
+def winnow_cost(args: WinnowArgs) -> list[prices.Part]:
+    """A webset of `count` items a round, each enrichment filled for each, for up to `maxRounds`
+    rounds (tasks.create's preview)."""
+    parts = prices.webset(args.count, len(args.enrichments), "webset")
+    return [
+        dataclasses.replace(
+            p, what=f"{p.what} ({args.max_rounds} rounds at most)", count=p.count * args.max_rounds
+        )
+        for p in parts
+    ]
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "qd.winnow",
@@ -627,5 +641,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "niche over rounds, with criteria success rates, niche distribution and quality metrics",
         archive=winnow_run,
         archetype=ARCHETYPE,
+        estimate=winnow_cost,
     )
 ]

@@ -1,4 +1,5 @@
-"""Fixtures for the host client: one simulator per module, and clients that spawn `exa-orch serve`."""
+"""Fixtures for the host client: one simulator per module (or per test, `sim`, for tests that change
+its faults), and clients and pools that spawn `exa-orch serve`."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from exa_orch.client import ExaOrchClient
+from exa_orch.client import ExaOrchClient, ExaOrchPool
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
 
@@ -24,11 +25,21 @@ def sim_url() -> Iterator[str]:
         yield handle.url
 
 
-@asynccontextmanager
-async def running_client(sim_url: str, tmp_path: Path, **kw: Any) -> AsyncIterator[ExaOrchClient]:
-    """A started client whose child serves the simulator from tmp_path/workflows.db; the child's
-    stderr goes to tmp_path/child-stderr.log."""
-    env = {
+@pytest.fixture
+def sim() -> Iterator[SimThread]:
+    """A simulator of this test's own: its faults change mid-test."""
+    with SimThread(SimConfig(speed=100.0)) as handle:
+        yield handle
+
+
+def sent(sim: SimThread, method: str, path: str) -> list[dict[str, Any]]:
+    """The requests `method path` the simulator received (answered or still held)."""
+    return [e for e in sim.log() if e["method"] == method and e["path"] == path]
+
+
+def child_env(sim_url: str, tmp_path: Path) -> dict[str, str]:
+    """A child's settings: serve the simulator from tmp_path/workflows.db."""
+    return {
         "EXA_ORCH_EXA_URL": sim_url,
         "EXA_ORCH_SIMULATOR": "1",
         "EXA_ORCH_DB": str(tmp_path / "workflows.db"),
@@ -36,8 +47,25 @@ async def running_client(sim_url: str, tmp_path: Path, **kw: Any) -> AsyncIterat
         "EXA_ORCH_LOG_LEVEL": "DEBUG",
         "PYTHONPATH": str(REPO),
     }
+
+
+@asynccontextmanager
+async def running_client(sim_url: str, tmp_path: Path, **kw: Any) -> AsyncIterator[ExaOrchClient]:
+    """A started client whose child serves the simulator from tmp_path/workflows.db; the child's
+    stderr goes to tmp_path/child-stderr.log."""
+    env = child_env(sim_url, tmp_path)
     env.update(kw.pop("env", {}))
     kw.setdefault("restart_backoff", 0.05)
     with (tmp_path / "child-stderr.log").open("a") as errlog:
         async with ExaOrchClient(env=env, cwd=REPO, stderr=errlog, **kw) as client:
             yield client
+
+
+@asynccontextmanager
+async def running_pool(sim_url: str, tmp_path: Path, size: int, **kw: Any) -> AsyncIterator[ExaOrchPool]:
+    """A started pool of `size` children on one database (tmp_path/workflows.db) and the simulator;
+    their stderr goes to tmp_path/child-stderr.log."""
+    kw.setdefault("restart_backoff", 0.05)
+    with (tmp_path / "child-stderr.log").open("a") as errlog:
+        async with ExaOrchPool(size, env=child_env(sim_url, tmp_path), cwd=REPO, stderr=errlog, **kw) as pool:
+            yield pool

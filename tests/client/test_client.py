@@ -6,7 +6,6 @@ from __future__ import annotations
 import logging
 import os
 import signal
-import sys
 import time
 from pathlib import Path
 
@@ -160,10 +159,11 @@ async def test_a_child_that_cannot_start_is_a_typed_error(
     assert "EXA_ORCH_TOOLS" in (tmp_path / "child-stderr.log").read_text()
     assert client.stats()["failedStarts"] == 1 and not client.healthy
 
+    missing = [str(tmp_path / "no-such-exa-orch"), "serve"]
     with pytest.raises(ServerUnavailable, match="could not start"):
-        async with ExaOrchClient(command=[str(tmp_path / "no-such-exa-orch"), "serve"]):
+        async with ExaOrchClient(command=missing, allowed_commands=[missing]):  # allowed, not there
             pass
 
     # A client used outside `async with` says so.
     with pytest.raises(ServerUnavailable, match="closed"):
-        await ExaOrchClient(command=[sys.executable]).call("list_operations")
+        await ExaOrchClient().call("list_operations")

@@ -10,34 +10,21 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from exa_orch.client import ExaOrchClient, ServerUnavailable
-from exa_orch.sim.context import FaultConfig, SimConfig
+from exa_orch.sim.context import FaultConfig
 from exa_orch.sim.testing import SimThread
 from tests.support import WAIT, until
 
-from .conftest import running_client
+from .conftest import running_client, sent
 
 pytestmark = pytest.mark.slow
 
 HOLD = FaultConfig(latency_ms=3000)  # long enough to kill the child while Exa holds its request
-
-
-@pytest.fixture
-def sim() -> Iterator[SimThread]:
-    """A simulator of this test's own: its faults change mid-test."""
-    with SimThread(SimConfig(speed=100.0)) as handle:
-        yield handle
-
-
-def sent(sim: SimThread, method: str, path: str) -> list[dict[str, Any]]:
-    """The requests `method path` the simulator received (answered or still held)."""
-    return [e for e in sim.log() if e["method"] == method and e["path"] == path]
 
 
 async def kill_while_held(client: ExaOrchClient, sim: SimThread, method: str, path: str, call: Any) -> Any:

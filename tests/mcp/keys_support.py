@@ -15,10 +15,12 @@ from tests.support import WAIT
 class KeyBrowser:
     """Answers each URL-mode elicitation with the next of `keys`: opens the page, posts the key on its
     form, accepts (None declines instead). Records what it was asked, and the completions it heard
-    (pass `on_message` as the client's message_handler). A form for a key fails the test."""
+    (pass `on_message` as the client's message_handler). A form for a key fails the test.
+    `bearer`: the exa-orch token it proves itself with on the page (a bearer-token principal's)."""
 
-    def __init__(self, *keys: str | None) -> None:
+    def __init__(self, *keys: str | None, bearer: str | None = None) -> None:
         self.keys = list(keys)
+        self.bearer = bearer
         self.asked: list[types.ElicitRequestURLParams] = []
         self.forms: list[types.ElicitRequestFormParams] = []
         self.pages: list[str] = []
@@ -37,7 +39,10 @@ class KeyBrowser:
             assert page.status_code == 200, page.text
             self.pages.append(page.text)
             token = params.url.rsplit("/", 1)[1]
-            done = await http.post(params.url, data={"token": token, "apiKey": key})
+            form = {"token": token, "apiKey": key}
+            if self.bearer is not None:
+                form["principalToken"] = self.bearer
+            done = await http.post(params.url, data=form)
             assert done.status_code == 200, done.text
             assert key not in done.text  # never echoed
         return types.ElicitResult(action="accept")

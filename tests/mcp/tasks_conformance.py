@@ -176,6 +176,24 @@ async def serve(
         await task
 
 
+def verdict(scenario: str, output: str, returncode: int | None) -> tuple[int, list[str]]:
+    """(checks passed, failures) of one scenario run: each check that did not succeed (but those
+    needing the MRTR fixtures), and the run itself when it printed no check or exited non-zero
+    with no failed check to account for it (a crash, an unknown scenario)."""
+    checks = CHECK_LINE.findall(ANSI.sub("", output))
+    passed = sum(1 for _, status in checks if status == "SUCCESS")
+    failures = [
+        f"{scenario}: {check} {status}"
+        for check, status in checks
+        if status != "SUCCESS" and check not in NEEDS_INPUT_FIXTURES
+    ]
+    if not checks:
+        failures.append(f"{scenario}: ran no check (exit {returncode})")
+    elif returncode != 0 and all(status == "SUCCESS" for _, status in checks):
+        failures.append(f"{scenario}: exited {returncode} with every check passed")
+    return passed, failures
+
+
 async def run_suite(db: Path) -> int:
     """Start a simulator and the fixture server, run the SEP-2663 scenarios, print a summary."""
     from exa_orch.sim.context import SimConfig
@@ -211,11 +229,9 @@ async def run_suite(db: Path) -> int:
                 stderr=asyncio.subprocess.STDOUT,
             )
             out, _ = await proc.communicate()
-            for check, status in CHECK_LINE.findall(ANSI.sub("", out.decode(errors="replace"))):
-                if status == "SUCCESS":
-                    passed += 1
-                elif check not in NEEDS_INPUT_FIXTURES:
-                    failures.append(f"{scenario}: {check} {status}")
+            ok, failed = verdict(scenario, out.decode(errors="replace"), proc.returncode)
+            passed += ok
+            failures += failed
         stop.set()
         await server
     print(

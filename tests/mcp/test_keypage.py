@@ -1,15 +1,21 @@
 """The key page over real HTTP on loopback: a one-time link for one principal, that only a same-origin
-POST carrying the link's token can answer; nothing else gives a key, and the key is never echoed."""
+POST carrying the link's token can answer (and, for a bearer-token principal, that principal's own
+token: a forwarded link takes no one else's key); nothing else gives a key, and the key is never
+echoed."""
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator
 
 import httpx
 import pytest
 
+from exa_orch.config import Secret
 from exa_orch.errors import InvalidParams
-from exa_orch.mcp.keypage import KeyPage
+from exa_orch.mcp.keypage import MAX_PROOF_TRIES, KeyPage
+from exa_orch.runtime import BearerTokens
+from tests.support import WAIT
 
 KEY = "pasted-exa-key-9876"
 
@@ -130,3 +136,61 @@ async def test_an_expired_or_closed_link_gives_nothing(page: tuple[KeyPage, Keys
     finally:
         await expired.aclose()
     assert [a.status_code for a in answers] == [404, 404] and keys.held == {}
+
+
+ALICE_TOKEN, BOB_TOKEN = "alice-bearer-token-5e6f", "bob-bearer-token-7a8b"
+
+
+@pytest.fixture
+async def token_page() -> AsyncIterator[tuple[KeyPage, Keys]]:
+    """The page of a server with two bearer tokens (token:alice, token:bob)."""
+    keys = Keys()
+    tokens = BearerTokens({"token:alice": Secret(ALICE_TOKEN), "token:bob": Secret(BOB_TOKEN)})
+    page = KeyPage(keys.give, keys.has, tokens=tokens)
+    try:
+        yield page, keys
+    finally:
+        await page.aclose()
+
+
+async def test_a_token_principals_link_takes_a_key_only_from_whoever_holds_that_principals_token(
+    token_page: tuple[KeyPage, Keys],
+) -> None:
+    # Bob's link, forwarded to Alice (phishing): whatever she sends, no key of hers reaches Bob.
+    kp, keys = token_page
+    link = await kp.open_link("token:bob")
+    local = await kp.open_link("user:me")  # the local user is not a token's principal: no proof
+    async with httpx.AsyncClient() as http:
+        shown = await http.get(link.url)
+        shown_local = await http.get(local.url)
+        refused = {
+            "no token": await http.post(link.url, data=form(link.url, "alice-exa-key")),
+            "Alice's own token": await http.post(
+                link.url, data={**form(link.url, "alice-exa-key"), "principalToken": ALICE_TOKEN}
+            ),
+            "a made-up token": await http.post(
+                link.url, data={**form(link.url, "alice-exa-key"), "principalToken": "bob-bearer"}
+            ),
+        }
+        assert keys.held == {} and not link.given.is_set()
+        given = await http.post(link.url, data={**form(link.url), "principalToken": BOB_TOKEN})
+    assert 'name="principalToken"' in shown.text and "token:bob" in shown.text
+    assert 'name="principalToken"' not in shown_local.text
+    assert {what: r.status_code for what, r in refused.items()} == dict.fromkeys(refused, 403)
+    assert all("only token:bob can answer" in r.text and ALICE_TOKEN not in r.text for r in refused.values())
+    assert given.status_code == 200 and keys.held == {"token:bob": KEY}
+
+
+async def test_a_link_answered_with_wrong_tokens_too_often_closes_and_its_ask_ends(
+    token_page: tuple[KeyPage, Keys],
+) -> None:
+    kp, keys = token_page
+    link = await kp.open_link("token:alice")
+    wrong = {**form(link.url), "principalToken": BOB_TOKEN}
+    async with httpx.AsyncClient() as http:
+        answers = [(await http.post(link.url, data=wrong)).status_code for _ in range(MAX_PROOF_TRIES)]
+        after = await http.post(link.url, data={**form(link.url), "principalToken": ALICE_TOKEN})
+    assert answers == [403] * MAX_PROOF_TRIES and after.status_code == 404
+    async with asyncio.timeout(WAIT):  # the ask ends now, not when the link would have expired
+        assert not await link.wait()
+    assert keys.held == {}

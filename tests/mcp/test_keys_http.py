@@ -3,7 +3,8 @@ bearer tokens (Alice, Bob) and no EXA_API_KEY, in front of a simulator that acce
 Bob's keys and records which key each request carried (a digest). Each person gives a key on the
 key page through URL-mode elicitation; each one's Exa requests, their tasks' included, carry only
 the key they gave; a principal who gave none is asked, and is never served with another's key; a
-key Exa refuses is forgotten and asked for again."""
+key Exa refuses is forgotten and asked for again; a link forwarded to another principal takes no key
+from them."""
 
 from __future__ import annotations
 
@@ -12,14 +13,18 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import httpx2
+import mcp_types as types
 import pytest
 from mcp import Client
 from mcp.client.streamable_http import streamable_http_client
 
+from exa_orch.mcp.keypage import MAX_PROOF_TRIES
 from exa_orch.sim.app import client_tag
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
+from tests.support import WAIT
 
 from .conftest import result_json
 from .keys_support import KeyBrowser
@@ -85,6 +90,13 @@ class Requests:
         return [entry["client"] for entry in new]
 
 
+def holding(root: Path, *secrets: str) -> list[str]:
+    """The files under `root` (there must be a database among them) that hold one of `secrets`."""
+    written = [p for p in root.rglob("*") if p.is_file()]
+    assert any(p.name == "workflows.db" for p in written), written
+    return [p.name for p in written if any(s.encode() in p.read_bytes() for s in secrets)]
+
+
 async def test_each_principal_is_served_only_with_the_key_it_gave(
     strict_sim: SimThread, tmp_path: Path
 ) -> None:
@@ -98,7 +110,7 @@ async def test_each_principal_is_served_only_with_the_key_it_gave(
         assert requests.since() == []
 
         # Alice is asked once, by a link, and her calls carry her key.
-        alice_browser = KeyBrowser(ALICE_KEY)
+        alice_browser = KeyBrowser(ALICE_KEY, bearer=ALICE)
         async with connect(url, ALICE, alice_browser) as alice:
             failed, made = await run(alice, "websets.create", {"search": {"query": "AI labs", "count": 1}})
             assert not failed, made
@@ -117,7 +129,7 @@ async def test_each_principal_is_served_only_with_the_key_it_gave(
         assert requests.since() == []
 
         # Bob answers with a wrong key first: Exa refuses it, it is forgotten, he is asked again.
-        bob_browser = KeyBrowser("bob-mistyped-key", BOB_KEY)
+        bob_browser = KeyBrowser("bob-mistyped-key", BOB_KEY, bearer=BOB)
         async with connect(url, BOB, bob_browser) as bob:
             failed, listed = await run(bob, "websets.list", {"limit": 1})
             assert not failed, listed
@@ -138,6 +150,8 @@ async def test_each_principal_is_served_only_with_the_key_it_gave(
     log = (tmp_path / "stderr.log").read_text()
     for secret in (ALICE_KEY, BOB_KEY, "bob-mistyped-key"):
         assert secret not in log
+    # Held in memory only: no file the server wrote (the database, its WAL, the log) holds a key.
+    assert holding(tmp_path, ALICE_KEY, BOB_KEY, "bob-mistyped-key") == []
 
 
 async def test_a_task_runs_with_its_owners_key_asked_for_when_it_is_made(
@@ -152,7 +166,7 @@ async def test_a_task_runs_with_its_owners_key_asked_for_when_it_is_made(
         assert not failed and done["status"] == "failed" and done["error"]["code"] == "CONFIG_ERROR", done
         assert requests.since() == []
         # With a client that can ask, tasks.create asks her first; the task's run carries her key.
-        browser = KeyBrowser(CAROL_KEY)
+        browser = KeyBrowser(CAROL_KEY, bearer=CAROL)
         async with connect(url, CAROL, browser) as carol:
             _, task = await run(carol, "tasks.create", TASK)
             assert len(browser.asked) == 1
@@ -165,7 +179,7 @@ async def test_a_task_augmented_call_asks_its_keyless_owner_first(
     strict_sim: SimThread, tmp_path: Path
 ) -> None:
     requests = Requests(strict_sim)
-    browser = KeyBrowser(DAVE_KEY)
+    browser = KeyBrowser(DAVE_KEY, bearer=DAVE)
     with http_server(strict_sim.url, tmp_path, **ENV) as (_, url):
         http = httpx2.AsyncClient(
             headers={"Authorization": f"Bearer {DAVE}"}, timeout=httpx2.Timeout(30, read=120)
@@ -179,3 +193,45 @@ async def test_a_task_augmented_call_asks_its_keyless_owner_first(
                 result = await dave.result(created["task"]["taskId"])
     assert not result.is_error, result
     assert set(requests.since()) == {client_tag(DAVE_KEY)}
+
+
+class ForwardedLink(KeyBrowser):
+    """Bob's client, whose link Bob forwards to Alice (phishing): she opens it and pastes her own key,
+    with her own exa-orch token, until the page closes the link; Bob's client says it accepted."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.answers: list[int] = []
+
+    async def __call__(self, ctx: Any, params: Any) -> Any:
+        self.asked.append(params)
+        token = params.url.rsplit("/", 1)[1]
+        async with httpx.AsyncClient(timeout=WAIT) as http:
+            self.pages.append((await http.get(params.url)).text)
+            for _ in range(MAX_PROOF_TRIES):
+                posted = await http.post(
+                    params.url, data={"token": token, "apiKey": ALICE_KEY, "principalToken": ALICE}
+                )
+                self.answers.append(posted.status_code)
+        return types.ElicitResult(action="accept")
+
+
+async def test_a_link_forwarded_to_another_principal_takes_no_key_from_them(
+    strict_sim: SimThread, tmp_path: Path
+) -> None:
+    requests = Requests(strict_sim)
+    with http_server(strict_sim.url, tmp_path, **ENV) as (_, url):
+        forwarded = ForwardedLink()
+        async with connect(url, BOB, forwarded) as bob:
+            failed, body = await run(bob, "websets.list", {"limit": 1})
+        assert len(forwarded.asked) == 1 and "exa-orch token" in forwarded.asked[0].message
+        assert "token:bob" in forwarded.pages[0] and 'name="principalToken"' in forwarded.pages[0]
+        assert forwarded.answers == [403] * MAX_PROOF_TRIES
+        assert failed and body["code"] == "CONFIG_ERROR", body
+        assert requests.since() == []  # Bob was never served with Alice's key (nor with any)
+        # Alice's own link, answered by her, still works.
+        alice_browser = KeyBrowser(ALICE_KEY, bearer=ALICE)
+        async with connect(url, ALICE, alice_browser) as alice:
+            failed, listed = await run(alice, "websets.list", {"limit": 1})
+        assert not failed, listed
+        assert set(requests.since()) == {client_tag(ALICE_KEY)}

@@ -2,8 +2,9 @@
 
 Real `exa-orch serve --http` processes with two named tokens, driven by raw HTTP: Bob can't use
 Alice's session id, before or after he opened (and closed) as many sessions as the table holds; a
-full table refuses a new session (503) instead of evicting a live one; deleting a session frees its
-place, and its id then answers no one.
+full table refuses a new session (503, SESSIONS_FULL) instead of evicting a live one; deleting a
+session frees its place, and its id then answers no one; no principal holds more than its share, so
+Bob can't fill the table to lock Alice out.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 
+from exa_orch.errors import ErrorCode
 from tests.support import WAIT
 
 from .conftest import initialize_request
@@ -55,6 +57,15 @@ async def _close(http: httpx.AsyncClient, url: str, token: str, session: str) ->
     assert (await http.delete(url, headers=_headers(token, session))).status_code == 200
 
 
+def _assert_sessions_full(refused: httpx.Response, variable: str) -> None:
+    """exa-orch's own code for a refused session (never -32603, which is kept for its bugs)."""
+    error = refused.json()["error"]
+    assert error["code"] == ErrorCode.SESSIONS_FULL.rpc_code == -32020, error
+    assert error["data"]["code"] == "SESSIONS_FULL" and variable in error["data"]["hint"]
+    assert "too many open sessions" in error["message"].lower()
+    assert int(refused.headers["retry-after"]) > 0
+
+
 async def test_a_full_table_refuses_new_sessions_and_never_gives_a_live_one_to_another_token(
     sim_url: str, tmp_path: Path
 ) -> None:
@@ -68,7 +79,7 @@ async def test_a_full_table_refuses_new_sessions_and_never_gives_a_live_one_to_a
             bobs = [await _session(http, url, BOB) for _ in range(size - 1)]
             refused = await _open(http, url, BOB)
             assert refused.status_code == 503 and "mcp-session-id" not in refused.headers
-            assert "session" in refused.json()["error"]["message"].lower()
+            _assert_sessions_full(refused, "EXA_ORCH_HTTP_MAX_SESSIONS")
             assert await _ping(http, url, BOB, alice) == 404
             assert await _ping(http, url, ALICE, alice) == 200
             assert all([await _ping(http, url, BOB, sid) == 200 for sid in bobs])
@@ -119,3 +130,30 @@ async def test_bob_cannot_use_alices_session_after_more_newer_sessions_than_the_
             assert answers == {(200, 200): newer}
             assert await _ping(http, url, BOB, alice) == 404
             assert await _ping(http, url, ALICE, alice) == 200
+
+
+async def test_one_principal_cannot_hold_more_than_its_share_of_the_table(
+    sim_url: str, tmp_path: Path
+) -> None:
+    share = 4
+    env = {**ENV, "EXA_ORCH_HTTP_MAX_SESSIONS": "12", "EXA_ORCH_HTTP_MAX_SESSIONS_PER_PRINCIPAL": str(share)}
+    with http_server(sim_url, tmp_path, **env) as (_proc, url):
+        async with httpx.AsyncClient(timeout=WAIT) as http:
+            bobs = [await _session(http, url, BOB) for _ in range(share)]
+            refused = await _open(http, url, BOB)
+            assert refused.status_code == 503 and "mcp-session-id" not in refused.headers
+            _assert_sessions_full(refused, "EXA_ORCH_HTTP_MAX_SESSIONS_PER_PRINCIPAL")
+            assert "token:bob" in refused.json()["error"]["message"]
+            # A stateless 2026-07-28 request opens no session: Bob's share does not refuse it.
+            modern = await http.post(
+                url, json=PING, headers={**_headers(BOB), "mcp-protocol-version": "2026-07-28"}
+            )
+            assert modern.status_code != 503 and "SESSIONS_FULL" not in modern.text, modern.text
+            # Alice is not locked out by Bob's sessions, and Bob's stay his.
+            alice = await _session(http, url, ALICE)
+            assert await _ping(http, url, ALICE, alice) == 200
+            assert all([await _ping(http, url, BOB, sid) == 200 for sid in bobs])
+            # Opened at once, Bob's requests still can't pass his share.
+            await _close(http, url, BOB, bobs.pop())
+            burst = await asyncio.gather(*(_open(http, url, BOB) for _ in range(3)))
+            assert sorted(r.status_code for r in burst) == [200, 503, 503]

@@ -1,11 +1,14 @@
 """The toolhost profile (EXA_ORCH_TOOLS=toolhost): every seed operation of the four meta-tools,
-with the seed's parameter names, over stdio against the simulator."""
+with the seed's parameter names, over stdio against the simulator; each real answer validates
+against the outputSchema its tool's list_operations gives for it (seed 000 section 4.4)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
+import httpx
+import jsonschema
 import pytest
 from mcp import Client
 
@@ -21,12 +24,30 @@ class Toolhost:
     def __init__(self, client: Client) -> None:
         self.client = client
         self.called: set[tuple[str, str]] = set()
+        self.validated: set[tuple[str, str]] = set()
+        self.schemas: dict[tuple[str, str], dict[str, Any]] = {}
+
+    async def output_schema(self, tool: str, operation: str) -> dict[str, Any]:
+        """The outputSchema `tool`'s list_operations gives for `operation` (asked once)."""
+        if (tool, operation) not in self.schemas:
+            asked = await self.client.call_tool(
+                tool, {"operation": "list_operations", "params": {"operation": operation}}
+            )
+            entry = result_json(asked)
+            assert not asked.is_error and entry["name"] == operation, entry
+            schema = entry["outputSchema"]
+            jsonschema.Draft202012Validator.check_schema(schema)
+            self.schemas[(tool, operation)] = schema
+        return self.schemas[(tool, operation)]
 
     async def __call__(self, tool: str, operation: str, params: dict[str, Any] | None = None) -> Any:
         result = await self.client.call_tool(tool, {"operation": operation, "params": params or {}})
         body = result_json(result)
         assert not result.is_error, f"{tool}/{operation} failed: {body}"
         self.called.add((tool, operation))
+        schema = await self.output_schema(tool, operation)
+        jsonschema.Draft202012Validator(schema).validate(body)  # names the key or type that is off
+        self.validated.add((tool, operation))
         return body
 
     async def error(self, tool: str, operation: str, params: dict[str, Any]) -> dict[str, Any]:
@@ -40,6 +61,9 @@ class Toolhost:
 async def test_every_toolhost_operation(sim_url: str, tmp_path: Path) -> None:
     async with stdio_session(sim_url, tmp_path, EXA_ORCH_TOOLS="toolhost") as client:
         th = Toolhost(client)
+        for tool in TOOLHOST_TOOLS:  # asked first: nothing may come between a start and its cancel
+            for operation in tool.operations:
+                await th.output_schema(tool.name, operation)
         ws = await th(
             "websets-sync", "create_webset", {"search": {"query": "AI startups in Europe", "count": 3}}
         )
@@ -98,8 +122,17 @@ async def test_every_toolhost_operation(sim_url: str, tmp_path: Path) -> None:
         )
         await th("websets-sync", "delete_monitor", {"monitorId": mon2["id"]})
 
-        # Webhooks have no create in the seed's toolhost list; an unknown id is a clear 404.
-        assert "data" in await th("websets-sync", "list_webhooks", {})
+        # Webhooks have no create in the seed's toolhost list (one is made at Exa directly); an
+        # unknown id is a clear 404.
+        async with httpx.AsyncClient(base_url=sim_url, headers={"x-api-key": "test-key"}) as exa:
+            made_hook = await exa.post(
+                "/websets/v0/webhooks", json={"url": "https://hooks.example/x", "events": ["webset.created"]}
+            )
+        assert made_hook.status_code < 300, made_hook.text
+        hook_id = made_hook.json()["id"]
+        assert hook_id in [h["id"] for h in (await th("websets-sync", "list_webhooks", {}))["data"]]
+        assert (await th("websets-sync", "get_webhook", {"webhookId": hook_id}))["id"] == hook_id
+        await th("websets-sync", "delete_webhook", {"webhookId": hook_id})
         for op in ("get_webhook", "delete_webhook"):
             missing = await th.error("websets-sync", op, {"webhookId": "wh_missing"})
             assert missing["code"] == "RESOURCE_NOT_FOUND" and missing["operation"] == op
@@ -134,3 +167,7 @@ async def test_every_toolhost_operation(sim_url: str, tmp_path: Path) -> None:
 
         expected = {(t.name, op) for t in TOOLHOST_TOOLS for op in t.operations}
         assert expected <= th.called, sorted(expected - th.called)
+        assert expected <= th.validated, sorted(expected - th.validated)
+        # The summary list stays small: no entry carries its outputSchema there.
+        listed = result_json(await client.call_tool("exa-sync", {"operation": "list_operations"}))
+        assert listed["operations"] and not any("outputSchema" in op for op in listed["operations"])

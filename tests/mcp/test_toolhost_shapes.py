@@ -9,11 +9,15 @@ import json
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from mcp import Client
 from mcp.shared.exceptions import MCPError
 
+from exa_orch.mcp import toolhost
 from exa_orch.mcp.server import LONG_RUNNING_HINTS, build_server
+from exa_orch.mcp.toolhost import TOOLHOST_TOOLS
+from exa_orch.operations.catalog import default_registry
 from exa_orch.sim.testing import SimHandle
 
 from .rawstdio import RawStdio
@@ -237,3 +241,19 @@ def test_tools_list_carries_the_8_2_hints_in_annotations(sim_url: str, tmp_path:
                 assert tool["_meta"] == LONG_RUNNING_HINTS  # kept for clients that read it there
         if tools == "manage_websets":  # the one-tool answer stays small on the wire too
             assert len(json.dumps(answer["result"], separators=(",", ":"))) <= 4096
+
+
+def test_every_toolhost_operation_declares_an_output_schema() -> None:
+    """Each entry's outputSchema is a valid JSON Schema of an object; the start_*/check_*/cancel_*
+    ones name the section 6.3 keys too (their real answers are validated in test_toolhost_e2e)."""
+    registry = default_registry()
+    for tool in TOOLHOST_TOOLS:
+        for seed_op, target in tool.operations.items():
+            schema = toolhost.output_schema(seed_op, registry.get(target).output_schema())
+            assert schema is not None, (tool.name, seed_op)
+            jsonschema.Draft202012Validator.check_schema(schema)
+            assert schema["type"] == "object"
+            if seed_op.startswith("start_"):
+                assert {"operationId", "checkWith", "cancelWith"} <= set(schema["properties"]), seed_op
+            if seed_op.startswith("check_") and seed_op != "check_monitor_runs":
+                assert "isComplete" in schema["properties"], seed_op

@@ -110,6 +110,7 @@ def test_the_simulator_bills_at_the_price_table() -> None:
     assert sim_prices.SEARCH_DEEP_REASONING == prices.SEARCH_DEEP_REASONING
     assert sim_prices.EXTRA_RESULT == prices.EXTRA_RESULT and sim_prices.PER_PAGE == prices.CONTENT_PER_PAGE
     assert sim_prices.AGENT_FIXED == prices.AGENT_FIXED
+    assert sim_prices.AGENT_METERED_CAP == prices.AGENT_METERED_CAP
     assert sim_prices.ACU == prices.ACU and sim_prices.USAGE_SEARCH == prices.USAGE_SEARCH
 
 
@@ -220,6 +221,19 @@ async def test_a_budget_stops_the_task_completed_partial_within_one_request(
     assert spent <= budget  # reservations keep concurrent requests inside the budget itself
     assert round(sum(r[3] for r in await ledger(store)), 6) == spent
     assert not [e for e in sim.log() if e["status"] == 402]
+
+
+async def test_a_row_queued_just_before_the_store_closes_is_committed(tmp_path: Path) -> None:
+    # A direct call's row is queued, not awaited (app.ledger_of): a server stopped right after the
+    # answer must still commit it (the writer's last commit takes the queued rows).
+    from exa_orch.store import CostRow
+
+    async with Store(tmp_path / "close.db") as first:
+        await first.record_cost(
+            CostRow(key="req_last", operation="answer", usd=0.005, billed=True), wait=False
+        )
+    async with Store(tmp_path / "close.db") as again:
+        assert await again._read("SELECT key, usd FROM v_costs") == [("req_last", 0.005)]
 
 
 async def _steps(store: Store, task_id: str, n: int) -> bool:

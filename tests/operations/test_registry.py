@@ -73,7 +73,7 @@ HELPERS = {
 }  # fmt: skip
 OTHERS = {
     "exa.search", "exa.findSimilar", "exa.getContents", "exa.answer", "research.create", "research.get",
-    "research.cancel", "research.find", "research.list", "research.pollUntilFinished", "papers.search",
+    "research.cancel", "research.stop", "research.find", "research.list", "research.pollUntilFinished", "papers.search",
     "list_operations", "criteria.suggest",
 }  # fmt: skip
 TASKS = {"tasks.create", "tasks.get", "tasks.result", "tasks.list", "tasks.cancel"}
@@ -156,6 +156,11 @@ async def test_list_operations_by_default_names_every_operation_by_domain_in_und
         registry, "list_operations", {"operation": "searches.create"}, OpContext(gateway=None)
     )
     assert one["argsSchema"] == registry.get("searches.create").args_schema()
+    # One operation's answer also names the keys of its default answer (the summary lists don't).
+    assert (
+        one["outputSchema"]["properties"]["query"] == {}
+        and one["outputSchema"]["additionalProperties"] is False
+    )
     with pytest.raises(UnknownOperation) as err:
         await dispatch(registry, "list_operations", {"operation": "searches.craete"}, OpContext(gateway=None))
     assert "searches.create" in err.value.suggestions

@@ -78,6 +78,31 @@ async def test_a_test_can_advance_the_clock_instead_of_waiting() -> None:
     assert done["searches"][0]["progress"]["found"] == 20 and len(items) == 20
 
 
+async def test_a_webset_goes_idle_seconds_after_its_search_completes_having_analyzed_more_than_it_kept() -> (
+    None
+):
+    # Issue 29, as a real key saw it: a count-5 webset went idle about 6 s after its search
+    # completed (it took 13 s) and analyzed about 4x the candidates it kept. Stepped by hand at
+    # speed 0.001, so the wall clock of a busy machine plays no part.
+    async with running_sim(SimConfig(speed=0.001)) as sim, client(sim) as http:
+        created = (
+            await http.post(f"{W}/websets", json={"search": {"query": "AI startups in Europe", "count": 5}})
+        ).json()
+        seen: list[tuple[float, str, str]] = []
+        for _ in range(600):  # 0.5 simulated s a step: 300 s at most
+            got = (await http.get(f"{W}/websets/{created['id']}")).json()
+            seen.append((sim.ctx.clock.now(), got["searches"][0]["status"], got["status"]))
+            if got["status"] == "idle":
+                break
+            sim.ctx.clock.advance(0.5)
+    completed = min(at for at, search, _ in seen if search == "completed")
+    idle = min(at for at, _, webset in seen if webset == "idle")
+    assert any(search == "completed" and webset == "running" for _, search, webset in seen), seen
+    assert idle - completed >= 2.0, seen  # not in the same poll: seconds later
+    progress = got["searches"][0]["progress"]
+    assert progress["found"] == 5 and progress["analyzed"] >= 3 * progress["found"], progress
+
+
 async def _run_once(seed: int) -> str:
     async with running_sim(SimConfig(seed=seed, speed=100)) as sim, client(sim) as http:
         body = {

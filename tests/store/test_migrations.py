@@ -46,6 +46,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0007_step_count_in_the_statement",
             "0008_cost_ledger",
             "0009_run_cost",
+            "0010_run_slots",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -57,6 +58,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         "workflow_runs",
         "qd_elites",
         "costs",
+        "run_slots",
     ):
         assert table in names
     assert {"v_tasks", "v_archive", "schema_migrations"} <= names
@@ -71,6 +73,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (7, "step_count_in_the_statement"),
         (8, "cost_ledger"),
         (9, "run_cost"),
+        (10, "run_slots"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 

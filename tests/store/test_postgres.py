@@ -595,6 +595,10 @@ async def test_sql_on_postgres_with_a_superuser_url_runs_nothing_but_reads(
             "select 1; delete from tasks",
             "with gone as (delete from tasks returning id) select id from gone",
             "select nextval('no_such_sequence')",
+            # What docs/postgres.md also names as refused: SET, LISTEN, tables not exa-orch's.
+            "SET statement_timeout = 0",
+            "LISTEN exa_orch_probe",
+            "select rolpassword from pg_authid",
         ]
         for query in hostile:
             with pytest.raises(InvalidParams):

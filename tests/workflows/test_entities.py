@@ -249,7 +249,7 @@ def test_the_public_suffix_list_is_the_bundled_one_and_nothing_is_cached(tmp_pat
     code = (
         "from exa_orch.workflows import entities as e;"
         "assert e.site('https://news.bbc.co.uk/x').domain == 'bbc.co.uk';"
-        "assert e._EXTRACT.suffix_list_urls == () and e._EXTRACT._cache.enabled is False"
+        "x = e._extractor(); assert x.suffix_list_urls == () and x._cache.enabled is False"
     )
     env = {**os.environ, "HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache")}
     env.pop("TLDEXTRACT_CACHE", None)
