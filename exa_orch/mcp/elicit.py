@@ -124,10 +124,16 @@ class KeysRefused(AuthenticationError):
 
 
 async def ask_api_key(
-    peer: ClientPeer | None, page: KeyPage | None, principal: str, *, refused: bool
+    peer: ClientPeer | None,
+    page: KeyPage | None,
+    principal: str,
+    *,
+    refused: bool,
+    task_id: str | None = None,
 ) -> bool:
     """Ask `principal` for their Exa API key by URL-mode elicitation (a one-time link to the key
     page); True once a key is held for them (given there, or meanwhile by another of their calls).
+    `task_id`: the ask is for that task's input (the message names it).
 
     False when it can't be asked (no URL-mode elicitation, no page), the user declines or cancels,
     or the link expires unanswered: the caller then raises what it had."""
@@ -138,6 +144,8 @@ async def ask_api_key(
             return True
         link = await page.open_link(principal)
         why = "Exa refused the key given before" if refused else "This server has no Exa API key for you"
+        if task_id is not None:
+            why = f"Your task {task_id} waits for an Exa API key: {why[0].lower()}{why[1:]}"
         message = (
             f"{why} ({principal}). Open this link (a page exa-orch serves on 127.0.0.1 of the machine "
             "it runs on) and paste your Exa API key there: it is not sent through this client, it "

@@ -113,7 +113,9 @@ def test_a_dead_servers_waiters_are_dropped_and_its_running_runs_adopted() -> No
 
 
 def sim_429s(sim: SimHandle) -> int:
-    return sum(1 for e in sim.log() if e.get("status") == 429)
+    log = sim.log()
+    assert len(log) == sim.stats()["total_requests"]  # the log holds every request: none missed
+    return sum(1 for e in log if e.get("status") == 429)
 
 
 def settings_for(sim: SimHandle, db: Path | str, **more: Any) -> Settings:
@@ -206,3 +208,16 @@ async def test_200_runs_split_over_two_servers_on_postgresql(
     assert all(p["granted"] > 0 for p in pools), pools  # both servers ran some of the runs
     assert max(p["max_active"] for p in pools) == 50
     check_outcome(sim, grants, failures)
+
+
+async def test_without_the_pool_the_simulator_answers_429(sim: SimHandle, tmp_path: Path) -> None:
+    """The control: a pool larger than Exa's 50 lets creates through that the simulator refuses
+    (the transport retries them, so the tasks still end), so the 0 above is the pool's doing."""
+    db = tmp_path / "workflows.db"
+    async with open_app(settings_for(sim, db, max_agent_runs=60), db, extra_workflows=WORKFLOWS) as app:
+        assert app.supervisor is not None
+        ids = await queue_plan(app)
+        done = [await app.supervisor.tasks.wait(t, timeout=WAIT * 4) for t in ids]
+        failures = dict(app.gateway.stats()["failures_by_kind"])
+    assert [r.status.value for r in done] == ["completed"] * 5, [r.error for r in done]
+    assert sim_429s(sim) > 0 and failures.get("429", 0) == sim_429s(sim)
