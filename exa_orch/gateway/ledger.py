@@ -226,3 +226,63 @@ def webset_estimates(
         )
         for key, operation, usd in rows
     ]
+
+
+# --- a streamed answer: its cost comes in its last event ----------------------------------------
+
+
+class StreamCost:
+    """Reads a streamed answer's server-sent events as they pass, for the event that carries
+    `costDollars` (the simulator sends it last; Exa's spec does not say whether Exa does)."""
+
+    def __init__(self) -> None:
+        self._tail = b""
+        self.total: float | None = None
+        self.request_id: str | None = None
+
+    def feed(self, chunk: bytes) -> None:
+        lines = (self._tail + chunk).split(b"\n")
+        self._tail = lines.pop()
+        for line in lines:
+            self._line(line)
+
+    def end(self) -> None:
+        if self._tail:
+            self._line(self._tail)
+            self._tail = b""
+
+    def _line(self, line: bytes) -> None:
+        line = line.strip()
+        if not line.startswith(b"data:") or (b"costDollars" not in line and b"requestId" not in line):
+            return
+        try:
+            event = json.loads(line[5:])
+        except ValueError:
+            return
+        if not isinstance(event, dict):
+            return
+        if isinstance(event.get("requestId"), str):
+            self.request_id = event["requestId"]
+        total = _total(event)
+        if total is not None:
+            self.total = total
+
+
+def streamed_answer(
+    path: str, cost: StreamCost, header_id: str | None, scope: RequestContext, attempt: str
+) -> PaidAnswer:
+    """The ledger row of a streamed answer once its stream ended: what its events said it cost
+    (billed), else the price table's price of an answer (an estimate: Exa bills it either way, even
+    a stream the caller closed early). Keyed by its requestId (an event's, else the response's
+    `x-request-id`)."""
+    request_id = cost.request_id or header_id
+    return PaidAnswer(
+        key=request_id or f"local:{uuid.uuid4().hex}",
+        operation=_OPERATIONS.get(path.rstrip("/"), "answer"),
+        usd=cost.total if cost.total is not None else prices.ANSWER,
+        billed=cost.total is not None,
+        task_id=scope.task_id,
+        step_key=scope.step,
+        principal=scope.principal,
+        attempt=attempt,
+    )

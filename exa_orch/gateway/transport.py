@@ -31,7 +31,7 @@ import json
 import logging
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,10 +49,12 @@ from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.ledger import (
     Ledger,
     PaidAnswer,
+    StreamCost,
     WebsetsSeen,
     capped_agent_body,
     created_run_id,
     paid_answer,
+    streamed_answer,
     webset_estimates,
     worst_case,
 )
@@ -111,6 +113,29 @@ class _Buffered(httpx.AsyncByteStream):
     async def __aiter__(self) -> AsyncIterator[bytes]:
         if self._data:
             yield self._data
+
+
+class _Metered(httpx.AsyncByteStream):
+    """A streamed answer's body, read through a `StreamCost`; `done` runs once, when it is closed."""
+
+    def __init__(self, response: httpx.Response, done: Callable[[StreamCost], Awaitable[None]]) -> None:
+        self._response = response
+        self._done: Callable[[StreamCost], Awaitable[None]] | None = done
+        self._cost = StreamCost()
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._response.aiter_raw():
+            self._cost.feed(chunk)
+            yield chunk
+
+    async def aclose(self) -> None:
+        try:
+            await self._response.aclose()
+        finally:
+            done, self._done = self._done, None
+            if done is not None:
+                self._cost.end()
+                await done(self._cost)
 
 
 @dataclass
@@ -390,7 +415,9 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             try:
                 response = await self._inner.handle_async_request(call.request)
                 if response.status_code < 400 and shape.streaming:
-                    return response  # the caller reads the stream; it can't hold a slot meanwhile
+                    # The caller reads the stream; it can't hold a slot meanwhile. A paid stream
+                    # (an answer) is metered as it passes and recorded when it ends.
+                    return self._metered(call, response, purse, held)
                 raw = await _read_all(response)
                 in_memory = raw is None
             except httpx.TransportError as exc:
@@ -446,6 +473,42 @@ class GovernedTransport(httpx.AsyncBaseTransport):
                 pool.observe(obj_id, status, scope.principal, scope.task_id)
         elif isinstance(status, str):
             pool.observe(obj_id, status, scope.principal, scope.task_id)
+
+    def _metered(
+        self, call: _Call, response: httpx.Response, purse: Purse | None, held: float
+    ) -> httpx.Response:
+        """A streamed answer whose cost is written to the ledger (and settled in the task's purse)
+        when its stream ends, from the event that carries it (`ledger.StreamCost`)."""
+        if (
+            call.key is None
+            or call.shape.path.rstrip("/") != "/answer"
+            or response.headers.get("content-encoding")
+        ):
+            if purse is not None:
+                purse.settle(held, None)
+            return response
+        scope = current_request()
+        header_id = response.headers.get("x-request-id")
+        transport = self
+
+        async def done(cost: StreamCost) -> None:
+            paid = streamed_answer(call.shape.path, cost, header_id, scope, transport.attempt_id)
+            if purse is not None:
+                purse.settle(held, paid.usd)
+            if transport.caps is not None:
+                transport.caps.add(paid.principal, paid.usd)
+            if transport.ledger is not None:
+                try:
+                    await transport.ledger(paid)
+                except Exception as exc:
+                    logger.warning("could not record the cost of a streamed answer: %s", exc)
+
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            stream=_Metered(response, done),
+            extensions=response.extensions,
+        )
 
     async def _account(self, call: _Call, body: bytes, purse: Purse | None, held: float) -> None:
         """Write what an Exa answer cost to the ledger (a failed write is logged: the answer was

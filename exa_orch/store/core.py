@@ -310,6 +310,26 @@ class Store:
             )
         )
 
+    async def park(self, task_id: str, request: dict[str, Any], *, owner: str) -> TaskRecord:
+        """The task `owner` runs now waits for its owner's input: status input_required, `request`
+        ({kind, message, ...}) in meta.inputRequest, the lease released, in one transaction.
+        LeaseHeld unless `owner` holds the lease; TaskTerminal once finished."""
+        text, clock = dumps(request, "request"), self._clock
+        message = str(request.get("message") or "waiting for input")
+        return await self._writer.submit(lambda c: tasks.park(c, clock, task_id, text, message, owner))
+
+    async def unpark(self, task_ids: Sequence[str], *, message: str = "input given") -> list[TaskRecord]:
+        """Those of `task_ids` still input_required go back to working (claimable, resumed from
+        their checkpoints), their request dropped; returns them."""
+        ids, clock = list(task_ids), self._clock
+        if not ids:
+            return []
+        return await self._writer.submit(lambda c: tasks.unpark(c, clock, ids, message))
+
+    async def waiting_tasks(self, principal: str) -> list[TaskRecord]:
+        """`principal`'s tasks waiting for input (input_required), oldest first."""
+        return [record_from_row(row) for row in await self._read(tasks.SELECT_WAITING, (principal,))]
+
     async def request_cancel(self, task_id: str) -> TaskRecord:
         """Ask whoever runs the task to cancel it (sets cancel_requested); TaskTerminal if finished."""
         clock = self._clock

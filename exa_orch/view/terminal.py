@@ -36,6 +36,7 @@ from exa_orch.view.present import clock, dollars
 STATUS_STYLE = {
     "pending": "yellow",
     "working": "bold blue",
+    "input_required": "bold magenta",  # waits for its owner's input (the API key, say)
     "completed": "green",
     "failed": "bold red",
     "cancelled": "dim",
