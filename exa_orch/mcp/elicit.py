@@ -9,7 +9,7 @@
   own asks that principal for one by URL-mode elicitation (never by a form: the specification forbids
   secrets in forms), a one-time link to the key page (`keypage`) where the person pastes it; the key
   then serves that principal's calls and tasks alone (memory only, redacted from every log) and the
-  call runs again. A key Exa refuses (401) is forgotten and asked for again, up to KEY_ASKS times in
+  call runs again. A task whose run needs the key waits input_required (mcp/tasks.py asks for it). A key Exa refuses (401) is forgotten and asked for again, up to KEY_ASKS times in
   one call (then KeysRefused). A client without URL-mode elicitation gets the CONFIG_ERROR result
   saying how to set the key.
 """
@@ -177,7 +177,7 @@ async def ask_api_key(
 
 async def ask_key_for_task(peer: ClientPeer | None, page: KeyPage | None, principal: str) -> None:
     """Before a task is made for `principal`: its run signs its calls with its owner's key, so ask
-    for one now, while the owner's client is here. Unanswered, the task is made all the same and
-    fails as a keyless call does (the seam for a task that waits for input instead)."""
+    for one now, while the owner's client is here. Unanswered, the task is made all the same, and
+    its run waits input_required for the key (mcp/tasks.py asks again when the owner polls it)."""
     if page is not None and not page.has_key(principal):
         await ask_api_key(peer, page, principal, refused=False)

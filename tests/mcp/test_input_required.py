@@ -3,17 +3,19 @@ research.deep task whose run needs its owner's key waits input_required; its own
 by URL-mode elicitation tied to the task (related-task `_meta`), and tasks/get reads input_required
 while the link is open; once the key is given on the page, the task resumes and completes. A client
 that can't be asked gets the input_required result with retryWith; a restart keeps the task
-waiting, and the owner's next session that polls it is asked."""
+waiting, and the owner's next session that polls it is asked. 2026-07-28: the key link is one of
+the task's inputRequests, answered through tasks/update."""
 
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import anyio
 import mcp_types as types
+from mcp import Client
 from mcp.client._memory import InMemoryTransport
 from mcp.client.context import ClientRequestContext
 
@@ -25,7 +27,17 @@ from exa_orch.sim.testing import SimHandle
 from tests.support import WAIT, until
 
 from .keys_support import KeyBrowser
-from .tasks_support import RELATED, LegacyTasksClient, legacy_client, structured
+from .tasks_support import (
+    RELATED,
+    CreateTaskResult2026,
+    DetailedTask,
+    LegacyTasksClient,
+    TaskIdParams,
+    TasksExtension,
+    TasksGetRequest,
+    legacy_client,
+    structured,
+)
 
 KEY = "exa-task-key-9876"
 DEEP = {"type": "research.deep", "instructions": "AI startups in Europe"}
@@ -154,3 +166,111 @@ async def test_without_elicitation_the_result_says_input_required_and_a_restart_
             await server.aclose()
     assert not result.is_error and structured(result)["status"] == "completed", structured(result)
     assert browser.metas == [{RELATED: {"taskId": task_id}}]
+
+
+async def test_tasks_result_with_a_wait_asks_on_its_call_and_waits_on(sim: SimHandle, tmp_path: Path) -> None:
+    """manage_websets tasks.result {wait} of a waiting task: its client is asked on the call (tied
+    to the task) while tasks/get reads input_required; given, the same call answers completed."""
+    db = tmp_path / "w.db"
+    async with keyless(sim.url, db) as app:
+        server = build_server(app)
+        try:
+            async with connect(server) as client:
+                made = structured(await client.call("tasks.create", DEEP))
+                await waits_for_input(client, made["taskId"])
+        finally:
+            await server.aclose()
+    browser = HeldBrowser(KEY)
+    answers: list[dict[str, Any]] = []
+    async with keyless(sim.url, db) as app:
+        server = build_server(app)
+        try:
+            async with connect(server, browser) as client:
+
+                async def poll() -> None:
+                    answer = await client.call("tasks.result", {"taskId": made["taskId"], "wait": 30})
+                    answers.append(structured(answer))
+
+                async with anyio.create_task_group() as tg:
+                    tg.start_soon(poll)
+                    with anyio.fail_after(WAIT):
+                        await browser.opened.wait()
+                    assert (await client.get(made["taskId"])).status == "input_required"
+                    browser.release.set()
+        finally:
+            await server.aclose()
+    assert [a["status"] for a in answers] == ["completed"], answers
+    assert browser.metas == [{RELATED: {"taskId": made["taskId"]}}] and len(browser.asked) == 1
+
+
+class UpdateParams(types.RequestParams):
+    task_id: str
+    input_responses: dict[str, Any] | None = None
+
+
+class TasksUpdateRequest(types.Request[UpdateParams, Literal["tasks/update"]]):
+    method: Literal["tasks/update"] = "tasks/update"
+    params: UpdateParams
+    name_param = "taskId"
+
+
+class WaitingTask(DetailedTask):
+    input_requests: dict[str, Any] | None = None
+
+
+async def test_2026_the_key_link_is_an_input_request_of_the_task(sim: SimHandle, tmp_path: Path) -> None:
+    """SEP-2663: tasks/get of the waiting task carries the key link as an inputRequest (URL-mode
+    elicitation, tied to the task); the person gives the key on the page, the client answers the
+    request through tasks/update, and the task resumes and completes."""
+    browser = KeyBrowser(KEY)
+    async with keyless(sim.url, tmp_path / "w.db") as app:
+        server = build_server(app)
+        try:
+            async with Client(server, extensions=[TasksExtension()], elicitation_callback=browser) as client:
+                assert client.protocol_version == "2026-07-28"
+                handle = await client.session.call_tool(
+                    "manage_websets", {"operation": "tasks.create", "args": DEEP}, allow_claimed=True
+                )
+                assert isinstance(handle, CreateTaskResult2026)
+
+                async def get() -> WaitingTask:
+                    return await client.session.send_request(
+                        TasksGetRequest(params=TaskIdParams(task_id=handle.task_id)), WaitingTask
+                    )
+
+                async def waiting() -> WaitingTask | None:
+                    task = await get()
+                    return task if task.status == "input_required" else None
+
+                task = await until(waiting, what="input_required")
+                assert task.input_requests is not None, task
+                request = task.input_requests["exaApiKey"]
+                assert request["method"] == "elicitation/create"
+                params = types.ElicitRequestURLParams.model_validate(request["params"], by_name=False)
+                assert params.meta == {RELATED: {"taskId": handle.task_id}}
+                assert params.url.startswith("http://127.0.0.1:") and handle.task_id in params.message
+                assert (await get()).input_requests["exaApiKey"]["params"]["url"] == params.url  # one link
+                # The person opens the link and pastes the key; the client answers the request.
+                accepted = await browser(None, params)  # type: ignore[arg-type]
+                await client.session.send_request(
+                    TasksUpdateRequest(
+                        params=UpdateParams(
+                            task_id=handle.task_id,
+                            input_responses={
+                                "exaApiKey": accepted.model_dump(by_alias=True, exclude_none=True)
+                            },
+                        )
+                    ),
+                    types.EmptyResult,
+                )
+
+                async def finished() -> WaitingTask | None:
+                    task = await get()
+                    return task if task.status in ("completed", "failed", "cancelled") else None
+
+                done = await until(finished, what="the task's end")
+        finally:
+            await server.aclose()
+    assert done.status == "completed" and done.result is not None, done
+    assert structured(types.CallToolResult.model_validate(done.result))["status"] == "completed"
+    assert {e["client"] for e in sim.log()} == {client_tag(KEY)}

@@ -87,3 +87,30 @@ async def test_a_budget_cancels_the_tasks_running_webset_once_its_estimate_would
     assert estimated == pytest.approx(seen * ITEM) and seen <= search["progress"]["found"]
     log = [e for e in sim.log() if e["method"] == "POST" and e["path"].endswith("/cancel")]
     assert len(log) == 1
+
+
+async def test_the_archive_ranks_a_winnow_cell_by_its_cost_per_elite(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    sim.ctx.clock.set_speed(100.0)
+    winnow = {
+        "type": "qd.winnow",
+        "query": "AI startups",
+        "entity": {"type": "company"},
+        "count": 4,
+        "criteria": [{"description": "based in Europe"}, {"description": "founded after 2015"}],
+        "enrichments": [{"description": "Number of employees", "format": "number"}],
+    }
+    async with research_app() as app:
+        created = await app.run_operation("tasks.create", winnow)
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
+        got = await app.run_operation("tasks.get", {"task_id": created["taskId"]})
+        cells = await app.store._read(
+            "SELECT cost_usd, elite_count, cost_per_elite FROM v_archive WHERE task_id = ?", (done.id,)
+        )
+    assert done.status == "completed", done.error
+    ((cost, elites, per_elite),) = cells
+    assert cost == pytest.approx(got["cost"]["usd"]) and cost > 0  # the run's estimated Websets cost
+    assert elites == len(done.result["finalElites"]) >= 1
+    assert per_elite == pytest.approx(cost / elites)
