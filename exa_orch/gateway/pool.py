@@ -219,6 +219,7 @@ class RunPool:
         """An answer from Exa showed `run_id` in `status` (None: gone, a 404)."""
         if self._closed:
             return
+        self._start()  # a process that made no create may still hold (or adopt) a run's slot
         settled = AGENT_TERMINAL if self.kind == "agent" else WEBSET_SETTLED
         if status is None or status in settled:
             self._seen.pop(run_id, None)
@@ -245,7 +246,8 @@ class RunPool:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        leftover = SlotChanges(release=[w.row_id for w in self._waiters.values() if w.row_id is not None])
+        leftover, self._pending = self._pending, SlotChanges()  # what changed since the last round
+        leftover.release += [w.row_id for w in self._waiters.values() if w.row_id is not None]
         for waiter in [*self._waiters.values(), *self._new]:
             if not waiter.future.done():
                 waiter.future.cancel()

@@ -110,6 +110,10 @@ def test_a_dead_servers_waiters_are_dropped_and_its_running_runs_adopted() -> No
     }
     done = round_("host:1:live", SlotChanges(release_runs=["run_1"]))
     assert done.active == 1
+    # A run seen going and then seen finished before the next round: released, not counted again.
+    late = round_("host:1:live", SlotChanges(seen=[("run_2", "user:c", "t3")], release_runs=["run_2"]))
+    assert late.active == 1
+    assert conn.execute("select count(*) from run_slots where run_id = 'run_2'").fetchone() == (0,)
 
 
 def sim_429s(sim: SimHandle) -> int:
