@@ -166,6 +166,8 @@ async def follow_events(
                 status = data.get("status") if isinstance(data, dict) else None
                 if isinstance(data, dict) and isinstance(data.get("run"), dict):
                     status = data["run"].get("status", status)
+                if not isinstance(status, str) and got.get("event") not in TERMINAL_EVENTS:
+                    status = "running"  # an event of a run still going (run.progress says no status)
                 gateway = ctx.deps.gateway
                 if isinstance(status, str) and gateway is not None:
                     gateway.observe_run("agent", run_id, status)  # a terminal event frees its slot

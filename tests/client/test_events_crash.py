@@ -81,3 +81,6 @@ async def test_a_research_task_killed_mid_feed_goes_on_from_the_next_event(
     second_claim = [i for i, (k, _) in enumerate(kinds) if k == "claimed"][1]
     after = [str(m) for k, m in kinds[second_claim:] if k == "progress" and m and "_evt_" in str(m)]
     assert after and after[0].endswith(f"_evt_{before + 1:03d}]"), (before, after)
+    # The run's pool slot, taken by the killed server, was freed by the new one: counted once.
+    slots = rows(db, "select state, run_id from run_slots where pool = 'agent'")
+    assert slots == [("done", done["result"]["researchId"])]

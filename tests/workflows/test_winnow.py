@@ -348,6 +348,45 @@ async def test_exploring_rounds_fill_the_empty_niches_that_repeated_rounds_never
         assert e["fitnessScore"] == pytest.approx((numbers[e["item"]["id"]] - lo) / (hi - lo), abs=1e-12)
 
 
+async def test_a_restart_mid_exploring_round_sends_the_same_bodies_under_the_same_keys(
+    tmp_path: Path,
+) -> None:
+    world = tmp_path / "eight.json"
+    world.write_text(json.dumps(eight_niche_world()), encoding="utf-8")
+    async with running_sim(SimConfig(speed=TEST_SPEED, world_file=str(world))) as sim:
+        settings = Settings(
+            exa_url=sim.url, simulator=True, db_path=tmp_path / "w.db", rps=1000.0, concurrency=8
+        )
+        async with open_app(settings, tmp_path / "w.db") as app:
+            created = await app.run_operation("tasks.create", {"type": "qd.winnow", **EIGHT_ARGS})
+            task_id = created["taskId"]
+
+            async def in_round_two() -> bool:
+                rec = await app.store.get_task(task_id)
+                if rec.partial and rec.partial.get("round") == 2 and rec.partial.get("step") == "searching":
+                    sim.ctx.clock.set_speed(1)  # hold round 2's websets searching while the app stops
+                    return True
+                return False
+
+            await until(in_round_two)
+            before = dict(sim.stats()["creates_by_external_id"])
+            mid = await app.store.get_task(task_id)
+        assert mid.status == "working"  # stopped mid round 2; the next app resumes it
+        sim.ctx.clock.set_speed(TEST_SPEED)
+        async with open_app(settings, tmp_path / "w.db") as app:
+            assert app.supervisor is not None
+            done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
+        after = sim.stats()["creates_by_external_id"]
+    assert done.status == "completed", done.error
+    second = done.result["rounds"][1]
+    keys = [f"{task_id}:round1.create"] + [
+        f"{task_id}:round2.create.n{n.replace(',', '')}" for n in second["targetNiches"]
+    ]
+    assert f"{task_id}:round1.create" in before and any(k.startswith(f"{task_id}:round2.") for k in before)
+    assert after == dict.fromkeys(keys, 1)  # each body sent once, under its key, across the restart
+    assert done.result["qualityMetrics"]["coverage"] == 1.0
+
+
 async def test_selection_strategies_keep_the_niches_they_name(tmp_path: Path) -> None:
     async with eight_niche_app(tmp_path) as (app, _):
         base = {**EIGHT_ARGS, "count": 24, "maxRounds": 1}  # all 24 pages: every niche populated
