@@ -73,6 +73,11 @@ class SessionPeer:
         self.url_elicitation = reachable and elicitation is not None and elicitation.url is not None
         self.roots = reachable and bool(caps and caps.roots is not None)
 
+    @property
+    def connection_key(self) -> int:
+        """Which connection this client speaks on (the same for every request of one session)."""
+        return id(getattr(self._session, "_connection", self._session))
+
     def for_task(self, task_id: str, *, in_call: bool) -> SessionPeer:
         """This client, asked for task `task_id`'s input: each request carries the related-task
         `_meta`; `in_call`: on this call's stream (the call waits for the answer), else on the

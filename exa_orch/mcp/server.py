@@ -597,7 +597,7 @@ class ExaOrchServer(HookedServer):
         except OrchError:
             return False
         waiting = target == "tasks.result" and bool(args.get("wait"))
-        ask = bridge.start_ask(record, peer.for_task(record.id, in_call=waiting))
+        ask = bridge.start_ask(record, peer.for_task(record.id, in_call=waiting), unasked=not waiting)
         if ask is None or not waiting:
             return False
         return bool(await ask)

@@ -72,6 +72,7 @@ from exa_orch.store import INPUT_REQUEST_META, TaskRecord, TaskStatus
 
 log = logging.getLogger(__name__)
 
+MAX_UNANSWERED = 10_000
 KEY_REQUEST = "exaApiKey"  # the inputRequests key of a waiting task's key link (2026-07-28)
 CANCEL_SETTLE_S = 10.0  # how much longer a 2025-11-25 tasks/cancel waits for `cancelled` to be recorded
 NOTIFY_TIMEOUT_S = 2.0  # a client that stops reading must not stall the runtime's event loop
@@ -129,6 +130,7 @@ class TasksBridge:
         # tasks/get answers carry as inputRequests (one per task while it waits).
         self._asking: dict[str, asyncio.Task[bool]] = {}
         self._links: dict[str, KeyLink] = {}
+        self._unanswered: set[tuple[str, int]] = set()  # (task, connection) asked without an answer
         self.unsubscribe: Callable[[], None] = lambda: None
 
     @property
@@ -357,7 +359,7 @@ class TasksBridge:
         if record.status is TaskStatus.INPUT_REQUIRED:
             # The owner polls a waiting task (after a restart, nobody asked it yet): ask this session,
             # in the background; the answer says input_required meanwhile.
-            self.start_ask(record, SessionPeer(ctx.session, None, related_task=record.id))
+            self.start_ask(record, SessionPeer(ctx.session, None, related_task=record.id), unasked=True)
         return wire.task_2025(record)
 
     async def tasks_result(
@@ -444,13 +446,21 @@ class TasksBridge:
         page = getattr(self._server, "key_page", None)
         return page if isinstance(page, KeyPage) else None
 
-    def start_ask(self, record: TaskRecord, peer: SessionPeer) -> asyncio.Task[bool] | None:
+    def start_ask(
+        self, record: TaskRecord, peer: SessionPeer, *, unasked: bool = False
+    ) -> asyncio.Task[bool] | None:
         """Ask `peer` for what the waiting task needs, once per task at a time (an ask in flight is
-        returned instead); None when it can't be asked (the kind, no page, no URL-mode elicitation)."""
+        returned instead); None when it can't be asked (the kind, no page, no URL-mode elicitation).
+        `unasked` (an ask nobody requested: a status change, a poll): not when this connection was
+        asked for this task already and did not give it, so a client that declined is not asked
+        again at its every poll (a `tasks/result` asks again)."""
         running = self._asking.get(record.id)
         if running is not None and not running.done():
             return running
         if input_kind(record) != "apiKey" or self._key_page() is None or not peer.url_elicitation:
+            return None
+        seen = (record.id, peer.connection_key)
+        if unasked and seen in self._unanswered:
             return None
         job = asyncio.get_running_loop().create_task(self._ask_for_key(record, peer))
         self._asking[record.id] = job
@@ -458,6 +468,10 @@ class TasksBridge:
         def done(finished: asyncio.Task[bool]) -> None:
             if self._asking.get(record.id) is finished:
                 del self._asking[record.id]
+            if finished.cancelled() or not finished.result():
+                if len(self._unanswered) >= MAX_UNANSWERED:
+                    self._unanswered.clear()  # a bound, not a record: forgetting re-asks once
+                self._unanswered.add(seen)
 
         job.add_done_callback(done)
         return job
@@ -531,7 +545,7 @@ class TasksBridge:
             return
         if event.kind == "status" and record.status is TaskStatus.INPUT_REQUIRED:
             # The session that made the task is asked for what it waits for, tied to the task.
-            self.start_ask(record, SessionPeer(watcher.session, None, related_task=record.id))
+            self.start_ask(record, SessionPeer(watcher.session, None, related_task=record.id), unasked=True)
         try:
             with anyio.move_on_after(NOTIFY_TIMEOUT_S):
                 if event.kind == "progress":

@@ -274,3 +274,26 @@ async def test_2026_the_key_link_is_an_input_request_of_the_task(sim: SimHandle,
     assert done.status == "completed" and done.result is not None, done
     assert structured(types.CallToolResult.model_validate(done.result))["status"] == "completed"
     assert {e["client"] for e in sim.log()} == {client_tag(KEY)}
+
+
+async def test_a_client_that_declines_is_not_asked_again_at_every_poll(
+    sim: SimHandle, tmp_path: Path
+) -> None:
+    browser = KeyBrowser(None, None)  # declines every link
+    async with keyless(sim.url, tmp_path / "w.db") as app:
+        server = build_server(app)
+        try:
+            async with connect(server, browser) as client:
+                created = await client.call_task(
+                    "manage_websets", {"operation": "tasks.create", "args": DEEP}
+                )
+                task_id = created["task"]["taskId"]
+                await until(lambda: len(browser.asked) == 1, what="the first ask")
+                for _ in range(3):
+                    assert (await client.get(task_id)).status == "input_required"
+                result = await client.result(task_id)  # asks once more, on its own stream
+        finally:
+            await server.aclose()
+    assert len(browser.asked) == 2, [a.message for a in browser.asked]
+    body = structured(result)
+    assert result.is_error and body["error"] == "input_required" and body["taskId"] == task_id

@@ -18,6 +18,7 @@ import pytest
 
 from exa_orch.app import App, open_app
 from exa_orch.config import Settings
+from exa_orch.gateway.pool import ordinal
 from exa_orch.runtime.principal import Principal
 from exa_orch.sim.agent import AgentRuns
 from exa_orch.sim.context import SimConfig
@@ -78,6 +79,12 @@ def test_fair_order_shares_slots_equally_among_waiting_principals_oldest_first()
     assert fair_order({"b": 2}, waiting) == [1, 6, 2, 3, 4, 5]  # a ties b at 2: its waiter is older
     assert unfair([("a", "0", "1", 1), ("a", "0", "1", 2), ("b", "0", "1", 3), ("b", "0", "1", 4)]) == {}
     assert "b" in unfair([("a", "0", "1", s) for s in range(1, 9)] + [("b", "0", "1", 9)])
+
+
+def test_places_in_line_read_as_ordinals() -> None:
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 112)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "112th",
+    ]  # fmt: skip
 
 
 def test_a_dead_servers_waiters_are_dropped_and_its_running_runs_adopted() -> None:
