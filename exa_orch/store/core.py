@@ -449,8 +449,9 @@ class Store:
         changes: slots.SlotChanges,
         asking: Sequence[int],
         stale_s: float,
-    ) -> slots.SlotRound:
-        """One round of the pool `pool` for this process (its owner id): see store/slots.py."""
+    ) -> slots.SlotRound | None:
+        """One round of the pool `pool` for this process (its owner id), None when another
+        server's round holds it: see store/slots.py."""
         clock, owner, wanted = self._clock, self.owner_id, list(asking)
         return await self._writer.submit(
             lambda c: slots.run_round(

@@ -108,9 +108,14 @@ def run_round(
     changes: SlotChanges,
     asking: Sequence[int],
     stale_s: float,
-) -> SlotRound:
-    """One round (see the module doc) on the writer's connection, inside its transaction."""
-    conn.execute(f"/*pg:SELECT pg_advisory_xact_lock({_LOCK})*/")
+) -> SlotRound | None:
+    """One round (see the module doc) on the writer's connection, inside its transaction; None
+    when another server's round holds the pool (PostgreSQL): nothing was done, ask again soon.
+    (Not waited for: the writer's whole batch would wait, and a stopped server's transaction
+    holds the lock until the database ends it.)"""
+    got = conn.execute(f"/*pg:SELECT pg_try_advisory_xact_lock({_LOCK})*/").fetchone()
+    if got is not None and not got[0]:
+        return None
     t = clock()
     now, until = iso(t), iso(t + ttl_s)
     new_ids: list[int] = []

@@ -18,6 +18,7 @@ import pytest
 
 from exa_orch.app import App, open_app
 from exa_orch.config import Settings
+from exa_orch.gateway.pool import ordinal
 from exa_orch.runtime.principal import Principal
 from exa_orch.sim.agent import AgentRuns
 from exa_orch.sim.context import SimConfig
@@ -80,6 +81,12 @@ def test_fair_order_shares_slots_equally_among_waiting_principals_oldest_first()
     assert "b" in unfair([("a", "0", "1", s) for s in range(1, 9)] + [("b", "0", "1", 9)])
 
 
+def test_places_in_line_read_as_ordinals() -> None:
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 112)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "112th",
+    ]  # fmt: skip
+
+
 def test_a_dead_servers_waiters_are_dropped_and_its_running_runs_adopted() -> None:
     conn = memory_connection(default_migrations_dir())
     dead = f"{HOST}:999999999:dead"  # a pid that cannot exist on this host
@@ -138,9 +145,29 @@ async def queue_plan(app: App) -> list[str]:
     return ids
 
 
+def shares(grants: Iterable[tuple[str, str, str, int]]) -> dict[str, tuple[float, int, float]]:
+    """Each principal's (owed, got, lowest got/owed once owed 5 or more): what `pytest -s` prints."""
+    rows = sorted(grants, key=lambda g: g[3])
+    owed: dict[str, float] = {}
+    got: dict[str, int] = {}
+    low: dict[str, float] = {}
+    for principal, _, granted_at, seq in rows:
+        waiting = {p for p, enq, gat, s in rows if enq <= granted_at and s >= seq}
+        for p in waiting:
+            owed[p] = owed.get(p, 0.0) + 1 / len(waiting)
+        got[principal] = got.get(principal, 0) + 1
+        for p in waiting:
+            if owed[p] >= 5:
+                low[p] = min(low.get(p, 9.0), got.get(p, 0) / owed[p])
+    return {p: (round(owed[p], 1), got.get(p, 0), round(low.get(p, 1.0), 2)) for p in owed}
+
+
 def check_outcome(sim: SimHandle, grants: list[tuple[str, str, str, int]], failures: dict[str, int]) -> None:
     runs = sim.ctx.extras["agent"]
     assert isinstance(runs, AgentRuns)
+    print(
+        f"\nsim max active {max_active(runs)}, 429s {sim_429s(sim)}, (owed, got, lowest got/owed) {shares(grants)}"
+    )
     assert len(runs.runs) == 200
     assert max_active(runs) <= 50
     assert sim_429s(sim) == 0 and failures.get("429", 0) == 0
