@@ -201,7 +201,7 @@ class _StoreBook:
         changes: SlotChanges,
         asking: list[int],
         stale_s: float,
-    ) -> SlotRound:
+    ) -> SlotRound | None:
         return await self._store.slot_round(
             pool, limit=limit, rate=rate, ttl_s=ttl_s, changes=changes, asking=asking, stale_s=stale_s
         )

@@ -104,7 +104,9 @@ class TaskCalls:
 
     async def wait_task(self, task_id: str, timeout: float, *, poll: float = 20.0) -> dict[str, Any]:  # noqa: ASYNC109
         """Wait up to `timeout` s for the task to end; tasks.result's body (`status`, and the whole
-        stored `result` (full: true: a host program takes it all at once, unpaged) or `error`). Each poll is a tasks.result holding at most `poll` s at the server, so a child
+        stored `result` (full: true: a host program takes it all at once, unpaged) or `error`); also,
+        at once, a task that waits for its owner's input (status `input_required`, `inputRequired`
+        saying what it needs: an Exa API key). Each poll is a tasks.result holding at most `poll` s at the server, so a child
         restart in between costs one poll. Raises CallTimeout if it is still running at the end."""
         end = time.monotonic() + timeout
         while True:
@@ -115,8 +117,8 @@ class TaskCalls:
                 {"taskId": task_id, "wait": wait, "full": True},
                 timeout=wait + self.ping_timeout + 30,
             )
-            if body.get("status") in TERMINAL:
-                return body
+            if body.get("status") in TERMINAL or body.get("status") == "input_required":
+                return body  # ended, or waits for its owner's input: polling on changes nothing
             if time.monotonic() >= end:
                 message = (
                     f"task {task_id!r} is still {body.get('status')} after {timeout:g} s (it keeps running)"

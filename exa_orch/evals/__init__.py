@@ -160,9 +160,10 @@ WINNOW_CRITERIA = ["Works in financial services", "Is based in Europe"]
 async def _winnow_check(app: Any, query: str, by_url: dict[str, str]) -> Json:
     """qd.winnow over 2 rounds; its quality metrics recomputed here from the rounds' items.
 
-    Independent of the workflow's code: fitness is the number enrichment min-max normalised over
-    every round's items, niches are counted per true entity (its latest round's niche), elites are
-    the fittest true entity per niche."""
+    Independent of the workflow's code: an item's niche is its yes/no answer per criterion (the
+    enrichment whose description is the criterion; any other answer puts it in no niche), fitness
+    is the number enrichment min-max normalised over every round's items in a niche, niches are
+    counted per true entity (its latest round's niche), elites are the fittest true entity per niche."""
     done = await _task(
         app,
         {
@@ -177,16 +178,22 @@ async def _winnow_check(app: Any, query: str, by_url: dict[str, str]) -> Json:
     result = done.result
     values: list[tuple[str, str, float | None]] = []  # (entity, niche, employees), in round order
     for r in result["rounds"]:
-        page = await app.run_operation("items.getAll", {"websetId": r["websetId"], "fields": ["all"]})
-        for item in page["data"]:
-            verdicts = {e["criterion"]: e["satisfied"] for e in item.get("evaluations") or []}
-            niche = ",".join("1" if verdicts.get(c) == "yes" else "0" for c in WINNOW_CRITERIA)
-            raw = next((e.get("result") for e in item.get("enrichments") or []), None)
-            try:
-                number = float(raw[0]) if raw else None
-            except (TypeError, ValueError):
-                number = None
-            values.append((by_url.get(str(item["properties"].get("url")), "?"), niche, number))
+        for wid in r.get("websetIds") or [r["websetId"]]:
+            webset = await app.run_operation("websets.get", {"id": wid})
+            by_desc = {str(e.get("description")): str(e.get("id")) for e in webset.get("enrichments") or []}
+            page = await app.run_operation("items.getAll", {"websetId": wid, "fields": ["all"]})
+            for item in page["data"]:
+                answers = {e.get("enrichmentId"): e.get("result") for e in item.get("enrichments") or []}
+                said = [(answers.get(by_desc.get(c)) or [None])[0] for c in WINNOW_CRITERIA]
+                if any(v not in ("yes", "no") for v in said):
+                    continue  # an unclear verdict: in no niche
+                niche = ",".join("1" if v == "yes" else "0" for v in said)
+                raw = answers.get(by_desc.get("Number of employees"))
+                try:
+                    number = float(raw[0]) if raw else None
+                except (TypeError, ValueError):
+                    number = None
+                values.append((by_url.get(str(item["properties"].get("url")), "?"), niche, number))
     present = [v for _, _, v in values if v is not None]
     lo, hi = (min(present), max(present)) if present else (0.0, 0.0)
     latest: dict[str, tuple[str, float]] = {}

@@ -29,7 +29,7 @@ import httpx
 from exa_orch.config import Secret, Settings
 from exa_orch.errors import ConfigError, InvalidParams, OrchError
 from exa_orch.gateway.caps import DailyCaps, SpentSince
-from exa_orch.gateway.context import request_scope
+from exa_orch.gateway.context import current_request, request_scope
 from exa_orch.gateway.errors import error_from_exception
 from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.ledger import Ledger
@@ -134,6 +134,12 @@ class Gateway:
         server on that database shares one limit; call before the first request."""
         for pool in self.pools.values():
             pool.use_book(book)
+
+    def observe_run(self, kind: str, obj_id: str, status: str) -> None:
+        """Tell pool `kind` ('agent' or 'webset') that `obj_id` is in `status`, as something other
+        than a plain answer showed it (a run's event feed): a finished run frees its slot."""
+        scope = current_request()
+        self.pools[kind].observe(obj_id, status, scope.principal, scope.task_id)
 
     def _looker(self, kind: str) -> Callable[[str, str], Awaitable[None]]:
         """How a pool looks up a run (webset) nobody has seen for a while: a GET, whose answer

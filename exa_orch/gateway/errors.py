@@ -144,7 +144,10 @@ def error_from_response(
 
 class MissingApiKey(ConfigError):
     """Exa was to be called with no key for the principal it was for (nothing was sent): the server
-    started without EXA_API_KEY and that principal has given no key of its own."""
+    started without EXA_API_KEY and that principal has given no key of its own. A task's run that
+    meets it waits for its owner's key (`input_kind`: the runtime parks it input_required)."""
+
+    input_kind = "apiKey"
 
     def __init__(self, principal: str | None = None) -> None:
         self.principal = principal
@@ -161,7 +164,10 @@ class MissingApiKey(ConfigError):
 
 
 class KeyRefused(AuthenticationError):
-    """Exa refused (401) the key a principal gave; it has been forgotten, so the next call asks again."""
+    """Exa refused (401) the key a principal gave; it has been forgotten, so the next call asks again
+    (and a task's run waits for another, as for MissingApiKey)."""
+
+    input_kind = "apiKey"
 
     def __init__(self, principal: str, refusal: GatewayError) -> None:
         self.principal = principal

@@ -141,3 +141,148 @@ def capped_agent_body(content: bytes, remaining: float) -> bytes | None:
         return None
     body["budget"] = {**budget, "maxCostDollars": round(remaining, 4)}
     return json.dumps(body).encode()
+
+
+# --- Websets: estimated as it grows (their answers carry no cost) ----------------------------------
+
+_SEEN_LIMIT = 100_000  # search ids and cells remembered per process (the store dedupes anyway)
+
+
+class WebsetsSeen:
+    """What this process has already estimated: the items found per search, the cells filled. Only
+    spares re-deriving rows; the store's unique key is what keeps a row from counting twice."""
+
+    def __init__(self) -> None:
+        self.found: dict[str, int] = {}
+        self.cells: set[str] = set()
+
+    def trim(self) -> None:
+        if len(self.found) > _SEEN_LIMIT:
+            self.found.clear()
+        if len(self.cells) > _SEEN_LIMIT:
+            self.cells.clear()
+
+
+def _objects(body: Any, kind: str) -> list[dict[str, Any]]:
+    """Every object of `kind` in an answer: itself, inside a webset (searches, items), or a list page."""
+    if isinstance(body, list):
+        return [o for entry in body for o in _objects(entry, kind)]
+    if not isinstance(body, dict):
+        return []
+    if body.get("object") == kind:
+        return [body]
+    field = {"webset_search": "searches", "webset_item": "items"}[kind]
+    inner = body.get(field) if body.get("object") == "webset" else body.get("data")
+    return _objects(inner, kind) if isinstance(inner, list) else []
+
+
+def webset_estimates(
+    path: str, raw: bytes, scope: RequestContext, attempt: str, seen: WebsetsSeen
+) -> list[PaidAnswer]:
+    """exa-orch's estimates (billed = False) of the Websets work an answer shows: one row per item a
+    search has found (`webset_item:<search>:<n>`) and per enrichment cell filled
+    (`webset_cell:<enrichment>:<item>`), at data-design/prices.md's estimates. Exa bills Websets by
+    compute and searches, never per item, so these are what exa-orch can see of it."""
+    if not path.startswith("/websets/") or (
+        b'"webset_search"' not in raw and b'"enrichment_result"' not in raw
+    ):
+        return []
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return []
+    rows: list[tuple[str, str, float]] = []
+    for search in _objects(body, "webset_search"):
+        progress = search.get("progress")
+        found = progress.get("found") if isinstance(progress, dict) else None
+        search_id = search.get("id")
+        if not isinstance(search_id, str) or not isinstance(found, int):
+            continue
+        start = seen.found.get(search_id, 0)
+        rows += [
+            (f"webset_item:{search_id}:{n}", "websets.item", prices.WEBSET_ITEM_ESTIMATE)
+            for n in range(start, found)
+        ]
+        seen.found[search_id] = max(start, found)
+    for item in _objects(body, "webset_item"):
+        for result in item.get("enrichments") or []:
+            if not isinstance(result, dict) or result.get("status") != "completed":
+                continue
+            cell = f"webset_cell:{result.get('enrichmentId')}:{item.get('id')}"
+            if cell not in seen.cells:
+                seen.cells.add(cell)
+                rows.append((cell, "websets.enrichment", prices.WEBSET_ENRICHMENT_ESTIMATE))
+    seen.trim()
+    return [
+        PaidAnswer(
+            key=key,
+            operation=operation,
+            usd=usd,
+            billed=False,
+            task_id=scope.task_id,
+            step_key=scope.step,
+            principal=scope.principal,
+            attempt=attempt,
+        )
+        for key, operation, usd in rows
+    ]
+
+
+# --- a streamed answer: its cost comes in its last event ----------------------------------------
+
+
+class StreamCost:
+    """Reads a streamed answer's server-sent events as they pass, for the event that carries
+    `costDollars` (the simulator sends it last; Exa's spec does not say whether Exa does)."""
+
+    def __init__(self) -> None:
+        self._tail = b""
+        self.total: float | None = None
+        self.request_id: str | None = None
+
+    def feed(self, chunk: bytes) -> None:
+        lines = (self._tail + chunk).split(b"\n")
+        self._tail = lines.pop()
+        for line in lines:
+            self._line(line)
+
+    def end(self) -> None:
+        if self._tail:
+            self._line(self._tail)
+            self._tail = b""
+
+    def _line(self, line: bytes) -> None:
+        line = line.strip()
+        if not line.startswith(b"data:") or (b"costDollars" not in line and b"requestId" not in line):
+            return
+        try:
+            event = json.loads(line[5:])
+        except ValueError:
+            return
+        if not isinstance(event, dict):
+            return
+        if isinstance(event.get("requestId"), str):
+            self.request_id = event["requestId"]
+        total = _total(event)
+        if total is not None:
+            self.total = total
+
+
+def streamed_answer(
+    path: str, cost: StreamCost, header_id: str | None, scope: RequestContext, attempt: str
+) -> PaidAnswer:
+    """The ledger row of a streamed answer once its stream ended: what its events said it cost
+    (billed), else the price table's price of an answer (an estimate: Exa bills it either way, even
+    a stream the caller closed early). Keyed by its requestId (an event's, else the response's
+    `x-request-id`)."""
+    request_id = cost.request_id or header_id
+    return PaidAnswer(
+        key=request_id or f"local:{uuid.uuid4().hex}",
+        operation=_OPERATIONS.get(path.rstrip("/"), "answer"),
+        usd=cost.total if cost.total is not None else prices.ANSWER,
+        billed=cost.total is not None,
+        task_id=scope.task_id,
+        step_key=scope.step,
+        principal=scope.principal,
+        attempt=attempt,
+    )

@@ -60,7 +60,7 @@ class SlotBook(Protocol):
         changes: SlotChanges,
         asking: list[int],
         stale_s: float,
-    ) -> SlotRound: ...
+    ) -> SlotRound | None: ...
 
 
 class _MemoryBook:
@@ -80,7 +80,7 @@ class _MemoryBook:
         changes: SlotChanges,
         asking: list[int],
         stale_s: float,
-    ) -> SlotRound:
+    ) -> SlotRound | None:
         self._conn.execute("BEGIN")
         try:
             out = run_round(
@@ -219,6 +219,7 @@ class RunPool:
         """An answer from Exa showed `run_id` in `status` (None: gone, a 404)."""
         if self._closed:
             return
+        self._start()  # a process that made no create may still hold (or adopt) a run's slot
         settled = AGENT_TERMINAL if self.kind == "agent" else WEBSET_SETTLED
         if status is None or status in settled:
             self._seen.pop(run_id, None)
@@ -245,7 +246,8 @@ class RunPool:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        leftover = SlotChanges(release=[w.row_id for w in self._waiters.values() if w.row_id is not None])
+        leftover, self._pending = self._pending, SlotChanges()  # what changed since the last round
+        leftover.release += [w.row_id for w in self._waiters.values() if w.row_id is not None]
         for waiter in [*self._waiters.values(), *self._new]:
             if not waiter.future.done():
                 waiter.future.cancel()
@@ -276,7 +278,7 @@ class RunPool:
             self._kick.set()
         # not in the book yet: the round that enqueues it releases it (it is marked cancelled)
 
-    async def _round(self, changes: SlotChanges, asking: list[int]) -> SlotRound:
+    async def _round(self, changes: SlotChanges, asking: list[int]) -> SlotRound | None:
         assert self._book is not None
         return await self._book(
             self.kind,
@@ -309,8 +311,10 @@ class RunPool:
                 result = await self._round(changes, list(self._waiters))
             except Exception as exc:  # the database is away: keep the changes for the next round
                 logger.warning("%s pool: a round failed (%s); trying again", self.kind, exc)
+                result = None
+            if result is None:  # failed, or another server's round held the pool: again soon
                 self._requeue(changes, new)
-                await asyncio.sleep(self.poll_s)
+                await asyncio.sleep(self.poll_s / 5)
                 continue
             self.stats.rounds += 1
             await self._settle(result, new)

@@ -8,7 +8,10 @@ named otherwise. Figures marked "estimate" in data-design/prices.md are exa-orch
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Final
+
+from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MODEL_TO_EFFORT
 
 SOURCE: Final = "https://exa.ai/docs/reference/pricing (2026), https://exa.ai/docs/websets/pricing"
 
@@ -84,3 +87,72 @@ def agent_price(body: dict[str, Any]) -> float:
     if isinstance(budget, dict) and isinstance(budget.get("maxCostDollars"), int | float):
         cap = min(cap, float(budget["maxCostDollars"]))
     return cap
+
+
+# --- a whole task's cost range (tasks.create's `preview: true`) ------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Part:
+    """One kind of paid work a task may do: `count` of them at most `each` dollars apiece. `certain`:
+    billed however the task goes (an agent run at a fixed effort, a direct request); otherwise it
+    depends on what Exa finds (webset items, enrichment cells) or uses (a metered agent run)."""
+
+    what: str
+    count: int
+    each: float
+    certain: bool = False
+    estimate: bool = False  # the unit price is exa-orch's estimate (data-design/prices.md), not Exa's
+
+
+def agent_run(effort: str, what: str = "agent run", count: int = 1, max_cost: float | None = None) -> Part:
+    """`count` agent runs at `effort`: the fixed price (certain), or the metered cap (a ceiling:
+    Exa's default, or the run's own `budget.maxCostDollars` if lower)."""
+    if effort in AGENT_FIXED:
+        return Part(
+            f"{what} ({effort})",
+            count,
+            AGENT_FIXED[effort],
+            certain=True,
+            estimate=effort in ("low", "medium", "high"),
+        )
+    cap = AGENT_METERED_CAP.get(effort, AGENT_METERED_CAP["auto"])
+    return Part(f"{what} ({effort}, metered)", count, cap if max_cost is None else min(cap, max_cost))
+
+
+def webset(count: int, enrichments: int = 0, what: str = "webset") -> list[Part]:
+    """A webset search for `count` items with `enrichments` columns: at most every item found and
+    every cell filled (nothing of it certain: a search may find nothing)."""
+    parts = [Part(f"{what} items", count, WEBSET_ITEM_ESTIMATE, estimate=True)]
+    if enrichments:
+        parts.append(
+            Part(f"{what} enrichment cells", count * enrichments, WEBSET_ENRICHMENT_ESTIMATE, estimate=True)
+        )
+    return parts
+
+
+def price_range(parts: list[Part]) -> dict[str, Any]:
+    """`{low, high, parts, source}`: low counts the certain parts, high every part at its most."""
+    low = sum(p.count * p.each for p in parts if p.certain)
+    high = sum(p.count * p.each for p in parts)
+    return {
+        "lowUsd": round(low, 6),
+        "highUsd": round(high, 6),
+        "parts": [
+            {
+                "what": p.what,
+                "count": p.count,
+                "eachUsd": p.each,
+                "usd": round(p.count * p.each, 6),
+                "certain": p.certain,
+                "estimate": p.estimate,
+            }
+            for p in parts
+        ],
+        "source": SOURCE + "; estimates: data-design/prices.md",
+    }
+
+
+def research_run(model: str, what: str = "research run", count: int = 1) -> Part:
+    """`count` research runs of `model` (agent runs at its effort, gateway/agent_runs.py)."""
+    return agent_run(MODEL_TO_EFFORT.get(model, MODEL_TO_EFFORT[DEFAULT_MODEL]), what, count)

@@ -8,12 +8,15 @@ paid request is sent:
 - with a budget (`tasks.create`'s `budgetUsd`), reserves the request's worst case
   (`gateway/prices.py`) and refuses it when what was spent plus what is reserved plus that worst
   case would pass the budget; the answer settles the reservation with what Exa billed.
+Websets answers carry no cost: their estimates (`ledger.webset_estimates`) accrue as the task's
+reads show items found and cells filled, and once the next would pass the budget the purse stops.
 The actor reads `stopped` when the workflow ends: a 402 fails the task with it, a reached budget
 completes the task with its partial result and `stoppedBy: "budget"`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
 
 from exa_orch.errors import ErrorCode, OrchError
@@ -39,9 +42,11 @@ class Purse:
     """One task's spending state (see the module doc). `spent` starts at what the ledger holds for
     the task (a resumed task), and grows by each answer's billed cost."""
 
-    __slots__ = ("task_id", "budget", "spent", "reserved", "stopped", "runs")
+    __slots__ = ("task_id", "budget", "spent", "reserved", "stopped", "runs", "estimated", "on_stop")
 
-    def __init__(self, task_id: str, budget: float | None = None, spent: float = 0.0) -> None:
+    def __init__(
+        self, task_id: str, budget: float | None = None, spent: float = 0.0, estimated: set[str] | None = None
+    ) -> None:
         self.task_id = task_id
         self.budget = budget
         self.spent = spent
@@ -49,6 +54,10 @@ class Purse:
         # The first reason to send nothing more: a CreditsExhausted (402) or a BudgetReached.
         self.stopped: OrchError | None = None
         self.runs: dict[str, float] = {}  # agent runs made, by id: the worst case counted for each
+        # Keys of the Websets estimates counted in `spent` (the ledger's, for a resumed task).
+        self.estimated: set[str] = set() if estimated is None else estimated
+        # Called when an estimate stops the purse between requests (the actor interrupts the workflow).
+        self.on_stop: Callable[[], None] | None = None
 
     def reserve(self, worst: float, what: str) -> float:
         """Hold `worst` dollars for a request about to be sent; raise (and stop) if it can't be."""
@@ -64,6 +73,25 @@ class Purse:
         """Release a reservation; count what was billed (None: nothing known, count the worst case)."""
         self.reserved = max(0.0, self.reserved - held)
         self.spent += held if billed is None else billed
+
+    def accrue(self, key: str, usd: float, next_usd: float) -> None:
+        """Count a Websets estimate once per key; with a budget, stop when one more such estimate
+        (`next_usd`) would pass it: the task's next request is refused, and its websets cancelled."""
+        if key in self.estimated:
+            return
+        self.estimated.add(key)
+        self.spent += usd
+        if (
+            self.budget is not None
+            and self.stopped is None
+            and self.spent + self.reserved + next_usd > self.budget + 1e-9
+        ):
+            what = "the websets it started, still finding items,"
+            self.stopped = BudgetReached(
+                self.task_id, self.budget, self.spent + self.reserved, next_usd, what
+            )
+            if self.on_stop is not None:
+                self.on_stop()
 
     def stop(self, error: OrchError) -> None:
         """Send nothing more for this task (the first reason is kept)."""

@@ -31,7 +31,7 @@ import json
 import logging
 import uuid
 from collections import Counter
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +40,7 @@ from tenacity import RetryCallState
 
 from exa_orch.config import Secret
 from exa_orch.errors import CreditsExhausted, GatewayError, RateLimited
+from exa_orch.gateway import prices
 from exa_orch.gateway.caps import DailyCaps
 from exa_orch.gateway.context import current_request
 from exa_orch.gateway.errors import KeyRefused, error_from_exception, error_from_response
@@ -48,9 +49,13 @@ from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.ledger import (
     Ledger,
     PaidAnswer,
+    StreamCost,
+    WebsetsSeen,
     capped_agent_body,
     created_run_id,
     paid_answer,
+    streamed_answer,
+    webset_estimates,
     worst_case,
 )
 from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
@@ -110,6 +115,29 @@ class _Buffered(httpx.AsyncByteStream):
             yield self._data
 
 
+class _Metered(httpx.AsyncByteStream):
+    """A streamed answer's body, read through a `StreamCost`; `done` runs once, when it is closed."""
+
+    def __init__(self, response: httpx.Response, done: Callable[[StreamCost], Awaitable[None]]) -> None:
+        self._response = response
+        self._done: Callable[[StreamCost], Awaitable[None]] | None = done
+        self._cost = StreamCost()
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._response.aiter_raw():
+            self._cost.feed(chunk)
+            yield chunk
+
+    async def aclose(self) -> None:
+        try:
+            await self._response.aclose()
+        finally:
+            done, self._done = self._done, None
+            if done is not None:
+                self._cost.end()
+                await done(self._cost)
+
+
 @dataclass
 class _Call:
     """One call's state across its attempts."""
@@ -160,6 +188,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         self.ledger: Ledger | None = None  # where paid answers are written (the app sets the store's)
         self.attempt_id = uuid.uuid4().hex  # this process's run, told apart from a crashed one's
         self.caps: DailyCaps | None = None  # per-principal daily caps (gateway/caps.py), if set
+        self._websets_seen = WebsetsSeen()  # Websets work already estimated (gateway/ledger.py)
         self.pools: dict[str, RunPool] = {}  # the team's capacity (gateway/pool.py), by kind
 
     def __repr__(self) -> str:
@@ -386,7 +415,9 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             try:
                 response = await self._inner.handle_async_request(call.request)
                 if response.status_code < 400 and shape.streaming:
-                    return response  # the caller reads the stream; it can't hold a slot meanwhile
+                    # The caller reads the stream; it can't hold a slot meanwhile. A paid stream
+                    # (an answer) is metered as it passes and recorded when it ends.
+                    return self._metered(call, response, purse, held)
                 raw = await _read_all(response)
                 in_memory = raw is None
             except httpx.TransportError as exc:
@@ -443,22 +474,66 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         elif isinstance(status, str):
             pool.observe(obj_id, status, scope.principal, scope.task_id)
 
+    def _metered(
+        self, call: _Call, response: httpx.Response, purse: Purse | None, held: float
+    ) -> httpx.Response:
+        """A streamed answer whose cost is written to the ledger (and settled in the task's purse)
+        when its stream ends, from the event that carries it (`ledger.StreamCost`)."""
+        if (
+            call.key is None
+            or call.shape.path.rstrip("/") != "/answer"
+            or response.headers.get("content-encoding")
+        ):
+            if purse is not None:
+                purse.settle(held, None)
+            return response
+        scope = current_request()
+        header_id = response.headers.get("x-request-id")
+        transport = self
+
+        async def done(cost: StreamCost) -> None:
+            paid = streamed_answer(call.shape.path, cost, header_id, scope, transport.attempt_id)
+            if purse is not None:
+                purse.settle(held, paid.usd)
+            if transport.caps is not None:
+                transport.caps.add(paid.principal, paid.usd)
+            if transport.ledger is not None:
+                try:
+                    await transport.ledger(paid)
+                except Exception as exc:
+                    logger.warning("could not record the cost of a streamed answer: %s", exc)
+
+        return httpx.Response(
+            response.status_code,
+            headers=response.headers,
+            stream=_Metered(response, done),
+            extensions=response.extensions,
+        )
+
     async def _account(self, call: _Call, body: bytes, purse: Purse | None, held: float) -> None:
         """Write what an Exa answer cost to the ledger (a failed write is logged: the answer was
         paid for either way, and failing the call would only make it be sent, and paid, again)."""
         if call.key is None:
             return
-        paid = paid_answer(call.shape.path, body, current_request(), self.attempt_id)
+        scope = current_request()
+        paid = paid_answer(call.shape.path, body, scope, self.attempt_id)
         if purse is not None:
             self._settle(purse, call, body, held, paid)
-        if paid is not None and self.caps is not None:
-            self.caps.add(paid.principal, paid.usd)
-        if paid is None or self.ledger is None:
-            return
-        try:
-            await self.ledger(paid)
-        except Exception as exc:
-            logger.warning("could not record the cost of %s %s: %s", call.shape.method, call.shape.path, exc)
+        rows = [paid] if paid is not None else []
+        rows += webset_estimates(call.shape.path, body, scope, self.attempt_id, self._websets_seen)
+        for row in rows:
+            if purse is not None and not row.billed:
+                purse.accrue(row.key, row.usd, prices.WEBSET_ITEM_ESTIMATE)
+            if self.caps is not None:
+                self.caps.add(row.principal, row.usd)
+            if self.ledger is None:
+                continue
+            try:
+                await self.ledger(row)
+            except Exception as exc:
+                logger.warning(
+                    "could not record the cost of %s %s: %s", call.shape.method, call.shape.path, exc
+                )
 
     @staticmethod
     def _settle(purse: Purse, call: _Call, body: bytes, held: float, paid: PaidAnswer | None) -> None:

@@ -9,7 +9,7 @@
   own asks that principal for one by URL-mode elicitation (never by a form: the specification forbids
   secrets in forms), a one-time link to the key page (`keypage`) where the person pastes it; the key
   then serves that principal's calls and tasks alone (memory only, redacted from every log) and the
-  call runs again. A key Exa refuses (401) is forgotten and asked for again, up to KEY_ASKS times in
+  call runs again. A task whose run needs the key waits input_required (mcp/tasks.py asks for it). A key Exa refuses (401) is forgotten and asked for again, up to KEY_ASKS times in
   one call (then KeysRefused). A client without URL-mode elicitation gets the CONFIG_ERROR result
   saying how to set the key.
 """
@@ -124,10 +124,16 @@ class KeysRefused(AuthenticationError):
 
 
 async def ask_api_key(
-    peer: ClientPeer | None, page: KeyPage | None, principal: str, *, refused: bool
+    peer: ClientPeer | None,
+    page: KeyPage | None,
+    principal: str,
+    *,
+    refused: bool,
+    task_id: str | None = None,
 ) -> bool:
     """Ask `principal` for their Exa API key by URL-mode elicitation (a one-time link to the key
     page); True once a key is held for them (given there, or meanwhile by another of their calls).
+    `task_id`: the ask is for that task's input (the message names it).
 
     False when it can't be asked (no URL-mode elicitation, no page), the user declines or cancels,
     or the link expires unanswered: the caller then raises what it had."""
@@ -138,6 +144,8 @@ async def ask_api_key(
             return True
         link = await page.open_link(principal)
         why = "Exa refused the key given before" if refused else "This server has no Exa API key for you"
+        if task_id is not None:
+            why = f"Your task {task_id} waits for an Exa API key: {why[0].lower()}{why[1:]}"
         message = (
             f"{why} ({principal}). Open this link (a page exa-orch serves on 127.0.0.1 of the machine "
             "it runs on) and paste your Exa API key there: it is not sent through this client, it "
@@ -169,7 +177,7 @@ async def ask_api_key(
 
 async def ask_key_for_task(peer: ClientPeer | None, page: KeyPage | None, principal: str) -> None:
     """Before a task is made for `principal`: its run signs its calls with its owner's key, so ask
-    for one now, while the owner's client is here. Unanswered, the task is made all the same and
-    fails as a keyless call does (the seam for a task that waits for input instead)."""
+    for one now, while the owner's client is here. Unanswered, the task is made all the same, and
+    its run waits input_required for the key (mcp/tasks.py asks again when the owner polls it)."""
     if page is not None and not page.has_key(principal):
         await ask_api_key(peer, page, principal, refused=False)

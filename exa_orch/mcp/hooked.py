@@ -24,6 +24,8 @@ class HookedServer(Server[Any]):
         self.task_support: dict[str, str] = {}
         # Each hook may edit the capabilities advertised for a protocol version (None = handshake).
         self.capability_hooks: list[Callable[[types.ServerCapabilities, str | None], None]] = []
+        # Set by install_tasks: the MCP Tasks bridge (asks a waiting task's owner for its input).
+        self.tasks_bridge: Any = None
 
     def get_capabilities(
         self,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import unquote, urlparse
 
 import anyio
@@ -34,17 +34,30 @@ log = logging.getLogger(__name__)
 PEER_TIMEOUT_S = 120.0  # a model's answer
 ELICIT_TIMEOUT_S = 600.0  # a person filling a form
 ROOTS_TIMEOUT_S = 10.0
+RELATED_TASK_META = "io.modelcontextprotocol/related-task"
 ROOTS_STATE_KEY = "exa_orch.roots"  # Connection.state: the cached roots of one connection
 
 
 class SessionPeer:
     """ClientPeer for one tools/call, from its request context."""
 
-    def __init__(self, session: Any, request_id: Any) -> None:
+    def __init__(self, session: Any, request_id: Any, *, related_task: str | None = None) -> None:
         self._session = session
         self._request_id = request_id
+        # Asking for a task's input: each elicitation carries the related-task `_meta` (seed 000
+        # section 5.2.1), so the client ties it to the task, not to a call.
+        self._params_meta: types.RequestParamsMeta | None = (
+            cast(types.RequestParamsMeta, {RELATED_TASK_META: {"taskId": related_task}})
+            if related_task
+            else None
+        )
         caps: types.ClientCapabilities | None = session.client_capabilities
-        reachable = bool(getattr(session, "can_send_request", False))
+        if request_id is None:
+            # Not tied to a call (a task's input, asked after its call answered): the session's own
+            # channel (stdio; the standalone stream on HTTP), when the connection has one.
+            reachable = bool(getattr(getattr(session, "_connection", None), "has_standalone_channel", False))
+        else:
+            reachable = bool(getattr(session, "can_send_request", False))
         self.sampling = reachable and bool(caps and caps.sampling is not None)
         self.sampling_tools = self.sampling and bool(
             caps and caps.sampling and caps.sampling.tools is not None
@@ -59,6 +72,17 @@ class SessionPeer:
         # URL mode only when declared (an empty `elicitation: {}` means form only).
         self.url_elicitation = reachable and elicitation is not None and elicitation.url is not None
         self.roots = reachable and bool(caps and caps.roots is not None)
+
+    @property
+    def connection_key(self) -> int:
+        """Which connection this client speaks on (the same for every request of one session)."""
+        return id(getattr(self._session, "_connection", self._session))
+
+    def for_task(self, task_id: str, *, in_call: bool) -> SessionPeer:
+        """This client, asked for task `task_id`'s input: each request carries the related-task
+        `_meta`; `in_call`: on this call's stream (the call waits for the answer), else on the
+        session's own (the call answers first)."""
+        return SessionPeer(self._session, self._request_id if in_call else None, related_task=task_id)
 
     def _meta(self) -> ServerMessageMetadata:
         # Related to the tools/call: on streamable HTTP the request rides that POST's stream.
@@ -111,7 +135,9 @@ class SessionPeer:
         """The user's form content, or None when they declined or cancelled."""
         if not self.elicitation:
             raise PeerError("the client does not offer form elicitation")
-        params = types.ElicitRequestFormParams(message=message, requested_schema=schema)
+        params = types.ElicitRequestFormParams(
+            message=message, requested_schema=schema, _meta=self._params_meta
+        )
         result = await self._send(
             types.ElicitRequest(params=params), types.ElicitResult, ELICIT_TIMEOUT_S, "elicitation/create"
         )
@@ -124,7 +150,9 @@ class SessionPeer:
         decline or cancel. Accepting says nothing of what they did there."""
         if not self.url_elicitation:
             raise PeerError("the client does not offer URL-mode elicitation")
-        params = types.ElicitRequestURLParams(message=message, url=url, elicitation_id=elicitation_id)
+        params = types.ElicitRequestURLParams(
+            message=message, url=url, elicitation_id=elicitation_id, _meta=self._params_meta
+        )
         result = await self._send(
             types.ElicitRequest(params=params), types.ElicitResult, ELICIT_TIMEOUT_S, "elicitation/create"
         )

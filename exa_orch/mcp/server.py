@@ -27,6 +27,7 @@ name to its `execution.taskSupport`; `capability_hooks` edit the advertised capa
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import warnings
 from collections.abc import Awaitable, Callable
@@ -91,6 +92,7 @@ SERVER_DESCRIPTION = (
 )
 MANAGE_WEBSETS = "manage_websets"
 CREATE_TASK = "tasks.create"
+WATCHING = frozenset({"tasks.get", "tasks.result"})  # answers that may find a task waiting for input
 # Seed 000 section 8.2: hints for client UIs on the long-running (async) tools.
 LONG_RUNNING_HINTS: dict[str, Any] = {
     "io.modelcontextprotocol/long-running": True,
@@ -158,6 +160,7 @@ class ExaOrchServer(HookedServer):
         self.app = app
         self.profile = profile
         self.unsubscribe_task_log: Callable[[], None] = lambda: None
+        self._background: set[asyncio.Task[None]] = set()  # kept referenced until done
 
     @cached_property
     def key_page(self) -> KeyPage | None:
@@ -168,7 +171,32 @@ class ExaOrchServer(HookedServer):
             return None
         # A bearer-token principal proves on the page that it is the one asked (its own token).
         tokens = BearerTokens.from_settings(self.app.settings)
-        return KeyPage(gateway.give_api_key, gateway.has_key_for, tokens=tokens)
+
+        def give(principal: str, key: str) -> None:
+            gateway.give_api_key(principal, key)  # InvalidParams for what can't be a key
+            self.resume_waiting_for_key(principal)
+
+        return KeyPage(give, gateway.has_key_for, tokens=tokens)
+
+    def resume_waiting_for_key(self, principal: str) -> None:
+        """A key was given for `principal`: its tasks waiting for one (input_required) resume, in
+        the background (the key page answers at once)."""
+        tasks = self.app.tasks
+        if tasks is None:
+            return
+
+        async def resume() -> None:
+            try:
+                resumed = await tasks.resume_waiting(Principal(principal), "apiKey")
+            except Exception:
+                log.exception("resuming the tasks of %s that waited for a key failed", principal)
+                return
+            if resumed:
+                log.info("%d task(s) of %s resume with the key given", len(resumed), principal)
+
+        job = asyncio.get_running_loop().create_task(resume())
+        self._background.add(job)
+        job.add_done_callback(self._background.discard)
 
     async def aclose(self) -> None:
         """Stop what the server started beside its transport (the key page's listener)."""
@@ -511,11 +539,19 @@ class ExaOrchServer(HookedServer):
         who = (principal or local_principal(self.app.settings)).name
         if target == CREATE_TASK:
             await ask_key_for_task(peer, self.key_page, who)
-        key_asks = 0
+        key_asks = task_asks = 0
         asked_args = False
         while True:
             try:
-                return await self.app.run_operation(target, args, progress, principal, peer)
+                result = await self.app.run_operation(target, args, progress, principal, peer)
+                if (
+                    target in WATCHING
+                    and task_asks < KEY_ASKS
+                    and await self._asked_for_task_input(target, args, result, principal, peer)
+                ):
+                    task_asks += 1
+                    continue  # given: the task resumed; tasks.result waits on
+                return result
             except (MissingApiKey, KeyRefused) as exc:
                 refused = isinstance(exc, KeyRefused)
                 if key_asks >= KEY_ASKS:
@@ -531,6 +567,40 @@ class ExaOrchServer(HookedServer):
                     raise
                 asked_args = True
                 args = {**args, **filled}
+
+    async def _asked_for_task_input(
+        self,
+        target: str,
+        args: dict[str, Any],
+        result: Any,
+        principal: Principal | None,
+        peer: ClientPeer | None,
+    ) -> bool:
+        """tasks.get or tasks.result answered a task of the caller's that waits for its input: ask
+        this client for it (URL mode, tied to the task). tasks.get (and tasks.result without a wait)
+        answers at once and asks in the background; tasks.result with a wait asks on its own call
+        and says True once the input was given (the call then waits on)."""
+        bridge = self.tasks_bridge
+        tasks = self.app.tasks
+        if (
+            not isinstance(result, dict)
+            or result.get("status") != "input_required"
+            or not isinstance(peer, SessionPeer)
+            or bridge is None
+            or tasks is None
+        ):
+            return False
+        try:
+            record = await tasks.get(
+                str(result.get("taskId")), principal=principal or local_principal(self.app.settings)
+            )
+        except OrchError:
+            return False
+        waiting = target == "tasks.result" and bool(args.get("wait"))
+        ask = bridge.start_ask(record, peer.for_task(record.id, in_call=waiting), unasked=not waiting)
+        if ask is None or not waiting:
+            return False
+        return bool(await ask)
 
     async def _call_tool(
         self, ctx: ServerRequestContext[Any], params: types.CallToolRequestParams

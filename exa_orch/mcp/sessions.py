@@ -9,7 +9,8 @@
 Either refusal is HTTP 503 with `Retry-After` and a JSON-RPC error whose number is exa-orch's own
 for this meaning (`SESSIONS_FULL`, -32020; docs/reliability.md "Error codes"), never -32603, which
 exa-orch keeps for its own bugs: `data` carries the code and a hint saying what to do. Only a request
-that would open a session (a POST without `Mcp-Session-Id`) is ever refused here.
+that would open a session (a POST without `Mcp-Session-Id`, in a handshake-era protocol version)
+is ever refused here; a stateless 2026-07-28 request never is.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import Any
 
 from mcp.server.auth.middleware.bearer_auth import AuthenticatedUser, authorization_context
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
+from mcp_types.version import HANDSHAKE_PROTOCOL_VERSIONS
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from exa_orch.errors import ErrorCode
@@ -62,6 +64,16 @@ async def _refuse(send: Send, body: bytes) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+def opens_a_session(scope: Scope) -> bool:
+    """Whether the SDK's manager would open a session for this POST: no `Mcp-Session-Id`, and a
+    handshake-era protocol version or none (a 2026-07-28 request is stateless: it opens none)."""
+    headers = {name.lower(): value for name, value in scope.get("headers") or []}
+    if SESSION_HEADER in headers:
+        return False
+    version = headers.get(b"mcp-protocol-version")
+    return version is None or version.decode("latin-1") in HANDSHAKE_PROTOCOL_VERSIONS
+
+
 def _owners(manager: StreamableHTTPSessionManager) -> Mapping[str, Any]:
     """Session id -> the authorization context that opened it, as the SDK's manager keeps it."""
     owners = getattr(manager, "_session_owners", None)
@@ -89,7 +101,7 @@ class SessionLimits:
         if scope["type"] != "http" or scope.get("method") != "POST":
             await self.app(scope, receive, send)
             return
-        if any(name.lower() == SESSION_HEADER for name, _ in scope.get("headers") or []):
+        if not opens_a_session(scope):
             await self.app(scope, receive, send)
             return
         user = scope.get("user")

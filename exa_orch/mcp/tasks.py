@@ -13,6 +13,13 @@
   `resultType: "task"` (other calls answer inline); `tasks/get` (DetailedTask), `tasks/update`,
   `tasks/cancel` (empty ack). No notifications: a 2026 client polls tasks/get.
 
+A task whose run needs its owner's input (the Exa API key on a keyless server) waits
+`input_required` (seed 000 section 5.2.1): 2025-11-25 asks by URL-mode elicitation tied to the task
+(related-task `_meta`): the session that made it at once, `tasks/result` on its stream, and after a
+restart the owner's next session that polls it; 2026-07-28 puts the key link in `tasks/get`'s
+`inputRequests`, answered through `tasks/update`. The key given on the page resumes the task; a
+client that can't be asked gets the `input_required` result with `retryWith`.
+
 A task-augmented call of `tasks.create` is that workflow task; of any other operation, a task of the
 runtime's "operation" workflow that runs the operation durably. Every task lives in the store, so a
 task made either way is listed, polled and cancelled the other way too.
@@ -25,7 +32,9 @@ the hooks `ExaOrchServer` offers (`capability_hooks`, `task_support`); the tools
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import time
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -47,20 +56,24 @@ from exa_orch.app import App
 from exa_orch.errors import ErrorCode, OrchError, TaskExpired, TaskNotFound, TaskTerminal
 from exa_orch.mcp import tasks_wire as wire
 from exa_orch.mcp.auth import request_principal
-from exa_orch.mcp.elicit import ask_key_for_task
+from exa_orch.mcp.elicit import ask_api_key
 from exa_orch.mcp.hooked import HookedServer
+from exa_orch.mcp.keypage import KeyLink, KeyPage
 from exa_orch.mcp.peer import SessionPeer
 from exa_orch.mcp.tasks_calls import CallResolver, ResolvedCall
+from exa_orch.operations.task_views import input_required
 from exa_orch.operations.tasks import (
     check_task_args,
     create_operation_task,
     ttl_note,
 )
-from exa_orch.runtime import Principal, TaskEvent, TaskService
-from exa_orch.store import TaskRecord
+from exa_orch.runtime import Principal, TaskEvent, TaskService, input_kind
+from exa_orch.store import INPUT_REQUEST_META, TaskRecord, TaskStatus
 
 log = logging.getLogger(__name__)
 
+MAX_UNANSWERED = 10_000
+KEY_REQUEST = "exaApiKey"  # the inputRequests key of a waiting task's key link (2026-07-28)
 CANCEL_SETTLE_S = 10.0  # how much longer a 2025-11-25 tasks/cancel waits for `cancelled` to be recorded
 NOTIFY_TIMEOUT_S = 2.0  # a client that stops reading must not stall the runtime's event loop
 
@@ -113,6 +126,11 @@ class TasksBridge:
         self._app = app
         self._calls = CallResolver(server, app)
         self._watchers: dict[str, _Watcher] = {}  # notify key (stored in the task's meta) -> watcher
+        # Asks for a waiting task's input in flight (one per task), and the key links that 2026
+        # tasks/get answers carry as inputRequests (one per task while it waits).
+        self._asking: dict[str, asyncio.Task[bool]] = {}
+        self._links: dict[str, KeyLink] = {}
+        self._unanswered: set[tuple[str, int]] = set()  # (task, connection) asked without an answer
         self.unsubscribe: Callable[[], None] = lambda: None
 
     @property
@@ -195,9 +213,8 @@ class TasksBridge:
             )
         call = self._resolve(params)
         principal = self.principal(ctx)
-        # Its run signs its calls with its owner's key: ask a keyless owner now (elicit.py).
-        peer = SessionPeer(ctx.session, ctx.request_id)
-        await ask_key_for_task(peer, getattr(self._server, "key_page", None), principal.name)
+        # A keyless owner is not asked here: the task is made at once, and when its run needs the
+        # key it waits input_required and this session is asked, tied to the task (`on_event`).
         ttl = params.task.ttl if params.task is not None and params.task.ttl is not None else call.ttl_ms
         token = (raw.get("_meta") or {}).get("progressToken")
         key = uuid.uuid4().hex
@@ -332,17 +349,32 @@ class TasksBridge:
     ) -> dict[str, Any]:
         self._gate(ctx, "tasks/get", params.task_id)
         record = await self._get(ctx, params.task_id)
-        return wire.task_2026(record, detailed=True) if _modern(ctx) else wire.task_2025(record)
+        if _modern(ctx):
+            out = wire.task_2026(record, detailed=True)
+            if record.status is TaskStatus.INPUT_REQUIRED:
+                requests = await self._input_requests(ctx, record)
+                if requests:
+                    out["inputRequests"] = requests
+            return out
+        if record.status is TaskStatus.INPUT_REQUIRED:
+            # The owner polls a waiting task (after a restart, nobody asked it yet): ask this session,
+            # in the background; the answer says input_required meanwhile.
+            self.start_ask(record, SessionPeer(ctx.session, None, related_task=record.id), unasked=True)
+        return wire.task_2025(record)
 
     async def tasks_result(
         self, ctx: ServerRequestContext[Any, Any], params: types.GetTaskPayloadRequestParams
     ) -> dict[str, Any]:
         self._gate(ctx, "tasks/result", params.task_id)
         try:
-            # The spec says block until terminal; the client ends the wait by cancelling this request.
-            record = await self.service.wait(params.task_id, principal=self.principal(ctx))
+            record = await self._wait_asking(ctx, params.task_id)
         except TaskNotFound as exc:
             raise _gone(exc) from None
+        if record.status is TaskStatus.INPUT_REQUIRED:
+            # Nobody could be asked (this client has no URL-mode elicitation) or the person declined:
+            # seed 000 section 6.5's input_required result, the task still waiting.
+            body = {**(input_required(record) or {}), "taskId": record.id, "status": str(record.status)}
+            return {**wire.call_tool_result(body, is_error=True), "_meta": wire.related(record.id)}
         if str(record.status) == "cancelled":
             # The Tasks spec mandates no code here: seed 000's OPERATION_CANCELLED (-32004) says it.
             raise MCPError(
@@ -392,9 +424,115 @@ class TasksBridge:
         self, ctx: ServerRequestContext[Any, Any], params: UpdateTaskParams
     ) -> dict[str, Any]:
         self._gate(ctx, "tasks/update", params.task_id)
-        await self._get(ctx, params.task_id)
-        # No workflow asks for input (no input_required state), so responses have nothing to answer.
+        record = await self._get(ctx, params.task_id)
+        # The key link's response: accepting says only that the person opens it (the key reaches
+        # the server on the page, and resumes the task); declining closes it.
+        response = (params.input_responses or {}).get(KEY_REQUEST)
+        link = self._links.get(record.id)
+        if (
+            isinstance(response, Mapping)
+            and link is not None
+            and response.get("action") in ("decline", "cancel")
+        ):
+            page = self._key_page()
+            if page is not None:
+                page.close_link(link)
+            self._links.pop(record.id, None)
         return {}
+
+    # ---------------------------------------------------------------- input_required
+
+    def _key_page(self) -> KeyPage | None:
+        page = getattr(self._server, "key_page", None)
+        return page if isinstance(page, KeyPage) else None
+
+    def start_ask(
+        self, record: TaskRecord, peer: SessionPeer, *, unasked: bool = False
+    ) -> asyncio.Task[bool] | None:
+        """Ask `peer` for what the waiting task needs, once per task at a time (an ask in flight is
+        returned instead); None when it can't be asked (the kind, no page, no URL-mode elicitation).
+        `unasked` (an ask nobody requested: a status change, a poll): not when this connection was
+        asked for this task already and did not give it, so a client that declined is not asked
+        again at its every poll (a `tasks/result` asks again)."""
+        running = self._asking.get(record.id)
+        if running is not None and not running.done():
+            return running
+        if input_kind(record) != "apiKey" or self._key_page() is None or not peer.url_elicitation:
+            return None
+        seen = (record.id, peer.connection_key)
+        if unasked and seen in self._unanswered:
+            return None
+        job = asyncio.get_running_loop().create_task(self._ask_for_key(record, peer))
+        self._asking[record.id] = job
+
+        def done(finished: asyncio.Task[bool]) -> None:
+            if self._asking.get(record.id) is finished:
+                del self._asking[record.id]
+            if finished.cancelled() or not finished.result():
+                if len(self._unanswered) >= MAX_UNANSWERED:
+                    self._unanswered.clear()  # a bound, not a record: forgetting re-asks once
+                self._unanswered.add(seen)
+
+        job.add_done_callback(done)
+        return job
+
+    async def _ask_for_key(self, record: TaskRecord, peer: SessionPeer) -> bool:
+        """URL-mode elicitation of the owner's key for a waiting task; True once given (the task
+        resumed). Never raises: a failed ask leaves the task waiting for the next poll."""
+        owner = record.principal
+        if owner is None:
+            return False
+        request = record.meta.get(INPUT_REQUEST_META) or {}
+        refused = "refused" in str(request.get("message") or "")
+        try:
+            given = await ask_api_key(peer, self._key_page(), owner, refused=refused, task_id=record.id)
+            if given:
+                await self.service.resume_waiting(Principal(owner), "apiKey")
+            return given
+        except Exception:
+            log.warning("asking for task %s's key failed", record.id, exc_info=True)
+            return False
+
+    async def _wait_asking(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> TaskRecord:
+        """tasks/result's wait: until the task is terminal, asking this client (on this request's
+        stream, tied to the task) whenever it waits for input; the waiting task when nobody could be
+        asked or the person did not give it."""
+        principal = self.principal(ctx)
+        while True:
+            # The spec says block until terminal; the client ends the wait by cancelling this request.
+            record = await self.service.wait(task_id, principal=principal, until_input=True)
+            if record.status is not TaskStatus.INPUT_REQUIRED:
+                return record
+            running = self._asking.get(record.id)
+            if running is not None and not running.done() and await running:
+                continue  # asked elsewhere (the session that made it) and given: wait on
+            ask = self.start_ask(record, SessionPeer(ctx.session, ctx.request_id, related_task=record.id))
+            if ask is None or not await ask:
+                return await self.service.get(task_id, principal=principal)
+
+    async def _input_requests(
+        self, ctx: ServerRequestContext[Any, Any], record: TaskRecord
+    ) -> dict[str, Any]:
+        """SEP-2663 inputRequests of a waiting task, for a client that declares URL-mode
+        elicitation: the key page's link for its owner (one live link per task)."""
+        page = self._key_page()
+        caps = ctx.session.client_capabilities
+        url_mode = bool(caps and caps.elicitation is not None and caps.elicitation.url is not None)
+        if input_kind(record) != "apiKey" or page is None or record.principal is None or not url_mode:
+            return {}
+        link = self._links.get(record.id)
+        if link is None or link.given.is_set() or link.expires <= time.monotonic():
+            link = self._links[record.id] = await page.open_link(record.principal)
+        params = {
+            "mode": "url",
+            "message": f"Your task {record.id} waits for an Exa API key: open this link (a page exa-orch "
+            "serves on 127.0.0.1 of the machine it runs on) and paste your key there; it is not sent "
+            "through this client and serves only your calls and tasks. The task resumes once it is given.",
+            "url": link.url,
+            "elicitationId": link.elicitation_id,
+            "_meta": wire.related(record.id),
+        }
+        return {KEY_REQUEST: {"method": "elicitation/create", "params": params}}
 
     # ---------------------------------------------------------------- notifications
 
@@ -405,6 +543,9 @@ class TasksBridge:
         watcher = self._watchers.get(key)
         if watcher is None:
             return
+        if event.kind == "status" and record.status is TaskStatus.INPUT_REQUIRED:
+            # The session that made the task is asked for what it waits for, tied to the task.
+            self.start_ask(record, SessionPeer(watcher.session, None, related_task=record.id), unasked=True)
         try:
             with anyio.move_on_after(NOTIFY_TIMEOUT_S):
                 if event.kind == "progress":
@@ -486,4 +627,5 @@ def install_tasks(server: HookedServer, app: App) -> TasksBridge | None:
     server.capability_hooks.append(bridge.add_capability)
     server.extensions[wire.TASKS_EXTENSION] = {}
     bridge.unsubscribe = service.subscribe(bridge.on_event)
+    server.tasks_bridge = bridge
     return bridge

@@ -8,8 +8,8 @@ Pure functions from a store `TaskRecord` to the JSON the two eras expect:
   `resultType: "task"` when it answers a tools/call, and a DetailedTask (result inlined) for tasks/get.
 
 Our statuses map onto MCP's: pending and working -> "working" (a queued task is already accepted work),
-completed -> "completed", failed -> "failed" (SEP-2663: only internal failures; see `task_2026`),
-cancelled -> "cancelled".
+input_required -> "input_required" (it waits for its owner's input), completed -> "completed",
+failed -> "failed" (SEP-2663: only internal failures; see `task_2026`), cancelled -> "cancelled".
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Any
 
 from exa_orch.errors import ErrorCode
 from exa_orch.mcp.results import STRUCTURED_MAX_CHARS
+from exa_orch.store import INPUT_REQUEST_META
 
 TASKS_EXTENSION = "io.modelcontextprotocol/tasks"
 RELATED_TASK_META = "io.modelcontextprotocol/related-task"
@@ -28,6 +29,7 @@ POLL_INTERVAL_MS = 500
 _MCP_STATUS = {
     "pending": "working",
     "working": "working",
+    "input_required": "input_required",
     "completed": "completed",
     "failed": "failed",
     "cancelled": "cancelled",
@@ -54,6 +56,14 @@ def status_message(record: Any) -> str:
         if progress.get("message"):
             parts.append(str(progress["message"]))
         return ("Working: " + " ".join(parts)) if parts else "The task is in progress."
+    if status == "input_required":
+        request = (record.meta or {}).get(INPUT_REQUEST_META) or {}
+        if request.get("kind") == "apiKey":
+            return (
+                f"Input required: an Exa API key for {request.get('principal') or 'its owner'} (at "
+                f"{request.get('step') or 'its current step'}); it resumes where it stopped once given."
+            )
+        return f"Input required: {request.get('message') or 'the task waits for its owner'}."
     if status == "completed":
         return "The task completed."
     if status == "failed":

@@ -20,6 +20,7 @@ from exa_orch.errors import GatewayError, InvalidParams, OrchError
 
 from .context import OpContext
 from .normalize import decode_json, fmt_path, normalize
+from .preview import cost_preview
 from .registry import Operation, Registry
 
 logger = logging.getLogger(__name__)
@@ -201,6 +202,9 @@ async def dispatch(
         }
         if op.plan is not None:
             out["request"] = op.plan(model)
+        cost = cost_preview(registry, op, model, ctx, validate)
+        if cost is not None:  # what it would cost at Exa, nothing spent (operations/preview.py)
+            out["cost"] = cost
         out["normalized"] = meta["normalized"]
         return out
     try:

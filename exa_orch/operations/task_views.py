@@ -5,7 +5,8 @@ read time, in one place.
 
 - `task_view`: status, progress, timestamps, error and `partialSummary` (counts and phase of the
   partial result); `full=True` adds the whole `partialResult` (the answer before this module);
-  for tasks.get, the task's `args` (summarised, or whole with `full=True`).
+  for tasks.get, the task's `args` (summarised, or whole with `full=True`); for a task waiting for
+  its owner's input, `inputRequired` (`input_required`: seed 000 section 6.5's shape).
 - `result_page`: a completed task's result as a `summary` (the result with each item list replaced by
   `{"paged": <count>}`) and its `items`, one page at a time, with `nextCursor`. Each item says where
   it sits in the full result (`at`: "thesis.items.3"); an element equal to one shown earlier in the
@@ -33,7 +34,7 @@ from typing import Any
 
 from exa_orch.errors import InvalidParams
 from exa_orch.operations import projections as pj
-from exa_orch.store import TaskRecord
+from exa_orch.store import INPUT_REQUEST_META, TaskRecord, TaskStatus
 
 Json = dict[str, Any]
 Path = tuple[str | int, ...]
@@ -389,4 +390,40 @@ def task_view(record: TaskRecord, *, full: bool = False, args: bool = False) -> 
         view["partialHint"] = "full: true for the whole partial result"
     if record.cancel_requested and not record.terminal:
         view["cancelRequested"] = True
+    waiting = input_required(record)
+    if waiting is not None:
+        view["inputRequired"] = waiting
     return view
+
+
+def input_required(record: TaskRecord) -> Json | None:
+    """What a task waiting for its owner's input (status input_required) needs, in seed 000 section
+    6.5's shape {error: "input_required", message, instruction, retryWith} (what a client that can't
+    be asked by elicitation reads); None for any other task."""
+    if record.status is not TaskStatus.INPUT_REQUIRED:
+        return None
+    request = record.meta.get(INPUT_REQUEST_META)
+    request = request if isinstance(request, dict) else {}
+    kind = str(request.get("kind") or "input")
+    step = request.get("step") or "its current step"
+    retry = {"operation": "tasks.result", "args": {"taskId": record.id, "wait": 30}}
+    if kind == "apiKey":
+        return {
+            "error": "input_required",
+            "kind": kind,
+            "message": f"task {record.id} waits at {step} for an Exa API key for {record.principal}, who has "
+            "given none to this server (or Exa refused the one given); it resumes where it stopped once "
+            "one is given",
+            "instruction": "Poll this task (tasks.get, tasks.result, MCP tasks/get) from an MCP client that "
+            "supports URL-mode elicitation: it is sent a one-time link to a page on the server's machine "
+            "where the key is pasted (never through the client). Or the operator sets EXA_API_KEY and "
+            "restarts the server. Then call tasks.result again.",
+            "retryWith": retry,
+        }
+    return {
+        "error": "input_required",
+        "kind": kind,
+        "message": f"task {record.id} waits at {step} for input: {request.get('message') or kind}",
+        "instruction": str(request.get("hint") or "Provide it, then call tasks.result again."),
+        "retryWith": retry,
+    }

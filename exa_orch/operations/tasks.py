@@ -98,7 +98,7 @@ class ResultArgs(GetArgs):
 
 class ListArgs(Args):
     status: str | list[str] | None = None
-    """pending, working, completed, failed or cancelled (or a list of them)"""
+    """pending, working, input_required, completed, failed or cancelled (or a list of them)"""
     type: str | None = None
     """only tasks of this type"""
     cursor: str | None = None
@@ -165,7 +165,10 @@ async def _get(args: GetArgs, ctx: OpContext) -> dict[str, Any]:
 async def _result(args: ResultArgs, ctx: OpContext) -> dict[str, Any]:
     service = _service(ctx)
     if args.wait:
-        record = await service.wait(args.task_id, timeout=args.wait, principal=_principal(ctx))
+        # A task that stops to wait for its owner's input answers then: waiting on longer helps nobody.
+        record = await service.wait(
+            args.task_id, timeout=args.wait, principal=_principal(ctx), until_input=True
+        )
     else:
         record = await service.get(args.task_id, principal=_principal(ctx))
     if record.status is TaskStatus.COMPLETED:
@@ -175,7 +178,9 @@ async def _result(args: ResultArgs, ctx: OpContext) -> dict[str, Any]:
             page = result_page(record, cursor=args.cursor, limit=args.limit, fields=args.fields)
         return (await with_costs(service, [page]))[0]
     view = task_view(record, full=args.full)
-    if not record.terminal:
+    if record.status is TaskStatus.INPUT_REQUIRED:
+        view["hint"] = "The task waits for its owner's input: see inputRequired."
+    elif not record.terminal:
         view["hint"] = "The task is still running; call tasks.result again (optionally with wait: <seconds>)."
     return (await with_costs(service, [view]))[0]
 

@@ -18,7 +18,7 @@ from exa_orch.runtime.principal import (
     local_principal,
     record_principal,
 )
-from exa_orch.runtime.service import TaskService
+from exa_orch.runtime.service import TaskService, input_kind
 from exa_orch.runtime.spec import WorkflowFn, WorkflowRegistry, WorkflowSpec
 from exa_orch.runtime.supervisor import Supervisor
 
@@ -42,6 +42,7 @@ __all__ = [
     "concerning",
     "constant_time_match",
     "create_or_get",
+    "input_kind",
     "local_principal",
     "no_operations",
     "record_principal",

@@ -5,6 +5,10 @@ Lifecycle (the store's TaskStatus, written only here once the task is leased):
   working   -> working     a resumed run (the previous process died or stopped): steps replay
   working   -> completed   the workflow returned; its result is stored
   working   -> failed      the workflow raised; error = {step, message, recoverable, code}
+  working   -> input_required  the workflow raised an error that asks for its owner's input
+                           (`input_kind`, e.g. the API key): the request goes in meta.inputRequest,
+                           the lease is released and nothing runs it until the input is given
+                           (TaskService.resume_waiting: working again, resumed from its checkpoints)
   any       -> cancelled   a cancel message, or cancel_requested set by another process. If an
                            earlier run began the task and this run hasn't replayed its checkpoints
                            yet, the workflow is replayed up to its first live step or sleep first, so
@@ -15,6 +19,7 @@ task non-terminal, so the next claim (here or in another process) resumes it at 
 The actor itself is a state machine (ActorState; TRANSITIONS lists every allowed move):
   CREATED -> STARTING -> RUNNING -> COMPLETING -> DONE        the usual path
   STARTING -> FAILING (unknown type, bad args); RUNNING -> FAILING (the workflow raised);
+  RUNNING -> PARKING -> DONE (the workflow needs its owner's input);
   COMPLETING -> FAILING (the result isn't JSON); FAILING -> DONE
   STARTING | RUNNING -> STOPPING -> DONE                       cancel or shutdown, at a safe point
   any but CREATED -> DONE                                      lease lost, task gone, database error
@@ -57,6 +62,7 @@ from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.deps import Deps
 from exa_orch.runtime.events import TaskEvent
+from exa_orch.runtime.principal import concerning
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Store, TaskRecord, TaskStatus
 
@@ -80,6 +86,7 @@ class ActorState(Enum):
     # the only state a cancel or shutdown interrupts with an asyncio cancel
     COMPLETING = "completing"  # the workflow returned: its result is being stored
     FAILING = "failing"  # the task could not start, or the workflow raised: its error is being stored
+    PARKING = "parking"  # the workflow needs its owner's input: the task is being set input_required
     STOPPING = "stopping"  # at a safe point after cancel (hooks, then `cancelled`) or shutdown (release)
     DONE = "done"  # the actor has ended, with its outcome written or (lease lost, database error) not
 
@@ -92,8 +99,9 @@ TRANSITIONS: dict[ActorState, frozenset[ActorState]] = {
         {ActorState.RUNNING, ActorState.FAILING, ActorState.STOPPING, ActorState.DONE}
     ),
     ActorState.RUNNING: frozenset(
-        {ActorState.COMPLETING, ActorState.FAILING, ActorState.STOPPING, ActorState.DONE}
+        {ActorState.COMPLETING, ActorState.FAILING, ActorState.PARKING, ActorState.STOPPING, ActorState.DONE}
     ),
+    ActorState.PARKING: frozenset({ActorState.DONE}),
     ActorState.COMPLETING: frozenset({ActorState.FAILING, ActorState.DONE}),
     ActorState.FAILING: frozenset({ActorState.DONE}),
     ActorState.STOPPING: frozenset({ActorState.DONE}),
@@ -197,6 +205,13 @@ class TaskActor:
             self._interrupted = True
             self._task.cancel()
 
+    def _interrupt_for_purse(self) -> None:
+        """The purse stopped between requests (Websets estimates crossed the budget): interrupt the
+        workflow's await now, so its websets are cancelled without waiting for its next request."""
+        if self.state is ActorState.RUNNING and not self._interrupted and self._task is not None:
+            self._interrupted = True
+            self._task.cancel()
+
     def kill(self) -> None:
         """Cancel the actor's task outright (a stop that overran its deadline); its lease will expire."""
         if self._task is not None and self.state is not ActorState.DONE:
@@ -235,6 +250,8 @@ class TaskActor:
                     following = await self._completing()
                 elif self.state is ActorState.FAILING:
                     following = await self._failing()
+                elif self.state is ActorState.PARKING:
+                    following = await self._parking()
                 else:  # STOPPING: run() leaves CREATED first and the loop ends at DONE
                     following = await self._stopping()
                 self._enter(following)
@@ -316,6 +333,9 @@ class TaskActor:
             CURRENT_NOTICE.set(ctx.note)  # the gateway's word on a wait (an agent-run slot) is the task's
             result = await spec.fn(ctx, args)
         except asyncio.CancelledError as exc:
+            if self._stop is None and self._interrupted and self.purse is not None and self.purse.stopped:
+                self._uncancel()  # our own interrupt: the purse stopped (Websets estimates crossed the budget)
+                return await self._stopped_by_purse(self.purse.stopped, None, ctx)
             if self._stop is None:
                 if self._task is not None and self._task.cancelling():
                     raise  # cancelled from outside (the task group is torn down): never swallow that
@@ -338,7 +358,12 @@ class TaskActor:
                 self._uncancel()
                 return ActorState.STOPPING
             if self.purse is not None and self.purse.stopped is not None:
+                self._uncancel()  # if the purse's interrupt surfaced as another error
                 return await self._stopped_by_purse(self.purse.stopped, None, ctx)
+            request = input_request(exc, self.record, ctx)
+            if request is not None:
+                self._outcome = request
+                return ActorState.PARKING
             self._outcome = _error_dict(exc, ctx)
             return ActorState.FAILING
         self._raise_if_fenced()  # the workflow caught a refused request and went on: not its result
@@ -349,6 +374,8 @@ class TaskActor:
             return ActorState.STOPPING
         if self.purse is not None and self.purse.stopped is not None:
             # The workflow caught the refusal and went on: the task still stopped there.
+            await self._take_pending_interrupt()
+            self._uncancel()
             return await self._stopped_by_purse(self.purse.stopped, result, ctx)
         self._outcome = result
         return ActorState.COMPLETING
@@ -358,7 +385,11 @@ class TaskActor:
         already (a resumed task), set for every request this run sends (gateway/purse.py)."""
         budget = self.record.meta.get("budgetUsd")
         spent = (await self._store.task_costs([self.task_id]))[self.task_id]["usd"]
-        purse = Purse(self.task_id, float(budget) if isinstance(budget, int | float) else None, spent)
+        estimated = await self._store.estimated_keys(self.task_id) if spent else set()
+        purse = Purse(
+            self.task_id, float(budget) if isinstance(budget, int | float) else None, spent, estimated
+        )
+        purse.on_stop = self._interrupt_for_purse
         CURRENT_PURSE.set(purse)
         return purse
 
@@ -409,6 +440,22 @@ class TaskActor:
         await self._fail(error)
         return ActorState.DONE
 
+    async def _parking(self) -> ActorState:
+        """Wait for the owner's input: input_required with the request, the lease given back. A
+        cancel asked for meanwhile (by another process) leaves the task working and unleased instead,
+        so the next claim cancels it."""
+        request, self._outcome = self._outcome, None
+        self.record = await self._store.park(self.task_id, request, owner=self._owner)
+        if self.record.status is TaskStatus.INPUT_REQUIRED:
+            logger.info(
+                "task %s: waiting for its owner's input (%s)",
+                self.task_id,
+                request.get("kind"),
+                extra=concerning(self.record.principal),
+            )
+            self._emit(TaskEvent("status", self.record))
+        return ActorState.DONE
+
     async def _stopping(self) -> ActorState:
         await self._stop_at_safe_point(self._ctx)
         return ActorState.DONE
@@ -419,7 +466,7 @@ class TaskActor:
             # task (and perhaps Exa work) and its cancel hooks are not all known here yet. Or the
             # interrupt came while a checkpoint was committed: the hook after that step is missing.
             if (
-                (ctx is None and self.record.status is TaskStatus.WORKING)
+                (ctx is None and self.record.status in (TaskStatus.WORKING, TaskStatus.INPUT_REQUIRED))
                 or (ctx is not None and ctx.resumed and ctx._replay_left)
                 or (ctx is not None and ctx.interrupted_saving)
             ):
@@ -495,6 +542,27 @@ class TaskActor:
         if self._interrupted and self._task is not None:
             self._interrupted = False
             self._task.uncancel()
+
+
+def input_request(exc: BaseException, record: TaskRecord, ctx: TaskContext | None) -> dict[str, Any] | None:
+    """What the task waits for when `exc` (or an error it wraps) asks for its owner's input
+    (`input_kind`): {kind, principal, step, message, hint}; None for any other failure, and for a
+    task with no owner to ask."""
+    seen: set[int] = set()
+    found: BaseException | None = exc
+    while found is not None and id(found) not in seen and getattr(found, "input_kind", None) is None:
+        seen.add(id(found))
+        found = found.__cause__ or found.__context__
+    if found is None or record.principal is None:
+        return None
+    step = getattr(exc, "failed_step", None) or (ctx.current_step if ctx is not None else None) or "workflow"
+    return {
+        "kind": str(getattr(found, "input_kind", "")),
+        "principal": record.principal,
+        "step": step,
+        "message": getattr(found, "message", str(found)),
+        "hint": getattr(found, "hint", None),
+    }
 
 
 def _error_dict(exc: BaseException, ctx: TaskContext | None) -> dict[str, Any]:

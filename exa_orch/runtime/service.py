@@ -18,11 +18,12 @@ from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
 from exa_orch.errors import TaskExpired, TaskNotFound, TaskTerminal
+from exa_orch.gateway.prices import Part
 from exa_orch.runtime.actor import Message, TaskActor
 from exa_orch.runtime.events import TaskEvent, TaskListener
 from exa_orch.runtime.principal import Principal, TtlPolicy
 from exa_orch.runtime.spec import WorkflowRegistry, WorkflowSpec
-from exa_orch.store import Store, TaskRecord, TaskStatus
+from exa_orch.store import INPUT_REQUEST_META, Store, TaskRecord, TaskStatus
 
 # Polling bounds for waits on tasks run by other processes (local ones wake waiters at once).
 _POLL_MIN = 0.05
@@ -41,6 +42,14 @@ async def _either(first: asyncio.Event, second: asyncio.Event) -> None:
             waiter.cancel()
         # Let the cancelled waits leave their events' waiter lists (Supervisor.forget checks them).
         await asyncio.gather(*waiters, return_exceptions=True)
+
+
+def input_kind(record: TaskRecord) -> str | None:
+    """What a task waiting for input waits for (its meta.inputRequest's kind), else None."""
+    if record.status is not TaskStatus.INPUT_REQUIRED:
+        return None
+    request = record.meta.get(INPUT_REQUEST_META)
+    return str(request.get("kind")) if isinstance(request, dict) and request.get("kind") else None
 
 
 class TaskRunner(Protocol):
@@ -117,6 +126,13 @@ class TaskService:
         self._sup.wake()
         return record
 
+    def estimate(self, type: str, args: dict[str, Any] | None) -> list[Part] | None:
+        """The paid work a task of `type` with `args` may do (its WorkflowSpec's `estimate`; None if
+        the type has none). Validates like `create` (InvalidParams), writes nothing."""
+        spec = self._sup.workflows.get(type)
+        model = spec.validate(args)
+        return None if spec.estimate is None else spec.estimate(model)
+
     async def costs(self, task_ids: list[str]) -> dict[str, dict[str, float]]:
         """What each task's requests to Exa cost so far: `{usd, billed, estimated}` (the ledger)."""
         return await self._store.task_costs(task_ids)
@@ -144,8 +160,10 @@ class TaskService:
         timeout: float | None = None,  # noqa: ASYNC109 (agreed API)
         *,
         principal: Principal | None = None,
+        until_input: bool = False,
     ) -> TaskRecord:
-        """The task once terminal, or as it is when `timeout` s pass (None: no bound).
+        """The task once terminal, or as it is when `timeout` s pass (None: no bound); with
+        `until_input`, also once it waits for its owner's input (input_required).
 
         Raises TaskNotFound (also for another principal's task) or TaskExpired."""
         deadline = None if timeout is None else time.monotonic() + timeout
@@ -156,7 +174,7 @@ class TaskService:
             remote = self._store.watch(task_id)
             try:
                 record = await self.get(task_id, principal=principal)
-                if record.terminal:
+                if record.terminal or (until_input and record.status is TaskStatus.INPUT_REQUIRED):
                     return record
                 remaining = None if deadline is None else deadline - time.monotonic()
                 if remaining is not None and remaining <= 0:
@@ -241,7 +259,8 @@ class TaskService:
             # Nobody runs it: a server that stopped or died left it, or it is still pending.
             leased = await self._store.get_task(task_id)
             if self._sup.actor(task_id) is None:
-                if leased.status is TaskStatus.WORKING and leased.type in self._sup.workflows:
+                running = (TaskStatus.WORKING, TaskStatus.INPUT_REQUIRED)
+                if leased.status in running and leased.type in self._sup.workflows:
                     # An earlier run began it and may have started Exa work: a run that replays
                     # its checkpoints finds the workflow's cancel hooks, runs them and ends it.
                     actor = self._sup.start_leased(leased, leased_at)
@@ -256,6 +275,25 @@ class TaskService:
                 self._sup.emit(TaskEvent("status", record))
                 return record
         return await self.wait(task_id, timeout=self.cancel_wait)
+
+    async def waiting(self, principal: Principal, kind: str | None = None) -> Sequence[TaskRecord]:
+        """`principal`'s tasks waiting for its input (input_required), oldest first; of `kind`
+        (their meta.inputRequest's, e.g. "apiKey") if given."""
+        records = await self._store.waiting_tasks(principal.name)
+        return [r for r in records if kind is None or input_kind(r) == kind]
+
+    async def resume_waiting(self, principal: Principal, kind: str) -> Sequence[TaskRecord]:
+        """The input of `kind` was given for `principal`: each of its tasks waiting for it goes back
+        to working, and a runner resumes it from its checkpoints (here, or in any process sharing
+        the store). Returns those resumed."""
+        moved = await self._store.unpark(
+            [r.id for r in await self.waiting(principal, kind)], message=f"{kind} given; resuming"
+        )
+        for record in moved:
+            self._sup.emit(TaskEvent("status", record))
+        if moved:
+            self._sup.wake()
+        return moved
 
     def subscribe(self, listener: TaskListener) -> Callable[[], None]:
         """Call `listener(TaskEvent)` for status and progress events of tasks run in THIS process.

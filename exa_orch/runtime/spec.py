@@ -16,12 +16,14 @@ from typing import TYPE_CHECKING, Any
 from pydantic import BaseModel, ValidationError
 
 from exa_orch.errors import InvalidParams
+from exa_orch.gateway.prices import Part
 from exa_orch.store.archive import Archetype, Extractor
 
 if TYPE_CHECKING:
     from exa_orch.runtime.context import TaskContext
 
 WorkflowFn = Callable[["TaskContext", Any], Awaitable[Any]]
+Estimator = Callable[[Any], list[Part]]  # validated args -> the paid work a run may do (prices.Part)
 
 
 @dataclass(frozen=True)
@@ -38,6 +40,9 @@ class WorkflowSpec:
     `archetype`, if given, is this type's row in the archive (`workflows`, `workflow_steps`): the
     application writes it at start-up (`Store.sync_archetypes`), so runs of a new type are filed
     without a migration (a type with `archive` and no row files nothing; the store logs why).
+
+    `estimate`, if given, lists the paid work a run with these (validated) args may do, priced by
+    `gateway/prices.py`: tasks.create's `preview: true` answers with its range.
     """
 
     type: str
@@ -46,6 +51,7 @@ class WorkflowSpec:
     summary: str = ""
     archive: Extractor | None = None
     archetype: Archetype | None = None
+    estimate: Estimator | None = None
 
     def validate(self, args: dict[str, Any] | None) -> BaseModel:
         """The args as the workflow's model; raise InvalidParams naming each bad field."""

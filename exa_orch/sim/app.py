@@ -236,7 +236,7 @@ class SimApp(Starlette):
             if billing.out_of_credits(scope["method"], path):
                 await error_response(request, 402, NO_CREDITS, "NO_MORE_CREDITS")(scope, receive, send)
                 return
-            send = billed_send(send, billing)
+            send = billed_send(send, billing, scope.get("state", {}).get("request_id"))
         if config.after_create > 0 and scope["method"] == "POST":
             send = self._after_create(request, scope, receive, raw_send, send, entry)
         await super().__call__(scope, receive, send)

@@ -4,7 +4,7 @@ and a fault mode that answers 402 once a given spend is reached.
 The prices are the simulator's own copy of data-design/prices.md (the simulator imports nothing of
 the rest of exa_orch; tests/gateway/test_ledger.py checks both copies agree). `Billing` (kept in
 `ctx.extras["billing"]`) adds up `costDollars.total` of every answer the simulator sends (an agent
-run once, from its first finished read), so a test can compare what exa-orch recorded with what
+run once, from its first finished read; a streamed answer from its cost event), so a test can compare what exa-orch recorded with what
 was billed. With `credit_limit_usd` set, a paid request that arrives once the spend has reached it
 is answered 402 `NO_MORE_CREDITS`, with the body Exa sends (tests/fixtures/real/ has a real one).
 `GET /_sim/billing` shows the account; `POST /_sim/billing {"creditLimitUsd": x | null}` sets the
@@ -120,6 +120,24 @@ class Billing:
             self.spent = round(self.spent + float(total), 6)
             self.answers += 1
 
+    def charge_stream(self, body: bytes, request_id: str | None) -> None:
+        """Count the cost a streamed answer's events carry (its `costDollars` event)."""
+        for line in body.split(b"\n"):
+            line = line.strip()
+            if line.startswith(b"data:") and b"costDollars" in line:
+                try:
+                    event = json.loads(line[5:])
+                except ValueError:
+                    continue
+                cost = event.get("costDollars") if isinstance(event, dict) else None
+                total = cost.get("total") if isinstance(cost, dict) else None
+                if isinstance(total, int | float):
+                    with self._lock:
+                        self.charged.append(str(request_id))
+                        self.spent = round(self.spent + float(total), 6)
+                        self.answers += 1
+                    return
+
     def snapshot(self) -> dict[str, Any]:
         with self._lock:
             return {
@@ -130,22 +148,29 @@ class Billing:
             }
 
 
-def billed_send(send: Send, billing: Billing) -> Send:
-    """A `send` that charges the account for a JSON answer's cost as it goes out (streams excepted)."""
+def billed_send(send: Send, billing: Billing, request_id: str | None = None) -> Send:
+    """A `send` that charges the account for an answer's cost as it goes out: a JSON answer's
+    `costDollars`, or a streamed answer's (the server-sent event that carries it, keyed by the
+    request's id, which the stream's events do not carry)."""
     status = 0
     chunks: list[bytes] = []
-    is_json = False
+    kind = b""
 
     async def wrapped(message: Message) -> None:
-        nonlocal status, is_json
+        nonlocal status, kind
         if message["type"] == "http.response.start":
             status = message["status"]
             headers = dict(message.get("headers") or [])
-            is_json = headers.get(b"content-type", b"").startswith(b"application/json")
-        elif message["type"] == "http.response.body" and status < 300 and is_json:
-            chunks.append(message.get("body", b""))
-            if not message.get("more_body"):
-                billing.charge(b"".join(chunks))
+            kind = headers.get(b"content-type", b"")
+        elif message["type"] == "http.response.body" and status < 300:
+            if kind.startswith(b"application/json"):
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body"):
+                    billing.charge(b"".join(chunks))
+            elif kind.startswith(b"text/event-stream"):
+                chunks.append(message.get("body", b""))
+                if not message.get("more_body"):
+                    billing.charge_stream(b"".join(chunks), request_id)
         await send(message)
 
     return wrapped

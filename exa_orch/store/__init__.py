@@ -10,7 +10,7 @@ from exa_orch.store.backend import Backend
 from exa_orch.store.backends import backend_for, ensure_parent_dir, redact_db
 from exa_orch.store.core import Store
 from exa_orch.store.costs import CostRow
-from exa_orch.store.records import TERMINAL_STATUSES, TaskRecord, TaskStatus
+from exa_orch.store.records import INPUT_REQUEST_META, TERMINAL_STATUSES, TaskRecord, TaskStatus
 from exa_orch.store.writer import WriterStats
 
 __all__ = [
@@ -19,6 +19,7 @@ __all__ = [
     "Backend",
     "CostRow",
     "Elite",
+    "INPUT_REQUEST_META",
     "RunRecord",
     "Store",
     "TERMINAL_STATUSES",

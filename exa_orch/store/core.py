@@ -310,6 +310,26 @@ class Store:
             )
         )
 
+    async def park(self, task_id: str, request: dict[str, Any], *, owner: str) -> TaskRecord:
+        """The task `owner` runs now waits for its owner's input: status input_required, `request`
+        ({kind, message, ...}) in meta.inputRequest, the lease released, in one transaction.
+        LeaseHeld unless `owner` holds the lease; TaskTerminal once finished."""
+        text, clock = dumps(request, "request"), self._clock
+        message = str(request.get("message") or "waiting for input")
+        return await self._writer.submit(lambda c: tasks.park(c, clock, task_id, text, message, owner))
+
+    async def unpark(self, task_ids: Sequence[str], *, message: str = "input given") -> list[TaskRecord]:
+        """Those of `task_ids` still input_required go back to working (claimable, resumed from
+        their checkpoints), their request dropped; returns them."""
+        ids, clock = list(task_ids), self._clock
+        if not ids:
+            return []
+        return await self._writer.submit(lambda c: tasks.unpark(c, clock, ids, message))
+
+    async def waiting_tasks(self, principal: str) -> list[TaskRecord]:
+        """`principal`'s tasks waiting for input (input_required), oldest first."""
+        return [record_from_row(row) for row in await self._read(tasks.SELECT_WAITING, (principal,))]
+
     async def request_cancel(self, task_id: str) -> TaskRecord:
         """Ask whoever runs the task to cancel it (sets cancel_requested); TaskTerminal if finished."""
         clock = self._clock
@@ -395,6 +415,10 @@ class Store:
             out.update(costs.totals_from_rows(rows))
         return out
 
+    async def estimated_keys(self, task_id: str) -> set[str]:
+        """The keys of the task's estimated (not billed) ledger rows: its Websets estimates so far."""
+        return {str(r[0]) for r in await self._read(costs.ESTIMATED_KEYS, (task_id,))}
+
     async def spent_since(self, principal: str, since: str) -> float:
         """Dollars the ledger holds for `principal` from `since` (an ISO timestamp) on."""
         rows = await self._read(costs.SPENT_SINCE, (principal, since))
@@ -417,8 +441,9 @@ class Store:
         changes: slots.SlotChanges,
         asking: Sequence[int],
         stale_s: float,
-    ) -> slots.SlotRound:
-        """One round of the pool `pool` for this process (its owner id): see store/slots.py."""
+    ) -> slots.SlotRound | None:
+        """One round of the pool `pool` for this process (its owner id), None when another
+        server's round holds it: see store/slots.py."""
         clock, owner, wanted = self._clock, self.owner_id, list(asking)
         return await self._writer.submit(
             lambda c: slots.run_round(

@@ -16,7 +16,7 @@ from typing import Any
 
 log = logging.getLogger("exa_orch.store")
 
-_RESEND = "CASE WHEN CAST(?2 AS TEXT) IS NOT NULL AND EXISTS (SELECT 1 FROM costs WHERE task_id = ?2 AND {same_step} AND attempt <> ?8) THEN 1 ELSE 0 END"
+_RESEND = "CASE WHEN ?7 = 1 AND CAST(?2 AS TEXT) IS NOT NULL AND EXISTS (SELECT 1 FROM costs WHERE task_id = ?2 AND {same_step} AND attempt <> ?8) THEN 1 ELSE 0 END"
 _INSERT = (
     "INSERT INTO costs (key, task_id, step_key, principal, operation, usd, billed, resend, attempt, at) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, {resend}, ?8, ?9) ON CONFLICT (key) DO NOTHING"
@@ -28,6 +28,7 @@ TOTALS_IN = (
     "SELECT task_id, sum(usd), sum(CASE WHEN billed = 1 THEN usd ELSE 0 END), "
     "sum(CASE WHEN billed = 0 THEN usd ELSE 0 END) FROM costs WHERE task_id IN "
 )  # + placeholders(n) + " GROUP BY task_id"
+ESTIMATED_KEYS = "SELECT key FROM costs WHERE task_id = ? AND billed = 0"
 SPENT_SINCE = "SELECT coalesce(sum(usd), 0) FROM costs WHERE principal = ? AND at >= ?"
 DAILY = (
     "SELECT substr(at, 1, 10) AS day, sum(usd), count(*) FROM costs "

@@ -24,7 +24,14 @@ import sqlite3
 import sys
 
 from exa_orch.errors import ErrorCode, InvalidParams
-from exa_orch.store.records import TERMINAL_SQL, TERMINAL_STATUSES, TaskRecord, TaskStatus, iso
+from exa_orch.store.records import (
+    NOT_RUNNABLE_SQL,
+    TERMINAL_SQL,
+    TERMINAL_STATUSES,
+    TaskRecord,
+    TaskStatus,
+    iso,
+)
 from exa_orch.store.tasks import Clock, OnFinish, add_event, fetch, placeholders, transition
 
 HOST = socket.gethostname()
@@ -161,7 +168,8 @@ def claim_runnable(
     types: list[str] | None = None,
     on_finish: OnFinish | None = None,
 ) -> list[TaskRecord]:
-    """Lease up to `limit` unfinished tasks nobody live holds (of `types` if given), oldest first.
+    """Lease up to `limit` unfinished tasks nobody live holds (of `types` if given), oldest first;
+    a task waiting for input (input_required) is not runnable.
 
     A task given up on (its runs kept dying) fails here, with `on_finish` as for any transition."""
     _check_ttl(ttl_s)
@@ -172,7 +180,7 @@ def claim_runnable(
     until = iso(t + ttl_s)
     # Candidates: free or expired leases, plus any held from this host (liveness checked below).
     sql = (
-        f"SELECT id, status, lease_owner, lease_expires_at FROM tasks WHERE status NOT IN {TERMINAL_SQL} "
+        f"SELECT id, status, lease_owner, lease_expires_at FROM tasks WHERE status NOT IN {NOT_RUNNABLE_SQL} "
         "AND (lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at <= ? "
         "OR (substr(lease_owner, 1, ?) = ? AND lease_owner <> ?))"
     )

@@ -1,6 +1,7 @@
 """Schema migrations: numbered `.sql` files applied in order, each exactly once.
 
-Files are named `NNNN_snake_name.sql` and are append-only: once applied, a file's SHA-256 is
+Files are named `NNNN_snake_name.sql` and are append-only (a file that edits the schema's text
+with `PRAGMA writable_schema` gets schema_version bumped in its transaction): once applied, a file's SHA-256 is
 recorded in `schema_migrations` and checked on every open, so an edited file is an error rather
 than a silent drift. Each file runs in ONE `BEGIN IMMEDIATE` transaction together with its
 `schema_migrations` row, so a failing file leaves neither its tables nor its row and stays pending.
@@ -151,6 +152,16 @@ def check_applied(done: dict[int, tuple[str, str]], migrations: list[Migration])
     return [m for m in migrations if m.version not in done]
 
 
+_WRITABLE_SCHEMA = re.compile(r"^\s*PRAGMA\s+writable_schema\b", re.IGNORECASE)
+
+
+def _bump_schema_version(conn: sqlite3.Connection) -> None:
+    """After a migration edited the schema's text (PRAGMA writable_schema, the documented way to
+    loosen a CHECK), bump schema_version in its transaction, so every connection re-reads the schema."""
+    (version,) = conn.execute("PRAGMA schema_version").fetchone()
+    conn.execute(f"PRAGMA schema_version = {int(version) + 1}")
+
+
 def apply(conn: sqlite3.Connection, migrations: list[Migration]) -> list[Migration]:
     """Apply every pending migration in order, each in one transaction; return those applied."""
     conn.execute(_CREATE_TABLE)
@@ -170,6 +181,8 @@ def apply(conn: sqlite3.Connection, migrations: list[Migration]) -> list[Migrati
                 continue
             for statement in statements:
                 conn.execute(statement)
+            if any(_WRITABLE_SCHEMA.match(statement) for statement in statements):
+                _bump_schema_version(conn)
             conn.execute(
                 "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
                 (migration.version, migration.name, migration.checksum),

@@ -22,6 +22,8 @@ class TaskStatus(StrEnum):
 
     PENDING = "pending"  # created, waiting for a runner to lease it
     WORKING = "working"  # a runner is executing its workflow
+    INPUT_REQUIRED = "input_required"  # a run stopped for its owner's input (meta.inputRequest);
+    # no runner holds or claims it until the input arrives (then working, resumed from its checkpoints)
     COMPLETED = "completed"  # finished with a result (terminal)
     FAILED = "failed"  # finished with an error {step, message, recoverable} (terminal)
     CANCELLED = "cancelled"  # stopped on request (terminal)
@@ -31,6 +33,10 @@ TERMINAL_STATUSES: frozenset[TaskStatus] = frozenset(
     {TaskStatus.COMPLETED, TaskStatus.FAILED, TaskStatus.CANCELLED}
 )
 TERMINAL_SQL = "('completed', 'failed', 'cancelled')"
+NOT_RUNNABLE_SQL = "('completed', 'failed', 'cancelled', 'input_required')"
+"""Statuses a runner never claims: finished, or waiting for input."""
+INPUT_REQUEST_META = "inputRequest"
+"""The meta key of a waiting task's request: {kind, message, ...} (kind "apiKey": its owner's key)."""
 
 
 def parse_status(status: str) -> TaskStatus:

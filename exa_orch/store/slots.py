@@ -108,9 +108,14 @@ def run_round(
     changes: SlotChanges,
     asking: Sequence[int],
     stale_s: float,
-) -> SlotRound:
-    """One round (see the module doc) on the writer's connection, inside its transaction."""
-    conn.execute(f"/*pg:SELECT pg_advisory_xact_lock({_LOCK})*/")
+) -> SlotRound | None:
+    """One round (see the module doc) on the writer's connection, inside its transaction; None
+    when another server's round holds the pool (PostgreSQL): nothing was done, ask again soon.
+    (Not waited for: the writer's whole batch would wait, and a stopped server's transaction
+    holds the lock until the database ends it.)"""
+    got = conn.execute(f"/*pg:SELECT pg_try_advisory_xact_lock({_LOCK})*/").fetchone()
+    if got is not None and not got[0]:
+        return None
     t = clock()
     now, until = iso(t), iso(t + ttl_s)
     new_ids: list[int] = []
@@ -131,13 +136,10 @@ def run_round(
             "UPDATE run_slots SET state = 'done', released_at = ? WHERE id = ? AND state <> 'done'",
             (now, row_id),
         )
-    for run_id in changes.release_runs:
-        conn.execute(
-            "UPDATE run_slots SET state = 'done', released_at = ? "
-            "WHERE pool = ? AND run_id = ? AND state = 'active'",
-            (now, pool, run_id),
-        )
+    finished = set(changes.release_runs)
     for run_id, principal, task_id in changes.seen:
+        if run_id in finished:  # seen going, then seen finished: only the later news counts
+            continue
         found = conn.execute(
             "SELECT id, owner, expires_at FROM run_slots WHERE pool = ? AND run_id = ? AND state = 'active'",
             (pool, run_id),
@@ -154,6 +156,12 @@ def run_round(
                 "UPDATE run_slots SET seen_at = ?, owner = ?, expires_at = ? WHERE id = ?",
                 (now, owner if adopt else holder, until if adopt else expires_at, row_id),
             )
+    for run_id in changes.release_runs:  # after `seen`: a run's end is the later news
+        conn.execute(
+            "UPDATE run_slots SET state = 'done', released_at = ? "
+            "WHERE pool = ? AND run_id = ? AND state = 'active'",
+            (now, pool, run_id),
+        )
     conn.execute(
         "UPDATE run_slots SET expires_at = ? WHERE pool = ? AND owner = ? AND state <> 'done'",
         (until, pool, owner),

@@ -18,6 +18,7 @@ from typing import Any
 
 from exa_orch.errors import InvalidParams, InvalidTransition, LeaseHeld, TaskNotFound, TaskTerminal
 from exa_orch.store.records import (
+    INPUT_REQUEST_META,
     TASK_COLUMNS,
     TERMINAL_SQL,
     TERMINAL_STATUSES,
@@ -45,6 +46,9 @@ Clock = Callable[[], float]
 OnFinish = Callable[[sqlite3.Connection, TaskRecord], object]
 
 SELECT_TASK = f"SELECT {TASK_COLUMNS} FROM tasks WHERE id = ?"
+SELECT_WAITING = (
+    f"SELECT {TASK_COLUMNS} FROM tasks WHERE status = 'input_required' AND owner = ? ORDER BY created_at"
+)
 SELECT_TASK_IN = f"SELECT {TASK_COLUMNS} FROM tasks WHERE id IN "  # + placeholders(n)
 # Inside a write: on PostgreSQL the row stays locked until COMMIT, so what is checked (status,
 # lease owner) can't change before the write that depends on it. SQLite's writer is alone anyway.
@@ -147,6 +151,57 @@ def transition(
     if on_finish is not None and status in TERMINAL_STATUSES:
         on_finish(conn, finished)
     return finished
+
+
+def park(
+    conn: sqlite3.Connection, clock: Clock, task_id: str, request: str, message: str, owner: str
+) -> TaskRecord:
+    """Move a task `owner` runs to input_required with `request` (JSON) in its meta, and release
+    the lease, in one transaction; LeaseHeld unless `owner` holds it, TaskTerminal once finished.
+    A task whose cancel was requested only loses its lease (the next claim cancels it)."""
+    task = _live(conn, task_id)
+    _check_owner(task, owner)
+    now = iso(clock())
+    if task.cancel_requested:  # a cancel wins: left to the next claim, which cancels it
+        conn.execute("UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ?", (task_id,))
+        return fetch(conn, task_id)
+    conn.execute(
+        "UPDATE tasks SET status = ?, updated_at = ?, lease_owner = NULL, lease_expires_at = NULL, "
+        "meta = ? WHERE id = ?",
+        (TaskStatus.INPUT_REQUIRED, now, _with_request(task.meta, json.loads(request)), task_id),
+    )
+    add_event(
+        conn, task_id, now, "status", TaskStatus.INPUT_REQUIRED, message, json.dumps({"from": task.status})
+    )
+    return fetch(conn, task_id)
+
+
+def unpark(conn: sqlite3.Connection, clock: Clock, task_ids: list[str], message: str) -> list[TaskRecord]:
+    """Every one of `task_ids` still input_required back to working, its request dropped (a runner
+    claims it and resumes it from its checkpoints); the others are left alone. Returns those moved."""
+    moved: list[TaskRecord] = []
+    now = iso(clock())
+    for task_id in task_ids:
+        row = conn.execute("SELECT status FROM tasks WHERE id = ?", (task_id,)).fetchone()
+        if row is None or row[0] != TaskStatus.INPUT_REQUIRED:
+            continue
+        task = fetch(conn, task_id)
+        conn.execute(
+            "UPDATE tasks SET status = ?, updated_at = ?, meta = ? WHERE id = ?",
+            (TaskStatus.WORKING, now, _with_request(task.meta, None), task_id),
+        )
+        add_event(
+            conn, task_id, now, "status", TaskStatus.WORKING, message, json.dumps({"from": task.status})
+        )
+        moved.append(fetch(conn, task_id))
+    return moved
+
+
+def _with_request(meta: dict[str, Any], request: Any) -> str:
+    out = {k: v for k, v in meta.items() if k != INPUT_REQUEST_META}
+    if request is not None:
+        out[INPUT_REQUEST_META] = request
+    return json.dumps(out, separators=(",", ":"))
 
 
 def set_progress(

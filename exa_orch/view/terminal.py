@@ -8,7 +8,9 @@ The table is laid out for the width it is drawn at, never folded: every cell is 
 row always shows an id prefix, the task's title, its status and its progress (a failed task's
 error code in place of a bar); the other columns (duration, type, start, end, phase and message,
 owner) join in that order while they fit. A title too long for its column is cut after a whole
-word, with an ellipsis. A new column (the cost of a task, say) is one `Column` in `COLUMNS`.
+word, with an ellipsis; beside the message column, a long title gives way to the message down to
+TITLE_KEPT cells (a failed task's error message reads whole). A new column (the cost of a task,
+say) is one `Column` in `COLUMNS`.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from exa_orch.view.present import clock, dollars
 STATUS_STYLE = {
     "pending": "yellow",
     "working": "bold blue",
+    "input_required": "bold magenta",  # waits for its owner's input (the API key, say)
     "completed": "green",
     "failed": "bold red",
     "cancelled": "dim",
@@ -165,8 +168,13 @@ def layout(tasks: list[dict[str, Any]], width: int, *, has_owner: bool) -> list[
     flexible = [c for c in chosen if c.width is None]
     widths: dict[str, int] = {}
     if flexible:
-        # The title gets what it needs first (up to its longest), the message the rest.
+        # The title gets what it needs (up to its longest), but beside the message only while that
+        # leaves the message its longest too, or the title keeps TITLE_KEPT: a failed task's error
+        # message is not cut to make room for a long title. The message gets the rest.
         rest = spare - sum(c.least for c in flexible[1:])
+        if len(flexible) > 1:
+            said = max([0, *(_message(t).cell_len for t in tasks)])
+            rest = min(rest, max(TITLE_KEPT, spare - said))
         widths[flexible[0].header] = max(flexible[0].least, min(longest, rest))
         left = spare - widths[flexible[0].header]
         for column in flexible[1:]:

@@ -19,6 +19,7 @@ from typing import Any
 from pydantic import Field
 
 from exa_orch.errors import OrchError
+from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
@@ -382,6 +383,19 @@ ARCHETYPE = Archetype(
 )
 
 
+def verify_cost(args: VerifyArgs) -> list[prices.Part]:
+    """Two websets (thesis, antithesis) of `count` items with their enrichments, and the synthesis
+    run if asked (tasks.create's preview)."""
+    n = len(args.enrichments or [])
+    parts = [
+        *prices.webset(args.count, n, "thesis webset"),
+        *prices.webset(args.count, n, "antithesis webset"),
+    ]
+    if args.synthesize:
+        parts.append(prices.research_run("exa-research", "synthesis run"))
+    return parts
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "adversarial.verify",
@@ -391,5 +405,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "research-run synthesis (verdict, confidence, key factors, blind spots).",
         archive=adversarial_run,
         archetype=ARCHETYPE,
+        estimate=verify_cost,
     )
 ]

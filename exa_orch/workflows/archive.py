@@ -93,6 +93,8 @@ def _winnow(data: Json, args: Json) -> ArchiveEntry:
                 "elites": len(_list(r.get("elites"))),
                 "criteriaSuccessRates": r.get("criteriaSuccessRates"),
                 "nicheDistribution": r.get("nicheDistribution"),
+                "unclearCount": r.get("unclearCount"),
+                "targetNiches": r.get("targetNiches"),
                 "timedOut": r.get("timedOut"),
             }
             for r in rounds

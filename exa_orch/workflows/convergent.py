@@ -25,6 +25,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from exa_orch.errors import OrchError
+from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
@@ -233,6 +234,11 @@ ARCHETYPE = Archetype(
 )
 
 
+def convergent_cost(args: ConvergentArgs) -> list[prices.Part]:
+    """One webset of `count` items per query (tasks.create's preview)."""
+    return [p for q in range(len(args.queries)) for p in prices.webset(args.count, what=f"webset {q + 1}")]
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "convergent.search",
@@ -243,5 +249,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "overlapMatrix, totalUniqueEntities.",
         archive=convergent_run,
         archetype=ARCHETYPE,
+        estimate=convergent_cost,
     )
 ]

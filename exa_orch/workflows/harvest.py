@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import Field
 
 from exa_orch.errors import NotFoundError, OrchError
+from exa_orch.gateway import prices
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.spec import WorkflowSpec
@@ -241,6 +242,11 @@ ARCHETYPE = Archetype(
 )
 
 
+def harvest_cost(args: HarvestArgs) -> list[prices.Part]:
+    """One webset: `count` items, each enrichment filled for each (tasks.create's preview)."""
+    return prices.webset(args.count, len(args.enrichments or []))
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "lifecycle.harvest",
@@ -250,5 +256,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "item; cleanup deletes the webset afterwards. Timeouts (ms, per wait) return partial items.",
         archive=harvest_run,
         archetype=ARCHETYPE,
+        estimate=harvest_cost,
     )
 ]

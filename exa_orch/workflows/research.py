@@ -1,4 +1,5 @@
-"""research.deep (seed 002, pattern 4): one research run, created crash-safely and polled to its end.
+"""research.deep (seed 002, pattern 4): one research run, created crash-safely and followed to its end
+through its own events (workflows/run_events.py; polled where no event feed is available).
 
 The seed's Research API is retired: `research.*` operations run on Exa's Agent API. The run
 carries its key (task:step) in its metadata, so a crash between Exa creating the run and the
@@ -17,11 +18,12 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from exa_orch.errors import ApiError, OrchError
+from exa_orch.gateway import prices
 from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MODEL_TO_EFFORT, RunOptions, check_model_effort
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import kit
+from exa_orch.workflows import kit, run_events
 from exa_orch.workflows.archive import deep_run
 
 Json = dict[str, Any]
@@ -125,6 +127,34 @@ async def poll_run(
     return run
 
 
+def event_note(research_id: str, event: Json) -> str:
+    """A progress message for one run event: unique per event (its id), so none reads as a repeat."""
+    given = event.get("data")
+    data: Json = given if isinstance(given, dict) else {}
+    detail = ""
+    if data.get("completed") is not None and data.get("total"):
+        detail = f" {data.get('step') or ''} {data['completed']}/{data['total']}".rstrip()
+    elif data.get("status"):
+        detail = f" {data['status']}"
+    return f"research {research_id}: {event.get('event')}{detail} [{event.get('id')}]"
+
+
+async def follow_run(
+    ctx: TaskContext,
+    key: str,
+    research_id: str,
+    deadline: float,
+    on_event: Callable[[Json, int], Awaitable[None]],
+    report: Report | None = None,
+) -> Json:
+    """The run followed through its own events (each a checkpoint, `{key}.event:N`, with
+    `on_event(event, n)` after each: run_events.py), then step `key`: its final state as
+    `poll_run` gives it (one GET once the feed saw the run end; polling where no feed is
+    available, or when `deadline` came first)."""
+    await run_events.follow_events(ctx, key, research_id, deadline, on_event)
+    return await poll_run(ctx, key, research_id, deadline, report)
+
+
 def run_result(run: Json, structured: bool) -> Any:
     """The answer: the structured value when a schema was given, else the markdown text (None if none)."""
     output = run.get("output") or {}
@@ -166,7 +196,10 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
             f"research {research_id} {run.get('status')} {kit.elapsed(started_at)}",
         )
 
-    run = await poll_run(ctx, "research.poll", research_id, deadline, report)
+    async def on_event(event: Json, n: int) -> None:
+        await ctx.progress("research.poll", 1, 2, event_note(research_id, event))
+
+    run = await follow_run(ctx, "research.poll", research_id, deadline, on_event, report)
     if run.get("status") in TERMINAL:
         remove_hook()
     if run.get("status") == "failed":
@@ -207,6 +240,13 @@ ARCHETYPE = Archetype(
 )
 
 
+def deep_cost(args: DeepResearchArgs) -> list[prices.Part]:
+    """One research run at its effort (`effort`, else the model's), a metered one at most its budget
+    (tasks.create's preview)."""
+    cap = args.budget.max_cost_dollars if args.budget is not None else None
+    return [prices.agent_run(args.run_effort(), "research run", max_cost=cap)]
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "research.deep",
@@ -216,5 +256,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "`timeout` ms pass; returns {researchId, status, result, model, duration}.",
         archive=deep_run,
         archetype=ARCHETYPE,
+        estimate=deep_cost,
     )
 ]

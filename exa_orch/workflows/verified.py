@@ -17,6 +17,7 @@ is a result (`timedOut: true`): the items collected so far, with the research th
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import re
 import time
 from typing import Any
@@ -24,6 +25,7 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from exa_orch.errors import OrchError
+from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
@@ -34,7 +36,8 @@ from exa_orch.workflows.research import (
     ResearchModel,
     cancel_on_task_cancel,
     create_run,
-    poll_run,
+    event_note,
+    follow_run,
     run_result,
     start_clock,
 )
@@ -215,7 +218,15 @@ async def _collect_and_research(
                 note = f"item {i}: research {run.get('status')} {kit.elapsed(started_at)}"
                 await ctx.progress("research", done, len(targets), note)
 
-            run = await poll_run(ctx, f"research.poll:{i}", created["researchId"], deadline, report)
+            async def on_event(event: Json, n: int) -> None:
+                done = sum("research" in m for m in merged)
+                await ctx.progress(
+                    "research", done, len(targets), f"item {i}: {event_note(created['researchId'], event)}"
+                )
+
+            run = await follow_run(
+                ctx, f"research.poll:{i}", created["researchId"], deadline, on_event, report
+            )
             if run.get("status") in TERMINAL:
                 remove_hook()
                 unfinished.discard(created["researchId"])
@@ -282,6 +293,17 @@ ARCHETYPE = Archetype(
 )
 
 
+def verified_cost(args: VerifiedCollectionArgs) -> list[prices.Part]:
+    """A webset of `count` items, then a research run for each of up to `researchLimit` of them
+    (as many as the webset finds: none certain) (tasks.create's preview)."""
+    parts = prices.webset(args.count, len(args.enrichments or []))
+    runs = min(args.count, args.research_limit)
+    if runs:
+        run = prices.research_run(args.research_model, "research run per item", runs)
+        parts.append(dataclasses.replace(run, certain=False))
+    return parts
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "research.verifiedCollection",
@@ -292,5 +314,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "{{description}}; researchLimit items, 3 at once) -> {websetId, items[{item, research}], ...}.",
         archive=verified_run,
         archetype=ARCHETYPE,
+        estimate=verified_cost,
     )
 ]

@@ -1,12 +1,21 @@
 """qd.winnow: quality-diversity winnowing over websets (seed 002, pattern 6).
 
-Criteria are behavioural coordinates (an item's niche is its criteria vector, key "1,1,0"),
-enrichments are the fitness signal, and each round keeps the best item per niche (MAP-Elites).
-Each round creates a webset with the criteria and enrichments, polls it (progress and a partial
-result {step: "searching", round, found, analyzed, stringency}), collects its items and scores
-them. Rounds stop at `maxRounds`, when the elite archive changes less than `convergenceThreshold`,
-or when `timeout` (ms, for the whole task) runs out: then the round's items so far are scored and
-the result says `timedOut: true`.
+Criteria are behavioural coordinates (an item's niche is its verdict per criterion, key "1,0,1":
+bit 1 = yes, 0 = no; an item with any unclear verdict is listed apart, in no niche), enrichments are
+the fitness signal, and the archive keeps the best entity per niche (MAP-Elites).
+
+A webset keeps only items that pass every criterion of its search (data-design/exa-api-notes.md),
+so the verdicts are asked as one yes/no enrichment per criterion (its description is the
+criterion): round 1's webset searches the query alone. Round r+1 asks for what the archive lacks:
+one webset per empty niche (at most MAX_TARGETS), whose search's criteria are phrased for that
+niche (the criterion for a 1, "Does not satisfy: <criterion>" for a 0), excluding every webset
+the task already holds. Its bodies are built only from checkpointed steps (the items collected),
+so a resumed round sends the same bodies under the same step keys. `explore: false` repeats
+round 1's search instead (the behaviour before issue 25). Each webset is polled (progress and a
+partial result {step: "searching", round, found, analyzed, stringency}), its items collected and
+scored. Rounds stop at `maxRounds`, when no niche is empty, when the elite archive changes less
+than `convergenceThreshold`, or when `timeout` (ms, for the whole task) runs out: then the round's
+items so far are scored and the result says `timedOut: true`.
 
 The scoring functions (`niche_key`, `fitness_scores`, `select_elites`, `entropy`, `elite_change`,
 `quality_metrics`) are pure, so their numbers can be checked by hand.
@@ -14,6 +23,7 @@ The scoring functions (`niche_key`, `fitness_scores`, `select_elites`, `entropy`
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import time
 from collections import Counter
@@ -24,6 +34,7 @@ from typing import Any, Literal
 from pydantic import Field, model_validator
 
 from exa_orch.errors import OrchError, WebsetNotRunning
+from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
@@ -60,6 +71,8 @@ class WinnowArgs(kit.TaskArgs):
     convergence_threshold: float = Field(
         default=0.1, ge=0, le=1, description="stop once the elite archive changes less than this share"
     )
+    explore: bool = True
+    """rounds after the first search the empty niches (false: every round repeats the first search)"""
     selection_strategy: Strategy = "diverse"
     """which elites the result keeps: diverse (one per niche), fittest, or balanced"""
     timeout: float = Field(
@@ -154,15 +167,87 @@ def keeps(niche: str, strategy: str) -> bool:
     return True
 
 
-def classify(items: list[Json], criteria: list[str], fitness: list[float]) -> list[Json]:
-    """Each item as a candidate elite {item, niche, fitnessScore, criteriaVector}, in item order."""
+VERDICT_OPTIONS = [{"label": "yes"}, {"label": "no"}]
+NEGATION = "Does not satisfy: "
+MAX_TARGETS = 8  # websets a round opens at most (one per empty niche)
+
+
+def verdict_enrichments(criteria: list[str]) -> list[Json]:
+    """One yes/no enrichment per criterion (its description is the criterion): where a webset's
+    verdicts are, since its items all passed their search's criteria."""
+    return [{"description": c, "format": "options", "options": VERDICT_OPTIONS} for c in criteria]
+
+
+def verdict_ids(webset: Json, criteria: list[str]) -> dict[str, str]:
+    """criterion -> the id of the created webset's yes/no enrichment for it."""
+    out: dict[str, str] = {}
+    for e in webset.get("enrichments") or []:
+        desc = str(e.get("description"))
+        if desc in criteria and desc not in out and e.get("format") == "options":
+            out[desc] = str(e.get("id"))
+    return out
+
+
+def verdicts(item: Json, criteria: list[str], ids: dict[str, str] | None = None) -> list[str]:
+    """The item's verdict per criterion, "yes" | "no" | "unclear".
+
+    With `ids` (criterion -> yes/no enrichment id): the enrichment's answer, no answer = unclear;
+    without: the item's criteria evaluations (a criterion not evaluated = unclear)."""
+    if ids is not None:
+        answers = {
+            r.get("enrichmentId"): (_first(r.get("result")) or "").lower()
+            for r in item.get("enrichments") or []
+            if r.get("status", "completed") == "completed"
+        }
+        got = [answers.get(ids.get(c)) for c in criteria]
+    else:
+        evals = {str(e.get("criterion")): e.get("satisfied") for e in item.get("evaluations") or []}
+        got = [evals.get(c) for c in criteria]
+    return [v if v in ("yes", "no") else "unclear" for v in got]
+
+
+def niche_of(verdict: list[str]) -> str | None:
+    """["yes", "no"] -> "1,0"; None when any verdict is unclear (the item is listed apart)."""
+    if any(v not in ("yes", "no") for v in verdict):
+        return None
+    return niche_key([v == "yes" for v in verdict])
+
+
+def classify(
+    items: list[Json], criteria: list[str], fitness: list[float], ids: dict[str, str] | None = None
+) -> list[Json]:
+    """Each item with a niche as a candidate elite {item, niche, fitnessScore, criteriaVector}, in
+    item order; items with an unclear verdict are left out (see `unclear_ids`)."""
     out = []
     for item, score in zip(items, fitness, strict=True):
-        vector = kit.criteria_vector(item, criteria)
-        out.append(
-            {"item": item, "niche": niche_key(vector), "fitnessScore": score, "criteriaVector": vector}
-        )
+        niche = niche_of(verdicts(item, criteria, ids))
+        if niche is not None:
+            vector = [b == "1" for b in niche.split(",")]
+            out.append({"item": item, "niche": niche, "fitnessScore": score, "criteriaVector": vector})
     return out
+
+
+def unclear_ids(items: list[Json], criteria: list[str], ids: dict[str, str] | None = None) -> list[str]:
+    """The ids of the items with any unclear verdict, in item order."""
+    return [str(i.get("id")) for i in items if niche_of(verdicts(i, criteria, ids)) is None]
+
+
+def target_niches(n_criteria: int, filled: set[str]) -> list[str]:
+    """The empty niches a round asks for: every key of 2^N not in `filled`, all-yes first, at most
+    MAX_TARGETS (a pure function of the archive, so a resumed round targets the same ones)."""
+    keys = [
+        niche_key([bool(n >> (n_criteria - 1 - i) & 1) for i in range(n_criteria)])
+        for n in range(2**n_criteria)
+    ]
+    return [k for k in sorted(keys, reverse=True) if k not in filled][:MAX_TARGETS]
+
+
+def phrased(criteria: list[str], niche: str) -> list[Json]:
+    """A search's criteria for `niche`: the criterion for a 1, its negation for a 0."""
+    return [
+        {"description": c if bit == "1" else f"{NEGATION}{c}"}
+        for c, bit in zip(criteria, niche.split(","), strict=True)
+    ]
 
 
 def select_elites(candidates: list[Json], strategy: str) -> list[Json]:
@@ -247,9 +332,17 @@ class Pool:
         self.canonical: list[Json] = []
         self.specs: dict[int, Json] = {}
         self.entity_of: dict[str, str] = {}
+        self.niche_of: dict[str, str] = {}
 
-    def add(self, items: list[Json], specs: list[Json]) -> tuple[list[Json], list[Json]]:
-        """Add one round's items; returns (this round's candidates, the archive), on the pooled scale."""
+    def add(
+        self, items: list[Json], specs: list[Json], ids: dict[str, str] | None = None
+    ) -> tuple[list[Json], list[Json]]:
+        """Add one round's items; returns (this round's candidates, the archive), on the pooled scale.
+
+        Items with an unclear verdict are not added (they have no niche); `ids` as in `verdicts`."""
+        items = [i for i in items if niche_of(verdicts(i, self.criteria, ids)) is not None]
+        for item in items:
+            self.niche_of[str(item.get("id"))] = niche_of(verdicts(item, self.criteria, ids)) or ""
         by_id = {s["enrichmentId"]: f"arg{s['arg']}" for s in specs}
         for s in specs:
             self.specs.setdefault(s["arg"], {**s, "enrichmentId": f"arg{s['arg']}"})
@@ -262,7 +355,11 @@ class Pool:
             self.canonical.append({**item, "enrichments": results})
         self.items.extend(items)
         scores = fitness_scores(self.canonical, [self.specs[k] for k in sorted(self.specs)])
-        candidates = classify(self.items, self.criteria, scores)
+        candidates: list[Json] = [
+            {"item": item, "niche": self.niche_of[str(item.get("id"))], "fitnessScore": score,
+             "criteriaVector": [b == "1" for b in self.niche_of[str(item.get("id"))].split(",")]}
+            for item, score in zip(self.items, scores, strict=True)
+        ]  # fmt: skip
         resolution = entities.resolve(self.items)
         self.entity_of = {}
         for members in resolution.groups:
@@ -285,7 +382,7 @@ class Pool:
         """niche -> how many entities are in it now (each in its latest round's niche)."""
         latest: dict[str, str] = {}
         for item in self.items:
-            latest[self.entity_of[str(item.get("id"))]] = niche_key(kit.criteria_vector(item, self.criteria))
+            latest[self.entity_of[str(item.get("id"))]] = self.niche_of[str(item.get("id"))]
         counts = Counter(latest.values())
         return {k: counts[k] for k in sorted(counts, reverse=True)}
 
@@ -336,57 +433,103 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
     criteria = [c.description for c in args.criteria]
     started: float = await ctx.step("started", time.time)
     deadline = started + kit.seconds(args.timeout)
-    body: Json = {
-        "search": {
-            "query": args.query,
-            "count": args.count,
-            "entity": args.entity.model_dump(exclude_none=True),
-            "criteria": [{"description": c} for c in criteria],
-        },
-        "enrichments": [e.wire() for e in args.enrichments],
+    search: Json = {
+        "query": args.query,
+        "count": args.count,
+        "entity": args.entity.model_dump(exclude_none=True),
     }
+    enrichments = verdict_enrichments(criteria) + [e.wire() for e in args.enrichments]
     rounds: list[Json] = []
     archive: list[Json] = []
+    previous: list[Json] = []  # the archive after the round before
     websets: list[str] = []
     pool = Pool(criteria, args.selection_strategy)
     found_total = analyzed_total = 0
     converged = timed_out = False
     try:
         for r in range(1, args.max_rounds + 1):
+            # Only checkpointed data decides the round's bodies: the archive (from the collected
+            # items) and the websets created so far.
+            targets: list[str] | None = None
+            if r > 1 and args.explore:
+                targets = target_niches(len(criteria), set(pool.niches()))
+                if not targets:  # every niche is filled
+                    converged = True
+                    break
+            plans: list[tuple[str, Json]] = []
+            if targets is None:
+                plans.append(("", {"search": search, "enrichments": enrichments}))
+            else:
+                exclude = [{"source": "webset", "id": w} for w in websets]
+                per = max(1, math.ceil(args.count / len(targets)))
+                for niche in targets:
+                    body = {**search, "count": per, "criteria": phrased(criteria, niche), "exclude": exclude}
+                    plans.append(
+                        (f".n{niche.replace(',', '')}", {"search": body, "enrichments": enrichments})
+                    )
             await ctx.progress(
-                "creating", r - 1, args.max_rounds, f"round {r}/{args.max_rounds}: creating the webset"
-            )
-            webset = await kit.create_webset(ctx, f"round{r}.create", body)
-            wid = str(webset["id"])
-            websets.append(wid)
-            remove_hook = ctx.on_cancel(_canceller(ctx, wid))
-            waited: Json = await ctx.step(
-                f"round{r}.wait", partial(_watch, ctx, args, r, wid, deadline, rounds)
-            )
-            found, analyzed = waited["found"], waited["analyzed"]
-            if not waited["timedOut"]:
-                remove_hook()  # idle: nothing left to cancel
-            await ctx.progress("collecting", found, args.count, f"round {r}: collecting the items")
-            items = await kit.collect_items(ctx, f"round{r}.items", wid, max_items=max(args.count, 1000))
-            candidates, now = pool.add(items, enrichment_specs(webset, args.enrichments))
+                "creating", r - 1, args.max_rounds,
+                f"round {r}/{args.max_rounds}: creating {len(plans)} webset(s)"
+                + (f" for niches {', '.join(targets)}" if targets else ""),
+            )  # fmt: skip
+            created = [
+                (sfx, await kit.create_webset(ctx, f"round{r}.create{sfx}", body)) for sfx, body in plans
+            ]
+            round_ids = [str(w["id"]) for _, w in created]
+            websets.extend(round_ids)
+            found = analyzed = 0
+            items: list[Json] = []
+            candidates: list[Json] = []
+            unclear: list[str] = []
+            round_timed_out = False
+            for (sfx, webset), wid in zip(created, round_ids, strict=True):
+                remove_hook = ctx.on_cancel(_canceller(ctx, wid))
+                waited: Json = await ctx.step(
+                    f"round{r}.wait{sfx}", partial(_watch, ctx, args, r, wid, deadline, rounds)
+                )
+                found, analyzed = found + waited["found"], analyzed + waited["analyzed"]
+                if not waited["timedOut"]:
+                    remove_hook()  # idle: nothing left to cancel
+                round_timed_out = round_timed_out or waited["timedOut"]
+                await ctx.progress("collecting", found, args.count, f"round {r}: collecting the items")
+                got = await kit.collect_items(
+                    ctx, f"round{r}.items{sfx}", wid, max_items=max(args.count, 1000)
+                )
+                ids = verdict_ids(webset, criteria)
+                fitness_webset = {
+                    "enrichments": [
+                        e for e in webset.get("enrichments") or [] if e.get("id") not in ids.values()
+                    ]
+                }
+                now_candidates, archive_now = pool.add(
+                    got, enrichment_specs(fitness_webset, args.enrichments), ids
+                )
+                candidates.extend(now_candidates)
+                unclear.extend(unclear_ids(got, criteria, ids))
+                items.extend(got)
+                archive = archive_now
             elites = select_elites(candidates, args.selection_strategy)
-            before, archive = archive, now
-            change = elite_change(before, archive, pool.entity_of)
+            change = elite_change(previous, archive, pool.entity_of)
+            previous = archive
             found_total, analyzed_total = found_total + found, analyzed_total + analyzed
             rounds.append({
-                "websetId": wid,
+                "websetId": round_ids[0],
+                "websetIds": round_ids,
+                "targetNiches": targets,
                 "itemCount": len(items),
                 "criteriaSuccessRates": success_rates(candidates, criteria),
                 "nicheDistribution": distribution(candidates),
+                "unclearCount": len(unclear),
+                "unclearItemIds": unclear,
                 "elites": elites,
                 "found": found,
                 "analyzed": analyzed,
                 "stringency": round(found / analyzed, 6) if analyzed else 0.0,
                 "eliteChange": change,
-                "timedOut": waited["timedOut"],
+                "timedOut": round_timed_out,
             })  # fmt: skip
             await ctx.partial({"step": "scored", "round": r, "rounds": rounds, "finalElites": archive})
-            if waited["timedOut"]:
+            if round_timed_out:
                 timed_out = True
                 break
             if r >= 2 and change < args.convergence_threshold:
@@ -406,7 +549,7 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
     if timed_out:
         result["timedOutNote"] = (
             f"round {len(rounds)} was still searching when the timeout ({args.timeout:g} ms) ran out: "
-            f"the result scores the items found so far; webset {rounds[-1]['websetId']} keeps running"
+            f"the result scores the items found so far; webset(s) {', '.join(rounds[-1]['websetIds'])} keep running"
         )
     await ctx.progress("done", len(rounds), args.max_rounds, f"{len(rounds)} round(s), {len(archive)} elites")
     return result
@@ -477,6 +620,18 @@ ARCHETYPE = Archetype(
 )
 
 
+def winnow_cost(args: WinnowArgs) -> list[prices.Part]:
+    """A webset of `count` items a round, each enrichment filled for each, for up to `maxRounds`
+    rounds (tasks.create's preview)."""
+    parts = prices.webset(args.count, len(args.enrichments), "webset")
+    return [
+        dataclasses.replace(
+            p, what=f"{p.what} ({args.max_rounds} rounds at most)", count=p.count * args.max_rounds
+        )
+        for p in parts
+    ]
+
+
 WORKFLOWS: list[WorkflowSpec] = [
     WorkflowSpec(
         "qd.winnow",
@@ -486,5 +641,6 @@ WORKFLOWS: list[WorkflowSpec] = [
         "niche over rounds, with criteria success rates, niche distribution and quality metrics",
         archive=winnow_run,
         archetype=ARCHETYPE,
+        estimate=winnow_cost,
     )
 ]

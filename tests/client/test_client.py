@@ -167,3 +167,16 @@ async def test_a_child_that_cannot_start_is_a_typed_error(
     # A client used outside `async with` says so.
     with pytest.raises(ServerUnavailable, match="closed"):
         await ExaOrchClient().call("list_operations")
+
+
+async def test_wait_task_returns_a_task_that_waits_for_its_owners_key(sim_url: str, tmp_path: Path) -> None:
+    """A child with no key before an Exa not said to be a simulator: the task's run waits for its
+    owner's key (input_required); wait_task answers so at once rather than polling until timeout."""
+    env = {"EXA_ORCH_SIMULATOR": "0", "EXA_API_KEY": ""}
+    async with running_client(sim_url, tmp_path, env=env) as client:
+        task_id = await client.create_task("research.deep", {"instructions": "AI startups in Europe"})
+        started = time.monotonic()
+        waiting = await client.wait_task(task_id, timeout=WAIT, poll=5)
+        assert waiting["status"] == "input_required", waiting
+        assert waiting["inputRequired"]["kind"] == "apiKey" and waiting["inputRequired"]["retryWith"]
+        assert time.monotonic() - started < WAIT

@@ -28,7 +28,7 @@ from tests.support import WAIT
 
 from .conftest import result_json
 from .keys_support import KeyBrowser
-from .tasks_support import legacy_client
+from .tasks_support import RELATED, legacy_client
 from .test_serve_http import http_server
 
 pytestmark = pytest.mark.slow
@@ -90,6 +90,13 @@ class Requests:
         return [entry["client"] for entry in new]
 
 
+def holding(root: Path, *secrets: str) -> list[str]:
+    """The files under `root` (there must be a database among them) that hold one of `secrets`."""
+    written = [p for p in root.rglob("*") if p.is_file()]
+    assert any(p.name == "workflows.db" for p in written), written
+    return [p.name for p in written if any(s.encode() in p.read_bytes() for s in secrets)]
+
+
 async def test_each_principal_is_served_only_with_the_key_it_gave(
     strict_sim: SimThread, tmp_path: Path
 ) -> None:
@@ -143,6 +150,8 @@ async def test_each_principal_is_served_only_with_the_key_it_gave(
     log = (tmp_path / "stderr.log").read_text()
     for secret in (ALICE_KEY, BOB_KEY, "bob-mistyped-key"):
         assert secret not in log
+    # Held in memory only: no file the server wrote (the database, its WAL, the log) holds a key.
+    assert holding(tmp_path, ALICE_KEY, BOB_KEY, "bob-mistyped-key") == []
 
 
 async def test_a_task_runs_with_its_owners_key_asked_for_when_it_is_made(
@@ -150,23 +159,28 @@ async def test_a_task_runs_with_its_owners_key_asked_for_when_it_is_made(
 ) -> None:
     requests = Requests(strict_sim)
     with http_server(strict_sim.url, tmp_path, **ENV) as (_, url):
-        # Carol gave no key and can't be asked: her task fails as a keyless call does, unsent.
+        # Carol gave no key and can't be asked: her task waits for one (input_required), unsent,
+        # and tasks.result says so, with what to do (seed 000 section 6.5's shape).
         async with connect(url, CAROL) as carol:
-            _, task = await run(carol, "tasks.create", TASK)
-            failed, done = await run(carol, "tasks.result", {"taskId": task["taskId"], "wait": 30})
-        assert not failed and done["status"] == "failed" and done["error"]["code"] == "CONFIG_ERROR", done
+            _, first = await run(carol, "tasks.create", TASK)
+            failed, waiting = await run(carol, "tasks.result", {"taskId": first["taskId"], "wait": 30})
+        assert not failed and waiting["status"] == "input_required", waiting
+        assert waiting["inputRequired"]["error"] == "input_required" and waiting["inputRequired"]["retryWith"]
         assert requests.since() == []
-        # With a client that can ask, tasks.create asks her first; the task's run carries her key.
+        # With a client that can ask, tasks.create asks her first; the task's run carries her key,
+        # and the task that waited for one resumes with it too.
         browser = KeyBrowser(CAROL_KEY, bearer=CAROL)
         async with connect(url, CAROL, browser) as carol:
             _, task = await run(carol, "tasks.create", TASK)
             assert len(browser.asked) == 1
             failed, done = await run(carol, "tasks.result", {"taskId": task["taskId"], "wait": 30})
+            assert not failed and done["status"] == "completed", done
+            failed, done = await run(carol, "tasks.result", {"taskId": first["taskId"], "wait": 30})
         assert not failed and done["status"] == "completed", done
         assert set(requests.since()) == {client_tag(CAROL_KEY)}
 
 
-async def test_a_task_augmented_call_asks_its_keyless_owner_first(
+async def test_a_task_augmented_call_waits_for_its_keyless_owner_who_is_asked(
     strict_sim: SimThread, tmp_path: Path
 ) -> None:
     requests = Requests(strict_sim)
@@ -180,8 +194,11 @@ async def test_a_task_augmented_call_asks_its_keyless_owner_first(
                 created = await dave.call_task(
                     "manage_websets", {"operation": "websets.list", "args": {"limit": 1}}
                 )
-                assert len(browser.asked) == 1
+                # Made at once; its run waits for Dave's key (input_required) and Dave is asked, tied
+                # to the task; given, the task resumes and completes.
                 result = await dave.result(created["task"]["taskId"])
+    assert len(browser.asked) == 1
+    assert browser.asked[0].meta == {RELATED: {"taskId": created["task"]["taskId"]}}
     assert not result.is_error, result
     assert set(requests.since()) == {client_tag(DAVE_KEY)}
 

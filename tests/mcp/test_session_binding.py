@@ -144,6 +144,11 @@ async def test_one_principal_cannot_hold_more_than_its_share_of_the_table(
             assert refused.status_code == 503 and "mcp-session-id" not in refused.headers
             _assert_sessions_full(refused, "EXA_ORCH_HTTP_MAX_SESSIONS_PER_PRINCIPAL")
             assert "token:bob" in refused.json()["error"]["message"]
+            # A stateless 2026-07-28 request opens no session: Bob's share does not refuse it.
+            modern = await http.post(
+                url, json=PING, headers={**_headers(BOB), "mcp-protocol-version": "2026-07-28"}
+            )
+            assert modern.status_code != 503 and "SESSIONS_FULL" not in modern.text, modern.text
             # Alice is not locked out by Bob's sessions, and Bob's stay his.
             alice = await _session(http, url, ALICE)
             assert await _ping(http, url, ALICE, alice) == 200

@@ -37,10 +37,17 @@ def test_our_statuses_map_onto_mcp_statuses() -> None:
     assert mapped == {
         TaskStatus.PENDING: "working",
         TaskStatus.WORKING: "working",
+        TaskStatus.INPUT_REQUIRED: "input_required",
         TaskStatus.COMPLETED: "completed",
         TaskStatus.FAILED: "failed",
         TaskStatus.CANCELLED: "cancelled",
     }
+    waiting = record(
+        TaskStatus.INPUT_REQUIRED,
+        meta={"inputRequest": {"kind": "apiKey", "principal": "token:ann", "step": "research.create"}},
+    )
+    task = types.Task.model_validate(wire.task_2025(waiting))  # the SDK's model knows the status
+    assert task.status == "input_required" and "Exa API key for token:ann" in (task.status_message or "")
 
 
 def test_2025_task_validates_as_the_sdk_task_model() -> None:

@@ -301,3 +301,35 @@ async def test_a_daily_cap_refuses_a_principals_paid_calls_past_it_even_after_a_
         with request_scope(principal="user:alice"), pytest.raises(BudgetExceeded):
             await again.http.post("/search", json={"query": "e"})
     assert [e["path"] for e in sim.log()].count("/search") == 3
+
+
+async def test_a_streamed_answer_is_one_billed_row_once_its_stream_ends(
+    sim: SimHandle, gateway: Gateway, store: Store
+) -> None:
+    body = {"query": "who makes GPUs?", "stream": True}
+    with request_scope(principal="user:carol"):
+        async with gateway.http.stream("POST", "/answer", json=body) as resp:
+            lines = [line async for line in resp.aiter_lines() if line]
+        # A caller that stops reading early still paid: the price table's figure, marked estimated.
+        async with gateway.http.stream("POST", "/answer", json=body) as early:
+            async for _ in early.aiter_lines():
+                break
+    assert any("costDollars" in line for line in lines)
+    rows = await ledger(store, expect=2)
+    account = billing(sim)
+    assert rows[0][1:5] == ("user:carol", "answer", prices.ANSWER, 1)
+    assert rows[0][7] == account.charged[0]  # keyed by the request's id, as the simulator billed it
+    assert rows[1][2:5] == ("answer", prices.ANSWER, 0) and rows[1][7] != rows[0][7]
+
+
+async def test_a_streamed_answer_settles_the_tasks_purse(sim: SimHandle, gateway: Gateway) -> None:
+    from exa_orch.gateway.purse import CURRENT_PURSE, Purse
+
+    purse = Purse("task_s", budget=1.0)
+    token = CURRENT_PURSE.set(purse)
+    try:
+        async with gateway.http.stream("POST", "/answer", json={"query": "x", "stream": True}) as resp:
+            await resp.aread()
+    finally:
+        CURRENT_PURSE.reset(token)
+    assert purse.reserved == 0 and purse.spent == pytest.approx(prices.ANSWER)

@@ -110,11 +110,12 @@ class Server:
         return body
 
     def direct_calls(self, n: int, tag: str) -> None:
-        """`n` each of exa.search, exa.getContents and exa.answer, as an agent calls them."""
+        """`n` each of exa.search, exa.getContents and exa.answer (every other one streamed), as an
+        agent calls them."""
         for i in range(n):
             self.call("exa.search", {"query": f"AI startups {tag} {i}", "numResults": 3 + i % 10})
             self.call("exa.getContents", {"urls": [f"https://example.com/{tag}/{i}"], "text": True})
-            self.call("exa.answer", {"query": f"Who funds AI startups in {tag} {i}?"})
+            self.call("exa.answer", {"query": f"Who funds AI startups in {tag} {i}?", "stream": i % 2 == 0})
 
     def stop(self, sig: int) -> int:
         assert self.proc.stdin is not None and self.proc.stdout is not None

@@ -45,6 +45,9 @@ async def test_a_research_task_shows_its_agent_runs_cost_once(research_app: Open
         await until(lambda: _rows(app.store, sql, 2), what="the direct call's row")  # queued, not awaited
         rows = await app.store._read(sql)
         runs = await app.store._read("SELECT cost_usd FROM workflow_runs WHERE task_id = ?", (task_id,))
+        cell = await app.store._read(
+            "SELECT cost_usd, elite_count, cost_per_elite FROM v_archive WHERE task_id = ?", (task_id,)
+        )
     agent_cost = prices.AGENT_FIXED["medium"]
     assert got["cost"] == {"usd": agent_cost, "billed": agent_cost, "estimated": 0.0}
     assert [t["cost"] for t in listed["tasks"] if t["taskId"] == task_id] == [got["cost"]]
@@ -52,6 +55,7 @@ async def test_a_research_task_shows_its_agent_runs_cost_once(research_app: Open
     assert [(r[0], r[1], r[3]) for r in rows] == [(task_id, "agent.run", 1), (None, "search", 1)]
     assert rows[0][4] == f"agent_run:{done.result['researchId']}"
     assert runs == [(agent_cost,)]  # the archive files the run with what it cost
+    assert cell == [(agent_cost, None, None)]  # the cell's best run and its cost (no elites to divide by)
     assert round(sum(r[2] for r in rows), 6) == account.spent
 
 

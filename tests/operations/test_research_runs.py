@@ -83,6 +83,7 @@ async def test_the_whole_run_surface_reaches_exa_and_user_identifier_is_a_hash_o
 
 
 async def test_a_follow_up_names_the_previous_run_and_gets_none_of_its_rows(ops: Ops) -> None:
+    ops.sim.ctx.clock.set_speed(0.01)  # the first run is still going however slow this machine is
     base = {"outputSchema": SCHEMA, "effort": "low"}
     first = await ops("research.create", {"instructions": "AI startups in Europe", **base})
     with pytest.raises(OrchError) as early:  # Exa continues only from a completed run
@@ -136,6 +137,7 @@ async def test_exa_rules_are_checked_before_any_request(
 
 
 async def test_stop_ends_an_ultra_run_with_what_it_found_and_exa_refuses_other_efforts(ops: Ops) -> None:
+    ops.sim.ctx.clock.set_speed(0.01)  # simulated time moves only as the test says
     ultra = await ops(
         "research.create", {"instructions": "Find 40 AI startups", "outputSchema": SCHEMA, "effort": "ultra"}
     )

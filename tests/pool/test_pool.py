@@ -18,6 +18,7 @@ import pytest
 
 from exa_orch.app import App, open_app
 from exa_orch.config import Settings
+from exa_orch.gateway.pool import ordinal
 from exa_orch.runtime.principal import Principal
 from exa_orch.sim.agent import AgentRuns
 from exa_orch.sim.context import SimConfig
@@ -80,6 +81,12 @@ def test_fair_order_shares_slots_equally_among_waiting_principals_oldest_first()
     assert "b" in unfair([("a", "0", "1", s) for s in range(1, 9)] + [("b", "0", "1", 9)])
 
 
+def test_places_in_line_read_as_ordinals() -> None:
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 22, 23, 101, 112)] == [
+        "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd", "23rd", "101st", "112th",
+    ]  # fmt: skip
+
+
 def test_a_dead_servers_waiters_are_dropped_and_its_running_runs_adopted() -> None:
     conn = memory_connection(default_migrations_dir())
     dead = f"{HOST}:999999999:dead"  # a pid that cannot exist on this host
@@ -110,10 +117,16 @@ def test_a_dead_servers_waiters_are_dropped_and_its_running_runs_adopted() -> No
     }
     done = round_("host:1:live", SlotChanges(release_runs=["run_1"]))
     assert done.active == 1
+    # A run seen going and then seen finished before the next round: released, not counted again.
+    late = round_("host:1:live", SlotChanges(seen=[("run_2", "user:c", "t3")], release_runs=["run_2"]))
+    assert late.active == 1
+    assert conn.execute("select count(*) from run_slots where run_id = 'run_2'").fetchone() == (0,)
 
 
 def sim_429s(sim: SimHandle) -> int:
-    return sum(1 for e in sim.log() if e.get("status") == 429)
+    log = sim.log()
+    assert len(log) == sim.stats()["total_requests"]  # the log holds every request: none missed
+    return sum(1 for e in log if e.get("status") == 429)
 
 
 def settings_for(sim: SimHandle, db: Path | str, **more: Any) -> Settings:
@@ -206,3 +219,16 @@ async def test_200_runs_split_over_two_servers_on_postgresql(
     assert all(p["granted"] > 0 for p in pools), pools  # both servers ran some of the runs
     assert max(p["max_active"] for p in pools) == 50
     check_outcome(sim, grants, failures)
+
+
+async def test_without_the_pool_the_simulator_answers_429(sim: SimHandle, tmp_path: Path) -> None:
+    """The control: a pool larger than Exa's 50 lets creates through that the simulator refuses
+    (the transport retries them, so the tasks still end), so the 0 above is the pool's doing."""
+    db = tmp_path / "workflows.db"
+    async with open_app(settings_for(sim, db, max_agent_runs=60), db, extra_workflows=WORKFLOWS) as app:
+        assert app.supervisor is not None
+        ids = await queue_plan(app)
+        done = [await app.supervisor.tasks.wait(t, timeout=WAIT * 4) for t in ids]
+        failures = dict(app.gateway.stats()["failures_by_kind"])
+    assert [r.status.value for r in done] == ["completed"] * 5, [r.error for r in done]
+    assert sim_429s(sim) > 0 and failures.get("429", 0) == sim_429s(sim)

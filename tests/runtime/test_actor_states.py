@@ -94,7 +94,8 @@ def test_transition_table_is_the_documented_machine() -> None:
     assert TRANSITIONS == {
         S.CREATED: {S.STARTING},
         S.STARTING: {S.RUNNING, S.FAILING, S.STOPPING, S.DONE},
-        S.RUNNING: {S.COMPLETING, S.FAILING, S.STOPPING, S.DONE},
+        S.RUNNING: {S.COMPLETING, S.FAILING, S.PARKING, S.STOPPING, S.DONE},
+        S.PARKING: {S.DONE},
         S.COMPLETING: {S.FAILING, S.DONE},
         S.FAILING: {S.DONE},
         S.STOPPING: {S.DONE},

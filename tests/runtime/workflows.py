@@ -8,6 +8,8 @@ EXA_ORCH_EXTRA_WORKFLOWS="tests.runtime.workflows:WORKFLOWS".
   its items. Every Exa side effect is counted by the simulator's creates_by_external_id.
 - `rt.websets`: `count` websets created one per step, then a final step; for the crash tests,
   where a step's side effect must happen once even when the process dies mid-task.
+- `rt.keyed`: a step, then a step that raises MissingApiKey until extras["keys"] holds something
+  (the task then waits input_required for its owner's key).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from typing import Any
 import httpx
 from pydantic import BaseModel, Field
 
-from exa_orch.gateway.errors import error_from_response
+from exa_orch.gateway.errors import MissingApiKey, error_from_response
 from exa_orch.runtime import TaskContext, WorkflowSpec, create_or_get
 
 
@@ -149,9 +151,34 @@ async def gated_workflow(ctx: TaskContext, args: GatedArgs) -> dict[str, Any]:
     return made
 
 
+class KeyedArgs(BaseModel):
+    label: str = "x"
+
+
+async def keyed_workflow(ctx: TaskContext, args: KeyedArgs) -> dict[str, Any]:
+    """A step, then one that needs its owner's key (extras["keys"]: the principals holding one;
+    none held: MissingApiKey, as the gateway raises it), then one more."""
+    extras = ctx.deps.extras
+    effect = extras.get("effect")
+
+    async def before() -> str:
+        if effect is not None:
+            effect(ctx.external_id("before"))
+        return "before"
+
+    async def keyed() -> str:
+        if not extras.get("keys"):
+            raise MissingApiKey("user:test")
+        return "keyed"
+
+    done = [await ctx.step("before", before), await ctx.step("keyed", keyed)]
+    return {"done": done, "label": args.label}
+
+
 WORKFLOWS = [
     WorkflowSpec("rt.steps", StepsArgs, steps_workflow, "local steps with an in-process side effect"),
     WorkflowSpec("rt.webset", WebsetArgs, webset_workflow, "create a webset, wait, list items"),
     WorkflowSpec("rt.websets", ManyArgs, websets_workflow, "create `count` websets, one per step"),
     WorkflowSpec("rt.gated", GatedArgs, gated_workflow, "a checkpoint, its cancel hook, a long sleep"),
+    WorkflowSpec("rt.keyed", KeyedArgs, keyed_workflow, "a step, then one that needs its owner's API key"),
 ]

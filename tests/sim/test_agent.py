@@ -171,6 +171,7 @@ async def test_the_51st_active_run_gets_429_and_a_finished_run_frees_a_slot(
 ) -> None:
     """Exa allows 50 active (queued or running) agent runs a team; the simulator answers the next
     create 429 with Exa's error body and makes no run. Cancelling or finishing one frees a slot."""
+    sim.ctx.clock.set_speed(0.01)  # no run finishes while the 50 are being created
     ids = [(await exa.agent.runs.create(query=f"run {i}", effort="high")).id for i in range(50)]
     async with httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "k"}) as http:
         refused = await http.post("/agent/runs", json={"query": "run 51", "effort": "high"})

@@ -133,6 +133,7 @@ async def test_row_counts_follow_the_ask_and_the_schema_and_exclusions_are_honou
 async def test_a_follow_up_needs_a_completed_run_and_repeats_none_of_its_rows(
     http: httpx.AsyncClient, sim: SimHandle
 ) -> None:
+    sim.ctx.clock.set_speed(0.01)  # the first run is still going however slow this machine is
     body = {"query": "AI startups in Europe", "outputSchema": ROW_SCHEMA, "effort": "low"}
     running = (await http.post("/agent/runs", json=body)).json()
     refused = await http.post("/agent/runs", json={**body, "previousRunId": running["id"]})

@@ -34,7 +34,8 @@ async def wait_idle(http: httpx.AsyncClient, webset_id: str, within: float = 10.
 
 async def test_fifty_items_reach_idle_in_under_five_seconds_with_growing_progress(sim: SimHandle) -> None:
     async with AsyncExa(api_key="test", api_base=sim.url) as exa:
-        webset = await exa.websets.create({"search": {"query": "AI startups in Europe", "count": 50}})
+        # 67 AI companies in the world pass the one criterion Exa derives ("Works in artificial intelligence")
+        webset = await exa.websets.create({"search": {"query": "AI startups", "count": 50}})
         seen: list[tuple[str, int, int]] = []
 
         async def idle() -> bool:
@@ -105,7 +106,7 @@ async def test_a_webset_goes_idle_seconds_after_its_search_completes_having_anal
 async def _run_once(seed: int) -> str:
     async with running_sim(SimConfig(seed=seed, speed=100)) as sim, client(sim) as http:
         body = {
-            "search": {"query": "fintech companies in Europe", "count": 12,
+            "search": {"query": "fintech companies in Europe", "count": 6,
                        "criteria": [{"description": "Works in fintech"}, {"description": "Has more than 40 employees"},
                                     {"description": "Sells to banks"}]},
             "enrichments": [
@@ -123,9 +124,9 @@ async def test_same_seed_gives_byte_identical_items_evaluations_and_enrichments(
     first, second = await _run_once(7), await _run_once(7)
     assert first == second
     items = json.loads(first)
-    assert len(items) == 12
+    assert len(items) == 6
     verdicts = {e["satisfied"] for i in items for e in i["evaluations"]}
-    assert verdicts <= {"yes", "unclear"}  # items judged "no" on any criterion are not kept
+    assert verdicts == {"yes"}  # an item judged "no" or "unclear" on any criterion is not kept
     assert all(r["status"] == "completed" for i in items for r in i["enrichments"])
     assert {r["format"] for r in items[0]["enrichments"]} == {
         "text",
@@ -321,3 +322,61 @@ async def test_events_record_what_happened_and_filter_by_type_and_time(sim: SimH
         assert later == []
         before = (await http.get(f"{W}/events", params={"createdBefore": ws["createdAt"]})).json()["data"]
         assert before == []
+
+
+# --- verdicts: the world's truths decide them, never the wording of the search ----------------------
+
+VERDICT_CRITERIA = ["Is based in Europe", "Works in healthcare", "Has more than 100 employees"]
+# The same criteria under searches worded for different niches: the query steers which candidates
+# are looked at (by their attributes), never how a candidate is judged.
+TARGETED = [
+    "AI startups",
+    "European healthcare startups with more than 100 employees",
+    "companies outside Europe that are not in healthcare, small teams",
+]
+
+
+async def test_verdicts_follow_the_worlds_truths_whatever_the_search_is_worded(sim: SimHandle) -> None:
+    from exa_orch.sim.websets import judge
+
+    async with client(sim) as http:
+        ids = []
+        for query in TARGETED:
+            body = {"search": {"query": query, "count": 15, "entity": {"type": "company"},
+                               "criteria": [{"description": c} for c in VERDICT_CRITERIA]}}  # fmt: skip
+            ids.append((await http.post(f"{W}/websets", json=body)).json()["id"])
+        for wid in ids:
+            await wait_idle(http, wid)
+    store = sim.ctx.extras["websets"]
+    world = sim.ctx.world
+    seen: dict[tuple[str, str], dict[str, Any]] = {}  # (entity, criterion) -> its evaluation
+    shared = 0
+    for wid in ids:
+        [sid] = store.websets[wid].search_ids
+        for cand in store.searches[sid].plan:  # every candidate analyzed, kept or not
+            for ev in cand.evaluations:
+                assert ev == judge.evaluate(world, cand.entity, ev["criterion"])  # no query in it
+                key = (cand.entity.id, ev["criterion"])
+                shared += key in seen
+                assert seen.setdefault(key, ev) == ev, key
+    assert shared >= 3  # the searches met some of the same entities, and judged them alike
+    assert {ev["satisfied"] for ev in seen.values()} == {"yes", "no", "unclear"}
+
+
+async def test_a_world_files_truths_decide_verdicts_whatever_the_query_says(tmp_path: Any) -> None:
+    world = {"name": "truths", "entities": [
+        {"id": "n26", "name": "N26", "url": "https://n26.com", "queries": ["banks", "banks outside europe"],
+         "criteria": {"Is based in Europe": "yes", "Works in healthcare": "no"}},
+        {"id": "nubank", "name": "Nubank", "url": "https://nubank.com.br", "queries": ["banks", "banks outside europe"],
+         "criteria": {"Is based in Europe": "no", "Works in healthcare": "unclear"}},
+    ]}  # fmt: skip
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps(world), encoding="utf-8")
+    from exa_orch.sim.websets import judge
+
+    async with running_sim(SimConfig(speed=1000.0, world_file=str(path))) as handle:
+        w = handle.ctx.world
+        for query in ("banks", "banks outside europe"):
+            for entity in w.search(query):
+                verdicts = [judge.evaluate(w, entity, c)["satisfied"] for c in VERDICT_CRITERIA[:2]]
+                assert verdicts == {"N26": ["yes", "no"], "Nubank": ["no", "unclear"]}[entity.name]

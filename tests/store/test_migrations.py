@@ -10,7 +10,7 @@ import pytest
 
 from exa_orch.errors import ErrorCode, MigrationError
 from exa_orch.store import Store, postgres
-from exa_orch.store.migrations import default_migrations_dir, load_migrations, split_statements
+from exa_orch.store.migrations import apply, default_migrations_dir, load_migrations, split_statements
 from exa_orch.store.pgcluster import Cluster
 from tests.pg import fresh_database
 
@@ -47,6 +47,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0008_cost_ledger",
             "0009_run_cost",
             "0010_run_slots",
+            "0011_input_required",
+            "0012_archive_cost",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -74,6 +76,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (8, "cost_ledger"),
         (9, "run_cost"),
         (10, "run_slots"),
+        (11, "input_required"),
+        (12, "archive_cost"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 
@@ -195,3 +199,29 @@ async def test_postgres_migrations_apply_once_and_an_edited_file_is_refused(
     with pytest.raises(MigrationError, match="edited after it was applied"):
         async with Store(url, migrations_dir=edited):
             pass
+
+
+async def test_0011_widens_the_status_check_and_keeps_every_row(db_path: Path) -> None:
+    """A database made before 0011, with a task and its checkpoint: 0011 (a schema text edit, not a
+    rebuild that would cascade to the steps) keeps both, allows input_required, refuses the rest."""
+    migrations = load_migrations()
+    conn = sqlite3.connect(db_path, isolation_level=None)
+    conn.execute("PRAGMA foreign_keys = ON")
+    try:
+        apply(conn, migrations[:10])
+        conn.execute(
+            "INSERT INTO tasks (id, type, status, created_at, updated_at) VALUES ('task_a', 't', 'working', 'x', 'x')"
+        )
+        conn.execute(
+            "INSERT INTO task_steps (task_id, step_key, seq, result, saved_at) VALUES ('task_a', 's', 1, '1', 'x')"
+        )
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute("UPDATE tasks SET status = 'input_required' WHERE id = 'task_a'")
+        assert [m.label for m in apply(conn, migrations[:11])] == ["0011_input_required"]
+        conn.execute("UPDATE tasks SET status = 'input_required' WHERE id = 'task_a'")
+        with pytest.raises(sqlite3.IntegrityError):
+            conn.execute("UPDATE tasks SET status = 'asleep' WHERE id = 'task_a'")
+        assert conn.execute("SELECT count(*) FROM task_steps").fetchone() == (1,)
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+    finally:
+        conn.close()

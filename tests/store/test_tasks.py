@@ -283,3 +283,34 @@ async def test_a_lookup_by_an_id_or_type_holding_a_nul_finds_nothing_on_either_b
     assert [r.id for r in await store.get_tasks([task.id, "task_\x00"])] == [task.id]
     assert await store.list_tasks(type="t\x00") == ([], None)
     assert [r.id for r in (await store.list_tasks(type="t"))[0]] == [task.id]
+
+
+async def test_park_waits_unleased_and_unclaimed_until_unparked(store: Store) -> None:
+    """input_required on every backend: written by the lease holder with its request, the lease
+    released, claimed by nobody, listed by its status; unpark makes it runnable again."""
+    task = await store.create_task("t", {}, principal="user:alice")
+    [claimed] = await store.claim_runnable(store.owner_id, 30.0, 10)
+    assert claimed.id == task.id
+    with pytest.raises(LeaseHeld):
+        await store.park(task.id, {"kind": "apiKey"}, owner="someone-else")
+    parked = await store.park(task.id, {"kind": "apiKey", "message": "needs a key"}, owner=store.owner_id)
+    assert parked.status is TaskStatus.INPUT_REQUIRED and parked.lease_owner is None
+    assert parked.meta["inputRequest"] == {"kind": "apiKey", "message": "needs a key"}
+    assert await store.claim_runnable(store.owner_id, 30.0, 10) == []
+    assert [r.id for r in await store.waiting_tasks("user:alice")] == [task.id]
+    assert await store.waiting_tasks("user:bob") == []
+    listed, _ = await store.list_tasks(status="input_required")
+    assert [r.id for r in listed] == [task.id]
+    [back] = await store.unpark([task.id, "task_missing"])
+    assert back.status is TaskStatus.WORKING and "inputRequest" not in back.meta
+    assert await store.unpark([task.id]) == []  # only a waiting task moves
+    [again] = await store.claim_runnable(store.owner_id, 30.0, 10)
+    assert again.id == task.id
+
+
+async def test_a_cancel_requested_before_parking_wins(store: Store) -> None:
+    task = await store.create_task("t", {})
+    await store.claim_runnable(store.owner_id, 30.0, 10)
+    await store.request_cancel(task.id)
+    kept = await store.park(task.id, {"kind": "apiKey"}, owner=store.owner_id)
+    assert kept.status is TaskStatus.PENDING and kept.lease_owner is None and kept.cancel_requested

@@ -132,6 +132,22 @@ async def test_the_list_reads_at_80_and_120_columns_without_a_split_word(store: 
         assert "lifecycle.harvest" in text  # a wider terminal shows more columns
 
 
+async def test_a_wide_terminal_shows_a_failed_tasks_whole_error_message_beside_a_long_title(
+    store: Store,
+) -> None:
+    message = "agent run timed out after 600 s, give it more time"
+    for title in TITLES:
+        task = await store.create_task("lifecycle.harvest", {"query": title})
+        await store.transition(task.id, "working")
+    await store.fail(task.id, {"step": "poll", "message": message, "code": "UPSTREAM_TIMEOUT"})
+    out = io.StringIO()
+    console = Console(file=out, width=200, force_terminal=True, color_system=None)
+    await show_tasks(target(store), LOCAL, console=console)
+    [row] = [line for line in out.getvalue().splitlines() if short_id(task.id) in line]
+    assert message in row and "UPSTREAM_TIMEOUT" in row and len(row) <= 200, row
+    assert "Climate technology companies" in row  # the title keeps its head
+
+
 async def test_watch_redraws_as_progress_moves(store: Store) -> None:
     task = await store.create_task("lifecycle.harvest", {"query": "European developer tools startups"})
     await store.transition(task.id, "working")

@@ -37,7 +37,7 @@ async def test_a_winnow_task_files_one_run_with_its_metrics_and_elites(
 ) -> None:
     db = tmp_path / "workflows.db"
     async with research_app(MODULE) as app:
-        done = await run_task(app, "qd.winnow", {**ARGS, "maxRounds": 3})
+        done = await run_task(app, "qd.winnow", {**ARGS, "maxRounds": 3, "explore": False})
     assert done.status == "completed", done.error
     result, quality = done.result, done.result["qualityMetrics"]
     [run] = runs_of(db, done.id)

@@ -3,7 +3,8 @@
 Contract:
 - A search is planned entirely when it is created (`plan_search`): the ranked candidates from the
   world, when each is analyzed (`seconds_per_item` simulated seconds apiece), whether it is kept
-  (no criterion judged "no") and its evaluations. Reads only reveal the part of the plan whose
+  (every criterion judged "yes": Exa keeps only the candidates that pass every criterion, see
+  data-design/exa-api-notes.md) and its evaluations. Reads only reveal the part of the plan whose
   time has come, so `progress.found/analyzed` grow between polls and the result never depends on
   when, or how often, anyone polls.
 - `advance(store)` runs before every Websets request: it turns due candidates into items, sends
@@ -81,7 +82,7 @@ def plan_search(store: WebsetsStore, ws: WebsetRec, search: SearchRec) -> None:
             continue
         t += step
         evaluations = [judge.evaluate(world, entity, c) for c in search.criteria]
-        accepted = all(ev["satisfied"] != "no" for ev in evaluations)
+        accepted = all(ev["satisfied"] == "yes" for ev in evaluations)  # data-design/exa-api-notes.md
         search.plan.append(Candidate(t, entity, accepted, evaluations, screened(entity)))
         found += accepted
     search.done_at = t

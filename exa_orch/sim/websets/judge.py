@@ -6,6 +6,8 @@ same result. Derived choices use `world.stable_int` (sha256), never `hash()`.
 - `decompose(world, query, entity)` -> (entity type, criteria) or None when the query can't be
   split into an entity and criteria (websets.preview answers 422 then).
 - `evaluate(world, entity, criterion)` -> an evaluation dict (criterion, reasoning, satisfied, references).
+  A verdict depends on the world and the criterion's text only (never on a search's query); a
+  criterion written "Does not satisfy: X" is X's verdict turned round (yes <-> no; unclear stays).
 - `enrich(world, entity, description, format, options)` -> the result strings (None when unknown).
 - `properties(entity, entity_type, description)` -> the item's `properties` shaped per the spec.
 """
@@ -109,8 +111,20 @@ def _reference(entity: Entity) -> dict[str, Any]:
     return {"title": entity.title, "snippet": snippet, "url": entity.url}
 
 
+NEGATION = "Does not satisfy: "
+_FLIP = {"yes": "no", "no": "yes", "unclear": "unclear"}
+
+
 def evaluate(world: World, entity: Entity, criterion: str) -> dict[str, Any]:
     """Judge `criterion` for `entity`: yes/no from what the world knows, else a stable guess."""
+    if criterion[: len(NEGATION)].lower() == NEGATION.lower():
+        inner = evaluate(world, entity, criterion[len(NEGATION) :].strip())
+        return {
+            **inner,
+            "criterion": criterion,
+            "satisfied": _FLIP[inner["satisfied"]],
+            "reasoning": f"Judged on the criterion it negates: {inner['reasoning']}",
+        }
     text = criterion.lower()
     truths = entity.attrs.get("criteria")
     verdict: str | None
@@ -210,6 +224,15 @@ def enrich(
         labels = [o["label"] for o in options or []]
         if not labels:
             return None
+        if sorted(lab.strip().lower() for lab in labels) == ["no", "yes"]:
+            # A yes/no question is a criterion asked as an enrichment: the same verdict the
+            # criterion gets (the world's truths), no answer when that verdict is unclear.
+            verdict = evaluate(world, entity, description)["satisfied"]
+            return (
+                None
+                if verdict == "unclear"
+                else [next(lab for lab in labels if lab.strip().lower() == verdict)]
+            )
         bag = set(tokens(f"{entity.text} {_attr_text(entity)}"))
         scored = sorted(labels, key=lambda lab: (-len(set(tokens(lab)) & bag), stable_int(pick, lab)))
         return [scored[0]]

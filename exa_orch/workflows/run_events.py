@@ -1,0 +1,185 @@
+"""Following an agent run's own events (`GET /agent/runs/{id}/events`, server-sent events with ids).
+
+`follow_events(ctx, key, run_id, deadline, on_event)` reads the run's feed one event at a time, each
+event a checkpoint of its own (`{key}.event:1`, `{key}.event:2`, ...), and hands each it reads to
+`on_event` (the task's progress and status message). A resumed task replays the events it
+checkpointed without reporting them again (the run that read one reported it; one that died
+between the checkpoint and the report leaves that report to the next event) and opens the feed
+again with `Last-Event-ID` set to the last of them, so it goes on from the next event and repeats
+no report.
+
+A feed that ends before the run's terminal event (an endpoint that replays what happened so far
+and closes, a dropped connection) is opened again with the last id, after a pause that grows from
+0.2 s to 5 s as polls do. Where no feed is available (the endpoint answers no event stream, or an
+error that is not transient), it says so, and the caller polls the run as before. Every event is
+also told to the gateway's run pool, so a terminal event frees the run's slot at once.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+import urllib.parse
+from collections.abc import AsyncIterator, Awaitable, Callable
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+import httpx
+
+from exa_orch.errors import GatewayError, OrchError
+from exa_orch.runtime import TaskContext
+
+Json = dict[str, Any]
+TERMINAL_EVENTS = frozenset({"run.completed", "run.failed", "run.cancelled"})
+FIRST_PAUSE_S, MAX_PAUSE_S = 0.2, 5.0
+
+
+class _Feed:
+    """One run's event stream, opened (again) as needed; `next` returns one event or why there is none."""
+
+    def __init__(self, ctx: TaskContext, run_id: str) -> None:
+        self._ctx = ctx
+        self._path = f"/agent/runs/{urllib.parse.quote(run_id, safe='')}/events"
+        self._stream: AbstractAsyncContextManager[httpx.Response] | None = None
+        self._events: AsyncIterator[Json] | None = None
+        self._pause = FIRST_PAUSE_S
+        self.opened = 0  # how many times the feed was opened (tests, logs)
+
+    async def next(self, after: str | None, deadline: float) -> Json:
+        while True:
+            left = deadline - time.time()
+            if left <= 0:
+                return {"end": "timeout"}
+            if self._events is None:
+                why = await self._open(after)
+                if why is not None:
+                    return {"end": why}
+            assert self._events is not None
+            try:
+                async with asyncio.timeout(left):
+                    event = await anext(self._events)
+            except TimeoutError:
+                await self.aclose()
+                return {"end": "timeout"}
+            except (StopAsyncIteration, OrchError, httpx.TransportError):
+                # The feed ended (or broke) before the run did: open it again after a pause.
+                await self.aclose()
+                await self._ctx.sleep(min(self._pause, max(0.0, deadline - time.time())))
+                self._pause = min(self._pause * 1.5, MAX_PAUSE_S)
+                continue
+            self._pause = FIRST_PAUSE_S
+            return event
+
+    async def _open(self, after: str | None) -> str | None:
+        headers = {"accept": "text/event-stream"}
+        if after is not None:
+            headers["last-event-id"] = after
+        gateway = self._ctx.deps.gateway
+        if gateway is None:
+            return "unavailable (no gateway)"
+        stream = gateway.http.stream("GET", self._path, headers=headers)
+        try:
+            response = await stream.__aenter__()
+        except GatewayError as exc:  # no feed here (a transient failure was retried already)
+            if exc.status is not None and 400 <= exc.status < 500:
+                return f"unavailable ({exc.code})"
+            raise
+        self.opened += 1
+        if not response.headers.get("content-type", "").startswith("text/event-stream"):
+            await stream.__aexit__(None, None, None)
+            return "unavailable (no event stream)"
+        self._stream = stream
+        self._events = _parse(response)
+        return None
+
+    async def aclose(self) -> None:
+        stream, self._stream, self._events = self._stream, None, None
+        if stream is not None:
+            with contextlib.suppress(Exception):
+                await stream.__aexit__(None, None, None)
+
+
+async def _parse(response: httpx.Response) -> AsyncIterator[Json]:
+    """Server-sent events as {id, event, data}; data is JSON when it parses, else text."""
+    fields: dict[str, str] = {}
+    data: list[str] = []
+    async for line in response.aiter_lines():
+        if line == "":
+            if data or fields:
+                text = "\n".join(data)
+                try:
+                    value: Any = json.loads(text)
+                except ValueError:
+                    value = text
+                yield {"id": fields.get("id"), "event": fields.get("event", "message"), "data": value}
+            fields, data = {}, []
+        elif line.startswith(":"):
+            continue
+        else:
+            name, _, value = line.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if name == "data":
+                data.append(value)
+            elif name in ("id", "event"):
+                fields[name] = value
+
+
+def _kept(event: Json) -> Json:
+    """What a checkpoint keeps of an event: its id, name and data, without the whole run a terminal
+    event carries (the caller reads the run's final state once, after the feed)."""
+    data = event.get("data")
+    if isinstance(data, dict) and "run" in data:
+        run = data["run"] if isinstance(data["run"], dict) else {}
+        data = {k: v for k, v in data.items() if k != "run"}
+        if run.get("status") is not None:
+            data.setdefault("status", run["status"])
+    return {"id": event.get("id"), "event": event.get("event"), "data": data}
+
+
+async def follow_events(
+    ctx: TaskContext,
+    key: str,
+    run_id: str,
+    deadline: float,
+    on_event: Callable[[Json, int], Awaitable[None]],
+) -> Json:
+    """Follow run `run_id`'s events until its terminal event or `deadline` (wall time), one
+    checkpoint each (see the module doc). `on_event(event, n)` after each event read
+    in this run (not after a replayed one: the run that read it reported it). Returns how the feed
+    ended: {end: "terminal" | "timeout" | "unavailable (...)", events: n, last: id}."""
+    feed = _Feed(ctx, run_id)
+    last: str | None = None
+    count = 0
+    live: list[int] = []  # the events read in this run (the others are replayed checkpoints)
+    try:
+        while True:
+            count += 1
+
+            async def next_event(after: str | None = last, n: int = count) -> Json:
+                live.append(n)
+                got = await feed.next(after, deadline)
+                if "end" in got:
+                    return got
+                data = got.get("data")
+                status = data.get("status") if isinstance(data, dict) else None
+                if isinstance(data, dict) and isinstance(data.get("run"), dict):
+                    status = data["run"].get("status", status)
+                if not isinstance(status, str) and got.get("event") not in TERMINAL_EVENTS:
+                    status = "running"  # an event of a run still going (run.progress says no status)
+                gateway = ctx.deps.gateway
+                if isinstance(status, str) and gateway is not None:
+                    gateway.observe_run("agent", run_id, status)  # a terminal event frees its slot
+                return _kept(got)
+
+            event: Json = await ctx.step(f"{key}.event:{count}", next_event)
+            if "end" in event:
+                return {"end": event["end"], "events": count - 1, "last": last}
+            last = event.get("id") or last
+            if count in live:  # a replayed event was reported by the run that read it
+                await on_event(event, count)
+            if event.get("event") in TERMINAL_EVENTS:
+                return {"end": "terminal", "events": count, "last": last}
+    finally:
+        await feed.aclose()

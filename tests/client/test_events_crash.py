@@ -1,0 +1,86 @@
+"""End to end: a research.deep task follows its run's own events (workflows/run_events.py), one
+checkpoint each; its server is SIGKILLed in the middle of the feed, and the restarted child goes on
+from the next event (Last-Event-ID): every event's progress message once, in order, none repeated."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import SimThread
+from tests.support import WAIT, until
+
+from .conftest import running_client
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture
+def real_time_sim() -> Iterator[SimThread]:
+    """Speed 1 until the kill: a medium run is queued 2 s, then its next event is 6.7 s away."""
+    with SimThread(SimConfig(speed=1.0)) as handle:
+        yield handle
+
+
+def rows(db: Path, sql: str, *params: object) -> list[tuple[object, ...]]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+async def test_a_research_task_killed_mid_feed_goes_on_from_the_next_event(
+    real_time_sim: SimThread, tmp_path: Path
+) -> None:
+    db = tmp_path / "workflows.db"
+    async with running_client(real_time_sim.url, tmp_path) as client:
+        task_id = await client.create_task("research.deep", {"instructions": "Who makes EV batteries?"})
+
+        def events_saved() -> list[str]:
+            keys = rows(db, "select step_key from task_steps where task_id = ?", task_id)
+            return sorted(str(k) for (k,) in keys if str(k).startswith("research.poll.event:"))
+
+        await until(lambda: len(events_saved()) >= 2, within=WAIT, what="run.started checkpointed")
+        real_time_sim.ctx.clock.set_speed(0.001)  # the run holds still while the server dies
+        first = client.pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        before = len(events_saved())
+
+        def claims() -> int:
+            found = rows(
+                db, "select count(*) from task_events where task_id = ? and kind = 'claimed'", task_id
+            )
+            return int(str(found[0][0]))
+
+        await client.get_task(task_id)  # the client starts a new child at its next call
+        await until(lambda: claims() == 2, within=WAIT, what="the restarted child claimed the task")
+        real_time_sim.ctx.clock.set_speed(50.0)
+        done = await client.wait_task(task_id, timeout=WAIT, poll=0.5)
+        assert client.pid not in (None, first)
+
+    assert done["status"] == "completed", done
+    events = events_saved()
+    assert before < len(events) == 5  # created, started, 2 progress, completed: killed mid-feed
+    messages = [
+        str(m)
+        for (m,) in rows(
+            db, "select message from task_events where task_id = ? and kind = 'progress' order by id", task_id
+        )
+    ]
+    assert len(messages) == len(set(messages)), messages  # no progress message repeated
+    numbers = [int(n) for m in messages for n in re.findall(r"\[\S+_evt_(\d+)\]$", m)]
+    assert numbers == [1, 2, 3, 4, 5], messages  # every event reported once, in order, across the kill
+    # The restarted run's first report was the event after the last one saved before the kill.
+    kinds = rows(db, "select kind, message from task_events where task_id = ? order by id", task_id)
+    second_claim = [i for i, (k, _) in enumerate(kinds) if k == "claimed"][1]
+    after = [str(m) for k, m in kinds[second_claim:] if k == "progress" and m and "_evt_" in str(m)]
+    assert after and after[0].endswith(f"_evt_{before + 1:03d}]"), (before, after)
+    # The run's pool slot, taken by the killed server, was freed by the new one: counted once.
+    slots = rows(db, "select state, run_id from run_slots where pool = 'agent'")
+    assert slots == [("done", done["result"]["researchId"])]

@@ -1,0 +1,116 @@
+"""Issue 23: Websets answers carry no cost, so exa-orch estimates it as a search grows (one row per
+item found, one per enrichment cell filled, `billed` 0, at data-design/prices.md's estimates), and
+a task with a budget cancels its running websets once the estimate would cross it."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from exa_orch.gateway import prices
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import SimHandle, running_sim
+from tests.support import WAIT
+from tests.workflows.conftest import OpenApp
+
+ITEM, CELL = prices.WEBSET_ITEM_ESTIMATE, prices.WEBSET_ENRICHMENT_ESTIMATE
+
+
+@pytest.fixture
+async def sim() -> AsyncIterator[SimHandle]:
+    """A slow simulator (4 simulated seconds a wall second): a search finds an item every ~0.25 s."""
+    async with running_sim(SimConfig(speed=4.0)) as handle:
+        yield handle
+
+
+def _harvest(count: int, **more: Any) -> dict[str, Any]:
+    return {
+        "type": "lifecycle.harvest",
+        "query": "AI startups in Europe",
+        "entity": {"type": "company"},
+        "count": count,
+        "timeout": 60_000,
+        **more,
+    }
+
+
+async def test_a_harvest_is_estimated_item_by_item_and_cell_by_cell(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    sim.ctx.clock.set_speed(100.0)
+    enrichments = [{"description": "Number of employees", "format": "number"}]
+    async with research_app() as app:
+        created = await app.run_operation("tasks.create", _harvest(3, enrichments=enrichments))
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
+        got = await app.run_operation("tasks.get", {"task_id": created["taskId"]})
+        await app.run_operation("websets.get", {"id": done.result["websetId"]})  # read again: no new row
+        rows = await app.store._read(
+            "SELECT operation, usd, billed, key FROM v_costs WHERE task_id = ?", (created["taskId"],)
+        )
+    assert done.status == "completed", done.error
+    items = done.result["itemCount"]
+    assert items >= 1
+    ops = [r[0] for r in rows]
+    assert ops.count("websets.item") == items and ops.count("websets.enrichment") == items
+    assert all(r[2] == 0 for r in rows) and len({r[3] for r in rows}) == len(rows)
+    assert got["cost"] == {
+        "usd": pytest.approx(items * (ITEM + CELL)),
+        "billed": 0.0,
+        "estimated": pytest.approx(items * (ITEM + CELL)),
+    }
+
+
+async def test_a_budget_cancels_the_tasks_running_webset_once_its_estimate_would_cross(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    budget = 0.1  # three items' estimate: the fourth would cross it
+    async with research_app() as app:
+        created = await app.run_operation("tasks.create", {**_harvest(40), "budgetUsd": budget})
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
+        got = await app.run_operation("tasks.get", {"task_id": created["taskId"]})
+        webset_id = (await app.store.load_steps(created["taskId"]))["create.webset"]["id"]
+        webset = await app.run_operation("websets.get", {"id": webset_id, "raw": True})
+    assert done.status == "completed", done.error
+    assert done.result["partial"] is True and done.result["stoppedBy"] == "budget"
+    # The webset was cancelled at Exa, far short of the 40 items asked.
+    (search,) = webset["searches"]
+    assert search["status"] == "canceled" and search["progress"]["found"] < 40
+    estimated = got["cost"]["estimated"]
+    assert got["cost"]["billed"] == 0 and estimated > budget - ITEM  # it ran up to the budget
+    # Each item the task's polls saw counts once; what passes the budget is what Exa found between
+    # the last two polls (a webset's cost shows only when it is read).
+    seen = round(estimated / ITEM)
+    assert estimated == pytest.approx(seen * ITEM) and seen <= search["progress"]["found"]
+    log = [e for e in sim.log() if e["method"] == "POST" and e["path"].endswith("/cancel")]
+    assert len(log) == 1
+
+
+async def test_the_archive_ranks_a_winnow_cell_by_its_cost_per_elite(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    sim.ctx.clock.set_speed(100.0)
+    winnow = {
+        "type": "qd.winnow",
+        "query": "AI startups",
+        "entity": {"type": "company"},
+        "count": 4,
+        "criteria": [{"description": "based in Europe"}, {"description": "founded after 2015"}],
+        "enrichments": [{"description": "Number of employees", "format": "number"}],
+    }
+    async with research_app() as app:
+        created = await app.run_operation("tasks.create", winnow)
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
+        got = await app.run_operation("tasks.get", {"task_id": created["taskId"]})
+        cells = await app.store._read(
+            "SELECT cost_usd, elite_count, cost_per_elite FROM v_archive WHERE task_id = ?", (done.id,)
+        )
+    assert done.status == "completed", done.error
+    ((cost, elites, per_elite),) = cells
+    assert cost == pytest.approx(got["cost"]["usd"]) and cost > 0  # the run's estimated Websets cost
+    assert elites == len(done.result["finalElites"]) >= 1
+    assert per_elite == pytest.approx(cost / elites)
