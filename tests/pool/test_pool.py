@@ -145,9 +145,29 @@ async def queue_plan(app: App) -> list[str]:
     return ids
 
 
+def shares(grants: Iterable[tuple[str, str, str, int]]) -> dict[str, tuple[float, int, float]]:
+    """Each principal's (owed, got, lowest got/owed once owed 5 or more): what `pytest -s` prints."""
+    rows = sorted(grants, key=lambda g: g[3])
+    owed: dict[str, float] = {}
+    got: dict[str, int] = {}
+    low: dict[str, float] = {}
+    for principal, _, granted_at, seq in rows:
+        waiting = {p for p, enq, gat, s in rows if enq <= granted_at and s >= seq}
+        for p in waiting:
+            owed[p] = owed.get(p, 0.0) + 1 / len(waiting)
+        got[principal] = got.get(principal, 0) + 1
+        for p in waiting:
+            if owed[p] >= 5:
+                low[p] = min(low.get(p, 9.0), got.get(p, 0) / owed[p])
+    return {p: (round(owed[p], 1), got.get(p, 0), round(low.get(p, 1.0), 2)) for p in owed}
+
+
 def check_outcome(sim: SimHandle, grants: list[tuple[str, str, str, int]], failures: dict[str, int]) -> None:
     runs = sim.ctx.extras["agent"]
     assert isinstance(runs, AgentRuns)
+    print(
+        f"\nsim max active {max_active(runs)}, 429s {sim_429s(sim)}, (owed, got, lowest got/owed) {shares(grants)}"
+    )
     assert len(runs.runs) == 200
     assert max_active(runs) <= 50
     assert sim_429s(sim) == 0 and failures.get("429", 0) == 0
