@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -53,24 +54,28 @@ class SimConfig:
 
 
 class SimClock:
-    """Simulated time: wall time since start multiplied by `speed`, from a fixed epoch."""
+    """Simulated time: wall time since start multiplied by `speed`, from a fixed epoch.
+
+    `monotonic` is the wall clock it reads (a test passes one it moves by hand)."""
 
     EPOCH = datetime(2026, 1, 1, tzinfo=UTC)
 
-    def __init__(self, speed: float = 1.0) -> None:
+    def __init__(self, speed: float = 1.0, *, monotonic: Callable[[], float] = time.monotonic) -> None:
         self.speed = speed
-        self._start = time.monotonic()
+        self._monotonic = monotonic
+        self._start = monotonic()
         self._offset = 0.0  # simulated seconds that had passed when the speed last changed
 
     def now(self) -> float:
         """Simulated seconds since the simulator started."""
-        return self._offset + (time.monotonic() - self._start) * self.speed
+        return self._offset + (self._monotonic() - self._start) * self.speed
 
     def set_speed(self, speed: float) -> None:
         """Change the time factor from now on; simulated time stays continuous (never jumps)."""
         if speed <= 0:
             raise ValueError(f"speed must be positive, got {speed}")
-        self._offset, self._start, self.speed = self.now(), time.monotonic(), speed
+        wall = self._monotonic()
+        self._offset, self._start, self.speed = self._offset + (wall - self._start) * self.speed, wall, speed
 
     def advance(self, seconds: float) -> None:
         """Jump simulated time forward by `seconds` at once, as if they had passed at the current speed.

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from aiolimiter import AsyncLimiter
 
 from exa_orch.gateway import Gateway, RetryPolicy
-from exa_orch.gateway.limits import FamilyGate
+from exa_orch.gateway.limits import FamilyGate, window_safe_limiter
 from exa_orch.sim.context import FaultConfig
 from exa_orch.sim.testing import SimHandle
 from tests.gateway._util import arrivals, max_in_window, settings_for
@@ -111,11 +111,11 @@ async def test_no_second_holds_more_than_n_requests_including_the_first_and_afte
     assert sum(1 for t in first if t < first[0] + 1.0) <= N  # first second
     assert sum(1 for t in second if t < second[0] + 1.0) <= N  # first second after the gap
     assert max_in_window(times) <= N  # every window
-    # A ratio, not a count: a machine too busy to wake the limiter on time lowers it a little
-    # (the catch-up credit makes most of that up); a limiter admitting a burst would raise it.
+    # A ratio, not a count: a limiter admitting a burst would raise it. How close to N it stays
+    # (a busy machine lowers it, however well the limiter does) is measured in virtual time:
+    # test_retry_rules.py's test_the_steady_rate_is_close_to_n_and_late_wake_ups_cost_little_of_it.
     steady = (len(first) - 1) / (first[-1] - first[0])
     assert steady <= N, f"steady rate {steady:.2f}/s is above N"
-    assert steady >= 0.75 * N, f"steady rate {steady:.2f}/s is below 0.75 N"
 
 
 async def test_families_are_limited_separately(sim: SimHandle) -> None:
@@ -129,10 +129,12 @@ async def test_families_are_limited_separately(sim: SimHandle) -> None:
     assert len(search) == len(contents) == N
     assert len(arrivals(sim, "search")) == len(arrivals(sim, "contents")) == N
     assert max_in_window(search) <= N and max_in_window(contents) <= N
-    # Both families ran side by side: 2N requests in about the time N take (one after the other,
-    # they would take twice as long).
-    both, one = max(search + contents) - min(search + contents), max(max(search) - min(search), 0.1)
-    assert both < 1.5 * one, (both, one)
+    # Each family has a limiter of its own: one shared would space all admissions of both at
+    # least 0.7 period apart on the loop's clock (which it keeps however busy the machine), so the
+    # first request of each, both admitted at once, could not be.
+    period = window_safe_limiter(N).time_period
+    merged = sorted(search + contents)
+    assert min(b - a for a, b in zip(merged, merged[1:], strict=False)) < period / 2
 
 
 async def test_in_flight_calls_never_exceed_the_semaphore(sim: SimHandle) -> None:

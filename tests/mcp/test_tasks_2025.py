@@ -11,6 +11,7 @@ from mcp.shared.exceptions import MCPError
 
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
+from tests.support import WAIT, until
 
 from .tasks_support import RELATED, app_for, inprocess_legacy, legacy_app, structured
 
@@ -155,12 +156,22 @@ async def test_cancel_while_awaiting_exa_ends_cancelled_and_cancels_the_exa_work
                     if e["method"] == "GET" and e["path"].startswith("/websets/v0/websets/")
                 ]
 
-            # A GET has finished and the next one is in flight: cancel now, mid-request.
-            await client.until(lambda: len(webset_gets()) >= 1 and slow_sim.stats()["in_flight"] >= 1)
+            # A GET has finished. The next one is held at Exa for WAIT s, so it is still in flight
+            # when the cancel lands however slowly this machine runs (not a race with its 400 ms);
+            # the requests after it (Exa's cancel) are quick again.
+            await client.until(lambda: any(e["t_end"] is not None for e in webset_gets()))
+            held_from = time.monotonic()
+            slow_sim.set_faults(FaultConfig(latency_ms=WAIT * 1000))
+            held = await until(
+                lambda: [e for e in webset_gets() if e["t"] > held_from and e["t_end"] is None],
+                what="a GET held at Exa",
+            )
+            slow_sim.set_faults(FaultConfig(latency_ms=400))
             cancel_sent = time.monotonic()
             cancelled = await client.cancel(task_id)
             assert cancelled.status == "cancelled"
-            assert any(e["t"] <= cancel_sent <= e["t_end"] for e in webset_gets()), "cancel missed the GET"
+            still = [e for e in webset_gets() if e["t"] == held[0]["t"]]
+            assert still[0]["t_end"] is None or still[0]["t_end"] >= cancel_sent, "cancel missed the GET"
             record = await app.tasks.get(task_id)
             assert str(record.status) == "cancelled" and record.result is None
             assert (await client.get(task_id)).status == "cancelled"

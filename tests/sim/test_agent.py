@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import AsyncIterator
 
 import httpx
@@ -11,9 +10,9 @@ import pytest
 from exa_py import AsyncExa
 from exa_py.agent.types import AgentRunFailedError
 
+from exa_orch.sim.agent import EFFORT_SECONDS, QUEUE_SECONDS
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
-from tests.support import WAIT
 
 SCHEMA = {
     "type": "object",
@@ -42,14 +41,17 @@ async def exa(sim: SimHandle) -> AsyncIterator[AsyncExa]:
 async def test_a_run_goes_queued_running_completed_with_a_structured_output(
     exa: AsyncExa, sim: SimHandle
 ) -> None:
+    # Simulated time held and moved by hand: each phase is read inside it, however slow the polls.
+    speed = sim.ctx.clock.speed
+    sim.ctx.clock.set_speed(1e-9)
     run = await exa.agent.runs.create(query="AI startups in Europe", output_schema=SCHEMA, effort="low")
     assert run.status == "queued" and run.object == "agent_run"
-    seen = {run.status}
-    async with asyncio.timeout(WAIT):
-        while run.status not in ("completed", "failed", "cancelled"):
-            run = await exa.agent.runs.get(run.id)
-            seen.add(run.status)
-    assert run.status == "completed" and "running" in seen
+    sim.ctx.clock.advance(QUEUE_SECONDS)
+    run = await exa.agent.runs.get(run.id)
+    assert run.status == "running" and run.completed_at is None
+    sim.ctx.clock.advance(EFFORT_SECONDS["low"])
+    run = await exa.agent.runs.get(run.id)
+    assert run.status == "completed"
     assert run.stop_reason == "schema_satisfied" and run.completed_at is not None
     assert run.output is not None and run.output.text
     companies = run.output.structured["companies"]
@@ -59,6 +61,7 @@ async def test_a_run_goes_queued_running_completed_with_a_structured_output(
     assert run.output.grounding and run.output.grounding[0].citations
     assert run.usage is not None and run.cost_dollars is not None and run.cost_dollars.total > 0
     # Same query, same seed: the same answer.
+    sim.ctx.clock.set_speed(speed)
     again = await exa.agent.runs.create_and_wait(
         query="AI startups in Europe", output_schema=SCHEMA, effort="low", poll_interval=20
     )
