@@ -39,9 +39,16 @@ def test_the_short_eval_makes_no_false_merge_keeps_the_baseline_f1_and_its_check
             assert scores["falseMerges"] == [], (name, scores["falseMerges"])
             assert scores["f1"] >= base[name]["f1"] - MAX_F1_DROP, name
     for world in report["worlds"]:
-        winnow, verify = world["checks"]["qd.winnow"], world["checks"]["adversarial.verify"]
-        assert winnow["agree"] is True and winnow["reported"] == winnow["recomputed"], winnow
-        assert verify["verdictInSet"] and verify["confidenceOnScale"], verify
+        checks = world["checks"]
+        if "qd.winnow" in checks:
+            winnow, verify = checks["qd.winnow"], checks["adversarial.verify"]
+            assert winnow["agree"] is True and winnow["reported"] == winnow["recomputed"], winnow
+            assert verify["verdictInSet"] and verify["confidenceOnScale"], verify
+    [niches] = [w["checks"]["qd.winnow explore"] for w in report["worlds"] if w["world"] == "eight-niches"]
+    # issue 25: exploring fills 6 of 8 niches in at most 3 rounds; repeated rounds stay at the two
+    # niches the query's first results fall in
+    assert niches["ok"] is True and niches["explore"]["niches"] >= 6 and niches["explore"]["rounds"] <= 3
+    assert niches["repeated"] == {"niches": 2, "of": 8, "rounds": 3}
     company = report["worlds"][0]["workflows"]["convergent.search/company"]
     assert company["entities"] >= 80 and company["f1"] >= 0.90
     assert company["calibration"]["overstated"] == []
@@ -50,6 +57,15 @@ def test_the_short_eval_makes_no_false_merge_keeps_the_baseline_f1_and_its_check
 def _report(f1: float, false_merges: list[list[str]]) -> dict[str, object]:
     scores = {"f1": f1, "falseMerges": false_merges}
     return {"worlds": [{"world": "w", "workflows": {"convergent.search/company": scores}}]}
+
+
+def test_exploring_short_of_six_niches_in_three_rounds_is_a_regression() -> None:
+    short = {"explore": {"niches": 5, "of": 8, "rounds": 3}, "repeated": {"niches": 2, "of": 8, "rounds": 3}}
+    report = {
+        "worlds": [{"world": "n", "workflows": {}, "checks": {"qd.winnow explore": {**short, "ok": False}}}]
+    }
+    [problem] = regressions(report, {"worlds": []})
+    assert "exploring filled 5 niches in 3 rounds (needs 6 in 3)" in problem
 
 
 def test_a_drop_of_more_than_five_points_or_any_false_merge_is_a_regression() -> None:

@@ -12,7 +12,9 @@ per entity type), and scores the result's entities against the truth:
   that found any page of its true entity (mean absolute error, and the entities overstated);
 - `checks`: qd.winnow's coverage, avgFitness and diversity recomputed here from its rounds' items
   (per true entity, fitness pooled over rounds) against what it reported; adversarial.verify's
-  verdict (one of four) and confidence (on 0..1).
+  verdict (one of four) and confidence (on 0..1); on a world with `niches` ({query, criteria,
+  count, maxRounds}), qd.winnow exploring against repeated rounds (`explore: false`): the niches
+  each fills and in how many rounds (exploring must fill 6 of 8 in at most 3 rounds).
 
 `--json` prints the report as JSON; `--baseline FILE` compares it with a committed report and
 exits 1 on a drop of more than 0.05 F1 or on any false merge (what CI runs, on the short profile).
@@ -33,7 +35,10 @@ Json = dict[str, Any]
 
 WORLDS = Path(__file__).parent / "worlds"
 BASELINE = Path(__file__).parent / "baseline.json"
-PROFILES: dict[str, list[str]] = {"short": ["hard-real.json", "held-out.json"]}  # full: every world in WORLDS
+PROFILES: dict[str, list[str]] = {
+    "short": ["hard-real.json", "held-out.json", "eight-niches.json"]
+}  # full: every world in WORLDS
+EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
 
@@ -146,6 +151,10 @@ async def run_world(path: Path, world: Json) -> Json:
                         "qd.winnow": await _winnow_check(app, companies[0], by_url),
                         "adversarial.verify": await _adversarial_check(app, companies),
                     }
+                if world.get("niches"):
+                    report.setdefault("checks", {})["qd.winnow explore"] = await _explore_check(
+                        app, world["niches"]
+                    )
     return report
 
 
@@ -227,6 +236,34 @@ async def _winnow_check(app: Any, query: str, by_url: dict[str, str]) -> Json:
     }
 
 
+async def _explore_check(app: Any, spec: Json) -> Json:
+    """qd.winnow exploring against repeated rounds on one world: niches filled and rounds run."""
+    out: Json = {}
+    for name, explore in (("explore", True), ("repeated", False)):
+        done = await _task(
+            app,
+            {
+                "type": "qd.winnow", "query": spec["query"], "entity": {"type": "company"},
+                "criteria": [{"description": c} for c in spec["criteria"]],
+                "enrichments": [{"description": "Number of employees", "format": "number"}],
+                "count": spec.get("count", 6), "maxRounds": spec.get("maxRounds", 3),
+                "convergenceThreshold": 0.0, "explore": explore,
+            },
+        )  # fmt: skip
+        if done.status != "completed":
+            return {"error": done.error}
+        coverage = done.result["qualityMetrics"]["coverage"]
+        out[name] = {
+            "niches": round(coverage * 2 ** len(spec["criteria"])),
+            "of": 2 ** len(spec["criteria"]),
+            "rounds": len(done.result["rounds"]),
+        }
+    out["ok"] = (
+        out["explore"]["niches"] >= EXPLORE_MIN_NICHES and out["explore"]["rounds"] <= EXPLORE_MAX_ROUNDS
+    )
+    return out
+
+
 async def _adversarial_check(app: Any, queries: list[str]) -> Json:
     """adversarial.verify with a synthesis: its verdict is one of the four, its confidence on 0..1."""
     from exa_orch.workflows.adversarial import VERDICTS
@@ -272,6 +309,11 @@ def regressions(report: Json, baseline: Json) -> list[str]:
                 out.append(
                     f"{w['world']} {name}: metrics {check['reported']} != recomputed {check['recomputed']}"
                 )
+            elif check.get("ok") is False:
+                out.append(
+                    f"{w['world']} {name}: exploring filled {check['explore']['niches']} niches in "
+                    f"{check['explore']['rounds']} rounds (needs {EXPLORE_MIN_NICHES} in {EXPLORE_MAX_ROUNDS})"
+                )
             elif check.get("verdictInSet") is False or check.get("confidenceOnScale") is False:
                 out.append(
                     f"{w['world']} {name}: verdict {check['verdict']!r} / confidence {check['confidence']!r} off scale"
@@ -314,6 +356,13 @@ def run(
                 for a, b in v["falseMerges"]:
                     print(f"    false merge: {a} + {b}")
             for name, check in (w.get("checks") or {}).items():
+                if name == "qd.winnow explore" and "error" not in check:
+                    e, r = check["explore"], check["repeated"]
+                    print(
+                        f"  {name}: exploring {e['niches']}/{e['of']} niches in {e['rounds']} rounds; "
+                        f"repeated rounds {r['niches']}/{r['of']} in {r['rounds']}"
+                    )
+                    continue
                 print(f"  {name}: {json.dumps(check, ensure_ascii=False)}")
         for p in problems:
             print(f"REGRESSION: {p}", file=sys.stderr)

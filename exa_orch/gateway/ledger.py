@@ -286,3 +286,43 @@ def streamed_answer(
         principal=scope.principal,
         attempt=attempt,
     )
+
+
+_WEBSET_CREATE = "/websets/v0/websets"
+DEFAULT_WEBSET_COUNT = 10  # search.count when a create names none (exa-websets-spec.yaml)
+
+
+def webset_count_path(path: str) -> bool:
+    """Whether a POST to `path` starts a webset search (a webset create, or a search on one)."""
+    path = path.rstrip("/")
+    if path == _WEBSET_CREATE:
+        return True
+    parts = path.split("/")
+    return len(parts) == 6 and path.startswith(_WEBSET_CREATE + "/") and parts[5] == "searches"
+
+
+def capped_webset_body(path: str, content: bytes, remaining: float) -> tuple[bytes | None, int]:
+    """A webset search create's body with `count` lowered to the items the task's remaining budget
+    affords at the item estimate (with its enrichment cells), and that number; (None, n) when the
+    body needs no change. n = 0: the budget affords no item (the create must not be sent)."""
+    try:
+        body = json.loads(content) if content else None
+    except ValueError:
+        return None, 1
+    if not isinstance(body, dict):
+        return None, 1
+    search = body.get("search") if path.rstrip("/") == _WEBSET_CREATE else body
+    if not isinstance(search, dict):
+        return None, 1  # a webset with no search (an import's, say) finds nothing to bill
+    enrichments = body.get("enrichments")
+    columns = len(enrichments) if isinstance(enrichments, list) else 0
+    each = prices.WEBSET_ITEM_ESTIMATE + columns * prices.WEBSET_ENRICHMENT_ESTIMATE
+    affords = int((remaining + 1e-9) // each)
+    count = search.get("count")
+    count = count if isinstance(count, int) and count > 0 else DEFAULT_WEBSET_COUNT
+    if count <= affords:
+        return None, count
+    if affords < 1:
+        return None, 0
+    search["count"] = affords
+    return json.dumps(body).encode(), affords

@@ -52,15 +52,17 @@ from exa_orch.gateway.ledger import (
     StreamCost,
     WebsetsSeen,
     capped_agent_body,
+    capped_webset_body,
     created_run_id,
     paid_answer,
     streamed_answer,
+    webset_count_path,
     webset_estimates,
     worst_case,
 )
 from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
 from exa_orch.gateway.pool import RunPool, pooled
-from exa_orch.gateway.purse import CURRENT_PURSE, Purse
+from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
 from exa_orch.gateway.retry import (
     PRE_SEND_ERRORS,
     RETRY_STATUSES,
@@ -240,17 +242,33 @@ class GovernedTransport(httpx.AsyncBaseTransport):
 
     @staticmethod
     def _capped(request: httpx.Request, shape: CallShape) -> bytes | None:
-        """The body of an agent run create for a task with a budget, capped at what it has left."""
-        if shape.method != "POST" or shape.path.rstrip("/") != "/agent/runs":
+        """The body of a create for a task with a budget, capped at what it has left: an agent run's
+        `budget.maxCostDollars`, a webset search's `count` (the items it affords at the estimate;
+        none affordable: BudgetReached, unsent)."""
+        if shape.method != "POST":
+            return None
+        agent = shape.path.rstrip("/") == "/agent/runs"
+        if not agent and not webset_count_path(shape.path):
             return None
         purse = CURRENT_PURSE.get()
         remaining = purse.remaining if purse is not None else None
-        if remaining is None:
+        if purse is None or remaining is None:
             return None
         try:
-            return capped_agent_body(request.content, remaining)
+            content = request.content
         except httpx.RequestNotRead:
             return None
+        if agent:
+            return capped_agent_body(content, remaining)
+        capped, affords = capped_webset_body(shape.path, content, remaining)
+        if affords < 1:
+            each = prices.WEBSET_ITEM_ESTIMATE
+            purse.stop(
+                BudgetReached(purse.task_id, purse.budget or 0.0, purse.spent, each, "a webset search")
+            )
+            assert purse.stopped is not None
+            raise purse.stopped
+        return capped
 
     def gate(self, family: str) -> FamilyGate:
         """The pacing gate of an endpoint family (made on first use)."""

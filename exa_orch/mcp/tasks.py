@@ -59,8 +59,10 @@ from exa_orch.mcp.auth import request_principal
 from exa_orch.mcp.elicit import ask_api_key
 from exa_orch.mcp.hooked import HookedServer
 from exa_orch.mcp.keypage import KeyLink, KeyPage
-from exa_orch.mcp.peer import SessionPeer
+from exa_orch.mcp.peer import SessionPeer, root_path
 from exa_orch.mcp.tasks_calls import CallResolver, ResolvedCall
+from exa_orch.operations._roots import read_inside_roots
+from exa_orch.operations.imports import MAX_IMPORT_BYTES
 from exa_orch.operations.task_views import input_required
 from exa_orch.operations.tasks import (
     check_task_args,
@@ -73,7 +75,8 @@ from exa_orch.store import INPUT_REQUEST_META, TaskRecord, TaskStatus
 log = logging.getLogger(__name__)
 
 MAX_UNANSWERED = 10_000
-KEY_REQUEST = "exaApiKey"  # the inputRequests key of a waiting task's key link (2026-07-28)
+KEY_REQUEST = "exaApiKey"
+ROOTS_REQUEST = "roots"  # the inputRequests key of a waiting path import's roots/list  # the inputRequests key of a waiting task's key link (2026-07-28)
 CANCEL_SETTLE_S = 10.0  # how much longer a 2025-11-25 tasks/cancel waits for `cancelled` to be recorded
 NOTIFY_TIMEOUT_S = 2.0  # a client that stops reading must not stall the runtime's event loop
 
@@ -427,6 +430,10 @@ class TasksBridge:
         record = await self._get(ctx, params.task_id)
         # The key link's response: accepting says only that the person opens it (the key reaches
         # the server on the page, and resumes the task); declining closes it.
+        roots = (params.input_responses or {}).get(ROOTS_REQUEST)
+        if isinstance(roots, Mapping) and input_kind(record) == "root":
+            # The client's roots, answered through the task: the file is read inside them.
+            await self._read_for_task(record, GivenRoots(roots))
         response = (params.input_responses or {}).get(KEY_REQUEST)
         link = self._links.get(record.id)
         if (
@@ -457,12 +464,18 @@ class TasksBridge:
         running = self._asking.get(record.id)
         if running is not None and not running.done():
             return running
-        if input_kind(record) != "apiKey" or self._key_page() is None or not peer.url_elicitation:
+        kind = input_kind(record)
+        if kind == "apiKey" and self._key_page() is not None and peer.url_elicitation:
+            ask = self._ask_for_key(record, peer)
+        elif kind == "root" and peer.roots:
+            ask = self._read_for_task(record, peer)
+        else:
             return None
         seen = (record.id, peer.connection_key)
         if unasked and seen in self._unanswered:
+            ask.close()
             return None
-        job = asyncio.get_running_loop().create_task(self._ask_for_key(record, peer))
+        job = asyncio.get_running_loop().create_task(ask)
         self._asking[record.id] = job
 
         def done(finished: asyncio.Task[bool]) -> None:
@@ -493,6 +506,26 @@ class TasksBridge:
             log.warning("asking for task %s's key failed", record.id, exc_info=True)
             return False
 
+    async def _read_for_task(self, record: TaskRecord, peer: Any) -> bool:
+        """A path import waiting for its owner's roots: read the file inside `peer`'s roots (the
+        checks of a plain call) and resume the task with its text in place of the path. True once
+        resumed; False (the task still waiting) when the file can't be read there, logged."""
+        request = record.meta.get(INPUT_REQUEST_META) or {}
+        path = request.get("path")
+        inner = record.args.get("args")
+        if record.type != "operation" or not isinstance(path, str) or not isinstance(inner, dict):
+            return False
+        try:
+            text = await read_inside_roots(peer, path, MAX_IMPORT_BYTES)
+            args = {**record.args, "args": {**{k: v for k, v in inner.items() if k != "path"}, "csv": text}}
+            return await self.service.resume_with_args(record, args) is not None
+        except OrchError as exc:
+            log.info("task %s: its file can't be read in its owner's roots: %s", record.id, exc.message)
+            return False
+        except Exception:
+            log.warning("reading task %s's file failed", record.id, exc_info=True)
+            return False
+
     async def _wait_asking(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> TaskRecord:
         """tasks/result's wait: until the task is terminal, asking this client (on this request's
         stream, tied to the task) whenever it waits for input; the waiting task when nobody could be
@@ -517,6 +550,8 @@ class TasksBridge:
         elicitation: the key page's link for its owner (one live link per task)."""
         page = self._key_page()
         caps = ctx.session.client_capabilities
+        if input_kind(record) == "root" and caps is not None and caps.roots is not None:
+            return {ROOTS_REQUEST: {"method": "roots/list", "params": {"_meta": wire.related(record.id)}}}
         url_mode = bool(caps and caps.elicitation is not None and caps.elicitation.url is not None)
         if input_kind(record) != "apiKey" or page is None or record.principal is None or not url_mode:
             return {}
@@ -598,6 +633,21 @@ class TasksBridge:
                 )
             )
         )
+
+
+class GivenRoots:
+    """The roots a 2026-07-28 client answered a task's roots/list input request with, as the
+    `roots` part of a ClientPeer (file:// URIs as local paths; others ignored)."""
+
+    roots = True
+
+    def __init__(self, result: Mapping[str, Any]) -> None:
+        listed = result.get("roots")
+        uris = [r.get("uri") for r in listed if isinstance(r, Mapping)] if isinstance(listed, list) else []
+        self._paths = [p for p in (root_path(str(u)) for u in uris if u) if p is not None]
+
+    async def list_roots(self) -> list[str]:
+        return list(self._paths)
 
 
 class UpdateTaskParams(types.RequestParams):

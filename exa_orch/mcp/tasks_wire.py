@@ -63,6 +63,11 @@ def status_message(record: Any) -> str:
                 f"Input required: an Exa API key for {request.get('principal') or 'its owner'} (at "
                 f"{request.get('step') or 'its current step'}); it resumes where it stopped once given."
             )
+        if request.get("kind") == "root":
+            return (
+                f"Input required: the roots of its owner's client, to read {request.get('path')!r} "
+                "inside them; it resumes where it stopped once read."
+            )
         return f"Input required: {request.get('message') or 'the task waits for its owner'}."
     if status == "completed":
         return "The task completed."

@@ -15,6 +15,7 @@ import asyncio
 import os
 import stat
 from pathlib import Path
+from typing import Any
 
 from exa_orch.errors import InvalidParams
 
@@ -28,13 +29,38 @@ def inside(path: Path, roots: list[str]) -> bool:
     return any(path == (real := Path(root).resolve()) or path.is_relative_to(real) for root in roots)
 
 
+class RootsNeeded(InvalidParams):
+    """A local file was to be read with no MCP client to ask for its roots (the call runs as a
+    durable task): a task's run waits for its owner's client (`input_kind`: the runtime parks it
+    input_required, `input_detail` saying which path) and the face reads the file then."""
+
+    input_kind = "root"
+
+    def __init__(self, path: str) -> None:
+        self.input_detail = {"path": path}
+        super().__init__(
+            "path: reading a local file needs the MCP client's roots, and this call has none "
+            "(the client does not offer the roots capability, or the call runs as a durable task)",
+            hint=f"{_INSTEAD}, or call from a client that shares the folder as a root.",
+            fields=["path"],
+        )
+
+
 async def read_local_csv(ctx: OpContext, path: str, max_bytes: int) -> str:
     """The text of the local file `path`, when it lies inside one of the client's roots.
 
     Raises InvalidParams (naming 'path' and what to do instead) for no roots, a path outside them,
-    a missing or unreadable file, more than `max_bytes`, or text that is not UTF-8."""
-    peer = ctx.peer
-    if peer is None or not peer.roots:
+    a missing or unreadable file, more than `max_bytes`, or text that is not UTF-8; RootsNeeded
+    (an InvalidParams) when there is no client at all."""
+    if ctx.peer is None:
+        raise RootsNeeded(path)
+    return await read_inside_roots(ctx.peer, path, max_bytes)
+
+
+async def read_inside_roots(peer: Any, path: str, max_bytes: int) -> str:
+    """`read_local_csv` with the roots of `peer` (a ClientPeer, or anything with `roots` and
+    `list_roots()`): the one check for a call's file and for a waiting task's."""
+    if not peer.roots:
         raise InvalidParams(
             "path: reading a local file needs the MCP client's roots, and this call has none "
             "(the client does not offer the roots capability, or the call runs as a durable task)",

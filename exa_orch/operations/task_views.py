@@ -420,6 +420,17 @@ def input_required(record: TaskRecord) -> Json | None:
             "restarts the server. Then call tasks.result again.",
             "retryWith": retry,
         }
+    if kind == "root":
+        return {
+            "error": "input_required",
+            "kind": kind,
+            "message": f"task {record.id} waits at {step} to read the local file {request.get('path')!r}: "
+            "a task reads a file only inside its owner's MCP client's roots, and no client was there",
+            "instruction": "Poll this task (tasks.get, tasks.result, MCP tasks/get) from an MCP client that "
+            "offers roots and shares the file's folder as one: the file is read there and the task "
+            "resumes. Or cancel it and create the import again with the CSV text in 'csv'.",
+            "retryWith": retry,
+        }
     return {
         "error": "input_required",
         "kind": kind,

@@ -546,7 +546,7 @@ class TaskActor:
 
 def input_request(exc: BaseException, record: TaskRecord, ctx: TaskContext | None) -> dict[str, Any] | None:
     """What the task waits for when `exc` (or an error it wraps) asks for its owner's input
-    (`input_kind`): {kind, principal, step, message, hint}; None for any other failure, and for a
+    (`input_kind`): {kind, principal, step, message, hint, ...its `input_detail`}; None for any other failure, and for a
     task with no owner to ask."""
     seen: set[int] = set()
     found: BaseException | None = exc
@@ -556,7 +556,9 @@ def input_request(exc: BaseException, record: TaskRecord, ctx: TaskContext | Non
     if found is None or record.principal is None:
         return None
     step = getattr(exc, "failed_step", None) or (ctx.current_step if ctx is not None else None) or "workflow"
+    detail = getattr(found, "input_detail", None)
     return {
+        **(detail if isinstance(detail, dict) else {}),
         "kind": str(getattr(found, "input_kind", "")),
         "principal": record.principal,
         "step": step,

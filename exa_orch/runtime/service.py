@@ -295,6 +295,21 @@ class TaskService:
             self._sup.wake()
         return moved
 
+    async def resume_with_args(self, record: TaskRecord, args: dict[str, Any]) -> TaskRecord | None:
+        """A waiting task whose input is part of its args (a local file's text in place of its
+        path) resumes with `args`, re-validated by its task type first (InvalidParams). None when it
+        was no longer waiting."""
+        spec = self._sup.workflows.get(record.type)
+        checked = spec.dump(spec.validate(args))
+        moved = await self._store.unpark(
+            [record.id], message="input given; resuming", args={record.id: checked}
+        )
+        for resumed in moved:
+            self._sup.emit(TaskEvent("status", resumed))
+        if moved:
+            self._sup.wake()
+        return moved[0] if moved else None
+
     def subscribe(self, listener: TaskListener) -> Callable[[], None]:
         """Call `listener(TaskEvent)` for status and progress events of tasks run in THIS process.
 

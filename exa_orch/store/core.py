@@ -318,13 +318,21 @@ class Store:
         message = str(request.get("message") or "waiting for input")
         return await self._writer.submit(lambda c: tasks.park(c, clock, task_id, text, message, owner))
 
-    async def unpark(self, task_ids: Sequence[str], *, message: str = "input given") -> list[TaskRecord]:
+    async def unpark(
+        self,
+        task_ids: Sequence[str],
+        *,
+        message: str = "input given",
+        args: Mapping[str, dict[str, Any]] | None = None,
+    ) -> list[TaskRecord]:
         """Those of `task_ids` still input_required go back to working (claimable, resumed from
-        their checkpoints), their request dropped; returns them."""
+        their checkpoints), their request dropped; returns them. `args`: new args for some of them
+        (the input was part of their args)."""
         ids, clock = list(task_ids), self._clock
         if not ids:
             return []
-        return await self._writer.submit(lambda c: tasks.unpark(c, clock, ids, message))
+        texts = {task_id: dumps(value, "args") for task_id, value in (args or {}).items()}
+        return await self._writer.submit(lambda c: tasks.unpark(c, clock, ids, message, texts))
 
     async def waiting_tasks(self, principal: str) -> list[TaskRecord]:
         """`principal`'s tasks waiting for input (input_required), oldest first."""

@@ -1,8 +1,10 @@
 """The cost ledger's rows (data-design/prices.md): one write per paid Exa answer, and the reads.
 
 Rows queued before the writer's next group commit are written together by one op (`Pending`),
-one executemany beside the batch's checkpoints. `key` is unique: a second write of the same request or agent run changes
-nothing (an agent run is read many times once it has finished).
+one executemany beside the batch's checkpoints. `key` is unique for the rows that can be written
+twice (migration 0013's partial index): an agent run (read many times once it has finished) and
+an estimate (a webset read again); a second write of one changes nothing. A search, contents or
+answer row is written once, when its answer arrives.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ log = logging.getLogger("exa_orch.store")
 _RESEND = "CASE WHEN ?7 = 1 AND CAST(?2 AS TEXT) IS NOT NULL AND EXISTS (SELECT 1 FROM costs WHERE task_id = ?2 AND {same_step} AND attempt <> ?8) THEN 1 ELSE 0 END"
 _INSERT = (
     "INSERT INTO costs (key, task_id, step_key, principal, operation, usd, billed, resend, attempt, at) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, {resend}, ?8, ?9) ON CONFLICT (key) DO NOTHING"
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, {resend}, ?8, ?9) ON CONFLICT DO NOTHING"
 )
 INSERT_SQLITE = _INSERT.format(resend=_RESEND.format(same_step="step_key IS ?3"))
 INSERT_PG = _INSERT.format(resend=_RESEND.format(same_step="step_key IS NOT DISTINCT FROM CAST(?3 AS TEXT)"))

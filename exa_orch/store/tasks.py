@@ -176,9 +176,16 @@ def park(
     return fetch(conn, task_id)
 
 
-def unpark(conn: sqlite3.Connection, clock: Clock, task_ids: list[str], message: str) -> list[TaskRecord]:
+def unpark(
+    conn: sqlite3.Connection,
+    clock: Clock,
+    task_ids: list[str],
+    message: str,
+    args: dict[str, str] | None = None,
+) -> list[TaskRecord]:
     """Every one of `task_ids` still input_required back to working, its request dropped (a runner
-    claims it and resumes it from its checkpoints); the others are left alone. Returns those moved."""
+    claims it and resumes it from its checkpoints); the others are left alone. Returns those moved.
+    `args`: task id -> its new args (JSON), for a task whose input is part of them."""
     moved: list[TaskRecord] = []
     now = iso(clock())
     for task_id in task_ids:
@@ -187,8 +194,8 @@ def unpark(conn: sqlite3.Connection, clock: Clock, task_ids: list[str], message:
             continue
         task = fetch(conn, task_id)
         conn.execute(
-            "UPDATE tasks SET status = ?, updated_at = ?, meta = ? WHERE id = ?",
-            (TaskStatus.WORKING, now, _with_request(task.meta, None), task_id),
+            "UPDATE tasks SET status = ?, updated_at = ?, meta = ?, args = coalesce(?, args) WHERE id = ?",
+            (TaskStatus.WORKING, now, _with_request(task.meta, None), (args or {}).get(task_id), task_id),
         )
         add_event(
             conn, task_id, now, "status", TaskStatus.WORKING, message, json.dumps({"from": task.status})

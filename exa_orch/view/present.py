@@ -373,11 +373,19 @@ def rounds_table(criteria: list[str], stats: list[dict[str, Any]]) -> list[tuple
         line("elites this round", lambda s: shown(s.get("elites"))),
         line("elite change", lambda s: percent(s.get("eliteChange"))),
         line("timed out", lambda s: shown(s.get("timedOut"))),
+        line("items with an unclear answer", lambda s: shown(s.get("unclearCount"))),
+        line("niches asked for", _targets),
     ]
     lines += [line(f"meets “{text}”", partial(_rate_of, text=text)) for text in criteria]
     niches = sorted({n for s in stats for n in (s.get("nicheDistribution") or {})}, reverse=True)
     lines += [line(f"items in niche {niche_marks(n)}", partial(_count_of, niche=n)) for n in niches]
     return lines
+
+
+def _targets(stats: dict[str, Any]) -> str:
+    """The niches an exploring round asked for ("✓ ✗ ✓; ✗ ✗ ✓"); empty for a round that searched the query."""
+    targets = stats.get("targetNiches")
+    return "; ".join(niche_marks(str(n)) for n in targets) if isinstance(targets, list) else ""
 
 
 def percent(value: Any) -> str:

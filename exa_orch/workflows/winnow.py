@@ -472,9 +472,12 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
                 f"round {r}/{args.max_rounds}: creating {len(plans)} webset(s)"
                 + (f" for niches {', '.join(targets)}" if targets else ""),
             )  # fmt: skip
-            created = [
-                (sfx, await kit.create_webset(ctx, f"round{r}.create{sfx}", body)) for sfx, body in plans
-            ]
+            created: list[tuple[str, Json]] = []
+            hooks = []  # a cancel from now on cancels every webset of the round made so far
+            for sfx, body in plans:
+                webset = await kit.create_webset(ctx, f"round{r}.create{sfx}", body)
+                created.append((sfx, webset))
+                hooks.append(ctx.on_cancel(_canceller(ctx, str(webset["id"]))))
             round_ids = [str(w["id"]) for _, w in created]
             websets.extend(round_ids)
             found = analyzed = 0
@@ -482,8 +485,7 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
             candidates: list[Json] = []
             unclear: list[str] = []
             round_timed_out = False
-            for (sfx, webset), wid in zip(created, round_ids, strict=True):
-                remove_hook = ctx.on_cancel(_canceller(ctx, wid))
+            for (sfx, webset), wid, remove_hook in zip(created, round_ids, hooks, strict=True):
                 waited: Json = await ctx.step(
                     f"round{r}.wait{sfx}", partial(_watch, ctx, args, r, wid, deadline, rounds)
                 )

@@ -45,7 +45,12 @@ async def app_for(sim_url: str, db_path: Path, *, tools: str = "manage_websets")
 class LegacyTasksClient:
     """A 2025-11-25 client: initialize handshake, raw task-augmented calls, typed tasks/* requests."""
 
-    def __init__(self, dispatcher: JSONRPCDispatcher[Any], elicitation_callback: Any = None) -> None:
+    def __init__(
+        self,
+        dispatcher: JSONRPCDispatcher[Any],
+        elicitation_callback: Any = None,
+        list_roots_callback: Any = None,
+    ) -> None:
         self.dispatcher = dispatcher
         self.statuses: list[types.TaskStatusNotificationParams] = []
         self.progress: list[types.ProgressNotificationParams] = []
@@ -54,6 +59,7 @@ class LegacyTasksClient:
             dispatcher=dispatcher,
             message_handler=self._on_message,
             elicitation_callback=elicitation_callback,
+            list_roots_callback=list_roots_callback,
             notification_bindings=[
                 NotificationBinding(
                     method="notifications/tasks/status",
@@ -126,10 +132,12 @@ class LegacyTasksClient:
 
 @asynccontextmanager
 async def legacy_client(
-    read_stream: Any, write_stream: Any, elicitation_callback: Any = None
+    read_stream: Any, write_stream: Any, elicitation_callback: Any = None, list_roots_callback: Any = None
 ) -> AsyncIterator[LegacyTasksClient]:
-    """A LegacyTasksClient over a stream pair, initialized (offering elicitation with a callback)."""
-    client = LegacyTasksClient(JSONRPCDispatcher(read_stream, write_stream), elicitation_callback)
+    """A LegacyTasksClient over a stream pair, initialized (offering elicitation, roots with a callback)."""
+    client = LegacyTasksClient(
+        JSONRPCDispatcher(read_stream, write_stream), elicitation_callback, list_roots_callback
+    )
     async with client.session:
         client.init = await client.session.initialize()
         yield client

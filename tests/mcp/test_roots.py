@@ -105,3 +105,43 @@ async def test_a_fifo_or_a_directory_inside_a_root_is_refused_at_once_and_blocks
         assert result.is_error and err["code"] == "INVALID_PARAMS" and err["fields"] == ["path"]
         assert "not a regular file" in err["message"]
     assert not ok.is_error and structured(ok)["uploaded"]["rows"] == 2
+
+
+async def test_a_path_import_run_as_a_task_waits_for_its_owners_roots(sim: SimHandle, tmp_path: Path) -> None:
+    """Task status input_required for a root (seed 000 section 5.2.1): a task has no client to read
+    a local file with, so a path import run as a task waits for its owner's client; the session that
+    made it is asked for its roots (roots/list tied to the task), the file is read inside them (the
+    same checks as a plain call) and the task resumes with its text. A file outside the roots leaves
+    the task waiting, and tasks/result says what it needs."""
+    from mcp.client._memory import InMemoryTransport
+
+    from .tasks_support import legacy_client
+
+    shared, private = tmp_path / "shared", tmp_path / "private"
+    shared.mkdir()
+    private.mkdir()
+    (shared / "rows.csv").write_text(CSV)
+    (private / "secret.csv").write_text(CSV)
+    roots = Roots(shared)
+    async with app_for(sim.url, tmp_path / "w.db") as app:
+        server = build_server(app)
+        async with (
+            InMemoryTransport(server) as (read, write),
+            legacy_client(read, write, list_roots_callback=roots) as client,
+        ):
+            inside = await client.call_task("manage_websets", _import(shared / "rows.csv"))
+            done = await client.result(inside["task"]["taskId"])
+            outside = await client.call_task("manage_websets", _import(private / "secret.csv"))
+            waiting = await client.result(outside["task"]["taskId"])
+            record = await app.tasks.get(outside["task"]["taskId"])  # type: ignore[union-attr]
+    body = structured(done)
+    assert not done.is_error and body["count"] == 2, body
+    assert roots.asked >= 1
+    statuses = [s.status for s in client.statuses if s.task_id == inside["task"]["taskId"]]
+    assert "input_required" in statuses and statuses[-1] == "completed", statuses
+    refused = structured(waiting)
+    assert waiting.is_error and refused["error"] == "input_required" and refused["kind"] == "root"
+    assert str(private / "secret.csv") in refused["message"] and "'csv'" in refused["instruction"]
+    assert str(record.status) == "input_required" and record.args["args"]["path"] == str(
+        private / "secret.csv"
+    )

@@ -63,7 +63,7 @@ async def test_a_harvest_is_estimated_item_by_item_and_cell_by_cell(
     }
 
 
-async def test_a_budget_cancels_the_tasks_running_webset_once_its_estimate_would_cross(
+async def test_a_budget_caps_a_tasks_webset_at_the_items_it_affords(
     research_app: OpenApp, sim: SimHandle
 ) -> None:
     budget = 0.1  # three items' estimate: the fourth would cross it
@@ -76,17 +76,39 @@ async def test_a_budget_cancels_the_tasks_running_webset_once_its_estimate_would
         webset = await app.run_operation("websets.get", {"id": webset_id, "raw": True})
     assert done.status == "completed", done.error
     assert done.result["partial"] is True and done.result["stoppedBy"] == "budget"
-    # The webset was cancelled at Exa, far short of the 40 items asked.
+    # Asked for 40, sent for the 3 the budget affords (as an agent run is sent with what remains).
     (search,) = webset["searches"]
-    assert search["status"] == "canceled" and search["progress"]["found"] < 40
+    assert search["count"] == 3 and search["progress"]["found"] <= 3
+    assert got["cost"]["billed"] == 0 and budget - ITEM < got["cost"]["estimated"] <= budget
+
+
+async def test_a_budget_cancels_the_tasks_running_websets_once_their_estimate_would_cross(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    # Two websets made at once each get what remained then; together they cross the budget, and the
+    # task cancels them as soon as their estimate says so.
+    sim.ctx.clock.set_speed(1.0)
+    budget = 0.1
+    task = {
+        "type": "convergent.search",
+        "queries": ["AI startups in Europe", "machine learning companies Berlin"],
+        "entity": {"type": "company"},
+        "count": 40,
+        "budgetUsd": budget,
+    }
+    async with research_app() as app:
+        created = await app.run_operation("tasks.create", task)
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
+        got = await app.run_operation("tasks.get", {"task_id": created["taskId"]})
+    assert done.status == "completed", done.error
+    assert done.result["partial"] is True and done.result["stoppedBy"] == "budget"
+    creates = [e for e in sim.log() if e["method"] == "POST" and e["path"] == "/websets/v0/websets"]
+    cancels = [e for e in sim.log() if e["method"] == "POST" and e["path"].endswith("/cancel")]
+    assert len(creates) == 2 and len(cancels) == 2  # both cancelled at Exa
+    # Each webset was capped at 3 items: whatever they found together, at most 6 count.
     estimated = got["cost"]["estimated"]
-    assert got["cost"]["billed"] == 0 and estimated > budget - ITEM  # it ran up to the budget
-    # Each item the task's polls saw counts once; what passes the budget is what Exa found between
-    # the last two polls (a webset's cost shows only when it is read).
-    seen = round(estimated / ITEM)
-    assert estimated == pytest.approx(seen * ITEM) and seen <= search["progress"]["found"]
-    log = [e for e in sim.log() if e["method"] == "POST" and e["path"].endswith("/cancel")]
-    assert len(log) == 1
+    assert budget - ITEM < estimated <= 6 * ITEM
 
 
 async def test_the_archive_ranks_a_winnow_cell_by_its_cost_per_elite(

@@ -49,6 +49,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0010_run_slots",
             "0011_input_required",
             "0012_archive_cost",
+            "0013_lean_ledger",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -78,6 +79,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (10, "run_slots"),
         (11, "input_required"),
         (12, "archive_cost"),
+        (13, "lean_ledger"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 

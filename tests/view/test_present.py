@@ -91,9 +91,12 @@ def test_the_niche_grid_puts_half_the_criteria_down_and_the_rest_across() -> Non
     stats = [
         {"itemCount": 6, "stringency": 0.25, "eliteChange": 1.0, "nicheDistribution": {"1,1,0": 2},
          "criteriaSuccessRates": {"in Europe": 50.0}},
-        {"itemCount": 4, "stringency": 0.5, "eliteChange": 0.0, "nicheDistribution": {"1,1,0": 1, "0,0,0": 3}},
+        {"itemCount": 4, "stringency": 0.5, "eliteChange": 0.0, "nicheDistribution": {"1,1,0": 1, "0,0,0": 3},
+         "unclearCount": 1, "targetNiches": ["1,0,1", "0,0,0"]},
     ]  # fmt: skip
     table = dict(present.rounds_table(criteria, stats))
+    assert table["items with an unclear answer"] == ["", "1"]
+    assert table["niches asked for"] == ["", "✓ ✗ ✓; ✗ ✗ ✗"]
     assert table["items collected"] == ["6", "4"] and table["elite change"] == ["100%", "0%"]
     assert table["meets “in Europe”"] == ["50%", ""] and table["items in niche ✓ ✓ ✗"] == ["2", "1"]
     assert present.niche_counts(stats) == {"1,1,0": 3, "0,0,0": 3}

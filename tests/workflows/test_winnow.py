@@ -387,6 +387,37 @@ async def test_a_restart_mid_exploring_round_sends_the_same_bodies_under_the_sam
     assert done.result["qualityMetrics"]["coverage"] == 1.0
 
 
+async def test_cancel_mid_exploring_round_cancels_every_webset_of_the_round(tmp_path: Path) -> None:
+    async with eight_niche_app(tmp_path) as (app, sim):
+        created = await app.run_operation("tasks.create", {"type": "qd.winnow", **EIGHT_ARGS})
+        task_id = created["taskId"]
+
+        async def at(step: str, round_: int) -> bool:
+            rec = await app.store.get_task(task_id)
+            return bool(
+                rec.partial and rec.partial.get("round") == round_ and rec.partial.get("step") == step
+            )
+
+        async def past_round_one() -> bool:
+            rec = await app.store.get_task(task_id)
+            got = rec.partial or {}  # round 1 scored, or (a poll later) round 2 already under way
+            return got.get("round") == 2 or (got.get("round") == 1 and got.get("step") == "scored")
+
+        await until(past_round_one)
+        sim.ctx.clock.set_speed(1)  # round 2's websets search slowly: all six still running at the cancel
+        await until(lambda: at("searching", 2))
+        await app.run_operation("tasks.cancel", {"taskId": task_id})
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
+        listed = await app.run_operation("websets.list", {})
+    assert done.status == "cancelled"
+    store = sim.ctx.extras["websets"]
+    round_two = [w["id"] for w in listed["data"] if ":round2." in str(store.websets[w["id"]].external_id)]
+    assert len(round_two) == 6  # one per empty niche, every one cancelled (not only the one polled)
+    for wid in round_two:
+        assert [store.searches[s].canceled_at is not None for s in store.websets[wid].search_ids] == [True]
+
+
 async def test_selection_strategies_keep_the_niches_they_name(tmp_path: Path) -> None:
     async with eight_niche_app(tmp_path) as (app, _):
         base = {**EIGHT_ARGS, "count": 24, "maxRounds": 1}  # all 24 pages: every niche populated
