@@ -36,6 +36,7 @@ class SearchesArgs(BaseModel):
     n: int = Field(default=6, ge=1, le=500)
     fan_out: int = Field(default=1, ge=1, le=20)
     hold_at: int | None = None  # waits on extras["gate"] before this step
+    hold_in: int | None = None  # waits on extras["gate"] inside this step, after its request
     tolerant: bool = False  # a failed search is skipped (as fan-out workflows keep what works)
 
 
@@ -48,6 +49,8 @@ async def searches_workflow(ctx: TaskContext, args: SearchesArgs) -> dict[str, A
     async def one(i: int) -> list[str]:
         async def search() -> list[str]:
             answer = await http.post("/search", json={"query": f"AI startups {i}", "numResults": 3})
+            if args.hold_in == i:
+                await ctx.deps.extras["gate"].wait()
             return [r["url"] for r in answer.json()["results"]]
 
         if args.hold_at == i:
@@ -333,3 +336,29 @@ async def test_a_streamed_answer_settles_the_tasks_purse(sim: SimHandle, gateway
     finally:
         CURRENT_PURSE.reset(token)
     assert purse.reserved == 0 and purse.spent == pytest.approx(prices.ANSWER)
+
+
+async def test_a_step_run_again_after_a_stop_counts_its_request_again_marked_resend(
+    sim: SimHandle, gateway: Gateway, store: Store
+) -> None:
+    gate = asyncio.Event()
+    task = await store.create_task("money.searches", {"n": 3, "hold_in": 1})
+    async with supervisor(store, gateway, gate=gate):
+        await until(lambda: _count_is(store, "SELECT key FROM costs", 2), what="step 1's request paid")
+    # Stopped inside step 1, after its request and before its checkpoint. Another process (another
+    # attempt) runs the step again: Exa bills the request again, and the ledger counts it again.
+    gate.set()
+    async with Gateway(settings_for(sim, concurrency=3, rps=200)) as again:
+        again.record_costs(ledger_of(store))
+        async with supervisor(store, again, gate=gate) as sup:
+            done = await sup.tasks.wait(task.id, timeout=WAIT)
+    assert done.status is TaskStatus.COMPLETED, done.error
+    rows = await ledger(store)
+    assert [(r[5], r[6]) for r in rows] == [
+        ("search.0", 0),
+        ("search.1", 0),
+        ("search.1", 1),
+        ("search.2", 0),
+    ]
+    assert len(rows) == billing(sim).answers == 4
+    assert round(sum(r[3] for r in rows), 6) == billing(sim).spent
