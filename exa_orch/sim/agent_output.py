@@ -21,6 +21,11 @@ answer. The rules (sources in data-design/exa-api-notes.md):
   default 5 for auto, 20 for ultra and max): a run whose rows would cost more returns the rows the
   budget buys (billed what they cost) and ends with stopReason `budget_reached`.
 - Grounding: one entry per filled field (`companies[3].employees`), citing the row's entity.
+- Verdicts (issue 25). A row field that is a string enum of yes / no (/ unclear) with a
+  `description` is a criterion: the row's entity is judged on it as a webset judges a criterion
+  (`websets.judge.evaluate`: the world's truths, never the query's wording; "unclear" where the enum
+  has it, else no answer). A query line "Satisfies: X" or "Does not satisfy: X" asks for entities
+  judged yes (no) on X: the ranking is searched for those only; how they are judged is unchanged.
 """
 
 from __future__ import annotations
@@ -35,6 +40,7 @@ from typing import Any
 from exa_orch.sim.billing import ACU, AGENT_FIXED, USAGE_SEARCH
 from exa_orch.sim.billing import AGENT_METERED_CAP as METERED_CAP
 from exa_orch.sim.synth import answer_text, fill, host, ranking, stable
+from exa_orch.sim.websets import judge
 from exa_orch.sim.world import Entity
 
 DEFAULT_ROWS = 10  # rows a list-building run returns when neither the query nor the schema says
@@ -170,8 +176,39 @@ def row_entity(row: dict[str, Any], seed: int) -> Entity:
     )
 
 
-def _row_value(items: dict[str, Any], row: dict[str, Any] | None, entity: Entity, name: str) -> Any:
-    """One row: the row's own fields kept, the schema's other fields filled from `entity`."""
+_WANTS = re.compile(r"^\W*(satisfies|does not satisfy):\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+
+
+def niche_request(query: str) -> list[tuple[str, str]]:
+    """The query's "Satisfies: X" / "Does not satisfy: X" lines as (X, "yes" | "no")."""
+    return [(m[2], "no" if m[1].lower().startswith("does") else "yes") for m in _WANTS.finditer(query)]
+
+
+def _verdict_field(sub: Any) -> bool:
+    enum = sub.get("enum") if isinstance(sub, dict) else None
+    return (
+        isinstance(enum, list)
+        and {str(v).lower() for v in enum} in ({"yes", "no"}, {"yes", "no", "unclear"})
+        and bool(sub.get("description"))
+    )
+
+
+def _verdict(world: Any, entity: Entity | None, sub: dict[str, Any]) -> str | None:
+    """The entity's verdict on the criterion `sub` describes (None: unclear and the enum lacks it)."""
+    said = judge.evaluate(world, entity, str(sub["description"]))["satisfied"] if entity else "unclear"
+    return said if said in [str(v).lower() for v in sub["enum"]] else None
+
+
+def _row_value(
+    items: dict[str, Any],
+    row: dict[str, Any] | None,
+    entity: Entity,
+    name: str,
+    world: Any = None,
+    in_world: Entity | None = None,
+) -> Any:
+    """One row: the row's own fields kept, the schema's other fields filled from `entity`
+    (a verdict field judged on `in_world`, the row's world entity: see the module docstring)."""
     props = items.get("properties") if isinstance(items, dict) else None
     if not isinstance(props, dict) or not props:
         if row is not None and items.get("type") in ("object", None) and "properties" not in items:
@@ -181,7 +218,12 @@ def _row_value(items: dict[str, Any], row: dict[str, Any] | None, entity: Entity
     lowered = {k.lower(): k for k in (row or {})}
     for key, sub in props.items():
         own = lowered.get(key.lower())
-        out[key] = row[own] if row is not None and own is not None else fill(sub, key, [entity], 0, 2)
+        if row is not None and own is not None:
+            out[key] = row[own]
+        elif world is not None and _verdict_field(sub):
+            out[key] = _verdict(world, in_world, sub)
+        else:
+            out[key] = fill(sub, key, [entity], 0, 2)
     return out
 
 
@@ -240,7 +282,10 @@ def outcome(
     else:
         kind = world.infer_kind(rank_query)
         ranked, taken = [], set(seen)
+        asks = niche_request(query)
         for e in ranking(world, rank_query, kind):
+            if asks and any(judge.evaluate(world, e, c)["satisfied"] != v for c, v in asks):
+                continue  # not what the query asks for
             if canonical(e) not in taken and not matcher.excludes(exclusion, e):
                 ranked.append(e)
                 taken.add(canonical(e))  # one row per company: a near-duplicate is the same one
@@ -297,7 +342,8 @@ def outcome(
         else:
             key, items = where
             rows = [
-                _row_value(items, row, e, key or "root") for (row, _), e in zip(pairs, entities, strict=True)
+                _row_value(items, row, e, key or "root", world, w)
+                for (row, w), e in zip(pairs, entities, strict=True)
             ]
             if key is None:
                 structured = rows

@@ -623,9 +623,10 @@ ARCHETYPE = Archetype(
 
 
 def winnow_cost(args: WinnowArgs) -> list[prices.Part]:
-    """A webset of `count` items a round, each enrichment filled for each, for up to `maxRounds`
-    rounds (tasks.create's preview)."""
-    parts = prices.webset(args.count, len(args.enrichments), "webset")
+    """About `count` webset items a round (an exploring round splits them over its websets), each
+    with a yes/no enrichment per criterion and every fitness enrichment filled, for up to
+    `maxRounds` rounds (tasks.create's preview)."""
+    parts = prices.webset(args.count, len(args.enrichments) + len(args.criteria), "webset")
     return [
         dataclasses.replace(
             p, what=f"{p.what} ({args.max_rounds} rounds at most)", count=p.count * args.max_rounds

@@ -131,7 +131,7 @@ class Server:
 
 
 def _read(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-    with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=10) as conn:
+    with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=WAIT) as conn:
         return conn.execute(sql, params).fetchall()
 
 

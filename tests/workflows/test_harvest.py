@@ -123,10 +123,19 @@ async def test_resume_after_a_restart_creates_nothing_twice(
     research_app: OpenApp, sim: SimHandle, tmp_path: Path
 ) -> None:
     args = {**BASE, "enrichments": ENRICHMENTS}
+    # Simulated time held, and moved on by hand until the search is done: the enrichments then
+    # can't finish before the restart, however late this test sees their checkpoints.
+    sim.ctx.clock.set_speed(1e-9)
     async with research_app(MODULE) as app:
         task_id = await start(app, args)
-        await until(lambda: has_step(app, task_id, "wait.search"))
-        sim.ctx.clock.set_speed(1.0)  # the enrichments now take seconds: the restart comes mid-way
+
+        async def searched() -> bool:
+            if await has_step(app, task_id, "wait.search"):
+                return True
+            sim.ctx.clock.advance(2.0)
+            return False
+
+        await until(searched, every=0.05)
         await until(lambda: has_step(app, task_id, "enrich.1"))
         assert (await app.store.get_task(task_id)).status is TaskStatus.WORKING
     sim.ctx.clock.set_speed(100.0)

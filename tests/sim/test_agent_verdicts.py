@@ -1,0 +1,93 @@
+"""Agent runs judge criteria as websets do (issue 25): a row's yes/no field whose description is a
+criterion gets the world's verdict, and "Satisfies: X" / "Does not satisfy: X" lines in a run's
+query pick which entities are searched, never how they are judged."""
+
+from __future__ import annotations
+
+import itertools
+import json
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from exa_orch.sim.agent_output import niche_request
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import running_sim
+from exa_orch.sim.websets import judge
+
+CRITERIA = ["Is based in Europe", "Works in fintech", "Has more than 100 employees"]
+VERDICT = {"type": "string", "enum": ["yes", "no", "unclear"]}
+SCHEMA = {
+    "type": "object",
+    "properties": {
+        "companies": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "name": {"type": "string"},
+                    "url": {"type": "string"},
+                    **{f"c{i}": {**VERDICT, "description": c} for i, c in enumerate(CRITERIA)},
+                },
+            },
+        }
+    },
+}
+
+
+def world_file(tmp_path: Path) -> Path:
+    """3 companies in each niche of CRITERIA, with one page unclear on fintech."""
+    entities = []
+    for n, bits in enumerate(itertools.product("10", repeat=3)):
+        for k in range(3):
+            truths = {c: "yes" if b == "1" else "no" for c, b in zip(CRITERIA, bits, strict=True)}
+            if n == 0 and k == 0:
+                truths["Works in fintech"] = "unclear"
+            entities.append({"id": f"co{n}{k}", "name": f"Company {n}-{k}", "url": f"https://co{n}{k}.com",
+                             "queries": ["software companies"], "criteria": truths})  # fmt: skip
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps({"name": "niches", "entities": entities}), encoding="utf-8")
+    return path
+
+
+async def test_row_verdicts_are_the_worlds_and_niche_lines_pick_the_entities(tmp_path: Path) -> None:
+    assert niche_request("x\n- Satisfies: A\n- Does not satisfy: B") == [("A", "yes"), ("B", "no")]
+    async with (
+        running_sim(SimConfig(speed=100.0, world_file=str(world_file(tmp_path)))) as sim,
+        httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "k"}) as http,
+    ):
+
+        async def done(body: dict[str, Any]) -> dict[str, Any]:
+            created = await http.post("/agent/runs", json={"effort": "low", "outputSchema": SCHEMA, **body})
+            assert created.status_code == 200, created.text
+            sim.ctx.clock.advance(3600)
+            run: dict[str, Any] = (await http.get(f"/agent/runs/{created.json()['id']}")).json()
+            assert run["status"] == "completed", run
+            return run
+
+        first = await done({"query": "software companies"})  # 10 rows: the file's first 10 pages
+        wanted = "software companies\n- Satisfies: Is based in Europe\n- Does not satisfy: Works in fintech"
+        targeted = await done({"query": wanted, "previousRunId": first["id"]})
+        world = sim.ctx.world
+    rows = first["output"]["structured"]["companies"]
+    assert [r["url"] for r in rows] == [f"https://co{n}{k}.com" for n in range(4) for k in range(3)][:10]
+    for row in rows:
+        entity = world.by_url(row["url"])
+        assert entity is not None
+        assert [row[f"c{i}"] for i in range(3)] == [
+            judge.evaluate(world, entity, c)["satisfied"] for c in CRITERIA
+        ]
+    assert rows[0]["c1"] == "unclear"  # the page unclear on fintech says so
+    picked = targeted["output"]["structured"]["companies"]
+    assert picked and {r["url"] for r in picked}.isdisjoint(
+        {r["url"] for r in rows}
+    )  # the chain repeats none
+    for row in picked:  # only entities judged yes on Europe and no on fintech, judged as ever
+        assert (row["c0"], row["c1"]) == ("yes", "no")
+        assert [row[f"c{i}"] for i in range(3)] == [
+            judge.evaluate(world, world.by_url(row["url"]), c)["satisfied"]
+            for c in CRITERIA  # type: ignore[arg-type]
+        ]
+    # niches 1,0,1 and 1,0,0 hold co20-co22 and co30-co32; the first run listed all but two
+    assert [r["url"] for r in picked] == ["https://co31.com", "https://co32.com"]
