@@ -44,7 +44,7 @@ FLOOR_TABLE = (
 )
 FLOOR_INSERT = (
     "INSERT INTO bench_floor (key, task_id, step_key, principal, operation, usd, billed, resend, attempt, at) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 0, ?8, ?9)"
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9)"
 )
 MODES = ("without", "ledger", "floor")
 

@@ -39,6 +39,7 @@ class PaidAnswer:
     step_key: str | None = None
     principal: str | None = None
     attempt: str | None = None
+    resend: bool = False  # an earlier run of the task had already paid within this step
 
 
 class Ledger(Protocol):

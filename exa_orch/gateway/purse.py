@@ -52,6 +52,7 @@ class Purse:
         "estimated",
         "on_stop",
         "searches",
+        "paid_steps",
     )
 
     def __init__(
@@ -71,6 +72,9 @@ class Purse:
         # Webset searches started, by id: what of the estimate counted for each at its create (its
         # count filled, in `spent` already, as an agent run's worst case) is still to be found.
         self.searches: dict[str, float] = {}
+        # Steps an earlier run of the task paid in (the ledger's): a request made in one again is a
+        # re-send, billed again (its row is marked `resend`).
+        self.paid_steps: set[str] = set()
 
     def reserve(self, worst: float, what: str) -> float:
         """Hold `worst` dollars for a request about to be sent; raise (and stop) if it can't be."""

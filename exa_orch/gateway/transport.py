@@ -27,6 +27,7 @@ slot, and tokens released together by a slot would arrive at Exa as a burst.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import json
 import logging
 import uuid
@@ -545,6 +546,8 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         for row in rows:
             if purse is not None and not row.billed:
                 purse.accrue(row.key, row.usd, prices.WEBSET_ITEM_ESTIMATE)
+            elif purse is not None and row.step_key is not None and row.step_key in purse.paid_steps:
+                row = dataclasses.replace(row, resend=True)  # a step an earlier run paid in, sent again
             if self.caps is not None:
                 self.caps.add(row.principal, row.usd)
             if self.ledger is None:

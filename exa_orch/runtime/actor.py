@@ -385,11 +385,18 @@ class TaskActor:
         already (a resumed task), set for every request this run sends (gateway/purse.py)."""
         budget = self.record.meta.get("budgetUsd")
         spent = (await self._store.task_costs([self.task_id]))[self.task_id]["usd"]
-        estimated = await self._store.estimated_keys(self.task_id) if spent else set()
+        estimated: set[str] = set()
+        paid_steps: set[str] = set()
+        if spent:  # a resumed task: what the ledger holds of its earlier runs
+            record = self.record
+            estimated, paid_steps = await self._store.task_ledger(
+                self.task_id, record.principal, record.created_at
+            )
         purse = Purse(
             self.task_id, float(budget) if isinstance(budget, int | float) else None, spent, estimated
         )
         purse.on_stop = self._interrupt_for_purse
+        purse.paid_steps = paid_steps
         CURRENT_PURSE.set(purse)
         return purse
 

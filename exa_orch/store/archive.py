@@ -193,8 +193,9 @@ def record_run(conn: sqlite3.Connection, clock: Clock, run: RunRecord) -> int:
         "INSERT INTO workflow_runs (workflow_id, task_id, task_type, status, started_at, finished_at, "
         f"duration_ms, {', '.join(METRIC_COLUMNS)}, metrics, cost_usd) "
         f"VALUES (?, ?, ?, ?, ?, ?, ?, {', '.join('?' * len(METRIC_COLUMNS))}, ?, "
-        # What the run's requests to Exa cost (the ledger; its rows commit no later than this).
-        "(SELECT sum(c.usd) FROM costs c WHERE c.task_id = ?)) RETURNING id",
+        # What the run's requests to Exa cost (the ledger's total on the task's row, migration 0014;
+        # its rows commit no later than this).
+        "(SELECT t.cost_usd FROM tasks t WHERE t.id = ?)) RETURNING id",
         (
             workflow_id,
             run.task_id,

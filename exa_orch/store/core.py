@@ -417,15 +417,22 @@ class Store:
         ids = [i for i in task_ids if "\x00" not in i]
         for start in range(0, len(ids), _IDS_PER_READ):
             chunk = ids[start : start + _IDS_PER_READ]
-            rows = await self._read(
-                costs.TOTALS_IN + tasks.placeholders(len(chunk)) + " GROUP BY task_id", chunk
-            )
+            rows = await self._read(costs.TOTALS_IN + tasks.placeholders(len(chunk)), chunk)
             out.update(costs.totals_from_rows(rows))
         return out
 
-    async def estimated_keys(self, task_id: str) -> set[str]:
-        """The keys of the task's estimated (not billed) ledger rows: its Websets estimates so far."""
-        return {str(r[0]) for r in await self._read(costs.ESTIMATED_KEYS, (task_id,))}
+    async def task_ledger(self, task_id: str, principal: str | None, since: str) -> tuple[set[str], set[str]]:
+        """(the keys of the task's estimated rows, the steps its billed rows paid in) as the ledger
+        holds them: what a resumed run must not count again, and where its requests are re-sends.
+        `principal` and `since` (the task's owner and creation time) find its rows by the
+        principal's index."""
+        if principal is None:
+            rows = await self._read(costs.TASK_ROWS_NO_PRINCIPAL, (since, task_id))
+        else:
+            rows = await self._read(costs.TASK_ROWS, (principal, since, task_id))
+        estimated = {str(key) for key, _, billed in rows if not billed}
+        steps = {str(step) for _, step, billed in rows if billed and step is not None}
+        return estimated, steps
 
     async def spent_since(self, principal: str, since: str) -> float:
         """Dollars the ledger holds for `principal` from `since` (an ISO timestamp) on."""

@@ -18,19 +18,22 @@ from typing import Any
 
 log = logging.getLogger("exa_orch.store")
 
-_RESEND = "CASE WHEN ?7 = 1 AND CAST(?2 AS TEXT) IS NOT NULL AND EXISTS (SELECT 1 FROM costs WHERE task_id = ?2 AND {same_step} AND attempt <> ?8) THEN 1 ELSE 0 END"
 _INSERT = (
     "INSERT INTO costs (key, task_id, step_key, principal, operation, usd, billed, resend, attempt, at) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, {resend}, ?8, ?9) ON CONFLICT DO NOTHING"
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9) ON CONFLICT DO NOTHING"
 )
-INSERT_SQLITE = _INSERT.format(resend=_RESEND.format(same_step="step_key IS ?3"))
-INSERT_PG = _INSERT.format(resend=_RESEND.format(same_step="step_key IS NOT DISTINCT FROM CAST(?3 AS TEXT)"))
+# Both backends take the same statement (a trigger adds each inserted row to its task's totals,
+# migration 0014); `resend` is the gateway's word (gateway/purse.py `paid_steps`).
+INSERT_SQLITE = _INSERT
+INSERT_PG = _INSERT
 
-TOTALS_IN = (
-    "SELECT task_id, sum(usd), sum(CASE WHEN billed = 1 THEN usd ELSE 0 END), "
-    "sum(CASE WHEN billed = 0 THEN usd ELSE 0 END) FROM costs WHERE task_id IN "
-)  # + placeholders(n) + " GROUP BY task_id"
-ESTIMATED_KEYS = "SELECT key FROM costs WHERE task_id = ? AND billed = 0"
+TOTALS_IN = "SELECT id, cost_usd, cost_billed_usd, cost_usd - cost_billed_usd FROM tasks WHERE id IN "
+# + placeholders(n): each task's totals, kept on its row (migration 0014)
+# A task's own rows, for a resumed run: found through costs_by_principal from its creation on.
+TASK_ROWS = "SELECT key, step_key, billed FROM costs WHERE principal = ? AND at >= ? AND task_id = ?"
+TASK_ROWS_NO_PRINCIPAL = (
+    "SELECT key, step_key, billed FROM costs WHERE principal IS NULL AND at >= ? AND task_id = ?"
+)
 SPENT_SINCE = "SELECT coalesce(sum(usd), 0) FROM costs WHERE principal = ? AND at >= ?"
 DAILY = (
     "SELECT substr(at, 1, 10) AS day, sum(usd), count(*) FROM costs "
@@ -50,6 +53,7 @@ class CostRow:
     step_key: str | None = None
     principal: str | None = None
     attempt: str | None = None
+    resend: bool = False  # an earlier run of the task had already paid within this step
 
 
 def params(row: CostRow, at: str) -> tuple[Any, ...]:
@@ -65,6 +69,7 @@ def params(row: CostRow, at: str) -> tuple[Any, ...]:
         int(row.billed),
         row.attempt,
         at,
+        int(row.resend),
     )
 
 

@@ -274,11 +274,12 @@ class ViewDB:
         if text:
             where.append(f"(lower({TITLE_SQL}) LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')")
             args += [_like(text), _like(text)]
-        cost = (
-            ", (SELECT sum(c.usd) FROM costs c WHERE c.task_id = tasks.id) AS cost_usd"
-            if self.has_costs
-            else ", NULL AS cost_usd"
-        )
+        if "cost_usd" in self.task_columns:  # the task's total on its row (migration 0014)
+            cost = ", nullif(cost_usd, 0) AS cost_usd"  # NULL: paid nothing, as before
+        elif self.has_costs:
+            cost = ", (SELECT sum(c.usd) FROM costs c WHERE c.task_id = tasks.id) AS cost_usd"
+        else:
+            cost = ", NULL AS cost_usd"
         rows = await self._rows(
             f"SELECT id, type, status, progress, created_at, updated_at, step_count, cancel_requested,"
             f" {TITLE_SQL} AS title, json_extract(error, '$.code') AS error_code,"
