@@ -361,6 +361,11 @@ class RunPool:
                 if place is not None and (best is None or place < best[0]):
                     lines[waiter.task_id] = (place, waiter)
         await self._tell(lines)
+        for task_id in [t for t in self._told if t not in lines]:  # no longer waiting: forget
+            del self._told[task_id]
+        if len(self._seen) > 1000:  # runs seen once and never again (a GET of someone's run)
+            cutoff = time.monotonic() - self.stale_s
+            self._seen = {run: at for run, at in self._seen.items() if at >= cutoff}
         for _, run_id, principal in result.watch:
             if run_id not in self._checking and self.check is not None and len(self._checking) < 8:
                 self._checking.add(run_id)

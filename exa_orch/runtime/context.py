@@ -13,7 +13,7 @@ import contextlib
 import inspect
 import json
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
@@ -32,6 +32,7 @@ JsonValue = dict[str, Any] | list[Any] | str | int | float | bool | None
 # (dict[str, Any], the usual JSON object) as Any.
 J = TypeVar("J", bound=JsonValue)
 _IN_STEP: ContextVar[str | None] = ContextVar("exa_orch_in_step", default=None)  # the step whose fn runs
+_UNLESS_REPORTED: ContextVar[bool] = ContextVar("exa_orch_unless_reported", default=False)  # unless_reported
 CancelHook = Callable[[], Awaitable[Any]]
 ProgressSink = Callable[[dict[str, Any]], None]
 
@@ -186,7 +187,24 @@ class TaskContext:
         progress: dict[str, Any] = {"step": step, "completed": completed, "total": total}
         if message is not None:
             progress["message"] = message
+        if _UNLESS_REPORTED.get() and await self._reported(progress):
+            return
         await self._write_progress(progress)
+
+    async def _reported(self, progress: dict[str, Any]) -> bool:
+        events = await self._store.events(self.task_id)
+        return any(e.get("kind") == "progress" and e.get("data") == progress for e in events)
+
+    @contextlib.contextmanager
+    def unless_reported(self) -> Iterator[None]:
+        """Within the block (this asyncio task and its children), a progress report the task has
+        made before (its history holds it) is not written again: a resumed run repeating a report
+        its earlier run may or may not have written before it died."""
+        token = _UNLESS_REPORTED.set(True)
+        try:
+            yield
+        finally:
+            _UNLESS_REPORTED.reset(token)
 
     async def note(self, message: str) -> None:
         """Set the status message, keeping the last progress's step and counts (the gateway's

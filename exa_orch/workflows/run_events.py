@@ -3,10 +3,10 @@
 `follow_events(ctx, key, run_id, deadline, on_event)` reads the run's feed one event at a time, each
 event a checkpoint of its own (`{key}.event:1`, `{key}.event:2`, ...), and hands each it reads to
 `on_event` (the task's progress and status message). A resumed task replays the events it
-checkpointed without reporting them again (the run that read one reported it; one that died
-between the checkpoint and the report leaves that report to the next event) and opens the feed
-again with `Last-Event-ID` set to the last of them, so it goes on from the next event and repeats
-no report.
+checkpointed without reporting them again (the run that read one reported it; the last of them
+is reported once more unless the task's history holds that report already, for a run that died
+between an event's checkpoint and its report) and opens the feed again with `Last-Event-ID` set to the last
+of them, so it goes on from the next event and repeats no report.
 
 A feed that ends before the run's terminal event (an endpoint that replays what happened so far
 and closes, a dropped connection) is opened again with the last id, after a pause that grows from
@@ -153,12 +153,24 @@ async def follow_events(
     last: str | None = None
     count = 0
     live: list[int] = []  # the events read in this run (the others are replayed checkpoints)
+    replayed: tuple[Json, int] | None = None  # the last replayed event, until something is read live
+
+    async def report_replayed() -> None:
+        # The earlier run may have died between this event's checkpoint and its report: report it
+        # unless the task's history holds that report already (TaskContext.unless_reported).
+        nonlocal replayed
+        if replayed is not None:
+            with ctx.unless_reported():
+                await on_event(*replayed)
+            replayed = None
+
     try:
         while True:
             count += 1
 
             async def next_event(after: str | None = last, n: int = count) -> Json:
                 live.append(n)
+                await report_replayed()
                 got = await feed.next(after, deadline)
                 if "end" in got:
                     return got
@@ -175,11 +187,15 @@ async def follow_events(
 
             event: Json = await ctx.step(f"{key}.event:{count}", next_event)
             if "end" in event:
+                await report_replayed()
                 return {"end": event["end"], "events": count - 1, "last": last}
             last = event.get("id") or last
             if count in live:  # a replayed event was reported by the run that read it
                 await on_event(event, count)
+            else:
+                replayed = (event, count)
             if event.get("event") in TERMINAL_EVENTS:
+                await report_replayed()
                 return {"end": "terminal", "events": count, "last": last}
     finally:
         await feed.aclose()

@@ -34,9 +34,12 @@ def rows(db: Path, sql: str, *params: object) -> list[tuple[object, ...]]:
         return conn.execute(sql, params).fetchall()
 
 
+@pytest.mark.parametrize("report_lost", [False, True], ids=["reported", "report-lost"])
 async def test_a_research_task_killed_mid_feed_goes_on_from_the_next_event(
-    real_time_sim: SimThread, tmp_path: Path
+    real_time_sim: SimThread, tmp_path: Path, report_lost: bool
 ) -> None:
+    """`report_lost`: the server died between event 2's checkpoint and its report (made so by
+    removing that report from the database while the server is down): the resumed run makes it."""
     db = tmp_path / "workflows.db"
     async with running_client(real_time_sim.url, tmp_path) as client:
         task_id = await client.create_task("research.deep", {"instructions": "Who makes EV batteries?"})
@@ -54,14 +57,22 @@ async def test_a_research_task_killed_mid_feed_goes_on_from_the_next_event(
             )
             return len(events_saved()) >= n and found == [(1,)]
 
-        # (Killed between an event's checkpoint and its report, a run leaves that report to the
-        # next event: workflows/run_events.py. Here the kill comes after both.)
         await until(lambda: reported(2), within=WAIT, what="run.started checkpointed and reported")
         real_time_sim.ctx.clock.set_speed(0.001)  # the run holds still while the server dies
         first = client.pid
         assert first is not None
         os.kill(first, signal.SIGKILL)
         before = len(events_saved())
+        if report_lost:
+            with sqlite3.connect(db) as conn:
+                last = f"%_evt_{before:03d}]"
+                previous = conn.execute(
+                    "select data from task_events where task_id = ? and kind = 'progress' and message not like ? "
+                    "order by id desc limit 1",
+                    (task_id, last),
+                ).fetchone()[0]
+                conn.execute("delete from task_events where task_id = ? and message like ?", (task_id, last))
+                conn.execute("update tasks set progress = ? where id = ?", (previous, task_id))
 
         def claims() -> int:
             found = rows(
@@ -87,11 +98,13 @@ async def test_a_research_task_killed_mid_feed_goes_on_from_the_next_event(
     assert len(messages) == len(set(messages)), messages  # no progress message repeated
     numbers = [int(n) for m in messages for n in re.findall(r"\[\S+_evt_(\d+)\]$", m)]
     assert numbers == [1, 2, 3, 4, 5], messages  # every event reported once, in order, across the kill
-    # The restarted run's first report was the event after the last one saved before the kill.
+    # The restarted run's first report was the event after the last one saved before the kill
+    # (or that last one, when its report was lost).
     kinds = rows(db, "select kind, message from task_events where task_id = ? order by id", task_id)
     second_claim = [i for i, (k, _) in enumerate(kinds) if k == "claimed"][1]
     after = [str(m) for k, m in kinds[second_claim:] if k == "progress" and m and "_evt_" in str(m)]
-    assert after and after[0].endswith(f"_evt_{before + 1:03d}]"), (before, after)
+    first_new = before if report_lost else before + 1
+    assert after and after[0].endswith(f"_evt_{first_new:03d}]"), (before, after)
     # The run's pool slot, taken by the killed server, was freed by the new one: counted once.
     slots = rows(db, "select state, run_id from run_slots where pool = 'agent'")
     assert slots == [("done", done["result"]["researchId"])]

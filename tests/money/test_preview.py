@@ -39,8 +39,10 @@ async def test_a_preview_of_each_workflow_prices_the_whole_task_and_sends_nothin
     assert previews["adversarial.verify"]["cost"]["lowUsd"] == pytest.approx(medium)
     # research.verifiedCollection: a webset of 3, then up to researchLimit (2) research runs.
     assert previews["research.verifiedCollection"]["cost"]["highUsd"] == pytest.approx(3 * item + 2 * medium)
-    # qd.winnow: one round of 4 items with one enrichment.
-    assert previews["qd.winnow"]["cost"]["highUsd"] == pytest.approx(4 * item + 4 * cell)
+    # qd.winnow: one round of 4 items with one enrichment and a yes/no enrichment per criterion.
+    [winnow] = [t for t in SIX if t["type"] == "qd.winnow"]
+    cells = 1 + len(winnow["criteria"])
+    assert previews["qd.winnow"]["cost"]["highUsd"] == pytest.approx(4 * item + 4 * cells * cell)
 
 
 async def test_a_previewed_task_then_run_costs_within_its_range(
