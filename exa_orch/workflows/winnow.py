@@ -39,6 +39,7 @@ from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
 from exa_orch.workflows import entities, kit
+from exa_orch.workflows import research as runs_kit
 from exa_orch.workflows.archive import winnow_run
 
 Json = dict[str, Any]
@@ -71,6 +72,10 @@ class WinnowArgs(kit.TaskArgs):
     convergence_threshold: float = Field(
         default=0.1, ge=0, le=1, description="stop once the elite archive changes less than this share"
     )
+    engine: Literal["websets", "agent"] = "websets"
+    """where items come from: websets, or Exa's Agent API (research runs whose rows carry a yes/no
+    field per criterion; an exploring round continues the chain by previousRunId, held elites
+    excluded); fixed in the task's first checkpoint"""
     explore: bool = True
     """rounds after the first search the empty niches (false: every round repeats the first search)"""
     selection_strategy: Strategy = "diverse"
@@ -420,18 +425,94 @@ def enrichment_specs(webset: Json, enrichments: list[kit.EnrichmentArg]) -> list
     return specs
 
 
-def _recoverable(exc: OrchError, websets: list[str]) -> OrchError:
+def _recoverable(exc: OrchError, websets: list[str], what: str = "websets") -> OrchError:
     if websets:  # name what exists at Exa, so a person can recover or cancel it
         exc.message = (
-            f"{exc.message} (qd.winnow had created websets {', '.join(websets)}; their items stay there)"
+            f"{exc.message} (qd.winnow had created {what} {', '.join(websets)}; their items stay there)"
         )
         exc.args = (exc.message,)
     return exc
 
 
+def targeted_query(query: str, criteria: list[str], niche: str) -> str:
+    """An agent run's query for `niche`: the task's query, then a "Satisfies:" / "Does not
+    satisfy:" line per criterion (data-design/exa-api-notes.md, criteria on the Agent API)."""
+    lines = [
+        f"- {'Satisfies' if bit == '1' else 'Does not satisfy'}: {c}"
+        for c, bit in zip(criteria, niche.split(","), strict=True)
+    ]
+    return "\n".join([query, "Only entities that meet all of these:", *lines])
+
+
+def agent_schema(criteria: list[str], enrichments: list[kit.EnrichmentArg], count: int) -> Json:
+    """The outputSchema of an agent round: `count` rows of name, url, description, a yes/no/unclear
+    field per criterion (`criterion{i}`, described by the criterion) and a field per enrichment."""
+    props: Json = {
+        "name": {"type": "string"},
+        "url": {"type": "string", "description": "the entity's own website or profile URL"},
+        "description": {"type": "string"},
+    }
+    for i, c in enumerate(criteria):
+        props[f"criterion{i}"] = {"type": "string", "enum": ["yes", "no", "unclear"], "description": c}
+    for j, e in enumerate(enrichments):
+        if e.format == "number":
+            props[f"field{j}"] = {"type": "number", "description": e.description}
+        elif e.format == "boolean":
+            props[f"field{j}"] = {"type": "string", "enum": ["yes", "no"], "description": e.description}
+        elif e.format == "options":
+            labels = [o.label for o in e.options or []]
+            props[f"field{j}"] = {"type": "string", "enum": labels, "description": e.description}
+        else:
+            props[f"field{j}"] = {"type": "string", "description": e.description}
+    rows = {
+        "type": "array",
+        "minItems": count,
+        "maxItems": count,
+        "items": {"type": "object", "properties": props},
+    }
+    return {"type": "object", "properties": {"rows": rows}}
+
+
+def agent_specs(enrichments: list[kit.EnrichmentArg]) -> list[Json]:
+    """The fitness specs of an agent round's rows (`field{j}` is enrichment j)."""
+    return [
+        {"arg": j, "enrichmentId": f"field{j}", "format": e.format or "text",
+         "options": [o.label for o in e.options or []]}
+        for j, e in enumerate(enrichments)
+    ]  # fmt: skip
+
+
+def row_items(
+    run_id: str, output: Any, criteria: list[str], enrichments: int, entity_type: str
+) -> list[Json]:
+    """An agent run's rows as the items the scoring reads: properties {type, url, description,
+    <type>: {name}}, each criterion's answer as enrichment `criterion{i}` and each field as `field{j}`
+    (an answer other than yes/no, or none, is no result)."""
+    rows = output.get("rows") if isinstance(output, dict) else output
+    items: list[Json] = []
+    for k, row in enumerate(rows if isinstance(rows, list) else []):
+        if not isinstance(row, dict):
+            continue
+        results = []
+        for i in range(len(criteria)):
+            said = str(row.get(f"criterion{i}") or "").lower()
+            results.append({"enrichmentId": f"criterion{i}", "status": "completed",
+                            "result": [said] if said in ("yes", "no") else None})  # fmt: skip
+        for j in range(enrichments):
+            value = row.get(f"field{j}")
+            results.append({"enrichmentId": f"field{j}", "status": "completed",
+                            "result": None if value in (None, "") else [str(value)]})  # fmt: skip
+        props: Json = {"type": entity_type, "url": row.get("url"), "description": row.get("description")}
+        props[entity_type if entity_type in ("company", "person") else "custom"] = {"name": row.get("name")}
+        items.append({"id": f"{run_id}:{k}", "source": "agent", "runId": run_id, "properties": props,
+                      "enrichments": results})  # fmt: skip
+    return items
+
+
 async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
     criteria = [c.description for c in args.criteria]
     started: float = await ctx.step("started", time.time)
+    engine: str = await ctx.step("engine", lambda: args.engine)  # a resumed task never switches
     deadline = started + kit.seconds(args.timeout)
     search: Json = {
         "query": args.query,
@@ -443,6 +524,7 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
     archive: list[Json] = []
     previous: list[Json] = []  # the archive after the round before
     websets: list[str] = []
+    runs: list[str] = []  # the agent runs, in creation order (rebuilt from their create steps)
     pool = Pool(criteria, args.selection_strategy)
     found_total = analyzed_total = 0
     converged = timed_out = False
@@ -467,56 +549,100 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
                     plans.append(
                         (f".n{niche.replace(',', '')}", {"search": body, "enrichments": enrichments})
                     )
-            await ctx.progress(
-                "creating", r - 1, args.max_rounds,
-                f"round {r}/{args.max_rounds}: creating {len(plans)} webset(s)"
-                + (f" for niches {', '.join(targets)}" if targets else ""),
-            )  # fmt: skip
-            created: list[tuple[str, Json]] = []
-            hooks = []  # a cancel from now on cancels every webset of the round made so far
-            for sfx, body in plans:
-                webset = await kit.create_webset(ctx, f"round{r}.create{sfx}", body)
-                created.append((sfx, webset))
-                hooks.append(ctx.on_cancel(_canceller(ctx, str(webset["id"]))))
-            round_ids = [str(w["id"]) for _, w in created]
-            websets.extend(round_ids)
             found = analyzed = 0
             items: list[Json] = []
             candidates: list[Json] = []
             unclear: list[str] = []
             round_timed_out = False
-            for (sfx, webset), wid, remove_hook in zip(created, round_ids, hooks, strict=True):
-                waited: Json = await ctx.step(
-                    f"round{r}.wait{sfx}", partial(_watch, ctx, args, r, wid, deadline, rounds)
-                )
-                found, analyzed = found + waited["found"], analyzed + waited["analyzed"]
-                if not waited["timedOut"]:
-                    remove_hook()  # idle: nothing left to cancel
-                round_timed_out = round_timed_out or waited["timedOut"]
-                await ctx.progress("collecting", found, args.count, f"round {r}: collecting the items")
-                got = await kit.collect_items(
-                    ctx, f"round{r}.items{sfx}", wid, max_items=max(args.count, 1000)
-                )
-                ids = verdict_ids(webset, criteria)
-                fitness_webset = {
-                    "enrichments": [
-                        e for e in webset.get("enrichments") or [] if e.get("id") not in ids.values()
-                    ]
-                }
-                now_candidates, archive_now = pool.add(
-                    got, enrichment_specs(fitness_webset, args.enrichments), ids
-                )
-                candidates.extend(now_candidates)
-                unclear.extend(unclear_ids(got, criteria, ids))
-                items.extend(got)
-                archive = archive_now
+            round_ids: list[str] = []
+            if engine == "agent":
+                per = args.count if targets is None else max(1, math.ceil(args.count / len(targets)))
+                asks = [("", args.query)] if targets is None else [
+                    (f".n{n.replace(',', '')}", targeted_query(args.query, criteria, n)) for n in targets
+                ]  # fmt: skip
+                await ctx.progress(
+                    "creating", r - 1, args.max_rounds,
+                    f"round {r}/{args.max_rounds}: starting {len(asks)} agent run(s)"
+                    + (f" for niches {', '.join(targets)}" if targets else ""),
+                )  # fmt: skip
+                options: Json = {}
+                if runs:  # continue the chain (a completed run): no entity it returned comes again
+                    options["previousRunId"] = runs[-1]
+                held = [e["item"]["properties"].get("url") for e in archive]
+                if held:
+                    options["input"] = {"exclusion": [{"url": u} for u in held if u]}
+                schema = agent_schema(criteria, args.enrichments, per)
+                made: list[tuple[str, str, Callable[[], None]]] = []
+                for sfx, query in asks:
+                    run = await runs_kit.create_run(ctx, f"round{r}.run{sfx}", query, schema, None, options)
+                    rid = str(run["researchId"])
+                    made.append((sfx, rid, runs_kit.cancel_on_task_cancel(ctx, rid)))
+                round_ids = [rid for _, rid, _ in made]
+                for sfx, rid, remove_hook in made:
+                    polled = await runs_kit.poll_run(ctx, f"round{r}.wait{sfx}", rid, deadline)
+                    if polled.get("status") == "failed":
+                        raise runs_kit.run_failure(polled, "qd.winnow")
+                    if not polled["timedOut"]:
+                        remove_hook()
+                    round_timed_out = round_timed_out or polled["timedOut"]
+                    got = row_items(
+                        rid, runs_kit.run_result(polled, True), criteria, len(args.enrichments),
+                        str(args.entity.type),
+                    )  # fmt: skip
+                    ids = {c: f"criterion{i}" for i, c in enumerate(criteria)}
+                    now_candidates, archive = pool.add(got, agent_specs(args.enrichments), ids)
+                    candidates.extend(now_candidates)
+                    unclear.extend(unclear_ids(got, criteria, ids))
+                    items.extend(got)
+                    found += len(got)
+                runs.extend(round_ids)
+            else:
+                await ctx.progress(
+                    "creating", r - 1, args.max_rounds,
+                    f"round {r}/{args.max_rounds}: creating {len(plans)} webset(s)"
+                    + (f" for niches {', '.join(targets)}" if targets else ""),
+                )  # fmt: skip
+                created: list[tuple[str, Json]] = []
+                hooks = []  # a cancel from now on cancels every webset of the round made so far
+                for sfx, body in plans:
+                    webset = await kit.create_webset(ctx, f"round{r}.create{sfx}", body)
+                    created.append((sfx, webset))
+                    hooks.append(ctx.on_cancel(_canceller(ctx, str(webset["id"]))))
+                round_ids = [str(w["id"]) for _, w in created]
+                websets.extend(round_ids)
+                for (sfx, webset), wid, remove_hook in zip(created, round_ids, hooks, strict=True):
+                    waited: Json = await ctx.step(
+                        f"round{r}.wait{sfx}", partial(_watch, ctx, args, r, wid, deadline, rounds)
+                    )
+                    found, analyzed = found + waited["found"], analyzed + waited["analyzed"]
+                    if not waited["timedOut"]:
+                        remove_hook()  # idle: nothing left to cancel
+                    round_timed_out = round_timed_out or waited["timedOut"]
+                    await ctx.progress("collecting", found, args.count, f"round {r}: collecting the items")
+                    got = await kit.collect_items(
+                        ctx, f"round{r}.items{sfx}", wid, max_items=max(args.count, 1000)
+                    )
+                    ids = verdict_ids(webset, criteria)
+                    fitness_webset = {
+                        "enrichments": [
+                            e for e in webset.get("enrichments") or [] if e.get("id") not in ids.values()
+                        ]
+                    }
+                    now_candidates, archive_now = pool.add(
+                        got, enrichment_specs(fitness_webset, args.enrichments), ids
+                    )
+                    candidates.extend(now_candidates)
+                    unclear.extend(unclear_ids(got, criteria, ids))
+                    items.extend(got)
+                    archive = archive_now
             elites = select_elites(candidates, args.selection_strategy)
             change = elite_change(previous, archive, pool.entity_of)
             previous = archive
             found_total, analyzed_total = found_total + found, analyzed_total + analyzed
             rounds.append({
-                "websetId": round_ids[0],
-                "websetIds": round_ids,
+                "websetId": round_ids[0] if engine == "websets" else None,
+                "websetIds": round_ids if engine == "websets" else None,
+                **({"runIds": round_ids} if engine == "agent" else {}),
                 "targetNiches": targets,
                 "itemCount": len(items),
                 "criteriaSuccessRates": success_rates(candidates, criteria),
@@ -538,9 +664,12 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
                 converged = True
                 break
     except OrchError as exc:
-        raise _recoverable(exc, websets) from None
+        raise (
+            _recoverable(exc, websets, "websets") if websets else _recoverable(exc, runs, "agent runs")
+        ) from None
     niches = pool.niches()
     result: Json = {
+        "engine": engine,
         "rounds": rounds,
         "finalElites": archive,
         "convergenceReached": converged,
@@ -551,7 +680,8 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
     if timed_out:
         result["timedOutNote"] = (
             f"round {len(rounds)} was still searching when the timeout ({args.timeout:g} ms) ran out: "
-            f"the result scores the items found so far; webset(s) {', '.join(rounds[-1]['websetIds'])} keep running"
+            f"the result scores the items found so far; {'webset(s)' if engine == 'websets' else 'agent run(s)'} "
+            f"{', '.join(rounds[-1].get('websetIds') or rounds[-1].get('runIds') or [])} keep running"
         )
     await ctx.progress("done", len(rounds), args.max_rounds, f"{len(rounds)} round(s), {len(archive)} elites")
     return result

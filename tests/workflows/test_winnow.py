@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 from collections import Counter
@@ -22,7 +23,7 @@ from exa_orch.workflows import kit
 from exa_orch.workflows import winnow as w
 from tests.conftest import TEST_SPEED
 from tests.support import WAIT, until
-from tests.workflows.conftest import OpenApp, run_task
+from tests.workflows.conftest import OpenApp, agent_runs, run_task
 
 MODULE = "exa_orch.workflows.winnow"
 SPECS = [
@@ -348,6 +349,25 @@ async def test_exploring_rounds_fill_the_empty_niches_that_repeated_rounds_never
         assert e["fitnessScore"] == pytest.approx((numbers[e["item"]["id"]] - lo) / (hi - lo), abs=1e-12)
 
 
+async def hold_in_round_two(app: App, sim: SimHandle, task_id: str) -> None:
+    """With the simulator's clock frozen (speed ~0) before the task started: move it by hand until
+    round 2 begins creating, then leave it frozen, so every round-2 search is still running when
+    this returns (its first partial result says round 2 is searching)."""
+    for _ in range(int(WAIT / 0.01)):
+        if any(k.startswith("round2.") for k in await app.store.load_steps(task_id)):
+            break
+        sim.ctx.clock.advance(1.0)
+        await asyncio.sleep(0.01)
+    else:
+        raise AssertionError("round 2 never started")
+
+    async def searching() -> bool:
+        rec = await app.store.get_task(task_id)
+        return bool(rec.partial and rec.partial.get("round") == 2 and rec.partial.get("step") == "searching")
+
+    await until(searching)
+
+
 async def test_a_restart_mid_exploring_round_sends_the_same_bodies_under_the_same_keys(
     tmp_path: Path,
 ) -> None:
@@ -358,17 +378,10 @@ async def test_a_restart_mid_exploring_round_sends_the_same_bodies_under_the_sam
             exa_url=sim.url, simulator=True, db_path=tmp_path / "w.db", rps=1000.0, concurrency=8
         )
         async with open_app(settings, tmp_path / "w.db") as app:
+            sim.ctx.clock.set_speed(1e-9)  # moved by hand: round 2's websets search while the app stops
             created = await app.run_operation("tasks.create", {"type": "qd.winnow", **EIGHT_ARGS})
             task_id = created["taskId"]
-
-            async def in_round_two() -> bool:
-                rec = await app.store.get_task(task_id)
-                if rec.partial and rec.partial.get("round") == 2 and rec.partial.get("step") == "searching":
-                    sim.ctx.clock.set_speed(1)  # hold round 2's websets searching while the app stops
-                    return True
-                return False
-
-            await until(in_round_two)
+            await hold_in_round_two(app, sim, task_id)
             before = dict(sim.stats()["creates_by_external_id"])
             mid = await app.store.get_task(task_id)
         assert mid.status == "working"  # stopped mid round 2; the next app resumes it
@@ -389,23 +402,10 @@ async def test_a_restart_mid_exploring_round_sends_the_same_bodies_under_the_sam
 
 async def test_cancel_mid_exploring_round_cancels_every_webset_of_the_round(tmp_path: Path) -> None:
     async with eight_niche_app(tmp_path) as (app, sim):
+        sim.ctx.clock.set_speed(1e-9)  # moved by hand: all six round-2 searches still run at the cancel
         created = await app.run_operation("tasks.create", {"type": "qd.winnow", **EIGHT_ARGS})
         task_id = created["taskId"]
-
-        async def at(step: str, round_: int) -> bool:
-            rec = await app.store.get_task(task_id)
-            return bool(
-                rec.partial and rec.partial.get("round") == round_ and rec.partial.get("step") == step
-            )
-
-        async def past_round_one() -> bool:
-            rec = await app.store.get_task(task_id)
-            got = rec.partial or {}  # round 1 scored, or (a poll later) round 2 already under way
-            return got.get("round") == 2 or (got.get("round") == 1 and got.get("step") == "scored")
-
-        await until(past_round_one)
-        sim.ctx.clock.set_speed(1)  # round 2's websets search slowly: all six still running at the cancel
-        await until(lambda: at("searching", 2))
+        await hold_in_round_two(app, sim, task_id)
         await app.run_operation("tasks.cancel", {"taskId": task_id})
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
@@ -416,6 +416,80 @@ async def test_cancel_mid_exploring_round_cancels_every_webset_of_the_round(tmp_
     assert len(round_two) == 6  # one per empty niche, every one cancelled (not only the one polled)
     for wid in round_two:
         assert [store.searches[s].canceled_at is not None for s in store.websets[wid].search_ids] == [True]
+
+
+async def test_on_the_agent_engine_exploring_runs_fill_the_niches_with_the_same_result_shape(
+    tmp_path: Path,
+) -> None:
+    async with eight_niche_app(tmp_path) as (app, sim):
+        explored = await run_task(app, "qd.winnow", {**EIGHT_ARGS, "engine": "agent"})
+        repeated = await run_task(app, "qd.winnow", {**EIGHT_ARGS, "engine": "agent", "explore": False})
+        on_websets = await run_task(app, "qd.winnow", EIGHT_ARGS)
+    assert explored.status == repeated.status == on_websets.status == "completed", explored.error
+    result = explored.result
+    cover = result["qualityMetrics"]["coverage"], repeated.result["qualityMetrics"]["coverage"]
+    print(
+        f"qd.winnow on the agent engine, eight-niche world: exploring {cover[0]} vs repeated rounds {cover[1]}"
+    )
+    assert cover[0] * 8 >= 6 and len(result["rounds"]) <= 3 and cover[0] > cover[1]
+    # The same shape as on Websets, plus engine; no webset ids, the runs listed instead.
+    assert result["engine"] == "agent" and on_websets.result["engine"] == "websets"
+    assert set(result) == set(on_websets.result)
+    for r, ws in zip(result["rounds"], on_websets.result["rounds"], strict=False):
+        assert set(r) - {"runIds"} == set(ws) and r["websetId"] is None and r["websetIds"] is None
+        assert r["runIds"] and all(i["item"]["properties"]["url"] for i in r["elites"])
+    assert not any(":round" in str(w.external_id) and explored.id in str(w.external_id)
+                   for w in sim.ctx.extras["websets"].websets.values())  # fmt: skip
+    # Round 2: one run per empty niche, continuing round 1's run, its elites excluded.
+    runs = agent_runs(sim)
+    [first] = result["rounds"][0]["runIds"]
+    second = result["rounds"][1]
+    assert second["targetNiches"] == ["1,0,1", "1,0,0", "0,1,1", "0,1,0", "0,0,1", "0,0,0"]
+    held = {e["item"]["properties"]["url"] for e in result["rounds"][0]["elites"]}
+    for niche, rid in zip(second["targetNiches"], second["runIds"], strict=True):
+        request = runs.get(rid).request
+        assert request["previousRunId"] == first
+        assert {x["url"] for x in request["input"]["exclusion"]} == held
+        assert "Does not satisfy: " in request["query"] or niche == "1,1,1"
+    for e in result["finalElites"]:  # every elite sits in the niche its row's answers say
+        assert e["niche"] == ",".join(
+            "1" if x["result"] == ["yes"] else "0" for x in e["item"]["enrichments"][:3]
+        )
+
+
+async def test_a_restart_mid_round_on_the_agent_engine_starts_no_run_twice(tmp_path: Path) -> None:
+    world = tmp_path / "eight.json"
+    world.write_text(json.dumps(eight_niche_world()), encoding="utf-8")
+    async with running_sim(SimConfig(speed=TEST_SPEED, world_file=str(world))) as sim:
+        settings = Settings(
+            exa_url=sim.url, simulator=True, db_path=tmp_path / "w.db", rps=1000.0, concurrency=8
+        )
+        async with open_app(settings, tmp_path / "w.db") as app:
+            created = await app.run_operation(
+                "tasks.create", {"type": "qd.winnow", **EIGHT_ARGS, "engine": "agent"}
+            )
+            task_id = created["taskId"]
+
+            async def round_two_started() -> bool:
+                steps = await app.store.load_steps(task_id)
+                if any(k.startswith("round2.run") for k in steps):
+                    sim.ctx.clock.set_speed(1)  # round 2's runs stay running while the app stops
+                    return True
+                return False
+
+            await until(round_two_started)
+            mid = await app.store.get_task(task_id)
+        assert mid.status == "working"
+        sim.ctx.clock.set_speed(TEST_SPEED)
+        async with open_app(settings, tmp_path / "w.db") as app:
+            assert app.supervisor is not None
+            done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
+        made = list(agent_runs(sim).runs)
+    assert done.status == "completed", done.error
+    # round 1's run and round 2's six, each started once: the resumed round found its runs
+    assert sorted(made) == sorted(done.result["rounds"][0]["runIds"] + done.result["rounds"][1]["runIds"])
+    assert len(made) == 7
+    assert done.result["qualityMetrics"]["coverage"] == 1.0
 
 
 async def test_selection_strategies_keep_the_niches_they_name(tmp_path: Path) -> None:
