@@ -91,6 +91,8 @@ def worst_case(method: str, path: str, content: bytes) -> float:
     """The most a request may cost (data-design/prices.md); 0 for a request Exa does not bill."""
     if method != "POST":
         return 0.0
+    if webset_count_path(path):
+        return webset_search_worst(path, content)
     path = path.rstrip("/")
     if path not in ("/search", "/findSimilar", "/contents", "/answer", "/agent/runs"):
         return 0.0
@@ -301,25 +303,71 @@ def webset_count_path(path: str) -> bool:
     return len(parts) == 6 and path.startswith(_WEBSET_CREATE + "/") and parts[5] == "searches"
 
 
+def _webset_search(path: str, content: bytes) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """(the create's body, its search: the body itself for a search create; None without one)."""
+    try:
+        body = json.loads(content) if content else None
+    except ValueError:
+        return {}, None
+    if not isinstance(body, dict):
+        return {}, None
+    search = body.get("search") if path.rstrip("/") == _WEBSET_CREATE else body
+    return body, search if isinstance(search, dict) else None
+
+
+def _per_item(body: dict[str, Any]) -> float:
+    enrichments = body.get("enrichments")
+    columns = len(enrichments) if isinstance(enrichments, list) else 0
+    return prices.WEBSET_ITEM_ESTIMATE + columns * prices.WEBSET_ENRICHMENT_ESTIMATE
+
+
+def _count(search: dict[str, Any]) -> int:
+    count = search.get("count")
+    return count if isinstance(count, int) and count > 0 else DEFAULT_WEBSET_COUNT
+
+
+def webset_search_worst(path: str, content: bytes) -> float:
+    """The estimate of a webset search that finds all it asks for: `count` items, each with the
+    webset's enrichment cells (0 for a webset with no search)."""
+    body, search = _webset_search(path, content)
+    return 0.0 if search is None else round(_count(search) * _per_item(body), 6)
+
+
+def created_searches(path: str, raw: bytes) -> list[str]:
+    """The ids of the webset searches a create's answer started."""
+    if not webset_count_path(path):
+        return []
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return []
+    return [s["id"] for s in _objects(body, "webset_search") if isinstance(s.get("id"), str)]
+
+
+def finished_searches(path: str, raw: bytes) -> list[str]:
+    """The ids of the webset searches an answer shows finished (completed or canceled)."""
+    if not path.startswith("/websets/") or b'"webset_search"' not in raw:
+        return []
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return []
+    return [
+        s["id"]
+        for s in _objects(body, "webset_search")
+        if isinstance(s.get("id"), str) and s.get("status") in ("completed", "canceled")
+    ]
+
+
 def capped_webset_body(path: str, content: bytes, remaining: float) -> tuple[bytes | None, int]:
     """A webset search create's body with `count` lowered to the items the task's remaining budget
     affords at the item estimate (with its enrichment cells), and that number; (None, n) when the
     body needs no change. n = 0: the budget affords no item (the create must not be sent)."""
-    try:
-        body = json.loads(content) if content else None
-    except ValueError:
-        return None, 1
-    if not isinstance(body, dict):
-        return None, 1
-    search = body.get("search") if path.rstrip("/") == _WEBSET_CREATE else body
-    if not isinstance(search, dict):
+    body, search = _webset_search(path, content)
+    if search is None:
         return None, 1  # a webset with no search (an import's, say) finds nothing to bill
-    enrichments = body.get("enrichments")
-    columns = len(enrichments) if isinstance(enrichments, list) else 0
-    each = prices.WEBSET_ITEM_ESTIMATE + columns * prices.WEBSET_ENRICHMENT_ESTIMATE
-    affords = int((remaining + 1e-9) // each)
-    count = search.get("count")
-    count = count if isinstance(count, int) and count > 0 else DEFAULT_WEBSET_COUNT
+    affords = int((remaining + 1e-9) // _per_item(body))
+    count = _count(search)
     if count <= affords:
         return None, count
     if affords < 1:

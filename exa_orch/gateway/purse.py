@@ -42,7 +42,17 @@ class Purse:
     """One task's spending state (see the module doc). `spent` starts at what the ledger holds for
     the task (a resumed task), and grows by each answer's billed cost."""
 
-    __slots__ = ("task_id", "budget", "spent", "reserved", "stopped", "runs", "estimated", "on_stop")
+    __slots__ = (
+        "task_id",
+        "budget",
+        "spent",
+        "reserved",
+        "stopped",
+        "runs",
+        "estimated",
+        "on_stop",
+        "searches",
+    )
 
     def __init__(
         self, task_id: str, budget: float | None = None, spent: float = 0.0, estimated: set[str] | None = None
@@ -58,6 +68,9 @@ class Purse:
         self.estimated: set[str] = set() if estimated is None else estimated
         # Called when an estimate stops the purse between requests (the actor interrupts the workflow).
         self.on_stop: Callable[[], None] | None = None
+        # Webset searches started, by id: what of the estimate counted for each at its create (its
+        # count filled, in `spent` already, as an agent run's worst case) is still to be found.
+        self.searches: dict[str, float] = {}
 
     def reserve(self, worst: float, what: str) -> float:
         """Hold `worst` dollars for a request about to be sent; raise (and stop) if it can't be."""
@@ -75,15 +88,25 @@ class Purse:
         self.spent += held if billed is None else billed
 
     def accrue(self, key: str, usd: float, next_usd: float) -> None:
-        """Count a Websets estimate once per key; with a budget, stop when one more such estimate
-        (`next_usd`) would pass it: the task's next request is refused, and its websets cancelled."""
+        """Count a Websets estimate once per key: out of what its search's create counted (a cell:
+        any search's), else on top. With a budget, stop when growth no search's count covers
+        (`next_usd` more) would pass it: the task's next request is refused, its websets cancelled."""
         if key in self.estimated:
             return
         self.estimated.add(key)
-        self.spent += usd
+        search = key.split(":")[1] if key.startswith("webset_item:") else None
+        held = [search] if search in self.searches else [] if search else list(self.searches)
+        for sid in held:
+            if self.searches[sid] >= usd - 1e-9:
+                self.searches[sid] = max(0.0, self.searches[sid] - usd)
+                break
+        else:
+            self.spent += usd
+        covered = any(left >= next_usd - 1e-9 for left in self.searches.values())
         if (
             self.budget is not None
             and self.stopped is None
+            and not covered
             and self.spent + self.reserved + next_usd > self.budget + 1e-9
         ):
             what = "the websets it started, still finding items,"
@@ -92,6 +115,15 @@ class Purse:
             )
             if self.on_stop is not None:
                 self.on_stop()
+
+    def search_started(self, search_id: str, counted: float) -> None:
+        """A webset search created with `counted` (its worst case, now in `spent`) to draw from."""
+        self.searches[search_id] = counted
+
+    def search_finished(self, search_id: str) -> None:
+        """A search completed or was cancelled: what it did not find is no longer counted."""
+        left = self.searches.pop(search_id, 0.0)
+        self.spent = max(0.0, self.spent - left)
 
     def stop(self, error: OrchError) -> None:
         """Send nothing more for this task (the first reason is kept)."""

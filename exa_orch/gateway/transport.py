@@ -54,6 +54,8 @@ from exa_orch.gateway.ledger import (
     capped_agent_body,
     capped_webset_body,
     created_run_id,
+    created_searches,
+    finished_searches,
     paid_answer,
     streamed_answer,
     webset_count_path,
@@ -178,7 +180,9 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         self.keys = api_key if isinstance(api_key, ApiKeys) else ApiKeys(api_key)
         self._exa = _url_prefix(exa_url)
         self._arxiv = _url_prefix(arxiv_url) if arxiv_url else None
-        self._inner = inner or httpx.AsyncHTTPTransport(retries=0)
+        # The real transport is made at the first request: its TLS context (the CA bundle read and
+        # parsed) is ~30 ms of a cold start that may never call Exa (bench/startup.py).
+        self._real: httpx.AsyncBaseTransport | None = inner
         self._policy = retry or RetryPolicy()
         self._rps = rps
         self._margin = margin
@@ -192,6 +196,12 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         self.caps: DailyCaps | None = None  # per-principal daily caps (gateway/caps.py), if set
         self._websets_seen = WebsetsSeen()  # Websets work already estimated (gateway/ledger.py)
         self.pools: dict[str, RunPool] = {}  # the team's capacity (gateway/pool.py), by kind
+
+    @property
+    def _inner(self) -> httpx.AsyncBaseTransport:
+        if self._real is None:
+            self._real = httpx.AsyncHTTPTransport(retries=0)
+        return self._real
 
     def __repr__(self) -> str:
         return f"<GovernedTransport concurrency={self._concurrency} rps={self._rps:g}>"
@@ -539,6 +549,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             self._settle(purse, call, body, held, paid)
         rows = [paid] if paid is not None else []
         rows += webset_estimates(call.shape.path, body, scope, self.attempt_id, self._websets_seen)
+        finished = finished_searches(call.shape.path, body) if purse is not None and purse.searches else []
         for row in rows:
             if purse is not None and not row.billed:
                 purse.accrue(row.key, row.usd, prices.WEBSET_ITEM_ESTIMATE)
@@ -552,6 +563,9 @@ class GovernedTransport(httpx.AsyncBaseTransport):
                 logger.warning(
                     "could not record the cost of %s %s: %s", call.shape.method, call.shape.path, exc
                 )
+        for search_id in finished:  # after its last items counted: what it did not find is freed
+            assert purse is not None
+            purse.search_finished(search_id)
 
     @staticmethod
     def _settle(purse: Purse, call: _Call, body: bytes, held: float, paid: PaidAnswer | None) -> None:
@@ -567,6 +581,12 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         created = created_run_id(call.shape.path, body) if call.shape.method == "POST" else None
         if created is not None:
             purse.runs[created] = held
+        searches = created_searches(call.shape.path, body) if call.shape.method == "POST" else []
+        if searches:  # a webset search holds its count's estimate until it finishes (Purse.accrue)
+            purse.search_started(searches[0], held)
+        elif held and paid is None and webset_count_path(call.shape.path):
+            purse.settle(held, 0.0)  # no search started: nothing to hold
+            return
         purse.settle(held, paid.usd if paid is not None else None)
 
     def _transport_failure(self, call: _Call, exc: httpx.TransportError) -> Exception:
@@ -613,7 +633,8 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         """Close the pooled connections; idempotent (several clients share this transport)."""
         if not self._closed:
             self._closed = True
-            await self._inner.aclose()
+            if self._real is not None:
+                await self._real.aclose()
 
 
 def _decoded(headers: httpx.Headers, raw: bytes) -> bytes:
