@@ -470,6 +470,11 @@ async def test_exa_orch_engine_sets_the_engine_a_task_gets_when_its_args_name_no
         said = await run_task(app, "qd.winnow", {**EIGHT_ARGS, "maxRounds": 1, "engine": "websets"})
     assert default.status == said.status == "completed", (default.error, said.error)
     assert default.args["engine"] == "agent" and default.result["engine"] == "agent"  # stored with the task
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "w.db") as conn:
+        filed = dict(conn.execute("SELECT task_id, engine FROM workflow_runs").fetchall())
+    assert filed == {default.id: "agent", said.id: "websets"}  # the archive compares engines
     assert said.result["engine"] == "websets" and said.result["rounds"][0]["websetId"]
 
 
