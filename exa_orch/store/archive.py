@@ -42,6 +42,8 @@ METRIC_COLUMNS = (
     "diversity",
     "stringency",
     "converged",
+    "engine",  # 0014: websets | agent
+    "exa_runs",  # 0014: the websets or agent runs the task made
 )
 
 

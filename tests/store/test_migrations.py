@@ -50,6 +50,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0011_input_required",
             "0012_archive_cost",
             "0013_lean_ledger",
+            "0014_run_engine",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -80,6 +81,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (11, "input_required"),
         (12, "archive_cost"),
         (13, "lean_ledger"),
+        (14, "run_engine"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 
