@@ -204,13 +204,14 @@ def sim_account_path(db_path: Path | str) -> Path:
 @contextlib.contextmanager
 def _simulator(args: argparse.Namespace, db_path: Path | str) -> Iterator[str | None]:
     """With `serve --sim`: the built-in simulator on 127.0.0.1:<free port> in a thread of this
-    process for the duration of the block, yielding its URL; else None. Its account is kept in
+    process for the duration of the block (started at its first request), yielding its URL; else
+    None. Its account is kept in
     `sim_account_path(db_path)`, so a restarted server finds the websets its tasks made."""
     if not args.sim:
         yield None
         return
     from exa_orch.sim.server import config_from
-    from exa_orch.sim.testing import SimThread
+    from exa_orch.sim.testing import SimOnDemand
 
     try:
         config = config_from(argparse.Namespace(speed=args.sim_speed, world=args.world))
@@ -226,7 +227,7 @@ def _simulator(args: argparse.Namespace, db_path: Path | str) -> Iterator[str | 
             World.from_file(config.world_file)
         except ValueError as exc:
             raise InvalidParams(str(exc), hint="See docs/simulator.md for the world file format.") from None
-    with SimThread(config) as sim:
+    with SimOnDemand(config) as sim:  # started at the first request: a cold start pays nothing for it
         log.info("exa simulator (--sim) on %s, speed %g: no Exa key is used", sim.url, config.speed)
         yield sim.url
 

@@ -195,6 +195,19 @@ def _log_level(env: Mapping[str, str]) -> str:
     return level
 
 
+ENGINES = ("websets", "agent")
+
+
+def _engine(env: Mapping[str, str]) -> str:
+    engine = env.get("EXA_ORCH_ENGINE", "").strip().lower() or "websets"
+    if engine not in ENGINES:
+        raise ConfigError(
+            f"EXA_ORCH_ENGINE must be one of {', '.join(ENGINES)}, got {engine!r}",
+            hint="Set EXA_ORCH_ENGINE=websets (Exa's Websets) or EXA_ORCH_ENGINE=agent (its Agent API).",
+        )
+    return engine
+
+
 def _enabled_tools(env: Mapping[str, str], profile: str) -> tuple[str, ...] | None:
     raw = env.get("EXA_ORCH_ENABLED_TOOLS", "").strip()
     if not raw:
@@ -326,6 +339,8 @@ class Settings:
     """EXA_ORCH_DAILY_BUDGET_USD: what each principal may spend at Exa per UTC day (None: no cap)"""
     daily_budgets: tuple[tuple[str, float], ...] = ()
     """EXA_ORCH_DAILY_BUDGETS="alice=25,bob=5": caps one principal at a time"""
+    engine: str = "websets"
+    """EXA_ORCH_ENGINE: the engine of a task whose args name none (a workflow that takes `engine`)"""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -374,6 +389,7 @@ class Settings:
             view_key=_view_secret(env),
             daily_budget_usd=_float(env, "EXA_ORCH_DAILY_BUDGET_USD", 0.0) or None,
             daily_budgets=_daily_budgets(env),
+            engine=_engine(env),
         )
 
     @property

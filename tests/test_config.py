@@ -70,6 +70,7 @@ def test_simulator_needs_no_key() -> None:
         ("EXA_ORCH_RPS", "inf"),
         ("EXA_ORCH_TOOLS", "all"),
         ("EXA_ORCH_LOG_LEVEL", "LOUD"),
+        ("EXA_ORCH_ENGINE", "research"),
         ("EXA_ORCH_EXA_URL", "127.0.0.1:8080"),
         ("EXA_ORCH_ARXIV_URL", "ftp://example.com"),
     ],
@@ -170,3 +171,8 @@ def test_a_database_that_starts_like_a_postgresql_url_but_is_not_one_is_refused(
 )
 def test_a_postgresql_url_or_a_file_named_like_one_is_taken_as_it_is(raw: str, expected: Path | str) -> None:
     assert db_target(raw) == expected
+
+
+def test_exa_orch_engine_is_websets_unless_said() -> None:
+    assert Settings.from_env({}).engine == "websets"
+    assert Settings.from_env({"EXA_ORCH_ENGINE": " Agent "}).engine == "agent"

@@ -48,6 +48,7 @@ FIELDS = {
     "EXA_ORCH_VIEW_SECRET": "view_key",
     "EXA_ORCH_DAILY_BUDGET_USD": "daily_budget_usd",
     "EXA_ORCH_DAILY_BUDGETS": None,  # a list; unset is ()
+    "EXA_ORCH_ENGINE": "engine",
     loader.ENV_VAR: None,
 }
 

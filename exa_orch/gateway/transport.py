@@ -181,7 +181,9 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         self.keys = api_key if isinstance(api_key, ApiKeys) else ApiKeys(api_key)
         self._exa = _url_prefix(exa_url)
         self._arxiv = _url_prefix(arxiv_url) if arxiv_url else None
-        self._inner = inner or httpx.AsyncHTTPTransport(retries=0)
+        # The real transport is made at the first request: its TLS context (the CA bundle read and
+        # parsed) is ~30 ms of a cold start that may never call Exa (bench/startup.py).
+        self._real: httpx.AsyncBaseTransport | None = inner
         self._policy = retry or RetryPolicy()
         self._rps = rps
         self._margin = margin
@@ -195,6 +197,12 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         self.caps: DailyCaps | None = None  # per-principal daily caps (gateway/caps.py), if set
         self._websets_seen = WebsetsSeen()  # Websets work already estimated (gateway/ledger.py)
         self.pools: dict[str, RunPool] = {}  # the team's capacity (gateway/pool.py), by kind
+
+    @property
+    def _inner(self) -> httpx.AsyncBaseTransport:
+        if self._real is None:
+            self._real = httpx.AsyncHTTPTransport(retries=0)
+        return self._real
 
     def __repr__(self) -> str:
         return f"<GovernedTransport concurrency={self._concurrency} rps={self._rps:g}>"
@@ -628,7 +636,8 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         """Close the pooled connections; idempotent (several clients share this transport)."""
         if not self._closed:
             self._closed = True
-            await self._inner.aclose()
+            if self._real is not None:
+                await self._real.aclose()
 
 
 def _decoded(headers: httpx.Headers, raw: bytes) -> bytes:

@@ -18,7 +18,6 @@ import sys
 from collections.abc import Mapping
 from typing import Any
 
-from exa_orch.sim.app import create_app
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.testing import bind_socket, server_for
 
@@ -75,6 +74,8 @@ def config_from(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
 
 def run_sim(args: argparse.Namespace) -> int:
     """Serve until SIGINT/SIGTERM; 0 on a clean stop, 1 when the port can't be bound, 2 on a bad flag."""
+    from exa_orch.sim.app import create_app
+
     try:
         config = config_from(args)
         app = create_app(config)

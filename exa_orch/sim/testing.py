@@ -11,19 +11,25 @@ and shut down cleanly: `should_exit`, then wait for the server task.
 from __future__ import annotations
 
 import asyncio
+import logging
+import select
 import socket
 import threading
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import uvicorn
-
-from exa_orch.sim.app import SimApp, create_app
 from exa_orch.sim.context import FaultConfig, SimConfig, SimContext
-from exa_orch.sim.faults import Counters
+
+if TYPE_CHECKING:  # imported where used: `serve --sim` binds a socket long before it needs them
+    import uvicorn
+
+    from exa_orch.sim.app import SimApp
+    from exa_orch.sim.faults import Counters
+
+log = logging.getLogger(__name__)
 
 START_TIMEOUT = 10.0
 
@@ -91,6 +97,8 @@ def bind_socket(host: str = "127.0.0.1", port: int = 0) -> socket.socket:
 
 def server_for(app: SimApp, *, access_log: bool = False) -> uvicorn.Server:
     """A uvicorn server for the app, logging only through the root logger (stderr)."""
+    import uvicorn
+
     config = uvicorn.Config(
         app,
         lifespan="off",
@@ -106,10 +114,15 @@ def server_for(app: SimApp, *, access_log: bool = False) -> uvicorn.Server:
 
 
 @asynccontextmanager
-async def running_sim(config: SimConfig | None = None) -> AsyncIterator[SimHandle]:
-    """Serve a fresh simulator on 127.0.0.1:<free port> for the duration of the block."""
+async def running_sim(
+    config: SimConfig | None = None, sock: socket.socket | None = None
+) -> AsyncIterator[SimHandle]:
+    """Serve a fresh simulator on 127.0.0.1:<free port> (or on `sock`, a listening socket it then
+    owns) for the duration of the block."""
+    from exa_orch.sim.app import create_app
+
     app = create_app(config or SimConfig())
-    sock = bind_socket()
+    sock = sock or bind_socket()
     port = sock.getsockname()[1]
     server = server_for(app)
     task = asyncio.create_task(server.serve(sockets=[sock]))
@@ -133,8 +146,9 @@ async def running_sim(config: SimConfig | None = None) -> AsyncIterator[SimHandl
 class SimThread:
     """The simulator on a background thread with its own event loop (a sync context manager)."""
 
-    def __init__(self, config: SimConfig | None = None) -> None:
+    def __init__(self, config: SimConfig | None = None, sock: socket.socket | None = None) -> None:
         self.config = config or SimConfig()
+        self._sock = sock
         self._handle: SimHandle | None = None
         self._started = threading.Event()
         self._error: BaseException | None = None
@@ -179,7 +193,7 @@ class SimThread:
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
         self._stop = asyncio.Event()
-        async with running_sim(self.config) as handle:
+        async with running_sim(self.config, self._sock) as handle:
             self._handle = handle
             self._started.set()
             await self._stop.wait()
@@ -204,3 +218,43 @@ class SimThread:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+
+class SimOnDemand:
+    """The simulator behind a socket bound at once, started on a thread at its first connection
+    (a sync context manager, like SimThread): `exa-orch serve --sim` knows its URL at start and
+    pays for the simulator (uvicorn, the app, the world) only once a request comes; until then a
+    thread waits in select() and uses no CPU. Connections wait in the socket's backlog meanwhile."""
+
+    def __init__(self, config: SimConfig | None = None) -> None:
+        self.config = config or SimConfig()
+        self._sock = bind_socket()
+        self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
+        self._wake, self._waker = socket.socketpair()
+        self.sim: SimThread | None = None  # once a request came
+        self._thread = threading.Thread(target=self._watch, name="exa-sim-on-demand", daemon=True)
+
+    def _watch(self) -> None:
+        ready, _, _ = select.select([self._sock, self._wake], [], [])
+        if self._wake in ready:
+            return  # stopped before any request
+        self.sim = SimThread(self.config, self._sock)  # before it serves: `sim` says it started
+        try:
+            self.sim.start()
+        except BaseException:  # the simulator refuses its connections now: say why on stderr
+            log.exception("the Exa simulator failed to start")
+            self._sock.close()
+
+    def __enter__(self) -> SimOnDemand:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._waker.send(b"\0")
+        self._thread.join()  # a start under way finishes first
+        if self.sim is not None:
+            self.sim.stop()  # closes the socket
+        else:
+            self._sock.close()
+        self._wake.close()
+        self._waker.close()

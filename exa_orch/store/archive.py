@@ -42,6 +42,8 @@ METRIC_COLUMNS = (
     "diversity",
     "stringency",
     "converged",
+    "engine",  # 0014: websets | agent
+    "exa_runs",  # 0014: the websets or agent runs the task made
 )
 
 
@@ -193,7 +195,7 @@ def record_run(conn: sqlite3.Connection, clock: Clock, run: RunRecord) -> int:
         "INSERT INTO workflow_runs (workflow_id, task_id, task_type, status, started_at, finished_at, "
         f"duration_ms, {', '.join(METRIC_COLUMNS)}, metrics, cost_usd) "
         f"VALUES (?, ?, ?, ?, ?, ?, ?, {', '.join('?' * len(METRIC_COLUMNS))}, ?, "
-        # What the run's requests to Exa cost (the ledger's total on the task's row, migration 0014;
+        # What the run's requests to Exa cost (the ledger's total on the task's row, migration 0015;
         # its rows commit no later than this).
         "(SELECT t.cost_usd FROM tasks t WHERE t.id = ?)) RETURNING id",
         (

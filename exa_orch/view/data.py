@@ -274,7 +274,7 @@ class ViewDB:
         if text:
             where.append(f"(lower({TITLE_SQL}) LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')")
             args += [_like(text), _like(text)]
-        if "cost_usd" in self.task_columns:  # the task's total on its row (migration 0014)
+        if "cost_usd" in self.task_columns:  # the task's total on its row (migration 0015)
             cost = ", nullif(cost_usd, 0) AS cost_usd"  # NULL: paid nothing, as before
         elif self.has_costs:
             cost = ", (SELECT sum(c.usd) FROM costs c WHERE c.task_id = tasks.id) AS cost_usd"

@@ -1,7 +1,8 @@
 """Archive extractors: what each research workflow's finished task contributes to the MAP-Elites archive.
 
 Each extractor gets the finished TaskRecord and returns its run's metrics (METRIC_COLUMNS get their
-own column in `workflow_runs`, the rest go to its `metrics` JSON) and elites (`qd_elites`). A
+own column in `workflow_runs`, among them `engine` (websets | agent) and `exa_runs` (the websets or
+agent runs the task made); the rest go to its `metrics` JSON) and elites (`qd_elites`). A
 completed task is read from its result; a failed or cancelled one from its last partial result
 (what it had gathered when it stopped; `fromPartial: true`), plus `errorCode` / `errorStep` when
 it failed. Extractors run inside the store's write transaction: pure functions of the record,
@@ -68,6 +69,8 @@ def _winnow(data: Json, args: Json) -> ArchiveEntry:
     coverage = _num(quality.get("coverage"))
     converged = data.get("convergenceReached")
     metrics: Json = {
+        "engine": data.get("engine") or args.get("engine") or "websets",
+        "exa_runs": sum(len(_list(r.get("websetIds") or r.get("runIds"))) for r in rounds) or None,
         "rounds": len(rounds),
         "item_count": sum(_int(r.get("itemCount")) for r in rounds),
         "niches": round(coverage * possible) if coverage is not None and possible else None,
@@ -121,6 +124,8 @@ def _harvest(data: Json, args: Json) -> ArchiveEntry:
     found, analyzed = _int(progress.get("found")), _int(progress.get("analyzed"))
     items = data.get("itemCount")
     return ArchiveEntry({
+        "engine": "websets",
+        "exa_runs": 1 if data.get("websetId") else None,
         "item_count": items if isinstance(items, int) else len(_list(data.get("items"))),
         "stringency": _ratio(found, analyzed),
         "found": progress.get("found"),
@@ -138,6 +143,8 @@ def _convergent(data: Json, args: Json) -> ArchiveEntry:
     confidences = [c for c in (_num(e.get("confidence")) for e in intersection) if c is not None]
     counts = _list(data.get("itemCounts"))
     return ArchiveEntry({
+        "engine": "websets",
+        "exa_runs": len(_list(data.get("websetIds"))) or None,
         "item_count": sum(_int(c) for c in counts) if counts else None,
         "fitness": round(sum(confidences) / len(confidences), 6) if confidences else None,
         "coverage": _ratio(len(intersection), total),
@@ -154,6 +161,7 @@ def _adversarial(data: Json, args: Json) -> ArchiveEntry:
     synthesis = _dict(data.get("synthesis"))
     sides = [s for s in (thesis, antithesis) if s]
     return ArchiveEntry({
+        "engine": "websets",
         "item_count": sum(_int(s.get("itemCount")) for s in sides) if sides else None,
         "fitness": _num(synthesis.get("confidence")),
         "thesisCount": thesis.get("itemCount"),
@@ -168,6 +176,8 @@ def _deep(data: Json, args: Json) -> ArchiveEntry:
     """research.deep: item_count = the citations of the answer."""
     citations = data.get("citations")
     return ArchiveEntry({
+        "engine": "agent",
+        "exa_runs": 1 if data.get("researchId") else None,
         "item_count": len(citations) if isinstance(citations, list) else None,
         "researchStatus": data.get("status"),
         "model": data.get("model"),
@@ -182,6 +192,7 @@ def _verified(data: Json, args: Json) -> ArchiveEntry:
     researched = _int(data.get("researchedCount"))
     total = data.get("totalItems")
     return ArchiveEntry({
+        "engine": "websets",
         "item_count": total if isinstance(total, int) else None,
         "coverage": _ratio(researched, attempted),
         "researchedCount": data.get("researchedCount"),

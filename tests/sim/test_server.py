@@ -14,7 +14,7 @@ import pytest
 
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.server import config_from
-from exa_orch.sim.testing import SimThread
+from exa_orch.sim.testing import SimOnDemand, SimThread
 from tests.support import WAIT
 
 
@@ -115,3 +115,19 @@ def test_cli_prints_its_url_serves_and_stops_cleanly_on_sigterm() -> None:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
+
+
+def test_on_demand_starts_at_the_first_request_and_stops_either_way() -> None:
+    """`serve --sim`'s simulator: its URL at once, the server only once a request comes."""
+    with SimOnDemand(SimConfig(speed=100)) as lazy:
+        assert lazy.sim is None  # bound and listening, nothing started
+        stats = httpx.get(lazy.url + "/_sim/stats", timeout=WAIT)  # waits in the backlog meanwhile
+        assert stats.status_code == 200 and stats.json()["total_requests"] == 0
+        assert lazy.sim is not None
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(lazy.url + "/_sim/stats", timeout=WAIT)
+    with SimOnDemand(SimConfig()) as idle:
+        pass  # stopped before any request: nothing was started, the port is closed
+    assert idle.sim is None
+    with pytest.raises(httpx.ConnectError):
+        httpx.get(idle.url + "/_sim/stats", timeout=WAIT)

@@ -50,7 +50,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0011_input_required",
             "0012_archive_cost",
             "0013_lean_ledger",
-            "0014_task_cost_totals",
+            "0014_run_engine",
+            "0015_task_cost_totals",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -81,7 +82,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (11, "input_required"),
         (12, "archive_cost"),
         (13, "lean_ledger"),
-        (14, "task_cost_totals"),
+        (14, "run_engine"),
+        (15, "task_cost_totals"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 

@@ -44,6 +44,7 @@ async def test_a_winnow_task_files_one_run_with_its_metrics_and_elites(
     assert run["workflow_id"] == "workflow-webset-qd-winnow" and run["status"] == "completed"
     assert run["finished_at"] == done.updated_at and run["started_at"] <= run["finished_at"]
     assert run["duration_ms"] is not None and run["duration_ms"] >= 0
+    assert (run["engine"], run["exa_runs"]) == ("websets", 2)  # 0014: one webset per round
     assert {k: run[k] for k in ("rounds", "item_count", "niches", "possible_niches", "elite_count")} == {
         "rounds": 2,
         "item_count": 12,  # six items in each round

@@ -103,7 +103,7 @@ async def start(app: App, args: dict[str, Any]) -> None:
         ({"effort": "auto", "budget": {"maxCostDollars": 101}}, "budget.maxCostDollars"),
         ({"effort": "auto", "budget": {"maxDurationSeconds": 900}}, "budget.maxDurationSeconds"),
         ({"model": "exa-research", "effort": "ultra"}, "model"),
-        ({"previousRunId": "../x"}, "previousRunId"),
+        ({"previousRunId": "../x"}, "previousRunId"),  # escape-probe: a bad run id, not a path
     ],
 )
 async def test_a_budget_exa_would_refuse_is_refused_before_any_task_is_written(

@@ -296,12 +296,19 @@ EIGHT_ARGS: dict[str, Any] = {
 
 
 @asynccontextmanager
-async def eight_niche_app(tmp_path: Path, speed: float = TEST_SPEED) -> AsyncIterator[tuple[App, SimHandle]]:
+async def eight_niche_app(
+    tmp_path: Path, speed: float = TEST_SPEED, engine: str = "websets"
+) -> AsyncIterator[tuple[App, SimHandle]]:
     world = tmp_path / "eight.json"
     world.write_text(json.dumps(eight_niche_world()), encoding="utf-8")
     async with running_sim(SimConfig(speed=speed, world_file=str(world))) as handle:
         settings = Settings(
-            exa_url=handle.url, simulator=True, db_path=tmp_path / "w.db", rps=1000.0, concurrency=8
+            exa_url=handle.url,
+            simulator=True,
+            db_path=tmp_path / "w.db",
+            rps=1000.0,
+            concurrency=8,
+            engine=engine,
         )
         async with open_app(settings, tmp_path / "w.db") as app:
             yield app, handle
@@ -455,6 +462,20 @@ async def test_on_the_agent_engine_exploring_runs_fill_the_niches_with_the_same_
         assert e["niche"] == ",".join(
             "1" if x["result"] == ["yes"] else "0" for x in e["item"]["enrichments"][:3]
         )
+
+
+async def test_exa_orch_engine_sets_the_engine_a_task_gets_when_its_args_name_none(tmp_path: Path) -> None:
+    async with eight_niche_app(tmp_path, engine="agent") as (app, _):
+        default = await run_task(app, "qd.winnow", {**EIGHT_ARGS, "maxRounds": 1})
+        said = await run_task(app, "qd.winnow", {**EIGHT_ARGS, "maxRounds": 1, "engine": "websets"})
+    assert default.status == said.status == "completed", (default.error, said.error)
+    assert default.args["engine"] == "agent" and default.result["engine"] == "agent"  # stored with the task
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "w.db") as conn:
+        filed = dict(conn.execute("SELECT task_id, engine FROM workflow_runs").fetchall())
+    assert filed == {default.id: "agent", said.id: "websets"}  # the archive compares engines
+    assert said.result["engine"] == "websets" and said.result["rounds"][0]["websetId"]
 
 
 async def test_a_restart_mid_round_on_the_agent_engine_starts_no_run_twice(tmp_path: Path) -> None:

@@ -1,4 +1,4 @@
--- 0014_task_cost_totals: each task's cost is kept on its row, not found through a per-task index.
+-- 0015_task_cost_totals: each task's cost is kept on its row, not found through a per-task index.
 -- A ledger row used to add a page of `costs_by_task` (one per task per group commit, at a random
 -- place) to every commit; now it adds to its task's `cost_usd` and `cost_billed_usd`, on the row the
 -- step's checkpoint writes in the same transaction anyway (bench/ledger.py, data-design/prices.md).

@@ -1,4 +1,4 @@
--- 0014_task_cost_totals (PostgreSQL): as ../0014_task_cost_totals.sql.
+-- 0015_task_cost_totals (PostgreSQL): as ../0015_task_cost_totals.sql.
 ALTER TABLE tasks ADD COLUMN cost_usd DOUBLE PRECISION NOT NULL DEFAULT 0,
                   ADD COLUMN cost_billed_usd DOUBLE PRECISION NOT NULL DEFAULT 0;
 
