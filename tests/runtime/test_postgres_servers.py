@@ -27,7 +27,7 @@ from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
 from exa_orch.store.pgcluster import Cluster
 from tests.pg import fresh_database
-from tests.support import WAIT, bound
+from tests.support import WAIT, bound, until
 
 ROOT = Path(__file__).resolve().parents[2]
 TASKS = 60
@@ -120,6 +120,14 @@ def leased_by(url: str, server: HttpServer) -> set[str]:
     return {row[0] for row in rows}
 
 
+def finished(url: str) -> int:
+    """How many tasks have ended."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT count(*) FROM tasks WHERE status = ANY(%s)", (list(TERMINAL),)).fetchone()
+    assert row is not None
+    return int(row[0])
+
+
 def snapshot(url: str) -> tuple[list[Any], list[Any], list[Any]]:
     """Everything a server can write: task rows, steps, events."""
     with psycopg.connect(url) as conn:
@@ -143,16 +151,23 @@ async def test_three_servers_one_killed_one_stopped_run_every_task_and_step_once
             for i in range(TASKS):
                 created = await call(clients[i % 3], "tasks.create", RESEARCH[i % len(RESEARCH)])
                 ids.append(created["taskId"])
-            # Midway: a dozen tasks have finished, the others are running or waiting, and the
-            # server about to be stopped holds some (if it holds none yet, wait for one more).
-            held: set[str] = set()
-            for n, task_id in enumerate(ids, start=1):
-                await result(c, task_id)
-                if n >= 12 and (held := leased_by(db, stopped)):
-                    break
+
+        # Midway: a dozen tasks have finished, the others are running or waiting, and the
+        # server about to be stopped holds some. Its leases are read once it is stopped (it
+        # can't finish one between the read and the stop); holding none, it is woken and the
+        # wait goes on.
+        def stop_while_holding() -> set[str]:
+            if finished(db) < 12 or not leased_by(db, stopped):
+                return set()
+            stopped.proc.send_signal(signal.SIGSTOP)
+            if held := leased_by(db, stopped):
+                return held
+            stopped.proc.send_signal(signal.SIGCONT)
+            return set()
+
+        held = await until(stop_while_holding, every=0.05, what="the stopped server to hold a task")
         killed.proc.send_signal(signal.SIGKILL)
         killed.proc.wait(timeout=WAIT)
-        stopped.proc.send_signal(signal.SIGSTOP)
         # The survivor takes the dead server's tasks at once and the stopped one's when its
         # leases lapse, and finishes all of them.
         async with session(survivor) as c:
