@@ -36,7 +36,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Match, Mount, Route
 from starlette.types import Message, Receive, Scope, Send
 
-from exa_orch.sim import agent, papers, search, websets
+from exa_orch.sim import agent, papers, query, search, websets
 from exa_orch.sim.account import AccountFile
 from exa_orch.sim.billing import NO_CREDITS, Billing, billed_send
 from exa_orch.sim.billing import routes as billing_routes
@@ -367,11 +367,22 @@ def _research_routes() -> list[BaseRoute]:
     ]
 
 
+def _strict(routes: list[BaseRoute]) -> list[BaseRoute]:
+    """`routes`, each refusing a query parameter its endpoint does not take (sim/query.py)."""
+    out: list[BaseRoute] = []
+    for r in routes:
+        assert isinstance(r, Route)
+        out.append(Route(r.path, query.strict(r.path, r.endpoint), methods=r.methods))
+    return out
+
+
 def _family_routes(ctx: SimContext) -> list[BaseRoute]:
+    # Websets routes are made strict inside their package (before webhook delivery); the papers
+    # endpoint stands for a service that is not Exa's API and keeps its own parameters.
     return [
         *websets.build_routes(ctx),
-        *search.build_routes(ctx),
-        *agent.build_routes(ctx),
+        *_strict(search.build_routes(ctx)),
+        *_strict(agent.build_routes(ctx)),
         *papers.build_routes(ctx),
     ]
 

@@ -131,6 +131,32 @@ async def test_the_simulator_reads_a_webset_with_the_real_fields_and_refuses_unk
     assert webset(real_webset)["streams"] == [] and webset(got)["streams"] == []
 
 
+async def test_the_agent_and_search_endpoints_refuse_unknown_query_keys_too(sim: SimHandle) -> None:
+    """The one observed 400 is on Websets; the simulator reads every Exa family as strictly."""
+    async with httpx.AsyncClient(base_url=sim.url, headers=KEY) as client:
+        run = (await client.post("/agent/runs", json={"query": "AI startups in Europe"})).json()
+        answers = {
+            "runs page": await client.get("/agent/runs", params={"limit": 2, "cursor": run["id"]}),
+            "runs status": await client.get("/agent/runs", params={"status": "running"}),
+            "events page": await client.get(f"/agent/runs/{run['id']}/events", params={"limit": 5}),
+            "events since": await client.get(f"/agent/runs/{run['id']}/events", params={"after": "x"}),
+            "run expand": await client.get(f"/agent/runs/{run['id']}", params={"expand": "output"}),
+            "search": await client.post("/search", params={"stream": "true"}, json={"query": "exa"}),
+            "plain search": await client.post("/search", json={"query": "exa"}),
+        }
+    codes = {name: answer.status_code for name, answer in answers.items()}
+    assert codes == {
+        "runs page": 200,
+        "runs status": 400,
+        "events page": 200,
+        "events since": 400,
+        "run expand": 400,
+        "search": 400,
+        "plain search": 200,
+    }, {name: answer.text[:200] for name, answer in answers.items()}
+    assert "Unrecognized key(s) in object: 'status'" in answers["runs status"].json()["error"]
+
+
 def test_enrichment_results_without_an_enrichment_id_do_not_overwrite_each_other() -> None:
     result = real("enrichment_result.json")["result"]
     assert "enrichmentId" not in result

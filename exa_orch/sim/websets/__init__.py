@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from starlette.routing import BaseRoute, Route
 
+from exa_orch.sim import query
 from exa_orch.sim.context import SimContext
 from exa_orch.sim.websets import (
     delivery,
@@ -18,7 +19,6 @@ from exa_orch.sim.websets import (
     imports,
     items,
     monitors,
-    query,
     searches,
     webhooks,
     websets,
@@ -49,7 +49,7 @@ def build_routes(ctx: SimContext) -> list[BaseRoute]:
         *events.routes(),
     ]
     # Any request may send events (time advances on every one): each may carry deliveries. A query
-    # parameter the endpoint does not take is a 400, as at Exa (query.py).
+    # parameter the endpoint does not take is a 400, as at Exa (sim/query.py).
     return [
         Route(r.path, delivery.endpoint(query.strict(r.path, r.endpoint)), methods=r.methods) for r in routes
     ]

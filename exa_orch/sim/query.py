@@ -1,10 +1,13 @@
-"""Which query parameters each Websets endpoint takes; any other is a 400, as Exa answers it.
+"""Which query parameters each Exa endpoint takes; any other is a 400, as Exa answers it.
 
 Exa validates a request's query string strictly: a list of items asked with a parameter it does not
 know (`query`, `type`, `offset` ...) answers 400 "Unrecognized key(s) in object" (observed with a
-real key; tests/fixtures/real/ notes the source). The table is the query parameters of
-exa-websets-spec.yaml (exa-labs/openapi-spec, 57d9178), per method and path template; a route not in
-it takes none.
+real key; tests/fixtures/real/ notes the source). The Websets rows are the query parameters of
+exa-websets-spec.yaml (exa-labs/openapi-spec, 57d9178), per method and path template. The search
+family (/search, /findSimilar, /contents, /answer) declares none in exa-openapi-spec.yaml. The Agent
+API has no published spec here: its rows are what exa-py 2.28 sends (`cursor`, `limit` on the run
+list and on a run's events), and the same strict reading is assumed, since one observed 400 is all
+the evidence there is and a simulator kinder than Exa hides bugs. A route not in the table takes none.
 """
 
 from __future__ import annotations
@@ -31,6 +34,8 @@ ALLOWED: dict[tuple[str, str], tuple[str, ...]] = {
     ("GET", f"{P}/imports"): PAGE,
     # The upload URL stands for Exa's pre-signed storage URL, whose signature is in its query.
     ("PUT", f"{P}/uploads/{{id}}"): ("token",),
+    ("GET", "/agent/runs"): PAGE,
+    ("GET", "/agent/runs/{id}/events"): PAGE,
 }
 
 Handler = Callable[[Request], Awaitable[Response]]
