@@ -59,6 +59,11 @@ def _ratio(part: float, whole: float) -> float | None:
     return round(part / whole, 6) if whole else None
 
 
+def _engine(data: Json, args: Json) -> str:
+    """The engine the task ran on: its result's, else its args' (a partial result may lack it)."""
+    return str(data.get("engine") or args.get("engine") or "websets")
+
+
 def _winnow(data: Json, args: Json) -> ArchiveEntry:
     """qd.winnow: the seed's quality metrics, rounds, niches and its finalElites as elites."""
     rounds = [r for r in _list(data.get("rounds")) if isinstance(r, dict)]
@@ -124,8 +129,8 @@ def _harvest(data: Json, args: Json) -> ArchiveEntry:
     found, analyzed = _int(progress.get("found")), _int(progress.get("analyzed"))
     items = data.get("itemCount")
     return ArchiveEntry({
-        "engine": "websets",
-        "exa_runs": 1 if data.get("websetId") else None,
+        "engine": _engine(data, args),
+        "exa_runs": 1 if data.get("websetId") else len(_list(data.get("runIds"))) or None,
         "item_count": items if isinstance(items, int) else len(_list(data.get("items"))),
         "stringency": _ratio(found, analyzed),
         "found": progress.get("found"),
@@ -143,8 +148,8 @@ def _convergent(data: Json, args: Json) -> ArchiveEntry:
     confidences = [c for c in (_num(e.get("confidence")) for e in intersection) if c is not None]
     counts = _list(data.get("itemCounts"))
     return ArchiveEntry({
-        "engine": "websets",
-        "exa_runs": len(_list(data.get("websetIds"))) or None,
+        "engine": _engine(data, args),
+        "exa_runs": len(_list(data.get("websetIds")) or _list(data.get("runIds"))) or None,
         "item_count": sum(_int(c) for c in counts) if counts else None,
         "fitness": round(sum(confidences) / len(confidences), 6) if confidences else None,
         "coverage": _ratio(len(intersection), total),

@@ -709,7 +709,13 @@ ARCHETYPE = Archetype(
 def winnow_cost(args: WinnowArgs) -> list[prices.Part]:
     """About `count` webset items a round (an exploring round splits them over its websets), each
     with a yes/no enrichment per criterion and every fitness enrichment filled, for up to
-    `maxRounds` rounds (tasks.create's preview)."""
+    `maxRounds` rounds; on the agent engine, a run for round 1 and up to MAX_TARGETS runs for each
+    exploring round (one when `explore` is false), each at its metered cap (tasks.create's preview)."""
+    if args.engine == "agent":
+        later = (args.max_rounds - 1) * (MAX_TARGETS if args.explore else 1)
+        return [
+            prices.agent_run("auto", f"agent round run ({args.max_rounds} rounds at most)", count=1 + later)
+        ]
     parts = prices.webset(args.count, len(args.enrichments) + len(args.criteria), "webset")
     return [
         dataclasses.replace(
