@@ -370,15 +370,16 @@ ARCHETYPE = Archetype(
     cell=(2, 2, 4, 2, 5),
     archetype="generative",
     notes=(
-        "Backed by Exa Websets + Research API. Task type: adversarial.verify. Novel: structured "
+        "Backed by Exa Websets (or its Agent API) + Research API. Task type: adversarial.verify. "
+        "Novel: structured "
         "opposition with automated synthesis."
     ),
     steps=(
-        "Create thesis webset with supporting query",
+        "Create thesis webset (or agent run, engine agent) with supporting query",
         "Wait and collect thesis evidence",
-        "Create antithesis webset with counter-query",
+        "Create antithesis webset (or agent run, engine agent) with counter-query",
         "Wait and collect counter-evidence",
-        "(Optional) Synthesize via Research API",
+        "(Optional) Synthesize via Research API (engine agent: over both sides' rows as input data)",
     ),
 )
 

@@ -281,12 +281,14 @@ ARCHETYPE = Archetype(
     cell=(4, 3, 4, 3, 4),
     archetype="exploratory",
     notes=(
-        "Backed by Exa Websets + Research API. Task type: research.verifiedCollection. Novel: "
+        "Backed by Exa Websets (or its Agent API) + Research API. Task type: "
+        "research.verifiedCollection. Novel: "
         "two Exa primitives composed."
     ),
     steps=(
-        "Create webset and collect entities",
-        "For each entity (up to limit): create Research API task",
+        "Create webset (or agent runs, engine agent) and collect entities",
+        "For each entity (up to limit): create Research API task (engine agent: one per 25 entities, "
+        "as input data rows)",
         "Poll all research tasks until complete",
         "Merge webset items with research results",
     ),

@@ -691,13 +691,15 @@ ARCHETYPE = Archetype(
     cell=(3, 2, 4, 2, 5),
     archetype="analytical",
     notes=(
-        "Backed by Exa Websets API. Task type: qd.winnow. Novel: quality-diversity search using "
+        "Backed by Exa Websets API or its Agent API (engine). Task type: qd.winnow. Novel: "
+        "quality-diversity search using "
         "criteria combinations as behavioral space. The foundational pattern — "
         "lifecycle.harvest and convergent.search are special cases."
     ),
     steps=(
-        "Create webset with criteria (behavioral coordinates) and enrichments (fitness signals)",
-        "Poll search progress (found/analyzed gives stringency) and collect items",
+        "Create a webset (engine websets) or start Agent API runs (engine agent) asking each criterion's "
+        "verdict (behavioral coordinates) and the enrichments (fitness signals)",
+        "Poll the webset's search (found/analyzed gives stringency) or the agent runs, and collect items",
         "Classify items into niches by criteria satisfaction vector",
         "Score fitness from enrichment results and identify the elite of each niche",
         "Analyze criteria success rates; optionally refine criteria and repeat",
