@@ -316,7 +316,7 @@ def convergent_cost(args: ConvergentArgs) -> list[prices.Part]:
     """One webset of `count` items per query; on the agent engine one collection of `count` rows per
     query (`rows.runs` runs each, at their metered cap) (tasks.create's preview)."""
     if args.engine == "agent":
-        return [rows.cost(args.count, "agent collection run", collections=len(args.queries))]
+        return rows.cost(args.count, "agent collection run", collections=len(args.queries))
     return [p for q in range(len(args.queries)) for p in prices.webset(args.count, what=f"webset {q + 1}")]
 
 

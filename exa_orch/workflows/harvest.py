@@ -318,7 +318,7 @@ def harvest_cost(args: HarvestArgs) -> list[prices.Part]:
     """One webset: `count` items, each enrichment filled for each; on the agent engine, the runs of
     one collection of `count` rows (`rows.runs`) at their metered cap (tasks.create's preview)."""
     if args.engine == "agent":
-        return [rows.cost(args.count, "agent collection run")]
+        return rows.cost(args.count, "agent collection run")
     return prices.webset(args.count, len(args.enrichments or []))
 
 

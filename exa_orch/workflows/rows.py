@@ -22,12 +22,14 @@ a resumed task sends the same body under the same key.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from exa_orch.gateway import prices
+from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MODEL_TO_EFFORT
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import kit
 from exa_orch.workflows import research as runs_kit
@@ -296,10 +298,26 @@ def runs(count: int, chunk: int = CHUNK_ROWS) -> int:
     return math.ceil(count / chunk) + 1
 
 
-def cost(count: int, what: str = "agent run", collections: int = 1, chunk: int = CHUNK_ROWS) -> prices.Part:
-    """The runs of `collections` collections of `count` rows at most (`runs`), each at its worst
-    case: effort auto (what a collection sends), metered, at Exa's default cap."""
-    return prices.agent_run("auto", what, count=collections * runs(count, chunk))
+# The effort a collection's runs are sent at: they name no effort or model, so research.create
+# sends its default model's (exa-research -> medium, a fixed price per run).
+RUN_EFFORT = MODEL_TO_EFFORT[DEFAULT_MODEL]
+
+
+def cost(
+    count: int, what: str = "agent run", collections: int = 1, chunk: int = CHUNK_ROWS
+) -> list[prices.Part]:
+    """The runs of `collections` collections of `count` rows at most (`runs` each), at RUN_EFFORT's
+    price: each collection's first run is certain, its follow-up chunks are not (they depend on
+    what the first ones return)."""
+    parts = [prices.agent_run(RUN_EFFORT, what, count=collections)]
+    more = collections * (runs(count, chunk) - 1)
+    if more:
+        parts.append(
+            dataclasses.replace(
+                prices.agent_run(RUN_EFFORT, f"{what}, follow-up chunk", count=more), certain=False
+            )
+        )
+    return parts
 
 
 CUT_SHORT = frozenset(

@@ -711,13 +711,19 @@ ARCHETYPE = Archetype(
 def winnow_cost(args: WinnowArgs) -> list[prices.Part]:
     """About `count` webset items a round (an exploring round splits them over its websets), each
     with a yes/no enrichment per criterion and every fitness enrichment filled, for up to
-    `maxRounds` rounds; on the agent engine, a run for round 1 and up to MAX_TARGETS runs for each
-    exploring round (one when `explore` is false), each at its metered cap (tasks.create's preview)."""
+    `maxRounds` rounds; on the agent engine, a run for round 1 and one per empty niche (at most MAX_TARGETS)
+    for each exploring round (one when `explore` is false), at the effort they are sent at; only round 1's
+    is certain (tasks.create's preview)."""
     if args.engine == "agent":
-        later = (args.max_rounds - 1) * (MAX_TARGETS if args.explore else 1)
-        return [
-            prices.agent_run("auto", f"agent round run ({args.max_rounds} rounds at most)", count=1 + later)
-        ]
+        targets = min(MAX_TARGETS, 2 ** len(args.criteria)) if args.explore else 1
+        later = (args.max_rounds - 1) * targets
+        first = prices.agent_run(rows.RUN_EFFORT, "agent run, round 1")
+        if not later:
+            return [first]
+        more = prices.agent_run(
+            rows.RUN_EFFORT, f"agent runs, rounds 2-{args.max_rounds} at most", count=later
+        )
+        return [first, dataclasses.replace(more, certain=False)]
     parts = prices.webset(args.count, len(args.enrichments) + len(args.criteria), "webset")
     return [
         dataclasses.replace(

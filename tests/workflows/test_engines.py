@@ -163,7 +163,6 @@ async def test_a_harvest_on_the_agent_engine_resumed_mid_run_starts_no_run_twice
 async def test_previews_price_the_agent_engine_and_a_run_stays_within_its_range(
     research_app: OpenApp, sim: SimHandle
 ) -> None:
-    cap = prices.AGENT_METERED_CAP["auto"]
     winnow = {
         "query": "AI startups", "entity": {"type": "company"}, "criteria": [{"description": "based in Europe"}],
         "enrichments": [], "maxRounds": 3, "engine": "agent",
@@ -185,12 +184,15 @@ async def test_previews_price_the_agent_engine_and_a_run_stays_within_its_range(
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
         spent = await app.run_operation("tasks.get", {"task_id": created["taskId"]})
-    # count 20: one chunk of 20 rows and one more run for a shortfall, each at most its metered cap
-    assert (harvest["lowUsd"], harvest["highUsd"]) == (0, pytest.approx(rows.runs(20) * cap))
-    assert convergent["highUsd"] == pytest.approx(3 * rows.runs(12) * cap)
-    assert explore["highUsd"] == pytest.approx((1 + 2 * 8) * cap) and repeat["highUsd"] == pytest.approx(
-        3 * cap
+    # count 20: one chunk of 20 rows (certain: it is sent) and one more run for a shortfall, each at
+    # the fixed price of the effort research.create sends (medium)
+    each = prices.AGENT_FIXED[rows.RUN_EFFORT]
+    assert (harvest["lowUsd"], harvest["highUsd"]) == pytest.approx((each, rows.runs(20) * each))
+    assert (convergent["lowUsd"], convergent["highUsd"]) == pytest.approx(
+        (3 * each, 3 * rows.runs(12) * each)
     )
+    assert (explore["lowUsd"], explore["highUsd"]) == pytest.approx((each, (1 + 2 * 2) * each))  # 2 niches
+    assert repeat["highUsd"] == pytest.approx(3 * each)
     assert "webset" in on_websets["parts"][0]["what"]
     assert done.status == "completed" and done.result["engine"] == "agent"
     assert 0 < spent["cost"]["usd"] <= harvest["highUsd"]
