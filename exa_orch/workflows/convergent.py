@@ -299,11 +299,11 @@ ARCHETYPE = Archetype(
     cell=(4, 3, 4, 2, 4),
     archetype="confirmatory",
     notes=(
-        "Backed by Exa Websets API. Task type: convergent.search. Novel: convergent evidence "
+        "Backed by Exa Websets API or its Agent API (engine). Task type: convergent.search. Novel: convergent evidence "
         "via entity deduplication."
     ),
     steps=(
-        "Create N websets with varied queries (parallel)",
+        "Create N websets with varied queries (parallel; engine agent: one Agent API run collection per query)",
         "Wait for all websets to become idle",
         "Collect items from each webset",
         "Deduplicate entities across websets",

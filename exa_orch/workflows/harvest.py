@@ -303,9 +303,10 @@ ARCHETYPE = Archetype(
     ),
     cell=(3, 2, 3, 2, 3),
     archetype="applied",
-    notes=("Backed by Exa Websets API. Task type: lifecycle.harvest"),
+    notes=("Backed by Exa Websets API or its Agent API (engine). Task type: lifecycle.harvest"),
     steps=(
-        "Create webset with search parameters",
+        "Create webset with search parameters (engine agent: start Agent API runs asking each "
+        "criterion's verdict and the enrichments as row fields)",
         "Wait until webset idle (search complete)",
         "Add enrichments to webset items",
         "Wait until enrichments complete",

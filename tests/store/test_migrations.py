@@ -53,6 +53,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0014_run_engine",
             "0015_task_cost_totals",
             "0016_archetype_engines",
+            "0017_harvest_convergent_engines",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -86,6 +87,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (14, "run_engine"),
         (15, "task_cost_totals"),
         (16, "archetype_engines"),
+        (17, "harvest_convergent_engines"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 
