@@ -196,3 +196,29 @@ async def test_previews_price_the_agent_engine_and_a_run_stays_within_its_range(
     assert "webset" in on_websets["parts"][0]["what"]
     assert done.status == "completed" and done.result["engine"] == "agent"
     assert 0 < spent["cost"]["usd"] <= harvest["highUsd"]
+
+
+async def test_a_cancel_on_the_agent_engine_cancels_every_running_run(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    async with research_app() as app:
+        sim.ctx.clock.set_speed(1e-9)  # held: every query's first run is still running at the cancel
+        created = await app.run_operation(
+            "tasks.create", {"type": "convergent.search", **CONVERGENT, "engine": "agent"}
+        )
+        task_id = created["taskId"]
+
+        async def all_started() -> bool:
+            return "create.2.run" in await app.store.load_steps(task_id)
+
+        await until(all_started)
+        await app.run_operation("tasks.cancel", {"taskId": task_id})
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
+        steps = await app.store.load_steps(task_id)
+    assert done.status == "cancelled"
+    made = [steps[f"create.{i}.run"]["researchId"] for i in range(3)]
+    runs = agent_runs(sim)
+    now = sim.ctx.clock.now()
+    assert [runs.get(r).status(now) for r in made] == ["cancelled"] * 3
+    assert len(runs.runs) == 3  # and no follow-up was started
