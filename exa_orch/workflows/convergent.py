@@ -327,7 +327,8 @@ WORKFLOWS: list[WorkflowSpec] = [
         convergent,
         "One webset per query (2-5 angles on a topic), then entities deduplicated across them (registered "
         "domain, cleaned name, profiles, alias evidence; each merge with its reason): intersection (found 2+ times, with confidence), unique per query, "
-        "overlapMatrix, totalUniqueEntities.",
+        "overlapMatrix, totalUniqueEntities. engine agent: Agent API run collections instead of websets "
+        "(same result, runIds).",
         archive=convergent_run,
         archetype=ARCHETYPE,
         estimate=convergent_cost,

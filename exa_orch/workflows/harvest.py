@@ -329,7 +329,8 @@ WORKFLOWS: list[WorkflowSpec] = [
         HarvestArgs,
         harvest,
         "Create a webset (query, entity, criteria, count), wait, add enrichments, wait, collect every "
-        "item; cleanup deletes the webset afterwards. Timeouts (ms, per wait) return partial items.",
+        "item; cleanup deletes the webset afterwards. Timeouts (ms, per wait) return partial items. "
+        "engine agent: Agent API runs collect the rows instead (same result, runIds).",
         archive=harvest_run,
         archetype=ARCHETYPE,
         estimate=harvest_cost,

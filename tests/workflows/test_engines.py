@@ -87,6 +87,8 @@ async def test_harvest_on_both_engines_returns_the_same_shape_and_entities(
     for item in a["items"]:
         assert [e["satisfied"] for e in item["evaluations"]] == ["yes"]
         assert [e["enrichmentId"] for e in item["enrichments"]] == a["enrichmentIds"]
+        # fields and verdicts carry the run's citations for them (grounding rows[k].field0 ...)
+        assert all(e["references"] for e in item["enrichments"]) and item["evaluations"][0]["references"]
     n_w, n_a, both = overlap(w["items"], a["items"])
     share = both / max(n_w, n_a)
     print(f"lifecycle.harvest websets {n_w} entities, agent {n_a}, both {both}: overlap {share:.2f}")
