@@ -521,8 +521,9 @@ WORKFLOWS: list[WorkflowSpec] = [
         "adversarial.verify",
         VerifyArgs,
         verify,
-        "Test a thesis: a webset for supporting evidence and one for counter-evidence, with an optional "
-        "research-run synthesis (verdict, confidence, key factors, blind spots).",
+        "Test a thesis: a webset for supporting evidence and one for counter-evidence (engine agent: an "
+        "Agent API run collection each), with an optional research-run synthesis (verdict, confidence, "
+        "key factors, blind spots).",
         archive=adversarial_run,
         archetype=ARCHETYPE,
         estimate=verify_cost,

@@ -487,7 +487,8 @@ WORKFLOWS: list[WorkflowSpec] = [
         verified_collection,
         "A webset's items, each researched in depth: webset (query, entity, criteria, enrichments) -> "
         "wait -> collect -> a research run per item (researchPrompt with {{name}}, {{url}}, "
-        "{{description}}; researchLimit items, 3 at once) -> {websetId, items[{item, research}], ...}.",
+        "{{description}}; researchLimit items, 3 at once) -> {websetId, items[{item, research}], ...}. "
+        "Engine agent: an Agent API run collection, then one research run per 25 items (input.data).",
         archive=verified_run,
         archetype=ARCHETYPE,
         estimate=verified_cost,

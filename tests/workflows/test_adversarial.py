@@ -327,3 +327,23 @@ async def test_on_the_agent_engine_a_failed_run_fails_the_task_naming_the_runs(
     assert done.status == "failed" and done.error is not None
     assert all(rid in done.error["message"] for rid in _runs(sim))
     assert "research.get" in done.error["message"]
+
+
+async def test_on_the_agent_engine_timeouts_return_the_rows_so_far_and_a_synthesis_error(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    sim.ctx.clock.set_speed(1)  # no run finishes within the 300 ms waits
+    args = {**ARGS, "count": 20, "timeout": 300, "synthesize": True, "engine": "agent"}
+    async with research_app(MODULE) as app:
+        done = await run_task(app, TYPE, args)
+    assert done.status == "completed", done.error
+    result = done.result
+    assert result["partial"] is True and result["engine"] == "agent"
+    for side in ("thesis", "antithesis"):
+        got = result[side]
+        assert got["timedOut"] is True and got["itemCount"] == len(got["items"]) == 0
+        [rid] = got["runIds"]
+        assert _runs(sim)[rid].frozen_status is None  # still running at Exa
+    synthesis = result["synthesis"]
+    assert synthesis["timedOut"] is True and synthesis["error"]["code"] == "SYNTHESIS_TIMEOUT"
+    assert "input" not in _runs(sim)[synthesis["researchId"]].request  # no rows to weigh

@@ -342,3 +342,20 @@ async def test_on_the_agent_engine_a_prompt_too_long_for_a_batch_run_is_refused(
         with pytest.raises(InvalidParams) as err:
             await start(app, {**ARGS, "researchPrompt": long_prompt, "engine": "agent"})
     assert "researchPrompt" in err.value.fields and "shorten researchPrompt" in str(err.value)
+
+
+async def test_on_the_agent_engine_a_cancel_while_researching_cancels_the_batch_runs(
+    research_app: OpenApp, sim: SimHandle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(f"{MODULE}.RESEARCH_BATCH", 2)
+    keys = ("research.batch:0", "research.batch:1")
+    args = {**ARGS, "count": 4, "researchLimit": 4, "researchModel": "exa-research-pro", "engine": "agent"}
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        task_id = await start(app, args)
+        steps = await until_steps(app.store, task_id, *keys)
+        record = await app.supervisor.tasks.cancel(task_id)
+    assert record.status == "cancelled"
+    ids = [steps[k]["researchId"] for k in keys]
+    assert [agent_runs(sim).get(i).frozen_status for i in ids] == ["cancelled"] * 2
+    assert len(agent_runs(sim).runs) == 3  # the collection's run and the two batches
