@@ -22,16 +22,20 @@ a resumed task sends the same body under the same key.
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from exa_orch.gateway import prices
+from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MODEL_TO_EFFORT
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import kit
 from exa_orch.workflows import research as runs_kit
 
 Json = dict[str, Any]
+Engine = Literal["websets", "agent"]  # a collection workflow's `engine` arg
 VERDICTS = ("yes", "no", "unclear")
 CHUNK_ROWS = 25  # rows one agent run is asked for; more are asked of follow-up runs
 ALL_OF = "Only entities that meet all of these:"
@@ -269,7 +273,9 @@ class Ask:
 
     `options` are more research.create args (effort, budget, input, previousRunId, ...): the first
     chunk's previousRunId and input.exclusion come from there, later chunks continue the chunk
-    before and exclude every URL held so far besides."""
+    before and exclude every URL returned so far besides. `keep_passing`: only rows judged yes on
+    every criterion are kept (what a webset keeps); the others are set aside (`Collected.rejected`)
+    and do not count toward `count`."""
 
     query: str  # as sent (see `all_of`)
     criteria: list[str]  # the verdict fields asked of each row
@@ -279,6 +285,7 @@ class Ask:
     chunk: int = CHUNK_ROWS
     max_runs: int | None = None  # None: runs(count, chunk)
     options: Json = field(default_factory=dict)
+    keep_passing: bool = False
 
     def limit(self) -> int:
         """Runs this collection starts at most."""
@@ -287,8 +294,35 @@ class Ask:
 
 def runs(count: int, chunk: int = CHUNK_ROWS) -> int:
     """Runs a collection of `count` rows starts at most: a chunk per `chunk` rows, and one more for a
-    shortfall (a chunk that brought fewer rows than asked)."""
+    shortfall (a chunk cut short by its budget or time, or rows set aside)."""
     return math.ceil(count / chunk) + 1
+
+
+# The effort a collection's runs are sent at: they name no effort or model, so research.create
+# sends its default model's (exa-research -> medium, a fixed price per run).
+RUN_EFFORT = MODEL_TO_EFFORT[DEFAULT_MODEL]
+
+
+def cost(
+    count: int, what: str = "agent run", collections: int = 1, chunk: int = CHUNK_ROWS
+) -> list[prices.Part]:
+    """The runs of `collections` collections of `count` rows at most (`runs` each), at RUN_EFFORT's
+    price: each collection's first run is certain, its follow-up chunks are not (they depend on
+    what the first ones return)."""
+    parts = [prices.agent_run(RUN_EFFORT, what, count=collections)]
+    more = collections * (runs(count, chunk) - 1)
+    if more:
+        parts.append(
+            dataclasses.replace(
+                prices.agent_run(RUN_EFFORT, f"{what}, follow-up chunk", count=more), certain=False
+            )
+        )
+    return parts
+
+
+CUT_SHORT = frozenset(
+    {"budget_reached", "time_limit_reached", "token_limit_reached", "iteration_limit_reached"}
+)
 
 
 @dataclass
@@ -299,6 +333,16 @@ class Collected:
     run_ids: list[str] = field(default_factory=list)
     timed_out: bool = False
     runs: list[Json] = field(default_factory=list)  # each run as its last poll saw it (status, cost)
+    rejected: list[Json] = field(default_factory=list)  # rows set aside (`Ask.keep_passing`)
+
+    @property
+    def returned(self) -> int:
+        """Rows the runs returned (kept and set aside; a repeated URL counts once)."""
+        return len(self.rows) + len(self.rejected)
+
+    def urls(self) -> list[str]:
+        """Every URL returned so far, kept or set aside, first-seen order."""
+        return list(dict.fromkeys(r["url"] for r in [*self.rows, *self.rejected] if r.get("url")))
 
 
 def _chunk_key(key: str, n: int) -> str:
@@ -307,18 +351,16 @@ def _chunk_key(key: str, n: int) -> str:
 
 def _body(ask: Ask, n: int, got: Collected) -> tuple[str, Json | None, Json]:
     """Chunk `n`'s (query, outputSchema, options), from the ask and the chunks before it."""
-    want = min(ask.chunk, ask.count - len(got.rows)) if n else min(ask.chunk, ask.count)
+    want = min(ask.chunk, ask.count - len(got.rows))
     options = dict(ask.options)
     if n:
         options["previousRunId"] = got.run_ids[-1]
-        held = list((options.get("input") or {}).get("exclusion") or [])
+        given = dict(options.get("input") or {})
+        held = list(given.get("exclusion") or [])
         seen = {str(x.get("url")) for x in held if isinstance(x, dict)}
-        held += [{"url": r["url"]} for r in got.rows if r.get("url") and r["url"] not in seen]
-        options["input"] = (
-            {**(options.get("input") or {}), "exclusion": held} if held else options.get("input")
-        )
-        if options["input"] is None:
-            del options["input"]
+        held += [{"url": u} for u in got.urls() if u not in seen]
+        if held:
+            options["input"] = {**given, "exclusion": held}
     return ask.query, rows_schema(ask.criteria, ask.fields, max(1, want)), options
 
 
@@ -342,13 +384,15 @@ async def finish(
 ) -> Collected:
     """Follow the collection `start` began (step `wait_key`: its first run's end), then its
     follow-up chunks (steps `key.cN` / `wait_key.cN`) until `ask.count` rows, a chunk with no
-    new row, `ask.limit()` runs or `deadline` (wall time). A failed run raises its typed error
+    new row, a chunk that returned fewer rows than asked without being cut short (its budget or
+    time), `ask.limit()` runs or `deadline` (wall time). A failed run raises its typed error
     (`what` names the workflow); a run cut by the deadline keeps running at Exa (`timedOut`)."""
     got = Collected()
     rid, remove_hook = first
     n = 0
     while True:
         got.run_ids.append(rid)
+        asked = max(1, min(ask.chunk, ask.count - len(got.rows)))  # what _body asked of this chunk
         polled = await runs_kit.poll_run(ctx, _chunk_key(wait_key, n), rid, deadline)
         if polled.get("status") == "failed":
             raise runs_kit.run_failure(polled, what)
@@ -357,13 +401,11 @@ async def finish(
         got.runs.append({k: polled.get(k) for k in ("researchId", "status", "stopReason", "costDollars")})
         output = runs_kit.run_result(polled, True)
         citations = (polled.get("output") or {}).get("citations")
-        held = {r["url"] for r in got.rows if r.get("url")}
-        new = [
-            r
-            for r in from_agent(rid, output, ask.criteria, len(ask.fields), ask.entity_type, citations)
-            if not r.get("url") or r["url"] not in held
-        ]
-        got.rows.extend(new)
+        held = set(got.urls())
+        returned = from_agent(rid, output, ask.criteria, len(ask.fields), ask.entity_type, citations)
+        new = [r for r in returned if not r.get("url") or r["url"] not in held]
+        for r in new:
+            (got.rows if not ask.keep_passing or passes(r) else got.rejected).append(r)
         if polled["timedOut"]:
             got.timed_out = True
             break
@@ -373,6 +415,8 @@ async def finish(
             or not new
             or n >= ask.limit()
             or polled.get("status") != "completed"  # a cancelled run can't be continued
+            # fewer rows than asked, not cut short: the agent found no more
+            or (len(returned) < asked and polled.get("stopReason") not in CUT_SHORT)
         ):
             break
         query, schema, options = _body(ask, n, got)

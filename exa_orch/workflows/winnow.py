@@ -691,13 +691,15 @@ ARCHETYPE = Archetype(
     cell=(3, 2, 4, 2, 5),
     archetype="analytical",
     notes=(
-        "Backed by Exa Websets API. Task type: qd.winnow. Novel: quality-diversity search using "
+        "Backed by Exa Websets API or its Agent API (engine). Task type: qd.winnow. Novel: "
+        "quality-diversity search using "
         "criteria combinations as behavioral space. The foundational pattern — "
         "lifecycle.harvest and convergent.search are special cases."
     ),
     steps=(
-        "Create webset with criteria (behavioral coordinates) and enrichments (fitness signals)",
-        "Poll search progress (found/analyzed gives stringency) and collect items",
+        "Create a webset (engine websets) or start Agent API runs (engine agent) asking each criterion's "
+        "verdict (behavioral coordinates) and the enrichments (fitness signals)",
+        "Poll the webset's search (found/analyzed gives stringency) or the agent runs, and collect items",
         "Classify items into niches by criteria satisfaction vector",
         "Score fitness from enrichment results and identify the elite of each niche",
         "Analyze criteria success rates; optionally refine criteria and repeat",
@@ -709,7 +711,19 @@ ARCHETYPE = Archetype(
 def winnow_cost(args: WinnowArgs) -> list[prices.Part]:
     """About `count` webset items a round (an exploring round splits them over its websets), each
     with a yes/no enrichment per criterion and every fitness enrichment filled, for up to
-    `maxRounds` rounds (tasks.create's preview)."""
+    `maxRounds` rounds; on the agent engine, a run for round 1 and one per empty niche (at most MAX_TARGETS)
+    for each exploring round (one when `explore` is false), at the effort they are sent at; only round 1's
+    is certain (tasks.create's preview)."""
+    if args.engine == "agent":
+        targets = min(MAX_TARGETS, 2 ** len(args.criteria)) if args.explore else 1
+        later = (args.max_rounds - 1) * targets
+        first = prices.agent_run(rows.RUN_EFFORT, "agent run, round 1")
+        if not later:
+            return [first]
+        more = prices.agent_run(
+            rows.RUN_EFFORT, f"agent runs, rounds 2-{args.max_rounds} at most", count=later
+        )
+        return [first, dataclasses.replace(more, certain=False)]
     parts = prices.webset(args.count, len(args.enrichments) + len(args.criteria), "webset")
     return [
         dataclasses.replace(
