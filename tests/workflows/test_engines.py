@@ -246,3 +246,18 @@ async def test_a_failed_run_fails_the_task_with_its_typed_error_naming_the_runs(
     for i in range(2):  # both queries' runs are named: they outlive the task at Exa
         assert c_steps[f"create.{i}.run"]["researchId"] in convergent.error["message"]
     assert "research.get" in convergent.error["message"]
+
+
+async def test_a_timeout_on_the_agent_engine_returns_what_was_found_and_leaves_the_run_running(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    async with research_app() as app:
+        sim.ctx.clock.set_speed(1e-9)  # held: the run is still running when the 0.5 s timeout ends
+        done = await run_task(app, "lifecycle.harvest", {**HARVEST, "timeout": 500, "engine": "agent"})
+    assert done.status == "completed", done.error
+    result = done.result
+    assert result["timedOut"] is True and result["partial"] is True and result["itemCount"] == 0
+    [rid] = result["runIds"]
+    assert rid in result["timedOutNote"] and "research.get" in result["timedOutNote"]
+    assert agent_runs(sim).get(rid).status(sim.ctx.clock.now()) in ("queued", "running")  # not cancelled
+    assert [s["status"] for s in result["steps"] if s["name"] == "search"] == ["timedOut"]
