@@ -239,27 +239,27 @@ async def _on_agent(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeli
         firsts.append(await timeline.run(f"create.{i}", partial(rows.start, ctx, f"create.{i}.run", ask)))
     run_ids = [rid for rid, _ in firsts]
     await ctx.partial({"websetIds": None, "runIds": run_ids})
-    collected: list[rows.Collected] = []
+    collected = [rows.Collected() for _ in queries]
     try:
         for i, (ask, first) in enumerate(zip(asks, firsts, strict=True)):
             await ctx.progress("wait", i, n, f"collecting query {i + 1}/{n} ({queries[i]!r})")
-            got = await timeline.run(
-                f"wait.{i}",
-                partial(
-                    rows.finish,
-                    ctx,
-                    f"create.{i}.run",
-                    f"wait.{i}.rows",
-                    ask,
-                    first,
-                    until,
-                    "convergent.search",
-                ),
-                status=lambda g: "timedOut" if g.timed_out else "completed",
+            finish = partial(
+                rows.finish,
+                ctx,
+                f"create.{i}.run",
+                f"wait.{i}.rows",
+                ask,
+                first,
+                until,
+                "convergent.search",
+                collected[i],
             )
-            collected.append(got)
+            await timeline.run(
+                f"wait.{i}", finish, status=lambda g: "timedOut" if g.timed_out else "completed"
+            )
     except OrchError as exc:
-        raise with_runs(exc, run_ids + [r for g in collected for r in g.run_ids[1:]]) from None
+        started = [r for got in collected for r in got.run_ids]
+        raise with_runs(exc, list(dict.fromkeys(run_ids + started))) from None
     item_lists = [[rows.as_item(r) for r in got.rows] for got in collected]
     await ctx.progress("dedupe", 0, 1, f"deduplicating {sum(map(len, item_lists))} items")
     analysis: Json = await timeline.run("dedupe", partial(asyncio.to_thread, converge, queries, item_lists))

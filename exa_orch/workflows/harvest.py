@@ -248,14 +248,15 @@ async def _on_agent(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline)
     first = await timeline.run("create", lambda: rows.start(ctx, "create.run", ask))
     await ctx.partial({"websetId": None, "runIds": [first[0]], "items": [], "itemCount": 0})
     await ctx.progress("collect", 0, args.count, f"agent run {first[0]}: collecting rows")
+    got = rows.Collected()
     try:
-        got: rows.Collected = await timeline.run(
+        await timeline.run(
             "search",
-            lambda: rows.finish(ctx, "create.run", "wait.rows", ask, first, until, "lifecycle.harvest"),
+            lambda: rows.finish(ctx, "create.run", "wait.rows", ask, first, until, "lifecycle.harvest", got),
             status=lambda g: "timedOut" if g.timed_out else "completed",
         )
     except OrchError as exc:
-        raise with_runs(exc, [first[0]]) from None
+        raise with_runs(exc, got.run_ids or [first[0]]) from None
     field_ids = [f"field{j}" for j in range(len(enrichments))]
     items = [rows.as_item(r, field_ids) for r in got.rows]
     result: Json = {

@@ -381,13 +381,15 @@ async def finish(
     first: tuple[str, Callable[[], None]],
     deadline: float,
     what: str,
+    into: Collected | None = None,
 ) -> Collected:
     """Follow the collection `start` began (step `wait_key`: its first run's end), then its
     follow-up chunks (steps `key.cN` / `wait_key.cN`) until `ask.count` rows, a chunk with no
     new row, a chunk that returned fewer rows than asked without being cut short (its budget or
     time), `ask.limit()` runs or `deadline` (wall time). A failed run raises its typed error
-    (`what` names the workflow); a run cut by the deadline keeps running at Exa (`timedOut`)."""
-    got = Collected()
+    (`what` names the workflow); a run cut by the deadline keeps running at Exa (`timedOut`).
+    `into` (empty) is filled as it goes, so a caller knows the runs started before an error."""
+    got = into if into is not None else Collected()
     rid, remove_hook = first
     n = 0
     while True:

@@ -224,3 +224,25 @@ async def test_a_cancel_on_the_agent_engine_cancels_every_running_run(
     now = sim.ctx.clock.now()
     assert [runs.get(r).status(now) for r in made] == ["cancelled"] * 3
     assert len(runs.runs) == 3  # and no follow-up was started
+
+
+async def test_a_failed_run_fails_the_task_with_its_typed_error_naming_the_runs(
+    research_app: OpenApp,
+) -> None:
+    queries = [CONVERGENT["queries"][0], f"{CONVERGENT['queries'][1]} [sim:fail]"]  # the simulator fails it
+    async with research_app() as app:
+        harvest = await run_task(
+            app, "lifecycle.harvest", {**HARVEST, "query": "AI startups [sim:fail]", "engine": "agent"}
+        )
+        convergent = await run_task(
+            app, "convergent.search", {**CONVERGENT, "queries": queries, "engine": "agent"}
+        )
+        h_steps = await app.store.load_steps(harvest.id)
+        c_steps = await app.store.load_steps(convergent.id)
+    assert harvest.status == convergent.status == "failed"
+    assert harvest.error is not None and convergent.error is not None
+    assert harvest.error["code"] == convergent.error["code"] == "API_ERROR"
+    assert h_steps["create.run"]["researchId"] in harvest.error["message"]
+    for i in range(2):  # both queries' runs are named: they outlive the task at Exa
+        assert c_steps[f"create.{i}.run"]["researchId"] in convergent.error["message"]
+    assert "research.get" in convergent.error["message"]
