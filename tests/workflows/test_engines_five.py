@@ -5,12 +5,14 @@ preview said. (Harvest and convergent's entity overlap: test_engines.py.)"""
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 from typing import Any
 
 from exa_orch.sim.testing import SimHandle
+from tests.support import WAIT, until_steps
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
-from tests.workflows.test_engines import CONVERGENT, HARVEST, filed, same_shape
+from tests.workflows.test_engines import CONVERGENT, HARVEST, filed, overlap, same_shape
 
 COMPANY = {"type": "company"}
 ADVERSARIAL: dict[str, Any] = {
@@ -89,6 +91,16 @@ async def test_the_five_collection_workflows_complete_on_both_engines_with_the_s
                 assert ra["websetIds"] is None
         else:
             same_shape(w, a, "websetIds" if kind == "convergent.search" else "websetId")
+        if kind in ("adversarial.verify", "research.verifiedCollection"):
+            lists = (
+                [(s, w[s]["items"], a[s]["items"]) for s in ("thesis", "antithesis")]
+                if kind == "adversarial.verify"
+                else [("items", [m["item"] for m in w["items"]], [m["item"] for m in a["items"]])]
+            )
+            for name, on_w, on_a in lists:
+                n_w, n_a, both = overlap(on_w, on_a)
+                print(f"{kind} {name}: websets {n_w} entities, agent {n_a}, both {both}")
+                assert both >= 0.8 * max(n_w, n_a), (kind, name, n_w, n_a, both)
         if kind == "research.verifiedCollection":
             assert set(a["items"][0]) == set(w["items"][0]) and set(a["items"][0]["research"]) == set(
                 w["items"][0]["research"]
@@ -104,3 +116,29 @@ async def test_the_five_collection_workflows_complete_on_both_engines_with_the_s
     # Every agent run any of them made carries its task's key: nothing was started twice.
     marks = [str(r.request.get("metadata") or {}) for r in agent_runs(sim).runs.values()]
     assert len(marks) == len(set(marks))
+
+
+async def test_a_resumed_task_keeps_the_engine_of_its_first_checkpoint(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path
+) -> None:
+    sim.ctx.clock.set_speed(20)  # runs take about a second: the app stops while they run
+    tasks = {
+        "adversarial.verify": ("thesis.run", ADVERSARIAL),
+        "research.verifiedCollection": ("rows.create", VERIFIED),
+    }
+    ids: dict[str, str] = {}
+    async with research_app() as app:
+        for kind, (key, args) in tasks.items():
+            created = await app.run_operation("tasks.create", {"type": kind, **args, "engine": "agent"})
+            ids[kind] = created["taskId"]
+            await until_steps(app.store, ids[kind], "engine", key)
+    # Whatever the stored args say by the time a task resumes, its checkpoint decides.
+    with sqlite3.connect(tmp_path / "workflows.db") as conn:
+        conn.execute("UPDATE tasks SET args = json_set(args, '$.engine', 'websets')")
+    async with research_app() as app:
+        assert app.supervisor is not None
+        done = {kind: await app.supervisor.tasks.wait(i, timeout=WAIT) for kind, i in ids.items()}
+    for kind, task in done.items():
+        assert task.status == "completed", (kind, task.error)
+        assert task.args["engine"] == "websets" and task.result["engine"] == "agent"
+    assert not sim.ctx.extras["websets"].websets  # no webset was made
