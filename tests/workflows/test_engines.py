@@ -96,6 +96,11 @@ async def test_harvest_on_both_engines_returns_the_same_shape_and_entities(
     runs = agent_runs(sim)
     assert [runs.get(r).request.get("previousRunId") for r in a["runIds"]][1:] == a["runIds"][:-1]
     assert filed(tmp_path) == {on_websets.id: ("websets", 1), on_agent.id: ("agent", len(a["runIds"]))}
+    with sqlite3.connect(tmp_path / "workflows.db") as conn:  # what each engine cost, beside its items
+        cost = dict(conn.execute("SELECT engine, cost_usd FROM workflow_runs").fetchall())
+    runs_cost = sum(runs.get(r).extra["outcome"].cost["total"] for r in a["runIds"])
+    assert cost["agent"] == pytest.approx(runs_cost) and cost["websets"] > 0
+    print(f"lifecycle.harvest cost: websets ${cost['websets']:.3f}, agent ${cost['agent']:.3f}")
 
 
 async def test_convergent_on_both_engines_returns_the_same_shape_and_entities(
