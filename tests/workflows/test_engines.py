@@ -96,6 +96,11 @@ async def test_harvest_on_both_engines_returns_the_same_shape_and_entities(
     runs = agent_runs(sim)
     assert [runs.get(r).request.get("previousRunId") for r in a["runIds"]][1:] == a["runIds"][:-1]
     assert filed(tmp_path) == {on_websets.id: ("websets", 1), on_agent.id: ("agent", len(a["runIds"]))}
+    with sqlite3.connect(tmp_path / "workflows.db") as conn:  # what each engine cost, beside its items
+        cost = dict(conn.execute("SELECT engine, cost_usd FROM workflow_runs").fetchall())
+    runs_cost = sum(runs.get(r).extra["outcome"].cost["total"] for r in a["runIds"])
+    assert cost["agent"] == pytest.approx(runs_cost) and cost["websets"] > 0
+    print(f"lifecycle.harvest cost: websets ${cost['websets']:.3f}, agent ${cost['agent']:.3f}")
 
 
 async def test_convergent_on_both_engines_returns_the_same_shape_and_entities(
@@ -246,3 +251,18 @@ async def test_a_failed_run_fails_the_task_with_its_typed_error_naming_the_runs(
     for i in range(2):  # both queries' runs are named: they outlive the task at Exa
         assert c_steps[f"create.{i}.run"]["researchId"] in convergent.error["message"]
     assert "research.get" in convergent.error["message"]
+
+
+async def test_a_timeout_on_the_agent_engine_returns_what_was_found_and_leaves_the_run_running(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    async with research_app() as app:
+        sim.ctx.clock.set_speed(1e-9)  # held: the run is still running when the 0.5 s timeout ends
+        done = await run_task(app, "lifecycle.harvest", {**HARVEST, "timeout": 500, "engine": "agent"})
+    assert done.status == "completed", done.error
+    result = done.result
+    assert result["timedOut"] is True and result["partial"] is True and result["itemCount"] == 0
+    [rid] = result["runIds"]
+    assert rid in result["timedOutNote"] and "research.get" in result["timedOutNote"]
+    assert agent_runs(sim).get(rid).status(sim.ctx.clock.now()) in ("queued", "running")  # not cancelled
+    assert [s["status"] for s in result["steps"] if s["name"] == "search"] == ["timedOut"]
