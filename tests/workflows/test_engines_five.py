@@ -110,6 +110,10 @@ async def test_the_five_collection_workflows_complete_on_both_engines_with_the_s
             task = done[kind, engine]
             assert archive[task.id] == (engine, objects(kind, result)), (kind, engine)
             cost = previews[kind, engine]
+            print(
+                f"{kind} on {engine}: spent ${spent[kind, engine]:.4f}, preview ${cost['lowUsd']:.4f}-"
+                f"${cost['highUsd']:.4f}, {objects(kind, result)} Exa objects"
+            )
             assert spent[kind, engine] <= cost["highUsd"] + 1e-9, (kind, engine, spent[kind, engine], cost)
             if engine == "agent":
                 assert cost["lowUsd"] <= spent[kind, engine], (kind, spent[kind, engine], cost)
