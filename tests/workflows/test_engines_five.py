@@ -9,6 +9,8 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from exa_orch.sim.testing import SimHandle
 from tests.conftest import TEST_SPEED
 from tests.support import WAIT, until_steps
@@ -76,6 +78,8 @@ async def test_the_five_collection_workflows_complete_on_both_engines_with_the_s
     for (kind, engine), task in done.items():
         assert task.status == "completed", (kind, engine, task.error)
     archive = filed(tmp_path)
+    with sqlite3.connect(tmp_path / "workflows.db") as conn:
+        filed_cost = dict(conn.execute("SELECT task_id, cost_usd FROM workflow_runs").fetchall())
     for kind in FIVE:
         w, a = done[kind, "websets"].result, done[kind, "agent"].result
         print(f"{kind}: websets {sorted(w)} / agent {sorted(a)}")
@@ -110,6 +114,7 @@ async def test_the_five_collection_workflows_complete_on_both_engines_with_the_s
         for engine, result in (("websets", w), ("agent", a)):
             task = done[kind, engine]
             assert archive[task.id] == (engine, objects(kind, result)), (kind, engine)
+            assert filed_cost[task.id] == pytest.approx(spent[kind, engine]), (kind, engine)  # cost filed
             cost = previews[kind, engine]
             print(
                 f"{kind} on {engine}: spent ${spent[kind, engine]:.4f}, preview ${cost['lowUsd']:.4f}-"
