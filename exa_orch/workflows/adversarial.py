@@ -122,7 +122,7 @@ def _named(exc: OrchError, created: dict[str, str], engine: str = "websets") -> 
     """`exc` with its message naming the websets (agent runs) created so far (for manual recovery)."""
     if created:
         if engine == "agent":
-            names = ", ".join(f"{side} agent run {rid}" for side, rid in created.items())
+            names = ", ".join(f"{side} agent run(s) {rid}" for side, rid in created.items())
             how = "read them with research.get, stop them with research.cancel"
         else:
             names = ", ".join(f"{side} webset {wid}" for side, wid in created.items())
@@ -441,6 +441,7 @@ async def _agent_sides(
     both sides' rows as the synthesis's input.data (built from checkpointed polls only)."""
     asks = side_asks(args)
     first: dict[str, tuple[str, Callable[[], None]]] = {}
+    collected = {side: rows.Collected() for side in SIDES}  # filled as runs start (named on error)
     evidence: list[Json] = []
     try:
         for side in SIDES:  # both up front, so Exa runs them in parallel
@@ -450,7 +451,14 @@ async def _agent_sides(
         for n, side in enumerate(SIDES):
             until = await kit.deadline(ctx, f"{side}.wait.start", timeout_s)  # kept across restarts
             got = await rows.finish(
-                ctx, f"{side}.run", f"{side}.wait", asks[side], first[side], until, "adversarial.verify"
+                ctx,
+                f"{side}.run",
+                f"{side}.wait",
+                asks[side],
+                first[side],
+                until,
+                "adversarial.verify",
+                into=collected[side],
             )
             items = [rows.as_item(r) for r in got.rows]
             sides[side] = {"websetId": None, "runIds": got.run_ids, "items": items, "itemCount": len(items)}
@@ -460,7 +468,10 @@ async def _agent_sides(
             await ctx.progress(side, 3 + n, total, f"{side}: {len(items)} items")
             await ctx.partial({**_result(sides, None, started, "agent"), "partial": True})
     except OrchError as exc:
-        raise _named(exc, {side: rid for side, (rid, _) in first.items()}, "agent") from None
+        started_runs = {
+            side: ", ".join(collected[side].run_ids or [first[side][0]]) for side in SIDES if side in first
+        }
+        raise _named(exc, started_runs, "agent") from None
     return evidence
 
 

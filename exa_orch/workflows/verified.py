@@ -223,16 +223,17 @@ async def _on_agent(ctx: TaskContext, args: VerifiedCollectionArgs, started: flo
     )  # fmt: skip
     await ctx.progress("collect", 0, 3, "starting the agent collection")
     first = await rows.start(ctx, "rows.create", ask)
+    got = rows.Collected()  # filled as its runs start, so an error names every one
     try:
         await ctx.partial(
             {"engine": "agent", "websetId": None, "runIds": [first[0]], "items": [], "partial": True}
         )
         await ctx.progress("collect", 1, 3, f"agent run {first[0]}: collecting rows")
-        got = await rows.finish(
-            ctx, "rows.create", "rows.wait", ask, first, deadline, "research.verifiedCollection"
+        await rows.finish(
+            ctx, "rows.create", "rows.wait", ask, first, deadline, "research.verifiedCollection", into=got
         )
     except OrchError as exc:
-        raise name_runs(exc, [first[0]]) from None
+        raise name_runs(exc, got.run_ids or [first[0]]) from None
     items = [rows.as_item(r) for r in got.rows]
     await ctx.progress("collect", 3, 3, f"agent run(s) {', '.join(got.run_ids)}: {len(items)} items")
     head: Json = {"engine": "agent", "websetId": None, "runIds": got.run_ids}

@@ -314,9 +314,13 @@ async def test_on_the_agent_engine_a_restart_mid_research_redoes_nothing(
     args = {**ARGS, "count": 5, "researchLimit": 5, "engine": "agent"}
     async with research_app(MODULE) as app:
         task_id = await start(app, args)
+        await until_steps(app.store, task_id, "rows.wait")
+        speed = sim.ctx.clock.speed
+        sim.ctx.clock.set_speed(0.001)  # held: no batch run can finish however slow the box
         steps = await until_steps(app.store, task_id, "research.batch:0", "research.batch:1")
         assert "research.batch.poll:0" not in await app.store.load_steps(task_id)
     before = {rid: run.request for rid, run in agent_runs(sim).runs.items()}
+    sim.ctx.clock.set_speed(speed)
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
@@ -353,9 +357,32 @@ async def test_on_the_agent_engine_a_cancel_while_researching_cancels_the_batch_
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
         task_id = await start(app, args)
+        await until_steps(app.store, task_id, "rows.wait")
+        sim.ctx.clock.set_speed(0.001)  # held: the batch runs are running when the cancel comes
         steps = await until_steps(app.store, task_id, *keys)
         record = await app.supervisor.tasks.cancel(task_id)
     assert record.status == "cancelled"
     ids = [steps[k]["researchId"] for k in keys]
     assert [agent_runs(sim).get(i).frozen_status for i in ids] == ["cancelled"] * 2
     assert len(agent_runs(sim).runs) == 3  # the collection's run and the two batches
+
+
+async def test_on_the_agent_engine_a_failed_batch_is_reported_on_its_items_and_a_failed_collection_fails_the_task(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    async with research_app(MODULE) as app:
+        failing = await run_task(
+            app,
+            TYPE,
+            {**ARGS, "researchPrompt": "{{name}} [sim:fail]", "researchLimit": 2, "engine": "agent"},
+        )
+        gone = await run_task(app, TYPE, {**ARGS, "query": "AI startups [sim:fail]", "engine": "agent"})
+    assert failing.status == "completed", failing.error
+    researched = [m["research"] for m in failing.result["items"] if "research" in m]
+    assert len(researched) == 2 and len({r["researchId"] for r in researched}) == 1  # one batch
+    assert all(r["status"] == "failed" and "[sim:fail]" in r["error"] for r in researched)
+    assert failing.result["researchedCount"] == 0
+    assert gone.status == "failed" and gone.error is not None
+    [collection] = [rid for rid, run in agent_runs(sim).runs.items() if "[sim:fail]" in run.request["query"]
+                    and "AI startups" in run.request["query"]]  # fmt: skip
+    assert f"agent run(s) {collection} were started" in gone.error["message"]
