@@ -286,3 +286,33 @@ async def test_the_agent_engine_tells_its_runs_what_one_row_is(research_app: Ope
     assert all(i["properties"]["type"] == "person" for i in done.result["items"])
     prompts = {runs.get(r).request["systemPrompt"] for r in other.result["runIds"]}
     assert prompts == {"Each row is one of: open-source machine learning projects; its url is its own page."}
+
+
+async def test_a_task_resumed_under_another_exa_orch_engine_keeps_its_engine(tmp_path: Path) -> None:
+    async with running_sim(SimConfig(speed=TEST_SPEED)) as sim:
+
+        def settings(engine: str) -> Settings:
+            return Settings(
+                exa_url=sim.url,
+                simulator=True,
+                db_path=tmp_path / "w.db",
+                rps=1000.0,
+                concurrency=8,
+                engine=engine,
+            )
+
+        async with open_app(settings("websets"), tmp_path / "w.db") as app:
+            sim.ctx.clock.set_speed(1e-9)  # the webset is still searching when the server stops
+            created = await app.run_operation("tasks.create", {"type": "lifecycle.harvest", **HARVEST})
+            task_id = created["taskId"]
+
+            async def webset_made() -> bool:
+                return "create.webset" in await app.store.load_steps(task_id)
+
+            await until(webset_made)
+        sim.ctx.clock.set_speed(TEST_SPEED)
+        async with open_app(settings("agent"), tmp_path / "w.db") as app:  # EXA_ORCH_ENGINE=agent now
+            assert app.supervisor is not None
+            done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
+    assert done.status == "completed", done.error
+    assert done.result["engine"] == "websets" and done.result["websetId"] and not agent_runs(sim).runs
