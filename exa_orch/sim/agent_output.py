@@ -28,6 +28,7 @@ answer. The rules (sources in data-design/exa-api-notes.md):
   judged yes (no) on X: the ranking is searched for those only; how they are judged is unchanged.
   Those lines (and the lead-in line ending in ":" before them) are conditions, not search words:
   the ranking is the rest of the query's (`topic`), as a webset's search ranks its query alone.
+  The kind of entity listed is the one the query names, else the one its `systemPrompt` names.
 """
 
 from __future__ import annotations
@@ -293,7 +294,8 @@ def outcome(
         wanted = len(pairs)
     else:
         searched = topic(rank_query)
-        kind = world.infer_kind(searched)
+        # the kind the query names, else the one its system prompt names ("Each row is one company")
+        kind = world.infer_kind(searched) or world.infer_kind(str(request.get("systemPrompt") or ""))
         ranked, taken = [], set(seen)
         asks = niche_request(query)
         for e in ranking(world, searched, kind):

@@ -229,7 +229,15 @@ async def _on_agent(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeli
     n = len(queries)
     criteria = [c.description for c in args.criteria or []]
     asks = [
-        rows.Ask(rows.all_of(q, criteria), criteria, [], args.count, str(args.entity.type), keep_passing=True)
+        rows.Ask(
+            rows.all_of(q, criteria),
+            criteria,
+            [],
+            args.count,
+            str(args.entity.type),
+            keep_passing=True,
+            options={"systemPrompt": rows.entity_prompt(args.entity.model_dump())},
+        )  # fmt: skip
         for q in queries
     ]
     until = await kit.deadline(ctx, "wait.start", kit.seconds(args.timeout))

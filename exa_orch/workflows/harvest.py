@@ -240,7 +240,7 @@ async def _on_agent(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline)
     enrichments = list(args.enrichments or [])
     ask = rows.Ask(
         rows.all_of(args.query, criteria), criteria, enrichments, args.count, str(args.entity.type),
-        keep_passing=True,
+        keep_passing=True, options={"systemPrompt": rows.entity_prompt(args.entity.model_dump())},
     )  # fmt: skip
     timeout_s = kit.seconds(args.timeout)
     until = await kit.deadline(ctx, "wait.rows.start", timeout_s)

@@ -253,6 +253,23 @@ def rows_schema(criteria: Sequence[str], fields: Sequence[kit.EnrichmentArg], co
     return {"type": "object", "properties": {"rows": rows}}
 
 
+ENTITY_PROMPTS = {
+    "company": "Each row is one company; its url is the company's own website.",
+    "person": "Each row is one person; its url is their profile page.",
+    "article": "Each row is one article; its url is the article's page.",
+    "research_paper": "Each row is one research paper; its url is the paper's page.",
+}
+
+
+def entity_prompt(entity: Json) -> str:
+    """The `systemPrompt` telling a collection's runs what one row is (a webset's `entity`): the
+    type's sentence, or for a custom entity its description."""
+    kind = str(entity.get("type") or "")
+    if kind in ENTITY_PROMPTS:
+        return ENTITY_PROMPTS[kind]
+    return f"Each row is one of: {entity.get('description') or kind}; its url is its own page."
+
+
 def all_of(query: str, criteria: Sequence[str], niche: str | None = None) -> str:
     """A run's query asking for entities that meet the criteria: the query, then a "Satisfies:"
     line per criterion, or for `niche` ("1,0,1") "Does not satisfy:" where its bit is 0

@@ -525,7 +525,8 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
                     f"round {r}/{args.max_rounds}: starting {len(asks)} agent run(s)"
                     + (f" for niches {', '.join(targets)}" if targets else ""),
                 )  # fmt: skip
-                options: Json = {}
+                # what one row is (the websets' entity), then the chain and the held elites
+                options: Json = {"systemPrompt": rows.entity_prompt(args.entity.model_dump())}
                 if runs:  # continue the chain (a completed run): no entity it returned comes again
                     options["previousRunId"] = runs[-1]
                 held = [e["item"]["properties"].get("url") for e in archive]

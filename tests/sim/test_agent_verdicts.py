@@ -128,3 +128,29 @@ async def test_niche_lines_filter_the_ranking_of_the_query_they_follow_never_reo
         u for u in ranked if judge.evaluate(world, world.by_url(u), CRITERIA[0])["satisfied"] == "yes"
     ]
     assert europe == in_europe[:10]
+
+
+async def test_a_query_naming_no_kind_lists_the_kind_its_system_prompt_names() -> None:
+    schema = {"type": "object", "properties": {"rows": {"type": "array", "minItems": 5, "maxItems": 5,
+              "items": {"type": "object", "properties": {"name": {"type": "string"}, "url": {"type": "string"}}}}}}  # fmt: skip
+    async with (
+        running_sim(SimConfig(speed=100.0)) as sim,
+        httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "k"}) as http,
+    ):
+
+        async def kinds(**body: Any) -> list[str]:
+            created = await http.post("/agent/runs", json={"effort": "low", "outputSchema": schema, **body})
+            assert created.status_code == 200, created.text
+            sim.ctx.clock.advance(3600)
+            run: dict[str, Any] = (await http.get(f"/agent/runs/{created.json()['id']}")).json()
+            world = sim.ctx.world
+            return [world.by_url(r["url"]).kind for r in run["output"]["structured"]["rows"]]  # type: ignore[union-attr]
+
+        anything = await kinds(query="Europe")  # no kind word: the best pages, whatever they are
+        people = await kinds(
+            query="Europe", systemPrompt="Each row is one person; its url is their profile page."
+        )
+        papers = await kinds(query="papers about Europe", systemPrompt="Each row is one person.")
+    assert set(anything) != {"person"}
+    assert people == ["person"] * 5
+    assert papers == ["research_paper"] * 5  # the query's own kind word comes first

@@ -302,12 +302,15 @@ async def test_on_the_agent_engine_a_restart_mid_synthesis_sends_nothing_twice(
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": TYPE, **args})
         task_id = created["taskId"]
+        await until_steps(app.store, task_id, "antithesis.wait")
+        sim.ctx.clock.set_speed(0.001)  # held: the synthesis run can't finish however slow the box
         steps = await until_steps(app.store, task_id, "synthesis.create")
         record = await app.store.get_task(task_id)
         assert record.partial["engine"] == "agent" and record.partial["thesis"]["websetId"] is None
         assert "synthesis.poll" not in await app.store.load_steps(task_id)
     before = {rid: run.request for rid, run in _runs(sim).items()}
     assert len(before) == 3  # a run a side and the synthesis
+    sim.ctx.clock.set_speed(20)
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)

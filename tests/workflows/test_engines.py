@@ -266,3 +266,53 @@ async def test_a_timeout_on_the_agent_engine_returns_what_was_found_and_leaves_t
     assert rid in result["timedOutNote"] and "research.get" in result["timedOutNote"]
     assert agent_runs(sim).get(rid).status(sim.ctx.clock.now()) in ("queued", "running")  # not cancelled
     assert [s["status"] for s in result["steps"] if s["name"] == "search"] == ["timedOut"]
+
+
+async def test_the_agent_engine_tells_its_runs_what_one_row_is(research_app: OpenApp, sim: SimHandle) -> None:
+    people = {**HARVEST, "query": "working in Europe", "entity": {"type": "person"}, "criteria": None,
+              "enrichments": None, "count": 5, "engine": "agent"}  # fmt: skip
+    custom = {"type": "custom", "description": "open-source machine learning projects"}
+    async with research_app() as app:
+        done = await run_task(app, "lifecycle.harvest", people)
+        other = await run_task(
+            app, "convergent.search", {**CONVERGENT, "entity": custom, "count": 3, "engine": "agent"}
+        )
+    assert done.status == other.status == "completed", (done.error, other.error)
+    runs = agent_runs(sim)
+    [rid] = done.result["runIds"]
+    assert runs.get(rid).request["systemPrompt"] == rows.ENTITY_PROMPTS["person"]
+    world = sim.ctx.world
+    assert [world.by_url(i["properties"]["url"]).kind for i in done.result["items"]] == ["person"] * 5  # type: ignore[union-attr]
+    assert all(i["properties"]["type"] == "person" for i in done.result["items"])
+    prompts = {runs.get(r).request["systemPrompt"] for r in other.result["runIds"]}
+    assert prompts == {"Each row is one of: open-source machine learning projects; its url is its own page."}
+
+
+async def test_a_task_resumed_under_another_exa_orch_engine_keeps_its_engine(tmp_path: Path) -> None:
+    async with running_sim(SimConfig(speed=TEST_SPEED)) as sim:
+
+        def settings(engine: str) -> Settings:
+            return Settings(
+                exa_url=sim.url,
+                simulator=True,
+                db_path=tmp_path / "w.db",
+                rps=1000.0,
+                concurrency=8,
+                engine=engine,
+            )
+
+        async with open_app(settings("websets"), tmp_path / "w.db") as app:
+            sim.ctx.clock.set_speed(1e-9)  # the webset is still searching when the server stops
+            created = await app.run_operation("tasks.create", {"type": "lifecycle.harvest", **HARVEST})
+            task_id = created["taskId"]
+
+            async def webset_made() -> bool:
+                return "create.webset" in await app.store.load_steps(task_id)
+
+            await until(webset_made)
+        sim.ctx.clock.set_speed(TEST_SPEED)
+        async with open_app(settings("agent"), tmp_path / "w.db") as app:  # EXA_ORCH_ENGINE=agent now
+            assert app.supervisor is not None
+            done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
+    assert done.status == "completed", done.error
+    assert done.result["engine"] == "websets" and done.result["websetId"] and not agent_runs(sim).runs

@@ -9,7 +9,10 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from exa_orch.sim.testing import SimHandle
+from tests.conftest import TEST_SPEED
 from tests.support import WAIT, until_steps
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
 from tests.workflows.test_engines import CONVERGENT, HARVEST, filed, overlap, same_shape
@@ -75,6 +78,8 @@ async def test_the_five_collection_workflows_complete_on_both_engines_with_the_s
     for (kind, engine), task in done.items():
         assert task.status == "completed", (kind, engine, task.error)
     archive = filed(tmp_path)
+    with sqlite3.connect(tmp_path / "workflows.db") as conn:
+        filed_cost = dict(conn.execute("SELECT task_id, cost_usd FROM workflow_runs").fetchall())
     for kind in FIVE:
         w, a = done[kind, "websets"].result, done[kind, "agent"].result
         print(f"{kind}: websets {sorted(w)} / agent {sorted(a)}")
@@ -109,7 +114,12 @@ async def test_the_five_collection_workflows_complete_on_both_engines_with_the_s
         for engine, result in (("websets", w), ("agent", a)):
             task = done[kind, engine]
             assert archive[task.id] == (engine, objects(kind, result)), (kind, engine)
+            assert filed_cost[task.id] == pytest.approx(spent[kind, engine]), (kind, engine)  # cost filed
             cost = previews[kind, engine]
+            print(
+                f"{kind} on {engine}: spent ${spent[kind, engine]:.4f}, preview ${cost['lowUsd']:.4f}-"
+                f"${cost['highUsd']:.4f}, {objects(kind, result)} Exa objects"
+            )
             assert spent[kind, engine] <= cost["highUsd"] + 1e-9, (kind, engine, spent[kind, engine], cost)
             if engine == "agent":
                 assert cost["lowUsd"] <= spent[kind, engine], (kind, spent[kind, engine], cost)
@@ -121,7 +131,7 @@ async def test_the_five_collection_workflows_complete_on_both_engines_with_the_s
 async def test_a_resumed_task_keeps_the_engine_of_its_first_checkpoint(
     research_app: OpenApp, sim: SimHandle, tmp_path: Path
 ) -> None:
-    sim.ctx.clock.set_speed(20)  # runs take about a second: the app stops while they run
+    sim.ctx.clock.set_speed(0.001)  # held: no run can finish before the app stops
     tasks = {
         "adversarial.verify": ("thesis.run", ADVERSARIAL),
         "research.verifiedCollection": ("rows.create", VERIFIED),
@@ -132,9 +142,12 @@ async def test_a_resumed_task_keeps_the_engine_of_its_first_checkpoint(
             created = await app.run_operation("tasks.create", {"type": kind, **args, "engine": "agent"})
             ids[kind] = created["taskId"]
             await until_steps(app.store, ids[kind], "engine", key)
+        for kind in tasks:
+            assert (await app.store.get_task(ids[kind])).status == "working"
     # Whatever the stored args say by the time a task resumes, its checkpoint decides.
     with sqlite3.connect(tmp_path / "workflows.db") as conn:
         conn.execute("UPDATE tasks SET args = json_set(args, '$.engine', 'websets')")
+    sim.ctx.clock.set_speed(TEST_SPEED)
     async with research_app() as app:
         assert app.supervisor is not None
         done = {kind: await app.supervisor.tasks.wait(i, timeout=WAIT) for kind, i in ids.items()}

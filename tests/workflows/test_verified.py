@@ -314,9 +314,13 @@ async def test_on_the_agent_engine_a_restart_mid_research_redoes_nothing(
     args = {**ARGS, "count": 5, "researchLimit": 5, "engine": "agent"}
     async with research_app(MODULE) as app:
         task_id = await start(app, args)
+        await until_steps(app.store, task_id, "rows.wait")
+        speed = sim.ctx.clock.speed
+        sim.ctx.clock.set_speed(0.001)  # held: no batch run can finish however slow the box
         steps = await until_steps(app.store, task_id, "research.batch:0", "research.batch:1")
         assert "research.batch.poll:0" not in await app.store.load_steps(task_id)
     before = {rid: run.request for rid, run in agent_runs(sim).runs.items()}
+    sim.ctx.clock.set_speed(speed)
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
@@ -353,6 +357,8 @@ async def test_on_the_agent_engine_a_cancel_while_researching_cancels_the_batch_
     async with research_app(MODULE) as app:
         assert app.supervisor is not None
         task_id = await start(app, args)
+        await until_steps(app.store, task_id, "rows.wait")
+        sim.ctx.clock.set_speed(0.001)  # held: the batch runs are running when the cancel comes
         steps = await until_steps(app.store, task_id, *keys)
         record = await app.supervisor.tasks.cancel(task_id)
     assert record.status == "cancelled"
