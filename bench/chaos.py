@@ -7,9 +7,10 @@
 2. The chaos run: the simulator (in this process, so it outlives every server) answers
    `--fault-rate` of all requests with a 429 (Retry-After), 500, 502, 503 or a dropped connection,
    and `--after-create` of the creates that succeeded with a 5xx or a drop *after* making the
-   object. `--servers` `exa-orch serve` processes share one database; once every one of them is
-   up (its log says `app ready`), one is SIGKILLed at random (the first as soon as a task works,
-   the others after U(kill-min, kill-max) seconds) and a new one started in its place. The clock of the next kill starts when the replacement is
+   object. `--servers` `exa-orch serve` processes share one database. The first kill comes as
+   soon as a task works, on a server that is up (its log says `app ready`); each later one
+   U(kill-min, kill-max) seconds after every server is up, on one of them at random; a new server
+   is started in the victim's place. The clock of the next kill starts when the replacement is
    up, so a slow machine, whose servers take longer to start, runs longer rather than killing
    servers that never got to work.
 3. Both runs create the same `--tasks` tasks (the six workflows, then one-operation tasks that
@@ -122,13 +123,19 @@ class Servers:
         self.procs.append(proc)
         return proc
 
-    def all_ready(self) -> bool:
-        """Every live server has opened its app (its log says so): the kill clock may run."""
+    def ready(self) -> list[subprocess.Popen[bytes]]:
+        """The live servers that have opened their app (their logs say so)."""
         alive = [p for p in self.procs if p.poll() is None]
-        return bool(alive) and all(b"app ready" in p.log_path.read_bytes() for p in alive)  # type: ignore[attr-defined]
+        return [p for p in alive if b"app ready" in p.log_path.read_bytes()]  # type: ignore[attr-defined]
+
+    def all_ready(self) -> bool:
+        """Every live server has opened its app: the kill clock may run."""
+        alive = [p for p in self.procs if p.poll() is None]
+        return bool(alive) and len(self.ready()) == len(alive)
 
     def kill_one(self, rng: random.Random) -> None:
-        alive = [p for p in self.procs if p.poll() is None]
+        """SIGKILL one ready server (one still starting holds no task yet)."""
+        alive = self.ready()
         if alive:
             victim = rng.choice(alive)
             victim.send_signal(signal.SIGKILL)
@@ -223,13 +230,14 @@ def run(args: argparse.Namespace, *, chaos: bool, workdir: Path) -> dict[str, An
                 seen = statuses(db, ids)
                 if len(seen) == len(ids) and all(s[0] in TERMINAL for s in seen.values()):
                     break
-                if chaos and next_kill is None and servers.all_ready():
-                    # The first kill as soon as the servers are up and a task works (so one lands
-                    # mid-task however fast the machine runs them); later ones U(min, max) s on.
-                    working = any(s[0] == "working" for s in seen.values())
-                    if servers.kills or working:
-                        wait = rng.uniform(args.kill_min, args.kill_max) if servers.kills else 0.0
-                        next_kill = time.monotonic() + wait
+                if chaos and next_kill is None and not servers.kills:
+                    # The first kill as soon as a task works, on a server that is up (so one lands
+                    # mid-task however fast the machine runs the tasks and however slowly it starts
+                    # the other servers); later ones U(min, max) s after every server is up.
+                    if any(s[0] == "working" for s in seen.values()) and servers.ready():
+                        next_kill = time.monotonic()
+                elif chaos and next_kill is None and servers.all_ready():
+                    next_kill = time.monotonic() + rng.uniform(args.kill_min, args.kill_max)
                 if chaos and next_kill is not None and time.monotonic() >= next_kill:
                     servers.kill_one(rng)
                     next_kill = None

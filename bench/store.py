@@ -128,10 +128,10 @@ async def single(store: Store, seconds: float) -> tuple[float, list[float]]:
     return i / (time.perf_counter() - start), lat
 
 
-def writer_cpu() -> float:
-    """CPU seconds used so far by the store's writer thread (0.0 where the OS can't say)."""
+def writer_cpu(name: str = "exa-orch-store-writer") -> float:
+    """CPU seconds used so far by the thread named `name` (0.0 where the OS can't say)."""
     for thread in threading.enumerate():
-        if thread.name == "exa-orch-store-writer" and thread.ident is not None:
+        if thread.name == name and thread.ident is not None:
             try:
                 return time.clock_gettime(time.pthread_getcpuclockid(thread.ident))
             except (AttributeError, OSError):
@@ -139,8 +139,11 @@ def writer_cpu() -> float:
     return 0.0
 
 
-async def concurrent(store: Store, seconds: float, workers: int) -> tuple[float, list[float]]:
-    """`workers` coroutines checkpointing at once. (rows/s, latencies)."""
+async def concurrent(
+    store: Store, seconds: float, workers: int, measure: str | None = None
+) -> tuple[float, list[float]]:
+    """`workers` coroutines checkpointing at once; with `measure`, the CPU split is kept in
+    CPU_SPLIT under that name. (rows/s, latencies)."""
     tasks = [await store.create_task("bench.concurrent", {}) for _ in range(workers)]
     lat: list[float] = []
     count = 0
@@ -163,11 +166,22 @@ async def concurrent(store: Store, seconds: float, workers: int) -> tuple[float,
     elapsed = time.perf_counter() - start
     loop_us = (time.thread_time() - loop_cpu) / count * 1e6
     writer_us = (writer_cpu() - thread_cpu) / count * 1e6
-    CPU_SPLIT.update(loop=loop_us, writer=writer_us)
+    if measure is not None:
+        CPU_SPLIT.setdefault(measure, []).append((loop_us, writer_us, count))
     return count / elapsed, lat
 
 
-CPU_SPLIT: dict[str, float] = {}
+# CPU per row (event loop us, writer thread us, rows) of each slice, by measure: "store", "ceiling".
+CPU_SPLIT: dict[str, list[tuple[float, float, int]]] = {}
+
+
+def cpu_per_row(measure: str) -> tuple[float, float] | None:
+    """The row-weighted mean (event loop us, writer us) per row of a measure's slices, if measured."""
+    slices = CPU_SPLIT.get(measure) or []
+    rows = sum(n for *_, n in slices)
+    if not rows or not any(w for _, w, _ in slices):
+        return None
+    return sum(lo * n for lo, _, n in slices) / rows, sum(w * n for _, w, n in slices) / rows
 
 
 Row = tuple[str, str, str]  # (task_id, step_key, result JSON)
@@ -177,10 +191,12 @@ async def group_commit(
     open_writer: Callable[[], tuple[Callable[[list[Row]], None], Callable[[], None]]],
     seconds: float,
     workers: int,
+    measure: str | None = None,
 ) -> tuple[float, list[float]]:
     """The bare group-commit pattern, nothing else: `workers` coroutines queue one row each and
     wait; one writer thread takes everything queued and commits it as one batch. `open_writer`
-    runs on that thread and returns (commit(rows), close). (rows/s, latencies)."""
+    runs on that thread and returns (commit(rows), close). With `measure`, the CPU each row costs
+    the event loop and the writer thread is kept in CPU_SPLIT under that name. (rows/s, latencies)."""
     loop = asyncio.get_running_loop()
     queue: SimpleQueue[tuple[Row, asyncio.Future[None]] | None] = SimpleQueue()
 
@@ -219,17 +235,23 @@ async def group_commit(
             i += 1
             count += 1
 
-    start = time.perf_counter()
+    start, loop_cpu, thread_cpu = time.perf_counter(), time.thread_time(), writer_cpu(thread.name)
     async with asyncio.TaskGroup() as tg:
         for _ in range(workers):
             tg.create_task(worker(f"task_{uuid.uuid4()}"))
     elapsed = time.perf_counter() - start
+    if measure is not None and count:
+        loop_us = (time.thread_time() - loop_cpu) / count * 1e6
+        writer_us = (writer_cpu(thread.name) - thread_cpu) / count * 1e6
+        CPU_SPLIT.setdefault(measure, []).append((loop_us, writer_us, count))
     queue.put(None)
     await asyncio.to_thread(thread.join)
     return count / elapsed, lat
 
 
-async def ceiling(path: Path, seconds: float, workers: int, *, keyed: bool) -> tuple[float, list[float]]:
+async def ceiling(
+    path: Path, seconds: float, workers: int, *, keyed: bool, measure: str | None = None
+) -> tuple[float, list[float]]:
     """SQLite's group-commit ceiling: an upper bound for any checkpoint store (plain INSERTs,
     executemany + COMMIT per batch; no fencing, no checks, no triggers, no errors to route).
 
@@ -251,7 +273,7 @@ async def ceiling(path: Path, seconds: float, workers: int, *, keyed: bool) -> t
 
         return commit, conn.close
 
-    return await group_commit(open_writer, seconds, workers)
+    return await group_commit(open_writer, seconds, workers, measure)
 
 
 async def pg_floor(url: str, seconds: float) -> tuple[float, list[float]]:
@@ -272,7 +294,9 @@ async def pg_floor(url: str, seconds: float) -> tuple[float, list[float]]:
         return i / (time.perf_counter() - start), lat
 
 
-async def pg_ceiling(url: str, seconds: float, workers: int) -> tuple[float, list[float]]:
+async def pg_ceiling(
+    url: str, seconds: float, workers: int, measure: str | None = None
+) -> tuple[float, list[float]]:
     """PostgreSQL's group-commit ceiling on the same server: plain INSERTs into a table keyed by
     (task_id, step_key), each batch pipelined with BEGIN and COMMIT in one round trip, as the
     store's writer does; no fencing, no counters, no checks."""
@@ -293,7 +317,7 @@ async def pg_ceiling(url: str, seconds: float, workers: int) -> tuple[float, lis
 
         return commit, conn.close
 
-    return await group_commit(open_writer, seconds, workers)
+    return await group_commit(open_writer, seconds, workers, measure)
 
 
 FAT_PARTIAL = {"items": [{"title": "x" * 90, "n": i} for i in range(10_000)]}  # ~1.1 MB of JSON
@@ -312,6 +336,17 @@ async def fat_task(store: Store, steps: int = 200) -> tuple[list[float], list[fl
             await store.save_step(task_id, f"s{i}", PAYLOAD)
             lat.append(time.perf_counter() - t0)
     return thin_lat, fat_lat
+
+
+def print_cpu(store: str, ceiling: str) -> None:
+    """The CPU per concurrent row of the store and of its keyed ceiling, side by side."""
+    for name in (store, ceiling):
+        if (split := cpu_per_row(name)) is not None:
+            loop_us, writer_us = split
+            print(
+                f"CPU per concurrent row, {name + ':':<11} event loop {loop_us:4.1f} us + writer thread "
+                f"{writer_us:4.1f} us (one after the other: ~{1e6 / (loop_us + writer_us):,.0f} rows/s)"
+            )
 
 
 def _merge(samples: list[tuple[float, list[float]]]) -> tuple[float, list[float]]:
@@ -350,9 +385,9 @@ async def postgres_part(url: str | None, seconds: float, workers: int) -> list[t
                 f_samples.append(await pg_floor(floor_url, seconds / slices))
                 s_samples.append(await single(store, seconds / slices))
                 before = len(store.writer_stats.batch_sizes)
-                c_samples.append(await concurrent(store, seconds / slices, workers))
+                c_samples.append(await concurrent(store, seconds / slices, workers, "pg store"))
                 c_batches += store.writer_stats.batch_sizes[before + workers :]  # after the creates
-                k_samples.append(await pg_ceiling(floor_url, seconds / slices, workers))
+                k_samples.append(await pg_ceiling(floor_url, seconds / slices, workers, "pg ceiling"))
             thin_lat, fat_lat = await fat_task(store)
         f_rate, f_lat = _merge(f_samples)
         s_rate, s_lat = _merge(s_samples)
@@ -376,6 +411,7 @@ async def postgres_part(url: str | None, seconds: float, workers: int) -> list[t
         f"pg group commit at {workers} coroutines: mean batch {statistics.mean(c_batches or [0]):.1f} ops; "
         f"ceiling / floor {k_rate / f_rate:.1f}x, the store reaches {c_rate / k_rate:.0%} of the ceiling"
     )
+    print_cpu("pg store", "pg ceiling")
     fat_ratio = pct(fat_lat, 0.5) / pct(thin_lat, 0.5)
     print(
         f"pg save_step p50: thin task {pct(thin_lat, 0.5):.3f} ms, task with a "
@@ -403,8 +439,12 @@ async def main(seconds: float, workers: int, pg_url: str | None = None, with_pg:
         async with Store(Path(tmp) / "store.db") as store:
             single_rate, single_lat = await single(store, seconds)
             for _ in range(slices):
-                c_samples.append(await concurrent(store, seconds / slices, workers))
-                k_samples.append(await ceiling(Path(tmp) / "keyed.db", seconds / slices, workers, keyed=True))
+                c_samples.append(await concurrent(store, seconds / slices, workers, "store"))
+                k_samples.append(
+                    await ceiling(
+                        Path(tmp) / "keyed.db", seconds / slices, workers, keyed=True, measure="ceiling"
+                    )
+                )
             stats = store.writer_stats
             conc_batches = stats.batch_sizes[-stats.batches :] if stats.batch_sizes else []
         conc_rate, conc_lat = _merge(c_samples)
@@ -427,12 +467,7 @@ async def main(seconds: float, workers: int, pg_url: str | None = None, with_pg:
         f"group commit: {stats.ops} ops in {stats.batches} batches; mean multi-op batch {statistics.mean(sizes):.1f}"
     )
 
-    if CPU_SPLIT.get("writer"):
-        loop_us, writer_us = CPU_SPLIT["loop"], CPU_SPLIT["writer"]
-        print(
-            f"CPU per concurrent row: event loop {loop_us:.1f} us + writer thread {writer_us:.1f} us "
-            f"(done one after the other: ~{1e6 / (loop_us + writer_us):,.0f} rows/s; the rest is hand-off waits)"
-        )
+    print_cpu("store", "ceiling")
 
     ratio_p50 = pct(single_lat, 0.5) / floor_p50
     ratio_rate = conc_rate / floor_rate

@@ -117,11 +117,18 @@ def error_from_response(
             hint="Check the id (an externalId works in its place); list the collection to see what exists.",
             **common,
         )
-    if status == 409:
+    if status == 409 and external_id is not None:
         return Conflict(
             f"Exa refused a duplicate ({where}): {said}",
             hint="An object with this externalId exists already: fetch it by its externalId instead of creating it.",
             external_id=external_id,
+            **common,
+        )
+    if status == 409:  # not a create: the object's state forbids the change (a finished run's cancel)
+        return Conflict(
+            f"Exa refused the change: the object's state does not allow it ({where}): {said}",
+            hint="Read the object to see its status; a finished, cancelled or deleted object cannot be "
+            "cancelled, stopped or changed.",
             **common,
         )
     if status == 429:

@@ -32,8 +32,23 @@ def raise_for_status(resp: httpx.Response) -> None:
     if resp.status_code < 400:
         return
     raise error_from_response(
-        resp.status_code, resp.headers, resp.content, method=resp.request.method, path=resp.request.url.path
+        resp.status_code,
+        resp.headers,
+        resp.content,
+        method=resp.request.method,
+        path=resp.request.url.path,
+        external_id=_external_id(resp.request),
     )
+
+
+def _external_id(request: httpx.Request) -> str | None:
+    """The `externalId` a create's JSON body named (a 409 then means a duplicate), else None."""
+    try:
+        body = json.loads(request.content) if request.content else None
+    except ValueError:
+        return None
+    key = body.get("externalId") if isinstance(body, dict) else None
+    return key if isinstance(key, str) else None
 
 
 def invalid_url(method: str, path: str, params: dict[str, Any], exc: httpx.InvalidURL) -> InvalidParams:

@@ -3,7 +3,9 @@
 Routes (base `/agent/runs`): POST create (JSON run, or SSE lifecycle events with
 `Accept: text/event-stream`), GET list (newest first; `limit`, `cursor`), GET one, POST
 `{id}/cancel`, POST `{id}/stop` (ultra effort only, as documented), DELETE, GET `{id}/events`
-(JSON pages, or an SSE replay).
+(JSON pages, or SSE: the events so far after `Last-Event-ID`, then, for a run still going, each new
+event as it happens, until its terminal event; the stream ends early when the run is deleted or the
+simulator stops).
 
 A run's status is a function of simulated time, computed on read: queued for QUEUE_SECONDS, then
 running for its effort's duration, then completed (or failed when its query contains
@@ -391,21 +393,29 @@ async def create_run(request: Request) -> Response:
     return JSONResponse(store.to_json(run))
 
 
-async def _follow(store: AgentRuns, run: Run) -> AsyncIterator[str]:
-    """Stream the run's events as they happen, until it is terminal (or deleted)."""
-    sent = 0
+FOLLOW_TICK_S = 0.1
+"""The longest a live feed sleeps before it looks at its run again (real seconds)."""
+
+
+async def _follow(store: AgentRuns, run: Run, last: str | None = None) -> AsyncIterator[str]:
+    """`run`'s events after `last` (all of them when `last` is not one of its ids), then each new
+    one as it happens, until its terminal event, its deletion or the simulator's stop."""
+    sent = last
     while True:
         events = store.events(run)
-        for event in events[sent:]:
+        ids = [e["id"] for e in events]
+        for event in events[ids.index(sent) + 1 if sent in ids else 0 :]:
             yield _sse(event)
-        sent = len(events)
-        now = store.ctx.clock.now()
-        if run.status(now) in TERMINAL or run.id not in store.runs:
+            sent = event["id"]
+        ended = bool(events) and events[-1]["event"].removeprefix("run.") in TERMINAL
+        if ended or store.runs.get(run.id) is not run or store.ctx.closing:
             return
-        # Sleep until the next scheduled event, in wall seconds (bounded, so cancels are seen).
+        # Sleep until the next scheduled event, in wall seconds (bounded, so a cancel, a deletion
+        # or the simulator's stop is seen soon).
+        now = store.ctx.clock.now()
         upcoming = [t for t in (run.started, run.started + run.run_seconds / 3, run.finishes) if t > now]
-        wait = (min(upcoming) - now) / store.ctx.clock.speed if upcoming else 0.05
-        await asyncio.sleep(min(max(wait, 0.005), 0.5))
+        wait = (min(upcoming) - now) / store.ctx.clock.speed if upcoming and store.ctx.clock.speed else 0.05
+        await asyncio.sleep(min(max(wait, 0.005), FOLLOW_TICK_S))
 
 
 async def list_runs(request: Request) -> Response:
@@ -460,14 +470,11 @@ async def delete_run(request: Request) -> Response:
 async def run_events(request: Request) -> Response:
     store = _runs(request)
     run = store.get(request.path_params["id"])
-    events = store.events(run)
     if _wants_sse(request):
-        last = request.headers.get("last-event-id")
-        ids = [e["id"] for e in events]
-        start = ids.index(last) + 1 if last in ids else 0
-        text = "".join(_sse(e) for e in events[start:])
-        return Response(text, media_type="text/event-stream")
-    return JSONResponse(_page(events, request))
+        return StreamingResponse(
+            _follow(store, run, request.headers.get("last-event-id")), media_type="text/event-stream"
+        )
+    return JSONResponse(_page(store.events(run), request))
 
 
 def build_routes(ctx: SimContext) -> list[BaseRoute]:

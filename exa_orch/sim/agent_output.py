@@ -26,6 +26,9 @@ answer. The rules (sources in data-design/exa-api-notes.md):
   (`websets.judge.evaluate`: the world's truths, never the query's wording; "unclear" where the enum
   has it, else no answer). A query line "Satisfies: X" or "Does not satisfy: X" asks for entities
   judged yes (no) on X: the ranking is searched for those only; how they are judged is unchanged.
+  Those lines (and the lead-in line ending in ":" before them) are conditions, not search words:
+  the ranking is the rest of the query's (`topic`), as a webset's search ranks its query alone.
+  The kind of entity listed is the one the query names, else the one its `systemPrompt` names.
 """
 
 from __future__ import annotations
@@ -184,6 +187,16 @@ def niche_request(query: str) -> list[tuple[str, str]]:
     return [(m[2], "no" if m[1].lower().startswith("does") else "yes") for m in _WANTS.finditer(query)]
 
 
+def topic(query: str) -> str:
+    """What the query searches for: its text without the "Satisfies:" / "Does not satisfy:" lines
+    (conditions the candidates are filtered by, not search words) and the lead-in line ending in
+    ":" that introduced them."""
+    lines = [line for line in query.splitlines() if not _WANTS.match(line)]
+    while len(lines) > 1 and lines[-1].rstrip().endswith(":"):
+        lines.pop()
+    return "\n".join(lines).strip() or query
+
+
 def _verdict_field(sub: Any) -> bool:
     enum = sub.get("enum") if isinstance(sub, dict) else None
     return (
@@ -280,10 +293,12 @@ def outcome(
         ]
         wanted = len(pairs)
     else:
-        kind = world.infer_kind(rank_query)
+        searched = topic(rank_query)
+        # the kind the query names, else the one its system prompt names ("Each row is one company")
+        kind = world.infer_kind(searched) or world.infer_kind(str(request.get("systemPrompt") or ""))
         ranked, taken = [], set(seen)
         asks = niche_request(query)
-        for e in ranking(world, rank_query, kind):
+        for e in ranking(world, searched, kind):
             if asks and any(judge.evaluate(world, e, c)["satisfied"] != v for c, v in asks):
                 continue  # not what the query asks for
             if canonical(e) not in taken and not matcher.excludes(exclusion, e):

@@ -114,6 +114,7 @@ class SimContext:
     world: Any = None  # exa_orch.sim.world.World, set by the app
     counters: Any = None  # exa_orch.sim.faults.Counters, set by the app
     extras: dict[str, Any] = field(default_factory=dict)  # per-family state, keyed by family name
+    closing: bool = False  # set as the server stops: open streams end instead of holding it up
 
     @classmethod
     def from_config(cls, config: SimConfig) -> SimContext:

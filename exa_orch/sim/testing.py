@@ -138,6 +138,7 @@ async def running_sim(
             await asyncio.sleep(0.005)
         yield SimHandle(url=f"http://127.0.0.1:{port}", ctx=app.sim, app=app)
     finally:
+        app.sim.closing = True  # live event feeds end at their next tick
         server.should_exit = True
         await task
         sock.close()

@@ -378,9 +378,9 @@ class Store:
 
         With `owner`, only the lease holder may save (LeaseHeld otherwise).
         """
-        text = dumps(result, f"result of step {step_key!r}")
+        text = dumps(result, "result of step", step_key)
         op = tasks.save_step(task_id, step_key, text, iso(self._clock()), owner, sql=self._save_step_sql)
-        await self._writer.submit(op)
+        await self._writer.queue(op)  # its future, awaited here: one coroutine less than submit()
 
     async def load_step(self, task_id: str, step_key: str) -> tuple[bool, Any]:
         """(True, result) if the step was checkpointed, else (False, None); TaskNotFound if no task."""

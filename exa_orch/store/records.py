@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from enum import StrEnum
@@ -121,12 +122,50 @@ _ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, allow_nan
 _ASCII_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
-def dumps(value: Any, what: str) -> str:
-    """Compact JSON for a column; InvalidParams (naming `what`) when `value` isn't JSON-able."""
+def _c_encoder(encoder: json.JSONEncoder) -> Callable[[Any], str] | None:
+    """`encoder.encode` without its per-call set-up: JSONEncoder.encode builds a new C encoder on
+    every call, which costs more than encoding a checkpoint's few hundred bytes (bench/store.py).
+    The same C encoder, made once, with no circular-reference markers (a shared markers dict would
+    be left dirty by a failed encode): a cycle, or nesting deeper than the recursion limit, raises
+    RecursionError, which `dumps` reports as it reports any value JSON can't hold. None where
+    CPython's C accelerator is missing."""
+    make = getattr(json.encoder, "c_make_encoder", None)
+    if make is None:
+        return None
+    escape = json.encoder.encode_basestring_ascii if encoder.ensure_ascii else json.encoder.encode_basestring
+    chunks = make(
+        None,
+        encoder.default,
+        escape,
+        encoder.indent,
+        encoder.key_separator,
+        encoder.item_separator,
+        encoder.sort_keys,
+        encoder.skipkeys,
+        encoder.allow_nan,
+    )
+    join = "".join
+
+    def encode(value: Any) -> str:
+        return join(chunks(value, 0))
+
+    return encode
+
+
+_encode: Callable[[Any], str] = _c_encoder(_ENCODER) or _ENCODER.encode
+
+
+def dumps(value: Any, what: str, key: str | None = None) -> str:
+    """Compact JSON for a column; InvalidParams (naming `what`, followed by `key` if given: the
+    name is only formatted on failure) when `value` isn't JSON-able (an object JSON has no form
+    for, NaN or infinity, a cycle, or nesting too deep to encode)."""
     try:
-        text = _ENCODER.encode(value)
-    except (TypeError, ValueError) as exc:
-        raise InvalidParams(f"{what} must be JSON-serializable: {exc}", fields=[what]) from None
+        text = _encode(value)
+    except (TypeError, ValueError, RecursionError) as exc:
+        if isinstance(exc, RecursionError):
+            exc = ValueError("it refers to itself or is nested too deep")
+        name = what if key is None else f"{what} {key!r}"
+        raise InvalidParams(f"{name} must be JSON-serializable: {exc}", fields=[name]) from None
     if not text.isascii():  # O(1) in CPython; only non-ASCII text pays for the check below
         try:
             text.encode("utf-8")
@@ -141,16 +180,23 @@ def dumps_or_none(value: Any, what: str) -> str | None:
 
 
 _last_second: tuple[int, str] = (-1, "")
+_last_ms: tuple[int, str] = (-1, "")
 
 
 def iso(epoch_s: float) -> str:
     """Epoch seconds as '2026-11-21T21:30:27.123Z'."""
-    global _last_second
-    second, ms = divmod(int(epoch_s * 1000), 1000)
+    global _last_second, _last_ms
+    total_ms = int(epoch_s * 1000)
+    last = _last_ms  # a busy store stamps many writes in one millisecond
+    if last[0] == total_ms:
+        return last[1]
+    second, ms = divmod(total_ms, 1000)
     cached = _last_second  # formatting is the slow part and a busy writer stays in one second
     if cached[0] != second:
         cached = _last_second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
-    return f"{cached[1]}.{ms:03d}Z"
+    text = f"{cached[1]}.{ms:03d}Z"
+    _last_ms = (total_ms, text)
+    return text
 
 
 def iso_after(timestamp: str, ms: int) -> str:

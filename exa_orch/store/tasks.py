@@ -284,18 +284,20 @@ def save_step(
     `owner`) when `owner` doesn't hold the task's lease, seq is NULL and the NOT NULL constraint
     says so; `explain` tells which it was.
     """
+    return SqlOp(sql, (task_id, step_key, result, now, owner), None, _explain_step)
 
-    def explain(conn: sqlite3.Connection, exc: Exception) -> BaseException:
-        if not _is_integrity_error(exc):
-            return exc
-        row = conn.execute("SELECT lease_owner FROM tasks WHERE id = ?", (task_id,)).fetchone()
-        if row is None:
-            return TaskNotFound(task_id)
-        if owner is not None and row[0] != owner:
-            return LeaseHeld(task_id, row[0] or "nobody: the lease was released or has expired")
+
+def _explain_step(conn: sqlite3.Connection, exc: Exception, params: tuple[Any, ...]) -> BaseException:
+    """Why a save_step op failed: TaskNotFound, LeaseHeld, or `exc` itself."""
+    if not _is_integrity_error(exc):
         return exc
-
-    return SqlOp(sql, (task_id, step_key, result, now, owner), explain=explain)
+    task_id, owner = params[0], params[4]
+    row = conn.execute("SELECT lease_owner FROM tasks WHERE id = ?", (task_id,)).fetchone()
+    if row is None:
+        return TaskNotFound(task_id)
+    if owner is not None and row[0] != owner:
+        return LeaseHeld(task_id, row[0] or "nobody: the lease was released or has expired")
+    return exc
 
 
 # How long an expired task's tombstone answers TASK_EXPIRED before its id reads TASK_NOT_FOUND.

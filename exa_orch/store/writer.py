@@ -26,7 +26,7 @@ import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from queue import SimpleQueue
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from exa_orch.errors import OrchError, StoreError
 
@@ -52,19 +52,32 @@ class WriterStats:
     batch_sizes: list[int] = field(default_factory=list, repr=False)
 
 
-@dataclass(frozen=True, slots=True)
 class SqlOp:
     """A write that is one SQL statement. Consecutive SqlOps with the same SQL in a batch run
     as one `executemany` (no Python between rows); `on_error` turns a failure into a typed error,
-    and `explain` does too with the connection at hand (to look up why, after the op was undone)."""
+    and `explain(conn, exc, params)` does too with the connection at hand (to look up why, after
+    the op was undone). A plain slotted class, not a dataclass: one is made per checkpoint, and a
+    frozen dataclass's __init__ costs twice as much (bench/store.py). Treat it as immutable."""
 
-    sql: str
-    params: tuple[Any, ...]
-    on_error: Callable[[Exception], BaseException] | None = None
-    explain: Callable[[sqlite3.Connection, Exception], BaseException] | None = None
+    __slots__ = ("sql", "params", "on_error", "explain")
+
+    def __init__(
+        self,
+        sql: str,
+        params: tuple[Any, ...],
+        on_error: Callable[[Exception], BaseException] | None = None,
+        explain: Callable[[sqlite3.Connection, Exception, tuple[Any, ...]], BaseException] | None = None,
+    ) -> None:
+        self.sql = sql
+        self.params = params
+        self.on_error = on_error
+        self.explain = explain
 
     def __call__(self, conn: sqlite3.Connection) -> None:
         conn.execute(self.sql, self.params)
+
+    def __repr__(self) -> str:
+        return f"SqlOp({self.sql!r}, {self.params!r})"
 
 
 class _Failure:
@@ -173,29 +186,35 @@ class GroupCommitWriter:
             self._post(_finish, self._stopped)
 
     def _serve(self, inflight: list[_Item]) -> None:
+        queue = self._queue
         stop = False
         while not stop:
-            item = self._queue.get()
+            item = queue.get()
             items = inflight
             items.clear()
+            raw = False
             while True:
                 if item is None:
                     stop = True
                     break
                 items.append(item)
-                if len(items) >= MAX_BATCH or self._queue.empty():
+                raw = raw or item[2]
+                if len(items) >= MAX_BATCH or queue.empty():
                     break
-                item = self._queue.get()
-            done: list[tuple[asyncio.Future[Any], Any]] = []
-            batch: list[_Item] = []
-            for entry in items:
-                if entry[2]:  # raw: runs alone, after the writes queued before it
-                    done.extend(self._commit(batch))
-                    batch = []
-                    done.append((entry[1], self._call_raw(entry[0])))
-                else:
-                    batch.append(entry)
-            done.extend(self._commit(batch))
+                item = queue.get()
+            if not raw:  # the common case: every item is a write of this group commit
+                done = self._commit(items)
+            else:
+                done = []
+                batch: list[_Item] = []
+                for entry in items:
+                    if entry[2]:  # raw: runs alone, after the writes queued before it
+                        done.extend(self._commit(batch))
+                        batch = []
+                        done.append((entry[1], self._call_raw(entry[0])))
+                    else:
+                        batch.append(entry)
+                done.extend(self._commit(batch))
             items.clear()
             self._deliver(done)
 
@@ -212,26 +231,27 @@ class GroupCommitWriter:
         if not batch:
             return []
         conn = self._conn
-        ops = [op for op, _, _ in batch]
+        ops = [entry[0] for entry in batch]
         try:
             if conn is None:
                 raise StoreError("the write connection is not open")
-            outcomes = self._run_with_retries(conn, ops)
+            outcomes, failed = self._run_with_retries(conn, ops)
         except Exception as exc:  # BEGIN or COMMIT failed: every op of the batch hears it
             error = _translate(exc)
-            outcomes = [_Failure(error)] * len(batch)
+            outcomes, failed = [_Failure(error)] * len(batch), len(batch)
         if self._on_commit is not None:
             self._on_commit()
         stats = self.stats
         stats.ops += len(batch)
         stats.batches += 1
         stats.max_batch = max(stats.max_batch, len(batch))
-        stats.failed_ops += sum(isinstance(o, _Failure) for o in outcomes)
+        stats.failed_ops += failed
         if len(stats.batch_sizes) < 100_000:
             stats.batch_sizes.append(len(batch))
-        return [(future, outcome) for (_, future, _), outcome in zip(batch, outcomes, strict=True)]
+        return list(zip([entry[1] for entry in batch], outcomes, strict=True))
 
-    def _run_with_retries(self, conn: Any, ops: list[Op]) -> list[Any]:
+    def _run_with_retries(self, conn: Any, ops: list[Op]) -> tuple[list[Any], int]:
+        """(each op's outcome, how many of them are failures)."""
         for attempt in range(1, MAX_ATTEMPTS + 1):
             try:
                 try:
@@ -266,20 +286,24 @@ class _OpFailed(Exception):
 
 def _run_batch(
     conn: Any, ops: list[Op], *, savepoints: bool, retryable: Callable[[BaseException], bool]
-) -> list[Any]:
+) -> tuple[list[Any], int]:
+    """Run `ops` as one transaction: (each op's outcome, how many are failures)."""
     pipelined = getattr(conn, "run_pipelined", None)
-    if pipelined is not None and not savepoints and all(isinstance(op, SqlOp) for op in ops):
-        # Nothing in the batch reads a result: BEGIN, the statements and COMMIT go to the server
-        # in one round trip (PostgreSQL's pipeline mode); a failure rolls it all back.
-        try:
-            pipelined([(run[0].sql, [o.params for o in run]) for run in _runs(ops) if isinstance(run, list)])
-            return [None] * len(ops)
-        except Exception as exc:
-            if len(ops) == 1 and not retryable(exc):
-                return [_Failure(_fail(ops[0], exc, conn))]
-            raise _OpFailed from exc
+    if pipelined is not None and not savepoints:
+        runs = _runs(ops)
+        if all(isinstance(run, tuple) for run in runs):
+            # Nothing in the batch reads a result: BEGIN, the statements and COMMIT go to the server
+            # in one round trip (PostgreSQL's pipeline mode); a failure rolls it all back.
+            try:
+                pipelined(cast("list[tuple[str, list[tuple[Any, ...]]]]", runs))
+                return [None] * len(ops), 0
+            except Exception as exc:
+                if len(ops) == 1 and not retryable(exc):
+                    return [_Failure(_fail(ops[0], exc, conn))], 1
+                raise _OpFailed from exc
     conn.execute("BEGIN IMMEDIATE")
     outcomes: list[Any] = []
+    failed = 0
     try:
         if not savepoints:
             try:
@@ -288,7 +312,7 @@ def _run_batch(
                 if len(ops) == 1 and not retryable(exc):
                     # Alone in its batch: rolling back the transaction is rolling back the op.
                     conn.execute("ROLLBACK")
-                    return [_Failure(_fail(ops[0], exc, conn))]
+                    return [_Failure(_fail(ops[0], exc, conn))], 1
                 raise _OpFailed from exc
         else:
             for op in ops:
@@ -300,6 +324,7 @@ def _run_batch(
                         raise
                     conn.execute("ROLLBACK TO op")
                     outcomes.append(_Failure(_fail(op, exc, conn)))
+                    failed += 1
                 conn.execute("RELEASE op")
         conn.execute("COMMIT")
     except BaseException:
@@ -307,39 +332,45 @@ def _run_batch(
             with contextlib.suppress(Exception):
                 conn.execute("ROLLBACK")
         raise
-    return outcomes
+    return outcomes, failed
 
 
-def _runs(ops: list[Op]) -> list[Op | list[SqlOp]]:
-    """The ops in order, each run of SqlOps sharing one statement gathered in a list."""
-    runs: list[Op | list[SqlOp]] = []
+def _runs(ops: list[Any]) -> list[Op | tuple[str, list[tuple[Any, ...]]]]:
+    """The ops in order, each run of SqlOps sharing one statement gathered as (sql, [params, ...])."""
+    runs: list[Op | tuple[str, list[tuple[Any, ...]]]] = []
+    last_sql: str | None = None
+    params: list[tuple[Any, ...]] = []
     for op in ops:
-        if not isinstance(op, SqlOp):
+        if op.__class__ is not SqlOp:
             runs.append(op)
-        elif runs and isinstance(last := runs[-1], list) and last[0].sql == op.sql:
-            last.append(op)
+            last_sql = None
+        elif op.sql is last_sql or op.sql == last_sql:
+            params.append(op.params)
         else:
-            runs.append([op])
+            last_sql = op.sql
+            params = [op.params]
+            runs.append((last_sql, params))
     return runs
 
 
 def _run_plain(conn: sqlite3.Connection, ops: list[Op], outcomes: list[Any]) -> None:
     """Run ops in order; runs of SqlOps sharing one statement go through executemany."""
     for run in _runs(ops):
-        if not isinstance(run, list):
+        if not isinstance(run, tuple):
             outcomes.append(run(conn))
-        elif len(run) > 1:
-            conn.executemany(run[0].sql, [o.params for o in run])
-            outcomes.extend([None] * len(run))
+        elif len(run[1]) > 1:
+            conn.executemany(run[0], run[1])
+            outcomes.extend([None] * len(run[1]))
         else:
-            outcomes.append(run[0](conn))
+            conn.execute(run[0], run[1][0])
+            outcomes.append(None)
 
 
 def _fail(op: Op, exc: Exception, conn: sqlite3.Connection) -> BaseException:
     if isinstance(op, SqlOp):
         if op.explain is not None:
             try:
-                return _translate(op.explain(conn, exc))
+                return _translate(op.explain(conn, exc, op.params))
             except Exception:  # explaining failed too: report the op's own error
                 log.debug("store writer: explaining a failed op failed", exc_info=True)
         if op.on_error is not None:
@@ -351,7 +382,7 @@ def _resolve(done: list[tuple[asyncio.Future[Any], Any]]) -> None:
     for future, outcome in done:
         if future.done():  # the caller was cancelled; the write happened anyway
             continue
-        if isinstance(outcome, _Failure):
+        if outcome.__class__ is _Failure:
             future.set_exception(outcome.exc)
         else:
             future.set_result(outcome)

@@ -1,8 +1,15 @@
-"""adversarial.verify (seed 002 pattern 3): a thesis webset, an antithesis webset, an optional synthesis.
+"""adversarial.verify (seed 002 pattern 3): a thesis side, an antithesis side, an optional synthesis.
 
-Both websets are created up front (each its own step, externalId task:key) so Exa searches them in
-parallel; the task then waits for each, collects its items, and, with `synthesize: true`, asks a
-research run (Exa's Agent API behind `research.*`) for a verdict with a structured output schema.
+On `engine: "websets"` (the default) each side is a webset; on `engine: "agent"` each side is an
+Agent API collection (`rows.collect`: runs whose rows carry the enrichments as fields, chunked by
+previousRunId + input.exclusion until `count`). Both sides are started up front (each its own step,
+found again by its key after a crash) so Exa works on them in parallel; the task then waits for
+each, collects its items (on the agent engine, its rows in their Websets-item view, `rows.as_item`),
+and, with `synthesize: true`, asks a research run (Exa's Agent API behind `research.*`) for a
+verdict with a structured output schema: on Websets over a prompt summarizing each side's items (at
+most SIDE_PROMPT_CHARS a side); on the agent engine over both sides' rows whole, sent as
+`input.data` (each row tagged with its side). The engine is fixed in the task's checkpoint "engine";
+on the agent engine each side's `websetId` is null and its runs are listed in `runIds`.
 
 Failure handling (the seed's): a wait that times out keeps the items found so far (the side says
 `timedOut: true`, the result `partial: true`); a synthesis that fails or times out leaves the two
@@ -23,7 +30,7 @@ from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import kit
+from exa_orch.workflows import kit, rows
 from exa_orch.workflows.archive import adversarial_run
 
 Json = dict[str, Any]
@@ -87,6 +94,10 @@ class VerifyArgs(kit.TaskArgs):
     """enrichments added to both websets (up to 10)"""
     synthesize: bool = False
     """synthesize a verdict with a research run (Agent API)"""
+    engine: rows.Engine = "websets"
+    """where each side's items come from: websets, or Exa's Agent API (research runs returning rows,
+    chunked by previousRunId until `count`; the synthesis then gets both sides' rows as input.data);
+    fixed in the task's first checkpoint"""
     timeout: float = Field(default=300_000, gt=0, le=3_600_000)
     """milliseconds (not seconds) each wait may take: each webset, and the synthesis; then the task
     returns what it has"""
@@ -107,11 +118,16 @@ def _webset_body(args: VerifyArgs, query: str) -> Json:
     return body
 
 
-def _named(exc: OrchError, created: dict[str, str]) -> OrchError:
-    """`exc` with its message naming the websets created so far (for manual recovery)."""
+def _named(exc: OrchError, created: dict[str, str], engine: str = "websets") -> OrchError:
+    """`exc` with its message naming the websets (agent runs) created so far (for manual recovery)."""
     if created:
-        names = ", ".join(f"{side} webset {wid}" for side, wid in created.items())
-        exc.message = f"{exc.message} (already created: {names}; fetch them with websets.get / items.getAll)"
+        if engine == "agent":
+            names = ", ".join(f"{side} agent run(s) {rid}" for side, rid in created.items())
+            how = "read them with research.get, stop them with research.cancel"
+        else:
+            names = ", ".join(f"{side} webset {wid}" for side, wid in created.items())
+            how = "fetch them with websets.get / items.getAll"
+        exc.message = f"{exc.message} (already created: {names}; {how})"
         exc.args = (exc.message,)
     return exc
 
@@ -163,6 +179,43 @@ def synthesis_prompt(thesis: str, supporting: list[Json], countering: list[Json]
     return (
         f'Given supporting evidence for the thesis "{thesis}":\n{summarize(supporting)}\n\n'
         f"And counter-evidence:\n{summarize(countering)}\n\n"
+        f"Provide a balanced assessment including: verdict ({', '.join(VERDICTS)}), confidence\n"
+        f"{CONFIDENCE_SCALE}, key supporting factors, key countering factors, and identified blind spots."
+    )
+
+
+def evidence_rows(side: str, got: list[Json], enrichments: list[kit.EnrichmentArg]) -> list[Json]:
+    """One side's agent rows as the synthesis run's `input.data`: {side, name, url, description,
+    fields: {enrichment description: value}} (whole, nothing cut; empty values left out)."""
+    out: list[Json] = []
+    for row in got:
+        entry: Json = {"side": side}
+        for key in ("name", "url", "description"):
+            if row.get(key):
+                entry[key] = row[key]
+        values = {
+            enrichments[j].description: f["value"]
+            for j, f in enumerate(row["fields"])
+            if j < len(enrichments) and f["value"] is not None
+        }
+        if values:
+            entry["fields"] = values
+        out.append(entry)
+    return out
+
+
+def rows_prompt(thesis: str, evidence: list[Json]) -> str:
+    """The synthesis instructions when the evidence is the run's input rows (the agent engine)."""
+    n = {side: sum(1 for r in evidence if r.get("side") == side) for side in SIDES}
+    found = (
+        f'The input rows are the evidence on the thesis "{thesis}": {n["thesis"]} rows with side '
+        f'"thesis" were found as supporting evidence, {n["antithesis"]} rows with side "antithesis" as '
+        "counter-evidence (each row: name, url, description and the fields found about it)."
+        if evidence
+        else f'No evidence was found for or against the thesis "{thesis}".'
+    )
+    return (
+        f"{found}\n\n"
         f"Provide a balanced assessment including: verdict ({', '.join(VERDICTS)}), confidence\n"
         f"{CONFIDENCE_SCALE}, key supporting factors, key countering factors, and identified blind spots."
     )
@@ -240,10 +293,21 @@ def synthesis_from_run(run: Json) -> Json:
     return out
 
 
-async def _synthesize(ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json]) -> Json:
-    """Run the synthesis; any failure or timeout becomes {error} (the sides are kept either way)."""
-    prompt = synthesis_prompt(args.thesis, sides["thesis"]["items"], sides["antithesis"]["items"])
-    create_args = {"instructions": prompt, "outputSchema": SYNTHESIS_SCHEMA}
+async def _synthesize(
+    ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json], evidence: list[Json] | None = None
+) -> Json:
+    """Run the synthesis; any failure or timeout becomes {error} (the sides are kept either way).
+
+    `evidence` (the agent engine): both sides' rows, sent whole as the run's input.data; without
+    it, the items summarized in the prompt."""
+    create_args: Json
+    if evidence is None:
+        prompt = synthesis_prompt(args.thesis, sides["thesis"]["items"], sides["antithesis"]["items"])
+        create_args = {"instructions": prompt, "outputSchema": SYNTHESIS_SCHEMA}
+    else:
+        create_args = {"instructions": rows_prompt(args.thesis, evidence), "outputSchema": SYNTHESIS_SCHEMA}
+        if evidence:
+            create_args["input"] = {"data": evidence}
     await ctx.progress("synthesis", len(SIDES) + 2, len(SIDES) + 3, "starting the synthesis research run")
     try:
         run: Json = await kit.create_research(ctx, "synthesis.create", create_args)
@@ -310,17 +374,37 @@ async def _gather(ctx: TaskContext, side: str, webset_id: str, timeout_s: float)
 
 
 async def verify(ctx: TaskContext, args: VerifyArgs) -> Json:
-    """Phase A/B: thesis and antithesis websets (in parallel at Exa); Phase C: optional synthesis.
+    """Phase A/B: thesis and antithesis websets or agent collections (in parallel at Exa); Phase C:
+    optional synthesis.
 
     Steps are flat (none inside another), so a run resumed only to cancel replays every step that
     registers a cancel hook."""
     started: float = await ctx.step("started", time.time)  # `duration` spans restarts too
+    engine: str = await ctx.step("engine", lambda: args.engine)  # a resumed task never switches
     timeout_s = min(kit.seconds(args.timeout), 3600.0)
+    sides: dict[str, Json] = {}
+    total = 4 + (1 if args.synthesize else 0)
+    evidence: list[Json] | None = None
+    if engine == "agent":
+        evidence = await _agent_sides(ctx, args, sides, started, timeout_s, total)
+    else:
+        await _webset_sides(ctx, args, sides, started, timeout_s, total)
+
+    synthesis: Json | None = None
+    if args.synthesize:
+        synthesis = await _synthesize(ctx, args, sides, evidence)
+        state = synthesis["error"]["message"] if "error" in synthesis else synthesis["verdict"]
+        await ctx.progress("synthesis", total, total, f"synthesis: {state}")
+    return _result(sides, synthesis, started, engine)
+
+
+async def _webset_sides(
+    ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json], started: float, timeout_s: float, total: int
+) -> None:
+    """Each side a webset (both created first); fills `sides`."""
     queries = {"thesis": args.thesis_query, "antithesis": args.antithesis_query}
     created: dict[str, str] = {}
     removers: dict[str, Callable[[], None]] = {}
-    sides: dict[str, Json] = {}
-    total = 4 + (1 if args.synthesize else 0)
 
     def canceller(webset_id: str) -> Callable[[], Awaitable[Any]]:
         return lambda: kit.call(ctx, "websets.cancel", {"id": webset_id}, step="cancel")
@@ -337,20 +421,62 @@ async def verify(ctx: TaskContext, args: VerifyArgs) -> Json:
             if not sides[side].get("timedOut"):
                 removers[side]()  # idle: nothing left to cancel there
             await ctx.progress(side, 3 + n, total, f"{side}: {sides[side]['itemCount']} items")
-            await ctx.partial({**_result(sides, None, started), "partial": True})
+            await ctx.partial({**_result(sides, None, started, "websets"), "partial": True})
     except OrchError as exc:
         raise _named(exc, created) from None
 
-    synthesis: Json | None = None
-    if args.synthesize:
-        synthesis = await _synthesize(ctx, args, sides)
-        state = synthesis["error"]["message"] if "error" in synthesis else synthesis["verdict"]
-        await ctx.progress("synthesis", total, total, f"synthesis: {state}")
-    return _result(sides, synthesis, started)
+
+def side_asks(args: VerifyArgs) -> dict[str, rows.Ask]:
+    """Each side's agent collection: its query, `count` rows, the enrichments as row fields."""
+    queries = {"thesis": args.thesis_query, "antithesis": args.antithesis_query}
+    kind = str(args.entity.type) if args.entity is not None else "custom"
+    fields = list(args.enrichments or [])
+    return {side: rows.Ask(queries[side], [], fields, args.count, kind) for side in SIDES}
 
 
-def _result(sides: dict[str, Json], synthesis: Json | None, started: float) -> Json:
-    out: Json = {side: sides[side] for side in SIDES if side in sides}
+async def _agent_sides(
+    ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json], started: float, timeout_s: float, total: int
+) -> list[Json]:
+    """Each side an agent collection (both first runs started first); fills `sides` and returns
+    both sides' rows as the synthesis's input.data (built from checkpointed polls only)."""
+    asks = side_asks(args)
+    first: dict[str, tuple[str, Callable[[], None]]] = {}
+    collected = {side: rows.Collected() for side in SIDES}  # filled as runs start (named on error)
+    evidence: list[Json] = []
+    try:
+        for side in SIDES:  # both up front, so Exa runs them in parallel
+            first[side] = await rows.start(ctx, f"{side}.run", asks[side])
+        message = f"thesis agent run {first['thesis'][0]}, antithesis agent run {first['antithesis'][0]}"
+        await ctx.progress("runs", 2, total, message)
+        for n, side in enumerate(SIDES):
+            until = await kit.deadline(ctx, f"{side}.wait.start", timeout_s)  # kept across restarts
+            got = await rows.finish(
+                ctx,
+                f"{side}.run",
+                f"{side}.wait",
+                asks[side],
+                first[side],
+                until,
+                "adversarial.verify",
+                into=collected[side],
+            )
+            items = [rows.as_item(r) for r in got.rows]
+            sides[side] = {"websetId": None, "runIds": got.run_ids, "items": items, "itemCount": len(items)}
+            if got.timed_out:
+                sides[side]["timedOut"] = True  # still running at Exa: these are the rows so far
+            evidence.extend(evidence_rows(side, got.rows, list(args.enrichments or [])))
+            await ctx.progress(side, 3 + n, total, f"{side}: {len(items)} items")
+            await ctx.partial({**_result(sides, None, started, "agent"), "partial": True})
+    except OrchError as exc:
+        started_runs = {
+            side: ", ".join(collected[side].run_ids or [first[side][0]]) for side in SIDES if side in first
+        }
+        raise _named(exc, started_runs, "agent") from None
+    return evidence
+
+
+def _result(sides: dict[str, Json], synthesis: Json | None, started: float, engine: str) -> Json:
+    out: Json = {"engine": engine, **{side: sides[side] for side in SIDES if side in sides}}
     if synthesis is not None:
         out["synthesis"] = synthesis
     if any(side.get("timedOut") for side in sides.values()):
@@ -370,27 +496,32 @@ ARCHETYPE = Archetype(
     cell=(2, 2, 4, 2, 5),
     archetype="generative",
     notes=(
-        "Backed by Exa Websets + Research API. Task type: adversarial.verify. Novel: structured "
+        "Backed by Exa Websets (or its Agent API) + Research API. Task type: adversarial.verify. "
+        "Novel: structured "
         "opposition with automated synthesis."
     ),
     steps=(
-        "Create thesis webset with supporting query",
+        "Create thesis webset (or agent run, engine agent) with supporting query",
         "Wait and collect thesis evidence",
-        "Create antithesis webset with counter-query",
+        "Create antithesis webset (or agent run, engine agent) with counter-query",
         "Wait and collect counter-evidence",
-        "(Optional) Synthesize via Research API",
+        "(Optional) Synthesize via Research API (engine agent: over both sides' rows as input data)",
     ),
 )
 
 
 def verify_cost(args: VerifyArgs) -> list[prices.Part]:
-    """Two websets (thesis, antithesis) of `count` items with their enrichments, and the synthesis
-    run if asked (tasks.create's preview)."""
+    """Two websets (thesis, antithesis) of `count` items with their enrichments, or on the agent
+    engine two collections of `count` rows (`rows.cost`), and the synthesis run if asked
+    (tasks.create's preview)."""
     n = len(args.enrichments or [])
-    parts = [
-        *prices.webset(args.count, n, "thesis webset"),
-        *prices.webset(args.count, n, "antithesis webset"),
-    ]
+    if args.engine == "agent":
+        parts = rows.cost(args.count, "agent collection run (thesis, antithesis)", collections=2)
+    else:
+        parts = [
+            *prices.webset(args.count, n, "thesis webset"),
+            *prices.webset(args.count, n, "antithesis webset"),
+        ]
     if args.synthesize:
         parts.append(prices.research_run("exa-research", "synthesis run"))
     return parts
@@ -401,8 +532,9 @@ WORKFLOWS: list[WorkflowSpec] = [
         "adversarial.verify",
         VerifyArgs,
         verify,
-        "Test a thesis: a webset for supporting evidence and one for counter-evidence, with an optional "
-        "research-run synthesis (verdict, confidence, key factors, blind spots).",
+        "Test a thesis: a webset for supporting evidence and one for counter-evidence (engine agent: an "
+        "Agent API run collection each), with an optional research-run synthesis (verdict, confidence, "
+        "key factors, blind spots).",
         archive=adversarial_run,
         archetype=ARCHETYPE,
         estimate=verify_cost,

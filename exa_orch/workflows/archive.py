@@ -59,6 +59,11 @@ def _ratio(part: float, whole: float) -> float | None:
     return round(part / whole, 6) if whole else None
 
 
+def _engine(data: Json, args: Json) -> str:
+    """The engine the task ran on: its result's, else its args' (a partial result may lack it)."""
+    return str(data.get("engine") or args.get("engine") or "websets")
+
+
 def _winnow(data: Json, args: Json) -> ArchiveEntry:
     """qd.winnow: the seed's quality metrics, rounds, niches and its finalElites as elites."""
     rounds = [r for r in _list(data.get("rounds")) if isinstance(r, dict)]
@@ -124,8 +129,8 @@ def _harvest(data: Json, args: Json) -> ArchiveEntry:
     found, analyzed = _int(progress.get("found")), _int(progress.get("analyzed"))
     items = data.get("itemCount")
     return ArchiveEntry({
-        "engine": "websets",
-        "exa_runs": 1 if data.get("websetId") else None,
+        "engine": _engine(data, args),
+        "exa_runs": 1 if data.get("websetId") else len(_list(data.get("runIds"))) or None,
         "item_count": items if isinstance(items, int) else len(_list(data.get("items"))),
         "stringency": _ratio(found, analyzed),
         "found": progress.get("found"),
@@ -143,8 +148,8 @@ def _convergent(data: Json, args: Json) -> ArchiveEntry:
     confidences = [c for c in (_num(e.get("confidence")) for e in intersection) if c is not None]
     counts = _list(data.get("itemCounts"))
     return ArchiveEntry({
-        "engine": "websets",
-        "exa_runs": len(_list(data.get("websetIds"))) or None,
+        "engine": _engine(data, args),
+        "exa_runs": len(_list(data.get("websetIds")) or _list(data.get("runIds"))) or None,
         "item_count": sum(_int(c) for c in counts) if counts else None,
         "fitness": round(sum(confidences) / len(confidences), 6) if confidences else None,
         "coverage": _ratio(len(intersection), total),
@@ -155,13 +160,20 @@ def _convergent(data: Json, args: Json) -> ArchiveEntry:
     })  # fmt: skip
 
 
+def _exa_objects(*holders: Json) -> int:
+    """Websets and agent runs the holders name (`websetId` or `runIds` each)."""
+    return sum(1 if h.get("websetId") else len(_list(h.get("runIds"))) for h in holders)
+
+
 def _adversarial(data: Json, args: Json) -> ArchiveEntry:
-    """adversarial.verify: items on both sides; fitness = the synthesis's confidence, if any."""
+    """adversarial.verify: items on both sides; fitness = the synthesis's confidence, if any;
+    exa_runs = both sides' websets or agent runs and the synthesis run."""
     thesis, antithesis = _dict(data.get("thesis")), _dict(data.get("antithesis"))
     synthesis = _dict(data.get("synthesis"))
     sides = [s for s in (thesis, antithesis) if s]
     return ArchiveEntry({
-        "engine": "websets",
+        "engine": _engine(data, args),
+        "exa_runs": (_exa_objects(*sides) + (1 if synthesis.get("researchId") else 0)) or None,
         "item_count": sum(_int(s.get("itemCount")) for s in sides) if sides else None,
         "fitness": _num(synthesis.get("confidence")),
         "thesisCount": thesis.get("itemCount"),
@@ -187,12 +199,16 @@ def _deep(data: Json, args: Json) -> ArchiveEntry:
 
 
 def _verified(data: Json, args: Json) -> ArchiveEntry:
-    """research.verifiedCollection: items collected; coverage = researched / research runs started."""
-    attempted = sum(1 for m in _list(data.get("items")) if isinstance(m, dict) and "research" in m)
+    """research.verifiedCollection: items collected; coverage = researched / items whose research
+    started; exa_runs = the webset (or the collection's agent runs) and the research runs."""
+    research = [m["research"] for m in _list(data.get("items")) if isinstance(m, dict) and "research" in m]
+    attempted = len(research)
     researched = _int(data.get("researchedCount"))
     total = data.get("totalItems")
+    runs = {r.get("researchId") for r in research if isinstance(r, dict) and r.get("researchId")}
     return ArchiveEntry({
-        "engine": "websets",
+        "engine": _engine(data, args),
+        "exa_runs": (_exa_objects(data) + len(runs)) or None,
         "item_count": total if isinstance(total, int) else None,
         "coverage": _ratio(researched, attempted),
         "researchedCount": data.get("researchedCount"),

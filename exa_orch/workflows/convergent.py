@@ -29,9 +29,9 @@ from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import entities, kit
+from exa_orch.workflows import entities, kit, rows
 from exa_orch.workflows.archive import convergent_run
-from exa_orch.workflows.harvest import poll_interval, with_recovery
+from exa_orch.workflows.harvest import poll_interval, with_recovery, with_runs
 
 Json = dict[str, Any]
 
@@ -50,6 +50,10 @@ class ConvergentArgs(kit.TaskArgs):
     timeout: int = Field(default=300_000, ge=1, le=3_600_000)
     """milliseconds (not seconds) for the waits of all websets together; then the task returns what
     it has"""
+    engine: rows.Engine = "websets"
+    """where items come from: websets, or Exa's Agent API (one collection of research runs per query,
+    rows judged on each criterion, continued by previousRunId until `count`); fixed in the task's
+    first checkpoint"""
 
     @field_validator("queries")
     @classmethod
@@ -136,7 +140,12 @@ def _status(waited: Json) -> str:
 async def convergent(ctx: TaskContext, args: ConvergentArgs) -> Json:
     """Run the convergent search; see the module docstring."""
     started: float = await ctx.step("started", time.time)  # `duration` spans restarts too
+    engine: str = await ctx.step("engine", lambda: args.engine)  # a resumed task never switches
     timeline = kit.Timeline(ctx)
+    if engine == "agent":
+        result = await _on_agent(ctx, args, timeline)
+        result["duration"] = max(0, round((time.time() - started) * 1000))
+        return result
     queries = args.queries
     n = len(queries)
     search_base: Json = {"count": args.count, "entity": args.entity.model_dump()}
@@ -189,6 +198,7 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
     # Pairwise name matching is CPU work (quadratic in names): off the event loop.
     analysis: Json = await timeline.run("dedupe", partial(asyncio.to_thread, converge, queries, item_lists))
     result: Json = {
+        "engine": "websets",
         "websetIds": webset_ids,
         **analysis,
         "itemCounts": [len(items) for items in item_lists],
@@ -210,6 +220,82 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
     return {**result, "steps": timeline.steps}
 
 
+async def _on_agent(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline) -> Json:
+    """The convergent search on the Agent API: one collection (`rows.collect`) per query, their
+    first runs started together (they run in parallel at Exa), rows judged yes on every criterion
+    kept (what a webset keeps); then the same analysis as on Websets. websetIds null, every run
+    in `runIds`; `timeout` bounds all collections together."""
+    queries = args.queries
+    n = len(queries)
+    criteria = [c.description for c in args.criteria or []]
+    asks = [
+        rows.Ask(
+            rows.all_of(q, criteria),
+            criteria,
+            [],
+            args.count,
+            str(args.entity.type),
+            keep_passing=True,
+            options={"systemPrompt": rows.entity_prompt(args.entity.model_dump())},
+        )  # fmt: skip
+        for q in queries
+    ]
+    until = await kit.deadline(ctx, "wait.start", kit.seconds(args.timeout))
+    firsts: list[tuple[str, Any]] = []
+    for i, ask in enumerate(asks):
+        await ctx.progress("create", i, n, f"starting agent run {i + 1}/{n}")
+        firsts.append(await timeline.run(f"create.{i}", partial(rows.start, ctx, f"create.{i}.run", ask)))
+    run_ids = [rid for rid, _ in firsts]
+    await ctx.partial({"websetIds": None, "runIds": run_ids})
+    collected = [rows.Collected() for _ in queries]
+    try:
+        for i, (ask, first) in enumerate(zip(asks, firsts, strict=True)):
+            await ctx.progress("wait", i, n, f"collecting query {i + 1}/{n} ({queries[i]!r})")
+            finish = partial(
+                rows.finish,
+                ctx,
+                f"create.{i}.run",
+                f"wait.{i}.rows",
+                ask,
+                first,
+                until,
+                "convergent.search",
+                collected[i],
+            )
+            await timeline.run(
+                f"wait.{i}", finish, status=lambda g: "timedOut" if g.timed_out else "completed"
+            )
+    except OrchError as exc:
+        started = [r for got in collected for r in got.run_ids]
+        raise with_runs(exc, list(dict.fromkeys(run_ids + started))) from None
+    item_lists = [[rows.as_item(r) for r in got.rows] for got in collected]
+    await ctx.progress("dedupe", 0, 1, f"deduplicating {sum(map(len, item_lists))} items")
+    analysis: Json = await timeline.run("dedupe", partial(asyncio.to_thread, converge, queries, item_lists))
+    timed_out = [queries[i] for i, got in enumerate(collected) if got.timed_out]
+    result: Json = {
+        "engine": "agent",
+        "websetIds": None,
+        "runIds": [r for got in collected for r in got.run_ids],
+        **analysis,
+        "itemCounts": [len(items) for items in item_lists],
+        "timedOut": bool(timed_out),
+    }
+    if timed_out:
+        result["partial"] = True
+        result["timedOutQueries"] = timed_out
+        result["timedOutNote"] = (
+            f"{len(timed_out)} of {n} queries' agent runs were still running after {args.timeout} ms: the "
+            "analysis covers the rows found so far; those runs keep running (research.get)"
+        )
+    await ctx.progress(
+        "done",
+        1,
+        1,
+        f"{analysis['totalUniqueEntities']} entities, {len(analysis['intersection'])} found 2+ times",
+    )
+    return {**result, "steps": timeline.steps}
+
+
 # Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
 ARCHETYPE = Archetype(
     id="workflow-webset-convergent",
@@ -221,11 +307,11 @@ ARCHETYPE = Archetype(
     cell=(4, 3, 4, 2, 4),
     archetype="confirmatory",
     notes=(
-        "Backed by Exa Websets API. Task type: convergent.search. Novel: convergent evidence "
+        "Backed by Exa Websets API or its Agent API (engine). Task type: convergent.search. Novel: convergent evidence "
         "via entity deduplication."
     ),
     steps=(
-        "Create N websets with varied queries (parallel)",
+        "Create N websets with varied queries (parallel; engine agent: one Agent API run collection per query)",
         "Wait for all websets to become idle",
         "Collect items from each webset",
         "Deduplicate entities across websets",
@@ -235,7 +321,10 @@ ARCHETYPE = Archetype(
 
 
 def convergent_cost(args: ConvergentArgs) -> list[prices.Part]:
-    """One webset of `count` items per query (tasks.create's preview)."""
+    """One webset of `count` items per query; on the agent engine one collection of `count` rows per
+    query (`rows.runs` runs each, at their metered cap) (tasks.create's preview)."""
+    if args.engine == "agent":
+        return rows.cost(args.count, "agent collection run", collections=len(args.queries))
     return [p for q in range(len(args.queries)) for p in prices.webset(args.count, what=f"webset {q + 1}")]
 
 
@@ -246,7 +335,8 @@ WORKFLOWS: list[WorkflowSpec] = [
         convergent,
         "One webset per query (2-5 angles on a topic), then entities deduplicated across them (registered "
         "domain, cleaned name, profiles, alias evidence; each merge with its reason): intersection (found 2+ times, with confidence), unique per query, "
-        "overlapMatrix, totalUniqueEntities.",
+        "overlapMatrix, totalUniqueEntities. engine agent: Agent API run collections instead of websets "
+        "(same result, runIds).",
         archive=convergent_run,
         archetype=ARCHETYPE,
         estimate=convergent_cost,

@@ -28,7 +28,7 @@ from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import entities, kit
+from exa_orch.workflows import entities, kit, rows
 from exa_orch.workflows.archive import harvest_run
 
 Json = dict[str, Any]
@@ -55,7 +55,11 @@ class HarvestArgs(kit.TaskArgs):
     """milliseconds (not seconds) each wait may take (the search, then the enrichments); then the task
     returns the items found so far (timedOut)"""
     cleanup: bool = False
-    """delete the webset at Exa once its items are collected"""
+    """delete the webset at Exa once its items are collected (the agent engine has nothing to delete)"""
+    engine: rows.Engine = "websets"
+    """where items come from: websets, or Exa's Agent API (research runs whose rows carry a yes/no
+    field per criterion and a field per enrichment, chunked and continued by previousRunId until
+    `count`); fixed in the task's first checkpoint"""
 
 
 def duplicates(items: list[Json]) -> Json:
@@ -132,7 +136,12 @@ def _status(waited: Json) -> str:
 async def harvest(ctx: TaskContext, args: HarvestArgs) -> Json:
     """Run the harvest; see the module docstring."""
     started: float = await ctx.step("started", time.time)  # `duration` spans restarts too
+    engine: str = await ctx.step("engine", lambda: args.engine)  # a resumed task never switches
     timeline = kit.Timeline(ctx)
+    if engine == "agent":
+        result = await _on_agent(ctx, args, timeline)
+        result["duration"] = max(0, round((time.time() - started) * 1000))
+        return result
     timeout_s = kit.seconds(args.timeout)
     poll_s = poll_interval(timeout_s)
     search: Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
@@ -194,6 +203,7 @@ async def _run(
         "collect", lambda: kit.collect_items(ctx, "collect.items", webset_id, max_items=1000)
     )
     result: Json = {
+        "engine": "websets",
         "websetId": webset_id,
         "items": items,
         "itemCount": len(items),
@@ -221,6 +231,69 @@ async def _run(
     return {**result, "steps": timeline.steps}
 
 
+async def _on_agent(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline) -> Json:
+    """The harvest on the Agent API: one collection (`rows.collect`) whose rows carry the criteria's
+    verdicts and the enrichments as fields; only rows judged yes on every criterion are kept (what
+    a webset keeps), the others count as analyzed. Same result as on Websets, websetId null and the
+    runs in `runIds`; `timeout` bounds the collection."""
+    criteria = [c.description for c in args.criteria or []]
+    enrichments = list(args.enrichments or [])
+    ask = rows.Ask(
+        rows.all_of(args.query, criteria), criteria, enrichments, args.count, str(args.entity.type),
+        keep_passing=True, options={"systemPrompt": rows.entity_prompt(args.entity.model_dump())},
+    )  # fmt: skip
+    timeout_s = kit.seconds(args.timeout)
+    until = await kit.deadline(ctx, "wait.rows.start", timeout_s)
+    await ctx.progress("create", 0, 1, "starting the agent run")
+    first = await timeline.run("create", lambda: rows.start(ctx, "create.run", ask))
+    await ctx.partial({"websetId": None, "runIds": [first[0]], "items": [], "itemCount": 0})
+    await ctx.progress("collect", 0, args.count, f"agent run {first[0]}: collecting rows")
+    got = rows.Collected()
+    try:
+        await timeline.run(
+            "search",
+            lambda: rows.finish(ctx, "create.run", "wait.rows", ask, first, until, "lifecycle.harvest", got),
+            status=lambda g: "timedOut" if g.timed_out else "completed",
+        )
+    except OrchError as exc:
+        raise with_runs(exc, got.run_ids or [first[0]]) from None
+    field_ids = [f"field{j}" for j in range(len(enrichments))]
+    items = [rows.as_item(r, field_ids) for r in got.rows]
+    result: Json = {
+        "engine": "agent",
+        "websetId": None,
+        "runIds": got.run_ids,
+        "items": items,
+        "itemCount": len(items),
+        **duplicates(items),
+        "searchProgress": {"found": len(got.rows), "analyzed": got.returned},
+        "enrichmentCount": len(enrichments),
+        "enrichmentIds": field_ids,
+        "timedOut": got.timed_out,
+    }
+    if got.timed_out:
+        result["partial"] = True
+        result["timedOutNote"] = (
+            f"the agent run did not finish within {args.timeout} ms: these are the rows found so far; "
+            f"the run keeps running: research.get {{researchId: {got.run_ids[-1]!r}}}"
+        )
+    if args.cleanup:
+        result["deleted"] = False  # agent runs are not deleted (no webset was made)
+    await ctx.progress("done", 1, 1, f"{len(items)} items")
+    return {**result, "steps": timeline.steps}
+
+
+def with_runs(exc: OrchError, run_ids: list[str]) -> OrchError:
+    """`exc` with a message naming the agent runs the task started (they outlive the failed task)."""
+    if run_ids:
+        exc.message = (
+            f"{exc.message} (agent runs this task started: {', '.join(run_ids)}; read them with "
+            "research.get, stop them with research.cancel)"
+        )
+        exc.args = (exc.message,)
+    return exc
+
+
 # Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
 ARCHETYPE = Archetype(
     id="workflow-webset-lifecycle",
@@ -231,9 +304,10 @@ ARCHETYPE = Archetype(
     ),
     cell=(3, 2, 3, 2, 3),
     archetype="applied",
-    notes=("Backed by Exa Websets API. Task type: lifecycle.harvest"),
+    notes=("Backed by Exa Websets API or its Agent API (engine). Task type: lifecycle.harvest"),
     steps=(
-        "Create webset with search parameters",
+        "Create webset with search parameters (engine agent: start Agent API runs asking each "
+        "criterion's verdict and the enrichments as row fields)",
         "Wait until webset idle (search complete)",
         "Add enrichments to webset items",
         "Wait until enrichments complete",
@@ -243,7 +317,10 @@ ARCHETYPE = Archetype(
 
 
 def harvest_cost(args: HarvestArgs) -> list[prices.Part]:
-    """One webset: `count` items, each enrichment filled for each (tasks.create's preview)."""
+    """One webset: `count` items, each enrichment filled for each; on the agent engine, the runs of
+    one collection of `count` rows (`rows.runs`) at their metered cap (tasks.create's preview)."""
+    if args.engine == "agent":
+        return rows.cost(args.count, "agent collection run")
     return prices.webset(args.count, len(args.enrichments or []))
 
 
@@ -253,7 +330,8 @@ WORKFLOWS: list[WorkflowSpec] = [
         HarvestArgs,
         harvest,
         "Create a webset (query, entity, criteria, count), wait, add enrichments, wait, collect every "
-        "item; cleanup deletes the webset afterwards. Timeouts (ms, per wait) return partial items.",
+        "item; cleanup deletes the webset afterwards. Timeouts (ms, per wait) return partial items. "
+        "engine agent: Agent API runs collect the rows instead (same result, runIds).",
         archive=harvest_run,
         archetype=ARCHETYPE,
         estimate=harvest_cost,

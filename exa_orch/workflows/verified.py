@@ -12,24 +12,35 @@ checkpoint leaves that one run orphaned, as in research.deep.)
 
 `timeout` (ms) bounds the whole task: the webset wait and the research polls share it. A timeout
 is a result (`timedOut: true`): the items collected so far, with the research that finished.
+
+`engine: "agent"` collects on Exa's Agent API instead (`rows.collect`: runs whose rows carry a
+yes/no/unclear verdict per criterion and the enrichments as fields, chunked by previousRunId +
+input.exclusion until `count`; only rows judged yes on every criterion are kept, as a webset keeps)
+and researches the entities in batches: one run per RESEARCH_BATCH entities, their rows (name, url,
+description) sent as `input.data` and the answer asked as each row's `research` field, at most
+IN_FLIGHT batches at once. The result has the same shape (its items are the rows' Websets-item
+view), `websetId` null and the collection's runs in `runIds`. The engine is fixed in the task's
+checkpoint "engine".
 """
 
 from __future__ import annotations
 
 import asyncio
 import dataclasses
+import math
 import re
 import time
 from typing import Any
 
-from pydantic import Field, field_validator
+from pydantic import Field, field_validator, model_validator
 
 from exa_orch.errors import OrchError
 from exa_orch.gateway import prices
+from exa_orch.gateway.agent_runs import refused
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import entities, kit
+from exa_orch.workflows import entities, kit, rows
 from exa_orch.workflows.archive import verified_run
 from exa_orch.workflows.research import (
     TERMINAL,
@@ -47,6 +58,8 @@ QUICK_S = 5.0  # seconds of the first, finely polled webset wait
 IN_FLIGHT = 3  # research runs at once (the seed's limit, against rate limits)
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
 FIELDS = ("name", "url", "description")
+RESEARCH_BATCH = 25  # entities one research run gets as input.data rows (the agent engine)
+MAX_INSTRUCTIONS = 20000  # research.create's instructions limit
 
 
 class VerifiedCollectionArgs(kit.TaskArgs):
@@ -71,6 +84,10 @@ class VerifiedCollectionArgs(kit.TaskArgs):
     timeout: int = Field(default=1_800_000, gt=0, le=86_400_000)
     """milliseconds (not seconds) for the whole task (webset wait and research); then it returns what
     it has"""
+    engine: rows.Engine = "websets"
+    """where items come from: websets, or Exa's Agent API (research runs returning rows judged on each
+    criterion, chunked by previousRunId until `count`; the research then runs as input.data batches of
+    25 entities a run); fixed in the task's first checkpoint"""
 
     @field_validator("research_prompt")
     @classmethod
@@ -82,6 +99,18 @@ class VerifiedCollectionArgs(kit.TaskArgs):
                 "use {{name}}, {{url}} or {{description}}"
             )
         return prompt
+
+    @model_validator(mode="after")
+    def _batch_fits(self) -> VerifiedCollectionArgs:
+        if self.engine == "agent" and len(batch_instructions(self.research_prompt)) > MAX_INSTRUCTIONS:
+            raise refused(
+                ("researchPrompt",),
+                f"on the agent engine the research prompt becomes a batch run's instructions, which "
+                f"would be {len(batch_instructions(self.research_prompt))} characters (at most "
+                f"{MAX_INSTRUCTIONS}); shorten researchPrompt",
+                len(self.research_prompt),
+            )
+        return self
 
 
 def item_fields(item: Json) -> dict[str, str]:
@@ -125,9 +154,22 @@ def name_webset(exc: OrchError, webset_id: str) -> OrchError:
     return exc
 
 
+def name_runs(exc: OrchError, run_ids: list[str]) -> OrchError:
+    """The same typed error, its message naming the agent runs the collection started."""
+    exc.message = (
+        f"{exc.message} (research.verifiedCollection: agent run(s) {', '.join(run_ids)} were started; "
+        "read them with research.get)"
+    )
+    exc.args = (exc.message,)
+    return exc
+
+
 async def verified_collection(ctx: TaskContext, args: VerifiedCollectionArgs) -> Json:
     started = await start_clock(ctx)
+    engine: str = await ctx.step("engine", lambda: args.engine)  # a resumed task never switches
     deadline = started + args.timeout / 1000
+    if engine == "agent":
+        return await _on_agent(ctx, args, started, deadline)
     search: Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
     if args.criteria:
         search["criteria"] = [{"description": c.description} for c in args.criteria]
@@ -154,7 +196,7 @@ async def verified_collection(ctx: TaskContext, args: VerifiedCollectionArgs) ->
 async def _collect_and_research(
     ctx: TaskContext, args: VerifiedCollectionArgs, webset_id: str, started: float, deadline: float
 ) -> Json:
-    await ctx.partial({"websetId": webset_id, "items": [], "partial": True})
+    await ctx.partial({"engine": "websets", "websetId": webset_id, "items": [], "partial": True})
     await ctx.progress("webset", 1, 3, f"webset {webset_id}: waiting for the search")
     # A quick look first (small searches end in seconds), then a patient wait for the rest.
     quick = min(deadline, await kit.deadline(ctx, "webset.wait.start", QUICK_S))
@@ -167,6 +209,51 @@ async def _collect_and_research(
         )
     items = await kit.collect_items(ctx, "webset.items", webset_id, max_items=max(args.count, 1000))
     await ctx.progress("webset", 3, 3, f"webset {webset_id}: {len(items)} items")
+    head: Json = {"engine": "websets", "websetId": webset_id}
+    return await _research(ctx, args, head, items, bool(waited.get("timedOut")), started, deadline)
+
+
+async def _on_agent(ctx: TaskContext, args: VerifiedCollectionArgs, started: float, deadline: float) -> Json:
+    """The agent engine: one collection (rows judged on every criterion, the enrichments as fields;
+    the rows passing all of them kept), then the research as input.data batches."""
+    criteria = [c.description for c in args.criteria or []]
+    ask = rows.Ask(
+        rows.all_of(args.query, criteria), criteria, list(args.enrichments or []), args.count,
+        str(args.entity.type), keep_passing=True,
+    )  # fmt: skip
+    await ctx.progress("collect", 0, 3, "starting the agent collection")
+    first = await rows.start(ctx, "rows.create", ask)
+    got = rows.Collected()  # filled as its runs start, so an error names every one
+    try:
+        await ctx.partial(
+            {"engine": "agent", "websetId": None, "runIds": [first[0]], "items": [], "partial": True}
+        )
+        await ctx.progress("collect", 1, 3, f"agent run {first[0]}: collecting rows")
+        await rows.finish(
+            ctx, "rows.create", "rows.wait", ask, first, deadline, "research.verifiedCollection", into=got
+        )
+    except OrchError as exc:
+        raise name_runs(exc, got.run_ids or [first[0]]) from None
+    items = [rows.as_item(r) for r in got.rows]
+    await ctx.progress("collect", 3, 3, f"agent run(s) {', '.join(got.run_ids)}: {len(items)} items")
+    head: Json = {"engine": "agent", "websetId": None, "runIds": got.run_ids}
+    try:
+        return await _research(ctx, args, head, items, got.timed_out, started, deadline)
+    except OrchError as exc:
+        raise name_runs(exc, got.run_ids) from None
+
+
+async def _research(
+    ctx: TaskContext,
+    args: VerifiedCollectionArgs,
+    head: Json,
+    items: list[Json],
+    collect_timed_out: bool,
+    started: float,
+    deadline: float,
+) -> Json:
+    """Merge the collected items by entity and research the first `researchLimit` entities (a run per
+    entity on Websets, input.data batches on the agent engine); the result starts with `head`."""
     merged: list[Json] = [{"item": item} for item in items]
     # One research run per entity, not per item: a second page of the same company (entity
     # resolution) points at the item researched for it.
@@ -176,21 +263,20 @@ async def _collect_and_research(
             merged[i]["sameEntityAs"] = items[members[0]].get("id")
             merged[i]["mergeReasons"] = reasons
     leaders = sorted(members[0] for members in resolution.groups)
-    # Nothing is researched once the time is up (a webset wait that timed out used it all).
-    targets = [] if waited.get("timedOut") else leaders[: args.research_limit]
+    # Nothing is researched once the time is up (a collection that timed out used it all).
+    targets = [] if collect_timed_out else leaders[: args.research_limit]
     structured = args.research_schema is not None
     researched = 0
 
     def result(partial: bool) -> Json:
         out: Json = {
-            "websetId": webset_id,
+            **head,
             "items": merged,
             "totalItems": len(items),
             "uniqueEntities": len(resolution.groups),
             "researchedCount": researched,
             "duration": round((time.time() - started) * 1000),
-            "timedOut": bool(waited.get("timedOut"))
-            or any(m.get("research", {}).get("timedOut") for m in merged),
+            "timedOut": collect_timed_out or any(m.get("research", {}).get("timedOut") for m in merged),
         }
         if partial:
             out["partial"] = True
@@ -200,6 +286,31 @@ async def _collect_and_research(
     gate = asyncio.Semaphore(IN_FLIGHT)
     unfinished: set[str] = set()
 
+    def done_count() -> int:
+        return sum("research" in m for m in merged)
+
+    async def follow(key: str, created: Json, what: str) -> Json:
+        """The run `created` followed to its end or the deadline (events, then step `key`)."""
+        unfinished.add(created["researchId"])
+        remove_hook = cancel_on_task_cancel(ctx, created["researchId"])
+        started_at = float(created.get("at") or time.time())
+
+        async def report(run: Json, polls: int) -> None:
+            # How long the run has been going: a report no earlier run of the task made, so a
+            # long wait across server restarts reads as progress (store/leases.py).
+            note = f"{what}: research {run.get('status')} {kit.elapsed(started_at)}"
+            await ctx.progress("research", done_count(), len(targets), note)
+
+        async def on_event(event: Json, n: int) -> None:
+            note = f"{what}: {event_note(created['researchId'], event)}"
+            await ctx.progress("research", done_count(), len(targets), note)
+
+        run = await follow_run(ctx, key, created["researchId"], deadline, on_event, report)
+        if run.get("status") in TERMINAL:
+            remove_hook()
+            unfinished.discard(created["researchId"])
+        return run
+
     async def research(i: int) -> None:
         nonlocal researched
         async with gate:
@@ -207,39 +318,95 @@ async def _collect_and_research(
             created = await create_run(
                 ctx, f"research.create:{i}", prompt, args.research_schema, args.research_model
             )
-            unfinished.add(created["researchId"])
-            remove_hook = cancel_on_task_cancel(ctx, created["researchId"])
-            started_at = float(created.get("at") or time.time())
-
-            async def report(run: Json, polls: int) -> None:
-                # How long the run has been going: a report no earlier run of the task made, so a
-                # long wait across server restarts reads as progress (store/leases.py).
-                done = sum("research" in m for m in merged)
-                note = f"item {i}: research {run.get('status')} {kit.elapsed(started_at)}"
-                await ctx.progress("research", done, len(targets), note)
-
-            async def on_event(event: Json, n: int) -> None:
-                done = sum("research" in m for m in merged)
-                await ctx.progress(
-                    "research", done, len(targets), f"item {i}: {event_note(created['researchId'], event)}"
-                )
-
-            run = await follow_run(
-                ctx, f"research.poll:{i}", created["researchId"], deadline, on_event, report
-            )
-            if run.get("status") in TERMINAL:
-                remove_hook()
-                unfinished.discard(created["researchId"])
+            run = await follow(f"research.poll:{i}", created, f"item {i}")
         merged[i]["research"] = research_entry(created, run, structured)
         researched += run.get("status") == "completed"
-        done = sum("research" in m for m in merged)
-        await ctx.progress("research", done, len(targets), f"item {i}: research {run.get('status')}")
+        await ctx.progress("research", done_count(), len(targets), f"item {i}: research {run.get('status')}")
+        await ctx.partial(result(partial=True))
+
+    async def batch(b: int, members: list[int]) -> None:
+        nonlocal researched
+        async with gate:
+            data = [batch_row(items[i]) for i in members]
+            created = await create_run(
+                ctx, f"research.batch:{b}", batch_instructions(args.research_prompt),
+                batch_schema(args.research_schema, len(data)), args.research_model,
+                {"input": {"data": data}},
+            )  # fmt: skip
+            run = await follow(f"research.batch.poll:{b}", created, f"batch {b}")
+        answers = batch_answers(data, run)
+        for i, answer in zip(members, answers, strict=True):
+            entry = research_entry(created, {**run, "output": None}, structured)
+            entry["result"] = None if answer is None else answer.get("research")
+            if run.get("status") == "completed" and answer is None:
+                entry["error"] = f"research run {created['researchId']} returned no row for this item"
+            merged[i]["research"] = entry
+            researched += run.get("status") == "completed" and answer is not None
+        note = f"batch {b} ({len(members)} items): research {run.get('status')}"
+        await ctx.progress("research", done_count(), len(targets), note)
         await ctx.partial(result(partial=True))
 
     if targets:
         await ctx.progress("research", 0, len(targets), f"researching {len(targets)} items")
-    await _all(ctx, [research(i) for i in targets], unfinished)
+    if head["engine"] == "agent":
+        batches = [targets[k : k + RESEARCH_BATCH] for k in range(0, len(targets), RESEARCH_BATCH)]
+        await _all(ctx, [batch(b, members) for b, members in enumerate(batches)], unfinished)
+    else:
+        await _all(ctx, [research(i) for i in targets], unfinished)
     return result(partial=False)
+
+
+# --- research batches (the agent engine) -------------------------------------------------------
+
+
+def batch_instructions(prompt: str) -> str:
+    """A batch run's instructions: the research prompt for every input row, its {{name}}, {{url}},
+    {{description}} naming the row's fields."""
+    body = PLACEHOLDER.sub(lambda m: f"the row's {m.group(1)}", prompt)
+    return (
+        "Each input row is an entity (its name, url and description). For every row, research it as "
+        "these instructions say and put the answer in the row's `research` field:\n\n" + body
+    )
+
+
+def batch_schema(research_schema: Json | None, n: int) -> Json:
+    """A batch run's outputSchema: `n` rows of {name, url, research} (research: `research_schema`,
+    else the answer's markdown text)."""
+    answer = (
+        research_schema
+        if research_schema is not None
+        else {"type": "string", "description": "the answer, in markdown"}
+    )
+    item = {
+        "type": "object",
+        "properties": {"name": {"type": "string"}, "url": {"type": "string"}, "research": answer},
+    }
+    rows_list = {"type": "array", "minItems": n, "maxItems": n, "items": item}
+    return {"type": "object", "properties": {"rows": rows_list}}
+
+
+def batch_row(item: Json) -> Json:
+    """An item as a batch run's input row: its name, url and description (empty ones left out)."""
+    return {k: v for k, v in item_fields(item).items() if v}
+
+
+def batch_answers(data: list[Json], run: Json) -> list[Json | None]:
+    """The output row answering each input row: the one with its url, else the one at its place
+    (unless that one names another url); None when the run returned none for it."""
+    output = run_result(run, True)
+    got = output.get("rows") if isinstance(output, dict) else output
+    out_rows = [r for r in got if isinstance(r, dict)] if isinstance(got, list) else []
+    by_url: dict[str, Json] = {}
+    for r in out_rows:
+        if isinstance(r.get("url"), str) and r["url"]:
+            by_url.setdefault(r["url"], r)
+    answers: list[Json | None] = []
+    for k, row in enumerate(data):
+        hit = by_url.get(row.get("url", "")) if row.get("url") else None
+        if hit is None and k < len(out_rows) and out_rows[k].get("url") in (None, "", row.get("url")):
+            hit = out_rows[k]
+        answers.append(hit)
+    return answers
 
 
 async def _all(ctx: TaskContext, jobs: list[Any], unfinished: set[str]) -> None:
@@ -281,12 +448,14 @@ ARCHETYPE = Archetype(
     cell=(4, 3, 4, 3, 4),
     archetype="exploratory",
     notes=(
-        "Backed by Exa Websets + Research API. Task type: research.verifiedCollection. Novel: "
+        "Backed by Exa Websets (or its Agent API) + Research API. Task type: "
+        "research.verifiedCollection. Novel: "
         "two Exa primitives composed."
     ),
     steps=(
-        "Create webset and collect entities",
-        "For each entity (up to limit): create Research API task",
+        "Create webset (or agent runs, engine agent) and collect entities",
+        "For each entity (up to limit): create Research API task (engine agent: one per 25 entities, "
+        "as input data rows)",
         "Poll all research tasks until complete",
         "Merge webset items with research results",
     ),
@@ -295,11 +464,19 @@ ARCHETYPE = Archetype(
 
 def verified_cost(args: VerifiedCollectionArgs) -> list[prices.Part]:
     """A webset of `count` items, then a research run for each of up to `researchLimit` of them
-    (as many as the webset finds: none certain) (tasks.create's preview)."""
-    parts = prices.webset(args.count, len(args.enrichments or []))
-    runs = min(args.count, args.research_limit)
+    (as many as the webset finds: none certain); on the agent engine a collection of `count` rows
+    (`rows.cost`), then a research run per batch of up to RESEARCH_BATCH of them (tasks.create's
+    preview)."""
+    targets = min(args.count, args.research_limit)
+    if args.engine == "agent":
+        parts = rows.cost(args.count, "agent collection run")
+        runs = math.ceil(targets / RESEARCH_BATCH)
+        what = f"research run per batch of up to {RESEARCH_BATCH} items"
+    else:
+        parts = prices.webset(args.count, len(args.enrichments or []))
+        runs, what = targets, "research run per item"
     if runs:
-        run = prices.research_run(args.research_model, "research run per item", runs)
+        run = prices.research_run(args.research_model, what, runs)
         parts.append(dataclasses.replace(run, certain=False))
     return parts
 
@@ -311,7 +488,8 @@ WORKFLOWS: list[WorkflowSpec] = [
         verified_collection,
         "A webset's items, each researched in depth: webset (query, entity, criteria, enrichments) -> "
         "wait -> collect -> a research run per item (researchPrompt with {{name}}, {{url}}, "
-        "{{description}}; researchLimit items, 3 at once) -> {websetId, items[{item, research}], ...}.",
+        "{{description}}; researchLimit items, 3 at once) -> {websetId, items[{item, research}], ...}. "
+        "Engine agent: an Agent API run collection, then one research run per 25 items (input.data).",
         archive=verified_run,
         archetype=ARCHETYPE,
         estimate=verified_cost,

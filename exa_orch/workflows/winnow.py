@@ -38,8 +38,7 @@ from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import entities, kit
-from exa_orch.workflows import research as runs_kit
+from exa_orch.workflows import entities, kit, rows
 from exa_orch.workflows.archive import winnow_run
 
 Json = dict[str, Any]
@@ -437,40 +436,7 @@ def _recoverable(exc: OrchError, websets: list[str], what: str = "websets") -> O
 def targeted_query(query: str, criteria: list[str], niche: str) -> str:
     """An agent run's query for `niche`: the task's query, then a "Satisfies:" / "Does not
     satisfy:" line per criterion (data-design/exa-api-notes.md, criteria on the Agent API)."""
-    lines = [
-        f"- {'Satisfies' if bit == '1' else 'Does not satisfy'}: {c}"
-        for c, bit in zip(criteria, niche.split(","), strict=True)
-    ]
-    return "\n".join([query, "Only entities that meet all of these:", *lines])
-
-
-def agent_schema(criteria: list[str], enrichments: list[kit.EnrichmentArg], count: int) -> Json:
-    """The outputSchema of an agent round: `count` rows of name, url, description, a yes/no/unclear
-    field per criterion (`criterion{i}`, described by the criterion) and a field per enrichment."""
-    props: Json = {
-        "name": {"type": "string"},
-        "url": {"type": "string", "description": "the entity's own website or profile URL"},
-        "description": {"type": "string"},
-    }
-    for i, c in enumerate(criteria):
-        props[f"criterion{i}"] = {"type": "string", "enum": ["yes", "no", "unclear"], "description": c}
-    for j, e in enumerate(enrichments):
-        if e.format == "number":
-            props[f"field{j}"] = {"type": "number", "description": e.description}
-        elif e.format == "boolean":
-            props[f"field{j}"] = {"type": "string", "enum": ["yes", "no"], "description": e.description}
-        elif e.format == "options":
-            labels = [o.label for o in e.options or []]
-            props[f"field{j}"] = {"type": "string", "enum": labels, "description": e.description}
-        else:
-            props[f"field{j}"] = {"type": "string", "description": e.description}
-    rows = {
-        "type": "array",
-        "minItems": count,
-        "maxItems": count,
-        "items": {"type": "object", "properties": props},
-    }
-    return {"type": "object", "properties": {"rows": rows}}
+    return rows.all_of(query, criteria, niche)
 
 
 def agent_specs(enrichments: list[kit.EnrichmentArg]) -> list[Json]:
@@ -482,31 +448,25 @@ def agent_specs(enrichments: list[kit.EnrichmentArg]) -> list[Json]:
     ]  # fmt: skip
 
 
-def row_items(
-    run_id: str, output: Any, criteria: list[str], enrichments: int, entity_type: str
-) -> list[Json]:
-    """An agent run's rows as the items the scoring reads: properties {type, url, description,
-    <type>: {name}}, each criterion's answer as enrichment `criterion{i}` and each field as `field{j}`
-    (an answer other than yes/no, or none, is no result)."""
-    rows = output.get("rows") if isinstance(output, dict) else output
-    items: list[Json] = []
-    for k, row in enumerate(rows if isinstance(rows, list) else []):
-        if not isinstance(row, dict):
-            continue
-        results = []
-        for i in range(len(criteria)):
-            said = str(row.get(f"criterion{i}") or "").lower()
-            results.append({"enrichmentId": f"criterion{i}", "status": "completed",
-                            "result": [said] if said in ("yes", "no") else None})  # fmt: skip
-        for j in range(enrichments):
-            value = row.get(f"field{j}")
-            results.append({"enrichmentId": f"field{j}", "status": "completed",
-                            "result": None if value in (None, "") else [str(value)]})  # fmt: skip
-        props: Json = {"type": entity_type, "url": row.get("url"), "description": row.get("description")}
-        props[entity_type if entity_type in ("company", "person") else "custom"] = {"name": row.get("name")}
-        items.append({"id": f"{run_id}:{k}", "source": "agent", "runId": run_id, "properties": props,
-                      "enrichments": results})  # fmt: skip
-    return items
+def row_item(row: Json) -> Json:
+    """An agent row (`rows.from_agent`) as the item the scoring reads: properties {type, url,
+    description, <type>: {name}}, each criterion's verdict as enrichment `criterion{i}` (unclear:
+    no result) and each field as `field{j}`."""
+    results = [
+        {"enrichmentId": f"criterion{i}", "status": "completed",
+         "result": [v["verdict"]] if v["verdict"] in ("yes", "no") else None}
+        for i, v in enumerate(row["verdicts"])
+    ]  # fmt: skip
+    results += [
+        {
+            "enrichmentId": f["name"],
+            "status": "completed",
+            "result": None if f["value"] is None else [f["value"]],
+        }
+        for f in row["fields"]
+    ]
+    return {"id": row["id"], "source": "agent", "runId": row["source"]["runId"],
+            "properties": rows.props_of(row), "enrichments": results}  # fmt: skip
 
 
 async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
@@ -565,30 +525,25 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
                     f"round {r}/{args.max_rounds}: starting {len(asks)} agent run(s)"
                     + (f" for niches {', '.join(targets)}" if targets else ""),
                 )  # fmt: skip
-                options: Json = {}
+                # what one row is (the websets' entity), then the chain and the held elites
+                options: Json = {"systemPrompt": rows.entity_prompt(args.entity.model_dump())}
                 if runs:  # continue the chain (a completed run): no entity it returned comes again
                     options["previousRunId"] = runs[-1]
                 held = [e["item"]["properties"].get("url") for e in archive]
                 if held:
                     options["input"] = {"exclusion": [{"url": u} for u in held if u]}
-                schema = agent_schema(criteria, args.enrichments, per)
-                made: list[tuple[str, str, Callable[[], None]]] = []
+                made: list[tuple[str, rows.Ask, tuple[str, Callable[[], None]]]] = []
                 for sfx, query in asks:
-                    run = await runs_kit.create_run(ctx, f"round{r}.run{sfx}", query, schema, None, options)
-                    rid = str(run["researchId"])
-                    made.append((sfx, rid, runs_kit.cancel_on_task_cancel(ctx, rid)))
-                round_ids = [rid for _, rid, _ in made]
-                for sfx, rid, remove_hook in made:
-                    polled = await runs_kit.poll_run(ctx, f"round{r}.wait{sfx}", rid, deadline)
-                    if polled.get("status") == "failed":
-                        raise runs_kit.run_failure(polled, "qd.winnow")
-                    if not polled["timedOut"]:
-                        remove_hook()
-                    round_timed_out = round_timed_out or polled["timedOut"]
-                    got = row_items(
-                        rid, runs_kit.run_result(polled, True), criteria, len(args.enrichments),
-                        str(args.entity.type),
-                    )  # fmt: skip
+                    ask = rows.Ask(query, criteria, list(args.enrichments), per, str(args.entity.type),
+                                   chunk=per, max_runs=1, options=options)  # fmt: skip
+                    made.append((sfx, ask, await rows.start(ctx, f"round{r}.run{sfx}", ask)))
+                round_ids = [first[0] for _, _, first in made]
+                for sfx, ask, first in made:
+                    collected = await rows.finish(
+                        ctx, f"round{r}.run{sfx}", f"round{r}.wait{sfx}", ask, first, deadline, "qd.winnow"
+                    )
+                    round_timed_out = round_timed_out or collected.timed_out
+                    got = [row_item(row) for row in collected.rows]
                     ids = {c: f"criterion{i}" for i, c in enumerate(criteria)}
                     now_candidates, archive = pool.add(got, agent_specs(args.enrichments), ids)
                     candidates.extend(now_candidates)
@@ -737,13 +692,15 @@ ARCHETYPE = Archetype(
     cell=(3, 2, 4, 2, 5),
     archetype="analytical",
     notes=(
-        "Backed by Exa Websets API. Task type: qd.winnow. Novel: quality-diversity search using "
+        "Backed by Exa Websets API or its Agent API (engine). Task type: qd.winnow. Novel: "
+        "quality-diversity search using "
         "criteria combinations as behavioral space. The foundational pattern — "
         "lifecycle.harvest and convergent.search are special cases."
     ),
     steps=(
-        "Create webset with criteria (behavioral coordinates) and enrichments (fitness signals)",
-        "Poll search progress (found/analyzed gives stringency) and collect items",
+        "Create a webset (engine websets) or start Agent API runs (engine agent) asking each criterion's "
+        "verdict (behavioral coordinates) and the enrichments (fitness signals)",
+        "Poll the webset's search (found/analyzed gives stringency) or the agent runs, and collect items",
         "Classify items into niches by criteria satisfaction vector",
         "Score fitness from enrichment results and identify the elite of each niche",
         "Analyze criteria success rates; optionally refine criteria and repeat",
@@ -755,7 +712,19 @@ ARCHETYPE = Archetype(
 def winnow_cost(args: WinnowArgs) -> list[prices.Part]:
     """About `count` webset items a round (an exploring round splits them over its websets), each
     with a yes/no enrichment per criterion and every fitness enrichment filled, for up to
-    `maxRounds` rounds (tasks.create's preview)."""
+    `maxRounds` rounds; on the agent engine, a run for round 1 and one per empty niche (at most MAX_TARGETS)
+    for each exploring round (one when `explore` is false), at the effort they are sent at; only round 1's
+    is certain (tasks.create's preview)."""
+    if args.engine == "agent":
+        targets = min(MAX_TARGETS, 2 ** len(args.criteria)) if args.explore else 1
+        later = (args.max_rounds - 1) * targets
+        first = prices.agent_run(rows.RUN_EFFORT, "agent run, round 1")
+        if not later:
+            return [first]
+        more = prices.agent_run(
+            rows.RUN_EFFORT, f"agent runs, rounds 2-{args.max_rounds} at most", count=later
+        )
+        return [first, dataclasses.replace(more, certain=False)]
     parts = prices.webset(args.count, len(args.enrichments) + len(args.criteria), "webset")
     return [
         dataclasses.replace(

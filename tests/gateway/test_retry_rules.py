@@ -206,7 +206,19 @@ def test_status_mapping_follows_seed_section_10() -> None:
     assert isinstance(limited, RateLimited) and limited.retry_after == 2.0
     assert limited.to_dict()["retryAfter"] == 2.0 and limited.code.rpc_code == -32001
 
-    assert isinstance(_err(409, {"error": "dup"}), Conflict)
+    state = _err(409, {"error": "Agent run r_1 already completed", "tag": "RUN_FINISHED"})
+    assert isinstance(state, Conflict) and state.code is ErrorCode.CONFLICT
+    assert "state does not allow" in state.message and "already completed" in state.message
+    assert state.hint and "externalId" not in state.hint  # a cancel is not a duplicate create
+    dup = error_from_response(
+        409,
+        httpx.Headers(),
+        b'{"error": "dup"}',
+        method="POST",
+        path="/websets/v0/websets",
+        external_id="t:create",
+    )
+    assert isinstance(dup, Conflict) and "duplicate" in dup.message and dup.hint and "externalId" in dup.hint
     other = _err(502, b"<html>Bad Gateway</html>")
     assert isinstance(other, ApiError) and other.code is ErrorCode.API_ERROR
     assert "Bad Gateway" in other.message and other.tag is None

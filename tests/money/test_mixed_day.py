@@ -142,6 +142,10 @@ def _statuses(db: Path, ids: list[str]) -> dict[str, str]:
     return dict(rows)
 
 
+def _task_rows(db: Path) -> int:
+    return int(_read(db, "SELECT count(*) FROM v_costs WHERE task_id IS NOT NULL")[0][0])
+
+
 def _billed_rows(db: Path) -> int:
     return int(_read(db, "SELECT count(*) FROM v_costs WHERE billed = 1")[0][0])
 
@@ -154,10 +158,14 @@ async def test_a_mixed_day_with_a_sigkill_counts_every_paid_request_once_to_the_
         first = Server(db, sim.url, errlog)
         killed = False
         try:
-            ids = [first.call("tasks.create", task)["taskId"] for task in SIX]
             first.direct_calls(17, "morning")
-            # A quiet moment: no request of the server's is inside the simulator, and every paid
-            # answer it was sent is in the ledger (rows commit with the writer's next group commit).
+            ids = [first.call("tasks.create", task)["taskId"] for task in SIX]
+            # Once the tasks are spending, a quiet moment: the door holds every new request, so no
+            # task can end however slowly this machine runs (a task that ended before the kill
+            # would leave the restart nothing to resume); no request of the server's is inside the
+            # simulator, and every paid answer it was sent is in the ledger (rows commit with the
+            # writer's next group commit).
+            await until(lambda: _task_rows(db) > 0, within=WAIT, what="a task's first ledger row")
             door.close()
             await until(lambda: door.quiet, within=WAIT, what="no request inside the simulator")
             await until(

@@ -28,7 +28,7 @@ from exa_orch.store.leases import HOST
 from exa_orch.store.migrations import default_migrations_dir
 from exa_orch.store.slots import SlotChanges, fair_order, memory_connection, run_round
 from tests.pg import fresh_database
-from tests.support import WAIT
+from tests.support import WAIT, until
 
 from .pool_workflows import WORKFLOWS
 
@@ -245,9 +245,16 @@ async def test_without_the_pool_the_simulator_answers_429(sim: SimHandle, tmp_pa
     """The control: a pool larger than Exa's 50 lets creates through that the simulator refuses
     (the transport retries them, so the tasks still end), so the 0 above is the pool's doing."""
     db = tmp_path / "workflows.db"
+    speed = sim.ctx.clock.speed
+    # Simulated time all but stands until the simulator has refused a create: however slowly this
+    # machine sends them, no run ends before the 51st is asked for.
+    sim.ctx.clock.set_speed(1e-6)
     async with open_app(settings_for(sim, db, max_agent_runs=60), db, extra_workflows=WORKFLOWS) as app:
         assert app.supervisor is not None
         ids = await queue_plan(app)
+        refused = lambda: any(e.get("status") == 429 for e in sim.log())  # noqa: E731
+        await until(refused, what="the simulator to refuse a 51st active run")
+        sim.ctx.clock.set_speed(speed)
         done = [await app.supervisor.tasks.wait(t, timeout=WAIT * 4) for t in ids]
         failures = dict(app.gateway.stats()["failures_by_kind"])
     assert [r.status.value for r in done] == ["completed"] * 5, [r.error for r in done]

@@ -238,3 +238,28 @@ async def test_events_have_ids_and_replay_after_last_event_id(
     assert [line[4:] for line in whole.text.splitlines() if line.startswith("id: ")] == ids
     rest = await http.get(f"/agent/runs/{run['id']}/events", headers={**sse, "last-event-id": ids[1]})
     assert [line[4:] for line in rest.text.splitlines() if line.startswith("id: ")] == ids[2:]
+
+
+async def test_the_event_stream_follows_a_running_run_live_until_its_terminal_event(
+    http: httpx.AsyncClient, sim: SimHandle
+) -> None:
+    """One request: the events so far, then each new one as simulated time reaches it (the clock
+    is moved by hand once the first event is read, so the rest can only come live)."""
+    created = (
+        await http.post("/agent/runs", json={"query": "fintech in Berlin", "effort": "minimal"})
+    ).json()
+    names: list[str] = []
+    sse = {"accept": "text/event-stream"}
+    async with http.stream("GET", f"/agent/runs/{created['id']}/events", headers=sse) as feed:
+        async for line in feed.aiter_lines():
+            if line.startswith("event: "):
+                names.append(line[7:])
+                if len(names) == 1:
+                    status = (await http.get(f"/agent/runs/{created['id']}")).json()["status"]
+                    assert status in ("queued", "running"), status
+                    finish(sim)
+    assert names[0] == "run.created" and names[-1] == "run.completed"
+    assert names.count("run.progress") == 2 and "run.started" in names
+    # Asked again after its end, the stream replays and closes at once.
+    again = await http.get(f"/agent/runs/{created['id']}/events", headers=sse)
+    assert again.text.count("event: ") == len(names)

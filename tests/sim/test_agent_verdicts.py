@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 
-from exa_orch.sim.agent_output import niche_request
+from exa_orch.sim.agent_output import niche_request, topic
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import running_sim
 from exa_orch.sim.websets import judge
@@ -91,3 +91,66 @@ async def test_row_verdicts_are_the_worlds_and_niche_lines_pick_the_entities(tmp
         ]
     # niches 1,0,1 and 1,0,0 hold co20-co22 and co30-co32; the first run listed all but two
     assert [r["url"] for r in picked] == ["https://co31.com", "https://co32.com"]
+
+
+async def test_niche_lines_filter_the_ranking_of_the_query_they_follow_never_reorder_it(
+    tmp_path: Path,
+) -> None:
+    assert (
+        topic("software companies\nOnly these:\n- Satisfies: A\n- Does not satisfy: B")
+        == "software companies"
+    )
+    assert topic("software companies") == "software companies"
+    async with (
+        running_sim(SimConfig(speed=100.0, world_file=str(world_file(tmp_path)))) as sim,
+        httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "k"}) as http,
+    ):
+
+        async def urls(query: str) -> list[str]:
+            body = {"effort": "low", "outputSchema": SCHEMA, "query": query}
+            created = await http.post("/agent/runs", json=body)
+            assert created.status_code == 200, created.text
+            sim.ctx.clock.advance(3600)
+            run: dict[str, Any] = (await http.get(f"/agent/runs/{created.json()['id']}")).json()
+            return [r["url"] for r in run["output"]["structured"]["companies"]]
+
+        plain = await urls("software companies")
+        # the world's declared ranking for "software companies", filtered: the lines add no search
+        # words (they would otherwise rank pages naming Europe first), and the rows judged yes on
+        # Europe come in the plain ranking's order
+        europe = await urls(
+            "software companies\nOnly entities that meet all of these:\n- Satisfies: Is based in Europe"
+        )
+        world = sim.ctx.world
+    ranked = [e.url for e in world.search("software companies", limit=len(world.entities))]
+    assert plain == ranked[:10]
+    in_europe = [
+        u for u in ranked if judge.evaluate(world, world.by_url(u), CRITERIA[0])["satisfied"] == "yes"
+    ]
+    assert europe == in_europe[:10]
+
+
+async def test_a_query_naming_no_kind_lists_the_kind_its_system_prompt_names() -> None:
+    schema = {"type": "object", "properties": {"rows": {"type": "array", "minItems": 5, "maxItems": 5,
+              "items": {"type": "object", "properties": {"name": {"type": "string"}, "url": {"type": "string"}}}}}}  # fmt: skip
+    async with (
+        running_sim(SimConfig(speed=100.0)) as sim,
+        httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "k"}) as http,
+    ):
+
+        async def kinds(**body: Any) -> list[str]:
+            created = await http.post("/agent/runs", json={"effort": "low", "outputSchema": schema, **body})
+            assert created.status_code == 200, created.text
+            sim.ctx.clock.advance(3600)
+            run: dict[str, Any] = (await http.get(f"/agent/runs/{created.json()['id']}")).json()
+            world = sim.ctx.world
+            return [world.by_url(r["url"]).kind for r in run["output"]["structured"]["rows"]]  # type: ignore[union-attr]
+
+        anything = await kinds(query="Europe")  # no kind word: the best pages, whatever they are
+        people = await kinds(
+            query="Europe", systemPrompt="Each row is one person; its url is their profile page."
+        )
+        papers = await kinds(query="papers about Europe", systemPrompt="Each row is one person.")
+    assert set(anything) != {"person"}
+    assert people == ["person"] * 5
+    assert papers == ["research_paper"] * 5  # the query's own kind word comes first

@@ -52,6 +52,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0013_lean_ledger",
             "0014_run_engine",
             "0015_task_cost_totals",
+            "0016_archetype_engines",
+            "0017_harvest_convergent_engines",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -84,6 +86,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (13, "lean_ledger"),
         (14, "run_engine"),
         (15, "task_cost_totals"),
+        (16, "archetype_engines"),
+        (17, "harvest_convergent_engines"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 

@@ -41,7 +41,8 @@ async def test_both_sides_and_a_synthesis_from_a_research_run(research_app: Open
         done = await run_task(app, TYPE, {**ARGS, "enrichments": enrich, "synthesize": True})
     assert done.status == "completed", done.error
     result = done.result
-    assert set(result) == {"thesis", "antithesis", "synthesis", "duration"}
+    assert set(result) == {"engine", "thesis", "antithesis", "synthesis", "duration"}
+    assert result["engine"] == "websets"
     store = _websets(sim)
     assert result["thesis"]["websetId"] != result["antithesis"]["websetId"]
     for side, query in (("thesis", ARGS["thesisQuery"]), ("antithesis", ARGS["antithesisQuery"])):
@@ -243,3 +244,109 @@ def test_confidence_and_lists_are_normalized() -> None:
     ]
     text = adversarial.summarize(items)
     assert len(text) <= adversarial.SIDE_PROMPT_CHARS + 100 and "more items not shown" in text
+
+
+# --- the agent engine (issue 25) -------------------------------------------------------------------
+
+
+async def test_on_the_agent_engine_each_side_is_a_collection_and_the_synthesis_reads_every_row(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    # 30 rows a side: more than one run's chunk (25), and far more than the 8,000 characters a side
+    # the Websets prompt keeps; the synthesis gets every row whole, as input.data.
+    enrich = [{"description": "total funding raised in USD", "format": "number"}]
+    args = {**ARGS, "count": 30, "enrichments": enrich, "synthesize": True, "engine": "agent"}
+    async with research_app(MODULE) as app:
+        done = await run_task(app, TYPE, args)
+    assert done.status == "completed", done.error
+    result = done.result
+    assert set(result) == {"engine", "thesis", "antithesis", "synthesis", "duration"}
+    assert result["engine"] == "agent" and not _websets(sim).websets  # no webset at Exa
+    runs = _runs(sim)
+    urls: dict[str, list[str]] = {}
+    for side, query in (("thesis", ARGS["thesisQuery"]), ("antithesis", ARGS["antithesisQuery"])):
+        got = result[side]
+        assert got["websetId"] is None and set(got) == {"websetId", "runIds", "items", "itemCount"}
+        first, *more = got["runIds"]
+        assert more, "30 rows are asked of more than one run"
+        assert runs[first].request["query"] == query
+        assert runs[first].request["outputSchema"]["properties"]["rows"]["maxItems"] == 25
+        for previous, rid in zip(got["runIds"], more, strict=False):  # continued, rows held excluded
+            assert runs[rid].request["previousRunId"] == previous
+        assert got["itemCount"] == len(got["items"]) == 30
+        urls[side] = [i["properties"]["url"] for i in got["items"]]
+        assert all(urls[side]) and len(set(urls[side])) == 30
+        assert all(i["enrichments"][0]["enrichmentId"] == "field0" for i in got["items"])
+    synthesis = result["synthesis"]
+    run = runs[synthesis["researchId"]]
+    data = run.request["input"]["data"]
+    assert [(r["side"], r["url"]) for r in data] == [("thesis", u) for u in urls["thesis"]] + [
+        ("antithesis", u) for u in urls["antithesis"]
+    ]
+    assert all(r["fields"]["total funding raised in USD"] for r in data if "fields" in r)
+    prompt = run.request["query"]
+    assert f'"{ARGS["thesis"]}"' in prompt and '30 rows with side "thesis"' in prompt
+    assert not any(u in prompt for u in urls["thesis"])  # the rows are data, not prompt text
+    assert run.request["outputSchema"] == adversarial.SYNTHESIS_SCHEMA
+    assert synthesis["verdict"] in adversarial.VERDICTS and 0 <= synthesis["confidence"] <= 1
+    assert "error" not in synthesis
+    total = len(result["thesis"]["runIds"]) + len(result["antithesis"]["runIds"]) + 1
+    assert len(runs) == total
+
+
+async def test_on_the_agent_engine_a_restart_mid_synthesis_sends_nothing_twice(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    sim.ctx.clock.set_speed(20)
+    args = {**ARGS, "synthesize": True, "engine": "agent"}
+    async with research_app(MODULE) as app:
+        created = await app.run_operation("tasks.create", {"type": TYPE, **args})
+        task_id = created["taskId"]
+        await until_steps(app.store, task_id, "antithesis.wait")
+        sim.ctx.clock.set_speed(0.001)  # held: the synthesis run can't finish however slow the box
+        steps = await until_steps(app.store, task_id, "synthesis.create")
+        record = await app.store.get_task(task_id)
+        assert record.partial["engine"] == "agent" and record.partial["thesis"]["websetId"] is None
+        assert "synthesis.poll" not in await app.store.load_steps(task_id)
+    before = {rid: run.request for rid, run in _runs(sim).items()}
+    assert len(before) == 3  # a run a side and the synthesis
+    sim.ctx.clock.set_speed(20)
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
+    assert done.status == "completed", done.error
+    assert {rid: run.request for rid, run in _runs(sim).items()} == before  # nothing sent again
+    assert done.result["synthesis"]["researchId"] == steps["synthesis.create"]["researchId"]
+    assert done.result["thesis"]["runIds"] == [steps["thesis.run"]["researchId"]]
+    assert sim.stats()["creates_by_kind"] == {"agent_run": 3}
+
+
+async def test_on_the_agent_engine_a_failed_run_fails_the_task_naming_the_runs(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    args = {**ARGS, "antithesisQuery": "AI startups that struggled [sim:fail]", "engine": "agent"}
+    async with research_app(MODULE) as app:
+        done = await run_task(app, TYPE, args)
+    assert done.status == "failed" and done.error is not None
+    assert all(rid in done.error["message"] for rid in _runs(sim))
+    assert "research.get" in done.error["message"]
+
+
+async def test_on_the_agent_engine_timeouts_return_the_rows_so_far_and_a_synthesis_error(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    sim.ctx.clock.set_speed(1)  # no run finishes within the 300 ms waits
+    args = {**ARGS, "count": 20, "timeout": 300, "synthesize": True, "engine": "agent"}
+    async with research_app(MODULE) as app:
+        done = await run_task(app, TYPE, args)
+    assert done.status == "completed", done.error
+    result = done.result
+    assert result["partial"] is True and result["engine"] == "agent"
+    for side in ("thesis", "antithesis"):
+        got = result[side]
+        assert got["timedOut"] is True and got["itemCount"] == len(got["items"]) == 0
+        [rid] = got["runIds"]
+        assert _runs(sim)[rid].frozen_status is None  # still running at Exa
+    synthesis = result["synthesis"]
+    assert synthesis["timedOut"] is True and synthesis["error"]["code"] == "SYNTHESIS_TIMEOUT"
+    assert "input" not in _runs(sim)[synthesis["researchId"]].request  # no rows to weigh

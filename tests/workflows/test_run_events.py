@@ -25,11 +25,12 @@ def sim(slow_sim: SimHandle) -> SimHandle:
 
 class Recording(httpx.AsyncBaseTransport):
     """The real HTTP transport, remembering each events request's Last-Event-ID; with `no_feed`,
-    the events endpoint answers 404 as an API without it would (nothing reaches the simulator)."""
+    the events endpoint answers 404 as an API without it would (nothing reaches the simulator);
+    with `one_event`, each feed ends after its first event, as a dropped connection ends it."""
 
-    def __init__(self, no_feed: bool = False) -> None:
+    def __init__(self, no_feed: bool = False, one_event: bool = False) -> None:
         self._inner = httpx.AsyncHTTPTransport(retries=0)
-        self.no_feed = no_feed
+        self.no_feed, self.one_event = no_feed, one_event
         self.asked: list[str | None] = []
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
@@ -38,6 +39,18 @@ class Recording(httpx.AsyncBaseTransport):
             if self.no_feed:
                 body = {"requestId": "r", "error": "Not found", "tag": "NOT_FOUND"}
                 return httpx.Response(404, json=body, request=request)
+            if self.one_event:
+                response = await self._inner.handle_async_request(request)
+                first = b""
+                async for chunk in response.stream:  # type: ignore[union-attr]
+                    first += chunk
+                    if b"\n\n" in first:
+                        break
+                await response.aclose()
+                cut = first[: first.index(b"\n\n") + 2] if b"\n\n" in first else first
+                return httpx.Response(
+                    response.status_code, headers=response.headers, content=cut, request=request
+                )
         return await self._inner.handle_async_request(request)
 
     async def aclose(self) -> None:
@@ -51,7 +64,7 @@ def progress_messages(events: list[dict[str, Any]]) -> list[str]:
 async def test_each_event_is_a_checkpoint_and_a_report_and_the_feed_resumes_from_the_last_id(
     research_app: OpenApp, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    wire = Recording()
+    wire = Recording(one_event=True)
     monkeypatch.setattr(exa_orch.app, "Gateway", functools.partial(Gateway, inner=wire))
     async with research_app(MODULE) as app:
         done = await run_task(app, "research.deep", {"instructions": "Who makes EV batteries?"})
@@ -73,9 +86,22 @@ async def test_each_event_is_a_checkpoint_and_a_report_and_the_feed_resumes_from
     ids = [e["id"] for e in feed]
     reports = [m for m in progress_messages(history) if m.endswith("]")]
     assert reports == [m for m in reports if any(m.endswith(f"[{i}]") for i in ids)] and len(reports) == 5
-    # The simulator replays what happened so far and closes: each reopening asked from the last id.
-    assert wire.asked[0] is None and len(wire.asked) >= 2
-    assert set(wire.asked[1:]) <= set(ids) and wire.asked[1:] == sorted(wire.asked[1:])
+    # Each feed ended after one event: each reopening asked from the last id, none twice.
+    assert wire.asked == [None, *ids[:4]]
+
+
+async def test_the_live_feed_is_read_in_one_request(
+    research_app: OpenApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The simulator's feed stays open and sends each event as it happens (as Exa's does)."""
+    wire = Recording()
+    monkeypatch.setattr(exa_orch.app, "Gateway", functools.partial(Gateway, inner=wire))
+    async with research_app(MODULE) as app:
+        done = await run_task(app, "research.deep", {"instructions": "Who makes EV batteries?"})
+        steps = await app.store.load_steps(done.id)
+    assert done.status == "completed", done.error
+    assert wire.asked == [None]
+    assert steps["research.poll.event:5"]["event"] == "run.completed" and "research.poll.event:6" not in steps
 
 
 async def test_without_a_feed_the_task_polls_the_run_as_before(

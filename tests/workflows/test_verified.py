@@ -255,3 +255,134 @@ async def test_a_restart_after_the_deadline_keeps_the_research_the_earlier_run_s
     ids = [steps[f"research.create:{i}"]["researchId"] for i in range(3)]
     assert [m["research"]["researchId"] for m in done.result["items"][:3]] == ids
     assert len(agent_runs(sim).runs) == 3  # nothing new started after the deadline
+
+
+# --- the agent engine (issue 25) -------------------------------------------------------------------
+
+
+async def test_on_the_agent_engine_the_rows_are_researched_in_input_data_batches(
+    research_app: OpenApp, sim: SimHandle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(f"{MODULE}.RESEARCH_BATCH", 3)  # 7 entities: batches of 3, 3 and 1
+    args = {**ARGS, "count": 7, "researchLimit": 7, "engine": "agent"}
+    async with research_app(MODULE) as app:
+        done = await run_task(app, TYPE, args)
+    assert done.status == "completed", done.error
+    result = done.result
+    assert result["engine"] == "agent" and result["websetId"] is None
+    assert set(result) == {"engine", "websetId", "runIds", "items", "totalItems", "uniqueEntities",
+                           "researchedCount", "duration", "timedOut"}  # fmt: skip
+    assert not sim.ctx.extras["websets"].websets  # no webset at Exa
+    runs = agent_runs(sim)
+    [collection] = result["runIds"]
+    asked = runs.get(collection).request
+    assert asked["query"].startswith(ARGS["query"]) and "Satisfies: based in Europe" in asked["query"]
+    row_fields = asked["outputSchema"]["properties"]["rows"]["items"]["properties"]
+    assert row_fields["criterion0"]["description"] == "based in Europe"
+    assert row_fields["field0"]["description"] == "CEO name"
+    items = [m["item"] for m in result["items"]]
+    assert result["totalItems"] == len(items) == 7 == result["uniqueEntities"]
+    assert all(e["satisfied"] == "yes" for i in items for e in i["evaluations"])  # kept: all yes
+    assert all(i["enrichments"][0]["result"] for i in items)  # CEO name, a row field
+    # Three batch runs, not seven: each got its items as input.data rows, in item order.
+    batches = [m["research"]["researchId"] for m in result["items"]]
+    assert batches == [batches[0]] * 3 + [batches[3]] * 3 + [batches[6]]
+    assert len(runs.runs) == 1 + 3
+    for k, rid in enumerate(dict.fromkeys(batches)):
+        request = runs.get(rid).request
+        members = items[3 * k : 3 * k + 3]
+        assert request["input"]["data"] == [
+            {"name": kit.item_name(i), "url": kit.item_url(i), "description": i["properties"]["description"]}
+            for i in members
+        ]
+        assert "{{" not in request["query"] and "the row's name" in request["query"]
+        rows_schema = request["outputSchema"]["properties"]["rows"]
+        assert (
+            rows_schema["maxItems"] == len(members)
+            and rows_schema["items"]["properties"]["research"] == SCHEMA
+        )
+        assert request["effort"] == "medium"
+    for m in result["items"]:
+        assert m["research"]["status"] == "completed" and isinstance(m["research"]["result"]["summary"], str)
+    assert result["researchedCount"] == 7 and result["timedOut"] is False
+
+
+async def test_on_the_agent_engine_a_restart_mid_research_redoes_nothing(
+    research_app: OpenApp, sim: SimHandle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(f"{MODULE}.RESEARCH_BATCH", 2)
+    args = {**ARGS, "count": 5, "researchLimit": 5, "engine": "agent"}
+    async with research_app(MODULE) as app:
+        task_id = await start(app, args)
+        await until_steps(app.store, task_id, "rows.wait")
+        speed = sim.ctx.clock.speed
+        sim.ctx.clock.set_speed(0.001)  # held: no batch run can finish however slow the box
+        steps = await until_steps(app.store, task_id, "research.batch:0", "research.batch:1")
+        assert "research.batch.poll:0" not in await app.store.load_steps(task_id)
+    before = {rid: run.request for rid, run in agent_runs(sim).runs.items()}
+    sim.ctx.clock.set_speed(speed)
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
+    assert done.status == "completed", done.error
+    after = {rid: run.request for rid, run in agent_runs(sim).runs.items()}
+    assert {rid: after[rid] for rid in before} == before and len(after) == 1 + 3
+    assert sim.creates_by_key(CREATE_MARK) == {
+        f"agent_run:{task_id}:rows.create": 1,
+        **{f"agent_run:{task_id}:research.batch:{b}": 1 for b in range(3)},
+    }
+    assert done.result["items"][0]["research"]["researchId"] == steps["research.batch:0"]["researchId"]
+    assert done.result["researchedCount"] == 5
+
+
+async def test_on_the_agent_engine_a_prompt_too_long_for_a_batch_run_is_refused(
+    research_app: OpenApp,
+) -> None:
+    long_prompt = "Who founded {{name}}? " + "x" * 19_900
+    async with research_app(MODULE) as app:
+        await app.run_operation(
+            "tasks.create", {"type": TYPE, **ARGS, "researchPrompt": long_prompt, "preview": True}
+        )
+        with pytest.raises(InvalidParams) as err:
+            await start(app, {**ARGS, "researchPrompt": long_prompt, "engine": "agent"})
+    assert "researchPrompt" in err.value.fields and "shorten researchPrompt" in str(err.value)
+
+
+async def test_on_the_agent_engine_a_cancel_while_researching_cancels_the_batch_runs(
+    research_app: OpenApp, sim: SimHandle, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(f"{MODULE}.RESEARCH_BATCH", 2)
+    keys = ("research.batch:0", "research.batch:1")
+    args = {**ARGS, "count": 4, "researchLimit": 4, "researchModel": "exa-research-pro", "engine": "agent"}
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        task_id = await start(app, args)
+        await until_steps(app.store, task_id, "rows.wait")
+        sim.ctx.clock.set_speed(0.001)  # held: the batch runs are running when the cancel comes
+        steps = await until_steps(app.store, task_id, *keys)
+        record = await app.supervisor.tasks.cancel(task_id)
+    assert record.status == "cancelled"
+    ids = [steps[k]["researchId"] for k in keys]
+    assert [agent_runs(sim).get(i).frozen_status for i in ids] == ["cancelled"] * 2
+    assert len(agent_runs(sim).runs) == 3  # the collection's run and the two batches
+
+
+async def test_on_the_agent_engine_a_failed_batch_is_reported_on_its_items_and_a_failed_collection_fails_the_task(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    async with research_app(MODULE) as app:
+        failing = await run_task(
+            app,
+            TYPE,
+            {**ARGS, "researchPrompt": "{{name}} [sim:fail]", "researchLimit": 2, "engine": "agent"},
+        )
+        gone = await run_task(app, TYPE, {**ARGS, "query": "AI startups [sim:fail]", "engine": "agent"})
+    assert failing.status == "completed", failing.error
+    researched = [m["research"] for m in failing.result["items"] if "research" in m]
+    assert len(researched) == 2 and len({r["researchId"] for r in researched}) == 1  # one batch
+    assert all(r["status"] == "failed" and "[sim:fail]" in r["error"] for r in researched)
+    assert failing.result["researchedCount"] == 0
+    assert gone.status == "failed" and gone.error is not None
+    [collection] = [rid for rid, run in agent_runs(sim).runs.items() if "[sim:fail]" in run.request["query"]
+                    and "AI startups" in run.request["query"]]  # fmt: skip
+    assert f"agent run(s) {collection} were started" in gone.error["message"]

@@ -456,6 +456,7 @@ async def test_on_the_agent_engine_exploring_runs_fill_the_niches_with_the_same_
     for niche, rid in zip(second["targetNiches"], second["runIds"], strict=True):
         request = runs.get(rid).request
         assert request["previousRunId"] == first
+        assert request["systemPrompt"] == "Each row is one company; its url is the company's own website."
         assert {x["url"] for x in request["input"]["exclusion"]} == held
         assert "Does not satisfy: " in request["query"] or niche == "1,1,1"
     for e in result["finalElites"]:  # every elite sits in the niche its row's answers say

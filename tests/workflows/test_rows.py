@@ -1,0 +1,145 @@
+"""workflows/rows.py: the row model's adapters (hand-made items and outputs), then the chunked agent
+collection on the simulator (a small workflow registered here)."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from pydantic import BaseModel
+
+from exa_orch.runtime import TaskContext
+from exa_orch.sim.testing import SimHandle
+from exa_orch.workflows import WorkflowSpec, entities, kit, rows
+from tests.workflows.conftest import OpenApp, agent_runs, run_task
+
+CRITERIA = ["Builds software", "Based in Europe"]
+ITEM: dict[str, Any] = {
+    "id": "witem_1",
+    "properties": {
+        "type": "company", "url": "https://acme.example", "description": "Acme builds tools",
+        "company": {"name": "Acme"},
+    },
+    "evaluations": [
+        {"criterion": "Builds software", "satisfied": "yes", "reasoning": "its site says so",
+         "references": [{"url": "https://acme.example/about", "title": "About"}]},
+        {"criterion": "Based in Europe", "satisfied": "unclear", "reasoning": None, "references": []},
+    ],
+    "enrichments": [
+        {"enrichmentId": "wenr_a", "status": "completed", "result": ["120"],
+         "references": [{"url": "https://acme.example/team"}]},
+        {"enrichmentId": "wenr_v", "status": "completed", "result": ["no"], "references": []},
+        {"enrichmentId": "wenr_b", "status": "pending", "result": None},
+    ],
+}  # fmt: skip
+
+
+def test_a_webset_item_becomes_a_row_with_verdicts_evidence_and_cited_fields() -> None:
+    row = rows.from_item(ITEM, CRITERIA)
+    assert (row["engine"], row["name"], row["url"], row["type"]) == (
+        "websets",
+        "Acme",
+        "https://acme.example",
+        "company",
+    )
+    assert [(v["verdict"], v["evidence"]) for v in row["verdicts"]] == [
+        ("yes", ["https://acme.example/about"]), ("unclear", [])
+    ]  # fmt: skip
+    # a result not completed is no field; references are the field's citations
+    assert row["fields"] == [
+        {"name": "wenr_a", "value": "120", "citations": ["https://acme.example/team"]},
+        {"name": "wenr_v", "value": "no", "citations": []},
+    ]
+    assert rows.as_item(row) is ITEM  # a webset row's item, untouched
+    # verdicts from yes/no enrichments (the Websets engine's niche axes), the others named fields
+    by_enrichment = rows.from_item(ITEM, CRITERIA, {"Based in Europe": "wenr_v"}, {"wenr_a": "field0"})
+    assert [v["verdict"] for v in by_enrichment["verdicts"]] == ["unclear", "no"]
+    assert by_enrichment["fields"] == [
+        {"name": "field0", "value": "120", "citations": ["https://acme.example/team"]}
+    ]
+    assert not rows.passes(row) and rows.passes({**row, "verdicts": [{"verdict": "yes"}]})
+
+
+def test_an_agent_output_becomes_rows_with_the_same_item_view() -> None:
+    output = {"rows": [
+        {"name": "Acme", "url": "https://acme.example", "description": "tools", "criterion0": "yes",
+         "criterion1": "maybe", "field0": 120},
+        "not a row",
+        {"name": "Globex", "url": "", "criterion0": "No", "criterion1": "unclear", "field0": ""},
+    ]}  # fmt: skip
+    citations = [{"field": "rows[0].field0", "urls": ["https://acme.example/team"]},
+                 {"field": "rows[0].criterion0", "urls": ["https://acme.example/about"]}]  # fmt: skip
+    got = rows.from_agent("run_1", output, CRITERIA, 1, "company", citations)
+    assert [r["id"] for r in got] == ["run_1:0", "run_1:2"]  # ids keep the row's place
+    acme, globex = got
+    assert [v["verdict"] for v in acme["verdicts"]] == ["yes", "unclear"]
+    assert [v["verdict"] for v in globex["verdicts"]] == ["no", "unclear"]
+    assert acme["verdicts"][0]["evidence"] == ["https://acme.example/about"]
+    assert acme["fields"] == [{"name": "field0", "value": "120", "citations": ["https://acme.example/team"]}]
+    assert globex["url"] is None and globex["fields"][0]["value"] is None
+    item = rows.as_item(acme, ["wenr_a"])
+    # the Websets shape: what results return and entities.resolve reads
+    assert item["properties"] == {"type": "company", "url": "https://acme.example", "description": "tools",
+                                  "company": {"name": "Acme"}}  # fmt: skip
+    assert [e["satisfied"] for e in item["evaluations"]] == ["yes", "unclear"]
+    assert item["enrichments"][0]["enrichmentId"] == "wenr_a" and item["enrichments"][0]["result"] == ["120"]
+    assert entities.entity_key(item) == entities.entity_key(ITEM)  # one company on both engines
+
+
+def test_the_rows_schema_and_the_all_of_query() -> None:
+    schema = rows.rows_schema(CRITERIA, [kit.EnrichmentArg(description="Employees", format="number")], 4)
+    listed = schema["properties"]["rows"]
+    assert (listed["minItems"], listed["maxItems"]) == (4, 4)
+    props = listed["items"]["properties"]
+    assert props["criterion1"] == {
+        "type": "string",
+        "enum": ["yes", "no", "unclear"],
+        "description": "Based in Europe",
+    }
+    assert props["field0"] == {"type": "number", "description": "Employees"}
+    assert rows.all_of("software companies", []) == "software companies"
+    assert rows.all_of("q", CRITERIA, "1,0").splitlines() == [
+        "q",
+        rows.ALL_OF,
+        "- Satisfies: Builds software",
+        "- Does not satisfy: Based in Europe",
+    ]
+    assert rows.runs(25) == 2 and rows.runs(60, 25) == 4
+
+
+# --- the collection on the simulator ----------------------------------------------------------
+
+
+class CollectArgs(BaseModel):
+    query: str
+    count: int
+    chunk: int
+
+
+async def collect(ctx: TaskContext, args: CollectArgs) -> dict[str, Any]:
+    ask = rows.Ask(args.query, [], [], args.count, "company", chunk=args.chunk)
+    got = await rows.collect(ctx, "collect.run", "collect.wait", ask, time.time() + 60, "test.rows")
+    return {"rows": got.rows, "runIds": got.run_ids, "timedOut": got.timed_out}
+
+
+WORKFLOWS = [WorkflowSpec("test.rows", CollectArgs, collect, "rows.collect test")]
+
+
+async def test_a_collection_is_chunked_and_continued_until_its_count(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    async with research_app("tests.workflows.test_rows") as app:
+        task = await run_task(app, "test.rows", {"query": "AI startups in Europe", "count": 7, "chunk": 3})
+    assert task.status == "completed", task.error
+    result = task.result
+    store = agent_runs(sim)
+    requests = [store.get(rid).request for rid in result["runIds"]]
+    assert len(requests) == 3 and len(result["rows"]) == 7  # 3 + 3 + 1
+    assert [r["outputSchema"]["properties"]["rows"]["maxItems"] for r in requests] == [3, 3, 1]
+    assert "previousRunId" not in requests[0] and "input" not in requests[0]
+    for n in (1, 2):  # each chunk continues the one before, every URL held so far excluded
+        assert requests[n]["previousRunId"] == result["runIds"][n - 1]
+        held = [r["url"] for r in result["rows"][: 3 * n]]
+        assert [x["url"] for x in requests[n]["input"]["exclusion"]] == held
+    urls = [r["url"] for r in result["rows"]]
+    assert len(set(urls)) == 7 and all(r["engine"] == "agent" for r in result["rows"])
