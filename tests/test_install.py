@@ -1,12 +1,17 @@
-"""A wheel built from this checkout, installed into a new venv, works the way the README says.
+"""Each install command the README shows, run as written from the checkout, gives a working
+`exa-orch`; and what `pip install .` installed works the way the README says.
 
 The installed `exa-orch serve --sim` is spawned by the official `mcp` client over stdio from `/`
 (as Claude Desktop may start it), answers `initialize` and `tools/list`, runs a `research.deep`
 task to `completed`, and keeps its database in the per-user data directory, not in the cwd.
 
-Building the wheel and filling the venv take a minute, so both are cached under the system's temp
-directory, keyed by a hash of everything that goes into the wheel: a rerun without source changes
-reuses them. `make test` runs this test (it is marked slow, not skipped).
+`pip install .` builds a wheel of the checkout and installs it with its dependencies into a new
+venv: that takes most of a minute, so it is done once (the `installed` fixture, which both kinds of
+test read) and cached under the system's temp directory, keyed by a hash of everything that goes
+into the wheel (a rerun without source changes reuses it). `pipx` and `uv` install into a throwaway
+home each run. One module, so one xdist worker does all of it in turn (`--dist loadfile`) rather
+than a second one waiting on the first's install. `make test` runs these tests (marked slow, not
+skipped).
 """
 
 from __future__ import annotations
@@ -14,11 +19,14 @@ from __future__ import annotations
 import fcntl
 import hashlib
 import json
+import os
+import re
 import shutil
 import sqlite3
 import subprocess
 import sys
 import tempfile
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -31,11 +39,11 @@ from exa_orch import __version__
 from tests.support import WAIT, bound
 
 ROOT = Path(__file__).resolve().parents[1]
-# The README's install commands; tests/test_install_commands.py runs each one.
+# The README's install commands; test_each_readme_install_command_gives_a_working_exa_orch runs each.
 INSTALL_COMMANDS = ("pipx install .", "uv tool install .", "pip install .")
 CACHE = Path(tempfile.gettempdir()) / "exa-orch-install-test"
 
-# Building the wheel and the venvs (the session fixtures) runs inside the first test's limit.
+# Installing (the session fixtures) runs inside the first test's limit.
 pytestmark = [pytest.mark.slow, pytest.mark.timeout(bound(1200))]
 
 
@@ -55,30 +63,51 @@ def run(*argv: str | Path, cwd: Path = ROOT) -> None:
     assert out.returncode == 0, f"{argv} failed:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
 
 
+@dataclass(frozen=True)
+class Installed:
+    """A venv with this checkout installed by `pip install .`, and what that command printed."""
+
+    bin: Path
+    output: str
+
+
 @pytest.fixture(scope="session")
-def installed() -> Path:
-    """The bin directory of a venv that has the wheel of this checkout installed (and nothing else
-    of the project: not editable, no source tree on its path)."""
+def installed() -> Installed:
+    """A venv into which the README's `pip install .` was run, as written, from the checkout: the
+    wheel of this checkout and its dependencies, not editable, no source tree on its path."""
     CACHE.mkdir(parents=True, exist_ok=True)
     home = CACHE / source_key()
-    venv = home / "venv"
-    # A lock, so two test runs of the same source don't build into one directory at once.
+    venv, log = home / "venv", home / "pip-install.log"
+    # A lock, so two runs (or two xdist workers) of the same source don't build into one directory
+    # at once: the second waits for the first and reads its result.
     with (CACHE / f"{home.name}.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        if not (home / "ok").exists():
+        if not ((home / "ok").exists() and log.exists()):
             shutil.rmtree(home, ignore_errors=True)
-            run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", home / "dist", ROOT)
-            wheels = [w.name for w in (home / "dist").glob("*.whl")]
-            assert wheels == [f"exa_orch-{__version__}-py3-none-any.whl"]
+            home.mkdir()
             run(sys.executable, "-m", "venv", venv)  # built where it stays: venvs hard-code their path
-            run(venv / "bin" / "python", "-m", "pip", "install", "--quiet", home / "dist" / wheels[0])
+            # The README's line as written, with the venv's pip, as a user who made the venv would.
+            out = subprocess.run(
+                [venv / "bin" / "pip", "install", "."],
+                cwd=ROOT,
+                capture_output=True,
+                text=True,
+                timeout=bound(600),
+            )
+            assert out.returncode == 0, f"pip install . failed:\n{out.stdout[-3000:]}\n{out.stderr[-3000:]}"
+            log.write_text(out.stdout)
             (home / "ok").touch()
-    return venv / "bin"
+    return Installed(venv / "bin", log.read_text())
 
 
-def test_the_installed_command_reports_the_package_version(installed: Path) -> None:
+def test_pip_install_builds_one_pure_python_wheel_of_this_version(installed: Installed) -> None:
+    wheels = re.findall(r"Created wheel for exa-orch: filename=(\S+)", installed.output)
+    assert wheels == [f"exa_orch-{__version__}-py3-none-any.whl"], installed.output[-3000:]
+
+
+def test_the_installed_command_reports_the_package_version(installed: Installed) -> None:
     out = subprocess.run(
-        [installed / "exa-orch", "--version"], capture_output=True, text=True, timeout=WAIT, cwd="/"
+        [installed.bin / "exa-orch", "--version"], capture_output=True, text=True, timeout=WAIT, cwd="/"
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == f"exa-orch {__version__}"
@@ -93,7 +122,7 @@ def result_json(result: types.CallToolResult) -> Any:
 
 
 async def test_installed_serve_sim_from_root_runs_a_research_task_into_the_user_data_dir(
-    installed: Path, tmp_path: Path
+    installed: Installed, tmp_path: Path
 ) -> None:
     data_home = tmp_path / "data"
     env = dict(get_default_environment())  # what the mcp client passes on: PATH, HOME, ...
@@ -102,7 +131,7 @@ async def test_installed_serve_sim_from_root_runs_a_research_task_into_the_user_
     env |= {"XDG_DATA_HOME": str(data_home), "EXA_SIM_SPEED": "100"}
     # The config a README user pastes: the command, `serve --sim`, nothing else; started from /.
     params = StdioServerParameters(
-        command=str(installed / "exa-orch"), args=["serve", "--sim"], env=env, cwd="/"
+        command=str(installed.bin / "exa-orch"), args=["serve", "--sim"], env=env, cwd="/"
     )
     with (tmp_path / "stderr.log").open("w") as errlog:
         async with Client(
@@ -132,3 +161,44 @@ async def test_installed_serve_sim_from_root_runs_a_research_task_into_the_user_
         row = conn.execute("select status from tasks where id = ?", (task_id,)).fetchone()
     conn.close()
     assert row == ("completed",)
+
+
+@pytest.fixture(scope="session")
+def installers() -> Path:
+    """The bin directory of a venv holding pipx and uv (tools to test with, not dependencies)."""
+    CACHE.mkdir(parents=True, exist_ok=True)
+    tools = CACHE / "installers"
+    with (CACHE / "installers.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (tools / "ok").exists():
+            shutil.rmtree(tools, ignore_errors=True)
+            run(sys.executable, "-m", "venv", tools)
+            run(tools / "bin" / "python", "-m", "pip", "install", "--quiet", "pip", "pipx", "uv")
+            (tools / "ok").touch()
+    return tools / "bin"
+
+
+@pytest.mark.parametrize("command", INSTALL_COMMANDS)
+def test_each_readme_install_command_gives_a_working_exa_orch(
+    command: str, tmp_path: Path, request: pytest.FixtureRequest
+) -> None:
+    """The README's install line, run as written from the checkout, into a throwaway home."""
+    tool, *args = command.split()
+    if tool == "pip":  # pip installs into the environment it runs in: a new venv (see `installed`)
+        done: Installed = request.getfixturevalue("installed")
+        bin_dir = done.bin
+        assert "Successfully installed" in done.output and "exa-orch-" in done.output, done.output[-3000:]
+    else:
+        bin_dir = tmp_path / "bin"
+        env = {**os.environ, "PIPX_HOME": str(tmp_path / "pipx"), "PIPX_BIN_DIR": str(bin_dir)}
+        env |= {"UV_TOOL_DIR": str(tmp_path / "uv-tools"), "UV_TOOL_BIN_DIR": str(bin_dir)}
+        installers: Path = request.getfixturevalue("installers")
+        out = subprocess.run(
+            [installers / tool, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=bound(600)
+        )
+        assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
+    version = subprocess.run(
+        [bin_dir / "exa-orch", "--version"], capture_output=True, text=True, timeout=WAIT, cwd="/"
+    )
+    assert version.stdout.strip() == f"exa-orch {__version__}", version.stderr
+    assert not (ROOT / "build").exists()  # building from the checkout left nothing in it

@@ -173,10 +173,11 @@ def test_two_servers_on_one_database_run_every_step_exactly_once(
     sim_thread: SimThread, tmp_path: Path
 ) -> None:
     db, errlog = tmp_path / "workflows.db", tmp_path / "stderr.log"
-    # A generous rate limit keeps the test quick; pacing has its own tests in tests/gateway.
-    servers = [
-        Server(sim_thread.url, db, errlog, EXA_ORCH_RPS="200", EXA_ORCH_MAX_TASKS="10") for _ in range(2)
-    ]
+    # A generous rate limit keeps the test quick; pacing has its own tests in tests/gateway. A slot
+    # for each of the 100 websets too: none is ever read again, so with the default 50 the second
+    # half waits for the pool's stale check (30 s) to free a slot; tests/pool tests the sharing.
+    limits = {"EXA_ORCH_RPS": "200", "EXA_ORCH_MAX_TASKS": "10", "EXA_ORCH_MAX_RUNNING_WEBSETS": "100"}
+    servers = [Server(sim_thread.url, db, errlog, **limits) for _ in range(2)]
     try:
         # Tasks are created through both servers; either server may run any of them.
         ids = [
