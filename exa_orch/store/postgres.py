@@ -25,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import operator
 import re
 import sys
 import time
@@ -139,6 +140,22 @@ def _params(order: tuple[int, ...] | None, params: Sequence[Any]) -> Sequence[An
     return params if order is None else [params[k] for k in order]
 
 
+@lru_cache(maxsize=512)
+def _picker(order: tuple[int, ...] | None) -> Callable[[Sequence[Any]], Sequence[Any]] | None:
+    """`_params(order, ...)` as one C call (operator.itemgetter), for executemany's many rows."""
+    if order is None:
+        return None
+    if len(order) == 1:
+        (k,) = order
+        return lambda params: (params[k],)
+    return operator.itemgetter(*order)
+
+
+def _rows(order: tuple[int, ...] | None, seq: Sequence[Sequence[Any]]) -> Sequence[Sequence[Any]]:
+    pick = _picker(order)
+    return seq if pick is None else list(map(pick, seq))
+
+
 class DbClock:
     """Epoch seconds on the database server's clock: local time plus the offset last measured."""
 
@@ -226,7 +243,7 @@ class PgConn:
     def executemany(self, sql: str, seq: Sequence[Sequence[Any]]) -> None:
         text, order = translate(sql)
         with self._conn.cursor() as cur:
-            cur.executemany(text.encode(), [_params(order, p) for p in seq])
+            cur.executemany(text.encode(), _rows(order, seq))
 
     def _begin(self) -> _Result:
         self._reconnect_if_lost()
@@ -254,7 +271,7 @@ class PgConn:
                     clock.execute(b"SELECT extract(epoch FROM clock_timestamp())::float8")
                     for sql, rows in groups:
                         text, order = translate(sql)
-                        cur.executemany(text.encode(), [_params(order, p) for p in rows])
+                        cur.executemany(text.encode(), _rows(order, rows))
                     cur.execute(b"COMMIT")
                 row = clock.fetchone()
         except BaseException:

@@ -140,11 +140,17 @@ def run_round(
     for run_id, principal, task_id in changes.seen:
         if run_id in finished:  # seen going, then seen finished: only the later news counts
             continue
-        found = conn.execute(
-            "SELECT id, owner, expires_at FROM run_slots WHERE pool = ? AND run_id = ? AND state = 'active'",
+        rows = conn.execute(
+            "SELECT id, owner, expires_at, state FROM run_slots WHERE pool = ? AND run_id = ?",
             (pool, run_id),
         ).fetchall()
-        if not found:
+        found = [
+            (row_id, holder, expires_at) for row_id, holder, expires_at, state in rows if state == "active"
+        ]
+        # A run with no row at all is taken in (made before the pool, or by a process that lost its
+        # row); one whose row is done was seen finished already (by another process, or by a later
+        # answer of this one): news of it going is older than that, and takes no slot again.
+        if not rows:
             conn.execute(
                 "INSERT INTO run_slots (pool, principal, task_id, owner, expires_at, state, run_id, "
                 "enqueued_at, granted_at, seen_at) VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)",

@@ -431,7 +431,9 @@ def side_asks(args: VerifyArgs) -> dict[str, rows.Ask]:
     queries = {"thesis": args.thesis_query, "antithesis": args.antithesis_query}
     kind = str(args.entity.type) if args.entity is not None else "custom"
     fields = list(args.enrichments or [])
-    return {side: rows.Ask(queries[side], [], fields, args.count, kind) for side in SIDES}
+    # What one row is, when the task names its entity (else the runs infer it from the query).
+    options: Json = {"systemPrompt": rows.entity_prompt(args.entity.model_dump())} if args.entity else {}
+    return {side: rows.Ask(queries[side], [], fields, args.count, kind, options=options) for side in SIDES}
 
 
 async def _agent_sides(

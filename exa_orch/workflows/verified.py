@@ -220,6 +220,7 @@ async def _on_agent(ctx: TaskContext, args: VerifiedCollectionArgs, started: flo
     ask = rows.Ask(
         rows.all_of(args.query, criteria), criteria, list(args.enrichments or []), args.count,
         str(args.entity.type), keep_passing=True,
+        options={"systemPrompt": rows.entity_prompt(args.entity.model_dump())},
     )  # fmt: skip
     await ctx.progress("collect", 0, 3, "starting the agent collection")
     first = await rows.start(ctx, "rows.create", ask)

@@ -123,6 +123,31 @@ def test_a_dead_servers_waiters_are_dropped_and_its_running_runs_adopted() -> No
     assert conn.execute("select count(*) from run_slots where run_id = 'run_2'").fetchone() == (0,)
 
 
+def test_news_of_a_run_going_that_comes_after_its_end_takes_no_slot_again() -> None:
+    """Two processes: one sees the run finish and releases its slot; the other's older answer
+    showing it running arrives in a later round. The slot stays released (no phantom slot that
+    only a stale-run check would free); a run with no row at all is still taken in."""
+    conn = memory_connection(default_migrations_dir())
+    clock = lambda: 1_000_000.0  # noqa: E731
+
+    def round_(owner: str, changes: SlotChanges) -> Any:
+        conn.execute("BEGIN")
+        out = run_round(
+            conn, clock, pool="agent", owner=owner, ttl_s=30, limit=2, rate=100,
+            changes=changes, asking=[], stale_s=30,
+        )  # fmt: skip
+        conn.execute("COMMIT")
+        return out
+
+    a, b = f"{HOST}:1:a", f"{HOST}:2:b"
+    first = round_(a, SlotChanges(enqueue=[("user:a", "t1")]))
+    round_(a, SlotChanges(bind=[(first.new_ids[0], "run_1")]))
+    assert round_(b, SlotChanges(release_runs=["run_1"])).active == 0
+    assert round_(a, SlotChanges(seen=[("run_1", "user:a", "t1")])).active == 0
+    assert round_(a, SlotChanges(seen=[("run_2", "user:a", "t1")])).active == 1  # unknown: taken in
+    assert conn.execute("SELECT count(*) FROM run_slots WHERE run_id = 'run_1'").fetchone()[0] == 1
+
+
 def sim_429s(sim: SimHandle) -> int:
     log = sim.log()
     assert len(log) == sim.stats()["total_requests"]  # the log holds every request: none missed

@@ -131,6 +131,12 @@ async def test_200_runs_of_2_principals_over_two_server_processes_on_postgresql(
         grants = conn.execute(
             "SELECT principal, enqueued_at, granted_at, grant_seq FROM run_slots WHERE pool = 'agent'"
         ).fetchall()
+        # Every slot was granted: none taken without a grant (a run's stale news from the other
+        # server once made one), no waiter dropped while its server lived.
+        ungranted = conn.execute(
+            "SELECT id, principal, state, run_id, owner, enqueued_at, granted_at, released_at FROM run_slots "
+            "WHERE pool = 'agent' AND grant_seq IS NULL"
+        ).fetchall()
         owners = conn.execute(
             "SELECT DISTINCT split_part(owner, ':', 2) FROM run_slots WHERE pool = 'agent'"
         ).fetchall()
@@ -138,4 +144,5 @@ async def test_200_runs_of_2_principals_over_two_server_processes_on_postgresql(
     pids = {str(s.proc.pid) for s in servers}
     assert {o for (o,) in owners} == pids  # both processes took slots
     assert left == (0,)
+    assert ungranted == [], ungranted
     check_outcome(sim_thread.handle, [(str(p), str(e), str(g), int(s)) for p, e, g, s in grants], {})

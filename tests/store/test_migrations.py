@@ -54,6 +54,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0015_task_cost_totals",
             "0016_archetype_engines",
             "0017_harvest_convergent_engines",
+            "0018_steps_cascade_by_trigger",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -88,6 +89,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (15, "task_cost_totals"),
         (16, "archetype_engines"),
         (17, "harvest_convergent_engines"),
+        (18, "steps_cascade_by_trigger"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 

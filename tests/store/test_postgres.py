@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from exa_orch.errors import LeaseHeld
+from exa_orch.errors import LeaseHeld, TaskNotFound
 from exa_orch.store import Store
 from exa_orch.store.pgbackend import PostgresBackend
 from exa_orch.store.pgcluster import Cluster
@@ -92,6 +92,36 @@ async def test_a_stalled_holder_writes_nothing_once_another_took_its_lease(url: 
         assert await rescuer.load_steps(task.id) == {"a": 1}
         record = await rescuer.get_task(task.id)
         assert record.lease_owner == rescuer.owner_id and not record.terminal
+
+
+async def test_a_checkpoint_racing_its_tasks_deletion_leaves_no_step_behind(url: str) -> None:
+    """task_steps has no foreign key on PostgreSQL (migration 0018): the checkpoint's own UPDATE of
+    its task's row, locked until COMMIT, keeps a step from outliving its task, and a trigger deletes
+    a task's steps with it. One store checkpoints tasks while another deletes them as expired."""
+    import psycopg
+
+    later = time.time() + 7_200  # every task below has expired on the reaper's clock
+    async with Store(url) as saver, Store(url, clock=lambda: later) as reaper:
+        ids = []
+        for n in range(30):
+            task = await saver.create_task("t", {}, ttl_ms=1_000)
+            await saver.save_step(task.id, "a", n)
+            await saver.transition(task.id, "working")
+            await saver.complete(task.id, {"n": n})
+            ids.append(task.id)
+
+        async def save(task_id: str) -> bool:
+            try:
+                await saver.save_step(task_id, "b", 1)
+            except TaskNotFound:
+                return False
+            return True
+
+        deleted, *_ = await asyncio.gather(reaper.delete_expired(), *(save(i) for i in ids))
+        assert deleted == len(ids)
+    with psycopg.connect(url) as conn:
+        assert conn.execute("SELECT count(*) FROM task_steps").fetchone() == (0,)
+        assert conn.execute("SELECT count(*) FROM tasks").fetchone() == (0,)
 
 
 async def test_timestamps_follow_the_database_clock(url: str) -> None:

@@ -53,6 +53,10 @@ async def test_unserializable_results_are_refused(store: Store) -> None:
         await store.save_step(task.id, "a", {1, 2})
     with pytest.raises(InvalidParams):
         await store.save_step(task.id, "a", float("nan"))
+    looped: list[object] = []
+    looped.append(looped)
+    with pytest.raises(InvalidParams, match="result of step 'a' must be JSON-serializable"):
+        await store.save_step(task.id, "a", {"self": looped})  # a cycle: typed, not a RecursionError
     assert await store.load_steps(task.id) == {}
 
 

@@ -10,7 +10,7 @@ import pytest
 from exa_orch.errors import InvalidParams
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
-from exa_orch.workflows import adversarial
+from exa_orch.workflows import adversarial, rows
 from tests.support import WAIT, until_steps
 from tests.workflows.conftest import OpenApp, run_task
 
@@ -270,6 +270,7 @@ async def test_on_the_agent_engine_each_side_is_a_collection_and_the_synthesis_r
         first, *more = got["runIds"]
         assert more, "30 rows are asked of more than one run"
         assert runs[first].request["query"] == query
+        assert runs[first].request["systemPrompt"] == rows.entity_prompt(ARGS["entity"])  # what a row is
         assert runs[first].request["outputSchema"]["properties"]["rows"]["maxItems"] == 25
         for previous, rid in zip(got["runIds"], more, strict=False):  # continued, rows held excluded
             assert runs[rid].request["previousRunId"] == previous

@@ -171,20 +171,32 @@ async def test_cancel_mid_search_cancels_the_webset(research_app: OpenApp, sim: 
     assert webset["searches"][0]["canceledReason"] == "webset_canceled"
 
 
+def hold_at_item(sim: SimHandle, webset_id: str, n: int) -> None:
+    """Move the held simulated clock to when the webset's search has found its `n`th item."""
+    store = sim.ctx.extras["websets"]
+    [sid] = store.websets[webset_id].search_ids
+    found = sorted(c.at for c in store.searches[sid].plan if c.accepted)
+    sim.ctx.clock.advance(max(0.0, found[n - 1] - sim.ctx.clock.now()) + 0.001)
+
+
 async def test_search_timeout_returns_the_items_found_so_far(research_app: OpenApp, sim: SimHandle) -> None:
-    sim.ctx.clock.set_speed(10.0)  # 20 items take about 2 s of wall time; the timeout is 0.6 s
     async with research_app(MODULE) as app:
-        args = {**BASE, "count": 20, "enrichments": ENRICHMENTS, "timeout": 600}
-        done = await run_task(app, "lifecycle.harvest", args)
+        sim.ctx.clock.set_speed(1e-9)  # held: moved by hand to where the search has found 3 of 20
+        args = {**BASE, "count": 20, "enrichments": ENRICHMENTS, "timeout": 1500}
+        task_id = await start(app, args)
+        await until(lambda: has_step(app, task_id, "create.webset"))
+        hold_at_item(sim, (await app.store.load_steps(task_id))["create.webset"]["id"], 3)
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
         assert done.status == "completed", done.error
         sim.ctx.clock.set_speed(100.0)
         await app.run_operation("websets.waitUntilIdle", {"id": done.result["websetId"], "timeout": 30})
         later = await sim_items(app, done.result["websetId"])
     result = done.result
     assert result["timedOut"] is True and result["partial"] is True
-    assert "search did not finish within 600 ms" in result["timedOutNote"]
+    assert "search did not finish within 1500 ms" in result["timedOutNote"]
     assert result["enrichmentCount"] == 0  # a search timeout skips the enrichments
-    assert 0 < result["itemCount"] < 20 and result["itemCount"] == len(result["items"])
+    assert result["itemCount"] == 3 == len(result["items"])
     assert {i["id"] for i in result["items"]} < {i["id"] for i in later}  # the webset went on
     assert [s["status"] for s in result["steps"]] == ["completed", "timedOut", "completed"]
 
@@ -193,10 +205,12 @@ async def test_enrichment_timeout_returns_the_items_with_what_results_exist(
     research_app: OpenApp, sim: SimHandle
 ) -> None:
     async with research_app(MODULE) as app:
+        sim.ctx.clock.set_speed(1e-9)  # held: moved by hand past the search, never past the enrichments
         task_id = await start(app, {**BASE, "count": 8, "enrichments": ENRICHMENTS, "timeout": 2000})
         await until(lambda: has_step(app, task_id, "create.webset"))
-        # The search was planned at create time; enrichments made from now on take 25 s of wall time.
+        # The search was planned at create time; enrichments made from now on take 2500 s per item.
         sim.ctx.config.seconds_per_item = 10_000.0
+        sim.ctx.clock.advance(1000.0)  # the search is done and its webset idle: the search wait ends
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
     result = done.result
@@ -205,7 +219,7 @@ async def test_enrichment_timeout_returns_the_items_with_what_results_exist(
     assert "enrichments did not finish within 2000 ms" in result["timedOutNote"]
     assert result["itemCount"] == 8 and result["enrichmentCount"] == 2
     statuses = {r["status"] for item in result["items"] for r in item["enrichments"]}
-    assert "pending" in statuses
+    assert statuses == {"pending"}
     assert [s["status"] for s in result["steps"]] == [
         "completed",
         "completed",

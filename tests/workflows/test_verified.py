@@ -16,7 +16,7 @@ from exa_orch.errors import InvalidParams
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
-from exa_orch.workflows import kit
+from exa_orch.workflows import kit, rows
 from exa_orch.workflows.verified import fill
 from tests.support import WAIT, until_steps
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
@@ -277,6 +277,7 @@ async def test_on_the_agent_engine_the_rows_are_researched_in_input_data_batches
     [collection] = result["runIds"]
     asked = runs.get(collection).request
     assert asked["query"].startswith(ARGS["query"]) and "Satisfies: based in Europe" in asked["query"]
+    assert asked["systemPrompt"] == rows.entity_prompt(ARGS["entity"])
     row_fields = asked["outputSchema"]["properties"]["rows"]["items"]["properties"]
     assert row_fields["criterion0"]["description"] == "based in Europe"
     assert row_fields["field0"]["description"] == "CEO name"

@@ -1,0 +1,6 @@
+-- 0018_steps_cascade_by_trigger: nothing to change on SQLite.
+-- PostgreSQL's 0018 (postgres/0018_steps_cascade_by_trigger.sql) drops task_steps' foreign key,
+-- whose check cost a PostgreSQL checkpoint a locking query per step, and deletes a task's steps
+-- with it by a trigger. SQLite's check is a lookup in the page cache (1-2 us of a checkpoint) and
+-- dropping it would mean rebuilding the table, so SQLite keeps its foreign key. This file keeps
+-- the two numbered sequences in step.
