@@ -33,7 +33,7 @@ test: $(STAMP)
 	@# pytest caches each test module with its asserts rewritten (tests/**/__pycache__) only where
 	@# bytecode may be written: without that, every xdist worker parses and rewrites all ~300 test
 	@# modules at every run (~5 s of CPU each, 6 workers on 2 cores).
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --durations=5
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder --durations=5
 
 lint: $(STAMP)
 	$(BIN)/ruff check exa_orch tests bench

@@ -24,17 +24,23 @@ ARCHETYPES = (
 def test_demo_runs_research_tasks_to_completion_then_shows_the_archive_and_how_to_look(
     tmp_path: Path,
 ) -> None:
-    db = tmp_path / "demo.db"
+    """One run of the demo as `make demo` starts it (no EXA_ORCH_DEMO_DB: its database goes into the
+    user data directory, and the cwd stays empty; the test of a bad EXA_ORCH_DEMO_DB reads that)."""
+    cwd, data_home = tmp_path / "cwd", tmp_path / "data"
+    cwd.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
     out = subprocess.run(
         [sys.executable, "-m", "exa_orch.demo"],
         capture_output=True,
         text=True,
         timeout=bound(90),
-        cwd=tmp_path,
-        env={**env, "EXA_ORCH_DEMO_DB": str(db)},
+        cwd=cwd,
+        env={**env, "XDG_DATA_HOME": str(data_home)},
     )
     assert out.returncode == 0, out.stderr
+    db = data_home / "exa-orch" / "demo.db"
+    assert f"exa-orch db migrate --db {db}" in out.stdout
+    assert db.is_file() and list(cwd.iterdir()) == []
     assert all(workflow_id in out.stdout for workflow_id in ARCHETYPES)
     assert (
         out.stdout.index("research task") < out.stdout.index("qd.winnow task") < out.stdout.index("v_archive")
@@ -87,21 +93,3 @@ def test_demo_on_a_file_that_is_not_a_database_says_what_to_do(tmp_path: Path) -
     lines = out.stderr.splitlines()
     assert lines[0].startswith("error [STORE_ERROR]: cannot open the database"), out.stderr
     assert lines[1].startswith("hint: "), out.stderr
-
-
-def test_demo_by_default_writes_into_the_user_data_dir_and_leaves_the_cwd_empty(tmp_path: Path) -> None:
-    cwd, data_home = tmp_path / "cwd", tmp_path / "data"
-    cwd.mkdir()
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
-    out = subprocess.run(
-        [sys.executable, "-m", "exa_orch.demo"],
-        capture_output=True,
-        text=True,
-        timeout=bound(90),
-        cwd=cwd,
-        env={**env, "XDG_DATA_HOME": str(data_home)},
-    )
-    assert out.returncode == 0, out.stderr
-    db = data_home / "exa-orch" / "demo.db"
-    assert f"exa-orch db migrate --db {db}" in out.stdout
-    assert db.is_file() and list(cwd.iterdir()) == []

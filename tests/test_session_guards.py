@@ -61,3 +61,12 @@ def test_the_session_fails_when_a_test_writes_where_it_must_not(
         assert out.returncode == 0, out.stdout[-2000:]
     else:
         assert out.returncode == 1 and says in out.stdout, out.stdout[-2000:]
+
+
+def test_the_files_run_first_are_files_of_the_suite() -> None:
+    """tests/conftest.py's LONG_FIRST names test files that exist (a renamed one would silently
+    lose its place at the head of `make test`'s queue)."""
+    from tests.conftest import LONG_FIRST
+
+    assert len(set(LONG_FIRST)) == len(LONG_FIRST)
+    assert [p for p in LONG_FIRST if not (ROOT / p).is_file() or not Path(p).name.startswith("test_")] == []

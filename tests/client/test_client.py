@@ -67,7 +67,9 @@ async def test_tool_errors_raise_the_typed_error_with_code_and_hint(sim_url: str
 
 async def test_a_killed_child_is_replaced_and_resumes_the_durable_task(sim_url: str, tmp_path: Path) -> None:
     async with running_client(sim_url, tmp_path) as client:
-        task_id = await client.create_task("mcp_stop.ticks", {"ticks": 40, "delay": 0.05})
+        task_id = await client.create_task(
+            "mcp_stop.ticks", {"ticks": 40, "delay": 0.05, "resumed_delay": 0.001}
+        )
         while ((await client.get_task(task_id))["progress"] or {}).get("completed", 0) < 2:
             pass  # each tasks.get is a round trip: it works (two ticks saved) before the kill
         first = client.pid

@@ -96,7 +96,10 @@ async def test_a_sigkilled_servers_task_resumes_at_once_in_the_next_one_even_bef
                 "clientInfo": {"name": "t", "version": "0"},
             },
         )
-        args = {"operation": "tasks.create", "args": {"type": "mcp_stop.ticks", "ticks": 10, "delay": 0.2}}
+        args = {
+            "operation": "tasks.create",
+            "args": {"type": "mcp_stop.ticks", "ticks": 10, "delay": 0.2, "resumed_delay": 0.01},
+        }
         created = _rpc(first, 2, "tools/call", {"name": "manage_websets", "arguments": args, "task": {}})
         task_id = created["task"]["taskId"]
         # No event crosses the process boundary: re-check the database with a deadline.

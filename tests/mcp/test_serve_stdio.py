@@ -235,7 +235,12 @@ def test_sigterm_with_a_working_task_releases_it_and_the_next_start_resumes(
         _initialize(proc)
         assert proc.stdin is not None
         proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-        created = _rpc(proc, 2, "tasks.create", {"type": "mcp_stop.ticks", "ticks": 150, "delay": 0.05})
+        created = _rpc(
+            proc,
+            2,
+            "tasks.create",
+            {"type": "mcp_stop.ticks", "ticks": 150, "delay": 0.05, "resumed_delay": 0},
+        )
         task_id = created["taskId"]
         deadline = time.monotonic() + WAIT
         rid = 3
