@@ -9,7 +9,8 @@
    coroutine's COMMIT would commit another's half-written rows).
 2. single: one coroutine calling Store.save_step (~250 B result) in a loop.
 3. concurrent: 100 coroutines calling Store.save_step at once, through the group-commit writer,
-   in 4 slices alternating with the keyed ceiling's (4.), so that both see the same machine.
+   in slices alternating with the keyed ceiling's (4.), so that both see the same machine: 4, or
+   one a second with `--seconds` over 4.
 4. ceilings: the least a group commit can do in CPython: 100 coroutines, one writer thread, a
    plain INSERT of the same JSON per row (no fencing, no checks, no triggers, no errors to
    route), executemany + COMMIT per batch; once into a table keyed by (task_id, step_key), as
@@ -396,7 +397,7 @@ async def postgres_part(url: str | None, seconds: float, workers: int) -> list[t
         c_samples: list[tuple[float, list[float]]] = []
         k_samples: list[tuple[float, list[float]]] = []
         c_batches: list[int] = []
-        slices = 4
+        slices = max(4, round(seconds))  # finer alternation on longer runs: less drift between the two
         async with Store(store_url) as store:
             await pg_floor(floor_url, 0.5)  # warm-up: the first commits on a new cluster are slow
             await concurrent(store, 0.5, workers)
@@ -454,7 +455,7 @@ async def main(seconds: float, workers: int, pg_url: str | None = None, with_pg:
         # alternating slices (as the PostgreSQL part does): both see the same machine.
         c_samples: list[tuple[float, list[float]]] = []
         k_samples: list[tuple[float, list[float]]] = []
-        slices = 4
+        slices = max(4, round(seconds))  # finer alternation on longer runs: less drift between the two
         async with Store(Path(tmp) / "store.db") as store:
             single_rate, single_lat = await single(store, seconds)
             for _ in range(slices):

@@ -58,6 +58,7 @@ from exa_orch.gateway.ledger import (
     created_searches,
     finished_searches,
     paid_answer,
+    read_running,
     streamed_answer,
     webset_count_path,
     webset_estimates,
@@ -575,12 +576,15 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         """Count an answer against the task's purse: what Exa billed, else the worst case held. An
         agent run's create holds its worst case until its final state says what it cost."""
         if paid is not None and paid.operation == "agent.run":
-            run_id = paid.key.removeprefix("agent_run:")
-            held_for_run = purse.runs.pop(run_id, None)
-            if held_for_run is not None:
-                purse.spent += paid.usd - held_for_run
+            purse.run_finished(paid.key.removeprefix("agent_run:"), paid.usd)
             purse.settle(held, 0.0)
             return
+        if call.shape.method == "GET":  # work an earlier run of the task left running: held again
+            running_runs, running_searches = read_running(call.shape.path, body)
+            for run_id, worst in running_runs.items():
+                purse.hold_run(run_id, worst, exact=True)
+            for search_id, search in running_searches.items():
+                purse.hold_search(search_id, search.left(purse.estimated, search_id))
         created = created_run_id(call.shape.path, body) if call.shape.method == "POST" else None
         if created is not None:
             purse.runs[created] = held
