@@ -214,7 +214,7 @@ def webset_estimates(
             cell = f"webset_cell:{result.get('enrichmentId')}:{item.get('id')}"
             if cell not in seen.cells:
                 seen.cells.add(cell)
-                rows.append((cell, "websets.enrichment", prices.WEBSET_ENRICHMENT_ESTIMATE))
+                rows.append((cell, "websets.enrichment", prices.cell_price(result.get("format"))))
     seen.trim()
     return [
         PaidAnswer(
@@ -319,7 +319,11 @@ def _webset_search(path: str, content: bytes) -> tuple[dict[str, Any], dict[str,
 def _per_item(body: dict[str, Any]) -> float:
     enrichments = body.get("enrichments")
     columns = len(enrichments) if isinstance(enrichments, list) else 0
-    return prices.WEBSET_ITEM_ESTIMATE + columns * prices.WEBSET_ENRICHMENT_ESTIMATE
+    return (
+        prices.WEBSET_ITEM_ESTIMATE
+        + columns * prices.WEBSET_ENRICHMENT_ESTIMATE
+        + prices.contact_columns(enrichments) * prices.CONTACT_ENRICHMENT
+    )
 
 
 def _count(search: dict[str, Any]) -> int:
@@ -459,7 +463,7 @@ def running_work(saved: Any) -> tuple[dict[str, float], dict[str, RunningSearch]
         given = webset.get("enrichments")
         enrichments = [e for e in given if isinstance(e, dict)] if isinstance(given, list) else []
         ids = tuple(str(e.get("id")) for e in enrichments)
-        per_item = prices.WEBSET_ITEM_ESTIMATE + len(ids) * prices.WEBSET_ENRICHMENT_ESTIMATE
+        per_item = prices.WEBSET_ITEM_ESTIMATE + sum(prices.cell_price(e.get("format")) for e in enrichments)
         held[sid] = RunningSearch(_count(search), per_item, ids)
     return {rid: worst for rid, worst in runs.items() if rid not in ended}, held
 
