@@ -191,3 +191,29 @@ def test_a_contact_enrichment_result_is_estimated_with_its_surcharge() -> None:
     assert webset_count_path(path)
     per = prices.WEBSET_ITEM_ESTIMATE + prices.WEBSET_ENRICHMENT_ESTIMATE + prices.CONTACT_ENRICHMENT
     assert webset_search_worst(path, _json.dumps(body).encode()) == pytest.approx(2 * per)
+
+
+async def test_every_websets_workflow_prices_its_contact_enrichments(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    email = {"description": "CEO email", "format": "email"}
+    contact = prices.CONTACT_ENRICHMENT
+    async with research_app() as app:
+        previews = {}
+        for task in SIX:
+            if task["type"] in ("convergent.search", "research.deep"):
+                continue  # no enrichments of their own
+            with_email = {**task, "enrichments": [*task.get("enrichments", []), email], "preview": True}
+            previews[task["type"]] = (
+                await app.run_operation("tasks.create", with_email),
+                await app.run_operation("tasks.create", {**task, "preview": True}),
+            )
+    assert sim.log() == []
+    sides = {"adversarial.verify": 2}  # two websets, each with the enrichment
+    rounds = {"qd.winnow": 1}
+    for kind, (with_email, without) in previews.items():
+        [task] = [t for t in SIX if t["type"] == kind]
+        results = task["count"] * sides.get(kind, 1) * rounds.get(kind, 1)
+        extra = with_email["cost"]["highUsd"] - without["cost"]["highUsd"]
+        assert extra == pytest.approx(results * (prices.WEBSET_ENRICHMENT_ESTIMATE + contact)), kind
+        assert any("contact enrichment results" in p["what"] for p in with_email["cost"]["parts"]), kind
