@@ -409,6 +409,14 @@ def _walk(value: Any, out: list[dict[str, Any]]) -> None:
     if isinstance(value, dict):
         if isinstance(value.get("object"), str):
             out.append(value)
+        elif (
+            isinstance(value.get("id"), str)
+            and isinstance(value.get("websetId"), str)
+            and "progress" in value
+        ):
+            out.append({**value, "object": "webset_search"})  # a websets.* view of a search (no "object")
+        elif isinstance(value.get("id"), str) and isinstance(value.get("searches"), list):
+            out.append({**value, "object": "webset"})  # a websets.* view of a webset
         elif isinstance(value.get("researchId"), str) and "status" in value:
             # a research.* view of an agent run (workflows save it): its model names its effort
             model = value.get("model")
