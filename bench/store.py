@@ -9,7 +9,8 @@
    coroutine's COMMIT would commit another's half-written rows).
 2. single: one coroutine calling Store.save_step (~250 B result) in a loop.
 3. concurrent: 100 coroutines calling Store.save_step at once, through the group-commit writer,
-   in 4 slices alternating with the keyed ceiling's (4.), so that both see the same machine.
+   in slices alternating with the keyed ceiling's (4.), so that both see the same machine: 4, or
+   one a second with `--seconds` over 4.
 4. ceilings: the least a group commit can do in CPython: 100 coroutines, one writer thread, a
    plain INSERT of the same JSON per row (no fencing, no checks, no triggers, no errors to
    route), executemany + COMMIT per batch; once into a table keyed by (task_id, step_key), as
@@ -46,12 +47,14 @@ p99 <= 20 ms, PostgreSQL >= 50% of its keyed ceiling. Where the store's CPU goes
   (an UPDATE rewriting the task's row) ~2.8 us, the lease fence and seq lookup in the INSERT ~2, the
   foreign key ~0.3, the JSON check and the upsert clause ~0. These are the guarantees themselves
   (fencing, exactly-once steps in order, the counters a reader sees); plus ~1.5 us of Python and
-  thread hand-offs per row. With them the store reached 82% of the ceiling (median of 3 runs
-  alternating with the code before, which reached 73%, load 9-11).
+  thread hand-offs per row (the wake-ups and the loop's wake-up call of each group commit). With
+  them the store reached 82%, 72% and 79% of the ceiling in three sets of 3 runs alternating with
+  the code before, which reached 73%, 73% and 70% (medians; load 4-11, the third set with
+  `--seconds 8`). On a busy machine a run's ratio moves by +-10%; the CPU lines are steadier.
 - PostgreSQL server: ~28 us of CPU a checkpoint against the ceiling's ~10 (the task row's update,
   which locks it for the fence and counts the step, ~15; the upsert ~5); the foreign key's check,
-  ~17 more, was dropped by migration 0018 (docs/postgres.md). 66% of the ceiling (median of 3; 55%
-  before).
+  ~17 more, was dropped by migration 0018 (docs/postgres.md). 66% and 63% of the ceiling (medians
+  of two sets of 3 runs alternating with the code before: 55% and 44%).
 """
 
 from __future__ import annotations
@@ -396,7 +399,7 @@ async def postgres_part(url: str | None, seconds: float, workers: int) -> list[t
         c_samples: list[tuple[float, list[float]]] = []
         k_samples: list[tuple[float, list[float]]] = []
         c_batches: list[int] = []
-        slices = 4
+        slices = max(4, round(seconds))  # finer alternation on longer runs: less drift between the two
         async with Store(store_url) as store:
             await pg_floor(floor_url, 0.5)  # warm-up: the first commits on a new cluster are slow
             await concurrent(store, 0.5, workers)
@@ -454,7 +457,7 @@ async def main(seconds: float, workers: int, pg_url: str | None = None, with_pg:
         # alternating slices (as the PostgreSQL part does): both see the same machine.
         c_samples: list[tuple[float, list[float]]] = []
         k_samples: list[tuple[float, list[float]]] = []
-        slices = 4
+        slices = max(4, round(seconds))  # finer alternation on longer runs: less drift between the two
         async with Store(Path(tmp) / "store.db") as store:
             single_rate, single_lat = await single(store, seconds)
             for _ in range(slices):

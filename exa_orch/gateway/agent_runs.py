@@ -10,6 +10,10 @@ as INVALID_PARAMS naming the field, before anything is sent:
   omitted effort is `auto`), `budget.maxCostDollars` from 1 to 100, `budget.maxDurationSeconds`
   from 300 to 10,800 and only with `ultra`;
 - previousRunId is 1-200 characters of `[A-Za-z0-9_.:-]` (Exa's AgentRunId).
+exa-orch's own bounds where Exa documents none (data-design/exa-api-notes.md): `input.data` and
+`input.exclusion` at most `MAX_INPUT_ROWS` records each, the whole `input` at most
+`MAX_INPUT_CHARS` characters as JSON (what one MCP message, 1 MiB, can carry), `systemPrompt` at most
+`MAX_PROMPT_CHARS` (as `instructions`).
 
 `user_identifier(principal)` is what a run carries as `userIdentifier`: a stable hash of the
 principal's name (never the name, never a token), in Exa's alphabet (1-64 of `[A-Za-z0-9_-]`).
@@ -18,6 +22,7 @@ principal's name (never the name, never a token), in Exa's alphabet (1-64 of `[A
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from typing import Any, Final, Literal
 
@@ -37,6 +42,9 @@ DEFAULT_EFFORT: Final = "auto"  # what Exa runs when a create names no effort
 MAX_COST_RANGE: Final = (1.0, 100.0)  # budget.maxCostDollars, dollars
 MAX_DURATION_RANGE: Final = (300, 10_800)  # budget.maxDurationSeconds, seconds
 RUN_ID_PATTERN: Final = r"^[A-Za-z0-9_.:-]+$"
+MAX_INPUT_ROWS: Final = 2_000  # input.data rows, input.exclusion records (adversarial sends 2 x 1,000)
+MAX_INPUT_CHARS: Final = 1_000_000  # the `input` object as compact JSON
+MAX_PROMPT_CHARS: Final = 20_000  # systemPrompt, as research.create's instructions
 USER_IDENTIFIER_PATTERN: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # The retired Research API's models (seed 002), kept as arguments and mapped to an effort.
 MODEL_TO_EFFORT: Final[dict[str, str]] = {
@@ -71,11 +79,22 @@ class RunInput(AttributeDocs, BaseModel):
 
     model_config = _CONFIG
 
-    data: list[dict[str, Any]] | None = Field(default=None, min_length=1)
-    """rows to process (e.g. [{"name": "Acme", "website": "acme.com"}]); the answer returns them with
-    the outputSchema's fields filled"""
-    exclusion: list[dict[str, Any]] | None = Field(default=None, min_length=1)
-    """records or entities to leave out of the answer (e.g. [{"website": "globex.com"}])"""
+    data: list[dict[str, Any]] | None = Field(default=None, min_length=1, max_length=MAX_INPUT_ROWS)
+    """rows to process (e.g. [{"name": "Acme", "website": "acme.com"}]), at most 2,000; the answer
+    returns them with the outputSchema's fields filled"""
+    exclusion: list[dict[str, Any]] | None = Field(default=None, min_length=1, max_length=MAX_INPUT_ROWS)
+    """records or entities to leave out of the answer (e.g. [{"website": "globex.com"}]), at most
+    2,000"""
+
+    @model_validator(mode="after")
+    def _bounded(self) -> RunInput:
+        size = input_chars(self.model_dump(by_alias=True, exclude_none=True, mode="json"))
+        if size > MAX_INPUT_CHARS:
+            raise ValueError(
+                f"input is {size:,} characters as JSON, over exa-orch's {MAX_INPUT_CHARS:,}: send fewer "
+                "or shorter rows per run (a follow-up run continues one by previousRunId)"
+            )
+        return self
 
 
 class DataSource(AttributeDocs, BaseModel):
@@ -110,8 +129,8 @@ class RunOptions(AttributeDocs, BaseModel):
     and does not repeat its rows"""
     data_sources: list[DataSource] | None = Field(default=None, min_length=1)
     """Exa Connect providers to enable, e.g. [{"provider": "..."}]"""
-    system_prompt: str | None = Field(default=None, min_length=1)
-    """extra guidance for the agent (source preferences, what to avoid)"""
+    system_prompt: str | None = Field(default=None, min_length=1, max_length=MAX_PROMPT_CHARS)
+    """extra guidance for the agent (source preferences, what to avoid), at most 20,000 characters"""
 
     def run_effort(self) -> str:
         """The effort the run is sent with: `effort`, else the `model` a subclass maps, else Exa's default."""
@@ -142,6 +161,11 @@ class RunOptions(AttributeDocs, BaseModel):
                 value = [v.model_dump(by_alias=True, exclude_none=True, mode="json") for v in value]
             out[to_camel(name)] = value
         return out
+
+
+def input_chars(value: Any) -> int:
+    """Characters of `value` as compact JSON (how `MAX_INPUT_CHARS` counts a run's input)."""
+    return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
 
 
 def refused(loc: tuple[str | int, ...], message: str, value: Any) -> ValidationError:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from exa_orch.gateway import prices
-from exa_orch.gateway.agent_runs import BUDGET_EFFORTS, MAX_COST_RANGE
+from exa_orch.gateway.agent_runs import BUDGET_EFFORTS, DEFAULT_MODEL, MAX_COST_RANGE, MODEL_TO_EFFORT
 from exa_orch.gateway.context import RequestContext
 
 _AGENT_DONE = frozenset({"completed", "failed", "cancelled"})
@@ -214,7 +214,7 @@ def webset_estimates(
             cell = f"webset_cell:{result.get('enrichmentId')}:{item.get('id')}"
             if cell not in seen.cells:
                 seen.cells.add(cell)
-                rows.append((cell, "websets.enrichment", prices.WEBSET_ENRICHMENT_ESTIMATE))
+                rows.append((cell, "websets.enrichment", prices.cell_price(result.get("format"))))
     seen.trim()
     return [
         PaidAnswer(
@@ -319,7 +319,11 @@ def _webset_search(path: str, content: bytes) -> tuple[dict[str, Any], dict[str,
 def _per_item(body: dict[str, Any]) -> float:
     enrichments = body.get("enrichments")
     columns = len(enrichments) if isinstance(enrichments, list) else 0
-    return prices.WEBSET_ITEM_ESTIMATE + columns * prices.WEBSET_ENRICHMENT_ESTIMATE
+    return (
+        prices.WEBSET_ITEM_ESTIMATE
+        + columns * prices.WEBSET_ENRICHMENT_ESTIMATE
+        + prices.contact_columns(enrichments) * prices.CONTACT_ENRICHMENT
+    )
 
 
 def _count(search: dict[str, Any]) -> int:
@@ -375,3 +379,115 @@ def capped_webset_body(path: str, content: bytes, remaining: float) -> tuple[byt
         return None, 0
     search["count"] = affords
     return json.dumps(body).encode(), affords
+
+
+# --- a resumed task: the Exa work it left running (its purse holds it again) -----------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RunningSearch:
+    """A webset search seen unfinished: what its create held (`count` items at `per_item`, the
+    webset's enrichment cells included) and the webset's enrichment ids (its cells' keys)."""
+
+    count: int
+    per_item: float
+    enrichments: tuple[str, ...]
+
+    def left(self, counted: set[str], search_id: str) -> float:
+        """What of its hold is not yet in `counted` (the estimate keys the purse counted)."""
+        found = sum(1 for key in counted if key.startswith(f"webset_item:{search_id}:"))
+        cells = sum(
+            1
+            for key in counted
+            if key.split(":")[0] == "webset_cell" and key.split(":")[1] in self.enrichments
+        )
+        used = found * prices.WEBSET_ITEM_ESTIMATE + cells * prices.WEBSET_ENRICHMENT_ESTIMATE
+        return max(0.0, round(self.count * self.per_item - used, 6))
+
+
+def _walk(value: Any, out: list[dict[str, Any]]) -> None:
+    if isinstance(value, dict):
+        if isinstance(value.get("object"), str):
+            out.append(value)
+        elif (
+            isinstance(value.get("id"), str)
+            and isinstance(value.get("websetId"), str)
+            and "progress" in value
+        ):
+            out.append({**value, "object": "webset_search"})  # a websets.* view of a search (no "object")
+        elif isinstance(value.get("id"), str) and isinstance(value.get("searches"), list):
+            out.append({**value, "object": "webset"})  # a websets.* view of a webset
+        elif isinstance(value.get("researchId"), str) and "status" in value:
+            # a research.* view of an agent run (workflows save it): its model names its effort
+            model = value.get("model")
+            effort = MODEL_TO_EFFORT.get(model if isinstance(model, str) else DEFAULT_MODEL, "medium")
+            out.append(
+                {
+                    "id": value["researchId"],
+                    "object": "agent_run",
+                    "status": value["status"],
+                    "request": {"effort": effort},
+                }
+            )
+        for inner in value.values():
+            _walk(inner, out)
+    elif isinstance(value, list):
+        for inner in value:
+            _walk(inner, out)
+
+
+def running_work(saved: Any) -> tuple[dict[str, float], dict[str, RunningSearch]]:
+    """The agent runs (id -> worst case, from the request it echoes) and webset searches (id ->
+    `RunningSearch`) that `saved` (a task's checkpointed steps, or an answer) shows and never shows
+    finished: the Exa work a task started and may still be paying for."""
+    objects: list[dict[str, Any]] = []
+    _walk(saved, objects)
+    runs: dict[str, float] = {}
+    searches: dict[str, dict[str, Any]] = {}
+    ended: set[str] = set()
+    websets: dict[str, dict[str, Any]] = {}
+    for obj in objects:
+        oid, kind, status = obj.get("id"), obj.get("object"), obj.get("status")
+        if not isinstance(oid, str):
+            continue
+        if kind == "agent_run":
+            if status in _AGENT_DONE:
+                ended.add(oid)
+            else:
+                request = obj.get("request")
+                runs[oid] = prices.agent_price(request if isinstance(request, dict) else {})
+        elif kind == "webset_search":
+            if status in ("completed", "canceled"):
+                ended.add(oid)
+            else:
+                searches[oid] = obj
+        elif kind == "webset":
+            websets.setdefault(oid, obj)
+    held: dict[str, RunningSearch] = {}
+    for sid, search in searches.items():
+        if sid in ended:
+            continue
+        webset = websets.get(str(search.get("websetId")), {})
+        given = webset.get("enrichments")
+        enrichments = [e for e in given if isinstance(e, dict)] if isinstance(given, list) else []
+        ids = tuple(str(e.get("id")) for e in enrichments)
+        per_item = prices.WEBSET_ITEM_ESTIMATE + sum(prices.cell_price(e.get("format")) for e in enrichments)
+        held[sid] = RunningSearch(_count(search), per_item, ids)
+    return {rid: worst for rid, worst in runs.items() if rid not in ended}, held
+
+
+def read_running(path: str, raw: bytes) -> tuple[dict[str, float], dict[str, RunningSearch]]:
+    """`running_work` of a GET answer for one agent run, webset or webset search (not a list, whose
+    objects may be other tasks'): a task reading its own work, left running by an earlier run."""
+    parts = path.rstrip("/").split("/")
+    one_run = len(parts) == 4 and path.startswith("/agent/runs/")
+    one_webset = path.startswith(_WEBSET_CREATE + "/") and (
+        len(parts) == 5 or (len(parts) == 7 and parts[5] == "searches")
+    )
+    if not (one_run and b'"agent_run"' in raw) and not (one_webset and b'"webset_search"' in raw):
+        return {}, {}
+    try:
+        body = json.loads(raw)
+    except ValueError:
+        return {}, {}
+    return running_work(body)

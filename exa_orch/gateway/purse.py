@@ -53,6 +53,7 @@ class Purse:
         "on_stop",
         "searches",
         "paid_steps",
+        "counted_runs",
     )
 
     def __init__(
@@ -75,6 +76,8 @@ class Purse:
         # Steps an earlier run of the task paid in (the ledger's): a request made in one again is a
         # re-send, billed again (its row is marked `resend`).
         self.paid_steps: set[str] = set()
+        # Agent runs whose final cost is in `spent` (`agent_run:<id>`; the ledger's, for a resumed task).
+        self.counted_runs: set[str] = set()
 
     def reserve(self, worst: float, what: str) -> float:
         """Hold `worst` dollars for a request about to be sent; raise (and stop) if it can't be."""
@@ -119,6 +122,34 @@ class Purse:
             )
             if self.on_stop is not None:
                 self.on_stop()
+
+    def hold_run(self, run_id: str, worst: float, exact: bool = False) -> None:
+        """Hold an agent run's worst case until its final state says what it cost, unless it is
+        counted already (a resumed task's runs, from its checkpoints or a read of the run). `exact`:
+        the worst case read off the run itself (the request it echoes), replacing one held from a
+        checkpoint that names only its model."""
+        if f"agent_run:{run_id}" in self.counted_runs or (run_id in self.runs and not exact):
+            return
+        self.spent += worst - self.runs.get(run_id, 0.0)
+        self.runs[run_id] = worst
+
+    def run_finished(self, run_id: str, billed: float) -> None:
+        """An agent run's final cost: it replaces the worst case held (counted once per run)."""
+        key = f"agent_run:{run_id}"
+        held = self.runs.pop(run_id, None)
+        if held is not None:
+            self.spent += billed - held
+        elif key not in self.counted_runs:
+            self.spent += billed  # a run this purse never held (made before a restart)
+        self.counted_runs.add(key)
+
+    def hold_search(self, search_id: str, left: float) -> None:
+        """Hold what a running webset search (made before a restart) may still find, as its create
+        held it, unless held already."""
+        if search_id in self.searches:
+            return
+        self.searches[search_id] = left
+        self.spent += left
 
     def search_started(self, search_id: str, counted: float) -> None:
         """A webset search created with `counted` (its worst case, now in `spent`) to draw from."""

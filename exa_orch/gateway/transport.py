@@ -58,6 +58,7 @@ from exa_orch.gateway.ledger import (
     created_searches,
     finished_searches,
     paid_answer,
+    read_running,
     streamed_answer,
     webset_count_path,
     webset_estimates,
@@ -301,7 +302,12 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         held = None
         try:
             if self.caps is not None and to_exa:  # a principal's daily cap: BUDGET_EXCEEDED, unsent
-                held = await self.caps.reserve(current_request().principal, self._worst(call))
+                principal = current_request().principal
+                purse = CURRENT_PURSE.get()
+                if purse is not None:  # the task's runs under way (a resumed task's too) are held
+                    for run_id, worst in purse.runs.items():
+                        self.caps.hold_run(principal, run_id, worst)
+                held = await self.caps.reserve(principal, self._worst(call))
             if call.pooled is not None and call.pooled[1] == "create" and not call.shape.streaming:
                 scope = current_request()  # a slot of the team's capacity first (gateway/pool.py)
                 call.slot = await self.pools[call.pooled[0]].acquire(scope.principal, scope.task_id)
@@ -548,6 +554,8 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         paid = paid_answer(call.shape.path, body, scope, self.attempt_id)
         if purse is not None:
             self._settle(purse, call, body, held, paid)
+        if self.caps is not None:
+            self._cap_runs(call, body, scope.principal)
         rows = [paid] if paid is not None else []
         rows += webset_estimates(call.shape.path, body, scope, self.attempt_id, self._websets_seen)
         finished = finished_searches(call.shape.path, body) if purse is not None and purse.searches else []
@@ -557,7 +565,10 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             elif purse is not None and row.step_key is not None and row.step_key in purse.paid_steps:
                 row = dataclasses.replace(row, resend=True)  # a step an earlier run paid in, sent again
             if self.caps is not None:
-                self.caps.add(row.principal, row.usd)
+                if row.operation == "agent.run":
+                    self.caps.run_finished(row.principal, row.key.removeprefix("agent_run:"), row.usd)
+                else:
+                    self.caps.add(row.principal, row.usd)
             if self.ledger is None:
                 continue
             try:
@@ -570,17 +581,32 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             assert purse is not None
             purse.search_finished(search_id)
 
+    def _cap_runs(self, call: _Call, body: bytes, principal: str | None) -> None:
+        """Hold in the principal's daily cap the agent run a create made (its worst case, until its
+        final state), or one a read shows under way that no hold covers (made before a restart)."""
+        assert self.caps is not None
+        if call.shape.method == "POST":
+            created = created_run_id(call.shape.path, body)
+            if created is not None:
+                self.caps.hold_run(principal, created, self._worst(call))
+        elif call.shape.method == "GET":
+            for run_id, worst in read_running(call.shape.path, body)[0].items():
+                self.caps.hold_run(principal, run_id, worst)
+
     @staticmethod
     def _settle(purse: Purse, call: _Call, body: bytes, held: float, paid: PaidAnswer | None) -> None:
         """Count an answer against the task's purse: what Exa billed, else the worst case held. An
         agent run's create holds its worst case until its final state says what it cost."""
         if paid is not None and paid.operation == "agent.run":
-            run_id = paid.key.removeprefix("agent_run:")
-            held_for_run = purse.runs.pop(run_id, None)
-            if held_for_run is not None:
-                purse.spent += paid.usd - held_for_run
+            purse.run_finished(paid.key.removeprefix("agent_run:"), paid.usd)
             purse.settle(held, 0.0)
             return
+        if call.shape.method == "GET":  # work an earlier run of the task left running: held again
+            running_runs, running_searches = read_running(call.shape.path, body)
+            for run_id, worst in running_runs.items():
+                purse.hold_run(run_id, worst, exact=True)
+            for search_id, search in running_searches.items():
+                purse.hold_search(search_id, search.left(purse.estimated, search_id))
         created = created_run_id(call.shape.path, body) if call.shape.method == "POST" else None
         if created is not None:
             purse.runs[created] = held

@@ -57,6 +57,7 @@ from exa_orch.errors import (
 )
 from exa_orch.gateway.context import enter_request_scope
 from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence
+from exa_orch.gateway.ledger import running_work
 from exa_orch.gateway.pool import CURRENT_NOTICE
 from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
 from exa_orch.runtime.context import TaskContext
@@ -318,7 +319,7 @@ class TaskActor:
             resumed = self.record.status is not TaskStatus.PENDING  # still the claim's row here
             if not resumed:
                 await self._set_status(TaskStatus.WORKING)
-            self.purse = await self._open_purse()
+            self.purse = await self._open_purse(steps)
             ctx = self._ctx = TaskContext(
                 task_id=self.task_id,
                 args=args,
@@ -380,23 +381,36 @@ class TaskActor:
         self._outcome = result
         return ActorState.COMPLETING
 
-    async def _open_purse(self) -> Purse:
+    async def _open_purse(self, steps: dict[str, Any]) -> Purse:
         """The task's purse: its budget (`budgetUsd` at create) and what the ledger says it spent
-        already (a resumed task), set for every request this run sends (gateway/purse.py)."""
+        already (a resumed task), set for every request this run sends (gateway/purse.py). A resumed
+        task holds again what its earlier run held for the Exa work still running: each agent run's
+        worst case (one the ledger has no final cost for) and what each webset search may still
+        find, from its checkpoints (`ledger.running_work`); work its checkpoints miss is held at
+        its first read (gateway/transport.py)."""
         budget = self.record.meta.get("budgetUsd")
         spent = (await self._store.task_costs([self.task_id]))[self.task_id]["usd"]
         estimated: set[str] = set()
         paid_steps: set[str] = set()
+        run_keys: set[str] = set()
+        record = self.record
         if spent:  # a resumed task: what the ledger holds of its earlier runs
-            record = self.record
             estimated, paid_steps = await self._store.task_ledger(
                 self.task_id, record.principal, record.created_at
             )
+        runs, searches = running_work(steps) if steps else ({}, {})
+        if runs and spent:
+            run_keys = await self._store.task_run_keys(self.task_id, record.principal, record.created_at)
         purse = Purse(
             self.task_id, float(budget) if isinstance(budget, int | float) else None, spent, estimated
         )
         purse.on_stop = self._interrupt_for_purse
         purse.paid_steps = paid_steps
+        purse.counted_runs = run_keys
+        for run_id, worst in runs.items():
+            purse.hold_run(run_id, worst)
+        for search_id, search in searches.items():
+            purse.hold_search(search_id, search.left(estimated, search_id))
         CURRENT_PURSE.set(purse)
         return purse
 

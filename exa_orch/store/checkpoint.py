@@ -42,7 +42,8 @@ class Checkpointer:
 
     def poke(self) -> None:
         """Note that something was committed (cheap; called by the writer after each COMMIT)."""
-        self._wanted.set()
+        if not self._wanted.is_set():  # set already while the thread paces: skip set()'s lock
+            self._wanted.set()
 
     def stop(self) -> None:
         """Stop the thread after its current checkpoint; idempotent."""

@@ -434,6 +434,16 @@ class Store:
         steps = {str(step) for _, step, billed in rows if billed and step is not None}
         return estimated, steps
 
+    async def task_run_keys(self, task_id: str, principal: str | None, since: str) -> set[str]:
+        """The ledger keys of the agent runs the task's rows hold (`agent_run:<id>`, each counted once
+        its final state was read): a resumed task's purse holds the worst case of its other runs.
+        Same lookup as `task_ledger` (a new method, so its callers are untouched)."""
+        if principal is None:
+            rows = await self._read(costs.TASK_ROWS_NO_PRINCIPAL, (since, task_id))
+        else:
+            rows = await self._read(costs.TASK_ROWS, (principal, since, task_id))
+        return {str(key) for key, _, _ in rows if str(key).startswith("agent_run:")}
+
     async def spent_since(self, principal: str, since: str) -> float:
         """Dollars the ledger holds for `principal` from `since` (an ISO timestamp) on."""
         rows = await self._read(costs.SPENT_SINCE, (principal, since))

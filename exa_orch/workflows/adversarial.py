@@ -7,8 +7,9 @@ found again by its key after a crash) so Exa works on them in parallel; the task
 each, collects its items (on the agent engine, its rows in their Websets-item view, `rows.as_item`),
 and, with `synthesize: true`, asks a research run (Exa's Agent API behind `research.*`) for a
 verdict with a structured output schema: on Websets over a prompt summarizing each side's items (at
-most SIDE_PROMPT_CHARS a side); on the agent engine over both sides' rows whole, sent as
-`input.data` (each row tagged with its side). The engine is fixed in the task's checkpoint "engine";
+most SIDE_PROMPT_CHARS a side); on the agent engine over both sides' rows, sent as `input.data`
+(each row tagged with its side; whole when they fit one run's input, agent_runs.MAX_INPUT_CHARS, else
+`fit_evidence` takes the sides' rows in turn and the prompt says how many were left out). The engine is fixed in the task's checkpoint "engine";
 on the agent engine each side's `websetId` is null and its runs are listed in `runIds`.
 
 Failure handling (the seed's): a wait that times out keeps the items found so far (the side says
@@ -26,7 +27,7 @@ from typing import Any
 from pydantic import Field
 
 from exa_orch.errors import OrchError
-from exa_orch.gateway import prices
+from exa_orch.gateway import agent_runs, prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
@@ -204,8 +205,33 @@ def evidence_rows(side: str, got: list[Json], enrichments: list[kit.EnrichmentAr
     return out
 
 
-def rows_prompt(thesis: str, evidence: list[Json]) -> str:
-    """The synthesis instructions when the evidence is the run's input rows (the agent engine)."""
+def fit_evidence(evidence: list[Json], limit: int = agent_runs.MAX_INPUT_CHARS) -> list[Json]:
+    """`evidence` whole when it fits one run's `input` (`limit` characters as JSON, at most
+    MAX_INPUT_ROWS rows); else the rows that fit, taken a side at a time in turn (each side's first
+    rows first), in their order. Deterministic, so a resumed task sends the same rows."""
+    budget = limit - agent_runs.input_chars({"data": []})
+    if agent_runs.input_chars({"data": evidence}) <= limit and len(evidence) <= agent_runs.MAX_INPUT_ROWS:
+        return evidence
+    queues = [[i for i, r in enumerate(evidence) if r.get("side") == side] for side in SIDES]
+    kept: set[int] = set()
+    used = 0
+    while any(queues) and len(kept) < agent_runs.MAX_INPUT_ROWS:
+        for queue in queues:
+            if not queue or len(kept) >= agent_runs.MAX_INPUT_ROWS:
+                continue
+            i = queue.pop(0)
+            size = agent_runs.input_chars(evidence[i]) + (1 if kept else 0)
+            if used + size > budget:
+                queue.clear()  # this side's later rows are left out too (its order kept)
+                continue
+            kept.add(i)
+            used += size
+    return [r for i, r in enumerate(evidence) if i in kept]
+
+
+def rows_prompt(thesis: str, evidence: list[Json], left_out: int = 0) -> str:
+    """The synthesis instructions when the evidence is the run's input rows (the agent engine);
+    `left_out`: rows found but not sent (`fit_evidence`)."""
     n = {side: sum(1 for r in evidence if r.get("side") == side) for side in SIDES}
     found = (
         f'The input rows are the evidence on the thesis "{thesis}": {n["thesis"]} rows with side '
@@ -214,6 +240,8 @@ def rows_prompt(thesis: str, evidence: list[Json]) -> str:
         if evidence
         else f'No evidence was found for or against the thesis "{thesis}".'
     )
+    if left_out:
+        found += f" {left_out} more rows were found but left out to fit one run's input."
     return (
         f"{found}\n\n"
         f"Provide a balanced assessment including: verdict ({', '.join(VERDICTS)}), confidence\n"
@@ -298,16 +326,18 @@ async def _synthesize(
 ) -> Json:
     """Run the synthesis; any failure or timeout becomes {error} (the sides are kept either way).
 
-    `evidence` (the agent engine): both sides' rows, sent whole as the run's input.data; without
-    it, the items summarized in the prompt."""
+    `evidence` (the agent engine): both sides' rows, sent as the run's input.data (whole when they
+    fit one run's input, else `fit_evidence`'s share); without it, the items summarized in the prompt."""
     create_args: Json
     if evidence is None:
         prompt = synthesis_prompt(args.thesis, sides["thesis"]["items"], sides["antithesis"]["items"])
         create_args = {"instructions": prompt, "outputSchema": SYNTHESIS_SCHEMA}
     else:
-        create_args = {"instructions": rows_prompt(args.thesis, evidence), "outputSchema": SYNTHESIS_SCHEMA}
-        if evidence:
-            create_args["input"] = {"data": evidence}
+        sent = fit_evidence(evidence)
+        prompt = rows_prompt(args.thesis, sent, len(evidence) - len(sent))
+        create_args = {"instructions": prompt, "outputSchema": SYNTHESIS_SCHEMA}
+        if sent:
+            create_args["input"] = {"data": sent}
     await ctx.progress("synthesis", len(SIDES) + 2, len(SIDES) + 3, "starting the synthesis research run")
     try:
         run: Json = await kit.create_research(ctx, "synthesis.create", create_args)
@@ -517,12 +547,13 @@ def verify_cost(args: VerifyArgs) -> list[prices.Part]:
     engine two collections of `count` rows (`rows.cost`), and the synthesis run if asked
     (tasks.create's preview)."""
     n = len(args.enrichments or [])
+    contacts = prices.contact_columns(args.enrichments or [])
     if args.engine == "agent":
         parts = rows.cost(args.count, "agent collection run (thesis, antithesis)", collections=2)
     else:
         parts = [
-            *prices.webset(args.count, n, "thesis webset"),
-            *prices.webset(args.count, n, "antithesis webset"),
+            *prices.webset(args.count, n, "thesis webset", contacts),
+            *prices.webset(args.count, n, "antithesis webset", contacts),
         ]
     if args.synthesize:
         parts.append(prices.research_run("exa-research", "synthesis run"))

@@ -47,16 +47,17 @@ class EntityArg(AttributeDocs, BaseModel):
     model_config = ConfigDict(extra="allow", defer_build=True)
     type: str = Field(min_length=1)
     """what kind of thing to find: company, person, article, research_paper or custom"""
-    description: str | None = None
-    """what a 'custom' entity is (required for custom; ignored otherwise)"""
+    description: str | None = Field(default=None, max_length=200)
+    """what a 'custom' entity is, 2-200 characters as Exa takes it (required for custom; ignored
+    otherwise)"""
 
     @model_validator(mode="after")
     def _known(self) -> EntityArg:
         # Refused before a task row is written, not when the task's first call reaches Exa.
         if self.type not in ENTITY_TYPES:
             raise ValueError(f"type must be one of {', '.join(ENTITY_TYPES)}, got {self.type!r}")
-        if self.type == "custom" and not self.description:
-            raise ValueError("a 'custom' entity needs a description of what to find")
+        if self.type == "custom" and len((self.description or "").strip()) < 2:
+            raise ValueError("a 'custom' entity needs a description of what to find (2-200 characters)")
         return self
 
 

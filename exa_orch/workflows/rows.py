@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from exa_orch.gateway import prices
-from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MODEL_TO_EFFORT
+from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MAX_INPUT_ROWS, MODEL_TO_EFFORT
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import kit
 from exa_orch.workflows import research as runs_kit
@@ -377,6 +377,7 @@ def _body(ask: Ask, n: int, got: Collected) -> tuple[str, Json | None, Json]:
         held = list(given.get("exclusion") or [])
         seen = {str(x.get("url")) for x in held if isinstance(x, dict)}
         held += [{"url": u} for u in got.urls() if u not in seen]
+        held = held[-MAX_INPUT_ROWS:]  # the latest; earlier ones went to the runs continued from
         if held:
             options["input"] = {**given, "exclusion": held}
     return ask.query, rows_schema(ask.criteria, ask.fields, max(1, want)), options

@@ -725,7 +725,8 @@ def winnow_cost(args: WinnowArgs) -> list[prices.Part]:
             rows.RUN_EFFORT, f"agent runs, rounds 2-{args.max_rounds} at most", count=later
         )
         return [first, dataclasses.replace(more, certain=False)]
-    parts = prices.webset(args.count, len(args.enrichments) + len(args.criteria), "webset")
+    contacts = prices.contact_columns(args.enrichments)
+    parts = prices.webset(args.count, len(args.enrichments) + len(args.criteria), "webset", contacts)
     return [
         dataclasses.replace(
             p, what=f"{p.what} ({args.max_rounds} rounds at most)", count=p.count * args.max_rounds

@@ -362,3 +362,42 @@ async def test_a_step_run_again_after_a_stop_counts_its_request_again_marked_res
     ]
     assert len(rows) == billing(sim).answers == 4
     assert round(sum(r[3] for r in rows), 6) == billing(sim).spent
+
+
+async def test_a_daily_cap_holds_an_agent_runs_worst_case_until_it_finishes_even_after_a_restart(
+    sim: SimHandle, store: Store
+) -> None:
+    sim.ctx.clock.set_speed(0.001)  # the runs stay running until the test lets time go
+    medium = prices.AGENT_FIXED["medium"]
+    settings = settings_for(sim, rps=200, daily_budgets=(("alice", 0.15),))
+    body = {"query": "AI startups", "effort": "medium"}
+    async with Gateway(settings) as gw:
+        gw.record_costs(ledger_of(store))
+        gw.cap_daily(store.spent_since)
+        with request_scope(principal="user:alice"):
+            run_id = (await gw.http.post("/agent/runs", json=body)).json()["id"]
+            with pytest.raises(BudgetExceeded):  # the first run still holds its $0.11
+                await gw.http.post("/agent/runs", json=body)
+    # A restart: the run under way is held again once it is seen running (a resumed task's read).
+    async with Gateway(settings) as again:
+        again.record_costs(ledger_of(store))
+        again.cap_daily(store.spent_since)
+        with request_scope(principal="user:alice"):
+            assert (await again.http.get(f"/agent/runs/{run_id}")).json()["status"] != "completed"
+            await again.http.post("/search", json={"query": "a"})  # $0.11 + $0.007 fits
+            with pytest.raises(BudgetExceeded) as refused:
+                await again.http.post("/agent/runs", json=body)
+            assert refused.value.to_dict()["spentUsd"] == pytest.approx(prices.SEARCH)  # + $0.11 held
+            sim.ctx.clock.set_speed(1000.0)
+
+            async def finished() -> bool:
+                got = await again.http.get(f"/agent/runs/{run_id}")
+                return bool(got.json()["status"] == "completed")
+
+            await until(finished, what="the run to finish")
+            await again.http.get(f"/agent/runs/{run_id}")  # its final state read again: counted once
+            # Spent: the run's billed $0.11 + $0.007; one more search fits under $0.15.
+            await again.http.post("/search", json={"query": "b"})
+    billed = sim.ctx.extras["billing"].spent
+    assert billed == pytest.approx(medium + 2 * prices.SEARCH)
+    assert [e["path"] for e in sim.log() if e["method"] == "POST"].count("/agent/runs") == 1

@@ -122,6 +122,11 @@ async def test_a_follow_up_names_the_previous_run_and_gets_none_of_its_rows(ops:
         ({"input": {"rows": [{"name": "x"}]}}, "input.rows", ["unknown field"]),
         ({"dataSources": [{}]}, "dataSources[0].provider", []),
         ({"userIdentifier": "u1"}, "userIdentifier", ["unknown field"]),  # set from the principal only
+        # exa-orch's bounds where Exa documents none (agent_runs.MAX_INPUT_ROWS / _CHARS / MAX_PROMPT_CHARS)
+        ({"input": {"data": [{"n": i} for i in range(2001)]}}, "input.data", ["2000"]),
+        ({"input": {"exclusion": [{"url": f"u{i}"} for i in range(2001)]}}, "input.exclusion", ["2000"]),
+        ({"input": {"data": [{"d": "x" * 1_000_000}]}}, "input", ["1,000,000", "fewer or shorter rows"]),
+        ({"systemPrompt": "s" * 20_001}, "systemPrompt", ["20000"]),
     ],
 )
 async def test_exa_rules_are_checked_before_any_request(

@@ -8,9 +8,12 @@ from typing import Any
 import pytest
 
 from exa_orch.errors import InvalidParams
+from exa_orch.gateway import agent_runs
+from exa_orch.operations.research import CreateResearch
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
 from exa_orch.workflows import adversarial, rows
+from exa_orch.workflows.adversarial import SIDES
 from tests.support import WAIT, until_steps
 from tests.workflows.conftest import OpenApp, run_task
 
@@ -90,6 +93,9 @@ async def test_bad_args_are_refused_before_any_task_is_written(research_app: Ope
             ({**ARGS, "thesisquery": "typo"}, "thesisquery"),
             ({**ARGS, "enrichments": [{"description": "stage", "format": "options"}]}, "enrichments"),
             ({**ARGS, "timeout": -5}, "timeout"),
+            # Exa takes a custom entity's description of 2-200 characters: refused here, not at Exa
+            ({**ARGS, "entity": {"type": "custom", "description": "x" * 201}}, "entity.description"),
+            ({**ARGS, "entity": {"type": "custom", "description": " x "}}, "entity"),
         ]
         for args, field in bad:
             with pytest.raises(InvalidParams) as caught:
@@ -351,3 +357,29 @@ async def test_on_the_agent_engine_timeouts_return_the_rows_so_far_and_a_synthes
     synthesis = result["synthesis"]
     assert synthesis["timedOut"] is True and synthesis["error"]["code"] == "SYNTHESIS_TIMEOUT"
     assert "input" not in _runs(sim)[synthesis["researchId"]].request  # no rows to weigh
+
+
+def test_synthesis_evidence_past_one_runs_input_is_cut_a_side_at_a_time() -> None:
+    """Agent engine: both sides' rows go whole as the synthesis's input.data while they fit one run's
+    input (agent_runs.MAX_INPUT_CHARS); past it, the sides give rows in turn and the prompt says how
+    many were left out, so a long collection never turns the synthesis into a refused request."""
+    small = [
+        {"side": side, "name": f"{side} {i}", "url": f"https://{side}{i}.example"}
+        for side in SIDES
+        for i in range(3)
+    ]
+    assert adversarial.fit_evidence(small) == small
+    big = [{"side": "thesis", "description": "t" * 300_000, "url": f"https://t{i}.example"} for i in range(5)]
+    big += [
+        {"side": "antithesis", "description": "a" * 300_000, "url": f"https://a{i}.example"} for i in range(2)
+    ]
+    sent = adversarial.fit_evidence(big)
+    assert [r["url"] for r in sent] == ["https://t0.example", "https://t1.example", "https://a0.example"]
+    assert agent_runs.input_chars({"data": sent}) <= agent_runs.MAX_INPUT_CHARS
+    CreateResearch.model_validate({"instructions": "x", "input": {"data": sent}})  # research.create takes it
+    many = [
+        {"side": SIDES[i % 2], "url": f"https://r{i}.example"} for i in range(2 * agent_runs.MAX_INPUT_ROWS)
+    ]
+    assert len(adversarial.fit_evidence(many)) == agent_runs.MAX_INPUT_ROWS
+    prompt = adversarial.rows_prompt("T", sent, len(big) - len(sent))
+    assert "2 rows with side" in prompt and "4 more rows were found but left out" in prompt

@@ -13,7 +13,7 @@ import pytest
 
 from exa_orch.sim.testing import SimHandle
 from tests.conftest import TEST_SPEED
-from tests.support import WAIT, until_steps
+from tests.support import WAIT, bound, until_steps
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
 from tests.workflows.test_engines import CONVERGENT, HARVEST, filed, overlap, same_shape
 
@@ -72,7 +72,7 @@ async def test_the_five_collection_workflows_complete_on_both_engines_with_the_s
                 previews[kind, engine] = (await app.run_operation("tasks.create", {**task, "preview": True}))[
                     "cost"
                 ]
-                done[kind, engine] = await run_task(app, kind, {**args, "engine": engine}, within=120)
+                done[kind, engine] = await run_task(app, kind, {**args, "engine": engine}, within=bound(120))
                 got = await app.run_operation("tasks.get", {"task_id": done[kind, engine].id})
                 spent[kind, engine] = got["cost"]["usd"]
     for (kind, engine), task in done.items():

@@ -66,6 +66,10 @@ async def test_bad_args_are_refused_before_any_task_is_written(research_app: Ope
             ({"instruction": "x"}, "instruction"),
             ({"instructions": ""}, "instructions"),
             ({"instructions": "x", "timeout": -5}, "timeout"),
+            # exa-orch's bounds on a run's input (Exa documents none): refused at tasks.create
+            ({"instructions": "x", "input": {"data": [{"n": i} for i in range(2001)]}}, "input.data"),
+            ({"instructions": "x", "input": {"data": [{"d": "x" * 1_000_000}]}}, "input"),
+            ({"instructions": "x", "systemPrompt": "s" * 20_001}, "systemPrompt"),
         ):
             with pytest.raises(InvalidParams) as err:
                 await start(app, args)

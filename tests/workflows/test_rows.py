@@ -143,3 +143,22 @@ async def test_a_collection_is_chunked_and_continued_until_its_count(
         assert [x["url"] for x in requests[n]["input"]["exclusion"]] == held
     urls = [r["url"] for r in result["rows"]]
     assert len(set(urls)) == 7 and all(r["engine"] == "agent" for r in result["rows"])
+
+
+def test_a_follow_up_run_excludes_at_most_max_input_rows_urls_the_latest() -> None:
+    """A chunk's input.exclusion holds every URL returned so far, but never more than one run's input
+    takes (agent_runs.MAX_INPUT_ROWS): past it the latest, so a collection whose runs return more rows
+    than asked never turns a follow-up into a request research.create refuses."""
+    from exa_orch.gateway.agent_runs import MAX_INPUT_ROWS
+    from exa_orch.operations.research import CreateResearch
+
+    ask = rows.Ask("AI startups", [], [], 1000, "company")
+    got = rows.Collected(run_ids=["run_1"])
+    got.rows = [{"url": f"https://e{i}.example"} for i in range(MAX_INPUT_ROWS + 50)]
+    _, _, options = rows._body(ask, 1, got)
+    held = options["input"]["exclusion"]
+    assert len(held) == MAX_INPUT_ROWS
+    assert held[0] == {"url": "https://e50.example"} and held[-1] == {
+        "url": f"https://e{MAX_INPUT_ROWS + 49}.example"
+    }
+    CreateResearch.model_validate({"instructions": "x", **options})

@@ -619,9 +619,23 @@ async def test_a_timeout_scores_the_items_found_so_far(research_app: OpenApp, si
 async def test_a_paused_webset_ends_the_round_with_a_typed_error_naming_it(
     research_app: OpenApp, sim: SimHandle
 ) -> None:
-    sim.ctx.clock.set_speed(10)
+    sim.ctx.clock.set_speed(1e-6)  # simulated time moves only when the test moves it
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
+
+        async def found_one() -> bool:
+            """Move the search on until it has found an item (and no further: it never ends)."""
+            rec = await app.store.get_task(created["taskId"])
+            wid = (rec.partial or {}).get("websetId")
+            if wid is None:
+                return False
+            webset = await app.run_operation("websets.get", {"id": wid, "fields": ["all"]})
+            if any((s.get("progress") or {}).get("found", 0) >= 1 for s in webset.get("searches") or []):
+                return True
+            sim.ctx.clock.advance(0.2)
+            return False
+
+        await until(found_one, what="the search to find an item")
         mid = await _searching(app, created["taskId"])
         sim.set_faults(FaultConfig(webset_status="paused"))  # Exa paused it: no idle by itself
         assert app.supervisor is not None
