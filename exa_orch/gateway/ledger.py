@@ -402,6 +402,7 @@ class RunningSearch:
     count: int
     per_item: float
     enrichments: tuple[str, ...]
+    found: int = 0  # items it showed found
 
     def left(self, counted: set[str], search_id: str) -> float:
         """What of its hold is not yet in `counted` (the estimate keys the purse counted)."""
@@ -482,7 +483,9 @@ def running_work(saved: Any) -> tuple[dict[str, float], dict[str, RunningSearch]
         enrichments = [e for e in given if isinstance(e, dict)] if isinstance(given, list) else []
         ids = tuple(str(e.get("id")) for e in enrichments)
         per_item = prices.WEBSET_ITEM_ESTIMATE + sum(prices.cell_price(e.get("format")) for e in enrichments)
-        held[sid] = RunningSearch(_count(search), per_item, ids)
+        progress = search.get("progress")
+        found = progress.get("found") if isinstance(progress, dict) else None
+        held[sid] = RunningSearch(_count(search), per_item, ids, found if isinstance(found, int) else 0)
     return {rid: worst for rid, worst in runs.items() if rid not in ended}, held
 
 

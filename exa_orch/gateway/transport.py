@@ -563,7 +563,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         if purse is not None:
             self._settle(purse, call, body, held, paid)
         if self.caps is not None:
-            self._cap_runs(call, body, scope.principal)
+            self._cap_runs(call, body, scope.principal, rows)
         finished = finished_searches(call.shape.path, body) if purse is not None and purse.searches else []
         for row in rows:
             if purse is not None and not row.billed:
@@ -574,6 +574,8 @@ class GovernedTransport(httpx.AsyncBaseTransport):
                 if row.operation == "agent.run":
                     self.caps.run_finished(row.principal, row.key.removeprefix("agent_run:"), row.usd)
                 else:
+                    if row.key.startswith("webset_item:"):
+                        self.caps.item_found(row.key.split(":")[1], row.usd)
                     self.caps.add(row.principal, row.usd)
             if self.ledger is None:
                 continue
@@ -586,8 +588,11 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         for search_id in finished:  # after its last items counted: what it did not find is freed
             assert purse is not None
             purse.search_finished(search_id)
+        if self.caps is not None and self.caps.holds_searches:
+            for search_id in finished_searches(call.shape.path, body):
+                self.caps.search_finished(search_id)
 
-    def _cap_runs(self, call: _Call, body: bytes, principal: str | None) -> None:
+    def _cap_runs(self, call: _Call, body: bytes, principal: str | None, rows: list[PaidAnswer]) -> None:
         """Hold in the principal's daily cap the agent run a create made (its worst case, until its
         final state), or one a read shows under way that no hold covers (made before a restart)."""
         assert self.caps is not None
@@ -595,9 +600,18 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             created = created_run_id(call.shape.path, body)
             if created is not None:
                 self.caps.hold_run(principal, created, self._worst(call))
+            searches = created_searches(call.shape.path, body)
+            if searches:
+                self.caps.hold_search(principal, searches[0], self._worst(call))
         elif call.shape.method == "GET":
-            for run_id, worst in read_running(call.shape.path, body)[0].items():
+            runs, searches_running = read_running(call.shape.path, body)
+            for run_id, worst in runs.items():
                 self.caps.hold_run(principal, run_id, worst)
+            for search_id, search in searches_running.items():  # made before a restart
+                # Its items this answer shows for the first time draw from the hold (the rows loop).
+                new = sum(1 for r in rows if r.key.startswith(f"webset_item:{search_id}:"))
+                left = max(0, search.count - search.found + new) * search.per_item
+                self.caps.hold_search(principal, search_id, left)
 
     @staticmethod
     def _settle(purse: Purse, call: _Call, body: bytes, held: float, paid: PaidAnswer | None) -> None:

@@ -440,3 +440,52 @@ async def test_a_resumed_task_reading_a_run_the_ledger_counted_adds_it_to_neithe
                     await again.http.post("/search", json={"query": "c"})
         finally:
             CURRENT_PURSE.reset(token)
+
+
+async def test_a_daily_cap_holds_a_running_webset_searchs_estimate_until_it_ends(
+    sim: SimHandle, store: Store
+) -> None:
+    sim.ctx.clock.set_speed(0.001)  # the search stays running until the test lets time go
+    item = prices.WEBSET_ITEM_ESTIMATE
+    settings = settings_for(sim, rps=200, daily_budgets=(("alice", 0.1),))
+
+    def webset(count: int) -> dict[str, Any]:
+        return {"search": {"query": "AI startups in Europe", "entity": {"type": "company"}, "count": count}}
+
+    async with Gateway(settings) as gw:
+        gw.record_costs(ledger_of(store))
+        gw.cap_daily(store.spent_since)
+        with request_scope(principal="user:alice"):
+            made = (await gw.http.post("/websets/v0/websets", json=webset(3))).json()  # holds 3 x $0.031
+            with pytest.raises(BudgetExceeded):  # $0.093 held + $0.031 would pass $0.1
+                await gw.http.post("/websets/v0/websets", json=webset(1))
+    # A restart: the search, seen running, is held again (what it has not found yet).
+    async with Gateway(settings) as again:
+        again.record_costs(ledger_of(store))
+        again.cap_daily(store.spent_since)
+        with request_scope(principal="user:alice"):
+            await again.http.post("/search", json={"query": "a"})  # $0.007 + $0.093 held fits $0.1
+            got = (await again.http.get(f"/websets/v0/websets/{made['id']}")).json()
+            assert got["searches"][0]["status"] != "completed"
+            with pytest.raises(BudgetExceeded):
+                await again.http.post("/search", json={"query": "b"})
+            sim.ctx.clock.set_speed(1000.0)
+
+            async def ended() -> bool:
+                got = (await again.http.get(f"/websets/v0/websets/{made['id']}")).json()
+                return bool(got["searches"][0]["status"] == "completed")
+
+            await until(ended, what="the search to end")
+            got = (await again.http.get(f"/websets/v0/websets/{made['id']}")).json()
+            found = got["searches"][0]["progress"]["found"]
+            if found < 3:  # $0.007 + n x $0.031 spent, nothing held: one more search fits
+                await again.http.post("/search", json={"query": "c"})
+            else:
+                with pytest.raises(BudgetExceeded):
+                    await again.http.post("/search", json={"query": "c"})
+        # What it found is spent (estimated), the rest freed: a search fits again if it found < 3.
+        rows = await ledger(store, expect=1 + found + (found < 3))
+    items = [r for r in rows if r[2] == "websets.item"]
+    assert len(items) == found <= 3
+    assert sum(r[3] for r in items) == pytest.approx(len(items) * item)
+    assert [e["path"] for e in sim.log() if e["method"] == "POST"].count("/websets/v0/websets") == 1
