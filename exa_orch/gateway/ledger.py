@@ -183,11 +183,12 @@ def webset_estimates(
     path: str, raw: bytes, scope: RequestContext, attempt: str, seen: WebsetsSeen
 ) -> list[PaidAnswer]:
     """exa-orch's estimates (billed = False) of the Websets work an answer shows: one row per item a
-    search has found (`webset_item:<search>:<n>`) and per enrichment cell filled
-    (`webset_cell:<enrichment>:<item>`), at data-design/prices.md's estimates. Exa bills Websets by
+    search has found (`webset_item:<search>:<n>`), per enrichment cell filled
+    (`webset_cell:<enrichment>:<item>`) and per monitor run that ran (`monitor_run:<id>`), at
+    data-design/prices.md's estimates. Exa bills Websets by
     compute and searches, never per item, so these are what exa-orch can see of it."""
     if not path.startswith("/websets/") or (
-        b'"webset_search"' not in raw and b'"enrichment_result"' not in raw
+        b'"webset_search"' not in raw and b'"enrichment_result"' not in raw and b'"monitor_run"' not in raw
     ):
         return []
     try:
@@ -215,6 +216,15 @@ def webset_estimates(
             if cell not in seen.cells:
                 seen.cells.add(cell)
                 rows.append((cell, "websets.enrichment", prices.cell_price(result.get("format"))))
+    if b'"monitor_run"' in raw:  # a monitor's scheduled run, once it has run (Exa's price per run)
+        shown: list[dict[str, Any]] = []
+        _walk(body, shown)
+        for run in shown:
+            if run.get("object") == "monitor_run" and run.get("status") in ("running", "completed"):
+                key = f"monitor_run:{run.get('id')}"
+                if key not in seen.cells:
+                    seen.cells.add(key)
+                    rows.append((key, "websets.monitor_run", prices.MONITOR_RUN))
     seen.trim()
     return [
         PaidAnswer(

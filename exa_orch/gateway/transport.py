@@ -552,19 +552,25 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             return
         scope = current_request()
         paid = paid_answer(call.shape.path, body, scope, self.attempt_id)
+        rows = [paid] if paid is not None else []
+        rows += webset_estimates(call.shape.path, body, scope, self.attempt_id, self._websets_seen)
+        # Costs the task counted already (the ledger's, for a resumed task): not added to a cap again.
+        known = (
+            {r.key for r in rows if r.key in purse.estimated or r.key in purse.counted_runs}
+            if purse is not None and self.caps is not None
+            else set()
+        )
         if purse is not None:
             self._settle(purse, call, body, held, paid)
         if self.caps is not None:
             self._cap_runs(call, body, scope.principal)
-        rows = [paid] if paid is not None else []
-        rows += webset_estimates(call.shape.path, body, scope, self.attempt_id, self._websets_seen)
         finished = finished_searches(call.shape.path, body) if purse is not None and purse.searches else []
         for row in rows:
             if purse is not None and not row.billed:
                 purse.accrue(row.key, row.usd, prices.WEBSET_ITEM_ESTIMATE)
             elif purse is not None and row.step_key is not None and row.step_key in purse.paid_steps:
                 row = dataclasses.replace(row, resend=True)  # a step an earlier run paid in, sent again
-            if self.caps is not None:
+            if self.caps is not None and row.key not in known:
                 if row.operation == "agent.run":
                     self.caps.run_finished(row.principal, row.key.removeprefix("agent_run:"), row.usd)
                 else:

@@ -217,3 +217,30 @@ async def test_every_websets_workflow_prices_its_contact_enrichments(
         extra = with_email["cost"]["highUsd"] - without["cost"]["highUsd"]
         assert extra == pytest.approx(results * (prices.WEBSET_ENRICHMENT_ESTIMATE + contact)), kind
         assert any("contact enrichment results" in p["what"] for p in with_email["cost"]["parts"]), kind
+
+
+def test_a_monitor_run_that_ran_is_estimated_once_at_exas_price() -> None:
+    import json as _json
+
+    from exa_orch.gateway.context import RequestContext
+    from exa_orch.gateway.ledger import WebsetsSeen, webset_estimates
+    from exa_orch.gateway.purse import Purse
+
+    def run(rid: str, status: str) -> dict[str, Any]:
+        return {"id": rid, "object": "monitor_run", "status": status, "monitorId": "m1", "type": "search"}
+
+    seen, scope = WebsetsSeen(), RequestContext(task_id="t")
+    monitor = {"id": "m1", "object": "monitor", "lastRun": run("r1", "completed")}
+    page = {"data": [run("r1", "completed"), run("r2", "running"), run("r3", "created")], "hasMore": False}
+    rows = webset_estimates("/websets/v0/monitors/m1", _json.dumps(monitor).encode(), scope, "a", seen)
+    rows += webset_estimates("/websets/v0/monitors/m1/runs", _json.dumps(page).encode(), scope, "a", seen)
+    assert [(r.key, r.operation, r.usd, r.billed) for r in rows] == [
+        ("monitor_run:r1", "websets.monitor_run", prices.MONITOR_RUN, False),
+        ("monitor_run:r2", "websets.monitor_run", prices.MONITOR_RUN, False),
+    ]
+    # A task's purse counts it on top (no webset search's count covers a monitor's run fee).
+    purse = Purse("t", budget=1.0)
+    purse.search_started("s1", 0.5)
+    purse.spent = 0.5
+    purse.accrue("monitor_run:r1", prices.MONITOR_RUN, prices.WEBSET_ITEM_ESTIMATE)
+    assert purse.spent == pytest.approx(0.5 + prices.MONITOR_RUN) and purse.searches == {"s1": 0.5}
