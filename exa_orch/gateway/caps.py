@@ -5,7 +5,9 @@ is refused unsent with BUDGET_EXCEEDED, naming what was spent.
 caps one by one (a name matches the principal written in full, `token:alice`, or after its kind,
 `alice` for `user:alice` and `token:alice`). The day's spend starts from the ledger (the store, on
 the first paid call of the day for that principal in this process), grows by what each answer
-billed, and holds each request's worst case while it is under way.
+billed, and holds each request's worst case while it is under way: an agent run's until its final
+state says what it cost (a run made before a restart is held again when it is seen running, in a
+resumed task's checkpoints or a read of it), counted once per run.
 """
 
 from __future__ import annotations
@@ -29,6 +31,8 @@ class DailyCaps:
         self.spent_since = spent_since
         self._spent: dict[tuple[str, str], float] = {}
         self._held: dict[tuple[str, str], float] = {}
+        self._runs: dict[str, tuple[tuple[str, str], float]] = {}  # agent runs under way: held where
+        self._counted: set[str] = set()  # agent runs whose final cost was counted (this process)
 
     def cap_for(self, principal: str | None) -> float | None:
         if principal is not None:
@@ -67,3 +71,22 @@ class DailyCaps:
         key = (principal or "", _today())
         if key in self._spent:
             self._spent[key] += usd
+
+    def hold_run(self, principal: str | None, run_id: str, worst: float) -> None:
+        """Hold an agent run's worst case until it finishes (`run_finished`); once per run. Never
+        refused: the run is under way already (its create was checked)."""
+        if self.cap_for(principal) is None or worst <= 0 or run_id in self._runs or run_id in self._counted:
+            return
+        key = (principal or "", _today())
+        self._held[key] = self._held.get(key, 0.0) + worst
+        self._runs[run_id] = (key, worst)
+
+    def run_finished(self, principal: str | None, run_id: str, usd: float) -> None:
+        """An agent run's final cost replaces its hold (a second read of it adds nothing)."""
+        if run_id in self._counted:
+            return
+        self._counted.add(run_id)
+        held = self._runs.pop(run_id, None)
+        if held is not None:
+            self._held[held[0]] = max(0.0, self._held.get(held[0], 0.0) - held[1])
+        self.add(principal, usd)
