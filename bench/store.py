@@ -47,12 +47,15 @@ p99 <= 20 ms, PostgreSQL >= 50% of its keyed ceiling. Where the store's CPU goes
   (an UPDATE rewriting the task's row) ~2.8 us, the lease fence and seq lookup in the INSERT ~2, the
   foreign key ~0.3, the JSON check and the upsert clause ~0. These are the guarantees themselves
   (fencing, exactly-once steps in order, the counters a reader sees); plus ~1.5 us of Python and
-  thread hand-offs per row. With them the store reached 82% of the ceiling (median of 3 runs
-  alternating with the code before, which reached 73%, load 9-11).
+  thread hand-offs per row (the wake-ups and the loop's wake-up call of each group commit). With
+  them the store reached 82%, 72%, 79% and 84% of the ceiling in four sets of 3 runs, against the
+  code before's 73%, 73%, 70% and 82% (medians; load 3-11, the third set with `--seconds 8`). On a
+  busy machine a run's ratio moves by +-10% and waits for the CPU narrow it; the CPU lines are
+  steadier: the store's loop + writer fell from 28-30 to 23-25 us a row, the ceiling's 18-20.
 - PostgreSQL server: ~28 us of CPU a checkpoint against the ceiling's ~10 (the task row's update,
   which locks it for the fence and counts the step, ~15; the upsert ~5); the foreign key's check,
-  ~17 more, was dropped by migration 0018 (docs/postgres.md). 66% of the ceiling (median of 3; 55%
-  before).
+  ~17 more, was dropped by migration 0018 (docs/postgres.md). 66%, 63% and 59% of the ceiling
+  (medians of three sets of 3 runs; the code before: 55%, 44% and 52%).
 """
 
 from __future__ import annotations

@@ -78,38 +78,49 @@ def pytest_configure(config: pytest.Config) -> None:
             config.option.timeout = float(ini) * SLOWDOWN
 
 
-# The modules that take longest (each file's summed `--durations`, on 2 cores), longest first.
+# The modules that take longest (each file's summed `--durations`, two runs on 2 busy cores,
+# 2026-11-27), longest first.
 # `make test` hands whole files to its xdist workers (`--dist loadfile`) in collection order
 # (`--no-loadscope-reorder`; xdist's own order puts files with few tests last, which made the
 # one-test end-to-end files the run's tail): these go first, so the run ends on short files.
 # Measure again when the slowest tests change: `pytest -n 2 --dist loadfile --durations=0`.
 LONG_FIRST = (
     "tests/test_cli.py",
-    "tests/store/test_crash.py",
-    "tests/test_install.py",
-    "tests/test_eval.py",
     "tests/runtime/test_postgres_servers.py",
-    "tests/pool/test_pool_servers.py",
-    "tests/store/test_postgres.py",
-    "tests/store/test_leases.py",
-    "tests/pool/test_pool.py",
-    "tests/mcp/test_malformed_calls.py",
-    "tests/runtime/test_types.py",
-    "tests/client/test_client.py",
+    "tests/store/test_crash.py",
     "tests/mcp/test_serve_stdio.py",
-    "tests/view/test_terminal.py",
-    "tests/client/test_events_crash.py",
-    "tests/workflows/test_verified.py",
-    "tests/workflows/test_winnow.py",
-    "tests/view/test_browser.py",
-    "tests/workflows/test_deadline.py",
-    "tests/mcp/test_toolhost_e2e.py",
-    "tests/gateway/test_pacing.py",
-    "tests/money/test_mixed_day.py",
-    "tests/mcp/test_robustness.py",
-    "tests/mcp/test_session_binding.py",
-    "tests/workflows/test_harvest.py",
+    "tests/test_eval.py",
+    "tests/client/test_client.py",
+    "tests/pool/test_pool.py",
+    "tests/pool/test_pool_servers.py",
+    "tests/test_install.py",
+    "tests/mcp/test_task_ownership_http.py",
     "tests/test_chaos.py",
+    "tests/store/test_postgres.py",
+    "tests/mcp/test_malformed_calls.py",
+    "tests/workflows/test_run_events.py",
+    "tests/workflows/test_verified.py",
+    "tests/runtime/test_types.py",
+    "tests/workflows/test_rows.py",
+    "tests/store/test_leases.py",
+    "tests/mcp/test_tasks_stdio.py",
+    "tests/mcp/test_session_binding.py",
+    "tests/client/test_events_crash.py",
+    "tests/view/test_terminal.py",
+    "tests/money/test_mixed_day.py",
+    "tests/mcp/test_tasks_http.py",
+    "tests/mcp/test_operations_e2e.py",
+    "tests/mcp/test_toolhost_e2e.py",
+    "tests/mcp/test_keys_http.py",
+    "tests/client/test_verified_agent_crash.py",
+    "tests/workflows/test_winnow.py",
+    "tests/workflows/test_engines.py",
+    "tests/workflows/test_harvest.py",
+    "tests/test_selfcontained.py",
+    "tests/gateway/test_pacing.py",
+    "tests/mcp/test_restart.py",
+    "tests/runtime/test_serve_crash.py",
+    "tests/view/test_browser.py",
 )
 
 

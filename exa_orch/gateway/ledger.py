@@ -183,11 +183,12 @@ def webset_estimates(
     path: str, raw: bytes, scope: RequestContext, attempt: str, seen: WebsetsSeen
 ) -> list[PaidAnswer]:
     """exa-orch's estimates (billed = False) of the Websets work an answer shows: one row per item a
-    search has found (`webset_item:<search>:<n>`) and per enrichment cell filled
-    (`webset_cell:<enrichment>:<item>`), at data-design/prices.md's estimates. Exa bills Websets by
+    search has found (`webset_item:<search>:<n>`), per enrichment cell filled
+    (`webset_cell:<enrichment>:<item>`) and per monitor run that ran (`monitor_run:<id>`), at
+    data-design/prices.md's estimates. Exa bills Websets by
     compute and searches, never per item, so these are what exa-orch can see of it."""
     if not path.startswith("/websets/") or (
-        b'"webset_search"' not in raw and b'"enrichment_result"' not in raw
+        b'"webset_search"' not in raw and b'"enrichment_result"' not in raw and b'"monitor_run"' not in raw
     ):
         return []
     try:
@@ -214,7 +215,16 @@ def webset_estimates(
             cell = f"webset_cell:{result.get('enrichmentId')}:{item.get('id')}"
             if cell not in seen.cells:
                 seen.cells.add(cell)
-                rows.append((cell, "websets.enrichment", prices.WEBSET_ENRICHMENT_ESTIMATE))
+                rows.append((cell, "websets.enrichment", prices.cell_price(result.get("format"))))
+    if b'"monitor_run"' in raw:  # a monitor's scheduled run, once it has run (Exa's price per run)
+        shown: list[dict[str, Any]] = []
+        _walk(body, shown)
+        for run in shown:
+            if run.get("object") == "monitor_run" and run.get("status") in ("running", "completed"):
+                key = f"monitor_run:{run.get('id')}"
+                if key not in seen.cells:
+                    seen.cells.add(key)
+                    rows.append((key, "websets.monitor_run", prices.MONITOR_RUN))
     seen.trim()
     return [
         PaidAnswer(
@@ -319,7 +329,11 @@ def _webset_search(path: str, content: bytes) -> tuple[dict[str, Any], dict[str,
 def _per_item(body: dict[str, Any]) -> float:
     enrichments = body.get("enrichments")
     columns = len(enrichments) if isinstance(enrichments, list) else 0
-    return prices.WEBSET_ITEM_ESTIMATE + columns * prices.WEBSET_ENRICHMENT_ESTIMATE
+    return (
+        prices.WEBSET_ITEM_ESTIMATE
+        + columns * prices.WEBSET_ENRICHMENT_ESTIMATE
+        + prices.contact_columns(enrichments) * prices.CONTACT_ENRICHMENT
+    )
 
 
 def _count(search: dict[str, Any]) -> int:
@@ -388,6 +402,7 @@ class RunningSearch:
     count: int
     per_item: float
     enrichments: tuple[str, ...]
+    found: int = 0  # items it showed found
 
     def left(self, counted: set[str], search_id: str) -> float:
         """What of its hold is not yet in `counted` (the estimate keys the purse counted)."""
@@ -405,6 +420,14 @@ def _walk(value: Any, out: list[dict[str, Any]]) -> None:
     if isinstance(value, dict):
         if isinstance(value.get("object"), str):
             out.append(value)
+        elif (
+            isinstance(value.get("id"), str)
+            and isinstance(value.get("websetId"), str)
+            and "progress" in value
+        ):
+            out.append({**value, "object": "webset_search"})  # a websets.* view of a search (no "object")
+        elif isinstance(value.get("id"), str) and isinstance(value.get("searches"), list):
+            out.append({**value, "object": "webset"})  # a websets.* view of a webset
         elif isinstance(value.get("researchId"), str) and "status" in value:
             # a research.* view of an agent run (workflows save it): its model names its effort
             model = value.get("model")
@@ -459,8 +482,10 @@ def running_work(saved: Any) -> tuple[dict[str, float], dict[str, RunningSearch]
         given = webset.get("enrichments")
         enrichments = [e for e in given if isinstance(e, dict)] if isinstance(given, list) else []
         ids = tuple(str(e.get("id")) for e in enrichments)
-        per_item = prices.WEBSET_ITEM_ESTIMATE + len(ids) * prices.WEBSET_ENRICHMENT_ESTIMATE
-        held[sid] = RunningSearch(_count(search), per_item, ids)
+        per_item = prices.WEBSET_ITEM_ESTIMATE + sum(prices.cell_price(e.get("format")) for e in enrichments)
+        progress = search.get("progress")
+        found = progress.get("found") if isinstance(progress, dict) else None
+        held[sid] = RunningSearch(_count(search), per_item, ids, found if isinstance(found, int) else 0)
     return {rid: worst for rid, worst in runs.items() if rid not in ended}, held
 
 

@@ -46,6 +46,23 @@ USAGE_SEARCH: Final = 0.005  # one search an agent run or a webset makes
 WEBSET_ITEM_ESTIMATE: Final = 0.031
 WEBSET_ENRICHMENT_ESTIMATE: Final = 0.01  # one enrichment cell: ~0.05 ACU + 1 search (estimate)
 CONTACT_ENRICHMENT: Final = 0.02  # Exa adds this per contact enrichment result
+# The enrichment formats that are contact enrichments (an email or phone found per item): their
+# results cost CONTACT_ENRICHMENT on top of the cell (data-design/prices.md; which formats count as
+# "contact" is exa-orch's reading of the pricing page).
+CONTACT_FORMATS: Final = frozenset({"email", "phone"})
+
+
+def contact_columns(enrichments: Any) -> int:
+    """How many of a webset's enrichments (dicts or models with a `format`) are contact enrichments."""
+    if not isinstance(enrichments, list | tuple):
+        return 0
+    formats = [e.get("format") if isinstance(e, dict) else getattr(e, "format", None) for e in enrichments]
+    return sum(1 for f in formats if f in CONTACT_FORMATS)
+
+
+def cell_price(fmt: Any) -> float:
+    """The estimate of one enrichment result of format `fmt` (a contact one adds Exa's surcharge)."""
+    return WEBSET_ENRICHMENT_ESTIMATE + (CONTACT_ENRICHMENT if fmt in CONTACT_FORMATS else 0.0)
 
 
 def search_price(body: dict[str, Any]) -> float:
@@ -120,15 +137,25 @@ def agent_run(effort: str, what: str = "agent run", count: int = 1, max_cost: fl
     return Part(f"{what} ({effort}, metered)", count, cap if max_cost is None else min(cap, max_cost))
 
 
-def webset(count: int, enrichments: int = 0, what: str = "webset") -> list[Part]:
-    """A webset search for `count` items with `enrichments` columns: at most every item found and
-    every cell filled (nothing of it certain: a search may find nothing)."""
+def webset(count: int, enrichments: int = 0, what: str = "webset", contacts: int = 0) -> list[Part]:
+    """A webset search for `count` items with `enrichments` columns (`contacts` of them contact
+    enrichments): at most every item found and every cell filled (nothing of it certain: a search
+    may find nothing)."""
     parts = [Part(f"{what} items", count, WEBSET_ITEM_ESTIMATE, estimate=True)]
     if enrichments:
         parts.append(
             Part(f"{what} enrichment cells", count * enrichments, WEBSET_ENRICHMENT_ESTIMATE, estimate=True)
         )
+    if contacts:
+        parts.append(Part(f"{what} contact enrichment results", count * contacts, CONTACT_ENRICHMENT))
     return parts
+
+
+def monitor_run(count: int, what: str = "monitor run") -> list[Part]:
+    """One scheduled run of a monitor whose search asks for `count` items: the run's price (Exa's)
+    and at most `count` new items (estimate). A monitor runs on its cadence until deleted: this is
+    the cost of each run."""
+    return [Part(what, 1, MONITOR_RUN), *webset(count, what=f"{what} new")]
 
 
 def price_range(parts: list[Part]) -> dict[str, Any]:

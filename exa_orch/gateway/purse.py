@@ -102,7 +102,8 @@ class Purse:
             return
         self.estimated.add(key)
         search = key.split(":")[1] if key.startswith("webset_item:") else None
-        held = [search] if search in self.searches else [] if search else list(self.searches)
+        cell = key.startswith("webset_cell:")  # any running search's count held its cells
+        held = [search] if search in self.searches else list(self.searches) if cell else []
         for sid in held:
             if self.searches[sid] >= usd - 1e-9:
                 self.searches[sid] = max(0.0, self.searches[sid] - usd)

@@ -302,7 +302,12 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         held = None
         try:
             if self.caps is not None and to_exa:  # a principal's daily cap: BUDGET_EXCEEDED, unsent
-                held = await self.caps.reserve(current_request().principal, self._worst(call))
+                principal = current_request().principal
+                purse = CURRENT_PURSE.get()
+                if purse is not None:  # the task's runs under way (a resumed task's too) are held
+                    for run_id, worst in purse.runs.items():
+                        self.caps.hold_run(principal, run_id, worst)
+                held = await self.caps.reserve(principal, self._worst(call))
             if call.pooled is not None and call.pooled[1] == "create" and not call.shape.streaming:
                 scope = current_request()  # a slot of the team's capacity first (gateway/pool.py)
                 call.slot = await self.pools[call.pooled[0]].acquire(scope.principal, scope.task_id)
@@ -547,18 +552,31 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             return
         scope = current_request()
         paid = paid_answer(call.shape.path, body, scope, self.attempt_id)
-        if purse is not None:
-            self._settle(purse, call, body, held, paid)
         rows = [paid] if paid is not None else []
         rows += webset_estimates(call.shape.path, body, scope, self.attempt_id, self._websets_seen)
+        # Costs the task counted already (the ledger's, for a resumed task): not added to a cap again.
+        known = (
+            {r.key for r in rows if r.key in purse.estimated or r.key in purse.counted_runs}
+            if purse is not None and self.caps is not None
+            else set()
+        )
+        if purse is not None:
+            self._settle(purse, call, body, held, paid)
+        if self.caps is not None:
+            self._cap_runs(call, body, scope.principal, rows)
         finished = finished_searches(call.shape.path, body) if purse is not None and purse.searches else []
         for row in rows:
             if purse is not None and not row.billed:
                 purse.accrue(row.key, row.usd, prices.WEBSET_ITEM_ESTIMATE)
             elif purse is not None and row.step_key is not None and row.step_key in purse.paid_steps:
                 row = dataclasses.replace(row, resend=True)  # a step an earlier run paid in, sent again
-            if self.caps is not None:
-                self.caps.add(row.principal, row.usd)
+            if self.caps is not None and row.key not in known:
+                if row.operation == "agent.run":
+                    self.caps.run_finished(row.principal, row.key.removeprefix("agent_run:"), row.usd)
+                else:
+                    if row.key.startswith("webset_item:"):
+                        self.caps.item_found(row.key.split(":")[1], row.usd)
+                    self.caps.add(row.principal, row.usd)
             if self.ledger is None:
                 continue
             try:
@@ -570,6 +588,30 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         for search_id in finished:  # after its last items counted: what it did not find is freed
             assert purse is not None
             purse.search_finished(search_id)
+        if self.caps is not None and self.caps.holds_searches:
+            for search_id in finished_searches(call.shape.path, body):
+                self.caps.search_finished(search_id)
+
+    def _cap_runs(self, call: _Call, body: bytes, principal: str | None, rows: list[PaidAnswer]) -> None:
+        """Hold in the principal's daily cap the agent run a create made (its worst case, until its
+        final state), or one a read shows under way that no hold covers (made before a restart)."""
+        assert self.caps is not None
+        if call.shape.method == "POST":
+            created = created_run_id(call.shape.path, body)
+            if created is not None:
+                self.caps.hold_run(principal, created, self._worst(call))
+            searches = created_searches(call.shape.path, body)
+            if searches:
+                self.caps.hold_search(principal, searches[0], self._worst(call))
+        elif call.shape.method == "GET":
+            runs, searches_running = read_running(call.shape.path, body)
+            for run_id, worst in runs.items():
+                self.caps.hold_run(principal, run_id, worst)
+            for search_id, search in searches_running.items():  # made before a restart
+                # Its items this answer shows for the first time draw from the hold (the rows loop).
+                new = sum(1 for r in rows if r.key.startswith(f"webset_item:{search_id}:"))
+                left = max(0, search.count - search.found + new) * search.per_item
+                self.caps.hold_search(principal, search_id, left)
 
     @staticmethod
     def _settle(purse: Purse, call: _Call, body: bytes, held: float, paid: PaidAnswer | None) -> None:

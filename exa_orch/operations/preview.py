@@ -26,6 +26,7 @@ from .registry import Operation, Registry
 _PAID = ("/search", "/findSimilar", "/contents", "/answer")
 _WEBSET_CREATE = re.compile(r"/websets/v0/websets/?")
 _SEARCH_CREATE = re.compile(r"/websets/v0/websets/[^/]+/searches/?")
+_MONITOR_CREATE = re.compile(r"/websets/v0/monitors/?")
 _FREE_METHODS = ("GET", "HEAD", "DELETE")
 _TASK_TYPE = "operation"  # operations/tasks.py's OPERATION_TASK_TYPE (imported there from here would cycle)
 
@@ -52,7 +53,13 @@ def request_parts(plan: dict[str, Any]) -> list[prices.Part] | None:
         count = search.get("count") if search else None
         enrichments = body.get("enrichments")
         columns = len(enrichments) if isinstance(enrichments, list) else 0
-        return prices.webset(count if isinstance(count, int) else 0, columns)
+        contacts = prices.contact_columns(enrichments)
+        return prices.webset(count if isinstance(count, int) else 0, columns, contacts=contacts)
+    if _MONITOR_CREATE.fullmatch(path):  # the cost of each scheduled run
+        behavior = body.get("behavior") if isinstance(body.get("behavior"), dict) else {}
+        config = behavior.get("config") if isinstance(behavior, dict) else None
+        count = config.get("count") if isinstance(config, dict) else None
+        return prices.monitor_run(count if isinstance(count, int) else 0)
     if _SEARCH_CREATE.fullmatch(path):
         count = body.get("count")
         return prices.webset(count if isinstance(count, int) else 0, what="webset search")

@@ -399,7 +399,7 @@ class TaskActor:
                 self.task_id, record.principal, record.created_at
             )
         runs, searches = running_work(steps) if steps else ({}, {})
-        if runs and spent:
+        if spent:  # runs already counted: a read of one again adds nothing
             run_keys = await self._store.task_run_keys(self.task_id, record.principal, record.created_at)
         purse = Purse(
             self.task_id, float(budget) if isinstance(budget, int | float) else None, spent, estimated

@@ -547,12 +547,13 @@ def verify_cost(args: VerifyArgs) -> list[prices.Part]:
     engine two collections of `count` rows (`rows.cost`), and the synthesis run if asked
     (tasks.create's preview)."""
     n = len(args.enrichments or [])
+    contacts = prices.contact_columns(args.enrichments or [])
     if args.engine == "agent":
         parts = rows.cost(args.count, "agent collection run (thesis, antithesis)", collections=2)
     else:
         parts = [
-            *prices.webset(args.count, n, "thesis webset"),
-            *prices.webset(args.count, n, "antithesis webset"),
+            *prices.webset(args.count, n, "thesis webset", contacts),
+            *prices.webset(args.count, n, "antithesis webset", contacts),
         ]
     if args.synthesize:
         parts.append(prices.research_run("exa-research", "synthesis run"))

@@ -197,9 +197,27 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
     await ctx.progress("dedupe", 0, 1, f"deduplicating {sum(map(len, item_lists))} items")
     # Pairwise name matching is CPU work (quadratic in names): off the event loop.
     analysis: Json = await timeline.run("dedupe", partial(asyncio.to_thread, converge, queries, item_lists))
+    note = (
+        f"{len(timed_out)} of {n} websets were still searching after {args.timeout} ms: the analysis "
+        "covers the items found so far; those websets keep running (websets.get, items.getAll)"
+    )
+    head: Json = {"engine": "websets", "websetIds": webset_ids}
+    return await _result(ctx, timeline, head, analysis, item_lists, timed_out, note)
+
+
+async def _result(
+    ctx: TaskContext,
+    timeline: kit.Timeline,
+    head: Json,
+    analysis: Json,
+    item_lists: list[list[Json]],
+    timed_out: list[str],
+    note: str,
+) -> Json:
+    """The task's result on either engine: `head` (engine, where the items came from), the
+    analysis, counts, and what timed out (with `note`, when some query did)."""
     result: Json = {
-        "engine": "websets",
-        "websetIds": webset_ids,
+        **head,
         **analysis,
         "itemCounts": [len(items) for items in item_lists],
         "timedOut": bool(timed_out),
@@ -207,10 +225,7 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
     if timed_out:
         result["partial"] = True
         result["timedOutQueries"] = timed_out
-        result["timedOutNote"] = (
-            f"{len(timed_out)} of {n} websets were still searching after {args.timeout} ms: the analysis "
-            "covers the items found so far; those websets keep running (websets.get, items.getAll)"
-        )
+        result["timedOutNote"] = note
     await ctx.progress(
         "done",
         1,
@@ -272,28 +287,16 @@ async def _on_agent(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeli
     await ctx.progress("dedupe", 0, 1, f"deduplicating {sum(map(len, item_lists))} items")
     analysis: Json = await timeline.run("dedupe", partial(asyncio.to_thread, converge, queries, item_lists))
     timed_out = [queries[i] for i, got in enumerate(collected) if got.timed_out]
-    result: Json = {
+    note = (
+        f"{len(timed_out)} of {n} queries' agent runs were still running after {args.timeout} ms: the "
+        "analysis covers the rows found so far; those runs keep running (research.get)"
+    )
+    head: Json = {
         "engine": "agent",
         "websetIds": None,
         "runIds": [r for got in collected for r in got.run_ids],
-        **analysis,
-        "itemCounts": [len(items) for items in item_lists],
-        "timedOut": bool(timed_out),
     }
-    if timed_out:
-        result["partial"] = True
-        result["timedOutQueries"] = timed_out
-        result["timedOutNote"] = (
-            f"{len(timed_out)} of {n} queries' agent runs were still running after {args.timeout} ms: the "
-            "analysis covers the rows found so far; those runs keep running (research.get)"
-        )
-    await ctx.progress(
-        "done",
-        1,
-        1,
-        f"{analysis['totalUniqueEntities']} entities, {len(analysis['intersection'])} found 2+ times",
-    )
-    return {**result, "steps": timeline.steps}
+    return await _result(ctx, timeline, head, analysis, item_lists, timed_out, note)
 
 
 # Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.

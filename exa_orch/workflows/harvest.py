@@ -321,7 +321,9 @@ def harvest_cost(args: HarvestArgs) -> list[prices.Part]:
     one collection of `count` rows (`rows.runs`) at their metered cap (tasks.create's preview)."""
     if args.engine == "agent":
         return rows.cost(args.count, "agent collection run")
-    return prices.webset(args.count, len(args.enrichments or []))
+    return prices.webset(
+        args.count, len(args.enrichments or []), contacts=prices.contact_columns(args.enrichments or [])
+    )
 
 
 WORKFLOWS: list[WorkflowSpec] = [

@@ -55,7 +55,8 @@ def _urls(refs: Any) -> list[str]:
     return out
 
 
-def _first(result: Any) -> str | None:
+def first_text(result: Any) -> str | None:
+    """An enrichment result's text: its first non-blank string (Exa sends a list), else None."""
     if isinstance(result, list) and result and isinstance(result[0], str) and result[0].strip():
         return result[0].strip()
     if isinstance(result, str) and result.strip():
@@ -91,7 +92,7 @@ def from_item(
         for c in criteria:
             r = by_id.get(verdict_ids.get(c)) or {}
             verdicts.append({
-                "criterion": c, "verdict": verdict_of(_first(r.get("result"))),
+                "criterion": c, "verdict": verdict_of(first_text(r.get("result"))),
                 "reasoning": r.get("reasoning"), "evidence": _urls(r.get("references")),
             })  # fmt: skip
     else:
@@ -106,7 +107,7 @@ def from_item(
     fields = [
         {
             "name": (field_ids or {}).get(str(r.get("enrichmentId")), str(r.get("enrichmentId"))),
-            "value": _first(r.get("result")),
+            "value": first_text(r.get("result")),
             "citations": _urls(r.get("references")),
         }
         for r in done

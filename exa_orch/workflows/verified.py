@@ -474,7 +474,9 @@ def verified_cost(args: VerifiedCollectionArgs) -> list[prices.Part]:
         runs = math.ceil(targets / RESEARCH_BATCH)
         what = f"research run per batch of up to {RESEARCH_BATCH} items"
     else:
-        parts = prices.webset(args.count, len(args.enrichments or []))
+        parts = prices.webset(
+            args.count, len(args.enrichments or []), contacts=prices.contact_columns(args.enrichments or [])
+        )
         runs, what = targets, "research run per item"
     if runs:
         run = prices.research_run(args.research_model, what, runs)

@@ -105,14 +105,6 @@ def niche_key(vector: list[bool]) -> str:
     return ",".join("1" if v else "0" for v in vector)
 
 
-def _first(result: Any) -> str | None:
-    if isinstance(result, list) and result and isinstance(result[0], str) and result[0].strip():
-        return result[0].strip()
-    if isinstance(result, str) and result.strip():
-        return result.strip()
-    return None
-
-
 def _number(text: str | None) -> float | None:
     if text is None:
         return None
@@ -137,7 +129,7 @@ def fitness_scores(items: list[Json], specs: list[Json]) -> list[float]:
     answers: list[list[str | None]] = []
     for item in items:
         by_id = {
-            r.get("enrichmentId"): _first(r.get("result"))
+            r.get("enrichmentId"): rows.first_text(r.get("result"))
             for r in item.get("enrichments") or []
             if r.get("status", "completed") == "completed"
         }
@@ -199,7 +191,7 @@ def verdicts(item: Json, criteria: list[str], ids: dict[str, str] | None = None)
     without: the item's criteria evaluations (a criterion not evaluated = unclear)."""
     if ids is not None:
         answers = {
-            r.get("enrichmentId"): (_first(r.get("result")) or "").lower()
+            r.get("enrichmentId"): (rows.first_text(r.get("result")) or "").lower()
             for r in item.get("enrichments") or []
             if r.get("status", "completed") == "completed"
         }
@@ -725,7 +717,8 @@ def winnow_cost(args: WinnowArgs) -> list[prices.Part]:
             rows.RUN_EFFORT, f"agent runs, rounds 2-{args.max_rounds} at most", count=later
         )
         return [first, dataclasses.replace(more, certain=False)]
-    parts = prices.webset(args.count, len(args.enrichments) + len(args.criteria), "webset")
+    contacts = prices.contact_columns(args.enrichments)
+    parts = prices.webset(args.count, len(args.enrichments) + len(args.criteria), "webset", contacts)
     return [
         dataclasses.replace(
             p, what=f"{p.what} ({args.max_rounds} rounds at most)", count=p.count * args.max_rounds

@@ -3,7 +3,9 @@ its faults), and clients and pools that spawn `exa-orch serve`."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+import os
+import signal
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -13,6 +15,7 @@ import pytest
 from exa_orch.client import ExaOrchClient, ExaOrchPool
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
+from tests.support import WAIT, until
 
 REPO = Path(__file__).resolve().parents[2]
 STOP_WORKFLOWS = "tests.mcp.stop_workflows:WORKFLOWS"  # mcp_stop.ticks: one checkpoint per tick
@@ -22,6 +25,13 @@ STOP_WORKFLOWS = "tests.mcp.stop_workflows:WORKFLOWS"  # mcp_stop.ticks: one che
 def sim_url() -> Iterator[str]:
     """One simulator (speed 100) for every test of a module, on 127.0.0.1:<free port>."""
     with SimThread(SimConfig(speed=100.0)) as handle:
+        yield handle.url
+
+
+@pytest.fixture(scope="module")
+def slow_sim_url() -> Iterator[str]:
+    """Speed 10: a search or an agent run takes seconds, long enough to kill the server in it."""
+    with SimThread(SimConfig(speed=10.0)) as handle:
         yield handle.url
 
 
@@ -69,3 +79,32 @@ async def running_pool(sim_url: str, tmp_path: Path, size: int, **kw: Any) -> As
     with (tmp_path / "child-stderr.log").open("a") as errlog:
         async with ExaOrchPool(size, env=child_env(sim_url, tmp_path), cwd=REPO, stderr=errlog, **kw) as pool:
             yield pool
+
+
+async def research_ids(client: ExaOrchClient) -> set[str]:
+    """The agent runs the account holds (research.list), by id."""
+    return {r["researchId"] for r in (await client.call("research.list", {"limit": 100}))["data"]}
+
+
+async def kill_during_a_run(
+    client: ExaOrchClient, kind: str, args: dict[str, Any], running: Callable[[list[dict[str, Any]]], bool]
+) -> tuple[dict[str, Any], set[str]]:
+    """Create a `kind` task, SIGKILL the child once `running(new runs)` holds for the agent runs
+    started since (research.list rows), and wait for the task on the child started in its place.
+    Returns the task's final view and the ids of every run started since the task was created."""
+    before = await research_ids(client)
+    task_id = await client.create_task(kind, args)
+
+    async def at_the_moment() -> bool:
+        view = await client.get_task(task_id)
+        assert view["status"] in ("pending", "working"), view
+        listed = (await client.call("research.list", {"limit": 100}))["data"]
+        return running([r for r in listed if r["researchId"] not in before])
+
+    await until(at_the_moment, within=WAIT, what=f"the {kind} task's run to be running")
+    first = client.pid
+    assert first is not None
+    os.kill(first, signal.SIGKILL)
+    done = await client.wait_task(task_id, timeout=WAIT, poll=5)  # a new child resumes the task
+    assert client.pid not in (None, first)
+    return done, await research_ids(client) - before

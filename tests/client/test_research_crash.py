@@ -6,13 +6,10 @@ from __future__ import annotations
 import os
 import signal
 import sqlite3
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from exa_orch.sim.context import SimConfig
-from exa_orch.sim.testing import SimThread
 from tests.support import WAIT, until
 
 from .conftest import running_client
@@ -26,13 +23,6 @@ ARGS = {
     "enrichments": [{"description": "Number of employees", "format": "number"}],
     "count": 8,
 }
-
-
-@pytest.fixture(scope="module")
-def slow_sim_url() -> Iterator[str]:
-    """Speed 10: the search takes long enough to kill the server in the middle of it."""
-    with SimThread(SimConfig(speed=10.0)) as handle:
-        yield handle.url
 
 
 async def test_a_research_task_survives_a_sigkill_of_its_server(slow_sim_url: str, tmp_path: Path) -> None:

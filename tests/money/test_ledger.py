@@ -362,3 +362,130 @@ async def test_a_step_run_again_after_a_stop_counts_its_request_again_marked_res
     ]
     assert len(rows) == billing(sim).answers == 4
     assert round(sum(r[3] for r in rows), 6) == billing(sim).spent
+
+
+async def test_a_daily_cap_holds_an_agent_runs_worst_case_until_it_finishes_even_after_a_restart(
+    sim: SimHandle, store: Store
+) -> None:
+    sim.ctx.clock.set_speed(0.001)  # the runs stay running until the test lets time go
+    medium = prices.AGENT_FIXED["medium"]
+    settings = settings_for(sim, rps=200, daily_budgets=(("alice", 0.15),))
+    body = {"query": "AI startups", "effort": "medium"}
+    async with Gateway(settings) as gw:
+        gw.record_costs(ledger_of(store))
+        gw.cap_daily(store.spent_since)
+        with request_scope(principal="user:alice"):
+            run_id = (await gw.http.post("/agent/runs", json=body)).json()["id"]
+            with pytest.raises(BudgetExceeded):  # the first run still holds its $0.11
+                await gw.http.post("/agent/runs", json=body)
+    # A restart: the run under way is held again once it is seen running (a resumed task's read).
+    async with Gateway(settings) as again:
+        again.record_costs(ledger_of(store))
+        again.cap_daily(store.spent_since)
+        with request_scope(principal="user:alice"):
+            assert (await again.http.get(f"/agent/runs/{run_id}")).json()["status"] != "completed"
+            await again.http.post("/search", json={"query": "a"})  # $0.11 + $0.007 fits
+            with pytest.raises(BudgetExceeded) as refused:
+                await again.http.post("/agent/runs", json=body)
+            assert refused.value.to_dict()["spentUsd"] == pytest.approx(prices.SEARCH)  # + $0.11 held
+            sim.ctx.clock.set_speed(1000.0)
+
+            async def finished() -> bool:
+                got = await again.http.get(f"/agent/runs/{run_id}")
+                return bool(got.json()["status"] == "completed")
+
+            await until(finished, what="the run to finish")
+            await again.http.get(f"/agent/runs/{run_id}")  # its final state read again: counted once
+            # Spent: the run's billed $0.11 + $0.007; one more search fits under $0.15.
+            await again.http.post("/search", json={"query": "b"})
+    billed = sim.ctx.extras["billing"].spent
+    assert billed == pytest.approx(medium + 2 * prices.SEARCH)
+    assert [e["path"] for e in sim.log() if e["method"] == "POST"].count("/agent/runs") == 1
+
+
+async def test_a_resumed_task_reading_a_run_the_ledger_counted_adds_it_to_neither_purse_nor_cap(
+    sim: SimHandle, store: Store
+) -> None:
+    from exa_orch.gateway.purse import CURRENT_PURSE
+
+    low = prices.AGENT_FIXED["low"]
+    settings = settings_for(sim, rps=200, daily_budgets=(("alice", 0.055),))
+    async with Gateway(settings) as gw:
+        gw.record_costs(ledger_of(store))
+        with request_scope(principal="user:alice", task_id="task_r"):
+            run_id = (await gw.http.post("/agent/runs", json={"query": "AI", "effort": "low"})).json()["id"]
+
+            async def finished() -> bool:
+                got = await gw.http.get(f"/agent/runs/{run_id}")
+                return bool(got.json()["status"] == "completed")
+
+            await until(finished, what="the run to finish")
+    await ledger(store, expect=1)
+    # A restart: the task's purse starts from the ledger (as runtime/actor.py opens it) and the cap
+    # from the day's spend; the resumed task reads its finished run again.
+    async with Gateway(settings) as again:
+        again.record_costs(ledger_of(store))
+        again.cap_daily(store.spent_since)
+        purse = Purse("task_r", budget=1.0, spent=low)
+        purse.counted_runs = await store.task_run_keys("task_r", "user:alice", "1970-01-01T00:00:00.000Z")
+        assert purse.counted_runs == {f"agent_run:{run_id}"}
+        token = CURRENT_PURSE.set(purse)
+        try:
+            with request_scope(principal="user:alice", task_id="task_r"):
+                await again.http.post("/search", json={"query": "a"})  # the cap reads the day: $0.036
+                await again.http.get(f"/agent/runs/{run_id}")
+                assert purse.spent == pytest.approx(low + prices.SEARCH) and purse.runs == {}
+                await again.http.post("/search", json={"query": "b"})  # $0.036 + 2 x $0.007 fits $0.055
+                with pytest.raises(BudgetExceeded):
+                    await again.http.post("/search", json={"query": "c"})
+        finally:
+            CURRENT_PURSE.reset(token)
+
+
+async def test_a_daily_cap_holds_a_running_webset_searchs_estimate_until_it_ends(
+    sim: SimHandle, store: Store
+) -> None:
+    sim.ctx.clock.set_speed(0.001)  # the search stays running until the test lets time go
+    item = prices.WEBSET_ITEM_ESTIMATE
+    settings = settings_for(sim, rps=200, daily_budgets=(("alice", 0.1),))
+
+    def webset(count: int) -> dict[str, Any]:
+        return {"search": {"query": "AI startups in Europe", "entity": {"type": "company"}, "count": count}}
+
+    async with Gateway(settings) as gw:
+        gw.record_costs(ledger_of(store))
+        gw.cap_daily(store.spent_since)
+        with request_scope(principal="user:alice"):
+            made = (await gw.http.post("/websets/v0/websets", json=webset(3))).json()  # holds 3 x $0.031
+            with pytest.raises(BudgetExceeded):  # $0.093 held + $0.031 would pass $0.1
+                await gw.http.post("/websets/v0/websets", json=webset(1))
+    # A restart: the search, seen running, is held again (what it has not found yet).
+    async with Gateway(settings) as again:
+        again.record_costs(ledger_of(store))
+        again.cap_daily(store.spent_since)
+        with request_scope(principal="user:alice"):
+            await again.http.post("/search", json={"query": "a"})  # $0.007 + $0.093 held fits $0.1
+            got = (await again.http.get(f"/websets/v0/websets/{made['id']}")).json()
+            assert got["searches"][0]["status"] != "completed"
+            with pytest.raises(BudgetExceeded):
+                await again.http.post("/search", json={"query": "b"})
+            sim.ctx.clock.set_speed(1000.0)
+
+            async def ended() -> bool:
+                got = (await again.http.get(f"/websets/v0/websets/{made['id']}")).json()
+                return bool(got["searches"][0]["status"] == "completed")
+
+            await until(ended, what="the search to end")
+            got = (await again.http.get(f"/websets/v0/websets/{made['id']}")).json()
+            found = got["searches"][0]["progress"]["found"]
+            if found < 3:  # $0.007 + n x $0.031 spent, nothing held: one more search fits
+                await again.http.post("/search", json={"query": "c"})
+            else:
+                with pytest.raises(BudgetExceeded):
+                    await again.http.post("/search", json={"query": "c"})
+        # What it found is spent (estimated), the rest freed: a search fits again if it found < 3.
+        rows = await ledger(store, expect=1 + found + (found < 3))
+    items = [r for r in rows if r[2] == "websets.item"]
+    assert len(items) == found <= 3
+    assert sum(r[3] for r in items) == pytest.approx(len(items) * item)
+    assert [e["path"] for e in sim.log() if e["method"] == "POST"].count("/websets/v0/websets") == 1

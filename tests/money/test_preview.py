@@ -104,3 +104,143 @@ async def test_a_metered_research_run_is_previewed_at_most_its_own_budget(resear
         default = await app.run_operation("tasks.create", args)
     assert (capped["cost"]["lowUsd"], capped["cost"]["highUsd"]) == (0, 3)
     assert default["cost"]["highUsd"] == prices.AGENT_METERED_CAP["auto"]
+
+
+async def test_a_preview_prices_contact_enrichments_and_monitor_runs(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    item, cell, contact = (
+        prices.WEBSET_ITEM_ESTIMATE,
+        prices.WEBSET_ENRICHMENT_ESTIMATE,
+        prices.CONTACT_ENRICHMENT,
+    )
+    emails = [
+        {"description": "CEO email", "format": "email"},
+        {"description": "Employees", "format": "number"},
+    ]
+    async with research_app() as app:
+        harvest = await app.run_operation(
+            "tasks.create",
+            {
+                "type": "lifecycle.harvest",
+                "query": "AI startups",
+                "entity": {"type": "company"},
+                "count": 5,
+                "enrichments": emails,
+                "preview": True,
+            },
+        )
+        webset = await app.run_operation(
+            "websets.create",
+            {"search": {"query": "AI startups", "count": 5}, "enrichments": emails, "preview": True},
+        )
+        monitor = await app.run_operation(
+            "monitors.create",
+            {
+                "websetId": "ws_x",
+                "cadence": {"cron": "0 9 * * *"},
+                "behavior": {"type": "search", "config": {"count": 7, "query": "new AI startups"}},
+                "preview": True,
+            },
+        )
+    assert sim.log() == []  # nothing sent
+    # 5 items, 2 cells each, and the contact surcharge on each of the 5 email results.
+    expect = 5 * item + 10 * cell + 5 * contact
+    assert harvest["cost"]["highUsd"] == pytest.approx(expect)
+    assert webset["cost"]["highUsd"] == pytest.approx(expect)
+    parts = {p["what"]: p for p in webset["cost"]["parts"]}
+    assert parts["webset contact enrichment results"] == {
+        "what": "webset contact enrichment results",
+        "count": 5,
+        "eachUsd": contact,
+        "usd": pytest.approx(5 * contact),
+        "certain": False,
+        "estimate": False,
+    }
+    # A monitor: each scheduled run's price and the new items its search may add.
+    assert monitor["cost"]["highUsd"] == pytest.approx(prices.MONITOR_RUN + 7 * item)
+    assert any(
+        p["what"] == "monitor run" and p["eachUsd"] == prices.MONITOR_RUN for p in monitor["cost"]["parts"]
+    )
+
+
+def test_a_contact_enrichment_result_is_estimated_with_its_surcharge() -> None:
+    import json as _json
+
+    from exa_orch.gateway.context import RequestContext
+    from exa_orch.gateway.ledger import WebsetsSeen, webset_count_path, webset_estimates, webset_search_worst
+
+    item = {
+        "object": "webset_item",
+        "id": "it1",
+        "enrichments": [
+            {"object": "enrichment_result", "status": "completed", "format": "email", "enrichmentId": "e1"},
+            {"object": "enrichment_result", "status": "completed", "format": "text", "enrichmentId": "e2"},
+        ],
+    }
+    raw = _json.dumps({"data": [item]}).encode()
+    rows = webset_estimates("/websets/v0/websets/ws/items", raw, RequestContext(), "a", WebsetsSeen())
+    by_key = {r.key: r.usd for r in rows}
+    assert by_key == {
+        "webset_cell:e1:it1": pytest.approx(prices.WEBSET_ENRICHMENT_ESTIMATE + prices.CONTACT_ENRICHMENT),
+        "webset_cell:e2:it1": pytest.approx(prices.WEBSET_ENRICHMENT_ESTIMATE),
+    }
+    # A budget's worst case of a webset with a contact enrichment counts the surcharge too.
+    path = "/websets/v0/websets"
+    body = {"search": {"query": "q", "count": 2}, "enrichments": [{"description": "e", "format": "phone"}]}
+    assert webset_count_path(path)
+    per = prices.WEBSET_ITEM_ESTIMATE + prices.WEBSET_ENRICHMENT_ESTIMATE + prices.CONTACT_ENRICHMENT
+    assert webset_search_worst(path, _json.dumps(body).encode()) == pytest.approx(2 * per)
+
+
+async def test_every_websets_workflow_prices_its_contact_enrichments(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    email = {"description": "CEO email", "format": "email"}
+    contact = prices.CONTACT_ENRICHMENT
+    async with research_app() as app:
+        previews = {}
+        for task in SIX:
+            if task["type"] in ("convergent.search", "research.deep"):
+                continue  # no enrichments of their own
+            with_email = {**task, "enrichments": [*task.get("enrichments", []), email], "preview": True}
+            previews[task["type"]] = (
+                await app.run_operation("tasks.create", with_email),
+                await app.run_operation("tasks.create", {**task, "preview": True}),
+            )
+    assert sim.log() == []
+    sides = {"adversarial.verify": 2}  # two websets, each with the enrichment
+    rounds = {"qd.winnow": 1}
+    for kind, (with_email, without) in previews.items():
+        [task] = [t for t in SIX if t["type"] == kind]
+        results = task["count"] * sides.get(kind, 1) * rounds.get(kind, 1)
+        extra = with_email["cost"]["highUsd"] - without["cost"]["highUsd"]
+        assert extra == pytest.approx(results * (prices.WEBSET_ENRICHMENT_ESTIMATE + contact)), kind
+        assert any("contact enrichment results" in p["what"] for p in with_email["cost"]["parts"]), kind
+
+
+def test_a_monitor_run_that_ran_is_estimated_once_at_exas_price() -> None:
+    import json as _json
+
+    from exa_orch.gateway.context import RequestContext
+    from exa_orch.gateway.ledger import WebsetsSeen, webset_estimates
+    from exa_orch.gateway.purse import Purse
+
+    def run(rid: str, status: str) -> dict[str, Any]:
+        return {"id": rid, "object": "monitor_run", "status": status, "monitorId": "m1", "type": "search"}
+
+    seen, scope = WebsetsSeen(), RequestContext(task_id="t")
+    monitor = {"id": "m1", "object": "monitor", "lastRun": run("r1", "completed")}
+    page = {"data": [run("r1", "completed"), run("r2", "running"), run("r3", "created")], "hasMore": False}
+    rows = webset_estimates("/websets/v0/monitors/m1", _json.dumps(monitor).encode(), scope, "a", seen)
+    rows += webset_estimates("/websets/v0/monitors/m1/runs", _json.dumps(page).encode(), scope, "a", seen)
+    assert [(r.key, r.operation, r.usd, r.billed) for r in rows] == [
+        ("monitor_run:r1", "websets.monitor_run", prices.MONITOR_RUN, False),
+        ("monitor_run:r2", "websets.monitor_run", prices.MONITOR_RUN, False),
+    ]
+    # A task's purse counts it on top (no webset search's count covers a monitor's run fee).
+    purse = Purse("t", budget=1.0)
+    purse.search_started("s1", 0.5)
+    purse.spent = 0.5
+    purse.accrue("monitor_run:r1", prices.MONITOR_RUN, prices.WEBSET_ITEM_ESTIMATE)
+    assert purse.spent == pytest.approx(0.5 + prices.MONITOR_RUN) and purse.searches == {"s1": 0.5}

@@ -133,3 +133,48 @@ async def test_a_resumed_task_holds_its_running_agent_run_and_stops_where_it_wou
     assert account.spent <= budget + 1e-9
     (ledger_usd,) = _read(db, "SELECT coalesce(sum(usd), 0) FROM v_costs WHERE task_id = ?", (task_id,))[0]
     assert ledger_usd == pytest.approx(account.spent)
+
+
+def _searches_checkpointed(db: Path, task_id: str) -> int:
+    rows = _read(
+        db, "SELECT count(*) FROM task_steps WHERE task_id = ? AND step_key LIKE 'search.%'", (task_id,)
+    )
+    return int(rows[0][0])
+
+
+@pytest.mark.slow
+async def test_a_resumed_task_holds_its_running_webset_search_against_its_budget(tmp_path: Path) -> None:
+    # money.websetThenSearches: a webset search for 5 items holds 5 x $0.031 = $0.155 of the $0.2
+    # budget while it runs, so the searches after it get only the rest (~6 at $0.007). Killed while
+    # the search runs, the resumed task holds the same (from its checkpointed create, less the items
+    # the ledger counted): without the hold it would spend the whole budget again on searches while
+    # the webset keeps finding items.
+    budget, count = 0.2, 5
+    search_worst = prices.search_price({})
+    db = tmp_path / "workflows.db"
+    env = {"EXA_ORCH_EXTRA_WORKFLOWS": "tests.money.resume_workflows:WORKFLOWS"}
+    with SimThread(SimConfig(speed=1.0)) as sim:
+        account: Billing = sim.ctx.extras["billing"]
+        async with running_client(sim.url, tmp_path, env=env) as client:
+            task_id = await client.create_task(
+                "money.websetThenSearches", {"count": count, "budgetUsd": budget}
+            )
+            await until(
+                lambda: _saved_running(db, task_id, "webset_search"), within=WAIT, what="a search saved"
+            )
+            first = client.pid
+            assert first is not None
+            os.kill(first, signal.SIGKILL)
+            done = await client.wait_task(task_id, timeout=WAIT, poll=5)
+            assert client.pid not in (None, first)
+        searches = [e for e in sim.log() if e["method"] == "POST" and e["path"] == "/search"]
+        billed = account.spent
+    assert done["status"] == "completed", done
+    assert done["result"]["partial"] is True and done["result"]["stoppedBy"] == "budget"
+    ((items,),) = _read(
+        db, "SELECT coalesce(sum(usd), 0) FROM v_costs WHERE task_id = ? AND billed = 0", (task_id,)
+    )
+    assert items <= count * ITEM + 1e-9
+    # Exa's bill (the searches) plus the webset's estimate: within the budget and one request's worst.
+    assert billed + items <= budget + search_worst + 1e-9
+    assert len(searches) <= int((budget - count * ITEM) / search_worst + 1e-9) + 1  # + one re-send at most
