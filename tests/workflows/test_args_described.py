@@ -56,3 +56,18 @@ async def test_a_workflow_timeout_says_milliseconds_and_an_operation_timeout_sec
                 if "timeout" in t["args"].get("properties", {})]  # fmt: skip
     assert timeouts and all("millisecond" in d for d in timeouts), timeouts
     assert "second" in str(wait).lower()
+
+
+async def test_an_engine_arg_says_its_default_is_the_servers_exa_orch_engine(tmp_path: Path) -> None:
+    """The schema's `default: websets` is only the server's default default: an omitted engine is
+    EXA_ORCH_ENGINE (stored by tasks.create), so an agent reading the schema must be told (audit)."""
+    settings = Settings(exa_url="http://127.0.0.1:9", simulator=True, db_path=tmp_path / "w.db")
+    async with open_app(settings, tmp_path / "w.db") as app:
+        listed = await app.run_operation("list_operations", {"taskType": "*"})
+    engines = {
+        t["type"]: t["args"]["properties"]["engine"]["description"]
+        for t in listed["taskTypes"]
+        if "engine" in t["args"].get("properties", {})
+    }
+    assert len(engines) == 5, sorted(engines)
+    assert all("EXA_ORCH_ENGINE" in d for d in engines.values()), engines
