@@ -98,15 +98,16 @@ def segment(value: Any, field: str = "id") -> str:
 
     Raises InvalidParams naming `field` when the id is empty, `.` or `..` (httpx and every server
     resolve those, so `items.delete {itemId: ".."}` would reach the webset itself), or holds `/` or
-    `\\` (which a server decodes back into a separator). Everything else is percent-escaped
-    (`?`, `#`, `%`, spaces ...), so `%2e%2e` stays a literal id.
+    `\\` (which a server decodes back into a separator), or a control character (no Exa id has one,
+    and the path is quoted in errors and log lines, where a newline would forge a line). Everything
+    else is percent-escaped (`?`, `#`, `%`, spaces ...), so `%2e%2e` stays a literal id.
     """
     text = str(value)
-    if not route_safe(text):
+    if not route_safe(text) or any(ord(c) < 32 or ord(c) == 127 for c in text):
         shown = repr(text) if len(text) <= 40 else repr(text[:40]) + "..."
         raise InvalidParams(
             f"{field}: {shown} is not a usable id (an id may not be empty, '.' or '..', nor contain "
-            "'/' or '\\'); sent in a URL it would reach a different Exa endpoint",
+            "'/', '\\' or a control character); sent in a URL it would reach a different Exa endpoint",
             hint=f"Pass the id exactly as Exa returned it in '{field}' (list the objects to find it).",
             fields=[field],
         )

@@ -65,8 +65,12 @@ class ScopeRef(SourceRef):
     relationship: Relationship | None = None
 
 
+MAX_OPTION_CHARS = 1000  # exa-orch's bound (Exa documents none): every item answering it repeats the label
+
+
 class Option(Args):
-    label: str = Field(min_length=1)
+    label: str = Field(min_length=1, max_length=MAX_OPTION_CHARS)
+    """one answer the enrichment may give (at most 1,000 characters)"""
 
 
 def check_options(fmt: str | None, options: list[Option] | None, *, required: bool) -> None:

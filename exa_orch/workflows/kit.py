@@ -66,9 +66,12 @@ class CriterionArg(TaskArgs):
     """a condition every item must meet, in plain words (Exa judges each item against it)"""
 
 
+MAX_OPTION_CHARS = 1000  # an option's label: exa-orch's bound (Exa documents none); each answer repeats it
+
+
 class OptionArg(TaskArgs):
-    label: str = Field(min_length=1)
-    """one answer the enrichment may give"""
+    label: str = Field(min_length=1, max_length=MAX_OPTION_CHARS)
+    """one answer the enrichment may give (at most 1,000 characters)"""
 
 
 class EnrichmentArg(TaskArgs):

@@ -54,7 +54,20 @@ PATH_OPS: list[tuple[str, dict[str, Any], tuple[str, ...]]] = [
     ("research.pollUntilFinished", {"researchId": "x", "timeout": 1}, ("researchId",)),
 ]
 
-REFUSED = [".", "..", "", " ", "a/b", "/".join(["..", "W"]), "..\\x", "W/items"]
+REFUSED = [
+    ".",
+    "..",
+    "",
+    " ",
+    "a/b",
+    "/".join(["..", "W"]),
+    "..\\x",
+    "W/items",
+    "W\n2026 INFO forged",
+    "a\x00b",
+    "a\rb",
+    "a\x7fb",
+]  # control: log forging
 LITERAL = ["%2e%2e", "%2E%2E", "a?x=1", "a#b", "%2F"]
 
 

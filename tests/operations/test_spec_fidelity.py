@@ -321,6 +321,9 @@ TIGHTER = {
     ("imports.create", "size.minimum"), ("imports.create", "count.minimum"),
     *{(op, "options[].label.minLength") for op in ("enrichments.create", "enrichments.update")},
     ("websets.create", "enrichments[].options[].label.minLength"),
+    # a label is at most 1,000 characters (shapes.MAX_OPTION_CHARS): every answer repeats it
+    *{(op, "options[].label.maxLength") for op in ("enrichments.create", "enrichments.update")},
+    ("websets.create", "enrichments[].options[].label.maxLength"),
 }  # fmt: skip
 
 

@@ -169,3 +169,18 @@ async def test_messages_say_what_was_expected() -> None:
     assert "type: input should be 'neural'" in message and 'got "x"' in message
     assert "numResults" in message and "integer" in message
     assert set(err.value.fields) == {"query", "type", "numResults"}
+
+
+async def test_an_option_label_past_1000_characters_is_refused_before_any_request() -> None:
+    """Exa documents no bound; each item answering the enrichment repeats the label, and a 1 MB label
+    stalled a server for minutes (audit): exa-orch refuses past shapes.MAX_OPTION_CHARS."""
+    long = {
+        "websetId": "ws_1",
+        "description": "stage",
+        "format": "options",
+        "options": [{"label": "x" * 1001}],
+    }
+    with pytest.raises(InvalidParams) as err:
+        await call("enrichments.create", long)
+    assert err.value.fields == ["options[0].label"], err.value.fields
+    assert "1000" in err.value.message

@@ -536,6 +536,15 @@ async def test_selection_strategies_keep_the_niches_they_name(tmp_path: Path) ->
         ({"criteria": []}, "criteria"),
         ({"enrichments": [{"description": "Tier", "format": "options"}]}, "enrichments"),
         ({"convergenceThreshold": 2}, "convergenceThreshold"),
+        # every item answering an option repeats its label: a 1 MB label stalled the server (audit)
+        (
+            {
+                "enrichments": [
+                    {"description": "Tier", "format": "options", "options": [{"label": "x" * 1001}]}
+                ]
+            },
+            "enrichments.0.options.0.label",
+        ),
     ],
 )
 async def test_bad_args_are_refused_before_any_task_exists(
