@@ -447,7 +447,9 @@ def _walk(value: Any, out: list[dict[str, Any]]) -> None:
             _walk(inner, out)
 
 
-def running_work(saved: Any) -> tuple[dict[str, float], dict[str, RunningSearch]]:
+def running_work(
+    saved: Any, echoed: set[str] | None = None
+) -> tuple[dict[str, float], dict[str, RunningSearch]]:
     """The agent runs (id -> worst case, from the request it echoes) and webset searches (id ->
     `RunningSearch`) that `saved` (a task's checkpointed steps, or an answer) shows and never shows
     finished: the Exa work a task started and may still be paying for."""
@@ -467,6 +469,8 @@ def running_work(saved: Any) -> tuple[dict[str, float], dict[str, RunningSearch]
             else:
                 request = obj.get("request")
                 runs[oid] = prices.agent_price(request if isinstance(request, dict) else {})
+                if echoed is not None and isinstance(request, dict):
+                    echoed.add(oid)  # its worst case read off the request it echoes
         elif kind == "webset_search":
             if status in ("completed", "canceled"):
                 ended.add(oid)
@@ -489,7 +493,9 @@ def running_work(saved: Any) -> tuple[dict[str, float], dict[str, RunningSearch]
     return {rid: worst for rid, worst in runs.items() if rid not in ended}, held
 
 
-def read_running(path: str, raw: bytes) -> tuple[dict[str, float], dict[str, RunningSearch]]:
+def read_running(
+    path: str, raw: bytes, echoed: set[str] | None = None
+) -> tuple[dict[str, float], dict[str, RunningSearch]]:
     """`running_work` of a GET answer for one agent run, webset or webset search (not a list, whose
     objects may be other tasks'): a task reading its own work, left running by an earlier run."""
     parts = path.rstrip("/").split("/")
@@ -503,4 +509,4 @@ def read_running(path: str, raw: bytes) -> tuple[dict[str, float], dict[str, Run
         body = json.loads(raw)
     except ValueError:
         return {}, {}
-    return running_work(body)
+    return running_work(body, echoed)

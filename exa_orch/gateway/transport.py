@@ -622,9 +622,10 @@ class GovernedTransport(httpx.AsyncBaseTransport):
             purse.settle(held, 0.0)
             return
         if call.shape.method == "GET":  # work an earlier run of the task left running: held again
-            running_runs, running_searches = read_running(call.shape.path, body)
+            echoed: set[str] = set()
+            running_runs, running_searches = read_running(call.shape.path, body, echoed)
             for run_id, worst in running_runs.items():
-                purse.hold_run(run_id, worst, exact=True)
+                purse.hold_run(run_id, worst, exact=run_id in echoed)
             for search_id, search in running_searches.items():
                 purse.hold_search(search_id, search.left(purse.estimated, search_id))
         created = created_run_id(call.shape.path, body) if call.shape.method == "POST" else None

@@ -178,3 +178,22 @@ async def test_a_resumed_task_holds_its_running_webset_search_against_its_budget
     # Exa's bill (the searches) plus the webset's estimate: within the budget and one request's worst.
     assert billed + items <= budget + search_worst + 1e-9
     assert len(searches) <= int((budget - count * ITEM) / search_worst + 1e-9) + 1  # + one re-send at most
+
+
+def test_a_run_held_from_a_checkpoint_takes_the_worst_case_its_read_echoes() -> None:
+    from exa_orch.gateway.ledger import read_running
+
+    purse = Purse("t", budget=1.0)
+    purse.hold_run("r3", MEDIUM)  # a research view names only its model
+    echoed: set[str] = set()
+    answer = {"id": "r3", "object": "agent_run", "status": "running", "request": {"effort": "low"}}
+    runs, _ = read_running("/agent/runs/r3", json.dumps(answer).encode(), echoed)
+    purse.hold_run("r3", runs["r3"], exact="r3" in echoed)
+    assert purse.spent == pytest.approx(prices.AGENT_FIXED["low"])
+    # An answer that echoes no request says nothing exact: the hold stays.
+    bare: set[str] = set()
+    runs, _ = read_running("/agent/runs/r3", json.dumps({**answer, "request": None}).encode(), bare)
+    purse.hold_run("r3", runs["r3"], exact="r3" in bare)
+    assert bare == set() and purse.spent == pytest.approx(prices.AGENT_FIXED["low"])
+    # A list page may hold other tasks' runs: nothing is read off it.
+    assert read_running("/agent/runs", json.dumps({"data": [answer]}).encode()) == ({}, {})
