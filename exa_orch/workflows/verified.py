@@ -126,9 +126,23 @@ def item_fields(item: Json) -> dict[str, str]:
 
 
 def fill(prompt: str, item: Json) -> str:
-    """`prompt` with {{name}}, {{url}}, {{description}} replaced by the item's values."""
+    """`prompt` with {{name}}, {{url}}, {{description}} replaced by the item's values, at most
+    MAX_INSTRUCTIONS characters (what research.create takes): past it, the description is cut to fit
+    (each of its placeholders an equal share), then the whole, so a long page never fails the run."""
     values = item_fields(item)
-    return PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), prompt)
+
+    def filled(given: dict[str, str]) -> str:
+        return PLACEHOLDER.sub(lambda m: given.get(m.group(1), m.group(0)), prompt)
+
+    out = filled(values)
+    if len(out) <= MAX_INSTRUCTIONS:
+        return out
+    uses = sum(1 for m in PLACEHOLDER.finditer(prompt) if m.group(1) == "description")
+    if uses:
+        rest = len(filled({**values, "description": ""}))
+        share = max(0, (MAX_INSTRUCTIONS - rest) // uses)
+        out = filled({**values, "description": values["description"][:share]})
+    return out[:MAX_INSTRUCTIONS]
 
 
 def research_entry(created: Json, run: Json, structured: bool) -> Json:

@@ -16,7 +16,7 @@ from exa_orch.errors import InvalidParams
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
-from exa_orch.workflows import kit, rows
+from exa_orch.workflows import kit, rows, verified
 from exa_orch.workflows.verified import fill
 from tests.support import WAIT, until_steps
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
@@ -387,3 +387,28 @@ async def test_on_the_agent_engine_a_failed_batch_is_reported_on_its_items_and_a
     [collection] = [rid for rid, run in agent_runs(sim).runs.items() if "[sim:fail]" in run.request["query"]
                     and "AI startups" in run.request["query"]]  # fmt: skip
     assert f"agent run(s) {collection} were started" in gone.error["message"]
+
+
+def test_a_filled_prompt_never_passes_what_research_create_takes() -> None:
+    """Websets engine: {{description}} filled from a long page could pass research.create's 20,000
+    characters and fail the item's run after the webset was paid for (audit): the description is
+    cut to fit, each of its placeholders an equal share, and the rest of the prompt kept whole."""
+    from exa_orch.operations.research import CreateResearch
+
+    item = {
+        "properties": {
+            "url": "https://acme.example",
+            "description": "d" * 30_000,
+            "company": {"name": "Acme"},
+        }
+    }
+    prompt = "About {{name}} ({{url}}): {{description}} / again: {{description}}. " + "Be precise. " * 1500
+    out = verified.fill(prompt, item)
+    assert len(out) <= verified.MAX_INSTRUCTIONS < len(prompt.replace("{{description}}", "d" * 30_000))
+    assert out.startswith("About Acme (https://acme.example): d") and out.endswith("Be precise. ")
+    assert out.count("d" * 100) >= 2  # both placeholders got a share
+    CreateResearch.model_validate({"instructions": out})
+    short = {
+        "properties": {"url": "https://acme.example", "description": "short", "company": {"name": "Acme"}}
+    }
+    assert verified.fill("{{name}}: {{description}}", short) == "Acme: short"
