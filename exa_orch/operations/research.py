@@ -39,6 +39,9 @@ if TYPE_CHECKING:
     from exa_py.agent.types import AgentEffort
 
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
+LIST_NOTE = (
+    "A listed run's output is left out: research.get {researchId} gives it (raw: true lists it whole)."
+)
 BACKEND_NOTE = (
     "Exa retired /research/v1 on 2026-05-01; this ran on the Agent API (/agent/runs). Statuses are the "
     "Agent API's: queued, running, completed, failed, cancelled."
@@ -238,10 +241,13 @@ def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
 @pj.shaped(pj.schema(("data", "hasMore", "backend", "note"), ("nextCursor",), data=pj.array(RESEARCH_SCHEMA)))
 def _page(result: dict[str, Any], args: Any) -> dict[str, Any]:
     out: dict[str, Any] = {
-        "data": [research_view(r) for r in result.get("data") or []],
+        # A page of runs without their outputs (each can be as big as its input.data): small by default.
+        "data": [
+            {k: v for k, v in research_view(r).items() if k != "output"} for r in result.get("data") or []
+        ],
         "hasMore": bool(result.get("hasMore")),
         "backend": "agent",
-        "note": BACKEND_NOTE,
+        "note": f"{BACKEND_NOTE} {LIST_NOTE}",
     }
     if result.get("nextCursor"):
         out["nextCursor"] = result["nextCursor"]

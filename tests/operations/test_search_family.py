@@ -99,6 +99,11 @@ async def test_research_runs_on_the_agent_api(ops: Ops) -> None:
     done = await ops("research.pollUntilFinished", {"researchId": rid, "pollInterval": 0.05, "timeout": 60})
     assert done["status"] == "completed" and done["timedOut"] is False
     assert done["output"]["text"]
+    # A listed run comes without its output (it can be as big as its input.data); get and raw have it.
+    entry = next(r for r in (await ops("research.list", {"limit": 10}))["data"] if r["researchId"] == rid)
+    assert entry["status"] == "completed" and "output" not in entry, entry
+    raw = await ops("research.list", {"limit": 10, "raw": True})
+    assert any(r.get("output") for r in raw["data"]), "raw: true lists runs whole"
     assert ops.progress and ops.progress[-1][2] == f"research {rid} completed"
     # As exa-py 2.28's agent.runs does against Exa: no Exa-Beta header (data-design/exa-api-notes.md).
     assert {e["beta"] for e in ops.sim.log() if e["path"].startswith("/agent/")} == {None}
