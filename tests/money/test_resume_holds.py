@@ -82,7 +82,7 @@ def slow_sim() -> Iterator[SimThread]:
 def _read(db: Path, sql: str, params: tuple[Any, ...] = ()) -> list[Any]:
     import sqlite3
 
-    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=WAIT)
     try:
         return con.execute(sql, params).fetchall()
     finally:
