@@ -18,6 +18,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from exa_orch.gateway import prices
+from exa_orch.gateway.agent_runs import RunOptions
 from exa_orch.gateway.ledger import worst_case
 
 from .context import OpContext
@@ -68,7 +69,10 @@ def request_parts(plan: dict[str, Any]) -> list[prices.Part] | None:
 
 def operation_parts(op: Operation, model: BaseModel) -> list[prices.Part] | None:
     """The paid work one call of `op` with these args does (None: exa-orch can't say)."""
-    if op.name == "research.create":
+    if op.name == "research.create":  # the effort it is sent with, capped by its own budget
+        if isinstance(model, RunOptions):
+            budget = model.budget.max_cost_dollars if model.budget is not None else None
+            return [prices.agent_run(model.run_effort(), "research run", max_cost=budget)]
         return [prices.research_run(str(getattr(model, "model", "exa-research")))]
     if op.plan is None:
         return None

@@ -244,3 +244,24 @@ def test_a_monitor_run_that_ran_is_estimated_once_at_exas_price() -> None:
     purse.spent = 0.5
     purse.accrue("monitor_run:r1", prices.MONITOR_RUN, prices.WEBSET_ITEM_ESTIMATE)
     assert purse.spent == pytest.approx(0.5 + prices.MONITOR_RUN) and purse.searches == {"s1": 0.5}
+
+
+async def test_a_research_create_preview_prices_the_effort_and_budget_it_sends(research_app: OpenApp) -> None:
+    """A call's preview prices what the run is sent with: its effort (over `model`), capped by its
+    own budget; not the default model's price."""
+    base = {"instructions": "AI startups", "preview": True}
+    async with research_app() as app:
+        answers = {
+            name: (await app.run_operation("research.create", {**base, **more}))["cost"]
+            for name, more in {
+                "default": {},
+                "pro": {"model": "exa-research-pro"},
+                "high": {"effort": "high"},
+                "ultra": {"effort": "ultra"},
+                "ultra capped": {"effort": "ultra", "budget": {"maxCostDollars": 2}},
+            }.items()
+        }
+    assert answers["default"]["highUsd"] == prices.AGENT_FIXED["medium"]
+    assert answers["pro"]["highUsd"] == answers["high"]["highUsd"] == prices.AGENT_FIXED["high"]
+    assert answers["ultra"]["highUsd"] == prices.AGENT_METERED_CAP["ultra"] > 2
+    assert (answers["ultra capped"]["lowUsd"], answers["ultra capped"]["highUsd"]) == (0, 2)
