@@ -306,7 +306,9 @@ class TasksBridge:
             ttl_ms = max(1_000, int(ttl_ms))  # the runtime clamps it to the maximum (EXA_ORCH_MAX_TASK_TTL)
         try:
             if call.task_type is not None:
-                task_args = call.task_args or {}
+                task_args = self.service.with_engine(
+                    call.task_type, call.task_args or {}, self._app.settings.engine
+                )
                 check_task_args(self._app.registry, call.task_type, task_args)  # as tasks.create inline
                 return await self.service.create(
                     call.task_type, task_args, meta=meta, ttl_ms=ttl_ms, principal=principal

@@ -95,11 +95,7 @@ def task_parts(
     service = ctx.tasks
     if service is None:
         return None
-    if "engine" not in extra and ctx.settings.engine != "websets":
-        spec = next((s for s in service.task_types() if s.type == task_type), None)
-        if spec is not None and "engine" in spec.args_model.model_fields:
-            extra["engine"] = ctx.settings.engine  # EXA_ORCH_ENGINE, as tasks.create stores it
-    return service.estimate(task_type, extra)
+    return service.estimate(task_type, service.with_engine(task_type, extra, ctx.settings.engine))
 
 
 def cost_preview(

@@ -132,19 +132,11 @@ async def with_costs(service: TaskService, views: list[dict[str, Any]]) -> list[
     return views
 
 
-def _takes_engine(ctx: OpContext, task_type: str) -> bool:
-    """Whether the task type's args have an `engine` (websets | agent)."""
-    spec = next((s for s in _service(ctx).task_types() if s.type == task_type), None)
-    return spec is not None and "engine" in spec.args_model.model_fields
-
-
 async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
-    extra = dict(args.model_extra or {})
+    extra = _service(ctx).with_engine(args.type, dict(args.model_extra or {}), ctx.settings.engine)
     registry = ctx.registry
     if registry is not None:
         check_task_args(registry, args.type, extra)
-    if "engine" not in extra and ctx.settings.engine != "websets" and _takes_engine(ctx, args.type):
-        extra["engine"] = ctx.settings.engine  # EXA_ORCH_ENGINE: stored with the task, so fixed
     record = await _service(ctx).create(
         args.type, extra, meta=create_meta(args) or None, ttl_ms=args.ttl, principal=_principal(ctx)
     )

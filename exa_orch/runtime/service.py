@@ -141,6 +141,20 @@ class TaskService:
         """The task types this runtime runs (what `create` accepts), sorted by type."""
         return [self._sup.workflows.get(t) for t in self._sup.workflows.types()]
 
+    def with_engine(self, task_type: str, args: dict[str, Any], default: str) -> dict[str, Any]:
+        """`args` of a `task_type` task with its engine settled: an omitted or null `engine` of a
+        type that takes one is `default` (EXA_ORCH_ENGINE), stored with the task so that a resumed
+        task never switches ("websets" is the args' own default and needs no storing). The one
+        rule for tasks.create, its preview and a task-augmented call."""
+        if args.get("engine") is not None:
+            return args
+        out = {k: v for k, v in args.items() if k != "engine"}
+        if default != "websets":
+            spec = next((s for s in self.task_types() if s.type == task_type), None)
+            if spec is not None and "engine" in spec.args_model.model_fields:
+                out["engine"] = default
+        return out
+
     async def get(self, task_id: str, *, principal: Principal | None = None) -> TaskRecord:
         """The task's row. Raises TaskNotFound (also for another principal's task) or TaskExpired."""
         try:

@@ -99,7 +99,7 @@ class VerifyArgs(kit.TaskArgs):
     """where each side's items come from: websets, or Exa's Agent API (research runs returning rows,
     chunked by previousRunId until `count`; the synthesis then gets both sides' rows as input.data);
     fixed in the task's first checkpoint;
-    omitted: the server's EXA_ORCH_ENGINE (websets unless set)"""
+    omitted or null: the server's EXA_ORCH_ENGINE (websets unless set)"""
     timeout: float = Field(default=300_000, gt=0, le=3_600_000)
     """milliseconds (not seconds) each wait may take: each webset, and the synthesis; then the task
     returns what it has"""

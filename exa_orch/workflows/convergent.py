@@ -54,7 +54,7 @@ class ConvergentArgs(kit.TaskArgs):
     """where items come from: websets, or Exa's Agent API (one collection of research runs per query,
     rows judged on each criterion, continued by previousRunId until `count`); fixed in the task's
     first checkpoint;
-    omitted: the server's EXA_ORCH_ENGINE (websets unless set)"""
+    omitted or null: the server's EXA_ORCH_ENGINE (websets unless set)"""
 
     @field_validator("queries")
     @classmethod

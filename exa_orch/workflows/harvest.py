@@ -60,7 +60,7 @@ class HarvestArgs(kit.TaskArgs):
     """where items come from: websets, or Exa's Agent API (research runs whose rows carry a yes/no
     field per criterion and a field per enrichment, chunked and continued by previousRunId until
     `count`); fixed in the task's first checkpoint;
-    omitted: the server's EXA_ORCH_ENGINE (websets unless set)"""
+    omitted or null: the server's EXA_ORCH_ENGINE (websets unless set)"""
 
 
 def duplicates(items: list[Json]) -> Json:

@@ -88,7 +88,7 @@ class VerifiedCollectionArgs(kit.TaskArgs):
     """where items come from: websets, or Exa's Agent API (research runs returning rows judged on each
     criterion, chunked by previousRunId until `count`; the research then runs as input.data batches of
     25 entities a run); fixed in the task's first checkpoint;
-    omitted: the server's EXA_ORCH_ENGINE (websets unless set)"""
+    omitted or null: the server's EXA_ORCH_ENGINE (websets unless set)"""
 
     @field_validator("research_prompt")
     @classmethod

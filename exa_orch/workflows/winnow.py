@@ -75,7 +75,7 @@ class WinnowArgs(kit.TaskArgs):
     """where items come from: websets, or Exa's Agent API (research runs whose rows carry a yes/no
     field per criterion; an exploring round continues the chain by previousRunId, held elites
     excluded); fixed in the task's first checkpoint;
-    omitted: the server's EXA_ORCH_ENGINE (websets unless set)"""
+    omitted or null: the server's EXA_ORCH_ENGINE (websets unless set)"""
     explore: bool = True
     """rounds after the first search the empty niches (false: every round repeats the first search)"""
     selection_strategy: Strategy = "diverse"
