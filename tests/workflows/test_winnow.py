@@ -360,8 +360,15 @@ async def hold_in_round_two(app: App, sim: SimHandle, task_id: str) -> None:
     """With the simulator's clock frozen (speed ~0) before the task started: move it by hand until
     round 2 begins creating, then leave it frozen, so every round-2 search is still running when
     this returns (its first partial result says round 2 is searching)."""
+    store = sim.ctx.extras["websets"]
     for _ in range(int(WAIT / 0.01)):
-        if any(k.startswith("round2.") for k in await app.store.load_steps(task_id)):
+        # Stop moving time as soon as the simulator holds a round-2 webset (the simulator answers
+        # only while this loop sleeps), not when the task's checkpoint says so: on a busy machine
+        # that comes later, and the time moved meanwhile could let a small search end.
+        steps = await app.store.load_steps(task_id)
+        if any(":round2." in str(w.external_id) for w in store.websets.values()):
+            break  # checked with no await before the advance: the simulator can't act in between
+        if any(k.startswith("round2.") for k in steps):
             break
         sim.ctx.clock.advance(1.0)
         await asyncio.sleep(0.01)
