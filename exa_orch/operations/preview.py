@@ -70,10 +70,9 @@ def request_parts(plan: dict[str, Any]) -> list[prices.Part] | None:
 def operation_parts(op: Operation, model: BaseModel) -> list[prices.Part] | None:
     """The paid work one call of `op` with these args does (None: exa-orch can't say)."""
     if op.name == "research.create":  # the effort it is sent with, capped by its own budget
-        if isinstance(model, RunOptions):
-            budget = model.budget.max_cost_dollars if model.budget is not None else None
-            return [prices.agent_run(model.run_effort(), "research run", max_cost=budget)]
-        return [prices.research_run(str(getattr(model, "model", "exa-research")))]
+        assert isinstance(model, RunOptions)  # CreateResearch
+        budget = model.budget.max_cost_dollars if model.budget is not None else None
+        return [prices.agent_run(model.run_effort(), "research run", max_cost=budget)]
     if op.plan is None:
         return None
     return request_parts(op.plan(model))
