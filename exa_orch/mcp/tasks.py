@@ -542,8 +542,13 @@ class TasksBridge:
             if running is not None and not running.done() and await running:
                 continue  # asked elsewhere (the session that made it) and given: wait on
             ask = self.start_ask(record, SessionPeer(ctx.session, ctx.request_id, related_task=record.id))
-            if ask is None or not await ask:
-                return await self.service.get(task_id, principal=principal)
+            if ask is not None and await ask:
+                continue
+            record = await self.service.get(task_id, principal=principal)
+            if record.terminal or record.status is TaskStatus.INPUT_REQUIRED:
+                return record
+            # Not asked here, yet no longer waiting: another ask (the session that made it) gave
+            # what it needed after `wait` read it. It runs again: wait on, never answer a running task.
 
     async def _input_requests(
         self, ctx: ServerRequestContext[Any, Any], record: TaskRecord

@@ -16,7 +16,7 @@ from mcp.client.context import ClientRequestContext
 
 from exa_orch.mcp.server import build_server
 from exa_orch.sim.testing import SimHandle
-from tests.support import WAIT
+from tests.support import WAIT, until
 
 from .tasks_support import app_for, structured
 
@@ -145,3 +145,53 @@ async def test_a_path_import_run_as_a_task_waits_for_its_owners_roots(sim: SimHa
     assert str(record.status) == "input_required" and record.args["args"]["path"] == str(
         private / "secret.csv"
     )
+
+
+async def test_a_task_resumed_by_another_ask_while_tasks_result_looked_is_waited_on_not_answered(
+    sim: SimHandle, tmp_path: Path
+) -> None:
+    """The race CI met under load: tasks/result read the task input_required, then the ask of the
+    session that made it (started by the status change) read the file and resumed the task before
+    tasks/result asked; its own ask found nothing waiting. It answered the running task as if it
+    had failed (INTERNAL_ERROR "the task failed without a message"); it waits on for the result."""
+    from mcp.client._memory import InMemoryTransport
+
+    from exa_orch.sim.context import FaultConfig
+    from exa_orch.store.records import TaskStatus
+
+    from .tasks_support import legacy_client
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    (shared / "rows.csv").write_text(CSV)
+    async with app_for(sim.url, tmp_path / "w.db") as app:
+        service = app.tasks
+        assert service is not None
+        real_wait = service.wait
+        held: list[str] = []
+
+        async def stale_wait(task_id: str, timeout: float | None = None, **kw: Any) -> Any:  # noqa: ASYNC109
+            record = await real_wait(task_id, timeout, **kw)
+            if kw.get("until_input") and record.status is TaskStatus.INPUT_REQUIRED and not held:
+                held.append(task_id)  # answer with what was read, once the other ask resumed it
+                # The resumed run's upload then takes a second, so tasks/result's own ask finds it
+                # running (not already completed): the state the bug answered as a failure.
+                sim.set_faults(FaultConfig(latency_ms=1000))
+
+                async def resumed() -> bool:
+                    return (await service.get(task_id)).status is not TaskStatus.INPUT_REQUIRED
+
+                await until(resumed, what="the other ask resuming the task")
+            return record
+
+        service.wait = stale_wait  # type: ignore[method-assign]
+        server = build_server(app)
+        async with (
+            InMemoryTransport(server) as (read, write),
+            legacy_client(read, write, list_roots_callback=Roots(shared)) as client,
+        ):
+            task = await client.call_task("manage_websets", _import(shared / "rows.csv"))
+            done = await client.result(task["task"]["taskId"])
+    assert held == [task["task"]["taskId"]]  # the race was forced
+    body = structured(done)
+    assert not done.is_error and body["count"] == 2, body
