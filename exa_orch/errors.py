@@ -211,11 +211,13 @@ class InvalidTransition(StoreError):
 
 class LeaseHeld(StoreError):
     code = ErrorCode.LEASE_HELD
+    holder: str | None = None
 
-    def __init__(self, task_id: str, owner: str) -> None:
+    def __init__(self, task_id: str, owner: str, *, holder: str | None = None) -> None:
         super().__init__(f"task {task_id!r} is leased by another process ({owner})")
         self.task_id = task_id
         self.owner = owner
+        self.holder = holder  # the process that took the lease, if one did (None: released or expired)
 
 
 class LeaseLapsed(LeaseHeld):

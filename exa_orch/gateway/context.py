@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
+from contextvars import Context, ContextVar
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -67,3 +67,8 @@ def enter_request_scope(*, principal: str | None, task_id: str | None = None) ->
     """Set the scope for the rest of this asyncio task (a task's actor, which owns its asyncio task
     and ends with it; children created later inherit it). Anything else uses `request_scope`."""
     _CURRENT.set(RequestContext(principal=principal, task_id=task_id))
+
+
+def request_in(context: Context) -> RequestContext:
+    """The scope in force in `context` (a callback's or an asyncio task's); readable from any thread."""
+    return context.get(_CURRENT, _EMPTY)

@@ -126,6 +126,8 @@ class TaskActor:
         "_on_exit",
         "_hook_timeout",
         "state",
+        "lost_to",
+        "lapse_noted",
         "_stop",
         "_task",
         "_interrupted",
@@ -170,6 +172,8 @@ class TaskActor:
         # The lease's validity on a monotonic clock, renewed by the supervisor; every request to
         # Exa made for this task checks it first (gateway/fence.py). None: never fenced (tests).
         self.fence = fence
+        self.lost_to: str | None = None  # the process that took this task's lease from this run, if one did
+        self.lapse_noted = False  # the supervisor noted this run's lost lease (runtime/supervisor.py)
         # What the task may still spend, and whether a 402 or its budget stopped it (gateway/purse.py).
         self.purse: Purse | None = None
 
@@ -260,6 +264,8 @@ class TaskActor:
             # Another process took the task (our lease expired), it was deleted, or it finished
             # already: not ours to write.
             logger.warning("task %s: stopped without writing: %s", self.task_id, exc)
+            if isinstance(exc, LeaseHeld):
+                self.lost_to = exc.holder  # another process took the lease: the supervisor notes it
             if isinstance(exc, LeaseLapsed):
                 # Our lease may still be on the row (nobody took it yet): give it back, so the
                 # next claim resumes the task at once instead of after another renewal's TTL.

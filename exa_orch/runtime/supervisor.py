@@ -7,7 +7,9 @@
   this host), so a crashed or stopped run resumes at once and other processes' leftovers are adopted.
 - Heartbeat: every `heartbeat` s, leases are renewed and the running tasks' rows are read (one
   query): a cancel requested by another process (`store.request_cancel`) or a lease lost to another
-  process stops the task (`_check_rows`).
+  process stops the task (`_check_rows`). A lease lost while this process lived on (it stalled) is
+  noted in the store as no fault of the task, unless the StallWatch saw the task's own code hold
+  the event loop (runtime/stallwatch.py): a stall strikes only the task that caused it.
 - Notifications: on a store that hears other processes' commits (PostgreSQL's NOTIFY,
   `store.on_change`), a change to a task running here is checked the same way at once, so a cancel
   or a takeover by another server arrives in milliseconds; the heartbeat stays the fallback for a
@@ -23,7 +25,7 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from types import TracebackType
 from typing import Any, Self
 
@@ -34,6 +36,7 @@ from exa_orch.runtime.events import TaskEvent, TaskListener
 from exa_orch.runtime.principal import TtlPolicy, concerning
 from exa_orch.runtime.service import TaskService
 from exa_orch.runtime.spec import WorkflowRegistry
+from exa_orch.runtime.stallwatch import StallWatch
 from exa_orch.store import Store, TaskRecord
 
 logger = logging.getLogger(__name__)
@@ -60,6 +63,7 @@ class Supervisor:
         stop_timeout: float = 20.0,
         ttl: TtlPolicy | None = None,
         monotonic: Callable[[], float] = time.monotonic,
+        stall_after: float | None = None,
     ) -> None:
         if max_working < 1:
             raise ValueError("max_working must be at least 1")
@@ -78,6 +82,9 @@ class Supervisor:
         self.stop_timeout = stop_timeout
         # The clock of each actor's lease fence (gateway/fence.py); a test may pass its own.
         self.monotonic = monotonic
+        # A task whose code holds the event loop this long is the suspect if leases then lapse:
+        # a third of the TTL, so it is seen well before the leases it endangers run out.
+        self.stall_watch = StallWatch(stall_after if stall_after is not None else lease_ttl / 3)
         self.tasks = TaskService(self, ttl=ttl)  # `ttl`: finished tasks' default and maximum TTL
         self.max_working_seen = 0  # gauge for tests and stats: the most actors ever alive at once
         self.started_total = 0
@@ -185,6 +192,13 @@ class Supervisor:
     # -- loops --------------------------------------------------------------------------------
 
     async def _run(self) -> None:
+        self.stall_watch.start()
+        try:
+            await self._run_loops()
+        finally:
+            self.stall_watch.stop()
+
+    async def _run_loops(self) -> None:
         async with asyncio.TaskGroup() as tg:
             self._tg = tg
             loops = [
@@ -266,6 +280,7 @@ class Supervisor:
             hook_timeout=self.hook_timeout,
             fence=fence,
         )
+        self.stall_watch.forget(record.id)
         if self._stop.is_set():
             # A claim that landed after the stop began: give the lease back instead of starting work.
             actor.post(Message.SHUTDOWN)
@@ -277,6 +292,10 @@ class Supervisor:
     def _on_exit(self, actor: TaskActor) -> None:
         if self._actors.get(actor.task_id) is actor:
             del self._actors[actor.task_id]
+            if actor.lost_to is not None and self._tg is not None:
+                # It found its lease taken at a write, before a row check did: note it all the same.
+                self._tg.create_task(self._note_lapse(actor, actor.lost_to))
+            self.stall_watch.forget(actor.task_id)
         waiter = self._changed.pop(actor.task_id, None)
         if waiter is not None:
             waiter.set()
@@ -336,9 +355,29 @@ class Supervisor:
                     extra=concerning(record.principal),
                 )
                 actor.post(Message.SHUTDOWN)
+                await self._note_lapse(actor, record.lease_owner)
             elif renewed_at is not None and record.lease_owner == self.owner and actor.fence is not None:
                 # Still ours after the renewal: it lasts until at least the renewal's start + TTL.
                 actor.fence.extend(renewed_at + self.lease_ttl)
+
+    def _note_lapse(self, actor: TaskActor, taken_by: str | None) -> Coroutine[Any, Any, None]:
+        """This process lived on while the task's lease lapsed and `taken_by` took it (it stalled, or
+        was stopped): say so in the store, once per run, so the lost run is no strike against the
+        task, unless its own code held the event loop (then it is the suspect). Decided at the call
+        (the watch's record of the run is read before the actor's exit forgets it); written by the
+        returned awaitable."""
+        if actor.lapse_noted or taken_by is None:
+            return asyncio.sleep(0)
+        actor.lapse_noted = True
+        task_id, suspect = actor.task_id, self.stall_watch.held(actor.task_id) > 0
+
+        async def note() -> None:
+            try:
+                await self.store.note_lapse(task_id, self.owner, taken_by, suspect=suspect)
+            except Exception:  # the run is then counted as lost: the safe side
+                logger.exception("task %s: noting its lapsed lease failed", task_id)
+
+        return note()
 
     async def _cleanup_once(self) -> None:
         removed = await self.store.delete_expired()

@@ -498,6 +498,14 @@ class Store:
         ids = None if task_ids is None else list(task_ids)
         return await self._writer.submit(lambda c: leases.renew(c, clock, owner, ttl_s, ids))
 
+    async def note_lapse(self, task_id: str, owner: str, taken_by: str, *, suspect: bool) -> bool:
+        """Record that `owner` lived on while its lease on `task_id` lapsed and `taken_by` took it:
+        the lost run is no strike against the task unless `suspect` (leases.py)."""
+        clock = self._clock
+        return await self._writer.submit(
+            lambda c: leases.note_lapse(c, clock, task_id, owner, taken_by, suspect)
+        )
+
     async def release_lease(self, task_id: str, owner: str) -> None:
         """Give the lease back if `owner` holds it."""
         await self._writer.submit(lambda c: leases.release(c, task_id, owner))

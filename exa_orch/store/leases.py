@@ -12,6 +12,13 @@ stalled before saving a new checkpoint) is failed with TASK_ABANDONED by the cla
 it once more: a task that crashes every server running it must not take servers down forever. A
 run that saved a checkpoint before it was lost made progress: a long task on a busy host whose
 servers keep getting killed goes on.
+
+A run whose holder lived on (its event loop stalled, or the whole process was stopped or starved
+past the TTL, and it woke to find the lease taken) is not the task's fault: the holder notes the
+lapse on the claim that took the lease (`note_lapse`), naming whether this task was the suspect
+(its own code held the holder's event loop; runtime/stallwatch.py). A lapse noted without suspicion ends the count of runs lost in
+a row, as progress does: a stall strikes only the task that caused it, never every task its
+process held. A holder that never notes (it died) leaves its runs counted as lost.
 """
 
 from __future__ import annotations
@@ -198,7 +205,8 @@ def claim_runnable(
         # it is taken again like any orphan; a runner still alive here is not started twice.
         if not _takeable(owner, holder, expires_at, now):
             continue
-        if holder is not None and _lost_without_progress(conn, task_id, now) >= MAX_LOST_RUNS:
+        # Our own lapsed lease is no lost run: the run is still ours (this process stalled and woke).
+        if holder not in (None, owner) and _lost_without_progress(conn, task_id, now) >= MAX_LOST_RUNS:
             _give_up(conn, clock, task_id, on_finish)
             continue
         _take(conn, task_id, owner, holder, status, now, until)
@@ -213,23 +221,30 @@ def _lost_without_progress(conn: sqlite3.Connection, task_id: str, now: str) -> 
     A run lasts from its claim to the next claim (or `now`); it was lost when that next claim took
     the lease from it, and made progress when a checkpoint was saved in between, or a progress
     report no earlier run had made (a long wait on Exa reports what it finds, but saves nothing
-    until it ends; a run that dies at the same point each time repeats the same reports)."""
+    until it ends; a run that dies at the same point each time repeats the same reports).
+
+    A lost run its holder noted as a lapse it lived through, with this task not the suspect, ends
+    the count too (`note_lapse`)."""
     # Whether a claim took the lease from a holder is read in Python: the same SQL runs on both backends.
-    claims = [
-        (at, json.loads(data).get("previous") is not None)
-        for at, data in conn.execute(
-            "SELECT at, data FROM task_events WHERE task_id = ? AND kind = 'claimed' ORDER BY id", (task_id,)
-        ).fetchall()
-    ]
+    claims: list[tuple[str, bool, bool]] = []
+    for at, data in conn.execute(
+        "SELECT at, data FROM task_events WHERE task_id = ? AND kind = 'claimed' ORDER BY id", (task_id,)
+    ).fetchall():
+        claim = json.loads(data)
+        # taken: the claim took the lease from a holder; innocent: that holder lived on and says
+        # the lapse was its process's, not this task's (note_lapse).
+        lapse = claim.get("lapse")
+        innocent = isinstance(lapse, dict) and lapse.get("suspect") is False
+        claims.append((at, claim.get("previous") is not None, innocent))
     saves = [row[0] for row in conn.execute("SELECT saved_at FROM task_steps WHERE task_id = ?", (task_id,))]
     reports = conn.execute(
         "SELECT at, data FROM task_events WHERE task_id = ? AND kind = 'progress' ORDER BY id", (task_id,)
     ).fetchall()
     if not claims:  # held, yet never claimed (a row restored without its events): nothing to count
         return 0
-    ends = [(at, bool(taken)) for at, taken in claims[1:]] + [(now, True)]
+    ends = [(at, taken and not innocent) for at, taken, innocent in claims[1:]] + [(now, True)]
     lost = 0
-    for (start, _), (end, taken) in reversed(list(zip(claims, ends, strict=True))):
+    for (start, _, _), (end, taken) in reversed(list(zip(claims, ends, strict=True))):
         if not taken or any(start < saved <= end for saved in saves):
             break
         before = {data for at, data in reports if at <= start}
@@ -237,6 +252,26 @@ def _lost_without_progress(conn: sqlite3.Connection, task_id: str, now: str) -> 
             break
         lost += 1
     return lost
+
+
+def note_lapse(
+    conn: sqlite3.Connection, clock: Clock, task_id: str, owner: str, taken_by: str, suspect: bool
+) -> bool:
+    """Record that `owner` lived through losing its lease on `task_id` to `taken_by`: its run was
+    lost to a stall of the whole process, not to the task, unless `suspect` (the task's own code
+    held the event loop). The note is the holder's word on the claim that took the lease from it
+    (the latest claim by `taken_by` from `owner`). False if there is no such claim (the task is gone)."""
+    rows = conn.execute(
+        "SELECT id, data FROM task_events WHERE task_id = ? AND kind = 'claimed' ORDER BY id DESC", (task_id,)
+    ).fetchall()
+    for event_id, data in rows:
+        claim = json.loads(data)
+        if claim.get("previous") == owner and claim.get("owner") == taken_by:
+            if "lapse" not in claim:
+                claim["lapse"] = {"at": iso(clock()), "suspect": suspect}
+                conn.execute("UPDATE task_events SET data = ? WHERE id = ?", (json.dumps(claim), event_id))
+            return True
+    return False
 
 
 def _give_up(conn: sqlite3.Connection, clock: Clock, task_id: str, on_finish: OnFinish | None) -> None:

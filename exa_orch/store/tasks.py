@@ -106,7 +106,11 @@ def create(
 
 def _check_owner(task: TaskRecord, owner: str | None) -> None:
     if owner is not None and task.lease_owner != owner:
-        raise LeaseHeld(task.id, task.lease_owner or "nobody: the lease was released or never taken")
+        raise LeaseHeld(
+            task.id,
+            task.lease_owner or "nobody: the lease was released or never taken",
+            holder=task.lease_owner,
+        )
 
 
 def transition(
@@ -296,7 +300,7 @@ def _explain_step(conn: sqlite3.Connection, exc: Exception, params: tuple[Any, .
     if row is None:
         return TaskNotFound(task_id)
     if owner is not None and row[0] != owner:
-        return LeaseHeld(task_id, row[0] or "nobody: the lease was released or has expired")
+        return LeaseHeld(task_id, row[0] or "nobody: the lease was released or has expired", holder=row[0])
     return exc
 
 

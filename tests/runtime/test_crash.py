@@ -6,12 +6,15 @@ import asyncio
 import os
 import signal
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store, TaskRecord, TaskStatus
+from exa_orch.store.leases import MAX_LOST_RUNS
+from exa_orch.store.records import iso
 from tests.support import WAIT, until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -19,7 +22,9 @@ ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow
 
 
-async def spawn(db: Path, sim: SimHandle, max_working: int = 20) -> tuple[asyncio.subprocess.Process, str]:
+async def spawn(
+    db: Path, sim: SimHandle, max_working: int = 20, lease_ttl: float = 15.0
+) -> tuple[asyncio.subprocess.Process, str]:
     """Start tests/runtime/child.py and wait for its "ready <owner>" line."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
@@ -28,6 +33,7 @@ async def spawn(db: Path, sim: SimHandle, max_working: int = 20) -> tuple[asynci
         str(db),
         sim.url,
         str(max_working),
+        str(lease_ttl),
         cwd=ROOT,
         stdout=asyncio.subprocess.PIPE,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
@@ -132,3 +138,56 @@ async def test_cancel_from_another_process_stops_the_running_task(db_path: Path,
         steps = await store.load_steps(task.id)
     assert done.status is TaskStatus.CANCELLED
     assert len(steps) <= 2  # stopped within a heartbeat, in the middle of a 1 s step
+
+
+async def test_a_task_that_stalls_its_server_is_given_up_and_the_tasks_beside_it_are_not(
+    db_path: Path, sim: SimHandle
+) -> None:
+    # One server runs a task whose step blocks its event loop past the lease TTL, beside two tasks
+    # that wait (no checkpoint, no report: nothing to show for any run). Each time the leases lapse,
+    # another server takes all three and dies holding them (this test, claiming as a process on
+    # another host). The stalled server wakes, finds its leases taken, and takes them back once they
+    # expire. Only the task that stalls it may be given up: the two beside it did nothing wrong.
+    ttl = 0.6
+    async with Store(db_path) as store:
+        # It waits a moment before it stalls, so the server takes its other tasks back first.
+        stall = await store.create_task("rt.stall", {"hold": 4 * ttl, "wait": ttl})
+        waiting = [(await store.create_task("rt.steps", {"steps": 1, "sleep": 3_600})).id for _ in range(2)]
+        server, owner = await spawn(db_path, sim, max_working=3, lease_ttl=ttl)
+        try:
+            for n in range(3 * MAX_LOST_RUNS):
+
+                async def taken(n: int = n) -> bool:
+                    # Once the staller's lease lapsed in the server's hands (the stall), take every
+                    # lapsed lease the server holds, as a process that then dies holding them.
+                    rows = await store.get_tasks([stall.id, *waiting])
+                    if any(r.terminal for r in rows):
+                        return True
+                    now = iso(time.time())
+                    lapsed = [r for r in rows if r.lease_owner == owner and (r.lease_expires_at or now) < now]
+                    if stall.id not in {r.id for r in lapsed}:
+                        return False
+                    for row in lapsed:  # held past the stall: the server sees them taken when it wakes
+                        assert await store.acquire_lease(row.id, f"otherhost:{n}:dies", 6 * ttl)
+                    return True
+
+                await until(taken, within=WAIT, every=0.02, what=f"the stall's lapsed leases, round {n}")
+                if any(r.terminal for r in await store.get_tasks([stall.id, *waiting])):
+                    break
+            given_up = await store.get_task(stall.id)
+            beside = [await store.get_task(task_id) for task_id in waiting]
+            notes = {task_id: await lapses(store, task_id) for task_id in (stall.id, *waiting)}
+        finally:
+            assert await stop(server) == 0
+    assert given_up.status is TaskStatus.FAILED and given_up.error is not None
+    assert given_up.error["code"] == "TASK_ABANDONED"
+    assert [r.status for r in beside] == [TaskStatus.WORKING, TaskStatus.WORKING], [r.error for r in beside]
+    # The server noted the leases it lost and lived through, naming the staller alone as the suspect.
+    assert notes[stall.id] and all(suspect for suspect in notes[stall.id])
+    assert all(notes[task_id] and not any(notes[task_id]) for task_id in waiting), notes
+
+
+async def lapses(store: Store, task_id: str) -> list[bool]:
+    """Whether the task was the suspect, for each lost lease whose holder noted it lived on."""
+    claims = [e["data"] for e in await store.events(task_id) if e["kind"] == "claimed"]
+    return [claim["lapse"]["suspect"] for claim in claims if "lapse" in claim]

@@ -8,6 +8,8 @@ EXA_ORCH_EXTRA_WORKFLOWS="tests.runtime.workflows:WORKFLOWS".
   its items. Every Exa side effect is counted by the simulator's creates_by_external_id.
 - `rt.websets`: `count` websets created one per step, then a final step; for the crash tests,
   where a step's side effect must happen once even when the process dies mid-task.
+- `rt.stall`: sleeps `wait` s, then runs one step whose code blocks the event loop for `hold` s
+  (time.sleep): a task that stalls every server running it.
 - `rt.keyed`: a step, then a step that raises MissingApiKey until extras["keys"] holds something
   (the task then waits input_required for its owner's key).
 """
@@ -15,6 +17,7 @@ EXA_ORCH_EXTRA_WORKFLOWS="tests.runtime.workflows:WORKFLOWS".
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 import httpx
@@ -175,10 +178,26 @@ async def keyed_workflow(ctx: TaskContext, args: KeyedArgs) -> dict[str, Any]:
     return {"done": done, "label": args.label}
 
 
+class StallArgs(BaseModel):
+    hold: float = Field(default=1.0, ge=0)
+    wait: float = Field(default=0.0, ge=0)  # first sleep this long (the server takes up its other work)
+
+
+async def stall_workflow(ctx: TaskContext, args: StallArgs) -> dict[str, Any]:
+    await ctx.sleep(args.wait)
+
+    def block() -> float:
+        time.sleep(args.hold)  # on purpose: the loop is held, no lease is renewed meanwhile
+        return args.hold
+
+    return {"held": await ctx.step("block", block)}
+
+
 WORKFLOWS = [
     WorkflowSpec("rt.steps", StepsArgs, steps_workflow, "local steps with an in-process side effect"),
     WorkflowSpec("rt.webset", WebsetArgs, webset_workflow, "create a webset, wait, list items"),
     WorkflowSpec("rt.websets", ManyArgs, websets_workflow, "create `count` websets, one per step"),
     WorkflowSpec("rt.gated", GatedArgs, gated_workflow, "a checkpoint, its cancel hook, a long sleep"),
+    WorkflowSpec("rt.stall", StallArgs, stall_workflow, "a step that blocks the event loop for `hold` s"),
     WorkflowSpec("rt.keyed", KeyedArgs, keyed_workflow, "a step, then one that needs its owner's API key"),
 ]

@@ -327,3 +327,41 @@ async def test_a_held_task_with_no_claim_in_its_history_is_taken_over_and_blocks
     taken = await store.claim_runnable("elsewhere:7:t", 5, 10)
     assert [t.id for t in taken] == [orphan.id, other.id]
     assert all(t.lease_owner == "elsewhere:7:t" for t in taken)
+
+
+async def test_a_lapse_its_holder_lived_through_strikes_only_the_suspect(
+    store: Store, clock: FakeClock
+) -> None:
+    # Two servers pass three tasks back and forth, each losing them while stalled, never saving
+    # anything. Each stalled server wakes and notes the lapse: one task is the suspect (its code
+    # held the loop), the others are not. Only the suspect is given up; a noted lapse without
+    # suspicion ends the count, and a note without its claim changes nothing.
+    suspect, *innocent = [await store.create_task("t", {}) for _ in range(3)]
+    holders = ["a:1:x", "b:2:y"]
+    for n in range(3 * MAX_LOST_RUNS):
+        taker, loser = holders[n % 2], holders[(n + 1) % 2]
+        claimed = {t.id for t in await store.claim_runnable(taker, 5, 10)}
+        if n:
+            for task in (suspect, *innocent):
+                if task.id in claimed:
+                    assert await store.note_lapse(task.id, loser, taker, suspect=task is suspect)
+        assert not await store.note_lapse(innocent[0].id, "nobody:0:z", taker, suspect=False)
+        clock.advance(6)
+    gone = await store.get_task(suspect.id)
+    assert gone.error is not None and gone.error["code"] == "TASK_ABANDONED"
+    assert [(await store.get_task(t.id)).status.value for t in innocent] == ["pending", "pending"]
+
+
+async def test_a_process_retaking_its_own_lapsed_lease_is_no_lost_run(store: Store, clock: FakeClock) -> None:
+    # A server whose loop stalled past its TTL, with nobody else about, takes its own leases back:
+    # its run goes on, so this is no lost run (it once counted, and could give up a running task).
+    task = await store.create_task("t", {})
+    for n in range(MAX_LOST_RUNS):  # runs lost in a row: one more would give it up
+        assert await store.claim_runnable(f"elsewhere:{n}:d", 5, 1)
+        clock.advance(6)
+    for _ in range(3):
+        assert [t.id for t in await store.claim_runnable(f"elsewhere:{MAX_LOST_RUNS - 1}:d", 5, 1)] == [
+            task.id
+        ]
+        clock.advance(6)
+    assert (await store.get_task(task.id)).status.value == "pending"
