@@ -7,10 +7,16 @@ effort, budget, input.data rows, input.exclusion, previousRunId (a follow-up is 
 research.create naming the earlier run), dataSources, systemPrompt, and research.stop. Each run
 carries `userIdentifier`: a stable hash of the calling principal's name (never the name).
 Every result says `backend: "agent"` so nobody mistakes it for the old API.
+
+Answers are agent-sized by default: a run's output text is shown up to `maxChars` characters (from
+`textOffset`, so a long text reads in parts), a structured output larger than STRUCTURED_CHARS of
+JSON is summarised, and at most CITATION_GROUPS citation groups are listed; `outputHint` says what
+was left out. `full: true` gives the whole output; `raw: true` Exa's run object as it is.
 """
 
 from __future__ import annotations
 
+import json
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import Field, model_validator
@@ -34,6 +40,7 @@ from ._polling import poll_until
 from .context import OpContext
 from .models import Args, Id
 from .registry import Operation
+from .task_views import summarize
 
 if TYPE_CHECKING:
     from exa_py.agent.types import AgentEffort
@@ -77,6 +84,26 @@ class ResearchId(Args):
     """the id research.create returned (an agent run id)"""
 
 
+TEXT_CHARS = 6_000
+"""Characters of a run's output text an answer shows by default (`maxChars`)."""
+MAX_TEXT_CHARS = 200_000
+"""The most `maxChars` may ask for in one answer (`full: true` has no bound)."""
+STRUCTURED_CHARS = 6_000
+"""A structured output whose JSON is longer is summarised by default (`full: true` for all of it)."""
+CITATION_GROUPS = 20
+"""Citation groups (one per grounded field) an answer lists by default."""
+
+
+class ReadResearch(ResearchId):
+    full: bool = False
+    """the whole output in one answer (by default the text is cut at maxChars, a structured output
+    over 6,000 characters of JSON is summarised and at most 20 citation groups are listed)"""
+    max_chars: int = Field(default=TEXT_CHARS, ge=1, le=MAX_TEXT_CHARS, alias="maxChars")
+    """characters of the output text to show (default 6,000)"""
+    text_offset: int = Field(default=0, ge=0, alias="textOffset")
+    """where the text shown starts: the output's nextTextOffset reads the next part"""
+
+
 class FindResearch(Args):
     external_id: str = Field(min_length=1, max_length=300)
     """the externalId research.create was given (or answered with)"""
@@ -87,7 +114,7 @@ class ListResearch(Args):
     limit: int | None = Field(default=None, ge=1, le=100)
 
 
-class PollResearch(ResearchId):
+class PollResearch(ReadResearch):
     timeout: float = Field(default=600.0, gt=0, le=3600)
     """seconds to wait at most; the result says timedOut when the run is still going"""
     poll_interval: float = Field(default=2.0, ge=0.05, le=60)
@@ -180,7 +207,7 @@ async def find(args: FindResearch, ctx: OpContext) -> dict[str, Any]:
     return run
 
 
-async def get(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
+async def get(args: ReadResearch, ctx: OpContext) -> dict[str, Any]:
     # exa-py puts the run id into the path as is: escape it ("run/cancel" or "id?x" must not route).
     return run_json(await call(ctx.exa.agent.runs.get(segment(args.research_id, "researchId"))))
 
@@ -223,9 +250,43 @@ async def poll_until_finished(args: PollResearch, ctx: OpContext) -> dict[str, A
 RESEARCH_SCHEMA = pj.schema(
     ("researchId", "status", "backend", "note"),
     ("stopReason", "createdAt", "completedAt", "error", "costDollars", "output", "effort", "previousRunId", "externalId",
-     "model", "timedOut", "waitedSeconds"),
-    output=pj.schema(optional=("text", "structured", "citations"), citations=pj.array({})),
+     "model", "timedOut", "waitedSeconds", "outputHint"),
+    output=pj.schema(
+        optional=("text", "structured", "citations", "textChars", "nextTextOffset", "structuredSummary",
+                  "moreCitations"),
+        citations=pj.array({}),
+    ),
 )  # fmt: skip
+
+
+def bounded_output(output: dict[str, Any], args: Any) -> tuple[dict[str, Any], list[str]]:
+    """`output` (research_view's) cut to an agent-sized answer per `args` (maxChars, textOffset;
+    the defaults for an operation without them), and what was left out, said for the agent."""
+    max_chars = getattr(args, "max_chars", TEXT_CHARS)
+    offset = getattr(args, "text_offset", 0)
+    out = dict(output)
+    left: list[str] = []
+    text = output.get("text")
+    if isinstance(text, str) and (offset or len(text) > max_chars):
+        out["text"] = text[offset : offset + max_chars]
+        out["textChars"] = len(text)
+        if offset + max_chars < len(text):
+            out["nextTextOffset"] = offset + max_chars
+            left.append(
+                f"text shows characters {offset:,}-{offset + len(out['text']):,} of {len(text):,} "
+                f"(textOffset: {offset + max_chars} for the next part)"
+            )
+    structured = output.get("structured")
+    if structured is not None and len(json.dumps(structured, default=str)) > STRUCTURED_CHARS:
+        del out["structured"]
+        out["structuredSummary"] = summarize(structured)
+        left.append("the structured output is summarised (structuredSummary)")
+    citations = output.get("citations")
+    if isinstance(citations, list) and len(citations) > CITATION_GROUPS:
+        out["citations"] = citations[:CITATION_GROUPS]
+        out["moreCitations"] = len(citations) - CITATION_GROUPS
+        left.append(f"{len(citations) - CITATION_GROUPS} more citation groups")
+    return out, left
 
 
 @pj.shaped(RESEARCH_SCHEMA)
@@ -234,6 +295,10 @@ def _one(result: dict[str, Any], args: Any) -> dict[str, Any]:
     for key in ("model", "timedOut", "waitedSeconds"):
         if key in result:
             out[key] = result[key]
+    if "output" in out and not getattr(args, "full", False):
+        out["output"], left = bounded_output(out["output"], args)
+        if left:
+            out["outputHint"] = "; ".join(left) + ". full: true for the whole output."
     out["note"] = BACKEND_NOTE
     return out
 
@@ -257,7 +322,9 @@ def _page(result: dict[str, Any], args: Any) -> dict[str, Any]:
 OPERATIONS: list[Operation] = [
     Operation("research.create", CreateResearch, create, "Start a research task (instructions, outputSchema, "
               "model); runs on Exa's Agent API.", project=_one, create_key="externalId"),
-    Operation("research.get", ResearchId, get, "Get a research task's status and output.", project=_one, read_only=True),
+    Operation("research.get", ReadResearch, get, "Get a research task's status and output (agent-sized: "
+              "the text up to maxChars from textOffset, a large structured output summarised; full: true "
+              "for the whole output).", project=_one, read_only=True),
     Operation("research.cancel", ResearchId, cancel, "Cancel a running research task.", project=_one),
     Operation("research.stop", ResearchId, stop, "Stop an ultra-effort research task now and keep what it "
               "found (it completes with stopReason 'stopped').", project=_one),
@@ -265,5 +332,6 @@ OPERATIONS: list[Operation] = [
               "externalId (its answer lost, or a task cancelled while creating it).", project=_one, read_only=True),
     Operation("research.list", ListResearch, list_, "List research tasks (agent runs), one page.", project=_page, read_only=True),
     Operation("research.pollUntilFinished", PollResearch, poll_until_finished, "Wait (bounded by timeout) until "
-              "a research task finishes, with progress.", long_running=True, project=_one),
+              "a research task finishes, with progress; the output is agent-sized as research.get's "
+              "(full: true for all of it).", long_running=True, project=_one),
 ]  # fmt: skip

@@ -113,7 +113,9 @@ async def poll_run(
         interval = FIRST_POLL_S
         polls = 0
         while True:
-            run: Json = await kit.call(ctx, "research.get", {"researchId": research_id}, step=key)
+            # The whole output: the task's result holds it (tasks.result pages it for the agent).
+            args = {"researchId": research_id, "full": True}
+            run: Json = await kit.call(ctx, "research.get", args, step=key)
             polls += 1
             if report is not None:
                 await report(run, polls)

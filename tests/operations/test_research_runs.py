@@ -4,6 +4,7 @@ Exa's rules are checked before any request is sent."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -153,3 +154,45 @@ async def test_stop_ends_an_ultra_run_with_what_it_found_and_exa_refuses_other_e
     low = await ops("research.create", {"instructions": "x", "effort": "low"})
     with pytest.raises(Exception, match="ultra"):
         await ops("research.stop", {"researchId": low["researchId"]})
+
+
+async def test_a_big_output_is_agent_sized_by_default_and_whole_on_request(ops: Ops) -> None:
+    # 400 input rows come back as 400 structured rows with their grounding: hundreds of KB.
+    rows = [{"name": f"Company {i}", "website": f"https://c{i}.example"} for i in range(400)]
+    created = await ops(
+        "research.create", {"instructions": "enrich", "outputSchema": SCHEMA, "input": {"data": rows}}
+    )
+    rid = created["researchId"]
+    whole = await finished(ops, rid)
+    assert "outputHint" in whole and "structured" not in whole["output"]
+    assert len(json.dumps(whole)) < 24_000, len(json.dumps(whole))
+    assert whole["output"]["structuredSummary"]["companies"] == {"count": 400}
+    full = await ops("research.get", {"researchId": rid, "full": True})
+    raw = await ops("research.get", {"researchId": rid, "raw": True})
+    assert len(full["output"]["structured"]["companies"]) == 400 and "outputHint" not in full
+    assert full["output"]["structured"] == raw["output"]["structured"]
+    assert len(full["output"]["citations"]) == len(raw["output"]["grounding"]) > 20
+    assert len(whole["output"]["citations"]) == 20
+    assert whole["output"]["moreCitations"] == len(full["output"]["citations"]) - 20
+    # The text reads in parts: each answer says where the next starts, until the last.
+    text, offset = "", 0
+    while True:
+        part = await ops("research.get", {"researchId": rid, "maxChars": 40, "textOffset": offset})
+        assert len(part["output"]["text"]) <= 40
+        text += part["output"]["text"]
+        if "nextTextOffset" not in part["output"]:
+            break
+        offset = part["output"]["nextTextOffset"]
+        assert "textOffset: " in part["outputHint"]
+    assert text == full["output"]["text"] and part["output"]["textChars"] == len(text) > 40
+    polled = await ops("research.pollUntilFinished", {"researchId": rid})
+    assert "structured" not in polled["output"] and len(json.dumps(polled)) < 24_000
+
+
+@pytest.mark.parametrize("args", [{"maxChars": 0}, {"maxChars": 200_001}, {"textOffset": -1}])
+async def test_output_bounds_are_checked(ops: Ops, args: dict[str, Any]) -> None:
+    with pytest.raises(InvalidParams) as caught:
+        await ops("research.get", {"researchId": "run_x", **args})
+    assert caught.value.code is ErrorCode.INVALID_PARAMS and list(args) == [
+        f.split(".")[-1] for f in caught.value.fields
+    ]
