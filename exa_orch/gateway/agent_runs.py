@@ -13,7 +13,9 @@ as INVALID_PARAMS naming the field, before anything is sent:
 exa-orch's own bounds where Exa documents none (data-design/exa-api-notes.md): `input.data` and
 `input.exclusion` at most `MAX_INPUT_ROWS` records each, the whole `input` at most
 `MAX_INPUT_CHARS` characters as JSON (what one MCP message, 1 MiB, can carry), `systemPrompt` at most
-`MAX_PROMPT_CHARS` (as `instructions`).
+`MAX_PROMPT_CHARS` (as `instructions`). `OutputSchema` is an output schema's type wherever a caller
+gives one (research.create, research.deep, verifiedCollection's researchSchema, exa.search,
+exa.answer): a JSON object of at most `MAX_SCHEMA_CHARS` characters as JSON.
 
 `user_identifier(principal)` is what a run carries as `userIdentifier`: a stable hash of the
 principal's name (never the name, never a token), in Exa's alphabet (1-64 of `[A-Za-z0-9_-]`).
@@ -24,9 +26,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from typing import Any, Final, Literal
+from typing import Annotated, Any, Final, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 from pydantic.alias_generators import to_camel
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
@@ -45,6 +47,11 @@ RUN_ID_PATTERN: Final = r"^[A-Za-z0-9_.:-]+$"
 MAX_INPUT_ROWS: Final = 2_000  # input.data rows, input.exclusion records (adversarial sends 2 x 1,000)
 MAX_INPUT_CHARS: Final = 1_000_000  # the `input` object as compact JSON
 MAX_PROMPT_CHARS: Final = 20_000  # systemPrompt, as research.create's instructions
+# An outputSchema as compact JSON. Exa documents no bound; a schema names an answer's fields (the
+# workflows' own are under 2,000 characters), so 100,000 leaves room for hundreds of described
+# fields, while a multi-megabyte one (stored with its task, sent with every run, echoed by
+# tasks.get full: true) is refused before it is stored: 2.4 MB made tasks.get take 4.4 s.
+MAX_SCHEMA_CHARS: Final = 100_000
 USER_IDENTIFIER_PATTERN: Final = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 # The retired Research API's models (seed 002), kept as arguments and mapped to an effort.
 MODEL_TO_EFFORT: Final[dict[str, str]] = {
@@ -166,6 +173,23 @@ class RunOptions(AttributeDocs, BaseModel):
 def input_chars(value: Any) -> int:
     """Characters of `value` as compact JSON (how `MAX_INPUT_CHARS` counts a run's input)."""
     return len(json.dumps(value, separators=(",", ":"), ensure_ascii=False))
+
+
+def _bounded_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    try:
+        size = input_chars(schema)
+    except RecursionError:
+        raise ValueError("the schema is nested too deeply to be a JSON Schema of an answer") from None
+    if size > MAX_SCHEMA_CHARS:
+        raise ValueError(
+            f"the schema is {size:,} characters as JSON, over exa-orch's {MAX_SCHEMA_CHARS:,}: describe "
+            "the answer's fields more briefly (or ask for fewer fields per run)"
+        )
+    return schema
+
+
+OutputSchema = Annotated[dict[str, Any], AfterValidator(_bounded_schema)]
+"""A caller's JSON Schema of an answer: an object of at most MAX_SCHEMA_CHARS characters as JSON."""
 
 
 def refused(loc: tuple[str | int, ...], message: str, value: Any) -> ValidationError:

@@ -26,6 +26,7 @@ from exa_orch.gateway import call
 from exa_orch.gateway.agent_runs import (
     DEFAULT_MODEL,
     MODEL_TO_EFFORT,
+    OutputSchema,
     RunOptions,
     check_model_effort,
     user_identifier,
@@ -61,7 +62,7 @@ ResearchModel = Literal["exa-research-fast", "exa-research", "exa-research-pro"]
 class CreateResearch(Args, RunOptions):
     instructions: str = Field(min_length=1, max_length=20000)
     """what to research (sent as the agent run's query)"""
-    output_schema: dict[str, Any] | None = None
+    output_schema: OutputSchema | None = None
     """JSON Schema of the structured answer you want"""
     model: ResearchModel | None = None
     """mapped to agent effort: fast -> low, research -> medium, pro -> high (default exa-research when

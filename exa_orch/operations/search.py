@@ -10,6 +10,7 @@ import httpx
 from pydantic import AliasChoices, Field, model_validator
 
 from exa_orch.errors import InvalidParams, UpstreamTimeout
+from exa_orch.gateway.agent_runs import OutputSchema
 from exa_orch.operations import projections as pj
 
 from ._http import Rest, raise_for_status, request
@@ -72,7 +73,7 @@ class SearchArgs(Filters):
     ) = None
     additional_queries: list[str] | None = None
     user_location: str | None = None
-    output_schema: dict[str, Any] | None = None
+    output_schema: OutputSchema | None = None
 
 
 class FindSimilarArgs(Filters):
@@ -98,7 +99,7 @@ class AnswerArgs(Args):
     """the question (also accepted as 'question')"""
     text: bool | None = None
     """include the full text of the cited sources"""
-    output_schema: dict[str, Any] | None = None
+    output_schema: OutputSchema | None = None
     stream: bool | None = None
     """stream the answer from Exa: each chunk arrives as a progress message (when the call sent a
     progress token); the result is the whole answer either way"""

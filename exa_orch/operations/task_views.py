@@ -341,6 +341,10 @@ def summarize(value: Any, depth: int = 0) -> Any:
 
 
 ARGS_LIST = 5  # elements of a list shown in an args summary (the rest counted)
+# Characters (as JSON) an args summary may take: past them it is summarised more shallowly. A
+# summary cuts strings and counts long lists, but 12 keys x 3 levels x 5-element lists of objects
+# is still ~100 KB; an args blob (a big outputSchema, input.data) must not come back whole.
+ARGS_SUMMARY_CHARS = 1_500
 
 
 def summarize_args(value: Any, depth: int = 0) -> Any:
@@ -359,6 +363,17 @@ def summarize_args(value: Any, depth: int = 0) -> Any:
         head = [summarize_args(v, depth + 1) for v in value[:ARGS_LIST]]
         return head if len(value) <= ARGS_LIST else {"count": len(value), "first": head}
     return summarize(value, depth)
+
+
+def args_summary(value: Any) -> Any:
+    """`summarize_args(value)`, or shallower summaries while it is over ARGS_SUMMARY_CHARS as JSON:
+    `summarize` (lists counted), then the top level alone (nested objects and lists counted)."""
+    out = summarize_args(value)
+    for depth in (0, 1):
+        if len(json.dumps(out, default=str)) <= ARGS_SUMMARY_CHARS:
+            break
+        out = summarize(value, depth)
+    return out
 
 
 def task_view(record: TaskRecord, *, full: bool = False, args: bool = False) -> Json:
@@ -380,7 +395,7 @@ def task_view(record: TaskRecord, *, full: bool = False, args: bool = False) -> 
         "ttl": record.ttl_ms,
     }
     if args:
-        view["args"] = record.args if full else summarize_args(record.args)
+        view["args"] = record.args if full else args_summary(record.args)
         if not full and view["args"] != record.args:
             view["argsHint"] = "full: true for the whole args"
     if full:

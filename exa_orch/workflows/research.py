@@ -19,7 +19,13 @@ from pydantic import Field, model_validator
 
 from exa_orch.errors import ApiError, OrchError
 from exa_orch.gateway import prices
-from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MODEL_TO_EFFORT, RunOptions, check_model_effort
+from exa_orch.gateway.agent_runs import (
+    DEFAULT_MODEL,
+    MODEL_TO_EFFORT,
+    OutputSchema,
+    RunOptions,
+    check_model_effort,
+)
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
@@ -36,7 +42,7 @@ FIRST_POLL_S, MAX_POLL_S = 0.2, 5.0  # polls back off from 0.2 s to every 5 s
 class DeepResearchArgs(kit.TaskArgs, RunOptions):
     instructions: str = Field(min_length=1, max_length=20000)
     """the research question, in natural language"""
-    output_schema: dict[str, Any] | None = None
+    output_schema: OutputSchema | None = None
     """JSON Schema of the structured result; without it the result is the answer's markdown text"""
     model: ResearchModel | None = None
     """exa-research (agent effort medium, the default without `effort`) or exa-research-pro (effort

@@ -36,7 +36,7 @@ from pydantic import Field, field_validator, model_validator
 
 from exa_orch.errors import OrchError
 from exa_orch.gateway import prices
-from exa_orch.gateway.agent_runs import refused
+from exa_orch.gateway.agent_runs import OutputSchema, refused
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
@@ -75,7 +75,7 @@ class VerifiedCollectionArgs(kit.TaskArgs):
     """what to find out about each item (up to 10)"""
     research_prompt: str = Field(min_length=1, max_length=20000)
     """per-item research instructions; {{name}}, {{url}}, {{description}} are filled from the item"""
-    research_schema: dict[str, Any] | None = None
+    research_schema: OutputSchema | None = None
     """JSON Schema of each item's structured research result; without it, the answer's text"""
     research_model: ResearchModel = "exa-research"
     """exa-research (agent effort medium) or exa-research-pro (effort high)"""

@@ -13,6 +13,7 @@ from exa_orch.errors import ErrorCode, InvalidParams, OrchError
 from exa_orch.gateway.agent_runs import EFFORTS, user_identifier
 from exa_orch.gateway.context import request_scope
 from exa_orch.sim.agent import AgentRuns
+from exa_orch.workflows import default_workflows
 from tests.operations.conftest import Ops
 
 SCHEMA = {
@@ -27,6 +28,40 @@ SCHEMA = {
         }
     },
 }
+
+
+# 2.4 MB of schema: a field each, described at length (exa-orch bounds a schema at 100,000 characters).
+BIG_SCHEMA = {
+    "type": "object",
+    "properties": {f"f{i}": {"type": "string", "description": "d" * 230} for i in range(10_000)},
+}
+
+
+async def test_a_hostile_output_schema_is_refused_wherever_one_is_given(ops: Ops) -> None:
+    before = ops.requests()
+    for name, args in [
+        ("exa.search", {"query": "x", "type": "deep", "outputSchema": BIG_SCHEMA}),
+        ("exa.answer", {"query": "x", "outputSchema": BIG_SCHEMA}),
+    ]:
+        with pytest.raises(InvalidParams) as err:
+            await ops(name, args)
+        assert err.value.code == ErrorCode.INVALID_PARAMS and "outputSchema" in err.value.fields, name
+        assert "100,000" in err.value.message, err.value.message
+    assert ops.requests() == before, "nothing was sent"
+    # A task's args are stored and echoed: refused as tasks.create validates them, before storing.
+    workflows = default_workflows()
+    for task_type, args, field in [
+        ("research.deep", {"instructions": "x", "outputSchema": BIG_SCHEMA}, "outputSchema"),
+        (
+            "research.verifiedCollection",
+            {"query": "x", "researchPrompt": "p", "researchSchema": BIG_SCHEMA},
+            "researchSchema",
+        ),
+    ]:
+        with pytest.raises(InvalidParams) as err:
+            workflows.get(task_type).validate(args)
+        assert err.value.code == ErrorCode.INVALID_PARAMS and field in err.value.fields, err.value.fields
+        assert "100,000" in err.value.message
 
 
 def sent(ops: Ops, research_id: str) -> dict[str, Any]:
@@ -128,6 +163,7 @@ async def test_a_follow_up_names_the_previous_run_and_gets_none_of_its_rows(ops:
         ({"input": {"exclusion": [{"url": f"u{i}"} for i in range(2001)]}}, "input.exclusion", ["2000"]),
         ({"input": {"data": [{"d": "x" * 1_000_000}]}}, "input", ["1,000,000", "fewer or shorter rows"]),
         ({"systemPrompt": "s" * 20_001}, "systemPrompt", ["20000"]),
+        ({"outputSchema": BIG_SCHEMA}, "outputSchema", ["100,000", "characters"]),
     ],
 )
 async def test_exa_rules_are_checked_before_any_request(

@@ -350,3 +350,27 @@ def test_task_view_shows_the_args_summarised_unless_full() -> None:
     assert view["argsHint"] == "full: true for the whole args"
     whole = task_view(rec, full=True, args=True)
     assert whole["args"] == args and "argsHint" not in whole
+
+
+def test_a_big_args_blob_is_never_echoed_whole_by_default() -> None:
+    # A 2.4 MB outputSchema nested a few levels (a row stored before schemas were bounded, or any
+    # big args): tasks.get shows a bounded summary, tasks.list no args, full: true all of it.
+    fields = {
+        f"field{i}": {
+            "type": "object",
+            "properties": {f"p{j}": {"type": "string", "description": "d" * 150} for j in range(12)},
+        }
+        for i in range(1_200)
+    }
+    schema = {
+        "type": "object",
+        "properties": {f"group{g}": {"type": "object", "properties": fields} for g in range(1)},
+    }
+    args = {"instructions": "x", "outputSchema": schema, "rows": [[{"a": "b" * 150}] * 5] * 5}
+    assert len(json.dumps(args)) > 2_400_000
+    rec = dataclasses.replace(record("research.deep", None, status=TaskStatus.WORKING), args=args)
+    view = task_view(rec, args=True)
+    assert len(json.dumps(view["args"])) <= task_views.ARGS_SUMMARY_CHARS
+    assert view["args"]["instructions"] == "x" and view["argsHint"] == "full: true for the whole args"
+    assert "args" not in task_view(rec)
+    assert task_view(rec, args=True, full=True)["args"] == args
