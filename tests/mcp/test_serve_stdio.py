@@ -27,8 +27,15 @@ pytestmark = pytest.mark.slow
 TOOLS_LIST_BUDGET = 4096
 
 
-async def test_initialize_and_tools_list_under_4kb(sim_url: str, tmp_path: Path) -> None:
+async def test_one_default_session_lists_the_tool_and_answers_bad_calls_as_it_should(
+    sim_url: str, tmp_path: Path
+) -> None:
+    """One server of the default profile, five checks (each was its own test and its own start of
+    `exa-orch serve`, ~1 s of CPU): none changes what the server holds, so they share it."""
+    from mcp.shared.exceptions import MCPError
+
     async with stdio_session(sim_url, tmp_path) as client:
+        # initialize and tools/list: one tool, its operations enum, under the 4 KB budget.
         assert client.server_info is not None and client.server_info.name == "exa-orch"
         assert client.instructions and "list_operations" in client.instructions
         listed = await client.list_tools()
@@ -41,21 +48,8 @@ async def test_initialize_and_tools_list_under_4kb(sim_url: str, tmp_path: Path)
         assert schema["required"] == ["operation"]
         await client.session.send_ping()
 
-
-async def test_modern_era_tools_list_under_4kb(sim_url: str, tmp_path: Path) -> None:
-    async with stdio_session(sim_url, tmp_path, mode="auto") as client:
-        listed = await client.list_tools()
-        assert tools_list_bytes(listed) <= TOOLS_LIST_BUDGET
-        result = await client.call_tool("manage_websets", {"operation": "list_operations"})
-        assert not result.is_error
-
-
-async def test_list_operations_lists_every_operation_with_a_valid_schema(
-    sim_url: str, tmp_path: Path
-) -> None:
-    async with stdio_session(sim_url, tmp_path) as client:
-        listed = await client.list_tools()
-        enum = set(listed.tools[0].input_schema["properties"]["operation"]["enum"])
+        # list_operations lists every operation of the enum, each with a valid args schema.
+        enum = set(ops)
         body = await call(client, "list_operations", {"schemas": True})
         names = {op["name"] for op in body["operations"]}
         assert names == enum, f"tool enum and list_operations differ: {names ^ enum}"
@@ -65,9 +59,7 @@ async def test_list_operations_lists_every_operation_with_a_valid_schema(
             jsonschema.Draft202012Validator.check_schema(op["argsSchema"])
             assert op["argsSchema"].get("type") == "object", op["name"]
 
-
-async def test_unknown_operation_suggests_close_names(sim_url: str, tmp_path: Path) -> None:
-    async with stdio_session(sim_url, tmp_path) as client:
+        # An unknown operation suggests close names.
         result = await client.call_tool("manage_websets", {"operation": "websets.craete", "args": {}})
         assert result.is_error
         body = result_json(result)
@@ -75,9 +67,7 @@ async def test_unknown_operation_suggests_close_names(sim_url: str, tmp_path: Pa
         assert body["operation"] == "websets.craete"
         assert "websets.create" in body["hint"]
 
-
-async def test_bad_args_name_the_field(sim_url: str, tmp_path: Path) -> None:
-    async with stdio_session(sim_url, tmp_path) as client:
+        # Bad args name the field.
         result = await client.call_tool("manage_websets", {"operation": "websets.get", "args": {}})
         assert result.is_error
         body = result_json(result)
@@ -85,16 +75,20 @@ async def test_bad_args_name_the_field(sim_url: str, tmp_path: Path) -> None:
         assert body["operation"] == "websets.get"
         assert body["fields"] and body["fields"][0] in body["message"]
 
-
-async def test_unknown_tool_is_a_protocol_error(sim_url: str, tmp_path: Path) -> None:
-    from mcp.shared.exceptions import MCPError
-
-    async with stdio_session(sim_url, tmp_path) as client:
+        # An unknown tool is a protocol error, and the session goes on.
         with pytest.raises(MCPError) as info:
             await client.call_tool("create_webset", {})
         assert info.value.error.code == -32602
         assert "manage_websets" in info.value.error.message
         await client.session.send_ping()
+
+
+async def test_modern_era_tools_list_under_4kb(sim_url: str, tmp_path: Path) -> None:
+    async with stdio_session(sim_url, tmp_path, mode="auto") as client:
+        listed = await client.list_tools()
+        assert tools_list_bytes(listed) <= TOOLS_LIST_BUDGET
+        result = await client.call_tool("manage_websets", {"operation": "list_operations"})
+        assert not result.is_error
 
 
 async def test_toolhost_profile_serves_the_four_tools(sim_url: str, tmp_path: Path) -> None:
