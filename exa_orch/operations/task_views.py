@@ -80,15 +80,17 @@ COLLECTIONS: dict[str, Callable[[Json], list[Path]]] = {
     "qd.winnow": lambda r: _lists_at(r, "finalElites") + _nested(r, "rounds", "elites"),
     "convergent.search": lambda r: _lists_at(r, "intersection") + _nested(r, "unique", "items"),
     # The synthesis's citations (one per source the run read: dozens) page after both sides' items.
-    "adversarial.verify": lambda r: [
-        (side, "items")
-        for side in ("thesis", "antithesis")
-        if isinstance(r.get(side), dict) and isinstance(r[side].get("items"), list)
-    ]
-    + (
-        [("synthesis", "citations")]
-        if isinstance(r.get("synthesis"), dict) and isinstance(r["synthesis"].get("citations"), list)
-        else []
+    "adversarial.verify": lambda r: (
+        [
+            (side, "items")
+            for side in ("thesis", "antithesis")
+            if isinstance(r.get(side), dict) and isinstance(r[side].get("items"), list)
+        ]
+        + (
+            [("synthesis", "citations")]
+            if isinstance(r.get("synthesis"), dict) and isinstance(r["synthesis"].get("citations"), list)
+            else []
+        )
     ),
     # A structured research output ({"companies": [{...}, ...]}) pages its lists of objects; a text
     # output has none, and the result comes whole.
