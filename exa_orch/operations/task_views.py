@@ -79,11 +79,19 @@ COLLECTIONS: dict[str, Callable[[Json], list[Path]]] = {
     "research.verifiedCollection": lambda r: _lists_at(r, "items"),
     "qd.winnow": lambda r: _lists_at(r, "finalElites") + _nested(r, "rounds", "elites"),
     "convergent.search": lambda r: _lists_at(r, "intersection") + _nested(r, "unique", "items"),
-    "adversarial.verify": lambda r: [
-        (side, "items")
-        for side in ("thesis", "antithesis")
-        if isinstance(r.get(side), dict) and isinstance(r[side].get("items"), list)
-    ],
+    # The synthesis's citations (one per source the run read: dozens) page after both sides' items.
+    "adversarial.verify": lambda r: (
+        [
+            (side, "items")
+            for side in ("thesis", "antithesis")
+            if isinstance(r.get(side), dict) and isinstance(r[side].get("items"), list)
+        ]
+        + (
+            [("synthesis", "citations")]
+            if isinstance(r.get("synthesis"), dict) and isinstance(r["synthesis"].get("citations"), list)
+            else []
+        )
+    ),
     # A structured research output ({"companies": [{...}, ...]}) pages its lists of objects; a text
     # output has none, and the result comes whole.
     "research.deep": lambda r: (
