@@ -53,6 +53,15 @@ p99 <= 20 ms, PostgreSQL >= 50% of its keyed ceiling. Where the store's CPU goes
   code before's 73%, 73%, 70% and 82% (medians; load 3-11, the third set with `--seconds 8`). On a
   busy machine a run's ratio moves by +-10% and waits for the CPU narrow it; the CPU lines are
   steadier: the store's loop + writer fell from 28-30 to 23-25 us a row, the ceiling's 18-20.
+- Migration 0019 (2026-11-27) moved the step counter, the cost totals and a copy of the lease owner
+  (the fence) to a narrow `task_heads` row. For the thin tasks measured here the wide row was small,
+  so the SQLite writer saves ~0.6 us a row (16.6-18.1 against 17.2-19.3 us, 6 runs alternating with
+  the code before, load 1-4) and the ratio to the ceiling is unchanged (medians 80% and 79%,
+  before 80% and 80%). What 0019 changes is the size dependence: a task with a 1.2 MB partial
+  result checkpoints as fast as a thin one (p50 0.97-1.02x, before 1.87-2.78x), and a single
+  checkpoint's p50 is 0.063-0.078 ms (before 0.064-0.157). The rest of the writer's gap is the
+  counter's trigger itself, ~2.2 us of ~9.5 us a row in 100-row transactions (a trigger program and
+  a B-tree update per row, whatever the row's width), and the foreign key and upsert ~1.
 - PostgreSQL server: ~28 us of CPU a checkpoint against the ceiling's ~10 (the task row's update,
   which locks it for the fence and counts the step, ~15; the upsert ~5); the foreign key's check,
   ~17 more, was dropped by migration 0018 (docs/postgres.md). 66%, 63% and 59% of the ceiling
