@@ -37,6 +37,11 @@ TASK_ROWS_NO_PRINCIPAL = (
     "SELECT key, step_key, billed FROM costs WHERE principal IS NULL AND at >= ? AND task_id = ?"
 )
 SPENT_SINCE = "SELECT coalesce(sum(usd), 0) FROM costs WHERE principal = ? AND at >= ?"
+# The rows a later read may report again (costs_once's: agent runs, estimates): a daily cap seeded
+# from the ledger must not add them a second time.
+ONCE_KEYS_SINCE = (
+    "SELECT key FROM costs WHERE principal = ? AND at >= ? AND (operation = 'agent.run' OR billed = 0)"
+)
 DAILY = (
     "SELECT substr(at, 1, 10) AS day, sum(usd), count(*) FROM costs "
     "WHERE (CAST(? AS TEXT) IS NULL OR principal = ?) GROUP BY substr(at, 1, 10) ORDER BY day DESC"
