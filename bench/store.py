@@ -55,7 +55,7 @@ p99 <= 20 ms, PostgreSQL >= 50% of its keyed ceiling. Where the store's CPU goes
   steadier: the store's loop + writer fell from 28-30 to 23-25 us a row, the ceiling's 18-20.
 - Migration 0019 (2026-11-27) moved the step counter, the cost totals and a copy of the lease owner
   (the fence) to a narrow `task_heads` row. For the thin tasks measured here the wide row was small,
-  so the SQLite writer saves ~0.6 us a row (16.6-18.1 against 17.2-19.3 us, 6 runs alternating with
+  so the SQLite writer saves ~0.5 us a row (16.6-19.9 against 17.2-19.3 us, 6 runs alternating with
   the code before, load 1-4) and the ratio to the ceiling is unchanged (medians 80% and 79%,
   before 80% and 80%). What 0019 changes is the size dependence: a task with a 1.2 MB partial
   result checkpoints as fast as a thin one (p50 0.97-1.02x, before 1.87-2.78x), and a single
