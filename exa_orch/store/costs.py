@@ -23,12 +23,14 @@ _INSERT = (
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9) ON CONFLICT DO NOTHING"
 )
 # Both backends take the same statement (a trigger adds each inserted row to its task's totals,
-# migration 0015); `resend` is the gateway's word (gateway/purse.py `paid_steps`).
+# migrations 0015, 0019); `resend` is the gateway's word (gateway/purse.py `paid_steps`).
 INSERT_SQLITE = _INSERT
 INSERT_PG = _INSERT
 
-TOTALS_IN = "SELECT id, cost_usd, cost_billed_usd, cost_usd - cost_billed_usd FROM tasks WHERE id IN "
-# + placeholders(n): each task's totals, kept on its row (migration 0015)
+TOTALS_IN = (
+    "SELECT task_id, cost_usd, cost_billed_usd, cost_usd - cost_billed_usd FROM task_heads WHERE task_id IN "
+)
+# + placeholders(n): each task's totals, kept on its narrow row (migrations 0015, 0019)
 # A task's own rows, for a resumed run: found through costs_by_principal from its creation on.
 TASK_ROWS = "SELECT key, step_key, billed FROM costs WHERE principal = ? AND at >= ? AND task_id = ?"
 TASK_ROWS_NO_PRINCIPAL = (
