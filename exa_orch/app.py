@@ -130,6 +130,7 @@ async def _open_runtime(stack: AsyncExitStack, app: App, extra: Iterable[Workflo
             app.workflows,
             app.deps,
             max_working=app.settings.max_tasks,
+            lease_ttl=app.settings.lease_ttl,
             ttl=TtlPolicy(app.settings.task_ttl * 1000, app.settings.max_task_ttl * 1000),
         )
     )

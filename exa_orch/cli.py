@@ -269,15 +269,18 @@ def _without_httpx_cli() -> None:
 def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "serve":
         _without_httpx_cli()
-        from exa_orch.mcp.transport import check_bind, serve
+        from exa_orch.net import require_token_beyond_loopback
         from exa_orch.workflows import load_extra_workflows
 
+        # A bad setting is refused before the MCP machinery (most of a start's CPU) is imported.
         extra = load_extra_workflows(os.environ)  # task types a deployment (or a test) adds
         # Absolute, so the start-up log line (`exa-orch app ready: db=...`) says where the data is.
         db = _db_path(args, settings)
         db_path = db if isinstance(db, str) else db.absolute()  # a postgresql:// URL stays as given
-        if args.http:
-            check_bind(settings, args.host)  # an unsafe bind is refused before a simulator starts
+        if args.http:  # an unsafe bind is refused before a simulator starts
+            require_token_beyond_loopback(settings, args.host, "MCP over HTTP")
+        from exa_orch.mcp.transport import serve
+
         with _simulator(args, db_path) as sim_url:
             if sim_url is not None:
                 settings = dataclasses.replace(

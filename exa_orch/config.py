@@ -19,6 +19,7 @@
 | EXA_ORCH_HTTP_TOKENS_FILE | a file of `name=token` lines (`#` comments), same meaning | -             |
 | EXA_ORCH_TASK_TTL     | seconds a finished task is kept when tasks.create gives no ttl | 3600        |
 | EXA_ORCH_MAX_TASK_TTL | the longest ttl granted, in seconds (longer asks are clamped) | 86400        |
+| EXA_ORCH_LEASE_TTL    | seconds a server's lease on a task lasts unrenewed (renewed every 2 s; at least 6): how long a stalled server's tasks wait before another takes them | 15 |
 | EXA_ORCH_PRINCIPAL    | FOR TESTS ONLY: the local principal's name, instead of `user:<login>` | -      |
 | EXA_ORCH_ENABLED_TOOLS | comma-separated tools to serve (of the profile's tools)  | all of them      |
 | EXA_ORCH_VIEW_SECRET  | key of the view's sign-in cookies (16+ chars); unset, a new one each start (sign in again) | random per start |
@@ -126,6 +127,21 @@ def _float(env: Mapping[str, str], name: str, default: float) -> float:
         raise ConfigError(f"{name} must be a number, got {raw!r}", hint=f"Set {name}={default}.") from None
     if not math.isfinite(value) or value <= 0:
         raise ConfigError(f"{name} must be a positive number, got {raw!r}", hint=f"Set {name}={default}.")
+    return value
+
+
+MIN_LEASE_TTL = 6.0  # three of the supervisor's 2-s heartbeats: one late renewal loses no lease
+
+
+def _lease_ttl(env: Mapping[str, str]) -> float:
+    """EXA_ORCH_LEASE_TTL: a shorter lease lets another server take a stalled one's tasks sooner,
+    and asks the heartbeat to be on time; below three heartbeats a busy machine would lose leases."""
+    value = _float(env, "EXA_ORCH_LEASE_TTL", 15.0)
+    if value < MIN_LEASE_TTL:
+        raise ConfigError(
+            f"EXA_ORCH_LEASE_TTL must be at least {MIN_LEASE_TTL:g} s (three 2-s heartbeats), got {value:g}",
+            hint="Set EXA_ORCH_LEASE_TTL=15 (the default) or more.",
+        )
     return value
 
 
@@ -326,6 +342,7 @@ class Settings:
     http_tokens: tuple[tuple[str, Secret], ...] = ()  # (name, token), EXA_ORCH_HTTP_TOKEN as 'default'
     task_ttl: int = 3600  # seconds
     max_task_ttl: int = 86_400  # seconds
+    lease_ttl: float = 15.0  # seconds; the supervisor renews every 2 s
     principal: str = field(default_factory=local_principal)
     enabled_tools: tuple[str, ...] | None = None
     """the profile's tools to serve (seed 000 section 9.1 enabledTools); None serves them all"""
@@ -382,6 +399,7 @@ class Settings:
             http_tokens=_http_tokens(env),
             task_ttl=task_ttl,
             max_task_ttl=max_task_ttl,
+            lease_ttl=_lease_ttl(env),
             principal=principal or local_principal(),
             enabled_tools=_enabled_tools(env, tools),
             http_max_sessions=_int(env, "EXA_ORCH_HTTP_MAX_SESSIONS", 10_000),

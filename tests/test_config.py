@@ -68,6 +68,8 @@ def test_simulator_needs_no_key() -> None:
         ("EXA_ORCH_RPS", "-1"),
         ("EXA_ORCH_RPS", "nan"),
         ("EXA_ORCH_RPS", "inf"),
+        ("EXA_ORCH_LEASE_TTL", "5"),  # under three 2-s heartbeats
+        ("EXA_ORCH_LEASE_TTL", "0"),
         ("EXA_ORCH_TOOLS", "all"),
         ("EXA_ORCH_LOG_LEVEL", "LOUD"),
         ("EXA_ORCH_ENGINE", "research"),

@@ -41,6 +41,7 @@ FIELDS = {
     "EXA_ORCH_HTTP_TOKENS_FILE": None,
     "EXA_ORCH_TASK_TTL": "task_ttl",
     "EXA_ORCH_MAX_TASK_TTL": "max_task_ttl",
+    "EXA_ORCH_LEASE_TTL": "lease_ttl",
     "EXA_ORCH_PRINCIPAL": None,  # defaults to user:<login>, which depends on who runs it
     "EXA_ORCH_ENABLED_TOOLS": None,  # None (all of the profile's tools) has no plain default to compare
     "EXA_ORCH_HTTP_MAX_SESSIONS": "http_max_sessions",

@@ -18,7 +18,8 @@ from collections.abc import Awaitable, Callable
 
 from exa_orch.errors import BudgetExceeded
 
-SpentSince = Callable[[str, str], Awaitable[float]]  # (principal, ISO start of the UTC day) -> dollars
+# (principal, ISO start of the UTC day) -> (dollars, keys of the rows a read may report again)
+SpentSince = Callable[[str, str], Awaitable[tuple[float, frozenset[str]]]]
 
 
 def _today() -> str:
@@ -36,6 +37,9 @@ class DailyCaps:
         self._counted: set[str] = set()  # agent runs whose final cost was counted (this process)
         self._searches: dict[str, tuple[tuple[str, str], float]] = {}  # webset searches running: left
         self._ended: set[str] = set()  # webset searches seen finished (this process)
+        # Ledger keys the day's seed counted (runs' final costs, estimated items): a read after a
+        # restart reports them again, and they are in the seed already.
+        self._seeded: dict[tuple[str, str], frozenset[str]] = {}
 
     def cap_for(self, principal: str | None) -> float | None:
         if principal is not None:
@@ -54,8 +58,13 @@ class DailyCaps:
         who = principal or ""
         key = (who, _today())
         if key not in self._spent:
-            seeded = await self.spent_since(who, key[1] + "T00:00:00.000Z") if self.spent_since else 0.0
-            self._spent.setdefault(key, seeded)
+            seeded, keys = (
+                await self.spent_since(who, key[1] + "T00:00:00.000Z")
+                if self.spent_since
+                else (0.0, frozenset())
+            )
+            if key not in self._spent:  # another call seeded it meanwhile
+                self._spent[key], self._seeded[key] = seeded, keys
         spent, held = self._spent[key], self._held.get(key, 0.0)
         if spent + held + worst > cap + 1e-9:
             raise BudgetExceeded(principal, spent, cap, worst)
@@ -66,6 +75,11 @@ class DailyCaps:
         if token is not None:
             key = (token[0], token[1])
             self._held[key] = max(0.0, self._held.get(key, 0.0) - token[2])
+
+    def seeded(self, principal: str | None, ledger_key: str) -> bool:
+        """Whether today's spend, read from the ledger, holds the row `ledger_key` already (a
+        finished run or an item read again after a restart: not to be counted twice)."""
+        return ledger_key in self._seeded.get((principal or "", _today()), frozenset())
 
     def add(self, principal: str | None, usd: float) -> None:
         """Count what an answer billed (to the day it arrived)."""

@@ -570,7 +570,11 @@ class GovernedTransport(httpx.AsyncBaseTransport):
                 purse.accrue(row.key, row.usd, prices.WEBSET_ITEM_ESTIMATE)
             elif purse is not None and row.step_key is not None and row.step_key in purse.paid_steps:
                 row = dataclasses.replace(row, resend=True)  # a step an earlier run paid in, sent again
-            if self.caps is not None and row.key not in known:
+            if (
+                self.caps is not None
+                and row.key not in known
+                and not self.caps.seeded(row.principal, row.key)
+            ):
                 if row.operation == "agent.run":
                     self.caps.run_finished(row.principal, row.key.removeprefix("agent_run:"), row.usd)
                 else:
@@ -609,7 +613,12 @@ class GovernedTransport(httpx.AsyncBaseTransport):
                 self.caps.hold_run(principal, run_id, worst)
             for search_id, search in searches_running.items():  # made before a restart
                 # Its items this answer shows for the first time draw from the hold (the rows loop).
-                new = sum(1 for r in rows if r.key.startswith(f"webset_item:{search_id}:"))
+                new = sum(
+                    1
+                    for r in rows
+                    if r.key.startswith(f"webset_item:{search_id}:")
+                    and not self.caps.seeded(principal, r.key)
+                )
                 left = max(0, search.count - search.found + new) * search.per_item
                 self.caps.hold_search(principal, search_id, left)
 

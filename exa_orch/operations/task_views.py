@@ -73,17 +73,25 @@ def _generic(result: Json) -> list[Path]:
     ]
 
 
+def _adversarial_lists(r: Json) -> list[Path]:
+    """Both sides' items, then the synthesis's citations (one per source the run read: dozens)."""
+    paths: list[Path] = [
+        (side, "items")
+        for side in ("thesis", "antithesis")
+        if isinstance(r.get(side), dict) and isinstance(r[side].get("items"), list)
+    ]
+    if isinstance(r.get("synthesis"), dict) and isinstance(r["synthesis"].get("citations"), list):
+        paths.append(("synthesis", "citations"))
+    return paths
+
+
 # Where each task type keeps its items, most useful first (the first page shows those).
 COLLECTIONS: dict[str, Callable[[Json], list[Path]]] = {
     "lifecycle.harvest": lambda r: _lists_at(r, "items"),
     "research.verifiedCollection": lambda r: _lists_at(r, "items"),
     "qd.winnow": lambda r: _lists_at(r, "finalElites") + _nested(r, "rounds", "elites"),
     "convergent.search": lambda r: _lists_at(r, "intersection") + _nested(r, "unique", "items"),
-    "adversarial.verify": lambda r: [
-        (side, "items")
-        for side in ("thesis", "antithesis")
-        if isinstance(r.get(side), dict) and isinstance(r[side].get("items"), list)
-    ],
+    "adversarial.verify": _adversarial_lists,
     # A structured research output ({"companies": [{...}, ...]}) pages its lists of objects; a text
     # output has none, and the result comes whole.
     "research.deep": lambda r: (

@@ -17,6 +17,7 @@ Contract:
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import random
@@ -92,6 +93,7 @@ KIND_WORDS: dict[EntityKind, tuple[str, ...]] = {
     ),
     "article": tuple("article articles news blog blogs post posts story stories coverage press".split()),
 }
+_ALL_KIND_WORDS = frozenset(w for ws in KIND_WORDS.values() for w in ws)
 
 _STOPWORDS = frozenset(
     "a an the of in on at for to and or with by from that which who whose is are be as about into "
@@ -152,6 +154,13 @@ def tokens(text: str) -> list[str]:
         if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
             out.append(w[:-1])
     return out
+
+
+@functools.lru_cache(maxsize=1024)
+def _query_terms(query: str) -> frozenset[str]:
+    """The words of `query` that score (its tokens but the kind words): a search scores every
+    entity of the world against one query, so they are worked out once a query, not once an entity."""
+    return frozenset(tokens(query)) - _ALL_KIND_WORDS
 
 
 def stable_int(*parts: object) -> int:
@@ -267,11 +276,10 @@ class World:
     # ---- search --------------------------------------------------------------------------------
     def score(self, query: str, entity: Entity) -> float:
         """How well `entity` matches `query` (0 = not at all); kind words don't count."""
-        kind_words = {w for ws in KIND_WORDS.values() for w in ws}
         if self._bags is None:
             self._bags = {e.id: self._bag(e) for e in self.entities}
         bag = self._bags[entity.id]
-        return float(sum(bag.get(t, 0) for t in set(tokens(query)) if t not in kind_words))
+        return float(sum(bag.get(t, 0) for t in _query_terms(query)))
 
     def search(self, query: str, kind: EntityKind | None = None, limit: int = 10) -> list[Entity]:
         """Up to `limit` entities (of `kind` if given), best match first; see module docstring."""

@@ -197,7 +197,7 @@ def record_run(conn: sqlite3.Connection, clock: Clock, run: RunRecord) -> int:
         f"VALUES (?, ?, ?, ?, ?, ?, ?, {', '.join('?' * len(METRIC_COLUMNS))}, ?, "
         # What the run's requests to Exa cost (the ledger's total on the task's row, migration 0015;
         # its rows commit no later than this).
-        "(SELECT t.cost_usd FROM tasks t WHERE t.id = ?)) RETURNING id",
+        "(SELECT h.cost_usd FROM task_heads h WHERE h.task_id = ?)) RETURNING id",
         (
             workflow_id,
             run.task_id,

@@ -444,10 +444,13 @@ class Store:
             rows = await self._read(costs.TASK_ROWS, (principal, since, task_id))
         return {str(key) for key, _, _ in rows if str(key).startswith("agent_run:")}
 
-    async def spent_since(self, principal: str, since: str) -> float:
-        """Dollars the ledger holds for `principal` from `since` (an ISO timestamp) on."""
+    async def spent_since(self, principal: str, since: str) -> tuple[float, frozenset[str]]:
+        """Dollars the ledger holds for `principal` from `since` (an ISO timestamp) on, and the keys
+        of those rows a later read reports again (agent runs' final states, estimated items): what
+        a daily cap seeded from this sum must not count twice."""
         rows = await self._read(costs.SPENT_SINCE, (principal, since))
-        return float(rows[0][0] or 0) if rows else 0.0
+        keys = await self._read(costs.ONCE_KEYS_SINCE, (principal, since))
+        return (float(rows[0][0] or 0) if rows else 0.0), frozenset(str(k) for (k,) in keys)
 
     async def daily_costs(self, principal: str | None = None) -> list[tuple[str, float, int]]:
         """(day, dollars, requests) per UTC day, newest first; only `principal`'s if given."""

@@ -23,18 +23,25 @@ _INSERT = (
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?10, ?8, ?9) ON CONFLICT DO NOTHING"
 )
 # Both backends take the same statement (a trigger adds each inserted row to its task's totals,
-# migration 0015); `resend` is the gateway's word (gateway/purse.py `paid_steps`).
+# migrations 0015, 0019); `resend` is the gateway's word (gateway/purse.py `paid_steps`).
 INSERT_SQLITE = _INSERT
 INSERT_PG = _INSERT
 
-TOTALS_IN = "SELECT id, cost_usd, cost_billed_usd, cost_usd - cost_billed_usd FROM tasks WHERE id IN "
-# + placeholders(n): each task's totals, kept on its row (migration 0015)
+TOTALS_IN = (
+    "SELECT task_id, cost_usd, cost_billed_usd, cost_usd - cost_billed_usd FROM task_heads WHERE task_id IN "
+)
+# + placeholders(n): each task's totals, kept on its narrow row (migrations 0015, 0019)
 # A task's own rows, for a resumed run: found through costs_by_principal from its creation on.
 TASK_ROWS = "SELECT key, step_key, billed FROM costs WHERE principal = ? AND at >= ? AND task_id = ?"
 TASK_ROWS_NO_PRINCIPAL = (
     "SELECT key, step_key, billed FROM costs WHERE principal IS NULL AND at >= ? AND task_id = ?"
 )
 SPENT_SINCE = "SELECT coalesce(sum(usd), 0) FROM costs WHERE principal = ? AND at >= ?"
+# The rows a later read may report again (costs_once's: agent runs, estimates): a daily cap seeded
+# from the ledger must not add them a second time.
+ONCE_KEYS_SINCE = (
+    "SELECT key FROM costs WHERE principal = ? AND at >= ? AND (operation = 'agent.run' OR billed = 0)"
+)
 DAILY = (
     "SELECT substr(at, 1, 10) AS day, sum(usd), count(*) FROM costs "
     "WHERE (CAST(? AS TEXT) IS NULL OR principal = ?) GROUP BY substr(at, 1, 10) ORDER BY day DESC"

@@ -33,6 +33,7 @@ import sys
 from exa_orch.errors import ErrorCode, InvalidParams
 from exa_orch.store.records import (
     NOT_RUNNABLE_SQL,
+    TASK_ROW,
     TERMINAL_SQL,
     TERMINAL_STATUSES,
     TaskRecord,
@@ -160,6 +161,8 @@ def renew(
 
 def release(conn: sqlite3.Connection, task_id: str, owner: str) -> None:
     """Drop the lease if `owner` holds it (otherwise nothing changes)."""
+    # The narrow row first (PostgreSQL), as every writer of both rows does (records.TASK_ROW).
+    conn.execute("SELECT 1 FROM task_heads WHERE task_id = ? /*pg:FOR UPDATE*/", (task_id,))
     conn.execute(
         "UPDATE tasks SET lease_owner = NULL, lease_expires_at = NULL WHERE id = ? AND lease_owner = ?",
         (task_id, owner),
@@ -187,7 +190,7 @@ def claim_runnable(
     until = iso(t + ttl_s)
     # Candidates: free or expired leases, plus any held from this host (liveness checked below).
     sql = (
-        f"SELECT id, status, lease_owner, lease_expires_at FROM tasks WHERE status NOT IN {NOT_RUNNABLE_SQL} "
+        f"SELECT id, status, lease_owner, lease_expires_at FROM {TASK_ROW} WHERE status NOT IN {NOT_RUNNABLE_SQL} "
         "AND (lease_owner IS NULL OR lease_expires_at IS NULL OR lease_expires_at <= ? "
         "OR (substr(lease_owner, 1, ?) = ? AND lease_owner <> ?))"
     )
@@ -195,7 +198,8 @@ def claim_runnable(
     if types is not None:
         sql += f" AND type IN {placeholders(len(types))}"
         params += tuple(types)
-    # On PostgreSQL, rows another server is deciding on right now are skipped, not waited for.
+    # On PostgreSQL, rows another server is deciding on (or checkpointing) right now are skipped, not
+    # waited for; the narrow row is locked first, as by every writer of both (records.TASK_ROW).
     rows = conn.execute(sql + " ORDER BY created_at, rowid /*pg:FOR UPDATE SKIP LOCKED*/", params).fetchall()
     claimed: list[TaskRecord] = []
     for task_id, status, holder, expires_at in rows:
@@ -275,7 +279,7 @@ def note_lapse(
 
 
 def _give_up(conn: sqlite3.Connection, clock: Clock, task_id: str, on_finish: OnFinish | None) -> None:
-    row = conn.execute("SELECT last_step_key FROM tasks WHERE id = ?", (task_id,)).fetchone()
+    row = conn.execute("SELECT last_step_key FROM task_heads WHERE task_id = ?", (task_id,)).fetchone()
     step = row[0] if row and row[0] else None
     message = (
         f"{MAX_LOST_RUNS} server processes died or stalled in a row while running this task, none of "

@@ -81,6 +81,23 @@ class TaskRecord:
         return self.status in TERMINAL_STATUSES
 
 
+# A task as its readers see it: its wide `tasks` row joined to its narrow `task_heads` row
+# (migration 0019: the counters a checkpoint or a ledger row updates), under the name `tasks`, with
+# the columns the wide row had before (step_count, last_step_key, cost_usd, cost_billed_usd; rowid;
+# updated_at the later of the two rows' times). Both databases fold it into the query that uses it.
+# The narrow row comes first: on PostgreSQL a `FOR UPDATE` locks it before the wide one, the order
+# every writer of both keeps (a checkpoint locks only the narrow one).
+TASK_ROW = (
+    "(SELECT t.id AS id, t.type AS type, t.status AS status, t.args AS args, t.progress AS progress, "
+    "t.partial_result AS partial_result, t.result AS result, t.error AS error, t.created_at AS created_at, "
+    "CASE WHEN h.stepped_at > t.updated_at THEN h.stepped_at ELSE t.updated_at END AS updated_at, "
+    "t.expires_at AS expires_at, t.ttl_ms AS ttl_ms, t.lease_owner AS lease_owner, "
+    "t.lease_expires_at AS lease_expires_at, t.meta AS meta, t.cancel_requested AS cancel_requested, "
+    "t.owner AS owner, t.attempts AS attempts, t.rowid AS rowid, h.step_count AS step_count, "
+    "h.last_step_key AS last_step_key, h.cost_usd AS cost_usd, h.cost_billed_usd AS cost_billed_usd "
+    "FROM task_heads h JOIN tasks t ON t.id = h.task_id) AS tasks"
+)
+
 # The column order `record_from_row` expects; every query that builds records selects this.
 TASK_COLUMNS = (
     "id, type, status, args, progress, partial_result, result, error, created_at, updated_at, "

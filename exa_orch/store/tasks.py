@@ -20,6 +20,7 @@ from exa_orch.errors import InvalidParams, InvalidTransition, LeaseHeld, TaskNot
 from exa_orch.store.records import (
     INPUT_REQUEST_META,
     TASK_COLUMNS,
+    TASK_ROW,
     TERMINAL_SQL,
     TERMINAL_STATUSES,
     TaskRecord,
@@ -45,11 +46,11 @@ Clock = Callable[[], float]
 # Called with the finished task inside the terminal transition's transaction (the archive's filing).
 OnFinish = Callable[[sqlite3.Connection, TaskRecord], object]
 
-SELECT_TASK = f"SELECT {TASK_COLUMNS} FROM tasks WHERE id = ?"
+SELECT_TASK = f"SELECT {TASK_COLUMNS} FROM {TASK_ROW} WHERE id = ?"
 SELECT_WAITING = (
-    f"SELECT {TASK_COLUMNS} FROM tasks WHERE status = 'input_required' AND owner = ? ORDER BY created_at"
+    f"SELECT {TASK_COLUMNS} FROM {TASK_ROW} WHERE status = 'input_required' AND owner = ? ORDER BY created_at"
 )
-SELECT_TASK_IN = f"SELECT {TASK_COLUMNS} FROM tasks WHERE id IN "  # + placeholders(n)
+SELECT_TASK_IN = f"SELECT {TASK_COLUMNS} FROM {TASK_ROW} WHERE id IN "  # + placeholders(n)
 # Inside a write: on PostgreSQL the row stays locked until COMMIT, so what is checked (status,
 # lease owner) can't change before the write that depends on it. SQLite's writer is alone anyway.
 _SELECT_TASK_LOCKED = SELECT_TASK + " /*pg:FOR UPDATE*/"
@@ -256,21 +257,22 @@ def _live(conn: sqlite3.Connection, task_id: str) -> TaskRecord:
     return task
 
 
-# SQLite: the seq comes from the task's counter, and two triggers (0001) bump the counter.
+# SQLite: the seq comes from the task's counter on its narrow row (migration 0019), fenced by that
+# row's copy of the lease owner, and two triggers bump the counter.
 SAVE_STEP = (
     "INSERT INTO task_steps (task_id, step_key, seq, result, saved_at) "
-    "VALUES (?1, ?2, (SELECT step_count + 1 FROM tasks WHERE id = ?1 "
-    "AND (CAST(?5 AS TEXT) IS NULL OR lease_owner = ?5)), ?3, ?4) "
+    "VALUES (?1, ?2, (SELECT step_count + 1 FROM task_heads WHERE task_id = ?1 "
+    "AND (CAST(?5 AS TEXT) IS NULL OR fence = ?5)), ?3, ?4) "
     "ON CONFLICT (task_id, step_key) DO UPDATE SET seq = excluded.seq, result = excluded.result, "
     "saved_at = excluded.saved_at"
 )
 # PostgreSQL: the statement bumps the counter itself, in a data-modifying CTE whose UPDATE also
-# locks the task's row and checks the lease there (re-checked if another server changed the row
-# meanwhile), so a checkpoint costs one row update instead of a row lock, a trigger and an
-# update (migration 0007 dropped the trigger). The same effects as SQLite's statement.
+# locks the task's narrow row and checks the lease's copy there (re-checked if a claim or a release
+# changed it meanwhile), so a checkpoint costs one narrow row update (migrations 0007, 0019). The
+# same effects as SQLite's statement.
 SAVE_STEP_PG = (
-    "WITH counted AS (UPDATE tasks SET step_count = step_count + 1, last_step_key = ?2, updated_at = ?4 "
-    "WHERE id = ?1 AND (CAST(?5 AS TEXT) IS NULL OR lease_owner = ?5) RETURNING step_count) "
+    "WITH counted AS (UPDATE task_heads SET step_count = step_count + 1, last_step_key = ?2, stepped_at = ?4 "
+    "WHERE task_id = ?1 AND (CAST(?5 AS TEXT) IS NULL OR fence = ?5) RETURNING step_count) "
     "INSERT INTO task_steps (task_id, step_key, seq, result, saved_at) "
     "VALUES (?1, ?2, (SELECT step_count FROM counted), ?3, ?4) "
     "ON CONFLICT (task_id, step_key) DO UPDATE SET seq = excluded.seq, result = excluded.result, "
@@ -385,7 +387,7 @@ def list_query(
         # A cursor whose task was deleted since resumes after every task of that millisecond's first.
         where.append("(created_at, rowid) > (?, COALESCE((SELECT rowid FROM tasks WHERE id = ?), 0))")
         params.extend([created_at, task_id])
-    sql = f"SELECT {TASK_COLUMNS} FROM tasks"
+    sql = f"SELECT {TASK_COLUMNS} FROM {TASK_ROW}"
     if where:
         sql += " WHERE " + " AND ".join(where)
     sql += " ORDER BY created_at, rowid LIMIT ?"

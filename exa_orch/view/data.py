@@ -29,7 +29,7 @@ from exa_orch.errors import InvalidParams, StoreError
 from exa_orch.runtime import Principal
 from exa_orch.store import Backend, backend_for
 from exa_orch.store.backend import ReadOnly
-from exa_orch.store.records import TaskStatus
+from exa_orch.store.records import TASK_ROW, TaskStatus
 
 # `task_<uuid4>` is what the store makes; anything else in a URL is refused before any query.
 TASK_ID = re.compile(r"task_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -186,6 +186,7 @@ class ViewDB:
         self._dialect = self.backend.dialect
         self._db: ReadOnly | None = None
         self.task_columns: frozenset[str] = frozenset()
+        self._tasks = "tasks"  # what a query reads a task's columns from (store/records.py TASK_ROW)
         # task id -> (what its partial result looked like, its summary): see `task`
         self._summaries: OrderedDict[str, tuple[tuple[Any, ...], list[tuple[str, str]]]] = OrderedDict()
 
@@ -197,6 +198,12 @@ class ViewDB:
         except BaseException:
             await self.aclose()
             raise
+        try:  # the narrow row of counters (migration 0019): its columns read as the task's, as before
+            await self._rows("SELECT step_count FROM task_heads WHERE 1 = 0")
+            self.task_columns |= {"step_count", "last_step_key", "cost_usd", "cost_billed_usd"}
+            self._tasks = TASK_ROW
+        except StoreError:
+            self._tasks = "tasks"
         if "status" not in self.task_columns:
             await self.aclose()
             raise StoreError(
@@ -283,7 +290,7 @@ class ViewDB:
         rows = await self._rows(
             f"SELECT id, type, status, progress, created_at, updated_at, step_count, cancel_requested,"
             f" {TITLE_SQL} AS title, json_extract(error, '$.code') AS error_code,"
-            f" json_extract(error, '$.message') AS error_message{owner}{cost} FROM tasks"
+            f" json_extract(error, '$.message') AS error_message{owner}{cost} FROM {self._tasks}"
             f" WHERE {' AND '.join(where)}"
             " ORDER BY status IN ('completed', 'failed', 'cancelled'), created_at DESC LIMIT ?",
             (*args, limit),
@@ -356,7 +363,7 @@ class ViewDB:
             f" substr(result, 1, {DOCUMENT}) AS result, length(result) AS result_size,"
             f" {TITLE_SQL} AS title, json_extract(error, '$.code') AS error_code,"
             f" json_extract(error, '$.message') AS error_message{owner}"
-            f" FROM tasks WHERE id = ? AND {seen}",
+            f" FROM {self._tasks} WHERE id = ? AND {seen}",
             (task_id, *params),
         )
         if not rows:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import sys
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import mcp_types as types
 import pytest
@@ -19,6 +20,7 @@ from exa_orch.sim.testing import SimThread
 from tests.support import WAIT
 
 REPO = Path(__file__).resolve().parents[2]
+T = TypeVar("T")
 
 
 @pytest.fixture(scope="module")
@@ -77,6 +79,35 @@ async def stdio_session(
             yield client
     finally:
         errlog.close()
+
+
+@asynccontextmanager
+async def held(session: AbstractAsyncContextManager[T]) -> AsyncIterator[T]:
+    """`session` entered and left by a task of its own, open meanwhile.
+
+    For a module-scoped session (one `exa-orch serve` start for a module's tests, ~1 s of CPU
+    each): pytest-asyncio sets a fixture up and tears it down in different tasks, and the mcp
+    client's task groups must be left by the task that entered them. The module's tests then run
+    in the module's event loop (`pytest.mark.asyncio(loop_scope="module")`)."""
+    entered: asyncio.Future[T] = asyncio.get_running_loop().create_future()
+    leave = asyncio.Event()
+
+    async def hold() -> None:
+        try:
+            async with session as value:
+                entered.set_result(value)
+                await leave.wait()
+        except BaseException as exc:
+            if not entered.done():
+                entered.set_exception(exc)
+            raise
+
+    holder = asyncio.create_task(hold())
+    try:
+        yield await entered
+    finally:
+        leave.set()
+        await holder
 
 
 def result_json(result: types.CallToolResult) -> Any:

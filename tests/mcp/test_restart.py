@@ -104,7 +104,7 @@ async def test_a_sigkilled_servers_task_resumes_at_once_in_the_next_one_even_bef
         task_id = created["task"]["taskId"]
         # No event crosses the process boundary: re-check the database with a deadline.
         await until(
-            lambda: _rows(db, "select step_count from tasks where id = ?", task_id)[0][0] >= 3,
+            lambda: _rows(db, "select step_count from task_heads where task_id = ?", task_id)[0][0] >= 3,
             within=WAIT,
             what="the task's third step",
         )

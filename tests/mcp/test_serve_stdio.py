@@ -9,37 +9,95 @@ import sqlite3
 import subprocess
 import sys
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import anyio
 import jsonschema
 import pytest
+import pytest_asyncio
+from mcp import Client
 
 from exa_orch.mcp.toolhost import TOOLHOST_TOOLS
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
-from tests.mcp.conftest import call, result_json, server_env, stdio_session, tools_list_bytes
+from tests.mcp.conftest import call, held, result_json, server_env, stdio_session, tools_list_bytes
 from tests.support import WAIT
 
 pytestmark = pytest.mark.slow
+# The tests that share the module's server (`client`) run in the module's event loop.
+SHARED = pytest.mark.asyncio(loop_scope="module")
 
 TOOLS_LIST_BUDGET = 4096
 
 
-async def test_initialize_and_tools_list_under_4kb(sim_url: str, tmp_path: Path) -> None:
-    async with stdio_session(sim_url, tmp_path) as client:
-        assert client.server_info is not None and client.server_info.name == "exa-orch"
-        assert client.instructions and "list_operations" in client.instructions
-        listed = await client.list_tools()
-        assert [t.name for t in listed.tools] == ["manage_websets"]
-        size = tools_list_bytes(listed)
-        assert size <= TOOLS_LIST_BUDGET, f"tools/list is {size} bytes"
-        schema = listed.tools[0].input_schema
-        ops = schema["properties"]["operation"]["enum"]
-        assert "list_operations" in ops and "websets.create" in ops
-        assert schema["required"] == ["operation"]
-        await client.session.send_ping()
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client(sim_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[Client]:
+    """One server of the default profile for the module's tests that only read it and call it
+    (one start-up, ~1 s of CPU, not one a test); the others start their own."""
+    async with held(stdio_session(sim_url, tmp_path_factory.mktemp("serve"))) as session:
+        yield session
+
+
+@SHARED
+async def test_initialize_and_tools_list_under_4kb(client: Client) -> None:
+    assert client.server_info is not None and client.server_info.name == "exa-orch"
+    assert client.instructions and "list_operations" in client.instructions
+    listed = await client.list_tools()
+    assert [t.name for t in listed.tools] == ["manage_websets"]
+    size = tools_list_bytes(listed)
+    assert size <= TOOLS_LIST_BUDGET, f"tools/list is {size} bytes"
+    schema = listed.tools[0].input_schema
+    ops = schema["properties"]["operation"]["enum"]
+    assert "list_operations" in ops and "websets.create" in ops
+    assert schema["required"] == ["operation"]
+    await client.session.send_ping()
+
+
+@SHARED
+async def test_list_operations_lists_every_operation_with_a_valid_schema(client: Client) -> None:
+    listed = await client.list_tools()
+    enum = set(listed.tools[0].input_schema["properties"]["operation"]["enum"])
+    body = await call(client, "list_operations", {"schemas": True})
+    names = {op["name"] for op in body["operations"]}
+    assert names == enum, f"tool enum and list_operations differ: {names ^ enum}"
+    assert body["count"] == len(body["operations"]) >= 40
+    for op in body["operations"]:
+        assert op["summary"], op["name"]
+        jsonschema.Draft202012Validator.check_schema(op["argsSchema"])
+        assert op["argsSchema"].get("type") == "object", op["name"]
+
+
+@SHARED
+async def test_unknown_operation_suggests_close_names(client: Client) -> None:
+    result = await client.call_tool("manage_websets", {"operation": "websets.craete", "args": {}})
+    assert result.is_error
+    body = result_json(result)
+    assert body["code"] == "UNKNOWN_OPERATION"
+    assert body["operation"] == "websets.craete"
+    assert "websets.create" in body["hint"]
+
+
+@SHARED
+async def test_bad_args_name_the_field(client: Client) -> None:
+    result = await client.call_tool("manage_websets", {"operation": "websets.get", "args": {}})
+    assert result.is_error
+    body = result_json(result)
+    assert body["code"] == "INVALID_PARAMS"
+    assert body["operation"] == "websets.get"
+    assert body["fields"] and body["fields"][0] in body["message"]
+
+
+@SHARED
+async def test_unknown_tool_is_a_protocol_error(client: Client) -> None:
+    from mcp.shared.exceptions import MCPError
+
+    with pytest.raises(MCPError) as info:
+        await client.call_tool("create_webset", {})
+    assert info.value.error.code == -32602
+    assert "manage_websets" in info.value.error.message
+    await client.session.send_ping()
 
 
 async def test_modern_era_tools_list_under_4kb(sim_url: str, tmp_path: Path) -> None:
@@ -48,53 +106,6 @@ async def test_modern_era_tools_list_under_4kb(sim_url: str, tmp_path: Path) -> 
         assert tools_list_bytes(listed) <= TOOLS_LIST_BUDGET
         result = await client.call_tool("manage_websets", {"operation": "list_operations"})
         assert not result.is_error
-
-
-async def test_list_operations_lists_every_operation_with_a_valid_schema(
-    sim_url: str, tmp_path: Path
-) -> None:
-    async with stdio_session(sim_url, tmp_path) as client:
-        listed = await client.list_tools()
-        enum = set(listed.tools[0].input_schema["properties"]["operation"]["enum"])
-        body = await call(client, "list_operations", {"schemas": True})
-        names = {op["name"] for op in body["operations"]}
-        assert names == enum, f"tool enum and list_operations differ: {names ^ enum}"
-        assert body["count"] == len(body["operations"]) >= 40
-        for op in body["operations"]:
-            assert op["summary"], op["name"]
-            jsonschema.Draft202012Validator.check_schema(op["argsSchema"])
-            assert op["argsSchema"].get("type") == "object", op["name"]
-
-
-async def test_unknown_operation_suggests_close_names(sim_url: str, tmp_path: Path) -> None:
-    async with stdio_session(sim_url, tmp_path) as client:
-        result = await client.call_tool("manage_websets", {"operation": "websets.craete", "args": {}})
-        assert result.is_error
-        body = result_json(result)
-        assert body["code"] == "UNKNOWN_OPERATION"
-        assert body["operation"] == "websets.craete"
-        assert "websets.create" in body["hint"]
-
-
-async def test_bad_args_name_the_field(sim_url: str, tmp_path: Path) -> None:
-    async with stdio_session(sim_url, tmp_path) as client:
-        result = await client.call_tool("manage_websets", {"operation": "websets.get", "args": {}})
-        assert result.is_error
-        body = result_json(result)
-        assert body["code"] == "INVALID_PARAMS"
-        assert body["operation"] == "websets.get"
-        assert body["fields"] and body["fields"][0] in body["message"]
-
-
-async def test_unknown_tool_is_a_protocol_error(sim_url: str, tmp_path: Path) -> None:
-    from mcp.shared.exceptions import MCPError
-
-    async with stdio_session(sim_url, tmp_path) as client:
-        with pytest.raises(MCPError) as info:
-            await client.call_tool("create_webset", {})
-        assert info.value.error.code == -32602
-        assert "manage_websets" in info.value.error.message
-        await client.session.send_ping()
 
 
 async def test_toolhost_profile_serves_the_four_tools(sim_url: str, tmp_path: Path) -> None:

@@ -489,3 +489,38 @@ async def test_a_daily_cap_holds_a_running_webset_searchs_estimate_until_it_ends
     assert len(items) == found <= 3
     assert sum(r[3] for r in items) == pytest.approx(len(items) * item)
     assert [e["path"] for e in sim.log() if e["method"] == "POST"].count("/websets/v0/websets") == 1
+
+
+async def test_a_direct_read_of_a_finished_run_after_a_restart_is_not_added_to_the_seeded_cap(
+    sim: SimHandle, store: Store
+) -> None:
+    """A call outside any task (no purse) reads a run that finished before the restart: its final
+    cost is in the ledger, so in the day's spend the cap read; counting it again would refuse
+    calls the cap has room for."""
+    low = prices.AGENT_FIXED["low"]
+    settings = settings_for(sim, rps=200, daily_budgets=(("alice", low + 3 * prices.SEARCH + 0.001),))
+    async with Gateway(settings) as gw:
+        gw.record_costs(ledger_of(store))
+        gw.cap_daily(store.spent_since)
+        with request_scope(principal="user:alice"):
+            run_id = (await gw.http.post("/agent/runs", json={"query": "AI", "effort": "low"})).json()["id"]
+
+            async def finished() -> bool:
+                got = await gw.http.get(f"/agent/runs/{run_id}")
+                return bool(got.json()["status"] == "completed")
+
+            await until(finished, what="the run to finish")
+    await ledger(store, expect=1)
+    async with Gateway(settings) as again:
+        again.record_costs(ledger_of(store))
+        again.cap_daily(store.spent_since)
+        with request_scope(principal="user:alice"):
+            await again.http.post("/search", json={"query": "a"})  # seeds the day: the run's cost
+            for _ in range(2):  # read again, twice: in the seed already
+                assert (await again.http.get(f"/agent/runs/{run_id}")).json()["status"] == "completed"
+            await again.http.post("/search", json={"query": "b"})
+            await again.http.post("/search", json={"query": "c"})  # run + 3 searches fit the cap
+            with pytest.raises(BudgetExceeded) as refused:
+                await again.http.post("/search", json={"query": "d"})
+    assert refused.value.to_dict()["spentUsd"] == pytest.approx(low + 3 * prices.SEARCH)
+    await ledger(store, expect=4)

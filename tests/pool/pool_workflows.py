@@ -13,6 +13,9 @@ from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.workflows import kit
 
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
+# Between two reads of a run. A run lasts ~1.2 s at the pool tests' sim speed 10, so 0.2 s holds
+# a slot at most a sixth longer; at 0.05 s, 200 runs made ~5,000 reads (most of a test's CPU).
+POLL = 0.2
 
 
 class ManyRunsArgs(kit.TaskArgs):
@@ -33,7 +36,7 @@ async def many_runs(ctx: TaskContext, args: ManyRunsArgs) -> dict[str, Any]:
             got = await kit.call(ctx, "research.get", {"researchId": research_id})
             if got.get("status") in TERMINAL:
                 return research_id
-            await ctx.sleep(0.05)
+            await ctx.sleep(POLL)
 
     ids = await asyncio.gather(*(one(i) for i in range(args.count)))
     return {"runs": list(ids)}

@@ -57,6 +57,9 @@ class HttpServer:
                 "EXA_ORCH_SIMULATOR": "1",
                 "EXA_ORCH_RPS": "200",
                 "EXA_ORCH_MAX_TASKS": "8",
+                # The shortest lease: the stopped server's tasks are taken over 6 s after its last
+                # renewal rather than 15 (a serial wait of this test).
+                "EXA_ORCH_LEASE_TTL": "6",
                 "PYTHONPATH": str(ROOT),
             }
         )

@@ -95,7 +95,7 @@ def check(db: str, task_id: str, acked: set[str], verified: int) -> int:
     conn = _connect(db)
     try:
         count, last = conn.execute(
-            "SELECT step_count, last_step_key FROM tasks WHERE id = ?", (task_id,)
+            "SELECT step_count, last_step_key FROM task_heads WHERE task_id = ?", (task_id,)
         ).fetchone()
         total = conn.execute("SELECT count(*) FROM task_steps WHERE task_id = ?", (task_id,)).fetchone()[0]
         rows = conn.execute(

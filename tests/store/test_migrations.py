@@ -55,6 +55,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0016_archetype_engines",
             "0017_harvest_convergent_engines",
             "0018_steps_cascade_by_trigger",
+            "0019_task_heads",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -67,6 +68,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         "qd_elites",
         "costs",
         "run_slots",
+        "task_heads",
     ):
         assert table in names
     assert {"v_tasks", "v_archive", "schema_migrations"} <= names
@@ -90,6 +92,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (16, "archetype_engines"),
         (17, "harvest_convergent_engines"),
         (18, "steps_cascade_by_trigger"),
+        (19, "task_heads"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 

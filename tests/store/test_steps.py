@@ -34,7 +34,7 @@ async def test_saving_a_key_again_replaces_it_and_the_counter_agrees(store: Stor
     assert await store.load_steps(task.id) == {"b": 2, "a": 3}
     with connect(store) as conn:
         count, last = conn.execute(
-            "SELECT step_count, last_step_key FROM tasks WHERE id = ?", (task.id,)
+            "SELECT step_count, last_step_key FROM task_heads WHERE task_id = ?", (task.id,)
         ).fetchone()
         top = conn.execute("SELECT max(seq) FROM task_steps WHERE task_id = ?", (task.id,)).fetchone()[0]
     assert (count, last, top) == (3, "a", 3)

@@ -33,7 +33,10 @@ async def test_hundred_concurrent_checkpointers_all_land_in_shared_commits(store
     assert store.writer_stats.max_batch >= 50
     with connect(store) as conn:
         assert conn.execute("SELECT count(*) FROM task_steps").fetchone()[0] == 100 * steps
-        assert conn.execute("SELECT count(*) FROM tasks WHERE step_count = ?", (steps,)).fetchone()[0] == 100
+        assert (
+            conn.execute("SELECT count(*) FROM task_heads WHERE step_count = ?", (steps,)).fetchone()[0]
+            == 100
+        )
     for task in tasks[:3]:
         assert await store.load_step(task.id, "s4") == (True, {"task": task.id, "k": 4})
 

@@ -48,6 +48,17 @@ async def run_task(app: App, type: str, args: dict[str, Any], within: float = 60
     return await app.supervisor.tasks.wait(created["taskId"], timeout=within)
 
 
+async def run_tasks(app: App, *tasks: tuple[str, dict[str, Any]], within: float = 60.0) -> list[TaskRecord]:
+    """Each (type, args) created through the operations, all at once, then each waited for: the
+    finished tasks, in order. For tasks that share nothing (each makes its own websets and runs),
+    so a test waits out their simulated time side by side rather than one after another."""
+    assert app.supervisor is not None
+    ids = [
+        (await app.run_operation("tasks.create", {"type": type, **args}))["taskId"] for type, args in tasks
+    ]
+    return [await app.supervisor.tasks.wait(task_id, timeout=within) for task_id in ids]
+
+
 @pytest.fixture
 async def slow_sim() -> AsyncIterator[SimHandle]:
     """A simulator at speed 25 (the shared one runs at 100): long enough to interrupt a run."""

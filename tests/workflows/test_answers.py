@@ -75,6 +75,10 @@ async def test_following_every_cursor_yields_the_full_result(research_app: OpenA
             assert {k: v for k, v in entry.items() if k != "at"} == project(
                 element(done.result, entry["at"]), None
             )
+        if task_type == "adversarial.verify":  # the synthesis's citations page too, after the items
+            assert compact_first["summary"]["synthesis"]["citations"] == {
+                "paged": len(done.result["synthesis"]["citations"])
+            }
         assert len(json.dumps(compact_first)) <= 16_000
         assert len(json.dumps(compact_first)) < len(json.dumps(full))
         row = await app.store.get_task(done.id)

@@ -17,7 +17,7 @@ from exa_orch.sim.testing import SimHandle, running_sim
 from exa_orch.workflows import entities, rows
 from tests.conftest import TEST_SPEED
 from tests.support import WAIT, until
-from tests.workflows.conftest import OpenApp, agent_runs, run_task
+from tests.workflows.conftest import OpenApp, agent_runs, run_task, run_tasks
 
 HARVEST: dict[str, Any] = {
     "query": "AI startups in Europe",
@@ -75,8 +75,9 @@ async def test_harvest_on_both_engines_returns_the_same_shape_and_entities(
     research_app: OpenApp, sim: SimHandle, tmp_path: Path
 ) -> None:
     async with research_app() as app:
-        on_websets = await run_task(app, "lifecycle.harvest", HARVEST)
-        on_agent = await run_task(app, "lifecycle.harvest", {**HARVEST, "engine": "agent"})
+        on_websets, on_agent = await run_tasks(
+            app, ("lifecycle.harvest", HARVEST), ("lifecycle.harvest", {**HARVEST, "engine": "agent"})
+        )
     assert on_websets.status == on_agent.status == "completed", (on_websets.error, on_agent.error)
     w, a = on_websets.result, on_agent.result
     same_shape(w, a, "websetId")
@@ -107,8 +108,9 @@ async def test_convergent_on_both_engines_returns_the_same_shape_and_entities(
     research_app: OpenApp, tmp_path: Path
 ) -> None:
     async with research_app() as app:
-        on_websets = await run_task(app, "convergent.search", CONVERGENT)
-        on_agent = await run_task(app, "convergent.search", {**CONVERGENT, "engine": "agent"})
+        on_websets, on_agent = await run_tasks(
+            app, ("convergent.search", CONVERGENT), ("convergent.search", {**CONVERGENT, "engine": "agent"})
+        )
     assert on_websets.status == on_agent.status == "completed", (on_websets.error, on_agent.error)
     w, a = on_websets.result, on_agent.result
     same_shape(w, a, "websetIds")
@@ -236,11 +238,10 @@ async def test_a_failed_run_fails_the_task_with_its_typed_error_naming_the_runs(
 ) -> None:
     queries = [CONVERGENT["queries"][0], f"{CONVERGENT['queries'][1]} [sim:fail]"]  # the simulator fails it
     async with research_app() as app:
-        harvest = await run_task(
-            app, "lifecycle.harvest", {**HARVEST, "query": "AI startups [sim:fail]", "engine": "agent"}
-        )
-        convergent = await run_task(
-            app, "convergent.search", {**CONVERGENT, "queries": queries, "engine": "agent"}
+        harvest, convergent = await run_tasks(
+            app,
+            ("lifecycle.harvest", {**HARVEST, "query": "AI startups [sim:fail]", "engine": "agent"}),
+            ("convergent.search", {**CONVERGENT, "queries": queries, "engine": "agent"}),
         )
         h_steps = await app.store.load_steps(harvest.id)
         c_steps = await app.store.load_steps(convergent.id)
@@ -273,9 +274,10 @@ async def test_the_agent_engine_tells_its_runs_what_one_row_is(research_app: Ope
               "enrichments": None, "count": 5, "engine": "agent"}  # fmt: skip
     custom = {"type": "custom", "description": "open-source machine learning projects"}
     async with research_app() as app:
-        done = await run_task(app, "lifecycle.harvest", people)
-        other = await run_task(
-            app, "convergent.search", {**CONVERGENT, "entity": custom, "count": 3, "engine": "agent"}
+        done, other = await run_tasks(
+            app,
+            ("lifecycle.harvest", people),
+            ("convergent.search", {**CONVERGENT, "entity": custom, "count": 3, "engine": "agent"}),
         )
     assert done.status == other.status == "completed", (done.error, other.error)
     runs = agent_runs(sim)

@@ -14,7 +14,7 @@ import pytest
 from exa_orch.sim.testing import SimHandle
 from tests.conftest import TEST_SPEED
 from tests.support import WAIT, bound, until_steps
-from tests.workflows.conftest import OpenApp, agent_runs, run_task
+from tests.workflows.conftest import OpenApp, agent_runs, run_tasks
 from tests.workflows.test_engines import CONVERGENT, HARVEST, filed, overlap, same_shape
 
 COMPANY = {"type": "company"}
@@ -66,15 +66,16 @@ async def test_the_five_collection_workflows_complete_on_both_engines_with_the_s
     previews: dict[tuple[str, str], dict[str, Any]] = {}
     spent: dict[tuple[str, str], float] = {}
     async with research_app() as app:
-        for kind, args in FIVE.items():
-            for engine in ("websets", "agent"):
-                task = {"type": kind, **args, "engine": engine}
-                previews[kind, engine] = (await app.run_operation("tasks.create", {**task, "preview": True}))[
-                    "cost"
-                ]
-                done[kind, engine] = await run_task(app, kind, {**args, "engine": engine}, within=bound(120))
-                got = await app.run_operation("tasks.get", {"task_id": done[kind, engine].id})
-                spent[kind, engine] = got["cost"]["usd"]
+        keys = [(kind, engine) for kind in FIVE for engine in ("websets", "agent")]
+        for kind, engine in keys:
+            asked = {"type": kind, **FIVE[kind], "engine": engine, "preview": True}
+            previews[kind, engine] = (await app.run_operation("tasks.create", asked))["cost"]
+        # The ten run side by side (one after another, the test waited out each one's simulated time).
+        tasks = [(kind, {**FIVE[kind], "engine": engine}) for kind, engine in keys]
+        done.update(zip(keys, await run_tasks(app, *tasks, within=bound(120)), strict=True))
+        for key, record in done.items():
+            got = await app.run_operation("tasks.get", {"task_id": record.id})
+            spent[key] = got["cost"]["usd"]
     for (kind, engine), task in done.items():
         assert task.status == "completed", (kind, engine, task.error)
     archive = filed(tmp_path)

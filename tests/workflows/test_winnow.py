@@ -23,7 +23,7 @@ from exa_orch.workflows import kit
 from exa_orch.workflows import winnow as w
 from tests.conftest import TEST_SPEED
 from tests.support import WAIT, until
-from tests.workflows.conftest import OpenApp, agent_runs, run_task
+from tests.workflows.conftest import OpenApp, agent_runs, run_task, run_tasks
 
 MODULE = "exa_orch.workflows.winnow"
 SPECS = [
@@ -318,8 +318,9 @@ async def test_exploring_rounds_fill_the_empty_niches_that_repeated_rounds_never
     tmp_path: Path,
 ) -> None:
     async with eight_niche_app(tmp_path) as (app, sim):
-        explored = await run_task(app, "qd.winnow", EIGHT_ARGS)
-        repeated = await run_task(app, "qd.winnow", {**EIGHT_ARGS, "explore": False})
+        explored, repeated = await run_tasks(
+            app, ("qd.winnow", EIGHT_ARGS), ("qd.winnow", {**EIGHT_ARGS, "explore": False})
+        )
         assert explored.status == repeated.status == "completed", (explored.error, repeated.error)
         second = explored.result["rounds"][1]
         bodies = [await app.run_operation("websets.get", {"id": wid}) for wid in second["websetIds"]]
@@ -436,9 +437,12 @@ async def test_on_the_agent_engine_exploring_runs_fill_the_niches_with_the_same_
     tmp_path: Path,
 ) -> None:
     async with eight_niche_app(tmp_path) as (app, sim):
-        explored = await run_task(app, "qd.winnow", {**EIGHT_ARGS, "engine": "agent"})
-        repeated = await run_task(app, "qd.winnow", {**EIGHT_ARGS, "engine": "agent", "explore": False})
-        on_websets = await run_task(app, "qd.winnow", EIGHT_ARGS)
+        explored, repeated, on_websets = await run_tasks(
+            app,
+            ("qd.winnow", {**EIGHT_ARGS, "engine": "agent"}),
+            ("qd.winnow", {**EIGHT_ARGS, "engine": "agent", "explore": False}),
+            ("qd.winnow", EIGHT_ARGS),
+        )
     assert explored.status == repeated.status == on_websets.status == "completed", explored.error
     result = explored.result
     cover = result["qualityMetrics"]["coverage"], repeated.result["qualityMetrics"]["coverage"]
@@ -474,8 +478,11 @@ async def test_on_the_agent_engine_exploring_runs_fill_the_niches_with_the_same_
 
 async def test_exa_orch_engine_sets_the_engine_a_task_gets_when_its_args_name_none(tmp_path: Path) -> None:
     async with eight_niche_app(tmp_path, engine="agent") as (app, _):
-        default = await run_task(app, "qd.winnow", {**EIGHT_ARGS, "maxRounds": 1})
-        said = await run_task(app, "qd.winnow", {**EIGHT_ARGS, "maxRounds": 1, "engine": "websets"})
+        default, said = await run_tasks(
+            app,
+            ("qd.winnow", {**EIGHT_ARGS, "maxRounds": 1}),
+            ("qd.winnow", {**EIGHT_ARGS, "maxRounds": 1, "engine": "websets"}),
+        )
     assert default.status == said.status == "completed", (default.error, said.error)
     assert default.args["engine"] == "agent" and default.result["engine"] == "agent"  # stored with the task
     import sqlite3
@@ -524,8 +531,11 @@ async def test_a_restart_mid_round_on_the_agent_engine_starts_no_run_twice(tmp_p
 async def test_selection_strategies_keep_the_niches_they_name(tmp_path: Path) -> None:
     async with eight_niche_app(tmp_path) as (app, _):
         base = {**EIGHT_ARGS, "count": 24, "maxRounds": 1}  # all 24 pages: every niche populated
-        anyc = await run_task(app, "qd.winnow", {**base, "selectionStrategy": "any-criteria"})
-        allc = await run_task(app, "qd.winnow", {**base, "selectionStrategy": "all-criteria"})
+        anyc, allc = await run_tasks(
+            app,
+            ("qd.winnow", {**base, "selectionStrategy": "any-criteria"}),
+            ("qd.winnow", {**base, "selectionStrategy": "all-criteria"}),
+        )
     assert anyc.status == allc.status == "completed"
     dist = anyc.result["rounds"][0]["nicheDistribution"]
     assert len(dist) == 8 and dist["0,0,0"] == 3
