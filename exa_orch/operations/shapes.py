@@ -6,9 +6,9 @@ Validations"); tests compare them verbatim.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, StringConstraints, field_validator, model_validator
 
 from .models import Args, Loose
 
@@ -37,7 +37,15 @@ EventType = Literal[
     "monitor.deleted", "monitor.run.created", "monitor.run.completed", "webset.export.created",
     "webset.export.completed",
 ]  # fmt: skip
-Metadata = dict[str, str]
+# Exa's metadata: string values of at most 1,000 characters (the Websets spec's maxLength). Exa
+# documents no key count; 100 keys (at most ~100 KB, echoed by every read of the object) is exa-orch's.
+MAX_METADATA_KEYS = 100
+Metadata = Annotated[
+    dict[
+        Annotated[str, StringConstraints(max_length=1000)], Annotated[str, StringConstraints(max_length=1000)]
+    ],
+    Field(max_length=MAX_METADATA_KEYS),
+]
 
 
 class Criterion(Args):

@@ -124,3 +124,33 @@ def test_a_big_result_is_sent_once_as_text_without_structured_content() -> None:
     assert text_result(small).structured_content == small
     result = text_result(big)
     assert result.structured_content is None and json.loads(result.content[0].text) == big  # type: ignore[union-attr]
+
+
+@pytest.mark.parametrize(
+    ("metadata", "words"),
+    [
+        ({"note": "v" * 1_001}, ["1000"]),  # Exa's documented maxLength of a value
+        ({f"k{i}": "v" for i in range(101)}, ["100"]),  # exa-orch's key count (Exa documents none)
+    ],
+)
+async def test_metadata_past_its_bounds_is_refused_before_it_is_sent(
+    ops: Ops, metadata: dict[str, str], words: list[str]
+) -> None:
+    # Metadata is stored at Exa and echoed by every read of the object (websets.get, items of it).
+    before = ops.requests()
+    for operation, args in [
+        ("websets.create", {"search": {"query": "AI startups", "count": 3}, "metadata": metadata}),
+        (
+            "webhooks.create",
+            {"url": "https://example.com/hook", "events": ["webset.created"], "metadata": metadata},
+        ),
+    ]:
+        with pytest.raises(InvalidParams) as err:
+            await ops(operation, args)
+        assert any(f == "metadata" or f.startswith("metadata.") for f in err.value.fields), err.value.fields
+        assert all(w in err.value.message for w in words), err.value.message
+    assert ops.requests() == before
+    ok = await ops(
+        "websets.create", {"search": {"query": "AI startups", "count": 3}, "metadata": {"k": "v" * 1_000}}
+    )
+    assert ok["metadata"] == {"k": "v" * 1_000}
