@@ -7,7 +7,7 @@ daemon thread that, every `every` s, looks at which callback the loop thread is 
 innermost `asyncio.Handle._run` on its stack; CPython) and at the request scope that callback runs
 in (`gateway.context`: its task id). A callback seen running across the watch's samples for `hold`
 s of the watch's own time is the loop's holder, and its task a suspect. Time the watch itself did
-not run (a sample overdue by more than `every`: the whole process stood still) counts for nobody,
+not run (a sample overdue by more than `every` or 0.1 s: the whole process stood still) counts for nobody,
 so a stopped or starved process blames none of its tasks.
 
 Contract: `held(task_id)` is the longest a callback of that task has held the loop since
@@ -85,7 +85,9 @@ class StallWatch:
             if handle is None or handle is not running:
                 running, held = handle, 0.0
                 continue
-            if gap <= 2 * self.every:  # an overdue sample: this process stood still meanwhile
+            # A sample overdue by more than a scheduling delay (a loaded machine's 0.1 s): the whole
+            # process stood still meanwhile (stopped, paused, starved), so that time is nobody's.
+            if gap <= self.every + max(self.every, 0.1):
                 held += gap
             if held >= self.hold:
                 self._blame(handle, held)
