@@ -353,7 +353,8 @@ async def _synthesize(
     timeout_s = min(kit.seconds(args.timeout), 3600.0)
     until = await kit.deadline(ctx, "synthesis.start", timeout_s)  # kept across restarts
     left = max(0.05, until - time.time())
-    poll = {"researchId": research_id, "timeout": left, "pollInterval": poll_seconds(timeout_s)}
+    # The whole output: the verdict is read from its structured part, which a default answer summarises.
+    poll = {"researchId": research_id, "timeout": left, "pollInterval": poll_seconds(timeout_s), "full": True}
 
     async def wait() -> Json:
         done: Json = await kit.call(
