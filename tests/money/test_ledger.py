@@ -403,6 +403,18 @@ async def test_a_daily_cap_holds_an_agent_runs_worst_case_until_it_finishes_even
     assert [e["path"] for e in sim.log() if e["method"] == "POST"].count("/agent/runs") == 1
 
 
+async def low_run_finished(gw: Gateway) -> str:
+    """The id of a low-effort agent run made through `gw` (in the caller's request scope), once it is completed."""
+    run_id = str((await gw.http.post("/agent/runs", json={"query": "AI", "effort": "low"})).json()["id"])
+
+    async def finished() -> bool:
+        got = await gw.http.get(f"/agent/runs/{run_id}")
+        return bool(got.json()["status"] == "completed")
+
+    await until(finished, what="the run to finish")
+    return run_id
+
+
 async def test_a_resumed_task_reading_a_run_the_ledger_counted_adds_it_to_neither_purse_nor_cap(
     sim: SimHandle, store: Store
 ) -> None:
@@ -413,13 +425,7 @@ async def test_a_resumed_task_reading_a_run_the_ledger_counted_adds_it_to_neithe
     async with Gateway(settings) as gw:
         gw.record_costs(ledger_of(store))
         with request_scope(principal="user:alice", task_id="task_r"):
-            run_id = (await gw.http.post("/agent/runs", json={"query": "AI", "effort": "low"})).json()["id"]
-
-            async def finished() -> bool:
-                got = await gw.http.get(f"/agent/runs/{run_id}")
-                return bool(got.json()["status"] == "completed")
-
-            await until(finished, what="the run to finish")
+            run_id = await low_run_finished(gw)
     await ledger(store, expect=1)
     # A restart: the task's purse starts from the ledger (as runtime/actor.py opens it) and the cap
     # from the day's spend; the resumed task reads its finished run again.
@@ -503,13 +509,7 @@ async def test_a_direct_read_of_a_finished_run_after_a_restart_is_not_added_to_t
         gw.record_costs(ledger_of(store))
         gw.cap_daily(store.spent_since)
         with request_scope(principal="user:alice"):
-            run_id = (await gw.http.post("/agent/runs", json={"query": "AI", "effort": "low"})).json()["id"]
-
-            async def finished() -> bool:
-                got = await gw.http.get(f"/agent/runs/{run_id}")
-                return bool(got.json()["status"] == "completed")
-
-            await until(finished, what="the run to finish")
+            run_id = await low_run_finished(gw)
     await ledger(store, expect=1)
     async with Gateway(settings) as again:
         again.record_costs(ledger_of(store))
