@@ -40,12 +40,12 @@ import httpx
 from tenacity import RetryCallState
 
 from exa_orch.config import Secret
-from exa_orch.errors import CreditsExhausted, GatewayError, RateLimited
+from exa_orch.errors import CreditsExhausted, GatewayError, LeaseLapsed, RateLimited
 from exa_orch.gateway import prices
 from exa_orch.gateway.caps import DailyCaps
 from exa_orch.gateway.context import current_request
 from exa_orch.gateway.errors import KeyRefused, error_from_exception, error_from_response
-from exa_orch.gateway.fence import check_current
+from exa_orch.gateway.fence import SENDING, check_current, fenced_transport
 from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.ledger import (
     Ledger,
@@ -202,7 +202,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
     @property
     def _inner(self) -> httpx.AsyncBaseTransport:
         if self._real is None:
-            self._real = httpx.AsyncHTTPTransport(retries=0)
+            self._real = fenced_transport(retries=0)  # the fence checked again at the socket
         return self._real
 
     def __repr__(self) -> str:
@@ -422,15 +422,20 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         except BaseException:
             self._slots.release()
             raise
+        sending = SENDING.set(f"{shape.method} {shape.path}")
         try:
             return await self._send(call, purse, held)
         except BaseException as exc:
             if purse is not None:
                 if isinstance(exc, CreditsExhausted):
                     purse.stop(exc)  # nothing more is sent for this task
-                # A refused request was not billed; one that may have reached Exa counts its worst.
-                purse.settle(held, 0.0 if isinstance(exc, GatewayError) and exc.status else None)
+                # A refused request was not billed (nor one the fence stopped at the socket); one
+                # that may have reached Exa counts its worst.
+                unsent = isinstance(exc, LeaseLapsed) or isinstance(exc, GatewayError) and exc.status
+                purse.settle(held, 0.0 if unsent else None)
             raise
+        finally:
+            SENDING.reset(sending)
 
     @staticmethod
     def _worst(call: _Call) -> float:

@@ -163,3 +163,28 @@ async def test_a_heartbeat_renewal_moves_the_fence_on(store: Store, governed: ht
         gate.set()
         done = await sup.tasks.wait(task.id, timeout=WAIT)
     assert done.status is TaskStatus.COMPLETED, done.error
+
+
+async def test_a_lease_that_lapses_after_the_transports_check_is_caught_at_the_socket(
+    sim: SimHandle, governed: httpx.AsyncClient
+) -> None:
+    """The gap the three-server test met beside busy loops: the transport checked the fence, the
+    process was stopped before httpx wrote the request (it was still connecting), and, woken long
+    after the lease lapsed and another process made the object, it sent the create. The fence is
+    checked again right before the bytes are written; the create never reaches Exa."""
+    checks = [0]
+
+    def clock() -> float:  # valid at the transport's check; 100 s later at the next (a stop)
+        checks[0] += 1
+        return 0.0 if checks[0] == 1 else 100.0
+
+    fence = LeaseFence("task_gap", valid_until=10.0, margin=margin_for(5.0), clock=clock)
+    token = CURRENT_FENCE.set(fence)
+    try:
+        with pytest.raises(LeaseLapsed) as refused:
+            await governed.post("/websets/v0/websets", json={"search": {"query": "x", "count": 1}})
+    finally:
+        CURRENT_FENCE.reset(token)
+    assert checks[0] >= 2 and fence.tripped is refused.value
+    assert "POST /websets/v0/websets" in refused.value.message
+    assert [e for e in sim.log() if e["method"] == "POST"] == []
