@@ -25,7 +25,6 @@ from contextvars import ContextVar
 from typing import Any
 
 import httpcore
-import httpx
 from httpcore._backends.base import SOCKET_OPTION as SocketOption
 
 from exa_orch.errors import LeaseLapsed
@@ -162,12 +161,3 @@ class FencedBackend(httpcore.AsyncNetworkBackend):
 
     async def sleep(self, seconds: float) -> None:
         await self._inner.sleep(seconds)
-
-
-def fenced_transport(**kwargs: Any) -> httpx.AsyncHTTPTransport:
-    """An `httpx.AsyncHTTPTransport(**kwargs)` whose connections check the fence before each write
-    (httpx takes no network backend: its pool's is wrapped, httpcore 1.x's `_network_backend`)."""
-    transport = httpx.AsyncHTTPTransport(**kwargs)
-    pool = transport._pool
-    pool._network_backend = FencedBackend(pool._network_backend)
-    return transport

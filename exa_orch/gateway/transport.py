@@ -45,7 +45,7 @@ from exa_orch.gateway import prices
 from exa_orch.gateway.caps import DailyCaps
 from exa_orch.gateway.context import current_request
 from exa_orch.gateway.errors import KeyRefused, error_from_exception, error_from_response
-from exa_orch.gateway.fence import SENDING, check_current, fenced_transport
+from exa_orch.gateway.fence import SENDING, FencedBackend, check_current
 from exa_orch.gateway.keys import ApiKeys
 from exa_orch.gateway.ledger import (
     Ledger,
@@ -162,6 +162,16 @@ def _url_prefix(url: str) -> tuple[str, str, int | None, str]:
     return parsed.scheme, parsed.host, parsed.port, parsed.path.rstrip("/")
 
 
+def _fenced_transport(**kwargs: Any) -> httpx.AsyncHTTPTransport:
+    """An `httpx.AsyncHTTPTransport(**kwargs)` whose connections check the lease fence before each
+    write (gateway/fence.py's FencedBackend). httpx takes no network backend, so its pool's is
+    wrapped: httpcore 1.x's `_network_backend`."""
+    transport = httpx.AsyncHTTPTransport(**kwargs)
+    pool = transport._pool
+    pool._network_backend = FencedBackend(pool._network_backend)
+    return transport
+
+
 class GovernedTransport(httpx.AsyncBaseTransport):
     """Semaphore + per-family rate limits + retries + typed errors around a real transport."""
 
@@ -202,7 +212,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
     @property
     def _inner(self) -> httpx.AsyncBaseTransport:
         if self._real is None:
-            self._real = fenced_transport(retries=0)  # the fence checked again at the socket
+            self._real = _fenced_transport(retries=0)  # the fence checked again at the socket
         return self._real
 
     def __repr__(self) -> str:
