@@ -141,24 +141,6 @@ async def test_toolhost_profile_serves_the_four_tools(sim_url: str, tmp_path: Pa
         assert not result.is_error, result_json(result)
 
 
-def test_missing_key_for_real_exa_starts_and_says_so(tmp_path: Path) -> None:
-    # Real Exa and no key: serve starts anyway (its first Exa call asks the client for the key, or
-    # answers CONFIG_ERROR: tests/mcp/test_elicitation.py) and says so on stderr; nothing is sent.
-    env = server_env(None, tmp_path / "workflows.db")
-    env.pop("EXA_ORCH_EXA_URL", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "exa_orch", "serve"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-    )
-    assert proc.returncode == 0
-    assert "EXA_API_KEY is not set" in proc.stderr
-    assert proc.stdout == ""
-
-
 async def test_a_url_not_said_to_be_a_simulator_is_never_sent_a_made_up_key(tmp_path: Path) -> None:
     """Issue 29: any EXA_ORCH_EXA_URL (a company's proxy to Exa) without EXA_ORCH_SIMULATOR=1 and
     without a key: the call answers CONFIG_ERROR and nothing at all reaches that URL."""
@@ -172,11 +154,15 @@ async def test_a_url_not_said_to_be_a_simulator_is_never_sent_a_made_up_key(tmp_
     assert sent == []
 
 
-def _spawn(sim_url: str, tmp_path: Path, **env: str) -> subprocess.Popen[bytes]:
+def _spawn(sim_url: str | None, tmp_path: Path, **env: str) -> subprocess.Popen[bytes]:
+    """`exa-orch serve` on pipes; with no `sim_url`, for real Exa (and no key)."""
+    settings = server_env(sim_url, tmp_path / "workflows.db", **env)
+    if sim_url is None:
+        settings.pop("EXA_ORCH_EXA_URL", None)
     with (tmp_path / "stderr.log").open("wb") as errlog:  # the child keeps its own descriptor
         return subprocess.Popen(
             [sys.executable, "-m", "exa_orch", "serve"],
-            env=server_env(sim_url, tmp_path / "workflows.db", **env),
+            env=settings,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=errlog,
@@ -195,8 +181,11 @@ def _initialize(proc: subprocess.Popen[bytes]) -> None:
     assert b'"serverInfo"' in line, line
 
 
-def test_whole_tools_list_response_on_the_wire_and_stdin_eof_stop(sim_url: str, tmp_path: Path) -> None:
-    with _spawn(sim_url, tmp_path) as proc:
+def test_missing_key_for_real_exa_whole_tools_list_on_the_wire_and_stdin_eof_stop(tmp_path: Path) -> None:
+    # Real Exa and no key: serve starts anyway (its first Exa call asks the client for the key, or
+    # answers CONFIG_ERROR: tests/mcp/test_elicitation.py) and says so on stderr, never on stdout,
+    # which carries the answers and nothing else. Nothing is sent (no Exa call is made).
+    with _spawn(None, tmp_path) as proc:
         _initialize(proc)
         assert proc.stdin is not None and proc.stdout is not None
         proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
@@ -207,7 +196,9 @@ def test_whole_tools_list_response_on_the_wire_and_stdin_eof_stop(sim_url: str, 
         assert len(line) <= TOOLS_LIST_BUDGET, f"tools/list response is {len(line)} bytes"
         proc.stdin.close()
         assert proc.wait(timeout=WAIT) == 0
-    assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
+        assert proc.stdout.read() == b""
+    stderr = (tmp_path / "stderr.log").read_text()
+    assert "EXA_API_KEY is not set" in stderr and "exa-orch stopped" in stderr
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
