@@ -19,6 +19,7 @@ import pytest
 import pytest_asyncio
 from mcp import Client
 
+from exa_orch.mcp.server import LONG_RUNNING_HINTS
 from exa_orch.mcp.toolhost import TOOLHOST_TOOLS
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
@@ -194,6 +195,13 @@ def test_missing_key_for_real_exa_whole_tools_list_on_the_wire_and_stdin_eof_sto
         line = proc.stdout.readline()  # the complete JSON-RPC response, as the client receives it
         assert b'"manage_websets"' in line and b'"id":2' in line
         assert len(line) <= TOOLS_LIST_BUDGET, f"tools/list response is {len(line)} bytes"
+        # On the wire (the SDK's client model would drop them), the long-running tool's annotations
+        # hold seed 000 section 8.2's three hints beside the MCP ones (the toolhost profile's:
+        # tests/mcp/test_toolhost_shapes.py).
+        (tool,) = json.loads(line)["result"]["tools"]
+        assert tool["annotations"]["openWorldHint"] is True  # the MCP hints stay
+        hints = {k: v for k, v in tool["annotations"].items() if k.startswith("io.modelcontextprotocol/")}
+        assert hints == LONG_RUNNING_HINTS and tool["_meta"] == LONG_RUNNING_HINTS
         proc.stdin.close()
         assert proc.wait(timeout=WAIT) == 0
         assert proc.stdout.read() == b""
