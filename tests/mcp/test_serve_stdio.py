@@ -182,10 +182,37 @@ def _initialize(proc: subprocess.Popen[bytes]) -> None:
     assert b'"serverInfo"' in line, line
 
 
-def test_missing_key_for_real_exa_whole_tools_list_on_the_wire_and_stdin_eof_stop(tmp_path: Path) -> None:
-    # Real Exa and no key: serve starts anyway (its first Exa call asks the client for the key, or
-    # answers CONFIG_ERROR: tests/mcp/test_elicitation.py) and says so on stderr, never on stdout,
-    # which carries the answers and nothing else. Nothing is sent (no Exa call is made).
+def _answer(proc: subprocess.Popen[bytes], rid: int, operation: str, args: dict[str, Any]) -> Any:
+    """One manage_websets call over raw JSON-RPC; its result (every stdout line must be JSON-RPC)."""
+    assert proc.stdin is not None and proc.stdout is not None
+    request = {
+        "jsonrpc": "2.0",
+        "id": rid,
+        "method": "tools/call",
+        "params": {"name": "manage_websets", "arguments": {"operation": operation, "args": args}},
+    }
+    proc.stdin.write(json.dumps(request).encode() + b"\n")
+    proc.stdin.flush()
+    while True:
+        message = json.loads(proc.stdout.readline())
+        if message.get("id") == rid:
+            return message["result"]
+
+
+def _rpc(proc: subprocess.Popen[bytes], rid: int, operation: str, args: dict[str, Any]) -> Any:
+    """One manage_websets call over raw JSON-RPC that must succeed; the parsed tool result body."""
+    result = _answer(proc, rid, operation, args)
+    assert not result.get("isError"), result
+    return json.loads(result["content"][0]["text"])
+
+
+def test_without_a_key_for_real_exa_serve_starts_answers_on_the_wire_and_stops_at_stdin_eof(
+    tmp_path: Path,
+) -> None:
+    # Real Exa and no key: serve starts anyway and says so on stderr, never on stdout, which
+    # carries the answers and nothing else. A client without elicitation (this one) gets each call
+    # to Exa as a CONFIG_ERROR tool result (one that can be asked: tests/mcp/test_elicitation.py);
+    # nothing is sent (no network needed).
     with _spawn(None, tmp_path) as proc:
         _initialize(proc)
         assert proc.stdin is not None and proc.stdout is not None
@@ -202,6 +229,11 @@ def test_missing_key_for_real_exa_whole_tools_list_on_the_wire_and_stdin_eof_sto
         assert tool["annotations"]["openWorldHint"] is True  # the MCP hints stay
         hints = {k: v for k, v in tool["annotations"].items() if k.startswith("io.modelcontextprotocol/")}
         assert hints == LONG_RUNNING_HINTS and tool["_meta"] == LONG_RUNNING_HINTS
+
+        refused = _answer(proc, 3, "websets.list", {})
+        body = json.loads(refused["content"][0]["text"])
+        assert refused["isError"] and body["code"] == "CONFIG_ERROR" and "EXA_API_KEY" in body["message"]
+        assert _rpc(proc, 4, "list_operations", {})["count"] >= 40
         proc.stdin.close()
         assert proc.wait(timeout=WAIT) == 0
         assert proc.stdout.read() == b""
@@ -216,25 +248,6 @@ def test_signal_stops_cleanly_with_stdin_open(sim_url: str, tmp_path: Path, sig:
         os.kill(proc.pid, sig)  # stdin stays open: the stop must not wait for EOF
         assert proc.wait(timeout=WAIT) == 0
     assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
-
-
-def _rpc(proc: subprocess.Popen[bytes], rid: int, operation: str, args: dict[str, Any]) -> Any:
-    """One manage_websets call over raw JSON-RPC; the parsed tool result body."""
-    assert proc.stdin is not None and proc.stdout is not None
-    request = {
-        "jsonrpc": "2.0",
-        "id": rid,
-        "method": "tools/call",
-        "params": {"name": "manage_websets", "arguments": {"operation": operation, "args": args}},
-    }
-    proc.stdin.write(json.dumps(request).encode() + b"\n")
-    proc.stdin.flush()
-    while True:
-        message = json.loads(proc.stdout.readline())
-        if message.get("id") == rid:
-            result = message["result"]
-            assert not result.get("isError"), result
-            return json.loads(result["content"][0]["text"])
 
 
 def test_sigterm_with_a_working_task_releases_it_and_the_next_start_resumes(
