@@ -101,14 +101,6 @@ async def test_unknown_tool_is_a_protocol_error(client: Client) -> None:
     await client.session.send_ping()
 
 
-async def test_modern_era_tools_list_under_4kb(sim_url: str, tmp_path: Path) -> None:
-    async with stdio_session(sim_url, tmp_path, mode="auto") as client:
-        listed = await client.list_tools()
-        assert tools_list_bytes(listed) <= TOOLS_LIST_BUDGET
-        result = await client.call_tool("manage_websets", {"operation": "list_operations"})
-        assert not result.is_error
-
-
 async def test_toolhost_profile_serves_the_four_tools(sim_url: str, tmp_path: Path) -> None:
     async with stdio_session(sim_url, tmp_path, EXA_ORCH_TOOLS="toolhost") as client:
         assert client.instructions and "websets-sync" in client.instructions
@@ -142,11 +134,19 @@ async def test_toolhost_profile_serves_the_four_tools(sim_url: str, tmp_path: Pa
         assert not result.is_error, result_json(result)
 
 
-async def test_a_url_not_said_to_be_a_simulator_is_never_sent_a_made_up_key(tmp_path: Path) -> None:
+async def test_modern_era_and_a_url_not_said_to_be_a_simulator_is_never_sent_a_made_up_key(
+    tmp_path: Path,
+) -> None:
     """Issue 29: any EXA_ORCH_EXA_URL (a company's proxy to Exa) without EXA_ORCH_SIMULATOR=1 and
-    without a key: the call answers CONFIG_ERROR and nothing at all reaches that URL."""
+    without a key: the call answers CONFIG_ERROR and nothing at all reaches that URL. The client
+    takes the newest era (mode auto), where tools/list stays under 4 KB too (the 2025-11-25 era:
+    the module's server above; its CONFIG_ERROR for real Exa: the raw keyless server below)."""
     with SimThread(SimConfig(speed=100.0)) as sim:
-        async with stdio_session(sim.url, tmp_path, EXA_ORCH_SIMULATOR="0") as client:
+        async with stdio_session(sim.url, tmp_path, mode="auto", EXA_ORCH_SIMULATOR="0") as client:
+            assert client.protocol_version == "2026-07-28"
+            listed = await client.list_tools()
+            assert tools_list_bytes(listed) <= TOOLS_LIST_BUDGET
+            assert not (await client.call_tool("manage_websets", {"operation": "list_operations"})).is_error
             args = {"operation": "exa.search", "args": {"query": "battery startups"}}
             result = await client.call_tool("manage_websets", args)
         sent = [e for e in sim.log() if e["family"] != "admin"]
