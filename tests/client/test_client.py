@@ -1,5 +1,6 @@
 """ExaOrchClient against real `exa-orch serve` children on the simulator: calls, typed errors,
-restart after a crash (a durable task survives it), deadlines, a stuck child, and the key."""
+restart after a crash (a durable task survives it, the key reaches the new child too), deadlines,
+a stuck child."""
 
 from __future__ import annotations
 
@@ -7,17 +8,40 @@ import logging
 import os
 import signal
 import time
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
+import pytest_asyncio
 
 from exa_orch.client import CallTimeout, ExaOrchClient, ServerUnavailable
 from exa_orch.errors import ErrorCode, InvalidParams, OrchError, TaskNotFound, UnknownOperation
+from tests.mcp.conftest import held
 from tests.support import WAIT, until
 
 from .conftest import running_client
 
 pytestmark = pytest.mark.slow
+# The tests that share the module's child (`client`) run in the module's event loop.
+SHARED = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client(sim_url: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[ExaOrchClient]:
+    """One started client for the module's tests that neither kill, stop nor reconfigure its child
+    and leave it healthy (one start-up, ~1 s of CPU, not one a test). They read its stats as
+    differences from what they were when the test began, and make their own tasks."""
+    async with held(running_client(sim_url, tmp_path_factory.mktemp("client"))) as client:
+        yield client
+
+
+def counter(stats: dict[str, Any], *path: str) -> int:
+    """The counter at `path` of a client's stats (0 for an operation not called yet)."""
+    value: Any = stats
+    for key in path:
+        value = value.get(key, {})
+    return int(value or 0)
 
 
 async def test_a_call_and_a_task_round_trip_on_one_child(sim_url: str, tmp_path: Path) -> None:
@@ -45,28 +69,46 @@ async def test_a_call_and_a_task_round_trip_on_one_child(sim_url: str, tmp_path:
     assert "exa-orch stopped" in (tmp_path / "child-stderr.log").read_text()  # stdin EOF: a clean stop
 
 
-async def test_tool_errors_raise_the_typed_error_with_code_and_hint(sim_url: str, tmp_path: Path) -> None:
-    async with running_client(sim_url, tmp_path) as client:
-        with pytest.raises(InvalidParams) as bad:
-            await client.call("websets.get", {})
-        assert bad.value.code is ErrorCode.INVALID_PARAMS
-        assert bad.value.fields == ["id"] and "list_operations" in (bad.value.hint or "")
-        assert bad.value.body["operation"] == "websets.get"  # type: ignore[attr-defined]
+@SHARED
+async def test_tool_errors_raise_the_typed_error_with_code_and_hint(client: ExaOrchClient) -> None:
+    before = client.stats()
+    with pytest.raises(InvalidParams) as bad:
+        await client.call("websets.get", {})
+    assert bad.value.code is ErrorCode.INVALID_PARAMS
+    assert bad.value.fields == ["id"] and "list_operations" in (bad.value.hint or "")
+    assert bad.value.body["operation"] == "websets.get"  # type: ignore[attr-defined]
 
-        with pytest.raises(UnknownOperation) as unknown:
-            await client.call("websets.craete")
-        assert "websets.create" in (unknown.value.hint or "")
+    with pytest.raises(UnknownOperation) as unknown:
+        await client.call("websets.craete")
+    assert "websets.create" in (unknown.value.hint or "")
 
-        with pytest.raises(TaskNotFound) as missing:
-            await client.wait_task("task_nope", timeout=WAIT)
-        assert missing.value.code is ErrorCode.TASK_NOT_FOUND and "tasks.list" in (missing.value.hint or "")
+    with pytest.raises(TaskNotFound) as missing:
+        await client.wait_task("task_nope", timeout=WAIT)
+    assert missing.value.code is ErrorCode.TASK_NOT_FOUND and "tasks.list" in (missing.value.hint or "")
 
-        assert await client.call("tasks.list", {"limit": 1}) == {"tasks": [], "nextCursor": None}
-        assert client.stats()["errors"] == 3 and client.stats()["restarts"] == 0
+    # Still answering, on the same child (no task of the module's tests ever fails).
+    assert await client.call("tasks.list", {"limit": 1, "status": "failed"}) == {
+        "tasks": [],
+        "nextCursor": None,
+    }
+    after = client.stats()
+    assert counter(after, "errors") - counter(before, "errors") == 3
+    assert after["restarts"] == before["restarts"] == 0
 
 
-async def test_a_killed_child_is_replaced_and_resumes_the_durable_task(sim_url: str, tmp_path: Path) -> None:
-    async with running_client(sim_url, tmp_path) as client:
+async def test_a_killed_child_is_replaced_and_resumes_the_durable_task_and_the_key_is_never_logged(
+    sim_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    # The key reaches each child (the first and those started in its place) only through its env.
+    key = "sk-client-test-4f9a2c7e1b"
+    caplog.set_level(logging.DEBUG)
+    async with running_client(sim_url, tmp_path, api_key=key) as client:
+        assert client._env["EXA_API_KEY"] == key and key not in " ".join(client.command)
+        await client.call("websets.list", {"limit": 1})
+        with pytest.raises(OrchError) as echoed:  # an error quoting the key: logged redacted
+            await client.call("websets.get", {"id": key})
+        assert key in str(echoed.value)
+
         task_id = await client.create_task(
             "mcp_stop.ticks", {"ticks": 40, "delay": 0.05, "resumed_delay": 0.001}
         )
@@ -91,26 +133,30 @@ async def test_a_killed_child_is_replaced_and_resumes_the_durable_task(sim_url: 
         view = await client.get_task(task_id)
         assert view["status"] == "completed" and client.pid not in (None, first, second)
         assert client.stats()["restarts"] == 2 and client.stats()["starts"] == 3
+        await client.call("websets.list", {"limit": 1})
+    logged = caplog.text + (tmp_path / "child-stderr.log").read_text()
+    assert "exa-orch child started" in logged and "call websets.list ok" in logged
+    assert key not in logged and key not in repr(client.stats())
 
 
-async def test_a_call_past_its_deadline_times_out_and_the_client_stays_usable(
-    sim_url: str, tmp_path: Path
-) -> None:
-    async with running_client(sim_url, tmp_path) as client:
-        pid = client.pid
-        task_id = await client.create_task("mcp_stop.ticks", {"ticks": 1000, "delay": 0.05})
-        started = time.monotonic()
-        with pytest.raises(CallTimeout) as timed_out:
-            await client.call("tasks.result", {"taskId": task_id, "wait": 30}, timeout=1)
-        assert time.monotonic() - started < 30  # not the 30 s the server would wait: it timed out
-        assert timed_out.value.code is ErrorCode.UPSTREAM_TIMEOUT and timed_out.value.hint
-        assert client.healthy and client.pid == pid  # it answered the ping: kept
-        with pytest.raises(CallTimeout, match="is still working after 0.5 s"):
-            await client.wait_task(task_id, timeout=0.5, poll=0.2)
-        view = await client.cancel_task(task_id)
-        assert view["taskId"] == task_id
-        assert (await client.wait_task(task_id, timeout=WAIT))["status"] == "cancelled"
-        assert client.stats()["operations"]["tasks.result"]["errors"] == 1
+@SHARED
+async def test_a_call_past_its_deadline_times_out_and_the_client_stays_usable(client: ExaOrchClient) -> None:
+    before = client.stats()
+    pid = client.pid
+    task_id = await client.create_task("mcp_stop.ticks", {"ticks": 1000, "delay": 0.05})
+    started = time.monotonic()
+    with pytest.raises(CallTimeout) as timed_out:
+        await client.call("tasks.result", {"taskId": task_id, "wait": 30}, timeout=1)
+    assert time.monotonic() - started < 30  # not the 30 s the server would wait: it timed out
+    assert timed_out.value.code is ErrorCode.UPSTREAM_TIMEOUT and timed_out.value.hint
+    assert client.healthy and client.pid == pid  # it answered the ping: kept
+    with pytest.raises(CallTimeout, match="is still working after 0.5 s"):
+        await client.wait_task(task_id, timeout=0.5, poll=0.2)
+    view = await client.cancel_task(task_id)
+    assert view["taskId"] == task_id
+    assert (await client.wait_task(task_id, timeout=WAIT))["status"] == "cancelled"
+    timeouts = [counter(stats, "operations", "tasks.result", "errors") for stats in (before, client.stats())]
+    assert timeouts[1] - timeouts[0] == 1
 
 
 async def test_a_stuck_child_is_killed_and_replaced(sim_url: str, tmp_path: Path) -> None:
@@ -125,24 +171,6 @@ async def test_a_stuck_child_is_killed_and_replaced(sim_url: str, tmp_path: Path
         assert client.pid != stuck and client.stats()["restarts"] == 1
     with pytest.raises(ProcessLookupError):
         os.kill(stuck, 0)  # killed and reaped
-
-
-async def test_the_key_reaches_the_child_only_through_its_env_and_is_never_logged(
-    sim_url: str, tmp_path: Path, caplog: pytest.LogCaptureFixture
-) -> None:
-    key = "sk-client-test-4f9a2c7e1b"
-    caplog.set_level(logging.DEBUG)
-    async with running_client(sim_url, tmp_path, api_key=key) as client:
-        assert client._env["EXA_API_KEY"] == key and key not in " ".join(client.command)
-        await client.call("websets.list", {"limit": 1})
-        with pytest.raises(OrchError) as echoed:  # an error quoting the key: logged redacted
-            await client.call("websets.get", {"id": key})
-        assert key in str(echoed.value)
-        os.kill(client.pid or 0, signal.SIGKILL)
-        await client.call("websets.list", {"limit": 1})
-    logged = caplog.text + (tmp_path / "child-stderr.log").read_text()
-    assert "exa-orch child started" in logged and "call websets.list ok" in logged
-    assert key not in logged and key not in repr(client.stats())
 
 
 async def test_a_child_that_cannot_start_is_a_typed_error(

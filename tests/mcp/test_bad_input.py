@@ -104,6 +104,29 @@ def test_a_lone_surrogate_in_a_json_encoded_arg_never_reaches_a_writer(raw: RawS
     assert answer["isError"] and answer["structuredContent"]["fields"] == ["metadata"], answer
 
 
+def test_a_request_the_sdk_cannot_read_still_gets_an_answer(raw: RawStdio) -> None:
+    # The SDK's stdio reader dropped any line failing its JSON-RPC validation without a word, so a
+    # request with a readable id waited forever: args nested ~200 deep (the mcp client sends those;
+    # its parser stops at about 200), a lone surrogate escape, params that are not an object.
+    if not raw.initialized:
+        raw.initialize()
+    nested: Any = "bottom"
+    for _ in range(220):
+        nested = {"a": nested}
+    deep = {"name": "manage_websets", "arguments": {"operation": "exa.search", "args": {"query": nested}}}
+    lines = {
+        40: json.dumps({"jsonrpc": "2.0", "id": 40, "method": "tools/call", "params": deep}).encode(),
+        "forty-one": b'{"jsonrpc":"2.0","id":"forty-one","method":"tools/call","params":{"name":'
+        b'"manage_websets","arguments":{"operation":"exa.search","args":{"query":"\\ud800"}}}}',
+        42: b'{"jsonrpc":"2.0","id":42,"method":"ping","params":[1]}',
+    }
+    for rid, line in lines.items():
+        answer = raw.ask(line, rid=rid)
+        assert answer["error"]["code"] in (-32700, -32600), answer
+    assert "params" in raw.ask(lines[42], rid=42)["error"]["message"]
+    assert raw.ask({"jsonrpc": "2.0", "id": 0, "method": "ping"}) == {"jsonrpc": "2.0", "id": 0, "result": {}}
+
+
 @pytest.mark.parametrize("value", [{"text": "caf\udce9 \ud800"}, "\ud83d alone"])
 def test_a_result_holding_a_lone_surrogate_is_sent_escaped(value: Any) -> None:
     # Exa's crawled text can hold one; written as is, it kills the stdout writer (and the server).

@@ -200,21 +200,6 @@ async def test_a_declined_link_answers_config_error_and_sends_nothing(sim: SimHa
 
 
 @pytest.mark.slow
-async def test_stdio_server_without_a_key_starts_and_answers_config_error(tmp_path: Path) -> None:
-    # Real Exa (no EXA_ORCH_EXA_URL), no key, a client without elicitation: the server serves and
-    # each call to Exa is a CONFIG_ERROR tool result; nothing is sent (no network needed).
-    params = serve_params(None, tmp_path / "w.db")
-    with (tmp_path / "stderr.log").open("w") as errlog:
-        async with Client(stdio_client(params, errlog=errlog), mode="legacy") as client:  # type: ignore[arg-type]
-            result = await client.call_tool("manage_websets", {"operation": "websets.list", "args": {}})
-            ops = await client.call_tool("manage_websets", {"operation": "list_operations"})
-    body = structured(result)
-    assert result.is_error and body["code"] == "CONFIG_ERROR" and "EXA_API_KEY" in body["message"]
-    assert not ops.is_error
-    assert "EXA_API_KEY is not set" in (tmp_path / "stderr.log").read_text()
-
-
-@pytest.mark.slow
 async def test_stdio_server_asks_for_the_key_by_a_link_to_its_loopback_page_and_stops_cleanly(
     tmp_path: Path,
 ) -> None:

@@ -59,6 +59,14 @@ def strict_sim() -> Iterator[SimThread]:
         yield sim
 
 
+@pytest.fixture(scope="module")
+def url(strict_sim: SimThread, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server for the tests of principals no other test of the module uses (Carol, Dave): a key
+    is held per principal, so their tests stay independent; one start-up (~1 s of CPU), not two."""
+    with http_server(strict_sim.url, tmp_path_factory.mktemp("keys"), **ENV) as (_, served):
+        yield served
+
+
 @asynccontextmanager
 async def connect(url: str, token: str, browser: KeyBrowser | None = None) -> AsyncIterator[Client]:
     """A 2025-11-25 client sending `token`; with `browser`, it offers elicitation (form and URL)."""
@@ -155,48 +163,46 @@ async def test_each_principal_is_served_only_with_the_key_it_gave(
 
 
 async def test_a_task_runs_with_its_owners_key_asked_for_when_it_is_made(
-    strict_sim: SimThread, tmp_path: Path
+    strict_sim: SimThread, url: str
 ) -> None:
     requests = Requests(strict_sim)
-    with http_server(strict_sim.url, tmp_path, **ENV) as (_, url):
-        # Carol gave no key and can't be asked: her task waits for one (input_required), unsent,
-        # and tasks.result says so, with what to do (seed 000 section 6.5's shape).
-        async with connect(url, CAROL) as carol:
-            _, first = await run(carol, "tasks.create", TASK)
-            failed, waiting = await run(carol, "tasks.result", {"taskId": first["taskId"], "wait": 30})
-        assert not failed and waiting["status"] == "input_required", waiting
-        assert waiting["inputRequired"]["error"] == "input_required" and waiting["inputRequired"]["retryWith"]
-        assert requests.since() == []
-        # With a client that can ask, tasks.create asks her first; the task's run carries her key,
-        # and the task that waited for one resumes with it too.
-        browser = KeyBrowser(CAROL_KEY, bearer=CAROL)
-        async with connect(url, CAROL, browser) as carol:
-            _, task = await run(carol, "tasks.create", TASK)
-            assert len(browser.asked) == 1
-            failed, done = await run(carol, "tasks.result", {"taskId": task["taskId"], "wait": 30})
-            assert not failed and done["status"] == "completed", done
-            failed, done = await run(carol, "tasks.result", {"taskId": first["taskId"], "wait": 30})
+    # Carol gave no key and can't be asked: her task waits for one (input_required), unsent,
+    # and tasks.result says so, with what to do (seed 000 section 6.5's shape).
+    async with connect(url, CAROL) as carol:
+        _, first = await run(carol, "tasks.create", TASK)
+        failed, waiting = await run(carol, "tasks.result", {"taskId": first["taskId"], "wait": 30})
+    assert not failed and waiting["status"] == "input_required", waiting
+    assert waiting["inputRequired"]["error"] == "input_required" and waiting["inputRequired"]["retryWith"]
+    assert requests.since() == []
+    # With a client that can ask, tasks.create asks her first; the task's run carries her key,
+    # and the task that waited for one resumes with it too.
+    browser = KeyBrowser(CAROL_KEY, bearer=CAROL)
+    async with connect(url, CAROL, browser) as carol:
+        _, task = await run(carol, "tasks.create", TASK)
+        assert len(browser.asked) == 1
+        failed, done = await run(carol, "tasks.result", {"taskId": task["taskId"], "wait": 30})
         assert not failed and done["status"] == "completed", done
-        assert set(requests.since()) == {client_tag(CAROL_KEY)}
+        failed, done = await run(carol, "tasks.result", {"taskId": first["taskId"], "wait": 30})
+    assert not failed and done["status"] == "completed", done
+    assert set(requests.since()) == {client_tag(CAROL_KEY)}
 
 
 async def test_a_task_augmented_call_waits_for_its_keyless_owner_who_is_asked(
-    strict_sim: SimThread, tmp_path: Path
+    strict_sim: SimThread, url: str
 ) -> None:
     requests = Requests(strict_sim)
     browser = KeyBrowser(DAVE_KEY, bearer=DAVE)
-    with http_server(strict_sim.url, tmp_path, **ENV) as (_, url):
-        http = httpx2.AsyncClient(
-            headers={"Authorization": f"Bearer {DAVE}"}, timeout=httpx2.Timeout(30, read=120)
-        )
-        async with http, streamable_http_client(url, http_client=http) as (read, write):
-            async with legacy_client(read, write, browser) as dave:
-                created = await dave.call_task(
-                    "manage_websets", {"operation": "websets.list", "args": {"limit": 1}}
-                )
-                # Made at once; its run waits for Dave's key (input_required) and Dave is asked, tied
-                # to the task; given, the task resumes and completes.
-                result = await dave.result(created["task"]["taskId"])
+    http = httpx2.AsyncClient(
+        headers={"Authorization": f"Bearer {DAVE}"}, timeout=httpx2.Timeout(30, read=120)
+    )
+    async with http, streamable_http_client(url, http_client=http) as (read, write):
+        async with legacy_client(read, write, browser) as dave:
+            created = await dave.call_task(
+                "manage_websets", {"operation": "websets.list", "args": {"limit": 1}}
+            )
+            # Made at once; its run waits for Dave's key (input_required) and Dave is asked, tied
+            # to the task; given, the task resumes and completes.
+            result = await dave.result(created["task"]["taskId"])
     assert len(browser.asked) == 1
     assert browser.asked[0].meta == {RELATED: {"taskId": created["task"]["taskId"]}}
     assert not result.is_error, result

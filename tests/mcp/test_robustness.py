@@ -3,7 +3,6 @@ creates a task, restarts in the middle of one, and input a well-behaved client n
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 from pathlib import Path
@@ -23,7 +22,6 @@ from exa_orch.store import Store, TaskStatus
 from tests.support import WAIT
 
 from .conftest import server_env
-from .rawstdio import RawStdio
 from .tasks_support import TasksExtension, app_for, legacy_app, structured
 
 HOOK = {"url": "https://example.com/hook", "events": ["webset.created"]}
@@ -110,35 +108,6 @@ async def test_a_websets_create_task_killed_after_exa_answered_resumes_without_a
     stats = sim.stats()
     assert stats["requests_by_endpoint"]["POST /websets/v0/websets"] == 3  # two above, the fresh one
     assert stats["conflicts_by_external_id"] == {}
-
-
-@pytest.mark.slow
-def test_a_request_the_sdk_cannot_read_still_gets_an_answer_over_stdio(sim_url: str, tmp_path: Path) -> None:
-    # The SDK's stdio reader dropped any line failing its JSON-RPC validation without a word, so a
-    # request with a readable id waited forever: args nested ~200 deep (the mcp client sends those;
-    # its parser stops at about 200), a lone surrogate escape, params that are not an object.
-    nested: Any = "bottom"
-    for _ in range(220):
-        nested = {"a": nested}
-    deep = {"name": "manage_websets", "arguments": {"operation": "exa.search", "args": {"query": nested}}}
-    lines = {
-        1: json.dumps({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": deep}).encode(),
-        "two": b'{"jsonrpc":"2.0","id":"two","method":"tools/call","params":{"name":"manage_websets",'
-        b'"arguments":{"operation":"exa.search","args":{"query":"\\ud800"}}}}',
-        3: b'{"jsonrpc":"2.0","id":3,"method":"ping","params":[1]}',
-    }
-    with RawStdio(sim_url, tmp_path) as raw:
-        raw.initialize(0)
-        for rid, line in lines.items():
-            answer = raw.ask(line, rid=rid)
-            assert answer["error"]["code"] in (-32700, -32600), answer
-        assert "params" in raw.ask(lines[3], rid=3)["error"]["message"]
-        assert raw.ask({"jsonrpc": "2.0", "id": 4, "method": "ping"}) == {
-            "jsonrpc": "2.0",
-            "id": 4,
-            "result": {},
-        }
-        assert raw.close() == 0
 
 
 @pytest.mark.slow

@@ -19,6 +19,7 @@ import pytest
 import pytest_asyncio
 from mcp import Client
 
+from exa_orch.mcp.server import LONG_RUNNING_HINTS
 from exa_orch.mcp.toolhost import TOOLHOST_TOOLS
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
@@ -100,14 +101,6 @@ async def test_unknown_tool_is_a_protocol_error(client: Client) -> None:
     await client.session.send_ping()
 
 
-async def test_modern_era_tools_list_under_4kb(sim_url: str, tmp_path: Path) -> None:
-    async with stdio_session(sim_url, tmp_path, mode="auto") as client:
-        listed = await client.list_tools()
-        assert tools_list_bytes(listed) <= TOOLS_LIST_BUDGET
-        result = await client.call_tool("manage_websets", {"operation": "list_operations"})
-        assert not result.is_error
-
-
 async def test_toolhost_profile_serves_the_four_tools(sim_url: str, tmp_path: Path) -> None:
     async with stdio_session(sim_url, tmp_path, EXA_ORCH_TOOLS="toolhost") as client:
         assert client.instructions and "websets-sync" in client.instructions
@@ -141,29 +134,19 @@ async def test_toolhost_profile_serves_the_four_tools(sim_url: str, tmp_path: Pa
         assert not result.is_error, result_json(result)
 
 
-def test_missing_key_for_real_exa_starts_and_says_so(tmp_path: Path) -> None:
-    # Real Exa and no key: serve starts anyway (its first Exa call asks the client for the key, or
-    # answers CONFIG_ERROR: tests/mcp/test_elicitation.py) and says so on stderr; nothing is sent.
-    env = server_env(None, tmp_path / "workflows.db")
-    env.pop("EXA_ORCH_EXA_URL", None)
-    proc = subprocess.run(
-        [sys.executable, "-m", "exa_orch", "serve"],
-        env=env,
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-    )
-    assert proc.returncode == 0
-    assert "EXA_API_KEY is not set" in proc.stderr
-    assert proc.stdout == ""
-
-
-async def test_a_url_not_said_to_be_a_simulator_is_never_sent_a_made_up_key(tmp_path: Path) -> None:
+async def test_modern_era_and_a_url_not_said_to_be_a_simulator_is_never_sent_a_made_up_key(
+    tmp_path: Path,
+) -> None:
     """Issue 29: any EXA_ORCH_EXA_URL (a company's proxy to Exa) without EXA_ORCH_SIMULATOR=1 and
-    without a key: the call answers CONFIG_ERROR and nothing at all reaches that URL."""
+    without a key: the call answers CONFIG_ERROR and nothing at all reaches that URL. The client
+    takes the newest era (mode auto), where tools/list stays under 4 KB too (the 2025-11-25 era:
+    the module's server above; its CONFIG_ERROR for real Exa: the raw keyless server below)."""
     with SimThread(SimConfig(speed=100.0)) as sim:
-        async with stdio_session(sim.url, tmp_path, EXA_ORCH_SIMULATOR="0") as client:
+        async with stdio_session(sim.url, tmp_path, mode="auto", EXA_ORCH_SIMULATOR="0") as client:
+            assert client.protocol_version == "2026-07-28"
+            listed = await client.list_tools()
+            assert tools_list_bytes(listed) <= TOOLS_LIST_BUDGET
+            assert not (await client.call_tool("manage_websets", {"operation": "list_operations"})).is_error
             args = {"operation": "exa.search", "args": {"query": "battery startups"}}
             result = await client.call_tool("manage_websets", args)
         sent = [e for e in sim.log() if e["family"] != "admin"]
@@ -172,11 +155,15 @@ async def test_a_url_not_said_to_be_a_simulator_is_never_sent_a_made_up_key(tmp_
     assert sent == []
 
 
-def _spawn(sim_url: str, tmp_path: Path, **env: str) -> subprocess.Popen[bytes]:
+def _spawn(sim_url: str | None, tmp_path: Path, **env: str) -> subprocess.Popen[bytes]:
+    """`exa-orch serve` on pipes; with no `sim_url`, for real Exa (and no key)."""
+    settings = server_env(sim_url, tmp_path / "workflows.db", **env)
+    if sim_url is None:
+        settings.pop("EXA_ORCH_EXA_URL", None)
     with (tmp_path / "stderr.log").open("wb") as errlog:  # the child keeps its own descriptor
         return subprocess.Popen(
             [sys.executable, "-m", "exa_orch", "serve"],
-            env=server_env(sim_url, tmp_path / "workflows.db", **env),
+            env=settings,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=errlog,
@@ -195,32 +182,8 @@ def _initialize(proc: subprocess.Popen[bytes]) -> None:
     assert b'"serverInfo"' in line, line
 
 
-def test_whole_tools_list_response_on_the_wire_and_stdin_eof_stop(sim_url: str, tmp_path: Path) -> None:
-    with _spawn(sim_url, tmp_path) as proc:
-        _initialize(proc)
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
-        proc.stdin.write(b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n')
-        proc.stdin.flush()
-        line = proc.stdout.readline()  # the complete JSON-RPC response, as the client receives it
-        assert b'"manage_websets"' in line and b'"id":2' in line
-        assert len(line) <= TOOLS_LIST_BUDGET, f"tools/list response is {len(line)} bytes"
-        proc.stdin.close()
-        assert proc.wait(timeout=WAIT) == 0
-    assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
-
-
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_signal_stops_cleanly_with_stdin_open(sim_url: str, tmp_path: Path, sig: int) -> None:
-    with _spawn(sim_url, tmp_path) as proc:
-        _initialize(proc)
-        os.kill(proc.pid, sig)  # stdin stays open: the stop must not wait for EOF
-        assert proc.wait(timeout=WAIT) == 0
-    assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
-
-
-def _rpc(proc: subprocess.Popen[bytes], rid: int, operation: str, args: dict[str, Any]) -> Any:
-    """One manage_websets call over raw JSON-RPC; the parsed tool result body."""
+def _answer(proc: subprocess.Popen[bytes], rid: int, operation: str, args: dict[str, Any]) -> Any:
+    """One manage_websets call over raw JSON-RPC; its result (every stdout line must be JSON-RPC)."""
     assert proc.stdin is not None and proc.stdout is not None
     request = {
         "jsonrpc": "2.0",
@@ -233,9 +196,58 @@ def _rpc(proc: subprocess.Popen[bytes], rid: int, operation: str, args: dict[str
     while True:
         message = json.loads(proc.stdout.readline())
         if message.get("id") == rid:
-            result = message["result"]
-            assert not result.get("isError"), result
-            return json.loads(result["content"][0]["text"])
+            return message["result"]
+
+
+def _rpc(proc: subprocess.Popen[bytes], rid: int, operation: str, args: dict[str, Any]) -> Any:
+    """One manage_websets call over raw JSON-RPC that must succeed; the parsed tool result body."""
+    result = _answer(proc, rid, operation, args)
+    assert not result.get("isError"), result
+    return json.loads(result["content"][0]["text"])
+
+
+def test_without_a_key_for_real_exa_serve_starts_answers_on_the_wire_and_stops_at_stdin_eof(
+    tmp_path: Path,
+) -> None:
+    # Real Exa and no key: serve starts anyway and says so on stderr, never on stdout, which
+    # carries the answers and nothing else. A client without elicitation (this one) gets each call
+    # to Exa as a CONFIG_ERROR tool result (one that can be asked: tests/mcp/test_elicitation.py);
+    # nothing is sent (no network needed).
+    with _spawn(None, tmp_path) as proc:
+        _initialize(proc)
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(b'{"jsonrpc":"2.0","method":"notifications/initialized"}\n')
+        proc.stdin.write(b'{"jsonrpc":"2.0","id":2,"method":"tools/list"}\n')
+        proc.stdin.flush()
+        line = proc.stdout.readline()  # the complete JSON-RPC response, as the client receives it
+        assert b'"manage_websets"' in line and b'"id":2' in line
+        assert len(line) <= TOOLS_LIST_BUDGET, f"tools/list response is {len(line)} bytes"
+        # On the wire (the SDK's client model would drop them), the long-running tool's annotations
+        # hold seed 000 section 8.2's three hints beside the MCP ones (the toolhost profile's:
+        # tests/mcp/test_toolhost_shapes.py).
+        (tool,) = json.loads(line)["result"]["tools"]
+        assert tool["annotations"]["openWorldHint"] is True  # the MCP hints stay
+        hints = {k: v for k, v in tool["annotations"].items() if k.startswith("io.modelcontextprotocol/")}
+        assert hints == LONG_RUNNING_HINTS and tool["_meta"] == LONG_RUNNING_HINTS
+
+        refused = _answer(proc, 3, "websets.list", {})
+        body = json.loads(refused["content"][0]["text"])
+        assert refused["isError"] and body["code"] == "CONFIG_ERROR" and "EXA_API_KEY" in body["message"]
+        assert _rpc(proc, 4, "list_operations", {})["count"] >= 40
+        proc.stdin.close()
+        assert proc.wait(timeout=WAIT) == 0
+        assert proc.stdout.read() == b""
+    stderr = (tmp_path / "stderr.log").read_text()
+    assert "EXA_API_KEY is not set" in stderr and "exa-orch stopped" in stderr
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_signal_stops_cleanly_with_stdin_open(sim_url: str, tmp_path: Path, sig: int) -> None:
+    with _spawn(sim_url, tmp_path) as proc:
+        _initialize(proc)
+        os.kill(proc.pid, sig)  # stdin stays open: the stop must not wait for EOF
+        assert proc.wait(timeout=WAIT) == 0
+    assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
 
 
 def test_sigterm_with_a_working_task_releases_it_and_the_next_start_resumes(

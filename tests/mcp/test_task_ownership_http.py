@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,14 @@ pytestmark = pytest.mark.slow
 ALICE, BOB = "alice-secret-0a1b2c3d", "bob-secret-4e5f6a7b"
 ENV = {"EXA_ORCH_HTTP_TOKENS": f"alice={ALICE},bob={BOB}", "EXA_ORCH_EXTRA_WORKFLOWS": WORKFLOWS_ENV}
 SLOW = {"type": "mcp_test.steps", "steps": 200, "delay": 0.2}  # runs far longer than the test
+
+
+@pytest.fixture(scope="module")
+def url(sim_url: str, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """One server with both tokens for the module's tests that neither restart it nor read its
+    database (each makes its own tasks and sessions): one start-up of ~1 s of CPU, not one a test."""
+    with http_server(sim_url, tmp_path_factory.mktemp("owners"), **ENV) as (_proc, served):
+        yield served
 
 
 def _http(token: str) -> httpx2.AsyncClient:
@@ -229,34 +237,29 @@ async def test_on_postgres_another_server_tells_bob_nothing_and_lets_alice_cance
             assert leaked == (0,), table
 
 
-async def test_the_2026_extension_keeps_tasks_to_their_owner(sim_url: str, tmp_path: Path) -> None:
-    with http_server(sim_url, tmp_path, **ENV) as (_proc, url):
-        async with modern(url, ALICE) as alice, modern(url, BOB) as bob:
-            handle = await alice.session.call_tool(
-                "manage_websets", {"operation": "tasks.create", "args": SLOW}, allow_claimed=True
-            )
-            assert isinstance(handle, CreateTaskResult2026)
-            ghost = f"task_{uuid.uuid4()}"
-            seen = {
-                tid: [
-                    await rpc_error(get_2026(bob.session, tid)),
-                    await rpc_error(cancel_2026(bob.session, tid)),
-                ]
-                for tid in (handle.task_id, ghost)
-            }
-            assert seen[handle.task_id][0]["data"]["code"] == "TASK_NOT_FOUND"
-            assert _masked(seen[handle.task_id], handle.task_id) == _masked(seen[ghost], ghost)
-            assert (
-                await get_2026(alice.session, handle.task_id)
-            ).status == "working"  # Bob's cancel did nothing
-            await cancel_2026(alice.session, handle.task_id)
-            assert (await get_2026(alice.session, handle.task_id)).status == "cancelled"
+async def test_the_2026_extension_keeps_tasks_to_their_owner(url: str) -> None:
+    async with modern(url, ALICE) as alice, modern(url, BOB) as bob:
+        handle = await alice.session.call_tool(
+            "manage_websets", {"operation": "tasks.create", "args": SLOW}, allow_claimed=True
+        )
+        assert isinstance(handle, CreateTaskResult2026)
+        ghost = f"task_{uuid.uuid4()}"
+        seen = {
+            tid: [
+                await rpc_error(get_2026(bob.session, tid)),
+                await rpc_error(cancel_2026(bob.session, tid)),
+            ]
+            for tid in (handle.task_id, ghost)
+        }
+        assert seen[handle.task_id][0]["data"]["code"] == "TASK_NOT_FOUND"
+        assert _masked(seen[handle.task_id], handle.task_id) == _masked(seen[ghost], ghost)
+        assert (await get_2026(alice.session, handle.task_id)).status == "working"  # Bob's cancel did nothing
+        await cancel_2026(alice.session, handle.task_id)
+        assert (await get_2026(alice.session, handle.task_id)).status == "cancelled"
 
 
 @pytest.mark.filterwarnings("ignore::mcp.shared.exceptions.MCPDeprecationWarning")  # logging/setLevel
-async def test_log_messages_reach_only_the_token_whose_task_they_are_about(
-    sim_url: str, tmp_path: Path
-) -> None:
+async def test_log_messages_reach_only_the_token_whose_task_they_are_about(url: str) -> None:
     heard: list[str] = []
     changed = anyio.Event()
 
@@ -271,33 +274,32 @@ async def test_log_messages_reach_only_the_token_whose_task_they_are_about(
             while not any(text in line for line in heard):
                 await changed.wait()
 
-    with http_server(sim_url, tmp_path, **ENV) as (_proc, url):
-        async with _http(BOB) as http, _http(ALICE) as alice_http:
-            async with (
-                Client(
-                    streamable_http_client(url, http_client=http), mode="legacy", logging_callback=on_log
-                ) as bob,
-                Client(streamable_http_client(url, http_client=alice_http), mode="legacy") as alice,
-            ):
-                await bob.set_logging_level("debug")
-                made = result_json(
-                    await alice.call_tool(
-                        "manage_websets",
-                        {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 2}},
-                    )
-                )
-                alice_task = made["taskId"]
-                done = await alice.call_tool(
+    async with _http(BOB) as http, _http(ALICE) as alice_http:
+        async with (
+            Client(
+                streamable_http_client(url, http_client=http), mode="legacy", logging_callback=on_log
+            ) as bob,
+            Client(streamable_http_client(url, http_client=alice_http), mode="legacy") as alice,
+        ):
+            await bob.set_logging_level("debug")
+            made = result_json(
+                await alice.call_tool(
                     "manage_websets",
-                    {"operation": "tasks.result", "args": {"taskId": alice_task, "wait": 20}},
+                    {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 2}},
                 )
-                assert result_json(done)["status"] == "completed", result_json(done)
-                # Bob's own task is heard, start to end; his messages queue behind any about Alice's.
-                mine = result_json(
-                    await bob.call_tool(
-                        "manage_websets",
-                        {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 2}},
-                    )
-                )["taskId"]
-                await hears(f"task {mine} (mcp_test.steps) is completed")
+            )
+            alice_task = made["taskId"]
+            done = await alice.call_tool(
+                "manage_websets",
+                {"operation": "tasks.result", "args": {"taskId": alice_task, "wait": 20}},
+            )
+            assert result_json(done)["status"] == "completed", result_json(done)
+            # Bob's own task is heard, start to end; his messages queue behind any about Alice's.
+            mine = result_json(
+                await bob.call_tool(
+                    "manage_websets",
+                    {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 2}},
+                )
+            )["taskId"]
+            await hears(f"task {mine} (mcp_test.steps) is completed")
     assert not [line for line in heard if alice_task in line], heard

@@ -5,7 +5,6 @@ long-running hints, EXA_ORCH_ENABLED_TOOLS, numeric codes in error bodies."""
 from __future__ import annotations
 
 import dataclasses
-import json
 from pathlib import Path
 from typing import Any
 
@@ -223,15 +222,15 @@ async def test_a_served_subset_bounds_tasks_too(sim: SimHandle, tmp_path: Path) 
     assert [e["path"] for e in sim.log() if e["path"].startswith("/websets/")] == []
 
 
-@pytest.mark.parametrize("tools", ["toolhost", "manage_websets"])
-def test_tools_list_carries_the_8_2_hints_in_annotations(sim_url: str, tmp_path: Path, tools: str) -> None:
+def test_tools_list_carries_the_8_2_hints_in_annotations(sim_url: str, tmp_path: Path) -> None:
     """On the wire (the SDK's client model would drop them): the long-running tools' annotations
-    hold seed 000 section 8.2's three hints beside the MCP ones; the others' hold none."""
-    with RawStdio(sim_url, tmp_path, EXA_ORCH_TOOLS=tools) as raw:
+    hold seed 000 section 8.2's three hints beside the MCP ones; the others' hold none. (The
+    one-tool profile's manage_websets: tests/mcp/test_serve_stdio.py, on its tools/list line.)"""
+    with RawStdio(sim_url, tmp_path, EXA_ORCH_TOOLS="toolhost") as raw:
         raw.initialize()
         answer = raw.ask({"jsonrpc": "2.0", "id": 2, "method": "tools/list"})
         listed = {t["name"]: t for t in answer["result"]["tools"]}
-        hinted = {"websets-async", "exa-async"} if tools == "toolhost" else {"manage_websets"}
+        hinted = {"websets-async", "exa-async"}
         for name, tool in listed.items():
             annotations = tool["annotations"]
             assert annotations["openWorldHint"] is True  # the MCP hints stay
@@ -239,8 +238,6 @@ def test_tools_list_carries_the_8_2_hints_in_annotations(sim_url: str, tmp_path:
             assert got == (LONG_RUNNING_HINTS if name in hinted else {}), name
             if name in hinted:
                 assert tool["_meta"] == LONG_RUNNING_HINTS  # kept for clients that read it there
-        if tools == "manage_websets":  # the one-tool answer stays small on the wire too
-            assert len(json.dumps(answer["result"], separators=(",", ":"))) <= 4096
 
 
 def test_every_toolhost_operation_declares_an_output_schema() -> None:
