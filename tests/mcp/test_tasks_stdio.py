@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import pytest_asyncio
 from mcp import Client
 from mcp.client.stdio import stdio_client
 from mcp.shared.exceptions import MCPError
@@ -20,7 +21,7 @@ from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
 from tests.support import WAIT
 
-from .conftest import serve_params
+from .conftest import held, serve_params
 from .tasks_support import (
     RELATED,
     WORKFLOWS_ENV,
@@ -31,6 +32,9 @@ from .tasks_support import (
     legacy_client,
     structured,
 )
+
+# The tests that share the module's server (`client`) run in the module's event loop.
+SHARED = pytest.mark.asyncio(loop_scope="module")
 
 
 def _params(sim_url: str, tmp_path: Path) -> Any:
@@ -45,35 +49,49 @@ async def spawned_2025(sim_url: str, tmp_path: Path) -> AsyncIterator[LegacyTask
                 yield client
 
 
+@pytest.fixture(scope="module")
+def slow_sim() -> Any:
+    """Speed 1: a webset search takes minutes, so a workflow is still waiting on Exa at the cancel.
+    (A /search answers at once at any speed.)"""
+    with SimThread(SimConfig(speed=1.0)) as handle:
+        yield handle
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def client(slow_sim: Any, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[LegacyTasksClient]:
+    """One 2025-11-25 client and its server for the module's tests that only make, wait on and
+    cancel tasks of their own (one start-up, ~1 s of CPU, not one a test); the others start their own."""
+    async with held(spawned_2025(slow_sim.url, tmp_path_factory.mktemp("tasks-stdio"))) as session:
+        yield session
+
+
+@SHARED
 async def test_2025_client_over_stdio_gets_create_task_result_and_blocks_on_tasks_result(
-    sim_url: str, tmp_path: Path
+    client: LegacyTasksClient,
 ) -> None:
-    async with spawned_2025(sim_url, tmp_path) as client:
-        assert client.init is not None and client.init.capabilities.tasks is not None
-        args = {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 3, "delay": 0.05}}
-        created = await client.call_task("manage_websets", args, ttl=120_000, token="stdio-tok")
-        task_id = created["task"]["taskId"]
-        assert created["task"]["status"] == "working" and created["task"]["ttl"] == 120_000
+    assert client.init is not None and client.init.capabilities.tasks is not None
+    args = {"operation": "tasks.create", "args": {"type": "mcp_test.steps", "steps": 3, "delay": 0.05}}
+    created = await client.call_task("manage_websets", args, ttl=120_000, token="stdio-tok")
+    task_id = created["task"]["taskId"]
+    assert created["task"]["status"] == "working" and created["task"]["ttl"] == 120_000
 
-        result = await client.result(task_id)
-        assert structured(result)["steps"] == 3
-        assert result.meta is not None and result.meta[RELATED] == {"taskId": task_id}
+    result = await client.result(task_id)
+    assert structured(result)["steps"] == 3
+    assert result.meta is not None and result.meta[RELATED] == {"taskId": task_id}
 
-        await client.until(
-            lambda: any(s.task_id == task_id and s.status == "completed" for s in client.statuses)
-        )
-        mine = [p for p in client.progress if p.progress_token == "stdio-tok"]
-        assert len(mine) == 3 and all(p.meta and p.meta[RELATED]["taskId"] == task_id for p in mine)
+    await client.until(lambda: any(s.task_id == task_id and s.status == "completed" for s in client.statuses))
+    mine = [p for p in client.progress if p.progress_token == "stdio-tok"]
+    assert len(mine) == 3 and all(p.meta and p.meta[RELATED]["taskId"] == task_id for p in mine)
 
-        # Seen the other way: tasks.list (the operation) lists it; tasks.create's task is MCP-cancellable.
-        listed = structured(await client.call("tasks.list", {"status": "completed"}))
-        assert task_id in [t["taskId"] for t in listed["tasks"]]
-        made = structured(
-            await client.call("tasks.create", {"type": "mcp_test.steps", "steps": 100, "delay": 0.2})
-        )
-        assert made["taskId"] in {t.task_id for t in (await client.list()).tasks}
-        assert (await client.cancel(made["taskId"])).status == "cancelled"
-        assert structured(await client.call("tasks.get", {"taskId": made["taskId"]}))["status"] == "cancelled"
+    # Seen the other way: tasks.list (the operation) lists it; tasks.create's task is MCP-cancellable.
+    listed = structured(await client.call("tasks.list", {"status": "completed"}))
+    assert task_id in [t["taskId"] for t in listed["tasks"]]
+    made = structured(
+        await client.call("tasks.create", {"type": "mcp_test.steps", "steps": 100, "delay": 0.2})
+    )
+    assert made["taskId"] in {t.task_id for t in (await client.list()).tasks}
+    assert (await client.cancel(made["taskId"])).status == "cancelled"
+    assert structured(await client.call("tasks.get", {"taskId": made["taskId"]}))["status"] == "cancelled"
 
 
 async def test_2026_client_with_the_tasks_extension_over_stdio_gets_the_final_result(
@@ -103,41 +121,30 @@ async def test_2026_client_with_the_tasks_extension_over_stdio_gets_the_final_re
             assert (await get_2026(client.session, handle.task_id)).task_id == handle.task_id
 
 
-@pytest.fixture(scope="module")
-def slow_sim() -> Any:
-    """Speed 1: a webset search takes minutes, so a workflow is still waiting on Exa at the cancel."""
-    with SimThread(SimConfig(speed=1.0)) as handle:
-        yield handle
-
-
+@SHARED
 async def test_mcp_cancel_while_the_workflow_awaits_exa_leaves_cancelled_and_cancels_at_exa(
-    slow_sim: Any, tmp_path: Path
+    slow_sim: Any, client: LegacyTasksClient
 ) -> None:
-    async with spawned_2025(slow_sim.url, tmp_path) as client:
-        args = {"operation": "tasks.create", "args": {"type": "mcp_test.webset_wait"}}
-        task_id = (await client.call_task("manage_websets", args))["task"]["taskId"]
+    args = {"operation": "tasks.create", "args": {"type": "mcp_test.webset_wait"}}
+    task_id = (await client.call_task("manage_websets", args))["task"]["taskId"]
 
-        def waiting_on_exa() -> bool:
-            gets = [
-                e
-                for e in slow_sim.log()
-                if e["method"] == "GET" and e["path"].startswith("/websets/v0/websets/")
-            ]
-            return len(gets) >= 2
+    def waiting_on_exa() -> bool:
+        gets = [
+            e for e in slow_sim.log() if e["method"] == "GET" and e["path"].startswith("/websets/v0/websets/")
+        ]
+        return len(gets) >= 2
 
-        await client.until(waiting_on_exa)  # re-checked every 0.2 s, bounded
-        cancelled = await client.cancel(task_id)
-        assert cancelled.status == "cancelled"
-        await client.until(
-            lambda: any(s.task_id == task_id and s.status == "cancelled" for s in client.statuses)
-        )
-        log = slow_sim.log()
-        creates = [e for e in log if e["method"] == "POST" and e["path"] == "/websets/v0/websets"]
-        cancels = [e for e in log if e["method"] == "POST" and e["path"].endswith("/cancel")]
-        assert len(creates) == 1 and len(cancels) == 1
-        with pytest.raises(MCPError) as again:
-            await client.cancel(task_id)
-        assert again.value.error.code == -32602
+    await client.until(waiting_on_exa)  # re-checked every 0.2 s, bounded
+    cancelled = await client.cancel(task_id)
+    assert cancelled.status == "cancelled"
+    await client.until(lambda: any(s.task_id == task_id and s.status == "cancelled" for s in client.statuses))
+    log = slow_sim.log()
+    creates = [e for e in log if e["method"] == "POST" and e["path"] == "/websets/v0/websets"]
+    cancels = [e for e in log if e["method"] == "POST" and e["path"].endswith("/cancel")]
+    assert len(creates) == 1 and len(cancels) == 1
+    with pytest.raises(MCPError) as again:
+        await client.cancel(task_id)
+    assert again.value.error.code == -32602
 
 
 async def test_a_task_made_over_mcp_survives_a_server_restart(tmp_path: Path) -> None:
