@@ -33,6 +33,10 @@ test: $(STAMP)
 	@# pytest caches each test module with its asserts rewritten (tests/**/__pycache__) only where
 	@# bytecode may be written: without that, every xdist worker parses and rewrites all ~300 test
 	@# modules at every run (~5 s of CPU each, 6 workers on 2 cores).
+	@# Once, before the workers start: on a fresh clone all of them would rewrite every test module at
+	@# the same moment (none finds the others' cache yet), ~6 CPU-s each. Collection errors, if any,
+	@# are reported by the run below.
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -qq --collect-only -p no:cacheprovider > /dev/null || true
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -q -n $(WORKERS) --dist loadfile --no-loadscope-reorder --durations=5
 
 lint: $(STAMP)

@@ -23,7 +23,7 @@ from exa_orch import __version__
 from exa_orch.cli_help import HELP
 from exa_orch.config import Settings, data_dir, db_target
 from exa_orch.errors import InvalidParams, OrchError
-from exa_orch.log import configure_logging
+from exa_orch.log import QUIET_LOGGERS, configure_logging
 from exa_orch.store.records import TaskStatus
 
 log = logging.getLogger("exa_orch.cli")
@@ -232,6 +232,29 @@ def _simulator(args: argparse.Namespace, db_path: Path | str) -> Iterator[str | 
         yield sim.url
 
 
+@contextlib.contextmanager
+def _logging(level: str) -> Iterator[None]:
+    """exa-orch's stderr logging (configure_logging) for one command, on the sys.stderr of the
+    moment; afterwards the root logger's handlers and the levels it set are as they were. So
+    main() called in a process that goes on (a test, a program embedding the CLI) leaves no
+    handler behind writing to a stream it does not own, and each call logs where it prints."""
+    root = logging.getLogger()
+    handlers = {h: h.level for h in root.handlers}
+    levels = {name: logging.getLogger(name).level for name in ("", *QUIET_LOGGERS)}
+    configure_logging(level)
+    try:
+        yield
+    finally:
+        for handler in root.handlers[:]:
+            if handler not in handlers:
+                root.removeHandler(handler)
+                handler.close()
+        for handler, handler_level in handlers.items():
+            handler.setLevel(handler_level)
+        for name, logger_level in levels.items():
+            logging.getLogger(name).setLevel(logger_level)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run one subcommand; print errors to stderr as `error [CODE]: message`."""
     parser = build_parser()
@@ -242,8 +265,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("serve --world needs --sim")
     try:
         settings = Settings.from_env()
-        configure_logging(settings.log_level)
-        return _dispatch(args, settings)
+        with _logging(settings.log_level):
+            return _dispatch(args, settings)
     except OrchError as exc:
         print(f"error [{exc.code}]: {exc.message}", file=sys.stderr)
         if exc.hint:

@@ -32,3 +32,14 @@ def test_the_short_chaos_profile_loses_fails_and_duplicates_nothing() -> None:
     assert report["requestsBeforeRetryAfter"] == 0 and report["internalErrors"] == 0, report
     assert sum(report["faults"].values()) > 0 and report["serversKilled"] >= 1, report
     assert out.returncode == 0, out.stderr[-2000:]
+
+
+def test_a_request_after_a_429_counts_as_early_only_once_it_could_not_have_been_in_flight() -> None:
+    from bench import chaos
+
+    hold = {"client": "a", "family": "search", "fault": "429", "t": 9.9, "t_end": 10.0}
+    at = [10.05, 10.15, 10.3, 10.6]  # in flight at the 429; a retry 0.15 s and 0.3 s on; after
+    log = [hold, *({"client": "a", "family": "search", "t": t} for t in at)]
+    assert chaos.early_requests(log, 0.5) == 2
+    other = [hold, {"client": "b", "family": "search", "t": 10.2}, {"client": "a", "family": "x", "t": 10.2}]
+    assert chaos.early_requests(other, 0.5) == 0  # another client, another family: not held

@@ -1,9 +1,15 @@
-"""The `exa-orch` command on bad input: `error [CODE]: ...`, a `hint:` line, a non-zero exit, no traceback."""
+"""The `exa-orch` command on bad input: `error [CODE]: ...`, a `hint:` line, a non-zero exit, no traceback.
+
+Most commands run in this process (tests.support.run_cli: what the command does); a test starts a
+real process where the process is the point (a pipe closed early, a signal, argv's bytes, a server
+a client talks to), and one real process stands beside each group of in-process variants.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import os
 import signal
 import socket
@@ -15,13 +21,21 @@ from pathlib import Path
 import pytest
 
 from exa_orch.cli import main
-from tests.support import WAIT
+from exa_orch.log import QUIET_LOGGERS
+from tests.support import WAIT, CliRun, run_cli
 
 
-def exa_orch(*args: str) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+def exa_orch_process(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """`python -m exa_orch ARGS` as a real process (stdin empty), with no EXA_API_KEY* or EXA_ORCH_*
+    variable but those in `env`: run_cli's environment."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
     return subprocess.run(
-        [sys.executable, "-m", "exa_orch", *args], capture_output=True, text=True, timeout=WAIT, env=env
+        [sys.executable, "-m", "exa_orch", *args],
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+        env={**environ, **(env or {})},
     )
 
 
@@ -65,10 +79,29 @@ def test_bad_usage_is_an_error_line_a_hint_and_exit_2(
     assert "--help" in err  # the hint says where the usage is
 
 
+def test_main_logs_where_it_prints_and_leaves_logging_as_it_found_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """main() called in a process that goes on (a test, a program embedding it): each call logs to
+    the sys.stderr of its moment, and no handler or level it set outlives it."""
+    monkeypatch.setenv("EXA_ORCH_LOG_LEVEL", "INFO")
+    root = logging.getLogger()
+    before = (list(root.handlers), root.level, [logging.getLogger(n).level for n in QUIET_LOGGERS])
+    other = tmp_path / "other.sqlite"
+    another_apps_database(other)
+    for _ in range(2):  # the second call's log line is on the stderr of its moment too
+        assert main(["serve", "--sim", "--db", str(other)]) == 1  # logs the simulator's URL, then stops
+        err = capsys.readouterr().err
+        assert "INFO exa_orch.cli: exa simulator (--sim) on http://127.0.0.1:" in err, err
+        assert "error [FOREIGN_DATABASE]" in err
+        after = (list(root.handlers), root.level, [logging.getLogger(n).level for n in QUIET_LOGGERS])
+        assert after == before
+
+
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     path = tmp_path_factory.mktemp("cli") / "workflows.db"
-    assert exa_orch("db", "migrate", "--db", str(path)).returncode == 0
+    assert run_cli("db", "migrate", "--db", str(path)).returncode == 0
     return path
 
 
@@ -86,7 +119,9 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     ],
 )
 def test_sql_refuses_bad_queries_with_a_hint(db: Path, query: str, says: str) -> None:
-    out = exa_orch("sql", "--db", str(db), query)
+    # The non-UTF-8 byte goes through a real argv (Python's surrogateescape); the rest run in-process.
+    argv = ["sql", "--db", str(db), query]
+    out = exa_orch_process(*argv) if "\udcff" in query else run_cli(*argv)
     assert out.returncode == 1 and out.stdout == ""
     assert_clean_error(out.stderr, "INVALID_PARAMS")
     assert says in out.stderr.splitlines()[0]
@@ -95,7 +130,7 @@ def test_sql_refuses_bad_queries_with_a_hint(db: Path, query: str, says: str) ->
 def test_sql_on_an_empty_file_says_to_migrate(tmp_path: Path) -> None:
     empty = tmp_path / "empty.db"
     empty.touch()
-    out = exa_orch("sql", "--db", str(empty), "select * from v_tasks")
+    out = run_cli("sql", "--db", str(empty), "select * from v_tasks")
     assert out.returncode == 1
     assert_clean_error(out.stderr, "INVALID_PARAMS")
     assert "exa-orch db migrate" in out.stderr
@@ -108,11 +143,11 @@ def test_db_that_is_a_directory_or_not_sqlite_is_a_store_error(tmp_path: Path) -
     not_sqlite.write_text("these are my notes, not a database\n" * 20)
     for path in (directory, not_sqlite):
         for argv in (["sql", "--db", str(path), "select * from tasks"], ["db", "migrate", "--db", str(path)]):
-            out = exa_orch(*argv)
+            out = run_cli(*argv)
             assert out.returncode == 1, (argv, out.stdout)
             assert_clean_error(out.stderr, "STORE_ERROR")
             assert str(path) in out.stderr
-    migrate = exa_orch("db", "migrate", "--db", str(not_sqlite))
+    migrate = run_cli("db", "migrate", "--db", str(not_sqlite))
     assert "not an SQLite database" in migrate.stderr
     assert not_sqlite.read_text().startswith("these are my notes")  # left as it was
 
@@ -122,7 +157,7 @@ def test_sql_on_a_file_that_cannot_be_opened_is_a_store_error(tmp_path: Path) ->
     path = tmp_path / "socket.db"
     with socket.socket(socket.AF_UNIX) as sock:
         sock.bind(str(path))
-        out = exa_orch("sql", "--db", str(path), "select 1")
+        out = run_cli("sql", "--db", str(path), "select 1")
     assert out.returncode == 1
     assert_clean_error(out.stderr, "STORE_ERROR")
     assert "cannot read the database" in out.stderr
@@ -138,24 +173,21 @@ def test_sql_on_a_file_that_cannot_be_opened_is_a_store_error(tmp_path: Path) ->
     ],
 )
 def test_serve_with_a_bad_extra_workflows_entry_is_a_config_error(
-    tmp_path: Path, entry: str, says: str
+    tmp_path: Path, entry: str, says: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     (tmp_path / "broken_workflows.py").write_text("raise RuntimeError('half-configured')\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
-    env |= {
+    env = {
         "EXA_ORCH_EXA_URL": "http://127.0.0.1:9",  # never called: the server stops before serving
         "EXA_ORCH_DB": str(tmp_path / "w.db"),
         "EXA_ORCH_EXTRA_WORKFLOWS": entry,
-        "PYTHONPATH": str(tmp_path),
     }
-    out = subprocess.run(
-        [sys.executable, "-m", "exa_orch", "serve"],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-        env=env,
-    )
+    if entry.startswith("broken_workflows"):  # a real server process, its module on PYTHONPATH
+        out: subprocess.CompletedProcess[str] | CliRun = exa_orch_process(
+            "serve", env={**env, "PYTHONPATH": str(tmp_path)}
+        )
+    else:  # refused before the MCP machinery is imported: the same code path in this process
+        monkeypatch.syspath_prepend(str(tmp_path))
+        out = run_cli("serve", env=env)
     assert out.returncode == 1 and out.stdout == ""
     error = next(line for line in out.stderr.splitlines() if line.startswith("error ["))
     assert error.startswith("error [CONFIG_ERROR]: EXA_ORCH_EXTRA_WORKFLOWS entry") and says in error
@@ -188,23 +220,10 @@ def another_apps_database(path: Path) -> bytes:
 def test_another_apps_sqlite_file_is_refused_and_left_byte_identical(tmp_path: Path, argv: list[str]) -> None:
     other = tmp_path / "some-other-app.sqlite"
     before = another_apps_database(other)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
-    out = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "exa_orch",
-            *argv,
-            "--db",
-            str(other),
-            *(["--port", "0"] if "--http" in argv else []),
-        ],
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-        env={**env, "EXA_ORCH_EXA_URL": "http://127.0.0.1:9"},  # never called: it stops before
-    )
+    args = [*argv, "--db", str(other), *(["--port", "0"] if "--http" in argv else [])]
+    env = {"EXA_ORCH_EXA_URL": "http://127.0.0.1:9"}  # never called: it stops before
+    # `serve` on stdio as a real process (its stdout is the MCP stream); the others in this process.
+    out = exa_orch_process(*args, env=env) if argv == ["serve"] else run_cli(*args, env=env)
     assert out.returncode == 1 and out.stdout == "", out
     error = next(line for line in out.stderr.splitlines() if line.startswith("error ["))
     assert error.startswith(f"error [FOREIGN_DATABASE]: {other} is not an exa-orch database"), out.stderr
@@ -218,7 +237,7 @@ def test_another_apps_sqlite_file_is_refused_and_left_byte_identical(tmp_path: P
     "argv", [["--fault-kinds", "418"], ["--speed", "0"], ["--fault-rate", "2"], ["--retry-after", "-1"]]
 )
 def test_sim_with_a_bad_setting_stops_with_a_hint(argv: list[str]) -> None:
-    out = exa_orch("sim", *argv)
+    out = exa_orch_process("sim", *argv) if "418" in argv else run_cli("sim", *argv)  # one real process
     assert out.returncode == 2 and out.stdout == ""  # no URL printed: nothing is served
     assert_clean_error(out.stderr, "INVALID_PARAMS")
 
@@ -286,14 +305,8 @@ def test_serve_sim_over_http_needs_no_key_no_second_process_and_no_port(tmp_path
 def test_serve_sim_beyond_loopback_without_a_token_is_refused_before_the_simulator_starts(
     tmp_path: Path,
 ) -> None:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
-    out = subprocess.run(
-        [sys.executable, "-m", "exa_orch", "serve", "--sim", "--http", "--host", "0.0.0.0", "--port", "0"],
-        env={**env, "XDG_DATA_HOME": str(tmp_path)},
-        stdin=subprocess.DEVNULL,
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
+    out = run_cli(
+        "serve", "--sim", "--http", "--host", "0.0.0.0", "--port", "0", env={"XDG_DATA_HOME": str(tmp_path)}
     )
     assert out.returncode == 1 and out.stdout == "", out
     assert_clean_error(out.stderr, "CONFIG_ERROR")
@@ -315,7 +328,9 @@ def test_serve_sim_beyond_loopback_without_a_token_is_refused_before_the_simulat
 )
 def test_a_bad_postgres_url_is_a_store_error_that_never_shows_its_password(url: str, argv: list[str]) -> None:
     pytest.importorskip("psycopg")
-    out = exa_orch(*(f"--db={url}" if arg == "DB" else arg for arg in argv))
+    args = [f"--db={url}" if arg == "DB" else arg for arg in argv]
+    # One real process (the driver, libpq, could write to the process's stderr itself); the others in this one.
+    out = exa_orch_process(*args) if argv[0] == "sql" and "[" in url else run_cli(*args)
     assert out.returncode == 1, out.stderr
     assert_clean_error(out.stderr, "STORE_ERROR")
     assert "hunter2" not in out.stderr + out.stdout, out.stderr
@@ -324,7 +339,7 @@ def test_a_bad_postgres_url_is_a_store_error_that_never_shows_its_password(url: 
 def test_sim_with_a_broken_world_file_stops_saying_where(tmp_path: Path) -> None:
     bad = tmp_path / "w.json"
     bad.write_text('{"entities": [{"name": "A"}]}', encoding="utf-8")
-    out = exa_orch("sim", "--world", str(bad))
+    out = run_cli("sim", "--world", str(bad))
     assert out.returncode == 2 and out.stdout == ""  # nothing is served
     assert_clean_error(out.stderr, "INVALID_PARAMS")
     assert "entities[0].pages[0]: each page needs a 'url'" in out.stderr

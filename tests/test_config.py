@@ -118,43 +118,36 @@ def test_the_test_session_never_touches_the_real_users_data_directory() -> None:
     ],
 )
 def test_default_database_follows_xdg_then_home_unless_exa_orch_db_says(
-    env: dict[str, str], expected: str
+    env: dict[str, str], expected: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A fresh interpreter: platformdirs reads the process environment.
-    base = {k: v for k, v in os.environ.items() if k not in ("XDG_DATA_HOME", "EXA_ORCH_DB")}
-    out = subprocess.run(
+    # platformdirs reads the process environment at each call (data_dir caches nothing).
+    monkeypatch.delenv("XDG_DATA_HOME", raising=False)
+    monkeypatch.delenv("EXA_ORCH_DB", raising=False)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert str(Settings.from_env().db_path) == expected
+
+
+def test_servers_started_from_different_directories_share_one_default_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two clients spawning the server from different working directories (one of them /) reach
+    the same file, so they see the same tasks: a fresh interpreter started in /, and this one
+    moved into a project directory."""
+    env = {k: v for k, v in os.environ.items() if k != "EXA_ORCH_DB"}
+    from_root = subprocess.run(
         [sys.executable, "-c", "from exa_orch.config import Settings; print(Settings.from_env().db_path)"],
-        env={**base, **env},
+        env=env,
+        cwd="/",
         capture_output=True,
         text=True,
         timeout=WAIT,
         check=True,
-    )
-    assert out.stdout.strip() == expected
-
-
-def test_servers_started_from_different_directories_share_one_default_database(tmp_path: Path) -> None:
-    """Two clients spawning the server from different working directories (one of them /) reach
-    the same file, so they see the same tasks."""
-    env = {k: v for k, v in os.environ.items() if k != "EXA_ORCH_DB"}
+    ).stdout.strip()
     (tmp_path / "project").mkdir()
-    seen = {
-        subprocess.run(
-            [
-                sys.executable,
-                "-c",
-                "from exa_orch.config import Settings; print(Settings.from_env().db_path)",
-            ],
-            env=env,
-            cwd=cwd,
-            capture_output=True,
-            text=True,
-            timeout=WAIT,
-            check=True,
-        ).stdout.strip()
-        for cwd in ("/", tmp_path / "project")
-    }
-    assert seen == {str(default_db_path())}
+    monkeypatch.chdir(tmp_path / "project")
+    monkeypatch.delenv("EXA_ORCH_DB", raising=False)
+    assert {from_root, str(Settings.from_env().db_path)} == {str(default_db_path())}
 
 
 @pytest.mark.parametrize(

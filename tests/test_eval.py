@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from exa_orch.evals import BASELINE, MAX_F1_DROP, WORLDS, regressions
-from tests.support import bound
+from tests.support import bound, run_cli
 
 
 def test_the_short_eval_makes_no_false_merge_keeps_the_baseline_f1_and_its_checks_hold() -> None:
@@ -89,13 +89,7 @@ def test_the_eval_exits_1_naming_the_regression_against_a_baseline_it_falls_shor
     person["f1"] = 1.0
     doctored = tmp_path / "baseline.json"
     doctored.write_text(json.dumps(baseline), encoding="utf-8")
-    proc = subprocess.run(
-        [sys.executable, "-m", "exa_orch", "eval", "--world", str(held_out), "--baseline", str(doctored)],
-        capture_output=True,
-        text=True,
-        timeout=bound(600),
-        check=False,
-    )
+    proc = run_cli("eval", "--world", str(held_out), "--baseline", str(doctored))  # in this process
     assert proc.returncode == 1, proc.stderr
     [line] = [x for x in proc.stderr.splitlines() if x.startswith("REGRESSION")]  # that one, no other
     assert (

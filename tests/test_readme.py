@@ -13,10 +13,12 @@ import sys
 from collections.abc import Iterator, Mapping
 from pathlib import Path
 
+import pytest
+
 from exa_orch.cli import build_parser
 from exa_orch.config import DEFAULT_ARXIV_URL, Settings
 from exa_orch.workflows import loader
-from tests.support import WAIT
+from tests.support import WAIT, run_cli
 
 ROOT = Path(__file__).resolve().parents[1]
 README = (ROOT / "README.md").read_text()
@@ -168,25 +170,20 @@ def test_every_exa_orch_command_shown_parses() -> None:
 NEEDS_TASKS = ("v_tasks", "task_events", "workflow_runs", "qd_elites", "runs > 0", "exa-orch tasks")
 
 
-def test_the_sql_section_prints_what_the_readme_shows(tmp_path: Path) -> None:
-    """The commands of the SQL section that need no tasks, run in order on a new ./workflows.db."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+def test_the_sql_section_prints_what_the_readme_shows(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The commands of the SQL section that need no tasks, run in order on a new ./workflows.db
+    (through the CLI's main() in this process; the installed command is run below)."""
     assert "export EXA_ORCH_DB=workflows.db" in README  # what the section says its examples assume
-    env["EXA_ORCH_DB"] = "workflows.db"
+    monkeypatch.chdir(tmp_path)
     ran = 0
     for block in console_blocks():
         for command, expected in block:
             argv = shlex.split(command)
             if argv[0] != "exa-orch" or any(w in command for w in NEEDS_TASKS):
                 continue  # sqlite3 is checked in tests/store; task rows and runs differ per run
-            out = subprocess.run(
-                [sys.executable, "-m", "exa_orch", *argv[1:]],
-                capture_output=True,
-                text=True,
-                timeout=WAIT,
-                cwd=tmp_path,
-                env=env,
-            )
+            out = run_cli(*argv[1:], env={"EXA_ORCH_DB": "workflows.db"})
             assert (out.stdout + out.stderr).splitlines() == expected, command
             ran += 1
     assert ran >= 5

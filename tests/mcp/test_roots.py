@@ -36,6 +36,19 @@ class Roots:
         return types.ListRootsResult(roots=[types.Root(uri=p.as_uri(), name=p.name) for p in self.paths])
 
 
+class GatedRoots(Roots):
+    """Roots whose first request waits for `gate`."""
+
+    def __init__(self, gate: anyio.Event, *paths: Path) -> None:
+        super().__init__(*paths)
+        self.gate = gate
+
+    async def __call__(self, ctx: ClientRequestContext) -> types.ListRootsResult:
+        if not self.asked:
+            await self.gate.wait()
+        return await super().__call__(ctx)
+
+
 def _import(path: Path | str) -> dict[str, Any]:
     return {"operation": "imports.create", "args": {"entity": {"type": "company"}, "path": str(path)}}
 
@@ -169,11 +182,17 @@ async def test_a_task_resumed_by_another_ask_while_tasks_result_looked_is_waited
         assert service is not None
         real_wait = service.wait
         held: list[str] = []
+        # The session's own ask (its roots request, the first) waits until tasks/result has read the
+        # task input_required: on a loaded machine it could otherwise resume the task first, and
+        # tasks/result would never see the state the race needs.
+        read_input = anyio.Event()
+        roots = GatedRoots(read_input, shared)
 
         async def stale_wait(task_id: str, timeout: float | None = None, **kw: Any) -> Any:  # noqa: ASYNC109
             record = await real_wait(task_id, timeout, **kw)
             if kw.get("until_input") and record.status is TaskStatus.INPUT_REQUIRED and not held:
                 held.append(task_id)  # answer with what was read, once the other ask resumed it
+                read_input.set()
                 # The resumed run's upload then takes a second, so tasks/result's own ask finds it
                 # running (not already completed): the state the bug answered as a failure.
                 sim.set_faults(FaultConfig(latency_ms=1000))
@@ -188,7 +207,7 @@ async def test_a_task_resumed_by_another_ask_while_tasks_result_looked_is_waited
         server = build_server(app)
         async with (
             InMemoryTransport(server) as (read, write),
-            legacy_client(read, write, list_roots_callback=Roots(shared)) as client,
+            legacy_client(read, write, list_roots_callback=roots) as client,
         ):
             task = await client.call_task("manage_websets", _import(shared / "rows.csv"))
             done = await client.result(task["task"]["taskId"])

@@ -4,15 +4,18 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING
 
 import httpx
 import pytest
-from exa_py import AsyncExa
-from exa_py.agent.types import AgentRunFailedError
 
 from exa_orch.sim.agent import EFFORT_SECONDS, QUEUE_SECONDS
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
+from tests.sim.sdk import async_exa
+
+if TYPE_CHECKING:
+    from exa_py import AsyncExa
 
 SCHEMA = {
     "type": "object",
@@ -34,7 +37,7 @@ SCHEMA = {
 
 @pytest.fixture
 async def exa(sim: SimHandle) -> AsyncIterator[AsyncExa]:
-    async with AsyncExa("test-key", api_base=sim.url) as client:
+    async with async_exa("test-key", sim.url) as client:
         yield client
 
 
@@ -73,6 +76,8 @@ async def test_cancel_stops_a_run_and_create_and_wait_reports_failures(exa: Asyn
     cancelled = await exa.agent.runs.cancel(run.id)
     assert cancelled.status == "cancelled" and cancelled.stop_reason == "cancelled"
     assert (await exa.agent.runs.get(run.id)).status == "cancelled"
+    from exa_py.agent.types import AgentRunFailedError
+
     with pytest.raises(AgentRunFailedError) as failed:
         await exa.agent.runs.create_and_wait(query="[sim:fail] robotics", effort="minimal", poll_interval=20)
     assert failed.value.run.error is not None and failed.value.run.error.code == "SIMULATED_FAILURE"

@@ -4,15 +4,18 @@ follow-ups by previousRunId, budget rules, stop reasons, grounding per field, ev
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
-from exa_py import AsyncExa
 
 from exa_orch.sim.agent import AgentRuns
 from exa_orch.sim.agent_output import NOT_IN_WORLD
 from exa_orch.sim.testing import SimHandle
+from tests.sim.sdk import async_exa
+
+if TYPE_CHECKING:
+    from exa_py import AsyncExa
 
 ROW_SCHEMA = {
     "type": "object",
@@ -35,7 +38,7 @@ ROW_SCHEMA = {
 
 @pytest.fixture
 async def exa(sim: SimHandle) -> AsyncIterator[AsyncExa]:
-    async with AsyncExa("test-key", api_base=sim.url) as client:
+    async with async_exa("test-key", sim.url) as client:
         yield client
 
 

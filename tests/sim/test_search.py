@@ -6,15 +6,18 @@ from __future__ import annotations
 import json
 import warnings
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 import pytest
-from exa_py import AsyncExa
 
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
+from tests.sim.sdk import async_exa
 from tests.specs import validate_response
+
+if TYPE_CHECKING:
+    from exa_py import AsyncExa
 
 KEY = {"x-api-key": "test-key"}
 
@@ -36,7 +39,7 @@ class Recorder:
 @pytest.fixture
 async def exa(sim: SimHandle) -> AsyncIterator[tuple[AsyncExa, Recorder]]:
     recorder = Recorder()
-    client = AsyncExa("test-key", api_base=sim.url)
+    client = async_exa("test-key", sim.url)
     client._client = httpx.AsyncClient(headers=client.headers, event_hooks={"response": [recorder]})
     async with client:
         yield client, recorder

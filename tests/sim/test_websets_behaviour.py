@@ -6,11 +6,11 @@ import json
 from typing import Any
 
 import httpx
-from exa_py import AsyncExa
 
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
 from exa_orch.sim.websets.timing import busy_until
+from tests.sim.sdk import async_exa
 from tests.support import WAIT, until
 
 W = "/websets/v0"
@@ -33,7 +33,7 @@ async def wait_idle(http: httpx.AsyncClient, webset_id: str, within: float = 10.
 
 
 async def test_fifty_items_reach_idle_in_under_five_seconds_with_growing_progress(sim: SimHandle) -> None:
-    async with AsyncExa(api_key="test", api_base=sim.url) as exa:
+    async with async_exa("test", sim.url) as exa:
         # 67 AI companies in the world pass the one criterion Exa derives ("Works in artificial intelligence")
         webset = await exa.websets.create({"search": {"query": "AI startups", "count": 50}})
         seen: list[tuple[str, int, int]] = []
@@ -157,7 +157,7 @@ async def test_a_criterion_gets_the_same_verdict_every_time_and_follows_the_fact
 
 
 async def test_external_id_conflicts_are_409_and_lookups_work_everywhere(sim: SimHandle) -> None:
-    async with client(sim) as http, AsyncExa(api_key="test", api_base=sim.url) as exa:
+    async with client(sim) as http, async_exa("test", sim.url) as exa:
         first = await exa.websets.create(
             {"externalId": "task-1:create", "search": {"query": "AI startups", "count": 2}}
         )

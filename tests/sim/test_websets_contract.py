@@ -4,14 +4,17 @@ simulator, answers a body that validates against its response schema in exa-webs
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
-from exa_py import AsyncExa
 
 from exa_orch.sim.testing import SimHandle
+from tests.sim.sdk import async_exa
 from tests.specs import load_spec, validate_response, validate_schema
 from tests.support import WAIT, until
+
+if TYPE_CHECKING:
+    from exa_py import AsyncExa
 
 CSV = "name,url\nNova Logic,https://novalogic.com\nSomewhere Else,https://somewhere-else.example\n"
 
@@ -33,7 +36,7 @@ class Recorder:
 
 
 def recording_exa(sim: SimHandle) -> tuple[AsyncExa, Recorder]:
-    exa = AsyncExa(api_key="test", api_base=sim.url)
+    exa = async_exa("test", sim.url)
     recorder = Recorder()
     exa._client = httpx.AsyncClient(  # exa-py builds its client lazily; this one also records
         base_url=exa.base_url, headers=exa.headers, timeout=WAIT, event_hooks={"response": [recorder]}

@@ -9,7 +9,6 @@ import json
 from typing import Any
 
 import httpx
-from exa_py import AsyncExa
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
@@ -17,6 +16,7 @@ from starlette.routing import Route
 
 from exa_orch.sim.testing import SimHandle, bind_socket, server_for
 from exa_orch.sim.websets.delivery import signature
+from tests.sim.sdk import async_exa
 from tests.sim.test_websets_behaviour import W, client, wait_idle
 from tests.support import WAIT, until
 
@@ -159,7 +159,7 @@ async def test_monitor_runs_a_search_that_adds_items_and_reports_runs(sim: SimHa
 async def test_import_uploads_csv_to_the_simulator_and_feeds_a_webset(sim: SimHandle) -> None:
     csv_data = "company,website\nNova Logic,novalogic.com\nAcme Widgets,https://acme-widgets.example\n"
     async with (
-        AsyncExa(api_key="test", api_base=sim.url) as exa,
+        async_exa("test", sim.url) as exa,
         client(sim) as http,
         httpx.AsyncClient() as bare,
     ):

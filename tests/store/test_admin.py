@@ -1,4 +1,5 @@
-"""`exa-orch db migrate` and `exa-orch sql`, run as a user would: in a subprocess."""
+"""`exa-orch db migrate` and `exa-orch sql`, run as a user would: through the CLI's main() in this
+process (tests.support.run_cli), and once in a subprocess that finds its database in its environment."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from exa_orch.store.admin import format_table
-from tests.support import WAIT
+from tests.support import WAIT, run_cli
 
 ARCHETYPES = {
     "workflow-webset-lifecycle": (3, 2, 3, 2, 3, "applied"),
@@ -29,23 +30,10 @@ ACCEPTANCE_QUERY = (
 )
 
 
-def exa_orch(
-    *args: str, env: dict[str, str] | None = None, cwd: Path | None = None
-) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "exa_orch", *args],
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-        env={**os.environ, **(env or {})},
-        cwd=cwd,
-    )
-
-
 @pytest.fixture(scope="module")
 def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
     db = tmp_path_factory.mktemp("admin") / "sub" / "workflows.db"
-    first = exa_orch("db", "migrate", "--db", str(db))
+    first = run_cli("db", "migrate", "--db", str(db))
     assert first.returncode == 0, first.stderr
     assert "0001_init" in first.stdout and "0002_workflow_archive" in first.stdout
     return db
@@ -57,7 +45,7 @@ def test_migrate_creates_the_file_and_a_second_run_changes_nothing(migrated: Pat
         before = conn.execute("SELECT * FROM sqlite_master ORDER BY name").fetchall()
         rows = conn.execute(ACCEPTANCE_QUERY).fetchall()
     assert {r[0]: tuple(r[1:]) for r in rows} == ARCHETYPES
-    again = exa_orch("db", "migrate", "--db", str(migrated))
+    again = run_cli("db", "migrate", "--db", str(migrated))
     assert again.returncode == 0 and "up to date" in again.stdout
     with sqlite3.connect(migrated) as conn:
         assert conn.execute("SELECT * FROM sqlite_master ORDER BY name").fetchall() == before
@@ -77,7 +65,7 @@ def test_sqlite3_cli_shows_the_six_archetypes(migrated: Path) -> None:
 
 
 def test_sql_prints_an_aligned_table(migrated: Path) -> None:
-    out = exa_orch("sql", "--db", str(migrated), ACCEPTANCE_QUERY)
+    out = run_cli("sql", "--db", str(migrated), ACCEPTANCE_QUERY)
     assert out.returncode == 0, out.stderr
     lines = out.stdout.splitlines()
     assert lines[0].split() == [
@@ -94,7 +82,13 @@ def test_sql_prints_an_aligned_table(migrated: Path) -> None:
 
 
 def test_sql_json_output_and_db_from_environment(migrated: Path) -> None:
-    out = exa_orch("sql", "--json", "select * from v_archive", env={"EXA_ORCH_DB": str(migrated)})
+    out = subprocess.run(  # a real process: the database is the one its environment names
+        [sys.executable, "-m", "exa_orch", "sql", "--json", "select * from v_archive"],
+        capture_output=True,
+        text=True,
+        timeout=WAIT,
+        env={**os.environ, "EXA_ORCH_DB": str(migrated)},
+    )
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
     assert {r["workflow_id"] for r in rows} == set(ARCHETYPES)
@@ -118,7 +112,7 @@ def test_sql_json_output_and_db_from_environment(migrated: Path) -> None:
 def test_sql_refuses_statements_that_write(migrated: Path, statement: str) -> None:
     with sqlite3.connect(migrated) as conn:
         before = conn.execute("SELECT name FROM workflows ORDER BY id").fetchall()
-    out = exa_orch("sql", "--db", str(migrated), statement)
+    out = run_cli("sql", "--db", str(migrated), statement)
     assert out.returncode == 1
     assert "error [INVALID_PARAMS]" in out.stderr and "read-only" in out.stderr
     assert out.stdout == ""
@@ -129,20 +123,20 @@ def test_sql_refuses_statements_that_write(migrated: Path, statement: str) -> No
 
 
 def test_sql_explains_bad_queries_and_missing_databases(migrated: Path, tmp_path: Path) -> None:
-    bad = exa_orch("sql", "--db", str(migrated), "select * from nope")
+    bad = run_cli("sql", "--db", str(migrated), "select * from nope")
     assert bad.returncode == 1 and "no such table: nope" in bad.stderr and "v_tasks" in bad.stderr
-    two = exa_orch("sql", "--db", str(migrated), "select 1; select 2")
+    two = run_cli("sql", "--db", str(migrated), "select 1; select 2")
     assert two.returncode == 1 and "one statement" in two.stderr
-    missing = exa_orch("sql", "--db", str(tmp_path / "absent.db"), "select 1")
+    missing = run_cli("sql", "--db", str(tmp_path / "absent.db"), "select 1")
     assert missing.returncode == 1 and "exa-orch db migrate" in missing.stderr
     assert not (tmp_path / "absent.db").exists()
 
 
 def test_read_only_pragmas_and_table_functions_are_allowed(migrated: Path) -> None:
-    out = exa_orch("sql", "--db", str(migrated), "--json", "select name from pragma_table_info('tasks')")
+    out = run_cli("sql", "--db", str(migrated), "--json", "select name from pragma_table_info('tasks')")
     assert out.returncode == 0, out.stderr
     assert "lease_owner" in {r["name"] for r in json.loads(out.stdout)}
-    check = exa_orch("sql", "--db", str(migrated), "PRAGMA integrity_check")
+    check = run_cli("sql", "--db", str(migrated), "PRAGMA integrity_check")
     assert check.returncode == 0 and "ok" in check.stdout
 
 
@@ -161,12 +155,7 @@ def test_format_table_right_aligns_numbers_and_blanks_nulls() -> None:
 def test_migrate_into_a_directory_that_cannot_be_made_is_a_config_error(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
-    out = subprocess.run(
-        [sys.executable, "-m", "exa_orch", "db", "migrate", "--db", str(blocker / "sub" / "x.db")],
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-    )
+    out = run_cli("db", "migrate", "--db", str(blocker / "sub" / "x.db"))
     assert out.returncode == 1
     assert out.stderr.startswith("error [CONFIG_ERROR]: cannot create the directory of the database")
     assert "Traceback" not in out.stderr

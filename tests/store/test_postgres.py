@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import re
 import signal
 import subprocess
@@ -22,7 +21,7 @@ from exa_orch.store import Store
 from exa_orch.store.pgbackend import PostgresBackend
 from exa_orch.store.pgcluster import Cluster
 from tests.pg import fresh_database, listeners_cut_off
-from tests.support import WAIT
+from tests.support import WAIT, CliRun, run_cli
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -167,13 +166,7 @@ def test_every_sql_query_the_readme_shows_runs_on_postgres(url: str) -> None:
     queries = _readme_sql()
     assert len(queries) >= 5
     for query, shown in queries:
-        done = subprocess.run(
-            [sys.executable, "-m", "exa_orch", "sql", "--db", url, query],
-            capture_output=True,
-            text=True,
-            timeout=WAIT,
-            env={**os.environ},
-        )
+        done = run_cli("sql", "--db", url, query)
         if shown[0].startswith("error"):
             assert done.returncode == 1 and done.stderr.splitlines()[0] == shown[0], done.stderr
             continue
@@ -239,13 +232,8 @@ async def test_sql_on_postgres_runs_no_statement_with_side_effects_outside_the_t
 
 
 def test_sql_on_postgres_refuses_a_second_statement_and_names_the_tables(url: str) -> None:
-    def run(query: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "exa_orch", "sql", "--db", url, query],
-            capture_output=True,
-            text=True,
-            timeout=WAIT,
-        )
+    def run(query: str) -> CliRun:
+        return run_cli("sql", "--db", url, query)
 
     sneaky = run("select 1; delete from tasks")
     assert sneaky.returncode == 1 and "exactly one statement" in sneaky.stderr
@@ -259,13 +247,8 @@ def test_sql_on_postgres_refuses_a_second_statement_and_names_the_tables(url: st
 def test_db_migrate_creates_the_schema_then_has_nothing_to_do(pg_cluster: Cluster) -> None:
     url = fresh_database(pg_cluster)
 
-    def migrate() -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "exa_orch", "db", "migrate", "--db", url],
-            capture_output=True,
-            text=True,
-            timeout=WAIT,
-        )
+    def migrate() -> CliRun:
+        return run_cli("db", "migrate", "--db", url)
 
     first, second = migrate(), migrate()
     assert first.returncode == 0 and "0001_init" in first.stdout and "0002_workflow_archive" in first.stdout
@@ -468,7 +451,7 @@ def test_a_role_that_may_only_read_is_told_what_the_migrations_need(pg_cluster: 
         admin.close()
     as_reader = url.replace(f"//{pg_cluster.user}@", f"//{role}:reader-pw-1@", 1)
     assert as_reader != url
-    out = subprocess.run(
+    out = subprocess.run(  # a real process: whatever the driver writes to its stderr is checked too
         [sys.executable, "-m", "exa_orch", "db", "migrate", "--db", as_reader],
         capture_output=True,
         text=True,
@@ -491,12 +474,7 @@ def test_sql_json_on_postgres_writes_its_own_types_as_json(url: str) -> None:
         " 'NaN'::numeric as nan, interval '1 day' as day, '\\x00ff'::bytea as raw,"
         " '00000000-0000-4000-8000-000000000001'::uuid as id, '{\"a\": [1]}'::jsonb as doc, date '2026-01-02' as d"
     )
-    out = subprocess.run(
-        [sys.executable, "-m", "exa_orch", "sql", "--json", "--db", url, query],
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-    )
+    out = run_cli("sql", "--json", "--db", url, query)
     assert out.returncode == 0 and "Traceback" not in out.stderr, out.stderr
     assert json.loads(out.stdout) == [
         {
@@ -511,12 +489,7 @@ def test_sql_json_on_postgres_writes_its_own_types_as_json(url: str) -> None:
             "d": "2026-01-02",
         }
     ]
-    table = subprocess.run(
-        [sys.executable, "-m", "exa_orch", "sql", "--db", url, "select '{\"a\": [1]}'::jsonb as doc"],
-        capture_output=True,
-        text=True,
-        timeout=WAIT,
-    )
+    table = run_cli("sql", "--db", url, "select '{\"a\": [1]}'::jsonb as doc")
     assert table.returncode == 0 and '{"a": [1]}' in table.stdout, table.stderr  # JSON, not Python's repr
 
 
@@ -701,13 +674,8 @@ def test_sql_on_postgres_needs_the_reading_role_which_only_a_role_that_may_creat
         admin.close()
     as_owner = url.replace(f"//{pg_cluster.user}@", f"//{role}:owner-pw-1@", 1)
 
-    def run(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [sys.executable, "-m", "exa_orch", *args, "--db", as_owner],
-            capture_output=True,
-            text=True,
-            timeout=WAIT,
-        )
+    def run(*args: str) -> CliRun:
+        return run_cli(*args, "--db", as_owner)
 
     migrated = run("db", "migrate")
     assert migrated.returncode == 0 and "exa_orch_sql" in migrated.stderr, migrated.stderr

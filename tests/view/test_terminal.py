@@ -26,7 +26,7 @@ from exa_orch.store.migrations import default_migrations_dir
 from exa_orch.store.pgbackend import PostgresBackend
 from exa_orch.view.data import Viewer
 from exa_orch.view.terminal import short_id, show_tasks
-from tests.support import WAIT, until
+from tests.support import WAIT, CliRun, run_cli, until
 from tests.view.conftest import target
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # what Live writes to move the cursor and redraw
@@ -191,9 +191,7 @@ async def _migrate_to_0002(db: Path, tmp_path: Path) -> None:
 
 def test_the_command_prints_the_table_and_shows_the_owner_column_when_there_is_one(tmp_path: Path) -> None:
     db = tmp_path / "w.db"
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
-    env["COLUMNS"] = "160"  # rich's width when stdout is a pipe
-    run = [sys.executable, "-m", "exa_orch"]
+    env = {"COLUMNS": "160"}  # rich's width when stdout is not a terminal
     asyncio.run(_migrate_to_0002(db, tmp_path))
     with sqlite3.connect(db) as conn:
         conn.execute(
@@ -201,50 +199,28 @@ def test_the_command_prints_the_table_and_shows_the_owner_column_when_there_is_o
             " ('task_00000001-0000-4000-8000-000000000001', 'qd.winnow', 'pending', '{}',"
             " '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')"
         )
-    out = subprocess.run(
-        [*run, "tasks", "--db", str(db)], capture_output=True, text=True, env=env, timeout=WAIT
-    )
+    out = run_cli("tasks", "--db", str(db), env=env)
     assert out.returncode == 0 and "status" in out.stdout and "owner" not in out.stdout, out.stderr
-    subprocess.run([*run, "db", "migrate", "--db", str(db)], check=True, capture_output=True, env=env)
+    assert run_cli("db", "migrate", "--db", str(db)).returncode == 0
     with sqlite3.connect(db) as conn:  # migration 0003 added the owner column
         conn.execute(
             "INSERT INTO tasks (id, type, status, args, created_at, updated_at, owner) VALUES"
             " ('task_00000002-0000-4000-8000-000000000002', 'qd.winnow', 'pending', '{}',"
             " '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:01.000Z', 'token:alice')"
         )
-    mine = subprocess.run(
-        [*run, "tasks", "--db", str(db)], capture_output=True, text=True, env=env, timeout=WAIT
-    )
+    mine = run_cli("tasks", "--db", str(db), env=env)
     assert mine.returncode == 0 and "owner" in mine.stdout, mine.stderr
     # The local user's list: its own and unowned tasks, not token:alice's; --all-owners shows all.
     assert "0001" in mine.stdout and "0002" not in mine.stdout and "token:alice" not in mine.stdout
     # A list with none of the caller's tasks says whose it looked for, and how to see every owner's.
-    none_mine = subprocess.run(
-        [*run, "tasks", "--status", "working", "--db", str(db)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=WAIT,
-    )
+    none_mine = run_cli("tasks", "--status", "working", "--db", str(db), env=env)
     assert none_mine.returncode == 0 and "--all-owners shows every owner's" in none_mine.stdout, (
         none_mine.stderr
     )
-    out = subprocess.run(
-        [*run, "tasks", "--all-owners", "--db", str(db)],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=WAIT,
-    )
+    out = run_cli("tasks", "--all-owners", "--db", str(db), env=env)
     assert out.returncode == 0 and "0001" in out.stdout and "0002" in out.stdout, out.stderr
     assert "token:alice" in out.stdout
-    missing = subprocess.run(
-        [*run, "tasks", "--db", str(tmp_path / "none.db")],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=WAIT,
-    )
+    missing = run_cli("tasks", "--db", str(tmp_path / "none.db"), env=env)
     assert missing.returncode == 1 and missing.stderr.startswith("error [STORE_ERROR]: no database at")
     assert not (tmp_path / "none.db").exists()
 
@@ -253,7 +229,7 @@ def test_view_command_prints_its_url_serves_and_stops_on_sigterm(tmp_path: Path)
     db = tmp_path / "w.db"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
     run = [sys.executable, "-m", "exa_orch"]
-    subprocess.run([*run, "db", "migrate", "--db", str(db)], check=True, capture_output=True, env=env)
+    assert run_cli("db", "migrate", "--db", str(db)).returncode == 0
     with subprocess.Popen(
         [*run, "view", "--db", str(db), "--port", "0"], stderr=subprocess.PIPE, text=True, env=env
     ) as proc:
@@ -270,19 +246,13 @@ def test_view_command_prints_its_url_serves_and_stops_on_sigterm(tmp_path: Path)
         finally:
             proc.send_signal(signal.SIGTERM)
             assert proc.wait(timeout=WAIT) == 0
-    refused = subprocess.run(
-        [*run, "view", "--db", str(db), "--host", "0.0.0.0"],
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=WAIT,
-    )
+    refused = run_cli("view", "--db", str(db), "--host", "0.0.0.0")  # refused before serving
     assert refused.returncode == 1 and refused.stderr.startswith("error [CONFIG_ERROR]: refusing to serve")
 
 
 @pytest.mark.parametrize("backend", ["postgres"])
 async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(store: Store) -> None:
-    """`exa-orch tasks` and `exa-orch view` on a postgresql:// URL, as processes: the list, the
+    """`exa-orch tasks` and `exa-orch view` (a process) on a postgresql:// URL: the list, the
     owner filter, the web list following a task's progress as the server writes it, and the
     URL's password shown nowhere (the test cluster trusts local connections: it goes unchecked)."""
     assert isinstance(store.backend, PostgresBackend)
@@ -296,10 +266,8 @@ async def test_both_commands_read_a_postgresql_database_and_the_list_is_live(sto
     await store.set_progress(mine.id, {"step": "searching", "completed": 1, "total": 4, "message": "first"})
     theirs = await store.create_task("operation", {}, principal="token:alice")
 
-    def tasks(*flags: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run(
-            [*run, "tasks", "--db", url, *flags], capture_output=True, text=True, env=env, timeout=WAIT
-        )
+    def tasks(*flags: str) -> CliRun:
+        return run_cli("tasks", "--db", url, *flags, env={"COLUMNS": "160"})
 
     listed, every = await asyncio.to_thread(tasks), await asyncio.to_thread(tasks, "--all-owners")
     assert listed.returncode == 0 and short_id(mine.id) in listed.stdout, listed.stderr
@@ -344,7 +312,7 @@ def test_tasks_watch_stops_on_sigterm_with_the_cursor_back_and_exit_0(tmp_path: 
     db = tmp_path / "w.db"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
     run = [sys.executable, "-m", "exa_orch"]
-    subprocess.run([*run, "db", "migrate", "--db", str(db)], check=True, capture_output=True, env=env)
+    assert run_cli("db", "migrate", "--db", str(db)).returncode == 0
     leader, follower = pty.openpty()  # a terminal, so that the live table draws (and hides the cursor)
     with subprocess.Popen(
         [*run, "tasks", "--watch", "--interval", "0.2", "--db", str(db)],
