@@ -20,7 +20,6 @@ import pytest_asyncio
 from mcp import Client
 
 from exa_orch.mcp.server import LONG_RUNNING_HINTS
-from exa_orch.mcp.toolhost import TOOLHOST_TOOLS
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
 from tests.mcp.conftest import call, held, result_json, server_env, stdio_session, tools_list_bytes
@@ -99,39 +98,6 @@ async def test_unknown_tool_is_a_protocol_error(client: Client) -> None:
     assert info.value.error.code == -32602
     assert "manage_websets" in info.value.error.message
     await client.session.send_ping()
-
-
-async def test_toolhost_profile_serves_the_four_tools(sim_url: str, tmp_path: Path) -> None:
-    async with stdio_session(sim_url, tmp_path, EXA_ORCH_TOOLS="toolhost") as client:
-        assert client.instructions and "websets-sync" in client.instructions
-        listed = await client.list_tools()
-        by_name = {t.name: t for t in listed.tools}
-        assert set(by_name) == {"websets-sync", "websets-async", "exa-sync", "exa-async"}
-        for meta in TOOLHOST_TOOLS:
-            tool = by_name[meta.name]
-            enum = tool.input_schema["properties"]["operation"]["enum"]
-            assert enum == ["list_operations", *meta.operations]
-            assert "params" in tool.input_schema["properties"]
-            result = await client.call_tool(meta.name, {"operation": "list_operations"})
-            assert not result.is_error
-            ops = result_json(result)["operations"]
-            listed_names = {op["name"] for op in ops}
-            assert set(meta.operations) <= listed_names, (meta.name, set(meta.operations) - listed_names)
-            for op in ops:
-                jsonschema.Draft202012Validator.check_schema(op["inputSchema"])
-        # A seed operation runs through the registry, with the seed's `params` key.
-        result = await client.call_tool("websets-sync", {"operation": "list_websets", "params": {"limit": 5}})
-        assert not result.is_error, result_json(result)
-        assert "data" in result_json(result) or "websets" in result_json(result)
-        # The seed names are per tool: another tool's operation is refused with a hint.
-        result = await client.call_tool("exa-sync", {"operation": "create_webset", "params": {}})
-        assert result.is_error
-        assert result_json(result)["code"] == "INVALID_PARAMS"
-        # Seed search: params are mapped onto exa.search.
-        result = await client.call_tool(
-            "exa-sync", {"operation": "search", "params": {"query": "battery startups"}}
-        )
-        assert not result.is_error, result_json(result)
 
 
 async def test_modern_era_and_a_url_not_said_to_be_a_simulator_is_never_sent_a_made_up_key(
