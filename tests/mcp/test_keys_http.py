@@ -1,6 +1,8 @@
-"""Keys belong to their principal (issue 21), over streamable HTTP: `exa-orch serve --http` with two
-bearer tokens (Alice, Bob) and no EXA_API_KEY, in front of a simulator that accepts only Alice's and
-Bob's keys and records which key each request carried (a digest). Each person gives a key on the
+"""Keys belong to their principal (issue 21), over streamable HTTP: `exa-orch serve --http` with a
+bearer token each for six principals and no EXA_API_KEY, in front of a simulator that accepts only
+their keys and records which key each request carried (a digest). One server serves the module:
+a key is held per principal, and no two tests use the same principals, so each test meets its
+principals keyless whatever ran before. Each person gives a key on the
 key page through URL-mode elicitation; each one's Exa requests, their tasks' included, carry only
 the key they gave; a principal who gave none is asked, and is never served with another's key; a
 key Exa refuses is forgotten and asked for again; a link forwarded to another principal takes no key
@@ -33,21 +35,25 @@ from .test_serve_http import http_server
 
 pytestmark = pytest.mark.slow
 
-ALICE, BOB, CAROL, DAVE = (
+ALICE, BOB, CAROL, DAVE, ERIN, FRANK = (
     "alice-bearer-0a1b2c3d",
     "bob-bearer-4e5f6a7b",
     "carol-bearer-8c9d0e1f",
     "dave-bearer-2a3b",
+    "erin-bearer-5c6d7e8f",
+    "frank-bearer-9a0b1c2d",
 )
-ALICE_KEY, BOB_KEY, CAROL_KEY, DAVE_KEY = (
+ALICE_KEY, BOB_KEY, CAROL_KEY, DAVE_KEY, FRANK_KEY = (
     "alice-exa-key-1111",
     "bob-exa-key-2222",
     "carol-exa-key-3333",
     "dave-exa-4444",
+    "frank-exa-key-6666",
 )
+KEYS = (ALICE_KEY, BOB_KEY, CAROL_KEY, DAVE_KEY, FRANK_KEY)
 # The server is told the URL is no simulator, so it makes up no key: as with real Exa.
 ENV = {
-    "EXA_ORCH_HTTP_TOKENS": f"alice={ALICE},bob={BOB},carol={CAROL},dave={DAVE}",
+    "EXA_ORCH_HTTP_TOKENS": f"alice={ALICE},bob={BOB},carol={CAROL},dave={DAVE},erin={ERIN},frank={FRANK}",
     "EXA_ORCH_SIMULATOR": "0",
 }
 TASK = {"type": "operation", "operation": "websets.list", "args": {"limit": 1}}
@@ -55,15 +61,21 @@ TASK = {"type": "operation", "operation": "websets.list", "args": {"limit": 1}}
 
 @pytest.fixture(scope="module")
 def strict_sim() -> Iterator[SimThread]:
-    with SimThread(SimConfig(speed=100.0, keys=frozenset({ALICE_KEY, BOB_KEY, CAROL_KEY, DAVE_KEY}))) as sim:
+    with SimThread(SimConfig(speed=100.0, keys=frozenset(KEYS))) as sim:
         yield sim
 
 
 @pytest.fixture(scope="module")
-def url(strict_sim: SimThread, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """One server for the tests of principals no other test of the module uses (Carol, Dave): a key
-    is held per principal, so their tests stay independent; one start-up (~1 s of CPU), not two."""
-    with http_server(strict_sim.url, tmp_path_factory.mktemp("keys"), **ENV) as (_, served):
+def root(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where the module's server keeps its database and its log."""
+    return tmp_path_factory.mktemp("keys")
+
+
+@pytest.fixture(scope="module")
+def url(strict_sim: SimThread, root: Path) -> Iterator[str]:
+    """The module's server (one start-up, ~1 s of CPU, not one a test); its tests each use
+    principals of their own, and every task they make ends before they do."""
+    with http_server(strict_sim.url, root, **ENV) as (_, served):
         yield served
 
 
@@ -106,60 +118,59 @@ def holding(root: Path, *secrets: str) -> list[str]:
 
 
 async def test_each_principal_is_served_only_with_the_key_it_gave(
-    strict_sim: SimThread, tmp_path: Path
+    strict_sim: SimThread, url: str, root: Path
 ) -> None:
     alice_tag, bob_tag = client_tag(ALICE_KEY), client_tag(BOB_KEY)
     requests = Requests(strict_sim)
-    with http_server(strict_sim.url, tmp_path, **ENV) as (_, url):
-        # Bob's client can't answer elicitation: told how to set a key, nothing is sent.
-        async with connect(url, BOB) as bob:
-            failed, body = await run(bob, "websets.list", {"limit": 1})
-        assert failed and body["code"] == "CONFIG_ERROR" and "token:bob has given none" in body["message"]
-        assert requests.since() == []
+    # Bob's client can't answer elicitation: told how to set a key, nothing is sent.
+    async with connect(url, BOB) as bob:
+        failed, body = await run(bob, "websets.list", {"limit": 1})
+    assert failed and body["code"] == "CONFIG_ERROR" and "token:bob has given none" in body["message"]
+    assert requests.since() == []
 
-        # Alice is asked once, by a link, and her calls carry her key.
-        alice_browser = KeyBrowser(ALICE_KEY, bearer=ALICE)
-        async with connect(url, ALICE, alice_browser) as alice:
-            failed, made = await run(alice, "websets.create", {"search": {"query": "AI labs", "count": 1}})
-            assert not failed, made
-            failed, listed = await run(alice, "websets.list", {"limit": 5})
-            assert not failed, listed
-        assert len(alice_browser.asked) == 1 and alice_browser.forms == []
-        assert "token:alice" in alice_browser.pages[0]
-        assert alice_browser.completed == [alice_browser.asked[0].elicitation_id]
-        alice_requests = requests.since()
-        assert alice_requests and set(alice_requests) == {alice_tag}
+    # Alice is asked once, by a link, and her calls carry her key.
+    alice_browser = KeyBrowser(ALICE_KEY, bearer=ALICE)
+    async with connect(url, ALICE, alice_browser) as alice:
+        failed, made = await run(alice, "websets.create", {"search": {"query": "AI labs", "count": 1}})
+        assert not failed, made
+        failed, listed = await run(alice, "websets.list", {"limit": 5})
+        assert not failed, listed
+    assert len(alice_browser.asked) == 1 and alice_browser.forms == []
+    assert "token:alice" in alice_browser.pages[0]
+    assert alice_browser.completed == [alice_browser.asked[0].elicitation_id]
+    alice_requests = requests.since()
+    assert alice_requests and set(alice_requests) == {alice_tag}
 
-        # Bob, after Alice gave hers, is still not served with it: asked (he can't answer), refused.
-        async with connect(url, BOB) as bob:
-            failed, body = await run(bob, "websets.get", {"id": made["id"]})
-        assert failed and body["code"] == "CONFIG_ERROR"
-        assert requests.since() == []
+    # Bob, after Alice gave hers, is still not served with it: asked (he can't answer), refused.
+    async with connect(url, BOB) as bob:
+        failed, body = await run(bob, "websets.get", {"id": made["id"]})
+    assert failed and body["code"] == "CONFIG_ERROR"
+    assert requests.since() == []
 
-        # Bob answers with a wrong key first: Exa refuses it, it is forgotten, he is asked again.
-        bob_browser = KeyBrowser("bob-mistyped-key", BOB_KEY, bearer=BOB)
-        async with connect(url, BOB, bob_browser) as bob:
-            failed, listed = await run(bob, "websets.list", {"limit": 1})
-            assert not failed, listed
-        assert len(bob_browser.asked) == 2 and "refused" in bob_browser.asked[1].message
-        assert requests.since() == [client_tag("bob-mistyped-key"), bob_tag]
+    # Bob answers with a wrong key first: Exa refuses it, it is forgotten, he is asked again.
+    bob_browser = KeyBrowser("bob-mistyped-key", BOB_KEY, bearer=BOB)
+    async with connect(url, BOB, bob_browser) as bob:
+        failed, listed = await run(bob, "websets.list", {"limit": 1})
+        assert not failed, listed
+    assert len(bob_browser.asked) == 2 and "refused" in bob_browser.asked[1].message
+    assert requests.since() == [client_tag("bob-mistyped-key"), bob_tag]
 
-        # A task runs with its owner's key: Alice's task carries hers, Bob's his, whoever calls next.
-        async with connect(url, ALICE) as alice, connect(url, BOB) as bob:
-            _, alices_task = await run(alice, "tasks.create", TASK)
-            failed, done = await run(alice, "tasks.result", {"taskId": alices_task["taskId"], "wait": 30})
-            assert not failed and done["status"] == "completed", done
-            assert set(requests.since()) == {alice_tag}
-            _, bobs_task = await run(bob, "tasks.create", TASK)
-            failed, done = await run(bob, "tasks.result", {"taskId": bobs_task["taskId"], "wait": 30})
-            assert not failed and done["status"] == "completed", done
-            assert set(requests.since()) == {bob_tag}
+    # A task runs with its owner's key: Alice's task carries hers, Bob's his, whoever calls next.
+    async with connect(url, ALICE) as alice, connect(url, BOB) as bob:
+        _, alices_task = await run(alice, "tasks.create", TASK)
+        failed, done = await run(alice, "tasks.result", {"taskId": alices_task["taskId"], "wait": 30})
+        assert not failed and done["status"] == "completed", done
+        assert set(requests.since()) == {alice_tag}
+        _, bobs_task = await run(bob, "tasks.create", TASK)
+        failed, done = await run(bob, "tasks.result", {"taskId": bobs_task["taskId"], "wait": 30})
+        assert not failed and done["status"] == "completed", done
+        assert set(requests.since()) == {bob_tag}
 
-    log = (tmp_path / "stderr.log").read_text()
-    for secret in (ALICE_KEY, BOB_KEY, "bob-mistyped-key"):
+    log = (root / "stderr.log").read_text()
+    for secret in (*KEYS, "bob-mistyped-key"):
         assert secret not in log
     # Held in memory only: no file the server wrote (the database, its WAL, the log) holds a key.
-    assert holding(tmp_path, ALICE_KEY, BOB_KEY, "bob-mistyped-key") == []
+    assert holding(root, *KEYS, "bob-mistyped-key") == []
 
 
 async def test_a_task_runs_with_its_owners_key_asked_for_when_it_is_made(
@@ -210,8 +221,8 @@ async def test_a_task_augmented_call_waits_for_its_keyless_owner_who_is_asked(
 
 
 class ForwardedLink(KeyBrowser):
-    """Bob's client, whose link Bob forwards to Alice (phishing): she opens it and pastes her own key,
-    with her own exa-orch token, until the page closes the link; Bob's client says it accepted."""
+    """Erin's client, whose link Erin forwards to Frank (phishing): he opens it and pastes his own
+    key, with his own exa-orch token, until the page closes the link; Erin's client says it accepted."""
 
     def __init__(self) -> None:
         super().__init__()
@@ -224,28 +235,27 @@ class ForwardedLink(KeyBrowser):
             self.pages.append((await http.get(params.url)).text)
             for _ in range(MAX_PROOF_TRIES):
                 posted = await http.post(
-                    params.url, data={"token": token, "apiKey": ALICE_KEY, "principalToken": ALICE}
+                    params.url, data={"token": token, "apiKey": FRANK_KEY, "principalToken": FRANK}
                 )
                 self.answers.append(posted.status_code)
         return types.ElicitResult(action="accept")
 
 
 async def test_a_link_forwarded_to_another_principal_takes_no_key_from_them(
-    strict_sim: SimThread, tmp_path: Path
+    strict_sim: SimThread, url: str
 ) -> None:
     requests = Requests(strict_sim)
-    with http_server(strict_sim.url, tmp_path, **ENV) as (_, url):
-        forwarded = ForwardedLink()
-        async with connect(url, BOB, forwarded) as bob:
-            failed, body = await run(bob, "websets.list", {"limit": 1})
-        assert len(forwarded.asked) == 1 and "exa-orch token" in forwarded.asked[0].message
-        assert "token:bob" in forwarded.pages[0] and 'name="principalToken"' in forwarded.pages[0]
-        assert forwarded.answers == [403] * MAX_PROOF_TRIES
-        assert failed and body["code"] == "CONFIG_ERROR", body
-        assert requests.since() == []  # Bob was never served with Alice's key (nor with any)
-        # Alice's own link, answered by her, still works.
-        alice_browser = KeyBrowser(ALICE_KEY, bearer=ALICE)
-        async with connect(url, ALICE, alice_browser) as alice:
-            failed, listed = await run(alice, "websets.list", {"limit": 1})
-        assert not failed, listed
-        assert set(requests.since()) == {client_tag(ALICE_KEY)}
+    forwarded = ForwardedLink()
+    async with connect(url, ERIN, forwarded) as erin:
+        failed, body = await run(erin, "websets.list", {"limit": 1})
+    assert len(forwarded.asked) == 1 and "exa-orch token" in forwarded.asked[0].message
+    assert "token:erin" in forwarded.pages[0] and 'name="principalToken"' in forwarded.pages[0]
+    assert forwarded.answers == [403] * MAX_PROOF_TRIES
+    assert failed and body["code"] == "CONFIG_ERROR", body
+    assert requests.since() == []  # Erin was never served with Frank's key (nor with any)
+    # Frank's own link, answered by him, still works.
+    frank_browser = KeyBrowser(FRANK_KEY, bearer=FRANK)
+    async with connect(url, FRANK, frank_browser) as frank:
+        failed, listed = await run(frank, "websets.list", {"limit": 1})
+    assert not failed, listed
+    assert set(requests.since()) == {client_tag(FRANK_KEY)}
