@@ -256,26 +256,27 @@ def test_sql_into_a_pipe_closed_early_stops_quietly(db: Path, as_json: bool) -> 
     assert stderr == ""
 
 
-async def search_over_http(url: str) -> int:
-    """An MCP client on streamable HTTP: how many results an exa.search for two returns."""
-    from mcp import Client
-    from mcp.client.streamable_http import streamable_http_client
-
-    async with Client(streamable_http_client(url), mode="legacy") as client:
-        result = await client.call_tool(
-            "manage_websets", {"operation": "exa.search", "args": {"query": "AI startups", "numResults": 2}}
-        )
-    assert not result.is_error, result
-    return len(json.loads(result.content[0].text)["results"])  # type: ignore[union-attr]
-
-
 def test_serve_sim_over_http_needs_no_key_no_second_process_and_no_port(tmp_path: Path) -> None:
-    """`exa-orch serve --sim --http --port 0`: one process, its own simulator, an MCP URL printed."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
+    """`exa-orch serve --sim --http --port 0 --world FILE`: one process, its own simulator searching
+    the file's pages in its order, an MCP URL printed. (`sim --world` is tested below.)"""
+    world = tmp_path / "bnpl.json"
+    world.write_text(json.dumps(BNPL_WORLD), encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_", "EXA_SIM_"))}
     env |= {"XDG_DATA_HOME": str(tmp_path / "data"), "EXA_API_KEY": "sk-must-not-be-sent"}
     with (tmp_path / "stderr.log").open("w") as errlog:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "exa_orch", "serve", "--sim", "--http", "--port", "0"],
+            [
+                sys.executable,
+                "-m",
+                "exa_orch",
+                "serve",
+                "--sim",
+                "--http",
+                "--port",
+                "0",
+                "--world",
+                str(world),
+            ],
             env=env,
             cwd=tmp_path,
             stdin=subprocess.DEVNULL,
@@ -287,7 +288,7 @@ def test_serve_sim_over_http_needs_no_key_no_second_process_and_no_port(tmp_path
         assert proc.stdout is not None
         line = proc.stdout.readline().strip()  # blocks until the URL is printed (or the process exits)
         assert line.startswith("EXA_ORCH_MCP_URL=http://127.0.0.1:"), (tmp_path / "stderr.log").read_text()
-        assert asyncio.run(search_over_http(line.split("=", 1)[1])) == 2
+        assert asyncio.run(_mcp_search_urls(line.split("=", 1)[1])) == BNPL_URLS
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=WAIT) == 0
     finally:
@@ -299,7 +300,11 @@ def test_serve_sim_over_http_needs_no_key_no_second_process_and_no_port(tmp_path
     assert "exa simulator (--sim) on http://127.0.0.1:" in log and "sk-must-not-be-sent" not in log
     assert "HTTP Request:" not in log  # httpx's line per request is kept out of the server's log
     assert f"db={tmp_path / 'data' / 'exa-orch' / 'workflows.db'} " in log
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["data", "stderr.log"]  # nothing in the cwd
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "bnpl.json",
+        "data",
+        "stderr.log",
+    ]  # nothing in the cwd
 
 
 def test_serve_sim_beyond_loopback_without_a_token_is_refused_before_the_simulator_starts(
@@ -384,21 +389,16 @@ async def _mcp_search_urls(url: str) -> list[str]:
     return [r["url"] for r in json.loads(result.content[0].text)["results"]]  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("command", ["sim", "serve"])
-def test_a_world_file_is_what_sim_and_serve_sim_serve(tmp_path: Path, command: str) -> None:
-    """`exa-orch sim --world FILE` and `serve --sim --world FILE` search the file's pages, in its order."""
+def test_a_world_file_is_what_sim_serves(tmp_path: Path) -> None:
+    """`exa-orch sim --world FILE` searches the file's pages, in its order. (`serve --sim --world`:
+    test_serve_sim_over_http_needs_no_key_no_second_process_and_no_port.)"""
     world = tmp_path / "bnpl.json"
     world.write_text(json.dumps(BNPL_WORLD), encoding="utf-8")
     env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_", "EXA_SIM_"))}
     env |= {"XDG_DATA_HOME": str(tmp_path / "data")}
-    argv = (
-        ["sim", "--port", "0", "--world", str(world)]
-        if command == "sim"
-        else ["serve", "--sim", "--world", str(world), "--http", "--port", "0"]
-    )
     with (tmp_path / "stderr.log").open("w") as errlog:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "exa_orch", *argv],
+            [sys.executable, "-m", "exa_orch", "sim", "--port", "0", "--world", str(world)],
             env=env,
             cwd=tmp_path,
             stdin=subprocess.DEVNULL,
@@ -411,8 +411,7 @@ def test_a_world_file_is_what_sim_and_serve_sim_serve(tmp_path: Path, command: s
         line = proc.stdout.readline().strip()  # printed once the port listens
         assert "=http://127.0.0.1:" in line, (tmp_path / "stderr.log").read_text()
         url = line.split("=", 1)[1]
-        urls = _search_urls(url) if command == "sim" else asyncio.run(_mcp_search_urls(url))
-        assert urls == BNPL_URLS
+        assert _search_urls(url) == BNPL_URLS
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=WAIT) == 0
     finally:

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.support import bound
 
 ARCHETYPES = (
@@ -77,19 +79,21 @@ def conn_rows(db: Path, sql: str) -> list[tuple[object, ...]]:
         return conn.execute(sql).fetchall()
 
 
-def test_demo_on_a_file_that_is_not_a_database_says_what_to_do(tmp_path: Path) -> None:
+def test_demo_on_a_file_that_is_not_a_database_says_what_to_do(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The demo's entry point in this process (`python -m exa_orch.demo` calls it; run above)."""
+    from exa_orch.demo import main
+
     notes = tmp_path / "notes.txt"
     notes.write_text("not a database\n" * 50)
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_"))}
-    out = subprocess.run(
-        [sys.executable, "-m", "exa_orch.demo"],
-        capture_output=True,
-        text=True,
-        timeout=bound(90),
-        cwd=tmp_path,
-        env={**env, "EXA_ORCH_DEMO_DB": str(notes)},
-    )
-    assert out.returncode == 1
-    lines = out.stderr.splitlines()
-    assert lines[0].startswith("error [STORE_ERROR]: cannot open the database"), out.stderr
-    assert lines[1].startswith("hint: "), out.stderr
+    for name in [k for k in os.environ if k.startswith(("EXA_API_KEY", "EXA_ORCH_"))]:
+        monkeypatch.delenv(name)
+    monkeypatch.setenv("EXA_ORCH_DEMO_DB", str(notes))
+    monkeypatch.chdir(tmp_path)
+    assert main() == 1
+    stderr = capsys.readouterr().err
+    lines = stderr.splitlines()
+    assert lines[0].startswith("error [STORE_ERROR]: cannot open the database"), stderr
+    assert lines[1].startswith("hint: "), stderr
+    assert notes.read_text() == "not a database\n" * 50
