@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import NoReturn
 
-from exa_orch import __version__
+from exa_orch import __version__, coldstart
 from exa_orch.cli_help import HELP
 from exa_orch.config import Settings, data_dir, db_target
 from exa_orch.errors import InvalidParams, OrchError
@@ -256,7 +256,20 @@ def _logging(level: str) -> Iterator[None]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run one subcommand; print errors to stderr as `error [CODE]: message`."""
+    """Run one subcommand; print errors to stderr as `error [CODE]: message`.
+
+    As the process's entry point (`argv` None: the command line), the garbage collector is paused
+    while the command imports what it needs (`coldstart`); a caller in its own process (a test)
+    passes `argv` and keeps its collector as it is."""
+    if argv is None:
+        coldstart.pause()
+    try:
+        return _main(argv)
+    finally:
+        coldstart.ready()  # where the command did not say it was ready (or failed first)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if getattr(args, "sim_speed", None) is not None and not args.sim:
@@ -324,10 +337,12 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "sim":
         from exa_orch.sim.server import run_sim
 
+        coldstart.ready()  # the long-running commands collect garbage as they go
         return run_sim(args)
     if args.command == "eval":
         from exa_orch.evals import run as run_eval
 
+        coldstart.ready()
         return run_eval(
             args.profile,
             [Path(w) for w in args.world] if args.world else None,
@@ -345,6 +360,7 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "view":
         from exa_orch.view.server import run_view
 
+        coldstart.ready()
         return run_view(
             settings,
             db_path=_db_path(args, settings),
@@ -356,6 +372,8 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
         from exa_orch.runtime import local_principal
         from exa_orch.view.data import Viewer
         from exa_orch.view.terminal import show_tasks
+
+        coldstart.ready()
 
         viewer = Viewer.all_owners() if args.all_owners else Viewer(local_principal(settings))
 

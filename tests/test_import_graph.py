@@ -44,6 +44,7 @@ LAYERS: dict[str, int] = {
 LEAVES = {
     "exa_orch",
     "exa_orch.attrdocs",
+    "exa_orch.coldstart",
     "exa_orch.errors",
     "exa_orch.config",
     "exa_orch.log",

@@ -28,6 +28,7 @@ from mcp.server.stdio import stdio_server
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
+from exa_orch import coldstart
 from exa_orch.app import open_app
 from exa_orch.config import Settings
 from exa_orch.mcp.auth import BearerAuth
@@ -84,6 +85,7 @@ async def _main(
     try:
         async with open_app(settings, db_path, extra_workflows=extra_workflows, key_required=False) as app:
             server = build_server(app)
+            coldstart.ready()  # set up: what the start made stays; the collector runs again
             try:
                 if http:
                     await _serve_http(server, settings, host, port, stop)
