@@ -193,8 +193,9 @@ async def test_a_call_waiting_out_a_retry_after_gives_up_when_the_hold_is_extend
     policy = RetryPolicy(max_attempts=3, deadline=5.0, backoff=0.01, jitter=0.0)
     async with Gateway(settings_for(sim), retry=policy) as gw:
         gate = gw.transport.gate("search")
-        gate.block(0.2)  # a short Retry-After: the call waits it out ...
-        call = asyncio.create_task(gw.exa.search("anything"))
+        exa = gw.exa  # made first: its first use imports exa-py, which can outlast a short hold
+        gate.block(2.0)  # a Retry-After within the deadline: the call waits it out ...
+        call = asyncio.create_task(exa.search("anything"))
         async with asyncio.timeout(WAIT):
             while gw.stats()["calls"] == 0:  # noqa: ASYNC110 - counted right before it starts waiting
                 await asyncio.sleep(0.005)

@@ -642,18 +642,21 @@ async def test_sql_on_postgres_says_plainly_when_the_connection_is_lost_mid_quer
     # The statement's own time limit is set well past the wait for it to show as running, so that
     # only the terminated backend can end it, however busy the machine.
     query = asyncio.create_task(run_query(url, f"select 1 from pg_sleep({10 * WAIT})", timeout_s=5 * WAIT))
+    # The statement that runs the query, not the guard check before it (which names the function
+    # too: a backend terminated while it ran that would be matched by nothing afterwards).
     running = (
         b"FROM pg_stat_activity WHERE application_name = 'exa-orch sql' AND state = 'active'"
-        b" AND query LIKE '%exa_orch_sql(%'"
+        b" AND query LIKE 'SELECT * FROM exa_orch_sql(%'"
     )
     async with await psycopg.AsyncConnection.connect(pg_cluster.url(), autocommit=True) as admin:
 
-        async def started() -> bool:
-            row = await (await admin.execute(b"SELECT count(*) " + running)).fetchone()
+        async def terminated() -> bool:
+            row = await (
+                await admin.execute(b"SELECT count(*) FILTER (WHERE pg_terminate_backend(pid)) " + running)
+            ).fetchone()
             return row is not None and row[0] == 1
 
-        await until(started, what="the query running")
-        await admin.execute(b"SELECT pg_terminate_backend(pid) " + running)
+        await until(terminated, what="the query running, and its backend terminated")
     with pytest.raises(StoreError, match="connection to the database was lost while the query ran"):
         await query
 
