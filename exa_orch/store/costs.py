@@ -13,8 +13,7 @@ import asyncio
 import logging
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 log = logging.getLogger("exa_orch.store")
 
@@ -48,9 +47,10 @@ DAILY = (
 )
 
 
-@dataclass(frozen=True, slots=True)
-class CostRow:
-    """One paid answer (see the `costs` table)."""
+class CostRow(NamedTuple):
+    """One paid answer (see the `costs` table). A named tuple, not a frozen dataclass: one is made
+    per paid request on the event loop, and a frozen dataclass's __init__ costs 4x as much
+    (bench/ledger.py)."""
 
     key: str
     operation: str
@@ -66,18 +66,8 @@ class CostRow:
 def params(row: CostRow, at: str) -> tuple[Any, ...]:
     """The INSERT's parameters for one row (the backend's dialect has the INSERT: `record_cost`,
     INSERT_SQLITE or INSERT_PG)."""
-    return (
-        row.key,
-        row.task_id,
-        row.step_key,
-        row.principal,
-        row.operation,
-        float(row.usd),
-        int(row.billed),
-        row.attempt,
-        at,
-        int(row.resend),
-    )
+    key, operation, usd, billed, task_id, step_key, principal, attempt, resend = row
+    return (key, task_id, step_key, principal, operation, float(usd), int(billed), attempt, at, int(resend))
 
 
 class Pending:

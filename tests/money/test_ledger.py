@@ -156,6 +156,24 @@ async def test_each_direct_call_is_one_billed_row_for_its_caller(
     assert rows[0][3] == pytest.approx(prices.SEARCH + 2 * prices.EXTRA_RESULT)
 
 
+async def test_the_ledger_writes_every_field_of_a_paid_answer_to_its_column(store: Store) -> None:
+    # app.ledger_of copies a PaidAnswer into a CostRow field by field: a field added to one and not
+    # the other, or two swapped, lands here in the wrong column.
+    from exa_orch.gateway import PaidAnswer
+
+    task = await store.create_task("x", {}, principal="user:carol")
+    paid = PaidAnswer(
+        key="req_9", operation="answer", usd=0.125, billed=False, task_id=task.id, step_key="s3",
+        principal="user:carol", attempt="a-7", resend=True,
+    )  # fmt: skip
+    await ledger_of(store)(paid)
+    await store.save_step(task.id, "s3", {})  # commits the queued row with it
+    rows = await store._read(
+        "SELECT key, operation, usd, billed, task_id, step_key, principal, attempt, resend FROM costs"
+    )
+    assert [tuple(r) for r in rows] == [("req_9", "answer", 0.125, 0, task.id, "s3", "user:carol", "a-7", 1)]
+
+
 async def test_a_task_records_each_step_once_and_a_resumed_run_counts_nothing_twice(
     sim: SimHandle, gateway: Gateway, store: Store
 ) -> None:
