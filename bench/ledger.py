@@ -29,6 +29,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -84,9 +85,12 @@ def _floor_add(store: Store, row: tuple[Any, ...]) -> None:
             pending._future = asyncio.get_running_loop().create_future()
 
 
-async def slice_(store: Store, seconds: float, workers: int, mode: str) -> int:
-    """Checkpoints saved in `seconds` by `workers` coroutines, each after its row in `mode`."""
-    tasks = [await store.create_task("bench.ledger", {}) for _ in range(workers)]
+Step = Callable[[str, str, int], Awaitable[Any]]
+
+
+async def run_steps(store: Store, task_ids: list[str], seconds: float, step: Step) -> int:
+    """Checkpoints saved in `seconds` by one coroutine per task: each step is `step(task_id,
+    step_key, i)` and then the checkpoint of what it returned."""
     count = 0
     deadline = time.perf_counter() + seconds
 
@@ -94,26 +98,34 @@ async def slice_(store: Store, seconds: float, workers: int, mode: str) -> int:
         nonlocal count
         i = 0
         while time.perf_counter() < deadline:
-            step = f"s{i}"
-            if mode == "ledger":
-                key = f"{random.getrandbits(128):032x}"  # random, as Exa's requestIds are
-                # Positional, as the gateway's ledger makes it (app.ledger_of).
-                row = CostRow(key, "search", 0.007, True, task_id, step, "user:bench", "bench")
-                await store.record_cost(row, wait=False)
-            elif mode == "floor":
-                key = f"{random.getrandbits(128):032x}"
-                _floor_add(
-                    store,
-                    (key, task_id, step, "user:bench", "search", 0.007, 1, "bench", iso(time.time()), 0),
-                )
-            await store.save_step(task_id, step, PAYLOAD)
+            key = f"s{i}"
+            await store.save_step(task_id, key, await step(task_id, key, i))
             i += 1
             count += 1
 
     async with asyncio.TaskGroup() as tg:
-        for t in tasks:
-            tg.create_task(worker(t.id))
+        for task_id in task_ids:
+            tg.create_task(worker(task_id))
     return count
+
+
+async def slice_(store: Store, seconds: float, workers: int, mode: str) -> int:
+    """Checkpoints saved in `seconds` by `workers` coroutines, each after its row in `mode`."""
+    tasks = [(await store.create_task("bench.ledger", {})).id for _ in range(workers)]
+
+    async def step(task_id: str, step_key: str, i: int) -> Any:
+        if mode == "ledger":
+            key = f"{random.getrandbits(128):032x}"  # random, as Exa's requestIds are
+            # Positional, as the gateway's ledger makes it (app.ledger_of).
+            row = CostRow(key, "search", 0.007, True, task_id, step_key, "user:bench", "bench")
+            await store.record_cost(row, wait=False)
+        elif mode == "floor":
+            key = f"{random.getrandbits(128):032x}"
+            ready = (key, task_id, step_key, "user:bench", "search", 0.007, 1, "bench", iso(time.time()), 0)
+            _floor_add(store, ready)
+        return PAYLOAD
+
+    return await run_steps(store, tasks, seconds, step)
 
 
 async def bench_store(seconds: float, workers: int, slices: int) -> tuple[dict[str, float], bool]:
@@ -159,28 +171,16 @@ async def bench_store(seconds: float, workers: int, slices: int) -> tuple[dict[s
 
 async def paid_slice(gw: Gateway, store: Store, seconds: float, workers: int) -> int:
     """Steps done in `seconds` by `workers` tasks, each step one search sent and its checkpoint."""
-    tasks = [await store.create_task("bench.ledger.paid", {}, principal="user:bench") for _ in range(workers)]
-    count = 0
-    deadline = time.perf_counter() + seconds
+    tasks = [
+        (await store.create_task("bench.ledger.paid", {}, principal="user:bench")).id for _ in range(workers)
+    ]
 
-    async def worker(task_id: str) -> None:
-        nonlocal count
-        i = 0
-        with request_scope(principal="user:bench", task_id=task_id):
-            while time.perf_counter() < deadline:
-                step = f"s{i}"
-                with request_scope(step=step):
-                    answer = await gw.http.post(
-                        "/search", json={"query": f"AI startups {i}", "numResults": 3}
-                    )
-                await store.save_step(task_id, step, answer.json())
-                i += 1
-                count += 1
+    async def step(task_id: str, step_key: str, i: int) -> Any:
+        with request_scope(principal="user:bench", task_id=task_id, step=step_key):
+            answer = await gw.http.post("/search", json={"query": f"AI startups {i}", "numResults": 3})
+        return answer.json()
 
-    async with asyncio.TaskGroup() as tg:
-        for t in tasks:
-            tg.create_task(worker(t.id))
-    return count
+    return await run_steps(store, tasks, seconds, step)
 
 
 async def bench_paid(seconds: float, workers: int) -> None:
