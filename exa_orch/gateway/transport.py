@@ -172,6 +172,41 @@ def _fenced_transport(**kwargs: Any) -> httpx.AsyncHTTPTransport:
     return transport
 
 
+# httpcore's pool does work quadratic in its connections at each request's start and end (1.0.9,
+# connection_pool.py `_assign_requests_to_connections`, with a socket poll per idle connection):
+# through one pool, 16 searches at once carried 0.64 x the searches/s of 4 at once, at 2.2 ms of CPU
+# each against 1.3; spread over pools of 4, 1.36 x (bench/gateway.py, part 4). So above this many
+# concurrent requests the gateway spreads them over several pools.
+REQUESTS_PER_POOL = 4
+
+
+class _Pools(httpx.AsyncBaseTransport):
+    """Requests handed round-robin to several transports, each with its own connection pool."""
+
+    def __init__(self, pools: list[httpx.AsyncBaseTransport]) -> None:
+        self.pools = pools
+        self._next = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        pool = self.pools[self._next]
+        self._next = (self._next + 1) % len(self.pools)
+        return await pool.handle_async_request(request)
+
+    async def aclose(self) -> None:
+        for pool in self.pools:
+            await pool.aclose()
+
+
+def _pooled_transport(concurrency: int) -> httpx.AsyncBaseTransport:
+    """The real transport for `concurrency` requests at once: one fenced pool per REQUESTS_PER_POOL,
+    sharing one TLS context (each would read and parse the CA bundle again)."""
+    count = -(-concurrency // REQUESTS_PER_POOL)
+    if count == 1:
+        return _fenced_transport(retries=0)
+    tls = httpx.create_ssl_context()
+    return _Pools([_fenced_transport(retries=0, verify=tls) for _ in range(count)])
+
+
 class GovernedTransport(httpx.AsyncBaseTransport):
     """Semaphore + per-family rate limits + retries + typed errors around a real transport."""
 
@@ -212,7 +247,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
     @property
     def _inner(self) -> httpx.AsyncBaseTransport:
         if self._real is None:
-            self._real = _fenced_transport(retries=0)  # the fence checked again at the socket
+            self._real = _pooled_transport(self._concurrency)  # the fence checked again at the socket
         return self._real
 
     def __repr__(self) -> str:

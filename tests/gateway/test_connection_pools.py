@@ -1,0 +1,40 @@
+"""Many concurrent calls are spread over several connection pools (gateway/transport.py
+REQUESTS_PER_POOL): httpcore's pool does work quadratic in its connections at every request, so
+one pool for 16 concurrent calls carried fewer calls a second than one for 8 (bench/gateway.py)."""
+
+from __future__ import annotations
+
+import asyncio
+
+import httpx
+
+from exa_orch.gateway import Gateway
+from exa_orch.gateway.transport import REQUESTS_PER_POOL, _Pools
+from exa_orch.sim.testing import SimHandle
+from tests.gateway._util import settings_for
+
+
+async def test_sixteen_concurrent_calls_are_spread_over_pools_of_a_few_connections(sim: SimHandle) -> None:
+    async with Gateway(settings_for(sim, concurrency=16, rps=1000)) as gw:
+        async with asyncio.TaskGroup() as tg:
+            calls = [
+                tg.create_task(gw.http.post("/search", json={"query": f"AI startups {i}", "numResults": 1}))
+                for i in range(64)
+            ]
+        assert all(call.result().status_code == 200 for call in calls)
+        inner = gw.transport._inner
+        assert isinstance(inner, _Pools) and len(inner.pools) == 16 // REQUESTS_PER_POOL
+        # Every pool carried calls, each on connections of its own.
+        opened = [
+            len(pool._pool.connections) for pool in inner.pools if isinstance(pool, httpx.AsyncHTTPTransport)
+        ]
+        assert len(opened) == len(inner.pools) and min(opened) >= 1
+    assert len(sim.log()) == 64
+
+
+async def test_the_default_concurrency_keeps_one_pool(sim: SimHandle) -> None:
+    async with Gateway(settings_for(sim, concurrency=3)) as gw:
+        assert (
+            await gw.http.post("/search", json={"query": "AI startups", "numResults": 1})
+        ).status_code == 200
+        assert isinstance(gw.transport._inner, httpx.AsyncHTTPTransport)
