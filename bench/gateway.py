@@ -10,14 +10,16 @@
    (medians of per-call times, so a noisy neighbour hits both sides alike). The gateway runs
    with a rate limit far above what the loop can reach, so what is measured is its own cost.
 3. pure cost: the same with an in-memory transport under both (no network, no simulator).
-4. concurrency: searches/s and this process's CPU per search through a gateway allowing 4 and 16
-   at once (`workers` callers each), alternating; 16 must carry no fewer than 4 less the noise
-   (>= 0.9 x). One connection pool for 16 carried 0.55-0.7 x (gateway/transport.py REQUESTS_PER_POOL).
+4. concurrency: searches/s, and this process's CPU per search, through a gateway allowing 4 and 32
+   calls at once (as many callers), in 8 alternating slices of each. A search at 32 at once must
+   cost at most 1.5 x the CPU of one at 4: through one connection pool it cost 2.5 x, and 32 carried
+   fewer searches a second than 4 (gateway/transport.py REQUESTS_PER_POOL). The searches/s are
+   printed, not judged: here the simulator shares the 2 cores, so more at once need not mean more.
 
 The simulator runs as `exa-orch sim` in a child process: on a thread of this process it would
 hold the GIL while it answers and delay the limiter's timers by up to the 5 ms switch interval.
 
-Targets: busiest window <= limit; steady rate >= 0.9 x limit; 16 at once >= 0.9 x 4 at once.
+Targets: busiest window <= limit; steady rate >= 0.9 x limit; CPU per search at 32 <= 1.5 x at 4.
 Exit status 1 if one is missed.
 """
 
@@ -136,16 +138,20 @@ async def bench_pure_cost(calls: int) -> dict[str, float]:
         )
 
 
+LOW, HIGH = 4, 32  # calls at once
+
+
 async def bench_concurrency(url: str, seconds: float) -> dict[int, tuple[float, float]]:
-    """{concurrency: (searches/s, CPU seconds per search)} at 4 and 16, in alternating slices."""
-    done = {4: [0, 0.0, 0.0], 16: [0, 0.0, 0.0]}  # searches, wall seconds, CPU seconds
+    """{calls at once: (searches/s, this process's CPU seconds per search)} at LOW and HIGH, from 8
+    alternating slices of each."""
+    done = {LOW: [0, 0.0, 0.0], HIGH: [0, 0.0, 0.0]}  # searches, wall seconds, CPU seconds
     async with AsyncExitStack() as stack:
         gateways = {
             c: await stack.enter_async_context(Gateway(_settings(url, rps=1e6, concurrency=c))) for c in done
         }
-        for slice_ in range(-2, 8):  # a warm-up slice of each first
-            c = (4, 16)[slice_ % 2]
-            gw, deadline = gateways[c], time.perf_counter() + (seconds / 8 if slice_ >= 0 else 0.3)
+        for slice_ in range(-2, 16):  # a warm-up slice of each first
+            c = (LOW, HIGH)[slice_ % 2]
+            gw, deadline = gateways[c], time.perf_counter() + (seconds / 16 if slice_ >= 0 else 0.3)
             count = 0
 
             async def caller(gw: Gateway = gw, deadline: float = deadline) -> None:
@@ -177,8 +183,8 @@ async def main(argv: list[str] | None = None) -> int:
         cost = await bench_overhead(url, args.calls)
         scaling = await bench_concurrency(url, args.concurrency_seconds)
     pure = await bench_pure_cost(args.calls * 5)
-    scales = scaling[16][0] / scaling[4][0]
-    ok = busiest <= args.rps and steady >= 0.9 * args.rps and scales >= 0.9
+    dearer = scaling[HIGH][1] / scaling[LOW][1]
+    ok = busiest <= args.rps and steady >= 0.9 * args.rps and dearer <= 1.5
     print(f"rate      limit {args.rps:g}/s per family, burst of {args.burst} searches")
     print(f"          achieved/limit = {steady / args.rps:.3f} ({steady:.2f}/s steady)")
     print(f"          busiest 1-s window/limit = {busiest / args.rps:.3f} ({busiest} requests)")
@@ -195,11 +201,11 @@ async def main(argv: list[str] | None = None) -> int:
     )
     for c, (rate, cpu) in scaling.items():
         print(f"concurrency {c:2d} at once: {rate:6.0f} searches/s, {cpu * 1e6:5.0f} us of CPU each")
-    print(f"          16 / 4 = {scales:.3f}")
+    print(f"          CPU per search at {HIGH} / at {LOW} = {dearer:.3f}")
     print(
         "targets   "
         + ("met" if ok else "MISSED")
-        + " (window <= limit, steady >= 0.9 x limit, 16 / 4 >= 0.9)"
+        + " (window <= limit, steady >= 0.9 x limit, CPU per search at 32 <= 1.5 x at 4)"
     )
     return 0 if ok else 1
 

@@ -173,28 +173,64 @@ def _fenced_transport(**kwargs: Any) -> httpx.AsyncHTTPTransport:
 
 
 # httpcore's pool does work quadratic in its connections at each request's start and end (1.0.9,
-# connection_pool.py `_assign_requests_to_connections`, with a socket poll per idle connection):
-# through one pool, 16 searches at once carried 0.64 x the searches/s of 4 at once, at 2.2 ms of CPU
-# each against 1.3; spread over pools of 4, 1.36 x (bench/gateway.py, part 4). So above this many
-# concurrent requests the gateway spreads them over several pools.
+# connection_pool.py `_assign_requests_to_connections`, with a socket poll per idle connection), and
+# past its 20 keep-alive connections it closes idle ones it will reopen: through one pool, a search
+# 32 at once cost 2.4 x the client CPU of one 4 at once and 32 carried half the searches/s; over
+# pools of 4, 1.2 x (bench/gateway.py, part 4). So above this many concurrent requests the gateway
+# spreads them over several pools.
 REQUESTS_PER_POOL = 4
 
 
 class _Pools(httpx.AsyncBaseTransport):
-    """Requests handed round-robin to several transports, each with its own connection pool."""
+    """Requests spread over several transports, each with its own connection pool: a request goes
+    to the first pool with fewer than REQUESTS_PER_POOL responses open (else the least busy), so
+    sparse calls keep reusing the first pool's warm connection. A response counts as open until
+    its body is closed: a streamed one holds its connection while the caller reads it."""
 
     def __init__(self, pools: list[httpx.AsyncBaseTransport]) -> None:
         self.pools = pools
-        self._next = 0
+        self.open = [0] * len(pools)  # responses open on each pool
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        pool = self.pools[self._next]
-        self._next = (self._next + 1) % len(self.pools)
-        return await pool.handle_async_request(request)
+        open_ = self.open
+        index = next((i for i, n in enumerate(open_) if n < REQUESTS_PER_POOL), None)
+        if index is None:
+            index = open_.index(min(open_))
+        open_[index] += 1
+        try:
+            response = await self.pools[index].handle_async_request(request)
+        except BaseException:
+            open_[index] -= 1
+            raise
+        if isinstance(response.stream, httpx.AsyncByteStream):
+            response.stream = _Counted(response.stream, open_, index)
+        else:  # a body already in memory: nothing holds the connection
+            open_[index] -= 1
+        return response
 
     async def aclose(self) -> None:
         for pool in self.pools:
             await pool.aclose()
+
+
+class _Counted(httpx.AsyncByteStream):
+    """A response body that takes itself off its pool's count of open responses when closed (once)."""
+
+    def __init__(self, stream: httpx.AsyncByteStream, counts: list[int], index: int) -> None:
+        self._inner, self._counts, self._index = stream, counts, index
+        self._counted = True
+
+    async def __aiter__(self) -> AsyncIterator[bytes]:
+        async for chunk in self._inner:
+            yield chunk
+
+    async def aclose(self) -> None:
+        try:
+            await self._inner.aclose()
+        finally:
+            if self._counted:
+                self._counted = False
+                self._counts[self._index] -= 1
 
 
 def _pooled_transport(concurrency: int) -> httpx.AsyncBaseTransport:
