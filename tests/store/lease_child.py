@@ -3,6 +3,10 @@
 python lease_child.py hold DB TASK_ID TTL_S   take the lease, print "held <owner>", wait for stdin EOF
 python lease_child.py acquire DB TASK_ID      print "ready", wait for a line, try once: "won"/"lost"
 python lease_child.py claim DB                print "ready", wait for a line, claim_runnable: JSON ids
+
+An acquirer or claimer then lives on until stdin's EOF, as a lease holder does: a holder on this host
+that has exited may have its lease taken at once (store/leases.py), so one that exited right after
+winning would let a slower racer win too.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ async def main(argv: list[str]) -> int:
         else:
             print(f"unknown mode {mode}", file=sys.stderr)
             return 2
+        await asyncio.to_thread(sys.stdin.read)  # hold what was taken until the parent closes our stdin
     return 0
 
 
