@@ -12,7 +12,7 @@
 3. pure cost: the same with an in-memory transport under both (no network, no simulator).
 4. concurrency: searches/s, and this process's CPU per search, through a gateway allowing 4 and 32
    calls at once (as many callers), in 8 alternating slices of each. A search at 32 at once must
-   cost at most 1.5 x the CPU of one at 4: through one connection pool it cost 2.5 x, and 32 carried
+   cost at most 1.5 x the CPU of one at 4: through one connection pool it cost 2.4 x, and 32 carried
    fewer searches a second than 4 (gateway/transport.py REQUESTS_PER_POOL). The searches/s are
    printed, not judged: here the simulator shares the 2 cores, so more at once need not mean more.
 

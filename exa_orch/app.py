@@ -180,7 +180,7 @@ def ledger_of(store: Store) -> Ledger:
     async def record(paid: PaidAnswer) -> None:
         # Queued, not awaited: it commits with the next group commit, and at the latest with the
         # checkpoint of the step that made the request (store.record_cost).
-        # Field by field, not CostRow(**asdict(paid)): asdict deep-copies, ~4x the row itself.
+        # Field by field, not CostRow(**asdict(paid)): asdict deep-copies (9.7 us a row against 0.3).
         row = CostRow(paid.key, paid.operation, paid.usd, paid.billed, paid.task_id, paid.step_key,
                       paid.principal, paid.attempt, paid.resend)  # fmt: skip
         await store.record_cost(row, wait=False)
