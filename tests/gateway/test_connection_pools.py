@@ -14,6 +14,11 @@ from exa_orch.sim.testing import SimHandle
 from tests.gateway._util import settings_for
 
 
+def connections(pools: _Pools) -> list[int]:
+    """The connections each of the pools holds (httpcore's pool behind each httpx transport)."""
+    return [len(pool._pool.connections) for pool in pools.pools if isinstance(pool, httpx.AsyncHTTPTransport)]
+
+
 async def test_sixteen_concurrent_calls_are_spread_over_pools_of_a_few_connections(sim: SimHandle) -> None:
     async with Gateway(settings_for(sim, concurrency=16, rps=1000)) as gw:
         async with asyncio.TaskGroup() as tg:
@@ -25,9 +30,7 @@ async def test_sixteen_concurrent_calls_are_spread_over_pools_of_a_few_connectio
         inner = gw.transport._inner
         assert isinstance(inner, _Pools) and len(inner.pools) == 16 // REQUESTS_PER_POOL
         # Every pool carried calls, each on connections of its own.
-        opened = [
-            len(pool._pool.connections) for pool in inner.pools if isinstance(pool, httpx.AsyncHTTPTransport)
-        ]
+        opened = connections(inner)
         assert len(opened) == len(inner.pools) and min(opened) >= 1
     assert len(sim.log()) == 64
 
@@ -49,9 +52,7 @@ async def test_sparse_calls_reuse_the_first_pools_connection_and_a_stream_holds_
         inner = gw.transport._inner
         assert isinstance(inner, _Pools)
         # One warm connection, reused: calls one at a time never open a second pool's.
-        opened = [
-            len(pool._pool.connections) for pool in inner.pools if isinstance(pool, httpx.AsyncHTTPTransport)
-        ]
+        opened = connections(inner)
         assert opened == [1, 0, 0, 0] and inner.open == [0, 0, 0, 0]
         async with gw.http.stream(
             "POST", "/answer", json={"query": "who makes GPUs?", "stream": True}
