@@ -1,4 +1,4 @@
-"""The `exa-orch` command: serve, sim, eval, db migrate, sql, view, tasks.
+"""The `exa-orch` command: serve, sim, eval, db migrate, sql, view, tasks, export.
 
 Each subcommand parses its flags here and hands off to the layer that owns the work; nothing in
 this module talks to SQLite, Exa or MCP itself. Exit codes: 0 ok, 1 failed, 2 bad usage.
@@ -189,6 +189,16 @@ def build_parser() -> argparse.ArgumentParser:
         "--all-owners", action="store_true", help="every principal's tasks (default: the local user's)"
     )
     _add_db_flag(tasks)
+
+    export = sub.add_parser(
+        "export",
+        help="write a finished task's result as CSV, JSON Lines or Markdown",
+        **HELP["export"].parser_kwargs(),
+    )
+    export.add_argument("task_id", metavar="TASK_ID", help="the task's id (task_<uuid4>)")
+    export.add_argument("--format", choices=("csv", "jsonl", "md"), default="csv", help="default csv")
+    export.add_argument("--out", metavar="FILE", help="write to FILE (default: stdout)")
+    _add_db_flag(export)
     return parser
 
 
@@ -387,6 +397,15 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
                 status=args.status,
                 type=args.type,
                 text=args.search,
+            )
+        )
+    if args.command == "export":
+        from exa_orch.operations.export import export_command
+        from exa_orch.runtime import local_principal
+
+        return asyncio.run(
+            export_command(
+                _db_path(args, settings), args.task_id, args.format, args.out, local_principal(settings)
             )
         )
     raise AssertionError(f"unhandled command {args.command}")

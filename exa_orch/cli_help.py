@@ -173,4 +173,15 @@ HELP = {
         ),
         (*DB, "COLUMNS"),
     ),
+    "export": Help(
+        "Write a completed task's result as a file to hand on: CSV or JSON Lines with one row per\n"
+        "entity (its fields, url and sources) or per claim (research.deep, adversarial.verify), or a\n"
+        "Markdown report (the synthesis, the table, the sources). To stdout unless --out FILE; only\n"
+        "the local user's tasks (and those with no owner). The database is only read.",
+        (
+            "exa-orch export task_0b6c9a52-1c9e-4c1e-9b8e-2f1d3c4b5a69 --format csv --out companies.csv",
+            "exa-orch export task_0b6c9a52-1c9e-4c1e-9b8e-2f1d3c4b5a69 --format md",
+        ),
+        DB,
+    ),
 }

@@ -16,6 +16,7 @@ from . import (
     webhooks,
     websets,
 )
+from .export import EXPORT_OPERATIONS
 from .meta import list_operations_op
 from .registry import Registry
 from .tasks import TASK_OPERATIONS
@@ -43,7 +44,7 @@ def default_registry() -> Registry:
     for domain in DOMAINS:
         for op in domain.OPERATIONS:
             registry.register(op)
-    for op in TASK_OPERATIONS:
+    for op in [*TASK_OPERATIONS, *EXPORT_OPERATIONS]:
         registry.register(op)
     registry.register(list_operations_op(registry))
     return registry

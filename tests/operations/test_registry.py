@@ -76,7 +76,7 @@ OTHERS = {
     "research.cancel", "research.stop", "research.find", "research.list", "research.pollUntilFinished", "papers.search",
     "list_operations", "criteria.suggest",
 }  # fmt: skip
-TASKS = {"tasks.create", "tasks.get", "tasks.result", "tasks.list", "tasks.cancel"}
+TASKS = {"tasks.create", "tasks.get", "tasks.result", "tasks.list", "tasks.cancel", "tasks.export"}
 
 
 def spec_operation_ids() -> set[str]:
