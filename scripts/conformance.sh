@@ -18,7 +18,8 @@ PY=${PY:-$REPO/.venv/bin/python}
 WORK=${CONFORMANCE_DIR:-${TMPDIR:-/tmp}/exa-orch-conformance}
 STABLE_VERSION=0.1.16
 ALPHA_VERSION=0.2.0-alpha.12
-# The stable suite's server scenarios that exa-orch's surface has (no resources or prompts).
+# The stable suite's server scenarios that exa-orch's surface has (its resources and prompts are
+# the caller's tasks and the research recipes, not the suite's fixture resources and prompts).
 SCENARIOS=(server-initialize tools-list logging-set-level ping dns-rebinding-protection)
 RUN_TASKS=0
 [[ "${1:-}" == "--tasks" ]] && RUN_TASKS=1

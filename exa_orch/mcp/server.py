@@ -17,6 +17,8 @@ client's sampling, elicitation and roots (`peer.SessionPeer` as `OpContext.peer`
 required args asks for them by a form, a call for a principal with no Exa key asks for one by
 URL-mode elicitation (`elicit`, `keypage`), else each answers its fallback; long calls get
 heartbeats or pings (`keepalive`). Toolhost start_*/check_*/cancel_* answer the section 6.3 shapes.
+Resources (the caller's tasks, results and exports) and prompts (the research recipes) are
+installed from `resources` and `prompts`; tasks.export's answer carries a resource_link.
 
 Hook points for MCP Tasks (`exa_orch.mcp.tasks.install_tasks(server, app)`), all on `ExaOrchServer`:
 `execute_tool(name, arguments, progress)` runs a call exactly as tools/call does;
@@ -59,6 +61,8 @@ from exa_orch.mcp.keypage import KeyPage
 from exa_orch.mcp.logbridge import bridge as log_bridge
 from exa_orch.mcp.logbridge import log_task_event
 from exa_orch.mcp.peer import SessionPeer, forget_roots
+from exa_orch.mcp.prompts import install_prompts
+from exa_orch.mcp.resources import export_link, install_resources
 from exa_orch.mcp.results import STRUCTURED_MAX_CHARS as STRUCTURED_MAX_CHARS  # re-exported
 from exa_orch.mcp.results import (
     _short,
@@ -92,6 +96,7 @@ SERVER_DESCRIPTION = (
 )
 MANAGE_WEBSETS = "manage_websets"
 CREATE_TASK = "tasks.create"
+EXPORT = "tasks.export"
 WATCHING = frozenset({"tasks.get", "tasks.result"})  # answers that may find a task waiting for input
 # Seed 000 section 8.2: hints for client UIs on the long-running (async) tools.
 LONG_RUNNING_HINTS: dict[str, Any] = {
@@ -511,6 +516,8 @@ class ExaOrchServer(HookedServer):
             result = await self._run_asking(target, args, progress, principal, peer)
             if name in TOOLS_BY_NAME and operation is not None:
                 result = shape_async_result(operation, args, result)
+            if target == EXPORT and isinstance(result, dict) and "uri" in result:
+                return export_link(result)  # a resource_link to the file, read by resources/read
             return text_result(result)
         except MCPError:
             raise
@@ -656,6 +663,8 @@ def build_server(app: App) -> ExaOrchServer:
     server.middleware.append(keepalive)  # heartbeats and pings during long calls
     server.middleware.append(hints_in_annotations)
     install_tasks(server, app)
+    install_resources(server, app)  # each caller's tasks, results and exports (mcp/resources.py)
+    install_prompts(server)  # the research recipes as ready tasks.create calls (mcp/prompts.py)
     if not getattr(app.gateway, "has_key", True):
         log.warning(
             "EXA_API_KEY is not set: serving anyway; each caller's first call to Exa asks them for "
