@@ -9,8 +9,9 @@ task to `completed`, and keeps its database in the per-user data directory, not 
 venv: that takes most of a minute, so it is done once (the `installed` fixture, which both kinds of
 test read) and cached under the system's temp directory, keyed by a hash of everything that goes
 into the wheel (a rerun without source changes reuses it). `pipx` and `uv` install into a throwaway
-home each run. One module, so one xdist worker does all of it in turn (`--dist loadfile`) rather
-than a second one waiting on the first's install. `make test` runs these tests (marked slow, not
+home each run, and `uvx --from .` runs the checkout's command from a throwaway uv cache. One
+module, so one xdist worker does all of it in turn (`--dist loadfile`) rather than a second one
+waiting on the first's install. `make test` runs these tests (marked slow, not
 skipped).
 """
 
@@ -40,7 +41,7 @@ from tests.support import WAIT, bound
 
 ROOT = Path(__file__).resolve().parents[1]
 # The README's install commands; test_each_readme_install_command_gives_a_working_exa_orch runs each.
-INSTALL_COMMANDS = ("pipx install .", "uv tool install .", "pip install .")
+INSTALL_COMMANDS = ("pipx install .", "uv tool install .", "pip install .", "uvx --from . exa-orch --version")
 CACHE = Path(tempfile.gettempdir()) / "exa-orch-install-test"
 
 # Installing (the session fixtures) runs inside the first test's limit.
@@ -184,6 +185,19 @@ def test_each_readme_install_command_gives_a_working_exa_orch(
 ) -> None:
     """The README's install line, run as written from the checkout, into a throwaway home."""
     tool, *args = command.split()
+    if tool == "uvx":  # runs the checkout's command from uv's cache, installing nothing: its output
+        env = {
+            **os.environ,
+            "UV_CACHE_DIR": str(tmp_path / "uv-cache"),
+            "UV_TOOL_DIR": str(tmp_path / "uv-tools"),
+        }
+        installers: Path = request.getfixturevalue("installers")
+        out = subprocess.run(
+            [installers / tool, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=bound(600)
+        )
+        assert out.returncode == 0 and out.stdout.strip() == f"exa-orch {__version__}", out.stderr[-3000:]
+        assert not (ROOT / "build").exists()
+        return
     if tool == "pip":  # pip installs into the environment it runs in: a new venv (see `installed`)
         done: Installed = request.getfixturevalue("installed")
         bin_dir = done.bin
@@ -192,9 +206,9 @@ def test_each_readme_install_command_gives_a_working_exa_orch(
         bin_dir = tmp_path / "bin"
         env = {**os.environ, "PIPX_HOME": str(tmp_path / "pipx"), "PIPX_BIN_DIR": str(bin_dir)}
         env |= {"UV_TOOL_DIR": str(tmp_path / "uv-tools"), "UV_TOOL_BIN_DIR": str(bin_dir)}
-        installers: Path = request.getfixturevalue("installers")
+        tools: Path = request.getfixturevalue("installers")
         out = subprocess.run(
-            [installers / tool, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=bound(600)
+            [tools / tool, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=bound(600)
         )
         assert out.returncode == 0, out.stdout[-3000:] + out.stderr[-3000:]
     version = subprocess.run(
