@@ -30,10 +30,11 @@ from mcp.server.context import ServerRequestContext
 from mcp.shared.exceptions import MCPError
 
 from exa_orch.app import App
+from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, TaskNotFound
 from exa_orch.mcp.auth import request_principal
 from exa_orch.mcp.hooked import HookedServer
-from exa_orch.operations.export import URI_PREFIX, export_of
+from exa_orch.operations.export import URI_PREFIX, check_completed, export_of
 from exa_orch.operations.export_formats import FORMATS
 from exa_orch.operations.task_views import task_view
 from exa_orch.runtime import Principal, TaskEvent, TaskService
@@ -134,7 +135,7 @@ async def read(service: TaskService, uri: str, principal: Principal) -> types.Te
         return types.TextResourceContents(uri=uri, mime_type=JSON, text=text)
     try:
         if part == "/result":
-            export_of(record, "jsonl")  # the same refusal as an export for a task not completed
+            check_completed(record)  # as an export: a task not completed has no result to read
             text = json.dumps(record.result, ensure_ascii=False, default=str)
             return types.TextResourceContents(uri=uri, mime_type=JSON, text=text)
         built = export_of(record, part.removeprefix("/export."))
@@ -204,60 +205,67 @@ def _connection(ctx: ServerRequestContext[Any]) -> Any:
     return ctx.session._connection  # noqa: SLF001 (the SDK offers no public handle on it)
 
 
-def install_resources(server: HookedServer, app: App) -> None:
-    """Serve resources/list, templates/list, read, subscribe and unsubscribe on `server` from
-    `app`'s TaskService (nothing without a task runtime); the subscriptions' listener lives as
-    long as the runtime."""
-    service = app.tasks
-    if service is None:
-        return
-    subs = Subscriptions()
+class ResourceHandlers:
+    """The resources/* requests of one server, on one TaskService, for each request's principal."""
 
-    def who(ctx: ServerRequestContext[Any]) -> Principal:
-        return request_principal(app.settings, ctx.request)
+    def __init__(self, service: TaskService, settings: Settings) -> None:
+        self.service = service
+        self.settings = settings
+        self.subs = Subscriptions()
+
+    def who(self, ctx: ServerRequestContext[Any]) -> Principal:
+        return request_principal(self.settings, ctx.request)
 
     async def list_resources(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourcesResult:
         cursor = params.cursor if params is not None else None
         try:
-            records, after = await service.list(cursor=cursor, limit=LIST_PAGE, principal=who(ctx))
-        except InvalidParams as exc:
+            records, after = await self.service.list(cursor=cursor, limit=LIST_PAGE, principal=self.who(ctx))
+        except InvalidParams as exc:  # a cursor this server did not make
             raise MCPError(code=types.INVALID_PARAMS, message=exc.message) from None
         found = [r for record in records for r in task_resources(record)]
         return types.ListResourcesResult(resources=found, next_cursor=after)
 
     async def list_templates(
-        ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
+        self, ctx: ServerRequestContext[Any], params: types.PaginatedRequestParams | None
     ) -> types.ListResourceTemplatesResult:
         return types.ListResourceTemplatesResult(resource_templates=TEMPLATES)
 
     async def read_resource(
-        ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
+        self, ctx: ServerRequestContext[Any], params: types.ReadResourceRequestParams
     ) -> types.ReadResourceResult:
-        return types.ReadResourceResult(contents=[await read(service, params.uri, who(ctx))])
+        return types.ReadResourceResult(contents=[await read(self.service, params.uri, self.who(ctx))])
 
     async def subscribe(
-        ctx: ServerRequestContext[Any], params: types.SubscribeRequestParams
+        self, ctx: ServerRequestContext[Any], params: types.SubscribeRequestParams
     ) -> types.EmptyResult:
         task_id, _ = parse_uri(params.uri)
         try:
-            await service.get(task_id, principal=who(ctx))
+            await self.service.get(task_id, principal=self.who(ctx))
         except TaskNotFound:
             raise not_found(params.uri) from None
-        subs.add(_connection(ctx), task_id, params.uri)
+        self.subs.add(_connection(ctx), task_id, params.uri)
         return types.EmptyResult()
 
     async def unsubscribe(
-        ctx: ServerRequestContext[Any], params: types.UnsubscribeRequestParams
+        self, ctx: ServerRequestContext[Any], params: types.UnsubscribeRequestParams
     ) -> types.EmptyResult:
         task_id, _ = parse_uri(params.uri)
-        subs.remove(_connection(ctx), task_id, params.uri)
+        self.subs.remove(_connection(ctx), task_id, params.uri)
         return types.EmptyResult()
 
-    server.add_request_handler("resources/list", types.PaginatedRequestParams, list_resources)
-    server.add_request_handler("resources/templates/list", types.PaginatedRequestParams, list_templates)
-    server.add_request_handler("resources/read", types.ReadResourceRequestParams, read_resource)
-    server.add_request_handler("resources/subscribe", types.SubscribeRequestParams, subscribe)
-    server.add_request_handler("resources/unsubscribe", types.UnsubscribeRequestParams, unsubscribe)
-    service.subscribe(subs.on_event)
+
+def install_resources(server: HookedServer, app: App) -> None:
+    """Serve resources/list, templates/list, read, subscribe and unsubscribe on `server` from
+    `app`'s TaskService (nothing without a task runtime); the subscriptions' listener lives as
+    long as the runtime."""
+    if app.tasks is None:
+        return
+    face = ResourceHandlers(app.tasks, app.settings)
+    server.add_request_handler("resources/list", types.PaginatedRequestParams, face.list_resources)
+    server.add_request_handler("resources/templates/list", types.PaginatedRequestParams, face.list_templates)
+    server.add_request_handler("resources/read", types.ReadResourceRequestParams, face.read_resource)
+    server.add_request_handler("resources/subscribe", types.SubscribeRequestParams, face.subscribe)
+    server.add_request_handler("resources/unsubscribe", types.UnsubscribeRequestParams, face.unsubscribe)
+    app.tasks.subscribe(face.subs.on_event)

@@ -77,6 +77,14 @@ def check_format(fmt: str) -> str:
 def export_of(record: TaskRecord, fmt: str) -> Export:
     """The export of a completed task's result in `fmt`; InvalidParams for a task not completed."""
     check_format(fmt)
+    check_completed(record)
+    rows = table(record)
+    return Export(record.id, fmt, render(record, rows, fmt), len(rows.rows), rows.kind)
+
+
+def check_completed(record: TaskRecord) -> None:
+    """InvalidParams (saying what to do instead) for a task that is not completed: only a completed
+    task has a result to hand on."""
     if record.status is not TaskStatus.COMPLETED:
         raise InvalidParams(
             f"task {record.id} is {record.status}: only a completed task's result can be exported",
@@ -85,8 +93,6 @@ def export_of(record: TaskRecord, fmt: str) -> Export:
             else "Its partial result is in tasks.get with full: true.",
             fields=["taskId"],
         )
-    rows = table(record)
-    return Export(record.id, fmt, render(record, rows, fmt), len(rows.rows), rows.kind)
 
 
 # -- the tasks.export operation ------------------------------------------------------------------

@@ -144,6 +144,12 @@ async def test_export_link_resources_subscription_and_prompts_over_stdio(
         await updates.at_least(uri, 2)
         status = json.loads((await client.read_resource(uri)).contents[0].text)  # type: ignore[union-attr]
         assert status["status"] == "working" and status["progress"]["completed"] >= 1
+        with pytest.raises(MCPError) as early:  # a running task has no export yet
+            await client.read_resource(f"{uri}/export.csv")
+        assert (
+            early.value.error.code == types.INVALID_PARAMS
+            and "only a completed task" in early.value.error.message
+        )
         await call(client, "tasks.cancel", {"taskId": slow["taskId"]})
 
         # Each prompt yields a call tasks.create accepts as it stands.
