@@ -127,8 +127,7 @@ EXPORT_OPERATIONS = [
         "tasks.export",
         ExportArgs,
         _export,
-        "A completed task's result as a file to hand on (csv, jsonl or a Markdown report): answers its "
-        "resource URI (one row per entity or claim, with sources)",
+        "A completed task's result as a csv, jsonl or md file, by resource link",
         read_only=True,
     )
 ]
