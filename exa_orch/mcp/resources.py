@@ -20,6 +20,7 @@ same database sends nothing here (its events are that process's).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 from typing import Any
@@ -158,10 +159,17 @@ def export_link(result: dict[str, Any]) -> types.CallToolResult:
 
 
 class Subscriptions:
-    """Which connection follows which task URI, and the listener that tells them of changes."""
+    """Which connection follows which task URI, and the listener that tells them of changes.
+
+    Notifications are sent in the background, so a slow client never holds the runtime's event
+    loop (the listener runs in its dispatch of task events); while one notification to a
+    connection for a URI is on its way, further changes are folded into one more notification
+    after it (each says only "read it again"), so the last state is always announced."""
 
     def __init__(self) -> None:
         self._by_task: dict[str, dict[int, tuple[Any, set[str]]]] = {}
+        self._sending: dict[tuple[int, str], bool] = {}  # (connection, uri) -> changed since sent
+        self._jobs: set[asyncio.Task[None]] = set()  # kept referenced until done
 
     def add(self, connection: Any, task_id: str, uri: str) -> None:
         key = id(connection)
@@ -188,15 +196,33 @@ class Subscriptions:
         followers = self._by_task.get(event.task.id)
         for key, (connection, uris) in list((followers or {}).items()):
             for uri in sorted(uris):
-                try:
-                    with anyio.move_on_after(SEND_TIMEOUT_S):
-                        await connection.send_resource_updated(uri)
-                except Exception:  # a closed connection: forget it rather than fail the runtime
-                    log.debug("resource update to a gone connection dropped", exc_info=True)
-                    self.drop_connection(key)
-                    break
+                self._notify(key, connection, uri)
         if event.kind == "status" and event.task.terminal and followers is not None:
             self._by_task.pop(event.task.id, None)  # nothing changes after the end
+
+    def _notify(self, key: int, connection: Any, uri: str) -> None:
+        slot = (key, uri)
+        if slot in self._sending:
+            self._sending[slot] = True  # one more once the notification on its way is sent
+            return
+        self._sending[slot] = False
+        job = asyncio.get_running_loop().create_task(self._send(slot, connection))
+        self._jobs.add(job)
+        job.add_done_callback(self._jobs.discard)
+
+    async def _send(self, slot: tuple[int, str], connection: Any) -> None:
+        try:
+            while True:
+                with anyio.move_on_after(SEND_TIMEOUT_S):
+                    await connection.send_resource_updated(slot[1])
+                if not self._sending.get(slot):
+                    return
+                self._sending[slot] = False
+        except Exception:  # a closed connection: forget it rather than fail anything else
+            log.debug("resource update to a gone connection dropped", exc_info=True)
+            self.drop_connection(slot[0])
+        finally:
+            self._sending.pop(slot, None)
 
 
 def _connection(ctx: ServerRequestContext[Any]) -> Any:
