@@ -35,8 +35,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from exa_orch.errors import ConfigError, MigrationError, StoreError
-from exa_orch.store.migrations import Migration, check_applied
+from exa_orch.errors import ConfigError, StoreError
+from exa_orch.store.migrations import Migration, check_applied, failed
 
 log = logging.getLogger(__name__)
 
@@ -319,47 +319,64 @@ def migrations_dir(base: Path) -> Path:
 
 
 def apply_migrations(conn: PgConn, found: list[Migration]) -> list[Migration]:
-    """Apply the pending migrations, each in one transaction with its row; return those applied.
+    """Apply the pending migrations, each in its own transaction with its row; return those applied.
 
-    An advisory lock makes servers starting together take turns; each then sees what the
-    others applied. MigrationError if an applied file was edited or is unknown.
+    Each transaction first takes an advisory lock, so servers starting together take turns; each
+    then sees what the others applied. The last pending migration's transaction also sets up the
+    `exa-orch sql` role. MigrationError if an applied file was edited or is unknown, or if one
+    failed: it names those applied and kept before it.
     """
     done: list[Migration] = []
-    conn.execute("BEGIN")
-    try:
-        conn.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+    while True:
+        pending: list[Migration] = []
+        conn.execute("BEGIN")
         try:
-            conn.execute(_CREATE_TABLE)
-        except _psycopg().Error as exc:
-            if exc.sqlstate != "42501":  # insufficient_privilege: a role that may only read
-                raise
-            raise StoreError(
-                f"this database role may not create exa-orch's tables: {str(exc).strip().splitlines()[0]}",
-                hint="Run servers and `exa-orch db migrate` as a role that may create tables in the database: "
-                "its owner (`createdb -O <role>`), or after `GRANT CREATE ON SCHEMA public TO <role>`. "
-                "`exa-orch sql`, `view` and `tasks` need only SELECT.",
-            ) from None
-        rows = conn.execute("SELECT version, name, checksum FROM schema_migrations").fetchall()
-        pending = check_applied({v: (name, checksum) for v, name, checksum in rows}, found)
-        for migration in pending:
-            conn.execute("SAVEPOINT migration")
-            try:
-                conn.run_script(migration.sql)
-            except _psycopg().Error as exc:
-                raise MigrationError(migration.version, migration.name, str(exc).strip()) from exc
-            conn.execute(
-                "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
-                (migration.version, migration.name, migration.checksum),
-            )
-            conn.execute("RELEASE migration")
-            done.append(migration)
-        _ensure_sql_guard(conn, force=bool(pending))
-        conn.execute("COMMIT")
-    except BaseException:
-        with contextlib.suppress(Exception):
-            conn.execute("ROLLBACK")
-        raise
-    return done
+            pending = _pending_under_lock(conn, found)
+            if pending:
+                _run_migration(conn, pending[0], done)
+            if len(pending) <= 1:  # the last one, or none: the sql role in the same transaction
+                _ensure_sql_guard(conn, force=bool(pending))
+            conn.execute("COMMIT")
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                conn.execute("ROLLBACK")
+            if pending and isinstance(exc, _psycopg().Error):  # the guard's or COMMIT's failure
+                raise failed(pending[0], str(exc).strip(), done) from exc
+            raise
+        done.extend(pending[:1])
+        if len(pending) <= 1:
+            return done
+
+
+def _pending_under_lock(conn: PgConn, found: list[Migration]) -> list[Migration]:
+    """In the open transaction: take the migration lock, create schema_migrations if missing,
+    and return what is pending."""
+    conn.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+    try:
+        conn.execute(_CREATE_TABLE)
+    except _psycopg().Error as exc:
+        if exc.sqlstate != "42501":  # insufficient_privilege: a role that may only read
+            raise
+        raise StoreError(
+            f"this database role may not create exa-orch's tables: {str(exc).strip().splitlines()[0]}",
+            hint="Run servers and `exa-orch db migrate` as a role that may create tables in the database: "
+            "its owner (`createdb -O <role>`), or after `GRANT CREATE ON SCHEMA public TO <role>`. "
+            "`exa-orch sql`, `view` and `tasks` need only SELECT.",
+        ) from None
+    rows = conn.execute("SELECT version, name, checksum FROM schema_migrations").fetchall()
+    return check_applied({v: (name, checksum) for v, name, checksum in rows}, found)
+
+
+def _run_migration(conn: PgConn, migration: Migration, done: list[Migration]) -> None:
+    """In the open transaction: one migration's statements and its row."""
+    try:
+        conn.run_script(migration.sql)
+    except _psycopg().Error as exc:
+        raise failed(migration, str(exc).strip(), done) from exc
+    conn.execute(
+        "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
+        (migration.version, migration.name, migration.checksum),
+    )
 
 
 # --- the role `exa-orch sql` queries run as -------------------------------------------------------
