@@ -382,13 +382,38 @@ def _run_migration(conn: PgConn, migration: Migration, done: list[Migration]) ->
 # --- the role `exa-orch sql` queries run as -------------------------------------------------------
 
 SQL_ROLE = "exa_orch_sql"
-SQL_FUNCTION = "exa_orch_sql(text)"
+SQL_FUNCTION = (
+    "exa_orch_sql_capped(text, bigint, integer)"  # (query, most bytes, bytes a row costs beside its text)
+)
+TOO_BIG = "XO001"  # the SQLSTATEs it raises: the result went past its bytes
+ADVISORY_LOCK = "XO002"  # the query took an advisory lock (refused: it would stall `db migrate`)
 # Run as its owner, SQL_ROLE, which may only read: inside a SECURITY DEFINER function PostgreSQL
 # refuses to change `role` or `session_authorization` (set_config included), so no query text can
-# take the caller's privileges back, as it could after SET ROLE or SET SESSION AUTHORIZATION.
+# take the caller's privileges back, as it could after SET ROLE or SET SESSION AUTHORIZATION. It
+# counts each row's size as it is made (its datum's, then its text's, which is what the client
+# reads) and stops past the cap, so a huge value never reaches the client's memory; and it
+# refuses a query that left this session holding an advisory lock, however it was spelled.
 _CREATE_SQL_FUNCTION = f"""
 CREATE FUNCTION {SQL_FUNCTION} RETURNS SETOF record LANGUAGE plpgsql SECURITY DEFINER
-SET search_path FROM CURRENT AS $fn$ BEGIN RETURN QUERY EXECUTE $1; END $fn$
+SET search_path FROM CURRENT AS $fn$
+DECLARE r record; size bigint; held bigint := 0;
+BEGIN
+    FOR r IN EXECUTE $1 LOOP
+        size := pg_catalog.pg_column_size(r);
+        IF held + size <= $2 THEN
+            size := pg_catalog.octet_length(r::text);
+        END IF;
+        held := held + $3 + coalesce(size, 0);
+        IF held > $2 THEN
+            RAISE EXCEPTION USING ERRCODE = '{TOO_BIG}', MESSAGE = 'the result went past ' || $2 || ' bytes';
+        END IF;
+        RETURN NEXT r;
+    END LOOP;
+    IF EXISTS (SELECT FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND pid = pg_catalog.pg_backend_pid()) THEN
+        PERFORM pg_catalog.pg_advisory_unlock_all();
+        RAISE EXCEPTION USING ERRCODE = '{ADVISORY_LOCK}', MESSAGE = 'the query took an advisory lock';
+    END IF;
+END $fn$
 """
 _CREATE_SQL_ROLE = f"""
 DO $do$ BEGIN

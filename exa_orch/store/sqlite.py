@@ -26,6 +26,7 @@ import aiosqlite
 from exa_orch.errors import ConfigError, InvalidParams, StoreError
 from exa_orch.store import costs, migrations, tasks
 from exa_orch.store.backend import (
+    SQL_MAX_VALUE_BYTES,
     Columns,
     Dialect,
     Rows,
@@ -33,10 +34,12 @@ from exa_orch.store.backend import (
     one_statement,
     query_failed,
     read_only,
+    too_big,
     too_long,
 )
 from exa_orch.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from exa_orch.store.migrations import Migration
+from exa_orch.store.sqlite_bounds import SqlConnection, bounded_rows, stopped_at_limit
 
 READONLY_BUSY_TIMEOUT_MS = 5_000
 
@@ -127,10 +130,12 @@ class ReadOnly:
         self.where = where
 
     @classmethod
-    async def open(cls, where: str, uri: str, name: str) -> ReadOnly:
+    async def open(
+        cls, where: str, uri: str, name: str, factory: type[sqlite3.Connection] = sqlite3.Connection
+    ) -> ReadOnly:
         probe(where, uri)
         try:
-            conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+            conn = await aiosqlite.connect(uri, uri=True, isolation_level=None, factory=factory)
         except sqlite3.Error as exc:
             raise unreadable(where, exc) from None
         try:
@@ -165,7 +170,7 @@ class ReadOnly:
         await conn.set_progress_handler(stop_if_late, 10_000)
         try:
             async with conn.execute(query) as cursor:
-                rows = [tuple(row) for row in await cursor.fetchall()]
+                rows = await bounded_rows(cursor)
                 columns = [d[0] for d in cursor.description or ()]
         except UnicodeEncodeError:
             raise not_utf8() from None
@@ -174,6 +179,8 @@ class ReadOnly:
         except sqlite3.Error as exc:
             if late:
                 raise too_long(timeout_s, "open the file with sqlite3 yourself") from None
+            if stopped_at_limit(exc):
+                raise too_big("a value it made", SQL_MAX_VALUE_BYTES) from None
             if guard.refused is not None or "readonly" in str(exc) or "query_only" in str(exc):
                 raise read_only(guard.refused or "a write") from None
             await conn.set_authorizer(None)
@@ -393,7 +400,9 @@ class SqliteBackend:
         return await ReadOnly.open(self.where, self.uri(readonly=True), self.path.name)
 
     async def run_query(self, query: str, timeout_s: float) -> tuple[Columns, Rows]:
-        conn = await self.open_readonly("exa-orch sql")
+        if not self.exists():
+            await self.open_readonly("exa-orch sql")  # the one error for a missing file
+        conn = await ReadOnly.open(self.where, self.uri(readonly=True), self.path.name, SqlConnection)
         try:
             return await conn.run_query(query, timeout_s)
         finally:

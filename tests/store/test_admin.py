@@ -204,3 +204,41 @@ async def test_sql_on_sqlite_stops_a_query_at_its_time_limit(migrated: Path) -> 
         await run_query(migrated, endless, timeout_s=0.2)
     columns, _ = await run_query(migrated, "select count(*) from tasks", timeout_s=0.2)
     assert columns == ["count(*)"]
+
+
+@pytest.mark.parametrize(
+    ("query", "what"),
+    [
+        ("select length(printf('%.*c', 999999999, 'x'))", "a value it made"),  # SQLite's printf: 27 s of CPU
+        ("select length(format('%999999999d', 1))", "a value it made"),  # SQLite answers NULL past the limit
+        ("select length(zeroblob(999999999))", "a value it made"),
+        ("select length(replace(hex(zeroblob(20000000)), '0', 'xx'))", "a value it made"),
+        (
+            "with recursive n(i) as (select 1 union all select i + 1 from n limit 3000000)"
+            " select i, 'abcdefghij' from n",
+            "its result",
+        ),
+    ],
+)
+def test_sql_on_sqlite_stops_a_huge_value_or_result_and_names_the_limit(
+    migrated: Path, query: str, what: str
+) -> None:
+    """Measured by hand (issue 36's report): the printf query ends in ~0.5 s at ~28 MB peak RSS."""
+    out = run_cli("sql", "--db", str(migrated), query)
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.startswith(
+        f"error [INVALID_PARAMS]: the query was stopped: {what} went past exa-orch sql's limit of 32 MB"
+    ), out.stderr
+
+
+def test_sql_on_sqlite_printf_still_formats_under_the_limit(migrated: Path) -> None:
+    out = run_cli(
+        "sql",
+        "--json",
+        "--db",
+        str(migrated),
+        "select printf('%.2f|%5d|%-3s|%%|%.*c', 3.14159, 42, 'ab', 3, 'z') as p, format('%s-%d', 'a', 7) as f,"
+        " length(printf('%.*c', 1000000, 'y')) as n, printf(null) as z",
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == [{"p": "3.14|   42|ab |%|zzz", "f": "a-7", "n": 1000000, "z": None}]
