@@ -23,6 +23,7 @@ from typing import Any, cast
 
 import aiosqlite
 
+from exa_orch.config import data_dir
 from exa_orch.errors import ConfigError, InvalidParams, StoreError
 from exa_orch.store import costs, migrations, tasks
 from exa_orch.store.backend import (
@@ -303,7 +304,8 @@ class _Guard:
 
 
 class SqliteBackend:
-    """An SQLite file (created with its directory when a Store opens it)."""
+    """An SQLite file (created when a Store opens it, in an existing directory; the per-user data
+    directory is made when missing)."""
 
     name = "sqlite"
     dialect = DIALECT
@@ -334,8 +336,21 @@ class SqliteBackend:
         return conn
 
     def prepare(self) -> None:
+        """The per-user data directory (the default database's) is made when missing; any other
+        directory must exist: a mistyped --db would otherwise leave a new folder and an empty
+        database behind, silently."""
+        parent = self.path.parent
+        if parent.is_dir():
+            return
+        if parent != data_dir():
+            raise ConfigError(
+                f"the directory of the database {self.path} does not exist",
+                hint=f"Check the path, or create the directory first (`mkdir -p {parent}`); a new "
+                "database file is made in an existing directory. Leave out --db (and EXA_ORCH_DB) "
+                "for the default in the per-user data directory.",
+            )
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ConfigError(
                 f"cannot create the directory of the database {self.path}: {exc.strerror or exc}",

@@ -32,7 +32,7 @@ ACCEPTANCE_QUERY = (
 
 @pytest.fixture(scope="module")
 def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("admin") / "sub" / "workflows.db"
+    db = tmp_path_factory.mktemp("admin") / "workflows.db"
     first = run_cli("db", "migrate", "--db", str(db))
     assert first.returncode == 0, first.stderr
     assert "0001_init" in first.stdout and "0002_workflow_archive" in first.stdout
@@ -152,13 +152,24 @@ def test_format_table_right_aligns_numbers_and_blanks_nulls() -> None:
     ]
 
 
-def test_migrate_into_a_directory_that_cannot_be_made_is_a_config_error(tmp_path: Path) -> None:
+def test_migrate_refuses_a_missing_directory_and_makes_nothing(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
-    out = run_cli("db", "migrate", "--db", str(blocker / "sub" / "x.db"))
-    assert out.returncode == 1
-    assert out.stderr.startswith("error [CONFIG_ERROR]: cannot create the directory of the database")
-    assert "Traceback" not in out.stderr
+    for missing in (tmp_path / "no" / "such" / "dir", blocker / "sub"):
+        out = run_cli("db", "migrate", "--db", str(missing / "x.db"))
+        assert out.returncode == 1
+        assert out.stderr.startswith(
+            f"error [CONFIG_ERROR]: the directory of the database {missing / 'x.db'} does not exist"
+        )
+        assert f"`mkdir -p {missing}`" in out.stderr and "Traceback" not in out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]  # no directory was made
+
+
+def test_the_default_database_directory_is_made_when_missing(tmp_path: Path) -> None:
+    data = tmp_path / "xdg"  # the per-user data directory is exa-orch's own to make
+    out = run_cli("db", "migrate", env={"XDG_DATA_HOME": str(data)})
+    assert out.returncode == 0, out.stderr
+    assert (data / "exa-orch" / "workflows.db").is_file()
 
 
 @pytest.mark.parametrize(
