@@ -74,6 +74,10 @@ async def test_streamable_http_client_works(sim_url: str, tmp_path: Path) -> Non
             assert (await call(modern, "list_operations", {"prefix": "websets."}))["count"] >= 7
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=WAIT) == 0
+    # The SDK's line for each session opened and closed is DEBUG, not INFO (half a busy log).
+    logged = (tmp_path / "stderr.log").read_text()
+    assert "serving MCP over streamable HTTP" in logged
+    assert "Created new transport with session ID" not in logged and "Terminating session" not in logged
     assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
 
 
