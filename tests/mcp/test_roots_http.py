@@ -5,6 +5,7 @@ processes with two named tokens; the simulator counts what reached its imports e
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -21,6 +22,7 @@ from exa_orch.sim.testing import SimHandle, SimThread
 
 from .conftest import result_json
 from .tasks_support import LegacyTasksClient, legacy_client
+from .test_roots import CSV, shared_and_private
 from .test_serve_http import http_server
 
 pytestmark = [
@@ -30,7 +32,6 @@ pytestmark = [
 
 ALICE, BOB = "alice-secret-0a1b2c3d", "bob-secret-4e5f6a7b"
 TOKENS = {"EXA_ORCH_HTTP_TOKENS": f"alice={ALICE},bob={BOB}"}
-CSV = "url,name\nhttps://a.example,A\nhttps://b.example,B\n"
 
 
 @pytest.fixture(scope="module")
@@ -65,12 +66,7 @@ async def import_path(who: LegacyTasksClient, path: Path | str) -> tuple[bool, A
 
 @pytest.fixture
 def files(tmp_path: Path) -> dict[str, Path]:
-    shared, private = tmp_path / "shared", tmp_path / "private"
-    shared.mkdir()
-    private.mkdir()
-    (shared / "rows.csv").write_text(CSV)
-    (private / "secret.csv").write_text(CSV)
-    (shared / "link.csv").symlink_to(private / "secret.csv")
+    shared, private = shared_and_private(tmp_path)
     return {"shared": shared, "inside": shared / "rows.csv", "outside": private / "secret.csv"}
 
 
@@ -105,8 +101,10 @@ async def test_with_import_dirs_only_files_inside_them_are_read(
                 for path in (
                     files["outside"],  # outside the folder, though inside the client's root `/`
                     files["shared"] / "link.csv",  # a link out of the folder
-                    f"{files['shared']}/../private/secret.csv",  # a `..` walk
-                    f"{files['shared']}/../shared/rows.csv",  # `..` at all, even landing inside
+                    os.path.join(files["shared"], os.pardir, "private", "secret.csv"),  # a `..` walk
+                    os.path.join(
+                        files["shared"], os.pardir, files["shared"].name, "rows.csv"
+                    ),  # `..` landing inside
                     "/etc/passwd",
                 )
             }
