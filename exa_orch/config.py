@@ -25,6 +25,7 @@
 | EXA_ORCH_VIEW_SECRET  | key of the view's sign-in cookies (16+ chars); unset, a new one each start (sign in again) | random per start |
 | EXA_ORCH_HTTP_MAX_SESSIONS | MCP sessions open at once over HTTP; a full table refuses new ones (503) | 10000 |
 | EXA_ORCH_HTTP_MAX_SESSIONS_PER_PRINCIPAL | MCP sessions one token's principal may hold at once (503 beyond) | 1000 |
+| EXA_ORCH_IMPORT_DIRS  | folders (os.pathsep-separated, absolute) that clients over HTTP may import CSV files from by `path`; unset, HTTP path imports are refused (stdio clients read inside their own roots) | - |
 
 Principals (who owns a task; see README "Who can see a task"): the local user `user:<login>` on
 stdio and on HTTP without tokens; `token:<name>` for a named token over HTTP; the unnamed
@@ -241,6 +242,20 @@ def _enabled_tools(env: Mapping[str, str], profile: str) -> tuple[str, ...] | No
     return names
 
 
+def _import_dirs(env: Mapping[str, str]) -> tuple[str, ...]:
+    """EXA_ORCH_IMPORT_DIRS: absolute folders, os.pathsep-separated; ConfigError naming one that
+    is relative or not a folder (a typo would otherwise refuse every import, silently)."""
+    dirs = tuple(d.strip() for d in env.get("EXA_ORCH_IMPORT_DIRS", "").split(os.pathsep) if d.strip())
+    for folder in dirs:
+        if not Path(folder).is_absolute() or not Path(folder).is_dir():
+            raise ConfigError(
+                f"EXA_ORCH_IMPORT_DIRS: {folder!r} is not {'a folder' if Path(folder).is_absolute() else 'absolute'}",
+                hint=f"Name existing folders by their full paths, separated by {os.pathsep!r}; "
+                "unset it to refuse path imports over HTTP.",
+            )
+    return dirs
+
+
 DEFAULT_TOKEN_NAME = "default"  # the principal name of the unnamed EXA_ORCH_HTTP_TOKEN
 _TOKEN_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._@-]{0,63}")
 
@@ -358,6 +373,8 @@ class Settings:
     """EXA_ORCH_DAILY_BUDGETS="alice=25,bob=5": caps one principal at a time"""
     engine: str = "websets"
     """EXA_ORCH_ENGINE: the engine of a task whose args name none (a workflow that takes `engine`)"""
+    import_dirs: tuple[str, ...] = ()
+    """EXA_ORCH_IMPORT_DIRS: the server's folders a client over HTTP may import files from by path"""
 
     @classmethod
     def from_env(cls, env: Mapping[str, str] | None = None) -> Settings:
@@ -408,6 +425,7 @@ class Settings:
             daily_budget_usd=_float(env, "EXA_ORCH_DAILY_BUDGET_USD", 0.0) or None,
             daily_budgets=_daily_budgets(env),
             engine=_engine(env),
+            import_dirs=_import_dirs(env),
         )
 
     @property

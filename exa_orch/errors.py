@@ -173,15 +173,28 @@ class StoreError(OrchError):
 class MigrationError(StoreError):
     code = ErrorCode.MIGRATION_FAILED
 
-    def __init__(self, version: int, name: str, reason: str) -> None:
+    def __init__(self, version: int, name: str, reason: str, *, applied: list[str] | None = None) -> None:
+        """`applied`: when the migration failed while being applied, the labels of those this run
+        applied before it (each committed whole, with its row); None when nothing was applied."""
+        label = f"{version:04d}_{name}"
+        if applied is None:
+            message, done = f"migration {label} failed: {reason}", "Nothing was changed. "
+        else:
+            message = f"migration {label} failed and was rolled back whole (it stays pending): {reason}"
+            done = (
+                f"Applied before it, and kept: {', '.join(applied)}; not applied: {label} and any after it. "
+                if applied
+                else f"No migration was applied: {label} was the first pending one. "
+            )
         super().__init__(
-            f"migration {version:04d}_{name} failed: {reason}",
-            hint="Nothing was changed (a migration that fails is rolled back). Do what the message "
-            "says, or point EXA_ORCH_DB (or --db) at another database: a new SQLite file, or an "
+            message,
+            hint=done + "Do what the message says and migrate again (`exa-orch db migrate`, or start the "
+            "server), or point EXA_ORCH_DB (or --db) at another database: a new SQLite file, or an "
             "empty PostgreSQL database, gets exa-orch's tables.",
         )
         self.version = version
         self.name = name
+        self.applied = applied
 
 
 class ForeignDatabase(StoreError):

@@ -81,6 +81,28 @@ class _RedactingFormatter(logging.Formatter):
 
 
 QUIET_LOGGERS = ("httpx",)  # INFO is one line per HTTP request
+# The MCP SDK's INFO lines for each HTTP session opened, closed or timed out: half a busy server's
+# log, and nothing an operator acts on. Shown as DEBUG, at level DEBUG only.
+SESSION_CHATTER = {
+    "mcp.server.streamable_http_manager": ("Created new transport with session ID", "Session "),
+    "mcp.server.streamable_http": ("Terminating session",),
+}
+
+
+class _SessionChatter(logging.Filter):
+    """On the stderr handler: SESSION_CHATTER's records demoted to DEBUG (dropped unless the
+    handler's level is DEBUG). A handler filter, so it leaves the SDK's loggers as they were."""
+
+    def __init__(self, handler: logging.Handler) -> None:
+        super().__init__()
+        self._handler = handler
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        prefixes = SESSION_CHATTER.get(record.name)
+        if not prefixes or record.levelno != logging.INFO or not record.getMessage().startswith(prefixes):
+            return True
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return self._handler.level <= logging.DEBUG
 
 
 def _quiet_http_clients(level: str) -> None:
@@ -106,6 +128,7 @@ def configure_logging(level: str = "INFO") -> None:
     handler.setLevel(level)
     handler._exa_orch = True  # type: ignore[attr-defined]
     handler.addFilter(RedactingFilter())
+    handler.addFilter(_SessionChatter(handler))
     handler.setFormatter(_RedactingFormatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     root.addHandler(handler)
     root.setLevel(level)

@@ -9,11 +9,19 @@ import json
 import socket
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import urlsplit
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
 
-__all__ = ["bind_listener", "is_loopback", "require_token_beyond_loopback", "respond_json"]
+__all__ = [
+    "LoopbackHosts",
+    "bind_listener",
+    "host_name",
+    "is_loopback",
+    "require_token_beyond_loopback",
+    "respond_json",
+]
 
 
 def is_loopback(host: str) -> bool:
@@ -24,6 +32,49 @@ def is_loopback(host: str) -> bool:
         return ipaddress.ip_address(host.strip("[]")).is_loopback
     except ValueError:
         return False
+
+
+def host_name(header: bytes) -> str:
+    """The host name of a Host header (`name`, `name:port`, `[v6]:port`), without port or brackets."""
+    text = header.decode("latin-1").strip()
+    if text.startswith("["):
+        return text[1 : text.find("]")] if "]" in text else text
+    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
+
+
+class LoopbackHosts:
+    """ASGI guard for a face bound to loopback (no DNS rebinding): a request whose Host names
+    anything but loopback (421), or whose Origin, when it sends one, is not an http(s) loopback
+    origin (403; `null` included), is refused before the app sees it. Loopback is `is_loopback`'s
+    word, so every spelling a bind accepts (127.0.0.2, LOCALHOST, [::1]) is guarded alike."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            headers = dict(scope.get("headers") or [])
+            if not is_loopback(host_name(headers.get(b"host", b""))):
+                await respond_json(
+                    send, 421, {"error": "this server answers only requests for a loopback host name"}
+                )
+                return
+            origin = headers.get(b"origin")
+            if origin is not None and not _loopback_origin(origin.decode("latin-1")):
+                await respond_json(
+                    send, 403, {"error": "this server answers only pages of a loopback origin"}
+                )
+                return
+        await self.app(scope, receive, send)
+
+
+def _loopback_origin(origin: str) -> bool:
+    try:
+        parts = urlsplit(origin.strip())
+        _ = parts.port  # ValueError for a port that is not a number
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and is_loopback(parts.hostname or "")
 
 
 def bind_listener(host: str, port: int) -> socket.socket:

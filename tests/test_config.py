@@ -101,6 +101,19 @@ def test_enabled_tools_narrow_the_profile_and_unknown_names_are_refused() -> Non
     assert "manage_websets" in (bad.value.hint or "")
 
 
+def test_import_dirs_are_absolute_folders_split_by_the_path_separator(tmp_path: Path) -> None:
+    one, two = tmp_path / "one", tmp_path / "two"
+    one.mkdir()
+    two.mkdir()
+    assert Settings.from_env({}).import_dirs == ()
+    settings = Settings.from_env({"EXA_ORCH_IMPORT_DIRS": f"{one}{os.pathsep} {two}{os.pathsep}"})
+    assert settings.import_dirs == (str(one), str(two))
+    for wrong, said in (("relative/dir", "not absolute"), (str(tmp_path / "missing"), "not a folder")):
+        with pytest.raises(ConfigError) as caught:
+            Settings.from_env({"EXA_ORCH_IMPORT_DIRS": wrong})
+        assert "EXA_ORCH_IMPORT_DIRS" in caught.value.message and said in caught.value.message
+
+
 def test_the_test_session_never_touches_the_real_users_data_directory() -> None:
     # tests/conftest.py points XDG_DATA_HOME at a temporary directory for the whole session.
     assert Path(os.environ["XDG_DATA_HOME"]).name.startswith("exa-orch-test-data-")

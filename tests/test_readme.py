@@ -52,6 +52,7 @@ FIELDS = {
     "EXA_ORCH_DAILY_BUDGET_USD": "daily_budget_usd",
     "EXA_ORCH_DAILY_BUDGETS": None,  # a list; unset is ()
     "EXA_ORCH_ENGINE": "engine",
+    "EXA_ORCH_IMPORT_DIRS": "import_dirs",
     loader.ENV_VAR: None,
 }
 
@@ -102,7 +103,7 @@ def test_the_table_defaults_are_the_code_defaults() -> None:
             continue
         value = getattr(defaults, field)
         cell = default.strip("`")
-        if value is None:
+        if value is None or value == ():
             assert cell in {"unset", "required for real Exa"}, (var, default)
         elif isinstance(value, Path):
             assert Path(cell) == value, (var, default)

@@ -19,6 +19,7 @@ The requests go through `send_request` with the typed request models rather than
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, cast
 from urllib.parse import unquote, urlparse
@@ -41,9 +42,17 @@ ROOTS_STATE_KEY = "exa_orch.roots"  # Connection.state: the cached roots of one 
 class SessionPeer:
     """ClientPeer for one tools/call, from its request context."""
 
-    def __init__(self, session: Any, request_id: Any, *, related_task: str | None = None) -> None:
+    def __init__(
+        self,
+        session: Any,
+        request_id: Any,
+        *,
+        related_task: str | None = None,
+        server_dirs: Sequence[str] | None = None,
+    ) -> None:
         self._session = session
         self._request_id = request_id
+        self.server_dirs = server_dirs  # None on stdio; on HTTP, EXA_ORCH_IMPORT_DIRS (ClientPeer)
         # Asking for a task's input: each elicitation carries the related-task `_meta` (seed 000
         # section 5.2.1), so the client ties it to the task, not to a call.
         self._params_meta: types.RequestParamsMeta | None = (
@@ -82,7 +91,12 @@ class SessionPeer:
         """This client, asked for task `task_id`'s input: each request carries the related-task
         `_meta`; `in_call`: on this call's stream (the call waits for the answer), else on the
         session's own (the call answers first)."""
-        return SessionPeer(self._session, self._request_id if in_call else None, related_task=task_id)
+        return SessionPeer(
+            self._session,
+            self._request_id if in_call else None,
+            related_task=task_id,
+            server_dirs=self.server_dirs,
+        )
 
     def _meta(self) -> ServerMessageMetadata:
         # Related to the tools/call: on streamable HTTP the request rides that POST's stream.

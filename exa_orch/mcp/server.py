@@ -164,6 +164,9 @@ class ExaOrchServer(HookedServer):
             )
         self.app = app
         self.profile = profile
+        self.server_dirs: tuple[str, ...] | None = None
+        """where a caller's files are read: None while callers share this machine (stdio: inside
+        their roots); once served over HTTP, only in EXA_ORCH_IMPORT_DIRS (none when unset)"""
         self.unsubscribe_task_log: Callable[[], None] = lambda: None
         self._background: set[asyncio.Task[None]] = set()  # kept referenced until done
 
@@ -202,6 +205,12 @@ class ExaOrchServer(HookedServer):
         job = asyncio.get_running_loop().create_task(resume())
         self._background.add(job)
         job.add_done_callback(self._background.discard)
+
+    def streamable_http_app(self, **kwargs: Any) -> Any:
+        """The SDK's streamable HTTP app; from then on callers are remote, and their roots name no
+        path on this machine: files are read only inside EXA_ORCH_IMPORT_DIRS."""
+        self.server_dirs = self.app.settings.import_dirs
+        return super().streamable_http_app(**kwargs)
 
     async def aclose(self) -> None:
         """Stop what the server started beside its transport (the key page's listener)."""
@@ -634,7 +643,11 @@ class ExaOrchServer(HookedServer):
 
         principal = request_principal(self.app.settings, ctx.request)  # who owns the tasks it makes
         return await self.execute_tool(
-            params.name, params.arguments, progress, principal, SessionPeer(session, ctx.request_id)
+            params.name,
+            params.arguments,
+            progress,
+            principal,
+            SessionPeer(session, ctx.request_id, server_dirs=self.server_dirs),
         )
 
 

@@ -36,7 +36,7 @@ import asyncio
 import logging
 import time
 import uuid
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -455,6 +455,11 @@ class TasksBridge:
         page = getattr(self._server, "key_page", None)
         return page if isinstance(page, KeyPage) else None
 
+    def _server_dirs(self) -> Sequence[str] | None:
+        """The folders a remote client's files are read in (ExaOrchServer.server_dirs); None on stdio."""
+        dirs = getattr(self._server, "server_dirs", None)
+        return tuple(dirs) if dirs is not None else None
+
     def start_ask(
         self, record: TaskRecord, peer: SessionPeer, *, unasked: bool = False
     ) -> asyncio.Task[bool] | None:
@@ -469,7 +474,7 @@ class TasksBridge:
         kind = input_kind(record)
         if kind == "apiKey" and self._key_page() is not None and peer.url_elicitation:
             ask = self._ask_for_key(record, peer)
-        elif kind == "root" and peer.roots:
+        elif kind == "root" and (peer.roots or self._server_dirs()):
             ask = self._read_for_task(record, peer)
         else:
             return None
@@ -518,7 +523,7 @@ class TasksBridge:
         if record.type != "operation" or not isinstance(path, str) or not isinstance(inner, dict):
             return False
         try:
-            text = await read_inside_roots(peer, path, MAX_IMPORT_BYTES)
+            text = await read_inside_roots(peer, path, MAX_IMPORT_BYTES, server_dirs=self._server_dirs())
             args = {**record.args, "args": {**{k: v for k, v in inner.items() if k != "path"}, "csv": text}}
             return await self.service.resume_with_args(record, args) is not None
         except OrchError as exc:

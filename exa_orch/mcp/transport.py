@@ -25,6 +25,7 @@ from typing import Any, cast
 import anyio
 import mcp_types as types
 from mcp.server.stdio import stdio_server
+from mcp.server.transport_security import TransportSecuritySettings
 from mcp.shared.message import SessionMessage
 from pydantic import ValidationError
 
@@ -34,7 +35,7 @@ from exa_orch.config import Settings
 from exa_orch.mcp.auth import BearerAuth
 from exa_orch.mcp.server import ExaOrchServer, build_server
 from exa_orch.mcp.sessions import SessionLimits
-from exa_orch.net import bind_listener, require_token_beyond_loopback
+from exa_orch.net import LoopbackHosts, bind_listener, is_loopback, require_token_beyond_loopback
 from exa_orch.runtime import WorkflowSpec
 
 log = logging.getLogger(__name__)
@@ -406,7 +407,13 @@ async def _serve_http(
 ) -> None:
     import uvicorn
 
-    starlette_app = server.streamable_http_app(host=host, max_sessions=settings.http_max_sessions)
+    # The SDK's own Host/Origin check knows three exact bind strings; exa-orch's rule (LoopbackHosts,
+    # below) covers every loopback spelling a bind accepts, so the SDK's is off.
+    starlette_app = server.streamable_http_app(
+        host=host,
+        max_sessions=settings.http_max_sessions,
+        transport_security=TransportSecuritySettings(enable_dns_rebinding_protection=False),
+    )
     asgi: Any = SessionLimits(
         starlette_app,
         server.session_manager,
@@ -419,6 +426,8 @@ async def _serve_http(
         log.info("HTTP requests need a bearer token; principals: %s", ", ".join(sorted(principals)))
     else:
         log.info("no HTTP token set: loopback requests act as the local user %s", settings.principal)
+    if is_loopback(host):  # bound to loopback: no page of another site reaches it (DNS rebinding)
+        asgi = LoopbackHosts(asgi)
     sock = _bind(host, port)
     actual = sock.getsockname()[1]
     shown = f"[{host.strip('[]')}]" if ":" in host else host

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -35,6 +35,9 @@ class ClientPeer(Protocol):
     sampling_tools: bool
     elicitation: bool
     roots: bool
+    server_dirs: Sequence[str] | None
+    """None: the client shares this machine (stdio), and its roots are paths here; else the client
+    is remote (HTTP), and a file it names is read only inside these folders (EXA_ORCH_IMPORT_DIRS)"""
 
     async def sample(
         self, *, system: str, prompt: str, max_tokens: int, tool: dict[str, Any] | None = None

@@ -6,7 +6,8 @@
   or a private network's: loopback, link-local (169.254.x.x, the cloud metadata address), private
   (10/8, 172.16/12, 192.168/16, fc00::/7), carrier-grade NAT, unspecified, multicast and reserved
   addresses are refused, in every spelling a URL parser reads as an IP (`127.1`, `0x7f000001`,
-  `2130706433`, `[::ffff:127.0.0.1]`), and so are the names `localhost` and `*.localhost`, names
+  `2130706433`, `[::ffff:127.0.0.1]`) or an IPv6 address that carries one (IPv4-mapped,
+  IPv4-compatible, SIIT, 6to4, NAT64 `[64:ff9b::a9fe:a9fe]`; a local NAT64 prefix at all), and so are the names `localhost` and `*.localhost`, names
   under `.internal`, `.local` and `.localdomain`, and single-label names (`metadata`, `intranet`).
   Other host names are not resolved here: Exa resolves and calls them from its own network, where
   this machine's DNS answer says nothing (and could change between the check and the call).
@@ -64,7 +65,17 @@ def _literal_ip(host: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | No
         mapped = address.ipv4_mapped or address.sixtofour
         if mapped is not None:
             return mapped
+        if int(address) > 1 and any(address in n for n in _EMBEDDING_96):
+            return ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)  # its last 32 bits
     return address
+
+
+# IPv6 prefixes that carry an IPv4 address in their last 32 bits: NAT64's well-known prefix
+# (RFC 6052: 64:ff9b::a9fe:a9fe is 169.254.169.254 through a translator), SIIT's IPv4-translated
+# addresses (RFC 2765) and the deprecated IPv4-compatible ones (::a.b.c.d). Python calls the
+# first global whatever it embeds. 64:ff9b:1::/48 (RFC 8215) is a local network's own translator.
+_EMBEDDING_96 = tuple(ipaddress.IPv6Network(n) for n in ("64:ff9b::/96", "::ffff:0:0:0/96", "::/96"))
+_LOCAL_NAT64 = ipaddress.IPv6Network("64:ff9b:1::/48")
 
 
 def check_webhook_url(value: str) -> str:
@@ -73,9 +84,10 @@ def check_webhook_url(value: str) -> str:
     host = (urlsplit(value.strip()).hostname or "").rstrip(".").lower()
     address = _literal_ip(host)
     if address is not None:
-        if not address.is_global or address.is_multicast:
+        if not address.is_global or address.is_multicast or address in _LOCAL_NAT64:
+            shown = host if host.strip("[]") == str(address) else f"{host.strip('[]')} (that is {address})"
             raise ValueError(
-                f"{address} is a loopback, link-local, private or reserved address: Exa delivers "
+                f"{shown} is a loopback, link-local, private or reserved address: Exa delivers "
                 "webhooks to public hosts only; give a public https URL"
             )
         return value

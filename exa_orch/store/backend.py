@@ -136,6 +136,30 @@ class Backend(Protocol):
 
 # --- the errors `run_query` gives, on any backend ----------------------------------------------
 
+# What one `exa-orch sql` query may hand back, so a query that makes a huge string (or a huge
+# result) ends with an error instead of taking the process's memory: the most one value may hold
+# (SQLite's SQLITE_LIMIT_LENGTH) and the most the rows may hold together (text by its length, plus
+# ROW_OVERHEAD per value for Python's objects).
+SQL_MAX_VALUE_BYTES = 32 * 1024 * 1024
+SQL_MAX_RESULT_BYTES = 32 * 1024 * 1024
+ROW_OVERHEAD = 64
+
+
+def too_big(what: str, limit: int) -> InvalidParams:
+    """A query stopped at one of SQL_MAX_VALUE_BYTES / SQL_MAX_RESULT_BYTES."""
+    return InvalidParams(
+        f"the query was stopped: {what} went past exa-orch sql's limit of {limit // (1024 * 1024)} MB",
+        hint="Ask for less: a LIMIT, fewer columns, or substr()/length() of a big value instead of the value.",
+        fields=["query"],
+    )
+
+
+def value_bytes(value: object) -> int:
+    """What one value of a result counts against SQL_MAX_RESULT_BYTES."""
+    if isinstance(value, str | bytes | bytearray | memoryview):
+        return len(value) + ROW_OVERHEAD
+    return ROW_OVERHEAD
+
 
 def not_utf8() -> InvalidParams:
     """A query that can't be sent: bytes that are not UTF-8."""

@@ -163,34 +163,50 @@ def _bump_schema_version(conn: sqlite3.Connection) -> None:
 
 
 def apply(conn: sqlite3.Connection, migrations: list[Migration]) -> list[Migration]:
-    """Apply every pending migration in order, each in one transaction; return those applied."""
+    """Apply every pending migration in order, each in one transaction with its row; return those
+    applied. MigrationError on a failure (a full disk, a bad statement) names the migrations this
+    call applied and kept, and the one rolled back."""
     conn.execute(_CREATE_TABLE)
     done: list[Migration] = []
     for migration in verify(conn, migrations):
         try:
             statements = split_statements(migration.sql)
         except ValueError as exc:
-            raise MigrationError(migration.version, migration.name, str(exc)) from None
-        conn.execute("BEGIN IMMEDIATE")
+            raise failed(migration, str(exc), done) from None
         try:
-            # Another process may have applied it while we waited for the write lock.
-            if conn.execute(
-                "SELECT 1 FROM schema_migrations WHERE version = ?", (migration.version,)
-            ).fetchone():
-                conn.execute("ROLLBACK")
-                continue
-            for statement in statements:
-                conn.execute(statement)
-            if any(_WRITABLE_SCHEMA.match(statement) for statement in statements):
-                _bump_schema_version(conn)
-            conn.execute(
-                "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
-                (migration.version, migration.name, migration.checksum),
-            )
-            conn.execute("COMMIT")
+            if _apply_one(conn, migration, statements):
+                done.append(migration)
         except sqlite3.Error as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise MigrationError(migration.version, migration.name, str(exc)) from exc
-        done.append(migration)
+            raise failed(migration, str(exc), done) from exc
     return done
+
+
+def _apply_one(conn: sqlite3.Connection, migration: Migration, statements: list[str]) -> bool:
+    """Run one migration and its schema_migrations row in one transaction: committed whole, or
+    rolled back whole on any exception (COMMIT's own included); False if another process had
+    applied it meanwhile."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        # Another process may have applied it while we waited for the write lock.
+        if conn.execute("SELECT 1 FROM schema_migrations WHERE version = ?", (migration.version,)).fetchone():
+            conn.execute("ROLLBACK")
+            return False
+        for statement in statements:
+            conn.execute(statement)
+        if any(_WRITABLE_SCHEMA.match(statement) for statement in statements):
+            _bump_schema_version(conn)
+        conn.execute(
+            "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
+            (migration.version, migration.name, migration.checksum),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    return True
+
+
+def failed(migration: Migration, reason: str, done: list[Migration]) -> MigrationError:
+    """The error for `migration` failing after `done` were applied (both backends)."""
+    return MigrationError(migration.version, migration.name, reason, applied=[m.label for m in done])

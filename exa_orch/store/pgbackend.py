@@ -26,6 +26,8 @@ from typing import Any
 from exa_orch.errors import InvalidParams, OrchError, StoreError
 from exa_orch.store import costs, migrations, postgres, tasks
 from exa_orch.store.backend import (
+    ROW_OVERHEAD,
+    SQL_MAX_RESULT_BYTES,
     Columns,
     Dialect,
     Rows,
@@ -33,6 +35,7 @@ from exa_orch.store.backend import (
     one_statement,
     query_failed,
     read_only,
+    too_big,
     too_long,
 )
 from exa_orch.store.migrations import Migration
@@ -242,7 +245,8 @@ def _run_query(url: str, query: str, timeout_s: float) -> tuple[Columns, Rows]:
             ).fetchall()
             shape = ", ".join(f"c{i} {t}" for i, (t,) in enumerate(types))
             cursor = conn.execute(
-                f"SELECT * FROM {postgres.SQL_FUNCTION.split('(')[0]}(%s) AS q({shape})".encode(), (query,)
+                f"SELECT * FROM {postgres.SQL_FUNCTION.split('(')[0]}(%s, %s, %s) AS q({shape})".encode(),
+                (query, SQL_MAX_RESULT_BYTES, ROW_OVERHEAD * len(columns)),
             )
             rows = [tuple(row) for row in cursor.fetchall()]
         except psycopg.Error as exc:
@@ -304,6 +308,10 @@ def _pg_refusal(conn: Any, url: str, query: str, exc: Exception, timeout_s: floa
             "then run the query again.",
         )
     state = exc.sqlstate
+    if state == postgres.TOO_BIG:
+        return too_big("its result", SQL_MAX_RESULT_BYTES)
+    if state == postgres.ADVISORY_LOCK:
+        return advisory_lock()
     if state == "57014":  # query_canceled: the statement time limit
         return too_long(timeout_s, "run it with psql as a role of your own")
     if state == "25006":  # read_only_sql_transaction
@@ -354,11 +362,26 @@ def _refused(query: str) -> str:
 # loads a library, SET and LISTEN change the session. None of them is a question, so only the
 # statements that are go to the server.
 _QUERY_STARTS = ("select", "with", "values", "table", "show", "explain", "(")
+_ADVISORY = re.compile(r"advisory_(?:xact_)?(?:un)?lock|try_advisory", re.IGNORECASE)
 _LEADING_NOISE = re.compile(r"(?:\s+|--[^\n]*(?:\n|$)|/\*.*?\*/)*", re.DOTALL)
 
 
+def advisory_lock() -> InvalidParams:
+    """A query that takes (or names) an advisory lock: held by the sql session, it would stall
+    `exa-orch db migrate` and the servers' migrations until the session ends."""
+    return InvalidParams(
+        "exa-orch sql refuses advisory locks (pg_advisory_lock, pg_try_advisory_*...): one held by "
+        "its session would stall `exa-orch db migrate` and starting servers",
+        hint="Leave the lock functions out; to see the locks there are, `select * from pg_locks where locktype = 'advisory'`.",
+        fields=["query"],
+    )
+
+
 def _only_a_query(query: str) -> None:
-    """InvalidParams unless the statement (after leading blanks and comments) is a query."""
+    """InvalidParams unless the statement (after leading blanks and comments) is a query, and one
+    that names no advisory lock function (the reading function refuses any it took anyway)."""
+    if _ADVISORY.search(query):
+        raise advisory_lock()
     head = _LEADING_NOISE.sub("", query, count=1)
     if not head:
         return  # nothing to run: the caller's "no statement" answer says so

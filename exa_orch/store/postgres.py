@@ -35,8 +35,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-from exa_orch.errors import ConfigError, MigrationError, StoreError
-from exa_orch.store.migrations import Migration, check_applied
+from exa_orch.errors import ConfigError, StoreError
+from exa_orch.store.migrations import Migration, check_applied, failed
 
 log = logging.getLogger(__name__)
 
@@ -319,59 +319,101 @@ def migrations_dir(base: Path) -> Path:
 
 
 def apply_migrations(conn: PgConn, found: list[Migration]) -> list[Migration]:
-    """Apply the pending migrations, each in one transaction with its row; return those applied.
+    """Apply the pending migrations, each in its own transaction with its row; return those applied.
 
-    An advisory lock makes servers starting together take turns; each then sees what the
-    others applied. MigrationError if an applied file was edited or is unknown.
+    Each transaction first takes an advisory lock, so servers starting together take turns; each
+    then sees what the others applied. The last pending migration's transaction also sets up the
+    `exa-orch sql` role. MigrationError if an applied file was edited or is unknown, or if one
+    failed: it names those applied and kept before it.
     """
     done: list[Migration] = []
-    conn.execute("BEGIN")
-    try:
-        conn.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+    while True:
+        pending: list[Migration] = []
+        conn.execute("BEGIN")
         try:
-            conn.execute(_CREATE_TABLE)
-        except _psycopg().Error as exc:
-            if exc.sqlstate != "42501":  # insufficient_privilege: a role that may only read
-                raise
-            raise StoreError(
-                f"this database role may not create exa-orch's tables: {str(exc).strip().splitlines()[0]}",
-                hint="Run servers and `exa-orch db migrate` as a role that may create tables in the database: "
-                "its owner (`createdb -O <role>`), or after `GRANT CREATE ON SCHEMA public TO <role>`. "
-                "`exa-orch sql`, `view` and `tasks` need only SELECT.",
-            ) from None
-        rows = conn.execute("SELECT version, name, checksum FROM schema_migrations").fetchall()
-        pending = check_applied({v: (name, checksum) for v, name, checksum in rows}, found)
-        for migration in pending:
-            conn.execute("SAVEPOINT migration")
-            try:
-                conn.run_script(migration.sql)
-            except _psycopg().Error as exc:
-                raise MigrationError(migration.version, migration.name, str(exc).strip()) from exc
-            conn.execute(
-                "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
-                (migration.version, migration.name, migration.checksum),
-            )
-            conn.execute("RELEASE migration")
-            done.append(migration)
-        _ensure_sql_guard(conn, force=bool(pending))
-        conn.execute("COMMIT")
-    except BaseException:
-        with contextlib.suppress(Exception):
-            conn.execute("ROLLBACK")
-        raise
-    return done
+            pending = _pending_under_lock(conn, found)
+            if pending:
+                _run_migration(conn, pending[0], done)
+            if len(pending) <= 1:  # the last one, or none: the sql role in the same transaction
+                _ensure_sql_guard(conn, force=bool(pending))
+            conn.execute("COMMIT")
+        except BaseException as exc:
+            with contextlib.suppress(Exception):
+                conn.execute("ROLLBACK")
+            if pending and isinstance(exc, _psycopg().Error):  # the guard's or COMMIT's failure
+                raise failed(pending[0], str(exc).strip(), done) from exc
+            raise
+        done.extend(pending[:1])
+        if len(pending) <= 1:
+            return done
+
+
+def _pending_under_lock(conn: PgConn, found: list[Migration]) -> list[Migration]:
+    """In the open transaction: take the migration lock, create schema_migrations if missing,
+    and return what is pending."""
+    conn.execute("SELECT pg_advisory_xact_lock(?)", (_MIGRATION_LOCK,))
+    try:
+        conn.execute(_CREATE_TABLE)
+    except _psycopg().Error as exc:
+        if exc.sqlstate != "42501":  # insufficient_privilege: a role that may only read
+            raise
+        raise StoreError(
+            f"this database role may not create exa-orch's tables: {str(exc).strip().splitlines()[0]}",
+            hint="Run servers and `exa-orch db migrate` as a role that may create tables in the database: "
+            "its owner (`createdb -O <role>`), or after `GRANT CREATE ON SCHEMA public TO <role>`. "
+            "`exa-orch sql`, `view` and `tasks` need only SELECT.",
+        ) from None
+    rows = conn.execute("SELECT version, name, checksum FROM schema_migrations").fetchall()
+    return check_applied({v: (name, checksum) for v, name, checksum in rows}, found)
+
+
+def _run_migration(conn: PgConn, migration: Migration, done: list[Migration]) -> None:
+    """In the open transaction: one migration's statements and its row."""
+    try:
+        conn.run_script(migration.sql)
+    except _psycopg().Error as exc:
+        raise failed(migration, str(exc).strip(), done) from exc
+    conn.execute(
+        "INSERT INTO schema_migrations (version, name, checksum) VALUES (?, ?, ?)",
+        (migration.version, migration.name, migration.checksum),
+    )
 
 
 # --- the role `exa-orch sql` queries run as -------------------------------------------------------
 
 SQL_ROLE = "exa_orch_sql"
-SQL_FUNCTION = "exa_orch_sql(text)"
+SQL_FUNCTION = (
+    "exa_orch_sql_capped(text, bigint, integer)"  # (query, most bytes, bytes a row costs beside its text)
+)
+TOO_BIG = "XO001"  # the SQLSTATEs it raises: the result went past its bytes
+ADVISORY_LOCK = "XO002"  # the query took an advisory lock (refused: it would stall `db migrate`)
 # Run as its owner, SQL_ROLE, which may only read: inside a SECURITY DEFINER function PostgreSQL
 # refuses to change `role` or `session_authorization` (set_config included), so no query text can
-# take the caller's privileges back, as it could after SET ROLE or SET SESSION AUTHORIZATION.
+# take the caller's privileges back, as it could after SET ROLE or SET SESSION AUTHORIZATION. It
+# counts each row's size as it is made (its datum's, then its text's, which is what the client
+# reads) and stops past the cap, so a huge value never reaches the client's memory; and it
+# refuses a query that left this session holding an advisory lock, however it was spelled.
 _CREATE_SQL_FUNCTION = f"""
 CREATE FUNCTION {SQL_FUNCTION} RETURNS SETOF record LANGUAGE plpgsql SECURITY DEFINER
-SET search_path FROM CURRENT AS $fn$ BEGIN RETURN QUERY EXECUTE $1; END $fn$
+SET search_path FROM CURRENT AS $fn$
+DECLARE r record; size bigint; held bigint := 0;
+BEGIN
+    FOR r IN EXECUTE $1 LOOP
+        size := pg_catalog.pg_column_size(r);
+        IF held + size <= $2 THEN
+            size := pg_catalog.octet_length(r::text);
+        END IF;
+        held := held + $3 + coalesce(size, 0);
+        IF held > $2 THEN
+            RAISE EXCEPTION USING ERRCODE = '{TOO_BIG}', MESSAGE = 'the result went past ' || $2 || ' bytes';
+        END IF;
+        RETURN NEXT r;
+    END LOOP;
+    IF EXISTS (SELECT FROM pg_catalog.pg_locks WHERE locktype = 'advisory' AND pid = pg_catalog.pg_backend_pid()) THEN
+        PERFORM pg_catalog.pg_advisory_unlock_all();
+        RAISE EXCEPTION USING ERRCODE = '{ADVISORY_LOCK}', MESSAGE = 'the query took an advisory lock';
+    END IF;
+END $fn$
 """
 _CREATE_SQL_ROLE = f"""
 DO $do$ BEGIN

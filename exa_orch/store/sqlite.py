@@ -23,9 +23,11 @@ from typing import Any, cast
 
 import aiosqlite
 
+from exa_orch.config import data_dir
 from exa_orch.errors import ConfigError, InvalidParams, StoreError
 from exa_orch.store import costs, migrations, tasks
 from exa_orch.store.backend import (
+    SQL_MAX_VALUE_BYTES,
     Columns,
     Dialect,
     Rows,
@@ -33,10 +35,12 @@ from exa_orch.store.backend import (
     one_statement,
     query_failed,
     read_only,
+    too_big,
     too_long,
 )
 from exa_orch.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from exa_orch.store.migrations import Migration
+from exa_orch.store.sqlite_bounds import SqlConnection, bounded_rows, stopped_at_limit
 
 READONLY_BUSY_TIMEOUT_MS = 5_000
 
@@ -127,10 +131,12 @@ class ReadOnly:
         self.where = where
 
     @classmethod
-    async def open(cls, where: str, uri: str, name: str) -> ReadOnly:
+    async def open(
+        cls, where: str, uri: str, name: str, factory: type[sqlite3.Connection] = sqlite3.Connection
+    ) -> ReadOnly:
         probe(where, uri)
         try:
-            conn = await aiosqlite.connect(uri, uri=True, isolation_level=None)
+            conn = await aiosqlite.connect(uri, uri=True, isolation_level=None, factory=factory)
         except sqlite3.Error as exc:
             raise unreadable(where, exc) from None
         try:
@@ -165,7 +171,7 @@ class ReadOnly:
         await conn.set_progress_handler(stop_if_late, 10_000)
         try:
             async with conn.execute(query) as cursor:
-                rows = [tuple(row) for row in await cursor.fetchall()]
+                rows = await bounded_rows(cursor)
                 columns = [d[0] for d in cursor.description or ()]
         except UnicodeEncodeError:
             raise not_utf8() from None
@@ -174,6 +180,8 @@ class ReadOnly:
         except sqlite3.Error as exc:
             if late:
                 raise too_long(timeout_s, "open the file with sqlite3 yourself") from None
+            if stopped_at_limit(exc):
+                raise too_big("a value it made", SQL_MAX_VALUE_BYTES) from None
             if guard.refused is not None or "readonly" in str(exc) or "query_only" in str(exc):
                 raise read_only(guard.refused or "a write") from None
             await conn.set_authorizer(None)
@@ -296,7 +304,8 @@ class _Guard:
 
 
 class SqliteBackend:
-    """An SQLite file (created with its directory when a Store opens it)."""
+    """An SQLite file (created when a Store opens it, in an existing directory; the per-user data
+    directory is made when missing)."""
 
     name = "sqlite"
     dialect = DIALECT
@@ -327,8 +336,21 @@ class SqliteBackend:
         return conn
 
     def prepare(self) -> None:
+        """The per-user data directory (the default database's) is made when missing; any other
+        directory must exist: a mistyped --db would otherwise leave a new folder and an empty
+        database behind, silently."""
+        parent = self.path.parent
+        if parent.is_dir():
+            return
+        if parent != data_dir():
+            raise ConfigError(
+                f"the directory of the database {self.path} does not exist",
+                hint=f"Check the path, or create the directory first (`mkdir -p {parent}`); a new "
+                "database file is made in an existing directory. Leave out --db (and EXA_ORCH_DB) "
+                "for the default in the per-user data directory.",
+            )
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
+            parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise ConfigError(
                 f"cannot create the directory of the database {self.path}: {exc.strerror or exc}",
@@ -393,7 +415,9 @@ class SqliteBackend:
         return await ReadOnly.open(self.where, self.uri(readonly=True), self.path.name)
 
     async def run_query(self, query: str, timeout_s: float) -> tuple[Columns, Rows]:
-        conn = await self.open_readonly("exa-orch sql")
+        if not self.exists():
+            await self.open_readonly("exa-orch sql")  # the one error for a missing file
+        conn = await ReadOnly.open(self.where, self.uri(readonly=True), self.path.name, SqlConnection)
         try:
             return await conn.run_query(query, timeout_s)
         finally:

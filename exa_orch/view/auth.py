@@ -45,7 +45,7 @@ from urllib.parse import parse_qsl, quote, urlencode, urlsplit
 from starlette.types import ASGIApp, Scope
 
 from exa_orch.config import Settings
-from exa_orch.net import is_loopback, respond_json
+from exa_orch.net import host_name, is_loopback, respond_json
 from exa_orch.runtime import BearerTokens, Principal, constant_time_match, local_principal
 from exa_orch.view.data import Viewer
 
@@ -71,13 +71,6 @@ SECURITY_HEADERS = [
     ),
     (b"cache-control", b"no-store"),
 ]
-
-
-def _host_name(header: bytes) -> str:
-    text = header.decode("latin-1").strip()
-    if text.startswith("["):
-        return text[1 : text.find("]")] if "]" in text else text
-    return text.rsplit(":", 1)[0] if text.count(":") == 1 else text
 
 
 def viewer_of(scope: Scope) -> Viewer:
@@ -124,7 +117,7 @@ class ViewGuard:
             return
         if not self._tokens:
             client = (scope.get("client") or ("", 0))[0]
-            if not is_loopback(str(client)) or not is_loopback(_host_name(headers.get(b"host", b""))):
+            if not is_loopback(str(client)) or not is_loopback(host_name(headers.get(b"host", b""))):
                 await _answer(
                     send,
                     403,

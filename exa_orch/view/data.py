@@ -30,6 +30,7 @@ from exa_orch.runtime import Principal
 from exa_orch.store import Backend, backend_for
 from exa_orch.store.backend import ReadOnly
 from exa_orch.store.records import TASK_ROW, TaskStatus
+from exa_orch.view.waiting import WAITING_SQL, waiting_for
 
 # `task_<uuid4>` is what the store makes; anything else in a URL is refused before any query.
 TASK_ID = re.compile(r"task_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
@@ -290,7 +291,7 @@ class ViewDB:
         rows = await self._rows(
             f"SELECT id, type, status, progress, created_at, updated_at, step_count, cancel_requested,"
             f" {TITLE_SQL} AS title, json_extract(error, '$.code') AS error_code,"
-            f" json_extract(error, '$.message') AS error_message{owner}{cost} FROM {self._tasks}"
+            f" json_extract(error, '$.message') AS error_message, {WAITING_SQL}{owner}{cost} FROM {self._tasks}"
             f" WHERE {' AND '.join(where)}"
             " ORDER BY status IN ('completed', 'failed', 'cancelled'), created_at DESC LIMIT ?",
             (*args, limit),
@@ -332,11 +333,14 @@ class ViewDB:
         # A finished task's last write is its terminal transition: that is when it ended.
         ended = row["updated_at"] if finished else None
         started = age_seconds(row["created_at"], now)
+        phase, message = waiting_for(
+            row.pop("waiting_kind"), row.pop("waiting_principal"), row.pop("waiting_path")
+        )
         row.update(
-            phase=progress.get("step"),
+            phase=phase if row["status"] == "input_required" else progress.get("step"),
             completed=completed,
             total=total,
-            message=progress.get("message"),
+            message=message if row["status"] == "input_required" else progress.get("message"),
             fraction=fraction,
             age=started,
             ended_at=ended,
@@ -362,7 +366,7 @@ class ViewDB:
             f" substr(partial_result, 1, {DOCUMENT}) AS partial, length(partial_result) AS partial_size,"
             f" substr(result, 1, {DOCUMENT}) AS result, length(result) AS result_size,"
             f" {TITLE_SQL} AS title, json_extract(error, '$.code') AS error_code,"
-            f" json_extract(error, '$.message') AS error_message{owner}"
+            f" json_extract(error, '$.message') AS error_message, {WAITING_SQL}{owner}"
             f" FROM {self._tasks} WHERE id = ? AND {seen}",
             (task_id, *params),
         )

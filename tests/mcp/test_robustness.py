@@ -138,7 +138,8 @@ def test_a_database_path_whose_directory_cannot_be_made_is_a_config_error(tmp_pa
         timeout=WAIT,
     )
     assert proc.returncode == 1
-    assert proc.stderr.startswith("error [CONFIG_ERROR]: cannot create the directory of the database")
+    assert proc.stderr.startswith("error [CONFIG_ERROR]: the directory of the database")
+    assert "does not exist" in proc.stderr
     assert "EXA_ORCH_DB" in proc.stderr and "Traceback" not in proc.stderr
 
 

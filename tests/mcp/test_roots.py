@@ -49,6 +49,17 @@ class GatedRoots(Roots):
         return await super().__call__(ctx)
 
 
+def shared_and_private(tmp_path: Path) -> tuple[Path, Path]:
+    """tmp_path/shared with rows.csv and link.csv (a link to the other), tmp_path/private with secret.csv."""
+    shared, private = tmp_path / "shared", tmp_path / "private"
+    shared.mkdir()
+    private.mkdir()
+    (shared / "rows.csv").write_text(CSV)
+    (private / "secret.csv").write_text(CSV)
+    (shared / "link.csv").symlink_to(private / "secret.csv")
+    return shared, private
+
+
 def _import(path: Path | str) -> dict[str, Any]:
     return {"operation": "imports.create", "args": {"entity": {"type": "company"}, "path": str(path)}}
 
@@ -56,12 +67,7 @@ def _import(path: Path | str) -> dict[str, Any]:
 async def test_a_csv_inside_a_root_is_imported_and_anything_else_refused(
     sim: SimHandle, tmp_path: Path
 ) -> None:
-    shared, private = tmp_path / "shared", tmp_path / "private"
-    shared.mkdir()
-    private.mkdir()
-    (shared / "rows.csv").write_text(CSV)
-    (private / "secret.csv").write_text(CSV)
-    (shared / "link.csv").symlink_to(private / "secret.csv")
+    shared, private = shared_and_private(tmp_path)
     roots = Roots(shared)
     async with app_for(sim.url, tmp_path / "w.db") as app:
         server = build_server(app)

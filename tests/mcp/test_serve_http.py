@@ -74,6 +74,10 @@ async def test_streamable_http_client_works(sim_url: str, tmp_path: Path) -> Non
             assert (await call(modern, "list_operations", {"prefix": "websets."}))["count"] >= 7
         proc.send_signal(signal.SIGTERM)
         assert proc.wait(timeout=WAIT) == 0
+    # The SDK's line for each session opened and closed is DEBUG, not INFO (half a busy log).
+    logged = (tmp_path / "stderr.log").read_text()
+    assert "serving MCP over streamable HTTP" in logged
+    assert "Created new transport with session ID" not in logged and "Terminating session" not in logged
     assert "exa-orch stopped" in (tmp_path / "stderr.log").read_text()
 
 
@@ -104,6 +108,34 @@ def test_token_is_required_when_set(sim_url: str, tmp_path: Path) -> None:
             assert ok.status_code == 200, ok.text
             assert "serverInfo" in ok.text
     assert token not in (tmp_path / "stderr.log").read_text()
+
+
+@pytest.mark.parametrize("bind", ["127.0.0.2", "LOCALHOST", "[::1]"])
+def test_every_loopback_bind_refuses_another_sites_host_and_origin(
+    sim_url: str, tmp_path: Path, bind: str
+) -> None:
+    """No DNS rebinding on any loopback spelling a bind accepts (the SDK guarded three exact
+    strings): without tokens, a request for another site's Host, or from its Origin, gets no 200;
+    one for the bind's own host name does."""
+    with http_server(sim_url, tmp_path, "--host", bind) as (_proc, url), httpx.Client(timeout=WAIT) as http:
+        own = url.split("//", 1)[1].split("/", 1)[0]  # the bind's host:port, as printed
+        assert own.lower().startswith(bind.lower())
+        port = own.rsplit(":", 1)[1]
+        refused = {
+            "Host": http.post(url, json=INIT, headers={**ACCEPT, "host": f"evil.example:{port}"}),
+            "Host without port": http.post(url, json=INIT, headers={**ACCEPT, "host": "evil.example"}),
+            "Origin": http.post(url, json=INIT, headers={**ACCEPT, "origin": "http://evil.example"}),
+            "loopback-looking Origin": http.post(
+                url, json=INIT, headers={**ACCEPT, "origin": f"http://127.0.0.1.evil.example:{port}"}
+            ),
+            "opaque Origin": http.post(url, json=INIT, headers={**ACCEPT, "origin": "null"}),
+        }
+        ok = http.post(url, json=INIT, headers=ACCEPT)
+        from_itself = http.post(url, json=INIT, headers={**ACCEPT, "origin": f"http://{own}"})
+    for what, answer in refused.items():
+        assert answer.status_code in (403, 421), (what, answer.status_code, answer.text)
+    assert ok.status_code == 200, ok.text
+    assert from_itself.status_code == 200, from_itself.text
 
 
 @pytest.mark.parametrize("bind", [lambda: bind_listener("127.0.0.1", 0), bind_socket])

@@ -27,7 +27,10 @@ def test_a_directory_swapped_for_a_link_after_the_check_reads_nothing_outside_th
     private.mkdir()
     (shared / "sub" / "rows.csv").write_text(CSV)
     (private / "rows.csv").write_text("secret,rows\n1,2\n")
-    assert _roots._read_inside(str(shared / "sub" / "rows.csv"), [str(shared)], 1000) == CSV
+    assert (
+        _roots._read_inside(str(shared / "sub" / "rows.csv"), [("the client's roots", [str(shared)])], 1000)
+        == CSV
+    )
 
     real_open = os.open
 
@@ -39,7 +42,7 @@ def test_a_directory_swapped_for_a_link_after_the_check_reads_nothing_outside_th
 
     monkeypatch.setattr(_roots.os, "open", swapping_open)
     with pytest.raises(InvalidParams) as refused:
-        _roots._read_inside(str(shared / "sub" / "rows.csv"), [str(shared)], 1000)
+        _roots._read_inside(str(shared / "sub" / "rows.csv"), [("the client's roots", [str(shared)])], 1000)
     assert refused.value.fields == ["path"] and "outside the client's roots" in refused.value.message
 
 
@@ -60,12 +63,12 @@ def test_a_file_swapped_for_a_link_after_the_check_is_not_followed(
 
     monkeypatch.setattr(_roots.os, "open", swapping_open)
     with pytest.raises(InvalidParams) as refused:
-        _roots._read_inside(str(shared / "rows.csv"), [str(shared)], 1000)
+        _roots._read_inside(str(shared / "rows.csv"), [("the client's roots", [str(shared)])], 1000)
     assert refused.value.fields == ["path"]
 
 
 def test_the_read_is_bounded(tmp_path: Path) -> None:
     (tmp_path / "big.csv").write_text("a,b\n" + "1,2\n" * 1000)
     with pytest.raises(InvalidParams) as refused:
-        _roots._read_inside(str(tmp_path / "big.csv"), [str(tmp_path)], 100)
+        _roots._read_inside(str(tmp_path / "big.csv"), [("the client's roots", [str(tmp_path)])], 100)
     assert "import limit" in refused.value.message

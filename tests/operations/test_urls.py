@@ -33,6 +33,17 @@ NOT_PUBLIC = [
     "http://api.localhost/hook",
     "http://metadata.google.internal/computeMetadata/v1/",
     "http://intranet/hook",
+    # IPv6 spellings that carry a private IPv4 address, or a local translator's prefix:
+    "http://[64:ff9b::a9fe:a9fe]/",  # NAT64 (RFC 6052) over 169.254.169.254
+    "http://[64:ff9b::169.254.169.254]/latest/meta-data/",
+    "http://[64:ff9b::7f00:1]/",
+    "http://[64:FF9B:0:0:0:0:a00:1]/",
+    "http://[64:ff9b:1::808:808]/",  # the local-use NAT64 prefix (RFC 8215), whatever it embeds
+    "http://[::ffff:0:a9fe:a9fe]/",  # SIIT IPv4-translated (RFC 2765)
+    "http://[::a9fe:a9fe]/",  # IPv4-compatible
+    "http://[::ffff:a9fe:a9fe]/",  # IPv4-mapped, in hex
+    "http://[2002:a9fe:a9fe::1]/",  # 6to4
+    "http://[::]/",
 ]
 
 
@@ -70,7 +81,19 @@ async def test_webhooks_to_this_machine_or_a_private_network_are_refused(ops: Op
 
 
 async def test_a_public_webhook_url_is_sent(ops: Ops) -> None:
-    for url in ("https://hooks.example.com/exa", "http://8.8.8.8/hook", "https://[2606:4700::1111]/h"):
+    for url in (
+        "https://hooks.example.com/exa",
+        "http://8.8.8.8/hook",
+        "https://[2606:4700::1111]/h",
+        "http://[64:ff9b::808:808]/h",  # NAT64 over a public address
+    ):
         made = await ops("webhooks.create", {"url": url, "events": HOOK_EVENTS})
         assert made["url"] == url
     await _refused(ops, "webhooks.create", {"url": "file:///tmp/hook", "events": HOOK_EVENTS})
+
+
+async def test_a_refused_ipv6_spelling_names_the_address_it_carries(ops: Ops) -> None:
+    err = await _refused(
+        ops, "webhooks.create", {"url": "http://[64:ff9b::a9fe:a9fe]/", "events": HOOK_EVENTS}
+    )
+    assert "64:ff9b::a9fe:a9fe (that is 169.254.169.254)" in err.message

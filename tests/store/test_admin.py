@@ -32,7 +32,7 @@ ACCEPTANCE_QUERY = (
 
 @pytest.fixture(scope="module")
 def migrated(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("admin") / "sub" / "workflows.db"
+    db = tmp_path_factory.mktemp("admin") / "workflows.db"
     first = run_cli("db", "migrate", "--db", str(db))
     assert first.returncode == 0, first.stderr
     assert "0001_init" in first.stdout and "0002_workflow_archive" in first.stdout
@@ -152,13 +152,24 @@ def test_format_table_right_aligns_numbers_and_blanks_nulls() -> None:
     ]
 
 
-def test_migrate_into_a_directory_that_cannot_be_made_is_a_config_error(tmp_path: Path) -> None:
+def test_migrate_refuses_a_missing_directory_and_makes_nothing(tmp_path: Path) -> None:
     blocker = tmp_path / "a-file"
     blocker.write_text("not a directory")
-    out = run_cli("db", "migrate", "--db", str(blocker / "sub" / "x.db"))
-    assert out.returncode == 1
-    assert out.stderr.startswith("error [CONFIG_ERROR]: cannot create the directory of the database")
-    assert "Traceback" not in out.stderr
+    for missing in (tmp_path / "no" / "such" / "dir", blocker / "sub"):
+        out = run_cli("db", "migrate", "--db", str(missing / "x.db"))
+        assert out.returncode == 1
+        assert out.stderr.startswith(
+            f"error [CONFIG_ERROR]: the directory of the database {missing / 'x.db'} does not exist"
+        )
+        assert f"`mkdir -p {missing}`" in out.stderr and "Traceback" not in out.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a-file"]  # no directory was made
+
+
+def test_the_default_database_directory_is_made_when_missing(tmp_path: Path) -> None:
+    data = tmp_path / "xdg"  # the per-user data directory is exa-orch's own to make
+    out = run_cli("db", "migrate", env={"XDG_DATA_HOME": str(data)})
+    assert out.returncode == 0, out.stderr
+    assert (data / "exa-orch" / "workflows.db").is_file()
 
 
 @pytest.mark.parametrize(
@@ -204,3 +215,41 @@ async def test_sql_on_sqlite_stops_a_query_at_its_time_limit(migrated: Path) -> 
         await run_query(migrated, endless, timeout_s=0.2)
     columns, _ = await run_query(migrated, "select count(*) from tasks", timeout_s=0.2)
     assert columns == ["count(*)"]
+
+
+@pytest.mark.parametrize(
+    ("query", "what"),
+    [
+        ("select length(printf('%.*c', 999999999, 'x'))", "a value it made"),  # SQLite's printf: 27 s of CPU
+        ("select length(format('%999999999d', 1))", "a value it made"),  # SQLite answers NULL past the limit
+        ("select length(zeroblob(999999999))", "a value it made"),
+        ("select length(replace(hex(zeroblob(20000000)), '0', 'xx'))", "a value it made"),
+        (
+            "with recursive n(i) as (select 1 union all select i + 1 from n limit 3000000)"
+            " select i, 'abcdefghij' from n",
+            "its result",
+        ),
+    ],
+)
+def test_sql_on_sqlite_stops_a_huge_value_or_result_and_names_the_limit(
+    migrated: Path, query: str, what: str
+) -> None:
+    """Measured by hand (issue 36's report): the printf query ends in ~0.5 s at ~28 MB peak RSS."""
+    out = run_cli("sql", "--db", str(migrated), query)
+    assert out.returncode == 1 and out.stdout == ""
+    assert out.stderr.startswith(
+        f"error [INVALID_PARAMS]: the query was stopped: {what} went past exa-orch sql's limit of 32 MB"
+    ), out.stderr
+
+
+def test_sql_on_sqlite_printf_still_formats_under_the_limit(migrated: Path) -> None:
+    out = run_cli(
+        "sql",
+        "--json",
+        "--db",
+        str(migrated),
+        "select printf('%.2f|%5d|%-3s|%%|%.*c', 3.14159, 42, 'ab', 3, 'z') as p, format('%s-%d', 'a', 7) as f,"
+        " length(printf('%.*c', 1000000, 'y')) as n, printf(null) as z",
+    )
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout) == [{"p": "3.14|   42|ab |%|zzz", "f": "a-7", "n": 1000000, "z": None}]

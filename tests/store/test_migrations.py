@@ -130,6 +130,15 @@ async def test_failed_migration_stays_pending(db_path: Path, migrations_dir: Pat
     names = {name for _, name in schema(db_path)}
     assert "half_done" not in names
     assert [v for v, _, _ in applied_rows(db_path)] == good  # the good ones stay applied
+    # The message says what was kept and what was not: not "nothing was changed".
+    labels = [m.label for m in load_migrations(migrations_dir)]
+    assert caught.value.applied == labels[:-1]
+    assert "rolled back whole" in caught.value.message and broken.stem in caught.value.message
+    assert (
+        f"Applied before it, and kept: {', '.join(labels[:-1])}; not applied: {broken.stem}"
+        in caught.value.hint
+    )
+    assert "Nothing was changed" not in caught.value.hint
 
     # Fixed, it applies on the next open.
     broken.write_text("CREATE TABLE half_done (a INTEGER);\n")
@@ -240,3 +249,88 @@ async def test_0011_widens_the_status_check_and_keeps_every_row(db_path: Path) -
         assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
     finally:
         conn.close()
+
+
+def test_a_full_disk_midway_keeps_each_migration_whole_and_says_which_were_applied(tmp_path: Path) -> None:
+    """A disk that fills during a later migration (SQLite's max_page_count gives SQLITE_FULL, as a
+    full disk does): those before it stay applied whole, it leaves nothing, and the error says so."""
+    migrations = load_migrations()
+    scratch = sqlite3.connect(tmp_path / "scratch.db", isolation_level=None)
+    apply(scratch, migrations[:1])
+    (pages_after_init,) = scratch.execute("PRAGMA page_count").fetchone()
+    scratch.close()
+
+    conn = sqlite3.connect(tmp_path / "full.db", isolation_level=None)
+    try:
+        conn.execute(f"PRAGMA max_page_count = {pages_after_init + 1}")
+        with pytest.raises(MigrationError) as caught:
+            apply(conn, migrations)
+        error = caught.value
+        assert "full" in error.message
+        assert error.version > 1 and error.applied == [m.label for m in migrations[: error.version - 1]]
+        assert "Nothing was changed" not in (error.hint or "")
+        assert "0001_init" in (
+            error.hint or ""
+        ) and f"not applied: {migrations[error.version - 1].label}" in (error.hint or "")
+        rows = conn.execute("SELECT version FROM schema_migrations ORDER BY version").fetchall()
+        assert [v for (v,) in rows] == list(range(1, error.version))
+        assert not conn.in_transaction
+        # Nothing of the failed one is left: the schema is exactly that of the ones before it.
+        reference = sqlite3.connect(tmp_path / "reference.db", isolation_level=None)
+        apply(reference, migrations[: error.version - 1])
+        listing = "SELECT type, name, sql FROM sqlite_master ORDER BY type, name"
+        assert conn.execute(listing).fetchall() == reference.execute(listing).fetchall()
+        reference.close()
+        # With room again, the rest applies.
+        conn.execute("PRAGMA max_page_count = 1073741823")
+        assert [m.version for m in apply(conn, migrations)] == list(range(error.version, len(migrations) + 1))
+    finally:
+        conn.close()
+
+
+def test_a_migration_that_cannot_start_says_nothing_was_applied(tmp_path: Path) -> None:
+    broken = tmp_path / "migrations"
+    broken.mkdir()
+    (broken / "0001_first.sql").write_text("CREATE TABLE t (a INTEGER);\nINSERT INTO nowhere VALUES (1);\n")
+    conn = sqlite3.connect(tmp_path / "x.db", isolation_level=None)
+    try:
+        with pytest.raises(MigrationError) as caught:
+            apply(conn, load_migrations(broken))
+        assert caught.value.applied == []
+        assert "No migration was applied: 0001_first was the first pending one" in (caught.value.hint or "")
+        assert conn.execute("SELECT count(*) FROM sqlite_master WHERE name = 't'").fetchone() == (0,)
+    finally:
+        conn.close()
+
+
+async def test_postgres_keeps_the_migrations_before_a_failing_one_and_says_which(
+    pg_cluster: Cluster, tmp_path: Path
+) -> None:
+    """One transaction per migration on PostgreSQL too: a failing migration rolls back alone."""
+    url = fresh_database(pg_cluster)
+    directory = tmp_path / "migrations"
+    shutil.copytree(default_migrations_dir(), directory)
+    good = [m.label for m in load_migrations(postgres.migrations_dir(directory))]
+    broken = postgres.migrations_dir(directory) / f"{len(good) + 1:04d}_broken.sql"
+    broken.write_text("CREATE TABLE half_done (a INTEGER);\nINSERT INTO no_such_table VALUES (1);\n")
+    with pytest.raises(MigrationError) as caught:
+        async with Store(url, migrations_dir=directory):
+            pass
+    assert caught.value.applied == good
+    assert f"Applied before it, and kept: {', '.join(good)}; not applied: {broken.stem}" in (
+        caught.value.hint or ""
+    )
+    import psycopg
+
+    with psycopg.connect(url) as conn:
+        rows = conn.execute(b"SELECT version FROM schema_migrations ORDER BY version").fetchall()
+        assert [v for (v,) in rows] == list(range(1, len(good) + 1))
+        assert conn.execute(b"SELECT to_regclass('half_done')").fetchone() == (None,)
+    # Fixed, it applies alone on the next open, and the reading role `exa-orch sql` needs is set up.
+    broken.write_text("CREATE TABLE half_done (a INTEGER);\n")
+    async with Store(url, migrations_dir=directory) as store:
+        assert store.applied_migrations == [broken.stem]
+    with psycopg.connect(url) as conn:
+        assert conn.execute(f"SELECT to_regprocedure('{postgres.SQL_FUNCTION}')".encode()).fetchone() != (
+            None,
+        )

@@ -338,3 +338,15 @@ def test_tasks_watch_stops_on_sigterm_with_the_cursor_back_and_exit_0(tmp_path: 
         os.close(leader)
     assert code == 0, err
     assert seen.rfind(b"\x1b[?25h") > seen.rfind(b"\x1b[?25l")  # the cursor is shown again
+
+
+async def test_the_list_says_why_a_task_waits_for_input(store: Store) -> None:
+    task = await store.create_task("operation", {"operation": "imports.create"}, principal="user:tester")
+    await store.claim_runnable(store.owner_id, 30.0, 10)
+    await store.set_progress(task.id, {"step": "upload", "message": "busy"})
+    await store.park(task.id, {"kind": "root", "path": "/data/rows.csv"}, owner=store.owner_id)
+    console, out = recording_console()
+    assert await show_tasks(target(store), LOCAL, console=console) == 0
+    line = next(line for line in out.getvalue().splitlines() if short_id(task.id) in line)
+    assert "input_required" in line and "waiting for a file" in line and "/data/rows.csv" in line
+    assert "busy" not in line

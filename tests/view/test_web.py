@@ -412,3 +412,25 @@ async def test_a_run_page_draws_its_criteria_as_the_niche_grid_axes_and_its_roun
     assert 'id="rounds"' in page and "round 1" in page and "100%" in page
     assert '<dd data-metric="converged" >yes</dd>' in page and "converged 1" not in page
     assert "<dt>total duration</dt><dd>4.2 s</dd>" in page
+
+
+async def test_a_task_waiting_for_input_says_why_on_every_page(store: Store, view: ViewDB) -> None:
+    """A task parked input_required (no key for its owner, say) shows what it waits for and what
+    to do, not the step it reported before it stopped, on the list, its page and the JSON API."""
+    task = await store.create_task("research.deep", {"instructions": "q"}, principal="user:tester")
+    [claimed] = await store.claim_runnable(store.owner_id, 30.0, 10)
+    await store.set_progress(task.id, {"step": "researching", "completed": 1, "total": 4, "message": "busy"})
+    await store.park(
+        task.id, {"kind": "apiKey", "principal": "user:tester", "message": "no key"}, owner=store.owner_id
+    )
+    async with client(view) as c:
+        page, detail = (await c.get("/")).text, (await c.get(f"/tasks/{task.id}")).text
+        [row] = (await c.get("/api/tasks")).json()["tasks"]
+    assert row["status"] == "input_required" and row["phase"] == "waiting for an Exa API key"
+    assert (
+        "user:tester has given this server no Exa API key" in row["message"]
+        and "EXA_API_KEY" in row["message"]
+    )
+    for html in (page, detail):
+        assert "waiting for an Exa API key" in html
+    assert "busy" not in page  # (the task's page lists its events: "busy" is one, in its history)
