@@ -134,7 +134,6 @@ async def test_a_cancelled_deep_research_returns_its_run(research_app: OpenApp, 
         created = await app.run_operation(
             "tasks.create", {"type": "research.deep", "instructions": "Who builds AI chips in Europe?"}
         )
-        await until(lambda: app.store.load_steps(created["taskId"]), what="the run started")
         steps = await until(
             lambda: _with(app, created["taskId"], "research.create"), what="the research run's checkpoint"
         )
