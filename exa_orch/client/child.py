@@ -38,6 +38,9 @@ class Child:
     write: MemoryObjectSendStream[SessionMessage]
     exited: anyio.Event = field(default_factory=anyio.Event)
     """Set when the child's stdout ends: it exited, or is about to."""
+    written: int = 0
+    """Messages written to it while it lived (checked just before each write): a call that failed
+    with this count where it was when the call began was never written to a live child."""
 
     @property
     def pid(self) -> int:
@@ -45,7 +48,9 @@ class Child:
 
     @property
     def alive(self) -> bool:
-        return not self.exited.is_set() and self.process.returncode is None
+        """Running: its stdout open, and the kernel has no exit for it (a SIGKILL is seen here at
+        once, before its stdout's end or its reaping reach this process's event loop)."""
+        return not self.exited.is_set() and self.process.returncode is None and not _has_exited(self.pid)
 
     def kill(self) -> None:
         """SIGKILL the child's whole process group (it was started in its own session)."""
@@ -85,8 +90,11 @@ async def open_child(
         try:
             async with from_session:
                 async for message in from_session:
+                    if not child.alive:  # written now, it would go to nobody: keep it unwritten
+                        raise anyio.BrokenResourceError
                     data = message.message.model_dump_json(by_alias=True, exclude_unset=True)
                     await process.stdin.send((data + "\n").encode())
+                    child.written += 1
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, OSError):
             # The child is gone: end the read side so waiting requests fail instead of hanging.
             await to_session.aclose()
@@ -100,6 +108,18 @@ async def open_child(
             with anyio.CancelScope(shield=True):
                 await _stop(child)
             tg.cancel_scope.cancel()
+
+
+def _has_exited(pid: int) -> bool:
+    """Whether the kernel holds an exit for child `pid` (waitid with WNOWAIT: it stays to be reaped
+    by the event loop's child watcher). False where waitid is missing (macOS): there the exit is
+    seen once the child's stdout ends."""
+    if not hasattr(os, "waitid"):
+        return False
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:  # reaped already: it has exited
+        return True
 
 
 def _parse(line: str) -> SessionMessage | Exception:

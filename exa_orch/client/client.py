@@ -51,10 +51,11 @@ def read_only_operations() -> frozenset[str]:
     return default_registry().read_only()
 
 
-def may_resend(operation: str) -> bool:
+def may_resend(operation: str, lost: ServerUnavailable | None = None) -> bool:
     """Whether a call lost with its child may be sent again (to a new child, or another of a pool's):
-    only a read-only one, since anything else might have run."""
-    return operation in read_only_operations()
+    one never written to a live child (`lost.written` False: it cannot have run), else only a
+    read-only one, since anything else might have run."""
+    return (lost is not None and not lost.written) or operation in read_only_operations()
 
 
 class ClientOptions(TypedDict, total=False):
@@ -241,11 +242,11 @@ class ExaOrchClient(TaskCalls):
         conn = await self._ensure()
         try:
             return await self._call_once(conn, operation, args, deadline)
-        except ServerUnavailable:
+        except ServerUnavailable as lost:
             # One restart per call: not when this call started the child it just lost.
-            if not resend or not may_resend(operation) or self._restarts != restarts:
+            if not resend or not may_resend(operation, lost) or self._restarts != restarts:
                 raise
-            log.info("retrying read-only %s on a new child", operation)
+            log.info("sending %s again, on a new child", operation)
             conn = await self._ensure()
             return await self._call_once(conn, operation, args, deadline)
 
@@ -254,6 +255,9 @@ class ExaOrchClient(TaskCalls):
     ) -> Any:
         assert conn.session is not None and conn.child is not None
         request = {"operation": operation, "args": args}
+        written = conn.child.written  # unchanged at a failure: nothing of this call reached a live child
+        if not conn.child.alive:  # died since it was picked
+            raise self._lost(conn, operation, written=False)
         try:
             # read_timeout makes the SDK send notifications/cancelled for the abandoned request.
             result = await conn.session.call_tool(TOOL, request, read_timeout_seconds=deadline)
@@ -262,23 +266,25 @@ class ExaOrchClient(TaskCalls):
                 await self._check_stuck(conn)
                 raise CallTimeout(operation, deadline) from None
             if exc.code == types.CONNECTION_CLOSED or not conn.child.alive:
-                raise self._lost(conn, operation) from None
+                raise self._lost(conn, operation, written=conn.child.written != written) from None
             raise ProtocolError(exc.code, exc.message) from None
         except (anyio.ClosedResourceError, anyio.BrokenResourceError, anyio.EndOfStream):
-            raise self._lost(conn, operation) from None
+            raise self._lost(conn, operation, written=conn.child.written != written) from None
         body = _body(result)
         if result.is_error:
             raise error_from_body(body if isinstance(body, dict) else {"message": str(body)})
         return body
 
-    def _lost(self, conn: _Connection, operation: str) -> ServerUnavailable:
+    def _lost(self, conn: _Connection, operation: str, *, written: bool) -> ServerUnavailable:
         child = conn.child
         code = child.process.returncode if child is not None else None
         conn.stop.set()  # the runner tears the dead connection down; the next call starts anew
+        when = "during the call" if written else "before the call was written to it"
         return ServerUnavailable(
-            f"{operation}: the exa-orch child (pid {child.pid if child else '?'}) exited during the call"
+            f"{operation}: the exa-orch child (pid {child.pid if child else '?'}) exited {when}"
             f" (exit code {code})",
             returncode=code,
+            written=written,
             hint="The next call starts a new child; a task created before the exit is resumed by it. "
             "Check the child's stderr for why it stopped.",
         )

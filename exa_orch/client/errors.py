@@ -37,9 +37,14 @@ class ServerError(OrchError):
 class ServerUnavailable(ServerError):
     """The child could not start, or exited during the call; the next call starts a new one."""
 
-    def __init__(self, message: str, *, returncode: int | None = None, hint: str | None = None) -> None:
+    def __init__(
+        self, message: str, *, returncode: int | None = None, hint: str | None = None, written: bool = True
+    ) -> None:
         super().__init__(message, hint=hint)
         self.returncode = returncode
+        self.written = written
+        """False when the call was never written to a live child (it cannot have run: safe to send
+        again, whatever the operation); True when it may have run."""
 
 
 class CallTimeout(ServerError):

@@ -1,10 +1,12 @@
 """ExaOrchPool: several `exa-orch serve` children behind one client API (seed 004, Concurrency).
 
 Each child is an ExaOrchClient (its own process, session, deadlines and stats). A call goes to the
-healthy child with the fewest calls in flight (ties in turn). A child that exits is replaced at once
-by a watcher while the others keep serving; a call lost with it follows the client's resend rule
-(`may_resend`): a read-only one is sent once more, to another child, anything else raises
-ServerUnavailable and is never sent again. Every child runs the same command with the same
+healthy child with the fewest calls in flight (ties in turn); a child the kernel has an exit for is
+not healthy, so a SIGKILLed child gets no call even before its end reaches the event loop. A child
+that exits is replaced at once by a watcher while the others keep serving; a call lost with it
+follows the client's resend rule (`may_resend`): one never written to a live child, whatever the
+operation, and a read-only one, are sent once more, to another child; anything else (it may have
+run) raises ServerUnavailable and is never sent again. Every child runs the same command with the same
 environment, so all share one database (EXA_ORCH_DB): any child answers for any task, and a task
 whose child died is resumed by a child on that database.
 """
@@ -118,8 +120,9 @@ class ExaOrchPool(TaskCalls):
         *,
         timeout: float | None = None,  # noqa: ASYNC109 (the per-call deadline API)
     ) -> Any:
-        """ExaOrchClient.call on the least busy healthy child. A read-only call lost with its child
-        is sent once more, to another child; any other raises ServerUnavailable (it may have run)."""
+        """ExaOrchClient.call on the least busy healthy child. A call lost with its child before it
+        was written to it, or a read-only one, is sent once more, to another child; any other raises
+        ServerUnavailable (it may have run)."""
         if self._watchers is None:
             raise ServerUnavailable("the pool is closed", hint="Use it inside `async with ExaOrchPool(...)`.")
         started = time.monotonic()
@@ -127,14 +130,12 @@ class ExaOrchPool(TaskCalls):
             slot = self._pick()
             try:
                 result = await self._send(slot, operation, args, timeout)
-            except ServerUnavailable:
-                if not may_resend(operation):
+            except ServerUnavailable as lost:
+                if not may_resend(operation, lost):
                     raise
                 self._resent += 1
                 other = self._pick(avoid=slot)
-                log.info(
-                    "sending read-only %s again, to pool child %d (child %d exited)", operation, other, slot
-                )
+                log.info("sending %s again, to pool child %d (child %d exited)", operation, other, slot)
                 result = await self._send(other, operation, args, timeout)
         except BaseException:
             self._stats.record(operation, started, error=True)
@@ -172,7 +173,7 @@ class ExaOrchPool(TaskCalls):
         return sum(child.healthy for child in self.children)
 
     def stats(self) -> dict[str, Any]:
-        """The pool's counters (each call once, however many children it took; `resent`: read-only
+        """The pool's counters (each call once, however many children it took; `resent`: lost
         calls sent again after their child died) and each child's own (`children`, by slot)."""
         children = [
             {"slot": i, "inFlight": self._in_flight[i], **child.stats()}

@@ -85,11 +85,20 @@ def _adversarial_lists(r: Json) -> list[Path]:
     return paths
 
 
+def _winnow_lists(r: Json) -> list[Path]:
+    """The elites, each round's elites, then the items of a round a stop cut short (not scored)."""
+    paths = _lists_at(r, "finalElites") + _nested(r, "rounds", "elites")
+    stopped = r.get("stoppedRound")
+    if isinstance(stopped, dict) and isinstance(stopped.get("items"), list):
+        paths.append(("stoppedRound", "items"))
+    return paths
+
+
 # Where each task type keeps its items, most useful first (the first page shows those).
 COLLECTIONS: dict[str, Callable[[Json], list[Path]]] = {
     "lifecycle.harvest": lambda r: _lists_at(r, "items"),
     "research.verifiedCollection": lambda r: _lists_at(r, "items"),
-    "qd.winnow": lambda r: _lists_at(r, "finalElites") + _nested(r, "rounds", "elites"),
+    "qd.winnow": _winnow_lists,
     "convergent.search": lambda r: _lists_at(r, "intersection") + _nested(r, "unique", "items"),
     "adversarial.verify": _adversarial_lists,
     # A structured research output ({"companies": [{...}, ...]}) pages its lists of objects; a text
@@ -413,6 +422,10 @@ def task_view(record: TaskRecord, *, full: bool = False, args: bool = False) -> 
         view["partialHint"] = "full: true for the whole partial result"
     if record.cancel_requested and not record.terminal:
         view["cancelRequested"] = True
+    if record.stopped_by is not None:
+        # Stopped short of its end: what it found is its answer (tasks.result), not a full run's.
+        view["partial"] = True
+        view["stoppedBy"] = record.stopped_by
     waiting = input_required(record)
     if waiting is not None:
         view["inputRequired"] = waiting

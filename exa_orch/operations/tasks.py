@@ -9,6 +9,7 @@ what the operation declares (its create key, the operation that finds a create a
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Mapping
 from functools import partial
@@ -171,11 +172,16 @@ async def _result(args: ResultArgs, ctx: OpContext) -> dict[str, Any]:
         )
     else:
         record = await service.get(args.task_id, principal=_principal(ctx))
-    if record.status is TaskStatus.COMPLETED:
+    if record.status is TaskStatus.CANCELLED and record.partial is not None:
+        # A cancelled task's answer is what it found before the cancel (partial, stoppedBy cancel).
+        record = dataclasses.replace(record, result=record.partial)
+    if record.status is TaskStatus.COMPLETED or record.result is not None:
         if args.full:
             page = {"taskId": record.id, "status": str(record.status), "result": record.result}
         else:
             page = result_page(record, cursor=args.cursor, limit=args.limit, fields=args.fields)
+        if record.stopped_by is not None:
+            page.update(partial=True, stoppedBy=record.stopped_by)
         return (await with_costs(service, [page]))[0]
     view = task_view(record, full=args.full)
     if record.status is TaskStatus.INPUT_REQUIRED:

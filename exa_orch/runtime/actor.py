@@ -426,26 +426,34 @@ class TaskActor:
         if not isinstance(why, BudgetReached):
             self._outcome = _error_dict(why, ctx)
             return ActorState.FAILING
+        found = await self._found(ctx, "budget", result)
+        self._outcome = {**found, "budget": {"usd": why.budget, "spentUsd": round(why.spent, 6)}}
+        return ActorState.COMPLETING
+
+    async def _found(self, ctx: TaskContext | None, stopped_by: str, result: Any = None) -> dict[str, Any]:
+        """A stopped task's answer: its cancel hooks run, then what it found (the workflow's
+        `result` if it returned one, else its stored partial result with what its on_stop salvage
+        reads from Exa), marked {partial: true, stoppedBy}. Nothing it paid for is left out."""
+        salvaged: dict[str, Any] = {}
         if ctx is not None:
-            token = CURRENT_PURSE.set(None)  # the cancels are sent although the budget is spent
+            token = CURRENT_PURSE.set(None)  # the cancels and reads are sent although the budget is spent
             try:
                 await ctx._run_cancel_hooks(self._hook_timeout)
+                if result is None:
+                    salvaged = await ctx._salvaged(self._hook_timeout)
             finally:
                 CURRENT_PURSE.reset(token)
         if result is None:
             result = (await self._store.get_task(self.task_id)).partial
         found = dict(result) if isinstance(result, dict) else {} if result is None else {"result": result}
-        self._outcome = {
-            **found,
-            "partial": True,
-            "stoppedBy": "budget",
-            "budget": {"usd": why.budget, "spentUsd": round(why.spent, 6)},
-        }
-        return ActorState.COMPLETING
+        return {**found, **salvaged, "partial": True, "stoppedBy": stopped_by}
 
     async def _completing(self) -> ActorState:
         """Store the result; a result that isn't JSON fails the task instead (nothing was written)."""
         result, self._outcome = self._outcome, None
+        stopped = result.get("stoppedBy") if isinstance(result, dict) else None
+        if stopped:
+            await self._note_stop(str(stopped))
         try:
             # A cancel another process requested before this write wins, as a local one does.
             self.record = await self._store.complete(
@@ -461,6 +469,21 @@ class TaskActor:
             return ActorState.FAILING
         self._emit(TaskEvent("status", self.record))
         return ActorState.DONE
+
+    async def _note_stop(self, stopped_by: str) -> None:
+        """Say in the task's progress how it stopped short (the views read it there, not in a
+        result of any size): its counts kept, the bar no longer read as a full run's."""
+        last = self.record.progress if isinstance(self.record.progress, dict) else {}
+        word = {"budget": "its budget was reached", "timeout": "its deadline passed"}.get(
+            stopped_by, stopped_by
+        )
+        progress = {
+            **last,
+            "stoppedBy": stopped_by,
+            "message": f"stopped: {word}; its result keeps what it found",
+        }
+        await self._store.set_progress(self.task_id, progress, owner=self._owner)
+        self._progress_event(progress)
 
     async def _failing(self) -> ActorState:
         error, self._outcome = self._outcome, None
@@ -498,8 +521,10 @@ class TaskActor:
                 or (ctx is not None and ctx.interrupted_saving)
             ):
                 ctx = await self._replay_for_hooks()
-            if ctx is not None:
-                await ctx._run_cancel_hooks(self._hook_timeout)
+            if ctx is not None or self.record.status is not TaskStatus.PENDING:
+                # What it found stays its answer (tasks.result of a cancelled task).
+                found = await self._found(ctx, "cancel")
+                await self._store.set_partial(self.task_id, found, owner=self._owner)
             await self._set_status(TaskStatus.CANCELLED, message="cancelled")
         else:
             await self._store.release_lease(self.task_id, self._owner)

@@ -34,6 +34,7 @@ J = TypeVar("J", bound=JsonValue)
 _IN_STEP: ContextVar[str | None] = ContextVar("exa_orch_in_step", default=None)  # the step whose fn runs
 _UNLESS_REPORTED: ContextVar[bool] = ContextVar("exa_orch_unless_reported", default=False)  # unless_reported
 CancelHook = Callable[[], Awaitable[Any]]
+Salvage = Callable[[], Awaitable[dict[str, Any]]]  # what a stopped task found so far (on_stop)
 ProgressSink = Callable[[dict[str, Any]], None]
 
 
@@ -87,6 +88,7 @@ class TaskContext:
         self._on_progress = on_progress
         self._last_progress: dict[str, Any] = dict(last_progress or {})  # what `note` keeps
         self._cancel_hooks: list[CancelHook] | None = None  # created by the first on_cancel
+        self._salvage: Salvage | None = None  # the last on_stop
         self.interrupted_saving = False  # an interrupt came while a checkpoint was being committed
         self._cancelled = False
         self._wake: asyncio.Future[None] | None = None
@@ -259,7 +261,31 @@ class TaskContext:
 
         return remove
 
+    def on_stop(self, salvage: Salvage) -> None:
+        """If the task stops before its end (its budget, or a cancel), `await salvage()` gives
+        what the Exa work it paid for has found so far (items a webset holds, rows of finished
+        runs), merged over its partial result: the task's answer then (`partial: true`,
+        `stoppedBy`). The latest call wins; `salvage` only reads (it runs after the cancel hooks,
+        outside the budget, bounded in time). Call it as soon as the work is created, before the
+        next await: a stop interrupts that await.
+        """
+        self._salvage = salvage
+
     # -- used by the actor ------------------------------------------------------------------
+
+    async def _salvaged(self, limit_s: float) -> dict[str, Any]:
+        """What the on_stop salvage reads ({} if none, or if it failed or ran over `limit_s`)."""
+        if self._salvage is None:
+            return {}
+        try:
+            async with asyncio.timeout(limit_s):
+                found = await self._salvage()
+        except Exception:  # what was stored already stays the answer
+            logger.warning(
+                "task %s: reading what it found before it stopped failed", self.task_id, exc_info=True
+            )
+            return {}
+        return dict(_json_roundtrip(found)) if isinstance(found, dict) else {}
 
     def _wake_up(self) -> None:
         if self._wake is not None:

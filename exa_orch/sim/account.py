@@ -21,10 +21,21 @@ Contract:
   its seed, the counters and faults belong to one run of the simulator.
 - The file is a pickle: it is written and read only by the simulator of the user who owns the
   database beside it (the same trust as the database itself). Nothing else may point it at a file.
+- Several simulators share one file as several servers share one Exa account (issue 36: two
+  `serve --sim` processes on one database). Each request holds the account from before it is
+  handled until its answer starts (`enter` / `leave`): one request at a time in the process (an
+  asyncio lock) and across processes (a `filelock` lock file, `<name>.lock`, beside the account).
+  On entering, an account another process wrote since this one last read or wrote it (the file's
+  inode, size and mtime differ) is loaded again: every family's objects, the id generator (so no
+  two processes make the same id) and the clock. One clock for all: the file carries the
+  simulated time it was saved at and that moment's wall time, and each process sets its clock to
+  at least that time moved on by the wall time since (simulated time never goes back). A
+  streamed answer (an agent run's events) reads the objects it started with.
 """
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import io
 import json
@@ -34,6 +45,8 @@ import pickle
 import time
 from pathlib import Path
 from typing import Any
+
+from filelock import FileLock
 
 from exa_orch.sim.context import SimContext
 from exa_orch.sim.world import Entity, World
@@ -96,19 +109,87 @@ class _Unpickler(pickle.Unpickler):
         raise pickle.UnpicklingError(f"unknown reference {pid!r}")
 
 
+class Hold:
+    """One request's hold on the account (AccountFile.enter); `leave` ends it once."""
+
+    def __init__(self, read_only: bool) -> None:
+        self.read_only = read_only
+        self.held = True
+
+
 class AccountFile:
-    """One simulator's account on disk (see the module docstring)."""
+    """One simulator's account on disk, shared with every simulator on the same file (see the
+    module docstring)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
         self._fingerprint = ""
         self._last: bytes | None = None
         self._mark: tuple[Any, int] | None = None
+        self._seen: tuple[int, int, int] | None = None  # the file as this process last read or wrote it
+        # Acquired on one thread and released on another (asyncio.to_thread): not thread-local.
+        self._file_lock = FileLock(str(path.with_name(path.name + ".lock")), thread_local=False)
+        self._lock: asyncio.Lock | None = None  # made on the simulator's loop, at its first request
+
+    async def enter(self, ctx: SimContext, *, read_only: bool) -> Hold:
+        """Hold the account for one request: this process's other requests and every other
+        process's wait until `leave`. What another process saved meanwhile is loaded first."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        await self._lock.acquire()
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            await asyncio.to_thread(self._file_lock.acquire)
+        except BaseException:
+            self._lock.release()
+            raise
+        try:
+            if self._stat() != self._seen:
+                self._load(ctx)
+        except BaseException:
+            self._release()
+            raise
+        return Hold(read_only)
+
+    def leave(self, ctx: SimContext, hold: Hold) -> None:
+        """End `hold`: save what its request changed, then let the next request in. Called as its
+        answer starts and again when it ends; only the first call does anything."""
+        if not hold.held:
+            return
+        hold.held = False
+        try:
+            self.save_if_changed(ctx, read_only=hold.read_only)
+        finally:
+            self._release()
+
+    def _release(self) -> None:
+        self._file_lock.release()
+        if self._lock is not None:
+            self._lock.release()
+
+    def _stat(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except FileNotFoundError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
 
     def restore(self, ctx: SimContext) -> bool:
         """Load the saved account into `ctx` (built for the same world); False when there is none
         to load (no file, another world, an unreadable file), which leaves `ctx` fresh."""
         self._fingerprint = world_fingerprint(ctx.world)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with self._file_lock:
+            loaded = self._load(ctx)
+        if loaded:
+            logger.info("simulator account restored from %s", self.path)
+        return loaded
+
+    def _load(self, ctx: SimContext) -> bool:
+        """Read the file into `ctx` (under the file lock); see `restore`."""
+        self._seen = self._stat()
+        if not self._fingerprint:
+            self._fingerprint = world_fingerprint(ctx.world)
         try:
             raw = self.path.read_bytes()
         except FileNotFoundError:
@@ -139,10 +220,11 @@ class AccountFile:
             return False
         ctx.extras.update(extras)
         ctx.ids._rng.setstate(ids)
+        # The shared clock: the saved time, moved on by the wall time since (Exa kept working).
         down = max(0.0, time.time() - header["saved_wall"])
         ctx.clock.advance(max(0.0, header["now"] + down * ctx.clock.speed - ctx.clock.now()))
         self._last = body
-        logger.info("simulator account restored from %s", self.path)
+        self._mark = (ctx.ids._rng.getstate(), len(getattr(ctx.extras.get("websets"), "events", ())))
         return True
 
     def _set_aside(self) -> None:
@@ -150,6 +232,7 @@ class AccountFile:
             os.replace(self.path, self.path.with_name(self.path.name + ".old"))
         except OSError:
             pass
+        self._seen = None
 
     def save_if_changed(self, ctx: SimContext, *, read_only: bool = False) -> None:
         """Write the account when it differs from the last one written (atomically).
@@ -181,3 +264,4 @@ class AccountFile:
         tmp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         tmp.write_bytes(data)
         os.replace(tmp, self.path)
+        self._seen = self._stat()

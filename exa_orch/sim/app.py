@@ -184,11 +184,15 @@ class SimApp(Starlette):
             "beta": _header(scope, b"exa-beta"),  # the Exa-Beta tokens sent, if any
         }
         counters.started(endpoint, family, entry)
+        account = self.account
+        # The account is this request's alone until its answer starts (shared with every
+        # simulator on the same file: sim/account.py).
+        hold = await account.enter(self.sim, read_only=method in ("GET", "HEAD")) if account else None
 
         async def send_tracking(message: Message) -> None:
             if message["type"] == "http.response.start":
-                if self.account is not None:  # before the client can see what the request made
-                    self.account.save_if_changed(self.sim, read_only=method in ("GET", "HEAD"))
+                if account is not None and hold is not None:  # before the client can see what it made
+                    account.leave(self.sim, hold)
                 counters.responded(entry, message["status"], state.get("external_id"))
                 message = _add_header(message, "x-request-id", rid)
             await send(message)
@@ -196,6 +200,8 @@ class SimApp(Starlette):
         try:
             await self._handle(scope, receive, send, send_tracking, entry, path)
         finally:
+            if account is not None and hold is not None:  # no answer started (a dropped connection)
+                account.leave(self.sim, hold)
             counters.finished(entry, time.monotonic(), state.get("external_id"), state.get("created"))
 
     async def _handle(

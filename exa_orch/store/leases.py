@@ -7,11 +7,17 @@ Every take is a check-and-set inside the writer's `BEGIN IMMEDIATE` transaction,
 processes racing for the same lease exactly one wins. The holder renews its leases by heartbeat;
 a finished task drops its lease.
 
-A task whose runs were lost MAX_LOST_RUNS times in a row without progress (each holder died or
-stalled before saving a new checkpoint) is failed with TASK_ABANDONED by the claim that would start
-it once more: a task that crashes every server running it must not take servers down forever. A
-run that saved a checkpoint before it was lost made progress: a long task on a busy host whose
-servers keep getting killed goes on.
+A task whose runs were lost in a row without progress (each holder died or stalled before saving a
+new checkpoint) is failed with TASK_ABANDONED by the claim that would start it once more: a task
+that crashes every server running it must not take servers down forever. How many lost runs that
+takes depends on whether the deaths point at the task (`_verdict`): MAX_LOST_RUNS when they do (a
+holder that lived through the lapse named this task the suspect: its code held the event loop; or
+every server that died meanwhile, on the whole database, was running this task), MAX_RECOVERIES
+(DBOS's default of recovery attempts) when servers not running it died too: then servers are being
+killed from outside (a host's OOM killer, a deploy, chaos), which is no evidence against the task,
+and each further start waits a backoff after the previous one (`recovery_backoff`). A run that
+saved a checkpoint before it was lost made progress: a long task on a busy host whose servers keep
+getting killed goes on.
 
 A run whose holder lived on (its event loop stalled, or the whole process was stopped or starved
 past the TTL, and it woke to find the lease taken) is not the task's fault: the holder notes the
@@ -39,13 +45,26 @@ from exa_orch.store.records import (
     TaskRecord,
     TaskStatus,
     iso,
+    iso_after,
 )
 from exa_orch.store.tasks import Clock, OnFinish, add_event, fetch, placeholders, transition
 
 HOST = socket.gethostname()
-# Eight, not fewer: under chaos (servers killed every 3-8 s) a task queued behind others in the
-# gateway can lose a few runs in a row before its first call answers, through no fault of its own.
+# Runs lost in a row when the deaths point at the task. Eight, not fewer: a task queued behind
+# others in the gateway can lose a few runs in a row before its first call answers.
 MAX_LOST_RUNS = 8
+# Runs lost in a row when servers not running the task died too (killed from outside): DBOS's
+# default max_recovery_attempts, each start after the eighth spaced by `recovery_backoff`.
+MAX_RECOVERIES = 100
+BACKOFF_CAP_S = 30.0
+
+
+def recovery_backoff(lost: int) -> float:
+    """Seconds a task that lost `lost` runs in a row, not blamed for them, waits after its last
+    start before the next: none up to MAX_LOST_RUNS, then 0.5 s doubling to BACKOFF_CAP_S."""
+    if lost < MAX_LOST_RUNS:
+        return 0.0
+    return min(BACKOFF_CAP_S, 0.5 * 2.0 ** (lost - MAX_LOST_RUNS))
 
 
 # Every owner id this process uses. A holder with this host and this pid that is not among them
@@ -210,15 +229,61 @@ def claim_runnable(
         if not _takeable(owner, holder, expires_at, now):
             continue
         # Our own lapsed lease is no lost run: the run is still ours (this process stalled and woke).
-        if holder not in (None, owner) and _lost_without_progress(conn, task_id, now) >= MAX_LOST_RUNS:
-            _give_up(conn, clock, task_id, on_finish)
-            continue
+        if holder not in (None, owner):
+            verdict = _verdict(conn, task_id, now)
+            if verdict == "wait":
+                continue  # its recovery backoff: a later claim takes it
+            if verdict is not None:
+                _give_up(conn, clock, task_id, on_finish, *verdict)
+                continue
         _take(conn, task_id, owner, holder, status, now, until)
         claimed.append(fetch(conn, task_id))
     return claimed
 
 
-def _lost_without_progress(conn: sqlite3.Connection, task_id: str, now: str) -> int:
+def _verdict(conn: sqlite3.Connection, task_id: str, now: str) -> tuple[int, bool] | str | None:
+    """What a claim taking the task from a holder that had not let go does: None (take it), "wait"
+    (its recovery backoff is not over), or (lost runs, blamed) to give it up."""
+    streak = _lost_streak(conn, task_id, now)
+    lost = len(streak.holders)
+    if lost < MAX_LOST_RUNS:
+        return None
+    blamed = streak.suspect or not _died_elsewhere(conn, task_id, streak)
+    if blamed or lost >= MAX_RECOVERIES:
+        return (lost, blamed)
+    if now < iso_after(streak.last_start, round(recovery_backoff(lost) * 1000)):
+        return "wait"
+    return None
+
+
+class _Streak:
+    """The task's latest runs lost in a row: each one's holder, when the first began, when the
+    last began, and whether a holder that lived through its lapse named the task the suspect."""
+
+    def __init__(self) -> None:
+        self.holders: list[str] = []
+        self.first_start = ""
+        self.last_start = ""
+        self.suspect = False
+
+
+def _died_elsewhere(conn: sqlite3.Connection, task_id: str, streak: _Streak) -> bool:
+    """Whether, since the streak began, a server that never held this task in it died holding
+    another task (a claim took that task from it, and it did not say it lived through a lapse):
+    servers are dying whatever this task does. Read only once a streak is MAX_LOST_RUNS long."""
+    mine = set(streak.holders)
+    for data in conn.execute(
+        "SELECT data FROM task_events WHERE kind = 'claimed' AND at >= ? AND task_id <> ?",
+        (streak.first_start, task_id),
+    ).fetchall():
+        claim = json.loads(data[0])
+        previous, lapse = claim.get("previous"), claim.get("lapse")
+        if previous is not None and previous not in mine and not isinstance(lapse, dict):
+            return True
+    return False
+
+
+def _lost_streak(conn: sqlite3.Connection, task_id: str, now: str) -> _Streak:
     """How many of the task's latest runs, in a row, were lost (taken over from a holder that had not
     let go: it died or stalled) without saving a checkpoint; the run being taken over now counts.
 
@@ -231,6 +296,8 @@ def _lost_without_progress(conn: sqlite3.Connection, task_id: str, now: str) -> 
     the count too (`note_lapse`)."""
     # Whether a claim took the lease from a holder is read in Python: the same SQL runs on both backends.
     claims: list[tuple[str, bool, bool]] = []
+    holders: list[str | None] = []  # whom each claim took the lease from
+    suspects: list[bool] = []  # whether that holder lived through the lapse and named this task
     for at, data in conn.execute(
         "SELECT at, data FROM task_events WHERE task_id = ? AND kind = 'claimed' ORDER BY id", (task_id,)
     ).fetchall():
@@ -240,22 +307,30 @@ def _lost_without_progress(conn: sqlite3.Connection, task_id: str, now: str) -> 
         lapse = claim.get("lapse")
         innocent = isinstance(lapse, dict) and lapse.get("suspect") is False
         claims.append((at, claim.get("previous") is not None, innocent))
+        holders.append(claim.get("owner"))
+        suspects.append(isinstance(lapse, dict) and lapse.get("suspect") is True)
     saves = [row[0] for row in conn.execute("SELECT saved_at FROM task_steps WHERE task_id = ?", (task_id,))]
     reports = conn.execute(
         "SELECT at, data FROM task_events WHERE task_id = ? AND kind = 'progress' ORDER BY id", (task_id,)
     ).fetchall()
+    streak = _Streak()
     if not claims:  # held, yet never claimed (a row restored without its events): nothing to count
-        return 0
+        return streak
     ends = [(at, taken and not innocent) for at, taken, innocent in claims[1:]] + [(now, True)]
-    lost = 0
-    for (start, _, _), (end, taken) in reversed(list(zip(claims, ends, strict=True))):
+    # The run that ends at claim i+1 was held by claim i's owner; the note on claim i+1 is its word.
+    words = [*suspects[1:], False]
+    runs = list(zip(claims, ends, holders, words, strict=True))
+    for (start, _, _), (end, taken), holder, suspect in reversed(runs):
         if not taken or any(start < saved <= end for saved in saves):
             break
         before = {data for at, data in reports if at <= start}
         if any(start < at <= end and data not in before for at, data in reports):
             break
-        lost += 1
-    return lost
+        streak.holders.append(holder or "")
+        streak.first_start = start
+        streak.last_start = streak.last_start or start
+        streak.suspect = streak.suspect or suspect
+    return streak
 
 
 def note_lapse(
@@ -278,14 +353,21 @@ def note_lapse(
     return False
 
 
-def _give_up(conn: sqlite3.Connection, clock: Clock, task_id: str, on_finish: OnFinish | None) -> None:
+def _give_up(
+    conn: sqlite3.Connection, clock: Clock, task_id: str, on_finish: OnFinish | None, lost: int, blamed: bool
+) -> None:
     row = conn.execute("SELECT last_step_key FROM task_heads WHERE task_id = ?", (task_id,)).fetchone()
     step = row[0] if row and row[0] else None
+    why = (
+        "it may be what brings them down (no server died meanwhile that was not running it, or one "
+        "that lived through its stall named it)"
+        if blamed
+        else "servers not running it died too, but none of these runs got further"
+    )
     message = (
-        f"{MAX_LOST_RUNS} server processes died or stalled in a row while running this task, none of "
+        f"{lost} server processes died or stalled in a row while running this task, none of "
         f"them saving a new checkpoint (the last step saved: {step or '(none)'}), so it is not started "
-        "again: it may be what brings them down. Check the server logs around that step; create the "
-        "task again to retry."
+        f"again: {why}. Check the server logs around that step; create the task again to retry."
     )
     error = {
         "step": step or "workflow",

@@ -80,6 +80,17 @@ class TaskRecord:
         """True once the task is completed, failed or cancelled."""
         return self.status in TERMINAL_STATUSES
 
+    @property
+    def stopped_by(self) -> str | None:
+        """How a finished task stopped short of its end: `budget` or `timeout` (completed with
+        `partial: true`, its result's `stoppedBy`), `cancel` (cancelled); None for any other task."""
+        if self.status is TaskStatus.CANCELLED:
+            return "cancel"
+        if self.status is TaskStatus.COMPLETED and isinstance(self.result, dict):
+            value = self.result.get("stoppedBy")
+            return str(value) if value else None
+        return None
+
 
 # A task as its readers see it: its wide `tasks` row joined to its narrow `task_heads` row
 # (migration 0019: the counters a checkpoint or a ledger row updates), under the name `tasks`, with

@@ -139,7 +139,11 @@ def transition(
         raise InvalidTransition(task_id, task.status, status)
     _check_owner(task, owner)
     if cancel_wins and status is TaskStatus.COMPLETED and task.cancel_requested:
-        # A cancel was requested (by any process) before the result was written: it wins.
+        # A cancel was requested (by any process) before the result was written: it wins, and
+        # what the task found stays its answer (the partial result tasks.result gives).
+        found = _stopped_by_cancel(result)
+        if found is not None:
+            conn.execute("UPDATE tasks SET partial_result = ? WHERE id = ?", (found, task_id))
         status, message, result = TaskStatus.CANCELLED, "cancelled", None
     now = iso(clock())
     if status in TERMINAL_STATUSES:
@@ -156,6 +160,15 @@ def transition(
     if on_finish is not None and status in TERMINAL_STATUSES:
         on_finish(conn, finished)
     return finished
+
+
+def _stopped_by_cancel(result: str | None) -> str | None:
+    """A result (JSON text) as a cancelled task's partial result: {..., partial, stoppedBy: cancel}."""
+    if result is None:
+        return None
+    value = json.loads(result)
+    found = value if isinstance(value, dict) else {"result": value}
+    return json.dumps({**found, "partial": True, "stoppedBy": "cancel"})
 
 
 def park(

@@ -325,8 +325,11 @@ class ViewDB:
         fraction = None
         if isinstance(completed, int | float) and isinstance(total, int | float) and total > 0:
             fraction = max(0.0, min(1.0, completed / total))
+        # How a completed task stopped short (its budget, its deadline): the actor's last progress
+        # says so (runtime/actor.py), and the views give it its own word, never a full bar.
+        stopped = progress.get("stoppedBy") if row["status"] == "completed" else None
         if row["status"] == "completed":
-            fraction = 1.0
+            fraction = None if stopped else 1.0
         elif row["status"] in ("failed", "cancelled"):
             fraction = None  # a bar stopped half-way reads as still running; the status says it all
         finished = row["status"] in ("completed", "failed", "cancelled")
@@ -337,6 +340,7 @@ class ViewDB:
             row.pop("waiting_kind"), row.pop("waiting_principal"), row.pop("waiting_path")
         )
         row.update(
+            stopped_by=str(stopped) if stopped else None,
             phase=phase if row["status"] == "input_required" else progress.get("step"),
             completed=completed,
             total=total,

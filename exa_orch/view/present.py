@@ -43,6 +43,20 @@ def label(key: str) -> str:
     return spaced.lower().strip()
 
 
+# A completed task that stopped short, by what stopped it (its result's stoppedBy): the word every
+# view shows in place of "completed" (a cancelled task keeps "cancelled").
+STOPPED_WORDS = {"budget": "budget reached", "timeout": "timed out"}
+
+
+def status_word(task: dict[str, Any]) -> str:
+    """A task's status for people: "budget reached" or "timed out" for a completed task its budget
+    or deadline stopped (`stopped_by`), else its status ("input required", "cancelled", ...)."""
+    stopped = task.get("stopped_by")
+    if task.get("status") == "completed" and stopped:
+        return STOPPED_WORDS.get(str(stopped), f"stopped ({stopped})")
+    return label(str(task.get("status")))
+
+
 def shown(value: Any) -> str:
     """A value for people: yes/no for booleans, whole floats without `.0`, others to 3 decimals,
     lists joined, objects as compact JSON, None as empty."""

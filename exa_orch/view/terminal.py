@@ -31,7 +31,7 @@ from rich.table import Table
 from rich.text import Text
 
 from exa_orch.view.data import ViewDB, Viewer, age_text
-from exa_orch.view.present import clock, dollars
+from exa_orch.view.present import clock, dollars, status_word
 
 STATUS_STYLE = {
     "pending": "yellow",
@@ -79,7 +79,7 @@ def count_text(task: dict[str, Any]) -> str:
 def _progress(task: dict[str, Any]) -> RenderableType:
     if task["status"] == "failed":  # its error code, in place of a bar stopped half-way
         return Text(task.get("error_code") or "error", style="red")
-    if task["status"] == "cancelled":
+    if task["status"] == "cancelled" or task.get("stopped_by"):  # no bar: it stopped short
         return Text(count_text(task) or "-", style="dim")
     if task["fraction"] is None:
         return Text(count_text(task) or "-", style="dim")
@@ -127,7 +127,13 @@ def _widest(texts: Callable[[dict[str, Any]], str], floor: int) -> Callable[[lis
 
 
 def _status(task: dict[str, Any]) -> Text:
-    return Text(task["status"], style=STATUS_STYLE.get(task["status"], ""))
+    # A completed task its budget or deadline stopped has its own word ("budget reached").
+    style = "yellow" if task.get("stopped_by") else STATUS_STYLE.get(task["status"], "")
+    return Text(_word(task), style=style)
+
+
+def _word(task: dict[str, Any]) -> str:
+    return status_word(task) if task.get("stopped_by") else str(task["status"])
 
 
 # Always shown, in this order of place: id, title, status, progress.
@@ -135,7 +141,7 @@ ESSENTIAL = 4
 COLUMNS: list[Column] = [
     Column("task", lambda t: Text(short_id(t["id"]), style="cyan"), _widest(lambda t: short_id(t["id"]), 4)),
     Column("title", lambda t: Text(t["title"] or "-"), None, TITLE_MIN),
-    Column("status", _status, _widest(lambda t: t["status"], 6)),
+    Column("status", _status, _widest(_word, 6)),
     Column("progress", _progress, lambda tasks: max([8, *(_progress_width(t) for t in tasks)])),
     # The optional ones, in the order they join as the terminal widens.
     Column("took", lambda t: Text(age_text(t["duration"])), _widest(lambda t: age_text(t["duration"]), 4)),

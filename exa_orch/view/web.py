@@ -100,6 +100,7 @@ def _env() -> Environment:
     env.filters["dollars"] = present.dollars
     env.filters["shown"] = present.shown
     env.filters["label"] = present.label
+    env.filters["status_word"] = present.status_word
     env.filters["marks"] = present.niche_marks
     env.filters["short"] = lambda task_id: str(task_id).removeprefix("task_")[:8]
     env.globals["axis_names"] = AXIS_NAMES
@@ -110,7 +111,7 @@ def _api_task(task: dict[str, Any]) -> dict[str, Any]:
     keys = (
         "id", "type", "title", "status", "phase", "completed", "total", "message", "fraction", "age",
         "created_at", "updated_at", "ended_at", "duration", "step_count", "error_code", "error_message",
-        "owner", "cost_usd",
+        "owner", "cost_usd", "stopped_by",
     )  # fmt: skip
     return {k: task.get(k) for k in keys}
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import Any
 
 from pydantic import Field
@@ -350,6 +351,7 @@ async def _synthesize(
         await kit.call(ctx, "research.cancel", {"researchId": research_id}, step="cancel")
 
     remove = ctx.on_cancel(cancel_run)
+    ctx.on_stop(partial(found_synthesis, ctx, research_id))
     timeout_s = min(kit.seconds(args.timeout), 3600.0)
     until = await kit.deadline(ctx, "synthesis.start", timeout_s)  # kept across restarts
     left = max(0.05, until - time.time())
@@ -446,6 +448,7 @@ async def _webset_sides(
             webset = await kit.create_webset(ctx, f"{side}.webset", _webset_body(args, queries[side]))
             created[side] = str(webset["id"])
             removers[side] = ctx.on_cancel(canceller(created[side]))
+            ctx.on_stop(partial(found_items, ctx, sides, dict(created)))
         message = f"thesis webset {created['thesis']}, antithesis webset {created['antithesis']}"
         await ctx.progress("websets", 2, total, message)
         for n, side in enumerate(SIDES):
@@ -477,6 +480,7 @@ async def _agent_sides(
     first: dict[str, tuple[str, Callable[[], None]]] = {}
     collected = {side: rows.Collected() for side in SIDES}  # filled as runs start (named on error)
     evidence: list[Json] = []
+    ctx.on_stop(partial(found_rows, sides, collected))
     try:
         for side in SIDES:  # both up front, so Exa runs them in parallel
             first[side] = await rows.start(ctx, f"{side}.run", asks[side])
@@ -509,12 +513,51 @@ async def _agent_sides(
     return evidence
 
 
+async def found_items(ctx: TaskContext, sides: dict[str, Json], created: dict[str, str]) -> Json:
+    """A stopped verification's salvage (ctx.on_stop): each side not collected yet, read from its
+    webset (the items it holds so far, `stopped: true`)."""
+    out: Json = {}
+    for side, webset_id in created.items():
+        if side in sides:
+            continue
+        items = await kit.webset_items(ctx, f"stopped.{side}.items", webset_id)
+        out[side] = {"websetId": webset_id, "items": items, "itemCount": len(items), "stopped": True}
+    return out
+
+
+async def found_rows(sides: dict[str, Json], collected: dict[str, rows.Collected]) -> Json:
+    """A stopped agent verification's salvage: each side not finished yet, with the rows its
+    finished runs returned."""
+    out: Json = {}
+    for side, got in collected.items():
+        if side in sides or not got.run_ids:
+            continue
+        items = [rows.as_item(r) for r in got.rows]
+        out[side] = {
+            "websetId": None,
+            "runIds": got.run_ids,
+            "items": items,
+            "itemCount": len(items),
+            "stopped": True,
+        }
+    return out
+
+
+async def found_synthesis(ctx: TaskContext, research_id: str) -> Json:
+    """A verification stopped during its synthesis: the run as it stands (its verdict if it finished)."""
+    run: Json = await kit.call(ctx, "research.get", {"researchId": research_id, "full": True}, step="stopped")
+    if run.get("status") == "completed":
+        return {"synthesis": synthesis_from_run(run)}
+    return {"synthesis": {"researchId": research_id, "status": run.get("status"), "stopped": True}}
+
+
 def _result(sides: dict[str, Json], synthesis: Json | None, started: float, engine: str) -> Json:
     out: Json = {"engine": engine, **{side: sides[side] for side in SIDES if side in sides}}
     if synthesis is not None:
         out["synthesis"] = synthesis
-    if any(side.get("timedOut") for side in sides.values()):
+    if any(side.get("timedOut") for side in sides.values()) or (synthesis or {}).get("timedOut"):
         out["partial"] = True
+        out["stoppedBy"] = "timeout"
     out["duration"] = max(0, round((time.time() - started) * 1000))
     return out
 

@@ -164,6 +164,7 @@ async def convergent(ctx: TaskContext, args: ConvergentArgs) -> Json:
             webset_id: str = webset["id"]
             webset_ids.append(webset_id)
             ctx.on_cancel(partial(kit.call, ctx, "websets.cancel", {"id": webset_id}))
+            ctx.on_stop(partial(found_items, ctx, queries[: i + 1], list(webset_ids)))
         await ctx.partial({"websetIds": webset_ids})
         result = await _run(ctx, args, timeline, webset_ids)
     except OrchError as exc:
@@ -206,6 +207,26 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
     return await _result(ctx, timeline, head, analysis, item_lists, timed_out, note)
 
 
+async def found_items(ctx: TaskContext, queries: list[str], webset_ids: list[str]) -> Json:
+    """A stopped convergent search's salvage (ctx.on_stop): the analysis of every item its
+    websets hold so far."""
+    item_lists = [await kit.webset_items(ctx, f"stopped.{i}.items", w) for i, w in enumerate(webset_ids)]
+    analysis: Json = await asyncio.to_thread(converge, queries, item_lists)
+    return {**analysis, "itemCounts": [len(items) for items in item_lists]}
+
+
+async def found_rows(queries: list[str], collected: list[rows.Collected]) -> Json:
+    """A stopped agent convergent search's salvage: the analysis of the rows its finished runs returned."""
+    item_lists = [[rows.as_item(r) for r in got.rows] for got in collected]
+    analysis: Json = await asyncio.to_thread(converge, queries, item_lists)
+    runs = [r for got in collected for r in got.run_ids]
+    return {
+        **analysis,
+        "itemCounts": [len(items) for items in item_lists],
+        **({"runIds": runs} if runs else {}),
+    }
+
+
 async def _result(
     ctx: TaskContext,
     timeline: kit.Timeline,
@@ -225,6 +246,7 @@ async def _result(
     }
     if timed_out:
         result["partial"] = True
+        result["stoppedBy"] = "timeout"
         result["timedOutQueries"] = timed_out
         result["timedOutNote"] = note
     await ctx.progress(
@@ -264,6 +286,7 @@ async def _on_agent(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeli
     run_ids = [rid for rid, _ in firsts]
     await ctx.partial({"websetIds": None, "runIds": run_ids})
     collected = [rows.Collected() for _ in queries]
+    ctx.on_stop(partial(found_rows, queries, collected))
     try:
         for i, (ask, first) in enumerate(zip(asks, firsts, strict=True)):
             await ctx.progress("wait", i, n, f"collecting query {i + 1}/{n} ({queries[i]!r})")

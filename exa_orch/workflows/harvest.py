@@ -130,6 +130,18 @@ async def delete_webset(ctx: TaskContext, webset_id: str) -> bool:
     return True
 
 
+async def found_items(ctx: TaskContext, webset_id: str) -> Json:
+    """A stopped harvest's salvage (ctx.on_stop): every item the webset holds, as its result lists them."""
+    items = await kit.webset_items(ctx, "stopped.items", webset_id)
+    return {"items": items, "itemCount": len(items), **duplicates(items)}
+
+
+async def found_rows(got: rows.Collected, field_ids: list[str]) -> Json:
+    """A stopped agent harvest's salvage: the rows its finished runs returned, as items."""
+    items = [rows.as_item(r, field_ids) for r in got.rows]
+    return {"runIds": list(got.run_ids), "items": items, "itemCount": len(items), **duplicates(items)}
+
+
 def _status(waited: Json) -> str:
     return "timedOut" if waited.get("timedOut") else "completed"
 
@@ -153,6 +165,7 @@ async def harvest(ctx: TaskContext, args: HarvestArgs) -> Json:
     webset = await timeline.run("create", lambda: kit.create_webset(ctx, "create.webset", {"search": search}))
     webset_id: str = webset["id"]
     ctx.on_cancel(lambda: kit.call(ctx, "websets.cancel", {"id": webset_id}))
+    ctx.on_stop(lambda: found_items(ctx, webset_id))
     await ctx.partial({"websetId": webset_id, "items": [], "itemCount": 0})
     try:
         result = await _run(ctx, args, timeline, webset_id, timeout_s, poll_s)
@@ -216,6 +229,7 @@ async def _run(
     }
     if timed_out:
         result["partial"] = True
+        result["stoppedBy"] = "timeout"
         result["timedOutNote"] = (
             f"the {'search' if timed_out == 'search' else 'enrichments'} did not finish within "
             f"{args.timeout} ms: these are the items found so far"
@@ -250,6 +264,8 @@ async def _on_agent(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline)
     await ctx.partial({"websetId": None, "runIds": [first[0]], "items": [], "itemCount": 0})
     await ctx.progress("collect", 0, args.count, f"agent run {first[0]}: collecting rows")
     got = rows.Collected()
+    field_ids = [f"field{j}" for j in range(len(enrichments))]
+    ctx.on_stop(lambda: found_rows(got, field_ids))
     try:
         await timeline.run(
             "search",
@@ -258,7 +274,6 @@ async def _on_agent(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline)
         )
     except OrchError as exc:
         raise with_runs(exc, got.run_ids or [first[0]]) from None
-    field_ids = [f"field{j}" for j in range(len(enrichments))]
     items = [rows.as_item(r, field_ids) for r in got.rows]
     result: Json = {
         "engine": "agent",
@@ -274,6 +289,7 @@ async def _on_agent(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline)
     }
     if got.timed_out:
         result["partial"] = True
+        result["stoppedBy"] = "timeout"
         result["timedOutNote"] = (
             f"the agent run did not finish within {args.timeout} ms: these are the rows found so far; "
             f"the run keeps running: research.get {{researchId: {got.run_ids[-1]!r}}}"

@@ -226,26 +226,26 @@ async def wait_idle(
     return result
 
 
+async def webset_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
+    """Every item of the webset (up to `max_items`), whole (items.getAll, fields ['all']): a read,
+    reported under `key`, not a step (collect_items makes it one; a stopped task's salvage reads it)."""
+    items: list[Json] = []
+    cursor: str | None = None
+    while len(items) < max_items:  # getAll stops at ~512 KB per call (a reply size): go on from its cursor
+        args: Json = {"websetId": webset_id, "maxItems": max_items - len(items), "fields": ["all"]}
+        if cursor:
+            args["cursor"] = cursor
+        page = await call(ctx, "items.getAll", args, step=key)
+        items.extend(page.get("data") or [])
+        cursor = page.get("nextCursor") if page.get("truncated") else None
+        if not cursor:
+            break
+    return items[:max_items]
+
+
 async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
     """Step `key`: every item of the webset (up to `max_items`), whole (items.getAll, fields ['all'])."""
-
-    async def fetch() -> list[Json]:
-        items: list[Json] = []
-        cursor: str | None = None
-        while (
-            len(items) < max_items
-        ):  # getAll stops at ~512 KB per call (a reply size): go on from its cursor
-            args: Json = {"websetId": webset_id, "maxItems": max_items - len(items), "fields": ["all"]}
-            if cursor:
-                args["cursor"] = cursor
-            page = await call(ctx, "items.getAll", args, step=key)
-            items.extend(page.get("data") or [])
-            cursor = page.get("nextCursor") if page.get("truncated") else None
-            if not cursor:
-                break
-        return items[:max_items]
-
-    items: list[Json] = await ctx.step(key, fetch)
+    items: list[Json] = await ctx.step(key, lambda: webset_items(ctx, key, webset_id, max_items))
     return items
 
 

@@ -181,6 +181,16 @@ def run_failure(run: Json, what: str) -> ApiError:
     )
 
 
+async def found_run(ctx: TaskContext, research_id: str, structured: bool) -> Json:
+    """A stopped research.deep's salvage (ctx.on_stop): the run as it stands, with whatever output it has."""
+    run: Json = await kit.call(ctx, "research.get", {"researchId": research_id, "full": True}, step="stopped")
+    found: Json = {"researchId": research_id, "status": run.get("status")}
+    if run.get("output"):
+        found["result"] = run_result(run, structured)
+        found["citations"] = (run.get("output") or {}).get("citations") or []
+    return found
+
+
 async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
     started = await start_clock(ctx)
     deadline = started + args.timeout / 1000
@@ -191,6 +201,7 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
     research_id = created["researchId"]
     started_at = float(created.get("at") or time.time())
     remove_hook = cancel_on_task_cancel(ctx, research_id)
+    ctx.on_stop(lambda: found_run(ctx, research_id, args.output_schema is not None))
     await ctx.partial({"researchId": research_id, "status": created["status"], "model": args.run_model()})
     await ctx.progress("research.poll", 1, 2, f"research {research_id} started; waiting for it")
 
@@ -214,7 +225,9 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
         raise run_failure(run, "research.deep")
     await ctx.progress("research.poll", 2, 2, f"research {research_id} {run.get('status')}")
     output = run.get("output") or {}
+    stopped = {"partial": True, "stoppedBy": "timeout"} if run["timedOut"] else {}
     return {
+        **stopped,
         "researchId": research_id,
         "status": run.get("status"),
         "result": run_result(run, args.output_schema is not None),

@@ -208,9 +208,22 @@ async def verified_collection(ctx: TaskContext, args: VerifiedCollectionArgs) ->
         raise name_webset(exc, webset_id) from None
 
 
+async def found_items(ctx: TaskContext, webset_id: str, max_items: int) -> Json:
+    """A collection stopped before its research (ctx.on_stop): the items its webset holds."""
+    items = await kit.webset_items(ctx, "stopped.items", webset_id, max_items)
+    return {"items": [{"item": item} for item in items], "totalItems": len(items)}
+
+
+async def found_rows(got: rows.Collected) -> Json:
+    """An agent collection stopped before its research: the rows its finished runs returned."""
+    items = [{"item": rows.as_item(r)} for r in got.rows]
+    return {"runIds": list(got.run_ids), "items": items, "totalItems": len(items)}
+
+
 async def _collect_and_research(
     ctx: TaskContext, args: VerifiedCollectionArgs, webset_id: str, started: float, deadline: float
 ) -> Json:
+    ctx.on_stop(lambda: found_items(ctx, webset_id, max(args.count, 1000)))  # before any await
     await ctx.partial({"engine": "websets", "websetId": webset_id, "items": [], "partial": True})
     await ctx.progress("webset", 1, 3, f"webset {webset_id}: waiting for the search")
     # A quick look first (small searches end in seconds), then a patient wait for the rest.
@@ -240,6 +253,7 @@ async def _on_agent(ctx: TaskContext, args: VerifiedCollectionArgs, started: flo
     await ctx.progress("collect", 0, 3, "starting the agent collection")
     first = await rows.start(ctx, "rows.create", ask)
     got = rows.Collected()  # filled as its runs start, so an error names every one
+    ctx.on_stop(lambda: found_rows(got))
     try:
         await ctx.partial(
             {"engine": "agent", "websetId": None, "runIds": [first[0]], "items": [], "partial": True}
@@ -296,8 +310,14 @@ async def _research(
         }
         if partial:
             out["partial"] = True
+        if out["timedOut"]:
+            out.update(partial=True, stoppedBy="timeout")
         return out
 
+    async def found() -> Json:
+        return result(partial=True)  # the items, and every research run finished so far
+
+    ctx.on_stop(found)
     await ctx.partial(result(partial=True))
     gate = asyncio.Semaphore(IN_FLIGHT)
     unfinished: set[str] = set()

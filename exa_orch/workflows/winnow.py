@@ -481,6 +481,8 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
     pool = Pool(criteria, args.selection_strategy)
     found_total = analyzed_total = 0
     converged = timed_out = False
+    stopped: Json = {}  # the round under way: what a stop salvages from Exa (ctx.on_stop)
+    ctx.on_stop(partial(_found_round, ctx, stopped, engine))
     try:
         for r in range(1, args.max_rounds + 1):
             # Only checkpointed data decides the round's bodies: the archive (from the collected
@@ -508,6 +510,7 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
             unclear: list[str] = []
             round_timed_out = False
             round_ids: list[str] = []
+            stopped.update(round=r, ids=[], items=items)
             if engine == "agent":
                 per = args.count if targets is None else max(1, math.ceil(args.count / len(targets)))
                 asks = [("", args.query)] if targets is None else [
@@ -530,7 +533,7 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
                     ask = rows.Ask(query, criteria, list(args.enrichments), per, str(args.entity.type),
                                    chunk=per, max_runs=1, options=options)  # fmt: skip
                     made.append((sfx, ask, await rows.start(ctx, f"round{r}.run{sfx}", ask)))
-                round_ids = [first[0] for _, _, first in made]
+                round_ids = stopped["ids"] = [first[0] for _, _, first in made]
                 for sfx, ask, first in made:
                     collected = await rows.finish(
                         ctx, f"round{r}.run{sfx}", f"round{r}.wait{sfx}", ask, first, deadline, "qd.winnow"
@@ -555,6 +558,7 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
                 for sfx, body in plans:
                     webset = await kit.create_webset(ctx, f"round{r}.create{sfx}", body)
                     created.append((sfx, webset))
+                    stopped["ids"].append(str(webset["id"]))
                     hooks.append(ctx.on_cancel(_canceller(ctx, str(webset["id"]))))
                 round_ids = [str(w["id"]) for _, w in created]
                 websets.extend(round_ids)
@@ -604,6 +608,7 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
                 "eliteChange": change,
                 "timedOut": round_timed_out,
             })  # fmt: skip
+            stopped.clear()
             await ctx.partial({"step": "scored", "round": r, "rounds": rounds, "finalElites": archive})
             if round_timed_out:
                 timed_out = True
@@ -626,6 +631,7 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
         "timedOut": timed_out,
     }
     if timed_out:
+        result.update(partial=True, stoppedBy="timeout")
         result["timedOutNote"] = (
             f"round {len(rounds)} was still searching when the timeout ({args.timeout:g} ms) ran out: "
             f"the result scores the items found so far; {'webset(s)' if engine == 'websets' else 'agent run(s)'} "
@@ -633,6 +639,31 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
         )
     await ctx.progress("done", len(rounds), args.max_rounds, f"{len(rounds)} round(s), {len(archive)} elites")
     return result
+
+
+async def _found_round(ctx: TaskContext, stopped: Json, engine: str) -> Json:
+    """A stopped winnow's salvage (ctx.on_stop): the rounds scored so far are its partial result;
+    the round under way adds `stoppedRound`, every item its websets hold (or its agent runs
+    returned), not scored."""
+    if not stopped:
+        return {}
+    if engine == "websets":
+        items = [
+            item
+            for i, wid in enumerate(stopped["ids"])
+            for item in await kit.webset_items(ctx, f"stopped.{i}.items", wid)
+        ]
+    else:
+        items = list(stopped["items"])
+    where = "websetIds" if engine == "websets" else "runIds"
+    return {
+        "stoppedRound": {
+            "round": stopped["round"],
+            where: list(stopped["ids"]),
+            "items": items,
+            "itemCount": len(items),
+        }
+    }
 
 
 def _canceller(ctx: TaskContext, wid: str) -> Callable[[], Awaitable[Any]]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -137,3 +138,72 @@ async def test_a_pool_whose_children_cannot_start_raises_the_typed_error(tmp_pat
     stats = pool.stats()
     assert stats["healthy"] == 0 and stats["starts"] == 0
     assert [c["failedStarts"] for c in stats["children"]] == [1, 1, 1]  # all three tried, side by side
+
+
+def _exited_in_kernel(pid: int) -> bool:
+    """Whether child `pid` has exited: the kernel holds its exit, or the event loop's child
+    watcher thread reaped it already (the loop itself is told only at its next turn)."""
+    try:
+        return os.waitid(os.P_PID, pid, os.WEXITED | os.WNOHANG | os.WNOWAIT) is not None
+    except ChildProcessError:
+        return True
+
+
+@pytest.mark.parametrize("operation", ["websets.list", "exa.search"])
+async def test_an_idle_child_killed_is_noticed_before_a_call_is_routed_to_it(
+    sim_url: str, tmp_path: Path, operation: str
+) -> None:
+    """Issue 36: 30 calls at once right after an idle child's SIGKILL took effect, before the
+    pool's event loop has seen its stdout end: none is routed to the dead child."""
+    args = {"limit": 1} if operation == "websets.list" else {"query": "AI chips", "numResults": 1}
+    async with running_pool(sim_url, tmp_path, 3) as pool:
+        victim = pool.children[0]
+        first = victim.pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)
+        # No await until the calls go out: the event loop learns nothing of the exit meanwhile.
+        limit = time.monotonic() + WAIT
+        while not _exited_in_kernel(first):
+            assert time.monotonic() < limit, "the SIGKILLed child did not exit"
+        outcomes = await _thirty(pool, operation, args)
+        assert all(isinstance(o, dict) for o in outcomes), outcomes
+        stats = pool.stats()
+        assert stats["calls"] == 30 and stats["errors"] == 0 and stats["resent"] == 0
+        assert operation not in stats["children"][0]["operations"]  # none routed to the dead child
+        await until(lambda: victim.pid not in (None, first), within=WAIT, what="a new child in slot 0")
+
+
+async def test_a_call_never_written_to_a_live_child_is_sent_again_whatever_the_operation(
+    sim_url: str, tmp_path: Path
+) -> None:
+    """30 paid searches at once in the same instant as an idle child's SIGKILL: each routed to it
+    before its exit took effect either was never written to it while it lived, and is sent again
+    to another child (it cannot have run), or was written and raises (it may have run)."""
+    args = {"query": "AI chips", "numResults": 1}
+    async with running_pool(sim_url, tmp_path, 3) as pool:
+        first = pool.children[0].pid
+        assert first is not None
+        os.kill(first, signal.SIGKILL)  # idle: no call in flight; no await before the calls go out
+        outcomes = await _thirty(pool, "exa.search", args)
+        stats = pool.stats()
+    raised = [o for o in outcomes if isinstance(o, Exception)]
+    assert all(isinstance(o, ServerUnavailable) and o.written for o in raised), raised
+    assert all(isinstance(o, dict) for o in outcomes if o not in raised)
+    routed = stats["children"][0]["operations"].get("exa.search", {"calls": 0, "errors": 0})
+    assert routed["calls"] == routed["errors"] == stats["resent"] + len(raised)  # each sent again or raised
+    assert stats["calls"] == 30 and stats["errors"] == len(raised)
+
+
+async def _thirty(pool: ExaOrchPool, operation: str, args: dict[str, Any]) -> list[Any]:
+    outcomes: list[Any] = [None] * 30
+
+    async def one(i: int) -> None:
+        try:
+            outcomes[i] = await pool.call(operation, args)
+        except Exception as exc:
+            outcomes[i] = exc
+
+    async with anyio.create_task_group() as tg:
+        for i in range(30):
+            tg.start_soon(one, i)
+    return outcomes

@@ -29,12 +29,12 @@ SIM_LINE = re.compile(r"exa simulator \(--sim\) on (http://127\.0\.0\.1:\d+)")
 class SimServer:
     """`python -m exa_orch serve --sim` on stdio, spoken to with raw JSON-RPC lines."""
 
-    def __init__(self, db: Path, errlog: Path) -> None:
+    def __init__(self, db: Path, errlog: Path, speed: float = 4) -> None:
         env = {
             k: v for k, v in os.environ.items() if not k.startswith(("EXA_API_KEY", "EXA_ORCH_", "EXA_SIM_"))
         }
-        # Slow enough that each search is still running when the server is killed.
-        env.update({"EXA_ORCH_DB": str(db), "EXA_SIM_SPEED": "4", "PYTHONPATH": str(ROOT)})
+        # By default slow enough that each search is still running when the server is killed.
+        env.update({"EXA_ORCH_DB": str(db), "EXA_SIM_SPEED": f"{speed:g}", "PYTHONPATH": str(ROOT)})
         self.errlog = errlog
         self._start = errlog.stat().st_size if errlog.exists() else 0
         with errlog.open("ab") as err:

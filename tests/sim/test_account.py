@@ -60,3 +60,28 @@ async def test_an_unreadable_account_file_starts_a_fresh_account(tmp_path: Path)
     async with running_sim(SimConfig(account_file=str(account))) as sim:
         async with httpx.AsyncClient(base_url=sim.url, headers=KEY) as client:
             assert len((await client.get("/websets/v0/websets")).json()["data"]) == 1
+
+
+async def test_two_simulators_on_one_file_share_one_account(tmp_path: Path) -> None:
+    account = tmp_path / "workflows.db.sim-account"
+    config = SimConfig(speed=50.0, account_file=str(account))
+    async with (
+        running_sim(config) as one,
+        running_sim(SimConfig(speed=50.0, account_file=str(account))) as two,
+    ):
+        async with (
+            httpx.AsyncClient(base_url=one.url, headers=KEY) as a,
+            httpx.AsyncClient(base_url=two.url, headers=KEY) as b,
+        ):
+            assert (await b.get("/websets/v0/websets")).json()["data"] == []  # both up, account empty
+            made = (await a.post("/websets/v0/websets", json=BODY)).raise_for_status().json()
+            seen = (await b.get(f"/websets/v0/websets/{made['id']}")).raise_for_status().json()
+            twice = await b.post("/websets/v0/websets", json=BODY)  # the externalId is taken there too
+            other = (await b.post("/websets/v0/websets", json={"search": BODY["search"]})).json()
+            listed = (await a.get("/websets/v0/websets")).json()["data"]
+            clock_b = two.ctx.clock.now()
+            again = (await a.get(f"/websets/v0/websets/{other['id']}")).raise_for_status().json()
+    assert seen["id"] == made["id"] and twice.status_code == 409
+    assert other["id"] != made["id"] and again["id"] == other["id"]  # no id handed out twice
+    assert {w["id"] for w in listed} == {made["id"], other["id"]}
+    assert one.ctx.clock.now() >= clock_b  # one clock: a read moved the other's on to it

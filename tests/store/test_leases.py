@@ -13,7 +13,14 @@ import pytest
 
 from exa_orch.errors import InvalidParams
 from exa_orch.store import Store
-from exa_orch.store.leases import HOST, MAX_LOST_RUNS, owner_is_dead
+from exa_orch.store.leases import (
+    BACKOFF_CAP_S,
+    HOST,
+    MAX_LOST_RUNS,
+    MAX_RECOVERIES,
+    owner_is_dead,
+    recovery_backoff,
+)
 from exa_orch.store.records import iso
 from tests.support import WAIT
 
@@ -365,3 +372,53 @@ async def test_a_process_retaking_its_own_lapsed_lease_is_no_lost_run(store: Sto
         ]
         clock.advance(6)
     assert (await store.get_task(task.id)).status.value == "pending"
+
+
+async def test_runs_lost_while_servers_not_running_the_task_die_too_are_no_evidence_against_it(
+    store: Store, clock: FakeClock
+) -> None:
+    # Issue 36: servers killed from outside. Each round the server running `task` dies holding it,
+    # and so does another server that never ran it (holding `other`): the deaths are not the
+    # task's doing. It is started again past MAX_LOST_RUNS, each start after a growing backoff,
+    # and given up only at MAX_RECOVERIES.
+    task = await store.create_task("t", {})
+    await store.transition(task.id, "working")
+    await store.save_step(task.id, "fetch", {"n": 1})
+
+    async def claim(owner: str) -> list[str]:
+        """What a server claims (one task): it dies holding `task`, and lets any other go."""
+        taken = [t.id for t in await store.claim_runnable(owner, 5, 1)]
+        for task_id in taken:
+            if task_id != task.id:
+                await store.release_lease(task_id, owner)
+        return taken
+
+    async def round_(n: int) -> list[str]:
+        """A server claims and dies; meanwhile one that never ran `task` dies holding another."""
+        taken = await claim(f"elsewhere:{n}:a")
+        beside = await store.create_task("t", {})
+        assert await store.acquire_lease(beside.id, f"elsewhere:{10_000 + n}:b", 5)
+        clock.advance(6)  # both leases expire (TTL 5)
+        assert await store.acquire_lease(beside.id, f"elsewhere:{20_000 + n}:c", 5)  # taken from b
+        await store.release_lease(beside.id, f"elsewhere:{20_000 + n}:c")
+        return taken
+
+    for n in range(MAX_LOST_RUNS):
+        assert await round_(n) == [task.id], f"given up after {n} runs lost to servers killed from outside"
+    n, waited = MAX_LOST_RUNS, 0
+    while (record := await store.get_task(task.id)).status.value != "failed":
+        assert n <= MAX_RECOVERIES, "never given up"
+        wait = recovery_backoff(n)  # n runs lost in a row: the next start waits this after the last
+        assert 0 < wait <= BACKOFF_CAP_S
+        if wait > 6:
+            clock.advance(wait - 6 - 0.05)
+            assert task.id not in await claim(f"elsewhere:early{n}:c")  # not due yet
+            clock.advance(0.1)
+            waited += 1
+        taken = await round_(n)
+        assert taken == [task.id] or n == MAX_RECOVERIES, (n, taken)
+        n += 1
+    assert n == MAX_RECOVERIES + 1 and waited > 0
+    assert record.error is not None and record.error["code"] == "TASK_ABANDONED"
+    assert record.error["message"].startswith(f"{MAX_RECOVERIES} server processes died")
+    assert "servers not running it died too" in record.error["message"]

@@ -40,6 +40,14 @@ function labelText(key) {
   return String(key).replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/_/g, " ").toLowerCase();
 }
 
+const STOPPED_WORDS = { budget: "budget reached", timeout: "timed out" };
+
+function statusText(t) {
+  // as present.status_word: a completed task its budget or deadline stopped gets its own word
+  if (t.status === "completed" && t.stopped_by) return STOPPED_WORDS[t.stopped_by] || "stopped (" + t.stopped_by + ")";
+  return labelText(t.status);
+}
+
 function shortId(id) {
   return id.replace(/^task_/, "").slice(0, 8);
 }
@@ -67,14 +75,14 @@ function taskRow(t, hasOwner) {
   titleLink.title = t.title || "";
   title.append(titleLink);
   const state = cell("state");
-  state.append(el("span", labelText(t.status), "status " + t.status));
+  state.append(el("span", statusText(t), "status " + t.status + (t.stopped_by ? " stopped" : "")));
   if (t.error_code) state.append(document.createTextNode(" "), el("code", t.error_code, "code"));
   let bar;
   if (t.status === "failed") {
     bar = cell("bar failure", (t.error_message || "").slice(0, 160));
   } else {
     bar = cell("bar");
-    if (t.status !== "cancelled") {
+    if (t.status !== "cancelled" && !t.stopped_by) {
       const progress = el("progress");
       progress.max = 1;
       setProgress(progress, t.fraction);
