@@ -402,9 +402,11 @@ async def _unhandled(request: Request, exc: Exception) -> Response:
 def create_app(config: SimConfig | None = None) -> SimApp:
     """A simulator app for `config`; `app.state.sim` is its SimContext."""
     config = config or SimConfig()
+    # The world first: building one takes a few hundred ms, which must not pass on the clock
+    world = World.from_file(config.world_file) if config.world_file else World.seeded(config.seed)
     ctx = SimContext.from_config(config)
     ctx.counters = Counters()
-    ctx.world = World.from_file(config.world_file) if config.world_file else World(config.seed)
+    ctx.world = world
     app = SimApp(
         exception_handlers={
             SimHTTPError: sim_http_error_handler,

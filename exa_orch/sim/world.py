@@ -22,48 +22,24 @@ import hashlib
 import json
 import random
 import re
+import threading
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, Literal, cast
+
+from exa_orch.sim import facets
+from exa_orch.sim.vocab import (  # noqa: F401 (re-exported: the judge and the tests read them here)
+    ALL_KIND_WORDS,
+    INDUSTRIES,
+    KIND_WORDS,
+    REGION_WORDS,
+    REGIONS,
+    tokens,
+)
+from exa_orch.sim.worldgen import company_profile, company_text
 
 EntityKind = Literal["company", "person", "research_paper", "article"]
 KINDS: tuple[EntityKind, ...] = ("company", "person", "research_paper", "article")
-
-# industry -> keywords an entity of that industry is found by
-INDUSTRIES: dict[str, tuple[str, ...]] = {
-    "Artificial Intelligence": tuple("ai artificial intelligence machine learning ml llm models".split()),
-    "Fintech": ("fintech", "finance", "payments", "banking", "financial", "lending"),
-    "Healthcare": ("healthcare", "health", "medical", "clinical", "patients", "medtech"),
-    "Climate Tech": ("climate", "carbon", "sustainability", "emissions", "cleantech", "green"),
-    "Cybersecurity": ("cybersecurity", "security", "threat", "identity", "privacy", "cyber"),
-    "Robotics": ("robotics", "robots", "automation", "autonomous", "drones", "hardware"),
-    "E-commerce": ("ecommerce", "e-commerce", "retail", "shopping", "marketplace", "commerce"),
-    "Biotech": ("biotech", "biology", "genomics", "drug", "discovery", "protein"),
-    "Developer Tools": ("developer", "devtools", "software", "api", "open-source", "infrastructure"),
-    "Semiconductors": ("semiconductors", "chips", "silicon", "gpu", "hardware", "fabrication"),
-    "Education": ("education", "edtech", "learning", "students", "courses", "teaching"),
-    "Logistics": ("logistics", "supply", "chain", "shipping", "freight", "delivery"),
-    "Quantum Computing": ("quantum", "qubits", "computing", "photonic", "cryogenic"),
-    "Energy": ("energy", "battery", "solar", "grid", "storage", "renewable"),
-}
-
-# region -> (city, country) pairs; the region name and its adjective are searchable words
-REGIONS: dict[str, tuple[tuple[str, str], ...]] = {
-    "Europe": (("Berlin", "Germany"), ("Munich", "Germany"), ("Paris", "France"), ("London", "United Kingdom"), ("Amsterdam", "Netherlands"), ("Stockholm", "Sweden"), ("Zurich", "Switzerland"), ("Barcelona", "Spain"), ("Helsinki", "Finland"), ("Dublin", "Ireland"), ("Warsaw", "Poland")),
-    "North America": (("San Francisco", "United States"), ("New York", "United States"), ("Boston", "United States"), ("Austin", "United States"), ("Seattle", "United States"), ("Toronto", "Canada")),
-    "Asia": (("Singapore", "Singapore"), ("Bangalore", "India"), ("Tokyo", "Japan"), ("Seoul", "South Korea")),
-    "Latin America": (("Sao Paulo", "Brazil"), ("Mexico City", "Mexico")),
-    "Africa": (("Lagos", "Nigeria"), ("Nairobi", "Kenya")),
-    "Middle East": (("Tel Aviv", "Israel"), ("Dubai", "United Arab Emirates")),
-}  # fmt: skip
-REGION_WORDS: dict[str, tuple[str, ...]] = {
-    "Europe": ("europe", "european", "eu"),
-    "North America": ("north", "america", "american", "usa", "us"),
-    "Asia": ("asia", "asian", "apac"),
-    "Latin America": ("latin", "latam", "america"),
-    "Africa": ("africa", "african"),
-    "Middle East": ("middle", "east", "mena"),
-}
 
 CATEGORIES: tuple[str, ...] = tuple(
     "cs.AI cs.LG cs.CL cs.CV cs.IR cs.NE stat.ML math.ST physics.data-an".split()
@@ -80,26 +56,6 @@ CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
     "physics.data-an": ("physics", "data", "analysis", "detector", "particle"),
 }
 
-# words that say which kind of entity a query wants
-KIND_WORDS: dict[EntityKind, tuple[str, ...]] = {
-    "company": tuple(
-        "company companies startup startups firm firms business businesses vendor vendors provider providers manufacturer manufacturers".split()
-    ),
-    "person": tuple(
-        "people person persons founder founders ceo ceos cto engineer engineers researcher researchers executive executives leader leaders investor investors scientist scientists".split()
-    ),
-    "research_paper": tuple(
-        "paper papers research preprint preprints arxiv study studies publication publications".split()
-    ),
-    "article": tuple("article articles news blog blogs post posts story stories coverage press".split()),
-}
-_ALL_KIND_WORDS = frozenset(w for ws in KIND_WORDS.values() for w in ws)
-
-_STOPWORDS = frozenset(
-    "a an the of in on at for to and or with by from that which who whose is are be as about into "
-    "based than over under their its it this those these all any some find list show me get top best "
-    "new recent".split()
-)
 _PUBLISHERS = ("TechCrunch", "Reuters", "The Verge", "Wired", "Sifted", "Bloomberg", "VentureBeat", "Forbes")
 _FIRST = tuple(
     "Ada Ben Chloe Daniel Elena Farid Grace Hugo Ines Jonas Kira Liam Maya Nikolai Olivia Pablo Qi Rosa Samir Tara Umar Vera Wei Yara Zoe Anders Beatriz Chen Dmitri Emma Felix Hana Ivan Julia Kenji".split()
@@ -115,10 +71,10 @@ _ROLES = tuple(
 _SYL_A = tuple(
     "Nova Quanta Lumen Vertex Helio Aether Cobalt Orbit Pixel Strata Kinet Ferro Zephyr Argo Solace Mosaic Tessel Vanta Cirrus Nimbus".split()
 )
+_SYL_MID = ("", "", "", "r", "x", "n", "ra", "lo", "ti", "en")  # a larger world needs more names
 _SYL_B = tuple(
     "Labs Works AI Systems Dynamics Bio Pay Grid Logic Robotics Health Secure Cloud Ware Metrics Forge".split()
 )
-_STAGES = ("Pre-seed", "Seed", "Series A", "Series B", "Series C", "Series D")
 _PAPER_ADJ = tuple(
     "Scalable|Robust|Efficient|Sparse|Contrastive|Hierarchical|Adaptive|Diverse|Causal|Federated".split("|")
 )
@@ -140,27 +96,34 @@ _ARTICLE_TMPL = (
     "Inside {co}: how a {city} startup is reshaping {ind}",
 )
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9.\-]*")
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-case words of `text` without stopwords, with a trailing plural 's' folded in."""
-    out: list[str] = []
-    for w in _WORD.findall(text.lower()):
-        w = w.strip(".-")
-        if not w or w in _STOPWORDS:
-            continue
-        out.append(w)
-        if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-            out.append(w[:-1])
-    return out
-
 
 @functools.lru_cache(maxsize=1024)
 def _query_terms(query: str) -> frozenset[str]:
     """The words of `query` that score (its tokens but the kind words): a search scores every
     entity of the world against one query, so they are worked out once a query, not once an entity."""
-    return frozenset(tokens(query)) - _ALL_KIND_WORDS
+    return frozenset(tokens(query)) - ALL_KIND_WORDS
+
+
+FACET_BONUS = 4.0
+SEEDED_CACHE = 8  # seeded worlds a process keeps (World.seeded)
+_SEEDED: dict[int, World] = {}
+_SEEDED_LOCK = threading.Lock()
+
+
+def _facets_met(query: str, entity: Entity) -> int:
+    """How many of the query's facets (each industry, place, the round ...) `entity` has."""
+    want = facets.read(query)
+    if want.empty:
+        return 0
+    parts = [
+        *(facets.Facets(industries=(i,)) for i in want.industries),
+        *(facets.Facets(places=(p,)) for p in want.places),
+        *([facets.Facets(round=want.round, round_year=want.round_year)] if want.round else []),
+        *([facets.Facets(employees=want.employees)] if want.employees else []),
+        *([facets.Facets(founded=want.founded)] if want.founded else []),
+        *(facets.Facets(technologies=(t,)) for t in want.technologies),
+    ]
+    return sum(1 for part in parts if (facets.check(entity, part) or ("no", ""))[0] == "yes")
 
 
 def stable_int(*parts: object) -> int:
@@ -195,7 +158,7 @@ class World:
         self,
         seed: int = 42,
         *,
-        companies: int = 220,
+        companies: int = 1200,
         people: int = 160,
         papers: int = 160,
         articles: int = 120,
@@ -215,6 +178,22 @@ class World:
         self._build_papers(papers)
         self._build_articles(articles)
         self._index()
+
+    @classmethod
+    def seeded(cls, seed: int) -> World:
+        """The world of `seed`, built once per process: a seeded world never changes after it is
+        built (drift comes from world files only), so every simulator of a process shares it, and
+        its search caches. Building one (its word counts too) takes a few hundred ms, so a
+        simulator builds its world before its clock starts."""
+        with _SEEDED_LOCK:
+            world = _SEEDED.pop(seed, None)
+            if world is None:
+                world = cls(seed)
+                world.score("", world.entities[0])  # its word counts now, not at a first search
+            _SEEDED[seed] = world  # most recent last
+            while len(_SEEDED) > SEEDED_CACHE:
+                _SEEDED.pop(next(iter(_SEEDED)))
+            return world
 
     @classmethod
     def from_file(cls, path: str | Path) -> World:
@@ -270,16 +249,21 @@ class World:
             for form in (word, word[:-1] if word.endswith("s") else word):
                 for kind, kind_words in KIND_WORDS.items():
                     if form in kind_words:
-                        return kind
+                        return cast(EntityKind, kind)
         return None
 
     # ---- search --------------------------------------------------------------------------------
     def score(self, query: str, entity: Entity) -> float:
-        """How well `entity` matches `query` (0 = not at all); kind words don't count."""
+        """How well `entity` matches `query` (0 = not at all); kind words don't count. Each facet
+        of the query the entity has (an industry, a place, a round ...: sim/facets.py) adds
+        `FACET_BONUS`, so the entities meeting the whole query rank first."""
         if self._bags is None:
             self._bags = {e.id: self._bag(e) for e in self.entities}
         bag = self._bags[entity.id]
-        return float(sum(bag.get(t, 0) for t in _query_terms(query)))
+        words = float(sum(bag.get(t, 0) for t in _query_terms(query)))
+        if words <= 0:
+            return 0.0
+        return words + FACET_BONUS * _facets_met(query, entity)
 
     def search(self, query: str, kind: EntityKind | None = None, limit: int = 10) -> list[Entity]:
         """Up to `limit` entities (of `kind` if given), best match first; see module docstring."""
@@ -297,65 +281,41 @@ class World:
         r = self._rng
         return f"{r.randint(lo, hi):04d}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}"
 
-    def _place(self) -> tuple[str, str, str]:
-        # Skewed like the startup world (and so that "AI startups in Europe" has plenty of answers)
-        region = self._rng.choices(self.regions, weights=(35, 35, 15, 5, 5, 5))[0]
-        city, country = self._rng.choice(REGIONS[region])
-        return region, city, country
-
     def _build_companies(self, n: int, duplicate_share: float) -> None:
         r = self._rng
         names: set[str] = set()
         made: list[Entity] = []
         while len(made) < n:
-            name = (
-                f"{r.choice(_SYL_A)}{r.choice(_SYL_B).lower()}"
-                if r.random() < 0.5
-                else f"{r.choice(_SYL_A)} {r.choice(_SYL_B)}"
-            )
-            if _slug(name).replace("-", "") in names:  # "Nova Labs" and "Novalabs" share a domain
+            stem = f"{r.choice(_SYL_A)}{r.choice(_SYL_MID)}"
+            name = f"{stem}{r.choice(_SYL_B).lower()}" if r.random() < 0.5 else f"{stem} {r.choice(_SYL_B)}"
+            key = _slug(name).replace("-", "")
+            if key in names:  # "Nova Labs" and "Novalabs" share a domain
                 continue
-            names.add(_slug(name).replace("-", ""))
-            industry = r.choices(
-                self.industries, weights=[4 if i == 0 else 1 for i in range(len(INDUSTRIES))]
-            )[0]
-            region, city, country = self._place()
-            domain = _slug(name).replace("-", "") + r.choice((".com", ".io", ".ai", ".co"))
-            employees = r.choice((5, 12, 25, 48, 90, 150, 320, 800, 2400))
-            founded = r.randint(2008, 2024)
-            funding = r.choice((0, 500_000, 2_000_000, 8_000_000, 25_000_000, 60_000_000, 150_000_000))
-            kw = INDUSTRIES[industry]
-            about = (
-                f"{name} is {'an' if industry[0] in 'AEIOU' else 'a'} {industry.lower()} startup based in {city}, {country} ({region}), "
-                f"founded in {founded}. It builds {kw[0]} and {kw[2]} products for {kw[3]} teams "
-                f"and employs about {employees} people."
-            )
+            names.add(key)
+            profile = company_profile(r)
+            domain = key + r.choice((".com", ".io", ".ai", ".co"))
             attrs: dict[str, Any] = {
-                "industry": industry,
-                "location": f"{city}, {country}",
-                "region": region,
-                "employees": employees,
-                "founded": founded,
-                "funding": funding,
-                "funding_stage": r.choice(_STAGES),
+                **profile,
                 "email": f"hello@{domain}",
                 "phone": f"+{r.randint(1, 49)} {r.randint(100, 999)} {r.randint(1000000, 9999999)}",
                 "website": f"https://{domain}",
             }
-            e = Entity(
-                id=f"co_{len(made) + 1:04d}",
-                kind="company",
-                name=name,
-                url=f"https://{domain}",
-                title=f"{name} - {industry}",
-                text=about,
-                published_date=f"{founded:04d}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}",
-                author=None,
-                attrs=attrs,
+            made.append(
+                Entity(
+                    id=f"co_{len(made) + 1:04d}",
+                    kind="company",
+                    name=name,
+                    url=f"https://{domain}",
+                    title=f"{name} - {' & '.join(profile['industries'][:2])}",
+                    text=company_text(name, profile),
+                    published_date=f"{profile['founded']:04d}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}",
+                    author=None,
+                    attrs=attrs,
+                )
             )
-            made.append(e)
         self.entities.extend(made)
-        for i, orig in enumerate(made[: int(n * duplicate_share)]):
+        # near-duplicates of the first companies only: the ground truth stays the size tests know
+        for i, orig in enumerate(made[: int(min(n, 220) * duplicate_share)]):
             self._add_duplicate(orig, i)
 
     def _add_duplicate(self, orig: Entity, i: int) -> None:
@@ -410,6 +370,9 @@ class World:
                 "location": co.attrs["location"],
                 "region": co.attrs["region"],
                 "industry": co.attrs["industry"],
+                "industries": co.attrs["industries"],
+                "city": co.attrs["city"],
+                "country": co.attrs["country"],
                 "email": f"{_slug(name).replace('-', '.')}@{co.url.removeprefix('https://')}",
             }
             self.entities.append(
@@ -483,6 +446,7 @@ class World:
                 "company": co.name,
                 "company_id": co.id,
                 "industry": co.attrs["industry"],
+                "industries": co.attrs["industries"],
                 "region": co.attrs["region"],
             }
             url = f"https://{_slug(publisher).replace('-', '')}.com/{date.replace('-', '/')}/{_slug(title)}"
@@ -546,28 +510,34 @@ class World:
                     self.duplicates.append((pages_url(pages[0], ent), url))
 
     def _bag(self, e: Entity) -> dict[str, int]:
-        """Searchable words of `e` with weights: topic/region/category/role 3, name and title 2, text 1."""
+        """Searchable words of `e` with weights: topic/region/category/role 3, name, title,
+        technologies and rounds 2, text 1 (each word at its highest weight)."""
+        a = e.attrs
+        parts: list[tuple[str, int]] = [(e.text, 1), (e.title, 2), (e.name, 2)]
+        inds = [i for i in a.get("industries") or [a.get("industry")] if i]
+        parts += [(i + " " + " ".join(INDUSTRIES.get(i, ())), 3) for i in inds]
+        if a.get("region"):
+            parts.append((a["region"] + " " + " ".join(REGION_WORDS.get(a["region"], ())), 3))
+        parts += [
+            (str(a[k]), 3)
+            for k in ("city", "country", "role", "location", "company", "publisher")
+            if a.get(k)
+        ]
+        parts += [(tech, 2) for tech in a.get("technologies", ())]
+        parts += [(f"{r['round']} {r['year']}", 2) for r in a.get("funding_rounds", ())]
+        parts += [(cat + " " + " ".join(CATEGORY_WORDS.get(cat, ())), 3) for cat in a.get("categories", ())]
         bag: dict[str, int] = {}
-
-        def add(text: str, weight: int) -> None:
-            for t in tokens(text):
-                bag[t] = max(bag.get(t, 0), weight)
-
-        add(e.text, 1)
-        add(e.title, 2)
-        add(e.name, 2)
-        industry = e.attrs.get("industry")
-        if industry:
-            add(industry + " " + " ".join(INDUSTRIES.get(industry, ())), 3)
-        region = e.attrs.get("region")
-        if region:
-            add(region + " " + " ".join(REGION_WORDS.get(region, ())), 3)
-        for cat in e.attrs.get("categories", ()):
-            add(cat + " " + " ".join(CATEGORY_WORDS.get(cat, ())), 3)
-        for key in ("role", "location", "company", "publisher"):
-            if e.attrs.get(key):
-                add(str(e.attrs[key]), 3)
+        for text, weight in parts:
+            # Attribute strings repeat across entities (an industry's words, a city): cached
+            for t in tokens(text) if weight == 1 else _short_tokens(text):
+                if bag.get(t, 0) < weight:
+                    bag[t] = weight
         return bag
+
+
+@functools.lru_cache(maxsize=8192)
+def _short_tokens(text: str) -> tuple[str, ...]:
+    return tuple(tokens(text))
 
 
 def _query_key(query: str) -> str:
