@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -81,6 +82,17 @@ _AI_INFRA_RE = re.compile(
     r"\b(?:(?:ai|ml|llm|machine learning|genai)\s+infrastructure"
     r"|infrastructure\s+for\s+(?:ai|ml|llms?|machine learning|genai)(?:\s+models?)?)\b"
 )
+WELL_FUNDED = 20_000_000  # dollars raised in all that "well funded" takes
+UNDERFUNDED = 5_000_000  # at most this raised in all: "struggled to raise funding"
+# phrase -> (at least, at most) dollars raised in all
+FUNDING_PHRASES: dict[str, tuple[int, int]] = {
+    "well funded": (WELL_FUNDED, 10**13), "well-funded": (WELL_FUNDED, 10**13),
+    "heavily funded": (WELL_FUNDED, 10**13), "venture-backed": (1, 10**13), "venture backed": (1, 10**13),
+    "vc-backed": (1, 10**13), "vc backed": (1, 10**13), "bootstrapped": (0, 0), "underfunded": (0, UNDERFUNDED),
+    "struggled to raise": (0, UNDERFUNDED), "struggling to raise": (0, UNDERFUNDED),
+    "failed to raise": (0, UNDERFUNDED), "unable to raise": (0, UNDERFUNDED),
+}  # fmt: skip
+_FUNDED_RE = re.compile(rf"\b({_alternation(list(FUNDING_PHRASES))})\b")
 _EMPLOYEES_RANGE = re.compile(
     r"(?:between\s+)?(\d[\d,]*)\s*(?:-|–|to|and)\s*(\d[\d,]*)\s+(?:employees|people|staff)"
 )
@@ -112,6 +124,7 @@ class Facets:
     round_year: int | None = None
     employees: tuple[int, int] | None = None  # inclusive bounds
     founded: tuple[int, int] | None = None  # inclusive bounds
+    funded: tuple[int, int] | None = None  # dollars raised in all ("well funded", "bootstrapped")
     technologies: tuple[str, ...] = ()
     leftover: tuple[str, ...] = ()  # meaningful words naming nothing the world knows
 
@@ -123,6 +136,7 @@ class Facets:
             or self.round
             or self.employees
             or self.founded
+            or self.funded
             or self.technologies
         )
 
@@ -210,6 +224,9 @@ def read(text: str) -> Facets:
     t.low = _US_RE.sub(lambda m: " " * len(m.group(0)), text).lower()
     places += [PLACES[m.group(1)] for m in t.take_all(_PLACE_RE)]
     found = {**_round(t), **_numbers(t)}
+    m = t.take(_FUNDED_RE)
+    if m:
+        found["funded"] = FUNDING_PHRASES[m.group(1)]
     any_of: tuple[str, ...] = ()
     industries: list[str] = []
     if t.take_all(_AI_INFRA_RE):
@@ -259,7 +276,7 @@ def _range_ok(value: Any, bounds: tuple[int, int]) -> bool | None:
     return bounds[0] <= value <= bounds[1] if isinstance(value, int) else None
 
 
-UNSOURCED = 14  # one (entity, facet) pair in this many has no source saying it: "unclear"
+UNSOURCED = 25  # one (entity, facet) pair in this many has no source saying it: "unclear"
 
 Verdict = tuple[bool | None, str]  # (has it: None when the world can't say, why)
 
@@ -295,19 +312,27 @@ def _founded(entity: Any, f: Facets) -> Verdict:
     return _range_ok(y, f.founded or (0, 0)), f"{entity.name} was founded in {y}"
 
 
+def _funded(entity: Any, f: Facets) -> Verdict:
+    total = entity.attrs.get("funding")
+    ok = _range_ok(total, f.funded or (0, 0))
+    return ok, f"{entity.name} has raised ${total or 0:,} in all"
+
+
 def _technologies(entity: Any, f: Facets) -> Verdict:
     techs = entity.attrs.get("technologies")
     ok = None if techs is None else set(f.technologies) <= set(techs)
     return ok, f"{entity.name} builds with {', '.join(techs or []) or 'nothing the sources name'}"
 
 
-_CHECKS = (
-    ("industry", lambda f: f.industries, _industry),
-    ("place", lambda f: f.places, _place),
-    ("round", lambda f: f.round, _funding),
-    ("employees", lambda f: f.employees, _employees),
-    ("founded", lambda f: f.founded, _founded),
-    ("technology", lambda f: f.technologies, _technologies),
+# (label, the Facets field that asks it, its check)
+_CHECKS: tuple[tuple[str, str, Callable[[Any, Facets], Verdict]], ...] = (
+    ("industry", "industries", _industry),
+    ("place", "places", _place),
+    ("round", "round", _funding),
+    ("employees", "employees", _employees),
+    ("founded", "founded", _founded),
+    ("funding", "funded", _funded),
+    ("technology", "technologies", _technologies),
 )
 
 
@@ -318,8 +343,8 @@ def check(entity: Any, facets: Facets) -> tuple[str, str] | None:
     if facets.empty:
         return None
     results: list[Verdict] = []
-    for label, asked, judge in _CHECKS:
-        if asked(facets):
+    for label, field, judge in _CHECKS:
+        if getattr(facets, field):
             ok, why = judge(entity, facets)
             if ok is not None and stable("unsourced", entity.id, label, ok) % UNSOURCED == 0:
                 ok, why = None, f"No source about {entity.name} settles its {label}"

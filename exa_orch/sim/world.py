@@ -23,11 +23,14 @@ import json
 import random
 import re
 import threading
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal, cast
+from typing import Any, cast
 
-from exa_orch.sim import facets
+from exa_orch.sim import facets, worldfile
+from exa_orch.sim.entity import KINDS as KINDS  # re-exported: the simulator imports them from here
+from exa_orch.sim.entity import Entity as Entity
+from exa_orch.sim.entity import EntityKind as EntityKind
+from exa_orch.sim.entity import query_key, slug
 from exa_orch.sim.vocab import (  # noqa: F401 (re-exported: the judge and the tests read them here)
     ALL_KIND_WORDS,
     INDUSTRIES,
@@ -37,9 +40,6 @@ from exa_orch.sim.vocab import (  # noqa: F401 (re-exported: the judge and the t
     tokens,
 )
 from exa_orch.sim.worldgen import company_profile, company_text
-
-EntityKind = Literal["company", "person", "research_paper", "article"]
-KINDS: tuple[EntityKind, ...] = ("company", "person", "research_paper", "article")
 
 CATEGORIES: tuple[str, ...] = tuple(
     "cs.AI cs.LG cs.CL cs.CV cs.IR cs.NE stat.ML math.ST physics.data-an".split()
@@ -121,6 +121,7 @@ def _facets_met(query: str, entity: Entity) -> int:
         *([facets.Facets(round=want.round, round_year=want.round_year)] if want.round else []),
         *([facets.Facets(employees=want.employees)] if want.employees else []),
         *([facets.Facets(founded=want.founded)] if want.founded else []),
+        *([facets.Facets(funded=want.funded)] if want.funded else []),
         *(facets.Facets(technologies=(t,)) for t in want.technologies),
     ]
     return sum(1 for part in parts if (facets.check(entity, part) or ("no", ""))[0] == "yes")
@@ -130,25 +131,6 @@ def stable_int(*parts: object) -> int:
     """A process-independent integer derived from `parts` (sha256), for deterministic choices."""
     digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).digest()
     return int.from_bytes(digest[:8], "big")
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-@dataclass(frozen=True)
-class Entity:
-    """One thing in the world that searches can find."""
-
-    id: str
-    kind: EntityKind
-    name: str
-    url: str  # canonical URL (for a near-duplicate: its own second URL)
-    title: str
-    text: str  # a paragraph
-    published_date: str  # YYYY-MM-DD
-    author: str | None
-    attrs: dict[str, Any] = field(hash=False)
 
 
 class World:
@@ -173,6 +155,9 @@ class World:
         self.categories: tuple[str, ...] = CATEGORIES
         self.name = f"seed {seed}"
         self.declared: dict[str, list[Entity]] = {}  # a file world's query -> the pages it finds
+        self.drift: list[worldfile.Drift] = []  # a file world's scheduled changes, in time order
+        self.drifted = 0  # how many of `drift` have been applied
+        self.version = 0  # bumped by each drift applied: caches of rankings key on it
         self._build_companies(companies, duplicate_share)
         self._build_people(people)
         self._build_papers(papers)
@@ -208,9 +193,23 @@ class World:
             raise ValueError(f"world file {path}: {exc}") from exc
         world = cls(0, companies=0, people=0, papers=0, articles=0)
         world.name = str(data.get("name") or Path(path).stem) if isinstance(data, dict) else ""
-        world._load(data, str(path))
+        worldfile.load(world, data, str(path))
         world._index()
         return world
+
+    def drift_to(self, now: float) -> bool:
+        """Apply the drift events due by simulated second `now` (a world file's `drift`); True when
+        one was. The simulator calls it before each request, so the world changes as its clock runs."""
+        due = self.drifted
+        while due < len(self.drift) and self.drift[due].at <= now:
+            worldfile.apply(self, self.drift[due])
+            due += 1
+        if due == self.drifted:
+            return False
+        self.drifted = due
+        self.version += 1
+        self._index()
+        return True
 
     def _index(self) -> None:
         self._by_id = {e.id: e for e in self.entities}
@@ -267,7 +266,7 @@ class World:
 
     def search(self, query: str, kind: EntityKind | None = None, limit: int = 10) -> list[Entity]:
         """Up to `limit` entities (of `kind` if given), best match first; see module docstring."""
-        declared = self.declared.get(_query_key(query))
+        declared = self.declared.get(query_key(query))
         if declared is not None:
             return [e for e in declared if kind is None or e.kind == kind][: max(0, limit)]
         pool = [e for e in self.entities if kind is None or e.kind == kind]
@@ -288,7 +287,7 @@ class World:
         while len(made) < n:
             stem = f"{r.choice(_SYL_A)}{r.choice(_SYL_MID)}"
             name = f"{stem}{r.choice(_SYL_B).lower()}" if r.random() < 0.5 else f"{stem} {r.choice(_SYL_B)}"
-            key = _slug(name).replace("-", "")
+            key = slug(name).replace("-", "")
             if key in names:  # "Nova Labs" and "Novalabs" share a domain
                 continue
             names.add(key)
@@ -357,7 +356,7 @@ class World:
             name = f"{r.choice(_FIRST)} {r.choice(_LAST)}"
             co = r.choice(companies)
             role = r.choice(_ROLES)
-            slug = f"{_slug(name)}-{i + 1:03d}"
+            handle = f"{slug(name)}-{i + 1:03d}"
             text = (
                 f"{name} is {role} at {co.name}, a {co.attrs['industry'].lower()} company in "
                 f"{co.attrs['location']} ({co.attrs['region']}). Previously worked on "
@@ -373,14 +372,14 @@ class World:
                 "industries": co.attrs["industries"],
                 "city": co.attrs["city"],
                 "country": co.attrs["country"],
-                "email": f"{_slug(name).replace('-', '.')}@{co.url.removeprefix('https://')}",
+                "email": f"{slug(name).replace('-', '.')}@{co.url.removeprefix('https://')}",
             }
             self.entities.append(
                 Entity(
                     id=f"pe_{i + 1:04d}",
                     kind="person",
                     name=name,
-                    url=f"https://linkedin.com/in/{slug}",
+                    url=f"https://linkedin.com/in/{handle}",
                     title=f"{name} - {role} at {co.name}",
                     text=text,
                     published_date=self._date(2019, 2025),
@@ -449,7 +448,7 @@ class World:
                 "industries": co.attrs["industries"],
                 "region": co.attrs["region"],
             }
-            url = f"https://{_slug(publisher).replace('-', '')}.com/{date.replace('-', '/')}/{_slug(title)}"
+            url = f"https://{slug(publisher).replace('-', '')}.com/{date.replace('-', '/')}/{slug(title)}"
             self.entities.append(
                 Entity(
                     id=f"ar_{i + 1:04d}",
@@ -463,51 +462,6 @@ class World:
                     attrs=attrs,
                 )
             )
-
-    def _load(self, data: Any, where: str) -> None:
-        if not isinstance(data, dict) or not isinstance(data.get("entities"), list):
-            raise ValueError(f"world file {where}: expected an object with an 'entities' list")
-        seen: set[str] = set()
-        for n, ent in enumerate(data["entities"]):
-            at = f"world file {where}: entities[{n}]"
-            if not isinstance(ent, dict) or not isinstance(ent.get("name"), str):
-                raise ValueError(f"{at}: each entity needs a 'name'")
-            kind = ent.get("kind", "company")
-            if kind not in KINDS:
-                raise ValueError(f"{at}: kind must be one of {', '.join(KINDS)}, got {kind!r}")
-            truth = str(ent.get("id") or _slug(ent["name"]))
-            pages = ent.get("pages") or [{}]
-            if not isinstance(pages, list) or not all(isinstance(p, dict) for p in pages):
-                raise ValueError(f"{at}: 'pages' must be a list of objects")
-            first_id: str | None = None
-            for k, page in enumerate(pages):
-                url = page.get("url") or ent.get("url")
-                if not isinstance(url, str) or not url:
-                    raise ValueError(f"{at}.pages[{k}]: each page needs a 'url' (or the entity one)")
-                pid = str(page.get("id") or f"{truth}~{k + 1}")
-                if pid in seen:
-                    raise ValueError(f"{at}.pages[{k}]: id {pid!r} appears twice")
-                seen.add(pid)
-                name = str(page.get("name") or ent["name"])
-                description = str(page.get("description") or ent.get("description") or name)
-                attrs: dict[str, Any] = {**(ent.get("attributes") or {}), **(page.get("attributes") or {})}
-                attrs["entity"] = truth
-                attrs["description"] = description
-                attrs["criteria"] = {**(ent.get("criteria") or {}), **(page.get("criteria") or {})}
-                if first_id is not None:
-                    attrs["duplicate_of"] = first_id
-                entity = Entity(
-                    id=pid, kind=kind, name=name, url=url, title=str(page.get("title") or name),
-                    text=description, published_date=str(page.get("publishedDate") or "2025-01-01"),
-                    author=page.get("author"), attrs=attrs,
-                )  # fmt: skip
-                self.entities.append(entity)
-                for query in page.get("queries") or ent.get("queries") or []:
-                    self.declared.setdefault(_query_key(str(query)), []).append(entity)
-                if first_id is None:
-                    first_id = pid
-                else:
-                    self.duplicates.append((pages_url(pages[0], ent), url))
 
     def _bag(self, e: Entity) -> dict[str, int]:
         """Searchable words of `e` with weights: topic/region/category/role 3, name, title,
@@ -538,14 +492,6 @@ class World:
 @functools.lru_cache(maxsize=8192)
 def _short_tokens(text: str) -> tuple[str, ...]:
     return tuple(tokens(text))
-
-
-def _query_key(query: str) -> str:
-    return " ".join(query.lower().split())
-
-
-def pages_url(page: dict[str, Any], entity: dict[str, Any]) -> str:
-    return str(page.get("url") or entity.get("url"))
 
 
 def _norm_url(url: str) -> str:

@@ -32,7 +32,7 @@ _KIND_WORDS = {w for ws in KIND_WORDS.values() for w in ws}
 _CATEGORY_OF = {w: cat for cat, kws in CATEGORY_WORDS.items() for w in kws}
 KNOWN = (
     "industries, places (city, country, region), funding rounds and their years, head counts, "
-    "founding years, technologies and paper categories"
+    "founding years, total funding, technologies and paper categories"
 )
 
 
@@ -94,6 +94,14 @@ def criteria_for(want: facets.Facets) -> list[str]:
             else f"Was founded before {hi + 1}" if lo == 0
             else f"Was founded in {lo}" if lo == hi
             else f"Was founded between {lo} and {hi}"
+        )  # fmt: skip
+    if want.funded:
+        lo, hi = want.funded
+        out.append(
+            "Is well funded" if lo >= facets.WELL_FUNDED
+            else "Is venture-backed" if lo > 0
+            else "Is bootstrapped" if hi == 0
+            else "Struggled to raise funding"
         )  # fmt: skip
     out += [f"Builds with {t}" for t in want.technologies]
     return [c for c in out if c]
