@@ -110,21 +110,22 @@ _SEEDED: dict[int, World] = {}
 _SEEDED_LOCK = threading.Lock()
 
 
-def _facets_met(query: str, entity: Entity) -> int:
-    """How many of the query's facets (each industry, place, the round ...) `entity` has."""
-    want = facets.read(query)
-    if want.empty:
-        return 0
-    parts = [
-        *(facets.Facets(industries=(i,)) for i in want.industries),
-        *(facets.Facets(places=(p,)) for p in want.places),
-        *([facets.Facets(round=want.round, round_year=want.round_year)] if want.round else []),
-        *([facets.Facets(employees=want.employees)] if want.employees else []),
-        *([facets.Facets(founded=want.founded)] if want.founded else []),
-        *([facets.Facets(funded=want.funded)] if want.funded else []),
-        *(facets.Facets(technologies=(t,)) for t in want.technologies),
-    ]
-    return sum(1 for part in parts if (facets.check(entity, part) or ("no", ""))[0] == "yes")
+def _facets_met(want: facets.Facets, entity: Entity, known: tuple[frozenset[str], frozenset[str]]) -> int:
+    """How many of the query's facets (each industry, place, the round ...) `entity` has, read from
+    its facts (`known`: its industries and places) alone: the judge's unsourced "unclear" is not a
+    ranking's business, and a search scores every entity, so this stays cheap."""
+    industries, places = known
+    a = entity.attrs
+    met = sum(1 for i in want.industries if i in industries) + sum(1 for p in want.places if p in places)
+    met += bool(want.any_of and industries & set(want.any_of))
+    rounds = a.get("funding_rounds") or ()
+    met += bool(
+        want.round and any(r["round"] == want.round and want.round_year in (None, r["year"]) for r in rounds)
+    )
+    for key, bounds in (("employees", want.employees), ("founded", want.founded), ("funding", want.funded)):
+        value = a.get(key)
+        met += bool(bounds and isinstance(value, int) and bounds[0] <= value <= bounds[1])
+    return met + sum(1 for t in want.technologies if t in (a.get("technologies") or ()))
 
 
 def stable_int(*parts: object) -> int:
@@ -217,6 +218,7 @@ class World:
         # Each entity's word counts are built at the first search, not here: two thirds of the
         # simulator's start-up, which `exa-orch serve --sim` waits for (bench/startup.py).
         self._bags: dict[str, dict[str, int]] | None = None
+        self._known: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # industries, places
 
     # ---- lookups -------------------------------------------------------------------------------
     @property
@@ -258,11 +260,16 @@ class World:
         `FACET_BONUS`, so the entities meeting the whole query rank first."""
         if self._bags is None:
             self._bags = {e.id: self._bag(e) for e in self.entities}
+            self._known = {
+                e.id: (frozenset(facets.has_industries(e) or ()), frozenset(facets.has_places(e) or ()))
+                for e in self.entities
+            }
         bag = self._bags[entity.id]
         words = float(sum(bag.get(t, 0) for t in _query_terms(query)))
         if words <= 0:
             return 0.0
-        return words + FACET_BONUS * _facets_met(query, entity)
+        want = facets.read(query)
+        return words + (0 if want.empty else FACET_BONUS * _facets_met(want, entity, self._known[entity.id]))
 
     def search(self, query: str, kind: EntityKind | None = None, limit: int = 10) -> list[Entity]:
         """Up to `limit` entities (of `kind` if given), best match first; see module docstring."""
