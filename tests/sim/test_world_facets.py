@@ -4,6 +4,8 @@ the world can only guess. Through the real HTTP simulator where a webset is invo
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -18,6 +20,7 @@ from exa_orch.sim.world import World
 from tests.support import WAIT
 
 W = "/websets/v0"
+REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
 
 
 def client(sim: SimHandle) -> httpx.AsyncClient:
@@ -137,3 +140,8 @@ async def test_the_real_timing_follows_the_real_timeline() -> None:
         assert round(search.done_at - search.created_at, 1) == REAL_TIMELINE["search completed"]
         assert round(busy_until(store, ws) - ws.created_at, 1) == REAL_TIMELINE["webset idle"]
     assert PROFILES["real"].per_candidate > PROFILES["quick"].per_candidate  # quick stays the suite's
+    recorded = json.loads((REAL / "enrichment_result.json").read_text(encoding="utf-8"))["timeline_seconds"]
+    assert list(REAL_TIMELINE.values()) == [  # the figures the profile is fitted to are the recorded ones
+        recorded["first_items_while_running"], recorded["enrichment_done"],
+        recorded["search_completed"], recorded["webset_idle"],
+    ]  # fmt: skip
