@@ -244,6 +244,24 @@ def read(text: str) -> Facets:
     )
 
 
+def met(want: Facets, entity: Any, known: tuple[frozenset[str], frozenset[str]]) -> int:
+    """How many of the query's facets (each industry, place, the round ...) `entity` has, read from
+    its facts (`known`: its industries and places) alone: the judge's unsourced "unclear" is not a
+    ranking's business, and a search scores every entity, so this stays cheap."""
+    industries, places = known
+    a = entity.attrs
+    met = sum(1 for i in want.industries if i in industries) + sum(1 for p in want.places if p in places)
+    met += bool(want.any_of and industries & set(want.any_of))
+    rounds = a.get("funding_rounds") or ()
+    met += bool(
+        want.round and any(r["round"] == want.round and want.round_year in (None, r["year"]) for r in rounds)
+    )
+    for key, bounds in (("employees", want.employees), ("founded", want.founded), ("funding", want.funded)):
+        value = a.get(key)
+        met += bool(bounds and isinstance(value, int) and bounds[0] <= value <= bounds[1])
+    return met + sum(1 for t in want.technologies if t in (a.get("technologies") or ()))
+
+
 # ---- what an entity has ----------------------------------------------------------------------------
 def has_industries(entity: Any) -> set[str] | None:
     """The entity's industries (None: the world holds none for it, a paper say)."""

@@ -7,12 +7,17 @@ Contract:
 - Every entity has a canonical URL. Some companies also exist under a second URL or a variant
   spelling of their name; those near-duplicates are entities too (so searches return them) and are
   listed as ground truth in `world.duplicates` as `(canonical_url, duplicate_url)` pairs.
-- `World.from_file(path)` builds a world from a JSON file a person wrote (docs/simulator.md): its
-  entities' pages are the world's entities, each page's ground truth in `attrs["entity"]`; a
-  query a page declares finds exactly the pages that declare it, in file order.
-- `world.search(query, kind=None, limit=10)` ranks by keyword/topic overlap (industries, regions,
-  categories and their synonyms), ties broken by id. Entities that match nothing come after the
-  matches, in a query-seeded order, so a search never comes back empty (as Exa's never does).
+- `World.from_file(path)` builds a world from a JSON file a person wrote (docs/simulator.md;
+  sim/worldfile.py): its entities' pages are the world's entities, each page's ground truth in
+  `attrs["entity"]`; a query a page declares finds exactly the pages that declare it, in file order;
+  its `drift` events are applied by `world.drift_to(now)` as the simulated clock passes them.
+- `World.seeded(seed)` is `World(seed)` built once per process (a seeded world never changes).
+- Companies carry several industries, a city/country/region, funding rounds with years and amounts,
+  head count, founding year and technologies (sim/worldgen.py), and their page says them.
+- `world.search(query, kind=None, limit=10)` ranks by keyword overlap (industries, places, rounds,
+  technologies, categories and their synonyms) plus a bonus per facet of the query (sim/facets.py)
+  the entity has, ties broken by id. Entities that match nothing come after the matches, in a
+  query-seeded order, so a search never comes back empty (as Exa's never does).
 """
 
 from __future__ import annotations
@@ -108,24 +113,6 @@ FACET_BONUS = 4.0
 SEEDED_CACHE = 8  # seeded worlds a process keeps (World.seeded)
 _SEEDED: dict[int, World] = {}
 _SEEDED_LOCK = threading.Lock()
-
-
-def _facets_met(want: facets.Facets, entity: Entity, known: tuple[frozenset[str], frozenset[str]]) -> int:
-    """How many of the query's facets (each industry, place, the round ...) `entity` has, read from
-    its facts (`known`: its industries and places) alone: the judge's unsourced "unclear" is not a
-    ranking's business, and a search scores every entity, so this stays cheap."""
-    industries, places = known
-    a = entity.attrs
-    met = sum(1 for i in want.industries if i in industries) + sum(1 for p in want.places if p in places)
-    met += bool(want.any_of and industries & set(want.any_of))
-    rounds = a.get("funding_rounds") or ()
-    met += bool(
-        want.round and any(r["round"] == want.round and want.round_year in (None, r["year"]) for r in rounds)
-    )
-    for key, bounds in (("employees", want.employees), ("founded", want.founded), ("funding", want.funded)):
-        value = a.get(key)
-        met += bool(bounds and isinstance(value, int) and bounds[0] <= value <= bounds[1])
-    return met + sum(1 for t in want.technologies if t in (a.get("technologies") or ()))
 
 
 def stable_int(*parts: object) -> int:
@@ -269,7 +256,7 @@ class World:
         if words <= 0:
             return 0.0
         want = facets.read(query)
-        return words + (0 if want.empty else FACET_BONUS * _facets_met(want, entity, self._known[entity.id]))
+        return words + (0 if want.empty else FACET_BONUS * facets.met(want, entity, self._known[entity.id]))
 
     def search(self, query: str, kind: EntityKind | None = None, limit: int = 10) -> list[Entity]:
         """Up to `limit` entities (of `kind` if given), best match first; see module docstring."""

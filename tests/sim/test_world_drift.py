@@ -41,12 +41,11 @@ def write(tmp_path: Path, data: Any) -> Path:
 
 
 async def test_drift_adds_entities_and_changes_pages_as_the_clock_runs(tmp_path: Path) -> None:
-    config = SimConfig(speed=100, world_file=str(write(tmp_path, WORLD)))
+    config = SimConfig(speed=1e-9, world_file=str(write(tmp_path, WORLD)))  # held from the start
     async with (
         running_sim(config) as sim,
         httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "t"}, timeout=WAIT) as http,
     ):
-        sim.ctx.clock.set_speed(1e-9)
 
         async def found() -> list[str]:
             body = {"query": "robot makers", "numResults": 10}

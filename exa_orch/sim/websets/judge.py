@@ -4,10 +4,14 @@ Contract: every function here is pure and deterministic in (world seed, inputs):
 criterion always get the same verdict, reasoning and references; the same item and enrichment the
 same result. Derived choices use `world.stable_int` (sha256), never `hash()`.
 - `decompose(world, query, entity)` -> (entity type, criteria) or None when the query can't be
-  split into an entity and criteria (websets.preview answers 422 then).
+  split into an entity and criteria (websets.preview answers 422 then): one criterion per facet of
+  the query (sim/facets.py: an industry, a place of one or more words, a round, ...), and one
+  "Is relevant to ..." for the words naming nothing the world knows.
 - `evaluate(world, entity, criterion)` -> an evaluation dict (criterion, reasoning, satisfied, references).
-  A verdict depends on the world and the criterion's text only (never on a search's query); a
-  criterion written "Does not satisfy: X" is X's verdict turned round (yes <-> no; unclear stays).
+  A verdict depends on the world and the criterion's text only (never on a search's query): from
+  the entity's facts when the criterion names facets, else a paper category, else a seeded guess
+  whose reasoning says it is one (`guessed(criterion)`); a criterion written "Does not satisfy: X"
+  is X's verdict turned round (yes <-> no; unclear stays).
 - `enrich(world, entity, description, format, options)` -> the result strings (None when unknown).
 - `properties(entity, entity_type, description)` -> the item's `properties` shaped per the spec.
 """
