@@ -125,6 +125,12 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--seed", type=int, default=None, help="world seed (default 42, or $EXA_SIM_SEED)")
     sim.add_argument("--speed", type=_finite, default=None, help="time factor (default 1.0)")
     sim.add_argument(
+        "--timing",
+        choices=("real", "quick"),
+        default=None,
+        help="webset durations: real (default, as Exa's; docs/simulator.md) or quick (about half)",
+    )
+    sim.add_argument(
         "--world", default=None, help="a world file (JSON, docs/simulator.md) instead of --seed's"
     )
     sim.add_argument(

@@ -21,6 +21,8 @@ SIM_VARIABLES = {
     "EXA_SIM_FAULT_KINDS": "which faults: 401,402,429,500,502,503,drop (--fault-kinds)",
     "EXA_SIM_RETRY_AFTER": "Retry-After seconds on injected 429s (--retry-after)",
     "EXA_SIM_LATENCY_MS": "added latency per request (--latency-ms)",
+    "EXA_SIM_WORLD": "a world file instead of the seed's (--world)",
+    "EXA_SIM_TIMING": "real (default: as slow as Exa's websets) or quick (--timing)",
 }
 OTHER_VARIABLES = {
     "EXA_ORCH_EXTRA_WORKFLOWS": "more task types to serve: module:attr[,module:attr]",
@@ -112,10 +114,14 @@ HELP = {
     "sim": Help(
         "Run the built-in Exa simulator on loopback: Websets, search, contents, answer, research\n"
         "and agent runs over real HTTP, from a seeded world, with faults on request. Prints\n"
-        "EXA_ORCH_EXA_URL=<url> and EXA_ORCH_SIMULATOR=1 on stdout: export them for `exa-orch serve`.",
+        "EXA_ORCH_EXA_URL=<url> and EXA_ORCH_SIMULATOR=1 on stdout: export them for `exa-orch serve`.\n"
+        "A seeded world holds 1,200 companies (industries, city/country/region, funding rounds and\n"
+        "their years, head counts, founding years, technologies), people, papers and articles; a\n"
+        "criterion naming none of these is a seeded guess, and says so (docs/simulator.md).",
         (
             "exa-orch sim --port 0",
             "exa-orch sim --speed 20 --fault-rate 0.1 --fault-kinds 429,503",
+            "exa-orch sim --seed 34 --timing quick",
         ),
         tuple(SIM_VARIABLES),
     ),

@@ -58,6 +58,10 @@ os.environ.setdefault(_REAL_XDG, os.environ.get("XDG_DATA_HOME", ""))
 # One temporary directory per process (each xdist worker makes its own), removed at its session end.
 _DATA_HOME = Path(tempfile.mkdtemp(prefix="exa-orch-test-data-"))
 os.environ["XDG_DATA_HOME"] = str(_DATA_HOME)
+# Every simulator a test spawns (`exa-orch sim`, `serve --sim`) runs the quick webset timing the
+# suite is calibrated on, as the in-process ones (SimConfig's default) do; the command line's
+# default, "real", is twice as slow (docs/simulator.md).
+os.environ["EXA_SIM_TIMING"] = "quick"
 _ROOT = Path(__file__).resolve().parents[1]
 
 

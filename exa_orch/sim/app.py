@@ -52,6 +52,7 @@ from exa_orch.sim.faults import (
     error_response,
     sim_http_error_handler,
 )
+from exa_orch.sim.websets.timing import PROFILES
 from exa_orch.sim.world import World
 
 logger = logging.getLogger(__name__)
@@ -152,6 +153,8 @@ class SimApp(Starlette):
         entered = await door.enter(receive)  # a closed door holds it (sim/door.py)
         if entered is None:
             return  # its client left while it waited: never processed, never billed
+        if self.sim.world.drift:  # a world file's drift: the world as it is at this simulated second
+            self.sim.world.drift_to(self.sim.clock.now())
         try:
             await self._counted(scope, entered, send, rid, state, path, method)
         finally:
@@ -408,9 +411,13 @@ async def _unhandled(request: Request, exc: Exception) -> Response:
 def create_app(config: SimConfig | None = None) -> SimApp:
     """A simulator app for `config`; `app.state.sim` is its SimContext."""
     config = config or SimConfig()
+    if config.timing not in PROFILES:
+        raise ValueError(f"timing must be one of {', '.join(PROFILES)}, got {config.timing!r}")
+    # The world first: building one takes a few hundred ms, which must not pass on the clock
+    world = World.from_file(config.world_file) if config.world_file else World.seeded(config.seed)
     ctx = SimContext.from_config(config)
     ctx.counters = Counters()
-    ctx.world = World.from_file(config.world_file) if config.world_file else World(config.seed)
+    ctx.world = world
     app = SimApp(
         exception_handlers={
             SimHTTPError: sim_http_error_handler,

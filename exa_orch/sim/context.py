@@ -42,7 +42,11 @@ class SimConfig:
     world_file: str | None = None  # a world written as JSON (docs/simulator.md) instead of the seed's
     speed: float = 1.0  # simulated seconds per wall second; tests use 50 or more
     faults: FaultConfig = field(default_factory=FaultConfig)
-    # Time, in simulated seconds, a webset search takes to find and judge one item.
+    # How long webset searches, enrichments and imports take (sim/websets/timing.py PROFILES):
+    # "quick" (tests, the demo, the eval and the benches are calibrated on it) or "real" (the one
+    # real timeline we have; `exa-orch sim` and `serve --sim` default to it).
+    timing: str = "quick"
+    # Scales every duration of the timing profile (1.0: as listed; a test sets 10_000 to stall).
     seconds_per_item: float = 1.0
     # The API keys it accepts; None accepts any key but "invalid-key" (what Exa would refuse).
     keys: frozenset[str] | None = None

@@ -4,7 +4,9 @@ Prints two lines to stdout (flushed) once the port is bound, `EXA_ORCH_EXA_URL=h
 then `EXA_ORCH_SIMULATOR=1`: the settings `exa-orch serve` needs to use it (the second says the URL
 is a simulator, which is never guessed from the URL). Everything else goes to stderr.
 Flags win over environment variables (EXA_SIM_SEED, EXA_SIM_SPEED, EXA_SIM_FAULT_RATE,
-EXA_SIM_FAULT_KINDS, EXA_SIM_RETRY_AFTER, EXA_SIM_LATENCY_MS, EXA_SIM_WORLD), which win over defaults.
+EXA_SIM_FAULT_KINDS, EXA_SIM_RETRY_AFTER, EXA_SIM_LATENCY_MS, EXA_SIM_WORLD, EXA_SIM_TIMING), which win
+over defaults. The command line's timing default is "real" (webset searches as slow as Exa's); the
+Python `SimConfig`'s is "quick".
 """
 
 from __future__ import annotations
@@ -31,7 +33,9 @@ _ENV = {
     "retry_after": ("EXA_SIM_RETRY_AFTER", float),
     "latency_ms": ("EXA_SIM_LATENCY_MS", float),
     "world": ("EXA_SIM_WORLD", str),
+    "timing": ("EXA_SIM_TIMING", str),
 }
+TIMINGS = ("real", "quick")  # sim/websets/timing.py PROFILES; the command line's default first
 
 
 def config_from(args: argparse.Namespace, env: Mapping[str, str] | None = None) -> SimConfig:
@@ -65,6 +69,9 @@ def config_from(args: argparse.Namespace, env: Mapping[str, str] | None = None) 
         config.seed = int(values["seed"])
     if values.get("world"):
         config.world_file = str(values["world"])
+    config.timing = str(values.get("timing") or TIMINGS[0])
+    if config.timing not in TIMINGS:
+        raise ValueError(f"--timing must be one of {', '.join(TIMINGS)}, got {config.timing!r}")
     if "speed" in values:
         if values["speed"] <= 0:
             raise ValueError(f"--speed must be > 0, got {values['speed']}")
@@ -94,11 +101,12 @@ def run_sim(args: argparse.Namespace) -> int:
     bound_port = sock.getsockname()[1]
     print(f"EXA_ORCH_EXA_URL=http://{host}:{bound_port}\nEXA_ORCH_SIMULATOR=1", flush=True)
     logger.info(
-        "exa simulator on http://%s:%s (seed %s, speed %s, faults %s)",
+        "exa simulator on http://%s:%s (seed %s, speed %s, timing %s, faults %s)",
         host,
         bound_port,
         config.seed,
         config.speed,
+        config.timing,
         config.faults,
     )
     server = server_for(app, access_log=True)

@@ -40,7 +40,7 @@ def host(url: str) -> str:
     return name.removeprefix("www.")
 
 
-_RANKINGS: weakref.WeakKeyDictionary[Any, OrderedDict[tuple[str, str | None], list[Any]]] = (
+_RANKINGS: weakref.WeakKeyDictionary[Any, OrderedDict[tuple[str, str | None, int], list[Any]]] = (
     weakref.WeakKeyDictionary()
 )
 RANKING_CACHE_SIZE = 512
@@ -49,7 +49,7 @@ RANKING_CACHE_SIZE = 512
 def ranking(world: Any, query: str, kind: str | None) -> list[Any]:
     """Every entity (of `kind`) ranked for `query`; cached per world, since rankings never change."""
     cache = _RANKINGS.setdefault(world, OrderedDict())
-    key = (query, kind)
+    key = (query, kind, getattr(world, "version", 0))  # a world file's drift changes the ranking
     hit = cache.get(key)
     if hit is None:
         hit = cache[key] = world.search(query, kind=kind, limit=len(world.entities))

@@ -7,12 +7,17 @@ Contract:
 - Every entity has a canonical URL. Some companies also exist under a second URL or a variant
   spelling of their name; those near-duplicates are entities too (so searches return them) and are
   listed as ground truth in `world.duplicates` as `(canonical_url, duplicate_url)` pairs.
-- `World.from_file(path)` builds a world from a JSON file a person wrote (docs/simulator.md): its
-  entities' pages are the world's entities, each page's ground truth in `attrs["entity"]`; a
-  query a page declares finds exactly the pages that declare it, in file order.
-- `world.search(query, kind=None, limit=10)` ranks by keyword/topic overlap (industries, regions,
-  categories and their synonyms), ties broken by id. Entities that match nothing come after the
-  matches, in a query-seeded order, so a search never comes back empty (as Exa's never does).
+- `World.from_file(path)` builds a world from a JSON file a person wrote (docs/simulator.md;
+  sim/worldfile.py): its entities' pages are the world's entities, each page's ground truth in
+  `attrs["entity"]`; a query a page declares finds exactly the pages that declare it, in file order;
+  its `drift` events are applied by `world.drift_to(now)` as the simulated clock passes them.
+- `World.seeded(seed)` is `World(seed)` built once per process (a seeded world never changes).
+- Companies carry several industries, a city/country/region, funding rounds with years and amounts,
+  head count, founding year and technologies (sim/worldgen.py), and their page says them.
+- `world.search(query, kind=None, limit=10)` ranks by keyword overlap (industries, places, rounds,
+  technologies, categories and their synonyms) plus a bonus per facet of the query (sim/facets.py)
+  the entity has, ties broken by id. Entities that match nothing come after the matches, in a
+  query-seeded order, so a search never comes back empty (as Exa's never does).
 """
 
 from __future__ import annotations
@@ -22,48 +27,24 @@ import hashlib
 import json
 import random
 import re
-from dataclasses import dataclass, field
+import threading
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any, cast
 
-EntityKind = Literal["company", "person", "research_paper", "article"]
-KINDS: tuple[EntityKind, ...] = ("company", "person", "research_paper", "article")
-
-# industry -> keywords an entity of that industry is found by
-INDUSTRIES: dict[str, tuple[str, ...]] = {
-    "Artificial Intelligence": tuple("ai artificial intelligence machine learning ml llm models".split()),
-    "Fintech": ("fintech", "finance", "payments", "banking", "financial", "lending"),
-    "Healthcare": ("healthcare", "health", "medical", "clinical", "patients", "medtech"),
-    "Climate Tech": ("climate", "carbon", "sustainability", "emissions", "cleantech", "green"),
-    "Cybersecurity": ("cybersecurity", "security", "threat", "identity", "privacy", "cyber"),
-    "Robotics": ("robotics", "robots", "automation", "autonomous", "drones", "hardware"),
-    "E-commerce": ("ecommerce", "e-commerce", "retail", "shopping", "marketplace", "commerce"),
-    "Biotech": ("biotech", "biology", "genomics", "drug", "discovery", "protein"),
-    "Developer Tools": ("developer", "devtools", "software", "api", "open-source", "infrastructure"),
-    "Semiconductors": ("semiconductors", "chips", "silicon", "gpu", "hardware", "fabrication"),
-    "Education": ("education", "edtech", "learning", "students", "courses", "teaching"),
-    "Logistics": ("logistics", "supply", "chain", "shipping", "freight", "delivery"),
-    "Quantum Computing": ("quantum", "qubits", "computing", "photonic", "cryogenic"),
-    "Energy": ("energy", "battery", "solar", "grid", "storage", "renewable"),
-}
-
-# region -> (city, country) pairs; the region name and its adjective are searchable words
-REGIONS: dict[str, tuple[tuple[str, str], ...]] = {
-    "Europe": (("Berlin", "Germany"), ("Munich", "Germany"), ("Paris", "France"), ("London", "United Kingdom"), ("Amsterdam", "Netherlands"), ("Stockholm", "Sweden"), ("Zurich", "Switzerland"), ("Barcelona", "Spain"), ("Helsinki", "Finland"), ("Dublin", "Ireland"), ("Warsaw", "Poland")),
-    "North America": (("San Francisco", "United States"), ("New York", "United States"), ("Boston", "United States"), ("Austin", "United States"), ("Seattle", "United States"), ("Toronto", "Canada")),
-    "Asia": (("Singapore", "Singapore"), ("Bangalore", "India"), ("Tokyo", "Japan"), ("Seoul", "South Korea")),
-    "Latin America": (("Sao Paulo", "Brazil"), ("Mexico City", "Mexico")),
-    "Africa": (("Lagos", "Nigeria"), ("Nairobi", "Kenya")),
-    "Middle East": (("Tel Aviv", "Israel"), ("Dubai", "United Arab Emirates")),
-}  # fmt: skip
-REGION_WORDS: dict[str, tuple[str, ...]] = {
-    "Europe": ("europe", "european", "eu"),
-    "North America": ("north", "america", "american", "usa", "us"),
-    "Asia": ("asia", "asian", "apac"),
-    "Latin America": ("latin", "latam", "america"),
-    "Africa": ("africa", "african"),
-    "Middle East": ("middle", "east", "mena"),
-}
+from exa_orch.sim import facets, worldfile
+from exa_orch.sim.entity import KINDS as KINDS  # re-exported: the simulator imports them from here
+from exa_orch.sim.entity import Entity as Entity
+from exa_orch.sim.entity import EntityKind as EntityKind
+from exa_orch.sim.entity import query_key, slug
+from exa_orch.sim.vocab import (  # noqa: F401 (re-exported: the judge and the tests read them here)
+    ALL_KIND_WORDS,
+    INDUSTRIES,
+    KIND_WORDS,
+    REGION_WORDS,
+    REGIONS,
+    tokens,
+)
+from exa_orch.sim.worldgen import company_profile, company_text
 
 CATEGORIES: tuple[str, ...] = tuple(
     "cs.AI cs.LG cs.CL cs.CV cs.IR cs.NE stat.ML math.ST physics.data-an".split()
@@ -80,26 +61,6 @@ CATEGORY_WORDS: dict[str, tuple[str, ...]] = {
     "physics.data-an": ("physics", "data", "analysis", "detector", "particle"),
 }
 
-# words that say which kind of entity a query wants
-KIND_WORDS: dict[EntityKind, tuple[str, ...]] = {
-    "company": tuple(
-        "company companies startup startups firm firms business businesses vendor vendors provider providers manufacturer manufacturers".split()
-    ),
-    "person": tuple(
-        "people person persons founder founders ceo ceos cto engineer engineers researcher researchers executive executives leader leaders investor investors scientist scientists".split()
-    ),
-    "research_paper": tuple(
-        "paper papers research preprint preprints arxiv study studies publication publications".split()
-    ),
-    "article": tuple("article articles news blog blogs post posts story stories coverage press".split()),
-}
-_ALL_KIND_WORDS = frozenset(w for ws in KIND_WORDS.values() for w in ws)
-
-_STOPWORDS = frozenset(
-    "a an the of in on at for to and or with by from that which who whose is are be as about into "
-    "based than over under their its it this those these all any some find list show me get top best "
-    "new recent".split()
-)
 _PUBLISHERS = ("TechCrunch", "Reuters", "The Verge", "Wired", "Sifted", "Bloomberg", "VentureBeat", "Forbes")
 _FIRST = tuple(
     "Ada Ben Chloe Daniel Elena Farid Grace Hugo Ines Jonas Kira Liam Maya Nikolai Olivia Pablo Qi Rosa Samir Tara Umar Vera Wei Yara Zoe Anders Beatriz Chen Dmitri Emma Felix Hana Ivan Julia Kenji".split()
@@ -115,10 +76,10 @@ _ROLES = tuple(
 _SYL_A = tuple(
     "Nova Quanta Lumen Vertex Helio Aether Cobalt Orbit Pixel Strata Kinet Ferro Zephyr Argo Solace Mosaic Tessel Vanta Cirrus Nimbus".split()
 )
+_SYL_MID = ("", "", "", "r", "x", "n", "ra", "lo", "ti", "en")  # a larger world needs more names
 _SYL_B = tuple(
     "Labs Works AI Systems Dynamics Bio Pay Grid Logic Robotics Health Secure Cloud Ware Metrics Forge".split()
 )
-_STAGES = ("Pre-seed", "Seed", "Series A", "Series B", "Series C", "Series D")
 _PAPER_ADJ = tuple(
     "Scalable|Robust|Efficient|Sparse|Contrastive|Hierarchical|Adaptive|Diverse|Causal|Federated".split("|")
 )
@@ -140,52 +101,24 @@ _ARTICLE_TMPL = (
     "Inside {co}: how a {city} startup is reshaping {ind}",
 )
 
-_WORD = re.compile(r"[a-z0-9][a-z0-9.\-]*")
-
-
-def tokens(text: str) -> list[str]:
-    """Lower-case words of `text` without stopwords, with a trailing plural 's' folded in."""
-    out: list[str] = []
-    for w in _WORD.findall(text.lower()):
-        w = w.strip(".-")
-        if not w or w in _STOPWORDS:
-            continue
-        out.append(w)
-        if len(w) > 3 and w.endswith("s") and not w.endswith("ss"):
-            out.append(w[:-1])
-    return out
-
 
 @functools.lru_cache(maxsize=1024)
 def _query_terms(query: str) -> frozenset[str]:
     """The words of `query` that score (its tokens but the kind words): a search scores every
     entity of the world against one query, so they are worked out once a query, not once an entity."""
-    return frozenset(tokens(query)) - _ALL_KIND_WORDS
+    return frozenset(tokens(query)) - ALL_KIND_WORDS
+
+
+FACET_BONUS = 4.0
+SEEDED_CACHE = 8  # seeded worlds a process keeps (World.seeded)
+_SEEDED: dict[int, World] = {}
+_SEEDED_LOCK = threading.Lock()
 
 
 def stable_int(*parts: object) -> int:
     """A process-independent integer derived from `parts` (sha256), for deterministic choices."""
     digest = hashlib.sha256("\x1f".join(str(p) for p in parts).encode()).digest()
     return int.from_bytes(digest[:8], "big")
-
-
-def _slug(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-@dataclass(frozen=True)
-class Entity:
-    """One thing in the world that searches can find."""
-
-    id: str
-    kind: EntityKind
-    name: str
-    url: str  # canonical URL (for a near-duplicate: its own second URL)
-    title: str
-    text: str  # a paragraph
-    published_date: str  # YYYY-MM-DD
-    author: str | None
-    attrs: dict[str, Any] = field(hash=False)
 
 
 class World:
@@ -195,7 +128,7 @@ class World:
         self,
         seed: int = 42,
         *,
-        companies: int = 220,
+        companies: int = 1200,
         people: int = 160,
         papers: int = 160,
         articles: int = 120,
@@ -210,11 +143,30 @@ class World:
         self.categories: tuple[str, ...] = CATEGORIES
         self.name = f"seed {seed}"
         self.declared: dict[str, list[Entity]] = {}  # a file world's query -> the pages it finds
+        self.drift: list[worldfile.Drift] = []  # a file world's scheduled changes, in time order
+        self.drifted = 0  # how many of `drift` have been applied
+        self.version = 0  # bumped by each drift applied: caches of rankings key on it
         self._build_companies(companies, duplicate_share)
         self._build_people(people)
         self._build_papers(papers)
         self._build_articles(articles)
         self._index()
+
+    @classmethod
+    def seeded(cls, seed: int) -> World:
+        """The world of `seed`, built once per process: a seeded world never changes after it is
+        built (drift comes from world files only), so every simulator of a process shares it, and
+        its search caches. Building one (its word counts too) takes a few hundred ms, so a
+        simulator builds its world before its clock starts."""
+        with _SEEDED_LOCK:
+            world = _SEEDED.pop(seed, None)
+            if world is None:
+                world = cls(seed)
+                world.score("", world.entities[0])  # its word counts now, not at a first search
+            _SEEDED[seed] = world  # most recent last
+            while len(_SEEDED) > SEEDED_CACHE:
+                _SEEDED.pop(next(iter(_SEEDED)))
+            return world
 
     @classmethod
     def from_file(cls, path: str | Path) -> World:
@@ -229,9 +181,23 @@ class World:
             raise ValueError(f"world file {path}: {exc}") from exc
         world = cls(0, companies=0, people=0, papers=0, articles=0)
         world.name = str(data.get("name") or Path(path).stem) if isinstance(data, dict) else ""
-        world._load(data, str(path))
+        worldfile.load(world, data, str(path))
         world._index()
         return world
+
+    def drift_to(self, now: float) -> bool:
+        """Apply the drift events due by simulated second `now` (a world file's `drift`); True when
+        one was. The simulator calls it before each request, so the world changes as its clock runs."""
+        due = self.drifted
+        while due < len(self.drift) and self.drift[due].at <= now:
+            worldfile.apply(self, self.drift[due])
+            due += 1
+        if due == self.drifted:
+            return False
+        self.drifted = due
+        self.version += 1
+        self._index()
+        return True
 
     def _index(self) -> None:
         self._by_id = {e.id: e for e in self.entities}
@@ -239,6 +205,7 @@ class World:
         # Each entity's word counts are built at the first search, not here: two thirds of the
         # simulator's start-up, which `exa-orch serve --sim` waits for (bench/startup.py).
         self._bags: dict[str, dict[str, int]] | None = None
+        self._known: dict[str, tuple[frozenset[str], frozenset[str]]] = {}  # industries, places
 
     # ---- lookups -------------------------------------------------------------------------------
     @property
@@ -270,20 +237,30 @@ class World:
             for form in (word, word[:-1] if word.endswith("s") else word):
                 for kind, kind_words in KIND_WORDS.items():
                     if form in kind_words:
-                        return kind
+                        return cast(EntityKind, kind)
         return None
 
     # ---- search --------------------------------------------------------------------------------
     def score(self, query: str, entity: Entity) -> float:
-        """How well `entity` matches `query` (0 = not at all); kind words don't count."""
+        """How well `entity` matches `query` (0 = not at all); kind words don't count. Each facet
+        of the query the entity has (an industry, a place, a round ...: sim/facets.py) adds
+        `FACET_BONUS`, so the entities meeting the whole query rank first."""
         if self._bags is None:
             self._bags = {e.id: self._bag(e) for e in self.entities}
+            self._known = {
+                e.id: (frozenset(facets.has_industries(e) or ()), frozenset(facets.has_places(e) or ()))
+                for e in self.entities
+            }
         bag = self._bags[entity.id]
-        return float(sum(bag.get(t, 0) for t in _query_terms(query)))
+        words = float(sum(bag.get(t, 0) for t in _query_terms(query)))
+        if words <= 0:
+            return 0.0
+        want = facets.read(query)
+        return words + (0 if want.empty else FACET_BONUS * facets.met(want, entity, self._known[entity.id]))
 
     def search(self, query: str, kind: EntityKind | None = None, limit: int = 10) -> list[Entity]:
         """Up to `limit` entities (of `kind` if given), best match first; see module docstring."""
-        declared = self.declared.get(_query_key(query))
+        declared = self.declared.get(query_key(query))
         if declared is not None:
             return [e for e in declared if kind is None or e.kind == kind][: max(0, limit)]
         pool = [e for e in self.entities if kind is None or e.kind == kind]
@@ -297,65 +274,41 @@ class World:
         r = self._rng
         return f"{r.randint(lo, hi):04d}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}"
 
-    def _place(self) -> tuple[str, str, str]:
-        # Skewed like the startup world (and so that "AI startups in Europe" has plenty of answers)
-        region = self._rng.choices(self.regions, weights=(35, 35, 15, 5, 5, 5))[0]
-        city, country = self._rng.choice(REGIONS[region])
-        return region, city, country
-
     def _build_companies(self, n: int, duplicate_share: float) -> None:
         r = self._rng
         names: set[str] = set()
         made: list[Entity] = []
         while len(made) < n:
-            name = (
-                f"{r.choice(_SYL_A)}{r.choice(_SYL_B).lower()}"
-                if r.random() < 0.5
-                else f"{r.choice(_SYL_A)} {r.choice(_SYL_B)}"
-            )
-            if _slug(name).replace("-", "") in names:  # "Nova Labs" and "Novalabs" share a domain
+            stem = f"{r.choice(_SYL_A)}{r.choice(_SYL_MID)}"
+            name = f"{stem}{r.choice(_SYL_B).lower()}" if r.random() < 0.5 else f"{stem} {r.choice(_SYL_B)}"
+            key = slug(name).replace("-", "")
+            if key in names:  # "Nova Labs" and "Novalabs" share a domain
                 continue
-            names.add(_slug(name).replace("-", ""))
-            industry = r.choices(
-                self.industries, weights=[4 if i == 0 else 1 for i in range(len(INDUSTRIES))]
-            )[0]
-            region, city, country = self._place()
-            domain = _slug(name).replace("-", "") + r.choice((".com", ".io", ".ai", ".co"))
-            employees = r.choice((5, 12, 25, 48, 90, 150, 320, 800, 2400))
-            founded = r.randint(2008, 2024)
-            funding = r.choice((0, 500_000, 2_000_000, 8_000_000, 25_000_000, 60_000_000, 150_000_000))
-            kw = INDUSTRIES[industry]
-            about = (
-                f"{name} is {'an' if industry[0] in 'AEIOU' else 'a'} {industry.lower()} startup based in {city}, {country} ({region}), "
-                f"founded in {founded}. It builds {kw[0]} and {kw[2]} products for {kw[3]} teams "
-                f"and employs about {employees} people."
-            )
+            names.add(key)
+            profile = company_profile(r)
+            domain = key + r.choice((".com", ".io", ".ai", ".co"))
             attrs: dict[str, Any] = {
-                "industry": industry,
-                "location": f"{city}, {country}",
-                "region": region,
-                "employees": employees,
-                "founded": founded,
-                "funding": funding,
-                "funding_stage": r.choice(_STAGES),
+                **profile,
                 "email": f"hello@{domain}",
                 "phone": f"+{r.randint(1, 49)} {r.randint(100, 999)} {r.randint(1000000, 9999999)}",
                 "website": f"https://{domain}",
             }
-            e = Entity(
-                id=f"co_{len(made) + 1:04d}",
-                kind="company",
-                name=name,
-                url=f"https://{domain}",
-                title=f"{name} - {industry}",
-                text=about,
-                published_date=f"{founded:04d}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}",
-                author=None,
-                attrs=attrs,
+            made.append(
+                Entity(
+                    id=f"co_{len(made) + 1:04d}",
+                    kind="company",
+                    name=name,
+                    url=f"https://{domain}",
+                    title=f"{name} - {' & '.join(profile['industries'][:2])}",
+                    text=company_text(name, profile),
+                    published_date=f"{profile['founded']:04d}-{r.randint(1, 12):02d}-{r.randint(1, 28):02d}",
+                    author=None,
+                    attrs=attrs,
+                )
             )
-            made.append(e)
         self.entities.extend(made)
-        for i, orig in enumerate(made[: int(n * duplicate_share)]):
+        # near-duplicates of the first companies only: the ground truth stays the size tests know
+        for i, orig in enumerate(made[: int(min(n, 220) * duplicate_share)]):
             self._add_duplicate(orig, i)
 
     def _add_duplicate(self, orig: Entity, i: int) -> None:
@@ -397,7 +350,7 @@ class World:
             name = f"{r.choice(_FIRST)} {r.choice(_LAST)}"
             co = r.choice(companies)
             role = r.choice(_ROLES)
-            slug = f"{_slug(name)}-{i + 1:03d}"
+            handle = f"{slug(name)}-{i + 1:03d}"
             text = (
                 f"{name} is {role} at {co.name}, a {co.attrs['industry'].lower()} company in "
                 f"{co.attrs['location']} ({co.attrs['region']}). Previously worked on "
@@ -410,14 +363,17 @@ class World:
                 "location": co.attrs["location"],
                 "region": co.attrs["region"],
                 "industry": co.attrs["industry"],
-                "email": f"{_slug(name).replace('-', '.')}@{co.url.removeprefix('https://')}",
+                "industries": co.attrs["industries"],
+                "city": co.attrs["city"],
+                "country": co.attrs["country"],
+                "email": f"{slug(name).replace('-', '.')}@{co.url.removeprefix('https://')}",
             }
             self.entities.append(
                 Entity(
                     id=f"pe_{i + 1:04d}",
                     kind="person",
                     name=name,
-                    url=f"https://linkedin.com/in/{slug}",
+                    url=f"https://linkedin.com/in/{handle}",
                     title=f"{name} - {role} at {co.name}",
                     text=text,
                     published_date=self._date(2019, 2025),
@@ -483,9 +439,10 @@ class World:
                 "company": co.name,
                 "company_id": co.id,
                 "industry": co.attrs["industry"],
+                "industries": co.attrs["industries"],
                 "region": co.attrs["region"],
             }
-            url = f"https://{_slug(publisher).replace('-', '')}.com/{date.replace('-', '/')}/{_slug(title)}"
+            url = f"https://{slug(publisher).replace('-', '')}.com/{date.replace('-', '/')}/{slug(title)}"
             self.entities.append(
                 Entity(
                     id=f"ar_{i + 1:04d}",
@@ -500,82 +457,35 @@ class World:
                 )
             )
 
-    def _load(self, data: Any, where: str) -> None:
-        if not isinstance(data, dict) or not isinstance(data.get("entities"), list):
-            raise ValueError(f"world file {where}: expected an object with an 'entities' list")
-        seen: set[str] = set()
-        for n, ent in enumerate(data["entities"]):
-            at = f"world file {where}: entities[{n}]"
-            if not isinstance(ent, dict) or not isinstance(ent.get("name"), str):
-                raise ValueError(f"{at}: each entity needs a 'name'")
-            kind = ent.get("kind", "company")
-            if kind not in KINDS:
-                raise ValueError(f"{at}: kind must be one of {', '.join(KINDS)}, got {kind!r}")
-            truth = str(ent.get("id") or _slug(ent["name"]))
-            pages = ent.get("pages") or [{}]
-            if not isinstance(pages, list) or not all(isinstance(p, dict) for p in pages):
-                raise ValueError(f"{at}: 'pages' must be a list of objects")
-            first_id: str | None = None
-            for k, page in enumerate(pages):
-                url = page.get("url") or ent.get("url")
-                if not isinstance(url, str) or not url:
-                    raise ValueError(f"{at}.pages[{k}]: each page needs a 'url' (or the entity one)")
-                pid = str(page.get("id") or f"{truth}~{k + 1}")
-                if pid in seen:
-                    raise ValueError(f"{at}.pages[{k}]: id {pid!r} appears twice")
-                seen.add(pid)
-                name = str(page.get("name") or ent["name"])
-                description = str(page.get("description") or ent.get("description") or name)
-                attrs: dict[str, Any] = {**(ent.get("attributes") or {}), **(page.get("attributes") or {})}
-                attrs["entity"] = truth
-                attrs["description"] = description
-                attrs["criteria"] = {**(ent.get("criteria") or {}), **(page.get("criteria") or {})}
-                if first_id is not None:
-                    attrs["duplicate_of"] = first_id
-                entity = Entity(
-                    id=pid, kind=kind, name=name, url=url, title=str(page.get("title") or name),
-                    text=description, published_date=str(page.get("publishedDate") or "2025-01-01"),
-                    author=page.get("author"), attrs=attrs,
-                )  # fmt: skip
-                self.entities.append(entity)
-                for query in page.get("queries") or ent.get("queries") or []:
-                    self.declared.setdefault(_query_key(str(query)), []).append(entity)
-                if first_id is None:
-                    first_id = pid
-                else:
-                    self.duplicates.append((pages_url(pages[0], ent), url))
-
     def _bag(self, e: Entity) -> dict[str, int]:
-        """Searchable words of `e` with weights: topic/region/category/role 3, name and title 2, text 1."""
+        """Searchable words of `e` with weights: topic/region/category/role 3, name, title,
+        technologies and rounds 2, text 1 (each word at its highest weight)."""
+        a = e.attrs
+        parts: list[tuple[str, int]] = [(e.text, 1), (e.title, 2), (e.name, 2)]
+        inds = [i for i in a.get("industries") or [a.get("industry")] if i]
+        parts += [(i + " " + " ".join(INDUSTRIES.get(i, ())), 3) for i in inds]
+        if a.get("region"):
+            parts.append((a["region"] + " " + " ".join(REGION_WORDS.get(a["region"], ())), 3))
+        parts += [
+            (str(a[k]), 3)
+            for k in ("city", "country", "role", "location", "company", "publisher")
+            if a.get(k)
+        ]
+        parts += [(tech, 2) for tech in a.get("technologies", ())]
+        parts += [(f"{r['round']} {r['year']}", 2) for r in a.get("funding_rounds", ())]
+        parts += [(cat + " " + " ".join(CATEGORY_WORDS.get(cat, ())), 3) for cat in a.get("categories", ())]
         bag: dict[str, int] = {}
-
-        def add(text: str, weight: int) -> None:
-            for t in tokens(text):
-                bag[t] = max(bag.get(t, 0), weight)
-
-        add(e.text, 1)
-        add(e.title, 2)
-        add(e.name, 2)
-        industry = e.attrs.get("industry")
-        if industry:
-            add(industry + " " + " ".join(INDUSTRIES.get(industry, ())), 3)
-        region = e.attrs.get("region")
-        if region:
-            add(region + " " + " ".join(REGION_WORDS.get(region, ())), 3)
-        for cat in e.attrs.get("categories", ()):
-            add(cat + " " + " ".join(CATEGORY_WORDS.get(cat, ())), 3)
-        for key in ("role", "location", "company", "publisher"):
-            if e.attrs.get(key):
-                add(str(e.attrs[key]), 3)
+        for text, weight in parts:
+            # Attribute strings repeat across entities (an industry's words, a city): cached
+            for t in tokens(text) if weight == 1 else _short_tokens(text):
+                if bag.get(t, 0) < weight:
+                    bag[t] = weight
         return bag
 
 
-def _query_key(query: str) -> str:
-    return " ".join(query.lower().split())
-
-
-def pages_url(page: dict[str, Any], entity: dict[str, Any]) -> str:
-    return str(page.get("url") or entity.get("url"))
+@functools.lru_cache(maxsize=8192)
+def _short_tokens(text: str) -> tuple[str, ...]:
+    return tuple(tokens(text))
 
 
 def _norm_url(url: str) -> str:

@@ -47,7 +47,19 @@ def test_flags_win_over_environment_which_wins_over_defaults() -> None:
         and config.faults.kinds == ("429", "drop")
         and config.faults.retry_after == 1.5
     )
-    assert config_from(_args(), {}) == SimConfig()
+    # The command line's defaults are SimConfig's, but for the timing: as slow as Exa's websets
+    assert config_from(_args(), {}) == SimConfig(timing="real")
+
+
+def test_the_timing_profile_is_chosen_by_flag_or_environment_and_checked() -> None:
+    assert config_from(_args(), {"EXA_SIM_TIMING": "quick"}).timing == "quick"
+    assert config_from(_args(timing="real"), {"EXA_SIM_TIMING": "quick"}).timing == "real"
+    with pytest.raises(ValueError, match="--timing must be one of real, quick, got 'slow'"):
+        config_from(_args(), {"EXA_SIM_TIMING": "slow"})
+    from exa_orch.sim.app import create_app
+
+    with pytest.raises(ValueError, match="timing must be one of"):
+        create_app(SimConfig(timing="slow"))
 
 
 def test_malformed_environment_names_the_variable() -> None:

@@ -157,7 +157,9 @@ async def test_monitor_runs_a_search_that_adds_items_and_reports_runs(sim: SimHa
 
 
 async def test_import_uploads_csv_to_the_simulator_and_feeds_a_webset(sim: SimHandle) -> None:
-    csv_data = "company,website\nNova Logic,novalogic.com\nAcme Widgets,https://acme-widgets.example\n"
+    known = sim.ctx.world.of_kind("company")[0]  # a company the world knows, by its bare domain
+    domain = known.url.removeprefix("https://")
+    csv_data = f"company,website\n{known.name},{domain}\nAcme Widgets,https://acme-widgets.example\n"
     async with (
         async_exa("test", sim.url) as exa,
         client(sim) as http,
@@ -177,7 +179,7 @@ async def test_import_uploads_csv_to_the_simulator_and_feeds_a_webset(sim: SimHa
         await wait_idle(http, ws["id"])
         items = (await http.get(f"{W}/websets/{ws['id']}/items")).json()["data"]
         assert [(i["source"], i["sourceId"]) for i in items] == [("import", created.id)] * 2
-        assert items[0]["properties"]["company"]["name"] == "Nova Logic"
+        assert items[0]["properties"]["company"]["name"] == known.name
         assert items[0]["properties"]["company"]["industry"] is not None  # a company the world knows
         assert len(await events_of(http, "import.completed")) == 1
         bad = (await http.post(f"{W}/imports", json={"format": "csv", "entity": {"type": "company"},

@@ -65,7 +65,7 @@ def test_search_ranks_topic_and_region_matches_first_with_stable_ties() -> None:
     hits = w.search("AI startups in Europe", kind="company", limit=10)
     assert len(hits) == 10
     for e in hits:
-        assert e.attrs["industry"] == "Artificial Intelligence" and e.attrs["region"] == "Europe"
+        assert "Artificial Intelligence" in e.attrs["industries"] and e.attrs["region"] == "Europe"
     assert hits == w.search("AI startups in Europe", kind="company", limit=10)
     scores = [w.score("AI startups in Europe", e) for e in hits]
     assert scores == sorted(scores, reverse=True)

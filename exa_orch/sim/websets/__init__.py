@@ -33,7 +33,7 @@ def build_routes(ctx: SimContext) -> list[BaseRoute]:
     if ctx.world is None:
         from exa_orch.sim.world import World
 
-        ctx.world = World(ctx.config.seed)
+        ctx.world = World.seeded(ctx.config.seed)
     ctx.extras["websets"] = WebsetsStore(ctx)
     # Upload URLs stand for Exa's pre-signed storage URLs: exa-py PUTs to them without the API key.
     public = list(ctx.extras.get("public_prefixes", ()))

@@ -2,7 +2,7 @@
 
 Contract:
 - A search is planned entirely when it is created (`plan_search`): the ranked candidates from the
-  world, when each is analyzed (`seconds_per_item` simulated seconds apiece), whether it is kept
+  world, when each is analyzed (the timing profile's `per_candidate` apiece), whether it is kept
   (every criterion judged "yes": Exa keeps only the candidates that pass every criterion, see
   data-design/exa-api-notes.md) and its evaluations. Reads only reveal the part of the plan whose
   time has come, so `progress.found/analyzed` grow between polls and the result never depends on
@@ -32,13 +32,11 @@ from exa_orch.sim.websets.store import (
     WebsetsStore,
 )
 from exa_orch.sim.websets.timing import (
-    SETTLE_DELAY,
-    START_DELAY,
     busy_until,
     held,
+    profile,
     ready_at,
     result_status,
-    spi,
     visible_plan,
 )
 from exa_orch.sim.world import Entity
@@ -71,8 +69,9 @@ def plan_search(store: WebsetsStore, ws: WebsetRec, search: SearchRec) -> None:
     skip = {e.url for e in source_entities(store, search.exclude + ws.excludes)}
     if search.behavior == "append":
         skip |= {i.entity.url for i in ws.items}
-    step = spi(store)
-    t = search.start_at = search.created_at + START_DELAY * step
+    timing = profile(store)
+    step = timing.per_candidate
+    t = search.start_at = search.created_at + timing.start
     found = 0
     budget = search.count * MAX_ANALYZED_FACTOR + 20
     for entity in pool:
@@ -86,7 +85,7 @@ def plan_search(store: WebsetsStore, ws: WebsetRec, search: SearchRec) -> None:
         search.plan.append(Candidate(t, entity, accepted, evaluations, screened(entity)))
         found += accepted
     search.done_at = t
-    search.settle = SETTLE_DELAY * step
+    search.settle = timing.settle
 
 
 def screened(entity: Entity) -> int:

@@ -3,8 +3,8 @@
 Contract: create (format "csv", entity, size <= 50 MB, count) answers 201 with `uploadUrl` (on the
 simulator itself, under /websets/v0/uploads/, no API key needed, like a pre-signed URL) and
 `uploadValidUntil` (one simulated hour). The import stays "pending" until the CSV is PUT there,
-then is "processing" and "completed" after `IMPORT_DELAY * seconds_per_item` per row, sending
-import.completed. A file without a header row fails with `invalid_file_content`, one without a
+then is "processing" and "completed" after the timing profile's `import_base`, plus `import_row`
+per row (sim/websets/timing.py), sending import.completed. A file without a header row fails with `invalid_file_content`, one without a
 URL column with `missing_identifier`. Rows whose URL the world knows become that entity; others
 become entities of their own. Websets created with `import: [{source: "import", id}]` get one item
 per row (source "import").
@@ -98,7 +98,8 @@ async def upload(request: Request) -> Response:
     except ValueError as exc:
         imp.failed_reason, imp.failed_message = exc.args[0], exc.args[1]
         return Response(status_code=200)
-    imp.done_at = now + timing.spi(st) * (1 + timing.IMPORT_DELAY * len(imp.rows))
+    pace = timing.profile(st)
+    imp.done_at = now + pace.import_base + pace.import_row * len(imp.rows)
     for ws in st.websets.values():  # websets created with this import run again until its items are in
         if any(i == imp.id for i, _ in ws.imports) and not ws.deleted:
             ws.busy = True

@@ -4,30 +4,25 @@ Contract: every function here is pure and deterministic in (world seed, inputs):
 criterion always get the same verdict, reasoning and references; the same item and enrichment the
 same result. Derived choices use `world.stable_int` (sha256), never `hash()`.
 - `decompose(world, query, entity)` -> (entity type, criteria) or None when the query can't be
-  split into an entity and criteria (websets.preview answers 422 then).
+  split into an entity and criteria (websets.preview answers 422 then): one criterion per facet of
+  the query (sim/facets.py: an industry, a place of one or more words, a round, ...), and one
+  "Is relevant to ..." for the words naming nothing the world knows.
 - `evaluate(world, entity, criterion)` -> an evaluation dict (criterion, reasoning, satisfied, references).
-  A verdict depends on the world and the criterion's text only (never on a search's query); a
-  criterion written "Does not satisfy: X" is X's verdict turned round (yes <-> no; unclear stays).
+  A verdict depends on the world and the criterion's text only (never on a search's query): from
+  the entity's facts when the criterion names facets, else a paper category, else a seeded guess
+  whose reasoning says it is one (`guessed(criterion)`); a criterion written "Does not satisfy: X"
+  is X's verdict turned round (yes <-> no; unclear stays).
 - `enrich(world, entity, description, format, options)` -> the result strings (None when unknown).
 - `properties(entity, entity_type, description)` -> the item's `properties` shaped per the spec.
 """
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from exa_orch.sim.world import (
-    CATEGORY_WORDS,
-    INDUSTRIES,
-    KIND_WORDS,
-    REGION_WORDS,
-    REGIONS,
-    Entity,
-    World,
-    stable_int,
-    tokens,
-)
+from exa_orch.sim import facets
+from exa_orch.sim.vocab import KIND_WORDS, tokens
+from exa_orch.sim.world import CATEGORY_WORDS, Entity, World, stable_int
 
 # spec entity type -> world kind (they share names; "custom" has no kind)
 _TYPE_TO_KIND = {
@@ -37,31 +32,12 @@ _TYPE_TO_KIND = {
     "article": "article",
 }
 _KIND_WORDS = {w for ws in KIND_WORDS.values() for w in ws}
-_PLACES = {t for pairs in REGIONS.values() for city, country in pairs for t in tokens(f"{city} {country}")}
-_MORE = re.compile(
-    r"(more|over|greater|at least|fewer|less|under)\s+(than\s+)?(\d[\d,]*)\s+(employees|people|staff)"
+# a paper category's words -> the category (read among the words no facet took)
+_CATEGORY_OF = {w: cat for cat, kws in CATEGORY_WORDS.items() for w in kws}
+KNOWN = (
+    "industries, places (city, country, region), funding rounds and their years, head counts, "
+    "founding years, total funding, technologies and paper categories"
 )
-_FOUNDED = re.compile(r"founded\s+(after|before|since|in)\s+(\d{4})")
-
-
-def topic_words() -> dict[str, str]:
-    """Every word the judge understands, mapped to the topic it names."""
-    words: dict[str, str] = {}
-    for industry, kws in INDUSTRIES.items():
-        for w in (*tokens(industry), *kws):
-            words.setdefault(w, industry)
-    for region, kws in REGION_WORDS.items():
-        for w in (*tokens(region), *kws):
-            words.setdefault(w, region)
-    for cat, kws in CATEGORY_WORDS.items():
-        for w in kws:
-            words.setdefault(w, cat)
-    for w in _PLACES:
-        words.setdefault(w, w.title())
-    return words
-
-
-_TOPICS = topic_words()
 
 
 def entity_kind(entity_type: str | None) -> str | None:
@@ -72,38 +48,71 @@ def entity_kind(entity_type: str | None) -> str | None:
 def decompose(
     world: World, query: str, entity: dict[str, Any] | None
 ) -> tuple[dict[str, Any], list[str]] | None:
-    """The entity and the criteria a query stands for, as Exa's planner would split it."""
-    meaningful = [w for w in dict.fromkeys(tokens(query)) if w not in _KIND_WORDS]
-    topics = list(dict.fromkeys(_TOPICS[w] for w in meaningful if w in _TOPICS))
+    """The entity and the criteria a query stands for, as Exa's planner would split it: one
+    criterion per thing the query asks (an industry, a place of one or more words, a funding
+    round and its year, a head count, a founding year, a technology); words naming nothing the
+    world knows become one "Is relevant to ..." criterion, judged by a seeded guess."""
+    want = facets.read(query)
+    cats = list(dict.fromkeys(_CATEGORY_OF[w] for w in want.leftover if w in _CATEGORY_OF))
+    rest = [w for w in want.leftover if w not in _CATEGORY_OF and not w.isdigit()]
     kind = world.infer_kind(query)
     if entity:
         ent: dict[str, Any] = dict(entity)
     elif kind is not None:
         ent = {"type": kind}
-    elif topics:
+    elif not want.empty or cats:
         # A bare topic ("quantum computing") most often means the companies working on it.
-        ent = {"type": "research_paper" if any(t in CATEGORY_WORDS for t in topics) else "company"}
+        ent = {"type": "research_paper" if cats and want.empty else "company"}
     else:
         ent = {"type": "custom", "description": query.strip()[:200]}
-    if not topics and (len(meaningful) < 2 or (kind is None and not entity)):
+    if want.empty and not cats and (len(rest) < 2 or (kind is None and not entity)):
         return None
-    criteria = [_criterion_for(t) for t in topics][:4]
-    # original spellings (tokens() adds singulars), minus what the topics and the entity already say
-    firsts = [t[0] for t in (tokens(w) for w in query.split()) if t]
-    rest = [w for w in dict.fromkeys(firsts) if w not in _TOPICS and w not in _KIND_WORDS and not w.isdigit()]
+    criteria = [*criteria_for(want), *(_category_criterion(c) for c in cats)][:5]
     if rest and len(criteria) < 5:
         criteria.append(f"Is relevant to {' '.join(rest[:6])}")
     return ent, criteria or [f"Matches the query: {query.strip()[:200]}"]
 
 
-def _criterion_for(topic: str) -> str:
-    if topic in INDUSTRIES:
-        return f"Works in {topic.lower()}"
-    if topic in REGION_WORDS:
-        return f"Is based in {topic}"
-    if topic in CATEGORY_WORDS:
-        return f"Is about {', '.join(CATEGORY_WORDS[topic][:2])} ({topic})"
-    return f"Is located in {topic}"
+def criteria_for(want: facets.Facets) -> list[str]:
+    """One criterion per facet, worded so that `facets.read` reads it back to the same facet."""
+    out = ["Builds AI infrastructure" if want.any_of else ""]
+    out += [
+        f"Works in {i.lower()}"
+        for i in want.industries
+        if not (want.any_of and i == "Artificial Intelligence")
+    ]
+    out += [f"Is based in {p}" for p in want.places]
+    if want.round:
+        out.append(f"Raised a {want.round} round" + (f" in {want.round_year}" if want.round_year else ""))
+    if want.employees:
+        lo, hi = want.employees
+        out.append(
+            f"Has more than {lo - 1} employees" if hi >= 10**9
+            else f"Has fewer than {hi + 1} employees" if lo == 0
+            else f"Has between {lo} and {hi} employees"
+        )  # fmt: skip
+    if want.founded:
+        lo, hi = want.founded
+        out.append(
+            f"Was founded after {lo - 1}" if hi >= 9999
+            else f"Was founded before {hi + 1}" if lo == 0
+            else f"Was founded in {lo}" if lo == hi
+            else f"Was founded between {lo} and {hi}"
+        )  # fmt: skip
+    if want.funded:
+        lo, hi = want.funded
+        out.append(
+            "Is well funded" if lo >= facets.WELL_FUNDED
+            else "Is venture-backed" if lo > 0
+            else "Is bootstrapped" if hi == 0
+            else "Struggled to raise funding"
+        )  # fmt: skip
+    out += [f"Builds with {t}" for t in want.technologies]
+    return [c for c in out if c]
+
+
+def _category_criterion(cat: str) -> str:
+    return f"Is about {', '.join(CATEGORY_WORDS[cat][:2])} ({cat})"
 
 
 def _reference(entity: Entity) -> dict[str, Any]:
@@ -125,40 +134,12 @@ def evaluate(world: World, entity: Entity, criterion: str) -> dict[str, Any]:
             "satisfied": _FLIP[inner["satisfied"]],
             "reasoning": f"Judged on the criterion it negates: {inner['reasoning']}",
         }
-    text = criterion.lower()
     truths = entity.attrs.get("criteria")
-    verdict: str | None
     if isinstance(truths, dict):  # a world file's page: its criteria truths, else it is what was asked for
         verdict = str(truths.get(criterion, "yes"))
         why = f"The page of {entity.name} {'supports' if verdict == 'yes' else 'does not settle' if verdict == 'unclear' else 'contradicts'} this"
     else:
-        verdict, why = _numeric(entity, text)
-    if verdict is None:
-        wanted = {_TOPICS[w] for w in tokens(criterion) if w in _TOPICS}
-        if wanted:
-            bag = {
-                _TOPICS[w]
-                for w in tokens(f"{entity.text} {entity.title} {_attr_text(entity)}")
-                if w in _TOPICS
-            }
-            hit = wanted & bag
-            if hit == wanted:
-                verdict, why = "yes", f"{entity.name} matches {', '.join(sorted(hit))}"
-            elif hit or stable_int(world.seed, "unclear", entity.id, criterion) % 5 < 2:
-                verdict, why = (
-                    "unclear",
-                    f"The sources on {entity.name} don't establish {', '.join(sorted(wanted - hit))}",
-                )
-            else:
-                verdict, why = "no", f"{entity.name} does not match {', '.join(sorted(wanted))}"
-        else:
-            roll = stable_int(world.seed, "judge", entity.id, criterion) % 20
-            verdict = "yes" if roll < 15 else "unclear" if roll < 18 else "no"
-            why = {
-                "yes": f"The page of {entity.name} supports this",
-                "unclear": f"Nothing found about {entity.name} settles this",
-                "no": f"The page of {entity.name} contradicts this",
-            }[verdict]
+        verdict, why = _judge(world, entity, criterion)
     return {
         "criterion": criterion,
         "reasoning": f'{why}: "{_reference(entity)["snippet"]}"',
@@ -167,37 +148,42 @@ def evaluate(world: World, entity: Entity, criterion: str) -> dict[str, Any]:
     }
 
 
+def _judge(world: World, entity: Entity, criterion: str) -> tuple[str, str]:
+    """A seeded world's verdict: from the facts it holds (sim/facets.py), else a paper category
+    read from the page, else a seeded guess that says it is one."""
+    want = facets.read(criterion)
+    known = facets.check(entity, want)
+    if known is not None:
+        return known
+    cats = {_CATEGORY_OF[w] for w in want.leftover if w in _CATEGORY_OF}
+    if cats:
+        have = set(entity.attrs.get("categories") or ()) | {
+            _CATEGORY_OF[w] for w in tokens(f"{entity.text} {entity.title}") if w in _CATEGORY_OF
+        }
+        if cats <= have:
+            return "yes", f"{entity.name} is about {', '.join(sorted(cats))}"
+        if cats & have or stable_int(world.seed, "unclear", entity.id, criterion) % 5 < 2:
+            return "unclear", f"The sources on {entity.name} don't establish {', '.join(sorted(cats - have))}"
+        return "no", f"{entity.name} is not about {', '.join(sorted(cats))}"
+    roll = stable_int(world.seed, "judge", entity.id, criterion) % 20
+    verdict = "yes" if roll < 15 else "unclear" if roll < 18 else "no"
+    return verdict, (
+        f"A guess: the simulated world holds no facts about {criterion!r} (it knows {KNOWN}); "
+        f"{entity.name} is judged {verdict} by its seed"
+    )
+
+
+def guessed(criterion: str) -> bool:
+    """True when a seeded world can only guess `criterion` (it names no fact the world holds)."""
+    want = facets.read(criterion)
+    return want.empty and not any(w in _CATEGORY_OF for w in want.leftover)
+
+
 def _attr_text(entity: Entity) -> str:
     a = entity.attrs
     return " ".join(
         str(a.get(k, "")) for k in ("industry", "region", "location", "role", "company", "publisher")
     )
-
-
-def _numeric(entity: Entity, text: str) -> tuple[str | None, str]:
-    """Verdicts on employee counts and founding years, which the world knows exactly."""
-    m = _MORE.search(text)
-    if m and isinstance(entity.attrs.get("employees"), int):
-        n, emp = int(m.group(3).replace(",", "")), entity.attrs["employees"]
-        ok = (
-            emp > n
-            if m.group(1) in ("more", "over", "greater")
-            else emp >= n
-            if m.group(1) == "at least"
-            else emp < n
-        )
-        return ("yes" if ok else "no"), f"{entity.name} has about {emp} employees"
-    m = _FOUNDED.search(text)
-    if m and isinstance(entity.attrs.get("founded"), int):
-        year, founded = int(m.group(2)), entity.attrs["founded"]
-        ok = {
-            "after": founded > year,
-            "before": founded < year,
-            "since": founded >= year,
-            "in": founded == year,
-        }
-        return ("yes" if ok[m.group(1)] else "no"), f"{entity.name} was founded in {founded}"
-    return None, ""
 
 
 def enrich(

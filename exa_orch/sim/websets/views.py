@@ -76,17 +76,7 @@ def search(store: WebsetsStore, s: SearchRec, now: float) -> dict[str, Any]:
     time_left = None
     if status in ("created", "running"):
         time_left = round(max(0.0, s.done_at - now) / store.ctx.clock.speed, 3)
-    recall = None
-    if s.recall:
-        expected = max(found, len(s.plan) and sum(c.accepted for c in s.plan) * 3)
-        recall = {
-            "expected": {
-                "total": expected,
-                "confidence": "medium",
-                "bounds": {"min": found, "max": expected * 2},
-            },
-            "reasoning": f"About {expected} pages in the index match {s.query!r}",
-        }
+
     return _ext({
         "id": s.id,
         "object": "webset_search",
@@ -108,13 +98,40 @@ def search(store: WebsetsStore, s: SearchRec, now: float) -> dict[str, Any]:
             "completion": 100 if status == "completed" else round(min(100.0, 100 * found / s.count), 2),
             "timeLeft": time_left,
         },
-        "recall": recall,
+        "recall": recall(s, found, status),
         "metadata": s.metadata,
         "canceledAt": _iso(store, s.canceled_at),
         "canceledReason": s.canceled_reason,
         "createdAt": _iso(store, s.created_at),
         "updatedAt": _iso(store, max(s.updated_at, min(now, timing.search_end(s)))),
     }, s.external_id)  # fmt: skip
+
+
+def recall(s: SearchRec, found: int, status: str) -> dict[str, Any] | None:
+    """The search's recall estimate: when asked for (`recall: true`), and also when the simulated
+    world can't answer the search (a criterion it can only guess, or nothing found at all), so that
+    the search says so (docs/simulator.md)."""
+    guessed = [c for c in s.criteria if judge.guessed(c)]
+    empty = status == "completed" and found == 0
+    if not (s.recall or guessed or empty):
+        return None
+    expected = max(found, len(s.plan) and sum(c.accepted for c in s.plan) * 3)
+    reasoning = f"About {expected} pages in the index match {s.query!r}"
+    if guessed:
+        reasoning += (
+            f". The simulated world holds no facts for {', '.join(map(repr, guessed))} (it knows "
+            f"{judge.KNOWN}: docs/simulator.md), so verdicts on them are seeded guesses"
+        )
+    if empty:
+        reasoning += ". No page of the simulated world met every criterion"
+    return {
+        "expected": {
+            "total": expected,
+            "confidence": "medium",
+            "bounds": {"min": found, "max": expected * 2},
+        },
+        "reasoning": reasoning,
+    }
 
 
 def item(store: WebsetsStore, i: ItemRec, now: float) -> dict[str, Any]:
