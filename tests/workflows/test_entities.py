@@ -103,7 +103,7 @@ def test_different_entities_with_near_or_equal_names_never_merge(a: Json, b: Jso
                 "Equinor ASA (formerly Statoil) is an energy company.",
             ),
             co("b", "Statoil ASA", "https://statoil.com"),
-            "another name",
+            "Equinor ASA names Statoil ASA: 'Equinor ASA (formerly Statoil) is an energy company.'",
         ),
         (
             co("a", "Nova Labs", "https://novalabs.com", "Nova Labs (also at novalabs.io) builds robots."),
@@ -111,14 +111,14 @@ def test_different_entities_with_near_or_equal_names_never_merge(a: Json, b: Jso
             "also at novalabs.io",
         ),
         (
-            co("a", "Zalando SE", "https://corporate.zalando.com", industry="E-commerce"),
+            co("a", "Zalando SE", "https://corporate.zalando.com", "Shop at zalando.de or zalando.co.uk."),
             co("b", "Zalando", "https://www.zalando.de", industry="E-commerce"),
-            "regional domains",
+            "same name on country domains zalando.com / zalando.de, and one names the other's site",
         ),
         (
             pe("a", "Sebastian Siemiątkowski", "https://linkedin.com/in/ss", "Klarna"),
             pe("b", "Sebastian Siemiatkowski", "https://crunchbase.com/person/ss", "Klarna Bank AB"),
-            "same name and employer",
+            "same given names, same family name; same employer (klarna)",
         ),
         (
             pe("a", "John Smith", "https://www.linkedin.com/in/js", "Deutsche Bank AG"),

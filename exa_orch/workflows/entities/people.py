@@ -1,0 +1,112 @@
+"""People's names: transliterated, titles dropped, either order, initials and nicknames.
+
+`name_evidence(a, b)` says how two written names of people agree: a weight (log-odds-like: what
+the agreement adds to the case that they are one person) and the reason. Nicknames come from the
+`nicknames` package (a hand-curated English table, Apache-2.0); other scripts are transliterated by
+`anyascii`, so 李彦宏 reads "li yan hong" and never meets "Robin Li": a name in another script
+joins only through an identifier or an alias the page states.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+from exa_orch.workflows.entities.names import words
+
+_TITLES = frozenset("dr prof mr mrs ms mx sir dame phd md jr sr ii iii iv mba".split())
+
+
+class PersonName(NamedTuple):
+    """A name read as given names and family name (the last word; `alt` reads the first as family)."""
+
+    given: tuple[str, ...]
+    family: str
+
+    @property
+    def key(self) -> str:
+        return " ".join((*self.given, self.family))
+
+
+def person_key(name: str) -> str:
+    """A person's name for matching: folded, titles and middle initials dropped ("Dr. John A. Smith" -> "john smith")."""
+    return " ".join(w for w in words(name) if w not in _TITLES and len(w) > 1)
+
+
+@lru_cache(maxsize=65536)
+def parse(name: str) -> tuple[PersonName, ...]:
+    """The readings of `name`: given names first ("Heung-min Son"), and family first ("Son Heung-min")."""
+    found = [w for w in words(name.replace("-", "")) if w not in _TITLES]
+    if not found:
+        return ()
+    if len(found) == 1:
+        return (PersonName((), found[0]),)
+    first = PersonName(tuple(found[:-1]), found[-1])
+    family_first = PersonName(tuple(found[1:]), found[0])
+    return (first, family_first)
+
+
+@lru_cache(maxsize=1)
+def _namer() -> object:
+    from nicknames import NickNamer
+
+    return NickNamer()
+
+
+@lru_cache(maxsize=65536)
+def _forms(given: str) -> frozenset[str]:
+    """`given` and the names the nickname table ties it to (bob -> robert, robert -> bob ...)."""
+    namer = _namer()
+    canon: set[str] = set(namer.canonicals_of(given))  # type: ignore[attr-defined]
+    nicks: set[str] = set(namer.nicknames_of(given))  # type: ignore[attr-defined]
+    return frozenset({given, *canon, *nicks})
+
+
+def _similar(a: str, b: str) -> float:
+    from rapidfuzz.distance import JaroWinkler
+
+    return float(JaroWinkler.similarity(a, b))
+
+
+def _given(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[float, str]:
+    """How given names agree: exact, a nickname, initials, a typo, absent, or not at all."""
+    if not a or not b:
+        return 0.0, "a given name missing"
+    if a == b:
+        return 3.0, "same given names"
+    fa, fb = a[0], b[0]
+    if fa == fb:
+        return 2.5, "same first given name"
+    if len(fa) > 1 and len(fb) > 1 and (fb in _forms(fa) or fa in _forms(fb)):
+        return 2.5, f"{fa} and {fb} are one name (nickname table)"
+    if min(len(fa), len(fb)) >= 2 and (fa.startswith(fb) or fb.startswith(fa)):
+        return 2.0, f"{fa} / {fb}: one given name is the start of the other (a short form)"
+    short, long_ = (a, b) if sum(map(len, a)) <= sum(map(len, b)) else (b, a)
+    if all(len(w) == 1 for w in short) and len(short) <= len(long_):
+        if all(s == w[0] for s, w in zip(short, long_, strict=False)):
+            return 1.0, "initials of the given names"
+        if len(short) == 1 and short[0] == "".join(w[0] for w in long_)[:1]:
+            return 1.0, "initial of the given name"
+    if min(len(fa), len(fb)) >= 3 and _similar(fa, fb) >= 0.9:
+        return 1.0, f"given names {fa} / {fb} differ by a typo"
+    return -3.0, f"different given names ({fa} / {fb})"
+
+
+def _family(a: str, b: str) -> tuple[float, str]:
+    if a == b:
+        return 4.0, "same family name"
+    if min(len(a), len(b)) >= 4 and _similar(a, b) >= 0.92:
+        return 2.0, f"family names {a} / {b} differ by a typo"
+    return -5.0, f"different family names ({a} / {b})"
+
+
+def name_evidence(a: str, b: str) -> tuple[float, str]:
+    """(weight, reason) for two written person names: the best reading of the two (either order)."""
+    best: tuple[float, str] = (-8.0, "names differ")
+    for x in parse(a):
+        for y in parse(b):
+            fw, fr = _family(x.family, y.family)
+            gw, gr = _given(x.given, y.given)
+            if (fw + gw) > best[0]:
+                best = (fw + gw, f"{gr}, {fr}")
+    return best
