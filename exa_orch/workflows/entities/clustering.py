@@ -13,9 +13,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities.evidence import Evidence, compare, conflict
+from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.names import core_name
-from exa_orch.workflows.entities.people import parse
+from exa_orch.workflows.entities.people import given_forms, parse
 from exa_orch.workflows.entities.records import Record, record
 
 Json = dict[str, Any]
@@ -51,11 +51,15 @@ def _keys(r: Record) -> set[str]:
         if r.initials:
             own.add(f"n:{r.initials}")
     if r.kind == "person" and r.name:
-        own.update(f"f:{reading.family}" for reading in parse(r.name))
-        own.update(f"f:{reading.family}" for alias in r.aliases for reading in parse(alias))
+        # family name and an initial of the first given name or one of its nickname forms
+        # (Bob -> b, r): a common family name alone would make blocks of thousands
+        for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias))]:
+            first = reading.given[0] if reading.given else ""
+            own.update(f"f:{reading.family}:{form[:1]}" for form in given_forms(first))
     own.update(f"n:{n}" for a in r.aliases for n in (a, core_name(a)))
     own.update(f"d:{d}" for d in r.alias_domains)
-    own.update(f"x:{k}:{v}" for k, v in r.facts.items() if v and k != "title")
+    # only fields that identify block: a state or a postcode is shared by thousands
+    own.update(f"x:{k}:{v}" for k, v in r.facts.items() if v and FACT_WEIGHTS.get(k, 0.0) >= 3.0)
     return own
 
 

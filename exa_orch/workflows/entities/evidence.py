@@ -26,11 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
 
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, extra_words, names_agree
 from exa_orch.workflows.entities.people import name_evidence, person_key
 from exa_orch.workflows.entities.records import Record
-from exa_orch.workflows.entities.sites import regional
+from exa_orch.workflows.entities.sites import Site, country_suffix, regional
 
 JOIN = 4.0  # companies and pages
 JOIN_PERSON = 8.0  # a person: a name that agrees (7 at most) is never enough alone
@@ -85,6 +87,8 @@ class Evidence:
 
 def _platforms(a: Record, b: Record) -> list[str]:
     out: list[str] = []
+    if not (a.profiles and b.profiles):
+        return out
     for host in {p.split("/")[0] for p in a.profiles} & {p.split("/")[0] for p in b.profiles}:
         pa = {p for p in a.profiles if p.startswith(host + "/")}
         pb = {p for p in b.profiles if p.startswith(host + "/")}
@@ -93,16 +97,24 @@ def _platforms(a: Record, b: Record) -> list[str]:
     return out
 
 
-def _facts(a: Record, b: Record, ev: Evidence) -> None:
-    from rapidfuzz.distance import Levenshtein
+@lru_cache(maxsize=1)
+def _levenshtein() -> Any:
+    from rapidfuzz.distance import Levenshtein  # on first use: a cold start needs none of it
 
+    return Levenshtein.distance
+
+
+def _facts(a: Record, b: Record, ev: Evidence) -> None:
+    if not (a.facts and b.facts):
+        return
+    distance = _levenshtein()
     for key in a.facts.keys() & b.facts.keys():
         x, y, w = a.facts[key], b.facts[key], FACT_WEIGHTS.get(key, 1.0)
         if not x or not y:
             continue
         if x == y:
             ev.for_.append((w, f"same {key}"))
-        elif key != "title" and len(x) >= 5 and Levenshtein.distance(x, y) <= 1:
+        elif key != "title" and len(x) >= 5 and distance(x, y) <= 1:
             ev.for_.append((w / 2, f"{key} differs by one character"))
         elif key != "title":
             ev.for_.append((-w / 2, f"different {key}"))
@@ -217,6 +229,11 @@ def _label_family(x: str, y: str) -> bool:
     )
 
 
+def _two_countries(a: Site, b: Site) -> bool:
+    """Sites under two different countries' suffixes (woolworthsgroup.com.au / woolworths.co.za)."""
+    return a.suffix != b.suffix and country_suffix(a.suffix) and country_suffix(b.suffix)
+
+
 def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
     sa, sb = a.site, b.site
     assert sa is not None and sb is not None
@@ -233,17 +250,27 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
             )
         else:
             ev.for_.append((1.0, f"same brand on country domains {a.domain} / {b.domain}"))
-    elif a.clean and b.clean and _label_family(sa.label, sb.label):
+    elif a.clean and b.clean and _label_family(sa.label, sb.label) and not _two_countries(sa, sb):
         agree = names_agree(a.clean, b.clean)
-        if agree and not (extra_words(a.core, b.core) - DESIGNATORS):
+        if agree in ("equal names", "abbreviation", "equal names but for spaces"):
             ev.for_.append((JOIN, f"sites of one family {a.domain} / {b.domain} ({agree})"))
-    elif a.core and a.core == b.core and len(a.core.split()) >= 2 and sa.label != sb.label:
-        joined = a.core.replace(" ", "")
-        if joined in (sa.label.replace("-", ""), sb.label.replace("-", "")):
-            # "Ayala Land" on ayala.com/ayala-land and on ayalaland.com.ph: the name is the other's site
-            ev.for_.append(
-                (JOIN, f"the same name of two or more words, and {joined} is one of the sites' names")
-            )
+    elif a.core and a.core == b.core:
+        for x, y in ((a, b), (b, a)):
+            slug = x.core.replace(" ", "-")
+            sx = x.site
+            if y.domain in x.mentions:
+                ev.for_.append((JOIN, f"the same name, and {x.name} names {y.domain}"))
+                break
+            if (
+                sx
+                and len(x.core.split()) >= 2
+                and slug in sx.path
+                and y.site
+                and y.site.label.replace("-", "") == slug.replace("-", "")
+            ):
+                # "Ayala Land" on ayala.com/ayala-land and on ayalaland.com.ph: the page its path names is the other's site's
+                ev.for_.append((JOIN, f"the same name, on {sx.canonical} and on its own site {y.domain}"))
+                break
 
 
 def _company(a: Record, b: Record, ev: Evidence) -> None:

@@ -10,7 +10,7 @@ joins only through an identifier or an alias the page states.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from exa_orch.workflows.entities.names import words
 
@@ -62,10 +62,20 @@ def _forms(given: str) -> frozenset[str]:
     return frozenset({given, *canon, *nicks})
 
 
-def _similar(a: str, b: str) -> float:
-    from rapidfuzz.distance import JaroWinkler
+def given_forms(given: str) -> frozenset[str]:
+    """`given` and its nickname forms ("" for none): what a block of people by initial may use."""
+    return _forms(given) if len(given) > 1 else frozenset({given})
 
-    return float(JaroWinkler.similarity(a, b))
+
+@lru_cache(maxsize=1)
+def _jaro_winkler() -> Any:
+    from rapidfuzz.distance import JaroWinkler  # on first use: a cold start needs none of it
+
+    return JaroWinkler.similarity
+
+
+def _similar(a: str, b: str) -> float:
+    return float(_jaro_winkler()(a, b))
 
 
 def _given(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[float, str]:
@@ -106,6 +116,8 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
     for x in parse(a):
         for y in parse(b):
             fw, fr = _family(x.family, y.family)
+            if fw < 0 and best[0] > -8.0:
+                continue  # this reading's family names differ: another reading already does better
             gw, gr = _given(x.given, y.given)
             if (fw + gw) > best[0]:
                 best = (fw + gw, f"{gr}, {fr}")

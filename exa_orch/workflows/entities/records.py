@@ -103,7 +103,7 @@ def make(
     return Record(
         index=index, id=id, kind=kind, name=name, clean=clean,
         core=core_name(company_clean) if company_clean else "",
-        initials=acronym(company_clean) if company_clean else "",
+        initials=acronym(company_clean) if company_clean and kind != "person" else "",
         site=site(url) if url else None, location=fold(location), country=country_of(location),
         raw_name=" ".join(words(name)) if name else "", **more,
     )  # fmt: skip
@@ -154,19 +154,28 @@ def _trim(text: str) -> str:
     return re.split(r"\s+(?:and|in|since|until|before|after|which|who|is|was|,)\s+", text.strip())[0]
 
 
+# Where a page says the entity is: read when no structured location came with the item (Agent rows).
+_BASED_IN = re.compile(r"\b(?:based|headquartered|located)\s+in\s+([A-Z][^.;()]{1,80}?)(?:\.\s|\.$|;|\(|$)")
+# A person's current employer as a page states it ("... is Head of Payments at Deutsche Bank."), read
+# when the item has no structured employer (Agent rows); "was ... at" is a former one: not read.
+_WORKS_AT = re.compile(r"\bis\s+[^.;]{0,80}?\bat\s+" + _NAME)
+_BOUNDARY = re.compile(r"[.!?]\s+(?=[A-Z\"“])")  # "Inc. (formerly" does not end a sentence
+
+
 def _sentence(text: str, at: int) -> str:
-    start = max(text.rfind(". ", 0, at) + 2, 0) if text.rfind(". ", 0, at) >= 0 else 0
-    end = text.find(". ", at)
-    return text[start : end + 1 if end >= 0 else len(text)].strip()[:240]
+    """The sentence of `text` around position `at` (the words kept as a reason), at most 240 characters."""
+    starts = [m.end() for m in _BOUNDARY.finditer(text, 0, at)]
+    end = _BOUNDARY.search(text, at)
+    return text[starts[-1] if starts else 0 : end.start() + 1 if end else len(text)].strip()[:240]
 
 
 def _statements(rec: Record, texts: list[str], person: bool) -> None:
     """Other names, other sites and owners `texts` state about the record, each with its words."""
     for text in texts:
-        for cue in () if person else _ALIAS_CUES:
+        for cue in _ALIAS_CUES:
             for m in cue.finditer(text):
                 written = _trim(m.group(1))
-                alias = clean_name(written)
+                alias = person_key(written) if person else clean_name(written)
                 if alias and alias != rec.clean:
                     rec.aliases.setdefault(alias, _sentence(text, m.start()))
                     rec.alias_forms[alias] = frozenset(set(words(written)) - set(alias.split()) - {"and"})
@@ -217,9 +226,20 @@ def record(index: int, item: Json) -> Record:
     shown.update({k: {f: v for f, v in sub.items() if f not in _IMAGES} for k in ("company", "person")
                   if isinstance(sub := props.get(k), dict)})  # fmt: skip
     everything = [*strings(shown), *texts]
-    found = {p for s in everything for m in _URL.findall(s) if (ps := site(m)) and (p := ps.profile)}
+    found = {
+        p
+        for s in everything
+        for m in _URL.findall(s)
+        if (ps := site(m.rstrip(".,:!?"))) and (p := ps.profile)
+    }
     rec.profiles = frozenset(found | ({rec.site.profile} if rec.site and rec.site.profile else set()))
     _statements(rec, texts, kind == "person")
+    if kind == "person" and not rec.employer:
+        said = next((_trim(m.group(1)) for t in texts for m in _WORKS_AT.finditer(t)), "")
+        rec.employer = clean_name(said.rstrip(".")) if said else ""
+    if not rec.country and kind != "person":
+        said = next((m.group(1) for t in texts for m in _BASED_IN.finditer(t)), "")
+        rec.country = country_of(said) if said else ""
     own = rec.domain
     rec.alias_domains.pop(own, None)
     rec.mentions = frozenset(
