@@ -301,6 +301,21 @@ async def _adversarial_check(app: Any, queries: list[str]) -> Json:
     }
 
 
+def _resolver_regressions(w: Json) -> list[str]:
+    """The resolver alone, on either engine's items: any false merge, or an F1 below the rule's."""
+    out: list[str] = []
+    for engine, kinds in (w.get("resolver") or {}).items():
+        for kind, v in kinds.items():
+            if v["falseMerges"]:
+                out.append(f"{w['world']} resolver/{engine}/{kind}: false merges {v['falseMerges']}")
+            if v["f1"] < v["registeredDomain"]["f1"]:
+                out.append(
+                    f"{w['world']} resolver/{engine}/{kind}: F1 {v['f1']} below the registered-domain "
+                    f"rule's {v['registeredDomain']['f1']}"
+                )
+    return out
+
+
 def regressions(report: Json, baseline: Json) -> list[str]:
     """What got worse than `baseline`: an F1 drop of more than MAX_F1_DROP, or any false merge."""
     out: list[str] = []
@@ -318,15 +333,7 @@ def regressions(report: Json, baseline: Json) -> list[str]:
             was = base.get((w["world"], k))
             if was and v["f1"] < was["f1"] - MAX_F1_DROP:
                 out.append(f"{w['world']} {k}: F1 {v['f1']} < baseline {was['f1']} - {MAX_F1_DROP}")
-        for engine, kinds in (w.get("resolver") or {}).items():
-            for kind, v in kinds.items():
-                if v["falseMerges"]:
-                    out.append(f"{w['world']} resolver/{engine}/{kind}: false merges {v['falseMerges']}")
-                if v["f1"] < v["registeredDomain"]["f1"]:
-                    out.append(
-                        f"{w['world']} resolver/{engine}/{kind}: F1 {v['f1']} below the registered-domain "
-                        f"rule's {v['registeredDomain']['f1']}"
-                    )
+        out.extend(_resolver_regressions(w))
         for name, check in (w.get("checks") or {}).items():
             if "error" in check:
                 out.append(f"{w['world']} {name}: the task failed: {check['error']}")
@@ -384,14 +391,7 @@ def run(
                 )
                 for a, b in v["falseMerges"]:
                     print(f"    false merge: {a} + {b}")
-            for engine, kinds in (w.get("resolver") or {}).items():
-                for kind, v in kinds.items():
-                    rule = v["registeredDomain"]
-                    print(
-                        f"  resolver alone, {engine} items, {kind}: precision {v['precision']:.3f} recall "
-                        f"{v['recall']:.3f} F1 {v['f1']:.3f}; false merges {len(v['falseMerges'])}; "
-                        f"registered-domain rule F1 {rule['f1']:.3f}, {rule['falseMerges']} false merges"
-                    )
+            _print_resolver(w)
             for name, check in (w.get("checks") or {}).items():
                 if name == "qd.winnow explore" and "error" not in check:
                     e, r = check["explore"], check["repeated"]
@@ -404,6 +404,17 @@ def run(
         for p in problems:
             print(f"REGRESSION: {p}", file=sys.stderr)
     return 1 if problems else 0
+
+
+def _print_resolver(w: Json) -> None:
+    for engine, kinds in (w.get("resolver") or {}).items():
+        for kind, v in kinds.items():
+            rule = v["registeredDomain"]
+            print(
+                f"  resolver alone, {engine} items, {kind}: precision {v['precision']:.3f} recall "
+                f"{v['recall']:.3f} F1 {v['f1']:.3f}; false merges {len(v['falseMerges'])}; "
+                f"registered-domain rule F1 {rule['f1']:.3f}, {rule['falseMerges']} false merges"
+            )
 
 
 def _run_public(as_json: bool) -> int:

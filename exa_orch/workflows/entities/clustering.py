@@ -37,25 +37,35 @@ class Resolution:
         return {i: k for k, members in enumerate(self.groups) for i in members}
 
 
+def _site_keys(r: Record) -> set[str]:
+    if not (r.domain and r.site):
+        return set()
+    label = r.site.label
+    own = {f"d:{r.domain}", f"l:{label}"}
+    own.update(
+        f"l:{label.removesuffix(w)}" for w in _GROUP_SUFFIXES if label.endswith(w) and len(label) > len(w) + 1
+    )
+    return own
+
+
+def _person_keys(r: Record) -> set[str]:
+    """Family name and an initial of the first given name or one of its nickname forms (Bob -> b,
+    r): a common family name alone would make blocks of thousands."""
+    if r.kind != "person" or not r.name:
+        return set()
+    own: set[str] = set()
+    for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias))]:
+        first = reading.given[0] if reading.given else ""
+        own.update(f"f:{reading.family}:{form[:1]}" for form in given_forms(first))
+    return own
+
+
 def _keys(r: Record) -> set[str]:
-    own: set[str] = {f"p:{p}" for p in r.profiles}
-    if r.domain and r.site:
-        own.add(f"d:{r.domain}")
-        label = r.site.label
-        own.add(f"l:{label}")
-        for word in _GROUP_SUFFIXES:
-            if label.endswith(word) and len(label) > len(word) + 1:
-                own.add(f"l:{label.removesuffix(word)}")
+    own = {f"p:{p}" for p in r.profiles} | _site_keys(r) | _person_keys(r)
     if r.clean:
         own.update({f"n:{r.clean}", f"n:{r.core}", f"n:{r.clean.replace(' ', '')}"})
-        if r.initials:
-            own.add(f"n:{r.initials}")
-    if r.kind == "person" and r.name:
-        # family name and an initial of the first given name or one of its nickname forms
-        # (Bob -> b, r): a common family name alone would make blocks of thousands
-        for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias))]:
-            first = reading.given[0] if reading.given else ""
-            own.update(f"f:{reading.family}:{form[:1]}" for form in given_forms(first))
+    if r.initials:
+        own.add(f"n:{r.initials}")
     own.update(f"n:{n}" for a in r.aliases for n in (a, core_name(a)))
     own.update(f"d:{d}" for d in r.alias_domains)
     # only fields that identify block: a state or a postcode is shared by thousands

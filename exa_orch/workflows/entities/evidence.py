@@ -187,6 +187,33 @@ def _forms(r: Record) -> frozenset[str]:
     return frozenset(set(r.raw_name.split()) - set(r.clean.split()) - {"and"})
 
 
+def _agree_on_site(a: Record, b: Record) -> str | None:
+    """How two names on one site agree, directly or through an alias one states."""
+    agree = names_agree(a.clean, b.clean)
+    if agree:
+        return agree
+    # "Koninklijke Luchtvaart Maatschappij N.V. (KLM)" / "KLM Royal Dutch Airlines"
+    for x, y in ((a, b), (b, a)):
+        for alias in sorted(x.aliases):
+            if y.clean and names_agree(alias, y.clean):
+                return f"{x.name} also goes by {alias!r}"
+    return None
+
+
+def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
+    """A name that adds a word to the other's on a page its path names (ayala.com/ayala-land) is a
+    unit of the site's owner: against."""
+    extra = extra_words(core_name(a.clean), core_name(b.clean)) - DESIGNATORS
+    longer = a if len(a.clean) > len(b.clean) else b
+    where = longer.site
+    named = sorted(w for w in extra if len(w) >= 3 and where and w in where.path)
+    if named and where:
+        ev.against.append(
+            f"{longer.name} adds {' '.join(named)!r} to the other's name on {where.canonical}, a page its "
+            "path names: a unit of the site's owner"
+        )
+
+
 def _one_site(a: Record, b: Record, ev: Evidence) -> None:
     sa, sb = a.site, b.site
     assert sa is not None and sb is not None
@@ -198,25 +225,10 @@ def _one_site(a: Record, b: Record, ev: Evidence) -> None:
         if a.clean == b.clean:
             ev.for_.append((JOIN, f"same title on {a.domain}"))
         return
-    agree = names_agree(a.clean, b.clean)
-    if not agree:  # "Koninklijke Luchtvaart Maatschappij N.V. (KLM)" / "KLM Royal Dutch Airlines"
-        agree = next(
-            (f"{x.name} also goes by {alias!r}" for x, y in ((a, b), (b, a)) for alias in sorted(x.aliases)
-             if y.clean and names_agree(alias, y.clean)),
-            None,
-        )  # fmt: skip
-    if not agree:
-        return
-    ev.for_.append((5.0, f"same registered domain {a.domain} ({agree})"))
-    extra = extra_words(core_name(a.clean), core_name(b.clean)) - DESIGNATORS
-    longer = a if len(a.clean) > len(b.clean) else b
-    path = longer.site.path if longer.site else ""
-    named = sorted(w for w in extra if len(w) >= 3 and w in path)
-    if named:  # ayala.com/ayala-land: the page's path names what the name adds
-        ev.against.append(
-            f"{longer.name} adds {' '.join(named)!r} to the other's name on {longer.site.canonical if longer.site else path}"
-            ", a page its path names: a unit of the site's owner"
-        )
+    agree = _agree_on_site(a, b)
+    if agree:
+        ev.for_.append((5.0, f"same registered domain {a.domain} ({agree})"))
+        _unit_page(a, b, ev)
 
 
 def _label_family(x: str, y: str) -> bool:
@@ -234,73 +246,102 @@ def _two_countries(a: Site, b: Site) -> bool:
     return a.suffix != b.suffix and country_suffix(a.suffix) and country_suffix(b.suffix)
 
 
+def _brand(a: Record, b: Record, ev: Evidence) -> None:
+    """One name on country domains: a brand; one owner only with corroboration."""
+    said = ["one names the other's site" for x, y in ((a, b), (b, a)) if y.domain in x.mentions]
+    if a.country and a.country == b.country:
+        said.append(f"both say they are based in {a.country}")
+    said.extend(f"both owned by {o}" for o in sorted(a.owners.keys() & b.owners.keys()))
+    if said:
+        ev.for_.append((JOIN, f"same name on country domains {a.domain} / {b.domain}, and {said[0]}"))
+    else:
+        ev.for_.append((1.0, f"same brand on country domains {a.domain} / {b.domain}"))
+
+
+def _same_name_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
+    """The same name on two sites: one names the other's site, or a page its path names is the
+    other's own site ("Ayala Land" on ayala.com/ayala-land and on ayalaland.com.ph)."""
+    for x, y in ((a, b), (b, a)):
+        slug = x.core.replace(" ", "-")
+        if y.domain in x.mentions:
+            ev.for_.append((JOIN, f"the same name, and {x.name} names {y.domain}"))
+            return
+        own = y.site.label.replace("-", "") if y.site else ""
+        if x.site and len(x.core.split()) >= 2 and slug in x.site.path and own == slug.replace("-", ""):
+            ev.for_.append((JOIN, f"the same name, on {x.site.canonical} and on its own site {y.domain}"))
+            return
+
+
 def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
     sa, sb = a.site, b.site
     assert sa is not None and sb is not None
-    if a.clean and b.clean and names_agree(a.clean, b.clean) and regional(sa, sb):
-        said = ["one names the other's site" for x, y in ((a, b), (b, a)) if y.domain in x.mentions]
-        owners = a.owners.keys() & b.owners.keys()
-        if a.country and a.country == b.country:
-            said.append(f"both say they are based in {a.country}")
-        if said:
-            ev.for_.append((JOIN, f"same name on country domains {a.domain} / {b.domain}, and {said[0]}"))
-        elif owners:
-            ev.for_.append(
-                (JOIN, f"same name on country domains {a.domain} / {b.domain}, both owned by {min(owners)}")
-            )
-        else:
-            ev.for_.append((1.0, f"same brand on country domains {a.domain} / {b.domain}"))
-    elif a.clean and b.clean and _label_family(sa.label, sb.label) and not _two_countries(sa, sb):
+    if not (a.clean and b.clean):
+        return
+    if regional(sa, sb) and names_agree(a.clean, b.clean):
+        _brand(a, b, ev)
+    elif _label_family(sa.label, sb.label) and not _two_countries(sa, sb):
         agree = names_agree(a.clean, b.clean)
         if agree in ("equal names", "abbreviation", "equal names but for spaces"):
             ev.for_.append((JOIN, f"sites of one family {a.domain} / {b.domain} ({agree})"))
     elif a.core and a.core == b.core:
-        for x, y in ((a, b), (b, a)):
-            slug = x.core.replace(" ", "-")
-            sx = x.site
-            if y.domain in x.mentions:
-                ev.for_.append((JOIN, f"the same name, and {x.name} names {y.domain}"))
-                break
-            if (
-                sx
-                and len(x.core.split()) >= 2
-                and slug in sx.path
-                and y.site
-                and y.site.label.replace("-", "") == slug.replace("-", "")
-            ):
-                # "Ayala Land" on ayala.com/ayala-land and on ayalaland.com.ph: the page its path names is the other's site's
-                ev.for_.append((JOIN, f"the same name, on {sx.canonical} and on its own site {y.domain}"))
-                break
+        _same_name_elsewhere(a, b, ev)
+
+
+def _no_site(a: Record, b: Record, ev: Evidence) -> None:
+    """Records without a site of their own: a paper's title, an equal name."""
+    if not (a.clean and a.clean == b.clean or a.raw_name and a.raw_name == b.raw_name):
+        return
+    if a.kind == "research_paper" and a.clean == b.clean and len(a.clean) >= 20:
+        ev.for_.append((JOIN, "same paper title"))
+    if not (a.domain or b.domain or a.profiles or b.profiles) and a.clean == b.clean:
+        ev.for_.append((JOIN, "same cleaned name, neither item has a site"))
+    elif not (a.domain and b.domain) and not (a.profiles and b.profiles) and a.raw_name == b.raw_name:
+        ev.for_.append((JOIN, "same full name (legal form included), one item has no site"))
+
+
+def _differences(a: Record, b: Record, ev: Evidence) -> None:
+    """Legal forms across domains, countries, and names too far apart for records with fields."""
+    fa, fb = _forms(a), _forms(b)
+    if fa and fb and not fa & fb and a.core == b.core and a.domain != b.domain:
+        ev.against.append(f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})")
+    if a.country and b.country and a.country != b.country:
+        ev.against.append(f"different countries ({a.country} / {b.country})")
+    if not ((a.facts or b.facts) and a.clean and b.clean and a.clean != b.clean):
+        return
+    from rapidfuzz import fuzz
+
+    similarity = fuzz.token_set_ratio(a.clean, b.clean)
+    if similarity >= 70:
+        ev.for_.append((1.0, f"similar names ({similarity:.0f}%)"))
+    else:
+        ev.against.append(f"different names ({a.clean} / {b.clean})")
 
 
 def _company(a: Record, b: Record, ev: Evidence) -> None:
     _stated(a, b, ev)
     if a.domain and b.domain:
         (_one_site if a.domain == b.domain else _two_sites)(a, b, ev)
-    elif a.kind == "research_paper" and a.clean and a.clean == b.clean and len(a.clean) >= 20:
-        ev.for_.append((JOIN, "same paper title"))
-    if not a.domain and not b.domain and not (a.profiles or b.profiles) and a.clean and a.clean == b.clean:
-        ev.for_.append((JOIN, "same cleaned name, neither item has a site"))
-    elif (
-        (not a.domain or not b.domain)
-        and not (a.profiles and b.profiles)
-        and a.raw_name
-        and a.raw_name == b.raw_name
-    ):
-        ev.for_.append((JOIN, "same full name (legal form included), one item has no site"))
-    fa, fb = _forms(a), _forms(b)
-    if fa and fb and not fa & fb and a.core == b.core and a.domain != b.domain:
-        ev.against.append(f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})")
-    if a.country and b.country and a.country != b.country:
-        ev.against.append(f"different countries ({a.country} / {b.country})")
-    if (a.facts or b.facts) and a.clean and b.clean and a.clean != b.clean:
-        from rapidfuzz import fuzz
+    else:
+        _no_site(a, b, ev)
+    _differences(a, b, ev)
 
-        similarity = fuzz.token_set_ratio(a.clean, b.clean)
-        if similarity >= 70:
-            ev.for_.append((1.0, f"similar names ({similarity:.0f}%)"))
-        else:
-            ev.against.append(f"different names ({a.clean} / {b.clean})")
+
+def _person_conflict(a: Record, b: Record, ev: Evidence) -> str | None:
+    if a.kind != "person" or b.kind != "person" or a.profiles & b.profiles or ev.joins:
+        return None
+    if a.clean and b.clean and name_evidence(a.name or "", b.name or "")[0] < 4.0:
+        return "different names"
+    return None
+
+
+def _site_conflict(a: Record, b: Record, ev: Evidence, linked: Callable[[str, str], bool]) -> str | None:
+    if a.domain and b.domain and a.domain != b.domain and not linked(a.domain, b.domain):
+        return f"different registered domains ({a.domain} / {b.domain})"
+    if bool(a.domain) == bool(b.domain) or not (a.clean and b.clean) or a.raw_name == b.raw_name:
+        return None
+    if ev.joins or names_agree(a.clean, b.clean):
+        return None
+    return "one item has no site and the names differ"
 
 
 def conflict(
@@ -313,19 +354,5 @@ def conflict(
     if ev.against:
         return ev.against[0]
     if a.kind == "person" or b.kind == "person" or a.profiles & b.profiles:
-        if a.kind == "person" and b.kind == "person" and not a.profiles & b.profiles:
-            if a.clean and b.clean and name_evidence(a.name or "", b.name or "")[0] < 4.0 and not ev.joins:
-                return "different names"
-        return None
-    if a.domain and b.domain and a.domain != b.domain and not linked(a.domain, b.domain):
-        return f"different registered domains ({a.domain} / {b.domain})"
-    if (
-        bool(a.domain) != bool(b.domain)
-        and a.clean
-        and b.clean
-        and a.raw_name != b.raw_name
-        and not ev.joins
-        and not names_agree(a.clean, b.clean)
-    ):
-        return "one item has no site and the names differ"
-    return None
+        return _person_conflict(a, b, ev)
+    return _site_conflict(a, b, ev, linked)

@@ -78,6 +78,27 @@ def _similar(a: str, b: str) -> float:
     return float(_jaro_winkler()(a, b))
 
 
+def _one_given(fa: str, fb: str) -> tuple[float, str] | None:
+    """Two first given names as one name: equal, a nickname of each other, or a short form."""
+    if fa == fb:
+        return 2.5, "same first given name"
+    if len(fa) > 1 and len(fb) > 1 and (fb in _forms(fa) or fa in _forms(fb)):
+        return 2.5, f"{fa} and {fb} are one name (nickname table)"
+    if min(len(fa), len(fb)) >= 2 and (fa.startswith(fb) or fb.startswith(fa)):
+        return 2.0, f"{fa} / {fb}: one given name is the start of the other (a short form)"
+    return None
+
+
+def _initials(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[float, str] | None:
+    """Given names written as initials of the other's ("k m" / "kumar mangalam")."""
+    short, long_ = (a, b) if sum(map(len, a)) <= sum(map(len, b)) else (b, a)
+    if not all(len(w) == 1 for w in short) or len(short) > len(long_):
+        return None
+    if all(s == w[0] for s, w in zip(short, long_, strict=False)):
+        return 1.0, "initials of the given names"
+    return None
+
+
 def _given(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[float, str]:
     """How given names agree: exact, a nickname, initials, a typo, absent, or not at all."""
     if not a or not b:
@@ -85,18 +106,9 @@ def _given(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[float, str]:
     if a == b:
         return 3.0, "same given names"
     fa, fb = a[0], b[0]
-    if fa == fb:
-        return 2.5, "same first given name"
-    if len(fa) > 1 and len(fb) > 1 and (fb in _forms(fa) or fa in _forms(fb)):
-        return 2.5, f"{fa} and {fb} are one name (nickname table)"
-    if min(len(fa), len(fb)) >= 2 and (fa.startswith(fb) or fb.startswith(fa)):
-        return 2.0, f"{fa} / {fb}: one given name is the start of the other (a short form)"
-    short, long_ = (a, b) if sum(map(len, a)) <= sum(map(len, b)) else (b, a)
-    if all(len(w) == 1 for w in short) and len(short) <= len(long_):
-        if all(s == w[0] for s, w in zip(short, long_, strict=False)):
-            return 1.0, "initials of the given names"
-        if len(short) == 1 and short[0] == "".join(w[0] for w in long_)[:1]:
-            return 1.0, "initial of the given name"
+    found = _one_given(fa, fb) or _initials(a, b)
+    if found:
+        return found
     if min(len(fa), len(fb)) >= 3 and _similar(fa, fb) >= 0.9:
         return 1.0, f"given names {fa} / {fb} differ by a typo"
     return -3.0, f"different given names ({fa} / {fb})"

@@ -159,6 +159,7 @@ _BASED_IN = re.compile(r"\b(?:based|headquartered|located)\s+in\s+([A-Z][^.;()]{
 # A person's current employer as a page states it ("... is Head of Payments at Deutsche Bank."), read
 # when the item has no structured employer (Agent rows); "was ... at" is a former one: not read.
 _WORKS_AT = re.compile(r"\bis\s+[^.;]{0,80}?\bat\s+" + _NAME)
+_CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
 _BOUNDARY = re.compile(r"[.!?]\s+(?=[A-Z\"“])")  # "Inc. (formerly" does not end a sentence
 
 
@@ -169,79 +170,102 @@ def _sentence(text: str, at: int) -> str:
     return text[starts[-1] if starts else 0 : end.start() + 1 if end else len(text)].strip()[:240]
 
 
+def _other_names(rec: Record, text: str, person: bool) -> None:
+    """ "formerly X", "also known as X" ... and "Name (X)": other names `text` gives the record."""
+    for cue in _ALIAS_CUES:
+        for m in cue.finditer(text):
+            written = _trim(m.group(1))
+            alias = person_key(written) if person else clean_name(written)
+            if alias and alias != rec.clean:
+                rec.aliases.setdefault(alias, _sentence(text, m.start()))
+                rec.alias_forms[alias] = frozenset(set(words(written)) - set(alias.split()) - {"and"})
+    if not rec.name:
+        return
+    # "International Business Machines (IBM)", "Robin Li (李彦宏)": a name the page gives
+    for m in re.finditer(re.escape(rec.name) + r"\s*[(（]([^()（）,;]{1,24})[)）]", text):
+        if _CUE_WORD.match(m.group(1)):
+            continue  # "(formerly X)": the cues above read it
+        alias = person_key(m.group(1)) if person else clean_name(m.group(1))
+        if alias and alias != rec.clean:
+            rec.aliases.setdefault(alias, _sentence(text, m.start()))
+
+
+def _owners_and_sites(rec: Record, text: str, person: bool) -> None:
+    """Owners ("a subsidiary of X") and other sites ("also at other.com") `text` states."""
+    for cue in () if person else _OWNER_CUES:
+        for m in cue.finditer(text):
+            owner = clean_name(_trim(m.group(1)))
+            if owner and owner != rec.clean:
+                rec.owners.setdefault(owner, _sentence(text, m.start()))
+    for m in _DOMAIN_CUE.finditer(text):
+        other = site(m.group(1).rstrip("."))
+        if other and other.domain and not other.platform:
+            rec.alias_domains.setdefault(other.domain, _sentence(text, m.start()))
+        elif other and other.profile:
+            rec.profiles = rec.profiles | {other.profile}
+
+
 def _statements(rec: Record, texts: list[str], person: bool) -> None:
     """Other names, other sites and owners `texts` state about the record, each with its words."""
     for text in texts:
-        for cue in _ALIAS_CUES:
-            for m in cue.finditer(text):
-                written = _trim(m.group(1))
-                alias = person_key(written) if person else clean_name(written)
-                if alias and alias != rec.clean:
-                    rec.aliases.setdefault(alias, _sentence(text, m.start()))
-                    rec.alias_forms[alias] = frozenset(set(words(written)) - set(alias.split()) - {"and"})
-        for cue in () if person else _OWNER_CUES:
-            for m in cue.finditer(text):
-                owner = clean_name(_trim(m.group(1)))
-                if owner and owner != rec.clean:
-                    rec.owners.setdefault(owner, _sentence(text, m.start()))
-        for m in _DOMAIN_CUE.finditer(text):
-            other = site(m.group(1).rstrip("."))
-            if other and other.domain and not other.platform:
-                rec.alias_domains.setdefault(other.domain, _sentence(text, m.start()))
-            elif other and other.profile:
-                rec.profiles = rec.profiles | {other.profile}
-        if rec.name:  # "International Business Machines (IBM)", "Robin Li (李彦宏)": a name the page gives
-            for m in re.finditer(re.escape(rec.name) + r"\s*[(（]([^()（）,;]{1,24})[)）]", text):
-                if re.match(
-                    r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", m.group(1), re.I
-                ):
-                    continue  # "(formerly X)": the cues above read it
-                alias = person_key(m.group(1)) if person else clean_name(m.group(1))
-                if alias and alias != rec.clean:
-                    rec.aliases.setdefault(alias, _sentence(text, m.start()))
+        _other_names(rec, text, person)
+        _owners_and_sites(rec, text, person)
+
+
+def _sub(props: Json, key: str) -> Json:
+    value = props.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _str(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _profiles(rec: Record, props: Json, texts: list[str]) -> frozenset[str]:
+    """Profile URLs anywhere in the item's properties and answers; image URLs (a logo, a picture)
+    name no profile."""
+    shown = {k: v for k, v in props.items() if k not in ("company", "person")}
+    for k in ("company", "person"):
+        shown[k] = {f: v for f, v in _sub(props, k).items() if f not in _IMAGES}
+    found = {
+        ps.profile
+        for s in [*strings(shown), *texts]
+        for m in _URL.findall(s)
+        if (ps := site(m.rstrip(".,:!?")))
+    }
+    own = {rec.site.profile} if rec.site else set()
+    return frozenset(p for p in found | own if p)
+
+
+def _stated_fields(rec: Record, texts: list[str]) -> None:
+    """A person's employer and an organisation's country from the text, when no field gave them."""
+    if rec.kind == "person" and not rec.employer:
+        said = next((_trim(m.group(1)) for t in texts for m in _WORKS_AT.finditer(t)), "")
+        rec.employer = clean_name(said.rstrip(".")) if said else ""
+    if not rec.country and rec.kind != "person":
+        said = next((m.group(1) for t in texts for m in _BASED_IN.finditer(t)), "")
+        rec.country = country_of(said) if said else ""
 
 
 def record(index: int, item: Json) -> Record:
     """Read `item` (a Websets item, properties and enrichments) into a Record."""
-    props = item.get("properties") if isinstance(item.get("properties"), dict) else {}
-    assert isinstance(props, dict)
-    kind = props.get("type") if isinstance(props.get("type"), str) else None
-    name = _name_of(props)
-    url = props.get("url") if isinstance(props.get("url"), str) else None
-    company = props.get("company") if isinstance(props.get("company"), dict) else {}
-    person = props.get("person") if isinstance(props.get("person"), dict) else {}
-    assert isinstance(company, dict) and isinstance(person, dict)
-    employer = person.get("company", {}).get("name") if isinstance(person.get("company"), dict) else None
+    props = _sub(item, "properties")
+    kind = _str(props.get("type")) or None
+    company, person = _sub(props, "company"), _sub(props, "person")
+    employer = _str(_sub(person, "company").get("name"))
     rec = make(
-        index, str(item.get("id") or index), kind, name, url=url,
+        index, str(item.get("id") or index), kind, _name_of(props), url=_str(props.get("url")) or None,
         location=str(company.get("location") or person.get("location") or ""),
         industry=fold(str(company.get("industry") or "")),
-        employer=clean_name(employer) if isinstance(employer, str) and employer.strip() else "",
+        employer=clean_name(employer) if employer else "",
     )  # fmt: skip
-    if isinstance(person.get("position"), str):
+    if _str(person.get("position")):
         rec.facts["title"] = " ".join(words(person["position"]))
     texts = _texts(item, props)
-    # image URLs (a logo, a picture) name no profile: the page's own URL and its text do
-    shown = {k: v for k, v in props.items() if k not in ("company", "person")}
-    shown.update({k: {f: v for f, v in sub.items() if f not in _IMAGES} for k in ("company", "person")
-                  if isinstance(sub := props.get(k), dict)})  # fmt: skip
-    everything = [*strings(shown), *texts]
-    found = {
-        p
-        for s in everything
-        for m in _URL.findall(s)
-        if (ps := site(m.rstrip(".,:!?"))) and (p := ps.profile)
-    }
-    rec.profiles = frozenset(found | ({rec.site.profile} if rec.site and rec.site.profile else set()))
+    rec.profiles = _profiles(rec, props, texts)
     _statements(rec, texts, kind == "person")
-    if kind == "person" and not rec.employer:
-        said = next((_trim(m.group(1)) for t in texts for m in _WORKS_AT.finditer(t)), "")
-        rec.employer = clean_name(said.rstrip(".")) if said else ""
-    if not rec.country and kind != "person":
-        said = next((m.group(1) for t in texts for m in _BASED_IN.finditer(t)), "")
-        rec.country = country_of(said) if said else ""
-    own = rec.domain
-    rec.alias_domains.pop(own, None)
+    _stated_fields(rec, texts)
+    rec.alias_domains.pop(rec.domain, None)
     rec.mentions = frozenset(
         d.domain for s in texts for m in _DOMAIN.findall(s) if (d := site(m)) and d.domain
     )

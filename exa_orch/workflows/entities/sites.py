@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
-from exa_orch.workflows.entities.hosts import BY_NAME, KIND_WORDS, host_row, profile_of
+from exa_orch.workflows.entities.hosts import BY_NAME, KIND_WORDS, Host, host_row, profile_of
 from exa_orch.workflows.entities.names import fold
 
 if TYPE_CHECKING:
@@ -64,9 +64,8 @@ class Site:
         return not self.platform and not self.path
 
 
-@lru_cache(maxsize=65536)
-def site(url: str) -> Site | None:
-    """`url` read through the Public Suffix List, or None when it has no usable host."""
+def _split(url: str) -> tuple[str, str, dict[str, str]] | None:
+    """(host without www. or m., path, query) of `url`, or None when it has no usable host."""
     raw = url.strip()
     if not raw:
         return None
@@ -78,26 +77,45 @@ def site(url: str) -> Site | None:
         return None
     if not host or "." not in host:
         return None
-    host = host.removeprefix("www.").removeprefix("m.")
+    return host.removeprefix("www.").removeprefix("m."), parts.path, query
+
+
+def _own_page(row: Host, segments: list[str]) -> bool:
+    """A shared host's own home or about page (notion.so/about, not linkedin.com/in/js): its owner's site."""
+    own = [s for s in segments if s not in _HOMELIKE]
+    if own and _LOCALE.match(own[0]) and own[0] not in KIND_WORDS:
+        own.pop(0)
+    return not own and not row.key.startswith(("sub", "query"))
+
+
+def _canonical_path(host: str, domain: str, segments: list[str]) -> str:
+    """The locale segment (or regional subdomain) a page carries; `segments` lose it and /about."""
+    locale = ""
+    while segments and _LOCALE.match(segments[0]):
+        locale = locale or segments[0]
+        segments.pop(0)
+    while segments and segments[-1] in _HOMELIKE:
+        segments.pop()
+    first = host.partition(".")[0]
+    if not locale and _LOCALE.match(first) and domain and host != domain:
+        locale = first
+    return locale
+
+
+@lru_cache(maxsize=65536)
+def site(url: str) -> Site | None:
+    """`url` read through the Public Suffix List, or None when it has no usable host."""
+    split = _split(url)
+    if split is None:
+        return None
+    host, raw_path, query = split
     ext = _extractor()(host)
     domain = f"{ext.domain}.{ext.suffix}" if ext.domain and ext.suffix else ""
     row = host_row(host, domain) or BY_NAME.get(ext.suffix)
-    segments = [s for s in fold(parts.path).split("/") if s]
-    locale = ""
-    own = [s for s in segments if s not in _HOMELIKE]
-    if own and _LOCALE.match(own[0]) and own[0] not in KIND_WORDS:
-        own.pop(0)  # notion.so/en-us/about, not linkedin.com/in/js
-    if row is not None and not own and not (row.key.startswith(("sub", "query"))):
-        row = None  # the host's own home or about page (notion.so/about): its owner's site
-    if row is None:
-        while segments and _LOCALE.match(segments[0]):
-            locale = locale or segments[0]
-            segments.pop(0)
-        while segments and segments[-1] in _HOMELIKE:
-            segments.pop()
-        first = host.partition(".")[0]
-        if not locale and _LOCALE.match(first) and domain and host != domain:
-            locale = first
+    segments = [s for s in fold(raw_path).split("/") if s]
+    if row is not None and _own_page(row, segments):
+        row = None
+    locale = _canonical_path(host, domain, segments) if row is None else ""
     path = ("/" + "/".join(segments)) if segments else ""
     profile = profile_of(row, host, segments, query) if row else None
     label = ext.domain if domain else host
