@@ -56,22 +56,24 @@ def archive(source: Source, cache: Path | None = None, index: str | None = None)
     if path.is_file():
         return path
     index_url = (index or os.environ.get(INDEX_ENV) or DEFAULT_INDEX).rstrip("/") + "/"
-    import httpx
+    import urllib.error
+    import urllib.request
 
+    # the standard library's client: this is PyPI, not Exa (exa_orch/gateway/ governs that path)
     try:
-        with httpx.Client(timeout=60.0, follow_redirects=True) as client:
-            listing = client.get(
-                f"{index_url}{source.project}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"}
+        ask = urllib.request.Request(
+            f"{index_url}{source.project}/", headers={"Accept": "application/vnd.pypi.simple.v1+json"}
+        )
+        with urllib.request.urlopen(ask, timeout=60) as answer:
+            files = {f["filename"]: f for f in json.loads(answer.read()).get("files", [])}
+        entry = files.get(source.filename)
+        if entry is None:
+            raise PublicDataUnavailable(
+                f"{source.filename} is not on the index {index_url} (project {source.project})"
             )
-            listing.raise_for_status()
-            files = {f["filename"]: f for f in json.loads(listing.text).get("files", [])}
-            entry = files.get(source.filename)
-            if entry is None:
-                raise PublicDataUnavailable(
-                    f"{source.filename} is not on the index {index_url} (project {source.project})"
-                )
-            body = client.get(entry["url"]).content
-    except (httpx.HTTPError, ValueError, KeyError) as e:
+        with urllib.request.urlopen(str(entry["url"]), timeout=60) as answer:
+            body = answer.read()
+    except (OSError, ValueError, KeyError) as e:  # urllib.error.URLError is an OSError
         raise PublicDataUnavailable(
             f"could not download {source.filename} from the package index {index_url}: {e}. The public "
             f"profile needs the index (set {INDEX_ENV} to a mirror), or the file placed in {folder}"
