@@ -146,7 +146,10 @@ def build_parser() -> argparse.ArgumentParser:
         **HELP["eval"].parser_kwargs(),
     )
     ev.add_argument(
-        "--profile", choices=("short", "full"), default="short", help="worlds to run (default short)"
+        "--profile",
+        choices=("short", "full", "public"),
+        default="short",
+        help="worlds to run (default short); public: the resolver on FEBRL, Fodors-Zagats, DBLP-ACM",
     )
     ev.add_argument("--world", action="append", default=None, help="a world file to run instead (repeatable)")
     ev.add_argument("--json", action="store_true", help="print the report as JSON")

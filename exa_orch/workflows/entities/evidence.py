@@ -1,0 +1,358 @@
+"""Evidence for and against two records being one entity; a join needs enough for and none against.
+
+`compare(a, b)` weighs what two records share and where they differ. Each piece is (weight,
+reason) for, or a reason against. A join needs the weights for to reach `JOIN` *and* nothing
+against: a wrong merge costs more than a missed one, so split evidence keeps two records apart
+(`Evidence.why_apart` says why). What counts, companies and pages:
+- **identity**: the same profile on a shared host (hosts.HOSTS), the same page (decisive);
+- **stated**: one names the other as its former or other name, or says it is also at the other's
+  site (the sentence is the reason); one names the other as its parent or owner is *against*:
+  a parent and its subsidiary are two;
+- **one site**: the same registered domain with names that agree; a name that adds a distinctive
+  word to the site owner's on a deeper or country page ("Ayala Land" on ayala.com, "LATAM
+  Airlines Brasil" on latamairlines.com/br) is a unit of the owner: against;
+- **a brand on country domains** (woolworths.com.au / woolworths.co.za) is a brand, not one legal
+  entity: it joins only when one names the other's site or both name the same owner;
+- **one family of sites** (lufthansa.com / lufthansagroup.com): a label that is the other's plus a
+  corporate word, with names that agree;
+- **against**: different kinds, different profiles on one host, different registered domains
+  nothing tied together, legal forms that differ ("Co., Inc." / "KGaA"), different countries.
+People (people.py): names after transliteration, either order, initials and nicknames, plus the
+same employer; a different employer is against unless a profile URL is shared. Other fields
+(`Record.facts`: phone, address, date of birth ...) add or take weight by how much they identify.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from exa_orch.workflows.entities.names import DESIGNATORS, core_name, extra_words, names_agree
+from exa_orch.workflows.entities.people import name_evidence, person_key
+from exa_orch.workflows.entities.records import Record
+from exa_orch.workflows.entities.sites import Site, country_suffix, regional
+
+JOIN = 4.0  # companies and pages
+JOIN_PERSON = 8.0  # a person: a name that agrees (7 at most) is never enough alone
+DECISIVE = 10.0
+# Weight of a field that agrees (half of it taken off when it differs): how much it identifies.
+FACT_WEIGHTS = {"id": 6.0, "phone": 5.0, "dob": 4.0, "address": 3.0, "email": 6.0,
+                "postcode": 1.0, "locality": 1.0, "state": 0.5, "title": 1.0, "year": 1.0}  # fmt: skip
+_GROUP_WORDS = (
+    "group",
+    "corp",
+    "corporate",
+    "global",
+    "holdings",
+    "holding",
+    "inc",
+    "hq",
+    "ag",
+    "intl",
+    "world",
+)
+
+
+@dataclass
+class Evidence:
+    """What two records share (`for_`: (weight, reason)) and what forbids joining them (`against`)."""
+
+    for_: list[tuple[float, str]] = field(default_factory=list)
+    against: list[str] = field(default_factory=list)
+    threshold: float = JOIN
+
+    @property
+    def weight(self) -> float:
+        return sum(w for w, _ in self.for_)
+
+    @property
+    def joins(self) -> bool:
+        return not self.against and self.weight >= self.threshold
+
+    @property
+    def reason(self) -> str:
+        """The evidence used, strongest first: "same registered domain ...; same country"."""
+        return "; ".join(r for w, r in sorted(self.for_, key=lambda p: -p[0]) if w > 0)
+
+    @property
+    def why_apart(self) -> str:
+        """Why the two stay apart: what is against, else that the evidence for is too weak."""
+        if self.against:
+            return "; ".join(self.against)
+        said = self.reason or "nothing shared"
+        return f"not enough evidence ({said})"
+
+
+def _platforms(a: Record, b: Record) -> list[str]:
+    out: list[str] = []
+    if not (a.profiles and b.profiles):
+        return out
+    for host in {p.split("/")[0] for p in a.profiles} & {p.split("/")[0] for p in b.profiles}:
+        pa = {p for p in a.profiles if p.startswith(host + "/")}
+        pb = {p for p in b.profiles if p.startswith(host + "/")}
+        if pa and pb and not pa & pb:
+            out.append(f"different profiles on {host}")
+    return out
+
+
+@lru_cache(maxsize=1)
+def _levenshtein() -> Any:
+    from rapidfuzz.distance import Levenshtein  # on first use: a cold start needs none of it
+
+    return Levenshtein.distance
+
+
+def _facts(a: Record, b: Record, ev: Evidence) -> None:
+    if not (a.facts and b.facts):
+        return
+    distance = _levenshtein()
+    for key in a.facts.keys() & b.facts.keys():
+        x, y, w = a.facts[key], b.facts[key], FACT_WEIGHTS.get(key, 1.0)
+        if not x or not y:
+            continue
+        if x == y:
+            ev.for_.append((w, f"same {key}"))
+        elif key != "title" and len(x) >= 5 and distance(x, y) <= 1:
+            ev.for_.append((w / 2, f"{key} differs by one character"))
+        elif key != "title":
+            ev.for_.append((-w / 2, f"different {key}"))
+
+
+def compare(a: Record, b: Record) -> Evidence:
+    """Evidence for and against `a` and `b` being one entity (module docstring)."""
+    ev = Evidence()
+    if a.kind and b.kind and a.kind != b.kind:
+        ev.against.append("different kinds")
+        return ev
+    shared = a.profiles & b.profiles
+    if shared:
+        ev.for_.append((DECISIVE, f"same profile URL {min(shared)}"))
+    else:
+        ev.against.extend(_platforms(a, b))
+    if a.kind == "person" or b.kind == "person":
+        _person(a, b, ev)
+    else:
+        _company(a, b, ev)
+    _facts(a, b, ev)
+    if shared:  # an identifier outweighs what differs: a new employer, a page's other name
+        ev.against = [r for r in ev.against if r.startswith("different profiles")]
+    return ev
+
+
+def _person(a: Record, b: Record, ev: Evidence) -> None:
+    ev.threshold = JOIN_PERSON
+    if not (a.name and b.name):
+        return
+    weight, reason = name_evidence(a.name, b.name)
+    for x, y in ((a, b), (b, a)):
+        for alias, said in x.aliases.items():
+            # a stated alias written as the other's whole name ("Robin Li (李彦宏)") is that name
+            w = 7.0 if alias == person_key(y.name or "") else name_evidence(alias, y.name or "")[0]
+            if w >= 6.0 and w > weight:
+                weight, reason = w, f"{x.name} is also written {alias!r}: {said!r}"
+    ev.for_.append((weight, reason))
+    if a.employer and b.employer:
+        agree = names_agree(a.employer, b.employer)
+        if agree:
+            ev.for_.append((3.0, f"same employer ({a.employer})"))
+        else:
+            ev.against.append(f"different employers ({a.employer} / {b.employer})")
+
+
+def _stated(a: Record, b: Record, ev: Evidence) -> None:
+    """What one record's text says about the other: another name, another site, an owner."""
+    for x, y in ((a, b), (b, a)):
+        cores = {core_name(alias): alias for alias in x.aliases}
+        for named in (y.clean, y.core):
+            named = named if named in x.aliases else cores.get(named, "")
+            if named:
+                said, has = x.alias_forms.get(named, frozenset()), _forms(y)
+                # "Merck & Co., Inc." names Merck & Co., not Merck KGaA: the legal forms written agree
+                if not (said and has and not said & has):
+                    ev.for_.append((6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}"))
+                break
+        if y.domain and y.domain in x.alias_domains:
+            ev.for_.append(
+                (6.0, f"{x.name or x.id} says it is also at {y.domain}: {x.alias_domains[y.domain]!r}")
+            )
+        for named in (y.clean, y.core):
+            if named and named in x.owners:
+                ev.against.append(f"{x.name or x.id} names {y.name} as its owner: {x.owners[named]!r}")
+                break
+
+
+def _forms(r: Record) -> frozenset[str]:
+    return frozenset(set(r.raw_name.split()) - set(r.clean.split()) - {"and"})
+
+
+def _agree_on_site(a: Record, b: Record) -> str | None:
+    """How two names on one site agree, directly or through an alias one states."""
+    agree = names_agree(a.clean, b.clean)
+    if agree:
+        return agree
+    # "Koninklijke Luchtvaart Maatschappij N.V. (KLM)" / "KLM Royal Dutch Airlines"
+    for x, y in ((a, b), (b, a)):
+        for alias in sorted(x.aliases):
+            if y.clean and names_agree(alias, y.clean):
+                return f"{x.name} also goes by {alias!r}"
+    return None
+
+
+def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
+    """A name that adds a word to the other's on a page its path names (ayala.com/ayala-land) is a
+    unit of the site's owner: against."""
+    extra = extra_words(core_name(a.clean), core_name(b.clean)) - DESIGNATORS
+    longer = a if len(a.clean) > len(b.clean) else b
+    where = longer.site
+    named = sorted(w for w in extra if len(w) >= 3 and where and w in where.path)
+    if named and where:
+        ev.against.append(
+            f"{longer.name} adds {' '.join(named)!r} to the other's name on {where.canonical}, a page its "
+            "path names: a unit of the site's owner"
+        )
+
+
+def _one_site(a: Record, b: Record, ev: Evidence) -> None:
+    sa, sb = a.site, b.site
+    assert sa is not None and sb is not None
+    if sa.canonical == sb.canonical:
+        ev.for_.append((DECISIVE, f"same page {sa.canonical}"))
+    if not (a.clean and b.clean):
+        return
+    if a.kind not in (None, "company", "custom") and b.kind not in (None, "company", "custom"):
+        if a.clean == b.clean:
+            ev.for_.append((JOIN, f"same title on {a.domain}"))
+        return
+    agree = _agree_on_site(a, b)
+    if agree:
+        ev.for_.append((5.0, f"same registered domain {a.domain} ({agree})"))
+        _unit_page(a, b, ev)
+
+
+def _label_family(x: str, y: str) -> bool:
+    """lufthansa / lufthansagroup, bmw / bmwgroup: one label is the other's plus a corporate word."""
+    short, long_ = sorted((x, y), key=len)
+    return (
+        long_.startswith(short)
+        and long_[len(short) :].strip("-") in _GROUP_WORDS
+        or (long_.endswith(short) and long_[: -len(short)].strip("-") in _GROUP_WORDS)
+    )
+
+
+def _two_countries(a: Site, b: Site) -> bool:
+    """Sites under two different countries' suffixes (woolworthsgroup.com.au / woolworths.co.za)."""
+    return a.suffix != b.suffix and country_suffix(a.suffix) and country_suffix(b.suffix)
+
+
+def _brand(a: Record, b: Record, ev: Evidence) -> None:
+    """One name on country domains: a brand; one owner only with corroboration."""
+    said = ["one names the other's site" for x, y in ((a, b), (b, a)) if y.domain in x.mentions]
+    if a.country and a.country == b.country:
+        said.append(f"both say they are based in {a.country}")
+    said.extend(f"both owned by {o}" for o in sorted(a.owners.keys() & b.owners.keys()))
+    if said:
+        ev.for_.append((JOIN, f"same name on country domains {a.domain} / {b.domain}, and {said[0]}"))
+    else:
+        ev.for_.append((1.0, f"same brand on country domains {a.domain} / {b.domain}"))
+
+
+def _same_name_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
+    """The same name on two sites: one names the other's site, or a page its path names is the
+    other's own site ("Ayala Land" on ayala.com/ayala-land and on ayalaland.com.ph)."""
+    for x, y in ((a, b), (b, a)):
+        slug = x.core.replace(" ", "-")
+        if y.domain in x.mentions:
+            ev.for_.append((JOIN, f"the same name, and {x.name} names {y.domain}"))
+            return
+        own = y.site.label.replace("-", "") if y.site else ""
+        if x.site and len(x.core.split()) >= 2 and slug in x.site.path and own == slug.replace("-", ""):
+            ev.for_.append((JOIN, f"the same name, on {x.site.canonical} and on its own site {y.domain}"))
+            return
+
+
+def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
+    sa, sb = a.site, b.site
+    assert sa is not None and sb is not None
+    if not (a.clean and b.clean):
+        return
+    if regional(sa, sb) and names_agree(a.clean, b.clean):
+        _brand(a, b, ev)
+    elif _label_family(sa.label, sb.label) and not _two_countries(sa, sb):
+        agree = names_agree(a.clean, b.clean)
+        if agree in ("equal names", "abbreviation", "equal names but for spaces"):
+            ev.for_.append((JOIN, f"sites of one family {a.domain} / {b.domain} ({agree})"))
+    elif a.core and a.core == b.core:
+        _same_name_elsewhere(a, b, ev)
+
+
+def _no_site(a: Record, b: Record, ev: Evidence) -> None:
+    """Records without a site of their own: a paper's title, an equal name."""
+    if not (a.clean and a.clean == b.clean or a.raw_name and a.raw_name == b.raw_name):
+        return
+    if a.kind == "research_paper" and a.clean == b.clean and len(a.clean) >= 20:
+        ev.for_.append((JOIN, "same paper title"))
+    if not (a.domain or b.domain or a.profiles or b.profiles) and a.clean == b.clean:
+        ev.for_.append((JOIN, "same cleaned name, neither item has a site"))
+    elif not (a.domain and b.domain) and not (a.profiles and b.profiles) and a.raw_name == b.raw_name:
+        ev.for_.append((JOIN, "same full name (legal form included), one item has no site"))
+
+
+def _differences(a: Record, b: Record, ev: Evidence) -> None:
+    """Legal forms across domains, countries, and names too far apart for records with fields."""
+    fa, fb = _forms(a), _forms(b)
+    if fa and fb and not fa & fb and a.core == b.core and a.domain != b.domain:
+        ev.against.append(f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})")
+    if a.country and b.country and a.country != b.country:
+        ev.against.append(f"different countries ({a.country} / {b.country})")
+    if not ((a.facts or b.facts) and a.clean and b.clean and a.clean != b.clean):
+        return
+    from rapidfuzz import fuzz
+
+    similarity = fuzz.token_set_ratio(a.clean, b.clean)
+    if similarity >= 70:
+        ev.for_.append((1.0, f"similar names ({similarity:.0f}%)"))
+    else:
+        ev.against.append(f"different names ({a.clean} / {b.clean})")
+
+
+def _company(a: Record, b: Record, ev: Evidence) -> None:
+    _stated(a, b, ev)
+    if a.domain and b.domain:
+        (_one_site if a.domain == b.domain else _two_sites)(a, b, ev)
+    else:
+        _no_site(a, b, ev)
+    _differences(a, b, ev)
+
+
+def _person_conflict(a: Record, b: Record, ev: Evidence) -> str | None:
+    if a.kind != "person" or b.kind != "person" or a.profiles & b.profiles or ev.joins:
+        return None
+    if a.clean and b.clean and name_evidence(a.name or "", b.name or "")[0] < 4.0:
+        return "different names"
+    return None
+
+
+def _site_conflict(a: Record, b: Record, ev: Evidence, linked: Callable[[str, str], bool]) -> str | None:
+    if a.domain and b.domain and a.domain != b.domain and not linked(a.domain, b.domain):
+        return f"different registered domains ({a.domain} / {b.domain})"
+    if bool(a.domain) == bool(b.domain) or not (a.clean and b.clean) or a.raw_name == b.raw_name:
+        return None
+    if ev.joins or names_agree(a.clean, b.clean):
+        return None
+    return "one item has no site and the names differ"
+
+
+def conflict(
+    a: Record, b: Record, linked: Callable[[str, str], bool], ev: Evidence | None = None
+) -> str | None:
+    """What forbids `a` and `b` in one entity, whatever links them; None when nothing does.
+
+    `linked(d1, d2)` says whether accepted evidence already tied two registered domains together."""
+    ev = ev or compare(a, b)
+    if ev.against:
+        return ev.against[0]
+    if a.kind == "person" or b.kind == "person" or a.profiles & b.profiles:
+        return _person_conflict(a, b, ev)
+    return _site_conflict(a, b, ev, linked)

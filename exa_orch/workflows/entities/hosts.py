@@ -1,0 +1,96 @@
+"""Hosts that serve many organisations or people: a page there is a profile, never the entity's site.
+
+One table, `HOSTS`: each row names a registered domain or host, how a profile is keyed on it, and
+where that keying was read from (the host's own URL scheme as it shows in its public pages). The
+path's profile is identity (linkedin.com/company/klarna); the host itself never is, so two Google
+Play apps or two Substack newsletters are two profiles.
+
+Keys: "path" the first path segment, or the first two when the first is a kind word
+(linkedin.com/in/NAME, crunchbase.com/organization/NAME),
+"sub" the subdomain (NAME.substack.com, NAME.github.io), "query:K" a query parameter
+(play.google.com/store/apps/details?id=PACKAGE), "app" the numeric id of an App Store page.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+
+class Host(NamedTuple):
+    """A host shared by many entities: `key` says which part of a URL there names one of them."""
+
+    name: str  # registered domain ("linkedin.com") or full host ("play.google.com")
+    key: str  # "path", "path", "sub", "query:id", "app"
+    source: str  # where the URL scheme was read
+
+
+HOSTS: tuple[Host, ...] = (
+    Host("linkedin.com", "path", "linkedin.com/in/NAME, linkedin.com/company/NAME"),
+    Host("crunchbase.com", "path", "crunchbase.com/organization/NAME, /person/NAME"),
+    Host("github.com", "path", "github.com/ORG"),
+    Host("gitlab.com", "path", "gitlab.com/ORG"),
+    Host("github.io", "sub", "docs.github.com/pages: USER.github.io"),
+    Host("gitlab.io", "sub", "docs.gitlab.com/ee/user/project/pages: NAME.gitlab.io"),
+    Host("twitter.com", "path", "twitter.com/HANDLE"),
+    Host("x.com", "path", "x.com/HANDLE"),
+    Host("facebook.com", "path", "facebook.com/PAGE"),
+    Host("instagram.com", "path", "instagram.com/HANDLE"),
+    Host("threads.net", "path", "threads.net/@HANDLE"),
+    Host("tiktok.com", "path", "tiktok.com/@HANDLE"),
+    Host("youtube.com", "path", "youtube.com/@HANDLE, youtube.com/channel/ID"),
+    Host("wikipedia.org", "path", "LANG.wikipedia.org/wiki/TITLE"),
+    Host("wikidata.org", "path", "wikidata.org/wiki/QID"),
+    Host("medium.com", "path", "medium.com/@USER, medium.com/PUBLICATION"),
+    Host("substack.com", "sub", "NAME.substack.com"),
+    Host("notion.site", "sub", "NAME.notion.site"),
+    Host("notion.so", "path", "notion.so/WORKSPACE"),
+    Host("wordpress.com", "sub", "NAME.wordpress.com"),
+    Host("blogspot.com", "sub", "NAME.blogspot.com"),
+    Host("angel.co", "path", "angel.co/company/NAME"),
+    Host("wellfound.com", "path", "wellfound.com/company/NAME"),
+    Host("pitchbook.com", "path", "pitchbook.com/profiles/company/ID"),
+    Host("producthunt.com", "path", "producthunt.com/products/NAME"),
+    Host("ycombinator.com", "path", "ycombinator.com/companies/NAME"),
+    Host("dealroom.co", "path", "app.dealroom.co/companies/NAME"),
+    Host("tracxn.com", "path", "tracxn.com/d/companies/NAME"),
+    Host("cbinsights.com", "path", "cbinsights.com/company/NAME"),
+    Host("bloomberg.com", "path", "bloomberg.com/profile/company/TICKER"),
+    Host("glassdoor.com", "path", "glassdoor.com/Overview/NAME"),
+    Host("indeed.com", "path", "indeed.com/cmp/NAME"),
+    Host("orcid.org", "path", "orcid.org/ID"),
+    Host("researchgate.net", "path", "researchgate.net/profile/NAME"),
+    Host("scholar.google.com", "query:user", "scholar.google.com/citations?user=ID"),
+    Host("play.google.com", "query:id", "play.google.com/store/apps/details?id=PACKAGE"),
+    Host("apps.apple.com", "app", "apps.apple.com/CC/app/NAME/idNUMBER"),
+    Host("sites.google.com", "path", "sites.google.com/view/NAME"),
+    Host("news.ycombinator.com", "query:id", "news.ycombinator.com/user?id=NAME"),
+)
+BY_NAME: dict[str, Host] = {h.name: h for h in HOSTS}
+# Path words that say which kind of profile follows, not whose: skipped before counting segments.
+KIND_WORDS = frozenset(
+    "in company companies school pub organization person people wiki user users profile profiles "
+    "showcase org p @ cmp overview view channel c products".split()
+)
+
+
+def host_row(host: str, domain: str) -> Host | None:
+    """The table's row for a URL's host (a full host first, then its registered domain)."""
+    return BY_NAME.get(host) or BY_NAME.get(domain)
+
+
+def profile_of(row: Host, host: str, segments: list[str], query: dict[str, str]) -> str | None:
+    """The profile a URL on `row`'s host names ("linkedin.com/in/jane-doe"), or None (the host's home)."""
+    kind, _, arg = row.key.partition(":")
+    if kind == "sub":
+        sub = host.removesuffix("." + row.name)
+        return f"{row.name}/{sub}" if sub and sub != host else None
+    if kind == "query":
+        value = query.get(arg, "").strip().lower()
+        return f"{row.name}/{arg}={value}" if value else None
+    if kind == "app":
+        ids = [s for s in segments if s.startswith("id") and s[2:].isdigit()]
+        return f"{row.name}/app/{ids[0]}" if ids else None
+    if not segments:
+        return None
+    keep = 2 if len(segments) >= 2 and segments[0] in KIND_WORDS else 1
+    return f"{row.name}/{'/'.join(segments[:keep])}"

@@ -1,0 +1,142 @@
+"""Company names: folding and transliteration, legal forms, cores, initials, and how two names agree."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+from typing import cast
+
+# Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
+_MORE_FORMS = frozenset(
+    "abp pbc slu s l u sa nv nv sa s a n v spa s p a sarl sas sl ooo zao ojsc pjsc tbk bhd sdn bhd "
+    "ab publ ltda eirl sro s r o as asa aps ehf kft zrt doo d o o kk k k gk plc llp lp se".split(" ")
+) | {"ab publ", "s l u", "sa nv", "nv sa", "s p a", "sdn bhd", "s r o", "d o o", "k k"}
+_NOT_LEGAL = frozenset("uk us usa eu".split())
+FILLER = frozenset("the group holding holdings company".split())
+# Words a company's own name may add to its brand on its own site without naming another unit
+# ("Klarna Bank", "Lufthansa Group", "Samsung Electronics Co."): legal and corporate designators.
+DESIGNATORS = FILLER | frozenset(
+    "and co corp corporation inc incorporated ltd limited plc ag sa se nv bv gmbh ab asa oyj spa "
+    "international global worldwide industries enterprises bank banking financial technologies "
+    "technology tech systems solutions services labs software platforms networks official".split()
+)
+_STOP = ("and", "of", "the", "for", "de", "la")
+_FOLD = str.maketrans({"ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
+                       "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ı": "i"})  # fmt: skip
+
+
+def fold(text: str) -> str:
+    """Lowercase ASCII: accents dropped (é -> e, ß -> ss, ø -> o), other scripts transliterated
+    by `anyascii` (Ж -> zh, 東京 -> dongjing): the same spelling of one name in two scripts agrees."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
+    latin = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+    if not latin.isascii():
+        from anyascii import anyascii  # here: a cold start needs none of this module's imports
+
+        latin = anyascii(latin)
+    return latin.lower()
+
+
+def words(text: str) -> list[str]:
+    """`text` folded, "&" and "+" read as "and", split on anything but letters and digits."""
+    text = fold(text).replace("&", " and ").replace("+", " and ")
+    return re.sub(r"[^\w\s]", " ", text.replace("'", "").replace("’", "")).split()
+
+
+@lru_cache(maxsize=65536)
+def clean_name(name: str) -> str:
+    """The name without legal forms, accents, punctuation or case: "Société Générale S.A." -> "societe generale".
+
+    Legal forms come from cleanco's list (many jurisdictions), stripped until none is left at
+    the end, so "Samsung Electronics Co., Ltd." loses both; "&" and "and" read the same."""
+    text = unicodedata.normalize("NFKC", name).strip()
+    from cleanco import basename  # here, not at import: a cold start needs none of this module's
+
+    for _ in range(3):
+        bare = cast(str, basename(text)).strip(" ,.-")  # cleanco has no types: it returns a str
+        if not bare or bare == text:
+            break
+        if set(words(text)[len(words(bare)) :]) & _NOT_LEGAL:
+            break  # cleanco reads "UK" as a legal form: "Santander UK plc" is not "Santander"
+        text = bare
+    found = words(text)
+    stripped = True
+    while stripped and len(found) > 1:
+        stripped = False
+        if found[-1] == "and":  # "Merck &" after "Co." went
+            found.pop()
+            stripped = True
+        for n in (3, 2, 1):
+            if len(found) > n and " ".join(found[-n:]) in _MORE_FORMS:
+                del found[-n:]
+                stripped = True
+                break
+    kept = " ".join(found)
+    # "M&S" is not "M" with a legal form "& S": a name cut to one letter keeps its words
+    return kept if len(kept.replace(" ", "")) > 1 else " ".join(words(name))
+
+
+def core_name(cleaned: str) -> str:
+    """The cleaned name without "the", "group", "holding(s)", "company": "the boston consulting group"
+    -> "boston consulting"."""
+    kept = [w for w in cleaned.split() if w not in FILLER]
+    return " ".join(kept) or cleaned
+
+
+def acronym(cleaned: str) -> str:
+    """Initials of a name of 2+ words ("international business machines" -> "ibm"), else ""."""
+    kept = [w for w in cleaned.split() if w not in _STOP]
+    return "".join(w[0] for w in kept) if len(kept) >= 2 else ""
+
+
+def legal_forms(raw: str, clean: str) -> frozenset[str]:
+    """The words of a written name that cleaning dropped (its legal form: "co inc", "kgaa")."""
+    return frozenset(set(raw.split()) - set(clean.split()) - {"and"})
+
+
+def extra_words(a: str, b: str) -> frozenset[str]:
+    """What the longer of two cleaned names adds to the shorter, when it contains all of its words."""
+    wa, wb = set(a.split()), set(b.split())
+    if wa <= wb:
+        return frozenset(wb - wa)
+    if wb <= wa:
+        return frozenset(wa - wb)
+    return frozenset()
+
+
+def _abbreviation(x: str, y: str) -> bool:
+    """`y` written as initials of `x`'s words ("bayerische motoren werke" -> "bmw", "procter and
+    gamble" -> "pandg" from "P&G", "minnesota mining and manufacturing" -> "3m" is not)."""
+    letters = {y.replace(" ", ""), core_name(y).replace(" ", ""), y.replace(" and ", " ").replace(" ", "")}
+    kept = [w for w in x.split() if w not in _STOP]
+    if len(kept) < 2:
+        return False
+    initials = {"".join(w[0] for w in kept[:k]) for k in range(2, len(kept) + 1)}
+    with_and = "".join(w[0] if w not in ("and",) else "and" for w in x.split() if w not in _STOP[1:])
+    return bool(initials & letters) or with_and in letters
+
+
+def names_agree(a: str, b: str) -> str | None:
+    """How two cleaned company names agree, or None: equal, one's words within the other's (on one
+    site: "maersk" / "a p moller maersk"), or an abbreviation of the other (initials)."""
+    if not a or not b:
+        return None
+    if a == b or core_name(a) == core_name(b):
+        return "equal names"
+    wa, wb = a.split(), b.split()
+    short, long_ = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
+    if long_[: len(short)] == short:
+        return "one name extends the other"
+    if set(short) <= set(long_) or set(core_name(" ".join(short)).split()) <= set(long_):
+        return "one name's words are within the other's"
+    joined_a, joined_b = a.replace(" ", ""), b.replace(" ", "")
+    if joined_a == joined_b:
+        return "equal names but for spaces"
+    if _abbreviation(a, b) or _abbreviation(b, a):
+        return "abbreviation"
+    from rapidfuzz import fuzz
+
+    if fuzz.token_sort_ratio(a, b) >= 92 and min(len(joined_a), len(joined_b)) >= 10:
+        return "near-equal long names"
+    return None

@@ -1,0 +1,272 @@
+"""What resolution reads of one item: a `Record` (name, site, profiles, what its text states).
+
+A record is built from a Websets item (properties, enrichments, evaluations: an Agent row comes
+in the same shape, `rows.as_item`), or directly (the public benchmarks map their rows onto it).
+What the item's own text states is read as evidence and kept with the words that said it:
+- **other names**: "formerly X", "also known as X", "rebranded from X", "X (ABC)";
+- **other sites**: "also at other.com", "formerly at ...", "redirects from ...";
+- **owners**: "a subsidiary of X", "part of X", "owned by X", "a unit of X" (a parent is another
+  entity: it is evidence *against* joining the two, and of one owner for two regional sites);
+- profile URLs on shared hosts anywhere in its properties or answers (hosts.HOSTS).
+Never from a list of names kept here.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from exa_orch.workflows.entities.names import acronym, clean_name, core_name, fold, words
+from exa_orch.workflows.entities.people import person_key
+from exa_orch.workflows.entities.sites import Site, site
+
+Json = dict[str, Any]
+
+_NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:&\s+)?[A-Z0-9&][\w&.'’\-]*){0,5})"
+_ALIAS_CUES = (
+    re.compile(r"\bformerly(?:\s+(?:known\s+as|called|named))?\s+" + _NAME),
+    re.compile(r"\bpreviously\s+(?:known\s+as|called|named)\s+" + _NAME),
+    re.compile(r"\b(?:also|otherwise)\s+known\s+as\s+" + _NAME),
+    re.compile(r"\ba\.?k\.?a\.?\s+" + _NAME),
+    re.compile(r"\b(?:trading|doing\s+business)\s+as\s+" + _NAME),
+    re.compile(r"\b(?:rebranded|renamed)\s+(?:from|as|to)\s+" + _NAME),
+    re.compile(r"\bnow\s+(?:known\s+as|called|named)\s+" + _NAME),
+)
+_OWNER_CUES = (
+    re.compile(r"\b(?:a|the)\s+(?:wholly[\s-]owned\s+)?(?:subsidiary|unit|division|affiliate)\s+of\s+(?:the\s+)?" + _NAME),
+    re.compile(r"\b(?:is|are|as)\s+(?:a\s+)?part\s+of\s+(?:the\s+)?" + _NAME),
+    re.compile(r"\b(?:owned|operated|controlled)\s+by\s+(?:the\s+)?" + _NAME),
+)  # fmt: skip
+_DOMAIN_CUE = re.compile(
+    r"\b(?:also\s+(?:at|on|available\s+at|reachable\s+at|found\s+at)|formerly\s+(?:at|on)?|"
+    r"previously\s+at|redirects\s+(?:from|to)|moved\s+(?:from|to))\s+"
+    r"((?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s,;)]*)?)",
+    re.IGNORECASE,
+)
+_IMAGES = frozenset({"logoUrl", "pictureUrl", "faviconUrl", "image", "imageUrl"})
+_DOMAIN = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}\b", re.I)
+_URL = re.compile(r"https?://[^\s\"'<>),;]+|(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{2,}/[^\s\"'<>),;]+", re.I)
+# Country names as locations write them, read to one spelling (the last part of "City, Country").
+_COUNTRY_SAME = {"usa": "united states", "us": "united states", "u s": "united states",
+                 "united states of america": "united states", "uk": "united kingdom",
+                 "great britain": "united kingdom", "england": "united kingdom",
+                 "uae": "united arab emirates", "korea": "south korea", "republic of korea": "south korea",
+                 "holland": "netherlands", "the netherlands": "netherlands", "czechia": "czech republic"}  # fmt: skip
+
+
+@dataclass
+class Record:
+    """What resolution reads of one item."""
+
+    index: int
+    id: str
+    kind: str | None
+    name: str | None
+    clean: str = ""  # cleaned name ("" when none)
+    core: str = ""
+    initials: str = ""
+    site: Site | None = None
+    profiles: frozenset[str] = frozenset()
+    aliases: dict[str, str] = field(default_factory=dict)  # cleaned other name -> the words that said it
+    alias_forms: dict[str, frozenset[str]] = field(default_factory=dict)  # alias -> its legal forms
+    alias_domains: dict[str, str] = field(default_factory=dict)  # other registered domain -> words
+    owners: dict[str, str] = field(default_factory=dict)  # cleaned owner name -> the words that said it
+    employer: str = ""  # a person's employer, cleaned ("" when unknown)
+    industry: str = ""
+    location: str = ""
+    country: str = ""  # the last part of the location, one spelling per country
+    mentions: frozenset[str] = frozenset()  # registered domains named anywhere in the item's text
+    raw_name: str = ""  # folded full name, legal form kept
+    facts: dict[str, str] = field(default_factory=dict)  # other fields to compare: phone, address, year ...
+
+    @property
+    def domain(self) -> str:
+        """The registered domain of the item's own site ("" for none or a platform)."""
+        return self.site.domain if self.site and not self.site.platform else ""
+
+
+def country_of(location: str) -> str:
+    """The country a location names, in one spelling ("Sydney, NSW, Australia" -> "australia")."""
+    last = " ".join(words(location.rsplit(",", 1)[-1])) if location.strip() else ""
+    return _COUNTRY_SAME.get(last, last)
+
+
+def make(
+    index: int, id: str, kind: str | None, name: str | None, *, url: str | None = None, **more: Any
+) -> Record:
+    """A record from its fields (what the public benchmarks and tests build): names cleaned here."""
+    clean = (person_key(name) if kind == "person" else clean_name(name)) if name else ""
+    company_clean = clean_name(name) if name else ""
+    location = str(more.pop("location", "") or "")
+    return Record(
+        index=index, id=id, kind=kind, name=name, clean=clean,
+        core=core_name(company_clean) if company_clean else "",
+        initials=acronym(company_clean) if company_clean and kind != "person" else "",
+        site=site(url) if url else None, location=fold(location), country=country_of(location),
+        raw_name=" ".join(words(name)) if name else "", **more,
+    )  # fmt: skip
+
+
+def strings(value: Any) -> Iterable[str]:
+    """Every string inside a JSON value."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for v in value.values():
+            yield from strings(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from strings(v)
+
+
+def _name_of(props: Json) -> str | None:
+    for kind in ("company", "person", "article", "researchPaper", "custom"):
+        sub = props.get(kind)
+        if isinstance(sub, dict):
+            for key in ("name", "title"):
+                value = sub.get(key)
+                if isinstance(value, str) and value.strip():
+                    return value.strip()
+    return None
+
+
+def _texts(item: Json, props: Json) -> list[str]:
+    """What the item says in prose: description, content, about, enrichment answers, agent reasoning."""
+    texts = [props[k] for k in ("description", "content") if isinstance(props.get(k), str)]
+    texts.extend(
+        sub["about"]
+        for sub in (props.get("company"), props.get("person"))
+        if isinstance(sub, dict) and isinstance(sub.get("about"), str)
+    )
+    for key in ("enrichments", "evaluations"):
+        for e in item.get(key) or []:
+            if isinstance(e, dict):
+                texts.extend(strings(e.get("result")))
+                if isinstance(e.get("reasoning"), str):
+                    texts.append(e["reasoning"])
+    return texts
+
+
+def _trim(text: str) -> str:
+    # "formerly Kreditor and later Klarna" -> "Kreditor"; a sentence's next word is not a name
+    return re.split(r"\s+(?:and|in|since|until|before|after|which|who|is|was|,)\s+", text.strip())[0]
+
+
+# Where a page says the entity is: read when no structured location came with the item (Agent rows).
+_BASED_IN = re.compile(r"\b(?:based|headquartered|located)\s+in\s+([A-Z][^.;()]{1,80}?)(?:\.\s|\.$|;|\(|$)")
+# A person's current employer as a page states it ("... is Head of Payments at Deutsche Bank."), read
+# when the item has no structured employer (Agent rows); "was ... at" is a former one: not read.
+_WORKS_AT = re.compile(r"\bis\s+[^.;]{0,80}?\bat\s+" + _NAME)
+_CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
+_BOUNDARY = re.compile(r"[.!?]\s+(?=[A-Z\"“])")  # "Inc. (formerly" does not end a sentence
+
+
+def _sentence(text: str, at: int) -> str:
+    """The sentence of `text` around position `at` (the words kept as a reason), at most 240 characters."""
+    starts = [m.end() for m in _BOUNDARY.finditer(text, 0, at)]
+    end = _BOUNDARY.search(text, at)
+    return text[starts[-1] if starts else 0 : end.start() + 1 if end else len(text)].strip()[:240]
+
+
+def _other_names(rec: Record, text: str, person: bool) -> None:
+    """ "formerly X", "also known as X" ... and "Name (X)": other names `text` gives the record."""
+    for cue in _ALIAS_CUES:
+        for m in cue.finditer(text):
+            written = _trim(m.group(1))
+            alias = person_key(written) if person else clean_name(written)
+            if alias and alias != rec.clean:
+                rec.aliases.setdefault(alias, _sentence(text, m.start()))
+                rec.alias_forms[alias] = frozenset(set(words(written)) - set(alias.split()) - {"and"})
+    if not rec.name:
+        return
+    # "International Business Machines (IBM)", "Robin Li (李彦宏)": a name the page gives
+    for m in re.finditer(re.escape(rec.name) + r"\s*[(（]([^()（）,;]{1,24})[)）]", text):
+        if _CUE_WORD.match(m.group(1)):
+            continue  # "(formerly X)": the cues above read it
+        alias = person_key(m.group(1)) if person else clean_name(m.group(1))
+        if alias and alias != rec.clean:
+            rec.aliases.setdefault(alias, _sentence(text, m.start()))
+
+
+def _owners_and_sites(rec: Record, text: str, person: bool) -> None:
+    """Owners ("a subsidiary of X") and other sites ("also at other.com") `text` states."""
+    for cue in () if person else _OWNER_CUES:
+        for m in cue.finditer(text):
+            owner = clean_name(_trim(m.group(1)))
+            if owner and owner != rec.clean:
+                rec.owners.setdefault(owner, _sentence(text, m.start()))
+    for m in _DOMAIN_CUE.finditer(text):
+        other = site(m.group(1).rstrip("."))
+        if other and other.domain and not other.platform:
+            rec.alias_domains.setdefault(other.domain, _sentence(text, m.start()))
+        elif other and other.profile:
+            rec.profiles = rec.profiles | {other.profile}
+
+
+def _statements(rec: Record, texts: list[str], person: bool) -> None:
+    """Other names, other sites and owners `texts` state about the record, each with its words."""
+    for text in texts:
+        _other_names(rec, text, person)
+        _owners_and_sites(rec, text, person)
+
+
+def _sub(props: Json, key: str) -> Json:
+    value = props.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _str(value: Any) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _profiles(rec: Record, props: Json, texts: list[str]) -> frozenset[str]:
+    """Profile URLs anywhere in the item's properties and answers; image URLs (a logo, a picture)
+    name no profile."""
+    shown = {k: v for k, v in props.items() if k not in ("company", "person")}
+    for k in ("company", "person"):
+        shown[k] = {f: v for f, v in _sub(props, k).items() if f not in _IMAGES}
+    found = {
+        ps.profile
+        for s in [*strings(shown), *texts]
+        for m in _URL.findall(s)
+        if (ps := site(m.rstrip(".,:!?")))
+    }
+    own = {rec.site.profile} if rec.site else set()
+    return frozenset(p for p in found | own if p)
+
+
+def _stated_fields(rec: Record, texts: list[str]) -> None:
+    """A person's employer and an organisation's country from the text, when no field gave them."""
+    if rec.kind == "person" and not rec.employer:
+        said = next((_trim(m.group(1)) for t in texts for m in _WORKS_AT.finditer(t)), "")
+        rec.employer = clean_name(said.rstrip(".")) if said else ""
+    if not rec.country and rec.kind != "person":
+        said = next((m.group(1) for t in texts for m in _BASED_IN.finditer(t)), "")
+        rec.country = country_of(said) if said else ""
+
+
+def record(index: int, item: Json) -> Record:
+    """Read `item` (a Websets item, properties and enrichments) into a Record."""
+    props = _sub(item, "properties")
+    kind = _str(props.get("type")) or None
+    company, person = _sub(props, "company"), _sub(props, "person")
+    employer = _str(_sub(person, "company").get("name"))
+    rec = make(
+        index, str(item.get("id") or index), kind, _name_of(props), url=_str(props.get("url")) or None,
+        location=str(company.get("location") or person.get("location") or ""),
+        industry=fold(str(company.get("industry") or "")),
+        employer=clean_name(employer) if employer else "",
+    )  # fmt: skip
+    if _str(person.get("position")):
+        rec.facts["title"] = " ".join(words(person["position"]))
+    texts = _texts(item, props)
+    rec.profiles = _profiles(rec, props, texts)
+    _statements(rec, texts, kind == "person")
+    _stated_fields(rec, texts)
+    rec.alias_domains.pop(rec.domain, None)
+    rec.mentions = frozenset(
+        d.domain for s in texts for m in _DOMAIN.findall(s) if (d := site(m)) and d.domain
+    )
+    return rec

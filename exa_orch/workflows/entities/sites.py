@@ -1,0 +1,144 @@
+"""A URL read through the Public Suffix List: registered domain, canonical page, profile on a shared host."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+from urllib.parse import parse_qsl, urlsplit
+
+from exa_orch.workflows.entities.hosts import BY_NAME, KIND_WORDS, Host, host_row, profile_of
+from exa_orch.workflows.entities.names import fold
+
+if TYPE_CHECKING:
+    import tldextract
+
+
+@lru_cache(maxsize=1)
+def _extractor() -> tldextract.TLDExtract:
+    """tldextract with the bundled Public Suffix List snapshot only: no network at run time and no
+    cache directory (its default would write under the user's home). Made on first use: tldextract
+    imports requests, ~0.1 s of every cold start of `exa-orch serve` (bench/startup.py)."""
+    import tldextract
+
+    return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
+
+
+# Two-letter suffixes sold as generic names, not countries: stem.io is not stem.com's regional site.
+_VANITY_CCTLDS = frozenset("io ai co me tv ly to gg sh so fm am im is it la vc ws cc".split())
+_GENERIC = frozenset("com org net biz info".split())
+# Path segments that don't change which entity a page is about.
+_LOCALE = re.compile(r"^[a-z]{2}([-_][a-z]{2,4})?$")
+_HOMELIKE = frozenset(
+    "about about-us aboutus company home index index.html index.htm who-we-are our-company "
+    "en-us en-gb".split()
+)
+
+
+@dataclass(frozen=True)
+class Site:
+    """A URL read through the Public Suffix List."""
+
+    host: str  # lowercase, without www.
+    domain: str  # registered domain ("klarna.com", "amazon.co.uk", "foo.github.io"); "" for none
+    label: str  # the registered domain's first label ("klarna")
+    suffix: str  # its public suffix ("com", "co.uk")
+    path: str  # canonical path: locale and home-like segments dropped, no trailing slash
+    platform: bool  # a shared host (hosts.HOSTS): the profile names the entity, not the domain
+    profile: str | None = None  # on a shared host, the profile the URL names ("linkedin.com/in/jane")
+    locale: str = ""  # a country or language segment the path or subdomain carried ("br", "en-gb")
+
+    @property
+    def canonical(self) -> str:
+        """One string per page: the host without `www.` or a regional subdomain, + canonical path."""
+        host = self.host
+        first, _, rest = host.partition(".")
+        if _LOCALE.match(first) and self.domain and rest.endswith(self.domain):
+            host = rest  # a regional subdomain: de.klarna.com is klarna.com's page
+        return host + self.path
+
+    @property
+    def home(self) -> bool:
+        """The site's own home or about page (no path left once locale and /about are dropped)."""
+        return not self.platform and not self.path
+
+
+def _split(url: str) -> tuple[str, str, dict[str, str]] | None:
+    """(host without www. or m., path, query) of `url`, or None when it has no usable host."""
+    raw = url.strip()
+    if not raw:
+        return None
+    try:
+        parts = urlsplit(raw if "//" in raw else f"https://{raw}")
+        host = (parts.hostname or "").rstrip(".").lower()
+        query = {k.lower(): v for k, v in parse_qsl(parts.query)}
+    except ValueError:
+        return None
+    if not host or "." not in host:
+        return None
+    return host.removeprefix("www.").removeprefix("m."), parts.path, query
+
+
+def _own_page(row: Host, segments: list[str]) -> bool:
+    """A shared host's own home or about page (notion.so/about, not linkedin.com/in/js): its owner's site."""
+    own = [s for s in segments if s not in _HOMELIKE]
+    if own and _LOCALE.match(own[0]) and own[0] not in KIND_WORDS:
+        own.pop(0)
+    return not own and not row.key.startswith(("sub", "query"))
+
+
+def _canonical_path(host: str, domain: str, segments: list[str]) -> str:
+    """The locale segment (or regional subdomain) a page carries; `segments` lose it and /about."""
+    locale = ""
+    while segments and _LOCALE.match(segments[0]):
+        locale = locale or segments[0]
+        segments.pop(0)
+    while segments and segments[-1] in _HOMELIKE:
+        segments.pop()
+    first = host.partition(".")[0]
+    if not locale and _LOCALE.match(first) and domain and host != domain:
+        locale = first
+    return locale
+
+
+@lru_cache(maxsize=65536)
+def site(url: str) -> Site | None:
+    """`url` read through the Public Suffix List, or None when it has no usable host."""
+    split = _split(url)
+    if split is None:
+        return None
+    host, raw_path, query = split
+    ext = _extractor()(host)
+    domain = f"{ext.domain}.{ext.suffix}" if ext.domain and ext.suffix else ""
+    row = host_row(host, domain) or BY_NAME.get(ext.suffix)
+    segments = [s for s in fold(raw_path).split("/") if s]
+    if row is not None and _own_page(row, segments):
+        row = None
+    locale = _canonical_path(host, domain, segments) if row is None else ""
+    path = ("/" + "/".join(segments)) if segments else ""
+    profile = profile_of(row, host, segments, query) if row else None
+    label = ext.domain if domain else host
+    return Site(host, domain, label, ext.suffix, path, row is not None, profile, locale)
+
+
+def canonical_url(url: str) -> str:
+    """The URL without scheme, `www.`, regional subdomain, locale or /about path, query or fragment."""
+    s = site(url)
+    return s.canonical if s else url.strip().lower()
+
+
+def country_suffix(suffix: str) -> bool:
+    """A country's suffix ("de", "co.uk", "com.au"), not a vanity one sold as generic (".io", ".ai")."""
+    last = suffix.rsplit(".", 1)[-1]
+    return (len(last) == 2 and last not in _VANITY_CCTLDS) or last == "eu"
+
+
+def regional(a: Site, b: Site) -> bool:
+    """One label on two suffixes where one is a country's (klarna.com / klarna.de, zalando.co.uk / zalando.de)."""
+    if a.label != b.label or a.suffix == b.suffix:
+        return False
+    sa, sb = a.suffix, b.suffix
+    return (country_suffix(sa) and (country_suffix(sb) or sb in _GENERIC)) or (
+        country_suffix(sb) and sa in _GENERIC
+    )
