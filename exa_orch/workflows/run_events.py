@@ -13,6 +13,11 @@ and closes, a dropped connection) is opened again with the last id, after a paus
 0.2 s to 5 s as polls do. Where no feed is available (the endpoint answers no event stream, or an
 error that is not transient), it says so, and the caller polls the run as before. Every event is
 also told to the gateway's run pool, so a terminal event frees the run's slot at once.
+
+Events are Exa's (`agent_run.created`, `agent_run.started`, kinds between such as
+`agent_run.search_trace` or `agent_run.output_item.done`, then `agent_run.completed|failed|cancelled`),
+each with the run's `id` and `status` in its data. The feed ends on a terminal name or on a terminal
+`status` in an event's data (`ended`); an event of a kind it does not know is progress, never an error.
 """
 
 from __future__ import annotations
@@ -32,7 +37,10 @@ from exa_orch.errors import GatewayError, OrchError
 from exa_orch.runtime import TaskContext
 
 Json = dict[str, Any]
-TERMINAL_EVENTS = frozenset({"run.completed", "run.failed", "run.cancelled"})
+# Exa's terminal event names (the Agent API spec's AgentRunEvent; Exa's MCP server's TERMINAL_EVENTS,
+# tests/fixtures/exa/). A run also ends on any event whose data says a terminal status (`ended`).
+TERMINAL_EVENTS = frozenset({"agent_run.completed", "agent_run.failed", "agent_run.cancelled"})
+TERMINAL_STATUSES = frozenset({"completed", "failed", "cancelled"})
 FIRST_PAUSE_S, MAX_PAUSE_S = 0.2, 5.0
 
 
@@ -102,18 +110,15 @@ class _Feed:
 
 
 async def _parse(response: httpx.Response) -> AsyncIterator[Json]:
-    """Server-sent events as {id, event, data}; data is JSON when it parses, else text."""
+    """Server-sent events as {id, event, data}; data is JSON when it parses, else text. An event
+    whose stream ends before its blank line is still read (the Agent API spec's own stream example
+    ends that way)."""
     fields: dict[str, str] = {}
     data: list[str] = []
     async for line in response.aiter_lines():
         if line == "":
             if data or fields:
-                text = "\n".join(data)
-                try:
-                    value: Any = json.loads(text)
-                except ValueError:
-                    value = text
-                yield {"id": fields.get("id"), "event": fields.get("event", "message"), "data": value}
+                yield _event(fields, data)
             fields, data = {}, []
         elif line.startswith(":"):
             continue
@@ -124,6 +129,33 @@ async def _parse(response: httpx.Response) -> AsyncIterator[Json]:
                 data.append(value)
             elif name in ("id", "event"):
                 fields[name] = value
+    if data:
+        yield _event(fields, data)
+
+
+def _event(fields: dict[str, str], data: list[str]) -> Json:
+    text = "\n".join(data)
+    try:
+        value: Any = json.loads(text)
+    except ValueError:
+        value = text
+    return {"id": fields.get("id"), "event": fields.get("event", "message"), "data": value}
+
+
+def status_of(event: Json) -> str | None:
+    """The run status an event's data states (`data.status`, or `data.run.status`), if any."""
+    data = event.get("data")
+    if not isinstance(data, dict):
+        return None
+    run = data.get("run")
+    status = run.get("status") if isinstance(run, dict) else None
+    status = status if isinstance(status, str) else data.get("status")
+    return status if isinstance(status, str) else None
+
+
+def ended(event: Json) -> bool:
+    """Whether `event` says its run ended: a terminal event name, or a terminal status in its data."""
+    return event.get("event") in TERMINAL_EVENTS or status_of(event) in TERMINAL_STATUSES
 
 
 def _kept(event: Json) -> Json:
@@ -174,14 +206,12 @@ async def follow_events(
                 got = await feed.next(after, deadline)
                 if "end" in got:
                     return got
-                data = got.get("data")
-                status = data.get("status") if isinstance(data, dict) else None
-                if isinstance(data, dict) and isinstance(data.get("run"), dict):
-                    status = data["run"].get("status", status)
-                if not isinstance(status, str) and got.get("event") not in TERMINAL_EVENTS:
-                    status = "running"  # an event of a run still going (run.progress says no status)
+                status = status_of(got)
+                if status is None:  # a terminal name without a status says which status it ends in
+                    name = str(got.get("event"))
+                    status = name.removeprefix("agent_run.") if name in TERMINAL_EVENTS else "running"
                 gateway = ctx.deps.gateway
-                if isinstance(status, str) and gateway is not None:
+                if gateway is not None:
                     gateway.observe_run("agent", run_id, status)  # a terminal event frees its slot
                 return _kept(got)
 
@@ -194,7 +224,7 @@ async def follow_events(
                 await on_event(event, count)
             else:
                 replayed = (event, count)
-            if event.get("event") in TERMINAL_EVENTS:
+            if ended(event):
                 await report_replayed()
                 return {"end": "terminal", "events": count, "last": last}
     finally:
