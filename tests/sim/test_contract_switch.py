@@ -6,6 +6,8 @@ field of the wrong type or without the Agent API's beta header. Each case mutate
 
 from __future__ import annotations
 
+import json
+import urllib.parse
 from typing import Any
 
 import httpx
@@ -89,3 +91,19 @@ def test_an_event_without_the_runs_status_or_with_an_unknown_name_fails() -> Non
     assert answer(good) == []
     assert any("carries the run's id and status" in p for p in answer(no_status))
     assert any("'run.progress' is not one of" in p for p in answer(unknown))
+
+
+def test_exa_pys_golden_requests_meet_the_spec_but_for_the_beta_header_it_does_not_send() -> None:
+    """exa-py's own golden requests (tests/fixtures/exa/) pass the request checks, the beta header
+    aside: exa-py's agent.runs sends none, where exa-orch sends it on every Agent API request."""
+    lines = (contract.EXA / "exa-py-requests.agent-runs.jsonl").read_text(encoding="utf-8").splitlines()
+    for line in lines:
+        golden = json.loads(line)
+        url = urllib.parse.urlsplit(golden["url"])
+        exchange = Exchange(golden["method"], url.path, url.query, dict(golden["headers"]))
+        exchange.body, exchange.body_read = bytearray((golden["body"] or "").encode()), True
+        problems = contract.check_request(exchange)
+        assert [p for p in problems if "Exa-Beta" not in p] == [], (golden["url"], problems)
+        assert any("Exa-Beta" in p for p in problems)
+        exchange.headers["exa-beta"] = "agent-2026-05-07"
+        assert contract.check_request(exchange) == []
