@@ -69,7 +69,7 @@ from exa_orch.gateway.ledger import (
 )
 from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
 from exa_orch.gateway.pool import RunPool, pooled
-from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
+from exa_orch.gateway.purse import CURRENT_PURSE, SEARCH_WORK, BudgetReached, Purse
 from exa_orch.gateway.retry import (
     PRE_SEND_ERRORS,
     RETRY_STATUSES,
@@ -671,7 +671,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
                 if row.operation == "agent.run":
                     self.caps.run_finished(row.principal, row.key.removeprefix("agent_run:"), row.usd)
                 else:
-                    if row.key.startswith("webset_item:"):
+                    if row.key.startswith(SEARCH_WORK):
                         self.caps.item_found(row.key.split(":")[1], row.usd)
                     self.caps.add(row.principal, row.usd)
             if self.ledger is None:

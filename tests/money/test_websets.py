@@ -55,12 +55,12 @@ async def test_a_harvest_is_estimated_item_by_item_and_cell_by_cell(
     assert items >= 1
     ops = [r[0] for r in rows]
     assert ops.count("websets.item") == items and ops.count("websets.enrichment") == items
+    # Exa bills what the search did: every candidate it analyzed (a search), every item (compute).
+    analyzed = ops.count("websets.analyzed")
+    assert analyzed == done.result["searchProgress"]["analyzed"] >= items
     assert all(r[2] == 0 for r in rows) and len({r[3] for r in rows}) == len(rows)
-    assert got["cost"] == {
-        "usd": pytest.approx(items * (ITEM + CELL)),
-        "billed": 0.0,
-        "estimated": pytest.approx(items * (ITEM + CELL)),
-    }
+    usd = items * (prices.WEBSET_FOUND_ESTIMATE + CELL) + analyzed * prices.WEBSET_ANALYZED_ESTIMATE
+    assert got["cost"] == {"usd": pytest.approx(usd), "billed": 0.0, "estimated": pytest.approx(usd)}
 
 
 async def test_a_budget_caps_a_tasks_webset_at_the_items_it_affords(
