@@ -63,11 +63,15 @@ USAGE_SEARCH: Final = 0.005  # one search an agent run or a webset makes
 # searches for 50 verified matches, $1.55) reads as one search per candidate analyzed (250 for 50
 # matches: 5 a match) and 0.06 ACU of compute per match: a webset's estimate follows what it did,
 # candidates analyzed and items found (estimate, not billed), so work that found nothing still
-# costs. A search asking for `count` items holds count x WEBSET_ITEM_ESTIMATE (5 candidates and the
-# match, $0.031 an item asked) until what it did is counted.
+# costs. A search asking for `count` items holds count x WEBSET_ITEM_ESTIMATE until what it did is
+# counted: 20 candidates analyzed and the match an item asked, as the one real timeline shows (a
+# count-5 search analyzed 99 candidates), $0.106 an item asked.
 WEBSET_ANALYZED_ESTIMATE: Final = USAGE_SEARCH  # one candidate analyzed: one search
 WEBSET_FOUND_ESTIMATE: Final = round(0.06 * ACU, 6)  # one item found: 0.06 ACU of compute
-WEBSET_ITEM_ESTIMATE: Final = round(5 * WEBSET_ANALYZED_ESTIMATE + WEBSET_FOUND_ESTIMATE, 6)  # $0.031
+WEBSET_ANALYZED_PER_ITEM: Final = 20  # candidates analyzed per item asked (99 for a count-5 search)
+WEBSET_ITEM_ESTIMATE: Final = round(
+    WEBSET_ANALYZED_PER_ITEM * WEBSET_ANALYZED_ESTIMATE + WEBSET_FOUND_ESTIMATE, 6
+)
 WEBSET_ENRICHMENT_ESTIMATE: Final = 0.01  # one enrichment cell: ~0.05 ACU + 1 search (estimate)
 CONTACT_ENRICHMENT: Final = 0.02  # Exa adds this per contact enrichment result
 # The enrichment formats that are contact enrichments (an email or phone found per item): their

@@ -471,7 +471,8 @@ async def test_a_daily_cap_holds_a_running_webset_searchs_estimate_until_it_ends
     sim: SimHandle, store: Store
 ) -> None:
     sim.ctx.clock.set_speed(0.001)  # the search stays running until the test lets time go
-    settings = settings_for(sim, rps=200, daily_budgets=(("alice", 0.1),))
+    cap = round(3 * prices.WEBSET_ITEM_ESTIMATE + 1.5 * prices.SEARCH, 6)  # 3 items held + a search
+    settings = settings_for(sim, rps=200, daily_budgets=(("alice", cap),))
 
     def webset(count: int) -> dict[str, Any]:
         return {"search": {"query": "AI startups in Europe", "entity": {"type": "company"}, "count": count}}
@@ -480,15 +481,15 @@ async def test_a_daily_cap_holds_a_running_webset_searchs_estimate_until_it_ends
         gw.record_costs(ledger_of(store))
         gw.cap_daily(store.spent_since)
         with request_scope(principal="user:alice"):
-            made = (await gw.http.post("/websets/v0/websets", json=webset(3))).json()  # holds 3 x $0.031
-            with pytest.raises(BudgetExceeded):  # $0.093 held + $0.031 would pass $0.1
+            made = (await gw.http.post("/websets/v0/websets", json=webset(3))).json()  # holds 3 items
+            with pytest.raises(BudgetExceeded):  # a fourth item held would pass the cap
                 await gw.http.post("/websets/v0/websets", json=webset(1))
     # A restart: the search, seen running, is held again (what it has not found yet).
     async with Gateway(settings) as again:
         again.record_costs(ledger_of(store))
         again.cap_daily(store.spent_since)
         with request_scope(principal="user:alice"):
-            await again.http.post("/search", json={"query": "a"})  # $0.007 + $0.093 held fits $0.1
+            await again.http.post("/search", json={"query": "a"})  # a search + 3 items held fits
             got = (await again.http.get(f"/websets/v0/websets/{made['id']}")).json()
             assert got["searches"][0]["status"] != "completed"
             with pytest.raises(BudgetExceeded):
@@ -505,7 +506,7 @@ async def test_a_daily_cap_holds_a_running_webset_searchs_estimate_until_it_ends
             found, analyzed = progress["found"], progress["analyzed"]
             # What it did is spent (estimated as Exa bills it), the rest of its hold freed.
             did = found * prices.WEBSET_FOUND_ESTIMATE + analyzed * prices.WEBSET_ANALYZED_ESTIMATE
-            fits = prices.SEARCH + did + prices.SEARCH <= 0.1 + 1e-9
+            fits = prices.SEARCH + did + prices.SEARCH <= cap + 1e-9
             if fits:
                 await again.http.post("/search", json={"query": "c"})
             else:

@@ -148,7 +148,7 @@ def _searches_checkpointed(db: Path, task_id: str) -> int:
 
 @pytest.mark.slow
 async def test_a_resumed_task_holds_its_running_webset_search_against_its_budget(tmp_path: Path) -> None:
-    # money.websetThenSearches: a webset search for 5 items holds 5 x $0.031 = $0.155 of the $0.2
+    # money.websetThenSearches: a webset search holds its items' estimate (what the $0.2 affords of 5)
     # budget while it runs, so the searches after it get only the rest (~6 at $0.007). Killed while
     # the search runs, the resumed task holds the same (from its checkpointed create, less the items
     # the ledger counted): without the hold it would spend the whole budget again on searches while
