@@ -40,6 +40,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
 from exa_orch.sim.exchanges import Exchange
+from exa_orch.workflows.run_events import SseReader
 
 ROOT = Path(__file__).resolve().parents[1]
 EXA = ROOT / "tests" / "fixtures" / "exa"
@@ -188,21 +189,11 @@ def _json(raw: bytes | bytearray) -> Any:
 
 
 def sse_events(raw: bytes | bytearray) -> list[dict[str, Any]]:
-    """The events of a server-sent event stream, as {id, event, data} (data parsed as JSON)."""
-    events, fields, data = [], {}, []
-    for line in raw.decode("utf-8", "replace").splitlines() + [""]:
-        if line == "":
-            if data or fields:
-                events.append({**fields, "data": _json("\n".join(data).encode())})
-            fields, data = {}, []
-        elif not line.startswith(":"):
-            name, _, value = line.partition(":")
-            value = value[1:] if value.startswith(" ") else value
-            if name == "data":
-                data.append(value)
-            elif name in ("id", "event"):
-                fields[name] = value
-    return events
+    """The events of a server-sent event stream, as {id, event, data} (exa-orch's own reader)."""
+    reader = SseReader()
+    events = [e for line in raw.decode("utf-8", "replace").splitlines() if (e := reader.feed(line))]
+    last = reader.end()
+    return [{k: v for k, v in e.items() if v is not None} for e in [*events, *([last] if last else [])]]
 
 
 def _response_pointer(name: str, spec_path: str, method: str, op: dict[str, Any], status: int) -> str | None:

@@ -110,36 +110,50 @@ class _Feed:
 
 
 async def _parse(response: httpx.Response) -> AsyncIterator[Json]:
-    """Server-sent events as {id, event, data}; data is JSON when it parses, else text. An event
-    whose stream ends before its blank line is still read (the Agent API spec's own stream example
-    ends that way)."""
-    fields: dict[str, str] = {}
-    data: list[str] = []
+    """Server-sent events as {id, event, data} (`SseReader`), read from a response's lines."""
+    reader = SseReader()
     async for line in response.aiter_lines():
+        event = reader.feed(line)
+        if event is not None:
+            yield event
+    last = reader.end()
+    if last is not None:
+        yield last
+
+
+class SseReader:
+    """Server-sent events, line by line: `feed(line)` returns the event a blank line completes, as
+    {id, event, data} (data JSON when it parses, else text); `end()` the event a stream ended on
+    before its blank line (the Agent API spec's own stream example ends that way), if any."""
+
+    def __init__(self) -> None:
+        self.fields: dict[str, str] = {}
+        self.data: list[str] = []
+
+    def feed(self, line: str) -> Json | None:
         if line == "":
-            if data or fields:
-                yield _event(fields, data)
-            fields, data = {}, []
-        elif line.startswith(":"):
-            continue
-        else:
+            done = self._event() if self.data or self.fields else None
+            self.fields, self.data = {}, []
+            return done
+        if not line.startswith(":"):
             name, _, value = line.partition(":")
             value = value[1:] if value.startswith(" ") else value
             if name == "data":
-                data.append(value)
+                self.data.append(value)
             elif name in ("id", "event"):
-                fields[name] = value
-    if data:
-        yield _event(fields, data)
+                self.fields[name] = value
+        return None
 
+    def end(self) -> Json | None:
+        return self._event() if self.data else None
 
-def _event(fields: dict[str, str], data: list[str]) -> Json:
-    text = "\n".join(data)
-    try:
-        value: Any = json.loads(text)
-    except ValueError:
-        value = text
-    return {"id": fields.get("id"), "event": fields.get("event", "message"), "data": value}
+    def _event(self) -> Json:
+        text = "\n".join(self.data)
+        try:
+            value: Any = json.loads(text)
+        except ValueError:
+            value = text
+        return {"id": self.fields.get("id"), "event": self.fields.get("event", "message"), "data": value}
 
 
 def status_of(event: Json) -> str | None:
