@@ -216,7 +216,7 @@ async def test_a_metered_run_stops_at_its_budget_and_is_billed_no_more(
     )
     assert small["stopReason"] == "schema_satisfied" and len(small["output"]["structured"]["companies"]) == 5
     fixed = await done(http, sim, {**body, "effort": "medium"})  # a fixed effort costs its price
-    assert fixed["costDollars"]["total"] == 0.10 and fixed["stopReason"] == "schema_satisfied"  # the spec copy's price
+    assert fixed["costDollars"]["total"] == 0.10 and fixed["stopReason"] == "schema_satisfied"
     text = await done(http, sim, {"query": "AI startups", "effort": "minimal"})
     assert text["stopReason"] == "budget_reached" and text["output"]["grounding"][0]["field"] == "text"
 
