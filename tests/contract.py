@@ -68,6 +68,7 @@ class Stats:
 VIOLATIONS: list[str] = []
 STATS = Stats()
 _SEEN: set[tuple[Any, ...]] = set()
+_FRESH = 0  # inside expect_violations: shapes seen before are checked again
 _LOCK = threading.Lock()  # a SimThread's server calls the hook from its own thread
 
 
@@ -356,9 +357,14 @@ def _template_of(ex: Exchange) -> str:
 def expect_violations() -> Iterator[list[str]]:
     """For a test that sends a request the spec forbids on purpose (to see Exa refuse it): the
     violations recorded in the block are handed over, and one at least must have been."""
+    global _FRESH
     before = len(VIOLATIONS)
     caught: list[str] = []
-    yield caught
+    _FRESH += 1  # check every exchange in the block, shapes seen before too
+    try:
+        yield caught
+    finally:
+        _FRESH -= 1
     caught.extend(VIOLATIONS[before:])
     del VIOLATIONS[before:]
     assert caught, "the request the test meant to break the spec met it"
@@ -384,7 +390,7 @@ def observe(ex: Exchange) -> None:
             checks.append((_request_key(ex), check_request))
         for key, check in checks:
             with _LOCK:
-                if key in _SEEN:
+                if key in _SEEN and not _FRESH:
                     continue
                 _SEEN.add(key)
             STATS.validated += 1
