@@ -343,6 +343,8 @@ class GatewayError(OrchError):
         for key in ("status", "tag"):
             if getattr(self, key) is not None:
                 out[key] = getattr(self, key)
+        if self.tag is not None:  # Exa's own code, whichever envelope carried it (`tag` or `error.code`)
+            out["exaCode"] = self.tag
         if self.request_id is not None:
             out["requestId"] = self.request_id
         return out

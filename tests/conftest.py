@@ -9,7 +9,7 @@ import gc
 import os
 import shutil
 import tempfile
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 from unittest import mock
 
@@ -17,7 +17,9 @@ import pytest
 from hypothesis import settings
 
 from exa_orch.sim.context import SimConfig
+from exa_orch.sim.exchanges import EXCHANGE_HOOKS
 from exa_orch.sim.testing import SimHandle, running_sim
+from tests import contract
 from tests.pg import pg_cluster, pg_template  # noqa: F401 (fixtures: a throwaway PostgreSQL, tests/pg.py)
 from tests.support import SLOWDOWN
 
@@ -147,6 +149,7 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     (a default that is relative to the cwd, or a test that forgot its tmp_path), or wrote into the
     user's own data directory (a child spawned without XDG_DATA_HOME and without EXA_ORCH_DB)."""
     shutil.rmtree(_DATA_HOME, ignore_errors=True)
+    _write_contract_stats()
     touched = sorted(str(d) for d, before in _REAL_BEFORE.items() if _state(d) != before)
     if touched:
         print(f"\nerror: tests wrote into the user's own data directory: {', '.join(touched)}")
@@ -157,6 +160,34 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     if left:
         print(f"\nerror: tests left files in the working directory or repository root: {', '.join(left)}")
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+# The contract switch (tests/contract.py): every simulator answer in this process is validated against
+# Exa's specs, and every request exa-orch sends against the spec's request schema, for the whole
+# session. It is put in place here, before any test runs, and `_contract` fails a test during which
+# a violation happened; no fixture or test turns it off.
+EXCHANGE_HOOKS.append(contract.observe)
+_CONTRACT_STATS = "EXA_ORCH_CONTRACT_STATS"  # a file each process appends what the checks cost to
+
+
+@pytest.fixture(autouse=True)
+def _contract() -> Iterator[None]:
+    before = len(contract.VIOLATIONS)
+    yield
+    found = contract.VIOLATIONS[before:]
+    if found:
+        del contract.VIOLATIONS[before:]
+        pytest.fail("Exa's spec is not met (tests/contract.py):\n" + "\n".join(found[:20]), pytrace=False)
+
+
+def _write_contract_stats() -> None:
+    target = os.environ.get(_CONTRACT_STATS)
+    if target:
+        stats = contract.STATS
+        with open(target, "a", encoding="utf-8") as fh:
+            fh.write(
+                f"{os.getpid()} {stats.exchanges} {stats.validated} {stats.seconds:.3f} {stats.skipped}\n"
+            )
 
 
 # Simulated seconds per wall second in tests: a 50-item webset search finishes in well under 5 s.

@@ -11,14 +11,17 @@
 | any other status             | ApiError                             | API_ERROR            |
 | timeout, dropped connection  | UpstreamTimeout                      | UPSTREAM_TIMEOUT     |
 
-Each carries the status, Exa's error tag, its message and the request id (body `requestId` or
-the `X-Request-Id` header). Messages pass through the log redactor, so an echoed key never leaks.
+An Agent API error (`{"error": {"type", "code", "message"}}`) is mapped by its code first
+(`gateway/agent_api.py`: a missing previous run is the caller's mistake, a concurrency limit a
+rate limit, a missing beta header exa-orch's own). Each carries the status, Exa's code (`tag`,
+shown as `exaCode`; Search and Websets call it `tag`), its message and the request id (body
+`requestId` or the `X-Request-Id` header). Messages pass through the log redactor, so an echoed key never leaks.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 
@@ -34,6 +37,7 @@ from exa_orch.errors import (
     UpstreamInvalidParams,
     UpstreamTimeout,
 )
+from exa_orch.gateway.agent_api import AGENT_CODES, agent_error
 from exa_orch.gateway.retry import parse_retry_after
 from exa_orch.log import redact
 
@@ -47,25 +51,41 @@ KEY_HINT = (
 )
 
 
-def _body_fields(raw: bytes) -> tuple[str | None, str | None, str | None, Any]:
-    """(message, tag, request id, details) from an error body, tolerating non-JSON bodies."""
+class _Said(NamedTuple):
+    """What an error body says, from either of Exa's envelopes."""
+
+    message: str | None
+    code: str | None  # Exa's code: `tag` (Search, Websets) or `error.code` (Agent API)
+    request_id: str | None
+    details: Any
+
+
+def _body_fields(raw: bytes) -> _Said:
+    """What an error body says, tolerating non-JSON bodies. Two envelopes: Search's and Websets'
+    `{"error": "...", "tag": "...", "requestId": "..."}`, and the Agent API's
+    `{"error": {"type": "...", "code": "...", "message": "..."}}` (its other fields kept as details)."""
     try:
         body = json.loads(raw) if raw else None
     except ValueError:
         body = None
     if not isinstance(body, dict):
         text = " ".join(raw.decode("utf-8", "replace").split())[:_BODY_EXCERPT]
-        return (text or None), None, None, None
+        return _Said(text or None, None, None, None)
     message = body.get("error") or body.get("message")
-    if isinstance(message, dict):  # some gateways nest {"error": {"message": ..., "type": ...}}
-        message = message.get("message")
     tag = body.get("tag") or body.get("code")
+    details = body.get("details")
+    if isinstance(message, dict):  # the Agent API's nested envelope
+        nested = message
+        message = nested.get("message")
+        tag = nested.get("code") or nested.get("type") or tag
+        extra = {k: v for k, v in nested.items() if k not in ("message", "code", "type")}
+        details = details or extra or None
     request_id = body.get("requestId") or body.get("request_id")
-    return (
+    return _Said(
         str(message) if message else None,
         str(tag) if tag is not None else None,
         str(request_id) if request_id else None,
-        body.get("details"),
+        details,
     )
 
 
@@ -84,6 +104,8 @@ def error_from_response(
     said = redact(message or f"HTTP {status}")
     where = f"{method} {path}"
     common: dict[str, Any] = {"status": status, "tag": tag, "request_id": request_id}
+    if tag in AGENT_CODES:  # the Agent API says what went wrong more precisely than its status
+        return agent_error(tag, said, where, headers, common)
     if status in (400, 422):
         hint = f"Exa said: {said}"
         if details:
@@ -124,7 +146,7 @@ def error_from_response(
             external_id=external_id,
             **common,
         )
-    if status == 409:  # not a create: the object's state forbids the change (a finished run's cancel)
+    if status == 409:  # not a create: the object's state forbids the change (a finished run's stop)
         return Conflict(
             f"Exa refused the change: the object's state does not allow it ({where}): {said}",
             hint="Read the object to see its status; a finished, cancelled or deleted object cannot be "

@@ -179,11 +179,35 @@ def _objects(body: Any, kind: str) -> list[dict[str, Any]]:
     return _objects(inner, kind) if isinstance(inner, list) else []
 
 
+def _search_rows(search: dict[str, Any], seen: WebsetsSeen) -> list[tuple[str, str, float]]:
+    """The rows of what a search did that no earlier answer showed: candidates analyzed, items found."""
+    progress = search.get("progress")
+    search_id = search.get("id")
+    if not isinstance(progress, dict) or not isinstance(search_id, str):
+        return []
+    rows: list[tuple[str, str, float]] = []
+    for kind, field, operation, usd in (
+        ("webset_analyzed", "analyzed", "websets.analyzed", prices.WEBSET_ANALYZED_ESTIMATE),
+        ("webset_item", "found", "websets.item", prices.WEBSET_FOUND_ESTIMATE),
+    ):
+        done = progress.get(field)
+        if isinstance(done, float) and done.is_integer():
+            done = int(done)
+        if not isinstance(done, int):
+            continue
+        mark = search_id if kind == "webset_item" else f"{kind}:{search_id}"
+        start = seen.found.get(mark, 0)
+        rows += [(f"{kind}:{search_id}:{n}", operation, usd) for n in range(start, done)]
+        seen.found[mark] = max(start, done)
+    return rows
+
+
 def webset_estimates(
     path: str, raw: bytes, scope: RequestContext, attempt: str, seen: WebsetsSeen
 ) -> list[PaidAnswer]:
-    """exa-orch's estimates (billed = False) of the Websets work an answer shows: one row per item a
-    search has found (`webset_item:<search>:<n>`), per enrichment cell filled
+    """exa-orch's estimates (billed = False) of the Websets work an answer shows: one row per
+    candidate a search has analyzed (`webset_analyzed:<search>:<n>`, a search's worth) and per item
+    it has found (`webset_item:<search>:<n>`, compute), per enrichment cell filled
     (`webset_cell:<enrichment>:<item>`) and per monitor run that ran (`monitor_run:<id>`), at
     data-design/prices.md's estimates. Exa bills Websets by
     compute and searches, never per item, so these are what exa-orch can see of it."""
@@ -197,17 +221,7 @@ def webset_estimates(
         return []
     rows: list[tuple[str, str, float]] = []
     for search in _objects(body, "webset_search"):
-        progress = search.get("progress")
-        found = progress.get("found") if isinstance(progress, dict) else None
-        search_id = search.get("id")
-        if not isinstance(search_id, str) or not isinstance(found, int):
-            continue
-        start = seen.found.get(search_id, 0)
-        rows += [
-            (f"webset_item:{search_id}:{n}", "websets.item", prices.WEBSET_ITEM_ESTIMATE)
-            for n in range(start, found)
-        ]
-        seen.found[search_id] = max(start, found)
+        rows += _search_rows(search, seen)
     for item in _objects(body, "webset_item"):
         for result in item.get("enrichments") or []:
             if not isinstance(result, dict) or result.get("status") != "completed":
@@ -407,12 +421,17 @@ class RunningSearch:
     def left(self, counted: set[str], search_id: str) -> float:
         """What of its hold is not yet in `counted` (the estimate keys the purse counted)."""
         found = sum(1 for key in counted if key.startswith(f"webset_item:{search_id}:"))
+        analyzed = sum(1 for key in counted if key.startswith(f"webset_analyzed:{search_id}:"))
         cells = sum(
             1
             for key in counted
             if key.split(":")[0] == "webset_cell" and key.split(":")[1] in self.enrichments
         )
-        used = found * prices.WEBSET_ITEM_ESTIMATE + cells * prices.WEBSET_ENRICHMENT_ESTIMATE
+        used = (
+            found * prices.WEBSET_FOUND_ESTIMATE
+            + analyzed * prices.WEBSET_ANALYZED_ESTIMATE
+            + cells * prices.WEBSET_ENRICHMENT_ESTIMATE
+        )
         return max(0.0, round(self.count * self.per_item - used, 6))
 
 

@@ -25,25 +25,53 @@ SUMMARY_PER_PAGE: Final = 0.001  # an Exa-generated summary, per page
 ANSWER: Final = 0.005
 MONITOR_RUN: Final = 0.015  # a monitor's scheduled search (one report says $0.002 since 2026-11)
 
-# Agent runs at a fixed effort cost a fixed price per run. Exa publishes the range ($0.012 for
-# minimal to $1.00 at the top fixed effort); the steps between are exa-orch's estimate (a geometric
-# ladder between the two published ends, see data-design/prices.md). Metered efforts bill usage up
-# to a per-run cap (Exa's default caps; `budget.maxCostDollars` lowers them).
+# Agent runs at a fixed effort cost a fixed price per run. Every figure Exa published, with its
+# source and the date it was read (data-design/prices.md). Where Exa's artifacts disagree, the
+# price held is the costliest (`AGENT_FIXED`): a budget's worst-case hold never falls short of what
+# Exa may bill, and the run's billed costDollars replaces it when the run ends.
+PRICING_PAGE: Final = (
+    "Exa's pricing page, https://exa.ai/docs/reference/pricing ($0.012-$1.00 a run), read 2026-11"
+)
+AGENT_SPEC: Final = (
+    "the Agent API spec copy (api-evangelist/exa-ai, commit a3174a3), as read for issue 35, 2026-12-01"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Published:
+    """One figure Exa published for a fixed-effort run: dollars, where, when read."""
+
+    usd: float
+    source: str
+
+
+AGENT_PUBLISHED: Final[dict[str, tuple[Published, ...]]] = {
+    "minimal": (Published(0.012, PRICING_PAGE),),
+    "low": (Published(0.025, AGENT_SPEC),),
+    "medium": (Published(0.10, AGENT_SPEC),),
+    "high": (Published(0.50, AGENT_SPEC),),
+    "xhigh": (Published(1.00, PRICING_PAGE), Published(2.00, AGENT_SPEC)),
+}
 AGENT_FIXED: Final[dict[str, float]] = {
-    "minimal": 0.012,
-    "low": 0.036,  # estimate
-    "medium": 0.11,  # estimate
-    "high": 0.33,  # estimate
-    "xhigh": 1.00,
+    effort: max(p.usd for p in figures) for effort, figures in AGENT_PUBLISHED.items()
 }
 AGENT_METERED_CAP: Final[dict[str, float]] = {"auto": 5.0, "ultra": 20.0, "max": 20.0}
 ACU: Final = 0.10  # one Agent Compute Unit (agent and Websets usage)
 USAGE_SEARCH: Final = 0.005  # one search an agent run or a webset makes
 
-# Websets bill ACUs and searches, never a price per item; Exa's own worked example (3 ACU + 250
-# searches for 50 verified matches) averages $0.031 per match. exa-orch estimates a webset's cost
-# from what it can see: items found and enrichment results filled (estimate, not billed).
-WEBSET_ITEM_ESTIMATE: Final = 0.031
+# Websets bill ACUs and searches, never a price per item. Exa's own worked example (3 ACU + 250
+# searches for 50 verified matches, $1.55) reads as one search per candidate analyzed (250 for 50
+# matches: 5 a match) and 0.06 ACU of compute per match: a webset's estimate follows what it did,
+# candidates analyzed and items found (estimate, not billed), so work that found nothing still
+# costs. A search asking for `count` items holds count x WEBSET_ITEM_ESTIMATE until what it did is
+# counted: 20 candidates analyzed and the match an item asked, as the one real timeline shows (a
+# count-5 search analyzed 99 candidates), $0.106 an item asked.
+WEBSET_ANALYZED_ESTIMATE: Final = USAGE_SEARCH  # one candidate analyzed: one search
+WEBSET_FOUND_ESTIMATE: Final = round(0.06 * ACU, 6)  # one item found: 0.06 ACU of compute
+WEBSET_ANALYZED_PER_ITEM: Final = 20  # candidates analyzed per item asked (99 for a count-5 search)
+WEBSET_ITEM_ESTIMATE: Final = round(
+    WEBSET_ANALYZED_PER_ITEM * WEBSET_ANALYZED_ESTIMATE + WEBSET_FOUND_ESTIMATE, 6
+)
 WEBSET_ENRICHMENT_ESTIMATE: Final = 0.01  # one enrichment cell: ~0.05 ACU + 1 search (estimate)
 CONTACT_ENRICHMENT: Final = 0.02  # Exa adds this per contact enrichment result
 # The enrichment formats that are contact enrichments (an email or phone found per item): their
@@ -131,7 +159,6 @@ def agent_run(effort: str, what: str = "agent run", count: int = 1, max_cost: fl
             count,
             AGENT_FIXED[effort],
             certain=True,
-            estimate=effort in ("low", "medium", "high"),
         )
     cap = AGENT_METERED_CAP.get(effort, AGENT_METERED_CAP["auto"])
     return Part(f"{what} ({effort}, metered)", count, cap if max_cost is None else min(cap, max_cost))

@@ -38,6 +38,10 @@ class BudgetReached(OrchError):
         self.spent = spent
 
 
+SEARCH_WORK = ("webset_item:", "webset_analyzed:")
+"""The estimate keys of what one search did (`<kind>:<search id>:<n>`): they draw from its hold."""
+
+
 class Purse:
     """One task's spending state (see the module doc). `spent` starts at what the ledger holds for
     the task (a resumed task), and grows by each answer's billed cost."""
@@ -101,7 +105,7 @@ class Purse:
         if key in self.estimated:
             return
         self.estimated.add(key)
-        search = key.split(":")[1] if key.startswith("webset_item:") else None
+        search = key.split(":")[1] if key.startswith(SEARCH_WORK) else None
         cell = key.startswith("webset_cell:")  # any running search's count held its cells
         held = [search] if search in self.searches else list(self.searches) if cell else []
         for sid in held:

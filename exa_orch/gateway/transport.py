@@ -1,9 +1,10 @@
 """The governed transport: every request to Exa (and ArXiv Xplorer) passes through here.
 
 `GovernedTransport` wraps a real `httpx.AsyncHTTPTransport` and, per request:
-1. classifies it (endpoint family, object create, externalId, streamed) and adds the API key to
-   the copy it sends (Exa-bound requests only; callers' request objects never hold the key): the
-   key of the principal the request is made for (`gateway/keys.py`, read from the per-request
+1. classifies it (endpoint family, object create, externalId, streamed) and adds to the copy it
+   sends `exa-orch/<version>` in its User-Agent, `Exa-Beta: agent-2026-05-07` on an Agent API
+   request (`gateway/agent_api.py`), and the API key (Exa-bound requests only; callers' request
+   objects never hold the key): the key of the principal the request is made for (`gateway/keys.py`, read from the per-request
    scope), never another's; a 401 on a principal's own key forgets it (KeyRefused);
 2. per attempt, inside a tenacity loop: waits out the family's Retry-After deadline, takes a
    semaphore slot (in-flight cap) and then a token from the family's rate limiter, so retries
@@ -39,9 +40,11 @@ from typing import Any
 import httpx
 from tenacity import RetryCallState
 
+from exa_orch import __version__
 from exa_orch.config import Secret
 from exa_orch.errors import CreditsExhausted, GatewayError, LeaseLapsed, RateLimited
 from exa_orch.gateway import prices
+from exa_orch.gateway.agent_api import with_beta
 from exa_orch.gateway.caps import DailyCaps
 from exa_orch.gateway.context import current_request
 from exa_orch.gateway.errors import KeyRefused, error_from_exception, error_from_response
@@ -66,7 +69,7 @@ from exa_orch.gateway.ledger import (
 )
 from exa_orch.gateway.limits import DEFAULT_MARGIN, FamilyGate, family_of
 from exa_orch.gateway.pool import RunPool, pooled
-from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
+from exa_orch.gateway.purse import CURRENT_PURSE, SEARCH_WORK, BudgetReached, Purse
 from exa_orch.gateway.retry import (
     PRE_SEND_ERRORS,
     RETRY_STATUSES,
@@ -80,6 +83,7 @@ from exa_orch.gateway.retry import (
 )
 
 logger = logging.getLogger("exa_orch.gateway")
+USER_AGENT = f"exa-orch/{__version__}"  # appended to each Exa request's User-Agent: who is calling
 
 
 @dataclass
@@ -319,6 +323,9 @@ class GovernedTransport(httpx.AsyncBaseTransport):
         if to_exa:
             key, key_of = self.keys.lookup(current_request().principal)
             headers["x-api-key"] = key.reveal()
+            headers["user-agent"] = f"{headers.get('user-agent', '')} {USER_AGENT}".strip()
+            if shape.family == "agent":
+                headers["exa-beta"] = with_beta(headers.get("exa-beta"))
         else:
             headers.pop("x-api-key", None)
         capped = self._capped(request, shape) if to_exa else None
@@ -664,7 +671,7 @@ class GovernedTransport(httpx.AsyncBaseTransport):
                 if row.operation == "agent.run":
                     self.caps.run_finished(row.principal, row.key.removeprefix("agent_run:"), row.usd)
                 else:
-                    if row.key.startswith("webset_item:"):
+                    if row.key.startswith(SEARCH_WORK):
                         self.caps.item_found(row.key.split(":")[1], row.usd)
                     self.caps.add(row.principal, row.usd)
             if self.ledger is None:

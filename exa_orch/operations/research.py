@@ -214,7 +214,9 @@ async def get(args: ReadResearch, ctx: OpContext) -> dict[str, Any]:
 
 
 async def cancel(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
-    """Cancel a running research task (Agent API run cancel); a finished run is refused by Exa (409)."""
+    """Cancel a running research task (Agent API run cancel). A run that has finished already is
+    answered as it is (200, its status completed, failed or cancelled: the spec's "returns the
+    existing run"), so a cancel racing the run's end is no error."""
     return run_json(await call(ctx.exa.agent.runs.cancel(segment(args.research_id, "researchId"))))
 
 

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 import httpx
-from pydantic import AliasChoices, Field, model_validator
+from pydantic import AliasChoices, Field, field_validator, model_validator
 
 from exa_orch.errors import InvalidParams, UpstreamTimeout
 from exa_orch.gateway.agent_runs import OutputSchema
@@ -29,7 +29,14 @@ class ContentsOptions(Args):
     """true, or {maxCharacters, includeHtmlTags}"""
     highlights: Contents | None = None
     summary: bool | dict[str, Any] | None = None
-    """true (a default summary, as exa-py sends it), or {query, schema}"""
+    """true (a default summary), or {query, schema}"""
+
+    @field_validator("summary")
+    @classmethod
+    def _summary_object(cls, value: bool | dict[str, Any] | None) -> dict[str, Any] | None:
+        # Exa's Search spec: `summary` is an object ({} asks for the default summary), never a boolean.
+        return {} if value is True else None if value is False else value
+
     livecrawl: Literal["never", "fallback", "preferred", "always"] | None = None
     livecrawl_timeout: int | None = None
     max_age_hours: int | None = None

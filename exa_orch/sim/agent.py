@@ -2,10 +2,14 @@
 
 Routes (base `/agent/runs`): POST create (JSON run, or SSE lifecycle events with
 `Accept: text/event-stream`), GET list (newest first; `limit`, `cursor`), GET one, POST
-`{id}/cancel`, POST `{id}/stop` (ultra effort only, as documented), DELETE, GET `{id}/events`
-(JSON pages, or SSE: the events so far after `Last-Event-ID`, then, for a run still going, each new
-event as it happens, until its terminal event; the stream ends early when the run is deleted or the
-simulator stops).
+`{id}/cancel` (a finished run is answered as it is, 200, as the spec says), POST `{id}/stop`
+(ultra effort only, as exa-py documents), DELETE, GET `{id}/events` (JSON pages, or SSE: the events
+so far after `Last-Event-ID`, then, for a run still going, each new event as it happens, until its
+terminal event; the stream ends early when the run is deleted or the simulator stops). Events are
+Exa's (`agent_run.created`, `agent_run.started`, `agent_run.search_trace`, `agent_run.source.added`,
+`agent_run.preliminary_list`, `agent_run.output_item.added`, `agent_run.completed|failed|cancelled`),
+each with the run's `id` and `status` in its data. Answers follow the Agent API spec's schemas
+(tests/fixtures/exa/exa-agent-api-openapi.yml; the test suite validates every one).
 
 A run's status is a function of simulated time, computed on read: queued for QUEUE_SECONDS, then
 running for its effort's duration, then completed (or failed when its query contains
@@ -15,16 +19,19 @@ rows built from world entities: `input.data` rows filled, `input.exclusion` hono
 as the query and schema ask, a `previousRunId` follow-up continuing its chain's ranking without
 repeats, a metered run cut at its budget (stopReason `budget_reached`).
 
-Strict as Exa (data-design/exa-api-notes.md has each rule's source): 400 `INVALID_REQUEST_BODY`
-for a `budget` on an effort other than auto or ultra, `maxCostDollars` outside 1-100,
-`maxDurationSeconds` outside 300-10800 or on an effort other than ultra, a `previousRunId` of a
-run that is not completed (404 when there is no such run), a malformed `userIdentifier`; 429
-`RATE_LIMIT_EXCEEDED` for a create while `max_active_agent_runs` (50) runs are queued or running.
+Strict as Exa (data-design/exa-api-notes.md has each rule's source), in the Agent API's error
+envelope `{"error": {"type", "code", "message"}}`: 400 `INVALID_REQUEST` for a `budget` on an
+effort other than auto or ultra, `maxCostDollars` outside 1-100, `maxDurationSeconds` outside
+300-10800 or on an effort other than ultra, a malformed `userIdentifier`; 400
+`PREVIOUS_RUN_NOT_FOUND` / `PREVIOUS_RUN_NOT_COMPLETED` for a `previousRunId` of no run / of a run
+not completed; 404 `RUN_NOT_FOUND`; 429 `CONCURRENCY_LIMIT_REACHED` for a create while
+`max_active_agent_runs` (50) runs are queued or running.
 
-Exa's docs ask for `Exa-Beta: agent-2026-05-07` on every request; exa-py 2.28's `agent.runs`
-sends none (only `stop` sends `agent-max-effort-2026-07-27`), and Exa serves it: the simulator
-accepts a request with or without the header, whatever tokens it lists, and logs what was sent
-(`beta` in `/_sim/log`). See data-design/exa-api-notes.md.
+Exa's spec declares `Exa-Beta: agent-2026-05-07` on every operation; exa-py 2.28's `agent.runs`
+sends none (only `stop` sends `agent-max-effort-2026-07-27`) and Exa's MCP server none, and Exa
+serves them: the simulator accepts a request without the header, or with one listing a token it
+knows (`KNOWN_BETAS`), answers 400 `MISSING_BETA_HEADER` to one listing none it knows, and logs
+what was sent (`beta` in `/_sim/log`). See data-design/exa-api-notes.md.
 
 The Agent API has no externalId. A create that carries one (top-level `externalId`, e.g. through
 exa-py's `extra_body`, or `metadata.externalId`) is counted in `creates_by_external_id`; no 409.
@@ -124,7 +131,7 @@ class AgentRuns:
     def get(self, run_id: str) -> Run:
         run = self.runs.get(run_id)
         if run is None:
-            raise SimHTTPError(404, f"Agent run {run_id!r} not found", "NOT_FOUND")
+            raise SimHTTPError(404, f"Agent run {run_id!r} not found", "RUN_NOT_FOUND")
         return run
 
     def active(self) -> int:
@@ -139,11 +146,12 @@ class AgentRuns:
         active = self.active()
         if active >= cap:
             self.refused_active += 1
-            raise SimHTTPError(429, TOO_MANY_ACTIVE.format(n=active, cap=cap), "RATE_LIMIT_EXCEEDED")
+            raise SimHTTPError(429, TOO_MANY_ACTIVE.format(n=active, cap=cap), "CONCURRENCY_LIMIT_REACHED")
         self.peak_active = max(self.peak_active, active + 1)  # counting the run about to be made
 
     def to_json(self, run: Run) -> dict[str, Any]:
-        """The `agent_run` object exa-py's AgentRun model reads."""
+        """The `AgentRun` object of the Agent API spec (every field it requires, none it does not
+        list): output, usage and costDollars are empty (zeros) until the run completes."""
         now = self.ctx.clock.now()
         status = run.status(now)
         ended = run.ended_at(now)
@@ -155,11 +163,9 @@ class AgentRuns:
             "createdAt": self.ctx.clock.iso(run.created),
             "completedAt": self.ctx.clock.iso(ended) if status in TERMINAL and ended is not None else None,
             "request": run.request,
-            "metadata": run.request.get("metadata"),
-            "output": None,
-            "usage": None,
-            "costDollars": None,
-            "error": None,
+            "output": {"text": "", "structured": None, "grounding": []},
+            "usage": dict(NO_USAGE),
+            "costDollars": dict(NO_COST),
         }
         if status == "completed":
             result = self.outcome(run)
@@ -169,20 +175,22 @@ class AgentRuns:
                 "structured": result.structured,
                 "grounding": result.grounding,
             }
-            if result.structured is None:
-                del body["output"]["structured"]
             body["usage"] = result.usage
             body["costDollars"] = result.cost
-        elif status == "failed":
-            body["stopReason"] = "error"
-            body["error"] = {
-                "type": "agent_error",
-                "code": "SIMULATED_FAILURE",
-                "message": f"The run failed because its query contains {FAIL_MARKER} (simulator)",
-            }
+        elif status == "failed":  # exa-py 2.28's AgentRun reads `error` (the spec lists no such field)
+            body["stopReason"], body["error"] = "error", self.failure(run)
         elif status == "cancelled":
             body["stopReason"] = "cancelled"
         return body
+
+    def failure(self, run: Run) -> dict[str, Any]:
+        """Why a failed run failed, as an AgentError (on the run as exa-py reads it, and in its
+        `agent_run.failed` event)."""
+        return {
+            "type": "SERVER_ERROR",
+            "code": "SERVER_ERROR",
+            "message": f"The run failed because its query contains {FAIL_MARKER} (simulator)",
+        }
 
     def matcher(self) -> Matcher:
         """The world's record matcher (built once per world; kept out of the account file)."""
@@ -209,35 +217,90 @@ class AgentRuns:
         return result
 
     def events(self, run: Run) -> list[dict[str, Any]]:
-        """Every event of `run` that has happened by now, oldest first."""
+        """Every event of `run` that has happened by now, oldest first, as Exa names them (the Agent
+        API spec's examples and Exa's MCP server, tests/fixtures/exa/): `agent_run.created`,
+        `agent_run.started`, the kinds a run emits while it works, then its terminal event. Each
+        event's data carries the run's `id` and `status`."""
         now = self.ctx.clock.now()
         status = run.status(now)
-        timeline: list[tuple[float, str, dict[str, Any]]] = [
-            (run.created, "run.created", {"status": "queued"})
-        ]
         cut = run.frozen_at if run.frozen_at is not None else now
+        timeline: list[tuple[float, str, dict[str, Any]]] = [
+            (
+                run.created,
+                "agent_run.created",
+                {"status": "queued", "createdAt": self.ctx.clock.iso(run.created)},
+            )
+        ]
         if cut >= run.started:
-            timeline.append((run.started, "run.started", {"status": "running"}))
-        for step in (1, 2):
+            timeline.append((run.started, "agent_run.started", {"status": "running"}))
+        for step, kinds in enumerate(_working_events(run), start=1):
             at = run.started + run.run_seconds * step / 3
             if at <= cut:
-                timeline.append((at, "run.progress", {"step": "search", "completed": step, "total": 3}))
+                timeline.extend((at, name, {"status": "running", **data}) for name, data in kinds)
         ended = run.ended_at(now)
         if status in TERMINAL and ended is not None:
-            timeline.append((ended, f"run.{status}", {"status": status, "run": self.to_json(run)}))
+            final = self.to_json(run)
+            data = {k: final[k] for k in ("object", "status", "stopReason", "completedAt")}
+            if status == "failed":
+                data["error"] = self.failure(run)
+            timeline.append((ended, f"agent_run.{status}", data))
         return [
             {
                 "id": f"{run.id}_evt_{i + 1:03d}",
-                "object": "agent_run_event",
                 "event": name,
-                "data": {"runId": run.id, **data},
+                "data": {"id": run.id, **data},
                 "createdAt": self.ctx.clock.iso(at),
             }
             for i, (at, name, data) in enumerate(timeline)
         ]
 
 
+NO_USAGE = {"agentComputeUnits": 0, "searches": 0, "emails": 0, "phoneNumbers": 0}
+NO_COST = {"total": 0.0, "agentCompute": 0.0, "search": 0.0, "emails": 0.0, "phoneNumbers": 0.0}
+
+
+def _working_events(run: Run) -> list[list[tuple[str, dict[str, Any]]]]:
+    """What a run says while it works, a third and two thirds of the way through: the kinds Exa's
+    MCP server handles (a search trace, a source found, a preliminary list, an output item)."""
+    query = str(run.request.get("query", ""))[:80]
+    call = {"callId": "call_1", "tool": "web_search"}
+    item = {"id": "item_1", "name": "answer", "type": "message"}
+    return [
+        [
+            ("agent_run.search_trace", {**call, "text": f"Searching the web: {query}"}),
+            (
+                "agent_run.source.added",
+                {"source": {"url": f"https://example.com/sim/{run.id}/1", "callId": "call_1"}},
+            ),
+        ],
+        [
+            ("agent_run.preliminary_list", {"preliminaryList": {"round": 1, "answer": "", "entryKeys": []}}),
+            ("agent_run.output_item.added", {"item": item}),
+        ],
+    ]
+
+
+KNOWN_BETAS = frozenset({"agent-2026-05-07", "agent-max-effort-2026-07-27"})
+"""The Exa-Beta tokens the simulator knows: the Agent API's, and exa-py 2.28's for an ultra stop."""
+
+
+def _check_beta(request: Request) -> None:
+    """A request may send no `Exa-Beta` (exa-py 2.28 and Exa's MCP server send none); one that lists
+    only tokens the simulator does not know is refused, 400 MISSING_BETA_HEADER."""
+    sent = request.headers.get("exa-beta")
+    if sent is None:
+        return
+    tokens = {t.strip() for t in sent.split(",") if t.strip()}
+    if not tokens & KNOWN_BETAS:
+        raise SimHTTPError(
+            400,
+            f"Exa-Beta lists {sorted(tokens)}, none of them a beta this API knows: send Exa-Beta: agent-2026-05-07",
+            "MISSING_BETA_HEADER",
+        )
+
+
 def _runs(request: Request) -> AgentRuns:
+    _check_beta(request)
     ctx: SimContext = request.app.state.sim
     store = ctx.extras.get("agent")
     if store is None:
@@ -249,9 +312,7 @@ def _runs(request: Request) -> AgentRuns:
 def _bad(message: str, at: str | None = None) -> SimHTTPError:
     """Exa's 400 for a body it refuses (tests/fixtures/real/400_invalid_request_body.json's shape)."""
     where = f' at "{at}"' if at else ""
-    return SimHTTPError(
-        400, f"Invalid request body | Validation error: {message}{where}", "INVALID_REQUEST_BODY"
-    )
+    return SimHTTPError(400, f"Invalid request body | Validation error: {message}{where}", "INVALID_REQUEST")
 
 
 def _page(items: list[dict[str, Any]], request: Request) -> dict[str, Any]:
@@ -265,7 +326,7 @@ def _page(items: list[dict[str, Any]], request: Request) -> dict[str, Any]:
         ids = [item["id"] for item in items]
         if cursor not in ids:
             raise SimHTTPError(
-                400, f"cursor {cursor!r} is not valid; use nextCursor from a page", "INVALID_CURSOR"
+                400, f"cursor {cursor!r} is not valid; use nextCursor from a page", "INVALID_REQUEST"
             )
         start = ids.index(cursor)
     page = items[start : start + limit]
@@ -356,10 +417,16 @@ def _validate(body: dict[str, Any], store: AgentRuns) -> Run | None:
         return None
     if not isinstance(previous, str) or not RUN_ID.fullmatch(previous):
         raise _bad("previousRunId must be 1 to 200 of [A-Za-z0-9_.:-]", "previousRunId")
-    prior = store.get(previous)  # 404 when the team has no such run
+    prior = store.runs.get(previous)
+    if prior is None:
+        raise SimHTTPError(400, f"Previous run {previous!r} not found", "PREVIOUS_RUN_NOT_FOUND")
     status = prior.status(store.ctx.clock.now())
     if status != "completed":
-        raise _bad(f"previousRunId must name a completed run; run {previous} is {status}", "previousRunId")
+        raise SimHTTPError(
+            400,
+            f"previousRunId must name a completed run; run {previous} is {status}",
+            "PREVIOUS_RUN_NOT_COMPLETED",
+        )
     return prior
 
 
@@ -407,13 +474,16 @@ async def _follow(store: AgentRuns, run: Run, last: str | None = None) -> AsyncI
         for event in events[ids.index(sent) + 1 if sent in ids else 0 :]:
             yield _sse(event)
             sent = event["id"]
-        ended = bool(events) and events[-1]["event"].removeprefix("run.") in TERMINAL
+        ended = bool(events) and events[-1]["event"].removeprefix("agent_run.") in TERMINAL
         if ended or store.runs.get(run.id) is not run or store.ctx.closing:
             return
         # Sleep until the next scheduled event, in wall seconds (bounded, so a cancel, a deletion
         # or the simulator's stop is seen soon).
         now = store.ctx.clock.now()
-        upcoming = [t for t in (run.started, run.started + run.run_seconds / 3, run.finishes) if t > now]
+        third = run.run_seconds / 3
+        upcoming = [
+            t for t in (run.started, run.started + third, run.started + 2 * third, run.finishes) if t > now
+        ]
         wait = (min(upcoming) - now) / store.ctx.clock.speed if upcoming and store.ctx.clock.speed else 0.05
         await asyncio.sleep(min(max(wait, 0.005), FOLLOW_TICK_S))
 
@@ -433,14 +503,9 @@ async def cancel_run(request: Request) -> Response:
     store = _runs(request)
     run = store.get(request.path_params["id"])
     now = store.ctx.clock.now()
-    status = run.status(now)
-    if status in ("completed", "failed"):
-        raise SimHTTPError(
-            409,
-            f"Agent run {run.id} already {status}; only queued or running runs can be cancelled",
-            "RUN_FINISHED",
-        )
-    if status != "cancelled":
+    if (
+        run.status(now) in ACTIVE
+    ):  # a finished run is answered as it is (the spec: "returns the existing run")
         run.frozen_status, run.frozen_at, run.stop_reason = "cancelled", now, "cancelled"
     return JSONResponse(store.to_json(run))
 
@@ -464,7 +529,7 @@ async def delete_run(request: Request) -> Response:
     store = _runs(request)
     run = store.get(request.path_params["id"])
     del store.runs[run.id]
-    return JSONResponse({"id": run.id, "object": "agent_run", "deleted": True})
+    return JSONResponse({"id": run.id, "object": "agent_run.deleted", "deleted": True})
 
 
 async def run_events(request: Request) -> Response:

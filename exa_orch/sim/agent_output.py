@@ -8,7 +8,7 @@ answer. The rules (sources in data-design/exa-api-notes.md):
   already has are kept, the others are filled from the world entity the row names (by URL or
   domain in any of its values, else by exact name); a row the world does not know is filled
   deterministically from its own fields and its grounding says so (no citations, confidence low,
-  `simulated: "row not in the world ..."`). Without input rows the run lists entities ranked for its
+  score 0). Without input rows the run lists entities ranked for its
   query: as many as the query asks ("find 25 ...") or DEFAULT_ROWS, within the schema's
   minItems/maxItems, and never more than the world has.
 - `input.exclusion` records are never returned: an entity is excluded when a record names its URL,
@@ -52,7 +52,6 @@ MAX_ROWS = 1000
 BASE_ACU, BASE_SEARCHES = 0.5, 3
 ROW_ACU = {"auto": 0.2, "ultra": 0.5, "max": 0.5}
 ROW_SEARCHES = {"auto": 4, "ultra": 10, "max": 10}
-NOT_IN_WORLD = "row not in the simulator's world: filled deterministically from the row's own fields"
 _ASK = re.compile(r"\b(\d{1,4})\b")
 
 
@@ -332,12 +331,14 @@ def outcome(
         _, acu, searches = metered_cost(effort, n)
         compute, search = round(acu * ACU, 4), round(searches * USAGE_SEARCH, 4)
         cost = {"total": round(compute + search, 4), "agentCompute": compute, "search": search}
-        usage = {"agentComputeUnits": round(acu, 4), "searches": searches}
     else:
         _, acu, searches = metered_cost("auto", n)
         price = AGENT_FIXED.get(effort, AGENT_FIXED["medium"])
-        cost = {"total": price, "fixed": price}
-        usage = {"agentComputeUnits": round(acu, 4), "searches": searches}
+        cost = {"total": price, "agentCompute": price, "search": 0.0}  # one fixed price, as compute
+    # The spec's AgentUsage and AgentCostDollars: whole units, and every field (no emails or phone
+    # numbers are looked up here).
+    usage = {"agentComputeUnits": math.ceil(acu), "searches": searches, "emails": 0, "phoneNumbers": 0}
+    cost = {**cost, "emails": 0.0, "phoneNumbers": 0.0}
     pairs = pairs[:n]
 
     entities = [e if e is not None else row_entity(row or {}, seed) for row, e in pairs]
@@ -375,9 +376,8 @@ def outcome(
                         cite = [{"url": e.url, "title": e.title}]
                         grounding.append({"field": path, "citations": cite, "confidence": "high"})
                     else:
-                        grounding.append(
-                            {"field": path, "citations": [], "confidence": "low", "simulated": NOT_IN_WORLD}
-                        )
+                        # No citation, score 0: the spec's AgentGrounding has no field to say more.
+                        grounding.append({"field": path, "citations": [], "confidence": "low", "score": 0.0})
     else:
         grounding = [
             {

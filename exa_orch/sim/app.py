@@ -42,6 +42,7 @@ from exa_orch.sim.billing import NO_CREDITS, Billing, billed_send
 from exa_orch.sim.billing import routes as billing_routes
 from exa_orch.sim.context import SimConfig, SimContext
 from exa_orch.sim.door import Door
+from exa_orch.sim.exchanges import EXCHANGE_HOOKS, finish, recording
 from exa_orch.sim.faults import (
     ACCOUNT_FAULTS,
     FAULT_TAGS,
@@ -171,6 +172,9 @@ class SimApp(Starlette):
         method: str,
     ) -> None:
         counters: Counters = self.sim.counters
+        exchange = None
+        if EXCHANGE_HOOKS:  # tests validate each request and answer (sim/exchanges.py)
+            exchange, receive, send = recording(scope, receive, send)
         family = family_of(path)
         endpoint = f"{method} {_template(self.router.routes, scope) or path}"
         entry: dict[str, Any] = {
@@ -206,6 +210,9 @@ class SimApp(Starlette):
             if account is not None and hold is not None:  # no answer started (a dropped connection)
                 account.leave(self.sim, hold)
             counters.finished(entry, time.monotonic(), state.get("external_id"), state.get("created"))
+            if exchange is not None:
+                exchange.fault = entry["fault"]
+                finish(exchange)
 
     async def _handle(
         self, scope: Scope, receive: Receive, raw_send: Send, send: Send, entry: dict[str, Any], path: str

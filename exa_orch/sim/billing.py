@@ -28,7 +28,7 @@ SEARCH_DEEP_REASONING = 0.015
 EXTRA_RESULT = 0.001  # each result past 10
 PER_PAGE = 0.001  # each page, per content type (text, highlights) and for a summary
 ANSWER = 0.005
-AGENT_FIXED = {"minimal": 0.012, "low": 0.036, "medium": 0.11, "high": 0.33, "xhigh": 1.00}
+AGENT_FIXED = {"minimal": 0.012, "low": 0.025, "medium": 0.10, "high": 0.50, "xhigh": 2.00}
 AGENT_METERED_CAP = {"auto": 5.0, "ultra": 20.0, "max": 20.0}  # a metered run's default budget
 ACU = 0.10
 USAGE_SEARCH = 0.005
@@ -109,6 +109,12 @@ class Billing:
         total = cost.get("total") if isinstance(cost, dict) else None
         if not isinstance(total, int | float):
             return
+        if data.get("object") == "agent_run" and data.get("status") not in (
+            "completed",
+            "failed",
+            "cancelled",
+        ):
+            return  # a run still going shows zeros (the spec's AgentRun): billed once, when it ends
         with self._lock:
             if data.get("object") == "agent_run":
                 if data.get("id") in self._runs:

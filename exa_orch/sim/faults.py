@@ -4,8 +4,9 @@
   the request gets a fault (429 with Retry-After, 500, 502, 503, or a dropped connection).
 - `Counters` holds the request counters and the per-request log that `/_sim/stats` and
   `/_sim/log` serve; it is thread-safe because `SimThread` readers live on another thread.
-- `SimHTTPError` is what route handlers raise; the app turns it into Exa's error body
-  `{"requestId", "error", "tag"}` with the matching status (`error_response`).
+- `SimHTTPError` is what route handlers raise; the app turns it into Exa's error body with the
+  matching status (`error_response`): `{"requestId", "error", "tag"}` for Search and Websets, the
+  Agent API's `{"error": {"type", "code", "message"}}` on `/agent/...`.
 - `note_create` / `note_conflict` are what a route calls after an object create that carried an
   externalId, so tests can prove "no duplicate side effects".
 """
@@ -70,10 +71,46 @@ def request_id(request: Request) -> str:
     return str(request.scope.get("state", {}).get("request_id", ""))
 
 
+# The Agent API's own error codes (its spec's AgentError.code): a route's tag that is one of them is
+# sent as it is; any other is sent as the code its status stands for.
+AGENT_CODES = frozenset(
+    {
+        "INVALID_REQUEST",
+        "MISSING_BETA_HEADER",
+        "INVALID_BETA_HEADER",
+        "TEAM_NOT_FOUND",
+        "RUN_NOT_FOUND",
+        "PREVIOUS_RUN_NOT_FOUND",
+        "PREVIOUS_RUN_NOT_COMPLETED",
+        "CONCURRENCY_LIMIT_REACHED",
+        "INVALID_OUTPUT_SCHEMA",
+        "TIMEOUT",
+        "SERVER_ERROR",
+    }
+)
+_AGENT_BY_STATUS = {
+    400: ("INVALID_REQUEST", "INVALID_REQUEST"),
+    401: ("AUTHENTICATION_ERROR", "TEAM_NOT_FOUND"),
+    404: ("NOT_FOUND", "RUN_NOT_FOUND"),
+    429: ("RATE_LIMIT_ERROR", "CONCURRENCY_LIMIT_REACHED"),
+}
+
+
+def agent_error_body(status: int, message: str, tag: str) -> dict[str, Any]:
+    """The Agent API's error envelope `{"error": {"type", "code", "message"}}` for an error a route
+    (or the front door) answers with `status` and `tag`."""
+    kind, code = _AGENT_BY_STATUS.get(status, ("SERVER_ERROR", "SERVER_ERROR"))
+    return {"error": {"type": kind, "code": tag if tag in AGENT_CODES else code, "message": message}}
+
+
 def error_response(
     request: Request, status: int, message: str, tag: str, headers: dict[str, str] | None = None
 ) -> JSONResponse:
-    """Exa's error shape: JSON {requestId, error, tag} with `status`."""
+    """Exa's error shape with `status`: the Agent API's nested envelope on `/agent/...` (but for a 402,
+    whose only recorded body is the flat one), else `{requestId, error, tag}` (Search, Websets)."""
+    path = request.url.path
+    if (path == "/agent" or path.startswith("/agent/")) and status != 402:
+        return JSONResponse(agent_error_body(status, message, tag), status_code=status, headers=headers)
     body = {"requestId": request_id(request), "error": message, "tag": tag}
     return JSONResponse(body, status_code=status, headers=headers)
 

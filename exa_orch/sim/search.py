@@ -161,7 +161,7 @@ def with_contents(result: dict[str, Any], entity: Any, options: dict[str, Any], 
             entity, str(opts.get("query") or query), max_chars if isinstance(max_chars, int) else None
         )
     summary = options.get("summary")
-    if summary:
+    if summary or summary == {}:  # {} asks for the default summary (the spec: an object)
         result["summary"] = _summary(entity, summary if isinstance(summary, dict) else {})
     extras = options.get("extras")
     if isinstance(extras, dict) and extras.get("links"):

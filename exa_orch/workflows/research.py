@@ -168,7 +168,7 @@ def run_result(run: Json, structured: bool) -> Any:
     output = run.get("output") or {}
     if structured and output.get("structured") is not None:
         return output["structured"]
-    return output.get("text")
+    return output.get("text") or None  # a run still going shows an empty text (the spec's AgentRun)
 
 
 def run_failure(run: Json, what: str) -> ApiError:

@@ -13,6 +13,11 @@ and closes, a dropped connection) is opened again with the last id, after a paus
 0.2 s to 5 s as polls do. Where no feed is available (the endpoint answers no event stream, or an
 error that is not transient), it says so, and the caller polls the run as before. Every event is
 also told to the gateway's run pool, so a terminal event frees the run's slot at once.
+
+Events are Exa's (`agent_run.created`, `agent_run.started`, kinds between such as
+`agent_run.search_trace` or `agent_run.output_item.done`, then `agent_run.completed|failed|cancelled`),
+each with the run's `id` and `status` in its data. The feed ends on a terminal name or on a terminal
+`status` in an event's data (`ended`); an event of a kind it does not know is progress, never an error.
 """
 
 from __future__ import annotations
@@ -32,7 +37,10 @@ from exa_orch.errors import GatewayError, OrchError
 from exa_orch.runtime import TaskContext
 
 Json = dict[str, Any]
-TERMINAL_EVENTS = frozenset({"run.completed", "run.failed", "run.cancelled"})
+# Exa's terminal event names (the Agent API spec's AgentRunEvent; Exa's MCP server's TERMINAL_EVENTS,
+# tests/fixtures/exa/). A run also ends on any event whose data says a terminal status (`ended`).
+TERMINAL_EVENTS = frozenset({"agent_run.completed", "agent_run.failed", "agent_run.cancelled"})
+TERMINAL_STATUSES = frozenset({"completed", "failed", "cancelled"})
 FIRST_PAUSE_S, MAX_PAUSE_S = 0.2, 5.0
 
 
@@ -102,28 +110,66 @@ class _Feed:
 
 
 async def _parse(response: httpx.Response) -> AsyncIterator[Json]:
-    """Server-sent events as {id, event, data}; data is JSON when it parses, else text."""
-    fields: dict[str, str] = {}
-    data: list[str] = []
+    """Server-sent events as {id, event, data} (`SseReader`), read from a response's lines."""
+    reader = SseReader()
     async for line in response.aiter_lines():
+        event = reader.feed(line)
+        if event is not None:
+            yield event
+    last = reader.end()
+    if last is not None:
+        yield last
+
+
+class SseReader:
+    """Server-sent events, line by line: `feed(line)` returns the event a blank line completes, as
+    {id, event, data} (data JSON when it parses, else text); `end()` the event a stream ended on
+    before its blank line (the Agent API spec's own stream example ends that way), if any."""
+
+    def __init__(self) -> None:
+        self.fields: dict[str, str] = {}
+        self.data: list[str] = []
+
+    def feed(self, line: str) -> Json | None:
         if line == "":
-            if data or fields:
-                text = "\n".join(data)
-                try:
-                    value: Any = json.loads(text)
-                except ValueError:
-                    value = text
-                yield {"id": fields.get("id"), "event": fields.get("event", "message"), "data": value}
-            fields, data = {}, []
-        elif line.startswith(":"):
-            continue
-        else:
+            done = self._event() if self.data or self.fields else None
+            self.fields, self.data = {}, []
+            return done
+        if not line.startswith(":"):
             name, _, value = line.partition(":")
             value = value[1:] if value.startswith(" ") else value
             if name == "data":
-                data.append(value)
+                self.data.append(value)
             elif name in ("id", "event"):
-                fields[name] = value
+                self.fields[name] = value
+        return None
+
+    def end(self) -> Json | None:
+        return self._event() if self.data else None
+
+    def _event(self) -> Json:
+        text = "\n".join(self.data)
+        try:
+            value: Any = json.loads(text)
+        except ValueError:
+            value = text
+        return {"id": self.fields.get("id"), "event": self.fields.get("event", "message"), "data": value}
+
+
+def status_of(event: Json) -> str | None:
+    """The run status an event's data states (`data.status`, or `data.run.status`), if any."""
+    data = event.get("data")
+    if not isinstance(data, dict):
+        return None
+    run = data.get("run")
+    status = run.get("status") if isinstance(run, dict) else None
+    status = status if isinstance(status, str) else data.get("status")
+    return status if isinstance(status, str) else None
+
+
+def ended(event: Json) -> bool:
+    """Whether `event` says its run ended: a terminal event name, or a terminal status in its data."""
+    return event.get("event") in TERMINAL_EVENTS or status_of(event) in TERMINAL_STATUSES
 
 
 def _kept(event: Json) -> Json:
@@ -174,14 +220,12 @@ async def follow_events(
                 got = await feed.next(after, deadline)
                 if "end" in got:
                     return got
-                data = got.get("data")
-                status = data.get("status") if isinstance(data, dict) else None
-                if isinstance(data, dict) and isinstance(data.get("run"), dict):
-                    status = data["run"].get("status", status)
-                if not isinstance(status, str) and got.get("event") not in TERMINAL_EVENTS:
-                    status = "running"  # an event of a run still going (run.progress says no status)
+                status = status_of(got)
+                if status is None:  # a terminal name without a status says which status it ends in
+                    name = str(got.get("event"))
+                    status = name.removeprefix("agent_run.") if name in TERMINAL_EVENTS else "running"
                 gateway = ctx.deps.gateway
-                if isinstance(status, str) and gateway is not None:
+                if gateway is not None:
                     gateway.observe_run("agent", run_id, status)  # a terminal event frees its slot
                 return _kept(got)
 
@@ -194,7 +238,7 @@ async def follow_events(
                 await on_event(event, count)
             else:
                 replayed = (event, count)
-            if event.get("event") in TERMINAL_EVENTS:
+            if ended(event):
                 await report_replayed()
                 return {"end": "terminal", "events": count, "last": last}
     finally:

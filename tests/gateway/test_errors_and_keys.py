@@ -24,6 +24,7 @@ from exa_orch.errors import (
 from exa_orch.gateway import Gateway, RetryPolicy, call
 from exa_orch.sim.context import FaultConfig
 from exa_orch.sim.testing import SimHandle
+from tests import contract
 from tests.gateway._util import settings_for
 from tests.support import WAIT
 
@@ -44,8 +45,9 @@ async def test_a_bad_request_is_not_retried_and_reaches_the_caller_with_a_hint(s
     async with Gateway(settings_for(sim), retry=FAST) as gw:
         with pytest.raises(InvalidParams) as through_exa_py:
             await gw.exa.search("startups", num_results=5000)
-        with pytest.raises(UpstreamInvalidParams) as through_http:
-            await gw.http.post("/search", json={})
+        with contract.expect_violations() as broken, pytest.raises(UpstreamInvalidParams) as through_http:
+            await gw.http.post("/search", json={})  # against the spec on purpose: no query
+    assert any("'query' is a required property" in v for v in broken), broken
     err = through_exa_py.value
     assert err.code is ErrorCode.INVALID_PARAMS and err.code.rpc_code == -32602
     assert isinstance(err, GatewayError) and err.status == 400 and err.tag == "INVALID_REQUEST_BODY"

@@ -17,6 +17,7 @@ from exa_orch.log import REDACTED, configure_logging
 from exa_orch.sim.context import FaultConfig
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import Store
+from tests import contract
 from tests.gateway._util import settings_for
 
 KEY = "exa-known-secret-7f3a9c21d0e4"
@@ -80,8 +81,8 @@ async def _fail_and_log(sim: SimHandle) -> tuple[list[GatewayError], list[str]]:
             await gw.exa.search("AI startups")  # retried, then fails
         errors.append(exhausted.value)
         sim.set_faults(FaultConfig(rate=0.0))
-        with pytest.raises(UpstreamInvalidParams) as bad:
-            await gw.exa.search("AI startups", num_results=0)
+        with contract.expect_violations(), pytest.raises(UpstreamInvalidParams) as bad:
+            await gw.exa.search("AI startups", num_results=0)  # against the spec on purpose
         with pytest.raises(NotFoundError) as missing:
             await gw.exa.agent.runs.get("run_missing")
         errors += [bad.value, missing.value]

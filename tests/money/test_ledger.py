@@ -439,7 +439,8 @@ async def test_a_resumed_task_reading_a_run_the_ledger_counted_adds_it_to_neithe
     from exa_orch.gateway.purse import CURRENT_PURSE
 
     low = prices.AGENT_FIXED["low"]
-    settings = settings_for(sim, rps=200, daily_budgets=(("alice", 0.055),))
+    # The run and two searches fit; a third search does not.
+    settings = settings_for(sim, rps=200, daily_budgets=(("alice", round(low + 2.5 * prices.SEARCH, 6)),))
     async with Gateway(settings) as gw:
         gw.record_costs(ledger_of(store))
         with request_scope(principal="user:alice", task_id="task_r"):
@@ -456,10 +457,10 @@ async def test_a_resumed_task_reading_a_run_the_ledger_counted_adds_it_to_neithe
         token = CURRENT_PURSE.set(purse)
         try:
             with request_scope(principal="user:alice", task_id="task_r"):
-                await again.http.post("/search", json={"query": "a"})  # the cap reads the day: $0.036
+                await again.http.post("/search", json={"query": "a"})  # the cap reads the day: the run
                 await again.http.get(f"/agent/runs/{run_id}")
                 assert purse.spent == pytest.approx(low + prices.SEARCH) and purse.runs == {}
-                await again.http.post("/search", json={"query": "b"})  # $0.036 + 2 x $0.007 fits $0.055
+                await again.http.post("/search", json={"query": "b"})  # the run + 2 searches fit
                 with pytest.raises(BudgetExceeded):
                     await again.http.post("/search", json={"query": "c"})
         finally:
@@ -470,8 +471,8 @@ async def test_a_daily_cap_holds_a_running_webset_searchs_estimate_until_it_ends
     sim: SimHandle, store: Store
 ) -> None:
     sim.ctx.clock.set_speed(0.001)  # the search stays running until the test lets time go
-    item = prices.WEBSET_ITEM_ESTIMATE
-    settings = settings_for(sim, rps=200, daily_budgets=(("alice", 0.1),))
+    cap = round(3 * prices.WEBSET_ITEM_ESTIMATE + 1.5 * prices.SEARCH, 6)  # 3 items held + a search
+    settings = settings_for(sim, rps=200, daily_budgets=(("alice", cap),))
 
     def webset(count: int) -> dict[str, Any]:
         return {"search": {"query": "AI startups in Europe", "entity": {"type": "company"}, "count": count}}
@@ -480,15 +481,15 @@ async def test_a_daily_cap_holds_a_running_webset_searchs_estimate_until_it_ends
         gw.record_costs(ledger_of(store))
         gw.cap_daily(store.spent_since)
         with request_scope(principal="user:alice"):
-            made = (await gw.http.post("/websets/v0/websets", json=webset(3))).json()  # holds 3 x $0.031
-            with pytest.raises(BudgetExceeded):  # $0.093 held + $0.031 would pass $0.1
+            made = (await gw.http.post("/websets/v0/websets", json=webset(3))).json()  # holds 3 items
+            with pytest.raises(BudgetExceeded):  # a fourth item held would pass the cap
                 await gw.http.post("/websets/v0/websets", json=webset(1))
     # A restart: the search, seen running, is held again (what it has not found yet).
     async with Gateway(settings) as again:
         again.record_costs(ledger_of(store))
         again.cap_daily(store.spent_since)
         with request_scope(principal="user:alice"):
-            await again.http.post("/search", json={"query": "a"})  # $0.007 + $0.093 held fits $0.1
+            await again.http.post("/search", json={"query": "a"})  # a search + 3 items held fits
             got = (await again.http.get(f"/websets/v0/websets/{made['id']}")).json()
             assert got["searches"][0]["status"] != "completed"
             with pytest.raises(BudgetExceeded):
@@ -501,17 +502,21 @@ async def test_a_daily_cap_holds_a_running_webset_searchs_estimate_until_it_ends
 
             await until(ended, what="the search to end")
             got = (await again.http.get(f"/websets/v0/websets/{made['id']}")).json()
-            found = got["searches"][0]["progress"]["found"]
-            if found < 3:  # $0.007 + n x $0.031 spent, nothing held: one more search fits
+            progress = got["searches"][0]["progress"]
+            found, analyzed = progress["found"], progress["analyzed"]
+            # What it did is spent (estimated as Exa bills it), the rest of its hold freed.
+            did = found * prices.WEBSET_FOUND_ESTIMATE + analyzed * prices.WEBSET_ANALYZED_ESTIMATE
+            fits = prices.SEARCH + did + prices.SEARCH <= cap + 1e-9
+            if fits:
                 await again.http.post("/search", json={"query": "c"})
             else:
                 with pytest.raises(BudgetExceeded):
                     await again.http.post("/search", json={"query": "c"})
-        # What it found is spent (estimated), the rest freed: a search fits again if it found < 3.
-        rows = await ledger(store, expect=1 + found + (found < 3))
+        rows = await ledger(store, expect=1 + found + analyzed + fits)
     items = [r for r in rows if r[2] == "websets.item"]
-    assert len(items) == found <= 3
-    assert sum(r[3] for r in items) == pytest.approx(len(items) * item)
+    looked = [r for r in rows if r[2] == "websets.analyzed"]
+    assert len(items) == found <= 3 and len(looked) == analyzed >= found
+    assert sum(r[3] for r in items + looked) == pytest.approx(did)
     assert [e["path"] for e in sim.log() if e["method"] == "POST"].count("/websets/v0/websets") == 1
 
 

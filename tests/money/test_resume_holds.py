@@ -53,10 +53,14 @@ def test_running_work_reads_unfinished_runs_and_searches_from_checkpoints() -> N
     assert runs == {"r1": prices.AGENT_FIXED["low"]}  # r2 finished: its cost is the ledger's
     assert searches == {"s1": RunningSearch(5, ITEM + prices.WEBSET_ENRICHMENT_ESTIMATE, ("e1",))}
     counted = {"webset_item:s1:0", "webset_item:s1:1", "webset_cell:e1:i0", "webset_item:other:0"}
+    counted |= {f"webset_analyzed:s1:{n}" for n in range(3)} | {"webset_analyzed:other:0"}
     left = searches["s1"].left(counted, "s1")
-    assert left == pytest.approx(
-        5 * (ITEM + prices.WEBSET_ENRICHMENT_ESTIMATE) - 2 * ITEM - prices.WEBSET_ENRICHMENT_ESTIMATE
+    did = (
+        2 * prices.WEBSET_FOUND_ESTIMATE
+        + 3 * prices.WEBSET_ANALYZED_ESTIMATE
+        + prices.WEBSET_ENRICHMENT_ESTIMATE
     )
+    assert left == pytest.approx(5 * (ITEM + prices.WEBSET_ENRICHMENT_ESTIMATE) - did)
 
 
 def test_a_held_run_is_counted_once_however_it_is_seen() -> None:
@@ -144,7 +148,7 @@ def _searches_checkpointed(db: Path, task_id: str) -> int:
 
 @pytest.mark.slow
 async def test_a_resumed_task_holds_its_running_webset_search_against_its_budget(tmp_path: Path) -> None:
-    # money.websetThenSearches: a webset search for 5 items holds 5 x $0.031 = $0.155 of the $0.2
+    # money.websetThenSearches: a webset search holds its items' estimate (what the $0.2 affords of 5)
     # budget while it runs, so the searches after it get only the rest (~6 at $0.007). Killed while
     # the search runs, the resumed task holds the same (from its checkpointed create, less the items
     # the ledger counted): without the hold it would spend the whole budget again on searches while
@@ -174,10 +178,12 @@ async def test_a_resumed_task_holds_its_running_webset_search_against_its_budget
     ((items,),) = _read(
         db, "SELECT coalesce(sum(usd), 0) FROM v_costs WHERE task_id = ? AND billed = 0", (task_id,)
     )
-    assert items <= count * ITEM + 1e-9
-    # Exa's bill (the searches) plus the webset's estimate: within the budget and one request's worst.
+    # Exa's bill (the searches) plus the webset's estimate (what its search did): within the budget
+    # and one request's worst; the searches got only what the webset left.
     assert billed + items <= budget + search_worst + 1e-9
-    assert len(searches) <= int((budget - count * ITEM) / search_worst + 1e-9) + 1  # + one re-send at most
+    assert (
+        len(searches) <= int((budget - min(items, count * ITEM)) / search_worst + 1e-9) + 1
+    )  # + one re-send
 
 
 def test_a_run_held_from_a_checkpoint_takes_the_worst_case_its_read_echoes() -> None:

@@ -55,18 +55,18 @@ async def test_a_harvest_is_estimated_item_by_item_and_cell_by_cell(
     assert items >= 1
     ops = [r[0] for r in rows]
     assert ops.count("websets.item") == items and ops.count("websets.enrichment") == items
+    # Exa bills what the search did: every candidate it analyzed (a search), every item (compute).
+    analyzed = ops.count("websets.analyzed")
+    assert analyzed == done.result["searchProgress"]["analyzed"] >= items
     assert all(r[2] == 0 for r in rows) and len({r[3] for r in rows}) == len(rows)
-    assert got["cost"] == {
-        "usd": pytest.approx(items * (ITEM + CELL)),
-        "billed": 0.0,
-        "estimated": pytest.approx(items * (ITEM + CELL)),
-    }
+    usd = items * (prices.WEBSET_FOUND_ESTIMATE + CELL) + analyzed * prices.WEBSET_ANALYZED_ESTIMATE
+    assert got["cost"] == {"usd": pytest.approx(usd), "billed": 0.0, "estimated": pytest.approx(usd)}
 
 
 async def test_a_budget_caps_a_tasks_webset_at_the_items_it_affords(
     research_app: OpenApp, sim: SimHandle
 ) -> None:
-    budget = 0.1  # three items' estimate: the fourth would cross it
+    budget = round(3.2 * ITEM, 6)  # three items' estimate: the fourth would cross it
     async with research_app() as app:
         created = await app.run_operation("tasks.create", {**_harvest(40), "budgetUsd": budget})
         assert app.supervisor is not None
@@ -75,11 +75,13 @@ async def test_a_budget_caps_a_tasks_webset_at_the_items_it_affords(
         webset_id = (await app.store.load_steps(created["taskId"]))["create.webset"]["id"]
         webset = await app.run_operation("websets.get", {"id": webset_id, "raw": True})
     assert done.status == "completed", done.error
-    assert done.result["partial"] is True and done.result["stoppedBy"] == "budget"
     # Asked for 40, sent for the 3 the budget affords (as an agent run is sent with what remains).
+    # What the search did (candidates analyzed, items found) is estimated as Exa bills it, within
+    # the hold of those 3: it ends inside the budget, or is stopped by it, never past it.
     (search,) = webset["searches"]
     assert search["count"] == 3 and search["progress"]["found"] <= 3
-    assert got["cost"]["billed"] == 0 and budget - ITEM < got["cost"]["estimated"] <= budget
+    assert done.result.get("stoppedBy", "budget") == "budget"
+    assert got["cost"]["billed"] == 0 and 0 < got["cost"]["estimated"] <= budget
 
 
 async def test_a_webset_holds_what_its_count_can_cost_so_the_next_is_not_sent_past_the_budget(
@@ -89,7 +91,7 @@ async def test_a_webset_holds_what_its_count_can_cost_so_the_next_is_not_sent_pa
     # affords and holds their estimate until it finishes (as an agent run holds its worst case), so
     # the second would pass the budget: it is not sent, the first is cancelled, the task stops.
     sim.ctx.clock.set_speed(1.0)
-    budget = 0.1
+    budget = round(3.2 * ITEM, 6)
     task = {
         "type": "convergent.search",
         "queries": ["AI startups in Europe", "machine learning companies Berlin"],

@@ -138,7 +138,7 @@ async def test_research_find_is_the_lookup_research_create_uses(ops: Ops) -> Non
     assert found["researchId"] == run["researchId"] != other["researchId"]
     assert found["externalId"] == "task-2:research" and found["status"] in ("queued", "running")
     raw = await ops("research.find", {"externalId": "task-2:research", "raw": True})
-    assert raw["id"] == run["researchId"] and raw["metadata"][CREATE_MARK] == "task-2:research"
+    assert raw["id"] == run["researchId"] and raw["request"]["metadata"][CREATE_MARK] == "task-2:research"
     with pytest.raises(NotFoundError) as info:
         await ops("research.find", {"externalId": "task-3:research"})
     assert "task-3:research" in info.value.message and info.value.hint

@@ -105,8 +105,8 @@ async def test_research_runs_on_the_agent_api(ops: Ops) -> None:
     raw = await ops("research.list", {"limit": 10, "raw": True})
     assert any(r.get("output") for r in raw["data"]), "raw: true lists runs whole"
     assert ops.progress and ops.progress[-1][2] == f"research {rid} completed"
-    # As exa-py 2.28's agent.runs does against Exa: no Exa-Beta header (data-design/exa-api-notes.md).
-    assert {e["beta"] for e in ops.sim.log() if e["path"].startswith("/agent/")} == {None}
+    # The beta header the Agent API spec declares, on every Agent API request exa-orch sends.
+    assert {e["beta"] for e in ops.sim.log() if e["path"].startswith("/agent/")} == {"agent-2026-05-07"}
 
 
 async def test_research_poll_times_out_and_says_so(ops: Ops) -> None:

@@ -80,9 +80,11 @@ async def test_cancel_stops_a_run_and_create_and_wait_reports_failures(exa: Asyn
 
     with pytest.raises(AgentRunFailedError) as failed:
         await exa.agent.runs.create_and_wait(query="[sim:fail] robotics", effort="minimal", poll_interval=20)
-    assert failed.value.run.error is not None and failed.value.run.error.code == "SIMULATED_FAILURE"
-    with pytest.raises(ValueError, match="409"):
-        await exa.agent.runs.cancel(failed.value.run.id)
+    error = failed.value.run.error
+    assert error is not None and error.code == "SERVER_ERROR" and "[sim:fail]" in error.message
+    # A finished run's cancel answers the run as it is (the spec: "returns the existing run").
+    again = await exa.agent.runs.cancel(failed.value.run.id)
+    assert again.status == "failed" and again.stop_reason == "error"
 
 
 async def test_stop_completes_an_ultra_run_early_and_refuses_others(exa: AsyncExa) -> None:
@@ -112,8 +114,8 @@ async def test_list_pages_newest_first_and_delete_removes(exa: AsyncExa) -> None
 async def test_events_list_and_stream(exa: AsyncExa, sim: SimHandle) -> None:
     stream = await exa.agent.runs.create(query="fintech in Berlin", effort="minimal", stream=True)
     names = [event.event async for event in stream]
-    assert names[0] == "run.created" and names[-1] == "run.completed"
-    assert "run.started" in names and "run.progress" in names
+    assert names[0] == "agent_run.created" and names[-1] == "agent_run.completed"
+    assert "agent_run.started" in names and "agent_run.search_trace" in names
     run_id = (await exa.agent.runs.list(limit=1)).data[0].id
     first = await exa.agent.runs.events.list(run_id, limit=2)
     rest = await exa.agent.runs.events.list(run_id, cursor=first.next_cursor)
@@ -143,7 +145,11 @@ async def test_creates_are_counted_by_external_id(exa: AsyncExa, sim: SimHandle)
 async def test_bad_creates_get_400(sim: SimHandle, body: dict) -> None:
     async with httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "k"}) as http:
         response = await http.post("/agent/runs", json=body)
-    assert response.status_code == 400 and response.json()["tag"] == "INVALID_REQUEST_BODY"
+    error = response.json()["error"]  # the Agent API's nested envelope
+    assert response.status_code == 400 and (error["type"], error["code"]) == (
+        "INVALID_REQUEST",
+        "INVALID_REQUEST",
+    )
 
 
 async def test_every_finished_run_has_a_stop_reason_even_without_an_output_schema(
@@ -175,14 +181,15 @@ async def test_the_51st_active_run_gets_429_and_a_finished_run_frees_a_slot(
     exa: AsyncExa, sim: SimHandle
 ) -> None:
     """Exa allows 50 active (queued or running) agent runs a team; the simulator answers the next
-    create 429 with Exa's error body and makes no run. Cancelling or finishing one frees a slot."""
+    create 429 CONCURRENCY_LIMIT_REACHED (the Agent API's code) and makes no run. Cancelling or finishing one frees a slot."""
     sim.ctx.clock.set_speed(0.01)  # no run finishes while the 50 are being created
     ids = [(await exa.agent.runs.create(query=f"run {i}", effort="high")).id for i in range(50)]
     async with httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "k"}) as http:
         refused = await http.post("/agent/runs", json={"query": "run 51", "effort": "high"})
         assert refused.status_code == 429
-        body = refused.json()
-        assert body["tag"] == "RATE_LIMIT_EXCEEDED" and "50" in body["error"] and body["requestId"]
+        body = refused.json()["error"]
+        assert (body["type"], body["code"]) == ("RATE_LIMIT_ERROR", "CONCURRENCY_LIMIT_REACHED")
+        assert "50" in body["message"] and refused.headers["x-request-id"]
         assert len((await http.get("/agent/runs", params={"limit": 100})).json()["data"]) == 50
         await exa.agent.runs.cancel(ids[0])
         assert (await http.post("/agent/runs", json={"query": "run 51", "effort": "high"})).status_code == 200

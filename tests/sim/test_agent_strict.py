@@ -10,7 +10,6 @@ import httpx
 import pytest
 
 from exa_orch.sim.agent import AgentRuns
-from exa_orch.sim.agent_output import NOT_IN_WORLD
 from exa_orch.sim.testing import SimHandle
 from tests.sim.sdk import async_exa
 
@@ -99,8 +98,8 @@ async def test_input_rows_come_back_with_the_asked_fields_filled_from_the_world(
     assert grounding["companies[0].employees"].citations[0].url == known[0].url
     assert "companies[0].name" not in grounding  # the row gave it: nothing to ground
     marked = grounding["companies[7].employees"]
-    assert marked.citations == [] and marked.confidence == "low"
-    assert marked.model_extra == {"simulated": NOT_IN_WORLD}
+    assert marked.citations == [] and marked.confidence == "low" and marked.score == 0
+    assert not marked.model_extra  # only the spec's AgentGrounding fields
     # Deterministic: the same rows give the same answer.
     again = await exa.agent.runs.create(
         query="enrich these companies", output_schema=ROW_SCHEMA, input={"data": rows}, effort="low"
@@ -140,10 +139,11 @@ async def test_a_follow_up_needs_a_completed_run_and_repeats_none_of_its_rows(
     body = {"query": "AI startups in Europe", "outputSchema": ROW_SCHEMA, "effort": "low"}
     running = (await http.post("/agent/runs", json=body)).json()
     refused = await http.post("/agent/runs", json={**body, "previousRunId": running["id"]})
-    assert refused.status_code == 400 and refused.json()["tag"] == "INVALID_REQUEST_BODY"
-    assert "completed" in refused.json()["error"] and "previousRunId" in refused.json()["error"]
+    said = refused.json()["error"]
+    assert refused.status_code == 400 and said["code"] == "PREVIOUS_RUN_NOT_COMPLETED"
+    assert "completed" in said["message"] and "previousRunId" in said["message"]
     missing = await http.post("/agent/runs", json={**body, "previousRunId": "agent_run_nope"})
-    assert missing.status_code == 404
+    assert missing.status_code == 400 and missing.json()["error"]["code"] == "PREVIOUS_RUN_NOT_FOUND"
     bad = await http.post("/agent/runs", json={**body, "previousRunId": "a/b"})
     assert bad.status_code == 400
     cancelled = (await http.post("/agent/runs", json=body)).json()
@@ -184,10 +184,10 @@ async def test_budgets_and_fields_exa_refuses_get_its_400(
 ) -> None:
     response = await http.post("/agent/runs", json={"query": "AI startups", **body})
     assert response.status_code == 400, response.text
-    error = response.json()
-    assert error["tag"] == "INVALID_REQUEST_BODY" and error["requestId"]
-    assert error["error"].startswith("Invalid request body | Validation error: ")
-    assert all(w in error["error"] for w in words), error
+    error = response.json()["error"]  # the Agent API's nested envelope
+    assert (error["type"], error["code"]) == ("INVALID_REQUEST", "INVALID_REQUEST")
+    assert error["message"].startswith("Invalid request body | Validation error: ")
+    assert all(w in error["message"] for w in words), error
     assert agent_store(sim).runs == {}
 
 
@@ -216,7 +216,7 @@ async def test_a_metered_run_stops_at_its_budget_and_is_billed_no_more(
     )
     assert small["stopReason"] == "schema_satisfied" and len(small["output"]["structured"]["companies"]) == 5
     fixed = await done(http, sim, {**body, "effort": "medium"})  # a fixed effort costs its price
-    assert fixed["costDollars"]["total"] == 0.11 and fixed["stopReason"] == "schema_satisfied"
+    assert fixed["costDollars"]["total"] == 0.10 and fixed["stopReason"] == "schema_satisfied"
     text = await done(http, sim, {"query": "AI startups", "effort": "minimal"})
     assert text["stopReason"] == "budget_reached" and text["output"]["grounding"][0]["field"] == "text"
 
@@ -235,7 +235,7 @@ async def test_events_have_ids_and_replay_after_last_event_id(
     run = await done(http, sim, {"query": "fintech in Berlin", "effort": "minimal"})
     events = (await http.get(f"/agent/runs/{run['id']}/events")).json()["data"]
     ids = [e["id"] for e in events]
-    assert len(ids) == len(set(ids)) >= 4 and events[-1]["event"] == "run.completed"
+    assert len(ids) == len(set(ids)) >= 4 and events[-1]["event"] == "agent_run.completed"
     sse = {"accept": "text/event-stream"}
     whole = await http.get(f"/agent/runs/{run['id']}/events", headers=sse)
     assert [line[4:] for line in whole.text.splitlines() if line.startswith("id: ")] == ids
@@ -261,8 +261,9 @@ async def test_the_event_stream_follows_a_running_run_live_until_its_terminal_ev
                     status = (await http.get(f"/agent/runs/{created['id']}")).json()["status"]
                     assert status in ("queued", "running"), status
                     finish(sim)
-    assert names[0] == "run.created" and names[-1] == "run.completed"
-    assert names.count("run.progress") == 2 and "run.started" in names
+    assert names[0] == "agent_run.created" and names[-1] == "agent_run.completed"
+    assert names.count("agent_run.search_trace") == 1 and "agent_run.started" in names
+    assert "agent_run.preliminary_list" in names and "agent_run.output_item.added" in names
     # Asked again after its end, the stream replays and closes at once.
     again = await http.get(f"/agent/runs/{created['id']}/events", headers=sse)
     assert again.text.count("event: ") == len(names)

@@ -154,7 +154,7 @@ async def test_the_agent_and_search_endpoints_refuse_unknown_query_keys_too(sim:
         "search": 400,
         "plain search": 200,
     }, {name: answer.text[:200] for name, answer in answers.items()}
-    assert "Unrecognized key(s) in object: 'status'" in answers["runs status"].json()["error"]
+    assert "Unrecognized key(s) in object: 'status'" in answers["runs status"].json()["error"]["message"]
 
 
 def test_enrichment_results_without_an_enrichment_id_do_not_overwrite_each_other() -> None:

@@ -200,7 +200,7 @@ async def test_a_failed_synthesis_keeps_both_sides(research_app: OpenApp, sim: S
     assert done.status == "completed", done.error
     synthesis = done.result["synthesis"]
     assert synthesis["researchId"] in _runs(sim) and synthesis["status"] == "failed"
-    assert synthesis["error"]["code"] == "SIMULATED_FAILURE"
+    assert synthesis["error"]["code"] == "SERVER_ERROR" and "[sim:fail]" in synthesis["error"]["message"]
     assert done.result["thesis"]["itemCount"] == 3 and done.result["antithesis"]["itemCount"] == 3
 
 

@@ -71,23 +71,24 @@ async def test_each_event_is_a_checkpoint_and_a_report_and_the_feed_resumes_from
         steps = await app.store.load_steps(done.id)
         history = await app.store.events(done.id)
     assert done.status == "completed", done.error
-    feed = [steps[f"research.poll.event:{n}"] for n in range(1, 6)]
-    assert [e["event"] for e in feed] == [
-        "run.created",
-        "run.started",
-        "run.progress",
-        "run.progress",
-        "run.completed",
+    feed = [steps[f"research.poll.event:{n}"] for n in range(1, 8)]
+    assert [e["event"] for e in feed] == [  # Exa's names (tests/fixtures/exa/)
+        "agent_run.created",
+        "agent_run.started",
+        "agent_run.search_trace",
+        "agent_run.source.added",
+        "agent_run.preliminary_list",
+        "agent_run.output_item.added",
+        "agent_run.completed",
     ]
-    assert "research.poll.event:6" not in steps
-    assert (
-        "run" not in feed[-1]["data"] and feed[-1]["data"]["status"] == "completed"
-    )  # the run itself is not kept
+    assert "research.poll.event:8" not in steps
+    assert {e["data"]["id"] for e in feed} == {feed[0]["data"]["id"]}  # each names its run
+    assert "output" not in feed[-1]["data"] and feed[-1]["data"]["status"] == "completed"  # small checkpoints
     ids = [e["id"] for e in feed]
     reports = [m for m in progress_messages(history) if m.endswith("]")]
-    assert reports == [m for m in reports if any(m.endswith(f"[{i}]") for i in ids)] and len(reports) == 5
+    assert reports == [m for m in reports if any(m.endswith(f"[{i}]") for i in ids)] and len(reports) == 7
     # Each feed ended after one event: each reopening asked from the last id, none twice.
-    assert wire.asked == [None, *ids[:4]]
+    assert wire.asked == [None, *ids[:6]]
 
 
 async def test_the_live_feed_is_read_in_one_request(
@@ -101,7 +102,10 @@ async def test_the_live_feed_is_read_in_one_request(
         steps = await app.store.load_steps(done.id)
     assert done.status == "completed", done.error
     assert wire.asked == [None]
-    assert steps["research.poll.event:5"]["event"] == "run.completed" and "research.poll.event:6" not in steps
+    assert (
+        steps["research.poll.event:7"]["event"] == "agent_run.completed"
+        and "research.poll.event:8" not in steps
+    )
 
 
 async def test_without_a_feed_the_task_polls_the_run_as_before(
