@@ -196,6 +196,7 @@ def check_outcome(
     assert isinstance(runs, AgentRuns)
     print(
         f"\nsim max active {max_active(runs)}, 429s {sim_429s(sim)}, (owed, got, lowest got/owed) {shares(grants)}"
+        f", failures {failures}"
     )
     # Each of the 200 runs (a query of its own: "t<task> <i>") created once at the simulator: a task
     # that lost its lease and resumed would have created again the runs its first run had made.
