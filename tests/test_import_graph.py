@@ -226,3 +226,35 @@ def test_the_lazy_imports_still_load_when_used() -> None:
 
     assert GovernedExa.__mro__[1].__module__.startswith("exa_py")
     assert postgres._psycopg().IntegrityError.__module__.startswith("psycopg")
+
+
+def test_exa_py_is_imported_off_the_event_loop() -> None:
+    """An operation's first exa-py call imports exa-py (about a CPU-second) on a thread while the
+    event loop goes on: done on the loop, it held every task's heartbeat for as long, and on a loaded
+    machine long enough for their leases to lapse (issue 41). In a fresh interpreter (exa-py not yet
+    imported), a ticker runs on the loop while the import is under way; callers share one import."""
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import asyncio, json, sys\n"
+        "from exa_orch.gateway.client import exa_py_imported\n"
+        "async def main():\n"
+        "    before, ticks, done = 'exa_py' in sys.modules, 0, False\n"
+        "    async def tick():\n"
+        "        nonlocal ticks\n"
+        "        while not done:\n"
+        "            ticks += 'exa_py' in sys.modules\n"  # the import has begun, not yet ended
+        "            await asyncio.sleep(0.001)\n"
+        "    ticker = asyncio.create_task(tick())\n"
+        "    await asyncio.gather(exa_py_imported(), exa_py_imported())\n"
+        "    done = True\n"
+        "    await ticker\n"
+        "    from exa_orch.gateway import GovernedExa\n"
+        "    print(json.dumps([before, ticks, GovernedExa.__mro__[1].__module__]))\n"
+        "asyncio.run(main())\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    before, ticks, base = json.loads(out)
+    assert before is False and ticks > 0 and base.startswith("exa_py")

@@ -16,7 +16,11 @@ from status and body in one place (`gateway/errors.py`); nothing reads exa-py's 
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
+import importlib
 import logging
+import threading
 import urllib.parse
 from collections.abc import Awaitable, Callable
 from dataclasses import asdict
@@ -47,6 +51,39 @@ T = TypeVar("T")
 logger = logging.getLogger("exa_orch.gateway")
 
 DEFAULT_TIMEOUT = 120.0
+
+_exa_py: concurrent.futures.Future[None] | None = None  # the one import of exa-py, once begun
+_exa_py_lock = threading.Lock()
+
+
+def _import_exa_py(done: concurrent.futures.Future[None]) -> None:
+    try:
+        importlib.import_module("exa_orch.gateway.exa")
+    except BaseException as exc:  # an import error reaches every caller that waits
+        done.set_exception(exc)
+    else:
+        done.set_result(None)
+
+
+async def exa_py_imported() -> None:
+    """Return once exa-py is imported, importing it on a thread of its own the first time.
+
+    `Gateway.exa` imports it on first use; done on the event loop, that import (about a CPU-second:
+    exa-py loads openai's types) holds every task of the process, its heartbeat too, for as long,
+    and on a loaded 2-core machine (10 times as long) long enough for the running tasks' lease
+    fences to lapse: their creates are refused and their runs end as lost leases (issue 41). On a
+    thread the loop keeps running meanwhile; every caller awaits the same import."""
+    global _exa_py
+    with _exa_py_lock:
+        if _exa_py is None:
+            _exa_py = concurrent.futures.Future()
+            threading.Thread(
+                target=_import_exa_py, args=(_exa_py,), name="exa-orch-import-exa-py", daemon=True
+            ).start()
+        loading = _exa_py
+    if not loading.done():
+        await asyncio.wrap_future(loading)
+    loading.result()
 
 
 class _State(Enum):
@@ -218,7 +255,8 @@ class Gateway:
     @property
     def exa(self) -> AsyncExa:
         """exa-py's AsyncExa, governed; made on first use, so a server that never calls exa-py
-        never imports it (exa-py loads openai's types: most of a cold start's import time)."""
+        never imports it (exa-py loads openai's types: most of a cold start's import time).
+        From a coroutine, await `exa_py_imported()` first: the import then runs off the loop."""
         http = self._opened(self._http)
         if self._exa is None:
             from exa_orch.gateway.exa import GovernedExa

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
+from exa_orch.gateway.client import exa_py_imported
 
 if TYPE_CHECKING:
     import httpx
@@ -109,6 +110,13 @@ class OpContext:
     def exa(self) -> AsyncExa:
         """The exa-py client (governed transport)."""
         return self._gw().exa
+
+    async def exa_client(self) -> AsyncExa:
+        """`exa`, once exa-py is imported off the event loop (`exa_py_imported`): what an operation
+        awaits before its exa-py calls, so the first one does not hold every task's loop."""
+        gateway = self._gw()
+        await exa_py_imported()
+        return gateway.exa
 
     @property
     def http(self) -> httpx.AsyncClient:

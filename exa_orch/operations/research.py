@@ -44,6 +44,7 @@ from .registry import Operation
 from .task_views import summarize
 
 if TYPE_CHECKING:
+    from exa_py.agent.async_client import AsyncAgentRunsClient
     from exa_py.agent.types import AgentEffort
 
 TERMINAL = frozenset({"completed", "failed", "cancelled"})
@@ -152,6 +153,12 @@ def research_view(run: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+async def _runs(ctx: OpContext) -> AsyncAgentRunsClient:
+    """exa-py's agent runs client (exa-py imported off the event loop the first time)."""
+    exa = await ctx.exa_client()
+    return exa.agent.runs
+
+
 async def create(args: CreateResearch, ctx: OpContext) -> dict[str, Any]:
     # The Agent API has no externalId: the key is a metadata mark, found again in the runs list.
     key = args.external_id or new_key()
@@ -162,7 +169,8 @@ async def create(args: CreateResearch, ctx: OpContext) -> dict[str, Any]:
     fields = args.run_fields()
 
     async def send() -> dict[str, Any]:
-        return run_json(await call(ctx.exa.agent.runs.create(
+        runs = await _runs(ctx)
+        return run_json(await call(runs.create(
             query=args.instructions,
             output_schema=args.output_schema,
             effort=cast("AgentEffort", fields["effort"]),
@@ -186,7 +194,7 @@ async def find_run(ctx: OpContext, key: str) -> dict[str, Any] | None:
     behind research.create's create-or-find and research.find (a cancelled task's in-flight run)."""
 
     async def page(cursor: str | None) -> dict[str, Any]:
-        listed = await call(ctx.exa.agent.runs.list(cursor=cursor, limit=100))
+        listed = await call((await _runs(ctx)).list(cursor=cursor, limit=100))
         return {
             "data": [run_json(run) for run in listed.data],
             "hasMore": bool(getattr(listed, "has_more", False)),
@@ -210,24 +218,24 @@ async def find(args: FindResearch, ctx: OpContext) -> dict[str, Any]:
 
 async def get(args: ReadResearch, ctx: OpContext) -> dict[str, Any]:
     # exa-py puts the run id into the path as is: escape it ("run/cancel" or "id?x" must not route).
-    return run_json(await call(ctx.exa.agent.runs.get(segment(args.research_id, "researchId"))))
+    return run_json(await call((await _runs(ctx)).get(segment(args.research_id, "researchId"))))
 
 
 async def cancel(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
     """Cancel a running research task (Agent API run cancel). A run that has finished already is
     answered as it is (200, its status completed, failed or cancelled: the spec's "returns the
     existing run"), so a cancel racing the run's end is no error."""
-    return run_json(await call(ctx.exa.agent.runs.cancel(segment(args.research_id, "researchId"))))
+    return run_json(await call((await _runs(ctx)).cancel(segment(args.research_id, "researchId"))))
 
 
 async def stop(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
     """Stop an ultra-effort run now, keeping what it found (it completes with stopReason "stopped").
     Exa stops only effort ultra runs (exa-py 2.28); any other is refused by Exa (400)."""
-    return run_json(await call(ctx.exa.agent.runs.stop(segment(args.research_id, "researchId"))))
+    return run_json(await call((await _runs(ctx)).stop(segment(args.research_id, "researchId"))))
 
 
 async def list_(args: ListResearch, ctx: OpContext) -> dict[str, Any]:
-    page = await call(ctx.exa.agent.runs.list(cursor=args.cursor, limit=args.limit))
+    page = await call((await _runs(ctx)).list(cursor=args.cursor, limit=args.limit))
     return page.model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
@@ -235,7 +243,7 @@ async def poll_until_finished(args: PollResearch, ctx: OpContext) -> dict[str, A
     """Poll the run until terminal or `timeout`; progress is reported on each poll (no total is known)."""
 
     async def fetch() -> dict[str, Any]:
-        return run_json(await call(ctx.exa.agent.runs.get(segment(args.research_id, "researchId"))))
+        return run_json(await call((await _runs(ctx)).get(segment(args.research_id, "researchId"))))
 
     async def report(run: dict[str, Any], polls: int) -> None:
         await ctx.progress(polls, None, f"research {args.research_id} {run.get('status')}")

@@ -108,6 +108,11 @@ def server_for(app: SimApp, *, access_log: bool = False) -> uvicorn.Server:
         server_header=False,
         # SSE streams and slow requests must not hold up a test's teardown.
         timeout_graceful_shutdown=2,
+        # Idle connections kept well past httpx's 5 s keep-alive expiry: at uvicorn's default (5 s,
+        # the same) a client could send on a connection as the server closed it, and a create lost
+        # that way is sent again after a lookup, with a slot of its own (issue 41: 201 slot grants
+        # for 200 runs on a busy machine). Shutdown closes idle connections at once all the same.
+        timeout_keep_alive=60,
         http="h11",
     )
     return uvicorn.Server(config)

@@ -132,6 +132,7 @@ async def test_a_409_after_a_lost_answer_is_the_webset_an_earlier_attempt_made(s
 async def test_research_find_is_the_lookup_research_create_uses(ops: Ops) -> None:
     """One lookup (the run's metadata mark) for research.create's create-or-find and for the cancel
     hook of a task whose create was in flight (kit.create_research calls research.find)."""
+    ops.sim.ctx.clock.set_speed(1e-9)  # held: the run is still going when it is found
     other = await ops("research.create", {"instructions": "q", "externalId": "task-1:research"})
     run = await ops("research.create", {"instructions": "q", "externalId": "task-2:research"})
     found = await ops("research.find", {"externalId": "task-2:research"})

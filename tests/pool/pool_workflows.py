@@ -25,6 +25,9 @@ class ManyRunsArgs(kit.TaskArgs):
 
 async def many_runs(ctx: TaskContext, args: ManyRunsArgs) -> dict[str, Any]:
     async def one(i: int) -> str:
+        # No key (kit.create_research's create-or-find would list the runs before each of the 200
+        # creates): a task that lost its lease and resumed would create again the runs its lost run
+        # made and had not checkpointed. The tests assert none was (each query made once).
         async def create() -> Any:
             return await kit.call(
                 ctx, "research.create", {"instructions": f"{args.label} {i}", "model": "exa-research-fast"}

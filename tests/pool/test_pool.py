@@ -9,6 +9,7 @@ waiting more than twice its fair share (from the pool's own grant order in `run_
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from collections.abc import AsyncIterator, Iterable
 from contextlib import AsyncExitStack
 from pathlib import Path
@@ -187,16 +188,26 @@ def shares(grants: Iterable[tuple[str, str, str, int]]) -> dict[str, tuple[float
     return {p: (round(owed[p], 1), got.get(p, 0), round(low.get(p, 1.0), 2)) for p in owed}
 
 
-def check_outcome(sim: SimHandle, grants: list[tuple[str, str, str, int]], failures: dict[str, int]) -> None:
+def check_outcome(
+    sim: SimHandle, grants: list[tuple[str, str, str, int]], bound: list[str | None], failures: dict[str, int]
+) -> None:
+    """`grants` as `unfair` takes them; `bound`: the run each slot row was bound to (None: none)."""
     runs = sim.ctx.extras["agent"]
     assert isinstance(runs, AgentRuns)
     print(
         f"\nsim max active {max_active(runs)}, 429s {sim_429s(sim)}, (owed, got, lowest got/owed) {shares(grants)}"
+        f", failures {failures}"
     )
-    assert len(runs.runs) == 200
+    # Each of the 200 runs (a query of its own: "t<task> <i>") created once at the simulator: a task
+    # that lost its lease and resumed would have created again the runs its first run had made.
+    made = Counter(str(run.request["query"]) for run in runs.runs.values())
+    assert len(made) == 200 and [q for q, n in made.items() if n > 1] == []
     assert max_active(runs) <= 50
     assert sim_429s(sim) == 0 and failures.get("429", 0) == 0
-    assert len(grants) == 200 and unfair(grants) == {}
+    # One slot granted a run, each bound to the run it made: none granted to a create that made
+    # nothing, none counting a run twice.
+    assert len(grants) == 200 and sorted(map(str, bound)) == sorted(runs.runs)
+    assert unfair(grants) == {}
 
 
 @pytest.fixture
@@ -221,9 +232,10 @@ async def test_200_runs_of_5_tasks_of_2_principals_share_50_slots_fairly(
         grants = conn.execute(
             "select principal, enqueued_at, granted_at, grant_seq from run_slots where pool = 'agent'"
         ).fetchall()
+        bound = [r for (r,) in conn.execute("select run_id from run_slots where pool = 'agent'")]
         messages = [m for (m,) in conn.execute("select message from task_events where kind = 'progress'")]
         left = conn.execute("select count(*) from run_slots where state <> 'done'").fetchone()[0]
-    check_outcome(sim, grants, failures)
+    check_outcome(sim, grants, bound, failures)
     assert pool["max_active"] == 50 and pool["waited"] >= 100  # the pool was full, and creates waited
     assert any(
         m and m.startswith("waiting for an agent-run slot: ") and m.endswith(" in line") for m in messages
@@ -260,10 +272,11 @@ async def test_200_runs_split_over_two_servers_on_postgresql(
                 "select principal, enqueued_at, granted_at, grant_seq from run_slots where pool = 'agent'"
             )
         ]
+        bound = [r for (r,) in await store._read("select run_id from run_slots where pool = 'agent'")]
     assert [r.status.value for r in done] == ["completed"] * 5, [r.error for r in done]
     assert all(p["granted"] > 0 for p in pools), pools  # both servers ran some of the runs
     assert max(p["max_active"] for p in pools) == 50
-    check_outcome(sim, grants, failures)
+    check_outcome(sim, grants, bound, failures)
 
 
 async def test_without_the_pool_the_simulator_answers_429(sim: SimHandle, tmp_path: Path) -> None:

@@ -141,8 +141,9 @@ async def test_200_runs_of_2_principals_over_two_server_processes_on_postgresql(
             "SELECT DISTINCT split_part(owner, ':', 2) FROM run_slots WHERE pool = 'agent'"
         ).fetchall()
         left = conn.execute("SELECT count(*) FROM run_slots WHERE state <> 'done'").fetchone()
+        bound = [r for (r,) in conn.execute("SELECT run_id FROM run_slots WHERE pool = 'agent'").fetchall()]
     pids = {str(s.proc.pid) for s in servers}
     assert {o for (o,) in owners} == pids  # both processes took slots
     assert left == (0,)
     assert ungranted == [], ungranted
-    check_outcome(sim_thread.handle, [(str(p), str(e), str(g), int(s)) for p, e, g, s in grants], {})
+    check_outcome(sim_thread.handle, [(str(p), str(e), str(g), int(s)) for p, e, g, s in grants], bound, {})

@@ -167,6 +167,7 @@ async def test_with_or_without_the_exa_beta_header_a_run_is_served_and_the_heade
 ) -> None:
     """exa-py 2.28's `agent.runs` sends no Exa-Beta header (what exa-orch does); its deprecated
     `beta.agent.runs` sends the one Exa's docs ask for: the simulator serves both, as Exa does."""
+    sim.ctx.clock.set_speed(1e-9)  # held: both runs are still queued when their answers are read
     plain = await exa.agent.runs.create(query="AI chip startups", effort="low")
     beta = await exa.beta.agent.runs.create(
         betas=["agent-2026-05-07"], query="AI chip startups", effort="low"
