@@ -13,6 +13,7 @@ from rich.console import Console
 
 from exa_orch.app import App
 from exa_orch.config import Settings
+from exa_orch.gateway import prices
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
 from exa_orch.view.data import ViewDB, Viewer
@@ -29,6 +30,8 @@ HARVEST: dict[str, Any] = {
     "count": 40,
     "timeout": 600_000,
 }
+# Affords a webset search for one item (what an item asked holds), not a second.
+BUDGET = round(1.5 * prices.WEBSET_ITEM_ESTIMATE, 6)
 CANCELLED: dict[str, dict[str, Any]] = {
     "lifecycle.harvest": HARVEST,
     "convergent.search": {
@@ -72,7 +75,7 @@ async def test_a_harvest_stopped_by_its_budget_returns_every_item_its_webset_hol
     async with research_app() as app:
         assert app.supervisor is not None
         created = await app.run_operation(
-            "tasks.create", {"type": "lifecycle.harvest", **HARVEST, "budgetUsd": 0.05}
+            "tasks.create", {"type": "lifecycle.harvest", **HARVEST, "budgetUsd": BUDGET}
         )
         done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
         (webset_id,) = await websets_of(app, done.id)
@@ -156,7 +159,7 @@ async def test_each_view_says_how_a_task_stopped(
     async with research_app() as app:
         assert app.supervisor is not None
         budget = await app.run_operation(
-            "tasks.create", {"type": "lifecycle.harvest", **HARVEST, "budgetUsd": 0.05}
+            "tasks.create", {"type": "lifecycle.harvest", **HARVEST, "budgetUsd": BUDGET}
         )
         timeout = await app.run_operation(
             "tasks.create", {"type": "lifecycle.harvest", **HARVEST, "timeout": 500}
