@@ -87,11 +87,11 @@ async def test_failed_and_cancelled_tasks_file_a_run_with_their_status(
     sim.ctx.clock.set_speed(10)  # slow enough to act mid-search
     async with research_app(MODULE) as app:
         failing = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
-        mid = await _searching(app, failing["taskId"])
+        mid = await _searching(app, failing["taskId"], sim)
         await app.run_operation("websets.delete", {"id": mid.partial["websetId"]})  # gone at Exa
         failed = await _wait(app, failing["taskId"])
         cancelling = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
-        await _searching(app, cancelling["taskId"])
+        await _searching(app, cancelling["taskId"], sim)
         await app.run_operation("tasks.cancel", {"taskId": cancelling["taskId"]})
         cancelled = await _wait(app, cancelling["taskId"])
     assert (failed.status, cancelled.status) == ("failed", "cancelled")
@@ -112,7 +112,7 @@ async def test_a_restart_in_the_middle_files_exactly_one_run(
     sim.ctx.clock.set_speed(10)
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
-        await _searching(app, created["taskId"])
+        await _searching(app, created["taskId"], sim)
     assert runs_of(db, created["taskId"]) == []  # stopped mid-run: not finished, nothing filed
     sim.ctx.clock.set_speed(100)
     async with research_app(MODULE) as app:

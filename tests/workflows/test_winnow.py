@@ -186,16 +186,42 @@ ARGS: dict[str, Any] = {
 }
 
 
-async def _searching(app: App, task_id: str) -> TaskRecord:
-    """Wait until the task reports a search with at least one item found; return its record."""
+async def _searching(app: App, task_id: str, sim: SimHandle) -> TaskRecord:
+    """The task's record once it reports its first search with at least one item found.
+
+    The simulator's clock is held and moved on only until that search has found an item at the
+    simulator, then held still until the task reports it: the search cannot end meanwhile, however
+    slowly this machine polls (a busy one saw the search already over). The clock then runs at the
+    speed it had."""
+    speed = sim.ctx.clock.speed
+    sim.ctx.clock.set_speed(1e-9)
+
+    async def found_one() -> bool:
+        rec = await app.store.get_task(task_id)
+        wid = (rec.partial or {}).get("websetId")
+        if wid is None:
+            return False
+        webset = await app.run_operation("websets.get", {"id": wid, "fields": ["all"]})
+        if any((s.get("progress") or {}).get("found", 0) >= 1 for s in webset.get("searches") or []):
+            return True
+        sim.ctx.clock.advance(0.2)
+        return False
+
     seen: list[TaskRecord] = []
 
-    async def mid_search() -> bool:
+    async def reported() -> bool:
         rec = await app.store.get_task(task_id)
         seen[:] = [rec]
-        return bool(rec.partial and rec.partial.get("step") == "searching" and rec.partial["found"] >= 1)
+        partial, progress = rec.partial or {}, rec.progress or {}
+        return (
+            partial.get("step") == "searching"
+            and partial["found"] >= 1
+            and progress.get("step") == "searching"
+        )
 
-    await until(mid_search)
+    await until(found_one, what="the search to find an item")
+    await until(reported, what="the task to report the search's first item")
+    sim.ctx.clock.set_speed(speed)
     return seen[0]
 
 
@@ -581,7 +607,7 @@ async def test_a_restarted_server_resumes_the_round_without_a_second_webset(
     sim.ctx.clock.set_speed(10)  # slow enough to stop the app mid-search
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
-        mid = await _searching(app, created["taskId"])
+        mid = await _searching(app, created["taskId"], sim)
     assert mid.status == "working" and mid.progress and mid.progress["step"] == "searching"
     partial = mid.partial
     assert partial["round"] == 1 and partial["analyzed"] >= partial["found"] >= 1
@@ -603,7 +629,7 @@ async def test_cancel_mid_search_cancels_the_webset(research_app: OpenApp, sim: 
     sim.ctx.clock.set_speed(10)
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
-        mid = await _searching(app, created["taskId"])
+        mid = await _searching(app, created["taskId"], sim)
         await app.run_operation("tasks.cancel", {"taskId": created["taskId"]})
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
@@ -648,21 +674,7 @@ async def test_a_paused_webset_ends_the_round_with_a_typed_error_naming_it(
     sim.ctx.clock.set_speed(1e-6)  # simulated time moves only when the test moves it
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
-
-        async def found_one() -> bool:
-            """Move the search on until it has found an item (and no further: it never ends)."""
-            rec = await app.store.get_task(created["taskId"])
-            wid = (rec.partial or {}).get("websetId")
-            if wid is None:
-                return False
-            webset = await app.run_operation("websets.get", {"id": wid, "fields": ["all"]})
-            if any((s.get("progress") or {}).get("found", 0) >= 1 for s in webset.get("searches") or []):
-                return True
-            sim.ctx.clock.advance(0.2)
-            return False
-
-        await until(found_one, what="the search to find an item")
-        mid = await _searching(app, created["taskId"])
+        mid = await _searching(app, created["taskId"], sim)
         sim.set_faults(FaultConfig(webset_status="paused"))  # Exa paused it: no idle by itself
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
@@ -675,7 +687,7 @@ async def test_an_exa_error_fails_the_task_naming_the_webset(research_app: OpenA
     sim.ctx.clock.set_speed(10)
     async with research_app(MODULE) as app:
         created = await app.run_operation("tasks.create", {"type": "qd.winnow", **ARGS})
-        mid = await _searching(app, created["taskId"])
+        mid = await _searching(app, created["taskId"], sim)
         await app.run_operation("websets.delete", {"id": mid.partial["websetId"]})  # gone at Exa
         assert app.supervisor is not None
         done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
