@@ -19,6 +19,8 @@ REPO = Path(__file__).resolve().parents[1]
 
 @pytest.mark.slow
 def test_the_short_chaos_profile_loses_fails_and_duplicates_nothing() -> None:
+    from bench import chaos
+
     out = subprocess.run(
         [sys.executable, str(REPO / "bench" / "chaos.py"), "--json", "--no-baseline", "--tasks", "10",
          "--kill-min", "1.5", "--kill-max", "3", "--fault-rate", "0.2", "--after-create", "0.3",
@@ -29,7 +31,8 @@ def test_the_short_chaos_profile_loses_fails_and_duplicates_nothing() -> None:
     assert report["lost"] == 0 and report["failedByCode"] == {}, report
     assert report["completed"] == 10 and report["completedWithPartLostToAFault"] == 0, report
     assert sum(report["duplicatesByKind"].values()) == 0, report
-    assert report["requestsBeforeRetryAfter"] == 0 and report["internalErrors"] == 0, report
+    assert not chaos.retry_after_ignored(report["retryAfterHoldsBroken"], report["retryAfterHolds"]), report
+    assert report["internalErrors"] == 0, report
     assert sum(report["faults"].values()) > 0 and report["serversKilled"] >= 1, report
     assert out.returncode == 0, out.stderr[-2000:]
 
@@ -43,3 +46,23 @@ def test_a_request_after_a_429_counts_as_early_only_once_it_could_not_have_been_
     assert chaos.early_requests(log, 0.5) == 2
     other = [hold, {"client": "b", "family": "search", "t": 10.2}, {"client": "a", "family": "x", "t": 10.2}]
     assert chaos.early_requests(other, 0.5) == 0  # another client, another family: not held
+
+
+def test_retry_after_counts_as_ignored_when_holds_are_broken_as_a_rule_not_by_chance() -> None:
+    from bench import chaos
+
+    def hold(t_end: float) -> dict[str, object]:
+        return {"client": "a", "family": "search", "fault": "429", "t": t_end - 0.1, "t_end": t_end}
+
+    # A client that retries 0.15 s after each of its 429s breaks every hold.
+    ignoring = [
+        entry
+        for end in (10.0, 20.0, 30.0)
+        for entry in (hold(end), {"client": "a", "family": "search", "t": end + 0.15})
+    ]
+    broken = len(chaos.broken_holds(ignoring, 0.5))
+    assert broken == 3 and chaos.retry_after_ignored(broken, chaos.retry_after_holds(ignoring))
+    # One call that a busy machine delivered late, among 8 holds: chance, not a client ignoring them.
+    late = [*(hold(10.0 * n) for n in range(1, 9)), {"client": "a", "family": "search", "t": 10.2}]
+    broken = len(chaos.broken_holds(late, 0.5))
+    assert broken == 1 and not chaos.retry_after_ignored(broken, chaos.retry_after_holds(late))
