@@ -12,7 +12,6 @@ It records each request (method, path, headers) in `requests`, so a test counts 
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
@@ -27,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
-from exa_orch.sim.testing import bind_socket
+from exa_orch.sim.testing import bind_socket, serving
 from tests import contract
 
 
@@ -126,16 +125,6 @@ async def replay_server() -> AsyncIterator[Replay]:
     replay = Replay()
     sock = bind_socket()
     config = uvicorn.Config(_app(replay), lifespan="off", log_config=None, access_log=False, http="h11")
-    server = uvicorn.Server(config)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    try:
-        while not server.started:
-            if task.done():
-                task.result()
-            await asyncio.sleep(0.005)
+    async with serving(uvicorn.Server(config), sock, "the replay server"):
         replay.url = f"http://127.0.0.1:{sock.getsockname()[1]}"
         yield replay
-    finally:
-        server.should_exit = True
-        await task
-        sock.close()

@@ -119,6 +119,29 @@ def server_for(app: SimApp, *, access_log: bool = False) -> uvicorn.Server:
 
 
 @asynccontextmanager
+async def serving(
+    server: uvicorn.Server, sock: socket.socket, what: str = "the simulator"
+) -> AsyncIterator[None]:
+    """Run `server` on `sock` (which it then owns) for the block, entered once it has started."""
+    task = asyncio.create_task(server.serve(sockets=[sock]))
+    try:
+        # uvicorn offers no event for "started"; poll its flag with a deadline.
+        deadline = time.monotonic() + START_TIMEOUT
+        while not server.started:
+            if task.done():
+                task.result()
+                raise RuntimeError(f"{what} stopped before it started")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"{what} did not start within {START_TIMEOUT}s")
+            await asyncio.sleep(0.005)
+        yield
+    finally:
+        server.should_exit = True
+        await task
+        sock.close()
+
+
+@asynccontextmanager
 async def running_sim(
     config: SimConfig | None = None, sock: socket.socket | None = None
 ) -> AsyncIterator[SimHandle]:
@@ -129,24 +152,11 @@ async def running_sim(
     app = create_app(config or SimConfig())
     sock = sock or bind_socket()
     port = sock.getsockname()[1]
-    server = server_for(app)
-    task = asyncio.create_task(server.serve(sockets=[sock]))
-    try:
-        # uvicorn offers no event for "started"; poll its flag with a deadline.
-        deadline = time.monotonic() + START_TIMEOUT
-        while not server.started:
-            if task.done():
-                task.result()
-                raise RuntimeError("the simulator stopped before it started")
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"the simulator did not start within {START_TIMEOUT}s")
-            await asyncio.sleep(0.005)
-        yield SimHandle(url=f"http://127.0.0.1:{port}", ctx=app.sim, app=app)
-    finally:
-        app.sim.closing = True  # live event feeds end at their next tick
-        server.should_exit = True
-        await task
-        sock.close()
+    async with serving(server_for(app), sock):
+        try:
+            yield SimHandle(url=f"http://127.0.0.1:{port}", ctx=app.sim, app=app)
+        finally:
+            app.sim.closing = True  # live event feeds end at their next tick, before the server stops
 
 
 class SimThread:
