@@ -40,7 +40,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from exa_orch.evals.scoring import pair_scores, registered_domain_clusters
+from exa_orch.evals.scoring import pair_scores, reasons_check, registered_domain_clusters
 
 Json = dict[str, Any]
 __all__ = ["pair_scores", "registered_domain_clusters", "regressions", "run", "score"]
@@ -56,6 +56,7 @@ PROFILES: dict[str, list[str]] = {
         "held-out-brands.json",
     ]
 }  # full: every world in WORLDS; public: evals/public.py
+ENGINES = ("websets", "agent")  # convergent.search runs end to end on each
 TUNING = ("hard-real.json", "eight-niches.json", "brands-real.json")  # the held-out ones are not here
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
@@ -111,6 +112,7 @@ def score(result: Json, items: dict[str, Json], by_url: dict[str, str], names: d
             "falseMerges": len(rule["falseMerges"]),
         },
         "keptApart": len(result.get("keptApart") or []),
+        "reasons": reasons_check(result),
         "calibration": {
             "meanAbsError": round(sum(errors) / len(errors), 4) if errors else 0.0,
             "overstated": overstated,
@@ -135,29 +137,12 @@ async def run_world(path: Path, world: Json) -> Json:
             env = {"EXA_ORCH_EXA_URL": sim.url, "EXA_ORCH_SIMULATOR": "1", "EXA_ORCH_RPS": "1000"}
             settings = Settings.from_env(env)
             async with open_app(settings, Path(tmp) / "eval.db") as app:
-                for kind, queries in (world.get("evaluation") or {}).items():
-                    args = {
-                        "type": "convergent.search",
-                        "queries": queries,
-                        "entity": {"type": kind},
-                        "count": 200,
-                        "timeout": 600_000,
-                    }
-                    created = await app.run_operation("tasks.create", args)
-                    assert app.supervisor is not None
-                    done = await app.supervisor.tasks.wait(created["taskId"], timeout=600)
-                    if done.status != "completed":
-                        report["workflows"][f"convergent.search/{kind}"] = {"error": done.error}
-                        continue
-                    result = dict(done.result)
-                    items: dict[str, Json] = {}
-                    per_query: list[list[str]] = []
-                    for wid in result["websetIds"]:
-                        page = await app.run_operation("items.getAll", {"websetId": wid, "fields": ["all"]})
-                        per_query.append([str(i["id"]) for i in page["data"]])
-                        items.update({str(i["id"]): i for i in page["data"]})
-                    result["_itemsByQuery"] = per_query
-                    report["workflows"][f"convergent.search/{kind}"] = score(result, items, by_url, names)
+                for engine in ENGINES:
+                    for kind, queries in (world.get("evaluation") or {}).items():
+                        key = f"convergent.search/{kind}" + ("" if engine == "websets" else f"/{engine}")
+                        report["workflows"][key] = await _convergent(
+                            app, engine, kind, queries, by_url, names
+                        )
                 companies = (world.get("evaluation") or {}).get("company") or []
                 if companies:
                     report["checks"] = {
@@ -169,6 +154,24 @@ async def run_world(path: Path, world: Json) -> Json:
                         app, world["niches"]
                     )
     return report
+
+
+async def _convergent(
+    app: Any, engine: str, kind: str, queries: list[str], by_url: dict[str, str], names: dict[str, str]
+) -> Json:
+    """convergent.search on `engine` end to end through the operations, its result scored."""
+    from exa_orch.evals.collected import collected
+
+    args = {
+        "type": "convergent.search", "queries": queries, "entity": {"type": kind}, "count": 200,
+        "timeout": 600_000, "engine": engine,
+    }  # fmt: skip
+    done = await _task(app, args)
+    if done.status != "completed":
+        return {"error": done.error}
+    result = dict(done.result)
+    items, result["_itemsByQuery"] = await collected(app, result, kind)
+    return score(result, items, by_url, names)
 
 
 async def _task(app: Any, args: Json) -> Any:
@@ -327,6 +330,11 @@ def regressions(report: Json, baseline: Json) -> list[str]:
                 continue
             if v["falseMerges"]:
                 out.append(f"{w['world']} {k}: false merges {v['falseMerges']}")
+            said = v.get("reasons") or {}
+            if said.get("mergesExplained") is False or said.get("keptApartSeparate") is False:
+                out.append(
+                    f"{w['world']} {k}: a merge without its reason, or a kept-apart pair merged: {said}"
+                )
             rule = v.get("registeredDomain")
             if rule and v["f1"] < rule["f1"]:
                 out.append(f"{w['world']} {k}: F1 {v['f1']} below the registered-domain rule's {rule['f1']}")

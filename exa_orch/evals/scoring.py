@@ -47,3 +47,27 @@ def pair_scores(clusters: list[list[str]], truth: dict[str, str], names: dict[st
         "falseMerges": [list(p) for p in false],
         "missedPairs": len(actual - predicted),
     }
+
+
+def reasons_check(result: Json) -> Json:
+    """Whether a convergent.search result explains itself: every entity of n items carries n - 1
+    merges each with a reason, and every pair in `keptApart` has a reason and sits in two entities.
+    `lackOfEvidence` counts the pairs kept apart because the evidence for was too weak."""
+    entities = [e["entity"] for e in result["intersection"]]
+    groups = [[str(i) for i in e["itemIds"]] for e in entities]
+    explained = all(
+        len(e.get("mergeReasons") or []) == len(e["itemIds"]) - 1
+        and all(isinstance(m.get("reason"), str) and m["reason"] for m in e.get("mergeReasons") or [])
+        for e in entities
+    )
+    for u in result["unique"]:
+        groups.extend([str(i) for i in ids] for ids in u.get("entityItemIds") or [])
+    where = {i: k for k, g in enumerate(groups) for i in g}
+    apart = result.get("keptApart") or []
+    separate = all(
+        p.get("reason") and where.get(str(p["items"][0]), -1) != where.get(str(p["items"][1]), -2)
+        for p in apart
+    )
+    lack = sum(1 for p in apart if "not enough evidence" in str(p.get("reason")))
+    return {"mergesExplained": explained, "keptApartSeparate": separate, "keptApart": len(apart),
+            "lackOfEvidence": lack}  # fmt: skip
