@@ -371,7 +371,7 @@ def person(id: str, name: str, url: str, employer: str | None, desc: str = "") -
         (person("a", "Bob Iger", "https://thewaltdisneycompany.com/bob-iger/", "The Walt Disney Company"),
          person("b", "Robert A. Iger", "https://www.forbes.com/profile/robert-iger/", "Disney"), "nickname table"),
         (person("a", "Mo Salah", "https://www.liverpoolfc.com/mo-salah", "Liverpool FC"),
-         person("b", "Mohamed Salah", "https://www.premierleague.com/mohamed-salah", "Liverpool F.C."), "a short form"),
+         person("b", "Mohamed Salah", "https://www.premierleague.com/mohamed-salah", "Liverpool F.C."), "mo and mohamed are one name"),
         (person("a", "Son Heung-min", "https://www.tottenhamhotspur.com/son", "Tottenham Hotspur"),
          person("b", "Heung-min Son", "https://www.premierleague.com/son", "Tottenham Hotspur F.C."), "same given names, same family name"),
         (person("a", "K. M. Birla", "https://www.forbes.com/profile/km-birla/", "Aditya Birla Group"),

@@ -14,7 +14,10 @@ against: a wrong merge costs more than a missed one, so split evidence keeps two
 - **a brand on country domains** (woolworths.com.au / woolworths.co.za) is a brand, not one legal
   entity: it joins only when one names the other's site or both name the same owner;
 - **one family of sites** (lufthansa.com / lufthansagroup.com): a label that is the other's plus a
-  corporate word, with names that agree;
+  corporate word, with names that agree; a brand's own TLD (about.google / google.com, global.honda):
+  one family on a generic domain, a brand (corroboration needed) on a country's;
+- **a page naming the other's site**: a page whose path names the other's site ("Tata Consultancy
+  Services" on tata.com/business/tcs, "TCS" on tcs.com), under one name (or its initials);
 - **against**: different kinds, different profiles on one host, different registered domains
   nothing tied together, legal forms that differ ("Co., Inc." / "KGaA"), different countries.
 People (people.py): names after transliteration, either order, initials and nicknames, plus the
@@ -29,12 +32,13 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from exa_orch.workflows.entities.names import DESIGNATORS, core_name, extra_words, names_agree
+from exa_orch.workflows.entities.names import DESIGNATORS, core_name, extra_words, initialism, names_agree
 from exa_orch.workflows.entities.people import name_evidence, person_key
 from exa_orch.workflows.entities.records import Record
-from exa_orch.workflows.entities.sites import Site, country_suffix, regional
+from exa_orch.workflows.entities.sites import Site, brand_tld, country_suffix, regional
 
 JOIN = 4.0  # companies and pages
+_ONE_NAME = ("equal names", "abbreviation", "equal names but for spaces")  # how names_agree says "one name"
 JOIN_PERSON = 8.0  # a person: a name that agrees (7 at most) is never enough alone
 DECISIVE = 10.0
 # Weight of a field that agrees (half of it taken off when it differs): how much it identifies.
@@ -157,8 +161,9 @@ def _person(a: Record, b: Record, ev: Evidence) -> None:
         agree = names_agree(a.employer, b.employer)
         if agree:
             ev.for_.append((3.0, f"same employer ({a.employer})"))
-        else:
+        elif a.employer_latin and b.employer_latin:
             ev.against.append(f"different employers ({a.employer} / {b.employer})")
+        # an employer written in another script (ソフトバンクグループ / SoftBank Group) is not compared
 
 
 def _stated(a: Record, b: Record, ev: Evidence) -> None:
@@ -197,6 +202,8 @@ def _agree_on_site(a: Record, b: Record) -> str | None:
         for alias in sorted(x.aliases):
             if y.clean and names_agree(alias, y.clean):
                 return f"{x.name} also goes by {alias!r}"
+        if y.clean and " " not in y.clean and x.raw_name and initialism(x.raw_name, y.clean):
+            return f"{y.name} is the initials of {x.name}"  # TSMC: the initial of "Company" too
     return None
 
 
@@ -272,16 +279,52 @@ def _same_name_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
             return
 
 
+def _brand_domain(a: Record, b: Record, ev: Evidence) -> None:
+    """A site under the brand's own TLD and a site of that label: on a generic one (google.com) one
+    family of sites when the names agree as one name; on a country's (honda.co.jp) a brand, joined
+    only with corroboration, as two country domains are."""
+    owned, other = (a, b) if a.site and b.site and brand_tld(a.site, b.site) else (b, a)
+    assert other.site is not None
+    agree = names_agree(a.clean, b.clean)
+    if not agree:
+        return
+    if country_suffix(other.site.suffix):
+        _brand(a, b, ev)
+    elif agree in _ONE_NAME:
+        tld = owned.site.suffix if owned.site else ""
+        ev.for_.append(
+            (JOIN, f"{owned.domain} is under the brand's own TLD .{tld}, {other.domain} its name ({agree})")
+        )
+
+
+def _path_names_site(a: Record, b: Record, ev: Evidence) -> None:
+    """A page whose path names the other's site, under one name ("Tata Consultancy Services" on
+    tata.com/business/tcs and "TCS" on tcs.com): the page is about the other's owner."""
+    for x, y in ((a, b), (b, a)):
+        if not (x.site and y.site) or len(y.site.label) < 3:
+            continue
+        segments = {s.replace("-", "") for s in x.site.path.split("/") if s}
+        agree = names_agree(x.clean, y.clean)
+        if y.site.label.replace("-", "") in segments and agree in _ONE_NAME:
+            ev.for_.append(
+                (JOIN, f"{x.name} on {x.site.canonical}, a page its path names {y.domain} ({agree})")
+            )
+            return
+
+
 def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
     sa, sb = a.site, b.site
     assert sa is not None and sb is not None
     if not (a.clean and b.clean):
         return
-    if regional(sa, sb) and names_agree(a.clean, b.clean):
+    _path_names_site(a, b, ev)
+    if brand_tld(sa, sb) or brand_tld(sb, sa):
+        _brand_domain(a, b, ev)
+    elif regional(sa, sb) and names_agree(a.clean, b.clean):
         _brand(a, b, ev)
     elif _label_family(sa.label, sb.label) and not _two_countries(sa, sb):
         agree = names_agree(a.clean, b.clean)
-        if agree in ("equal names", "abbreviation", "equal names but for spaces"):
+        if agree in _ONE_NAME:
             ev.for_.append((JOIN, f"sites of one family {a.domain} / {b.domain} ({agree})"))
     elif a.core and a.core == b.core:
         _same_name_elsewhere(a, b, ev)

@@ -38,6 +38,12 @@ def fold(text: str) -> str:
     return latin.lower()
 
 
+def is_latin(text: str) -> bool:
+    """Whether `text` is written in Latin letters (accents allowed): "Société" yes, "百度" no."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).isascii()
+
+
 def words(text: str) -> list[str]:
     """`text` folded, "&" and "+" read as "and", split on anything but letters and digits."""
     text = fold(text).replace("&", " and ").replace("+", " and ")
@@ -115,6 +121,12 @@ def _abbreviation(x: str, y: str) -> bool:
     initials = {"".join(w[0] for w in kept[:k]) for k in range(2, len(kept) + 1)}
     with_and = "".join(w[0] if w not in ("and",) else "and" for w in x.split() if w not in _STOP[1:])
     return bool(initials & letters) or with_and in letters
+
+
+def initialism(written: str, short: str) -> bool:
+    """`short` is the initials of a name as written, legal form included ("taiwan semiconductor
+    manufacturing company limited" -> "tsmc"): cleaning drops the word an initialism may keep."""
+    return _abbreviation(written, short)
 
 
 def names_agree(a: str, b: str) -> str | None:

@@ -2,7 +2,8 @@
 
 `name_evidence(a, b)` says how two written names of people agree: a weight (log-odds-like: what
 the agreement adds to the case that they are one person) and the reason. Nicknames come from the
-`nicknames` package (a hand-curated English table, Apache-2.0); other scripts are transliterated by
+`nicknames` package (a hand-curated English table, Apache-2.0) and given_names.py (short forms of
+other languages it lacks: Pep / Josep, Leo / Lionel, with sources); other scripts are transliterated by
 `anyascii`, so 李彦宏 reads "li yan hong" and never meets "Robin Li": a name in another script
 joins only through an identifier or an alias the page states.
 """
@@ -56,10 +57,12 @@ def _namer() -> object:
 @lru_cache(maxsize=65536)
 def _forms(given: str) -> frozenset[str]:
     """`given` and the names the nickname table ties it to (bob -> robert, robert -> bob ...)."""
+    from exa_orch.workflows.entities.given_names import FORMS
+
     namer = _namer()
     canon: set[str] = set(namer.canonicals_of(given))  # type: ignore[attr-defined]
     nicks: set[str] = set(namer.nicknames_of(given))  # type: ignore[attr-defined]
-    return frozenset({given, *canon, *nicks})
+    return frozenset({given, *canon, *nicks, *FORMS.get(given, ())})
 
 
 def given_forms(given: str) -> frozenset[str]:

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities.names import acronym, clean_name, core_name, fold, words
+from exa_orch.workflows.entities.names import acronym, clean_name, core_name, fold, is_latin, words
 from exa_orch.workflows.entities.people import person_key
 from exa_orch.workflows.entities.sites import Site, site
 
@@ -74,6 +74,7 @@ class Record:
     alias_domains: dict[str, str] = field(default_factory=dict)  # other registered domain -> words
     owners: dict[str, str] = field(default_factory=dict)  # cleaned owner name -> the words that said it
     employer: str = ""  # a person's employer, cleaned ("" when unknown)
+    employer_latin: bool = True  # written in Latin letters (a name in another script is not compared)
     industry: str = ""
     location: str = ""
     country: str = ""  # the last part of the location, one spelling per country
@@ -156,9 +157,13 @@ def _trim(text: str) -> str:
 
 # Where a page says the entity is: read when no structured location came with the item (Agent rows).
 _BASED_IN = re.compile(r"\b(?:based|headquartered|located)\s+in\s+([A-Z][^.;()]{1,80}?)(?:\.\s|\.$|;|\(|$)")
-# A person's current employer as a page states it ("... is Head of Payments at Deutsche Bank."), read
-# when the item has no structured employer (Agent rows); "was ... at" is a former one: not read.
-_WORKS_AT = re.compile(r"\bis\s+[^.;]{0,80}?\bat\s+" + _NAME)
+# A person's current role and employer as a page states them ("Jane Doe is Head of Payments at
+# Deutsche Bank.", "Jane Doe, Head of Payments at Deutsche Bank."), read when the item has no
+# structured ones (Agent rows); "was ... at" is a former one: not read.
+_ROLE_AT = (
+    re.compile(r"\bis\s+(?:an?\s+|the\s+)?([^.;]{1,80}?)\s+at\s+([^.;]{1,80})"),
+    re.compile(r"^[^,.;()]{2,60},\s+(?:an?\s+|the\s+)?([^.;]{1,80}?)\s+at\s+([^.;]{1,80})"),
+)
 _CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
 _BOUNDARY = re.compile(r"[.!?]\s+(?=[A-Z\"“])")  # "Inc. (formerly" does not end a sentence
 
@@ -237,11 +242,26 @@ def _profiles(rec: Record, props: Json, texts: list[str]) -> frozenset[str]:
     return frozenset(p for p in found | own if p)
 
 
+def _role_at(rec: Record, texts: list[str]) -> None:
+    """A person's title and employer from "X is TITLE at EMPLOYER" (or "X, TITLE at EMPLOYER"), where
+    the item's fields gave none; an employer in another script is kept, marked as not comparable."""
+    m = next((m for cue in _ROLE_AT for t in texts if (m := cue.search(t))), None)
+    if m is None:
+        return
+    if "title" not in rec.facts:
+        rec.facts["title"] = " ".join(words(m.group(1)))
+    if not rec.employer:
+        written = m.group(2).strip()
+        latin = re.match(_NAME, written)
+        said = _trim(latin.group(1)) if latin else written
+        rec.employer = clean_name(said.rstrip(".")) if said else ""
+        rec.employer_latin = is_latin(said)
+
+
 def _stated_fields(rec: Record, texts: list[str]) -> None:
     """A person's employer and an organisation's country from the text, when no field gave them."""
-    if rec.kind == "person" and not rec.employer:
-        said = next((_trim(m.group(1)) for t in texts for m in _WORKS_AT.finditer(t)), "")
-        rec.employer = clean_name(said.rstrip(".")) if said else ""
+    if rec.kind == "person":
+        _role_at(rec, texts)
     if not rec.country and rec.kind != "person":
         said = next((m.group(1) for t in texts for m in _BASED_IN.finditer(t)), "")
         rec.country = country_of(said) if said else ""
@@ -257,7 +277,7 @@ def record(index: int, item: Json) -> Record:
         index, str(item.get("id") or index), kind, _name_of(props), url=_str(props.get("url")) or None,
         location=str(company.get("location") or person.get("location") or ""),
         industry=fold(str(company.get("industry") or "")),
-        employer=clean_name(employer) if employer else "",
+        employer=clean_name(employer) if employer else "", employer_latin=is_latin(employer),
     )  # fmt: skip
     if _str(person.get("position")):
         rec.facts["title"] = " ".join(words(person["position"]))

@@ -28,6 +28,16 @@ def _extractor() -> tldextract.TLDExtract:
 # Two-letter suffixes sold as generic names, not countries: stem.io is not stem.com's regional site.
 _VANITY_CCTLDS = frozenset("io ai co me tv ly to gg sh so fm am im is it la vc ws cc".split())
 _GENERIC = frozenset("com org net biz info".split())
+# Top-level domains open to anyone, never one brand's own (the rest of the one-label ones may be:
+# about.google, global.honda, global.abb, skygroup.sky are a brand's names under its own TLD).
+# Open ones from ICANN's new gTLD programme too (a sample of the common ones: a company named like
+# one would otherwise pass as its brand: "Shop" at x.shop and shop.com).
+_OPEN_TLDS = _GENERIC | frozenset(
+    "edu gov mil int coop aero museum mobi name pro jobs travel app dev shop store online site tech "
+    "xyz club blog news cloud live life world global agency company group digital email media network "
+    "studio design page website space today solutions services systems ventures capital finance "
+    "fund money bank insurance health care law legal energy africa asia london berlin paris nyc tokyo".split()
+)
 # Path segments that don't change which entity a page is about.
 _LOCALE = re.compile(r"^[a-z]{2}([-_][a-z]{2,4})?$")
 _HOMELIKE = frozenset(
@@ -132,6 +142,19 @@ def country_suffix(suffix: str) -> bool:
     """A country's suffix ("de", "co.uk", "com.au"), not a vanity one sold as generic (".io", ".ai")."""
     last = suffix.rsplit(".", 1)[-1]
     return (len(last) == 2 and last not in _VANITY_CCTLDS) or last == "eu"
+
+
+def brand_tld(a: Site, b: Site) -> bool:
+    """`a` sits under a top-level domain that is `b`'s label (about.google / google.com, global.honda /
+    honda.co.jp): a brand TLD, where only the brand's owner registers names (ICANN's Specification
+    13, the ".brand" TLDs). Read only against another site of that label, never from a list."""
+    return (
+        "." not in a.suffix
+        and len(a.suffix) >= 3
+        and a.suffix not in _OPEN_TLDS
+        and a.suffix == b.label
+        and not b.platform
+    )
 
 
 def regional(a: Site, b: Site) -> bool:

@@ -1,0 +1,136 @@
+"""Entity resolution, issue 37's second pass: brand TLDs, initials with the legal form, a parent's
+page naming its unit's site, short forms of other languages, and what Agent rows state."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from exa_orch.workflows import entities
+from exa_orch.workflows.entities.given_names import FORMS, SHORT_FORMS
+from exa_orch.workflows.rows import props_of
+
+Json = dict[str, Any]
+
+
+def co(id: str, name: str, url: str, location: str | None = None, desc: str = "") -> Json:
+    company = {"name": name, "location": location}
+    return {"id": id, "properties": {"type": "company", "url": url, "description": desc, "company": company}}
+
+
+def row(id: str, kind: str, name: str, url: str, description: str) -> Json:
+    """An Agent row as the workflows hand it to the resolver (rows.as_item: name, url, description)."""
+    return {
+        "id": id,
+        "properties": props_of({"type": kind, "url": url, "description": description, "name": name}),
+    }
+
+
+def apart(a: Json, b: Json) -> str:
+    return entities.compare(entities.record(0, a), entities.record(1, b)).why_apart
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "reason"),
+    [
+        (co("a", "Google LLC", "https://about.google/"), co("b", "Google", "https://www.google.com/"),
+         "about.google is under the brand's own TLD .google, google.com its name"),
+        (co("a", "Honda", "https://global.honda/en/", "Tokyo, Japan"), co("b", "Honda", "https://www.honda.co.jp/", "Tokyo, Japan"),
+         "same name on country domains global.honda / honda.co.jp, and both say they are based in japan"),
+        (co("a", "Taiwan Semiconductor Manufacturing Company Limited", "https://www.tsmc.com/english"),
+         co("b", "TSMC", "https://www.tsmc.com/english/aboutTSMC"), "TSMC is the initials of Taiwan Semiconductor"),
+        (co("a", "Tata Consultancy Services", "https://www.tata.com/business/tcs"), co("b", "TCS", "https://www.tcs.com/"),
+         "Tata Consultancy Services on tata.com/business/tcs, a page its path names tcs.com (abbreviation)"),
+    ],
+)  # fmt: skip
+def test_brand_tlds_initials_and_a_page_naming_the_site_join_with_their_reason(
+    a: Json, b: Json, reason: str
+) -> None:
+    res = entities.resolve([a, b])
+    assert res.groups == [[0, 1]], apart(a, b)
+    assert reason in res.reasons[0][0]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "why"),
+    [
+        (  # a subsidiary on another country's domain of the brand's TLD label
+            co("a", "Honda", "https://global.honda/en/", "Tokyo, Japan"),
+            co("b", "Honda", "https://www.honda.com/", "Torrance, United States"),
+            "different countries (japan / united states)",
+        ),
+        (  # an open TLD is nobody's brand: a name under it says nothing of the other site's owner
+            co("a", "Shop", "https://acme.shop/"), co("b", "Shop", "https://shop.com/"),
+            "different registered domains",
+        ),
+        (  # the path names the other's site, but the names are not one name
+            co("a", "Tata Sons", "https://www.tata.com/business/tcs"), co("b", "TCS", "https://www.tcs.com/"),
+            "not enough evidence",
+        ),
+    ],
+)  # fmt: skip
+def test_a_brand_tld_or_a_path_without_one_name_or_one_country_stays_apart(
+    a: Json, b: Json, why: str
+) -> None:
+    res = entities.resolve([a, b])
+    assert res.groups == [[0], [1]]
+    said = apart(a, b)
+    if "registered domains" in why:
+        assert entities.conflict(entities.record(0, a), entities.record(1, b), lambda x, y: False) == (
+            "different registered domains (acme.shop / shop.com)"
+        )
+    else:
+        assert why in said
+
+
+def test_the_short_forms_table_has_sources_and_reads_both_ways() -> None:
+    assert all(r.source and r.full for r in SHORT_FORMS)
+    assert "josep" in FORMS["pep"] and "pep" in FORMS["josep"] and "lionel" in FORMS["leo"]
+    for a, b in (("Pep Guardiola", "Josep Guardiola"), ("Leo Messi", "Lionel Messi")):
+        weight, reason = entities.people.name_evidence(a, b)
+        assert weight == 6.5 and "are one name" in reason, reason
+    assert "are one name" not in entities.people.name_evidence("Pepe Reina", "Josep Reina")[1]  # Pepe is José
+
+
+def test_agent_rows_state_the_role_and_employer_and_another_script_is_not_compared() -> None:
+    comma = entities.record(
+        0, row("a", "person", "Sarah Chen", "https://x.dev/sc", "Sarah Chen, Engineer at Notion.")
+    )
+    assert comma.employer == "notion" and comma.facts["title"] == "engineer"
+    said = entities.record(
+        0,
+        row("a", "person", "Lei Jun", "https://mi.com/lj", "Lei Jun is Founder, Chairman and CEO at Xiaomi."),
+    )
+    assert said.employer == "xiaomi" and said.facts["title"] == "founder chairman and ceo"
+    son = row(
+        "a",
+        "person",
+        "Masayoshi Son",
+        "https://group.softbank/en/about/officer/son",
+        "Masayoshi Son (孫正義) is Chief Executive Officer at SoftBank Group.",
+    )
+    kanji = row(
+        "b",
+        "person",
+        "孫正義",
+        "https://ja.wikipedia.org/wiki/孫正義",
+        "孫正義 is Chief Executive Officer at ソフトバンクグループ.",
+    )
+    other = entities.record(1, kanji)
+    assert other.employer and not other.employer_latin
+    res = entities.resolve([son, kanji])
+    assert res.groups == [[0, 1]], apart(son, kanji)
+    assert "also written" in res.reasons[0][0]["reason"] and "same title" in res.reasons[0][0]["reason"]
+    # two people of one name at two employers, both in Latin letters: apart, and why
+    tencent = row(
+        "a", "person", "Li Wei", "https://linkedin.com/in/li-wei-1", "Li Wei, Vice President at Tencent."
+    )
+    baidu = row("b", "person", "Li Wei", "https://linkedin.com/in/li-wei-2", "Li Wei, Engineer at Baidu.")
+    assert entities.resolve([tencent, baidu]).groups == [[0], [1]]
+    assert "different employers (tencent / baidu)" in apart(tencent, baidu)
+    # "was ... at" is a former employer: not read as the current one
+    former = entities.record(
+        0, row("a", "person", "Jane Roe", "https://x.dev/jr", "Jane Roe was CFO at Acme.")
+    )
+    assert former.employer == "" and "title" not in former.facts
