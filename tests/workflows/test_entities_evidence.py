@@ -98,6 +98,22 @@ def test_agent_rows_state_the_role_and_employer_and_another_script_is_not_compar
         0, row("a", "person", "Sarah Chen", "https://x.dev/sc", "Sarah Chen, Engineer at Notion.")
     )
     assert comma.employer == "notion" and comma.facts["title"] == "engineer"
+    dr = entities.record(
+        0,
+        row(
+            "a",
+            "person",
+            "Dr. Sarah Chen",
+            "https://x.dev/sc",
+            "Dr. Sarah Chen, Engineer at Notion Labs, Inc..",
+        ),
+    )
+    assert dr.employer == "notion labs"
+    # "X, T at E" only after the person's own name: another sentence's comma says nothing of them
+    elsewhere = entities.record(
+        0, row("a", "person", "Jane Roe", "https://x.dev/jr", "Acme grew. Its CEO, Bob Lee at Foo.")
+    )
+    assert elsewhere.employer == ""
     said = entities.record(
         0,
         row("a", "person", "Lei Jun", "https://mi.com/lj", "Lei Jun is Founder, Chairman and CEO at Xiaomi."),

@@ -158,12 +158,10 @@ def _trim(text: str) -> str:
 # Where a page says the entity is: read when no structured location came with the item (Agent rows).
 _BASED_IN = re.compile(r"\b(?:based|headquartered|located)\s+in\s+([A-Z][^.;()]{1,80}?)(?:\.\s|\.$|;|\(|$)")
 # A person's current role and employer as a page states them ("Jane Doe is Head of Payments at
-# Deutsche Bank.", "Jane Doe, Head of Payments at Deutsche Bank."), read when the item has no
-# structured ones (Agent rows); "was ... at" is a former one: not read.
-_ROLE_AT = (
-    re.compile(r"\bis\s+(?:an?\s+|the\s+)?([^.;]{1,80}?)\s+at\s+([^.;]{1,80})"),
-    re.compile(r"^[^,.;()]{2,60},\s+(?:an?\s+|the\s+)?([^.;]{1,80}?)\s+at\s+([^.;]{1,80})"),
-)
+# Deutsche Bank.", or after the person's own name "Jane Doe, Head of Payments at Deutsche Bank."),
+# read when the item has no structured ones (Agent rows); "was ... at" is a former one: not read.
+_ROLE = r"(?:an?\s+|the\s+)?([^.;]{1,80}?)\s+at\s+([^.;]{1,80})"
+_IS_ROLE_AT = re.compile(r"\bis\s+" + _ROLE)
 _CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
 _BOUNDARY = re.compile(r"[.!?]\s+(?=[A-Z\"“])")  # "Inc. (formerly" does not end a sentence
 
@@ -245,7 +243,13 @@ def _profiles(rec: Record, props: Json, texts: list[str]) -> frozenset[str]:
 def _role_at(rec: Record, texts: list[str]) -> None:
     """A person's title and employer from "X is TITLE at EMPLOYER" (or "X, TITLE at EMPLOYER"), where
     the item's fields gave none; an employer in another script is kept, marked as not comparable."""
-    m = next((m for cue in _ROLE_AT for t in texts if (m := cue.search(t))), None)
+    named = (
+        re.compile(re.escape(rec.name or "") + r"(?:\s*[(（][^)）]*[)）])?,\s+" + _ROLE) if rec.name else None
+    )
+    cues = (_IS_ROLE_AT, named) if named else (_IS_ROLE_AT,)
+    m = next(
+        (m for cue in cues for t in texts if (m := cue.match(t) if cue is named else cue.search(t))), None
+    )
     if m is None:
         return
     if "title" not in rec.facts:
