@@ -8,8 +8,9 @@ Merck & Co. with Merck KGaA: a character ratio says nothing about identity.
 - `hosts`: the one table of hosts that serve many entities (a profile there is identity, the host never);
 - `sites`: a URL through the Public Suffix List (bundled snapshot, no fetch): registered domain,
   canonical page, profile, locale;
-- `names`, `people`: company names cleaned (legal forms of many jurisdictions by `cleanco`,
-  transliteration by `anyascii`), people's names read in either order with initials and nicknames;
+- `names`, `people`, `given_names`: company names cleaned (legal forms of many jurisdictions by
+  `cleanco`, transliteration by `anyascii`), people's names read in either order with initials and
+  nicknames (the `nicknames` package, and other languages' short forms it lacks, with sources);
 - `records`: what an item carries and what its text states (other names, sites, owners);
 - `evidence`: for and against per pair; a join needs enough for and nothing against;
 - `clustering`: candidate pairs, merges strongest first, complete linkage, the pairs kept apart.
