@@ -43,31 +43,35 @@ def fitness_scores(items: list[Json], specs: list[Json]) -> list[float]:
     """
     if not specs:
         return [0.0 for _ in items]
-    answers: list[list[str | None]] = []
-    for item in items:
-        by_id = {
-            r.get("enrichmentId"): rows.first_text(r.get("result"))
-            for r in item.get("enrichments") or []
-            if r.get("status", "completed") == "completed"
-        }
-        answers.append([by_id.get(s["enrichmentId"]) for s in specs])
-    columns: list[list[float]] = []
-    for j, spec in enumerate(specs):
-        fmt = spec.get("format")
-        raw = [row[j] for row in answers]
-        if fmt == "number":
-            nums = [_number(a) for a in raw]
-            present = [n for n in nums if n is not None]
-            lo, hi = (min(present), max(present)) if present else (0.0, 0.0)
-            columns.append([0.0 if n is None else 1.0 if hi == lo else (n - lo) / (hi - lo) for n in nums])
-        elif fmt in ("boolean", "options"):
-            labels = spec.get("options") or ["yes"]
-            good = str(labels[0]).strip().lower() if fmt == "options" else "yes"
-            columns.append([1.0 if a is not None and a.lower() == good else 0.0 for a in raw])
-        else:
-            columns.append([0.0 if a is None else 1.0 for a in raw])
+    answers = [_answers(item, specs) for item in items]
+    columns = [_column(spec, [row[j] for row in answers]) for j, spec in enumerate(specs)]
     # Unrounded: averages (avgFitness) and comparisons across rounds use the exact scores.
     return [sum(col[i] for col in columns) / len(columns) for i in range(len(items))]
+
+
+def _answers(item: Json, specs: list[Json]) -> list[str | None]:
+    """The item's completed answer to each spec's enrichment (None: no answer)."""
+    by_id = {
+        r.get("enrichmentId"): rows.first_text(r.get("result"))
+        for r in item.get("enrichments") or []
+        if r.get("status", "completed") == "completed"
+    }
+    return [by_id.get(s["enrichmentId"]) for s in specs]
+
+
+def _column(spec: Json, raw: list[str | None]) -> list[float]:
+    """One spec's score for each item's answer `raw` (see `fitness_scores`)."""
+    fmt = spec.get("format")
+    if fmt == "number":
+        nums = [_number(a) for a in raw]
+        present = [n for n in nums if n is not None]
+        lo, hi = (min(present), max(present)) if present else (0.0, 0.0)
+        return [0.0 if n is None else 1.0 if hi == lo else (n - lo) / (hi - lo) for n in nums]
+    if fmt in ("boolean", "options"):
+        labels = spec.get("options") or ["yes"]
+        good = str(labels[0]).strip().lower() if fmt == "options" else "yes"
+        return [1.0 if a is not None and a.lower() == good else 0.0 for a in raw]
+    return [0.0 if a is None else 1.0 for a in raw]
 
 
 def keeps(niche: str, strategy: str) -> bool:
@@ -256,6 +260,19 @@ class Pool:
         items = [i for i in items if niche_of(verdicts(i, self.criteria, ids)) is not None]
         for item in items:
             self.niche_of[str(item.get("id"))] = niche_of(verdicts(item, self.criteria, ids)) or ""
+        self._rekey(items, specs)
+        self.items.extend(items)
+        scores = fitness_scores(self.canonical, [self.specs[k] for k in sorted(self.specs)])
+        candidates: list[Json] = [
+            {"item": item, "niche": self.niche_of[str(item.get("id"))], "fitnessScore": score,
+             "criteriaVector": [b == "1" for b in self.niche_of[str(item.get("id"))].split(",")]}
+            for item, score in zip(self.items, scores, strict=True)
+        ]  # fmt: skip
+        self._resolve()
+        return candidates[len(candidates) - len(items) :], self._archive(candidates)
+
+    def _rekey(self, items: list[Json], specs: list[Json]) -> None:
+        """Add the items' enrichment results re-keyed by the arg's position ("arg<j>")."""
         by_id = {s["enrichmentId"]: f"arg{s['arg']}" for s in specs}
         for s in specs:
             self.specs.setdefault(s["arg"], {**s, "enrichmentId": f"arg{s['arg']}"})
@@ -266,19 +283,18 @@ class Pool:
                 if r.get("enrichmentId") in by_id
             ]
             self.canonical.append({**item, "enrichments": results})
-        self.items.extend(items)
-        scores = fitness_scores(self.canonical, [self.specs[k] for k in sorted(self.specs)])
-        candidates: list[Json] = [
-            {"item": item, "niche": self.niche_of[str(item.get("id"))], "fitnessScore": score,
-             "criteriaVector": [b == "1" for b in self.niche_of[str(item.get("id"))].split(",")]}
-            for item, score in zip(self.items, scores, strict=True)
-        ]  # fmt: skip
+
+    def _resolve(self) -> None:
+        """Every item so far resolved into entities (`entity_of`: item id -> entity key)."""
         resolution = entities.resolve(self.items)
         self.entity_of = {}
         for members in resolution.groups:
             key = entities.entity_key(self.items[members[0]])
             for i in members:
                 self.entity_of[str(self.items[i].get("id"))] = key
+
+    def _archive(self, candidates: list[Json]) -> list[Json]:
+        """The best entity per niche: each entity by its fittest candidate in its latest niche."""
         entity = [self.entity_of[str(c["item"].get("id"))] for c in candidates]
         niche = {e: c["niche"] for e, c in zip(entity, candidates, strict=True)}  # the latest round's
         best: dict[str, int] = {}  # entity -> its fittest candidate in that niche (ties: the earlier)
@@ -289,7 +305,7 @@ class Pool:
             ):
                 best[e] = n
         ordered = [candidates[n] for n in sorted(best.values())]
-        return candidates[len(candidates) - len(items) :], select_elites(ordered, self.strategy)
+        return select_elites(ordered, self.strategy)
 
     def niches(self) -> dict[str, int]:
         """niche -> how many entities are in it now (each in its latest round's niche)."""
