@@ -27,7 +27,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from exa_orch.gateway import prices
 from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MAX_INPUT_ROWS, MODEL_TO_EFFORT
@@ -36,7 +36,6 @@ from exa_orch.workflows import kit
 from exa_orch.workflows import research as runs_kit
 
 Json = dict[str, Any]
-Engine = Literal["websets", "agent"]  # a collection workflow's `engine` arg
 VERDICTS = ("yes", "no", "unclear")
 CHUNK_ROWS = 25  # rows one agent run is asked for; more are asked of follow-up runs
 ALL_OF = "Only entities that meet all of these:"
