@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -154,31 +153,14 @@ async def verify(ctx: TaskContext, args: VerifyArgs) -> Json:
     sides: dict[str, Json] = {}
     total = 4 + (1 if args.synthesize else 0)
     # The synthesis's evidence: a row engine's rows (input.data); None on Websets (a prompt summary).
-    evidence = await begun.engine.choose(_Sides(ctx, args, sides, begun.started, timeout_s, total))
+    on = (ctx, args, sides, begun.started, timeout_s, total)
+    evidence = await begun.engine.choose(engines.Pair(partial(_webset_sides, *on), partial(_row_sides, *on)))
     synthesis: Json | None = None
     if args.synthesize:
         synthesis = await synthesize(ctx, args.thesis, args.timeout, sides, evidence)
         state = synthesis["error"]["message"] if "error" in synthesis else synthesis["verdict"]
         await ctx.progress("synthesis", total, total, f"synthesis: {state}")
     return _result(sides, synthesis, begun.started, begun.engine.name)
-
-
-@dataclass(frozen=True)
-class _Sides:
-    """Both sides on each kind of engine (engines/base.py); each leg fills `sides`."""
-
-    ctx: TaskContext
-    args: VerifyArgs
-    sides: dict[str, Json]
-    started: float
-    timeout_s: float
-    total: int
-
-    def websets(self) -> Awaitable[list[Json] | None]:
-        return _webset_sides(self.ctx, self.args, self.sides, self.started, self.timeout_s, self.total)
-
-    def rows(self, source: engines.RowSource) -> Awaitable[list[Json] | None]:
-        return _row_sides(self.ctx, self.args, self.sides, self.started, self.timeout_s, self.total, source)
 
 
 async def _webset_sides(
@@ -341,26 +323,25 @@ def verify_cost(args: VerifyArgs) -> list[prices.Part]:
     """Two websets (thesis, antithesis) of `count` items with their enrichments, or on the agent
     engine two collections of `count` rows (`rows.cost`), and the synthesis run if asked
     (tasks.create's preview)."""
-    parts = engines.collector(args.engine).choose(_Cost(args))
+    parts = engines.collector(args.engine).choose(
+        engines.Pair(partial(_webset_cost, args), partial(_row_cost, args))
+    )
     if args.synthesize:
         parts.append(prices.research_run("exa-research", "synthesis run"))
     return parts
 
 
-@dataclass(frozen=True)
-class _Cost:
-    args: VerifyArgs
+def _webset_cost(args: VerifyArgs) -> list[prices.Part]:
+    n = len(args.enrichments or [])
+    contacts = prices.contact_columns(args.enrichments or [])
+    return [
+        *prices.webset(args.count, n, "thesis webset", contacts),
+        *prices.webset(args.count, n, "antithesis webset", contacts),
+    ]
 
-    def websets(self) -> list[prices.Part]:
-        n = len(self.args.enrichments or [])
-        contacts = prices.contact_columns(self.args.enrichments or [])
-        return [
-            *prices.webset(self.args.count, n, "thesis webset", contacts),
-            *prices.webset(self.args.count, n, "antithesis webset", contacts),
-        ]
 
-    def rows(self, source: engines.RowSource) -> list[prices.Part]:
-        return source.cost(self.args.count, "collection run (thesis, antithesis)", collections=2)
+def _row_cost(args: VerifyArgs, source: engines.RowSource) -> list[prices.Part]:
+    return source.cost(args.count, "collection run (thesis, antithesis)", collections=2)
 
 
 WORKFLOWS: list[WorkflowSpec] = [

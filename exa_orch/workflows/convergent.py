@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Awaitable
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -152,24 +150,11 @@ def _status(waited: Json) -> str:
 async def convergent(ctx: TaskContext, args: ConvergentArgs) -> Json:
     """Run the convergent search; see the module docstring."""
     begun = await engines.begin(ctx, args.engine)
-    result = await begun.engine.choose(_Legs(ctx, args, kit.Timeline(ctx)))
+    timeline = kit.Timeline(ctx)
+    legs = engines.Pair(partial(_on_websets, ctx, args, timeline), partial(_on_rows, ctx, args, timeline))
+    result = await begun.engine.choose(legs)
     result["duration"] = max(0, round((time.time() - begun.started) * 1000))  # spans restarts too
     return result
-
-
-@dataclass(frozen=True)
-class _Legs:
-    """The convergent search on each kind of engine (engines/base.py)."""
-
-    ctx: TaskContext
-    args: ConvergentArgs
-    timeline: kit.Timeline
-
-    def websets(self) -> Awaitable[Json]:
-        return _on_websets(self.ctx, self.args, self.timeline)
-
-    def rows(self, source: engines.RowSource) -> Awaitable[Json]:
-        return _on_rows(self.ctx, self.args, self.timeline, source)
 
 
 async def _on_websets(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline) -> Json:
@@ -382,19 +367,18 @@ ARCHETYPE = Archetype(
 def convergent_cost(args: ConvergentArgs) -> list[prices.Part]:
     """One webset of `count` items per query; on the agent engine one collection of `count` rows per
     query (`rows.runs` runs each, at their metered cap) (tasks.create's preview)."""
-    return engines.collector(args.engine).choose(_Cost(args))
+    return engines.collector(args.engine).choose(
+        engines.Pair(partial(_webset_cost, args), partial(_row_cost, args))
+    )
 
 
-@dataclass(frozen=True)
-class _Cost:
-    args: ConvergentArgs
+def _webset_cost(args: ConvergentArgs) -> list[prices.Part]:
+    n = len(args.queries)
+    return [p for q in range(n) for p in prices.webset(args.count, what=f"webset {q + 1}")]
 
-    def websets(self) -> list[prices.Part]:
-        n = len(self.args.queries)
-        return [p for q in range(n) for p in prices.webset(self.args.count, what=f"webset {q + 1}")]
 
-    def rows(self, source: engines.RowSource) -> list[prices.Part]:
-        return source.cost(self.args.count, "collection run", collections=len(self.args.queries))
+def _row_cost(args: ConvergentArgs, source: engines.RowSource) -> list[prices.Part]:
+    return source.cost(args.count, "collection run", collections=len(args.queries))
 
 
 WORKFLOWS: list[WorkflowSpec] = [

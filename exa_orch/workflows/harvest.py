@@ -18,8 +18,7 @@ The result says which items are one entity (`workflows.entities`: the same compa
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable
-from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from pydantic import Field
@@ -151,24 +150,11 @@ def _status(waited: Json) -> str:
 async def harvest(ctx: TaskContext, args: HarvestArgs) -> Json:
     """Run the harvest; see the module docstring."""
     begun = await engines.begin(ctx, args.engine)
-    result = await begun.engine.choose(_Legs(ctx, args, kit.Timeline(ctx)))
+    timeline = kit.Timeline(ctx)
+    legs = engines.Pair(partial(_on_websets, ctx, args, timeline), partial(_on_rows, ctx, args, timeline))
+    result = await begun.engine.choose(legs)
     result["duration"] = max(0, round((time.time() - begun.started) * 1000))  # spans restarts too
     return result
-
-
-@dataclass(frozen=True)
-class _Legs:
-    """The harvest on each kind of engine (engines/base.py)."""
-
-    ctx: TaskContext
-    args: HarvestArgs
-    timeline: kit.Timeline
-
-    def websets(self) -> Awaitable[Json]:
-        return _on_websets(self.ctx, self.args, self.timeline)
-
-    def rows(self, source: engines.RowSource) -> Awaitable[Json]:
-        return _on_rows(self.ctx, self.args, self.timeline, source)
 
 
 async def _on_websets(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline) -> Json:
@@ -373,19 +359,18 @@ ARCHETYPE = Archetype(
 def harvest_cost(args: HarvestArgs) -> list[prices.Part]:
     """One webset: `count` items, each enrichment filled for each; on the agent engine, the runs of
     one collection of `count` rows (`rows.runs`) at their metered cap (tasks.create's preview)."""
-    return engines.collector(args.engine).choose(_Cost(args))
+    return engines.collector(args.engine).choose(
+        engines.Pair(partial(_webset_cost, args), partial(_row_cost, args))
+    )
 
 
-@dataclass(frozen=True)
-class _Cost:
-    args: HarvestArgs
+def _webset_cost(args: HarvestArgs) -> list[prices.Part]:
+    enrichments = args.enrichments or []
+    return prices.webset(args.count, len(enrichments), contacts=prices.contact_columns(enrichments))
 
-    def websets(self) -> list[prices.Part]:
-        enrichments = self.args.enrichments or []
-        return prices.webset(self.args.count, len(enrichments), contacts=prices.contact_columns(enrichments))
 
-    def rows(self, source: engines.RowSource) -> list[prices.Part]:
-        return source.cost(self.args.count, "collection run")
+def _row_cost(args: HarvestArgs, source: engines.RowSource) -> list[prices.Part]:
+    return source.cost(args.count, "collection run")
 
 
 WORKFLOWS: list[WorkflowSpec] = [

@@ -28,7 +28,7 @@ from __future__ import annotations
 import dataclasses
 import math
 from collections.abc import Awaitable
-from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from pydantic import Field, field_validator, model_validator
@@ -140,39 +140,15 @@ def name_runs(exc: OrchError, run_ids: list[str]) -> OrchError:
     return exc
 
 
-class _Batched:
-    """Whether an engine's research runs in input.data batches: on a row engine, whose rows are
-    ready-made input rows; on Websets, a run per item."""
-
-    def websets(self) -> bool:
-        return False
-
-    def rows(self, source: engines.RowSource) -> bool:
-        return True
-
-
-_BATCHED = _Batched()
+# Whether an engine's research runs in input.data batches: on a row engine, whose rows are
+# ready-made input rows; on Websets, a run per item.
+_BATCHED: engines.Pair[bool] = engines.Pair(lambda: False, lambda source: True)
 
 
 async def verified_collection(ctx: TaskContext, args: VerifiedCollectionArgs) -> Json:
     begun = await engines.begin(ctx, args.engine, clock="start")  # deadlines survive restarts
-    return await begun.engine.choose(_Legs(ctx, args, begun.started, begun.started + args.timeout / 1000))
-
-
-@dataclass(frozen=True)
-class _Legs:
-    """The collection and its research on each kind of engine (engines/base.py)."""
-
-    ctx: TaskContext
-    args: VerifiedCollectionArgs
-    started: float
-    deadline: float
-
-    def websets(self) -> Awaitable[Json]:
-        return _on_websets(self.ctx, self.args, self.started, self.deadline)
-
-    def rows(self, source: engines.RowSource) -> Awaitable[Json]:
-        return _on_rows(self.ctx, self.args, self.started, self.deadline, source)
+    on = (ctx, args, begun.started, begun.started + args.timeout / 1000)
+    return await begun.engine.choose(engines.Pair(partial(_on_websets, *on), partial(_on_rows, *on)))
 
 
 def _research(
@@ -310,29 +286,27 @@ def verified_cost(args: VerifiedCollectionArgs) -> list[prices.Part]:
     (as many as the webset finds: none certain); on the agent engine a collection of `count` rows
     (`rows.cost`), then a research run per batch of up to RESEARCH_BATCH of them (tasks.create's
     preview)."""
-    parts, runs, what = engines.collector(args.engine).choose(_Cost(args))
+    parts, runs, what = engines.collector(args.engine).choose(
+        engines.Pair(partial(_webset_cost, args), partial(_row_cost, args))
+    )
     if runs:
         run = prices.research_run(args.research_model, what, runs)
         parts.append(dataclasses.replace(run, certain=False))
     return parts
 
 
-@dataclass(frozen=True)
-class _Cost:
-    """(the collection's parts, research runs, what one research run covers) on each engine."""
+def _webset_cost(args: VerifiedCollectionArgs) -> tuple[list[prices.Part], int, str]:
+    """(the webset's parts, research runs, what one research run covers)."""
+    enrichments = args.enrichments or []
+    parts = prices.webset(args.count, len(enrichments), contacts=prices.contact_columns(enrichments))
+    return parts, min(args.count, args.research_limit), "research run per item"
 
-    args: VerifiedCollectionArgs
 
-    def websets(self) -> tuple[list[prices.Part], int, str]:
-        args = self.args
-        enrichments = args.enrichments or []
-        parts = prices.webset(args.count, len(enrichments), contacts=prices.contact_columns(enrichments))
-        return parts, min(args.count, args.research_limit), "research run per item"
-
-    def rows(self, source: engines.RowSource) -> tuple[list[prices.Part], int, str]:
-        runs = math.ceil(min(self.args.count, self.args.research_limit) / RESEARCH_BATCH)
-        what = f"research run per batch of up to {RESEARCH_BATCH} items"
-        return source.cost(self.args.count, "collection run"), runs, what
+def _row_cost(args: VerifiedCollectionArgs, source: engines.RowSource) -> tuple[list[prices.Part], int, str]:
+    """(the collection's parts, research runs, what one research run covers)."""
+    runs = math.ceil(min(args.count, args.research_limit) / RESEARCH_BATCH)
+    what = f"research run per batch of up to {RESEARCH_BATCH} items"
+    return source.cost(args.count, "collection run"), runs, what
 
 
 WORKFLOWS: list[WorkflowSpec] = [

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import dataclasses
 import time
-from dataclasses import dataclass
 from functools import partial
 from typing import Any
 
@@ -56,12 +55,13 @@ from exa_orch.workflows.niches import (
     verdicts,
 )
 from exa_orch.workflows.winnow_rounds import (
-    Round,
     Task,
     WinnowArgs,
     enrichment_specs,
     found_round,
+    row_round,
     search_counts,
+    webset_round,
 )
 
 Json = dict[str, Any]
@@ -116,7 +116,8 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
             if targets == []:  # every niche is filled
                 converged = True
                 break
-            got = await begun.engine.choose(Round(task, r, targets))
+            legs = engines.Pair(partial(webset_round, task, r, targets), partial(row_round, task, r, targets))
+            got = await begun.engine.choose(legs)
             noun = got.noun
             change = await task.score(r, targets, got)
             if got.timed_out:
@@ -197,33 +198,30 @@ def winnow_cost(args: WinnowArgs) -> list[prices.Part]:
     `maxRounds` rounds; on the agent engine, a run for round 1 and one per empty niche (at most MAX_TARGETS)
     for each exploring round (one when `explore` is false), at the effort they are sent at; only round 1's
     is certain (tasks.create's preview)."""
-    return engines.collector(args.engine).choose(_Cost(args))
+    return engines.collector(args.engine).choose(
+        engines.Pair(partial(_webset_cost, args), partial(_row_cost, args))
+    )
 
 
-@dataclass(frozen=True)
-class _Cost:
-    args: WinnowArgs
+def _webset_cost(args: WinnowArgs) -> list[prices.Part]:
+    contacts = prices.contact_columns(args.enrichments)
+    parts = prices.webset(args.count, len(args.enrichments) + len(args.criteria), "webset", contacts)
+    return [
+        dataclasses.replace(
+            p, what=f"{p.what} ({args.max_rounds} rounds at most)", count=p.count * args.max_rounds
+        )
+        for p in parts
+    ]
 
-    def websets(self) -> list[prices.Part]:
-        args = self.args
-        contacts = prices.contact_columns(args.enrichments)
-        parts = prices.webset(args.count, len(args.enrichments) + len(args.criteria), "webset", contacts)
-        return [
-            dataclasses.replace(
-                p, what=f"{p.what} ({args.max_rounds} rounds at most)", count=p.count * args.max_rounds
-            )
-            for p in parts
-        ]
 
-    def rows(self, source: engines.RowSource) -> list[prices.Part]:
-        args = self.args
-        targets = min(MAX_TARGETS, 2 ** len(args.criteria)) if args.explore else 1
-        later = (args.max_rounds - 1) * targets
-        first = source.run_cost("run, round 1")
-        if not later:
-            return [first]
-        more = source.run_cost(f"runs, rounds 2-{args.max_rounds} at most", later)
-        return [first, dataclasses.replace(more, certain=False)]
+def _row_cost(args: WinnowArgs, source: engines.RowSource) -> list[prices.Part]:
+    targets = min(MAX_TARGETS, 2 ** len(args.criteria)) if args.explore else 1
+    later = (args.max_rounds - 1) * targets
+    first = source.run_cost("run, round 1")
+    if not later:
+        return [first]
+    more = source.run_cost(f"runs, rounds 2-{args.max_rounds} at most", later)
+    return [first, dataclasses.replace(more, certain=False)]
 
 
 WORKFLOWS: list[WorkflowSpec] = [

@@ -249,21 +249,6 @@ class Task:
         return self.ctx.progress("creating", r - 1, self.args.max_rounds, message)
 
 
-@dataclass(frozen=True)
-class Round:
-    """One round on each kind of engine (engines/base.py)."""
-
-    task: Task
-    r: int
-    targets: list[str] | None
-
-    def websets(self) -> Awaitable[Got]:
-        return _webset_round(self.task, self.r, self.targets)
-
-    def rows(self, source: engines.RowSource) -> Awaitable[Got]:
-        return _row_round(self.task, self.r, self.targets, source)
-
-
 def _plans(task: Task, targets: list[str] | None) -> list[tuple[str, Json]]:
     """The round's webset bodies, each with its step suffix: the query alone, or one per target
     niche (its criteria phrased for it, `count` split over them, every earlier webset excluded)."""
@@ -278,7 +263,7 @@ def _plans(task: Task, targets: list[str] | None) -> list[tuple[str, Json]]:
     return plans
 
 
-async def _webset_round(task: Task, r: int, targets: list[str] | None) -> Got:
+async def webset_round(task: Task, r: int, targets: list[str] | None) -> Got:
     """The round's websets created (steps `round<r>.create<sfx>`), each watched until idle or the
     deadline, its items collected and scored."""
     ctx, args = task.ctx, task.args
@@ -315,7 +300,7 @@ async def _webset_round(task: Task, r: int, targets: list[str] | None) -> Got:
     return got
 
 
-async def _row_round(task: Task, r: int, targets: list[str] | None, source: engines.RowSource) -> Got:
+async def row_round(task: Task, r: int, targets: list[str] | None, source: engines.RowSource) -> Got:
     """The round's runs (one per target niche, or the query alone), continuing the chain before them
     with the held elites excluded; each run's rows scored."""
     ctx, args, criteria = task.ctx, task.args, task.criteria

@@ -16,7 +16,7 @@ from pydantic import AfterValidator, WithJsonSchema
 
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows.engines.agent import AgentCollector
-from exa_orch.workflows.engines.base import Collector, First, Legs, RowSource
+from exa_orch.workflows.engines.base import Collector, First, Legs, Pair, RowSource
 from exa_orch.workflows.engines.websets import WebsetsCollector
 
 ENGINES: dict[str, Collector] = {c.name: c for c in (WebsetsCollector(), AgentCollector())}
@@ -78,6 +78,7 @@ __all__ = [
     "Engine",
     "First",
     "Legs",
+    "Pair",
     "RowSource",
     "begin",
     "collector",

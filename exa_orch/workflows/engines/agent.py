@@ -6,9 +6,8 @@ from __future__ import annotations
 from typing import TypeVar
 
 from exa_orch.gateway import prices
-from exa_orch.runtime import TaskContext
 from exa_orch.workflows import rows
-from exa_orch.workflows.engines.base import First, Legs
+from exa_orch.workflows.engines.base import Legs
 
 T = TypeVar("T")
 
@@ -23,23 +22,10 @@ class AgentCollector:
         """The workflow's row-source leg, on this engine."""
         return legs.rows(self)
 
-    async def start(self, ctx: TaskContext, key: str, ask: rows.Ask) -> First:
-        """Step `key`: the collection's first agent run (`rows.start`)."""
-        return await rows.start(ctx, key, ask)
-
-    async def finish(
-        self,
-        ctx: TaskContext,
-        key: str,
-        wait_key: str,
-        ask: rows.Ask,
-        first: First,
-        deadline: float,
-        what: str,
-        into: rows.Collected | None = None,
-    ) -> rows.Collected:
-        """The collection's runs followed to `ask.count` rows or the deadline (`rows.finish`)."""
-        return await rows.finish(ctx, key, wait_key, ask, first, deadline, what, into)
+    # Each collection is `rows.start` (its first run, step `key`) then `rows.finish` (its runs
+    # followed to `ask.count` rows or the deadline).
+    start = staticmethod(rows.start)
+    finish = staticmethod(rows.finish)
 
     def cost(self, count: int, what: str, collections: int = 1) -> list[prices.Part]:
         """Each collection's runs at RUN_EFFORT's price (`rows.cost`)."""

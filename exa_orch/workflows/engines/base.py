@@ -11,19 +11,22 @@ entities come from. Engines come in two kinds, and a workflow writes one leg for
   on a `RowSource` (Exa's Agent API today; a test's fixed rows; a future API). A third engine of
   this kind is one module with a `RowSource` plus one `register` line (engines/__init__.py).
 
-The engine picks the leg (`Collector.choose`): no workflow tests an engine's name.
+The engine picks the leg (`Collector.choose`): no workflow tests an engine's name. Most legs are a
+function each: `Pair(partial(on_websets, ...), partial(on_rows, ...))`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
 
 from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import rows
 
 Json = dict[str, Any]
+T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
 
 # A collection's first run (or whatever a row source started first): its id, and the remover of its
@@ -78,6 +81,20 @@ class Legs(Protocol[T_co]):
     def rows(self, source: RowSource) -> T_co:
         """The leg on a row source."""
         ...
+
+
+@dataclass(frozen=True)
+class Pair(Generic[T]):
+    """Legs made of two callables (a workflow's legs are mostly a function each)."""
+
+    on_websets: Callable[[], T]
+    on_rows: Callable[[RowSource], T]
+
+    def websets(self) -> T:
+        return self.on_websets()
+
+    def rows(self, source: RowSource) -> T:
+        return self.on_rows(source)
 
 
 class Collector(Protocol):
