@@ -10,6 +10,7 @@ on the same items.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -24,14 +25,17 @@ def items_of(path: Path, kind: str, engine: str) -> tuple[list[Json], dict[str, 
 
     world = World.from_file(path)
     pages = [e for e in world.entities if e.kind == kind]
+    # Each engine's item shape: the simulator's webset properties, or an agent row's (`props_of`).
+    shapes: dict[str, Callable[[Any, str], Json]] = {
+        "websets": lambda e, description: properties(e, kind, description),
+        "agent": lambda e, description: props_of(
+            {"type": kind, "url": e.url, "description": description, "name": e.name}
+        ),
+    }
     items: list[Json] = []
     for e in pages:
         description = str(e.attrs.get("description") or e.text)
-        if engine == "agent":
-            props = props_of({"type": kind, "url": e.url, "description": description, "name": e.name})
-        else:
-            props = properties(e, kind, description)
-        items.append({"id": e.id, "properties": props})
+        items.append({"id": e.id, "properties": shapes[engine](e, description)})
     truth = {e.id: str(e.attrs["entity"]) for e in pages}
     names = {str(e.attrs["entity"]): e.name for e in pages if "duplicate_of" not in e.attrs}
     return items, truth, names

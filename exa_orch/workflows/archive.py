@@ -64,63 +64,66 @@ def _engine(data: Json, args: Json) -> str:
     return str(data.get("engine") or args.get("engine") or "websets")
 
 
+def _round_stats(r: Json) -> Json:
+    """One qd.winnow round's figures for the run page (its elites counted, not copied)."""
+    stats = {k: r.get(k) for k in ("itemCount", "found", "analyzed", "stringency", "eliteChange")}
+    stats["elites"] = len(_list(r.get("elites")))
+    keys = ("criteriaSuccessRates", "nicheDistribution", "unclearCount", "targetNiches", "timedOut")
+    return stats | {k: r.get(k) for k in keys}
+
+
+def _criteria(args: Json) -> list[Any] | None:
+    """The criteria's texts (a niche grid's axes), or None when the args name none."""
+    return [c.get("description") for c in _list(args.get("criteria")) if isinstance(c, dict)] or None
+
+
 def _winnow(data: Json, args: Json) -> ArchiveEntry:
     """qd.winnow: the seed's quality metrics, rounds, niches and its finalElites as elites."""
     rounds = [r for r in _list(data.get("rounds")) if isinstance(r, dict)]
     final = [e for e in _list(data.get("finalElites")) if isinstance(e, dict)]
     quality = _dict(data.get("qualityMetrics"))
-    n_criteria = len(_list(args.get("criteria")))
-    possible = 2**n_criteria if n_criteria else None
-    coverage = _num(quality.get("coverage"))
+    possible, niches = _niches(args, quality)
     converged = data.get("convergenceReached")
     metrics: Json = {
-        "engine": data.get("engine") or args.get("engine") or "websets",
+        "engine": _engine(data, args),
         "exa_runs": sum(len(_list(r.get("websetIds") or r.get("runIds"))) for r in rounds) or None,
         "rounds": len(rounds),
         "item_count": sum(_int(r.get("itemCount")) for r in rounds),
-        "niches": round(coverage * possible) if coverage is not None and possible else None,
+        "niches": niches,
         "possible_niches": possible,
         "elite_count": len(final),
         "fitness": _num(quality.get("avgFitness")),
-        "coverage": coverage,
+        "coverage": _num(quality.get("coverage")),
         "diversity": _num(quality.get("diversity")),
         "stringency": _num(quality.get("stringency")),
         "converged": converged if isinstance(converged, bool) else None,
         "eliteChange": [r.get("eliteChange") for r in rounds] or None,
         # What the run page draws: the criteria's texts (its niche grid's axes) and each round's
         # figures side by side; small (at most 10 rounds of 32 niches), unlike the rounds' elites.
-        "criteria": [c.get("description") for c in _list(args.get("criteria")) if isinstance(c, dict)]
-        or None,
-        "roundStats": [
-            {
-                "itemCount": r.get("itemCount"),
-                "found": r.get("found"),
-                "analyzed": r.get("analyzed"),
-                "stringency": r.get("stringency"),
-                "eliteChange": r.get("eliteChange"),
-                "elites": len(_list(r.get("elites"))),
-                "criteriaSuccessRates": r.get("criteriaSuccessRates"),
-                "nicheDistribution": r.get("nicheDistribution"),
-                "unclearCount": r.get("unclearCount"),
-                "targetNiches": r.get("targetNiches"),
-                "timedOut": r.get("timedOut"),
-            }
-            for r in rounds
-        ]
-        or None,
+        "criteria": _criteria(args),
+        "roundStats": [_round_stats(r) for r in rounds] or None,
         "timedOut": data.get("timedOut"),
         "totalDuration": data.get("totalDuration"),
     }
-    elites = [
-        Elite(
-            niche=str(e.get("niche")),
-            fitness=_num(e.get("fitnessScore")) or 0.0,
-            criteria_vector=[bool(b) for b in _list(e.get("criteriaVector"))],
-            item=_dict(e.get("item")),
-        )
-        for e in final
-    ]
-    return ArchiveEntry(metrics, elites)
+    return ArchiveEntry(metrics, [_elite(e) for e in final])
+
+
+def _niches(args: Json, quality: Json) -> tuple[int | None, int | None]:
+    """(niches possible: 2^criteria, niches populated: coverage of them), None where unknown."""
+    n_criteria = len(_list(args.get("criteria")))
+    possible = 2**n_criteria if n_criteria else None
+    coverage = _num(quality.get("coverage"))
+    return possible, round(coverage * possible) if coverage is not None and possible else None
+
+
+def _elite(e: Json) -> Elite:
+    """A final elite of qd.winnow's result as the archive files it."""
+    return Elite(
+        niche=str(e.get("niche")),
+        fitness=_num(e.get("fitnessScore")) or 0.0,
+        criteria_vector=[bool(b) for b in _list(e.get("criteriaVector"))],
+        item=_dict(e.get("item")),
+    )
 
 
 def _harvest(data: Json, args: Json) -> ArchiveEntry:

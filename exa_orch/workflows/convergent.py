@@ -29,7 +29,7 @@ from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import entities, kit, rows
+from exa_orch.workflows import engines, entities, kit, rows
 from exa_orch.workflows.archive import convergent_run
 from exa_orch.workflows.harvest import poll_interval, with_recovery, with_runs
 
@@ -50,7 +50,7 @@ class ConvergentArgs(kit.TaskArgs):
     timeout: int = Field(default=300_000, ge=1, le=3_600_000)
     """milliseconds (not seconds) for the waits of all websets together; then the task returns what
     it has"""
-    engine: rows.Engine = "websets"
+    engine: engines.Engine = "websets"
     """where items come from: websets, or Exa's Agent API (one collection of research runs per query,
     rows judged on each criterion, continued by previousRunId until `count`); fixed in the task's
     first checkpoint;
@@ -149,13 +149,16 @@ def _status(waited: Json) -> str:
 
 async def convergent(ctx: TaskContext, args: ConvergentArgs) -> Json:
     """Run the convergent search; see the module docstring."""
-    started: float = await ctx.step("started", time.time)  # `duration` spans restarts too
-    engine: str = await ctx.step("engine", lambda: args.engine)  # a resumed task never switches
+    begun = await engines.begin(ctx, args.engine)
     timeline = kit.Timeline(ctx)
-    if engine == "agent":
-        result = await _on_agent(ctx, args, timeline)
-        result["duration"] = max(0, round((time.time() - started) * 1000))
-        return result
+    legs = engines.Pair(partial(_on_websets, ctx, args, timeline), partial(_on_rows, ctx, args, timeline))
+    result = await begun.engine.choose(legs)
+    result["duration"] = max(0, round((time.time() - begun.started) * 1000))  # spans restarts too
+    return result
+
+
+async def _on_websets(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline) -> Json:
+    """One webset per query, created first (they search in parallel at Exa), then `_run`."""
     queries = args.queries
     n = len(queries)
     search_base: Json = {"count": args.count, "entity": args.entity.model_dump()}
@@ -175,11 +178,9 @@ async def convergent(ctx: TaskContext, args: ConvergentArgs) -> Json:
             ctx.on_cancel(partial(kit.call, ctx, "websets.cancel", {"id": webset_id}))
             ctx.on_stop(partial(found_items, ctx, queries[: i + 1], list(webset_ids)))
         await ctx.partial({"websetIds": webset_ids})
-        result = await _run(ctx, args, timeline, webset_ids)
+        return await _run(ctx, args, timeline, webset_ids)
     except OrchError as exc:
         raise with_recovery(exc, webset_ids) from None
-    result["duration"] = max(0, round((time.time() - started) * 1000))
-    return result
 
 
 async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, webset_ids: list[str]) -> Json:
@@ -267,15 +268,10 @@ async def _result(
     return {**result, "steps": timeline.steps}
 
 
-async def _on_agent(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline) -> Json:
-    """The convergent search on the Agent API: one collection (`rows.collect`) per query, their
-    first runs started together (they run in parallel at Exa), rows judged yes on every criterion
-    kept (what a webset keeps); then the same analysis as on Websets. websetIds null, every run
-    in `runIds`; `timeout` bounds all collections together."""
-    queries = args.queries
-    n = len(queries)
+def _asks(args: ConvergentArgs) -> list[rows.Ask]:
+    """One collection per query: rows judged on every criterion, those passing all kept."""
     criteria = [c.description for c in args.criteria or []]
-    asks = [
+    return [
         rows.Ask(
             rows.all_of(q, criteria),
             criteria,
@@ -285,13 +281,25 @@ async def _on_agent(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeli
             keep_passing=True,
             options={"systemPrompt": rows.entity_prompt(args.entity.model_dump())},
         )  # fmt: skip
-        for q in queries
+        for q in args.queries
     ]
+
+
+async def _on_rows(
+    ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, source: engines.RowSource
+) -> Json:
+    """The convergent search on a row source (the Agent API): one collection per query, their
+    first runs started together (they run in parallel at Exa), rows judged yes on every criterion
+    kept (what a webset keeps); then the same analysis as on Websets. websetIds null, every run
+    in `runIds`; `timeout` bounds all collections together."""
+    queries = args.queries
+    n = len(queries)
+    asks = _asks(args)
     until = await kit.deadline(ctx, "wait.start", kit.seconds(args.timeout))
-    firsts: list[tuple[str, Any]] = []
+    firsts: list[engines.First] = []
     for i, ask in enumerate(asks):
-        await ctx.progress("create", i, n, f"starting agent run {i + 1}/{n}")
-        firsts.append(await timeline.run(f"create.{i}", partial(rows.start, ctx, f"create.{i}.run", ask)))
+        await ctx.progress("create", i, n, f"starting {source.noun} {i + 1}/{n}")
+        firsts.append(await timeline.run(f"create.{i}", partial(source.start, ctx, f"create.{i}.run", ask)))
     run_ids = [rid for rid, _ in firsts]
     await ctx.partial({"websetIds": None, "runIds": run_ids})
     collected = [rows.Collected() for _ in queries]
@@ -300,7 +308,7 @@ async def _on_agent(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeli
         for i, (ask, first) in enumerate(zip(asks, firsts, strict=True)):
             await ctx.progress("wait", i, n, f"collecting query {i + 1}/{n} ({queries[i]!r})")
             finish = partial(
-                rows.finish,
+                source.finish,
                 ctx,
                 f"create.{i}.run",
                 f"wait.{i}.rows",
@@ -321,11 +329,11 @@ async def _on_agent(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeli
     analysis: Json = await timeline.run("dedupe", partial(asyncio.to_thread, converge, queries, item_lists))
     timed_out = [queries[i] for i, got in enumerate(collected) if got.timed_out]
     note = (
-        f"{len(timed_out)} of {n} queries' agent runs were still running after {args.timeout} ms: the "
+        f"{len(timed_out)} of {n} queries' {source.noun}s were still running after {args.timeout} ms: the "
         "analysis covers the rows found so far; those runs keep running (research.get)"
     )
     head: Json = {
-        "engine": "agent",
+        "engine": source.name,
         "websetIds": None,
         "runIds": [r for got in collected for r in got.run_ids],
     }
@@ -359,9 +367,18 @@ ARCHETYPE = Archetype(
 def convergent_cost(args: ConvergentArgs) -> list[prices.Part]:
     """One webset of `count` items per query; on the agent engine one collection of `count` rows per
     query (`rows.runs` runs each, at their metered cap) (tasks.create's preview)."""
-    if args.engine == "agent":
-        return rows.cost(args.count, "agent collection run", collections=len(args.queries))
-    return [p for q in range(len(args.queries)) for p in prices.webset(args.count, what=f"webset {q + 1}")]
+    return engines.collector(args.engine).choose(
+        engines.Pair(partial(_webset_cost, args), partial(_row_cost, args))
+    )
+
+
+def _webset_cost(args: ConvergentArgs) -> list[prices.Part]:
+    n = len(args.queries)
+    return [p for q in range(n) for p in prices.webset(args.count, what=f"webset {q + 1}")]
+
+
+def _row_cost(args: ConvergentArgs, source: engines.RowSource) -> list[prices.Part]:
+    return source.cost(args.count, "collection run", collections=len(args.queries))
 
 
 WORKFLOWS: list[WorkflowSpec] = [

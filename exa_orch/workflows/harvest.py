@@ -18,6 +18,7 @@ The result says which items are one entity (`workflows.entities`: the same compa
 from __future__ import annotations
 
 import time
+from functools import partial
 from typing import Any
 
 from pydantic import Field
@@ -28,7 +29,7 @@ from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import entities, kit, rows
+from exa_orch.workflows import engines, entities, kit, rows
 from exa_orch.workflows.archive import harvest_run
 
 Json = dict[str, Any]
@@ -56,7 +57,7 @@ class HarvestArgs(kit.TaskArgs):
     returns the items found so far (timedOut)"""
     cleanup: bool = False
     """delete the webset at Exa once its items are collected (the agent engine has nothing to delete)"""
-    engine: rows.Engine = "websets"
+    engine: engines.Engine = "websets"
     """where items come from: websets, or Exa's Agent API (research runs whose rows carry a yes/no
     field per criterion and a field per enrichment, chunked and continued by previousRunId until
     `count`); fixed in the task's first checkpoint;
@@ -148,13 +149,16 @@ def _status(waited: Json) -> str:
 
 async def harvest(ctx: TaskContext, args: HarvestArgs) -> Json:
     """Run the harvest; see the module docstring."""
-    started: float = await ctx.step("started", time.time)  # `duration` spans restarts too
-    engine: str = await ctx.step("engine", lambda: args.engine)  # a resumed task never switches
+    begun = await engines.begin(ctx, args.engine)
     timeline = kit.Timeline(ctx)
-    if engine == "agent":
-        result = await _on_agent(ctx, args, timeline)
-        result["duration"] = max(0, round((time.time() - started) * 1000))
-        return result
+    legs = engines.Pair(partial(_on_websets, ctx, args, timeline), partial(_on_rows, ctx, args, timeline))
+    result = await begun.engine.choose(legs)
+    result["duration"] = max(0, round((time.time() - begun.started) * 1000))  # spans restarts too
+    return result
+
+
+async def _on_websets(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline) -> Json:
+    """The harvest on one webset: create, wait, enrich, wait, collect, (delete)."""
     timeout_s = kit.seconds(args.timeout)
     poll_s = poll_interval(timeout_s)
     search: Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
@@ -168,11 +172,9 @@ async def harvest(ctx: TaskContext, args: HarvestArgs) -> Json:
     ctx.on_stop(lambda: found_items(ctx, webset_id))
     await ctx.partial({"websetId": webset_id, "items": [], "itemCount": 0})
     try:
-        result = await _run(ctx, args, timeline, webset_id, timeout_s, poll_s)
+        return await _run(ctx, args, timeline, webset_id, timeout_s, poll_s)
     except OrchError as exc:
         raise with_recovery(exc, [webset_id]) from None
-    result["duration"] = max(0, round((time.time() - started) * 1000))
-    return result
 
 
 async def _run(
@@ -192,24 +194,7 @@ async def _run(
     enrichments = args.enrichments or []
     enrichment_ids: list[str] = []
     if enrichments and not timed_out:
-
-        async def enrich() -> list[str]:
-            ids = []
-            for i, enrichment in enumerate(enrichments):
-                await ctx.progress(
-                    "enrich", i, len(enrichments), f"adding enrichment {i + 1}/{len(enrichments)}"
-                )
-                created = await add_enrichment(ctx, f"enrich.{i}", webset_id, enrichment)
-                ids.append(created["id"])
-            return ids
-
-        enrichment_ids = await timeline.run("enrich", enrich)
-        await ctx.progress("enrich", len(enrichments), len(enrichments), "waiting for the enrichment results")
-        waited = await timeline.run(
-            "enrichments",
-            lambda: kit.wait_idle(ctx, "wait.enrichments", webset_id, timeout_s, poll_s),
-            status=_status,
-        )
+        enrichment_ids, waited = await _enrich(ctx, timeline, webset_id, enrichments, timeout_s, poll_s)
         timed_out = "enrichments" if waited["timedOut"] else None
 
     await ctx.progress("collect", 0, progress["found"] or None, "collecting the items")
@@ -228,13 +213,8 @@ async def _run(
         "timedOut": timed_out is not None,
     }
     if timed_out:
-        result["partial"] = True
-        result["stoppedBy"] = "timeout"
-        result["timedOutNote"] = (
-            f"the {'search' if timed_out == 'search' else 'enrichments'} did not finish within "
-            f"{args.timeout} ms: these are the items found so far"
-            + (" (no enrichments were added)" if timed_out == "search" and enrichments else "")
-            + ("" if args.cleanup else f"; the webset keeps running: websets.get {{id: {webset_id!r}}}")
+        result.update(
+            partial=True, stoppedBy="timeout", timedOutNote=_timed_out_note(args, timed_out, webset_id)
         )
     await ctx.partial({**result, "steps": timeline.steps})
 
@@ -246,8 +226,49 @@ async def _run(
     return {**result, "steps": timeline.steps}
 
 
-async def _on_agent(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline) -> Json:
-    """The harvest on the Agent API: one collection (`rows.collect`) whose rows carry the criteria's
+async def _enrich(
+    ctx: TaskContext,
+    timeline: kit.Timeline,
+    webset_id: str,
+    enrichments: list[kit.EnrichmentArg],
+    timeout_s: float,
+    poll_s: float,
+) -> tuple[list[str], Json]:
+    """Add each enrichment (steps `enrich.<i>`), then wait for their results (`wait.enrichments`):
+    (the enrichments' ids, the wait)."""
+
+    async def enrich() -> list[str]:
+        ids = []
+        for i, enrichment in enumerate(enrichments):
+            await ctx.progress("enrich", i, len(enrichments), f"adding enrichment {i + 1}/{len(enrichments)}")
+            created = await add_enrichment(ctx, f"enrich.{i}", webset_id, enrichment)
+            ids.append(created["id"])
+        return ids
+
+    enrichment_ids: list[str] = await timeline.run("enrich", enrich)
+    await ctx.progress("enrich", len(enrichments), len(enrichments), "waiting for the enrichment results")
+    waited: Json = await timeline.run(
+        "enrichments",
+        lambda: kit.wait_idle(ctx, "wait.enrichments", webset_id, timeout_s, poll_s),
+        status=_status,
+    )
+    return enrichment_ids, waited
+
+
+def _timed_out_note(args: HarvestArgs, timed_out: str, webset_id: str) -> str:
+    """What a harvest whose `timed_out` wait ("search" or "enrichments") ran out returns, and where the rest is."""
+    return (
+        f"the {'search' if timed_out == 'search' else 'enrichments'} did not finish within "
+        f"{args.timeout} ms: these are the items found so far"
+        + (" (no enrichments were added)" if timed_out == "search" and args.enrichments else "")
+        + ("" if args.cleanup else f"; the webset keeps running: websets.get {{id: {webset_id!r}}}")
+    )
+
+
+async def _on_rows(
+    ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline, source: engines.RowSource
+) -> Json:
+    """The harvest on a row source (the Agent API): one collection whose rows carry the criteria's
     verdicts and the enrichments as fields; only rows judged yes on every criterion are kept (what
     a webset keeps), the others count as analyzed. Same result as on Websets, websetId null and the
     runs in `runIds`; `timeout` bounds the collection."""
@@ -259,24 +280,26 @@ async def _on_agent(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline)
     )  # fmt: skip
     timeout_s = kit.seconds(args.timeout)
     until = await kit.deadline(ctx, "wait.rows.start", timeout_s)
-    await ctx.progress("create", 0, 1, "starting the agent run")
-    first = await timeline.run("create", lambda: rows.start(ctx, "create.run", ask))
+    await ctx.progress("create", 0, 1, f"starting the {source.noun}")
+    first = await timeline.run("create", lambda: source.start(ctx, "create.run", ask))
     await ctx.partial({"websetId": None, "runIds": [first[0]], "items": [], "itemCount": 0})
-    await ctx.progress("collect", 0, args.count, f"agent run {first[0]}: collecting rows")
+    await ctx.progress("collect", 0, args.count, f"{source.noun} {first[0]}: collecting rows")
     got = rows.Collected()
     field_ids = [f"field{j}" for j in range(len(enrichments))]
     ctx.on_stop(lambda: found_rows(got, field_ids))
     try:
         await timeline.run(
             "search",
-            lambda: rows.finish(ctx, "create.run", "wait.rows", ask, first, until, "lifecycle.harvest", got),
+            lambda: source.finish(
+                ctx, "create.run", "wait.rows", ask, first, until, "lifecycle.harvest", got
+            ),
             status=lambda g: "timedOut" if g.timed_out else "completed",
         )
     except OrchError as exc:
         raise with_runs(exc, got.run_ids or [first[0]]) from None
     items = [rows.as_item(r, field_ids) for r in got.rows]
     result: Json = {
-        "engine": "agent",
+        "engine": source.name,
         "websetId": None,
         "runIds": got.run_ids,
         "items": items,
@@ -291,7 +314,7 @@ async def _on_agent(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline)
         result["partial"] = True
         result["stoppedBy"] = "timeout"
         result["timedOutNote"] = (
-            f"the agent run did not finish within {args.timeout} ms: these are the rows found so far; "
+            f"the {source.noun} did not finish within {args.timeout} ms: these are the rows found so far; "
             f"the run keeps running: research.get {{researchId: {got.run_ids[-1]!r}}}"
         )
     if args.cleanup:
@@ -336,11 +359,18 @@ ARCHETYPE = Archetype(
 def harvest_cost(args: HarvestArgs) -> list[prices.Part]:
     """One webset: `count` items, each enrichment filled for each; on the agent engine, the runs of
     one collection of `count` rows (`rows.runs`) at their metered cap (tasks.create's preview)."""
-    if args.engine == "agent":
-        return rows.cost(args.count, "agent collection run")
-    return prices.webset(
-        args.count, len(args.enrichments or []), contacts=prices.contact_columns(args.enrichments or [])
+    return engines.collector(args.engine).choose(
+        engines.Pair(partial(_webset_cost, args), partial(_row_cost, args))
     )
+
+
+def _webset_cost(args: HarvestArgs) -> list[prices.Part]:
+    enrichments = args.enrichments or []
+    return prices.webset(args.count, len(enrichments), contacts=prices.contact_columns(enrichments))
+
+
+def _row_cost(args: HarvestArgs, source: engines.RowSource) -> list[prices.Part]:
+    return source.cost(args.count, "collection run")
 
 
 WORKFLOWS: list[WorkflowSpec] = [

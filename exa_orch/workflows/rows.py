@@ -27,7 +27,7 @@ import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
 from exa_orch.gateway import prices
 from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MAX_INPUT_ROWS, MODEL_TO_EFFORT
@@ -36,7 +36,6 @@ from exa_orch.workflows import kit
 from exa_orch.workflows import research as runs_kit
 
 Json = dict[str, Any]
-Engine = Literal["websets", "agent"]  # a collection workflow's `engine` arg
 VERDICTS = ("yes", "no", "unclear")
 CHUNK_ROWS = 25  # rows one agent run is asked for; more are asked of follow-up runs
 ALL_OF = "Only entities that meet all of these:"
@@ -70,6 +69,48 @@ def verdict_of(value: Any) -> str:
     return said if said in ("yes", "no") else "unclear"
 
 
+def _item_verdicts(
+    item: Json, criteria: Sequence[str], done: list[Json], verdict_ids: dict[str, str] | None
+) -> list[Json]:
+    """A Websets item's verdict per criterion: from its yes/no enrichments' answers (`verdict_ids`),
+    else from its criteria evaluations."""
+    verdicts: list[Json] = []
+    if verdict_ids is not None:
+        by_id = {r.get("enrichmentId"): r for r in done}
+        for c in criteria:
+            r = by_id.get(verdict_ids.get(c)) or {}
+            verdicts.append({
+                "criterion": c, "verdict": verdict_of(first_text(r.get("result"))),
+                "reasoning": r.get("reasoning"), "evidence": _urls(r.get("references")),
+            })  # fmt: skip
+        return verdicts
+    evals = {str(e.get("criterion")): e for e in item.get("evaluations") or [] if isinstance(e, dict)}
+    for c in criteria:
+        e = evals.get(c) or {}
+        verdicts.append({
+            "criterion": c, "verdict": verdict_of(e.get("satisfied")),
+            "reasoning": e.get("reasoning"), "evidence": _urls(e.get("references")),
+        })  # fmt: skip
+    return verdicts
+
+
+def _item_fields(
+    done: list[Json], verdict_ids: dict[str, str] | None, field_ids: dict[str, str] | None
+) -> list[Json]:
+    """A Websets item's other completed enrichment results as fields (see `from_item`)."""
+    asked = set((verdict_ids or {}).values())
+    return [
+        {
+            "name": (field_ids or {}).get(str(r.get("enrichmentId")), str(r.get("enrichmentId"))),
+            "value": first_text(r.get("result")),
+            "citations": _urls(r.get("references")),
+        }
+        for r in done
+        if r.get("enrichmentId") not in asked
+        and (field_ids is None or str(r.get("enrichmentId")) in field_ids)
+    ]
+
+
 def from_item(
     item: Json,
     criteria: Sequence[str],
@@ -86,34 +127,8 @@ def from_item(
     props: Json = given if isinstance(given, dict) else {}
     results = [r for r in item.get("enrichments") or [] if isinstance(r, dict)]
     done = [r for r in results if r.get("status", "completed") == "completed"]
-    verdicts: list[Json] = []
-    if verdict_ids is not None:
-        by_id = {r.get("enrichmentId"): r for r in done}
-        for c in criteria:
-            r = by_id.get(verdict_ids.get(c)) or {}
-            verdicts.append({
-                "criterion": c, "verdict": verdict_of(first_text(r.get("result"))),
-                "reasoning": r.get("reasoning"), "evidence": _urls(r.get("references")),
-            })  # fmt: skip
-    else:
-        evals = {str(e.get("criterion")): e for e in item.get("evaluations") or [] if isinstance(e, dict)}
-        for c in criteria:
-            e = evals.get(c) or {}
-            verdicts.append({
-                "criterion": c, "verdict": verdict_of(e.get("satisfied")),
-                "reasoning": e.get("reasoning"), "evidence": _urls(e.get("references")),
-            })  # fmt: skip
-    asked = set((verdict_ids or {}).values())
-    fields = [
-        {
-            "name": (field_ids or {}).get(str(r.get("enrichmentId")), str(r.get("enrichmentId"))),
-            "value": first_text(r.get("result")),
-            "citations": _urls(r.get("references")),
-        }
-        for r in done
-        if r.get("enrichmentId") not in asked
-        and (field_ids is None or str(r.get("enrichmentId")) in field_ids)
-    ]
+    verdicts = _item_verdicts(item, criteria, done, verdict_ids)
+    fields = _item_fields(done, verdict_ids, field_ids)
     return {
         "id": str(item.get("id")),
         "engine": "websets",

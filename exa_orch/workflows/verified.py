@@ -25,11 +25,10 @@ checkpoint "engine".
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import math
-import re
-import time
+from collections.abc import Awaitable
+from functools import partial
 from typing import Any
 
 from pydantic import Field, field_validator, model_validator
@@ -40,26 +39,33 @@ from exa_orch.gateway.agent_runs import OutputSchema, refused
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import entities, kit, rows
+from exa_orch.workflows import engines, kit, rows
 from exa_orch.workflows.archive import verified_run
-from exa_orch.workflows.research import (
-    TERMINAL,
-    ResearchModel,
-    cancel_on_task_cancel,
-    create_run,
-    event_note,
-    follow_run,
-    run_result,
-    start_clock,
+from exa_orch.workflows.entity_research import (
+    FIELDS,
+    MAX_INSTRUCTIONS,
+    PLACEHOLDER,
+    Ask,
+    Research,
+    batch_instructions,
+    fill,
 )
+from exa_orch.workflows.research import ResearchModel
 
 Json = dict[str, Any]
 QUICK_S = 5.0  # seconds of the first, finely polled webset wait
-IN_FLIGHT = 3  # research runs at once (the seed's limit, against rate limits)
-PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
-FIELDS = ("name", "url", "description")
-RESEARCH_BATCH = 25  # entities one research run gets as input.data rows (the agent engine)
-MAX_INSTRUCTIONS = 20000  # research.create's instructions limit
+RESEARCH_BATCH = 25  # entities one research run gets as input.data rows (a row engine)
+
+# The research phase's names that are read here too (entity_research.py).
+__all__ = [
+    "MAX_INSTRUCTIONS",
+    "RESEARCH_BATCH",
+    "WORKFLOWS",
+    "VerifiedCollectionArgs",
+    "fill",
+    "verified_collection",
+    "verified_cost",
+]
 
 
 class VerifiedCollectionArgs(kit.TaskArgs):
@@ -84,7 +90,7 @@ class VerifiedCollectionArgs(kit.TaskArgs):
     timeout: int = Field(default=1_800_000, gt=0, le=86_400_000)
     """milliseconds (not seconds) for the whole task (webset wait and research); then it returns what
     it has"""
-    engine: rows.Engine = "websets"
+    engine: engines.Engine = "websets"
     """where items come from: websets, or Exa's Agent API (research runs returning rows judged on each
     criterion, chunked by previousRunId until `count`; the research then runs as input.data batches of
     25 entities a run); fixed in the task's first checkpoint;
@@ -103,7 +109,8 @@ class VerifiedCollectionArgs(kit.TaskArgs):
 
     @model_validator(mode="after")
     def _batch_fits(self) -> VerifiedCollectionArgs:
-        if self.engine == "agent" and len(batch_instructions(self.research_prompt)) > MAX_INSTRUCTIONS:
+        batched = engines.collector(self.engine).choose(_BATCHED)
+        if batched and len(batch_instructions(self.research_prompt)) > MAX_INSTRUCTIONS:
             raise refused(
                 ("researchPrompt",),
                 f"on the agent engine the research prompt becomes a batch run's instructions, which "
@@ -112,52 +119,6 @@ class VerifiedCollectionArgs(kit.TaskArgs):
                 len(self.research_prompt),
             )
         return self
-
-
-def item_fields(item: Json) -> dict[str, str]:
-    """What the placeholders stand for: the entity's name, its URL and its description ('' if none)."""
-    props = item.get("properties") or {}
-    description = props.get("description")
-    return {
-        "name": kit.item_name(item) or kit.item_url(item) or str(item.get("id") or ""),
-        "url": kit.item_url(item) or "",
-        "description": description if isinstance(description, str) else "",
-    }
-
-
-def fill(prompt: str, item: Json) -> str:
-    """`prompt` with {{name}}, {{url}}, {{description}} replaced by the item's values, at most
-    MAX_INSTRUCTIONS characters (what research.create takes): past it, the description is cut to fit
-    (each of its placeholders an equal share), then the whole, so a long page never fails the run."""
-    values = item_fields(item)
-
-    def filled(given: dict[str, str]) -> str:
-        return PLACEHOLDER.sub(lambda m: given.get(m.group(1), m.group(0)), prompt)
-
-    out = filled(values)
-    if len(out) <= MAX_INSTRUCTIONS:
-        return out
-    uses = sum(1 for m in PLACEHOLDER.finditer(prompt) if m.group(1) == "description")
-    if uses:
-        rest = len(filled({**values, "description": ""}))
-        share = max(0, (MAX_INSTRUCTIONS - rest) // uses)
-        out = filled({**values, "description": values["description"][:share]})
-    return out[:MAX_INSTRUCTIONS]
-
-
-def research_entry(created: Json, run: Json, structured: bool) -> Json:
-    """An item's `research`: {researchId, status, result, duration (ms from create to last seen)}."""
-    entry: Json = {
-        "researchId": created["researchId"],
-        "status": run.get("status"),
-        "result": run_result(run, structured),
-        "duration": round((run["at"] - created["at"]) * 1000),
-    }
-    if run.get("timedOut"):
-        entry["timedOut"] = True
-    if run.get("status") == "failed":
-        entry["error"] = (run.get("error") or {}).get("message") or "the research run failed"
-    return entry
 
 
 def name_webset(exc: OrchError, webset_id: str) -> OrchError:
@@ -179,12 +140,32 @@ def name_runs(exc: OrchError, run_ids: list[str]) -> OrchError:
     return exc
 
 
+# Whether an engine's research runs in input.data batches: on a row engine, whose rows are
+# ready-made input rows; on Websets, a run per item.
+_BATCHED: engines.Pair[bool] = engines.Pair(lambda: False, lambda source: True)
+
+
 async def verified_collection(ctx: TaskContext, args: VerifiedCollectionArgs) -> Json:
-    started = await start_clock(ctx)
-    engine: str = await ctx.step("engine", lambda: args.engine)  # a resumed task never switches
-    deadline = started + args.timeout / 1000
-    if engine == "agent":
-        return await _on_agent(ctx, args, started, deadline)
+    begun = await engines.begin(ctx, args.engine, clock="start")  # deadlines survive restarts
+    on = (ctx, args, begun.started, begun.started + args.timeout / 1000)
+    return await begun.engine.choose(engines.Pair(partial(_on_websets, *on), partial(_on_rows, *on)))
+
+
+def _research(
+    ctx: TaskContext, args: VerifiedCollectionArgs, head: Json, items: list[Json], timed_out: bool, started: float,
+    deadline: float, batched: bool,
+) -> Awaitable[Json]:  # fmt: skip
+    """The research phase (entity_research.py) over the collected `items`; the result starts with `head`."""
+    ask = Ask(
+        args.research_prompt, args.research_schema, args.research_model, args.research_limit, RESEARCH_BATCH
+    )
+    return Research(ctx, ask, head, items, timed_out, started, deadline).run(batched)
+
+
+async def _on_websets(
+    ctx: TaskContext, args: VerifiedCollectionArgs, started: float, deadline: float
+) -> Json:
+    """The webset (query, entity, criteria, enrichments), then `_collect_and_research`."""
     search: Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
     if args.criteria:
         search["criteria"] = [{"description": c.description} for c in args.criteria]
@@ -238,239 +219,41 @@ async def _collect_and_research(
     items = await kit.collect_items(ctx, "webset.items", webset_id, max_items=max(args.count, 1000))
     await ctx.progress("webset", 3, 3, f"webset {webset_id}: {len(items)} items")
     head: Json = {"engine": "websets", "websetId": webset_id}
-    return await _research(ctx, args, head, items, bool(waited.get("timedOut")), started, deadline)
+    return await _research(ctx, args, head, items, bool(waited.get("timedOut")), started, deadline, False)
 
 
-async def _on_agent(ctx: TaskContext, args: VerifiedCollectionArgs, started: float, deadline: float) -> Json:
-    """The agent engine: one collection (rows judged on every criterion, the enrichments as fields;
-    the rows passing all of them kept), then the research as input.data batches."""
+async def _on_rows(
+    ctx: TaskContext, args: VerifiedCollectionArgs, started: float, deadline: float, source: engines.RowSource
+) -> Json:
+    """A row engine (the Agent API): one collection (rows judged on every criterion, the enrichments
+    as fields; the rows passing all of them kept), then the research as input.data batches."""
     criteria = [c.description for c in args.criteria or []]
     ask = rows.Ask(
         rows.all_of(args.query, criteria), criteria, list(args.enrichments or []), args.count,
         str(args.entity.type), keep_passing=True,
         options={"systemPrompt": rows.entity_prompt(args.entity.model_dump())},
     )  # fmt: skip
-    await ctx.progress("collect", 0, 3, "starting the agent collection")
-    first = await rows.start(ctx, "rows.create", ask)
+    await ctx.progress("collect", 0, 3, f"starting the {source.name} collection")
+    first = await source.start(ctx, "rows.create", ask)
     got = rows.Collected()  # filled as its runs start, so an error names every one
     ctx.on_stop(lambda: found_rows(got))
     try:
         await ctx.partial(
-            {"engine": "agent", "websetId": None, "runIds": [first[0]], "items": [], "partial": True}
+            {"engine": source.name, "websetId": None, "runIds": [first[0]], "items": [], "partial": True}
         )
-        await ctx.progress("collect", 1, 3, f"agent run {first[0]}: collecting rows")
-        await rows.finish(
+        await ctx.progress("collect", 1, 3, f"{source.noun} {first[0]}: collecting rows")
+        await source.finish(
             ctx, "rows.create", "rows.wait", ask, first, deadline, "research.verifiedCollection", into=got
         )
     except OrchError as exc:
         raise name_runs(exc, got.run_ids or [first[0]]) from None
     items = [rows.as_item(r) for r in got.rows]
-    await ctx.progress("collect", 3, 3, f"agent run(s) {', '.join(got.run_ids)}: {len(items)} items")
-    head: Json = {"engine": "agent", "websetId": None, "runIds": got.run_ids}
+    await ctx.progress("collect", 3, 3, f"{source.noun}(s) {', '.join(got.run_ids)}: {len(items)} items")
+    head: Json = {"engine": source.name, "websetId": None, "runIds": got.run_ids}
     try:
-        return await _research(ctx, args, head, items, got.timed_out, started, deadline)
+        return await _research(ctx, args, head, items, got.timed_out, started, deadline, True)
     except OrchError as exc:
         raise name_runs(exc, got.run_ids) from None
-
-
-async def _research(
-    ctx: TaskContext,
-    args: VerifiedCollectionArgs,
-    head: Json,
-    items: list[Json],
-    collect_timed_out: bool,
-    started: float,
-    deadline: float,
-) -> Json:
-    """Merge the collected items by entity and research the first `researchLimit` entities (a run per
-    entity on Websets, input.data batches on the agent engine); the result starts with `head`."""
-    merged: list[Json] = [{"item": item} for item in items]
-    # One research run per entity, not per item: a second page of the same company (entity
-    # resolution) points at the item researched for it.
-    resolution = entities.resolve(items)
-    for members, reasons in zip(resolution.groups, resolution.reasons, strict=True):
-        for i in members[1:]:
-            merged[i]["sameEntityAs"] = items[members[0]].get("id")
-            merged[i]["mergeReasons"] = reasons
-    leaders = sorted(members[0] for members in resolution.groups)
-    # Nothing is researched once the time is up (a collection that timed out used it all).
-    targets = [] if collect_timed_out else leaders[: args.research_limit]
-    structured = args.research_schema is not None
-    researched = 0
-
-    def result(partial: bool) -> Json:
-        out: Json = {
-            **head,
-            "items": merged,
-            "totalItems": len(items),
-            "uniqueEntities": len(resolution.groups),
-            "researchedCount": researched,
-            "duration": round((time.time() - started) * 1000),
-            "timedOut": collect_timed_out or any(m.get("research", {}).get("timedOut") for m in merged),
-        }
-        if partial:
-            out["partial"] = True
-        if out["timedOut"]:
-            out.update(partial=True, stoppedBy="timeout")
-        return out
-
-    async def found() -> Json:
-        return result(partial=True)  # the items, and every research run finished so far
-
-    ctx.on_stop(found)
-    await ctx.partial(result(partial=True))
-    gate = asyncio.Semaphore(IN_FLIGHT)
-    unfinished: set[str] = set()
-
-    def done_count() -> int:
-        return sum("research" in m for m in merged)
-
-    async def follow(key: str, created: Json, what: str) -> Json:
-        """The run `created` followed to its end or the deadline (events, then step `key`)."""
-        unfinished.add(created["researchId"])
-        remove_hook = cancel_on_task_cancel(ctx, created["researchId"])
-        started_at = float(created.get("at") or time.time())
-
-        async def report(run: Json, polls: int) -> None:
-            # How long the run has been going: a report no earlier run of the task made, so a
-            # long wait across server restarts reads as progress (store/leases.py).
-            note = f"{what}: research {run.get('status')} {kit.elapsed(started_at)}"
-            await ctx.progress("research", done_count(), len(targets), note)
-
-        async def on_event(event: Json, n: int) -> None:
-            note = f"{what}: {event_note(created['researchId'], event)}"
-            await ctx.progress("research", done_count(), len(targets), note)
-
-        run = await follow_run(ctx, key, created["researchId"], deadline, on_event, report)
-        if run.get("status") in TERMINAL:
-            remove_hook()
-            unfinished.discard(created["researchId"])
-        return run
-
-    async def research(i: int) -> None:
-        nonlocal researched
-        async with gate:
-            prompt = fill(args.research_prompt, items[i])
-            created = await create_run(
-                ctx, f"research.create:{i}", prompt, args.research_schema, args.research_model
-            )
-            run = await follow(f"research.poll:{i}", created, f"item {i}")
-        merged[i]["research"] = research_entry(created, run, structured)
-        researched += run.get("status") == "completed"
-        await ctx.progress("research", done_count(), len(targets), f"item {i}: research {run.get('status')}")
-        await ctx.partial(result(partial=True))
-
-    async def batch(b: int, members: list[int]) -> None:
-        nonlocal researched
-        async with gate:
-            data = [batch_row(items[i]) for i in members]
-            created = await create_run(
-                ctx, f"research.batch:{b}", batch_instructions(args.research_prompt),
-                batch_schema(args.research_schema, len(data)), args.research_model,
-                {"input": {"data": data}},
-            )  # fmt: skip
-            run = await follow(f"research.batch.poll:{b}", created, f"batch {b}")
-        answers = batch_answers(data, run)
-        for i, answer in zip(members, answers, strict=True):
-            entry = research_entry(created, {**run, "output": None}, structured)
-            entry["result"] = None if answer is None else answer.get("research")
-            if run.get("status") == "completed" and answer is None:
-                entry["error"] = f"research run {created['researchId']} returned no row for this item"
-            merged[i]["research"] = entry
-            researched += run.get("status") == "completed" and answer is not None
-        note = f"batch {b} ({len(members)} items): research {run.get('status')}"
-        await ctx.progress("research", done_count(), len(targets), note)
-        await ctx.partial(result(partial=True))
-
-    if targets:
-        await ctx.progress("research", 0, len(targets), f"researching {len(targets)} items")
-    if head["engine"] == "agent":
-        batches = [targets[k : k + RESEARCH_BATCH] for k in range(0, len(targets), RESEARCH_BATCH)]
-        await _all(ctx, [batch(b, members) for b, members in enumerate(batches)], unfinished)
-    else:
-        await _all(ctx, [research(i) for i in targets], unfinished)
-    return result(partial=False)
-
-
-# --- research batches (the agent engine) -------------------------------------------------------
-
-
-def batch_instructions(prompt: str) -> str:
-    """A batch run's instructions: the research prompt for every input row, its {{name}}, {{url}},
-    {{description}} naming the row's fields."""
-    body = PLACEHOLDER.sub(lambda m: f"the row's {m.group(1)}", prompt)
-    return (
-        "Each input row is an entity (its name, url and description). For every row, research it as "
-        "these instructions say and put the answer in the row's `research` field:\n\n" + body
-    )
-
-
-def batch_schema(research_schema: Json | None, n: int) -> Json:
-    """A batch run's outputSchema: `n` rows of {name, url, research} (research: `research_schema`,
-    else the answer's markdown text)."""
-    answer = (
-        research_schema
-        if research_schema is not None
-        else {"type": "string", "description": "the answer, in markdown"}
-    )
-    item = {
-        "type": "object",
-        "properties": {"name": {"type": "string"}, "url": {"type": "string"}, "research": answer},
-    }
-    rows_list = {"type": "array", "minItems": n, "maxItems": n, "items": item}
-    return {"type": "object", "properties": {"rows": rows_list}}
-
-
-def batch_row(item: Json) -> Json:
-    """An item as a batch run's input row: its name, url and description (empty ones left out)."""
-    return {k: v for k, v in item_fields(item).items() if v}
-
-
-def batch_answers(data: list[Json], run: Json) -> list[Json | None]:
-    """The output row answering each input row: the one with its url, else the one at its place
-    (unless that one names another url); None when the run returned none for it."""
-    output = run_result(run, True)
-    got = output.get("rows") if isinstance(output, dict) else output
-    out_rows = [r for r in got if isinstance(r, dict)] if isinstance(got, list) else []
-    by_url: dict[str, Json] = {}
-    for r in out_rows:
-        if isinstance(r.get("url"), str) and r["url"]:
-            by_url.setdefault(r["url"], r)
-    answers: list[Json | None] = []
-    for k, row in enumerate(data):
-        hit = by_url.get(row.get("url", "")) if row.get("url") else None
-        if hit is None and k < len(out_rows) and out_rows[k].get("url") in (None, "", row.get("url")):
-            hit = out_rows[k]
-        answers.append(hit)
-    return answers
-
-
-async def _all(ctx: TaskContext, jobs: list[Any], unfinished: set[str]) -> None:
-    """Run `jobs` together; the first error cancels the others and the runs they left going.
-
-    A job cancelled by the runtime (a cancelling replay stops at its first live step) does not stop
-    the others, so every replayed create registers its cancel hook before the run ends."""
-    tasks = [asyncio.create_task(job) for job in jobs]
-    failed: list[BaseException] = []
-
-    def on_done(task: asyncio.Task[Any]) -> None:
-        if not task.cancelled() and task.exception() is not None and not failed:
-            failed.append(task.exception())  # type: ignore[arg-type]
-            for other in tasks:
-                other.cancel()
-
-    for task in tasks:
-        task.add_done_callback(on_done)
-    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
-    if failed:
-        for research_id in sorted(unfinished):  # best effort: don't leave paid runs going
-            try:
-                await kit.call(ctx, "research.cancel", {"researchId": research_id}, step="cancel")
-            except OrchError:
-                pass
-        raise failed[0]
-    if any(isinstance(o, asyncio.CancelledError) for o in outcomes):
-        raise asyncio.CancelledError
 
 
 # Its place in the MAP-Elites archive (seed 002 section 5); written to `workflows` at start-up.
@@ -503,20 +286,27 @@ def verified_cost(args: VerifiedCollectionArgs) -> list[prices.Part]:
     (as many as the webset finds: none certain); on the agent engine a collection of `count` rows
     (`rows.cost`), then a research run per batch of up to RESEARCH_BATCH of them (tasks.create's
     preview)."""
-    targets = min(args.count, args.research_limit)
-    if args.engine == "agent":
-        parts = rows.cost(args.count, "agent collection run")
-        runs = math.ceil(targets / RESEARCH_BATCH)
-        what = f"research run per batch of up to {RESEARCH_BATCH} items"
-    else:
-        parts = prices.webset(
-            args.count, len(args.enrichments or []), contacts=prices.contact_columns(args.enrichments or [])
-        )
-        runs, what = targets, "research run per item"
+    parts, runs, what = engines.collector(args.engine).choose(
+        engines.Pair(partial(_webset_cost, args), partial(_row_cost, args))
+    )
     if runs:
         run = prices.research_run(args.research_model, what, runs)
         parts.append(dataclasses.replace(run, certain=False))
     return parts
+
+
+def _webset_cost(args: VerifiedCollectionArgs) -> tuple[list[prices.Part], int, str]:
+    """(the webset's parts, research runs, what one research run covers)."""
+    enrichments = args.enrichments or []
+    parts = prices.webset(args.count, len(enrichments), contacts=prices.contact_columns(enrichments))
+    return parts, min(args.count, args.research_limit), "research run per item"
+
+
+def _row_cost(args: VerifiedCollectionArgs, source: engines.RowSource) -> tuple[list[prices.Part], int, str]:
+    """(the collection's parts, research runs, what one research run covers)."""
+    runs = math.ceil(min(args.count, args.research_limit) / RESEARCH_BATCH)
+    what = f"research run per batch of up to {RESEARCH_BATCH} items"
+    return source.cost(args.count, "collection run"), runs, what
 
 
 WORKFLOWS: list[WorkflowSpec] = [
