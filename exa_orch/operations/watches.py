@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import re
 import secrets
-from datetime import UTC, datetime
 from typing import Any
 
 from croniter import croniter
@@ -19,7 +18,7 @@ from pydantic import ConfigDict, Field, field_validator
 
 from exa_orch.errors import InvalidParams, OrchError, WatchNotFound
 from exa_orch.runtime import Principal
-from exa_orch.store.watches import NewWatch, WatchRecord, WatchRun
+from exa_orch.store.watches import NewWatch, WatchRecord
 
 from .context import OpContext
 from .models import Args, Loose
@@ -27,6 +26,7 @@ from .registry import Operation
 from .tasks import _principal, _service, check_task_args
 from .urls import check_web_url, check_webhook_url
 from .watch_runner import WatchScheduler
+from .watch_views import run_view, watch_view
 
 MIN_EVERY_S = 60.0  # outside the simulator: a watch re-runs paid research, at most once a minute
 MIN_EVERY_SIM_S = 1.0  # on the simulator (tests, demos), a few seconds
@@ -90,30 +90,6 @@ class WatchIdArgs(Args):
 class GetArgs(WatchIdArgs):
     runs: int = Field(default=20, ge=0, le=200)
     """how many of the latest runs to show, each with its diff and cost"""
-
-
-def _iso(epoch: float | None) -> str | None:
-    return None if epoch is None else datetime.fromtimestamp(epoch, UTC).isoformat()
-
-
-def run_view(run: WatchRun) -> dict[str, Any]:
-    """One run as an agent sees it: its task, times, status, diff and cost."""
-    return {
-        "run": run.n, "taskId": run.task_id, "dueAt": _iso(run.due_at), "startedAt": _iso(run.started_at),
-        "finishedAt": _iso(run.finished_at), "status": run.status, "changed": run.changed,
-        "diff": run.diff, "costUsd": run.cost_usd, "notified": run.notified,
-    }  # fmt: skip
-
-
-def watch_view(watch: WatchRecord) -> dict[str, Any]:
-    """A watch as an agent sees it (never its secret)."""
-    return {
-        "watchId": watch.id, "type": watch.type, "args": watch.args, "every": watch.every_s,
-        "cron": watch.cron, "budgetUsd": watch.budget_usd,
-        "notify": {**watch.notify, "signed": watch.signed}, "paused": watch.paused,
-        "nextDue": _iso(watch.next_due), "running": watch.running_task or None, "runCount": watch.runs,
-        "createdAt": watch.created_at,
-    }  # fmt: skip
 
 
 def _scheduler(ctx: OpContext) -> WatchScheduler:
