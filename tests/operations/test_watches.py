@@ -1,7 +1,7 @@
 """Watches (issue 39): a watch every 15 s over a drifting world, on the simulator's held clock.
 
 The world file says what changes when: Nova Drones appears at simulated second 10, Acme's page says
-something new at 20, nothing after. Runs fall due at 0, 15, 30 and 45 on the same held clock (the
+something new at 20, Zeta's page disappears at 25, nothing after. Runs fall due at 0, 15, 30 and 45 on the same held clock (the
 scheduler reads it), so runs 2 and 3 must report exactly those changes, and run 4 nothing."""
 
 from __future__ import annotations
@@ -41,6 +41,7 @@ WORLD: dict[str, Any] = {
         {"at": 10, "add": {"id": "nova", "name": "Nova Drones", "url": "https://nova.example",
                            "queries": [QUERY], "text": "Nova Drones came out of stealth."}},
         {"at": 20, "entity": "acme", "set": {"text": "Acme Robotics raised a $40M Series B in 2026."}},
+        {"at": 25, "remove": "zeta"},
     ],
 }  # fmt: skip
 SEARCH = {"type": "operation", "operation": "exa.search", "args": {"query": QUERY, "numResults": 10,
@@ -123,7 +124,7 @@ async def test_a_watch_reports_exactly_what_the_world_drift_changed(tmp_path: Pa
         assert [r["status"] for r in runs] == ["completed"] * 4
         two, three, four = (r["diff"] for r in runs[1:])
         assert two == {"added": ["https://nova.example"], "gone": [], "changed": []}
-        assert three["added"] == [] and three["gone"] == []
+        assert three["added"] == [] and three["gone"] == ["https://zeta.example"]
         assert three["changed"] == [
             {
                 "entity": "https://acme.example",
