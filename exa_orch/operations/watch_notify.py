@@ -39,12 +39,12 @@ class Notifier:
     """Delivers watch runs' payloads to webhooks and to the listeners faces add."""
 
     def __init__(self) -> None:
-        self._listeners: list[Listener] = []
+        self.listeners: list[Listener] = []
 
     def listen(self, listener: Listener) -> Callable[[], None]:
         """Add `listener` (e.g. the MCP face's sessions); returns the function that removes it."""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
+        self.listeners.append(listener)
+        return lambda: self.listeners.remove(listener)
 
     async def send(
         self, owner: str | None, secret: str | None, notify: dict[str, Any], payload: dict[str, Any]
@@ -55,7 +55,7 @@ class Notifier:
         if isinstance(url, str) and secret is not None and await self._post(url, secret, payload):
             reached.append("webhook")
         if notify.get("mcp", True):
-            for listener in list(self._listeners):
+            for listener in list(self.listeners):
                 try:
                     if await listener(owner, payload) and "mcp" not in reached:
                         reached.append("mcp")
