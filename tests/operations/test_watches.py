@@ -16,6 +16,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
 from exa_orch.app import App, open_app
@@ -26,6 +27,8 @@ from exa_orch.operations.watches import CreateArgs, _period, parse_every
 from exa_orch.runtime import Principal
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
+from exa_orch.view.data import ViewDB
+from exa_orch.view.web import build_app
 from tests.support import until
 
 QUERY = "robot makers"
@@ -152,6 +155,17 @@ async def test_a_watch_reports_exactly_what_the_world_drift_changed(tmp_path: Pa
         child = await app.run_operation("tasks.get", {"taskId": runs[1]["taskId"]})
         assert child["watch"]["watchId"] == wid and child["watch"]["run"] == 2
         assert child["watch"]["diff"] == two
+        principal = app.settings.principal
+    # The web view of run 3's child task shows the run's diff and the watch's runs with their cost.
+    async with ViewDB(tmp_path / "watches.db") as db:
+        transport = httpx.ASGITransport(
+            app=build_app(db, Settings(principal=principal)), client=("127.0.0.1", 1)
+        )
+        async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1:8766") as view:
+            page = (await view.get(f"/tasks/{runs[2]['taskId']}")).text
+    assert f"Watch run 3 <small>of {wid}</small>" in page
+    assert "https://zeta.example" in page and "raised a $40M Series B in 2026." in page
+    assert page.count("<tr><td>") >= 4 and f'href="/tasks/{runs[0]["taskId"]}"' in page
 
 
 async def test_watches_are_per_principal_and_pause_resume_delete(tmp_path: Path) -> None:
