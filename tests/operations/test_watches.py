@@ -80,16 +80,27 @@ async def receiving() -> AsyncIterator[Receiver]:
 
 
 @asynccontextmanager
-async def watching(tmp_path: Path) -> AsyncIterator[tuple[App, SimHandle]]:
-    """The app on a held simulator whose clock is also the watches' clock."""
+async def app_on(sim: SimHandle, db: Path, base: float, **settings: Any) -> AsyncIterator[App]:
+    """The app on `sim`, its watches on the simulator's clock (from epoch second `base`)."""
+    config = Settings(exa_url=sim.url, simulator=True, db_path=db, rps=1000.0, concurrency=8, **settings)
+    async with open_app(config, db, watch_clock=lambda: base + sim.ctx.clock.now()) as app:
+        yield app
+
+
+@asynccontextmanager
+async def held_sim(tmp_path: Path) -> AsyncIterator[SimHandle]:
+    """A simulator of the drifting world, its clock held."""
     world = tmp_path / "world.json"
     world.write_text(json.dumps(WORLD), encoding="utf-8")
     async with running_sim(SimConfig(speed=1e-9, world_file=str(world))) as sim:
-        base = time.time()
-        db = tmp_path / "watches.db"
-        settings = Settings(exa_url=sim.url, simulator=True, db_path=db, rps=1000.0, concurrency=8)
-        async with open_app(settings, db, watch_clock=lambda: base + sim.ctx.clock.now()) as app:
-            yield app, sim
+        yield sim
+
+
+@asynccontextmanager
+async def watching(tmp_path: Path) -> AsyncIterator[tuple[App, SimHandle]]:
+    """The app on a held simulator whose clock is also the watches' clock."""
+    async with held_sim(tmp_path) as sim, app_on(sim, tmp_path / "watches.db", time.time()) as app:
+        yield app, sim
 
 
 async def finished_runs(app: App, watch_id: str, n: int) -> list[dict[str, Any]]:
@@ -166,6 +177,23 @@ async def test_a_watch_reports_exactly_what_the_world_drift_changed(tmp_path: Pa
     assert f"Watch run 3 <small>of {wid}</small>" in page
     assert "https://zeta.example" in page and "raised a $40M Series B in 2026." in page
     assert page.count("<tr><td>") >= 4 and f'href="/tasks/{runs[0]["taskId"]}"' in page
+
+
+async def test_a_watchs_runs_count_against_its_owners_daily_cap(tmp_path: Path) -> None:
+    db, base = tmp_path / "watches.db", time.time()
+    async with held_sim(tmp_path) as sim:
+        async with app_on(sim, db, base) as app:
+            wid = (await app.run_operation("watches.create", {**SEARCH, "every": "15s"}))["watchId"]
+            first = (await finished_runs(app, wid, 1))[0]
+        # The same server again, now with a daily cap that today's first run has mostly used.
+        async with app_on(sim, db, base, daily_budget_usd=first["costUsd"] * 1.5) as app:
+            sim.ctx.clock.advance(15)
+            assert app.watches is not None
+            app.watches.wake()
+            second = (await finished_runs(app, wid, 2))[1]
+            child = await app.run_operation("tasks.get", {"taskId": second["taskId"]})
+    assert second["status"] == "failed" and second["changed"] is None
+    assert child["error"]["code"] == "BUDGET_EXCEEDED", child["error"]
 
 
 async def test_watches_are_per_principal_and_pause_resume_delete(tmp_path: Path) -> None:
