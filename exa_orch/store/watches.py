@@ -37,10 +37,9 @@ _RUN_COLUMNS = (
 
 
 @dataclass(frozen=True)
-class WatchRecord:
-    """One watch as stored (its secret stays in the store: `signed` says whether it has one)."""
+class WatchPlan:
+    """What a watch runs, when, for whom, and whom it tells (args and notify: JSON-able)."""
 
-    id: str
     owner: str | None
     type: str
     args: dict[str, Any]
@@ -48,6 +47,13 @@ class WatchRecord:
     cron: str | None
     budget_usd: float | None
     notify: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class WatchRecord(WatchPlan):
+    """One watch as stored (its secret stays in the store: `signed` says whether it has one)."""
+
+    id: str
     signed: bool
     paused: bool
     next_due: float
@@ -101,16 +107,9 @@ def _run(row: Any) -> WatchRun:
 
 
 @dataclass(frozen=True)
-class NewWatch:
-    """What `Watches.create` writes (args, notify: JSON-able; next_due: the first run's time)."""
+class NewWatch(WatchPlan):
+    """What `Watches.create` writes: the plan, its webhook secret, and its first run's time."""
 
-    owner: str | None
-    type: str
-    args: dict[str, Any]
-    every_s: float | None
-    cron: str | None
-    budget_usd: float | None
-    notify: dict[str, Any]
     secret: str | None
     next_due: float
 
