@@ -16,7 +16,7 @@ from typing import Any
 from croniter import croniter
 from pydantic import ConfigDict, Field, field_validator
 
-from exa_orch.errors import InvalidParams, OrchError, WatchNotFound
+from exa_orch.errors import ConfigError, InvalidParams, OrchError, WatchNotFound
 from exa_orch.runtime import Principal
 from exa_orch.store.watches import NewWatch, WatchRecord
 
@@ -95,7 +95,10 @@ class GetArgs(WatchIdArgs):
 def _scheduler(ctx: OpContext) -> WatchScheduler:
     _service(ctx)  # ConfigError when no runtime runs here
     if ctx.watches is None:
-        raise InvalidParams("watches need the task runtime of `exa-orch serve`", fields=["type"])
+        raise ConfigError(
+            "the watch scheduler is not running in this process",
+            hint="Call watches.* inside the MCP server (`exa-orch serve`), which runs it with the runtime.",
+        )
     scheduler: WatchScheduler = ctx.watches
     return scheduler
 
@@ -107,7 +110,9 @@ async def _owned(ctx: OpContext, watch_id: str) -> WatchRecord:
     return watch
 
 
-def _period(args: CreateArgs, simulator: bool) -> float | None:
+def period_s(args: CreateArgs, simulator: bool) -> float | None:
+    """The watch's period in seconds (None with `cron`); InvalidParams for neither or both, or a
+    period shorter than this server allows."""
     if (args.every is None) == (args.cron is None):
         raise InvalidParams(
             "give exactly one of every and cron", hint='e.g. "every": "10m"', fields=["every", "cron"]
@@ -155,7 +160,7 @@ def _notify(args: CreateArgs, simulator: bool) -> dict[str, Any]:
 
 async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
     scheduler = _scheduler(ctx)
-    every = _period(args, ctx.settings.simulator)
+    every = period_s(args, ctx.settings.simulator)
     notify = _notify(args, ctx.settings.simulator)
     task_args = _task_args(args, ctx)
     secret = None if notify["webhook"] is None else f"whsec_{secrets.token_urlsafe(32)}"
@@ -215,23 +220,12 @@ OPERATIONS: list[Operation] = [
         "watches.create",
         CreateArgs,
         _create,
-        "Re-run a task {type, ...args} every period or on a cron; each run reports only what changed "
-        "(added, gone, changed fields) to a signed webhook and your MCP sessions",
+        "Re-run a task {type, ...args} every period or cron; report what changed",
         secret_result=True,
     ),
     Operation("watches.list", ListArgs, _list, "Your watches", read_only=True),
-    Operation(
-        "watches.get",
-        GetArgs,
-        _get,
-        "A watch and its latest runs, each with its diff and cost",
-        read_only=True,
-    ),
-    Operation("watches.pause", WatchIdArgs, _pause, "Stop a watch's runs until resumed"),
-    Operation(
-        "watches.resume", WatchIdArgs, _resume, "Resume a paused watch (a run missed meanwhile runs once)"
-    ),
-    Operation(
-        "watches.delete", WatchIdArgs, _delete, "Delete a watch and its history (cancels a run in flight)"
-    ),
+    Operation("watches.get", GetArgs, _get, "A watch and its runs' diffs and costs", read_only=True),
+    Operation("watches.pause", WatchIdArgs, _pause, "Pause a watch"),
+    Operation("watches.resume", WatchIdArgs, _resume, "Resume a watch"),
+    Operation("watches.delete", WatchIdArgs, _delete, "Delete a watch"),
 ]

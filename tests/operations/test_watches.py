@@ -23,7 +23,7 @@ from exa_orch.app import App, open_app
 from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, WatchNotFound
 from exa_orch.operations.watch_diff import diff, snapshot
-from exa_orch.operations.watches import CreateArgs, _period, parse_every
+from exa_orch.operations.watches import CreateArgs, parse_every, period_s
 from exa_orch.runtime import Principal
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
@@ -241,10 +241,10 @@ async def test_create_refuses_what_a_watch_cannot_do(tmp_path: Path) -> None:
 def test_every_takes_units_or_seconds_and_is_a_minute_at_least_outside_the_simulator() -> None:
     assert [parse_every(v) for v in ("15s", "10m", "2h", "1d", 90)] == [15, 600, 7200, 86_400, 90]
     args = CreateArgs.model_validate({**SEARCH, "every": "30s"})
-    assert _period(args, simulator=True) == 30
+    assert period_s(args, simulator=True) == 30
     with pytest.raises(InvalidParams, match="too often"):
-        _period(args, simulator=False)
-    assert _period(CreateArgs.model_validate({**SEARCH, "every": "1m"}), simulator=False) == 60
+        period_s(args, simulator=False)
+    assert period_s(CreateArgs.model_validate({**SEARCH, "every": "1m"}), simulator=False) == 60
 
 
 def test_a_structured_answer_is_compared_field_by_field() -> None:
