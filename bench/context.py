@@ -11,7 +11,7 @@ plays an agent's session twice over the same tasks:
 It prints the characters of every answer (the tool result's text, what the model reads) and the
 totals, then checks the limits of issue 13; the exit status is 1 if one is missed.
 
-Limits: list_operations <= 8 KB; tasks.get <= 2 KB; tasks.list <= 1 KB per task; each first
+Limits: list_operations <= 8.5 KB; tasks.get <= 2 KB; tasks.list <= 1 KB per task; each first
 tasks.result page <= 16 KB; the default session >= 5x smaller in total than the full one.
 """
 
@@ -91,7 +91,8 @@ WORKFLOWS: dict[str, dict[str, Any]] = {
     },
 }
 
-LIST_OPERATIONS_MAX = 8_000
+# 8 KB until the watches.* domain (issue 39) took the listing to 8.2 KB: six verbs, the shortest summaries.
+LIST_OPERATIONS_MAX = 8_500
 TASKS_GET_MAX = 2_000
 TASKS_LIST_PER_TASK_MAX = 1_000
 RESULT_PAGE_MAX = 16_000

@@ -16,7 +16,8 @@ types (the CLI loads `EXA_ORCH_EXTRA_WORKFLOWS` with workflows/loader.py; tests 
 from __future__ import annotations
 
 import logging
-from collections.abc import AsyncIterator, Iterable, Mapping
+import time
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass
 from functools import cached_property
@@ -37,6 +38,7 @@ from exa_orch.operations import (
 )
 from exa_orch.operations.follow import follow_workflow
 from exa_orch.operations.tasks import operation_workflow
+from exa_orch.operations.watch_runner import WatchScheduler
 from exa_orch.runtime import (
     Deps,
     Principal,
@@ -66,6 +68,7 @@ class App:
     registry: Registry
     workflows: WorkflowRegistry | None = None
     supervisor: Supervisor | None = None
+    watches: WatchScheduler | None = None
 
     @property
     def tasks(self) -> TaskService | None:
@@ -95,6 +98,7 @@ class App:
             registry=self.registry,
             principal=principal,
             peer=peer,
+            watches=self.watches,
         )
 
     async def run_operation(
@@ -118,7 +122,9 @@ def workflow_registry(registry: Registry, extra: Iterable[WorkflowSpec] = ()) ->
     return default_workflows([operation_workflow(registry), follow_workflow(registry), *extra])
 
 
-async def _open_runtime(stack: AsyncExitStack, app: App, extra: Iterable[WorkflowSpec]) -> None:
+async def _open_runtime(
+    stack: AsyncExitStack, app: App, extra: Iterable[WorkflowSpec], watch_clock: Callable[[], float] | None
+) -> None:
     app.workflows = workflow_registry(app.registry, extra)
     # Before the runtime starts: a resumed task of a new type must find its row when it ends.
     changed = await app.store.sync_archetypes(app.workflows.archetypes())
@@ -134,6 +140,9 @@ async def _open_runtime(stack: AsyncExitStack, app: App, extra: Iterable[Workflo
             ttl=TtlPolicy(app.settings.task_ttl * 1000, app.settings.max_task_ttl * 1000),
         )
     )
+    # Watches run on the wall clock, or a test's held one (operations/watch_runner.py).
+    clock = watch_clock or time.time
+    app.watches = await stack.enter_async_context(WatchScheduler(app.supervisor, clock=clock))
 
 
 @asynccontextmanager
@@ -143,6 +152,7 @@ async def open_app(
     *,
     extra_workflows: Iterable[WorkflowSpec] = (),
     key_required: bool = True,
+    watch_clock: Callable[[], float] | None = None,
 ) -> AsyncIterator[App]:
     """Open store, gateway, registry and runtime; yield the App; close them all on exit.
 
@@ -163,7 +173,7 @@ async def open_app(
         gateway.cap_daily(store.spent_since)
         gateway.share_pools(book_of(store))
         app = App(settings=settings, store=store, gateway=gateway, registry=default_registry())
-        await _open_runtime(stack, app, extra_workflows)
+        await _open_runtime(stack, app, extra_workflows, watch_clock)
         log.info(
             "exa-orch app ready: db=%s exa=%s operations=%d runtime=%s",
             redact_db(db_path),

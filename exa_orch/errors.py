@@ -262,6 +262,17 @@ class TaskNotFound(OrchError):
         self.task_id = task_id
 
 
+class WatchNotFound(OrchError):
+    code = ErrorCode.RESOURCE_NOT_FOUND
+
+    def __init__(self, watch_id: str) -> None:
+        super().__init__(
+            f"no watch {watch_id!r}",
+            hint="Watch ids look like 'watch_<uuid>'; a watch is seen only by the principal that created "
+            "it. Use 'watches.list' to see yours.",
+        )
+
+
 class TaskExpired(TaskNotFound):
     """The caller's task finished and was removed when its TTL ran out (its tombstone remains)."""
 

@@ -139,6 +139,10 @@ class LogBridge(logging.Handler):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await sink.pump
 
+    def listening(self, owner: str | None, levelno: int) -> bool:
+        """True if some connection would hear a record at `levelno` concerning `owner`."""
+        return any(levelno >= s.level and s.hears(owner) for s in self._sinks.values())
+
     def level_of(self, connection: Any) -> str | None:
         """The MCP level a connection subscribed at; None when it never sent logging/setLevel."""
         sink = self._sinks.get(id(connection))

@@ -83,6 +83,7 @@ from exa_orch.mcp.toolhost import (
 from exa_orch.mcp.toolhost import (
     output_schema as toolhost_output_schema,
 )
+from exa_orch.mcp.watch_notify import install_watch_notifications
 from exa_orch.operations import ClientPeer
 from exa_orch.operations.follow import FOLLOW_TASK_TYPE, KIND_OF_CREATE
 from exa_orch.operations.normalize import decode_json
@@ -678,6 +679,7 @@ def build_server(app: App) -> ExaOrchServer:
     install_tasks(server, app)
     install_resources(server, app)  # each caller's tasks, results and exports (mcp/resources.py)
     install_prompts(server)  # the research recipes as ready tasks.create calls (mcp/prompts.py)
+    install_watch_notifications(app)  # a watch run's change, to its owner's sessions (mcp/watch_notify.py)
     if not getattr(app.gateway, "has_key", True):
         log.warning(
             "EXA_API_KEY is not set: serving anyway; each caller's first call to Exa asks them for "

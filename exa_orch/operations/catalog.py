@@ -13,6 +13,7 @@ from . import (
     search,
     searches,
     suggest,
+    watches,
     webhooks,
     websets,
 )
@@ -35,6 +36,7 @@ DOMAINS = (
     research,
     papers,
     suggest,
+    watches,
 )
 
 

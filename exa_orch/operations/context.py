@@ -16,6 +16,8 @@ if TYPE_CHECKING:
 
     from exa_orch.runtime import Principal, TaskService
 
+    from .watch_runner import WatchScheduler
+
 ProgressFn = Callable[[float, float | None, str | None], Awaitable[None]]
 """async (completed, total, message) -> None; the MCP face turns it into progress notifications."""
 
@@ -97,6 +99,8 @@ class OpContext:
     principal: Principal | None = None
     peer: ClientPeer | None = None
     """the calling MCP client's sampling, elicitation and roots; None outside an MCP call"""
+    watches: WatchScheduler | None = None
+    """the watch scheduler (operations/watch_runner.py) when the runtime is up"""
 
     def _gw(self) -> ExaClients:
         if self.gateway is None:

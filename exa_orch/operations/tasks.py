@@ -30,6 +30,7 @@ from .follow import FOLLOW_TASK_TYPE, KINDS
 from .models import Args
 from .registry import Operation, Registry
 from .task_views import DEFAULT_PAGE, MAX_PAGE, result_page, task_view
+from .watch_views import task_watch
 
 MAX_WAIT_S = 60.0  # tasks.result's wait is bounded so a tool call can't hang an agent's turn
 OPERATION_TASK_TYPE = "operation"  # the task type that runs one registered operation durably
@@ -160,6 +161,9 @@ async def _get(args: GetArgs, ctx: OpContext) -> dict[str, Any]:
     service = _service(ctx)
     record = await service.get(args.task_id, principal=_principal(ctx))
     view = task_view(record, full=args.full, args=True)
+    watch = await task_watch(ctx.watches, record)  # a watch's run: its diff and cost (watches.py)
+    if watch is not None:
+        view["watch"] = watch
     return (await with_costs(service, [view]))[0]
 
 

@@ -8,10 +8,12 @@ Contract:
 - A page's `text` is what the page says (served by /contents, quoted in citations); without one
   the page says its `description`.
 - `drift` is a list of events, each `{"at": simulated seconds since the simulator started, ...}`
-  with either `"add": <an entity, as in "entities">` or `"set": {fields}` with `"entity": <entity
-  id>` (every page of it) or `"page": <page id>`. `set` takes `name`, `title`, `description`,
-  `text` (replaced) and `attributes`, `criteria` (merged). `apply(world, event)` performs one;
-  `World.drift_to(now)` performs the due ones, in file order for equal times.
+  with one of `"add": <an entity, as in "entities">`, `"set": {fields}` with `"entity": <entity
+  id>` (every page of it) or `"page": <page id>`, or `"remove": <entity id or page id>` (the page,
+  or every page of the entity, disappears: no search finds it, /contents no longer has it). `set`
+  takes `name`, `title`, `description`, `text` (replaced) and `attributes`, `criteria` (merged).
+  `apply(world, event)` performs one; `World.drift_to(now)` performs the due ones, in file order
+  for equal times.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ class Drift:
     add: dict[str, Any] | None = None
     target: str | None = None  # with `changes`: an entity id (every page of it) or a page id
     changes: dict[str, Any] | None = None
+    remove: str | None = None  # an entity id (every page of it) or a page id that disappears
 
 
 def load(world: Any, data: Any, where: str) -> None:
@@ -114,8 +117,16 @@ def parse_drift(raw: Any, at: str, seen: set[str], names: set[str]) -> list[Drif
         when = ev.get("at")
         if isinstance(when, bool) or not isinstance(when, int | float) or when < 0:
             raise ValueError(f"{where}: 'at' must be a number of simulated seconds >= 0")
-        if ("add" in ev) == ("set" in ev):
-            raise ValueError(f"{where}: each event has either 'add' (an entity) or 'set' (fields)")
+        if sum(key in ev for key in ("add", "set", "remove")) != 1:
+            raise ValueError(
+                f"{where}: each event has one of 'add' (an entity), 'set' (fields) or 'remove' (an id)"
+            )
+        if "remove" in ev:
+            gone = ev["remove"]
+            if not isinstance(gone, str) or gone not in names:
+                raise ValueError(f"{where}: 'remove' names an entity id or a page id; no such id {gone!r}")
+            out.append(Drift(at=float(when), remove=gone))
+            continue
         if "add" in ev:
             names.add(add_entity(None, ev["add"], f"{where}.add", seen, build=False))
             names |= seen
@@ -157,6 +168,16 @@ def apply(world: Any, drift: Drift) -> None:
     """Perform one drift event on `world` (its indexes are rebuilt by the caller)."""
     if drift.add is not None:
         add_entity(world, drift.add, "drift", set())
+        return
+    if drift.remove is not None:
+        gone = drift.remove
+
+        def kept(e: Entity) -> bool:
+            return gone not in (e.id, e.attrs.get("entity"))
+
+        world.entities[:] = [e for e in world.entities if kept(e)]
+        for pages in world.declared.values():
+            pages[:] = [p for p in pages if kept(p)]
         return
     changes = drift.changes or {}
     swapped: dict[str, Entity] = {}

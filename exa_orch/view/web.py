@@ -35,6 +35,7 @@ from exa_orch.errors import InvalidParams, StoreError
 from exa_orch.view import present
 from exa_orch.view.auth import ViewGuard, viewer_of
 from exa_orch.view.data import COORDS, DOCUMENT, STATUSES, ViewDB, age_text, check_task_id, check_workflow_id
+from exa_orch.view.watches import watch_of_task
 
 TERMINAL = ("completed", "failed", "cancelled")
 AXIS_NAMES = {
@@ -186,6 +187,7 @@ class Pages:
             arguments=present.arguments(json.loads(task["args"]) if not args_cut else None),
             view=present.result_view(whole, _page_number(request)) if whole is not None else None,
             runs=await self.db.task_runs(task["id"]),
+            watch=await watch_of_task(self.db, task["id"]),  # a watch's run: its diff (view/watches.py)
             steps=await self.db.steps(task["id"]),
             events=await self.db.events(task["id"]),
             result=result,

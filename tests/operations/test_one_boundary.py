@@ -22,7 +22,8 @@ NETWORK_MODULES = {"requests", "aiohttp", "urllib.request", "http.client", "urll
 # The Gateway's clients (client.py) and the connection pool its transport wraps (transport.py).
 THE_GATEWAY = {PACKAGE / "gateway" / "client.py", PACKAGE / "gateway" / "transport.py"}
 # Not Exa: `exa-orch eval --profile public` fetches two archives from the package index (PyPI).
-NOT_EXA = {PACKAGE / "evals" / "public_data.py"}
+# Nor a watch's webhook: it POSTs a run's diff to the receiver its owner named.
+NOT_EXA = {PACKAGE / "evals" / "public_data.py", PACKAGE / "operations" / "watch_notify.py"}
 
 
 def _modules() -> list[Path]:

@@ -77,6 +77,14 @@ OTHERS = {
     "list_operations", "criteria.suggest",
 }  # fmt: skip
 TASKS = {"tasks.create", "tasks.get", "tasks.result", "tasks.list", "tasks.cancel", "tasks.export"}
+WATCHES = {
+    "watches.create",
+    "watches.list",
+    "watches.get",
+    "watches.pause",
+    "watches.resume",
+    "watches.delete",
+}
 
 
 def spec_operation_ids() -> set[str]:
@@ -100,7 +108,7 @@ def test_every_spec_operation_has_an_operation_and_back() -> None:
 
 
 def test_registry_holds_exactly_the_documented_operations() -> None:
-    assert set(default_registry().names()) == set(OPERATION_IDS.values()) | HELPERS | OTHERS | TASKS
+    assert set(default_registry().names()) == set(OPERATION_IDS.values()) | HELPERS | OTHERS | TASKS | WATCHES
 
 
 async def test_list_operations_gives_valid_json_schemas() -> None:

@@ -82,10 +82,32 @@ async def test_drift_adds_entities_and_changes_pages_as_the_clock_runs(tmp_path:
     assert sim.ctx.world.drifted == 2 and sim.ctx.world.version == 2
 
 
+async def test_drift_removes_a_page_and_no_search_finds_it_after(tmp_path: Path) -> None:
+    world = {**WORLD, "drift": [{"at": 50, "remove": "zeta"}]}
+    async with (
+        running_sim(SimConfig(speed=1e-9, world_file=str(write(tmp_path, world)))) as sim,
+        httpx.AsyncClient(base_url=sim.url, headers={"x-api-key": "t"}, timeout=WAIT) as http,
+    ):
+
+        async def found() -> list[str]:
+            body = {"query": "robot makers", "numResults": 10}
+            return [r["url"] for r in (await http.post("/search", json=body)).json()["results"]]
+
+        assert await found() == ["https://acme.example", "https://zeta.example"]
+        sim.ctx.clock.advance(50)
+        assert await found() == ["https://acme.example"]
+    assert all(e.attrs["entity"] != "zeta" for e in sim.ctx.world.entities)
+
+
 @pytest.mark.parametrize(
     ("drift", "where"),
     [
-        ({"at": 5}, "drift[0]: each event has either 'add' (an entity) or 'set' (fields)"),
+        ({"at": 5}, "drift[0]: each event has one of 'add' (an entity), 'set' (fields) or 'remove'"),
+        ({"at": 5, "remove": "acme", "set": {"name": "x"}, "entity": "acme"}, "each event has one of"),
+        (
+            {"at": 5, "remove": "ghost"},
+            "drift[0]: 'remove' names an entity id or a page id; no such id 'ghost'",
+        ),
         ({"at": -1, "set": {"name": "x"}, "entity": "acme"}, "drift[0]: 'at' must be a number"),
         ({"at": 1, "set": {"name": "x"}, "entity": "ghost"}, "no entity or page has the id 'ghost'"),
         ({"at": 1, "set": {"colour": "red"}, "page": "acme~1"}, "unknown field(s) colour"),

@@ -56,6 +56,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0017_harvest_convergent_engines",
             "0018_steps_cascade_by_trigger",
             "0019_task_heads",
+            "0020_reserved",
+            "0021_watches",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -69,6 +71,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         "costs",
         "run_slots",
         "task_heads",
+        "watches",
+        "watch_runs",
     ):
         assert table in names
     assert {"v_tasks", "v_archive", "schema_migrations"} <= names
@@ -93,6 +97,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (17, "harvest_convergent_engines"),
         (18, "steps_cascade_by_trigger"),
         (19, "task_heads"),
+        (20, "reserved"),
+        (21, "watches"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 
