@@ -10,17 +10,20 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from exa_orch.runtime.spec import WorkflowFn, WorkflowRegistry, WorkflowSpec
-from exa_orch.workflows import adversarial, convergent, harvest, research, verified, winnow
+from exa_orch.workflows import adversarial, citations, convergent, harvest, research, verified, winnow
 from exa_orch.workflows.loader import ENV_VAR, load_extra_workflows
 
-# The six research workflows of seed 002 section 2.
+# The six research workflows of seed 002 section 2, each with the citation check after its work.
 BUILTIN_WORKFLOWS: list[WorkflowSpec] = [
-    *winnow.WORKFLOWS,  # qd.winnow
-    *harvest.WORKFLOWS,  # lifecycle.harvest
-    *convergent.WORKFLOWS,  # convergent.search
-    *adversarial.WORKFLOWS,  # adversarial.verify
-    *research.WORKFLOWS,  # research.deep
-    *verified.WORKFLOWS,  # research.verifiedCollection
+    citations.checking(spec)
+    for spec in [
+        *winnow.WORKFLOWS,  # qd.winnow
+        *harvest.WORKFLOWS,  # lifecycle.harvest
+        *convergent.WORKFLOWS,  # convergent.search
+        *adversarial.WORKFLOWS,  # adversarial.verify
+        *research.WORKFLOWS,  # research.deep
+        *verified.WORKFLOWS,  # research.verifiedCollection
+    ]
 ]
 
 
