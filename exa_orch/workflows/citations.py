@@ -11,16 +11,18 @@ Contract:
   grounding list (`citations: [{field, urls}]` beside `result`, as research.deep has, or inside a
   synthesis, as adversarial.verify has) with the cited field's value as the snippet. Citations
   without a snippet, or with a URL that is not http(s), are counted, not fetched.
-- `check(ctx, cited, cap)`: each distinct URL fetched once per task, in steps `citations.pages:N`
+- `check(ctx, cited, cap)`: first the quotes an agent's view of the items left out (`quotes`), then
+  each distinct URL fetched once per task, in steps `citations.pages:N`
   (their checkpoints hold the pages: a resumed task reads them again, not Exa), at most `cap`
   pages, and never more than the task's budget can still pay: the batch is sized inside its step
   from the purse's remaining dollars at the worst case per page, so a stopped batch is a saved
   fact too. Pages not fetched leave their citations `unchecked`, and the `note` says why.
-- `citationCheck`: `citations: {checked, supported, notFound, unreachable, unchecked}` (one count per
-  distinct claim and source: copies of one page, same text, are one source), `pages: {fetched,
-  sources, copies, cap, costUsd}`, `flaggedFields` (fields whose every checked citation is
-  not_found), `checks: [{field, itemId | claim, url, snippet, status, passage, score, source,
-  copyOf?}]` and `note`.
+- `citationCheck`: `citations: {checked, supported, notFound, unreachable, unchecked}`, one count
+  per distinct claim, quote and source (copies of one page, same text, are one source: the same
+  quote of a copy is counted once), `pages: {fetched, sources, copies, cap, costUsd}`,
+  `flaggedFields: [{field, at}]` (the fields, of an item `at` or a claim, whose every checked
+  citation is not_found), `checks: [{field, itemId | claim, url, snippet, status, passage, score,
+  source, copyOf?, error?}]` (one per citation, copies included) and `note`.
 """
 
 from __future__ import annotations
@@ -64,13 +66,16 @@ class CitationArgs(kit.TaskArgs):
 
 @dataclass(frozen=True)
 class Cited:
-    """One citation: the field it backs, where it sits (item id or claim path), the URL, the snippet."""
+    """One citation: the field it backs, where it sits (item id or claim path), the URL, the snippet
+    (`quoted`: the reference's own quote, not the answer standing in for one)."""
 
     field: str
     url: str
     snippet: str
     item_id: str | None = None
     claim: str | None = None
+    webset_id: str | None = None
+    quoted: bool = True
 
 
 # --- what a result cites ----------------------------------------------------------------------
@@ -84,21 +89,27 @@ def _text(value: Any) -> str:
     return "" if value is None or isinstance(value, dict) else str(value)
 
 
+def _refs(refs: Any) -> Iterator[tuple[str, str]]:
+    """(url, snippet) of each reference: Exa's objects, or the URLs a projected item keeps."""
+    for ref in refs if isinstance(refs, list) else []:
+        if isinstance(ref, str):
+            yield ref, ""
+        elif isinstance(ref, dict) and isinstance(ref.get("url"), str):
+            yield ref["url"], _text(ref.get("snippet"))
+
+
 def _item_cites(item: Json) -> Iterator[Cited]:
-    item_id = str(item.get("id") or "")
+    where = {"item_id": str(item.get("id") or ""), "webset_id": item.get("websetId")}
     for ev in item.get("evaluations") or []:
         if isinstance(ev, dict):
-            for ref in ev.get("references") or []:
-                if isinstance(ref, dict):
-                    field = f"criterion: {ev.get('criterion')}"
-                    yield Cited(field, str(ref.get("url") or ""), _text(ref.get("snippet")), item_id=item_id)
+            for url, snippet in _refs(ev.get("references")):
+                yield Cited(f"criterion: {ev.get('criterion')}", url, snippet, quoted=bool(snippet), **where)
     for en in item.get("enrichments") or []:
         if isinstance(en, dict):
-            for ref in en.get("references") or []:
-                if isinstance(ref, dict):
-                    snippet = _text(ref.get("snippet")) or _text(en.get("result"))
-                    field = f"enrichment: {en.get('enrichmentId')}"
-                    yield Cited(field, str(ref.get("url") or ""), snippet, item_id=item_id)
+            for url, snippet in _refs(en.get("references")):
+                field = f"enrichment: {en.get('enrichmentId')}"
+                said = snippet or _text(en.get("result"))
+                yield Cited(field, url, said, quoted=bool(snippet), **where)
 
 
 _PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
@@ -243,18 +254,12 @@ def _verdict(cite: Cited, page: Json | None, sources: dict[str, str]) -> Json:
 
 
 def _counted(checks: list[Json]) -> list[Json]:
-    """One check per claim and source: a citation of a copy of a page already cited for it is not
-    counted again."""
+    """One check per claim, quote and source: the same quote of a copy of a page (or of the same
+    page, for another item) is not counted again."""
     seen: set[tuple[Any, ...]] = set()
     out = []
     for c in checks:
-        key = (
-            c.get("itemId"),
-            c.get("claim"),
-            c["field"],
-            cite_match.normalize(c["snippet"]),
-            c.get("source") or c["url"],
-        )
+        key = (c.get("claim"), c["field"], cite_match.normalize(c["snippet"]), c.get("source") or c["url"])
         if key not in seen:
             seen.add(key)
             out.append(c)
@@ -269,7 +274,7 @@ def summarize(checks: list[Json], pages: dict[str, Json], cap: int, stopped: str
         for s in ("supported", "not_found", "unreachable", "unchecked")
     }
     by_field: dict[tuple[Any, str], set[str]] = {}
-    for c in counted:
+    for c in checks:
         if c["status"] != "unchecked":
             by_field.setdefault((c.get("itemId") or c.get("claim"), c["field"]), set()).add(c["status"])
     flagged = [
@@ -307,8 +312,46 @@ def summarize(checks: list[Json], pages: dict[str, Json], cap: int, stopped: str
     }  # fmt: skip
 
 
+def _key(c: Cited) -> str:
+    return f"{c.item_id}\x1f{c.field}\x1f{c.url}"
+
+
+async def quotes(ctx: TaskContext, cited: list[Cited]) -> list[Cited]:
+    """The citations with the quotes their references hold at Exa: an agent's view of an item keeps
+    only each reference's URL, so the webset's items are read raw once (step `citations.quotes`,
+    free GETs); a webset gone meanwhile (cleanup) leaves the answer standing in for the quote."""
+    websets = sorted({str(c.webset_id) for c in cited if not c.quoted and c.webset_id})
+    if not websets:
+        return cited
+
+    async def read() -> dict[str, str]:
+        found: dict[str, str] = {}
+        for webset_id in websets:
+            args: Json = {"websetId": webset_id, "maxItems": 100_000, "raw": True}
+            while True:
+                try:
+                    page = await kit.call(ctx, "items.getAll", args, step="citations")
+                except OrchError:
+                    break
+                for item in page.get("data") or []:
+                    found.update({_key(c): c.snippet for c in _item_cites(item) if c.quoted})
+                if not page.get("truncated") or not page.get("nextCursor"):
+                    break
+                args["cursor"] = page["nextCursor"]
+        return found
+
+    found: dict[str, str] = await ctx.step("citations.quotes", read)
+    return [
+        dataclasses.replace(c, snippet=found[_key(c)], quoted=True)
+        if not c.quoted and _key(c) in found
+        else c
+        for c in cited
+    ]
+
+
 async def check(ctx: TaskContext, cited: list[Cited], cap: int) -> Json:
     """Fetch the cited pages (module docstring) and give the result's `citationCheck`."""
+    cited = await quotes(ctx, cited)
     usable = [c for c in cited if c.snippet.strip() and _WEB.match(c.url)]
     urls = list(dict.fromkeys(c.url for c in usable))
     pages, stopped = await fetch_pages(ctx, urls, cap) if urls else ({}, None)

@@ -5,8 +5,9 @@ Contract:
   page holds the snippet exactly or near-exactly (rapidfuzz's partial ratio of the snippet against
   runs of whole sentences of the page, both normalised, at least `SUPPORTED_SCORE` of 100), else
   "not_found" (also when the page lacks a figure the snippet states); `passage` is the page's closest run of sentences either way (what a person reads to
-  judge it), `score` its partial ratio. A snippet of several sentences (a synthesised answer citing
-  several pages) is supported when one of its sentences is: each page it cites backs a part of it.
+  judge it), `score` its partial ratio. A snippet of several clauses (a synthesised answer citing
+  several pages: sentences, citation marks, colons) is supported when it is, or one of its clauses
+  of 20 characters or more is: each page it cites backs a part of it.
 - `normalize(text)`: case, quotes, dashes and whitespace folded, so typography never decides.
 - `page_key(text)`: the same for two pages whose normalised text is the same (copies of one story
   count as one source).
@@ -30,6 +31,7 @@ FIGURE_PENALTY = 0.85
 """A run that lacks a figure of the snippet (a year, an amount) scores this share of its ratio: a
 sentence with one figure changed reads near-exact to the ratio, and says something else."""
 MIN_SNIPPET_CHARS = 3
+MIN_CLAUSE_CHARS = 20  # a clause of a longer claim this short proves nothing on its own
 MAX_SNIPPET_SENTENCES = 20  # of a long synthesised claim: the rest add time, not evidence
 PASSAGE_CHARS = 400  # the passage shown with a verdict
 
@@ -37,6 +39,9 @@ _FOLD = str.maketrans(
     {"\u2018": "'", "\u2019": "'", "\u201c": '"', "\u201d": '"', "\u2013": "-", "\u2014": "-"}
 )
 _SPACE = re.compile(r"\s+")
+# Where a synthesised claim splits into the parts its sources back: sentence ends, citation marks
+# ("[2]"), and a colon or semicolon before the quoted part ("Klarna (klarna.com): Klarna is ...").
+_CLAUSE = re.compile(r"(?<=[.!?])\s+|\s*\[\d+\]\s*|[:;]\s+")
 _NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9\"'(\[])|\n+")
 
@@ -121,10 +126,9 @@ def match(snippet: str, page_text: str) -> Match:
     whole = normalize(snippet)
     if len(whole) < MIN_SNIPPET_CHARS or not page:
         return Match("not_found", 0.0, (page[0] if page else "")[:PASSAGE_CHARS])
-    parts = [whole]
-    claims = [normalize(s) for s in sentences(snippet)[:MAX_SNIPPET_SENTENCES]]
-    if len(claims) > 1:
-        parts += [c for c in claims if len(c) >= MIN_SNIPPET_CHARS]
+    claims = [normalize(c) for c in _CLAUSE.split(snippet)]
+    claims = [c for c in claims if len(c) >= MIN_CLAUSE_CHARS][:MAX_SNIPPET_SENTENCES]
+    parts = [whole, *claims] if len(claims) > 1 else [whole]
     best, passage = 0.0, ""
     for part in parts:
         score, run = _best(part, page)
