@@ -13,17 +13,19 @@ from exa_orch.runtime.spec import WorkflowFn, WorkflowRegistry, WorkflowSpec
 from exa_orch.workflows import adversarial, citations, convergent, harvest, research, verified, winnow
 from exa_orch.workflows.loader import ENV_VAR, load_extra_workflows
 
-# The six research workflows of seed 002 section 2, each with the citation check after its work.
+# Each research task type checks its citations after its work (workflows/citations.py): set in its
+# module's own WORKFLOWS, so the type is the same object whoever registers it.
+for _module in (winnow, harvest, convergent, adversarial, research, verified):
+    _module.WORKFLOWS[:] = [citations.checking(spec) for spec in _module.WORKFLOWS]
+
+# The six research workflows of seed 002 section 2.
 BUILTIN_WORKFLOWS: list[WorkflowSpec] = [
-    citations.checking(spec)
-    for spec in [
-        *winnow.WORKFLOWS,  # qd.winnow
-        *harvest.WORKFLOWS,  # lifecycle.harvest
-        *convergent.WORKFLOWS,  # convergent.search
-        *adversarial.WORKFLOWS,  # adversarial.verify
-        *research.WORKFLOWS,  # research.deep
-        *verified.WORKFLOWS,  # research.verifiedCollection
-    ]
+    *winnow.WORKFLOWS,  # qd.winnow
+    *harvest.WORKFLOWS,  # lifecycle.harvest
+    *convergent.WORKFLOWS,  # convergent.search
+    *adversarial.WORKFLOWS,  # adversarial.verify
+    *research.WORKFLOWS,  # research.deep
+    *verified.WORKFLOWS,  # research.verifiedCollection
 ]
 
 

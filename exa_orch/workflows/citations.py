@@ -364,6 +364,27 @@ async def check(ctx: TaskContext, cited: list[Cited], cap: int) -> Json:
     return out
 
 
+# --- what an export shows -----------------------------------------------------------------------
+
+
+def status_for(check: Any, item_ids: list[str] | None = None, claims: list[str] | None = None) -> str | None:
+    """A row's citation status from a result's `citationCheck`: the one status all its citations
+    share (supported, not_found, unreachable, unchecked), else their counts ("2 supported, 1
+    not_found"); None when the row has none checked (or the result was not checked)."""
+    if not isinstance(check, dict):
+        return None
+    ids, paths = set(item_ids or ()), set(claims or ())
+    mine = [
+        str(c.get("status"))
+        for c in check.get("checks") or []
+        if isinstance(c, dict) and (c.get("itemId") in ids or c.get("claim") in paths)
+    ]
+    if not mine:
+        return None
+    counts = {s: mine.count(s) for s in dict.fromkeys(mine)}
+    return mine[0] if len(counts) == 1 else ", ".join(f"{n} {s}" for s, n in counts.items())
+
+
 # --- the hook ---------------------------------------------------------------------------------
 
 
@@ -385,6 +406,8 @@ def _estimate(spec: WorkflowSpec) -> Any:
 def checking(spec: WorkflowSpec) -> WorkflowSpec:
     """`spec` with the citation check after its work (module docstring)."""
     base = spec.args_model
+    if issubclass(base, CitationArgs):
+        return spec  # checked already
     model = type(
         base.__name__,
         (base, CitationArgs),

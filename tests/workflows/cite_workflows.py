@@ -37,6 +37,7 @@ def cited(args: CiteArgs) -> dict[str, Any]:
     items = [
         {
             "id": f"item_{n}",
+            "properties": {"type": "company", "url": url, "company": {"name": f"Company {n}"}},
             "evaluations": [
                 {
                     "criterion": "Is cited",

@@ -15,6 +15,7 @@ import pytest
 from exa_orch.app import open_app
 from exa_orch.config import Settings
 from exa_orch.gateway import prices
+from exa_orch.operations.export import export_of
 from exa_orch.sim.billing import Billing
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
@@ -226,6 +227,19 @@ async def test_unreachable_pages_and_quotes_not_on_the_page(research_app: OpenAp
         "unchecked": 0,
     }
     assert check["flaggedFields"] == [{"field": "criterion: Is cited", "at": "item_0"}]
+
+
+async def test_an_export_gives_each_row_its_citation_status(research_app: OpenApp, sim: SimHandle) -> None:
+    urls = [World.seeded(42).of_kind("company")[0].url, "https://nowhere.example.org/gone"]
+    async with research_app(MODULE) as app:
+        checked = await run_task(app, "test.cites", {"urls": urls}, within=WAIT)
+        plain = await run_task(app, "test.cites", {"urls": urls, "verifyCitations": False}, within=WAIT)
+    rows = [json.loads(line) for line in export_of(checked, "jsonl").data.decode().splitlines()]
+    assert [r["citationStatus"] for r in rows] == ["supported", "unreachable"]
+    assert "1 supported, 0 not found, 1 unreachable" in export_of(checked, "md").data.decode()
+    unchecked = export_of(plain, "jsonl").data.decode().splitlines()
+    assert [json.loads(line)["citationStatus"] for line in unchecked] == [None, None]
+    assert "were not checked against their pages" in export_of(plain, "md").data.decode()
 
 
 async def test_verify_citations_false_fetches_nothing(research_app: OpenApp, sim: SimHandle) -> None:
