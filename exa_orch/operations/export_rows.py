@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from exa_orch.operations import projections as pj
-from exa_orch.operations.task_views import collections
+from exa_orch.operations.task_views import CHECKS, collections
 from exa_orch.store import TaskRecord
 from exa_orch.workflows import citations, entities
 
@@ -99,8 +99,13 @@ def _table(record: TaskRecord) -> Table:
 # -- entities ------------------------------------------------------------------------------------
 
 
+def _paths(task_type: str, result: Any) -> list[tuple[str | int, ...]]:
+    """The result's item lists, not its citation verdicts (those are each row's citationStatus)."""
+    return [p for p in collections(task_type, result) if p != CHECKS]
+
+
 def _elements(task_type: str, result: Any) -> list[Any]:
-    return [element for path in collections(task_type, result) for element in _at(result, path)]
+    return [element for path in _paths(task_type, result) for element in _at(result, path)]
 
 
 def _at(result: Any, path: tuple[str | int, ...]) -> list[Any]:
@@ -317,7 +322,7 @@ def verify_claims(synthesis: Json) -> list[Row]:
 def generic_rows(task_type: str, result: Any) -> list[Row]:
     """A row per element of each list of objects in the result: its scalar values as fields."""
     rows = []
-    for path in collections(task_type, result):
+    for path in _paths(task_type, result):
         for i, element in enumerate(_at(result, path)):
             if not isinstance(element, dict):
                 continue

@@ -4,8 +4,9 @@ result says it says.
 Contract:
 - `checking(spec)` is the task type `spec` with the check after its work: its args gain
   `verifyCitations` (default true) and `citationPages` (the page cap, shown with its cost in
-  `preview`), and a completed dict result gains `citationCheck` (below). The check runs only when
-  the workflow returned normally and its purse is not stopped; it adds nothing else to the result.
+  `preview`), and a completed dict result gains `citationCheck` (below; zeros when it cites
+  nothing). The check runs only when the workflow returned normally and its purse is not stopped
+  (a task stopped by its budget has no check); it adds nothing else to the result.
 - `collect(result)` finds the citations in any result: each webset item's evaluations' and
   enrichments' references (the reference's snippet, else the enrichment's answer), and each
   grounding list (`citations: [{field, urls}]` beside `result`, as research.deep has, or inside a
@@ -27,6 +28,7 @@ Contract:
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import re
 from collections.abc import Iterator
@@ -219,7 +221,7 @@ async def fetch_pages(ctx: TaskContext, urls: list[str], cap: int) -> tuple[dict
             batch = pending[:size]
             args = {"urls": batch, "text": {"maxCharacters": PAGE_CHARS}}
             try:
-                answer = await kit.call(ctx, "exa.getContents", args, step="citations")
+                answer = await ctx.deps.dispatch("exa.getContents", args, _quiet)
             except OrchError as exc:  # the result stands; these pages could not be read
                 return {"urls": batch, "pages": {u: {"status": "error", "error": exc.code} for u in batch}}
             return {"urls": batch, "pages": _pages_of(answer, batch)}
@@ -229,9 +231,6 @@ async def fetch_pages(ctx: TaskContext, urls: list[str], cap: int) -> tuple[dict
         if not got.get("urls"):
             return pages, str(got.get("stopped") or "budget")
         pages.update({u: got["pages"].get(u) or {"status": "error", "error": "NO_TEXT"} for u in got["urls"]})
-        await ctx.progress(
-            "citations", len(pages), len(urls), f"{len(pages)} of {len(urls)} cited pages read"
-        )
     return pages, None
 
 
@@ -312,6 +311,10 @@ def summarize(checks: list[Json], pages: dict[str, Json], cap: int, stopped: str
     }  # fmt: skip
 
 
+async def _quiet(completed: float, total: float | None, message: str | None) -> None:
+    """The check's calls report no progress: the task's last report stays its work's own."""
+
+
 def _key(c: Cited) -> str:
     return f"{c.item_id}\x1f{c.field}\x1f{c.url}"
 
@@ -330,7 +333,7 @@ async def quotes(ctx: TaskContext, cited: list[Cited]) -> list[Cited]:
             args: Json = {"websetId": webset_id, "maxItems": 100_000, "raw": True}
             while True:
                 try:
-                    page = await kit.call(ctx, "items.getAll", args, step="citations")
+                    page = await ctx.deps.dispatch("items.getAll", args, _quiet)
                 except OrchError:
                     break
                 for item in page.get("data") or []:
@@ -356,7 +359,9 @@ async def check(ctx: TaskContext, cited: list[Cited], cap: int) -> Json:
     urls = list(dict.fromkeys(c.url for c in usable))
     pages, stopped = await fetch_pages(ctx, urls, cap) if urls else ({}, None)
     sources: dict[str, str] = {}
-    checks = [_verdict(c, pages.get(c.url), sources) for c in usable]
+    # Matching is CPU work (a page of 20,000 characters per citation): off the event loop, which
+    # keeps renewing the leases of every task meanwhile.
+    checks = await asyncio.to_thread(lambda: [_verdict(c, pages.get(c.url), sources) for c in usable])
     out = summarize(checks, pages, cap, stopped)
     skipped = len(cited) - len(usable)
     if skipped:
@@ -420,9 +425,6 @@ def checking(spec: WorkflowSpec) -> WorkflowSpec:
         purse = CURRENT_PURSE.get()
         if not isinstance(result, dict) or not args.verify_citations or (purse is not None and purse.stopped):
             return result
-        cited = collect(result)
-        if not cited:
-            return result
-        return {**result, "citationCheck": await check(ctx, cited, int(args.citation_pages))}
+        return {**result, "citationCheck": await check(ctx, collect(result), int(args.citation_pages))}
 
     return dataclasses.replace(spec, args_model=model, fn=fn, estimate=_estimate(spec))
