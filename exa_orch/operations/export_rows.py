@@ -257,17 +257,7 @@ def _converged_row(entity: Json) -> Row:
 
 # -- claims --------------------------------------------------------------------------------------
 
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
-
-def value_at(value: Any, path: str) -> Any:
-    """The value at a grounding path ('companies[0].name', 'text'), None where there is none."""
-    for name, index in _PATH_PART.findall(path):
-        if index:
-            value = value[int(index)] if isinstance(value, list) and int(index) < len(value) else None
-        else:
-            value = value.get(name) if isinstance(value, dict) else None
-    return value
+value_at = citations.value_at  # a grounding path's value: the one reading the check uses
 
 
 def _citations(value: Any) -> dict[str, list[str]]:
