@@ -13,8 +13,8 @@ Contract:
   synthesis, as adversarial.verify has) with the cited field's value as the snippet. Citations
   without a snippet, or with a URL that is not http(s), are counted, not fetched.
 - `check(ctx, cited, cap)`: first the quotes an agent's view of the items left out (`quotes`), then
-  each distinct URL fetched once per task, in steps `citations.pages:N`
-  (their checkpoints hold the pages: a resumed task reads them again, not Exa), at most `cap`
+  each distinct URL fetched once per task, in steps `citations.pages:N` (their checkpoints hold
+  each page's verdicts, not its text: a resumed task reads them again, not Exa), at most `cap`
   pages, and never more than the task's budget can still pay: the batch is sized inside its step
   from the purse's remaining dollars at the worst case per page, so a stopped batch is a saved
   fact too. Pages not fetched leave their citations `unchecked`, and the `note` says why.
@@ -206,9 +206,23 @@ def _pages_of(answer: Json, batch: list[str]) -> dict[str, Json]:
     return out
 
 
-async def fetch_pages(ctx: TaskContext, urls: list[str], cap: int) -> tuple[dict[str, Json], str | None]:
-    """Each URL's page (at most `cap` of them, within the budget), in steps `citations.pages:N`;
-    and why some were left unfetched (None: none were)."""
+def _judged(page: Json, quotes: list[str]) -> Json:
+    """A page read, as its checkpoint keeps it: its source key and each quote's verdict on it (not
+    its text: a task's checkpoints stay small)."""
+    if page.get("status") != "success":
+        return page
+    text = str(page.get("text") or "")
+    found = {q: dataclasses.asdict(cite_match.match(q, text)) for q in dict.fromkeys(quotes)}
+    return {"status": "success", "source": cite_match.page_key(text), "found": found}
+
+
+async def fetch_pages(
+    ctx: TaskContext, wanted: dict[str, list[str]], cap: int
+) -> tuple[dict[str, Json], str | None]:
+    """Each URL's page judged against the quotes citing it (`wanted`: url -> quotes), at most `cap`
+    pages within the budget, in steps `citations.pages:N`; and why some were left unread (None:
+    none were). Matching is CPU work: it runs off the event loop, which keeps renewing leases."""
+    urls = list(wanted)
     pages: dict[str, Json] = {}
     n = 0
     while len(pages) < len(urls):
@@ -224,7 +238,9 @@ async def fetch_pages(ctx: TaskContext, urls: list[str], cap: int) -> tuple[dict
                 answer = await ctx.deps.dispatch("exa.getContents", args, _quiet)
             except OrchError as exc:  # the result stands; these pages could not be read
                 return {"urls": batch, "pages": {u: {"status": "error", "error": exc.code} for u in batch}}
-            return {"urls": batch, "pages": _pages_of(answer, batch)}
+            read = _pages_of(answer, batch)
+            judged = await asyncio.to_thread(lambda: {u: _judged(read[u], wanted[u]) for u in batch})
+            return {"urls": batch, "pages": judged}
 
         got: Json = await ctx.step(f"citations.pages:{n}", fetch)
         n += 1
@@ -244,11 +260,14 @@ def _verdict(cite: Cited, page: Json | None, sources: dict[str, str]) -> Json:
         return {**out, "status": "unchecked"}
     if page.get("status") != "success":
         return {**out, "status": "unreachable", "error": page.get("error")}
-    text = str(page.get("text") or "")
-    key = cite_match.page_key(text)
+    key = str(page.get("source"))
     first = sources.setdefault(key, cite.url)
-    found = cite_match.match(cite.snippet, text)
-    out |= {"status": found.status, "passage": found.passage, "score": found.score, "source": key}
+    found = (page.get("found") or {}).get(cite.snippet) or {
+        "status": "not_found",
+        "score": 0.0,
+        "passage": "",
+    }
+    out |= {k: found.get(k) for k in ("status", "passage", "score")} | {"source": key}
     return out | ({"copyOf": first} if first != cite.url else {})
 
 
@@ -281,11 +300,7 @@ def summarize(checks: list[Json], pages: dict[str, Json], cap: int, stopped: str
         for (at, f), s in by_field.items()
         if s == {"not_found"}
     ]
-    texts = {
-        cite_match.page_key(str(p.get("text") or ""))
-        for p in pages.values()
-        if p and p.get("status") == "success"
-    }
+    texts = {p.get("source") for p in pages.values() if p and p.get("status") == "success"}
     read = sum(1 for p in pages.values() if p and p.get("status") == "success")
     note = f"{len(pages)} of {len({c['url'] for c in checks})} cited pages read"
     if stopped:
@@ -356,12 +371,12 @@ async def check(ctx: TaskContext, cited: list[Cited], cap: int) -> Json:
     """Fetch the cited pages (module docstring) and give the result's `citationCheck`."""
     cited = await quotes(ctx, cited)
     usable = [c for c in cited if c.snippet.strip() and _WEB.match(c.url)]
-    urls = list(dict.fromkeys(c.url for c in usable))
-    pages, stopped = await fetch_pages(ctx, urls, cap) if urls else ({}, None)
+    wanted: dict[str, list[str]] = {}
+    for c in usable:
+        wanted.setdefault(c.url, []).append(c.snippet)
+    pages, stopped = await fetch_pages(ctx, wanted, cap) if wanted else ({}, None)
     sources: dict[str, str] = {}
-    # Matching is CPU work (a page of 20,000 characters per citation): off the event loop, which
-    # keeps renewing the leases of every task meanwhile.
-    checks = await asyncio.to_thread(lambda: [_verdict(c, pages.get(c.url), sources) for c in usable])
+    checks = [_verdict(c, pages.get(c.url), sources) for c in usable]
     out = summarize(checks, pages, cap, stopped)
     skipped = len(cited) - len(usable)
     if skipped:

@@ -83,6 +83,32 @@ def test_copies_of_a_page_are_one_source() -> None:
     assert page_key(PAGE) != page_key(PAGE.replace("$15M", "$16M"))
 
 
+def test_contents_statuses_make_a_page_unreachable_and_a_read_one_judged() -> None:
+    answer = {
+        "results": [{"id": "https://a.io/", "url": "https://a.io/", "text": PAGE}],
+        "statuses": [
+            {"id": "https://a.io/", "status": "success"},
+            {
+                "id": "https://b.io/",
+                "status": "error",
+                "error": {"tag": "CRAWL_TIMEOUT", "httpStatusCode": None},
+            },
+        ],
+    }
+    pages = citations._pages_of(answer, ["https://a.io/", "https://b.io/", "https://c.io/"])
+    assert pages["https://b.io/"] == {"status": "error", "error": "CRAWL_TIMEOUT"}
+    assert pages["https://c.io/"] == {"status": "error", "error": "NO_TEXT"}  # neither read nor refused
+    quote = "It raised $15M in a Series A round in 2023."
+    judged = {u: citations._judged(p, [quote]) for u, p in pages.items()}
+    cited = [
+        citations.Cited("f", u, quote, item_id="i")
+        for u in ("https://a.io/", "https://b.io/", "https://c.io/")
+    ]
+    checks = [citations._verdict(c, judged[c.url], {}) for c in cited]
+    assert [c["status"] for c in checks] == ["supported", "unreachable", "unreachable"]
+    assert checks[1]["error"] == "CRAWL_TIMEOUT" and "text" not in judged["https://a.io/"]
+
+
 # -- what a result cites ---------------------------------------------------------------------------
 
 
