@@ -118,7 +118,7 @@ async def _export(args: ExportArgs, ctx: OpContext) -> dict[str, object]:
         "rows": built.rows,
         "rowKind": built.kind,
         "hint": "read the file with MCP resources/read on uri (built from the database when read); "
-        "citationStatus stays empty until citations are checked",
+        "citationStatus is each row's citation check (empty where none was checked)",
     }
 
 

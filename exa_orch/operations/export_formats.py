@@ -5,7 +5,7 @@
   space (a URL has none); Python's `csv` module (or any spreadsheet) reads it back. UTF-8, `\\r\\n`
   line ends (RFC 4180).
 - **jsonl**: one JSON object per row: the key columns, `fields` {name: value}, `sources` [urls],
-  `citationStatus` (null until citations are checked).
+  `citationStatus` (null for a row with no checked citation).
 - **md**: a report for a person: a heading and what was asked, the synthesis (research.deep's answer,
   adversarial.verify's verdict), the table (each row's sources as numbered references), then the
   numbered sources.
@@ -24,10 +24,18 @@ from exa_orch.operations.export_rows import Cell, Row, Table
 from exa_orch.store import TaskRecord
 
 FORMATS = {"csv": "text/csv", "jsonl": "application/jsonl", "md": "text/markdown"}
-NOT_CHECKED = (
-    "citationStatus is empty: it is filled once citations are checked against their pages "
-    "(not done for this export)."
-)
+NOT_CHECKED = "citationStatus is empty: this task's citations were not checked against their pages."
+
+
+def _checked(check: Any) -> str:
+    """The report's line on the citation check: its counts and note, or that there was none."""
+    if not isinstance(check, dict) or not isinstance(check.get("citations"), dict):
+        return NOT_CHECKED
+    n = check["citations"]
+    return (
+        f"Citations checked against their pages: {n.get('supported')} supported, {n.get('notFound')} "
+        f"not found, {n.get('unreachable')} unreachable, {n.get('unchecked')} unchecked ({check.get('note')})."
+    )
 
 
 def render(record: TaskRecord, table: Table, fmt: str) -> bytes:
@@ -127,6 +135,6 @@ def to_markdown(record: TaskRecord, table: Table) -> str:
         cells += [_md(_cell(row.fields.get(f))) for f in table.field_columns]
         cells += [" ".join(f"[{sources[u]}]" for u in row.sources), row.citation_status or ""]
         lines.append("| " + " | ".join(cells) + " |")
-    lines += ["", f"_{NOT_CHECKED}_", "", "## Sources", ""]
+    lines += ["", f"_{_checked(table.checked)}_", "", "## Sources", ""]
     lines += [f"{n}. <{url}>" for url, n in sources.items()] or ["(none)"]
     return "\n".join(lines) + "\n"

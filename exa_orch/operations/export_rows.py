@@ -16,8 +16,10 @@
   with the citations grounded on its field (or on its list).
 - Any other result: one row per element of each list of objects it holds (its scalar fields).
 
-`citationStatus` is on every row and stays empty: it is filled once citations are checked
-against their pages (issue 40's citation check, not built yet); nothing here guesses it.
+`citationStatus` is on every row: what the task's citation check (`citationCheck`, the result's,
+workflows/citations.py) found for the row's citations, its items' or its claim's (`supported`,
+`not_found`, `unreachable`, `unchecked`, or the counts of each when they differ); empty for a row
+with none checked and for a task not checked (`verifyCitations: false`). Nothing here guesses it.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from exa_orch.operations import projections as pj
-from exa_orch.operations.task_views import collections
+from exa_orch.operations.task_views import CHECKS, collections
 from exa_orch.store import TaskRecord
-from exa_orch.workflows import entities
+from exa_orch.workflows import citations, entities
 
 Json = dict[str, Any]
 Cell = str | list[str] | None
@@ -61,6 +63,7 @@ class Table:
     columns: tuple[str, ...]
     rows: list[Row]
     synthesis: Json | str | None = None
+    checked: Json | None = None  # the result's citationCheck (None: citations not checked)
 
     @property
     def field_columns(self) -> list[str]:
@@ -70,6 +73,17 @@ class Table:
 
 def table(record: TaskRecord) -> Table:
     """The rows of a completed task's result (see the module docstring)."""
+    out = _table(record)
+    check = record.result.get("citationCheck") if isinstance(record.result, dict) else None
+    out.checked = check if isinstance(check, dict) else None
+    for row in out.rows:
+        ids, path = row.key.get("itemIds"), row.key.get("field")
+        claims = [path, re.sub(r"\[\d+\]$", "", path)] if isinstance(path, str) else []
+        row.citation_status = citations.status_for(check, ids if isinstance(ids, list) else [], claims)
+    return out
+
+
+def _table(record: TaskRecord) -> Table:
     result = record.result
     if record.type in CLAIM_TYPES and isinstance(result, dict):
         if record.type == "research.deep":
@@ -85,8 +99,13 @@ def table(record: TaskRecord) -> Table:
 # -- entities ------------------------------------------------------------------------------------
 
 
+def _paths(task_type: str, result: Any) -> list[tuple[str | int, ...]]:
+    """The result's item lists, not its citation verdicts (those are each row's citationStatus)."""
+    return [p for p in collections(task_type, result) if p != CHECKS]
+
+
 def _elements(task_type: str, result: Any) -> list[Any]:
-    return [element for path in collections(task_type, result) for element in _at(result, path)]
+    return [element for path in _paths(task_type, result) for element in _at(result, path)]
 
 
 def _at(result: Any, path: tuple[str | int, ...]) -> list[Any]:
@@ -238,17 +257,7 @@ def _converged_row(entity: Json) -> Row:
 
 # -- claims --------------------------------------------------------------------------------------
 
-_PATH_PART = re.compile(r"([^.\[\]]+)|\[(\d+)\]")
-
-
-def value_at(value: Any, path: str) -> Any:
-    """The value at a grounding path ('companies[0].name', 'text'), None where there is none."""
-    for name, index in _PATH_PART.findall(path):
-        if index:
-            value = value[int(index)] if isinstance(value, list) and int(index) < len(value) else None
-        else:
-            value = value.get(name) if isinstance(value, dict) else None
-    return value
+value_at = citations.value_at  # a grounding path's value: the one reading the check uses
 
 
 def _citations(value: Any) -> dict[str, list[str]]:
@@ -303,7 +312,7 @@ def verify_claims(synthesis: Json) -> list[Row]:
 def generic_rows(task_type: str, result: Any) -> list[Row]:
     """A row per element of each list of objects in the result: its scalar values as fields."""
     rows = []
-    for path in collections(task_type, result):
+    for path in _paths(task_type, result):
         for i, element in enumerate(_at(result, path)):
             if not isinstance(element, dict):
                 continue

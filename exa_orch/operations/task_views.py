@@ -109,11 +109,18 @@ COLLECTIONS: dict[str, Callable[[Json], list[Path]]] = {
 }
 
 
+CHECKS: Path = ("citationCheck", "checks")  # a result's citation verdicts (workflows/citations.py)
+
+
 def collections(task_type: str, result: Any) -> list[Path]:
-    """The paths of the item lists in a task's result (empty: nothing to page)."""
+    """The paths of the item lists in a task's result (empty: nothing to page); its citation
+    verdicts come last, paged with the items (a result with none, a text answer, comes whole)."""
     if not isinstance(result, dict):
         return []
-    return COLLECTIONS.get(task_type, _generic)(result)
+    paths = [p for p in COLLECTIONS.get(task_type, _generic)(result) if p[:1] != CHECKS[:1]]
+    check = result.get("citationCheck")
+    checks = isinstance(check, dict) and isinstance(check.get("checks"), list)
+    return paths + [CHECKS] if paths and checks else paths
 
 
 def _get(obj: Any, path: Path) -> Any:

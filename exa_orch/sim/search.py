@@ -306,10 +306,11 @@ async def contents(request: Request) -> Response:
     statuses: list[dict[str, Any]] = []
     for url in urls:
         entity = world.by_url(url) or world.by_id(url)
-        if entity is None:
-            statuses.append(
-                {"id": url, "status": "error", "error": {"tag": "CRAWL_NOT_FOUND", "httpStatusCode": 404}}
-            )
+        if entity is None or entity.attrs.get("unreachable"):  # a world file's page may be unreadable
+            bad = entity.attrs["unreachable"] if entity is not None else True
+            tag = bad if isinstance(bad, str) else "CRAWL_NOT_FOUND"
+            code = {"CRAWL_NOT_FOUND": 404, "SOURCE_NOT_AVAILABLE": 403}.get(tag)
+            statuses.append({"id": url, "status": "error", "error": {"tag": tag, "httpStatusCode": code}})
             continue
         results.append(with_contents(result_for(entity), entity, options, query or entity.title))
         statuses.append({"id": url, "status": "success"})

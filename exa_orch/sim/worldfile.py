@@ -6,7 +6,9 @@ Contract:
   parsed file, or raises ValueError naming where the file breaks the format. A file without
   `drift` or page `text` loads as it always did.
 - A page's `text` is what the page says (served by /contents, quoted in citations); without one
-  the page says its `description`.
+  the page says its `description`. Its `quote` (default: the text's first sentence) is what the
+  references citing it quote: a quote the text does not hold is a seeded wrong citation. With
+  `unreachable` (true, or one of Exa's crawl error tags) /contents can't read it.
 - `drift` is a list of events, each `{"at": simulated seconds since the simulator started, ...}`
   with one of `"add": <an entity, as in "entities">`, `"set": {fields}` with `"entity": <entity
   id>` (every page of it) or `"page": <page id>`, or `"remove": <entity id or page id>` (the page,
@@ -72,6 +74,7 @@ def add_entity(world: Any, ent: Any, at: str, seen: set[str], *, build: bool = T
         text = page.get("text", ent.get("text"))
         if text is not None and not isinstance(text, str):
             raise ValueError(f"{at}.pages[{k}]: 'text' must be a string (what the page says)")
+        _check_citing(page, f"{at}.pages[{k}]")
         seen.add(pid)
         ids.append(pid)
         if build:
@@ -93,6 +96,7 @@ def _add_page(
     attrs["criteria"] = {**(ent.get("criteria") or {}), **(page.get("criteria") or {})}
     if first_id is not None:
         attrs["duplicate_of"] = first_id
+    attrs.update({k: page[k] for k in ("quote", "unreachable") if page.get(k)})
     entity = Entity(
         id=pid, kind=kind, name=name, url=url, title=str(page.get("title") or name),
         text=str(page.get("text") or ent.get("text") or description),
@@ -101,6 +105,18 @@ def _add_page(
     world.entities.append(entity)
     for query in page.get("queries") or ent.get("queries") or []:
         world.declared.setdefault(query_key(str(query)), []).append(entity)
+
+
+CRAWL_ERRORS = ("CRAWL_NOT_FOUND", "CRAWL_TIMEOUT", "SOURCE_NOT_AVAILABLE", "UNSUPPORTED_URL")
+
+
+def _check_citing(page: dict[str, Any], at: str) -> None:
+    """A page's `quote` is a string; its `unreachable` a boolean or one of Exa's crawl error tags."""
+    if "quote" in page and not isinstance(page["quote"], str):
+        raise ValueError(f"{at}: 'quote' must be a string (what citations of the page quote)")
+    bad = page.get("unreachable")
+    if bad is not None and not isinstance(bad, bool) and bad not in CRAWL_ERRORS:
+        raise ValueError(f"{at}: 'unreachable' must be true or one of {', '.join(CRAWL_ERRORS)}")
 
 
 def parse_drift(raw: Any, at: str, seen: set[str], names: set[str]) -> list[Drift]:

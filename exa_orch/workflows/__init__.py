@@ -10,8 +10,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from exa_orch.runtime.spec import WorkflowFn, WorkflowRegistry, WorkflowSpec
-from exa_orch.workflows import adversarial, convergent, harvest, research, verified, winnow
+from exa_orch.workflows import adversarial, citations, convergent, harvest, research, verified, winnow
 from exa_orch.workflows.loader import ENV_VAR, load_extra_workflows
+
+# Each research task type checks its citations after its work (workflows/citations.py): set in its
+# module's own WORKFLOWS, so the type is the same object whoever registers it.
+for _module in (winnow, harvest, convergent, adversarial, research, verified):
+    _module.WORKFLOWS[:] = [citations.checking(spec) for spec in _module.WORKFLOWS]
 
 # The six research workflows of seed 002 section 2.
 BUILTIN_WORKFLOWS: list[WorkflowSpec] = [

@@ -10,9 +10,13 @@ import pytest
 from exa_orch.gateway import prices
 from exa_orch.sim.billing import Billing
 from exa_orch.sim.testing import SimHandle
+from exa_orch.workflows import citations
 from tests.money.test_mixed_day import SIX
 from tests.support import WAIT
 from tests.workflows.conftest import OpenApp
+
+# Every research task checks its citations (workflows/citations.py): up to its page cap, priced.
+CHECK = citations.DEFAULT_PAGES * prices.CONTENT_PER_PAGE
 
 
 async def test_a_preview_of_each_workflow_prices_the_whole_task_and_sends_nothing(
@@ -27,22 +31,26 @@ async def test_a_preview_of_each_workflow_prices_the_whole_task_and_sends_nothin
         assert answer["preview"] is True and 0 <= cost["lowUsd"] <= cost["highUsd"], kind
         assert cost["highUsd"] == pytest.approx(sum(p["usd"] for p in cost["parts"])), kind
         assert cost["highUsd"] > 0 and "prices.md" in cost["source"], kind
+        [check] = [p for p in cost["parts"] if p["what"].startswith("citation check")]
+        assert (check["count"], check["usd"], check["certain"]) == (citations.DEFAULT_PAGES, CHECK, False)
     item, cell = prices.WEBSET_ITEM_ESTIMATE, prices.WEBSET_ENRICHMENT_ESTIMATE
     # lifecycle.harvest: 4 items with one enrichment each, none of it certain (a search may find nothing).
-    assert previews["lifecycle.harvest"]["cost"]["highUsd"] == pytest.approx(4 * item + 4 * cell)
+    assert previews["lifecycle.harvest"]["cost"]["highUsd"] == pytest.approx(4 * item + 4 * cell + CHECK)
     assert previews["lifecycle.harvest"]["cost"]["lowUsd"] == 0
     # convergent.search: one webset of 4 per query.
-    assert previews["convergent.search"]["cost"]["highUsd"] == pytest.approx(2 * 4 * item)
+    assert previews["convergent.search"]["cost"]["highUsd"] == pytest.approx(2 * 4 * item + CHECK)
     # adversarial.verify: two websets of 3, and the synthesis run at a fixed effort (certain).
     medium = prices.AGENT_FIXED["medium"]
-    assert previews["adversarial.verify"]["cost"]["highUsd"] == pytest.approx(6 * item + medium)
+    assert previews["adversarial.verify"]["cost"]["highUsd"] == pytest.approx(6 * item + medium + CHECK)
     assert previews["adversarial.verify"]["cost"]["lowUsd"] == pytest.approx(medium)
     # research.verifiedCollection: a webset of 3, then up to researchLimit (2) research runs.
-    assert previews["research.verifiedCollection"]["cost"]["highUsd"] == pytest.approx(3 * item + 2 * medium)
+    assert previews["research.verifiedCollection"]["cost"]["highUsd"] == pytest.approx(
+        3 * item + 2 * medium + CHECK
+    )
     # qd.winnow: one round of 4 items with one enrichment and a yes/no enrichment per criterion.
     [winnow] = [t for t in SIX if t["type"] == "qd.winnow"]
     cells = 1 + len(winnow["criteria"])
-    assert previews["qd.winnow"]["cost"]["highUsd"] == pytest.approx(4 * item + 4 * cells * cell)
+    assert previews["qd.winnow"]["cost"]["highUsd"] == pytest.approx(4 * item + 4 * cells * cell + CHECK)
 
 
 async def test_a_previewed_task_then_run_costs_within_its_range(
@@ -61,7 +69,9 @@ async def test_a_previewed_task_then_run_costs_within_its_range(
         done = await app.supervisor.tasks.wait(created["taskId"], timeout=WAIT)
         got = await app.run_operation("tasks.get", {"task_id": created["taskId"]})
     cost = preview["cost"]
-    assert cost["lowUsd"] == cost["highUsd"] == prices.AGENT_FIXED["high"]
+    assert cost["lowUsd"] == prices.AGENT_FIXED["high"] and cost["highUsd"] == pytest.approx(
+        cost["lowUsd"] + CHECK
+    )
     assert cost["budgetUsd"] == 0.01 and cost["withinBudget"] is False  # the budget would stop it
     assert done.status == "completed"
     account: Billing = sim.ctx.extras["billing"]
@@ -102,8 +112,8 @@ async def test_a_metered_research_run_is_previewed_at_most_its_own_budget(resear
     async with research_app() as app:
         capped = await app.run_operation("tasks.create", {**args, "budget": {"maxCostDollars": 3}})
         default = await app.run_operation("tasks.create", args)
-    assert (capped["cost"]["lowUsd"], capped["cost"]["highUsd"]) == (0, 3)
-    assert default["cost"]["highUsd"] == prices.AGENT_METERED_CAP["auto"]
+    assert (capped["cost"]["lowUsd"], capped["cost"]["highUsd"]) == (0, pytest.approx(3 + CHECK))
+    assert default["cost"]["highUsd"] == pytest.approx(prices.AGENT_METERED_CAP["auto"] + CHECK)
 
 
 async def test_a_preview_prices_contact_enrichments_and_monitor_runs(
@@ -146,7 +156,7 @@ async def test_a_preview_prices_contact_enrichments_and_monitor_runs(
     assert sim.log() == []  # nothing sent
     # 5 items, 2 cells each, and the contact surcharge on each of the 5 email results.
     expect = 5 * item + 10 * cell + 5 * contact
-    assert harvest["cost"]["highUsd"] == pytest.approx(expect)
+    assert harvest["cost"]["highUsd"] == pytest.approx(expect + CHECK)
     assert webset["cost"]["highUsd"] == pytest.approx(expect)
     parts = {p["what"]: p for p in webset["cost"]["parts"]}
     assert parts["webset contact enrichment results"] == {

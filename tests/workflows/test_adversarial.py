@@ -44,7 +44,7 @@ async def test_both_sides_and_a_synthesis_from_a_research_run(research_app: Open
         done = await run_task(app, TYPE, {**ARGS, "enrichments": enrich, "synthesize": True})
     assert done.status == "completed", done.error
     result = done.result
-    assert set(result) == {"engine", "thesis", "antithesis", "synthesis", "duration"}
+    assert set(result) == {"engine", "thesis", "antithesis", "synthesis", "duration", "citationCheck"}
     assert result["engine"] == "websets"
     store = _websets(sim)
     assert result["thesis"]["websetId"] != result["antithesis"]["websetId"]
@@ -266,7 +266,7 @@ async def test_on_the_agent_engine_each_side_is_a_collection_and_the_synthesis_r
         done = await run_task(app, TYPE, args)
     assert done.status == "completed", done.error
     result = done.result
-    assert set(result) == {"engine", "thesis", "antithesis", "synthesis", "duration"}
+    assert set(result) == {"engine", "thesis", "antithesis", "synthesis", "duration", "citationCheck"}
     assert result["engine"] == "agent" and not _websets(sim).websets  # no webset at Exa
     runs = _runs(sim)
     urls: dict[str, list[str]] = {}

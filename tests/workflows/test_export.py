@@ -61,7 +61,7 @@ async def test_export_of_a_harvest_reads_back_as_one_csv_row_per_entity_with_its
             assert items[item_id]["properties"]["url"] in sources
         assert row["criterion: based in Europe"] in ("yes", "no", "unclear")
         assert "enrichment: Number of employees" in row
-        assert row["citationStatus"] == ""  # filled once citations are checked, never guessed
+        assert row["citationStatus"] == "supported"  # the simulator's references quote their pages
     # The operation answers the same export, by its resource URI.
     assert answer["uri"] == f"exa-orch://tasks/{done.id}/export.csv"
     assert answer["size"] == len(out.encode()) and answer["rows"] == len(rows)
@@ -78,7 +78,7 @@ async def test_jsonl_and_markdown_hold_the_same_rows_and_out_writes_a_file(
     lines = [json.loads(line) for line in out.splitlines()]
     assert len(lines) == done.result["uniqueEntities"]
     assert all(set(x) >= {"entityId", "url", "fields", "sources", "citationStatus"} for x in lines)
-    assert all(x["citationStatus"] is None and x["url"] in x["sources"] for x in lines)
+    assert all(x["citationStatus"] == "supported" and x["url"] in x["sources"] for x in lines)
     report = tmp_path / "report.md"
     code, out, err = await cli("export", done.id, "--format", "md", "--out", str(report), "--db", db)
     assert code == 0 and out == "", err

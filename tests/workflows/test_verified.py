@@ -271,7 +271,7 @@ async def test_on_the_agent_engine_the_rows_are_researched_in_input_data_batches
     result = done.result
     assert result["engine"] == "agent" and result["websetId"] is None
     assert set(result) == {"engine", "websetId", "runIds", "items", "totalItems", "uniqueEntities",
-                           "researchedCount", "duration", "timedOut"}  # fmt: skip
+                           "researchedCount", "duration", "timedOut", "citationCheck"}  # fmt: skip
     assert not sim.ctx.extras["websets"].websets  # no webset at Exa
     runs = agent_runs(sim)
     [collection] = result["runIds"]

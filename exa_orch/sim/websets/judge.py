@@ -116,7 +116,8 @@ def _category_criterion(cat: str) -> str:
 
 
 def _reference(entity: Entity) -> dict[str, Any]:
-    snippet = entity.text.split(". ")[0].rstrip(".") + "."
+    # A world file's page may say what its citations quote (a seeded wrong one: not on the page).
+    snippet = entity.attrs.get("quote") or entity.text.split(". ")[0].rstrip(".") + "."
     return {"title": entity.title, "snippet": snippet, "url": entity.url}
 
 
