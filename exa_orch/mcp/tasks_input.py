@@ -52,12 +52,12 @@ class TaskInputs:
 
     async def answer_update(self, record: TaskRecord, responses: Mapping[str, Any]) -> None:
         """SEP-2663 tasks/update's input responses for a waiting task."""
-        # The key link's response: accepting says only that the person opens it (the key reaches
-        # the server on the page, and resumes the task); declining closes it.
         roots = responses.get(ROOTS_REQUEST)
         if isinstance(roots, Mapping) and input_kind(record) == "root":
             # The client's roots, answered through the task: the file is read inside them.
             await self.read_for_task(record, GivenRoots(roots))
+        # The key link's response: accepting says only that the person opens it (the key reaches
+        # the server on the page, and resumes the task); declining closes it.
         response = responses.get(KEY_REQUEST)
         link = self._links.get(record.id)
         if (
@@ -71,6 +71,7 @@ class TaskInputs:
             self._links.pop(record.id, None)
 
     def key_page(self) -> KeyPage | None:
+        """The server's key page (ExaOrchServer.key_page); None when nobody is asked for a key."""
         page = getattr(self._server, "key_page", None)
         return page if isinstance(page, KeyPage) else None
 
