@@ -15,9 +15,9 @@ import logging
 import math
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from exa_orch import __version__, coldstart
 from exa_orch.cli_help import HELP
@@ -91,12 +91,7 @@ def _finite(text: str) -> float:
 SERVE_SIM_SPEED = 10.0
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The argument parser for every subcommand."""
-    parser = _Parser(prog="exa-orch", **HELP["exa-orch"].parser_kwargs())
-    parser.add_argument("--version", action="version", version=f"exa-orch {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True)
-
+def _add_serve(sub: Any) -> None:  # `sub`: the parser's subparsers action
     serve = sub.add_parser(
         "serve", help="run the MCP server (stdio by default)", **HELP["serve"].parser_kwargs()
     )
@@ -117,6 +112,8 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--world", default=None, help="with --sim: a world file (docs/simulator.md)")
     _add_db_flag(serve)
 
+
+def _add_sim(sub: Any) -> None:
     sim = sub.add_parser(
         "sim", help="run the built-in Exa simulator on loopback", **HELP["sim"].parser_kwargs()
     )
@@ -140,6 +137,8 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--retry-after", type=_finite, default=None, help="Retry-After seconds on injected 429s")
     sim.add_argument("--latency-ms", type=_finite, default=None, help="added latency per request")
 
+
+def _add_eval(sub: Any) -> None:
     ev = sub.add_parser(
         "eval",
         help="score the research workflows on golden worlds (entity resolution)",
@@ -159,6 +158,9 @@ def build_parser() -> argparse.ArgumentParser:
         help="a report to compare with: exit 1 on a drop of 0.05 F1 or a false merge",
     )
 
+
+def _add_store_commands(sub: Any) -> None:
+    """`db migrate` and `sql`: the database's own commands."""
     db = sub.add_parser("db", help="database maintenance", **HELP["db"].parser_kwargs())
     db_sub = db.add_subparsers(dest="db_command", required=True)
     migrate = db_sub.add_parser(
@@ -173,6 +175,9 @@ def build_parser() -> argparse.ArgumentParser:
     sql.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
     _add_db_flag(sql)
 
+
+def _add_view_commands(sub: Any) -> None:
+    """`view` (the web view) and `tasks` (the terminal list): the read-only views."""
     view = sub.add_parser(
         "view", help="serve a read-only web view of tasks and the archive", **HELP["view"].parser_kwargs()
     )
@@ -199,6 +204,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     _add_db_flag(tasks)
 
+
+def _add_export(sub: Any) -> None:
     export = sub.add_parser(
         "export",
         help="write a finished task's result as CSV, JSON Lines or Markdown",
@@ -208,6 +215,15 @@ def build_parser() -> argparse.ArgumentParser:
     export.add_argument("--format", choices=("csv", "jsonl", "md"), default="csv", help="default csv")
     export.add_argument("--out", metavar="FILE", help="write to FILE (default: stdout)")
     _add_db_flag(export)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser for every subcommand (one `_add_*` function per command or family)."""
+    parser = _Parser(prog="exa-orch", **HELP["exa-orch"].parser_kwargs())
+    parser.add_argument("--version", action="version", version=f"exa-orch {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for add in (_add_serve, _add_sim, _add_eval, _add_store_commands, _add_view_commands, _add_export):
+        add(sub)
     return parser
 
 
@@ -321,100 +337,135 @@ def _without_httpx_cli() -> None:
         sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
 
 
-def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
-    if args.command == "serve":
-        _without_httpx_cli()
-        from exa_orch.net import require_token_beyond_loopback
-        from exa_orch.workflows import load_extra_workflows
+def _run_serve(args: argparse.Namespace, settings: Settings) -> int:
+    """`exa-orch serve`: the MCP server until stdin closes or a signal stops it; with --sim, on
+    the built-in simulator. What can be refused (extra workflows, an unsafe bind) is refused first."""
+    _without_httpx_cli()
+    from exa_orch.net import require_token_beyond_loopback
+    from exa_orch.workflows import load_extra_workflows
 
-        # A bad setting is refused before the MCP machinery (most of a start's CPU) is imported.
-        extra = load_extra_workflows(os.environ)  # task types a deployment (or a test) adds
-        # Absolute, so the start-up log line (`exa-orch app ready: db=...`) says where the data is.
-        db = _db_path(args, settings)
-        db_path = db if isinstance(db, str) else db.absolute()  # a postgresql:// URL stays as given
-        if args.http:  # an unsafe bind is refused before a simulator starts
-            require_token_beyond_loopback(settings, args.host, "MCP over HTTP")
-        from exa_orch.mcp.transport import serve
+    # A bad setting is refused before the MCP machinery (most of a start's CPU) is imported.
+    extra = load_extra_workflows(os.environ)  # task types a deployment (or a test) adds
+    # Absolute, so the start-up log line (`exa-orch app ready: db=...`) says where the data is.
+    db = _db_path(args, settings)
+    db_path = db if isinstance(db, str) else db.absolute()  # a postgresql:// URL stays as given
+    if args.http:  # an unsafe bind is refused before a simulator starts
+        require_token_beyond_loopback(settings, args.host, "MCP over HTTP")
+    from exa_orch.mcp.transport import serve
 
-        with _simulator(args, db_path) as sim_url:
-            if sim_url is not None:
-                settings = dataclasses.replace(
-                    settings,
-                    exa_url=sim_url,
-                    arxiv_url=f"{sim_url}/arxivxplorer",
-                    api_key=None,
-                    simulator=True,
-                )
-            return serve(
+    with _simulator(args, db_path) as sim_url:
+        if sim_url is not None:
+            settings = dataclasses.replace(
                 settings,
-                db_path=db_path,
-                http=args.http,
-                host=args.host,
-                port=args.port,
-                extra_workflows=extra,
+                exa_url=sim_url,
+                arxiv_url=f"{sim_url}/arxivxplorer",
+                api_key=None,
+                simulator=True,
             )
-    if args.command == "sim":
-        from exa_orch.sim.server import run_sim
-
-        coldstart.ready()  # the long-running commands collect garbage as they go
-        return run_sim(args)
-    if args.command == "eval":
-        from exa_orch.evals import run as run_eval
-
-        coldstart.ready()
-        return run_eval(
-            args.profile,
-            [Path(w) for w in args.world] if args.world else None,
-            as_json=args.json,
-            baseline=Path(args.baseline) if args.baseline else None,
-        )
-    if args.command == "db":
-        from exa_orch.store.admin import migrate_command
-
-        return asyncio.run(migrate_command(_db_path(args, settings)))
-    if args.command == "sql":
-        from exa_orch.store.admin import sql_command
-
-        return asyncio.run(sql_command(_db_path(args, settings), args.query, as_json=args.json))
-    if args.command == "view":
-        from exa_orch.view.server import run_view
-
-        coldstart.ready()
-        return run_view(
+        return serve(
             settings,
-            db_path=_db_path(args, settings),
+            db_path=db_path,
+            http=args.http,
             host=args.host,
             port=args.port,
-            all_owners=args.all_owners,
+            extra_workflows=extra,
         )
-    if args.command == "tasks":
-        from exa_orch.runtime import local_principal
-        from exa_orch.view.data import Viewer
-        from exa_orch.view.terminal import show_tasks
 
-        coldstart.ready()
 
-        viewer = Viewer.all_owners() if args.all_owners else Viewer(local_principal(settings))
+def _run_sim(args: argparse.Namespace, settings: Settings) -> int:
+    from exa_orch.sim.server import run_sim
 
-        return asyncio.run(
-            show_tasks(
-                _db_path(args, settings),
-                viewer,
-                watch=args.watch,
-                interval=max(0.1, args.interval),
-                limit=args.limit,
-                status=args.status,
-                type=args.type,
-                text=args.search,
-            )
+    coldstart.ready()  # the long-running commands collect garbage as they go
+    return run_sim(args)
+
+
+def _run_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from exa_orch.evals import run as run_eval
+
+    coldstart.ready()
+    return run_eval(
+        args.profile,
+        [Path(w) for w in args.world] if args.world else None,
+        as_json=args.json,
+        baseline=Path(args.baseline) if args.baseline else None,
+    )
+
+
+def _run_db(args: argparse.Namespace, settings: Settings) -> int:
+    from exa_orch.store.admin import migrate_command
+
+    return asyncio.run(migrate_command(_db_path(args, settings)))
+
+
+def _run_sql(args: argparse.Namespace, settings: Settings) -> int:
+    from exa_orch.store.admin import sql_command
+
+    return asyncio.run(sql_command(_db_path(args, settings), args.query, as_json=args.json))
+
+
+def _run_view(args: argparse.Namespace, settings: Settings) -> int:
+    from exa_orch.view.server import run_view
+
+    coldstart.ready()
+    return run_view(
+        settings,
+        db_path=_db_path(args, settings),
+        host=args.host,
+        port=args.port,
+        all_owners=args.all_owners,
+    )
+
+
+def _run_tasks(args: argparse.Namespace, settings: Settings) -> int:
+    from exa_orch.runtime import local_principal
+    from exa_orch.view.data import Viewer
+    from exa_orch.view.terminal import show_tasks
+
+    coldstart.ready()
+
+    viewer = Viewer.all_owners() if args.all_owners else Viewer(local_principal(settings))
+
+    return asyncio.run(
+        show_tasks(
+            _db_path(args, settings),
+            viewer,
+            watch=args.watch,
+            interval=max(0.1, args.interval),
+            limit=args.limit,
+            status=args.status,
+            type=args.type,
+            text=args.search,
         )
-    if args.command == "export":
-        from exa_orch.operations.export import export_command
-        from exa_orch.runtime import local_principal
+    )
 
-        return asyncio.run(
-            export_command(
-                _db_path(args, settings), args.task_id, args.format, args.out, local_principal(settings)
-            )
+
+def _run_export(args: argparse.Namespace, settings: Settings) -> int:
+    from exa_orch.operations.export import export_command
+    from exa_orch.runtime import local_principal
+
+    return asyncio.run(
+        export_command(
+            _db_path(args, settings), args.task_id, args.format, args.out, local_principal(settings)
         )
-    raise AssertionError(f"unhandled command {args.command}")
+    )
+
+
+# Each subcommand's runner; each imports what it needs when it runs (a cold start pays for one).
+_COMMANDS: dict[str, Callable[[argparse.Namespace, Settings], int]] = {
+    "serve": _run_serve,
+    "sim": _run_sim,
+    "eval": _run_eval,
+    "db": _run_db,
+    "sql": _run_sql,
+    "view": _run_view,
+    "tasks": _run_tasks,
+    "export": _run_export,
+}
+
+
+def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
+    """Run the parsed subcommand (`_COMMANDS`)."""
+    run = _COMMANDS.get(args.command)
+    if run is None:
+        raise AssertionError(f"unhandled command {args.command}")
+    return run(args, settings)

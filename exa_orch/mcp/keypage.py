@@ -218,6 +218,8 @@ class KeyPage:
         return link
 
     async def _asgi(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """The page's one route, `GET|POST /key/<token>`: the form (GET) or the key sent (POST).
+        Another host, path or method, and a link used, declined or expired, are refused."""
         if scope["type"] != "http":
             return
         headers = {k.lower(): v for k, v in scope.get("headers") or []}
@@ -243,11 +245,19 @@ class KeyPage:
                 "It was used already, declined or expired. Call the tool again to get a new one.",
             )
             return
-        proof = self.needs_proof(link.principal)
         if method == "GET":
-            await _answer(send, 200, "Exa API key", _form(link, token, None, proof))
+            await _answer(
+                send, 200, "Exa API key", _form(link, token, None, self.needs_proof(link.principal))
+            )
             return
-        refusal = _cross_site(headers, origin)
+        await self._post(link, token, headers, receive, send)
+
+    async def _post(
+        self, link: KeyLink, token: str, headers: dict[bytes, bytes], receive: Any, send: Any
+    ) -> None:
+        """The form sent back: refused from another site, in another encoding, far too large, for
+        another link, or without the principal's proof; else its key is given (`_take_key`)."""
+        refusal = _cross_site(headers, self._origin or "")
         if refusal is not None:
             await _answer(send, 403, "Refused", refusal)
             return
@@ -264,38 +274,49 @@ class KeyPage:
             await _answer(send, 403, "Refused", "The form does not belong to this link.")
             return
         if not self._proves(link, (fields.get("principalToken") or [""])[0]):
-            link.wrong_proofs += 1
-            log.warning(
-                "the key link for %s was answered without %s's exa-orch token: no key taken (%d of %d)",
-                link.principal,
-                link.principal,
-                link.wrong_proofs,
-                MAX_PROOF_TRIES,
-                extra=concerning(link.principal),
-            )
-            if link.wrong_proofs >= MAX_PROOF_TRIES:
-                self.close_link(link)
-                link.ended.set()
-                await _answer(
-                    send,
-                    403,
-                    "This link is closed",
-                    f"<p>It was answered {MAX_PROOF_TRIES} times without the exa-orch token of "
-                    f"<b>{html.escape(link.principal)}</b>. Nothing was taken. If you are "
-                    f"{html.escape(link.principal)}, call the tool again to get a new link.</p>",
-                )
-                return
-            problem = (
-                f"That is not the exa-orch token of {link.principal}: only {link.principal} can "
-                "answer this link. If someone else sent it to you, close this page."
-            )
-            await _answer(send, 403, "Exa API key", _form(link, token, problem, proof))
+            await self._wrong_proof(link, token, send)
             return
-        key = (fields.get("apiKey") or [""])[0]
+        await self._take_key(link, token, (fields.get("apiKey") or [""])[0], send)
+
+    async def _wrong_proof(self, link: KeyLink, token: str, send: Any) -> None:
+        """The form came without the principal's exa-orch token: asked again, and after
+        MAX_PROOF_TRIES the link is closed. No key is taken either way."""
+        link.wrong_proofs += 1
+        log.warning(
+            "the key link for %s was answered without %s's exa-orch token: no key taken (%d of %d)",
+            link.principal,
+            link.principal,
+            link.wrong_proofs,
+            MAX_PROOF_TRIES,
+            extra=concerning(link.principal),
+        )
+        if link.wrong_proofs >= MAX_PROOF_TRIES:
+            self.close_link(link)
+            link.ended.set()
+            await _answer(
+                send,
+                403,
+                "This link is closed",
+                f"<p>It was answered {MAX_PROOF_TRIES} times without the exa-orch token of "
+                f"<b>{html.escape(link.principal)}</b>. Nothing was taken. If you are "
+                f"{html.escape(link.principal)}, call the tool again to get a new link.</p>",
+            )
+            return
+        problem = (
+            f"That is not the exa-orch token of {link.principal}: only {link.principal} can "
+            "answer this link. If someone else sent it to you, close this page."
+        )
+        await _answer(send, 403, "Exa API key", _form(link, token, problem, self.needs_proof(link.principal)))
+
+    async def _take_key(self, link: KeyLink, token: str, key: str, send: Any) -> None:
+        """Give `key` for the link's principal (the form again, saying why, if it can't be a key);
+        the link is then used up and whoever waits on it is told."""
         try:
             self._give(link.principal, key)
         except InvalidParams as exc:
-            await _answer(send, 400, "Exa API key", _form(link, token, exc.message, proof))
+            await _answer(
+                send, 400, "Exa API key", _form(link, token, exc.message, self.needs_proof(link.principal))
+            )
             return
         self.close_link(link)
         link.given.set()

@@ -28,24 +28,25 @@ Why middleware: the SDK validates a tools/call *handler's* result against the 20
 schema, so a CreateTaskResult returned from the handler becomes -32603; a middleware that answers
 without `call_next` owns its result. The capability and the tools' `execution` field go through
 the hooks `ExaOrchServer` offers (`capability_hooks`, `task_support`); the tools stay in server.py.
+
+Who does what: this module answers the requests (the middleware, tasks/*) and makes the tasks;
+`tasks_calls` resolves a tools/call to what it runs as a task, `tasks_wire` shapes a task for each
+era, `tasks_input` asks a waiting task's owner for its input, `tasks_notify` sends 2025
+notifications.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
-import time
 import uuid
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
 from typing import Any
 
-import anyio
 import mcp_types as types
 from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
 from mcp.server.lowlevel import Server
 from mcp.server.mcpserver.server import require_client_extension
-from mcp.server.session import ServerSession
 from mcp.shared.exceptions import MCPError
 from mcp.shared.inbound import MCP_NAME_HEADER, decode_header_value
 from mcp_types import HEADER_MISMATCH, INTERNAL_ERROR, INVALID_PARAMS, METHOD_NOT_FOUND
@@ -56,29 +57,23 @@ from exa_orch.app import App
 from exa_orch.errors import ErrorCode, OrchError, TaskExpired, TaskNotFound, TaskTerminal
 from exa_orch.mcp import tasks_wire as wire
 from exa_orch.mcp.auth import request_principal
-from exa_orch.mcp.elicit import ask_api_key
 from exa_orch.mcp.hooked import HookedServer
-from exa_orch.mcp.keypage import KeyLink, KeyPage
-from exa_orch.mcp.peer import SessionPeer, root_path
+from exa_orch.mcp.peer import SessionPeer
 from exa_orch.mcp.tasks_calls import CallResolver, ResolvedCall
-from exa_orch.operations._roots import read_inside_roots
-from exa_orch.operations.imports import MAX_IMPORT_BYTES
+from exa_orch.mcp.tasks_input import TaskInputs
+from exa_orch.mcp.tasks_notify import TaskNotifier
 from exa_orch.operations.task_views import input_required
 from exa_orch.operations.tasks import (
     check_task_args,
     create_operation_task,
     ttl_note,
 )
-from exa_orch.runtime import Principal, TaskEvent, TaskService, input_kind
-from exa_orch.store import INPUT_REQUEST_META, TaskRecord, TaskStatus
+from exa_orch.runtime import Principal, TaskService
+from exa_orch.store import TaskRecord, TaskStatus
 
 log = logging.getLogger(__name__)
 
-MAX_UNANSWERED = 10_000
-KEY_REQUEST = "exaApiKey"
-ROOTS_REQUEST = "roots"  # the inputRequests key of a waiting path import's roots/list  # the inputRequests key of a waiting task's key link (2026-07-28)
 CANCEL_SETTLE_S = 10.0  # how much longer a 2025-11-25 tasks/cancel waits for `cancelled` to be recorded
-NOTIFY_TIMEOUT_S = 2.0  # a client that stops reading must not stall the runtime's event loop
 
 
 def _modern(ctx: ServerRequestContext[Any, Any]) -> bool:
@@ -109,18 +104,6 @@ def _gone(exc: TaskNotFound) -> MCPError:
     return _not_found(exc.task_id, exc if isinstance(exc, TaskExpired) else None)
 
 
-@dataclass
-class _Watcher:
-    """Who hears about one task: the creating 2025 session, and its progress token if it sent one."""
-
-    session: ServerSession
-    progress_token: str | int | None
-    last_progress: float = 0.0
-    progress_base: float = 0.0
-    last_step: str | None = None
-    last_status: tuple[str, str] | None = None
-
-
 class TasksBridge:
     """MCP Tasks requests and notifications on top of the runtime's TaskService."""
 
@@ -128,12 +111,8 @@ class TasksBridge:
         self._server = server
         self._app = app
         self._calls = CallResolver(server, app)
-        self._watchers: dict[str, _Watcher] = {}  # notify key (stored in the task's meta) -> watcher
-        # Asks for a waiting task's input in flight (one per task), and the key links that 2026
-        # tasks/get answers carry as inputRequests (one per task while it waits).
-        self._asking: dict[str, asyncio.Task[bool]] = {}
-        self._links: dict[str, KeyLink] = {}
-        self._unanswered: set[tuple[str, int]] = set()  # (task, connection) asked without an answer
+        self.inputs = TaskInputs(server, lambda: self.service)  # what waiting tasks are asked for
+        self.notifier = TaskNotifier(lambda record, peer: self.start_ask(record, peer, unasked=True))
         self.unsubscribe: Callable[[], None] = lambda: None
 
     @property
@@ -217,13 +196,13 @@ class TasksBridge:
         call = self._resolve(params)
         principal = self.principal(ctx)
         # A keyless owner is not asked here: the task is made at once, and when its run needs the
-        # key it waits input_required and this session is asked, tied to the task (`on_event`).
+        # key it waits input_required and this session is asked, tied to the task (`TaskNotifier.on_event`).
         ttl = params.task.ttl if params.task is not None and params.task.ttl is not None else call.ttl_ms
         token = (raw.get("_meta") or {}).get("progressToken")
         key = uuid.uuid4().hex
         # Registered before the task exists: the runtime may report its first transition before
         # create() returns, and the listener finds the watcher through the key in the task's meta.
-        self._watchers[key] = _Watcher(session=ctx.session, progress_token=token)
+        self.notifier.watch(key, ctx.session, token)
         try:
             record = await self._create(
                 call,
@@ -234,7 +213,7 @@ class TasksBridge:
                 principal=principal,
             )
         except BaseException:
-            self._watchers.pop(key, None)
+            self.notifier.forget(key)
             raise
         note = f"Started task {record.id} ({call.describe()}); its result comes from tasks/result."
         clamped = ttl_note(ttl, record.ttl_ms)
@@ -357,7 +336,7 @@ class TasksBridge:
         if _modern(ctx):
             out = wire.task_2026(record, detailed=True)
             if record.status is TaskStatus.INPUT_REQUIRED:
-                requests = await self._input_requests(ctx, record)
+                requests = await self.inputs.input_requests(ctx, record)
                 if requests:
                     out["inputRequests"] = requests
             return out
@@ -372,7 +351,7 @@ class TasksBridge:
     ) -> dict[str, Any]:
         self._gate(ctx, "tasks/result", params.task_id)
         try:
-            record = await self._wait_asking(ctx, params.task_id)
+            record = await self.inputs.wait_asking(ctx, params.task_id, self.principal(ctx))
         except TaskNotFound as exc:
             raise _gone(exc) from None
         if record.status is TaskStatus.INPUT_REQUIRED:
@@ -430,236 +409,16 @@ class TasksBridge:
     ) -> dict[str, Any]:
         self._gate(ctx, "tasks/update", params.task_id)
         record = await self._get(ctx, params.task_id)
-        # The key link's response: accepting says only that the person opens it (the key reaches
-        # the server on the page, and resumes the task); declining closes it.
-        roots = (params.input_responses or {}).get(ROOTS_REQUEST)
-        if isinstance(roots, Mapping) and input_kind(record) == "root":
-            # The client's roots, answered through the task: the file is read inside them.
-            await self._read_for_task(record, GivenRoots(roots))
-        response = (params.input_responses or {}).get(KEY_REQUEST)
-        link = self._links.get(record.id)
-        if (
-            isinstance(response, Mapping)
-            and link is not None
-            and response.get("action") in ("decline", "cancel")
-        ):
-            page = self._key_page()
-            if page is not None:
-                page.close_link(link)
-            self._links.pop(record.id, None)
+        await self.inputs.answer_update(record, params.input_responses or {})
         return {}
 
     # ---------------------------------------------------------------- input_required
 
-    def _key_page(self) -> KeyPage | None:
-        page = getattr(self._server, "key_page", None)
-        return page if isinstance(page, KeyPage) else None
-
-    def _server_dirs(self) -> Sequence[str] | None:
-        """The folders a remote client's files are read in (ExaOrchServer.server_dirs); None on stdio."""
-        dirs = getattr(self._server, "server_dirs", None)
-        return tuple(dirs) if dirs is not None else None
-
     def start_ask(
         self, record: TaskRecord, peer: SessionPeer, *, unasked: bool = False
     ) -> asyncio.Task[bool] | None:
-        """Ask `peer` for what the waiting task needs, once per task at a time (an ask in flight is
-        returned instead); None when it can't be asked (the kind, no page, no URL-mode elicitation).
-        `unasked` (an ask nobody requested: a status change, a poll): not when this connection was
-        asked for this task already and did not give it, so a client that declined is not asked
-        again at its every poll (a `tasks/result` asks again)."""
-        running = self._asking.get(record.id)
-        if running is not None and not running.done():
-            return running
-        kind = input_kind(record)
-        if kind == "apiKey" and self._key_page() is not None and peer.url_elicitation:
-            ask = self._ask_for_key(record, peer)
-        elif kind == "root" and (peer.roots or self._server_dirs()):
-            ask = self._read_for_task(record, peer)
-        else:
-            return None
-        seen = (record.id, peer.connection_key)
-        if unasked and seen in self._unanswered:
-            ask.close()
-            return None
-        job = asyncio.get_running_loop().create_task(ask)
-        self._asking[record.id] = job
-
-        def done(finished: asyncio.Task[bool]) -> None:
-            if self._asking.get(record.id) is finished:
-                del self._asking[record.id]
-            if finished.cancelled() or not finished.result():
-                if len(self._unanswered) >= MAX_UNANSWERED:
-                    self._unanswered.clear()  # a bound, not a record: forgetting re-asks once
-                self._unanswered.add(seen)
-
-        job.add_done_callback(done)
-        return job
-
-    async def _ask_for_key(self, record: TaskRecord, peer: SessionPeer) -> bool:
-        """URL-mode elicitation of the owner's key for a waiting task; True once given (the task
-        resumed). Never raises: a failed ask leaves the task waiting for the next poll."""
-        owner = record.principal
-        if owner is None:
-            return False
-        request = record.meta.get(INPUT_REQUEST_META) or {}
-        refused = "refused" in str(request.get("message") or "")
-        try:
-            given = await ask_api_key(peer, self._key_page(), owner, refused=refused, task_id=record.id)
-            if given:
-                await self.service.resume_waiting(Principal(owner), "apiKey")
-            return given
-        except Exception:
-            log.warning("asking for task %s's key failed", record.id, exc_info=True)
-            return False
-
-    async def _read_for_task(self, record: TaskRecord, peer: Any) -> bool:
-        """A path import waiting for its owner's roots: read the file inside `peer`'s roots (the
-        checks of a plain call) and resume the task with its text in place of the path. True once
-        resumed; False (the task still waiting) when the file can't be read there, logged."""
-        request = record.meta.get(INPUT_REQUEST_META) or {}
-        path = request.get("path")
-        inner = record.args.get("args")
-        if record.type != "operation" or not isinstance(path, str) or not isinstance(inner, dict):
-            return False
-        try:
-            text = await read_inside_roots(peer, path, MAX_IMPORT_BYTES, server_dirs=self._server_dirs())
-            args = {**record.args, "args": {**{k: v for k, v in inner.items() if k != "path"}, "csv": text}}
-            return await self.service.resume_with_args(record, args) is not None
-        except OrchError as exc:
-            log.info("task %s: its file can't be read in its owner's roots: %s", record.id, exc.message)
-            return False
-        except Exception:
-            log.warning("reading task %s's file failed", record.id, exc_info=True)
-            return False
-
-    async def _wait_asking(self, ctx: ServerRequestContext[Any, Any], task_id: str) -> TaskRecord:
-        """tasks/result's wait: until the task is terminal, asking this client (on this request's
-        stream, tied to the task) whenever it waits for input; the waiting task when nobody could be
-        asked or the person did not give it."""
-        principal = self.principal(ctx)
-        while True:
-            # The spec says block until terminal; the client ends the wait by cancelling this request.
-            record = await self.service.wait(task_id, principal=principal, until_input=True)
-            if record.status is not TaskStatus.INPUT_REQUIRED:
-                return record
-            running = self._asking.get(record.id)
-            if running is not None and not running.done() and await running:
-                continue  # asked elsewhere (the session that made it) and given: wait on
-            ask = self.start_ask(record, SessionPeer(ctx.session, ctx.request_id, related_task=record.id))
-            if ask is not None and await ask:
-                continue
-            record = await self.service.get(task_id, principal=principal)
-            if record.terminal or record.status is TaskStatus.INPUT_REQUIRED:
-                return record
-            # Not asked here, yet no longer waiting: another ask (the session that made it) gave
-            # what it needed after `wait` read it. It runs again: wait on, never answer a running task.
-
-    async def _input_requests(
-        self, ctx: ServerRequestContext[Any, Any], record: TaskRecord
-    ) -> dict[str, Any]:
-        """SEP-2663 inputRequests of a waiting task, for a client that declares URL-mode
-        elicitation: the key page's link for its owner (one live link per task)."""
-        page = self._key_page()
-        caps = ctx.session.client_capabilities
-        if input_kind(record) == "root" and caps is not None and caps.roots is not None:
-            return {ROOTS_REQUEST: {"method": "roots/list", "params": {"_meta": wire.related(record.id)}}}
-        url_mode = bool(caps and caps.elicitation is not None and caps.elicitation.url is not None)
-        if input_kind(record) != "apiKey" or page is None or record.principal is None or not url_mode:
-            return {}
-        link = self._links.get(record.id)
-        if link is None or link.given.is_set() or link.expires <= time.monotonic():
-            link = self._links[record.id] = await page.open_link(record.principal)
-        params = {
-            "mode": "url",
-            "message": f"Your task {record.id} waits for an Exa API key: open this link (a page exa-orch "
-            "serves on 127.0.0.1 of the machine it runs on) and paste your key there; it is not sent "
-            "through this client and serves only your calls and tasks. The task resumes once it is given.",
-            "url": link.url,
-            "elicitationId": link.elicitation_id,
-            "_meta": wire.related(record.id),
-        }
-        return {KEY_REQUEST: {"method": "elicitation/create", "params": params}}
-
-    # ---------------------------------------------------------------- notifications
-
-    async def on_event(self, event: TaskEvent) -> None:
-        """TaskService listener: status and progress notifications to the session that made the task."""
-        record = event.task
-        key = str((record.meta or {}).get("notifyKey") or "")
-        watcher = self._watchers.get(key)
-        if watcher is None:
-            return
-        if event.kind == "status" and record.status is TaskStatus.INPUT_REQUIRED:
-            # The session that made the task is asked for what it waits for, tied to the task.
-            self.start_ask(record, SessionPeer(watcher.session, None, related_task=record.id), unasked=True)
-        try:
-            with anyio.move_on_after(NOTIFY_TIMEOUT_S):
-                if event.kind == "progress":
-                    await self._notify_progress(watcher, record, event.progress or record.progress or {})
-                else:
-                    await self._notify_status(watcher, record)
-        except Exception:  # the client went away: notifications are best-effort
-            log.debug("notification for task %s dropped", record.id, exc_info=True)
-            self._watchers.pop(key, None)
-            return
-        if record.terminal:
-            self._watchers.pop(key, None)
-
-    async def _notify_status(self, watcher: _Watcher, record: TaskRecord) -> None:
-        task = wire.task_2025(record)
-        fingerprint = (task["status"], task["statusMessage"])
-        if fingerprint == watcher.last_status:
-            return
-        watcher.last_status = fingerprint
-        params = types.TaskStatusNotificationParams.model_validate(task)
-        await watcher.session.send_notification(types.TaskStatusNotification(params=params))  # type: ignore[arg-type]
-
-    async def _notify_progress(
-        self, watcher: _Watcher, record: TaskRecord, progress: Mapping[str, Any]
-    ) -> None:
-        if watcher.progress_token is None or record.terminal:
-            return
-        completed = float(progress.get("completed") or 0)
-        total = progress.get("total")
-        # Progress must only grow for one token; a workflow counts each step from zero, so a new
-        # step is stacked on what earlier ones reported. The same step reporting no advance (a poll
-        # that found nothing new) says nothing: stacking it would inflate the count at every poll.
-        step = str(progress.get("step") or "")
-        if watcher.progress_base + completed <= watcher.last_progress and step != watcher.last_step:
-            watcher.progress_base = watcher.last_progress
-        watcher.last_step = step
-        value = watcher.progress_base + completed
-        if value <= watcher.last_progress:
-            return
-        watcher.last_progress = value
-        message = " ".join(str(p) for p in (progress.get("step"), progress.get("message")) if p) or None
-        await watcher.session.send_notification(
-            types.ProgressNotification(
-                params=types.ProgressNotificationParams(
-                    progress_token=watcher.progress_token,
-                    progress=value,
-                    total=watcher.progress_base + float(total) if total else None,
-                    message=message,
-                    _meta=wire.related(record.id),
-                )
-            )
-        )
-
-
-class GivenRoots:
-    """The roots a 2026-07-28 client answered a task's roots/list input request with, as the
-    `roots` part of a ClientPeer (file:// URIs as local paths; others ignored)."""
-
-    roots = True
-
-    def __init__(self, result: Mapping[str, Any]) -> None:
-        listed = result.get("roots")
-        uris = [r.get("uri") for r in listed if isinstance(r, Mapping)] if isinstance(listed, list) else []
-        self._paths = [p for p in (root_path(str(u)) for u in uris if u) if p is not None]
-
-    async def list_roots(self) -> list[str]:
-        return list(self._paths)
+        """Ask `peer` for what the waiting task needs (`TaskInputs.start_ask`)."""
+        return self.inputs.start_ask(record, peer, unasked=unasked)
 
 
 class UpdateTaskParams(types.RequestParams):
@@ -688,6 +447,6 @@ def install_tasks(server: HookedServer, app: App) -> TasksBridge | None:
         server.task_support.setdefault(tool, "optional")
     server.capability_hooks.append(bridge.add_capability)
     server.extensions[wire.TASKS_EXTENSION] = {}
-    bridge.unsubscribe = service.subscribe(bridge.on_event)
+    bridge.unsubscribe = service.subscribe(bridge.notifier.on_event)
     server.tasks_bridge = bridge
     return bridge

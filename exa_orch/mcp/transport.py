@@ -187,6 +187,12 @@ def _read_line(line: str) -> tuple[types.JSONRPCMessage | None, list[types.JSONR
             # a notification (it drops the id) and never answers it.
             return None, [_error(None, types.INVALID_REQUEST, _BAD_ID)]
         return read, []
+    return None, _answers_to(line, errors)
+
+
+def _answers_to(line: str, errors: list[Any]) -> list[types.JSONRPCError]:
+    """The errors to answer a line the SDK could not read (`errors`: its complaints): by the
+    line's own id where one can be read, else id null; none for a notification or a response."""
     try:
         # A number past Python's 4300-digit cap is no reason to lose the id beside it.
         message = json.loads(line, parse_int=lambda digits: int(digits) if len(digits) < 4300 else None)
@@ -194,11 +200,11 @@ def _read_line(line: str) -> tuple[types.JSONRPCMessage | None, list[types.JSONR
         # Nested deeper than Python's parser goes: the id beside the deep part is still readable.
         top = _top_level_scalars(line)
         if "method" not in top or "id" not in top:
-            return None, []  # a notification (or a stray response): never answered
+            return []  # a notification (or a stray response): never answered
         rid = top["id"] if _valid_id(top["id"]) else None
-        return None, [_error(rid, types.INVALID_REQUEST, _TOO_DEEP)]
+        return [_error(rid, types.INVALID_REQUEST, _TOO_DEEP)]
     except ValueError:
-        return None, [
+        return [
             _error(
                 None,
                 types.PARSE_ERROR,
@@ -207,18 +213,21 @@ def _read_line(line: str) -> tuple[types.JSONRPCMessage | None, list[types.JSONR
         ]
     if isinstance(message, list):
         ids = [m["id"] for m in message if isinstance(m, dict) and "method" in m and _valid_id(m.get("id"))]
-        return None, [_error(rid, types.INVALID_REQUEST, _BATCH) for rid in ids] or [
+        return [_error(rid, types.INVALID_REQUEST, _BATCH) for rid in ids] or [
             _error(None, types.INVALID_REQUEST, _BATCH)
         ]
     if not isinstance(message, dict):
-        return None, [
-            _error(None, types.INVALID_REQUEST, "Invalid request: a JSON-RPC message is a JSON object")
-        ]
+        return [_error(None, types.INVALID_REQUEST, "Invalid request: a JSON-RPC message is a JSON object")]
     if "method" not in message or "id" not in message:
-        return None, []  # a stray response or a notification: never answered
+        return []  # a stray response or a notification: never answered
     rid = message["id"]
     if not _valid_id(rid):
-        return None, [_error(None, types.INVALID_REQUEST, _BAD_ID)]
+        return [_error(None, types.INVALID_REQUEST, _BAD_ID)]
+    return [_request_error(rid, errors)]
+
+
+def _request_error(rid: types.RequestId, errors: list[Any]) -> types.JSONRPCError:
+    """A request the SDK refused, answered with its id and the validation's complaints."""
     # A request's own complaints (the union's other members complain about what a request lacks).
     mine = [e for e in errors if e["loc"][:1] == ("JSONRPCRequest",)] or errors[:1]
     parts = [
@@ -228,7 +237,7 @@ def _read_line(line: str) -> tuple[types.JSONRPCMessage | None, list[types.JSONR
     code, what = (
         (types.PARSE_ERROR, "Parse error") if unparsed else (types.INVALID_REQUEST, "Invalid request")
     )
-    return None, [_error(rid, code, f"{what}: {'; '.join(parts)[:300]}")]
+    return _error(rid, code, f"{what}: {'; '.join(parts)[:300]}")
 
 
 class _AsyncLines:

@@ -42,11 +42,9 @@ import contextlib
 import dataclasses
 import logging
 from collections.abc import Callable
-from enum import Enum
 from typing import Any
 
 from exa_orch.errors import (
-    GatewayError,
     InvalidParams,
     InvalidTransition,
     LeaseHeld,
@@ -57,57 +55,22 @@ from exa_orch.errors import (
 )
 from exa_orch.gateway.context import enter_request_scope
 from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence
-from exa_orch.gateway.ledger import running_work
 from exa_orch.gateway.pool import CURRENT_NOTICE
-from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
+from exa_orch.gateway.purse import BudgetReached, Purse
+from exa_orch.runtime.actor_state import TRANSITIONS as TRANSITIONS  # re-exported
+from exa_orch.runtime.actor_state import ActorState as ActorState  # re-exported
+from exa_orch.runtime.actor_state import Message as Message  # re-exported
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.deps import Deps
 from exa_orch.runtime.events import TaskEvent
+from exa_orch.runtime.outcomes import error_dict, input_request
 from exa_orch.runtime.principal import concerning
+from exa_orch.runtime.purses import open_purse
 from exa_orch.runtime.spec import WorkflowSpec
+from exa_orch.runtime.stopping import replay_for_hooks, stop_progress, stopped_answer
 from exa_orch.store import Store, TaskRecord, TaskStatus
 
 logger = logging.getLogger(__name__)
-
-
-class Message(Enum):
-    """Mailbox messages. CANCEL wins over SHUTDOWN when both arrive."""
-
-    CANCEL = "cancel"  # the user cancelled: cancel the Exa work, end `cancelled`
-    SHUTDOWN = "shutdown"  # the process stops: release the lease, stay non-terminal
-    WAKE = "wake"  # end a ctx.sleep early (something the workflow waits for may have changed)
-
-
-class ActorState(Enum):
-    """Where a TaskActor is in its run (not the task's status: see the module docstring)."""
-
-    CREATED = "created"  # built; run() has not begun
-    STARTING = "starting"  # checking the claim: a cancel already requested, a known type, valid args
-    RUNNING = "running"  # the workflow runs (a first run, or a resume replaying its checkpoints);
-    # the only state a cancel or shutdown interrupts with an asyncio cancel
-    COMPLETING = "completing"  # the workflow returned: its result is being stored
-    FAILING = "failing"  # the task could not start, or the workflow raised: its error is being stored
-    PARKING = "parking"  # the workflow needs its owner's input: the task is being set input_required
-    STOPPING = "stopping"  # at a safe point after cancel (hooks, then `cancelled`) or shutdown (release)
-    DONE = "done"  # the actor has ended, with its outcome written or (lease lost, database error) not
-
-
-# Every allowed move, in one place. Any state but CREATED may end at DONE directly: the task was
-# taken or deleted, or the database refused a write, so there is nothing for the actor to write.
-TRANSITIONS: dict[ActorState, frozenset[ActorState]] = {
-    ActorState.CREATED: frozenset({ActorState.STARTING}),
-    ActorState.STARTING: frozenset(
-        {ActorState.RUNNING, ActorState.FAILING, ActorState.STOPPING, ActorState.DONE}
-    ),
-    ActorState.RUNNING: frozenset(
-        {ActorState.COMPLETING, ActorState.FAILING, ActorState.PARKING, ActorState.STOPPING, ActorState.DONE}
-    ),
-    ActorState.PARKING: frozenset({ActorState.DONE}),
-    ActorState.COMPLETING: frozenset({ActorState.FAILING, ActorState.DONE}),
-    ActorState.FAILING: frozenset({ActorState.DONE}),
-    ActorState.STOPPING: frozenset({ActorState.DONE}),
-    ActorState.DONE: frozenset(),
-}
 
 
 class TaskActor:
@@ -305,12 +268,7 @@ class TaskActor:
         try:
             self._args = spec.validate(record.args)
         except OrchError as exc:
-            self._outcome = {
-                "step": "start",
-                "message": exc.message,
-                "recoverable": False,
-                "code": str(exc.code),
-            }
+            self._outcome = error_dict(exc, None, step="start")
             return ActorState.FAILING
         return ActorState.RUNNING
 
@@ -319,39 +277,11 @@ class TaskActor:
         spec = self._spec
         assert spec is not None  # STARTING fails a task of an unknown type
         args, self._args = self._args, None
-        ctx: TaskContext | None = None
         try:
-            steps = await self._store.load_steps(self.task_id)
-            resumed = self.record.status is not TaskStatus.PENDING  # still the claim's row here
-            if not resumed:
-                await self._set_status(TaskStatus.WORKING)
-            self.purse = await self._open_purse(steps)
-            ctx = self._ctx = TaskContext(
-                task_id=self.task_id,
-                args=args,
-                store=self._store,
-                deps=self._deps,
-                steps=steps,
-                resumed=resumed,
-                on_progress=self._progress_event,
-                owner=self._owner,
-                last_progress=self.record.progress if isinstance(self.record.progress, dict) else None,
-            )
-            CURRENT_NOTICE.set(ctx.note)  # the gateway's word on a wait (an agent-run slot) is the task's
+            ctx = await self._open_context(args)
             result = await spec.fn(ctx, args)
         except asyncio.CancelledError as exc:
-            if self._stop is None and self._interrupted and self.purse is not None and self.purse.stopped:
-                self._uncancel()  # our own interrupt: the purse stopped (Websets estimates crossed the budget)
-                return await self._stopped_by_purse(self.purse.stopped, None, ctx)
-            if self._stop is None:
-                if self._task is not None and self._task.cancelling():
-                    raise  # cancelled from outside (the task group is torn down): never swallow that
-                # Nobody cancelled this task: the workflow raised CancelledError itself (it awaited
-                # a future someone else cancelled). A bug in that task, not a stop: fail it.
-                self._outcome = _error_dict(exc, ctx)
-                return ActorState.FAILING
-            self._uncancel()
-            return ActorState.STOPPING
+            return await self._on_cancelled(exc)
         except (LeaseHeld, TaskNotFound, StoreError):
             # Not the workflow's failure: the task was taken or deleted, or the database refused
             # a write (locked past the busy timeout, say); a later run resumes from the checkpoints.
@@ -359,20 +289,69 @@ class TaskActor:
         except (KeyboardInterrupt, SystemExit):
             raise
         except BaseException as exc:  # any other BaseException (Exception too) is the workflow's failure
-            self._raise_if_fenced()  # a refused request surfaced as (or wrapped in) another error
-            if self._stop is not None:
-                # The interrupt surfaced as another error (a client wrapping CancelledError): still a stop.
-                self._uncancel()
-                return ActorState.STOPPING
-            if self.purse is not None and self.purse.stopped is not None:
-                self._uncancel()  # if the purse's interrupt surfaced as another error
-                return await self._stopped_by_purse(self.purse.stopped, None, ctx)
-            request = input_request(exc, self.record, ctx)
-            if request is not None:
-                self._outcome = request
-                return ActorState.PARKING
-            self._outcome = _error_dict(exc, ctx)
+            return await self._on_raised(exc)
+        return await self._on_returned(result)
+
+    async def _open_context(self, args: Any) -> TaskContext:
+        """The run's TaskContext over the task's checkpoints (a first run sets the task working),
+        with the task's purse opened and the gateway's notices routed to it."""
+        steps = await self._store.load_steps(self.task_id)
+        resumed = self.record.status is not TaskStatus.PENDING  # still the claim's row here
+        if not resumed:
+            await self._set_status(TaskStatus.WORKING)
+        self.purse = await open_purse(self._store, self.record, steps, self._interrupt_for_purse)
+        ctx = self._ctx = TaskContext(
+            task_id=self.task_id,
+            args=args,
+            store=self._store,
+            deps=self._deps,
+            steps=steps,
+            resumed=resumed,
+            on_progress=self._progress_event,
+            owner=self._owner,
+            last_progress=self.record.progress if isinstance(self.record.progress, dict) else None,
+        )
+        CURRENT_NOTICE.set(ctx.note)  # the gateway's word on a wait (an agent-run slot) is the task's
+        return ctx
+
+    async def _on_cancelled(self, exc: asyncio.CancelledError) -> ActorState:
+        """The workflow's await was cancelled: our interrupt for a stop (-> STOPPING) or for the
+        purse; from outside (re-raised); or nobody's (the workflow's own bug: -> FAILING)."""
+        ctx = self._ctx
+        if self._stop is None and self._interrupted and self.purse is not None and self.purse.stopped:
+            self._uncancel()  # our own interrupt: the purse stopped (Websets estimates crossed the budget)
+            return await self._stopped_by_purse(self.purse.stopped, None, ctx)
+        if self._stop is None:
+            if self._task is not None and self._task.cancelling():
+                raise exc  # cancelled from outside (the task group is torn down): never swallow that
+            # Nobody cancelled this task: the workflow raised CancelledError itself (it awaited
+            # a future someone else cancelled). A bug in that task, not a stop: fail it.
+            self._outcome = error_dict(exc, ctx)
             return ActorState.FAILING
+        self._uncancel()
+        return ActorState.STOPPING
+
+    async def _on_raised(self, exc: BaseException) -> ActorState:
+        """The workflow raised: a stop or the purse's refusal surfacing as another error, a wait
+        for its owner's input (-> PARKING), or its failure (-> FAILING)."""
+        ctx = self._ctx
+        self._raise_if_fenced()  # a refused request surfaced as (or wrapped in) another error
+        if self._stop is not None:
+            # The interrupt surfaced as another error (a client wrapping CancelledError): still a stop.
+            self._uncancel()
+            return ActorState.STOPPING
+        if self.purse is not None and self.purse.stopped is not None:
+            self._uncancel()  # if the purse's interrupt surfaced as another error
+            return await self._stopped_by_purse(self.purse.stopped, None, ctx)
+        request = input_request(exc, self.record, ctx)
+        if request is not None:
+            self._outcome = request
+            return ActorState.PARKING
+        self._outcome = error_dict(exc, ctx)
+        return ActorState.FAILING
+
+    async def _on_returned(self, result: Any) -> ActorState:
+        """The workflow returned `result`: COMPLETING, unless the run was stopped meanwhile."""
         self._raise_if_fenced()  # the workflow caught a refused request and went on: not its result
         if self._stop is not None:
             # The cancel arrived after the workflow's last await: the result is discarded.
@@ -383,70 +362,25 @@ class TaskActor:
             # The workflow caught the refusal and went on: the task still stopped there.
             await self._take_pending_interrupt()
             self._uncancel()
-            return await self._stopped_by_purse(self.purse.stopped, result, ctx)
+            return await self._stopped_by_purse(self.purse.stopped, result, self._ctx)
         self._outcome = result
         return ActorState.COMPLETING
-
-    async def _open_purse(self, steps: dict[str, Any]) -> Purse:
-        """The task's purse: its budget (`budgetUsd` at create) and what the ledger says it spent
-        already (a resumed task), set for every request this run sends (gateway/purse.py). A resumed
-        task holds again what its earlier run held for the Exa work still running: each agent run's
-        worst case (one the ledger has no final cost for) and what each webset search may still
-        find, from its checkpoints (`ledger.running_work`); work its checkpoints miss is held at
-        its first read (gateway/transport.py)."""
-        budget = self.record.meta.get("budgetUsd")
-        spent = (await self._store.task_costs([self.task_id]))[self.task_id]["usd"]
-        estimated: set[str] = set()
-        paid_steps: set[str] = set()
-        run_keys: set[str] = set()
-        record = self.record
-        if spent:  # a resumed task: what the ledger holds of its earlier runs
-            estimated, paid_steps = await self._store.task_ledger(
-                self.task_id, record.principal, record.created_at
-            )
-        runs, searches = running_work(steps) if steps else ({}, {})
-        if spent:  # runs already counted: a read of one again adds nothing
-            run_keys = await self._store.task_run_keys(self.task_id, record.principal, record.created_at)
-        purse = Purse(
-            self.task_id, float(budget) if isinstance(budget, int | float) else None, spent, estimated
-        )
-        purse.on_stop = self._interrupt_for_purse
-        purse.paid_steps = paid_steps
-        purse.counted_runs = run_keys
-        for run_id, worst in runs.items():
-            purse.hold_run(run_id, worst)
-        for search_id, search in searches.items():
-            purse.hold_search(search_id, search.left(estimated, search_id))
-        CURRENT_PURSE.set(purse)
-        return purse
 
     async def _stopped_by_purse(self, why: OrchError, result: Any, ctx: TaskContext | None) -> ActorState:
         """A 402 fails the task with CREDITS_EXHAUSTED (its partial result stays); a reached budget
         cancels the Exa work it started and completes it with what it found, marked partial."""
         if not isinstance(why, BudgetReached):
-            self._outcome = _error_dict(why, ctx)
+            self._outcome = error_dict(why, ctx)
             return ActorState.FAILING
         found = await self._found(ctx, "budget", result)
         self._outcome = {**found, "budget": {"usd": why.budget, "spentUsd": round(why.spent, 6)}}
         return ActorState.COMPLETING
 
     async def _found(self, ctx: TaskContext | None, stopped_by: str, result: Any = None) -> dict[str, Any]:
-        """A stopped task's answer: its cancel hooks run, then what it found (the workflow's
-        `result` if it returned one, else its stored partial result with what its on_stop salvage
-        reads from Exa), marked {partial: true, stoppedBy}. Nothing it paid for is left out."""
-        salvaged: dict[str, Any] = {}
-        if ctx is not None:
-            token = CURRENT_PURSE.set(None)  # the cancels and reads are sent although the budget is spent
-            try:
-                await ctx._run_cancel_hooks(self._hook_timeout)
-                if result is None:
-                    salvaged = await ctx._salvaged(self._hook_timeout)
-            finally:
-                CURRENT_PURSE.reset(token)
-        if result is None:
-            result = (await self._store.get_task(self.task_id)).partial
-        found = dict(result) if isinstance(result, dict) else {} if result is None else {"result": result}
-        return {**found, **salvaged, "partial": True, "stoppedBy": stopped_by}
+        """A stopped task's answer (`stopped_answer`)."""
+        return await stopped_answer(
+            self._store, self.task_id, ctx, stopped_by, result, hook_timeout=self._hook_timeout
+        )
 
     async def _completing(self) -> ActorState:
         """Store the result; a result that isn't JSON fails the task instead (nothing was written)."""
@@ -460,28 +394,15 @@ class TaskActor:
                 self.task_id, result, owner=self._owner, cancel_wins=True
             )
         except InvalidParams as exc:
-            self._outcome = {
-                "step": "result",
-                "message": exc.message,
-                "recoverable": False,
-                "code": str(exc.code),
-            }
+            self._outcome = error_dict(exc, None, step="result")
             return ActorState.FAILING
         self._emit(TaskEvent("status", self.record))
         return ActorState.DONE
 
     async def _note_stop(self, stopped_by: str) -> None:
-        """Say in the task's progress how it stopped short (the views read it there, not in a
-        result of any size): its counts kept, the bar no longer read as a full run's."""
+        """Say in the task's progress how it stopped short (`stop_progress`)."""
         last = self.record.progress if isinstance(self.record.progress, dict) else {}
-        word = {"budget": "its budget was reached", "timeout": "its deadline passed"}.get(
-            stopped_by, stopped_by
-        )
-        progress = {
-            **last,
-            "stoppedBy": stopped_by,
-            "message": f"stopped: {word}; its result keeps what it found",
-        }
+        progress = stop_progress(last, stopped_by)
         await self._store.set_progress(self.task_id, progress, owner=self._owner)
         self._progress_event(progress)
 
@@ -520,7 +441,16 @@ class TaskActor:
                 or (ctx is not None and ctx.resumed and ctx._replay_left)
                 or (ctx is not None and ctx.interrupted_saving)
             ):
-                ctx = await self._replay_for_hooks()
+                # Replay to the workflow's first live step or sleep, so it registers its hooks again.
+                ctx = await replay_for_hooks(
+                    self._spec,
+                    self.record,
+                    store=self._store,
+                    deps=self._deps,
+                    owner=self._owner,
+                    hook_timeout=self._hook_timeout,
+                    task=self._task,
+                )
             if ctx is not None or self.record.status is not TaskStatus.PENDING:
                 # What it found stays its answer (tasks.result of a cancelled task).
                 found = await self._found(ctx, "cancel")
@@ -529,35 +459,6 @@ class TaskActor:
         else:
             await self._store.release_lease(self.task_id, self._owner)
             logger.info("task %s: stopped for shutdown; it resumes on the next start", self.task_id)
-
-    async def _replay_for_hooks(self) -> TaskContext | None:
-        """Replay the checkpoints up to the first live step or sleep, so the workflow registers its
-        cancel hooks again (bounded by hook_timeout). None if the workflow can't run here."""
-        spec = self._spec
-        if spec is None:
-            return None
-        ctx: TaskContext | None = None
-        try:
-            args = spec.validate(self.record.args)
-            async with asyncio.timeout(self._hook_timeout):
-                ctx = TaskContext(
-                    task_id=self.task_id,
-                    args=args,
-                    store=self._store,
-                    deps=self._deps,
-                    steps=await self._store.load_steps(self.task_id),
-                    resumed=True,
-                    owner=self._owner,
-                    cancelling=True,
-                )
-                await spec.fn(ctx, args)
-        except asyncio.CancelledError:
-            if self._task is not None and self._task.cancelling():
-                raise  # cancelled from outside (the task group is torn down)
-            # The replay reached its first live step or sleep: ctx holds the hooks.
-        except Exception:  # a failed or overlong replay: run the hooks it found, then cancel anyway
-            logger.warning("task %s: replay to its cancel hooks ended early", self.task_id, exc_info=True)
-        return ctx
 
     async def _set_status(self, status: TaskStatus, *, message: str | None = None) -> None:
         self.record = await self._store.transition(self.task_id, status, message=message, owner=self._owner)
@@ -594,40 +495,3 @@ class TaskActor:
         if self._interrupted and self._task is not None:
             self._interrupted = False
             self._task.uncancel()
-
-
-def input_request(exc: BaseException, record: TaskRecord, ctx: TaskContext | None) -> dict[str, Any] | None:
-    """What the task waits for when `exc` (or an error it wraps) asks for its owner's input
-    (`input_kind`): {kind, principal, step, message, hint, ...its `input_detail`}; None for any other failure, and for a
-    task with no owner to ask."""
-    seen: set[int] = set()
-    found: BaseException | None = exc
-    while found is not None and id(found) not in seen and getattr(found, "input_kind", None) is None:
-        seen.add(id(found))
-        found = found.__cause__ or found.__context__
-    if found is None or record.principal is None:
-        return None
-    step = getattr(exc, "failed_step", None) or (ctx.current_step if ctx is not None else None) or "workflow"
-    detail = getattr(found, "input_detail", None)
-    return {
-        **(detail if isinstance(detail, dict) else {}),
-        "kind": str(getattr(found, "input_kind", "")),
-        "principal": record.principal,
-        "step": step,
-        "message": getattr(found, "message", str(found)),
-        "hint": getattr(found, "hint", None),
-    }
-
-
-def _error_dict(exc: BaseException, ctx: TaskContext | None) -> dict[str, Any]:
-    """The task's error {step, message, recoverable, code}: recoverable = retrying later may succeed."""
-    step = getattr(exc, "failed_step", None) or (ctx.current_step if ctx is not None else None) or "workflow"
-    if isinstance(exc, OrchError):
-        recoverable = isinstance(exc, GatewayError) and exc.retryable
-        return {"step": step, "message": exc.message, "recoverable": recoverable, "code": str(exc.code)}
-    return {
-        "step": step,
-        "message": f"{type(exc).__name__}: {exc}",
-        "recoverable": False,
-        "code": "INTERNAL_ERROR",
-    }

@@ -261,65 +261,71 @@ def affordable_rows(effort: str, rows: int, cap: float) -> int:
     return max(0, min(rows, math.floor((cap - base) / per_row + 1e-9)))
 
 
-def outcome(
+Pair = tuple[dict[str, Any] | None, Entity | None]  # an input row (None: from the ranking), its entity
+
+
+def _input_pairs(
+    data: list[dict[str, Any]], exclusion: list[dict[str, Any]], seed: int, matcher: Matcher
+) -> list[Pair]:
+    """The run's `input.data` rows, in order, each with its world entity (or none), less the rows
+    `input.exclusion` names."""
+    matched = [(row, matcher.entity(row)) for row in data]
+    return [
+        (row, e)
+        for row, e in matched
+        if not (e is not None and matcher.excludes(exclusion, e))
+        and not matcher.excludes(exclusion, row_entity(row, seed))
+    ]
+
+
+def _ranked_pairs(
     request: dict[str, Any],
     world: Any,
     *,
-    seed: int,
     rank_query: str,
     seen: set[str],
+    exclusion: list[dict[str, Any]],
     matcher: Matcher,
-    share: float = 1.0,
-) -> Outcome:
-    """The answer a run with `request` gives (`share` < 1: a run stopped that far through)."""
+    schema: dict[str, Any] | None,
+    where: tuple[str | None, dict[str, Any]] | None,
+) -> list[Pair]:
+    """With no input rows: the ranking's entities for `rank_query` the query asks for, none of
+    `seen` (a follow-up's chain) nor excluded, one row per company, as many as the query (or the
+    schema's minItems/maxItems) asks; a prose answer cites its top five."""
     query = str(request["query"])
-    effort = str(request.get("effort") or "auto")
-    schema = request.get("outputSchema") if isinstance(request.get("outputSchema"), dict) else None
-    given = request.get("input") or {}
-    data = [r for r in given.get("data") or [] if isinstance(r, dict)]
-    exclusion = [r for r in given.get("exclusion") or [] if isinstance(r, dict)]
-    where = rows_path(schema)
-
-    # The candidates: input rows (each with its entity, or none), else the ranking.
-    pairs: list[tuple[dict[str, Any] | None, Entity | None]]
-    if data:
-        matched = [(row, matcher.entity(row)) for row in data]
-        pairs = [
-            (row, e)
-            for row, e in matched
-            if not (e is not None and matcher.excludes(exclusion, e))
-            and not matcher.excludes(exclusion, row_entity(row, seed))
-        ]
-        wanted = len(pairs)
+    searched = topic(rank_query)
+    # the kind the query names, else the one its system prompt names ("Each row is one company")
+    kind = world.infer_kind(searched) or world.infer_kind(str(request.get("systemPrompt") or ""))
+    ranked, taken = [], set(seen)
+    asks = niche_request(query)
+    for e in ranking(world, searched, kind):
+        if asks and any(judge.evaluate(world, e, c)["satisfied"] != v for c, v in asks):
+            continue  # not what the query asks for
+        if canonical(e) not in taken and not matcher.excludes(exclusion, e):
+            ranked.append(e)
+            taken.add(canonical(e))  # one row per company: a near-duplicate is the same one
+    wanted = asked_count(query) or DEFAULT_ROWS
+    if where is not None:
+        items_schema = schema.get("properties", {}).get(where[0]) if where[0] and schema else schema
+        if isinstance(items_schema, dict):
+            wanted = max(wanted, int(items_schema.get("minItems", 0)))
+            wanted = min(wanted, int(items_schema.get("maxItems", MAX_ROWS)))
     else:
-        searched = topic(rank_query)
-        # the kind the query names, else the one its system prompt names ("Each row is one company")
-        kind = world.infer_kind(searched) or world.infer_kind(str(request.get("systemPrompt") or ""))
-        ranked, taken = [], set(seen)
-        asks = niche_request(query)
-        for e in ranking(world, searched, kind):
-            if asks and any(judge.evaluate(world, e, c)["satisfied"] != v for c, v in asks):
-                continue  # not what the query asks for
-            if canonical(e) not in taken and not matcher.excludes(exclusion, e):
-                ranked.append(e)
-                taken.add(canonical(e))  # one row per company: a near-duplicate is the same one
-        wanted = asked_count(query) or DEFAULT_ROWS
-        if where is not None:
-            items_schema = schema.get("properties", {}).get(where[0]) if where[0] and schema else schema
-            if isinstance(items_schema, dict):
-                wanted = max(wanted, int(items_schema.get("minItems", 0)))
-                wanted = min(wanted, int(items_schema.get("maxItems", MAX_ROWS)))
-        else:
-            wanted = min(wanted, 5)  # a prose answer (or a single object) cites its top sources
-        pairs = [(None, e) for e in ranked[:wanted]]
+        wanted = min(wanted, 5)  # a prose answer (or a single object) cites its top sources
+    return [(None, e) for e in ranked[:wanted]]
 
-    # How far it got: a stopped run keeps a share; a metered run what its budget buys.
-    n = len(pairs)
+
+def _metered(
+    request: dict[str, Any], n: int, share: float, has_schema: bool
+) -> tuple[int, str, dict[str, Any], dict[str, Any]]:
+    """How far a run of `n` candidate rows got, and what it cost: (rows kept, stopReason, usage,
+    cost). A stopped run keeps its `share`; a metered effort what its budget buys; the others
+    charge one fixed price. Usage and cost carry every field of the spec's AgentUsage and
+    AgentCostDollars, in whole units (no emails or phone numbers are looked up here)."""
+    effort = str(request.get("effort") or "auto")
     if share < 1.0:
         n = max(1 if n else 0, math.floor(n * share))
-    stop_reason = (
-        "stopped" if share < 1.0 else ("schema_satisfied" if schema is not None else "budget_reached")
-    )
+    stop_reason = "stopped" if share < 1.0 else ("schema_satisfied" if has_schema else "budget_reached")
     budget = request.get("budget") or {}
     if effort in METERED_CAP:
         cap = float(budget.get("maxCostDollars") or METERED_CAP[effort])
@@ -335,65 +341,131 @@ def outcome(
         _, acu, searches = metered_cost("auto", n)
         price = AGENT_FIXED.get(effort, AGENT_FIXED["medium"])
         cost = {"total": price, "agentCompute": price, "search": 0.0}  # one fixed price, as compute
-    # The spec's AgentUsage and AgentCostDollars: whole units, and every field (no emails or phone
-    # numbers are looked up here).
     usage = {"agentComputeUnits": math.ceil(acu), "searches": searches, "emails": 0, "phoneNumbers": 0}
-    cost = {**cost, "emails": 0.0, "phoneNumbers": 0.0}
-    pairs = pairs[:n]
+    return n, stop_reason, usage, {**cost, "emails": 0.0, "phoneNumbers": 0.0}
 
-    entities = [e if e is not None else row_entity(row or {}, seed) for row, e in pairs]
-    known = [e for (_, w), e in zip(pairs, entities, strict=True) if w is not None]
+
+def _cite(entities: list[Entity]) -> list[dict[str, Any]]:
+    return [{"url": e.url, "title": e.title} for e in entities]
+
+
+def _rows_output(
+    schema: dict[str, Any],
+    where: tuple[str | None, dict[str, Any]],
+    pairs: list[Pair],
+    entities: list[Entity],
+    world: Any,
+    seed: int,
+) -> tuple[Any, list[dict[str, Any]]]:
+    """A list-building run's output (the rows at `where`, the schema's other fields filled) and
+    its grounding: each filled field of a row cites its entity; a row not found on the web is
+    grounded low, with no citation and score 0 (the spec's AgentGrounding has no field to say more)."""
+    known = _known(pairs, entities)
+    key, items = where
+    rows = [
+        _row_value(items, row, e, key or "root", world, w)
+        for (row, w), e in zip(pairs, entities, strict=True)
+    ]
+    structured: Any = rows
+    if key is not None:
+        structured = {
+            k: rows if k == key else fill(sub, k, known or entities or [row_entity({}, seed)], 0, 1)
+            for k, sub in (schema.get("properties") or {}).items()
+        }
     grounding: list[dict[str, Any]] = []
-    structured: Any = None
-    if schema is not None:
-        if where is None:
-            structured = (
-                fill(schema, "root", known or entities, 0, 0)
-                if entities
-                else fill(schema, "root", [row_entity({}, seed)], 0, 0)
-            )
-            cites = [{"url": e.url, "title": e.title} for e in known[:3]]
-            fields = list(structured) if isinstance(structured, dict) else ["structured"]
-            grounding = [{"field": f, "citations": cites, "confidence": "high"} for f in fields]
-        else:
-            key, items = where
-            rows = [
-                _row_value(items, row, e, key or "root", world, w)
-                for (row, w), e in zip(pairs, entities, strict=True)
-            ]
-            if key is None:
-                structured = rows
+    for i, ((row, in_world), e) in enumerate(zip(pairs, entities, strict=True)):
+        for f in _filled_fields(items, row):
+            path = f"{key or ''}[{i}]" + (f".{f}" if f else "")
+            if in_world is not None:
+                grounding.append({"field": path, "citations": _cite([e]), "confidence": "high"})
             else:
-                structured = {
-                    k: rows if k == key else fill(sub, k, known or entities or [row_entity({}, seed)], 0, 1)
-                    for k, sub in (schema.get("properties") or {}).items()
-                }
-            prefix = key or ""
-            for i, ((row, in_world), e) in enumerate(zip(pairs, entities, strict=True)):
-                for f in _filled_fields(items, row):
-                    path = f"{prefix}[{i}]" + (f".{f}" if f else "")
-                    if in_world is not None:
-                        cite = [{"url": e.url, "title": e.title}]
-                        grounding.append({"field": path, "citations": cite, "confidence": "high"})
-                    else:
-                        # No citation, score 0: the spec's AgentGrounding has no field to say more.
-                        grounding.append({"field": path, "citations": [], "confidence": "low", "score": 0.0})
-    else:
-        grounding = [
-            {
-                "field": "text",
-                "citations": [{"url": e.url, "title": e.title} for e in known[:3]],
-                "confidence": "high",
-            }
-        ]
-    text = answer_text(query, known or entities)
+                grounding.append({"field": path, "citations": [], "confidence": "low", "score": 0.0})
+    return structured, grounding
+
+
+def _output(
+    schema: dict[str, Any] | None,
+    where: tuple[str | None, dict[str, Any]] | None,
+    pairs: list[Pair],
+    entities: list[Entity],
+    world: Any,
+    seed: int,
+) -> tuple[Any, list[dict[str, Any]]]:
+    """The run's structured output (None without an outputSchema) and its grounding: rows
+    (`_rows_output`), a single object filled from the top entities, or the text citing them."""
+    known = _known(pairs, entities)
+    if schema is None:
+        return None, [{"field": "text", "citations": _cite(known[:3]), "confidence": "high"}]
+    if where is not None:
+        return _rows_output(schema, where, pairs, entities, world, seed)
+    structured = fill(schema, "root", known or entities or [row_entity({}, seed)], 0, 0)
+    fields = list(structured) if isinstance(structured, dict) else ["structured"]
+    return structured, [{"field": f, "citations": _cite(known[:3]), "confidence": "high"} for f in fields]
+
+
+def _known(pairs: list[Pair], entities: list[Entity]) -> list[Entity]:
+    """The entities of the rows found in the world (not made up for an input row it doesn't know)."""
+    return [e for (_, w), e in zip(pairs, entities, strict=True) if w is not None]
+
+
+def _text(query: str, pairs: list[Pair], entities: list[Entity], from_input: bool) -> str:
+    """The run's prose answer; a run over input rows says how many it processed and missed."""
+    text = answer_text(query, _known(pairs, entities) or entities)
+    if not from_input:
+        return text
+    missing = sum(1 for _, e in pairs if e is None)
+    return (
+        text
+        + f" ({len(pairs)} rows processed"
+        + (f"; {missing} not found on the web" if missing else "")
+        + ".)"
+    )
+
+
+def _input_of(request: dict[str, Any]) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The request's `input.data` and `input.exclusion` rows (objects only)."""
+    given = request.get("input") or {}
+    data = [r for r in given.get("data") or [] if isinstance(r, dict)]
+    exclusion = [r for r in given.get("exclusion") or [] if isinstance(r, dict)]
+    return data, exclusion
+
+
+def outcome(
+    request: dict[str, Any],
+    world: Any,
+    *,
+    seed: int,
+    rank_query: str,
+    seen: set[str],
+    matcher: Matcher,
+    share: float = 1.0,
+) -> Outcome:
+    """The answer a run with `request` gives (`share` < 1: a run stopped that far through).
+
+    Its candidates are its input rows, else the world's ranking for `rank_query` (less `seen`);
+    `_metered` cuts them to what it got through and prices them; `_output` shapes them."""
+    schema = request.get("outputSchema") if isinstance(request.get("outputSchema"), dict) else None
+    data, exclusion = _input_of(request)
+    where = rows_path(schema)
     if data:
-        missing = sum(1 for _, e in pairs if e is None)
-        text += (
-            f" ({len(pairs)} rows processed" + (f"; {missing} not found on the web" if missing else "") + ".)"
+        pairs = _input_pairs(data, exclusion, seed, matcher)
+    else:
+        pairs = _ranked_pairs(
+            request,
+            world,
+            rank_query=rank_query,
+            seen=seen,
+            exclusion=exclusion,
+            matcher=matcher,
+            schema=schema,
+            where=where,
         )
+    n, stop_reason, usage, cost = _metered(request, len(pairs), share, schema is not None)
+    pairs = pairs[:n]
+    entities = [e if e is not None else row_entity(row or {}, seed) for row, e in pairs]
+    structured, grounding = _output(schema, where, pairs, entities, world, seed)
     return Outcome(
-        text=text,
+        text=_text(str(request["query"]), pairs, entities, bool(data)),
         structured=structured,
         grounding=grounding,
         entity_ids=[canonical(e) for _, e in pairs if e is not None],

@@ -112,12 +112,52 @@ def run_round(
     """One round (see the module doc) on the writer's connection, inside its transaction; None
     when another server's round holds the pool (PostgreSQL): nothing was done, ask again soon.
     (Not waited for: the writer's whole batch would wait, and a stopped server's transaction
-    holds the lock until the database ends it.)"""
+    holds the lock until the database ends it.)
+
+    Its steps, in order: this process's news is written (`_write_changes`), the live rows are
+    read and lapsed holders' rows ended or adopted (`_read_live`), free slots are granted in fair
+    order (`_grant`), and the rows asked about are answered (`_states_of`)."""
     got = conn.execute(f"/*pg:SELECT pg_try_advisory_xact_lock({_LOCK})*/").fetchone()
     if got is not None and not got[0]:
         return None
     t = clock()
     now, until = iso(t), iso(t + ttl_s)
+    new_ids = _write_changes(conn, changes, pool=pool, owner=owner, now=now, until=until)
+    conn.execute(
+        "UPDATE run_slots SET expires_at = ? WHERE pool = ? AND owner = ? AND state <> 'done'",
+        (until, pool, owner),
+    )
+    held, waiting, mine_active = _read_live(conn, pool=pool, owner=owner, now=now, until=until)
+    active = sum(held.values())
+    free = limit - active
+    if free > 0 and waiting:
+        recent = conn.execute(
+            "SELECT count(*) FROM run_slots WHERE pool = ? AND granted_at > ?", (pool, iso(t - 1.0))
+        ).fetchone()[0]
+        free = min(free, max(1, int(rate)) - int(recent))
+    if free > 0 and waiting:
+        granted = _grant(conn, pool, now, fair_order(held, waiting)[:free], held, dict(waiting))
+        waiting = [w for w in waiting if w[0] not in granted]
+        active += len(granted)
+    line = fair_order(held, waiting)
+    mine = set(new_ids) | set(asking)
+    places = {row_id: place for place, row_id in enumerate(line, 1) if row_id in mine}
+    states = _states_of(conn, sorted(mine))
+    stale = iso(t - stale_s)
+    watch = [(r, run, p) for r, run, p, seen in mine_active if seen is None or seen <= stale]
+    conn.execute(
+        "DELETE FROM run_slots WHERE pool = ? AND state = 'done' AND released_at < ?",
+        (pool, iso(t - KEEP_DONE_S)),
+    )
+    return SlotRound(new_ids, states, places, active, len(waiting), watch)
+
+
+def _write_changes(
+    conn: Any, changes: SlotChanges, *, pool: str, owner: str, now: str, until: str
+) -> list[int]:
+    """Write this process's news since its last round: rows asked for (their new ids returned),
+    runs bound to their rows, rows released, runs seen going (taken in or renewed) and runs
+    seen finished (after `seen`: a run's end is the later news)."""
     new_ids: list[int] = []
     for principal, task_id in changes.enqueue:
         row = conn.execute(
@@ -140,38 +180,58 @@ def run_round(
     for run_id, principal, task_id in changes.seen:
         if run_id in finished:  # seen going, then seen finished: only the later news counts
             continue
-        rows = conn.execute(
-            "SELECT id, owner, expires_at, state FROM run_slots WHERE pool = ? AND run_id = ?",
-            (pool, run_id),
-        ).fetchall()
-        found = [
-            (row_id, holder, expires_at) for row_id, holder, expires_at, state in rows if state == "active"
-        ]
-        # A run with no row at all is taken in (made before the pool, or by a process that lost its
-        # row); one whose row is done was seen finished already (by another process, or by a later
-        # answer of this one): news of it going is older than that, and takes no slot again.
-        if not rows:
-            conn.execute(
-                "INSERT INTO run_slots (pool, principal, task_id, owner, expires_at, state, run_id, "
-                "enqueued_at, granted_at, seen_at) VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)",
-                (pool, principal, task_id, owner, until, run_id, now, now, now),
-            )
-        for row_id, holder, expires_at in found:
-            adopt = holder == owner or _lapsed(holder, owner, expires_at, now)
-            conn.execute(
-                "UPDATE run_slots SET seen_at = ?, owner = ?, expires_at = ? WHERE id = ?",
-                (now, owner if adopt else holder, until if adopt else expires_at, row_id),
-            )
+        _seen_going(conn, pool, owner, run_id, principal, task_id, now=now, until=until)
     for run_id in changes.release_runs:  # after `seen`: a run's end is the later news
         conn.execute(
             "UPDATE run_slots SET state = 'done', released_at = ? "
             "WHERE pool = ? AND run_id = ? AND state = 'active'",
             (now, pool, run_id),
         )
-    conn.execute(
-        "UPDATE run_slots SET expires_at = ? WHERE pool = ? AND owner = ? AND state <> 'done'",
-        (until, pool, owner),
-    )
+    return new_ids
+
+
+def _seen_going(
+    conn: Any,
+    pool: str,
+    owner: str,
+    run_id: str,
+    principal: str,
+    task_id: str | None,
+    *,
+    now: str,
+    until: str,
+) -> None:
+    """A run this process saw still going: its active rows renewed (adopted when their holder is
+    this process or has lapsed), or a row taken in for it if it has none."""
+    rows = conn.execute(
+        "SELECT id, owner, expires_at, state FROM run_slots WHERE pool = ? AND run_id = ?",
+        (pool, run_id),
+    ).fetchall()
+    found = [(row_id, holder, expires_at) for row_id, holder, expires_at, state in rows if state == "active"]
+    # A run with no row at all is taken in (made before the pool, or by a process that lost its
+    # row); one whose row is done was seen finished already (by another process, or by a later
+    # answer of this one): news of it going is older than that, and takes no slot again.
+    if not rows:
+        conn.execute(
+            "INSERT INTO run_slots (pool, principal, task_id, owner, expires_at, state, run_id, "
+            "enqueued_at, granted_at, seen_at) VALUES (?, ?, ?, ?, ?, 'active', ?, ?, ?, ?)",
+            (pool, principal, task_id, owner, until, run_id, now, now, now),
+        )
+    for row_id, holder, expires_at in found:
+        adopt = holder == owner or _lapsed(holder, owner, expires_at, now)
+        conn.execute(
+            "UPDATE run_slots SET seen_at = ?, owner = ?, expires_at = ? WHERE id = ?",
+            (now, owner if adopt else holder, until if adopt else expires_at, row_id),
+        )
+
+
+def _read_live(
+    conn: Any, *, pool: str, owner: str, now: str, until: str
+) -> tuple[dict[str, int], list[tuple[int, str]], list[tuple[int, str, str, str | None]]]:
+    """The pool's live rows as (slots held per principal, waiting (row, principal) in order, this
+    process's active rows with a run (row, run, principal, seen_at)). A lapsed holder's waiting
+    row (or active row with no run yet) ends; its active row with a run is adopted by this
+    process and watched from here on."""
     live = conn.execute(
         "SELECT id, principal, owner, expires_at, state, run_id, seen_at FROM run_slots "
         "WHERE pool = ? AND state <> 'done' ORDER BY id",
@@ -198,50 +258,38 @@ def run_round(
         held[principal] = held.get(principal, 0) + 1
         if holder == owner and run_id is not None:
             mine_active.append((row_id, run_id, principal, seen_at))
-    active = sum(held.values())
-    free = limit - active
-    if free > 0 and waiting:
-        recent = conn.execute(
-            "SELECT count(*) FROM run_slots WHERE pool = ? AND granted_at > ?", (pool, iso(t - 1.0))
-        ).fetchone()[0]
-        free = min(free, max(1, int(rate)) - int(recent))
-    granted: set[int] = set()
-    if free > 0 and waiting:
-        order = fair_order(held, waiting)[:free]
-        seq = conn.execute(
-            "SELECT coalesce(max(grant_seq), 0) FROM run_slots WHERE pool = ?", (pool,)
-        ).fetchone()[0]
-        principal_of = dict(waiting)
-        for row_id in order:
-            seq += 1
-            conn.execute(
-                "UPDATE run_slots SET state = 'active', granted_at = ?, grant_seq = ? WHERE id = ?",
-                (now, seq, row_id),
-            )
-            held[principal_of[row_id]] = held.get(principal_of[row_id], 0) + 1
-        granted = set(order)
-        waiting = [w for w in waiting if w[0] not in granted]
-        active += len(order)
-    line = fair_order(held, waiting)
-    mine = set(new_ids) | set(asking)
-    places = {row_id: place for place, row_id in enumerate(line, 1) if row_id in mine}
+    return held, waiting, mine_active
+
+
+def _grant(
+    conn: Any, pool: str, now: str, order: list[int], held: dict[str, int], principal_of: dict[int, str]
+) -> set[int]:
+    """Grant the waiting rows `order` (in that order, numbered on from the pool's last grant);
+    `held` counts them for their principals. Returns the rows granted."""
+    seq = conn.execute(
+        "SELECT coalesce(max(grant_seq), 0) FROM run_slots WHERE pool = ?", (pool,)
+    ).fetchone()[0]
+    for row_id in order:
+        seq += 1
+        conn.execute(
+            "UPDATE run_slots SET state = 'active', granted_at = ?, grant_seq = ? WHERE id = ?",
+            (now, seq, row_id),
+        )
+        held[principal_of[row_id]] = held.get(principal_of[row_id], 0) + 1
+    return set(order)
+
+
+def _states_of(conn: Any, ids: list[int]) -> dict[int, str]:
+    """The state of each row of `ids` (asked in chunks of 500: SQLite's bound on parameters)."""
     states: dict[int, str] = {}
-    if mine:
-        ids = sorted(mine)
-        for start in range(0, len(ids), 500):
-            chunk = ids[start : start + 500]
-            marks = ", ".join("?" * len(chunk))
-            for row_id, state in conn.execute(
-                f"SELECT id, state FROM run_slots WHERE id IN ({marks})", tuple(chunk)
-            ).fetchall():
-                states[int(row_id)] = str(state)
-    stale = iso(t - stale_s)
-    watch = [(r, run, p) for r, run, p, seen in mine_active if seen is None or seen <= stale]
-    conn.execute(
-        "DELETE FROM run_slots WHERE pool = ? AND state = 'done' AND released_at < ?",
-        (pool, iso(t - KEEP_DONE_S)),
-    )
-    return SlotRound(new_ids, states, places, active, len(waiting), watch)
+    for start in range(0, len(ids), 500):
+        chunk = ids[start : start + 500]
+        marks = ", ".join("?" * len(chunk))
+        for row_id, state in conn.execute(
+            f"SELECT id, state FROM run_slots WHERE id IN ({marks})", tuple(chunk)
+        ).fetchall():
+            states[int(row_id)] = str(state)
+    return states
 
 
 def memory_connection(migrations_dir: Path) -> sqlite3.Connection:

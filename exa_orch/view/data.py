@@ -6,7 +6,8 @@ connection it opens (SQLite: a `mode=ro` URI and `PRAGMA query_only`; PostgreSQL
 but SELECTs. Every JSON
 column is cut in SQL (`substr`) before it leaves the database, so a task with a 50 MB result
 costs the view a few KB: the sizes shown are `length()` of the stored text. Rows come back as
-plain dicts; nothing here renders anything.
+plain dicts; nothing here renders anything. Who may see what is `viewer.Viewer`; the small
+values of a row (ages, ids, counts) are `values`'.
 
 Every query about a task or a run takes a `Viewer`: whose tasks may be seen. A task another
 principal owns reads exactly as a task that does not exist (None, an empty list). A run (and its
@@ -16,25 +17,31 @@ expired, its tombstone's owner; once that is forgotten too, nobody: the run coun
 
 from __future__ import annotations
 
-import json
-import re
 from collections import OrderedDict
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
 
-from exa_orch.errors import InvalidParams, StoreError
-from exa_orch.runtime import Principal
+from exa_orch.errors import StoreError
 from exa_orch.store import Backend, backend_for
 from exa_orch.store.backend import ReadOnly
 from exa_orch.store.records import TASK_ROW, TaskStatus
+from exa_orch.view.values import (
+    age_seconds,
+    json_or_none,
+    like_pattern,
+    now_utc,
+    number,
+    one_line,
+    seconds_between,
+)
+from exa_orch.view.values import age_text as age_text  # re-exported
+from exa_orch.view.values import check_task_id as check_task_id  # re-exported
+from exa_orch.view.values import check_workflow_id as check_workflow_id  # re-exported
+from exa_orch.view.viewer import Viewer as Viewer  # re-exported
 from exa_orch.view.waiting import WAITING_SQL, waiting_for
 
-# `task_<uuid4>` is what the store makes; anything else in a URL is refused before any query.
-TASK_ID = re.compile(r"task_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-WORKFLOW_ID = re.compile(r"[a-z0-9][a-z0-9._-]{0,99}")
 COORDS = ("scope", "domain_structure", "evidence_type", "time_horizon", "fidelity")
 PREVIEW = 2_000  # characters of a step's result or an item shown in a list
 DOCUMENT = 64_000  # characters of a result or partial result shown on a task's page
@@ -55,118 +62,6 @@ TITLE_SQL = (
     " json_extract(args, '$.operation') || coalesce(' ' || json_extract(args, '$.args.id'), '')),"
     f" 1, {TITLE})"
 )
-
-
-@dataclass(frozen=True)
-class Viewer:
-    """Whose tasks a view shows: one principal's (`Viewer(principal)`; unowned tasks too when the
-    principal `sees_unowned`, i.e. is the local user), or every owner's (`Viewer.all_owners()`,
-    the operator mode of `--all-owners`). There is no default: each query names its viewer."""
-
-    principal: Principal | None
-
-    @classmethod
-    def all_owners(cls) -> Viewer:
-        """The operator: every task, whoever owns it."""
-        return cls(None)
-
-    @property
-    def sees_all(self) -> bool:
-        """True in operator mode."""
-        return self.principal is None
-
-    def owner_filter(self, owner: str) -> tuple[str, tuple[Any, ...]]:
-        """A SQL condition (and its parameters) true for rows whose owner, the SQL expression
-        `owner` (NULL for no owner), this viewer may see."""
-        if self.principal is None:
-            return "TRUE", ()
-        if self.principal.sees_unowned:
-            return f"({owner} = ? OR {owner} IS NULL)", (self.principal.name,)
-        return f"{owner} = ?", (self.principal.name,)
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
-
-
-def age_seconds(stamp: str | None, now: datetime | None = None) -> float | None:
-    """Seconds since an ISO-8601 UTC stamp of the store (`...Z`); None for a missing or odd one."""
-    if not stamp:
-        return None
-    try:
-        then = datetime.fromisoformat(stamp.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return max(0.0, ((now or _now()) - then).total_seconds())
-
-
-def age_text(seconds: float | None) -> str:
-    """`42s`, `3m 12s`, `2h 05m`, `3d 4h`; empty for None."""
-    if seconds is None:
-        return ""
-    s = int(seconds)
-    if s < 60:
-        return f"{s}s"
-    if s < 3600:
-        return f"{s // 60}m {s % 60:02d}s"
-    if s < 86400:
-        return f"{s // 3600}h {s % 3600 // 60:02d}m"
-    return f"{s // 86400}d {s % 86400 // 3600}h"
-
-
-def number(value: Any) -> Any:
-    """A whole float as an int (`33.0` -> `33`), anything else as it is: progress counts come back
-    from JSON as floats when a workflow reported them so."""
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    return value
-
-
-def _like(text: str) -> str:
-    """`text` as a case-blind LIKE pattern matching it anywhere (`%` and `_` taken literally)."""
-    escaped = text.lower().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-    return f"%{escaped}%"
-
-
-def _between(start: str | None, end: str | None) -> float | None:
-    """Seconds from one store stamp to another; None if either is missing or odd."""
-    if not start or not end:
-        return None
-    try:
-        until = datetime.fromisoformat(end.replace("Z", "+00:00"))
-    except ValueError:
-        return None
-    return age_seconds(start, until)
-
-
-def _title(text: Any) -> str:
-    """A task's title on one line: whitespace runs folded to one space."""
-    return " ".join(str(text).split()) if text is not None else ""
-
-
-def _json(text: str | None) -> Any:
-    if text is None:
-        return None
-    try:
-        return json.loads(text)
-    except ValueError:
-        return None
-
-
-def check_task_id(task_id: str) -> str:
-    """The id itself if it has the shape of a task id; InvalidParams otherwise."""
-    if not TASK_ID.fullmatch(task_id):
-        raise InvalidParams(
-            "not a task id: task ids look like task_<uuid4>", hint="Pick a task from the list.", fields=["id"]
-        )
-    return task_id
-
-
-def check_workflow_id(workflow_id: str) -> str:
-    """The id itself if it looks like a workflow id (lower case, digits, `.`, `_`, `-`)."""
-    if not WORKFLOW_ID.fullmatch(workflow_id):
-        raise InvalidParams("not a workflow id", hint="Pick a cell of the archive grid.", fields=["workflow"])
-    return workflow_id
 
 
 class ViewDB:
@@ -281,7 +176,7 @@ class ViewDB:
             args.append(type)
         if text:
             where.append(f"(lower({TITLE_SQL}) LIKE ? ESCAPE '\\' OR id LIKE ? ESCAPE '\\')")
-            args += [_like(text), _like(text)]
+            args += [like_pattern(text), like_pattern(text)]
         if "cost_usd" in self.task_columns:  # the task's total on its row (migration 0015)
             cost = ", nullif(cost_usd, 0) AS cost_usd"  # NULL: paid nothing, as before
         elif self.has_costs:
@@ -296,7 +191,7 @@ class ViewDB:
             " ORDER BY status IN ('completed', 'failed', 'cancelled'), created_at DESC LIMIT ?",
             (*args, limit),
         )
-        now = _now()
+        now = now_utc()
         return [self._task_summary(r, now) for r in rows]
 
     async def daily_costs(self, viewer: Viewer, days: int = 3) -> list[tuple[str, float]]:
@@ -319,7 +214,7 @@ class ViewDB:
         return [str(r["type"]) for r in rows]
 
     def _task_summary(self, row: dict[str, Any], now: datetime) -> dict[str, Any]:
-        progress = _json(row.pop("progress"))
+        progress = json_or_none(row.pop("progress"))
         progress = progress if isinstance(progress, dict) else {}
         completed, total = number(progress.get("completed")), number(progress.get("total"))
         fraction = None
@@ -348,9 +243,9 @@ class ViewDB:
             fraction=fraction,
             age=started,
             ended_at=ended,
-            duration=_between(row["created_at"], ended) if ended else started,
+            duration=seconds_between(row["created_at"], ended) if ended else started,
             owner=row.get("owner"),
-            title=_title(row.get("title")),
+            title=one_line(row.get("title")),
             error_code=row.get("error_code"),
         )
         return row
@@ -376,7 +271,7 @@ class ViewDB:
         )
         if not rows:
             return None
-        task = self._task_summary(rows[0], _now())
+        task = self._task_summary(rows[0], now_utc())
         # The page polls every second and summarizing a 50 MB partial result walks all of it in
         # the database: a summary is computed again only once the partial result changed (its
         # update time, length or first DOCUMENT characters), which this row already tells.
@@ -424,7 +319,7 @@ class ViewDB:
             f"SELECT result FROM tasks WHERE id = ? AND length(result) <= {READ_WHOLE}",
             (check_task_id(task_id),),
         )
-        return _json(rows[0]["result"]) if rows else None
+        return json_or_none(rows[0]["result"]) if rows else None
 
     async def task_runs(self, task_id: str) -> list[dict[str, Any]]:
         """The archive runs a task filed (one, once it ended), newest first. Ask only after `task`
@@ -516,11 +411,11 @@ class ViewDB:
         if not rows:
             return None
         run = rows[0]
-        metrics = _json(run.pop("metrics"))
+        metrics = json_or_none(run.pop("metrics"))
         run["metrics"] = metrics if isinstance(metrics, dict) else {}
         criteria = run["metrics"].get("criteria")
         if not isinstance(criteria, list):
-            given = _json(run.pop("task_criteria"))
+            given = json_or_none(run.pop("task_criteria"))
             criteria = (
                 [c.get("description") for c in given if isinstance(c, dict)]
                 if isinstance(given, list)
