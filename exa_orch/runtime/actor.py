@@ -55,11 +55,10 @@ from exa_orch.errors import (
     StoreError,
     TaskNotFound,
 )
-from exa_orch.gateway.context import enter_request_scope
-from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence
-from exa_orch.gateway.ledger import running_work
-from exa_orch.gateway.pool import CURRENT_NOTICE
-from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
+from exa_orch.gateway.context import enter_request_scope, request_scope, set_request
+from exa_orch.gateway.fence import LeaseFence
+from exa_orch.gateway.purse import BudgetReached, Purse
+from exa_orch.gateway.running import running_work
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.deps import Deps
 from exa_orch.runtime.events import TaskEvent
@@ -240,10 +239,9 @@ class TaskActor:
     async def run(self) -> None:
         """Drive the task to completed/failed/cancelled, or stop leaving it resumable."""
         self._task = asyncio.current_task()
-        if self.fence is not None:
-            CURRENT_FENCE.set(self.fence)  # this asyncio task's own context, inherited by its children
-        # What this run sends to Exa and logs is for the task's owner and this task alone.
-        enter_request_scope(principal=self.record.principal, task_id=self.task_id)
+        # What this run sends to Exa and logs is for the task's owner and this task alone, fenced by
+        # its lease (this asyncio task's own context, inherited by its children).
+        enter_request_scope(principal=self.record.principal, task_id=self.task_id, fence=self.fence)
         try:
             self._enter(ActorState.STARTING)
             while self.state is not ActorState.DONE:
@@ -337,7 +335,7 @@ class TaskActor:
                 owner=self._owner,
                 last_progress=self.record.progress if isinstance(self.record.progress, dict) else None,
             )
-            CURRENT_NOTICE.set(ctx.note)  # the gateway's word on a wait (an agent-run slot) is the task's
+            set_request(notice=ctx.note)  # the gateway's word on a wait (an agent-run slot) is the task's
             result = await spec.fn(ctx, args)
         except asyncio.CancelledError as exc:
             if self._stop is None and self._interrupted and self.purse is not None and self.purse.stopped:
@@ -417,7 +415,7 @@ class TaskActor:
             purse.hold_run(run_id, worst)
         for search_id, search in searches.items():
             purse.hold_search(search_id, search.left(estimated, search_id))
-        CURRENT_PURSE.set(purse)
+        set_request(purse=purse)
         return purse
 
     async def _stopped_by_purse(self, why: OrchError, result: Any, ctx: TaskContext | None) -> ActorState:
@@ -436,13 +434,10 @@ class TaskActor:
         reads from Exa), marked {partial: true, stoppedBy}. Nothing it paid for is left out."""
         salvaged: dict[str, Any] = {}
         if ctx is not None:
-            token = CURRENT_PURSE.set(None)  # the cancels and reads are sent although the budget is spent
-            try:
+            with request_scope(purse=None):  # the cancels and reads are sent although the budget is spent
                 await ctx._run_cancel_hooks(self._hook_timeout)
                 if result is None:
                     salvaged = await ctx._salvaged(self._hook_timeout)
-            finally:
-                CURRENT_PURSE.reset(token)
         if result is None:
             result = (await self._store.get_task(self.task_id)).partial
         found = dict(result) if isinstance(result, dict) else {} if result is None else {"result": result}
