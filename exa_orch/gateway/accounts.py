@@ -103,8 +103,6 @@ class Silent:
 class PurseAccount(Silent):
     """The task's purse as an account (see the module doc)."""
 
-    __slots__ = ("purse",)
-
     def __init__(self, purse: Purse) -> None:
         self.purse = purse
 
@@ -169,9 +167,8 @@ class PurseAccount(Silent):
             if not row.billed:
                 purse.accrue(row.key, row.usd, prices.WEBSET_ITEM_ESTIMATE)
             elif row.step_key is not None and row.step_key in purse.paid_steps:
-                answer.rows[i] = dataclasses.replace(
-                    row, resend=True
-                )  # a step an earlier run paid in, sent again
+                # A step an earlier run of the task paid in, sent again.
+                answer.rows[i] = dataclasses.replace(row, resend=True)
         for search_id in finished:  # after its last items counted: what it did not find is freed
             purse.search_finished(search_id)
 
