@@ -391,7 +391,7 @@ class TaskActor:
         task holds again what its earlier run held for the Exa work still running: each agent run's
         worst case (one the ledger has no final cost for) and what each webset search may still
         find, from its checkpoints (`ledger.running_work`); work its checkpoints miss is held at
-        its first read (gateway/transport.py)."""
+        its first read (gateway/accounts.py)."""
         budget = self.record.meta.get("budgetUsd")
         spent = (await self._store.task_costs([self.task_id]))[self.task_id]["usd"]
         estimated: set[str] = set()
