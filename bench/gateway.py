@@ -13,7 +13,7 @@
 4. concurrency: searches/s, and this process's CPU per search, through a gateway allowing 4 and 32
    calls at once (as many callers), in 8 alternating slices of each. A search at 32 at once must
    cost at most 1.5 x the CPU of one at 4: through one connection pool it cost 2.4 x, and 32 carried
-   fewer searches a second than 4 (gateway/transport.py REQUESTS_PER_POOL). The searches/s are
+   fewer searches a second than 4 (gateway/wire.py REQUESTS_PER_POOL). The searches/s are
    printed, not judged: here the simulator shares the 2 cores, so more at once need not mean more.
 
 The simulator runs as `exa-orch sim` in a child process: on a thread of this process it would

@@ -164,7 +164,7 @@ class Gateway:
     def record_costs(self, ledger: Ledger | None) -> None:
         """Write what each answer from Exa cost to `ledger` (the store's `costs`), before the answer
         reaches its caller; None stops it."""
-        self.transport.ledger = ledger
+        self.transport.record_costs(ledger)
 
     def share_pools(self, book: SlotBook) -> None:
         """Keep the pools of active agent runs and websets in `book` (the store's), so that every
@@ -207,8 +207,8 @@ class Gateway:
         spent today from `spent_since` (the store) on its first paid call of the day."""
         settings = self.settings
         if settings.daily_budget_usd is not None or settings.daily_budgets:
-            self.transport.caps = DailyCaps(
-                settings.daily_budget_usd, dict(settings.daily_budgets), spent_since
+            self.transport.cap_daily(
+                DailyCaps(settings.daily_budget_usd, dict(settings.daily_budgets), spent_since)
             )
 
     def __repr__(self) -> str:

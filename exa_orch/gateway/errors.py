@@ -107,16 +107,7 @@ def error_from_response(
     if tag in AGENT_CODES:  # the Agent API says what went wrong more precisely than its status
         return agent_error(tag, said, where, headers, common)
     if status in (400, 422):
-        hint = f"Exa said: {said}"
-        if details:
-            hint += f" ({redact(json.dumps(details)[:_BODY_EXCERPT])})"
-        hint += (
-            ". Fix the argument it names and call again; the 'list_operations' operation shows "
-            "every operation's arguments and their JSON Schema."
-        )
-        if status == 422:
-            hint += " A 422 on a preview or search means the query could not be split into an entity and criteria: name the kind of thing you want and the conditions it must meet."
-        return UpstreamInvalidParams(f"Exa rejected the request ({where}): {said}", hint=hint, **common)
+        return _invalid_params(status, said, details, where, common)
     if status in (401, 403):
         return AuthenticationError(
             f"Exa refused the API key (HTTP {status}: {said}). Set EXA_API_KEY to a valid Exa API key "
@@ -139,29 +130,10 @@ def error_from_response(
             hint="Check the id (an externalId works in its place); list the collection to see what exists.",
             **common,
         )
-    if status == 409 and external_id is not None:
-        return Conflict(
-            f"Exa refused a duplicate ({where}): {said}",
-            hint="An object with this externalId exists already: fetch it by its externalId instead of creating it.",
-            external_id=external_id,
-            **common,
-        )
-    if status == 409:  # not a create: the object's state forbids the change (a finished run's stop)
-        return Conflict(
-            f"Exa refused the change: the object's state does not allow it ({where}): {said}",
-            hint="Read the object to see its status; a finished, cancelled or deleted object cannot be "
-            "cancelled, stopped or changed.",
-            **common,
-        )
+    if status == 409:
+        return _conflict(said, where, external_id, common)
     if status == 429:
-        retry_after = parse_retry_after(headers.get("retry-after"))
-        wait = f" Retry after {retry_after:g} s." if retry_after is not None else ""
-        return RateLimited(
-            f"Exa rate limit exceeded ({where}): {said}.{wait}",
-            hint="Wait before calling again, or lower EXA_ORCH_RPS / EXA_ORCH_CONCURRENCY.",
-            retry_after=retry_after,
-            **common,
-        )
+        return _rate_limited(headers, said, where, common)
     on_its_side = (
         "Exa failed on its side: try again in a minute. After a failed create, check whether the object "
         "was made (list it, or get it by its externalId) before creating it again."
@@ -169,6 +141,51 @@ def error_from_response(
         else None
     )
     return ApiError(f"Exa failed ({where}): HTTP {status}: {said}", hint=on_its_side, **common)
+
+
+def _invalid_params(
+    status: int, said: str, details: Any, where: str, common: dict[str, Any]
+) -> UpstreamInvalidParams:
+    """A 400 or 422: the arguments were wrong; the hint says what Exa said of them."""
+    hint = f"Exa said: {said}"
+    if details:
+        hint += f" ({redact(json.dumps(details)[:_BODY_EXCERPT])})"
+    hint += (
+        ". Fix the argument it names and call again; the 'list_operations' operation shows "
+        "every operation's arguments and their JSON Schema."
+    )
+    if status == 422:
+        hint += " A 422 on a preview or search means the query could not be split into an entity and criteria: name the kind of thing you want and the conditions it must meet."
+    return UpstreamInvalidParams(f"Exa rejected the request ({where}): {said}", hint=hint, **common)
+
+
+def _conflict(said: str, where: str, external_id: str | None, common: dict[str, Any]) -> Conflict:
+    """A 409: a create's duplicate externalId, or an object whose state forbids the change."""
+    if external_id is not None:
+        return Conflict(
+            f"Exa refused a duplicate ({where}): {said}",
+            hint="An object with this externalId exists already: fetch it by its externalId instead of creating it.",
+            external_id=external_id,
+            **common,
+        )
+    return Conflict(  # not a create: the object's state forbids the change (a finished run's stop)
+        f"Exa refused the change: the object's state does not allow it ({where}): {said}",
+        hint="Read the object to see its status; a finished, cancelled or deleted object cannot be "
+        "cancelled, stopped or changed.",
+        **common,
+    )
+
+
+def _rate_limited(headers: httpx.Headers, said: str, where: str, common: dict[str, Any]) -> RateLimited:
+    """A 429, with the wait its Retry-After asks for."""
+    retry_after = parse_retry_after(headers.get("retry-after"))
+    wait = f" Retry after {retry_after:g} s." if retry_after is not None else ""
+    return RateLimited(
+        f"Exa rate limit exceeded ({where}): {said}.{wait}",
+        hint="Wait before calling again, or lower EXA_ORCH_RPS / EXA_ORCH_CONCURRENCY.",
+        retry_after=retry_after,
+        **common,
+    )
 
 
 class MissingApiKey(ConfigError):

@@ -6,26 +6,21 @@ find-first lookup and the create itself would, once woken, send the create altho
 lapsed meanwhile and another process has made the object already: a duplicate at Exa.
 
 So the runtime gives each running task a `LeaseFence` (its lease's validity on this process's
-monotonic clock, which keeps running while the process is stopped) and sets it in `CURRENT_FENCE`
-in the task's asyncio task; child tasks inherit it, and renewals update the same object. The
-governed transport calls `check()` right before each attempt is sent: past the fence it raises
-`LeaseLapsed` (a `LeaseHeld`, which the actor treats as a lost lease) and sends nothing; its
-connections check again right before each write (`FencedStream`), so a stop while httpx still
-connects sends nothing either. Requests made outside a task (no fence set) are not fenced.
+monotonic clock, which keeps running while the process is stopped) and sets it in the task's
+request context (gateway/context.py) in the task's asyncio task; child tasks inherit it, and
+renewals update the same object. The gateway's fencing layer (gateway/fencing.py) calls `check()`
+right before each attempt is sent: past the fence it raises `LeaseLapsed` (a `LeaseHeld`, which
+the actor treats as a lost lease) and sends nothing; its connections check again right before
+each write (`FencedStream`), so a stop while httpx still connects sends nothing either. Requests
+made outside a task (no fence set) are not fenced.
 
 The fence lives in the gateway (a port) so the transport needs nothing from the runtime above it.
 """
 
 from __future__ import annotations
 
-import ssl
 import time
-from collections.abc import Callable, Iterable
-from contextvars import ContextVar
-from typing import Any
-
-import httpcore
-from httpcore._backends.base import SOCKET_OPTION as SocketOption
+from collections.abc import Callable
 
 from exa_orch.errors import LeaseLapsed
 
@@ -83,81 +78,3 @@ class LeaseFence:
             if self.tripped is None:
                 self.tripped = error
             raise error
-
-
-CURRENT_FENCE: ContextVar[LeaseFence | None] = ContextVar("exa_orch_lease_fence", default=None)
-
-
-def check_current(what: str) -> None:
-    """Check the fence of the task this code runs for, if any (see the module docstring)."""
-    fence = CURRENT_FENCE.get()
-    if fence is not None:
-        fence.check(what)
-
-
-# What the request being sent is ("POST /agent/runs"), for the refusal's message at the socket.
-SENDING: ContextVar[str] = ContextVar("exa_orch_sending", default="the request")
-
-
-class FencedStream(httpcore.AsyncNetworkStream):
-    """A connection that checks the current task's fence before each write.
-
-    The transport checks the fence before a request goes into httpx. Between that check and the
-    request's bytes reaching the socket, httpcore may still wait for a connection, connect or
-    do a TLS handshake. A process stopped in that gap would wake and send the create all the
-    same, after another process made the object. So the check is made again here, at the last
-    moment before the bytes leave, which narrows the gap to a few statements. A refusal
-    mid-request (after the headers) closes the connection, so Exa acts on nothing."""
-
-    def __init__(self, inner: httpcore.AsyncNetworkStream) -> None:
-        self._inner = inner
-
-    async def read(self, max_bytes: int, timeout: float | None = None) -> bytes:  # noqa: ASYNC109 (httpcore's)
-        return await self._inner.read(max_bytes, timeout)
-
-    async def write(self, buffer: bytes, timeout: float | None = None) -> None:  # noqa: ASYNC109 (httpcore's)
-        check_current(SENDING.get())
-        await self._inner.write(buffer, timeout)
-
-    async def aclose(self) -> None:
-        await self._inner.aclose()
-
-    async def start_tls(
-        self,
-        ssl_context: ssl.SSLContext,
-        server_hostname: str | None = None,
-        timeout: float | None = None,  # noqa: ASYNC109 (httpcore's interface)
-    ) -> httpcore.AsyncNetworkStream:
-        return FencedStream(await self._inner.start_tls(ssl_context, server_hostname, timeout))
-
-    def get_extra_info(self, info: str) -> Any:
-        return self._inner.get_extra_info(info)
-
-
-class FencedBackend(httpcore.AsyncNetworkBackend):
-    """httpcore's network backend whose connections are `FencedStream`s."""
-
-    def __init__(self, inner: httpcore.AsyncNetworkBackend) -> None:
-        self._inner = inner
-
-    async def connect_tcp(
-        self,
-        host: str,
-        port: int,
-        timeout: float | None = None,  # noqa: ASYNC109 (httpcore's interface)
-        local_address: str | None = None,
-        socket_options: Iterable[SocketOption] | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        stream = await self._inner.connect_tcp(host, port, timeout, local_address, socket_options)
-        return FencedStream(stream)
-
-    async def connect_unix_socket(
-        self,
-        path: str,
-        timeout: float | None = None,  # noqa: ASYNC109 (httpcore's interface)
-        socket_options: Iterable[SocketOption] | None = None,
-    ) -> httpcore.AsyncNetworkStream:
-        return FencedStream(await self._inner.connect_unix_socket(path, timeout, socket_options))
-
-    async def sleep(self, seconds: float) -> None:
-        await self._inner.sleep(seconds)

@@ -18,7 +18,7 @@ from exa_orch.gateway import prices
 from exa_orch.gateway.agent_runs import BUDGET_EFFORTS, DEFAULT_MODEL, MAX_COST_RANGE, MODEL_TO_EFFORT
 from exa_orch.gateway.context import RequestContext
 
-_AGENT_DONE = frozenset({"completed", "failed", "cancelled"})
+AGENT_DONE = frozenset({"completed", "failed", "cancelled"})
 _OPERATIONS = {
     "/search": "search",
     "/findSimilar": "findSimilar",
@@ -69,7 +69,7 @@ def paid_answer(path: str, raw: bytes, scope: RequestContext, attempt: str) -> P
         return None
     if body.get("object") == "agent_run" or path.startswith("/agent/runs"):
         run_id = body.get("id")
-        if not isinstance(run_id, str) or body.get("status") not in _AGENT_DONE:
+        if not isinstance(run_id, str) or body.get("status") not in AGENT_DONE:
             return None
         key, operation = f"agent_run:{run_id}", "agent.run"
     else:
@@ -232,7 +232,7 @@ def webset_estimates(
                 rows.append((cell, "websets.enrichment", prices.cell_price(result.get("format"))))
     if b'"monitor_run"' in raw:  # a monitor's scheduled run, once it has run (Exa's price per run)
         shown: list[dict[str, Any]] = []
-        _walk(body, shown)
+        walk_objects(body, shown)
         for run in shown:
             if run.get("object") == "monitor_run" and run.get("status") in ("running", "completed"):
                 key = f"monitor_run:{run.get('id')}"
@@ -315,17 +315,17 @@ def streamed_answer(
     )
 
 
-_WEBSET_CREATE = "/websets/v0/websets"
+WEBSET_CREATE = "/websets/v0/websets"
 DEFAULT_WEBSET_COUNT = 10  # search.count when a create names none (exa-websets-spec.yaml)
 
 
 def webset_count_path(path: str) -> bool:
     """Whether a POST to `path` starts a webset search (a webset create, or a search on one)."""
     path = path.rstrip("/")
-    if path == _WEBSET_CREATE:
+    if path == WEBSET_CREATE:
         return True
     parts = path.split("/")
-    return len(parts) == 6 and path.startswith(_WEBSET_CREATE + "/") and parts[5] == "searches"
+    return len(parts) == 6 and path.startswith(WEBSET_CREATE + "/") and parts[5] == "searches"
 
 
 def _webset_search(path: str, content: bytes) -> tuple[dict[str, Any], dict[str, Any] | None]:
@@ -336,7 +336,7 @@ def _webset_search(path: str, content: bytes) -> tuple[dict[str, Any], dict[str,
         return {}, None
     if not isinstance(body, dict):
         return {}, None
-    search = body.get("search") if path.rstrip("/") == _WEBSET_CREATE else body
+    search = body.get("search") if path.rstrip("/") == WEBSET_CREATE else body
     return body, search if isinstance(search, dict) else None
 
 
@@ -350,7 +350,7 @@ def _per_item(body: dict[str, Any]) -> float:
     )
 
 
-def _count(search: dict[str, Any]) -> int:
+def search_count(search: dict[str, Any]) -> int:
     count = search.get("count")
     return count if isinstance(count, int) and count > 0 else DEFAULT_WEBSET_COUNT
 
@@ -359,7 +359,7 @@ def webset_search_worst(path: str, content: bytes) -> float:
     """The estimate of a webset search that finds all it asks for: `count` items, each with the
     webset's enrichment cells (0 for a webset with no search)."""
     body, search = _webset_search(path, content)
-    return 0.0 if search is None else round(_count(search) * _per_item(body), 6)
+    return 0.0 if search is None else round(search_count(search) * _per_item(body), 6)
 
 
 def created_searches(path: str, raw: bytes) -> list[str]:
@@ -396,7 +396,7 @@ def capped_webset_body(path: str, content: bytes, remaining: float) -> tuple[byt
     if search is None:
         return None, 1  # a webset with no search (an import's, say) finds nothing to bill
     affords = int((remaining + 1e-9) // _per_item(body))
-    count = _count(search)
+    count = search_count(search)
     if count <= affords:
         return None, count
     if affords < 1:
@@ -405,37 +405,9 @@ def capped_webset_body(path: str, content: bytes, remaining: float) -> tuple[byt
     return json.dumps(body).encode(), affords
 
 
-# --- a resumed task: the Exa work it left running (its purse holds it again) -----------------------
-
-
-@dataclass(frozen=True, slots=True)
-class RunningSearch:
-    """A webset search seen unfinished: what its create held (`count` items at `per_item`, the
-    webset's enrichment cells included) and the webset's enrichment ids (its cells' keys)."""
-
-    count: int
-    per_item: float
-    enrichments: tuple[str, ...]
-    found: int = 0  # items it showed found
-
-    def left(self, counted: set[str], search_id: str) -> float:
-        """What of its hold is not yet in `counted` (the estimate keys the purse counted)."""
-        found = sum(1 for key in counted if key.startswith(f"webset_item:{search_id}:"))
-        analyzed = sum(1 for key in counted if key.startswith(f"webset_analyzed:{search_id}:"))
-        cells = sum(
-            1
-            for key in counted
-            if key.split(":")[0] == "webset_cell" and key.split(":")[1] in self.enrichments
-        )
-        used = (
-            found * prices.WEBSET_FOUND_ESTIMATE
-            + analyzed * prices.WEBSET_ANALYZED_ESTIMATE
-            + cells * prices.WEBSET_ENRICHMENT_ESTIMATE
-        )
-        return max(0.0, round(self.count * self.per_item - used, 6))
-
-
-def _walk(value: Any, out: list[dict[str, Any]]) -> None:
+def walk_objects(value: Any, out: list[dict[str, Any]]) -> None:
+    """Every Exa object in `value` (an answer, or a task's saved steps) into `out`, the agent's
+    views of them (websets.*, research.*) given the `object` Exa's own carry."""
     if isinstance(value, dict):
         if isinstance(value.get("object"), str):
             out.append(value)
@@ -460,72 +432,7 @@ def _walk(value: Any, out: list[dict[str, Any]]) -> None:
                 }
             )
         for inner in value.values():
-            _walk(inner, out)
+            walk_objects(inner, out)
     elif isinstance(value, list):
         for inner in value:
-            _walk(inner, out)
-
-
-def running_work(
-    saved: Any, echoed: set[str] | None = None
-) -> tuple[dict[str, float], dict[str, RunningSearch]]:
-    """The agent runs (id -> worst case, from the request it echoes) and webset searches (id ->
-    `RunningSearch`) that `saved` (a task's checkpointed steps, or an answer) shows and never shows
-    finished: the Exa work a task started and may still be paying for."""
-    objects: list[dict[str, Any]] = []
-    _walk(saved, objects)
-    runs: dict[str, float] = {}
-    searches: dict[str, dict[str, Any]] = {}
-    ended: set[str] = set()
-    websets: dict[str, dict[str, Any]] = {}
-    for obj in objects:
-        oid, kind, status = obj.get("id"), obj.get("object"), obj.get("status")
-        if not isinstance(oid, str):
-            continue
-        if kind == "agent_run":
-            if status in _AGENT_DONE:
-                ended.add(oid)
-            else:
-                request = obj.get("request")
-                runs[oid] = prices.agent_price(request if isinstance(request, dict) else {})
-                if echoed is not None and isinstance(request, dict):
-                    echoed.add(oid)  # its worst case read off the request it echoes
-        elif kind == "webset_search":
-            if status in ("completed", "canceled"):
-                ended.add(oid)
-            else:
-                searches[oid] = obj
-        elif kind == "webset":
-            websets.setdefault(oid, obj)
-    held: dict[str, RunningSearch] = {}
-    for sid, search in searches.items():
-        if sid in ended:
-            continue
-        webset = websets.get(str(search.get("websetId")), {})
-        given = webset.get("enrichments")
-        enrichments = [e for e in given if isinstance(e, dict)] if isinstance(given, list) else []
-        ids = tuple(str(e.get("id")) for e in enrichments)
-        per_item = prices.WEBSET_ITEM_ESTIMATE + sum(prices.cell_price(e.get("format")) for e in enrichments)
-        progress = search.get("progress")
-        found = progress.get("found") if isinstance(progress, dict) else None
-        held[sid] = RunningSearch(_count(search), per_item, ids, found if isinstance(found, int) else 0)
-    return {rid: worst for rid, worst in runs.items() if rid not in ended}, held
-
-
-def read_running(
-    path: str, raw: bytes, echoed: set[str] | None = None
-) -> tuple[dict[str, float], dict[str, RunningSearch]]:
-    """`running_work` of a GET answer for one agent run, webset or webset search (not a list, whose
-    objects may be other tasks'): a task reading its own work, left running by an earlier run."""
-    parts = path.rstrip("/").split("/")
-    one_run = len(parts) == 4 and path.startswith("/agent/runs/")
-    one_webset = path.startswith(_WEBSET_CREATE + "/") and (
-        len(parts) == 5 or (len(parts) == 7 and parts[5] == "searches")
-    )
-    if not (one_run and b'"agent_run"' in raw) and not (one_webset and b'"webset_search"' in raw):
-        return {}, {}
-    try:
-        body = json.loads(raw)
-    except ValueError:
-        return {}, {}
-    return running_work(body, echoed)
+            walk_objects(inner, out)

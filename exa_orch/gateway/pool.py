@@ -6,7 +6,7 @@ process and, through the store (`store/slots.py`, one table), by every server on
 
 - the transport takes a slot before it sends a create (`POST /agent/runs`, `POST /websets/v0/websets`);
   a create that waits says so in its task's status (`waiting for an agent-run slot: 12th in line`,
-  through `CURRENT_NOTICE`, which the runtime sets for each task);
+  through the `notice` the runtime sets in each task's request context, gateway/context.py);
 - the created run (webset) is bound to its slot; the slot is released when an answer shows the
   run finished (a `GET`, a cancel, a run event, a 404), or when Exa refused the create;
 - slots are granted fairly across principals (store/slots.py) and no faster than the pool's create
@@ -27,18 +27,15 @@ import logging
 import re
 import time
 from collections.abc import Awaitable, Callable
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from exa_orch.gateway.context import Notice, current_request
 from exa_orch.store.slots import SlotChanges, SlotRound, memory_connection, run_round
 
 logger = logging.getLogger("exa_orch.gateway.pool")
 
-Notice = Callable[[str], Awaitable[None]]
-CURRENT_NOTICE: ContextVar[Notice | None] = ContextVar("exa_orch_notice", default=None)
-"""Sets the status message of the task this code runs for (the runtime sets it per task)."""
 
 AGENT_TERMINAL = frozenset({"completed", "failed", "cancelled"})
 WEBSET_SETTLED = frozenset({"idle", "paused"})  # a webset doing no work holds no slot
@@ -190,7 +187,7 @@ class RunPool:
         """Wait for a slot (fair across principals); its row id. Cancelling the wait gives it up."""
         self._start()
         waiter = _Waiter(
-            principal or "", task_id, CURRENT_NOTICE.get(), asyncio.get_running_loop().create_future()
+            principal or "", task_id, current_request().notice, asyncio.get_running_loop().create_future()
         )
         self._new.append(waiter)
         self._kick.set()
@@ -328,28 +325,15 @@ class RunPool:
         pending.seen[:0] = changes.seen
 
     async def _settle(self, result: SlotRound, new: list[_Waiter]) -> None:
+        """Act on a round's result: new waiters' rows, slots granted, places in line, runs to check."""
         self.stats.last_active, self.stats.last_waiting = result.active, result.waiting
         self.stats.max_active = max(self.stats.max_active, result.active)
-        for waiter, row_id in zip(new, result.new_ids, strict=True):
-            waiter.row_id = row_id
-            if waiter.cancelled:
-                self._pending.release.append(row_id)
-                self._kick.set()
-                continue
-            self._waiters[row_id] = waiter
+        self._enqueued(result, new)
         lines: dict[str, tuple[int, _Waiter]] = {}
         for row_id, waiter in list(self._waiters.items()):
             state = result.states.get(row_id, "done")
             if state == "active":
-                del self._waiters[row_id]
-                self._held[row_id] = None
-                self.stats.granted += 1
-                if waiter not in new:
-                    self.stats.waited += 1
-                if not waiter.future.done():
-                    waiter.future.set_result(row_id)
-                else:  # cancelled meanwhile
-                    self.release(row_id)
+                self._granted(row_id, waiter, waiter in new)
             elif state == "done":  # reclaimed while this process could not renew it: ask again
                 del self._waiters[row_id]
                 waiter.row_id = None
@@ -363,6 +347,32 @@ class RunPool:
         await self._tell(lines)
         for task_id in [t for t in self._told if t not in lines]:  # no longer waiting: forget
             del self._told[task_id]
+        self._tidy(result)
+
+    def _enqueued(self, result: SlotRound, new: list[_Waiter]) -> None:
+        """The rows the round made for new waiters (one cancelled meanwhile gives its row back)."""
+        for waiter, row_id in zip(new, result.new_ids, strict=True):
+            waiter.row_id = row_id
+            if waiter.cancelled:
+                self._pending.release.append(row_id)
+                self._kick.set()
+                continue
+            self._waiters[row_id] = waiter
+
+    def _granted(self, row_id: int, waiter: _Waiter, at_once: bool) -> None:
+        """A slot the round granted: the waiter's, or given back if it stopped waiting."""
+        del self._waiters[row_id]
+        self._held[row_id] = None
+        self.stats.granted += 1
+        if not at_once:
+            self.stats.waited += 1
+        if not waiter.future.done():
+            waiter.future.set_result(row_id)
+        else:  # cancelled meanwhile
+            self.release(row_id)
+
+    def _tidy(self, result: SlotRound) -> None:
+        """Forget runs long unseen, and look up the runs the round says nobody has seen for a while."""
         if len(self._seen) > 1000:  # runs seen once and never again (a GET of someone's run)
             cutoff = time.monotonic() - self.stale_s
             self._seen = {run: at for run, at in self._seen.items() if at >= cutoff}

@@ -1,8 +1,8 @@
 """A task's purse: what it may still spend at Exa, and whether it must send nothing more.
 
-The runtime gives each running task a `Purse` and sets it in `CURRENT_PURSE` in the task's asyncio
-task (children inherit it), as it does the lease fence. The governed transport, right before each
-paid request is sent:
+The runtime gives each running task a `Purse` and sets it in the task's request context
+(gateway/context.py) in the task's asyncio task (children inherit it), as it does the lease fence.
+The gateway meters each paid request by it (`accounts.PurseAccount`); right before each is sent:
 - refuses it unsent once the task met a 402 (`CreditsExhausted`: the account is out of credits; any
   request after it would fail the same way) or reached its budget (`BudgetReached`);
 - with a budget (`tasks.create`'s `budgetUsd`), reserves the request's worst case
@@ -17,7 +17,6 @@ completes the task with its partial result and `stoppedBy: "budget"`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from contextvars import ContextVar
 
 from exa_orch.errors import ErrorCode, OrchError
 
@@ -174,6 +173,3 @@ class Purse:
     def remaining(self) -> float | None:
         """Dollars left before the budget (None: no budget)."""
         return None if self.budget is None else max(0.0, self.budget - self.spent - self.reserved)
-
-
-CURRENT_PURSE: ContextVar[Purse | None] = ContextVar("exa_orch_purse", default=None)

@@ -53,9 +53,8 @@ from exa_orch.errors import (
     StoreError,
     TaskNotFound,
 )
-from exa_orch.gateway.context import enter_request_scope
-from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence
-from exa_orch.gateway.pool import CURRENT_NOTICE
+from exa_orch.gateway.context import enter_request_scope, set_request
+from exa_orch.gateway.fence import LeaseFence
 from exa_orch.gateway.purse import BudgetReached, Purse
 from exa_orch.runtime.actor_state import TRANSITIONS as TRANSITIONS  # re-exported
 from exa_orch.runtime.actor_state import ActorState as ActorState  # re-exported
@@ -203,10 +202,9 @@ class TaskActor:
     async def run(self) -> None:
         """Drive the task to completed/failed/cancelled, or stop leaving it resumable."""
         self._task = asyncio.current_task()
-        if self.fence is not None:
-            CURRENT_FENCE.set(self.fence)  # this asyncio task's own context, inherited by its children
-        # What this run sends to Exa and logs is for the task's owner and this task alone.
-        enter_request_scope(principal=self.record.principal, task_id=self.task_id)
+        # What this run sends to Exa and logs is for the task's owner and this task alone, fenced by
+        # its lease (this asyncio task's own context, inherited by its children).
+        enter_request_scope(principal=self.record.principal, task_id=self.task_id, fence=self.fence)
         try:
             self._enter(ActorState.STARTING)
             while self.state is not ActorState.DONE:
@@ -311,7 +309,7 @@ class TaskActor:
             owner=self._owner,
             last_progress=self.record.progress if isinstance(self.record.progress, dict) else None,
         )
-        CURRENT_NOTICE.set(ctx.note)  # the gateway's word on a wait (an agent-run slot) is the task's
+        set_request(notice=ctx.note)  # the gateway's word on a wait (an agent-run slot) is the task's
         return ctx
 
     async def _on_cancelled(self, exc: asyncio.CancelledError) -> ActorState:

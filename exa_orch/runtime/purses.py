@@ -10,8 +10,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from exa_orch.gateway.ledger import running_work
-from exa_orch.gateway.purse import CURRENT_PURSE, Purse
+from exa_orch.gateway.context import set_request
+from exa_orch.gateway.purse import Purse
+from exa_orch.gateway.running import running_work
 from exa_orch.store import Store, TaskRecord
 
 
@@ -22,8 +23,8 @@ async def open_purse(
     already (a resumed task), set for every request this run sends (gateway/purse.py). A resumed
     task holds again what its earlier run held for the Exa work still running: each agent run's
     worst case (one the ledger has no final cost for) and what each webset search may still
-    find, from its checkpoints (`ledger.running_work`); work its checkpoints miss is held at
-    its first read (gateway/transport.py). `on_stop` is called when the purse stops the task
+    find, from its checkpoints (`running.running_work`); work its checkpoints miss is held at
+    its first read (gateway/accounts.py). `on_stop` is called when the purse stops the task
     between requests."""
     task_id = record.id
     budget = record.meta.get("budgetUsd")
@@ -44,5 +45,5 @@ async def open_purse(
         purse.hold_run(run_id, worst)
     for search_id, search in searches.items():
         purse.hold_search(search_id, search.left(estimated, search_id))
-    CURRENT_PURSE.set(purse)
+    set_request(purse=purse)
     return purse

@@ -13,7 +13,7 @@ import asyncio
 import logging
 from typing import Any
 
-from exa_orch.gateway.purse import CURRENT_PURSE
+from exa_orch.gateway.context import request_scope
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.deps import Deps
 from exa_orch.runtime.spec import WorkflowSpec
@@ -37,13 +37,10 @@ async def stopped_answer(
     the hooks and the salvage is bounded by `hook_timeout`."""
     salvaged: dict[str, Any] = {}
     if ctx is not None:
-        token = CURRENT_PURSE.set(None)  # the cancels and reads are sent although the budget is spent
-        try:
+        with request_scope(purse=None):  # the cancels and reads are sent although the budget is spent
             await ctx._run_cancel_hooks(hook_timeout)
             if result is None:
                 salvaged = await ctx._salvaged(hook_timeout)
-        finally:
-            CURRENT_PURSE.reset(token)
     if result is None:
         result = (await store.get_task(task_id)).partial
     found = dict(result) if isinstance(result, dict) else {} if result is None else {"result": result}

@@ -39,7 +39,7 @@ from pydantic import Field
 
 from exa_orch.errors import OrchError
 from exa_orch.gateway import prices
-from exa_orch.gateway.purse import CURRENT_PURSE
+from exa_orch.gateway.context import current_request
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.workflows import cite_match, kit
@@ -172,7 +172,7 @@ def collect(result: Any) -> list[Cited]:
 def _affordable(cap_left: int) -> int:
     """Pages the next batch may fetch: the cap left, a batch, and what the budget can pay."""
     n = min(cap_left, BATCH)
-    purse = CURRENT_PURSE.get()
+    purse = current_request().purse
     if purse is not None and purse.stopped is not None:
         return 0
     remaining = purse.remaining if purse is not None else None
@@ -437,7 +437,7 @@ def checking(spec: WorkflowSpec) -> WorkflowSpec:
 
     async def fn(ctx: TaskContext, args: Any) -> Any:
         result = await work(ctx, args)
-        purse = CURRENT_PURSE.get()
+        purse = current_request().purse
         if not isinstance(result, dict) or not args.verify_citations or (purse is not None and purse.stopped):
             return result
         return {**result, "citationCheck": await check(ctx, collect(result), int(args.citation_pages))}

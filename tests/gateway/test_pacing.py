@@ -67,7 +67,7 @@ class _RecordedGate(FamilyGate):
 @contextmanager
 def accounted(gw: Gateway) -> Iterator[Admissions]:
     seen = Admissions()
-    transport = gw.transport
+    transport = gw.transport.pacing
     enter = transport._enter
 
     def gate(family: str) -> FamilyGate:

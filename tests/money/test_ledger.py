@@ -277,17 +277,14 @@ async def _until(cond: Any, within: float = 30.0) -> None:
 async def test_a_metered_agent_run_is_sent_capped_at_what_the_task_has_left(
     sim: SimHandle, gateway: Gateway
 ) -> None:
-    from exa_orch.gateway.purse import CURRENT_PURSE, BudgetReached, Purse
+    from exa_orch.gateway.purse import BudgetReached, Purse
 
     purse = Purse("task_x", budget=1.5, spent=0.25)
-    token = CURRENT_PURSE.set(purse)
-    try:
+    with request_scope(purse=purse):
         fixed = await gateway.http.post("/agent/runs", json={"query": "AI startups", "effort": "low"})
         made = await gateway.http.post("/agent/runs", json={"query": "AI startups", "effort": "auto"})
         with pytest.raises(BudgetReached):  # the metered run holds all that was left
             await gateway.http.post("/search", json={"query": "x"})
-    finally:
-        CURRENT_PURSE.reset(token)
     runs = sim.ctx.extras["agent"]
     left = round(1.5 - 0.25 - prices.AGENT_FIXED["low"], 4)
     assert runs.get(made.json()["id"]).request["budget"] == {"maxCostDollars": left}
@@ -344,15 +341,12 @@ async def test_a_streamed_answer_is_one_billed_row_once_its_stream_ends(
 
 
 async def test_a_streamed_answer_settles_the_tasks_purse(sim: SimHandle, gateway: Gateway) -> None:
-    from exa_orch.gateway.purse import CURRENT_PURSE, Purse
+    from exa_orch.gateway.purse import Purse
 
     purse = Purse("task_s", budget=1.0)
-    token = CURRENT_PURSE.set(purse)
-    try:
+    with request_scope(purse=purse):
         async with gateway.http.stream("POST", "/answer", json={"query": "x", "stream": True}) as resp:
             await resp.aread()
-    finally:
-        CURRENT_PURSE.reset(token)
     assert purse.reserved == 0 and purse.spent == pytest.approx(prices.ANSWER)
 
 
@@ -436,7 +430,6 @@ async def low_run_finished(gw: Gateway) -> str:
 async def test_a_resumed_task_reading_a_run_the_ledger_counted_adds_it_to_neither_purse_nor_cap(
     sim: SimHandle, store: Store
 ) -> None:
-    from exa_orch.gateway.purse import CURRENT_PURSE
 
     low = prices.AGENT_FIXED["low"]
     # The run and two searches fit; a third search does not.
@@ -454,8 +447,7 @@ async def test_a_resumed_task_reading_a_run_the_ledger_counted_adds_it_to_neithe
         purse = Purse("task_r", budget=1.0, spent=low)
         purse.counted_runs = await store.task_run_keys("task_r", "user:alice", "1970-01-01T00:00:00.000Z")
         assert purse.counted_runs == {f"agent_run:{run_id}"}
-        token = CURRENT_PURSE.set(purse)
-        try:
+        with request_scope(purse=purse):
             with request_scope(principal="user:alice", task_id="task_r"):
                 await again.http.post("/search", json={"query": "a"})  # the cap reads the day: the run
                 await again.http.get(f"/agent/runs/{run_id}")
@@ -463,8 +455,6 @@ async def test_a_resumed_task_reading_a_run_the_ledger_counted_adds_it_to_neithe
                 await again.http.post("/search", json={"query": "b"})  # the run + 2 searches fit
                 with pytest.raises(BudgetExceeded):
                     await again.http.post("/search", json={"query": "c"})
-        finally:
-            CURRENT_PURSE.reset(token)
 
 
 async def test_a_daily_cap_holds_a_running_webset_searchs_estimate_until_it_ends(

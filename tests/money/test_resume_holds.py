@@ -18,8 +18,8 @@ from typing import Any
 import pytest
 
 from exa_orch.gateway import prices
-from exa_orch.gateway.ledger import RunningSearch, running_work
 from exa_orch.gateway.purse import Purse
+from exa_orch.gateway.running import RunningSearch, running_work
 from exa_orch.sim.billing import Billing
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
@@ -187,7 +187,7 @@ async def test_a_resumed_task_holds_its_running_webset_search_against_its_budget
 
 
 def test_a_run_held_from_a_checkpoint_takes_the_worst_case_its_read_echoes() -> None:
-    from exa_orch.gateway.ledger import read_running
+    from exa_orch.gateway.running import read_running
 
     purse = Purse("t", budget=1.0)
     purse.hold_run("r3", MEDIUM)  # a research view names only its model

@@ -19,8 +19,8 @@ OUTSIDE = ("sim",)
 HTTP_PACKAGES = {"httpx", "exa_py"}
 CLIENT_BUILDERS = {"AsyncClient", "Client", "AsyncHTTPTransport", "HTTPTransport", "AsyncExa", "Exa"}
 NETWORK_MODULES = {"requests", "aiohttp", "urllib.request", "http.client", "urllib3"}
-# The Gateway's clients (client.py) and the connection pool its transport wraps (transport.py).
-THE_GATEWAY = {PACKAGE / "gateway" / "client.py", PACKAGE / "gateway" / "transport.py"}
+# The Gateway's clients (client.py) and the connection pools at the bottom of its transport (wire.py).
+THE_GATEWAY = {PACKAGE / "gateway" / "client.py", PACKAGE / "gateway" / "wire.py"}
 # Not Exa: `exa-orch eval --profile public` fetches two archives from the package index (PyPI).
 # Nor a watch's webhook: it POSTs a run's diff to the receiver its owner named.
 NOT_EXA = {PACKAGE / "evals" / "public_data.py", PACKAGE / "operations" / "watch_notify.py"}

@@ -8,7 +8,6 @@ import asyncio
 
 from exa_orch.gateway import Gateway
 from exa_orch.gateway.context import request_scope
-from exa_orch.gateway.pool import CURRENT_NOTICE
 from exa_orch.sim.testing import SimHandle
 from tests.gateway._util import settings_for
 from tests.support import until
@@ -27,8 +26,7 @@ async def test_a_webset_create_past_the_limit_waits_for_an_idle_webset(sim: SimH
         first = (await gw.http.post("/websets/v0/websets", json=BODY)).json()
 
         async def second_create() -> dict[str, object]:
-            CURRENT_NOTICE.set(notice)
-            with request_scope(principal="user:b", task_id="task-b"):
+            with request_scope(principal="user:b", task_id="task-b", notice=notice):
                 answer = await gw.http.post("/websets/v0/websets", json=BODY)
             return dict(answer.json())
 

@@ -13,7 +13,8 @@ from pydantic import BaseModel
 
 from exa_orch.config import Secret
 from exa_orch.errors import LeaseHeld, LeaseLapsed, OrchError
-from exa_orch.gateway.fence import CURRENT_FENCE, LeaseFence, margin_for
+from exa_orch.gateway.context import request_scope
+from exa_orch.gateway.fence import LeaseFence, margin_for
 from exa_orch.gateway.transport import GovernedTransport
 from exa_orch.runtime import Deps, Supervisor, TaskContext, WorkflowRegistry, WorkflowSpec
 from exa_orch.sim.testing import SimHandle
@@ -76,8 +77,7 @@ async def test_the_transport_refuses_before_the_send_and_records_the_refusal(
 ) -> None:
     now = [10.0]
     fence = LeaseFence("task_x", valid_until=13.0, margin=2.0, clock=lambda: now[0])
-    token = CURRENT_FENCE.set(fence)
-    try:
+    with request_scope(fence=fence):
         # 3 s left, more than the 2 s margin: sent.
         assert (await governed.get("/websets/v0/websets")).status_code == 200
         assert attempts(governed) == 1
@@ -94,8 +94,6 @@ async def test_the_transport_refuses_before_the_send_and_records_the_refusal(
         fence.extend(15.0)
         assert fence.valid_until == 20.0
         assert (await governed.get("/websets/v0/websets")).status_code == 200
-    finally:
-        CURRENT_FENCE.reset(token)
     # Outside a task (no fence set), nothing is fenced.
     now[0] = 1000.0
     assert (await governed.get("/websets/v0/websets")).status_code == 200
@@ -179,12 +177,9 @@ async def test_a_lease_that_lapses_after_the_transports_check_is_caught_at_the_s
         return 0.0 if checks[0] == 1 else 100.0
 
     fence = LeaseFence("task_gap", valid_until=10.0, margin=margin_for(5.0), clock=clock)
-    token = CURRENT_FENCE.set(fence)
-    try:
+    with request_scope(fence=fence):
         with pytest.raises(LeaseLapsed) as refused:
             await governed.post("/websets/v0/websets", json={"search": {"query": "x", "count": 1}})
-    finally:
-        CURRENT_FENCE.reset(token)
     assert checks[0] >= 2 and fence.tripped is refused.value
     assert "POST /websets/v0/websets" in refused.value.message
     assert [e for e in sim.log() if e["method"] == "POST"] == []

@@ -13,7 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
-import exa_orch.gateway.transport
+import exa_orch.gateway.keying
 from exa_orch.config import Settings
 from exa_orch.errors import ApiError, UpstreamInvalidParams
 from exa_orch.gateway import Gateway
@@ -64,7 +64,7 @@ async def test_a_mutated_request_fails_the_contract(sim: SimHandle, monkeypatch:
         assert contract.VIOLATIONS[before:] == []
         with pytest.raises(UpstreamInvalidParams):  # a type changed: the simulator refuses it too
             await gw.http.post("/agent/runs", json={"query": 42})
-        monkeypatch.setattr(exa_orch.gateway.transport, "with_beta", lambda sent: sent or "")
+        monkeypatch.setattr(exa_orch.gateway.keying, "with_beta", lambda sent: sent or "")
         with pytest.raises(ApiError) as no_beta:  # the beta header left empty: the simulator refuses it
             await gw.http.get("/agent/runs", params={"limit": 3})
         assert no_beta.value.to_dict()["exaCode"] == "MISSING_BETA_HEADER"
