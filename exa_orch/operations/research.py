@@ -22,6 +22,8 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from pydantic import Field, model_validator
 
 from exa_orch.errors import NotFoundError
+from exa_orch.exa.creates import MAX_LIST_PAGES, create_or_find, find_in_pages
+from exa_orch.exa.polling import poll_until
 from exa_orch.gateway import call
 from exa_orch.gateway.agent_runs import (
     DEFAULT_MODEL,
@@ -35,9 +37,7 @@ from exa_orch.gateway.context import current_request
 from exa_orch.gateway.marks import CREATE_MARK, new_key
 
 from . import projections as pj
-from ._creates import MAX_LIST_PAGES, create_or_find, find_in_pages
 from ._http import segment
-from ._polling import poll_until
 from .context import OpContext
 from .models import Args, Id
 from .registry import Operation

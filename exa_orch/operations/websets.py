@@ -7,12 +7,12 @@ from typing import Any, Literal
 from pydantic import Field
 
 from exa_orch.errors import WebsetNotRunning
+from exa_orch.exa.polling import poll_until
 from exa_orch.operations import projections as pj
 
 from ._creates import create_op, find_webset
 from ._http import WEBSETS, request, rest_op, segment
 from ._paging import GetAll, collect, project_all
-from ._polling import poll_until
 from .context import OpContext
 from .models import Args, Id, Page
 from .registry import Operation

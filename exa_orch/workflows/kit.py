@@ -1,8 +1,11 @@
-"""What the research workflows share: operations by name, crash-safe webset creation, timed steps.
+"""What the research workflows share: crash-safe webset creation on the Exa port, timed steps,
+and (until every workflow is on the port) operations by name.
 
-Workflows sit below the operations layer, so they never import it: they call operations through
-`ctx.deps.dispatch`, which the face builds (validation, gateway, typed errors and the
-agents' projections included). Every call that changes something at Exa runs inside a step, so a
+A workflow calls Exa through `ctx.deps.exa_port` (exa_orch/exa/port.py: exa-py's models, every
+create safe to retry): `new_webset` here, `workflows/runs.py` for agent runs. Workflows sit below
+the operations layer, so they never import it: `call` still runs an operation through
+`ctx.deps.dispatch` (validation, gateway, typed errors and the agents' projections included) for
+the helpers the collection workflows use until they move to the port. Every call that changes something at Exa runs inside a step, so a
 resumed run replays its saved result instead of calling again.
 """
 
@@ -10,14 +13,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
 from exa_orch.attrdocs import AttributeDocs
 from exa_orch.errors import NotFoundError, OrchError
+from exa_orch.exa.port import webset, webset_params
+from exa_orch.exa.statuses import RUN_TERMINAL
 from exa_orch.runtime import TaskContext, create_or_get
+from exa_orch.runtime.deps import exa_port_of
+
+if TYPE_CHECKING:
+    from exa_py.websets.types import CreateWebsetParameters, Webset
 
 Json = dict[str, Any]
 
@@ -132,29 +141,39 @@ async def call(
     return await ctx.deps.dispatch(operation, dict(args), progress)
 
 
+async def new_webset(ctx: TaskContext, key: str, params: CreateWebsetParameters) -> Webset:
+    """Step `key`: the webset `params` describes (`ExaPort.create_webset`), created once even across
+    crashes: its externalId is the task's key for the step (`ctx.external_id(key)`); a resumed run
+    looks it up by that id first, and a 409 for the id fetches the webset that holds it
+    (`runtime.create_or_get`). The checkpoint is Exa's webset JSON."""
+    port = exa_port_of(ctx.deps)
+
+    async def create(external_id: str) -> Json:
+        return dumped(await port.create_webset(params, external_id=external_id))
+
+    async def find(external_id: str) -> Json | None:
+        found = await port.find_webset(external_id)
+        return None if found is None else dumped(found)
+
+    return await webset(await create_or_get(ctx, key, create, find))
+
+
 async def create_webset(ctx: TaskContext, key: str, body: Mapping[str, Any]) -> Json:
-    """Step `key`: the webset `body` describes, created once even across crashes (externalId)."""
+    """`new_webset` from a create's camelCase JSON `body`, as Exa's webset JSON (what the collection
+    workflows read until they move to the typed `new_webset`)."""
+    return dumped(await new_webset(ctx, key, await webset_params(body)))
 
-    async def create(external_id: str) -> Any:
-        return await call(ctx, "websets.create", {**body, "externalId": external_id}, step=key)
 
-    async def find(external_id: str) -> Any:
-        try:
-            return await call(ctx, "websets.get", {"id": external_id}, step=key)
-        except NotFoundError:
-            return None
-
-    webset: Json = await create_or_get(ctx, key, create, find)
-    return webset
+def dumped(model: BaseModel) -> Json:
+    """An exa-py model as Exa's camelCase JSON (what a checkpoint keeps)."""
+    out: Json = model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return out
 
 
 def elapsed(since: float) -> str:
     """ "(N s in)" since the wall-clock time `since`: a wait's report that keeps changing, so a long
     wait across restarts reads as progress (the give-up rule counts new reports)."""
     return f"({time.time() - since:.0f} s in)"
-
-
-TERMINAL_RUN = frozenset({"completed", "failed", "cancelled"})
 
 
 async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -> Json:
@@ -179,7 +198,7 @@ async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -
             run = await call(ctx, "research.find", {"externalId": mark}, step="cancel")
         except NotFoundError:  # the create never reached Exa
             return
-        if run.get("status") not in TERMINAL_RUN:
+        if run.get("status") not in RUN_TERMINAL:
             try:
                 await call(ctx, "research.cancel", {"researchId": run["researchId"]}, step="cancel")
             except OrchError:  # finished meanwhile (409) or gone
