@@ -187,7 +187,7 @@ async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -
     mark = ctx.external_id(key)
 
     async def create() -> Json:
-        # research.create looks a caller-chosen key up before creating (operations/_creates.py), so
+        # research.create looks a caller-chosen key up before creating (exa_orch/exa/creates.py), so
         # a resumed run gets the run its earlier run started: the one create-or-find rule.
         run: Json = await call(ctx, "research.create", {**args, "externalId": mark}, step=key)
         return run
