@@ -350,3 +350,11 @@ async def webset(data: object) -> Webset:
     from exa_py.websets.types import Webset
 
     return Webset.model_validate(data)
+
+
+async def webset_item(data: object) -> WebsetItem:
+    """exa-py's `WebsetItem` from its JSON, as a checkpoint keeps it."""
+    await exa_py_imported()
+    from exa_py.websets.types import WebsetItem
+
+    return WebsetItem.model_validate(data)

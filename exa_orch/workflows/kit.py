@@ -20,13 +20,13 @@ from pydantic.alias_generators import to_camel
 
 from exa_orch.attrdocs import AttributeDocs
 from exa_orch.errors import NotFoundError, OrchError
-from exa_orch.exa.port import webset, webset_params
+from exa_orch.exa.port import Idle, webset, webset_item, webset_params
 from exa_orch.exa.statuses import RUN_TERMINAL
 from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.deps import exa_port_of
 
 if TYPE_CHECKING:
-    from exa_py.websets.types import CreateWebsetParameters, Webset
+    from exa_py.websets.types import CreateWebsetParameters, Webset, WebsetItem
 
 Json = dict[str, Any]
 
@@ -216,6 +216,62 @@ async def deadline(ctx: TaskContext, key: str, seconds: float) -> float:
     whole timeout again)."""
     started: float = await ctx.step(key, time.time)
     return started + seconds
+
+
+async def wait_webset(
+    ctx: TaskContext,
+    key: str,
+    webset_id: str,
+    timeout_s: float,
+    poll_s: float = 2.0,
+    *,
+    until: float | None = None,
+) -> Idle:
+    """Step `key`: `ExaPort.wait_idle` on the webset until it is idle or its deadline passes (typed).
+
+    The deadline is `until` (wall time) if given, else `timeout_s` after this wait first started
+    (step `<key>.start`), so a restart does not restart the wait. A timeout is a result
+    (`Idle.timed_out`); search progress is reported under `key` after each read."""
+    if until is None:
+        until = await deadline(ctx, f"{key}.start", timeout_s)
+    since = until - timeout_s if timeout_s > 0 else None  # when the wait first began
+    port = exa_port_of(ctx.deps)
+
+    async def progress(webset: Webset, polls: int) -> None:
+        found = sum(s.progress.found for s in webset.searches)
+        wanted = sum(s.count for s in webset.searches)
+        note = f"webset {webset.status}: {int(found)}" + (
+            f"/{wanted} items found" if wanted else " items found"
+        )
+        await ctx.progress(key, found, wanted or None, f"{note} {elapsed(since)}" if since else note)
+
+    async def wait() -> Json:
+        within = max(0.05, min(until - time.time(), 3600.0))
+        idle = await port.wait_idle(webset_id, within=within, interval=poll_s, progress=progress)
+        return {
+            "webset": dumped(idle.webset),
+            "timedOut": idle.timed_out,
+            "waited": idle.waited,
+            "polls": idle.polls,
+        }
+
+    saved: Json = await ctx.step(key, wait)
+    return Idle(
+        await webset(saved["webset"]), bool(saved["timedOut"]), float(saved["waited"]), int(saved["polls"])
+    )
+
+
+async def items_of(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[WebsetItem]:
+    """Step `key`: the webset's items, whole, at most `max_items` (`ExaPort.items`; typed)."""
+    port = exa_port_of(ctx.deps)
+
+    async def read() -> list[Json]:
+        got = [dumped(item) async for item in port.items(webset_id, max_items=max_items)]
+        await ctx.progress(key, len(got), None, f"{len(got)} items read from webset {webset_id}")
+        return got
+
+    saved: list[Json] = await ctx.step(key, read)
+    return [await webset_item(item) for item in saved]
 
 
 async def wait_idle(
