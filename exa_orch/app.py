@@ -8,7 +8,7 @@ itself, each asks the `App`. It sits in the face layer: it imports the layers be
 layer imports it. (The read-only view opens its own read-only connection: it needs no runtime.)
 
 The runtime knows no task type (CONTRIBUTING.md, layers): it is handed the workflows it runs here,
-with their typed dependencies (`App.deps`: the operations' dispatch and the gateway). This module
+with their typed dependencies (`App.deps`: the operations' dispatch, the gateway and the Exa port over it). This module
 reads no environment: the face that calls `open_app` builds the Settings and names the extra task
 types (the CLI loads `EXA_ORCH_EXTRA_WORKFLOWS` with workflows/loader.py; tests pass their specs).
 """
@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from exa_orch.config import Settings
+from exa_orch.exa.port import ExaPort
 from exa_orch.gateway import Gateway, Ledger, PaidAnswer
 from exa_orch.gateway.pool import SlotBook
 from exa_orch.operations import (
@@ -79,7 +80,7 @@ class App:
     def deps(self) -> Deps:
         """What every workflow of this app's runtime sees as `ctx.deps` (runtime/deps.py): its
         operations run through `run_operation`, never an import of the ops layer."""
-        return Deps(dispatch=self.run_operation, gateway=self.gateway)
+        return Deps(dispatch=self.run_operation, gateway=self.gateway, exa_port=ExaPort(self.gateway))
 
     def op_context(
         self,

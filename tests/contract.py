@@ -39,8 +39,8 @@ import yaml
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
+from exa_orch.exa.events import SseReader
 from exa_orch.sim.exchanges import Exchange
-from exa_orch.workflows.run_events import SseReader
 
 ROOT = Path(__file__).resolve().parents[1]
 EXA = ROOT / "tests" / "fixtures" / "exa"

@@ -7,7 +7,7 @@ mind at once, so it is a cycle here too.
 
 Layers, top to bottom (imports only go down or sideways within a layer):
 face (mcp, cli, client, view, demo, app) -> ops (operations) -> workflows -> runtime ->
-ports (store, gateway) -> tools (sim, which imports nothing of the rest). `errors`, `config`,
+ports (store, gateway, exa) -> tools (sim, which imports nothing of the rest). `errors`, `config`,
 `log`, `net`, `attrdocs` and the package itself (its `__version__`) are shared leaves anyone may import.
 """
 
@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "sim": 0,
     "store": 1,
     "gateway": 1,
+    "exa": 1,
     "runtime": 2,
     "workflows": 3,
     "operations": 4,

@@ -147,7 +147,8 @@ async def run_world(path: Path, world: Json) -> Json:
             async with open_app(settings, Path(tmp) / "eval.db") as app:
                 for engine in ENGINES:
                     for kind, queries in (world.get("evaluation") or {}).items():
-                        key = f"convergent.search/{kind}" + ("" if engine == "websets" else f"/{engine}")
+                        # the Websets report keeps its old key (baseline.json); another engine's is suffixed
+                        key = f"convergent.search/{kind}" + {"websets": ""}.get(engine, f"/{engine}")
                         report["workflows"][key] = await _convergent(
                             app, engine, kind, queries, by_url, names
                         )

@@ -14,11 +14,11 @@ import uuid
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from exa_orch.exa.statuses import RUN_TERMINAL as AGENT_DONE
 from exa_orch.gateway import prices
 from exa_orch.gateway.agent_runs import BUDGET_EFFORTS, DEFAULT_MODEL, MAX_COST_RANGE, MODEL_TO_EFFORT
 from exa_orch.gateway.context import RequestContext
 
-AGENT_DONE = frozenset({"completed", "failed", "cancelled"})
 _OPERATIONS = {
     "/search": "search",
     "/findSimilar": "findSimilar",

@@ -31,14 +31,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
+from exa_orch.exa.statuses import RUN_TERMINAL as AGENT_TERMINAL
+from exa_orch.exa.statuses import WEBSET_SETTLED
 from exa_orch.gateway.context import Notice, current_request
 from exa_orch.store.slots import SlotChanges, SlotRound, memory_connection, run_round
 
 logger = logging.getLogger("exa_orch.gateway.pool")
 
 
-AGENT_TERMINAL = frozenset({"completed", "failed", "cancelled"})
-WEBSET_SETTLED = frozenset({"idle", "paused"})  # a webset doing no work holds no slot
 NAMES = {"agent": "an agent-run", "webset": "a webset"}
 
 

@@ -8,7 +8,7 @@
   failure. A POST that creates an object is retried only when Exa surely did not act: a 429, or a
   connection that failed before the request was sent. After an ambiguous failure (a 5xx, a dropped
   connection or a timeout after the request went out: Exa may have made the object) the transport
-  raises, and `operations/_creates.py` (`create_or_find`), the one owner of "a retried create found
+  raises, and `exa/creates.py` (`create_or_find`), the one owner of "a retried create found
   the object already made", looks the object up by its key (a webset's `externalId`, every other
   kind's metadata mark) before sending it again, and resolves a 409 the same way.
 """

@@ -9,8 +9,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from exa_orch.exa.statuses import RUN_TERMINAL as AGENT_DONE
 from exa_orch.gateway import prices
-from exa_orch.gateway.ledger import AGENT_DONE, WEBSET_CREATE, search_count, walk_objects
+from exa_orch.gateway.ledger import WEBSET_CREATE, search_count, walk_objects
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,6 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from exa_orch.exa.statuses import JOB_TERMINAL as _DONE
+
 LIST_OPERATIONS = "list_operations"
 
 
@@ -194,7 +196,6 @@ class AsyncJob:
     terminal: frozenset[str]
 
 
-_DONE = frozenset({"completed", "canceled", "cancelled", "failed"})
 ASYNC_JOBS: dict[str, AsyncJob] = {
     "search": AsyncJob("Search", "check_search", "cancel_search", "searchId", "websetId", _DONE),
     "enrichment": AsyncJob(

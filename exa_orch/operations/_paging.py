@@ -1,4 +1,5 @@
-"""getAll helpers: follow Exa's cursors up to a cap and say when the cap cut the list."""
+"""getAll helpers: follow Exa's cursors (the port's `paging.pages`) up to a cap an agent can read,
+and say when the cap cut the list."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from typing import Any
 
 from pydantic import Field
 
-from ._http import request
+from exa_orch.exa import paging
+
 from .context import OpContext
 from .models import Args
 
@@ -40,14 +42,16 @@ async def collect(
     pages = 0
     size = 0
     truncated_by: str | None = None
-    while True:
-        want = min(args.page_size or max_page, max_page, args.max_items - len(data))
-        page = await request(ctx, "GET", path, query={**(query or {}), "cursor": cursor, "limit": want})
+
+    def want() -> int:
+        return min(args.page_size or max_page, max_page, args.max_items - len(data))
+
+    listed = paging.pages(ctx.http, path, limit=want, query=query, cursor=cursor)
+    async for page in listed:
         pages += 1
-        batch = page.get("data") or []
-        data.extend(batch)
-        size += len(json.dumps(batch, default=str))
-        cursor = page.get("nextCursor") if page.get("hasMore") else None
+        data.extend(page.data)
+        size += len(json.dumps(page.data, default=str))
+        cursor = page.next_cursor
         await ctx.progress(len(data), None, f"{len(data)} fetched from {path}")
         if cursor is None:
             break
@@ -57,6 +61,7 @@ async def collect(
         if size >= MAX_RESULT_BYTES:
             truncated_by = "size"
             break
+    await listed.aclose()
     if len(data) > args.max_items:
         data = data[: args.max_items]
         truncated_by = "maxItems"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from exa_orch.config import Settings
 from exa_orch.errors import ConfigError
-from exa_orch.gateway.client import exa_py_imported
+from exa_orch.exa.port import ExaPort
 
 if TYPE_CHECKING:
     import httpx
@@ -115,12 +115,11 @@ class OpContext:
         """The exa-py client (governed transport)."""
         return self._gw().exa
 
-    async def exa_client(self) -> AsyncExa:
-        """`exa`, once exa-py is imported off the event loop (`exa_py_imported`): what an operation
-        awaits before its exa-py calls, so the first one does not hold every task's loop."""
-        gateway = self._gw()
-        await exa_py_imported()
-        return gateway.exa
+    @property
+    def exa_port(self) -> ExaPort:
+        """The Exa port over this call's gateway (exa_orch/exa/port.py): what an operation's typed
+        calls go through (research.*), the same code the workflows call."""
+        return ExaPort(self._gw())
 
     @property
     def http(self) -> httpx.AsyncClient:

@@ -21,6 +21,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from exa_orch.errors import Conflict, NotFoundError, TaskTerminal
+from exa_orch.exa.statuses import JOB_TERMINAL, RUN_TERMINAL
 from exa_orch.runtime import TaskContext, WorkflowSpec
 
 from ._creates import declared_op, mark_create
@@ -49,21 +50,21 @@ KINDS: dict[str, Followed] = {
         "searches.get",
         "searches.cancel",
         lambda a, o: {"websetId": a.get("websetId") or o.get("websetId"), "searchId": o["id"]},
-        frozenset({"completed", "canceled", "cancelled", "failed"}),
+        JOB_TERMINAL,
     ),
     "enrichment": Followed(
         "enrichments.create",
         "enrichments.get",
         "enrichments.cancel",
         lambda a, o: {"websetId": a.get("websetId") or o.get("websetId"), "enrichmentId": o["id"]},
-        frozenset({"completed", "canceled", "cancelled", "failed"}),
+        JOB_TERMINAL,
     ),
     "research": Followed(
         "research.create",
         "research.get",
         "research.cancel",
         lambda a, o: {"researchId": o.get("researchId") or o["id"]},
-        frozenset({"completed", "failed", "canceled", "cancelled"}),
+        JOB_TERMINAL | RUN_TERMINAL,
     ),
 }
 # The create operation a toolhost start_* names -> the kind that follows it.

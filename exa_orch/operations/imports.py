@@ -9,13 +9,14 @@ from typing import Any, Literal
 from pydantic import Field
 
 from exa_orch.errors import ApiError, InvalidParams, UpstreamTimeout
+from exa_orch.exa.creates import create_or_find, mark_body
+from exa_orch.exa.polling import poll_until
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.operations import projections as pj
 
-from ._creates import create_or_find, find_in_list, mark_body
+from ._creates import find_in_list
 from ._http import WEBSETS, raise_for_status, request, rest_op, segment
 from ._paging import GetAll, collect, project_all
-from ._polling import poll_until
 from ._roots import read_local_csv
 from .context import OpContext
 from .models import Args, Id, Page

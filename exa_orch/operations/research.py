@@ -17,12 +17,15 @@ was left out. `full: true` gives the whole output; `raw: true` Exa's run object 
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
 from exa_orch.errors import NotFoundError
-from exa_orch.gateway import call
+from exa_orch.exa.creates import MAX_LIST_PAGES
+from exa_orch.exa.polling import poll_until
+from exa_orch.exa.port import run_params
+from exa_orch.exa.statuses import RUN_TERMINAL
 from exa_orch.gateway.agent_runs import (
     DEFAULT_MODEL,
     MODEL_TO_EFFORT,
@@ -35,19 +38,11 @@ from exa_orch.gateway.context import current_request
 from exa_orch.gateway.marks import CREATE_MARK, new_key
 
 from . import projections as pj
-from ._creates import MAX_LIST_PAGES, create_or_find, find_in_pages
-from ._http import segment
-from ._polling import poll_until
 from .context import OpContext
 from .models import Args, Id
 from .registry import Operation
 from .task_views import summarize
 
-if TYPE_CHECKING:
-    from exa_py.agent.async_client import AsyncAgentRunsClient
-    from exa_py.agent.types import AgentEffort
-
-TERMINAL = frozenset({"completed", "failed", "cancelled"})
 LIST_NOTE = (
     "A listed run's output is left out: research.get {researchId} gives it (raw: true lists it whole)."
 )
@@ -153,55 +148,27 @@ def research_view(run: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-async def _runs(ctx: OpContext) -> AsyncAgentRunsClient:
-    """exa-py's agent runs client (exa-py imported off the event loop the first time)."""
-    exa = await ctx.exa_client()
-    return exa.agent.runs
-
-
 async def create(args: CreateResearch, ctx: OpContext) -> dict[str, Any]:
     # The Agent API has no externalId: the key is a metadata mark, found again in the runs list.
     key = args.external_id or new_key()
     model = args.model or (DEFAULT_MODEL if args.effort is None else None)
-    metadata: dict[str, Any] = {"via": "exa-orch research.create", CREATE_MARK: key}
+    metadata: dict[str, Any] = {"via": "exa-orch research.create"}
     if model is not None:
         metadata["model"] = model
-    fields = args.run_fields()
-
-    async def send() -> dict[str, Any]:
-        runs = await _runs(ctx)
-        return run_json(await call(runs.create(
-            query=args.instructions,
-            output_schema=args.output_schema,
-            effort=cast("AgentEffort", fields["effort"]),
-            budget=fields.get("budget"),
-            input=fields.get("input"),
-            previous_run_id=fields.get("previousRunId"),
-            data_sources=fields.get("dataSources"),
-            system_prompt=fields.get("systemPrompt"),
-            user_identifier=user_identifier(current_request().principal),
-            metadata=metadata,
-        )))  # fmt: skip
-
-    run = await create_or_find(
-        send, lambda: find_run(ctx, key), what="research.create", find_first=bool(args.external_id)
-    )
+    fields: dict[str, Any] = {"query": args.instructions, **args.run_fields(), "metadata": metadata}
+    fields["userIdentifier"] = user_identifier(current_request().principal)
+    if args.output_schema is not None:
+        fields["outputSchema"] = args.output_schema
+    made = await ctx.exa_port.create_run(await run_params(fields), key=key, find_first=bool(args.external_id))
+    run = run_json(made)
     return {**run, "model": model} if model is not None else run
 
 
 async def find_run(ctx: OpContext, key: str) -> dict[str, Any] | None:
-    """The agent run created with mark `key` (newest pages of the runs list), or None: the one lookup
-    behind research.create's create-or-find and research.find (a cancelled task's in-flight run)."""
-
-    async def page(cursor: str | None) -> dict[str, Any]:
-        listed = await call((await _runs(ctx)).list(cursor=cursor, limit=100))
-        return {
-            "data": [run_json(run) for run in listed.data],
-            "hasMore": bool(getattr(listed, "has_more", False)),
-            "nextCursor": getattr(listed, "next_cursor", None),
-        }
-
-    return await find_in_pages(page, key)
+    """The agent run created with mark `key` (`ExaPort.find_run`), as JSON, or None: research.find
+    (a cancelled task's in-flight run)."""
+    run = await ctx.exa_port.find_run(key)
+    return None if run is None else run_json(run)
 
 
 async def find(args: FindResearch, ctx: OpContext) -> dict[str, Any]:
@@ -218,24 +185,24 @@ async def find(args: FindResearch, ctx: OpContext) -> dict[str, Any]:
 
 async def get(args: ReadResearch, ctx: OpContext) -> dict[str, Any]:
     # exa-py puts the run id into the path as is: escape it ("run/cancel" or "id?x" must not route).
-    return run_json(await call((await _runs(ctx)).get(segment(args.research_id, "researchId"))))
+    return run_json(await ctx.exa_port.get_run(args.research_id))
 
 
 async def cancel(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
     """Cancel a running research task (Agent API run cancel). A run that has finished already is
     answered as it is (200, its status completed, failed or cancelled: the spec's "returns the
     existing run"), so a cancel racing the run's end is no error."""
-    return run_json(await call((await _runs(ctx)).cancel(segment(args.research_id, "researchId"))))
+    return run_json(await ctx.exa_port.cancel_run(args.research_id))
 
 
 async def stop(args: ResearchId, ctx: OpContext) -> dict[str, Any]:
     """Stop an ultra-effort run now, keeping what it found (it completes with stopReason "stopped").
     Exa stops only effort ultra runs (exa-py 2.28); any other is refused by Exa (400)."""
-    return run_json(await call((await _runs(ctx)).stop(segment(args.research_id, "researchId"))))
+    return run_json(await ctx.exa_port.stop_run(args.research_id))
 
 
 async def list_(args: ListResearch, ctx: OpContext) -> dict[str, Any]:
-    page = await call((await _runs(ctx)).list(cursor=args.cursor, limit=args.limit))
+    page = await ctx.exa_port.list_runs(cursor=args.cursor, limit=args.limit)
     return page.model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
@@ -243,14 +210,14 @@ async def poll_until_finished(args: PollResearch, ctx: OpContext) -> dict[str, A
     """Poll the run until terminal or `timeout`; progress is reported on each poll (no total is known)."""
 
     async def fetch() -> dict[str, Any]:
-        return run_json(await call((await _runs(ctx)).get(segment(args.research_id, "researchId"))))
+        return run_json(await ctx.exa_port.get_run(args.research_id))
 
     async def report(run: dict[str, Any], polls: int) -> None:
         await ctx.progress(polls, None, f"research {args.research_id} {run.get('status')}")
 
     polled = await poll_until(
         fetch,
-        done=lambda run: run.get("status") in TERMINAL,
+        done=lambda run: run.get("status") in RUN_TERMINAL,
         report=report,
         within=args.timeout,
         interval=args.poll_interval,

@@ -7,12 +7,13 @@ from typing import Any, Literal
 from pydantic import Field
 
 from exa_orch.errors import WebsetNotRunning
+from exa_orch.exa.polling import poll_until
+from exa_orch.exa.statuses import WEBSET_ON_THEIR_WAY
 from exa_orch.operations import projections as pj
 
 from ._creates import create_op, find_webset
 from ._http import WEBSETS, request, rest_op, segment
 from ._paging import GetAll, collect, project_all
-from ._polling import poll_until
 from .context import OpContext
 from .models import Args, Id, Page
 from .registry import Operation
@@ -84,14 +85,10 @@ def search_progress(webset: dict[str, Any]) -> tuple[float, float | None, str]:
     return found, (wanted or None), msg
 
 
-# Webset states that end in idle by themselves: running, and pending (queued to run). `paused` (and
-# any state exa-orch does not know) waits for someone to act: a wait on it ends at once, saying so.
-ON_THEIR_WAY = frozenset({"idle", "running", "pending"})
-
-
 def becomes_idle(webset: dict[str, Any]) -> bool:
-    """Whether the webset is idle or will be without anyone acting (see ON_THEIR_WAY)."""
-    return str(webset.get("status", "running")) in ON_THEIR_WAY
+    """Whether the webset is idle or will be without anyone acting (`WEBSET_ON_THEIR_WAY`: a
+    paused webset waits for someone to act, so a wait on it ends at once, saying so)."""
+    return str(webset.get("status", "running")) in WEBSET_ON_THEIR_WAY
 
 
 async def wait_until_idle(args: WaitUntilIdle, ctx: OpContext) -> dict[str, Any]:

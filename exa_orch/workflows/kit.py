@@ -1,8 +1,11 @@
-"""What the research workflows share: operations by name, crash-safe webset creation, timed steps.
+"""What the research workflows share: crash-safe webset creation on the Exa port, timed steps,
+and (until every workflow is on the port) operations by name.
 
-Workflows sit below the operations layer, so they never import it: they call operations through
-`ctx.deps.dispatch`, which the face builds (validation, gateway, typed errors and the
-agents' projections included). Every call that changes something at Exa runs inside a step, so a
+A workflow calls Exa through `ctx.deps.exa_port` (exa_orch/exa/port.py: exa-py's models, every
+create safe to retry): `new_webset` here, `workflows/runs.py` for agent runs. Workflows sit below
+the operations layer, so they never import it: `call` still runs an operation through
+`ctx.deps.dispatch` (validation, gateway, typed errors and the agents' projections included) for
+the helpers the collection workflows use until they move to the port. Every call that changes something at Exa runs inside a step, so a
 resumed run replays its saved result instead of calling again.
 """
 
@@ -10,14 +13,20 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
 from exa_orch.attrdocs import AttributeDocs
 from exa_orch.errors import NotFoundError, OrchError
+from exa_orch.exa.port import Idle, webset, webset_item, webset_params
+from exa_orch.exa.statuses import RUN_TERMINAL
 from exa_orch.runtime import TaskContext, create_or_get
+from exa_orch.runtime.deps import exa_port_of
+
+if TYPE_CHECKING:
+    from exa_py.websets.types import CreateWebsetParameters, Webset, WebsetItem
 
 Json = dict[str, Any]
 
@@ -132,29 +141,39 @@ async def call(
     return await ctx.deps.dispatch(operation, dict(args), progress)
 
 
+async def new_webset(ctx: TaskContext, key: str, params: CreateWebsetParameters) -> Webset:
+    """Step `key`: the webset `params` describes (`ExaPort.create_webset`), created once even across
+    crashes: its externalId is the task's key for the step (`ctx.external_id(key)`); a resumed run
+    looks it up by that id first, and a 409 for the id fetches the webset that holds it
+    (`runtime.create_or_get`). The checkpoint is Exa's webset JSON."""
+    port = exa_port_of(ctx.deps)
+
+    async def create(external_id: str) -> Json:
+        return dumped(await port.create_webset(params, external_id=external_id))
+
+    async def find(external_id: str) -> Json | None:
+        found = await port.find_webset(external_id)
+        return None if found is None else dumped(found)
+
+    return await webset(await create_or_get(ctx, key, create, find))
+
+
 async def create_webset(ctx: TaskContext, key: str, body: Mapping[str, Any]) -> Json:
-    """Step `key`: the webset `body` describes, created once even across crashes (externalId)."""
+    """`new_webset` from a create's camelCase JSON `body`, as Exa's webset JSON (what the collection
+    workflows read until they move to the typed `new_webset`)."""
+    return dumped(await new_webset(ctx, key, await webset_params(body)))
 
-    async def create(external_id: str) -> Any:
-        return await call(ctx, "websets.create", {**body, "externalId": external_id}, step=key)
 
-    async def find(external_id: str) -> Any:
-        try:
-            return await call(ctx, "websets.get", {"id": external_id}, step=key)
-        except NotFoundError:
-            return None
-
-    webset: Json = await create_or_get(ctx, key, create, find)
-    return webset
+def dumped(model: BaseModel) -> Json:
+    """An exa-py model as Exa's camelCase JSON (what a checkpoint keeps)."""
+    out: Json = model.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return out
 
 
 def elapsed(since: float) -> str:
     """ "(N s in)" since the wall-clock time `since`: a wait's report that keeps changing, so a long
     wait across restarts reads as progress (the give-up rule counts new reports)."""
     return f"({time.time() - since:.0f} s in)"
-
-
-TERMINAL_RUN = frozenset({"completed", "failed", "cancelled"})
 
 
 async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -> Json:
@@ -168,7 +187,7 @@ async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -
     mark = ctx.external_id(key)
 
     async def create() -> Json:
-        # research.create looks a caller-chosen key up before creating (operations/_creates.py), so
+        # research.create looks a caller-chosen key up before creating (exa_orch/exa/creates.py), so
         # a resumed run gets the run its earlier run started: the one create-or-find rule.
         run: Json = await call(ctx, "research.create", {**args, "externalId": mark}, step=key)
         return run
@@ -179,7 +198,7 @@ async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -
             run = await call(ctx, "research.find", {"externalId": mark}, step="cancel")
         except NotFoundError:  # the create never reached Exa
             return
-        if run.get("status") not in TERMINAL_RUN:
+        if run.get("status") not in RUN_TERMINAL:
             try:
                 await call(ctx, "research.cancel", {"researchId": run["researchId"]}, step="cancel")
             except OrchError:  # finished meanwhile (409) or gone
@@ -197,6 +216,62 @@ async def deadline(ctx: TaskContext, key: str, seconds: float) -> float:
     whole timeout again)."""
     started: float = await ctx.step(key, time.time)
     return started + seconds
+
+
+async def wait_webset(
+    ctx: TaskContext,
+    key: str,
+    webset_id: str,
+    timeout_s: float,
+    poll_s: float = 2.0,
+    *,
+    until: float | None = None,
+) -> Idle:
+    """Step `key`: `ExaPort.wait_idle` on the webset until it is idle or its deadline passes (typed).
+
+    The deadline is `until` (wall time) if given, else `timeout_s` after this wait first started
+    (step `<key>.start`), so a restart does not restart the wait. A timeout is a result
+    (`Idle.timed_out`); search progress is reported under `key` after each read."""
+    if until is None:
+        until = await deadline(ctx, f"{key}.start", timeout_s)
+    since = until - timeout_s if timeout_s > 0 else None  # when the wait first began
+    port = exa_port_of(ctx.deps)
+
+    async def progress(webset: Webset, polls: int) -> None:
+        found = sum(s.progress.found for s in webset.searches)
+        wanted = sum(s.count for s in webset.searches)
+        note = f"webset {webset.status}: {int(found)}" + (
+            f"/{wanted} items found" if wanted else " items found"
+        )
+        await ctx.progress(key, found, wanted or None, f"{note} {elapsed(since)}" if since else note)
+
+    async def wait() -> Json:
+        within = max(0.05, min(until - time.time(), 3600.0))
+        idle = await port.wait_idle(webset_id, within=within, interval=poll_s, progress=progress)
+        return {
+            "webset": dumped(idle.webset),
+            "timedOut": idle.timed_out,
+            "waited": idle.waited,
+            "polls": idle.polls,
+        }
+
+    saved: Json = await ctx.step(key, wait)
+    return Idle(
+        await webset(saved["webset"]), bool(saved["timedOut"]), float(saved["waited"]), int(saved["polls"])
+    )
+
+
+async def items_of(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[WebsetItem]:
+    """Step `key`: the webset's items, whole, at most `max_items` (`ExaPort.items`; typed)."""
+    port = exa_port_of(ctx.deps)
+
+    async def read() -> list[Json]:
+        got = [dumped(item) async for item in port.items(webset_id, max_items=max_items)]
+        await ctx.progress(key, len(got), None, f"{len(got)} items read from webset {webset_id}")
+        return got
+
+    saved: list[Json] = await ctx.step(key, read)
+    return [await webset_item(item) for item in saved]
 
 
 async def wait_idle(

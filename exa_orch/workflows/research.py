@@ -7,17 +7,24 @@ checkpoint is healed on resume: the run is found in the runs list, not created a
 
 A timeout is a result, not a failure: the task returns the run's status (`timedOut: true`) and
 whatever output there is; the run goes on at Exa (`research.get` / `research.cancel` by its id).
+
+research.deep reaches Exa through the port only (`ctx.deps.exa_port`, typed `AgentRun`s:
+workflows/runs.py). `create_run`, `poll_run`, `follow_run`, `run_result` and `run_failure` are the
+dict-shaped helpers rows.py and verified.py still use (through `kit.call`) until they move to the
+port too.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, model_validator
 
 from exa_orch.errors import ApiError, OrchError
+from exa_orch.exa.port import run_params
+from exa_orch.exa.statuses import RUN_TERMINAL
 from exa_orch.gateway import prices
 from exa_orch.gateway.agent_runs import (
     DEFAULT_MODEL,
@@ -25,18 +32,24 @@ from exa_orch.gateway.agent_runs import (
     OutputSchema,
     RunOptions,
     check_model_effort,
+    user_identifier,
 )
+from exa_orch.gateway.context import current_request
 from exa_orch.runtime import TaskContext
+from exa_orch.runtime.deps import exa_port_of
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import kit, run_events
+from exa_orch.workflows import kit, run_events, runs
 from exa_orch.workflows.archive import deep_run
+from exa_orch.workflows.runs import FIRST_POLL_S, MAX_POLL_S, answer_of, citations_of
+
+if TYPE_CHECKING:
+    from exa_py.agent.types import AgentRun, CreateAgentRunParams
 
 Json = dict[str, Any]
+TERMINAL = RUN_TERMINAL  # the name verified.py imports (exa/statuses.py defines the set)
 Report = Callable[[Json, int], Awaitable[None]]
 ResearchModel = Literal["exa-research", "exa-research-pro"]
-TERMINAL = frozenset({"completed", "failed", "cancelled"})
-FIRST_POLL_S, MAX_POLL_S = 0.2, 5.0  # polls back off from 0.2 s to every 5 s
 
 
 class DeepResearchArgs(kit.TaskArgs, RunOptions):
@@ -181,61 +194,68 @@ def run_failure(run: Json, what: str) -> ApiError:
     )
 
 
-async def found_run(ctx: TaskContext, research_id: str, structured: bool) -> Json:
+async def salvage(ctx: TaskContext, research_id: str, structured: bool) -> Json:
     """A stopped research.deep's salvage (ctx.on_stop): the run as it stands, with whatever output it has."""
-    run: Json = await kit.call(ctx, "research.get", {"researchId": research_id, "full": True}, step="stopped")
-    found: Json = {"researchId": research_id, "status": run.get("status")}
-    if run.get("output"):
-        found["result"] = run_result(run, structured)
-        found["citations"] = (run.get("output") or {}).get("citations") or []
+    run = await exa_port_of(ctx.deps).get_run(research_id)
+    found: Json = {"researchId": research_id, "status": run.status}
+    if run.output is not None:
+        found["result"] = answer_of(run, structured)
+        found["citations"] = citations_of(run)
     return found
+
+
+async def deep_params(ctx: TaskContext, args: DeepResearchArgs) -> CreateAgentRunParams:
+    """The run research.deep asks Exa for: the question, its schema, the effort and the other run
+    options, the caller's userIdentifier (a hash, never the name) and exa-orch's metadata."""
+    metadata: Json = {"via": "exa-orch research.deep"}
+    if args.run_model() is not None:
+        metadata["model"] = args.run_model()
+    fields: Json = {"query": args.instructions, **args.run_fields(), "metadata": metadata}
+    fields["userIdentifier"] = user_identifier(current_request().principal)
+    if args.output_schema is not None:
+        fields["outputSchema"] = args.output_schema
+    return await run_params(fields)
 
 
 async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
     started = await start_clock(ctx)
     deadline = started + args.timeout / 1000
+    structured = args.output_schema is not None
     await ctx.progress("research.create", 0, 2, "starting the research run")
-    created = await create_run(
-        ctx, "research.create", args.instructions, args.output_schema, args.run_model(), args.run_fields()
-    )
-    research_id = created["researchId"]
-    started_at = float(created.get("at") or time.time())
-    remove_hook = cancel_on_task_cancel(ctx, research_id)
-    ctx.on_stop(lambda: found_run(ctx, research_id, args.output_schema is not None))
-    await ctx.partial({"researchId": research_id, "status": created["status"], "model": args.run_model()})
+    created = await runs.start_run(ctx, "research.create", await deep_params(ctx, args))
+    research_id = created.run.id
+    remove_hook = ctx.on_cancel(lambda: runs.cancel_quietly(ctx, research_id))
+    ctx.on_stop(lambda: salvage(ctx, research_id, structured))
+    await ctx.partial({"researchId": research_id, "status": created.run.status, "model": args.run_model()})
     await ctx.progress("research.poll", 1, 2, f"research {research_id} started; waiting for it")
 
-    async def report(run: Json, polls: int) -> None:
-        await ctx.progress(
-            # Seconds since the run started, not this process's poll count: a report no earlier
-            # run of the task made, so a long wait across server restarts reads as progress.
-            "research.poll",
-            1,
-            2,
-            f"research {research_id} {run.get('status')} {kit.elapsed(started_at)}",
-        )
+    async def report(run: AgentRun, polls: int) -> None:
+        # Seconds since the run started, not this process's poll count: a report no earlier
+        # run of the task made, so a long wait across server restarts reads as progress.
+        note = f"research {research_id} {run.status} {kit.elapsed(created.at)}"
+        await ctx.progress("research.poll", 1, 2, note)
 
     async def on_event(event: Json, n: int) -> None:
         await ctx.progress("research.poll", 1, 2, event_note(research_id, event))
 
-    run = await follow_run(ctx, "research.poll", research_id, deadline, on_event, report)
-    if run.get("status") in TERMINAL:
+    seen = await runs.watch_run(ctx, "research.poll", research_id, deadline, on_event, report)
+    run = seen.run
+    if run.status in TERMINAL:
         remove_hook()
-    if run.get("status") == "failed":
-        raise run_failure(run, "research.deep")
-    await ctx.progress("research.poll", 2, 2, f"research {research_id} {run.get('status')}")
-    output = run.get("output") or {}
-    stopped = {"partial": True, "stoppedBy": "timeout"} if run["timedOut"] else {}
+    if run.status == "failed":
+        raise runs.failure_of(run, "research.deep")
+    await ctx.progress("research.poll", 2, 2, f"research {research_id} {run.status}")
+    stopped = {"partial": True, "stoppedBy": "timeout"} if seen.timed_out else {}
     return {
         **stopped,
         "researchId": research_id,
-        "status": run.get("status"),
-        "result": run_result(run, args.output_schema is not None),
+        "status": run.status,
+        "result": answer_of(run, structured),
         "model": args.run_model(),
         "effort": args.run_effort(),
-        "duration": round((run["at"] - created["at"]) * 1000),
-        "timedOut": run["timedOut"],
-        "citations": output.get("citations") or [],
+        "duration": round((seen.at - created.at) * 1000),
+        "timedOut": seen.timed_out,
+        "citations": citations_of(run),
     }
 
 

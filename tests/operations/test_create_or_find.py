@@ -11,10 +11,10 @@ import pytest
 
 from exa_orch.config import Settings
 from exa_orch.errors import NotFoundError
+from exa_orch.exa.creates import find_in_pages
 from exa_orch.gateway import Gateway
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.operations import OpContext, default_registry
-from exa_orch.operations._creates import find_in_pages
 from exa_orch.sim.context import FaultConfig
 from exa_orch.sim.testing import SimHandle
 from tests.gateway.test_safe_creates import LoseFirstAnswer

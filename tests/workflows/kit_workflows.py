@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from exa_orch.exa.port import webset_params
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import WorkflowSpec, entities, kit
 
@@ -33,4 +34,23 @@ async def harvest(ctx: TaskContext, args: HarvestArgs) -> dict[str, Any]:
     }
 
 
-WORKFLOWS = [WorkflowSpec("test.kitHarvest", HarvestArgs, harvest, "kit smoke test")]
+async def typed(ctx: TaskContext, args: HarvestArgs) -> dict[str, Any]:
+    """The same on the Exa port, typed: exa-py's Webset and WebsetItem models, checkpointed as JSON."""
+    body = {"search": {"query": args.query, "count": args.count, "entity": {"type": "company"}}}
+    webset = await kit.new_webset(ctx, "create.webset", await webset_params(body))
+    idle = await kit.wait_webset(ctx, "wait", webset.id, timeout_s=30, poll_s=0.1)
+    items = await kit.items_of(ctx, "collect.items", webset.id)
+    return {
+        "websetId": webset.id,
+        "externalId": webset.external_id,
+        "status": idle.webset.status,
+        "timedOut": idle.timed_out,
+        "itemWebsets": sorted({item.webset_id for item in items}),
+        "items": len(items),
+    }
+
+
+WORKFLOWS = [
+    WorkflowSpec("test.kitHarvest", HarvestArgs, harvest, "kit smoke test"),
+    WorkflowSpec("test.kitTyped", HarvestArgs, typed, "kit on the Exa port, typed"),
+]

@@ -25,6 +25,22 @@ async def test_a_kit_workflow_creates_waits_and_collects_with_externalids(
     assert steps["create.again"]["externalId"] == f"{done.id}:create.again"
 
 
+async def test_a_typed_kit_workflow_creates_waits_and_reads_items_on_the_port(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    async with research_app("tests.workflows.kit_workflows") as app:
+        done = await run_task(app, "test.kitTyped", {"query": "AI startups in Europe", "count": 3})
+        steps = await app.store.load_steps(done.id)
+    assert done.status == "completed", done.error
+    result = done.result
+    assert result["externalId"] == f"{done.id}:create.webset" and result["status"] == "idle"
+    assert not result["timedOut"] and result["items"] == 3 and result["itemWebsets"] == [result["websetId"]]
+    # Each step keeps Exa's own JSON: the webset's id and externalId, the items whole.
+    assert steps["create.webset"]["externalId"] == f"{done.id}:create.webset"
+    assert steps["wait"]["webset"]["status"] == "idle" and len(steps["collect.items"]) == 3
+    assert sim.stats()["creates_by_external_id"] == {f"{done.id}:create.webset": 1}
+
+
 def test_entity_keys_and_criteria_vectors() -> None:
     a = {"id": "i1", "properties": {"url": "https://www.Example.com/about/", "company": {"name": "Ex"}}}
     b = {"id": "i2", "properties": {"url": "http://example.com/about?ref=x"}}

@@ -1,4 +1,4 @@
-"""Bounded polling for the wait helpers (websets.waitUntilIdle, imports.waitUntilCompleted,
+"""Bounded polling (the port's wait_idle, and the operations websets.waitUntilIdle, imports.waitUntilCompleted,
 research.pollUntilFinished): fetch, report progress, stop when done or when time is up."""
 
 from __future__ import annotations
