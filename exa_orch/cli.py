@@ -171,6 +171,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sql.add_argument("query", help="one SELECT (or other read-only) statement")
     sql.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
+    sql.add_argument(
+        "--all-owners",
+        action="store_true",
+        help="every principal's entity memory (default: the local user's)",
+    )
     _add_db_flag(sql)
 
     view = sub.add_parser(
@@ -375,7 +380,10 @@ def _dispatch(args: argparse.Namespace, settings: Settings) -> int:
     if args.command == "sql":
         from exa_orch.store.admin import sql_command
 
-        return asyncio.run(sql_command(_db_path(args, settings), args.query, as_json=args.json))
+        sql_viewer = "*" if args.all_owners else settings.principal  # store/viewer.py
+        return asyncio.run(
+            sql_command(_db_path(args, settings), args.query, as_json=args.json, viewer=sql_viewer)
+        )
     if args.command == "view":
         from exa_orch.view.server import run_view
 

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 
 from exa_orch.errors import ConfigError
 from exa_orch.gateway import Gateway
+from exa_orch.store.memory import EntityMemory
 
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 """async (completed, total, message) -> None: where a dispatched operation reports its progress."""
@@ -44,5 +45,7 @@ class Deps:
     dispatch: Dispatch = no_operations
     gateway: Gateway | None = None
     """the governed path to Exa (None in a runtime that talks to no Exa)"""
+    memory: EntityMemory | None = None
+    """the principals' entity memory (workflows/memory.py; None: the runtime remembers nothing)"""
     extras: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """a test's or an embedding program's own values for its own workflows, by name"""

@@ -39,16 +39,17 @@ async def migrate_command(db: Path | str) -> int:
 
 
 async def run_query(
-    db: Path | str | Backend, query: str, *, timeout_s: float = QUERY_TIMEOUT_S
+    db: Path | str | Backend, query: str, *, timeout_s: float = QUERY_TIMEOUT_S, viewer: str = ""
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Column names and rows of one statement, which the database lets only read exa-orch's tables
-    and views; InvalidParams if it was refused, failed or ran past `timeout_s`."""
-    return await backend_for(db).run_query(query, timeout_s)
+    and views, its entity memory `viewer`'s only (a principal's name, or viewer.ALL_VIEWERS; '' sees
+    the memory of tasks with no owner); InvalidParams if it was refused, failed or ran past `timeout_s`."""
+    return await backend_for(db).run_query(query, timeout_s, viewer)
 
 
-async def sql_command(db: Path | str, query: str, *, as_json: bool) -> int:
-    """Run one read-only statement and print its rows as an aligned table or JSON."""
-    columns, rows = await run_query(db, query)
+async def sql_command(db: Path | str, query: str, *, as_json: bool, viewer: str = "") -> int:
+    """Run one read-only statement for `viewer` and print its rows as an aligned table or JSON."""
+    columns, rows = await run_query(db, query, viewer=viewer)
     if as_json:
         print(
             json.dumps(
