@@ -7,8 +7,8 @@
 -- source pages it cited, the fields found, and the item itself (a later re-resolution reads it, so
 -- memory follows the resolver when it joins or splits entities). Rows are written by store/memory.py;
 -- nothing here is a foreign key the writer relies on (it deletes keys and moves sightings itself).
--- v_entities / v_sightings show the viewer's memory only: exa_orch_viewer() is the principal
--- `exa-orch sql` runs for ('*' with --all-owners), a function that connection defines.
+-- v_entities / v_sightings show every principal's memory to whoever opens the file; `exa-orch sql`
+-- shows the viewer's only (store/viewer.py: views of the same names over these, in its temp schema).
 
 CREATE TABLE memory_entities (
     id          INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -54,11 +54,9 @@ SELECT e.id, e.principal, e.type, e.name, e.names, e.domains, e.urls, e.profiles
        (SELECT count(*) FROM memory_sightings s WHERE s.entity_id = e.id) AS sightings,
        (SELECT count(DISTINCT s.task_id) FROM memory_sightings s WHERE s.entity_id = e.id) AS tasks,
        e.first_seen, e.last_seen, e.evidence
-FROM memory_entities e
-WHERE exa_orch_viewer() IN ('*', e.principal) OR e.principal = '';
+FROM memory_entities e;
 
 CREATE VIEW v_sightings AS
 SELECT s.id, s.entity_id, e.name AS entity, s.principal, s.task_id, s.task_type, s.item_id, s.seen_at,
        s.url, s.sources, s.fields
-FROM memory_sightings s JOIN memory_entities e ON e.id = s.entity_id
-WHERE exa_orch_viewer() IN ('*', s.principal) OR s.principal = '';
+FROM memory_sightings s JOIN memory_entities e ON e.id = s.entity_id;

@@ -39,7 +39,7 @@ from exa_orch.store.backend import (
     too_long,
 )
 from exa_orch.store.migrations import Migration
-from exa_orch.store.viewer import VIEWER_SETTING
+from exa_orch.store.viewer import ALL_VIEWERS, VIEWER_SETTING
 
 STATEMENT_TIMEOUT_MS = 30_000
 READONLY_OPTIONS = (
@@ -115,7 +115,9 @@ class PostgresBackend:
         await readonly.open()
         return readonly
 
-    async def run_query(self, query: str, timeout_s: float, viewer: str = "") -> tuple[Columns, Rows]:
+    async def run_query(
+        self, query: str, timeout_s: float, viewer: str = ALL_VIEWERS
+    ) -> tuple[Columns, Rows]:
         """One statement run by the database as the role SQL_ROLE, which may only read exa-orch's
         tables and views, in a READ ONLY transaction with a statement time limit, rolled back."""
         _only_a_query(query)  # the plain cases named; the database guards the rest

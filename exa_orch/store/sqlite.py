@@ -41,7 +41,7 @@ from exa_orch.store.backend import (
 from exa_orch.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from exa_orch.store.migrations import Migration
 from exa_orch.store.sqlite_bounds import SqlConnection, bounded_rows, stopped_at_limit
-from exa_orch.store.viewer import VIEWER_FUNCTION, may_read
+from exa_orch.store.viewer import ALL_VIEWERS, MEMORY_VIEWS, may_read, temp_views
 
 READONLY_BUSY_TIMEOUT_MS = 5_000
 
@@ -156,12 +156,18 @@ class ReadOnly:
         except sqlite3.Error as exc:
             raise could_not_answer(exc, self.where) from None
 
-    async def run_query(self, query: str, timeout_s: float, viewer: str = "") -> tuple[Columns, Rows]:
+    async def run_query(
+        self, query: str, timeout_s: float, viewer: str = ALL_VIEWERS
+    ) -> tuple[Columns, Rows]:
         """One statement under the authorizer and the time limit (see the module's docstring), for
         `viewer` (store/viewer.py)."""
         guard = _Guard(viewer)
         conn = self._conn
-        await conn.create_function(VIEWER_FUNCTION, 0, lambda: viewer, deterministic=True)
+        if viewer != ALL_VIEWERS:  # the viewer's memory views, in this connection's temp schema
+            await conn.execute("PRAGMA query_only = OFF")
+            for statement in temp_views(viewer):
+                await conn.execute(statement)
+            await conn.execute("PRAGMA query_only = ON")
         await conn.set_authorizer(guard)
         deadline = time.monotonic() + timeout_s
         late = False
@@ -252,7 +258,7 @@ _SAFE_FUNCTIONS = frozenset(
     jsonb_insert jsonb_object jsonb_patch jsonb_remove jsonb_replace jsonb_set
     jsonb_group_array jsonb_group_object acos acosh asin asinh atan atan2 atanh ceil ceiling cos
     cosh degrees exp floor ln log log10 log2 mod pi pow power radians sin sinh sqrt tan tanh trunc
-    median percentile percentile_cont percentile_disc exa_orch_viewer""".split()
+    median percentile percentile_cont percentile_disc""".split()
 )
 _SCHEMA_TABLES = {"sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"}
 # Pragmas that only report, whatever their argument.
@@ -272,15 +278,16 @@ _SETTING_PRAGMAS = {
 class _Guard:
     """An authorizer that allows reads and records the first refused action."""
 
-    def __init__(self, viewer: str = "") -> None:
+    def __init__(self, viewer: str = ALL_VIEWERS) -> None:
         self.refused: str | None = None
         self.viewer = viewer
 
     def __call__(
         self, action: int, arg1: str | None, arg2: str | None, db: str | None, src: str | None
     ) -> int:
-        if action == sqlite3.SQLITE_READ and not may_read(arg1, arg2, src, self.viewer):
-            self.refused = self.refused or f"reading {arg1} (v_entities and v_sightings show your memory)"
+        if action == sqlite3.SQLITE_READ and not may_read(arg1, arg2, db, src, self.viewer):
+            if self.refused is None:
+                self.refused = f"reading {'main.' if arg1 in MEMORY_VIEWS else ''}{arg1} (your memory: v_entities, v_sightings)"
             return sqlite3.SQLITE_DENY
         if action in _READ_ACTIONS:
             return sqlite3.SQLITE_OK
@@ -421,7 +428,9 @@ class SqliteBackend:
             )
         return await ReadOnly.open(self.where, self.uri(readonly=True), self.path.name)
 
-    async def run_query(self, query: str, timeout_s: float, viewer: str = "") -> tuple[Columns, Rows]:
+    async def run_query(
+        self, query: str, timeout_s: float, viewer: str = ALL_VIEWERS
+    ) -> tuple[Columns, Rows]:
         if not self.exists():
             await self.open_readonly("exa-orch sql")  # the one error for a missing file
         conn = await ReadOnly.open(self.where, self.uri(readonly=True), self.path.name, SqlConnection)

@@ -1,10 +1,11 @@
 -- 0020_entity_memory (PostgreSQL): as ../0020_entity_memory.sql. exa_orch_viewer() reads the
--- setting `exa-orch sql` makes for its transaction (exa_orch.viewer); the tables' row-level
--- security shows the sql role (exa_orch_sql, not their owner) only the viewer's rows, so the
--- views and the tables alike hide another principal's memory there.
+-- setting `exa-orch sql` makes for its transaction (exa_orch.viewer: a principal, or '*'); unset, as
+-- in any other session, it is '*'. The views show the viewer's rows (and those of tasks with no
+-- owner), and the tables' row-level security shows the sql role (exa_orch_sql, not their owner)
+-- the same, so neither hides nor shows there what the other does (store/viewer.py).
 
 CREATE FUNCTION exa_orch_viewer() RETURNS text LANGUAGE sql STABLE AS $$
-    SELECT coalesce(current_setting('exa_orch.viewer', true), '')
+    SELECT coalesce(nullif(current_setting('exa_orch.viewer', true), ''), '*')
 $$;
 
 CREATE TABLE memory_entities (
