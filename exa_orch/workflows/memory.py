@@ -223,6 +223,27 @@ async def remember(
 ) -> list[Json]:
     """Step `known.remember`: remember `items` (see the module docstring) and return the result's
     items: marked ("mark"), without the known ones ("skip"), or as they were ("ignore")."""
+    return _kept(items, await _marks(ctx, items, task_type, fields), known)
+
+
+async def remember_lists(
+    ctx: TaskContext, lists: list[list[Json]], known: Known, task_type: str
+) -> list[list[Json]]:
+    """`remember` for a task whose items come in lists (one per query): every item remembered in
+    one step, each list returned as `remember` returns its items."""
+    marks = await _marks(ctx, [item for items in lists for item in items], task_type, None)
+    out: list[list[Json]] = []
+    for items in lists:
+        out.append(_kept(items, marks[: len(items)], known))
+        marks = marks[len(items) :]
+    return out
+
+
+async def _marks(
+    ctx: TaskContext, items: list[Json], task_type: str, fields: dict[str, str] | None
+) -> list[Json]:
+    """Step `known.remember`: write `items` into memory; per item {knownSince: the first sighting by
+    another task of its entity, or None}."""
 
     async def write() -> list[Json]:
         memory = memory_of(ctx)
@@ -243,6 +264,11 @@ async def remember(
         return [{"knownSince": _since(where[id(s)], ctx.task_id)} for s in new]
 
     marks: list[Json] = await ctx.step("known.remember", write)
+    return marks
+
+
+def _kept(items: list[Json], marks: list[Json], known: Known) -> list[Json]:
+    """The result's items after `remember`: marked, the known ones left out, or as they were."""
     out: list[Json] = []
     for item, mark in zip(items, marks, strict=True):
         since = mark.get("knownSince")

@@ -40,7 +40,7 @@ from exa_orch.gateway.agent_runs import OutputSchema, refused
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import entities, kit, rows
+from exa_orch.workflows import entities, kit, memory, rows
 from exa_orch.workflows.archive import verified_run
 from exa_orch.workflows.research import (
     TERMINAL,
@@ -62,7 +62,7 @@ RESEARCH_BATCH = 25  # entities one research run gets as input.data rows (the ag
 MAX_INSTRUCTIONS = 20000  # research.create's instructions limit
 
 
-class VerifiedCollectionArgs(kit.TaskArgs):
+class VerifiedCollectionArgs(memory.KnownArgs):
     query: str = Field(min_length=1, max_length=5000)
     """what the webset searches for, in natural language"""
     entity: kit.EntityArg
@@ -188,6 +188,8 @@ async def verified_collection(ctx: TaskContext, args: VerifiedCollectionArgs) ->
     search: Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
     if args.criteria:
         search["criteria"] = [{"description": c.description} for c in args.criteria]
+    if exclude := await memory.webset_exclude(ctx, args.known, args.entity.model_dump()):
+        search["exclude"] = exclude  # known: skip (entity memory)
     body: Json = {"search": search}
     if args.enrichments:
         body["enrichments"] = [e.wire() for e in args.enrichments]
@@ -248,7 +250,8 @@ async def _on_agent(ctx: TaskContext, args: VerifiedCollectionArgs, started: flo
     ask = rows.Ask(
         rows.all_of(args.query, criteria), criteria, list(args.enrichments or []), args.count,
         str(args.entity.type), keep_passing=True,
-        options={"systemPrompt": rows.entity_prompt(args.entity.model_dump())},
+        options={"systemPrompt": rows.entity_prompt(args.entity.model_dump()),
+                 **await memory.agent_options(ctx, args.known)},
     )  # fmt: skip
     await ctx.progress("collect", 0, 3, "starting the agent collection")
     first = await rows.start(ctx, "rows.create", ask)
@@ -284,6 +287,7 @@ async def _research(
 ) -> Json:
     """Merge the collected items by entity and research the first `researchLimit` entities (a run per
     entity on Websets, input.data batches on the agent engine); the result starts with `head`."""
+    items = await memory.remember(ctx, items, args.known, "research.verifiedCollection")
     merged: list[Json] = [{"item": item} for item in items]
     # One research run per entity, not per item: a second page of the same company (entity
     # resolution) points at the item researched for it.

@@ -38,7 +38,7 @@ from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import entities, kit, rows
+from exa_orch.workflows import entities, kit, memory, rows
 from exa_orch.workflows.archive import winnow_run
 
 Json = dict[str, Any]
@@ -620,6 +620,7 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
         raise (
             _recoverable(exc, websets, "websets") if websets else _recoverable(exc, runs, "agent runs")
         ) from None
+    await memory.remember(ctx, [e["item"] for e in archive], "ignore", "qd.winnow")  # entity memory
     niches = pool.niches()
     result: Json = {
         "engine": engine,
