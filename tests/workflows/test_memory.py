@@ -152,3 +152,56 @@ async def _refused(app: App, query: str, viewer: str) -> str:
     except InvalidParams as exc:
         return exc.message
     raise AssertionError(f"{query!r} was not refused")
+
+
+async def test_every_collection_workflow_remembers_and_convergent_marks_and_verified_skips(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    base = {
+        "entity": {"type": "company"},
+        "criteria": [{"description": "based in France"}],
+        "timeout": 60_000,
+    }
+    async with research_app() as app:
+        harvest = await run_task(
+            app, "lifecycle.harvest", {**base, "query": "startups in France", "count": 5}
+        )
+        convergent = await run_task(
+            app,
+            "convergent.search",
+            {**base, "queries": ["startups in France", "French companies"], "count": 5},
+        )
+        verified = await run_task(
+            app, "research.verifiedCollection",
+            {**base, "query": "startups in France", "count": 5, "known": "skip", "engine": "agent",
+             "researchPrompt": "Who founded {{name}}?", "researchLimit": 1},
+        )  # fmt: skip
+        winnow = await run_task(
+            app,
+            "qd.winnow",
+            {
+                **base,
+                "query": "startups in France",
+                "count": 4,
+                "maxRounds": 1,
+                "enrichments": [{"description": "CEO name"}],
+            },
+        )
+        _, rows = await run_query(
+            app.settings.db_path, "select task_type, count(*) from v_sightings group by task_type",
+            viewer=app.settings.principal,
+        )  # fmt: skip
+    for done in (harvest, convergent, verified, winnow):
+        assert done.status == "completed", (done.type, done.error)
+    seen = dict(rows)
+    assert seen["lifecycle.harvest"] == 5 and seen["qd.winnow"] == len(winnow.result["finalElites"]) > 0
+    assert seen["convergent.search"] == sum(convergent.result["itemCounts"])
+    assert seen["research.verifiedCollection"] == verified.result["totalItems"] > 0
+    # convergent marks what the harvest found; verified (skip) returned none of those.
+    harvested = {i["properties"]["url"] for i in harvest.result["items"]}
+    marked = [i for u in convergent.result["unique"] for i in u["items"]]
+    assert any(i["known"] for i in marked) or convergent.result["intersection"]
+    assert all(i["known"] == (i["properties"]["url"] in harvested) for i in marked)
+    assert not harvested & {m["item"]["properties"]["url"] for m in verified.result["items"]}
+    asked = agent_runs(sim).runs[verified.result["runIds"][0]].request
+    assert len(asked["input"]["exclusion"]) >= 5  # the harvest's five and the convergent search's
