@@ -107,3 +107,12 @@ async def test_memory_is_per_principal_and_sql_shows_the_viewers_only(store: Sto
     else:  # row-level security: the sql role sees the viewer's rows of the tables too
         assert await sql("select principal from memory_sightings", ALICE) == [(ALICE,)]
         assert await sql("select count(*) from memory_entities", "token:carol") == [(0,)]
+
+
+async def test_remembering_a_tasks_items_again_after_a_crash_changes_nothing(store: Store) -> None:
+    memory = EntityMemory(store)
+    await remember(memory, ALICE, "task_1", [item("a", "Klarna", "https://klarna.com")])
+    # The step ran, wrote, and the process died before its checkpoint: the resumed run writes again.
+    again = await remember(memory, ALICE, "task_1", [item("a", "Klarna", "https://klarna.com")])
+    assert await memory.counts(ALICE) == (1, 1)
+    assert [s.task_id for s in again[0]] == ["task_1"]  # its own earlier write makes it no "known" entity
