@@ -4,6 +4,8 @@ viewer's memory only (SQLite: raw tables refused; PostgreSQL: row-level security
 
 from __future__ import annotations
 
+import asyncio
+import json
 from typing import Any
 
 from exa_orch.errors import InvalidParams
@@ -11,6 +13,7 @@ from exa_orch.store import Store
 from exa_orch.store.admin import run_query
 from exa_orch.store.memory import EntityMemory, Group, Plan, Sighting
 from exa_orch.workflows.memory import keys_of, plan
+from tests.support import run_cli
 
 ALICE, BOB = "token:alice", "token:bob"
 
@@ -116,3 +119,23 @@ async def test_remembering_a_tasks_items_again_after_a_crash_changes_nothing(sto
     again = await remember(memory, ALICE, "task_1", [item("a", "Klarna", "https://klarna.com")])
     assert await memory.counts(ALICE) == (1, 1)
     assert [s.task_id for s in again[0]] == ["task_1"]  # its own earlier write makes it no "known" entity
+
+
+async def test_the_sql_command_shows_the_local_users_memory_and_all_owners_everyones(db: str) -> None:
+    async with Store(db) as store:  # an SQLite file, a PostgreSQL database: what --db names
+        memory = EntityMemory(store)
+        await remember(memory, "user:tester", "task_1", [item("a", "Klarna", "https://klarna.com")])
+        await remember(memory, BOB, "task_2", [item("b", "Bobworks", "https://bobworks.example")])
+    env = {"EXA_ORCH_PRINCIPAL": "user:tester"}
+    query = "select principal, name, sightings from v_entities order by name"
+
+    def sql(*flags: str) -> list[dict[str, Any]]:
+        done = run_cli("sql", "--json", *flags, "--db", db, query, env=env)
+        assert done.returncode == 0, done.stderr
+        rows: list[dict[str, Any]] = json.loads(done.stdout)
+        return rows
+
+    mine = await asyncio.to_thread(sql)
+    everyone = await asyncio.to_thread(sql, "--all-owners")
+    assert mine == [{"principal": "user:tester", "name": "Klarna", "sightings": 1}]
+    assert [r["name"] for r in everyone] == ["Bobworks", "Klarna"]
