@@ -48,10 +48,10 @@ class Sighting:
 
 
 @dataclass
-class Remembered:
-    """One entity as memory holds it."""
+class Facts:
+    """What memory says of one entity: its type, name, every name, registered domain, page and
+    profile URL its sightings had, and the resolver's merges that made it ([{items, reason}])."""
 
-    id: int
     type: str | None
     name: str | None
     names: list[str]
@@ -59,24 +59,24 @@ class Remembered:
     urls: list[str]
     profiles: list[str]
     evidence: list[Json]
+
+
+@dataclass
+class Remembered(Facts):
+    """One entity as memory holds it."""
+
+    id: int
     first_seen: str
     last_seen: str
     sightings: list[Sighting] = field(default_factory=list)
 
 
 @dataclass
-class Group:
+class Group(Facts):
     """One entity of a plan: `entity_id` None makes a new one. `sightings` are all of its
     sightings after the plan (earlier ones, written, move here; new ones are written)."""
 
     entity_id: int | None
-    type: str | None
-    name: str | None
-    names: list[str]
-    domains: list[str]
-    urls: list[str]
-    profiles: list[str]
-    evidence: list[Json]
     keys: list[str]
     sightings: list[Sighting]
 
@@ -98,8 +98,9 @@ def _loads(text: Any, default: Any) -> Any:
 
 def _remembered(row: Sequence[Any]) -> Remembered:
     return Remembered(
-        int(row[0]), row[1], row[2], _loads(row[3], []), _loads(row[4], []), _loads(row[5], []),
-        _loads(row[6], []), _loads(row[7], []), str(row[8]), str(row[9]),
+        id=int(row[0]), type=row[1], name=row[2], names=_loads(row[3], []), domains=_loads(row[4], []),
+        urls=_loads(row[5], []), profiles=_loads(row[6], []), evidence=_loads(row[7], []),
+        first_seen=str(row[8]), last_seen=str(row[9]),
     )  # fmt: skip
 
 

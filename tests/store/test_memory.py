@@ -71,8 +71,11 @@ async def test_an_entity_the_resolver_now_parts_is_split_with_its_sightings(stor
     memory = EntityMemory(store)
     klarna, klara = item("a", "Klarna", "https://klarna.com"), item("b", "Klara", "https://klara.com")
     # Memory as an older resolver left it: Klarna and Klara as one entity.
-    wrong = Group(None, "company", "Klarna", ["Klarna", "Klara"], ["klarna.com", "klara.com"], [], [], [],
-                  sorted(keys_of(klarna) | keys_of(klara)), [seen("task_1", klarna), seen("task_1", klara)])  # fmt: skip
+    wrong = Group(
+        type="company", name="Klarna", names=["Klarna", "Klara"], domains=["klarna.com", "klara.com"], urls=[],
+        profiles=[], evidence=[], entity_id=None, keys=sorted(keys_of(klarna) | keys_of(klara)),
+        sightings=[seen("task_1", klarna), seen("task_1", klara)],
+    )  # fmt: skip
     (old_id,) = await memory.apply(ALICE, Plan([wrong]))
     await remember(memory, ALICE, "task_2", [item("c", "Klarna", "https://klarna.com")])
     held = {e.name: e for e in await memory.candidates(ALICE, ["d:klarna.com", "d:klara.com"])}
