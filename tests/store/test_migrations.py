@@ -56,6 +56,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0017_harvest_convergent_engines",
             "0018_steps_cascade_by_trigger",
             "0019_task_heads",
+            "0020_entity_memory",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -68,6 +69,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         "qd_elites",
         "costs",
         "run_slots",
+        "memory_entities",
+        "memory_sightings",
         "task_heads",
     ):
         assert table in names
@@ -93,6 +96,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (17, "harvest_convergent_engines"),
         (18, "steps_cascade_by_trigger"),
         (19, "task_heads"),
+        (20, "entity_memory"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 
