@@ -15,6 +15,7 @@ from exa_orch.app import App
 from exa_orch.runtime import Principal
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store.admin import run_query
+from tests.support import WAIT
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
 
 ARGS: dict[str, Any] = {
@@ -131,7 +132,7 @@ async def test_memory_is_per_principal_in_tasks_and_sql(research_app: OpenApp) -
         created = await app.run_operation(
             "tasks.create", {"type": "lifecycle.harvest", **args}, principal=bob
         )
-        theirs = await app.tasks.wait(created["taskId"], timeout=60)
+        theirs = await app.tasks.wait(created["taskId"], timeout=WAIT)
         me = app.settings.principal
         view_me, view_bob = await entities_view(app, me), await entities_view(app, bob.name)
         view_all = await entities_view(app, "*")
