@@ -50,6 +50,7 @@ from exa_orch.runtime import (
     WorkflowSpec,
 )
 from exa_orch.store import CostRow, Store, ensure_parent_dir, redact_db
+from exa_orch.store.memory import EntityMemory
 from exa_orch.store.slots import SlotChanges, SlotRound
 from exa_orch.workflows import default_workflows
 
@@ -80,7 +81,10 @@ class App:
     def deps(self) -> Deps:
         """What every workflow of this app's runtime sees as `ctx.deps` (runtime/deps.py): its
         operations run through `run_operation`, never an import of the ops layer."""
-        return Deps(dispatch=self.run_operation, gateway=self.gateway, exa_port=ExaPort(self.gateway))
+        return Deps(
+            dispatch=self.run_operation, gateway=self.gateway, exa_port=ExaPort(self.gateway),
+            memory=EntityMemory(self.store),
+        )
 
     def op_context(
         self,

@@ -173,6 +173,11 @@ def _add_store_commands(sub: Any) -> None:
     )
     sql.add_argument("query", help="one SELECT (or other read-only) statement")
     sql.add_argument("--json", action="store_true", help="print JSON rows instead of a table")
+    sql.add_argument(
+        "--all-owners",
+        action="store_true",
+        help="every principal's entity memory (default: the local user's)",
+    )
     _add_db_flag(sql)
 
 
@@ -400,7 +405,8 @@ def _run_db(args: argparse.Namespace, settings: Settings) -> int:
 def _run_sql(args: argparse.Namespace, settings: Settings) -> int:
     from exa_orch.store.admin import sql_command
 
-    return asyncio.run(sql_command(_db_path(args, settings), args.query, as_json=args.json))
+    viewer = "*" if args.all_owners else settings.principal  # store/viewer.py
+    return asyncio.run(sql_command(_db_path(args, settings), args.query, as_json=args.json, viewer=viewer))
 
 
 def _run_view(args: argparse.Namespace, settings: Settings) -> int:

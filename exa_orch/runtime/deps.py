@@ -19,6 +19,7 @@ from typing import Any, Protocol
 from exa_orch.errors import ConfigError
 from exa_orch.exa.port import ExaPort
 from exa_orch.gateway import Gateway
+from exa_orch.store.memory import EntityMemory
 
 Progress = Callable[[float, float | None, str | None], Awaitable[None]]
 """async (completed, total, message) -> None: where a dispatched operation reports its progress."""
@@ -49,6 +50,8 @@ class Deps:
     exa_port: ExaPort | None = None
     """Exa's websets and agent runs as typed methods over the gateway (None: no Exa);
     `exa_port_of(deps)` is the port or a typed error naming what is missing"""
+    memory: EntityMemory | None = None
+    """the principals' entity memory (workflows/memory.py; None: the runtime remembers nothing)"""
     extras: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
     """a test's or an embedding program's own values for its own workflows, by name"""
 

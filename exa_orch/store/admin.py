@@ -19,6 +19,7 @@ from exa_orch.store import migrations
 from exa_orch.store.backend import Backend
 from exa_orch.store.backends import backend_for
 from exa_orch.store.core import Store
+from exa_orch.store.viewer import ALL_VIEWERS
 
 MAX_CELL = 72
 QUERY_TIMEOUT_S = 30.0  # the longest one query may run, on any backend
@@ -39,16 +40,17 @@ async def migrate_command(db: Path | str) -> int:
 
 
 async def run_query(
-    db: Path | str | Backend, query: str, *, timeout_s: float = QUERY_TIMEOUT_S
+    db: Path | str | Backend, query: str, *, timeout_s: float = QUERY_TIMEOUT_S, viewer: str = ALL_VIEWERS
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
     """Column names and rows of one statement, which the database lets only read exa-orch's tables
-    and views; InvalidParams if it was refused, failed or ran past `timeout_s`."""
-    return await backend_for(db).run_query(query, timeout_s)
+    and views, their entity memory `viewer`'s (a principal's name; ALL_VIEWERS: everyone's) and that
+    of tasks with no owner (store/viewer.py); InvalidParams if it was refused, failed or ran past `timeout_s`."""
+    return await backend_for(db).run_query(query, timeout_s, viewer)
 
 
-async def sql_command(db: Path | str, query: str, *, as_json: bool) -> int:
-    """Run one read-only statement and print its rows as an aligned table or JSON."""
-    columns, rows = await run_query(db, query)
+async def sql_command(db: Path | str, query: str, *, as_json: bool, viewer: str = ALL_VIEWERS) -> int:
+    """Run one read-only statement for `viewer` and print its rows as an aligned table or JSON."""
+    columns, rows = await run_query(db, query, viewer=viewer)
     if as_json:
         print(
             json.dumps(

@@ -127,10 +127,11 @@ class Backend(Protocol):
         ForeignDatabase otherwise): `application` names it to the server."""
         ...
 
-    async def run_query(self, query: str, timeout_s: float) -> tuple[Columns, Rows]:
+    async def run_query(self, query: str, timeout_s: float, viewer: str = "*") -> tuple[Columns, Rows]:
         """`exa-orch sql`: one statement, guarded by the database so that it can only read
-        exa-orch's tables and views, stopped after `timeout_s`. InvalidParams if it was refused,
-        failed or ran too long; StoreError if the database could not be reached or was lost."""
+        exa-orch's tables and views, stopped after `timeout_s`, showing `viewer`'s entity memory
+        (store/viewer.py). InvalidParams if it was refused, failed or ran too long; StoreError if
+        the database could not be reached or was lost."""
         ...
 
 

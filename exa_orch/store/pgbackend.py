@@ -39,6 +39,7 @@ from exa_orch.store.backend import (
     too_long,
 )
 from exa_orch.store.migrations import Migration
+from exa_orch.store.viewer import ALL_VIEWERS, VIEWER_SETTING
 
 STATEMENT_TIMEOUT_MS = 30_000
 READONLY_OPTIONS = (
@@ -114,7 +115,9 @@ class PostgresBackend:
         await readonly.open()
         return readonly
 
-    async def run_query(self, query: str, timeout_s: float) -> tuple[Columns, Rows]:
+    async def run_query(
+        self, query: str, timeout_s: float, viewer: str = ALL_VIEWERS
+    ) -> tuple[Columns, Rows]:
         """One statement run by the database as the role SQL_ROLE, which may only read exa-orch's
         tables and views, in a READ ONLY transaction with a statement time limit, rolled back."""
         _only_a_query(query)  # the plain cases named; the database guards the rest
@@ -129,7 +132,7 @@ class PostgresBackend:
                 fields=["query"],
             )
         postgres.require_driver()
-        return await asyncio.to_thread(_run_query, self.url, query, timeout_s)
+        return await asyncio.to_thread(_run_query, self.url, query, timeout_s, viewer)
 
 
 # --- read-only: the faces ------------------------------------------------------------------------
@@ -211,7 +214,7 @@ def _connect_sync(url: str, application: str) -> Any:
         raise postgres.connect_error(url, exc) from None
 
 
-def _run_query(url: str, query: str, timeout_s: float) -> tuple[Columns, Rows]:
+def _run_query(url: str, query: str, timeout_s: float, viewer: str) -> tuple[Columns, Rows]:
     import psycopg
     import psycopg.errors
 
@@ -220,6 +223,7 @@ def _run_query(url: str, query: str, timeout_s: float) -> tuple[Columns, Rows]:
         try:
             conn.execute(b"BEGIN READ ONLY")
             conn.execute(f"SET LOCAL statement_timeout = {max(1, int(timeout_s * 1000))}".encode())
+            conn.execute(b"SELECT set_config(%s, %s, true)", (VIEWER_SETTING, viewer))  # store/viewer.py
             _require_guard(conn, url)
             # Parse and describe only, with the extended protocol: one statement, nothing run yet.
             described = conn.pgconn.prepare(b"", query.encode())

@@ -41,6 +41,7 @@ from exa_orch.store.backend import (
 from exa_orch.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from exa_orch.store.migrations import Migration
 from exa_orch.store.sqlite_bounds import SqlConnection, bounded_rows, stopped_at_limit
+from exa_orch.store.viewer import ALL_VIEWERS, MEMORY_VIEWS, may_read, temp_views
 
 READONLY_BUSY_TIMEOUT_MS = 5_000
 
@@ -155,10 +156,18 @@ class ReadOnly:
         except sqlite3.Error as exc:
             raise could_not_answer(exc, self.where) from None
 
-    async def run_query(self, query: str, timeout_s: float) -> tuple[Columns, Rows]:
-        """One statement under the authorizer and the time limit (see the module's docstring)."""
-        guard = _Guard()
+    async def run_query(
+        self, query: str, timeout_s: float, viewer: str = ALL_VIEWERS
+    ) -> tuple[Columns, Rows]:
+        """One statement under the authorizer and the time limit (see the module's docstring), for
+        `viewer` (store/viewer.py)."""
+        guard = _Guard(viewer)
         conn = self._conn
+        if viewer != ALL_VIEWERS:  # the viewer's memory views, in this connection's temp schema
+            await conn.execute("PRAGMA query_only = OFF")
+            for statement in temp_views(viewer):
+                await conn.execute(statement)
+            await conn.execute("PRAGMA query_only = ON")
         await conn.set_authorizer(guard)
         deadline = time.monotonic() + timeout_s
         late = False
@@ -269,12 +278,17 @@ _SETTING_PRAGMAS = {
 class _Guard:
     """An authorizer that allows reads and records the first refused action."""
 
-    def __init__(self) -> None:
+    def __init__(self, viewer: str = ALL_VIEWERS) -> None:
         self.refused: str | None = None
+        self.viewer = viewer
 
     def __call__(
         self, action: int, arg1: str | None, arg2: str | None, db: str | None, src: str | None
     ) -> int:
+        if action == sqlite3.SQLITE_READ and not may_read(arg1, arg2, db, src, self.viewer):
+            if self.refused is None:
+                self.refused = f"reading {'main.' if arg1 in MEMORY_VIEWS else ''}{arg1} (your memory: v_entities, v_sightings)"
+            return sqlite3.SQLITE_DENY
         if action in _READ_ACTIONS:
             return sqlite3.SQLITE_OK
         if action == sqlite3.SQLITE_FUNCTION and arg2 is not None and arg2.lower() in _SAFE_FUNCTIONS:
@@ -414,11 +428,13 @@ class SqliteBackend:
             )
         return await ReadOnly.open(self.where, self.uri(readonly=True), self.path.name)
 
-    async def run_query(self, query: str, timeout_s: float) -> tuple[Columns, Rows]:
+    async def run_query(
+        self, query: str, timeout_s: float, viewer: str = ALL_VIEWERS
+    ) -> tuple[Columns, Rows]:
         if not self.exists():
             await self.open_readonly("exa-orch sql")  # the one error for a missing file
         conn = await ReadOnly.open(self.where, self.uri(readonly=True), self.path.name, SqlConnection)
         try:
-            return await conn.run_query(query, timeout_s)
+            return await conn.run_query(query, timeout_s, viewer)
         finally:
             await conn.close()

@@ -6,6 +6,7 @@ Routes (all GET/HEAD; anything else is 405, see `auth.ViewGuard`):
   /archive?x=..&y=..     the archive as a 5x5 grid over two chosen coordinates
   /archive/{workflow}    one archetype's runs
   /runs/{run}            one run: metrics, niche grid, rounds side by side and elites
+  /memory                the entities your collection tasks remembered (view/memory.py)
   /api/tasks, /api/tasks/{id}   what the pages poll
   /static/...            the page's one script and one stylesheet
 
@@ -16,6 +17,7 @@ per route; `build_app` wires them to their routes and errors, and puts the guard
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Awaitable, Callable
@@ -32,7 +34,7 @@ from starlette.types import ASGIApp
 
 from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, StoreError
-from exa_orch.view import present
+from exa_orch.view import memory, present
 from exa_orch.view.auth import ViewGuard, viewer_of
 from exa_orch.view.data import COORDS, DOCUMENT, STATUSES, ViewDB, age_text, check_task_id, check_workflow_id
 from exa_orch.view.watches import watch_of_task
@@ -343,6 +345,7 @@ def routes(pages: Pages) -> list[Route]:
         Route("/archive", pages.archive, methods=["GET"]),
         Route("/archive/{workflow_id}", pages.workflow, methods=["GET"]),
         Route("/runs/{run_id:int}", pages.run, methods=["GET"]),
+        Route("/memory", functools.partial(memory.page, pages), methods=["GET"]),
         Route("/api/tasks", pages.api_tasks, methods=["GET"]),
         Route("/api/tasks/{task_id}", _checked_task(pages.api_task), methods=["GET"]),
         Route("/static/{name}", pages.static, methods=["GET"]),

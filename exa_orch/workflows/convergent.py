@@ -29,14 +29,14 @@ from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import engines, entities, kit, rows
+from exa_orch.workflows import engines, entities, kit, memory, rows
 from exa_orch.workflows.archive import convergent_run
 from exa_orch.workflows.harvest import poll_interval, with_recovery, with_runs
 
 Json = dict[str, Any]
 
 
-class ConvergentArgs(kit.TaskArgs):
+class ConvergentArgs(memory.KnownArgs):
     """The seed's task args; `timeout` (ms) bounds the waits for all websets together."""
 
     queries: list[str] = Field(min_length=2, max_length=5)
@@ -164,6 +164,8 @@ async def _on_websets(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Time
     search_base: Json = {"count": args.count, "entity": args.entity.model_dump()}
     if args.criteria:
         search_base["criteria"] = [{"description": c.description} for c in args.criteria]
+    if exclude := await memory.webset_exclude(ctx, args.known, args.entity.model_dump()):
+        search_base["exclude"] = exclude  # known: skip (entity memory)
 
     webset_ids: list[str] = []
     try:
@@ -205,6 +207,7 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
             f"collect.{i}", partial(kit.collect_items, ctx, f"collect.{i}.items", webset_id)
         )
         item_lists.append(items)
+    item_lists = await memory.remember_lists(ctx, item_lists, args.known, "convergent.search")
 
     await ctx.progress("dedupe", 0, 1, f"deduplicating {sum(map(len, item_lists))} items")
     # Pairwise name matching is CPU work (quadratic in names): off the event loop.
@@ -268,8 +271,9 @@ async def _result(
     return {**result, "steps": timeline.steps}
 
 
-def _asks(args: ConvergentArgs) -> list[rows.Ask]:
-    """One collection per query: rows judged on every criterion, those passing all kept."""
+def _asks(args: ConvergentArgs, known: Json) -> list[rows.Ask]:
+    """One collection per query: rows judged on every criterion, those passing all kept; `known`
+    the options entity memory adds (`memory.agent_options`: the known ones excluded)."""
     criteria = [c.description for c in args.criteria or []]
     return [
         rows.Ask(
@@ -279,7 +283,7 @@ def _asks(args: ConvergentArgs) -> list[rows.Ask]:
             args.count,
             str(args.entity.type),
             keep_passing=True,
-            options={"systemPrompt": rows.entity_prompt(args.entity.model_dump())},
+            options={"systemPrompt": rows.entity_prompt(args.entity.model_dump()), **known},
         )  # fmt: skip
         for q in args.queries
     ]
@@ -294,7 +298,7 @@ async def _on_rows(
     in `runIds`; `timeout` bounds all collections together."""
     queries = args.queries
     n = len(queries)
-    asks = _asks(args)
+    asks = _asks(args, await memory.agent_options(ctx, args.known))
     until = await kit.deadline(ctx, "wait.start", kit.seconds(args.timeout))
     firsts: list[engines.First] = []
     for i, ask in enumerate(asks):
@@ -325,6 +329,7 @@ async def _on_rows(
         started = [r for got in collected for r in got.run_ids]
         raise with_runs(exc, list(dict.fromkeys(run_ids + started))) from None
     item_lists = [[rows.as_item(r) for r in got.rows] for got in collected]
+    item_lists = await memory.remember_lists(ctx, item_lists, args.known, "convergent.search")
     await ctx.progress("dedupe", 0, 1, f"deduplicating {sum(map(len, item_lists))} items")
     analysis: Json = await timeline.run("dedupe", partial(asyncio.to_thread, converge, queries, item_lists))
     timed_out = [queries[i] for i, got in enumerate(collected) if got.timed_out]

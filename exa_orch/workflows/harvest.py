@@ -29,7 +29,7 @@ from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import engines, entities, kit, rows
+from exa_orch.workflows import engines, entities, kit, memory, rows
 from exa_orch.workflows.archive import harvest_run
 
 Json = dict[str, Any]
@@ -39,7 +39,7 @@ Json = dict[str, Any]
 ENRICHMENT_MARK = CREATE_MARK
 
 
-class HarvestArgs(kit.TaskArgs):
+class HarvestArgs(memory.KnownArgs):
     """The seed's task args; `timeout` is per wait, in milliseconds."""
 
     query: str = Field(min_length=1, max_length=5000)
@@ -164,6 +164,8 @@ async def _on_websets(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timelin
     search: Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
     if args.criteria:
         search["criteria"] = [{"description": c.description} for c in args.criteria]
+    if exclude := await memory.webset_exclude(ctx, args.known, args.entity.model_dump()):
+        search["exclude"] = exclude  # known: skip (entity memory)
 
     await ctx.progress("create", 0, 1, "creating the webset")
     webset = await timeline.run("create", lambda: kit.create_webset(ctx, "create.webset", {"search": search}))
@@ -201,6 +203,7 @@ async def _run(
     items: list[Json] = await timeline.run(
         "collect", lambda: kit.collect_items(ctx, "collect.items", webset_id, max_items=1000)
     )
+    items = await memory.remember(ctx, items, args.known, "lifecycle.harvest", _named(args, enrichment_ids))
     result: Json = {
         "engine": "websets",
         "websetId": webset_id,
@@ -276,7 +279,8 @@ async def _on_rows(
     enrichments = list(args.enrichments or [])
     ask = rows.Ask(
         rows.all_of(args.query, criteria), criteria, enrichments, args.count, str(args.entity.type),
-        keep_passing=True, options={"systemPrompt": rows.entity_prompt(args.entity.model_dump())},
+        keep_passing=True, options={"systemPrompt": rows.entity_prompt(args.entity.model_dump()),
+                                    **await memory.agent_options(ctx, args.known)},
     )  # fmt: skip
     timeout_s = kit.seconds(args.timeout)
     until = await kit.deadline(ctx, "wait.rows.start", timeout_s)
@@ -298,6 +302,7 @@ async def _on_rows(
     except OrchError as exc:
         raise with_runs(exc, got.run_ids or [first[0]]) from None
     items = [rows.as_item(r, field_ids) for r in got.rows]
+    items = await memory.remember(ctx, items, args.known, "lifecycle.harvest", _named(args, field_ids))
     result: Json = {
         "engine": source.name,
         "websetId": None,
@@ -321,6 +326,11 @@ async def _on_rows(
         result["deleted"] = False  # agent runs are not deleted (no webset was made)
     await ctx.progress("done", 1, 1, f"{len(items)} items")
     return {**result, "steps": timeline.steps}
+
+
+def _named(args: HarvestArgs, ids: list[str]) -> dict[str, str]:
+    """Enrichment id -> what it asks (the fields a sighting records)."""
+    return {i: e.description for i, e in zip(ids, args.enrichments or [], strict=False)}
 
 
 def with_runs(exc: OrchError, run_ids: list[str]) -> OrchError:

@@ -39,7 +39,7 @@ from exa_orch.gateway.agent_runs import OutputSchema, refused
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import engines, kit, rows
+from exa_orch.workflows import engines, kit, memory, rows
 from exa_orch.workflows.archive import verified_run
 from exa_orch.workflows.entity_research import (
     FIELDS,
@@ -68,7 +68,7 @@ __all__ = [
 ]
 
 
-class VerifiedCollectionArgs(kit.TaskArgs):
+class VerifiedCollectionArgs(memory.KnownArgs):
     query: str = Field(min_length=1, max_length=5000)
     """what the webset searches for, in natural language"""
     entity: kit.EntityArg
@@ -151,15 +151,17 @@ async def verified_collection(ctx: TaskContext, args: VerifiedCollectionArgs) ->
     return await begun.engine.choose(engines.Pair(partial(_on_websets, *on), partial(_on_rows, *on)))
 
 
-def _research(
+async def _research(
     ctx: TaskContext, args: VerifiedCollectionArgs, head: Json, items: list[Json], timed_out: bool, started: float,
     deadline: float, batched: bool,
-) -> Awaitable[Json]:  # fmt: skip
-    """The research phase (entity_research.py) over the collected `items`; the result starts with `head`."""
+) -> Json:  # fmt: skip
+    """The research phase (entity_research.py) over the collected `items`, remembered first (entity
+    memory; `known`); the result starts with `head`."""
+    items = await memory.remember(ctx, items, args.known, "research.verifiedCollection")
     ask = Ask(
         args.research_prompt, args.research_schema, args.research_model, args.research_limit, RESEARCH_BATCH
     )
-    return Research(ctx, ask, head, items, timed_out, started, deadline).run(batched)
+    return await Research(ctx, ask, head, items, timed_out, started, deadline).run(batched)
 
 
 async def _on_websets(
@@ -169,6 +171,8 @@ async def _on_websets(
     search: Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
     if args.criteria:
         search["criteria"] = [{"description": c.description} for c in args.criteria]
+    if exclude := await memory.webset_exclude(ctx, args.known, args.entity.model_dump()):
+        search["exclude"] = exclude  # known: skip (entity memory)
     body: Json = {"search": search}
     if args.enrichments:
         body["enrichments"] = [e.wire() for e in args.enrichments]
@@ -231,7 +235,8 @@ async def _on_rows(
     ask = rows.Ask(
         rows.all_of(args.query, criteria), criteria, list(args.enrichments or []), args.count,
         str(args.entity.type), keep_passing=True,
-        options={"systemPrompt": rows.entity_prompt(args.entity.model_dump())},
+        options={"systemPrompt": rows.entity_prompt(args.entity.model_dump()),
+                 **await memory.agent_options(ctx, args.known)},
     )  # fmt: skip
     await ctx.progress("collect", 0, 3, f"starting the {source.name} collection")
     first = await source.start(ctx, "rows.create", ask)

@@ -33,7 +33,7 @@ from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import engines, kit
+from exa_orch.workflows import engines, kit, memory
 from exa_orch.workflows.archive import winnow_run
 from exa_orch.workflows.niches import (
     MAX_TARGETS,
@@ -132,6 +132,7 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
             if task.websets
             else _recoverable(exc, task.runs, "agent runs")
         ) from None
+    await memory.remember(ctx, [e["item"] for e in task.archive], "ignore", "qd.winnow")  # entity memory
     return await _result(task, begun, converged, timed_out, noun)
 
 

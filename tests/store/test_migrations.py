@@ -56,7 +56,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0017_harvest_convergent_engines",
             "0018_steps_cascade_by_trigger",
             "0019_task_heads",
-            "0020_reserved",
+            "0020_entity_memory",
             "0021_watches",
         ]
     names = {name for _, name in schema(db_path)}
@@ -70,6 +70,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         "qd_elites",
         "costs",
         "run_slots",
+        "memory_entities",
+        "memory_sightings",
         "task_heads",
         "watches",
         "watch_runs",
@@ -97,8 +99,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (17, "harvest_convergent_engines"),
         (18, "steps_cascade_by_trigger"),
         (19, "task_heads"),
-        (20, "reserved"),
-        (21, "watches"),
+            "0020_entity_memory",
+            "0021_watches",
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 

@@ -1,0 +1,208 @@
+"""Entity memory and `known` (issue 39) on the whole app and the simulator (real HTTP on loopback).
+
+Two identical harvests, the second with known: "skip": it returns no entity the first returned,
+pays for no item or enrichment cell the first paid for, and costs less; v_entities (through
+`exa-orch sql`'s query, for the local principal) holds each entity once with its sightings.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from exa_orch.app import App
+from exa_orch.runtime import Principal
+from exa_orch.sim.testing import SimHandle
+from exa_orch.store.admin import run_query
+from tests.support import WAIT
+from tests.workflows.conftest import OpenApp, agent_runs, run_task
+
+ARGS: dict[str, Any] = {
+    "query": "startups in France",  # the simulator's world holds 46 French companies: 30, then 16 new ones
+    "entity": {"type": "company"},
+    "criteria": [{"description": "based in France"}],
+    "count": 30,
+    "enrichments": [{"description": "Number of employees", "format": "number"}],
+    "timeout": 60_000,
+}
+
+
+def sim_webset(sim: SimHandle, webset_id: str) -> Any:
+    return sim.ctx.extras["websets"].websets[webset_id]
+
+
+async def entities_view(app: App, viewer: str) -> list[dict[str, Any]]:
+    columns, rows = await run_query(
+        app.settings.db_path, "select id, name, urls, sightings, tasks from v_entities", viewer=viewer
+    )
+    return [dict(zip(columns, r, strict=True)) for r in rows]
+
+
+async def test_a_repeat_harvest_with_known_skip_pays_for_new_entities_only(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path
+) -> None:
+    async with research_app() as app:
+        first = await run_task(app, "lifecycle.harvest", ARGS)
+        assert first.status == "completed", first.error
+        second = await run_task(app, "lifecycle.harvest", {**ARGS, "known": "skip"})
+        assert second.status == "completed", second.error
+        ledger = await run_query(
+            app.settings.db_path,
+            "select task_id, operation, count(*), sum(usd) from costs"
+            f" where task_id in ('{first.id}', '{second.id}') group by task_id, operation",
+        )
+        me = app.settings.principal
+        view = await entities_view(app, me)
+        sightings = await run_query(
+            app.settings.db_path, "select entity_id, task_id, url, sources from v_sightings", viewer=me
+        )
+    one, two = first.result, second.result
+    assert one["itemCount"] == 30 and all(i["known"] is False for i in one["items"])  # mark: the default
+    # The second returns no entity the first returned...
+    first_urls = {i["properties"]["url"] for i in one["items"]}
+    # What is left of the 46 (an item the resolver finds to be a known company on another page is
+    # left out too, though Exa, which excludes by page, found and billed it).
+    assert 0 < two["itemCount"] <= len(sim_webset(sim, two["websetId"]).items) < 30
+    assert not first_urls & {i["properties"]["url"] for i in two["items"]}
+    # ... and paid for none at the simulator: its webset's items (each billed, each enriched) are all new.
+    paid_first = {i.entity.id for i in sim_webset(sim, one["websetId"]).items}
+    paid_second = sim_webset(sim, two["websetId"]).items
+    assert paid_second and not paid_first & {i.entity.id for i in paid_second}
+    assert all(i.enriched for i in paid_second)  # the enrichment cells it paid for are on new items only
+    assert sim_webset(sim, two["websetId"]).search_ids  # one search, with the known ones excluded
+    search = sim.ctx.extras["websets"].searches[sim_webset(sim, two["websetId"]).search_ids[0]]
+    assert search.exclude and search.exclude[0]["source"] == "import"
+    # Its ledger: fewer items and enrichment cells than the first, and only its new ones.
+    paid = {(task, op): (n, usd) for task, op, n, usd in ledger[1]}
+    for op in ("websets.item", "websets.enrichment"):
+        assert paid[(second.id, op)][0] == len(paid_second) < paid[(first.id, op)][0] == 30
+        assert paid[(second.id, op)][1] < paid[(first.id, op)][1]
+    # v_entities: each entity once, with its sightings.
+    assert len(view) == len(first_urls) + two["itemCount"]
+    assert len({json.dumps(sorted(json.loads(e["urls"]))) for e in view}) == len(view)
+    # Every item either run paid for is a sighting; an entity seen twice is one the second left out.
+    assert sum(e["sightings"] for e in view) == 30 + len(paid_second)
+    assert sum(e["tasks"] == 2 for e in view) == len(paid_second) - two["itemCount"]
+    assert all(e["sightings"] == e["tasks"] for e in view)
+    by_task: dict[str, int] = {}
+    for _, task_id, _, sources in sightings[1]:
+        by_task[task_id] = by_task.get(task_id, 0) + 1
+        assert json.loads(sources)  # the pages its criteria and fields cite
+    assert by_task == {first.id: 30, second.id: len(paid_second)}
+
+
+async def test_mark_says_known_and_since_when_and_sightings_add_up(research_app: OpenApp) -> None:
+    args = {**ARGS, "count": 5, "enrichments": None}
+    async with research_app() as app:
+        first = await run_task(app, "lifecycle.harvest", args)
+        second = await run_task(app, "lifecycle.harvest", args)
+        third = await run_task(app, "lifecycle.harvest", {**args, "known": "ignore"})
+        view = await entities_view(app, app.settings.principal)
+    assert [i["known"] for i in first.result["items"]] == [False] * 5
+    known = {i["properties"]["url"]: i for i in second.result["items"]}
+    assert set(known) == {i["properties"]["url"] for i in first.result["items"]}  # the same five
+    assert all(i["known"] is True and i["knownSince"] for i in known.values())
+    assert "known" not in third.result["items"][0]  # ignore: no mark
+    assert len(view) == 5 and all(e["sightings"] == 3 and e["tasks"] == 3 for e in view)
+
+
+async def test_agent_engine_skip_sends_the_known_as_input_exclusion(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    args = {**ARGS, "count": 5, "enrichments": None, "engine": "agent"}
+    async with research_app() as app:
+        first = await run_task(app, "lifecycle.harvest", args)
+        second = await run_task(app, "lifecycle.harvest", {**args, "known": "skip"})
+    assert first.status == second.status == "completed", (first.error, second.error)
+    names = {i["properties"]["company"]["name"] for i in first.result["items"]}
+    asked = agent_runs(sim).runs[second.result["runIds"][0]].request
+    excluded = asked["input"]["exclusion"]
+    assert {r["name"] for r in excluded} == names
+    assert second.result["itemCount"] > 0
+    assert not names & {i["properties"]["company"]["name"] for i in second.result["items"]}
+
+
+async def test_memory_is_per_principal_in_tasks_and_sql(research_app: OpenApp) -> None:
+    args = {**ARGS, "count": 5, "enrichments": None}
+    bob = Principal("token:bob")
+    async with research_app() as app:
+        assert app.tasks is not None
+        mine = await run_task(app, "lifecycle.harvest", args)
+        created = await app.run_operation(
+            "tasks.create", {"type": "lifecycle.harvest", **args}, principal=bob
+        )
+        theirs = await app.tasks.wait(created["taskId"], timeout=WAIT)
+        me = app.settings.principal
+        view_me, view_bob = await entities_view(app, me), await entities_view(app, bob.name)
+        view_all = await entities_view(app, "*")
+        raw = await _refused(app, "select name from memory_entities", me)
+    # Bob's harvest of the same five knows none of mine: memory is his own.
+    assert all(i["known"] is False for i in theirs.result["items"])
+    assert all(i["known"] is False for i in mine.result["items"])
+    assert len(view_me) == len(view_bob) == 5 and len(view_all) == 10
+    assert not {e["id"] for e in view_me} & {e["id"] for e in view_bob}
+    assert "memory_entities" in raw
+
+
+async def _refused(app: App, query: str, viewer: str) -> str:
+    from exa_orch.errors import InvalidParams
+
+    try:
+        await run_query(app.settings.db_path, query, viewer=viewer)
+    except InvalidParams as exc:
+        return exc.message
+    raise AssertionError(f"{query!r} was not refused")
+
+
+async def test_every_collection_workflow_remembers_and_convergent_marks_and_verified_skips(
+    research_app: OpenApp, sim: SimHandle
+) -> None:
+    base = {
+        "entity": {"type": "company"},
+        "criteria": [{"description": "based in France"}],
+        "timeout": 60_000,
+    }
+    async with research_app() as app:
+        harvest = await run_task(
+            app, "lifecycle.harvest", {**base, "query": "startups in France", "count": 5}
+        )
+        convergent = await run_task(
+            app,
+            "convergent.search",
+            {**base, "queries": ["startups in France", "French companies"], "count": 5},
+        )
+        verified = await run_task(
+            app, "research.verifiedCollection",
+            {**base, "query": "startups in France", "count": 5, "known": "skip", "engine": "agent",
+             "researchPrompt": "Who founded {{name}}?", "researchLimit": 1},
+        )  # fmt: skip
+        winnow = await run_task(
+            app,
+            "qd.winnow",
+            {
+                **base,
+                "query": "startups in France",
+                "count": 4,
+                "maxRounds": 1,
+                "enrichments": [{"description": "CEO name"}],
+            },
+        )
+        _, rows = await run_query(
+            app.settings.db_path, "select task_type, count(*) from v_sightings group by task_type",
+            viewer=app.settings.principal,
+        )  # fmt: skip
+    for done in (harvest, convergent, verified, winnow):
+        assert done.status == "completed", (done.type, done.error)
+    seen = dict(rows)
+    assert seen["lifecycle.harvest"] == 5 and seen["qd.winnow"] == len(winnow.result["finalElites"]) > 0
+    assert seen["convergent.search"] == sum(convergent.result["itemCounts"])
+    assert seen["research.verifiedCollection"] == verified.result["totalItems"] > 0
+    # convergent marks what the harvest found; verified (skip) returned none of those.
+    harvested = {i["properties"]["url"] for i in harvest.result["items"]}
+    marked = [i for u in convergent.result["unique"] for i in u["items"]]
+    assert any(i["known"] for i in marked) or convergent.result["intersection"]
+    assert all(i["known"] == (i["properties"]["url"] in harvested) for i in marked)
+    assert not harvested & {m["item"]["properties"]["url"] for m in verified.result["items"]}
+    asked = agent_runs(sim).runs[verified.result["runIds"][0]].request
+    assert len(asked["input"]["exclusion"]) >= 5  # the harvest's five and the convergent search's
