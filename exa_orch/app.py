@@ -82,7 +82,9 @@ class App:
         """What every workflow of this app's runtime sees as `ctx.deps` (runtime/deps.py): its
         operations run through `run_operation`, never an import of the ops layer."""
         return Deps(
-            dispatch=self.run_operation, gateway=self.gateway, exa_port=ExaPort(self.gateway),
+            dispatch=self.run_operation,
+            gateway=self.gateway,
+            exa_port=ExaPort(self.gateway),
             memory=EntityMemory(self.store),
         )
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import weakref
 from collections.abc import Sequence
 from typing import Any, Literal
 
@@ -37,7 +38,11 @@ Json = dict[str, Any]
 Known = Literal["skip", "mark", "ignore"]
 MAX_EXCLUDED = MAX_INPUT_ROWS  # remembered entities sent as exclusions, most recently seen first
 IMPORT_WAIT_S = 600.0
-_LOCKS: dict[str, asyncio.Lock] = {}  # one re-resolution at a time per principal in this process
+# One re-resolution at a time per principal in this process, per event loop (a lock is bound to
+# the loop it is first used on; tests and the eval run several loops in one process).
+_LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
+    weakref.WeakKeyDictionary()
+)
 
 
 class KnownArgs(kit.TaskArgs):
@@ -255,7 +260,7 @@ async def _marks(
                      sources_of(item), fields_of(item, fields))
             for n, item in enumerate(items)
         ]  # fmt: skip
-        lock = _LOCKS.setdefault(who, asyncio.Lock())
+        lock = _LOCKS.setdefault(asyncio.get_running_loop(), {}).setdefault(who, asyncio.Lock())
         async with lock:
             old = await memory.candidates(who, sorted({k for item in items for k in keys_of(item)}))
             after, of_new = plan(ctx.task_id, old, new)

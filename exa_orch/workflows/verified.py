@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Awaitable
 from functools import partial
 from typing import Any
 

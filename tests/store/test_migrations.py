@@ -99,8 +99,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (17, "harvest_convergent_engines"),
         (18, "steps_cascade_by_trigger"),
         (19, "task_heads"),
-            "0020_entity_memory",
-            "0021_watches",
+        (20, "entity_memory"),
+        (21, "watches"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 
