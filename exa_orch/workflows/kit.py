@@ -20,8 +20,9 @@ from pydantic.alias_generators import to_camel
 
 from exa_orch.attrdocs import AttributeDocs
 from exa_orch.errors import NotFoundError, OrchError
-from exa_orch.exa.port import Idle, webset, webset_item, webset_params
+from exa_orch.exa.port import ITEMS_PAGE, Idle, webset, webset_item, webset_params
 from exa_orch.exa.statuses import RUN_TERMINAL
+from exa_orch.exa.views import item_view
 from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.deps import exa_port_of
 
@@ -164,6 +165,12 @@ async def create_webset(ctx: TaskContext, key: str, body: Mapping[str, Any]) -> 
     return dumped(await new_webset(ctx, key, await webset_params(body)))
 
 
+async def cancel_webset(ctx: TaskContext, webset_id: str) -> None:
+    """Cancel the webset's running searches and enrichments (`ExaPort.cancel_webset`): what a
+    collection workflow's cancel hook does for each webset it made."""
+    await exa_port_of(ctx.deps).cancel_webset(webset_id)
+
+
 def dumped(model: BaseModel) -> Json:
     """An exa-py model as Exa's camelCase JSON (what a checkpoint keeps)."""
     out: Json = model.model_dump(by_alias=True, exclude_none=True, mode="json")
@@ -218,6 +225,26 @@ async def deadline(ctx: TaskContext, key: str, seconds: float) -> float:
     return started + seconds
 
 
+async def _idle(
+    ctx: TaskContext, key: str, webset_id: str, timeout_s: float, poll_s: float, until: float
+) -> Idle:
+    """`ExaPort.wait_idle` until the wall time `until`, search progress reported under `key` after
+    each read (with the time since the wait first began: a report no earlier run made)."""
+    since = until - timeout_s if timeout_s > 0 else None  # when the wait first began
+    port = exa_port_of(ctx.deps)
+
+    async def progress(webset: Webset, polls: int) -> None:
+        found = sum(s.progress.found for s in webset.searches)
+        wanted = sum(s.count for s in webset.searches)
+        note = f"webset {webset.status}: {int(found)}" + (
+            f"/{wanted} items found" if wanted else " items found"
+        )
+        await ctx.progress(key, found, wanted or None, f"{note} {elapsed(since)}" if since else note)
+
+    within = max(0.05, min(until - time.time(), 3600.0))
+    return await port.wait_idle(webset_id, within=within, interval=poll_s, progress=progress)
+
+
 async def wait_webset(
     ctx: TaskContext,
     key: str,
@@ -234,20 +261,9 @@ async def wait_webset(
     (`Idle.timed_out`); search progress is reported under `key` after each read."""
     if until is None:
         until = await deadline(ctx, f"{key}.start", timeout_s)
-    since = until - timeout_s if timeout_s > 0 else None  # when the wait first began
-    port = exa_port_of(ctx.deps)
-
-    async def progress(webset: Webset, polls: int) -> None:
-        found = sum(s.progress.found for s in webset.searches)
-        wanted = sum(s.count for s in webset.searches)
-        note = f"webset {webset.status}: {int(found)}" + (
-            f"/{wanted} items found" if wanted else " items found"
-        )
-        await ctx.progress(key, found, wanted or None, f"{note} {elapsed(since)}" if since else note)
 
     async def wait() -> Json:
-        within = max(0.05, min(until - time.time(), 3600.0))
-        idle = await port.wait_idle(webset_id, within=within, interval=poll_s, progress=progress)
+        idle = await _idle(ctx, key, webset_id, timeout_s, poll_s, until)
         return {
             "webset": dumped(idle.webset),
             "timedOut": idle.timed_out,
@@ -292,30 +308,32 @@ async def wait_idle(
     """
     if until is None:
         until = await deadline(ctx, f"{key}.start", timeout_s)
-    left = until - time.time()
-    args = {"id": webset_id, "timeout": max(0.05, min(left, 3600.0)), "pollInterval": poll_s}
-    since = until - timeout_s if timeout_s > 0 else None  # when the wait first began
-    result: Json = await ctx.step(
-        key, lambda: call(ctx, "websets.waitUntilIdle", args, step=key, since=since)
-    )
+
+    async def wait() -> Json:
+        idle = await _idle(ctx, key, webset_id, timeout_s, poll_s, until)
+        return {
+            "webset": dumped(idle.webset),
+            "timedOut": idle.timed_out,
+            "waitedSeconds": idle.waited,
+            "polls": idle.polls,
+        }
+
+    result: Json = await ctx.step(key, wait)
     return result
 
 
 async def webset_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
-    """Every item of the webset (up to `max_items`), whole (items.getAll, fields ['all']): a read,
-    reported under `key`, not a step (collect_items makes it one; a stopped task's salvage reads it)."""
+    """Every item of the webset (up to `max_items`, `ExaPort.items_as_sent`), each as `exa.views.item_view`
+    shows it (the shape the collection workflows keep and return), reported under `key`: a read,
+    not a step (collect_items makes it one; a stopped task's salvage reads it)."""
+    port = exa_port_of(ctx.deps)
     items: list[Json] = []
-    cursor: str | None = None
-    while len(items) < max_items:  # getAll stops at ~512 KB per call (a reply size): go on from its cursor
-        args: Json = {"websetId": webset_id, "maxItems": max_items - len(items), "fields": ["all"]}
-        if cursor:
-            args["cursor"] = cursor
-        page = await call(ctx, "items.getAll", args, step=key)
-        items.extend(page.get("data") or [])
-        cursor = page.get("nextCursor") if page.get("truncated") else None
-        if not cursor:
-            break
-    return items[:max_items]
+    async for item in port.items_as_sent(webset_id, max_items=max_items):
+        items.append(item_view(item.model_dump()))
+        if len(items) % ITEMS_PAGE == 0:
+            await ctx.progress(key, len(items), None, f"{len(items)} items read from webset {webset_id}")
+    await ctx.progress(key, len(items), None, f"{len(items)} items read from webset {webset_id}")
+    return items
 
 
 async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
