@@ -1,5 +1,7 @@
 """Exa's objects as JSON views the agents and the workflows' checkpoints share.
 
+`research_view` is an agent run as an agent's research.get shows it (before the answer is cut to
+an agent's size) and as the workflows that run research by the dict helpers keep it.
 `item_view` is an item as an agent reads it whole (`items.getAll` with fields ['all'], the
 operations' projection) and as the collection workflows have always kept their items in their
 checkpoints and results: the one definition both layers use, so a workflow that reads items through
@@ -9,6 +11,8 @@ the typed port (`ExaPort.items`) saves and returns what it did when it read them
 from __future__ import annotations
 
 from typing import Any
+
+from exa_orch.gateway.marks import CREATE_MARK
 
 Json = dict[str, Any]
 RAW_HINT = "call again with raw: true for the full object"
@@ -48,4 +52,35 @@ def item_view(obj: Json) -> Json:
         if isinstance(r, dict)
     ]
     out.update(pick(obj, *TIMES))
+    return out
+
+
+def run_json(run: Any) -> Json:
+    """An exa-py AgentRun as camelCase JSON."""
+    out: Json = run.model_dump(by_alias=True, exclude_none=True, mode="json")
+    return out
+
+
+def research_view(run: Json) -> Json:
+    """The agent run seen as a research task: id, status, output (text, structured, citations)."""
+    out: Json = {"researchId": run.get("id"), "status": run.get("status"), "backend": "agent"}
+    for key in ("stopReason", "createdAt", "completedAt", "error", "costDollars"):
+        if run.get(key) is not None:
+            out[key] = run[key]
+    output = run.get("output") or {}
+    if output:
+        out["output"] = {k: output[k] for k in ("text", "structured") if output.get(k) is not None}
+        citations = [
+            {"field": g.get("field"), "urls": [c.get("url") for c in g.get("citations") or []]}
+            for g in output.get("grounding") or []
+        ]
+        if citations:
+            out["output"]["citations"] = citations
+    request = run.get("request") or {}
+    for key in ("effort", "previousRunId"):
+        if request.get(key):
+            out[key] = request[key]
+    mark = (run.get("metadata") or request.get("metadata") or {}).get(CREATE_MARK)
+    if mark:
+        out["externalId"] = mark  # the key it was created with (research.create's externalId)
     return out

@@ -1,12 +1,16 @@
-"""What the research workflows share: crash-safe webset creation on the Exa port, timed steps,
-and (until every workflow is on the port) operations by name.
+"""What the research workflows share: crash-safe webset creation on the Exa port, webset waits
+and item reads, timed steps, and operations by name for the task types built to run them.
 
 A workflow calls Exa through `ctx.deps.exa_port` (exa_orch/exa/port.py: exa-py's models, every
-create safe to retry): `new_webset` here, `workflows/runs.py` for agent runs. Workflows sit below
-the operations layer, so they never import it: `call` still runs an operation through
-`ctx.deps.dispatch` (validation, gateway, typed errors and the agents' projections included) for
-the helpers the collection workflows use until they move to the port. Every call that changes something at Exa runs inside a step, so a
-resumed run replays its saved result instead of calling again.
+create safe to retry): `new_webset`, `wait_webset`, `items_of`, `cancel_webset` here (and
+`create_webset`, `wait_idle`, `webset_items`, `collect_items`: the same port calls, their results
+in the JSON shapes the collection workflows' checkpoints have always kept), `workflows/runs.py` and
+`workflows/research.py` for agent runs. Workflows sit below the operations layer, so they never
+import it: `call` runs an operation by name through `ctx.deps.dispatch` (validation, gateway,
+typed errors and the agents' projections included) for a task that runs operations by name by
+design (tests/workflows/test_third_engine.py keeps the collection workflows off it). Every call
+that changes something at Exa runs inside a step, so a resumed run replays its saved result
+instead of calling again.
 """
 
 from __future__ import annotations
@@ -19,9 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
 from exa_orch.attrdocs import AttributeDocs
-from exa_orch.errors import NotFoundError, OrchError
 from exa_orch.exa.port import ITEMS_PAGE, Idle, webset, webset_item, webset_params
-from exa_orch.exa.statuses import RUN_TERMINAL
 from exa_orch.exa.views import item_view
 from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.deps import exa_port_of
@@ -183,40 +185,6 @@ def elapsed(since: float) -> str:
     return f"({time.time() - since:.0f} s in)"
 
 
-async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -> Json:
-    """Step `key`: a research run (`research.create` args), started once even across crashes and cancels.
-
-    The run carries externalId = task:key (Exa keeps it in the run's metadata), so a resumed task
-    finds the run its earlier run started before the checkpoint instead of paying for a second one;
-    and a cancel hook registered *before* the create finds and cancels a run whose create was in
-    flight when the cancel came (the cancel's replay stops at this unsaved step, with the hook set).
-    """
-    mark = ctx.external_id(key)
-
-    async def create() -> Json:
-        # research.create looks a caller-chosen key up before creating (exa_orch/exa/creates.py), so
-        # a resumed run gets the run its earlier run started: the one create-or-find rule.
-        run: Json = await call(ctx, "research.create", {**args, "externalId": mark}, step=key)
-        return run
-
-    async def cancel_if_started() -> None:
-        # research.find is the lookup research.create's create-or-find uses (the run's metadata mark).
-        try:
-            run = await call(ctx, "research.find", {"externalId": mark}, step="cancel")
-        except NotFoundError:  # the create never reached Exa
-            return
-        if run.get("status") not in RUN_TERMINAL:
-            try:
-                await call(ctx, "research.cancel", {"researchId": run["researchId"]}, step="cancel")
-            except OrchError:  # finished meanwhile (409) or gone
-                pass
-
-    remove = ctx.on_cancel(cancel_if_started)
-    created: Json = await ctx.step(key, create)
-    remove()  # not on failure: a cancel's replay stops here and must find the hook
-    return created
-
-
 async def deadline(ctx: TaskContext, key: str, seconds: float) -> float:
     """Step `key`: the wall time `seconds` after this step first ran. Saved with the task, so a
     deadline is fixed at the first start and kept across restarts (a restarted task never gets its
@@ -299,11 +267,11 @@ async def wait_idle(
     *,
     until: float | None = None,
 ) -> Json:
-    """Step `key`: wait until the webset is idle or its deadline passes.
+    """Step `key`: wait until the webset is idle or its deadline passes (`ExaPort.wait_idle`).
 
     The deadline is `until` (wall time) if given, else `timeout_s` after this wait first started
-    (step `<key>.start`), so a restart does not restart the wait. Returns {"webset", "timedOut",
-    ...} as `websets.waitUntilIdle` does; a timeout is a result, not an error, so the workflow can
+    (step `<key>.start`), so a restart does not restart the wait. Returns {"webset" (Exa's JSON),
+    "timedOut", "waitedSeconds", "polls"}, the shape this step has always saved; a timeout is a result, not an error, so the workflow can
     return what it has (the seeds' partial results).
     """
     if until is None:
@@ -337,7 +305,8 @@ async def webset_items(ctx: TaskContext, key: str, webset_id: str, max_items: in
 
 
 async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
-    """Step `key`: every item of the webset (up to `max_items`), whole (items.getAll, fields ['all'])."""
+    """Step `key`: `webset_items` (every item of the webset, up to `max_items`, as an agent's
+    items.getAll with fields ['all'] shows it)."""
     items: list[Json] = await ctx.step(key, lambda: webset_items(ctx, key, webset_id, max_items))
     return items
 
