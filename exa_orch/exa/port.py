@@ -27,6 +27,7 @@ from exa_orch.gateway.marks import CREATE_MARK
 
 from . import creates, paging, wire
 from .events import RunFeed, Sleep
+from .models import Contents
 from .polling import poll_until
 from .statuses import WEBSET_ON_THEIR_WAY
 from .wire import WEBSETS, segment
@@ -273,6 +274,13 @@ class ExaPort:
             return await creates.find_in_webset(self._clients.http, webset_id, field, key)
 
         return await creates.create_or_find(send, find, what=f"create {field}", find_first=True)
+
+    # --- search API -----------------------------------------------------------------------------
+
+    async def get_contents(self, urls: list[str], *, max_characters: int) -> Contents:
+        """The pages at `urls` as text (at most `max_characters` each): POST /contents, a read."""
+        body = {"urls": urls, "text": {"maxCharacters": max_characters}}
+        return Contents.model_validate(await wire.request(self._clients.http, "POST", "/contents", body=body))
 
     # --- agent runs -----------------------------------------------------------------------------
 
