@@ -228,7 +228,7 @@ def _verdict(value: Any) -> tuple[str, str | None]:
 
 
 def synthesis_from_run(run: Json) -> Json:
-    """The seed's `synthesis` object from a finished research run (research.pollUntilFinished's view)."""
+    """The seed's `synthesis` object from a finished research run (`research.wait_run`'s view, as research.pollUntilFinished shows it)."""
     output = run.get("output") or {}
     structured = output.get("structured")
     out: Json = {"researchId": run.get("researchId")}
