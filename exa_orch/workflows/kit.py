@@ -213,6 +213,33 @@ async def _idle(
     return await port.wait_idle(webset_id, within=within, interval=poll_s, progress=progress)
 
 
+async def _wait_step(
+    ctx: TaskContext,
+    key: str,
+    webset_id: str,
+    timeout_s: float,
+    poll_s: float,
+    until: float | None,
+    *,
+    waited: str,
+) -> Json:
+    """Step `key`: `_idle` until `until` (else `timeout_s` after step `<key>.start` first ran), saved
+    as {webset (Exa's JSON), timedOut, <waited> (seconds), polls}."""
+    end = until if until is not None else await deadline(ctx, f"{key}.start", timeout_s)
+
+    async def wait() -> Json:
+        idle = await _idle(ctx, key, webset_id, timeout_s, poll_s, end)
+        return {
+            "webset": dumped(idle.webset),
+            "timedOut": idle.timed_out,
+            waited: idle.waited,
+            "polls": idle.polls,
+        }
+
+    saved: Json = await ctx.step(key, wait)
+    return saved
+
+
 async def wait_webset(
     ctx: TaskContext,
     key: str,
@@ -227,19 +254,7 @@ async def wait_webset(
     The deadline is `until` (wall time) if given, else `timeout_s` after this wait first started
     (step `<key>.start`), so a restart does not restart the wait. A timeout is a result
     (`Idle.timed_out`); search progress is reported under `key` after each read."""
-    if until is None:
-        until = await deadline(ctx, f"{key}.start", timeout_s)
-
-    async def wait() -> Json:
-        idle = await _idle(ctx, key, webset_id, timeout_s, poll_s, until)
-        return {
-            "webset": dumped(idle.webset),
-            "timedOut": idle.timed_out,
-            "waited": idle.waited,
-            "polls": idle.polls,
-        }
-
-    saved: Json = await ctx.step(key, wait)
+    saved = await _wait_step(ctx, key, webset_id, timeout_s, poll_s, until, waited="waited")
     return Idle(
         await webset(saved["webset"]), bool(saved["timedOut"]), float(saved["waited"]), int(saved["polls"])
     )
@@ -271,23 +286,10 @@ async def wait_idle(
 
     The deadline is `until` (wall time) if given, else `timeout_s` after this wait first started
     (step `<key>.start`), so a restart does not restart the wait. Returns {"webset" (Exa's JSON),
-    "timedOut", "waitedSeconds", "polls"}, the shape this step has always saved; a timeout is a result, not an error, so the workflow can
-    return what it has (the seeds' partial results).
+    "timedOut", "waitedSeconds", "polls"}, the shape this step has always saved; a timeout is a
+    result, not an error, so the workflow can return what it has (the seeds' partial results).
     """
-    if until is None:
-        until = await deadline(ctx, f"{key}.start", timeout_s)
-
-    async def wait() -> Json:
-        idle = await _idle(ctx, key, webset_id, timeout_s, poll_s, until)
-        return {
-            "webset": dumped(idle.webset),
-            "timedOut": idle.timed_out,
-            "waitedSeconds": idle.waited,
-            "polls": idle.polls,
-        }
-
-    result: Json = await ctx.step(key, wait)
-    return result
+    return await _wait_step(ctx, key, webset_id, timeout_s, poll_s, until, waited="waitedSeconds")
 
 
 async def webset_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
