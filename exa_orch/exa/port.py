@@ -15,9 +15,11 @@ client (`AgentRun`). exa-py is imported only when a method first needs it, off t
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
+
+from pydantic import BaseModel, ConfigDict
 
 from exa_orch.errors import Conflict, WebsetNotRunning
 from exa_orch.gateway.client import call, exa_py_imported
@@ -25,6 +27,7 @@ from exa_orch.gateway.marks import CREATE_MARK
 
 from . import creates, paging, wire
 from .events import RunFeed, Sleep
+from .models import Contents
 from .polling import poll_until
 from .statuses import WEBSET_ON_THEIR_WAY
 from .wire import WEBSETS, segment
@@ -57,6 +60,16 @@ class ExaClients(Protocol):
 
     @property
     def http(self) -> httpx.AsyncClient: ...
+
+
+class ItemAsSent(BaseModel):
+    """A webset item exactly as Exa sent it: its `id`, and every other field kept as is
+    (`model_dump()` gives Exa's JSON back). exa-py's `WebsetItem` normalises what it reads (a URL
+    gains a trailing slash, strings are stripped); a workflow that returns items to agents returns
+    them as their `items.getAll` shows them, so it reads this."""
+
+    model_config = ConfigDict(extra="allow", frozen=True, defer_build=True)
+    id: str
 
 
 @dataclass(frozen=True)
@@ -185,6 +198,23 @@ class ExaPort:
         from exa_py.websets.types import WebsetItem
 
         await exa_py_imported()
+        listed = self._item_data(webset_id, max_items)
+        try:
+            async for item in listed:
+                yield WebsetItem.model_validate(item)
+        finally:
+            await listed.aclose()
+
+    async def items_as_sent(self, webset_id: str, *, max_items: int = 1000) -> AsyncIterator[ItemAsSent]:
+        """`items`, each exactly as Exa sent it (`ItemAsSent`: what an agent's items.getAll shows)."""
+        listed = self._item_data(webset_id, max_items)
+        try:
+            async for item in listed:
+                yield ItemAsSent.model_validate(item)
+        finally:
+            await listed.aclose()
+
+    async def _item_data(self, webset_id: str, max_items: int) -> AsyncGenerator[Any, None]:
         given = 0
         path = f"{W}/{segment(webset_id, 'websetId')}/items"
 
@@ -198,7 +228,7 @@ class ExaPort:
                     if given >= max_items:
                         return
                     given += 1
-                    yield WebsetItem.model_validate(item)
+                    yield item
                 if given >= max_items:
                     return
         finally:
@@ -244,6 +274,13 @@ class ExaPort:
             return await creates.find_in_webset(self._clients.http, webset_id, field, key)
 
         return await creates.create_or_find(send, find, what=f"create {field}", find_first=True)
+
+    # --- search API -----------------------------------------------------------------------------
+
+    async def get_contents(self, urls: list[str], *, max_characters: int) -> Contents:
+        """The pages at `urls` as text (at most `max_characters` each): POST /contents, a read."""
+        body = {"urls": urls, "text": {"maxCharacters": max_characters}}
+        return Contents.model_validate(await wire.request(self._clients.http, "POST", "/contents", body=body))
 
     # --- agent runs -----------------------------------------------------------------------------
 
@@ -342,6 +379,14 @@ async def webset_params(fields: Mapping[str, object]) -> CreateWebsetParameters:
     from exa_py.websets.types import CreateWebsetParameters
 
     return CreateWebsetParameters.model_validate(dict(fields))
+
+
+async def enrichment_params(fields: Mapping[str, object]) -> CreateEnrichmentParameters:
+    """exa-py's `CreateEnrichmentParameters` from an enrichment create's camelCase JSON body."""
+    await exa_py_imported()
+    from exa_py.websets.types import CreateEnrichmentParameters
+
+    return CreateEnrichmentParameters.model_validate(dict(fields))
 
 
 async def webset(data: object) -> Webset:

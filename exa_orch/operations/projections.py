@@ -19,8 +19,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, Literal
 
+from exa_orch.exa.views import ITEM_KEYS, item_view, reference_urls
+
 Json = dict[str, Any]
-RAW_HINT = "call again with raw: true for the full object"
 
 
 def _pick(obj: Json, *keys: str) -> Json:
@@ -90,8 +91,7 @@ def output_schema(project: Any) -> Json | None:
     return found if isinstance(found, dict) else None
 
 
-def _refs(refs: Any) -> list[str]:
-    return [str(r["url"]) for r in refs or [] if isinstance(r, dict) and r.get("url")]
+_refs = reference_urls
 
 
 _SEARCH_KEYS = ("id", "status", "websetId", "query", "count", "behavior", "progress", "recall", "metadata")
@@ -221,31 +221,8 @@ def webset(obj: Json, fields: Any = None) -> Json:
     return out
 
 
-_ITEM_KEYS = ("id", "source", "sourceId", "websetId")
-
-
-def item(obj: Json) -> Json:
-    """An item: properties (page content replaced by its size), evaluations, enrichment results."""
-    out = _pick(obj, *_ITEM_KEYS)
-    props = dict(obj.get("properties") or {})
-    content = props.pop("content", None)
-    if isinstance(content, str) and content:
-        props["contentOmitted"] = {"chars": len(content), "how": RAW_HINT}
-    out["properties"] = props
-    out["evaluations"] = [
-        {**_pick(e, "criterion", "satisfied", "reasoning"), "references": _refs(e.get("references"))}
-        for e in obj.get("evaluations") or []
-    ]
-    out["enrichments"] = [
-        {
-            **_pick(r, "enrichmentId", "status", "format", "result", "reasoning"),
-            "references": _refs(r.get("references")),
-        }
-        for r in obj.get("enrichments") or []
-        if isinstance(r, dict)
-    ]
-    out.update(_pick(obj, *_TIMES))
-    return out
+_ITEM_KEYS = ITEM_KEYS
+item = item_view  # one definition: the workflows keep their items in this shape (exa/views.py)
 
 
 ITEM = schema(

@@ -26,6 +26,7 @@ from exa_orch.exa.creates import MAX_LIST_PAGES
 from exa_orch.exa.polling import poll_until
 from exa_orch.exa.port import run_params
 from exa_orch.exa.statuses import RUN_TERMINAL
+from exa_orch.exa.views import research_view, run_json
 from exa_orch.gateway.agent_runs import (
     DEFAULT_MODEL,
     MODEL_TO_EFFORT,
@@ -35,7 +36,7 @@ from exa_orch.gateway.agent_runs import (
     user_identifier,
 )
 from exa_orch.gateway.context import current_request
-from exa_orch.gateway.marks import CREATE_MARK, new_key
+from exa_orch.gateway.marks import new_key
 
 from . import projections as pj
 from .context import OpContext
@@ -115,37 +116,6 @@ class PollResearch(ReadResearch):
     timeout: float = Field(default=600.0, gt=0, le=3600)
     """seconds to wait at most; the result says timedOut when the run is still going"""
     poll_interval: float = Field(default=2.0, ge=0.05, le=60)
-
-
-def run_json(run: Any) -> dict[str, Any]:
-    """An exa-py AgentRun as camelCase JSON."""
-    out: dict[str, Any] = run.model_dump(by_alias=True, exclude_none=True, mode="json")
-    return out
-
-
-def research_view(run: dict[str, Any]) -> dict[str, Any]:
-    """The agent run seen as a research task: id, status, output (text, structured, citations)."""
-    out: dict[str, Any] = {"researchId": run.get("id"), "status": run.get("status"), "backend": "agent"}
-    for key in ("stopReason", "createdAt", "completedAt", "error", "costDollars"):
-        if run.get(key) is not None:
-            out[key] = run[key]
-    output = run.get("output") or {}
-    if output:
-        out["output"] = {k: output[k] for k in ("text", "structured") if output.get(k) is not None}
-        citations = [
-            {"field": g.get("field"), "urls": [c.get("url") for c in g.get("citations") or []]}
-            for g in output.get("grounding") or []
-        ]
-        if citations:
-            out["output"]["citations"] = citations
-    request = run.get("request") or {}
-    for key in ("effort", "previousRunId"):
-        if request.get(key):
-            out[key] = request[key]
-    mark = (run.get("metadata") or request.get("metadata") or {}).get(CREATE_MARK)
-    if mark:
-        out["externalId"] = mark  # the key it was created with (research.create's externalId)
-    return out
 
 
 async def create(args: CreateResearch, ctx: OpContext) -> dict[str, Any]:

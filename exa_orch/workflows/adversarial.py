@@ -173,7 +173,7 @@ async def _webset_sides(
     removers: dict[str, Callable[[], None]] = {}
 
     def canceller(webset_id: str) -> Callable[[], Awaitable[Any]]:
-        return lambda: kit.call(ctx, "websets.cancel", {"id": webset_id}, step="cancel")
+        return lambda: kit.cancel_webset(ctx, webset_id)
 
     try:
         for side in SIDES:  # both up front, so Exa searches them in parallel

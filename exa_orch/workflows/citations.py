@@ -41,6 +41,7 @@ from exa_orch.errors import OrchError
 from exa_orch.gateway import prices
 from exa_orch.gateway.context import current_request
 from exa_orch.runtime import TaskContext
+from exa_orch.runtime.deps import exa_port_of
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.workflows import cite_match, kit
 
@@ -233,9 +234,9 @@ async def fetch_pages(
             if size == 0:
                 return {"urls": [], "stopped": "budget" if len(pages) < cap else "cap"}
             batch = pending[:size]
-            args = {"urls": batch, "text": {"maxCharacters": PAGE_CHARS}}
             try:
-                answer = await ctx.deps.dispatch("exa.getContents", args, _quiet)
+                contents = await exa_port_of(ctx.deps).get_contents(batch, max_characters=PAGE_CHARS)
+                answer = contents.model_dump(exclude_none=True)  # Exa's JSON, as it came
             except OrchError as exc:  # the result stands; these pages could not be read
                 return {"urls": batch, "pages": {u: {"status": "error", "error": exc.code} for u in batch}}
             read = _pages_of(answer, batch)
@@ -326,10 +327,6 @@ def summarize(checks: list[Json], pages: dict[str, Json], cap: int, stopped: str
     }  # fmt: skip
 
 
-async def _quiet(completed: float, total: float | None, message: str | None) -> None:
-    """The check's calls report no progress: the task's last report stays its work's own."""
-
-
 def _key(c: Cited) -> str:
     return f"{c.item_id}\x1f{c.field}\x1f{c.url}"
 
@@ -345,17 +342,11 @@ async def quotes(ctx: TaskContext, cited: list[Cited]) -> list[Cited]:
     async def read() -> dict[str, str]:
         found: dict[str, str] = {}
         for webset_id in websets:
-            args: Json = {"websetId": webset_id, "maxItems": 100_000, "raw": True}
-            while True:
-                try:
-                    page = await ctx.deps.dispatch("items.getAll", args, _quiet)
-                except OrchError:
-                    break
-                for item in page.get("data") or []:
-                    found.update({_key(c): c.snippet for c in _item_cites(item) if c.quoted})
-                if not page.get("truncated") or not page.get("nextCursor"):
-                    break
-                args["cursor"] = page["nextCursor"]
+            try:
+                async for item in exa_port_of(ctx.deps).items_as_sent(webset_id, max_items=100_000):
+                    found.update({_key(c): c.snippet for c in _item_cites(item.model_dump()) if c.quoted})
+            except OrchError:
+                pass  # the webset is gone: its answers stand in for the quotes
         return found
 
     found: dict[str, str] = await ctx.step("citations.quotes", read)

@@ -177,7 +177,7 @@ async def _on_websets(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Time
             )
             webset_id: str = webset["id"]
             webset_ids.append(webset_id)
-            ctx.on_cancel(partial(kit.call, ctx, "websets.cancel", {"id": webset_id}))
+            ctx.on_cancel(partial(kit.cancel_webset, ctx, webset_id))
             ctx.on_stop(partial(found_items, ctx, queries[: i + 1], list(webset_ids)))
         await ctx.partial({"websetIds": webset_ids})
         return await _run(ctx, args, timeline, webset_ids)

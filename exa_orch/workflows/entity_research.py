@@ -17,10 +17,9 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from exa_orch.errors import OrchError
 from exa_orch.gateway.agent_runs import OutputSchema
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import entities, kit
+from exa_orch.workflows import entities, kit, runs
 from exa_orch.workflows.research import (
     TERMINAL,
     ResearchModel,
@@ -304,10 +303,7 @@ async def _all(ctx: TaskContext, jobs: list[Any], unfinished: set[str]) -> None:
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
     if failed:
         for research_id in sorted(unfinished):  # best effort: don't leave paid runs going
-            try:
-                await kit.call(ctx, "research.cancel", {"researchId": research_id}, step="cancel")
-            except OrchError:
-                pass
+            await runs.cancel_quietly(ctx, research_id)
         raise failed[0]
     if any(isinstance(o, asyncio.CancelledError) for o in outcomes):
         raise asyncio.CancelledError

@@ -24,9 +24,11 @@ from typing import Any
 from pydantic import Field
 
 from exa_orch.errors import NotFoundError, OrchError
+from exa_orch.exa.port import enrichment_params
 from exa_orch.gateway import prices
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.runtime import TaskContext, create_or_get
+from exa_orch.runtime.deps import exa_port_of
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
 from exa_orch.workflows import engines, entities, kit, memory, rows
@@ -107,15 +109,17 @@ def with_recovery(exc: OrchError, webset_ids: list[str]) -> OrchError:
 async def add_enrichment(ctx: TaskContext, key: str, webset_id: str, enrichment: kit.EnrichmentArg) -> Json:
     """Step `key`: the enrichment created once, even across crashes (found again by its metadata mark)."""
 
-    async def create(external_id: str) -> Any:
-        body = {"websetId": webset_id, **enrichment.wire(), "metadata": {ENRICHMENT_MARK: external_id}}
-        return await kit.call(ctx, "enrichments.create", body, step=key)
+    port = exa_port_of(ctx.deps)
+    params = await enrichment_params(enrichment.wire())
 
-    async def find(external_id: str) -> Any:
-        webset = await kit.call(ctx, "websets.get", {"id": webset_id}, step=key)
-        for existing in webset.get("enrichments") or []:
-            if (existing.get("metadata") or {}).get(ENRICHMENT_MARK) == external_id:
-                return existing
+    async def create(external_id: str) -> Json:
+        # The port marks it with external_id (metadata[ENRICHMENT_MARK]) and looks that mark up first.
+        return kit.dumped(await port.create_enrichment(webset_id, params, key=external_id))
+
+    async def find(external_id: str) -> Json | None:
+        for existing in (await port.get_webset(webset_id)).enrichments:
+            if (existing.metadata or {}).get(ENRICHMENT_MARK) == external_id:
+                return kit.dumped(existing)
         return None
 
     created: Json = await create_or_get(ctx, key, create, find)
@@ -125,7 +129,7 @@ async def add_enrichment(ctx: TaskContext, key: str, webset_id: str, enrichment:
 async def delete_webset(ctx: TaskContext, webset_id: str) -> bool:
     """Delete the webset; already gone (an earlier run deleted it before its checkpoint) is fine."""
     try:
-        await kit.call(ctx, "websets.delete", {"id": webset_id}, step="cleanup")
+        await exa_port_of(ctx.deps).delete_webset(webset_id)
     except NotFoundError:
         pass
     return True
@@ -170,7 +174,7 @@ async def _on_websets(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timelin
     await ctx.progress("create", 0, 1, "creating the webset")
     webset = await timeline.run("create", lambda: kit.create_webset(ctx, "create.webset", {"search": search}))
     webset_id: str = webset["id"]
-    ctx.on_cancel(lambda: kit.call(ctx, "websets.cancel", {"id": webset_id}))
+    ctx.on_cancel(lambda: kit.cancel_webset(ctx, webset_id))
     ctx.on_stop(lambda: found_items(ctx, webset_id))
     await ctx.partial({"websetId": webset_id, "items": [], "itemCount": 0})
     try:

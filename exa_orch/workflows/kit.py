@@ -1,12 +1,16 @@
-"""What the research workflows share: crash-safe webset creation on the Exa port, timed steps,
-and (until every workflow is on the port) operations by name.
+"""What the research workflows share: crash-safe webset creation on the Exa port, webset waits
+and item reads, timed steps, and operations by name for the task types built to run them.
 
 A workflow calls Exa through `ctx.deps.exa_port` (exa_orch/exa/port.py: exa-py's models, every
-create safe to retry): `new_webset` here, `workflows/runs.py` for agent runs. Workflows sit below
-the operations layer, so they never import it: `call` still runs an operation through
-`ctx.deps.dispatch` (validation, gateway, typed errors and the agents' projections included) for
-the helpers the collection workflows use until they move to the port. Every call that changes something at Exa runs inside a step, so a
-resumed run replays its saved result instead of calling again.
+create safe to retry): `new_webset`, `wait_webset`, `items_of`, `cancel_webset` here (and
+`create_webset`, `wait_idle`, `webset_items`, `collect_items`: the same port calls, their results
+in the JSON shapes the collection workflows' checkpoints have always kept), `workflows/runs.py` and
+`workflows/research.py` for agent runs. Workflows sit below the operations layer, so they never
+import it: `call` runs an operation by name through `ctx.deps.dispatch` (validation, gateway,
+typed errors and the agents' projections included) for a task that runs operations by name by
+design (tests/workflows/test_third_engine.py keeps the collection workflows off it). Every call
+that changes something at Exa runs inside a step, so a resumed run replays its saved result
+instead of calling again.
 """
 
 from __future__ import annotations
@@ -19,9 +23,8 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
 from exa_orch.attrdocs import AttributeDocs
-from exa_orch.errors import NotFoundError, OrchError
-from exa_orch.exa.port import Idle, webset, webset_item, webset_params
-from exa_orch.exa.statuses import RUN_TERMINAL
+from exa_orch.exa.port import ITEMS_PAGE, Idle, webset, webset_item, webset_params
+from exa_orch.exa.views import item_view
 from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.deps import exa_port_of
 
@@ -164,6 +167,12 @@ async def create_webset(ctx: TaskContext, key: str, body: Mapping[str, Any]) -> 
     return dumped(await new_webset(ctx, key, await webset_params(body)))
 
 
+async def cancel_webset(ctx: TaskContext, webset_id: str) -> None:
+    """Cancel the webset's running searches and enrichments (`ExaPort.cancel_webset`): what a
+    collection workflow's cancel hook does for each webset it made."""
+    await exa_port_of(ctx.deps).cancel_webset(webset_id)
+
+
 def dumped(model: BaseModel) -> Json:
     """An exa-py model as Exa's camelCase JSON (what a checkpoint keeps)."""
     out: Json = model.model_dump(by_alias=True, exclude_none=True, mode="json")
@@ -176,46 +185,59 @@ def elapsed(since: float) -> str:
     return f"({time.time() - since:.0f} s in)"
 
 
-async def create_research(ctx: TaskContext, key: str, args: Mapping[str, Any]) -> Json:
-    """Step `key`: a research run (`research.create` args), started once even across crashes and cancels.
-
-    The run carries externalId = task:key (Exa keeps it in the run's metadata), so a resumed task
-    finds the run its earlier run started before the checkpoint instead of paying for a second one;
-    and a cancel hook registered *before* the create finds and cancels a run whose create was in
-    flight when the cancel came (the cancel's replay stops at this unsaved step, with the hook set).
-    """
-    mark = ctx.external_id(key)
-
-    async def create() -> Json:
-        # research.create looks a caller-chosen key up before creating (exa_orch/exa/creates.py), so
-        # a resumed run gets the run its earlier run started: the one create-or-find rule.
-        run: Json = await call(ctx, "research.create", {**args, "externalId": mark}, step=key)
-        return run
-
-    async def cancel_if_started() -> None:
-        # research.find is the lookup research.create's create-or-find uses (the run's metadata mark).
-        try:
-            run = await call(ctx, "research.find", {"externalId": mark}, step="cancel")
-        except NotFoundError:  # the create never reached Exa
-            return
-        if run.get("status") not in RUN_TERMINAL:
-            try:
-                await call(ctx, "research.cancel", {"researchId": run["researchId"]}, step="cancel")
-            except OrchError:  # finished meanwhile (409) or gone
-                pass
-
-    remove = ctx.on_cancel(cancel_if_started)
-    created: Json = await ctx.step(key, create)
-    remove()  # not on failure: a cancel's replay stops here and must find the hook
-    return created
-
-
 async def deadline(ctx: TaskContext, key: str, seconds: float) -> float:
     """Step `key`: the wall time `seconds` after this step first ran. Saved with the task, so a
     deadline is fixed at the first start and kept across restarts (a restarted task never gets its
     whole timeout again)."""
     started: float = await ctx.step(key, time.time)
     return started + seconds
+
+
+async def _idle(
+    ctx: TaskContext, key: str, webset_id: str, timeout_s: float, poll_s: float, until: float
+) -> Idle:
+    """`ExaPort.wait_idle` until the wall time `until`, search progress reported under `key` after
+    each read (with the time since the wait first began: a report no earlier run made)."""
+    since = until - timeout_s if timeout_s > 0 else None  # when the wait first began
+    port = exa_port_of(ctx.deps)
+
+    async def progress(webset: Webset, polls: int) -> None:
+        found = sum(s.progress.found for s in webset.searches)
+        wanted = sum(s.count for s in webset.searches)
+        note = f"webset {webset.status}: {int(found)}" + (
+            f"/{wanted} items found" if wanted else " items found"
+        )
+        await ctx.progress(key, found, wanted or None, f"{note} {elapsed(since)}" if since else note)
+
+    within = max(0.05, min(until - time.time(), 3600.0))
+    return await port.wait_idle(webset_id, within=within, interval=poll_s, progress=progress)
+
+
+async def _wait_step(
+    ctx: TaskContext,
+    key: str,
+    webset_id: str,
+    timeout_s: float,
+    poll_s: float,
+    until: float | None,
+    *,
+    waited: str,
+) -> Json:
+    """Step `key`: `_idle` until `until` (else `timeout_s` after step `<key>.start` first ran), saved
+    as {webset (Exa's JSON), timedOut, <waited> (seconds), polls}."""
+    end = until if until is not None else await deadline(ctx, f"{key}.start", timeout_s)
+
+    async def wait() -> Json:
+        idle = await _idle(ctx, key, webset_id, timeout_s, poll_s, end)
+        return {
+            "webset": dumped(idle.webset),
+            "timedOut": idle.timed_out,
+            waited: idle.waited,
+            "polls": idle.polls,
+        }
+
+    saved: Json = await ctx.step(key, wait)
+    return saved
 
 
 async def wait_webset(
@@ -232,30 +254,7 @@ async def wait_webset(
     The deadline is `until` (wall time) if given, else `timeout_s` after this wait first started
     (step `<key>.start`), so a restart does not restart the wait. A timeout is a result
     (`Idle.timed_out`); search progress is reported under `key` after each read."""
-    if until is None:
-        until = await deadline(ctx, f"{key}.start", timeout_s)
-    since = until - timeout_s if timeout_s > 0 else None  # when the wait first began
-    port = exa_port_of(ctx.deps)
-
-    async def progress(webset: Webset, polls: int) -> None:
-        found = sum(s.progress.found for s in webset.searches)
-        wanted = sum(s.count for s in webset.searches)
-        note = f"webset {webset.status}: {int(found)}" + (
-            f"/{wanted} items found" if wanted else " items found"
-        )
-        await ctx.progress(key, found, wanted or None, f"{note} {elapsed(since)}" if since else note)
-
-    async def wait() -> Json:
-        within = max(0.05, min(until - time.time(), 3600.0))
-        idle = await port.wait_idle(webset_id, within=within, interval=poll_s, progress=progress)
-        return {
-            "webset": dumped(idle.webset),
-            "timedOut": idle.timed_out,
-            "waited": idle.waited,
-            "polls": idle.polls,
-        }
-
-    saved: Json = await ctx.step(key, wait)
+    saved = await _wait_step(ctx, key, webset_id, timeout_s, poll_s, until, waited="waited")
     return Idle(
         await webset(saved["webset"]), bool(saved["timedOut"]), float(saved["waited"]), int(saved["polls"])
     )
@@ -283,43 +282,33 @@ async def wait_idle(
     *,
     until: float | None = None,
 ) -> Json:
-    """Step `key`: wait until the webset is idle or its deadline passes.
+    """Step `key`: wait until the webset is idle or its deadline passes (`ExaPort.wait_idle`).
 
     The deadline is `until` (wall time) if given, else `timeout_s` after this wait first started
-    (step `<key>.start`), so a restart does not restart the wait. Returns {"webset", "timedOut",
-    ...} as `websets.waitUntilIdle` does; a timeout is a result, not an error, so the workflow can
-    return what it has (the seeds' partial results).
+    (step `<key>.start`), so a restart does not restart the wait. Returns {"webset" (Exa's JSON),
+    "timedOut", "waitedSeconds", "polls"}, the shape this step has always saved; a timeout is a
+    result, not an error, so the workflow can return what it has (the seeds' partial results).
     """
-    if until is None:
-        until = await deadline(ctx, f"{key}.start", timeout_s)
-    left = until - time.time()
-    args = {"id": webset_id, "timeout": max(0.05, min(left, 3600.0)), "pollInterval": poll_s}
-    since = until - timeout_s if timeout_s > 0 else None  # when the wait first began
-    result: Json = await ctx.step(
-        key, lambda: call(ctx, "websets.waitUntilIdle", args, step=key, since=since)
-    )
-    return result
+    return await _wait_step(ctx, key, webset_id, timeout_s, poll_s, until, waited="waitedSeconds")
 
 
 async def webset_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
-    """Every item of the webset (up to `max_items`), whole (items.getAll, fields ['all']): a read,
-    reported under `key`, not a step (collect_items makes it one; a stopped task's salvage reads it)."""
+    """Every item of the webset (up to `max_items`, `ExaPort.items_as_sent`), each as `exa.views.item_view`
+    shows it (the shape the collection workflows keep and return), reported under `key`: a read,
+    not a step (collect_items makes it one; a stopped task's salvage reads it)."""
+    port = exa_port_of(ctx.deps)
     items: list[Json] = []
-    cursor: str | None = None
-    while len(items) < max_items:  # getAll stops at ~512 KB per call (a reply size): go on from its cursor
-        args: Json = {"websetId": webset_id, "maxItems": max_items - len(items), "fields": ["all"]}
-        if cursor:
-            args["cursor"] = cursor
-        page = await call(ctx, "items.getAll", args, step=key)
-        items.extend(page.get("data") or [])
-        cursor = page.get("nextCursor") if page.get("truncated") else None
-        if not cursor:
-            break
-    return items[:max_items]
+    async for item in port.items_as_sent(webset_id, max_items=max_items):
+        items.append(item_view(item.model_dump()))
+        if len(items) % ITEMS_PAGE == 0:
+            await ctx.progress(key, len(items), None, f"{len(items)} items read from webset {webset_id}")
+    await ctx.progress(key, len(items), None, f"{len(items)} items read from webset {webset_id}")
+    return items
 
 
 async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
-    """Step `key`: every item of the webset (up to `max_items`), whole (items.getAll, fields ['all'])."""
+    """Step `key`: `webset_items` (every item of the webset, up to `max_items`, as an agent's
+    items.getAll with fields ['all'] shows it)."""
     items: list[Json] = await ctx.step(key, lambda: webset_items(ctx, key, webset_id, max_items))
     return items
 

@@ -9,9 +9,10 @@ A timeout is a result, not a failure: the task returns the run's status (`timedO
 whatever output there is; the run goes on at Exa (`research.get` / `research.cancel` by its id).
 
 research.deep reaches Exa through the port only (`ctx.deps.exa_port`, typed `AgentRun`s:
-workflows/runs.py). `create_run`, `poll_run`, `follow_run`, `run_result` and `run_failure` are the
-dict-shaped helpers rows.py and verified.py still use (through `kit.call`) until they move to the
-port too.
+workflows/runs.py). `start_research`, `create_run`, `read_run`, `poll_run`, `follow_run`,
+`run_result` and `run_failure` are the dict-shaped helpers rows.py, entity_research.py and
+synthesis.py use: they call the same port and keep the run as `exa.views.research_view` shows it
+(the shape their steps have always saved).
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, model_validator
 
-from exa_orch.errors import ApiError, OrchError
+from exa_orch.errors import ApiError
+from exa_orch.exa.polling import poll_until
 from exa_orch.exa.port import run_params
 from exa_orch.exa.statuses import RUN_TERMINAL
+from exa_orch.exa.views import research_view, run_json
 from exa_orch.gateway import prices
 from exa_orch.gateway.agent_runs import (
     DEFAULT_MODEL,
@@ -91,7 +94,7 @@ async def create_run(
     model: str | None,
     options: Json | None = None,
 ) -> Json:
-    """Step `key`: start one research run (once, see `kit.create_research`); returns {researchId,
+    """Step `key`: start one research run (once, see `start_research`); returns {researchId,
     status, model, at (wall time it was first seen)}. `options` are more research.create args
     (effort, budget, input, previousRunId, dataSources, systemPrompt)."""
     args: Json = {"instructions": instructions, **(options or {})}
@@ -99,7 +102,7 @@ async def create_run(
         args["model"] = model
     if schema is not None:
         args["outputSchema"] = schema
-    run = await kit.create_research(ctx, key, args)
+    run = await start_research(ctx, key, args)
     return {
         "researchId": run["researchId"],
         "status": run.get("status"),
@@ -108,16 +111,63 @@ async def create_run(
     }
 
 
+async def start_research(ctx: TaskContext, key: str, args: Json) -> Json:
+    """Step `key`: a research run from research.create's camelCase `args` (instructions, model,
+    outputSchema, effort, budget, input, previousRunId, dataSources, systemPrompt), started once
+    even across crashes and cancels (`runs.start_run`: the run carries the task's key for the step
+    in its metadata and is looked up before it is created). The checkpoint is the run as
+    `exa.views.research_view` shows it, with the run's `model`, the shape this step has always kept."""
+    request = DeepResearchArgs.model_validate(args)
+    params = await run_request(request, "exa-orch research.create")
+    mark = ctx.external_id(key)
+    port = exa_port_of(ctx.deps)
+
+    async def create() -> Json:
+        run = research_view(run_json(await port.create_run(params, key=mark)))
+        return {**run, "model": request.run_model()} if request.run_model() is not None else run
+
+    async def cancel_if_started() -> None:
+        found = await port.find_run(mark)
+        if found is not None and found.status not in RUN_TERMINAL:
+            await runs.cancel_quietly(ctx, found.id)
+
+    remove = ctx.on_cancel(cancel_if_started)
+    created: Json = await ctx.step(key, create)
+    remove()  # not on failure: a cancel's replay stops here and must find the hook
+    return created
+
+
+async def read_run(ctx: TaskContext, research_id: str) -> Json:
+    """The run as it stands (`ExaPort.get_run`), whole, as `exa.views.research_view` shows it."""
+    return research_view(run_json(await exa_port_of(ctx.deps).get_run(research_id)))
+
+
+async def wait_run(
+    ctx: TaskContext, step: str, research_id: str, within: float, interval: float, since: float
+) -> Json:
+    """The run read every `interval` seconds until it ends or `within` seconds pass (progress under
+    `step`, with the time since `since`): its `read_run` view with `timedOut` and `waitedSeconds`."""
+    port = exa_port_of(ctx.deps)
+
+    async def fetch() -> AgentRun:
+        return await port.get_run(research_id)
+
+    async def report(run: AgentRun, polls: int) -> None:
+        await ctx.progress(step, polls, None, f"research {research_id} {run.status} {kit.elapsed(since)}")
+
+    polled = await poll_until(
+        fetch, done=lambda run: run.status in RUN_TERMINAL, report=report, within=within, interval=interval
+    )
+    return {
+        **research_view(run_json(polled.last)),
+        "timedOut": not polled.done,
+        "waitedSeconds": polled.waited,
+    }
+
+
 def cancel_on_task_cancel(ctx: TaskContext, research_id: str) -> Any:
     """Register the hook that cancels the run if the task is cancelled; returns its remover."""
-
-    async def cancel() -> None:
-        try:
-            await kit.call(ctx, "research.cancel", {"researchId": research_id}, step="cancel")
-        except OrchError:  # finished meanwhile (409) or gone: nothing left to cancel
-            pass
-
-    return ctx.on_cancel(cancel)
+    return ctx.on_cancel(lambda: runs.cancel_quietly(ctx, research_id))
 
 
 async def poll_run(
@@ -133,8 +183,7 @@ async def poll_run(
         polls = 0
         while True:
             # The whole output: the task's result holds it (tasks.result pages it for the agent).
-            args = {"researchId": research_id, "full": True}
-            run: Json = await kit.call(ctx, "research.get", args, step=key)
+            run = await read_run(ctx, research_id)
             polls += 1
             if report is not None:
                 await report(run, polls)
@@ -205,9 +254,14 @@ async def salvage(ctx: TaskContext, research_id: str, structured: bool) -> Json:
 
 
 async def deep_params(ctx: TaskContext, args: DeepResearchArgs) -> CreateAgentRunParams:
-    """The run research.deep asks Exa for: the question, its schema, the effort and the other run
-    options, the caller's userIdentifier (a hash, never the name) and exa-orch's metadata."""
-    metadata: Json = {"via": "exa-orch research.deep"}
+    """The run research.deep asks Exa for (`run_request`)."""
+    return await run_request(args, "exa-orch research.deep")
+
+
+async def run_request(args: DeepResearchArgs, via: str) -> CreateAgentRunParams:
+    """The run `args` ask Exa for: the question, its schema, the effort and the other run options,
+    the caller's userIdentifier (a hash, never the name) and exa-orch's metadata (`via`, model)."""
+    metadata: Json = {"via": via}
     if args.run_model() is not None:
         metadata["model"] = args.run_model()
     fields: Json = {"query": args.instructions, **args.run_fields(), "metadata": metadata}

@@ -16,7 +16,7 @@ On the Agent API the collection is `collect` (`start` + `finish`): runs whose `o
 at most `chunk` rows, each continuing the one before by `previousRunId` with every URL returned so
 far in `input.exclusion`, until `count` rows are kept, a chunk brings nothing new, a chunk returns
 fewer rows than asked without being cut short (its budget or time), `max_runs`, or the deadline.
-`entity_prompt` is the runs' `systemPrompt` (what one row is); `cost` prices a collection. Every create is a step (`kit.create_research`: found again by its key after a crash) and
+`entity_prompt` is the runs' `systemPrompt` (what one row is); `cost` prices a collection. Every create is a step (`research.start_research`: found again by its key after a crash) and
 its body is built only from checkpointed data (the ask, and the earlier chunks' saved results), so
 a resumed task sends the same body under the same key.
 """

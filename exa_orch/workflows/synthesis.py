@@ -16,7 +16,8 @@ from typing import Any
 from exa_orch.errors import OrchError
 from exa_orch.gateway import agent_runs
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import kit
+from exa_orch.runtime.deps import exa_port_of
+from exa_orch.workflows import kit, research
 
 Json = dict[str, Any]
 
@@ -227,7 +228,7 @@ def _verdict(value: Any) -> tuple[str, str | None]:
 
 
 def synthesis_from_run(run: Json) -> Json:
-    """The seed's `synthesis` object from a finished research run (research.pollUntilFinished's view)."""
+    """The seed's `synthesis` object from a finished research run (`research.wait_run`'s view, as research.pollUntilFinished shows it)."""
     output = run.get("output") or {}
     structured = output.get("structured")
     out: Json = {"researchId": run.get("researchId")}
@@ -284,7 +285,7 @@ async def synthesize(
     `evidence` as in `synthesis_args`; `timeout_ms` bounds the wait (at most an hour)."""
     await ctx.progress("synthesis", len(SIDES) + 2, len(SIDES) + 3, "starting the synthesis research run")
     try:
-        run: Json = await kit.create_research(
+        run: Json = await research.start_research(
             ctx, "synthesis.create", synthesis_args(thesis, sides, evidence)
         )
     except OrchError as exc:
@@ -292,7 +293,7 @@ async def synthesize(
     research_id = str(run["researchId"])
 
     async def cancel_run() -> None:
-        await kit.call(ctx, "research.cancel", {"researchId": research_id}, step="cancel")
+        await exa_port_of(ctx.deps).cancel_run(research_id)
 
     remove = ctx.on_cancel(cancel_run)
     ctx.on_stop(partial(found_synthesis, ctx, research_id))
@@ -321,14 +322,12 @@ async def _wait(ctx: TaskContext, research_id: str, timeout_s: float) -> Json:
     """Step "synthesis.poll": the run followed to its end or `timeout_s` after the wait first began."""
     until = await kit.deadline(ctx, "synthesis.start", timeout_s)  # kept across restarts
     left = max(0.05, until - time.time())
-    # The whole output: the verdict is read from its structured part, which a default answer summarises.
-    poll = {"researchId": research_id, "timeout": left, "pollInterval": poll_seconds(timeout_s), "full": True}
 
     async def wait() -> Json:
-        done: Json = await kit.call(
-            ctx, "research.pollUntilFinished", poll, step="synthesis", since=until - timeout_s
+        # The whole output: the verdict is read from its structured part.
+        return await research.wait_run(
+            ctx, "synthesis", research_id, left, poll_seconds(timeout_s), until - timeout_s
         )
-        return done
 
     done: Json = await ctx.step("synthesis.poll", wait)
     return done
@@ -351,7 +350,7 @@ def _finished(research_id: str, done: Json) -> Json:
 
 async def found_synthesis(ctx: TaskContext, research_id: str) -> Json:
     """A verification stopped during its synthesis: the run as it stands (its verdict if it finished)."""
-    run: Json = await kit.call(ctx, "research.get", {"researchId": research_id, "full": True}, step="stopped")
+    run = await research.read_run(ctx, research_id)
     if run.get("status") == "completed":
         return {"synthesis": synthesis_from_run(run)}
     return {"synthesis": {"researchId": research_id, "status": run.get("status"), "stopped": True}}

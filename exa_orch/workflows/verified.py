@@ -181,7 +181,7 @@ async def _on_websets(
 
     async def cancel_webset() -> None:
         try:
-            await kit.call(ctx, "websets.cancel", {"id": webset_id}, step="cancel")
+            await kit.cancel_webset(ctx, webset_id)
         except OrchError:
             pass
 

@@ -21,6 +21,7 @@ from pydantic import Field, model_validator
 
 from exa_orch.errors import WebsetNotRunning
 from exa_orch.runtime import TaskContext
+from exa_orch.runtime.deps import exa_port_of
 from exa_orch.workflows import engines, kit, rows
 from exa_orch.workflows.niches import (
     Pool,
@@ -375,7 +376,7 @@ async def _row_salvage(stopped: Json) -> list[Json]:
 
 def _canceller(ctx: TaskContext, wid: str) -> Callable[[], Awaitable[Any]]:
     async def cancel() -> Any:
-        return await kit.call(ctx, "websets.cancel", {"id": wid})
+        return await kit.cancel_webset(ctx, wid)
 
     return cancel
 
@@ -386,12 +387,12 @@ async def _watch(
     """Poll the webset until idle or the deadline, reporting found/analyzed/stringency as it goes."""
     interval = POLL_FIRST_S
     while True:
-        webset = await kit.call(ctx, "websets.get", {"id": wid}, step="searching")
-        found, analyzed = search_counts(webset)
+        webset = await exa_port_of(ctx.deps).get_webset(wid)
+        found, analyzed = search_counts(kit.dumped(webset))  # Exa's `analyzed` is no field of exa-py's
         stringency = round(found / analyzed, 6) if analyzed else 0.0
-        idle = webset.get("status") == "idle"
-        if str(webset.get("status", "running")) not in ("idle", "running", "pending"):
-            raise WebsetNotRunning(wid, str(webset.get("status")))  # paused: never idle by itself
+        idle = webset.status == "idle"
+        if str(webset.status) not in ("idle", "running", "pending"):
+            raise WebsetNotRunning(wid, str(webset.status))  # paused: never idle by itself
         await ctx.progress(
             "searching",
             found,

@@ -66,7 +66,7 @@ async def test_a_caller_key_names_the_same_object_on_every_attempt(ops: Ops) -> 
 
 
 async def test_a_second_create_with_the_same_caller_key_returns_the_first_object(ops: Ops) -> None:
-    """What a resumed workflow step relies on (kit.create_research): the key finds the run its dead
+    """What a resumed workflow step relies on (research.start_research): the key finds the run its dead
     run started, so Exa is asked to make it once."""
     first = await ops("research.create", {"instructions": "q", "externalId": "task-7:research"})
     again = await ops("research.create", {"instructions": "q", "externalId": "task-7:research"})
@@ -131,7 +131,7 @@ async def test_a_409_after_a_lost_answer_is_the_webset_an_earlier_attempt_made(s
 
 async def test_research_find_is_the_lookup_research_create_uses(ops: Ops) -> None:
     """One lookup (the run's metadata mark) for research.create's create-or-find and for the cancel
-    hook of a task whose create was in flight (kit.create_research calls research.find)."""
+    hook of a task whose create was in flight (research.start_research looks it up by the same mark)."""
     ops.sim.ctx.clock.set_speed(1e-9)  # held: the run is still going when it is found
     other = await ops("research.create", {"instructions": "q", "externalId": "task-1:research"})
     run = await ops("research.create", {"instructions": "q", "externalId": "task-2:research"})

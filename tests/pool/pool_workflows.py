@@ -25,7 +25,7 @@ class ManyRunsArgs(kit.TaskArgs):
 
 async def many_runs(ctx: TaskContext, args: ManyRunsArgs) -> dict[str, Any]:
     async def one(i: int) -> str:
-        # No key (kit.create_research's create-or-find would list the runs before each of the 200
+        # No key (research.start_research's create-or-find would list the runs before each of the 200
         # creates): a task that lost its lease and resumed would create again the runs its lost run
         # made and had not checkpointed. The tests assert none was (each query made once).
         async def create() -> Any:

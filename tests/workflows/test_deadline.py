@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 
 from exa_orch.app import App
+from exa_orch.exa.port import ExaPort
 from exa_orch.sim.testing import SimHandle
-from exa_orch.workflows import kit
 from tests.support import WAIT, until
 from tests.workflows.conftest import OpenApp, has_step
 from tests.workflows.test_harvest import BASE, MODULE, start
@@ -29,14 +29,13 @@ async def test_a_task_restarted_three_times_ends_about_its_timeout_after_its_fir
     sim.ctx.clock.set_speed(0.5)  # the search never ends in time: the task ends on its timeout
     # Each run's wait for the webset, as it asked for it: when, and for how long.
     waits: list[tuple[float, float]] = []
-    call = kit.call
+    wait_idle = ExaPort.wait_idle
 
-    async def recorded(ctx: Any, operation: str, args: Any, **kw: Any) -> Any:
-        if operation == "websets.waitUntilIdle":
-            waits.append((time.time(), float(args["timeout"])))
-        return await call(ctx, operation, args, **kw)
+    async def recorded(port: ExaPort, webset_id: str, *, within: float, **kw: Any) -> Any:
+        waits.append((time.time(), within))
+        return await wait_idle(port, webset_id, within=within, **kw)
 
-    monkeypatch.setattr(kit, "call", recorded)
+    monkeypatch.setattr(ExaPort, "wait_idle", recorded)
     args = {**BASE, "count": 20, "timeout": TIMEOUT_MS}
     task_id = ""
     for run in range(4):

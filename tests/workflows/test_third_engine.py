@@ -4,6 +4,7 @@ returns are what comes out; its name is accepted by the args, never offered to a
 
 from __future__ import annotations
 
+import ast
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -123,3 +124,50 @@ def test_no_engine_name_is_tested_outside_the_registry() -> None:
         if re.search(r"\bengine\s*[!=]=\s", line)
     ]
     assert found == []
+
+
+def _by_name(tree: ast.AST) -> Iterator[tuple[int, str]]:
+    """(line, what) for each way `tree` reaches an operation by name: `dispatch`, `kit.call` (called
+    or handed on), `call` imported from kit or named in it. (An operation's name as a string is no
+    sign: step keys such as "research.create" are named after operations.)"""
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and node.attr == "dispatch":
+            yield node.lineno, "dispatch"
+        if isinstance(node, ast.Attribute) and node.attr == "call" and ast.unparse(node.value) == "kit":
+            yield node.lineno, "kit.call"
+        if isinstance(node, ast.Name) and node.id == "call":
+            yield node.lineno, "call"
+        if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("kit"):
+            yield from ((node.lineno, "call") for alias in node.names if alias.name == "call")
+
+
+def test_no_workflow_reaches_exa_by_operation_name() -> None:
+    """Issue 38's acceptance: the workflows call Exa through the typed port only. kit.call, the
+    one place that runs an operation by name (for a task type built to), is the only dispatch:
+    the operation-by-name task types (`operation`, `exa.follow`) live in operations/, not here."""
+    package = Path(exa_orch.__file__).parent / "workflows"
+    found = []
+    for path in sorted(package.rglob("*.py")):
+        tree = ast.parse(path.read_text())
+        if path.name == "kit.py":  # all of kit but its `call`, the by-name path
+            tree = ast.Module(
+                body=[n for n in tree.body if not (isinstance(n, ast.AsyncFunctionDef) and n.name == "call")],
+                type_ignores=[],
+            )
+        found += [f"{path.relative_to(package)}:{line}: {what}" for line, what in _by_name(tree)]
+    assert found == []
+
+
+def test_the_by_name_check_sees_each_way_in() -> None:
+    """The check above finds what it forbids (so its empty answer means something)."""
+    source = """
+from exa_orch.workflows.kit import call
+async def f(ctx):
+    await kit.call(ctx, "websets.cancel", {"id": "w"})
+    ctx.on_cancel(partial(kit.call, ctx, "x", {}))
+    await ctx.deps.dispatch("exa.getContents", {}, None)
+    await call(ctx, "research.get", {})
+    await ctx.step("research.create", make)
+"""
+    found = sorted(_by_name(ast.parse(source)))
+    assert found == [(2, "call"), (4, "kit.call"), (5, "kit.call"), (6, "dispatch"), (7, "call")]
