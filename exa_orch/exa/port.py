@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import BaseModel, ConfigDict
 
-from exa_orch.errors import Conflict, WebsetNotRunning
+from exa_orch.errors import ApiError, Conflict, WebsetNotRunning
 from exa_orch.gateway.client import call, exa_py_imported
 from exa_orch.gateway.marks import CREATE_MARK
 
@@ -41,6 +41,7 @@ if TYPE_CHECKING:
         CreateEnrichmentParameters,
         CreateWebsetParameters,
         CreateWebsetSearchParameters,
+        Import,
         Webset,
         WebsetEnrichment,
         WebsetItem,
@@ -274,6 +275,62 @@ class ExaPort:
             return await creates.find_in_webset(self._clients.http, webset_id, field, key)
 
         return await creates.create_or_find(send, find, what=f"create {field}", find_first=True)
+
+    # --- imports --------------------------------------------------------------------------------
+
+    async def create_csv_import(
+        self, text: str, *, entity: Mapping[str, Any], title: str, key: str
+    ) -> Import:
+        """A CSV import of `text` (a header row, then rows), made once for `key` (its metadata mark,
+        looked up first: Exa's imports take no externalId), its CSV uploaded to the pre-signed URL
+        the answer gives. A found import whose upload URL was lost is deleted and made again."""
+        from exa_py.websets.types import Import
+
+        rows = [line for line in text.splitlines()[1:] if line.strip()]
+        body = {
+            "format": "csv",
+            "entity": dict(entity),
+            "title": title,
+            "size": len(text.encode()),
+            "count": len(rows),
+        }
+        path = f"{WEBSETS}/imports"
+
+        async def send() -> Any:
+            return await self._json("POST", path, _marked(body, key))
+
+        async def find() -> Any:
+            found = await creates.find_in_list(self._clients.http, path, key)
+            if found is not None and not found.get("uploadUrl"):
+                await self._json("DELETE", f"{path}/{segment(found['id'])}")
+                return None
+            return found
+
+        made = await creates.create_or_find(send, find, what="create import", find_first=True)
+        url = made.get("uploadUrl")
+        if not url:
+            raise ApiError("Exa created the import but gave no uploadUrl to send the CSV to")
+        await wire.upload_csv(self._clients.http, url, text)
+        return Import.model_validate(made)
+
+    async def wait_import(
+        self, import_id: str, *, within: float, interval: float = 2.0
+    ) -> tuple[Import, bool]:
+        """Read the import until it is completed or failed, or `within` seconds pass: (the import,
+        whether it got there)."""
+        from exa_py.websets.types import Import
+
+        async def fetch() -> Import:
+            return Import.model_validate(await self._json("GET", f"{WEBSETS}/imports/{segment(import_id)}"))
+
+        async def report(imp: Import, polls: int) -> None:
+            return None
+
+        polled = await poll_until(
+            fetch, done=lambda imp: imp.status in ("completed", "failed"), report=report, within=within,
+            interval=interval,
+        )  # fmt: skip
+        return polled.last, polled.done
 
     # --- search API -----------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 
-from exa_orch.errors import ApiError, GatewayError, InvalidParams
+from exa_orch.errors import ApiError, GatewayError, InvalidParams, UpstreamTimeout
 from exa_orch.gateway.errors import error_from_exception, error_from_response
 from exa_orch.gateway.paths import quote_segment, route_safe
 
@@ -109,3 +109,19 @@ def segment(value: Any, field: str = "id") -> str:
             fields=[field],
         )
     return quote_segment(text)
+
+
+async def upload_csv(http: httpx.AsyncClient, url: str, text: str) -> int:
+    """PUT CSV `text` to an import's pre-signed upload URL; the API key is not sent there. Returns
+    the answer's status; a failure is a typed error (ApiError from the answer, UpstreamTimeout)."""
+    req = http.build_request("PUT", url, content=text.encode(), headers={"content-type": "text/csv"})
+    for header in ("x-api-key", "authorization"):
+        req.headers.pop(header, None)
+    try:
+        resp = await http.send(req)
+    except Exception as exc:
+        if isinstance(exc, ApiError | UpstreamTimeout):
+            raise
+        raise UpstreamTimeout(f"uploading the CSV failed: {type(exc).__name__}") from exc
+    raise_for_status(resp)
+    return int(resp.status_code)

@@ -8,14 +8,15 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from exa_orch.errors import ApiError, InvalidParams, UpstreamTimeout
+from exa_orch.errors import ApiError, InvalidParams
+from exa_orch.exa import wire
 from exa_orch.exa.creates import create_or_find, mark_body
 from exa_orch.exa.polling import poll_until
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.operations import projections as pj
 
 from ._creates import find_in_list
-from ._http import WEBSETS, raise_for_status, request, rest_op, segment
+from ._http import WEBSETS, request, rest_op, segment
 from ._paging import GetAll, collect, project_all
 from ._roots import read_local_csv
 from .context import OpContext
@@ -101,18 +102,8 @@ def plan_create(args: CreateImport) -> dict[str, Any]:
 
 
 async def upload_csv(ctx: OpContext, url: str, text: str) -> int:
-    """PUT the CSV to the import's upload URL. The upload URL is pre-signed: the API key is not sent there."""
-    req = ctx.http.build_request("PUT", url, content=text.encode(), headers={"content-type": "text/csv"})
-    for header in ("x-api-key", "authorization"):
-        req.headers.pop(header, None)
-    try:
-        resp = await ctx.http.send(req)
-    except Exception as exc:
-        if isinstance(exc, ApiError | UpstreamTimeout):
-            raise
-        raise UpstreamTimeout(f"uploading the CSV failed: {type(exc).__name__}") from exc
-    raise_for_status(resp)
-    return int(resp.status_code)
+    """PUT the CSV to the import's upload URL (`exa.wire.upload_csv`: the API key is not sent there)."""
+    return await wire.upload_csv(ctx.http, url, text)
 
 
 async def create(args: CreateImport, ctx: OpContext) -> dict[str, Any]:

@@ -31,6 +31,7 @@ from typing import Any, Literal
 from exa_orch.gateway.agent_runs import MAX_INPUT_ROWS
 from exa_orch.gateway.context import current_request
 from exa_orch.runtime import TaskContext
+from exa_orch.runtime.deps import exa_port_of
 from exa_orch.store.memory import EntityMemory, Group, Plan, Remembered, Sighting
 from exa_orch.workflows import entities, kit
 
@@ -157,15 +158,22 @@ async def webset_exclude(ctx: TaskContext, known: Known, entity: Json) -> list[J
     held = [e for e in await _known_now(ctx) if e["urls"]]
     if not held:
         return []
-    body = {
-        "format": "csv", "entity": entity, "csv": known_csv(held), "title": "exa-orch: entities already known",
-        "externalId": ctx.external_id("known.import"),
-    }  # fmt: skip
-    made: Json = await ctx.step("known.import", lambda: kit.call(ctx, "imports.create", body, step="known"))
-    wait = {"id": made["id"], "timeout": IMPORT_WAIT_S, "pollInterval": 1.0}
-    done: Json = await ctx.step(
-        "known.import.wait", lambda: kit.call(ctx, "imports.waitUntilCompleted", wait, step="known")
-    )
+    port = exa_port_of(ctx.deps)
+
+    async def make() -> Json:
+        imp = await port.create_csv_import(
+            known_csv(held), entity=entity, title="exa-orch: entities already known",
+            key=ctx.external_id("known.import"),
+        )  # fmt: skip
+        return {"id": imp.id, "status": imp.status}
+
+    made: Json = await ctx.step("known.import", make)
+
+    async def wait() -> Json:
+        imp, settled = await port.wait_import(made["id"], within=IMPORT_WAIT_S, interval=1.0)
+        return {"import": {"id": imp.id, "status": imp.status}, "timedOut": not settled}
+
+    done: Json = await ctx.step("known.import.wait", wait)
     status = (done.get("import") or {}).get("status")
     if status != "completed":  # a failed or unfinished import excludes nothing: say so, don't guess
         await ctx.note(f"the import of known entities is {status}: this run does not exclude them")
