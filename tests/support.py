@@ -29,6 +29,7 @@ import dataclasses
 import inspect
 import io
 import os
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol, TypeVar, overload
 from unittest import mock
@@ -94,6 +95,19 @@ async def until(
                 return got
             await anyio.sleep(every)
     raise TimeoutError(f"{what or getattr(cond, '__name__', 'condition')} not reached within {within} s")
+
+
+def until_sync(cond: Callable[[], T], within: float = WAIT, every: float = 0.02, what: str = "") -> T:
+    """`until` for a test without an event loop that waits on another process's row (no event
+    crosses the process boundary): re-check `cond()` every `every` s under one deadline."""
+    deadline = time.monotonic() + within
+    while not (got := cond()):
+        if time.monotonic() >= deadline:
+            raise TimeoutError(
+                f"{what or getattr(cond, '__name__', 'condition')} not reached within {within} s"
+            )
+        time.sleep(every)
+    return got
 
 
 class _Steps(Protocol):

@@ -18,7 +18,7 @@ import pytest
 
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import SimThread
-from tests.support import WAIT, bound
+from tests.support import WAIT, bound, until_sync
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOWS_ENV = "tests.runtime.workflows:WORKFLOWS"
@@ -143,10 +143,8 @@ def test_server_killed_mid_task_then_a_new_server_finishes_it_once(
     first = Server(sim_thread.url, db, errlog)
     try:
         task_id = first.call("tasks.create", {"type": "rt.websets", "count": 4, "pause": 0.3})["taskId"]
-        deadline = time.monotonic() + WAIT
-        while _steps_saved(db, task_id) < 2:  # no event crosses the process boundary: poll with a deadline
-            assert time.monotonic() < deadline, "the task made no progress"
-            time.sleep(0.01)
+        # No event crosses the process boundary: its saved steps are the event.
+        until_sync(lambda: _steps_saved(db, task_id) >= 2, every=0.01, what="the task's progress")
     finally:
         assert first.kill() == -signal.SIGKILL
     assert 2 <= _steps_saved(db, task_id) < 5

@@ -21,7 +21,7 @@ from exa_orch.sim.testing import SimHandle, SimThread, running_sim
 from exa_orch.store.pgcluster import Cluster
 from tests.pg import fresh_database
 from tests.runtime.test_serve_crash import Server
-from tests.support import WAIT, until
+from tests.support import until, until_sync
 
 SEARCH = {
     "type": "operation",
@@ -37,10 +37,8 @@ def _runs(db: Path) -> list[tuple[int, float, float, float | None]]:
 
 
 def _wait_recorded(db: Path, n: int) -> None:
-    deadline = time.monotonic() + WAIT
-    while sum(1 for r in _runs(db) if r[3] is not None) < n:  # another process: poll under a deadline
-        assert time.monotonic() < deadline, f"run {n} was never recorded"
-        time.sleep(0.02)
+    # Another process records it: its row is the event.
+    until_sync(lambda: sum(1 for r in _runs(db) if r[3] is not None) >= n, what=f"run {n} recorded")
 
 
 @pytest.mark.slow
