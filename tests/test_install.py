@@ -9,7 +9,9 @@ task to `completed`, and keeps its database in the per-user data directory, not 
 venv: that takes most of a minute, so it is done once (the `installed` fixture, which both kinds of
 test read) and cached under the system's temp directory, keyed by a hash of everything that goes
 into the wheel (a rerun without source changes reuses it). `pipx` and `uv` install into a throwaway
-home each run, and `uvx --from .` runs the checkout's command from a throwaway uv cache. One
+home each run, and `uvx --from .` runs the checkout's command from uv's cache (kept under the same
+temp directory, shared with `uv tool install .`; the checkout's build in it is redone whenever one
+of its files changed: pyproject.toml's [tool.uv] cache-keys). One
 module, so one xdist worker does all of it in turn (`--dist loadfile`) rather than a second one
 waiting on the first's install. `make test` runs these tests (marked slow, not
 skipped).
@@ -185,12 +187,12 @@ def test_each_readme_install_command_gives_a_working_exa_orch(
 ) -> None:
     """The README's install line, run as written from the checkout, into a throwaway home."""
     tool, *args = command.split()
+    # uv's two lines share one cache kept between runs (the dependencies' wheels: most of the time
+    # of a cold `uvx`); the checkout's own build in it is redone whenever a file of the wheel
+    # changed (pyproject.toml's [tool.uv] cache-keys), so it is always this checkout that runs.
+    uv_cache = {"UV_CACHE_DIR": str(CACHE / "uv-cache")}
     if tool == "uvx":  # runs the checkout's command from uv's cache, installing nothing: its output
-        env = {
-            **os.environ,
-            "UV_CACHE_DIR": str(tmp_path / "uv-cache"),
-            "UV_TOOL_DIR": str(tmp_path / "uv-tools"),
-        }
+        env = {**os.environ, **uv_cache, "UV_TOOL_DIR": str(tmp_path / "uv-tools")}
         installers: Path = request.getfixturevalue("installers")
         out = subprocess.run(
             [installers / tool, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=bound(600)
@@ -205,7 +207,7 @@ def test_each_readme_install_command_gives_a_working_exa_orch(
     else:
         bin_dir = tmp_path / "bin"
         env = {**os.environ, "PIPX_HOME": str(tmp_path / "pipx"), "PIPX_BIN_DIR": str(bin_dir)}
-        env |= {"UV_TOOL_DIR": str(tmp_path / "uv-tools"), "UV_TOOL_BIN_DIR": str(bin_dir)}
+        env |= {"UV_TOOL_DIR": str(tmp_path / "uv-tools"), "UV_TOOL_BIN_DIR": str(bin_dir), **uv_cache}
         tools: Path = request.getfixturevalue("installers")
         out = subprocess.run(
             [tools / tool, *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=bound(600)

@@ -122,11 +122,18 @@ class Pending:
                 return None
             self._rows, self._future = [], None
         sql = self._sql
+        # In task order (stable: a task's rows keep theirs): each row's trigger locks its task's
+        # narrow row (PostgreSQL), and two servers' ledger writes lock them in the same order.
+        rows.sort(key=_task_of)
 
         def write(conn: Any) -> None:
             conn.executemany(sql, rows)
 
         return write, future
+
+
+def _task_of(row: tuple[Any, ...]) -> str:
+    return row[1] or ""
 
 
 def _nothing(conn: Any) -> None:

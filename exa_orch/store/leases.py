@@ -170,11 +170,19 @@ def renew(
 ) -> int:
     """Push back the expiry of every unfinished task `owner` holds (of `task_ids` if given); return how many."""
     _check_ttl(ttl_s)
-    sql = f"UPDATE tasks SET lease_expires_at = ? WHERE lease_owner = ? AND status NOT IN {TERMINAL_SQL}"
-    params: tuple[object, ...] = (iso(clock() + ttl_s), owner)
+    # The narrow rows first, in id order (PostgreSQL), as every writer of both rows locks them
+    # (records.TASK_ROW): the wide rows alone, in a batch with a checkpoint of one of them (its
+    # narrow row) could deadlock with another server's cancel of it (narrow row, then wide).
+    held = f"SELECT id FROM tasks WHERE lease_owner = ? AND status NOT IN {TERMINAL_SQL}"
+    params: tuple[object, ...] = (owner,)
     if task_ids is not None:
-        sql += f" AND id IN {placeholders(len(task_ids))}"
+        held += f" AND id IN {placeholders(len(task_ids))}"
         params += tuple(task_ids)
+    sql = (
+        f"UPDATE tasks SET lease_expires_at = ? WHERE lease_owner = ? AND status NOT IN {TERMINAL_SQL} AND id IN "
+        f"(SELECT task_id FROM task_heads WHERE task_id IN ({held}) ORDER BY task_id /*pg:FOR UPDATE*/)"
+    )
+    params = (iso(clock() + ttl_s), owner, *params)
     return conn.execute(sql, params).rowcount
 
 

@@ -330,6 +330,12 @@ def delete_expired(conn: sqlite3.Connection, clock: Clock, keep_ms: int = TOMBST
     TASK_EXPIRED; tombstones older than that are dropped here too.
     """
     now = iso(clock())
+    expired = f"SELECT id FROM tasks WHERE status IN {TERMINAL_SQL} AND expires_at <= ?"
+    # PostgreSQL: the narrow rows first, as every writer of both locks them (records.TASK_ROW); the
+    # DELETE locks the wide rows, then deletes the narrow ones by the foreign key.
+    conn.execute(
+        f"SELECT 1 FROM task_heads WHERE task_id IN ({expired}) ORDER BY task_id /*pg:FOR UPDATE*/", (now,)
+    )
     conn.execute("DELETE FROM task_tombstones WHERE forget_at <= ?", (now,))
     conn.execute(
         "INSERT INTO task_tombstones (id, owner, type, status, expired_at, forget_at) "

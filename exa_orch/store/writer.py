@@ -36,7 +36,6 @@ Op = Callable[[sqlite3.Connection], Any]
 log = logging.getLogger(__name__)
 
 MAX_BATCH = 1024
-MAX_ATTEMPTS = 3
 
 
 @dataclass
@@ -106,7 +105,7 @@ class GroupCommitWriter:
         retryable: Callable[[BaseException], bool] | None = None,
     ) -> None:
         self._on_commit = on_commit
-        # A batch that failed this way (a deadlock between servers, say) is run again, whole.
+        # A batch that failed this way (a deadlock between servers, say) is run again, op by op.
         self._retryable = retryable or (lambda exc: False)
         self._queue: SimpleQueue[_Item | None] = SimpleQueue()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
@@ -251,22 +250,33 @@ class GroupCommitWriter:
         return list(zip([entry[1] for entry in batch], outcomes, strict=True))
 
     def _run_with_retries(self, conn: Any, ops: list[Op]) -> tuple[list[Any], int]:
-        """(each op's outcome, how many of them are failures)."""
-        for attempt in range(1, MAX_ATTEMPTS + 1):
+        """(each op's outcome, how many of them are failures).
+
+        A batch the database ended as a whole and says may be retried (PostgreSQL's deadlock or
+        serialization failure, SQLSTATE 40P01 / 40001: two servers' batches locked two tasks' rows
+        in opposite orders) runs again once, here and only here, each op in a transaction of its
+        own. An op locks one task's rows, in the order every writer keeps (its task_heads row, then
+        its tasks row: records.TASK_ROW), so alone it cannot be part of a deadlock again."""
+        try:
             try:
-                try:
-                    return _run_batch(conn, ops, savepoints=False, retryable=self._retryable)
-                except _OpFailed as failed:
-                    if failed.__cause__ is not None and self._retryable(failed.__cause__):
-                        raise failed.__cause__ from None
-                    self.stats.savepoint_reruns += 1
-                    return _run_batch(conn, ops, savepoints=True, retryable=self._retryable)
-            except Exception as exc:
-                if attempt == MAX_ATTEMPTS or not self._retryable(exc):
-                    raise
-                self.stats.retried_batches += 1
-                log.info("store writer: batch of %d ops hit %s; running it again", len(ops), exc)
-        raise AssertionError("unreachable")
+                return _run_batch(conn, ops, savepoints=False, retryable=self._retryable)
+            except _OpFailed as lost:
+                if lost.__cause__ is not None and self._retryable(lost.__cause__):
+                    raise lost.__cause__ from None
+                self.stats.savepoint_reruns += 1
+                return _run_batch(conn, ops, savepoints=True, retryable=self._retryable)
+        except Exception as exc:
+            if not self._retryable(exc):
+                raise
+            self.stats.retried_batches += 1
+            log.info("store writer: batch of %d ops hit %s; running each op again alone", len(ops), exc)
+        outcomes: list[Any] = []
+        failed = 0
+        for op in ops:  # a failure now is the op's own, retryable or not
+            outcome, n = _run_batch(conn, [op], savepoints=False, retryable=_never)
+            outcomes.extend(outcome)
+            failed += n
+        return outcomes, failed
 
     def _deliver(self, done: list[tuple[asyncio.Future[Any], Any]]) -> None:
         if done:
@@ -333,6 +343,10 @@ def _run_batch(
                 conn.execute("ROLLBACK")
         raise
     return outcomes, failed
+
+
+def _never(exc: BaseException) -> bool:
+    return False
 
 
 def _runs(ops: list[Any]) -> list[Op | tuple[str, list[tuple[Any, ...]]]]:

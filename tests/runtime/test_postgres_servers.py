@@ -168,7 +168,10 @@ async def test_three_servers_one_killed_one_stopped_run_every_task_and_step_once
             stopped.proc.send_signal(signal.SIGCONT)
             return set()
 
-        held = await until(stop_while_holding, every=0.05, what="the stopped server to hold a task")
+        # A dozen research tasks to end first: on a busy machine that alone may take minutes.
+        held = await until(
+            stop_while_holding, within=bound(600), every=0.05, what="the stopped server to hold a task"
+        )
         killed.proc.send_signal(signal.SIGKILL)
         killed.proc.wait(timeout=WAIT)
         # The survivor takes the dead server's tasks at once and the stopped one's when its

@@ -125,7 +125,7 @@ class _Transient(Exception):
     """Stands for a deadlock between servers: the whole transaction is lost, and may succeed again."""
 
 
-async def test_a_batch_lost_to_a_transient_error_runs_again_whole(tmp_path: Path) -> None:
+async def test_a_batch_lost_to_a_transient_error_runs_again_op_by_op(tmp_path: Path) -> None:
     writer = GroupCommitWriter(retryable=lambda exc: isinstance(exc, _Transient))
     await writer.start(lambda: sqlite3.connect(tmp_path / "w.db", isolation_level=None))
     await writer.call(lambda conn: conn.execute("CREATE TABLE t (k TEXT PRIMARY KEY)"))
