@@ -15,11 +15,13 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.alias_generators import to_camel
 
 from exa_orch.errors import WebsetNotRunning
+from exa_orch.exa.port import webset_params
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.deps import exa_port_of
 from exa_orch.workflows import engines, kit, rows
@@ -35,6 +37,9 @@ from exa_orch.workflows.niches import (
     verdict_enrichments,
     verdict_ids,
 )
+
+if TYPE_CHECKING:
+    from exa_py.websets.types import WebsetEnrichment
 
 Json = dict[str, Any]
 Strategy = Literal["all-criteria", "any-criteria", "diverse"]
@@ -96,22 +101,16 @@ class WinnowArgs(kit.TaskArgs):
 # --- the workflow -----------------------------------------------------------------------------
 
 
-def search_counts(webset: Json) -> tuple[int, int]:
-    """(found, analyzed) summed over the webset's searches."""
-    found = analyzed = 0
-    for s in webset.get("searches") or []:
-        progress = s.get("progress") or {}
-        found += int(progress.get("found") or 0)
-        analyzed += int(progress.get("analyzed") or 0)
-    return found, analyzed
+search_counts = kit.search_counts  # (found, analyzed) of a webset: qd.winnow's name for it
 
 
-def enrichment_specs(webset: Json, enrichments: list[kit.EnrichmentArg]) -> list[Json]:
-    """The args' enrichments matched to the created webset's (by description, else by order)."""
-    created = list(webset.get("enrichments") or [])
+def enrichment_specs(made: list[WebsetEnrichment], enrichments: list[kit.EnrichmentArg]) -> list[Json]:
+    """The fitness specs (niches.fitness_scores): the args' enrichments matched to the webset's
+    enrichments `made` (by description, else by order)."""
+    created = list(made)
     specs = []
     for i, arg in enumerate(enrichments):
-        match = next((e for e in created if e.get("description") == arg.description), None)
+        match = next((e for e in created if e.description == arg.description), None)
         if match is None and i < len(created):
             match = created[i]
         if match is None:
@@ -119,11 +118,21 @@ def enrichment_specs(webset: Json, enrichments: list[kit.EnrichmentArg]) -> list
         created.remove(match)
         specs.append({
             "arg": i,
-            "enrichmentId": match.get("id"),
-            "format": arg.format or match.get("format") or "text",
+            "enrichmentId": match.id,
+            "format": arg.format or match.format or "text",
             "options": [o.label for o in arg.options or []],
         })  # fmt: skip
     return specs
+
+
+class Watched(BaseModel):
+    """How a round's watch of one webset ended (step `round<r>.wait<sfx>`): its searches' found and
+    analyzed, and whether the deadline came before it was idle."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, defer_build=True)
+    found: int
+    analyzed: int
+    timed_out: bool
 
 
 def targeted_query(query: str, criteria: list[str], niche: str) -> str:
@@ -264,6 +273,10 @@ def _plans(task: Task, targets: list[str] | None) -> list[tuple[str, Json]]:
     return plans
 
 
+WATCHED = kit.model_shape(Watched)
+"""A watch's checkpoint: {found, analyzed, timedOut}, what `_watch` has always saved."""
+
+
 async def webset_round(task: Task, r: int, targets: list[str] | None) -> Got:
     """The round's websets created (steps `round<r>.create<sfx>`), each watched until idle or the
     deadline, its items collected and scored."""
@@ -274,29 +287,29 @@ async def webset_round(task: Task, r: int, targets: list[str] | None) -> Got:
         round=r, ids=[], items=got.items, where="websetIds", salvage=partial(_webset_salvage, ctx)
     )
     await task.creating(r, f"creating {len(plans)} webset(s)", targets)
-    created: list[tuple[str, Json]] = []
+    created = []
     hooks = []  # a cancel from now on cancels every webset of the round made so far
     for sfx, body in plans:
-        webset = await kit.create_webset(ctx, f"round{r}.create{sfx}", body)
+        webset = await kit.new_webset(ctx, f"round{r}.create{sfx}", await webset_params(body))
         created.append((sfx, webset))
-        task.stopped["ids"].append(str(webset["id"]))
-        hooks.append(ctx.on_cancel(_canceller(ctx, str(webset["id"]))))
-    round_ids = [str(w["id"]) for _, w in created]
+        task.stopped["ids"].append(webset.id)
+        hooks.append(ctx.on_cancel(_canceller(ctx, webset.id)))
+    round_ids = [w.id for _, w in created]
     task.websets.extend(round_ids)
     got.head = {"websetId": round_ids[0], "websetIds": round_ids}
-    for (sfx, webset), wid, remove_hook in zip(created, round_ids, hooks, strict=True):
-        watch = partial(_watch, ctx, args, r, wid, task.deadline, task.rounds)
-        waited: Json = await ctx.step(f"round{r}.wait{sfx}", watch)
-        got.found, got.analyzed = got.found + waited["found"], got.analyzed + waited["analyzed"]
-        if not waited["timedOut"]:
+    for (sfx, webset), remove_hook in zip(created, hooks, strict=True):
+        watch = partial(_watch, ctx, args, r, webset.id, task.deadline, task.rounds)
+        waited = await kit.model_step(ctx, f"round{r}.wait{sfx}", WATCHED, watch)
+        got.found, got.analyzed = got.found + waited.found, got.analyzed + waited.analyzed
+        if not waited.timed_out:
             remove_hook()  # idle: nothing left to cancel
-        got.timed_out = got.timed_out or waited["timedOut"]
+        got.timed_out = got.timed_out or waited.timed_out
         await ctx.progress("collecting", got.found, args.count, f"round {r}: collecting the items")
-        items = await kit.collect_items(ctx, f"round{r}.items{sfx}", wid, max_items=max(args.count, 1000))
-        ids = verdict_ids(webset, task.criteria)
-        fitness = {
-            "enrichments": [e for e in webset.get("enrichments") or [] if e.get("id") not in ids.values()]
-        }
+        items = await kit.collect_items(
+            ctx, f"round{r}.items{sfx}", webset.id, max_items=max(args.count, 1000)
+        )
+        ids = verdict_ids(webset.enrichments, task.criteria)
+        fitness = [e for e in webset.enrichments if e.id not in ids.values()]
         task.add(got, items, enrichment_specs(fitness, args.enrichments), ids)
     return got
 
@@ -383,12 +396,12 @@ def _canceller(ctx: TaskContext, wid: str) -> Callable[[], Awaitable[Any]]:
 
 async def _watch(
     ctx: TaskContext, args: WinnowArgs, r: int, wid: str, deadline: float, rounds: list[Json]
-) -> Json:
+) -> Watched:
     """Poll the webset until idle or the deadline, reporting found/analyzed/stringency as it goes."""
     interval = POLL_FIRST_S
     while True:
         webset = await exa_port_of(ctx.deps).get_webset(wid)
-        found, analyzed = search_counts(kit.dumped(webset))  # Exa's `analyzed` is no field of exa-py's
+        found, analyzed = kit.search_counts(webset)
         stringency = round(found / analyzed, 6) if analyzed else 0.0
         idle = webset.status == "idle"
         if str(webset.status) not in ("idle", "running", "pending"):
@@ -407,6 +420,6 @@ async def _watch(
         })  # fmt: skip
         left = deadline - time.time()
         if idle or left <= 0:
-            return {"found": found, "analyzed": analyzed, "timedOut": not idle}
+            return Watched(found=found, analyzed=analyzed, timed_out=not idle)
         await ctx.sleep(min(interval, left))
         interval = min(POLL_MAX_S, interval * 1.5)
