@@ -37,7 +37,6 @@ from exa_orch.workflows.archive import harvest_run
 if TYPE_CHECKING:
     from exa_py.websets.types import Webset, WebsetEnrichment
 
-Json = dict[str, Any]
 
 # Enrichments take no externalId at Exa: the create mark plays its part (found again on resume, and
 # by enrichments.create itself after a lost answer).
@@ -69,7 +68,7 @@ class HarvestArgs(memory.KnownArgs):
     omitted or null: the server's EXA_ORCH_ENGINE (websets unless set)"""
 
 
-def duplicates(items: list[Json]) -> Json:
+def duplicates(items: list[kit.AgentJson]) -> kit.AgentJson:
     """{uniqueEntities, duplicates: [{itemIds, mergeReasons}]} of `items` (entity resolution)."""
     resolution = entities.resolve(items)
     return {
@@ -87,7 +86,7 @@ def poll_interval(timeout_s: float) -> float:
     return min(2.0, max(0.1, timeout_s / 20))
 
 
-def search_progress(webset: Webset) -> Json:
+def search_progress(webset: Webset) -> kit.AgentJson:
     """{found, analyzed} summed over the webset's searches (the result's searchProgress)."""
     found, analyzed = kit.search_counts(webset)
     return {"found": found, "analyzed": analyzed}
@@ -136,13 +135,13 @@ async def delete_webset(ctx: TaskContext, webset_id: str) -> bool:
     return True
 
 
-async def found_items(ctx: TaskContext, webset_id: str) -> Json:
+async def found_items(ctx: TaskContext, webset_id: str) -> kit.AgentJson:
     """A stopped harvest's salvage (ctx.on_stop): every item the webset holds, as its result lists them."""
     items = await kit.webset_items(ctx, "stopped.items", webset_id)
     return {"items": items, "itemCount": len(items), **duplicates(items)}
 
 
-async def found_rows(got: rows.Collected, field_ids: list[str]) -> Json:
+async def found_rows(got: rows.Collected, field_ids: list[str]) -> kit.AgentJson:
     """A stopped agent harvest's salvage: the rows its finished runs returned, as items."""
     items = [rows.as_item(r, field_ids) for r in got.rows]
     return {"runIds": list(got.run_ids), "items": items, "itemCount": len(items), **duplicates(items)}
@@ -152,7 +151,7 @@ def _status(waited: Idle) -> str:
     return "timedOut" if waited.timed_out else "completed"
 
 
-async def harvest(ctx: TaskContext, args: HarvestArgs) -> Json:
+async def harvest(ctx: TaskContext, args: HarvestArgs) -> kit.AgentJson:
     """Run the harvest; see the module docstring."""
     begun = await engines.begin(ctx, args.engine)
     timeline = kit.Timeline(ctx)
@@ -162,11 +161,11 @@ async def harvest(ctx: TaskContext, args: HarvestArgs) -> Json:
     return result
 
 
-async def _on_websets(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline) -> Json:
+async def _on_websets(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline) -> kit.AgentJson:
     """The harvest on one webset: create, wait, enrich, wait, collect, (delete)."""
     timeout_s = kit.seconds(args.timeout)
     poll_s = poll_interval(timeout_s)
-    search: Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
+    search: kit.Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
     if args.criteria:
         search["criteria"] = [{"description": c.description} for c in args.criteria]
     if exclude := await memory.webset_exclude(ctx, args.known, args.entity.model_dump()):
@@ -192,7 +191,7 @@ async def _run(
     webset_id: str,
     timeout_s: float,
     poll_s: float,
-) -> Json:
+) -> kit.AgentJson:
     waited: Idle = await timeline.run(
         "search", lambda: kit.wait_webset(ctx, "wait.search", webset_id, timeout_s, poll_s), status=_status
     )
@@ -206,11 +205,11 @@ async def _run(
         timed_out = "enrichments" if waited.timed_out else None
 
     await ctx.progress("collect", 0, progress["found"] or None, "collecting the items")
-    items: list[Json] = await timeline.run(
+    items: list[kit.AgentJson] = await timeline.run(
         "collect", lambda: kit.collect_items(ctx, "collect.items", webset_id, max_items=1000)
     )
     items = await memory.remember(ctx, items, args.known, "lifecycle.harvest", _named(args, enrichment_ids))
-    result: Json = {
+    result: kit.AgentJson = {
         "engine": "websets",
         "websetId": webset_id,
         "items": items,
@@ -276,7 +275,7 @@ def _timed_out_note(args: HarvestArgs, timed_out: str, webset_id: str) -> str:
 
 async def _on_rows(
     ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline, source: engines.RowSource
-) -> Json:
+) -> kit.AgentJson:
     """The harvest on a row source (the Agent API): one collection whose rows carry the criteria's
     verdicts and the enrichments as fields; only rows judged yes on every criterion are kept (what
     a webset keeps), the others count as analyzed. Same result as on Websets, websetId null and the
@@ -309,7 +308,7 @@ async def _on_rows(
         raise with_runs(exc, got.run_ids or [first[0]]) from None
     items = [rows.as_item(r, field_ids) for r in got.rows]
     items = await memory.remember(ctx, items, args.known, "lifecycle.harvest", _named(args, field_ids))
-    result: Json = {
+    result: kit.AgentJson = {
         "engine": source.name,
         "websetId": None,
         "runIds": got.run_ids,

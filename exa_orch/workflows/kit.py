@@ -33,6 +33,11 @@ if TYPE_CHECKING:
     from exa_py.websets.types import CreateWebsetParameters, Webset, WebsetEnrichment, WebsetItem
 
 Json = dict[str, Any]
+"""A request body as Exa takes it (camelCase), built from a task's args."""
+AgentJson = dict[str, Any]
+"""JSON an agent is shown: a task's args, partial and final result, and the items in them, each as
+`exa.views.item_view` shows Exa's item as it was sent (exa-py's `WebsetItem` would normalise its
+URLs and strings: where the issue and a shape agents see disagree, the agents' shape wins)."""
 
 
 # --- task args shared by the workflows (the seeds' shapes; Exa's own checks run again on create) ----
@@ -350,12 +355,12 @@ async def wait_idle(
     }
 
 
-async def webset_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
+async def webset_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[AgentJson]:
     """Every item of the webset (up to `max_items`, `ExaPort.items_as_sent`), each as `exa.views.item_view`
     shows it (the shape the collection workflows keep and return), reported under `key`: a read,
     not a step (collect_items makes it one; a stopped task's salvage reads it)."""
     port = exa_port_of(ctx.deps)
-    items: list[Json] = []
+    items: list[AgentJson] = []
     async for item in port.items_as_sent(webset_id, max_items=max_items):
         items.append(item_view(item.model_dump()))
         if len(items) % ITEMS_PAGE == 0:
@@ -364,10 +369,10 @@ async def webset_items(ctx: TaskContext, key: str, webset_id: str, max_items: in
     return items
 
 
-async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
+async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[AgentJson]:
     """Step `key`: `webset_items` (every item of the webset, up to `max_items`, as an agent's
     items.getAll with fields ['all'] shows it)."""
-    items: list[Json] = await ctx.step(key, lambda: webset_items(ctx, key, webset_id, max_items))
+    items: list[AgentJson] = await ctx.step(key, lambda: webset_items(ctx, key, webset_id, max_items))
     return items
 
 
@@ -383,7 +388,7 @@ class Timeline:
 
     def __init__(self, ctx: TaskContext) -> None:
         self._ctx = ctx
-        self.steps: list[Json] = []
+        self.steps: list[AgentJson] = []
 
     async def run(
         self, name: str, fn: Callable[[], Awaitable[Any]], *, status: Callable[[Any], str] | None = None
@@ -403,14 +408,14 @@ class Timeline:
 # --- items ------------------------------------------------------------------------------------
 
 
-def item_url(item: Json) -> str | None:
+def item_url(item: AgentJson) -> str | None:
     """The URL the item is about (Exa puts it in properties.url)."""
     props = item.get("properties") or {}
     url = props.get("url")
     return url if isinstance(url, str) and url else None
 
 
-def item_name(item: Json) -> str | None:
+def item_name(item: AgentJson) -> str | None:
     """The entity's name: the company's, person's or paper's title, whichever the item has."""
     props = item.get("properties") or {}
     for kind in ("company", "person", "article", "researchPaper", "custom"):
@@ -422,7 +427,7 @@ def item_name(item: Json) -> str | None:
     return None
 
 
-def criteria_vector(item: Json, criteria: list[str]) -> list[bool]:
+def criteria_vector(item: AgentJson, criteria: list[str]) -> list[bool]:
     """For each criterion (in order), whether the item's evaluation says it is satisfied."""
     satisfied = {str(e.get("criterion")): e.get("satisfied") == "yes" for e in item.get("evaluations") or []}
     return [satisfied.get(c, False) for c in criteria]
