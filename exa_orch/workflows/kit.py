@@ -2,10 +2,12 @@
 and item reads, timed steps, and operations by name for the task types built to run them.
 
 A workflow calls Exa through `ctx.deps.exa_port` (exa_orch/exa/port.py: exa-py's models, every
-create safe to retry): `new_webset`, `wait_webset`, `items_of`, `cancel_webset` here (and
-`create_webset`, `wait_idle`, `webset_items`, `collect_items`: the same port calls, their results
-in the JSON shapes the collection workflows' checkpoints have always kept), `workflows/runs.py` and
-`workflows/research.py` for agent runs. Workflows sit below the operations layer, so they never
+create safe to retry): `new_webset`, `wait_webset`, `items_of`, `cancel_webset` here, each a step
+whose checkpoint is the model's JSON read back into the model (`model_step` and one `Saved` shape per
+kind of value; an older version's shape converted on read by a named compat function:
+`from_wait_idle`); `collect_items` / `webset_items` keep items in the agents' shape; `create_webset`
+and `wait_idle` are JSON views of the typed calls for the workflows not yet typed; `workflows/runs.py`
+and `workflows/research.py` for agent runs. Workflows sit below the operations layer, so they never
 import it: `call` runs an operation by name through `ctx.deps.dispatch` (validation, gateway,
 typed errors and the agents' projections included) for a task that runs operations by name by
 design (tests/workflows/test_third_engine.py keeps the collection workflows off it). Every call

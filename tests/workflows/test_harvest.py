@@ -120,6 +120,18 @@ async def test_bad_args_are_refused_before_anything_is_written(
     assert sim.stats()["total_requests"] == 0
 
 
+async def searched(app: App, sim: SimHandle, task_id: str) -> None:
+    """Move the held simulated clock on until the task has checkpointed its search's wait."""
+
+    async def done() -> bool:
+        if await has_step(app, task_id, "wait.search"):
+            return True
+        sim.ctx.clock.advance(2.0)
+        return False
+
+    await until(done, every=0.05)
+
+
 async def test_resume_after_a_restart_creates_nothing_twice(
     research_app: OpenApp, sim: SimHandle, tmp_path: Path
 ) -> None:
@@ -129,14 +141,7 @@ async def test_resume_after_a_restart_creates_nothing_twice(
     sim.ctx.clock.set_speed(1e-9)
     async with research_app(MODULE) as app:
         task_id = await start(app, args)
-
-        async def searched() -> bool:
-            if await has_step(app, task_id, "wait.search"):
-                return True
-            sim.ctx.clock.advance(2.0)
-            return False
-
-        await until(searched, every=0.05)
+        await searched(app, sim, task_id)
         await until(lambda: has_step(app, task_id, "enrich.1"))
         assert (await app.store.get_task(task_id)).status is TaskStatus.WORKING
     sim.ctx.clock.set_speed(100.0)
@@ -165,14 +170,7 @@ async def test_a_task_checkpointed_by_the_json_wait_resumes(
     sim.ctx.clock.set_speed(1e-9)  # the enrichments can't finish before the restart
     async with research_app(MODULE) as app:
         task_id = await start(app, {**BASE, "enrichments": ENRICHMENTS})
-
-        async def searched() -> bool:
-            if await has_step(app, task_id, "wait.search"):
-                return True
-            sim.ctx.clock.advance(2.0)
-            return False
-
-        await until(searched, every=0.05)
+        await searched(app, sim, task_id)
         steps = await until_steps(app.store, task_id, "enrich.1")
     sim.ctx.clock.set_speed(100.0)
     saved = steps["wait.search"]
