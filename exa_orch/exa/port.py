@@ -454,6 +454,14 @@ async def webset(data: object) -> Webset:
     return Webset.model_validate(data)
 
 
+async def webset_enrichment(data: object) -> WebsetEnrichment:
+    """exa-py's `WebsetEnrichment` from its JSON, as a checkpoint keeps it."""
+    await exa_py_imported()
+    from exa_py.websets.types import WebsetEnrichment
+
+    return WebsetEnrichment.model_validate(data)
+
+
 async def webset_item(data: object) -> WebsetItem:
     """exa-py's `WebsetItem` from its JSON, as a checkpoint keeps it."""
     await exa_py_imported()

@@ -16,11 +16,10 @@ from typing import Any
 
 from exa_orch.store import ArchiveEntry, Elite, TaskRecord, TaskStatus
 from exa_orch.store.archive import Extractor
+from exa_orch.workflows.kit import AgentJson  # what an extractor reads: a task's args, result or partial
 
-Json = dict[str, Any]
 
-
-def extractor(entry: Callable[[Json, Json], ArchiveEntry]) -> Extractor:
+def extractor(entry: Callable[[AgentJson, AgentJson], ArchiveEntry]) -> Extractor:
     """An Extractor from `entry(data, args)`: data is the result (completed) or the partial result."""
 
     def extract(task: TaskRecord) -> ArchiveEntry:
@@ -43,7 +42,7 @@ def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def _dict(value: Any) -> Json:
+def _dict(value: Any) -> AgentJson:
     return value if isinstance(value, dict) else {}
 
 
@@ -59,12 +58,12 @@ def _ratio(part: float, whole: float) -> float | None:
     return round(part / whole, 6) if whole else None
 
 
-def _engine(data: Json, args: Json) -> str:
+def _engine(data: AgentJson, args: AgentJson) -> str:
     """The engine the task ran on: its result's, else its args' (a partial result may lack it)."""
     return str(data.get("engine") or args.get("engine") or "websets")
 
 
-def _round_stats(r: Json) -> Json:
+def _round_stats(r: AgentJson) -> AgentJson:
     """One qd.winnow round's figures for the run page (its elites counted, not copied)."""
     stats = {k: r.get(k) for k in ("itemCount", "found", "analyzed", "stringency", "eliteChange")}
     stats["elites"] = len(_list(r.get("elites")))
@@ -72,19 +71,19 @@ def _round_stats(r: Json) -> Json:
     return stats | {k: r.get(k) for k in keys}
 
 
-def _criteria(args: Json) -> list[Any] | None:
+def _criteria(args: AgentJson) -> list[Any] | None:
     """The criteria's texts (a niche grid's axes), or None when the args name none."""
     return [c.get("description") for c in _list(args.get("criteria")) if isinstance(c, dict)] or None
 
 
-def _winnow(data: Json, args: Json) -> ArchiveEntry:
+def _winnow(data: AgentJson, args: AgentJson) -> ArchiveEntry:
     """qd.winnow: the seed's quality metrics, rounds, niches and its finalElites as elites."""
     rounds = [r for r in _list(data.get("rounds")) if isinstance(r, dict)]
     final = [e for e in _list(data.get("finalElites")) if isinstance(e, dict)]
     quality = _dict(data.get("qualityMetrics"))
     possible, niches = _niches(args, quality)
     converged = data.get("convergenceReached")
-    metrics: Json = {
+    metrics: AgentJson = {
         "engine": _engine(data, args),
         "exa_runs": sum(len(_list(r.get("websetIds") or r.get("runIds"))) for r in rounds) or None,
         "rounds": len(rounds),
@@ -108,7 +107,7 @@ def _winnow(data: Json, args: Json) -> ArchiveEntry:
     return ArchiveEntry(metrics, [_elite(e) for e in final])
 
 
-def _niches(args: Json, quality: Json) -> tuple[int | None, int | None]:
+def _niches(args: AgentJson, quality: AgentJson) -> tuple[int | None, int | None]:
     """(niches possible: 2^criteria, niches populated: coverage of them), None where unknown."""
     n_criteria = len(_list(args.get("criteria")))
     possible = 2**n_criteria if n_criteria else None
@@ -116,7 +115,7 @@ def _niches(args: Json, quality: Json) -> tuple[int | None, int | None]:
     return possible, round(coverage * possible) if coverage is not None and possible else None
 
 
-def _elite(e: Json) -> Elite:
+def _elite(e: AgentJson) -> Elite:
     """A final elite of qd.winnow's result as the archive files it."""
     return Elite(
         niche=str(e.get("niche")),
@@ -126,7 +125,7 @@ def _elite(e: Json) -> Elite:
     )
 
 
-def _harvest(data: Json, args: Json) -> ArchiveEntry:
+def _harvest(data: AgentJson, args: AgentJson) -> ArchiveEntry:
     """lifecycle.harvest: items collected; stringency = found / analyzed of the search."""
     progress = _dict(data.get("searchProgress"))
     found, analyzed = _int(progress.get("found")), _int(progress.get("analyzed"))
@@ -144,7 +143,7 @@ def _harvest(data: Json, args: Json) -> ArchiveEntry:
     })  # fmt: skip
 
 
-def _convergent(data: Json, args: Json) -> ArchiveEntry:
+def _convergent(data: AgentJson, args: AgentJson) -> ArchiveEntry:
     """convergent.search: coverage = share of entities found by 2+ queries; fitness = their mean confidence."""
     intersection = [e for e in _list(data.get("intersection")) if isinstance(e, dict)]
     total = _int(data.get("totalUniqueEntities"))
@@ -163,12 +162,12 @@ def _convergent(data: Json, args: Json) -> ArchiveEntry:
     })  # fmt: skip
 
 
-def _exa_objects(*holders: Json) -> int:
+def _exa_objects(*holders: AgentJson) -> int:
     """Websets and agent runs the holders name (`websetId` or `runIds` each)."""
     return sum(1 if h.get("websetId") else len(_list(h.get("runIds"))) for h in holders)
 
 
-def _adversarial(data: Json, args: Json) -> ArchiveEntry:
+def _adversarial(data: AgentJson, args: AgentJson) -> ArchiveEntry:
     """adversarial.verify: items on both sides; fitness = the synthesis's confidence, if any;
     exa_runs = both sides' websets or agent runs and the synthesis run."""
     thesis, antithesis = _dict(data.get("thesis")), _dict(data.get("antithesis"))
@@ -187,7 +186,7 @@ def _adversarial(data: Json, args: Json) -> ArchiveEntry:
     })  # fmt: skip
 
 
-def _deep(data: Json, args: Json) -> ArchiveEntry:
+def _deep(data: AgentJson, args: AgentJson) -> ArchiveEntry:
     """research.deep: item_count = the citations of the answer."""
     citations = data.get("citations")
     return ArchiveEntry({
@@ -201,7 +200,7 @@ def _deep(data: Json, args: Json) -> ArchiveEntry:
     })  # fmt: skip
 
 
-def _verified(data: Json, args: Json) -> ArchiveEntry:
+def _verified(data: AgentJson, args: AgentJson) -> ArchiveEntry:
     """research.verifiedCollection: items collected; coverage = researched / items whose research
     started; exa_runs = the webset (or the collection's agent runs) and the research runs."""
     research = [m["research"] for m in _list(data.get("items")) if isinstance(m, dict) and "research" in m]

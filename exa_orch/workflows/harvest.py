@@ -19,12 +19,12 @@ from __future__ import annotations
 
 import time
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field
 
 from exa_orch.errors import NotFoundError, OrchError
-from exa_orch.exa.port import enrichment_params
+from exa_orch.exa.port import Idle, enrichment_params, webset_params
 from exa_orch.gateway import prices
 from exa_orch.gateway.marks import CREATE_MARK
 from exa_orch.runtime import TaskContext, create_or_get
@@ -34,7 +34,9 @@ from exa_orch.store import Archetype
 from exa_orch.workflows import engines, entities, kit, memory, rows
 from exa_orch.workflows.archive import harvest_run
 
-Json = dict[str, Any]
+if TYPE_CHECKING:
+    from exa_py.websets.types import Webset, WebsetEnrichment
+
 
 # Enrichments take no externalId at Exa: the create mark plays its part (found again on resume, and
 # by enrichments.create itself after a lost answer).
@@ -66,7 +68,7 @@ class HarvestArgs(memory.KnownArgs):
     omitted or null: the server's EXA_ORCH_ENGINE (websets unless set)"""
 
 
-def duplicates(items: list[Json]) -> Json:
+def duplicates(items: list[kit.AgentJson]) -> kit.AgentJson:
     """{uniqueEntities, duplicates: [{itemIds, mergeReasons}]} of `items` (entity resolution)."""
     resolution = entities.resolve(items)
     return {
@@ -84,13 +86,9 @@ def poll_interval(timeout_s: float) -> float:
     return min(2.0, max(0.1, timeout_s / 20))
 
 
-def search_progress(webset: Json) -> Json:
-    """{found, analyzed} summed over the webset's searches."""
-    found = analyzed = 0
-    for search in webset.get("searches") or []:
-        progress = search.get("progress") or {}
-        found += int(progress.get("found") or 0)
-        analyzed += int(progress.get("analyzed") or 0)
+def search_progress(webset: Webset) -> kit.AgentJson:
+    """{found, analyzed} summed over the webset's searches (the result's searchProgress)."""
+    found, analyzed = kit.search_counts(webset)
     return {"found": found, "analyzed": analyzed}
 
 
@@ -106,24 +104,26 @@ def with_recovery(exc: OrchError, webset_ids: list[str]) -> OrchError:
     return exc
 
 
-async def add_enrichment(ctx: TaskContext, key: str, webset_id: str, enrichment: kit.EnrichmentArg) -> Json:
-    """Step `key`: the enrichment created once, even across crashes (found again by its metadata mark)."""
+async def add_enrichment(
+    ctx: TaskContext, key: str, webset_id: str, enrichment: kit.EnrichmentArg
+) -> WebsetEnrichment:
+    """Step `key`: the enrichment created once, even across crashes (found again by its metadata
+    mark), checkpointed as Exa's enrichment JSON (`kit.ENRICHMENT`)."""
 
     port = exa_port_of(ctx.deps)
     params = await enrichment_params(enrichment.wire())
 
-    async def create(external_id: str) -> Json:
+    async def create(external_id: str) -> Any:
         # The port marks it with external_id (metadata[ENRICHMENT_MARK]) and looks that mark up first.
-        return kit.dumped(await port.create_enrichment(webset_id, params, key=external_id))
+        return kit.ENRICHMENT.dump(await port.create_enrichment(webset_id, params, key=external_id))
 
-    async def find(external_id: str) -> Json | None:
+    async def find(external_id: str) -> Any:
         for existing in (await port.get_webset(webset_id)).enrichments:
             if (existing.metadata or {}).get(ENRICHMENT_MARK) == external_id:
-                return kit.dumped(existing)
+                return kit.ENRICHMENT.dump(existing)
         return None
 
-    created: Json = await create_or_get(ctx, key, create, find)
-    return created
+    return await kit.ENRICHMENT.load(await create_or_get(ctx, key, create, find))
 
 
 async def delete_webset(ctx: TaskContext, webset_id: str) -> bool:
@@ -135,23 +135,23 @@ async def delete_webset(ctx: TaskContext, webset_id: str) -> bool:
     return True
 
 
-async def found_items(ctx: TaskContext, webset_id: str) -> Json:
+async def found_items(ctx: TaskContext, webset_id: str) -> kit.AgentJson:
     """A stopped harvest's salvage (ctx.on_stop): every item the webset holds, as its result lists them."""
     items = await kit.webset_items(ctx, "stopped.items", webset_id)
     return {"items": items, "itemCount": len(items), **duplicates(items)}
 
 
-async def found_rows(got: rows.Collected, field_ids: list[str]) -> Json:
+async def found_rows(got: rows.Collected, field_ids: list[str]) -> kit.AgentJson:
     """A stopped agent harvest's salvage: the rows its finished runs returned, as items."""
     items = [rows.as_item(r, field_ids) for r in got.rows]
     return {"runIds": list(got.run_ids), "items": items, "itemCount": len(items), **duplicates(items)}
 
 
-def _status(waited: Json) -> str:
-    return "timedOut" if waited.get("timedOut") else "completed"
+def _status(waited: Idle) -> str:
+    return "timedOut" if waited.timed_out else "completed"
 
 
-async def harvest(ctx: TaskContext, args: HarvestArgs) -> Json:
+async def harvest(ctx: TaskContext, args: HarvestArgs) -> kit.AgentJson:
     """Run the harvest; see the module docstring."""
     begun = await engines.begin(ctx, args.engine)
     timeline = kit.Timeline(ctx)
@@ -161,19 +161,20 @@ async def harvest(ctx: TaskContext, args: HarvestArgs) -> Json:
     return result
 
 
-async def _on_websets(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline) -> Json:
+async def _on_websets(ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline) -> kit.AgentJson:
     """The harvest on one webset: create, wait, enrich, wait, collect, (delete)."""
     timeout_s = kit.seconds(args.timeout)
     poll_s = poll_interval(timeout_s)
-    search: Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
+    search: kit.Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
     if args.criteria:
         search["criteria"] = [{"description": c.description} for c in args.criteria]
     if exclude := await memory.webset_exclude(ctx, args.known, args.entity.model_dump()):
         search["exclude"] = exclude  # known: skip (entity memory)
 
     await ctx.progress("create", 0, 1, "creating the webset")
-    webset = await timeline.run("create", lambda: kit.create_webset(ctx, "create.webset", {"search": search}))
-    webset_id: str = webset["id"]
+    params = await webset_params({"search": search})
+    webset: Webset = await timeline.run("create", lambda: kit.new_webset(ctx, "create.webset", params))
+    webset_id = webset.id
     ctx.on_cancel(lambda: kit.cancel_webset(ctx, webset_id))
     ctx.on_stop(lambda: found_items(ctx, webset_id))
     await ctx.partial({"websetId": webset_id, "items": [], "itemCount": 0})
@@ -190,25 +191,25 @@ async def _run(
     webset_id: str,
     timeout_s: float,
     poll_s: float,
-) -> Json:
-    waited = await timeline.run(
-        "search", lambda: kit.wait_idle(ctx, "wait.search", webset_id, timeout_s, poll_s), status=_status
+) -> kit.AgentJson:
+    waited: Idle = await timeline.run(
+        "search", lambda: kit.wait_webset(ctx, "wait.search", webset_id, timeout_s, poll_s), status=_status
     )
-    progress = search_progress(waited["webset"])
-    timed_out = "search" if waited["timedOut"] else None
+    progress = search_progress(waited.webset)
+    timed_out = "search" if waited.timed_out else None
 
     enrichments = args.enrichments or []
     enrichment_ids: list[str] = []
     if enrichments and not timed_out:
         enrichment_ids, waited = await _enrich(ctx, timeline, webset_id, enrichments, timeout_s, poll_s)
-        timed_out = "enrichments" if waited["timedOut"] else None
+        timed_out = "enrichments" if waited.timed_out else None
 
     await ctx.progress("collect", 0, progress["found"] or None, "collecting the items")
-    items: list[Json] = await timeline.run(
+    items: list[kit.AgentJson] = await timeline.run(
         "collect", lambda: kit.collect_items(ctx, "collect.items", webset_id, max_items=1000)
     )
     items = await memory.remember(ctx, items, args.known, "lifecycle.harvest", _named(args, enrichment_ids))
-    result: Json = {
+    result: kit.AgentJson = {
         "engine": "websets",
         "websetId": webset_id,
         "items": items,
@@ -240,7 +241,7 @@ async def _enrich(
     enrichments: list[kit.EnrichmentArg],
     timeout_s: float,
     poll_s: float,
-) -> tuple[list[str], Json]:
+) -> tuple[list[str], Idle]:
     """Add each enrichment (steps `enrich.<i>`), then wait for their results (`wait.enrichments`):
     (the enrichments' ids, the wait)."""
 
@@ -249,14 +250,14 @@ async def _enrich(
         for i, enrichment in enumerate(enrichments):
             await ctx.progress("enrich", i, len(enrichments), f"adding enrichment {i + 1}/{len(enrichments)}")
             created = await add_enrichment(ctx, f"enrich.{i}", webset_id, enrichment)
-            ids.append(created["id"])
+            ids.append(created.id)
         return ids
 
     enrichment_ids: list[str] = await timeline.run("enrich", enrich)
     await ctx.progress("enrich", len(enrichments), len(enrichments), "waiting for the enrichment results")
-    waited: Json = await timeline.run(
+    waited: Idle = await timeline.run(
         "enrichments",
-        lambda: kit.wait_idle(ctx, "wait.enrichments", webset_id, timeout_s, poll_s),
+        lambda: kit.wait_webset(ctx, "wait.enrichments", webset_id, timeout_s, poll_s),
         status=_status,
     )
     return enrichment_ids, waited
@@ -274,7 +275,7 @@ def _timed_out_note(args: HarvestArgs, timed_out: str, webset_id: str) -> str:
 
 async def _on_rows(
     ctx: TaskContext, args: HarvestArgs, timeline: kit.Timeline, source: engines.RowSource
-) -> Json:
+) -> kit.AgentJson:
     """The harvest on a row source (the Agent API): one collection whose rows carry the criteria's
     verdicts and the enrichments as fields; only rows judged yes on every criterion are kept (what
     a webset keeps), the others count as analyzed. Same result as on Websets, websetId null and the
@@ -307,7 +308,7 @@ async def _on_rows(
         raise with_runs(exc, got.run_ids or [first[0]]) from None
     items = [rows.as_item(r, field_ids) for r in got.rows]
     items = await memory.remember(ctx, items, args.known, "lifecycle.harvest", _named(args, field_ids))
-    result: Json = {
+    result: kit.AgentJson = {
         "engine": source.name,
         "websetId": None,
         "runIds": got.run_ids,

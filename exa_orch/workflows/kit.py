@@ -2,10 +2,12 @@
 and item reads, timed steps, and operations by name for the task types built to run them.
 
 A workflow calls Exa through `ctx.deps.exa_port` (exa_orch/exa/port.py: exa-py's models, every
-create safe to retry): `new_webset`, `wait_webset`, `items_of`, `cancel_webset` here (and
-`create_webset`, `wait_idle`, `webset_items`, `collect_items`: the same port calls, their results
-in the JSON shapes the collection workflows' checkpoints have always kept), `workflows/runs.py` and
-`workflows/research.py` for agent runs. Workflows sit below the operations layer, so they never
+create safe to retry): `new_webset`, `wait_webset`, `items_of`, `cancel_webset` here, each a step
+whose checkpoint is the model's JSON read back into the model (`model_step` and one `Saved` shape per
+kind of value; an older version's shape converted on read by a named compat function:
+`from_wait_idle`); `collect_items` / `webset_items` keep items in the agents' shape; `create_webset`
+and `wait_idle` are JSON views of the typed calls for the workflows not yet typed; `workflows/runs.py`
+and `workflows/research.py` for agent runs. Workflows sit below the operations layer, so they never
 import it: `call` runs an operation by name through `ctx.deps.dispatch` (validation, gateway,
 typed errors and the agents' projections included) for a task that runs operations by name by
 design (tests/workflows/test_third_engine.py keeps the collection workflows off it). Every call
@@ -17,21 +19,27 @@ from __future__ import annotations
 
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from typing import TYPE_CHECKING, Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Literal, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
 from exa_orch.attrdocs import AttributeDocs
-from exa_orch.exa.port import ITEMS_PAGE, Idle, webset, webset_item, webset_params
+from exa_orch.exa.port import ITEMS_PAGE, Idle, webset, webset_enrichment, webset_item, webset_params
 from exa_orch.exa.views import item_view
 from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.deps import exa_port_of
 
 if TYPE_CHECKING:
-    from exa_py.websets.types import CreateWebsetParameters, Webset, WebsetItem
+    from exa_py.websets.types import CreateWebsetParameters, Webset, WebsetEnrichment, WebsetItem
 
 Json = dict[str, Any]
+"""A request body as Exa takes it (camelCase), built from a task's args."""
+AgentJson = dict[str, Any]
+"""JSON an agent is shown: a task's args, partial and final result, and the items in them, each as
+`exa.views.item_view` shows Exa's item as it was sent (exa-py's `WebsetItem` would normalise its
+URLs and strings: where the issue and a shape agents see disagree, the agents' shape wins)."""
 
 
 # --- task args shared by the workflows (the seeds' shapes; Exa's own checks run again on create) ----
@@ -148,22 +156,22 @@ async def new_webset(ctx: TaskContext, key: str, params: CreateWebsetParameters)
     """Step `key`: the webset `params` describes (`ExaPort.create_webset`), created once even across
     crashes: its externalId is the task's key for the step (`ctx.external_id(key)`); a resumed run
     looks it up by that id first, and a 409 for the id fetches the webset that holds it
-    (`runtime.create_or_get`). The checkpoint is Exa's webset JSON."""
+    (`runtime.create_or_get`). The checkpoint is Exa's webset JSON (`WEBSET`)."""
     port = exa_port_of(ctx.deps)
 
-    async def create(external_id: str) -> Json:
-        return dumped(await port.create_webset(params, external_id=external_id))
+    async def create(external_id: str) -> Any:
+        return WEBSET.dump(await port.create_webset(params, external_id=external_id))
 
-    async def find(external_id: str) -> Json | None:
+    async def find(external_id: str) -> Any:
         found = await port.find_webset(external_id)
-        return None if found is None else dumped(found)
+        return None if found is None else WEBSET.dump(found)
 
-    return await webset(await create_or_get(ctx, key, create, find))
+    return await WEBSET.load(await create_or_get(ctx, key, create, find))
 
 
 async def create_webset(ctx: TaskContext, key: str, body: Mapping[str, Any]) -> Json:
-    """`new_webset` from a create's camelCase JSON `body`, as Exa's webset JSON (what the collection
-    workflows read until they move to the typed `new_webset`)."""
+    """`new_webset` from a create's camelCase JSON `body`, as Exa's webset JSON (for the workflows
+    that still read the webset as JSON: convergent, verified, adversarial)."""
     return dumped(await new_webset(ctx, key, await webset_params(body)))
 
 
@@ -177,6 +185,91 @@ def dumped(model: BaseModel) -> Json:
     """An exa-py model as Exa's camelCase JSON (what a checkpoint keeps)."""
     out: Json = model.model_dump(by_alias=True, exclude_none=True, mode="json")
     return out
+
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+
+
+@dataclass(frozen=True)
+class Saved(Generic[T]):
+    """How a step keeps a value of type T in its JSON checkpoint (`dump`) and reads it back (`load`,
+    async: exa-py's models are imported off the event loop the first time). One per shape: `WEBSET`,
+    `ENRICHMENT`, `IDLE`, `model_shape(...)` for the project's own models."""
+
+    dump: Callable[[T], Any]
+    load: Callable[[Any], Awaitable[T]]
+
+
+async def model_step(ctx: TaskContext, key: str, shape: Saved[T], fn: Callable[[], Awaitable[T]]) -> T:
+    """Step `key`: `fn`'s value, checkpointed as `shape.dump` of it; a resumed run gets the saved
+    JSON back through `shape.load` (the same type, fresh or resumed)."""
+
+    async def run() -> Any:
+        return shape.dump(await fn())
+
+    return await shape.load(await ctx.step(key, run))
+
+
+def model_shape(model: type[M]) -> Saved[M]:
+    """A project model (pydantic) saved as its camelCase JSON and validated back."""
+
+    async def load(saved: Any) -> M:
+        return model.model_validate(saved)
+
+    return Saved(dumped, load)
+
+
+WEBSET: Saved[Webset] = Saved(dumped, webset)
+"""exa-py's `Webset`, kept as Exa's webset JSON (what `new_webset` has always saved)."""
+ENRICHMENT: Saved[WebsetEnrichment] = Saved(dumped, webset_enrichment)
+"""exa-py's `WebsetEnrichment`, kept as Exa's enrichment JSON (what harvest's `enrich.<i>` has always saved)."""
+
+
+def _idle_json(idle: Idle) -> Json:
+    return {
+        "webset": dumped(idle.webset),
+        "timedOut": idle.timed_out,
+        "waited": idle.waited,
+        "polls": idle.polls,
+    }
+
+
+async def _idle(saved: Any) -> Idle:
+    saved = from_wait_idle(saved)
+    return Idle(
+        await webset(saved["webset"]), bool(saved["timedOut"]), float(saved["waited"]), int(saved["polls"])
+    )
+
+
+def from_wait_idle(saved: Any) -> Any:
+    """Compat: a webset wait as the JSON `kit.wait_idle` saved it up to exa-orch 653a7c1 ({webset,
+    timedOut, waitedSeconds, polls}: lifecycle.harvest's `wait.search` / `wait.enrichments`, and the
+    other collection workflows' waits) in the shape `IDLE` saves ({..., waited, ...}); any other
+    value as it is. A task checkpointed by that code resumes (tests/workflows/test_harvest.py)."""
+    if isinstance(saved, dict) and "waitedSeconds" in saved and "waited" not in saved:
+        return {k: v for k, v in saved.items() if k != "waitedSeconds"} | {"waited": saved["waitedSeconds"]}
+    return saved
+
+
+async def _items(saved: Any) -> list[WebsetItem]:
+    return [await webset_item(item) for item in saved]
+
+
+ITEMS: Saved[list[WebsetItem]] = Saved(lambda items: [dumped(item) for item in items], _items)
+"""exa-py's `WebsetItem`s, kept as Exa's item JSON each (`items_of`)."""
+IDLE: Saved[Idle] = Saved(_idle_json, _idle)
+"""How a webset wait ended (`Idle`), kept as {webset (Exa's JSON), timedOut, waited (s), polls}."""
+
+
+def search_counts(webset: Webset) -> tuple[int, int]:
+    """(found, analyzed) summed over the webset's searches. Exa's `progress.analyzed` is no field of
+    exa-py's `Progress`: it is read from the fields the model kept as sent (`model_extra`)."""
+    found = analyzed = 0
+    for search in webset.searches:
+        found += int(search.progress.found or 0)
+        analyzed += int((search.progress.model_extra or {}).get("analyzed") or 0)
+    return found, analyzed
 
 
 def elapsed(since: float) -> str:
@@ -193,7 +286,7 @@ async def deadline(ctx: TaskContext, key: str, seconds: float) -> float:
     return started + seconds
 
 
-async def _idle(
+async def _poll_idle(
     ctx: TaskContext, key: str, webset_id: str, timeout_s: float, poll_s: float, until: float
 ) -> Idle:
     """`ExaPort.wait_idle` until the wall time `until`, search progress reported under `key` after
@@ -213,33 +306,6 @@ async def _idle(
     return await port.wait_idle(webset_id, within=within, interval=poll_s, progress=progress)
 
 
-async def _wait_step(
-    ctx: TaskContext,
-    key: str,
-    webset_id: str,
-    timeout_s: float,
-    poll_s: float,
-    until: float | None,
-    *,
-    waited: str,
-) -> Json:
-    """Step `key`: `_idle` until `until` (else `timeout_s` after step `<key>.start` first ran), saved
-    as {webset (Exa's JSON), timedOut, <waited> (seconds), polls}."""
-    end = until if until is not None else await deadline(ctx, f"{key}.start", timeout_s)
-
-    async def wait() -> Json:
-        idle = await _idle(ctx, key, webset_id, timeout_s, poll_s, end)
-        return {
-            "webset": dumped(idle.webset),
-            "timedOut": idle.timed_out,
-            waited: idle.waited,
-            "polls": idle.polls,
-        }
-
-    saved: Json = await ctx.step(key, wait)
-    return saved
-
-
 async def wait_webset(
     ctx: TaskContext,
     key: str,
@@ -254,23 +320,20 @@ async def wait_webset(
     The deadline is `until` (wall time) if given, else `timeout_s` after this wait first started
     (step `<key>.start`), so a restart does not restart the wait. A timeout is a result
     (`Idle.timed_out`); search progress is reported under `key` after each read."""
-    saved = await _wait_step(ctx, key, webset_id, timeout_s, poll_s, until, waited="waited")
-    return Idle(
-        await webset(saved["webset"]), bool(saved["timedOut"]), float(saved["waited"]), int(saved["polls"])
-    )
+    end = until if until is not None else await deadline(ctx, f"{key}.start", timeout_s)
+    return await model_step(ctx, key, IDLE, lambda: _poll_idle(ctx, key, webset_id, timeout_s, poll_s, end))
 
 
 async def items_of(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[WebsetItem]:
-    """Step `key`: the webset's items, whole, at most `max_items` (`ExaPort.items`; typed)."""
+    """Step `key`: the webset's items, whole, at most `max_items` (`ExaPort.items`; typed, `ITEMS`)."""
     port = exa_port_of(ctx.deps)
 
-    async def read() -> list[Json]:
-        got = [dumped(item) async for item in port.items(webset_id, max_items=max_items)]
+    async def read() -> list[WebsetItem]:
+        got = [item async for item in port.items(webset_id, max_items=max_items)]
         await ctx.progress(key, len(got), None, f"{len(got)} items read from webset {webset_id}")
         return got
 
-    saved: list[Json] = await ctx.step(key, read)
-    return [await webset_item(item) for item in saved]
+    return await model_step(ctx, key, ITEMS, read)
 
 
 async def wait_idle(
@@ -282,22 +345,24 @@ async def wait_idle(
     *,
     until: float | None = None,
 ) -> Json:
-    """Step `key`: wait until the webset is idle or its deadline passes (`ExaPort.wait_idle`).
+    """`wait_webset` as the JSON the workflows not yet on the typed wait read (convergent, verified,
+    adversarial): {"webset" (Exa's JSON), "timedOut", "waitedSeconds", "polls"}. A view, not a
+    second wait: the step is `wait_webset`'s."""
+    idle = await wait_webset(ctx, key, webset_id, timeout_s, poll_s, until=until)
+    return {
+        "webset": dumped(idle.webset),
+        "timedOut": idle.timed_out,
+        "waitedSeconds": idle.waited,
+        "polls": idle.polls,
+    }
 
-    The deadline is `until` (wall time) if given, else `timeout_s` after this wait first started
-    (step `<key>.start`), so a restart does not restart the wait. Returns {"webset" (Exa's JSON),
-    "timedOut", "waitedSeconds", "polls"}, the shape this step has always saved; a timeout is a
-    result, not an error, so the workflow can return what it has (the seeds' partial results).
-    """
-    return await _wait_step(ctx, key, webset_id, timeout_s, poll_s, until, waited="waitedSeconds")
 
-
-async def webset_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
+async def webset_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[AgentJson]:
     """Every item of the webset (up to `max_items`, `ExaPort.items_as_sent`), each as `exa.views.item_view`
     shows it (the shape the collection workflows keep and return), reported under `key`: a read,
     not a step (collect_items makes it one; a stopped task's salvage reads it)."""
     port = exa_port_of(ctx.deps)
-    items: list[Json] = []
+    items: list[AgentJson] = []
     async for item in port.items_as_sent(webset_id, max_items=max_items):
         items.append(item_view(item.model_dump()))
         if len(items) % ITEMS_PAGE == 0:
@@ -306,10 +371,10 @@ async def webset_items(ctx: TaskContext, key: str, webset_id: str, max_items: in
     return items
 
 
-async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[Json]:
+async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[AgentJson]:
     """Step `key`: `webset_items` (every item of the webset, up to `max_items`, as an agent's
     items.getAll with fields ['all'] shows it)."""
-    items: list[Json] = await ctx.step(key, lambda: webset_items(ctx, key, webset_id, max_items))
+    items: list[AgentJson] = await ctx.step(key, lambda: webset_items(ctx, key, webset_id, max_items))
     return items
 
 
@@ -325,7 +390,7 @@ class Timeline:
 
     def __init__(self, ctx: TaskContext) -> None:
         self._ctx = ctx
-        self.steps: list[Json] = []
+        self.steps: list[AgentJson] = []
 
     async def run(
         self, name: str, fn: Callable[[], Awaitable[Any]], *, status: Callable[[Any], str] | None = None
@@ -345,14 +410,14 @@ class Timeline:
 # --- items ------------------------------------------------------------------------------------
 
 
-def item_url(item: Json) -> str | None:
+def item_url(item: AgentJson) -> str | None:
     """The URL the item is about (Exa puts it in properties.url)."""
     props = item.get("properties") or {}
     url = props.get("url")
     return url if isinstance(url, str) and url else None
 
 
-def item_name(item: Json) -> str | None:
+def item_name(item: AgentJson) -> str | None:
     """The entity's name: the company's, person's or paper's title, whichever the item has."""
     props = item.get("properties") or {}
     for kind in ("company", "person", "article", "researchPaper", "custom"):
@@ -364,7 +429,7 @@ def item_name(item: Json) -> str | None:
     return None
 
 
-def criteria_vector(item: Json, criteria: list[str]) -> list[bool]:
+def criteria_vector(item: AgentJson, criteria: list[str]) -> list[bool]:
     """For each criterion (in order), whether the item's evaluation says it is satisfied."""
     satisfied = {str(e.get("criterion")): e.get("satisfied") == "yes" for e in item.get("evaluations") or []}
     return [satisfied.get(c, False) for c in criteria]

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from exa_orch.workflows import entities, rows
+
+if TYPE_CHECKING:
+    from exa_py.websets.types import WebsetEnrichment
 
 Json = dict[str, Any]
 
@@ -95,13 +99,12 @@ def verdict_enrichments(criteria: list[str]) -> list[Json]:
     return [{"description": c, "format": "options", "options": VERDICT_OPTIONS} for c in criteria]
 
 
-def verdict_ids(webset: Json, criteria: list[str]) -> dict[str, str]:
-    """criterion -> the id of the created webset's yes/no enrichment for it."""
+def verdict_ids(enrichments: Sequence[WebsetEnrichment], criteria: list[str]) -> dict[str, str]:
+    """criterion -> the id of the created webset's yes/no enrichment for it (among its `enrichments`)."""
     out: dict[str, str] = {}
-    for e in webset.get("enrichments") or []:
-        desc = str(e.get("description"))
-        if desc in criteria and desc not in out and e.get("format") == "options":
-            out[desc] = str(e.get("id"))
+    for e in enrichments:
+        if e.description in criteria and e.description not in out and e.format == "options":
+            out[e.description] = e.id
     return out
 
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 import dataclasses
 import time
 from functools import partial
-from typing import Any
 
 from exa_orch.errors import OrchError
 from exa_orch.gateway import prices
@@ -63,8 +62,6 @@ from exa_orch.workflows.winnow_rounds import (
     search_counts,
     webset_round,
 )
-
-Json = dict[str, Any]
 
 # The scoring (niches.py) is read here too, as qd.winnow's own.
 __all__ = [
@@ -103,11 +100,11 @@ def _recoverable(exc: OrchError, websets: list[str], what: str = "websets") -> O
     return exc
 
 
-async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
+async def winnow(ctx: TaskContext, args: WinnowArgs) -> kit.AgentJson:
     """Run the rounds; see the module docstring."""
     begun = await engines.begin(ctx, args.engine)
     task = Task(ctx, args, begun.started + kit.seconds(args.timeout))
-    ctx.on_stop(partial(found_round, task.stopped))
+    ctx.on_stop(partial(found_round, task))
     converged = timed_out = False
     noun = ""
     try:
@@ -136,11 +133,13 @@ async def winnow(ctx: TaskContext, args: WinnowArgs) -> Json:
     return await _result(task, begun, converged, timed_out, noun)
 
 
-async def _result(task: Task, begun: engines.Begun, converged: bool, timed_out: bool, noun: str) -> Json:
+async def _result(
+    task: Task, begun: engines.Begun, converged: bool, timed_out: bool, noun: str
+) -> kit.AgentJson:
     """The task's result: every round, the final archive and its quality metrics."""
     args, rounds = task.args, task.rounds
     niches = task.pool.niches()
-    result: Json = {
+    result: kit.AgentJson = {
         "engine": begun.engine.name,
         "rounds": rounds,
         "finalElites": task.archive,

@@ -15,11 +15,13 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic.alias_generators import to_camel
 
 from exa_orch.errors import WebsetNotRunning
+from exa_orch.exa.port import webset_params
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.deps import exa_port_of
 from exa_orch.workflows import engines, kit, rows
@@ -36,7 +38,13 @@ from exa_orch.workflows.niches import (
     verdict_ids,
 )
 
+if TYPE_CHECKING:
+    from exa_py.websets.types import WebsetEnrichment
+
+# A fitness spec (niches.fitness_scores), an agent row (rows.from_agent) or a request body; and
+# what the task's result shows (a round, an elite, an item).
 Json = dict[str, Any]
+AgentJson = kit.AgentJson
 Strategy = Literal["all-criteria", "any-criteria", "diverse"]
 
 # Seconds between polls of a searching webset: short first (small websets finish fast), then
@@ -96,22 +104,16 @@ class WinnowArgs(kit.TaskArgs):
 # --- the workflow -----------------------------------------------------------------------------
 
 
-def search_counts(webset: Json) -> tuple[int, int]:
-    """(found, analyzed) summed over the webset's searches."""
-    found = analyzed = 0
-    for s in webset.get("searches") or []:
-        progress = s.get("progress") or {}
-        found += int(progress.get("found") or 0)
-        analyzed += int(progress.get("analyzed") or 0)
-    return found, analyzed
+search_counts = kit.search_counts  # (found, analyzed) of a webset: qd.winnow's name for it
 
 
-def enrichment_specs(webset: Json, enrichments: list[kit.EnrichmentArg]) -> list[Json]:
-    """The args' enrichments matched to the created webset's (by description, else by order)."""
-    created = list(webset.get("enrichments") or [])
+def enrichment_specs(made: list[WebsetEnrichment], enrichments: list[kit.EnrichmentArg]) -> list[Json]:
+    """The fitness specs (niches.fitness_scores): the args' enrichments matched to the webset's
+    enrichments `made` (by description, else by order)."""
+    created = list(made)
     specs = []
     for i, arg in enumerate(enrichments):
-        match = next((e for e in created if e.get("description") == arg.description), None)
+        match = next((e for e in created if e.description == arg.description), None)
         if match is None and i < len(created):
             match = created[i]
         if match is None:
@@ -119,11 +121,21 @@ def enrichment_specs(webset: Json, enrichments: list[kit.EnrichmentArg]) -> list
         created.remove(match)
         specs.append({
             "arg": i,
-            "enrichmentId": match.get("id"),
-            "format": arg.format or match.get("format") or "text",
+            "enrichmentId": match.id,
+            "format": arg.format or match.format or "text",
             "options": [o.label for o in arg.options or []],
         })  # fmt: skip
     return specs
+
+
+class Watched(BaseModel):
+    """How a round's watch of one webset ended (step `round<r>.wait<sfx>`): its searches' found and
+    analyzed, and whether the deadline came before it was idle."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, defer_build=True)
+    found: int
+    analyzed: int
+    timed_out: bool
 
 
 def targeted_query(query: str, criteria: list[str], niche: str) -> str:
@@ -141,7 +153,7 @@ def agent_specs(enrichments: list[kit.EnrichmentArg]) -> list[Json]:
     ]  # fmt: skip
 
 
-def row_item(row: Json) -> Json:
+def row_item(row: Json) -> AgentJson:
     """An agent row (`rows.from_agent`) as the item the scoring reads: properties {type, url,
     description, <type>: {name}}, each criterion's verdict as enrichment `criterion{i}` (unclear:
     no result) and each field as `field{j}`."""
@@ -166,14 +178,27 @@ def row_item(row: Json) -> Json:
 class Got:
     """What one round found on its engine: where (`head`), its items scored into the pool."""
 
-    head: Json  # the round's websetId / websetIds / runIds
+    head: AgentJson  # the round's websetId / websetIds / runIds
     noun: str  # what the round's searches are called in a note ("webset(s)")
-    items: list[Json] = field(default_factory=list)
-    candidates: list[Json] = field(default_factory=list)
+    items: list[AgentJson] = field(default_factory=list)
+    candidates: list[AgentJson] = field(default_factory=list)
     unclear: list[str] = field(default_factory=list)
     found: int = 0
     analyzed: int = 0
     timed_out: bool = False
+
+
+@dataclass
+class Stopped:
+    """The round under way, what a stop salvages: its number (0: none under way), where its ids go
+    in the answer (websetIds | runIds), the websets or runs it made, the items scored so far, and
+    how to read every item it found (`salvage`)."""
+
+    round: int = 0
+    where: str = "websetIds"
+    ids: list[str] = field(default_factory=list)
+    items: list[AgentJson] = field(default_factory=list)
+    salvage: Callable[[Stopped], Awaitable[list[AgentJson]]] | None = None
 
 
 class Task:
@@ -189,18 +214,18 @@ class Task:
             "entity": args.entity.model_dump(exclude_none=True),
         }
         self.enrichments = verdict_enrichments(self.criteria) + [e.wire() for e in args.enrichments]
-        self.rounds: list[Json] = []
-        self.archive: list[Json] = []
-        self.previous: list[Json] = []  # the archive after the round before
+        self.rounds: list[AgentJson] = []
+        self.archive: list[AgentJson] = []
+        self.previous: list[AgentJson] = []  # the archive after the round before
         self.websets: list[str] = []
         self.runs: list[
             str
         ] = []  # the row engine's runs, in creation order (rebuilt from their create steps)
         self.pool = Pool(self.criteria, args.selection_strategy)
         self.found_total = self.analyzed_total = 0
-        self.stopped: Json = {}  # the round under way: what a stop salvages (ctx.on_stop)
+        self.stopped = Stopped()  # the round under way: what a stop salvages (ctx.on_stop)
 
-    def add(self, got: Got, items: list[Json], specs: list[Json], ids: dict[str, str]) -> None:
+    def add(self, got: Got, items: list[AgentJson], specs: list[Json], ids: dict[str, str]) -> None:
         """Score one webset's (run's) items into the pool and the round."""
         candidates, self.archive = self.pool.add(items, specs, ids)
         got.candidates.extend(candidates)
@@ -231,7 +256,7 @@ class Task:
             "eliteChange": change,
             "timedOut": got.timed_out,
         })  # fmt: skip
-        self.stopped.clear()
+        self.stopped.round = 0  # scored: nothing under way
         await self.ctx.partial(
             {"step": "scored", "round": r, "rounds": self.rounds, "finalElites": self.archive}
         )
@@ -264,39 +289,41 @@ def _plans(task: Task, targets: list[str] | None) -> list[tuple[str, Json]]:
     return plans
 
 
+WATCHED = kit.model_shape(Watched)
+"""A watch's checkpoint: {found, analyzed, timedOut}, what `_watch` has always saved."""
+
+
 async def webset_round(task: Task, r: int, targets: list[str] | None) -> Got:
     """The round's websets created (steps `round<r>.create<sfx>`), each watched until idle or the
     deadline, its items collected and scored."""
     ctx, args = task.ctx, task.args
     plans = _plans(task, targets)
     got = Got({}, "webset(s)")
-    task.stopped.update(
-        round=r, ids=[], items=got.items, where="websetIds", salvage=partial(_webset_salvage, ctx)
-    )
+    task.stopped = Stopped(r, "websetIds", [], got.items, partial(_webset_salvage, ctx))
     await task.creating(r, f"creating {len(plans)} webset(s)", targets)
-    created: list[tuple[str, Json]] = []
+    created = []
     hooks = []  # a cancel from now on cancels every webset of the round made so far
     for sfx, body in plans:
-        webset = await kit.create_webset(ctx, f"round{r}.create{sfx}", body)
+        webset = await kit.new_webset(ctx, f"round{r}.create{sfx}", await webset_params(body))
         created.append((sfx, webset))
-        task.stopped["ids"].append(str(webset["id"]))
-        hooks.append(ctx.on_cancel(_canceller(ctx, str(webset["id"]))))
-    round_ids = [str(w["id"]) for _, w in created]
+        task.stopped.ids.append(webset.id)
+        hooks.append(ctx.on_cancel(_canceller(ctx, webset.id)))
+    round_ids = [w.id for _, w in created]
     task.websets.extend(round_ids)
     got.head = {"websetId": round_ids[0], "websetIds": round_ids}
-    for (sfx, webset), wid, remove_hook in zip(created, round_ids, hooks, strict=True):
-        watch = partial(_watch, ctx, args, r, wid, task.deadline, task.rounds)
-        waited: Json = await ctx.step(f"round{r}.wait{sfx}", watch)
-        got.found, got.analyzed = got.found + waited["found"], got.analyzed + waited["analyzed"]
-        if not waited["timedOut"]:
+    for (sfx, webset), remove_hook in zip(created, hooks, strict=True):
+        watch = partial(_watch, ctx, args, r, webset.id, task.deadline, task.rounds)
+        waited = await kit.model_step(ctx, f"round{r}.wait{sfx}", WATCHED, watch)
+        got.found, got.analyzed = got.found + waited.found, got.analyzed + waited.analyzed
+        if not waited.timed_out:
             remove_hook()  # idle: nothing left to cancel
-        got.timed_out = got.timed_out or waited["timedOut"]
+        got.timed_out = got.timed_out or waited.timed_out
         await ctx.progress("collecting", got.found, args.count, f"round {r}: collecting the items")
-        items = await kit.collect_items(ctx, f"round{r}.items{sfx}", wid, max_items=max(args.count, 1000))
-        ids = verdict_ids(webset, task.criteria)
-        fitness = {
-            "enrichments": [e for e in webset.get("enrichments") or [] if e.get("id") not in ids.values()]
-        }
+        items = await kit.collect_items(
+            ctx, f"round{r}.items{sfx}", webset.id, max_items=max(args.count, 1000)
+        )
+        ids = verdict_ids(webset.enrichments, task.criteria)
+        fitness = [e for e in webset.enrichments if e.id not in ids.values()]
         task.add(got, items, enrichment_specs(fitness, args.enrichments), ids)
     return got
 
@@ -306,7 +333,7 @@ async def row_round(task: Task, r: int, targets: list[str] | None, source: engin
     with the held elites excluded; each run's rows scored."""
     ctx, args, criteria = task.ctx, task.args, task.criteria
     got = Got({}, f"{source.noun}(s)")
-    task.stopped.update(round=r, ids=[], items=got.items, where="runIds", salvage=_row_salvage)
+    task.stopped = Stopped(r, "runIds", [], got.items, _row_salvage)
     per = args.count if targets is None else max(1, math.ceil(args.count / len(targets)))
     asks = [("", args.query)] if targets is None else [
         (f".n{n.replace(',', '')}", targeted_query(args.query, criteria, n)) for n in targets
@@ -317,7 +344,7 @@ async def row_round(task: Task, r: int, targets: list[str] | None, source: engin
         ask = rows.Ask(query, criteria, list(args.enrichments), per, str(args.entity.type),
                        chunk=per, max_runs=1, options=_row_options(task))  # fmt: skip
         made.append((sfx, ask, await source.start(ctx, f"round{r}.run{sfx}", ask)))
-    round_ids = task.stopped["ids"] = [first[0] for _, _, first in made]
+    round_ids = task.stopped.ids = [first[0] for _, _, first in made]
     got.head = {"websetId": None, "websetIds": None, "runIds": round_ids}
     ids = {c: f"criterion{i}" for i, c in enumerate(criteria)}
     for sfx, ask, first in made:
@@ -343,35 +370,36 @@ def _row_options(task: Task) -> Json:
     return options
 
 
-async def found_round(stopped: Json) -> Json:
+async def found_round(task: Task) -> AgentJson:
     """A stopped winnow's salvage (ctx.on_stop): the rounds scored so far are its partial result;
     the round under way adds `stoppedRound`, every item its websets hold (or its runs returned),
     not scored."""
-    if not stopped:
+    stopped = task.stopped
+    if not stopped.round:
         return {}
-    items = await stopped["salvage"](stopped)
+    items = await stopped.salvage(stopped) if stopped.salvage else []
     return {
         "stoppedRound": {
-            "round": stopped["round"],
-            stopped["where"]: list(stopped["ids"]),
+            "round": stopped.round,
+            stopped.where: list(stopped.ids),
             "items": items,
             "itemCount": len(items),
         }
     }
 
 
-async def _webset_salvage(ctx: TaskContext, stopped: Json) -> list[Json]:
+async def _webset_salvage(ctx: TaskContext, stopped: Stopped) -> list[AgentJson]:
     """Every item the round's websets hold so far."""
     return [
         item
-        for i, wid in enumerate(stopped["ids"])
+        for i, wid in enumerate(stopped.ids)
         for item in await kit.webset_items(ctx, f"stopped.{i}.items", wid)
     ]
 
 
-async def _row_salvage(stopped: Json) -> list[Json]:
+async def _row_salvage(stopped: Stopped) -> list[AgentJson]:
     """The rows the round's finished runs returned."""
-    return list(stopped["items"])
+    return list(stopped.items)
 
 
 def _canceller(ctx: TaskContext, wid: str) -> Callable[[], Awaitable[Any]]:
@@ -382,13 +410,13 @@ def _canceller(ctx: TaskContext, wid: str) -> Callable[[], Awaitable[Any]]:
 
 
 async def _watch(
-    ctx: TaskContext, args: WinnowArgs, r: int, wid: str, deadline: float, rounds: list[Json]
-) -> Json:
+    ctx: TaskContext, args: WinnowArgs, r: int, wid: str, deadline: float, rounds: list[AgentJson]
+) -> Watched:
     """Poll the webset until idle or the deadline, reporting found/analyzed/stringency as it goes."""
     interval = POLL_FIRST_S
     while True:
         webset = await exa_port_of(ctx.deps).get_webset(wid)
-        found, analyzed = search_counts(kit.dumped(webset))  # Exa's `analyzed` is no field of exa-py's
+        found, analyzed = kit.search_counts(webset)
         stringency = round(found / analyzed, 6) if analyzed else 0.0
         idle = webset.status == "idle"
         if str(webset.status) not in ("idle", "running", "pending"):
@@ -407,6 +435,6 @@ async def _watch(
         })  # fmt: skip
         left = deadline - time.time()
         if idle or left <= 0:
-            return {"found": found, "analyzed": analyzed, "timedOut": not idle}
+            return Watched(found=found, analyzed=analyzed, timed_out=not idle)
         await ctx.sleep(min(interval, left))
         interval = min(POLL_MAX_S, interval * 1.5)

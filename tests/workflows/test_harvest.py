@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,7 @@ from exa_orch.errors import InvalidParams, NotFoundError
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import TaskStatus
 from exa_orch.workflows.harvest import ENRICHMENT_MARK
-from tests.support import WAIT, until
+from tests.support import WAIT, until, until_steps
 from tests.workflows.conftest import OpenApp, has_step, run_task
 
 MODULE = "exa_orch.workflows.harvest"
@@ -119,6 +120,18 @@ async def test_bad_args_are_refused_before_anything_is_written(
     assert sim.stats()["total_requests"] == 0
 
 
+async def searched(app: App, sim: SimHandle, task_id: str) -> None:
+    """Move the held simulated clock on until the task has checkpointed its search's wait."""
+
+    async def done() -> bool:
+        if await has_step(app, task_id, "wait.search"):
+            return True
+        sim.ctx.clock.advance(2.0)
+        return False
+
+    await until(done, every=0.05)
+
+
 async def test_resume_after_a_restart_creates_nothing_twice(
     research_app: OpenApp, sim: SimHandle, tmp_path: Path
 ) -> None:
@@ -128,14 +141,7 @@ async def test_resume_after_a_restart_creates_nothing_twice(
     sim.ctx.clock.set_speed(1e-9)
     async with research_app(MODULE) as app:
         task_id = await start(app, args)
-
-        async def searched() -> bool:
-            if await has_step(app, task_id, "wait.search"):
-                return True
-            sim.ctx.clock.advance(2.0)
-            return False
-
-        await until(searched, every=0.05)
+        await searched(app, sim, task_id)
         await until(lambda: has_step(app, task_id, "enrich.1"))
         assert (await app.store.get_task(task_id)).status is TaskStatus.WORKING
     sim.ctx.clock.set_speed(100.0)
@@ -154,6 +160,40 @@ async def test_resume_after_a_restart_creates_nothing_twice(
     assert [e["id"] for e in webset["enrichments"]] == done.result["enrichmentIds"]
     assert done.result["itemCount"] == 4
     assert all(len(i["enrichments"]) == 2 for i in done.result["items"])
+
+
+async def test_a_task_checkpointed_by_the_json_wait_resumes(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path
+) -> None:
+    """A harvest whose `wait.search` checkpoint is in the shape `kit.wait_idle` saved up to
+    653a7c1 ({webset, timedOut, waitedSeconds, polls}) resumes from it (`kit.from_wait_idle`)."""
+    sim.ctx.clock.set_speed(1e-9)  # the enrichments can't finish before the restart
+    async with research_app(MODULE) as app:
+        task_id = await start(app, {**BASE, "enrichments": ENRICHMENTS})
+        await searched(app, sim, task_id)
+        steps = await until_steps(app.store, task_id, "enrich.1")
+    sim.ctx.clock.set_speed(100.0)
+    saved = steps["wait.search"]
+    assert set(saved) == {"webset", "timedOut", "waited", "polls"}  # what this version saves
+    old = {"webset": saved["webset"], "timedOut": False, "waitedSeconds": 2.5, "polls": 3}
+    with sqlite3.connect(tmp_path / "workflows.db") as db:
+        db.execute(
+            "UPDATE task_steps SET result = ? WHERE task_id = ? AND step_key = 'wait.search'",
+            (json.dumps(old), task_id),
+        )
+    async with research_app(MODULE) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task_id, timeout=WAIT)
+        resumed = await app.store.load_steps(task_id)
+    assert done.status == "completed", done.error
+    assert resumed["wait.search"] == old  # read as it was, not waited again
+    searches = saved["webset"]["searches"]
+    assert done.result["searchProgress"] == {
+        "found": sum(int(s["progress"]["found"]) for s in searches),
+        "analyzed": sum(int(s["progress"]["analyzed"]) for s in searches),
+    }
+    assert sim.stats()["creates_by_external_id"] == {f"{task_id}:create.webset": 1}
+    assert done.result["itemCount"] == 4 and done.result["enrichmentCount"] == 2
 
 
 async def test_cancel_mid_search_cancels_the_webset(research_app: OpenApp, sim: SimHandle) -> None:

@@ -50,3 +50,10 @@ def test_entity_keys_and_criteria_vectors() -> None:
     assert entities.entity_key({"id": "x"}) == "id:x"
     item = {"evaluations": [{"criterion": "B", "satisfied": "yes"}, {"criterion": "A", "satisfied": "no"}]}
     assert kit.criteria_vector(item, ["A", "B", "C"]) == [False, True, False]
+
+
+def test_a_wait_saved_as_the_json_wait_reads_as_the_typed_one() -> None:
+    old = {"webset": {"id": "ws"}, "timedOut": True, "waitedSeconds": 4.0, "polls": 2}
+    assert kit.from_wait_idle(old) == {"webset": {"id": "ws"}, "timedOut": True, "waited": 4.0, "polls": 2}
+    new = {"webset": {"id": "ws"}, "timedOut": False, "waited": 1.0, "polls": 1}
+    assert kit.from_wait_idle(new) is new  # this version's shape: as it is

@@ -12,10 +12,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from exa_py.websets.types import WebsetEnrichment
 
 from exa_orch.app import App, open_app
 from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams
+from exa_orch.runtime.deps import exa_port_of
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
 from exa_orch.store import TaskRecord
@@ -89,12 +91,21 @@ def test_niches_elites_rates_and_strategies() -> None:
     assert w.distribution(cands) == {"1,1": 2, "1,0": 1}
 
 
+def _enrichment(id: str, description: str, format: str) -> WebsetEnrichment:
+    """A webset enrichment as Exa answers it (exa-py's model)."""
+    at = "2026-01-01T00:00:00Z"
+    return WebsetEnrichment.model_validate({
+        "id": id, "object": "webset_enrichment", "status": "completed", "websetId": "ws", "description": description,
+        "format": format, "createdAt": at, "updatedAt": at,
+    })  # fmt: skip
+
+
 def test_verdicts_come_from_the_yes_no_enrichment_per_criterion_when_the_webset_has_them() -> None:
-    webset = {"enrichments": [
-        {"id": "v1", "description": "c1", "format": "options"}, {"id": "v2", "description": "c2", "format": "options"},
-        {"id": "e1", "description": "Number of employees", "format": "number"},
-    ]}  # fmt: skip
-    ids = w.verdict_ids(webset, ["c1", "c2"])
+    enrichments = [
+        _enrichment("v1", "c1", "options"), _enrichment("v2", "c2", "options"),
+        _enrichment("e1", "Number of employees", "number"),
+    ]  # fmt: skip
+    ids = w.verdict_ids(enrichments, ["c1", "c2"])
     assert ids == {"c1": "v1", "c2": "v2"}
     item = {"id": "x", "evaluations": [{"criterion": "c1", "satisfied": "yes"}], "enrichments": [
         {"enrichmentId": "v1", "status": "completed", "result": ["no"]},
@@ -242,16 +253,17 @@ async def test_winnow_rounds_niches_elites_and_metrics_match_the_simulator(
         result = done.result
         first = result["rounds"][0]
         webset = await app.run_operation("websets.get", {"id": first["websetId"]})
+        typed = await exa_port_of(app.deps).get_webset(first["websetId"])  # exa-py's Webset
         items = await _items(app, first["websetId"])
     assert set(result) >= {"rounds", "finalElites", "convergenceReached", "qualityMetrics", "totalDuration"}
     assert webset["status"] == "idle" and first["itemCount"] == len(items) == 6
     assert not set(webset["searches"][0].get("criteria") or []) & set(
         CRITERIA
     )  # round 1 searches the query alone: a webset keeps only items passing its criteria
-    found, analyzed = w.search_counts(webset)
+    found, analyzed = w.search_counts(typed)
     assert (first["found"], first["analyzed"]) == (found, analyzed) and analyzed > found
     # Niches as the yes/no enrichment per criterion says (yes 1, no 0); unclear items apart.
-    ids = w.verdict_ids(webset, CRITERIA)
+    ids = w.verdict_ids(typed.enrichments, CRITERIA)
     assert sorted(ids) == sorted(CRITERIA)
     niches = [w.niche_of(w.verdicts(i, CRITERIA, ids)) for i in items]
     clear = [(i, n) for i, n in zip(items, niches, strict=True) if n is not None]
@@ -263,8 +275,8 @@ async def test_winnow_rounds_niches_elites_and_metrics_match_the_simulator(
         for k, c in enumerate(CRITERIA)
     }
     # One elite per niche (diverse keeps all), the fittest item of its niche among the clear ones.
-    fit_ws = {"enrichments": [e for e in webset["enrichments"] if e["id"] not in ids.values()]}
-    specs = w.enrichment_specs(fit_ws, [kit.EnrichmentArg(**e) for e in ARGS["enrichments"]])
+    fitness_enrichments = [e for e in typed.enrichments if e.id not in ids.values()]
+    specs = w.enrichment_specs(fitness_enrichments, [kit.EnrichmentArg(**e) for e in ARGS["enrichments"]])
     assert [s["format"] for s in specs] == ["number", "boolean", "text"]
     fitness = dict(
         zip([i["id"] for i, _ in clear], w.fitness_scores([i for i, _ in clear], specs), strict=True)
