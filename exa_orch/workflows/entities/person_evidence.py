@@ -1,0 +1,129 @@
+"""Evidence for and against two records of people being one person, and the keys that pair them.
+
+A person joins at `JOIN_PERSON`: a name that agrees (7 at most, people.name_evidence) is never
+enough alone. What adds to it:
+- a stated other name: a page that writes the other's name beside its own ("黃仁勳 (Jensen Huang)",
+  "Ma Huateng, also known as Pony Ma") weighs as that name (records.py reads it, with the words);
+- the same employer, written alike or as short forms of each other ("Man City" / "Manchester City
+  F.C."); an employer in another script (ソフトバンクグループ) is not compared;
+- one page, in two languages or twice ("nvidia.com/en-us/.../jensen-huang" and ".../zh-tw/..."), whose
+  path names the person.
+Against: two employers in Latin letters that don't agree. A person who changed employers joins
+only through an identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or
+Wikipedia page, in either item's URL or text; evidence.compare weighs it and then lifts this).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from exa_orch.workflows.entities.given_match import given_forms, similar
+from exa_orch.workflows.entities.names import names_agree, words
+from exa_orch.workflows.entities.people import name_evidence, parse, person_key
+
+if TYPE_CHECKING:
+    from exa_orch.workflows.entities.evidence import Evidence
+    from exa_orch.workflows.entities.records import Record
+
+JOIN_PERSON = 8.0
+# Words a club's or team's name adds that say nothing of which one ("FC Bayern" / "Bayern Munich").
+_SHORT_FORMS = "the words of one are the other's or short forms of them"
+_CLUB_WORDS = frozenset("fc cf afc sc ac cd ssc club football futbol calcio team the of and de".split())
+
+
+def _names(a: Record, b: Record) -> tuple[float, str]:
+    """The best agreement of the two names, or of a name one page states for the person."""
+    weight, reason = name_evidence(a.name or "", b.name or "")
+    for x, y in ((a, b), (b, a)):
+        for alias, said in x.aliases.items():
+            # a stated alias written as the other's whole name ("Robin Li (李彦宏)") is that name
+            w = 7.0 if alias == person_key(y.name or "") else name_evidence(alias, y.name or "")[0]
+            if w >= 6.0 and w > weight:
+                weight, reason = w, f"{x.name} is also written {alias!r}: {said!r}"
+    return weight, reason
+
+
+def _word_like(s: str, w: str) -> bool:
+    """One word of an employer's name written as another's: equal, a short form ("man" /
+    "manchester"), or a spelling of it in another language ("munich" / "munchen")."""
+    if s == w:
+        return True
+    if len(s) >= 3 and w.startswith(s):
+        return True
+    return min(len(s), len(w)) >= 5 and similar(s, w) >= 0.88
+
+
+def employers_agree(x: str, y: str) -> str | None:
+    """How two cleaned employer names agree (names.names_agree, or every word of the shorter a
+    word of the longer or a short form of one, at least one word the same), or None."""
+    agree = names_agree(x, y)
+    if agree:
+        return agree
+    wx = [w for w in x.split() if w not in _CLUB_WORDS]
+    wy = [w for w in y.split() if w not in _CLUB_WORDS]
+    short, long_ = sorted((wx, wy), key=len)
+    if not short or not {w for w in short if len(w) >= 3} & set(long_):
+        return None
+    if all(any(_word_like(s, w) for w in long_) for s in short):
+        return _SHORT_FORMS
+    return None
+
+
+def _employers(a: Record, b: Record, ev: Evidence) -> None:
+    if not (a.employer and b.employer):
+        return
+    agree = employers_agree(a.employer, b.employer)
+    if agree:
+        said = f"{a.employer} / {b.employer}: {agree}" if agree == _SHORT_FORMS else a.employer
+        ev.for_.append((3.0, f"same employer ({said})"))
+    elif a.employer_latin and b.employer_latin:
+        ev.against.append(
+            f"different employers ({a.employer} / {b.employer}) and no shared profile: a new employer "
+            "joins only with an identifier"
+        )
+    # an employer written in another script (ソフトバンクグループ / SoftBank Group) is not compared
+
+
+def _same_page(a: Record, b: Record, ev: Evidence) -> None:
+    """One page (its locale aside) whose path names the person: both records are about whom it names."""
+    sa, sb = a.site, b.site
+    if not (sa and sb) or sa.platform or sb.platform or sa.canonical != sb.canonical:
+        return
+    path = set(words(sa.path.replace("-", " ").replace("_", " ")))
+    names = [a.name or "", b.name or "", *a.aliases, *b.aliases]
+    named = next((r for n in names for r in parse(n) if r.given and r.family in path), None)
+    if named:
+        two = f" in two languages ({sa.locale or '-'} / {sb.locale or '-'})" if sa.locale != sb.locale else ""
+        ev.for_.append((4.0, f"one page{two}, {sa.canonical}, whose path names {named.family}"))
+
+
+def weigh(a: Record, b: Record, ev: Evidence) -> None:
+    """Add the evidence for and against two people being one (module docstring) to `ev`."""
+    ev.threshold = JOIN_PERSON
+    if not (a.name and b.name):
+        return
+    ev.for_.append(_names(a, b))
+    _employers(a, b, ev)
+    _same_page(a, b, ev)
+
+
+def person_conflict(a: Record, b: Record, joins: bool) -> str | None:
+    """What keeps two people out of one entity whatever links them: names that don't agree."""
+    if a.kind != "person" or b.kind != "person" or a.profiles & b.profiles or joins:
+        return None
+    if a.clean and b.clean and name_evidence(a.name or "", b.name or "")[0] < 4.0:
+        return "different names"
+    return None
+
+
+def block_keys(r: Record) -> set[str]:
+    """Family name (each spelling) and the initial of each given name or of a nickname form (Bob ->
+    b, r), over every reading of the name and of its stated aliases: a family name alone would
+    make blocks of thousands."""
+    if r.kind != "person" or not r.name:
+        return set()
+    own: set[str] = set()
+    for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias))]:
+        for family in {reading.family, *reading.spellings}:
+            own.update(f"f:{family}:{form[:1]}" for g in reading.given or ("",) for form in given_forms(g))
+    return own
