@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 from exa_orch.workflows.entities.given_match import compare_given, similar
 from exa_orch.workflows.entities.names import words
-from exa_orch.workflows.entities.scripts import syllabic
+from exa_orch.workflows.entities.scripts import cyrillic, korean_key, syllabic
 
 _TITLES = frozenset(
     "dr prof mr mrs ms mx sir dame lord lady baron baroness sheikh shaikh hon rev dato datuk "
@@ -44,7 +44,8 @@ class PersonName(NamedTuple):
     family: str
     extra: tuple[str, ...] = ()  # family names after `family` ("perezcastejon")
     spellings: frozenset[str] = frozenset()  # other spellings of `family` (a Korean one, from Hangul)
-    script: bool = False  # read from Chinese characters or Hangul (scripts.py)
+    script: str = ""  # read from Chinese characters ("han") or Hangul ("hangul") (scripts.py)
+    joined: bool = False  # `family` is two written words joined ("cannon brookes"): never a typo
 
     @property
     def key(self) -> str:
@@ -70,7 +71,7 @@ def _tokens(name: str) -> list[list[str]]:
     for raw in text.split():
         found = [w for w in words(raw) if w not in _TITLES]
         plain.extend(found)
-        caps.extend(list(raw.lower()) if _CAPS_INITIALS.match(raw) and found else found)
+        caps.extend(list(raw.lower()) if _CAPS_INITIALS.match(raw) else found)  # "MS": initials, not Ms.
     out = [plain, caps] if caps != plain else [plain]
     return [[w for i, w in enumerate(t) if i == 0 or w not in _PARTICLES] for t in out]
 
@@ -84,9 +85,9 @@ def _readings(t: list[str]) -> list[PersonName]:
         return [PersonName((), t[0])]
     out = [PersonName(tuple(t[:k]), t[k], tuple(t[k + 1 :])) for k in range(len(t) - 1, 0, -1)]
     out.append(PersonName(tuple(t[1:]), t[0]))
-    if len(t) >= 3:
-        out.append(PersonName(tuple(t[:-2]), t[-2] + t[-1]))
-    return out
+    if len(t) >= 3 and len(t[-2]) > 1:
+        out.append(PersonName(tuple(t[:-2]), t[-2] + t[-1], joined=True))
+    return [r for r in out if len(r.family) > 1]  # an initial is never the family name
 
 
 @lru_cache(maxsize=65536)
@@ -95,7 +96,8 @@ def parse(name: str) -> tuple[PersonName, ...]:
     read = syllabic(name)
     if read:
         given = (read.given,) if read.given else ()
-        return (PersonName(given, read.family, (), read.spellings, True),)
+        return (PersonName(given, read.family, (), read.spellings, "hangul" if read.korean else "han"),)
+    name = cyrillic(name) or name
     spellings = [name, name.translate(_UMLAUTS)] if name.translate(_UMLAUTS) != name else [name]
     out: list[PersonName] = []
     for spelling in spellings:
@@ -115,9 +117,22 @@ def _family(x: PersonName, y: PersonName) -> tuple[float, str]:
     if same:
         spelled = x.family != y.family
         return 4.0, f"same family name ({x.family} / {y.family}, one name)" if spelled else "same family name"
-    if min(len(x.family), len(y.family)) >= 4 and similar(x.family, y.family) >= 0.92:
+    if (
+        not (x.joined or y.joined)
+        and min(len(x.family), len(y.family)) >= 4
+        and similar(x.family, y.family) >= 0.92
+    ):
         return 2.0, f"family names {x.family} / {y.family} differ by a typo"
     return -5.0, f"different family names ({x.family} / {y.family})"
+
+
+def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
+    """How the readings' given names agree; a Korean one read from Hangul up to its romanization."""
+    gw, gr = compare_given(x.given, y.given)
+    if gw < 2.5 and "hangul" in (x.script, y.script) and x.given and y.given:
+        if korean_key("".join(x.given)) == korean_key("".join(y.given)):
+            return 2.5, "same given names (two romanizations of one Korean name)"
+    return gw, gr
 
 
 def _script(x: PersonName, y: PersonName, a: str, b: str, weight: float) -> tuple[float, str]:
@@ -139,7 +154,7 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
             fw, fr = _family(x, y)
             if fw < 0 and best[0] > -8.0:
                 continue  # this reading's family names differ: another reading already does better
-            gw, gr = compare_given(x.given, y.given)
+            gw, gr = _given(x, y)
             weight, said = _script(x, y, a, b, fw + gw)
             if weight > best[0]:
                 best = (weight, f"{gr}, {fr}{said}")

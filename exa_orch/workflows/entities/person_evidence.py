@@ -6,8 +6,8 @@ enough alone. What adds to it:
   "Ma Huateng, also known as Pony Ma") weighs as that name (records.py reads it, with the words);
 - the same employer, written alike or as short forms of each other ("Man City" / "Manchester City
   F.C."); an employer in another script (ソフトバンクグループ) is not compared;
-- one page, in two languages or twice ("nvidia.com/en-us/.../jensen-huang" and ".../zh-tw/..."), whose
-  path names the person.
+- one page, in two languages or twice ("nvidia.com/en-us/.../jensen-huang" and ".../zh-tw/..."),
+  more when its path names the person.
 Against: two employers in Latin letters that don't agree. A person who changed employers joins
 only through an identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or
 Wikipedia page, in either item's URL or text; evidence.compare weighs it and then lifts this).
@@ -15,6 +15,7 @@ Wikipedia page, in either item's URL or text; evidence.compare weighs it and the
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities.given_match import given_forms, similar
@@ -43,29 +44,35 @@ def _names(a: Record, b: Record) -> tuple[float, str]:
     return weight, reason
 
 
+def _starts(s: str, w: str) -> bool:
+    """`s` is `w` or its start ("man" / "manchester"), three letters at least."""
+    return s == w or (len(s) >= 3 and w.startswith(s))
+
+
 def _word_like(s: str, w: str) -> bool:
-    """One word of an employer's name written as another's: equal, a short form ("man" /
-    "manchester"), or a spelling of it in another language ("munich" / "munchen")."""
-    if s == w:
+    """One word of an employer's name written as another's: equal, its start ("man" /
+    "manchester"), its letters skipped ("utd" / "united", "intl" / "international"), or a spelling
+    of it in another language ("munich" / "munchen")."""
+    if _starts(s, w):
         return True
-    if len(s) >= 3 and w.startswith(s):
+    if 3 <= len(s) < len(w) and s[0] == w[0] and re.fullmatch(".*?".join(map(re.escape, s)) + ".*", w):
         return True
     return min(len(s), len(w)) >= 5 and similar(s, w) >= 0.88
 
 
 def employers_agree(x: str, y: str) -> str | None:
-    """How two cleaned employer names agree (names.names_agree, or every word of the shorter a
-    word of the longer or a short form of one, at least one word the same), or None."""
+    """How two cleaned employer names agree (names.names_agree, or every word of the shorter written
+    as a word of the longer, one at least as the word or its start), or None."""
     agree = names_agree(x, y)
     if agree:
         return agree
     wx = [w for w in x.split() if w not in _CLUB_WORDS]
     wy = [w for w in y.split() if w not in _CLUB_WORDS]
-    short, long_ = sorted((wx, wy), key=len)
-    if not short or not {w for w in short if len(w) >= 3} & set(long_):
-        return None
-    if all(any(_word_like(s, w) for w in long_) for s in short):
-        return _SHORT_FORMS
+    for short, long_ in ((wx, wy), (wy, wx)):
+        if len(short) > len(long_) or not any(_starts(s, w) for s in short for w in long_):
+            continue
+        if all(any(_word_like(s, w) for w in long_) for s in short):
+            return _SHORT_FORMS
     return None
 
 
@@ -85,16 +92,18 @@ def _employers(a: Record, b: Record, ev: Evidence) -> None:
 
 
 def _same_page(a: Record, b: Record, ev: Evidence) -> None:
-    """One page (its locale aside) whose path names the person: both records are about whom it names."""
+    """One page (its locale aside) for both: 2 when it is all, 4 when its path names the person."""
     sa, sb = a.site, b.site
     if not (sa and sb) or sa.platform or sb.platform or sa.canonical != sb.canonical:
         return
     path = set(words(sa.path.replace("-", " ").replace("_", " ")))
     names = [a.name or "", b.name or "", *a.aliases, *b.aliases]
     named = next((r for n in names for r in parse(n) if r.given and r.family in path), None)
+    two = f" in two languages ({sa.locale or '-'} / {sb.locale or '-'})" if sa.locale != sb.locale else ""
     if named:
-        two = f" in two languages ({sa.locale or '-'} / {sb.locale or '-'})" if sa.locale != sb.locale else ""
         ev.for_.append((4.0, f"one page{two}, {sa.canonical}, whose path names {named.family}"))
+    else:
+        ev.for_.append((2.0, f"one page{two}, {sa.canonical}"))
 
 
 def weigh(a: Record, b: Record, ev: Evidence) -> None:

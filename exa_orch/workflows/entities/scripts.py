@@ -12,7 +12,8 @@ Yiming" or "Yiming Zhang". What this can't read honestly is left alone:
   only through what a page states (an alias, a profile);
 - an English name beside a Chinese one (Robin Li / 李彦宏): not a transliteration, never guessed;
 - a foreign name written in Chinese characters ("埃隆·马斯克", with a middle dot): no reading.
-Korean family names have spellings the Revised Romanization does not give (이 is Lee, Yi or Rhee;
+A name in Cyrillic letters is spelled in Latin ones by anyascii (`cyrillic`). Korean family names
+have spellings the Revised Romanization does not give (이 is Lee, Yi or Rhee;
 박 is Park): `KOREAN_SURNAMES` lists the usual ones, read only from Hangul, never between two
 Latin spellings (a Lee and a Yi in Latin letters are two names).
 """
@@ -59,18 +60,49 @@ KOREAN_SURNAMES: dict[str, frozenset[str]] = {
 }  # fmt: skip
 
 
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+
+
+def cyrillic(name: str) -> str | None:
+    """A name in Cyrillic letters spelled in Latin ones as its usual romanizations write it: anyascii
+    (before accents are folded away: й is "y", not "i"), "-iy" endings as "-y" ("Евгений
+    Касперский" -> "Evgeny Kaspersky"); None for a name with no Cyrillic letter."""
+    if not _CYRILLIC.search(name):
+        return None
+    from anyascii import anyascii
+
+    return re.sub(r"iy\b", "y", anyascii(name).replace("'", ""))
+
+
+def korean_key(given: str) -> str:
+    """A Korean given name's romanization folded to one spelling: the Revised Romanization and the
+    spellings people use differ in vowels (eo / u, oo / u, eu / u) and in voiced or plain consonants
+    (g / k, d / t, b / p, j / ch): "sihyeok" and "sihyuk", "gwangmo" and "kwangmo" agree."""
+    key = given.replace("yeo", "yu").replace("eo", "u").replace("oo", "u").replace("eu", "u")
+    return key.replace("ch", "j").translate(str.maketrans("gdb", "ktp"))
+
+
 class Syllabic(NamedTuple):
     """A Chinese or Korean name read syllable by syllable: family name, given name, spellings."""
 
     family: str  # "zhang", "son"
     given: str  # "yiming", "heungmin" ("" for a name of one syllable)
     spellings: frozenset[str]  # the family name's spellings in Latin letters (Korean), with `family`
+    korean: bool  # written in Hangul
+
+
+# Revised Romanization writes a syllable's last consonant k, t, p (박 Bak, 혁 hyeok); anyascii's
+# letter-for-letter g, d, b (Bag, hyeog): a name's syllables are romanized one by one, as final.
+_FINAL = {"g": "k", "d": "t", "b": "p"}
 
 
 def _romanize(ch: str) -> str:
     from anyascii import anyascii  # on first use: a cold start needs none of it
 
-    return re.sub(r"[^a-z]", "", anyascii(ch).lower())
+    latin = re.sub(r"[^a-z]", "", anyascii(ch).lower())
+    if _HANGUL_ONLY.match(ch) and latin[-1:] in _FINAL and not latin.endswith("ng"):
+        latin = latin[:-1] + _FINAL[latin[-1]]
+    return latin
 
 
 @lru_cache(maxsize=65536)
@@ -89,6 +121,7 @@ def syllabic(name: str) -> Syllabic | None:
     family = "".join(_romanize(c) for c in family_chars)
     given = "".join(_romanize(c) for c in given_chars)
     spellings = {family}
-    if _HANGUL_ONLY.match(text) and cut == 1:
+    korean = bool(_HANGUL_ONLY.match(text))
+    if korean and cut == 1:
         spellings |= KOREAN_SURNAMES.get(family_chars[0], frozenset())
-    return Syllabic(family, given, frozenset(spellings))
+    return Syllabic(family, given, frozenset(spellings), korean)
