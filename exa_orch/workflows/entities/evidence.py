@@ -34,7 +34,7 @@ from functools import lru_cache
 from typing import Any
 
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, extra_words, initialism, names_agree
-from exa_orch.workflows.entities.person_evidence import person_conflict
+from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, person_conflict
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
 from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.sites import Site, brand_tld, country_suffix, regional
@@ -137,7 +137,9 @@ def compare(a: Record, b: Record) -> Evidence:
     else:
         ev.against.extend(_platforms(a, b))
     if a.kind == "person" or b.kind == "person":
-        weigh_person(a, b, ev)
+        ev.threshold, said = JOIN_PERSON, weigh_person(a, b)
+        ev.for_.extend(said.for_)
+        ev.against.extend(said.against)
     else:
         _company(a, b, ev)
     _facts(a, b, ev)

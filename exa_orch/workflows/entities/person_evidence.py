@@ -16,6 +16,7 @@ Wikipedia page, in either item's URL or text; evidence.compare weighs it and the
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities.given_match import given_forms, similar
@@ -23,13 +24,21 @@ from exa_orch.workflows.entities.names import names_agree, words
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
 
 if TYPE_CHECKING:
-    from exa_orch.workflows.entities.evidence import Evidence
     from exa_orch.workflows.entities.records import Record
 
 JOIN_PERSON = 8.0
 # Words a club's or team's name adds that say nothing of which one ("FC Bayern" / "Bayern Munich").
 _SHORT_FORMS = "the words of one are the other's or short forms of them"
 _CLUB_WORDS = frozenset("fc cf afc sc ac cd ssc club football futbol calcio team the of and de".split())
+
+
+@dataclass
+class Said:
+    """What two people's records share (`for_`: (weight, reason)) and what is against joining them;
+    evidence.compare adds both to its `Evidence`."""
+
+    for_: list[tuple[float, str]] = field(default_factory=list)
+    against: list[str] = field(default_factory=list)
 
 
 def _names(a: Record, b: Record) -> tuple[float, str]:
@@ -76,7 +85,7 @@ def employers_agree(x: str, y: str) -> str | None:
     return None
 
 
-def _employers(a: Record, b: Record, ev: Evidence) -> None:
+def _employers(a: Record, b: Record, ev: Said) -> None:
     if not (a.employer and b.employer):
         return
     agree = employers_agree(a.employer, b.employer)
@@ -91,7 +100,7 @@ def _employers(a: Record, b: Record, ev: Evidence) -> None:
     # an employer written in another script (ソフトバンクグループ / SoftBank Group) is not compared
 
 
-def _same_page(a: Record, b: Record, ev: Evidence) -> None:
+def _same_page(a: Record, b: Record, ev: Said) -> None:
     """One page (its locale aside) for both: 2 when it is all, 4 when its path names the person."""
     sa, sb = a.site, b.site
     if not (sa and sb) or sa.platform or sb.platform or sa.canonical != sb.canonical:
@@ -106,14 +115,14 @@ def _same_page(a: Record, b: Record, ev: Evidence) -> None:
         ev.for_.append((2.0, f"one page{two}, {sa.canonical}"))
 
 
-def weigh(a: Record, b: Record, ev: Evidence) -> None:
-    """Add the evidence for and against two people being one (module docstring) to `ev`."""
-    ev.threshold = JOIN_PERSON
-    if not (a.name and b.name):
-        return
-    ev.for_.append(_names(a, b))
-    _employers(a, b, ev)
-    _same_page(a, b, ev)
+def weigh(a: Record, b: Record) -> Said:
+    """The evidence for and against two people being one (module docstring); it joins at `JOIN_PERSON`."""
+    ev = Said()
+    if a.name and b.name:
+        ev.for_.append(_names(a, b))
+        _employers(a, b, ev)
+        _same_page(a, b, ev)
+    return ev
 
 
 def person_conflict(a: Record, b: Record, joins: bool) -> str | None:
