@@ -59,6 +59,9 @@ def joined(a: Json, b: Json) -> bool:
         (("MS Dhoni", "Chennai Super Kings"), ("Mahendra Singh Dhoni", "Chennai Super Kings"), "initials"),
         (("N. R. Narayana Murthy", "Infosys"), ("Narayana Murthy", "Infosys Limited"), "initials before"),
         (("C. Douglas McMillon", "Walmart Inc."), ("Doug McMillon", "Walmart"), "initials before"),
+        # a name in quotes is the given name in use; a first given name left out (Vietnamese)
+        (('William Henry "Bill" Gates', "Gates Foundation"), ("Bill Gates", "Gates Foundation"), "same given names"),
+        (("Nguyễn Thị Phương Thảo", "Vietjet"), ("Phuong Thao Nguyen", "VietJet Air"), "but for a first one"),
         # family name first, given names apart or together, a two-word family name
         (("Heung Min Son", "Tottenham Hotspur"), ("Son Heung-min", "Tottenham Hotspur F.C."), "written apart"),
         (("Toyoda Akio", "Toyota Motor"), ("Akio Toyoda", "Toyota Motor Corporation"), "same given names"),
@@ -162,6 +165,14 @@ def test_one_page_in_two_languages_joins_an_agent_row_whose_employer_is_not_in_l
              "黃仁勳 (Jensen Huang) 是 NVIDIA 創辦人暨執行長。")  # fmt: skip
     assert joined(en, zh), why(en, zh)
     assert "one page in two languages (en-us / zh-tw)" in why(en, zh)
+    # on another page, the employer the other states, named in this one's text, adds to the alias
+    wiki = row(
+        "d",
+        "黃仁勳",
+        "https://zh.wikipedia.org/wiki/黃仁勳",
+        "黃仁勳 (Jensen Huang) 是 NVIDIA 創辦人暨執行長。",
+    )
+    assert joined(en, wiki) and "黃仁勳 names nvidia, Jensen Huang's employer" in why(en, wiki)
     # the page alone is not the person: different names on it stay apart
     other = row(
         "c", "Colette Kress", "https://www.nvidia.com/zh-tw/about-nvidia/board-of-directors/jensen-huang/", ""

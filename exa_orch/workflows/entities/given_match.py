@@ -2,7 +2,8 @@
 
 Given names are compared as a person writes them in order ("kumar mangalam", "k m", "n r narayana",
 "c douglas"). The first given name is the one in use; a middle name may be dropped on one side but
-two middle names that differ ("george h w" / "george w") are two people. Initials agree with the
+two middle names that differ ("george h w" / "george w") are two people; a first given name one side leaves
+out ("thi phuong thao" / "phuong thao") may be dropped when two or more others agree. Initials agree with the
 names they start, in order; initials before the name in use ("N. R. Narayana Murthy", "C. Douglas
 McMillon") may be dropped. Nicknames come from the `nicknames` package (English, Apache-2.0) and
 given_names.py (other languages' short forms and one name's romanizations, with sources).
@@ -97,6 +98,15 @@ def _leading_initials(a: Given, b: Given) -> Found | None:
     return None
 
 
+def _first_dropped(a: Given, b: Given) -> Found | None:
+    """Two given names or more, the same but for a first one the other leaves out (Vietnamese
+    "thi phuong thao" / "phuong thao", "john ronald reuel" / "ronald reuel")."""
+    for x, y in ((a, b), (b, a)):
+        if len(x) > len(y) >= 2 and x[-len(y) :] == y and min(map(len, y)) > 1:
+            return 2.0, f"same given names ({' '.join(y)}) but for a first one"
+    return None
+
+
 def _middle(a: Given, b: Given, first: Found) -> Found:
     """The first names agree; middle names on both sides must too ("george h w" / "george w")."""
     if len(a) < 2 or len(b) < 2:
@@ -119,7 +129,7 @@ def compare_given(a: Given, b: Given) -> Found:
         first = one_name(a[0], b[0])
         if first:
             return _middle(a, b, first)
-    found = [f for f in (_initials(a, b), _leading_initials(a, b)) if f]
+    found = [f for f in (_initials(a, b), _leading_initials(a, b), _first_dropped(a, b)) if f]
     if found:
         return max(found)
     return -3.0, f"different given names ({a[0]} / {b[0]})"

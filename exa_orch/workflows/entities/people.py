@@ -8,7 +8,8 @@ each name can be read (`parse`):
 - a second family name after the first ("Pedro Sánchez Pérez-Castejón", "Cristiano Ronaldo dos
   Santos Aveiro"), particles dropped ("von der", "dos", "bin"), a two-word family name joined
   ("Cannon Brookes" / "Cannon-Brookes"), German umlauts written "ue" ("Müller" / "Mueller");
-- titles and suffixes dropped ("Sir", "Dr.", "Jr.", "III"), initials written "K. M." or "KM";
+- titles and suffixes dropped ("Sir", "Dr.", "Jr.", "III"), initials written "K. M." or "KM", a
+  name in quotes read as the given name ('William Henry "Bill" Gates');
 - a name in Chinese characters or Hangul read syllable by syllable (scripts.py): 张一鸣 is Zhang
   Yiming; a Japanese name in kanji, or an English name beside a Chinese one (Robin Li / 李彦宏), is
   never guessed: such a pair joins only through an alias a page states or a shared profile.
@@ -90,6 +91,19 @@ def _readings(t: list[str]) -> list[PersonName]:
     return [r for r in out if len(r.family) > 1]  # an initial is never the family name
 
 
+_QUOTED = re.compile(r"[\"“”«»]([^\"“”«»]{2,30})[\"“”«»]")
+
+
+def _spellings(name: str) -> list[str]:
+    """`name` as written, with umlauts as "ue", and with the name in quotes as its given name
+    ('William Henry "Bill" Gates' is also "Bill Gates"), without the quoted part otherwise."""
+    out = [name]
+    quoted = _QUOTED.search(name)
+    if quoted:
+        out = [_QUOTED.sub(" ", name), quoted.group(1) + " " + name[quoted.end() :]]
+    return [*out, *(u for n in out if (u := n.translate(_UMLAUTS)) != n)]
+
+
 @lru_cache(maxsize=65536)
 def parse(name: str) -> tuple[PersonName, ...]:
     """Every reading of `name` (module docstring), the plain one (given names, family name) first."""
@@ -98,9 +112,8 @@ def parse(name: str) -> tuple[PersonName, ...]:
         given = (read.given,) if read.given else ()
         return (PersonName(given, read.family, (), read.spellings, "hangul" if read.korean else "han"),)
     name = cyrillic(name) or name
-    spellings = [name, name.translate(_UMLAUTS)] if name.translate(_UMLAUTS) != name else [name]
     out: list[PersonName] = []
-    for spelling in spellings:
+    for spelling in _spellings(name):
         for t in _tokens(spelling):
             out.extend(r for r in _readings(t) if r not in out)
     return tuple(out)

@@ -5,7 +5,8 @@ enough alone. What adds to it:
 - a stated other name: a page that writes the other's name beside its own ("黃仁勳 (Jensen Huang)",
   "Ma Huateng, also known as Pony Ma") weighs as that name (records.py reads it, with the words);
 - the same employer, written alike or as short forms of each other ("Man City" / "Manchester City
-  F.C."); an employer in another script (ソフトバンクグループ) is not compared;
+  F.C."), or named in the text of a record that states none (2); an employer in another script
+  (ソフトバンクグループ) is not compared;
 - one page, in two languages or twice ("nvidia.com/en-us/.../jensen-huang" and ".../zh-tw/..."),
   more when its path names the person.
 Against: two employers in Latin letters that don't agree. A person who changed employers joins
@@ -85,8 +86,19 @@ def employers_agree(x: str, y: str) -> str | None:
     return None
 
 
+def _named_employer(a: Record, b: Record, ev: Said) -> None:
+    """One record's employer named in the other's text, where the other states none in Latin
+    letters (an Agent row in another language: "黃仁勳 (Jensen Huang) 是 NVIDIA 創辦人暨執行長")."""
+    for x, y in ((a, b), (b, a)):
+        if x.employer and x.employer_latin and len(x.employer) >= 3 and not (y.employer and y.employer_latin):
+            if f" {x.employer} " in f" {y.said} ":
+                ev.for_.append((2.0, f"{y.name} names {x.employer}, {x.name}'s employer"))
+                return
+
+
 def _employers(a: Record, b: Record, ev: Said) -> None:
     if not (a.employer and b.employer):
+        _named_employer(a, b, ev)
         return
     agree = employers_agree(a.employer, b.employer)
     if agree:
