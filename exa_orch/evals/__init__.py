@@ -65,6 +65,7 @@ TUNING = (
     "eight-niches.json",
     "brands-real.json",
     "held-out-brands.json",
+    "people-real.json",  # issue 37's people: nicknames, initials, orders, scripts, new employers
 )  # not held-out*.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05

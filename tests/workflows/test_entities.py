@@ -377,7 +377,7 @@ def person(id: str, name: str, url: str, employer: str | None, desc: str = "") -
         (person("a", "K. M. Birla", "https://www.forbes.com/profile/km-birla/", "Aditya Birla Group"),
          person("b", "Kumar Mangalam Birla", "https://www.adityabirla.com/chairman", "Aditya Birla Group"), "initials of the given names"),
         (person("a", "Robin Li", "https://ir.baidu.com/robin-li", "Baidu", "Robin Li (李彦宏) is the chief executive of Baidu."),
-         person("b", "李彦宏", "https://baike.baidu.com/item/liyanhong", "Baidu"), "Robin Li is also written 'liyanhong'"),
+         person("b", "李彦宏", "https://baike.baidu.com/item/liyanhong", "Baidu"), "Robin Li is also written 'li yanhong'"),
         (person("a", "Mira Murati", "https://www.linkedin.com/in/mira-murati", "Thinking Machines Lab"),
          person("b", "Mira Murati", "https://openai.com/mira", "OpenAI", "See linkedin.com/in/mira-murati."), "same profile URL linkedin.com/in/mira-murati"),
     ],

@@ -8,11 +8,14 @@ Merck & Co. with Merck KGaA: a character ratio says nothing about identity.
 - `hosts`: the one table of hosts that serve many entities (a profile there is identity, the host never);
 - `sites`: a URL through the Public Suffix List (bundled snapshot, no fetch): registered domain,
   canonical page, profile, locale;
-- `names`, `people`, `given_names`: company names cleaned (legal forms of many jurisdictions by
-  `cleanco`, transliteration by `anyascii`), people's names read in either order with initials and
-  nicknames (the `nicknames` package, and other languages' short forms it lacks, with sources);
+- `names`, `people`, `given_match`, `given_names`, `scripts`: company names cleaned (legal forms of
+  many jurisdictions by `cleanco`, transliteration by `anyascii`), people's names read in either
+  order, with initials, middle and second family names, nicknames (the `nicknames` package, and
+  other languages' short forms and romanizations it lacks, with sources), Chinese and Korean names
+  read syllable by syllable;
 - `records`: what an item carries and what its text states (other names, sites, owners);
-- `evidence`: for and against per pair; a join needs enough for and nothing against;
+- `evidence`, `person_evidence`: for and against per pair; a join needs enough for and nothing
+  against;
 - `clustering`: candidate pairs, merges strongest first, complete linkage, the pairs kept apart.
 
 `resolve(items)` groups items; `entity_key(item)` is one item's identity without the others.

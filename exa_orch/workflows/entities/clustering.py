@@ -15,7 +15,7 @@ from typing import Any
 
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.names import core_name
-from exa_orch.workflows.entities.people import given_forms, parse
+from exa_orch.workflows.entities.person_evidence import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
 
 Json = dict[str, Any]
@@ -48,20 +48,8 @@ def _site_keys(r: Record) -> set[str]:
     return own
 
 
-def _person_keys(r: Record) -> set[str]:
-    """Family name and an initial of the first given name or one of its nickname forms (Bob -> b,
-    r): a common family name alone would make blocks of thousands."""
-    if r.kind != "person" or not r.name:
-        return set()
-    own: set[str] = set()
-    for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias))]:
-        first = reading.given[0] if reading.given else ""
-        own.update(f"f:{reading.family}:{form[:1]}" for form in given_forms(first))
-    return own
-
-
 def _keys(r: Record) -> set[str]:
-    own = {f"p:{p}" for p in r.profiles} | _site_keys(r) | _person_keys(r)
+    own = {f"p:{p}" for p in r.profiles} | _site_keys(r) | person_keys(r)
     if r.clean:
         own.update({f"n:{r.clean}", f"n:{r.core}", f"n:{r.clean.replace(' ', '')}"})
     if r.initials:

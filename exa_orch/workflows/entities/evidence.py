@@ -20,9 +20,10 @@ against: a wrong merge costs more than a missed one, so split evidence keeps two
   Services" on tata.com/business/tcs, "TCS" on tcs.com), under one name (or its initials);
 - **against**: different kinds, different profiles on one host, different registered domains
   nothing tied together, legal forms that differ ("Co., Inc." / "KGaA"), different countries.
-People (people.py): names after transliteration, either order, initials and nicknames, plus the
-same employer; a different employer is against unless a profile URL is shared. Other fields
-(`Record.facts`: phone, address, date of birth ...) add or take weight by how much they identify.
+People (person_evidence.py): names after transliteration, in either order, initials and
+nicknames, plus the same employer; a different employer is against unless a profile URL is shared.
+Other fields (`Record.facts`: phone, address, date of birth ...) add or take weight by how much
+they identify.
 """
 
 from __future__ import annotations
@@ -33,13 +34,13 @@ from functools import lru_cache
 from typing import Any
 
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, extra_words, initialism, names_agree
-from exa_orch.workflows.entities.people import name_evidence, person_key
+from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, person_conflict
+from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
 from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.sites import Site, brand_tld, country_suffix, regional
 
 JOIN = 4.0  # companies and pages
 _ONE_NAME = ("equal names", "abbreviation", "equal names but for spaces")  # how names_agree says "one name"
-JOIN_PERSON = 8.0  # a person: a name that agrees (7 at most) is never enough alone
 DECISIVE = 10.0
 # Weight of a field that agrees (half of it taken off when it differs): how much it identifies.
 FACT_WEIGHTS = {"id": 6.0, "phone": 5.0, "dob": 4.0, "address": 3.0, "email": 6.0,
@@ -136,34 +137,15 @@ def compare(a: Record, b: Record) -> Evidence:
     else:
         ev.against.extend(_platforms(a, b))
     if a.kind == "person" or b.kind == "person":
-        _person(a, b, ev)
+        ev.threshold, said = JOIN_PERSON, weigh_person(a, b)
+        ev.for_.extend(said.for_)
+        ev.against.extend(said.against)
     else:
         _company(a, b, ev)
     _facts(a, b, ev)
     if shared:  # an identifier outweighs what differs: a new employer, a page's other name
         ev.against = [r for r in ev.against if r.startswith("different profiles")]
     return ev
-
-
-def _person(a: Record, b: Record, ev: Evidence) -> None:
-    ev.threshold = JOIN_PERSON
-    if not (a.name and b.name):
-        return
-    weight, reason = name_evidence(a.name, b.name)
-    for x, y in ((a, b), (b, a)):
-        for alias, said in x.aliases.items():
-            # a stated alias written as the other's whole name ("Robin Li (李彦宏)") is that name
-            w = 7.0 if alias == person_key(y.name or "") else name_evidence(alias, y.name or "")[0]
-            if w >= 6.0 and w > weight:
-                weight, reason = w, f"{x.name} is also written {alias!r}: {said!r}"
-    ev.for_.append((weight, reason))
-    if a.employer and b.employer:
-        agree = names_agree(a.employer, b.employer)
-        if agree:
-            ev.for_.append((3.0, f"same employer ({a.employer})"))
-        elif a.employer_latin and b.employer_latin:
-            ev.against.append(f"different employers ({a.employer} / {b.employer})")
-        # an employer written in another script (ソフトバンクグループ / SoftBank Group) is not compared
 
 
 def _stated(a: Record, b: Record, ev: Evidence) -> None:
@@ -369,14 +351,6 @@ def _company(a: Record, b: Record, ev: Evidence) -> None:
     _differences(a, b, ev)
 
 
-def _person_conflict(a: Record, b: Record, ev: Evidence) -> str | None:
-    if a.kind != "person" or b.kind != "person" or a.profiles & b.profiles or ev.joins:
-        return None
-    if a.clean and b.clean and name_evidence(a.name or "", b.name or "")[0] < 4.0:
-        return "different names"
-    return None
-
-
 def _site_conflict(a: Record, b: Record, ev: Evidence, linked: Callable[[str, str], bool]) -> str | None:
     if a.domain and b.domain and a.domain != b.domain and not linked(a.domain, b.domain):
         return f"different registered domains ({a.domain} / {b.domain})"
@@ -397,5 +371,5 @@ def conflict(
     if ev.against:
         return ev.against[0]
     if a.kind == "person" or b.kind == "person" or a.profiles & b.profiles:
-        return _person_conflict(a, b, ev)
+        return person_conflict(a, b, ev.joins)
     return _site_conflict(a, b, ev, linked)

@@ -8,7 +8,9 @@ Play apps or two Substack newsletters are two profiles.
 Keys: "path" the first path segment, or the first two when the first is a kind word
 (linkedin.com/in/NAME, crunchbase.com/organization/NAME),
 "sub" the subdomain (NAME.substack.com, NAME.github.io), "query:K" a query parameter
-(play.google.com/store/apps/details?id=PACKAGE), "app" the numeric id of an App Store page.
+(play.google.com/store/apps/details?id=PACKAGE), "app" the numeric id of an App Store page,
+"lang" the path under a language edition's subdomain (en.wikipedia.org/wiki/TITLE: the profile
+keeps the edition, so two editions are two hosts and their titles are never "different profiles").
 """
 
 from __future__ import annotations
@@ -38,7 +40,8 @@ HOSTS: tuple[Host, ...] = (
     Host("threads.net", "path", "threads.net/@HANDLE"),
     Host("tiktok.com", "path", "tiktok.com/@HANDLE"),
     Host("youtube.com", "path", "youtube.com/@HANDLE, youtube.com/channel/ID"),
-    Host("wikipedia.org", "path", "LANG.wikipedia.org/wiki/TITLE"),
+    # one article per language edition, titled in its language (en: Jack_Ma, zh: 马云): "lang" keeps it
+    Host("wikipedia.org", "lang", "LANG.wikipedia.org/wiki/TITLE"),
     Host("wikidata.org", "path", "wikidata.org/wiki/QID"),
     Host("medium.com", "path", "medium.com/@USER, medium.com/PUBLICATION"),
     Host("substack.com", "sub", "NAME.substack.com"),
@@ -92,5 +95,8 @@ def profile_of(row: Host, host: str, segments: list[str], query: dict[str, str])
         return f"{row.name}/app/{ids[0]}" if ids else None
     if not segments:
         return None
+    if kind == "lang":  # en.wikipedia.org/wiki/x, zh.wikipedia.org/wiki/y: two editions, never "different"
+        lang = host.removesuffix(row.name).split(".")[0]
+        return f"{lang + '.' if lang else ''}{row.name}/{'/'.join(segments[:2])}"
     keep = 2 if len(segments) >= 2 and segments[0] in KIND_WORDS else 1
     return f"{row.name}/{'/'.join(segments[:keep])}"

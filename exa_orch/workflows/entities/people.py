@@ -1,139 +1,174 @@
-"""People's names: transliterated, titles dropped, either order, initials and nicknames.
+"""People's names: read in every order they are written in, and how two written names agree.
 
 `name_evidence(a, b)` says how two written names of people agree: a weight (log-odds-like: what
-the agreement adds to the case that they are one person) and the reason. Nicknames come from the
-`nicknames` package (a hand-curated English table, Apache-2.0) and given_names.py (short forms of
-other languages it lacks: Pep / Josep, Leo / Lionel, with sources); other scripts are transliterated by
-`anyascii`, so 李彦宏 reads "li yan hong" and never meets "Robin Li": a name in another script
-joins only through an identifier or an alias the page states.
+the agreement adds to the case that they are one person) and the reason, the best over the ways
+each name can be read (`parse`):
+- given names first, family name last ("Heung-min Son"), or family name first ("Son Heung-min",
+  "Zhang Yiming", "Toyoda Akio"), the given name written apart, together or hyphenated alike;
+- a second family name after the first ("Pedro Sánchez Pérez-Castejón", "Cristiano Ronaldo dos
+  Santos Aveiro"), particles dropped ("von der", "dos", "bin"), a two-word family name joined
+  ("Cannon Brookes" / "Cannon-Brookes"), German umlauts written "ue" ("Müller" / "Mueller");
+- titles and suffixes dropped ("Sir", "Dr.", "Jr.", "III"), initials written "K. M." or "KM", a
+  name in quotes read as the given name ('William Henry "Bill" Gates');
+- a name in Chinese characters or Hangul read syllable by syllable (scripts.py): 张一鸣 is Zhang
+  Yiming; a Japanese name in kanji, or an English name beside a Chinese one (Robin Li / 李彦宏), is
+  never guessed: such a pair joins only through an alias a page states or a shared profile.
+Given names are compared by given_match.py (nicknames, short forms, initials, middle names).
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
+from exa_orch.workflows.entities.given_match import compare_given, similar
 from exa_orch.workflows.entities.names import words
+from exa_orch.workflows.entities.scripts import cyrillic, korean_key, syllabic
 
-_TITLES = frozenset("dr prof mr mrs ms mx sir dame phd md jr sr ii iii iv mba".split())
+_TITLES = frozenset(
+    "dr prof mr mrs ms mx sir dame lord lady baron baroness sheikh shaikh hon rev dato datuk "
+    "phd md jr sr ii iii iv mba obe cbe kbe dbe frs".split()
+)
+# Words between a given name and a family name that belong to neither as written elsewhere.
+_PARTICLES = frozenset(
+    "van von der den de da das do dos di del della la le bin bint ibn al el y zu ter ten".split()
+)
+_UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
+_CAPS_INITIALS = re.compile(r"^[A-Z]{2,3}$")
 
 
 class PersonName(NamedTuple):
-    """A name read as given names and family name (the last word; `alt` reads the first as family)."""
+    """One reading of a written name: given names, family name, a second family name after it."""
 
     given: tuple[str, ...]
     family: str
+    extra: tuple[str, ...] = ()  # family names after `family` ("perezcastejon")
+    spellings: frozenset[str] = frozenset()  # other spellings of `family` (a Korean one, from Hangul)
+    script: str = ""  # read from Chinese characters ("han") or Hangul ("hangul") (scripts.py)
+    joined: bool = False  # `family` is two written words joined ("cannon brookes"): never a typo
 
     @property
     def key(self) -> str:
-        return " ".join((*self.given, self.family))
+        return " ".join((*self.given, self.family, *self.extra))
 
 
 def person_key(name: str) -> str:
-    """A person's name for matching: folded, titles and middle initials dropped ("Dr. John A. Smith" -> "john smith")."""
+    """A person's name for matching: folded, titles and initials dropped ("Dr. John A. Smith" ->
+    "john smith"); a Chinese or Korean name as family and given name ("李彦宏" -> "li yanhong")."""
+    read = syllabic(name)
+    if read:
+        return f"{read.family} {read.given}".strip()
     return " ".join(w for w in words(name) if w not in _TITLES and len(w) > 1)
+
+
+def _tokens(name: str) -> list[list[str]]:
+    """The words of `name` (titles out, particles out but for the first word); a second list reads
+    a 2-3 letter word in capitals ("KM Birla", "MS Dhoni") as initials."""
+    text = re.sub(r"[(（][^)）]*[)）]", " ", name)  # "(Jay Y. Lee)": an alias, read by records.py
+    text = re.sub(r"\b(?:[Aa]l|[Ee]l)-", " ", text).replace("-", "")  # "Al-Maktoum" is "Al Maktoum"
+    plain: list[str] = []
+    caps: list[str] = []
+    for raw in text.split():
+        found = [w for w in words(raw) if w not in _TITLES]
+        plain.extend(found)
+        caps.extend(list(raw.lower()) if _CAPS_INITIALS.match(raw) else found)  # "MS": initials, not Ms.
+    out = [plain, caps] if caps != plain else [plain]
+    return [[w for i, w in enumerate(t) if i == 0 or w not in _PARTICLES] for t in out]
+
+
+def _readings(t: list[str]) -> list[PersonName]:
+    """Given names first (the family name last, or followed by a second one), family name first,
+    and a two-word family name joined."""
+    if not t:
+        return []
+    if len(t) == 1:
+        return [PersonName((), t[0])]
+    out = [PersonName(tuple(t[:k]), t[k], tuple(t[k + 1 :])) for k in range(len(t) - 1, 0, -1)]
+    out.append(PersonName(tuple(t[1:]), t[0]))
+    if len(t) >= 3 and len(t[-2]) > 1:
+        out.append(PersonName(tuple(t[:-2]), t[-2] + t[-1], joined=True))
+    return [r for r in out if len(r.family) > 1]  # an initial is never the family name
+
+
+_QUOTED = re.compile(r"[\"“”«»]([^\"“”«»]{2,30})[\"“”«»]")
+
+
+def _spellings(name: str) -> list[str]:
+    """`name` as written, with umlauts as "ue", and with the name in quotes as its given name
+    ('William Henry "Bill" Gates' is also "Bill Gates"), without the quoted part otherwise."""
+    out = [name]
+    quoted = _QUOTED.search(name)
+    if quoted:
+        out = [_QUOTED.sub(" ", name), quoted.group(1) + " " + name[quoted.end() :]]
+    return [*out, *(u for n in out if (u := n.translate(_UMLAUTS)) != n)]
 
 
 @lru_cache(maxsize=65536)
 def parse(name: str) -> tuple[PersonName, ...]:
-    """The readings of `name`: given names first ("Heung-min Son"), and family first ("Son Heung-min")."""
-    found = [w for w in words(name.replace("-", "")) if w not in _TITLES]
-    if not found:
-        return ()
-    if len(found) == 1:
-        return (PersonName((), found[0]),)
-    first = PersonName(tuple(found[:-1]), found[-1])
-    family_first = PersonName(tuple(found[1:]), found[0])
-    return (first, family_first)
+    """Every reading of `name` (module docstring), the plain one (given names, family name) first."""
+    read = syllabic(name)
+    if read:
+        given = (read.given,) if read.given else ()
+        return (PersonName(given, read.family, (), read.spellings, "hangul" if read.korean else "han"),)
+    name = cyrillic(name) or name
+    out: list[PersonName] = []
+    for spelling in _spellings(name):
+        for t in _tokens(spelling):
+            out.extend(r for r in _readings(t) if r not in out)
+    return tuple(out)
 
 
-@lru_cache(maxsize=1)
-def _namer() -> object:
-    from nicknames import NickNamer
+def _family(x: PersonName, y: PersonName) -> tuple[float, str]:
+    """How two readings' family names agree: the same (a Korean spelling too), one followed by a
+    second family name the other leaves out, a typo, or different."""
+    same = x.family == y.family or x.family in y.spellings or y.family in x.spellings
+    if same and x.extra and y.extra and x.extra != y.extra:
+        return -5.0, f"different second family names ({' '.join(x.extra)} / {' '.join(y.extra)})"
+    if same and x.extra != y.extra:
+        return 2.5, f"same family name {x.family}, a second family name on one side"
+    if same:
+        spelled = x.family != y.family
+        return 4.0, f"same family name ({x.family} / {y.family}, one name)" if spelled else "same family name"
+    if (
+        not (x.joined or y.joined)
+        and min(len(x.family), len(y.family)) >= 4
+        and similar(x.family, y.family) >= 0.92
+    ):
+        return 2.0, f"family names {x.family} / {y.family} differ by a typo"
+    return -5.0, f"different family names ({x.family} / {y.family})"
 
-    return NickNamer()
+
+def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
+    """How the readings' given names agree; a Korean one read from Hangul up to its romanization."""
+    gw, gr = compare_given(x.given, y.given)
+    if gw < 2.5 and "hangul" in (x.script, y.script) and x.given and y.given:
+        if korean_key("".join(x.given)) == korean_key("".join(y.given)):
+            return 2.5, "same given names (two romanizations of one Korean name)"
+    return gw, gr
+
+
+def _script(x: PersonName, y: PersonName, a: str, b: str, weight: float) -> tuple[float, str]:
+    """A reading from another script weighs less: a pinyin reading is one of several spellings, and
+    two names in characters read alike (李伟 / 李维) may be two names."""
+    if not (x.script or y.script) or a.strip() == b.strip() or weight <= 0:
+        return weight, ""
+    if x.script and y.script:
+        return weight - 2.0, " (other characters that read alike)"
+    return weight - 1.0, f" (read from {a if x.script else b})"
 
 
 @lru_cache(maxsize=65536)
-def _forms(given: str) -> frozenset[str]:
-    """`given` and the names the nickname table ties it to (bob -> robert, robert -> bob ...)."""
-    from exa_orch.workflows.entities.given_names import FORMS
-
-    namer = _namer()
-    canon: set[str] = set(namer.canonicals_of(given))  # type: ignore[attr-defined]
-    nicks: set[str] = set(namer.nicknames_of(given))  # type: ignore[attr-defined]
-    return frozenset({given, *canon, *nicks, *FORMS.get(given, ())})
-
-
-def given_forms(given: str) -> frozenset[str]:
-    """`given` and its nickname forms ("" for none): what a block of people by initial may use."""
-    return _forms(given) if len(given) > 1 else frozenset({given})
-
-
-@lru_cache(maxsize=1)
-def _jaro_winkler() -> Any:
-    from rapidfuzz.distance import JaroWinkler  # on first use: a cold start needs none of it
-
-    return JaroWinkler.similarity
-
-
-def _similar(a: str, b: str) -> float:
-    return float(_jaro_winkler()(a, b))
-
-
-def _one_given(fa: str, fb: str) -> tuple[float, str] | None:
-    """Two first given names as one name: equal, a nickname of each other, or a short form."""
-    if fa == fb:
-        return 2.5, "same first given name"
-    if len(fa) > 1 and len(fb) > 1 and (fb in _forms(fa) or fa in _forms(fb)):
-        return 2.5, f"{fa} and {fb} are one name (nickname table)"
-    if min(len(fa), len(fb)) >= 2 and (fa.startswith(fb) or fb.startswith(fa)):
-        return 2.0, f"{fa} / {fb}: one given name is the start of the other (a short form)"
-    return None
-
-
-def _initials(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[float, str] | None:
-    """Given names written as initials of the other's ("k m" / "kumar mangalam")."""
-    short, long_ = (a, b) if sum(map(len, a)) <= sum(map(len, b)) else (b, a)
-    if not all(len(w) == 1 for w in short) or len(short) > len(long_):
-        return None
-    if all(s == w[0] for s, w in zip(short, long_, strict=False)):
-        return 1.0, "initials of the given names"
-    return None
-
-
-def _given(a: tuple[str, ...], b: tuple[str, ...]) -> tuple[float, str]:
-    """How given names agree: exact, a nickname, initials, a typo, absent, or not at all."""
-    if not a or not b:
-        return 0.0, "a given name missing"
-    if a == b:
-        return 3.0, "same given names"
-    fa, fb = a[0], b[0]
-    found = _one_given(fa, fb) or _initials(a, b)
-    if found:
-        return found
-    if min(len(fa), len(fb)) >= 3 and _similar(fa, fb) >= 0.9:
-        return 1.0, f"given names {fa} / {fb} differ by a typo"
-    return -3.0, f"different given names ({fa} / {fb})"
-
-
-def _family(a: str, b: str) -> tuple[float, str]:
-    if a == b:
-        return 4.0, "same family name"
-    if min(len(a), len(b)) >= 4 and _similar(a, b) >= 0.92:
-        return 2.0, f"family names {a} / {b} differ by a typo"
-    return -5.0, f"different family names ({a} / {b})"
-
-
 def name_evidence(a: str, b: str) -> tuple[float, str]:
-    """(weight, reason) for two written person names: the best reading of the two (either order)."""
+    """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
     best: tuple[float, str] = (-8.0, "names differ")
     for x in parse(a):
         for y in parse(b):
-            fw, fr = _family(x.family, y.family)
+            fw, fr = _family(x, y)
             if fw < 0 and best[0] > -8.0:
                 continue  # this reading's family names differ: another reading already does better
-            gw, gr = _given(x.given, y.given)
-            if (fw + gw) > best[0]:
-                best = (fw + gw, f"{gr}, {fr}")
+            gw, gr = _given(x, y)
+            weight, said = _script(x, y, a, b, fw + gw)
+            if weight > best[0]:
+                best = (weight, f"{gr}, {fr}{said}")
     return best

@@ -81,6 +81,7 @@ class Record:
     mentions: frozenset[str] = frozenset()  # registered domains named anywhere in the item's text
     raw_name: str = ""  # folded full name, legal form kept
     facts: dict[str, str] = field(default_factory=dict)  # other fields to compare: phone, address, year ...
+    said: str = ""  # a person's item text, folded words (person_evidence: an employer it names)
 
     @property
     def domain(self) -> str:
@@ -289,6 +290,7 @@ def record(index: int, item: Json) -> Record:
     rec.profiles = _profiles(rec, props, texts)
     _statements(rec, texts, kind == "person")
     _stated_fields(rec, texts)
+    rec.said = " ".join(words(" ".join(texts)))[:4000] if kind == "person" else ""
     rec.alias_domains.pop(rec.domain, None)
     rec.mentions = frozenset(
         d.domain for s in texts for m in _DOMAIN.findall(s) if (d := site(m)) and d.domain

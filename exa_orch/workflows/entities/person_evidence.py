@@ -1,0 +1,159 @@
+"""Evidence for and against two records of people being one person, and the keys that pair them.
+
+A person joins at `JOIN_PERSON`: a name that agrees (7 at most, people.name_evidence) is never
+enough alone. What adds to it:
+- a stated other name: a page that writes the other's name beside its own ("黃仁勳 (Jensen Huang)",
+  "Ma Huateng, also known as Pony Ma") weighs as that name (records.py reads it, with the words);
+- the same employer, written alike or as short forms of each other ("Man City" / "Manchester City
+  F.C."), or named in the text of a record that states none (2); an employer in another script
+  (ソフトバンクグループ) is not compared;
+- one page, in two languages or twice ("nvidia.com/en-us/.../jensen-huang" and ".../zh-tw/..."),
+  more when its path names the person.
+Against: two employers in Latin letters that don't agree. A person who changed employers joins
+only through an identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or
+Wikipedia page, in either item's URL or text; evidence.compare weighs it and then lifts this).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from exa_orch.workflows.entities.given_match import given_forms, similar
+from exa_orch.workflows.entities.names import names_agree, words
+from exa_orch.workflows.entities.people import name_evidence, parse, person_key
+
+if TYPE_CHECKING:
+    from exa_orch.workflows.entities.records import Record
+
+JOIN_PERSON = 8.0
+# Words a club's or team's name adds that say nothing of which one ("FC Bayern" / "Bayern Munich").
+_SHORT_FORMS = "the words of one are the other's or short forms of them"
+_CLUB_WORDS = frozenset("fc cf afc sc ac cd ssc club football futbol calcio team the of and de".split())
+
+
+@dataclass
+class Said:
+    """What two people's records share (`for_`: (weight, reason)) and what is against joining them;
+    evidence.compare adds both to its `Evidence`."""
+
+    for_: list[tuple[float, str]] = field(default_factory=list)
+    against: list[str] = field(default_factory=list)
+
+
+def _names(a: Record, b: Record) -> tuple[float, str]:
+    """The best agreement of the two names, or of a name one page states for the person."""
+    weight, reason = name_evidence(a.name or "", b.name or "")
+    for x, y in ((a, b), (b, a)):
+        for alias, said in x.aliases.items():
+            # a stated alias written as the other's whole name ("Robin Li (李彦宏)") is that name
+            w = 7.0 if alias == person_key(y.name or "") else name_evidence(alias, y.name or "")[0]
+            if w >= 6.0 and w > weight:
+                weight, reason = w, f"{x.name} is also written {alias!r}: {said!r}"
+    return weight, reason
+
+
+def _starts(s: str, w: str) -> bool:
+    """`s` is `w` or its start ("man" / "manchester"), three letters at least."""
+    return s == w or (len(s) >= 3 and w.startswith(s))
+
+
+def _word_like(s: str, w: str) -> bool:
+    """One word of an employer's name written as another's: equal, its start ("man" /
+    "manchester"), its letters skipped ("utd" / "united", "intl" / "international"), or a spelling
+    of it in another language ("munich" / "munchen")."""
+    if _starts(s, w):
+        return True
+    if 3 <= len(s) < len(w) and s[0] == w[0] and re.fullmatch(".*?".join(map(re.escape, s)) + ".*", w):
+        return True
+    return min(len(s), len(w)) >= 5 and similar(s, w) >= 0.88
+
+
+def employers_agree(x: str, y: str) -> str | None:
+    """How two cleaned employer names agree (names.names_agree, or every word of the shorter written
+    as a word of the longer, one at least as the word or its start), or None."""
+    agree = names_agree(x, y)
+    if agree:
+        return agree
+    wx = [w for w in x.split() if w not in _CLUB_WORDS]
+    wy = [w for w in y.split() if w not in _CLUB_WORDS]
+    for short, long_ in ((wx, wy), (wy, wx)):
+        if len(short) > len(long_) or not any(_starts(s, w) for s in short for w in long_):
+            continue
+        if all(any(_word_like(s, w) for w in long_) for s in short):
+            return _SHORT_FORMS
+    return None
+
+
+def _named_employer(a: Record, b: Record, ev: Said) -> None:
+    """One record's employer named in the other's text, where the other states none in Latin
+    letters (an Agent row in another language: "黃仁勳 (Jensen Huang) 是 NVIDIA 創辦人暨執行長")."""
+    for x, y in ((a, b), (b, a)):
+        if x.employer and x.employer_latin and len(x.employer) >= 3 and not (y.employer and y.employer_latin):
+            if f" {x.employer} " in f" {y.said} ":
+                ev.for_.append((2.0, f"{y.name} names {x.employer}, {x.name}'s employer"))
+                return
+
+
+def _employers(a: Record, b: Record, ev: Said) -> None:
+    if not (a.employer and b.employer):
+        _named_employer(a, b, ev)
+        return
+    agree = employers_agree(a.employer, b.employer)
+    if agree:
+        said = f"{a.employer} / {b.employer}: {agree}" if agree == _SHORT_FORMS else a.employer
+        ev.for_.append((3.0, f"same employer ({said})"))
+    elif a.employer_latin and b.employer_latin:
+        ev.against.append(
+            f"different employers ({a.employer} / {b.employer}) and no shared profile: a new employer "
+            "joins only with an identifier"
+        )
+    # an employer written in another script (ソフトバンクグループ / SoftBank Group) is not compared
+
+
+def _same_page(a: Record, b: Record, ev: Said) -> None:
+    """One page (its locale aside) for both: 2 when it is all, 4 when its path names the person."""
+    sa, sb = a.site, b.site
+    if not (sa and sb) or sa.platform or sb.platform or sa.canonical != sb.canonical:
+        return
+    path = set(words(sa.path.replace("-", " ").replace("_", " ")))
+    names = [a.name or "", b.name or "", *a.aliases, *b.aliases]
+    named = next((r for n in names for r in parse(n) if r.given and r.family in path), None)
+    two = f" in two languages ({sa.locale or '-'} / {sb.locale or '-'})" if sa.locale != sb.locale else ""
+    if named:
+        ev.for_.append((4.0, f"one page{two}, {sa.canonical}, whose path names {named.family}"))
+    else:
+        ev.for_.append((2.0, f"one page{two}, {sa.canonical}"))
+
+
+def weigh(a: Record, b: Record) -> Said:
+    """The evidence for and against two people being one (module docstring); it joins at `JOIN_PERSON`."""
+    ev = Said()
+    if a.name and b.name:
+        ev.for_.append(_names(a, b))
+        _employers(a, b, ev)
+        _same_page(a, b, ev)
+    return ev
+
+
+def person_conflict(a: Record, b: Record, joins: bool) -> str | None:
+    """What keeps two people out of one entity whatever links them: names that don't agree."""
+    if a.kind != "person" or b.kind != "person" or a.profiles & b.profiles or joins:
+        return None
+    if a.clean and b.clean and name_evidence(a.name or "", b.name or "")[0] < 4.0:
+        return "different names"
+    return None
+
+
+def block_keys(r: Record) -> set[str]:
+    """Family name (each spelling) and the initial of each given name or of a nickname form (Bob ->
+    b, r), over every reading of the name and of its stated aliases: a family name alone would
+    make blocks of thousands."""
+    if r.kind != "person" or not r.name:
+        return set()
+    own: set[str] = set()
+    for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias))]:
+        for family in {reading.family, *reading.spellings}:
+            own.update(f"f:{family}:{form[:1]}" for g in reading.given or ("",) for form in given_forms(g))
+    return own

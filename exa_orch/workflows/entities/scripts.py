@@ -1,0 +1,127 @@
+"""People's names written in Chinese characters or Hangul, read as family name and given name.
+
+`anyascii` transliterates a Han character by its Mandarin reading and a Hangul syllable by the
+Revised Romanization, one syllable at a time ("张一鸣" -> Zhang Yi Ming, "손흥민" -> Son Heung
+Min). A Chinese or Korean name is written family name first with no space, so the first syllable
+(the first two for a compound surname) is the family name and the rest, run together, the given
+name: 张一鸣 reads as family "zhang", given "yiming", which a page in Latin letters writes "Zhang
+Yiming" or "Yiming Zhang". What this can't read honestly is left alone:
+- a Japanese name in kanji (大谷翔平): anyascii gives its Mandarin reading (da guxiangping), which
+  no Latin spelling of a Japanese name meets (Ohtani Shohei): a Japanese reading needs a dictionary
+  (pykakasi is GPL-3, the project MIT). A name with kana gets no reading at all. Such a name joins
+  only through what a page states (an alias, a profile);
+- an English name beside a Chinese one (Robin Li / 李彦宏): not a transliteration, never guessed;
+- a foreign name written in Chinese characters ("埃隆·马斯克", with a middle dot): no reading.
+A name in Cyrillic letters is spelled in Latin ones by anyascii (`cyrillic`). Korean family names
+have spellings the Revised Romanization does not give (이 is Lee, Yi or Rhee;
+박 is Park): `KOREAN_SURNAMES` lists the usual ones, read only from Hangul, never between two
+Latin spellings (a Lee and a Yi in Latin letters are two names).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+_HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+_HANGUL = r"\uac00-\ud7a3"
+_KANA = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff]")
+_SYLLABLES = re.compile(rf"^[{_HAN}{_HANGUL}\s]+$")
+_HANGUL_ONLY = re.compile(rf"^[{_HANGUL}\s]+$")
+
+# Two-syllable surnames: a three-syllable name starting with one is two + one. Sources: Wikipedia,
+# "Chinese compound surname" (the common ones of the Hundred Family Surnames) and "Korean name"
+# (Namgung, Hwangbo, Jegal, Seonu, Dokgo).
+COMPOUND_SURNAMES = frozenset(
+    "欧阳 歐陽 司马 司馬 诸葛 諸葛 上官 东方 東方 夏侯 皇甫 尉迟 尉遲 公孙 公孫 慕容 司徒 令狐 "
+    "남궁 황보 제갈 선우 독고".split()
+)
+
+# Hangul surname -> its usual spellings in Latin letters. Source: Wikipedia, "List of Korean
+# surnames" (the romanizations column: Revised, McCune-Reischauer and the common spellings people
+# use, as the National Institute of Korean Language's 2009 survey of surname spellings found them).
+KOREAN_SURNAMES: dict[str, frozenset[str]] = {
+    k: frozenset(v.split())
+    for k, v in {
+        "김": "kim gim", "이": "lee yi rhee i ri rhie", "박": "park pak bak", "최": "choi choe chey choy",
+        "정": "jung jeong chung cheong", "강": "kang gang", "조": "cho jo joh", "윤": "yoon yun",
+        "장": "jang chang", "임": "lim im rim yim", "한": "han", "오": "oh o", "서": "seo suh",
+        "신": "shin sin", "권": "kwon gwon", "황": "hwang", "안": "ahn an", "송": "song",
+        "류": "ryu yoo yu lyu", "유": "yoo yu", "홍": "hong", "전": "jeon jun chun chon", "고": "ko go koh",
+        "문": "moon mun", "양": "yang", "손": "son sohn", "배": "bae pae", "백": "baek paik baik paek",
+        "허": "heo huh hur", "노": "noh no roh", "구": "koo ku gu", "남": "nam", "심": "shim sim",
+        "하": "ha", "곽": "kwak gwak", "성": "sung seong", "차": "cha", "주": "joo ju chu",
+        "우": "woo u", "민": "min", "진": "jin chin", "지": "ji chi", "엄": "um eom", "채": "chae",
+        "원": "won", "천": "chun cheon", "방": "bang pang", "공": "kong gong", "현": "hyun hyeon",
+        "변": "byun byeon pyun", "염": "yeom yum", "추": "choo chu", "석": "seok suk", "선": "sun seon",
+        "명": "myung myeong", "기": "ki gi", "반": "ban pan", "금": "keum geum", "경": "kyung gyeong",
+    }.items()
+}  # fmt: skip
+
+
+_CYRILLIC = re.compile(r"[\u0400-\u04ff]")
+
+
+def cyrillic(name: str) -> str | None:
+    """A name in Cyrillic letters spelled in Latin ones as its usual romanizations write it: anyascii
+    (before accents are folded away: й is "y", not "i"), "-iy" endings as "-y" ("Евгений
+    Касперский" -> "Evgeny Kaspersky"); None for a name with no Cyrillic letter."""
+    if not _CYRILLIC.search(name):
+        return None
+    from anyascii import anyascii
+
+    return re.sub(r"iy\b", "y", anyascii(name).replace("'", ""))
+
+
+def korean_key(given: str) -> str:
+    """A Korean given name's romanization folded to one spelling: the Revised Romanization and the
+    spellings people use differ in vowels (eo / u, oo / u, eu / u) and in voiced or plain consonants
+    (g / k, d / t, b / p, j / ch): "sihyeok" and "sihyuk", "gwangmo" and "kwangmo" agree."""
+    key = given.replace("yeo", "yu").replace("eo", "u").replace("oo", "u").replace("eu", "u")
+    return key.replace("ch", "j").translate(str.maketrans("gdb", "ktp"))
+
+
+class Syllabic(NamedTuple):
+    """A Chinese or Korean name read syllable by syllable: family name, given name, spellings."""
+
+    family: str  # "zhang", "son"
+    given: str  # "yiming", "heungmin" ("" for a name of one syllable)
+    spellings: frozenset[str]  # the family name's spellings in Latin letters (Korean), with `family`
+    korean: bool  # written in Hangul
+
+
+# Revised Romanization writes a syllable's last consonant k, t, p (박 Bak, 혁 hyeok); anyascii's
+# letter-for-letter g, d, b (Bag, hyeog): a name's syllables are romanized one by one, as final.
+_FINAL = {"g": "k", "d": "t", "b": "p"}
+
+
+def _romanize(ch: str) -> str:
+    from anyascii import anyascii  # on first use: a cold start needs none of it
+
+    latin = re.sub(r"[^a-z]", "", anyascii(ch).lower())
+    if _HANGUL_ONLY.match(ch) and latin[-1:] in _FINAL and not latin.endswith("ng"):
+        latin = latin[:-1] + _FINAL[latin[-1]]
+    return latin
+
+
+@lru_cache(maxsize=65536)
+def syllabic(name: str) -> Syllabic | None:
+    """`name` read as a Chinese or Korean name (module docstring), or None: not in those scripts,
+    a Japanese name (kana, or kanji with no Japanese reading here), or a foreign name's spelling."""
+    text = name.strip()
+    if not text or _KANA.search(text) or not _SYLLABLES.match(text):
+        return None
+    chars = [c for c in text if not c.isspace()]
+    if len(chars) < 2 or len(chars) > 4:
+        return None
+    compound = "".join(chars[:2]) in COMPOUND_SURNAMES or len(chars) == 4
+    cut = 2 if compound else 1
+    family_chars, given_chars = chars[:cut], chars[cut:]
+    family = "".join(_romanize(c) for c in family_chars)
+    given = "".join(_romanize(c) for c in given_chars)
+    spellings = {family}
+    korean = bool(_HANGUL_ONLY.match(text))
+    if korean and cut == 1:
+        spellings |= KOREAN_SURNAMES.get(family_chars[0], frozenset())
+    return Syllabic(family, given, frozenset(spellings), korean)
