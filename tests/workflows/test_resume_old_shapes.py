@@ -22,19 +22,11 @@ from exa_orch.store import Store, TaskStatus
 from exa_orch.workflows.runs import RunSeen, seen_from_research_view
 from tests.support import WAIT
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
+from tests.workflows.test_verified import ARGS as VERIFIED_ARGS
 
 GONE = "otherhost:4242:dead"  # the earlier version's server: its lease has lapsed
 MODULE = "exa_orch.workflows.verified"
-ARGS: dict[str, Any] = {
-    "query": "AI startups in Europe",
-    "entity": {"type": "company"},
-    "criteria": [{"description": "based in Europe"}],
-    "count": 4,
-    "enrichments": [{"description": "CEO name", "format": "text"}],
-    "researchPrompt": "Who founded {{name}} ({{url}})?",
-    "researchSchema": {"type": "object", "properties": {"summary": {"type": "string"}}},
-    "researchLimit": 2,
-}
+ARGS = {**VERIFIED_ARGS, "researchLimit": 2}
 
 
 def old_shape(key: str, saved: Any) -> Any:
