@@ -72,6 +72,7 @@ def seen_from_research_view(view: Json) -> Json:
         grounding = [
             {"field": g.get("field"), "citations": [{"url": u} for u in g.get("urls") or [] if u]}
             for g in output.get("citations") or []
+            if isinstance(g, dict) and isinstance(g.get("field"), str)
         ]
         run["output"] = {k: output[k] for k in ("text", "structured") if output.get(k) is not None}
         if grounding:
