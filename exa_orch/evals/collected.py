@@ -43,10 +43,10 @@ async def collected(app: Any, result: Json, kind: str) -> tuple[dict[str, Json],
         run = await app.run_operation("research.get", {"researchId": rid, "full": True})
         structured = (run.get("output") or {}).get("structured")
         for row in rows.from_agent(rid, structured, [], 0, kind):
-            if row["id"] not in kept:
+            if row.id not in kept:
                 continue  # a row the collection dropped (a URL an earlier chunk returned)
             while q < len(counts) - 1 and len(per_query[q]) >= counts[q]:
                 q += 1
-            per_query[q].append(row["id"])
-            items[row["id"]] = rows.as_item(row)
+            per_query[q].append(row.id)
+            items[row.id] = rows.as_item(row)
     return items, per_query

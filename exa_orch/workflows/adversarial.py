@@ -32,7 +32,7 @@ from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import engines, kit, rows
+from exa_orch.workflows import engines, kit, rows, webset_steps
 from exa_orch.workflows.archive import adversarial_run
 from exa_orch.workflows.synthesis import (
     CONFIDENCE_SCALE,
@@ -51,7 +51,10 @@ from exa_orch.workflows.synthesis import (
     synthesize,
 )
 
-Json = dict[str, Any]
+ResultJson = dict[str, Any]
+"""The task's result (each side, the synthesis), as agents read it."""
+EvidenceRow = dict[str, Any]
+"""A row the synthesis run gets as input.data (synthesis.evidence_rows: a side's row, tagged)."""
 
 # The synthesis (synthesis.py) names that are read here too.
 __all__ = [
@@ -100,11 +103,12 @@ class VerifyArgs(kit.TaskArgs):
     returns what it has"""
 
 
-def _webset_body(args: VerifyArgs, query: str) -> Json:
-    search: Json = {"query": query, "count": args.count}
+def _webset_body(args: VerifyArgs, query: str) -> dict[str, Any]:
+    """websets.create's camelCase JSON body for one side."""
+    search: dict[str, Any] = {"query": query, "count": args.count}
     if args.entity is not None:
         search["entity"] = args.entity.model_dump(exclude_none=True)
-    body: Json = {"search": search}
+    body: dict[str, Any] = {"search": search}
     if args.enrichments:
         body["enrichments"] = [e.wire() for e in args.enrichments]
     return body
@@ -132,17 +136,17 @@ def _recoverable(exc: OrchError, names: str, how: str) -> OrchError:
 # --- the workflow --------------------------------------------------------------------------------
 
 
-async def _gather(ctx: TaskContext, side: str, webset_id: str, timeout_s: float) -> Json:
+async def _gather(ctx: TaskContext, side: str, webset_id: str, timeout_s: float) -> ResultJson:
     """Steps `<side>.idle` and `<side>.items`: the side as the seed returns it (timedOut if still busy)."""
-    waited = await kit.wait_idle(ctx, f"{side}.idle", webset_id, timeout_s, poll_seconds(timeout_s))
+    waited = await kit.wait_webset(ctx, f"{side}.idle", webset_id, timeout_s, poll_seconds(timeout_s))
     items = await kit.collect_items(ctx, f"{side}.items", webset_id)
-    out: Json = {"websetId": webset_id, "items": items, "itemCount": len(items)}
-    if waited["timedOut"]:
+    out: ResultJson = {"websetId": webset_id, "items": items, "itemCount": len(items)}
+    if waited.timed_out:
         out["timedOut"] = True  # still searching at Exa: these are the items found so far
     return out
 
 
-async def verify(ctx: TaskContext, args: VerifyArgs) -> Json:
+async def verify(ctx: TaskContext, args: VerifyArgs) -> ResultJson:
     """Phase A/B: thesis and antithesis websets or agent collections (in parallel at Exa); Phase C:
     optional synthesis.
 
@@ -150,12 +154,12 @@ async def verify(ctx: TaskContext, args: VerifyArgs) -> Json:
     registers a cancel hook."""
     begun = await engines.begin(ctx, args.engine)
     timeout_s = min(kit.seconds(args.timeout), 3600.0)
-    sides: dict[str, Json] = {}
+    sides: dict[str, ResultJson] = {}
     total = 4 + (1 if args.synthesize else 0)
     # The synthesis's evidence: a row engine's rows (input.data); None on Websets (a prompt summary).
     on = (ctx, args, sides, begun.started, timeout_s, total)
     evidence = await begun.engine.choose(engines.Pair(partial(_webset_sides, *on), partial(_row_sides, *on)))
-    synthesis: Json | None = None
+    synthesis: ResultJson | None = None
     if args.synthesize:
         synthesis = await synthesize(ctx, args.thesis, args.timeout, sides, evidence)
         state = synthesis["error"]["message"] if "error" in synthesis else synthesis["verdict"]
@@ -164,8 +168,13 @@ async def verify(ctx: TaskContext, args: VerifyArgs) -> Json:
 
 
 async def _webset_sides(
-    ctx: TaskContext, args: VerifyArgs, sides: dict[str, Json], started: float, timeout_s: float, total: int
-) -> list[Json] | None:
+    ctx: TaskContext,
+    args: VerifyArgs,
+    sides: dict[str, ResultJson],
+    started: float,
+    timeout_s: float,
+    total: int,
+) -> list[EvidenceRow] | None:
     """Each side a webset (both created first); fills `sides`. No evidence rows: the synthesis
     summarizes the items in its prompt."""
     queries = {"thesis": args.thesis_query, "antithesis": args.antithesis_query}
@@ -177,8 +186,8 @@ async def _webset_sides(
 
     try:
         for side in SIDES:  # both up front, so Exa searches them in parallel
-            webset = await kit.create_webset(ctx, f"{side}.webset", _webset_body(args, queries[side]))
-            created[side] = str(webset["id"])
+            webset = await webset_steps.create(ctx, f"{side}.webset", _webset_body(args, queries[side]))
+            created[side] = webset.id
             removers[side] = ctx.on_cancel(canceller(created[side]))
             ctx.on_stop(partial(found_items, ctx, sides, dict(created)))
         message = f"thesis webset {created['thesis']}, antithesis webset {created['antithesis']}"
@@ -200,25 +209,27 @@ def side_asks(args: VerifyArgs) -> dict[str, rows.Ask]:
     kind = str(args.entity.type) if args.entity is not None else "custom"
     fields = list(args.enrichments or [])
     # What one row is, when the task names its entity (else the runs infer it from the query).
-    options: Json = {"systemPrompt": rows.entity_prompt(args.entity.model_dump())} if args.entity else {}
+    options: rows.RunArgs = (
+        {"systemPrompt": rows.entity_prompt(args.entity.model_dump())} if args.entity else {}
+    )
     return {side: rows.Ask(queries[side], [], fields, args.count, kind, options=options) for side in SIDES}
 
 
 async def _row_sides(
     ctx: TaskContext,
     args: VerifyArgs,
-    sides: dict[str, Json],
+    sides: dict[str, ResultJson],
     started: float,
     timeout_s: float,
     total: int,
     source: engines.RowSource,
-) -> list[Json] | None:
+) -> list[EvidenceRow] | None:
     """Each side a row collection (both first runs started first); fills `sides` and returns
     both sides' rows as the synthesis's input.data (built from checkpointed polls only)."""
     asks = side_asks(args)
     first: dict[str, engines.First] = {}
     collected = {side: rows.Collected() for side in SIDES}  # filled as runs start (named on error)
-    evidence: list[Json] = []
+    evidence: list[EvidenceRow] = []
     ctx.on_stop(partial(found_rows, sides, collected))
     try:
         for side in SIDES:  # both up front, so Exa runs them in parallel
@@ -253,10 +264,10 @@ async def _row_sides(
     return evidence
 
 
-async def found_items(ctx: TaskContext, sides: dict[str, Json], created: dict[str, str]) -> Json:
+async def found_items(ctx: TaskContext, sides: dict[str, ResultJson], created: dict[str, str]) -> ResultJson:
     """A stopped verification's salvage (ctx.on_stop): each side not collected yet, read from its
     webset (the items it holds so far, `stopped: true`)."""
-    out: Json = {}
+    out: ResultJson = {}
     for side, webset_id in created.items():
         if side in sides:
             continue
@@ -265,10 +276,10 @@ async def found_items(ctx: TaskContext, sides: dict[str, Json], created: dict[st
     return out
 
 
-async def found_rows(sides: dict[str, Json], collected: dict[str, rows.Collected]) -> Json:
+async def found_rows(sides: dict[str, ResultJson], collected: dict[str, rows.Collected]) -> ResultJson:
     """A stopped agent verification's salvage: each side not finished yet, with the rows its
     finished runs returned."""
-    out: Json = {}
+    out: ResultJson = {}
     for side, got in collected.items():
         if side in sides or not got.run_ids:
             continue
@@ -283,8 +294,10 @@ async def found_rows(sides: dict[str, Json], collected: dict[str, rows.Collected
     return out
 
 
-def _result(sides: dict[str, Json], synthesis: Json | None, started: float, engine: str) -> Json:
-    out: Json = {"engine": engine, **{side: sides[side] for side in SIDES if side in sides}}
+def _result(
+    sides: dict[str, ResultJson], synthesis: ResultJson | None, started: float, engine: str
+) -> ResultJson:
+    out: ResultJson = {"engine": engine, **{side: sides[side] for side in SIDES if side in sides}}
     if synthesis is not None:
         out["synthesis"] = synthesis
     if any(side.get("timedOut") for side in sides.values()) or (synthesis or {}).get("timedOut"):

@@ -20,20 +20,26 @@ from __future__ import annotations
 import asyncio
 import time
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import Field, field_validator
 
 from exa_orch.errors import OrchError
+from exa_orch.exa.port import Idle
 from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import engines, entities, kit, memory, rows
+from exa_orch.workflows import engines, entities, kit, memory, rows, webset_steps
 from exa_orch.workflows.archive import convergent_run
 from exa_orch.workflows.harvest import poll_interval, with_recovery, with_runs
+from exa_orch.workflows.row_model import ItemJson
 
-Json = dict[str, Any]
+if TYPE_CHECKING:
+    from exa_py.websets.types import Webset
+
+ResultJson = dict[str, Any]
+"""The task's result (its analysis, each entity in it), as agents read it."""
 
 
 class ConvergentArgs(memory.KnownArgs):
@@ -70,14 +76,14 @@ class ConvergentArgs(memory.KnownArgs):
 # --- deduplication (pure, tested on its own) ---------------------------------------------------
 
 
-def group_entities(item_lists: list[list[Json]]) -> list[list[tuple[int, Json]]]:
+def group_entities(item_lists: list[list[ItemJson]]) -> list[list[tuple[int, ItemJson]]]:
     """Items of every list grouped into entities: [[(list index, item), ...], ...], in first-seen order."""
     return [group for group, _ in _resolved(item_lists)[0]]
 
 
 def _resolved(
-    item_lists: list[list[Json]],
-) -> tuple[list[tuple[list[tuple[int, Json]], list[Json]]], list[Json]]:
+    item_lists: list[list[ItemJson]],
+) -> tuple[list[tuple[list[tuple[int, ItemJson]], list[ResultJson]]], list[ResultJson]]:
     """(groups with their merge reasons, the pairs kept apart with why: [{items, names, reason}])."""
     flat = [(q, item) for q, items in enumerate(item_lists) for item in items]
     resolution = entities.resolve([item for _, item in flat])
@@ -90,11 +96,11 @@ def _resolved(
     return groups, apart
 
 
-def _entity(group: list[tuple[int, Json]], reasons: list[Json]) -> Json:
+def _entity(group: list[tuple[int, ItemJson]], reasons: list[ResultJson]) -> ResultJson:
     first = group[0][1]
     props = first.get("properties") or {}
     urls = list(dict.fromkeys(u for _, item in group if (u := kit.item_url(item))))
-    out: Json = {"name": kit.item_name(first) or props.get("description"), "url": kit.item_url(first)}
+    out: ResultJson = {"name": kit.item_name(first) or props.get("description"), "url": kit.item_url(first)}
     if props.get("type"):
         out["type"] = props["type"]
     if props.get("description"):
@@ -105,12 +111,12 @@ def _entity(group: list[tuple[int, Json]], reasons: list[Json]) -> Json:
     return out
 
 
-def converge(queries: list[str], item_lists: list[list[Json]]) -> Json:
+def converge(queries: list[str], item_lists: list[list[ItemJson]]) -> ResultJson:
     """intersection, unique, overlapMatrix and totalUniqueEntities of the seed, from each query's items."""
     n = len(queries)
     resolved, apart = _resolved(item_lists)
-    intersection: list[Json] = []
-    unique: list[Json] = [{"query": q, "items": [], "entityItemIds": []} for q in queries]
+    intersection: list[ResultJson] = []
+    unique: list[ResultJson] = [{"query": q, "items": [], "entityItemIds": []} for q in queries]
     overlap = [[0] * n for _ in range(n)]
     for group, reasons in resolved:
         found = sorted({q for q, _ in group})
@@ -143,11 +149,11 @@ def converge(queries: list[str], item_lists: list[list[Json]]) -> Json:
 # --- the workflow ------------------------------------------------------------------------------
 
 
-def _status(waited: Json) -> str:
-    return "timedOut" if waited.get("timedOut") else "completed"
+def _status(waited: Idle) -> str:
+    return "timedOut" if waited.timed_out else "completed"
 
 
-async def convergent(ctx: TaskContext, args: ConvergentArgs) -> Json:
+async def convergent(ctx: TaskContext, args: ConvergentArgs) -> ResultJson:
     """Run the convergent search; see the module docstring."""
     begun = await engines.begin(ctx, args.engine)
     timeline = kit.Timeline(ctx)
@@ -157,11 +163,11 @@ async def convergent(ctx: TaskContext, args: ConvergentArgs) -> Json:
     return result
 
 
-async def _on_websets(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline) -> Json:
+async def _on_websets(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline) -> ResultJson:
     """One webset per query, created first (they search in parallel at Exa), then `_run`."""
     queries = args.queries
     n = len(queries)
-    search_base: Json = {"count": args.count, "entity": args.entity.model_dump()}
+    search_base: dict[str, Any] = {"count": args.count, "entity": args.entity.model_dump()}
     if args.criteria:
         search_base["criteria"] = [{"description": c.description} for c in args.criteria]
     if exclude := await memory.webset_exclude(ctx, args.known, args.entity.model_dump()):
@@ -172,10 +178,10 @@ async def _on_websets(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Time
         for i, query in enumerate(queries):
             await ctx.progress("create", i, n, f"creating webset {i + 1}/{n}")
             body = {"search": {"query": query, **search_base}}
-            webset = await timeline.run(
-                f"create.{i}", partial(kit.create_webset, ctx, f"create.{i}.webset", body)
+            webset: Webset = await timeline.run(
+                f"create.{i}", partial(webset_steps.create, ctx, f"create.{i}.webset", body)
             )
-            webset_id: str = webset["id"]
+            webset_id = webset.id
             webset_ids.append(webset_id)
             ctx.on_cancel(partial(kit.cancel_webset, ctx, webset_id))
             ctx.on_stop(partial(found_items, ctx, queries[: i + 1], list(webset_ids)))
@@ -185,7 +191,9 @@ async def _on_websets(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Time
         raise with_recovery(exc, webset_ids) from None
 
 
-async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, webset_ids: list[str]) -> Json:
+async def _run(
+    ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, webset_ids: list[str]
+) -> ResultJson:
     queries = args.queries
     n = len(queries)
     budget_s = kit.seconds(args.timeout)
@@ -195,12 +203,12 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
     until = await kit.deadline(ctx, "wait.start", budget_s)
     for i, webset_id in enumerate(webset_ids):
         await ctx.progress("wait", i, n, f"waiting for webset {i + 1}/{n} ({queries[i]!r})")
-        wait = partial(kit.wait_idle, ctx, f"wait.{i}.idle", webset_id, budget_s, poll_s, until=until)
-        waited = await timeline.run(f"wait.{i}", wait, status=_status)
-        if waited["timedOut"]:
+        wait = partial(kit.wait_webset, ctx, f"wait.{i}.idle", webset_id, budget_s, poll_s, until=until)
+        waited: Idle = await timeline.run(f"wait.{i}", wait, status=_status)
+        if waited.timed_out:
             timed_out.append(queries[i])
 
-    item_lists: list[list[Json]] = []
+    item_lists: list[list[ItemJson]] = []
     for i, webset_id in enumerate(webset_ids):
         await ctx.progress("collect", i, n, f"collecting webset {i + 1}/{n}")
         items = await timeline.run(
@@ -211,27 +219,29 @@ async def _run(ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, w
 
     await ctx.progress("dedupe", 0, 1, f"deduplicating {sum(map(len, item_lists))} items")
     # Pairwise name matching is CPU work (quadratic in names): off the event loop.
-    analysis: Json = await timeline.run("dedupe", partial(asyncio.to_thread, converge, queries, item_lists))
+    analysis: ResultJson = await timeline.run(
+        "dedupe", partial(asyncio.to_thread, converge, queries, item_lists)
+    )
     note = (
         f"{len(timed_out)} of {n} websets were still searching after {args.timeout} ms: the analysis "
         "covers the items found so far; those websets keep running (websets.get, items.getAll)"
     )
-    head: Json = {"engine": "websets", "websetIds": webset_ids}
+    head: ResultJson = {"engine": "websets", "websetIds": webset_ids}
     return await _result(ctx, timeline, head, analysis, item_lists, timed_out, note)
 
 
-async def found_items(ctx: TaskContext, queries: list[str], webset_ids: list[str]) -> Json:
+async def found_items(ctx: TaskContext, queries: list[str], webset_ids: list[str]) -> ResultJson:
     """A stopped convergent search's salvage (ctx.on_stop): the analysis of every item its
     websets hold so far."""
     item_lists = [await kit.webset_items(ctx, f"stopped.{i}.items", w) for i, w in enumerate(webset_ids)]
-    analysis: Json = await asyncio.to_thread(converge, queries, item_lists)
+    analysis = await asyncio.to_thread(converge, queries, item_lists)
     return {**analysis, "itemCounts": [len(items) for items in item_lists]}
 
 
-async def found_rows(queries: list[str], collected: list[rows.Collected]) -> Json:
+async def found_rows(queries: list[str], collected: list[rows.Collected]) -> ResultJson:
     """A stopped agent convergent search's salvage: the analysis of the rows its finished runs returned."""
     item_lists = [[rows.as_item(r) for r in got.rows] for got in collected]
-    analysis: Json = await asyncio.to_thread(converge, queries, item_lists)
+    analysis = await asyncio.to_thread(converge, queries, item_lists)
     runs = [r for got in collected for r in got.run_ids]
     return {
         **analysis,
@@ -243,15 +253,15 @@ async def found_rows(queries: list[str], collected: list[rows.Collected]) -> Jso
 async def _result(
     ctx: TaskContext,
     timeline: kit.Timeline,
-    head: Json,
-    analysis: Json,
-    item_lists: list[list[Json]],
+    head: ResultJson,
+    analysis: ResultJson,
+    item_lists: list[list[ItemJson]],
     timed_out: list[str],
     note: str,
-) -> Json:
+) -> ResultJson:
     """The task's result on either engine: `head` (engine, where the items came from), the
     analysis, counts, and what timed out (with `note`, when some query did)."""
-    result: Json = {
+    result: ResultJson = {
         **head,
         **analysis,
         "itemCounts": [len(items) for items in item_lists],
@@ -271,7 +281,7 @@ async def _result(
     return {**result, "steps": timeline.steps}
 
 
-def _asks(args: ConvergentArgs, known: Json) -> list[rows.Ask]:
+def _asks(args: ConvergentArgs, known: rows.RunArgs) -> list[rows.Ask]:
     """One collection per query: rows judged on every criterion, those passing all kept; `known`
     the options entity memory adds (`memory.agent_options`: the known ones excluded)."""
     criteria = [c.description for c in args.criteria or []]
@@ -291,7 +301,7 @@ def _asks(args: ConvergentArgs, known: Json) -> list[rows.Ask]:
 
 async def _on_rows(
     ctx: TaskContext, args: ConvergentArgs, timeline: kit.Timeline, source: engines.RowSource
-) -> Json:
+) -> ResultJson:
     """The convergent search on a row source (the Agent API): one collection per query, their
     first runs started together (they run in parallel at Exa), rows judged yes on every criterion
     kept (what a webset keeps); then the same analysis as on Websets. websetIds null, every run
@@ -331,13 +341,15 @@ async def _on_rows(
     item_lists = [[rows.as_item(r) for r in got.rows] for got in collected]
     item_lists = await memory.remember_lists(ctx, item_lists, args.known, "convergent.search")
     await ctx.progress("dedupe", 0, 1, f"deduplicating {sum(map(len, item_lists))} items")
-    analysis: Json = await timeline.run("dedupe", partial(asyncio.to_thread, converge, queries, item_lists))
+    analysis: ResultJson = await timeline.run(
+        "dedupe", partial(asyncio.to_thread, converge, queries, item_lists)
+    )
     timed_out = [queries[i] for i, got in enumerate(collected) if got.timed_out]
     note = (
         f"{len(timed_out)} of {n} queries' {source.noun}s were still running after {args.timeout} ms: the "
         "analysis covers the rows found so far; those runs keep running (research.get)"
     )
-    head: Json = {
+    head: ResultJson = {
         "engine": source.name,
         "websetIds": None,
         "runIds": [r for got in collected for r in got.run_ids],

@@ -15,29 +15,32 @@ import asyncio
 import re
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
+from exa_orch.exa.statuses import RUN_TERMINAL
 from exa_orch.gateway.agent_runs import OutputSchema
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import entities, kit, runs
-from exa_orch.workflows.research import (
-    TERMINAL,
-    ResearchModel,
-    cancel_on_task_cancel,
-    create_run,
-    event_note,
-    follow_run,
-    run_result,
-)
+from exa_orch.workflows.research import ResearchModel, event_note, start_research_run
+from exa_orch.workflows.row_model import ItemJson
+from exa_orch.workflows.runs import RunSeen, answer_of
 
-Json = dict[str, Any]
+if TYPE_CHECKING:
+    from exa_py.agent.types import AgentRun
+
+ResultJson = dict[str, Any]
+"""The task's result (and each item's entry in it), as agents read it."""
+InputRow = dict[str, str]
+"""A batch run's input.data row: an entity's name, url and description (the empty ones left out)."""
+Answer = dict[str, Any]
+"""One row of a batch run's structured output (the user's research schema under `research`)."""
 IN_FLIGHT = 3  # research runs at once (the seed's limit, against rate limits)
 PLACEHOLDER = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
 FIELDS = ("name", "url", "description")
 MAX_INSTRUCTIONS = 20000  # research.create's instructions limit
 
 
-def item_fields(item: Json) -> dict[str, str]:
+def item_fields(item: ItemJson) -> dict[str, str]:
     """What the placeholders stand for: the entity's name, its URL and its description ('' if none)."""
     props = item.get("properties") or {}
     description = props.get("description")
@@ -48,7 +51,7 @@ def item_fields(item: Json) -> dict[str, str]:
     }
 
 
-def fill(prompt: str, item: Json) -> str:
+def fill(prompt: str, item: ItemJson) -> str:
     """`prompt` with {{name}}, {{url}}, {{description}} replaced by the item's values, at most
     MAX_INSTRUCTIONS characters (what research.create takes): past it, the description is cut to fit
     (each of its placeholders an equal share), then the whole, so a long page never fails the run."""
@@ -68,18 +71,20 @@ def fill(prompt: str, item: Json) -> str:
     return out[:MAX_INSTRUCTIONS]
 
 
-def research_entry(created: Json, run: Json, structured: bool) -> Json:
+def research_entry(created: RunSeen, seen: RunSeen, result: Any) -> ResultJson:
     """An item's `research`: {researchId, status, result, duration (ms from create to last seen)}."""
-    entry: Json = {
-        "researchId": created["researchId"],
-        "status": run.get("status"),
-        "result": run_result(run, structured),
-        "duration": round((run["at"] - created["at"]) * 1000),
+    run = seen.run
+    entry: ResultJson = {
+        "researchId": created.run.id,
+        "status": run.status,
+        "result": result,
+        # never below 0: an older version's create checkpoint has no time (it is taken on reading)
+        "duration": max(0, round((seen.at - created.at) * 1000)),
     }
-    if run.get("timedOut"):
+    if seen.timed_out:
         entry["timedOut"] = True
-    if run.get("status") == "failed":
-        entry["error"] = (run.get("error") or {}).get("message") or "the research run failed"
+    if run.status == "failed":
+        entry["error"] = (run.error.message if run.error is not None else None) or "the research run failed"
     return entry
 
 
@@ -105,15 +110,15 @@ class Research:
         self,
         ctx: TaskContext,
         ask: Ask,
-        head: Json,
-        items: list[Json],
+        head: ResultJson,
+        items: list[ItemJson],
         collect_timed_out: bool,
         started: float,
         deadline: float,
     ) -> None:
         self.ctx, self.ask, self.head, self.items = ctx, ask, head, items
         self.collect_timed_out, self.started, self.deadline = collect_timed_out, started, deadline
-        self.merged: list[Json] = [{"item": item} for item in items]
+        self.merged: list[ResultJson] = [{"item": item} for item in items]
         # One research run per entity, not per item: a second page of the same company (entity
         # resolution) points at the item researched for it.
         self.resolution = entities.resolve(items)
@@ -129,9 +134,9 @@ class Research:
         self.gate = asyncio.Semaphore(IN_FLIGHT)
         self.unfinished: set[str] = set()
 
-    def result(self, partial: bool) -> Json:
+    def result(self, partial: bool) -> ResultJson:
         """The task's result as it stands: the items, and every research run finished so far."""
-        out: Json = {
+        out: ResultJson = {
             **self.head,
             "items": self.merged,
             "totalItems": len(self.items),
@@ -147,10 +152,10 @@ class Research:
             out.update(partial=True, stoppedBy="timeout")
         return out
 
-    async def run(self, batched: bool) -> Json:
+    async def run(self, batched: bool) -> ResultJson:
         """Research the targets (in batches when `batched`) and return the whole result."""
 
-        async def found() -> Json:
+        async def found() -> ResultJson:
             return self.result(partial=True)  # the items, and every research run finished so far
 
         self.ctx.on_stop(found)
@@ -176,37 +181,38 @@ class Research:
     async def progress(self, note: str) -> None:
         await self.ctx.progress("research", self.done_count(), len(self.targets), note)
 
-    async def follow(self, key: str, created: Json, what: str) -> Json:
+    async def follow(self, key: str, created: RunSeen, what: str) -> RunSeen:
         """The run `created` followed to its end or the deadline (events, then step `key`)."""
-        ctx, research_id = self.ctx, created["researchId"]
+        ctx, research_id = self.ctx, created.run.id
         self.unfinished.add(research_id)
-        remove_hook = cancel_on_task_cancel(ctx, research_id)
-        started_at = float(created.get("at") or time.time())
+        remove_hook = ctx.on_cancel(lambda: runs.cancel_quietly(ctx, research_id))
 
-        async def report(run: Json, polls: int) -> None:
+        async def report(run: AgentRun, polls: int) -> None:
             # How long the run has been going: a report no earlier run of the task made, so a
             # long wait across server restarts reads as progress (store/leases.py).
-            await self.progress(f"{what}: research {run.get('status')} {kit.elapsed(started_at)}")
+            await self.progress(f"{what}: research {run.status} {kit.elapsed(created.at)}")
 
-        async def on_event(event: Json, n: int) -> None:
+        async def on_event(event: dict[str, Any], n: int) -> None:
             await self.progress(f"{what}: {event_note(research_id, event)}")
 
-        run = await follow_run(ctx, key, research_id, self.deadline, on_event, report)
-        if run.get("status") in TERMINAL:
+        seen = await runs.watch_run(ctx, key, research_id, self.deadline, on_event, report)
+        if seen.run.status in RUN_TERMINAL:
             remove_hook()
             self.unfinished.discard(research_id)
-        return run
+        return seen
 
     async def research(self, i: int) -> None:
         """Item `i` researched by a run of its own."""
         ask = self.ask
         async with self.gate:
-            prompt = fill(ask.prompt, self.items[i])
-            created = await create_run(self.ctx, f"research.create:{i}", prompt, ask.schema, ask.model)
-            run = await self.follow(f"research.poll:{i}", created, f"item {i}")
-        self.merged[i]["research"] = research_entry(created, run, self.structured)
-        self.researched += run.get("status") == "completed"
-        await self.progress(f"item {i}: research {run.get('status')}")
+            args: dict[str, Any] = {"instructions": fill(ask.prompt, self.items[i]), "model": ask.model}
+            if ask.schema is not None:
+                args["outputSchema"] = ask.schema
+            created = await start_research_run(self.ctx, f"research.create:{i}", args)
+            seen = await self.follow(f"research.poll:{i}", created, f"item {i}")
+        self.merged[i]["research"] = research_entry(created, seen, answer_of(seen.run, self.structured))
+        self.researched += seen.run.status == "completed"
+        await self.progress(f"item {i}: research {seen.run.status}")
         await self.ctx.partial(self.result(partial=True))
 
     async def batch(self, b: int, members: list[int]) -> None:
@@ -214,20 +220,20 @@ class Research:
         ask = self.ask
         async with self.gate:
             data = [batch_row(self.items[i]) for i in members]
-            created = await create_run(
-                self.ctx, f"research.batch:{b}", batch_instructions(ask.prompt),
-                batch_schema(ask.schema, len(data)), ask.model, {"input": {"data": data}},
-            )  # fmt: skip
-            run = await self.follow(f"research.batch.poll:{b}", created, f"batch {b}")
-        answers = batch_answers(data, run)
-        for i, answer in zip(members, answers, strict=True):
-            entry = research_entry(created, {**run, "output": None}, self.structured)
-            entry["result"] = None if answer is None else answer.get("research")
-            if run.get("status") == "completed" and answer is None:
-                entry["error"] = f"research run {created['researchId']} returned no row for this item"
+            args = {
+                "instructions": batch_instructions(ask.prompt), "model": ask.model,
+                "outputSchema": batch_schema(ask.schema, len(data)), "input": {"data": data},
+            }  # fmt: skip
+            created = await start_research_run(self.ctx, f"research.batch:{b}", args)
+            seen = await self.follow(f"research.batch.poll:{b}", created, f"batch {b}")
+        status = seen.run.status
+        for i, answer in zip(members, batch_answers(data, answer_of(seen.run, True)), strict=True):
+            entry = research_entry(created, seen, None if answer is None else answer.get("research"))
+            if status == "completed" and answer is None:
+                entry["error"] = f"research run {created.run.id} returned no row for this item"
             self.merged[i]["research"] = entry
-            self.researched += run.get("status") == "completed" and answer is not None
-        await self.progress(f"batch {b} ({len(members)} items): research {run.get('status')}")
+            self.researched += status == "completed" and answer is not None
+        await self.progress(f"batch {b} ({len(members)} items): research {status}")
         await self.ctx.partial(self.result(partial=True))
 
 
@@ -244,7 +250,7 @@ def batch_instructions(prompt: str) -> str:
     )
 
 
-def batch_schema(research_schema: Json | None, n: int) -> Json:
+def batch_schema(research_schema: OutputSchema | None, n: int) -> OutputSchema:
     """A batch run's outputSchema: `n` rows of {name, url, research} (research: `research_schema`,
     else the answer's markdown text)."""
     answer = (
@@ -260,22 +266,22 @@ def batch_schema(research_schema: Json | None, n: int) -> Json:
     return {"type": "object", "properties": {"rows": rows_list}}
 
 
-def batch_row(item: Json) -> Json:
+def batch_row(item: ItemJson) -> InputRow:
     """An item as a batch run's input row: its name, url and description (empty ones left out)."""
     return {k: v for k, v in item_fields(item).items() if v}
 
 
-def batch_answers(data: list[Json], run: Json) -> list[Json | None]:
-    """The output row answering each input row: the one with its url, else the one at its place
-    (unless that one names another url); None when the run returned none for it."""
-    output = run_result(run, True)
+def batch_answers(data: list[InputRow], output: Any) -> list[Answer | None]:
+    """The row of a batch run's structured `output` answering each input row: the one with its url,
+    else the one at its place (unless that one names another url); None when the run returned none
+    for it."""
     got = output.get("rows") if isinstance(output, dict) else output
     out_rows = [r for r in got if isinstance(r, dict)] if isinstance(got, list) else []
-    by_url: dict[str, Json] = {}
+    by_url: dict[str, Answer] = {}
     for r in out_rows:
         if isinstance(r.get("url"), str) and r["url"]:
             by_url.setdefault(r["url"], r)
-    answers: list[Json | None] = []
+    answers: list[Answer | None] = []
     for k, row in enumerate(data):
         hit = by_url.get(row.get("url", "")) if row.get("url") else None
         if hit is None and k < len(out_rows) and out_rows[k].get("url") in (None, "", row.get("url")):

@@ -6,7 +6,7 @@ create safe to retry): `new_webset`, `wait_webset`, `items_of`, `cancel_webset` 
 whose checkpoint is the model's JSON read back into the model (`model_step` and one `Saved` shape per
 kind of value; an older version's shape converted on read by a named compat function:
 `from_wait_idle`); `collect_items` / `webset_items` keep items in the agents' shape; `create_webset`
-and `wait_idle` are JSON views of the typed calls for the workflows not yet typed; `workflows/runs.py`
+is a JSON view of `new_webset` for the workflows whose create step saved JSON; `workflows/runs.py`
 and `workflows/research.py` for agent runs. Workflows sit below the operations layer, so they never
 import it: `call` runs an operation by name through `ctx.deps.dispatch` (validation, gateway,
 typed errors and the agents' projections included) for a task that runs operations by name by
@@ -243,7 +243,7 @@ async def _idle(saved: Any) -> Idle:
 
 
 def from_wait_idle(saved: Any) -> Any:
-    """Compat: a webset wait as the JSON `kit.wait_idle` saved it up to exa-orch 653a7c1 ({webset,
+    """Compat: a webset wait as the JSON `kit.wait_idle` (gone) saved it up to exa-orch 653a7c1 ({webset,
     timedOut, waitedSeconds, polls}: lifecycle.harvest's `wait.search` / `wait.enrichments`, and the
     other collection workflows' waits) in the shape `IDLE` saves ({..., waited, ...}); any other
     value as it is. A task checkpointed by that code resumes (tests/workflows/test_harvest.py)."""
@@ -336,27 +336,6 @@ async def items_of(ctx: TaskContext, key: str, webset_id: str, max_items: int = 
     return await model_step(ctx, key, ITEMS, read)
 
 
-async def wait_idle(
-    ctx: TaskContext,
-    key: str,
-    webset_id: str,
-    timeout_s: float,
-    poll_s: float = 2.0,
-    *,
-    until: float | None = None,
-) -> Json:
-    """`wait_webset` as the JSON the workflows not yet on the typed wait read (convergent, verified,
-    adversarial): {"webset" (Exa's JSON), "timedOut", "waitedSeconds", "polls"}. A view, not a
-    second wait: the step is `wait_webset`'s."""
-    idle = await wait_webset(ctx, key, webset_id, timeout_s, poll_s, until=until)
-    return {
-        "webset": dumped(idle.webset),
-        "timedOut": idle.timed_out,
-        "waitedSeconds": idle.waited,
-        "polls": idle.polls,
-    }
-
-
 async def webset_items(ctx: TaskContext, key: str, webset_id: str, max_items: int = 1000) -> list[AgentJson]:
     """Every item of the webset (up to `max_items`, `ExaPort.items_as_sent`), each as `exa.views.item_view`
     shows it (the shape the collection workflows keep and return), reported under `key`: a read,
@@ -381,7 +360,7 @@ async def collect_items(ctx: TaskContext, key: str, webset_id: str, max_items: i
 class Timeline:
     """Named phases with their durations: `await timeline.run(name, fn)` times `fn` in this run.
 
-    `fn` should be made of steps (create_webset, wait_idle, ...). Timeline adds no step of its own:
+    `fn` should be made of steps (new_webset, wait_webset, ...). Timeline adds no step of its own:
     a step wrapped around other steps would hide them from a cancel's replay (it stops at the first
     unsaved step, before the hooks registered after the inner ones). `steps` lists {name, duration
     (ms), status} in run order; a phase replayed from checkpoints after a restart shows the replay's

@@ -9,10 +9,10 @@ A timeout is a result, not a failure: the task returns the run's status (`timedO
 whatever output there is; the run goes on at Exa (`research.get` / `research.cancel` by its id).
 
 research.deep reaches Exa through the port only (`ctx.deps.exa_port`, typed `AgentRun`s:
-workflows/runs.py). `start_research`, `create_run`, `read_run`, `poll_run`, `follow_run`,
-`run_result` and `run_failure` are the dict-shaped helpers rows.py, entity_research.py and
-synthesis.py use: they call the same port and keep the run as `exa.views.research_view` shows it
-(the shape their steps have always saved).
+workflows/runs.py), and so do rows.py and entity_research.py (`start_research_run`: a run from
+research.create's args, typed). `start_research`, `read_run` and `wait_run` are the dict-shaped
+helpers synthesis.py uses: they call the same port and keep the run as `exa.views.research_view`
+shows it (the shape its steps have always saved).
 """
 
 from __future__ import annotations
@@ -23,7 +23,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, model_validator
 
-from exa_orch.errors import ApiError
 from exa_orch.exa.polling import poll_until
 from exa_orch.exa.port import run_params
 from exa_orch.exa.statuses import RUN_TERMINAL
@@ -42,9 +41,9 @@ from exa_orch.runtime import TaskContext
 from exa_orch.runtime.deps import exa_port_of
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import kit, run_events, runs
+from exa_orch.workflows import kit, runs
 from exa_orch.workflows.archive import deep_run
-from exa_orch.workflows.runs import FIRST_POLL_S, MAX_POLL_S, answer_of, citations_of
+from exa_orch.workflows.runs import answer_of, citations_of
 
 if TYPE_CHECKING:
     from exa_py.agent.types import AgentRun, CreateAgentRunParams
@@ -86,31 +85,6 @@ async def start_clock(ctx: TaskContext) -> float:
     return started
 
 
-async def create_run(
-    ctx: TaskContext,
-    key: str,
-    instructions: str,
-    schema: Json | None,
-    model: str | None,
-    options: Json | None = None,
-) -> Json:
-    """Step `key`: start one research run (once, see `start_research`); returns {researchId,
-    status, model, at (wall time it was first seen)}. `options` are more research.create args
-    (effort, budget, input, previousRunId, dataSources, systemPrompt)."""
-    args: Json = {"instructions": instructions, **(options or {})}
-    if model is not None:
-        args["model"] = model
-    if schema is not None:
-        args["outputSchema"] = schema
-    run = await start_research(ctx, key, args)
-    return {
-        "researchId": run["researchId"],
-        "status": run.get("status"),
-        "model": model,
-        "at": run.get("at") or time.time(),
-    }
-
-
 async def start_research(ctx: TaskContext, key: str, args: Json) -> Json:
     """Step `key`: a research run from research.create's camelCase `args` (instructions, model,
     outputSchema, effort, budget, input, previousRunId, dataSources, systemPrompt), started once
@@ -135,6 +109,15 @@ async def start_research(ctx: TaskContext, key: str, args: Json) -> Json:
     created: Json = await ctx.step(key, create)
     remove()  # not on failure: a cancel's replay stops here and must find the hook
     return created
+
+
+async def start_research_run(ctx: TaskContext, key: str, args: Json) -> runs.RunSeen:
+    """Step `key`: the run research.create's camelCase `args` ask for (as `start_research` sends it),
+    started once even across crashes and cancels (`runs.start_run`), read as exa-py's `AgentRun`.
+    The checkpoint is a `runs.RunSeen`; one an older version saved as `start_research`'s view is
+    read by `runs.seen_from_research_view`."""
+    request = DeepResearchArgs.model_validate(args)
+    return await runs.start_run(ctx, key, await run_request(request, "exa-orch research.create"))
 
 
 async def read_run(ctx: TaskContext, research_id: str) -> Json:
@@ -165,38 +148,6 @@ async def wait_run(
     }
 
 
-def cancel_on_task_cancel(ctx: TaskContext, research_id: str) -> Any:
-    """Register the hook that cancels the run if the task is cancelled; returns its remover."""
-    return ctx.on_cancel(lambda: runs.cancel_quietly(ctx, research_id))
-
-
-async def poll_run(
-    ctx: TaskContext, key: str, research_id: str, deadline: float, report: Report | None = None
-) -> Json:
-    """Step `key`: the run as `research.get` shows it once terminal or at `deadline` (wall time).
-
-    `report(run, polls)` runs after each poll. Returns the view plus `timedOut` and `at` (wall
-    time it was last seen)."""
-
-    async def poll() -> Json:
-        interval = FIRST_POLL_S
-        polls = 0
-        while True:
-            # The whole output: the task's result holds it (tasks.result pages it for the agent).
-            run = await read_run(ctx, research_id)
-            polls += 1
-            if report is not None:
-                await report(run, polls)
-            left = deadline - time.time()
-            if run.get("status") in TERMINAL or left <= 0:
-                return {**run, "timedOut": run.get("status") not in TERMINAL, "at": time.time()}
-            await ctx.sleep(min(interval, left))
-            interval = min(interval * 1.5, MAX_POLL_S)
-
-    run: Json = await ctx.step(key, poll)
-    return run
-
-
 def event_note(research_id: str, event: Json) -> str:
     """A progress message for one run event: unique per event (its id), so none reads as a repeat."""
     given = event.get("data")
@@ -207,40 +158,6 @@ def event_note(research_id: str, event: Json) -> str:
     elif data.get("status"):
         detail = f" {data['status']}"
     return f"research {research_id}: {event.get('event')}{detail} [{event.get('id')}]"
-
-
-async def follow_run(
-    ctx: TaskContext,
-    key: str,
-    research_id: str,
-    deadline: float,
-    on_event: Callable[[Json, int], Awaitable[None]],
-    report: Report | None = None,
-) -> Json:
-    """The run followed through its own events (each a checkpoint, `{key}.event:N`, with
-    `on_event(event, n)` after each: run_events.py), then step `key`: its final state as
-    `poll_run` gives it (one GET once the feed saw the run end; polling where no feed is
-    available, or when `deadline` came first)."""
-    await run_events.follow_events(ctx, key, research_id, deadline, on_event)
-    return await poll_run(ctx, key, research_id, deadline, report)
-
-
-def run_result(run: Json, structured: bool) -> Any:
-    """The answer: the structured value when a schema was given, else the markdown text (None if none)."""
-    output = run.get("output") or {}
-    if structured and output.get("structured") is not None:
-        return output["structured"]
-    return output.get("text") or None  # a run still going shows an empty text (the spec's AgentRun)
-
-
-def run_failure(run: Json, what: str) -> ApiError:
-    """The typed error for a run that ended `failed`, naming the run so a person can look it up."""
-    error = run.get("error") or {}
-    return ApiError(
-        f"{what}: research run {run.get('researchId')} failed: {error.get('message') or 'no reason given'}",
-        tag=error.get("code"),
-        hint=f"research.get {{researchId: {run.get('researchId')!r}}} shows the run; retry with other instructions.",
-    )
 
 
 async def salvage(ctx: TaskContext, research_id: str, structured: bool) -> Json:

@@ -1,14 +1,9 @@
-"""One row model for the collection workflows, whichever engine found the entities (issue 25).
+"""The collection workflows' rows, whichever engine found the entities (issue 25), and the agent
+collection that gathers them.
 
-A **row** (JSON, so it checkpoints and returns as is) is what the workflow logic reads:
-    {id, engine: "websets" | "agent", type, name, url, description,
-     verdicts: [{criterion, verdict: "yes" | "no" | "unclear", reasoning, evidence: [url]}],
-     fields: [{name, value (str | None), citations: [url]}],
-     source: the engine's own object (a webset item; {runId, index, row} for an agent run's row)}
-One adapter per engine builds it: `from_item` (a Websets item) and `from_agent` (an agent run's
-structured output). `as_item(row)` is the Websets-item view a row keeps for results and for
-`entities.resolve` (a webset row: its item untouched; an agent row: properties, evaluations and
-enrichments built from the row), so a result has the same shape on both engines.
+A **row** is `row_model.Row` (named fields: id, engine, type, name, url, description, verdicts,
+fields, and its item or run); its adapters (`from_item`, `from_agent`, `as_item`, `props_of`,
+`passes`) are read from here too.
 
 On the Agent API the collection is `collect` (`start` + `finish`): runs whose `outputSchema`
 (`rows_schema`) asks for rows of name, url, description, a yes/no/unclear field per criterion
@@ -16,9 +11,11 @@ On the Agent API the collection is `collect` (`start` + `finish`): runs whose `o
 at most `chunk` rows, each continuing the one before by `previousRunId` with every URL returned so
 far in `input.exclusion`, until `count` rows are kept, a chunk brings nothing new, a chunk returns
 fewer rows than asked without being cut short (its budget or time), `max_runs`, or the deadline.
-`entity_prompt` is the runs' `systemPrompt` (what one row is); `cost` prices a collection. Every create is a step (`research.start_research`: found again by its key after a crash) and
-its body is built only from checkpointed data (the ask, and the earlier chunks' saved results), so
-a resumed task sends the same body under the same key.
+`entity_prompt` is the runs' `systemPrompt` (what one row is); `cost` prices a collection. Every
+create is a step (`research.start_research_run`: found again by its key after a crash) and its body
+is built only from checkpointed data (the ask, and the earlier chunks' saved runs), so a resumed
+task sends the same body under the same key. Each run is read through exa-py's `AgentRun`
+(`runs.poll_run`: its status, stop reason, structured output and grounding).
 """
 
 from __future__ import annotations
@@ -27,217 +24,55 @@ import dataclasses
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exa_orch.gateway import prices
 from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MAX_INPUT_ROWS, MODEL_TO_EFFORT
 from exa_orch.runtime import TaskContext
-from exa_orch.workflows import kit
-from exa_orch.workflows import research as runs_kit
+from exa_orch.workflows import kit, research
+from exa_orch.workflows.row_model import (
+    ItemJson,
+    Row,
+    RowField,
+    RunRow,
+    Verdict,
+    as_item,
+    first_text,
+    from_agent,
+    from_item,
+    passes,
+    props_of,
+    verdict_of,
+)
+from exa_orch.workflows.runs import answer_of, cancel_quietly, failure_of, poll_run
 
-Json = dict[str, Any]
+if TYPE_CHECKING:
+    from exa_py.agent.types import AgentRun
+
+Schema = dict[str, Any]
+"""A JSON Schema (a run's outputSchema, or one of its fields')."""
+RunArgs = dict[str, Any]
+"""research.create's camelCase args (systemPrompt, input, previousRunId, effort, budget, ...): the
+agents' JSON a collection's runs are asked with."""
 VERDICTS = ("yes", "no", "unclear")
 CHUNK_ROWS = 25  # rows one agent run is asked for; more are asked of follow-up runs
 ALL_OF = "Only entities that meet all of these:"
+# A collection's first run (or whatever a row source started first): its id, and the remover of its
+# cancel hook (a task cancel stops it until the hook is removed).
+First = tuple[str, Callable[[], None]]
 
-
-# --- the row model ----------------------------------------------------------------------------
-
-
-def _urls(refs: Any) -> list[str]:
-    """URLs of Exa references ([{url, title, snippet}]) or citation lists ([url])."""
-    out: list[str] = []
-    for ref in refs if isinstance(refs, list) else []:
-        url = ref.get("url") if isinstance(ref, dict) else ref
-        if isinstance(url, str) and url and url not in out:
-            out.append(url)
-    return out
-
-
-def first_text(result: Any) -> str | None:
-    """An enrichment result's text: its first non-blank string (Exa sends a list), else None."""
-    if isinstance(result, list) and result and isinstance(result[0], str) and result[0].strip():
-        return result[0].strip()
-    if isinstance(result, str) and result.strip():
-        return result.strip()
-    return None
-
-
-def verdict_of(value: Any) -> str:
-    """ "yes" / "no" as given (any case); anything else is "unclear"."""
-    said = str(value or "").strip().lower()
-    return said if said in ("yes", "no") else "unclear"
-
-
-def _item_verdicts(
-    item: Json, criteria: Sequence[str], done: list[Json], verdict_ids: dict[str, str] | None
-) -> list[Json]:
-    """A Websets item's verdict per criterion: from its yes/no enrichments' answers (`verdict_ids`),
-    else from its criteria evaluations."""
-    verdicts: list[Json] = []
-    if verdict_ids is not None:
-        by_id = {r.get("enrichmentId"): r for r in done}
-        for c in criteria:
-            r = by_id.get(verdict_ids.get(c)) or {}
-            verdicts.append({
-                "criterion": c, "verdict": verdict_of(first_text(r.get("result"))),
-                "reasoning": r.get("reasoning"), "evidence": _urls(r.get("references")),
-            })  # fmt: skip
-        return verdicts
-    evals = {str(e.get("criterion")): e for e in item.get("evaluations") or [] if isinstance(e, dict)}
-    for c in criteria:
-        e = evals.get(c) or {}
-        verdicts.append({
-            "criterion": c, "verdict": verdict_of(e.get("satisfied")),
-            "reasoning": e.get("reasoning"), "evidence": _urls(e.get("references")),
-        })  # fmt: skip
-    return verdicts
-
-
-def _item_fields(
-    done: list[Json], verdict_ids: dict[str, str] | None, field_ids: dict[str, str] | None
-) -> list[Json]:
-    """A Websets item's other completed enrichment results as fields (see `from_item`)."""
-    asked = set((verdict_ids or {}).values())
-    return [
-        {
-            "name": (field_ids or {}).get(str(r.get("enrichmentId")), str(r.get("enrichmentId"))),
-            "value": first_text(r.get("result")),
-            "citations": _urls(r.get("references")),
-        }
-        for r in done
-        if r.get("enrichmentId") not in asked
-        and (field_ids is None or str(r.get("enrichmentId")) in field_ids)
-    ]
-
-
-def from_item(
-    item: Json,
-    criteria: Sequence[str],
-    verdict_ids: dict[str, str] | None = None,
-    field_ids: dict[str, str] | None = None,
-) -> Json:
-    """A Websets item as a row.
-
-    Verdicts come from the item's criteria evaluations, or, with `verdict_ids` (criterion -> the id
-    of a yes/no enrichment asking it), from those enrichments' answers. Fields are the item's other
-    enrichment results, named by `field_ids` (enrichment id -> field name) when given, else by
-    enrichment id; their citations are the results' references."""
-    given = item.get("properties")
-    props: Json = given if isinstance(given, dict) else {}
-    results = [r for r in item.get("enrichments") or [] if isinstance(r, dict)]
-    done = [r for r in results if r.get("status", "completed") == "completed"]
-    verdicts = _item_verdicts(item, criteria, done, verdict_ids)
-    fields = _item_fields(done, verdict_ids, field_ids)
-    return {
-        "id": str(item.get("id")),
-        "engine": "websets",
-        "type": props.get("type"),
-        "name": kit.item_name(item),
-        "url": kit.item_url(item),
-        "description": props.get("description") if isinstance(props.get("description"), str) else None,
-        "verdicts": verdicts,
-        "fields": fields,
-        "source": item,
-    }
-
-
-def _output_rows(output: Any) -> list[Any]:
-    rows = output.get("rows") if isinstance(output, dict) else output
-    return rows if isinstance(rows, list) else []
-
-
-def from_agent(
-    run_id: str,
-    output: Any,
-    criteria: Sequence[str],
-    fields: int,
-    entity_type: str,
-    citations: list[Json] | None = None,
-) -> list[Json]:
-    """An agent run's structured output (`{rows: [...]}`, see `rows_schema`) as rows, ids
-    "<runId>:<k>" (k: the row's place in the output). Each criterion's answer is the row's `criterion{i}` (anything
-    but yes/no is unclear), each field its `field{j}` (None when empty); evidence and citations
-    are the run's citations for that row field (`[{field: "rows[3].field0", urls}]`)."""
-    cites: dict[str, list[str]] = {}
-    for c in citations or []:
-        if isinstance(c, dict) and isinstance(c.get("field"), str):
-            cites[c["field"]] = _urls(c.get("urls") or c.get("citations"))
-    out: list[Json] = []
-    for k, row in enumerate(_output_rows(output)):
-        if not isinstance(row, dict):
-            continue
-
-        def cited(name: str, at: int = k) -> list[str]:
-            return cites.get(f"rows[{at}].{name}", [])
-
-        values = [row.get(f"field{j}") for j in range(fields)]
-        out.append({
-            "id": f"{run_id}:{k}",
-            "engine": "agent",
-            "type": entity_type,
-            "name": row.get("name") if isinstance(row.get("name"), str) else None,
-            "url": row.get("url") if isinstance(row.get("url"), str) and row.get("url") else None,
-            "description": row.get("description") if isinstance(row.get("description"), str) else None,
-            "verdicts": [
-                {"criterion": c, "verdict": verdict_of(row.get(f"criterion{i}")), "reasoning": None,
-                 "evidence": cited(f"criterion{i}")}
-                for i, c in enumerate(criteria)
-            ],
-            "fields": [
-                {"name": f"field{j}", "value": None if v in (None, "") else str(v), "citations": cited(f"field{j}")}
-                for j, v in enumerate(values)
-            ],
-            "source": {"runId": run_id, "index": k, "row": row},
-        })  # fmt: skip
-    return out
-
-
-def passes(row: Json) -> bool:
-    """Whether every verdict of the row is yes (what a webset keeps: data-design/exa-api-notes.md)."""
-    return all(v["verdict"] == "yes" for v in row["verdicts"])
-
-
-def props_of(row: Json) -> Json:
-    """Websets-style properties of an agent row: {type, url, description, <kind>: {name}}."""
-    kind = str(row.get("type") or "custom")
-    props: Json = {"type": kind, "url": row.get("url"), "description": row.get("description")}
-    props[kind if kind in ("company", "person") else "custom"] = {"name": row.get("name")}
-    return props
-
-
-def as_item(row: Json, enrichment_ids: Sequence[str] | None = None) -> Json:
-    """The Websets-item view of a row: a webset row's item as Exa returned it; an agent row as
-    {id, source: "agent", runId, properties, evaluations (one per verdict), enrichments (one per
-    field, enrichmentId = `enrichment_ids[j]` or the field's name)}."""
-    if row.get("engine") == "websets":
-        item: Json = row["source"]
-        return item
-    evaluations = [
-        {"criterion": v["criterion"], "satisfied": v["verdict"], "reasoning": v.get("reasoning"),
-         "references": [{"url": u} for u in v["evidence"]]}
-        for v in row["verdicts"]
-    ]  # fmt: skip
-    enrichments = [
-        {"enrichmentId": enrichment_ids[j] if enrichment_ids else f["name"], "status": "completed",
-         "result": None if f["value"] is None else [f["value"]],
-         "references": [{"url": u} for u in f["citations"]]}
-        for j, f in enumerate(row["fields"])
-    ]  # fmt: skip
-    return {
-        "id": row["id"],
-        "source": "agent",
-        "runId": row["source"]["runId"],
-        "properties": props_of(row),
-        "evaluations": evaluations,
-        "enrichments": enrichments,
-    }
+__all__ = [
+    "ALL_OF", "CHUNK_ROWS", "CUT_SHORT", "RUN_EFFORT", "VERDICTS", "Ask", "Collected", "First",
+    "ItemJson", "Row", "RowField", "RunArgs", "RunRow", "Schema", "Verdict", "all_of", "as_item",
+    "collect", "cost", "entity_prompt", "field_schema", "finish", "first_text", "from_agent",
+    "from_item", "passes", "props_of", "rows_schema", "runs", "start", "verdict_of",
+]  # fmt: skip
 
 
 # --- the agent collection ---------------------------------------------------------------------
 
 
-def field_schema(e: kit.EnrichmentArg) -> Json:
+def field_schema(e: kit.EnrichmentArg) -> Schema:
     """An enrichment as a row field's JSON Schema (number, yes/no, options, else a string)."""
     if e.format == "number":
         return {"type": "number", "description": e.description}
@@ -248,11 +83,11 @@ def field_schema(e: kit.EnrichmentArg) -> Json:
     return {"type": "string", "description": e.description}
 
 
-def rows_schema(criteria: Sequence[str], fields: Sequence[kit.EnrichmentArg], count: int) -> Json:
+def rows_schema(criteria: Sequence[str], fields: Sequence[kit.EnrichmentArg], count: int) -> Schema:
     """The outputSchema of a collection run: `count` rows of name, url, description, a
     yes/no/unclear field per criterion (`criterion{i}`, described by the criterion) and a field per
     enrichment (`field{j}`)."""
-    props: Json = {
+    props: Schema = {
         "name": {"type": "string"},
         "url": {"type": "string", "description": "the entity's own website or profile URL"},
         "description": {"type": "string"},
@@ -278,7 +113,7 @@ ENTITY_PROMPTS = {
 }
 
 
-def entity_prompt(entity: Json) -> str:
+def entity_prompt(entity: dict[str, Any]) -> str:
     """The `systemPrompt` telling a collection's runs what one row is (a webset's `entity`): the
     type's sentence, or for a custom entity its description."""
     kind = str(entity.get("type") or "")
@@ -318,7 +153,7 @@ class Ask:
     entity_type: str
     chunk: int = CHUNK_ROWS
     max_runs: int | None = None  # None: runs(count, chunk)
-    options: Json = field(default_factory=dict)
+    options: RunArgs = field(default_factory=dict)
     keep_passing: bool = False
 
     def limit(self) -> int:
@@ -363,11 +198,11 @@ CUT_SHORT = frozenset(
 class Collected:
     """What a collection got: its rows (in run order), its runs, whether the deadline cut it."""
 
-    rows: list[Json] = field(default_factory=list)
+    rows: list[Row] = field(default_factory=list)
     run_ids: list[str] = field(default_factory=list)
     timed_out: bool = False
-    runs: list[Json] = field(default_factory=list)  # each run as its last poll saw it (status, cost)
-    rejected: list[Json] = field(default_factory=list)  # rows set aside (`Ask.keep_passing`)
+    runs: list[AgentRun] = field(default_factory=list)  # each run as its last poll saw it
+    rejected: list[Row] = field(default_factory=list)  # rows set aside (`Ask.keep_passing`)
 
     @property
     def returned(self) -> int:
@@ -376,14 +211,14 @@ class Collected:
 
     def urls(self) -> list[str]:
         """Every URL returned so far, kept or set aside, first-seen order."""
-        return list(dict.fromkeys(r["url"] for r in [*self.rows, *self.rejected] if r.get("url")))
+        return list(dict.fromkeys(r.url for r in [*self.rows, *self.rejected] if r.url))
 
 
 def _chunk_key(key: str, n: int) -> str:
     return key if n == 0 else f"{key}.c{n}"
 
 
-def _body(ask: Ask, n: int, got: Collected) -> tuple[str, Json | None, Json]:
+def _body(ask: Ask, n: int, got: Collected) -> tuple[str, Schema, RunArgs]:
     """Chunk `n`'s (query, outputSchema, options), from the ask and the chunks before it."""
     want = min(ask.chunk, ask.count - len(got.rows))
     options = dict(ask.options)
@@ -399,13 +234,35 @@ def _body(ask: Ask, n: int, got: Collected) -> tuple[str, Json | None, Json]:
     return ask.query, rows_schema(ask.criteria, ask.fields, max(1, want)), options
 
 
-async def start(ctx: TaskContext, key: str, ask: Ask) -> tuple[str, Callable[[], None]]:
+async def _start_chunk(ctx: TaskContext, key: str, ask: Ask, n: int, got: Collected) -> First:
+    """Step `key`: chunk `n`'s run (`_body`), started once even across crashes; its id and the
+    remover of its cancel hook (a task cancel cancels the run until it is removed)."""
+    query, schema, options = _body(ask, n, got)
+    seen = await research.start_research_run(
+        ctx, key, {"instructions": query, **options, "outputSchema": schema}
+    )
+    rid = seen.run.id
+    return rid, ctx.on_cancel(lambda: cancel_quietly(ctx, rid))
+
+
+async def start(ctx: TaskContext, key: str, ask: Ask) -> First:
     """Step `key`: the collection's first run, started once even across crashes; returns its id and
     the remover of its cancel hook (a task cancel cancels the run until it is removed)."""
-    query, schema, options = _body(ask, 0, Collected())
-    run = await runs_kit.create_run(ctx, key, query, schema, None, options)
-    rid = str(run["researchId"])
-    return rid, runs_kit.cancel_on_task_cancel(ctx, rid)
+    return await _start_chunk(ctx, key, ask, 0, Collected())
+
+
+def _ended(
+    ask: Ask, got: Collected, run: AgentRun, new: list[Row], returned: int, asked: int, n: int
+) -> bool:
+    """Whether the collection stops after chunk `n - 1` (`finish`'s rules)."""
+    return (
+        len(got.rows) >= ask.count
+        or not new
+        or n >= ask.limit()
+        or run.status != "completed"  # a cancelled run can't be continued
+        # fewer rows than asked, not cut short: the agent found no more
+        or (returned < asked and run.stop_reason not in CUT_SHORT)
+    )
 
 
 async def finish(
@@ -413,7 +270,7 @@ async def finish(
     key: str,
     wait_key: str,
     ask: Ask,
-    first: tuple[str, Callable[[], None]],
+    first: First,
     deadline: float,
     what: str,
     into: Collected | None = None,
@@ -430,36 +287,28 @@ async def finish(
     while True:
         got.run_ids.append(rid)
         asked = max(1, min(ask.chunk, ask.count - len(got.rows)))  # what _body asked of this chunk
-        polled = await runs_kit.poll_run(ctx, _chunk_key(wait_key, n), rid, deadline)
-        if polled.get("status") == "failed":
-            raise runs_kit.run_failure(polled, what)
-        if not polled["timedOut"]:
+        seen = await poll_run(ctx, _chunk_key(wait_key, n), rid, deadline)
+        run = seen.run
+        if run.status == "failed":
+            raise failure_of(run, what)
+        if not seen.timed_out:
             remove_hook()
-        got.runs.append({k: polled.get(k) for k in ("researchId", "status", "stopReason", "costDollars")})
-        output = runs_kit.run_result(polled, True)
-        citations = (polled.get("output") or {}).get("citations")
+        got.runs.append(run)
+        grounding = run.output.grounding if run.output is not None else None
+        returned = from_agent(
+            rid, answer_of(run, True), ask.criteria, len(ask.fields), ask.entity_type, grounding
+        )
         held = set(got.urls())
-        returned = from_agent(rid, output, ask.criteria, len(ask.fields), ask.entity_type, citations)
-        new = [r for r in returned if not r.get("url") or r["url"] not in held]
+        new = [r for r in returned if not r.url or r.url not in held]
         for r in new:
-            (got.rows if not ask.keep_passing or passes(r) else got.rejected).append(r)
-        if polled["timedOut"]:
+            (got.rows if not ask.keep_passing or r.passes() else got.rejected).append(r)
+        if seen.timed_out:
             got.timed_out = True
             break
         n += 1
-        if (
-            len(got.rows) >= ask.count
-            or not new
-            or n >= ask.limit()
-            or polled.get("status") != "completed"  # a cancelled run can't be continued
-            # fewer rows than asked, not cut short: the agent found no more
-            or (len(returned) < asked and polled.get("stopReason") not in CUT_SHORT)
-        ):
+        if _ended(ask, got, run, new, len(returned), asked, n):
             break
-        query, schema, options = _body(ask, n, got)
-        run = await runs_kit.create_run(ctx, _chunk_key(key, n), query, schema, None, options)
-        rid = str(run["researchId"])
-        remove_hook = runs_kit.cancel_on_task_cancel(ctx, rid)
+        rid, remove_hook = await _start_chunk(ctx, _chunk_key(key, n), ask, n, got)
     return got
 
 

@@ -50,8 +50,34 @@ class RunSeen:
 
     @classmethod
     async def load(cls, saved: Json) -> RunSeen:
-        """The RunSeen a checkpoint holds."""
+        """The RunSeen a checkpoint holds (one an older version saved as a research view too:
+        `seen_from_research_view`)."""
+        if "run" not in saved:
+            saved = seen_from_research_view(saved)
         return cls(await agent_run(saved["run"]), float(saved["at"]), bool(saved.get("timedOut")))
+
+
+def seen_from_research_view(view: Json) -> Json:
+    """Compat: a run step an older version checkpointed as `exa.views.research_view` shows the run
+    (research.start_research's create, with `model`; research.poll_run's read, with `timedOut` and
+    `at`), as `RunSeen.saved()` keeps it. The view kept the run's id (`researchId`), status, stop
+    reason, times, error, cost and output (text, structured, its grounding as [{field, urls}]);
+    a create's view has no `at`: it is now, as the older version took it on every replay."""
+    run: Json = {"id": view["researchId"], "object": "agent_run", "status": view.get("status")}
+    for key in ("stopReason", "createdAt", "completedAt", "error", "costDollars"):
+        if view.get(key) is not None:
+            run[key] = view[key]
+    output = view.get("output")
+    if isinstance(output, dict):
+        grounding = [
+            {"field": g.get("field"), "citations": [{"url": u} for u in g.get("urls") or [] if u]}
+            for g in output.get("citations") or []
+            if isinstance(g, dict) and isinstance(g.get("field"), str)
+        ]
+        run["output"] = {k: output[k] for k in ("text", "structured") if output.get(k) is not None}
+        if grounding:
+            run["output"]["grounding"] = grounding
+    return {"run": run, "at": view.get("at") or time.time(), "timedOut": bool(view.get("timedOut"))}
 
 
 async def start_run(ctx: TaskContext, key: str, params: CreateAgentRunParams) -> RunSeen:
@@ -96,10 +122,16 @@ async def watch_run(
     report: RunReport | None = None,
 ) -> RunSeen:
     """The run followed through its own events (each a checkpoint `{key}.event:N`, run_events.py),
-    then step `key`: the run once terminal or at `deadline` (wall time), read until then (one read
-    once the feed saw the run end; polls backing off from 0.2 s to 5 s where no feed is
-    available). `report(run, polls)` after each read."""
+    then `poll_run` (step `key`: one read once the feed saw the run end)."""
     await run_events.follow_events(ctx, key, run_id, deadline, on_event)
+    return await poll_run(ctx, key, run_id, deadline, report)
+
+
+async def poll_run(
+    ctx: TaskContext, key: str, run_id: str, deadline: float, report: RunReport | None = None
+) -> RunSeen:
+    """Step `key`: the run once terminal or at `deadline` (wall time), read until then (polls
+    backing off from 0.2 s to 5 s); `report(run, polls)` after each read."""
     port = exa_port_of(ctx.deps)
 
     async def poll() -> Json:

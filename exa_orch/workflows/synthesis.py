@@ -18,6 +18,7 @@ from exa_orch.gateway import agent_runs
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.deps import exa_port_of
 from exa_orch.workflows import kit, research
+from exa_orch.workflows.row_model import Row
 
 Json = dict[str, Any]
 
@@ -120,19 +121,19 @@ def synthesis_prompt(thesis: str, supporting: list[Json], countering: list[Json]
     )
 
 
-def evidence_rows(side: str, got: list[Json], enrichments: list[kit.EnrichmentArg]) -> list[Json]:
+def evidence_rows(side: str, got: list[Row], enrichments: list[kit.EnrichmentArg]) -> list[Json]:
     """One side's agent rows as the synthesis run's `input.data`: {side, name, url, description,
     fields: {enrichment description: value}} (whole, nothing cut; empty values left out)."""
     out: list[Json] = []
     for row in got:
         entry: Json = {"side": side}
-        for key in ("name", "url", "description"):
-            if row.get(key):
-                entry[key] = row[key]
+        entry.update(
+            (k, v) for k, v in (("name", row.name), ("url", row.url), ("description", row.description)) if v
+        )
         values = {
-            enrichments[j].description: f["value"]
-            for j, f in enumerate(row["fields"])
-            if j < len(enrichments) and f["value"] is not None
+            enrichments[j].description: f.value
+            for j, f in enumerate(row.fields)
+            if j < len(enrichments) and f.value is not None
         }
         if values:
             entry["fields"] = values

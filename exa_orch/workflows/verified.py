@@ -6,9 +6,10 @@ gets `sameEntityAs` and `mergeReasons` instead of a run), a research run (Exa Ag
 `researchPrompt` with {{name}}, {{url}}, {{description}} filled from the item, at most 3 runs in flight -> merge.
 
 Every Exa call is a step: the webset's create (externalId), its wait and collection, and each item's
-research create and poll under their own keys, so a resumed task redoes none of them. (Research
-runs have no externalId lookup: a crash in the milliseconds between a run's create and its
-checkpoint leaves that one run orphaned, as in research.deep.)
+research create and poll under their own keys, so a resumed task redoes none of them (a run carries
+the task's key for its create step in its metadata and is looked up by it before it is created, as
+in research.deep). The webset legs read exa-py's `Webset` (`webset_steps`), the runs exa-py's
+`AgentRun` (`runs.RunSeen`), the rows `rows.Row`; the items stay as agents read them.
 
 `timeout` (ms) bounds the whole task: the webset wait and the research polls share it. A timeout
 is a result (`timedOut: true`): the items collected so far, with the research that finished.
@@ -38,7 +39,7 @@ from exa_orch.gateway.agent_runs import OutputSchema, refused
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import engines, kit, memory, rows
+from exa_orch.workflows import engines, kit, memory, rows, webset_steps
 from exa_orch.workflows.archive import verified_run
 from exa_orch.workflows.entity_research import (
     FIELDS,
@@ -46,12 +47,13 @@ from exa_orch.workflows.entity_research import (
     PLACEHOLDER,
     Ask,
     Research,
+    ResultJson,
     batch_instructions,
     fill,
 )
 from exa_orch.workflows.research import ResearchModel
+from exa_orch.workflows.row_model import ItemJson
 
-Json = dict[str, Any]
 QUICK_S = 5.0  # seconds of the first, finely polled webset wait
 RESEARCH_BATCH = 25  # entities one research run gets as input.data rows (a row engine)
 
@@ -144,16 +146,16 @@ def name_runs(exc: OrchError, run_ids: list[str]) -> OrchError:
 _BATCHED: engines.Pair[bool] = engines.Pair(lambda: False, lambda source: True)
 
 
-async def verified_collection(ctx: TaskContext, args: VerifiedCollectionArgs) -> Json:
+async def verified_collection(ctx: TaskContext, args: VerifiedCollectionArgs) -> ResultJson:
     begun = await engines.begin(ctx, args.engine, clock="start")  # deadlines survive restarts
     on = (ctx, args, begun.started, begun.started + args.timeout / 1000)
     return await begun.engine.choose(engines.Pair(partial(_on_websets, *on), partial(_on_rows, *on)))
 
 
 async def _research(
-    ctx: TaskContext, args: VerifiedCollectionArgs, head: Json, items: list[Json], timed_out: bool, started: float,
-    deadline: float, batched: bool,
-) -> Json:  # fmt: skip
+    ctx: TaskContext, args: VerifiedCollectionArgs, head: ResultJson, items: list[ItemJson], timed_out: bool,
+    started: float, deadline: float, batched: bool,
+) -> ResultJson:  # fmt: skip
     """The research phase (entity_research.py) over the collected `items`, remembered first (entity
     memory; `known`); the result starts with `head`."""
     items = await memory.remember(ctx, items, args.known, "research.verifiedCollection")
@@ -165,19 +167,18 @@ async def _research(
 
 async def _on_websets(
     ctx: TaskContext, args: VerifiedCollectionArgs, started: float, deadline: float
-) -> Json:
+) -> ResultJson:
     """The webset (query, entity, criteria, enrichments), then `_collect_and_research`."""
-    search: Json = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
+    search: dict[str, Any] = {"query": args.query, "count": args.count, "entity": args.entity.model_dump()}
     if args.criteria:
         search["criteria"] = [{"description": c.description} for c in args.criteria]
     if exclude := await memory.webset_exclude(ctx, args.known, args.entity.model_dump()):
         search["exclude"] = exclude  # known: skip (entity memory)
-    body: Json = {"search": search}
+    body: dict[str, Any] = {"search": search}  # websets.create's camelCase JSON
     if args.enrichments:
         body["enrichments"] = [e.wire() for e in args.enrichments]
     await ctx.progress("webset", 0, 3, "creating the webset")
-    webset = await kit.create_webset(ctx, "webset.create", body)
-    webset_id = str(webset["id"])
+    webset_id = (await webset_steps.create(ctx, "webset.create", body)).id
 
     async def cancel_webset() -> None:
         try:
@@ -192,13 +193,13 @@ async def _on_websets(
         raise name_webset(exc, webset_id) from None
 
 
-async def found_items(ctx: TaskContext, webset_id: str, max_items: int) -> Json:
+async def found_items(ctx: TaskContext, webset_id: str, max_items: int) -> ResultJson:
     """A collection stopped before its research (ctx.on_stop): the items its webset holds."""
     items = await kit.webset_items(ctx, "stopped.items", webset_id, max_items)
     return {"items": [{"item": item} for item in items], "totalItems": len(items)}
 
 
-async def found_rows(got: rows.Collected) -> Json:
+async def found_rows(got: rows.Collected) -> ResultJson:
     """An agent collection stopped before its research: the rows its finished runs returned."""
     items = [{"item": rows.as_item(r)} for r in got.rows]
     return {"runIds": list(got.run_ids), "items": items, "totalItems": len(items)}
@@ -206,28 +207,28 @@ async def found_rows(got: rows.Collected) -> Json:
 
 async def _collect_and_research(
     ctx: TaskContext, args: VerifiedCollectionArgs, webset_id: str, started: float, deadline: float
-) -> Json:
+) -> ResultJson:
     ctx.on_stop(lambda: found_items(ctx, webset_id, max(args.count, 1000)))  # before any await
     await ctx.partial({"engine": "websets", "websetId": webset_id, "items": [], "partial": True})
     await ctx.progress("webset", 1, 3, f"webset {webset_id}: waiting for the search")
     # A quick look first (small searches end in seconds), then a patient wait for the rest.
     quick = min(deadline, await kit.deadline(ctx, "webset.wait.start", QUICK_S))
-    waited = await kit.wait_idle(ctx, "webset.wait", webset_id, QUICK_S, 0.25, until=quick)
-    if waited.get("timedOut"):
+    waited = await kit.wait_webset(ctx, "webset.wait", webset_id, QUICK_S, 0.25, until=quick)
+    if waited.timed_out:
         # Branch on the checkpoint only, never on the clock: a run resumed after the deadline must
         # replay the path the earlier run took (its research runs). No time left: a one-poll wait.
-        waited = await kit.wait_idle(
+        waited = await kit.wait_webset(
             ctx, "webset.wait.rest", webset_id, args.timeout / 1000, 2.0, until=deadline
         )
     items = await kit.collect_items(ctx, "webset.items", webset_id, max_items=max(args.count, 1000))
     await ctx.progress("webset", 3, 3, f"webset {webset_id}: {len(items)} items")
-    head: Json = {"engine": "websets", "websetId": webset_id}
-    return await _research(ctx, args, head, items, bool(waited.get("timedOut")), started, deadline, False)
+    head: ResultJson = {"engine": "websets", "websetId": webset_id}
+    return await _research(ctx, args, head, items, waited.timed_out, started, deadline, False)
 
 
 async def _on_rows(
     ctx: TaskContext, args: VerifiedCollectionArgs, started: float, deadline: float, source: engines.RowSource
-) -> Json:
+) -> ResultJson:
     """A row engine (the Agent API): one collection (rows judged on every criterion, the enrichments
     as fields; the rows passing all of them kept), then the research as input.data batches."""
     criteria = [c.description for c in args.criteria or []]
@@ -253,7 +254,7 @@ async def _on_rows(
         raise name_runs(exc, got.run_ids or [first[0]]) from None
     items = [rows.as_item(r) for r in got.rows]
     await ctx.progress("collect", 3, 3, f"{source.noun}(s) {', '.join(got.run_ids)}: {len(items)} items")
-    head: Json = {"engine": source.name, "websetId": None, "runIds": got.run_ids}
+    head: ResultJson = {"engine": source.name, "websetId": None, "runIds": got.run_ids}
     try:
         return await _research(ctx, args, head, items, got.timed_out, started, deadline, True)
     except OrchError as exc:

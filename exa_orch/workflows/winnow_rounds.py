@@ -153,25 +153,21 @@ def agent_specs(enrichments: list[kit.EnrichmentArg]) -> list[Json]:
     ]  # fmt: skip
 
 
-def row_item(row: Json) -> AgentJson:
+def row_item(row: rows.Row) -> AgentJson:
     """An agent row (`rows.from_agent`) as the item the scoring reads: properties {type, url,
     description, <type>: {name}}, each criterion's verdict as enrichment `criterion{i}` (unclear:
     no result) and each field as `field{j}`."""
     results = [
         {"enrichmentId": f"criterion{i}", "status": "completed",
-         "result": [v["verdict"]] if v["verdict"] in ("yes", "no") else None}
-        for i, v in enumerate(row["verdicts"])
+         "result": [str(v.verdict)] if v.verdict in ("yes", "no") else None}
+        for i, v in enumerate(row.verdicts)
     ]  # fmt: skip
     results += [
-        {
-            "enrichmentId": f["name"],
-            "status": "completed",
-            "result": None if f["value"] is None else [f["value"]],
-        }
-        for f in row["fields"]
+        {"enrichmentId": f.name, "status": "completed", "result": None if f.value is None else [f.value]}
+        for f in row.fields
     ]
-    return {"id": row["id"], "source": "agent", "runId": row["source"]["runId"],
-            "properties": rows.props_of(row), "enrichments": results}  # fmt: skip
+    return {"id": row.id, "source": "agent", "runId": row.run.run_id if row.run else None,
+            "properties": row.properties(), "enrichments": results}  # fmt: skip
 
 
 @dataclass

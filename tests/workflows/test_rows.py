@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from exa_py.agent.types import AgentGroundingEntry
 from pydantic import BaseModel
 
 from exa_orch.runtime import TaskContext
@@ -36,28 +37,24 @@ ITEM: dict[str, Any] = {
 
 def test_a_webset_item_becomes_a_row_with_verdicts_evidence_and_cited_fields() -> None:
     row = rows.from_item(ITEM, CRITERIA)
-    assert (row["engine"], row["name"], row["url"], row["type"]) == (
-        "websets",
-        "Acme",
-        "https://acme.example",
-        "company",
-    )
-    assert [(v["verdict"], v["evidence"]) for v in row["verdicts"]] == [
+    assert (row.engine, row.name, row.url, row.type) == ("websets", "Acme", "https://acme.example", "company")
+    assert [(v.verdict, v.evidence) for v in row.verdicts] == [
         ("yes", ["https://acme.example/about"]), ("unclear", [])
     ]  # fmt: skip
     # a result not completed is no field; references are the field's citations
-    assert row["fields"] == [
-        {"name": "wenr_a", "value": "120", "citations": ["https://acme.example/team"]},
-        {"name": "wenr_v", "value": "no", "citations": []},
+    assert row.fields == [
+        rows.RowField(name="wenr_a", value="120", citations=["https://acme.example/team"]),
+        rows.RowField(name="wenr_v", value="no", citations=[]),
     ]
-    assert rows.as_item(row) is ITEM  # a webset row's item, untouched
+    assert rows.as_item(row) == ITEM  # a webset row's item, untouched
     # verdicts from yes/no enrichments (the Websets engine's niche axes), the others named fields
     by_enrichment = rows.from_item(ITEM, CRITERIA, {"Based in Europe": "wenr_v"}, {"wenr_a": "field0"})
-    assert [v["verdict"] for v in by_enrichment["verdicts"]] == ["unclear", "no"]
-    assert by_enrichment["fields"] == [
-        {"name": "field0", "value": "120", "citations": ["https://acme.example/team"]}
+    assert [v.verdict for v in by_enrichment.verdicts] == ["unclear", "no"]
+    assert by_enrichment.fields == [
+        rows.RowField(name="field0", value="120", citations=["https://acme.example/team"])
     ]
-    assert not rows.passes(row) and rows.passes({**row, "verdicts": [{"verdict": "yes"}]})
+    yes = [rows.Verdict(criterion=c, verdict="yes") for c in CRITERIA]
+    assert not rows.passes(row) and rows.passes(row.model_copy(update={"verdicts": yes}))
 
 
 def test_an_agent_output_becomes_rows_with_the_same_item_view() -> None:
@@ -67,16 +64,22 @@ def test_an_agent_output_becomes_rows_with_the_same_item_view() -> None:
         "not a row",
         {"name": "Globex", "url": "", "criterion0": "No", "criterion1": "unclear", "field0": ""},
     ]}  # fmt: skip
-    citations = [{"field": "rows[0].field0", "urls": ["https://acme.example/team"]},
-                 {"field": "rows[0].criterion0", "urls": ["https://acme.example/about"]}]  # fmt: skip
-    got = rows.from_agent("run_1", output, CRITERIA, 1, "company", citations)
-    assert [r["id"] for r in got] == ["run_1:0", "run_1:2"]  # ids keep the row's place
+    grounding = [
+        AgentGroundingEntry.model_validate(g)
+        for g in [
+            {"field": "rows[0].field0", "citations": [{"url": "https://acme.example/team"}]},
+            {"field": "rows[0].criterion0", "citations": [{"url": "https://acme.example/about"}]},
+        ]
+    ]
+    got = rows.from_agent("run_1", output, CRITERIA, 1, "company", grounding)
+    assert [r.id for r in got] == ["run_1:0", "run_1:2"]  # ids keep the row's place
     acme, globex = got
-    assert [v["verdict"] for v in acme["verdicts"]] == ["yes", "unclear"]
-    assert [v["verdict"] for v in globex["verdicts"]] == ["no", "unclear"]
-    assert acme["verdicts"][0]["evidence"] == ["https://acme.example/about"]
-    assert acme["fields"] == [{"name": "field0", "value": "120", "citations": ["https://acme.example/team"]}]
-    assert globex["url"] is None and globex["fields"][0]["value"] is None
+    assert [v.verdict for v in acme.verdicts] == ["yes", "unclear"]
+    assert [v.verdict for v in globex.verdicts] == ["no", "unclear"]
+    assert acme.verdicts[0].evidence == ["https://acme.example/about"]
+    assert acme.fields == [rows.RowField(name="field0", value="120", citations=["https://acme.example/team"])]
+    assert acme.run is not None and acme.run.row["field0"] == 120  # the user's fields, as returned
+    assert globex.url is None and globex.fields[0].value is None
     item = rows.as_item(acme, ["wenr_a"])
     # the Websets shape: what results return and entities.resolve reads
     assert item["properties"] == {"type": "company", "url": "https://acme.example", "description": "tools",
@@ -119,7 +122,11 @@ class CollectArgs(BaseModel):
 async def collect(ctx: TaskContext, args: CollectArgs) -> dict[str, Any]:
     ask = rows.Ask(args.query, [], [], args.count, "company", chunk=args.chunk)
     got = await rows.collect(ctx, "collect.run", "collect.wait", ask, time.time() + 60, "test.rows")
-    return {"rows": got.rows, "runIds": got.run_ids, "timedOut": got.timed_out}
+    return {
+        "rows": [r.model_dump(mode="json") for r in got.rows],
+        "runIds": got.run_ids,
+        "timedOut": got.timed_out,
+    }
 
 
 WORKFLOWS = [WorkflowSpec("test.rows", CollectArgs, collect, "rows.collect test")]
@@ -154,7 +161,9 @@ def test_a_follow_up_run_excludes_at_most_max_input_rows_urls_the_latest() -> No
 
     ask = rows.Ask("AI startups", [], [], 1000, "company")
     got = rows.Collected(run_ids=["run_1"])
-    got.rows = [{"url": f"https://e{i}.example"} for i in range(MAX_INPUT_ROWS + 50)]
+    got.rows = [
+        rows.Row(id=f"r:{i}", engine="agent", url=f"https://e{i}.example") for i in range(MAX_INPUT_ROWS + 50)
+    ]
     _, _, options = rows._body(ask, 1, got)
     held = options["input"]["exclusion"]
     assert len(held) == MAX_INPUT_ROWS

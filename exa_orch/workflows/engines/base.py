@@ -19,19 +19,15 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import rows
+from exa_orch.workflows.rows import First as First  # one definition (rows.py), named here too
 
-Json = dict[str, Any]
 T = TypeVar("T")
 T_co = TypeVar("T_co", covariant=True)
-
-# A collection's first run (or whatever a row source started first): its id, and the remover of its
-# cancel hook (a task cancel stops it until the hook is removed).
-First = tuple[str, Callable[[], None]]
 
 
 class RowSource(Protocol):
