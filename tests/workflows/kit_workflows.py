@@ -21,12 +21,12 @@ async def harvest(ctx: TaskContext, args: HarvestArgs) -> dict[str, Any]:
     body = {"search": {"query": args.query, "count": args.count, "entity": {"type": "company"}}}
     webset = await timeline.run("create", lambda: kit.create_webset(ctx, "create.webset", body))
     again = await kit.create_webset(ctx, "create.again", body)  # another key: another webset
-    waited = await kit.wait_idle(ctx, "wait", webset["id"], timeout_s=30, poll_s=0.1)
+    waited = await kit.wait_webset(ctx, "wait", webset["id"], timeout_s=30, poll_s=0.1)
     items = await timeline.run("collect", lambda: kit.collect_items(ctx, "collect.items", webset["id"]))
     return {
         "websetId": webset["id"],
         "otherId": again["id"],
-        "timedOut": waited["timedOut"],
+        "timedOut": waited.timed_out,
         "items": items,
         "keys": [entities.entity_key(i) for i in items],
         "steps": timeline.steps,
