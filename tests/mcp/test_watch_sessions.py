@@ -1,16 +1,26 @@
-"""A watch run that found a change reaches its owner's MCP session as a `notice` log message; a run
-that found none sends nothing (issue 39)."""
+"""A watch run that found a change reaches its owner's MCP sessions as a `notice` log message, on
+every server on the database; a run that found none sends nothing (issue 39)."""
 
 from __future__ import annotations
 
+from contextlib import AsyncExitStack
 from pathlib import Path
+from typing import Any
 
 import pytest
 from mcp import Client
+from pydantic import BaseModel
 
-from exa_orch.app import App
+from exa_orch.app import App, open_app
+from exa_orch.config import Settings
 from exa_orch.mcp.server import build_server
+from exa_orch.runtime import TaskContext, WorkflowSpec
+from exa_orch.sim.context import SimConfig
+from exa_orch.sim.testing import running_sim
+from exa_orch.store.pgcluster import Cluster
 from tests.operations.test_watches import SEARCH, finished_runs, watching
+from tests.pg import fresh_database
+from tests.runtime.test_watch_restarts import HeldClock
 from tests.support import until
 
 from .test_logging import Messages
@@ -58,3 +68,55 @@ async def _notified(app: App, watch_id: str, n: int) -> list[str]:
 
     found: list[str] = await until(told, what=f"whom run {n} of {watch_id} told")
     return found
+
+
+ITEMS: list[str] = []  # what `wt.list` answers: the test changes it between runs
+
+
+class ListArgs(BaseModel):
+    pass
+
+
+async def _list_items(ctx: TaskContext, args: ListArgs) -> dict[str, Any]:
+    return {"results": [{"url": url} for url in ITEMS]}
+
+
+LIST = WorkflowSpec("wt.list", ListArgs, _list_items, "the test's list of URLs")
+
+
+async def test_a_session_on_another_server_hears_each_run_once(pg_cluster: Cluster) -> None:
+    """Two servers on one PostgreSQL database; only the first can run the watch's task type, so the
+    first records every run; the session is on the second, which never records one."""
+    url, clock = fresh_database(pg_cluster), HeldClock()
+    ITEMS[:] = ["https://a.example"]
+    messages = Messages()
+    async with running_sim(SimConfig(speed=1e-9)) as sim, AsyncExitStack() as stack:
+        settings = Settings(exa_url=sim.url, simulator=True, rps=1000.0, concurrency=8)
+        one = await stack.enter_async_context(
+            open_app(settings, url, extra_workflows=[LIST], watch_clock=clock)
+        )
+        two = await stack.enter_async_context(open_app(settings, url, watch_clock=clock))
+        assert one.watches is not None and two.watches is not None
+        client = await stack.enter_async_context(
+            Client(build_server(two), mode="legacy", logging_callback=messages)
+        )
+        await client.set_logging_level("notice")
+        wid = (await one.run_operation("watches.create", {"type": "wt.list", "every": "15s"}))["watchId"]
+        await finished_runs(one, wid, 1)
+        for n, url_added in ((2, "https://b.example"), (3, "https://c.example")):
+            ITEMS.append(url_added)
+            clock.now += 15
+            one.watches.wake()
+            await finished_runs(one, wid, n)
+            if n == 3:
+                two.watches.wake()  # run 2 waited for the second server's poll; run 3 need not
+            # The second server reads the run's notice from the outbox at its next round.
+            await messages.until(f"watch {wid} run {n} changed: 1 added, 0 gone, 0 changed")
+        assert await _notified(two, wid, 2) == ["mcp"] and await _notified(two, wid, 3) == ["mcp"]
+        recorded = await one.store._read(
+            "SELECT DISTINCT recorded_by FROM watch_outbox WHERE watch_id = ?", (wid,)
+        )
+        assert recorded == [(one.store.owner_id,)]  # the session's server recorded none of them
+        await two.watches.tick()  # one more round on the session's server: nothing is told twice
+    for n in (2, 3):
+        assert sum(f"watch {wid} run {n} changed" in str(m.data) for m in messages.items) == 1
