@@ -73,7 +73,7 @@ class WatchScheduler:
         self.supervisor = supervisor
         self.watches = Watches(supervisor.store)
         self.notifier = Notifier()
-        self.sender = Sender(supervisor.store, self.watches, self.notifier, wall)
+        self.sender = Sender(supervisor.store, self.watches, self.notifier, wall, settled=self.wake)
         self.clock = clock
         self.wall = wall
         self.poll_s = poll_s
@@ -96,6 +96,7 @@ class WatchScheduler:
             self._main.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._main
+        await self.sender.close()
 
     def wake(self) -> None:
         """Look for due runs and ended child tasks now."""

@@ -3,7 +3,8 @@
 Contract:
 - `round()` reads the outbox once (store/watch_outbox.py) and:
   - sends each due webhook row it can claim (a lease of `lease_s`; a claim taken by another
-    server is theirs): a delivery is recorded `delivered`; a failure is retried after
+    server is theirs), each POST in a task of its own, so a slow receiver holds up neither the
+    scheduler's round nor the other webhooks; `settled()` is called after each: a delivery is recorded `delivered`; a failure is retried after
     `backoff_s * 2**(attempts-1)` seconds (at most `BACKOFF_CAP_S`), and after `attempts` tries the
     row ends `failed` with the last error (watches.get shows it under the run's `webhook`). A row
     is delivered at least once; its `eventId` (`<watchId>/<run>`) lets a receiver drop a repeat
@@ -16,10 +17,13 @@ Contract:
   - answers the wall time by which it wants to run again (a retry's or a lapsed lease's time),
     or None.
 - `wall` is the wall clock (epoch seconds); retries run on it, not on the watches' clock.
+- `close()` cancels the POSTs in flight (their claims lapse; the next server sends them again).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Callable
 from typing import Any
@@ -42,8 +46,17 @@ GRACE_S = 10.0  # a transaction commits within this long of writing its outbox r
 class Sender:
     """Drains the outbox for one server (module docstring)."""
 
-    def __init__(self, store: Store, watches: Watches, notifier: Notifier, wall: Callable[[], float]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        watches: Watches,
+        notifier: Notifier,
+        wall: Callable[[], float],
+        settled: Callable[[], None],
+    ) -> None:
         self.store = store
+        self.settled = settled
+        self._sending: dict[int, asyncio.Task[None]] = {}  # outbox id -> its POST in flight here
         self.outbox = Outbox(store)
         self.watches = watches
         self.notifier = notifier
@@ -83,15 +96,37 @@ class Sender:
             self.floor = max(self.floor, *settled)
             self._seen = {i: c for i, c in self._seen.items() if i > self.floor}
 
+    async def close(self) -> None:
+        """Cancel the POSTs in flight (module docstring)."""
+        for task in list(self._sending.values()):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+
     async def _webhook(self, notice: Notice) -> float | None:
-        """Send a due row if this server claims it; the wall time to look at it again, or None."""
+        """Start sending a due row if this server claims it; the wall time to look at it again, or
+        None (a POST in flight here calls `settled` when it ends)."""
         now = self.wall()
+        if notice.id in self._sending:
+            return None
         if notice.next_at > now:
             return notice.next_at
         if notice.lease_until is not None and notice.lease_until >= now:
             return notice.lease_until  # another sender has it; if it dies, its lease lapses then
-        if not await self.outbox.claim(notice, self.store.owner_id, now, self.lease_s):
-            return None
+        if await self.outbox.claim(notice, self.store.owner_id, now, self.lease_s):
+            task = asyncio.create_task(self._deliver(notice), name=f"exa-orch-webhook-{notice.id}")
+            self._sending[notice.id] = task
+            task.add_done_callback(lambda _t: self._sending.pop(notice.id, None))
+        return None
+
+    async def _deliver(self, notice: Notice) -> None:
+        try:
+            await self._try(notice)
+        except Exception:  # a store hiccup: the claim lapses and the row is tried again
+            log.exception("watch %s run %d: a webhook try failed to settle", notice.watch_id, notice.run)
+        self.settled()
+
+    async def _try(self, notice: Notice) -> None:
         error = await self._post(notice)
         tries = notice.attempts + 1
         failed = error is not None and tries >= self.attempts
@@ -106,7 +141,6 @@ class Sender:
             log.warning(
                 "watch %s run %d: webhook try %d %s: %s", notice.watch_id, notice.run, tries, state, error
             )
-        return retry
 
     async def _post(self, notice: Notice) -> str | None:
         watch = await self.watches.get(notice.watch_id)
