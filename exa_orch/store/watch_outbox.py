@@ -90,6 +90,9 @@ def enqueue(conn: sqlite3.Connection, watch_id: str, n: int, notices: Notices) -
 
 
 def _add_notified(conn: sqlite3.Connection, watch_id: str, n: int, channel: str) -> None:
+    # Lock the run's row first: on PostgreSQL (read committed) a second server adding its channel
+    # waits here, then reads what the first committed, instead of both writing from the same read.
+    conn.execute("UPDATE watch_runs SET notified = notified WHERE watch_id = ? AND n = ?", (watch_id, n))
     row = conn.execute(
         "SELECT notified FROM watch_runs WHERE watch_id = ? AND n = ?", (watch_id, n)
     ).fetchone()

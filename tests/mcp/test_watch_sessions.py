@@ -3,6 +3,8 @@ every server on the database; a run that found none sends nothing (issue 39)."""
 
 from __future__ import annotations
 
+import asyncio
+import json
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
@@ -18,7 +20,7 @@ from exa_orch.runtime import TaskContext, WorkflowSpec
 from exa_orch.sim.context import SimConfig
 from exa_orch.sim.testing import running_sim
 from exa_orch.store.pgcluster import Cluster
-from tests.operations.test_watches import SEARCH, finished_runs, watching
+from tests.operations.test_watches import SEARCH, finished_runs, receiving, watching, webhook_settled
 from tests.pg import fresh_database
 from tests.runtime.test_watch_restarts import HeldClock
 from tests.support import until
@@ -59,12 +61,13 @@ async def test_a_changed_run_is_told_to_the_owners_session_and_an_unchanged_one_
             assert not [m for m in messages.items if f"{wid} run 1" in str(m.data)]  # the baseline
 
 
-async def _notified(app: App, watch_id: str, n: int) -> list[str]:
-    """Whom run `n` of the watch told, once that is recorded."""
+async def _notified(app: App, watch_id: str, n: int, every: set[str] | None = None) -> list[str]:
+    """Whom run `n` of the watch told, once that is recorded (with `every`: once all of those are)."""
 
     async def told() -> list[str] | None:
         got = await app.run_operation("watches.get", {"watchId": watch_id})
-        return next((r["notified"] for r in got["runs"] if r["run"] == n and r["notified"]), None)
+        found = next((r["notified"] for r in got["runs"] if r["run"] == n and r["notified"]), None)
+        return found if found and (every is None or every <= set(found)) else None
 
     found: list[str] = await until(told, what=f"whom run {n} of {watch_id} told")
     return found
@@ -90,7 +93,7 @@ async def test_a_session_on_another_server_hears_each_run_once(pg_cluster: Clust
     url, clock = fresh_database(pg_cluster), HeldClock()
     ITEMS[:] = ["https://a.example"]
     messages = Messages()
-    async with running_sim(SimConfig(speed=1e-9)) as sim, AsyncExitStack() as stack:
+    async with running_sim(SimConfig(speed=1e-9)) as sim, receiving() as hook, AsyncExitStack() as stack:
         settings = Settings(exa_url=sim.url, simulator=True, rps=1000.0, concurrency=8)
         one = await stack.enter_async_context(
             open_app(settings, url, extra_workflows=[LIST], watch_clock=clock)
@@ -101,7 +104,8 @@ async def test_a_session_on_another_server_hears_each_run_once(pg_cluster: Clust
             Client(build_server(two), mode="legacy", logging_callback=messages)
         )
         await client.set_logging_level("notice")
-        wid = (await one.run_operation("watches.create", {"type": "wt.list", "every": "15s"}))["watchId"]
+        made = {"type": "wt.list", "every": "15s", "notify": {"webhook": hook.url}}
+        wid = (await one.run_operation("watches.create", made))["watchId"]
         await finished_runs(one, wid, 1)
         for n, url_added in ((2, "https://b.example"), (3, "https://c.example")):
             ITEMS.append(url_added)
@@ -112,11 +116,15 @@ async def test_a_session_on_another_server_hears_each_run_once(pg_cluster: Clust
                 two.watches.wake()  # run 2 waited for the second server's poll; run 3 need not
             # The second server reads the run's notice from the outbox at its next round.
             await messages.until(f"watch {wid} run {n} changed: 1 added, 0 gone, 0 changed")
-        assert await _notified(two, wid, 2) == ["mcp"] and await _notified(two, wid, 3) == ["mcp"]
+        for n in (2, 3):  # both servers' senders saw each webhook row due; one claimed and sent it
+            assert (await webhook_settled(two, wid, n, "delivered"))["webhook"]["attempts"] == 1
+            await _notified(two, wid, n, {"mcp", "webhook"})
         recorded = await one.store._read(
             "SELECT DISTINCT recorded_by FROM watch_outbox WHERE watch_id = ?", (wid,)
         )
         assert recorded == [(one.store.owner_id,)]  # the session's server recorded none of them
-        await two.watches.tick()  # one more round on the session's server: nothing is told twice
+        # One more round on each server: nothing is told or sent twice.
+        await asyncio.gather(one.watches.tick(), two.watches.tick())
+    assert sorted(json.loads(body)["eventId"] for _, body in hook.got) == [f"{wid}/2", f"{wid}/3"]
     for n in (2, 3):
         assert sum(f"watch {wid} run {n} changed" in str(m.data) for m in messages.items) == 1
