@@ -77,7 +77,6 @@ class WatchScheduler:
         self.clock = clock
         self.wall = wall
         self.poll_s = poll_s
-        self.rounds = 0  # rounds run (each two reads): what an idle server's reading comes to
         self._wake = asyncio.Event()
         self._main: asyncio.Task[None] | None = None
         self._unsubscribe: Callable[[], None] | None = None
@@ -121,7 +120,6 @@ class WatchScheduler:
     async def tick(self) -> float:
         """One round: record the runs whose child task ended, start the due ones, drain the
         outbox; answers how long the loop may sleep (module docstring)."""
-        self.rounds += 1
         now, soonest = self.clock(), self.poll_s
         runnable = self.supervisor.workflows.types()
         for watch in await self.watches.active():
