@@ -48,7 +48,7 @@ typecheck: $(STAMP)
 
 # Each benchmark exits 1 when it misses a target; run them all anyway, then fail if one did.
 bench: $(STAMP)
-	@status=0; for b in store gateway runtime startup simtiming; do \
+	@status=0; for b in store gateway runtime startup simtiming watches; do \
 		echo "$(BIN)/python bench/$$b.py"; $(BIN)/python bench/$$b.py || status=1; \
 	done; exit $$status
 

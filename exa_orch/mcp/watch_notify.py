@@ -5,9 +5,9 @@ The notice goes out as an MCP log message (`notifications/message`, level `notic
 `exa_orch.watches`) through the log bridge (mcp/logbridge.py), which sends a record concerning a
 principal to that principal's connections alone: those that asked for log messages
 (`logging/setLevel` at `notice` or below) hear it. It names the watch, the run, its child task
-and what changed in counts; `watches.get` has the diff. A run is recorded, and so announced, by
-the server whose scheduler saw its child task end: sessions held by other servers on the same
-database do not hear it (the webhook reaches its receiver whichever server sends it).
+and what changed in counts; `watches.get` has the diff. Every server on a database tells its own
+sessions, whichever server recorded the run: each reads the run's MCP notice from the outbox
+(operations/watch_sender.py), once, within the scheduler's poll (at once on the recording server).
 """
 
 from __future__ import annotations

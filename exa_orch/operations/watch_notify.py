@@ -4,9 +4,10 @@ Contract:
 - `sign(secret, t, body)` is the `Exa-Signature` header value Exa's own webhooks carry:
   `t=<unix seconds>,v1=<hex HMAC-SHA256 of "{t}.{body}">` (data-design/exa-websets-spec.yaml,
   Webhook.secret), so a receiver written for Exa's webhooks verifies exa-orch's as well.
-- `Notifier.send(owner, secret, notify, payload)` delivers one run's payload to the watch's
-  webhook (one POST; a failure is logged and reported as not delivered, never raised) and to every
-  listener added for its owner; returns what it reached (`"webhook"`, `"mcp"`).
+- `Notifier.post(url, secret, payload)` makes one signed POST and answers None when the receiver
+  took it (2xx), else what went wrong (never raises); `Notifier.tell(owner, payload)` hands it to
+  every listener added for its owner (this server's MCP sessions) and says whether one heard it.
+  Retries, and who sends what once, are the sender's (watch_sender.py).
 """
 
 from __future__ import annotations
@@ -46,33 +47,25 @@ class Notifier:
         self.listeners.append(listener)
         return lambda: self.listeners.remove(listener)
 
-    async def send(
-        self, owner: str | None, secret: str | None, notify: dict[str, Any], payload: dict[str, Any]
-    ) -> list[str]:
-        """Deliver `payload`; what it reached (module docstring)."""
-        reached: list[str] = []
-        url = notify.get("webhook")
-        if isinstance(url, str) and secret is not None and await self._post(url, secret, payload):
-            reached.append("webhook")
-        if notify.get("mcp", True):
-            for listener in list(self.listeners):
-                try:
-                    if await listener(owner, payload) and "mcp" not in reached:
-                        reached.append("mcp")
-                except Exception:  # one face's failure must not stop the others' notifications
-                    log.exception("watch %s: an MCP notification failed", payload.get("watchId"))
-        return reached
+    async def tell(self, owner: str | None, payload: dict[str, Any]) -> bool:
+        """Give `payload` to every listener; True if one of them reached a session of `owner`."""
+        heard = False
+        for listener in list(self.listeners):
+            try:
+                heard = await listener(owner, payload) or heard
+            except Exception:  # one face's failure must not stop the others' notifications
+                log.exception("watch %s: an MCP notification failed", payload.get("watchId"))
+        return heard
 
-    async def _post(self, url: str, secret: str, payload: dict[str, Any]) -> bool:
+    async def post(self, url: str, secret: str, payload: dict[str, Any]) -> str | None:
+        """One signed POST of `payload`: None when delivered, else the error (module docstring)."""
         body = json.dumps(payload, separators=(",", ":")).encode()
         headers = {"Content-Type": "application/json", "Exa-Signature": sign(secret, int(time.time()), body)}
         try:
             async with httpx.AsyncClient(timeout=WEBHOOK_TIMEOUT_S) as http:
                 answer = await http.post(url, content=body, headers=headers)
         except httpx.HTTPError as exc:
-            log.warning("watch %s: webhook not delivered: %s", payload.get("watchId"), type(exc).__name__)
-            return False
+            return f"{type(exc).__name__}: {exc}"[:300]
         if answer.status_code >= 300:
-            log.warning("watch %s: webhook answered HTTP %d", payload.get("watchId"), answer.status_code)
-            return False
-        return True
+            return f"HTTP {answer.status_code}"
+        return None

@@ -11,10 +11,16 @@ Contract:
 - When its child task ends, a run is recorded with its cost and, when it completed, its diff
   against the previous completed run's snapshot (watch_diff.py). The first run is the baseline
   (`baseline: true`): nothing to compare with, nobody notified. A run that found no change says so
-  (`changed: false`) and notifies nobody; one that did notifies the watch's webhook and its owner's
-  MCP sessions (watch_notify.py). A failed or cancelled run keeps the previous snapshot.
+  (`changed: false`) and notifies nobody; one that did writes its notices (the watch's webhook, its
+  owner's MCP sessions) into the outbox in the same transaction, and the sender (watch_sender.py)
+  delivers them, from whichever server, after a crash too. A failed or cancelled run keeps the
+  previous snapshot.
 - `clock` (epoch seconds) decides when runs are due: the wall clock, or a test's held one.
-  `wake()` makes the loop look now (a test that moved its clock; a child task that ended here).
+- Each round is two reads (the active watches, the outbox). Between rounds the loop sleeps until
+  the next run is due or the sender's next retry, at most `poll_s`, and wakes at once on what this
+  process sees: `wake()` (watches.create, resume and delete call it; a test that moved its clock)
+  and its own child tasks' ends. What another server does (a run it started or a watch it
+  created, an MCP notice it recorded) is seen within `poll_s`.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Callable
 from types import TracebackType
 from typing import Any, Self
@@ -32,14 +39,16 @@ from exa_orch.errors import OrchError, TaskNotFound
 from exa_orch.runtime import Supervisor
 from exa_orch.runtime.events import TaskEvent
 from exa_orch.store import TaskRecord, TaskStatus
+from exa_orch.store.watch_outbox import Notices
 from exa_orch.store.watches import Claim, Finish, Watches, WatchRecord
 
 from . import watch_diff
 from .watch_notify import Notifier
+from .watch_sender import Sender
 
 log = logging.getLogger(__name__)
 
-POLL_S = 1.0  # the longest the loop sleeps: a run started or ended by another server is seen by then
+POLL_S = 10.0  # the longest the loop sleeps: what another server did is seen by then
 
 
 def next_due(watch: WatchRecord, now: float) -> float:
@@ -53,11 +62,20 @@ def next_due(watch: WatchRecord, now: float) -> float:
 class WatchScheduler:
     """Runs in every server with a runtime (`async with`); see the module docstring."""
 
-    def __init__(self, supervisor: Supervisor, *, clock: Callable[[], float], poll_s: float = POLL_S) -> None:
+    def __init__(
+        self,
+        supervisor: Supervisor,
+        *,
+        clock: Callable[[], float],
+        poll_s: float = POLL_S,
+        wall: Callable[[], float] = time.time,
+    ) -> None:
         self.supervisor = supervisor
         self.watches = Watches(supervisor.store)
         self.notifier = Notifier()
+        self.sender = Sender(supervisor.store, self.watches, self.notifier, wall, settled=self.wake)
         self.clock = clock
+        self.wall = wall
         self.poll_s = poll_s
         self._wake = asyncio.Event()
         self._main: asyncio.Task[None] | None = None
@@ -77,6 +95,7 @@ class WatchScheduler:
             self._main.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._main
+        await self.sender.close()
 
     def wake(self) -> None:
         """Look for due runs and ended child tasks now."""
@@ -90,26 +109,32 @@ class WatchScheduler:
         while True:
             self._wake.clear()
             try:
-                await self.tick()
+                sleep = await self.tick()
             except Exception:  # a bad row or a store hiccup: log it, try again at the next poll
                 log.exception("watches: a scheduler round failed")
+                sleep = self.poll_s
             with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(await self._sleep_for()):
+                async with asyncio.timeout(sleep):
                     await self._wake.wait()
 
-    async def _sleep_for(self) -> float:
-        due = await self.watches.next_due()
-        if due is None:
-            return self.poll_s
-        return max(0.0, min(self.poll_s, due - self.clock()))
-
-    async def tick(self) -> None:
-        """One round: record the runs whose child task ended, then start the due ones."""
-        for watch in await self.watches.in_flight():
-            await self._check(watch)
-        now = self.clock()
-        for watch in await self.watches.due(now):
-            await self._start(watch, now)
+    async def tick(self) -> float:
+        """One round: record the runs whose child task ended, start the due ones, drain the
+        outbox; answers how long the loop may sleep (module docstring)."""
+        now, soonest = self.clock(), self.poll_s
+        runnable = self.supervisor.workflows.types()
+        for watch in await self.watches.active():
+            if watch.running_task:
+                await self._check(watch)
+            elif watch.type not in runnable:
+                continue  # a type this server can't run (another version's, or extra workflows')
+            elif watch.next_due <= now:
+                await self._start(watch, now)
+            else:
+                soonest = min(soonest, watch.next_due - now)
+        retry = await self.sender.round()
+        if retry is not None:
+            soonest = min(soonest, retry - self.wall())
+        return max(0.0, soonest)
 
     async def _start(self, watch: WatchRecord, now: float) -> None:
         spec = self.supervisor.workflows.get(watch.type)
@@ -139,17 +164,9 @@ class WatchScheduler:
             return
         cost = (await self.supervisor.store.task_costs([task_id]))[task_id]["usd"]
         finish = self._finish(watch, task_id, record, cost)
-        if not await self.watches.finish(finish):
-            return  # another server recorded it
-        if finish.changed and finish.diff is not None and not finish.diff.get("baseline"):
-            run = await self.watches.run_of_task(task_id)
-            payload = {
-                "type": "watch.changed", "watchId": watch.id, "run": run.n if run else None,
-                "taskId": task_id, "diff": finish.diff, "costUsd": cost,
-            }  # fmt: skip
-            secret = await self.watches.secret(watch.id)
-            reached = await self.notifier.send(watch.owner, secret, watch.notify, payload)
-            await self.watches.set_notified(watch.id, task_id, reached)
+        if await self.watches.finish(finish) and finish.notices is not None:
+            self.wake()  # its notices are in the outbox: send them in the next round, now
+        # else another server recorded it first, or there is no one to tell
 
     def _finish(self, watch: WatchRecord, task_id: str, record: TaskRecord | None, cost: float) -> Finish:
         now = self.clock()
@@ -162,4 +179,18 @@ class WatchScheduler:
             return Finish(watch.id, task_id, "completed", now, False, found, cost, snap)
         found = watch_diff.diff(watch.snapshot, snap)
         changed = not watch_diff.is_empty(found)
-        return Finish(watch.id, task_id, "completed", now, changed, found, cost, snap)
+        notices = self._notices(watch, task_id, found, cost) if changed else None
+        return Finish(watch.id, task_id, "completed", now, changed, found, cost, snap, notices)
+
+    def _notices(self, watch: WatchRecord, task_id: str, found: dict[str, Any], cost: float) -> Notices:
+        channels = (("webhook",) if watch.notify.get("webhook") and watch.signed else ()) + (
+            ("mcp",) if watch.notify.get("mcp", True) else ()
+        )
+        payload = {
+            "type": "watch.changed",
+            "watchId": watch.id,
+            "taskId": task_id,
+            "diff": found,
+            "costUsd": cost,
+        }
+        return Notices(channels, watch.owner, payload, self.supervisor.store.owner_id, self.wall())

@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from exa_orch.store import TaskRecord
+from exa_orch.store.watch_outbox import Delivery
 from exa_orch.store.watches import WatchRecord, WatchRun
 
 from .watch_runner import WatchScheduler
@@ -15,13 +16,25 @@ def _iso(epoch: float | None) -> str | None:
     return None if epoch is None else datetime.fromtimestamp(epoch, UTC).isoformat()
 
 
-def run_view(run: WatchRun) -> dict[str, Any]:
-    """One run as an agent sees it: its task, times, status, diff and cost."""
+def delivery_view(sent: Delivery) -> dict[str, Any]:
+    """A run's webhook delivery: `pending` (retrying), `delivered` or `failed`, with its tries."""
     return {
+        "status": sent.status, "attempts": sent.attempts, "lastError": sent.last_error,
+        "deliveredAt": _iso(sent.delivered_at),
+    }  # fmt: skip
+
+
+def run_view(run: WatchRun, sent: Delivery | None = None) -> dict[str, Any]:
+    """One run as an agent sees it: its task, times, status, diff and cost (and with `sent`, its
+    webhook delivery under `webhook`)."""
+    shown = {
         "run": run.n, "taskId": run.task_id, "dueAt": _iso(run.due_at), "startedAt": _iso(run.started_at),
         "finishedAt": _iso(run.finished_at), "status": run.status, "changed": run.changed,
         "diff": run.diff, "costUsd": run.cost_usd, "notified": run.notified,
     }  # fmt: skip
+    if sent is not None:
+        shown["webhook"] = delivery_view(sent)
+    return shown
 
 
 def watch_view(watch: WatchRecord) -> dict[str, Any]:

@@ -178,8 +178,10 @@ async def _create(args: CreateArgs, ctx: OpContext) -> dict[str, Any]:
 
 async def _get(args: GetArgs, ctx: OpContext) -> dict[str, Any]:
     watch = await _owned(ctx, args.watch_id)
-    runs = await _scheduler(ctx).watches.runs(watch.id, args.runs) if args.runs else []
-    return {**watch_view(watch), "runs": [run_view(r) for r in runs]}
+    scheduler = _scheduler(ctx)
+    runs = await scheduler.watches.runs(watch.id, args.runs) if args.runs else []
+    sent = await scheduler.sender.outbox.deliveries(watch.id) if runs and watch.signed else {}
+    return {**watch_view(watch), "runs": [run_view(r, sent.get(r.n)) for r in runs]}
 
 
 async def _list(args: Args, ctx: OpContext) -> dict[str, Any]:
@@ -204,7 +206,9 @@ async def _resume(args: WatchIdArgs, ctx: OpContext) -> dict[str, Any]:
 
 async def _delete(args: WatchIdArgs, ctx: OpContext) -> dict[str, Any]:
     watch = await _owned(ctx, args.watch_id)
-    await _scheduler(ctx).watches.delete(watch.id)
+    scheduler = _scheduler(ctx)
+    await scheduler.watches.delete(watch.id)
+    scheduler.wake()  # the next due time may have been this watch's
     if watch.running_task:
         with contextlib.suppress(OrchError):  # it may have ended meanwhile
             await _service(ctx).cancel(watch.running_task, principal=_principal(ctx))

@@ -9,7 +9,8 @@ Contract:
   child task (a normal pending task row, run by whichever server leases it) and the run's history
   row. A watch with a run in flight (`running_task`) or paused is never claimed.
 - `finish(...)` records a run's end (its diff, cost, the new snapshot) and frees the watch, again
-  by compare-and-set on `running_task`: exactly one caller records each run, and only it notifies.
+  by compare-and-set on `running_task`: exactly one caller records each run, and in the same
+  transaction it writes whom the run must tell into the outbox (store/watch_outbox.py).
 - The webhook secret is kept to sign deliveries; it is never returned after `create`.
 
 `Watches(store)` is the async face of these, on the store's writer and reader.
@@ -26,6 +27,7 @@ from typing import Any
 from exa_orch.store import tasks
 from exa_orch.store.core import Store
 from exa_orch.store.records import TaskRecord, iso
+from exa_orch.store.watch_outbox import Notices, enqueue
 
 _WATCH_COLUMNS = (
     "id, owner, type, args, every_s, cron, budget_usd, notify, secret IS NOT NULL, paused, next_due, "
@@ -168,6 +170,7 @@ class Finish:
     diff: dict[str, Any] | None
     cost_usd: float
     snapshot: Any = None
+    notices: Notices | None = None
 
 
 def _finish(conn: sqlite3.Connection, f: Finish) -> bool:
@@ -186,6 +189,11 @@ def _finish(conn: sqlite3.Connection, f: Finish) -> bool:
         (f.finished_at, f.status, changed, None if f.diff is None else json.dumps(f.diff), f.cost_usd,
          f.watch_id, f.task_id),
     )  # fmt: skip
+    if f.notices is not None and f.notices.channels:
+        row = conn.execute(
+            "SELECT n FROM watch_runs WHERE watch_id = ? AND task_id = ?", (f.watch_id, f.task_id)
+        )
+        enqueue(conn, f.watch_id, int(row.fetchone()[0]), f.notices)
     return True
 
 
@@ -237,17 +245,14 @@ class Watches:
         )
         return [_watch(r) for r in rows]
 
-    async def in_flight(self) -> list[WatchRecord]:
-        """Watches with a run in flight (a child task that has not been recorded as finished)."""
+    async def active(self) -> list[WatchRecord]:
+        """In one read, the watches the scheduler looks at: those with a run in flight (a child task
+        not yet recorded as finished) and the unpaused ones waiting for their next run, soonest first."""
         rows = await self._rows(
-            f"SELECT {_WATCH_COLUMNS} FROM watches WHERE running_task IS NOT NULL AND running_task <> ''"
+            f"SELECT {_WATCH_COLUMNS} FROM watches WHERE (running_task IS NOT NULL AND running_task <> '') "
+            "OR (paused = 0 AND running_task IS NULL) ORDER BY next_due"
         )
         return [_watch(r) for r in rows]
-
-    async def next_due(self) -> float | None:
-        """The earliest due time of an unpaused watch with no run in flight, or None."""
-        rows = await self._rows("SELECT min(next_due) FROM watches WHERE paused = 0 AND running_task IS NULL")
-        return None if not rows or rows[0][0] is None else float(rows[0][0])
 
     async def secret(self, watch_id: str) -> str | None:
         """The webhook signing secret (for signing a delivery only)."""
@@ -267,6 +272,7 @@ class Watches:
         """Forget the watch and its history (a run in flight keeps running as a plain task)."""
 
         def drop(c: sqlite3.Connection) -> None:
+            c.execute("DELETE FROM watch_outbox WHERE watch_id = ?", (watch_id,))
             c.execute("DELETE FROM watch_runs WHERE watch_id = ?", (watch_id,))
             c.execute("DELETE FROM watches WHERE id = ?", (watch_id,))
 
@@ -283,15 +289,6 @@ class Watches:
         """Record a run's end; False when another server recorded it first."""
         done: bool = await self._submit(lambda c: _finish(c, finish))
         return done
-
-    async def set_notified(self, watch_id: str, task_id: str, notified: list[str]) -> None:
-        """What the run's notification reached (e.g. ["webhook", "mcp"])."""
-        await self._submit(
-            lambda c: c.execute(
-                "UPDATE watch_runs SET notified = ? WHERE watch_id = ? AND task_id = ?",
-                (json.dumps(notified), watch_id, task_id),
-            )
-        )
 
     async def runs(self, watch_id: str, limit: int = 50) -> list[WatchRun]:
         """The watch's latest runs, newest first."""

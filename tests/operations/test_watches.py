@@ -52,9 +52,10 @@ SEARCH = {"type": "operation", "operation": "exa.search", "args": {"query": QUER
 
 
 class Receiver:
-    """A loopback webhook receiver: each POST's headers and body, as received."""
+    """A loopback webhook receiver: each POST's headers and body, as received; it answers `status`."""
 
-    def __init__(self) -> None:
+    def __init__(self, status: int = 204) -> None:
+        self.status = status
         self.got: list[tuple[dict[str, str], bytes]] = []
         self.arrived = asyncio.Event()
         self.url = ""
@@ -65,14 +66,14 @@ class Receiver:
         body = await reader.readexactly(int(headers.get("content-length", "0")))
         self.got.append((headers, body))
         self.arrived.set()
-        writer.write(b"HTTP/1.1 204 No Content\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+        writer.write(f"HTTP/1.1 {self.status} X\r\nContent-Length: 0\r\nConnection: close\r\n\r\n".encode())
         await writer.drain()
         writer.close()
 
 
 @asynccontextmanager
-async def receiving() -> AsyncIterator[Receiver]:
-    receiver = Receiver()
+async def receiving(status: int = 204) -> AsyncIterator[Receiver]:
+    receiver = Receiver(status)
     server = await asyncio.start_server(receiver.handle, "127.0.0.1", 0)
     receiver.url = f"http://127.0.0.1:{server.sockets[0].getsockname()[1]}/hook"
     async with server:
@@ -115,6 +116,18 @@ async def finished_runs(app: App, watch_id: str, n: int) -> list[dict[str, Any]]
     return found
 
 
+async def webhook_settled(app: App, watch_id: str, n: int, status: str) -> dict[str, Any]:
+    """Run `n` of the watch once its webhook delivery is `status` (delivered, failed)."""
+
+    async def run() -> dict[str, Any] | None:
+        got = await app.run_operation("watches.get", {"watchId": watch_id})
+        found = next((r for r in got["runs"] if r["run"] == n), None)
+        return found if found and (found.get("webhook") or {}).get("status") == status else None
+
+    found: dict[str, Any] = await until(run, what=f"run {n}'s webhook {status}")
+    return found
+
+
 def verify(secret: str, header: str, body: bytes) -> bool:
     parts = dict(p.split("=", 1) for p in header.split(","))
     expected = hmac.new(secret.encode(), f"{parts['t']}.".encode() + body, hashlib.sha256).hexdigest()
@@ -150,8 +163,10 @@ async def test_a_watch_reports_exactly_what_the_world_drift_changed(tmp_path: Pa
                 },
             }
         ]
-        assert runs[3]["changed"] is False and runs[3]["notified"] is None
-        assert [r["notified"] for r in runs[1:3]] == [["webhook"], ["webhook"]]
+        assert runs[3]["changed"] is False and runs[3]["notified"] is None and "webhook" not in runs[3]
+        for n in (2, 3):  # the sender delivers each from the outbox, after the run is recorded
+            sent = await webhook_settled(app, wid, n, "delivered")
+            assert sent["notified"] == ["webhook"] and sent["webhook"]["attempts"] == 1
         # Each run's cost is its child task's, which the ledger counts against the owner.
         assert all(r["costUsd"] > 0 for r in runs)
         # The webhook: two deliveries (runs 2 and 3), each signed with the secret shown once.
@@ -177,6 +192,23 @@ async def test_a_watch_reports_exactly_what_the_world_drift_changed(tmp_path: Pa
     assert f"Watch run 3 <small>of {wid}</small>" in page
     assert "https://zeta.example" in page and "raised a $40M Series B in 2026." in page
     assert page.count("<tr><td>") >= 4 and f'href="/tasks/{runs[0]["taskId"]}"' in page
+
+
+async def test_a_webhook_that_keeps_failing_ends_failed_with_its_last_error(tmp_path: Path) -> None:
+    async with receiving(status=503) as hook, watching(tmp_path) as (app, sim):
+        assert app.watches is not None
+        app.watches.sender.backoff_s = 0.0  # retry at once: the tries, not their spacing, are the point
+        app.watches.sender.attempts = 3
+        made = await app.run_operation(
+            "watches.create", {**SEARCH, "every": "15s", "notify": {"webhook": hook.url}}
+        )
+        await finished_runs(app, made["watchId"], 1)
+        sim.ctx.clock.advance(15)  # Nova Drones appears: run 2 has something to tell
+        app.watches.wake()
+        run = await webhook_settled(app, made["watchId"], 2, "failed")
+    assert run["webhook"] == {"status": "failed", "attempts": 3, "lastError": "HTTP 503", "deliveredAt": None}
+    assert run["notified"] is None and len(hook.got) == 3
+    assert len({json.loads(body)["eventId"] for _, body in hook.got}) == 1  # one notice, tried three times
 
 
 async def test_a_watchs_runs_count_against_its_owners_daily_cap(tmp_path: Path) -> None:

@@ -58,6 +58,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0019_task_heads",
             "0020_entity_memory",
             "0021_watches",
+            "0022_reserved_memory",
+            "0023_watch_outbox",
         ]
     names = {name for _, name in schema(db_path)}
     for table in (
@@ -75,6 +77,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         "task_heads",
         "watches",
         "watch_runs",
+        "watch_outbox",
     ):
         assert table in names
     assert {"v_tasks", "v_archive", "schema_migrations"} <= names
@@ -101,6 +104,8 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (19, "task_heads"),
         (20, "entity_memory"),
         (21, "watches"),
+        (22, "reserved_memory"),
+        (23, "watch_outbox"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)
 
