@@ -16,6 +16,8 @@ against: a wrong merge costs more than a missed one, so split evidence keeps two
 - **one family of sites** (lufthansa.com / lufthansagroup.com): a label that is the other's plus a
   corporate word, with names that agree; a brand's own TLD (about.google / google.com, global.honda):
   one family on a generic domain, a brand (corroboration needed) on a country's;
+- **one company on several sites** (families.py): labels of one stem, sites named for their
+  company, an app's store pages, a page about it on another's site, each with corroboration;
 - **a page naming the other's site**: a page whose path names the other's site ("Tata Consultancy
   Services" on tata.com/business/tcs, "TCS" on tcs.com), under one name (or its initials);
 - **against**: different kinds, different profiles on one host, different registered domains
@@ -32,6 +34,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from exa_orch.workflows.entities import families
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, extra_words, initialism, names_agree
 from exa_orch.workflows.entities.people import name_evidence, person_key
 from exa_orch.workflows.entities.records import Record
@@ -194,9 +197,13 @@ def _forms(r: Record) -> frozenset[str]:
 
 def _agree_on_site(a: Record, b: Record) -> str | None:
     """How two names on one site agree, directly or through an alias one states."""
-    agree = names_agree(a.clean, b.clean)
+    agree = names_agree(a.clean, b.clean) or families.plural_agree(a.clean, b.clean)
     if agree:
         return agree
+    for x, y in ((a, b), (b, a)):
+        said = x.subjects.get(y.clean) or x.subjects.get(y.core)
+        if said:  # "HSBC Hong Kong", whose page begins with the bank's full name
+            return f"{x.name}'s page is about {y.name}: {said!r}"
     # "Koninklijke Luchtvaart Maatschappij N.V. (KLM)" / "KLM Royal Dutch Airlines"
     for x, y in ((a, b), (b, a)):
         for alias in sorted(x.aliases):
@@ -328,10 +335,16 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
             ev.for_.append((JOIN, f"sites of one family {a.domain} / {b.domain} ({agree})"))
     elif a.core and a.core == b.core:
         _same_name_elsewhere(a, b, ev)
+    if ev.weight < JOIN:  # one company on several sites (families.py), each with its corroboration
+        families.one_stem(a, b, ev)
+    if ev.weight < JOIN:
+        families.page_elsewhere(a, b, ev)
 
 
 def _no_site(a: Record, b: Record, ev: Evidence) -> None:
-    """Records without a site of their own: a paper's title, an equal name."""
+    """Records without a site of their own: a paper's title, an equal name, an app's pages."""
+    if families.is_app(a.site) or families.is_app(b.site):
+        families.app_pages(a, b, ev)
     if not (a.clean and a.clean == b.clean or a.raw_name and a.raw_name == b.raw_name):
         return
     if a.kind == "research_paper" and a.clean == b.clean and len(a.clean) >= 20:

@@ -73,6 +73,7 @@ class Record:
     alias_forms: dict[str, frozenset[str]] = field(default_factory=dict)  # alias -> its legal forms
     alias_domains: dict[str, str] = field(default_factory=dict)  # other registered domain -> words
     owners: dict[str, str] = field(default_factory=dict)  # cleaned owner name -> the words that said it
+    subjects: dict[str, str] = field(default_factory=dict)  # another name a text begins with -> its words
     employer: str = ""  # a person's employer, cleaned ("" when unknown)
     employer_latin: bool = True  # written in Latin letters (a name in another script is not compared)
     industry: str = ""
@@ -89,8 +90,13 @@ class Record:
 
 
 def country_of(location: str) -> str:
-    """The country a location names, in one spelling ("Sydney, NSW, Australia" -> "australia")."""
-    last = " ".join(words(location.rsplit(",", 1)[-1])) if location.strip() else ""
+    """The country a location names, in one spelling ("Sydney, NSW, Australia" -> "australia").
+    A clause the sentence goes on with is not a place ("Gothenburg, Sweden, owned by Geely" -> "sweden")."""
+    parts = [p for p in location.split(",") if p.strip()]
+    capital = any(p.strip()[:1].isupper() for p in parts)  # a location written all in lowercase is kept
+    while capital and len(parts) > 1 and not parts[-1].strip()[:1].isupper():
+        parts.pop()  # ", owned by ...", ", part of ...": places are written with a capital
+    last = " ".join(words(parts[-1])) if parts else ""
     return _COUNTRY_SAME.get(last, last)
 
 
@@ -162,6 +168,11 @@ _BASED_IN = re.compile(r"\b(?:based|headquartered|located)\s+in\s+([A-Z][^.;()]{
 # read when the item has no structured ones (Agent rows); "was ... at" is a former one: not read.
 _ROLE = r"(?:an?\s+|the\s+)?([^.;]{1,80}?)\s+at\s+([^.;]{1,80})"
 _IS_ROLE_AT = re.compile(r"\bis\s+" + _ROLE)
+# The name a text begins with, its subject: capitalised words (and "and", "of", "&") up to a comma
+# or a verb; kept apart from aliases, it is read only against a page on the same site.
+_SUBJECT = re.compile(
+    r"((?:The\s+)?[A-Z][\w&.'’\-]*(?:\s+(?:and|of|&|[A-Z][\w&.'’\-]*)){1,9})(?=,|\s+(?:is|was|are)\b)"
+)
 _CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
 _BOUNDARY = re.compile(r"[.!?]\s+(?=[A-Z\"“])")  # "Inc. (formerly" does not end a sentence
 
@@ -184,6 +195,11 @@ def _other_names(rec: Record, text: str, person: bool) -> None:
                 rec.alias_forms[alias] = frozenset(set(words(written)) - set(alias.split()) - {"and"})
     if not rec.name:
         return
+    subject = _SUBJECT.match(text)
+    if subject and not person:  # "The Hongkong and Shanghai Banking Corporation Limited, a subsidiary ..."
+        named = clean_name(subject.group(1))
+        if named and named != rec.clean and len(named.split()) >= 2:
+            rec.subjects.setdefault(named, _sentence(text, 0))
     # "International Business Machines (IBM)", "Robin Li (李彦宏)": a name the page gives
     for m in re.finditer(re.escape(rec.name) + r"\s*[(（]([^()（）,;]{1,24})[)）]", text):
         if _CUE_WORD.match(m.group(1)):
