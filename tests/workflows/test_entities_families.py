@@ -174,3 +174,54 @@ def test_a_country_is_read_from_a_sentence_that_goes_on_after_it() -> None:
     )
     assert r.country == "sweden"
     assert entities.make(0, "x", "company", "X", location="london, uk").country == "united kingdom"
+
+
+def test_an_app_named_as_the_company_is_joins_only_where_both_say_one_country() -> None:
+    site = co("s", "Lyft, Inc.", "https://www.lyft.com/", "San Francisco, United States")
+    app = co("a", "Lyft", "https://apps.apple.com/us/app/lyft/id529379082", "San Francisco, United States")
+    res = entities.resolve([site, app])
+    assert res.groups == [[0, 1]]
+    assert (
+        "the app Lyft is named as Lyft, Inc. is, and both say they are based in united states"
+        in res.reasons[0][0]["reason"]
+    )
+    elsewhere = co("a", "Lyft", "https://apps.apple.com/us/app/lyft/id529379082", "Toronto, Canada")
+    nowhere = co("a", "Lyft", "https://apps.apple.com/us/app/lyft/id529379082")
+    for other in (elsewhere, nowhere):
+        assert entities.resolve([site, other]).groups == [[0], [1]]
+
+
+@pytest.mark.parametrize(
+    ("desc", "other", "url"),
+    [
+        ("3M, formerly Minnesota Mining and Manufacturing Company, is based in Saint Paul.",
+         "Minnesota Mining and Manufacturing Company", "https://www.mmm.example/"),
+        ("3M (Minnesota Mining and Manufacturing, now 3M) makes tape.",
+         "Minnesota Mining and Manufacturing", "https://www.mmm.example/"),
+        ("3M, which changed its name from Minnesota Mining and Manufacturing in 2002, makes tape.",
+         "Minnesota Mining and Manufacturing", "https://www.mmm.example/"),
+    ],
+)  # fmt: skip
+def test_a_former_name_joined_by_and_or_of_and_the_x_now_y_and_changed_its_name_cues(
+    desc: str, other: str, url: str
+) -> None:
+    a, b = co("a", "3M", "https://www.3m.com/", desc=desc), co("b", other, url)
+    res = entities.resolve([a, b])
+    assert res.groups == [[0, 1]], apart(a, b)
+    assert "3M names Minnesota Mining" in res.reasons[0][0]["reason"]
+
+
+def test_an_owner_named_with_its_holding_word_is_the_owner_and_a_legal_lead_word_is_one_name() -> None:
+    parent = co("a", "Barclays", "https://www.barclays.com/", "London, United Kingdom")
+    child = co("b", "Barclays UK", "https://www.barclays.co.uk/", "London, United Kingdom",
+               desc="Barclays UK, a subsidiary of Barclays Holdings plc, is a bank.")  # fmt: skip
+    assert entities.resolve([parent, child]).groups == [[0], [1]]
+    assert "names Barclays as its owner" in apart(parent, child)
+    philips = co("a", "Philips", "https://www.philips.com/", "Amsterdam, Netherlands")
+    legal = co("b", "Koninklijke Philips N.V.", "https://www.philipsgroup.com/", "Amsterdam, Netherlands")
+    assert entities.resolve([philips, legal]).groups == [[0, 1]]
+    assert "one name adds only 'koninklijke'" in entities.resolve([philips, legal]).reasons[0][0]["reason"]
+    siemens = co("a", "Siemens", "https://www.siemens.com/", "Munich, Germany")
+    joined = co("b", "Siemens AG", "https://www.siemensag.com/", "Munich, Germany")
+    investors = co("c", "Siemens", "https://www.siemensinvestor.com/", "Munich, Germany")
+    assert entities.resolve([siemens, joined, investors]).groups == [[0, 1, 2]]

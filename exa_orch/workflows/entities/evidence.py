@@ -185,10 +185,12 @@ def _stated(a: Record, b: Record, ev: Evidence) -> None:
             ev.for_.append(
                 (6.0, f"{x.name or x.id} says it is also at {y.domain}: {x.alias_domains[y.domain]!r}")
             )
-        for named in (y.clean, y.core):
-            if named and named in x.owners:
-                ev.against.append(f"{x.name or x.id} names {y.name} as its owner: {x.owners[named]!r}")
-                break
+        # "HSBC UK, a subsidiary of HSBC Holdings plc" names HSBC: an owner's core is the owner too
+        owner = next(
+            (o for o in x.owners if y.core and (o in (y.clean, y.core) or core_name(o) == y.core)), None
+        )
+        if owner:
+            ev.against.append(f"{x.name or x.id} names {y.name} as its owner: {x.owners[owner]!r}")
 
 
 def _forms(r: Record) -> frozenset[str]:

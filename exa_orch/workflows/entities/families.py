@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from exa_orch.workflows.entities.names import names_agree
+from exa_orch.workflows.entities.names import DESIGNATORS, names_agree
 from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:
@@ -34,20 +34,27 @@ class Evidence(Protocol):
 
     for_: list[tuple[float, str]]
 
+
 # Affixes a company's own label adds to its stem: corporate words (English and the languages
 # companies write them in: Turkish kurumsal, Spanish/Portuguese corporativo, German Konzern and
 # Unternehmen), legal forms, and verbs of a consumer site (flysas, mybmw, gojek's "go" is not one).
 _SUFFIXES = (
     "group", "groupe", "gruppe", "grupo", "gruppo", "corporate", "corporativo", "corporativa", "kurumsal",
     "konzern", "unternehmen", "company", "companies", "corp", "global", "holdings", "holding", "inc", "ltd",
-    "limited", "plc", "llc", "hq", "ag", "sa", "nv", "se", "intl", "world", "investors", "ir",
+    "limited", "plc", "llc", "hq", "ag", "sa", "nv", "se", "intl", "world", "investors", "investor", "ir",
+    "careers", "newsroom",
 )  # fmt: skip
+_JOINED_FORMS = ("ag", "sa", "se", "nv")  # legal forms written onto the label: volkswagenag
 _PREFIXES = ("fly", "my", "visit", "get")  # verbs and pronouns: "the" (theheinekencompany) is always off
 # Words a legal name adds to its brand that name no other unit: the trade word of Turkish (ticaret,
 # sanayi), German (handels) and Romance (comercio, commerciale) corporate names. Not DESIGNATORS'
 # "labs", "software", "systems": Notion and Notion Labs can be two companies.
 _TRADE = frozenset("ticaret sanayi handels handel comercio comercial commerciale".split())
+# Words a legal name puts before its brand: "Deutsche Lufthansa", "Koninklijke Philips", "Compagnie
+# de Saint-Gobain". Not "Royal": the Royal Bank of Scotland is not the Bank of Scotland.
+_LEADS = frozenset("deutsche koninklijke compagnie societe groupe grupo".split())
 _APP_HOSTS = ("play.google.com", "apps.apple.com")
+_ONE_NAME = ("equal names", "equal names but for spaces")
 
 
 def stem(label: str, *, prefixes: bool = True) -> str:
@@ -67,6 +74,13 @@ def stem(label: str, *, prefixes: bool = True) -> str:
                 s, changed = s[len(w) :].lstrip("-"), True
                 break
     return s.replace("-", "")
+
+
+def _stems(label: str) -> set[str]:
+    """The label's stem, and the stem without a legal form written onto it (volkswagenag)."""
+    own = {stem(label)}
+    own.update(stem(label[:-2]) for w in _JOINED_FORMS if label.endswith(w) and len(label) >= 6)
+    return {s for s in own if len(s) >= 2}
 
 
 def _eponymous(r: Record) -> bool:
@@ -97,7 +111,7 @@ def _names(a: Record, b: Record) -> str | None:
     if agree in ("equal names", "abbreviation", "equal names but for spaces"):
         return agree
     short, long_ = sorted((set(a.core.split()), set(b.core.split())), key=len)
-    if agree and short <= long_ and long_ - short <= _TRADE:
+    if agree and short <= long_ and long_ - short <= _TRADE | _LEADS:
         return f"one name adds only {' '.join(sorted(long_ - short))!r}"
     return None
 
@@ -107,7 +121,7 @@ def one_stem(a: Record, b: Record, ev: Evidence) -> None:
     sa, sb = a.site, b.site
     if not (sa and sb) or sa.label == sb.label or (country_suffix(sa.suffix) and country_suffix(sb.suffix)):
         return
-    same_stem = stem(sa.label) == stem(sb.label) and len(stem(sa.label)) >= 2
+    same_stem = bool(_stems(sa.label) & _stems(sb.label))
     if not (same_stem or (_eponymous(a) and _eponymous(b))):
         return
     # a country's domain is a brand's: only a country, a site or an owner both state says one owner
@@ -140,13 +154,20 @@ def app_pages(a: Record, b: Record, ev: Evidence) -> None:
         ev.for_.append((JOIN, f"one app title on two stores ({a.name} / {b.name})"))
         return
     for x, y, p in ((a, b, pa), (b, a, pb)):
-        if not (p and y.domain and x.name and _play_domain(p) == y.domain):
+        if not (p and y.domain and x.name):
             continue
-        if names_agree(clean_name(_app_brand(x.name)), y.clean) in (
-            "equal names",
-            "equal names but for spaces",
-        ):
+        brand = clean_name(_app_brand(x.name))
+        if _play_domain(p) == y.domain and names_agree(brand, y.clean) in _ONE_NAME:
             ev.for_.append((JOIN, f"{x.name}'s Play package {p.split('=', 1)[1]} is {y.domain} reversed"))
+            return
+        # the app named as the company is ("Uber" / "Uber Technologies, Inc."), where both say one country
+        words = set(y.core.split())
+        named = brand == y.core or (
+            y.core.startswith(brand + " ") and words - set(brand.split()) <= DESIGNATORS
+        )
+        said = corroboration(x, y, industry=False)
+        if brand and named and said:
+            ev.for_.append((JOIN, f"the app {x.name} is named as {y.name} is, and {said}"))
             return
 
 
@@ -201,6 +222,11 @@ def blocking_keys(r: Record) -> set[str]:
     from exa_orch.workflows.entities.names import clean_name
 
     own = {f"l:{stem(r.site.label)}"} if r.domain and r.site else set()
+    bare = r.core.split()
+    while len(bare) > 1 and bare[-1] in DESIGNATORS:
+        bare.pop()  # "uber technologies" -> "uber": the name an app or a brand page goes by
+    if bare:
+        own.add(f"n:{' '.join(bare)}")
     if is_app(r.site) and r.name:
         own.add(f"n:{clean_name(_app_brand(r.name))}")
         own.update(f"d:{d}" for p in r.profiles if (d := _play_domain(p)))

@@ -18,7 +18,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities.names import acronym, clean_name, core_name, fold, is_latin, words
+from exa_orch.workflows.entities.names import (
+    acronym,
+    clean_name,
+    core_name,
+    fold,
+    is_latin,
+    names_agree,
+    words,
+)
 from exa_orch.workflows.entities.people import person_key
 from exa_orch.workflows.entities.sites import Site, site
 
@@ -34,10 +42,19 @@ _ALIAS_CUES = (
     re.compile(r"\b(?:rebranded|renamed)\s+(?:from|as|to)\s+" + _NAME),
     re.compile(r"\bnow\s+(?:known\s+as|called|named)\s+" + _NAME),
 )
+# A company's name in prose may join capitalised words with "and", "of", "&" ("Minnesota Mining and
+# Manufacturing Company", "Bank of America"): read so for companies (a person's cues keep _NAME).
+_ORG_NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de)\s+)?[A-Z0-9&][\w&.'’\-]*){0,6})"
+_ORG_ALIAS_CUES = (
+    *(re.compile(c.pattern.replace(_NAME, _ORG_NAME)) for c in _ALIAS_CUES),
+    re.compile(r"\bchanged\s+its\s+name\s+(?:from|to)\s+" + _ORG_NAME),
+)
+# "Kraft Foods, now Mondelez": whichever side is the record's name, the other is its other name.
+_NOW = re.compile(_ORG_NAME + r",?\s+\(?now\s+(?:known\s+as\s+|called\s+)?" + _ORG_NAME)
 _OWNER_CUES = (
-    re.compile(r"\b(?:a|the)\s+(?:wholly[\s-]owned\s+)?(?:subsidiary|unit|division|affiliate)\s+of\s+(?:the\s+)?" + _NAME),
-    re.compile(r"\b(?:is|are|as)\s+(?:a\s+)?part\s+of\s+(?:the\s+)?" + _NAME),
-    re.compile(r"\b(?:owned|operated|controlled)\s+by\s+(?:the\s+)?" + _NAME),
+    re.compile(r"\b(?:a|the)\s+(?:wholly[\s-]owned\s+)?(?:subsidiary|unit|division|affiliate)\s+of\s+(?:the\s+)?" + _ORG_NAME),
+    re.compile(r"\b(?:is|are|as)\s+(?:a\s+)?part\s+of\s+(?:the\s+)?" + _ORG_NAME),
+    re.compile(r"\b(?:owned|operated|controlled)\s+by\s+(?:the\s+)?" + _ORG_NAME),
 )  # fmt: skip
 _DOMAIN_CUE = re.compile(
     r"\b(?:also\s+(?:at|on|available\s+at|reachable\s+at|found\s+at)|formerly\s+(?:at|on)?|"
@@ -184,15 +201,29 @@ def _sentence(text: str, at: int) -> str:
     return text[starts[-1] if starts else 0 : end.start() + 1 if end else len(text)].strip()[:240]
 
 
+def _alias(rec: Record, written: str, said: str, person: bool) -> None:
+    """`written` is another name of the record (`said` the sentence that says so)."""
+    alias = person_key(written) if person else clean_name(written)
+    if alias and alias != rec.clean:
+        rec.aliases.setdefault(alias, said)
+        rec.alias_forms[alias] = frozenset(set(words(written)) - set(alias.split()) - {"and"})
+
+
 def _other_names(rec: Record, text: str, person: bool) -> None:
     """ "formerly X", "also known as X" ... and "Name (X)": other names `text` gives the record."""
-    for cue in _ALIAS_CUES:
+    for cue in _ALIAS_CUES if person else _ORG_ALIAS_CUES:
         for m in cue.finditer(text):
-            written = _trim(m.group(1))
-            alias = person_key(written) if person else clean_name(written)
-            if alias and alias != rec.clean:
-                rec.aliases.setdefault(alias, _sentence(text, m.start()))
-                rec.alias_forms[alias] = frozenset(set(words(written)) - set(alias.split()) - {"and"})
+            # a company's name may hold "and" (_ORG_NAME stops at a lowercase word: "Kreditor and later")
+            _alias(
+                rec, _trim(m.group(1)) if person else m.group(1).strip(), _sentence(text, m.start()), person
+            )
+    if not person:
+        for m in _NOW.finditer(text):
+            before, after = m.group(1), m.group(2)
+            if names_agree(clean_name(after), rec.clean):
+                _alias(rec, before, _sentence(text, m.start()), person)
+            elif names_agree(clean_name(before), rec.clean):
+                _alias(rec, after, _sentence(text, m.start()), person)
     if not rec.name:
         return
     subject = _SUBJECT.match(text)
@@ -213,7 +244,7 @@ def _owners_and_sites(rec: Record, text: str, person: bool) -> None:
     """Owners ("a subsidiary of X") and other sites ("also at other.com") `text` states."""
     for cue in () if person else _OWNER_CUES:
         for m in cue.finditer(text):
-            owner = clean_name(_trim(m.group(1)))
+            owner = clean_name(m.group(1).strip())
             if owner and owner != rec.clean:
                 rec.owners.setdefault(owner, _sentence(text, m.start()))
     for m in _DOMAIN_CUE.finditer(text):
