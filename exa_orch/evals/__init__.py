@@ -84,8 +84,16 @@ def truth_of(world: Json) -> tuple[dict[str, str], dict[str, str]]:
     return by_url, names
 
 
-def score(result: Json, items: dict[str, Json], by_url: dict[str, str], names: dict[str, str]) -> Json:
-    """Merge precision / recall / F1, false merges and calibration of one convergent.search result."""
+def score(
+    result: Json,
+    items: dict[str, Json],
+    by_url: dict[str, str],
+    names: dict[str, str],
+    *,
+    verbose: bool = False,
+) -> Json:
+    """Merge precision / recall / F1, false merges and calibration of one convergent.search result;
+    `verbose` adds `missed`: each same-entity pair left apart (entity, the two pages' URLs)."""
     queries = [u["query"] for u in result["unique"]]
     clusters = [[str(i) for i in e["entity"]["itemIds"]] for e in result["intersection"]]
     for u in result["unique"]:
@@ -113,10 +121,12 @@ def score(result: Json, items: dict[str, Json], by_url: dict[str, str], names: d
                     "truth": round(share, 4),
                 }
             )
+    missed = _missed(clusters, truth, items, names) if verbose else None
     return {
         "items": len(items),
         "entities": len(set(truth.values())),
         **pairs,
+        **({"missed": missed} if missed is not None else {}),
         "registeredDomain": {
             **{k: rule[k] for k in ("precision", "recall", "f1")},
             "falseMerges": len(rule["falseMerges"]),
@@ -128,6 +138,20 @@ def score(result: Json, items: dict[str, Json], by_url: dict[str, str], names: d
             "overstated": overstated,
         },
     }
+
+
+def _missed(
+    clusters: list[list[str]], truth: dict[str, str], items: dict[str, Json], names: dict[str, str]
+) -> list[Json]:
+    where = {i: k for k, c in enumerate(clusters) for i in c}
+    ids = sorted(items)
+    url = {i: str((items[i].get("properties") or {}).get("url")) for i in ids}
+    return [
+        {"entity": names.get(truth[a], truth[a]), "pages": [url[a], url[b]]}
+        for n, a in enumerate(ids)
+        for b in ids[n + 1 :]
+        if truth[a] == truth[b] and where.get(a, a) != where.get(b, b)
+    ]
 
 
 async def run_world(path: Path, world: Json, *, verbose: bool = False) -> Json:
@@ -157,7 +181,7 @@ async def run_world(path: Path, world: Json, *, verbose: bool = False) -> Json:
                         # the Websets report keeps its old key (baseline.json); another engine's is suffixed
                         key = f"convergent.search/{kind}" + {"websets": ""}.get(engine, f"/{engine}")
                         report["workflows"][key] = await _convergent(
-                            app, engine, kind, queries, by_url, names
+                            app, engine, kind, queries, by_url, names, verbose=verbose
                         )
                 companies = (world.get("evaluation") or {}).get("company") or []
                 if companies:
@@ -173,7 +197,14 @@ async def run_world(path: Path, world: Json, *, verbose: bool = False) -> Json:
 
 
 async def _convergent(
-    app: Any, engine: str, kind: str, queries: list[str], by_url: dict[str, str], names: dict[str, str]
+    app: Any,
+    engine: str,
+    kind: str,
+    queries: list[str],
+    by_url: dict[str, str],
+    names: dict[str, str],
+    *,
+    verbose: bool = False,
 ) -> Json:
     """convergent.search on `engine` end to end through the operations, its result scored."""
     from exa_orch.evals.collected import collected
@@ -187,7 +218,7 @@ async def _convergent(
         return {"error": done.error}
     result = dict(done.result)
     items, result["_itemsByQuery"] = await collected(app, result, kind)
-    return score(result, items, by_url, names)
+    return score(result, items, by_url, names, verbose=verbose)
 
 
 async def _task(app: Any, args: Json) -> Any:
@@ -419,6 +450,8 @@ def run(
                 )
                 for a, b in v["falseMerges"]:
                     print(f"    false merge: {a} + {b}")
+                for m in v.get("missed") or []:
+                    print(f"    missed: {m['entity']}: {' / '.join(m['pages'])}")
             _print_resolver(w)
             for name, check in (w.get("checks") or {}).items():
                 if name == "qd.winnow explore" and "error" not in check:

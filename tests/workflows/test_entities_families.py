@@ -52,9 +52,9 @@ def test_a_label_loses_its_corporate_and_legal_affixes_but_not_letters_of_its_na
         (co("a", "SGS", "https://www.sgs.ch/", "Geneva, Switzerland"),
          co("b", "Société Générale de Surveillance SA", "https://www.sgs-sa.com/", "Geneva, Switzerland"),
          "sites of one stem sgs.ch / sgs-sa.com (abbreviation)"),
-        (co("a", "Korean Air Lines", "https://www.koreanairlines.com/", industry="Airlines"),
-         co("b", "KAL", "https://www.kal.com/", industry="Airlines"),
-         "sites of each named for its company koreanairlines.com / kal.com (abbreviation), and both in airlines"),
+        (co("a", "Korean Air Lines", "https://www.koreanairlines.com/", "Seoul, South Korea"),
+         co("b", "KAL", "https://www.kal.com/", "Seoul, South Korea"),
+         "sites of each named for its company koreanairlines.com / kal.com (abbreviation), and both say they are based in south korea"),
         (co("a", "Finnair", "https://www.flyfinnair.com/", "Helsinki, Finland", industry="Airlines"),
          co("b", "Finnair Group", "https://www.finnairgroup.com/", "Helsinki, Finland", industry="Airlines"),
          "both based in finland and in airlines"),
@@ -89,6 +89,14 @@ def test_one_company_on_sites_of_one_stem_joins_with_its_corroboration(a: Json, 
         (  # a word that names a product line is not a trade word: two companies
             co("a", "Arçelik", "https://www.arcelik.com/", "Istanbul, Turkey"),
             co("b", "Arçelik Labs", "https://www.arceliklabs.com/", "Istanbul, Turkey"), "not enough evidence",
+        ),
+        (  # two letters of initials: many companies' (American Airlines and Alaska Airlines both AA)
+            co("a", "Alaska Airlines", "https://www.alaskaairlines.com/", "Seattle, United States", industry="Airlines"),
+            co("b", "AA", "https://www.aa.com/", "Fort Worth, United States", industry="Airlines"), "not enough evidence",
+        ),
+        (  # three letters of initials and one industry only
+            co("a", "Korean Air Lines", "https://www.koreanairlines.com/", industry="Airlines"),
+            co("b", "KAL", "https://www.kal.com/", industry="Airlines"), "not enough evidence",
         ),
         (  # initials on sites named for each, without a word on who they are
             row("a", "Korean Air Lines", "https://www.koreanairlines.com/", "Korean Air Lines flies to 60 cities."),

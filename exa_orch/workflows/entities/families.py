@@ -3,13 +3,15 @@ about the company on another's site. Company records only (evidence.py calls in;
 
 - **one stem**: two labels that are one stem once corporate and legal affixes are off
   (theheinekencompany / heineken, icbc-ltd / icbc, migroskurumsal / migros, flysas / sasgroup), or
-  two sites each named for its own record (britishairways.com "British Airways" / ba.com "BA"),
-  with names that agree as one name or initials. A label is a brand, not a legal entity: this joins
-  only with corroboration (both say the same country or industry, one names the other's site, the
-  same owner), and never across two countries' suffixes.
+  two sites each named for its own record (koreanairlines.com / kal.com "KAL", initials of three
+  letters or more), with names that agree as one name or initials. A label is a brand, not a legal
+  entity: this joins only with corroboration (both say the same country, or the same industry on
+  two generic domains of one stem; one names the other's site; the same owner), never across two
+  countries' suffixes; a verb before the name (flysas, getnotion) needs country and industry both.
 - **an app's pages**: a Google Play package is its developer's domain reversed (Android's
-  convention: com.duolingo is duolingo.com), read with a title that starts with the site's name;
-  one app title on two stores is one app.
+  convention: com.duolingo is duolingo.com), read with a title that starts with the site's name; an
+  app named as the company is ("Uber" / "Uber Technologies, Inc.") where both say one country; one
+  app title on two stores is one app.
 - **a page about the company on another's site**: the same name of two or more words on a deeper
   page whose last path segment names it (ril.com/ourbusinesses/retail, "Reliance Retail") and on
   the home page of a site its name spells (relianceretail.com, hkland.com "Hongkong Land").
@@ -76,10 +78,12 @@ def stem(label: str, *, prefixes: bool = True) -> str:
     return s.replace("-", "")
 
 
-def _stems(label: str) -> set[str]:
+def _stems(label: str, *, prefixes: bool = True) -> set[str]:
     """The label's stem, and the stem without a legal form written onto it (volkswagenag)."""
-    own = {stem(label)}
-    own.update(stem(label[:-2]) for w in _JOINED_FORMS if label.endswith(w) and len(label) >= 6)
+    own = {stem(label, prefixes=prefixes)}
+    own.update(
+        stem(label[:-2], prefixes=prefixes) for w in _JOINED_FORMS if label.endswith(w) and len(label) >= 6
+    )
     return {s for s in own if len(s) >= 2}
 
 
@@ -122,11 +126,12 @@ def one_stem(a: Record, b: Record, ev: Evidence) -> None:
     if not (sa and sb) or sa.label == sb.label or (country_suffix(sa.suffix) and country_suffix(sb.suffix)):
         return
     same_stem = bool(_stems(sa.label) & _stems(sb.label))
-    if not (same_stem or (_eponymous(a) and _eponymous(b))):
-        return
-    # a country's domain is a brand's: only a country, a site or an owner both state says one owner
-    said = corroboration(a, b, industry=not (country_suffix(sa.suffix) or country_suffix(sb.suffix)))
-    if same_stem and stem(sa.label, prefixes=False) != stem(sb.label, prefixes=False):
+    if not (same_stem or (_eponymous(a) and _eponymous(b) and min(len(sa.label), len(sb.label)) >= 3)):
+        return  # two letters of initials are too many companies' (AA: American and Alaska Airlines)
+    # a country's domain is a brand's, initials many companies': one industry does not say one owner
+    plain = same_stem and not (country_suffix(sa.suffix) or country_suffix(sb.suffix))
+    said = corroboration(a, b, industry=plain)
+    if same_stem and not _stems(sa.label, prefixes=False) & _stems(sb.label, prefixes=False):
         # a verb before the name (getnotion, flysas) is any company's: its country and industry both
         both = a.country and a.country == b.country and a.industry and a.industry == b.industry
         said = f"both based in {a.country} and in {a.industry}" if both else None
@@ -191,7 +196,7 @@ def page_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
         return
     for x, y in ((a, b), (b, a)):
         sx, sy = x.site, y.site
-        if not (sx and sy and sy.home and sx.path):
+        if not (sx and sy and sy.home and sx.path and len(sy.label) >= 4):
             continue
         last = sx.path.rsplit("/", 1)[-1].removesuffix(".html").split("-")
         if set(last) <= set(x.core.split()) and _spelled_by(sy.label.replace("-", ""), y.core):

@@ -3,7 +3,8 @@
 A record is built from a Websets item (properties, enrichments, evaluations: an Agent row comes
 in the same shape, `rows.as_item`), or directly (the public benchmarks map their rows onto it).
 What the item's own text states is read as evidence and kept with the words that said it:
-- **other names**: "formerly X", "also known as X", "rebranded from X", "X (ABC)";
+- **other names**: "formerly X", "also known as X", "rebranded from X", "X (ABC)", "X, now Y",
+  "changed its name from X" (a company's name may hold "and", "of": _ORG_NAME);
 - **other sites**: "also at other.com", "formerly at ...", "redirects from ...";
 - **owners**: "a subsidiary of X", "part of X", "owned by X", "a unit of X" (a parent is another
   entity: it is evidence *against* joining the two, and of one owner for two regional sites);
