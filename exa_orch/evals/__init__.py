@@ -43,6 +43,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from exa_orch.evals.printing import print_text
 from exa_orch.evals.scoring import pair_scores, reasons_check, registered_domain_clusters
 
 Json = dict[str, Any]
@@ -435,49 +436,10 @@ def run(
     if as_json:
         print(json.dumps(report, indent=1, ensure_ascii=False))
     else:
-        for w in report["worlds"]:
-            print(f"== {w['world']}")
-            for k, v in w["workflows"].items():
-                if "error" in v:
-                    print(f"  {k}: FAILED {v['error']}")
-                    continue
-                cal, rule = v["calibration"], v["registeredDomain"]
-                print(
-                    f"  {k}: {v['items']} items, {v['entities']} entities: precision {v['precision']:.3f} "
-                    f"recall {v['recall']:.3f} F1 {v['f1']:.3f}; false merges {len(v['falseMerges'])}; "
-                    f"confidence error {cal['meanAbsError']:.3f} ({len(cal['overstated'])} overstated); "
-                    f"registered-domain rule F1 {rule['f1']:.3f}, {rule['falseMerges']} false merges"
-                )
-                for a, b in v["falseMerges"]:
-                    print(f"    false merge: {a} + {b}")
-                for m in v.get("missed") or []:
-                    print(f"    missed: {m['entity']}: {' / '.join(m['pages'])}")
-            _print_resolver(w)
-            for name, check in (w.get("checks") or {}).items():
-                if name == "qd.winnow explore" and "error" not in check:
-                    e, r = check["explore"], check["repeated"]
-                    print(
-                        f"  {name}: exploring {e['niches']}/{e['of']} niches in {e['rounds']} rounds; "
-                        f"repeated rounds {r['niches']}/{r['of']} in {r['rounds']}"
-                    )
-                    continue
-                print(f"  {name}: {json.dumps(check, ensure_ascii=False)}")
+        print_text(report)
         for p in problems:
             print(f"REGRESSION: {p}", file=sys.stderr)
     return 1 if problems else 0
-
-
-def _print_resolver(w: Json) -> None:
-    for engine, kinds in (w.get("resolver") or {}).items():
-        for kind, v in kinds.items():
-            rule = v["registeredDomain"]
-            print(
-                f"  resolver alone, {engine} items, {kind}: precision {v['precision']:.3f} recall "
-                f"{v['recall']:.3f} F1 {v['f1']:.3f}; false merges {len(v['falseMerges'])}; "
-                f"registered-domain rule F1 {rule['f1']:.3f}, {rule['falseMerges']} false merges"
-            )
-            for m in v.get("missed") or []:
-                print(f"    missed: {m['entity']}: {' / '.join(m['pages'])}: {m['why']}")
 
 
 def _run_public(as_json: bool) -> int:
