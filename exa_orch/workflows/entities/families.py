@@ -120,24 +120,34 @@ def _names(a: Record, b: Record) -> str | None:
     return None
 
 
-def one_stem(a: Record, b: Record, ev: Evidence) -> None:
-    """Two sites of one stem, or each named for its record, with names that agree and corroboration."""
+def _how_one_site(a: Record, b: Record) -> str | None:
+    """Whether two sites may be one company's: "one stem", "each named for its company", or None."""
     sa, sb = a.site, b.site
     if not (sa and sb) or sa.label == sb.label or (country_suffix(sa.suffix) and country_suffix(sb.suffix)):
+        return None
+    if _stems(sa.label) & _stems(sb.label):
+        return "one stem"
+    # two letters of initials are too many companies' (AA: American and Alaska Airlines)
+    if _eponymous(a) and _eponymous(b) and min(len(sa.label), len(sb.label)) >= 3:
+        return "each named for its company"
+    return None
+
+
+def one_stem(a: Record, b: Record, ev: Evidence) -> None:
+    """Two sites of one stem, or each named for its record, with names that agree and corroboration."""
+    how = _how_one_site(a, b)
+    if how is None or not (a.site and b.site):
         return
-    same_stem = bool(_stems(sa.label) & _stems(sb.label))
-    if not (same_stem or (_eponymous(a) and _eponymous(b) and min(len(sa.label), len(sb.label)) >= 3)):
-        return  # two letters of initials are too many companies' (AA: American and Alaska Airlines)
+    sa, sb = a.site, b.site
     # a country's domain is a brand's, initials many companies': one industry does not say one owner
-    plain = same_stem and not (country_suffix(sa.suffix) or country_suffix(sb.suffix))
+    plain = how == "one stem" and not (country_suffix(sa.suffix) or country_suffix(sb.suffix))
     said = corroboration(a, b, industry=plain)
-    if same_stem and not _stems(sa.label, prefixes=False) & _stems(sb.label, prefixes=False):
+    if how == "one stem" and not _stems(sa.label, prefixes=False) & _stems(sb.label, prefixes=False):
         # a verb before the name (getnotion, flysas) is any company's: its country and industry both
         both = a.country and a.country == b.country and a.industry and a.industry == b.industry
         said = f"both based in {a.country} and in {a.industry}" if both else None
     agree = _names(a, b)
     if agree and said:
-        how = "one stem" if same_stem else "each named for its company"
         ev.for_.append((JOIN, f"sites of {how} {a.domain} / {b.domain} ({agree}), and {said}"))
 
 
@@ -149,31 +159,32 @@ def _app_brand(title: str) -> str:
 
 
 def app_pages(a: Record, b: Record, ev: Evidence) -> None:
-    """An app's store page and its developer's site (Play package = domain reversed), or one app's
-    pages on two stores (the same title)."""
-    from exa_orch.workflows.entities.names import clean_name
-
+    """An app's store page and its developer's site (Play package = domain reversed, or the app named
+    as the company is in one country), or one app's pages on two stores (the same title)."""
     pa = next((p for p in a.profiles if p.startswith(_APP_HOSTS)), None)
     pb = next((p for p in b.profiles if p.startswith(_APP_HOSTS)), None)
     if pa and pb and pa.split("/")[0] != pb.split("/")[0] and a.clean and a.clean == b.clean:
         ev.for_.append((JOIN, f"one app title on two stores ({a.name} / {b.name})"))
         return
     for x, y, p in ((a, b, pa), (b, a, pb)):
-        if not (p and y.domain and x.name):
-            continue
-        brand = clean_name(_app_brand(x.name))
-        if _play_domain(p) == y.domain and names_agree(brand, y.clean) in _ONE_NAME:
-            ev.for_.append((JOIN, f"{x.name}'s Play package {p.split('=', 1)[1]} is {y.domain} reversed"))
+        said = _app_of_site(x, y, p) if p and y.domain and x.name else None
+        if said:
+            ev.for_.append((JOIN, said))
             return
-        # the app named as the company is ("Uber" / "Uber Technologies, Inc."), where both say one country
-        words = set(y.core.split())
-        named = brand == y.core or (
-            y.core.startswith(brand + " ") and words - set(brand.split()) <= DESIGNATORS
-        )
-        said = corroboration(x, y, industry=False)
-        if brand and named and said:
-            ev.for_.append((JOIN, f"the app {x.name} is named as {y.name} is, and {said}"))
-            return
+
+
+def _app_of_site(app: Record, site: Record, profile: str) -> str | None:
+    """Why the app's page is the site's company's, or None."""
+    from exa_orch.workflows.entities.names import clean_name
+
+    brand = clean_name(_app_brand(app.name or ""))
+    if _play_domain(profile) == site.domain and names_agree(brand, site.clean) in _ONE_NAME:
+        return f"{app.name}'s Play package {profile.split('=', 1)[1]} is {site.domain} reversed"
+    # the app named as the company is ("Uber" / "Uber Technologies, Inc."), where both say one country
+    extra = set(site.core.split()) - set(brand.split())
+    named = brand == site.core or (site.core.startswith(brand + " ") and extra <= DESIGNATORS)
+    said = corroboration(app, site, industry=False)
+    return f"the app {app.name} is named as {site.name} is, and {said}" if brand and named and said else None
 
 
 def _spelled_by(label: str, name: str) -> bool:
