@@ -162,6 +162,13 @@ def test_on_one_site_a_page_beginning_with_the_others_full_name_or_a_plural_apar
     res = entities.resolve([bofa, corp])
     assert res.groups == [[0, 1]], apart(bofa, corp)
     assert "BofA's page is about Bank of America Corporation" in res.reasons[0][0]["reason"]
+    parent = co(
+        "c",
+        "Jio Platforms",
+        "https://www.bankofamerica.com/jio/",
+        desc="Bank of America Corporation, the parent of Jio Platforms, is a bank.",
+    )
+    assert entities.resolve([parent, corp]).groups == [[0], [1]]
     merrill = co(
         "c",
         "Merrill",

@@ -228,7 +228,10 @@ def _other_names(rec: Record, text: str, person: bool) -> None:
     if not rec.name:
         return
     subject = _SUBJECT.match(text)
-    if subject and not person:  # "The Hongkong and Shanghai Banking Corporation Limited, a subsidiary ..."
+    # "Reliance Industries, the parent of Jio Platforms": a text naming the record after it is not about it
+    if (
+        subject and not person and rec.name not in text[subject.end() :]
+    ):  # "The Hongkong and Shanghai Banking Corporation Limited, a subsidiary ..."
         named = clean_name(subject.group(1))
         if named and named != rec.clean and len(named.split()) >= 2:
             rec.subjects.setdefault(named, _sentence(text, 0))
