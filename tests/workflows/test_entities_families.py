@@ -232,6 +232,12 @@ def test_an_owner_named_with_its_holding_word_is_the_owner_and_a_legal_lead_word
                desc="Barclays UK, a subsidiary of Barclays Holdings plc, is a bank.")  # fmt: skip
     assert entities.resolve([parent, child]).groups == [[0], [1]]
     assert "names Barclays as its owner" in apart(parent, child)
+    # a group of the record's own name is its own ("Emirates, part of The Emirates Group"): one entity
+    said = "Emirates is an airline based in Dubai, United Arab Emirates, part of The Emirates Group."
+    airline = co("a", "Emirates", "https://www.emirates.com/", "Dubai, United Arab Emirates", desc=said)
+    group = co("b", "The Emirates Group", "https://www.theemiratesgroup.com/", "Dubai, United Arab Emirates")
+    page = co("c", "Emirates", "https://www.emirates.com/ae/english/", "Dubai, United Arab Emirates")
+    assert entities.resolve([airline, group, page]).groups == [[0, 1, 2]]
     philips = co("a", "Philips", "https://www.philips.com/", "Amsterdam, Netherlands")
     legal = co("b", "Koninklijke Philips N.V.", "https://www.philipsgroup.com/", "Amsterdam, Netherlands")
     assert entities.resolve([philips, legal]).groups == [[0, 1]]

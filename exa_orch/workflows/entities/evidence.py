@@ -185,12 +185,18 @@ def _stated(a: Record, b: Record, ev: Evidence) -> None:
             ev.for_.append(
                 (6.0, f"{x.name or x.id} says it is also at {y.domain}: {x.alias_domains[y.domain]!r}")
             )
-        # "HSBC UK, a subsidiary of HSBC Holdings plc" names HSBC: an owner's core is the owner too
-        owner = next(
-            (o for o in x.owners if y.core and (o in (y.clean, y.core) or core_name(o) == y.core)), None
-        )
+        # "HSBC UK, a subsidiary of HSBC Holdings plc" names HSBC: an owner's core is the owner too;
+        # a group of a brand's own name is its own ("Woolworths, part of Woolworths Group": one entity),
+        # not of a company's legal name ("Hyundai Motor Company, part of Hyundai Motor Group": two)
+        owner = next((o for o in x.owners if y.core and _owner_is(o, x, y)), None)
         if owner:
             ev.against.append(f"{x.name or x.id} names {y.name} as its owner: {x.owners[owner]!r}")
+
+
+def _owner_is(owner: str, x: Record, y: Record) -> bool:
+    """`owner`, stated by x, is y (by name or core) and not the group of x's own bare name."""
+    own_group = core_name(owner) == x.core == x.raw_name
+    return not own_group and (owner in (y.clean, y.core) or core_name(owner) == y.core)
 
 
 def _forms(r: Record) -> frozenset[str]:

@@ -6,7 +6,7 @@ What the item's own text states is read as evidence and kept with the words that
 - **other names**: "formerly X", "also known as X", "rebranded from X", "X (ABC)", "X, now Y",
   "changed its name from X" (a company's name may hold "and", "of": _ORG_NAME);
 - **other sites**: "also at other.com", "formerly at ...", "redirects from ...";
-- **owners**: "a subsidiary of X", "part of X", "owned by X", "a unit of X" (a parent is another
+- **owners**: "a subsidiary of X", "part of X", "a member of X", "owned by X", "a unit of X" (a parent is another
   entity: it is evidence *against* joining the two, and of one owner for two regional sites);
 - profile URLs on shared hosts anywhere in its properties or answers (hosts.HOSTS).
 Never from a list of names kept here.
@@ -54,7 +54,8 @@ _ORG_ALIAS_CUES = (
 _NOW = re.compile(_ORG_NAME + r",?\s+\(?now\s+(?:known\s+as\s+|called\s+)?" + _ORG_NAME)
 _OWNER_CUES = (
     re.compile(r"\b(?:a|the)\s+(?:wholly[\s-]owned\s+)?(?:subsidiary|unit|division|affiliate)\s+of\s+(?:the\s+)?" + _ORG_NAME),
-    re.compile(r"\b(?:is|are|as)\s+(?:a\s+)?part\s+of\s+(?:the\s+)?" + _ORG_NAME),
+    re.compile(r"(?:\b(?:is|are|as)|,)\s+(?:a\s+)?part\s+of\s+(?:the\s+)?" + _ORG_NAME),
+    re.compile(r"\b(?:is\s+)?a\s+member\s+of\s+(?:the\s+)?" + _ORG_NAME),
     re.compile(r"\b(?:owned|operated|controlled)\s+by\s+(?:the\s+)?" + _ORG_NAME),
 )  # fmt: skip
 _DOMAIN_CUE = re.compile(
