@@ -162,20 +162,13 @@ def test_on_one_site_a_page_beginning_with_the_others_full_name_or_a_plural_apar
     res = entities.resolve([bofa, corp])
     assert res.groups == [[0, 1]], apart(bofa, corp)
     assert "BofA's page is about Bank of America Corporation" in res.reasons[0][0]["reason"]
-    parent = co(
-        "c",
-        "Jio Platforms",
-        "https://www.bankofamerica.com/jio/",
-        desc="Bank of America Corporation, the parent of Jio Platforms, is a bank.",
-    )
-    assert entities.resolve([parent, corp]).groups == [[0], [1]]
-    merrill = co(
-        "c",
-        "Merrill",
-        "https://www.bankofamerica.com/merrill/",
-        desc="Merrill Lynch is the wealth arm of Bank of America.",
-    )
-    assert entities.resolve([merrill, corp]).groups == [[0], [1]]
+    # a page that names the record after the subject, or begins with another name: apart
+    for name, url, said in (
+        ("Jio Platforms", "jio", "Bank of America Corporation, the parent of Jio Platforms, is a bank."),
+        ("Merrill", "merrill", "Merrill Lynch is the wealth arm of Bank of America."),
+    ):
+        page = co("c", name, f"https://www.bankofamerica.com/{url}/", desc=said)
+        assert entities.resolve([page, corp]).groups == [[0], [1]], name
     cars = co("a", "Jaguar Cars", "https://www.jaguar.com/")
     car = co("b", "Jaguar Car Ltd", "https://www.jaguar.com/investors")
     assert entities.resolve([cars, car]).groups == [[0, 1]]
