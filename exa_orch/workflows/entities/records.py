@@ -211,6 +211,23 @@ def _alias(rec: Record, written: str, said: str, person: bool) -> None:
         rec.alias_forms[alias] = frozenset(set(words(written)) - set(alias.split()) - {"and"})
 
 
+def _company_names(rec: Record, text: str) -> None:
+    """A company's other names only prose about companies gives: "Kraft Foods, now Mondelez", and
+    the name a text begins with ("The Hongkong and Shanghai Banking Corporation Limited, ...")."""
+    for m in _NOW.finditer(text):
+        before, after = m.group(1), m.group(2)
+        if names_agree(clean_name(after), rec.clean):
+            _alias(rec, before, _sentence(text, m.start()), False)
+        elif names_agree(clean_name(before), rec.clean):
+            _alias(rec, after, _sentence(text, m.start()), False)
+    subject = _SUBJECT.match(text)
+    # "Reliance Industries, the parent of Jio Platforms": a text naming the record after it is not about it
+    if subject and rec.name and rec.name not in text[subject.end() :]:
+        named = clean_name(subject.group(1))
+        if named and named != rec.clean and len(named.split()) >= 2:
+            rec.subjects.setdefault(named, _sentence(text, 0))
+
+
 def _other_names(rec: Record, text: str, person: bool) -> None:
     """ "formerly X", "also known as X" ... and "Name (X)": other names `text` gives the record."""
     for cue in _ALIAS_CUES if person else _ORG_ALIAS_CUES:
@@ -220,22 +237,9 @@ def _other_names(rec: Record, text: str, person: bool) -> None:
                 rec, _trim(m.group(1)) if person else m.group(1).strip(), _sentence(text, m.start()), person
             )
     if not person:
-        for m in _NOW.finditer(text):
-            before, after = m.group(1), m.group(2)
-            if names_agree(clean_name(after), rec.clean):
-                _alias(rec, before, _sentence(text, m.start()), person)
-            elif names_agree(clean_name(before), rec.clean):
-                _alias(rec, after, _sentence(text, m.start()), person)
+        _company_names(rec, text)
     if not rec.name:
         return
-    subject = _SUBJECT.match(text)
-    # "Reliance Industries, the parent of Jio Platforms": a text naming the record after it is not about it
-    if (
-        subject and not person and rec.name not in text[subject.end() :]
-    ):  # "The Hongkong and Shanghai Banking Corporation Limited, a subsidiary ..."
-        named = clean_name(subject.group(1))
-        if named and named != rec.clean and len(named.split()) >= 2:
-            rec.subjects.setdefault(named, _sentence(text, 0))
     # "International Business Machines (IBM)", "Robin Li (李彦宏)": a name the page gives
     for m in re.finditer(re.escape(rec.name) + r"\s*[(（]([^()（）,;]{1,24})[)）]", text):
         if _CUE_WORD.match(m.group(1)):
