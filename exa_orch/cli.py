@@ -153,6 +153,9 @@ def _add_eval(sub: Any) -> None:
     ev.add_argument("--world", action="append", default=None, help="a world file to run instead (repeatable)")
     ev.add_argument("--json", action="store_true", help="print the report as JSON")
     ev.add_argument(
+        "--verbose", action="store_true", help="list every pair the resolver missed, with why it stayed apart"
+    )
+    ev.add_argument(
         "--baseline",
         default=None,
         help="a report to compare with: exit 1 on a drop of 0.05 F1 or a false merge",
@@ -393,6 +396,7 @@ def _run_eval(args: argparse.Namespace, settings: Settings) -> int:
         [Path(w) for w in args.world] if args.world else None,
         as_json=args.json,
         baseline=Path(args.baseline) if args.baseline else None,
+        verbose=args.verbose,
     )
 
 

@@ -137,6 +137,7 @@ HELP = {
         (
             "exa-orch eval",
             "exa-orch eval --profile full --json > report.json",
+            "exa-orch eval --world exa_orch/evals/worlds/held-out-fresh.json --verbose",
             "exa-orch eval --profile public --json",
             "exa-orch eval --baseline report.json",
         ),

@@ -7,6 +7,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 from exa_orch.evals import BASELINE, MAX_F1_DROP, WORLDS, regressions
 from tests.support import bound, run_cli
@@ -156,3 +157,27 @@ def test_a_merge_without_its_reason_or_a_kept_apart_pair_in_one_entity_is_caught
     report = {"worlds": [{"world": "w", "workflows": {"convergent.search/company": scores}}]}
     [problem] = regressions(report, {"worlds": []})
     assert "a merge without its reason, or a kept-apart pair merged" in problem
+
+
+def test_verbose_lists_every_pair_the_resolver_left_apart_with_why() -> None:
+    from exa_orch.evals.shapes import score_shapes
+
+    for engine, kinds in score_shapes(WORLDS / "held-out-fresh.json", verbose=True).items():
+        for kind, scores in kinds.items():
+            missed = scores["missed"]
+            assert len(missed) == scores["missedPairs"], (engine, kind)
+            for m in missed:
+                assert m["entity"] and len(m["pages"]) == 2 and m["why"], m
+    assert "missed" not in score_shapes(WORLDS / "held-out-fresh.json")["websets"]["person"]
+    from exa_orch.evals.shapes import missed_pairs
+    from exa_orch.workflows.entities import resolve
+
+    def co(id: str, name: str, url: str, location: str) -> dict[str, Any]:
+        props = {"type": "company", "url": url, "company": {"name": name, "location": location}}
+        return {"id": id, "properties": props}
+
+    items = [co("a", "Kmart", "https://www.kmart.com/", "Chicago, United States"),
+             co("b", "Kmart", "https://www.kmart.com.au/", "Melbourne, Australia")]  # fmt: skip
+    [m] = missed_pairs(items, resolve(items), {"a": "k", "b": "k"}, {"k": "Kmart"})
+    assert m["entity"] == "Kmart" and "different countries" in m["why"]
+    assert m["pages"] == ["Kmart <https://www.kmart.com/>", "Kmart <https://www.kmart.com.au/>"]

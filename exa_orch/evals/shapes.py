@@ -10,6 +10,7 @@ on the same items.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,8 +42,35 @@ def items_of(path: Path, kind: str, engine: str) -> tuple[list[Json], dict[str, 
     return items, truth, names
 
 
-def score_shapes(path: Path) -> Json:
-    """{engine: {kind: scores of the resolver and of the registered-domain rule}} for one world."""
+def missed_pairs(
+    items: list[Json], resolution: Any, truth: dict[str, str], names: dict[str, str]
+) -> list[Json]:
+    """Every same-entity pair the resolver left apart: the entity, the two pages (name and URL) and
+    why they stayed apart (the evidence's own words): what a tuning run reads to see what to add."""
+    from exa_orch.workflows.entities import compare, record
+
+    where = resolution.group_of()
+    kept = {frozenset(map(str, p["items"])): p["reason"] for p in resolution.apart}
+    records = [record(i, item) for i, item in enumerate(items)]
+    out: list[Json] = []
+    for i, j in itertools.combinations(range(len(items)), 2):
+        a, b = records[i], records[j]
+        if truth[a.id] != truth[b.id] or where[i] == where[j]:
+            continue
+        pages = [f"{r.name} <{(items[r.index].get('properties') or {}).get('url')}>" for r in (a, b)]
+        out.append(
+            {
+                "entity": names.get(truth[a.id], truth[a.id]),
+                "pages": pages,
+                "why": kept.get(frozenset((a.id, b.id))) or _why(compare(a, b)),
+            }
+        )
+    return out
+
+
+def score_shapes(path: Path, *, verbose: bool = False) -> Json:
+    """{engine: {kind: scores of the resolver and of the registered-domain rule}} for one world;
+    `verbose` adds `missed`, every same-entity pair left apart with why (missed_pairs)."""
     from exa_orch.evals.scoring import pair_scores, registered_domain_clusters
     from exa_orch.workflows.entities import resolve
 
@@ -53,11 +81,18 @@ def score_shapes(path: Path) -> Json:
             if not items:
                 continue
             ids = [str(i["id"]) for i in items]
-            clusters = [[ids[i] for i in g] for g in resolve(items).groups]
+            resolution = resolve(items)
+            clusters = [[ids[i] for i in g] for g in resolution.groups]
             rule = pair_scores(registered_domain_clusters(dict(zip(ids, items, strict=True))), truth, names)
             out.setdefault(engine, {})[kind] = {
                 **pair_scores(clusters, truth, names),
                 "registeredDomain": {k: rule[k] for k in ("precision", "recall", "f1")}
                 | {"falseMerges": len(rule["falseMerges"])},
             }
+            if verbose:
+                out[engine][kind]["missed"] = missed_pairs(items, resolution, truth, names)
     return out
+
+
+def _why(ev: Any) -> str:
+    return "joins, but no blocking key made them a candidate pair" if ev.joins else str(ev.why_apart)

@@ -16,6 +16,8 @@ Merck & Co. with Merck KGaA: a character ratio says nothing about identity.
 - `records`: what an item carries and what its text states (other names, sites, owners);
 - `evidence`, `person_evidence`: for and against per pair; a join needs enough for and nothing
   against;
+- `families`: one company on several sites (label stems, an app's store pages, a page about it on
+  another's site), each joined only with corroboration;
 - `clustering`: candidate pairs, merges strongest first, complete linkage, the pairs kept apart.
 
 `resolve(items)` groups items; `entity_key(item)` is one item's identity without the others.

@@ -16,6 +16,8 @@ against: a wrong merge costs more than a missed one, so split evidence keeps two
 - **one family of sites** (lufthansa.com / lufthansagroup.com): a label that is the other's plus a
   corporate word, with names that agree; a brand's own TLD (about.google / google.com, global.honda):
   one family on a generic domain, a brand (corroboration needed) on a country's;
+- **one company on several sites** (families.py): labels of one stem, sites named for their
+  company, an app's store pages, a page about it on another's site, each with corroboration;
 - **a page naming the other's site**: a page whose path names the other's site ("Tata Consultancy
   Services" on tata.com/business/tcs, "TCS" on tcs.com), under one name (or its initials);
 - **against**: different kinds, different profiles on one host, different registered domains
@@ -33,6 +35,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
+from exa_orch.workflows.entities import families
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, extra_words, initialism, names_agree
 from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, person_conflict
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
@@ -164,10 +167,18 @@ def _stated(a: Record, b: Record, ev: Evidence) -> None:
             ev.for_.append(
                 (6.0, f"{x.name or x.id} says it is also at {y.domain}: {x.alias_domains[y.domain]!r}")
             )
-        for named in (y.clean, y.core):
-            if named and named in x.owners:
-                ev.against.append(f"{x.name or x.id} names {y.name} as its owner: {x.owners[named]!r}")
-                break
+        # "HSBC UK, a subsidiary of HSBC Holdings plc" names HSBC: an owner's core is the owner too;
+        # a group of a brand's own name is its own ("Woolworths, part of Woolworths Group": one entity),
+        # not of a company's legal name ("Hyundai Motor Company, part of Hyundai Motor Group": two)
+        owner = next((o for o in x.owners if y.core and _owner_is(o, x, y)), None)
+        if owner:
+            ev.against.append(f"{x.name or x.id} names {y.name} as its owner: {x.owners[owner]!r}")
+
+
+def _owner_is(owner: str, x: Record, y: Record) -> bool:
+    """`owner`, stated by x, is y (by name or core) and not the group of x's own bare name."""
+    own_group = core_name(owner) == x.core == x.raw_name
+    return not own_group and (owner in (y.clean, y.core) or core_name(owner) == y.core)
 
 
 def _forms(r: Record) -> frozenset[str]:
@@ -176,9 +187,13 @@ def _forms(r: Record) -> frozenset[str]:
 
 def _agree_on_site(a: Record, b: Record) -> str | None:
     """How two names on one site agree, directly or through an alias one states."""
-    agree = names_agree(a.clean, b.clean)
+    agree = names_agree(a.clean, b.clean) or families.plural_agree(a.clean, b.clean)
     if agree:
         return agree
+    for x, y in ((a, b), (b, a)):
+        said = x.subjects.get(y.clean) or x.subjects.get(y.core)
+        if said:  # "HSBC Hong Kong", whose page begins with the bank's full name
+            return f"{x.name}'s page is about {y.name}: {said!r}"
     # "Koninklijke Luchtvaart Maatschappij N.V. (KLM)" / "KLM Royal Dutch Airlines"
     for x, y in ((a, b), (b, a)):
         for alias in sorted(x.aliases):
@@ -310,10 +325,16 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
             ev.for_.append((JOIN, f"sites of one family {a.domain} / {b.domain} ({agree})"))
     elif a.core and a.core == b.core:
         _same_name_elsewhere(a, b, ev)
+    if ev.weight < JOIN:  # one company on several sites (families.py), each with its corroboration
+        families.one_stem(a, b, ev)
+    if ev.weight < JOIN:
+        families.page_elsewhere(a, b, ev)
 
 
 def _no_site(a: Record, b: Record, ev: Evidence) -> None:
-    """Records without a site of their own: a paper's title, an equal name."""
+    """Records without a site of their own: a paper's title, an equal name, an app's pages."""
+    if families.is_app(a.site) or families.is_app(b.site):
+        families.app_pages(a, b, ev)
     if not (a.clean and a.clean == b.clean or a.raw_name and a.raw_name == b.raw_name):
         return
     if a.kind == "research_paper" and a.clean == b.clean and len(a.clean) >= 20:

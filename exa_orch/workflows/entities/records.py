@@ -3,9 +3,10 @@
 A record is built from a Websets item (properties, enrichments, evaluations: an Agent row comes
 in the same shape, `rows.as_item`), or directly (the public benchmarks map their rows onto it).
 What the item's own text states is read as evidence and kept with the words that said it:
-- **other names**: "formerly X", "also known as X", "rebranded from X", "X (ABC)";
+- **other names**: "formerly X", "also known as X", "rebranded from X", "X (ABC)", "X, now Y",
+  "changed its name from X" (a company's name may hold "and", "of": _ORG_NAME);
 - **other sites**: "also at other.com", "formerly at ...", "redirects from ...";
-- **owners**: "a subsidiary of X", "part of X", "owned by X", "a unit of X" (a parent is another
+- **owners**: "a subsidiary of X", "part of X", "a member of X", "owned by X", "a unit of X" (a parent is another
   entity: it is evidence *against* joining the two, and of one owner for two regional sites);
 - profile URLs on shared hosts anywhere in its properties or answers (hosts.HOSTS).
 Never from a list of names kept here.
@@ -18,7 +19,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities.names import acronym, clean_name, core_name, fold, is_latin, words
+from exa_orch.workflows.entities.names import (
+    acronym,
+    clean_name,
+    core_name,
+    fold,
+    is_latin,
+    names_agree,
+    words,
+)
 from exa_orch.workflows.entities.people import person_key
 from exa_orch.workflows.entities.sites import Site, site
 
@@ -34,10 +43,20 @@ _ALIAS_CUES = (
     re.compile(r"\b(?:rebranded|renamed)\s+(?:from|as|to)\s+" + _NAME),
     re.compile(r"\bnow\s+(?:known\s+as|called|named)\s+" + _NAME),
 )
+# A company's name in prose may join capitalised words with "and", "of", "&" ("Minnesota Mining and
+# Manufacturing Company", "Bank of America"): read so for companies (a person's cues keep _NAME).
+_ORG_NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de)\s+)?[A-Z0-9&][\w&.'’\-]*){0,6})"
+_ORG_ALIAS_CUES = (
+    *(re.compile(c.pattern.replace(_NAME, _ORG_NAME)) for c in _ALIAS_CUES),
+    re.compile(r"\bchanged\s+its\s+name\s+(?:from|to)\s+" + _ORG_NAME),
+)
+# "Kraft Foods, now Mondelez": whichever side is the record's name, the other is its other name.
+_NOW = re.compile(_ORG_NAME + r",?\s+\(?now\s+(?:known\s+as\s+|called\s+)?" + _ORG_NAME)
 _OWNER_CUES = (
-    re.compile(r"\b(?:a|the)\s+(?:wholly[\s-]owned\s+)?(?:subsidiary|unit|division|affiliate)\s+of\s+(?:the\s+)?" + _NAME),
-    re.compile(r"\b(?:is|are|as)\s+(?:a\s+)?part\s+of\s+(?:the\s+)?" + _NAME),
-    re.compile(r"\b(?:owned|operated|controlled)\s+by\s+(?:the\s+)?" + _NAME),
+    re.compile(r"\b(?:a|the)\s+(?:wholly[\s-]owned\s+)?(?:subsidiary|unit|division|affiliate)\s+of\s+(?:the\s+)?" + _ORG_NAME),
+    re.compile(r"(?:\b(?:is|are|as)|,)\s+(?:a\s+)?part\s+of\s+(?:the\s+)?" + _ORG_NAME),
+    re.compile(r"\b(?:is\s+)?a\s+member\s+of\s+(?:the\s+)?" + _ORG_NAME),
+    re.compile(r"\b(?:owned|operated|controlled)\s+by\s+(?:the\s+)?" + _ORG_NAME),
 )  # fmt: skip
 _DOMAIN_CUE = re.compile(
     r"\b(?:also\s+(?:at|on|available\s+at|reachable\s+at|found\s+at)|formerly\s+(?:at|on)?|"
@@ -73,6 +92,7 @@ class Record:
     alias_forms: dict[str, frozenset[str]] = field(default_factory=dict)  # alias -> its legal forms
     alias_domains: dict[str, str] = field(default_factory=dict)  # other registered domain -> words
     owners: dict[str, str] = field(default_factory=dict)  # cleaned owner name -> the words that said it
+    subjects: dict[str, str] = field(default_factory=dict)  # another name a text begins with -> its words
     employer: str = ""  # a person's employer, cleaned ("" when unknown)
     employer_latin: bool = True  # written in Latin letters (a name in another script is not compared)
     industry: str = ""
@@ -90,8 +110,13 @@ class Record:
 
 
 def country_of(location: str) -> str:
-    """The country a location names, in one spelling ("Sydney, NSW, Australia" -> "australia")."""
-    last = " ".join(words(location.rsplit(",", 1)[-1])) if location.strip() else ""
+    """The country a location names, in one spelling ("Sydney, NSW, Australia" -> "australia").
+    A clause the sentence goes on with is not a place ("Gothenburg, Sweden, owned by Geely" -> "sweden")."""
+    parts = [p for p in location.split(",") if p.strip()]
+    capital = any(p.strip()[:1].isupper() for p in parts)  # a location written all in lowercase is kept
+    while capital and len(parts) > 1 and not parts[-1].strip()[:1].isupper():
+        parts.pop()  # ", owned by ...", ", part of ...": places are written with a capital
+    last = " ".join(words(parts[-1])) if parts else ""
     return _COUNTRY_SAME.get(last, last)
 
 
@@ -163,6 +188,11 @@ _BASED_IN = re.compile(r"\b(?:based|headquartered|located)\s+in\s+([A-Z][^.;()]{
 # read when the item has no structured ones (Agent rows); "was ... at" is a former one: not read.
 _ROLE = r"(?:an?\s+|the\s+)?([^.;]{1,80}?)\s+at\s+([^.;]{1,80})"
 _IS_ROLE_AT = re.compile(r"\bis\s+" + _ROLE)
+# The name a text begins with, its subject: capitalised words (and "and", "of", "&") up to a comma
+# or a verb; kept apart from aliases, it is read only against a page on the same site.
+_SUBJECT = re.compile(
+    r"((?:The\s+)?[A-Z][\w&.'’\-]*(?:\s+(?:and|of|&|[A-Z][\w&.'’\-]*)){1,9})(?=,|\s+(?:is|was|are)\b)"
+)
 _CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
 _BOUNDARY = re.compile(r"[.!?]\s+(?=[A-Z\"“])")  # "Inc. (formerly" does not end a sentence
 
@@ -174,15 +204,41 @@ def _sentence(text: str, at: int) -> str:
     return text[starts[-1] if starts else 0 : end.start() + 1 if end else len(text)].strip()[:240]
 
 
+def _alias(rec: Record, written: str, said: str, person: bool) -> None:
+    """`written` is another name of the record (`said` the sentence that says so)."""
+    alias = person_key(written) if person else clean_name(written)
+    if alias and alias != rec.clean:
+        rec.aliases.setdefault(alias, said)
+        rec.alias_forms[alias] = frozenset(set(words(written)) - set(alias.split()) - {"and"})
+
+
+def _company_names(rec: Record, text: str) -> None:
+    """A company's other names only prose about companies gives: "Kraft Foods, now Mondelez", and
+    the name a text begins with ("The Hongkong and Shanghai Banking Corporation Limited, ...")."""
+    for m in _NOW.finditer(text):
+        before, after = m.group(1), m.group(2)
+        if names_agree(clean_name(after), rec.clean):
+            _alias(rec, before, _sentence(text, m.start()), False)
+        elif names_agree(clean_name(before), rec.clean):
+            _alias(rec, after, _sentence(text, m.start()), False)
+    subject = _SUBJECT.match(text)
+    # "Reliance Industries, the parent of Jio Platforms": a text naming the record after it is not about it
+    if subject and rec.name and rec.name not in text[subject.end() :]:
+        named = clean_name(subject.group(1))
+        if named and named != rec.clean and len(named.split()) >= 2:
+            rec.subjects.setdefault(named, _sentence(text, 0))
+
+
 def _other_names(rec: Record, text: str, person: bool) -> None:
     """ "formerly X", "also known as X" ... and "Name (X)": other names `text` gives the record."""
-    for cue in _ALIAS_CUES:
+    for cue in _ALIAS_CUES if person else _ORG_ALIAS_CUES:
         for m in cue.finditer(text):
-            written = _trim(m.group(1))
-            alias = person_key(written) if person else clean_name(written)
-            if alias and alias != rec.clean:
-                rec.aliases.setdefault(alias, _sentence(text, m.start()))
-                rec.alias_forms[alias] = frozenset(set(words(written)) - set(alias.split()) - {"and"})
+            # a company's name may hold "and" (_ORG_NAME stops at a lowercase word: "Kreditor and later")
+            _alias(
+                rec, _trim(m.group(1)) if person else m.group(1).strip(), _sentence(text, m.start()), person
+            )
+    if not person:
+        _company_names(rec, text)
     if not rec.name:
         return
     # "International Business Machines (IBM)", "Robin Li (李彦宏)": a name the page gives
@@ -198,7 +254,7 @@ def _owners_and_sites(rec: Record, text: str, person: bool) -> None:
     """Owners ("a subsidiary of X") and other sites ("also at other.com") `text` states."""
     for cue in () if person else _OWNER_CUES:
         for m in cue.finditer(text):
-            owner = clean_name(_trim(m.group(1)))
+            owner = clean_name(m.group(1).strip())
             if owner and owner != rec.clean:
                 rec.owners.setdefault(owner, _sentence(text, m.start()))
     for m in _DOMAIN_CUE.finditer(text):

@@ -1,0 +1,257 @@
+"""One company on several sites: evidence read from the sites' labels, app-store pages, and a page
+about the company on another's site. Company records only (evidence.py calls in; people never).
+
+- **one stem**: two labels that are one stem once corporate and legal affixes are off
+  (theheinekencompany / heineken, icbc-ltd / icbc, migroskurumsal / migros, flysas / sasgroup), or
+  two sites each named for its own record (koreanairlines.com / kal.com "KAL", initials of three
+  letters or more), with names that agree as one name or initials. A label is a brand, not a legal
+  entity: this joins only with corroboration (both say the same country, or the same industry on
+  two generic domains of one stem; one names the other's site; the same owner), never across two
+  countries' suffixes; a verb before the name (flysas, getnotion) needs country and industry both.
+- **an app's pages**: a Google Play package is its developer's domain reversed (Android's
+  convention: com.duolingo is duolingo.com), read with a title that starts with the site's name; an
+  app named as the company is ("Uber" / "Uber Technologies, Inc.") where both say one country; one
+  app title on two stores is one app.
+- **a page about the company on another's site**: the same name of two or more words on a deeper
+  page whose last path segment names it (ril.com/ourbusinesses/retail, "Reliance Retail") and on
+  the home page of a site its name spells (relianceretail.com, hkland.com "Hongkong Land").
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from exa_orch.workflows.entities.names import DESIGNATORS, names_agree
+from exa_orch.workflows.entities.sites import country_suffix
+
+if TYPE_CHECKING:
+    from exa_orch.workflows.entities.records import Record
+    from exa_orch.workflows.entities.sites import Site
+
+JOIN = 4.0  # evidence.JOIN: what one piece of evidence here weighs
+
+
+class Evidence(Protocol):
+    """What evidence.Evidence is to this module: the list evidence for is added to."""
+
+    for_: list[tuple[float, str]]
+
+
+# Affixes a company's own label adds to its stem: corporate words (English and the languages
+# companies write them in: Turkish kurumsal, Spanish/Portuguese corporativo, German Konzern and
+# Unternehmen), legal forms, and verbs of a consumer site (flysas, mybmw, gojek's "go" is not one).
+_SUFFIXES = (
+    "group", "groupe", "gruppe", "grupo", "gruppo", "corporate", "corporativo", "corporativa", "kurumsal",
+    "konzern", "unternehmen", "company", "companies", "corp", "global", "holdings", "holding", "inc", "ltd",
+    "limited", "plc", "llc", "hq", "ag", "sa", "nv", "se", "intl", "world", "investors", "investor", "ir",
+    "careers", "newsroom",
+)  # fmt: skip
+_JOINED_FORMS = ("ag", "sa", "se", "nv")  # legal forms written onto the label: volkswagenag
+_PREFIXES = ("fly", "my", "visit", "get")  # verbs and pronouns: "the" (theheinekencompany) is always off
+# Words a legal name adds to its brand that name no other unit: the trade word of Turkish (ticaret,
+# sanayi), German (handels) and Romance (comercio, commerciale) corporate names. Not DESIGNATORS'
+# "labs", "software", "systems": Notion and Notion Labs can be two companies.
+_TRADE = frozenset("ticaret sanayi handels handel comercio comercial commerciale".split())
+# Words a legal name puts before its brand: "Deutsche Lufthansa", "Koninklijke Philips", "Compagnie
+# de Saint-Gobain". Not "Royal": the Royal Bank of Scotland is not the Bank of Scotland.
+_LEADS = frozenset("deutsche koninklijke compagnie societe groupe grupo".split())
+_APP_HOSTS = ("play.google.com", "apps.apple.com")
+_ONE_NAME = ("equal names", "equal names but for spaces")
+
+
+def stem(label: str, *, prefixes: bool = True) -> str:
+    """A label without the corporate and legal affixes its owner adds ("theheinekencompany" ->
+    "heineken", "icbc-ltd" -> "icbc", "flysas" -> "sas"); never shorter than two characters."""
+    s = label
+    changed = True
+    while changed:
+        changed = False
+        for w in _SUFFIXES:  # a two-letter one only after a hyphen: "mesa" is not "me" + S.A.
+            cut = w if len(w) > 2 else "-" + w
+            if s.endswith(cut) and len(s.rstrip("-")) - len(cut) >= 2:
+                s, changed = s[: -len(cut)].rstrip("-"), True
+                break
+        for w in (*_PREFIXES, "the") if prefixes else ("the",):
+            if s.startswith(w) and len(s) - len(w) >= 2:
+                s, changed = s[len(w) :].lstrip("-"), True
+                break
+    return s.replace("-", "")
+
+
+def _stems(label: str, *, prefixes: bool = True) -> set[str]:
+    """The label's stem, and the stem without a legal form written onto it (volkswagenag)."""
+    own = {stem(label, prefixes=prefixes)}
+    own.update(
+        stem(label[:-2], prefixes=prefixes) for w in _JOINED_FORMS if label.endswith(w) and len(label) >= 6
+    )
+    return {s for s in own if len(s) >= 2}
+
+
+def _eponymous(r: Record) -> bool:
+    """The record's site is named for it: the label's stem is its name written together or its initials."""
+    if not r.site:
+        return False
+    own = {r.clean.replace(" ", ""), r.core.replace(" ", ""), r.initials, r.clean.replace(" and ", "")}
+    return stem(r.site.label) in own - {""}
+
+
+def corroboration(a: Record, b: Record, *, industry: bool = True) -> str | None:
+    """What says two records on two sites have one owner, beyond their names; None when nothing does.
+    `industry`: whether one industry counts (not for a country's domain: a brand shares it)."""
+    if a.country and a.country == b.country:
+        return f"both say they are based in {a.country}"
+    if industry and a.industry and a.industry == b.industry:
+        return f"both in {a.industry}"
+    for x, y in ((a, b), (b, a)):
+        if y.domain and y.domain in x.mentions:
+            return f"{x.name} names {y.domain}"
+    owners = sorted(a.owners.keys() & b.owners.keys())
+    return f"both owned by {owners[0]}" if owners else None
+
+
+def _names(a: Record, b: Record) -> str | None:
+    """How the names agree, as one name, initials, or a legal name adding only trade words."""
+    agree = names_agree(a.clean, b.clean)
+    if agree in ("equal names", "abbreviation", "equal names but for spaces"):
+        return agree
+    short, long_ = sorted((set(a.core.split()), set(b.core.split())), key=len)
+    if agree and short <= long_ and long_ - short <= _TRADE | _LEADS:
+        return f"one name adds only {' '.join(sorted(long_ - short))!r}"
+    return None
+
+
+def _how_one_site(a: Record, b: Record) -> str | None:
+    """Whether two sites may be one company's: "one stem", "each named for its company", or None."""
+    sa, sb = a.site, b.site
+    if not (sa and sb) or sa.label == sb.label or (country_suffix(sa.suffix) and country_suffix(sb.suffix)):
+        return None
+    if _stems(sa.label) & _stems(sb.label):
+        return "one stem"
+    # two letters of initials are too many companies' (AA: American and Alaska Airlines)
+    if _eponymous(a) and _eponymous(b) and min(len(sa.label), len(sb.label)) >= 3:
+        return "each named for its company"
+    return None
+
+
+def one_stem(a: Record, b: Record, ev: Evidence) -> None:
+    """Two sites of one stem, or each named for its record, with names that agree and corroboration."""
+    how = _how_one_site(a, b)
+    if how is None or not (a.site and b.site):
+        return
+    sa, sb = a.site, b.site
+    # a country's domain is a brand's, initials many companies': one industry does not say one owner
+    plain = how == "one stem" and not (country_suffix(sa.suffix) or country_suffix(sb.suffix))
+    said = corroboration(a, b, industry=plain)
+    if how == "one stem" and not _stems(sa.label, prefixes=False) & _stems(sb.label, prefixes=False):
+        # a verb before the name (getnotion, flysas) is any company's: its country and industry both
+        both = a.country and a.country == b.country and a.industry and a.industry == b.industry
+        said = f"both based in {a.country} and in {a.industry}" if both else None
+    agree = _names(a, b)
+    if agree and said:
+        ev.for_.append((JOIN, f"sites of {how} {a.domain} / {b.domain} ({agree}), and {said}"))
+
+
+def _app_brand(title: str) -> str:
+    """An app's title before its tagline ("Duolingo: Language Lessons" -> "Duolingo")."""
+    for sep in (":", " - ", " – ", " — ", " | "):
+        title = title.split(sep)[0]
+    return title.strip()
+
+
+def app_pages(a: Record, b: Record, ev: Evidence) -> None:
+    """An app's store page and its developer's site (Play package = domain reversed, or the app named
+    as the company is in one country), or one app's pages on two stores (the same title)."""
+    pa = next((p for p in a.profiles if p.startswith(_APP_HOSTS)), None)
+    pb = next((p for p in b.profiles if p.startswith(_APP_HOSTS)), None)
+    if pa and pb and pa.split("/")[0] != pb.split("/")[0] and a.clean and a.clean == b.clean:
+        ev.for_.append((JOIN, f"one app title on two stores ({a.name} / {b.name})"))
+        return
+    for x, y, p in ((a, b, pa), (b, a, pb)):
+        said = _app_of_site(x, y, p) if p and y.domain and x.name else None
+        if said:
+            ev.for_.append((JOIN, said))
+            return
+
+
+def _app_of_site(app: Record, site: Record, profile: str) -> str | None:
+    """Why the app's page is the site's company's, or None."""
+    from exa_orch.workflows.entities.names import clean_name
+
+    brand = clean_name(_app_brand(app.name or ""))
+    if _play_domain(profile) == site.domain and names_agree(brand, site.clean) in _ONE_NAME:
+        return f"{app.name}'s Play package {profile.split('=', 1)[1]} is {site.domain} reversed"
+    # the app named as the company is ("Uber" / "Uber Technologies, Inc."), where both say one country
+    extra = set(site.core.split()) - set(brand.split())
+    named = brand == site.core or (site.core.startswith(brand + " ") and extra <= DESIGNATORS)
+    said = corroboration(app, site, industry=False)
+    return f"the app {app.name} is named as {site.name} is, and {said}" if brand and named and said else None
+
+
+def _spelled_by(label: str, name: str) -> bool:
+    """`label` is `name` written together or shortened in order ("hkland" in "hongkongland")."""
+    letters = name.replace(" ", "")
+    if not label or label[0] != letters[:1]:
+        return False
+    at = 0
+    for ch in label:
+        at = letters.find(ch, at) + 1
+        if at == 0:
+            return False
+    return True
+
+
+def page_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
+    """The same name of 2+ words on a deeper page whose last path segment names it, and on the home
+    page of a site its name spells: the page is about that site's company."""
+    if not (a.core and a.core == b.core and len(a.core.split()) >= 2):
+        return
+    for x, y in ((a, b), (b, a)):
+        sx, sy = x.site, y.site
+        if not (sx and sy and sy.home and sx.path and len(sy.label) >= 4):
+            continue
+        last = sx.path.rsplit("/", 1)[-1].removesuffix(".html").split("-")
+        if set(last) <= set(x.core.split()) and _spelled_by(sy.label.replace("-", ""), y.core):
+            ev.for_.append(
+                (JOIN, f"{x.name} on {sx.canonical}, a page it names, and on its own site {y.domain}")
+            )
+            return
+
+
+def is_app(s: Site | None) -> bool:
+    """An app store's page."""
+    return bool(s and s.profile and s.profile.startswith(_APP_HOSTS))
+
+
+def plural_agree(a: str, b: str) -> str | None:
+    """Two names one plural apart ("volvo cars" / "volvo car"): on one site, one name."""
+
+    def singular(name: str) -> str:
+        return " ".join(
+            w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in name.split()
+        )
+
+    return "one name, but for a plural" if a and b and a != b and singular(a) == singular(b) else None
+
+
+def blocking_keys(r: Record) -> set[str]:
+    """Candidate keys for clustering: the label's stem; an app's brand and its Play package's domain."""
+    from exa_orch.workflows.entities.names import clean_name
+
+    own = {f"l:{stem(r.site.label)}"} if r.domain and r.site else set()
+    bare = r.core.split()
+    while len(bare) > 1 and bare[-1] in DESIGNATORS:
+        bare.pop()  # "uber technologies" -> "uber": the name an app or a brand page goes by
+    if bare:
+        own.add(f"n:{' '.join(bare)}")
+    if is_app(r.site) and r.name:
+        own.add(f"n:{clean_name(_app_brand(r.name))}")
+        own.update(f"d:{d}" for p in r.profiles if (d := _play_domain(p)))
+    return own
+
+
+def _play_domain(profile: str) -> str:
+    """The domain a Play package names ("play.google.com/id=com.duolingo" -> "duolingo.com"), or ""."""
+    if not profile.startswith("play.google.com/id="):
+        return ""
+    package = profile.split("=", 1)[1].split(".")
+    return ".".join(reversed(package[:2])) if len(package) >= 2 else ""

@@ -1,0 +1,241 @@
+"""Entity resolution, issue 37's third pass: one company on several sites (label stems, sites named
+for their company, an app's store pages, a page about it on another's site), a page that begins
+with the other's full name, plurals, and a country read from a sentence that goes on."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from exa_orch.workflows import entities
+from exa_orch.workflows.entities.families import stem
+from exa_orch.workflows.rows import props_of
+
+Json = dict[str, Any]
+
+
+def co(
+    id: str, name: str, url: str, location: str | None = None, desc: str = "", industry: str | None = None
+) -> Json:
+    company = {"name": name, "location": location, "industry": industry}
+    return {"id": id, "properties": {"type": "company", "url": url, "description": desc, "company": company}}
+
+
+def row(id: str, name: str, url: str, description: str) -> Json:
+    """An Agent row as the workflows hand it to the resolver: name, url and description only."""
+    props = props_of({"type": "company", "url": url, "description": description, "name": name})
+    return {"id": id, "properties": props}
+
+
+def apart(a: Json, b: Json) -> str:
+    return entities.compare(entities.record(0, a), entities.record(1, b)).why_apart
+
+
+def test_a_label_loses_its_corporate_and_legal_affixes_but_not_letters_of_its_name() -> None:
+    assert [stem(x) for x in ("theunilevercompany", "sgs-sa", "arcelikkurumsal", "bmwgroup")] == [
+        "unilever", "sgs", "arcelik", "bmw",
+    ]  # fmt: skip
+    assert [stem(x) for x in ("mesa", "visa", "sas", "getnotion")] == ["mesa", "visa", "sas", "notion"]
+    assert stem("getnotion", prefixes=False) == "getnotion"
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "reason"),
+    [
+        (co("a", "Unilever", "https://www.unilever.com/", "London, United Kingdom"),
+         co("b", "Unilever PLC", "https://www.theunilevercompany.com/", "London, United Kingdom"),
+         "sites of one stem unilever.com / theunilevercompany.com (equal names), and both say they are based in united kingdom"),
+        (co("a", "Arçelik", "https://www.arcelik.com.tr/", "Istanbul, Turkey"),
+         co("b", "Arçelik Ticaret A.Ş.", "https://www.arcelikkurumsal.com/", "Istanbul, Turkey"),
+         "(one name adds only 'ticaret'), and both say they are based in turkey"),
+        (co("a", "SGS", "https://www.sgs.ch/", "Geneva, Switzerland"),
+         co("b", "Société Générale de Surveillance SA", "https://www.sgs-sa.com/", "Geneva, Switzerland"),
+         "sites of one stem sgs.ch / sgs-sa.com (abbreviation)"),
+        (co("a", "Korean Air Lines", "https://www.koreanairlines.com/", "Seoul, South Korea"),
+         co("b", "KAL", "https://www.kal.com/", "Seoul, South Korea"),
+         "sites of each named for its company koreanairlines.com / kal.com (abbreviation), and both say they are based in south korea"),
+        (co("a", "Finnair", "https://www.flyfinnair.com/", "Helsinki, Finland", industry="Airlines"),
+         co("b", "Finnair Group", "https://www.finnairgroup.com/", "Helsinki, Finland", industry="Airlines"),
+         "both based in finland and in airlines"),
+    ],
+)  # fmt: skip
+def test_one_company_on_sites_of_one_stem_joins_with_its_corroboration(a: Json, b: Json, reason: str) -> None:
+    res = entities.resolve([a, b])
+    assert res.groups == [[0, 1]], apart(a, b)
+    assert reason in res.reasons[0][0]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "why"),
+    [
+        (  # one stem, nothing but the names: a label is a brand's
+            co("a", "Unilever", "https://www.unilever.com/"), co("b", "Unilever", "https://www.theunilevercompany.com/"),
+            "not enough evidence",
+        ),
+        (  # a country's domain: one industry is not one owner
+            co("a", "Arçelik", "https://www.arcelik.ch/", industry="Appliances"),
+            co("b", "Arçelik", "https://www.arcelikkurumsal.com/", industry="Appliances"), "not enough evidence",
+        ),
+        (  # one stem in two countries
+            co("a", "Arçelik", "https://www.arcelik.ch/", "Zürich, Switzerland"),
+            co("b", "Arçelik", "https://www.arcelikkurumsal.com/", "Istanbul, Turkey"), "different countries",
+        ),
+        (  # a verb before the name is any company's: one country alone is not enough
+            co("a", "Notion", "https://www.getnotion.com/", "Boston, United States", industry="Smart home"),
+            co("b", "Notion", "https://www.notion.com/", "San Francisco, United States", industry="Software"),
+            "not enough evidence",
+        ),
+        (  # a word that names a product line is not a trade word: two companies
+            co("a", "Arçelik", "https://www.arcelik.com/", "Istanbul, Turkey"),
+            co("b", "Arçelik Labs", "https://www.arceliklabs.com/", "Istanbul, Turkey"), "not enough evidence",
+        ),
+        (  # two letters of initials: many companies' (American Airlines and Alaska Airlines both AA)
+            co("a", "Alaska Airlines", "https://www.alaskaairlines.com/", "Seattle, United States", industry="Airlines"),
+            co("b", "AA", "https://www.aa.com/", "Fort Worth, United States", industry="Airlines"), "not enough evidence",
+        ),
+        (  # three letters of initials and one industry only
+            co("a", "Korean Air Lines", "https://www.koreanairlines.com/", industry="Airlines"),
+            co("b", "KAL", "https://www.kal.com/", industry="Airlines"), "not enough evidence",
+        ),
+        (  # initials on sites named for each, without a word on who they are
+            row("a", "Korean Air Lines", "https://www.koreanairlines.com/", "Korean Air Lines flies to 60 cities."),
+            row("b", "KAL", "https://www.kal.com/", "KAL makes aluminium ladders."), "not enough evidence",
+        ),
+    ],
+)  # fmt: skip
+def test_sites_of_one_stem_without_corroboration_stay_apart(a: Json, b: Json, why: str) -> None:
+    assert entities.resolve([a, b]).groups == [[0], [1]]
+    assert why in apart(a, b)
+
+
+def test_an_apps_store_pages_join_its_developers_site_through_the_play_package() -> None:
+    site = co("s", "Spotify", "https://www.spotify.com/", "Stockholm, Sweden")
+    play = co(
+        "p", "Spotify: Music and Podcasts", "https://play.google.com/store/apps/details?id=com.spotify.music"
+    )
+    apple = co(
+        "i",
+        "Spotify - Music and Podcasts",
+        "https://apps.apple.com/us/app/spotify-music-and-podcasts/id324684580",
+    )
+    res = entities.resolve([site, play, apple])
+    assert res.groups == [[0, 1, 2]]
+    said = " | ".join(r["reason"] for r in res.reasons[0])
+    assert "Play package com.spotify.music is spotify.com reversed" in said
+    assert "one app title on two stores" in said
+    # another developer's package, or another app of the same brand name: apart
+    other = co("o", "Spotify Clone", "https://play.google.com/store/apps/details?id=com.example.spotifyclone")
+    assert entities.resolve([site, other]).groups == [[0], [1]]
+    lite = co("l", "Spotify Lite", "https://apps.apple.com/us/app/spotify-lite/id1")
+    assert entities.resolve([play, lite]).groups == [[0], [1]]
+
+
+def test_a_page_about_a_company_on_anothers_site_joins_the_site_its_name_spells() -> None:
+    page = co("a", "Swire Properties", "https://www.swire.com/en/our-businesses/properties")
+    for home in ("https://www.swireproperties.com/", "https://www.swprops.com/"):
+        res = entities.resolve([page, co("b", "Swire Properties", home)])
+        assert res.groups == [[0, 1]]
+        assert "a page it names, and on its own site" in res.reasons[0][0]["reason"]
+    # a site whose label the name does not spell, or a page its path does not name: apart
+    assert entities.resolve([page, co("b", "Swire Properties", "https://www.cathay.com/")]).groups == [
+        [0],
+        [1],
+    ]
+    deeper = co("a", "Swire Properties", "https://www.swire.com/en/news/2024")
+    assert entities.resolve(
+        [deeper, co("b", "Swire Properties", "https://www.swireproperties.com/")]
+    ).groups == [
+        [0],
+        [1],
+    ]
+
+
+def test_on_one_site_a_page_beginning_with_the_others_full_name_or_a_plural_apart_is_one_company() -> None:
+    bofa = co(
+        "a",
+        "BofA",
+        "https://www.bankofamerica.com/about/",
+        desc="Bank of America Corporation, a bank, is based in Charlotte.",
+    )
+    corp = co("b", "Bank of America Corporation", "https://investor.bankofamerica.com/")
+    res = entities.resolve([bofa, corp])
+    assert res.groups == [[0, 1]], apart(bofa, corp)
+    assert "BofA's page is about Bank of America Corporation" in res.reasons[0][0]["reason"]
+    # a page that names the record after the subject, or begins with another name: apart
+    for name, url, said in (
+        ("Jio Platforms", "jio", "Bank of America Corporation, the parent of Jio Platforms, is a bank."),
+        ("Merrill", "merrill", "Merrill Lynch is the wealth arm of Bank of America."),
+    ):
+        page = co("c", name, f"https://www.bankofamerica.com/{url}/", desc=said)
+        assert entities.resolve([page, corp]).groups == [[0], [1]], name
+    cars = co("a", "Jaguar Cars", "https://www.jaguar.com/")
+    car = co("b", "Jaguar Car Ltd", "https://www.jaguar.com/investors")
+    assert entities.resolve([cars, car]).groups == [[0, 1]]
+    assert "one name, but for a plural" in entities.resolve([cars, car]).reasons[0][0]["reason"]
+
+
+def test_a_country_is_read_from_a_sentence_that_goes_on_after_it() -> None:
+    r = entities.record(
+        0,
+        row("a", "Volvo", "https://volvo.example/", "Volvo is based in Gothenburg, Sweden, owned by Geely."),
+    )
+    assert r.country == "sweden"
+    assert entities.make(0, "x", "company", "X", location="london, uk").country == "united kingdom"
+
+
+def test_an_app_named_as_the_company_is_joins_only_where_both_say_one_country() -> None:
+    site = co("s", "Lyft, Inc.", "https://www.lyft.com/", "San Francisco, United States")
+    app = co("a", "Lyft", "https://apps.apple.com/us/app/lyft/id529379082", "San Francisco, United States")
+    res = entities.resolve([site, app])
+    assert res.groups == [[0, 1]]
+    assert (
+        "the app Lyft is named as Lyft, Inc. is, and both say they are based in united states"
+        in res.reasons[0][0]["reason"]
+    )
+    elsewhere = co("a", "Lyft", "https://apps.apple.com/us/app/lyft/id529379082", "Toronto, Canada")
+    nowhere = co("a", "Lyft", "https://apps.apple.com/us/app/lyft/id529379082")
+    for other in (elsewhere, nowhere):
+        assert entities.resolve([site, other]).groups == [[0], [1]]
+
+
+@pytest.mark.parametrize(
+    ("desc", "other", "url"),
+    [
+        ("3M, formerly Minnesota Mining and Manufacturing Company, is based in Saint Paul.",
+         "Minnesota Mining and Manufacturing Company", "https://www.mmm.example/"),
+        ("3M (Minnesota Mining and Manufacturing, now 3M) makes tape.",
+         "Minnesota Mining and Manufacturing", "https://www.mmm.example/"),
+        ("3M, which changed its name from Minnesota Mining and Manufacturing in 2002, makes tape.",
+         "Minnesota Mining and Manufacturing", "https://www.mmm.example/"),
+    ],
+)  # fmt: skip
+def test_a_former_name_joined_by_and_or_of_and_the_x_now_y_and_changed_its_name_cues(
+    desc: str, other: str, url: str
+) -> None:
+    a, b = co("a", "3M", "https://www.3m.com/", desc=desc), co("b", other, url)
+    res = entities.resolve([a, b])
+    assert res.groups == [[0, 1]], apart(a, b)
+    assert "3M names Minnesota Mining" in res.reasons[0][0]["reason"]
+
+
+def test_an_owner_named_with_its_holding_word_is_the_owner_and_a_legal_lead_word_is_one_name() -> None:
+    parent = co("a", "Barclays", "https://www.barclays.com/", "London, United Kingdom")
+    child = co("b", "Barclays UK", "https://www.barclays.co.uk/", "London, United Kingdom",
+               desc="Barclays UK, a subsidiary of Barclays Holdings plc, is a bank.")  # fmt: skip
+    assert entities.resolve([parent, child]).groups == [[0], [1]]
+    assert "names Barclays as its owner" in apart(parent, child)
+    # a group of the record's own name is its own ("Emirates, part of The Emirates Group"): one entity
+    said = "Emirates is an airline based in Dubai, United Arab Emirates, part of The Emirates Group."
+    airline = co("a", "Emirates", "https://www.emirates.com/", "Dubai, United Arab Emirates", desc=said)
+    group = co("b", "The Emirates Group", "https://www.theemiratesgroup.com/", "Dubai, United Arab Emirates")
+    page = co("c", "Emirates", "https://www.emirates.com/ae/english/", "Dubai, United Arab Emirates")
+    assert entities.resolve([airline, group, page]).groups == [[0, 1, 2]]
+    philips = co("a", "Philips", "https://www.philips.com/", "Amsterdam, Netherlands")
+    legal = co("b", "Koninklijke Philips N.V.", "https://www.philipsgroup.com/", "Amsterdam, Netherlands")
+    assert entities.resolve([philips, legal]).groups == [[0, 1]]
+    assert "one name adds only 'koninklijke'" in entities.resolve([philips, legal]).reasons[0][0]["reason"]
+    siemens = co("a", "Siemens", "https://www.siemens.com/", "Munich, Germany")
+    joined = co("b", "Siemens AG", "https://www.siemensag.com/", "Munich, Germany")
+    investors = co("c", "Siemens", "https://www.siemensinvestor.com/", "Munich, Germany")
+    assert entities.resolve([siemens, joined, investors]).groups == [[0, 1, 2]]
