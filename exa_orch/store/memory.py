@@ -12,7 +12,10 @@ one ('' for a task with no owner), and nothing here returns another principal's 
   the sightings of the entities it ties together onto one; a split moves some to a new entity), new
   sightings written (one per task and item: writing a task's sightings again changes nothing);
 - `entities(principal, limit)`: the principal's entities, most recently seen first (exclusions, the
-  web view); `counts(principal)`.
+  web view); `counts(principal)`;
+- `record_search` / `earlier_search`: how many candidates a plain (not `known: "skip"`) search of
+  the same query, entity and criteria analyzed for its count (migration 0022): what a repeat run
+  with `known: "skip"` may spend on searching (workflows/memory_search.py).
 """
 
 from __future__ import annotations
@@ -177,6 +180,29 @@ class EntityMemory:
             await self._read("SELECT count(*) FROM memory_sightings WHERE principal = ?", (principal,))
         )[0]
         return int(entities), int(seen)
+
+    async def record_search(
+        self, principal: str, fingerprint: str, task_id: str, count: int, analyzed: int
+    ) -> None:
+        """Remember that `task_id`'s search `fingerprint` (its query, entity and criteria) analyzed
+        `analyzed` candidates for `count` items (written again for the same task: changes nothing)."""
+        now = iso(self._store._clock())
+        await self._store._writer.submit(
+            lambda conn: conn.execute(
+                "INSERT INTO memory_searches (principal, fingerprint, task_id, count, analyzed, at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (principal, fingerprint, task_id, count, analyzed, now),
+            )
+        )
+
+    async def earlier_search(self, principal: str, fingerprint: str) -> tuple[int, int] | None:
+        """(count, analyzed) of the principal's latest search `fingerprint`, or None."""
+        rows = await self._read(
+            "SELECT count, analyzed FROM memory_searches WHERE principal = ? AND fingerprint = ?"
+            " ORDER BY at DESC, task_id DESC LIMIT 1",
+            (principal, fingerprint),
+        )
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None
 
     async def apply(self, principal: str, plan: Plan) -> list[int]:
         """Write `plan` in one transaction; return each group's entity id, in order."""

@@ -31,7 +31,7 @@ from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.deps import exa_port_of
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import engines, entities, kit, memory, rows
+from exa_orch.workflows import engines, entities, kit, memory, memory_search, rows
 from exa_orch.workflows.archive import harvest_run
 
 Json = dict[str, Any]
@@ -191,11 +191,23 @@ async def _run(
     timeout_s: float,
     poll_s: float,
 ) -> Json:
+    query = memory_search.Query(
+        args.query,
+        args.entity.model_dump(),
+        [c.description for c in args.criteria or []],
+        args.count,
+        args.known,
+    )  # known: skip holds the search to what the plain run analyzes (workflows/memory_search.py)
     waited = await timeline.run(
-        "search", lambda: kit.wait_idle(ctx, "wait.search", webset_id, timeout_s, poll_s), status=_status
+        "search",
+        lambda: memory_search.wait_search(ctx, "wait.search", webset_id, query, timeout_s, poll_s),
+        status=_status,
     )
     progress = search_progress(waited["webset"])
     timed_out = "search" if waited["timedOut"] else None
+    held = memory_search.stopped(waited)
+    if not timed_out:
+        await memory_search.record(ctx, query, progress["analyzed"])
 
     enrichments = args.enrichments or []
     enrichment_ids: list[str] = []
@@ -218,6 +230,7 @@ async def _run(
         "enrichmentCount": len(enrichment_ids),
         "enrichmentIds": enrichment_ids,
         "timedOut": timed_out is not None,
+        **held,
     }
     if timed_out:
         result.update(

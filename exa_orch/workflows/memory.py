@@ -46,6 +46,10 @@ _LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.L
 )
 
 
+# known_now's step, once read in a run (a step key is used once per run).
+_KNOWN: weakref.WeakKeyDictionary[TaskContext, list[Json]] = weakref.WeakKeyDictionary()
+
+
 class KnownArgs(kit.TaskArgs):
     """The `known` arg every collection workflow takes."""
 
@@ -110,7 +114,7 @@ def fields_of(item: Json, names: dict[str, str] | None = None) -> list[str]:
 # --- exclusions (before the run creates anything) ---------------------------------------------------
 
 
-async def _known_now(ctx: TaskContext) -> list[Json]:
+async def known_now(ctx: TaskContext) -> list[Json]:
     """Step `known.exclusion`: the remembered entities ({name, urls}) as this task first saw memory,
     so a resumed run sends Exa the same exclusions."""
 
@@ -121,7 +125,10 @@ async def _known_now(ctx: TaskContext) -> list[Json]:
         held = await memory.entities(principal(), MAX_EXCLUDED)
         return [{"name": e.name, "urls": e.urls} for e in held if e.urls or e.name]
 
+    if ctx in _KNOWN:  # asked again in this run (the held search asks what was excluded)
+        return _KNOWN[ctx]
     found: list[Json] = await ctx.step("known.exclusion", read)
+    _KNOWN[ctx] = found
     return found
 
 
@@ -132,7 +139,7 @@ async def agent_options(ctx: TaskContext, known: Known) -> Json:
         return {}
     records = [
         {k: v for k, v in (("name", e["name"]), ("url", (e["urls"] or [None])[0])) if v}
-        for e in await _known_now(ctx)
+        for e in await known_now(ctx)
     ]
     records = [r for r in records if r][:MAX_INPUT_ROWS]
     return {"input": {"exclusion": records}} if records else {}
@@ -155,7 +162,7 @@ async def webset_exclude(ctx: TaskContext, known: Known, entity: Json) -> list[J
     completed), for a webset search's `exclude`; else []."""
     if known != "skip":
         return []
-    held = [e for e in await _known_now(ctx) if e["urls"]]
+    held = [e for e in await known_now(ctx) if e["urls"]]
     if not held:
         return []
     port = exa_port_of(ctx.deps)

@@ -11,6 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from exa_orch.app import App
 from exa_orch.runtime import Principal
 from exa_orch.sim.testing import SimHandle
@@ -78,6 +80,13 @@ async def test_a_repeat_harvest_with_known_skip_pays_for_new_entities_only(
     for op in ("websets.item", "websets.enrichment"):
         assert paid[(second.id, op)][0] == len(paid_second) < paid[(first.id, op)][0] == 30
         assert paid[(second.id, op)][1] < paid[(first.id, op)][1]
+    # ... and in all (known: skip held its search to what the first analyzed: gateway/prices.py).
+    total = {task: sum(usd for t, _, _, usd in ledger[1] if t == task) for task in (first.id, second.id)}
+    assert total[second.id] < total[first.id], (
+        two.get("stopped"),
+        two["searchProgress"],
+        one["searchProgress"],
+    )
     # v_entities: each entity once, with its sightings.
     assert len(view) == len(first_urls) + two["itemCount"]
     assert len({json.dumps(sorted(json.loads(e["urls"]))) for e in view}) == len(view)
@@ -206,3 +215,65 @@ async def test_every_collection_workflow_remembers_and_convergent_marks_and_veri
     assert not harvested & {m["item"]["properties"]["url"] for m in verified.result["items"]}
     asked = agent_runs(sim).runs[verified.result["runIds"][0]].request
     assert len(asked["input"]["exclusion"]) >= 5  # the harvest's five and the convergent search's
+
+
+SPARSE = ARGS  # 46 French companies: the repeat finds at most 16 new ones
+# The simulator's speed for the held-search test: Exa takes minutes to analyze 100 candidates; at
+# this speed a busy machine's slowest read still lands well before the allowance is passed.
+HELD_SPEED = 10.0
+RICH = {
+    **ARGS,
+    "query": "startups in the United States",
+    "criteria": [{"description": "based in the United States"}],
+}
+
+
+@pytest.mark.parametrize("args", [SPARSE, RICH], ids=["sparse", "rich"])
+async def test_a_repeat_with_known_skip_spends_no_more_on_searching_and_less_in_all(
+    research_app: OpenApp, sim: SimHandle, args: dict[str, Any]
+) -> None:
+    speed = sim.ctx.clock.speed
+    sim.ctx.clock.set_speed(HELD_SPEED)  # a held search is read a few times a (simulated) minute
+    try:
+        async with research_app() as app:
+            first = await run_task(app, "lifecycle.harvest", args)
+            second = await run_task(app, "lifecycle.harvest", {**args, "known": "skip"})
+            _, rows = await run_query(
+                app.settings.db_path,
+                "select task_id, operation, count(*), sum(usd) from costs"
+                f" where task_id in ('{first.id}', '{second.id}') group by task_id, operation",
+            )
+    finally:
+        sim.ctx.clock.set_speed(speed)
+    assert first.status == second.status == "completed", (first.error, second.error)
+    paid = {(task, op): (n, usd) for task, op, n, usd in rows}
+    total = {
+        task: sum(usd for (t, _), (_, usd) in paid.items() if t == task) for task in (first.id, second.id)
+    }
+    analyzed = {task: paid.get((task, "websets.analyzed"), (0, 0.0))[0] for task in (first.id, second.id)}
+    one, two = first.result, second.result
+    assert one["itemCount"] == 30 and "stoppedBy" not in one
+    assert analyzed[first.id] == one["searchProgress"]["analyzed"] > 0
+    # Searching: never more than the run it repeats; in all: less.
+    assert 0 < analyzed[second.id] <= analyzed[first.id], analyzed
+    assert total[second.id] < total[first.id], total
+    search = sim.ctx.extras["websets"].searches[sim_webset(sim, two["websetId"]).search_ids[0]]
+    if two.get("stopped"):  # cancelled through Exa's own search cancel...
+        assert search.canceled_at is not None and two["stopped"]["allowance"] == analyzed[first.id]
+        assert "allowance" in two["stopped"]["note"]
+    else:  # ... or it found its count within the allowance
+        assert "stoppedBy" not in two, two.get("stoppedBy")
+        assert search.canceled_at is None and two["itemCount"] == 30
+    # The ledger counted what the simulator's search analyzed, to its end (no candidate after a cancel).
+    view = await_search_view(sim, two["websetId"])
+    assert view["progress"]["analyzed"] == analyzed[second.id] == two["searchProgress"]["analyzed"]
+
+
+def await_search_view(sim: SimHandle, webset_id: str) -> dict[str, Any]:
+    """The simulator's answer for the webset's search now (its clock moves on: a cancelled search's
+    `analyzed` must not)."""
+    from exa_orch.sim.websets import views
+
+    st = sim.ctx.extras["websets"]
+    search = st.searches[sim_webset(sim, webset_id).search_ids[0]]
+    return views.search(st, search, sim.ctx.clock.now() + 3600)
