@@ -17,7 +17,7 @@ ALTER TABLE memory_searches ENABLE ROW LEVEL SECURITY;
 CREATE POLICY memory_searches_viewer ON memory_searches FOR SELECT
     USING (exa_orch_viewer() IN ('*', principal) OR principal = '');
 
--- As in 0015 (the same columns), the rows the viewer may see only.
+-- As in 0019 (the same columns), the rows the viewer may see only.
 CREATE OR REPLACE VIEW v_tasks AS
 SELECT
     id,
@@ -38,6 +38,13 @@ SELECT
     lease_owner,
     cancel_requested,
     error::json ->> 'message' AS error_message
-FROM (SELECT *, progress::json AS p FROM tasks) AS t
+FROM (
+    SELECT
+        t.id, t.type, t.status, t.owner, t.progress, t.created_at,
+        CASE WHEN h.stepped_at > t.updated_at THEN h.stepped_at ELSE t.updated_at END AS updated_at,
+        t.expires_at, t.lease_owner, t.cancel_requested, t.error, h.step_count, h.cost_usd, t.rowid,
+        t.progress::json AS p
+    FROM tasks t JOIN task_heads h ON h.task_id = t.id
+) AS t
 WHERE exa_orch_viewer() IN ('*', t.owner) OR t.owner IS NULL
 ORDER BY created_at, rowid;

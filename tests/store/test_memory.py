@@ -104,12 +104,24 @@ async def test_memory_is_per_principal_and_sql_shows_the_viewers_only(store: Sto
         for query, named in (
             ("select principal from memory_sightings", "memory_sightings"),
             ("select principal from main.v_entities", "main.v_entities"),
+            # no column read: a bare count would tell another principal's memory exists
+            ("select count(*) from memory_entities", "memory_entities"),
+            ("select 1 from memory_keys", "memory_keys"),
+            ("select count(*) from memory_searches", "memory_searches"),
+            ("select count(*) from main.v_sightings", "main.v_sightings"),
+            ("select count(*) from main.v_entities", "main.v_entities"),
         ):
             try:
                 await sql(query, ALICE)
                 raise AssertionError(f"{query!r} read memory outside the viewer's views")
             except InvalidParams as exc:
                 assert named in exc.message
+        # ... while the viewer's views count the viewer's rows
+        assert await sql("select count(*) from v_sightings", ALICE) == [(1,)]
+        assert await sql(
+            "select count(*) from v_entities e join v_sightings s on s.entity_id = e.id", BOB
+        ) == [(1,)]
+        assert await sql("select count(*) from v_entities", "token:carol") == [(0,)]
     else:  # row-level security: the sql role sees the viewer's rows of the tables too
         assert await sql("select principal from memory_sightings", ALICE) == [(ALICE,)]
         assert await sql("select count(*) from memory_entities", "token:carol") == [(0,)]
@@ -142,3 +154,25 @@ async def test_the_sql_command_shows_the_local_users_memory_and_all_owners_every
     everyone = await asyncio.to_thread(sql, "--all-owners")
     assert mine == [{"principal": "user:tester", "name": "Klarna", "sightings": 1}]
     assert [r["name"] for r in everyone] == ["Bobworks", "Klarna"]
+
+
+async def test_v_tasks_in_sql_shows_the_viewers_tasks_and_unowned_ones_all_owners_every_one(
+    store: Store,
+) -> None:
+    mine = await store.create_task("t", {}, principal=ALICE)
+    theirs = await store.create_task("t", {}, principal=BOB)
+    unowned = await store.create_task("t", {})
+
+    async def ids(viewer: str, query: str = "select id from v_tasks") -> set[str]:
+        return {r[0] for r in (await run_query(store.backend, query, viewer=viewer))[1]}
+
+    assert await ids(ALICE) == {mine.id, unowned.id}
+    assert await ids(BOB) == {theirs.id, unowned.id}
+    assert await ids("*") == {mine.id, theirs.id, unowned.id}
+    assert await ids(ALICE, "select count(*) from v_tasks") == {2}
+    if store.backend.name != "postgresql":  # SQLite: the main view only through the viewer's
+        try:
+            await ids(ALICE, "select id from main.v_tasks")
+            raise AssertionError("main.v_tasks was read outside the viewer's view")
+        except InvalidParams as exc:
+            assert "main.v_tasks" in exc.message
