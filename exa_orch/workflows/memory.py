@@ -24,10 +24,12 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import random
 import weakref
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from exa_orch.errors import StoreError
 from exa_orch.gateway.agent_runs import MAX_INPUT_ROWS
 from exa_orch.gateway.context import current_request
 from exa_orch.runtime import TaskContext
@@ -39,6 +41,7 @@ Json = dict[str, Any]
 Known = Literal["skip", "mark", "ignore"]
 MAX_EXCLUDED = MAX_INPUT_ROWS  # remembered entities sent as exclusions, most recently seen first
 IMPORT_WAIT_S = 600.0
+APPLY_ATTEMPTS = 20  # reads and plans again while another process writes the same principal's memory
 # One re-resolution at a time per principal in this process, per event loop (a lock is bound to
 # the loop it is first used on; tests and the eval run several loops in one process).
 _LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
@@ -230,7 +233,28 @@ def plan(task_id: str, old: list[Remembered], new: list[Sighting]) -> tuple[Plan
             claimed.add(keep)
         groups.append(_group([pool[i] for i in members], reasons, keep))
     dropped = sorted(e.id for e in old if e.id not in claimed)
-    return Plan(groups, dropped), [g.sightings for g in groups]
+    read = {e.id: len(e.sightings) for e in old}
+    return Plan(groups, dropped, read), [g.sightings for g in groups]
+
+
+async def resolve_into(
+    memory: EntityMemory, who: str, task_id: str, new: list[Sighting]
+) -> list[list[Sighting]]:
+    """Re-resolve `new` sightings with what `who`'s memory holds and write the result; each new
+    sighting's group. Read, plan, apply, again while memory changed in between (`EntityMemory.apply`
+    None: another process remembered meanwhile), so no two processes make one entity twice."""
+    keys = sorted({k for s in new for k in keys_of(s.item)})
+    for attempt in range(APPLY_ATTEMPTS):
+        old = await memory.candidates(who, keys)
+        after, of_new = plan(task_id, old, new)  # a refused apply changed none of `new`
+        if await memory.apply(who, after) is not None:
+            return of_new
+        await asyncio.sleep(random.uniform(0.01, 0.05) * (attempt + 1))  # the other writer's turn
+    raise StoreError(
+        f"entity memory of {who or 'tasks with no owner'} kept changing while this task wrote to it "
+        f"({APPLY_ATTEMPTS} attempts)",
+        hint="Run the task again: its items are remembered then.",
+    )
 
 
 def _since(group: list[Sighting], task_id: str) -> str | None:
@@ -277,9 +301,7 @@ async def _marks(
         ]  # fmt: skip
         lock = _LOCKS.setdefault(asyncio.get_running_loop(), {}).setdefault(who, asyncio.Lock())
         async with lock:
-            old = await memory.candidates(who, sorted({k for item in items for k in keys_of(item)}))
-            after, of_new = plan(ctx.task_id, old, new)
-            await memory.apply(who, after)
+            of_new = await resolve_into(memory, who, ctx.task_id, new)
         where = {id(s): g for g in of_new for s in g}
         return [{"knownSince": _since(where[id(s)], ctx.task_id)} for s in new]
 

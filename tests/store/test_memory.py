@@ -12,7 +12,7 @@ from exa_orch.errors import InvalidParams
 from exa_orch.store import Store
 from exa_orch.store.admin import run_query
 from exa_orch.store.memory import EntityMemory, Group, Plan, Sighting
-from exa_orch.workflows.memory import keys_of, plan
+from exa_orch.workflows.memory import keys_of, plan, resolve_into
 from tests.support import run_cli
 
 ALICE, BOB = "token:alice", "token:bob"
@@ -176,3 +176,31 @@ async def test_v_tasks_in_sql_shows_the_viewers_tasks_and_unowned_ones_all_owner
             raise AssertionError("main.v_tasks was read outside the viewer's view")
         except InvalidParams as exc:
             assert "main.v_tasks" in exc.message
+
+
+async def test_two_apps_on_one_database_remembering_one_entity_at_once_make_it_once(db: str) -> None:
+    # Two stores on one database: two writers (threads and connections), as two processes have.
+    async with Store(db) as one, Store(db) as two:
+        a, b = EntityMemory(one), EntityMemory(two)
+        it = item("a", "Klarna", "https://klarna.com")
+        keys = sorted(keys_of(it))
+        # Both read memory before either writes: each plans a new entity; the second is refused.
+        plan_a, _ = plan("task_1", await a.candidates(ALICE, keys), [seen("task_1", it)])
+        plan_b, _ = plan("task_2", await b.candidates(ALICE, keys), [seen("task_2", {**it, "id": "b"})])
+        assert plan_a.groups[0].entity_id is None and plan_b.groups[0].entity_id is None
+        assert await a.apply(ALICE, plan_a) is not None
+        assert await b.apply(ALICE, plan_b) is None  # memory changed since it read: nothing written
+        assert await b.counts(ALICE) == (1, 1)
+        # Read and planned again, it joins the entity the other made.
+        groups = await resolve_into(b, ALICE, "task_2", [seen("task_2", {**it, "id": "b"})])
+        assert [s.task_id for s in groups[0]] == ["task_1", "task_2"]
+        # At once, many rounds: each entity is made once, with every sighting.
+        for n in range(6):
+            found = [item(f"{who}{n}", f"Northwind {n}", f"https://northwind{n}.example") for who in "xy"]
+            await asyncio.gather(
+                resolve_into(a, ALICE, f"task_x{n}", [seen(f"task_x{n}", found[0])]),
+                resolve_into(b, ALICE, f"task_y{n}", [seen(f"task_y{n}", found[1])]),
+            )
+        held = await a.entities(ALICE, 100)
+        assert len(held) == 7 and len({e.name for e in held}) == 7
+        assert await a.counts(ALICE) == (7, 14)
