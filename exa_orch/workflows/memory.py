@@ -59,7 +59,8 @@ class KnownArgs(kit.TaskArgs):
     known: Known = "mark"
     """what to do with entities your earlier collection tasks found (entity memory): "skip" asks Exa
     to leave them out (Agent API input.exclusion, a webset search's exclude of an import of them), so
-    a repeat run pays for new entities only and its result holds only new ones; "mark" (default) gives
+    a repeat run pays for new entities only and its result holds only new ones (a webset search is
+    held to what the plain run analyzes and stopped there: stoppedBy "allowance"); "mark" (default) gives
     each result item known: true|false and knownSince; "ignore" does neither. Every run's items are
     remembered whatever this says"""
 
