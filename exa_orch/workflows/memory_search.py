@@ -11,9 +11,11 @@ analysis allowance:
   (`EntityMemory.earlier_search`, scaled to this count), else the preview's
   WEBSET_ANALYZED_PER_ITEM x count;
 - `wait_search(ctx, key, webset_id, query, timeout_s, poll_s)`: `kit.wait_idle`, or for a held
-  search: read the webset until it is idle or its searches' `progress.analyzed` reaches the
-  allowance (step `key`; "reaches" is read one poll ahead, at the growth between the last two
-  reads, so the cancel lands before the allowance rather than after), then cancel its running
+  search: read the webset until it is idle or its searches' `progress.analyzed` is about to reach
+  the allowance (step `key`; read ahead at the rate the last two reads showed, or twice what the
+  last read added, whichever is more, reads coming closer together as it nears: the cancel lands
+  before the allowance rather than after; a slower read than any before may still pass it by
+  what that read's delay let Exa analyze), then cancel its running
   searches through Exa's own cancel (`ExaPort.cancel_search`, step `<key>.cancel`: Exa stops
   analyzing, and billing, there; the items found stay) and wait for it to be idle (`<key>.idle`).
   The saved wait has kit.wait_idle's shape plus `stopped`: {allowance, analyzed} or None;
@@ -144,14 +146,18 @@ class _Pace:
     poll_s: float
     last: tuple[float, int] | None = None  # (when, analyzed) of the previous read
     rate: float = 0.0  # candidates analyzed per second, as the last two reads showed
+    grown: int = 0  # candidates analyzed between the last two reads
 
     def next(self, analyzed: int, asked: float, answered: float) -> float | None:
         if self.last is not None and asked > self.last[0]:
-            self.rate = max(0.0, (analyzed - self.last[1]) / (asked - self.last[0]))
+            self.grown = max(0, analyzed - self.last[1])
+            self.rate = self.grown / (asked - self.last[0])
         self.last = (asked, analyzed)
         latency = answered - asked
         left = self.held - analyzed
-        if left <= self.rate * (2 * latency + FIRST_READ_S):
+        # Within reach: what the next read and the cancel after it may add, at the rate seen (a read's
+        # time counted twice) or twice what the last read added, whichever is more.
+        if left <= max(2 * self.grown, self.rate * (2 * latency + FIRST_READ_S)):
             return None
         if self.rate <= 0:
             return min(self.poll_s, FIRST_READ_S)

@@ -8,6 +8,8 @@ pays for no item or enrichment cell the first paid for, and costs less; v_entiti
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -15,6 +17,7 @@ import pytest
 
 from exa_orch.app import App
 from exa_orch.runtime import Principal
+from exa_orch.sim.exchanges import EXCHANGE_HOOKS, Exchange
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store.admin import run_query
 from tests.support import WAIT
@@ -218,9 +221,29 @@ async def test_every_collection_workflow_remembers_and_convergent_marks_and_veri
 
 
 SPARSE = ARGS  # 46 French companies: the repeat finds at most 16 new ones
-# The simulator's speed for the held-search test: Exa takes minutes to analyze 100 candidates; at
-# this speed a busy machine's slowest read still lands well before the allowance is passed.
-HELD_SPEED = 10.0
+# Simulated seconds each read (GET) of the simulator moves its clock by in the held-search test, so
+# what a search has analyzed at each read never depends on how busy the machine is.
+READ_MOVES_S = 5.0
+
+
+@contextmanager
+def clock_per_read(sim: SimHandle, seconds: float) -> Iterator[None]:
+    """Hold the simulator's clock (nearly still) and move it `seconds` after each GET it answers."""
+    speed = sim.ctx.clock.speed
+
+    def tick(exchange: Exchange) -> None:
+        if exchange.method == "GET":
+            sim.ctx.clock.advance(seconds)
+
+    sim.ctx.clock.set_speed(1e-6)
+    EXCHANGE_HOOKS.append(tick)
+    try:
+        yield
+    finally:
+        EXCHANGE_HOOKS.remove(tick)
+        sim.ctx.clock.set_speed(speed)
+
+
 RICH = {
     **ARGS,
     "query": "startups in the United States",
@@ -232,9 +255,7 @@ RICH = {
 async def test_a_repeat_with_known_skip_spends_no_more_on_searching_and_less_in_all(
     research_app: OpenApp, sim: SimHandle, args: dict[str, Any]
 ) -> None:
-    speed = sim.ctx.clock.speed
-    sim.ctx.clock.set_speed(HELD_SPEED)  # a held search is read a few times a (simulated) minute
-    try:
+    with clock_per_read(sim, READ_MOVES_S):  # simulated time moves by reads, not by wall time
         async with research_app() as app:
             first = await run_task(app, "lifecycle.harvest", args)
             second = await run_task(app, "lifecycle.harvest", {**args, "known": "skip"})
@@ -243,8 +264,6 @@ async def test_a_repeat_with_known_skip_spends_no_more_on_searching_and_less_in_
                 "select task_id, operation, count(*), sum(usd) from costs"
                 f" where task_id in ('{first.id}', '{second.id}') group by task_id, operation",
             )
-    finally:
-        sim.ctx.clock.set_speed(speed)
     assert first.status == second.status == "completed", (first.error, second.error)
     paid = {(task, op): (n, usd) for task, op, n, usd in rows}
     total = {
