@@ -6,11 +6,11 @@ market already harvested), it analyzes every candidate left: the repeat would pa
 run it repeats. So a webset search with `known: "skip"` and something to exclude is held to an
 analysis allowance:
 
-- `allowance(ctx, query)`: step `known.allowance`, the candidates the plain run is expected to
+- `allowance(ctx, key, query)`: step `key`, the candidates the plain run is expected to
   analyze for `count`: memory's latest plain search of the same query, entity and criteria
   (`EntityMemory.earlier_search`, scaled to this count), else the preview's
   WEBSET_ANALYZED_PER_ITEM x count;
-- `wait_search(ctx, key, webset_id, query, timeout_s, poll_s)`: `kit.wait_idle`, or for a held
+- `wait_search(ctx, key, webset_id, query, timeout_s, poll_s, until=)`: `kit.wait_idle`, or for a held
   search: read the webset until it is idle or its searches' `progress.analyzed` is about to reach
   the allowance (step `key`; read ahead at the rate the last two reads showed, or twice what the
   last read added, whichever is more, reads coming closer together as it nears: the cancel lands
@@ -63,8 +63,8 @@ def analyzed_of(webset: Json) -> int:
     return sum(int((s.get("progress") or {}).get("analyzed") or 0) for s in webset.get("searches") or [])
 
 
-async def allowance(ctx: TaskContext, query: Query) -> int:
-    """Step `known.allowance`: the candidates a plain run of `query` is expected to analyze."""
+async def allowance(ctx: TaskContext, key: str, query: Query) -> int:
+    """Step `key`: the candidates a plain run of `query` is expected to analyze."""
 
     async def work() -> int:
         found = memory.memory_of(ctx)
@@ -76,7 +76,7 @@ async def allowance(ctx: TaskContext, query: Query) -> int:
             return max(1, math.ceil(analyzed * query.count / count))
         return WEBSET_ANALYZED_PER_ITEM * query.count
 
-    held: int = await ctx.step("known.allowance", work)
+    held: int = await ctx.step(key, work)
     return held
 
 
@@ -89,16 +89,24 @@ async def record(ctx: TaskContext, query: Query, analyzed: int) -> None:
 
 
 async def wait_search(
-    ctx: TaskContext, key: str, webset_id: str, query: Query, timeout_s: float, poll_s: float
+    ctx: TaskContext,
+    key: str,
+    webset_id: str,
+    query: Query,
+    timeout_s: float,
+    poll_s: float,
+    *,
+    until: float | None = None,
 ) -> Json:
-    """Wait for the webset's search (see the module docstring): held to the allowance when `query`
-    is a "skip" run with known entities to exclude; kit.wait_idle's shape plus `stopped`."""
+    """Wait for the webset's search as `kit.wait_idle` does (its deadline: `until`, else `timeout_s`
+    after the wait first began), held to the allowance (step `<key>.allowance`) when `query` is a
+    "skip" run with known entities to exclude; kit.wait_idle's shape plus `stopped`."""
     if query.known != "skip" or not any(e["urls"] for e in await memory.known_now(ctx)):
-        return {**await kit.wait_idle(ctx, key, webset_id, timeout_s, poll_s), "stopped": None}
-    held = await allowance(ctx, query)
-    end = await kit.deadline(ctx, f"{key}.start", timeout_s)
+        return {**await kit.wait_idle(ctx, key, webset_id, timeout_s, poll_s, until=until), "stopped": None}
+    held = await allowance(ctx, f"{key}.allowance", query)
+    end = until if until is not None else await kit.deadline(ctx, f"{key}.start", timeout_s)
     watched: Json = await ctx.step(key, lambda: _watch(ctx, key, webset_id, held, end, poll_s))
-    if not watched.pop("reached"):
+    if not watched.pop("reached", False):
         return {**watched, "stopped": None}
     await ctx.step(f"{key}.cancel", lambda: _cancel(ctx, webset_id, watched["webset"]))
     waited = await kit.wait_idle(ctx, f"{key}.idle", webset_id, timeout_s, poll_s, until=end)

@@ -8,14 +8,15 @@ pays for no item or enrichment cell the first paid for, and costs less; v_entiti
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from exa_orch.app import App
+from exa_orch.gateway.prices import WEBSET_ANALYZED_PER_ITEM
 from exa_orch.runtime import Principal
 from exa_orch.sim.exchanges import EXCHANGE_HOOKS, Exchange
 from exa_orch.sim.testing import SimHandle
@@ -47,7 +48,7 @@ async def entities_view(app: App, viewer: str) -> list[dict[str, Any]]:
 async def test_a_repeat_harvest_with_known_skip_pays_for_new_entities_only(
     research_app: OpenApp, sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with research_app() as app:
+    async with clock_per_read(sim, READ_MOVES_S), research_app() as app:
         first = await run_task(app, "lifecycle.harvest", ARGS)
         assert first.status == "completed", first.error
         second = await run_task(app, "lifecycle.harvest", {**ARGS, "known": "skip"})
@@ -226,8 +227,8 @@ SPARSE = ARGS  # 46 French companies: the repeat finds at most 16 new ones
 READ_MOVES_S = 5.0
 
 
-@contextmanager
-def clock_per_read(sim: SimHandle, seconds: float) -> Iterator[None]:
+@asynccontextmanager
+async def clock_per_read(sim: SimHandle, seconds: float) -> AsyncIterator[None]:
     """Hold the simulator's clock (nearly still) and move it `seconds` after each GET it answers."""
     speed = sim.ctx.clock.speed
 
@@ -255,7 +256,7 @@ RICH = {
 async def test_a_repeat_with_known_skip_spends_no_more_on_searching_and_less_in_all(
     research_app: OpenApp, sim: SimHandle, args: dict[str, Any]
 ) -> None:
-    with clock_per_read(sim, READ_MOVES_S):  # simulated time moves by reads, not by wall time
+    async with clock_per_read(sim, READ_MOVES_S):  # simulated time moves by reads, not by wall time
         async with research_app() as app:
             first = await run_task(app, "lifecycle.harvest", args)
             second = await run_task(app, "lifecycle.harvest", {**args, "known": "skip"})
@@ -296,3 +297,17 @@ def await_search_view(sim: SimHandle, webset_id: str) -> dict[str, Any]:
     st = sim.ctx.extras["websets"]
     search = st.searches[sim_webset(sim, webset_id).search_ids[0]]
     return views.search(st, search, sim.ctx.clock.now() + 3600)
+
+
+async def test_with_no_earlier_run_of_the_search_the_allowance_is_the_previews(research_app: OpenApp) -> None:
+    args = {**ARGS, "count": 5, "enrichments": None}
+    async with research_app() as app:
+        await run_task(app, "lifecycle.harvest", args)  # memory holds five, of another search
+        other = {**args, "criteria": [{"description": "based in Europe"}], "known": "skip"}
+        second = await run_task(app, "lifecycle.harvest", other)
+        third = await run_task(app, "lifecycle.harvest", {**args, "known": "skip", "count": 10})
+        steps = {t.id: await app.store.load_steps(t.id) for t in (second, third)}
+    assert steps[second.id]["wait.search.allowance"] == WEBSET_ANALYZED_PER_ITEM * 5
+    # The same search's plain run analyzed so many for 5: for 10, twice that.
+    first_analyzed = steps[third.id]["wait.search.allowance"] / 2
+    assert first_analyzed == int(first_analyzed) > 0
