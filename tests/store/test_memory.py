@@ -141,10 +141,12 @@ async def test_the_sql_command_shows_the_local_users_memory_and_all_owners_every
         memory = EntityMemory(store)
         await remember(memory, "user:tester", "task_1", [item("a", "Klarna", "https://klarna.com")])
         await remember(memory, BOB, "task_2", [item("b", "Bobworks", "https://bobworks.example")])
+        mine_task = await store.create_task("t", {}, principal="user:tester")
+        await store.create_task("t", {}, principal=BOB)
     env = {"EXA_ORCH_PRINCIPAL": "user:tester"}
     query = "select principal, name, sightings from v_entities order by name"
 
-    def sql(*flags: str) -> list[dict[str, Any]]:
+    def sql(*flags: str, query: str = query) -> list[dict[str, Any]]:
         done = run_cli("sql", "--json", *flags, "--db", db, query, env=env)
         assert done.returncode == 0, done.stderr
         rows: list[dict[str, Any]] = json.loads(done.stdout)
@@ -154,6 +156,9 @@ async def test_the_sql_command_shows_the_local_users_memory_and_all_owners_every
     everyone = await asyncio.to_thread(sql, "--all-owners")
     assert mine == [{"principal": "user:tester", "name": "Klarna", "sightings": 1}]
     assert [r["name"] for r in everyone] == ["Bobworks", "Klarna"]
+    tasks = "select id, owner from v_tasks"
+    assert await asyncio.to_thread(sql, query=tasks) == [{"id": mine_task.id, "owner": "user:tester"}]
+    assert len(await asyncio.to_thread(sql, "--all-owners", query=tasks)) == 2
 
 
 async def test_v_tasks_in_sql_shows_the_viewers_tasks_and_unowned_ones_all_owners_every_one(
