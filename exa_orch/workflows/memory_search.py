@@ -19,7 +19,7 @@ analysis allowance:
   searches through Exa's own cancel (`ExaPort.cancel_search`, step `<key>.cancel`: Exa stops
   analyzing, and billing, there; the items found stay) and wait for it to be idle (`<key>.idle`).
   The saved wait has kit.wait_idle's shape plus `stopped`: {allowance, analyzed} or None;
-- `record(ctx, query, progress)`: a plain run whose search finished records what it analyzed.
+- `record(ctx, query, analyzed)`: a plain run whose search finished records what it analyzed.
 """
 
 from __future__ import annotations
