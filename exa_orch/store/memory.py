@@ -95,6 +95,7 @@ class Plan:
     # The remembered entities the plan was made from, each with its count of sightings then: `apply`
     # writes nothing if memory has changed since (another process remembered meanwhile).
     read: dict[int, int] = field(default_factory=dict)
+    probed: list[str] = field(default_factory=list)  # the keys `candidates` was asked for
 
 
 def _loads(text: Any, default: Any) -> Any:
@@ -227,14 +228,14 @@ def _lock_key(principal: str) -> int:
 
 
 def _unchanged(conn: Any, principal: str, plan: Plan) -> bool:
-    """Whether memory still is what `plan` was made from: the entities holding its keys are the
-    ones it read, each with as many sightings (read inside the writing transaction)."""
+    """Whether memory still is what `plan` was made from: the entities holding the keys it was
+    read by are the ones it read, each with as many sightings (read inside the writing transaction)."""
     got = conn.execute(
         f"/*pg:SELECT pg_try_advisory_xact_lock({_LOCK_SPACE}, {_lock_key(principal)})*/"
     ).fetchone()
     if got is not None and not got[0]:
         return False  # another server is applying this principal's plan now
-    keys = sorted({k for g in plan.groups for k in g.keys})
+    keys = sorted(set(plan.probed))
     ids: set[int] = set()
     for at in range(0, len(keys), _KEYS_PER_READ):
         part = keys[at : at + _KEYS_PER_READ]

@@ -248,6 +248,7 @@ async def resolve_into(
     for attempt in range(APPLY_ATTEMPTS):
         old = await memory.candidates(who, keys)
         after, of_new = plan(task_id, old, new)  # a refused apply changed none of `new`
+        after.probed = keys
         if await memory.apply(who, after) is not None:
             return of_new
         await asyncio.sleep(random.uniform(0.01, 0.05) * (attempt + 1))  # the other writer's turn

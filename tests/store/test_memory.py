@@ -193,6 +193,7 @@ async def test_two_apps_on_one_database_remembering_one_entity_at_once_make_it_o
         plan_a, _ = plan("task_1", await a.candidates(ALICE, keys), [seen("task_1", it)])
         plan_b, _ = plan("task_2", await b.candidates(ALICE, keys), [seen("task_2", {**it, "id": "b"})])
         assert plan_a.groups[0].entity_id is None and plan_b.groups[0].entity_id is None
+        plan_a.probed = plan_b.probed = keys  # what they were read by (as resolve_into says)
         assert await a.apply(ALICE, plan_a) is not None
         assert await b.apply(ALICE, plan_b) is None  # memory changed since it read: nothing written
         assert await b.counts(ALICE) == (1, 1)
@@ -209,3 +210,16 @@ async def test_two_apps_on_one_database_remembering_one_entity_at_once_make_it_o
         held = await a.entities(ALICE, 100)
         assert len(held) == 7 and len({e.name for e in held}) == 7
         assert await a.counts(ALICE) == (7, 14)
+
+
+async def test_a_key_the_read_entities_share_with_one_not_read_is_no_change(store: Store) -> None:
+    # Acme (a.com) and another Acme (c.com) share a name key; a new a.com page reads only the first
+    # (its keys), and its plan's groups hold the name key the other holds too: memory did not change.
+    memory = EntityMemory(store)
+    await remember(memory, ALICE, "task_1", [item("a", "Acme", "https://a.com")])
+    await remember(memory, ALICE, "task_2", [item("c", "Acme", "https://c.com")])
+    assert len(await memory.entities(ALICE, 10)) == 2  # two companies, one name
+    groups = await resolve_into(
+        memory, ALICE, "task_3", [seen("task_3", item("n", "Acme Labs", "https://a.com"))]
+    )
+    assert [s.task_id for s in groups[0]] == ["task_1", "task_3"]
