@@ -250,6 +250,14 @@ class ExaPort:
         path = f"{W}/{segment(webset_id, 'websetId')}/searches/{segment(search_id, 'searchId')}"
         return WebsetSearch.model_validate(await self._json("GET", path))
 
+    async def cancel_search(self, webset_id: str, search_id: str) -> WebsetSearch:
+        """Cancel a running search (Exa's `POST /v0/websets/{webset}/searches/{id}/cancel`): the items
+        it found stay, it analyzes (and bills) no further candidate; the search as Exa answers."""
+        from exa_py.websets.types import WebsetSearch
+
+        path = f"{W}/{segment(webset_id, 'websetId')}/searches/{segment(search_id, 'searchId')}/cancel"
+        return WebsetSearch.model_validate(await self._json("POST", path))
+
     async def create_enrichment(
         self, webset_id: str, params: CreateEnrichmentParameters, *, key: str
     ) -> WebsetEnrichment:

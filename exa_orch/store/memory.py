@@ -12,11 +12,15 @@ one ('' for a task with no owner), and nothing here returns another principal's 
   the sightings of the entities it ties together onto one; a split moves some to a new entity), new
   sightings written (one per task and item: writing a task's sightings again changes nothing);
 - `entities(principal, limit)`: the principal's entities, most recently seen first (exclusions, the
-  web view); `counts(principal)`.
+  web view); `counts(principal)`;
+- `record_search` / `earlier_search`: how many candidates a plain (not `known: "skip"`) search of
+  the same query, entity and criteria analyzed for its count (migration 0022): what a repeat run
+  with `known: "skip"` may spend on searching (workflows/memory_search.py).
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,6 +30,7 @@ from exa_orch.store.core import Store
 from exa_orch.store.records import iso
 
 Json = dict[str, Any]
+_LOCK_SPACE = 734_521  # pg_try_advisory_xact_lock(_LOCK_SPACE, <principal's key>): one plan at a time
 _KEYS_PER_READ = 400  # well under both databases' limits on one statement's parameters
 _ENTITY_COLUMNS = "id, type, name, names, domains, urls, profiles, evidence, first_seen, last_seen"
 _SIGHTING_COLUMNS = "id, entity_id, task_id, task_type, item_id, seen_at, url, sources, fields, item"
@@ -87,6 +92,10 @@ class Plan:
 
     groups: list[Group]
     dropped: list[int] = field(default_factory=list)
+    # The remembered entities the plan was made from, each with its count of sightings then: `apply`
+    # writes nothing if memory has changed since (another process remembered meanwhile).
+    read: dict[int, int] = field(default_factory=dict)
+    probed: list[str] = field(default_factory=list)  # the keys `candidates` was asked for
 
 
 def _loads(text: Any, default: Any) -> Any:
@@ -178,14 +187,88 @@ class EntityMemory:
         )[0]
         return int(entities), int(seen)
 
-    async def apply(self, principal: str, plan: Plan) -> list[int]:
-        """Write `plan` in one transaction; return each group's entity id, in order."""
+    async def record_search(
+        self, principal: str, fingerprint: str, task_id: str, count: int, analyzed: int
+    ) -> None:
+        """Remember that `task_id`'s search `fingerprint` (its query, entity and criteria) analyzed
+        `analyzed` candidates for `count` items (written again for the same task: changes nothing)."""
+        now = iso(self._store._clock())
+        await self._store._writer.submit(
+            lambda conn: conn.execute(
+                "INSERT INTO memory_searches (principal, fingerprint, task_id, count, analyzed, at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                (principal, fingerprint, task_id, count, analyzed, now),
+            )
+        )
+
+    async def earlier_search(self, principal: str, fingerprint: str) -> tuple[int, int] | None:
+        """(count, analyzed) of the principal's latest search `fingerprint`, or None."""
+        rows = await self._read(
+            "SELECT count, analyzed FROM memory_searches WHERE principal = ? AND fingerprint = ?"
+            " ORDER BY at DESC, task_id DESC LIMIT 1",
+            (principal, fingerprint),
+        )
+        return (int(rows[0][0]), int(rows[0][1])) if rows else None
+
+    async def apply(self, principal: str, plan: Plan) -> list[int] | None:
+        """Write `plan` in one transaction; return each group's entity id, in order. None, with
+        nothing written, when the principal's memory is not what the plan was made from (`Plan.read`:
+        another process or task remembered meanwhile): read the candidates again, plan again.
+        Transactions that apply a plan of one principal take turns (SQLite: its one writer at a time;
+        PostgreSQL: an advisory lock on the principal, and None while another holds it), so two
+        processes never both make the entity neither had seen."""
         store = self._store
         now = iso(store._clock())
         return await store._writer.submit(lambda conn: _apply(conn, principal, plan, now))
 
 
-def _apply(conn: Any, principal: str, plan: Plan, now: str) -> list[int]:
+def _lock_key(principal: str) -> int:
+    """The principal's advisory lock key (PostgreSQL), under _LOCK_SPACE."""
+    return int.from_bytes(hashlib.blake2b(principal.encode(), digest_size=4).digest(), "big", signed=True)
+
+
+def _unchanged(conn: Any, principal: str, plan: Plan) -> bool:
+    """Whether memory still is what `plan` was made from: the entities holding the keys it was
+    read by are the ones it read, each with as many sightings (read inside the writing transaction)."""
+    got = conn.execute(
+        f"/*pg:SELECT pg_try_advisory_xact_lock({_LOCK_SPACE}, {_lock_key(principal)})*/"
+    ).fetchone()
+    if got is not None and not got[0]:
+        return False  # another server is applying this principal's plan now
+    keys = sorted(set(plan.probed))
+    ids: set[int] = set()
+    for at in range(0, len(keys), _KEYS_PER_READ):
+        part = keys[at : at + _KEYS_PER_READ]
+        rows = conn.execute(
+            f"SELECT DISTINCT entity_id FROM memory_keys WHERE principal = ? AND key IN ({_marks(len(part))})",
+            (principal, *part),
+        ).fetchall()
+        ids.update(int(r[0]) for r in rows)
+    if not ids <= set(plan.read):
+        return False
+    seen = sorted(plan.read)
+    for at in range(0, len(seen), _KEYS_PER_READ):
+        done = seen[at : at + _KEYS_PER_READ]
+        marks = _marks(len(done))
+        alive = conn.execute(
+            f"SELECT count(*) FROM memory_entities WHERE principal = ? AND id IN ({marks})",
+            (principal, *done),
+        ).fetchone()[0]
+        counts = conn.execute(
+            f"SELECT entity_id, count(*) FROM memory_sightings WHERE principal = ? AND entity_id IN ({marks})"
+            " GROUP BY entity_id",
+            (principal, *done),
+        ).fetchall()
+        if int(alive) != len(done) or {int(e): int(n) for e, n in counts} != {
+            e: plan.read[e] for e in done if plan.read[e]
+        }:
+            return False
+    return True
+
+
+def _apply(conn: Any, principal: str, plan: Plan, now: str) -> list[int] | None:
+    if not _unchanged(conn, principal, plan):
+        return None
     ids: list[int] = []
     for group in plan.groups:
         for s in group.sightings:

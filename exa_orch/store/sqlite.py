@@ -41,7 +41,7 @@ from exa_orch.store.backend import (
 from exa_orch.store.checkpoint import BACKSTOP_PAGES, Checkpointer
 from exa_orch.store.migrations import Migration
 from exa_orch.store.sqlite_bounds import SqlConnection, bounded_rows, stopped_at_limit
-from exa_orch.store.viewer import ALL_VIEWERS, MEMORY_VIEWS, may_read, temp_views
+from exa_orch.store.viewer import ALL_VIEWERS, SCOPED_VIEWS, may_read, temp_views
 
 READONLY_BUSY_TIMEOUT_MS = 5_000
 
@@ -163,9 +163,12 @@ class ReadOnly:
         `viewer` (store/viewer.py)."""
         guard = _Guard(viewer)
         conn = self._conn
-        if viewer != ALL_VIEWERS:  # the viewer's memory views, in this connection's temp schema
+        if viewer != ALL_VIEWERS:  # the viewer's scoped views, in this connection's temp schema
+            main_sql = await conn.execute_fetchall(
+                "SELECT name, sql FROM sqlite_master WHERE type = 'view' AND name IN ('v_entities', 'v_sightings')"
+            )
             await conn.execute("PRAGMA query_only = OFF")
-            for statement in temp_views(viewer):
+            for statement in temp_views(viewer, {str(name): str(sql) for name, sql in main_sql}):
                 await conn.execute(statement)
             await conn.execute("PRAGMA query_only = ON")
         await conn.set_authorizer(guard)
@@ -287,7 +290,13 @@ class _Guard:
     ) -> int:
         if action == sqlite3.SQLITE_READ and not may_read(arg1, arg2, db, src, self.viewer):
             if self.refused is None:
-                self.refused = f"reading {'main.' if arg1 in MEMORY_VIEWS else ''}{arg1} (your memory: v_entities, v_sightings)"
+                # a memory table read through a main view's name: the main view was read itself
+                shown = (
+                    f"main.{src}" if src in SCOPED_VIEWS else f"main.{arg1}" if arg1 in SCOPED_VIEWS else arg1
+                )
+                self.refused = (
+                    f"reading {shown} (yours: v_entities, v_sightings, v_tasks; --all-owners: every owner's)"
+                )
             return sqlite3.SQLITE_DENY
         if action in _READ_ACTIONS:
             return sqlite3.SQLITE_OK

@@ -30,7 +30,7 @@ from exa_orch.gateway import prices
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import engines, entities, kit, memory, rows, webset_steps
+from exa_orch.workflows import engines, entities, kit, memory, memory_search, rows, webset_steps
 from exa_orch.workflows.archive import convergent_run
 from exa_orch.workflows.harvest import poll_interval, with_recovery, with_runs
 from exa_orch.workflows.row_model import ItemJson
@@ -201,12 +201,20 @@ async def _run(
     timed_out: list[str] = []
     # One budget, fixed when the waiting first began: the websets search in parallel at Exa.
     until = await kit.deadline(ctx, "wait.start", budget_s)
+    crit = [c.description for c in args.criteria or []]
     for i, webset_id in enumerate(webset_ids):
         await ctx.progress("wait", i, n, f"waiting for webset {i + 1}/{n} ({queries[i]!r})")
-        wait = partial(kit.wait_webset, ctx, f"wait.{i}.idle", webset_id, budget_s, poll_s, until=until)
-        waited: Idle = await timeline.run(f"wait.{i}", wait, status=_status)
+        query = memory_search.Query(queries[i], args.entity.model_dump(), crit, args.count, args.known)
+        wait = partial(
+            memory_search.wait_search, ctx, f"wait.{i}.idle", webset_id, query, budget_s, poll_s, until=until
+        )
+        waited: Idle = await timeline.run(
+            f"wait.{i}", wait, status=_status
+        )  # known: skip holds it (memory_search)
         if waited.timed_out:
             timed_out.append(queries[i])
+        else:
+            await memory_search.record(ctx, query, memory_search.analyzed_of(waited.webset))
 
     item_lists: list[list[ItemJson]] = []
     for i, webset_id in enumerate(webset_ids):

@@ -31,7 +31,7 @@ from exa_orch.runtime import TaskContext, create_or_get
 from exa_orch.runtime.deps import exa_port_of
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import engines, entities, kit, memory, rows
+from exa_orch.workflows import engines, entities, kit, memory, memory_search, rows
 from exa_orch.workflows.archive import harvest_run
 
 if TYPE_CHECKING:
@@ -192,17 +192,29 @@ async def _run(
     timeout_s: float,
     poll_s: float,
 ) -> kit.AgentJson:
-    waited: Idle = await timeline.run(
-        "search", lambda: kit.wait_webset(ctx, "wait.search", webset_id, timeout_s, poll_s), status=_status
+    query = memory_search.Query(
+        args.query,
+        args.entity.model_dump(),
+        [c.description for c in args.criteria or []],
+        args.count,
+        args.known,
+    )  # known: skip holds the search to what the plain run analyzes (workflows/memory_search.py)
+    waited: memory_search.Searched = await timeline.run(
+        "search",
+        lambda: memory_search.wait_search(ctx, "wait.search", webset_id, query, timeout_s, poll_s),
+        status=_status,
     )
     progress = search_progress(waited.webset)
     timed_out = "search" if waited.timed_out else None
+    held = memory_search.stopped(waited)
+    if not timed_out:
+        await memory_search.record(ctx, query, progress["analyzed"])
 
     enrichments = args.enrichments or []
     enrichment_ids: list[str] = []
     if enrichments and not timed_out:
-        enrichment_ids, waited = await _enrich(ctx, timeline, webset_id, enrichments, timeout_s, poll_s)
-        timed_out = "enrichments" if waited.timed_out else None
+        enrichment_ids, enriched = await _enrich(ctx, timeline, webset_id, enrichments, timeout_s, poll_s)
+        timed_out = "enrichments" if enriched.timed_out else None
 
     await ctx.progress("collect", 0, progress["found"] or None, "collecting the items")
     items: list[kit.AgentJson] = await timeline.run(
@@ -219,6 +231,7 @@ async def _run(
         "enrichmentCount": len(enrichment_ids),
         "enrichmentIds": enrichment_ids,
         "timedOut": timed_out is not None,
+        **held,
     }
     if timed_out:
         result.update(

@@ -24,10 +24,12 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import random
 import weakref
 from collections.abc import Sequence
 from typing import Any, Literal
 
+from exa_orch.errors import StoreError
 from exa_orch.gateway.agent_runs import MAX_INPUT_ROWS
 from exa_orch.gateway.context import current_request
 from exa_orch.runtime import TaskContext
@@ -39,11 +41,16 @@ Json = dict[str, Any]
 Known = Literal["skip", "mark", "ignore"]
 MAX_EXCLUDED = MAX_INPUT_ROWS  # remembered entities sent as exclusions, most recently seen first
 IMPORT_WAIT_S = 600.0
+APPLY_ATTEMPTS = 20  # reads and plans again while another process writes the same principal's memory
 # One re-resolution at a time per principal in this process, per event loop (a lock is bound to
 # the loop it is first used on; tests and the eval run several loops in one process).
 _LOCKS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Lock]] = (
     weakref.WeakKeyDictionary()
 )
+
+
+# known_now's step, once read in a run (a step key is used once per run).
+_KNOWN: weakref.WeakKeyDictionary[TaskContext, list[Json]] = weakref.WeakKeyDictionary()
 
 
 class KnownArgs(kit.TaskArgs):
@@ -52,7 +59,8 @@ class KnownArgs(kit.TaskArgs):
     known: Known = "mark"
     """what to do with entities your earlier collection tasks found (entity memory): "skip" asks Exa
     to leave them out (Agent API input.exclusion, a webset search's exclude of an import of them), so
-    a repeat run pays for new entities only and its result holds only new ones; "mark" (default) gives
+    a repeat run pays for new entities only and its result holds only new ones (a webset search is
+    held to what the plain run analyzes and stopped there: stoppedBy "allowance"); "mark" (default) gives
     each result item known: true|false and knownSince; "ignore" does neither. Every run's items are
     remembered whatever this says"""
 
@@ -110,7 +118,7 @@ def fields_of(item: Json, names: dict[str, str] | None = None) -> list[str]:
 # --- exclusions (before the run creates anything) ---------------------------------------------------
 
 
-async def _known_now(ctx: TaskContext) -> list[Json]:
+async def known_now(ctx: TaskContext) -> list[Json]:
     """Step `known.exclusion`: the remembered entities ({name, urls}) as this task first saw memory,
     so a resumed run sends Exa the same exclusions."""
 
@@ -121,7 +129,10 @@ async def _known_now(ctx: TaskContext) -> list[Json]:
         held = await memory.entities(principal(), MAX_EXCLUDED)
         return [{"name": e.name, "urls": e.urls} for e in held if e.urls or e.name]
 
+    if ctx in _KNOWN:  # asked again in this run (the held search asks what was excluded)
+        return _KNOWN[ctx]
     found: list[Json] = await ctx.step("known.exclusion", read)
+    _KNOWN[ctx] = found
     return found
 
 
@@ -132,7 +143,7 @@ async def agent_options(ctx: TaskContext, known: Known) -> Json:
         return {}
     records = [
         {k: v for k, v in (("name", e["name"]), ("url", (e["urls"] or [None])[0])) if v}
-        for e in await _known_now(ctx)
+        for e in await known_now(ctx)
     ]
     records = [r for r in records if r][:MAX_INPUT_ROWS]
     return {"input": {"exclusion": records}} if records else {}
@@ -155,7 +166,7 @@ async def webset_exclude(ctx: TaskContext, known: Known, entity: Json) -> list[J
     completed), for a webset search's `exclude`; else []."""
     if known != "skip":
         return []
-    held = [e for e in await _known_now(ctx) if e["urls"]]
+    held = [e for e in await known_now(ctx) if e["urls"]]
     if not held:
         return []
     port = exa_port_of(ctx.deps)
@@ -223,7 +234,29 @@ def plan(task_id: str, old: list[Remembered], new: list[Sighting]) -> tuple[Plan
             claimed.add(keep)
         groups.append(_group([pool[i] for i in members], reasons, keep))
     dropped = sorted(e.id for e in old if e.id not in claimed)
-    return Plan(groups, dropped), [g.sightings for g in groups]
+    read = {e.id: len(e.sightings) for e in old}
+    return Plan(groups, dropped, read), [g.sightings for g in groups]
+
+
+async def resolve_into(
+    memory: EntityMemory, who: str, task_id: str, new: list[Sighting]
+) -> list[list[Sighting]]:
+    """Re-resolve `new` sightings with what `who`'s memory holds and write the result; each new
+    sighting's group. Read, plan, apply, again while memory changed in between (`EntityMemory.apply`
+    None: another process remembered meanwhile), so no two processes make one entity twice."""
+    keys = sorted({k for s in new for k in keys_of(s.item)})
+    for attempt in range(APPLY_ATTEMPTS):
+        old = await memory.candidates(who, keys)
+        after, of_new = plan(task_id, old, new)  # a refused apply changed none of `new`
+        after.probed = keys
+        if await memory.apply(who, after) is not None:
+            return of_new
+        await asyncio.sleep(random.uniform(0.01, 0.05) * (attempt + 1))  # the other writer's turn
+    raise StoreError(
+        f"entity memory of {who or 'tasks with no owner'} kept changing while this task wrote to it "
+        f"({APPLY_ATTEMPTS} attempts)",
+        hint="Run the task again: its items are remembered then.",
+    )
 
 
 def _since(group: list[Sighting], task_id: str) -> str | None:
@@ -270,9 +303,7 @@ async def _marks(
         ]  # fmt: skip
         lock = _LOCKS.setdefault(asyncio.get_running_loop(), {}).setdefault(who, asyncio.Lock())
         async with lock:
-            old = await memory.candidates(who, sorted({k for item in items for k in keys_of(item)}))
-            after, of_new = plan(ctx.task_id, old, new)
-            await memory.apply(who, after)
+            of_new = await resolve_into(memory, who, ctx.task_id, new)
         where = {id(s): g for g in of_new for s in g}
         return [{"knownSince": _since(where[id(s)], ctx.task_id)} for s in new]
 

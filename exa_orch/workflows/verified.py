@@ -39,7 +39,7 @@ from exa_orch.gateway.agent_runs import OutputSchema, refused
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.spec import WorkflowSpec
 from exa_orch.store import Archetype
-from exa_orch.workflows import engines, kit, memory, rows, webset_steps
+from exa_orch.workflows import engines, kit, memory, memory_search, rows, webset_steps
 from exa_orch.workflows.archive import verified_run
 from exa_orch.workflows.entity_research import (
     FIELDS,
@@ -213,13 +213,22 @@ async def _collect_and_research(
     await ctx.progress("webset", 1, 3, f"webset {webset_id}: waiting for the search")
     # A quick look first (small searches end in seconds), then a patient wait for the rest.
     quick = min(deadline, await kit.deadline(ctx, "webset.wait.start", QUICK_S))
-    waited = await kit.wait_webset(ctx, "webset.wait", webset_id, QUICK_S, 0.25, until=quick)
+    query = memory_search.Query(  # known: skip holds the search to what the plain run analyzes
+        args.query,
+        args.entity.model_dump(),
+        [c.description for c in args.criteria or []],
+        args.count,
+        args.known,
+    )
+    waited = await memory_search.wait_search(ctx, "webset.wait", webset_id, query, QUICK_S, 0.25, until=quick)
     if waited.timed_out:
         # Branch on the checkpoint only, never on the clock: a run resumed after the deadline must
         # replay the path the earlier run took (its research runs). No time left: a one-poll wait.
-        waited = await kit.wait_webset(
-            ctx, "webset.wait.rest", webset_id, args.timeout / 1000, 2.0, until=deadline
+        waited = await memory_search.wait_search(
+            ctx, "webset.wait.rest", webset_id, query, args.timeout / 1000, 2.0, until=deadline
         )
+    if not waited.timed_out:
+        await memory_search.record(ctx, query, memory_search.analyzed_of(waited.webset))
     items = await kit.collect_items(ctx, "webset.items", webset_id, max_items=max(args.count, 1000))
     await ctx.progress("webset", 3, 3, f"webset {webset_id}: {len(items)} items")
     head: ResultJson = {"engine": "websets", "websetId": webset_id}

@@ -12,7 +12,7 @@ from exa_orch.errors import InvalidParams
 from exa_orch.store import Store
 from exa_orch.store.admin import run_query
 from exa_orch.store.memory import EntityMemory, Group, Plan, Sighting
-from exa_orch.workflows.memory import keys_of, plan
+from exa_orch.workflows.memory import keys_of, plan, resolve_into
 from tests.support import run_cli
 
 ALICE, BOB = "token:alice", "token:bob"
@@ -104,12 +104,24 @@ async def test_memory_is_per_principal_and_sql_shows_the_viewers_only(store: Sto
         for query, named in (
             ("select principal from memory_sightings", "memory_sightings"),
             ("select principal from main.v_entities", "main.v_entities"),
+            # no column read: a bare count would tell another principal's memory exists
+            ("select count(*) from memory_entities", "memory_entities"),
+            ("select 1 from memory_keys", "memory_keys"),
+            ("select count(*) from memory_searches", "memory_searches"),
+            ("select count(*) from main.v_sightings", "main.v_sightings"),
+            ("select count(*) from main.v_entities", "main.v_entities"),
         ):
             try:
                 await sql(query, ALICE)
                 raise AssertionError(f"{query!r} read memory outside the viewer's views")
             except InvalidParams as exc:
                 assert named in exc.message
+        # ... while the viewer's views count the viewer's rows
+        assert await sql("select count(*) from v_sightings", ALICE) == [(1,)]
+        assert await sql(
+            "select count(*) from v_entities e join v_sightings s on s.entity_id = e.id", BOB
+        ) == [(1,)]
+        assert await sql("select count(*) from v_entities", "token:carol") == [(0,)]
     else:  # row-level security: the sql role sees the viewer's rows of the tables too
         assert await sql("select principal from memory_sightings", ALICE) == [(ALICE,)]
         assert await sql("select count(*) from memory_entities", "token:carol") == [(0,)]
@@ -129,10 +141,12 @@ async def test_the_sql_command_shows_the_local_users_memory_and_all_owners_every
         memory = EntityMemory(store)
         await remember(memory, "user:tester", "task_1", [item("a", "Klarna", "https://klarna.com")])
         await remember(memory, BOB, "task_2", [item("b", "Bobworks", "https://bobworks.example")])
+        mine_task = await store.create_task("t", {}, principal="user:tester")
+        await store.create_task("t", {}, principal=BOB)
     env = {"EXA_ORCH_PRINCIPAL": "user:tester"}
     query = "select principal, name, sightings from v_entities order by name"
 
-    def sql(*flags: str) -> list[dict[str, Any]]:
+    def sql(*flags: str, query: str = query) -> list[dict[str, Any]]:
         done = run_cli("sql", "--json", *flags, "--db", db, query, env=env)
         assert done.returncode == 0, done.stderr
         rows: list[dict[str, Any]] = json.loads(done.stdout)
@@ -142,3 +156,70 @@ async def test_the_sql_command_shows_the_local_users_memory_and_all_owners_every
     everyone = await asyncio.to_thread(sql, "--all-owners")
     assert mine == [{"principal": "user:tester", "name": "Klarna", "sightings": 1}]
     assert [r["name"] for r in everyone] == ["Bobworks", "Klarna"]
+    tasks = "select id, owner from v_tasks"
+    assert await asyncio.to_thread(sql, query=tasks) == [{"id": mine_task.id, "owner": "user:tester"}]
+    assert len(await asyncio.to_thread(sql, "--all-owners", query=tasks)) == 2
+
+
+async def test_v_tasks_in_sql_shows_the_viewers_tasks_and_unowned_ones_all_owners_every_one(
+    store: Store,
+) -> None:
+    mine = await store.create_task("t", {}, principal=ALICE)
+    theirs = await store.create_task("t", {}, principal=BOB)
+    unowned = await store.create_task("t", {})
+
+    async def ids(viewer: str, query: str = "select id from v_tasks") -> set[str]:
+        return {r[0] for r in (await run_query(store.backend, query, viewer=viewer))[1]}
+
+    assert await ids(ALICE) == {mine.id, unowned.id}
+    assert await ids(BOB) == {theirs.id, unowned.id}
+    assert await ids("*") == {mine.id, theirs.id, unowned.id}
+    assert await ids(ALICE, "select count(*) from v_tasks") == {2}
+    if store.backend.name != "postgresql":  # SQLite: the main view only through the viewer's
+        try:
+            await ids(ALICE, "select id from main.v_tasks")
+            raise AssertionError("main.v_tasks was read outside the viewer's view")
+        except InvalidParams as exc:
+            assert "main.v_tasks" in exc.message
+
+
+async def test_two_apps_on_one_database_remembering_one_entity_at_once_make_it_once(db: str) -> None:
+    # Two stores on one database: two writers (threads and connections), as two processes have.
+    async with Store(db) as one, Store(db) as two:
+        a, b = EntityMemory(one), EntityMemory(two)
+        it = item("a", "Klarna", "https://klarna.com")
+        keys = sorted(keys_of(it))
+        # Both read memory before either writes: each plans a new entity; the second is refused.
+        plan_a, _ = plan("task_1", await a.candidates(ALICE, keys), [seen("task_1", it)])
+        plan_b, _ = plan("task_2", await b.candidates(ALICE, keys), [seen("task_2", {**it, "id": "b"})])
+        assert plan_a.groups[0].entity_id is None and plan_b.groups[0].entity_id is None
+        plan_a.probed = plan_b.probed = keys  # what they were read by (as resolve_into says)
+        assert await a.apply(ALICE, plan_a) is not None
+        assert await b.apply(ALICE, plan_b) is None  # memory changed since it read: nothing written
+        assert await b.counts(ALICE) == (1, 1)
+        # Read and planned again, it joins the entity the other made.
+        groups = await resolve_into(b, ALICE, "task_2", [seen("task_2", {**it, "id": "b"})])
+        assert [s.task_id for s in groups[0]] == ["task_1", "task_2"]
+        # At once, many rounds: each entity is made once, with every sighting.
+        for n in range(6):
+            found = [item(f"{who}{n}", f"Northwind {n}", f"https://northwind{n}.example") for who in "xy"]
+            await asyncio.gather(
+                resolve_into(a, ALICE, f"task_x{n}", [seen(f"task_x{n}", found[0])]),
+                resolve_into(b, ALICE, f"task_y{n}", [seen(f"task_y{n}", found[1])]),
+            )
+        held = await a.entities(ALICE, 100)
+        assert len(held) == 7 and len({e.name for e in held}) == 7
+        assert await a.counts(ALICE) == (7, 14)
+
+
+async def test_a_key_the_read_entities_share_with_one_not_read_is_no_change(store: Store) -> None:
+    # Acme (a.com) and another Acme (c.com) share a name key; a new a.com page reads only the first
+    # (its keys), and its plan's groups hold the name key the other holds too: memory did not change.
+    memory = EntityMemory(store)
+    await remember(memory, ALICE, "task_1", [item("a", "Acme", "https://a.com")])
+    await remember(memory, ALICE, "task_2", [item("c", "Acme", "https://c.com")])
+    assert len(await memory.entities(ALICE, 10)) == 2  # two companies, one name
+    groups = await resolve_into(
+        memory, ALICE, "task_3", [seen("task_3", item("n", "Acme Labs", "https://a.com"))]
+    )
+    assert [s.task_id for s in groups[0]] == ["task_1", "task_3"]

@@ -58,7 +58,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
             "0019_task_heads",
             "0020_entity_memory",
             "0021_watches",
-            "0022_reserved_memory",
+            "0022_memory_searches",
             "0023_watch_outbox",
         ]
     names = {name for _, name in schema(db_path)}
@@ -74,6 +74,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         "run_slots",
         "memory_entities",
         "memory_sightings",
+        "memory_searches",
         "task_heads",
         "watches",
         "watch_runs",
@@ -104,7 +105,7 @@ async def test_fresh_database_gets_every_migration(db_path: Path) -> None:
         (19, "task_heads"),
         (20, "entity_memory"),
         (21, "watches"),
-        (22, "reserved_memory"),
+        (22, "memory_searches"),
         (23, "watch_outbox"),
     ]
     assert all(len(checksum) == 64 for *_, checksum in rows)

@@ -8,11 +8,17 @@ pays for no item or enrichment cell the first paid for, and costs less; v_entiti
 from __future__ import annotations
 
 import json
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from exa_orch.app import App
+from exa_orch.gateway.prices import WEBSET_ANALYZED_PER_ITEM
 from exa_orch.runtime import Principal
+from exa_orch.sim.exchanges import EXCHANGE_HOOKS, Exchange
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store.admin import run_query
 from tests.support import WAIT
@@ -42,7 +48,7 @@ async def entities_view(app: App, viewer: str) -> list[dict[str, Any]]:
 async def test_a_repeat_harvest_with_known_skip_pays_for_new_entities_only(
     research_app: OpenApp, sim: SimHandle, tmp_path: Path
 ) -> None:
-    async with research_app() as app:
+    async with clock_per_read(sim, READ_MOVES_S), research_app() as app:
         first = await run_task(app, "lifecycle.harvest", ARGS)
         assert first.status == "completed", first.error
         second = await run_task(app, "lifecycle.harvest", {**ARGS, "known": "skip"})
@@ -78,6 +84,13 @@ async def test_a_repeat_harvest_with_known_skip_pays_for_new_entities_only(
     for op in ("websets.item", "websets.enrichment"):
         assert paid[(second.id, op)][0] == len(paid_second) < paid[(first.id, op)][0] == 30
         assert paid[(second.id, op)][1] < paid[(first.id, op)][1]
+    # ... and in all (known: skip held its search to what the first analyzed: gateway/prices.py).
+    total = {task: sum(usd for t, _, _, usd in ledger[1] if t == task) for task in (first.id, second.id)}
+    assert total[second.id] < total[first.id], (
+        two.get("stopped"),
+        two["searchProgress"],
+        one["searchProgress"],
+    )
     # v_entities: each entity once, with its sightings.
     assert len(view) == len(first_urls) + two["itemCount"]
     assert len({json.dumps(sorted(json.loads(e["urls"]))) for e in view}) == len(view)
@@ -206,3 +219,95 @@ async def test_every_collection_workflow_remembers_and_convergent_marks_and_veri
     assert not harvested & {m["item"]["properties"]["url"] for m in verified.result["items"]}
     asked = agent_runs(sim).runs[verified.result["runIds"][0]].request
     assert len(asked["input"]["exclusion"]) >= 5  # the harvest's five and the convergent search's
+
+
+SPARSE = ARGS  # 46 French companies: the repeat finds at most 16 new ones
+# Simulated seconds each read (GET) of the simulator moves its clock by in the held-search test, so
+# what a search has analyzed at each read never depends on how busy the machine is.
+READ_MOVES_S = 5.0
+
+
+@asynccontextmanager
+async def clock_per_read(sim: SimHandle, seconds: float) -> AsyncIterator[None]:
+    """Hold the simulator's clock (nearly still) and move it `seconds` after each GET it answers."""
+    speed = sim.ctx.clock.speed
+
+    def tick(exchange: Exchange) -> None:
+        if exchange.method == "GET":
+            sim.ctx.clock.advance(seconds)
+
+    sim.ctx.clock.set_speed(1e-6)
+    EXCHANGE_HOOKS.append(tick)
+    try:
+        yield
+    finally:
+        EXCHANGE_HOOKS.remove(tick)
+        sim.ctx.clock.set_speed(speed)
+
+
+RICH = {
+    **ARGS,
+    "query": "startups in the United States",
+    "criteria": [{"description": "based in the United States"}],
+}
+
+
+@pytest.mark.parametrize("args", [SPARSE, RICH], ids=["sparse", "rich"])
+async def test_a_repeat_with_known_skip_spends_no_more_on_searching_and_less_in_all(
+    research_app: OpenApp, sim: SimHandle, args: dict[str, Any]
+) -> None:
+    async with clock_per_read(sim, READ_MOVES_S):  # simulated time moves by reads, not by wall time
+        async with research_app() as app:
+            first = await run_task(app, "lifecycle.harvest", args)
+            second = await run_task(app, "lifecycle.harvest", {**args, "known": "skip"})
+            _, rows = await run_query(
+                app.settings.db_path,
+                "select task_id, operation, count(*), sum(usd) from costs"
+                f" where task_id in ('{first.id}', '{second.id}') group by task_id, operation",
+            )
+    assert first.status == second.status == "completed", (first.error, second.error)
+    paid = {(task, op): (n, usd) for task, op, n, usd in rows}
+    total = {
+        task: sum(usd for (t, _), (_, usd) in paid.items() if t == task) for task in (first.id, second.id)
+    }
+    analyzed = {task: paid.get((task, "websets.analyzed"), (0, 0.0))[0] for task in (first.id, second.id)}
+    one, two = first.result, second.result
+    assert one["itemCount"] == 30 and "stoppedBy" not in one
+    assert analyzed[first.id] == one["searchProgress"]["analyzed"] > 0
+    # Searching: never more than the run it repeats; in all: less.
+    assert 0 < analyzed[second.id] <= analyzed[first.id], analyzed
+    assert total[second.id] < total[first.id], total
+    search = sim.ctx.extras["websets"].searches[sim_webset(sim, two["websetId"]).search_ids[0]]
+    if two.get("stopped"):  # cancelled through Exa's own search cancel...
+        assert search.canceled_at is not None and two["stopped"]["allowance"] == analyzed[first.id]
+        assert "allowance" in two["stopped"]["note"]
+    else:  # ... or it found its count within the allowance
+        assert "stoppedBy" not in two, two.get("stoppedBy")
+        assert search.canceled_at is None and two["itemCount"] == 30
+    # The ledger counted what the simulator's search analyzed, to its end (no candidate after a cancel).
+    view = await_search_view(sim, two["websetId"])
+    assert view["progress"]["analyzed"] == analyzed[second.id] == two["searchProgress"]["analyzed"]
+
+
+def await_search_view(sim: SimHandle, webset_id: str) -> dict[str, Any]:
+    """The simulator's answer for the webset's search now (its clock moves on: a cancelled search's
+    `analyzed` must not)."""
+    from exa_orch.sim.websets import views
+
+    st = sim.ctx.extras["websets"]
+    search = st.searches[sim_webset(sim, webset_id).search_ids[0]]
+    return views.search(st, search, sim.ctx.clock.now() + 3600)
+
+
+async def test_with_no_earlier_run_of_the_search_the_allowance_is_the_previews(research_app: OpenApp) -> None:
+    args = {**ARGS, "count": 5, "enrichments": None}
+    async with research_app() as app:
+        await run_task(app, "lifecycle.harvest", args)  # memory holds five, of another search
+        other = {**args, "criteria": [{"description": "based in Europe"}], "known": "skip"}
+        second = await run_task(app, "lifecycle.harvest", other)
+        third = await run_task(app, "lifecycle.harvest", {**args, "known": "skip", "count": 10})
+        steps = {t.id: await app.store.load_steps(t.id) for t in (second, third)}
+    assert steps[second.id]["wait.search.allowance"] == WEBSET_ANALYZED_PER_ITEM * 5
+    # The same search's plain run analyzed so many for 5: for 10, twice that.
+    first_analyzed = steps[third.id]["wait.search.allowance"] / 2
+    assert first_analyzed == int(first_analyzed) > 0
