@@ -25,6 +25,10 @@ lapse on the claim that took the lease (`note_lapse`), naming whether this task 
 (its own code held the holder's event loop; runtime/stallwatch.py). A lapse noted without suspicion ends the count of runs lost in
 a row, as progress does: a stall strikes only the task that caused it, never every task its
 process held. A holder that never notes (it died) leaves its runs counted as lost.
+
+A run that ended on a transient Exa error hands its lease to a placeholder (`BACKOFF_OWNER`) that
+expires at its retry time; the claim after it counts that run as lost, in the same streak, and
+store/backoff.py gives the task up once the streak is long enough.
 """
 
 from __future__ import annotations
