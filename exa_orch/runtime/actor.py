@@ -20,6 +20,8 @@ The actor itself is a state machine (ActorState; TRANSITIONS lists every allowed
   CREATED -> STARTING -> RUNNING -> COMPLETING -> DONE        the usual path
   STARTING -> FAILING (unknown type, bad args); RUNNING -> FAILING (the workflow raised);
   RUNNING -> PARKING -> DONE (the workflow needs its owner's input);
+  RUNNING -> BACKING_OFF -> DONE (a transient Exa error: the task resumes after a backoff, or is
+  given up after too many such runs without progress; store/backoff.py);
   COMPLETING -> FAILING (the result isn't JSON); FAILING -> DONE
   STARTING | RUNNING -> STOPPING -> DONE                       cancel or shutdown, at a safe point
   any but CREATED -> DONE                                      lease lost, task gone, database error
@@ -62,7 +64,7 @@ from exa_orch.runtime.actor_state import Message as Message  # re-exported
 from exa_orch.runtime.context import TaskContext
 from exa_orch.runtime.deps import Deps
 from exa_orch.runtime.events import TaskEvent
-from exa_orch.runtime.outcomes import error_dict, input_request
+from exa_orch.runtime.outcomes import error_dict, input_request, transient
 from exa_orch.runtime.principal import concerning
 from exa_orch.runtime.purses import open_purse
 from exa_orch.runtime.spec import WorkflowSpec
@@ -218,6 +220,8 @@ class TaskActor:
                     following = await self._failing()
                 elif self.state is ActorState.PARKING:
                     following = await self._parking()
+                elif self.state is ActorState.BACKING_OFF:
+                    following = await self._backing_off()
                 else:  # STOPPING: run() leaves CREATED first and the loop ends at DONE
                     following = await self._stopping()
                 self._enter(following)
@@ -345,8 +349,9 @@ class TaskActor:
         if request is not None:
             self._outcome = request
             return ActorState.PARKING
-        self._outcome = error_dict(exc, ctx)
-        return ActorState.FAILING
+        passing = transient(exc)
+        self._outcome = error_dict(exc, ctx) if passing is None else (error_dict(exc, ctx), passing[1])
+        return ActorState.FAILING if passing is None else ActorState.BACKING_OFF
 
     async def _on_returned(self, result: Any) -> ActorState:
         """The workflow returned `result`: COMPLETING, unless the run was stopped meanwhile."""
@@ -423,6 +428,16 @@ class TaskActor:
                 extra=concerning(self.record.principal),
             )
             self._emit(TaskEvent("status", self.record))
+        return ActorState.DONE
+
+    async def _backing_off(self) -> ActorState:
+        """End the run on a transient Exa error: the task waits its backoff, or is given up."""
+        (error, why), self._outcome = self._outcome, None
+        self.record = record = await self._store.back_off(self.task_id, error, why, owner=self._owner)
+        logger.warning("task %s: %s: %s", self.task_id, why, "given up" if record.terminal else "backing off")
+        self._emit(
+            TaskEvent("status", record) if record.terminal else TaskEvent("progress", record, record.progress)
+        )
         return ActorState.DONE
 
     async def _stopping(self) -> ActorState:

@@ -28,6 +28,7 @@ class ActorState(Enum):
     COMPLETING = "completing"  # the workflow returned: its result is being stored
     FAILING = "failing"  # the task could not start, or the workflow raised: its error is being stored
     PARKING = "parking"  # the workflow needs its owner's input: the task is being set input_required
+    BACKING_OFF = "backing_off"  # a transient Exa error ended the run: the task waits, then resumes
     STOPPING = "stopping"  # at a safe point after cancel (hooks, then `cancelled`) or shutdown (release)
     DONE = "done"  # the actor has ended, with its outcome written or (lease lost, database error) not
 
@@ -40,9 +41,17 @@ TRANSITIONS: dict[ActorState, frozenset[ActorState]] = {
         {ActorState.RUNNING, ActorState.FAILING, ActorState.STOPPING, ActorState.DONE}
     ),
     ActorState.RUNNING: frozenset(
-        {ActorState.COMPLETING, ActorState.FAILING, ActorState.PARKING, ActorState.STOPPING, ActorState.DONE}
+        {
+            ActorState.COMPLETING,
+            ActorState.FAILING,
+            ActorState.PARKING,
+            ActorState.BACKING_OFF,
+            ActorState.STOPPING,
+            ActorState.DONE,
+        }
     ),
     ActorState.PARKING: frozenset({ActorState.DONE}),
+    ActorState.BACKING_OFF: frozenset({ActorState.DONE}),
     ActorState.COMPLETING: frozenset({ActorState.FAILING, ActorState.DONE}),
     ActorState.FAILING: frozenset({ActorState.DONE}),
     ActorState.STOPPING: frozenset({ActorState.DONE}),

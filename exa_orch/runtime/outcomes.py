@@ -2,7 +2,9 @@
 
 `input_request` turns an error that asks for the owner's input (it, or an error it wraps, has an
 `input_kind`: the API key, a path's roots) into what the task waits for (`input_required`);
-`error_dict` turns any other into the task's stored error {step, message, recoverable, code}.
+`transient` finds a transient Exa error (the run ends and the task resumes after a backoff:
+store/backoff.py); `error_dict` turns any other into the task's stored error {step, message,
+recoverable, code}.
 Both name the step that failed: the error's own `failed_step`, else the context's current step.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from exa_orch.errors import GatewayError, OrchError
+from exa_orch.gateway.retry import RETRY_STATUSES
 from exa_orch.runtime.context import TaskContext
 from exa_orch.store import TaskRecord
 
@@ -57,3 +60,19 @@ def error_dict(exc: BaseException, ctx: TaskContext | None, *, step: str | None 
         "recoverable": False,
         "code": "INTERNAL_ERROR",
     }
+
+
+def transient(exc: BaseException) -> tuple[GatewayError, str] | None:
+    """The transient Exa error behind `exc` (it, or an error it wraps), and why in a few words
+    ("Exa answered 503"); None if there is none. Transient: what the gateway retries itself (a
+    429, 500, 502, 503, 504, a timeout or a dropped connection) and still failed after its retries."""
+    seen: set[int] = set()
+    found: BaseException | None = exc
+    while found is not None and id(found) not in seen:
+        seen.add(id(found))
+        if isinstance(found, GatewayError) and (found.retryable or found.status in RETRY_STATUSES):
+            if found.status is not None:
+                return found, f"Exa answered {found.status}"
+            return found, "Exa did not answer (a timeout or a dropped connection)"
+        found = found.__cause__ or found.__context__
+    return None

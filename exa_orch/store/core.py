@@ -22,7 +22,7 @@ from types import TracebackType
 from typing import Any, Self
 
 from exa_orch.errors import InvalidParams, StoreError, TaskNotFound
-from exa_orch.store import archive, costs, leases, slots, tasks
+from exa_orch.store import archive, backoff, costs, leases, slots, tasks
 from exa_orch.store.backend import Backend, Listener, Reader
 from exa_orch.store.backends import backend_for
 from exa_orch.store.changes import Changes
@@ -333,6 +333,14 @@ class Store:
             return []
         texts = {task_id: dumps(value, "args") for task_id, value in (args or {}).items()}
         return await self._writer.submit(lambda c: tasks.unpark(c, clock, ids, message, texts))
+
+    async def back_off(self, task_id: str, error: dict[str, Any], why: str, *, owner: str) -> TaskRecord:
+        """End `owner`'s run on a transient Exa error: the task waits its backoff, or is given up
+        (failed) after too many such runs without progress (store/backoff.py)."""
+        clock = self._clock
+        return await self._writer.submit(
+            lambda c: backoff.back_off(c, clock, task_id, owner, error, why, self._file_run)
+        )
 
     async def waiting_tasks(self, principal: str) -> list[TaskRecord]:
         """`principal`'s tasks waiting for input (input_required), oldest first."""

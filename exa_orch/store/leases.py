@@ -25,6 +25,10 @@ lapse on the claim that took the lease (`note_lapse`), naming whether this task 
 (its own code held the holder's event loop; runtime/stallwatch.py). A lapse noted without suspicion ends the count of runs lost in
 a row, as progress does: a stall strikes only the task that caused it, never every task its
 process held. A holder that never notes (it died) leaves its runs counted as lost.
+
+A run that ended on a transient Exa error hands its lease to a placeholder (`BACKOFF_OWNER`) that
+expires at its retry time; the claim after it counts that run as lost, in the same streak, and
+store/backoff.py gives the task up once the streak is long enough.
 """
 
 from __future__ import annotations
@@ -57,6 +61,10 @@ MAX_LOST_RUNS = 8
 # default max_recovery_attempts, each start after the eighth spaced by `recovery_backoff`.
 MAX_RECOVERIES = 100
 BACKOFF_CAP_S = 30.0
+# The lease holder of a task waiting out its backoff after a transient Exa error (store/backoff.py),
+# followed by the owner whose run ended so: no process holds leases under it, so none renews it, and
+# no claim takes it before it expires. It names no host, so it is never taken for a dead process.
+BACKOFF_OWNER = "backoff:"
 
 
 def recovery_backoff(lost: int) -> float:
@@ -124,8 +132,8 @@ def _check_ttl(ttl_s: float) -> None:
 
 
 def _takeable(owner: str, holder: str | None, expires_at: str | None, now: str) -> bool:
-    if holder is None or holder == owner:
-        return True
+    if holder is None or holder == owner or holder.startswith(BACKOFF_OWNER):
+        return True  # a backoff's wait is no run: a cancel (acquire) may take it at once
     if expires_at is None or expires_at <= now:
         return True
     return owner_is_dead(holder)
@@ -143,12 +151,24 @@ def _take(
     if previous == owner:
         conn.execute("UPDATE tasks SET lease_expires_at = ? WHERE id = ?", (until, task_id))
         return
+    if previous is not None and previous.startswith(BACKOFF_OWNER):
+        _end_wait(conn, task_id)
     conn.execute(
         "UPDATE tasks SET lease_owner = ?, lease_expires_at = ?, attempts = attempts + 1, updated_at = ? "
         "WHERE id = ?",
         (owner, until, now, task_id),
     )
     add_event(conn, task_id, now, "claimed", status, None, json.dumps({"owner": owner, "previous": previous}))
+
+
+def _end_wait(conn: sqlite3.Connection, task_id: str) -> None:
+    """The backoff is over: the task's progress stops announcing the retry (store/backoff.py)."""
+    row = conn.execute("SELECT progress FROM tasks WHERE id = ?", (task_id,)).fetchone()
+    progress = json.loads(row[0]) if row and row[0] else None
+    if isinstance(progress, dict) and "retryAt" in progress:
+        progress.pop("retryAt")
+        progress["message"] = "retrying now: " + str(progress.get("message", "")).split("; retrying at")[0]
+        conn.execute("UPDATE tasks SET progress = ? WHERE id = ?", (json.dumps(progress), task_id))
 
 
 def acquire(conn: sqlite3.Connection, clock: Clock, task_id: str, owner: str, ttl_s: float) -> bool:
@@ -237,7 +257,8 @@ def claim_runnable(
         if not _takeable(owner, holder, expires_at, now):
             continue
         # Our own lapsed lease is no lost run: the run is still ours (this process stalled and woke).
-        if holder not in (None, owner):
+        # A run that ended in a backoff was judged then (store/backoff.py): its wait is over.
+        if holder not in (None, owner) and not holder.startswith(BACKOFF_OWNER):
             verdict = _verdict(conn, task_id, now)
             if verdict == "wait":
                 continue  # its recovery backoff: a later claim takes it
@@ -286,7 +307,9 @@ def _died_elsewhere(conn: sqlite3.Connection, task_id: str, streak: _Streak) -> 
     ).fetchall():
         claim = json.loads(data[0])
         previous, lapse = claim.get("previous"), claim.get("lapse")
-        if previous is not None and previous not in mine and not isinstance(lapse, dict):
+        if previous is None or previous in mine or isinstance(lapse, dict):
+            continue
+        if not previous.startswith(BACKOFF_OWNER):  # a backoff's wait ending is no server death
             return True
     return False
 

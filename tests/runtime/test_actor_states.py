@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from pydantic import BaseModel
 
-from exa_orch.errors import ErrorCode, OrchError
+from exa_orch.errors import ApiError, ErrorCode, OrchError
 from exa_orch.runtime import Deps, TaskContext, WorkflowSpec
 from exa_orch.runtime.actor import TRANSITIONS, ActorState, Message, TaskActor
 from exa_orch.runtime.events import TaskEvent
@@ -94,8 +94,9 @@ def test_transition_table_is_the_documented_machine() -> None:
     assert TRANSITIONS == {
         S.CREATED: {S.STARTING},
         S.STARTING: {S.RUNNING, S.FAILING, S.STOPPING, S.DONE},
-        S.RUNNING: {S.COMPLETING, S.FAILING, S.PARKING, S.STOPPING, S.DONE},
+        S.RUNNING: {S.COMPLETING, S.FAILING, S.PARKING, S.BACKING_OFF, S.STOPPING, S.DONE},
         S.PARKING: {S.DONE},
+        S.BACKING_OFF: {S.DONE},
         S.COMPLETING: {S.FAILING, S.DONE},
         S.FAILING: {S.DONE},
         S.STOPPING: {S.DONE},
@@ -166,6 +167,26 @@ async def test_workflow_error_and_unstorable_result_fail(tmp_path: Path) -> None
         assert bad.path == [S.STARTING, S.RUNNING, S.COMPLETING, S.FAILING, S.DONE]
         task = await store.get_task(bad.task_id)
         assert task.status is TaskStatus.FAILED and task.error is not None and task.error["step"] == "result"
+
+
+async def wrapped_503(ctx: TaskContext, args: NoArgs) -> Any:
+    await ctx.step("one", lambda: 1)
+    try:
+        raise ApiError("Exa failed (GET /websets/v0/websets/w1): HTTP 503: busy", status=503)
+    except ApiError as exc:
+        raise RuntimeError("the poll gave up") from exc  # a workflow's own wrapper: still transient
+
+
+async def test_a_transient_error_backs_off_and_leaves_the_task_working(tmp_path: Path) -> None:
+    async with Store(tmp_path / "t.db") as store:
+        events: list[TaskEvent] = []
+        actor = _actor(store, await _leased(store), WorkflowSpec("t", NoArgs, wrapped_503), events)
+        await actor.run()
+        assert actor.path == [S.STARTING, S.RUNNING, S.BACKING_OFF, S.DONE]
+        task = await store.get_task(actor.task_id)
+        assert task.status is TaskStatus.WORKING and task.error is None
+        assert task.progress is not None and task.progress["message"].startswith("Exa answered 503; retrying")
+        assert [e.kind for e in events][-1] == "progress"
 
 
 async def test_cancel_requested_before_start_stops_without_running(tmp_path: Path) -> None:
