@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from exa_orch.workflows import entities
+from exa_orch.workflows.entities import sites
 from exa_orch.workflows.entities.given_names import FORMS, SHORT_FORMS
 from exa_orch.workflows.rows import props_of
 
@@ -150,3 +151,36 @@ def test_agent_rows_state_the_role_and_employer_and_another_script_is_not_compar
         0, row("a", "person", "Jane Roe", "https://x.dev/jr", "Jane Roe was CFO at Acme.")
     )
     assert former.employer == "" and "title" not in former.facts
+
+
+@pytest.mark.parametrize(
+    ("url", "profile"),
+    [
+        ("https://www.bloomberg.com/profile/company/JFC:PM", "bloomberg.com/profile/company/jfc:pm"),
+        ("https://tracxn.com/d/companies/swiggy/__x", "tracxn.com/d/companies/swiggy"),
+        ("https://www.linkedin.com/company/klarna/about", "linkedin.com/company/klarna"),
+        ("https://medium.com/swiggy-bytes", "medium.com/swiggy-bytes"),
+        ("https://www.linkedin.com/company/", None),  # kind words alone: the host's page, nobody's
+    ],
+)
+def test_a_profile_is_the_segment_after_every_kind_word_of_its_host(url: str, profile: str | None) -> None:
+    site = sites.site(url)
+    assert site is not None and site.profile == profile
+
+
+def test_companies_profiled_on_one_host_under_two_kind_words_stay_apart() -> None:
+    # bloomberg.com/profile/company/TICKER: two kind words before whose profile it is. Read as one
+    # kind word, every company there had the profile "bloomberg.com/profile/company": one entity.
+    a = co(
+        "a",
+        "Jollibee Foods Corporation",
+        "https://www.bloomberg.com/profile/company/JFC:PM",
+        "Pasig, Philippines",
+    )
+    b = co(
+        "b", "Vestas Wind Systems A/S", "https://www.bloomberg.com/profile/company/VWS:DC", "Aarhus, Denmark"
+    )
+    c = co(
+        "c", "Cemex SAB de CV", "https://www.bloomberg.com/profile/company/CEMEXCPO:MM", "Monterrey, Mexico"
+    )
+    assert entities.resolve([a, b, c]).groups == [[0], [1], [2]]

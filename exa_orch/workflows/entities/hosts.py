@@ -69,11 +69,25 @@ HOSTS: tuple[Host, ...] = (
     Host("news.ycombinator.com", "query:id", "news.ycombinator.com/user?id=NAME"),
 )
 BY_NAME: dict[str, Host] = {h.name: h for h in HOSTS}
-# Path words that say which kind of profile follows, not whose: skipped before counting segments.
+# Path words that say which kind of profile follows, not whose: skipped before the profile's segment.
 KIND_WORDS = frozenset(
     "in company companies school pub organization person people wiki user users profile profiles "
     "showcase org p @ cmp overview view channel c products".split()
 )
+
+
+def _literal_words(row: Host) -> frozenset[str]:
+    """The fixed path words of the row's documented URL schemes (its `source`): in
+    "tracxn.com/d/companies/NAME" the words "d" and "companies"; a placeholder (NAME, TICKER, @HANDLE)
+    is written in capitals and is whose profile it is."""
+    words: set[str] = set()
+    for scheme in row.source.split(","):
+        path = scheme.strip().partition("/")[2].partition("?")[0]
+        words.update(w.lower() for w in path.split("/") if w and not any(c.isupper() for c in w))
+    return frozenset(words)
+
+
+_LITERALS: dict[str, frozenset[str]] = {h.name: KIND_WORDS | _literal_words(h) for h in HOSTS}
 
 
 def host_row(host: str, domain: str) -> Host | None:
@@ -98,5 +112,10 @@ def profile_of(row: Host, host: str, segments: list[str], query: dict[str, str])
     if kind == "lang":  # en.wikipedia.org/wiki/x, zh.wikipedia.org/wiki/y: two editions, never "different"
         lang = host.removesuffix(row.name).split(".")[0]
         return f"{lang + '.' if lang else ''}{row.name}/{'/'.join(segments[:2])}"
-    keep = 2 if len(segments) >= 2 and segments[0] in KIND_WORDS else 1
-    return f"{row.name}/{'/'.join(segments[:keep])}"
+    # Every kind word before the profile's own segment is skipped, however many there are
+    # (bloomberg.com/profile/company/TICKER): a path of kind words alone is the host's, nobody's.
+    fixed = _LITERALS[row.name]
+    i = 0
+    while i < len(segments) and segments[i] in fixed:
+        i += 1
+    return f"{row.name}/{'/'.join(segments[: i + 1])}" if i < len(segments) else None
