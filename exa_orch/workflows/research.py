@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, model_validator
 
+from exa_orch.exa.events import RunEvent
 from exa_orch.exa.port import run_params
 from exa_orch.exa.statuses import RUN_TERMINAL
 from exa_orch.gateway import prices
@@ -91,16 +92,15 @@ async def start_research_run(ctx: TaskContext, key: str, args: Json) -> runs.Run
     return await runs.start_run(ctx, key, await run_request(request, "exa-orch research.create"))
 
 
-def event_note(research_id: str, event: Json) -> str:
+def event_note(research_id: str, event: RunEvent) -> str:
     """A progress message for one run event: unique per event (its id), so none reads as a repeat."""
-    given = event.get("data")
-    data: Json = given if isinstance(given, dict) else {}
+    data: Json = event.data if isinstance(event.data, dict) else {}
     detail = ""
     if data.get("completed") is not None and data.get("total"):
         detail = f" {data.get('step') or ''} {data['completed']}/{data['total']}".rstrip()
     elif data.get("status"):
         detail = f" {data['status']}"
-    return f"research {research_id}: {event.get('event')}{detail} [{event.get('id')}]"
+    return f"research {research_id}: {event.event}{detail} [{event.id}]"
 
 
 async def salvage(ctx: TaskContext, research_id: str, structured: bool) -> Json:
@@ -149,7 +149,7 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
         note = f"research {research_id} {run.status} {kit.elapsed(created.at)}"
         await ctx.progress("research.poll", 1, 2, note)
 
-    async def on_event(event: Json, n: int) -> None:
+    async def on_event(event: RunEvent, n: int) -> None:
         await ctx.progress("research.poll", 1, 2, event_note(research_id, event))
 
     seen = await runs.watch_run(ctx, "research.poll", research_id, deadline, on_event, report)

@@ -118,7 +118,7 @@ async def watch_run(
     key: str,
     run_id: str,
     deadline: float,
-    on_event: Callable[[Json, int], Awaitable[None]],
+    on_event: run_events.OnEvent,
     report: RunReport | None = None,
 ) -> RunSeen:
     """The run followed through its own events (each a checkpoint `{key}.event:N`, run_events.py),
