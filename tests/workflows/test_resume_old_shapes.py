@@ -12,6 +12,7 @@ no `at`): the last test resumes a verification on those.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -20,7 +21,7 @@ import pytest
 from exa_orch.exa.port import agent_run
 from exa_orch.exa.views import research_view
 from exa_orch.sim.testing import SimHandle
-from exa_orch.store import Store, TaskStatus
+from exa_orch.store import Store, TaskRecord, TaskStatus
 from exa_orch.workflows.runs import RunSeen, seen_from_research_view
 from tests.support import WAIT
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
@@ -50,6 +51,28 @@ def without_durations(value: Any) -> Any:
     return value
 
 
+async def resume_as_old(
+    research_app: OpenApp,
+    tmp_path: Path,
+    module: str,
+    first: TaskRecord,
+    steps: dict[str, Any],
+    shape: Callable[[str, Any], Any],
+) -> tuple[TaskRecord, dict[str, Any]]:
+    """The earlier version's task, written while no server runs (the same args as `first`, its
+    `steps` as `shape` gives them, its server gone), resumed by a new server: (its end, its steps)."""
+    async with Store(tmp_path / "workflows.db") as store:
+        task = await store.create_task(first.type, first.args)
+        assert await store.acquire_lease(task.id, GONE, 0.001)
+        await store.transition(task.id, TaskStatus.WORKING, owner=GONE)
+        for key, saved in steps.items():
+            await store.save_step(task.id, key, shape(key, saved), owner=GONE)
+    async with research_app(module) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task.id, timeout=WAIT)
+        return done, await app.store.load_steps(task.id)
+
+
 @pytest.mark.parametrize(
     ("engine", "run_steps"),
     [
@@ -65,19 +88,8 @@ async def test_a_task_whose_run_steps_are_research_views_resumes_on_them(
         assert first.status == "completed", first.error
         steps = await app.store.load_steps(first.id)
     assert run_steps <= {k for k, v in steps.items() if isinstance(v, dict) and "run" in v}
-    # The earlier version's task, written while no server runs: the same args and steps, its run
-    # steps in the old shape, its server gone.
-    async with Store(tmp_path / "workflows.db") as store:
-        task = await store.create_task(first.type, first.args)
-        assert await store.acquire_lease(task.id, GONE, 0.001)
-        await store.transition(task.id, TaskStatus.WORKING, owner=GONE)
-        for key, saved in steps.items():
-            await store.save_step(task.id, key, old_shape(key, saved), owner=GONE)
     made = set(agent_runs(sim).runs)
-    async with research_app(MODULE) as app:
-        assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task.id, timeout=WAIT)
-        kept = await app.store.load_steps(task.id)
+    done, kept = await resume_as_old(research_app, tmp_path, MODULE, first, steps, old_shape)
     assert done.status == "completed", done.error
     assert all("run" not in kept[k] and "researchId" in kept[k] for k in run_steps)  # read as saved
     assert without_durations(done.result) == without_durations(first.result)
@@ -132,17 +144,8 @@ async def test_a_verification_whose_synthesis_steps_are_research_views_resumes_o
         steps = await app.store.load_steps(first.id)
     assert "verdict" in first.result["synthesis"]
     assert all("run" in steps[k] for k in ("synthesis.create", "synthesis.poll"))
-    async with Store(tmp_path / "workflows.db") as store:
-        task = await store.create_task(first.type, first.args)
-        assert await store.acquire_lease(task.id, GONE, 0.001)
-        await store.transition(task.id, TaskStatus.WORKING, owner=GONE)
-        for key, saved in steps.items():
-            await store.save_step(task.id, key, old_synthesis_shape(key, saved), owner=GONE)
     made = set(agent_runs(sim).runs)
-    async with research_app(module) as app:
-        assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task.id, timeout=WAIT)
-        kept = await app.store.load_steps(task.id)
+    done, kept = await resume_as_old(research_app, tmp_path, module, first, steps, old_synthesis_shape)
     assert done.status == "completed", done.error
     assert "run" not in kept["synthesis.poll"] and "waitedSeconds" in kept["synthesis.poll"]  # as saved
     assert without_durations(done.result) == without_durations(first.result)
