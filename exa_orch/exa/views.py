@@ -1,7 +1,8 @@
 """Exa's objects as JSON views the agents and the workflows' checkpoints share.
 
 `research_view` is an agent run as an agent's research.get shows it (before the answer is cut to
-an agent's size) and as the workflows that run research by the dict helpers keep it.
+an agent's size), the shape the workflows' run steps had before they kept exa-py's `AgentRun`
+(`workflows/runs.py` `seen_from_research_view` reads those).
 `item_view` is an item as an agent reads it whole (`items.getAll` with fields ['all'], the
 operations' projection) and as the collection workflows have always kept their items in their
 checkpoints and results: the one definition both layers use, so a workflow that reads items through

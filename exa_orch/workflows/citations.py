@@ -38,6 +38,7 @@ from typing import Any
 from pydantic import Field
 
 from exa_orch.errors import OrchError
+from exa_orch.exa.models import Contents
 from exa_orch.gateway import prices
 from exa_orch.gateway.context import current_request
 from exa_orch.runtime import TaskContext
@@ -182,21 +183,19 @@ def _affordable(cap_left: int) -> int:
     return max(0, n)
 
 
-def _pages_of(answer: Json, batch: list[str]) -> dict[str, Json]:
-    """url -> {status: success, text} or {status: error, error} from a /contents answer (a result is
-    found by its url or id, else by its place among the successes: Exa may tidy a URL it read)."""
-    results = [r for r in answer.get("results") or [] if isinstance(r, dict)]
-    texts = {str(r.get(k)): r.get("text") for r in results for k in ("url", "id")}
+def _pages_of(contents: Contents, batch: list[str]) -> dict[str, Json]:
+    """url -> {status: success, text} or {status: error, error} from a /contents answer (the port's
+    typed `Contents`; a result is found by its url or id, else by its place among the successes:
+    Exa may tidy a URL it read). What a `citations.pages:N` checkpoint judges (`_judged`)."""
+    results = contents.results
+    texts = {str(key): r.text for r in results for key in (r.url, r.id)}
     out: dict[str, Json] = {}
-    for st in answer.get("statuses") or []:
-        error = st.get("error") if isinstance(st, dict) else None
-        if isinstance(st, dict) and st.get("status") != "success":
-            tag = error.get("tag") if isinstance(error, dict) else None
-            out[str(st.get("id"))] = {"status": "error", "error": tag or "CRAWL_UNKNOWN_ERROR"}
+    for st in contents.statuses:
+        if st.status != "success":
+            tag = st.error.tag if st.error is not None else None
+            out[str(st.id)] = {"status": "error", "error": tag or "CRAWL_UNKNOWN_ERROR"}
     read = [u for u in batch if u not in out]
-    by_place = (
-        dict(zip(read, [r.get("text") for r in results], strict=False)) if len(read) == len(results) else {}
-    )
+    by_place = dict(zip(read, [r.text for r in results], strict=False)) if len(read) == len(results) else {}
     for url in read:
         text = texts.get(url, by_place.get(url))
         out[url] = (
@@ -236,10 +235,9 @@ async def fetch_pages(
             batch = pending[:size]
             try:
                 contents = await exa_port_of(ctx.deps).get_contents(batch, max_characters=PAGE_CHARS)
-                answer = contents.model_dump(exclude_none=True)  # Exa's JSON, as it came
             except OrchError as exc:  # the result stands; these pages could not be read
                 return {"urls": batch, "pages": {u: {"status": "error", "error": exc.code} for u in batch}}
-            read = _pages_of(answer, batch)
+            read = _pages_of(contents, batch)
             judged = await asyncio.to_thread(lambda: {u: _judged(read[u], wanted[u]) for u in batch})
             return {"urls": batch, "pages": judged}
 

@@ -17,6 +17,7 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from exa_orch.exa.events import RunEvent
 from exa_orch.exa.statuses import RUN_TERMINAL
 from exa_orch.gateway.agent_runs import OutputSchema
 from exa_orch.runtime import TaskContext
@@ -192,7 +193,7 @@ class Research:
             # long wait across server restarts reads as progress (store/leases.py).
             await self.progress(f"{what}: research {run.status} {kit.elapsed(created.at)}")
 
-        async def on_event(event: dict[str, Any], n: int) -> None:
+        async def on_event(event: RunEvent, n: int) -> None:
             await self.progress(f"{what}: {event_note(research_id, event)}")
 
         seen = await runs.watch_run(ctx, key, research_id, self.deadline, on_event, report)

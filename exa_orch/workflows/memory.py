@@ -27,7 +27,7 @@ import io
 import random
 import weakref
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from exa_orch.errors import StoreError
 from exa_orch.gateway.agent_runs import MAX_INPUT_ROWS
@@ -35,7 +35,10 @@ from exa_orch.gateway.context import current_request
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.deps import exa_port_of
 from exa_orch.store.memory import EntityMemory, Group, Plan, Remembered, Sighting
-from exa_orch.workflows import entities, kit
+from exa_orch.workflows import entities, import_steps, kit
+
+if TYPE_CHECKING:
+    from exa_py.websets.types import Import
 
 Json = dict[str, Any]
 Known = Literal["skip", "mark", "ignore"]
@@ -171,25 +174,23 @@ async def webset_exclude(ctx: TaskContext, known: Known, entity: Json) -> list[J
         return []
     port = exa_port_of(ctx.deps)
 
-    async def make() -> Json:
-        imp = await port.create_csv_import(
+    async def make() -> Import:
+        return await port.create_csv_import(
             known_csv(held), entity=entity, title="exa-orch: entities already known",
             key=ctx.external_id("known.import"),
         )  # fmt: skip
-        return {"id": imp.id, "status": imp.status}
 
-    made: Json = await ctx.step("known.import", make)
+    made = await kit.model_step(ctx, "known.import", import_steps.IMPORT, make)
 
-    async def wait() -> Json:
-        imp, settled = await port.wait_import(made["id"], within=IMPORT_WAIT_S, interval=1.0)
-        return {"import": {"id": imp.id, "status": imp.status}, "timedOut": not settled}
+    async def wait() -> import_steps.ImportWait:
+        imp, settled = await port.wait_import(made.id, within=IMPORT_WAIT_S, interval=1.0)
+        return import_steps.ImportWait(imp, not settled)
 
-    done: Json = await ctx.step("known.import.wait", wait)
-    status = (done.get("import") or {}).get("status")
+    status = (await kit.model_step(ctx, "known.import.wait", import_steps.WAIT, wait)).imp.status
     if status != "completed":  # a failed or unfinished import excludes nothing: say so, don't guess
         await ctx.note(f"the import of known entities is {status}: this run does not exclude them")
         return []
-    return [{"source": "import", "id": made["id"]}]
+    return [{"source": "import", "id": made.id}]
 
 
 # --- remembering (once the items are final) -----------------------------------------------------

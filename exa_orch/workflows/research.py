@@ -9,10 +9,8 @@ A timeout is a result, not a failure: the task returns the run's status (`timedO
 whatever output there is; the run goes on at Exa (`research.get` / `research.cancel` by its id).
 
 research.deep reaches Exa through the port only (`ctx.deps.exa_port`, typed `AgentRun`s:
-workflows/runs.py), and so do rows.py and entity_research.py (`start_research_run`: a run from
-research.create's args, typed). `start_research`, `read_run` and `wait_run` are the dict-shaped
-helpers synthesis.py uses: they call the same port and keep the run as `exa.views.research_view`
-shows it (the shape its steps have always saved).
+workflows/runs.py), and so do rows.py, entity_research.py and synthesis.py (`start_research_run`:
+a run from research.create's args, typed).
 """
 
 from __future__ import annotations
@@ -23,10 +21,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import Field, model_validator
 
-from exa_orch.exa.polling import poll_until
+from exa_orch.exa.events import RunEvent
 from exa_orch.exa.port import run_params
 from exa_orch.exa.statuses import RUN_TERMINAL
-from exa_orch.exa.views import research_view, run_json
 from exa_orch.gateway import prices
 from exa_orch.gateway.agent_runs import (
     DEFAULT_MODEL,
@@ -85,79 +82,25 @@ async def start_clock(ctx: TaskContext) -> float:
     return started
 
 
-async def start_research(ctx: TaskContext, key: str, args: Json) -> Json:
-    """Step `key`: a research run from research.create's camelCase `args` (instructions, model,
-    outputSchema, effort, budget, input, previousRunId, dataSources, systemPrompt), started once
-    even across crashes and cancels (`runs.start_run`: the run carries the task's key for the step
-    in its metadata and is looked up before it is created). The checkpoint is the run as
-    `exa.views.research_view` shows it, with the run's `model`, the shape this step has always kept."""
-    request = DeepResearchArgs.model_validate(args)
-    params = await run_request(request, "exa-orch research.create")
-    mark = ctx.external_id(key)
-    port = exa_port_of(ctx.deps)
-
-    async def create() -> Json:
-        run = research_view(run_json(await port.create_run(params, key=mark)))
-        return {**run, "model": request.run_model()} if request.run_model() is not None else run
-
-    async def cancel_if_started() -> None:
-        found = await port.find_run(mark)
-        if found is not None and found.status not in RUN_TERMINAL:
-            await runs.cancel_quietly(ctx, found.id)
-
-    remove = ctx.on_cancel(cancel_if_started)
-    created: Json = await ctx.step(key, create)
-    remove()  # not on failure: a cancel's replay stops here and must find the hook
-    return created
-
-
 async def start_research_run(ctx: TaskContext, key: str, args: Json) -> runs.RunSeen:
-    """Step `key`: the run research.create's camelCase `args` ask for (as `start_research` sends it),
-    started once even across crashes and cancels (`runs.start_run`), read as exa-py's `AgentRun`.
-    The checkpoint is a `runs.RunSeen`; one an older version saved as `start_research`'s view is
+    """Step `key`: the run research.create's camelCase `args` (instructions, model, outputSchema,
+    effort, budget, input, previousRunId, dataSources, systemPrompt) ask for, started once even
+    across crashes and cancels (`runs.start_run`), read as exa-py's `AgentRun`. The checkpoint is a
+    `runs.RunSeen`; one an older version saved as the run's research view (with its `model`) is
     read by `runs.seen_from_research_view`."""
     request = DeepResearchArgs.model_validate(args)
     return await runs.start_run(ctx, key, await run_request(request, "exa-orch research.create"))
 
 
-async def read_run(ctx: TaskContext, research_id: str) -> Json:
-    """The run as it stands (`ExaPort.get_run`), whole, as `exa.views.research_view` shows it."""
-    return research_view(run_json(await exa_port_of(ctx.deps).get_run(research_id)))
-
-
-async def wait_run(
-    ctx: TaskContext, step: str, research_id: str, within: float, interval: float, since: float
-) -> Json:
-    """The run read every `interval` seconds until it ends or `within` seconds pass (progress under
-    `step`, with the time since `since`): its `read_run` view with `timedOut` and `waitedSeconds`."""
-    port = exa_port_of(ctx.deps)
-
-    async def fetch() -> AgentRun:
-        return await port.get_run(research_id)
-
-    async def report(run: AgentRun, polls: int) -> None:
-        await ctx.progress(step, polls, None, f"research {research_id} {run.status} {kit.elapsed(since)}")
-
-    polled = await poll_until(
-        fetch, done=lambda run: run.status in RUN_TERMINAL, report=report, within=within, interval=interval
-    )
-    return {
-        **research_view(run_json(polled.last)),
-        "timedOut": not polled.done,
-        "waitedSeconds": polled.waited,
-    }
-
-
-def event_note(research_id: str, event: Json) -> str:
+def event_note(research_id: str, event: RunEvent) -> str:
     """A progress message for one run event: unique per event (its id), so none reads as a repeat."""
-    given = event.get("data")
-    data: Json = given if isinstance(given, dict) else {}
+    data: Json = event.data if isinstance(event.data, dict) else {}
     detail = ""
     if data.get("completed") is not None and data.get("total"):
         detail = f" {data.get('step') or ''} {data['completed']}/{data['total']}".rstrip()
     elif data.get("status"):
         detail = f" {data['status']}"
-    return f"research {research_id}: {event.get('event')}{detail} [{event.get('id')}]"
+    return f"research {research_id}: {event.event}{detail} [{event.id}]"
 
 
 async def salvage(ctx: TaskContext, research_id: str, structured: bool) -> Json:
@@ -206,7 +149,7 @@ async def deep(ctx: TaskContext, args: DeepResearchArgs) -> Json:
         note = f"research {research_id} {run.status} {kit.elapsed(created.at)}"
         await ctx.progress("research.poll", 1, 2, note)
 
-    async def on_event(event: Json, n: int) -> None:
+    async def on_event(event: RunEvent, n: int) -> None:
         await ctx.progress("research.poll", 1, 2, event_note(research_id, event))
 
     seen = await runs.watch_run(ctx, "research.poll", research_id, deadline, on_event, report)

@@ -25,11 +25,13 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from exa_orch.exa.events import RunEvent
+from exa_orch.exa.events import FeedEnd, RunEvent
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.deps import exa_port_of
 
 Json = dict[str, Any]
+OnEvent = Callable[[RunEvent, int], Awaitable[None]]
+"""async (event as its checkpoint keeps it, its number) -> None: a task's report of one event."""
 
 
 def _kept(event: RunEvent) -> Json:
@@ -37,10 +39,10 @@ def _kept(event: RunEvent) -> Json:
     event carries (the caller reads the run's final state once, after the feed)."""
     data = event.data
     if isinstance(data, dict) and "run" in data:
-        run = data["run"] if isinstance(data["run"], dict) else {}
         data = {k: v for k, v in data.items() if k != "run"}
-        if run.get("status") is not None:
-            data.setdefault("status", run["status"])
+        status = event.status()  # the data's own status stays; else the run's
+        if status is not None:
+            data.setdefault("status", status)
     return {"id": event.id, "event": event.event, "data": data}
 
 
@@ -49,7 +51,7 @@ async def follow_events(
     key: str,
     run_id: str,
     deadline: float,
-    on_event: Callable[[Json, int], Awaitable[None]],
+    on_event: OnEvent,
 ) -> Json:
     """Follow run `run_id`'s events until its terminal event or `deadline` (wall time), one
     checkpoint each (see the module doc). `on_event(event, n)` after each event read
@@ -59,7 +61,7 @@ async def follow_events(
     last: str | None = None
     count = 0
     live: list[int] = []  # the events read in this run (the others are replayed checkpoints)
-    replayed: tuple[Json, int] | None = None  # the last replayed event, until something is read live
+    replayed: tuple[RunEvent, int] | None = None  # the last replayed event, until something is read live
 
     async def report_replayed() -> None:
         # The earlier run may have died between this event's checkpoint and its report: report it
@@ -85,16 +87,17 @@ async def follow_events(
                     gateway.observe_run("agent", run_id, got.run_status())
                 return _kept(got)
 
-            event: Json = await ctx.step(f"{key}.event:{count}", next_event)
-            if "end" in event:
+            saved: Json = await ctx.step(f"{key}.event:{count}", next_event)
+            if "end" in saved:  # the checkpoint of a `FeedEnd`
                 await report_replayed()
-                return {"end": event["end"], "events": count - 1, "last": last}
-            last = event.get("id") or last
+                return {"end": FeedEnd.model_validate(saved).end, "events": count - 1, "last": last}
+            event = RunEvent.model_validate(saved)
+            last = event.id or last
             if count in live:  # a replayed event was reported by the run that read it
                 await on_event(event, count)
             else:
                 replayed = (event, count)
-            if RunEvent.model_validate(event).ended():
+            if event.ended():
                 await report_replayed()
                 return {"end": "terminal", "events": count, "last": last}
     finally:

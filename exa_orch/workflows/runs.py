@@ -118,7 +118,7 @@ async def watch_run(
     key: str,
     run_id: str,
     deadline: float,
-    on_event: Callable[[Json, int], Awaitable[None]],
+    on_event: run_events.OnEvent,
     report: RunReport | None = None,
 ) -> RunSeen:
     """The run followed through its own events (each a checkpoint `{key}.event:N`, run_events.py),
@@ -128,14 +128,21 @@ async def watch_run(
 
 
 async def poll_run(
-    ctx: TaskContext, key: str, run_id: str, deadline: float, report: RunReport | None = None
+    ctx: TaskContext,
+    key: str,
+    run_id: str,
+    deadline: float,
+    report: RunReport | None = None,
+    *,
+    most: float = MAX_POLL_S,
 ) -> RunSeen:
     """Step `key`: the run once terminal or at `deadline` (wall time), read until then (polls
-    backing off from 0.2 s to 5 s); `report(run, polls)` after each read."""
+    backing off from 0.2 s to `most` seconds apart, 5 s unless given); `report(run, polls)` after
+    each read."""
     port = exa_port_of(ctx.deps)
 
     async def poll() -> Json:
-        interval = FIRST_POLL_S
+        interval = min(FIRST_POLL_S, most)
         polls = 0
         while True:
             run = await port.get_run(run_id)
@@ -146,7 +153,7 @@ async def poll_run(
             if run.status in RUN_TERMINAL or left <= 0:
                 return RunSeen(run, time.time(), run.status not in RUN_TERMINAL).saved()
             await ctx.sleep(min(interval, left))
-            interval = min(interval * 1.5, MAX_POLL_S)
+            interval = min(interval * 1.5, most)
 
     saved: Json = await ctx.step(key, poll)
     return await RunSeen.load(saved)

@@ -9,16 +9,18 @@ the prompt says how many were left out). The run's structured output becomes the
 
 from __future__ import annotations
 
-import time
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from exa_orch.errors import OrchError
 from exa_orch.gateway import agent_runs
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.deps import exa_port_of
-from exa_orch.workflows import kit, research
+from exa_orch.workflows import kit, research, runs
 from exa_orch.workflows.row_model import Row
+
+if TYPE_CHECKING:
+    from exa_py.agent.types import AgentRun
 
 Json = dict[str, Any]
 
@@ -228,13 +230,14 @@ def _verdict(value: Any) -> tuple[str, str | None]:
     return (text, None) if text in VERDICTS else ("inconclusive", str(value) if value is not None else None)
 
 
-def synthesis_from_run(run: Json) -> Json:
-    """The seed's `synthesis` object from a finished research run (`research.wait_run`'s view, as research.pollUntilFinished shows it)."""
-    output = run.get("output") or {}
-    structured = output.get("structured")
-    out: Json = {"researchId": run.get("researchId")}
+def synthesis_from_run(run: AgentRun) -> Json:
+    """The seed's `synthesis` object from a finished research run (exa-py's `AgentRun`): its verdict
+    from the run's structured output, its citations the run's grounding (`runs.citations_of`)."""
+    output = run.output
+    structured = output.structured if output is not None else None
+    out: Json = {"researchId": run.id}
     if not isinstance(structured, dict):
-        text = output.get("text")
+        text = output.text if output is not None else None
         out["error"] = {
             "code": "SYNTHESIS_UNSTRUCTURED",
             "message": "the research run finished without the structured verdict that was asked for",
@@ -252,8 +255,9 @@ def synthesis_from_run(run: Json) -> Json:
         keyCountering=_strings(structured.get("keyCountering")),
         blindSpots=_strings(structured.get("blindSpots")),
     )
-    if output.get("citations"):
-        out["citations"] = output["citations"]
+    citations = runs.citations_of(run)
+    if citations:
+        out["citations"] = citations
     return out
 
 
@@ -283,15 +287,17 @@ async def synthesize(
 ) -> Json:
     """Run the synthesis; any failure or timeout becomes {error} (the sides are kept either way).
 
-    `evidence` as in `synthesis_args`; `timeout_ms` bounds the wait (at most an hour)."""
+    `evidence` as in `synthesis_args`; `timeout_ms` bounds the wait (at most an hour). Steps:
+    "synthesis.create" and "synthesis.poll" (`runs.RunSeen`s; the research views an older version
+    saved there are read by `runs.seen_from_research_view`), "synthesis.start" (the wait's start)."""
     await ctx.progress("synthesis", len(SIDES) + 2, len(SIDES) + 3, "starting the synthesis research run")
     try:
-        run: Json = await research.start_research(
+        created = await research.start_research_run(
             ctx, "synthesis.create", synthesis_args(thesis, sides, evidence)
         )
     except OrchError as exc:
         return {"error": exc.to_dict()}
-    research_id = str(run["researchId"])
+    research_id = created.run.id
 
     async def cancel_run() -> None:
         await exa_port_of(ctx.deps).cancel_run(research_id)
@@ -300,58 +306,62 @@ async def synthesize(
     ctx.on_stop(partial(found_synthesis, ctx, research_id))
     timeout_s = min(kit.seconds(timeout_ms), 3600.0)
     try:
-        done = await _wait(ctx, research_id, timeout_s)
+        seen = await _wait(ctx, research_id, timeout_s)
     except OrchError as exc:
         return {"researchId": research_id, "error": exc.to_dict()}
-    if done.get("timedOut"):
+    status = seen.run.status
+    if seen.timed_out:
         # Left running: the caller may still read it with research.get once it finishes.
         return {
             "researchId": research_id,
-            "status": done.get("status"),
+            "status": status,
             "timedOut": True,
             "error": {
                 "code": "SYNTHESIS_TIMEOUT",
-                "message": f"research run {research_id} was still {done.get('status')} after "
+                "message": f"research run {research_id} was still {status} after "
                 f"{timeout_s:g}s; read it later with research.get {{researchId: {research_id!r}}}",
             },
         }
     remove()
-    return _finished(research_id, done)
+    return _finished(seen.run)
 
 
-async def _wait(ctx: TaskContext, research_id: str, timeout_s: float) -> Json:
-    """Step "synthesis.poll": the run followed to its end or `timeout_s` after the wait first began."""
+async def _wait(ctx: TaskContext, research_id: str, timeout_s: float) -> runs.RunSeen:
+    """Step "synthesis.poll": the run read until its end or `timeout_s` after the wait first began
+    (polls at most `poll_seconds(timeout_s)` apart)."""
     until = await kit.deadline(ctx, "synthesis.start", timeout_s)  # kept across restarts
-    left = max(0.05, until - time.time())
+    since = until - timeout_s
 
-    async def wait() -> Json:
-        # The whole output: the verdict is read from its structured part.
-        return await research.wait_run(
-            ctx, "synthesis", research_id, left, poll_seconds(timeout_s), until - timeout_s
+    async def report(run: AgentRun, polls: int) -> None:
+        await ctx.progress(
+            "synthesis", polls, None, f"research {research_id} {run.status} {kit.elapsed(since)}"
         )
 
-    done: Json = await ctx.step("synthesis.poll", wait)
-    return done
+    return await runs.poll_run(
+        ctx, "synthesis.poll", research_id, until, report, most=poll_seconds(timeout_s)
+    )
 
 
-def _finished(research_id: str, done: Json) -> Json:
+def _finished(run: AgentRun) -> Json:
     """The synthesis of a run that ended: its verdict, or {error} when it did not complete."""
-    if done.get("status") != "completed":
-        error = done.get("error") or {}
+    if run.status != "completed":
+        error = run.error
+        code = error.code if error is not None else None
+        message = error.message if error is not None else None
         return {
-            "researchId": research_id,
-            "status": done.get("status"),
+            "researchId": run.id,
+            "status": run.status,
             "error": {
-                "code": str(error.get("code") or "SYNTHESIS_FAILED"),
-                "message": str(error.get("message") or f"research run {research_id} {done.get('status')}"),
+                "code": str(code or "SYNTHESIS_FAILED"),
+                "message": str(message or f"research run {run.id} {run.status}"),
             },
         }
-    return synthesis_from_run(done)
+    return synthesis_from_run(run)
 
 
 async def found_synthesis(ctx: TaskContext, research_id: str) -> Json:
     """A verification stopped during its synthesis: the run as it stands (its verdict if it finished)."""
-    run = await research.read_run(ctx, research_id)
-    if run.get("status") == "completed":
+    run = await exa_port_of(ctx.deps).get_run(research_id)
+    if run.status == "completed":
         return {"synthesis": synthesis_from_run(run)}
-    return {"synthesis": {"researchId": research_id, "status": run.get("status"), "stopped": True}}
+    return {"synthesis": {"researchId": research_id, "status": run.status, "stopped": True}}

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from exa_orch.errors import InvalidParams
+from exa_orch.exa.port import agent_run
 from exa_orch.gateway import agent_runs
 from exa_orch.operations.research import CreateResearch
 from exa_orch.sim.testing import SimHandle
@@ -219,16 +220,18 @@ async def test_an_exa_error_fails_the_task_naming_the_websets(research_app: Open
     assert all(i in done.error["message"] for i in ids)
 
 
-def test_confidence_and_lists_are_normalized() -> None:
-    run = {
-        "researchId": "r1",
-        "output": {"structured": {"verdict": "refuted", "confidence": 72, "keySupporting": "one"}},
-    }
+async def _run(run_id: str, output: dict[str, Any]) -> Any:
+    return await agent_run({"id": run_id, "object": "agent_run", "status": "completed", "output": output})
+
+
+async def test_confidence_and_lists_are_normalized() -> None:
+    run = await _run("r1", {"structured": {"verdict": "refuted", "confidence": 72, "keySupporting": "one"}})
     got = adversarial.synthesis_from_run(run)
-    assert got["confidence"] == 0.72 and got["keySupporting"] == ["one"] and got["blindSpots"] == []
+    assert got["researchId"] == "r1" and got["confidence"] == 0.72
+    assert got["keySupporting"] == ["one"] and got["blindSpots"] == []
     assert got["verdict"] == "refuted" and "verdictUnrecognized" not in got
     odd = adversarial.synthesis_from_run(
-        {"output": {"structured": {"verdict": "Mostly True", "confidence": 150}}}
+        await _run("r3", {"structured": {"verdict": "Mostly True", "confidence": 150}})
     )
     assert odd["verdict"] == "inconclusive" and odd["verdictUnrecognized"] == "Mostly True"
     assert odd["confidence"] is None  # 150 is on no scale
@@ -243,7 +246,8 @@ def test_confidence_and_lists_are_normalized() -> None:
         adversarial.CONFIDENCE_SCALE
         in adversarial.SYNTHESIS_SCHEMA["properties"]["confidence"]["description"]
     )
-    assert adversarial.synthesis_from_run({"researchId": "r2", "output": {"text": "prose"}})["error"]
+    prose = adversarial.synthesis_from_run(await _run("r2", {"text": "prose"}))
+    assert prose["error"]["code"] == "SYNTHESIS_UNSTRUCTURED" and prose["text"] == "prose"
     items = [
         {"id": f"i{n}", "properties": {"url": f"https://x{n}.com", "description": "d" * 500}}
         for n in range(90)

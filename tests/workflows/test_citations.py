@@ -14,6 +14,7 @@ import pytest
 
 from exa_orch.app import open_app
 from exa_orch.config import Settings
+from exa_orch.exa.models import Contents
 from exa_orch.gateway import prices
 from exa_orch.operations.export import export_of
 from exa_orch.sim.billing import Billing
@@ -95,7 +96,10 @@ def test_contents_statuses_make_a_page_unreachable_and_a_read_one_judged() -> No
             },
         ],
     }
-    pages = citations._pages_of(answer, ["https://a.io/", "https://b.io/", "https://c.io/"])
+    pages = citations._pages_of(
+        Contents.model_validate(answer), ["https://a.io/", "https://b.io/", "https://c.io/"]
+    )
+    assert pages["https://a.io/"] == {"status": "success", "text": PAGE}
     assert pages["https://b.io/"] == {"status": "error", "error": "CRAWL_TIMEOUT"}
     assert pages["https://c.io/"] == {"status": "error", "error": "NO_TEXT"}  # neither read nor refused
     quote = "It raised $15M in a Series A round in 2023."
@@ -107,6 +111,25 @@ def test_contents_statuses_make_a_page_unreachable_and_a_read_one_judged() -> No
     checks = [citations._verdict(c, judged[c.url], {}) for c in cited]
     assert [c["status"] for c in checks] == ["supported", "unreachable", "unreachable"]
     assert checks[1]["error"] == "CRAWL_TIMEOUT" and "text" not in judged["https://a.io/"]
+
+
+def test_a_tidied_url_is_read_by_its_place_and_an_untagged_error_is_unknown() -> None:
+    """/contents read through the port's `Contents`: a result whose url and id Exa tidied is the
+    page of the URL in its place among those read; an error without a tag is CRAWL_UNKNOWN_ERROR.
+    The pages are the JSON a `citations.pages:N` checkpoint has always judged and kept."""
+    answer = Contents.model_validate({
+        "results": [{"id": "https://d.io/", "url": "https://d.io/", "text": PAGE, "title": "D"}],
+        "statuses": [{"id": "https://d.io/?utm=1", "status": "success"},
+                     {"id": "https://e.io/", "status": "error"}],
+        "costDollars": {"total": 0.001},
+    })  # fmt: skip
+    pages = citations._pages_of(answer, ["https://d.io/?utm=1", "https://e.io/"])
+    assert pages == {
+        "https://e.io/": {"status": "error", "error": "CRAWL_UNKNOWN_ERROR"},
+        "https://d.io/?utm=1": {"status": "success", "text": PAGE},
+    }
+    saved = json.loads(json.dumps(citations._judged(pages["https://d.io/?utm=1"], ["raised $15M"])))
+    assert set(saved) == {"status", "source", "found"} and saved["source"] == page_key(PAGE)
 
 
 # -- what a result cites ---------------------------------------------------------------------------

@@ -5,11 +5,14 @@ That version saved each agent run step as `exa.views.research_view` shows the ru
 `at`. The steps are now `runs.RunSeen` (exa-py's `AgentRun` under `run`); `runs.RunSeen.load` reads
 an old one through `runs.seen_from_research_view`. Each test here runs a task to its end, writes its
 run steps back in the old shape under a new task left by a dead server, and resumes that task: it
-ends with the same result (durations aside) and makes nothing new at Exa.
+ends with the same result (durations aside) and makes nothing new at Exa. adversarial.verify's
+synthesis steps were saved by `research.start_research` / `wait_run` (a view with `waitedSeconds`,
+no `at`): the last test resumes a verification on those.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,10 +21,11 @@ import pytest
 from exa_orch.exa.port import agent_run
 from exa_orch.exa.views import research_view
 from exa_orch.sim.testing import SimHandle
-from exa_orch.store import Store, TaskStatus
+from exa_orch.store import Store, TaskRecord, TaskStatus
 from exa_orch.workflows.runs import RunSeen, seen_from_research_view
 from tests.support import WAIT
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
+from tests.workflows.test_adversarial import ARGS as ADVERSARIAL_ARGS
 from tests.workflows.test_verified import ARGS as VERIFIED_ARGS
 
 GONE = "otherhost:4242:dead"  # the earlier version's server: its lease has lapsed
@@ -47,6 +51,28 @@ def without_durations(value: Any) -> Any:
     return value
 
 
+async def resume_as_old(
+    research_app: OpenApp,
+    tmp_path: Path,
+    module: str,
+    first: TaskRecord,
+    steps: dict[str, Any],
+    shape: Callable[[str, Any], Any],
+) -> tuple[TaskRecord, dict[str, Any]]:
+    """The earlier version's task, written while no server runs (the same args as `first`, its
+    `steps` as `shape` gives them, its server gone), resumed by a new server: (its end, its steps)."""
+    async with Store(tmp_path / "workflows.db") as store:
+        task = await store.create_task(first.type, first.args)
+        assert await store.acquire_lease(task.id, GONE, 0.001)
+        await store.transition(task.id, TaskStatus.WORKING, owner=GONE)
+        for key, saved in steps.items():
+            await store.save_step(task.id, key, shape(key, saved), owner=GONE)
+    async with research_app(module) as app:
+        assert app.supervisor is not None
+        done = await app.supervisor.tasks.wait(task.id, timeout=WAIT)
+        return done, await app.store.load_steps(task.id)
+
+
 @pytest.mark.parametrize(
     ("engine", "run_steps"),
     [
@@ -62,19 +88,8 @@ async def test_a_task_whose_run_steps_are_research_views_resumes_on_them(
         assert first.status == "completed", first.error
         steps = await app.store.load_steps(first.id)
     assert run_steps <= {k for k, v in steps.items() if isinstance(v, dict) and "run" in v}
-    # The earlier version's task, written while no server runs: the same args and steps, its run
-    # steps in the old shape, its server gone.
-    async with Store(tmp_path / "workflows.db") as store:
-        task = await store.create_task(first.type, first.args)
-        assert await store.acquire_lease(task.id, GONE, 0.001)
-        await store.transition(task.id, TaskStatus.WORKING, owner=GONE)
-        for key, saved in steps.items():
-            await store.save_step(task.id, key, old_shape(key, saved), owner=GONE)
     made = set(agent_runs(sim).runs)
-    async with research_app(MODULE) as app:
-        assert app.supervisor is not None
-        done = await app.supervisor.tasks.wait(task.id, timeout=WAIT)
-        kept = await app.store.load_steps(task.id)
+    done, kept = await resume_as_old(research_app, tmp_path, MODULE, first, steps, old_shape)
     assert done.status == "completed", done.error
     assert all("run" not in kept[k] and "researchId" in kept[k] for k in run_steps)  # read as saved
     assert without_durations(done.result) == without_durations(first.result)
@@ -102,3 +117,36 @@ async def test_a_research_view_reads_as_the_run_it_showed() -> None:
     assert seen.run.cost_dollars is not None and seen.run.cost_dollars.total == 0.1
     created = seen_from_research_view({**view, "model": "exa-research"})  # a create's view: no `at`
     assert created["timedOut"] is False and created["at"] > 0 and created["run"]["id"] == "run_1"
+
+
+def old_synthesis_shape(key: str, saved: Any) -> Any:
+    """adversarial.verify's synthesis steps as the earlier version saved them: the create as
+    `research.start_research` kept it (the run's research view with its `model`), the wait as
+    `research.wait_run` did (the view with `timedOut` and `waitedSeconds`, no `at`)."""
+    if key == "synthesis.create":
+        return {**research_view(saved["run"]), "model": "exa-research"}
+    if key == "synthesis.poll":
+        return {**research_view(saved["run"]), "timedOut": saved["timedOut"], "waitedSeconds": 1.5}
+    return saved
+
+
+async def test_a_verification_whose_synthesis_steps_are_research_views_resumes_on_them(
+    research_app: OpenApp, sim: SimHandle, tmp_path: Path
+) -> None:
+    """adversarial.verify's synthesis.create and synthesis.poll, saved as research views by the
+    version before the typed synthesis, resume into the same verdict with no run started again."""
+    module = "exa_orch.workflows.adversarial"
+    async with research_app(module) as app:
+        first = await run_task(
+            app, "adversarial.verify", {**ADVERSARIAL_ARGS, "synthesize": True}, within=WAIT
+        )
+        assert first.status == "completed", first.error
+        steps = await app.store.load_steps(first.id)
+    assert "verdict" in first.result["synthesis"]
+    assert all("run" in steps[k] for k in ("synthesis.create", "synthesis.poll"))
+    made = set(agent_runs(sim).runs)
+    done, kept = await resume_as_old(research_app, tmp_path, module, first, steps, old_synthesis_shape)
+    assert done.status == "completed", done.error
+    assert "run" not in kept["synthesis.poll"] and "waitedSeconds" in kept["synthesis.poll"]  # as saved
+    assert without_durations(done.result) == without_durations(first.result)
+    assert set(agent_runs(sim).runs) == made  # nothing started again
