@@ -36,6 +36,7 @@ from functools import lru_cache
 from typing import Any
 
 from exa_orch.workflows.entities import families
+from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, extra_words, initialism, names_agree
 from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, person_conflict
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
@@ -350,7 +351,7 @@ def _differences(a: Record, b: Record, ev: Evidence) -> None:
     fa, fb = _forms(a), _forms(b)
     if fa and fb and not fa & fb and a.core == b.core and a.domain != b.domain:
         ev.against.append(f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})")
-    if a.country and b.country and a.country != b.country:
+    if known(a.country) and known(b.country) and a.country != b.country:  # unknown is no evidence
         ev.against.append(f"different countries ({a.country} / {b.country})")
     if not ((a.facts or b.facts) and a.clean and b.clean and a.clean != b.clean):
         return

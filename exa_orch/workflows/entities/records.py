@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
     clean_name,
@@ -67,12 +68,6 @@ _DOMAIN_CUE = re.compile(
 _IMAGES = frozenset({"logoUrl", "pictureUrl", "faviconUrl", "image", "imageUrl"})
 _DOMAIN = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}\b", re.I)
 _URL = re.compile(r"https?://[^\s\"'<>),;]+|(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{2,}/[^\s\"'<>),;]+", re.I)
-# Country names as locations write them, read to one spelling (the last part of "City, Country").
-_COUNTRY_SAME = {"usa": "united states", "us": "united states", "u s": "united states",
-                 "united states of america": "united states", "uk": "united kingdom",
-                 "great britain": "united kingdom", "england": "united kingdom",
-                 "uae": "united arab emirates", "korea": "south korea", "republic of korea": "south korea",
-                 "holland": "netherlands", "the netherlands": "netherlands", "czechia": "czech republic"}  # fmt: skip
 
 
 @dataclass
@@ -97,7 +92,7 @@ class Record:
     employer_latin: bool = True  # written in Latin letters (a name in another script is not compared)
     industry: str = ""
     location: str = ""
-    country: str = ""  # the last part of the location, one spelling per country
+    country: str = ""  # the country its location or text names (countries.py), else the place as written
     mentions: frozenset[str] = frozenset()  # registered domains named anywhere in the item's text
     raw_name: str = ""  # folded full name, legal form kept
     facts: dict[str, str] = field(default_factory=dict)  # other fields to compare: phone, address, year ...
@@ -107,17 +102,6 @@ class Record:
     def domain(self) -> str:
         """The registered domain of the item's own site ("" for none or a platform)."""
         return self.site.domain if self.site and not self.site.platform else ""
-
-
-def country_of(location: str) -> str:
-    """The country a location names, in one spelling ("Sydney, NSW, Australia" -> "australia").
-    A clause the sentence goes on with is not a place ("Gothenburg, Sweden, owned by Geely" -> "sweden")."""
-    parts = [p for p in location.split(",") if p.strip()]
-    capital = any(p.strip()[:1].isupper() for p in parts)  # a location written all in lowercase is kept
-    while capital and len(parts) > 1 and not parts[-1].strip()[:1].isupper():
-        parts.pop()  # ", owned by ...", ", part of ...": places are written with a capital
-    last = " ".join(words(parts[-1])) if parts else ""
-    return _COUNTRY_SAME.get(last, last)
 
 
 def make(
@@ -320,12 +304,17 @@ def _role_at(rec: Record, texts: list[str]) -> None:
 
 
 def _stated_fields(rec: Record, texts: list[str]) -> None:
-    """A person's employer and an organisation's country from the text, when no field gave them."""
+    """A person's employer and an organisation's country from the text, when no field gave them
+    (a location that names no country, "Stuttgart", gives way to what the text says)."""
     if rec.kind == "person":
         _role_at(rec, texts)
-    if not rec.country and rec.kind != "person":
-        said = next((m.group(1) for t in texts for m in _BASED_IN.finditer(t)), "")
-        rec.country = country_of(said) if said else ""
+    if known(rec.country) or rec.kind == "person":
+        return
+    said = next((m.group(1) for t in texts for m in _BASED_IN.finditer(t)), "")
+    where = country_of(said) if said else ""
+    # "a Brazilian mining company", "an Amsterdam-headquartered ...": where no location names a country
+    stated = "" if known(where) else next((c for t in texts if (c := stated_country(t))), "")
+    rec.country = where if known(where) else stated or rec.country or where
 
 
 def record(index: int, item: Json) -> Record:
