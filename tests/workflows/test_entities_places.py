@@ -92,3 +92,55 @@ def test_a_former_name_in_another_country_stays_apart() -> None:
     )
     assert entities.resolve([a, b]).groups == [[0], [1]]
     assert "different countries (netherlands / russia)" in apart(a, b)
+
+
+@pytest.mark.parametrize(
+    ("page", "own", "reason"),
+    [
+        (co("a", "Vale S.A.", "https://en.wikipedia.org/wiki/Vale_S.A.", "Rio de Janeiro, Brazil", industry="Mining"),
+         co("b", "Vale", "https://vale.com/en", "Rio de Janeiro, Brazil", industry="Mining"), "(equal names)"),
+        (co("a", "Saudi Basic Industries Corporation", "https://sa.linkedin.com/company/sabic", "Riyadh, Saudi Arabia", industry="Chemicals"),
+         co("b", "SABIC", "https://www.sabic.com/en", "Riyadh, Saudi Arabia", industry="Chemicals"), "is the site's label"),
+        (row("a", "Sumitomo Mitsui Banking Corporation", "https://en.wikipedia.org/wiki/Sumitomo_Mitsui_Banking_Corporation",
+             "Sumitomo Mitsui Banking Corporation is a Japanese multinational banking institution."),
+         row("b", "SMBC", "https://www.smbc.co.jp/global/", "SMBC is a Japanese bank offering corporate and retail banking."),
+         "SMBC is the initials of Sumitomo Mitsui Banking Corporation"),
+        (co("a", "Saudi Aramco", "https://en.wikipedia.org/wiki/Saudi_Aramco", "Dhahran, Saudi Arabia", industry="Oil and gas"),
+         co("b", "Aramco", "https://www.aramco.com/en", "Dhahran, Saudi Arabia", industry="Oil and gas"),
+         "one name adds only the country, 'saudi'"),
+        (row("a", "Swiggy Bytes", "https://medium.com/swiggy-bytes", "Swiggy Bytes is the technology blog of Swiggy's engineering teams."),
+         row("b", "Swiggy", "https://www.swiggy.com/", "Swiggy is an Indian food delivery platform."), "Swiggy Bytes says it is Swiggy's"),
+    ],
+)  # fmt: skip
+def test_a_profile_page_joins_the_site_it_is_about(page: Json, own: Json, reason: str) -> None:
+    res = entities.resolve([page, own])
+    assert res.groups == [[0, 1]], apart(page, own)
+    assert reason in res.reasons[0][0]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("page", "own", "why"),
+    [
+        (  # one name, two countries: two companies
+            co("a", "Metro AG", "https://en.wikipedia.org/wiki/Metro_AG", "Düsseldorf, Germany", industry="Retail"),
+            co("b", "Metro Inc.", "https://corpo.metro.ca/en.html", "Montreal, Canada", industry="Retail"),
+            "different countries",
+        ),
+        (  # one name, one country, two industries
+            co("a", "Giant", "https://www.linkedin.com/company/giant", "Landover, United States", industry="Bicycles"),
+            co("b", "Giant", "https://giantfood.com/", "Landover, United States", industry="Retail"),
+            "not enough evidence",
+        ),
+        (  # initials alone, no country known: not enough
+            row("a", "United Microelectronics Corporation", "https://en.wikipedia.org/wiki/United_Microelectronics_Corporation",
+                "United Microelectronics Corporation makes integrated circuits under contract."),
+            row("b", "UMC", "https://www.umc.com/en/", "UMC is a semiconductor foundry."),
+            "not enough evidence",
+        ),
+    ],
+)  # fmt: skip
+def test_a_profile_page_without_one_country_and_one_trade_stays_apart(
+    page: Json, own: Json, why: str
+) -> None:
+    assert entities.resolve([page, own]).groups == [[0], [1]]
+    assert why in apart(page, own)

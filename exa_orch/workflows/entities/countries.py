@@ -14,7 +14,9 @@ A name several countries hold as a place (Georgia, Punjab) is unknown; a demonym
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from functools import lru_cache
+from typing import Any
 
 from exa_orch.workflows.entities.names import words
 
@@ -38,6 +40,16 @@ def _strs(value: object) -> list[str]:
     return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
 
 
+def _spellings(info: Mapping[str, Any]) -> tuple[set[str], set[str]]:
+    """A country's own names (name, native name, other spellings) and the places it holds (its
+    capital, its provinces, a German umlaut written out or not), folded."""
+    own = {
+        _key(s) for s in [str(info["name"]), *_strs(info.get("nativeName")), *_strs(info.get("altSpellings"))]
+    }
+    held = {_key(_ASIDE.sub("", p)) for p in [*_strs(info.get("capital")), *_strs(info.get("provinces"))]}
+    return own, held | {_GERMAN.sub(lambda m: m.group(0)[0], k) for k in held}
+
+
 @lru_cache(maxsize=1)
 def _data() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """(place -> ISO alpha-2, demonym -> ISO alpha-2, ISO alpha-2 -> the country's name folded)."""
@@ -53,10 +65,8 @@ def _data() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
             continue
         if iso not in names or info["name"] == info.get("nativeName"):  # United Kingdom, not Wales
             names[iso] = _key(info["name"])
-        spellings = [info["name"], *_strs(info.get("nativeName")), *_strs(info.get("altSpellings"))]
-        own = {_key(s) for s in spellings}
-        held = {_key(_ASIDE.sub("", p)) for p in [*_strs(info.get("capital")), *_strs(info.get("provinces"))]}
-        for key in own | held | {_GERMAN.sub(lambda m: m.group(0)[0], k) for k in held}:
+        own, held = _spellings(info)
+        for key in own | held:
             places.setdefault(key, set()).add(iso)  # "Georgia": a country and a US state: unknown
         demonym, people = _key(info.get("demonym") or ""), int(info.get("population") or 0)
         if demonym and demonyms.get(demonym, (-1, ""))[0] < people:
@@ -104,12 +114,16 @@ def country_of(location: str) -> str:
 
 _PREDICATE = re.compile(r"\b(?:is|was|are)\s+(?:an?|the|one\s+of\s+the)\s+((?:[\w’'-]+\s+){0,4}[\w’'-]+)")
 _BASED = re.compile(r"\b([A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){0,2})-(?:based|headquartered)\b")
+_POSSESSIVE = re.compile(
+    r"\b(?:is|was)\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})['’]s\s"
+)  # "is India's largest"
 _COMPASS = frozenset({"latin", "central", "south", "north", "east", "west", "pan"})
 
 
 def stated_country(text: str) -> str:
     """The country a sentence says an entity is of: a demonym in what it "is" ("is a Brazilian
-    multinational", "a South Korean conglomerate") or an "X-based" place; "" when none."""
+    multinational", "a South Korean conglomerate"), an "X-based" place, or "is India's largest"; ""
+    when none."""
     _, demonym_of, names = _data()
     for m in _PREDICATE.finditer(text):
         said = _key(m.group(1)).split()
@@ -118,7 +132,7 @@ def stated_country(text: str) -> str:
                 iso = demonym_of.get(" ".join(said[i : i + width]))
                 if iso and (width == 2 or i == 0 or said[i - 1] not in _COMPASS):
                     return names[iso]
-    for m in _BASED.finditer(text):
+    for m in (*_BASED.finditer(text), *_POSSESSIVE.finditer(text)):
         iso = _place(m.group(1))
         if iso:
             return names[iso]

@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from exa_orch.workflows.entities import families
+from exa_orch.workflows.entities import families, profiles
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, extra_words, initialism, names_agree
 from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, person_conflict
@@ -333,17 +333,26 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
 
 
 def _no_site(a: Record, b: Record, ev: Evidence) -> None:
-    """Records without a site of their own: a paper's title, an equal name, an app's pages."""
+    """Records without a site of their own: a paper's title, an equal name, an app's or a profile's pages."""
     if families.is_app(a.site) or families.is_app(b.site):
         families.app_pages(a, b, ev)
-    if not (a.clean and a.clean == b.clean or a.raw_name and a.raw_name == b.raw_name):
-        return
+    else:
+        profiles.page_about(a, b, ev)
+    if a.clean and a.clean == b.clean or a.raw_name and a.raw_name == b.raw_name:
+        _same_name_no_site(a, b, ev)
+
+
+def _same_name_no_site(a: Record, b: Record, ev: Evidence) -> None:
+    """One name, where one record (or both) has no site: a paper's title, or the full name."""
     if a.kind == "research_paper" and a.clean == b.clean and len(a.clean) >= 20:
         ev.for_.append((JOIN, "same paper title"))
     if not (a.domain or b.domain or a.profiles or b.profiles) and a.clean == b.clean:
         ev.for_.append((JOIN, "same cleaned name, neither item has a site"))
     elif not (a.domain and b.domain) and not (a.profiles and b.profiles) and a.raw_name == b.raw_name:
-        ev.for_.append((JOIN, "same full name (legal form included), one item has no site"))
+        if a.industry and b.industry and a.industry != b.industry:  # Giant bicycles / Giant Food
+            ev.for_.append((1.0, f"same full name, but {a.industry} / {b.industry}"))
+        else:
+            ev.for_.append((JOIN, "same full name (legal form included), one item has no site"))
 
 
 def _differences(a: Record, b: Record, ev: Evidence) -> None:

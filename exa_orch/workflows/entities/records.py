@@ -19,6 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from exa_orch.workflows.entities import about
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
@@ -96,6 +97,8 @@ class Record:
     mentions: frozenset[str] = frozenset()  # registered domains named anywhere in the item's text
     raw_name: str = ""  # folded full name, legal form kept
     facts: dict[str, str] = field(default_factory=dict)  # other fields to compare: phone, address, year ...
+    publisher: str = ""  # a page's company, as it says it is its blog, newsroom or app (about.py)
+    topics: frozenset[str] = frozenset()  # words a company's texts say it does (about.topics)
     said: str = ""  # a person's item text, folded words (person_evidence: an employer it names)
 
     @property
@@ -336,6 +339,8 @@ def record(index: int, item: Json) -> Record:
     _statements(rec, texts, kind == "person")
     _stated_fields(rec, texts)
     rec.said = " ".join(words(" ".join(texts)))[:4000] if kind == "person" else ""
+    if kind != "person":
+        rec.publisher, rec.topics = about.publisher(texts), about.topics(texts)
     rec.alias_domains.pop(rec.domain, None)
     rec.mentions = frozenset(
         d.domain for s in texts for m in _DOMAIN.findall(s) if (d := site(m)) and d.domain
