@@ -144,3 +144,20 @@ def test_a_profile_page_without_one_country_and_one_trade_stays_apart(
 ) -> None:
     assert entities.resolve([page, own]).groups == [[0], [1]]
     assert why in apart(page, own)
+
+
+def test_a_publication_of_the_company_and_initials_keeping_small_words_join() -> None:
+    """ "Stories from the engineering teams of Mercado Libre" is Mercado Libre's; "EDP" is the
+    initials of "Energias de Portugal", its "de" kept (candidates found by those keys too)."""
+    blog = row("a", "Mercado Libre Tech", "https://medium.com/mercadolibre-tech",
+               "Stories from the engineering and technology teams of Mercado Libre.")  # fmt: skip
+    own = row(
+        "b", "MercadoLibre", "https://investor.mercadolibre.com/", "MercadoLibre is an e-commerce company."
+    )
+    res = entities.resolve([blog, own])
+    assert res.groups == [[0, 1]], apart(blog, own)
+    assert "Mercado Libre Tech says it is MercadoLibre's" in res.reasons[0][0]["reason"]
+    wiki = co("c", "Energias de Portugal", "https://en.wikipedia.org/wiki/Energias_de_Portugal", "Lisbon, Portugal",
+              industry="Utilities")  # fmt: skip
+    edp = co("d", "EDP", "https://www.edp.com/en", "Lisbon, Portugal", industry="Utilities")
+    assert entities.resolve([wiki, edp]).groups == [[0, 1]], apart(wiki, edp)

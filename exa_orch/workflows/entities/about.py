@@ -21,8 +21,8 @@ _GENERIC = frozenset(
 # "the technology blog of Swiggy's engineering", "Engineering blog of Coupang", "Stories from the
 # engineering teams of Mercado Libre", "the official app of X", "X's newsroom"
 _PUBLISHER = re.compile(
-    r"\b(?:blog|newsroom|newsletter|publication|stories|magazine|app)\b[^.;]{0,60}?\bof\s+"
-    r"(?:the\s+)?([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3}?)(?:['’]s\b|[\s,.;]|$)"
+    r"\b(?i:blog|newsroom|newsletter|publication|stories|magazine|app)\b[^.;]{0,60}?\bof\s+"
+    r"(?:the\s+)?([A-Z][\w&.\-]*(?:\s+[A-Z][\w&.\-]*){0,3})(?:['’]s\b|[\s,.;]|$)"
 )
 
 

@@ -94,6 +94,14 @@ def page_about(a: Record, b: Record, ev: Evidence) -> None:
         said = _corroborated(page, own) if named else None
         if named and named.endswith("'s") and not said:  # the page says whose it is: that is its identity
             said = "nothing against"
+        if named and not said:  # kept as the reason the two stay apart (Evidence.why_apart)
+            ev.for_.append(
+                (
+                    0.5,
+                    f"{page.name} on {page.site.profile} and {own.domain}: {named}, but no known "
+                    "country and trade both say",
+                )
+            )
         if named and said:
             where = page.site.profile
             ev.for_.append(
@@ -108,8 +116,9 @@ def blocking_keys(r: Record) -> set[str]:
     if not (r.site and r.site.profile and not r.domain):
         return set()
     own = {f"l:{s}" for s in (_slug(r),) if len(s) >= 3}
-    kept = [w for w in r.raw_name.split() if w not in ("and", "of", "the", "de")]
-    for named in (kept, [w for w in kept if w not in DESIGNATORS]):
+    every = r.raw_name.split()
+    kept = [w for w in every if w not in ("and", "of", "the", "de")]
+    for named in (every, kept, [w for w in kept if w not in DESIGNATORS]):
         own.update(f"n:{''.join(w[0] for w in named[:k])}" for k in range(2, len(named) + 1))
     if r.publisher:
         own.add(f"n:{r.publisher}")
