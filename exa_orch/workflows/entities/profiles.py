@@ -121,7 +121,7 @@ def blocking_keys(r: Record) -> set[str]:
     for named in (every, kept, [w for w in kept if w not in DESIGNATORS]):
         own.update(f"n:{''.join(w[0] for w in named[:k])}" for k in range(2, len(named) + 1))
     if r.publisher:
-        own.add(f"n:{r.publisher}")
+        own.update({f"n:{r.publisher}", f"n:{r.publisher.replace(' ', '')}"})
     core = r.core.split()
     if len(core) >= 2:  # "Saudi Aramco": the name without a word before or after it
         own.update({f"n:{' '.join(core[1:])}", f"n:{' '.join(core[:-1])}"})
