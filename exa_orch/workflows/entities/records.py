@@ -175,6 +175,14 @@ _BASED_IN = re.compile(r"\b(?:based|headquartered|located)\s+in\s+([A-Z][^.;()]{
 # read when the item has no structured ones (Agent rows); "was ... at" is a former one: not read.
 _ROLE = r"(?:an?\s+|the\s+)?([^.;]{1,80}?)\s+at\s+([^.;]{1,80})"
 _IS_ROLE_AT = re.compile(r"\bis\s+" + _ROLE)
+# A profile's headline, the text opening with the role ("President and CEO at Amazon. Seattle, ..."),
+# and "is [the] chief executive officer of Intel": a title word before "of" (not "a member of").
+_HEADLINE = re.compile(r"([A-Z][\w&,/' -]{1,60}?)\s+at\s+([A-Z][^.;]{1,80})")
+_VERBS = frozenset("was is were has had became served joined left worked".split())  # not a headline
+_TITLE = r"(?:officer|ceo|cfo|cto|coo|chair|chairman|chairwoman|chairperson|president|founder|director)"
+_IS_ROLE_OF = re.compile(
+    r"\bis\s+(?:the\s+)?((?:[\w-]+\s+){0,4}?" + _TITLE + r")\s+of\s+([A-Z][^.;]{1,80})", re.I
+)
 # The name a text begins with, its subject: capitalised words (and "and", "of", "&") up to a comma
 # or a verb; kept apart from aliases, it is read only against a page on the same site.
 _SUBJECT = re.compile(
@@ -285,14 +293,22 @@ def _profiles(rec: Record, props: Json, texts: list[str]) -> frozenset[str]:
 
 
 def _role_at(rec: Record, texts: list[str]) -> None:
-    """A person's title and employer from "X is TITLE at EMPLOYER" (or "X, TITLE at EMPLOYER"), where
+    """A person's title and employer from "X is TITLE at EMPLOYER" (or "X, TITLE at EMPLOYER", a
+    headline "TITLE at EMPLOYER. City", "X is [the] CEO of EMPLOYER"), where
     the item's fields gave none; an employer in another script is kept, marked as not comparable."""
     named = (
         re.compile(re.escape(rec.name or "") + r"(?:\s*[(（][^)）]*[)）])?,\s+" + _ROLE) if rec.name else None
     )
-    cues = (_IS_ROLE_AT, named) if named else (_IS_ROLE_AT,)
+    cues = (_IS_ROLE_AT, named, _HEADLINE, _IS_ROLE_OF) if named else (_IS_ROLE_AT, _HEADLINE, _IS_ROLE_OF)
     m = next(
-        (m for cue in cues for t in texts if (m := cue.match(t) if cue is named else cue.search(t))), None
+        (
+            m
+            for cue in cues
+            for t in texts
+            if (m := cue.match(t) if cue in (named, _HEADLINE) else cue.search(t))
+            and not (cue is _HEADLINE and _VERBS & set(words(m.group(1))))
+        ),
+        None,
     )
     if m is None:
         return
