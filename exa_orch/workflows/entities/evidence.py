@@ -18,10 +18,13 @@ against: a wrong merge costs more than a missed one, so split evidence keeps two
   one family on a generic domain, a brand (corroboration needed) on a country's;
 - **one company on several sites** (families.py): labels of one stem, sites named for their
   company, an app's store pages, a page about it on another's site, each with corroboration;
+- **a profile page about a company** (profiles.py): a page on a shared host naming the company of
+  the other's own site, with one known country and one trade;
 - **a page naming the other's site**: a page whose path names the other's site ("Tata Consultancy
   Services" on tata.com/business/tcs, "TCS" on tcs.com), under one name (or its initials);
 - **against**: different kinds, different profiles on one host, different registered domains
-  nothing tied together, legal forms that differ ("Co., Inc." / "KGaA"), different countries.
+  nothing tied together, legal forms that differ ("Co., Inc." / "KGaA"), different countries (both
+  known: countries.py; an unknown place is no evidence).
 People (person_evidence.py): names after transliteration, in either order, initials and
 nicknames, plus the same employer; a different employer is against unless a profile URL is shared.
 Other fields (`Record.facts`: phone, address, date of birth ...) add or take weight by how much
