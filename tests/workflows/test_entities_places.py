@@ -9,7 +9,8 @@ import pytest
 
 from exa_orch.workflows import entities
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
-from exa_orch.workflows.rows import props_of
+from tests.workflows.test_entities_evidence import apart
+from tests.workflows.test_entities_evidence import row as agent_row
 
 Json = dict[str, Any]
 
@@ -20,15 +21,8 @@ def co(id: str, name: str, url: str, location: str | None = None, desc: str = ""
 
 
 def row(id: str, name: str, url: str, description: str) -> Json:
-    """An Agent row as the workflows hand it to the resolver (name, url, description; no location)."""
-    return {
-        "id": id,
-        "properties": props_of({"type": "company", "url": url, "description": description, "name": name}),
-    }
-
-
-def apart(a: Json, b: Json) -> str:
-    return entities.compare(entities.record(0, a), entities.record(1, b)).why_apart
+    """An Agent row of a company (name, url, description; no location)."""
+    return agent_row(id, "company", name, url, description)
 
 
 @pytest.mark.parametrize(
