@@ -29,7 +29,8 @@ Held out: `held-out.json` was written after the rules it tests and is never run 
 is tuned (`TUNING` names the worlds a tuning run may look at); CI scores it on the short profile,
 and the full profile reports every world. `held-out-brands.json` was held out until its misses
 were analysed (issue 37's second session), `held-out-fresh.json` until its misses were analysed in
-the third: both are tuning worlds now. `--verbose` lists every pair the resolver alone left apart,
+the third: both are tuning worlds now. `blind-companies.json` and `blind-people.json` were written
+blind by a helper at 653a7c1 and their misses analysed in the fourth session: tuning worlds too. `--verbose` lists every pair the resolver alone left apart,
 with why (evals/shapes.missed_pairs): what a tuning run reads.
 """
 
@@ -69,6 +70,8 @@ TUNING = (
     "held-out-brands.json",
     "people-real.json",  # issue 37's people: nicknames, initials, orders, scripts, new employers
     "held-out-fresh.json",
+    "blind-companies.json",  # written blind by a helper at 653a7c1; analysed in issue 37's fourth session
+    "blind-people.json",
 )  # not held-out.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities import families
+from exa_orch.workflows.entities import families, profiles
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.names import core_name
 from exa_orch.workflows.entities.person_evidence import block_keys as person_keys
@@ -52,7 +52,7 @@ def _site_keys(r: Record) -> set[str]:
 def _keys(r: Record) -> set[str]:
     own = {f"p:{p}" for p in r.profiles} | _site_keys(r) | person_keys(r)
     if r.kind != "person":
-        own |= families.blocking_keys(r)
+        own |= families.blocking_keys(r) | profiles.blocking_keys(r)
     if r.clean:
         own.update({f"n:{r.clean}", f"n:{r.core}", f"n:{r.clean.replace(' ', '')}"})
     if r.initials:

@@ -18,10 +18,13 @@ against: a wrong merge costs more than a missed one, so split evidence keeps two
   one family on a generic domain, a brand (corroboration needed) on a country's;
 - **one company on several sites** (families.py): labels of one stem, sites named for their
   company, an app's store pages, a page about it on another's site, each with corroboration;
+- **a profile page about a company** (profiles.py): a page on a shared host naming the company of
+  the other's own site, with one known country and one trade;
 - **a page naming the other's site**: a page whose path names the other's site ("Tata Consultancy
   Services" on tata.com/business/tcs, "TCS" on tcs.com), under one name (or its initials);
 - **against**: different kinds, different profiles on one host, different registered domains
-  nothing tied together, legal forms that differ ("Co., Inc." / "KGaA"), different countries.
+  nothing tied together, legal forms that differ ("Co., Inc." / "KGaA"), different countries (both
+  known: countries.py; an unknown place is no evidence).
 People (person_evidence.py): names after transliteration, in either order, initials and
 nicknames, plus the same employer; a different employer is against unless a profile URL is shared.
 Other fields (`Record.facts`: phone, address, date of birth ...) add or take weight by how much
@@ -35,7 +38,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from exa_orch.workflows.entities import families
+from exa_orch.workflows.entities import families, profiles
+from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, extra_words, initialism, names_agree
 from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, person_conflict
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
@@ -332,17 +336,26 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
 
 
 def _no_site(a: Record, b: Record, ev: Evidence) -> None:
-    """Records without a site of their own: a paper's title, an equal name, an app's pages."""
+    """Records without a site of their own: a paper's title, an equal name, an app's or a profile's pages."""
     if families.is_app(a.site) or families.is_app(b.site):
         families.app_pages(a, b, ev)
-    if not (a.clean and a.clean == b.clean or a.raw_name and a.raw_name == b.raw_name):
-        return
+    else:
+        profiles.page_about(a, b, ev)
+    if a.clean and a.clean == b.clean or a.raw_name and a.raw_name == b.raw_name:
+        _same_name_no_site(a, b, ev)
+
+
+def _same_name_no_site(a: Record, b: Record, ev: Evidence) -> None:
+    """One name, where one record (or both) has no site: a paper's title, or the full name."""
     if a.kind == "research_paper" and a.clean == b.clean and len(a.clean) >= 20:
         ev.for_.append((JOIN, "same paper title"))
     if not (a.domain or b.domain or a.profiles or b.profiles) and a.clean == b.clean:
         ev.for_.append((JOIN, "same cleaned name, neither item has a site"))
     elif not (a.domain and b.domain) and not (a.profiles and b.profiles) and a.raw_name == b.raw_name:
-        ev.for_.append((JOIN, "same full name (legal form included), one item has no site"))
+        if a.industry and b.industry and a.industry != b.industry:  # Giant bicycles / Giant Food
+            ev.for_.append((1.0, f"same full name, but {a.industry} / {b.industry}"))
+        else:
+            ev.for_.append((JOIN, "same full name (legal form included), one item has no site"))
 
 
 def _differences(a: Record, b: Record, ev: Evidence) -> None:
@@ -350,7 +363,7 @@ def _differences(a: Record, b: Record, ev: Evidence) -> None:
     fa, fb = _forms(a), _forms(b)
     if fa and fb and not fa & fb and a.core == b.core and a.domain != b.domain:
         ev.against.append(f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})")
-    if a.country and b.country and a.country != b.country:
+    if known(a.country) and known(b.country) and a.country != b.country:  # unknown is no evidence
         ev.against.append(f"different countries ({a.country} / {b.country})")
     if not ((a.facts or b.facts) and a.clean and b.clean and a.clean != b.clean):
         return

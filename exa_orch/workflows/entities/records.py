@@ -19,6 +19,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from exa_orch.workflows.entities import about
+from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
     clean_name,
@@ -67,12 +69,6 @@ _DOMAIN_CUE = re.compile(
 _IMAGES = frozenset({"logoUrl", "pictureUrl", "faviconUrl", "image", "imageUrl"})
 _DOMAIN = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}\b", re.I)
 _URL = re.compile(r"https?://[^\s\"'<>),;]+|(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{2,}/[^\s\"'<>),;]+", re.I)
-# Country names as locations write them, read to one spelling (the last part of "City, Country").
-_COUNTRY_SAME = {"usa": "united states", "us": "united states", "u s": "united states",
-                 "united states of america": "united states", "uk": "united kingdom",
-                 "great britain": "united kingdom", "england": "united kingdom",
-                 "uae": "united arab emirates", "korea": "south korea", "republic of korea": "south korea",
-                 "holland": "netherlands", "the netherlands": "netherlands", "czechia": "czech republic"}  # fmt: skip
 
 
 @dataclass
@@ -97,27 +93,18 @@ class Record:
     employer_latin: bool = True  # written in Latin letters (a name in another script is not compared)
     industry: str = ""
     location: str = ""
-    country: str = ""  # the last part of the location, one spelling per country
+    country: str = ""  # the country its location or text names (countries.py), else the place as written
     mentions: frozenset[str] = frozenset()  # registered domains named anywhere in the item's text
     raw_name: str = ""  # folded full name, legal form kept
     facts: dict[str, str] = field(default_factory=dict)  # other fields to compare: phone, address, year ...
+    publisher: str = ""  # a page's company, as it says it is its blog, newsroom or app (about.py)
+    topics: frozenset[str] = frozenset()  # words a company's texts say it does (about.topics)
     said: str = ""  # a person's item text, folded words (person_evidence: an employer it names)
 
     @property
     def domain(self) -> str:
         """The registered domain of the item's own site ("" for none or a platform)."""
         return self.site.domain if self.site and not self.site.platform else ""
-
-
-def country_of(location: str) -> str:
-    """The country a location names, in one spelling ("Sydney, NSW, Australia" -> "australia").
-    A clause the sentence goes on with is not a place ("Gothenburg, Sweden, owned by Geely" -> "sweden")."""
-    parts = [p for p in location.split(",") if p.strip()]
-    capital = any(p.strip()[:1].isupper() for p in parts)  # a location written all in lowercase is kept
-    while capital and len(parts) > 1 and not parts[-1].strip()[:1].isupper():
-        parts.pop()  # ", owned by ...", ", part of ...": places are written with a capital
-    last = " ".join(words(parts[-1])) if parts else ""
-    return _COUNTRY_SAME.get(last, last)
 
 
 def make(
@@ -188,6 +175,14 @@ _BASED_IN = re.compile(r"\b(?:based|headquartered|located)\s+in\s+([A-Z][^.;()]{
 # read when the item has no structured ones (Agent rows); "was ... at" is a former one: not read.
 _ROLE = r"(?:an?\s+|the\s+)?([^.;]{1,80}?)\s+at\s+([^.;]{1,80})"
 _IS_ROLE_AT = re.compile(r"\bis\s+" + _ROLE)
+# A profile's headline, the text opening with the role ("President and CEO at Amazon. Seattle, ..."),
+# and "is [the] chief executive officer of Intel": a title word before "of" (not "a member of").
+_HEADLINE = re.compile(r"([A-Z][\w&,/' -]{1,60}?)\s+at\s+([A-Z][^.;]{1,80})")
+_VERBS = frozenset("was is were has had became served joined left worked".split())  # not a headline
+_TITLE = r"(?:officer|ceo|cfo|cto|coo|chair|chairman|chairwoman|chairperson|president|founder|director)"
+_IS_ROLE_OF = re.compile(
+    r"\bis\s+(?:the\s+)?((?:[\w-]+\s+){0,4}?" + _TITLE + r")\s+of\s+([A-Z][^.;]{1,80})", re.I
+)
 # The name a text begins with, its subject: capitalised words (and "and", "of", "&") up to a comma
 # or a verb; kept apart from aliases, it is read only against a page on the same site.
 _SUBJECT = re.compile(
@@ -298,14 +293,22 @@ def _profiles(rec: Record, props: Json, texts: list[str]) -> frozenset[str]:
 
 
 def _role_at(rec: Record, texts: list[str]) -> None:
-    """A person's title and employer from "X is TITLE at EMPLOYER" (or "X, TITLE at EMPLOYER"), where
+    """A person's title and employer from "X is TITLE at EMPLOYER" (or "X, TITLE at EMPLOYER", a
+    headline "TITLE at EMPLOYER. City", "X is [the] CEO of EMPLOYER"), where
     the item's fields gave none; an employer in another script is kept, marked as not comparable."""
     named = (
         re.compile(re.escape(rec.name or "") + r"(?:\s*[(（][^)）]*[)）])?,\s+" + _ROLE) if rec.name else None
     )
-    cues = (_IS_ROLE_AT, named) if named else (_IS_ROLE_AT,)
+    cues = (_IS_ROLE_AT, named, _HEADLINE, _IS_ROLE_OF) if named else (_IS_ROLE_AT, _HEADLINE, _IS_ROLE_OF)
     m = next(
-        (m for cue in cues for t in texts if (m := cue.match(t) if cue is named else cue.search(t))), None
+        (
+            m
+            for cue in cues
+            for t in texts
+            if (m := cue.match(t) if cue in (named, _HEADLINE) else cue.search(t))
+            and not (cue is _HEADLINE and _VERBS & set(words(m.group(1))))
+        ),
+        None,
     )
     if m is None:
         return
@@ -320,12 +323,17 @@ def _role_at(rec: Record, texts: list[str]) -> None:
 
 
 def _stated_fields(rec: Record, texts: list[str]) -> None:
-    """A person's employer and an organisation's country from the text, when no field gave them."""
+    """A person's employer and an organisation's country from the text, when no field gave them
+    (a location that names no country, "Stuttgart", gives way to what the text says)."""
     if rec.kind == "person":
         _role_at(rec, texts)
-    if not rec.country and rec.kind != "person":
-        said = next((m.group(1) for t in texts for m in _BASED_IN.finditer(t)), "")
-        rec.country = country_of(said) if said else ""
+    if known(rec.country) or rec.kind == "person":
+        return
+    said = next((m.group(1) for t in texts for m in _BASED_IN.finditer(t)), "")
+    where = country_of(said) if said else ""
+    # "a Brazilian mining company", "an Amsterdam-headquartered ...": where no location names a country
+    stated = "" if known(where) else next((c for t in texts if (c := stated_country(t))), "")
+    rec.country = where if known(where) else stated or rec.country or where
 
 
 def record(index: int, item: Json) -> Record:
@@ -347,6 +355,8 @@ def record(index: int, item: Json) -> Record:
     _statements(rec, texts, kind == "person")
     _stated_fields(rec, texts)
     rec.said = " ".join(words(" ".join(texts)))[:4000] if kind == "person" else ""
+    if kind != "person":
+        rec.publisher, rec.topics = about.publisher(texts), about.topics(texts)
     rec.alias_domains.pop(rec.domain, None)
     rec.mentions = frozenset(
         d.domain for s in texts for m in _DOMAIN.findall(s) if (d := site(m)) and d.domain

@@ -1,0 +1,139 @@
+"""Where an organisation is: a location or a sentence read to one country, or to nothing.
+
+`country_of("Stuttgart, Baden-Württemberg")` reads the parts from the last to the first and takes
+the first one that names a country: a country's name or other spelling, its capital, or one of its
+provinces or states (countryinfo's maintained data, offline). `stated_country(text)` reads a
+demonym in what a text says the entity is ("Vale is a Brazilian mining company", "a Dutch
+technology company") or a place it is "X-based" / "X-headquartered" in. A place no data names
+("Stuttgart" alone, a district) is unknown: two records disagree on country only when both are
+`known` and different; unknown is no evidence either way (evidence._differences).
+A name several countries hold as a place (Georgia, Punjab) is unknown; a demonym several share
+("Chinese": China, Hong Kong; "Congolese") reads as the most populous holder's.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from exa_orch.workflows.entities.names import words
+
+# Spellings a location or a sentence uses that the data does not carry as a country's (its
+# altSpellings hold codes and official names, its demonyms one adjective per country).
+_MORE = {"england": "GB", "scotland": "GB", "wales": "GB", "britain": "GB", "u s": "US", "korea": "KR",
+         "korean": "KR", "saudi": "SA", "emirati": "AE", "czechia": "CZ", "hong kong": "HK"}  # fmt: skip
+_SUFFIXES = ("province", "prefecture", "state", "region", "oblast", "emirate", "county", "governorate")
+_GERMAN = re.compile(r"(?<=[a-z])[aou]e")  # the data's "Baden-Wuerttemberg", folded "baden wurttemberg"
+_ASIDE = re.compile(r"\s*\([^)]*\)")  # "Xizang (Tibet)", "Ash Sharqiyah (Eastern Province)"
+
+
+def _key(text: str) -> str:
+    return " ".join(words(text))
+
+
+def _strs(value: object) -> list[str]:
+    """The strings of a field the data writes as one string or a list of them."""
+    if isinstance(value, str):
+        return [value]
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _spellings(info: Mapping[str, Any]) -> tuple[set[str], set[str]]:
+    """A country's own names (name, native name, other spellings) and the places it holds (its
+    capital, its provinces, a German umlaut written out or not), folded."""
+    own = {
+        _key(s) for s in [str(info["name"]), *_strs(info.get("nativeName")), *_strs(info.get("altSpellings"))]
+    }
+    held = {_key(_ASIDE.sub("", p)) for p in [*_strs(info.get("capital")), *_strs(info.get("provinces"))]}
+    return own, held | {_GERMAN.sub(lambda m: m.group(0)[0], k) for k in held}
+
+
+@lru_cache(maxsize=1)
+def _data() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """(place -> ISO alpha-2, demonym -> ISO alpha-2, ISO alpha-2 -> the country's name folded)."""
+    import countryinfo  # on first use: a cold start needs none of it
+
+    places: dict[str, set[str]] = {}
+    demonyms: dict[str, tuple[int, str]] = {}
+    names: dict[str, str] = {}
+    for country in countryinfo.all_countries():
+        info = country.info()
+        iso = str((info.get("ISO") or {}).get("alpha2") or "")
+        if not iso or not info.get("name"):
+            continue
+        if iso not in names or info["name"] == info.get("nativeName"):  # United Kingdom, not Wales
+            names[iso] = _key(info["name"])
+        own, held = _spellings(info)
+        for key in own | held:
+            places.setdefault(key, set()).add(iso)  # "Georgia": a country and a US state: unknown
+        demonym, people = _key(info.get("demonym") or ""), int(info.get("population") or 0)
+        if demonym and demonyms.get(demonym, (-1, ""))[0] < people:
+            demonyms[demonym] = (people, iso)
+    place = {k: next(iter(v)) for k, v in places.items() if k and len(v) == 1}
+    demonym_of = {k: iso for k, (_, iso) in demonyms.items()}
+    for k, iso in _MORE.items():
+        place.setdefault(k, iso)
+        demonym_of.setdefault(k, iso)
+    return place, demonym_of, names
+
+
+def _place(part: str) -> str:
+    """The ISO code a single place names ("Fujian Province" -> CN), or ""."""
+    place, _, _ = _data()
+    key = _key(part)
+    if key in place:
+        return place[key]
+    head, _, last = key.rpartition(" ")
+    return place.get(head, "") if last in _SUFFIXES else ""
+
+
+def known(country: str) -> bool:
+    """Whether `country` (a Record's) is a country the data names, not an unresolved place."""
+    return country in _data()[2].values()
+
+
+def country_of(location: str) -> str:
+    """The country a location names, folded ("Sydney, NSW, Australia" -> "australia"; "Stuttgart,
+        Baden-Württemberg" -> "germany"); a location no part of which names one keeps its last part
+        folded ("stuttgart"), which `known` says is not a country ("" where that part is a country's
+    name and another's state: "Atlanta, Georgia"). A clause the sentence goes on with is
+        not a place ("Gothenburg, Sweden, owned by Geely" -> "sweden")."""
+    parts = [p for p in location.split(",") if p.strip()]
+    capital = any(p.strip()[:1].isupper() for p in parts)  # a location written all in lowercase is kept
+    while capital and len(parts) > 1 and not parts[-1].strip()[:1].isupper():
+        parts.pop()  # ", owned by ...", ", part of ...": places are written with a capital
+    for part in reversed(parts):
+        iso = _place(part)
+        if iso:
+            return _data()[2][iso]
+    last = _key(parts[-1]) if parts else ""
+    return "" if known(last) else last  # "Atlanta, Georgia": a US state and a country, so unknown
+
+
+_PREDICATE = re.compile(r"\b(?:is|was|are)\s+(?:an?|the|one\s+of\s+the)\s+((?:[\w’'-]+\s+){0,4}[\w’'-]+)")
+_BASED = re.compile(r"\b([A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){0,2})-(?:based|headquartered)\b")
+_POSSESSIVE = re.compile(
+    r"\b(?:is|was)\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})['’]s\s"
+)  # "is India's largest"
+_COMPASS = frozenset({"latin", "central", "south", "north", "east", "west", "pan"})
+
+
+def stated_country(text: str) -> str:
+    """The country a sentence says an entity is of: a demonym in what it "is" ("is a Brazilian
+    multinational", "a South Korean conglomerate"), an "X-based" place, or "is India's largest"; ""
+    when none."""
+    _, demonym_of, names = _data()
+    for m in _PREDICATE.finditer(text):
+        said = _key(m.group(1)).split()
+        for i in range(len(said)):
+            for width in (2, 1):
+                iso = demonym_of.get(" ".join(said[i : i + width]))
+                if iso and (width == 2 or i == 0 or said[i - 1] not in _COMPASS):
+                    return names[iso]
+    for m in (*_BASED.finditer(text), *_POSSESSIVE.finditer(text)):
+        iso = _place(m.group(1))
+        if iso:
+            return names[iso]
+    return ""

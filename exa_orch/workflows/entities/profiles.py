@@ -1,0 +1,128 @@
+"""A profile page on a shared host about the company whose own site another record is.
+
+A page on Wikipedia, a LinkedIn company page, Crunchbase, or a Medium or Substack publication
+(hosts.HOSTS) is about the entity it names, never the host's. It joins a company's own site when:
+- **the names agree**: one name (equal, but for spaces or a legal form: "Vale S.A." / "Vale"); the
+  initials of the other's full name ("United Microelectronics Corporation" / "UMC"); the profile's
+  path equals the site's label ("linkedin.com/company/sabic" / sabic.com, "jumia-group" / jumia);
+  one name adding only the country both are of ("Saudi Aramco" / "Aramco"); or the page says it is
+  the company's blog, newsroom or publication ("Swiggy Bytes is the technology blog of Swiggy's
+  engineering ...": `Record.publisher`);
+- **and** both are of one known country (countries.py; unknown is not enough), **and** one
+  industry, or their texts share a word that says what the company does (`Record.topics`: "mining",
+  "chemicals"), or one names the other's site;
+- **and** nothing is against (evidence.compare: a stated owner, two known countries, legal forms).
+One name in two countries (Metro AG / Metro Inc.) or two industries (Giant bicycles / Giant Food)
+stays two. An app store's pages are families.app_pages'.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from exa_orch.workflows.entities.countries import known, stated_country
+from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, stem
+from exa_orch.workflows.entities.names import DESIGNATORS, initialism, names_agree
+
+if TYPE_CHECKING:
+    from exa_orch.workflows.entities.records import Record
+
+_ONE_NAME = ("equal names", "equal names but for spaces", "abbreviation")
+
+
+def _slug(page: Record) -> str:
+    """The profile's last path part as a label would write it ("company/fortescue-metals-group" ->
+    "fortescuemetals", "company/sabic" -> "sabic")."""
+    last = (page.site.profile or "").rstrip("/").rsplit("/", 1)[-1] if page.site else ""
+    return stem(last.lower()) if last and "=" not in last else ""
+
+
+def _names(page: Record, own: Record) -> str | None:
+    """How the page's name (or what it says it is of) agrees with the site's, or None."""
+    assert own.site is not None
+    agree = names_agree(page.clean, own.clean)
+    if agree in _ONE_NAME:
+        return agree
+    for x, y in ((page, own), (own, page)):
+        if " " not in y.clean and len(y.clean) >= 3 and x.raw_name and _initials(x.raw_name, y.clean):
+            return f"{y.name} is the initials of {x.name}"
+    if _slug(page) and _slug(page) in (own.site.label.replace("-", ""), stem(own.site.label)):
+        return f"the profile {page.site.profile if page.site else ''} is the site's label"
+    if page.publisher and names_agree(page.publisher, own.clean) in _ONE_NAME:
+        return f"{page.name} says it is {own.name}'s"
+    extra = set(page.core.split()) ^ set(own.core.split())
+    if page.core and own.core and extra and all(_of_country(w, own.country) for w in extra):
+        return f"one name adds only the country, {' '.join(sorted(extra))!r}"
+    return None
+
+
+def _initials(written: str, short: str) -> bool:
+    """`short` is the initials of `written`, its small words kept or not ("energias de portugal" -> "edp")."""
+    return initialism(written, short) or "".join(w[0] for w in written.split()) == short
+
+
+def _of_country(word: str, country: str) -> bool:
+    """`word` names `country` or is its demonym ("saudi" of Saudi Arabia)."""
+    return bool(country) and (stated_country(f"is a {word}") == country or word in country.split())
+
+
+def _corroborated(page: Record, own: Record) -> str | None:
+    """What, beside the names, says the page and the site are one company's; None when nothing does."""
+    if not (known(page.country) and page.country == own.country):
+        return None
+    if page.industry and page.industry == own.industry:
+        return f"both based in {own.country} and in {own.industry}"
+    if own.domain in page.mentions:
+        return f"both based in {own.country}, and {page.name} names {own.domain}"
+    # "chemicals" / "chemical", "banking" / "banking": by their first six letters; not the words both
+    # names hold (already weighed as names)
+    named = {w[:6] for w in set(page.raw_name.split()) & set(own.raw_name.split())}
+    shared = sorted(({w[:6] for w in page.topics} & {w[:6] for w in own.topics}) - named)
+    if shared and not (page.industry and own.industry):
+        return f"both based in {own.country}, and both say {shared[0]!r}"
+    return None
+
+
+def page_about(a: Record, b: Record, ev: Evidence) -> None:
+    """A profile page on a shared host about the company of the other's own site (module docstring)."""
+    for page, own in ((a, b), (b, a)):
+        if not (page.site and page.site.profile and not page.domain and own.domain and own.site):
+            continue
+        if is_app(page.site) or not (page.clean and own.clean):
+            continue
+        named = _names(page, own)
+        said = _corroborated(page, own) if named else None
+        if named and named.endswith("'s") and not said:  # the page says whose it is: that is its identity
+            said = "nothing against"
+        if named and not said:  # kept as the reason the two stay apart (Evidence.why_apart)
+            ev.for_.append(
+                (
+                    0.5,
+                    f"{page.name} on {page.site.profile} and {own.domain}: {named}, but no known "
+                    "country and trade both say",
+                )
+            )
+        if named and said:
+            where = page.site.profile
+            ev.for_.append(
+                (JOIN, f"{page.name} on {where} is about {own.name} of {own.domain} ({named}), and {said}")
+            )
+            return
+
+
+def blocking_keys(r: Record) -> set[str]:
+    """Candidate keys a profile page adds: its path as a label, the initials of its full name, the
+    company it says it is of, its name less a first or last word."""
+    if not (r.site and r.site.profile and not r.domain):
+        return set()
+    own = {f"l:{s}" for s in (_slug(r),) if len(s) >= 3}
+    every = r.raw_name.split()
+    kept = [w for w in every if w not in ("and", "of", "the", "de")]
+    for named in (every, kept, [w for w in kept if w not in DESIGNATORS]):
+        own.update(f"n:{''.join(w[0] for w in named[:k])}" for k in range(2, len(named) + 1))
+    if r.publisher:
+        own.update({f"n:{r.publisher}", f"n:{r.publisher.replace(' ', '')}"})
+    core = r.core.split()
+    if len(core) >= 2:  # "Saudi Aramco": the name without a word before or after it
+        own.update({f"n:{' '.join(core[1:])}", f"n:{' '.join(core[:-1])}"})
+    return own

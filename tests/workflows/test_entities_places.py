@@ -1,0 +1,157 @@
+"""Entity resolution, issue 37's fourth pass: where a company is (a location or a sentence read to
+one country, countries.py), and a profile page on a shared host joined to the site it is about."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from exa_orch.workflows import entities
+from exa_orch.workflows.entities.countries import country_of, known, stated_country
+from tests.workflows.test_entities_evidence import apart
+from tests.workflows.test_entities_evidence import row as agent_row
+
+Json = dict[str, Any]
+
+
+def co(id: str, name: str, url: str, location: str | None = None, desc: str = "", industry: str = "") -> Json:
+    company = {"name": name, "location": location, "industry": industry}
+    return {"id": id, "properties": {"type": "company", "url": url, "description": desc, "company": company}}
+
+
+def row(id: str, name: str, url: str, description: str) -> Json:
+    """An Agent row of a company (name, url, description; no location)."""
+    return agent_row(id, "company", name, url, description)
+
+
+@pytest.mark.parametrize(
+    ("location", "country"),
+    [
+        ("Stuttgart, Baden-Württemberg", "germany"),  # a province, spelt "Baden-Wuerttemberg" in the data
+        ("Fujian Province", "china"),
+        ("Fujian", "china"),
+        ("Minato, Tokyo", "japan"),  # a capital
+        ("Dubai, UAE", "united arab emirates"),
+        ("London, England", "united kingdom"),
+        ("Gothenburg, Sweden, owned by Geely", "sweden"),
+    ],
+)
+def test_a_location_reads_as_its_country(location: str, country: str) -> None:
+    assert country_of(location) == country
+    assert known(country)
+
+
+def test_a_place_no_data_names_or_two_countries_hold_is_unknown() -> None:
+    assert country_of("Dhahran") == "dhahran" and not known("dhahran")
+    assert country_of("Atlanta, Georgia") == ""  # a US state and a country
+
+
+@pytest.mark.parametrize(
+    ("text", "country"),
+    [
+        ("Vale S.A., formerly Companhia Vale do Rio Doce, is a Brazilian multinational.", "brazil"),
+        ("Samsung is a South Korean conglomerate.", "south korea"),
+        ("Nebius is an Amsterdam-headquartered technology company.", "netherlands"),
+        ("MercadoLibre is a Latin American e-commerce company.", ""),  # a region, not a country
+        ("Vale is a global mining company.", ""),
+    ],
+)
+def test_a_sentence_states_a_country_by_demonym_or_place(text: str, country: str) -> None:
+    assert stated_country(text) == country
+
+
+def test_a_city_and_its_country_are_not_different_countries() -> None:
+    a = row("a", "Aramco", "https://www.aramco.com/en", "Aramco is an energy company based in Saudi Arabia.")
+    b = row(
+        "b", "Aramco", "https://www.aramco.com/about", "Aramco is an oil company headquartered in Dhahran."
+    )
+    assert entities.resolve([a, b]).groups == [[0, 1]], apart(a, b)
+
+
+def test_a_former_name_in_another_country_stays_apart() -> None:
+    """ "Nebius Group N.V., formerly Yandex N.V., is a Dutch ..." names Yandex, but the Russian Yandex
+    is another company: a stated former name does not outweigh two known countries."""
+    a = row(
+        "a",
+        "Nebius Group",
+        "https://nebius.com/",
+        "Nebius Group N.V., formerly Yandex N.V., is a Dutch technology company.",
+    )
+    b = row(
+        "b",
+        "Yandex",
+        "https://yandex.com/company/",
+        "Yandex is a Russian technology company that runs a search engine.",
+    )
+    assert entities.resolve([a, b]).groups == [[0], [1]]
+    assert "different countries (netherlands / russia)" in apart(a, b)
+
+
+@pytest.mark.parametrize(
+    ("page", "own", "reason"),
+    [
+        (co("a", "Vale S.A.", "https://en.wikipedia.org/wiki/Vale_S.A.", "Rio de Janeiro, Brazil", industry="Mining"),
+         co("b", "Vale", "https://vale.com/en", "Rio de Janeiro, Brazil", industry="Mining"), "(equal names)"),
+        (co("a", "Saudi Basic Industries Corporation", "https://sa.linkedin.com/company/sabic", "Riyadh, Saudi Arabia", industry="Chemicals"),
+         co("b", "SABIC", "https://www.sabic.com/en", "Riyadh, Saudi Arabia", industry="Chemicals"), "is the site's label"),
+        (row("a", "Sumitomo Mitsui Banking Corporation", "https://en.wikipedia.org/wiki/Sumitomo_Mitsui_Banking_Corporation",
+             "Sumitomo Mitsui Banking Corporation is a Japanese multinational banking institution."),
+         row("b", "SMBC", "https://www.smbc.co.jp/global/", "SMBC is a Japanese bank offering corporate and retail banking."),
+         "SMBC is the initials of Sumitomo Mitsui Banking Corporation"),
+        (co("a", "Saudi Aramco", "https://en.wikipedia.org/wiki/Saudi_Aramco", "Dhahran, Saudi Arabia", industry="Oil and gas"),
+         co("b", "Aramco", "https://www.aramco.com/en", "Dhahran, Saudi Arabia", industry="Oil and gas"),
+         "one name adds only the country, 'saudi'"),
+        (row("a", "Swiggy Bytes", "https://medium.com/swiggy-bytes", "Swiggy Bytes is the technology blog of Swiggy's engineering teams."),
+         row("b", "Swiggy", "https://www.swiggy.com/", "Swiggy is an Indian food delivery platform."), "Swiggy Bytes says it is Swiggy's"),
+    ],
+)  # fmt: skip
+def test_a_profile_page_joins_the_site_it_is_about(page: Json, own: Json, reason: str) -> None:
+    res = entities.resolve([page, own])
+    assert res.groups == [[0, 1]], apart(page, own)
+    assert reason in res.reasons[0][0]["reason"]
+
+
+@pytest.mark.parametrize(
+    ("page", "own", "why"),
+    [
+        (  # one name, two countries: two companies
+            co("a", "Metro AG", "https://en.wikipedia.org/wiki/Metro_AG", "Düsseldorf, Germany", industry="Retail"),
+            co("b", "Metro Inc.", "https://corpo.metro.ca/en.html", "Montreal, Canada", industry="Retail"),
+            "different countries",
+        ),
+        (  # one name, one country, two industries
+            co("a", "Giant", "https://www.linkedin.com/company/giant", "Landover, United States", industry="Bicycles"),
+            co("b", "Giant", "https://giantfood.com/", "Landover, United States", industry="Retail"),
+            "not enough evidence",
+        ),
+        (  # initials alone, no country known: not enough
+            row("a", "United Microelectronics Corporation", "https://en.wikipedia.org/wiki/United_Microelectronics_Corporation",
+                "United Microelectronics Corporation makes integrated circuits under contract."),
+            row("b", "UMC", "https://www.umc.com/en/", "UMC is a semiconductor foundry."),
+            "not enough evidence",
+        ),
+    ],
+)  # fmt: skip
+def test_a_profile_page_without_one_country_and_one_trade_stays_apart(
+    page: Json, own: Json, why: str
+) -> None:
+    assert entities.resolve([page, own]).groups == [[0], [1]]
+    assert why in apart(page, own)
+
+
+def test_a_publication_of_the_company_and_initials_keeping_small_words_join() -> None:
+    """ "Stories from the engineering teams of Mercado Libre" is Mercado Libre's; "EDP" is the
+    initials of "Energias de Portugal", its "de" kept (candidates found by those keys too)."""
+    blog = row("a", "Mercado Libre Tech", "https://medium.com/mercadolibre-tech",
+               "Stories from the engineering and technology teams of Mercado Libre.")  # fmt: skip
+    own = row(
+        "b", "MercadoLibre", "https://investor.mercadolibre.com/", "MercadoLibre is an e-commerce company."
+    )
+    res = entities.resolve([blog, own])
+    assert res.groups == [[0, 1]], apart(blog, own)
+    assert "Mercado Libre Tech says it is MercadoLibre's" in res.reasons[0][0]["reason"]
+    wiki = co("c", "Energias de Portugal", "https://en.wikipedia.org/wiki/Energias_de_Portugal", "Lisbon, Portugal",
+              industry="Utilities")  # fmt: skip
+    edp = co("d", "EDP", "https://www.edp.com/en", "Lisbon, Portugal", industry="Utilities")
+    assert entities.resolve([wiki, edp]).groups == [[0, 1]], apart(wiki, edp)
