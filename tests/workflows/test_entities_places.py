@@ -55,6 +55,7 @@ def test_a_place_no_data_names_or_two_countries_hold_is_unknown() -> None:
         ("Nebius is an Amsterdam-headquartered technology company.", "netherlands"),
         ("MercadoLibre is a Latin American e-commerce company.", ""),  # a region, not a country
         ("Vale is a global mining company.", ""),
+        ("Shop books and gifts at Indigo, Canada's largest book retailer.", "canada"),  # in apposition
     ],
 )
 def test_a_sentence_states_a_country_by_demonym_or_place(text: str, country: str) -> None:
@@ -155,3 +156,27 @@ def test_a_publication_of_the_company_and_initials_keeping_small_words_join() ->
               industry="Utilities")  # fmt: skip
     edp = co("d", "EDP", "https://www.edp.com/en", "Lisbon, Portugal", industry="Utilities")
     assert entities.resolve([wiki, edp]).groups == [[0, 1]], apart(wiki, edp)
+
+
+def test_one_name_in_two_countries_one_stated_in_apposition_stays_apart() -> None:
+    """ "at Indigo, Canada's largest book retailer" states Canada as "is India's largest" would: the
+    bookseller's site and a page on the Indian airline IndiGo (no site of its own) stay two."""
+    shop = row("a", "Indigo", "https://www.indigo.ca/en-ca/",
+               "Shop books, gifts and toys at Indigo, Canada's largest book, gift and toy retailer.")  # fmt: skip
+    wiki = row("b", "IndiGo", "https://en.wikipedia.org/wiki/IndiGo", "IndiGo is an Indian low-cost airline.")
+    assert entities.resolve([shop, wiki]).groups == [[0], [1]]
+    assert "different countries (canada / india)" in apart(shop, wiki)
+
+
+def test_a_profile_page_joins_a_global_site_that_states_no_country_by_two_trade_words() -> None:
+    """A global site rarely says where it is based: the profile's country, one name and two words of
+    trade both say join them; one shared word does not."""
+    wiki = row("a", "Sandvik AB", "https://en.wikipedia.org/wiki/Sandvik",
+               "Sandvik AB is a Swedish engineering company specializing in metal cutting and mining.")  # fmt: skip
+    own = row("b", "Sandvik", "https://www.home.sandvik/en/",
+              "Sandvik is a global engineering group in mining and rock solutions.")  # fmt: skip
+    res = entities.resolve([wiki, own])
+    assert res.groups == [[0, 1]], apart(wiki, own)
+    assert "one says sweden, the other no country" in res.reasons[0][0]["reason"]
+    thin = row("c", "Sandvik", "https://www.home.sandvik/en/", "Sandvik makes rock tools for mining.")
+    assert entities.resolve([wiki, thin]).groups == [[0], [1]]

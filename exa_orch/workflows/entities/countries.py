@@ -115,14 +115,15 @@ def country_of(location: str) -> str:
 _PREDICATE = re.compile(r"\b(?:is|was|are)\s+(?:an?|the|one\s+of\s+the)\s+((?:[\w’'-]+\s+){0,4}[\w’'-]+)")
 _BASED = re.compile(r"\b([A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){0,2})-(?:based|headquartered)\b")
 _POSSESSIVE = re.compile(
-    r"\b(?:is|was)\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})['’]s\s"
-)  # "is India's largest"
+    r"(?:\b(?:is|was)|,)\s+(?:the\s+)?([A-Z][\w.-]*(?:\s+[A-Z][\w.-]*){0,2})['’]s\s"
+)  # "is India's largest", or in apposition: "IndiGo, India's largest airline"
 _COMPASS = frozenset({"latin", "central", "south", "north", "east", "west", "pan"})
 
 
 def stated_country(text: str) -> str:
     """The country a sentence says an entity is of: a demonym in what it "is" ("is a Brazilian
-    multinational", "a South Korean conglomerate"), an "X-based" place, or "is India's largest"; ""
+    multinational", "a South Korean conglomerate"), an "X-based" place, or "is India's largest" (or
+    ", India's largest" in apposition); ""
     when none."""
     _, demonym_of, names = _data()
     for m in _PREDICATE.finditer(text):

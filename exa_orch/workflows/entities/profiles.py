@@ -10,7 +10,9 @@ A page on Wikipedia, a LinkedIn company page, Crunchbase, or a Medium or Substac
   engineering ...": `Record.publisher`);
 - **and** both are of one known country (countries.py; unknown is not enough), **and** one
   industry, or their texts share a word that says what the company does (`Record.topics`: "mining",
-  "chemicals"), or one names the other's site;
+  "chemicals"), or one names the other's site; or one text states a country, the other (a site
+  under no country's suffix) none, and they share two such words (a global site rarely says where
+  it is based);
 - **and** nothing is against (evidence.compare: a stated owner, two known countries, legal forms).
 One name in two countries (Metro AG / Metro Inc.) or two industries (Giant bicycles / Giant Food)
 stays two. An app store's pages are families.app_pages'.
@@ -23,6 +25,7 @@ from typing import TYPE_CHECKING
 from exa_orch.workflows.entities.countries import known, stated_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, stem
 from exa_orch.workflows.entities.names import DESIGNATORS, initialism, names_agree
+from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
@@ -66,18 +69,38 @@ def _of_country(word: str, country: str) -> bool:
     return bool(country) and (stated_country(f"is a {word}") == country or word in country.split())
 
 
+def _shared_topics(page: Record, own: Record) -> list[str]:
+    """Words both texts say the company does, by their first six letters ("chemicals" / "chemical"),
+    less the words both names hold (already weighed as names)."""
+    named = {w[:6] for w in set(page.raw_name.split()) & set(own.raw_name.split())}
+    return sorted(({w[:6] for w in page.topics} & {w[:6] for w in own.topics}) - named)
+
+
+def _one_side_silent(page: Record, own: Record) -> str | None:
+    """One text states a country and the other none, on a site under no country's suffix
+    ("Sandvik AB is a Swedish ..." / home.sandvik, "Sandvik is a global engineering group"): a
+    global site rarely says where it is based, so two words of trade both say stand in for the
+    country (one word is not enough: "Giant" bicycles and "Giant" food share "stores")."""
+    countries = [c for c in (page.country, own.country) if c]
+    if len(countries) != 1 or not known(countries[0]) or (own.site and country_suffix(own.site.suffix)):
+        return None
+    if page.industry and own.industry:
+        return None
+    shared = _shared_topics(page, own)
+    if len(shared) >= 2:
+        return f"one says {countries[0]}, the other no country, and both say {shared[0]!r} and {shared[1]!r}"
+    return None
+
+
 def _corroborated(page: Record, own: Record) -> str | None:
     """What, beside the names, says the page and the site are one company's; None when nothing does."""
     if not (known(page.country) and page.country == own.country):
-        return None
+        return _one_side_silent(page, own)
     if page.industry and page.industry == own.industry:
         return f"both based in {own.country} and in {own.industry}"
     if own.domain in page.mentions:
         return f"both based in {own.country}, and {page.name} names {own.domain}"
-    # "chemicals" / "chemical", "banking" / "banking": by their first six letters; not the words both
-    # names hold (already weighed as names)
-    named = {w[:6] for w in set(page.raw_name.split()) & set(own.raw_name.split())}
-    shared = sorted(({w[:6] for w in page.topics} & {w[:6] for w in own.topics}) - named)
+    shared = _shared_topics(page, own)
     if shared and not (page.industry and own.industry):
         return f"both based in {own.country}, and both say {shared[0]!r}"
     return None
