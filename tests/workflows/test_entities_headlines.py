@@ -39,3 +39,38 @@ def test_one_name_and_one_employer_stated_two_ways_join() -> None:
     res = entities.resolve([a, b])
     assert res.groups == [[0, 1]], entities.compare(entities.record(0, a), entities.record(1, b)).why_apart
     assert "same employer" in res.reasons[0][0]["reason"]
+
+
+def row(id: str, name: str, url: str, description: str) -> dict[str, object]:
+    return {
+        "id": id,
+        "properties": props_of({"type": "person", "url": url, "description": description, "name": name}),
+    }
+
+
+def test_the_organisations_a_person_founded_or_leads_are_read_from_the_text() -> None:
+    galperin = person("Marcos Galperin", "https://en.wikipedia.org/wiki/Marcos_Galperin",
+                      "Marcos Galperin is an Argentine businessman, co-founder and CEO of MercadoLibre.")  # fmt: skip
+    assert galperin.founded == {"mercadolibre"} and galperin.employer == ""
+    board = person("U. S. Kotak", "https://www.kotak.com/board",
+                   "U. S. Kotak, Non-Executive Director and founder, Kotak Mahindra Bank Ltd.")  # fmt: skip
+    assert board.founded == {"kotak mahindra bank"}
+    two = person("Tony Fernandes", "https://en.wikipedia.org/wiki/Tony_Fernandes",
+                 "Tony Fernandes is a Malaysian entrepreneur, founder of Tune Group and AirAsia.")  # fmt: skip
+    assert {"tune group", "airasia"} <= two.founded
+
+
+def test_one_name_and_one_organisation_founded_join_and_another_stays_apart() -> None:
+    wiki = row("a", "Marcos Galperin", "https://en.wikipedia.org/wiki/Marcos_Galperin",
+               "Marcos Eduardo Galperin is an Argentine businessman, co-founder and CEO of MercadoLibre.")  # fmt: skip
+    forbes = row("b", "Marcos Eduardo Galperin", "https://www.forbes.com/profile/marcos-galperin/",
+                 "Marcos Galperin founded MercadoLibre, Latin America's largest e-commerce company, in 1999.")  # fmt: skip
+    res = entities.resolve([wiki, forbes])
+    assert res.groups == [[0, 1]], entities.compare(
+        entities.record(0, wiki), entities.record(1, forbes)
+    ).why_apart
+    assert "founded or leads mercadolibre" in res.reasons[0][0]["reason"]
+    other = row(
+        "c", "Marcos Galperin", "https://example.org/mg", "Marcos Galperin founded Acme Tiles in Rosario."
+    )
+    assert entities.resolve([wiki, other]).groups == [[0], [1]]

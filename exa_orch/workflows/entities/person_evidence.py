@@ -7,6 +7,8 @@ enough alone. What adds to it:
 - the same employer, written alike or as short forms of each other ("Man City" / "Manchester City
   F.C."), or named in the text of a record that states none (2); an employer in another script
   (ソフトバンクグループ) is not compared;
+- one organisation both texts say the person founded or leads ("co-founder and CEO of
+  MercadoLibre" / "founded MercadoLibre": roles.py), 3 as one employer; never against;
 - one page, in two languages or twice ("nvidia.com/en-us/.../jensen-huang" and ".../zh-tw/..."),
   more when its path names the person.
 Against: two employers in Latin letters that don't agree. A person who changed employers joins
@@ -112,6 +114,18 @@ def _employers(a: Record, b: Record, ev: Said) -> None:
     # an employer written in another script (ソフトバンクグループ / SoftBank Group) is not compared
 
 
+def _founded(a: Record, b: Record, ev: Said) -> None:
+    """One organisation both texts say the person founded or leads (roles.py), or one's employer
+    the other says so of, where no employer of both agreed: 3, as one employer weighs."""
+    if any(reason.startswith("same employer") for _, reason in ev.for_):
+        return
+    mine = a.founded | ({a.employer} if a.employer and a.employer_latin else set())
+    theirs = b.founded | ({b.employer} if b.employer and b.employer_latin else set())
+    for x in sorted(a.founded & theirs or mine & b.founded):
+        ev.for_.append((3.0, f"both say the person founded or leads {x}"))
+        return
+
+
 def _same_page(a: Record, b: Record, ev: Said) -> None:
     """One page (its locale aside) for both: 2 when it is all, 4 when its path names the person."""
     sa, sb = a.site, b.site
@@ -133,6 +147,7 @@ def weigh(a: Record, b: Record) -> Said:
     if a.name and b.name:
         ev.for_.append(_names(a, b))
         _employers(a, b, ev)
+        _founded(a, b, ev)
         _same_page(a, b, ev)
     return ev
 

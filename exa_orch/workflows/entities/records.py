@@ -19,7 +19,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities import about
+from exa_orch.workflows.entities import about, roles
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
@@ -100,6 +100,9 @@ class Record:
     publisher: str = ""  # a page's company, as it says it is its blog, newsroom or app (about.py)
     topics: frozenset[str] = frozenset()  # words a company's texts say it does (about.topics)
     said: str = ""  # a person's item text, folded words (person_evidence: an employer it names)
+    founded: frozenset[str] = (
+        frozenset()
+    )  # organisations a person's text says they founded or lead (roles.py)
 
     @property
     def domain(self) -> str:
@@ -355,6 +358,7 @@ def record(index: int, item: Json) -> Record:
     _statements(rec, texts, kind == "person")
     _stated_fields(rec, texts)
     rec.said = " ".join(words(" ".join(texts)))[:4000] if kind == "person" else ""
+    rec.founded = roles.organisations(texts) if kind == "person" else frozenset()
     if kind != "person":
         rec.publisher, rec.topics = about.publisher(texts), about.topics(texts)
     rec.alias_domains.pop(rec.domain, None)

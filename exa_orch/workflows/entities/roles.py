@@ -1,0 +1,41 @@
+"""The organisations a person's text says they founded or lead, read as evidence of who they are.
+
+An Agent row of a person carries a name, a URL and a description only; where no "X is TITLE at Y"
+gives an employer (records._role_at), the description often still says what the person founded or
+runs: "co-founder and CEO of MercadoLibre", "founded Kotak Mahindra Bank", "Non-Executive Director
+and founder, Kotak Mahindra Bank Ltd.", "CEO and founding partner of Atomico; he co-founded Skype".
+Two records of one name that name one such organisation are one person's (person_evidence weighs
+it as a shared employer). Never read as evidence against: a person founds and leads several.
+"""
+
+from __future__ import annotations
+
+import re
+
+from exa_orch.workflows.entities.names import clean_name
+
+# A founder's or leader's role, optionally "and" one or two more words ("co-founder and CEO",
+# "CEO and founding partner"), then "of" / "at" / a comma, or a verb taking the name directly.
+_ROLE = (
+    r"(?:co-?founder|founder|chief\s+executive(?:\s+officer)?|ceo|chair(?:man|woman|person)?|president)"
+    r"(?:\s+and\s+[\w-]+(?:\s+[\w-]+)?)?"
+    r"(?:\s+of|\s+at|,)\s+(?:the\s+board\s+(?:of\s+directors\s+)?of\s+)?"
+)
+_VERB = r"(?:co-?founded|founded)\s+"
+# An organisation's name: capitalised words, joined by "&", "of", "and", "de" (records._ORG_NAME).
+_ORG = r"((?:the\s+)?[A-Z0-9][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de)\s+)?[A-Z0-9&][\w&.'’\-]*){0,5})"
+_CUE = re.compile(rf"\b(?i:{_ROLE}|{_VERB}){_ORG}")
+
+
+def organisations(texts: list[str]) -> frozenset[str]:
+    """The cleaned names of the organisations `texts` say the person founded or leads; a name of
+    two joined by "and" ("Tune Group and AirAsia") gives each as well."""
+    found: set[str] = set()
+    for text in texts:
+        for m in _CUE.finditer(text):
+            written = m.group(1).rstrip(".")
+            for name in (written, *written.split(" and ")):
+                cleaned = clean_name(name)
+                if len(cleaned) >= 3:
+                    found.add(cleaned)
+    return frozenset(found)
