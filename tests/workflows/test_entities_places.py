@@ -180,3 +180,20 @@ def test_a_profile_page_joins_a_global_site_that_states_no_country_by_two_trade_
     assert "one says sweden, the other no country" in res.reasons[0][0]["reason"]
     thin = row("c", "Sandvik", "https://www.home.sandvik/en/", "Sandvik makes rock tools for mining.")
     assert entities.resolve([wiki, thin]).groups == [[0], [1]]
+
+
+def test_a_profile_whose_name_the_site_s_name_leads_joins_in_one_country_and_industry() -> None:
+    """ "Vestas" leads "Vestas Wind Systems A/S": one company where one country and one industry say
+    so; the same leading name in two industries (bicycles / supermarkets) stays two."""
+    page = co("a", "Vestas Wind Systems A/S", "https://www.bloomberg.com/profile/company/VWS:DC",
+              "Aarhus, Denmark", industry="Wind turbines")  # fmt: skip
+    own = co("b", "Vestas", "https://www.vestas.com/en", "Aarhus, Denmark", industry="Wind turbines")
+    res = entities.resolve([page, own])
+    assert res.groups == [[0, 1]], apart(page, own)
+    assert "Vestas leads Vestas Wind Systems A/S's name" in res.reasons[0][0]["reason"]
+    food = co("c", "Giant Food Stores", "https://en.wikipedia.org/wiki/Giant_Food_Stores",
+              "Landover, United States", industry="Supermarkets")  # fmt: skip
+    bikes = co(
+        "d", "Giant", "https://www.giant-bicycles.com/us", "Landover, United States", industry="Bicycles"
+    )
+    assert entities.resolve([food, bikes]).groups == [[0], [1]]

@@ -13,6 +13,8 @@ A page on Wikipedia, a LinkedIn company page, Crunchbase, or a Medium or Substac
   "chemicals"), or one names the other's site; or one text states a country, the other (a site
   under no country's suffix) none, and they share two such words (a global site rarely says where
   it is based);
+- or **the site's name leads the profile's** by one to three words ("Vestas" / "Vestas Wind Systems
+  A/S"), with one known country and one industry (or two words of trade) both say (`_leading`);
 - **and** nothing is against (evidence.compare: a stated owner, two known countries, legal forms).
 One name in two countries (Metro AG / Metro Inc.) or two industries (Giant bicycles / Giant Food)
 stays two. An app store's pages are families.app_pages'.
@@ -106,6 +108,29 @@ def _corroborated(page: Record, own: Record) -> str | None:
     return None
 
 
+def _leading(page: Record, own: Record) -> str | None:
+    """The site's name is the profile's leading words, one to three more after it ("Vestas" /
+    "Vestas Wind Systems A/S", "Emaar" / "Emaar Properties PJSC"), and more than one name says so:
+    one known country, and one industry or two words of trade both texts say ("Giant" bicycles /
+    "Giant Food": two industries; "Britannia" biscuits of India / "Britannia Hotels": two countries)."""
+    mine, theirs = own.core.split(), page.core.split()
+    if not mine or len(mine[0]) < 3 or not 0 < len(theirs) - len(mine) <= 3 or theirs[: len(mine)] != mine:
+        return None
+    if not (known(page.country) and page.country == own.country):
+        return None
+    if page.industry and own.industry:
+        same = page.industry == own.industry
+        return (
+            f"{own.name} leads {page.name}'s name, both based in {own.country} and in {own.industry}"
+            if same
+            else None
+        )
+    shared = _shared_topics(page, own)
+    if len(shared) >= 2:
+        return f"{own.name} leads {page.name}'s name, both based in {own.country}, both say {shared[0]!r} and {shared[1]!r}"
+    return None
+
+
 def page_about(a: Record, b: Record, ev: Evidence) -> None:
     """A profile page on a shared host about the company of the other's own site (module docstring)."""
     for page, own in ((a, b), (b, a)):
@@ -115,6 +140,12 @@ def page_about(a: Record, b: Record, ev: Evidence) -> None:
             continue
         named = _names(page, own)
         said = _corroborated(page, own) if named else None
+        leads = None if named else _leading(page, own)
+        if leads:
+            ev.for_.append(
+                (JOIN, f"{page.name} on {page.site.profile} is about {own.name} of {own.domain}: {leads}")
+            )
+            return
         if named and named.endswith("'s") and not said:  # the page says whose it is: that is its identity
             said = "nothing against"
         if named and not said:  # kept as the reason the two stay apart (Evidence.why_apart)
@@ -148,4 +179,5 @@ def blocking_keys(r: Record) -> set[str]:
     core = r.core.split()
     if len(core) >= 2:  # "Saudi Aramco": the name without a word before or after it
         own.update({f"n:{' '.join(core[1:])}", f"n:{' '.join(core[:-1])}"})
+        own.update(f"n:{' '.join(core[:k])}" for k in range(1, len(core)) if len(core[0]) >= 3)  # _leading
     return own
