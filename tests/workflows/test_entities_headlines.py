@@ -74,3 +74,29 @@ def test_one_name_and_one_organisation_founded_join_and_another_stays_apart() ->
         "c", "Marcos Galperin", "https://example.org/mg", "Marcos Galperin founded Acme Tiles in Rosario."
     )
     assert entities.resolve([wiki, other]).groups == [[0], [1]]
+
+
+def _with_employer(id: str, name: str, url: str, description: str, employer: str) -> dict[str, object]:
+    person = {"name": name, "company": {"name": employer}}
+    return {
+        "id": id,
+        "properties": {"type": "person", "url": url, "description": description, "person": person},
+    }
+
+
+def test_two_employers_one_named_in_the_other_s_text_join_and_unnamed_stay_apart() -> None:
+    """ "founder of Tune Group and AirAsia" beside an employer Capital A: the same name at AirAsia is
+    one person holding both, not a new employer; with nothing naming the other, two employers stay two."""
+    wiki = _with_employer("a", "Tony Fernandes", "https://en.wikipedia.org/wiki/Tony_Fernandes",
+                          "Tony Fernandes is a Malaysian entrepreneur, founder of Tune Group and AirAsia.", "Capital A")  # fmt: skip
+    forbes = _with_employer("b", "Tony Fernandes", "https://www.forbes.com/profile/tony-fernandes/",
+                            "Tony Fernandes took over the airline in 2001.", "AirAsia")  # fmt: skip
+    res = entities.resolve([wiki, forbes])
+    assert res.groups == [[0, 1]], entities.compare(
+        entities.record(0, wiki), entities.record(1, forbes)
+    ).why_apart
+    assert "names airasia, Tony Fernandes's employer" in res.reasons[0][0]["reason"]
+    other = _with_employer(
+        "c", "Tony Fernandes", "https://example.org/tf", "Tony Fernandes runs a bakery.", "Acme Bakes"
+    )
+    assert entities.resolve([other, forbes]).groups == [[0], [1]]

@@ -11,7 +11,8 @@ enough alone. What adds to it:
   MercadoLibre" / "founded MercadoLibre": roles.py), 3 as one employer; never against;
 - one page, in two languages or twice ("nvidia.com/en-us/.../jensen-huang" and ".../zh-tw/..."),
   more when its path names the person.
-Against: two employers in Latin letters that don't agree. A person who changed employers joins
+Against: two employers in Latin letters that don't agree, unless one record's text names the
+other's employer beside its own (one person who holds both: 2 for). A person who changed employers joins
 only through an identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or
 Wikipedia page, in either item's URL or text; evidence.compare weighs it and then lifts this).
 """
@@ -98,6 +99,18 @@ def _named_employer(a: Record, b: Record, ev: Said) -> None:
                 return
 
 
+def _names_other(a: Record, b: Record, ev: Said) -> bool:
+    """Two employers, one of them named in the other record's text ("founder of Tune Group and
+    AirAsia" / employer AirAsia): one person who holds both, not a new employer; 2, as a named one."""
+    for x, y in ((a, b), (b, a)):
+        if len(x.employer) >= 3 and (f" {x.employer} " in f" {y.said} " or x.employer in y.founded):
+            ev.for_.append(
+                (2.0, f"{y.name} names {x.employer}, {x.name}'s employer, beside its own ({y.employer})")
+            )
+            return True
+    return False
+
+
 def _employers(a: Record, b: Record, ev: Said) -> None:
     if not (a.employer and b.employer):
         _named_employer(a, b, ev)
@@ -106,6 +119,8 @@ def _employers(a: Record, b: Record, ev: Said) -> None:
     if agree:
         said = f"{a.employer} / {b.employer}: {agree}" if agree == _SHORT_FORMS else a.employer
         ev.for_.append((3.0, f"same employer ({said})"))
+    elif a.employer_latin and b.employer_latin and _names_other(a, b, ev):
+        return
     elif a.employer_latin and b.employer_latin:
         ev.against.append(
             f"different employers ({a.employer} / {b.employer}) and no shared profile: a new employer "
