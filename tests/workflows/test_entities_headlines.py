@@ -48,6 +48,13 @@ def row(id: str, name: str, url: str, description: str) -> dict[str, object]:
     }
 
 
+def _joined(a: dict[str, object], b: dict[str, object]) -> str:
+    """The reason `a` and `b` were joined (asserting they were)."""
+    res = entities.resolve([a, b])
+    assert res.groups == [[0, 1]], entities.compare(entities.record(0, a), entities.record(1, b)).why_apart
+    return str(res.reasons[0][0]["reason"])
+
+
 def test_the_organisations_a_person_founded_or_leads_are_read_from_the_text() -> None:
     galperin = person("Marcos Galperin", "https://en.wikipedia.org/wiki/Marcos_Galperin",
                       "Marcos Galperin is an Argentine businessman, co-founder and CEO of MercadoLibre.")  # fmt: skip
@@ -65,11 +72,7 @@ def test_one_name_and_one_organisation_founded_join_and_another_stays_apart() ->
                "Marcos Eduardo Galperin is an Argentine businessman, co-founder and CEO of MercadoLibre.")  # fmt: skip
     forbes = row("b", "Marcos Eduardo Galperin", "https://www.forbes.com/profile/marcos-galperin/",
                  "Marcos Galperin founded MercadoLibre, Latin America's largest e-commerce company, in 1999.")  # fmt: skip
-    res = entities.resolve([wiki, forbes])
-    assert res.groups == [[0, 1]], entities.compare(
-        entities.record(0, wiki), entities.record(1, forbes)
-    ).why_apart
-    assert "founded or leads mercadolibre" in res.reasons[0][0]["reason"]
+    assert "founded or leads mercadolibre" in _joined(wiki, forbes)
     other = row(
         "c", "Marcos Galperin", "https://example.org/mg", "Marcos Galperin founded Acme Tiles in Rosario."
     )
@@ -91,11 +94,7 @@ def test_two_employers_one_named_in_the_other_s_text_join_and_unnamed_stay_apart
                           "Tony Fernandes is a Malaysian entrepreneur, founder of Tune Group and AirAsia.", "Capital A")  # fmt: skip
     forbes = _with_employer("b", "Tony Fernandes", "https://www.forbes.com/profile/tony-fernandes/",
                             "Tony Fernandes took over the airline in 2001.", "AirAsia")  # fmt: skip
-    res = entities.resolve([wiki, forbes])
-    assert res.groups == [[0, 1]], entities.compare(
-        entities.record(0, wiki), entities.record(1, forbes)
-    ).why_apart
-    assert "names airasia, Tony Fernandes's employer" in res.reasons[0][0]["reason"]
+    assert "names airasia, Tony Fernandes's employer" in _joined(wiki, forbes)
     other = _with_employer(
         "c", "Tony Fernandes", "https://example.org/tf", "Tony Fernandes runs a bakery.", "Acme Bakes"
     )
