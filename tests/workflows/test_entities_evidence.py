@@ -184,3 +184,17 @@ def test_companies_profiled_on_one_host_under_two_kind_words_stay_apart() -> Non
         "c", "Cemex SAB de CV", "https://www.bloomberg.com/profile/company/CEMEXCPO:MM", "Monterrey, Mexico"
     )
     assert entities.resolve([a, b, c]).groups == [[0], [1], [2]]
+
+
+@pytest.mark.parametrize(
+    ("text", "alias"),
+    [
+        ("Larsen & Toubro Limited, commonly known as L&T, is an Indian conglomerate.", "l and t"),
+        ("Saudi Arabian Oil Company, known as Saudi Aramco, is a petroleum company.", "saudi aramco"),
+        ("Fomento Economico Mexicano, known simply as FEMSA, runs OXXO stores.", "femsa"),
+    ],
+)
+def test_a_name_the_text_says_the_company_is_known_as_is_its_other_name(text: str, alias: str) -> None:
+    name = text.split(",")[0]
+    rec = entities.record(0, co("a", name, "https://example.com/", desc=text))
+    assert alias in rec.aliases and "known" in rec.aliases[alias]

@@ -39,7 +39,11 @@ _NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:&\s+)?[A-Z0-9&][\w&.'’\-]*){0,5})"
 _ALIAS_CUES = (
     re.compile(r"\bformerly(?:\s+(?:known\s+as|called|named))?\s+" + _NAME),
     re.compile(r"\bpreviously\s+(?:known\s+as|called|named)\s+" + _NAME),
-    re.compile(r"\b(?:also|otherwise)\s+known\s+as\s+" + _NAME),
+    # "also known as", "commonly known as", "known simply as", and a bare "known as"
+    re.compile(
+        r"\b(?:(?:also|otherwise|commonly|popularly|widely|better|simply)\s+)?known\s+(?:simply\s+)?as\s+"
+        + _NAME
+    ),
     re.compile(r"\ba\.?k\.?a\.?\s+" + _NAME),
     re.compile(r"\b(?:trading|doing\s+business)\s+as\s+" + _NAME),
     re.compile(r"\b(?:rebranded|renamed)\s+(?:from|as|to)\s+" + _NAME),
