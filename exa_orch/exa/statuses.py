@@ -17,6 +17,8 @@ RUN_TERMINAL_EVENTS = frozenset({"agent_run.completed", "agent_run.failed", "age
 
 JOB_TERMINAL = frozenset({"completed", "canceled", "cancelled", "failed"})
 """Terminal statuses of a webset search or enrichment (Exa spells `canceled`; both are accepted)."""
+SEARCH_ACTIVE = frozenset({"created", "pending", "running"})
+"""Webset search statuses of a search still going (the spec's `WebsetSearchStatus`): one to cancel."""
 
 WEBSET_SETTLED = frozenset({"idle", "paused"})
 """Webset statuses of a webset doing no work (it holds no run slot)."""

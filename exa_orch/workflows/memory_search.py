@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from exa_orch.exa.port import Idle
+from exa_orch.exa.statuses import SEARCH_ACTIVE
 from exa_orch.gateway.prices import WEBSET_ANALYZED_PER_ITEM
 from exa_orch.runtime import TaskContext
 from exa_orch.runtime.deps import exa_port_of
@@ -42,7 +43,6 @@ if TYPE_CHECKING:
     from exa_py.websets.types import Webset
 
 Json = dict[str, Any]
-RUNNING = ("created", "running")
 FIRST_READ_S = 0.05  # the shortest time between reads of a held search (and the first two)
 
 
@@ -154,7 +154,7 @@ async def _watch(ctx: TaskContext, key: str, webset_id: str, held: int, end: flo
         polls += 1
         analyzed = analyzed_of(webset)
         await ctx.progress(key, analyzed, held, f"candidates analyzed (allowance {held})")
-        running = any(_status(s.status) in RUNNING for s in webset.searches)
+        running = any(_status(s.status) in SEARCH_ACTIVE for s in webset.searches)
         wait = pace.next(analyzed, asked, time.monotonic())
         idle = _status(webset.status) == "idle"
         if idle or (running and wait is None) or time.time() >= end:
@@ -197,7 +197,7 @@ class _Pace:
 async def _cancel(ctx: TaskContext, webset_id: str, webset: Webset) -> list[str]:
     """Cancel the webset's searches that were still running (Exa's search cancel); their ids."""
     port = exa_port_of(ctx.deps)
-    ids = [s.id for s in webset.searches if _status(s.status) in RUNNING]
+    ids = [s.id for s in webset.searches if _status(s.status) in SEARCH_ACTIVE]
     for search_id in ids:
         await port.cancel_search(webset_id, search_id)
     return ids
