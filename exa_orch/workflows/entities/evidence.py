@@ -40,7 +40,14 @@ from typing import Any
 
 from exa_orch.workflows.entities import families, profiles
 from exa_orch.workflows.entities.countries import known
-from exa_orch.workflows.entities.names import DESIGNATORS, core_name, extra_words, initialism, names_agree
+from exa_orch.workflows.entities.names import (
+    DESIGNATORS,
+    core_name,
+    extra_words,
+    initialism,
+    legal_forms,
+    names_agree,
+)
 from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, person_conflict
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
 from exa_orch.workflows.entities.records import Record
@@ -186,7 +193,7 @@ def _owner_is(owner: str, x: Record, y: Record) -> bool:
 
 
 def _forms(r: Record) -> frozenset[str]:
-    return frozenset(set(r.raw_name.split()) - set(r.clean.split()) - {"and"})
+    return legal_forms(r.raw_name, r.clean)
 
 
 def _agree_on_site(a: Record, b: Record) -> str | None:

@@ -96,9 +96,16 @@ def acronym(cleaned: str) -> str:
     return "".join(w[0] for w in kept) if len(kept) >= 2 else ""
 
 
+# One legal form written short or long ("Jollibee Foods Corp" / "Jollibee Foods Corporation"):
+# compared in the long spelling, so only forms that differ ("Co., Inc." / "KGaA") tell two apart.
+_FORM_SPELLINGS = {"corp": "corporation", "co": "company", "ltd": "limited", "inc": "incorporated",
+                   "cos": "companies", "bhd": "berhad", "tbk": "terbuka"}  # fmt: skip
+
+
 def legal_forms(raw: str, clean: str) -> frozenset[str]:
-    """The words of a written name that cleaning dropped (its legal form: "co inc", "kgaa")."""
-    return frozenset(set(raw.split()) - set(clean.split()) - {"and"})
+    """The words of a written name that cleaning dropped (its legal form: "company incorporated",
+    "kgaa"), each in its long spelling ("corp" -> "corporation")."""
+    return frozenset(_FORM_SPELLINGS.get(w, w) for w in set(raw.split()) - set(clean.split()) - {"and"})
 
 
 def extra_words(a: str, b: str) -> frozenset[str]:

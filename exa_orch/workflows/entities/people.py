@@ -28,8 +28,11 @@ from exa_orch.workflows.entities.scripts import cyrillic, korean_key, syllabic
 
 _TITLES = frozenset(
     "dr prof mr mrs ms mx sir dame lord lady baron baroness sheikh shaikh hon rev dato datuk "
-    "phd md jr sr ii iii iv mba obe cbe kbe dbe frs".split()
+    "phd md jr sr ii iii iv mba obe cbe kbe dbe frs alhaji alhaja gcon gcfr cfr ofr".split()
 )
+# Honorifics of two words, one of which may be a name alone ("Tan" is a family name, "Sri" a given
+# one): dropped only as the pair, before the name ("Tan Sri Anthony Fernandes", "Datuk Seri ...").
+_TITLE_PAIRS = re.compile(r"^\s*(?:tan|puan|datuk|dato'?|datin|toh)\s+se?ri\s+", re.I)
 # Words between a given name and a family name that belong to neither as written elsewhere.
 _PARTICLES = frozenset(
     "van von der den de da das do dos di del della la le bin bint ibn al el y zu ter ten".split()
@@ -66,6 +69,7 @@ def _tokens(name: str) -> list[list[str]]:
     """The words of `name` (titles out, particles out but for the first word); a second list reads
     a 2-3 letter word in capitals ("KM Birla", "MS Dhoni") as initials."""
     text = re.sub(r"[(（][^)）]*[)）]", " ", name)  # "(Jay Y. Lee)": an alias, read by records.py
+    text = _TITLE_PAIRS.sub(" ", text)
     text = re.sub(r"\b(?:[Aa]l|[Ee]l)-", " ", text).replace("-", "")  # "Al-Maktoum" is "Al Maktoum"
     plain: list[str] = []
     caps: list[str] = []

@@ -10,7 +10,12 @@ enough alone. What adds to it:
 - one organisation both texts say the person founded or leads ("co-founder and CEO of
   MercadoLibre" / "founded MercadoLibre": roles.py), 3 as one employer; never against;
 - one page, in two languages or twice ("nvidia.com/en-us/.../jensen-huang" and ".../zh-tw/..."),
-  more when its path names the person.
+  more when its path names the person;
+- one known country both records place the person in, and a proper name both texts hold beside
+  the person's own ("AirAsia", "Wimbledon"): 1, enough with a whole name that agrees (7: every
+  given name and the family name); two namesakes of one country (Li Na the tennis player, Li Na
+  the singer) share no such name, and a namesake at another employer stays apart anyway (a country
+  that differs is not against: people move).
 Against: two employers in Latin letters that don't agree, unless one record's text names the
 other's employer beside its own (one person who holds both: 2 for). A person who changed employers joins
 only through an identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or
@@ -23,6 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.given_match import given_forms, similar
 from exa_orch.workflows.entities.names import names_agree, words
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
@@ -156,14 +162,25 @@ def _same_page(a: Record, b: Record, ev: Said) -> None:
         ev.for_.append((2.0, f"one page{two}, {sa.canonical}"))
 
 
+def _country(a: Record, b: Record, ev: Said, named: float) -> None:
+    if named < 7.0 or not (known(a.country) and a.country == b.country):
+        return
+    own = {w for n in (a.name or "", b.name or "", *a.aliases, *b.aliases) for w in words(n)}
+    shared = sorted(a.proper & b.proper - own)
+    if shared:
+        ev.for_.append((1.0, f"both in {a.country}, both texts name {shared[0]}"))
+
+
 def weigh(a: Record, b: Record) -> Said:
     """The evidence for and against two people being one (module docstring); it joins at `JOIN_PERSON`."""
     ev = Said()
     if a.name and b.name:
-        ev.for_.append(_names(a, b))
+        named = _names(a, b)
+        ev.for_.append(named)
         _employers(a, b, ev)
         _founded(a, b, ev)
         _same_page(a, b, ev)
+        _country(a, b, ev, named[0])
     return ev
 
 

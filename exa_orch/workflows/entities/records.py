@@ -27,6 +27,7 @@ from exa_orch.workflows.entities.names import (
     core_name,
     fold,
     is_latin,
+    legal_forms,
     names_agree,
     words,
 )
@@ -107,6 +108,7 @@ class Record:
     founded: frozenset[str] = (
         frozenset()
     )  # organisations a person's text says they founded or lead (roles.py)
+    proper: frozenset[str] = frozenset()  # a person's texts' proper names, folded (_proper_words)
 
     @property
     def domain(self) -> str:
@@ -211,7 +213,7 @@ def _alias(rec: Record, written: str, said: str, person: bool) -> None:
     alias = person_key(written) if person else clean_name(written)
     if alias and alias != rec.clean:
         rec.aliases.setdefault(alias, said)
-        rec.alias_forms[alias] = frozenset(set(words(written)) - set(alias.split()) - {"and"})
+        rec.alias_forms[alias] = legal_forms(" ".join(words(written)), alias)
 
 
 def _company_names(rec: Record, text: str) -> None:
@@ -343,6 +345,17 @@ def _stated_fields(rec: Record, texts: list[str]) -> None:
     rec.country = where if known(where) else stated or rec.country or where
 
 
+_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w&'’-]{2,})")
+
+
+def _proper_words(texts: list[str]) -> frozenset[str]:
+    """Capitalised words inside a sentence (not its first), folded, less places and demonyms
+    ("AirAsia", "Wimbledon"; not "Malaysian", "China"): what two texts about one person name
+    beside them (person_evidence._country)."""
+    found = {fold(m.group(1)) for t in texts for m in _CAPITALISED.finditer(t)}
+    return frozenset(w for w in found if not known(country_of(w)) and not stated_country(f"is a {w} one"))
+
+
 def record(index: int, item: Json) -> Record:
     """Read `item` (a Websets item, properties and enrichments) into a Record."""
     props = _sub(item, "properties")
@@ -363,6 +376,7 @@ def record(index: int, item: Json) -> Record:
     _stated_fields(rec, texts)
     rec.said = " ".join(words(" ".join(texts)))[:4000] if kind == "person" else ""
     rec.founded = roles.organisations(texts) if kind == "person" else frozenset()
+    rec.proper = _proper_words(texts) if kind == "person" else frozenset()
     if kind != "person":
         rec.publisher, rec.topics = about.publisher(texts), about.topics(texts)
     rec.alias_domains.pop(rec.domain, None)
