@@ -45,6 +45,7 @@ from exa_orch.workflows.entities.names import (
     core_name,
     extra_words,
     initialism,
+    is_latin,
     legal_forms,
     names_agree,
 )
@@ -205,6 +206,13 @@ def _agree_on_site(a: Record, b: Record) -> str | None:
         said = x.subjects.get(y.clean) or x.subjects.get(y.core)
         if said:  # "HSBC Hong Kong", whose page begins with the bank's full name
             return f"{x.name}'s page is about {y.name}: {said!r}"
+    # "中国平安" and "Ping An" on pingan.com: a name in another script read in Latin letters holds the
+    # other's, which is the site's own name (a unit's, "Ping An Bank", is not the site's label)
+    for x, y in ((a, b), (b, a)):
+        own = y.clean.replace(" ", "")
+        if x.name and not is_latin(x.name) and a.site and len(own) >= 4 and own == a.site.label:
+            if own in x.clean.replace(" ", ""):
+                return f"{x.name} read in Latin letters holds {y.name}, the site's name"
     # "Koninklijke Luchtvaart Maatschappij N.V. (KLM)" / "KLM Royal Dutch Airlines"
     for x, y in ((a, b), (b, a)):
         for alias in sorted(x.aliases):

@@ -26,9 +26,24 @@ _FOLD = str.maketrans({"ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE",
                        "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ı": "i"})  # fmt: skip
 
 
+_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
+# Legal forms written in CJK scripts, dropped before transliteration (anyascii would read 株式会社
+# as "zhushihuishe", one word with the name before it): kabushiki kaisha, yugen kaisha, godo
+# kaisha, the Chinese (gufen) youxian gongsi, the Korean jusik hoesa.
+_CJK_FORMS = re.compile(r"株式会社|有限会社|合同会社|[(（]株[)）]|股份有限公司|有限公司|주식회사|[(（]주[)）]")
+
+
+def _kana(run: re.Match[str]) -> str:
+    from jaconv import kana2alphabet, kata2hira  # here: a cold start needs none of this
+
+    return " " + kana2alphabet(kata2hira(run.group(0))).replace("-", "") + " "
+
+
 def fold(text: str) -> str:
-    """Lowercase ASCII: accents dropped (é -> e, ß -> ss, ø -> o), other scripts transliterated
-    by `anyascii` (Ж -> zh, 東京 -> dongjing): the same spelling of one name in two scripts agrees."""
+    """Lowercase ASCII: accents dropped (é -> e, ß -> ss, ø -> o), Japanese kana read as Hepburn
+    romaji (キッコーマン -> kikkoman, a long vowel's mark dropped), other scripts transliterated by
+    `anyascii` (Ж -> zh, 東京 -> dongjing): the same spelling of one name in two scripts agrees."""
+    text = _KANA.sub(_kana, unicodedata.normalize("NFC", text)) if _KANA.search(text) else text
     decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
     latin = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     if not latin.isascii():
@@ -56,7 +71,7 @@ def clean_name(name: str) -> str:
 
     Legal forms come from cleanco's list (many jurisdictions), stripped until none is left at
     the end, so "Samsung Electronics Co., Ltd." loses both; "&" and "and" read the same."""
-    text = unicodedata.normalize("NFKC", name).strip()
+    text = _CJK_FORMS.sub(" ", unicodedata.normalize("NFKC", name)).strip() or name
     from cleanco import basename  # here, not at import: a cold start needs none of this module's
 
     for _ in range(3):
@@ -130,6 +145,27 @@ def _abbreviation(x: str, y: str) -> bool:
     return bool(initials & letters) or with_and in letters
 
 
+def _syllabic(x: str, y: str) -> bool:
+    """`y`, one word, written from the starts of `x`'s first words, two letters or more of each
+    and of two words at least ("magazine luiza" -> "magalu", "petroleo brasileiro" -> "petrobras",
+    "gazovaya promyshlennost" -> "gazprom"): a name shortened by syllables."""
+    kept = [w for w in x.split() if w not in _STOP]
+    if " " in y or len(y) < 6 or len(kept) < 2 or y == kept[0] or not y.startswith(kept[0][:2]):
+        return False
+
+    def rest(word: int, at: int) -> bool:  # y[at:] from the starts of kept[word:], each used once
+        if at == len(y):
+            return word >= 2
+        if word == len(kept):
+            return False
+        w = kept[word]
+        return any(
+            y[at : at + n] == w[:n] and rest(word + 1, at + n) for n in range(min(len(w), len(y) - at), 1, -1)
+        )
+
+    return rest(0, 0)
+
+
 def initialism(written: str, short: str) -> bool:
     """`short` is the initials of a name as written, legal form included ("taiwan semiconductor
     manufacturing company limited" -> "tsmc"): cleaning drops the word an initialism may keep."""
@@ -154,6 +190,8 @@ def names_agree(a: str, b: str) -> str | None:
         return "equal names but for spaces"
     if _abbreviation(a, b) or _abbreviation(b, a):
         return "abbreviation"
+    if _syllabic(a, b) or _syllabic(b, a):
+        return "a name shortened by syllables"
     from rapidfuzz import fuzz
 
     if fuzz.token_sort_ratio(a, b) >= 92 and min(len(joined_a), len(joined_b)) >= 10:

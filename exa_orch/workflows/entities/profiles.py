@@ -22,6 +22,7 @@ stays two. An app store's pages are families.app_pages'.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities.countries import known, stated_country
@@ -37,9 +38,13 @@ _ONE_NAME = ("equal names", "equal names but for spaces", "abbreviation")
 
 def _slug(page: Record) -> str:
     """The profile's last path part as a label would write it ("company/fortescue-metals-group" ->
-    "fortescuemetals", "company/sabic" -> "sabic")."""
-    last = (page.site.profile or "").rstrip("/").rsplit("/", 1)[-1] if page.site else ""
-    return stem(last.lower()) if last and "=" not in last else ""
+    "fortescuemetals", "company/sabic" -> "sabic"); a ticker's letters, its exchange and share
+    class left out ("company/PAYTM:IN" -> "paytm", "company/UPM1V:FH" -> "upm")."""
+    last = (page.site.profile or "").rstrip("/").rsplit("/", 1)[-1].lower() if page.site else ""
+    if ":" in last:
+        letters = re.match(r"[a-z]+", last)
+        return letters.group(0) if letters else ""
+    return stem(last) if last and "=" not in last else ""
 
 
 def _names(page: Record, own: Record) -> str | None:
@@ -53,6 +58,8 @@ def _names(page: Record, own: Record) -> str | None:
             return f"{y.name} is the initials of {x.name}"
     if _slug(page) and _slug(page) in (own.site.label.replace("-", ""), stem(own.site.label)):
         return f"the profile {page.site.profile if page.site else ''} is the site's label"
+    if len(_slug(page)) >= 3 and _slug(page) == own.clean.replace(" ", ""):
+        return f"the profile {page.site.profile if page.site else ''} is {own.name}'s name"
     if page.publisher and names_agree(page.publisher, own.clean) in _ONE_NAME:
         return f"{page.name} says it is {own.name}'s"
     extra = set(page.core.split()) ^ set(own.core.split())
