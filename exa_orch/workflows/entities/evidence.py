@@ -366,6 +366,8 @@ def _same_name_no_site(a: Record, b: Record, ev: Evidence) -> None:
         ev.for_.append((JOIN, "same paper title"))
     if not (a.domain or b.domain or a.profiles or b.profiles) and a.clean == b.clean:
         ev.for_.append((JOIN, "same cleaned name, neither item has a site"))
+    elif any(r.titled and not names_agree(r.titled, r.clean) for r in (a, b)):
+        return  # "Discovery" on wiki/Warner_Bros._Discovery: the article's title says whose page it is
     elif not (a.domain and b.domain) and not (a.profiles and b.profiles) and a.raw_name == b.raw_name:
         if a.industry and b.industry and a.industry != b.industry:  # Giant bicycles / Giant Food
             ev.for_.append((1.0, f"same full name, but {a.industry} / {b.industry}"))

@@ -10,7 +10,11 @@ Keys: "path" the first path segment, or the first two when the first is a kind w
 "sub" the subdomain (NAME.substack.com, NAME.github.io), "query:K" a query parameter
 (play.google.com/store/apps/details?id=PACKAGE), "app" the numeric id of an App Store page,
 "lang" the path under a language edition's subdomain (en.wikipedia.org/wiki/TITLE: the profile
-keeps the edition, so two editions are two hosts and their titles are never "different profiles").
+keeps the edition, so two editions are two hosts and their titles are never "different profiles"),
+"fixed" the segment after the scheme's own words only (reuters.com/markets/companies/TICKER): the
+host's other pages (its news articles) are about many entities and name no profile, not one
+profile "reuters.com/business" that every article would share. A TICKER placeholder says the
+profile is a stock's ticker (profiles.py reads its letters).
 """
 
 from __future__ import annotations
@@ -57,7 +61,14 @@ HOSTS: tuple[Host, ...] = (
     Host("dealroom.co", "path", "app.dealroom.co/companies/NAME"),
     Host("tracxn.com", "path", "tracxn.com/d/companies/NAME"),
     Host("cbinsights.com", "path", "cbinsights.com/company/NAME"),
-    Host("bloomberg.com", "path", "bloomberg.com/profile/company/TICKER"),
+    Host("bloomberg.com", "fixed", "bloomberg.com/profile/company/TICKER"),
+    Host("reuters.com", "fixed", "reuters.com/markets/companies/TICKER"),
+    Host("finance.yahoo.com", "fixed", "finance.yahoo.com/quote/TICKER"),
+    Host("marketwatch.com", "fixed", "marketwatch.com/investing/stock/TICKER"),
+    Host("wsj.com", "fixed", "wsj.com/market-data/quotes/TICKER"),
+    Host("cnbc.com", "fixed", "cnbc.com/quotes/TICKER"),
+    Host("markets.ft.com", "query:s", "markets.ft.com/data/equities/tearsheet/summary?s=TICKER"),
+    Host("forbes.com", "fixed", "forbes.com/profile/NAME"),
     Host("glassdoor.com", "path", "glassdoor.com/Overview/NAME"),
     Host("indeed.com", "path", "indeed.com/cmp/NAME"),
     Host("orcid.org", "path", "orcid.org/ID"),
@@ -88,6 +99,19 @@ def _literal_words(row: Host) -> frozenset[str]:
 
 
 _LITERALS: dict[str, frozenset[str]] = {h.name: KIND_WORDS | _literal_words(h) for h in HOSTS}
+# A "fixed" row's schemes as their words before the placeholder, in order ("markets", "companies").
+_SCHEMES: dict[str, list[list[str]]] = {
+    h.name: [
+        [w for w in scheme.strip().partition("/")[2].split("/") if w and not any(c.isupper() for c in w)]
+        for scheme in h.source.split(",")
+    ]
+    for h in HOSTS
+}
+
+
+def ticker_host(row: Host | None) -> bool:
+    """Whether a row's profiles are a stock's ticker ("PAYTM:IN", "ITX.MC")."""
+    return row is not None and "TICKER" in row.source
 
 
 def host_row(host: str, domain: str) -> Host | None:
@@ -108,6 +132,11 @@ def profile_of(row: Host, host: str, segments: list[str], query: dict[str, str])
         ids = [s for s in segments if s.startswith("id") and s[2:].isdigit()]
         return f"{row.name}/app/{ids[0]}" if ids else None
     if not segments:
+        return None
+    if kind == "fixed":  # only under the scheme's own words; the host's other pages name nobody
+        for scheme in _SCHEMES[row.name]:
+            if len(segments) > len(scheme) and [s.lower() for s in segments[: len(scheme)]] == scheme:
+                return f"{row.name}/{'/'.join(segments[: len(scheme) + 1])}"
         return None
     if kind == "lang":  # en.wikipedia.org/wiki/x, zh.wikipedia.org/wiki/y: two editions, never "different"
         lang = host.removesuffix(row.name).split(".")[0]

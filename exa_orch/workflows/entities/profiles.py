@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import re
 from typing import TYPE_CHECKING
+from urllib.parse import unquote
 
 from exa_orch.workflows.entities.countries import known, stated_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, stem
+from exa_orch.workflows.entities.hosts import host_row, ticker_host
 from exa_orch.workflows.entities.names import DESIGNATORS, initialism, names_agree
 from exa_orch.workflows.entities.sites import country_suffix
 
@@ -40,10 +42,13 @@ def _slug(page: Record) -> str:
     """The profile's last path part as a label would write it ("company/fortescue-metals-group" ->
     "fortescuemetals", "company/sabic" -> "sabic"); a ticker's letters, its exchange and share
     class left out ("company/PAYTM:IN" -> "paytm", "company/UPM1V:FH" -> "upm")."""
-    last = (page.site.profile or "").rstrip("/").rsplit("/", 1)[-1].lower() if page.site else ""
-    if ":" in last:
-        letters = re.match(r"[a-z]+", last)
+    if not page.site:
+        return ""
+    last = (page.site.profile or "").rstrip("/").rsplit("/", 1)[-1].lower()
+    if ticker_host(host_row(page.site.host, page.site.domain)):
+        letters = re.match(r"[a-z]+", last.rpartition("=")[2])
         return letters.group(0) if letters else ""
+    last = unquote(last).replace("_", "-")  # en.wikipedia.org/wiki/Heidelberg_Materials
     return stem(last) if last and "=" not in last else ""
 
 
@@ -56,7 +61,11 @@ def _names(page: Record, own: Record) -> str | None:
     for x, y in ((page, own), (own, page)):
         if " " not in y.clean and len(y.clean) >= 3 and x.raw_name and _initials(x.raw_name, y.clean):
             return f"{y.name} is the initials of {x.name}"
-    if _slug(page) and _slug(page) in (own.site.label.replace("-", ""), stem(own.site.label)):
+    # the site's label names its owner: a page deep in it under another name (aholddelhaize.com/
+    # brands/albert-heijn) is about a unit, not the owner the profile is
+    owners_page = not own.site.path or names_agree(own.clean, own.site.label) in _ONE_NAME
+    labels = (own.site.label.replace("-", ""), stem(own.site.label))
+    if _slug(page) and _slug(page) in labels and owners_page:
         return f"the profile {page.site.profile if page.site else ''} is the site's label"
     if len(_slug(page)) >= 3 and _slug(page) == own.clean.replace(" ", ""):
         return f"the profile {page.site.profile if page.site else ''} is {own.name}'s name"

@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import unquote
 
 from exa_orch.workflows.entities import about, roles
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
@@ -109,6 +110,7 @@ class Record:
         frozenset()
     )  # organisations a person's text says they founded or lead (roles.py)
     proper: frozenset[str] = frozenset()  # a person's texts' proper names, folded (_proper_words)
+    titled: str = ""  # a Wikipedia article's title, cleaned: the name of whom the page is (_titled)
 
     @property
     def domain(self) -> str:
@@ -356,6 +358,22 @@ def _proper_words(texts: list[str]) -> frozenset[str]:
     return frozenset(w for w in found if not known(country_of(w)) and not stated_country(f"is a {w} one"))
 
 
+_WIKI = re.compile(r"(?:^|\.)wikipedia\.org/wiki/([^/?#]+)")
+
+
+def _titled(rec: Record) -> None:
+    """A Wikipedia article's title is the name of its subject as that edition writes it
+    ("Heidelberg_Materials", "Grupo_Televisa"; "(company)" and the like dropped): kept as the
+    record's other name when it differs from the name the item gives ("HeidelbergCement")."""
+    found = _WIKI.search(rec.site.profile or "") if rec.site else None
+    if not found or not rec.name:
+        return
+    title = re.sub(r"\s*\([^)]*\)\s*$", "", unquote(found.group(1)).replace("_", " ")).strip()
+    rec.titled = person_key(title) if rec.kind == "person" else clean_name(title)
+    if rec.titled and rec.titled != rec.clean:
+        rec.aliases.setdefault(rec.titled, f"the Wikipedia article {title!r}")
+
+
 def record(index: int, item: Json) -> Record:
     """Read `item` (a Websets item, properties and enrichments) into a Record."""
     props = _sub(item, "properties")
@@ -379,6 +397,7 @@ def record(index: int, item: Json) -> Record:
     rec.proper = _proper_words(texts) if kind == "person" else frozenset()
     if kind != "person":
         rec.publisher, rec.topics = about.publisher(texts), about.topics(texts)
+    _titled(rec)
     rec.alias_domains.pop(rec.domain, None)
     rec.mentions = frozenset(
         d.domain for s in texts for m in _DOMAIN.findall(s) if (d := site(m)) and d.domain
