@@ -10,7 +10,7 @@ enough alone. What adds to it:
 - one organisation both texts say the person founded or leads ("co-founder and CEO of
   MercadoLibre" / "founded MercadoLibre": roles.py), 3 as one employer; never against;
 - one page, in two languages or twice ("nvidia.com/en-us/.../jensen-huang" and ".../zh-tw/..."),
-  more when its path names the person;
+  more when its path names the person; one Wikipedia article title in two language editions (4);
 - one known country both records place the person in, and a proper name both texts hold beside
   the person's own ("AirAsia", "Wimbledon"): 1, enough with a whole name that agrees (7: every
   given name and the family name); two namesakes of one country (Li Na the tennis player, Li Na
@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.given_match import given_forms, similar
-from exa_orch.workflows.entities.names import names_agree, words
+from exa_orch.workflows.entities.names import core_name, names_agree, words
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
 
 if TYPE_CHECKING:
@@ -82,7 +82,7 @@ def _word_like(s: str, w: str) -> bool:
 def employers_agree(x: str, y: str) -> str | None:
     """How two cleaned employer names agree (names.names_agree, or every word of the shorter written
     as a word of the longer, one at least as the word or its start), or None."""
-    agree = names_agree(x, y)
+    agree = names_agree(x, y) or names_agree(core_name(x), core_name(y))
     if agree:
         return agree
     wx = [w for w in x.split() if w not in _CLUB_WORDS]
@@ -162,6 +162,15 @@ def _same_page(a: Record, b: Record, ev: Said) -> None:
         ev.for_.append((2.0, f"one page{two}, {sa.canonical}"))
 
 
+def _one_article(a: Record, b: Record, ev: Said) -> None:
+    """One Wikipedia article title in two language editions (en.wikipedia.org/wiki/Neymar and
+    pt.wikipedia.org/wiki/Neymar): an edition titles its article with the name its readers know, and
+    two people of one name are told apart in the title ("Li Na (singer)"; such a title is no
+    evidence, whatever the other's says): 4, less than a profile."""
+    if a.article and b.article and a.titled == b.titled and a.site and b.site and a.site.host != b.site.host:
+        ev.for_.append((4.0, f"one Wikipedia article title, {a.titled!r}, in two editions"))
+
+
 def _country(a: Record, b: Record, ev: Said, named: float) -> None:
     if named < 7.0 or not (known(a.country) and a.country == b.country):
         return
@@ -180,6 +189,7 @@ def weigh(a: Record, b: Record) -> Said:
         _employers(a, b, ev)
         _founded(a, b, ev)
         _same_page(a, b, ev)
+        _one_article(a, b, ev)
         _country(a, b, ev, named[0])
     return ev
 

@@ -111,6 +111,7 @@ class Record:
     )  # organisations a person's text says they founded or lead (roles.py)
     proper: frozenset[str] = frozenset()  # a person's texts' proper names, folded (_proper_words)
     titled: str = ""  # a Wikipedia article's title, cleaned: the name of whom the page is (_titled)
+    article: str = ""  # that title when it tells no namesakes apart ("Neymar"; not "Li Na (singer)")
 
     @property
     def domain(self) -> str:
@@ -368,8 +369,10 @@ def _titled(rec: Record) -> None:
     found = _WIKI.search(rec.site.profile or "") if rec.site else None
     if not found or not rec.name:
         return
-    title = re.sub(r"\s*\([^)]*\)\s*$", "", unquote(found.group(1)).replace("_", " ")).strip()
+    whole = unquote(found.group(1)).replace("_", " ").strip()
+    title = re.sub(r"\s*\([^)]*\)\s*$", "", whole).strip()
     rec.titled = person_key(title) if rec.kind == "person" else clean_name(title)
+    rec.article = whole if whole == title else ""  # "Li Na (singer)": a namesake's, told apart
     if rec.titled and rec.titled != rec.clean:
         rec.aliases.setdefault(rec.titled, f"the Wikipedia article {title!r}")
 
