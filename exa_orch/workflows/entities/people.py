@@ -12,7 +12,9 @@ each name can be read (`parse`):
   name in quotes read as the given name ('William Henry "Bill" Gates');
 - a name in Chinese characters or Hangul read syllable by syllable (scripts.py): 张一鸣 is Zhang
   Yiming; a Japanese name in kanji, or an English name beside a Chinese one (Robin Li / 李彦宏), is
-  never guessed: such a pair joins only through an alias a page states or a shared profile.
+  never guessed: such a pair joins only through an alias a page states or a shared profile;
+- a name in Arabic, Hebrew or a Brahmic script against one in Latin letters, by their consonants
+  (scripts.skeleton: ناصف ساويرس / Nassef Sawiris), 5 at most: never enough without an employer.
 Given names are compared by given_match.py (nicknames, short forms, initials, middle names).
 """
 
@@ -24,7 +26,7 @@ from typing import NamedTuple
 
 from exa_orch.workflows.entities.given_match import compare_given, similar
 from exa_orch.workflows.entities.names import words
-from exa_orch.workflows.entities.scripts import cyrillic, korean_key, syllabic
+from exa_orch.workflows.entities.scripts import consonantal, cyrillic, korean_key, skeleton, syllabic
 
 _TITLES = frozenset(
     "dr prof mr mrs ms mx sir dame lord lady baron baroness sheikh shaikh hon rev dato datuk "
@@ -59,7 +61,7 @@ class PersonName(NamedTuple):
 def person_key(name: str) -> str:
     """A person's name for matching: folded, titles and initials dropped ("Dr. John A. Smith" ->
     "john smith"); a Chinese or Korean name as family and given name ("李彦宏" -> "li yanhong")."""
-    read = syllabic(name)
+    read = syllabic(name.replace(" ", ""))  # "宮本 茂" and "宮本茂" are one name written two ways
     if read:
         return f"{read.family} {read.given}".strip()
     return " ".join(w for w in words(name) if w not in _TITLES and len(w) > 1)
@@ -162,9 +164,30 @@ def _script(x: PersonName, y: PersonName, a: str, b: str, weight: float) -> tupl
     return weight - 1.0, f" (read from {a if x.script else b})"
 
 
+def _skeletons(a: str, b: str) -> tuple[float, str] | None:
+    """A name in a consonantal script (scripts.consonantal) and one in Latin letters: every word of
+    the first meets a word of the second by its consonants (scripts.skeleton), the Latin family
+    name (its last word) among them. 5 at most, 4 with a Latin word left over (a middle name): a
+    reading of consonants alone is never a whole name's agreement; None when not such a pair."""
+    if consonantal(a) == consonantal(b):
+        return None
+    script, latin = (a, b) if consonantal(a) else (b, a)
+    theirs = [skeleton(w) for w in words(script) if w not in _TITLES and w not in _PARTICLES]
+    mine = [skeleton(w) for w in words(latin) if w not in _TITLES and w not in _PARTICLES and len(w) > 1]
+    if not theirs or not mine or any(len(s) < 2 for s in theirs) or mine[-1] not in theirs:
+        return (-5.0, f"{script} and {latin} differ in their consonants")
+    if not all(s in mine for s in theirs):
+        return (-5.0, f"{script} and {latin} differ in their consonants")
+    left = len(mine) - len(theirs)
+    return (5.0 if left <= 0 else 4.0, f"the consonants of {script} are those of {latin}")
+
+
 @lru_cache(maxsize=65536)
 def name_evidence(a: str, b: str) -> tuple[float, str]:
     """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
+    read = _skeletons(a, b)
+    if read is not None:
+        return read
     best: tuple[float, str] = (-8.0, "names differ")
     for x in parse(a):
         for y in parse(b):

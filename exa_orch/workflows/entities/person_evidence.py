@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.given_match import given_forms, similar
-from exa_orch.workflows.entities.names import core_name, names_agree, words
+from exa_orch.workflows.entities.names import core_name, is_latin, names_agree, words
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
 
 if TYPE_CHECKING:
@@ -164,11 +164,16 @@ def _same_page(a: Record, b: Record, ev: Said) -> None:
 
 def _one_article(a: Record, b: Record, ev: Said) -> None:
     """One Wikipedia article title in two language editions (en.wikipedia.org/wiki/Neymar and
-    pt.wikipedia.org/wiki/Neymar): an edition titles its article with the name its readers know, and
+    pt.wikipedia.org/wiki/Neymar, or 姚明 and Yao_Ming: titles in two scripts whose names agree
+    by a reading, people.name_evidence 5 at least): an edition titles its article with the name its readers know, and
     two people of one name are told apart in the title ("Li Na (singer)"; such a title is no
     evidence, whatever the other's says): 4, less than a profile."""
-    if a.article and b.article and a.titled == b.titled and a.site and b.site and a.site.host != b.site.host:
+    if not (a.article and b.article and a.site and b.site and a.site.host != b.site.host):
+        return
+    if a.titled == b.titled:
         ev.for_.append((4.0, f"one Wikipedia article title, {a.titled!r}, in two editions"))
+    elif is_latin(a.article) != is_latin(b.article) and name_evidence(a.article, b.article)[0] >= 5.0:
+        ev.for_.append((4.0, f"one Wikipedia article, titled {a.article!r} and {b.article!r} in two scripts"))
 
 
 def _country(a: Record, b: Record, ev: Said, named: float) -> None:

@@ -248,11 +248,14 @@ def _other_names(rec: Record, text: str, person: bool) -> None:
         _company_names(rec, text)
     if not rec.name:
         return
-    # "International Business Machines (IBM)", "Robin Li (李彦宏)": a name the page gives
-    for m in re.finditer(re.escape(rec.name) + r"\s*[(（]([^()（）,;]{1,24})[)）]", text):
-        if _CUE_WORD.match(m.group(1)):
-            continue  # "(formerly X)": the cues above read it
-        alias = person_key(m.group(1)) if person else clean_name(m.group(1))
+    # "International Business Machines (IBM)", "Robin Li (李彦宏)": a name the page gives; of a
+    # longer aside, its first part ("Shigeru Miyamoto (宮本 茂, born 1952)"), and the kana reading a
+    # Japanese page gives after a name in kanji ("柳井 正（やない ただし、1949年 - ）": yanai tadashi)
+    for m in re.finditer(re.escape(rec.name) + r"\s*[(（]([^()（）]{1,80})[)）]", text):
+        first = re.split(r"[,;、，；]", m.group(1))[0].strip()
+        if not first or len(first) > 24 or _CUE_WORD.match(first) or re.search(r"\d", first):
+            continue  # "(formerly X)": the cues above read it; "(born 1952)" is no name
+        alias = person_key(first) if person else clean_name(first)
         if alias and alias != rec.clean:
             rec.aliases.setdefault(alias, _sentence(text, m.start()))
 

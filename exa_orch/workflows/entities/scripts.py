@@ -125,3 +125,30 @@ def syllabic(name: str) -> Syllabic | None:
     if korean and cut == 1:
         spellings |= KOREAN_SURNAMES.get(family_chars[0], frozenset())
     return Syllabic(family, given, frozenset(spellings), korean)
+
+
+# Scripts that write few or no vowels, or vowels anyascii spells otherwise than a Latin page does:
+# Arabic (and Persian, Urdu), Hebrew, and the Brahmic scripts of South Asia (Devanagari to Sinhala).
+# ناصف ساويرس reads "nsf swyrs", सचिन तेंदुलकर "scin temdulkr": the consonants agree, the vowels don't.
+_CONSONANTAL = re.compile(r"[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u0900-\u0dff]")
+_DIGRAPHS = (("ch", "c"), ("sh", "s"), ("th", "t"), ("kh", "k"), ("gh", "g"), ("ph", "f"),
+             ("dh", "d"), ("bh", "b"), ("jh", "j"), ("zh", "z"), ("ck", "k"), ("q", "k"),
+             ("p", "b"), ("v", "f"), ("x", "ks"))  # fmt: skip
+
+
+def consonantal(name: str) -> bool:
+    """Whether `name` is written in a script `skeleton` compares (Arabic, Hebrew, Brahmic)."""
+    return bool(_CONSONANTAL.search(name))
+
+
+def skeleton(word: str) -> str:
+    """A folded word's consonants as both scripts write them: digraphs as one letter, vowels and
+    the glides h, w, y dropped, a nasal before a consonant as n (Devanagari's anusvara), doubled
+    letters once ("sachin" and "scin" -> "scn", "tendulkar" and "temdulkr" -> "tndlkr", "hassan"
+    and "hsn" -> "sn"). Many names share one ("sn": Hassan, Hussein, Hosni): weigh it lightly."""
+    w = word.lower()
+    for two, one in _DIGRAPHS:
+        w = w.replace(two, one)
+    w = re.sub(r"[aeiouhwy]", "", w)
+    w = re.sub(r"m(?=[^aeiou])", "n", w)
+    return re.sub(r"(.)\1+", r"\1", w)
