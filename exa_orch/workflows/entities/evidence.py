@@ -290,7 +290,8 @@ def _same_name_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
             ev.for_.append((JOIN, f"the same name, and {x.name} names {y.domain}"))
             return
         own = y.site.label.replace("-", "") if y.site else ""
-        if x.site and len(x.core.split()) >= 2 and slug in x.site.path and own == slug.replace("-", ""):
+        initials = "".join(w[0] for w in x.core.split())  # "Albert Heijn" at ah.nl
+        if x.site and len(x.core.split()) >= 2 and slug in x.site.path and own in (slug.replace("-", ""), initials):
             ev.for_.append((JOIN, f"the same name, on {x.site.canonical} and on its own site {y.domain}"))
             return
 
@@ -356,6 +357,7 @@ def _no_site(a: Record, b: Record, ev: Evidence) -> None:
         families.app_pages(a, b, ev)
     else:
         profiles.page_about(a, b, ev)
+    profiles.two_profiles(a, b, ev)
     if a.clean and a.clean == b.clean or a.raw_name and a.raw_name == b.raw_name:
         _same_name_no_site(a, b, ev)
 

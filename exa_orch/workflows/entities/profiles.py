@@ -180,6 +180,20 @@ def page_about(a: Record, b: Record, ev: Evidence) -> None:
             return
 
 
+def two_profiles(a: Record, b: Record, ev: Evidence) -> None:
+    """Two profile pages on two hosts (a Wikipedia article and a LinkedIn page, an app's store page
+    and its Wikipedia article) under one name, each about the company it names: one company when
+    what corroborates a page and a site does (one known country and one trade, `_corroborated`)."""
+    if ev.weight >= JOIN or not (a.site and b.site and a.site.profile and b.site.profile):
+        return
+    if a.domain or b.domain or a.site.host == b.site.host or not (a.clean and b.clean):
+        return
+    agree = names_agree(a.clean, b.clean)
+    said = _corroborated(a, b) if agree in _ONE_NAME else None
+    if said:
+        ev.for_.append((JOIN, f"{a.name} on {a.site.profile} and on {b.site.profile} ({agree}), and {said}"))
+
+
 def blocking_keys(r: Record) -> set[str]:
     """Candidate keys a profile page adds: its path as a label, the initials of its full name, the
     company it says it is of, its name less a first or last word."""
