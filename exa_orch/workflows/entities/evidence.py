@@ -225,7 +225,10 @@ def _agree_on_site(a: Record, b: Record) -> str | None:
 
 def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
     """A name that adds a word to the other's on a page its path names (ayala.com/ayala-land) is a
-    unit of the site's owner: against."""
+    unit of the site's owner: against. So are two words or more added on a page deep in the site
+    ("FUJIFILM Business Innovation" at fujifilm.com/fb against "FUJIFILM Holdings"): a company's own
+    name on its home page may add a word of trade ("Samsung Electronics" at samsung.com), a unit's
+    page is rarely its home."""
     extra = extra_words(core_name(a.clean), core_name(b.clean)) - DESIGNATORS
     longer = a if len(a.clean) > len(b.clean) else b
     where = longer.site
@@ -234,6 +237,11 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
         ev.against.append(
             f"{longer.name} adds {' '.join(named)!r} to the other's name on {where.canonical}, a page its "
             "path names: a unit of the site's owner"
+        )
+    elif where and not where.home and len([w for w in extra if len(w) >= 3]) >= 2:
+        ev.against.append(
+            f"{longer.name} adds {' '.join(sorted(extra))!r} to the other's name on {where.canonical}, a "
+            "page deep in the site: a unit of the site's owner"
         )
 
 

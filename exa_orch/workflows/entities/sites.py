@@ -104,8 +104,8 @@ def _canonical_path(host: str, domain: str, segments: list[str]) -> str:
     while segments and _LOCALE.match(segments[0]):
         locale = locale or segments[0]
         segments.pop(0)
-    while segments and segments[-1] in _HOMELIKE:
-        segments.pop()
+    while segments and re.sub(r"\.(?:html?|php|aspx?|jsp)$", "", segments[-1]) in _HOMELIKE:
+        segments.pop()  # "about-us.html" is /about-us
     first = host.partition(".")[0]
     if not locale and _LOCALE.match(first) and domain and host != domain:
         locale = first
