@@ -3,9 +3,9 @@
 `exa-orch eval` runs convergent.search on the Websets engine through the simulator; this scores
 `entities.resolve` on every page of a world as each engine hands items to it: a webset item
 (the simulator's `properties`, with company industry and location, a person's employer) and an
-Agent row as `rows.as_item` builds it (type, url, description and name only: employers and
-countries must then come from what the description states). Each beside the registered-domain rule
-on the same items.
+Agent row as `rows.as_item` builds it (type, url, description, name and the identity fields the
+row schema asks for, filled as the simulated agent fills them: `agent_properties`). Each beside the
+registered-domain rule on the same items.
 """
 
 from __future__ import annotations
@@ -22,16 +22,13 @@ def items_of(path: Path, kind: str, engine: str) -> tuple[list[Json], dict[str, 
     """(items of `kind` in `engine`'s shape, item id -> true entity id, entity id -> name)."""
     from exa_orch.sim.websets.judge import properties
     from exa_orch.sim.world import World
-    from exa_orch.workflows.rows import props_of
 
     world = World.from_file(path)
     pages = [e for e in world.entities if e.kind == kind]
-    # Each engine's item shape: the simulator's webset properties, or an agent row's (`props_of`).
+    # Each engine's item shape: the simulator's webset properties, or an agent row's.
     shapes: dict[str, Callable[[Any, str], Json]] = {
         "websets": lambda e, description: properties(e, kind, description),
-        "agent": lambda e, description: props_of(
-            {"type": kind, "url": e.url, "description": description, "name": e.name}
-        ),
+        "agent": lambda e, description: agent_properties(e, kind, description),
     }
     items: list[Json] = []
     for e in pages:
@@ -40,6 +37,22 @@ def items_of(path: Path, kind: str, engine: str) -> tuple[list[Json], dict[str, 
     truth = {e.id: str(e.attrs["entity"]) for e in pages}
     names = {str(e.attrs["entity"]): e.name for e in pages if "duplicate_of" not in e.attrs}
     return items, truth, names
+
+
+def agent_properties(page: Any, kind: str, description: str) -> Json:
+    """An Agent row's properties for a world `page`: the row a collection run asks for
+    (`rows.rows_schema` for `kind`) with its name, url and `description`, its identity fields filled
+    as the simulated agent fills them (`sim.synth.fill`, from the page's attributes), read and
+    shaped as a collection reads it (`rows.from_agent`, `rows.as_item`)."""
+    from exa_orch.sim.synth import fill
+    from exa_orch.workflows import rows
+
+    asked = rows.rows_schema([], [], 1, kind)["properties"]["rows"]["items"]["properties"]
+    row = {n: fill(asked[n], n, [page], 0, 2) for n in rows.IDENTITY_FIELDS.get(kind, {})}
+    row |= {"name": page.name, "url": page.url, "description": description}
+    (got,) = rows.from_agent("page", {"rows": [row]}, [], 0, kind)
+    properties: Json = rows.as_item(got)["properties"]
+    return properties
 
 
 def missed_pairs(

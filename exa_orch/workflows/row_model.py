@@ -1,13 +1,16 @@
 """The row: what a collection workflow reads of an entity, whichever engine found it (issue 25).
 
-A `Row` has named fields: {id, engine, type, name, url, description, verdicts: [Verdict], fields:
-[RowField], and where it came from: `item` (a webset row: the item as agents read it) or `run` (an
-agent row: the run, the row's place in its output, and the row as the run returned it, the user's
-structured fields kept as a mapping)}. One adapter per engine builds it: `from_item` (a Websets
+A `Row` has named fields: {id, engine, type, name, url, description, the identity fields of its
+type (`IDENTITY_FIELDS`: a company's location and industry, a person's employer, role and location;
+None when unknown), verdicts: [Verdict], fields: [RowField], and where it came from: `item` (a
+webset row: the item as agents read it) or `run` (an agent row: the run, the row's place in its
+output, and the row as the run returned it, the user's structured fields kept as a mapping)}. One adapter per engine builds it: `from_item` (a Websets
 item) and `from_agent` (an agent run's structured output, cited by the run's grounding, exa-py's
 `AgentGroundingEntry`). `as_item(row)` is the Websets-item view a row keeps for results and for
 `entities.resolve` (a webset row: its item untouched; an agent row: properties, evaluations and
-enrichments built from the row), so a result has the same shape on both engines.
+enrichments built from the row, its identity fields where a Websets item has them:
+properties.company.location / .industry, properties.person.location / .position / .company.name),
+so a result has the same shape on both engines and the resolver reads both alike.
 
 Rows are never checkpointed: a collection rebuilds them from its runs' checkpoints
 (workflows/runs.py `RunSeen`), so they carry no JSON compat of their own.
@@ -30,6 +33,26 @@ ItemJson = dict[str, Any]
 results return and `entities.resolve` reads."""
 VerdictValue = Literal["yes", "no", "unclear"]
 _ROW = ConfigDict(frozen=True, defer_build=True)
+
+# What an agent row of a type is asked for besides name, url and description (`rows.rows_schema`,
+# these descriptions) and carries into the Websets shape (`props_of`): the evidence
+# `entities.resolve` reads of a Websets item (a company's country and industry, a person's
+# employer, title and country), which an agent row otherwise leaves to its description's wording.
+# None of these names is `criterion{i}` / `field{j}`, so the user's own fields never collide.
+IDENTITY_FIELDS: dict[str, dict[str, str]] = {
+    "company": {
+        "location": 'Where the company is headquartered, as "City, Country"; empty if not found.',
+        "industry": "What the company does (its industry), in a few words; empty if not found.",
+    },
+    "person": {
+        "employer": "The name of the organisation the person works for or leads now; empty if not found.",
+        "role": "The person's current title at that employer; empty if not found.",
+        "location": 'Where the person is based, as "City, Country"; empty if not found.',
+    },
+}
+# Answers that say nothing (any case): no value, so they are never evidence of a match or a clash.
+PLACEHOLDERS = frozenset({"", "unknown", "n/a", "none", "-", "null"})
+IDENTITY_NAMES = frozenset(n for named in IDENTITY_FIELDS.values() for n in named)
 
 
 class Verdict(BaseModel):
@@ -70,6 +93,12 @@ class Row(BaseModel):
     name: str | None = None
     url: str | None = None
     description: str | None = None
+    # Identity fields (`IDENTITY_FIELDS`), an agent row's only; None for a webset row (its item
+    # has them) and for a row of a run made before they were asked (or a row dumped then).
+    location: str | None = None
+    industry: str | None = None  # a company's
+    employer: str | None = None  # a person's
+    role: str | None = None  # a person's
     verdicts: list[Verdict] = []
     fields: list[RowField] = []
     item: ItemJson | None = None  # a webset row's item, returned untouched by `as_item`
@@ -81,9 +110,7 @@ class Row(BaseModel):
 
     def properties(self) -> ItemJson:
         """Websets-style properties of the row (`props_of`)."""
-        return props_of(
-            {"type": self.type, "url": self.url, "description": self.description, "name": self.name}
-        )
+        return props_of(self.model_dump(include={"type", "url", "description", "name", *IDENTITY_NAMES}))
 
 
 def _urls(refs: Any) -> list[str]:
@@ -190,6 +217,27 @@ def _output_rows(output: Any) -> list[Any]:
     return rows if isinstance(rows, list) else []
 
 
+def identity_value(value: Any) -> str | None:
+    """An identity field's answer: its stripped text, None when not a string or a placeholder
+    (`PLACEHOLDERS`, any case)."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip()
+    return None if text.lower() in PLACEHOLDERS else text
+
+
+def _identity(row: Mapping[str, Any], entity_type: str) -> dict[str, str]:
+    """The identity fields `entity_type` has (`IDENTITY_FIELDS`) that `row` answers."""
+    got = {n: v for n in IDENTITY_FIELDS.get(entity_type, {}) if (v := identity_value(row.get(n)))}
+    name = row.get("name")
+    # A person is not their own employer: an agent echoing the name states no organisation, and
+    # as evidence it would only repeat the name match.
+    said = got.get("employer")
+    if said is not None and isinstance(name, str) and said.casefold() == name.strip().casefold():
+        del got["employer"]
+    return got
+
+
 def from_agent(
     run_id: str,
     output: Any,
@@ -201,7 +249,9 @@ def from_agent(
     """An agent run's structured output (`{rows: [...]}`, see `rows.rows_schema`) as rows, ids
     "<runId>:<k>" (k: the row's place in the output). Each criterion's answer is the row's
     `criterion{i}` (anything but yes/no is unclear), each field its `field{j}` (None when empty);
-    evidence and citations are the run's grounding for that row field (`rows[3].field0`)."""
+    evidence and citations are the run's grounding for that row field (`rows[3].field0`). The
+    identity fields of `entity_type` (`IDENTITY_FIELDS`) are read by name, a placeholder or a
+    person's own name as employer being no value (None, as for a row that lacks them)."""
     cites = {g.field: list(dict.fromkeys(c.url for c in g.citations if c.url)) for g in grounding or []}
     out: list[Row] = []
     for k, row in enumerate(_output_rows(output)):
@@ -212,6 +262,7 @@ def from_agent(
             return cites.get(f"rows[{at}].{name}", [])
 
         values = [row.get(f"field{j}") for j in range(fields)]
+        said = _identity(row, entity_type)
         out.append(
             Row(
                 id=f"{run_id}:{k}",
@@ -220,6 +271,10 @@ def from_agent(
                 name=_text(row.get("name")),
                 url=_text(row.get("url")) or None,
                 description=_text(row.get("description")),
+                location=said.get("location"),
+                industry=said.get("industry"),
+                employer=said.get("employer"),
+                role=said.get("role"),
                 verdicts=[
                     Verdict(
                         criterion=c,
@@ -248,11 +303,22 @@ def passes(row: Row) -> bool:
 
 
 def props_of(row: Mapping[str, Any]) -> ItemJson:
-    """Websets-style properties of an agent row's {type, url, description, name} (a `Row`'s, or a
-    benchmark's record mapped onto it): {type, url, description, <kind>: {name}}."""
+    """Websets-style properties of an agent row's {type, url, description, name} and identity
+    fields (a `Row`'s, or a benchmark's record mapped onto it): {type, url, description, <kind>:
+    {name}}, where a company adds what it has of {location, industry} and a person of {location,
+    position (its role), company: {name (its employer)}}, as a Websets item carries them; the other
+    kinds are `custom: {name}`. What `from_agent` reads as no value is left out."""
     kind = str(row.get("type") or "custom")
     props: ItemJson = {"type": kind, "url": row.get("url"), "description": row.get("description")}
-    props[kind if kind in ("company", "person") else "custom"] = {"name": row.get("name")}
+    sub: ItemJson = {"name": row.get("name")}
+    given = _identity(row, kind)
+    if kind == "company":
+        sub.update(given)
+    elif kind == "person":
+        sub.update({k: given[n] for n, k in (("location", "location"), ("role", "position")) if n in given})
+        if "employer" in given:
+            sub["company"] = {"name": given["employer"]}
+    props[kind if kind in ("company", "person") else "custom"] = sub
     return props
 
 

@@ -1,13 +1,15 @@
 """The collection workflows' rows, whichever engine found the entities (issue 25), and the agent
 collection that gathers them.
 
-A **row** is `row_model.Row` (named fields: id, engine, type, name, url, description, verdicts,
-fields, and its item or run); its adapters (`from_item`, `from_agent`, `as_item`, `props_of`,
+A **row** is `row_model.Row` (named fields: id, engine, type, name, url, description, identity
+fields, verdicts, fields, and its item or run); its adapters (`from_item`, `from_agent`, `as_item`, `props_of`,
 `passes`) are read from here too.
 
 On the Agent API the collection is `collect` (`start` + `finish`): runs whose `outputSchema`
-(`rows_schema`) asks for rows of name, url, description, a yes/no/unclear field per criterion
-(`criterion{i}`, described by the criterion) and a field per wanted value (`field{j}`); chunks of
+(`rows_schema`) asks for rows of name, url, description, the identity fields the entity resolver
+reads (a company's location and industry, a person's employer, role and location:
+`IDENTITY_FIELDS`), a yes/no/unclear field per criterion (`criterion{i}`, described by the
+criterion) and a field per wanted value (`field{j}`); chunks of
 at most `chunk` rows, each continuing the one before by `previousRunId` with every URL returned so
 far in `input.exclusion`, until `count` rows are kept, a chunk brings nothing new, a chunk returns
 fewer rows than asked without being cut short (its budget or time), `max_runs`, or the deadline.
@@ -31,6 +33,7 @@ from exa_orch.gateway.agent_runs import DEFAULT_MODEL, MAX_INPUT_ROWS, MODEL_TO_
 from exa_orch.runtime import TaskContext
 from exa_orch.workflows import kit, research
 from exa_orch.workflows.row_model import (
+    IDENTITY_FIELDS,
     ItemJson,
     Row,
     RowField,
@@ -62,7 +65,7 @@ ALL_OF = "Only entities that meet all of these:"
 First = tuple[str, Callable[[], None]]
 
 __all__ = [
-    "ALL_OF", "CHUNK_ROWS", "CUT_SHORT", "RUN_EFFORT", "VERDICTS", "Ask", "Collected", "First",
+    "ALL_OF", "CHUNK_ROWS", "CUT_SHORT", "IDENTITY_FIELDS", "RUN_EFFORT", "VERDICTS", "Ask", "Collected", "First",
     "ItemJson", "Row", "RowField", "RunArgs", "RunRow", "Schema", "Verdict", "all_of", "as_item",
     "collect", "cost", "entity_prompt", "field_schema", "finish", "first_text", "from_agent",
     "from_item", "passes", "props_of", "rows_schema", "runs", "start", "verdict_of",
@@ -83,15 +86,20 @@ def field_schema(e: kit.EnrichmentArg) -> Schema:
     return {"type": "string", "description": e.description}
 
 
-def rows_schema(criteria: Sequence[str], fields: Sequence[kit.EnrichmentArg], count: int) -> Schema:
-    """The outputSchema of a collection run: `count` rows of name, url, description, a
-    yes/no/unclear field per criterion (`criterion{i}`, described by the criterion) and a field per
-    enrichment (`field{j}`)."""
+def rows_schema(
+    criteria: Sequence[str], fields: Sequence[kit.EnrichmentArg], count: int, entity_type: str
+) -> Schema:
+    """The outputSchema of a collection run: `count` rows of name, url, description, the identity
+    fields of `entity_type` (`IDENTITY_FIELDS`: a company's location and industry, a person's
+    employer, role and location; none for other types), a yes/no/unclear field per criterion
+    (`criterion{i}`, described by the criterion) and a field per enrichment (`field{j}`)."""
     props: Schema = {
         "name": {"type": "string"},
         "url": {"type": "string", "description": "the entity's own website or profile URL"},
         "description": {"type": "string"},
     }
+    for name, said in IDENTITY_FIELDS.get(entity_type, {}).items():
+        props[name] = {"type": "string", "description": said}
     for i, c in enumerate(criteria):
         props[f"criterion{i}"] = {"type": "string", "enum": list(VERDICTS), "description": c}
     for j, e in enumerate(fields):
@@ -231,7 +239,7 @@ def _body(ask: Ask, n: int, got: Collected) -> tuple[str, Schema, RunArgs]:
         held = held[-MAX_INPUT_ROWS:]  # the latest; earlier ones went to the runs continued from
         if held:
             options["input"] = {**given, "exclusion": held}
-    return ask.query, rows_schema(ask.criteria, ask.fields, max(1, want)), options
+    return ask.query, rows_schema(ask.criteria, ask.fields, max(1, want), ask.entity_type), options
 
 
 async def _start_chunk(ctx: TaskContext, key: str, ask: Ask, n: int, got: Collected) -> First:

@@ -154,9 +154,10 @@ def agent_specs(enrichments: list[kit.EnrichmentArg]) -> list[Json]:
 
 
 def row_item(row: rows.Row) -> AgentJson:
-    """An agent row (`rows.from_agent`) as the item the scoring reads: properties {type, url,
-    description, <type>: {name}}, each criterion's verdict as enrichment `criterion{i}` (unclear:
-    no result) and each field as `field{j}`."""
+    """An agent row (`rows.from_agent`) as the item the scoring reads: properties (`rows.props_of`:
+    {type, url, description, <type>: {name, and a company's or person's identity fields}}), each
+    criterion's verdict as enrichment `criterion{i}` (unclear: no result) and each field as
+    `field{j}`."""
     results = [
         {"enrichmentId": f"criterion{i}", "status": "completed",
          "result": [str(v.verdict)] if v.verdict in ("yes", "no") else None}

@@ -90,7 +90,9 @@ def test_an_agent_output_becomes_rows_with_the_same_item_view() -> None:
 
 
 def test_the_rows_schema_and_the_all_of_query() -> None:
-    schema = rows.rows_schema(CRITERIA, [kit.EnrichmentArg(description="Employees", format="number")], 4)
+    schema = rows.rows_schema(
+        CRITERIA, [kit.EnrichmentArg(description="Employees", format="number")], 4, "company"
+    )
     listed = schema["properties"]["rows"]
     assert (listed["minItems"], listed["maxItems"]) == (4, 4)
     props = listed["items"]["properties"]
@@ -108,6 +110,113 @@ def test_the_rows_schema_and_the_all_of_query() -> None:
         "- Does not satisfy: Based in Europe",
     ]
     assert rows.runs(25) == 2 and rows.runs(60, 25) == 4
+
+
+def _asked(entity_type: str, criteria: list[str] | None = None, fields: int = 0) -> dict[str, Any]:
+    enrichments = [kit.EnrichmentArg(description=f"value {j}") for j in range(fields)]
+    schema = rows.rows_schema(criteria or [], enrichments, 1, entity_type)
+    props: dict[str, Any] = schema["properties"]["rows"]["items"]["properties"]
+    return props
+
+
+def test_the_rows_schema_asks_each_type_for_the_identity_fields_the_resolver_reads() -> None:
+    company, person = _asked("company"), _asked("person")
+    assert list(company) == ["name", "url", "description", "location", "industry"]
+    assert list(person) == ["name", "url", "description", "employer", "role", "location"]
+    # each tells a real agent what to put there
+    assert "headquartered" in company["location"]["description"]
+    assert '"City, Country"' in company["location"]["description"]
+    assert "organisation the person works for or leads" in person["employer"]["description"]
+    identity = [
+        company["location"],
+        company["industry"],
+        *(person[n] for n in ("employer", "role", "location")),
+    ]
+    assert all(p["type"] == "string" and p["description"] for p in identity)
+    for other in ("article", "research_paper", "custom"):
+        assert list(_asked(other)) == ["name", "url", "description"]
+    # the user's criterion{i} / field{j} stay as they were, beside the identity fields
+    mixed = _asked("person", CRITERIA, 2)
+    assert list(mixed) == [
+        "name", "url", "description", "employer", "role", "location",
+        "criterion0", "criterion1", "field0", "field1",
+    ]  # fmt: skip
+    assert mixed["criterion0"]["description"] == "Builds software"
+    assert mixed["field1"] == {"type": "string", "description": "value 1"}
+
+
+def test_an_agent_rows_identity_fields_become_the_websets_item_shape() -> None:
+    output = {"rows": [
+        {"name": "Acme", "url": "https://acme.example", "description": "tools",
+         "location": " Berlin, Germany ", "industry": "Developer tools", "employer": "Initech"},
+        {"name": "Globex", "location": "Unknown", "industry": "N/A"},
+        {"name": "Hooli", "location": "-", "industry": ""},
+    ]}  # fmt: skip
+    acme, globex, hooli = rows.from_agent("run_1", output, [], 0, "company")
+    assert (acme.location, acme.industry) == ("Berlin, Germany", "Developer tools")
+    assert acme.employer is None  # not a company's field, even when the row has it
+    assert (globex.location, globex.industry, hooli.location, hooli.industry) == (None,) * 4
+    assert rows.as_item(acme)["properties"]["company"] == {
+        "name": "Acme", "location": "Berlin, Germany", "industry": "Developer tools"
+    }  # fmt: skip
+    assert rows.as_item(globex)["properties"]["company"] == {"name": "Globex"}
+    # a person: employer, role and location where a Websets person item has them
+    people = {"rows": [
+        {"name": "Jane Doe", "url": "https://example.org/jane", "employer": "Acme",
+         "role": "Head of Payments", "location": "Paris, France", "criterion0": "yes", "field0": "x"},
+        {"name": "John Roe", "employer": "none", "role": "NONE", "location": "null"},
+        {"name": "Ann Poe", "employer": "ann poe", "role": "Founder"},
+    ]}  # fmt: skip
+    jane, john, ann = rows.from_agent("run_2", people, ["Leads payments"], 1, "person")
+    assert (jane.employer, jane.role, jane.location) == ("Acme", "Head of Payments", "Paris, France")
+    assert [v.verdict for v in jane.verdicts] == ["yes"] and jane.fields[0].value == "x"  # unchanged
+    assert (john.employer, john.role, john.location) == (None, None, None)
+    assert (ann.employer, ann.role) == (None, "Founder")  # a person is not their own employer
+    assert rows.as_item(jane)["properties"]["person"] == {
+        "name": "Jane Doe", "location": "Paris, France", "position": "Head of Payments",
+        "company": {"name": "Acme"},
+    }  # fmt: skip
+    assert rows.as_item(john)["properties"]["person"] == {"name": "John Roe"}
+    # other types carry none of them
+    (paper,) = rows.from_agent("run_3", {"rows": [{"name": "P", "location": "Oslo, Norway"}]}, [], 0,
+                               "research_paper")  # fmt: skip
+    assert paper.location is None and rows.as_item(paper)["properties"]["custom"] == {"name": "P"}
+
+
+def test_the_resolver_reads_an_agent_rows_fields_as_a_websets_items() -> None:
+    """The same pair of pages as Websets items and as agent rows: the resolver reads the same
+    evidence (employer, country) from both."""
+    pages = [
+        ("Jane Doe", "https://example.org/jane", "Acme", "Paris, France"),
+        ("Jane Doe", "https://people.example.com/janedoe", "Acme", "Paris, France"),
+        ("Jane Doe", "https://other.example.net/jd", "Globex", "Lima, Peru"),
+    ]
+    webset = [
+        {"id": f"w{k}", "properties": {"type": "person", "url": url, "description": "A profile.",
+         "person": {"name": name, "location": where, "position": "CFO", "company": {"name": employer}}}}
+        for k, (name, url, employer, where) in enumerate(pages)
+    ]  # fmt: skip
+    output = {"rows": [
+        {"name": name, "url": url, "description": "A profile.", "employer": employer, "role": "CFO",
+         "location": where}
+        for name, url, employer, where in pages
+    ]}  # fmt: skip
+    agent = [rows.as_item(r) for r in rows.from_agent("run_1", output, [], 0, "person")]
+    on_websets, on_agent = entities.resolve(webset), entities.resolve(agent)
+    assert sorted(map(sorted, on_websets.groups)) == [[0, 1], [2]]
+    assert sorted(map(sorted, on_agent.groups)) == sorted(map(sorted, on_websets.groups))
+    # without the fields the rows carry no employer: the same name alone joins nothing
+    bare = {"rows": [{"name": n, "url": u, "description": "A profile."} for n, u, _, _ in pages]}
+    unfielded = entities.resolve([rows.as_item(r) for r in rows.from_agent("r", bare, [], 0, "person")])
+    assert sorted(map(sorted, unfielded.groups)) == [[0], [1], [2]]
+
+
+def test_a_row_saved_before_the_identity_fields_still_loads() -> None:
+    saved = {"id": "run_1:0", "engine": "agent", "type": "company", "name": "Acme",
+             "url": "https://acme.example", "description": "tools", "verdicts": [], "fields": []}  # fmt: skip
+    row = rows.Row.model_validate(saved)
+    assert (row.location, row.industry, row.employer, row.role) == (None,) * 4
+    assert row.properties()["company"] == {"name": "Acme"}
 
 
 # --- the collection on the simulator ----------------------------------------------------------
