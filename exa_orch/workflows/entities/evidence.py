@@ -299,7 +299,12 @@ def _same_name_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
             return
         own = y.site.label.replace("-", "") if y.site else ""
         initials = "".join(w[0] for w in x.core.split())  # "Albert Heijn" at ah.nl
-        if x.site and len(x.core.split()) >= 2 and slug in x.site.path and own in (slug.replace("-", ""), initials):
+        if (
+            x.site
+            and len(x.core.split()) >= 2
+            and slug in x.site.path
+            and own in (slug.replace("-", ""), initials)
+        ):
             ev.for_.append((JOIN, f"the same name, on {x.site.canonical} and on its own site {y.domain}"))
             return
 
@@ -371,13 +376,16 @@ def _no_site(a: Record, b: Record, ev: Evidence) -> None:
 
 
 def _same_name_no_site(a: Record, b: Record, ev: Evidence) -> None:
-    """One name, where one record (or both) has no site: a paper's title, or the full name."""
+    """One name, where one record (or both) has no site: a paper's title, or the full name. A
+    profile page (a Wikipedia article, a LinkedIn page) is not "no site": its name alone says
+    nothing of which company it is ("Discovery" on Warner Bros. Discovery's article and Discovery
+    Limited's site), so profiles.page_about and two_profiles weigh it, with their corroboration."""
     if a.kind == "research_paper" and a.clean == b.clean and len(a.clean) >= 20:
         ev.for_.append((JOIN, "same paper title"))
     if not (a.domain or b.domain or a.profiles or b.profiles) and a.clean == b.clean:
         ev.for_.append((JOIN, "same cleaned name, neither item has a site"))
-    elif any(r.titled and not names_agree(r.titled, r.clean) for r in (a, b)):
-        return  # "Discovery" on wiki/Warner_Bros._Discovery: the article's title says whose page it is
+    elif any(r.site and r.site.profile for r in (a, b)):
+        return
     elif not (a.domain and b.domain) and not (a.profiles and b.profiles) and a.raw_name == b.raw_name:
         if a.industry and b.industry and a.industry != b.industry:  # Giant bicycles / Giant Food
             ev.for_.append((1.0, f"same full name, but {a.industry} / {b.industry}"))
