@@ -184,7 +184,7 @@ def two_profiles(a: Record, b: Record, ev: Evidence) -> None:
     """Two profile pages on two hosts (a Wikipedia article and a LinkedIn page, an app's store page
     and its Wikipedia article) under one name, each about the company it names: one company when
     what corroborates a page and a site does (one known country and one trade, `_corroborated`)."""
-    if ev.weight >= JOIN or not (a.site and b.site and a.site.profile and b.site.profile):
+    if sum(w for w, _ in ev.for_) >= JOIN or not (a.site and b.site and a.site.profile and b.site.profile):
         return
     if a.domain or b.domain or a.site.host == b.site.host or not (a.clean and b.clean):
         return
