@@ -11,15 +11,17 @@ enough alone. What adds to it:
   MercadoLibre" / "founded MercadoLibre": roles.py), 3 as one employer; never against;
 - one page, in two languages or twice ("nvidia.com/en-us/.../jensen-huang" and ".../zh-tw/..."),
   more when its path names the person; one Wikipedia article title in two language editions (4);
-- one known country both records place the person in, and a proper name both texts hold beside
-  the person's own ("AirAsia", "Wimbledon"): 1, enough with a whole name that agrees (7: every
-  given name and the family name); two namesakes of one country (Li Na the tennis player, Li Na
-  the singer) share no such name, and a namesake at another employer stays apart anyway (a country
-  that differs is not against: people move).
+- one known country both records place the person in, and a word both texts say of what the
+  person does beside their name ("grandmaster", "tennis", "AirAsia"; not "founder" or "former",
+  `_ANYONE`): 1.5, enough with a name that agrees whole (7: every given name and the family name)
+  or with middle names on one side only (6.5); two namesakes of one country (Li Na the tennis
+  player, Li Na the singer) share no such word, and a namesake at another employer stays apart
+  anyway (a country that differs is not against: people move).
 Against: two employers in Latin letters that don't agree, unless one record's text names the
 other's employer beside its own (one person who holds both: 2 for). A person who changed employers joins
 only through an identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or
-Wikipedia page, in either item's URL or text; evidence.compare weighs it and then lifts this).
+Wikipedia page, in either item's URL or text; evidence.compare weighs it and then lifts this), or
+one Wikipedia article title written alike in two editions (`_one_article`).
 """
 
 from __future__ import annotations
@@ -38,7 +40,17 @@ if TYPE_CHECKING:
 
 JOIN_PERSON = 8.0
 # Words a club's or team's name adds that say nothing of which one ("FC Bayern" / "Bayern Munich").
+_NEW_EMPLOYER = "different employers"
 _SHORT_FORMS = "the words of one are the other's or short forms of them"
+# What a text says of many people, by its first six letters (about.topics keeps words of five
+# letters or more): not what this one does.
+_ANYONE = frozenset(
+    w[:6]
+    for w in "former founder cofounder chief executive officer chairman chairwoman chairperson "
+    "president director manager member board served serves currently career professional "
+    "businessman businesswoman entrepreneur billionaire richest person people famous known "
+    "player later since until years early".split()
+)
 _CLUB_WORDS = frozenset("fc cf afc sc ac cd ssc club football futbol calcio team the of and de".split())
 
 
@@ -129,7 +141,7 @@ def _employers(a: Record, b: Record, ev: Said) -> None:
         return
     elif a.employer_latin and b.employer_latin:
         ev.against.append(
-            f"different employers ({a.employer} / {b.employer}) and no shared profile: a new employer "
+            f"{_NEW_EMPLOYER} ({a.employer} / {b.employer}) and no shared profile: a new employer "
             "joins only with an identifier"
         )
     # an employer written in another script (ソフトバンクグループ / SoftBank Group) is not compared
@@ -167,22 +179,25 @@ def _one_article(a: Record, b: Record, ev: Said) -> None:
     pt.wikipedia.org/wiki/Neymar, or 姚明 and Yao_Ming: titles in two scripts whose names agree
     by a reading, people.name_evidence 5 at least): an edition titles its article with the name its readers know, and
     two people of one name are told apart in the title ("Li Na (singer)"; such a title is no
-    evidence, whatever the other's says): 4, less than a profile."""
+    evidence, whatever the other's says): 4, less than a profile. One title written alike in both is
+    an identifier as a profile is: it lifts a new employer's objection (`_employers`, weighed first)."""
     if not (a.article and b.article and a.site and b.site and a.site.host != b.site.host):
         return
     if a.titled == b.titled:
         ev.for_.append((4.0, f"one Wikipedia article title, {a.titled!r}, in two editions"))
+        # an identifier, as a profile is: a person who moved on (Carney, Bank of England / Canada)
+        ev.against = [r for r in ev.against if not r.startswith(_NEW_EMPLOYER)]
     elif is_latin(a.article) != is_latin(b.article) and name_evidence(a.article, b.article)[0] >= 5.0:
         ev.for_.append((4.0, f"one Wikipedia article, titled {a.article!r} and {b.article!r} in two scripts"))
 
 
 def _country(a: Record, b: Record, ev: Said, named: float) -> None:
-    if named < 7.0 or not (known(a.country) and a.country == b.country):
+    if named < 6.5 or not (known(a.country) and a.country == b.country):
         return
     own = {w for n in (a.name or "", b.name or "", *a.aliases, *b.aliases) for w in words(n)}
-    shared = sorted(a.proper & b.proper - own)
+    shared = sorted({w[:6] for w in a.topics - own} & {w[:6] for w in b.topics - own} - _ANYONE)
     if shared:
-        ev.for_.append((1.0, f"both in {a.country}, both texts name {shared[0]}"))
+        ev.for_.append((1.5, f"both in {a.country}, both texts say {shared[0]!r}"))
 
 
 def weigh(a: Record, b: Record) -> Said:

@@ -104,12 +104,11 @@ class Record:
     raw_name: str = ""  # folded full name, legal form kept
     facts: dict[str, str] = field(default_factory=dict)  # other fields to compare: phone, address, year ...
     publisher: str = ""  # a page's company, as it says it is its blog, newsroom or app (about.py)
-    topics: frozenset[str] = frozenset()  # words a company's texts say it does (about.topics)
+    topics: frozenset[str] = frozenset()  # words its texts say it (or the person) does (about.topics)
     said: str = ""  # a person's item text, folded words (person_evidence: an employer it names)
     founded: frozenset[str] = (
         frozenset()
     )  # organisations a person's text says they founded or lead (roles.py)
-    proper: frozenset[str] = frozenset()  # a person's texts' proper names, folded (_proper_words)
     titled: str = ""  # a Wikipedia article's title, cleaned: the name of whom the page is (_titled)
     article: str = ""  # that title when it tells no namesakes apart ("Neymar"; not "Li Na (singer)")
 
@@ -351,25 +350,14 @@ def _stated_fields(rec: Record, texts: list[str]) -> None:
     rec.country = where if known(where) else stated or rec.country or where
 
 
-_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][\w&'’-]{2,})")
+_WIKI = re.compile(r"[/.]wikipedia\.org/wiki/([^/?#]+)", re.I)
 
 
-def _proper_words(texts: list[str]) -> frozenset[str]:
-    """Capitalised words inside a sentence (not its first), folded, less places and demonyms
-    ("AirAsia", "Wimbledon"; not "Malaysian", "China"): what two texts about one person name
-    beside them (person_evidence._country)."""
-    found = {fold(m.group(1)) for t in texts for m in _CAPITALISED.finditer(t)}
-    return frozenset(w for w in found if not known(country_of(w)) and not stated_country(f"is a {w} one"))
-
-
-_WIKI = re.compile(r"(?:^|\.)wikipedia\.org/wiki/([^/?#]+)")
-
-
-def _titled(rec: Record) -> None:
+def _titled(rec: Record, url: str) -> None:
     """A Wikipedia article's title is the name of its subject as that edition writes it
     ("Heidelberg_Materials", "Grupo_Televisa"; "(company)" and the like dropped): kept as the
     record's other name when it differs from the name the item gives ("HeidelbergCement")."""
-    found = _WIKI.search(rec.site.profile or "") if rec.site else None
+    found = _WIKI.search(url) if rec.site and rec.site.profile else None  # as written: 刘强东, not folded
     if not found or not rec.name:
         return
     whole = unquote(found.group(1)).replace("_", " ").strip()
@@ -400,10 +388,10 @@ def record(index: int, item: Json) -> Record:
     _stated_fields(rec, texts)
     rec.said = " ".join(words(" ".join(texts)))[:4000] if kind == "person" else ""
     rec.founded = roles.organisations(texts) if kind == "person" else frozenset()
-    rec.proper = _proper_words(texts) if kind == "person" else frozenset()
+    rec.topics = about.topics(texts)
     if kind != "person":
-        rec.publisher, rec.topics = about.publisher(texts), about.topics(texts)
-    _titled(rec)
+        rec.publisher = about.publisher(texts)
+    _titled(rec, _str(props.get("url")))
     rec.alias_domains.pop(rec.domain, None)
     rec.mentions = frozenset(
         d.domain for s in texts for m in _DOMAIN.findall(s) if (d := site(m)) and d.domain
