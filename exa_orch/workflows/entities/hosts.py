@@ -69,6 +69,13 @@ HOSTS: tuple[Host, ...] = (
     Host("cnbc.com", "fixed", "cnbc.com/quotes/TICKER"),
     Host("markets.ft.com", "query:s", "markets.ft.com/data/equities/tearsheet/summary?s=TICKER"),
     Host("forbes.com", "fixed", "forbes.com/profile/NAME"),
+    Host(
+        "britannica.com",
+        "fixed",
+        "britannica.com/biography/NAME, britannica.com/topic/NAME, britannica.com/money/NAME",
+    ),
+    Host("imdb.com", "fixed", "imdb.com/name/ID, imdb.com/title/ID"),
+    Host("olympics.com", "fixed", "olympics.com/en/athletes/NAME"),
     Host("glassdoor.com", "path", "glassdoor.com/Overview/NAME"),
     Host("indeed.com", "path", "indeed.com/cmp/NAME"),
     Host("orcid.org", "path", "orcid.org/ID"),

@@ -15,6 +15,7 @@ each name can be read (`parse`):
   never guessed: such a pair joins only through an alias a page states or a shared profile;
 - a name in Arabic, Hebrew or a Brahmic script against one in Latin letters, by their consonants
   (scripts.skeleton: ناصف ساويرس / Nassef Sawiris), 5 at most: never enough without an employer.
+A single name on both sides ("Faker", "Neymar") weighs 5.5: one word names more people than two.
 Given names are compared by given_match.py (nicknames, short forms, initials, middle names).
 """
 
@@ -188,6 +189,9 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
     read = _skeletons(a, b)
     if read is not None:
         return read
+    one = [r for r in parse(a) if not r.given], [r for r in parse(b) if not r.given]
+    if len(parse(a)) == len(parse(b)) == 1 and one[0] and one[1] and one[0][0].family == one[1][0].family:
+        return 5.5, "the same single name"  # "Faker" / "Faker": less than a whole name (Rain, Lisa)
     best: tuple[float, str] = (-8.0, "names differ")
     for x in parse(a):
         for y in parse(b):

@@ -341,7 +341,10 @@ def _stated_fields(rec: Record, texts: list[str]) -> None:
     (a location that names no country, "Stuttgart", gives way to what the text says)."""
     if rec.kind == "person":
         _role_at(rec, texts)
-    if known(rec.country) or rec.kind == "person":
+        if not known(rec.country):  # "is a Norwegian chess grandmaster": whose country, not where
+            rec.country = next((c for t in texts if (c := stated_country(t))), "") or rec.country
+        return
+    if known(rec.country):
         return
     said = next((m.group(1) for t in texts for m in _BASED_IN.finditer(t)), "")
     where = country_of(said) if said else ""
