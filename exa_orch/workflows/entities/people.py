@@ -26,7 +26,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from exa_orch.workflows.entities.given_match import compare_given, similar
-from exa_orch.workflows.entities.names import words
+from exa_orch.workflows.entities.names import fold, words
 from exa_orch.workflows.entities.scripts import consonantal, cyrillic, korean_key, skeleton, syllabic
 
 _TITLES = frozenset(
@@ -173,7 +173,9 @@ def _skeletons(a: str, b: str) -> tuple[float, str] | None:
     if consonantal(a) == consonantal(b):
         return None
     script, latin = (a, b) if consonantal(a) else (b, a)
-    theirs = [skeleton(w) for w in words(script) if w not in _TITLES and w not in _PARTICLES]
+    # an ayin or hamza is read as a quote mark ("العبار" -> "l`br"): a letter of the word, not a break
+    read = re.sub(r"[`'’ʿʾ]", "", fold(script))
+    theirs = [skeleton(w) for w in words(read) if w not in _TITLES and w not in _PARTICLES]
     mine = [skeleton(w) for w in words(latin) if w not in _TITLES and w not in _PARTICLES and len(w) > 1]
     if not theirs or not mine or any(len(s) < 2 for s in theirs) or mine[-1] not in theirs:
         return (-5.0, f"{script} and {latin} differ in their consonants")
