@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.given_match import given_forms, similar
-from exa_orch.workflows.entities.names import core_name, is_latin, names_agree, words
+from exa_orch.workflows.entities.names import DESIGNATORS, core_name, is_latin, names_agree, words
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
 
 if TYPE_CHECKING:
@@ -117,11 +117,21 @@ def _named_employer(a: Record, b: Record, ev: Said) -> None:
                 return
 
 
+def _written(employer: str) -> str:
+    """An employer as a text names it in passing: without the words a club's or a company's full
+    name adds ("chelsea fc" -> "chelsea", "real madrid cf" -> "real madrid", "intel corporation" ->
+    "intel"), or as it is when that leaves nothing."""
+    kept = [w for w in employer.split() if w not in _CLUB_WORDS and w not in DESIGNATORS]
+    return " ".join(kept) if kept and len(" ".join(kept)) >= 3 else employer
+
+
 def _names_other(a: Record, b: Record, ev: Said) -> bool:
     """Two employers, one of them named in the other record's text ("founder of Tune Group and
-    AirAsia" / employer AirAsia): one person who holds both, not a new employer; 2, as a named one."""
+    AirAsia" / employer AirAsia; "he played for Real Madrid" / Real Madrid CF): one person who
+    holds both, or held the other before, not a stranger at a new employer; 2, as a named one."""
     for x, y in ((a, b), (b, a)):
-        if len(x.employer) >= 3 and (f" {x.employer} " in f" {y.said} " or x.employer in y.founded):
+        named = _written(x.employer)
+        if len(x.employer) >= 3 and (f" {named} " in f" {y.said} " or x.employer in y.founded):
             ev.for_.append(
                 (2.0, f"{y.name} names {x.employer}, {x.name}'s employer, beside its own ({y.employer})")
             )
