@@ -185,6 +185,9 @@ def _stated(a: Record, b: Record, ev: Evidence) -> None:
         owner = next((o for o in x.owners if y.core and _owner_is(o, x, y)), None)
         if owner:
             ev.against.append(f"{x.name or x.id} names {y.name} as its owner: {x.owners[owner]!r}")
+        child = next((c for c in x.owned if c in (y.clean, y.core) or core_name(c) == y.core), None)
+        if child:
+            ev.against.append(f"{x.name or x.id} names {y.name} as a company it owns: {x.owned[child]!r}")
 
 
 def _owner_is(owner: str, x: Record, y: Record) -> bool:

@@ -11,6 +11,7 @@ Keys: "path" the first path segment, or the first two when the first is a kind w
 (play.google.com/store/apps/details?id=PACKAGE), "app" the numeric id of an App Store page,
 "lang" the path under a language edition's subdomain (en.wikipedia.org/wiki/TITLE: the profile
 keeps the edition, so two editions are two hosts and their titles are never "different profiles"),
+"none" no profile at all (a news publisher: every article is about others),
 "fixed" the segment after the scheme's own words only (reuters.com/markets/companies/TICKER): the
 host's other pages (its news articles) are about many entities and name no profile, not one
 profile "reuters.com/business" that every article would share. A TICKER placeholder says the
@@ -61,7 +62,7 @@ HOSTS: tuple[Host, ...] = (
     Host("dealroom.co", "path", "app.dealroom.co/companies/NAME"),
     Host("tracxn.com", "path", "tracxn.com/d/companies/NAME"),
     Host("cbinsights.com", "path", "cbinsights.com/company/NAME"),
-    Host("bloomberg.com", "fixed", "bloomberg.com/profile/company/TICKER"),
+    Host("bloomberg.com", "fixed", "bloomberg.com/profile/company/TICKER, bloomberg.com/quote/TICKER"),
     Host("reuters.com", "fixed", "reuters.com/markets/companies/TICKER"),
     Host("finance.yahoo.com", "fixed", "finance.yahoo.com/quote/TICKER"),
     Host("marketwatch.com", "fixed", "marketwatch.com/investing/stock/TICKER"),
@@ -85,6 +86,39 @@ HOSTS: tuple[Host, ...] = (
     Host("apps.apple.com", "app", "apps.apple.com/CC/app/NAME/idNUMBER"),
     Host("sites.google.com", "path", "sites.google.com/view/NAME"),
     Host("news.ycombinator.com", "query:id", "news.ycombinator.com/user?id=NAME"),
+    # News publishers: each article is about many entities and names no profile ("none"); a page
+    # there is never the site of the company it reports on (their own pages: each site's masthead).
+    *(
+        Host(name, "none", f"{name}: articles")
+        for name in (
+            "techcrunch.com",
+            "bbc.com",
+            "bbc.co.uk",
+            "nytimes.com",
+            "theguardian.com",
+            "ft.com",
+            "economist.com",
+            "cnn.com",
+            "apnews.com",
+            "nikkei.com",
+            "scmp.com",
+            "indiatimes.com",
+            "businessinsider.com",
+            "theverge.com",
+            "wired.com",
+            "fortune.com",
+            "elpais.com",
+            "lemonde.fr",
+            "lefigaro.fr",
+            "spiegel.de",
+            "faz.net",
+            "handelsblatt.com",
+            "corriere.it",
+            "folha.uol.com.br",
+            "venturebeat.com",
+            "axios.com",
+        )
+    ),
 )
 BY_NAME: dict[str, Host] = {h.name: h for h in HOSTS}
 # Path words that say which kind of profile follows, not whose: skipped before the profile's segment.
@@ -139,6 +173,8 @@ def profile_of(row: Host, host: str, segments: list[str], query: dict[str, str])
         ids = [s for s in segments if s.startswith("id") and s[2:].isdigit()]
         return f"{row.name}/app/{ids[0]}" if ids else None
     if not segments:
+        return None
+    if kind == "none":
         return None
     if kind == "fixed":  # only under the scheme's own words; the host's other pages name nobody
         for scheme in _SCHEMES[row.name]:

@@ -98,13 +98,15 @@ def _readings(t: list[str]) -> list[PersonName]:
     return [r for r in out if len(r.family) > 1]  # an initial is never the family name
 
 
+_INVERTED = re.compile(r"^\s*([^\W\d_][^,\d]*?),\s*([^\W\d_][^,\d]*?)\s*$")
 _QUOTED = re.compile(r"[\"“”«»]([^\"“”«»]{2,30})[\"“”«»]")
 
 
 def _spellings(name: str) -> list[str]:
-    """`name` as written, with umlauts as "ue", and with the name in quotes as its given name
+    """`name` as written ("Family, Given" as "Given Family"), with umlauts as "ue", and with the name in quotes as its given name
     ('William Henry "Bill" Gates' is also "Bill Gates"), without the quoted part otherwise."""
-    out = [name]
+    inverted = _INVERTED.match(name)  # "Trudeau, Justin Pierre James": a register's family name first
+    out = [f"{inverted.group(2)} {inverted.group(1)}" if inverted else name]
     quoted = _QUOTED.search(name)
     if quoted:
         out = [_QUOTED.sub(" ", name), quoted.group(1) + " " + name[quoted.end() :]]

@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from exa_orch.workflows.entities.countries import known
+from exa_orch.workflows.entities.countries import country_of, known
 from exa_orch.workflows.entities.given_match import given_forms, similar
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, is_latin, names_agree, words
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
@@ -91,12 +91,52 @@ def _word_like(s: str, w: str) -> bool:
     return min(len(s), len(w)) >= 5 and similar(s, w) >= 0.88
 
 
+# An institution's words as other languages write them (Banque centrale européenne, Gobierno de
+# España, Universität Wien): read as English so one employer named in two languages agrees. The
+# common words of public bodies, banks and universities only; names are never translated.
+_INSTITUTION_WORDS = {
+    "banque": "bank", "banco": "bank", "banca": "bank", "bankh": "bank",
+    "centrale": "central", "centrala": "central", "zentralbank": "central bank",
+    "europeenne": "european", "europeo": "european", "europea": "european", "europaische": "european",
+    "gobierno": "government", "gouvernement": "government", "governo": "government",
+    "regierung": "government", "bundesregierung": "federal government", "valtioneuvosto": "government",
+    "ministerio": "ministry", "ministere": "ministry", "ministero": "ministry", "ministerium": "ministry",
+    "universidad": "university", "universite": "university", "universita": "university",
+    "universitat": "university", "universidade": "university", "universiteit": "university",
+    "tudomanyegyetem": "university", "egyetem": "university", "universitet": "university",
+    "nacional": "national", "nationale": "national", "nazionale": "national",
+    "republica": "republic", "republique": "republic", "repubblica": "republic",
+    "presidencia": "presidency", "presidence": "presidency", "presidenza": "presidency",
+    "parlamento": "parliament", "parlement": "parliament", "assemblee": "assembly",
+    "fondo": "fund", "fonds": "fund", "monetaire": "monetary", "monetario": "monetary",
+    "internacional": "international", "internationale": "international",
+    "comision": "commission", "commissione": "commission", "kommission": "commission",
+}  # fmt: skip
+_OF = frozenset("of de du des la le del della di der des d the and".split())
+
+
+def _institution(name: str) -> frozenset[str]:
+    """An employer's words read as English, countries by their English names (España -> spain), small
+    words dropped, order aside: "banque centrale europeenne" and "european central bank" are one."""
+    out: set[str] = set()
+    for w in name.split():
+        if w in _OF:
+            continue
+        place = country_of(w)
+        out.update((place if known(place) else _INSTITUTION_WORDS.get(w, w)).split())
+    return frozenset(out)
+
+
 def employers_agree(x: str, y: str) -> str | None:
     """How two cleaned employer names agree (names.names_agree, or every word of the shorter written
-    as a word of the longer, one at least as the word or its start), or None."""
+    as a word of the longer, one at least as the word or its start; or one institution written in
+    two languages, `_institution`), or None."""
     agree = names_agree(x, y) or names_agree(core_name(x), core_name(y))
     if agree:
         return agree
+    ix, iy = _institution(x), _institution(y)
+    if len(ix) >= 2 and ix == iy:
+        return "one institution written in two languages"
     wx = [w for w in x.split() if w not in _CLUB_WORDS]
     wy = [w for w in y.split() if w not in _CLUB_WORDS]
     for short, long_ in ((wx, wy), (wy, wx)):

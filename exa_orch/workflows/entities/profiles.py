@@ -150,7 +150,8 @@ def _leading(page: Record, own: Record) -> str | None:
 def page_about(a: Record, b: Record, ev: Evidence) -> None:
     """A profile page on a shared host about the company of the other's own site (module docstring)."""
     for page, own in ((a, b), (b, a)):
-        if not (page.site and page.site.profile and not page.domain and own.domain and own.site):
+        # a profile, or an article on a news host (hosts "none": no profile, never the company's site)
+        if not (page.site and page.site.platform and not page.domain and own.domain and own.site):
             continue
         if is_app(page.site) or not (page.clean and own.clean):
             continue

@@ -7,7 +7,8 @@ What the item's own text states is read as evidence and kept with the words that
   "changed its name from X" (a company's name may hold "and", "of": _ORG_NAME);
 - **other sites**: "also at other.com", "formerly at ...", "redirects from ...";
 - **owners**: "a subsidiary of X", "part of X", "a member of X", "owned by X", "a unit of X" (a parent is another
-  entity: it is evidence *against* joining the two, and of one owner for two regional sites);
+  entity: it is evidence *against* joining the two, and of one owner for two regional sites); and
+  what it owns: "the parent of X", "owner of X" (against too);
 - profile URLs on shared hosts anywhere in its properties or answers (hosts.HOSTS).
 Never from a list of names kept here.
 """
@@ -66,6 +67,12 @@ _OWNER_CUES = (
     re.compile(r"\b(?:is\s+)?a\s+member\s+of\s+(?:the\s+)?" + _ORG_NAME),
     re.compile(r"\b(?:owned|operated|controlled)\s+by\s+(?:the\s+)?" + _ORG_NAME),
 )  # fmt: skip
+# "the parent of Royal Mail and GLS", "owner of Nivea": the companies a record owns, each another
+# entity (a parent and its subsidiary are two), read as against joining them whatever else it says.
+_CHILD_CUES = (
+    re.compile(r"\b(?:the\s+)?(?:parent|holding)(?:\s+company)?\s+of\s+(?:the\s+)?" + _ORG_NAME),
+    re.compile(r"\b(?:the\s+)?owner\s+of\s+(?:the\s+)?" + _ORG_NAME),
+)
 _DOMAIN_CUE = re.compile(
     r"\b(?:also\s+(?:at|on|available\s+at|reachable\s+at|found\s+at)|formerly\s+(?:at|on)?|"
     r"previously\s+at|redirects\s+(?:from|to)|moved\s+(?:from|to))\s+"
@@ -94,6 +101,7 @@ class Record:
     alias_forms: dict[str, frozenset[str]] = field(default_factory=dict)  # alias -> its legal forms
     alias_domains: dict[str, str] = field(default_factory=dict)  # other registered domain -> words
     owners: dict[str, str] = field(default_factory=dict)  # cleaned owner name -> the words that said it
+    owned: dict[str, str] = field(default_factory=dict)  # a company it says it owns -> the words
     subjects: dict[str, str] = field(default_factory=dict)  # another name a text begins with -> its words
     employer: str = ""  # a person's employer, cleaned ("" when unknown)
     employer_latin: bool = True  # written in Latin letters (a name in another script is not compared)
@@ -266,6 +274,13 @@ def _owners_and_sites(rec: Record, text: str, person: bool) -> None:
             owner = clean_name(m.group(1).strip())
             if owner and owner != rec.clean:
                 rec.owners.setdefault(owner, _sentence(text, m.start()))
+    for cue in () if person else _CHILD_CUES:
+        for m in cue.finditer(text):
+            for part in re.split(r",\s*|\s+and\s+|\s*&\s*", m.group(1).strip()):
+                child = clean_name(part) if part else ""
+                # "AB Volvo, the parent company of the Volvo Group": the group it heads is its own
+                if child and child != rec.clean and not names_agree(core_name(child), rec.core):
+                    rec.owned.setdefault(child, _sentence(text, m.start()))
     for m in _DOMAIN_CUE.finditer(text):
         other = site(m.group(1).rstrip("."))
         if other and other.domain and not other.platform:
