@@ -15,9 +15,10 @@ from typing import Any
 
 from exa_orch.workflows.entities import families, profiles
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
-from exa_orch.workflows.entities.names import core_name
+from exa_orch.workflows.entities.names import core_name, is_cjk
 from exa_orch.workflows.entities.person_evidence import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
+from exa_orch.workflows.entities.scripts import consonantal
 
 Json = dict[str, Any]
 _GROUP_SUFFIXES = ("group", "corp", "global", "holdings", "inc", "hq")
@@ -61,7 +62,20 @@ def _keys(r: Record) -> set[str]:
     own.update(f"d:{d}" for d in r.alias_domains)
     # only fields that identify block: a state or a postcode is shared by thousands
     own.update(f"x:{k}:{v}" for k, v in r.facts.items() if v and FACT_WEIGHTS.get(k, 0.0) >= 3.0)
-    return own
+    return own | _reading_keys(r)
+
+
+def _reading_keys(r: Record) -> set[str]:
+    """A company name in Chinese characters, kana or Hangul keyed by its reading's starts (4 to 10
+    letters, "ziji" ... "zijinkuang"), a Latin one by its first word: the pairs names.reading_agrees
+    weighs. `_blocks` keeps such a block only where a name in those scripts is in it."""
+    if r.kind == "person" or not r.clean or not r.name:
+        return set()
+    if is_cjk(r.name):
+        reading = r.clean.replace(" ", "")
+        return {f"r:{reading[:k]}" for k in range(4, min(len(reading), 10) + 1)}
+    first = r.clean.split()[0]
+    return {f"r:{first}"} if 4 <= len(first) <= 10 else set()
 
 
 def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
@@ -69,7 +83,15 @@ def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
     for r in records:
         for k in _keys(r):
             keys.setdefault(k, []).append(r.index)
-    return (members for members in keys.values() if len(members) > 1)
+    cjk = {r.index for r in records if r.name and is_cjk(r.name)}
+    abjad = {r.index for r in records if r.name and consonantal(r.name)}
+    return (
+        members
+        for key, members in keys.items()
+        if len(members) > 1
+        and (not key.startswith("r:") or cjk.intersection(members))
+        and (not key.startswith("s:") or abjad.intersection(members))  # person_evidence.block_keys
+    )
 
 
 def resolve(items: Sequence[Json]) -> Resolution:

@@ -48,6 +48,7 @@ from exa_orch.workflows.entities.names import (
     is_latin,
     legal_forms,
     names_agree,
+    reading_agrees,
 )
 from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, person_conflict
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
@@ -200,9 +201,14 @@ def _forms(r: Record) -> frozenset[str]:
     return legal_forms(r.raw_name, r.clean)
 
 
+def _read_agree(a: Record, b: Record) -> str | None:
+    """A name in Chinese characters, kana or Hangul whose reading agrees with the other's (names.reading_agrees)."""
+    return reading_agrees(a.name or "", a.clean, b.clean) or reading_agrees(b.name or "", b.clean, a.clean)
+
+
 def _agree_on_site(a: Record, b: Record) -> str | None:
     """How two names on one site agree, directly or through an alias one states."""
-    agree = names_agree(a.clean, b.clean) or families.plural_agree(a.clean, b.clean)
+    agree = names_agree(a.clean, b.clean) or families.plural_agree(a.clean, b.clean) or _read_agree(a, b)
     if agree:
         return agree
     for x, y in ((a, b), (b, a)):
@@ -353,7 +359,7 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
     _path_names_site(a, b, ev)
     if brand_tld(sa, sb) or brand_tld(sb, sa):
         _brand_domain(a, b, ev)
-    elif regional(sa, sb) and names_agree(a.clean, b.clean):
+    elif regional(sa, sb) and (names_agree(a.clean, b.clean) or _read_agree(a, b)):
         _brand(a, b, ev)
     elif _label_family(sa.label, sb.label) and not _two_countries(sa, sb):
         agree = names_agree(a.clean, b.clean)

@@ -13,7 +13,7 @@ _MORE_FORMS = frozenset(
     "ab publ ltda eirl sro s r o as asa aps ehf kft zrt doo d o o kk k k gk plc llp lp se".split(" ")
 ) | {"ab publ", "s l u", "sa nv", "nv sa", "s p a", "sdn bhd", "s r o", "d o o", "k k"}
 _NOT_LEGAL = frozenset("uk us usa eu".split())
-FILLER = frozenset("the group holding holdings company".split())
+FILLER = frozenset("the group holding holdings company grupo gruppo groupe gruppe".split())
 # Words a company's own name may add to its brand on its own site without naming another unit
 # ("Klarna Bank", "Lufthansa Group", "Samsung Electronics Co."): legal and corporate designators.
 DESIGNATORS = FILLER | frozenset(
@@ -172,6 +172,32 @@ def initialism(written: str, short: str) -> bool:
     """`short` is the initials of a name as written, legal form included ("taiwan semiconductor
     manufacturing company limited" -> "tsmc"): cleaning drops the word an initialism may keep."""
     return _abbreviation(written, short)
+
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]")
+
+
+def is_cjk(text: str) -> bool:
+    """Whether `text` holds Chinese characters, kana or Hangul."""
+    return bool(_CJK.search(text))
+
+
+def reading_agrees(written: str, cleaned: str, other: str) -> str | None:
+    """How a company name written in Chinese characters, kana or Hangul (`written`, cleaned
+    `cleaned`) agrees with a Latin one (`other`, cleaned): its reading begins with the other's first
+    word, four letters or more and not a designator ("紫金矿业", zijinkuangye / "zijin mining",
+    "ヤマト運輸" / "yamato transport", "오리온", olion / "orion": Hangul's ㄹ is r or l). A Chinese
+    company's English name keeps the reading of its own name and translates the trade; a Japanese
+    name in kanji reads in Mandarin here and so rarely agrees. None when it does not."""
+    if not _CJK.search(written) or _CJK.search(other) or not cleaned or not other:
+        return None
+    first = other.split()[0]
+    if len(first) < 4 or first in DESIGNATORS:
+        return None
+    reading = cleaned.replace(" ", "")
+    if reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r")):
+        return f"{written} reads {reading}, which begins with {first}"
+    return None
 
 
 def names_agree(a: str, b: str) -> str | None:

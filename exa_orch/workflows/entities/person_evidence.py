@@ -34,6 +34,7 @@ from exa_orch.workflows.entities.countries import country_of, known
 from exa_orch.workflows.entities.given_match import given_forms, similar
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, is_latin, names_agree, words
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
+from exa_orch.workflows.entities.scripts import consonantal, skeleton
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
@@ -273,6 +274,10 @@ def person_conflict(a: Record, b: Record, joins: bool) -> str | None:
     return None
 
 
+_KOREAN_INITIALS = {"g": ("k",), "k": ("g",), "d": ("t",), "t": ("d",), "b": ("p",), "p": ("b",),
+                    "j": ("c",), "c": ("j",)}  # fmt: skip
+
+
 def block_keys(r: Record) -> set[str]:
     """Family name (each spelling) and the initial of each given name or of a nickname form (Bob ->
     b, r), over every reading of the name and of its stated aliases: a family name alone would
@@ -283,4 +288,12 @@ def block_keys(r: Record) -> set[str]:
     for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias))]:
         for family in {reading.family, *reading.spellings}:
             own.update(f"f:{family}:{form[:1]}" for g in reading.given or ("",) for form in given_forms(g))
+            if reading.script == "hangul":  # 구광모 / Koo Kwang-mo: g or k, d or t, b or p, j or ch
+                own.update(
+                    f"f:{family}:{i}" for g in reading.given[:1] for i in _KOREAN_INITIALS.get(g[:1], ())
+                )
+    if consonantal(r.name):  # ناصف ساويرس / Nassef Sawiris: by the consonants of each word
+        own.update(f"s:{skeleton(w)}" for w in words(r.name.replace("`", "")))
+    else:
+        own.update(f"s:{skeleton(x.family)}" for x in parse(r.name)[:1])
     return own

@@ -29,7 +29,7 @@ from urllib.parse import unquote
 from exa_orch.workflows.entities.countries import known, stated_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, stem
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
-from exa_orch.workflows.entities.names import DESIGNATORS, initialism, names_agree
+from exa_orch.workflows.entities.names import DESIGNATORS, initialism, names_agree, reading_agrees
 from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:
@@ -58,6 +58,10 @@ def _names(page: Record, own: Record) -> str | None:
     agree = names_agree(page.clean, own.clean)
     if agree in _ONE_NAME:
         return agree
+    for x, y in ((page, own), (own, page)):
+        read = reading_agrees(x.name or "", x.clean, y.clean)
+        if read:
+            return read
     for x, y in ((page, own), (own, page)):
         if " " not in y.clean and len(y.clean) >= 3 and x.raw_name and _initials(x.raw_name, y.clean):
             return f"{y.name} is the initials of {x.name}"
@@ -190,7 +194,11 @@ def two_profiles(a: Record, b: Record, ev: Evidence) -> None:
     if a.domain or b.domain or a.site.host == b.site.host or not (a.clean and b.clean):
         return
     agree = names_agree(a.clean, b.clean)
-    said = _corroborated(a, b) if agree in _ONE_NAME else None
+    if agree not in _ONE_NAME:
+        agree = reading_agrees(a.name or "", a.clean, b.clean) or reading_agrees(
+            b.name or "", b.clean, a.clean
+        )
+    said = _corroborated(a, b) if agree else None
     if said:
         ev.for_.append((JOIN, f"{a.name} on {a.site.profile} and on {b.site.profile} ({agree}), and {said}"))
 
@@ -200,7 +208,7 @@ def blocking_keys(r: Record) -> set[str]:
     company it says it is of, its name less a first or last word."""
     if not (r.site and r.site.profile and not r.domain):
         return set()
-    own = {f"l:{s}" for s in (_slug(r),) if len(s) >= 3}
+    own = {f"{k}:{s}" for s in (_slug(r),) if len(s) >= 3 for k in ("l", "n")}  # a ticker is a name too
     every = r.raw_name.split()
     kept = [w for w in every if w not in ("and", "of", "the", "de")]
     for named in (every, kept, [w for w in kept if w not in DESIGNATORS]):
