@@ -30,8 +30,11 @@ is tuned (`TUNING` names the worlds a tuning run may look at); CI scores it on t
 and the full profile reports every world. `held-out-brands.json` was held out until its misses
 were analysed (issue 37's second session), `held-out-fresh.json` until its misses were analysed in
 the third: both are tuning worlds now. `blind-companies.json` and `blind-people.json` were written
-blind by a helper at 653a7c1 and their misses analysed in the fourth session: tuning worlds too. `--verbose` lists every pair the resolver alone left apart,
-with why (evals/shapes.missed_pairs): what a tuning run reads.
+blind by a helper at 653a7c1 and their misses analysed in the fourth session: tuning worlds too, as
+are blind2 to blind5 (each written blind, measured before its misses were read: the figures are in
+each file's description). `blind6.json`, written blind on 2026-12-02, is held out as `held-out.json`
+is: never read while tuning, scored by CI on the short profile. `--verbose` lists every pair the
+resolver alone left apart, with why (evals/shapes.missed_pairs): what a tuning run reads.
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ PROFILES: dict[str, list[str]] = {
         "brands-real.json",
         "held-out-brands.json",
         "held-out-fresh.json",
+        "blind6.json",
     ]
 }  # full: every world in WORLDS; public: evals/public.py
 ENGINES = ("websets", "agent")  # convergent.search runs end to end on each
@@ -73,7 +77,10 @@ TUNING = (
     "blind-companies.json",  # written blind by a helper at 653a7c1; analysed in issue 37's fourth session
     "blind-people.json",
     "blind2.json",  # written blind at 653a7c1; held out until measured at 10d151b
-)  # not held-out.json
+    "blind3.json",  # written blind on 2026-12-02, measured at ee6e3db before anyone read them
+    "blind4.json",
+    "blind5.json",
+)  # not held-out.json, not blind6.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
