@@ -165,30 +165,41 @@ def compare(a: Record, b: Record) -> Evidence:
 
 
 def _stated(a: Record, b: Record, ev: Evidence) -> None:
-    """What one record's text says about the other: another name, another site, an owner."""
+    """What one record's text says about the other: another name, another site, an owner, a company
+    it owns."""
     for x, y in ((a, b), (b, a)):
-        cores = {core_name(alias): alias for alias in x.aliases}
-        for named in (y.clean, y.core):
-            named = named if named in x.aliases else cores.get(named, "")
-            if named:
-                said, has = x.alias_forms.get(named, frozenset()), _forms(y)
-                # "Merck & Co., Inc." names Merck & Co., not Merck KGaA: the legal forms written agree
-                if not (said and has and not said & has):
-                    ev.for_.append((6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}"))
-                break
+        _names_other(x, y, ev)
         if y.domain and y.domain in x.alias_domains:
             ev.for_.append(
                 (6.0, f"{x.name or x.id} says it is also at {y.domain}: {x.alias_domains[y.domain]!r}")
             )
-        # "HSBC UK, a subsidiary of HSBC Holdings plc" names HSBC: an owner's core is the owner too;
-        # a group of a brand's own name is its own ("Woolworths, part of Woolworths Group": one entity),
-        # not of a company's legal name ("Hyundai Motor Company, part of Hyundai Motor Group": two)
-        owner = next((o for o in x.owners if y.core and _owner_is(o, x, y)), None)
-        if owner:
-            ev.against.append(f"{x.name or x.id} names {y.name} as its owner: {x.owners[owner]!r}")
-        child = next((c for c in x.owned if c in (y.clean, y.core) or core_name(c) == y.core), None)
-        if child:
-            ev.against.append(f"{x.name or x.id} names {y.name} as a company it owns: {x.owned[child]!r}")
+        _ownership(x, y, ev)
+
+
+def _names_other(x: Record, y: Record, ev: Evidence) -> None:
+    """x's text gives y's name as another of its own ("formerly", "also known as")."""
+    cores = {core_name(alias): alias for alias in x.aliases}
+    for named in (y.clean, y.core):
+        named = named if named in x.aliases else cores.get(named, "")
+        if named:
+            said, has = x.alias_forms.get(named, frozenset()), _forms(y)
+            # "Merck & Co., Inc." names Merck & Co., not Merck KGaA: the legal forms written agree
+            if not (said and has and not said & has):
+                ev.for_.append((6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}"))
+            return
+
+
+def _ownership(x: Record, y: Record, ev: Evidence) -> None:
+    """x's text names y as its owner, or as a company it owns: two entities."""
+    # "HSBC UK, a subsidiary of HSBC Holdings plc" names HSBC: an owner's core is the owner too;
+    # a group of a brand's own name is its own ("Woolworths, part of Woolworths Group": one entity),
+    # not of a company's legal name ("Hyundai Motor Company, part of Hyundai Motor Group": two)
+    owner = next((o for o in x.owners if y.core and _owner_is(o, x, y)), None)
+    if owner:
+        ev.against.append(f"{x.name or x.id} names {y.name} as its owner: {x.owners[owner]!r}")
+    child = next((c for c in x.owned if c in (y.clean, y.core) or core_name(c) == y.core), None)
+    if child:
+        ev.against.append(f"{x.name or x.id} names {y.name} as a company it owns: {x.owned[child]!r}")
 
 
 def _owner_is(owner: str, x: Record, y: Record) -> bool:
@@ -215,14 +226,24 @@ def _agree_on_site(a: Record, b: Record) -> str | None:
         said = x.subjects.get(y.clean) or x.subjects.get(y.core)
         if said:  # "HSBC Hong Kong", whose page begins with the bank's full name
             return f"{x.name}'s page is about {y.name}: {said!r}"
-    # "中国平安" and "Ping An" on pingan.com: a name in another script read in Latin letters holds the
-    # other's, which is the site's own name (a unit's, "Ping An Bank", is not the site's label)
-    for x, y in ((a, b), (b, a)):
-        own = y.clean.replace(" ", "")
-        if x.name and not is_latin(x.name) and a.site and len(own) >= 4 and own == a.site.label:
-            if own in x.clean.replace(" ", ""):
-                return f"{x.name} read in Latin letters holds {y.name}, the site's name"
-    # "Koninklijke Luchtvaart Maatschappij N.V. (KLM)" / "KLM Royal Dutch Airlines"
+        held = _holds_site_name(x, y, a.site.label if a.site else "")
+        if held:
+            return held
+    return _goes_by(a, b)
+
+
+def _holds_site_name(x: Record, y: Record, label: str) -> str | None:
+    """ "中国平安" and "Ping An" on pingan.com: a name in another script read in Latin letters holds
+    the other's, which is the site's own name (a unit's, "Ping An Bank", is not the site's label)."""
+    own = y.clean.replace(" ", "")
+    if x.name and not is_latin(x.name) and len(own) >= 4 and own == label and own in x.clean.replace(" ", ""):
+        return f"{x.name} read in Latin letters holds {y.name}, the site's name"
+    return None
+
+
+def _goes_by(a: Record, b: Record) -> str | None:
+    """One's stated other name is the other's, or the other is its initials ("Koninklijke
+    Luchtvaart Maatschappij N.V. (KLM)" / "KLM Royal Dutch Airlines")."""
     for x, y in ((a, b), (b, a)):
         for alias in sorted(x.aliases):
             if y.clean and names_agree(alias, y.clean):

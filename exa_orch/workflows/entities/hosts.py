@@ -172,20 +172,27 @@ def profile_of(row: Host, host: str, segments: list[str], query: dict[str, str])
     if kind == "app":
         ids = [s for s in segments if s.startswith("id") and s[2:].isdigit()]
         return f"{row.name}/app/{ids[0]}" if ids else None
-    if not segments:
+    if not segments or kind == "none":
         return None
-    if kind == "none":
-        return None
-    if kind == "fixed":  # only under the scheme's own words; the host's other pages name nobody
-        for scheme in _SCHEMES[row.name]:
-            if len(segments) > len(scheme) and [s.lower() for s in segments[: len(scheme)]] == scheme:
-                return f"{row.name}/{'/'.join(segments[: len(scheme) + 1])}"
-        return None
+    if kind == "fixed":
+        return _under_scheme(row, segments)
     if kind == "lang":  # en.wikipedia.org/wiki/x, zh.wikipedia.org/wiki/y: two editions, never "different"
         lang = host.removesuffix(row.name).split(".")[0]
         return f"{lang + '.' if lang else ''}{row.name}/{'/'.join(segments[:2])}"
-    # Every kind word before the profile's own segment is skipped, however many there are
-    # (bloomberg.com/profile/company/TICKER): a path of kind words alone is the host's, nobody's.
+    return _after_kind_words(row, segments)
+
+
+def _under_scheme(row: Host, segments: list[str]) -> str | None:
+    """A "fixed" row's profile: the segment after one of its schemes' words, only there."""
+    for scheme in _SCHEMES[row.name]:
+        if len(segments) > len(scheme) and [s.lower() for s in segments[: len(scheme)]] == scheme:
+            return f"{row.name}/{'/'.join(segments[: len(scheme) + 1])}"
+    return None  # the host's other pages (its news) name nobody
+
+
+def _after_kind_words(row: Host, segments: list[str]) -> str | None:
+    """Every kind word before the profile's own segment is skipped, however many there are
+    (crunchbase.com/organization/NAME): a path of kind words alone is the host's, nobody's."""
     fixed = _LITERALS[row.name]
     i = 0
     while i < len(segments) and segments[i] in fixed:

@@ -54,7 +54,11 @@ def _slug(page: Record) -> str:
 
 def _names(page: Record, own: Record) -> str | None:
     """How the page's name (or what it says it is of) agrees with the site's, or None."""
-    assert own.site is not None
+    return _written_alike(page, own) or _site_named(page, own)
+
+
+def _written_alike(page: Record, own: Record) -> str | None:
+    """One name, a reading of one in another script, or one the other's initials."""
     agree = names_agree(page.clean, own.clean)
     if agree in _ONE_NAME:
         return agree
@@ -65,14 +69,21 @@ def _names(page: Record, own: Record) -> str | None:
     for x, y in ((page, own), (own, page)):
         if " " not in y.clean and len(y.clean) >= 3 and x.raw_name and _initials(x.raw_name, y.clean):
             return f"{y.name} is the initials of {x.name}"
+    return None
+
+
+def _site_named(page: Record, own: Record) -> str | None:
+    """The profile's path is the site's label or name, the page says it is the site's, or one name
+    adds only the country."""
+    assert own.site is not None
     # the site's label names its owner: a page deep in it under another name (aholddelhaize.com/
     # brands/albert-heijn) is about a unit, not the owner the profile is
     owners_page = not own.site.path or names_agree(own.clean, own.site.label) in _ONE_NAME
-    labels = (own.site.label.replace("-", ""), stem(own.site.label))
-    if _slug(page) and _slug(page) in labels and owners_page:
-        return f"the profile {page.site.profile if page.site else ''} is the site's label"
-    if len(_slug(page)) >= 3 and _slug(page) == own.clean.replace(" ", ""):
-        return f"the profile {page.site.profile if page.site else ''} is {own.name}'s name"
+    slug, where = _slug(page), page.site.profile if page.site else ""
+    if slug and slug in (own.site.label.replace("-", ""), stem(own.site.label)) and owners_page:
+        return f"the profile {where} is the site's label"
+    if len(slug) >= 3 and slug == own.clean.replace(" ", ""):
+        return f"the profile {where} is {own.name}'s name"
     if page.publisher and names_agree(page.publisher, own.clean) in _ONE_NAME:
         return f"{page.name} says it is {own.name}'s"
     extra = set(page.core.split()) ^ set(own.core.split())
