@@ -167,11 +167,29 @@ def _script(x: PersonName, y: PersonName, a: str, b: str, weight: float) -> tupl
     return weight - 1.0, f" (read from {a if x.script else b})"
 
 
+def _meets(s: str, others: list[str]) -> bool:
+    """A word's consonants among `others`', or one letter off from one of three letters or more (a
+    flap written d in one script and r in the other: चोपड़ा / Chopra)."""
+    return s in others or (len(s) >= 3 and any(len(o) >= 3 and _one_off(s, o) for o in others))
+
+
+def _one_off(x: str, y: str) -> bool:
+    """`x` and `y` differ in one letter (one changed, added or dropped)."""
+    if abs(len(x) - len(y)) > 1:
+        return False
+    if len(x) == len(y):
+        return sum(p != q for p, q in zip(x, y, strict=True)) == 1
+    short, long_ = sorted((x, y), key=len)
+    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+
+
 def _skeletons(a: str, b: str) -> tuple[float, str] | None:
     """A name in a consonantal script (scripts.consonantal) and one in Latin letters: every word of
-    the first meets a word of the second by its consonants (scripts.skeleton), the Latin family
-    name (its last word) among them. 5 at most, 4 with a Latin word left over (a middle name): a
-    reading of consonants alone is never a whole name's agreement; None when not such a pair."""
+    the first meets a word of the second by its consonants (scripts.skeleton, `_meets`), the Latin
+    family name (its last word) among them, or the whole names' consonants agree where the scripts
+    break words apart differently (शाहरुख़ ख़ान / Shah Rukh Khan). 5 at most, 4 with a Latin word left
+    over (a middle name): a reading of consonants alone is never a whole name's agreement; None
+    when not such a pair."""
     if consonantal(a) == consonantal(b):
         return None
     script, latin = (a, b) if consonantal(a) else (b, a)
@@ -179,12 +197,14 @@ def _skeletons(a: str, b: str) -> tuple[float, str] | None:
     read = re.sub(r"[`'’ʿʾ]", "", fold(script))
     theirs = [skeleton(w) for w in words(read) if w not in _TITLES and w not in _PARTICLES]
     mine = [skeleton(w) for w in words(latin) if w not in _TITLES and w not in _PARTICLES and len(w) > 1]
-    if not theirs or not mine or any(len(s) < 2 for s in theirs) or mine[-1] not in theirs:
-        return (-5.0, f"{script} and {latin} differ in their consonants")
-    if not all(s in mine for s in theirs):
-        return (-5.0, f"{script} and {latin} differ in their consonants")
-    left = len(mine) - len(theirs)
-    return (5.0 if left <= 0 else 4.0, f"the consonants of {script} are those of {latin}")
+    differ = (-5.0, f"{script} and {latin} differ in their consonants")
+    if not theirs or not mine or any(len(s) < 2 for s in theirs) or not _meets(mine[-1], theirs):
+        return differ
+    if all(_meets(s, mine) for s in theirs):
+        return (5.0 if len(mine) <= len(theirs) else 4.0, f"the consonants of {script} are those of {latin}")
+    if "".join(theirs) == "".join(mine):
+        return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
+    return differ
 
 
 @lru_cache(maxsize=65536)

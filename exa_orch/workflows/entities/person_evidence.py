@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from exa_orch.workflows.entities.countries import country_of, known
+from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.given_match import given_forms, similar
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, is_latin, names_agree, words
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
@@ -172,12 +172,44 @@ def _names_other(a: Record, b: Record, ev: Said) -> bool:
     holds both, or held the other before, not a stranger at a new employer; 2, as a named one."""
     for x, y in ((a, b), (b, a)):
         named = _written(x.employer)
-        if len(x.employer) >= 3 and (f" {named} " in f" {y.said} " or x.employer in y.founded):
+        said = f" {y.said} "  # folded words: "Kyoto University's" is "kyoto universitys"
+        if len(x.employer) >= 3 and (
+            f" {named} " in said or f" {named}s " in said or x.employer in y.founded
+        ):
             ev.for_.append(
                 (2.0, f"{y.name} names {x.employer}, {x.name}'s employer, beside its own ({y.employer})")
             )
             return True
     return False
+
+
+# Words of a country's public bodies: a head of government is in its government and its parliament
+# at once (Government of Canada / House of Commons; Presidência da República / Government of Brazil).
+_PUBLIC = frozenset(
+    "government gobierno gouvernement governo regierung parliament parlamento parlement commons "
+    "senate senado senat assembly assemblee congress congreso cabinet ministry ministerio ministere "
+    "presidency presidencia presidence bundestag bundesregierung downing".split()
+)
+
+
+def _concurrent(x: str, y: str) -> str | None:
+    """Two employers one person holds at once, not one after the other: a national team and a club
+    (Chelsea FC Women / Australia women's national soccer team), two public bodies of government,
+    or two units of one organisation whose name leads both (Max Planck Unit for the Science of
+    Pathogens / Max Planck Gesellschaft). None for anything else (Air New Zealand / New Zealand
+    Government is a new employer)."""
+    wx, wy = x.split(), y.split()
+    if any("national" in w and "team" in w for w in (wx, wy)) or any(
+        "team" in w and (known(country_of(w[0])) or stated_country(f"is an {w[0]} team"))
+        for w in (wx, wy)  # "indian cricket team", "brazil national team"
+    ):
+        return "a national team and a club"
+    if _PUBLIC & set(wx) and _PUBLIC & set(wy):
+        return "two bodies of government"
+    lead = [w for w in wx[:2] if w not in _OF and w not in DESIGNATORS]
+    if len(lead) == 2 and wy[:2] == wx[:2]:
+        return f"two units of {' '.join(lead)}"
+    return None
 
 
 def _employers(a: Record, b: Record, ev: Said) -> None:
@@ -190,6 +222,8 @@ def _employers(a: Record, b: Record, ev: Said) -> None:
         ev.for_.append((3.0, f"same employer ({said})"))
     elif a.employer_latin and b.employer_latin and _names_other(a, b, ev):
         return
+    elif a.employer_latin and b.employer_latin and _concurrent(a.employer, b.employer):
+        return  # held at once: neither a new employer nor evidence of one person
     elif a.employer_latin and b.employer_latin:
         ev.against.append(
             f"{_NEW_EMPLOYER} ({a.employer} / {b.employer}) and no shared profile: a new employer "
