@@ -56,7 +56,12 @@ from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.sites import Site, brand_tld, country_suffix, regional
 
 JOIN = 4.0  # companies and pages
-_ONE_NAME = ("equal names", "abbreviation", "equal names but for spaces")  # how names_agree says "one name"
+_ONE_NAME = (
+    "equal names",
+    "abbreviation",
+    "equal names but for spaces",
+    "a name shortened by syllables",
+)  # how names_agree says "one name"
 DECISIVE = 10.0
 # Weight of a field that agrees (half of it taken off when it differs): how much it identifies.
 FACT_WEIGHTS = {"id": 6.0, "phone": 5.0, "dob": 4.0, "address": 3.0, "email": 6.0,

@@ -35,7 +35,7 @@ from exa_orch.workflows.entities.sites import country_suffix
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
 
-_ONE_NAME = ("equal names", "equal names but for spaces", "abbreviation")
+_ONE_NAME = ("equal names", "equal names but for spaces", "abbreviation", "a name shortened by syllables")
 
 
 def _slug(page: Record) -> str:
@@ -141,11 +141,16 @@ def _corroborated(page: Record, own: Record) -> str | None:
 
 def _leading(page: Record, own: Record) -> str | None:
     """The site's name is the profile's leading words, one to three more after it ("Vestas" /
-    "Vestas Wind Systems A/S", "Emaar" / "Emaar Properties PJSC"), and more than one name says so:
+    "Vestas Wind Systems A/S", "Emaar" / "Emaar Properties PJSC"), or its last ones ("Generali" /
+    "Assicurazioni Generali"), and more than one name says so:
     one known country, and one industry or two words of trade both texts say ("Giant" bicycles /
     "Giant Food": two industries; "Britannia" biscuits of India / "Britannia Hotels": two countries)."""
     mine, theirs = own.core.split(), page.core.split()
-    if not mine or len(mine[0]) < 3 or not 0 < len(theirs) - len(mine) <= 3 or theirs[: len(mine)] != mine:
+    if not mine or len(mine[0]) < 3 or not 0 < len(theirs) - len(mine) <= 3:
+        return None
+    # the site's name leads the profile's, or ends it ("Generali" / "Assicurazioni Generali",
+    # "Hydro" / "Norsk Hydro"), a word of five letters or more
+    if theirs[: len(mine)] != mine and (theirs[-len(mine) :] != mine or len(own.core) < 5):
         return None
     if not (known(page.country) and page.country == own.country):
         return None
@@ -217,7 +222,7 @@ def two_profiles(a: Record, b: Record, ev: Evidence) -> None:
 def blocking_keys(r: Record) -> set[str]:
     """Candidate keys a profile page adds: its path as a label, the initials of its full name, the
     company it says it is of, its name less a first or last word."""
-    if not (r.site and r.site.profile and not r.domain):
+    if not (r.site and r.site.platform and not r.domain):  # a profile, or a news host's article
         return set()
     own = {f"{k}:{s}" for s in (_slug(r),) if len(s) >= 3 for k in ("l", "n")}  # a ticker is a name too
     every = r.raw_name.split()

@@ -57,7 +57,12 @@ _ALIAS_CUES = (
 _ORG_NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de)\s+)?[A-Z0-9&][\w&.'’\-]*){0,6})"
 _ORG_ALIAS_CUES = (
     *(re.compile(c.pattern.replace(_NAME, _ORG_NAME)) for c in _ALIAS_CUES),
-    re.compile(r"\bchanged\s+its\s+name\s+(?:from|to)\s+" + _ORG_NAME),
+    # "changed its company name to Freshworks", "Anthem Inc. completed its name change to Elevance Health"
+    re.compile(
+        r"\bchang(?:e|es|ed|ing)\s+its\s+(?:company\s+|corporate\s+|legal\s+)?name\s+(?:from|to)\s+"
+        + _ORG_NAME
+    ),
+    re.compile(r"\bname\s+change\s+(?:from|to)\s+" + _ORG_NAME),
 )
 # "Kraft Foods, now Mondelez": whichever side is the record's name, the other is its other name.
 _NOW = re.compile(_ORG_NAME + r",?\s+\(?now\s+(?:known\s+as\s+|called\s+)?" + _ORG_NAME)
