@@ -280,7 +280,8 @@ def _country(a: Record, b: Record, ev: Said, named: float) -> None:
     if named < 6.5 or not (known(a.country) and a.country == b.country):
         return
     own = {w for n in (a.name or "", b.name or "", *a.aliases, *b.aliases) for w in words(n)}
-    shared = sorted({w[:6] for w in a.topics - own} & {w[:6] for w in b.topics - own} - _ANYONE)
+    said = [r.topics | {w for w in r.employer.split() if len(w) >= 5} for r in (a, b)]  # "planck"
+    shared = sorted({w[:6] for w in said[0] - own} & {w[:6] for w in said[1] - own} - _ANYONE)
     if shared:
         ev.for_.append((1.5, f"both in {a.country}, both texts say {shared[0]!r}"))
 
