@@ -218,8 +218,19 @@ def _forms(r: Record) -> frozenset[str]:
 
 
 def _read_agree(a: Record, b: Record) -> str | None:
-    """A name in Chinese characters, kana or Hangul whose reading agrees with the other's (names.reading_agrees)."""
-    return reading_agrees(a.name or "", a.clean, b.clean) or reading_agrees(b.name or "", b.clean, a.clean)
+    """A name in Chinese characters, kana or Hangul whose reading agrees with the other's
+    (names.reading_agrees), or that a site's home page gives where the other's name is that site's
+    label (花王 at kao.com/jp and "Kao"; 第一三共 at daiichisankyo.co.jp and "Daiichi Sankyo"): a
+    company's own home page in its own language."""
+    read = reading_agrees(a.name or "", a.clean, b.clean) or reading_agrees(b.name or "", b.clean, a.clean)
+    if read:
+        return read
+    for x, y in ((a, b), (b, a)):
+        site = x.site
+        if x.name and not is_latin(x.name) and site and site.home and y.clean:
+            if y.clean.replace(" ", "") in (site.label, site.label.replace("-", "")):
+                return f"{x.name} is on the home page of {site.domain}, whose label is {y.name}'s name"
+    return None
 
 
 def _agree_on_site(a: Record, b: Record) -> str | None:
@@ -389,7 +400,8 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
         _brand(a, b, ev)
     elif _label_family(sa.label, sb.label) and not _two_countries(sa, sb):
         agree = names_agree(a.clean, b.clean)
-        if agree in _ONE_NAME:
+        agree = agree if agree in _ONE_NAME else _read_agree(a, b)
+        if agree:
             ev.for_.append((JOIN, f"sites of one family {a.domain} / {b.domain} ({agree})"))
     elif a.core and a.core == b.core:
         _same_name_elsewhere(a, b, ev)

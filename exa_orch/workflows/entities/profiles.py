@@ -84,6 +84,8 @@ def _site_named(page: Record, own: Record) -> str | None:
         return f"the profile {where} is the site's label"
     if len(slug) >= 3 and slug == own.clean.replace(" ", ""):
         return f"the profile {where} is {own.name}'s name"
+    if len(page.clean) >= 3 and page.clean.replace(" ", "") == own.site.label and owners_page:
+        return f"{page.name} is the site's label, {own.site.label}"  # "3DS" / 3ds.com
     if page.publisher and names_agree(page.publisher, own.clean) in _ONE_NAME:
         return f"{page.name} says it is {own.name}'s"
     extra = set(page.core.split()) ^ set(own.core.split())
@@ -93,8 +95,12 @@ def _site_named(page: Record, own: Record) -> str | None:
 
 
 def _initials(written: str, short: str) -> bool:
-    """`short` is the initials of `written`, its small words kept or not ("energias de portugal" -> "edp")."""
-    return initialism(written, short) or "".join(w[0] for w in written.split()) == short
+    """`short` is the initials of `written`, its small words kept or not ("energias de portugal" ->
+    "edp"), or with its legal form's (Limited, Corporation) after them ("godrej consumer products" ->
+    "gcpl", "coal india" -> "cil")."""
+    every = "".join(w[0] for w in written.split())
+    base = short[:-1] if short[-1:] in ("l", "c") and len(short) >= 3 else ""
+    return initialism(written, short) or every == short or (len(base) >= 2 and every == base)
 
 
 def _of_country(word: str, country: str) -> bool:
