@@ -89,6 +89,13 @@ def _place(part: str) -> str:
     return place.get(head, "") if last in _SUFFIXES else ""
 
 
+@lru_cache(maxsize=1)
+def country_codes() -> frozenset[str]:
+    """Every country's ISO 3166 alpha-2 code, lowercase ("de", "br"), and "uk" (the United Kingdom's
+    own suffix and the code sites write for it)."""
+    return frozenset(iso.lower() for iso in _data()[2]) | {"uk"}
+
+
 def known(country: str) -> bool:
     """Whether `country` (a Record's) is a country the data names, not an unresolved place."""
     return country in _data()[2].values()

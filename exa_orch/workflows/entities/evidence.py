@@ -431,7 +431,7 @@ def _same_name_no_site(a: Record, b: Record, ev: Evidence) -> None:
         ev.for_.append((JOIN, "same paper title"))
     if not (a.domain or b.domain or a.profiles or b.profiles) and a.clean == b.clean:
         ev.for_.append((JOIN, "same cleaned name, neither item has a site"))
-    elif any(r.site and r.site.profile for r in (a, b)):
+    elif any(r.site and r.site.platform for r in (a, b)):  # a profile, or a news host's article
         return
     elif not (a.domain and b.domain) and not (a.profiles and b.profiles) and a.raw_name == b.raw_name:
         if a.industry and b.industry and a.industry != b.industry:  # Giant bicycles / Giant Food

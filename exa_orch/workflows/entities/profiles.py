@@ -38,6 +38,11 @@ if TYPE_CHECKING:
 _ONE_NAME = ("equal names", "equal names but for spaces", "abbreviation", "a name shortened by syllables")
 
 
+def _where(page: Record) -> str:
+    """The profile a page is, or the page itself (a news host's article has no profile)."""
+    return (page.site.profile or page.site.canonical) if page.site else ""
+
+
 def _slug(page: Record) -> str:
     """The profile's last path part as a label would write it ("company/fortescue-metals-group" ->
     "fortescuemetals", "company/sabic" -> "sabic"); a ticker's letters, its exchange and share
@@ -62,6 +67,9 @@ def _written_alike(page: Record, own: Record) -> str | None:
     agree = names_agree(page.clean, own.clean)
     if agree in _ONE_NAME:
         return agree
+    titled = names_agree(page.titled, own.clean) if page.titled else None
+    if titled in _ONE_NAME:  # "HeidelbergCement" at wiki/Heidelberg_Materials: the article's subject
+        return f"the article's title, {page.titled!r}, and {own.name}: {titled}"
     for x, y in ((page, own), (own, page)):
         read = reading_agrees(x.name or "", x.clean, y.clean)
         if read:
@@ -79,7 +87,7 @@ def _site_named(page: Record, own: Record) -> str | None:
     # the site's label names its owner: a page deep in it under another name (aholddelhaize.com/
     # brands/albert-heijn) is about a unit, not the owner the profile is
     owners_page = not own.site.path or names_agree(own.clean, own.site.label) in _ONE_NAME
-    slug, where = _slug(page), page.site.profile if page.site else ""
+    slug, where = _slug(page), _where(page)
     if slug and slug in (own.site.label.replace("-", ""), stem(own.site.label)) and owners_page:
         return f"the profile {where} is the site's label"
     if len(slug) >= 3 and slug == own.clean.replace(" ", ""):
@@ -186,7 +194,7 @@ def page_about(a: Record, b: Record, ev: Evidence) -> None:
         leads = None if named else _leading(page, own)
         if leads:
             ev.for_.append(
-                (JOIN, f"{page.name} on {page.site.profile} is about {own.name} of {own.domain}: {leads}")
+                (JOIN, f"{page.name} on {_where(page)} is about {own.name} of {own.domain}: {leads}")
             )
             return
         if named and named.endswith("'s") and not said:  # the page says whose it is: that is its identity
@@ -195,12 +203,12 @@ def page_about(a: Record, b: Record, ev: Evidence) -> None:
             ev.for_.append(
                 (
                     0.5,
-                    f"{page.name} on {page.site.profile} and {own.domain}: {named}, but no known "
+                    f"{page.name} on {_where(page)} and {own.domain}: {named}, but no known "
                     "country and trade both say",
                 )
             )
         if named and said:
-            where = page.site.profile
+            where = _where(page)
             ev.for_.append(
                 (JOIN, f"{page.name} on {where} is about {own.name} of {own.domain} ({named}), and {said}")
             )
@@ -216,6 +224,9 @@ def two_profiles(a: Record, b: Record, ev: Evidence) -> None:
     if a.domain or b.domain or a.site.host == b.site.host or not (a.clean and b.clean):
         return
     agree = names_agree(a.clean, b.clean)
+    for x, y in ((a, b), (b, a)):  # an article's title is its subject's name (records._titled)
+        if agree not in _ONE_NAME and x.titled:
+            agree = names_agree(x.titled, y.clean)
     if agree not in _ONE_NAME:
         agree = reading_agrees(a.name or "", a.clean, b.clean) or reading_agrees(
             b.name or "", b.clean, a.clean
@@ -237,6 +248,8 @@ def blocking_keys(r: Record) -> set[str]:
         own.update(f"n:{''.join(w[0] for w in named[:k])}" for k in range(2, len(named) + 1))
     if r.publisher:
         own.update({f"n:{r.publisher}", f"n:{r.publisher.replace(' ', '')}"})
+    if r.titled:
+        own.update({f"n:{r.titled}", f"n:{r.titled.replace(' ', '')}"})
     core = r.core.split()
     if len(core) >= 2:  # "Saudi Aramco": the name without a word before or after it
         own.update({f"n:{' '.join(core[1:])}", f"n:{' '.join(core[:-1])}"})

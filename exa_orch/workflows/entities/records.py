@@ -378,8 +378,8 @@ _WIKI = re.compile(r"[/.]wikipedia\.org/wiki/([^/?#]+)", re.I)
 
 def _titled(rec: Record, url: str) -> None:
     """A Wikipedia article's title is the name of its subject as that edition writes it
-    ("Heidelberg_Materials", "Grupo_Televisa"; "(company)" and the like dropped): kept as the
-    record's other name when it differs from the name the item gives ("HeidelbergCement")."""
+    ("Heidelberg_Materials", "Grupo_Televisa"; "(company)" and the like dropped): `titled`, and a
+    person's other name when it differs from the name the item gives."""
     found = _WIKI.search(url) if rec.site and rec.site.profile else None  # as written: 刘强东, not folded
     if not found or not rec.name:
         return
@@ -387,7 +387,9 @@ def _titled(rec: Record, url: str) -> None:
     title = re.sub(r"\s*\([^)]*\)\s*$", "", whole).strip()
     rec.titled = person_key(title) if rec.kind == "person" else clean_name(title)
     rec.article = whole if whole == title else ""  # "Li Na (singer)": a namesake's, told apart
-    if rec.titled and rec.titled != rec.clean:
+    # a person's other name; a company's is weighed as the page's name is (profiles.py), with the
+    # corroboration a page needs: never as a name the page states (a title names a namesake too)
+    if rec.kind == "person" and rec.titled and rec.titled != rec.clean:
         rec.aliases.setdefault(rec.titled, f"the Wikipedia article {title!r}")
 
 

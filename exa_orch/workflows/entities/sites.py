@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
+from exa_orch.workflows.entities.countries import country_codes
 from exa_orch.workflows.entities.hosts import BY_NAME, KIND_WORDS, Host, host_row, profile_of
 from exa_orch.workflows.entities.names import fold
 
@@ -39,7 +40,31 @@ _OPEN_TLDS = _GENERIC | frozenset(
     "fund money bank insurance health care law legal energy africa asia london berlin paris nyc tokyo".split()
 )
 # Path segments that don't change which entity a page is about.
-_LOCALE = re.compile(r"^[a-z]{2}([-_][a-z]{2,4})?$")
+_LOCALE_SHAPE = re.compile(r"^([a-z]{2})(?:[-_][a-z]{2,4})?$")
+# ISO 639-1: the two-letter language codes (Library of Congress, the standard's registration
+# authority, loc.gov/standards/iso639-2/php/code_list.php). With the countries' ISO 3166 codes
+# (countries.py) they are the locales a path or subdomain may carry; any other two letters
+# ("fujifilm.com/fb/", Business Innovation) name a unit, not a language.
+_LANGUAGES = frozenset(
+    "aa ab ae af ak am an ar as av ay az ba be bg bh bi bm bn bo br bs ca ce ch co cr cs cu cv cy "
+    "da de dv dz ee el en eo es et eu fa ff fi fj fo fr fy ga gd gl gn gu gv ha he hi ho hr ht hu "
+    "hy hz ia id ie ig ii ik io is it iu ja jv ka kg ki kj kk kl km kn ko kr ks ku kv kw ky la lb "
+    "lg li ln lo lt lu lv mg mh mi mk ml mn mr ms mt my na nb nd ne ng nl nn no nr nv ny oc oj om "
+    "or os pa pi pl ps pt qu rm rn ro ru rw sa sc sd se sg si sk sl sm sn so sq sr ss st su sv sw "
+    "ta te tg th ti tk tl tn to tr ts tt tw ty ug uk ur uz ve vi vo wa wo xh yi yo za zh zu".split()
+)
+
+
+class _Locale:
+    """`match(segment)`: a language or country code, alone or with a region ("en", "br", "en-gb")."""
+
+    @staticmethod
+    def match(segment: str) -> bool:
+        m = _LOCALE_SHAPE.match(segment)
+        return bool(m) and (m.group(1) in _LANGUAGES or m.group(1) in country_codes())
+
+
+_LOCALE = _Locale()
 _HOMELIKE = frozenset(
     "about about-us aboutus company home index index.html index.htm who-we-are our-company "
     "en-us en-gb".split()
