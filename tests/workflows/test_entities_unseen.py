@@ -1,0 +1,489 @@
+"""Entity resolution, the rules added on branch `resolver` (one test each, on names the tuning
+worlds never held): legal forms short and long, honorifics, a person's country and trade, names
+shortened by syllables, ticker and news hosts, kana, one registered domain in two scripts, a
+Wikipedia title as a name, consonant skeletons, a name's aside, two profiles, a parent's brand
+page, a unit's deep page, a parent naming what it owns, employers in two languages, register-order
+names, readings of CJK names and Agent rows."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from exa_orch.workflows import entities
+from exa_orch.workflows.entities import clustering, names, sites
+from exa_orch.workflows.entities.evidence import Evidence
+from exa_orch.workflows.entities.hosts import HOSTS
+from exa_orch.workflows.entities.people import name_evidence, parse, person_key
+from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, employers_agree
+from exa_orch.workflows.rows import props_of
+
+Json = dict[str, Any]
+
+
+def co(
+    id: str, name: str, url: str, location: str | None = None, industry: str | None = None, desc: str = ""
+) -> Json:
+    """A Websets company item: name, URL, location and industry (left out when None), description."""
+    company: Json = {"name": name}
+    if location is not None:
+        company["location"] = location
+    if industry is not None:
+        company["industry"] = industry
+    return {"id": id, "properties": {"type": "company", "url": url, "description": desc, "company": company}}
+
+
+def person(
+    id: str, name: str, url: str, employer: str | None = None, location: str | None = None, desc: str = ""
+) -> Json:
+    """A Websets person item: name, URL, employer and location (left out when None), description."""
+    props: Json = {"name": name}
+    if employer is not None:
+        props["company"] = {"name": employer}
+    if location is not None:
+        props["location"] = location
+    return {"id": id, "properties": {"type": "person", "url": url, "description": desc, "person": props}}
+
+
+def agent_row(id: str, kind: str, name: str, url: str, description: str, **identity: str) -> Json:
+    """An Agent row as the resolver reads it (rows.props_of: name, url, description, identity fields)."""
+    row = {"type": kind, "name": name, "url": url, "description": description, **identity}
+    return {"id": id, "properties": props_of(row)}
+
+
+def compare(a: Json, b: Json) -> Evidence:
+    return entities.compare(entities.record(0, a), entities.record(1, b))
+
+
+def said(a: Json, b: Json) -> str:
+    """The reason the two join, or why they stay apart."""
+    ev = compare(a, b)
+    return ev.reason if ev.joins else ev.why_apart
+
+
+def joined(a: Json, b: Json) -> bool:
+    return entities.resolve([a, b]).groups == [[0, 1]]
+
+
+# 1. legal forms ------------------------------------------------------------------------------
+
+
+def test_one_legal_form_written_short_or_long_is_one_form_and_two_forms_still_differ() -> None:
+    long_, short = "jollibee foods corporation", "jollibee foods corp"
+    assert names.legal_forms(long_, names.clean_name(long_)) == {"corporation"}
+    assert names.legal_forms(short, names.clean_name(short)) == {"corporation"}
+    site = co("a", "Jollibee Foods Corporation", "https://www.jollibeefoods.com/")
+    page = co("b", "Jollibee Foods Corp", "https://www.bloomberg.com/profile/company/JFC:PM")
+    assert "different legal forms" not in " ".join(compare(site, page).against)
+
+    merck = co("a", "Merck & Co., Inc.", "https://www.merck.com/")
+    kgaa = co("b", "Merck KGaA", "https://www.merckgroup.com/")
+    against = compare(merck, kgaa).against
+    assert any(r.startswith("different legal forms") and "kgaa" in r for r in against), against
+    assert not joined(merck, kgaa)
+
+
+# 2. honorifics ---------------------------------------------------------------------------------
+
+
+def test_honorifics_are_dropped_and_tan_alone_is_still_a_family_name() -> None:
+    weight, _ = name_evidence("Alhaji Aliko Dangote", "Aliko Dangote")
+    assert weight >= 7.0  # a whole name: every given name and the family name
+    assert parse("Tan Sri Anthony Fernandes")[0] == parse("Anthony Fernandes")[0]
+    assert name_evidence("Tan Sri Anthony Fernandes", "Anthony Fernandes")[0] >= 7.0
+    # "Tan" not followed by "Sri" is a name: Tan Cheng Bock, family name first
+    assert any(r.family == "tan" and r.given == ("cheng", "bock") for r in parse("Tan Cheng Bock"))
+    assert name_evidence("Tan Cheng Bock", "Cheng Bock")[0] < 7.0
+
+
+# 3. a person's country and trade ----------------------------------------------------------------
+
+
+def test_a_whole_name_one_country_and_one_word_of_trade_join_a_person() -> None:
+    a = person("a", "Magnus Carlsen", "https://www.fide.com/profile/magnus-carlsen", location="Oslo, Norway",
+               desc="Magnus Carlsen is a Norwegian chess grandmaster and five-time world champion.")  # fmt: skip
+    b = person("b", "Magnus Carlsen", "https://www.olympedia.org/athletes/magnus-carlsen", location="Norway",
+               desc="Magnus Carlsen, grandmaster from Tonsberg, has led the rating list since 2011.")  # fmt: skip
+    assert joined(a, b), said(a, b)
+    assert "grandm" in said(a, b)
+
+
+def test_namesakes_of_one_country_without_a_word_of_trade_or_a_single_name_stay_apart() -> None:
+    tennis = person("a", "Li Na", "https://www.wtatennis.com/players/li-na", location="Wuhan, China",
+                    desc="Li Na is a retired tennis player who won the French Open in 2011.")  # fmt: skip
+    singer = person("b", "Li Na", "https://www.musicbrainz.org/artist/li-na", location="Beijing, China",
+                    desc="Li Na is a folk singer known for her songs of Tibet, later a Buddhist nun.")  # fmt: skip
+    assert not joined(tennis, singer), said(tennis, singer)
+    one = person("a", "Gabriel", "https://www.arsenal.com/men/players/gabriel", "Arsenal", "London, England",
+                 desc="Gabriel is a Brazilian defender who plays for Arsenal.")  # fmt: skip
+    two = person("b", "Gabriel Martinelli", "https://www.arsenal.com/men/players/gabriel-martinelli", "Arsenal",
+                 "London, England", desc="Gabriel Martinelli is a Brazilian forward who plays for Arsenal.")  # fmt: skip
+    assert not joined(one, two), said(one, two)
+
+
+# 4. names shortened by syllables ----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "agree"),
+    [
+        ("magazine luiza", "magalu", True),
+        ("petroleo brasileiro", "petrobras", True),
+        ("maxis", "max ispat", False),
+    ],
+)
+def test_a_name_shortened_by_syllables_agrees(a: str, b: str, agree: bool) -> None:
+    got = names.names_agree(a, b)
+    assert (got == "a name shortened by syllables") if agree else got is None, got
+    assert names.names_agree(b, a) == got
+
+
+# 5. ticker pages and news hosts ----------------------------------------------------------------
+
+
+def test_a_ticker_page_joins_the_site_with_country_and_industry() -> None:
+    page = co("a", "One 97 Communications Ltd", "https://www.bloomberg.com/profile/company/PAYTM:IN",
+              "Noida, India", "financial services")  # fmt: skip
+    own = co("b", "Paytm", "https://paytm.com/", "Noida, India", "financial services")
+    assert joined(page, own), said(page, own)
+    assert "paytm" in said(page, own).lower()
+    assert not joined(
+        co("a", "One 97 Communications Ltd", "https://www.bloomberg.com/profile/company/PAYTM:IN"),
+        co("b", "Paytm", "https://paytm.com/"),
+    )
+
+
+@pytest.mark.parametrize(
+    ("url", "profile"),
+    [
+        ("https://www.reuters.com/business/finance/paytm-shares-slump-2024-02-01/", None),
+        ("https://www.reuters.com/business/retail-consumer/paytm-payments-bank-2024-02-05/", None),
+        ("https://www.bloomberg.com/news/articles/2024-02-01/paytm-shares-slump", None),
+        ("https://www.bloomberg.com/news/articles/2024-03-15/paytm-gets-approval", None),
+        ("https://finance.yahoo.com/quote/PAYTM.NS/", "finance.yahoo.com/quote/PAYTM.NS"),
+    ],
+)
+def test_a_news_article_is_no_profile_and_a_quote_page_is(url: str, profile: str | None) -> None:
+    got = sites.site(url)
+    assert got is not None
+    if profile is None:
+        assert got.profile is None
+    else:
+        assert got.profile is not None and got.profile.lower() == profile.lower()
+
+
+def test_two_news_articles_on_one_host_share_no_profile_and_are_not_joined_by_it() -> None:
+    for first, second in (
+        ("https://www.reuters.com/business/finance/paytm-shares-slump-2024-02-01/",
+         "https://www.reuters.com/business/retail-consumer/paytm-payments-bank-2024-02-05/"),
+        ("https://www.bloomberg.com/news/articles/2024-02-01/paytm-shares-slump",
+         "https://www.bloomberg.com/news/articles/2024-03-15/paytm-gets-approval"),
+    ):  # fmt: skip
+        a, b = co("a", "Paytm", first), co("b", "Paytm Payments Bank", second)
+        assert not entities.record(0, a).profiles and not entities.record(1, b).profiles
+        assert "same profile" not in said(a, b)
+        assert not joined(a, b)
+
+
+# 6. kana and CJK legal forms --------------------------------------------------------------------
+
+
+def test_kana_reads_as_hepburn_and_cjk_legal_forms_are_dropped() -> None:
+    assert names.fold("キッコーマン") == " kikkoman "
+    assert names.fold("イチロー").strip() == "ichiro"
+    assert names.clean_name("キッコーマン株式会社") == "kikkoman"
+    assert names.clean_name("株式会社キッコーマン") == "kikkoman"
+    hon_hai = names.clean_name("鴻海精密工業股份有限公司")
+    assert hon_hai == names.clean_name("鴻海精密工業") and "gufen" not in hon_hai.replace(" ", "")
+
+
+# 7. one registered domain, two scripts ----------------------------------------------------------
+
+
+def test_a_name_in_another_script_holding_the_sites_name_agrees_on_one_domain() -> None:
+    group = co("a", "中国平安", "https://www.pingan.com/")
+    latin = co("b", "Ping An", "https://group.pingan.com/")
+    assert joined(group, latin), said(group, latin)
+    assert "the site's name" in said(group, latin)
+    bank = co("b", "Ping An Bank", "https://bank.pingan.com/")
+    assert "the site's name" not in said(group, bank)
+    assert not joined(group, bank)
+
+
+# 8. a Wikipedia title is the page's other name --------------------------------------------------
+
+
+def test_a_wikipedia_title_names_the_page_and_a_profile_name_alone_never_joins_a_site() -> None:
+    wiki = co("a", "HeidelbergCement", "https://en.wikipedia.org/wiki/Heidelberg_Materials",
+              "Heidelberg, Germany", "building materials")  # fmt: skip
+    own = co("b", "Heidelberg Materials", "https://www.heidelbergmaterials.com/en",
+             "Heidelberg, Germany", "building materials")  # fmt: skip
+    assert joined(wiki, own), said(wiki, own)
+    wbd = co("a", "Discovery", "https://en.wikipedia.org/wiki/Warner_Bros._Discovery")
+    sa = co("b", "Discovery", "https://www.discovery.co.za/")
+    assert not joined(wbd, sa), said(wbd, sa)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="records._titled keeps the title as an alias and evidence._stated weighs an alias 6.0 "
+    "(>= JOIN): a Wikipedia title equal to a site's name joins it with no country or trade, where "
+    "profiles.page_about asks for both",
+)
+def test_a_wikipedia_title_alone_does_not_join_a_namesakes_site() -> None:
+    insurer = co("a", "Discovery Holdings", "https://en.wikipedia.org/wiki/Discovery_Limited",
+                 "Sandton, South Africa")  # fmt: skip
+    network = co("b", "Discovery", "https://www.discovery.com/")
+    assert not joined(insurer, network), said(insurer, network)
+
+
+# 9. Wikipedia editions for people ---------------------------------------------------------------
+
+
+def test_one_wikipedia_title_in_two_editions_is_evidence_for_a_person() -> None:
+    en = person("a", "Neymar", "https://en.wikipedia.org/wiki/Neymar")
+    pt = person("b", "Neymar", "https://pt.wikipedia.org/wiki/Neymar")
+    assert "one Wikipedia article title" in compare(en, pt).reason
+    assert joined(en, pt), said(en, pt)
+
+    singer = person("a", "Li Na", "https://en.wikipedia.org/wiki/Li_Na_(singer)")
+    tennis = person("b", "李娜", "https://zh.wikipedia.org/wiki/李娜_(网球运动员)")
+    assert "Wikipedia article" not in compare(singer, tennis).reason
+    assert not joined(singer, tennis)
+
+    boe = person("a", "Mark Carney", "https://en.wikipedia.org/wiki/Mark_Carney", "Bank of England")
+    pm = person("b", "Mark Carney", "https://fr.wikipedia.org/wiki/Mark_Carney", "Government of Canada")
+    ev = compare(boe, pm)
+    assert not any(r.startswith("different employers") for r in ev.against), ev.against
+    assert joined(boe, pm), said(boe, pm)
+
+
+def test_two_employers_without_one_article_stay_apart() -> None:
+    boe = person(
+        "a", "Mark Carney", "https://www.bankofengland.co.uk/about/people/mark-carney", "Bank of England"
+    )
+    pm = person("b", "Mark Carney", "https://www.pm.gc.ca/en/prime-minister", "Government of Canada")
+    assert any(r.startswith("different employers") for r in compare(boe, pm).against)
+
+
+# 10. consonant skeletons ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("ناصف ساويرس", "Nassef Sawiris"),
+        ("सचिन तेंदुलकर", "Sachin Tendulkar"),
+        ("محمد العبار", "Mohamed Alabbar"),
+    ],
+)
+def test_a_consonantal_name_agrees_by_its_skeleton_but_never_alone(a: str, b: str) -> None:
+    weight, reason = name_evidence(a, b)
+    assert 0 < weight <= 5.0 < JOIN_PERSON, reason
+    assert "consonants" in reason
+
+
+def test_a_skeleton_that_differs_is_against() -> None:
+    weight, reason = name_evidence("सचिन तेंदुलकर", "Sachin Pilot")
+    assert weight < 0, reason
+
+
+# 11. a name's aside -----------------------------------------------------------------------------
+
+
+def test_a_names_aside_gives_another_name() -> None:
+    en = entities.record(0, person("a", "Shigeru Miyamoto", "https://en.wikipedia.org/wiki/Shigeru_Miyamoto",
+                                   desc="Shigeru Miyamoto (宮本 茂, born 1952) is a Japanese video game designer."))  # fmt: skip
+    assert person_key("宮本 茂") in en.aliases, en.aliases
+    assert not any(c.isdigit() for a in en.aliases for c in a)  # "born 1952" is no name
+    ja = entities.record(0, person("a", "柳井 正", "https://ja.wikipedia.org/wiki/柳井正",
+                                   desc="柳井 正（やない ただし、1949年 - ）は、日本の実業家。"))  # fmt: skip
+    assert "yanai tadashi" in ja.aliases, ja.aliases
+
+
+# 12. two profiles on two hosts ------------------------------------------------------------------
+
+
+def test_two_profiles_on_two_hosts_under_one_name_join_with_country_and_industry() -> None:
+    app = co("a", "Flipkart", "https://play.google.com/store/apps/details?id=com.flipkart.android",
+             "Bengaluru, India", "e-commerce")  # fmt: skip
+    wiki = co("b", "Flipkart", "https://en.wikipedia.org/wiki/Flipkart", "Bengaluru, India", "e-commerce")
+    assert joined(app, wiki), said(app, wiki)
+    bare_app = co("a", "Flipkart", "https://play.google.com/store/apps/details?id=com.flipkart.android")
+    bare_wiki = co("b", "Flipkart", "https://en.wikipedia.org/wiki/Flipkart")
+    assert not joined(bare_app, bare_wiki), said(bare_app, bare_wiki)
+
+
+# 13. a parent's page naming its brand -----------------------------------------------------------
+
+
+def test_a_parents_page_naming_the_brand_joins_the_brands_site_named_by_initials() -> None:
+    page = co("a", "Albert Heijn", "https://www.aholddelhaize.com/brands/albert-heijn/")
+    own = co("b", "Albert Heijn", "https://www.ah.nl/")
+    assert joined(page, own), said(page, own)
+    assert "its own site ah.nl" in said(page, own)
+    other = co("b", "Albert Heijn", "https://www.albertsons.com/")
+    assert not joined(page, other)
+
+
+# 14. a unit's page deep in the site -------------------------------------------------------------
+
+
+def test_a_unit_page_deep_in_the_site_adding_two_words_is_kept_apart() -> None:
+    unit = co("a", "FUJIFILM Business Innovation", "https://www.fujifilm.com/fb/company/outline")
+    group = co("b", "FUJIFILM Holdings", "https://holdings.fujifilm.com/")
+    against = compare(unit, group).against
+    assert any("a page deep in the site" in r and "business innovation" in r for r in against), against
+    assert not joined(unit, group)
+    # the same two words on the site's home page may be the company's own name
+    home = co("a", "FUJIFILM Business Innovation", "https://www.fujibusinessinnovation.fujifilm.com/")
+    assert not any("a page deep in the site" in r for r in compare(home, group).against)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="sites._LOCALE reads any two-letter first segment as a locale: fujifilm.com/fb/ is the "
+    "site's home (path ''), so evidence._unit_page sees no deep page (the rule's own docstring example)",
+)
+def test_the_unit_page_of_the_docstring_is_kept_apart() -> None:
+    unit = co("a", "FUJIFILM Business Innovation", "https://www.fujifilm.com/fb/")
+    group = co("b", "FUJIFILM Holdings", "https://holdings.fujifilm.com/")
+    assert not joined(unit, group), said(unit, group)
+
+
+def test_a_former_name_on_the_about_page_is_not_a_unit() -> None:
+    home = co("a", "Shell plc", "https://www.shell.com/")
+    about = co("b", "Royal Dutch Shell plc", "https://www.shell.com/about-us.html")
+    against = compare(home, about).against
+    assert not any("unit of the site's owner" in r for r in against), against
+
+
+# 15. news hosts ---------------------------------------------------------------------------------
+
+
+def test_a_news_host_is_a_platform_with_no_profile() -> None:
+    news = [h for h in HOSTS if h.key == "none"]
+    assert any(h.name == "techcrunch.com" for h in news)
+    for h in news:
+        got = sites.site(f"https://{h.name}/2024/05/14/some-company-raises-money/")
+        assert got is not None and got.platform and got.profile is None, h.name
+
+
+def test_a_news_article_about_a_company_joins_its_site_only_with_corroboration() -> None:
+    url = "https://techcrunch.com/2024/05/14/klarna-ai-assistant/"
+    article = co("a", "Klarna", url, "Stockholm, Sweden", "fintech",
+                 desc="Klarna, the Swedish buy now pay later fintech, said its assistant handles chats.")  # fmt: skip
+    own = co("b", "Klarna", "https://www.klarna.com/", "Stockholm, Sweden", "fintech")
+    assert joined(article, own), said(article, own)
+    assert not entities.entity_key(article).startswith("site:")  # an article is never a site of its own
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="evidence._same_name_no_site gives a news article (platform, no profile) 'same full name "
+    "(legal form included), one item has no site' (4.0 = JOIN): it joins the site uncorroborated",
+)
+def test_a_news_article_under_the_companys_name_alone_does_not_join_its_site() -> None:
+    url = "https://techcrunch.com/2024/05/14/klarna-ai-assistant/"
+    article, own = co("a", "Klarna", url), co("b", "Klarna", "https://www.klarna.com/")
+    assert not joined(article, own), said(article, own)
+
+
+# 16. a parent naming what it owns ---------------------------------------------------------------
+
+
+def test_a_company_that_says_it_is_the_parent_of_another_is_kept_apart_from_it() -> None:
+    ids = co("a", "International Distribution Services plc", "https://www.internationaldistributionservices.com/",
+             desc="International Distribution Services plc is the parent of Royal Mail and GLS; formerly Royal Mail plc.")  # fmt: skip
+    mail = co("b", "Royal Mail", "https://www.royalmail.com/")
+    against = compare(ids, mail).against
+    assert any("as a company it owns" in r for r in against), against
+    assert not joined(ids, mail)
+
+
+def test_the_group_a_company_heads_under_its_own_name_is_not_another_company() -> None:
+    ab = co("a", "AB Volvo", "https://www.volvogroup.com/en/about-us/ab-volvo.html",
+            desc="AB Volvo is the parent company of the Volvo Group.")  # fmt: skip
+    group = co("b", "Volvo Group", "https://www.volvogroup.com/")
+    against = compare(ab, group).against
+    assert not any("it owns" in r for r in against), against
+    assert entities.record(0, ab).owned == {}
+
+
+# 17. employers in two languages -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("x", "y", "agree"),
+    [
+        ("banque centrale europeenne", "european central bank", True),
+        ("gobierno de espana", "government of spain", True),
+        ("university of toronto", "universite de montreal", False),
+    ],
+)
+def test_one_employer_in_two_languages_agrees(x: str, y: str, agree: bool) -> None:
+    assert bool(employers_agree(x, y)) is agree
+    assert bool(employers_agree(y, x)) is agree
+
+
+# 18. register order and single names ------------------------------------------------------------
+
+
+def test_register_order_middle_names_and_single_names_weigh_as_described() -> None:
+    weight, reason = name_evidence("Trudeau, Justin Pierre James", "Justin Trudeau")
+    assert 6.5 <= weight < 7.0, reason  # middle names on one side only
+    assert parse("Trudeau, Justin Pierre James")[0].family == "trudeau"
+    assert name_evidence("Faker", "Faker") == (5.5, "the same single name")
+    assert name_evidence("Gabriel", "Gabriel Martinelli")[0] == 4.0
+
+
+# 19. readings of CJK names ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("written", "other"), [("紫金矿业", "zijin mining"), ("오리온", "orion confectionery")]
+)
+def test_a_cjk_name_agrees_with_a_latin_name_its_reading_begins_with(written: str, other: str) -> None:
+    assert names.reading_agrees(written, names.clean_name(written), other)
+    assert names.reading_agrees(written, names.clean_name(written), "apple") is None
+
+
+def test_a_cjk_name_and_its_latin_reading_are_blocked_and_joined() -> None:
+    own = co("a", "紫金矿业", "https://www.zjky.cn/", "Xiamen, China", "mining")
+    wiki = co("b", "Zijin Mining", "https://en.wikipedia.org/wiki/Zijin_Mining", "Xiamen, China", "mining")
+    res = entities.resolve([own, wiki])
+    assert res.groups == [[0, 1]], said(own, wiki)
+
+
+def test_two_latin_names_sharing_a_first_word_are_not_paired_by_the_reading_key() -> None:
+    a = entities.make(0, "a", "company", "Orion Confectionery", url="https://www.orionworld.com/")
+    b = entities.make(1, "b", "company", "Orion Energy", url="https://www.orionenergy.com/")
+    keys_a, keys_b = clustering._keys(a), clustering._keys(b)
+    assert keys_a & keys_b == {"r:orion"}
+    assert list(clustering._blocks([a, b])) == []
+    cjk = entities.make(1, "b", "company", "오리온", url="https://www.orionworld.com/")
+    assert [0, 1] in list(clustering._blocks([a, cjk]))
+
+
+# 20. Agent rows ---------------------------------------------------------------------------------
+
+
+def test_agent_rows_with_location_and_industry_resolve_like_websets_items() -> None:
+    args = [
+        (
+            "a",
+            "HeidelbergCement",
+            "https://en.wikipedia.org/wiki/Heidelberg_Materials",
+            "Heidelberg, Germany",
+        ),
+        ("b", "Heidelberg Materials", "https://www.heidelbergmaterials.com/en", "Heidelberg, Germany"),
+        ("c", "Heidelberg Materials", "https://www.heidelbergmaterials.us/", "Irving, United States"),
+    ]
+    rows = [agent_row(i, "company", n, u, f"{n} makes cement.", location=loc, industry="building materials")
+            for i, n, u, loc in args]  # fmt: skip
+    items = [co(i, n, u, loc, "building materials", desc=f"{n} makes cement.") for i, n, u, loc in args]
+    assert rows[0]["properties"]["company"]["industry"] == "building materials"
+    got = entities.resolve(rows)
+    assert got.groups == entities.resolve(items).groups
+    assert [0, 1] in got.groups and [2] in got.groups
