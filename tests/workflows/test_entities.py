@@ -346,7 +346,11 @@ def test_a_brand_a_platform_or_a_subsidiary_is_not_the_same_company(a: Json, b: 
             co("b", "Ayala Land, Inc.", "https://www.ayalaland.com.ph/"),
             "on its own site ayalaland.com.ph",
         ),
-        (co("a", "Grab", "https://www.grab.com/"), co("b", "Grab", "https://play.google.com/store/apps/details?id=com.grabtaxi.passenger"), "one item has no site"),
+        (
+            loc(co("a", "Grab", "https://www.grab.com/"), "Singapore"),
+            loc(co("b", "Grab", "https://play.google.com/store/apps/details?id=com.grabtaxi.passenger"), "Singapore"),
+            "the app Grab is named as Grab is",
+        ),
     ],
 )  # fmt: skip
 def test_abbreviations_several_domains_and_rebrands_join_with_their_evidence(

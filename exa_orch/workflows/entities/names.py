@@ -155,17 +155,18 @@ def _syllabic(x: str, y: str) -> bool:
     if " " in y or len(y) < 6 or len(kept) < 2 or y == kept[0] or not y.startswith(kept[0][:2]):
         return False
 
-    def rest(word: int, at: int) -> bool:  # y[at:] from the starts of kept[word:], each used once
+    def rest(word: int, at: int, cut: bool) -> bool:  # y[at:] from the starts of kept[word:]
         if at == len(y):
-            return word >= 2
+            return word >= 2 and cut  # one word cut short at least: "mercadolibre" is two words run together
         if word == len(kept):
             return False
         w = kept[word]
         return any(
-            y[at : at + n] == w[:n] and rest(word + 1, at + n) for n in range(min(len(w), len(y) - at), 1, -1)
+            y[at : at + n] == w[:n] and rest(word + 1, at + n, cut or n < len(w))
+            for n in range(min(len(w), len(y) - at), 1, -1)
         )
 
-    return rest(0, 0)
+    return rest(0, 0, False)
 
 
 def initialism(written: str, short: str) -> bool:

@@ -61,7 +61,7 @@ class _Locale:
     @staticmethod
     def match(segment: str) -> bool:
         m = _LOCALE_SHAPE.match(segment)
-        return bool(m) and (m.group(1) in _LANGUAGES or m.group(1) in country_codes())
+        return m is not None and (m.group(1) in _LANGUAGES or m.group(1) in country_codes())
 
 
 _LOCALE = _Locale()
