@@ -475,3 +475,100 @@ def test_agent_rows_with_location_and_industry_resolve_like_websets_items() -> N
     got = entities.resolve(rows)
     assert got.groups == entities.resolve(items).groups
     assert [0, 1] in got.groups and [2] in got.groups
+
+
+# later rules of the same session -------------------------------------------------------------
+
+
+def test_a_subsidiarys_page_on_its_parents_site_joins_its_own_site_named_for_it() -> None:
+    parent_page = co("a", "A.S. Watson Group", "https://www.ckh.com.hk/en/businesses/retail.php")
+    own = co("b", "A.S. Watson Group", "https://www.aswatson.com/")
+    assert joined(parent_page, own), said(parent_page, own)
+    brand = co("a", "Scania", "https://traton.com/en/company/brands/scania.html")
+    assert joined(brand, co("b", "Scania", "https://www.scania.com/group/en/")), (
+        "a path naming a one-word name"
+    )
+    # a one-word name on a page whose path does not name it is no site's
+    other = co("a", "Scania", "https://traton.com/en/company/brands.html")
+    assert not joined(other, co("b", "Scania", "https://www.scania.com/"))
+
+
+def test_initials_with_the_legal_forms_and_a_page_named_as_the_sites_label() -> None:
+    gcpl = co(
+        "a", "GCPL", "https://www.reuters.com/markets/companies/GODR.NS", "Mumbai, India", "consumer goods"
+    )
+    godrej = co(
+        "b", "Godrej Consumer Products", "https://www.godrejcp.com/", "Mumbai, India", "consumer goods"
+    )
+    assert joined(gcpl, godrej), said(gcpl, godrej)
+    three = co("a", "3DS", "https://www.reuters.com/markets/companies/DSY.PA", "Vélizy, France", "software")
+    ds = co("b", "Dassault Systèmes", "https://www.3ds.com/", "Vélizy, France", "software")
+    assert joined(three, ds) and "the site's label" in said(three, ds)
+    # without a country and trade both say, neither joins
+    assert not joined(
+        co("a", "GCPL", gcpl["properties"]["url"]),
+        co("b", "Godrej Consumer Products", "https://www.godrejcp.com/"),
+    )
+
+
+def test_the_sites_name_may_end_the_profiles_with_country_and_trade() -> None:
+    wiki = co(
+        "a",
+        "Assicurazioni Generali",
+        "https://it.wikipedia.org/wiki/Assicurazioni_Generali",
+        "Trieste, Italy",
+        "insurance",
+    )
+    own = co("b", "Generali", "https://www.generali.com/", "Trieste, Italy", "insurance")
+    assert joined(wiki, own), said(wiki, own)
+    assert not joined(
+        co("a", "Assicurazioni Generali", wiki["properties"]["url"], "Trieste, Italy", "insurance"),
+        co("b", "Generali", "https://www.generali.com/", "Lyon, France", "insurance"),
+    )
+
+
+def test_renames_said_as_a_company_name_change() -> None:
+    article = co("a", "Freshdesk", "https://techcrunch.com/2017/06/06/freshdesk-is-now-freshworks/",
+                 desc="Chennai-founded Freshdesk has changed its company name to Freshworks.")  # fmt: skip
+    own = co("b", "Freshworks", "https://www.freshworks.com/")
+    assert joined(article, own) and "changed its company name to Freshworks" in said(article, own)
+    news = co("a", "Anthem, Inc.", "https://www.reuters.com/business/anthem-changes-name-elevance-health-2022-06-28/",
+              desc="U.S. health insurer Anthem Inc. completed its name change to Elevance Health.")  # fmt: skip
+    assert joined(news, co("b", "Elevance Health", "https://www.elevancehealth.com/"))
+
+
+def test_employers_held_at_once_are_neither_new_nor_one() -> None:
+    pm = person("a", "Keir Starmer", "https://www.gov.uk/government/people/keir-starmer",
+                "Prime Minister's Office, 10 Downing Street", "London, United Kingdom", "Prime Minister.")  # fmt: skip
+    mp = person("b", "Keir Starmer", "https://members.parliament.uk/member/4514/career",
+                "House of Commons", "London, United Kingdom", "Labour MP for Holborn.")  # fmt: skip
+    assert "different employers" not in " ".join(compare(pm, mp).against)
+    club = person("a", "Sam Kerr", "https://www.chelseafc.com/en/teams/profile/sam-kerr", "Chelsea FC Women")
+    team = person(
+        "b", "Sam Kerr", "https://www.ausfootball.com/kerr", "Australia Women's National Soccer Team"
+    )
+    assert "different employers" not in " ".join(compare(club, team).against)
+    moved = person("b", "Christopher Luxon", "https://www.beehive.govt.nz/luxon", "New Zealand Government")
+    ceo = person("a", "Christopher Luxon", "https://www.airnewzealand.co.nz/luxon", "Air New Zealand")
+    assert any(r.startswith("different employers") for r in compare(ceo, moved).against)
+
+
+def test_an_employer_named_in_passing_with_a_possessive_is_the_others() -> None:
+    a = person("a", "Shinya Yamanaka", "https://gladstone.org/people/shinya-yamanaka", "Gladstone Institutes",
+               desc="Shinya Yamanaka is a senior investigator at Gladstone Institutes and a professor at "
+               "Kyoto University's Center for iPS Cell Research.")  # fmt: skip
+    b = person("b", "Shinya Yamanaka", "https://www.nobelprize.org/yamanaka/facts/", "Kyoto University")
+    assert not compare(a, b).against, compare(a, b).against
+
+
+def test_consonants_one_letter_off_or_run_together_agree_and_others_do_not() -> None:
+    assert name_evidence("नीरज चोपड़ा", "Neeraj Chopra")[0] == 5.0
+    assert name_evidence("शाहरुख़ ख़ान", "Shah Rukh Khan")[0] == 5.0
+    assert name_evidence("नीरज चोपड़ा", "Neeraj Singh")[0] < 0
+
+
+def test_a_two_letter_segment_is_a_locale_only_when_it_is_a_language_or_a_country() -> None:
+    assert sites.site("https://www.kao.com/jp/").locale == "jp"  # type: ignore[union-attr]
+    assert sites.site("https://www.latamairlines.com/br/pt").path == ""  # type: ignore[union-attr]
+    unit = sites.site("https://www.fujifilm.com/fb/")
+    assert unit is not None and unit.path == "/fb" and not unit.locale

@@ -351,7 +351,7 @@ def _same_name_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
             x.site
             and y.site
             and not x.site.home
-            and y.site.home
+            and y.site.front
             and _named_for(x, y.site.label.replace("-", ""))
         ):
             ev.for_.append((JOIN, f"the same name, on {x.site.canonical} and on its own site {y.domain}"))

@@ -250,6 +250,12 @@ def blocking_keys(r: Record) -> set[str]:
         own.update({f"n:{r.publisher}", f"n:{r.publisher.replace(' ', '')}"})
     if r.titled:
         own.update({f"n:{r.titled}", f"n:{r.titled.replace(' ', '')}"})
+    if (
+        " " not in r.clean and len(r.clean) >= 3 and r.clean[-1] in "lc"
+    ):  # "GCPL": initials and a legal form's
+        own.add(f"n:{r.clean[:-1]}")
+    if len(r.clean) >= 3:
+        own.add(f"l:{r.clean.replace(' ', '')}")  # "3DS": the site's label it may be
     core = r.core.split()
     if len(core) >= 2:  # "Saudi Aramco": the name without a word before or after it
         own.update({f"n:{' '.join(core[1:])}", f"n:{' '.join(core[:-1])}"})

@@ -33,6 +33,7 @@ _GENERIC = frozenset("com org net biz info".split())
 # about.google, global.honda, global.abb, skygroup.sky are a brand's names under its own TLD).
 # Open ones from ICANN's new gTLD programme too (a sample of the common ones: a company named like
 # one would otherwise pass as its brand: "Shop" at x.shop and shop.com).
+_CORPORATE = frozenset("group corporate corporation company global holdings home en".split())
 _OPEN_TLDS = _GENERIC | frozenset(
     "edu gov mil int coop aero museum mobi name pro jobs travel app dev shop store online site tech "
     "xyz club blog news cloud live life world global agency company group digital email media network "
@@ -97,6 +98,13 @@ class Site:
     def home(self) -> bool:
         """The site's own home or about page (no path left once locale and /about are dropped)."""
         return not self.platform and not self.path
+
+    @property
+    def front(self) -> bool:
+        """The home page, or its company's or group's front page: a path of corporate words and
+        locales alone (scania.com/group/en, sony.com/en/corporate)."""
+        rest = [s for s in self.path.split("/") if s and not _LOCALE.match(s)]
+        return not self.platform and all(s in _CORPORATE for s in rest)
 
 
 def _split(url: str) -> tuple[str, str, dict[str, str]] | None:
