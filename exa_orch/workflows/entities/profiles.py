@@ -223,22 +223,27 @@ def two_profiles(a: Record, b: Record, ev: Evidence) -> None:
         return
     if a.domain or b.domain or a.site.host == b.site.host or not (a.clean and b.clean):
         return
-    agree = names_agree(a.clean, b.clean)
-    for x, y in ((a, b), (b, a)):  # an article's title is its subject's name (records._titled)
-        if agree not in _ONE_NAME and x.titled:
-            agree = names_agree(x.titled, y.clean)
-    if agree not in _ONE_NAME:
-        agree = reading_agrees(a.name or "", a.clean, b.clean) or reading_agrees(
-            b.name or "", b.clean, a.clean
-        )
+    agree = _one_name(a, b)
     said = _corroborated(a, b) if agree else None
     if said:
         ev.for_.append((JOIN, f"{a.name} on {a.site.profile} and on {b.site.profile} ({agree}), and {said}"))
 
 
+def _one_name(a: Record, b: Record) -> str | None:
+    """Two profiles' names as one: equal (an article's title as its subject's name, records._titled)
+    or a reading of one in another script (names.reading_agrees)."""
+    agree = names_agree(a.clean, b.clean)
+    for x, y in ((a, b), (b, a)):
+        if agree not in _ONE_NAME and x.titled:
+            agree = names_agree(x.titled, y.clean)
+    if agree in _ONE_NAME:
+        return agree
+    return reading_agrees(a.name or "", a.clean, b.clean) or reading_agrees(b.name or "", b.clean, a.clean)
+
+
 def blocking_keys(r: Record) -> set[str]:
     """Candidate keys a profile page adds: its path as a label, the initials of its full name, the
-    company it says it is of, its name less a first or last word."""
+    company it says it is of, its name less a first or last word, as a site's label."""
     if not (r.site and r.site.platform and not r.domain):  # a profile, or a news host's article
         return set()
     own = {f"{k}:{s}" for s in (_slug(r),) if len(s) >= 3 for k in ("l", "n")}  # a ticker is a name too
@@ -246,18 +251,22 @@ def blocking_keys(r: Record) -> set[str]:
     kept = [w for w in every if w not in ("and", "of", "the", "de")]
     for named in (every, kept, [w for w in kept if w not in DESIGNATORS]):
         own.update(f"n:{''.join(w[0] for w in named[:k])}" for k in range(2, len(named) + 1))
-    if r.publisher:
-        own.update({f"n:{r.publisher}", f"n:{r.publisher.replace(' ', '')}"})
-    if r.titled:
-        own.update({f"n:{r.titled}", f"n:{r.titled.replace(' ', '')}"})
-    if (
-        " " not in r.clean and len(r.clean) >= 3 and r.clean[-1] in "lc"
-    ):  # "GCPL": initials and a legal form's
-        own.add(f"n:{r.clean[:-1]}")
+    for other in (r.publisher, r.titled):  # whose page it says it is; an article's subject
+        if other:
+            own.update({f"n:{other}", f"n:{other.replace(' ', '')}"})
+    return own | _name_keys(r)
+
+
+def _name_keys(r: Record) -> set[str]:
+    """A page's name as a site's label ("3DS" / 3ds.com), initials with a legal form's ("GCPL"
+    meets "GCP"), and less a first or last word ("Saudi Aramco"; `_leading`)."""
+    own: set[str] = set()
     if len(r.clean) >= 3:
-        own.add(f"l:{r.clean.replace(' ', '')}")  # "3DS": the site's label it may be
+        own.add(f"l:{r.clean.replace(' ', '')}")
+        if " " not in r.clean and r.clean[-1] in "lc":
+            own.add(f"n:{r.clean[:-1]}")
     core = r.core.split()
-    if len(core) >= 2:  # "Saudi Aramco": the name without a word before or after it
+    if len(core) >= 2:
         own.update({f"n:{' '.join(core[1:])}", f"n:{' '.join(core[:-1])}"})
-        own.update(f"n:{' '.join(core[:k])}" for k in range(1, len(core)) if len(core[0]) >= 3)  # _leading
+        own.update(f"n:{' '.join(core[:k])}" for k in range(1, len(core)) if len(core[0]) >= 3)
     return own
