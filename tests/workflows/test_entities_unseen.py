@@ -572,3 +572,13 @@ def test_a_two_letter_segment_is_a_locale_only_when_it_is_a_language_or_a_countr
     assert sites.site("https://www.latamairlines.com/br/pt").path == ""  # type: ignore[union-attr]
     unit = sites.site("https://www.fujifilm.com/fb/")
     assert unit is not None and unit.path == "/fb" and not unit.locale
+
+
+def test_one_name_on_a_brands_tld_and_a_country_domain_in_two_trades_stays_two() -> None:
+    """SoftBank Corp. (softbank.jp, telecoms) and SoftBank Group (group.softbank, investment
+    holding): one country, two trades, two companies, even where no page says which owns which."""
+    corp = co("a", "SoftBank Corp.", "https://www.softbank.jp/en/corp/", "Tokyo, Japan", "Telecommunications")
+    group = co("b", "SoftBank Group", "https://group.softbank/en", "Tokyo, Japan", "Investment holding")
+    assert not joined(corp, group), said(corp, group)
+    same_trade = co("b", "SoftBank Group", "https://group.softbank/en", "Tokyo, Japan", "Telecommunications")
+    assert joined(corp, same_trade), said(corp, same_trade)

@@ -327,13 +327,22 @@ def _two_countries(a: Site, b: Site) -> bool:
 def _brand(a: Record, b: Record, ev: Evidence) -> None:
     """One name on country domains: a brand; one owner only with corroboration."""
     said = ["one names the other's site" for x, y in ((a, b), (b, a)) if y.domain in x.mentions]
-    if a.country and a.country == b.country:
+    # one country is one owner's only in one trade: SoftBank Corp. (softbank.jp, telecoms) and
+    # SoftBank Group (group.softbank, investment holding) are two companies of Japan
+    if a.country and a.country == b.country and not _two_trades(a, b):
         said.append(f"both say they are based in {a.country}")
     said.extend(f"both owned by {o}" for o in sorted(a.owners.keys() & b.owners.keys()))
     if said:
         ev.for_.append((JOIN, f"same name on country domains {a.domain} / {b.domain}, and {said[0]}"))
     else:
         ev.for_.append((1.0, f"same brand on country domains {a.domain} / {b.domain}"))
+
+
+def _two_trades(a: Record, b: Record) -> bool:
+    """Both records name an industry and the two share no word of four letters or more."""
+    wa = {w for w in a.industry.split() if len(w) >= 4}
+    wb = {w for w in b.industry.split() if len(w) >= 4}
+    return bool(wa and wb) and not wa & wb
 
 
 def _same_name_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
