@@ -582,3 +582,32 @@ def test_one_name_on_a_brands_tld_and_a_country_domain_in_two_trades_stays_two()
     assert not joined(corp, group), said(corp, group)
     same_trade = co("b", "SoftBank Group", "https://group.softbank/en", "Tokyo, Japan", "Telecommunications")
     assert joined(corp, same_trade), said(corp, same_trade)
+
+
+def test_an_evaluations_reasoning_is_no_word_of_a_persons_trade() -> None:
+    """Every item a criterion judged carries the same reasoning words ("The page of X supports
+    this"): read as what the person does, they joined Li Na the singer to Li Na the tennis player."""
+
+    def judged(item: Json) -> Json:
+        text = item["properties"]["description"]
+        item["evaluations"] = [{"criterion": "Is a public figure", "satisfied": "yes",
+                                "reasoning": f"The page supports this: {text!r}"}]  # fmt: skip
+        return item
+
+    tennis = judged(person("a", "Li Na", "https://www.wtatennis.com/players/310137/na-li", "WTA", "Wuhan, China",
+                           "Li Na, retired Chinese tennis player, won the 2011 French Open."))  # fmt: skip
+    singer = judged(person("b", "Li Na", "https://en.wikipedia.org/wiki/Li_Na_(singer)", None, "China",
+                           "Li Na is a Chinese singer who became a Buddhist nun in 1997."))  # fmt: skip
+    assert not joined(tennis, singer), said(tennis, singer)
+
+
+def test_a_father_and_a_son_of_one_name_stay_two() -> None:
+    son = person("a", "Ernő Rubik", "https://en.wikipedia.org/wiki/Ern%C5%91_Rubik", None, "Budapest, Hungary",
+                 "Ernő Rubik is a Hungarian inventor and architect, best known for the Rubik's Cube.")  # fmt: skip
+    father = person("b", "Ernő Rubik Sr.", "https://en.wikipedia.org/wiki/Ern%C5%91_Rubik_Sr.", None,
+                    "Budapest, Hungary", "Ernő Rubik Sr. was a Hungarian aircraft engineer and inventor.")  # fmt: skip
+    assert not joined(son, father) and "a generation apart" in said(son, father)
+    assert not any("generation" in r for r in compare(
+        person("a", "Neymar", "https://en.wikipedia.org/wiki/Neymar"),
+        person("b", "Neymar Jr", "https://www.instagram.com/neymarjr/"),
+    ).against)  # fmt: skip

@@ -286,6 +286,20 @@ def _country(a: Record, b: Record, ev: Said, named: float) -> None:
         ev.for_.append((1.5, f"both in {a.country}, both texts say {shared[0]!r}"))
 
 
+_GENERATION = {"sr": "sr", "senior": "sr", "jr": "jr", "junior": "jr", "ii": "ii", "iii": "iii", "iv": "iv"}
+
+
+def _generations(a: Record, b: Record, ev: Said) -> None:
+    """A father and a son of one name: "Sr." on one side ("Ernő Rubik Sr." is not the Ernő Rubik
+    the plain name means), or two generations written ("Jr." / "III"); "Neymar Jr" and "Neymar"
+    are one (a son's "Jr." is often dropped, a father's "Sr." is what tells him apart)."""
+    ga, gb = ({_GENERATION[w] for w in words(r.name or "") if w in _GENERATION} for r in (a, b))
+    if ga != gb and ("sr" in ga | gb or (ga and gb)):
+        ev.against.append(
+            f"a generation apart ({' '.join(sorted(ga)) or '-'} / {' '.join(sorted(gb)) or '-'})"
+        )
+
+
 def weigh(a: Record, b: Record) -> Said:
     """The evidence for and against two people being one (module docstring); it joins at `JOIN_PERSON`."""
     ev = Said()
@@ -297,6 +311,7 @@ def weigh(a: Record, b: Record) -> Said:
         _same_page(a, b, ev)
         _one_article(a, b, ev)
         _country(a, b, ev, named[0])
+        _generations(a, b, ev)
     return ev
 
 

@@ -187,6 +187,14 @@ def _texts(item: Json, props: Json) -> list[str]:
     return texts
 
 
+def _prose(props: Json) -> list[str]:
+    """What the page itself says: its description, content and about, no answer or reasoning."""
+    texts = [props[k] for k in ("description", "content") if isinstance(props.get(k), str)]
+    return texts + [
+        s["about"] for s in (_sub(props, "company"), _sub(props, "person")) if isinstance(s.get("about"), str)
+    ]
+
+
 def _trim(text: str) -> str:
     # "formerly Kreditor and later Klarna" -> "Kreditor"; a sentence's next word is not a name
     return re.split(r"\s+(?:and|in|since|until|before|after|which|who|is|was|,)\s+", text.strip())[0]
@@ -413,7 +421,9 @@ def record(index: int, item: Json) -> Record:
     _stated_fields(rec, texts)
     rec.said = " ".join(words(" ".join(texts)))[:4000] if kind == "person" else ""
     rec.founded = roles.organisations(texts) if kind == "person" else frozenset()
-    rec.topics = about.topics(texts)
+    # a person's trade from the page's own prose only: an evaluation's reasoning says the same
+    # words of every item it judges ("The page of Li Na supports this: ...")
+    rec.topics = about.topics(texts if kind != "person" else _prose(props))
     if kind != "person":
         rec.publisher = about.publisher(texts)
     _titled(rec, _str(props.get("url")))
