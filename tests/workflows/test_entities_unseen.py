@@ -481,9 +481,12 @@ def test_agent_rows_with_location_and_industry_resolve_like_websets_items() -> N
 
 
 def test_a_subsidiarys_page_on_its_parents_site_joins_its_own_site_named_for_it() -> None:
-    parent_page = co("a", "A.S. Watson Group", "https://www.ckh.com.hk/en/businesses/retail.php")
+    parent_page = co("a", "A.S. Watson Group", "https://www.ckh.com.hk/en/businesses/a-s-watson-group")
     own = co("b", "A.S. Watson Group", "https://www.aswatson.com/")
     assert joined(parent_page, own), said(parent_page, own)
+    # a page its path does not name (the parent's retail page) is not the subsidiary's for sure
+    retail = co("a", "A.S. Watson Group", "https://www.ckh.com.hk/en/businesses/retail.php")
+    assert not joined(retail, own)
     brand = co("a", "Scania", "https://traton.com/en/company/brands/scania.html")
     assert joined(brand, co("b", "Scania", "https://www.scania.com/group/en/")), (
         "a path naming a one-word name"

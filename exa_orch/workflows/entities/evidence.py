@@ -346,38 +346,25 @@ def _two_trades(a: Record, b: Record) -> bool:
 
 
 def _same_name_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
-    """The same name on two sites: one names the other's site, or a page deep in one site is
-    about the company whose own site is the other, named for it: the page's path names it ("Ayala
-    Land" on ayala.com/ayala-land and on ayalaland.com.ph; "Scania" on traton.com/.../scania.html),
-    or a name of two words or more spells the other's label ("A.S. Watson Group" on
-    ckh.com.hk/en/businesses/retail.php and aswatson.com). A page about a subsidiary on its
-    parent's site is the subsidiary."""
+    """The same name on two sites: one names the other's site, or a page its path names is the
+    other's own site, named for it whole or by its initials ("Ayala Land" on ayala.com/ayala-land
+    and ayalaland.com.ph; "Albert Heijn" on aholddelhaize.com/brands/albert-heijn and ah.nl).
+    families.page_elsewhere weighs the rest of a page about a company on another's site."""
     for x, y in ((a, b), (b, a)):
+        slug = x.core.replace(" ", "-")
         if y.domain in x.mentions:
             ev.for_.append((JOIN, f"the same name, and {x.name} names {y.domain}"))
             return
+        own = y.site.label.replace("-", "") if y.site else ""
+        initials = "".join(w[0] for w in x.core.split())
         if (
             x.site
-            and y.site
-            and not x.site.home
-            and y.site.front
-            and _named_for(x, y.site.label.replace("-", ""))
+            and len(x.core.split()) >= 2
+            and slug in x.site.path
+            and own in (slug.replace("-", ""), initials)
         ):
             ev.for_.append((JOIN, f"the same name, on {x.site.canonical} and on its own site {y.domain}"))
             return
-
-
-def _named_for(x: Record, own: str) -> bool:
-    """A site's label `own` is x's name: spelled whole and named in x's path, its initials ("Albert
-    Heijn" at ah.nl), or of two words or more spelled whole."""
-    assert x.site is not None
-    words_ = x.core.split()
-    slug = "-".join(words_)
-    initials = "".join(w[0] for w in words_)
-    named = slug in x.site.path and (len(words_) >= 2 or len(slug) >= 5)
-    return (named and own in (slug.replace("-", ""), initials)) or (
-        len(words_) >= 2 and own == "".join(words_)
-    )
 
 
 def _brand_domain(a: Record, b: Record, ev: Evidence) -> None:

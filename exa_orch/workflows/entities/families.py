@@ -201,16 +201,26 @@ def _spelled_by(label: str, name: str) -> bool:
 
 
 def page_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
-    """The same name of 2+ words on a deeper page whose last path segment names it, and on the home
-    page of a site its name spells: the page is about that site's company."""
-    if not (a.core and a.core == b.core and len(a.core.split()) >= 2):
+    """The same name on a deeper page of one site and on the front page (Site.front) of a site its
+    name spells: the page is about that site's company (a subsidiary's page on its parent's site is
+    the subsidiary). A name of two words or more whose page's last path segment names it ("Swire
+    Properties" at swire.com/our-businesses/properties; not a page its path does not name, a news
+    page of the parent's); one word of five letters or more only when the last segment is that word
+    ("Scania" at traton.com/.../scania.html, scania.com)."""
+    if not (a.core and a.core == b.core):
         return
+    words_ = a.core.split()
     for x, y in ((a, b), (b, a)):
         sx, sy = x.site, y.site
-        if not (sx and sy and sy.home and sx.path and len(sy.label) >= 4):
+        if not (sx and sy and sy.front and sx.path and not sx.front and len(sy.label) >= 4):
             continue
         last = sx.path.rsplit("/", 1)[-1].removesuffix(".html").split("-")
-        if set(last) <= set(x.core.split()) and _spelled_by(sy.label.replace("-", ""), y.core):
+        label = sy.label.replace("-", "")
+        if len(words_) >= 2:
+            named = set(last) <= set(words_) and _spelled_by(label, y.core)
+        else:
+            named = len(label) >= 5 and last == words_ == [label]
+        if named:
             ev.for_.append(
                 (JOIN, f"{x.name} on {sx.canonical}, a page it names, and on its own site {y.domain}")
             )

@@ -71,7 +71,7 @@ def _names(a: Record, b: Record) -> tuple[float, str]:
         for alias, said in x.aliases.items():
             # a stated alias written as the other's whole name ("Robin Li (李彦宏)") is that name
             w = 7.0 if alias == person_key(y.name or "") else name_evidence(alias, y.name or "")[0]
-            if w >= 6.0 and w > weight:
+            if w >= 7.0 and w > weight:  # the whole name: "Ahmed Hassan Mahgoub" is not any Ahmed Hassan
                 weight, reason = w, f"{x.name} is also written {alias!r}: {said!r}"
     return weight, reason
 
@@ -279,6 +279,8 @@ def _one_article(a: Record, b: Record, ev: Said) -> None:
 def _country(a: Record, b: Record, ev: Said, named: float) -> None:
     if named < 6.5 or not (known(a.country) and a.country == b.country):
         return
+    if any(r.titled and not r.article for r in (a, b)):
+        return  # "Rubik_Ernő_(repülőgép-tervező)": a title telling namesakes apart says the name is two people's
     own = {w for n in (a.name or "", b.name or "", *a.aliases, *b.aliases) for w in words(n)}
     said = [r.topics | {w for w in r.employer.split() if len(w) >= 5} for r in (a, b)]  # "planck"
     shared = sorted({w[:6] for w in said[0] - own} & {w[:6] for w in said[1] - own} - _ANYONE)
