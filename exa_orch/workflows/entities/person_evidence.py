@@ -18,7 +18,9 @@ enough alone. What adds to it:
   player, Li Na the singer) share no such word, and a namesake at another employer stays apart
   anyway (a country that differs is not against: people move).
 Against: two employers in Latin letters that don't agree, unless one record's text names the
-other's employer beside its own (one person who holds both: 2 for). A person who changed employers joins
+other's employer beside its own (one person who holds both: 2 for) or the two are held at once
+(`_concurrent`: a national team and a club, two bodies of government, two units of one
+organisation); a father and a son ("Sr." on one side, two generations written: `_generations`). A person who changed employers joins
 only through an identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or
 Wikipedia page, in either item's URL or text; evidence.compare weighs it and then lifts this), or
 one Wikipedia article title written alike in two editions (`_one_article`).
@@ -40,8 +42,7 @@ if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
 
 JOIN_PERSON = 8.0
-# Words a club's or team's name adds that say nothing of which one ("FC Bayern" / "Bayern Munich").
-_NEW_EMPLOYER = "different employers"
+_NEW_EMPLOYER = "different employers"  # how `_employers` says it: an identifier lifts it
 _SHORT_FORMS = "the words of one are the other's or short forms of them"
 # What a text says of many people, by its first six letters (about.topics keeps words of five
 # letters or more): not what this one does.
@@ -52,6 +53,7 @@ _ANYONE = frozenset(
     "businessman businesswoman entrepreneur billionaire richest person people famous known "
     "player later since until years early".split()
 )
+# Words a club's or team's name adds that say nothing of which one ("FC Bayern" / "Bayern Munich").
 _CLUB_WORDS = frozenset("fc cf afc sc ac cd ssc club football futbol calcio team the of and de".split())
 
 
@@ -96,7 +98,7 @@ def _word_like(s: str, w: str) -> bool:
 # España, Universität Wien): read as English so one employer named in two languages agrees. The
 # common words of public bodies, banks and universities only; names are never translated.
 _INSTITUTION_WORDS = {
-    "banque": "bank", "banco": "bank", "banca": "bank", "bankh": "bank",
+    "banque": "bank", "banco": "bank", "banca": "bank",
     "centrale": "central", "centrala": "central", "zentralbank": "central bank",
     "europeenne": "european", "europeo": "european", "europea": "european", "europaische": "european",
     "gobierno": "government", "gouvernement": "government", "governo": "government",
