@@ -119,7 +119,9 @@ async def test_a_sigkilled_servers_task_resumes_at_once_in_the_next_one_even_bef
                 stdio_client(params, errlog=errlog) as (read, write),
                 legacy_client(read, write) as client,
             ):
-                assert (await client.get(task_id)).status == "working"
+                # resumed at once, its seven 10 ms ticks may be done before this first look on a
+                # loaded machine: working or already completed, never failed or lost
+                assert (await client.get(task_id)).status in ("working", "completed")
                 with anyio.fail_after(WAIT):
                     result = await client.result(task_id)
                 assert structured(result) == {"ticks": 10}
