@@ -160,6 +160,11 @@ def _add_eval(sub: Any) -> None:
         default=None,
         help="a report to compare with: exit 1 on a drop of 0.05 F1 or a false merge",
     )
+    ev.add_argument(
+        "--resolver-only",
+        action="store_true",
+        help="score the entity resolver alone on every page, both engines' items (seconds, no workflow run)",
+    )
 
 
 def _add_store_commands(sub: Any) -> None:
@@ -397,6 +402,7 @@ def _run_eval(args: argparse.Namespace, settings: Settings) -> int:
         as_json=args.json,
         baseline=Path(args.baseline) if args.baseline else None,
         verbose=args.verbose,
+        resolver_only=args.resolver_only,
     )
 
 

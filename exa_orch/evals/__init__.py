@@ -168,21 +168,28 @@ def _missed(
     ]
 
 
+def resolver_world(path: Path, world: Json, *, verbose: bool = False) -> Json:
+    """The resolver alone on every page of `world` (read from `path`), as each engine's items
+    (shapes.score_shapes): `run_world`'s "resolver" section without its workflow runs, in seconds."""
+    from exa_orch.evals.shapes import score_shapes
+
+    return {
+        "world": world.get("name") or path.stem,
+        "workflows": {},
+        "resolver": score_shapes(path, verbose=verbose),
+    }
+
+
 async def run_world(path: Path, world: Json, *, verbose: bool = False) -> Json:
     """Run convergent.search on `world` (read from `path`) for each entity type it names; score each
     run. `verbose`: the resolver's section lists every missed pair with why (shapes.missed_pairs)."""
     from exa_orch.app import open_app
     from exa_orch.config import Settings
-    from exa_orch.evals.shapes import score_shapes
     from exa_orch.sim.context import SimConfig
     from exa_orch.sim.testing import running_sim
 
     by_url, names = truth_of(world)
-    report: Json = {
-        "world": world.get("name") or path.stem,
-        "workflows": {},
-        "resolver": score_shapes(path, verbose=verbose),
-    }
+    report = resolver_world(path, world, verbose=verbose)
     with tempfile.TemporaryDirectory(prefix="exa-orch-eval-") as tmp:
         async with running_sim(SimConfig(speed=5000.0, world_file=str(path))) as sim:
             # The eval's own simulator, not Exa: no rate to keep to. At the default 10 requests a
@@ -429,9 +436,11 @@ def run(
     as_json: bool = False,
     baseline: Path | None = None,
     verbose: bool = False,
+    resolver_only: bool = False,
 ) -> int:
     """Run the eval, print its report; 1 when `baseline` is given and the report regressed from it,
-    2 when the public profile's data could not be fetched. `verbose` lists the resolver's missed pairs."""
+    2 when the public profile's data could not be fetched. `verbose` lists the resolver's missed pairs;
+    `resolver_only` scores the resolver alone (`resolver_world`), no workflow run."""
     if profile == "public" and not worlds:
         return _run_public(as_json)
     paths = worlds or (
@@ -440,8 +449,11 @@ def run(
     report: Json = {
         "profile": profile if not worlds else "custom",
         "worlds": [
-            asyncio.run(run_world(p, json.loads(p.read_text(encoding="utf-8")), verbose=verbose))
+            resolver_world(p, world, verbose=verbose)
+            if resolver_only
+            else asyncio.run(run_world(p, world, verbose=verbose))
             for p in paths
+            for world in (json.loads(p.read_text(encoding="utf-8")),)
         ],
     }
     problems = regressions(report, json.loads(baseline.read_text(encoding="utf-8"))) if baseline else []
