@@ -15,10 +15,10 @@ from typing import Any
 
 from exa_orch.workflows.entities import families, profiles
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
-from exa_orch.workflows.entities.names import core_name, is_cjk
+from exa_orch.workflows.entities.names import core_name
 from exa_orch.workflows.entities.person_evidence import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
-from exa_orch.workflows.entities.scripts import consonantal
+from exa_orch.workflows.entities.scripts import consonantal, is_cjk
 
 Json = dict[str, Any]
 _GROUP_SUFFIXES = ("group", "corp", "global", "holdings", "inc", "hq")

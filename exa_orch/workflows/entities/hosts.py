@@ -128,25 +128,22 @@ KIND_WORDS = frozenset(
 )
 
 
-def _literal_words(row: Host) -> frozenset[str]:
-    """The fixed path words of the row's documented URL schemes (its `source`): in
-    "tracxn.com/d/companies/NAME" the words "d" and "companies"; a placeholder (NAME, TICKER, @HANDLE)
-    is written in capitals and is whose profile it is."""
-    words: set[str] = set()
-    for scheme in row.source.split(","):
-        path = scheme.strip().partition("/")[2].partition("?")[0]
-        words.update(w.lower() for w in path.split("/") if w and not any(c.isupper() for c in w))
-    return frozenset(words)
-
-
-_LITERALS: dict[str, frozenset[str]] = {h.name: KIND_WORDS | _literal_words(h) for h in HOSTS}
-# A "fixed" row's schemes as their words before the placeholder, in order ("markets", "companies").
-_SCHEMES: dict[str, list[list[str]]] = {
-    h.name: [
-        [w for w in scheme.strip().partition("/")[2].split("/") if w and not any(c.isupper() for c in w)]
-        for scheme in h.source.split(",")
+def _scheme_words(row: Host) -> list[list[str]]:
+    """The fixed path words of each of the row's documented URL schemes (its `source`), in order:
+    in "tracxn.com/d/companies/NAME" the words "d" and "companies"; a placeholder (NAME, TICKER,
+    @HANDLE) is written in capitals and is whose profile it is."""
+    return [
+        [w.lower() for w in path.split("/") if w and not any(c.isupper() for c in w)]
+        for scheme in row.source.split(",")
+        for path in (scheme.strip().partition("/")[2].partition("?")[0],)
     ]
-    for h in HOSTS
+
+
+_SCHEMES: dict[str, list[list[str]]] = {
+    h.name: _scheme_words(h) for h in HOSTS
+}  # "fixed" rows read them in order
+_LITERALS: dict[str, frozenset[str]] = {
+    h.name: KIND_WORDS | {w for scheme in _SCHEMES[h.name] for w in scheme} for h in HOSTS
 }
 
 

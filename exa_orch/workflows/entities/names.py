@@ -7,6 +7,8 @@ import unicodedata
 from functools import lru_cache
 from typing import cast
 
+from exa_orch.workflows.entities.scripts import is_cjk
+
 # Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
 _MORE_FORMS = frozenset(
     "abp pbc slu s l u sa nv nv sa s a n v spa s p a sarl sas sl ooo zao ojsc pjsc tbk bhd sdn bhd "
@@ -175,14 +177,6 @@ def initialism(written: str, short: str) -> bool:
     return _abbreviation(written, short)
 
 
-_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7a3]")
-
-
-def is_cjk(text: str) -> bool:
-    """Whether `text` holds Chinese characters, kana or Hangul."""
-    return bool(_CJK.search(text))
-
-
 def reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     """How a company name written in Chinese characters, kana or Hangul (`written`, cleaned
     `cleaned`) agrees with a Latin one (`other`, cleaned): its reading begins with the other's first
@@ -190,7 +184,7 @@ def reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     "ヤマト運輸" / "yamato transport", "오리온", olion / "orion": Hangul's ㄹ is r or l). A Chinese
     company's English name keeps the reading of its own name and translates the trade; a Japanese
     name in kanji reads in Mandarin here and so rarely agrees. None when it does not."""
-    if not _CJK.search(written) or _CJK.search(other) or not cleaned or not other:
+    if not is_cjk(written) or is_cjk(other) or not cleaned or not other:
         return None
     first = other.split()[0]
     if len(first) < 4 or first in DESIGNATORS:

@@ -175,12 +175,9 @@ def _meets(s: str, others: list[str]) -> bool:
 
 def _one_off(x: str, y: str) -> bool:
     """`x` and `y` differ in one letter (one changed, added or dropped)."""
-    if abs(len(x) - len(y)) > 1:
-        return False
-    if len(x) == len(y):
-        return sum(p != q for p, q in zip(x, y, strict=True)) == 1
-    short, long_ = sorted((x, y), key=len)
-    return any(long_[:i] + long_[i + 1 :] == short for i in range(len(long_)))
+    from rapidfuzz.distance import Levenshtein  # on first use, as evidence.py does
+
+    return bool(Levenshtein.distance(x, y, score_cutoff=1) == 1)
 
 
 def _skeletons(a: str, b: str) -> tuple[float, str] | None:
@@ -213,8 +210,8 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
     read = _skeletons(a, b)
     if read is not None:
         return read
-    one = [r for r in parse(a) if not r.given], [r for r in parse(b) if not r.given]
-    if len(parse(a)) == len(parse(b)) == 1 and one[0] and one[1] and one[0][0].family == one[1][0].family:
+    ra, rb = parse(a), parse(b)
+    if len(ra) == len(rb) == 1 and not (ra[0].given or rb[0].given) and ra[0].family == rb[0].family:
         return 5.5, "the same single name"  # "Faker" / "Faker": less than a whole name (Rain, Lisa)
     best: tuple[float, str] = (-8.0, "names differ")
     for x in parse(a):

@@ -171,13 +171,8 @@ def _name_of(props: Json) -> str | None:
 
 
 def _texts(item: Json, props: Json) -> list[str]:
-    """What the item says in prose: description, content, about, enrichment answers, agent reasoning."""
-    texts = [props[k] for k in ("description", "content") if isinstance(props.get(k), str)]
-    texts.extend(
-        sub["about"]
-        for sub in (props.get("company"), props.get("person"))
-        if isinstance(sub, dict) and isinstance(sub.get("about"), str)
-    )
+    """What the item says in prose: the page's own (`_prose`), enrichment answers, agent reasoning."""
+    texts = _prose(props)
     for key in ("enrichments", "evaluations"):
         for e in item.get(key) or []:
             if isinstance(e, dict):

@@ -136,6 +136,14 @@ _DIGRAPHS = (("ch", "c"), ("sh", "s"), ("th", "t"), ("kh", "k"), ("gh", "g"), ("
              ("p", "b"), ("v", "f"), ("x", "ks"))  # fmt: skip
 
 
+_CJK = re.compile(rf"[{_HAN}{_HANGUL}\u3040-\u30ff]")
+
+
+def is_cjk(text: str) -> bool:
+    """Whether `text` holds Chinese characters, kana or Hangul."""
+    return bool(_CJK.search(text))
+
+
 def consonantal(name: str) -> bool:
     """Whether `name` is written in a script `skeleton` compares (Arabic, Hebrew, Brahmic)."""
     return bool(_CONSONANTAL.search(name))

@@ -56,16 +56,12 @@ _LANGUAGES = frozenset(
 )
 
 
-class _Locale:
-    """`match(segment)`: a language or country code, alone or with a region ("en", "br", "en-gb")."""
-
-    @staticmethod
-    def match(segment: str) -> bool:
-        m = _LOCALE_SHAPE.match(segment)
-        return m is not None and (m.group(1) in _LANGUAGES or m.group(1) in country_codes())
+def _locale(segment: str) -> bool:
+    """A language or country code, alone or with a region ("en", "br", "en-gb")."""
+    m = _LOCALE_SHAPE.match(segment)
+    return m is not None and (m.group(1) in _LANGUAGES or m.group(1) in country_codes())
 
 
-_LOCALE = _Locale()
 _HOMELIKE = frozenset(
     "about about-us aboutus company home index index.html index.htm who-we-are our-company "
     "en-us en-gb".split()
@@ -90,7 +86,7 @@ class Site:
         """One string per page: the host without `www.` or a regional subdomain, + canonical path."""
         host = self.host
         first, _, rest = host.partition(".")
-        if _LOCALE.match(first) and self.domain and rest.endswith(self.domain):
+        if _locale(first) and self.domain and rest.endswith(self.domain):
             host = rest  # a regional subdomain: de.klarna.com is klarna.com's page
         return host + self.path
 
@@ -103,7 +99,7 @@ class Site:
     def front(self) -> bool:
         """The home page, or its company's or group's front page: a path of corporate words and
         locales alone (scania.com/group/en, sony.com/en/corporate)."""
-        rest = [s for s in self.path.split("/") if s and not _LOCALE.match(s)]
+        rest = [s for s in self.path.split("/") if s and not _locale(s)]
         return not self.platform and all(s in _CORPORATE for s in rest)
 
 
@@ -126,7 +122,7 @@ def _split(url: str) -> tuple[str, str, dict[str, str]] | None:
 def _own_page(row: Host, segments: list[str]) -> bool:
     """A shared host's own home or about page (notion.so/about, not linkedin.com/in/js): its owner's site."""
     own = [s for s in segments if s not in _HOMELIKE]
-    if own and _LOCALE.match(own[0]) and own[0] not in KIND_WORDS:
+    if own and _locale(own[0]) and own[0] not in KIND_WORDS:
         own.pop(0)
     return not own and not row.key.startswith(("sub", "query"))
 
@@ -134,13 +130,13 @@ def _own_page(row: Host, segments: list[str]) -> bool:
 def _canonical_path(host: str, domain: str, segments: list[str]) -> str:
     """The locale segment (or regional subdomain) a page carries; `segments` lose it and /about."""
     locale = ""
-    while segments and _LOCALE.match(segments[0]):
+    while segments and _locale(segments[0]):
         locale = locale or segments[0]
         segments.pop(0)
     while segments and re.sub(r"\.(?:html?|php|aspx?|jsp)$", "", segments[-1]) in _HOMELIKE:
         segments.pop()  # "about-us.html" is /about-us
     first = host.partition(".")[0]
-    if not locale and _LOCALE.match(first) and domain and host != domain:
+    if not locale and _locale(first) and domain and host != domain:
         locale = first
     return locale
 
