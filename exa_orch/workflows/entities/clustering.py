@@ -15,10 +15,10 @@ from typing import Any
 
 from exa_orch.workflows.entities import families, profiles
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
-from exa_orch.workflows.entities.names import core_name
+from exa_orch.workflows.entities.names import DESIGNATORS, core_name, is_latin
 from exa_orch.workflows.entities.person_evidence import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
-from exa_orch.workflows.entities.scripts import consonantal, is_cjk
+from exa_orch.workflows.entities.scripts import consonantal, is_cjk, sound_key
 
 Json = dict[str, Any]
 _GROUP_SUFFIXES = ("group", "corp", "global", "holdings", "inc", "hq")
@@ -66,16 +66,22 @@ def _keys(r: Record) -> set[str]:
 
 
 def _reading_keys(r: Record) -> set[str]:
-    """A company name in Chinese characters, kana or Hangul keyed by its reading's starts (4 to 10
-    letters, "ziji" ... "zijinkuang"), a Latin one by its first word: the pairs names.reading_agrees
-    weighs. `_blocks` keeps such a block only where a name in those scripts is in it."""
+    """A company name in another script keyed by its reading's starts (4 to 10 letters, "ziji" ...
+    "zijinkuang", CJK only) and its sounds' first four consonants (scripts.sound_key), a Latin one
+    by its first word and those of its first word and whole name: the pairs names.reading_agrees
+    weighs. `_blocks` keeps such a block only where a name in another script is in it."""
     if r.kind == "person" or not r.clean or not r.name:
         return set()
-    if is_cjk(r.name):
-        reading = r.clean.replace(" ", "")
-        return {f"r:{reading[:k]}" for k in range(4, min(len(reading), 10) + 1)}
+    reading = r.clean.replace(" ", "")
+    if not is_latin(r.name):
+        own = {f"k:{sound_key(reading, read=True)[:4]}"}
+        if is_cjk(r.name):
+            own.update(f"r:{reading[:k]}" for k in range(4, min(len(reading), 10) + 1))
+        return own
+    named = [w for w in r.clean.split() if w not in DESIGNATORS] or [reading]
+    own = {f"k:{sound_key(named[0])[:4]}", f"k:{sound_key(''.join(named))[:4]}"}
     first = r.clean.split()[0]
-    return {f"r:{first}"} if 4 <= len(first) <= 10 else set()
+    return own | ({f"r:{first}"} if 4 <= len(first) <= 10 else set())
 
 
 def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
@@ -83,13 +89,13 @@ def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
     for r in records:
         for k in _keys(r):
             keys.setdefault(k, []).append(r.index)
-    cjk = {r.index for r in records if r.name and is_cjk(r.name)}
+    cjk = {r.index for r in records if r.name and not is_latin(r.name)}
     abjad = {r.index for r in records if r.name and consonantal(r.name)}
     return (
         members
         for key, members in keys.items()
         if len(members) > 1
-        and (not key.startswith("r:") or cjk.intersection(members))
+        and (key[:2] not in ("r:", "k:") or cjk.intersection(members))
         and (not key.startswith("s:") or abjad.intersection(members))  # person_evidence.block_keys
     )
 

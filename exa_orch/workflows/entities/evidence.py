@@ -224,7 +224,7 @@ def _read_agree(a: Record, b: Record) -> str | None:
     (names.reading_agrees), or that a site's home page gives where the other's name is that site's
     label (花王 at kao.com/jp and "Kao"; 第一三共 at daiichisankyo.co.jp and "Daiichi Sankyo"): a
     company's own home page in its own language."""
-    read = reading_agrees(a.name or "", a.clean, b.clean) or reading_agrees(b.name or "", b.clean, a.clean)
+    read = reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
     if read:
         return read
     for x, y in ((a, b), (b, a)):

@@ -48,6 +48,9 @@ HOSTS: tuple[Host, ...] = (
     # one article per language edition, titled in its language (en: Jack_Ma, zh: 马云): "lang" keeps it
     Host("wikipedia.org", "lang", "LANG.wikipedia.org/wiki/TITLE"),
     Host("wikidata.org", "path", "wikidata.org/wiki/QID"),
+    # the Chinese and Korean encyclopedias a search returns beside Wikipedia's editions
+    Host("baike.baidu.com", "fixed", "baike.baidu.com/item/NAME"),
+    Host("namu.wiki", "fixed", "namu.wiki/w/NAME"),
     Host("medium.com", "path", "medium.com/@USER, medium.com/PUBLICATION"),
     Host("substack.com", "sub", "NAME.substack.com"),
     Host("notion.site", "sub", "NAME.notion.site"),
@@ -65,6 +68,7 @@ HOSTS: tuple[Host, ...] = (
     Host("bloomberg.com", "fixed", "bloomberg.com/profile/company/TICKER, bloomberg.com/quote/TICKER"),
     Host("reuters.com", "fixed", "reuters.com/markets/companies/TICKER"),
     Host("finance.yahoo.com", "fixed", "finance.yahoo.com/quote/TICKER"),
+    Host("nasdaq.com", "fixed", "nasdaq.com/market-activity/stocks/TICKER"),
     Host("marketwatch.com", "fixed", "marketwatch.com/investing/stock/TICKER"),
     Host("wsj.com", "fixed", "wsj.com/market-data/quotes/TICKER"),
     Host("cnbc.com", "fixed", "cnbc.com/quotes/TICKER"),
@@ -153,8 +157,11 @@ def ticker_host(row: Host | None) -> bool:
 
 
 def host_row(host: str, domain: str) -> Host | None:
-    """The table's row for a URL's host (a full host first, then its registered domain)."""
-    return BY_NAME.get(host) or BY_NAME.get(domain)
+    """The table's row for a URL's host: the full host first, then each host it is under
+    (au.finance.yahoo.com is finance.yahoo.com's), then its registered domain."""
+    parts = host.split(".")
+    under = (BY_NAME.get(".".join(parts[i:])) for i in range(len(parts) - 1))
+    return next((row for row in under if row), None) or BY_NAME.get(domain)
 
 
 def profile_of(row: Host, host: str, segments: list[str], query: dict[str, str]) -> str | None:

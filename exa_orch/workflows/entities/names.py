@@ -7,7 +7,7 @@ import unicodedata
 from functools import lru_cache
 from typing import cast
 
-from exa_orch.workflows.entities.scripts import is_cjk
+from exa_orch.workflows.entities.scripts import is_cjk, sound_key, sounds_alike
 
 # Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
 _MORE_FORMS = frozenset(
@@ -177,21 +177,46 @@ def initialism(written: str, short: str) -> bool:
     return _abbreviation(written, short)
 
 
-def reading_agrees(written: str, cleaned: str, other: str) -> str | None:
-    """How a company name written in Chinese characters, kana or Hangul (`written`, cleaned
-    `cleaned`) agrees with a Latin one (`other`, cleaned): its reading begins with the other's first
-    word, four letters or more and not a designator ("紫金矿业", zijinkuangye / "zijin mining",
-    "ヤマト運輸" / "yamato transport", "오리온", olion / "orion": Hangul's ㄹ is r or l). A Chinese
-    company's English name keeps the reading of its own name and translates the trade; a Japanese
-    name in kanji reads in Mandarin here and so rarely agrees. None when it does not."""
-    if not is_cjk(written) or is_cjk(other) or not cleaned or not other:
+def reading_agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | None:
+    """How two company names agree when one is written in another script and the other in Latin
+    letters (`_reading_agrees`, either way round), or None (both in one script, or no agreement)."""
+    for written, cleaned, other_written, other in (
+        (a_written, a_clean, b_written, b_clean),
+        (b_written, b_clean, a_written, a_clean),
+    ):
+        if written and other_written and not is_latin(written) and is_latin(other_written):
+            read = _reading_agrees(written, cleaned, other)
+            if read:
+                return read
+    return None
+
+
+def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
+    """How a company name written in another script (`written`, cleaned and so read in Latin
+    letters: `cleaned`) agrees with a Latin one (`other`, cleaned):
+    - its reading begins with the other's first word, four letters or more and not a designator
+      ("紫金矿业", zijinkuangye / "zijin mining", "ヤマト運輸" / "yamato transport", "오리온", olion /
+      "orion": Hangul's ㄹ is r or l). A Chinese company's English name keeps the reading of its
+      own name and translates the trade;
+    - or it sounds as the other does (scripts.sounds_alike): a loanword written in katakana,
+      Hangul, Devanagari or Cyrillic ("셀트리온" / "celltrion", "Совкомфлот" / "sovcomflot"),
+      whole or as its first word ("アステラス製薬" / "astellas": the trade in kanji after it).
+    A Japanese name in kanji reads in Mandarin here and so rarely agrees. None when it does not."""
+    if not cleaned or not other:
         return None
+    words_ = [w for w in other.split() if w not in DESIGNATORS]
     first = other.split()[0]
-    if len(first) < 4 or first in DESIGNATORS:
+    if not words_:
         return None
     reading = cleaned.replace(" ", "")
-    if reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r")):
-        return f"{written} reads {reading}, which begins with {first}"
+    if is_cjk(written) and len(first) >= 4 and first not in DESIGNATORS:
+        if reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r")):
+            return f"{written} reads {reading}, which begins with {first}"
+    if sounds_alike(reading, "".join(words_)):
+        return f"{written} reads {reading}, which sounds as {other} does"
+    lead = sound_key(words_[0])
+    if len(lead) >= 4 and sound_key(reading, read=True).startswith(lead):
+        return f"{written} reads {reading}, which begins with the sounds of {words_[0]}"
     return None
 
 

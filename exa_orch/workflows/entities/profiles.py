@@ -70,10 +70,9 @@ def _written_alike(page: Record, own: Record) -> str | None:
     titled = names_agree(page.titled, own.clean) if page.titled else None
     if titled in _ONE_NAME:  # "HeidelbergCement" at wiki/Heidelberg_Materials: the article's subject
         return f"the article's title, {page.titled!r}, and {own.name}: {titled}"
-    for x, y in ((page, own), (own, page)):
-        read = reading_agrees(x.name or "", x.clean, y.clean)
-        if read:
-            return read
+    read = reading_agrees(page.name or "", page.clean, own.name or "", own.clean)
+    if read:
+        return read
     for x, y in ((page, own), (own, page)):
         if " " not in y.clean and len(y.clean) >= 3 and x.raw_name and _initials(x.raw_name, y.clean):
             return f"{y.name} is the initials of {x.name}"
@@ -238,7 +237,7 @@ def _one_name(a: Record, b: Record) -> str | None:
             agree = names_agree(x.titled, y.clean)
     if agree in _ONE_NAME:
         return agree
-    return reading_agrees(a.name or "", a.clean, b.clean) or reading_agrees(b.name or "", b.clean, a.clean)
+    return reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
 
 
 def blocking_keys(r: Record) -> set[str]:

@@ -160,3 +160,47 @@ def skeleton(word: str) -> str:
     w = re.sub(r"[aeiouhwy]", "", w)
     w = re.sub(r"m(?=[^aeiou])", "n", w)
     return re.sub(r"(.)\1+", r"\1", w)
+
+
+# How a name's sounds are written across scripts, in order: a loanword in katakana, Hangul,
+# Devanagari, Arabic or Cyrillic keeps its consonants and loses its spelling ("Astellas" /
+# アステラス asuterasu, "Celltrion" / 셀트리온 selteulion, "Cipla" / सिप्ला sipl). Digraphs first,
+# then the letters those scripts cannot tell apart: l and r (Japanese, Korean), b and v, p and f
+# (Korean writes f as p), voiced and plain stops (Korean g/k, d/t, b/p), j, z, ch (ㅈ, ズ, ज़).
+_SOUNDS = (
+    ("tion", "shon"), ("tch", "j"), ("sch", "s"), ("ch", "j"), ("sh", "s"), ("zh", "j"), ("ph", "p"), ("th", "t"),
+    ("dh", "d"), ("kh", "k"), ("gh", "g"), ("bh", "b"), ("ck", "k"), ("qu", "k"), ("x", "ks"),
+)  # fmt: skip
+_MERGE = str.maketrans("lvfbdgqzc", "rbpptkkjk")
+
+
+def sound_key(folded: str, *, read: bool = False) -> str:
+    """A folded name's consonants as a name is heard in any script (`_SOUNDS`): vowels and the
+    glides h, w, y dropped, "c" before e, i, y read as s, a nasal before a consonant as n, a
+    letter written twice once ("astellas" and "asuterasu" -> "strs", "sovcomflot" and
+    "sovkomflot" -> "sbknprt"). `read`: the name was read out of another script, where a bare
+    "c" is anyascii's च, "ch" ("cilij" / "chillies"). Two names in one script are never compared
+    by it: it is for a name read out of another script against one in Latin letters."""
+    w = re.sub(r"[^a-z]", "", folded.lower())
+    if read:
+        w = re.sub(r"c(?!h)", "ch", w)
+    for two, one in _SOUNDS:
+        w = w.replace(two, one)
+    w = re.sub(r"c(?=[eiy])", "s", w).translate(_MERGE)
+    w = re.sub(r"m(?=[^aeioum])", "n", w)
+    w = re.sub(r"[aeiouhwy]", "", w)
+    return re.sub(r"(.)\1+", r"\1", w)
+
+
+def sounds_alike(read: str, latin: str) -> bool:
+    """A name read out of another script (folded) and one in Latin letters sound alike: their
+    `sound_key`s are equal, four consonants at least, or differ in one of six or more (a plural,
+    a consonant a script adds: "productions" / プロダクション)."""
+    x, y = sound_key(read, read=True), sound_key(latin)
+    if len(x) < 4 or len(y) < 4:
+        return False
+    if x == y:
+        return True
+    from rapidfuzz.distance import Levenshtein  # on first use, as evidence.py does
+
+    return min(len(x), len(y)) >= 6 and bool(Levenshtein.distance(x, y, score_cutoff=1) <= 1)
