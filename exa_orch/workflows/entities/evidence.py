@@ -64,6 +64,7 @@ _ONE_NAME = (
     "equal names but for spaces",
     "a name shortened by syllables",
 )  # how names_agree says "one name"
+_WITHIN = "one name's words are within the other's"  # names_agree's weakest agreement
 DECISIVE = 10.0
 # Weight of a field that agrees (half of it taken off when it differs): how much it identifies.
 FACT_WEIGHTS = {"id": 6.0, "phone": 5.0, "dob": 4.0, "address": 3.0, "email": 6.0,
@@ -321,6 +322,15 @@ def _label_family(x: str, y: str) -> bool:
     )
 
 
+def _brand_names(a: str, b: str) -> str | None:
+    """Two names one brand goes by on country domains: names that agree (names.names_agree), but
+    not two that each add a word to a shared one ("Otsuka Holdings" / "Otsuka Pharmaceutical": a
+    group and one of its companies)."""
+    agree = names_agree(a, b)
+    wa, wb = set(a.split()), set(b.split())
+    return agree if agree and (wa <= wb or wb <= wa or agree != _WITHIN) else None
+
+
 def _two_countries(a: Site, b: Site) -> bool:
     """Sites under two different countries' suffixes (woolworthsgroup.com.au / woolworths.co.za)."""
     return a.suffix != b.suffix and country_suffix(a.suffix) and country_suffix(b.suffix)
@@ -410,7 +420,7 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
     _path_names_site(a, b, ev)
     if brand_tld(sa, sb) or brand_tld(sb, sa):
         _brand_domain(a, b, ev)
-    elif regional(sa, sb) and (names_agree(a.clean, b.clean) or _read_agree(a, b)):
+    elif regional(sa, sb) and (_brand_names(a.clean, b.clean) or _read_agree(a, b)):
         _brand(a, b, ev)
     elif _label_family(sa.label, sb.label) and not _two_countries(sa, sb):
         agree = names_agree(a.clean, b.clean)
