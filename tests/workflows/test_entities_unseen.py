@@ -433,8 +433,8 @@ def test_register_order_middle_names_and_single_names_weigh_as_described() -> No
     ("written", "other"), [("紫金矿业", "zijin mining"), ("오리온", "orion confectionery")]
 )
 def test_a_cjk_name_agrees_with_a_latin_name_its_reading_begins_with(written: str, other: str) -> None:
-    assert names.reading_agrees(written, names.clean_name(written), other)
-    assert names.reading_agrees(written, names.clean_name(written), "apple") is None
+    assert names.reading_agrees(written, names.clean_name(written), other, other)
+    assert names.reading_agrees(written, names.clean_name(written), "apple", "apple") is None
 
 
 def test_a_cjk_name_and_its_latin_reading_are_blocked_and_joined() -> None:

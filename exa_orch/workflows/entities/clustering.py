@@ -67,21 +67,22 @@ def _keys(r: Record) -> set[str]:
 
 def _reading_keys(r: Record) -> set[str]:
     """A company name in another script keyed by its reading's starts (4 to 10 letters, "ziji" ...
-    "zijinkuang", CJK only) and its sounds' first four consonants (scripts.sound_key), a Latin one
-    by its first word and those of its first word and whole name: the pairs names.reading_agrees
-    weighs. `_blocks` keeps such a block only where a name in another script is in it."""
+    "zijinkuang", CJK only, l read as r) and its sounds' first four consonants (scripts.sound_key),
+    a Latin one by its first word and those of its first word and whole name: the pairs
+    names.reading_agrees weighs. `_blocks` keeps such a block only where a name in another script is in it."""
     if r.kind == "person" or not r.clean or not r.name:
         return set()
     reading = r.clean.replace(" ", "")
     if not is_latin(r.name):
-        own = {f"k:{sound_key(reading, read=True)[:4]}"}
-        if is_cjk(r.name):
-            own.update(f"r:{reading[:k]}" for k in range(4, min(len(reading), 10) + 1))
-        return own
-    named = [w for w in r.clean.split() if w not in DESIGNATORS] or [reading]
-    own = {f"k:{sound_key(named[0])[:4]}", f"k:{sound_key(''.join(named))[:4]}"}
-    first = r.clean.split()[0]
-    return own | ({f"r:{first}"} if 4 <= len(first) <= 10 else set())
+        sounds = {sound_key(reading, read=True)}
+        rl = reading.replace("l", "r")  # Hangul's ㄹ is r or l: 오리온 olion / orion
+        own = {f"r:{rl[:k]}" for k in range(4, min(len(rl), 10) + 1)} if is_cjk(r.name) else set()
+    else:
+        named = [w for w in r.clean.split() if w not in DESIGNATORS] or [reading]
+        sounds = {sound_key(named[0]), sound_key("".join(named))}
+        first = r.clean.split()[0]
+        own = {f"r:{first.replace('l', 'r')}"} if 4 <= len(first) <= 10 else set()
+    return own | {f"k:{key[:4]}" for key in sounds if len(key) >= 4}  # scripts.sounds_alike: 4 at least
 
 
 def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:

@@ -77,7 +77,8 @@ def _tokens(name: str) -> list[list[str]]:
     plain: list[str] = []
     caps: list[str] = []
     for raw in text.split():
-        found = [w for w in words(raw) if w not in _TITLES]
+        # a Russian name's "-ий" ending written -iy, -ii or -y (Sadovnichiy, Sadovnichy): one spelling
+        found = [re.sub(r"(?<=\w\w\w)(?:iy|ii)$", "y", w) for w in words(raw) if w not in _TITLES]
         plain.extend(found)
         caps.extend(list(raw.lower()) if _CAPS_INITIALS.match(raw) else found)  # "MS": initials, not Ms.
     out = [plain, caps] if caps != plain else [plain]

@@ -34,9 +34,16 @@ from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.given_match import given_forms, similar
-from exa_orch.workflows.entities.names import DESIGNATORS, core_name, is_latin, names_agree, words
+from exa_orch.workflows.entities.names import (
+    DESIGNATORS,
+    core_name,
+    is_latin,
+    names_agree,
+    reading_agrees,
+    words,
+)
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
-from exa_orch.workflows.entities.scripts import consonantal, skeleton
+from exa_orch.workflows.entities.scripts import consonantal, skeleton, sounds_alike
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
@@ -190,7 +197,8 @@ def _names_other(a: Record, b: Record, ev: Said) -> bool:
 _PUBLIC = frozenset(
     "government gobierno gouvernement governo regierung parliament parlamento parlement commons "
     "senate senado senat assembly assemblee congress congreso cabinet ministry ministerio ministere "
-    "presidency presidencia presidence bundestag bundesregierung downing".split()
+    "presidency presidencia presidence bundestag bundesregierung downing secretaria secretariat "
+    "embassy agency kementerian kabinet ministerstvo lords department".split()
 )
 
 
@@ -218,7 +226,9 @@ def _employers(a: Record, b: Record, ev: Said) -> None:
     if not (a.employer and b.employer):
         _named_employer(a, b, ev)
         return
-    agree = employers_agree(a.employer, b.employer)
+    agree = employers_agree(a.employer, b.employer) or reading_agrees(
+        a.employer_written, a.employer, b.employer_written, b.employer
+    )
     if agree:
         said = f"{a.employer} / {b.employer}: {agree}" if agree == _SHORT_FORMS else a.employer
         ev.for_.append((3.0, f"same employer ({said})"))
@@ -231,7 +241,8 @@ def _employers(a: Record, b: Record, ev: Said) -> None:
             f"{_NEW_EMPLOYER} ({a.employer} / {b.employer}) and no shared profile: a new employer "
             "joins only with an identifier"
         )
-    # an employer written in another script (ソフトバンクグループ / SoftBank Group) is not compared
+    # an employer written in another script that does not read as the other's (日本銀行 / Bank of
+    # Japan: a translation) is no evidence either way
 
 
 def _founded(a: Record, b: Record, ev: Said) -> None:
@@ -290,6 +301,22 @@ def _country(a: Record, b: Record, ev: Said, named: float) -> None:
         ev.for_.append((1.5, f"both in {a.country}, both texts say {shared[0]!r}"))
 
 
+def _city(a: Record, b: Record, ev: Said, named: float) -> None:
+    """A name in another script read whole as the other's Latin one (6 at least: 吴泳铭 / Wu
+    Yongming), three characters or more (a two-syllable name, 王毅 or 李娜, is many people's), and
+    one city both locations name first, read alike (杭州 / Hangzhou, 서울 / Seoul): 2. Texts in two
+    languages share no word of trade (`_country`); a city is what they can share."""
+    if named < 6.0 or is_latin(a.name or "") == is_latin(b.name or ""):
+        return
+    written = next(r.name or "" for r in (a, b) if not is_latin(r.name or ""))
+    if len(written.replace(" ", "")) < 3:
+        return
+    latin, read = (a, b) if is_latin(a.name or "") else (b, a)
+    city, said = latin.location.split(",")[0].strip(), read.location.split(",")[0].strip()
+    if len(city) >= 4 and city != latin.country and (said == city or sounds_alike(said, city)):
+        ev.for_.append((2.0, f"both in {city} ({read.location.split(',')[0]})"))
+
+
 _GENERATION = {"sr": "sr", "senior": "sr", "jr": "jr", "junior": "jr", "ii": "ii", "iii": "iii", "iv": "iv"}
 
 
@@ -315,6 +342,7 @@ def weigh(a: Record, b: Record) -> Said:
         _same_page(a, b, ev)
         _one_article(a, b, ev)
         _country(a, b, ev, named[0])
+        _city(a, b, ev, named[0])
         _generations(a, b, ev)
     return ev
 

@@ -109,7 +109,8 @@ class Record:
     owned: dict[str, str] = field(default_factory=dict)  # a company it says it owns -> the words
     subjects: dict[str, str] = field(default_factory=dict)  # another name a text begins with -> its words
     employer: str = ""  # a person's employer, cleaned ("" when unknown)
-    employer_latin: bool = True  # written in Latin letters (a name in another script is not compared)
+    employer_latin: bool = True  # written in Latin letters (one in another script is compared by its reading)
+    employer_written: str = ""  # the employer as written (ソフトバンクグループ), before cleaning
     industry: str = ""
     location: str = ""
     country: str = ""  # the country its location or text names (countries.py), else the place as written
@@ -356,7 +357,7 @@ def _role_at(rec: Record, texts: list[str]) -> None:
         latin = re.match(_NAME, written)
         said = _trim(latin.group(1)) if latin else written
         rec.employer = clean_name(said.rstrip(".")) if said else ""
-        rec.employer_latin = is_latin(said)
+        rec.employer_latin, rec.employer_written = is_latin(said), said
 
 
 def _stated_fields(rec: Record, texts: list[str]) -> None:
@@ -407,6 +408,7 @@ def record(index: int, item: Json) -> Record:
         location=str(company.get("location") or person.get("location") or ""),
         industry=fold(str(company.get("industry") or "")),
         employer=clean_name(employer) if employer else "", employer_latin=is_latin(employer),
+        employer_written=employer,
     )  # fmt: skip
     if _str(person.get("position")):
         rec.facts["title"] = " ".join(words(person["position"]))

@@ -168,7 +168,7 @@ def skeleton(word: str) -> str:
 # then the letters those scripts cannot tell apart: l and r (Japanese, Korean), b and v, p and f
 # (Korean writes f as p), voiced and plain stops (Korean g/k, d/t, b/p), j, z, ch (ㅈ, ズ, ज़).
 _SOUNDS = (
-    ("tion", "shon"), ("tch", "j"), ("sch", "s"), ("ch", "j"), ("sh", "s"), ("zh", "j"), ("ph", "p"), ("th", "t"),
+    ("tion", "shon"), ("tch", "j"), ("dg", "j"), ("sch", "s"), ("ch", "j"), ("sh", "s"), ("zh", "j"), ("ph", "p"), ("th", "t"),
     ("dh", "d"), ("kh", "k"), ("gh", "g"), ("bh", "b"), ("ck", "k"), ("qu", "k"), ("x", "ks"),
 )  # fmt: skip
 _MERGE = str.maketrans("lvfbdgqzc", "rbpptkkjk")

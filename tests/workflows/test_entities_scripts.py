@@ -1,0 +1,118 @@
+"""Entity resolution across scripts, on names no world holds: a loanword read by its sounds
+(katakana, Hangul, Cyrillic), an employer and a city read out of another script, a group and one
+of its companies on country domains, Russian name endings, public bodies, shared hosts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from exa_orch.workflows import entities
+from exa_orch.workflows.entities import hosts, names
+from exa_orch.workflows.entities.people import name_evidence
+from exa_orch.workflows.entities.person_evidence import _concurrent
+from exa_orch.workflows.entities.scripts import sound_key, sounds_alike
+
+Json = dict[str, Any]
+
+
+def co(id: str, name: str, url: str, location: str, industry: str) -> Json:
+    company = {"name": name, "location": location, "industry": industry}
+    return {"id": id, "properties": {"type": "company", "url": url, "description": "", "company": company}}
+
+
+def person(id: str, name: str, url: str, employer: str, location: str) -> Json:
+    props: Json = {"name": name, "location": location}
+    if employer:
+        props["company"] = {"name": employer}
+    return {"id": id, "properties": {"type": "person", "url": url, "description": "", "person": props}}
+
+
+def weigh(a: Json, b: Json) -> entities.Evidence:
+    return entities.compare(entities.record(0, a), entities.record(1, b))
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("ブリヂストン", "bridgestone"),
+        ("쿠팡", "coupang"),
+        ("Роснефть", "rosneft"),
+        ("プロダクションズ", "productions"),
+    ],
+)
+def test_a_loanword_in_another_script_sounds_as_its_latin_spelling(written: str, latin: str) -> None:
+    assert sounds_alike(names.clean_name(written), latin)
+
+
+def test_names_that_share_few_consonants_or_differ_do_not_sound_alike() -> None:
+    assert not sounds_alike(names.clean_name("ブリヂストン"), "brightstar")
+    assert not sounds_alike("sipl", "cipla")  # three consonants: too few to tell names apart
+    assert sound_key("cilij", read=True).startswith("j")  # anyascii's bare c is च, "ch"
+    assert sounds_alike("red cilij emtrtenmemt", "red chillies entertainment")
+
+
+def test_a_company_page_in_katakana_joins_the_companys_own_site() -> None:
+    own = co("a", "Bridgestone", "https://www.bridgestone.com/", "Tokyo, Japan", "Tires")
+    ja = co("b", "ブリヂストン", "https://ja.wikipedia.org/wiki/ブリヂストン", "Tokyo, Japan", "Tires")
+    assert entities.resolve([own, ja]).groups == [[0, 1]]
+    assert "sounds as bridgestone does" in weigh(own, ja).reason
+
+
+def test_a_reading_is_never_compared_between_two_latin_names() -> None:
+    assert names.reading_agrees("Bridgestone", "bridgestone", "Brigestone", "brigestone") is None
+
+
+def test_a_group_and_one_of_its_companies_on_country_domains_stay_two() -> None:
+    group = co("a", "Suntory Holdings", "https://www.suntory.com/", "Tokyo, Japan", "Beverages")
+    unit = co(
+        "b", "Suntory Beverage & Food", "https://www.suntory.co.jp/softdrink/", "Tokyo, Japan", "Beverages"
+    )
+    brand = co("c", "Suntory", "https://www.suntory.co.jp/", "Tokyo, Japan", "Beverages")
+    assert not weigh(group, unit).joins
+    assert weigh(group, brand).joins  # the group's own name on its country site
+
+
+def test_an_employer_in_hangul_reads_as_the_latin_one() -> None:
+    latin = person(
+        "a", "Kim Beom-seok", "https://www.linkedin.com/in/bomkim", "Coupang", "Seoul, South Korea"
+    )
+    hangul = person("b", "김범석", "https://ko.wikipedia.org/wiki/김범석_(기업인)", "쿠팡", "서울")
+    ev = weigh(latin, hangul)
+    assert ev.joins and "same employer (coupang)" in ev.reason
+
+
+def test_a_name_read_from_characters_and_one_city_read_alike_join() -> None:
+    latin = person(
+        "a", "Ren Zhengfei", "https://www.huawei.com/en/executives/ren-zhengfei", "", "Shenzhen, China"
+    )
+    han = person("b", "任正非", "https://zh.wikipedia.org/wiki/任正非", "", "深圳")
+    ev = weigh(latin, han)
+    assert ev.joins and "both in shenzhen" in ev.reason
+
+
+def test_a_two_character_name_in_one_city_is_many_peoples() -> None:
+    latin = person("a", "Wang Wei", "https://www.example.edu/people/wang-wei", "", "Beijing, China")
+    han = person("b", "王伟", "https://zh.wikipedia.org/wiki/王伟", "", "北京")
+    assert not weigh(latin, han).joins
+
+
+def test_a_russian_names_endings_are_one_spelling() -> None:
+    assert (
+        name_evidence("Dmitriy Peskov", "Dmitry Peskov")[0]
+        == name_evidence("Dmitry Peskov", "Dmitry Peskov")[0]
+    )
+
+
+def test_secretariats_embassies_and_agencies_are_bodies_of_government() -> None:
+    assert _concurrent("secretaria de hacienda", "secretaria de salud") == "two bodies of government"
+    assert _concurrent("embassy of canada in japan", "government of canada") == "two bodies of government"
+    assert _concurrent("air canada", "government of canada") is None
+
+
+def test_a_host_under_a_shared_host_is_that_hosts() -> None:
+    row = hosts.host_row("au.finance.yahoo.com", "yahoo.com")
+    assert row is not None and row.name == "finance.yahoo.com"
+    namu = hosts.host_row("namu.wiki", "namu.wiki")
+    assert namu is not None and namu.key == "fixed"
