@@ -116,3 +116,17 @@ def test_a_host_under_a_shared_host_is_that_hosts() -> None:
     assert row is not None and row.name == "finance.yahoo.com"
     namu = hosts.host_row("namu.wiki", "namu.wiki")
     assert namu is not None and namu.key == "fixed"
+
+
+def test_an_article_kept_under_a_former_name_joins_the_company_it_says_it_now_is() -> None:
+    own = co("a", "Equinor", "https://www.equinor.com/", "Stavanger, Norway", "Oil and gas")
+    old = co("b", "Statoil", "https://en.wikipedia.org/wiki/Statoil", "Stavanger, Norway", "Oil and gas")
+    old["properties"]["description"] = (
+        "Equinor ASA, formerly Statoil ASA, is a Norwegian state-owned energy company."
+    )
+    ev = weigh(own, old)
+    assert ev.joins and "formerly Statoil" in ev.reason
+
+
+def test_two_romanizations_of_one_korean_given_name_weigh_as_one_read_name() -> None:
+    assert name_evidence("반기문", "Ban Ki-moon")[0] == name_evidence("任正非", "Ren Zhengfei")[0] == 6.0

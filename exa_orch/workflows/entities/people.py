@@ -154,7 +154,7 @@ def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
     gw, gr = compare_given(x.given, y.given)
     if gw < 2.5 and "hangul" in (x.script, y.script) and x.given and y.given:
         if korean_key("".join(x.given)) == korean_key("".join(y.given)):
-            return 2.5, "same given names (two romanizations of one Korean name)"
+            return 3.0, "same given names (two romanizations of one Korean name)"
     return gw, gr
 
 

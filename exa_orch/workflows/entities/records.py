@@ -66,6 +66,11 @@ _ORG_ALIAS_CUES = (
 )
 # "Kraft Foods, now Mondelez": whichever side is the record's name, the other is its other name.
 _NOW = re.compile(_ORG_NAME + r",?\s+\(?now\s+(?:known\s+as\s+|called\s+)?" + _ORG_NAME)
+# "Woodside Energy Group Ltd, formerly Woodside Petroleum Ltd, is ...": on a page under the former
+# name (an encyclopedia's article kept under it), the name before is the record's current one.
+_FORMERLY = re.compile(
+    _ORG_NAME + r",?\s+\(?(?:formerly|previously)\s+(?:known\s+as\s+|called\s+|named\s+)?" + _ORG_NAME
+)
 _OWNER_CUES = (
     re.compile(r"\b(?:a|the)\s+(?:wholly[\s-]owned\s+)?(?:subsidiary|unit|division|affiliate)\s+of\s+(?:the\s+)?" + _ORG_NAME),
     re.compile(r"(?:\b(?:is|are|as)|,)\s+(?:a\s+)?part\s+of\s+(?:the\s+)?" + _ORG_NAME),
@@ -244,6 +249,11 @@ def _company_names(rec: Record, text: str) -> None:
             _alias(rec, before, _sentence(text, m.start()), False)
         elif names_agree(clean_name(before), rec.clean):
             _alias(rec, after, _sentence(text, m.start()), False)
+    for m in _FORMERLY.finditer(
+        text
+    ):  # the other way round ("formerly X" after the record's name: _other_names)
+        if clean_name(m.group(2)) == rec.clean:
+            _alias(rec, m.group(1), _sentence(text, m.start()), False)
     subject = _SUBJECT.match(text)
     # "Reliance Industries, the parent of Jio Platforms": a text naming the record after it is not about it
     if subject and rec.name and rec.name not in text[subject.end() :]:
