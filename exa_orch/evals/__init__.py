@@ -32,8 +32,8 @@ were analysed (issue 37's second session), `held-out-fresh.json` until its misse
 the third: both are tuning worlds now. `blind-companies.json` and `blind-people.json` were written
 blind by a helper at 653a7c1 and their misses analysed in the fourth session: tuning worlds too, as
 are blind2 to blind5 (each written blind, measured before its misses were read: the figures are in
-each file's description). `blind6.json`, written blind on 2026-12-02, is held out as `held-out.json`
-is: never read while tuning, scored by CI on the short profile. `--verbose` lists every pair the
+each file's description). `blind6.json` and `blind10.json`, written blind on 2026-12-02, are held
+out as `held-out.json` is: never read while tuning, scored by CI on the short profile. `--verbose` lists every pair the
 resolver alone left apart, with why (evals/shapes.missed_pairs): what a tuning run reads.
 """
 
@@ -64,6 +64,7 @@ PROFILES: dict[str, list[str]] = {
         "held-out-brands.json",
         "held-out-fresh.json",
         "blind6.json",
+        "blind10.json",
     ]
 }  # full: every world in WORLDS; public: evals/public.py
 ENGINES = ("websets", "agent")  # convergent.search runs end to end on each
@@ -81,7 +82,9 @@ TUNING = (
     "blind4.json",
     "blind5.json",
     "blind7.json",  # written blind after the fifth session's tuning; one false merge read (SoftBank)
-)  # not held-out.json, not blind6.json
+    "blind8.json",  # written blind on 2026-12-02 at 8a84f10 (many pages in other scripts), then read
+    "blind9.json",
+)  # not held-out.json, not blind6.json, not blind10.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
