@@ -397,9 +397,9 @@ def test_people_join_across_nicknames_orders_initials_scripts_and_a_shared_profi
 @pytest.mark.parametrize(
     ("a", "b"),
     [
-        # another script with no identifier and no stated alias: never guessed
-        (person("a", "Shohei Ohtani", "https://www.mlb.com/ohtani", "Los Angeles Dodgers"),
-         person("b", "大谷翔平", "https://ja.wikipedia.org/wiki/x", "Los Angeles Dodgers")),
+        # another script no dictionary here reads, no identifier, no stated alias: never guessed
+        (person("a", "Kazuo Inamori", "https://global.kyocera.com/inamori", "Kyocera"),
+         person("b", "稲盛和夫", "https://ja.wikipedia.org/wiki/x", "Kyocera")),
         # a new employer with no identifier
         (person("a", "Mira Murati", "https://thinkingmachines.ai/mira", "Thinking Machines Lab"),
          person("b", "Mira Murati", "https://openai.com/mira", "OpenAI")),

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from exa_orch.workflows import entities
-from exa_orch.workflows.entities import hosts, names
+from exa_orch.workflows.entities import hosts, japanese, names
 from exa_orch.workflows.entities.people import name_evidence
 from exa_orch.workflows.entities.person_evidence import _concurrent
 from exa_orch.workflows.entities.scripts import sound_key, sounds_alike
@@ -130,3 +130,38 @@ def test_an_article_kept_under_a_former_name_joins_the_company_it_says_it_now_is
 
 def test_two_romanizations_of_one_korean_given_name_weigh_as_one_read_name() -> None:
     assert name_evidence("반기문", "Ban Ki-moon")[0] == name_evidence("任正非", "Ren Zhengfei")[0] == 6.0
+
+
+@pytest.mark.parametrize(
+    ("kanji", "latin"),
+    [("松下幸之助", "Konosuke Matsushita"), ("黒澤 明", "Akira Kurosawa"), ("本田圭佑", "HONDA Keisuke")],
+)
+def test_a_japanese_name_in_kanji_reads_as_its_latin_spelling(kanji: str, latin: str) -> None:
+    weight, said = name_evidence(kanji, latin)
+    assert weight == 6.0 and f"read from {kanji}" in said
+
+
+def test_a_japanese_reading_tells_two_family_names_apart_and_folds_long_vowels() -> None:
+    assert name_evidence("松下幸之助", "Konosuke Matsumoto")[0] < 0
+    assert japanese.latin_key("Ohtani") == japanese.latin_key("ootani") == japanese.latin_key("Otani")
+    assert japanese.readings("稲盛和夫") == ()  # a family name the dictionary does not hold: no guess
+
+
+def test_two_pages_of_one_site_in_two_scripts_join_a_name_read_whole() -> None:
+    en = person("a", "Keisuke Honda", "https://www.example-tennis.jp/en/players/honda", "", "")
+    ja = person("b", "本田圭佑", "https://www.example-tennis.jp/ja/senshu/honda-keisuke", "", "")
+    ev = weigh(en, ja)
+    assert ev.joins and "two pages of one site" in ev.reason
+    other = person("c", "本田圭佑", "https://www.another-site.jp/honda", "", "")
+    assert not weigh(en, other).joins
+
+
+def test_an_employer_in_arabic_letters_reads_as_the_latin_one_and_the_article_blocks() -> None:
+    latin = person(
+        "a", "Nasser Al-Khelaifi", "https://www.example.fr/club/nasser", "Paris Saint-Germain", "Paris"
+    )
+    arabic = person(
+        "b", "ناصر الخليفي", "https://ar.wikipedia.org/wiki/ناصر_الخليفي", "باريس سان جيرمان", "الدوحة"
+    )
+    assert entities.resolve([latin, arabic]).groups == [[0, 1]]
+    assert "same employer (paris saint germain)" in weigh(latin, arabic).reason

@@ -11,8 +11,9 @@ each name can be read (`parse`):
 - titles and suffixes dropped ("Sir", "Dr.", "Jr.", "III"), initials written "K. M." or "KM", a
   name in quotes read as the given name ('William Henry "Bill" Gates');
 - a name in Chinese characters or Hangul read syllable by syllable (scripts.py): 张一鸣 is Zhang
-  Yiming; a Japanese name in kanji, or an English name beside a Chinese one (Robin Li / 李彦宏), is
-  never guessed: such a pair joins only through an alias a page states or a shared profile;
+  Yiming; a Japanese name in kanji as a dictionary of names reads it (japanese.py: 山中伸弥 is
+  Yamanaka Shinya, 大谷 Otani or Ohtani); an English name beside a Chinese one (Robin Li / 李彦宏)
+  is never guessed: such a pair joins only through an alias a page states or a shared profile;
 - a name in Arabic, Hebrew or a Brahmic script against one in Latin letters, by their consonants
   (scripts.skeleton: ناصف ساويرس / Nassef Sawiris), 5 at most: never enough without an employer.
 A single name on both sides ("Faker", "Neymar") weighs 5.5: one word names more people than two.
@@ -26,6 +27,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from exa_orch.workflows.entities.given_match import compare_given, similar
+from exa_orch.workflows.entities.japanese import latin_key, readings
 from exa_orch.workflows.entities.names import fold, words
 from exa_orch.workflows.entities.scripts import consonantal, cyrillic, korean_key, skeleton, syllabic
 
@@ -77,8 +79,8 @@ def _tokens(name: str) -> list[list[str]]:
     plain: list[str] = []
     caps: list[str] = []
     for raw in text.split():
-        # a Russian name's "-ий" ending written -iy, -ii or -y (Sadovnichiy, Sadovnichy): one spelling
-        found = [re.sub(r"(?<=\w\w\w)(?:iy|ii)$", "y", w) for w in words(raw) if w not in _TITLES]
+        # a Russian name's "-ий" ending written -iy or -y (Sadovnichiy, Sadovnichy): one spelling (not -ii: Fujii)
+        found = [re.sub(r"(?<=\w\w\w)iy$", "y", w) for w in words(raw) if w not in _TITLES]
         plain.extend(found)
         caps.extend(list(raw.lower()) if _CAPS_INITIALS.match(raw) else found)  # "MS": initials, not Ms.
     out = [plain, caps] if caps != plain else [plain]
@@ -116,11 +118,18 @@ def _spellings(name: str) -> list[str]:
 
 @lru_cache(maxsize=65536)
 def parse(name: str) -> tuple[PersonName, ...]:
-    """Every reading of `name` (module docstring), the plain one (given names, family name) first."""
+    """Every reading of `name` (module docstring), the plain one (given names, family name) first;
+    a Japanese name in kanji also as the name dictionary reads it (japanese.py)."""
     read = syllabic(name)
+    japanese = tuple(PersonName((g,), f, script="ja") for f, g in readings(name))
     if read:
         given = (read.given,) if read.given else ()
-        return (PersonName(given, read.family, (), read.spellings, "hangul" if read.korean else "han"),)
+        return (
+            PersonName(given, read.family, (), read.spellings, "hangul" if read.korean else "han"),
+            *japanese,
+        )
+    if japanese:
+        return japanese
     name = cyrillic(name) or name
     out: list[PersonName] = []
     for spelling in _spellings(name):
@@ -205,6 +214,18 @@ def _skeletons(a: str, b: str) -> tuple[float, str] | None:
     return differ
 
 
+def _as_japanese(x: PersonName, other: PersonName) -> PersonName:
+    """`x`, a Latin name, folded as Japanese names' Latin spellings are (japanese.latin_key:
+    Ohtani / Otani) when `other` is a Japanese name read from kanji; else `x` as it is."""
+    if other.script != "ja" or x.script:
+        return x
+    return x._replace(
+        given=tuple(latin_key(g) for g in x.given),
+        family=latin_key(x.family),
+        extra=tuple(latin_key(e) for e in x.extra),
+    )
+
+
 @lru_cache(maxsize=65536)
 def name_evidence(a: str, b: str) -> tuple[float, str]:
     """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
@@ -217,6 +238,7 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
     best: tuple[float, str] = (-8.0, "names differ")
     for x in parse(a):
         for y in parse(b):
+            x, y = _as_japanese(x, y), _as_japanese(y, x)
             fw, fr = _family(x, y)
             if fw < 0 and best[0] > -8.0:
                 continue  # this reading's family names differ: another reading already does better

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.given_match import given_forms, similar
+from exa_orch.workflows.entities.japanese import latin_key
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     core_name,
@@ -258,9 +259,13 @@ def _founded(a: Record, b: Record, ev: Said) -> None:
 
 
 def _same_page(a: Record, b: Record, ev: Said) -> None:
-    """One page (its locale aside) for both: 2 when it is all, 4 when its path names the person."""
+    """One page (its locale aside) for both: 2 when it is all, 4 when its path names the person;
+    two pages of one site in two scripts (`_one_site`)."""
     sa, sb = a.site, b.site
-    if not (sa and sb) or sa.platform or sb.platform or sa.canonical != sb.canonical:
+    if not (sa and sb) or sa.platform or sb.platform:
+        return
+    if sa.canonical != sb.canonical:
+        _one_site(a, b, ev)
         return
     path = set(words(sa.path.replace("-", " ").replace("_", " ")))
     names = [a.name or "", b.name or "", *a.aliases, *b.aliases]
@@ -270,6 +275,17 @@ def _same_page(a: Record, b: Record, ev: Said) -> None:
         ev.for_.append((4.0, f"one page{two}, {sa.canonical}, whose path names {named.family}"))
     else:
         ev.for_.append((2.0, f"one page{two}, {sa.canonical}"))
+
+
+def _one_site(a: Record, b: Record, ev: Said) -> None:
+    """Two pages of one organisation's own site (one registered domain, no shared host) about a
+    name in two scripts that agree whole by a reading (6: 藤井輝夫 / Teruo Fujii on u-tokyo.ac.jp,
+    its president's pages in Japanese and in English): 2. One site seldom holds two namesakes, and
+    texts in two languages share no other word."""
+    if not a.domain or a.domain != b.domain or is_latin(a.name or "") == is_latin(b.name or ""):
+        return
+    if name_evidence(a.name or "", b.name or "")[0] >= 6.0:
+        ev.for_.append((2.0, f"two pages of one site, {a.domain}, in two scripts"))
 
 
 def _one_article(a: Record, b: Record, ev: Said) -> None:
@@ -368,14 +384,17 @@ def block_keys(r: Record) -> set[str]:
         return set()
     own: set[str] = set()
     for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias))]:
-        for family in {reading.family, *reading.spellings}:
+        # a Japanese name's Latin spellings folded too (Ohtani / otani: japanese.latin_key)
+        for family in {reading.family, *reading.spellings, latin_key(reading.family)}:
             own.update(f"f:{family}:{form[:1]}" for g in reading.given or ("",) for form in given_forms(g))
             if reading.script == "hangul":  # 구광모 / Koo Kwang-mo: g or k, d or t, b or p, j or ch
                 own.update(
                     f"f:{family}:{i}" for g in reading.given[:1] for i in _KOREAN_INITIALS.get(g[:1], ())
                 )
     if consonantal(r.name):  # ناصف ساويرس / Nassef Sawiris: by the consonants of each word
-        own.update(f"s:{skeleton(w)}" for w in words(r.name.replace("`", "")))
+        # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
+        read = words(r.name.replace("`", ""))
+        own.update(f"s:{skeleton(w)}" for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)])
     else:
         own.update(f"s:{skeleton(x.family)}" for x in parse(r.name)[:1])
     return own

@@ -151,13 +151,13 @@ def consonantal(name: str) -> bool:
 
 def skeleton(word: str) -> str:
     """A folded word's consonants as both scripts write them: digraphs as one letter, vowels and
-    the glides h, w, y dropped, a nasal before a consonant as n (Devanagari's anusvara), doubled
+    the glides h, w, y dropped (but a first y or w, a consonant there: "yaghi" -> "yg"), a nasal before a consonant as n (Devanagari's anusvara), doubled
     letters once ("sachin" and "scin" -> "scn", "tendulkar" and "temdulkr" -> "tndlkr", "hassan"
     and "hsn" -> "sn"). Many names share one ("sn": Hassan, Hussein, Hosni): weigh it lightly."""
     w = word.lower()
     for two, one in _DIGRAPHS:
         w = w.replace(two, one)
-    w = re.sub(r"[aeiouhwy]", "", w)
+    w = re.sub(r"(?<!^)[aeiouhwy]|^[aeiouh]", "", w)  # a word's first y or w is a consonant (Yaghi)
     w = re.sub(r"m(?=[^aeiou])", "n", w)
     return re.sub(r"(.)\1+", r"\1", w)
 
@@ -187,7 +187,7 @@ def sound_key(folded: str, *, read: bool = False) -> str:
     for two, one in _SOUNDS:
         w = w.replace(two, one)
     w = re.sub(r"c(?=[eiy])", "s", w).translate(_MERGE)
-    w = re.sub(r"m(?=[^aeioum])", "n", w)
+    w = re.sub(r"m(?=[^aeioumn])", "n", w)
     w = re.sub(r"[aeiouhwy]", "", w)
     return re.sub(r"(.)\1+", r"\1", w)
 
@@ -196,11 +196,15 @@ def sounds_alike(read: str, latin: str) -> bool:
     """A name read out of another script (folded) and one in Latin letters sound alike: their
     `sound_key`s are equal, four consonants at least, or differ in one of six or more (a plural,
     a consonant a script adds: "productions" / プロダクション)."""
-    x, y = sound_key(read, read=True), sound_key(latin)
-    if len(x) < 4 or len(y) < 4:
-        return False
-    if x == y:
-        return True
-    from rapidfuzz.distance import Levenshtein  # on first use, as evidence.py does
+    x = sound_key(read, read=True)
+    # a g before e, i or y may be soft (Germain: جيرمان, jyrmn)
+    for y in {sound_key(latin), sound_key(re.sub(r"g(?=[eiy])", "j", latin))}:
+        if len(x) < 4 or len(y) < 4:
+            continue
+        if x == y:
+            return True
+        from rapidfuzz.distance import Levenshtein  # on first use, as evidence.py does
 
-    return min(len(x), len(y)) >= 6 and bool(Levenshtein.distance(x, y, score_cutoff=1) <= 1)
+        if min(len(x), len(y)) >= 6 and Levenshtein.distance(x, y, score_cutoff=1) <= 1:
+            return True
+    return False
