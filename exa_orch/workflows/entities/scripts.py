@@ -7,9 +7,8 @@ Min). A Chinese or Korean name is written family name first with no space, so th
 name: 张一鸣 reads as family "zhang", given "yiming", which a page in Latin letters writes "Zhang
 Yiming" or "Yiming Zhang". What this can't read honestly is left alone:
 - a Japanese name in kanji (大谷翔平): anyascii gives its Mandarin reading (da guxiangping), which
-  no Latin spelling of a Japanese name meets (Ohtani Shohei): a Japanese reading needs a dictionary
-  (pykakasi is GPL-3, the project MIT). A name with kana gets no reading at all. Such a name joins
-  only through what a page states (an alias, a profile);
+  no Latin spelling of a Japanese name meets (Ohtani Shohei): japanese.py reads it with a
+  dictionary of names instead (pykakasi, a general reader, is GPL-3, the project MIT);
 - an English name beside a Chinese one (Robin Li / 李彦宏): not a transliteration, never guessed;
 - a foreign name written in Chinese characters ("埃隆·马斯克", with a middle dot): no reading.
 A name in Cyrillic letters is spelled in Latin ones by anyascii (`cyrillic`). Korean family names
