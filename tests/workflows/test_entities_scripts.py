@@ -165,3 +165,21 @@ def test_an_employer_in_arabic_letters_reads_as_the_latin_one_and_the_article_bl
     )
     assert entities.resolve([latin, arabic]).groups == [[0, 1]]
     assert "same employer (paris saint germain)" in weigh(latin, arabic).reason
+
+
+def test_a_subsidiary_named_as_its_group_is_another_company() -> None:
+    group = co("a", "Hanwha Holdings", "https://www.hanwha-inc.com/", "Seoul, South Korea", "Conglomerate")
+    unit = co("b", "Hanwha", "https://news.hanwha.com/en/", "Seoul, South Korea", "Conglomerate")
+    unit["properties"]["description"] = (
+        "Hanwha, the chemicals subsidiary founded in 2020 under Hanwha Holdings, runs plants."
+    )
+    ev = weigh(group, unit)
+    assert not ev.joins and "names Hanwha Holdings as its owner" in ev.why_apart
+
+
+def test_an_owner_named_in_full_is_the_company_its_initials_name() -> None:
+    group = co("a", "NTTG", "https://www.nttg.example.jp/", "Tokyo, Japan", "Telecommunications")
+    unit = co("b", "NTTG Mobile", "https://mobile.nttg.example.jp/", "Tokyo, Japan", "Telecommunications")
+    unit["properties"]["description"] = "NTTG Mobile is a core member of Nippon Telecom Trading Group."
+    ev = weigh(group, unit)
+    assert not ev.joins and "as its owner" in ev.why_apart

@@ -211,9 +211,13 @@ def _ownership(x: Record, y: Record, ev: Evidence) -> None:
 
 
 def _owner_is(owner: str, x: Record, y: Record) -> bool:
-    """`owner`, stated by x, is y (by name or core) and not the group of x's own bare name."""
-    own_group = core_name(owner) == x.core == x.raw_name
-    return not own_group and (owner in (y.clean, y.core) or core_name(owner) == y.core)
+    """`owner`, stated by x, is y (by name, core or initials) and not the group of x's own bare name."""
+    # ... but a subsidiary is another company, whatever its name ("POSCO, the steelmaking
+    # subsidiary established in 2022 under POSCO Holdings")
+    own_group = core_name(owner) == x.core == x.raw_name and "subsidiary" not in x.owners[owner]
+    # "a core member of Mitsubishi UFJ Financial Group" names MUFG: its initials are y's name
+    named = owner in (y.clean, y.core) or core_name(owner) == y.core or initialism(owner, y.clean)
+    return not own_group and bool(named)
 
 
 def _forms(r: Record) -> frozenset[str]:

@@ -73,8 +73,10 @@ _FORMERLY = re.compile(
 )
 _OWNER_CUES = (
     re.compile(r"\b(?:a|the)\s+(?:wholly[\s-]owned\s+)?(?:subsidiary|unit|division|affiliate)\s+of\s+(?:the\s+)?" + _ORG_NAME),
+    # "the steelmaking subsidiary established in March 2022 under POSCO Holdings"
+    re.compile(r"\b(?:a|the)\s+(?:[\w-]+\s+)?subsidiary\s+(?:[\w-]+\s+){0,5}?(?:of|under)\s+(?:the\s+)?" + _ORG_NAME),
     re.compile(r"(?:\b(?:is|are|as)|,)\s+(?:a\s+)?part\s+of\s+(?:the\s+)?" + _ORG_NAME),
-    re.compile(r"\b(?:is\s+)?a\s+member\s+of\s+(?:the\s+)?" + _ORG_NAME),
+    re.compile(r"\b(?:is\s+)?a\s+(?:core\s+|founding\s+|leading\s+)?member\s+of\s+(?:the\s+)?" + _ORG_NAME),
     re.compile(r"\b(?:owned|operated|controlled)\s+by\s+(?:the\s+)?" + _ORG_NAME),
 )  # fmt: skip
 # "the parent of Royal Mail and GLS", "owner of Nivea": the companies a record owns, each another
