@@ -183,3 +183,11 @@ def test_an_owner_named_in_full_is_the_company_its_initials_name() -> None:
     unit["properties"]["description"] = "NTTG Mobile is a core member of Nippon Telecom Trading Group."
     ev = weigh(group, unit)
     assert not ev.joins and "as its owner" in ev.why_apart
+
+
+def test_a_unit_on_a_host_of_its_own_is_not_the_site_owner() -> None:
+    group = co("a", "MCG", "https://www.mcg-example.co.jp/", "Tokyo, Japan", "Chemicals")
+    unit = co("b", "MCG Agro", "https://agro.mcg-example.co.jp/", "Tokyo, Japan", "Chemicals")
+    ir = co("c", "MCG Holdings", "https://ir.mcg-example.co.jp/", "Tokyo, Japan", "Chemicals")
+    assert "a host of its own" in weigh(group, unit).why_apart
+    assert weigh(group, ir).joins  # investor relations: the owner's own host

@@ -44,6 +44,7 @@ from exa_orch.workflows.entities import families, profiles
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
+    acronym,
     core_name,
     extra_words,
     initialism,
@@ -292,11 +293,43 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
             f"{longer.name} adds {' '.join(named)!r} to the other's name on {where.canonical}, a page its "
             "path names: a unit of the site's owner"
         )
+    elif unit := next((x for x, y in ((a, b), (b, a)) if _unit_host(x, y)), None):
+        assert unit.site is not None
+        ev.against.append(
+            f"{unit.name} adds to the other's name on {unit.site.host}, a host of its own under "
+            f"{unit.site.domain}: a unit of the site's owner"
+        )
     elif where and not where.home and len([w for w in extra if len(w) >= 3]) >= 2:
         ev.against.append(
             f"{longer.name} adds {' '.join(sorted(extra))!r} to the other's name on {where.canonical}, a "
             "page deep in the site: a unit of the site's owner"
         )
+
+
+# Subdomains a company's own site is served from, whatever its name: not a unit's own host.
+_SITE_HOSTS = frozenset(
+    "www www2 m web home en int global group corporate corp company about ir investor investors "
+    "news newsroom press media careers jobs shop store blog hq world info ri worldwide "
+    "international intl".split()
+)
+
+
+def _unit_host(x: Record, y: Record) -> bool:
+    """x's name adds words to y's, or to y's initials ("MUFG Bank" / "Mitsubishi UFJ Financial
+    Group"), on a host of its own under y's registered domain (`_own_subdomain`: bk.mufg.jp)."""
+    if not (x.site and _own_subdomain(x.site, y.site)):
+        return False
+    wx, wy = x.clean.split(), y.clean.split()
+    return (set(wy) < set(wx)) or (len(wx) > 1 and len(wy) > 1 and wx[0] == acronym(y.clean))
+
+
+def _own_subdomain(where: Site, other: Site | None) -> bool:
+    """`where` is a host of its own under the registered domain (bk.mufg.jp beside www.mufg.jp):
+    neither the other's host nor one a company's own site is served from (`_SITE_HOSTS`, a locale)."""
+    if other is None or where.host == other.host or where.host == where.domain:
+        return False
+    sub = where.host.removesuffix("." + where.domain)
+    return "." not in sub and sub not in _SITE_HOSTS and where.canonical.split("/")[0] != where.domain
 
 
 def _one_site(a: Record, b: Record, ev: Evidence) -> None:

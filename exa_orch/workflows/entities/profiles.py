@@ -257,11 +257,12 @@ def blocking_keys(r: Record) -> set[str]:
 
 
 def _name_keys(r: Record) -> set[str]:
-    """A page's name as a site's label ("3DS" / 3ds.com), initials with a legal form's ("GCPL"
+    """A page's name, or its core, as a site's label ("3DS" / 3ds.com), initials with a legal form's ("GCPL"
     meets "GCP"), and less a first or last word ("Saudi Aramco"; `_leading`)."""
     own: set[str] = set()
     if len(r.clean) >= 3:
         own.add(f"l:{r.clean.replace(' ', '')}")
+        own.add(f"l:{r.core.replace(' ', '')}")  # "Spar Group Ltd" meets spar.co.za
         if " " not in r.clean and r.clean[-1] in "lc":
             own.add(f"n:{r.clean[:-1]}")
     core = r.core.split()
