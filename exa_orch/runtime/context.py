@@ -4,6 +4,8 @@ Contract of `step(key, fn)`: `fn` runs at most once per successful checkpoint. I
 saved under (task_id, key) in one transaction before `step` returns; a resumed run returns the
 saved result without calling `fn`. A step interrupted before its checkpoint runs again on resume,
 so a step that creates an Exa object passes `externalId=ctx.external_id(key)` (see `dedupe.py`).
+Once the run's lease fence refused a request (gateway/fence.py), no step of the run is saved: `step`
+raises that refusal instead, even if `fn` caught it and returned.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from collections.abc import Awaitable, Callable, Iterator
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar, overload
 
-from exa_orch.gateway.context import request_scope
+from exa_orch.gateway.context import current_request, request_scope
 
 if TYPE_CHECKING:
     from exa_orch.runtime.deps import Deps
@@ -155,6 +157,13 @@ class TaskContext:
             raise
         finally:
             _IN_STEP.reset(inside)
+        fence = current_request().fence
+        if fence is not None and fence.tripped is not None:
+            # A request of this run was refused unsent (its lease may have lapsed): `fn` may have
+            # caught the refusal and returned a stand-in for what it could not read (a webset
+            # "gone", a page "unreachable"). Not a result to keep: the run ends as a lost lease
+            # (the actor) and the next one runs this step again.
+            raise fence.tripped
         result: T | J = _json_roundtrip(out)  # `fn`'s value as a resumed run will read it back
         await self._save(key, result)
         self.current_step = previous

@@ -37,7 +37,7 @@ from typing import Any
 
 from pydantic import Field
 
-from exa_orch.errors import OrchError
+from exa_orch.errors import LeaseHeld, OrchError
 from exa_orch.exa.models import Contents
 from exa_orch.gateway import prices
 from exa_orch.gateway.context import current_request
@@ -235,6 +235,8 @@ async def fetch_pages(
             batch = pending[:size]
             try:
                 contents = await exa_port_of(ctx.deps).get_contents(batch, max_characters=PAGE_CHARS)
+            except LeaseHeld:
+                raise  # not a page unread: this run may no longer do the task's work
             except OrchError as exc:  # the result stands; these pages could not be read
                 return {"urls": batch, "pages": {u: {"status": "error", "error": exc.code} for u in batch}}
             read = _pages_of(contents, batch)
@@ -343,6 +345,8 @@ async def quotes(ctx: TaskContext, cited: list[Cited]) -> list[Cited]:
             try:
                 async for item in exa_port_of(ctx.deps).items_as_sent(webset_id, max_items=100_000):
                     found.update({_key(c): c.snippet for c in _item_cites(item.model_dump()) if c.quoted})
+            except LeaseHeld:
+                raise  # not a webset gone: this run may no longer do the task's work
             except OrchError:
                 pass  # the webset is gone: its answers stand in for the quotes
         return found

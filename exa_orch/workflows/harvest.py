@@ -17,6 +17,7 @@ The result says which items are one entity (`workflows.entities`: the same compa
 
 from __future__ import annotations
 
+import asyncio
 import time
 from functools import partial
 from typing import TYPE_CHECKING, Any
@@ -68,9 +69,11 @@ class HarvestArgs(memory.KnownArgs):
     omitted or null: the server's EXA_ORCH_ENGINE (websets unless set)"""
 
 
-def duplicates(items: list[kit.AgentJson]) -> kit.AgentJson:
-    """{uniqueEntities, duplicates: [{itemIds, mergeReasons}]} of `items` (entity resolution)."""
-    resolution = entities.resolve(items)
+async def duplicates(items: list[kit.AgentJson]) -> kit.AgentJson:
+    """{uniqueEntities, duplicates: [{itemIds, mergeReasons}]} of `items` (entity resolution). The
+    resolution is CPU work (seconds for a few hundred items on a busy machine): it runs off the
+    event loop, which keeps renewing leases."""
+    resolution = await asyncio.to_thread(entities.resolve, items)
     return {
         "uniqueEntities": len(resolution.groups),
         "duplicates": [
@@ -138,13 +141,13 @@ async def delete_webset(ctx: TaskContext, webset_id: str) -> bool:
 async def found_items(ctx: TaskContext, webset_id: str) -> kit.AgentJson:
     """A stopped harvest's salvage (ctx.on_stop): every item the webset holds, as its result lists them."""
     items = await kit.webset_items(ctx, "stopped.items", webset_id)
-    return {"items": items, "itemCount": len(items), **duplicates(items)}
+    return {"items": items, "itemCount": len(items), **await duplicates(items)}
 
 
 async def found_rows(got: rows.Collected, field_ids: list[str]) -> kit.AgentJson:
     """A stopped agent harvest's salvage: the rows its finished runs returned, as items."""
     items = [rows.as_item(r, field_ids) for r in got.rows]
-    return {"runIds": list(got.run_ids), "items": items, "itemCount": len(items), **duplicates(items)}
+    return {"runIds": list(got.run_ids), "items": items, "itemCount": len(items), **await duplicates(items)}
 
 
 def _status(waited: Idle) -> str:
@@ -226,7 +229,7 @@ async def _run(
         "websetId": webset_id,
         "items": items,
         "itemCount": len(items),
-        **duplicates(items),
+        **await duplicates(items),
         "searchProgress": progress,
         "enrichmentCount": len(enrichment_ids),
         "enrichmentIds": enrichment_ids,
@@ -327,7 +330,7 @@ async def _on_rows(
         "runIds": got.run_ids,
         "items": items,
         "itemCount": len(items),
-        **duplicates(items),
+        **await duplicates(items),
         "searchProgress": {"found": len(got.rows), "analyzed": got.returned},
         "enrichmentCount": len(enrichments),
         "enrichmentIds": field_ids,

@@ -245,10 +245,13 @@ async def resolve_into(
     """Re-resolve `new` sightings with what `who`'s memory holds and write the result; each new
     sighting's group. Read, plan, apply, again while memory changed in between (`EntityMemory.apply`
     None: another process remembered meanwhile), so no two processes make one entity twice."""
-    keys = sorted({k for s in new for k in keys_of(s.item)})
+    # Reading the items' keys and resolving them is CPU work (seconds for a few hundred items on a
+    # busy machine): off the event loop, which keeps renewing leases.
+    keys = await asyncio.to_thread(lambda: sorted({k for s in new for k in keys_of(s.item)}))
     for attempt in range(APPLY_ATTEMPTS):
         old = await memory.candidates(who, keys)
-        after, of_new = plan(task_id, old, new)  # a refused apply changed none of `new`
+        # A refused apply changed none of `new`.
+        after, of_new = await asyncio.to_thread(plan, task_id, old, new)
         after.probed = keys
         if await memory.apply(who, after) is not None:
             return of_new

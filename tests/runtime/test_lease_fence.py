@@ -117,8 +117,16 @@ async def swallowing_workflow(ctx: TaskContext, args: SwallowArgs) -> dict[str, 
     return {"made": made.json()["id"]}
 
 
+async def swallowing_step(ctx: TaskContext, args: SwallowArgs) -> dict[str, Any]:
+    """The same inside a step, as the citation check's reads did (a webset "gone", a page
+    "unreachable"): the stand-in would be its checkpoint, and a resumed run would read it back."""
+    made: dict[str, Any] = await ctx.step("create", lambda: swallowing_workflow(ctx, args))
+    return made
+
+
+@pytest.mark.parametrize("fn", [swallowing_workflow, swallowing_step])
 async def test_a_workflow_that_catches_the_refusal_does_not_end_the_task(
-    store: Store, sim: SimHandle, governed: httpx.AsyncClient
+    store: Store, sim: SimHandle, governed: httpx.AsyncClient, fn: Any
 ) -> None:
     now = [0.0]
     claim = store.claim_runnable
@@ -130,7 +138,7 @@ async def test_a_workflow_that_catches_the_refusal_does_not_end_the_task(
         return records
 
     store.claim_runnable = claim_then_stop  # type: ignore[method-assign]
-    workflows = WorkflowRegistry([WorkflowSpec("rt.swallow", SwallowArgs, swallowing_workflow, "catches")])
+    workflows = WorkflowRegistry([WorkflowSpec("rt.swallow", SwallowArgs, fn, "catches")])
     sup = Supervisor(
         store,
         workflows,
@@ -142,9 +150,11 @@ async def test_a_workflow_that_catches_the_refusal_does_not_end_the_task(
         task = await sup.tasks.create("rt.swallow", {})
         await until(lambda: sup.started_total >= 2, within=WAIT, what="two lapsed runs")
         record = await store.get_task(task.id)
-    # The workflow returned {"error": ...}, yet the run ended as a lost lease: nothing stored.
+    # The workflow returned {"error": ...}, yet the run ended as a lost lease: nothing stored, not
+    # even the step's checkpoint.
     assert record.status is TaskStatus.WORKING
     assert record.result is None and record.error is None
+    assert await store.load_steps(task.id) == {}
     assert sim.log() == []
 
 

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -16,6 +18,7 @@ from exa_orch.app import open_app
 from exa_orch.config import Settings
 from exa_orch.exa.models import Contents
 from exa_orch.gateway import prices
+from exa_orch.gateway.context import current_request
 from exa_orch.operations.export import export_of
 from exa_orch.sim.billing import Billing
 from exa_orch.sim.context import SimConfig
@@ -323,3 +326,50 @@ async def test_a_restarted_task_reads_its_pages_from_its_checkpoints(
     assert done.result["citationCheck"]["citations"]["supported"] == 30
     rows = await ledger(tmp_path / "workflows.db", task_id)
     assert sorted(s for s, _, _ in rows) == ["citations.pages:0", "citations.pages:1", "citations.pages:1"]
+
+
+@pytest.mark.parametrize("stop_in", ["citations.quotes", "citations.pages:1"])
+async def test_a_lease_lapsed_in_the_citation_check_resumes_to_the_whole_check(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stop_in: str
+) -> None:
+    """The CI failure: a harvest's run lost its lease inside its citation check (its request to Exa
+    refused unsent, which the check took for a webset gone or a page unread), and its resumed run
+    completed with the check's work lost. Here the process "stops" for 100 s as the step `stop_in`
+    reads Exa (its fence's clock jumps, as test_lease_fence's do): the run ends unwritten, the next
+    one checks every citation of the 30 items, as an uninterrupted run does."""
+    world, _ = citation_world.build()
+    path = tmp_path / "world.json"
+    path.write_text(json.dumps(world), encoding="utf-8")
+    pages = {p["url"]: p for e in world["entities"] for p in e["pages"]}
+    port_of = citations.exa_port_of
+    stopped: list[str] = []
+
+    def stop_in_step(deps: Any) -> Any:
+        scope = current_request()
+        if scope.step == stop_in and not stopped and scope.fence is not None:
+            stopped.append(scope.task_id or "")
+            scope.fence.clock = lambda: time.monotonic() + 100.0  # this run's process stood still
+        return port_of(deps)
+
+    monkeypatch.setattr(citations, "exa_port_of", stop_in_step)
+    args = {"query": citation_world.QUERY, "entity": {"type": "company"},
+            "criteria": [{"description": citation_world.CRITERION}], "count": 30}  # fmt: skip
+    async with running_sim(SimConfig(world_file=str(path), speed=1000.0)) as sim:
+        db = tmp_path / "workflows.db"
+        config = Settings(exa_url=sim.url, simulator=True, db_path=db, rps=1000.0, concurrency=8)
+        async with open_app(config, db) as app:
+            done = await run_task(app, "lifecycle.harvest", args, within=WAIT)
+            assert app.supervisor is not None
+            runs = app.supervisor.started_total
+    assert stopped == [done.id] and runs == 2  # the lapsed run, then the resumed one
+    assert done.status == "completed", done.error
+    check = done.result["citationCheck"]
+    assert len(check["checks"]) == done.result["itemCount"] == 30
+    for c in check["checks"]:  # each citation's quote judged on its page, none lost or unread
+        page = pages[c["url"]]
+        assert c["snippet"] == page["quote"]
+        assert c["status"] == match(page["quote"], page["text"]).status
+    assert check["pages"]["fetched"] == 30 and check["citations"]["unchecked"] == 0
+    assert check["citations"]["unreachable"] == 0
+    rows = await ledger(db, done.id)
+    assert sorted(s for s, _, _ in rows) == ["citations.pages:0", "citations.pages:1"]  # none read twice

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -13,6 +14,7 @@ from exa_orch.app import App
 from exa_orch.errors import InvalidParams, NotFoundError
 from exa_orch.sim.testing import SimHandle
 from exa_orch.store import TaskStatus
+from exa_orch.workflows import entities
 from exa_orch.workflows.harvest import ENRICHMENT_MARK
 from tests.support import WAIT, until, until_steps
 from tests.workflows.conftest import OpenApp, has_step, run_task
@@ -281,3 +283,24 @@ async def test_an_exa_error_fails_the_task_naming_the_webset(research_app: OpenA
     assert done.status is TaskStatus.FAILED
     assert done.error is not None and done.error["code"] == "RESOURCE_NOT_FOUND"
     assert f"websets this task created, still at Exa: {webset_id}" in done.error["message"]
+
+
+async def test_entity_resolution_runs_off_the_event_loop(
+    research_app: OpenApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resolving a few hundred items takes seconds of CPU on a busy machine: on the event loop it
+    held off the lease renewals until the lease lapsed (a CI flake). The result's duplicates and
+    the entity memory's re-resolution (`known.remember`) both run in a worker thread."""
+    loop_thread = threading.get_ident()
+    threads: list[int] = []
+    resolve = entities.resolve
+
+    def spied(items: list[dict[str, Any]]) -> Any:
+        threads.append(threading.get_ident())
+        return resolve(items)
+
+    monkeypatch.setattr(entities, "resolve", spied)
+    async with research_app(MODULE) as app:
+        done = await run_task(app, "lifecycle.harvest", BASE)
+    assert done.status == "completed", done.error
+    assert len(threads) == 2 and loop_thread not in threads  # the memory's plan, then duplicates
