@@ -74,22 +74,22 @@ def test_a_group_and_one_of_its_companies_on_country_domains_stay_two() -> None:
     assert weigh(group, brand).joins  # the group's own name on its country site
 
 
-def test_an_employer_in_hangul_reads_as_the_latin_one() -> None:
-    latin = person(
-        "a", "Kim Beom-seok", "https://www.linkedin.com/in/bomkim", "Coupang", "Seoul, South Korea"
-    )
-    hangul = person("b", "김범석", "https://ko.wikipedia.org/wiki/김범석_(기업인)", "쿠팡", "서울")
-    ev = weigh(latin, hangul)
-    assert ev.joins and "same employer (coupang)" in ev.reason
-
-
-def test_a_name_read_from_characters_and_one_city_read_alike_join() -> None:
-    latin = person(
-        "a", "Ren Zhengfei", "https://www.huawei.com/en/executives/ren-zhengfei", "", "Shenzhen, China"
-    )
-    han = person("b", "任正非", "https://zh.wikipedia.org/wiki/任正非", "", "深圳")
-    ev = weigh(latin, han)
-    assert ev.joins and "both in shenzhen" in ev.reason
+@pytest.mark.parametrize(
+    ("latin", "native", "said"),
+    [
+        # an employer in Hangul read as the Latin one
+        (("Kim Beom-seok", "https://www.linkedin.com/in/bomkim", "Coupang", "Seoul, South Korea"),
+         ("김범석", "https://ko.wikipedia.org/wiki/김범석_(기업인)", "쿠팡", "서울"), "same employer (coupang)"),
+        # a whole name read from characters and one city read alike
+        (("Ren Zhengfei", "https://www.huawei.com/en/executives/ren-zhengfei", "", "Shenzhen, China"),
+         ("任正非", "https://zh.wikipedia.org/wiki/任正非", "", "深圳"), "both in shenzhen"),
+    ],
+)  # fmt: skip
+def test_a_person_in_two_scripts_joins_by_what_reads_alike(
+    latin: tuple[str, str, str, str], native: tuple[str, str, str, str], said: str
+) -> None:
+    ev = weigh(person("a", *latin), person("b", *native))
+    assert ev.joins and said in ev.reason
 
 
 def test_a_two_character_name_in_one_city_is_many_peoples() -> None:
