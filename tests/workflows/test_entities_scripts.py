@@ -191,3 +191,10 @@ def test_a_unit_on_a_host_of_its_own_is_not_the_site_owner() -> None:
     ir = co("c", "MCG Holdings", "https://ir.mcg-example.co.jp/", "Tokyo, Japan", "Chemicals")
     assert "a host of its own" in weigh(group, unit).why_apart
     assert weigh(group, ir).joins  # investor relations: the owner's own host
+
+
+def test_initials_with_groups_and_syllables_with_a_plural_name_one_company() -> None:
+    site = co("a", "PTG", "https://www.ptg.co.id/", "Jakarta, Indonesia", "Cement")
+    wiki = co("b", "Pupuk Tani", "https://en.wikipedia.org/wiki/Pupuk_Tani", "Jakarta, Indonesia", "Cement")
+    assert entities.resolve([site, wiki]).groups == [[0, 1]]  # PTG: Pupuk Tani Group
+    assert names.names_agree("nortels", "northern telecom") == "a name shortened by syllables"

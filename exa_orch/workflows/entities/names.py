@@ -152,13 +152,14 @@ def _abbreviation(x: str, y: str) -> bool:
 def _syllabic(x: str, y: str) -> bool:
     """`y`, one word, written from the starts of `x`'s first words, two letters or more of each
     and of two words at least ("magazine luiza" -> "magalu", "petroleo brasileiro" -> "petrobras",
-    "gazovaya promyshlennost" -> "gazprom"): a name shortened by syllables."""
+    "gazovaya promyshlennost" -> "gazprom"), a plural "s" after the last ("impala platinum" ->
+    "implats"): a name shortened by syllables."""
     kept = [w for w in x.split() if w not in _STOP]
     if " " in y or len(y) < 6 or len(kept) < 2 or y == kept[0] or not y.startswith(kept[0][:2]):
         return False
 
     def rest(word: int, at: int, cut: bool) -> bool:  # y[at:] from the starts of kept[word:]
-        if at == len(y):
+        if at == len(y) or (at == len(y) - 1 and y[-1] == "s" and word == len(kept)):  # "implats"
             return word >= 2 and cut  # one word cut short at least: "mercadolibre" is two words run together
         if word == len(kept):
             return False

@@ -103,10 +103,10 @@ def _site_named(page: Record, own: Record) -> str | None:
 
 def _initials(written: str, short: str) -> bool:
     """`short` is the initials of `written`, its small words kept or not ("energias de portugal" ->
-    "edp"), or with its legal form's (Limited, Corporation) after them ("godrej consumer products" ->
-    "gcpl", "coal india" -> "cil")."""
+    "edp"), or with its legal form's (Limited, Corporation) or Group's after them ("godrej consumer
+    products" -> "gcpl", "coal india" -> "cil", "semen indonesia" -> "sig")."""
     every = "".join(w[0] for w in written.split())
-    base = short[:-1] if short[-1:] in ("l", "c") and len(short) >= 3 else ""
+    base = short[:-1] if short[-1:] in ("l", "c", "g") and len(short) >= 3 else ""
     return initialism(written, short) or every == short or (len(base) >= 2 and every == base)
 
 
@@ -250,6 +250,8 @@ def blocking_keys(r: Record) -> set[str]:
     kept = [w for w in every if w not in ("and", "of", "the", "de")]
     for named in (every, kept, [w for w in kept if w not in DESIGNATORS]):
         own.update(f"n:{''.join(w[0] for w in named[:k])}" for k in range(2, len(named) + 1))
+    if len(every) >= 2:  # with a legal form's or Group's initial after them (`_initials`: "sig")
+        own.update(f"n:{''.join(w[0] for w in every)}{x}" for x in "lcg")
     for other in (r.publisher, r.titled):  # whose page it says it is; an article's subject
         if other:
             own.update({f"n:{other}", f"n:{other.replace(' ', '')}"})
