@@ -38,6 +38,10 @@ PAGE = (
 
 # -- the matcher -----------------------------------------------------------------------------------
 
+# How far a lapsed run's fence clock is moved on: past any lease, so its next request is refused
+# (a clock jump, not a wait).
+STOOD_STILL = 100.0
+
 
 def test_a_verbatim_quote_is_supported_with_its_sentence_as_the_passage() -> None:
     found = match("It raised $15M in a Series A round in 2023.", PAGE)
@@ -348,7 +352,7 @@ async def test_a_lease_lapsed_in_the_citation_check_resumes_to_the_whole_check(
         scope = current_request()
         if scope.step == stop_in and not stopped and scope.fence is not None:
             stopped.append(scope.task_id or "")
-            scope.fence.clock = lambda: time.monotonic() + 100.0  # this run's process stood still
+            scope.fence.clock = lambda: time.monotonic() + STOOD_STILL  # this run's process stood still
         return port_of(deps)
 
     monkeypatch.setattr(citations, "exa_port_of", stop_in_step)

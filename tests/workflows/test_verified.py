@@ -168,8 +168,12 @@ async def test_timeouts_give_partial_results(research_app: OpenApp, sim: SimHand
     async with research_app(MODULE) as app:
         # The research runs (pro: ~1.7 s) outlast the 1.2 s budget: items with the runs' status.
         slow = await run_task(app, TYPE, {**ARGS, "researchModel": "exa-research-pro", "timeout": 1200})
-        # A 25-item search outlasts 0.3 s: the items found so far, nothing researched.
+        # A 25-item search outlasts 0.3 s: the items found so far, nothing researched. Simulated time
+        # held meanwhile, so a busy machine's late poll can't find the search done.
+        speed = sim.ctx.clock.speed
+        sim.ctx.clock.set_speed(0.001)
         early = await run_task(app, TYPE, {**ARGS, "count": 25, "timeout": 300})
+        sim.ctx.clock.set_speed(speed)
     assert slow.status == "completed", slow.error
     assert slow.result["timedOut"] is True and slow.result["researchedCount"] == 0
     assert slow.result["totalItems"] == 4
