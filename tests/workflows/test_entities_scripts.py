@@ -198,3 +198,18 @@ def test_initials_with_groups_and_syllables_with_a_plural_name_one_company() -> 
     wiki = co("b", "Pupuk Tani", "https://en.wikipedia.org/wiki/Pupuk_Tani", "Jakarta, Indonesia", "Cement")
     assert entities.resolve([site, wiki]).groups == [[0, 1]]  # PTG: Pupuk Tani Group
     assert names.names_agree("nortels", "northern telecom") == "a name shortened by syllables"
+
+
+@pytest.mark.parametrize(
+    ("text", "named"),
+    [
+        ("A Natura &Co, anteriormente Natura Cosméticos, é uma empresa brasileira.", "natura cosmeticos"),
+        ("La Compañía aprobó el cambio de su razón social a Grupo Sanborns.", "grupo sanborns"),
+        ("Ageas, anciennement Fortis, est un assureur belge.", "fortis"),
+        ("A Cosan, antiga Rumo Logística, aprovou a mudança de sua razão social para Raízen.", "raizen"),
+    ],
+)
+def test_a_rename_written_in_another_language_is_another_name(text: str, named: str) -> None:
+    item = co("a", "Company", "https://www.company.example.com/", "Madrid, Spain", "Retail")
+    item["properties"]["description"] = text
+    assert named in entities.record(0, item).aliases

@@ -63,6 +63,26 @@ _ORG_ALIAS_CUES = (
         + _ORG_NAME
     ),
     re.compile(r"\bname\s+change\s+(?:from|to)\s+" + _ORG_NAME),
+    # the same in the languages company pages are most often written in (Spanish, Portuguese,
+    # French, German, Italian): "anteriormente Hypermarcas",
+    # "anciennement Lafarge", "ehemals Hoechst", "antes conocida como", "muda de nome para Grupo
+    # Casas Bahia", "cambia su nombre a", "change de nom pour"
+    re.compile(
+        r"\b(?:anteriormente|antigamente|anciennement|ehemals|vormals|precedentemente)"
+        r"(?:\s+(?:conocid[ao]|chamad[ao]|denominad[ao]|llamad[ao]|connue?|bekannt|not[ao])\s+(?:como|sous\s+le\s+nom\s+de|als|come))?\s+"
+        + _ORG_NAME
+    ),
+    re.compile(r"\bantes\s+(?:conocid[ao]|chamad[ao]|denominad[ao]|llamad[ao])\s+como\s+" + _ORG_NAME),
+    re.compile(r"\bantig[ao]\s+" + _ORG_NAME),  # "A Via S.A., antiga Via Varejo, ..."
+    # "a mudança de sua razão social para Grupo Casas Bahia", "el cambio de denominación social a"
+    re.compile(
+        r"\b(?:mudança|cambio)\s+de\s+(?:sua\s+|su\s+)?(?:razão\s+social|razón\s+social|nome|nombre|"
+        r"denominação(?:\s+social)?|denominación(?:\s+social)?)\s+(?:para|a|por)\s+" + _ORG_NAME
+    ),
+    re.compile(
+        r"\b(?:mud(?:a|ou|am|aram)|cambi(?:a|ó|an|aron)|chang(?:e|ent|é|era))\s+(?:de|o|su|son)\s+"
+        r"(?:nome|nombre|nom)\s+(?:para|a|por|pour|en)\s+" + _ORG_NAME
+    ),
 )
 # "Kraft Foods, now Mondelez": whichever side is the record's name, the other is its other name.
 _NOW = re.compile(_ORG_NAME + r",?\s+\(?now\s+(?:known\s+as\s+|called\s+)?" + _ORG_NAME)
