@@ -4,9 +4,11 @@ A record is built from a Websets item (properties, enrichments, evaluations: an 
 in the same shape, `rows.as_item`), or directly (the public benchmarks map their rows onto it).
 What the item's own text states is read as evidence and kept with the words that said it:
 - **other names**: "formerly X", "also known as X", "rebranded from X", "X (ABC)", "X, now Y",
-  "changed its name from X" (a company's name may hold "and", "of": _ORG_NAME);
+  "changed its name from X", "Y, formerly X" on a page under X's name, and the same in Spanish,
+  Portuguese, French, German and Italian ("anteriormente X", "muda de nome para Y") (a company's
+  name may hold "and", "of": _ORG_NAME);
 - **other sites**: "also at other.com", "formerly at ...", "redirects from ...";
-- **owners**: "a subsidiary of X", "part of X", "a member of X", "owned by X", "a unit of X" (a parent is another
+- **owners**: "a subsidiary of X" (or "under X"), "part of X", "a (core) member of X", "owned by X", "a unit of X" (a parent is another
   entity: it is evidence *against* joining the two, and of one owner for two regional sites); and
   what it owns: "the parent of X", "owner of X" (against too);
 - profile URLs on shared hosts anywhere in its properties or answers (hosts.HOSTS).
