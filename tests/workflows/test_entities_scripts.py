@@ -213,3 +213,11 @@ def test_a_rename_written_in_another_language_is_another_name(text: str, named: 
     item = co("a", "Company", "https://www.company.example.com/", "Madrid, Spain", "Retail")
     item["properties"]["description"] = text
     assert named in entities.record(0, item).aliases
+
+
+def test_independent_is_no_employer_two_namesakes_share() -> None:
+    a = person("a", "Maria Souza", "https://www.example-art.com/maria-souza", "Independent", "")
+    b = person("b", "Maria Souza", "https://www.example-music.com/maria", "Self-employed", "")
+    ev = weigh(a, b)
+    assert not ev.joins and "same employer" not in ev.reason
+    assert entities.record(0, a).employer == ""

@@ -249,6 +249,22 @@ _CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|
 _BOUNDARY = re.compile(r"[.!?]\s+(?=[A-Z\"“])")  # "Inc. (formerly" does not end a sentence
 
 
+# What a page writes where an employer goes when there is none: never one employer two people share.
+_NO_EMPLOYER = frozenset(
+    {
+        "independent",
+        "self employed",
+        "freelance",
+        "freelancer",
+        "retired",
+        "none",
+        "unemployed",
+        "n a",
+        "unknown",
+    }
+)
+
+
 def _sentence(text: str, at: int) -> str:
     """The sentence of `text` around position `at` (the words kept as a reason), at most 240 characters."""
     starts = [m.end() for m in _BOUNDARY.finditer(text, 0, at)]
@@ -390,6 +406,7 @@ def _role_at(rec: Record, texts: list[str]) -> None:
         written = m.group(2).strip()
         latin = re.match(_NAME, written)
         said = _trim(latin.group(1)) if latin else written
+        said = "" if " ".join(words(said)) in _NO_EMPLOYER else said
         rec.employer = clean_name(said.rstrip(".")) if said else ""
         rec.employer_latin, rec.employer_written = is_latin(said), said
 
@@ -437,6 +454,7 @@ def record(index: int, item: Json) -> Record:
     kind = _str(props.get("type")) or None
     company, person = _sub(props, "company"), _sub(props, "person")
     employer = _str(_sub(person, "company").get("name"))
+    employer = "" if " ".join(words(employer)) in _NO_EMPLOYER else employer
     rec = make(
         index, str(item.get("id") or index), kind, _name_of(props), url=_str(props.get("url")) or None,
         location=str(company.get("location") or person.get("location") or ""),
