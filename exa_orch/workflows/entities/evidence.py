@@ -26,7 +26,9 @@ against: a wrong merge costs more than a missed one, so split evidence keeps two
   nothing tied together, legal forms that differ ("Co., Inc." / "KGaA"), different countries (both
   known: countries.py; an unknown place is no evidence), a company one says it owns ("the parent
   of Royal Mail"), a unit's page deep in a site under a name adding two words (FUJIFILM Business
-  Innovation at fujifilm.com/fb).
+  Innovation at fujifilm.com/fb), a unit on a host of its own under a name adding to the owner's
+  (MUFG Bank at bk.mufg.jp), a group and one of its companies on country domains (Otsuka
+  Holdings / Otsuka Pharmaceutical: not one brand).
 People (person_evidence.py): names after transliteration, in either order, initials and
 nicknames, plus the same employer; a different employer is against unless a profile URL is shared.
 Other fields (`Record.facts`: phone, address, date of birth ...) add or take weight by how much
