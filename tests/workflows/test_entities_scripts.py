@@ -17,9 +17,9 @@ from exa_orch.workflows.entities.scripts import sound_key, sounds_alike
 Json = dict[str, Any]
 
 
-def co(id: str, name: str, url: str, location: str, industry: str) -> Json:
+def co(id: str, name: str, url: str, location: str, industry: str, desc: str = "") -> Json:
     company = {"name": name, "location": location, "industry": industry}
-    return {"id": id, "properties": {"type": "company", "url": url, "description": "", "company": company}}
+    return {"id": id, "properties": {"type": "company", "url": url, "description": desc, "company": company}}
 
 
 def person(id: str, name: str, url: str, employer: str, location: str) -> Json:
@@ -120,9 +120,9 @@ def test_a_host_under_a_shared_host_is_that_hosts() -> None:
 
 def test_an_article_kept_under_a_former_name_joins_the_company_it_says_it_now_is() -> None:
     own = co("a", "Equinor", "https://www.equinor.com/", "Stavanger, Norway", "Oil and gas")
-    old = co("b", "Statoil", "https://en.wikipedia.org/wiki/Statoil", "Stavanger, Norway", "Oil and gas")
-    old["properties"]["description"] = (
-        "Equinor ASA, formerly Statoil ASA, is a Norwegian state-owned energy company."
+    said = "Equinor ASA, formerly Statoil ASA, is a Norwegian state-owned energy company."
+    old = co(
+        "b", "Statoil", "https://en.wikipedia.org/wiki/Statoil", "Stavanger, Norway", "Oil and gas", said
     )
     ev = weigh(own, old)
     assert ev.joins and "formerly Statoil" in ev.reason
@@ -167,22 +167,26 @@ def test_an_employer_in_arabic_letters_reads_as_the_latin_one_and_the_article_bl
     assert "same employer (paris saint germain)" in weigh(latin, arabic).reason
 
 
-def test_a_subsidiary_named_as_its_group_is_another_company() -> None:
-    group = co("a", "Hanwha Holdings", "https://www.hanwha-inc.com/", "Seoul, South Korea", "Conglomerate")
-    unit = co("b", "Hanwha", "https://news.hanwha.com/en/", "Seoul, South Korea", "Conglomerate")
-    unit["properties"]["description"] = (
-        "Hanwha, the chemicals subsidiary founded in 2020 under Hanwha Holdings, runs plants."
-    )
-    ev = weigh(group, unit)
-    assert not ev.joins and "names Hanwha Holdings as its owner" in ev.why_apart
-
-
-def test_an_owner_named_in_full_is_the_company_its_initials_name() -> None:
-    group = co("a", "NTTG", "https://www.nttg.example.jp/", "Tokyo, Japan", "Telecommunications")
-    unit = co("b", "NTTG Mobile", "https://mobile.nttg.example.jp/", "Tokyo, Japan", "Telecommunications")
-    unit["properties"]["description"] = "NTTG Mobile is a core member of Nippon Telecom Trading Group."
-    ev = weigh(group, unit)
-    assert not ev.joins and "as its owner" in ev.why_apart
+@pytest.mark.parametrize(
+    ("group", "unit", "said"),
+    [
+        # a subsidiary named as its group is another company
+        (("Hanwha Holdings", "https://www.hanwha-inc.com/", "Seoul, South Korea", "Conglomerate"),
+         ("Hanwha", "https://news.hanwha.com/en/", "Seoul, South Korea", "Conglomerate",
+          "Hanwha, the chemicals subsidiary founded in 2020 under Hanwha Holdings, runs plants."),
+         "names Hanwha Holdings as its owner"),
+        # an owner named in full is the company its initials name
+        (("NTTG", "https://www.nttg.example.jp/", "Tokyo, Japan", "Telecommunications"),
+         ("NTTG Mobile", "https://mobile.nttg.example.jp/", "Tokyo, Japan", "Telecommunications",
+          "NTTG Mobile is a core member of Nippon Telecom Trading Group."),
+         "as its owner"),
+    ],
+)  # fmt: skip
+def test_a_group_a_page_names_as_its_owner_is_another_company(
+    group: tuple[str, ...], unit: tuple[str, ...], said: str
+) -> None:
+    ev = weigh(co("a", *group), co("b", *unit))
+    assert not ev.joins and said in ev.why_apart
 
 
 def test_a_unit_on_a_host_of_its_own_is_not_the_site_owner() -> None:

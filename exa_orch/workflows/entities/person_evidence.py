@@ -261,13 +261,9 @@ def _founded(a: Record, b: Record, ev: Said) -> None:
 
 
 def _same_page(a: Record, b: Record, ev: Said) -> None:
-    """One page (its locale aside) for both: 2 when it is all, 4 when its path names the person;
-    two pages of one site in two scripts (`_one_site`)."""
+    """One page (its locale aside) for both: 2 when it is all, 4 when its path names the person."""
     sa, sb = a.site, b.site
-    if not (sa and sb) or sa.platform or sb.platform:
-        return
-    if sa.canonical != sb.canonical:
-        _one_site(a, b, ev)
+    if not (sa and sb) or sa.platform or sb.platform or sa.canonical != sb.canonical:
         return
     path = set(words(sa.path.replace("-", " ").replace("_", " ")))
     names = [a.name or "", b.name or "", *a.aliases, *b.aliases]
@@ -279,14 +275,19 @@ def _same_page(a: Record, b: Record, ev: Said) -> None:
         ev.for_.append((2.0, f"one page{two}, {sa.canonical}"))
 
 
-def _one_site(a: Record, b: Record, ev: Said) -> None:
+def _one_site(a: Record, b: Record, ev: Said, named: float) -> None:
     """Two pages of one organisation's own site (one registered domain, no shared host) about a
     name in two scripts that agree whole by a reading (6: 藤井輝夫 / Teruo Fujii on u-tokyo.ac.jp,
     its president's pages in Japanese and in English): 2. One site seldom holds two namesakes, and
     texts in two languages share no other word."""
-    if not a.domain or a.domain != b.domain or is_latin(a.name or "") == is_latin(b.name or ""):
+    if (
+        named < 6.0
+        or not a.domain
+        or a.domain != b.domain
+        or is_latin(a.name or "") == is_latin(b.name or "")
+    ):
         return
-    if name_evidence(a.name or "", b.name or "")[0] >= 6.0:
+    if a.site and b.site and a.site.canonical != b.site.canonical:  # one page: `_same_page`
         ev.for_.append((2.0, f"two pages of one site, {a.domain}, in two scripts"))
 
 
@@ -326,13 +327,12 @@ def _city(a: Record, b: Record, ev: Said, named: float) -> None:
     languages share no word of trade (`_country`); a city is what they can share."""
     if named < 6.0 or is_latin(a.name or "") == is_latin(b.name or ""):
         return
-    written = next(r.name or "" for r in (a, b) if not is_latin(r.name or ""))
-    if len(written.replace(" ", "")) < 3:
-        return
     latin, read = (a, b) if is_latin(a.name or "") else (b, a)
+    if len((read.name or "").replace(" ", "")) < 3:
+        return
     city, said = latin.location.split(",")[0].strip(), read.location.split(",")[0].strip()
     if len(city) >= 4 and city != latin.country and (said == city or sounds_alike(said, city)):
-        ev.for_.append((2.0, f"both in {city} ({read.location.split(',')[0]})"))
+        ev.for_.append((2.0, f"both in {city} ({said})"))
 
 
 _GENERATION = {"sr": "sr", "senior": "sr", "jr": "jr", "junior": "jr", "ii": "ii", "iii": "iii", "iv": "iv"}
@@ -358,6 +358,7 @@ def weigh(a: Record, b: Record) -> Said:
         _employers(a, b, ev)
         _founded(a, b, ev)
         _same_page(a, b, ev)
+        _one_site(a, b, ev, named[0])
         _one_article(a, b, ev)
         _country(a, b, ev, named[0])
         _city(a, b, ev, named[0])

@@ -265,6 +265,11 @@ _NO_EMPLOYER = frozenset(
 )
 
 
+def _employer(written: str) -> str:
+    """`written` as an employer, or "" where it says there is none ("Independent", "Self-employed")."""
+    return "" if " ".join(words(written)) in _NO_EMPLOYER else written
+
+
 def _sentence(text: str, at: int) -> str:
     """The sentence of `text` around position `at` (the words kept as a reason), at most 240 characters."""
     starts = [m.end() for m in _BOUNDARY.finditer(text, 0, at)]
@@ -289,9 +294,8 @@ def _company_names(rec: Record, text: str) -> None:
             _alias(rec, before, _sentence(text, m.start()), False)
         elif names_agree(clean_name(before), rec.clean):
             _alias(rec, after, _sentence(text, m.start()), False)
-    for m in _FORMERLY.finditer(
-        text
-    ):  # the other way round ("formerly X" after the record's name: _other_names)
+    # the other way round from _other_names ("formerly X" after the record's own name)
+    for m in _FORMERLY.finditer(text):
         if clean_name(m.group(2)) == rec.clean:
             _alias(rec, m.group(1), _sentence(text, m.start()), False)
     subject = _SUBJECT.match(text)
@@ -406,7 +410,7 @@ def _role_at(rec: Record, texts: list[str]) -> None:
         written = m.group(2).strip()
         latin = re.match(_NAME, written)
         said = _trim(latin.group(1)) if latin else written
-        said = "" if " ".join(words(said)) in _NO_EMPLOYER else said
+        said = _employer(said)
         rec.employer = clean_name(said.rstrip(".")) if said else ""
         rec.employer_latin, rec.employer_written = is_latin(said), said
 
@@ -453,8 +457,7 @@ def record(index: int, item: Json) -> Record:
     props = _sub(item, "properties")
     kind = _str(props.get("type")) or None
     company, person = _sub(props, "company"), _sub(props, "person")
-    employer = _str(_sub(person, "company").get("name"))
-    employer = "" if " ".join(words(employer)) in _NO_EMPLOYER else employer
+    employer = _employer(_str(_sub(person, "company").get("name")))
     rec = make(
         index, str(item.get("id") or index), kind, _name_of(props), url=_str(props.get("url")) or None,
         location=str(company.get("location") or person.get("location") or ""),

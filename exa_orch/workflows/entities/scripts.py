@@ -150,9 +150,10 @@ def consonantal(name: str) -> bool:
 
 def skeleton(word: str) -> str:
     """A folded word's consonants as both scripts write them: digraphs as one letter, vowels and
-    the glides h, w, y dropped (but a first y or w, a consonant there: "yaghi" -> "yg"), a nasal before a consonant as n (Devanagari's anusvara), doubled
-    letters once ("sachin" and "scin" -> "scn", "tendulkar" and "temdulkr" -> "tndlkr", "hassan"
-    and "hsn" -> "sn"). Many names share one ("sn": Hassan, Hussein, Hosni): weigh it lightly."""
+    the glides h, w, y dropped (but a first y or w, a consonant there: "yaghi" -> "yg"), a nasal
+    before a consonant as n (Devanagari's anusvara), doubled letters once ("sachin" and "scin" ->
+    "scn", "tendulkar" and "temdulkr" -> "tndlkr", "hassan" and "hsn" -> "sn"). Many names share
+    one ("sn": Hassan, Hussein, Hosni): weigh it lightly."""
     w = word.lower()
     for two, one in _DIGRAPHS:
         w = w.replace(two, one)
@@ -173,6 +174,7 @@ _SOUNDS = (
 _MERGE = str.maketrans("lvfbdgqzc", "rbpptkkjk")
 
 
+@lru_cache(maxsize=65536)
 def sound_key(folded: str, *, read: bool = False) -> str:
     """A folded name's consonants as a name is heard in any script (`_SOUNDS`): vowels and the
     glides h, w, y dropped, "c" before e, i, y read as s, a nasal before a consonant as n, a
