@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities import families, profiles
+from exa_orch.workflows.entities import families, glossary, profiles
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, is_latin
 from exa_orch.workflows.entities.person_evidence import block_keys as person_keys
@@ -82,6 +82,8 @@ def _reading_keys(r: Record) -> set[str]:
         sounds = {sound_key(named[0]), sound_key("".join(named))}
         first = r.clean.split()[0]
         own = {f"r:{first.replace('l', 'r')}"} if 4 <= len(first) <= 10 else set()
+    # a name in another script translated (glossary.translates): by the words it may be rendered as
+    own |= set(glossary.keys(r.name)) if not is_latin(r.name) else {glossary.latin_key(r.clean)}
     return own | {f"k:{key[:4]}" for key in sounds if len(key) >= 4}  # scripts.sounds_alike: 4 at least
 
 
@@ -96,7 +98,7 @@ def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
         members
         for key, members in keys.items()
         if len(members) > 1
-        and (key[:2] not in ("r:", "k:") or cjk.intersection(members))
+        and (key[:2] not in ("r:", "k:", "t:") or cjk.intersection(members))
         and (not key.startswith("s:") or abjad.intersection(members))  # person_evidence.block_keys
     )
 

@@ -53,9 +53,21 @@ def _spellings(info: Mapping[str, Any]) -> tuple[set[str], set[str]]:
 @lru_cache(maxsize=1)
 def _data() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """(place -> ISO alpha-2, demonym -> ISO alpha-2, ISO alpha-2 -> the country's name folded)."""
+    return _read()[:3]
+
+
+@lru_cache(maxsize=1)
+def _own_names() -> dict[str, str]:
+    """A country's own name or spelling -> its ISO alpha-2, where one country alone has it."""
+    return _read()[3]
+
+
+@lru_cache(maxsize=1)
+def _read() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
     import countryinfo  # on first use: a cold start needs none of it
 
     places: dict[str, set[str]] = {}
+    owned: dict[str, set[str]] = {}
     demonyms: dict[str, tuple[int, str]] = {}
     names: dict[str, str] = {}
     for country in countryinfo.all_countries():
@@ -68,6 +80,8 @@ def _data() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
         own, held = _spellings(info)
         for key in own | held:
             places.setdefault(key, set()).add(iso)  # "Georgia": a country and a US state: unknown
+        for key in own:
+            owned.setdefault(key, set()).add(iso)
         demonym, people = _key(info.get("demonym") or ""), int(info.get("population") or 0)
         if demonym and demonyms.get(demonym, (-1, ""))[0] < people:
             demonyms[demonym] = (people, iso)
@@ -76,7 +90,8 @@ def _data() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     for k, iso in _MORE.items():
         place.setdefault(k, iso)
         demonym_of.setdefault(k, iso)
-    return place, demonym_of, names
+    own_name = {k: next(iter(v)) for k, v in owned.items() if k and len(v) == 1}
+    return place, demonym_of, names, own_name
 
 
 def _place(part: str) -> str:
@@ -108,6 +123,10 @@ def country_of(location: str) -> str:
     name and another's state: "Atlanta, Georgia"). A clause the sentence goes on with is
         not a place ("Gothenburg, Sweden, owned by Geely" -> "sweden")."""
     parts = [p for p in location.split(",") if p.strip()]
+    if len(parts) == 1 and _key(parts[0]) in _own_names():
+        # a location that is a country's name alone ("Luxembourg", "Georgia"): that country, though
+        # another country has a province of the name (Belgium's Luxembourg, the US state)
+        return _data()[2][_own_names()[_key(parts[0])]]
     capital = any(p.strip()[:1].isupper() for p in parts)  # a location written all in lowercase is kept
     while capital and len(parts) > 1 and not parts[-1].strip()[:1].isupper():
         parts.pop()  # ", owned by ...", ", part of ...": places are written with a capital

@@ -44,6 +44,7 @@ from typing import Any
 
 from exa_orch.workflows.entities import families, profiles
 from exa_orch.workflows.entities.countries import known
+from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     acronym,
@@ -53,7 +54,6 @@ from exa_orch.workflows.entities.names import (
     is_latin,
     legal_forms,
     names_agree,
-    reading_agrees,
 )
 from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, person_conflict
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person

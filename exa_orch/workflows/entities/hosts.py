@@ -73,6 +73,28 @@ HOSTS: tuple[Host, ...] = (
     Host("wsj.com", "fixed", "wsj.com/market-data/quotes/TICKER"),
     Host("cnbc.com", "fixed", "cnbc.com/quotes/TICKER"),
     Host("markets.ft.com", "query:s", "markets.ft.com/data/equities/tearsheet/summary?s=TICKER"),
+    # stock exchanges' and market-data sites' pages of one listed company
+    Host("asx.com.au", "fixed", "asx.com.au/markets/company/TICKER"),
+    Host("nzx.com", "fixed", "nzx.com/instruments/TICKER"),
+    Host("sgx.com", "fixed", "sgx.com/securities/equities/TICKER"),
+    Host(
+        "hkex.com.hk",
+        "query:sym",
+        "hkex.com.hk/Market-Data/Securities-Prices/Equities/Equities-Quote?sym=TICKER",
+    ),
+    Host("londonstockexchange.com", "fixed", "londonstockexchange.com/stock/TICKER/NAME/company-page"),
+    Host("nseindia.com", "query:symbol", "nseindia.com/get-quotes/equity?symbol=TICKER"),
+    Host("bseindia.com", "fixed", "bseindia.com/stock-share-price/NAME"),
+    Host("set.or.th", "fixed", "set.or.th/en/market/product/stock/quote/TICKER"),
+    Host("marketscreener.com", "fixed", "marketscreener.com/quote/stock/NAME"),
+    Host("investing.com", "fixed", "investing.com/equities/NAME"),
+    Host("tradingview.com", "fixed", "tradingview.com/symbols/TICKER"),
+    Host("stockanalysis.com", "fixed", "stockanalysis.com/stocks/TICKER"),
+    Host("companiesmarketcap.com", "path", "companiesmarketcap.com/NAME/marketcap"),
+    # quote pages whose path puts a sector or an exchange before the company: no profile read
+    Host("moneycontrol.com", "none", "moneycontrol.com/india/stockpricequote/SECTOR/NAME/CODE"),
+    Host("morningstar.com", "none", "morningstar.com/stocks/EXCHANGE/TICKER/quote"),
+    Host("argaam.com", "none", "argaam.com/en/company/companyoverview/marketid/N/companyid/N"),
     Host("forbes.com", "fixed", "forbes.com/profile/NAME"),
     Host(
         "britannica.com",

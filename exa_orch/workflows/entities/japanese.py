@@ -50,6 +50,11 @@ def _names() -> tuple[dict[str, str], dict[str, frozenset[str]]]:
     return family, {k: frozenset(v) for k, v in given.items()}
 
 
+def family_reading(kanji: str) -> str | None:
+    """The reading of a Japanese family name in kanji the dataset holds ("武田" -> "takeda"), or None."""
+    return _names()[0].get(kanji) if _KANJI.search(kanji) else None
+
+
 def _kana(text: str) -> str:
     from jaconv import kana2alphabet, kata2hira  # here: a cold start needs none of this
 

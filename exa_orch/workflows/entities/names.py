@@ -32,9 +32,7 @@ _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
 # Legal forms written in CJK scripts, dropped before transliteration (anyascii would read 株式会社
 # as "zhushihuishe", one word with the name before it): kabushiki kaisha, yugen kaisha, godo
 # kaisha, the Chinese (gufen) youxian gongsi, the Korean jusik hoesa.
-_CJK_FORMS = re.compile(
-    r"株式会社|有限会社|合同会社|[(（]株[)）]|股份有限公司|有限公司|주식회사|[(（]주[)）]"
-)
+CJK_FORMS = re.compile(r"株式会社|有限会社|合同会社|[(（]株[)）]|股份有限公司|有限公司|주식회사|[(（]주[)）]")
 
 
 def _kana(run: re.Match[str]) -> str:
@@ -75,7 +73,7 @@ def clean_name(name: str) -> str:
 
     Legal forms come from cleanco's list (many jurisdictions), stripped until none is left at
     the end, so "Samsung Electronics Co., Ltd." loses both; "&" and "and" read the same."""
-    text = _CJK_FORMS.sub(" ", unicodedata.normalize("NFKC", name)).strip() or name
+    text = CJK_FORMS.sub(" ", unicodedata.normalize("NFKC", name)).strip() or name
     from cleanco import basename  # here, not at import: a cold start needs none of this module's
 
     for _ in range(3):

@@ -34,15 +34,16 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from exa_orch.workflows.entities.common_names import chinese_like, common
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.given_match import given_forms, similar
+from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.japanese import latin_key
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     core_name,
     is_latin,
     names_agree,
-    reading_agrees,
     words,
 )
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
@@ -335,6 +336,22 @@ def _city(a: Record, b: Record, ev: Said, named: float) -> None:
         ev.for_.append((2.0, f"both in {city} ({said})"))
 
 
+def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:
+    """A whole name few people share (a family name not among the common ones, nor a Chinese name
+    of few syllables: common_names.py), both in Latin letters, in one known country, and nothing
+    against: 1, which a whole name's 7 needs to join (Keir Starmer at gov.uk and at parliament.uk).
+    Two Ahmed Hassans, two Li Nas, two Kim Min-jaes stay apart on their names alone."""
+    if named < 7.0 or ev.against or not (known(a.country) and a.country == b.country):
+        return
+    if not (is_latin(a.name or "") and is_latin(b.name or "")):
+        return
+    for r in (a, b):
+        said = person_key(r.name or "").split()
+        if not said or chinese_like(said) or any(common(w) for w in said[1:] or said):
+            return
+    ev.for_.append((1.0, f"a whole name few share, both in {a.country}"))
+
+
 _GENERATION = {"sr": "sr", "senior": "sr", "jr": "jr", "junior": "jr", "ii": "ii", "iii": "iii", "iv": "iv"}
 
 
@@ -363,6 +380,7 @@ def weigh(a: Record, b: Record) -> Said:
         _country(a, b, ev, named[0])
         _city(a, b, ev, named[0])
         _generations(a, b, ev)
+        _few_share(a, b, ev, named[0])
     return ev
 
 

@@ -28,8 +28,9 @@ from urllib.parse import unquote
 
 from exa_orch.workflows.entities.countries import known, stated_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, stem
+from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
-from exa_orch.workflows.entities.names import DESIGNATORS, initialism, names_agree, reading_agrees
+from exa_orch.workflows.entities.names import DESIGNATORS, initialism, names_agree
 from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:

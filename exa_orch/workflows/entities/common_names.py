@@ -1,0 +1,75 @@
+"""Family names many people share: a whole name agreeing says little when its family name is one.
+
+`COMMON_FAMILY_NAMES` holds the most frequent family names of the world's largest name pools, as
+they are written in Latin letters. Sources: Forebears, "Most Common Last Names In The World" (its
+top 100), and Wikipedia, "Lists of most common surnames" (the first ten to twenty of each of
+Africa, the Americas, Asia and Europe's largest countries). Korean family names come from
+scripts.KOREAN_SURNAMES (the usual spellings of the common ones), and a name whose every word is a
+Mandarin syllable (`chinese_like`: Li Na, Wang Yi, Yao Ming) is shared by many people whatever its
+family name, since the pool of Chinese given names is small against its population.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES
+
+COMMON_FAMILY_NAMES = frozenset(
+    # English-speaking countries
+    "smith johnson williams brown jones miller davis wilson taylor anderson thomas jackson white "
+    "harris martin thompson moore young allen king wright scott green baker adams nelson hill "
+    "campbell mitchell roberts carter phillips evans turner parker collins edwards stewart morris "
+    "murphy cook rogers morgan cooper peterson reed bailey bell kelly howard ward cox richardson "
+    "wood watson brooks bennett gray james hughes price sanders walker robinson lewis clark hall "
+    "wilson lee obrien ryan byrne "
+    # Spanish and Portuguese
+    "garcia rodriguez martinez hernandez lopez gonzalez perez sanchez ramirez torres flores rivera "
+    "gomez diaz cruz morales ortiz gutierrez chavez ramos ruiz alvarez fernandez jimenez moreno "
+    "romero silva santos oliveira souza pereira costa ferreira almeida lima carvalho gomes "
+    "ribeiro martins rocha rodrigues alves "
+    # German, French, Italian, Dutch, Nordic
+    "muller mueller schmidt schneider fischer weber meyer wagner becker schulz hoffmann bernard "
+    "dubois durand leroy moreau simon laurent lefebvre michel rossi russo ferrari esposito bianchi "
+    "romano colombo ricci dejong jansen devries bakker visser hansen johansson nilsson larsson "
+    "olsen andersen nielsen jensen pedersen karlsson eriksson "
+    # Slavic, Hungarian, Greek, Turkish
+    "ivanov smirnov kuznetsov popov petrov nowak kowalski wisniewski novak horvat kovacs nagy "
+    "papadopoulos yilmaz kaya demir sahin celik "
+    # Arabic, Persian, South Asian
+    "mohamed mohammed muhammad mohammad ahmed ahmad ali hassan hasan hussein husain hussain "
+    "ibrahim abdullah mahmoud khalil khan shah singh kumar sharma patel gupta das devi yadav reddy "
+    "rao hosseini mohammadi rahman islam hossain akter "
+    # Chinese as Hong Kong, Taiwan and Southeast Asia spell it, Japanese, Vietnamese, Filipino
+    "wong chan cheung leung ho ng tan lim goh chua chong chen chang kuo huang lin "
+    "sato suzuki takahashi tanaka watanabe ito yamamoto nakamura kobayashi kato yoshida yamada "
+    "sasaki yamaguchi matsumoto inoue kimura hayashi shimizu "
+    "nguyen tran le pham hoang phan vu dang bui do ngo duong reyes santos bautista "
+    # Africa
+    "mensah okafor adeyemi abubakar musa mwangi otieno kamau nkosi dlamini".split()
+) | {spelling for spellings in KOREAN_SURNAMES.values() for spelling in spellings}
+
+
+@lru_cache(maxsize=1)
+def _syllables() -> frozenset[str]:
+    """Every Mandarin syllable, as anyascii spells a Chinese character (about 400)."""
+    from anyascii import anyascii  # on first use: a cold start needs none of it
+
+    read = (anyascii(chr(c)).lower().strip() for c in range(0x4E00, 0x9FA6))
+    return frozenset(r for r in read if r.isalpha())
+
+
+def chinese_like(words: list[str]) -> bool:
+    """Whether every word of a name in Latin letters is one Mandarin syllable or two run together
+    ("yao ming", "zhang yiming")."""
+    syllables = _syllables()
+
+    def read(w: str) -> bool:
+        return w in syllables or any(w[:k] in syllables and w[k:] in syllables for k in range(1, len(w)))
+
+    return bool(words) and all(read(w) for w in words)
+
+
+def common(family: str) -> bool:
+    """Whether a family name (folded, one word) is one many people share."""
+    return family.replace(" ", "") in COMMON_FAMILY_NAMES
