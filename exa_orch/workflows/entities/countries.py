@@ -53,21 +53,9 @@ def _spellings(info: Mapping[str, Any]) -> tuple[set[str], set[str]]:
 @lru_cache(maxsize=1)
 def _data() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """(place -> ISO alpha-2, demonym -> ISO alpha-2, ISO alpha-2 -> the country's name folded)."""
-    return _read()[:3]
-
-
-@lru_cache(maxsize=1)
-def _own_names() -> dict[str, str]:
-    """A country's own name or spelling -> its ISO alpha-2, where one country alone has it."""
-    return _read()[3]
-
-
-@lru_cache(maxsize=1)
-def _read() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
     import countryinfo  # on first use: a cold start needs none of it
 
     places: dict[str, set[str]] = {}
-    owned: dict[str, set[str]] = {}
     demonyms: dict[str, tuple[int, str]] = {}
     names: dict[str, str] = {}
     for country in countryinfo.all_countries():
@@ -80,8 +68,6 @@ def _read() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, s
         own, held = _spellings(info)
         for key in own | held:
             places.setdefault(key, set()).add(iso)  # "Georgia": a country and a US state: unknown
-        for key in own:
-            owned.setdefault(key, set()).add(iso)
         demonym, people = _key(info.get("demonym") or ""), int(info.get("population") or 0)
         if demonym and demonyms.get(demonym, (-1, ""))[0] < people:
             demonyms[demonym] = (people, iso)
@@ -90,8 +76,22 @@ def _read() -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, s
     for k, iso in _MORE.items():
         place.setdefault(k, iso)
         demonym_of.setdefault(k, iso)
-    own_name = {k: next(iter(v)) for k, v in owned.items() if k and len(v) == 1}
-    return place, demonym_of, names, own_name
+    return place, demonym_of, names
+
+
+@lru_cache(maxsize=1)
+def _own_names() -> dict[str, str]:
+    """A country's own name or spelling -> its ISO alpha-2, where one country alone has it."""
+    import countryinfo  # on first use, as `_data`
+
+    owned: dict[str, set[str]] = {}
+    for country in countryinfo.all_countries():
+        info = country.info()
+        iso = str((info.get("ISO") or {}).get("alpha2") or "")
+        if iso and info.get("name"):
+            for key in _spellings(info)[0]:
+                owned.setdefault(key, set()).add(iso)
+    return {k: next(iter(v)) for k, v in owned.items() if k and len(v) == 1}
 
 
 def _place(part: str) -> str:

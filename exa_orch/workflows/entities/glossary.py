@@ -5,7 +5,8 @@ A company's name in its own script and its English name are often a translation,
 Japan. `translates(written, latin)` cuts `written` into the terms `TERMS` holds (longest first)
 and the runs between them, and asks whether the words of the Latin name are those terms'
 English words and those runs' readings, each used once, in any order:
-- a term is one of its English words or phrases ("航空": air, airlines, airways, aviation);
+- a term is one of its English words or phrases ("航空": air, airlines, airways, aviation), or
+  its reading, which a Chinese company's English name may keep (东方电气 / Dongfang Electric);
 - a run no term covers is its reading: Mandarin by anyascii ("恒瑞" hengrui), kana as romaji,
   Hangul by sound ("롯데" / Lotte: scripts.sound_key), a Japanese family name in kanji as the
   names dataset reads it ("武田" takeda: japanese.py), or the initials of its syllables ("京东"
@@ -232,7 +233,9 @@ def segments(written: str) -> tuple[Segment, ...]:
             term = TERMS.get(written[i : i + n])
             if term:
                 close()
-                out.append(Segment(written[i : i + n], term[0], term[1]))
+                # its reading too: a Chinese company may keep it (东方电气 / Dongfang Electric)
+                said = (*term[1], fold(written[i : i + n]).replace(" ", ""))
+                out.append(Segment(written[i : i + n], term[0], said))
                 i += n
                 break
         else:

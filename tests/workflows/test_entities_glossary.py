@@ -1,0 +1,149 @@
+"""Entity resolution on names that are translations, on names no world holds: an organisation's
+name in Chinese characters, kana or Hangul translated word by word (glossary.py), as a company and
+as a person's employer; a whole Latin name few people share (common_names.py); stock exchanges'
+company pages; a location that is a country's name alone."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from exa_orch.workflows import entities
+from exa_orch.workflows.entities import glossary, hosts
+from exa_orch.workflows.entities.countries import country_of, known
+
+Json = dict[str, Any]
+
+
+def co(id: str, name: str, url: str, location: str, industry: str) -> Json:
+    company = {"name": name, "location": location, "industry": industry}
+    return {"id": id, "properties": {"type": "company", "url": url, "description": "", "company": company}}
+
+
+def person(id: str, name: str, url: str, employer: str, location: str, title: str = "") -> Json:
+    props: Json = {"name": name, "location": location, "position": title}
+    if employer:
+        props["company"] = {"name": employer}
+    return {"id": id, "properties": {"type": "person", "url": url, "description": "", "person": props}}
+
+
+def weigh(a: Json, b: Json) -> entities.Evidence:
+    return entities.compare(entities.record(0, a), entities.record(1, b))
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("中国东方航空", "china eastern airlines"),  # in order
+        ("中国农业银行", "agricultural bank of china"),  # in another order, "of" left out
+        ("日本生命保険", "nippon life insurance"),
+        ("大阪大学", "osaka university"),
+        ("东方电气集团", "dongfang electric group"),  # a term kept in its reading
+        ("九州電力株式会社", "kyushu electric power"),  # a legal form left out
+    ],
+)
+def test_a_name_translated_word_by_word_agrees(written: str, latin: str) -> None:
+    assert (
+        glossary.agrees(written, "", latin.title(), latin)
+        == f"{written.replace('株式会社', '')} translates as {latin}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("中国农业银行", "bank of china"),  # a word of the written name unaccounted for
+        ("中国银行", "agricultural bank of china"),  # a Latin word unaccounted for
+        ("东方电气集团", "dongfang electric"),  # a group is not its company of one name
+        ("大学", "university"),  # one term alone names nobody
+        ("三井物産", "mitsui"),  # a business group's name is not each of its companies
+    ],
+)
+def test_a_translation_must_account_for_every_word(written: str, latin: str) -> None:
+    assert glossary.agrees(written, "", latin.title(), latin) is None
+
+
+def test_a_run_no_term_covers_is_read() -> None:
+    # a Japanese family name in kanji as the names dataset reads it, its trade left out beside it
+    assert glossary.translates("山田製薬", "yamada")
+    assert glossary.translates("山田製薬", "yamada pharmaceutical")
+    # a Chinese company's initials
+    assert glossary.translates("中通快递", "zt express") is None  # 快递 is no term: not guessed
+    assert glossary.translates("顺达物流", "sd logistics")
+
+
+def test_a_company_in_its_own_script_joins_its_english_site() -> None:
+    own = co("a", "China Eastern Airlines", "https://www.ceair.com/en/", "Shanghai, China", "Airline")
+    zh = co("b", "中国东方航空", "https://zh.wikipedia.org/wiki/中国东方航空", "Shanghai, China", "Airline")
+    other = co(
+        "c", "中国南方航空", "https://zh.wikipedia.org/wiki/中国南方航空", "Guangzhou, China", "Airline"
+    )
+    resolution = entities.resolve([own, zh, other])
+    assert sorted(resolution.groups) == [[0, 1], [2]]
+    assert "translates as china eastern airlines" in weigh(own, zh).reason
+
+
+def test_an_employer_in_another_script_translated_is_one_employer() -> None:
+    en = person("a", "Haruki Morimoto", "https://www.osaka-u.ac.jp/en/", "Osaka University", "Osaka, Japan")
+    ja = person("b", "森本春樹", "https://ja.wikipedia.org/wiki/森本春樹", "大阪大学", "大阪府")
+    said = weigh(en, ja).for_
+    assert any(w == 3.0 and "same employer" in r for w, r in said)
+
+
+def test_a_whole_name_few_share_in_one_country_joins() -> None:
+    gov = person(
+        "a",
+        "Jacinta Allan",
+        "https://www.premier.vic.gov.au/",
+        "Victorian Government",
+        "Melbourne, Australia",
+    )
+    mp = person("b", "Jacinta Allan", "https://www.parliament.vic.gov.au/members/", "", "Bendigo, Australia")
+    ev = weigh(gov, mp)
+    assert ev.joins and "a whole name few share" in ev.reason
+
+
+@pytest.mark.parametrize(
+    ("name", "where"),
+    [
+        ("Ahmed Hassan", "Cairo, Egypt"),  # a family name many share
+        ("Wang Lei", "Beijing, China"),  # a Chinese name of two syllables
+        ("Kim Ji-won", "Seoul, South Korea"),  # a common Korean family name
+    ],
+)
+def test_a_whole_name_many_share_needs_more_than_a_country(name: str, where: str) -> None:
+    a = person("a", name, "https://example.org/people/1", "", where)
+    b = person("b", name, "https://example.net/team/2", "", where)
+    assert not weigh(a, b).joins
+
+
+def test_a_whole_name_few_share_in_two_countries_stays_apart() -> None:
+    a = person("a", "Jacinta Allan", "https://example.org/a", "", "Melbourne, Australia")
+    b = person("b", "Jacinta Allan", "https://example.net/b", "", "Toronto, Canada")
+    assert not weigh(a, b).joins
+
+
+def test_an_exchanges_company_page_is_a_profile_not_the_companys_site() -> None:
+    row = hosts.host_row("www.asx.com.au", "asx.com.au")
+    assert row is not None and hosts.ticker_host(row)
+    assert (
+        hosts.profile_of(row, "www.asx.com.au", ["markets", "company", "wtc"], {})
+        == "asx.com.au/markets/company/wtc"
+    )
+    own = co("a", "WiseTech", "https://www.wisetech.example/", "Sydney, Australia", "Logistics software")
+    listed = co(
+        "b",
+        "WiseTech Limited",
+        "https://www.asx.com.au/markets/company/wtc",
+        "Sydney, Australia",
+        "Logistics software",
+    )
+    assert entities.record(1, listed).site.platform  # type: ignore[union-attr]
+    assert not weigh(own, listed).against
+
+
+@pytest.mark.parametrize(("location", "country"), [("Luxembourg", "luxembourg"), ("Monaco", "monaco")])
+def test_a_location_that_is_a_countrys_name_is_that_country(location: str, country: str) -> None:
+    assert country_of(location) == country and known(country)
+    assert not known(country_of("Atlanta, Georgia"))  # a state and a country: still unknown
