@@ -290,6 +290,8 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
     longer = a if len(a.clean) > len(b.clean) else b
     where = longer.site
     named = sorted(w for w in extra if len(w) >= 3 and where and w in where.path)
+    if not named and where and extra and _initials_in_path(longer.clean, where.path):
+        named = [f"{longer.name}'s initials"]  # petronas.com/pdb: PETRONAS Dagangan (Berhad)
     if named and where:
         ev.against.append(
             f"{longer.name} adds {' '.join(named)!r} to the other's name on {where.canonical}, a page its "
@@ -306,6 +308,15 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
             f"{longer.name} adds {' '.join(sorted(extra))!r} to the other's name on {where.canonical}, a "
             "page deep in the site: a unit of the site's owner"
         )
+
+
+def _initials_in_path(clean: str, path: str) -> bool:
+    """A path segment is the name's initials, two letters at least, or those and a legal form's
+    ("pdb": PETRONAS Dagangan Berhad)."""
+    initials = acronym(clean)
+    return len(initials) >= 2 and any(
+        s == initials or (len(s) == len(initials) + 1 and s.startswith(initials)) for s in path.split("/")
+    )
 
 
 # Subdomains a company's own site is served from, whatever its name: not a unit's own host.

@@ -83,6 +83,27 @@ HOSTS: tuple[Host, ...] = (
         "hkex.com.hk/Market-Data/Securities-Prices/Equities/Equities-Quote?sym=TICKER",
     ),
     Host("londonstockexchange.com", "fixed", "londonstockexchange.com/stock/TICKER/NAME/company-page"),
+    Host("hkexnews.hk", "fixed", "hkexnews.hk/listedco/listconews/mainboard/TICKER"),
+    Host(
+        "bursamalaysia.com",
+        "query:stock_code",
+        "bursamalaysia.com/trade/trading_resources/listing_directory/company-profile?stock_code=TICKER",
+    ),
+    Host("nse.co.ke", "fixed", "nse.co.ke/listed-companies/NAME"),
+    Host(
+        "oslobors.no",
+        "none",
+        "oslobors.no/markedsaktivitet/#/details/TICKER/overview: the ticker in a fragment",
+    ),
+    # company registers: one registered company a page
+    Host(
+        "company-information.service.gov.uk",
+        "fixed",
+        "find-and-update.company-information.service.gov.uk/company/NUMBER",
+    ),
+    Host("opencorporates.com", "none", "opencorporates.com/companies/JURISDICTION/NUMBER: two segments"),
+    Host("zaubacorp.com", "fixed", "zaubacorp.com/company/NAME"),
+    Host("tofler.in", "path", "tofler.in/NAME/company/CIN"),
     Host("nseindia.com", "query:symbol", "nseindia.com/get-quotes/equity?symbol=TICKER"),
     Host("bseindia.com", "fixed", "bseindia.com/stock-share-price/NAME"),
     Host("set.or.th", "fixed", "set.or.th/en/market/product/stock/quote/TICKER"),

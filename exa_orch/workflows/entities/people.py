@@ -33,7 +33,7 @@ from exa_orch.workflows.entities.scripts import consonantal, cyrillic, korean_ke
 
 _TITLES = frozenset(
     "dr prof mr mrs ms mx sir dame lord lady baron baroness sheikh shaikh hon rev dato datuk "
-    "phd md jr sr ii iii iv mba obe cbe kbe dbe frs alhaji alhaja gcon gcfr cfr ofr".split()
+    "phd md jr sr ii iii iv mba obe cbe kbe dbe frs alhaji alhaja gcon gcfr cfr ofr shri shrimati smt".split()
 )
 # Honorifics of two words, one of which may be a name alone ("Tan" is a family name, "Sri" a given
 # one): dropped only as the pair, before the name ("Tan Sri Anthony Fernandes", "Datuk Seri ...").

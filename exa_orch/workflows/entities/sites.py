@@ -124,6 +124,8 @@ def _own_page(row: Host, segments: list[str]) -> bool:
     own = [s for s in segments if s not in _HOMELIKE]
     if own and _locale(own[0]) and own[0] not in KIND_WORDS:
         own.pop(0)
+    if row.key == "none" and len(own) == 1 and own[0].startswith("about"):
+        return True  # a publisher's page about itself (bbc.co.uk/aboutthebbc): its articles name others
     return not own and not row.key.startswith(("sub", "query"))
 
 
