@@ -415,7 +415,9 @@ def block_keys(r: Record) -> set[str]:
     if consonantal(r.name):  # ناصف ساويرس / Nassef Sawiris: by the consonants of each word
         # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
         read = words(r.name.replace("`", ""))
-        own.update(f"s:{skeleton(w)}" for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)])
+        keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}
+        # व is v or w, and a w is a glide skeleton drops (अग्रवाल, "grfl" / Aggarwal, "grl")
+        own.update(f"s:{k}" for key in keys for k in {key, key[:1] + re.sub("[vf]", "", key[1:])} if k)
     else:
         own.update(f"s:{skeleton(x.family)}" for x in parse(r.name)[:1])
     return own
