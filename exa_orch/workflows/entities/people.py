@@ -124,10 +124,9 @@ def parse(name: str) -> tuple[PersonName, ...]:
     japanese = tuple(PersonName((g,), f, script="ja") for f, g in readings(name))
     if read:
         given = (read.given,) if read.given else ()
-        return (
-            PersonName(given, read.family, (), read.spellings, "hangul" if read.korean else "han"),
-            *japanese,
-        )
+        script = "hangul" if read.korean else "han"
+        wade = (PersonName((read.wade,), read.family, (), read.spellings, script),) if read.wade else ()
+        return (PersonName(given, read.family, (), read.spellings, script), *wade, *japanese)
     if japanese:
         return japanese
     name = cyrillic(name) or name

@@ -14,7 +14,9 @@ Yiming" or "Yiming Zhang". What this can't read honestly is left alone:
 A name in Cyrillic letters is spelled in Latin ones by anyascii (`cyrillic`). Korean family names
 have spellings the Revised Romanization does not give (이 is Lee, Yi or Rhee;
 박 is Park): `KOREAN_SURNAMES` lists the usual ones, read only from Hangul, never between two
-Latin spellings (a Lee and a Yi in Latin letters are two names).
+Latin spellings (a Lee and a Yi in Latin letters are two names). Chinese family names, likewise,
+have the spellings of Taiwan, Hong Kong and Southeast Asia (`CHINESE_SURNAMES`: 李 Lee, 陳 Chan
+or Tan), and a Chinese given name its Wade-Giles spelling (`wade_giles`: 清德 Ching-te).
 """
 
 from __future__ import annotations
@@ -81,13 +83,70 @@ def korean_key(given: str) -> str:
     return key.replace("ch", "j").translate(str.maketrans("gdb", "ktp"))
 
 
+# Han family name -> the spellings Chinese outside the mainland write it in: Wade-Giles (Taiwan),
+# Cantonese (Hong Kong), Hokkien and Teochew (Singapore, Malaysia). Source: Wikipedia, "List of
+# common Chinese surnames" (its romanization columns), the common names and their usual spellings
+# only. Read only from Han characters, never between two Latin spellings.
+CHINESE_SURNAMES: dict[str, frozenset[str]] = {
+    k: frozenset(v.split())
+    for chars, v in {
+        "李": "lee lei li", "王": "wong ong wang", "张 張": "chang cheung teo chong", "刘 劉": "lau liu lao low",
+        "陈 陳": "chen chan tan chin", "杨 楊": "yang yeung yeo young", "黄 黃": "huang wong ng ooi wee",
+        "赵 趙": "chao chiu chew", "吴 吳": "wu ng goh woo", "周": "chou chow chew", "徐": "hsu tsui chui",
+        "孙 孫": "sun suen", "马 馬": "ma mah", "朱": "chu chue choo", "胡": "hu wu woo oh", "郭": "kuo kwok kok",
+        "何": "ho", "林": "lin lam lim", "罗 羅": "lo law lor", "高": "kao ko koh", "郑 鄭": "cheng cheang tay teh",
+        "梁": "liang leung leong neo", "谢 謝": "hsieh tse chia seah", "宋": "sung", "唐": "tang tong",
+        "许 許": "hsu hui koh khoo", "邓 鄧": "teng tang", "冯 馮": "feng fung fong", "韩 韓": "han hon",
+        "曹": "tsao cho chow", "曾": "tseng tsang chan", "彭": "peng pang phang", "萧 蕭": "hsiao siu siew",
+        "蔡": "tsai choi chua", "潘": "pan poon phua", "田": "tien tin", "董": "tung", "袁": "yuan yuen",
+        "于": "yu yue", "余": "yu yee", "叶 葉": "yeh yip yap", "蒋 蔣": "chiang cheung", "杜": "tu to",
+        "苏 蘇": "su so soh", "魏": "wei ngai", "程": "cheng ching", "吕 呂": "lu lui lee", "丁": "ting ding",
+        "沈": "shen shum sim", "任": "jen yam", "姚": "yao yiu", "卢 盧": "lu lo lou", "钟 鍾": "chung chong",
+        "汪": "wang wong", "施": "shih shi sze see", "洪": "hung hong ang", "赖 賴": "lai", "江": "chiang kong kang",
+        "郝": "hao", "邱": "chiu yau khoo", "廖": "liao liu", "侯": "hou hau", "邵": "shao shiu", "方": "fang fong",
+        "石": "shih shek", "傅": "fu foo", "严 嚴": "yen yim", "钱 錢": "chien chin", "戴": "tai tay",
+        "温 溫": "wen wan woon", "龚 龔": "kung", "薛": "hsueh sit", "孔": "kung hung kong",
+        "郁": "yu yuk", "柯": "ko kor", "连 連": "lien lin", "欧阳 歐陽": "ouyang auyeung",
+    }.items()
+    for k in chars.split()
+}  # fmt: skip
+
+# A pinyin syllable as Wade-Giles writes it (Taiwan's given names: 清德 qingde / Ching-te), apostrophes
+# dropped: whole syllables first, then initials and finals. Source: Wikipedia, "Wade–Giles" (its
+# comparison table with pinyin).
+_WADE_WHOLE = {"zi": "tzu", "ci": "tzu", "si": "ssu", "zhi": "chih", "chi": "chih", "shi": "shih",
+               "ri": "jih", "yi": "i", "you": "yu", "yan": "yen", "ye": "yeh", "yong": "yung",
+               "er": "erh", "ge": "ko", "ke": "ko", "he": "ho", "guo": "kuo", "kuo": "kuo", "huo": "huo",
+               "shuo": "shuo", "ruo": "jo", "zhuo": "cho", "chuo": "cho"}  # fmt: skip
+_WADE_INITIALS = (("zh", "ch"), ("ch", "ch"), ("sh", "sh"), ("x", "hs"), ("q", "ch"), ("j", "ch"),
+                  ("z", "ts"), ("c", "ts"), ("r", "j"), ("b", "p"), ("d", "t"), ("g", "k"))  # fmt: skip
+_WADE_FINALS = (("iong", "iung"), ("ong", "ung"), ("ian", "ien"), ("ie", "ieh"), ("ui", "uei"), ("uo", "o"))
+
+
+def wade_giles(syllable: str) -> str:
+    """A pinyin syllable in Wade-Giles, apostrophes dropped ("qing" -> "ching", "xian" -> "hsien")."""
+    if syllable in _WADE_WHOLE:
+        return _WADE_WHOLE[syllable]
+    head, rest = "", syllable
+    for pinyin, wade in _WADE_INITIALS:
+        if syllable.startswith(pinyin):
+            head, rest = wade, syllable[len(pinyin) :]
+            break
+    for pinyin, wade in _WADE_FINALS:
+        if rest.endswith(pinyin):
+            rest = rest[: -len(pinyin)] + wade
+            break
+    return head + rest
+
+
 class Syllabic(NamedTuple):
     """A Chinese or Korean name read syllable by syllable: family name, given name, spellings."""
 
     family: str  # "zhang", "son"
     given: str  # "yiming", "heungmin" ("" for a name of one syllable)
-    spellings: frozenset[str]  # the family name's spellings in Latin letters (Korean), with `family`
+    spellings: frozenset[str]  # the family name's spellings in Latin letters, with `family`
     korean: bool  # written in Hangul
+    wade: str = ""  # a Chinese given name in Wade-Giles ("chingte"), where it differs from `given`
 
 
 # Revised Romanization writes a syllable's last consonant k, t, p (박 Bak, 혁 hyeok); anyascii's
@@ -123,7 +182,11 @@ def syllabic(name: str) -> Syllabic | None:
     korean = bool(_HANGUL_ONLY.match(text))
     if korean and cut == 1:
         spellings |= KOREAN_SURNAMES.get(family_chars[0], frozenset())
-    return Syllabic(family, given, frozenset(spellings), korean)
+    wade = ""
+    if not korean:
+        spellings |= CHINESE_SURNAMES.get("".join(family_chars), frozenset())
+        wade = "".join(wade_giles(_romanize(c)) for c in given_chars)
+    return Syllabic(family, given, frozenset(spellings), korean, wade if wade != given else "")
 
 
 # Scripts that write few or no vowels, or vowels anyascii spells otherwise than a Latin page does:
