@@ -336,6 +336,17 @@ def _city(a: Record, b: Record, ev: Said, named: float) -> None:
         ev.for_.append((2.0, f"both in {city} ({said})"))
 
 
+def _births(a: Record, b: Record, ev: Said) -> None:
+    """Two birth years stated (births.py): two people, whatever else they share (Harrison Ford,
+    1884 and 1942); one year stated on both: 1."""
+    if not (a.born and b.born):
+        return
+    if a.born != b.born:
+        ev.against.append(f"born in {a.born} / {b.born}")
+    else:
+        ev.for_.append((1.0, f"both born in {a.born}"))
+
+
 def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:
     """A whole name few people share (a family name not among the common ones, nor a Chinese name
     of few syllables: common_names.py), both in Latin letters, in one known country, and nothing
@@ -380,6 +391,7 @@ def weigh(a: Record, b: Record) -> Said:
         _country(a, b, ev, named[0])
         _city(a, b, ev, named[0])
         _generations(a, b, ev)
+        _births(a, b, ev)
         _few_share(a, b, ev, named[0])
     return ev
 

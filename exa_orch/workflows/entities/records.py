@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from exa_orch.workflows.entities import about, roles
+from exa_orch.workflows.entities import about, births, roles
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
@@ -154,6 +154,7 @@ class Record:
     )  # organisations a person's text says they founded or lead (roles.py)
     titled: str = ""  # a Wikipedia article's title, cleaned: the name of whom the page is (_titled)
     article: str = ""  # that title when it tells no namesakes apart ("Neymar"; not "Li Na (singer)")
+    born: str = ""  # the year a person's page says they were born (births.py)
 
     @property
     def domain(self) -> str:
@@ -476,6 +477,7 @@ def record(index: int, item: Json) -> Record:
     # a person's trade from the page's own prose only: an evaluation's reasoning says the same
     # words of every item it judges ("The page of Li Na supports this: ...")
     rec.topics = about.topics(texts if kind != "person" else _prose(props))
+    rec.born = births.born(_prose(props)) if kind == "person" else ""
     if kind != "person":
         rec.publisher = about.publisher(texts)
     _titled(rec, _str(props.get("url")))

@@ -1,0 +1,35 @@
+"""When a person was born, as their page's own prose states it: the year.
+
+Two pages of one name are often two people ("Harrison Ford (March 16, 1884 – December 2, 1957)"
+and "Harrison Ford, born July 13, 1942"): two birth years stated are against a join, one year
+stated alike on both is for it (person_evidence). Read from "born ... 1942", a life span of
+twenty years or more (or open) in the first parentheses after the name "(1884 – 1957)", the French, Spanish, Portuguese and German words for born
+("né le", "nacido", "nascido", "geboren"), and a date in Chinese, Japanese or Korean
+followed by a dash or the word for born ("1942年7月13日 -", "1942년 7월 13일 ~", "出生").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+_YEAR = r"(1[89]\d\d|20[0-2]\d)"
+_BORN = re.compile(
+    rf"\b(?:[Bb]orn|née?|[Nn]acid[oa]|[Nn]ascid[oa]|[Gg]eboren)\b[^.;(),]{{0,40}}?(?:,\s*)?\b{_YEAR}\b"
+)
+# a life span in the first parentheses after the name, twenty years or more ("(2010–2015)" is a term
+# of office), or open ("(1959 – )")
+_SPAN = re.compile(
+    rf"^[^()（）]{{0,80}}[(（][^()（）]{{0,30}}?\b{_YEAR}\b[^()（）\d]{{0,12}}[–—-]\s*[^()（）]{{0,30}}?{_YEAR}?\s*[)）]"
+)
+_CJK = re.compile(rf"{_YEAR}\s*[年년]\s*\d{{1,2}}\s*[月월]\s*\d{{1,2}}\s*[日일]\s*(?:[-－–—~〜]|出生|生|생)")
+
+
+def born(texts: Iterable[str]) -> str:
+    """The year a person's texts say they were born ("1942"), or "" when none says it."""
+    for text in texts:
+        for pattern in (_BORN, _SPAN, _CJK):
+            m = pattern.search(text)
+            if m and (pattern is not _SPAN or not m.group(2) or int(m.group(2)) - int(m.group(1)) >= 20):
+                return m.group(1)
+    return ""
