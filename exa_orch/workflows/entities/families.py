@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from exa_orch.workflows.entities.names import DESIGNATORS, names_agree
+from exa_orch.workflows.entities.glossary import agrees
+from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, names_agree
 from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:
@@ -207,9 +208,12 @@ def page_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
     Properties" at swire.com/our-businesses/properties; not a page its path does not name, a news
     page of the parent's); one word of five letters or more only when the last segment is that word
     ("Scania" at traton.com/.../scania.html, scania.com)."""
-    if not (a.core and a.core == b.core):
+    # one name, or one in another script read or translated as the other (佐川急便 / Sagawa Express)
+    same = a.core == b.core or agrees(a.name or "", a.clean, b.name or "", b.clean)
+    if not (a.core and b.core and same):
         return
-    words_ = a.core.split()
+    latin = a if is_latin(a.name or "") else b
+    words_ = latin.core.split()
     for x, y in ((a, b), (b, a)):
         sx, sy = x.site, y.site
         if not (sx and sy and sy.front and sx.path and not sx.front and len(sy.label) >= 4):
@@ -217,7 +221,7 @@ def page_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
         last = sx.path.rsplit("/", 1)[-1].removesuffix(".html").split("-")
         label = sy.label.replace("-", "")
         if len(words_) >= 2:
-            named = set(last) <= set(words_) and _spelled_by(label, y.core)
+            named = set(last) <= set(words_) and _spelled_by(label, latin.core)
         else:
             named = len(label) >= 5 and last == words_ == [label]
         if named:

@@ -55,7 +55,7 @@ def _terms(kind: str, table: dict[str, str]) -> dict[str, tuple[str, tuple[str, 
 
 
 TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
-    **_terms(_FILLER, {"公司 会社 회사": "company", "有限 股份": "limited"}),
+    **_terms(_FILLER, {"公司 会社 회사": "company", "有限 股份": "limited", "相互会社": "mutual|company"}),
     **_terms(
         _TRADE,
         {
@@ -80,6 +80,9 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "工业 工業 공업": "industries|industrial|industry",
             "建设 建設 건설": "construction",
             "物流 물류": "logistics",
+            "急便 快递 快遞 택배": "express|courier|delivery",
+            "航运 航運": "shipping|lines|shipping lines",
+            "旅客": "passenger",
             "海运 海運 해운": "shipping",
             "运输 運輸 운수": "transport|transportation",
             "铁路 鐵路 鉄道 철도": "railway|railways|rail",
@@ -146,6 +149,8 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "中国 中國": "china|chinese|chugoku",
             "中华 中華": "china|chinese|chunghwa|zhonghua",
             "日本": "japan|japanese|nippon|nihon",
+            "东日本 東日本": "east japan|eastern japan",
+            "西日本": "west japan|western japan",
             "韩国 韓國 한국": "korea|korean",
             "大韩 大韓 대한": "korea|korean|daehan",
             "台湾 台灣": "taiwan",
@@ -273,6 +278,10 @@ def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> b
     if seg.kind == "run":
         for k, w in enumerate(left):
             if _run_meets(seg.english, w) and _match(rest, left[:k] + left[k + 1 :], branded):
+                return True
+        # a reading the Latin name writes as two words (萬海 wanhai / Wan Hai)
+        for k in range(len(left) - 1):
+            if left[k] + left[k + 1] in seg.english and _match(rest, left[:k] + left[k + 2 :], branded):
                 return True
         return False
     for phrase in seg.english:

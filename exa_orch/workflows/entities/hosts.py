@@ -83,6 +83,9 @@ HOSTS: tuple[Host, ...] = (
         "hkex.com.hk/Market-Data/Securities-Prices/Equities/Equities-Quote?sym=TICKER",
     ),
     Host("londonstockexchange.com", "fixed", "londonstockexchange.com/stock/TICKER/NAME/company-page"),
+    Host("live.euronext.com", "fixed", "live.euronext.com/en/product/equities/ISIN"),
+    Host("nyse.com", "fixed", "nyse.com/quote/TICKER"),
+    Host("asia.nikkei.com", "fixed", "asia.nikkei.com/Companies/NAME"),
     Host("hkexnews.hk", "fixed", "hkexnews.hk/listedco/listconews/mainboard/TICKER"),
     Host(
         "bursamalaysia.com",

@@ -49,7 +49,7 @@ KOREAN_SURNAMES: dict[str, frozenset[str]] = {
         "정": "jung jeong chung cheong", "강": "kang gang", "조": "cho jo joh", "윤": "yoon yun",
         "장": "jang chang", "임": "lim im rim yim", "한": "han", "오": "oh o", "서": "seo suh",
         "신": "shin sin", "권": "kwon gwon", "황": "hwang", "안": "ahn an", "송": "song",
-        "류": "ryu yoo yu lyu", "유": "yoo yu", "홍": "hong", "전": "jeon jun chun chon", "고": "ko go koh",
+        "류": "ryu yoo yu lyu", "유": "yoo yu ryu you", "홍": "hong", "전": "jeon jun chun chon", "고": "ko go koh",
         "문": "moon mun", "양": "yang", "손": "son sohn", "배": "bae pae", "백": "baek paik baik paek",
         "허": "heo huh hur", "노": "noh no roh", "구": "koo ku gu", "남": "nam", "심": "shim sim",
         "하": "ha", "곽": "kwak gwak", "성": "sung seong", "차": "cha", "주": "joo ju chu",

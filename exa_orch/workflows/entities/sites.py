@@ -56,8 +56,16 @@ _LANGUAGES = frozenset(
 )
 
 
+# A site's language written another way than by its code: the English edition of a Japanese or
+# Chinese company's site (jreast.co.jp/e/, sinopec.com/english/).
+_LANGUAGE_WORDS = frozenset("e english eng japanese chinese korean jpn chn kor".split())
+
+
 def _locale(segment: str) -> bool:
-    """A language or country code, alone or with a region ("en", "br", "en-gb")."""
+    """A language or country code, alone or with a region ("en", "br", "en-gb"), or a language's
+    name (`_LANGUAGE_WORDS`)."""
+    if segment in _LANGUAGE_WORDS:
+        return True
     m = _LOCALE_SHAPE.match(segment)
     return m is not None and (m.group(1) in _LANGUAGES or m.group(1) in country_codes())
 
