@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 from exa_orch.workflows import entities
-from exa_orch.workflows.entities import glossary, hosts
+from exa_orch.workflows.entities import births, glossary, hosts
 from exa_orch.workflows.entities.countries import country_of, known
+from exa_orch.workflows.entities.people import name_evidence
+from exa_orch.workflows.entities.sites import site
 
 Json = dict[str, Any]
 
@@ -69,7 +71,8 @@ def test_a_run_no_term_covers_is_read() -> None:
     assert glossary.translates("山田製薬", "yamada")
     assert glossary.translates("山田製薬", "yamada pharmaceutical")
     # a Chinese company's initials
-    assert glossary.translates("中通快递", "zt express") is None  # 快递 is no term: not guessed
+    assert glossary.translates("顺达快递", "sd express")  # 快递: express
+    assert glossary.translates("顺达快运", "sd express") is None  # 快运 is no term: not guessed
     assert glossary.translates("顺达物流", "sd logistics")
 
 
@@ -147,3 +150,82 @@ def test_an_exchanges_company_page_is_a_profile_not_the_companys_site() -> None:
 def test_a_location_that_is_a_countrys_name_is_that_country(location: str, country: str) -> None:
     assert country_of(location) == country and known(country)
     assert not known(country_of("Atlanta, Georgia"))  # a state and a country: still unknown
+
+
+@pytest.mark.parametrize(
+    ("latin", "written"),
+    [
+        ("Chen Chien-jen", "陳建仁"),  # a family name and a given name in Wade-Giles (Taiwan)
+        ("Tan Wei Ming", "陈伟明"),  # a family name as Singapore spells it
+        ("Ryu Hye-won", "유혜원"),  # 유 spelled Ryu
+    ],
+)
+def test_a_name_in_characters_meets_the_spellings_used_outside_the_mainland(latin: str, written: str) -> None:
+    weight, _ = name_evidence(latin, written)
+    assert weight >= 6.0
+
+
+def test_other_spellings_of_a_family_name_are_read_from_characters_only() -> None:
+    assert name_evidence("Chen Chien-jen", "Tan Chien-jen")[0] < 4.0  # two Latin spellings: two names
+
+
+@pytest.mark.parametrize(
+    ("text", "year"),
+    [
+        ("Morgan Freeley (born May 3, 1961) is an American actor.", "1961"),
+        ("Morgan Freeley (March 16, 1884 – December 2, 1957) was a stage actor.", "1884"),
+        ("Morgan Freeley est un acteur né le 3 mai 1961 à Lyon.", "1961"),
+        ("陳建仁（1951年6月6日－），台灣流行病學家", "1951"),
+        ("Morgan Freeley served as mayor (2010–2015).", ""),  # a term of office, not a life
+        ("Born in Lagos, she joined the firm in 2001.", ""),  # a year of another event
+    ],
+)
+def test_a_birth_year_is_read_from_what_the_page_says(text: str, year: str) -> None:
+    assert births.born([text]) == year
+
+
+def test_two_birth_years_keep_two_people_of_one_name_apart() -> None:
+    def actor(id: str, url: str, description: str) -> Json:
+        item = person(id, "Morgan Freeley", url, "", "Los Angeles, United States", "Actor")
+        item["properties"]["description"] = description
+        return item
+
+    old = actor(
+        "a",
+        "https://en.wikipedia.org/wiki/Morgan_Freeley_(stage_actor)",
+        "Morgan Freeley (1884 – 1957) was an American stage actor.",
+    )
+    new = actor(
+        "b", "https://www.imdb.com/name/nm0000001/", "Morgan Freeley (born 1961) is an American actor."
+    )
+    same = actor(
+        "c",
+        "https://www.rottentomatoes.com/celebrity/morgan_freeley",
+        "Morgan Freeley, born 1961, is an actor.",
+    )
+    assert "born in 1884 / 1961" in weigh(old, new).against
+    assert any("both born in 1961" in r for _, r in weigh(new, same).for_)
+
+
+def test_a_sites_english_edition_is_its_home_page() -> None:
+    assert (
+        site("https://www.kintetsu-example.co.jp/e/").canonical
+        == site("https://www.kintetsu-example.co.jp/").canonical
+    )  # type: ignore[union-attr]
+    assert (
+        site("https://www.example.com.cn/english/").canonical == site("https://www.example.com.cn/").canonical
+    )  # type: ignore[union-attr]
+
+
+def test_a_subsidiarys_page_on_its_parents_site_joins_its_own_site_in_another_script() -> None:
+    # 福山 read as the Japanese family name Fukuyama, 急便 "express"; the group's page names it
+    own = co("a", "福山急便", "https://www.fukuyama-exp.example.jp/", "Fukuyama, Japan", "Logistics")
+    on_parent = co(
+        "b",
+        "Fukuyama Express",
+        "https://www.fukuyama-hd.example.jp/english/group/fukuyama/",
+        "Fukuyama, Japan",
+        "Logistics",
+    )
+    assert glossary.translates("福山急便", "fukuyama express")
+    assert weigh(own, on_parent).joins

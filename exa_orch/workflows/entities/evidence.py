@@ -289,9 +289,7 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
     extra = extra_words(core_name(a.clean), core_name(b.clean)) - DESIGNATORS
     longer = a if len(a.clean) > len(b.clean) else b
     where = longer.site
-    named = sorted(w for w in extra if len(w) >= 3 and where and w in where.path)
-    if not named and where and extra and _initials_in_path(longer.clean, where.path):
-        named = [f"{longer.name}'s initials"]  # petronas.com/pdb: PETRONAS Dagangan (Berhad)
+    named = _path_names(longer, extra)
     if named and where:
         ev.against.append(
             f"{longer.name} adds {' '.join(named)!r} to the other's name on {where.canonical}, a page its "
@@ -308,6 +306,16 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
             f"{longer.name} adds {' '.join(sorted(extra))!r} to the other's name on {where.canonical}, a "
             "page deep in the site: a unit of the site's owner"
         )
+
+
+def _path_names(longer: Record, extra: frozenset[str]) -> list[str]:
+    """The words `longer` adds to the other's name that its page's path names, or its initials
+    there (petronas.com/pdb: PETRONAS Dagangan (Berhad))."""
+    where = longer.site
+    if not where or not extra:
+        return []
+    named = sorted(w for w in extra if len(w) >= 3 and w in where.path)
+    return named or ([f"{longer.name}'s initials"] if _initials_in_path(longer.clean, where.path) else [])
 
 
 def _initials_in_path(clean: str, path: str) -> bool:

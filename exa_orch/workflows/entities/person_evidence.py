@@ -424,12 +424,16 @@ def block_keys(r: Record) -> set[str]:
                 own.update(
                     f"f:{family}:{i}" for g in reading.given[:1] for i in _KOREAN_INITIALS.get(g[:1], ())
                 )
-    if consonantal(r.name):  # ناصف ساويرس / Nassef Sawiris: by the consonants of each word
-        # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
-        read = words(r.name.replace("`", ""))
-        keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}
-        # व is v or w, and a w is a glide skeleton drops (अग्रवाल, "grfl" / Aggarwal, "grl")
-        own.update(f"s:{k}" for key in keys for k in {key, key[:1] + re.sub("[vf]", "", key[1:])} if k)
-    else:
-        own.update(f"s:{skeleton(x.family)}" for x in parse(r.name)[:1])
-    return own
+    return own | _consonant_keys(r.name)
+
+
+def _consonant_keys(name: str) -> set[str]:
+    """A name in a consonantal script by the consonants of each word (ناصف ساويرس / Nassef
+    Sawiris), a Latin one by its family name's."""
+    if not consonantal(name):
+        return {f"s:{skeleton(x.family)}" for x in parse(name)[:1]}
+    # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
+    read = words(name.replace("`", ""))
+    keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}
+    # व is v or w, and a w is a glide skeleton drops (अग्रवाल, "grfl" / Aggarwal, "grl")
+    return {f"s:{k}" for key in keys for k in {key, key[:1] + re.sub("[vf]", "", key[1:])} if k}
