@@ -229,3 +229,23 @@ def test_a_subsidiarys_page_on_its_parents_site_joins_its_own_site_in_another_sc
     )
     assert glossary.translates("福山急便", "fukuyama express")
     assert weigh(own, on_parent).joins
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Northwind Foods to rename itself Westbrook Brands after the spin-off.",
+        "Northwind Foods adopted the name Westbrook Brands in 2023.",
+        "Northwind Foods announced its new name, Westbrook Brands, on Monday.",
+    ],
+)
+def test_a_rename_written_as_news_writes_it_is_another_name(text: str) -> None:
+    old = co(
+        "a",
+        "Northwind Foods",
+        "https://www.reuters.com/business/northwind-rename",
+        "Chicago, United States",
+        "Foods",
+    )
+    old["properties"]["description"] = text
+    assert "westbrook brands" in entities.record(0, old).aliases

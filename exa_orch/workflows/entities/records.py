@@ -65,6 +65,10 @@ _ORG_ALIAS_CUES = (
         + _ORG_NAME
     ),
     re.compile(r"\bname\s+change\s+(?:from|to)\s+" + _ORG_NAME),
+    # "Kellogg to rename itself Kellanova", "adopted the name Stellantis", "its new name, Viatris"
+    re.compile(r"\brenam(?:e|es|ed|ing)\s+itself\s+(?:as\s+|to\s+)?" + _ORG_NAME),
+    re.compile(r"\b(?:adopt(?:s|ed|ing)?|tak(?:es|ing)|took)\s+the\s+name\s+" + _ORG_NAME),
+    re.compile(r"\bits\s+new\s+name,?\s+" + _ORG_NAME),
     # the same in the languages company pages are most often written in (Spanish, Portuguese,
     # French, German, Italian): "anteriormente Hypermarcas",
     # "anciennement Lafarge", "ehemals Hoechst", "antes conocida como", "muda de nome para Grupo
