@@ -249,3 +249,29 @@ def test_a_rename_written_as_news_writes_it_is_another_name(text: str) -> None:
     )
     old["properties"]["description"] = text
     assert "westbrook brands" in entities.record(0, old).aliases
+
+
+def test_an_english_given_name_beside_characters_joins_with_employer_and_title() -> None:
+    en = person(
+        "a",
+        "Jenny Tang",
+        "https://www.example-mobility.cn/leadership/jenny-tang",
+        "Yunda Mobility",
+        "Shanghai, China",
+        "President",
+    )
+    zh = person("b", "唐雪", "https://zh.wikipedia.org/wiki/唐雪", "运达出行", "上海, 中国", "总裁")
+    assert name_evidence("Jenny Tang", "唐雪") == (
+        4.0,
+        "an English given name beside a name in characters, same family name",
+    )
+    ev = weigh(en, zh)
+    assert ev.joins and any("same title (总裁 / President)" in r for _, r in ev.for_)
+    # without the title: the family name and the employer are not enough
+    zh["properties"]["person"]["position"] = "创始人"
+    assert not weigh(en, zh).joins
+
+
+def test_a_pinyin_given_name_that_differs_is_not_an_english_name() -> None:
+    assert name_evidence("Tang Wei", "唐雪")[0] < 4.0
+    assert glossary.titles_agree("联合创始人", "Co-founder") is None  # a title many hold at once

@@ -348,3 +348,31 @@ def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | 
             if said:
                 return said
     return None
+
+
+# A person's title in Chinese, Japanese or Korean -> the English titles it is rendered as: the
+# titles one person holds in an organisation (a president, a chairman, a chief executive), not
+# those many share (founder, director, professor). Sources: the CC-CEDICT and Wiktionary entries.
+_TITLES: dict[str, frozenset[str]] = {
+    term: frozenset(english.split("|"))
+    for terms, english in {
+        "总裁 總裁 社長 사장 总统 總統 대통령 校长 校長 총장": "president",
+        "董事长 董事長 会長 會長 회장 理事长 理事長": "chairman|chairwoman|chair",
+        "首席执行官 首席執行官 行政总裁 行政總裁 最高経営責任者 대표이사 CEO": "ceo|chief executive",
+        "首相 总理 總理 国务院总理 國務院總理 국무총리": "prime minister|premier",
+        "行长 行長 총재": "governor|president",
+    }.items()
+    for term in terms.split()
+}
+_ONE_HOLDS = frozenset("president chairman chairwoman chair ceo governor premier".split())
+
+
+def titles_agree(written: str, latin: str) -> str | None:
+    """A title in another script (`written`) that renders as one the Latin `latin` title holds, a
+    title one person holds at a time ("总裁" / "President"): the rendering, or None."""
+    said = {w for term, english in _TITLES.items() if term in written for w in english}
+    folded = " " + " ".join(fold(latin).replace("-", " ").split()) + " "
+    for title in sorted(said):
+        if f" {title} " in folded and (title in _ONE_HOLDS or " " in title):
+            return title
+    return None

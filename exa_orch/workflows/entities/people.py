@@ -12,8 +12,9 @@ each name can be read (`parse`):
   name in quotes read as the given name ('William Henry "Bill" Gates');
 - a name in Chinese characters or Hangul read syllable by syllable (scripts.py): 张一鸣 is Zhang
   Yiming; a Japanese name in kanji as a dictionary of names reads it (japanese.py: 山中伸弥 is
-  Yamanaka Shinya, 大谷 Otani or Ohtani); an English name beside a Chinese one (Robin Li / 李彦宏)
-  is never guessed: such a pair joins only through an alias a page states or a shared profile;
+  Yamanaka Shinya, 大谷 Otani or Ohtani); an English given name beside a name in characters
+  (Jean Liu / 柳青) weighs its family name alone (4): it joins only with an employer and a title
+  that agree too, or through an alias a page states or a shared profile;
 - a name in Arabic, Hebrew or a Brahmic script against one in Latin letters, by their consonants
   (scripts.skeleton: ناصف ساويرس / Nassef Sawiris), 5 at most: never enough without an employer.
 A single name on both sides ("Faker", "Neymar") weighs 5.5: one word names more people than two.
@@ -26,7 +27,8 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from exa_orch.workflows.entities.given_match import compare_given, similar
+from exa_orch.workflows.entities.common_names import chinese_like
+from exa_orch.workflows.entities.given_match import compare_given, forms, similar
 from exa_orch.workflows.entities.japanese import latin_key, readings
 from exa_orch.workflows.entities.names import fold, words
 from exa_orch.workflows.entities.scripts import consonantal, cyrillic, korean_key, skeleton, syllabic
@@ -166,6 +168,18 @@ def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
     return gw, gr
 
 
+def _english_beside(x: PersonName, y: PersonName) -> bool:
+    """`x` read from Chinese characters or Hangul, `y` an English given name (one the nickname
+    tables know, not a Mandarin syllable) and a family name: "Jean Liu" beside 柳青."""
+    return (
+        x.script in ("han", "hangul")
+        and not y.script
+        and len(y.given) == 1
+        and len(forms(y.given[0])) > 1
+        and not chinese_like(list(y.given))
+    )
+
+
 def _script(x: PersonName, y: PersonName, a: str, b: str, weight: float) -> tuple[float, str]:
     """A reading from another script weighs less: a pinyin reading is one of several spellings, and
     two names in characters read alike (李伟 / 李维) may be two names."""
@@ -225,6 +239,12 @@ def _as_japanese(x: PersonName, other: PersonName) -> PersonName:
     )
 
 
+# An English given name beside a name in characters whose family name agrees (Jean Liu / 柳青): the
+# family name alone, as much as a name in characters read whole weighs less one (6 - 2): never a
+# join without an employer and a title both agreeing (person_evidence).
+_ENGLISH = 4.0
+
+
 @lru_cache(maxsize=65536)
 def name_evidence(a: str, b: str) -> tuple[float, str]:
     """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
@@ -245,4 +265,6 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
             weight, said = _script(x, y, a, b, fw + gw)
             if weight > best[0]:
                 best = (weight, f"{gr}, {fr}{said}")
+            if fw >= 4.0 and best[0] < _ENGLISH and (_english_beside(x, y) or _english_beside(y, x)):
+                best = (_ENGLISH, f"an English given name beside a name in characters, {fr}")
     return best

@@ -38,6 +38,7 @@ from exa_orch.workflows.entities.common_names import chinese_like, common
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.given_match import given_forms, similar
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
+from exa_orch.workflows.entities.glossary import titles_agree
 from exa_orch.workflows.entities.japanese import latin_key
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
@@ -336,6 +337,22 @@ def _city(a: Record, b: Record, ev: Said, named: float) -> None:
         ev.for_.append((2.0, f"both in {city} ({said})"))
 
 
+def _titles(a: Record, b: Record, ev: Said) -> None:
+    """One title a person holds alone, written in two scripts ("总裁" / "President": glossary.py): 1,
+    as the same title written alike is (evidence._facts)."""
+    for x, y in ((a, b), (b, a)):
+        if (
+            x.title_written
+            and y.title_written
+            and not is_latin(x.title_written)
+            and is_latin(y.title_written)
+        ):
+            said = titles_agree(x.title_written, y.title_written)
+            if said:
+                ev.for_.append((1.0, f"same title ({x.title_written} / {y.title_written})"))
+                return
+
+
 def _births(a: Record, b: Record, ev: Said) -> None:
     """Two birth years stated (births.py): two people, whatever else they share (Harrison Ford,
     1884 and 1942); one year stated on both: 1."""
@@ -392,6 +409,7 @@ def weigh(a: Record, b: Record) -> Said:
         _city(a, b, ev, named[0])
         _generations(a, b, ev)
         _births(a, b, ev)
+        _titles(a, b, ev)
         _few_share(a, b, ev, named[0])
     return ev
 

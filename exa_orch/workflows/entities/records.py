@@ -159,6 +159,7 @@ class Record:
     titled: str = ""  # a Wikipedia article's title, cleaned: the name of whom the page is (_titled)
     article: str = ""  # that title when it tells no namesakes apart ("Neymar"; not "Li Na (singer)")
     born: str = ""  # the year a person's page says they were born (births.py)
+    title_written: str = ""  # a person's title as the item writes it (总裁), before folding
 
     @property
     def domain(self) -> str:
@@ -472,6 +473,7 @@ def record(index: int, item: Json) -> Record:
     )  # fmt: skip
     if _str(person.get("position")):
         rec.facts["title"] = " ".join(words(person["position"]))
+        rec.title_written = _str(person["position"])
     texts = _texts(item, props)
     rec.profiles = _profiles(rec, props, texts)
     _statements(rec, texts, kind == "person")
