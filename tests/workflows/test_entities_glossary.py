@@ -275,3 +275,13 @@ def test_an_english_given_name_beside_characters_joins_with_employer_and_title()
 def test_a_pinyin_given_name_that_differs_is_not_an_english_name() -> None:
     assert name_evidence("Tang Wei", "唐雪")[0] < 4.0
     assert glossary.titles_agree("联合创始人", "Co-founder") is None  # a title many hold at once
+
+
+def test_a_whole_name_few_share_gives_nothing_beside_a_title_telling_namesakes_apart() -> None:
+    son = person(
+        "a", "Tamás Vadkerti", "https://en.wikipedia.org/wiki/Tamas_Vadkerti", "", "Budapest, Hungary"
+    )
+    father = person(
+        "b", "Tamás Vadkerti", "https://hu.wikipedia.org/wiki/Vadkerti_Tamás_(mérnök)", "", "Budapest"
+    )
+    assert not any("few share" in r for _, r in weigh(son, father).for_)

@@ -373,6 +373,8 @@ def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:
         return
     if not (is_latin(a.name or "") and is_latin(b.name or "")):
         return
+    if any(r.titled and not r.article for r in (a, b)):
+        return  # "Rubik_Ernő_(repülőgép-tervező)": a title telling namesakes apart (as `_country`)
     for r in (a, b):
         said = person_key(r.name or "").split()
         if not said or chinese_like(said) or any(common(w) for w in said[1:] or said):
