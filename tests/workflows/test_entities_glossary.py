@@ -5,33 +5,14 @@ company pages; a location that is a country's name alone."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from exa_orch.workflows import entities
 from exa_orch.workflows.entities import births, glossary, hosts
 from exa_orch.workflows.entities.countries import country_of, known
 from exa_orch.workflows.entities.people import name_evidence
-from exa_orch.workflows.entities.sites import site
-
-Json = dict[str, Any]
-
-
-def co(id: str, name: str, url: str, location: str, industry: str) -> Json:
-    company = {"name": name, "location": location, "industry": industry}
-    return {"id": id, "properties": {"type": "company", "url": url, "description": "", "company": company}}
-
-
-def person(id: str, name: str, url: str, employer: str, location: str, title: str = "") -> Json:
-    props: Json = {"name": name, "location": location, "position": title}
-    if employer:
-        props["company"] = {"name": employer}
-    return {"id": id, "properties": {"type": "person", "url": url, "description": "", "person": props}}
-
-
-def weigh(a: Json, b: Json) -> entities.Evidence:
-    return entities.compare(entities.record(0, a), entities.record(1, b))
+from exa_orch.workflows.entities.sites import canonical_url
+from tests.workflows.entity_items import Json, co, person, weigh
 
 
 @pytest.mark.parametrize(
@@ -134,10 +115,16 @@ def test_an_exchanges_company_page_is_a_profile_not_the_companys_site() -> None:
         hosts.profile_of(row, "www.asx.com.au", ["markets", "company", "wtc"], {})
         == "asx.com.au/markets/company/wtc"
     )
-    own = co("a", "WiseTech", "https://www.wisetech.example/", "Sydney, Australia", "Logistics software")
+    own = co(
+        "a",
+        "Tasman Freightware",
+        "https://www.tasmanfreightware.example/",
+        "Sydney, Australia",
+        "Logistics software",
+    )
     listed = co(
         "b",
-        "WiseTech Limited",
+        "Tasman Freightware Limited",
         "https://www.asx.com.au/markets/company/wtc",
         "Sydney, Australia",
         "Logistics software",
@@ -208,13 +195,13 @@ def test_two_birth_years_keep_two_people_of_one_name_apart() -> None:
 
 
 def test_a_sites_english_edition_is_its_home_page() -> None:
-    assert (
-        site("https://www.kintetsu-example.co.jp/e/").canonical
-        == site("https://www.kintetsu-example.co.jp/").canonical
-    )  # type: ignore[union-attr]
-    assert (
-        site("https://www.example.com.cn/english/").canonical == site("https://www.example.com.cn/").canonical
-    )  # type: ignore[union-attr]
+    assert canonical_url("https://www.rail-example.co.jp/e/") == canonical_url(
+        "https://www.rail-example.co.jp/"
+    )
+    assert canonical_url("https://www.example.com.cn/english/") == canonical_url(
+        "https://www.example.com.cn/"
+    )
+    assert canonical_url("https://www.example.com/events/") != canonical_url("https://www.example.com/")
 
 
 def test_a_subsidiarys_page_on_its_parents_site_joins_its_own_site_in_another_script() -> None:

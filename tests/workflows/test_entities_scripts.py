@@ -4,8 +4,6 @@ of its companies on country domains, Russian name endings, public bodies, shared
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 
 from exa_orch.workflows import entities
@@ -13,24 +11,7 @@ from exa_orch.workflows.entities import hosts, japanese, names
 from exa_orch.workflows.entities.people import name_evidence
 from exa_orch.workflows.entities.person_evidence import _concurrent
 from exa_orch.workflows.entities.scripts import sound_key, sounds_alike
-
-Json = dict[str, Any]
-
-
-def co(id: str, name: str, url: str, location: str, industry: str, desc: str = "") -> Json:
-    company = {"name": name, "location": location, "industry": industry}
-    return {"id": id, "properties": {"type": "company", "url": url, "description": desc, "company": company}}
-
-
-def person(id: str, name: str, url: str, employer: str, location: str) -> Json:
-    props: Json = {"name": name, "location": location}
-    if employer:
-        props["company"] = {"name": employer}
-    return {"id": id, "properties": {"type": "person", "url": url, "description": "", "person": props}}
-
-
-def weigh(a: Json, b: Json) -> entities.Evidence:
-    return entities.compare(entities.record(0, a), entities.record(1, b))
+from tests.workflows.entity_items import co, person, weigh
 
 
 @pytest.mark.parametrize(
