@@ -10,6 +10,7 @@ import pytest
 from exa_orch.workflows import entities
 from exa_orch.workflows.entities import births, glossary, hosts
 from exa_orch.workflows.entities.countries import country_of, known
+from exa_orch.workflows.entities.names import clean_name
 from exa_orch.workflows.entities.people import name_evidence
 from exa_orch.workflows.entities.sites import canonical_url
 from tests.workflows.entity_items import Json, co, person, weigh
@@ -272,3 +273,25 @@ def test_a_whole_name_few_share_gives_nothing_beside_a_title_telling_namesakes_a
         "b", "Tamás Vadkerti", "https://hu.wikipedia.org/wiki/Vadkerti_Tamás_(mérnök)", "", "Budapest"
     )
     assert not any("few share" in r for _, r in weigh(son, father).for_)
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("ミツワホールディングス", "Mitsuwa Brewing Ltd."),  # a holding company; a company of the group
+        ("ミツワビール", "Mitsuwa Holdings"),
+    ],
+)
+def test_a_group_and_a_company_of_its_name_do_not_agree_by_their_first_word(written: str, latin: str) -> None:
+    assert glossary.agrees(written, clean_name(written), latin, clean_name(latin)) is None
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("ミツワホールディングス", "Mitsuwa Holdings"),
+        ("ミツワ", "Mitsuwa Group"),  # the name alone, written without its group word
+    ],
+)
+def test_a_group_agrees_with_its_own_name(written: str, latin: str) -> None:
+    assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))

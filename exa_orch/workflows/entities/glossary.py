@@ -336,11 +336,36 @@ def latin_key(clean: str) -> str:
     return "t:" + " ".join(sorted(_content(clean)))
 
 
+_STRUCTURE = frozenset({"group", "holdings", "holding"})
+
+
+def _other_structure(a_written: str, a_clean: str, b_written: str, b_clean: str) -> bool:
+    """One name says it is a group or a holding company (サッポロホールディングス, "Sapporo Holdings")
+    and the other, which does not, says something else in its place ("Sapporo Breweries",
+    サッポロビール): a group and one of its companies, whatever their first words share."""
+    for written, other_written, other_clean in (
+        (a_written, b_written, b_clean),
+        (b_written, a_written, a_clean),
+    ):
+        if not written or not other_written or is_latin(written) or not is_latin(other_written):
+            continue
+        theirs = set(other_clean.split())
+        mine = any(set(t.english) & _STRUCTURE for t in segments(written) if t.kind == _WORD)
+        said = [s for s in segments(written) if not (s.kind == _WORD and set(s.english) & _STRUCTURE)]
+        if mine and not theirs & _STRUCTURE and len(_content(other_clean)) > 1:
+            return True  # a group in characters, a company of more words in Latin letters
+        if theirs & _STRUCTURE and not mine and len(said) == 1 and len(_content(other_clean)) > 1:
+            rest = [w for w in _content(other_clean) if w not in _STRUCTURE]
+            # a name in characters whose sounds go on past the Latin name's (サッポロビール, sapporobiru)
+            return len(rest) == 1 and len(sound_key(said[0].english[0], read=True)) > len(sound_key(rest[0]))
+    return False
+
+
 def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | None:
     """How two organisation names agree when one is written in another script and the other in
     Latin letters: read (names.reading_agrees) or translated (`translates`), either way round."""
     read = reading_agrees(a_written, a_clean, b_written, b_clean)
-    if read:
+    if read and not _other_structure(a_written, a_clean, b_written, b_clean):
         return read
     for written, other_written, other in ((a_written, b_written, b_clean), (b_written, a_written, a_clean)):
         if written and other_written and other and not is_latin(written) and is_latin(other_written):
