@@ -347,18 +347,26 @@ def _other_structure(a_written: str, a_clean: str, b_written: str, b_clean: str)
         (a_written, b_written, b_clean),
         (b_written, a_written, a_clean),
     ):
-        if not written or not other_written or is_latin(written) or not is_latin(other_written):
-            continue
-        theirs = set(other_clean.split())
-        mine = any(set(t.english) & _STRUCTURE for t in segments(written) if t.kind == _WORD)
-        said = [s for s in segments(written) if not (s.kind == _WORD and set(s.english) & _STRUCTURE)]
-        if mine and not theirs & _STRUCTURE and len(_content(other_clean)) > 1:
-            return True  # a group in characters, a company of more words in Latin letters
-        if theirs & _STRUCTURE and not mine and len(said) == 1 and len(_content(other_clean)) > 1:
-            rest = [w for w in _content(other_clean) if w not in _STRUCTURE]
-            # a name in characters whose sounds go on past the Latin name's (サッポロビール, sapporobiru)
-            return len(rest) == 1 and len(sound_key(said[0].english[0], read=True)) > len(sound_key(rest[0]))
+        if written and other_written and not is_latin(written) and is_latin(other_written):
+            if _group_apart(written, other_clean):
+                return True
     return False
+
+
+def _group_apart(written: str, latin: str) -> bool:
+    """`_other_structure` for a name in another script and a cleaned Latin one."""
+    theirs = set(latin.split()) & _STRUCTURE
+    mine = any(set(t.english) & _STRUCTURE for t in segments(written) if t.kind == _WORD)
+    said = [s for s in segments(written) if not (s.kind == _WORD and set(s.english) & _STRUCTURE)]
+    rest = [w for w in _content(latin) if w not in _STRUCTURE]
+    if len(_content(latin)) < 2 or bool(theirs) == mine:
+        return False
+    if mine:
+        return True  # a group in characters, a company of more words in Latin letters
+    # a name in characters whose sounds go on past the Latin name's (サッポロビール, sapporobiru)
+    return len(said) == len(rest) == 1 and len(sound_key(said[0].english[0], read=True)) > len(
+        sound_key(rest[0])
+    )
 
 
 def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | None:
