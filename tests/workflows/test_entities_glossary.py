@@ -207,16 +207,17 @@ def test_a_sites_english_edition_is_its_home_page() -> None:
 
 def test_a_subsidiarys_page_on_its_parents_site_joins_its_own_site_in_another_script() -> None:
     # 福山 read as the Japanese family name Fukuyama, 急便 "express"; the group's page names it
-    own = co("a", "福山急便", "https://www.fukuyama-exp.example.jp/", "Fukuyama, Japan", "Logistics")
+    own = co("a", "福山急便", "https://www.fukuyama-exp.co.jp/", "Fukuyama, Japan", "Logistics")
     on_parent = co(
         "b",
         "Fukuyama Express",
-        "https://www.fukuyama-hd.example.jp/english/group/fukuyama/",
+        "https://www.fukuyama-hd.co.jp/english/group/fukuyama/",
         "Fukuyama, Japan",
         "Logistics",
     )
     assert glossary.translates("福山急便", "fukuyama express")
-    assert weigh(own, on_parent).joins
+    ev = weigh(own, on_parent)
+    assert ev.joins and "a page it names, and on its own site fukuyama-exp.co.jp" in ev.reason
 
 
 @pytest.mark.parametrize(
@@ -295,3 +296,10 @@ def test_a_group_and_a_company_of_its_name_do_not_agree_by_their_first_word(writ
 )
 def test_a_group_agrees_with_its_own_name(written: str, latin: str) -> None:
     assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+
+
+def test_a_corporate_about_site_and_the_shop_in_another_script_are_one_company() -> None:
+    corporate = co("a", "Tmon", "https://www.abouttmon.com/", "Seoul, South Korea", "E-commerce")
+    shop = co("b", "티몬", "https://www.tmon.com/", "Seoul, South Korea", "E-commerce")
+    ev = weigh(corporate, shop)
+    assert ev.joins and "sites of one stem" in ev.reason

@@ -48,7 +48,8 @@ _SUFFIXES = (
     "careers", "newsroom",
 )  # fmt: skip
 _JOINED_FORMS = ("ag", "sa", "se", "nv")  # legal forms written onto the label: volkswagenag
-_PREFIXES = ("fly", "my", "visit", "get")  # verbs and pronouns: "the" (theheinekencompany) is always off
+# verbs and pronouns, and a corporate site's "about" (aboutcoupang): "the" (theheinekencompany) is always off
+_PREFIXES = ("fly", "my", "visit", "get", "about")
 # Words a legal name adds to its brand that name no other unit: the trade word of Turkish (ticaret,
 # sanayi), German (handels) and Romance (comercio, commerciale) corporate names. Not DESIGNATORS'
 # "labs", "software", "systems": Notion and Notion Labs can be two companies.
@@ -111,14 +112,16 @@ def corroboration(a: Record, b: Record, *, industry: bool = True) -> str | None:
 
 
 def _names(a: Record, b: Record) -> str | None:
-    """How the names agree, as one name, initials, or a legal name adding only trade words."""
+    """How the names agree, as one name, initials, a legal name adding only trade words, or a name
+    in another script read or translated as the other."""
     agree = names_agree(a.clean, b.clean)
     if agree in ("equal names", "abbreviation", "equal names but for spaces"):
         return agree
     short, long_ = sorted((set(a.core.split()), set(b.core.split())), key=len)
     if agree and short <= long_ and long_ - short <= _TRADE | _LEADS:
         return f"one name adds only {' '.join(sorted(long_ - short))!r}"
-    return None
+    # one in another script read or translated as the other (쿠팡 / Coupang)
+    return agrees(a.name or "", a.clean, b.name or "", b.clean)
 
 
 def _how_one_site(a: Record, b: Record) -> str | None:
