@@ -303,3 +303,21 @@ def test_a_corporate_about_site_and_the_shop_in_another_script_are_one_company()
     shop = co("b", "티몬", "https://www.tmon.com/", "Seoul, South Korea", "E-commerce")
     ev = weigh(corporate, shop)
     assert ev.joins and "sites of one stem" in ev.reason
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [
+        ("डाबर", "Dabur", True),  # three consonants heard whole alike
+        ("डाबर", "Dabur India", False),  # the whole name, not its start
+        ("イオン", "Ion", False),  # one consonant: too few
+    ],
+)
+def test_a_short_name_heard_whole_alike_agrees(written: str, latin: str, agree: bool) -> None:
+    assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) == agree
+
+
+def test_a_short_name_in_devanagari_joins_its_site() -> None:
+    own = co("a", "Dabur", "https://www.dabur.com/", "Ghaziabad, India", "Consumer goods")
+    hi = co("b", "डाबर", "https://hi.wikipedia.org/wiki/डाबर", "Ghaziabad, India", "Consumer goods")
+    assert entities.resolve([own, hi]).groups == [[0, 1]]

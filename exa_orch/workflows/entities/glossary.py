@@ -380,6 +380,11 @@ def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | 
             said = translates(CJK_FORMS.sub(" ", written).strip(), other)
             if said:
                 return said
+            heard = sound_key(fold(written), read=True)
+            # a short name heard whole alike, three consonants (सिप्ला / Cipla, एयर इंडिया / Air India):
+            # fewer than scripts.sounds_alike asks of a name it may read only the start of
+            if len(heard) == 3 and heard == sound_key(other.replace(" ", "")):
+                return f"{written} sounds as {other} does"
     return None
 
 
