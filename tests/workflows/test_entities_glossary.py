@@ -321,3 +321,10 @@ def test_a_short_name_in_devanagari_joins_its_site() -> None:
     own = co("a", "Dabur", "https://www.dabur.com/", "Ghaziabad, India", "Consumer goods")
     hi = co("b", "डाबर", "https://hi.wikipedia.org/wiki/डाबर", "Ghaziabad, India", "Consumer goods")
     assert entities.resolve([own, hi]).groups == [[0, 1]]
+
+
+def test_a_city_written_in_characters_is_read_by_its_term_of_place() -> None:
+    assert glossary.place_in("京都府京都市", "kyoto") and not glossary.place_in("大阪府大阪市", "kyoto")
+    en = person("a", "Haruto Nakamura", "https://www.example-lab.org/people/nakamura", "", "Kyoto, Japan")
+    ja = person("b", "中村晴人", "https://ja.wikipedia.org/wiki/中村晴人", "", "京都府京都市")
+    assert any("both in kyoto" in r for _, r in weigh(en, ja).for_)

@@ -414,3 +414,11 @@ def titles_agree(written: str, latin: str) -> str | None:
         if f" {title} " in folded and (title in _ONE_HOLDS or " " in title):
             return title
     return None
+
+
+def place_in(written: str, city: str) -> bool:
+    """Whether a location written in Chinese characters, kana or Hangul names the city `city`
+    (folded, Latin) by a term of place: "京都府京都市" names Kyoto, "서울특별시" Seoul."""
+    return any(
+        term in written and city in english for term, (kind, english) in TERMS.items() if kind == _WORD
+    )

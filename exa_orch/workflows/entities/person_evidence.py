@@ -38,7 +38,7 @@ from exa_orch.workflows.entities.common_names import chinese_like, common
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.given_match import given_forms, similar
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
-from exa_orch.workflows.entities.glossary import titles_agree
+from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.japanese import latin_key
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
@@ -333,7 +333,12 @@ def _city(a: Record, b: Record, ev: Said, named: float) -> None:
     if len((read.name or "").replace(" ", "")) < 3:
         return
     city, said = latin.location.split(",")[0].strip(), read.location.split(",")[0].strip()
-    if len(city) >= 4 and city != latin.country and (said == city or sounds_alike(said, city)):
+    written = read.location_written
+    if (
+        len(city) >= 4
+        and city != latin.country
+        and (said == city or sounds_alike(said, city) or place_in(written, city))
+    ):
         ev.for_.append((2.0, f"both in {city} ({said})"))
 
 

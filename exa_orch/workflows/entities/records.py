@@ -146,6 +146,7 @@ class Record:
     employer_written: str = ""  # the employer as written (ソフトバンクグループ), before cleaning
     industry: str = ""
     location: str = ""
+    location_written: str = ""  # as the item writes it (京都府京都市), before folding
     country: str = ""  # the country its location or text names (countries.py), else the place as written
     mentions: frozenset[str] = frozenset()  # registered domains named anywhere in the item's text
     raw_name: str = ""  # folded full name, legal form kept
@@ -178,7 +179,8 @@ def make(
         index=index, id=id, kind=kind, name=name, clean=clean,
         core=core_name(company_clean) if company_clean else "",
         initials=acronym(company_clean) if company_clean and kind != "person" else "",
-        site=site(url) if url else None, location=fold(location), country=country_of(location),
+        site=site(url) if url else None, location=fold(location), location_written=location,
+        country=country_of(location),
         raw_name=" ".join(words(name)) if name else "", **more,
     )  # fmt: skip
 
