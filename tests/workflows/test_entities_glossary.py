@@ -328,3 +328,18 @@ def test_a_city_written_in_characters_is_read_by_its_term_of_place() -> None:
     en = person("a", "Haruto Nakamura", "https://www.example-lab.org/people/nakamura", "", "Kyoto, Japan")
     ja = person("b", "中村晴人", "https://ja.wikipedia.org/wiki/中村晴人", "", "京都府京都市")
     assert any("both in kyoto" in r for _, r in weigh(en, ja).for_)
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [
+        ("البنك الوطني البحريني", "Bahrain National Bank", False),  # البحريني: a word the table lacks
+        ("بنك الكويت الوطني", "National Bank of Kuwait", True),  # in another order
+        ("الخطوط الجوية العمانية", "Oman Airways", True),
+        ("الأردنية للطيران", "JordanAir", True),  # run together
+        ("الأردنية للطيران", "Jordan Petroleum", False),
+        ("شركة الحكمة", "Hikma", False),  # a word the table lacks: not read
+    ],
+)
+def test_an_arabic_name_whose_every_word_is_known_translates(written: str, latin: str, agree: bool) -> None:
+    assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) == agree

@@ -83,7 +83,7 @@ def _reading_keys(r: Record) -> set[str]:
         first = r.clean.split()[0]
         own = {f"r:{first.replace('l', 'r')}"} if 4 <= len(first) <= 10 else set()
     # a name in another script translated (glossary.translates): by the words it may be rendered as
-    own |= set(glossary.keys(r.name)) if not is_latin(r.name) else {glossary.latin_key(r.clean)}
+    own |= set(glossary.keys(r.name)) if not is_latin(r.name) else glossary.latin_keys(r.clean)
     # scripts.sounds_alike: 4 at least; a short name heard whole alike, 3 (glossary.agrees)
     return own | {f"k:{key[:4]}" for key in sounds if len(key) >= 3}
 

@@ -1,4 +1,4 @@
-"""Organisation names in Chinese characters, kana or Hangul, translated word by word.
+"""Organisation names in Chinese characters, kana, Hangul or Arabic letters, translated word by word.
 
 A company's name in its own script and its English name are often a translation, not a reading:
 대한항공 is Korean Air, 中国银行 Bank of China, 京都大学 Kyoto University, 日本銀行 the Bank of
@@ -17,6 +17,7 @@ English words and those runs' readings, each used once, in any order:
   of whose words, four letters or more, a run's reading gives ("Takeda" / 武田薬品工業, "Takeda
   Pharmaceutical"): the brand is there. Never beside a term alone (三菱電機 is not "Mitsubishi").
 Everything else must be accounted for on both sides: "China Construction Bank" is not 中国银行.
+A name in Arabic letters translates only when `_ARABIC` knows every word (مصر للطيران / EgyptAir).
 
 `TERMS` is kept to words of place, trade and structure that organisations' names are made of:
 each is the usual English rendering of the word in company and institution names (sources: the
@@ -297,10 +298,65 @@ def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> b
     return droppable and _match(rest, left, branded)
 
 
+# Words of Arabic organisation names (the article al- and the preposition li- kept on, as the names
+# write them) -> their English renderings; a name in Arabic letters translates only when every
+# word is one of these (its other words, read without vowels, are not compared). Sources: the
+# Wiktionary entries for each word and the English names the organisations publish.
+_ARABIC: dict[str, tuple[str, ...]] = {
+    w: tuple(english.split("|"))
+    for words_, english in {
+        "مصر": "egypt|egyptian|misr",
+        "قطر القطرية": "qatar|qatari",
+        "المصرية المصري": "egypt|egyptian",
+        "العمانية": "oman|omani",
+        "الأردنية": "jordan|jordanian",
+        "الملكية": "royal",
+        "السعودية": "saudi|saudia",
+        "العربية": "arab|arabian",
+        "الإمارات": "emirates",
+        "الكويت الكويتية": "kuwait|kuwaiti",
+        "للطيران الطيران": "air|airlines|airways|aviation",
+        "الخطوط_الجوية": "airlines|airways",  # "the air lines", two words read as one (`_arabic_words`)
+        "الجوية": "air|airways",
+        "للطاقة الطاقة": "energy",
+        "للاتصالات الاتصالات": "telecom|telecommunications",
+        "بنك البنك مصرف": "bank",
+        "الوطني الوطنية": "national",
+        "الأهلي": "national|ahli",
+        "للبترول البترول": "petroleum",
+        "شركة": "",
+    }.items()
+    for w in words_.split()
+}
+_ARABIC_LETTERS = re.compile(r"[\u0600-\u06ff]")
+
+
+def _arabic_words(written: str) -> list[tuple[str, ...] | None]:
+    """Each word's renderings (`_ARABIC`), None for a word it lacks."""
+    return [_ARABIC.get(w) for w in written.replace("الخطوط الجوية", "الخطوط_الجوية").split()]
+
+
+def _arabic(written: str, latin: str) -> str | None:
+    """A name in Arabic letters whose every word `_ARABIC` renders, rendered as `latin` is written
+    (its words in any order, or run together: مصر للطيران / EgyptAir, قطر للطاقة / QatarEnergy)."""
+    said = _arabic_words(written)
+    if len(said) < 2 or any(r is None for r in said):
+        return None
+    choices = [r for r in said if r and r != ("",)]
+    target = sorted(_content(latin))
+    for combo in itertools.islice(itertools.product(*choices), 256):
+        words = [w for phrase in combo for w in _content(phrase)]
+        if sorted(words) == target or "".join(words) == latin.replace(" ", ""):
+            return f"{written} translates as {latin}"
+    return None
+
+
 @lru_cache(maxsize=65536)
 def translates(written: str, latin: str) -> str | None:
-    """How `written` (a name in Chinese characters, kana or Hangul) translates to `latin` (a
-    cleaned Latin name), or None (module docstring)."""
+    """How `written` (a name in Chinese characters, kana, Hangul or Arabic letters) translates to
+    `latin` (a cleaned Latin name), or None (module docstring)."""
+    if _ARABIC_LETTERS.search(written):
+        return _arabic(written, latin)
     if not (_HAN.search(written) or _HANGUL.search(written)):
         return None
     segs = segments(written)
@@ -320,7 +376,10 @@ def translates(written: str, latin: str) -> str | None:
 def keys(written: str) -> Iterator[str]:
     """Blocking keys of a name in another script: each way its words may be rendered (a term's
     English words, a run's readings; structure left out; trade left out beside a run), as the
-    sorted words `latin_key` gives a Latin name; 64 at most."""
+    sorted words `latin_key` gives a Latin name, and run together; 64 at most."""
+    if _ARABIC_LETTERS.search(written):
+        yield from _arabic_keys(written)
+        return
     segs = [s for s in segments(written) if s.kind != _FILLER]
     if not segs or not any(s.kind != "run" for s in segs):
         return
@@ -331,9 +390,21 @@ def keys(written: str) -> Iterator[str]:
             yield "t:" + " ".join(sorted(_content(said)))
 
 
-def latin_key(clean: str) -> str:
-    """A Latin name's blocking key for `keys`: its words but structure and stop words, sorted."""
-    return "t:" + " ".join(sorted(_content(clean)))
+def _arabic_keys(written: str) -> Iterator[str]:
+    """`keys` of a name in Arabic letters whose every word `_ARABIC` renders."""
+    said = _arabic_words(written)
+    if len(said) >= 2 and all(r is not None for r in said):
+        for combo in itertools.islice(itertools.product(*[r for r in said if r and r != ("",)]), 64):
+            words = [w for phrase in combo for w in _content(phrase)]
+            yield "t:" + " ".join(sorted(words))
+            yield "t:" + "".join(words)
+
+
+def latin_keys(clean: str) -> set[str]:
+    """A Latin name's blocking keys for `keys`: its words but structure and stop words, sorted, and
+    one word as it is (EgyptAir)."""
+    words = _content(clean)
+    return {"t:" + " ".join(sorted(words)), *({"t:" + words[0]} if len(words) == 1 else set())}
 
 
 _STRUCTURE = frozenset({"group", "holdings", "holding"})
