@@ -343,3 +343,37 @@ def test_a_city_written_in_characters_is_read_by_its_term_of_place() -> None:
 )
 def test_an_arabic_name_whose_every_word_is_known_translates(written: str, latin: str, agree: bool) -> None:
     assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) == agree
+
+
+def test_a_holding_companys_site_and_the_operating_companys_of_its_name_stay_apart() -> None:
+    holding = co(
+        "a",
+        "Wendler SE",
+        "https://www.wendler-se.com/",
+        "Munich, Germany",
+        "Investments",
+        "Wendler SE is a holding company with stakes in industrial technology.",
+    )
+    maker = co(
+        "b",
+        "Wendler",
+        "https://www.wendler.com/",
+        "Munich, Germany",
+        "Machine tools",
+        "Wendler builds machine tools.",
+    )
+    ev = weigh(holding, maker)
+    assert not ev.joins and "Wendler SE says it is a holding company, Wendler does not" in ev.against
+
+
+def test_the_holding_company_of_a_bank_owns_the_bank_of_its_name() -> None:
+    holding = co(
+        "a",
+        "Paraná&Co",
+        "https://investors.parana.example.com.br/",
+        "Curitiba, Brazil",
+        "Financial services",
+        "Paraná&Co is the holding company of Banco Paraná, a digital bank.",
+    )
+    bank = co("b", "Paraná", "https://parana.example.com.br/", "Curitiba, Brazil", "Digital banking")
+    assert any("as a company it owns" in r for r in weigh(holding, bank).against)

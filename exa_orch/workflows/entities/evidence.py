@@ -208,9 +208,21 @@ def _ownership(x: Record, y: Record, ev: Evidence) -> None:
     owner = next((o for o in x.owners if y.core and _owner_is(o, x, y)), None)
     if owner:
         ev.against.append(f"{x.name or x.id} names {y.name} as its owner: {x.owners[owner]!r}")
-    child = next((c for c in x.owned if c in (y.clean, y.core) or core_name(c) == y.core), None)
+    child = next(
+        (c for c in x.owned if c in (y.clean, y.core) or y.core in (core_name(c), _bank_of(c))), None
+    )
     if child:
         ev.against.append(f"{x.name or x.id} names {y.name} as a company it owns: {x.owned[child]!r}")
+
+
+_BANK_WORDS = frozenset("banco banca banque bank".split())
+
+
+def _bank_of(name: str) -> str:
+    """A bank's name without the word for bank before it ("banco inter" -> "inter"): the holding
+    company of Banco Inter owns the bank that calls itself Inter."""
+    first, _, rest = name.partition(" ")
+    return rest if first in _BANK_WORDS and rest else ""
 
 
 def _owner_is(owner: str, x: Record, y: Record) -> bool:
@@ -523,7 +535,12 @@ def _same_name_no_site(a: Record, b: Record, ev: Evidence) -> None:
 
 
 def _differences(a: Record, b: Record, ev: Evidence) -> None:
-    """Legal forms across domains, countries, and names too far apart for records with fields."""
+    """Legal forms across domains, countries, a holding company's site and another site that does
+    not say it is one, and names too far apart for records with fields."""
+    if a.holding != b.holding and a.domain and b.domain and a.domain != b.domain:
+        # Porsche SE at porsche-se.com and Porsche at porsche.com
+        holding, other = (a, b) if a.holding else (b, a)
+        ev.against.append(f"{holding.name} says it is a holding company, {other.name} does not")
     fa, fb = _forms(a), _forms(b)
     if fa and fb and not fa & fb and a.core == b.core and a.domain != b.domain:
         ev.against.append(f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})")

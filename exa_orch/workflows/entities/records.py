@@ -97,6 +97,8 @@ _NOW = re.compile(_ORG_NAME + r",?\s+\(?now\s+(?:known\s+as\s+|called\s+)?" + _O
 _FORMERLY = re.compile(
     _ORG_NAME + r",?\s+\(?(?:formerly|previously)\s+(?:known\s+as\s+|called\s+|named\s+)?" + _ORG_NAME
 )
+# "Porsche SE is a holding company", "Inter&Co, Inc. is the holding company of Banco Inter"
+_HOLDING = re.compile(r"\b(?:is|as)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?holding\s+company\b")
 _OWNER_CUES = (
     re.compile(r"\b(?:a|the)\s+(?:wholly[\s-]owned\s+)?(?:subsidiary|unit|division|affiliate)\s+of\s+(?:the\s+)?" + _ORG_NAME),
     # "the steelmaking subsidiary established in March 2022 under POSCO Holdings"
@@ -161,6 +163,7 @@ class Record:
     article: str = ""  # that title when it tells no namesakes apart ("Neymar"; not "Li Na (singer)")
     born: str = ""  # the year a person's page says they were born (births.py)
     title_written: str = ""  # a person's title as the item writes it (总裁), before folding
+    holding: bool = False  # its text says it is a holding company ("is a holding company")
 
     @property
     def domain(self) -> str:
@@ -488,6 +491,7 @@ def record(index: int, item: Json) -> Record:
     rec.born = births.born(_prose(props)) if kind == "person" else ""
     if kind != "person":
         rec.publisher = about.publisher(texts)
+        rec.holding = any(_HOLDING.search(t) for t in texts)
     _titled(rec, _str(props.get("url")))
     rec.alias_domains.pop(rec.domain, None)
     rec.mentions = frozenset(
