@@ -144,7 +144,7 @@ def _company(id: str, name: str, url: str, c1: str, employees: str) -> dict[str,
     }
 
 
-def test_rounds_that_return_different_items_score_on_one_scale() -> None:
+async def test_rounds_that_return_different_items_score_on_one_scale() -> None:
     # Round 1 finds 10..20 employees, round 2 15..100: normalised per round, round 2's 15 would score
     # 0 and round 1's 20 would score 1. On the pooled scale (10..100) the 100 wins niche "1", and
     # Acme found again in round 2 under another URL of its site is one entity (latest niche: "0").
@@ -155,7 +155,7 @@ def test_rounds_that_return_different_items_score_on_one_scale() -> None:
         _company("r1-acme", "Acme", "https://acme.com", "yes", "10"),
         _company("r1-bolt", "Bolt", "https://bolt.eu", "yes", "20"),
     ]
-    cands1, archive1 = pool.add(round1, spec1)
+    cands1, archive1 = await pool.add(round1, spec1)
     assert [c["fitnessScore"] for c in cands1] == [0.0, 1.0]
     assert [e["item"]["id"] for e in archive1] == ["r1-bolt"]
     round2 = [
@@ -163,7 +163,7 @@ def test_rounds_that_return_different_items_score_on_one_scale() -> None:
         _company("r2-big", "Bigco", "https://bigco.com", "yes", "100"),
         _company("r2-acme", "Acme Inc.", "https://www.acme.com/en/about", "no", "10"),
     ]
-    cands2, archive2 = pool.add(round2, spec2)
+    cands2, archive2 = await pool.add(round2, spec2)
     assert [round(c["fitnessScore"], 6) for c in cands2] == [round(5 / 90, 6), 1.0, 0.0]
     assert [(e["niche"], e["item"]["id"]) for e in archive2] == [("1", "r2-big"), ("0", "r2-acme")]
     assert pool.entity_of["r1-acme"] == pool.entity_of["r2-acme"] != pool.entity_of["r1-bolt"]
