@@ -17,6 +17,8 @@ from exa_py.websets.types import WebsetEnrichment
 from exa_orch.app import App, open_app
 from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams
+from exa_orch.mcp import resources
+from exa_orch.runtime import local_principal
 from exa_orch.runtime.deps import exa_port_of
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
@@ -26,6 +28,7 @@ from exa_orch.workflows import winnow as w
 from tests.conftest import TEST_SPEED
 from tests.support import WAIT, until
 from tests.workflows.conftest import OpenApp, agent_runs, run_task, run_tasks
+from tests.workflows.loop_probe import LoopProbe
 
 MODULE = "exa_orch.workflows.winnow"
 SPECS = [
@@ -350,6 +353,28 @@ async def eight_niche_app(
         )
         async with open_app(settings, tmp_path / "w.db") as app:
             yield app, handle
+
+
+async def test_the_pool_and_the_export_resolve_entities_while_the_event_loop_runs_on(
+    research_app: OpenApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resolving a few hundred items takes seconds of CPU on a busy machine: on the event loop it
+    holds off the lease renewals until the lease lapses. While each round's pool resolves its items,
+    and while tasks.export and the export resource group the result's elites (it kept no grouping),
+    the loop runs other callbacks."""
+    async with research_app(MODULE) as app:
+        probe = LoopProbe.install(monkeypatch)
+        done = await run_task(app, "qd.winnow", {**ARGS, "maxRounds": 2, "explore": False})
+        assert done.status == "completed", done.error
+        pooled = list(probe.answers)
+        await app.run_operation("tasks.export", {"taskId": done.id, "format": "csv"})
+        assert app.tasks is not None
+        uri = f"exa-orch://tasks/{done.id}/export.md"
+        read = await resources.read(app.tasks, uri, local_principal(app.settings))
+    rounds = len(done.result["rounds"])
+    assert pooled == [True] * (rounds + 1)  # each round's pool, then the entity memory
+    assert probe.answers == [True] * (rounds + 3)  # then tasks.export, then the resource
+    assert read.text.startswith("#") and done.result["finalElites"]
 
 
 async def test_exploring_rounds_fill_the_empty_niches_that_repeated_rounds_never_reach(
