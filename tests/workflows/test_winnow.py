@@ -365,8 +365,9 @@ async def test_the_pool_and_the_export_resolve_entities_while_the_event_loop_run
     async with research_app(MODULE) as app:
         probe = LoopProbe.install(monkeypatch)
         done = await run_task(app, "qd.winnow", {**ARGS, "maxRounds": 2, "explore": False})
-        assert done.status == "completed", done.error
         pooled = list(probe.answers)
+        assert all(pooled), f"a resolution held the event loop: {pooled}"
+        assert done.status == "completed", done.error
         await app.run_operation("tasks.export", {"taskId": done.id, "format": "csv"})
         assert app.tasks is not None
         uri = f"exa-orch://tasks/{done.id}/export.md"
