@@ -35,7 +35,7 @@ from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams, TaskNotFound
 from exa_orch.mcp.auth import request_principal
 from exa_orch.mcp.hooked import HookedServer
-from exa_orch.operations.export import URI_PREFIX, check_completed, export_of
+from exa_orch.operations.export import URI_PREFIX, build_export, check_completed
 from exa_orch.operations.export_formats import FORMATS
 from exa_orch.operations.task_views import task_view
 from exa_orch.runtime import Principal, TaskEvent, TaskService
@@ -139,7 +139,7 @@ async def read(service: TaskService, uri: str, principal: Principal) -> types.Te
             check_completed(record)  # as an export: a task not completed has no result to read
             text = json.dumps(record.result, ensure_ascii=False, default=str)
             return types.TextResourceContents(uri=uri, mime_type=JSON, text=text)
-        built = export_of(record, part.removeprefix("/export."))
+        built = await build_export(record, part.removeprefix("/export."))
     except InvalidParams as exc:
         raise MCPError(code=types.INVALID_PARAMS, message=exc.message) from None
     return types.TextResourceContents(uri=uri, mime_type=built.mime_type, text=built.data.decode())

@@ -3,8 +3,9 @@
 One builder (`export_of`) serves every face: `exa-orch export` (the CLI reads the task on a
 read-only connection), the `tasks.export` operation, and the MCP resource
 `exa-orch://tasks/{taskId}/export.{csv|jsonl|md}` (mcp/resources.py), which builds the bytes
-again when read, from the database, so any server on the database serves them. What the rows are:
-`export_rows`; how each format writes them: `export_formats`.
+again when read, from the database, so any server on the database serves them. The operation and
+the resource build it in a worker thread (`build_export`), off the event loop the server's tasks
+run on. What the rows are: `export_rows`; how each format writes them: `export_formats`.
 
 The task is read as tasks.get reads it, for its owner: another principal's task is TASK_NOT_FOUND.
 An export carries the task's stored result and args (never the Exa key, which no task stores).
@@ -12,6 +13,7 @@ An export carries the task's stored result and args (never the Exa key, which no
 
 from __future__ import annotations
 
+import asyncio
 import os
 import sys
 from dataclasses import dataclass
@@ -82,6 +84,13 @@ def export_of(record: TaskRecord, fmt: str) -> Export:
     return Export(record.id, fmt, render(record, rows, fmt), len(rows.rows), rows.kind)
 
 
+async def build_export(record: TaskRecord, fmt: str) -> Export:
+    """`export_of`, built in a worker thread: grouping a result's items into entities (entity
+    resolution, when the result kept no grouping) and writing the rows are CPU work, seconds for a
+    few hundred items on a busy machine, and the server's event loop renews its tasks' leases."""
+    return await asyncio.to_thread(export_of, record, fmt)
+
+
 def check_completed(record: TaskRecord) -> None:
     """InvalidParams (saying what to do instead) for a task that is not completed: only a completed
     task has a result to hand on."""
@@ -107,7 +116,7 @@ class ExportArgs(Args):
 
 async def _export(args: ExportArgs, ctx: OpContext) -> dict[str, object]:
     record = await _service(ctx).get(args.task_id, principal=_principal(ctx))
-    built = export_of(record, args.format)
+    built = await build_export(record, args.format)
     return {
         "taskId": record.id,
         "format": built.format,

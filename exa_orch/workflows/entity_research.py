@@ -101,11 +101,12 @@ class Ask:
 
 
 class Research:
-    """The research phase of one task: `await Research(...).run()` returns the task's result.
+    """The research phase of one task: `await (await Research.of(...)).run()` returns the task's
+    result.
 
-    The items are merged by entity and the first `limit` entities researched (nothing when the
-    collection timed out: it used the time up); the result starts with `head` (engine, where the
-    items came from)."""
+    The items are merged by entity (`resolution`: `entities.resolve(items)`) and the first `limit`
+    entities researched (nothing when the collection timed out: it used the time up); the result
+    starts with `head` (engine, where the items came from)."""
 
     def __init__(
         self,
@@ -113,6 +114,7 @@ class Research:
         ask: Ask,
         head: ResultJson,
         items: list[ItemJson],
+        resolution: entities.Resolution,
         collect_timed_out: bool,
         started: float,
         deadline: float,
@@ -122,7 +124,7 @@ class Research:
         self.merged: list[ResultJson] = [{"item": item} for item in items]
         # One research run per entity, not per item: a second page of the same company (entity
         # resolution) points at the item researched for it.
-        self.resolution = entities.resolve(items)
+        self.resolution = resolution
         for members, reasons in zip(self.resolution.groups, self.resolution.reasons, strict=True):
             for i in members[1:]:
                 self.merged[i]["sameEntityAs"] = items[members[0]].get("id")
@@ -134,6 +136,23 @@ class Research:
         self.researched = 0
         self.gate = asyncio.Semaphore(IN_FLIGHT)
         self.unfinished: set[str] = set()
+
+    @classmethod
+    async def of(
+        cls,
+        ctx: TaskContext,
+        ask: Ask,
+        head: ResultJson,
+        items: list[ItemJson],
+        collect_timed_out: bool,
+        started: float,
+        deadline: float,
+    ) -> Research:
+        """The research phase over `items`, resolved into entities in a worker thread: resolution
+        is CPU work (seconds for a few hundred items on a busy machine), and the event loop it
+        would hold is the one that renews the task's lease."""
+        resolution = await asyncio.to_thread(entities.resolve, items)
+        return cls(ctx, ask, head, items, resolution, collect_timed_out, started, deadline)
 
     def result(self, partial: bool) -> ResultJson:
         """The task's result as it stands: the items, and every research run finished so far."""

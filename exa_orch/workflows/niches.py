@@ -3,11 +3,13 @@
 An item's niche is its verdict per criterion (key "1,0,1": bit 1 = yes, 0 = no; an item with any
 unclear verdict is listed apart, in no niche); its fitness is the mean of its enrichment scores; the
 archive keeps the best entity per niche. Every function here is pure, so its numbers can be checked
-by hand; `Pool` holds every round's items on one scale.
+by hand; `Pool` holds every round's items on one scale (its `add` a coroutine: it resolves entities
+in a worker thread).
 """
 
 from __future__ import annotations
 
+import asyncio
 import math
 from collections import Counter
 from collections.abc import Sequence
@@ -236,6 +238,16 @@ def quality_metrics(
     }
 
 
+def entities_of(items: list[Json]) -> dict[str, str]:
+    """item id -> the key of its entity (`entities.resolve`: the key of the entity's first item)."""
+    entity_of: dict[str, str] = {}
+    for members in entities.resolve(items).groups:
+        key = entities.entity_key(items[members[0]])
+        for i in members:
+            entity_of[str(items[i].get("id"))] = key
+    return entity_of
+
+
 class Pool:
     """Every item of every round so far, scored on one scale and resolved into entities.
 
@@ -254,13 +266,18 @@ class Pool:
         self.entity_of: dict[str, str] = {}
         self.niche_of: dict[str, str] = {}
 
-    def add(
+    async def add(
         self, items: list[Json], specs: list[Json], ids: dict[str, str] | None = None
     ) -> tuple[list[Json], list[Json]]:
         """Add one round's items; returns (this round's candidates, the archive), on the pooled scale.
 
-        Items with an unclear verdict are not added (they have no niche); `ids` as in `verdicts`."""
+        Items with an unclear verdict are not added (they have no niche); `ids` as in `verdicts`.
+        Every item so far is resolved into entities in a worker thread, before the pool changes: a
+        cancel while it runs leaves the pool as it was."""
         items = [i for i in items if niche_of(verdicts(i, self.criteria, ids)) is not None]
+        # Resolution is CPU work (seconds for a few hundred items on a busy machine): off the event
+        # loop, which keeps renewing the task's lease. The thread gets a list of its own to read.
+        entity_of = await asyncio.to_thread(entities_of, [*self.items, *items])
         for item in items:
             self.niche_of[str(item.get("id"))] = niche_of(verdicts(item, self.criteria, ids)) or ""
         self._rekey(items, specs)
@@ -271,7 +288,7 @@ class Pool:
              "criteriaVector": [b == "1" for b in self.niche_of[str(item.get("id"))].split(",")]}
             for item, score in zip(self.items, scores, strict=True)
         ]  # fmt: skip
-        self._resolve()
+        self.entity_of = entity_of
         return candidates[len(candidates) - len(items) :], self._archive(candidates)
 
     def _rekey(self, items: list[Json], specs: list[Json]) -> None:
@@ -286,15 +303,6 @@ class Pool:
                 if r.get("enrichmentId") in by_id
             ]
             self.canonical.append({**item, "enrichments": results})
-
-    def _resolve(self) -> None:
-        """Every item so far resolved into entities (`entity_of`: item id -> entity key)."""
-        resolution = entities.resolve(self.items)
-        self.entity_of = {}
-        for members in resolution.groups:
-            key = entities.entity_key(self.items[members[0]])
-            for i in members:
-                self.entity_of[str(self.items[i].get("id"))] = key
 
     def _archive(self, candidates: list[Json]) -> list[Json]:
         """The best entity per niche: each entity by its fittest candidate in its latest niche."""

@@ -162,7 +162,8 @@ async def _research(
     ask = Ask(
         args.research_prompt, args.research_schema, args.research_model, args.research_limit, RESEARCH_BATCH
     )
-    return await Research(ctx, ask, head, items, timed_out, started, deadline).run(batched)
+    research = await Research.of(ctx, ask, head, items, timed_out, started, deadline)
+    return await research.run(batched)
 
 
 async def _on_websets(

@@ -222,12 +222,14 @@ class Task:
         self.found_total = self.analyzed_total = 0
         self.stopped = Stopped()  # the round under way: what a stop salvages (ctx.on_stop)
 
-    def add(self, got: Got, items: list[AgentJson], specs: list[Json], ids: dict[str, str]) -> None:
+    async def add(self, got: Got, items: list[AgentJson], specs: list[Json], ids: dict[str, str]) -> None:
         """Score one webset's (run's) items into the pool and the round."""
-        candidates, self.archive = self.pool.add(items, specs, ids)
-        got.candidates.extend(candidates)
-        got.unclear.extend(unclear_ids(items, self.criteria, ids))
+        # The round holds the items before the pool resolves them (a worker thread's wait): a stop
+        # meanwhile salvages them, as it did when nothing here awaited.
         got.items.extend(items)
+        got.unclear.extend(unclear_ids(items, self.criteria, ids))
+        candidates, self.archive = await self.pool.add(items, specs, ids)
+        got.candidates.extend(candidates)
 
     async def score(self, r: int, targets: list[str] | None, got: Got) -> float:
         """File round `r` (its elites, rates, distribution); returns how much the archive changed."""
@@ -321,7 +323,7 @@ async def webset_round(task: Task, r: int, targets: list[str] | None) -> Got:
         )
         ids = verdict_ids(webset.enrichments, task.criteria)
         fitness = [e for e in webset.enrichments if e.id not in ids.values()]
-        task.add(got, items, enrichment_specs(fitness, args.enrichments), ids)
+        await task.add(got, items, enrichment_specs(fitness, args.enrichments), ids)
     return got
 
 
@@ -350,7 +352,7 @@ async def row_round(task: Task, r: int, targets: list[str] | None, source: engin
         )
         got.timed_out = got.timed_out or collected.timed_out
         items = [row_item(row) for row in collected.rows]
-        task.add(got, items, agent_specs(args.enrichments), ids)
+        await task.add(got, items, agent_specs(args.enrichments), ids)
         got.found += len(items)
     task.runs.extend(round_ids)
     return got

@@ -20,6 +20,7 @@ from exa_orch.workflows import kit, rows, verified
 from exa_orch.workflows.verified import fill
 from tests.support import WAIT, until_steps
 from tests.workflows.conftest import OpenApp, agent_runs, run_task
+from tests.workflows.loop_probe import LoopProbe
 
 MODULE = "exa_orch.workflows.verified"
 TYPE = "research.verifiedCollection"
@@ -86,6 +87,20 @@ async def test_items_are_collected_and_the_first_ones_researched(
         assert research["duration"] >= 800  # 22 simulated seconds at speed 25
     assert "research" not in result["items"][3]  # beyond researchLimit
     assert result["duration"] >= max(m["research"]["duration"] for m in result["items"][:3])
+
+
+async def test_the_items_are_merged_by_entity_while_the_event_loop_runs_on(
+    research_app: OpenApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resolving a few hundred items takes seconds of CPU on a busy machine: on the event loop it
+    holds off the lease renewals until the lease lapses. While the research phase merges the items
+    by entity (and the entity memory before it resolves them), the loop runs other callbacks."""
+    async with research_app(MODULE) as app:
+        probe = LoopProbe.install(monkeypatch)
+        done = await run_task(app, TYPE, {**ARGS, "researchLimit": 1})
+    assert probe.answers == [True, True]  # the memory's plan, then the research phase's merge
+    assert done.status == "completed", done.error
+    assert done.result["uniqueEntities"] >= 1
 
 
 async def test_at_most_three_research_runs_are_in_flight(research_app: OpenApp, sim: SimHandle) -> None:

@@ -17,6 +17,8 @@ from exa_py.websets.types import WebsetEnrichment
 from exa_orch.app import App, open_app
 from exa_orch.config import Settings
 from exa_orch.errors import InvalidParams
+from exa_orch.mcp import resources
+from exa_orch.runtime import local_principal
 from exa_orch.runtime.deps import exa_port_of
 from exa_orch.sim.context import FaultConfig, SimConfig
 from exa_orch.sim.testing import SimHandle, running_sim
@@ -26,6 +28,7 @@ from exa_orch.workflows import winnow as w
 from tests.conftest import TEST_SPEED
 from tests.support import WAIT, until
 from tests.workflows.conftest import OpenApp, agent_runs, run_task, run_tasks
+from tests.workflows.loop_probe import LoopProbe
 
 MODULE = "exa_orch.workflows.winnow"
 SPECS = [
@@ -144,7 +147,7 @@ def _company(id: str, name: str, url: str, c1: str, employees: str) -> dict[str,
     }
 
 
-def test_rounds_that_return_different_items_score_on_one_scale() -> None:
+async def test_rounds_that_return_different_items_score_on_one_scale() -> None:
     # Round 1 finds 10..20 employees, round 2 15..100: normalised per round, round 2's 15 would score
     # 0 and round 1's 20 would score 1. On the pooled scale (10..100) the 100 wins niche "1", and
     # Acme found again in round 2 under another URL of its site is one entity (latest niche: "0").
@@ -155,7 +158,7 @@ def test_rounds_that_return_different_items_score_on_one_scale() -> None:
         _company("r1-acme", "Acme", "https://acme.com", "yes", "10"),
         _company("r1-bolt", "Bolt", "https://bolt.eu", "yes", "20"),
     ]
-    cands1, archive1 = pool.add(round1, spec1)
+    cands1, archive1 = await pool.add(round1, spec1)
     assert [c["fitnessScore"] for c in cands1] == [0.0, 1.0]
     assert [e["item"]["id"] for e in archive1] == ["r1-bolt"]
     round2 = [
@@ -163,7 +166,7 @@ def test_rounds_that_return_different_items_score_on_one_scale() -> None:
         _company("r2-big", "Bigco", "https://bigco.com", "yes", "100"),
         _company("r2-acme", "Acme Inc.", "https://www.acme.com/en/about", "no", "10"),
     ]
-    cands2, archive2 = pool.add(round2, spec2)
+    cands2, archive2 = await pool.add(round2, spec2)
     assert [round(c["fitnessScore"], 6) for c in cands2] == [round(5 / 90, 6), 1.0, 0.0]
     assert [(e["niche"], e["item"]["id"]) for e in archive2] == [("1", "r2-big"), ("0", "r2-acme")]
     assert pool.entity_of["r1-acme"] == pool.entity_of["r2-acme"] != pool.entity_of["r1-bolt"]
@@ -350,6 +353,29 @@ async def eight_niche_app(
         )
         async with open_app(settings, tmp_path / "w.db") as app:
             yield app, handle
+
+
+async def test_the_pool_and_the_export_resolve_entities_while_the_event_loop_runs_on(
+    research_app: OpenApp, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Resolving a few hundred items takes seconds of CPU on a busy machine: on the event loop it
+    holds off the lease renewals until the lease lapses. While each round's pool resolves its items,
+    and while tasks.export and the export resource group the result's elites (it kept no grouping),
+    the loop runs other callbacks."""
+    async with research_app(MODULE) as app:
+        probe = LoopProbe.install(monkeypatch)
+        done = await run_task(app, "qd.winnow", {**ARGS, "maxRounds": 2, "explore": False})
+        pooled = list(probe.answers)
+        assert all(pooled), f"a resolution held the event loop: {pooled}"
+        assert done.status == "completed", done.error
+        await app.run_operation("tasks.export", {"taskId": done.id, "format": "csv"})
+        assert app.tasks is not None
+        uri = f"exa-orch://tasks/{done.id}/export.md"
+        read = await resources.read(app.tasks, uri, local_principal(app.settings))
+    rounds = len(done.result["rounds"])
+    assert pooled == [True] * (rounds + 1)  # each round's pool, then the entity memory
+    assert probe.answers == [True] * (rounds + 3)  # then tasks.export, then the resource
+    assert read.text.startswith("#") and done.result["finalElites"]
 
 
 async def test_exploring_rounds_fill_the_empty_niches_that_repeated_rounds_never_reach(
