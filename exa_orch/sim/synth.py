@@ -26,9 +26,23 @@ def stable(*parts: object) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
+# A full stop that ends an abbreviation, not a sentence: "Inter&Co, Inc. (Nasdaq: INTR) is ...",
+# "John F. Kennedy", "Dr. Smith", "S.A.", "U.S.": a page's first sentence goes on past it.
+_ABBREVIATION = re.compile(
+    r"(?:\b(?:Inc|Ltd|Co|Corp|Bhd|Pty|Plc|Dr|Mr|Mrs|Ms|Prof|St|Jr|Sr|No|vs|etc)|\b[A-Z](?:\.[A-Z])*)\.$"
+)
+
+
 def sentences(text: str) -> list[str]:
-    """`text` split after each full stop, question or exclamation mark."""
-    return [s.strip() for s in re.split(r"(?<=[.!?])\s+", text) if s.strip()]
+    """`text` split after each full stop, question or exclamation mark, but a full stop that ends
+    an abbreviation or an initial (`_ABBREVIATION`)."""
+    out: list[str] = []
+    for piece in (s.strip() for s in re.split(r"(?<=[.!?])\s+", text)):
+        if piece and out and _ABBREVIATION.search(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        elif piece:
+            out.append(piece)
+    return out
 
 
 def host(url: str) -> str:
