@@ -377,3 +377,16 @@ def test_the_holding_company_of_a_bank_owns_the_bank_of_its_name() -> None:
     )
     bank = co("b", "Paraná", "https://parana.example.com.br/", "Curitiba, Brazil", "Digital banking")
     assert any("as a company it owns" in r for r in weigh(holding, bank).against)
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("효성화학", "Hyosung Chemical"),  # a group's own spelling, not Revised Romanization's
+        ("두산건설", "Doosan Construction"),
+        ("금호석유화학", "Kumho Petrochemical"),  # 석유 petroleum, 화학 chemical: not "Petrochemical"
+    ],
+)
+def test_a_korean_groups_company_translates_in_the_groups_spelling(written: str, latin: str) -> None:
+    agree = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+    assert bool(agree) == (written != "금호석유화학")

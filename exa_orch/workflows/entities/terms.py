@@ -1,0 +1,236 @@
+"""The words `glossary` translates organisation names and titles by, with where each was read:
+terms of place, trade and structure in Chinese, Japanese and Korean names (`TERMS`), words of
+Arabic names (`ARABIC`), and titles one person holds (`TITLES`). Data only; glossary.py reads it.
+
+`TERMS` is kept to words of place, trade and structure that organisations' names are made of:
+each is the usual English rendering of the word in company and institution names (sources: the
+CC-CEDICT and Wiktionary entries for each word, and the English names the organisations that
+bear them publish). A proper name is never a term, but for the three old Japanese business
+groups whose names lead many companies' (三菱 Mitsubishi, 三井 Mitsui, 住友 Sumitomo; Wikipedia,
+"Keiretsu"), which no dataset here reads, and Korea's large business groups in the spellings they
+use (한화 Hanwha, 롯데 Lotte), which their Revised Romanization does not give.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A term: its kind ("filler": structure, may be left out; "trade": may be left out beside a
+# brand; "word": must be matched) and its English words (a phrase is words joined by a space).
+FILLER = "filler"
+TRADE = "trade"
+WORD = "word"
+
+
+def _terms(kind: str, table: dict[str, str]) -> dict[str, tuple[str, tuple[str, ...]]]:
+    """`table` (terms written with spaces between spellings -> English renderings split by "|")."""
+    return {
+        term: (kind, tuple(english.split("|")))
+        for spellings, english in table.items()
+        for term in spellings.split()
+    }
+
+
+TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
+    **_terms(FILLER, {"公司 会社 회사": "company", "有限 股份": "limited", "相互会社": "mutual|company"}),
+    **_terms(
+        TRADE,
+        {
+            "航空 항공": "air|airlines|airways|aviation|air lines",
+            "银行 銀行 은행": "bank|banking",
+            "保险 保險 保険 보험": "insurance",
+            "人寿 人壽 生命 생명": "life",
+            "证券 證券 証券 증권": "securities",
+            "电信 電信 전신": "telecom|telecommunications",
+            "通信 통신": "telecom|communications|telecommunications",
+            "电力 電力 전력": "electric|power|electric power",
+            "电气 電氣 電気 전기": "electric",
+            "电子 電子 전자": "electronics|electronic",
+            "电机 電機": "electric|electrical machinery",
+            "石油 석유": "petroleum|oil",
+            "石化": "petrochemical",
+            "化学 化學 화학": "chemical|chemicals",
+            "钢铁 鋼鐵 鉄鋼 철강": "steel",
+            "制铁 製鐵 製鉄 제철": "steel",
+            "汽车 汽車 自動車 자동차": "motor|motors|automobile|auto",
+            "重工 重工業 중공업": "heavy industries",
+            "工业 工業 공업": "industries|industrial|industry",
+            "建设 建設 건설": "construction",
+            "物流 물류": "logistics",
+            "急便 快递 快遞 택배": "express|courier|delivery",
+            "航运 航運": "shipping|lines|shipping lines",
+            "旅客": "passenger",
+            "海运 海運 해운": "shipping",
+            "运输 運輸 운수": "transport|transportation",
+            "铁路 鐵路 鉄道 철도": "railway|railways|rail",
+            "医药 醫藥 医薬 의약": "pharmaceutical|pharmaceuticals|medicine|pharma",
+            "制药 製藥 製薬 薬品 제약": "pharmaceutical|pharmaceuticals|pharma",
+            "生物 生物科技": "biologics|bio|biotech|biotechnology",
+            "医疗 醫療 医療 의료": "medical|healthcare",
+            "食品 식품": "foods|food",
+            "饮料 飲料": "beverage|beverages",
+            "啤酒 麦酒 맥주": "beer|brewery",
+            "乳业 乳業": "dairy",
+            "能源": "energy",
+            "矿业 礦業 鉱業 광업": "mining",
+            "地产 地產 不動産 부동산": "real estate|properties|property|land",
+            "置地": "land",
+            "百货 百貨": "department store|department stores",
+            "电视 電視 電視台 电视台 テレビ": "television|tv",
+            "放送 방송": "broadcasting|broadcast",
+            "新闻 新聞 신문": "news|newspaper|shimbun",
+            "出版": "publishing",
+            "科技 技术 技術 기술": "technology|technologies|tech",
+            "软件 軟體 軟件": "software",
+            "网络 網絡 網路": "network|networks",
+            "通讯 通訊": "communications",
+            "半导体 半導體 半導体 반도체": "semiconductor|semiconductors",
+            "电池 電池": "battery|batteries",
+            "机场 機場 空港 공항": "airport",
+            "造船 조선해양": "shipbuilding",
+            "海洋 해양": "ocean|marine",
+            "金融 금융": "financial|finance",
+            "金控": "financial holding|financial holdings|financial",
+            "投资 投資 투자": "investment|investments",
+            "资产 資產 資産": "asset|assets",
+            "管理": "management",
+            "商业 商業": "commercial",
+            "储蓄 儲蓄": "savings",
+            "邮政 郵政": "post|postal",
+            "旅行 여행": "travel",
+            "酒店 饭店 飯店 호텔": "hotel|hotels",
+            "零售": "retail",
+            "电器 電器": "appliances|electric",
+            "机械 機械 기계": "machinery",
+            "精密": "precision",
+            "水泥": "cement",
+            "玻璃": "glass",
+            "烟草 煙草 담배": "tobacco",
+            "体育 體育": "sports",
+            "交通": "transport|communications",
+            "大学 大學 대학교 대학": "university",
+            "研究所 研究院 연구소 연구원": "institute",
+            "科学院 科學院": "academy of sciences",
+            "医院 醫院 病院 병원": "hospital",
+            "政府 정부": "government",
+            "内阁 內閣 内閣 내각": "cabinet",
+        },
+    ),
+    **_terms(
+        WORD,
+        {
+            # a group or a holding company is another entity than its company of the same name
+            # (中国人寿保险(集团)公司 is not China Life Insurance Company Limited): never left out
+            "集团 集團 グループ 그룹": "group",
+            "控股 ホールディングス 홀딩스 지주": "holdings|holding",
+            "中国 中國": "china|chinese|chugoku",
+            "中华 中華": "china|chinese|chunghwa|zhonghua",
+            "日本": "japan|japanese|nippon|nihon",
+            "东日本 東日本": "east japan|eastern japan",
+            "西日本": "west japan|western japan",
+            "韩国 韓國 한국": "korea|korean",
+            "大韩 大韓 대한": "korea|korean|daehan",
+            "台湾 台灣": "taiwan",
+            "香港": "hong kong",
+            "新加坡": "singapore",
+            "美国 美國": "america|american|us",
+            "国际 國際 国際 국제": "international",
+            "国家 國家": "national",
+            "国民 國民 국민": "national|kookmin|kokumin",
+            "人民": "peoples|people",
+            "东方 東方": "eastern|orient|oriental",
+            "南方": "southern|south",
+            "北方": "northern|north",
+            "第一": "first|daiichi|dai ichi",
+            "工商": "industrial and commercial",
+            "农业 農業": "agricultural|agriculture",
+            "招商": "merchants",
+            "开发 開發 发展 發展": "development",
+            "北京": "beijing|peking",
+            "上海": "shanghai",
+            "广州 廣州": "guangzhou|canton",
+            "台北": "taipei",
+            "高雄": "kaohsiung",
+            "东京 東京": "tokyo",
+            "大阪": "osaka",
+            "京都": "kyoto",
+            "名古屋": "nagoya",
+            "横浜 横滨": "yokohama",
+            "神戸": "kobe",
+            "九州": "kyushu",
+            "北海道": "hokkaido",
+            "関西": "kansai",
+            "中部": "chubu",
+            "東北": "tohoku",
+            "三菱": "mitsubishi",
+            "三井": "mitsui",
+            "住友": "sumitomo",
+            # Korea's large business groups, whose names lead their companies' (삼성전자, 한화생명), in
+            # the spellings the groups use, which Revised Romanization does not give (한화 is
+            # "hanhwa", the group "Hanwha"). Source: the Korea Fair Trade Commission's list of
+            # large business groups, as Wikipedia's "Chaebol" gives it.
+            "삼성": "samsung",
+            "현대": "hyundai",
+            "롯데": "lotte",
+            "한화": "hanwha",
+            "신세계": "shinsegae",
+            "두산": "doosan",
+            "금호": "kumho",
+            "한진": "hanjin",
+            "효성": "hyosung",
+            "포스코": "posco",
+            "대우": "daewoo",
+            "기아": "kia",
+            "농협": "nonghyup",
+            "신한": "shinhan",
+        },
+    ),
+}
+
+# Words of Arabic organisation names (the article al- and the preposition li- kept on, as the names
+# write them) -> their English renderings; a name in Arabic letters translates only when every
+# word is one of these (its other words, read without vowels, are not compared). Sources: the
+# Wiktionary entries for each word and the English names the organisations publish.
+ARABIC: dict[str, tuple[str, ...]] = {
+    w: tuple(english.split("|"))
+    for words_, english in {
+        "مصر": "egypt|egyptian|misr",
+        "قطر القطرية": "qatar|qatari",
+        "المصرية المصري": "egypt|egyptian",
+        "العمانية": "oman|omani",
+        "الأردنية": "jordan|jordanian",
+        "الملكية": "royal",
+        "السعودية": "saudi|saudia",
+        "العربية": "arab|arabian",
+        "الإمارات": "emirates",
+        "الكويت الكويتية": "kuwait|kuwaiti",
+        "للطيران الطيران": "air|airlines|airways|aviation",
+        "الخطوط_الجوية": "airlines|airways",  # "the air lines", two words read as one (glossary._arabic_words)
+        "الجوية": "air|airways",
+        "للطاقة الطاقة": "energy",
+        "للاتصالات الاتصالات": "telecom|telecommunications",
+        "بنك البنك مصرف": "bank",
+        "الوطني الوطنية": "national",
+        "الأهلي": "national|ahli",
+        "للبترول البترول": "petroleum",
+        "شركة": "",
+    }.items()
+    for w in words_.split()
+}
+ARABIC_LETTERS = re.compile(r"[\u0600-\u06ff]")
+
+# A person's title in Chinese, Japanese or Korean -> the English titles it is rendered as: the
+# titles one person holds in an organisation (a president, a chairman, a chief executive), not
+# those many share (founder, director, professor). Sources: the CC-CEDICT and Wiktionary entries.
+TITLES: dict[str, frozenset[str]] = {
+    term: frozenset(english.split("|"))
+    for terms, english in {
+        "总裁 總裁 社長 사장 总统 總統 대통령 校长 校長 총장": "president",
+        "董事长 董事長 会長 會長 회장 理事长 理事長": "chairman|chairwoman|chair",
+        "首席执行官 首席執行官 行政总裁 行政總裁 最高経営責任者 대표이사 CEO": "ceo|chief executive",
+        "首相 总理 總理 国务院总理 國務院總理 국무총리": "prime minister|premier",
+        "行长 行長 총재": "governor|president",
+    }.items()
+    for term in terms.split()
+}
+ONE_HOLDS = frozenset("president chairman chairwoman chair ceo governor premier".split())
