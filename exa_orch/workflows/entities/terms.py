@@ -22,13 +22,14 @@ TRADE = "trade"
 WORD = "word"
 
 
+def _rendered(table: dict[str, str]) -> dict[str, tuple[str, ...]]:
+    """`table` (words written with spaces between spellings -> English renderings split by "|")."""
+    return {w: tuple(english.split("|")) for spellings, english in table.items() for w in spellings.split()}
+
+
 def _terms(kind: str, table: dict[str, str]) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """`table` (terms written with spaces between spellings -> English renderings split by "|")."""
-    return {
-        term: (kind, tuple(english.split("|")))
-        for spellings, english in table.items()
-        for term in spellings.split()
-    }
+    """`_rendered` terms of one kind."""
+    return {term: (kind, english) for term, english in _rendered(table).items()}
 
 
 TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -187,13 +188,13 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
     ),
 }
 
+
 # Words of Arabic organisation names (the article al- and the preposition li- kept on, as the names
 # write them) -> their English renderings; a name in Arabic letters translates only when every
 # word is one of these (its other words, read without vowels, are not compared). Sources: the
 # Wiktionary entries for each word and the English names the organisations publish.
-ARABIC: dict[str, tuple[str, ...]] = {
-    w: tuple(english.split("|"))
-    for words_, english in {
+ARABIC: dict[str, tuple[str, ...]] = _rendered(
+    {
         "مصر": "egypt|egyptian|misr",
         "قطر القطرية": "qatar|qatari",
         "المصرية المصري": "egypt|egyptian",
@@ -214,23 +215,23 @@ ARABIC: dict[str, tuple[str, ...]] = {
         "الأهلي": "national|ahli",
         "للبترول البترول": "petroleum",
         "شركة": "",
-    }.items()
-    for w in words_.split()
-}
+    }
+)
 ARABIC_LETTERS = re.compile(r"[\u0600-\u06ff]")
 
 # A person's title in Chinese, Japanese or Korean -> the English titles it is rendered as: the
 # titles one person holds in an organisation (a president, a chairman, a chief executive), not
 # those many share (founder, director, professor). Sources: the CC-CEDICT and Wiktionary entries.
 TITLES: dict[str, frozenset[str]] = {
-    term: frozenset(english.split("|"))
-    for terms, english in {
-        "总裁 總裁 社長 사장 总统 總統 대통령 校长 校長 총장": "president",
-        "董事长 董事長 会長 會長 회장 理事长 理事長": "chairman|chairwoman|chair",
-        "首席执行官 首席執行官 行政总裁 行政總裁 最高経営責任者 대표이사 CEO": "ceo|chief executive",
-        "首相 总理 總理 国务院总理 國務院總理 국무총리": "prime minister|premier",
-        "行长 行長 총재": "governor|president",
-    }.items()
-    for term in terms.split()
+    term: frozenset(english)
+    for term, english in _rendered(
+        {
+            "总裁 總裁 社長 사장 总统 總統 대통령 校长 校長 총장": "president",
+            "董事长 董事長 会長 會長 회장 理事长 理事長": "chairman|chairwoman|chair",
+            "首席执行官 首席執行官 行政总裁 行政總裁 最高経営責任者 대표이사 CEO": "ceo|chief executive",
+            "首相 总理 總理 国务院总理 國務院總理 국무총리": "prime minister|premier",
+            "行长 行長 총재": "governor|president",
+        }
+    ).items()
 }
 ONE_HOLDS = frozenset("president chairman chairwoman chair ceo governor premier".split())
