@@ -150,21 +150,23 @@ def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> b
     return droppable and _match(rest, left, branded)
 
 
-def _arabic_words(written: str) -> list[tuple[str, ...] | None]:
-    """Each word's renderings (`_ARABIC`), None for a word it lacks."""
-    return [ARABIC.get(w) for w in written.replace("الخطوط الجوية", "الخطوط_الجوية").split()]
+def _arabic_renderings(written: str, most: int) -> Iterator[list[str]]:
+    """The English words of each way a name in Arabic letters may be rendered, `most` at most;
+    none when terms.ARABIC lacks one of its words or it has one word only."""
+    said = [ARABIC.get(w) for w in written.replace("الخطوط الجوية", "الخطوط_الجوية").split()]
+    if len(said) < 2 or any(r is None for r in said):
+        return
+    choices = [r for r in said if r and r != ("",)]
+    for combo in itertools.islice(itertools.product(*choices), most):
+        yield [w for phrase in combo for w in _content(phrase)]
 
 
 def _arabic(written: str, latin: str) -> str | None:
-    """A name in Arabic letters whose every word `_ARABIC` renders, rendered as `latin` is written
-    (its words in any order, or run together: مصر للطيران / EgyptAir, قطر للطاقة / QatarEnergy)."""
-    said = _arabic_words(written)
-    if len(said) < 2 or any(r is None for r in said):
-        return None
-    choices = [r for r in said if r and r != ("",)]
+    """A name in Arabic letters whose every word terms.ARABIC renders, rendered as `latin` is
+    written (its words in any order, or run together: مصر للطيران / EgyptAir, قطر للطاقة /
+    QatarEnergy)."""
     target = sorted(_content(latin))
-    for combo in itertools.islice(itertools.product(*choices), 256):
-        words = [w for phrase in combo for w in _content(phrase)]
+    for words in _arabic_renderings(written, 256):
         if sorted(words) == target or "".join(words) == latin.replace(" ", ""):
             return f"{written} translates as {latin}"
     return None
@@ -195,7 +197,7 @@ def translates(written: str, latin: str) -> str | None:
 def keys(written: str) -> Iterator[str]:
     """Blocking keys of a name in another script: each way its words may be rendered (a term's
     English words, a run's readings; structure left out; trade left out beside a run), as the
-    sorted words `latin_key` gives a Latin name, and run together; 64 at most."""
+    sorted words `latin_keys` gives a Latin name, and run together; 64 at most."""
     if ARABIC_LETTERS.search(written):
         yield from _arabic_keys(written)
         return
@@ -210,13 +212,10 @@ def keys(written: str) -> Iterator[str]:
 
 
 def _arabic_keys(written: str) -> Iterator[str]:
-    """`keys` of a name in Arabic letters whose every word `_ARABIC` renders."""
-    said = _arabic_words(written)
-    if len(said) >= 2 and all(r is not None for r in said):
-        for combo in itertools.islice(itertools.product(*[r for r in said if r and r != ("",)]), 64):
-            words = [w for phrase in combo for w in _content(phrase)]
-            yield "t:" + " ".join(sorted(words))
-            yield "t:" + "".join(words)
+    """`keys` of a name in Arabic letters whose every word terms.ARABIC renders."""
+    for words in _arabic_renderings(written, 64):
+        yield "t:" + " ".join(sorted(words))
+        yield "t:" + "".join(words)
 
 
 def latin_keys(clean: str) -> set[str]:
@@ -291,5 +290,5 @@ def titles_agree(written: str, latin: str) -> str | None:
 
 def place_in(written: str, city: str) -> bool:
     """Whether a location written in Chinese characters, kana or Hangul names the city `city`
-    (folded, Latin) by a term of place: "京都府京都市" names Kyoto, "서울특별시" Seoul."""
+    (folded, Latin) by a term of place: "京都府京都市" names Kyoto, "上海市" Shanghai."""
     return any(term in written and city in english for term, (kind, english) in TERMS.items() if kind == WORD)

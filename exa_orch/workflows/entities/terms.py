@@ -206,7 +206,7 @@ ARABIC: dict[str, tuple[str, ...]] = _rendered(
         "الإمارات": "emirates",
         "الكويت الكويتية": "kuwait|kuwaiti",
         "للطيران الطيران": "air|airlines|airways|aviation",
-        "الخطوط_الجوية": "airlines|airways",  # "the air lines", two words read as one (glossary._arabic_words)
+        "الخطوط_الجوية": "airlines|airways",  # "the air lines", two words read as one (glossary._arabic_renderings)
         "الجوية": "air|airways",
         "للطاقة الطاقة": "energy",
         "للاتصالات الاتصالات": "telecom|telecommunications",
