@@ -132,6 +132,24 @@ def resolve_records(records: Sequence[Record]) -> Resolution:
     return merged
 
 
+def _first_conflict(
+    records: Sequence[Record], one: list[int], other: list[int], linked: Any, evidence: Any
+) -> str | None:
+    """What forbids joining the groups `one` and `other` (the first pair of theirs in conflict)."""
+    # names one record of either group states as its own ("貨拉拉（英語：Lalamove，前稱EasyVan）"):
+    # two of them are one entity's names by its word, whatever their sites
+    voices = [{records[m].clean, *records[m].aliases} for m in one + other]
+    return next(
+        (
+            f"{records[p].name or records[p].id} / {records[q].name or records[q].id}: {c}"
+            for p in one
+            for q in other
+            if (c := conflict(records[p], records[q], linked, evidence(p, q), voices))
+        ),
+        None,
+    )
+
+
 def _merge(
     records: Sequence[Record], edges: list[tuple[float, tuple[int, int]]], evidence: Any
 ) -> Resolution:
@@ -157,15 +175,7 @@ def _merge(
             r1, r2 = droot(d1), droot(d2)
             return r1 == r2 or (r1 in pending and r2 in pending)
 
-        why = next(
-            (
-                f"{records[p].name or records[p].id} / {records[q].name or records[q].id}: {c}"
-                for p in group[gi]
-                for q in group[gj]
-                if (c := conflict(records[p], records[q], linked, evidence(p, q)))
-            ),
-            None,
-        )
+        why = _first_conflict(records, group[gi], group[gj], linked, evidence)
         if why:
             apart.append({"items": [records[i].id, records[j].id], "reason": f"kept apart: {why}"})
             continue

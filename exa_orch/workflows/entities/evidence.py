@@ -37,7 +37,7 @@ they identify.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -83,6 +83,7 @@ _GROUP_WORDS = (
     "hq",
     "ag",
     "intl",
+    "international",
     "world",
 )
 
@@ -566,25 +567,33 @@ def _company(a: Record, b: Record, ev: Evidence) -> None:
     _differences(a, b, ev)
 
 
-def _site_conflict(a: Record, b: Record, ev: Evidence, linked: Callable[[str, str], bool]) -> str | None:
+def _site_conflict(
+    a: Record, b: Record, ev: Evidence, linked: Callable[[str, str], bool], voices: Sequence[set[str]]
+) -> str | None:
     if a.domain and b.domain and a.domain != b.domain and not linked(a.domain, b.domain):
         return f"different registered domains ({a.domain} / {b.domain})"
     if bool(a.domain) == bool(b.domain) or not (a.clean and b.clean) or a.raw_name == b.raw_name:
         return None
-    if ev.joins or names_agree(a.clean, b.clean):
+    if ev.joins or names_agree(a.clean, b.clean) or any({a.clean, b.clean} <= v for v in voices):
         return None
     return "one item has no site and the names differ"
 
 
 def conflict(
-    a: Record, b: Record, linked: Callable[[str, str], bool], ev: Evidence | None = None
+    a: Record,
+    b: Record,
+    linked: Callable[[str, str], bool],
+    ev: Evidence | None = None,
+    voices: Sequence[set[str]] = (),
 ) -> str | None:
     """What forbids `a` and `b` in one entity, whatever links them; None when nothing does.
 
-    `linked(d1, d2)` says whether accepted evidence already tied two registered domains together."""
+    `linked(d1, d2)` says whether accepted evidence already tied two registered domains together;
+    `voices` are the names each record of the two groups being joined gives itself (its own and its
+    aliases): two names one record gives are one entity's, so they differing forbids nothing."""
     ev = ev or compare(a, b)
     if ev.against:
         return ev.against[0]
     if a.kind == "person" or b.kind == "person" or a.profiles & b.profiles:
         return person_conflict(a, b, ev.joins)
-    return _site_conflict(a, b, ev, linked)
+    return _site_conflict(a, b, ev, linked, voices)

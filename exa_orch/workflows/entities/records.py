@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from exa_orch.workflows.entities import about, births, roles
+from exa_orch.workflows.entities import about, asides, births, roles
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
@@ -42,11 +42,11 @@ Json = dict[str, Any]
 
 _NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:&\s+)?[A-Z0-9&][\w&.'’\-]*){0,5})"
 _ALIAS_CUES = (
-    re.compile(r"\bformerly(?:\s+(?:known\s+as|called|named))?\s+" + _NAME),
-    re.compile(r"\bpreviously\s+(?:known\s+as|called|named)\s+" + _NAME),
+    re.compile(r"\b[Ff]ormerly(?:\s+(?:known\s+as|called|named))?\s+" + _NAME),
+    re.compile(r"\b[Pp]reviously\s+(?:known\s+as|called|named)\s+" + _NAME),
     # "also known as", "commonly known as", "known simply as", and a bare "known as"
     re.compile(
-        r"\b(?:(?:also|otherwise|commonly|popularly|widely|better|simply)\s+)?known\s+(?:simply\s+)?as\s+"
+        r"\b(?:(?:[Aa]lso|otherwise|commonly|popularly|widely|better|simply)\s+)?known\s+(?:simply\s+)?as\s+"
         + _NAME
     ),
     re.compile(r"\ba\.?k\.?a\.?\s+" + _NAME),
@@ -256,7 +256,6 @@ _IS_ROLE_OF = re.compile(
 _SUBJECT = re.compile(
     r"((?:The\s+)?[A-Z][\w&.'’\-]*(?:\s+(?:and|of|&|[A-Z][\w&.'’\-]*)){1,9})(?=,|\s+(?:is|was|are)\b)"
 )
-_CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
 _BOUNDARY = re.compile(r"[.!?]\s+(?=[A-Z\"“])")  # "Inc. (formerly" does not end a sentence
 
 
@@ -327,18 +326,17 @@ def _other_names(rec: Record, text: str, person: bool) -> None:
             )
     if not person:
         _company_names(rec, text)
+    for other, at in asides.former_names(text, company=not person):
+        _alias(rec, other, _sentence(text, at), person)
     if not rec.name:
         return
-    # "International Business Machines (IBM)", "Robin Li (李彦宏)": a name the page gives; of a
-    # longer aside, its first part ("Shigeru Miyamoto (宮本 茂, born 1952)"), and the kana reading a
-    # Japanese page gives after a name in kanji ("柳井 正（やない ただし、1949年 - ）": yanai tadashi)
-    for m in re.finditer(re.escape(rec.name) + r"\s*[(（]([^()（）]{1,80})[)）]", text):
-        first = re.split(r"[,;、，；]", m.group(1))[0].strip()
-        if not first or len(first) > 24 or _CUE_WORD.match(first) or re.search(r"\d", first):
-            continue  # "(formerly X)": the cues above read it; "(born 1952)" is no name
-        alias = person_key(first) if person else clean_name(first)
+    # "International Business Machines (IBM)", "Robin Li (李彦宏)", "贝莱德（英语：BlackRock, Inc.）":
+    # a name the page gives (asides.py), and the kana reading a Japanese page gives after a name in
+    # kanji ("柳井 正（やない ただし、1949年 - ）": yanai tadashi)
+    for other, at in asides.asides(text, rec.name):
+        alias = person_key(other) if person else clean_name(other)
         if alias and alias != rec.clean:
-            rec.aliases.setdefault(alias, _sentence(text, m.start()))
+            rec.aliases.setdefault(alias, _sentence(text, at))
 
 
 def _owners_and_sites(rec: Record, text: str, person: bool) -> None:

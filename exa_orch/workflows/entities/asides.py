@@ -1,0 +1,117 @@
+"""Other names a page gives in its asides and in the words other languages use for "formerly".
+
+records.py reads the English cues ("formerly X", "also known as X") and "Name (X)"; this module
+reads what those miss, each a name the page itself states (the resolver never guesses one):
+- **an aside's labelled names**: an encyclopedia's lead gives the subject's names in other
+  languages and its short name in parentheses, each after a label: "贝莱德（英语：BlackRock, Inc.）",
+  "中央广播电视总台（英文名China Media Group，简称CMG）", "Chemins de fer fédéraux suisses (CFF ; en
+  allemand SBB, en italien FFS)". Every labelled part is a name; an unlabelled aside gives its
+  first part only ("Shigeru Miyamoto (宮本 茂, born 1952)");
+- **a lead naming the record in its aside**: "中国人民保险集团股份有限公司（中国人保）" on a page
+  under 中国人保: the name before the aside is the record's full name;
+- **former names in Chinese, Japanese and Korean**: "（旧 株式会社日立物流）", "前稱EasyVan",
+  "原名…", "(구 …)";
+- **rename phrases** the English cues' capitalised names miss: a brand written in lower case
+  ("formerly abrdn plc", "change its name to abrdn,"), Portuguese, Spanish and German ("passa a se
+  chamar Azzas 2154", "pasó a llamarse", "umbenannt in"), and "a trading name of Phoenix Life
+  Limited" (a trading name and the company that trades under it are one legal entity).
+Each name comes with the sentence offset it was read at, so the caller keeps the words as a reason.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+# A label before a name in an aside: the language the name is in, or that it is a short name.
+# Sources: the lead sentences of zh/ja/ko/ar/ru/fr/de/es/pt Wikipedia articles on companies.
+_LABEL = re.compile(
+    r"^(?:英[语語文](?:名(?:称|稱)?|简称|簡稱|縮寫|缩写)?|英|简称|簡稱|略称|略稱|通称|通稱|中文名?|"
+    r"영어|영문(?:명)?|약칭|"
+    r"بال(?:لغة\s+ال)?إنجليزية|"
+    r"англ(?:\.|ийский|\b)|сокр(?:\.|ащённо)|"
+    r"en\s+(?:anglais|allemand|italien|français|espagnol|néerlandais|portugais)|"
+    r"(?:auf\s+)?englisch|in\s+english|em\s+inglês|en\s+inglés|"
+    r"abbreviated(?:\s+as)?|short(?:\s+for|\s+name)?)\s*[:：]?\s*",
+    re.I,
+)
+_PARTS = re.compile(r"\s*[,;、，；]\s*")
+_CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
+
+# "（旧 株式会社日立物流）", "前稱EasyVan", "原名...", "旧社名：...", "(구 LG화학)": a former name. A
+# cue of two characters or more is read anywhere; 旧 and 舊 open a word as often ("旧正月") and
+# 구 is a syllable of many names (구글): they are read after an opening bracket, 구 and the others
+# elsewhere only before a space or a colon.
+_CJK_FORMER = re.compile(
+    r"(?:(?:旧社名|旧商号|旧称|舊稱|旧名|舊名|原名|前稱|前称|前身[为為是]|曾用名)\s*[:：]?"
+    r"|(?<=[（(])[旧舊]\s*[:：]?|(?:^|(?<=[（(、，,；;\s]))(?:[旧舊]|구)(?:\s+|\s*[:：]))"
+    r"\s*(?:株式会社\s*)?([^\s，,、；;（）()」』。]{2,40})"
+)
+# A brand written in lower case after an explicit rename cue: one word, then a legal form or the
+# end of the phrase ("formerly abrdn plc, ...", "change its name to abrdn, dropping ...").
+_LOWER = r"([a-z][a-z0-9&]{1,20})(?=(?:\s+(?:plc|inc|ltd|limited|ag|sa|se|nv|llc|corp)\b\.?)?\s*(?:[,.;)]|$))"
+_RENAME = (
+    re.compile(r"\b[Ff]ormerly\s+(?:known\s+as\s+|called\s+|named\s+)?" + _LOWER),
+    re.compile(r"\bchang(?:e|es|ed|ing)\s+its\s+(?:company\s+|corporate\s+|legal\s+)?name\s+(?:from|to)\s+" + _LOWER),
+    re.compile(r"\b(?:rebranded|renamed)\s+(?:from|as|to)\s+" + _LOWER),
+)  # fmt: skip
+_NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de|do|da)\s+)?[A-Z0-9&][\w&.'’\-]*){0,6})"
+_OTHER_LANGUAGES = (
+    # "a companhia resultante passa a se chamar Azzas 2154", "pasó a llamarse", "umbenannt in"
+    re.compile(r"\b(?:passa|passou|passará|passam|passaram)\s+a\s+(?:se\s+)?chamar\s+" + _NAME),
+    re.compile(r"\b(?:pasa|pasó|pasará|pasan|pasaron)\s+a\s+(?:llamarse|denominarse)\s+" + _NAME),
+    re.compile(r"\bumbenannt\s+(?:in|zu)\s+" + _NAME),
+    re.compile(r"\brebaptisée?\s+" + _NAME),
+    # "SunLife is a trading name of Phoenix Life Limited": one legal entity under two names
+    re.compile(r"\b(?:a|the)\s+trading\s+name\s+of\s+(?:the\s+)?" + _NAME),
+)
+
+
+def aside_names(aside: str) -> list[str]:
+    """The names an aside after a name gives: every part after a label, else the first part if it
+    reads as a name (no digit, no cue word: "(born 1952)", "(formerly X)" are read elsewhere)."""
+    parts = [p for p in _PARTS.split(aside.strip()) if p]
+    labelled = [rest for p in parts if (m := _LABEL.match(p)) and (rest := p[m.end() :].strip())]
+    if labelled:
+        return [n for n in labelled if _plain(n)]
+    first = parts[0] if parts else ""
+    return [first] if _plain(first) and len(first) <= 24 else []
+
+
+def _plain(name: str) -> bool:
+    return bool(name) and len(name) <= 60 and not _CUE_WORD.match(name) and not re.search(r"\d", name)
+
+
+def asides(text: str, name: str) -> Iterator[tuple[str, int]]:
+    """(another name, where it was read) for `name` followed by an aside ("Name (X)"), and for a
+    text that begins with another name and gives `name` in its aside ("中国人民保险集团股份有限公司
+    （中国人保）" on a page under 中国人保)."""
+    for m in re.finditer(re.escape(name) + r"\s*[(（]([^()（）]{1,80})[)）]", text):
+        for other in aside_names(m.group(1)):
+            yield other, m.start()
+    lead = re.match(r"\s*([^()（）,，。.;；:：]{2,60}?)\s*[(（]\s*" + re.escape(name) + r"\s*[)）]", text)
+    if lead and _plain(lead.group(1)) and _shortens(name, lead.group(1)):
+        yield lead.group(1), 0
+
+
+def _shortens(short: str, full: str) -> bool:
+    """`short` is a short form of `full`: it begins with the same letter and its letters come in
+    `full` in order ("东风集团" of "东风汽车集团有限公司", "KLM" of "Koninklijke Luchtvaart
+    Maatschappij"), so a text's lead that is a clause ("它的母公司东风…") is no name of it."""
+    s, f = short.replace(" ", "").casefold(), full.strip().casefold()
+    if not s or not f or s[0] != f[0] or _CUE_WORD.match(full):
+        return False
+    rest = iter(f)
+    return all(ch in rest for ch in s)
+
+
+def former_names(text: str, *, company: bool) -> Iterator[tuple[str, int]]:
+    """(a former or other name, where it was read): the cues of other languages and scripts and a
+    lower-case brand after an English rename cue (module docstring); the last two for companies."""
+    for m in _CJK_FORMER.finditer(text):
+        yield m.group(1), m.start()
+    if not company:
+        return
+    for cue in (*_RENAME, *_OTHER_LANGUAGES):
+        for m in cue.finditer(text):
+            yield m.group(1).strip().rstrip("."), m.start()

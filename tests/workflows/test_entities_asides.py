@@ -1,0 +1,134 @@
+"""Other names a page states in asides and in other languages' words for "formerly" (asides.py):
+labelled names in an encyclopedia's lead, a full name before the short one, former names in
+Chinese, Japanese and Korean, a brand written in lower case, rename phrases in Portuguese,
+Spanish and German, a trading name; and a record stating two other records' names joins them."""
+
+from __future__ import annotations
+
+import pytest
+
+from exa_orch.workflows import entities
+from exa_orch.workflows.entities import asides
+from exa_orch.workflows.entities.names import clean_name
+from tests.workflows.entity_items import co, weigh
+
+
+@pytest.mark.parametrize(
+    ("aside", "names"),
+    [
+        ("英语：Alibaba Group Holding Limited", ["Alibaba Group Holding Limited"]),
+        ("英文名China Railway Group，简称CREC", ["China Railway Group", "CREC"]),
+        ("SNCF ; en anglais French National Railway Company", ["French National Railway Company"]),
+        ("영어: Samsung Biologics", ["Samsung Biologics"]),
+        ("англ. Aeroflot", ["Aeroflot"]),
+        ("IBM", ["IBM"]),  # an unlabelled aside: its first part
+        ("宮本 茂, born 1952", ["宮本 茂"]),
+        ("born 1952", []),  # no name
+        ("formerly Kreditor", []),  # the English cues read it
+        ("1911–1938", []),
+    ],
+)
+def test_an_aside_gives_its_labelled_names(aside: str, names: list[str]) -> None:
+    assert asides.aside_names(aside) == names
+
+
+def test_a_lead_gives_the_full_name_before_the_short_one_in_its_aside() -> None:
+    text = "东风汽车集团有限公司（东风集团）是中国的汽车制造商。"
+    assert list(asides.asides(text, "东风集团")) == [("东风汽车集团有限公司", 0)]
+    # a name elsewhere in the text is not the lead's
+    assert list(asides.asides("它的母公司东风汽车集团有限公司（东风集团）。", "东风集团")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "former"),
+    [
+        ("株式会社レゾナック（旧 昭和電工株式会社）は化学メーカーです。", "昭和電工株式会社"),
+        ("某公司（英語：Example，前稱OldExample）是一家公司。", "OldExample"),
+        ("LG에너지솔루션 (구 LG화학) 은 배터리 회사입니다.", "LG화학"),
+        ("该公司原名：上海汽车工业公司，总部位于上海。", "上海汽车工业公司"),
+    ],
+)
+def test_former_names_in_chinese_japanese_and_korean_are_read(text: str, former: str) -> None:
+    assert former in [name for name, _ in asides.former_names(text, company=True)]
+
+
+def test_a_syllable_that_is_a_cue_word_inside_a_name_is_not_one() -> None:
+    # 구 in 구글 (Google) and 旧 inside a word are no cue: a cue follows a delimiter
+    assert list(asides.former_names("구글코리아는 검색 회사이다. 新旧交替", company=True)) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "other"),
+    [
+        ("Vantage Group plc, formerly ebookers plc, is a travel company.", "ebookers"),
+        ("Formerly Old Mutual Global Investors, the firm is a fund manager.", None),  # English cues
+        ("The insurer will change its name to aviva, dropping the old brand.", "aviva"),
+        ("A empresa passa a se chamar Grupo Casas Bahia a partir de hoje.", "Grupo Casas Bahia"),
+        ("La compañía pasó a llamarse Grupo Nutresa en 2011.", "Grupo Nutresa"),
+        ("Die Hoechst AG wurde 1999 umbenannt in Aventis und fusionierte.", "Aventis"),
+        ("Virgin Money is a trading name of Clydesdale Bank PLC.", "Clydesdale Bank PLC"),
+        ("The firm was formerly part of a larger group.", None),  # no name after the cue
+    ],
+)
+def test_rename_phrases_the_english_cues_miss(text: str, other: str | None) -> None:
+    found = [name for name, _ in asides.former_names(text, company=True)]
+    assert found == ([other] if other else [])
+
+
+def test_a_page_naming_the_other_in_its_aside_joins_it() -> None:
+    zh = co(
+        "z", "阿里巴巴集团", "https://zh.wikipedia.org/wiki/阿里巴巴集团", "Hangzhou, China", "e-commerce",
+        "阿里巴巴集团（英语：Alibaba Group）是一家中国的电子商务公司。",
+    )  # fmt: skip
+    site = co("s", "Alibaba Group", "https://www.alibabagroup.com/", "Hangzhou, China", "e-commerce")
+    ev = weigh(zh, site)
+    assert ev.joins, ev.why_apart
+    assert "阿里巴巴集团 names Alibaba Group" in ev.reason
+
+
+def test_a_capitalised_formerly_opening_a_sentence_is_read() -> None:
+    new = co(
+        "n", "Jupiter Partners", "https://jupiterpartners.example/", "London, United Kingdom", "asset management",
+        "Jupiter Partners is a fund manager. Formerly Saturn Asset Management, we demerged in 2020.",
+    )  # fmt: skip
+    old = co(
+        "o",
+        "Saturn Asset Management",
+        "https://saturnam.example/",
+        "London, United Kingdom",
+        "asset management",
+    )
+    assert weigh(new, old).joins
+
+
+def test_two_names_one_page_states_join_the_records_under_them() -> None:
+    # the encyclopedia's page names the brand's site and its former name's profile page: all three
+    # are one company, though the former name's page has no site and its name differs from the brand
+    zh = co(
+        "z", "來來貨運", "https://zh.wikipedia.org/wiki/來來貨運", "Hong Kong, China", "logistics",
+        "來來貨運（英語：Vanzo，前稱ParcelHop）是一家貨運平台。",
+    )  # fmt: skip
+    brand = co("b", "Vanzo", "https://www.vanzo.example/en-hk/", "Hong Kong, China", "logistics")
+    former = co(
+        "f", "ParcelHop", "https://www.crunchbase.com/organization/parcelhop", "Hong Kong, China", "logistics"
+    )
+    groups = entities.resolve([zh, brand, former]).groups
+    assert groups == [[0, 1, 2]]
+    # without the page stating both, the site and the other-named profile stay apart
+    assert entities.resolve([brand, former]).groups == [[0], [1]]
+
+
+def test_an_aliases_clean_form_is_the_others() -> None:
+    # the Japanese former name with its legal form reads as the record's without one
+    rec = entities.record(
+        0,
+        co(
+            "r",
+            "レゾナック",
+            "https://www.resonac.com/jp/",
+            "Tokyo, Japan",
+            "chemicals",
+            "株式会社レゾナック（旧 昭和電工株式会社）は化学メーカーです。",
+        ),  # fmt: skip
+    )
+    assert clean_name("昭和電工") in rec.aliases
