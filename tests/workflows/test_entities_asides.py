@@ -88,13 +88,13 @@ def test_a_page_naming_the_other_in_its_aside_joins_it() -> None:
 
 def test_a_capitalised_formerly_opening_a_sentence_is_read() -> None:
     new = co(
-        "n", "Jupiter Partners", "https://jupiterpartners.example/", "London, United Kingdom", "asset management",
+        "n", "Jupiter Partners", "https://jupiterpartners.com/", "London, United Kingdom", "asset management",
         "Jupiter Partners is a fund manager. Formerly Saturn Asset Management, we demerged in 2020.",
     )  # fmt: skip
     old = co(
         "o",
         "Saturn Asset Management",
-        "https://saturnam.example/",
+        "https://saturnam.com/",
         "London, United Kingdom",
         "asset management",
     )
@@ -108,7 +108,7 @@ def test_two_names_one_page_states_join_the_records_under_them() -> None:
         "z", "來來貨運", "https://zh.wikipedia.org/wiki/來來貨運", "Hong Kong, China", "logistics",
         "來來貨運（英語：Vanzo，前稱ParcelHop）是一家貨運平台。",
     )  # fmt: skip
-    brand = co("b", "Vanzo", "https://www.vanzo.example/en-hk/", "Hong Kong, China", "logistics")
+    brand = co("b", "Vanzo", "https://www.vanzo.com/en-hk/", "Hong Kong, China", "logistics")
     former = co(
         "f", "ParcelHop", "https://www.crunchbase.com/organization/parcelhop", "Hong Kong, China", "logistics"
     )
@@ -132,3 +132,47 @@ def test_an_aliases_clean_form_is_the_others() -> None:
         ),  # fmt: skip
     )
     assert clean_name("昭和電工") in rec.aliases
+
+
+@pytest.mark.parametrize(
+    ("text", "other"),
+    [
+        ("Alstom Transport is a rail supplier, renamed Alstom Mobility in 2020.", "Alstom Mobility"),
+        ("The spirits maker it keeps will be called Pernod Group.", "Pernod Group"),
+    ],
+)
+def test_a_bare_rename_is_read(text: str, other: str) -> None:
+    assert other in [name for name, _ in asides.former_names(text, company=True)]
+
+
+def test_a_former_name_an_encyclopedia_states_joins_the_former_site_to_the_new_one() -> None:
+    # the encyclopedia's page (no site of its own) states the former name: the former name's own
+    # site joins it, and so the new name's site, though the two sites' names and domains differ
+    new = co(
+        "n", "Stellar Motors Group", "https://group.stellarmotors.com/", "Stuttgart, Germany", "automotive"
+    )
+    wiki = co(
+        "w", "Stellar Motors Group", "https://en.wikipedia.org/wiki/Stellar_Motors_Group", "Stuttgart, Germany",
+        "automotive", "Stellar Motors Group AG, known as Orbis AG until 2022, is a German carmaker.",
+    )  # fmt: skip
+    old = co("o", "Orbis AG", "https://www.orbis-cars.com/company/", "Stuttgart, Germany", "automotive")
+    assert entities.resolve([new, wiki, old]).groups == [[0, 1, 2]]
+
+
+def test_one_name_on_two_domains_stays_a_brand_whatever_a_page_says_of_itself() -> None:
+    # a page giving its own name is no voice for two sites under that one name
+    au = co(
+        "a", "Bluegum", "https://www.bluegum.com.au/", "Sydney, Australia", "supermarkets",
+        "Bluegum (also known as Bluegum Supermarkets) runs stores in Australia.",
+    )  # fmt: skip
+    za = co("z", "Bluegum", "https://www.bluegum.co.za/", "Cape Town, South Africa", "retail")
+    assert entities.resolve([au, za]).groups == [[0], [1]]
+
+
+def test_an_investor_relations_page_is_its_companys() -> None:
+    home = co("h", "Vireo", "https://www.vireo.com/about", "Dallas, United States", "telecommunications")
+    ir = co(
+        "i", "Vireo Investor Relations", "https://www.vireo.com/about/investors", "Dallas, United States",
+        "telecommunications",
+    )  # fmt: skip
+    assert weigh(home, ir).joins

@@ -62,6 +62,9 @@ _OTHER_LANGUAGES = (
     re.compile(r"\b(?:pasa|pasó|pasará|pasan|pasaron)\s+a\s+(?:llamarse|denominarse)\s+" + _NAME),
     re.compile(r"\bumbenannt\s+(?:in|zu)\s+" + _NAME),
     re.compile(r"\brebaptisée?\s+" + _NAME),
+    # "Faurecia ... renamed Forvia", "the company it keeps will be called Kellanova"
+    re.compile(r"\b(?:renamed|rebranded)\s+" + _NAME),
+    re.compile(r"\b(?:will|would|to)\s+be\s+(?:called|named|renamed|rebranded\s+as)\s+" + _NAME),
     # "SunLife is a trading name of Phoenix Life Limited": one legal entity under two names
     re.compile(r"\b(?:a|the)\s+trading\s+name\s+of\s+(?:the\s+)?" + _NAME),
 )

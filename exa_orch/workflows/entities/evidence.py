@@ -293,13 +293,18 @@ def _goes_by(a: Record, b: Record) -> str | None:
     return None
 
 
+# Words a page's title adds to its company's name that say what page it is, not which unit owns it:
+# "Verizon Investor Relations" at verizon.com/about/investors is Verizon's.
+_PAGE_WORDS = frozenset("investor investors relations newsroom careers".split())
+
+
 def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
     """A name that adds a word to the other's on a page its path names (ayala.com/ayala-land) is a
     unit of the site's owner: against. So are two words or more added on a page deep in the site
     ("FUJIFILM Business Innovation" at fujifilm.com/fb against "FUJIFILM Holdings"): a company's own
     name on its home page may add a word of trade ("Samsung Electronics" at samsung.com), a unit's
     page is rarely its home."""
-    extra = extra_words(core_name(a.clean), core_name(b.clean)) - DESIGNATORS
+    extra = extra_words(core_name(a.clean), core_name(b.clean)) - DESIGNATORS - _PAGE_WORDS
     longer = a if len(a.clean) > len(b.clean) else b
     where = longer.site
     named = _path_names(longer, extra)
@@ -571,7 +576,10 @@ def _site_conflict(
     a: Record, b: Record, ev: Evidence, linked: Callable[[str, str], bool], voices: Sequence[set[str]]
 ) -> str | None:
     if a.domain and b.domain and a.domain != b.domain and not linked(a.domain, b.domain):
-        return f"different registered domains ({a.domain} / {b.domain})"
+        # two names one record gives itself ("Mercedes-Benz Group AG, formerly Daimler AG"): a
+        # company's current and former sites; one name on two domains is a brand (Woolworths)
+        if a.clean == b.clean or not any({a.clean, b.clean} <= v for v in voices):
+            return f"different registered domains ({a.domain} / {b.domain})"
     if bool(a.domain) == bool(b.domain) or not (a.clean and b.clean) or a.raw_name == b.raw_name:
         return None
     if ev.joins or names_agree(a.clean, b.clean) or any({a.clean, b.clean} <= v for v in voices):
