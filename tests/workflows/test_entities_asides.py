@@ -176,3 +176,43 @@ def test_an_investor_relations_page_is_its_companys() -> None:
         "telecommunications",
     )  # fmt: skip
     assert weigh(home, ir).joins
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "other"),
+    [
+        ("Great Wall Motor Company Limited (GWM) is a Chinese carmaker.", "Great Wall Motor", "GWM"),
+        ("Compañía Cervecerías Unidas de Chile (CCU) es una cervecera.", "Compañía Cervecerías Unidas", "CCU"),
+        ("長江和記實業有限公司（CK Hutchison）是一家企業集團。", "長江和記實業", "CK Hutchison"),
+        ("Jardine Matheson Holdings Limited, trading as Jardines, is a conglomerate.", "Jardines",
+         "Jardine Matheson Holdings Limited"),
+    ],
+)  # fmt: skip
+def test_an_aside_after_a_legal_form_or_a_place_and_a_name_traded_as(
+    text: str, name: str, other: str
+) -> None:
+    assert other in [n for n, _ in asides.asides(text, name)]
+
+
+@pytest.mark.parametrize(
+    ("text", "other"),
+    [
+        ("El Banco de la Nación Argentina, conocido como Banco Nación, es un banco.", "Banco Nación"),
+        ("A Companhia Siderúrgica Nacional, conhecida como CSN, produz aço.", "CSN"),
+        ("Telefónica Móviles Chile, hoy Movistar Chile, opera en Chile.", "Movistar Chile"),
+        ("イオン株式会社は流通企業。旧商号はジャスコ株式会社。", "ジャスコ株式会社"),
+    ],
+)
+def test_known_as_and_now_in_other_languages(text: str, other: str) -> None:
+    assert other in [n for n, _ in asides.former_names(text, company=True)]
+
+
+def test_a_short_form_is_weighed_against_the_names_it_shortens() -> None:
+    # a name shortened by syllables shares no word, site or initials with the name it shortens:
+    # only its first letters, which pair the two for weighing
+    short = co("s", "Natwide", "https://www.natwide.co.uk/", "Swindon, United Kingdom", "banking")
+    full = co(
+        "f", "National Widespread Building Society", "https://en.wikipedia.org/wiki/National_Widespread",
+        "Swindon, United Kingdom", "banking",
+    )  # fmt: skip
+    assert entities.resolve([short, full]).groups == [[0, 1]]

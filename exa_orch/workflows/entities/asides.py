@@ -23,6 +23,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from exa_orch.workflows.entities.names import clean_name, legal_forms, words
+
 # A label before a name in an aside: the language the name is in, or that it is a short name.
 # Sources: the lead sentences of zh/ja/ko/ar/ru/fr/de/es/pt Wikipedia articles on companies.
 _LABEL = re.compile(
@@ -35,6 +37,16 @@ _LABEL = re.compile(
     r"abbreviated(?:\s+as)?|short(?:\s+for|\s+name)?)\s*[:：]?\s*",
     re.I,
 )
+# A legal form written between a name and its aside: "Contemporary Amperex Technology Co., Limited (CATL)"
+_FORM = (
+    r"(?:,?\s+(?:Co\.?|Company|Corp\.?|Corporation|Inc\.?|Incorporated|Ltd\.?|Limited|plc|PLC|AG|SA|S\.A\.|SE|"
+    r"NV|N\.V\.|GmbH|AB|ASA|SpA|S\.p\.A\.|Bhd|Berhad|PCL|Tbk|LLC|K\.K\.)){0,3}"
+    # "Sociedad Química y Minera de Chile (SQM)": one place after the name
+    r"(?:\s+(?:de|of|do|da|du)\s+[A-Z][\w-]+)?"
+    # in Chinese, Japanese or Korean: "東方海外貨櫃航運公司（OOCL）", "萬海航運股份有限公司（Wan Hai Lines）"
+    r"(?:股份有限公司|有限公司|公司|株式会社|주식회사)?"
+)
+_GOES_BY = r"(?:trading|doing\s+business|(?:(?:also|commonly|better|popularly)\s+)?known)\s+as\s+"
 _PARTS = re.compile(r"\s*[,;、，；]\s*")
 _CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
 
@@ -45,7 +57,7 @@ _CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|
 _CJK_FORMER = re.compile(
     r"(?:(?:旧社名|旧商号|旧称|舊稱|旧名|舊名|原名|前稱|前称|前身[为為是]|曾用名)\s*[:：]?"
     r"|(?<=[（(])[旧舊]\s*[:：]?|(?:^|(?<=[（(、，,；;\s]))(?:[旧舊]|구)(?:\s+|\s*[:：]))"
-    r"\s*(?:株式会社\s*)?([^\s，,、；;（）()」』。]{2,40})"
+    r"\s*(?:は|、)?\s*(?:株式会社\s*)?([^\s，,、；;（）()」』。]{2,40})"
 )
 # A brand written in lower case after an explicit rename cue: one word, then a legal form or the
 # end of the phrase ("formerly abrdn plc, ...", "change its name to abrdn, dropping ...").
@@ -65,6 +77,13 @@ _OTHER_LANGUAGES = (
     # "Faurecia ... renamed Forvia", "the company it keeps will be called Kellanova"
     re.compile(r"\b(?:renamed|rebranded)\s+" + _NAME),
     re.compile(r"\b(?:will|would|to)\s+be\s+(?:called|named|renamed|rebranded\s+as)\s+" + _NAME),
+    # "El Banco del Estado de Chile, conocido como BancoEstado", "Itaú Corpbanca, hoy Banco Itaú Chile"
+    re.compile(r"\b(?:(?:también|tambem|também|mais|más)\s+)?conhecid[ao]s?\s+como\s+" + _NAME),
+    re.compile(r"\b(?:(?:también|más)\s+)?conocid[ao]s?\s+como\s+" + _NAME),
+    re.compile(r"\b(?:connue?s?\s+sous\s+le\s+nom\s+de|(?:auch\s+)?bekannt\s+als)\s+" + _NAME),
+    re.compile(
+        r"(?:,|\()\s*(?:hoy|hoje|heute|aujourd'hui|oggi)\s+(?:(?:llamad[ao]|chamad[ao]|appelée?)\s+)?" + _NAME
+    ),
     # "SunLife is a trading name of Phoenix Life Limited": one legal entity under two names
     re.compile(r"\b(?:a|the)\s+trading\s+name\s+of\s+(?:the\s+)?" + _NAME),
 )
@@ -89,9 +108,13 @@ def asides(text: str, name: str) -> Iterator[tuple[str, int]]:
     """(another name, where it was read) for `name` followed by an aside ("Name (X)"), and for a
     text that begins with another name and gives `name` in its aside ("中国人民保险集团股份有限公司
     （中国人保）" on a page under 中国人保)."""
-    for m in re.finditer(re.escape(name) + r"\s*[(（]([^()（）]{1,80})[)）]", text):
+    for m in re.finditer(re.escape(name) + _FORM + r"\s*[(（]([^()（）]{1,80})[)）]", text):
         for other in aside_names(m.group(1)):
             yield other, m.start()
+    # "Hon Hai Precision Industry Co., Ltd., trading as Foxconn" on a page under Foxconn
+    goes = re.match(r"\s*(?:The\s+)?([A-Z][^;()]{1,80}?),?\s+" + _GOES_BY + re.escape(name) + r"\b", text)
+    if goes and _plain(goes.group(1)):
+        yield goes.group(1), 0
     lead = re.match(r"\s*([^()（）,，。.;；:：]{2,60}?)\s*[(（]\s*" + re.escape(name) + r"\s*[)）]", text)
     if lead and _plain(lead.group(1)) and _shortens(name, lead.group(1)):
         yield lead.group(1), 0
@@ -118,3 +141,14 @@ def former_names(text: str, *, company: bool) -> Iterator[tuple[str, int]]:
     for cue in (*_RENAME, *_OTHER_LANGUAGES):
         for m in cue.finditer(text):
             yield m.group(1).strip().rstrip("."), m.start()
+
+
+def written_forms(texts: list[str], name: str) -> frozenset[str]:
+    """The legal forms `texts` write after `name` ("NortonLifeLock Inc. is ..." on a page under
+    NortonLifeLock): what names the legal entity where the page's own name is its brand."""
+    found: set[str] = set()
+    for text in texts if name else ():
+        for m in re.finditer(re.escape(name) + _FORM, text):
+            if m.end() > m.start() + len(name):
+                found |= legal_forms(" ".join(words(m.group(0))), clean_name(m.group(0)))
+    return frozenset(found)

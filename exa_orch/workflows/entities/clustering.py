@@ -88,6 +88,23 @@ def _reading_keys(r: Record) -> set[str]:
     return own | {f"k:{key[:4]}" for key in sounds if len(key) >= 3}
 
 
+def _short_forms(records: Sequence[Record]) -> Iterable[list[int]]:
+    """A company's one-word Latin name beside each other company name opening with its first three
+    letters: the pairs a short form (CommBank / Commonwealth Bank, Implats / Impala Platinum,
+    names.names_agree "a name shortened by syllables") shares no other key with. Pairs, not blocks:
+    "Chi" opens many names, of which only the short one's pairs are weighed."""
+    by_start: dict[str, list[Record]] = {}
+    for r in records:
+        if r.kind != "person" and r.name and r.clean and is_latin(r.name) and len(r.clean) >= 4:
+            by_start.setdefault(r.clean[:3], []).append(r)
+    for group in by_start.values():
+        for short in group:
+            if " " not in short.clean and len(short.clean) <= 10:
+                yield from (
+                    [short.index, r.index] for r in group if r.index != short.index and " " in r.clean
+                )
+
+
 def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
     keys: dict[str, list[int]] = {}
     for r in records:
@@ -95,7 +112,8 @@ def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
             keys.setdefault(k, []).append(r.index)
     cjk = {r.index for r in records if r.name and not is_latin(r.name)}
     abjad = {r.index for r in records if r.name and consonantal(r.name)}
-    return (
+    yield from _short_forms(records)
+    yield from (
         members
         for key, members in keys.items()
         if len(members) > 1

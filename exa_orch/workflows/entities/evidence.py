@@ -196,8 +196,16 @@ def _names_other(x: Record, y: Record, ev: Evidence) -> None:
         if named:
             said, has = x.alias_forms.get(named, frozenset()), _forms(y)
             # "Merck & Co., Inc." names Merck & Co., not Merck KGaA: the legal forms written agree
-            if not (said and has and not said & has):
-                ev.for_.append((6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}"))
+            has |= y.written_forms
+            if said and has and not said & has:
+                return
+            # "Howmet Aerospace Inc. (formerly Arconic Inc.)" names a legal entity; a brand of that
+            # name on a site of its own may have gone with a part spun off (Arconic Corp.):
+            # corroboration needed unless the brand's page writes the same legal form
+            brand = said and not has and x.domain and y.domain and x.domain != y.domain
+            ev.for_.append(
+                (3.0 if brand else 6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}")
+            )
             return
 
 

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from exa_orch.workflows.entities import fields
 from exa_orch.workflows.entities.common_names import chinese_like, common
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.given_match import given_forms, similar
@@ -418,7 +419,18 @@ def weigh(a: Record, b: Record) -> Said:
         _births(a, b, ev)
         _titles(a, b, ev)
         _few_share(a, b, ev, named[0])
+        _namesakes(a, b, ev)
     return ev
+
+
+def _namesakes(a: Record, b: Record, ev: Said) -> None:
+    """Two articles of one Wikipedia edition titled apart, or pages naming two fields (fields.py):
+    two people of one name (two Richard Taylors at Stanford, a mathematician and a physicist)."""
+    if a.site and b.site and (titles := fields.namesakes(a.site.host, a.site.path, b.site.host, b.site.path)):
+        ev.against.append(f"two articles of one Wikipedia edition: {titles}")
+    fa, fb = (fields.fields(r.topics | set(r.facts.get("title", "").split())) for r in (a, b))
+    if fields.apart(fa, fb):
+        ev.against.append(f"different fields ({', '.join(sorted(fa))} / {', '.join(sorted(fb))})")
 
 
 def person_conflict(a: Record, b: Record, joins: bool) -> str | None:

@@ -164,6 +164,7 @@ class Record:
     born: str = ""  # the year a person's page says they were born (births.py)
     title_written: str = ""  # a person's title as the item writes it (总裁), before folding
     holding: bool = False  # its text says it is a holding company ("is a holding company")
+    written_forms: frozenset[str] = frozenset()  # legal forms its text writes after its name (asides)
 
     @property
     def domain(self) -> str:
@@ -490,6 +491,7 @@ def record(index: int, item: Json) -> Record:
     if kind != "person":
         rec.publisher = about.publisher(texts)
         rec.holding = any(_HOLDING.search(t) for t in texts)
+        rec.written_forms = asides.written_forms(texts, rec.name or "")
     _titled(rec, _str(props.get("url")))
     rec.alias_domains.pop(rec.domain, None)
     rec.mentions = frozenset(

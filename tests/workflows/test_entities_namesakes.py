@@ -1,0 +1,85 @@
+"""Namesakes and split companies (issue 37): two people of one name at one employer told apart by
+the fields their pages name, two Wikipedia articles of one edition titled apart, and a former
+legal name that no longer names the brand a spun-off company kept."""
+
+from __future__ import annotations
+
+import pytest
+
+from exa_orch.workflows import entities
+from exa_orch.workflows.entities import fields
+from tests.workflows.entity_items import co, person, weigh
+
+
+def _with_desc(item: dict, desc: str) -> dict:
+    item["properties"]["description"] = desc
+    return item
+
+
+def test_two_professors_of_one_name_at_one_university_in_two_fields_stay_apart() -> None:
+    maths = _with_desc(
+        person("m", "Alan Pryce", "https://math.example.edu/people/alan-pryce", "Example University",
+               "Example, United States", "Professor of Mathematics"),
+        "Alan Pryce, Professor of Mathematics at Example University, works in number theory.",
+    )  # fmt: skip
+    physics = _with_desc(
+        person("p", "Alan Pryce", "https://news.example.edu/2019/alan-pryce-dies", "Example University",
+               "Example, United States"),
+        "Alan Pryce, the physicist who shared a Nobel Prize in Physics, has died.",
+    )  # fmt: skip
+    ev = weigh(maths, physics)
+    assert not ev.joins
+    assert "different fields (mathematics / physics)" in ev.against
+    # the same professor's second page, naming the same field, still joins
+    again = _with_desc(
+        person("a", "Alan Pryce", "https://www.example.edu/faculty/pryce", "Example University",
+               "Example, United States"),
+        "Alan Pryce is a mathematician at Example University.",
+    )  # fmt: skip
+    assert weigh(maths, again).joins
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "apart"),
+    [
+        ({"mathematician"}, {"physics", "nobel"}, True),
+        ({"physicist"}, {"physics"}, False),
+        ({"astrophysicist"}, {"physicist"}, False),  # next to each other
+        ({"economist"}, set(), False),  # one page names no field
+        ({"chemistry", "physics"}, {"chemist"}, False),
+    ],
+)
+def test_fields_named_by_pages(a: set[str], b: set[str], apart: bool) -> None:
+    assert fields.apart(fields.fields(a), fields.fields(b)) is apart
+
+
+def test_two_articles_of_one_edition_titled_apart_are_two_people() -> None:
+    actress = person("a", "Joan Bright", "https://en.wikipedia.org/wiki/Joan_Bright_(actress)", None, "")
+    engineer = person("e", "Joan Bright", "https://en.wikipedia.org/wiki/Joan_Bright_(engineer)", None, "")
+    plain = person("p", "Joan Bright", "https://en.wikipedia.org/wiki/Joan_Bright", None, "")
+    other_edition = person(
+        "d", "Joan Bright", "https://de.wikipedia.org/wiki/Joan_Bright_(engineer)", None, ""
+    )
+    for x, y in ((actress, engineer), (actress, plain)):
+        assert any(r.startswith("two articles of one Wikipedia edition") for r in weigh(x, y).against)
+    assert not any(r.startswith("two articles") for r in weigh(engineer, other_edition).against)
+
+
+def test_a_former_legal_name_does_not_join_the_brand_a_spun_off_company_kept() -> None:
+    renamed = co(
+        "r", "Corvane Aerospace", "https://www.corvane.com/", "Pittsburgh, United States", "aerospace",
+        "Corvane Aerospace Inc. (formerly Alcora Inc.) makes engineered metal products.",
+    )  # fmt: skip
+    brand = co("b", "Alcora", "https://www.alcora.com/", "Pittsburgh, United States", "aluminium products",
+               "Alcora is a leading provider of aluminum sheet and plate.")  # fmt: skip
+    ev = weigh(renamed, brand)
+    assert not ev.joins and ev.weight == 3.0, ev.reason
+    # the brand's own page writing the same legal form is the former company's
+    same = co("s", "Alcora", "https://www.alcora.com/", "Pittsburgh, United States", "aluminium products",
+              "Alcora Inc. is a leading provider of aluminum sheet and plate.")  # fmt: skip
+    assert weigh(renamed, same).joins
+    # a page with no site of its own under the former name joins as before
+    news = co(
+        "n", "Alcora", "https://www.reuters.com/companies/ALC", "Pittsburgh, United States", "aerospace"
+    )
+    assert entities.compare(entities.record(0, renamed), entities.record(1, news)).weight >= 6.0
