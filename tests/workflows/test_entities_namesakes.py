@@ -83,3 +83,19 @@ def test_a_former_legal_name_does_not_join_the_brand_a_spun_off_company_kept() -
         "n", "Alcora", "https://www.reuters.com/companies/ALC", "Pittsburgh, United States", "aerospace"
     )
     assert entities.compare(entities.record(0, renamed), entities.record(1, news)).weight >= 6.0
+
+
+def test_an_employer_named_for_the_person_is_not_named_by_every_page_about_a_namesake() -> None:
+    founder = _with_desc(
+        person("f", "Ruth H. Calloway", "https://www.nasa.gov/feature/ruth-calloway", "Calloway Systems, Inc.",
+               "Cambridge, United States", "Founder and CEO"),
+        "Ruth H. Calloway led the flight software team during Apollo.",
+    )  # fmt: skip
+    actress = _with_desc(
+        person("a", "Ruth Calloway", "https://www.imdb.com/name/nm0000001/", "Metro-Goldwyn-Mayer",
+               "Cleveland, United States", "Actress"),
+        "Ruth Calloway, actress: The Wizard of Oz.",
+    )  # fmt: skip
+    ev = weigh(founder, actress)
+    assert not ev.joins
+    assert any(r.startswith("different employers") for r in ev.against)

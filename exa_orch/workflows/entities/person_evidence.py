@@ -185,8 +185,12 @@ def _names_other(a: Record, b: Record, ev: Said) -> bool:
     """Two employers, one of them named in the other record's text ("founder of Tune Group and
     AirAsia" / employer AirAsia; "he played for Real Madrid" / Real Madrid CF): one person who
     holds both, or held the other before, not a stranger at a new employer; 2, as a named one."""
+    own = set(words(a.name or "")) | set(words(b.name or ""))
     for x, y in ((a, b), (b, a)):
         named = _written(x.employer)
+        # "Hamilton Technologies" is not named by a page that says "Margaret Hamilton": the
+        # person's own name is in every text about them
+        named = x.employer if set(named.split()) <= own else named
         said = f" {y.said} "  # folded words: "Kyoto University's" is "kyoto universitys"
         if len(x.employer) >= 3 and (
             f" {named} " in said or f" {named}s " in said or x.employer in y.founded
