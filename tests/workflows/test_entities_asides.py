@@ -18,7 +18,8 @@ from tests.workflows.entity_items import co, weigh
     [
         ("英语：Alibaba Group Holding Limited", ["Alibaba Group Holding Limited"]),
         ("英文名China Railway Group，简称CREC", ["China Railway Group", "CREC"]),
-        ("SNCF ; en anglais French National Railway Company", ["French National Railway Company"]),
+        ("SNCF ; en anglais French National Railway Company", ["SNCF", "French National Railway Company"]),
+        ("GAYLE, 본명: 박수진, 영어: Sujin Park", ["GAYLE", "박수진", "Sujin Park"]),
         ("영어: Samsung Biologics", ["Samsung Biologics"]),
         ("англ. Aeroflot", ["Aeroflot"]),
         ("IBM", ["IBM"]),  # an unlabelled aside: its first part

@@ -29,7 +29,7 @@ from exa_orch.workflows.entities.names import clean_name, legal_forms, words
 # Sources: the lead sentences of zh/ja/ko/ar/ru/fr/de/es/pt Wikipedia articles on companies.
 _LABEL = re.compile(
     r"^(?:英[语語文](?:名(?:称|稱)?|简称|簡稱|縮寫|缩写)?|英|简称|簡稱|略称|略稱|通称|通稱|中文名?|"
-    r"영어|영문(?:명)?|약칭|"
+    r"영어|영문(?:명)?|약칭|본명|本名|"
     r"بال(?:لغة\s+ال)?إنجليزية|"
     r"англ(?:\.|ийский|\b)|сокр(?:\.|ащённо)|"
     r"en\s+(?:anglais|allemand|italien|français|espagnol|néerlandais|portugais)|"
@@ -46,7 +46,9 @@ _FORM = (
     # in Chinese, Japanese or Korean: "東方海外貨櫃航運公司（OOCL）", "萬海航運股份有限公司（Wan Hai Lines）"
     r"(?:股份有限公司|有限公司|公司|株式会社|주식회사)?"
 )
-_GOES_BY = r"(?:trading|doing\s+business|(?:(?:also|commonly|better|popularly)\s+)?known)\s+as\s+"
+_GOES_BY = (
+    r"(?:trading|doing\s+business|(?:(?:also|commonly|better|popularly|professionally)\s+)?known)\s+as\s+"
+)
 _PARTS = re.compile(r"\s*[,;、，；]\s*")
 _CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
 
@@ -94,10 +96,9 @@ def aside_names(aside: str) -> list[str]:
     reads as a name (no digit, no cue word: "(born 1952)", "(formerly X)" are read elsewhere)."""
     parts = [p for p in _PARTS.split(aside.strip()) if p]
     labelled = [rest for p in parts if (m := _LABEL.match(p)) and (rest := p[m.end() :].strip())]
-    if labelled:
-        return [n for n in labelled if _plain(n)]
-    first = parts[0] if parts else ""
-    return [first] if _plain(first) and len(first) <= 24 else []
+    first = parts[0] if parts and not _LABEL.match(parts[0]) else ""
+    # "로제(ROSÉ, 본명: 박채영, 영어: Roseanne Park)": the first part and every labelled one
+    return ([first] if _plain(first) and len(first) <= 24 else []) + [n for n in labelled if _plain(n)]
 
 
 def _plain(name: str) -> bool:
