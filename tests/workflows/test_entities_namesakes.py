@@ -99,3 +99,25 @@ def test_an_employer_named_for_the_person_is_not_named_by_every_page_about_a_nam
     ev = weigh(founder, actress)
     assert not ev.joins
     assert any(r.startswith("different employers") for r in ev.against)
+
+
+def test_a_page_deep_in_a_groups_site_under_a_shorter_name_is_a_company_of_the_group() -> None:
+    group = co(
+        "g", "Kestrel Orion Holdings", "https://www.kestrelorion.co.jp/en/about/", "Tokyo, Japan", "toys"
+    )
+    unit = co(
+        "u", "KESTREL CO., LTD.", "https://www.kestrelorion.co.jp/en/group/toys.html", "Tokyo, Japan", "toys"
+    )
+    ev = weigh(group, unit)
+    assert not ev.joins
+    assert any("a company of the group" in r for r in ev.against)
+    # a page under the site's own name, or a corporate word dropped, is the site owner's
+    site = co("s", "Kestrel Orion", "https://www.kestrelorion.co.jp/en/company/", "Tokyo, Japan", "toys")
+    assert weigh(group, site).joins
+    intl = co(
+        "i", "Marlin International", "https://www.marlininternational.com/", "London, United Kingdom", "funds"
+    )
+    brand = co(
+        "b", "Marlin", "https://www.marlininternational.com/uk/funds/", "London, United Kingdom", "funds"
+    )
+    assert not any("a company of the group" in r for r in weigh(intl, brand).against)

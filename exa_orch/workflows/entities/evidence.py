@@ -394,6 +394,29 @@ def _one_site(a: Record, b: Record, ev: Evidence) -> None:
     if agree:
         ev.for_.append((5.0, f"same registered domain {a.domain} ({agree})"))
         _unit_page(a, b, ev)
+        _group_company(a, b, ev)
+
+
+def _group_company(a: Record, b: Record, ev: Evidence) -> None:
+    """A site named for the longer of two names ("Bandai Namco Holdings" at bandainamco.co.jp) and a
+    page on it under the shorter one ("BANDAI CO., LTD." at bandainamco.co.jp/en/group/toys): the
+    shorter is a company of the group, not the site's owner, when the longer adds a word of its own
+    (Namco; not a corporate word: "Fidelity" on fidelityinternational.com is the site's)."""
+    short, long_ = sorted((a, b), key=lambda r: len(r.core))
+    label = (a.site.label if a.site else "").replace("-", "")
+    extra = extra_words(short.core, long_.core) - DESIGNATORS - set(_GROUP_WORDS)
+    if (
+        extra
+        and short.core.replace(" ", "") != label
+        and long_.core.replace(" ", "").startswith(label)
+        and label.startswith(short.core.replace(" ", ""))
+        and short.site
+        and not short.site.home
+    ):
+        ev.against.append(
+            f"{long_.name} is the name {a.domain} is named for; {short.name}, a page deep in it, drops "
+            f"{' '.join(sorted(extra))!r}: a company of the group"
+        )
 
 
 def _label_family(x: str, y: str) -> bool:
