@@ -121,3 +121,24 @@ def test_a_page_deep_in_a_groups_site_under_a_shorter_name_is_a_company_of_the_g
         "b", "Marlin", "https://www.marlininternational.com/uk/funds/", "London, United Kingdom", "funds"
     )
     assert not any("a company of the group" in r for r in weigh(intl, brand).against)
+
+
+def test_a_holding_company_and_the_company_of_its_name_on_one_site_are_two() -> None:
+    holding = co(
+        "h", "Sorano Holdings Co., Ltd.", "https://www.sorano.com/global/about-us/", "Tokyo, Japan", "food"
+    )
+    company = co("c", "Sorano Co., Ltd.", "https://www.sorano.com/global/chocolate/", "Tokyo, Japan", "food")
+    ev = weigh(holding, company)
+    assert not ev.joins
+    assert (
+        "a holding company and a company of its name (Sorano Holdings Co., Ltd. / Sorano Co., Ltd.)"
+        in ev.against
+    )
+    # a brand's bare name is no legal name; a stated rename is one company
+    assert weigh(holding, co("b", "Sorano", "https://www.sorano.com/global/", "Tokyo, Japan", "food")).joins
+    renamed = co(
+        "r", "Sorano Holdings Co., Ltd.", "https://www.sorano.com/global/ir/", "Tokyo, Japan", "food",
+        "Sorano Holdings Co., Ltd., formerly Sorano Co., Ltd., is a food group.",
+    )  # fmt: skip
+    assert not any("a holding company" in r for r in weigh(renamed, company).against)
+

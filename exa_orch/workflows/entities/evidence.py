@@ -571,13 +571,25 @@ def _same_name_no_site(a: Record, b: Record, ev: Evidence) -> None:
             ev.for_.append((JOIN, "same full name (legal form included), one item has no site"))
 
 
-def _differences(a: Record, b: Record, ev: Evidence) -> None:
-    """Legal forms across domains, countries, a holding company's site and another site that does
-    not say it is one, and names too far apart for records with fields."""
+def _holdings(a: Record, b: Record, ev: Evidence) -> None:
+    """A holding company and another company of its name: two."""
     if a.holding != b.holding and a.domain and b.domain and a.domain != b.domain:
         # Porsche SE at porsche-se.com and Porsche at porsche.com
         holding, other = (a, b) if a.holding else (b, a)
         ev.against.append(f"{holding.name} says it is a holding company, {other.name} does not")
+    apart = set(a.raw_name.split()) ^ set(b.raw_name.split())
+    renamed = any(y.clean in x.aliases or y.core in x.aliases for x, y in ((a, b), (b, a)))
+    if _forms(a) and _forms(b) and apart and apart <= {"holdings", "holding", "hd"} and not renamed:
+        # "Meiji Holdings Co., Ltd." / "Meiji Co., Ltd.": two legal names, a holding company and
+        # the company of its name it holds (a brand's bare name, "HSBC", is not a legal name; a
+        # page stating the one as the other's former name is a rename: Panasonic Holdings)
+        ev.against.append(f"a holding company and a company of its name ({a.name} / {b.name})")
+
+
+def _differences(a: Record, b: Record, ev: Evidence) -> None:
+    """Legal forms across domains, countries, a holding company and another company of its name
+    (`_holdings`), and names too far apart for records with fields."""
+    _holdings(a, b, ev)
     fa, fb = _forms(a), _forms(b)
     if fa and fb and not fa & fb and a.core == b.core and a.domain != b.domain:
         ev.against.append(f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})")
