@@ -141,4 +141,3 @@ def test_a_holding_company_and_the_company_of_its_name_on_one_site_are_two() -> 
         "Sorano Holdings Co., Ltd., formerly Sorano Co., Ltd., is a food group.",
     )  # fmt: skip
     assert not any("a holding company" in r for r in weigh(renamed, company).against)
-
