@@ -105,19 +105,38 @@ def _plain(name: str) -> bool:
     return bool(name) and len(name) <= 60 and not _CUE_WORD.match(name) and not re.search(r"\d", name)
 
 
+def _at(text: str, name: str) -> Iterator[int]:
+    """Where `name` is written in `text`, each position just after it (one compiled pattern per
+    shape, never one per name: the resolver reads thousands of names)."""
+    at = text.find(name)
+    while name and at >= 0:
+        yield at + len(name)
+        at = text.find(name, at + 1)
+
+
+# What follows a name, matched where the name ends (`_at`): a legal form and an aside, a legal form.
+_AFTER = re.compile(_FORM + r"\s*[(（]([^()（）]{1,80})[)）]")
+_FORM_AFTER = re.compile(_FORM)
+_GOES = re.compile(r"\s*(?:The\s+)?([A-Z][^;()]{1,80}?),?\s+" + _GOES_BY)
+_LEAD = re.compile(r"\s*([^()（）,，。.;；:：]{2,60}?)\s*[(（]\s*([^()（）]{1,60}?)\s*[)）]")
+
+
 def asides(text: str, name: str) -> Iterator[tuple[str, int]]:
     """(another name, where it was read) for `name` followed by an aside ("Name (X)"), and for a
     text that begins with another name and gives `name` in its aside ("中国人民保险集团股份有限公司
     （中国人保）" on a page under 中国人保)."""
-    for m in re.finditer(re.escape(name) + _FORM + r"\s*[(（]([^()（）]{1,80})[)）]", text):
-        for other in aside_names(m.group(1)):
-            yield other, m.start()
+    for end in _at(text, name):
+        m = _AFTER.match(text, end)
+        if m:
+            for other in aside_names(m.group(1)):
+                yield other, end - len(name)
     # "Hon Hai Precision Industry Co., Ltd., trading as Foxconn" on a page under Foxconn
-    goes = re.match(r"\s*(?:The\s+)?([A-Z][^;()]{1,80}?),?\s+" + _GOES_BY + re.escape(name) + r"\b", text)
-    if goes and _plain(goes.group(1)):
+    goes = _GOES.match(text)
+    after = text[goes.end() : goes.end() + len(name) + 1] if goes else ""
+    if goes and after.startswith(name) and not after[len(name) :].isalnum() and _plain(goes.group(1)):
         yield goes.group(1), 0
-    lead = re.match(r"\s*([^()（）,，。.;；:：]{2,60}?)\s*[(（]\s*" + re.escape(name) + r"\s*[)）]", text)
-    if lead and _plain(lead.group(1)) and _shortens(name, lead.group(1)):
+    lead = _LEAD.match(text)
+    if lead and lead.group(2) == name and _plain(lead.group(1)) and _shortens(name, lead.group(1)):
         yield lead.group(1), 0
 
 
@@ -149,7 +168,9 @@ def written_forms(texts: list[str], name: str) -> frozenset[str]:
     NortonLifeLock): what names the legal entity where the page's own name is its brand."""
     found: set[str] = set()
     for text in texts if name else ():
-        for m in re.finditer(re.escape(name) + _FORM, text):
-            if m.end() > m.start() + len(name):
-                found |= legal_forms(" ".join(words(m.group(0))), clean_name(m.group(0)))
+        for end in _at(text, name):
+            m = _FORM_AFTER.match(text, end)
+            if m and m.end() > end:
+                written = name + m.group(0)
+                found |= legal_forms(" ".join(words(written)), clean_name(written))
     return frozenset(found)
