@@ -187,6 +187,8 @@ def test_an_investor_relations_page_is_its_companys() -> None:
         ("長江和記實業有限公司（CK Hutchison）是一家企業集團。", "長江和記實業", "CK Hutchison"),
         ("Jardine Matheson Holdings Limited, trading as Jardines, is a conglomerate.", "Jardines",
          "Jardine Matheson Holdings Limited"),
+        ("Onika Tanya Maraj, known professionally as Nicki Minaj, is a rapper.", "Nicki Minaj",
+         "Onika Tanya Maraj"),
     ],
 )  # fmt: skip
 def test_an_aside_after_a_legal_form_or_a_place_and_a_name_traded_as(

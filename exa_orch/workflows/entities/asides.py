@@ -47,7 +47,8 @@ _FORM = (
     r"(?:股份有限公司|有限公司|公司|株式会社|주식회사)?"
 )
 _GOES_BY = (
-    r"(?:trading|doing\s+business|(?:(?:also|commonly|better|popularly|professionally)\s+)?known)\s+as\s+"
+    r"(?:trading|doing\s+business|(?:(?:also|commonly|better|popularly|professionally)\s+)?known"
+    r"(?:\s+(?:professionally|commonly|popularly|simply))?)\s+as\s+"
 )
 _PARTS = re.compile(r"\s*[,;、，；]\s*")
 _CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
