@@ -5,16 +5,24 @@ reads what those miss, each a name the page itself states (the resolver never gu
 - **an aside's labelled names**: an encyclopedia's lead gives the subject's names in other
   languages and its short name in parentheses, each after a label: "贝莱德（英语：BlackRock, Inc.）",
   "中央广播电视总台（英文名China Media Group，简称CMG）", "Chemins de fer fédéraux suisses (CFF ; en
-  allemand SBB, en italien FFS)". Every labelled part is a name; an unlabelled aside gives its
-  first part only ("Shigeru Miyamoto (宮本 茂, born 1952)");
+  allemand SBB, en italien FFS)". An aside's first part is a name when it reads as one
+  ("Shigeru Miyamoto (宮本 茂, born 1952)": not "born 1952"), and so is every labelled part
+  ("로제(ROSÉ, 본명: 박채영, 영어: Roseanne Park)"); a legal form, a place or a CJK form may come
+  between the name and its aside ("Contemporary Amperex Technology Co., Limited (CATL)");
 - **a lead naming the record in its aside**: "中国人民保险集团股份有限公司（中国人保）" on a page
-  under 中国人保: the name before the aside is the record's full name;
+  under 中国人保: the name before the aside is the record's full name (the short name begins alike
+  and its letters come in order); and "Hon Hai Precision Industry Co., Ltd., trading as Foxconn",
+  "Onika Tanya Maraj, known professionally as Nicki Minaj" on a page under the name after "as";
 - **former names in Chinese, Japanese and Korean**: "（旧 株式会社日立物流）", "前稱EasyVan",
   "原名…", "(구 …)";
 - **rename phrases** the English cues' capitalised names miss: a brand written in lower case
-  ("formerly abrdn plc", "change its name to abrdn,"), Portuguese, Spanish and German ("passa a se
-  chamar Azzas 2154", "pasó a llamarse", "umbenannt in"), and "a trading name of Phoenix Life
-  Limited" (a trading name and the company that trades under it are one legal entity).
+  ("formerly abrdn plc", "change its name to abrdn,"), "renamed Forvia", "will be called
+  Kellanova", Portuguese, Spanish, French and German renames and "known as" ("passa a se chamar
+  Azzas 2154", "pasó a llamarse", "conocido como BancoEstado", ", hoy Banco Itaú Chile",
+  "umbenannt in"), and "a trading name of Phoenix Life Limited" (a trading name and the company
+  that trades under it are one legal entity).
+`written_forms` reads the legal forms a page writes after its own name ("NortonLifeLock Inc."),
+which evidence.py weighs against a former name written with one.
 Each name comes with the sentence offset it was read at, so the caller keeps the words as a reason.
 """
 
