@@ -28,7 +28,11 @@ against: a wrong merge costs more than a missed one, so split evidence keeps two
   of Royal Mail"), a unit's page deep in a site under a name adding two words (FUJIFILM Business
   Innovation at fujifilm.com/fb), a unit on a host of its own under a name adding to the owner's
   (MUFG Bank at bk.mufg.jp), a group and one of its companies on country domains (Otsuka
-  Holdings / Otsuka Pharmaceutical: not one brand).
+  Holdings / Otsuka Pharmaceutical: not one brand), a page deep in a group's site under a shorter
+  name than the site is named for (BANDAI at bandainamco.co.jp), two legal names apart by
+  "Holdings" (Meiji Holdings Co., Ltd. / Meiji Co., Ltd.) unless a page states the rename; and a
+  former name written with a legal form weighs less against a brand's own site on another domain
+  whose page writes none (a split company's brand may have gone with the part spun off: Arconic).
 People (person_evidence.py): names after transliteration, in either order, initials and
 nicknames, plus the same employer; a different employer is against unless a profile URL is shared.
 Other fields (`Record.facts`: phone, address, date of birth ...) add or take weight by how much
