@@ -272,11 +272,26 @@ class GroupCommitWriter:
             log.info("store writer: batch of %d ops hit %s; running each op again alone", len(ops), exc)
         outcomes: list[Any] = []
         failed = 0
-        for op in ops:  # a failure now is the op's own, retryable or not
-            outcome, n = _run_batch(conn, [op], savepoints=False, retryable=_never)
+        for op in ops:
+            outcome, n = self._run_alone(conn, op)
             outcomes.extend(outcome)
             failed += n
         return outcomes, failed
+
+    def _run_alone(self, conn: Any, op: Op) -> tuple[list[Any], int]:
+        """Run `op` in a transaction of its own. An op that locks many tasks' rows (deleting the
+        expired ones, in task_id order) can still lose a deadlock to another server's batch: the
+        winner commits, so it runs again, at most `_ALONE_TRIES` times; the last failure is the op's."""
+        for _ in range(_ALONE_TRIES - 1):
+            try:
+                return _run_batch(conn, [op], savepoints=False, retryable=self._retryable)
+            except Exception as exc:
+                cause = exc.__cause__ if isinstance(exc, _OpFailed) else exc
+                if cause is None or not self._retryable(cause):
+                    raise
+                self.stats.retried_batches += 1
+                log.info("store writer: an op alone hit %s; running it again", cause)
+        return _run_batch(conn, [op], savepoints=False, retryable=_never)
 
     def _deliver(self, done: list[tuple[asyncio.Future[Any], Any]]) -> None:
         if done:
@@ -343,6 +358,9 @@ def _run_batch(
                 conn.execute("ROLLBACK")
         raise
     return outcomes, failed
+
+
+_ALONE_TRIES = 3  # runs of one op alone after its batch deadlocked (Writer._run_alone)
 
 
 def _never(exc: BaseException) -> bool:

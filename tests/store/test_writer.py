@@ -125,6 +125,37 @@ class _Transient(Exception):
     """Stands for a deadlock between servers: the whole transaction is lost, and may succeed again."""
 
 
+async def test_an_op_that_loses_a_deadlock_again_alone_runs_again_and_then_fails_as_its_own(
+    tmp_path: Path,
+) -> None:
+    # an op locking many tasks' rows (deleting the expired ones) may lose a deadlock even alone
+    writer = GroupCommitWriter(retryable=lambda exc: isinstance(exc, _Transient))
+    await writer.start(lambda: sqlite3.connect(tmp_path / "w.db", isolation_level=None))
+    await writer.call(lambda conn: conn.execute("CREATE TABLE t (k TEXT PRIMARY KEY)"))
+    failures = {"left": 2}
+
+    def reap(conn: sqlite3.Connection) -> str:
+        conn.execute("INSERT INTO t VALUES ('reaped')")
+        if failures["left"]:
+            failures["left"] -= 1
+            raise _Transient("deadlock detected")
+        return "reaped"
+
+    def always(conn: sqlite3.Connection) -> None:
+        raise _Transient("deadlock detected")
+
+    try:
+        async with asyncio.timeout(WAIT):
+            assert await writer.submit(reap) == "reaped"  # lost in its batch, then once alone
+            with pytest.raises(StoreError, match="deadlock detected"):
+                await writer.submit(always)  # bounded: the last failure is the op's own
+        rows = await writer.call(lambda conn: conn.execute("SELECT k FROM t").fetchall())
+        assert rows == [("reaped",)]
+    finally:
+        async with asyncio.timeout(WAIT):
+            await writer.aclose()
+
+
 async def test_a_batch_lost_to_a_transient_error_runs_again_op_by_op(tmp_path: Path) -> None:
     writer = GroupCommitWriter(retryable=lambda exc: isinstance(exc, _Transient))
     await writer.start(lambda: sqlite3.connect(tmp_path / "w.db", isolation_level=None))
