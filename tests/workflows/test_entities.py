@@ -177,6 +177,12 @@ def test_legal_forms_urls_and_folding() -> None:
         ("A.P. Møller - Mærsk A/S", "a p moller maersk"),
         ("Procter & Gamble", "procter and gamble"),
         ("Santander UK plc", "santander uk"),
+        # a name's own initials after it go; any other parenthesis names another company
+        ("Techniker Krankenkasse (TK)", "techniker krankenkasse"),
+        ("Bumrungrad Hospital PCL (BH)", "bumrungrad hospital"),
+        ("Abu Dhabi National Oil Company (ADNOC)", "abu dhabi national oil"),
+        ("Colgate-Palmolive (India)", "colgate palmolive india"),
+        ("Bank of America (BofA)", "bank of america bofa"),
     ]:
         assert entities.clean_name(name) == clean, name
     assert entities.canonical_url("https://www.Klarna.com/en-us/about/?x=1#y") == "klarna.com"

@@ -12,8 +12,9 @@ import pytest
 from exa_orch.evals import WORLDS
 from exa_orch.evals.shapes import score_shapes
 from exa_orch.workflows import entities
+from exa_orch.workflows.entities.employers import employers_agree
 from exa_orch.workflows.entities.people import name_evidence, parse
-from exa_orch.workflows.entities.person_evidence import block_keys, employers_agree
+from exa_orch.workflows.entities.person_evidence import block_keys
 from exa_orch.workflows.entities.scripts import cyrillic, syllabic
 from exa_orch.workflows.rows import props_of
 
@@ -132,6 +133,19 @@ def test_employers_agree_as_short_forms_never_as_neighbours() -> None:
         ("manchester city", "manchester united"),
         ("inter milan", "inter miami"),
         ("google", "alphabet"),
+    ):
+        assert employers_agree(a, b) is None, (a, b)
+
+
+def test_employers_agree_where_one_writes_letters_for_the_other_s_words() -> None:
+    assert employers_agree("u s senate", "united states senate") == "letters written for words"
+    # an acronym kept from the organisation's own language: its initials in another order
+    assert employers_agree("cbf", "brazilian football confederation") == "letters written for words"
+    for a, b in (
+        ("u s senate", "united states army"),
+        ("cbf", "brazilian football federation"),
+        ("real madrid c f", "cbf"),
+        ("cbf", "confederation of african football"),
     ):
         assert employers_agree(a, b) is None, (a, b)
 

@@ -8,8 +8,8 @@ import pytest
 
 from exa_orch.workflows import entities
 from exa_orch.workflows.entities import hosts, japanese, names
+from exa_orch.workflows.entities.employers import concurrent as _concurrent
 from exa_orch.workflows.entities.people import name_evidence
-from exa_orch.workflows.entities.person_evidence import _concurrent
 from exa_orch.workflows.entities.scripts import sound_key, sounds_alike
 from tests.workflows.entity_items import co, person, weigh
 

@@ -13,10 +13,11 @@ import pytest
 
 from exa_orch.workflows import entities
 from exa_orch.workflows.entities import clustering, names, sites
+from exa_orch.workflows.entities.employers import employers_agree
 from exa_orch.workflows.entities.evidence import Evidence
 from exa_orch.workflows.entities.hosts import HOSTS
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
-from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, employers_agree
+from exa_orch.workflows.entities.person_evidence import JOIN_PERSON
 from exa_orch.workflows.rows import props_of
 
 Json = dict[str, Any]

@@ -14,7 +14,8 @@ Merck & Co. with Merck KGaA: a character ratio says nothing about identity.
   other languages' short forms and romanizations it lacks, with sources), Chinese and Korean names
   read syllable by syllable;
 - `records`: what an item carries and what its text states (other names, sites, owners);
-- `evidence`, `person_evidence`: for and against per pair; a join needs enough for and nothing
+- `evidence`, `person_evidence`, `employers`: for and against per pair (`employers`: whether two
+  employers a person's pages name are one organisation, or two held at once); a join needs enough for and nothing
   against;
 - `families`: one company on several sites (label stems, an app's store pages, a page about it on
   another's site), each joined only with corroboration;

@@ -11,7 +11,7 @@ from exa_orch.workflows.entities.scripts import is_cjk, sound_key, sounds_alike
 
 # Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
 _MORE_FORMS = frozenset(
-    "abp pbc slu s l u sa nv nv sa s a n v spa s p a sarl sas sl ooo zao ojsc pjsc tbk bhd sdn bhd "
+    "abp pbc slu s l u sa nv nv sa s a n v spa s p a sarl sas sl ooo zao ojsc pjsc pcl tbk bhd sdn bhd "
     "ab publ ltda eirl sro s r o as asa aps ehf kft zrt doo d o o kk k k gk plc llp lp se".split(" ")
 ) | {"ab publ", "s l u", "sa nv", "nv sa", "s p a", "sdn bhd", "s r o", "d o o", "k k"}
 _NOT_LEGAL = frozenset("uk us usa eu".split())
@@ -72,8 +72,10 @@ def clean_name(name: str) -> str:
     """The name without legal forms, accents, punctuation or case: "Société Générale S.A." -> "societe generale".
 
     Legal forms come from cleanco's list (many jurisdictions), stripped until none is left at
-    the end, so "Samsung Electronics Co., Ltd." loses both; "&" and "and" read the same."""
+    the end, so "Samsung Electronics Co., Ltd." loses both; "&" and "and" read the same. A name's
+    own initials written after it go too: "Techniker Krankenkasse (TK)" -> "techniker krankenkasse"."""
     text = CJK_FORMS.sub(" ", unicodedata.normalize("NFKC", name)).strip() or name
+    text = _without_own_initials(text)
     from cleanco import basename  # here, not at import: a cold start needs none of this module's
 
     for _ in range(3):
@@ -98,6 +100,27 @@ def clean_name(name: str) -> str:
     kept = " ".join(found)
     # "M&S" is not "M" with a legal form "& S": a name cut to one letter keeps its words
     return kept if len(kept.replace(" ", "")) > 1 else " ".join(words(name))
+
+
+# "<name> (<initials>)": the parenthesis a name ends with, when short enough to be its initials.
+_OWN_INITIALS = re.compile(r"^(.*\S)\s*\(\s*([A-Za-z0-9&.\-]{2,8})\s*\)$")
+
+
+def _without_own_initials(text: str) -> str:
+    """`text` without a closing "(X)" when X is the initials of the words before it, with their
+    legal form or without ("Bumrungrad Hospital PCL (BH)", "Pakistan Petroleum Limited (PPL)"). Any
+    other parenthesis stays: "(India)" or "(Thailand)" names another company of a group."""
+    found = _OWN_INITIALS.match(text) if text.endswith(")") else None
+    if not found:
+        return text
+    said = "".join(words(found.group(2)))
+    before = [w for w in words(found.group(1)) if w not in _STOP]
+    if len(before) < 2 or len(said) < 2:
+        return text
+    initials = "".join(w[0] for w in before)
+    return (
+        found.group(1) if said in (initials, initials[: len(said)]) and len(said) >= len(before) - 1 else text
+    )
 
 
 def core_name(cleaned: str) -> str:

@@ -21,7 +21,7 @@ enough alone. What adds to it:
   anyway (a country that differs is not against: people move).
 Against: two employers in Latin letters that don't agree, unless one record's text names the
 other's employer beside its own (one person who holds both: 2 for) or the two are held at once
-(`_concurrent`: a national team and a club, two bodies of government, two units of one
+(`employers.concurrent`: a national team and a club, two bodies of government, two units of one
 organisation); a father and a son ("Sr." on one side, two generations written: `_generations`). A person who changed employers joins
 only through an identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or
 Wikipedia page, in either item's URL or text; evidence.compare weighs it and then lifts this), or
@@ -36,18 +36,13 @@ from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities import fields
 from exa_orch.workflows.entities.common_names import chinese_like, common
-from exa_orch.workflows.entities.countries import country_of, known, stated_country
-from exa_orch.workflows.entities.given_match import given_forms, similar
+from exa_orch.workflows.entities.countries import known
+from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concurrent, employers_agree
+from exa_orch.workflows.entities.given_match import given_forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.japanese import latin_key
-from exa_orch.workflows.entities.names import (
-    DESIGNATORS,
-    core_name,
-    is_latin,
-    names_agree,
-    words,
-)
+from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
 from exa_orch.workflows.entities.scripts import consonantal, skeleton, sounds_alike
 
@@ -56,7 +51,6 @@ if TYPE_CHECKING:
 
 JOIN_PERSON = 8.0
 _NEW_EMPLOYER = "different employers"  # how `_employers` says it: an identifier lifts it
-_SHORT_FORMS = "the words of one are the other's or short forms of them"
 # What a text says of many people, by its first six letters (about.topics keeps words of five
 # letters or more): not what this one does.
 _ANYONE = frozenset(
@@ -66,8 +60,6 @@ _ANYONE = frozenset(
     "businessman businesswoman entrepreneur billionaire richest person people famous known "
     "player later since until years early".split()
 )
-# Words a club's or team's name adds that say nothing of which one ("FC Bayern" / "Bayern Munich").
-_CLUB_WORDS = frozenset("fc cf afc sc ac cd ssc club football futbol calcio team the of and de".split())
 
 
 @dataclass
@@ -91,78 +83,6 @@ def _names(a: Record, b: Record) -> tuple[float, str]:
     return weight, reason
 
 
-def _starts(s: str, w: str) -> bool:
-    """`s` is `w` or its start ("man" / "manchester"), three letters at least."""
-    return s == w or (len(s) >= 3 and w.startswith(s))
-
-
-def _word_like(s: str, w: str) -> bool:
-    """One word of an employer's name written as another's: equal, its start ("man" /
-    "manchester"), its letters skipped ("utd" / "united", "intl" / "international"), or a spelling
-    of it in another language ("munich" / "munchen")."""
-    if _starts(s, w):
-        return True
-    if 3 <= len(s) < len(w) and s[0] == w[0] and re.fullmatch(".*?".join(map(re.escape, s)) + ".*", w):
-        return True
-    return min(len(s), len(w)) >= 5 and similar(s, w) >= 0.88
-
-
-# An institution's words as other languages write them (Banque centrale européenne, Gobierno de
-# España, Universität Wien): read as English so one employer named in two languages agrees. The
-# common words of public bodies, banks and universities only; names are never translated.
-_INSTITUTION_WORDS = {
-    "banque": "bank", "banco": "bank", "banca": "bank",
-    "centrale": "central", "centrala": "central", "zentralbank": "central bank",
-    "europeenne": "european", "europeo": "european", "europea": "european", "europaische": "european",
-    "gobierno": "government", "gouvernement": "government", "governo": "government",
-    "regierung": "government", "bundesregierung": "federal government", "valtioneuvosto": "government",
-    "ministerio": "ministry", "ministere": "ministry", "ministero": "ministry", "ministerium": "ministry",
-    "universidad": "university", "universite": "university", "universita": "university",
-    "universitat": "university", "universidade": "university", "universiteit": "university",
-    "tudomanyegyetem": "university", "egyetem": "university", "universitet": "university",
-    "nacional": "national", "nationale": "national", "nazionale": "national",
-    "republica": "republic", "republique": "republic", "repubblica": "republic",
-    "presidencia": "presidency", "presidence": "presidency", "presidenza": "presidency",
-    "parlamento": "parliament", "parlement": "parliament", "assemblee": "assembly",
-    "fondo": "fund", "fonds": "fund", "monetaire": "monetary", "monetario": "monetary",
-    "internacional": "international", "internationale": "international",
-    "comision": "commission", "commissione": "commission", "kommission": "commission",
-}  # fmt: skip
-_OF = frozenset("of de du des la le del della di der des d the and".split())
-
-
-def _institution(name: str) -> frozenset[str]:
-    """An employer's words read as English, countries by their English names (España -> spain), small
-    words dropped, order aside: "banque centrale europeenne" and "european central bank" are one."""
-    out: set[str] = set()
-    for w in name.split():
-        if w in _OF:
-            continue
-        place = country_of(w)
-        out.update((place if known(place) else _INSTITUTION_WORDS.get(w, w)).split())
-    return frozenset(out)
-
-
-def employers_agree(x: str, y: str) -> str | None:
-    """How two cleaned employer names agree (names.names_agree, or every word of the shorter written
-    as a word of the longer, one at least as the word or its start; or one institution written in
-    two languages, `_institution`), or None."""
-    agree = names_agree(x, y) or names_agree(core_name(x), core_name(y))
-    if agree:
-        return agree
-    ix, iy = _institution(x), _institution(y)
-    if len(ix) >= 2 and ix == iy:
-        return "one institution written in two languages"
-    wx = [w for w in x.split() if w not in _CLUB_WORDS]
-    wy = [w for w in y.split() if w not in _CLUB_WORDS]
-    for short, long_ in ((wx, wy), (wy, wx)):
-        if len(short) > len(long_) or not any(_starts(s, w) for s in short for w in long_):
-            continue
-        if all(any(_word_like(s, w) for w in long_) for s in short):
-            return _SHORT_FORMS
-    return None
-
-
 def _named_employer(a: Record, b: Record, ev: Said) -> None:
     """One record's employer named in the other's text, where the other states none in Latin
     letters (an Agent row in another language: "黃仁勳 (Jensen Huang) 是 NVIDIA 創辦人暨執行長")."""
@@ -177,7 +97,7 @@ def _written(employer: str) -> str:
     """An employer as a text names it in passing: without the words a club's or a company's full
     name adds ("chelsea fc" -> "chelsea", "real madrid cf" -> "real madrid", "intel corporation" ->
     "intel"), or as it is when that leaves nothing."""
-    kept = [w for w in employer.split() if w not in _CLUB_WORDS and w not in DESIGNATORS]
+    kept = [w for w in employer.split() if w not in CLUB_WORDS and w not in DESIGNATORS]
     return " ".join(kept) if kept and len(" ".join(kept)) >= 3 else employer
 
 
@@ -202,36 +122,6 @@ def _names_other(a: Record, b: Record, ev: Said) -> bool:
     return False
 
 
-# Words of a country's public bodies: a head of government is in its government and its parliament
-# at once (Government of Canada / House of Commons; Presidência da República / Government of Brazil).
-_PUBLIC = frozenset(
-    "government gobierno gouvernement governo regierung parliament parlamento parlement commons "
-    "senate senado senat assembly assemblee congress congreso cabinet ministry ministerio ministere "
-    "presidency presidencia presidence bundestag bundesregierung downing secretaria secretariat "
-    "embassy agency kementerian kabinet ministerstvo lords department".split()
-)
-
-
-def _concurrent(x: str, y: str) -> str | None:
-    """Two employers one person holds at once, not one after the other: a national team and a club
-    (Chelsea FC Women / Australia women's national soccer team), two public bodies of government,
-    or two units of one organisation whose name leads both (Max Planck Unit for the Science of
-    Pathogens / Max Planck Gesellschaft). None for anything else (Air New Zealand / New Zealand
-    Government is a new employer)."""
-    wx, wy = x.split(), y.split()
-    if any("national" in w and "team" in w for w in (wx, wy)) or any(
-        "team" in w and (known(country_of(w[0])) or stated_country(f"is an {w[0]} team"))
-        for w in (wx, wy)  # "indian cricket team", "brazil national team"
-    ):
-        return "a national team and a club"
-    if _PUBLIC & set(wx) and _PUBLIC & set(wy):
-        return "two bodies of government"
-    lead = [w for w in wx[:2] if w not in _OF and w not in DESIGNATORS]
-    if len(lead) == 2 and wy[:2] == wx[:2]:
-        return f"two units of {' '.join(lead)}"
-    return None
-
-
 def _employers(a: Record, b: Record, ev: Said) -> None:
     if not (a.employer and b.employer):
         _named_employer(a, b, ev)
@@ -240,11 +130,11 @@ def _employers(a: Record, b: Record, ev: Said) -> None:
         a.employer_written, a.employer, b.employer_written, b.employer
     )
     if agree:
-        said = f"{a.employer} / {b.employer}: {agree}" if agree == _SHORT_FORMS else a.employer
+        said = f"{a.employer} / {b.employer}: {agree}" if agree == SHORT_FORMS else a.employer
         ev.for_.append((3.0, f"same employer ({said})"))
     elif a.employer_latin and b.employer_latin and _names_other(a, b, ev):
         return
-    elif a.employer_latin and b.employer_latin and _concurrent(a.employer, b.employer):
+    elif a.employer_latin and b.employer_latin and concurrent(a.employer, b.employer):
         return  # held at once: neither a new employer nor evidence of one person
     elif a.employer_latin and b.employer_latin:
         ev.against.append(
