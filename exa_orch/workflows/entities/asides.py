@@ -78,25 +78,29 @@ _RENAME = (
     re.compile(r"\bchang(?:e|es|ed|ing)\s+its\s+(?:company\s+|corporate\s+|legal\s+)?name\s+(?:from|to)\s+" + _LOWER),
     re.compile(r"\b(?:rebranded|renamed)\s+(?:from|as|to)\s+" + _LOWER),
 )  # fmt: skip
-_NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de|do|da)\s+)?[A-Z0-9&][\w&.'’\-]*){0,6})"
+# A company's name as prose writes it: up to seven capitalised words, which "and", "of", "&" or a
+# Romance "de", "do", "da" may join ("Minnesota Mining and Manufacturing", "Banco do Brasil");
+# records.py reads its English cues with it too.
+ORG_NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de|do|da)\s+)?[A-Z0-9&][\w&.'’\-]*){0,6})"
 _OTHER_LANGUAGES = (
     # "a companhia resultante passa a se chamar Azzas 2154", "pasó a llamarse", "umbenannt in"
-    re.compile(r"\b(?:passa|passou|passará|passam|passaram)\s+a\s+(?:se\s+)?chamar\s+" + _NAME),
-    re.compile(r"\b(?:pasa|pasó|pasará|pasan|pasaron)\s+a\s+(?:llamarse|denominarse)\s+" + _NAME),
-    re.compile(r"\bumbenannt\s+(?:in|zu)\s+" + _NAME),
-    re.compile(r"\brebaptisée?\s+" + _NAME),
+    re.compile(r"\b(?:passa|passou|passará|passam|passaram)\s+a\s+(?:se\s+)?chamar\s+" + ORG_NAME),
+    re.compile(r"\b(?:pasa|pasó|pasará|pasan|pasaron)\s+a\s+(?:llamarse|denominarse)\s+" + ORG_NAME),
+    re.compile(r"\bumbenannt\s+(?:in|zu)\s+" + ORG_NAME),
+    re.compile(r"\brebaptisée?\s+" + ORG_NAME),
     # "Faurecia ... renamed Forvia", "the company it keeps will be called Kellanova"
-    re.compile(r"\b(?:renamed|rebranded)\s+" + _NAME),
-    re.compile(r"\b(?:will|would|to)\s+be\s+(?:called|named|renamed|rebranded\s+as)\s+" + _NAME),
+    re.compile(r"\b(?:renamed|rebranded)\s+" + ORG_NAME),
+    re.compile(r"\b(?:will|would|to)\s+be\s+(?:called|named|renamed|rebranded\s+as)\s+" + ORG_NAME),
     # "El Banco del Estado de Chile, conocido como BancoEstado", "Itaú Corpbanca, hoy Banco Itaú Chile"
-    re.compile(r"\b(?:(?:también|tambem|também|mais|más)\s+)?conhecid[ao]s?\s+como\s+" + _NAME),
-    re.compile(r"\b(?:(?:también|más)\s+)?conocid[ao]s?\s+como\s+" + _NAME),
-    re.compile(r"\b(?:connue?s?\s+sous\s+le\s+nom\s+de|(?:auch\s+)?bekannt\s+als)\s+" + _NAME),
+    re.compile(r"\b(?:(?:también|tambem|também|mais|más)\s+)?conhecid[ao]s?\s+como\s+" + ORG_NAME),
+    re.compile(r"\b(?:(?:también|más)\s+)?conocid[ao]s?\s+como\s+" + ORG_NAME),
+    re.compile(r"\b(?:connue?s?\s+sous\s+le\s+nom\s+de|(?:auch\s+)?bekannt\s+als)\s+" + ORG_NAME),
     re.compile(
-        r"(?:,|\()\s*(?:hoy|hoje|heute|aujourd'hui|oggi)\s+(?:(?:llamad[ao]|chamad[ao]|appelée?)\s+)?" + _NAME
+        r"(?:,|\()\s*(?:hoy|hoje|heute|aujourd'hui|oggi)\s+(?:(?:llamad[ao]|chamad[ao]|appelée?)\s+)?"
+        + ORG_NAME
     ),
     # "SunLife is a trading name of Phoenix Life Limited": one legal entity under two names
-    re.compile(r"\b(?:a|the)\s+trading\s+name\s+of\s+(?:the\s+)?" + _NAME),
+    re.compile(r"\b(?:a|the)\s+trading\s+name\s+of\s+(?:the\s+)?" + ORG_NAME),
 )
 
 

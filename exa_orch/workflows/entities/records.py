@@ -56,7 +56,7 @@ _ALIAS_CUES = (
 )
 # A company's name in prose may join capitalised words with "and", "of", "&" ("Minnesota Mining and
 # Manufacturing Company", "Bank of America"): read so for companies (a person's cues keep _NAME).
-_ORG_NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de)\s+)?[A-Z0-9&][\w&.'’\-]*){0,6})"
+_ORG_NAME = asides.ORG_NAME
 _ORG_ALIAS_CUES = (
     *(re.compile(c.pattern.replace(_NAME, _ORG_NAME)) for c in _ALIAS_CUES),
     # "changed its company name to Freshworks", "Anthem Inc. completed its name change to Elevance Health"
