@@ -27,6 +27,9 @@ from tests.workflows.entity_items import co, weigh
         ("born 1952", []),  # no name
         ("formerly Kreditor", []),  # the English cues read it
         ("1911–1938", []),
+        # a name in Latin capitals going on after a labelled one in another script: its English form
+        ("简称中国石油，PetroChina", ["中国石油", "PetroChina"]),
+        ("简称中国石油，成立于北京", ["中国石油"]),
     ],
 )
 def test_an_aside_gives_its_labelled_names(aside: str, names: list[str]) -> None:
@@ -69,11 +72,25 @@ def test_a_syllable_that_is_a_cue_word_inside_a_name_is_not_one() -> None:
         ("Die Hoechst AG wurde 1999 umbenannt in Aventis und fusionierte.", "Aventis"),
         ("Virgin Money is a trading name of Clydesdale Bank PLC.", "Clydesdale Bank PLC"),
         ("The firm was formerly part of a larger group.", None),  # no name after the cue
+        ("Rydo (formerly rydeNow) is a ride-hailing app.", "rydeNow"),  # a brand in camel case
     ],
 )
 def test_rename_phrases_the_english_cues_miss(text: str, other: str | None) -> None:
     found = [name for name, _ in asides.former_names(text, company=True)]
     assert found == ([other] if other else [])
+
+
+def test_a_former_legal_form_written_with_dots_is_the_same_form_written_without() -> None:
+    wiki = co(
+        "w", "Lumen Energies", "https://fr.wikipedia.org/wiki/Lumen_Energies", "Paris, France", "energy",
+        "Lumen Energies SE (anciennement Lumen S.A.) est une entreprise énergétique française.",
+    )  # fmt: skip
+    quote = co("q", "Lumen SA", "https://www.reuters.com/companies/LUMN.PA", "Paris, France", "energy")
+    ev = weigh(wiki, quote)
+    assert ev.joins, ev.why_apart
+    # a former name of another legal form still names another company
+    other = co("o", "Lumen AG", "https://www.reuters.com/companies/LUMN.DE", "Paris, France", "energy")
+    assert not weigh(wiki, other).joins
 
 
 def test_a_page_naming_the_other_in_its_aside_joins_it() -> None:

@@ -59,6 +59,7 @@ _GOES_BY = (
     r"(?:\s+(?:professionally|commonly|popularly|simply))?)\s+as\s+"
 )
 _PARTS = re.compile(r"\s*[,;、，；]\s*")
+_LATIN_NAME = re.compile(r"[A-Z][\w&.'\-]*(?:\s[A-Z][\w&.'\-]*){0,3}")
 _CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
 
 # "（旧 株式会社日立物流）", "前稱EasyVan", "原名...", "旧社名：...", "(구 LG화학)": a former name. A
@@ -72,7 +73,7 @@ _CJK_FORMER = re.compile(
 )
 # A brand written in lower case after an explicit rename cue: one word, then a legal form or the
 # end of the phrase ("formerly abrdn plc, ...", "change its name to abrdn, dropping ...").
-_LOWER = r"([a-z][a-z0-9&]{1,20})(?=(?:\s+(?:plc|inc|ltd|limited|ag|sa|se|nv|llc|corp)\b\.?)?\s*(?:[,.;)]|$))"
+_LOWER = r"([a-z][A-Za-z0-9&]{1,20})(?=(?:\s+(?:plc|inc|ltd|limited|ag|sa|se|nv|llc|corp)\b\.?)?\s*(?:[,.;)]|$))"
 _RENAME = (
     re.compile(r"\b[Ff]ormerly\s+(?:known\s+as\s+|called\s+|named\s+)?" + _LOWER),
     re.compile(r"\bchang(?:e|es|ed|ing)\s+its\s+(?:company\s+|corporate\s+|legal\s+)?name\s+(?:from|to)\s+" + _LOWER),
@@ -110,6 +111,13 @@ def aside_names(aside: str) -> list[str]:
     parts = [p for p in _PARTS.split(aside.strip()) if p]
     labelled = [rest for p in parts if (m := _LABEL.match(p)) and (rest := p[m.end() :].strip())]
     first = parts[0] if parts and not _LABEL.match(parts[0]) else ""
+    # "（简称中国石油，PetroChina）": a name in Latin capitals after a labelled one in another script
+    # is that short name's English form, the list of names going on
+    labelled += [
+        p
+        for before, p in zip(parts, parts[1:])
+        if _LABEL.match(before) and not before.isascii() and _LATIN_NAME.fullmatch(p)
+    ]
     # "로제(ROSÉ, 본명: 박채영, 영어: Roseanne Park)": the first part and every labelled one
     return ([first] if _plain(first) and len(first) <= 24 else []) + [n for n in labelled if _plain(n)]
 

@@ -144,8 +144,13 @@ _FORM_SPELLINGS = {"corp": "corporation", "co": "company", "ltd": "limited", "in
 
 def legal_forms(raw: str, clean: str) -> frozenset[str]:
     """The words of a written name that cleaning dropped (its legal form: "company incorporated",
-    "kgaa"), each in its long spelling ("corp" -> "corporation")."""
-    return frozenset(_FORM_SPELLINGS.get(w, w) for w in set(raw.split()) - set(clean.split()) - {"and"})
+    "kgaa"), each in its long spelling ("corp" -> "corporation"); a form written in letters with
+    dots is one word ("S.A." is "sa", "N.V." is "nv")."""
+    dropped = set(raw.split()) - set(clean.split()) - {"and"}
+    letters = [w for w in raw.split() if w in dropped and len(w) == 1]
+    if len(letters) >= 2 and "".join(letters) in _MORE_FORMS | set(_FORM_SPELLINGS):
+        dropped = (dropped - set(letters)) | {"".join(letters)}
+    return frozenset(_FORM_SPELLINGS.get(w, w) for w in dropped)
 
 
 def extra_words(a: str, b: str) -> frozenset[str]:
