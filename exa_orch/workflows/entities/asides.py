@@ -28,6 +28,7 @@ Each name comes with the sentence offset it was read at, so the caller keeps the
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 
@@ -73,7 +74,9 @@ _CJK_FORMER = re.compile(
 )
 # A brand written in lower case after an explicit rename cue: one word, then a legal form or the
 # end of the phrase ("formerly abrdn plc, ...", "change its name to abrdn, dropping ...").
-_LOWER = r"([a-z][A-Za-z0-9&]{1,20})(?=(?:\s+(?:plc|inc|ltd|limited|ag|sa|se|nv|llc|corp)\b\.?)?\s*(?:[,.;)]|$))"
+_LOWER = (
+    r"([a-z][A-Za-z0-9&]{1,20})(?=(?:\s+(?:plc|inc|ltd|limited|ag|sa|se|nv|llc|corp)\b\.?)?\s*(?:[,.;)]|$))"
+)
 _RENAME = (
     re.compile(r"\b[Ff]ormerly\s+(?:known\s+as\s+|called\s+|named\s+)?" + _LOWER),
     re.compile(r"\bchang(?:e|es|ed|ing)\s+its\s+(?:company\s+|corporate\s+|legal\s+)?name\s+(?:from|to)\s+" + _LOWER),
@@ -115,7 +118,7 @@ def aside_names(aside: str) -> list[str]:
     # is that short name's English form, the list of names going on
     labelled += [
         p
-        for before, p in zip(parts, parts[1:])
+        for before, p in itertools.pairwise(parts)
         if _LABEL.match(before) and not before.isascii() and _LATIN_NAME.fullmatch(p)
     ]
     # "로제(ROSÉ, 본명: 박채영, 영어: Roseanne Park)": the first part and every labelled one
