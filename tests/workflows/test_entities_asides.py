@@ -41,6 +41,9 @@ def test_a_lead_gives_the_full_name_before_the_short_one_in_its_aside() -> None:
     assert list(asides.asides(text, "东风集团")) == [("东风汽车集团有限公司", 0)]
     # a name elsewhere in the text is not the lead's
     assert list(asides.asides("它的母公司东风汽车集团有限公司（东风集团）。", "东风集团")) == []
+    # a lead opening with an article, and the aside's other names after the page's own
+    lead = "Les Chemins de fer régionaux (CFR ; en allemand RBB) sont une entreprise ferroviaire."
+    assert list(asides.asides(lead, "CFR")) == [("Les Chemins de fer régionaux", 0), ("RBB", 0)]
 
 
 @pytest.mark.parametrize(

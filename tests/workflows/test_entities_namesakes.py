@@ -141,3 +141,18 @@ def test_a_holding_company_and_the_company_of_its_name_on_one_site_are_two() -> 
         "Sorano Holdings Co., Ltd., formerly Sorano Co., Ltd., is a food group.",
     )  # fmt: skip
     assert not any("a holding company" in r for r in weigh(renamed, company).against)
+
+
+def test_a_father_and_a_son_of_one_name_but_the_last_stay_apart() -> None:
+    # Hispanic names: the second family name is the mother's, so a son keeps his father's given
+    # and first family names; every middle or family name both write must agree
+    father = person("f", "Juan Pablo Ortega Ruiz", "https://es.wikipedia.org/wiki/Juan_Pablo_Ortega_Ruiz",
+                    "Grupo Ejemplo", "Bogotá, Colombia", "Fundador")  # fmt: skip
+    son = person("s", "Juan Pablo Ortega Lara", "https://www.grupoejemplo.com/junta-directiva",
+                 "Grupo Ejemplo", "Bogotá, Colombia", "Presidente")  # fmt: skip
+    ev = weigh(father, son)
+    assert not ev.joins, ev.reason
+    # the father's page under his name without the second family name still joins him
+    short = person("p", "Juan Pablo Ortega", "https://www.forbes.com/profile/juan-pablo-ortega/",
+                   "Grupo Ejemplo", "Bogotá, Colombia", "Fundador")  # fmt: skip
+    assert weigh(father, short).joins

@@ -160,15 +160,24 @@ def asides(text: str, name: str) -> Iterator[tuple[str, int]]:
     if goes and after.startswith(name) and not after[len(name) :].isalnum() and _plain(goes.group(1)):
         yield goes.group(1), 0
     lead = _LEAD.match(text)
-    if lead and lead.group(2) == name and _plain(lead.group(1)) and _shortens(name, lead.group(1)):
+    named = aside_names(lead.group(2)) if lead else []
+    if lead and named[:1] == [name] and _plain(lead.group(1)) and _shortens(name, lead.group(1)):
+        # "Les Chemins de fer fédéraux suisses (CFF ; en allemand SBB)" on a page under CFF: the
+        # full name, and the aside's other names
         yield lead.group(1), 0
+        for other in named[1:]:
+            yield other, 0
+
+
+# An article a full name may open with ("Les Chemins de fer fédéraux suisses" shortens to CFF).
+_ARTICLE = re.compile(r"^(?:the|les?|la|l'|el|los|las|die|der|das|il|lo|gli|os|as|o|a)\s+", re.I)
 
 
 def _shortens(short: str, full: str) -> bool:
     """`short` is a short form of `full`: it begins with the same letter and its letters come in
     `full` in order ("东风集团" of "东风汽车集团有限公司", "KLM" of "Koninklijke Luchtvaart
     Maatschappij"), so a text's lead that is a clause ("它的母公司东风…") is no name of it."""
-    s, f = short.replace(" ", "").casefold(), full.strip().casefold()
+    s, f = short.replace(" ", "").casefold(), _ARTICLE.sub("", full.strip()).casefold()
     if not s or not f or s[0] != f[0] or _CUE_WORD.match(full):
         return False
     rest = iter(f)

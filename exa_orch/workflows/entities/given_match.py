@@ -108,10 +108,11 @@ def _first_dropped(a: Given, b: Given) -> Found | None:
 
 
 def _middle(a: Given, b: Given, first: Found) -> Found:
-    """The first names agree; middle names on both sides must too ("george h w" / "george w")."""
+    """The first names agree; middle names on both sides must too ("george h w" / "george w"), each
+    one both write ("carlos sarmiento angulo" / "carlos sarmiento gutierrez": a father and his son)."""
     if len(a) < 2 or len(b) < 2:
         return first
-    if _token(a[1], b[1]):
+    if all(_token(x, y) for x, y in zip(a[1:], b[1:], strict=False)):
         return min(first[0] + 0.5, 3.0), f"{first[1]}, and the middle names agree"
     return -2.0, f"different middle names ({' '.join(a)} / {' '.join(b)})"
 
