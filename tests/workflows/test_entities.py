@@ -183,6 +183,14 @@ def test_legal_forms_urls_and_folding() -> None:
         ("Abu Dhabi National Oil Company (ADNOC)", "abu dhabi national oil"),
         ("Colgate-Palmolive (India)", "colgate palmolive india"),
         ("Bank of America (BofA)", "bank of america bofa"),
+        # forms cleanco leaves: Thailand's Public Company Limited, Corporación, S.A.B. de C.V.
+        ("Siam Makro Public Company Limited", "siam makro"),
+        ("Atresmedia Corporación", "atresmedia"),
+        ("Corporación Favorita", "corporacion favorita"),
+        ("Grupo Bimbo S.A.B. de C.V.", "grupo bimbo"),
+        # a company's own page titled with what the page is
+        ("Verizon Investor Relations", "verizon"),
+        ("Acme Newsroom", "acme"),
     ]:
         assert entities.clean_name(name) == clean, name
     assert entities.canonical_url("https://www.Klarna.com/en-us/about/?x=1#y") == "klarna.com"

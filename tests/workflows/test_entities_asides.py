@@ -76,11 +76,29 @@ def test_a_syllable_that_is_a_cue_word_inside_a_name_is_not_one() -> None:
         ("Virgin Money is a trading name of Clydesdale Bank PLC.", "Clydesdale Bank PLC"),
         ("The firm was formerly part of a larger group.", None),  # no name after the cue
         ("Rydo (formerly rydeNow) is a ride-hailing app.", "rydeNow"),  # a brand in camel case
+        (
+            "Northern Plains Railway Limited became Northern Plains Gulf Limited in 2023.",
+            "Northern Plains Gulf Limited",
+        ),
+        ("In 2010 it became Europe's largest rail freight carrier.", None),
     ],
 )
 def test_rename_phrases_the_english_cues_miss(text: str, other: str | None) -> None:
     found = [name for name, _ in asides.former_names(text, company=True)]
     assert found == ([other] if other else [])
+
+
+def test_a_stated_name_s_initials_join_the_page_under_them() -> None:
+    wiki = co(
+        "w", "Northern Plains Railway", "https://en.wikipedia.org/wiki/Northern_Plains_Railway",
+        "Calgary, Canada", "rail freight",
+        "Northern Plains Railway Limited became Northern Plains Gulf Company Limited in 2023 after a merger.",
+    )  # fmt: skip
+    site = co("s", "NPG", "https://www.npg-rail.com/en", "Calgary, Canada", "rail freight")
+    assert entities.resolve([wiki, site]).groups == [[0, 1]]
+    # initials of a name the page does not state are nothing
+    other = co("o", "NPRX", "https://www.nprx.com/", "Calgary, Canada", "rail freight")
+    assert entities.resolve([wiki, other]).groups == [[0], [1]]
 
 
 def test_a_former_legal_form_written_with_dots_is_the_same_form_written_without() -> None:

@@ -95,6 +95,9 @@ _OTHER_LANGUAGES = (
     # "Faurecia ... renamed Forvia", "the company it keeps will be called Kellanova"
     re.compile(r"\b(?:renamed|rebranded)\s+" + ORG_NAME),
     re.compile(r"\b(?:will|would|to)\s+be\s+(?:called|named|renamed|rebranded\s+as)\s+" + ORG_NAME),
+    # "Canadian Pacific Railway Limited became Canadian Pacific Kansas City Limited in 2023": a name
+    # that became another at a time or on an event said after it ("became Europe's largest" is none)
+    re.compile(r"\bbecame\s+" + ORG_NAME + r"(?=\s+(?:in|on|after|when|following)\s|\s*[,;.(]\s)"),
     # "El Banco del Estado de Chile, conocido como BancoEstado", "Itaú Corpbanca, hoy Banco Itaú Chile"
     re.compile(r"\b(?:(?:también|tambem|também|mais|más)\s+)?conhecid[ao]s?\s+como\s+" + ORG_NAME),
     re.compile(r"\b(?:(?:también|más)\s+)?conocid[ao]s?\s+como\s+" + ORG_NAME),

@@ -15,7 +15,7 @@ from typing import Any
 
 from exa_orch.workflows.entities import families, glossary, profiles
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
-from exa_orch.workflows.entities.names import DESIGNATORS, core_name, is_latin
+from exa_orch.workflows.entities.names import DESIGNATORS, acronym, core_name, is_latin
 from exa_orch.workflows.entities.person_evidence import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
 from exa_orch.workflows.entities.scripts import consonantal, is_cjk, sound_key
@@ -59,6 +59,8 @@ def _keys(r: Record) -> set[str]:
     if r.initials:
         own.add(f"n:{r.initials}")
     own.update(f"n:{n}" for a in r.aliases for n in (a, core_name(a)))
+    # a stated name's initials (evidence._names_other: "became Canadian Pacific Kansas City" / CPKC)
+    own.update(f"n:{acronym(a)}" for a in r.aliases if len(a.split()) >= 3 and r.kind != "person")
     own.update(f"d:{d}" for d in r.alias_domains)
     # only fields that identify block: a state or a postcode is shared by thousands
     own.update(f"x:{k}:{v}" for k, v in r.facts.items() if v and FACT_WEIGHTS.get(k, 0.0) >= 3.0)

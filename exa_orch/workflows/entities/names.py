@@ -10,11 +10,27 @@ from typing import cast
 from exa_orch.workflows.entities.scripts import is_cjk, sound_key, sounds_alike
 
 # Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
-_MORE_FORMS = frozenset(
-    "abp pbc slu s l u sa nv nv sa s a n v spa s p a sarl sas sl ooo zao ojsc pjsc pcl tbk bhd sdn bhd "
-    "ab publ ltda eirl sro s r o as asa aps ehf kft zrt doo d o o kk k k gk plc llp lp se".split(" ")
-) | {"ab publ", "s l u", "sa nv", "nv sa", "s p a", "sdn bhd", "s r o", "d o o", "k k"}
+_MORE_FORMS = (
+    frozenset(
+        "abp pbc slu s l u sa nv nv sa s a n v spa s p a sarl sas sl ooo zao ojsc pjsc pcl tbk bhd sdn bhd "
+        "ab publ ltda eirl sro s r o as asa aps ehf kft zrt doo d o o kk k k gk plc llp lp se".split(" ")
+    )
+    | {"ab publ", "s l u", "sa nv", "nv sa", "s p a", "sdn bhd", "s r o", "d o o", "k k"}
+    | {
+        # Thailand's "Public Company Limited" once cleanco took "Company Limited"; Spain's and Latin
+        # America's "Corporación" after a name (Atresmedia Corporación); Mexico's "S.A.B. de C.V."
+        "public",
+        "corporacion",
+        "sab de cv",
+        "s a b de",
+        "s a b de c v",
+        "sa de cv",
+        "s a de c v",
+    }
+)
 _NOT_LEGAL = frozenset("uk us usa eu".split())
+# What a company's own page adds to its name in a page's title: the page, not another company.
+_PAGE_NAMES = frozenset({"investor relations", "investors", "newsroom", "careers", "press room"})
 FILLER = frozenset("the group holding holdings company grupo gruppo groupe gruppe".split())
 # Words a company's own name may add to its brand on its own site without naming another unit
 # ("Klarna Bank", "Lufthansa Group", "Samsung Electronics Co."): legal and corporate designators.
@@ -92,11 +108,15 @@ def clean_name(name: str) -> str:
         if found[-1] == "and":  # "Merck &" after "Co." went
             found.pop()
             stripped = True
-        for n in (3, 2, 1):
+        for n in (6, 5, 4, 3, 2, 1):
             if len(found) > n and " ".join(found[-n:]) in _MORE_FORMS:
                 del found[-n:]
                 stripped = True
                 break
+    for n in (2, 1):  # "Verizon Investor Relations": the company's page, named as the company is
+        if len(found) > n and " ".join(found[-n:]) in _PAGE_NAMES:
+            del found[-n:]
+            break
     kept = " ".join(found)
     # "M&S" is not "M" with a legal form "& S": a name cut to one letter keeps its words
     return kept if len(kept.replace(" ", "")) > 1 else " ".join(words(name))
