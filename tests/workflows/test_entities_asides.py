@@ -157,6 +157,24 @@ def test_two_names_one_page_states_join_the_records_under_them() -> None:
     assert entities.resolve([brand, former]).groups == [[0], [1]]
 
 
+def test_a_name_in_kana_read_as_the_name_a_page_states_is_voiced_by_that_page() -> None:
+    # the encyclopedia's page, under its former name, says what the company is called now; the
+    # company's own page in Japanese writes that name in katakana: one company, as read aloud
+    wiki = co(
+        "w", "Kurosaki Denki Sangyo", "https://en.wikipedia.org/wiki/Sonata_Holdings", "Osaka, Japan",
+        "electronics", "Sonata Holdings Corporation, formerly Kurosaki Denki Sangyo Co., Ltd., is a maker.",
+    )  # fmt: skip
+    site = co("s", "Sonata Holdings", "https://www.sonata-hd.com/global/", "Osaka, Japan", "electronics")
+    kana = co("k", "ソナタ ホールディングス", "https://www.sonata-hd.com/jp/", "Osaka, Japan", "electronics")
+    assert entities.resolve([wiki, site, kana]).groups == [[0, 1, 2]]
+
+
+def test_a_korean_name_led_by_latin_initials_is_paired_with_the_latin_name() -> None:
+    site = co("s", "CJ CheilJedang", "https://www.cj.co.kr/en/", "Seoul, South Korea", "food")
+    wiki = co("w", "CJ제일제당", "https://ko.wikipedia.org/wiki/CJ제일제당", "Seoul, South Korea", "food")
+    assert entities.resolve([site, wiki]).groups == [[0, 1]]
+
+
 def test_an_aliases_clean_form_is_the_others() -> None:
     # the Japanese former name with its legal form reads as the record's without one
     rec = entities.record(

@@ -9,6 +9,7 @@ two entities together). Pairs with some evidence for that stayed apart are repor
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -67,6 +68,9 @@ def _keys(r: Record) -> set[str]:
     return own | _reading_keys(r)
 
 
+_LATIN_LEAD = re.compile(r"[A-Za-z]{2,3}(?=[^A-Za-z\s])")
+
+
 def _reading_keys(r: Record) -> set[str]:
     """A company name in another script keyed by its reading's starts (4 to 10 letters, "ziji" ...
     "zijinkuang", CJK only, l read as r) and its sounds' first four consonants (scripts.sound_key),
@@ -84,6 +88,9 @@ def _reading_keys(r: Record) -> set[str]:
         sounds = {sound_key(named[0]), sound_key("".join(named))}
         first = r.clean.split()[0]
         own = {f"r:{first.replace('l', 'r')}"} if 4 <= len(first) <= 10 else set()
+        own |= {f"r:{first}"} if 2 <= len(first) <= 3 and first.isalpha() else set()
+    if not is_latin(r.name) and (latin := _LATIN_LEAD.match(r.name)):
+        own.add(f"r:{latin.group(0).lower()}")  # "CJ제일제당" / "CJ CheilJedang": its initials lead
     # a name in another script translated (glossary.translates): by the words it may be rendered as
     own |= set(glossary.keys(r.name)) if not is_latin(r.name) else glossary.latin_keys(r.clean)
     # scripts.sounds_alike: 4 at least; a short name heard whole alike, 3 (glossary.agrees)

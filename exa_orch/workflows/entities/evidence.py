@@ -628,13 +628,34 @@ def _site_conflict(
     if a.domain and b.domain and a.domain != b.domain and not linked(a.domain, b.domain):
         # two names one record gives itself ("Mercedes-Benz Group AG, formerly Daimler AG"): a
         # company's current and former sites; one name on two domains is a brand (Woolworths)
-        if a.clean == b.clean or not any({a.clean, b.clean} <= v for v in voices):
+        if a.clean == b.clean or not _voiced(a, b, voices):
             return f"different registered domains ({a.domain} / {b.domain})"
     if bool(a.domain) == bool(b.domain) or not (a.clean and b.clean) or a.raw_name == b.raw_name:
         return None
-    if ev.joins or names_agree(a.clean, b.clean) or any({a.clean, b.clean} <= v for v in voices):
+    if ev.joins or names_agree(a.clean, b.clean) or _voiced(a, b, voices):
         return None
     return "one item has no site and the names differ"
+
+
+def _voiced(a: Record, b: Record, voices: Sequence[set[str]]) -> bool:
+    """One record gives itself both names: `a`'s and `b`'s, each as written or, in another script,
+    as read ("パナソニック ホールディングス" is the "Panasonic Holdings" a page says it is now)."""
+    return any(_voices(a, v) and _voices(b, v) for v in voices)
+
+
+def _voices(r: Record, names: set[str]) -> bool:
+    if r.clean in names:
+        return True
+    if not r.name or is_latin(r.name):
+        return False
+    return any(_reads_as(r.name, r.clean, n) for n in names if n)
+
+
+@lru_cache(maxsize=65536)
+def _reads_as(written: str, clean: str, name: str) -> bool:
+    """`written` (in another script, `clean` its reading) is `name` read aloud (glossary.agrees);
+    cached: a merge asks it of every pair of two groups' records."""
+    return bool(reading_agrees(written, clean, name, name))
 
 
 def conflict(
