@@ -101,28 +101,36 @@ def test_a_stated_name_s_initials_join_the_page_under_them() -> None:
     assert entities.resolve([wiki, other]).groups == [[0], [1]]
 
 
-def test_a_former_legal_form_written_with_dots_is_the_same_form_written_without() -> None:
-    wiki = co(
-        "w", "Lumen Energies", "https://fr.wikipedia.org/wiki/Lumen_Energies", "Paris, France", "energy",
-        "Lumen Energies SE (anciennement Lumen S.A.) est une entreprise énergétique française.",
-    )  # fmt: skip
-    quote = co("q", "Lumen SA", "https://www.reuters.com/companies/LUMN.PA", "Paris, France", "energy")
-    ev = weigh(wiki, quote)
+_LUMEN_WIKI = co(
+    "w", "Lumen Energies", "https://fr.wikipedia.org/wiki/Lumen_Energies", "Paris, France", "energy",
+    "Lumen Energies SE (anciennement Lumen S.A.) est une entreprise énergétique française.",
+)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("page", "other"),
+    [
+        # the other's name in the page's aside
+        (
+            co("z", "阿里巴巴集团", "https://zh.wikipedia.org/wiki/阿里巴巴集团", "Hangzhou, China", "e-commerce",
+               "阿里巴巴集团（英语：Alibaba Group）是一家中国的电子商务公司。"),
+            co("s", "Alibaba Group", "https://www.alibabagroup.com/", "Hangzhou, China", "e-commerce"),
+        ),
+        # a former name whose legal form is written with dots, the other's without
+        (_LUMEN_WIKI, co("q", "Lumen SA", "https://www.reuters.com/companies/LUMN.PA", "Paris, France", "energy")),
+    ],
+)  # fmt: skip
+def test_a_page_naming_the_other_joins_it(page: dict, other: dict) -> None:
+    ev = weigh(page, other)
     assert ev.joins, ev.why_apart
-    # a former name of another legal form still names another company
+    assert (
+        f"{page['properties']['company']['name']} names {other['properties']['company']['name']}" in ev.reason
+    )
+
+
+def test_a_former_name_of_another_legal_form_names_another_company() -> None:
     other = co("o", "Lumen AG", "https://www.reuters.com/companies/LUMN.DE", "Paris, France", "energy")
-    assert not weigh(wiki, other).joins
-
-
-def test_a_page_naming_the_other_in_its_aside_joins_it() -> None:
-    zh = co(
-        "z", "阿里巴巴集团", "https://zh.wikipedia.org/wiki/阿里巴巴集团", "Hangzhou, China", "e-commerce",
-        "阿里巴巴集团（英语：Alibaba Group）是一家中国的电子商务公司。",
-    )  # fmt: skip
-    site = co("s", "Alibaba Group", "https://www.alibabagroup.com/", "Hangzhou, China", "e-commerce")
-    ev = weigh(zh, site)
-    assert ev.joins, ev.why_apart
-    assert "阿里巴巴集团 names Alibaba Group" in ev.reason
+    assert not weigh(_LUMEN_WIKI, other).joins
 
 
 def test_a_capitalised_formerly_opening_a_sentence_is_read() -> None:
