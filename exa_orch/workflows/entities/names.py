@@ -30,7 +30,9 @@ _MORE_FORMS = (
 )
 _NOT_LEGAL = frozenset("uk us usa eu".split())
 # What a company's own page adds to its name in a page's title: the page, not another company.
-_PAGE_NAMES = frozenset({"investor relations", "investors", "newsroom", "careers", "press room"})
+_PAGE_NAMES = frozenset(
+    {"investor relations", "newsroom", "careers", "press room"}
+)  # not "investors": a firm may be named so
 FILLER = frozenset("the group holding holdings company grupo gruppo groupe gruppe".split())
 # Words a company's own name may add to its brand on its own site without naming another unit
 # ("Klarna Bank", "Lufthansa Group", "Samsung Electronics Co."): legal and corporate designators.
