@@ -12,6 +12,7 @@ from exa_orch.workflows.entities import births, glossary, hosts
 from exa_orch.workflows.entities.countries import country_of, known
 from exa_orch.workflows.entities.names import clean_name
 from exa_orch.workflows.entities.people import name_evidence
+from exa_orch.workflows.entities.person_evidence import block_keys
 from exa_orch.workflows.entities.sites import canonical_url
 from tests.workflows.entity_items import Json, co, person, weigh
 
@@ -390,3 +391,21 @@ def test_the_holding_company_of_a_bank_owns_the_bank_of_its_name() -> None:
 def test_a_korean_groups_company_translates_in_the_groups_spelling(written: str, latin: str) -> None:
     agree = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
     assert bool(agree) == (written != "금호석유화학")
+
+
+def test_pairs_the_evidence_would_join_are_compared_across_scripts() -> None:
+    # an English given name beside characters shares no family-and-initial key with them: the
+    # family name and the city, read alike, pair them
+    en = person("a", "Jean Liu", "https://www.didiglobal.com/about-special/leadership/jean-liu", "DiDi",
+                "Beijing, China", "President")  # fmt: skip
+    zh = person("b", "柳青", "https://zh.wikipedia.org/wiki/柳青_(企业家)", "滴滴出行", "北京, 中国", "总裁")
+    assert weigh(en, zh).joins
+    assert entities.resolve([en, zh]).groups == [[0, 1]]
+    # a family name in Arabic letters opening with an ayin (العبار, Alabbar) keys by its consonants
+    ar = person(
+        "c", "محمد العبار", "https://ar.wikipedia.org/wiki/محمد_العبار", "إعمار العقارية", "دبي", "مؤسس"
+    )
+    latin = person("d", "Mohamed Alabbar", "https://en.wikipedia.org/wiki/Mohamed_Alabbar", "Emaar Properties",
+                   "Dubai, United Arab Emirates", "Founder")  # fmt: skip
+    keys = [block_keys(entities.record(i, item)) for i, item in enumerate((ar, latin))]
+    assert {k for k in keys[0] & keys[1] if k.startswith("s:")}

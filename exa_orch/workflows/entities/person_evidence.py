@@ -42,7 +42,7 @@ from exa_orch.workflows.entities.given_match import given_forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.japanese import latin_key
-from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
+from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin, words
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
 from exa_orch.workflows.entities.scripts import consonantal, skeleton, sounds_alike
 
@@ -355,6 +355,11 @@ def block_keys(r: Record) -> set[str]:
                 own.update(
                     f"f:{family}:{i}" for g in reading.given[:1] for i in _KOREAN_INITIALS.get(g[:1], ())
                 )
+    # a family name and the city a person is placed in, read alike in any script (吴泳铭 in 杭州 /
+    # Eddie Wu in Hangzhou): the pairs an English given name beside characters needs
+    city = "".join(words(r.location_written.split(",")[0]))[:20] if r.location_written else ""
+    if city:
+        own.update(f"c:{reading.family}:{city}" for reading in parse(r.name)[:2] if reading.family)
     return own | _consonant_keys(r.name)
 
 
@@ -364,7 +369,7 @@ def _consonant_keys(name: str) -> set[str]:
     if not consonantal(name):
         return {f"s:{skeleton(x.family)}" for x in parse(name)[:1]}
     # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
-    read = words(name.replace("`", ""))
+    read = words(re.sub(r"[`'’ʿʾ]", "", fold(name)))  # an ayin or hamza folds to a quote mark
     keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}
     # व is v or w, and a w is a glide skeleton drops (अग्रवाल, "grfl" / Aggarwal, "grl")
     return {f"s:{k}" for key in keys for k in {key, key[:1] + re.sub("[vf]", "", key[1:])} if k}
