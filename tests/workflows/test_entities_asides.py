@@ -177,6 +177,18 @@ def test_a_name_in_kana_read_as_the_name_a_page_states_is_voiced_by_that_page() 
     assert entities.resolve([wiki, site, kana]).groups == [[0, 1, 2]]
 
 
+def test_a_page_on_the_site_of_a_stated_name_is_voiced_by_the_page_stating_it() -> None:
+    # the encyclopedia states the initials the company's site is named for; the site's page in
+    # Chinese, under a name that reads otherwise, is that company's too
+    wiki = co(
+        "w", "Xinghe Battery Technology", "https://en.wikipedia.org/wiki/Xinghe_Battery_Technology",
+        "Ningde, China", "batteries", "Xinghe Battery Technology Co., Limited (XHBT) is a battery maker.",
+    )  # fmt: skip
+    en = co("e", "XHBT", "https://www.xhbt.com/en/", "Ningde, China", "batteries")
+    zh = co("z", "宁川新能源", "https://www.xhbt.com/", "Ningde, China", "batteries")
+    assert entities.resolve([wiki, en, zh]).groups == [[0, 1, 2]]
+
+
 def test_a_korean_name_led_by_latin_initials_is_paired_with_the_latin_name() -> None:
     site = co("s", "CJ CheilJedang", "https://www.cj.co.kr/en/", "Seoul, South Korea", "food")
     wiki = co("w", "CJ제일제당", "https://ko.wikipedia.org/wiki/CJ제일제당", "Seoul, South Korea", "food")

@@ -638,13 +638,15 @@ def _site_conflict(
 
 
 def _voiced(a: Record, b: Record, voices: Sequence[set[str]]) -> bool:
-    """One record gives itself both names: `a`'s and `b`'s, each as written or, in another script,
-    as read ("パナソニック ホールディングス" is the "Panasonic Holdings" a page says it is now)."""
+    """One record gives itself both names: `a`'s and `b`'s, each as written, in another script as
+    read ("パナソニック ホールディングス" is the "Panasonic Holdings" a page says it is now), or as
+    its own site's label."""
     return any(_voices(a, v) and _voices(b, v) for v in voices)
 
 
 def _voices(r: Record, names: set[str]) -> bool:
-    if r.clean in names:
+    # a page on the site of a stated name is under that name (宁德时代 at catl.com, "CATL" stated)
+    if r.clean in names or (r.domain and r.site and r.site.label in names):
         return True
     if not r.name or is_latin(r.name):
         return False
