@@ -107,3 +107,14 @@ def test_exa_pys_golden_requests_meet_the_spec_but_for_the_beta_header_it_does_n
         assert any("Exa-Beta" in p for p in problems)
         exchange.headers["exa-beta"] = "agent-2026-05-07"
         assert contract.check_request(exchange) == []
+
+
+def test_an_answer_nobody_received_is_not_checked() -> None:
+    # a client that went away mid-request: the simulator logs a 499 that never reaches anyone
+    closed = Exchange("POST", "/agent/runs", "", {}, status=499)
+    closed.content_type, closed.answer = "application/json", bytearray(b'{"error": {"code": "x"}}')
+    assert contract.check_answer(closed) == []
+    # any other undeclared status on the Agent API is still checked
+    other = Exchange("POST", "/agent/runs", "", {}, status=418)
+    other.content_type, other.answer = "application/json", bytearray(b'{"error": {"code": "x"}}')
+    assert contract.check_answer(other)
