@@ -180,8 +180,14 @@ def test_a_unit_on_a_host_of_its_own_is_not_the_site_owner() -> None:
 
 def test_initials_with_groups_and_syllables_with_a_plural_name_one_company() -> None:
     site = co("a", "PTG", "https://www.ptg.co.id/", "Jakarta, Indonesia", "Cement")
-    wiki = co("b", "Pupuk Tani", "https://en.wikipedia.org/wiki/Pupuk_Tani", "Jakarta, Indonesia", "Cement")
+    wiki = co(
+        "b", "Pupuk Tani Group", "https://en.wikipedia.org/wiki/Pupuk_Tani", "Jakarta, Indonesia", "Cement"
+    )
     assert entities.resolve([site, wiki]).groups == [[0, 1]]  # PTG: Pupuk Tani Group
+    # two words' initials and a "Group" nobody wrote: as likely another company's (ACC is not
+    # Ambuja Cement's), so apart (blind30's false merge)
+    bare = co("b", "Pupuk Tani", "https://en.wikipedia.org/wiki/Pupuk_Tani", "Jakarta, Indonesia", "Cement")
+    assert entities.resolve([site, bare]).groups == [[0], [1]]
     assert names.names_agree("nortels", "northern telecom") == "a name shortened by syllables"
 
 

@@ -515,6 +515,17 @@ def test_initials_with_the_legal_forms_and_a_page_named_as_the_sites_label() -> 
     )
 
 
+def test_initials_of_two_words_and_a_letter_need_that_letter_written() -> None:
+    # "ACC" is not Ambuja Cement's initials with a "Company" guessed: two Indian cement makers
+    acc = co("a", "RCC", "https://economictimes.indiatimes.com/rcc-ltd/stocks/companyid-99.cms",
+             "Mumbai, India", "cement")  # fmt: skip
+    site = co("b", "Rampur Cement", "https://www.rampurcement.com/", "Mumbai, India", "cement")
+    assert not joined(acc, site), said(acc, site)
+    # the site's page writing the form ("Rampur Cement Company is ...") lets the letter stand for it
+    site["properties"]["description"] = "Rampur Cement Company is a cement maker in western India."
+    assert joined(acc, site), said(acc, site)
+
+
 def test_the_sites_name_may_end_the_profiles_with_country_and_trade() -> None:
     wiki = co(
         "a",

@@ -30,7 +30,7 @@ from exa_orch.workflows.entities.countries import known, stated_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, stem
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
-from exa_orch.workflows.entities.names import DESIGNATORS, initialism, names_agree
+from exa_orch.workflows.entities.names import DESIGNATORS, initialism, legal_forms, names_agree
 from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:
@@ -75,7 +75,12 @@ def _written_alike(page: Record, own: Record) -> str | None:
     if read:
         return read
     for x, y in ((page, own), (own, page)):
-        if " " not in y.clean and len(y.clean) >= 3 and x.raw_name and _initials(x.raw_name, y.clean):
+        if (
+            " " not in y.clean
+            and len(y.clean) >= 3
+            and x.raw_name
+            and _initials(x.raw_name, y.clean, _forms(x))
+        ):
             return f"{y.name} is the initials of {x.name}"
     return None
 
@@ -102,13 +107,24 @@ def _site_named(page: Record, own: Record) -> str | None:
     return None
 
 
-def _initials(written: str, short: str) -> bool:
+def _initials(written: str, short: str, forms: frozenset[str] = frozenset()) -> bool:
     """`short` is the initials of `written`, its small words kept or not ("energias de portugal" ->
     "edp"), or with its legal form's (Limited, Corporation) or Group's after them ("godrej consumer
-    products" -> "gcpl", "coal india" -> "cil", "semen indonesia" -> "sig")."""
+    products" -> "gcpl", "coal india" -> "cil", "semen indonesia" -> "sig"). After the initials of
+    two words the added letter must be a form the record writes (`forms`): "ACC" is not Ambuja
+    Cement's, a two-letter base and a guessed "Company" match too many names."""
     every = "".join(w[0] for w in written.split())
     base = short[:-1] if short[-1:] in ("l", "c", "g") and len(short) >= 3 else ""
+    if len(base) == 2 and not any(f[:1] == short[-1] for f in forms):
+        base = ""
     return initialism(written, short) or every == short or (len(base) >= 2 and every == base)
+
+
+def _forms(r: Record) -> frozenset[str]:
+    """The legal form and group words a company's record writes with its name, or in its text
+    after it ("Coal India Limited is ..."): what an initialism's last letter may stand for."""
+    said = legal_forms(r.raw_name, r.clean) | r.written_forms
+    return said | ({"group"} if {"group", "grupo", "groupe", "gruppe"} & set(r.raw_name.split()) else set())
 
 
 def _of_country(word: str, country: str) -> bool:
