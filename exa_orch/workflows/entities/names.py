@@ -10,29 +10,20 @@ from typing import cast
 from exa_orch.workflows.entities.scripts import is_cjk, sound_key, sounds_alike
 
 # Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
+# Thailand's "Public Company Limited" once cleanco took "Company Limited"; Spain's and Latin
+# America's "Corporación" after a name (Atresmedia Corporación); Mexico's "S.A.B. de C.V.".
 _MORE_FORMS = (
     frozenset(
         "abp pbc slu s l u sa nv nv sa s a n v spa s p a sarl sas sl ooo zao ojsc pjsc pcl tbk bhd sdn bhd "
         "ab publ ltda eirl sro s r o as asa aps ehf kft zrt doo d o o kk k k gk plc llp lp se".split(" ")
     )
     | {"ab publ", "s l u", "sa nv", "nv sa", "s p a", "sdn bhd", "s r o", "d o o", "k k"}
-    | {
-        # Thailand's "Public Company Limited" once cleanco took "Company Limited"; Spain's and Latin
-        # America's "Corporación" after a name (Atresmedia Corporación); Mexico's "S.A.B. de C.V."
-        "public",
-        "corporacion",
-        "sab de cv",
-        "s a b de",
-        "s a b de c v",
-        "sa de cv",
-        "s a de c v",
-    }
+    | {"public", "corporacion", "sab de cv", "s a b de", "s a b de c v", "sa de cv", "s a de c v"}
 )
 _NOT_LEGAL = frozenset("uk us usa eu".split())
-# What a company's own page adds to its name in a page's title: the page, not another company.
-_PAGE_NAMES = frozenset(
-    {"investor relations", "newsroom", "careers", "press room"}
-)  # not "investors": a firm may be named so
+# What a company's own page adds to its name in a page's title: the page, not another company
+# ("Verizon Investor Relations"). Not "investors": a firm may be named so.
+_PAGE_NAMES = frozenset({"investor relations", "newsroom", "careers", "press room"})
 FILLER = frozenset("the group holding holdings company grupo gruppo groupe gruppe".split())
 # Words a company's own name may add to its brand on its own site without naming another unit
 # ("Klarna Bank", "Lufthansa Group", "Samsung Electronics Co."): legal and corporate designators.
