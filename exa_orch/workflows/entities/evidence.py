@@ -197,9 +197,10 @@ def _names_other(x: Record, y: Record, ev: Evidence) -> None:
     cores = {core_name(alias): alias for alias in x.aliases}
     # "became Canadian Pacific Kansas City Limited" names CPKC: a stated name's initials, written
     # as one word of three letters or more
-    cores |= {acronym(alias): alias for alias in x.aliases if len(alias.split()) >= 3}
+    initials = {acronym(alias): alias for alias in x.aliases if len(alias.split()) >= 3}
     for named in (y.clean, y.core):
-        named = named if named in x.aliases else cores.get(named, "") if len(named) >= 3 else ""
+        if named not in x.aliases:
+            named = cores.get(named) or (initials.get(named, "") if len(named) >= 3 else "")
         if named:
             said, has = x.alias_forms.get(named, frozenset()), _forms(y)
             # "Merck & Co., Inc." names Merck & Co., not Merck KGaA: the legal forms written agree

@@ -110,9 +110,10 @@ def _site_named(page: Record, own: Record) -> str | None:
 def _initials(written: str, short: str, forms: frozenset[str] = frozenset()) -> bool:
     """`short` is the initials of `written`, its small words kept or not ("energias de portugal" ->
     "edp"), or with its legal form's (Limited, Corporation) or Group's after them ("godrej consumer
-    products" -> "gcpl", "coal india" -> "cil", "semen indonesia" -> "sig"). After the initials of
-    two words the added letter must be a form the record writes (`forms`): "ACC" is not Ambuja
-    Cement's, a two-letter base and a guessed "Company" match too many names."""
+    products" -> "gcpl", "coal india" -> "cil", "semen indonesia group" -> "sig"). After the
+    initials of two words the added letter must be a form the record writes (`forms`: "Coal India
+    Limited is ..."): "ACC" is not Ambuja Cement's, a two-letter base and a guessed "Company" match
+    too many names."""
     every = "".join(w[0] for w in written.split())
     base = short[:-1] if short[-1:] in ("l", "c", "g") and len(short) >= 3 else ""
     if len(base) == 2 and not any(f[:1] == short[-1] for f in forms):
