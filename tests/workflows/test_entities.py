@@ -191,6 +191,7 @@ def test_legal_forms_urls_and_folding() -> None:
         # a company's own page titled with what the page is
         ("Verizon Investor Relations", "verizon"),
         ("Acme Newsroom", "acme"),
+        ("The Newsroom", "the newsroom"),  # a name that is only the page word keeps it
     ]:
         assert entities.clean_name(name) == clean, name
     assert entities.canonical_url("https://www.Klarna.com/en-us/about/?x=1#y") == "klarna.com"

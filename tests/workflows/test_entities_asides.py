@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from exa_orch.workflows import entities
-from exa_orch.workflows.entities import asides
+from exa_orch.workflows.entities import asides, clustering
 from exa_orch.workflows.entities.names import clean_name
 from tests.workflows.entity_items import co, weigh
 
@@ -193,6 +193,11 @@ def test_a_korean_name_led_by_latin_initials_is_paired_with_the_latin_name() -> 
     site = co("s", "CJ CheilJedang", "https://www.cj.co.kr/en/", "Seoul, South Korea", "food")
     wiki = co("w", "CJ제일제당", "https://ko.wikipedia.org/wiki/CJ제일제당", "Seoul, South Korea", "food")
     assert entities.resolve([site, wiki]).groups == [[0, 1]]
+    # a small word opening a name keys nothing: every "The ..." would share a block
+    keys = clustering._reading_keys(
+        entities.record(0, co("t", "The Pearl Group", "https://pearl.example/", "", ""))
+    )
+    assert "r:the" not in keys
 
 
 def test_an_aliases_clean_form_is_the_others() -> None:

@@ -69,6 +69,7 @@ def _keys(r: Record) -> set[str]:
 
 
 _LATIN_LEAD = re.compile(r"[A-Za-z]{2,3}(?=[^A-Za-z\s])")
+_SMALL_WORDS = frozenset("the de la le el los las les di da do del der die das het van von al".split())
 
 
 def _reading_keys(r: Record) -> set[str]:
@@ -88,7 +89,9 @@ def _reading_keys(r: Record) -> set[str]:
         sounds = {sound_key(named[0]), sound_key("".join(named))}
         first = r.clean.split()[0]
         own = {f"r:{first.replace('l', 'r')}"} if 4 <= len(first) <= 10 else set()
-        own |= {f"r:{first}"} if 2 <= len(first) <= 3 and first.isalpha() else set()
+        # initials that lead a name ("CJ CheilJedang"), not a small word ("The", "El") every block would hold
+        short = 2 <= len(first) <= 3 and first.isalpha() and first not in DESIGNATORS | _SMALL_WORDS
+        own |= {f"r:{first}"} if short else set()
     if not is_latin(r.name) and (latin := _LATIN_LEAD.match(r.name)):
         own.add(f"r:{latin.group(0).lower()}")  # "CJ제일제당" / "CJ CheilJedang": its initials lead
     # a name in another script translated (glossary.translates): by the words it may be rendered as

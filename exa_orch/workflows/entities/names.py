@@ -107,8 +107,8 @@ def clean_name(name: str) -> str:
                 stripped = True
                 break
     for n in (2, 1):  # "Verizon Investor Relations": the company's page, named as the company is
-        if len(found) > n and " ".join(found[-n:]) in _PAGE_NAMES:
-            del found[-n:]
+        if len(found) > n and " ".join(found[-n:]) in _PAGE_NAMES and set(found[:-n]) - FILLER:
+            del found[-n:]  # but "The Newsroom" keeps its name
             break
     kept = " ".join(found)
     # "M&S" is not "M" with a legal form "& S": a name cut to one letter keeps its words
