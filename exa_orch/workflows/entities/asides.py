@@ -163,7 +163,7 @@ def asides(text: str, name: str) -> Iterator[tuple[str, int]]:
     if goes and after.startswith(name) and not after[len(name) :].isalnum() and _plain(goes.group(1)):
         yield goes.group(1), 0
     lead = _LEAD.match(text)
-    named = aside_names(lead.group(2)) if lead else []
+    named = aside_names(lead.group(2)) if lead and lead.group(2).startswith(name) else []
     if lead and named[:1] == [name] and _plain(lead.group(1)) and _shortens(name, lead.group(1)):
         # "Les Chemins de fer fédéraux suisses (CFF ; en allemand SBB)" on a page under CFF: the
         # full name, and the aside's other names

@@ -202,9 +202,8 @@ def _names_other(x: Record, y: Record, ev: Evidence) -> None:
         if named not in x.aliases:
             named = cores.get(named) or (initials.get(named, "") if len(named) >= 3 else "")
         if named:
-            said, has = x.alias_forms.get(named, frozenset()), _forms(y)
             # "Merck & Co., Inc." names Merck & Co., not Merck KGaA: the legal forms written agree
-            has |= y.written_forms
+            said, has = x.alias_forms.get(named, frozenset()), profiles.stated_forms(y)
             if said and has and not said & has:
                 return
             # "Howmet Aerospace Inc. (formerly Arconic Inc.)" names a legal entity; a brand of that

@@ -203,6 +203,12 @@ def _one_off(x: str, y: str) -> bool:
     return bool(Levenshtein.distance(x, y, score_cutoff=1) == 1)
 
 
+def consonant_letters(name: str) -> str:
+    """A name in a consonantal script folded, an ayin or hamza dropped: anyascii reads them as a
+    quote mark ("العبار" -> "l`br"), a letter of the word, not a break between two."""
+    return re.sub(r"[`'’ʿʾ]", "", fold(name))
+
+
 def _skeletons(a: str, b: str) -> tuple[float, str] | None:
     """A name in a consonantal script (scripts.consonantal) and one in Latin letters: every word of
     the first meets a word of the second by its consonants (scripts.skeleton, `_meets`), the Latin
@@ -213,8 +219,7 @@ def _skeletons(a: str, b: str) -> tuple[float, str] | None:
     if consonantal(a) == consonantal(b):
         return None
     script, latin = (a, b) if consonantal(a) else (b, a)
-    # an ayin or hamza is read as a quote mark ("العبار" -> "l`br"): a letter of the word, not a break
-    read = re.sub(r"[`'’ʿʾ]", "", fold(script))
+    read = consonant_letters(script)
     theirs = [skeleton(w) for w in words(read) if w not in _TITLES and w not in _PARTICLES]
     mine = [skeleton(w) for w in words(latin) if w not in _TITLES and w not in _PARTICLES and len(w) > 1]
     differ = (-5.0, f"{script} and {latin} differ in their consonants")

@@ -42,8 +42,8 @@ from exa_orch.workflows.entities.given_match import given_forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.japanese import latin_key
-from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin, words
-from exa_orch.workflows.entities.people import name_evidence, parse, person_key
+from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
+from exa_orch.workflows.entities.people import consonant_letters, name_evidence, parse, person_key
 from exa_orch.workflows.entities.scripts import consonantal, skeleton, sounds_alike
 
 if TYPE_CHECKING:
@@ -369,7 +369,7 @@ def _consonant_keys(name: str) -> set[str]:
     if not consonantal(name):
         return {f"s:{skeleton(x.family)}" for x in parse(name)[:1]}
     # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
-    read = words(re.sub(r"[`'’ʿʾ]", "", fold(name)))  # an ayin or hamza folds to a quote mark
+    read = words(consonant_letters(name))
     keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}
     # व is v or w, and a w is a glide skeleton drops (अग्रवाल, "grfl" / Aggarwal, "grl")
     return {f"s:{k}" for key in keys for k in {key, key[:1] + re.sub("[vf]", "", key[1:])} if k}

@@ -121,11 +121,18 @@ def _initials(written: str, short: str, forms: frozenset[str] = frozenset()) -> 
     return initialism(written, short) or every == short or (len(base) >= 2 and every == base)
 
 
+def stated_forms(r: Record) -> frozenset[str]:
+    """The legal forms a company's record writes: in its name (those cleaning dropped) and in its
+    text after its name (`written_forms`: "Coal India Limited is ...")."""
+    return legal_forms(r.raw_name, r.clean) | r.written_forms
+
+
 def _forms(r: Record) -> frozenset[str]:
-    """The legal form and group words a company's record writes with its name, or in its text
-    after it ("Coal India Limited is ..."): what an initialism's last letter may stand for."""
-    said = legal_forms(r.raw_name, r.clean) | r.written_forms
-    return said | ({"group"} if {"group", "grupo", "groupe", "gruppe"} & set(r.raw_name.split()) else set())
+    """The legal form and group words a company's record writes: what an initialism's last letter
+    may stand for."""
+    return stated_forms(r) | (
+        {"group"} if {"group", "grupo", "groupe", "gruppe"} & set(r.raw_name.split()) else set()
+    )
 
 
 def _of_country(word: str, country: str) -> bool:
