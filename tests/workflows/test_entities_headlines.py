@@ -99,3 +99,25 @@ def test_two_employers_one_named_in_the_other_s_text_join_and_unnamed_stay_apart
         "c", "Tony Fernandes", "https://example.org/tf", "Tony Fernandes runs a bakery.", "Acme Bakes"
     )
     assert entities.resolve([other, forbes]).groups == [[0], [1]]
+
+
+def test_an_employer_named_with_its_small_words_or_run_together_is_named() -> None:
+    """ "former director of the National Institute of Allergy and Infectious Diseases": a text names
+    an employer with its "of" and "and" kept, and "Gojek" is the "Go-Jek" an employer wrote; an
+    employer the text does not name stays a new one."""
+    niaid = _with_employer("a", "Anthony S. Fauci, M.D.", "https://www.niaid.nih.gov/about/director",
+                           "Anthony S. Fauci was appointed Director of NIAID in 1984.",
+                           "National Institute of Allergy and Infectious Diseases")  # fmt: skip
+    georgetown = _with_employer("b", "Dr. Anthony Fauci", "https://www.georgetown.edu/news/fauci-joins/",
+                                "Dr. Anthony Fauci, former director of the National Institute of Allergy and "
+                                "Infectious Diseases, joins Georgetown.", "Georgetown University")  # fmt: skip
+    assert "names national institute of allergy and infectious diseases" in _joined(niaid, georgetown)
+    wiki = _with_employer("c", "Nadiem Makarim", "https://en.wikipedia.org/wiki/Nadiem_Makarim",
+                          "Nadiem Makarim is an Indonesian businessman who co-founded Gojek and served as a minister.",
+                          "Ministry of Education")  # fmt: skip
+    endeavor = _with_employer("d", "Nadiem Makarim", "https://endeavor.org/entrepreneur/nadiem-makarim/",
+                              "Nadiem Makarim is the founder and CEO of an app.", "Go-Jek")  # fmt: skip
+    assert "names go jek" in _joined(wiki, endeavor)
+    elsewhere = _with_employer("e", "Dr. Anthony Fauci", "https://example.org/af",
+                               "Dr. Anthony Fauci joins Georgetown.", "Georgetown University")  # fmt: skip
+    assert entities.resolve([niaid, elsewhere]).groups == [[0], [1]]

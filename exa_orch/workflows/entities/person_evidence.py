@@ -93,12 +93,22 @@ def _named_employer(a: Record, b: Record, ev: Said) -> None:
                 return
 
 
-def _written(employer: str) -> str:
+def _written(employer: str) -> list[str]:
     """An employer as a text names it in passing: without the words a club's or a company's full
-    name adds ("chelsea fc" -> "chelsea", "real madrid cf" -> "real madrid", "intel corporation" ->
-    "intel"), or as it is when that leaves nothing."""
-    kept = [w for w in employer.split() if w not in CLUB_WORDS and w not in DESIGNATORS]
-    return " ".join(kept) if kept and len(" ".join(kept)) >= 3 else employer
+    name adds at its edges ("chelsea fc" -> "chelsea", "intel corporation" -> "intel", "university
+    of oxford" as it is), without them anywhere ("club atletico de madrid" -> "atletico madrid"),
+    and written as one word ("go jek" -> "gojek"); the employer as it is when that leaves nothing."""
+    dropped = CLUB_WORDS | DESIGNATORS
+    every = employer.split()
+    while every and every[-1] in dropped:
+        every.pop()
+    while every and every[0] in dropped:
+        every.pop(0)
+    inner = [w for w in every if w not in dropped]
+    forms = [" ".join(kept) for kept in (every, inner) if kept and len(" ".join(kept)) >= 3]
+    if len(every) >= 2 and all(len(w) <= 4 for w in every):  # "go jek": a hyphened brand run together
+        forms.append("".join(every))
+    return list(dict.fromkeys(forms)) or [employer]
 
 
 def _names_other(a: Record, b: Record, ev: Said) -> bool:
@@ -107,13 +117,12 @@ def _names_other(a: Record, b: Record, ev: Said) -> bool:
     holds both, or held the other before, not a stranger at a new employer; 2, as a named one."""
     own = set(words(a.name or "")) | set(words(b.name or ""))
     for x, y in ((a, b), (b, a)):
-        named = _written(x.employer)
         # "Hamilton Technologies" is not named by a page that says "Margaret Hamilton": the
         # person's own name is in every text about them
-        named = x.employer if set(named.split()) <= own else named
+        forms = [x.employer if set(named.split()) <= own else named for named in _written(x.employer)]
         said = f" {y.said} "  # folded words: "Kyoto University's" is "kyoto universitys"
         if len(x.employer) >= 3 and (
-            f" {named} " in said or f" {named}s " in said or x.employer in y.founded
+            any(f" {named} " in said or f" {named}s " in said for named in forms) or x.employer in y.founded
         ):
             ev.for_.append(
                 (2.0, f"{y.name} names {x.employer}, {x.name}'s employer, beside its own ({y.employer})")
