@@ -121,3 +121,21 @@ def test_an_employer_named_with_its_small_words_or_run_together_is_named() -> No
     elsewhere = _with_employer("e", "Dr. Anthony Fauci", "https://example.org/af",
                                "Dr. Anthony Fauci joins Georgetown.", "Georgetown University")  # fmt: skip
     assert entities.resolve([niaid, elsewhere]).groups == [[0], [1]]
+
+
+def test_a_record_telling_a_career_joins_the_employers_it_names() -> None:
+    """Renault Group's page and Kering's news of one name are two employers; an article that says
+    "CEO of Renault Group from 2020 to 2025 and then CEO of Kering" tells one career, and all three
+    are one person. Without it, or beside an employer it does not name, they stay apart."""
+    renault = _with_employer("a", "Luca de Meo", "https://www.renaultgroup.com/en/governance/",
+                             "Luca de Meo is Chief Executive Officer of Renault Group.", "Renault Group")  # fmt: skip
+    kering = _with_employer("b", "Luca De Meo", "https://www.kering.com/en/news/",
+                            "Kering announced the appointment of Luca de Meo as Chief Executive Officer.", "Kering")  # fmt: skip
+    wiki = _with_employer("c", "Luca de Meo", "https://en.wikipedia.org/wiki/Luca_de_Meo",
+                          "Luca de Meo is an Italian executive, CEO of Renault Group from 2020 to 2025 and then CEO of Kering.",
+                          "Kering")  # fmt: skip
+    assert entities.resolve([renault, kering]).groups == [[0], [1]]
+    assert entities.resolve([renault, kering, wiki]).groups == [[0, 1, 2]]
+    acme = _with_employer("d", "Luca de Meo", "https://acme.example/team", "Luca de Meo runs Acme Tiles.", "Acme Tiles")  # fmt: skip
+    res = entities.resolve([renault, kering, wiki, acme])
+    assert [3] in res.groups and any("different employers" in a["reason"] for a in res.apart)

@@ -169,12 +169,13 @@ def _first_conflict(
     # names one record of either group states as its own ("貨拉拉（英語：Lalamove，前稱EasyVan）"):
     # two of them are one entity's names by its word, whatever their sites
     voices = [{records[m].clean, *records[m].aliases} for m in one + other]
+    group = [records[m] for m in one + other]
     return next(
         (
             f"{records[p].name or records[p].id} / {records[q].name or records[q].id}: {c}"
             for p in one
             for q in other
-            if (c := conflict(records[p], records[q], linked, evidence(p, q), voices))
+            if (c := conflict(records[p], records[q], linked, evidence(p, q), voices, group))
         ),
         None,
     )

@@ -59,7 +59,7 @@ from exa_orch.workflows.entities.names import (
     legal_forms,
     names_agree,
 )
-from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, person_conflict
+from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, NEW_EMPLOYER, career, person_conflict
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
 from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.sites import Site, brand_tld, country_suffix, regional
@@ -666,15 +666,23 @@ def conflict(
     linked: Callable[[str, str], bool],
     ev: Evidence | None = None,
     voices: Sequence[set[str]] = (),
+    group: Sequence[Record] = (),
 ) -> str | None:
     """What forbids `a` and `b` in one entity, whatever links them; None when nothing does.
 
     `linked(d1, d2)` says whether accepted evidence already tied two registered domains together;
     `voices` are the names each record of the two groups being joined gives itself (its own and its
-    aliases): two names one record gives are one entity's, so they differing forbids nothing."""
+    aliases): two names one record gives are one entity's, so they differing forbids nothing;
+    `group` are the records of both groups: two people's different employers forbid nothing when
+    one of them names both (person_evidence.career)."""
     ev = ev or compare(a, b)
-    if ev.against:
+    if ev.against and not (group and _a_career(a, b, ev, group)):
         return ev.against[0]
     if a.kind == "person" or b.kind == "person" or a.profiles & b.profiles:
         return person_conflict(a, b, ev.joins)
     return _site_conflict(a, b, ev, linked, voices)
+
+
+def _a_career(a: Record, b: Record, ev: Evidence, group: Sequence[Record]) -> bool:
+    """All that is against two people is a new employer, and a record of theirs tells the career."""
+    return all(r.startswith(NEW_EMPLOYER) for r in ev.against) and career(a, b, group)

@@ -25,12 +25,15 @@ other's employer beside its own (one person who holds both: 2 for) or the two ar
 organisation); a father and a son ("Sr." on one side, two generations written: `_generations`). A person who changed employers joins
 only through an identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or
 Wikipedia page, in either item's URL or text; evidence.compare weighs it and then lifts this), or
-one Wikipedia article title written alike in two editions (`_one_article`).
+one Wikipedia article title written alike in two editions (`_one_article`); where two groups are
+joined, one record of theirs that names both employers tells one career (`career`: "CEO of Renault
+Group from 2020 to 2025 and then CEO of Kering"), and the objection is lifted.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -50,7 +53,7 @@ if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
 
 JOIN_PERSON = 8.0
-_NEW_EMPLOYER = "different employers"  # how `_employers` says it: an identifier lifts it
+NEW_EMPLOYER = "different employers"  # how `_employers` says it: an identifier lifts it
 # What a text says of many people, by its first six letters (about.topics keeps words of five
 # letters or more): not what this one does.
 _ANYONE = frozenset(
@@ -131,6 +134,27 @@ def _names_other(a: Record, b: Record, ev: Said) -> bool:
     return False
 
 
+def _names_employer(m: Record, employer: str) -> bool:
+    """`m` works at `employer` or its text names it (as `_names_other` reads a text)."""
+    if m.employer and m.employer_latin and employers_agree(m.employer, employer):
+        return True
+    said = f" {m.said} "
+    return employer in m.founded or any(f" {named} " in said for named in _written(employer))
+
+
+def career(a: Record, b: Record, group: Sequence[Record]) -> bool:
+    """Two employers of one name, both named by one record of the entity they would join ("CEO of
+    Renault Group from 2020 to 2025 and then CEO of Kering"): one person's career, which that
+    record tells, not a stranger at a new employer. The record joined its group by its own
+    evidence; it may be `a` or `b` only where it names the other's employer too."""
+    if not (a.employer and b.employer and a.employer_latin and b.employer_latin):
+        return False
+    return any(
+        m.kind == "person" and _names_employer(m, a.employer) and _names_employer(m, b.employer)
+        for m in group
+    )
+
+
 def _employers(a: Record, b: Record, ev: Said) -> None:
     if not (a.employer and b.employer):
         _named_employer(a, b, ev)
@@ -147,7 +171,7 @@ def _employers(a: Record, b: Record, ev: Said) -> None:
         return  # held at once: neither a new employer nor evidence of one person
     elif a.employer_latin and b.employer_latin:
         ev.against.append(
-            f"{_NEW_EMPLOYER} ({a.employer} / {b.employer}) and no shared profile: a new employer "
+            f"{NEW_EMPLOYER} ({a.employer} / {b.employer}) and no shared profile: a new employer "
             "joins only with an identifier"
         )
     # an employer written in another script that does not read as the other's (日本銀行 / Bank of
@@ -209,7 +233,7 @@ def _one_article(a: Record, b: Record, ev: Said) -> None:
     if a.titled == b.titled:
         ev.for_.append((4.0, f"one Wikipedia article title, {a.titled!r}, in two editions"))
         # an identifier, as a profile is: a person who moved on (Carney, Bank of England / Canada)
-        ev.against = [r for r in ev.against if not r.startswith(_NEW_EMPLOYER)]
+        ev.against = [r for r in ev.against if not r.startswith(NEW_EMPLOYER)]
     elif is_latin(a.article) != is_latin(b.article) and name_evidence(a.article, b.article)[0] >= 5.0:
         ev.for_.append((4.0, f"one Wikipedia article, titled {a.article!r} and {b.article!r} in two scripts"))
 
