@@ -300,3 +300,17 @@ def test_a_short_form_is_weighed_against_the_names_it_shortens() -> None:
         "Swindon, United Kingdom", "banking",
     )  # fmt: skip
     assert entities.resolve([short, full]).groups == [[0, 1]]
+
+
+def test_a_trading_name_of_a_legal_entity_joins_its_site_in_one_country_and_trade() -> None:
+    """ "Northfield Cover is a trading name of Harbour Life Limited" on its own site beside Harbour
+    Life's site: a legal entity named on another domain needs what corroborates a page and a site,
+    one known country and one trade; in another trade the two stay apart."""
+    brand = co("b", "Northfield Cover", "https://www.northfieldcover.co.uk/", "Leeds, United Kingdom",
+               "Life insurance", "Northfield Cover is a trading name of Harbour Life Limited.")  # fmt: skip
+    entity = co(
+        "e", "Harbour Life", "https://www.harbourlife.co.uk/", "Leeds, United Kingdom", "Life insurance"
+    )
+    assert entities.resolve([brand, entity]).groups == [[0, 1]]
+    elsewhere = co("x", "Harbour Life", "https://www.harbourlife.co.uk/", "Leeds, United Kingdom", "Marinas")
+    assert entities.resolve([brand, elsewhere]).groups == [[0], [1]]

@@ -213,6 +213,16 @@ def _names_other(x: Record, y: Record, ev: Evidence) -> None:
             ev.for_.append(
                 (3.0 if brand else 6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}")
             )
+            if (
+                brand
+                and known(x.country)
+                and x.country == y.country
+                and x.industry
+                and x.industry == y.industry
+            ):
+                # "SunLife is a trading name of Phoenix Life Limited" beside Phoenix Life's own site,
+                # in one country and one trade: what corroborates a page and a site (profiles.py)
+                ev.for_.append((1.0, f"both based in {x.country} and in {x.industry}"))
             return
 
 
