@@ -197,3 +197,17 @@ def test_a_profile_whose_name_the_site_s_name_leads_joins_in_one_country_and_ind
         "d", "Giant", "https://www.giant-bicycles.com/us", "Landover, United States", industry="Bicycles"
     )
     assert entities.resolve([food, bikes]).groups == [[0], [1]]
+
+
+def test_a_profile_whose_name_adds_a_place_the_site_does_not_say_stays_apart() -> None:
+    """ "Harbor CU Maryland" on LinkedIn beside the "Harbor CU" of a site that says it serves North
+    Carolina: another region's credit union of the name, though one country and one trade; beside a
+    site that says Maryland, one."""
+    page = co("a", "Harbor CU Maryland", "https://www.linkedin.com/company/harbor-cu-maryland",
+              "Baltimore, United States", industry="Credit union")  # fmt: skip
+    carolina = co("b", "Harbor CU", "https://www.harborcu.org/", "Raleigh, United States", industry="Credit union",
+                  desc="Harbor CU serves North Carolina's teachers with branches across the state.")  # fmt: skip
+    assert entities.resolve([page, carolina]).groups == [[0], [1]]
+    maryland = co("c", "Harbor CU", "https://www.harborcu.com/", "Baltimore, United States", industry="Credit union",
+                  desc="Harbor CU is one of Maryland's largest credit unions.")  # fmt: skip
+    assert entities.resolve([page, maryland]).groups == [[0, 1]]

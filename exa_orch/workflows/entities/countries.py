@@ -104,6 +104,30 @@ def _place(part: str) -> str:
     return place.get(head, "") if last in _SUFFIXES else ""
 
 
+# Provinces the data holds that are words of any name ("Central" is a region of Ghana, "Delta" a
+# state of Nigeria): no place alone.
+_REGION_WORDS = frozenset(
+    "central centre center eastern western northern southern north south east west coast delta "
+    "island islands gulf bay forest highland lakes capital interior upper lower grand".split()
+)
+
+
+@lru_cache(maxsize=1)
+def _every_place() -> frozenset[str]:
+    """Every country's names and every capital and province, one country's or several's."""
+    import countryinfo
+
+    return frozenset(k for c in countryinfo.all_countries() for k in set.union(*_spellings(c.info())) if k)
+
+
+def is_place(text: str) -> bool:
+    """Whether `text` names a country, or a capital, state or province the data holds ("Maryland",
+    "Baden-Württemberg"), whichever country holds it; four letters at least (a country's ISO code is
+    no place in a name: "and", "com")."""
+    key = _key(text)
+    return len(key) >= 4 and key not in _REGION_WORDS and (bool(_place(text)) or key in _every_place())
+
+
 @lru_cache(maxsize=1)
 def country_codes() -> frozenset[str]:
     """Every country's ISO 3166 alpha-2 code, lowercase ("de", "br"), and "uk" (the United Kingdom's

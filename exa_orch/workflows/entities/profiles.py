@@ -22,15 +22,16 @@ stays two. An app store's pages are families.app_pages'.
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from exa_orch.workflows.entities.countries import known, stated_country
+from exa_orch.workflows.entities.countries import is_place, known, stated_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, stem
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
-from exa_orch.workflows.entities.names import DESIGNATORS, initialism, legal_forms, names_agree
+from exa_orch.workflows.entities.names import DESIGNATORS, initialism, legal_forms, names_agree, words
 from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:
@@ -192,6 +193,8 @@ def _leading(page: Record, own: Record) -> str | None:
         return None
     if not (known(page.country) and page.country == own.country):
         return None
+    if _unsaid_place(theirs[len(mine) :] if theirs[: len(mine)] == mine else theirs[: -len(mine)], own):
+        return None
     if page.industry and own.industry:
         same = page.industry == own.industry
         return (
@@ -203,6 +206,15 @@ def _leading(page: Record, own: Record) -> str | None:
     if len(shared) >= 2:
         return f"{own.name} leads {page.name}'s name, both based in {own.country}, both say {shared[0]!r} and {shared[1]!r}"
     return None
+
+
+def _unsaid_place(added: list[str], own: Record) -> bool:
+    """A place among the words a profile's name adds ("SECU Maryland" beside "SECU"), which the
+    site's record does not say it is in: another region's company of the name (the SECU of North
+    Carolina is not Maryland's), or a regional unit of the site's owner."""
+    said = {w[:6] for w in own.topics} | {w[:6] for w in words(own.location)}
+    runs = [*added, *(" ".join(pair) for pair in itertools.pairwise(added))]
+    return any(is_place(run) and not {w[:6] for w in run.split()} <= said for run in runs)
 
 
 def page_about(a: Record, b: Record, ev: Evidence) -> None:
