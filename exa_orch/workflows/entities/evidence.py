@@ -202,28 +202,27 @@ def _names_other(x: Record, y: Record, ev: Evidence) -> None:
         if named not in x.aliases:
             named = cores.get(named) or (initials.get(named, "") if len(named) >= 3 else "")
         if named:
-            # "Merck & Co., Inc." names Merck & Co., not Merck KGaA: the legal forms written agree
-            said, has = x.alias_forms.get(named, frozenset()), profiles.stated_forms(y)
-            if said and has and not said & has:
-                return
-            # "Howmet Aerospace Inc. (formerly Arconic Inc.)" names a legal entity; a brand of that
-            # name on a site of its own may have gone with a part spun off (Arconic Corp.):
-            # corroboration needed unless the brand's page writes the same legal form
-            brand = said and not has and x.domain and y.domain and x.domain != y.domain
-            ev.for_.append(
-                (3.0 if brand else 6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}")
-            )
-            if (
-                brand
-                and known(x.country)
-                and x.country == y.country
-                and x.industry
-                and x.industry == y.industry
-            ):
-                # "SunLife is a trading name of Phoenix Life Limited" beside Phoenix Life's own site,
-                # in one country and one trade: what corroborates a page and a site (profiles.py)
-                ev.for_.append((1.0, f"both based in {x.country} and in {x.industry}"))
+            _weigh_stated(x, y, named, ev)
             return
+
+
+def _weigh_stated(x: Record, y: Record, named: str, ev: Evidence) -> None:
+    """y's name, stated by x as `named`: 6, or 3 for a legal entity named beside a brand's own site."""
+    # "Merck & Co., Inc." names Merck & Co., not Merck KGaA: the legal forms written agree
+    said, has = x.alias_forms.get(named, frozenset()), profiles.stated_forms(y)
+    if said and has and not said & has:
+        return
+    # "Howmet Aerospace Inc. (formerly Arconic Inc.)" names a legal entity; a brand of that name on
+    # a site of its own may have gone with a part spun off (Arconic Corp.): corroboration needed
+    # unless the brand's page writes the same legal form
+    brand = said and not has and x.domain and y.domain and x.domain != y.domain
+    ev.for_.append(
+        (3.0 if brand else 6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}")
+    )
+    if brand and known(x.country) and x.country == y.country and x.industry and x.industry == y.industry:
+        # "SunLife is a trading name of Phoenix Life Limited" beside Phoenix Life's own site, in
+        # one country and one trade: what corroborates a page and a site (profiles.py)
+        ev.for_.append((1.0, f"both based in {x.country} and in {x.industry}"))
 
 
 def _ownership(x: Record, y: Record, ev: Evidence) -> None:
