@@ -582,6 +582,17 @@ def test_consonants_one_letter_off_or_run_together_agree_and_others_do_not() -> 
     assert name_evidence("नीरज चोपड़ा", "Neeraj Singh")[0] < 0
 
 
+def test_a_word_of_one_consonant_reads_in_its_place_and_a_middle_name_may_be_left_out() -> None:
+    """राय / Rai: one consonant, read only against the word in its place; a middle name the
+    script writes and the Latin name leaves out weighs less than a whole agreement."""
+    assert name_evidence("मनोज राय", "Manoj Rai")[0] == 5.0
+    assert name_evidence("मनोज राय", "Manoj Ram")[0] < 0
+    assert name_evidence("मनोज राय", "Rai Manoj")[0] < 0
+    weight, reason = name_evidence("عمران خان نیازی", "Imran Niazi")
+    assert weight == 4.0 and "a middle name on one side" in reason
+    assert name_evidence("عمران خان نیازی", "Imran Khan")[0] < 4.0
+
+
 def test_a_two_letter_segment_is_a_locale_only_when_it_is_a_language_or_a_country() -> None:
     assert sites.site("https://www.kao.com/jp/").locale == "jp"  # type: ignore[union-attr]
     assert sites.site("https://www.latamairlines.com/br/pt").path == ""  # type: ignore[union-attr]

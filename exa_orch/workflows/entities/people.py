@@ -223,13 +223,36 @@ def _skeletons(a: str, b: str) -> tuple[float, str] | None:
     theirs = [skeleton(w) for w in words(read) if w not in _TITLES and w not in _PARTICLES]
     mine = [skeleton(w) for w in words(latin) if w not in _TITLES and w not in _PARTICLES and len(w) > 1]
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
-    if not theirs or not mine or any(len(s) < 2 for s in theirs) or not _meets(mine[-1], theirs):
+    if not theirs or not mine or not _meets(mine[-1], theirs):
+        return differ
+    if _one_consonant_astray(theirs, mine):
         return differ
     if all(_meets(s, mine) for s in theirs):
         return (5.0 if len(mine) <= len(theirs) else 4.0, f"the consonants of {script} are those of {latin}")
+    if _middle_left_out(theirs, mine):
+        return (4.0, f"the consonants of {latin} are those of {script}, a middle name on one side")
     if "".join(theirs) == "".join(mine):
         return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
     return differ
+
+
+def _one_consonant_astray(theirs: list[str], mine: list[str]) -> bool:
+    """A word of one consonant (राय / Rai) reads only in its place among as many words: one letter
+    alone is too many names' to meet anywhere."""
+    if all(len(s) >= 2 for s in theirs):
+        return False
+    return len(theirs) != len(mine) or any(len(s) < 2 and s != m for s, m in zip(theirs, mine, strict=True))
+
+
+def _middle_left_out(theirs: list[str], mine: list[str]) -> bool:
+    """The script writes one word more, a middle name the Latin name leaves out (عمران خان نیازی /
+    Imran Niazi): first and last words meet, and every Latin word meets one of the script's."""
+    return (
+        len(theirs) == len(mine) + 1
+        and all(_meets(m, theirs) for m in mine)
+        and _meets(theirs[0], mine[:1])
+        and _meets(theirs[-1], mine[-1:])
+    )
 
 
 def _as_japanese(x: PersonName, other: PersonName) -> PersonName:
