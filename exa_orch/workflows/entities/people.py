@@ -31,6 +31,7 @@ from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
 from exa_orch.workflows.entities.japanese import latin_key, readings
 from exa_orch.workflows.entities.names import fold, words
+from exa_orch.workflows.entities.royals import regnal_evidence, without_titles
 from exa_orch.workflows.entities.scripts import consonantal, cyrillic, korean_key, skeleton, syllabic
 
 _TITLES = frozenset(
@@ -132,8 +133,11 @@ def parse(name: str) -> tuple[PersonName, ...]:
     if japanese:
         return japanese
     name = cyrillic(name) or name
+    # "King Harald V of Norway" is Harald V, read beside the name as written: "Sultan" opens
+    # Hassanal Bolkiah's name as a title and is Sultan Al Jaber's given name (royals.py)
+    bare = without_titles(name)
     out: list[PersonName] = []
-    for spelling in _spellings(name):
+    for spelling in [*(_spellings(bare) if bare != name else []), *_spellings(name)]:
         for t in _tokens(spelling):
             out.extend(r for r in _readings(t) if r not in out)
     return tuple(out)
@@ -276,12 +280,13 @@ _ENGLISH = 4.0
 @lru_cache(maxsize=65536)
 def name_evidence(a: str, b: str) -> tuple[float, str]:
     """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
-    read = _skeletons(a, b)
+    read = _skeletons(a, b) or regnal_evidence(a, b)
     if read is not None:
         return read
     ra, rb = parse(a), parse(b)
-    if len(ra) == len(rb) == 1 and not (ra[0].given or rb[0].given) and ra[0].family == rb[0].family:
-        return 5.5, "the same single name"  # "Faker" / "Faker": less than a whole name (Rain, Lisa)
+    if any(not (x.given or y.given) and x.family == y.family for x in ra for y in rb):
+        # "Faker" / "Faker", "Emperor Naruhito" / "Naruhito": less than a whole name (Rain, Lisa)
+        return 5.5, "the same single name"
     best: tuple[float, str] = (-8.0, "names differ")
     for x in parse(a):
         for y in parse(b):
