@@ -31,8 +31,8 @@ from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
 from exa_orch.workflows.entities.japanese import latin_key, readings
 from exa_orch.workflows.entities.names import fold, words
-from exa_orch.workflows.entities.royals import regnal_evidence, without_titles
 from exa_orch.workflows.entities.scripts import consonantal, cyrillic, korean_key, skeleton, syllabic
+from exa_orch.workflows.entities.titles import regnal_evidence, without_titles
 
 _TITLES = frozenset(
     "dr prof mr mrs ms mx sir dame lord lady baron baroness sheikh shaikh hon rev dato datuk "
@@ -134,7 +134,7 @@ def parse(name: str) -> tuple[PersonName, ...]:
         return japanese
     name = cyrillic(name) or name
     # "King Harald V of Norway" is Harald V, read beside the name as written: "Sultan" opens
-    # Hassanal Bolkiah's name as a title and is Sultan Al Jaber's given name (royals.py)
+    # Hassanal Bolkiah's name as a title and is Sultan Al Jaber's given name (titles.py)
     bare = without_titles(name)
     out: list[PersonName] = []
     for spelling in [*(_spellings(bare) if bare != name else []), *_spellings(name)]:

@@ -1,10 +1,10 @@
-"""Monarchs' names (royals.py): a title opening the name, a regnal number, a realm after "of"."""
+"""Titles opening a name (titles.py): a monarch's, a cleric's, an officer's; a regnal number; a realm."""
 
 from __future__ import annotations
 
 import pytest
 
-from exa_orch.workflows.entities import royals
+from exa_orch.workflows.entities import titles
 from exa_orch.workflows.entities.people import name_evidence
 
 
@@ -32,10 +32,27 @@ def test_a_title_opening_a_name_is_read_beside_the_name_as_written() -> None:
     assert name_evidence("Emperor Naruhito", "Naruhito")[0] == 5.5
     assert name_evidence("Sultan Al Jaber", "Sultan Ahmed Al Jaber")[0] >= 6.0
     # a title alone is a name, and "King" after a given name is a family name
-    assert royals.without_titles("Prince") == "Prince"
-    assert royals.without_titles("Carole King") == "Carole King"
-    assert royals.regnal("Xavier Smith") is None and royals.regnal("Harald V of Norway") == (
+    assert titles.without_titles("Prince") == "Prince"
+    assert titles.without_titles("Carole King") == "Carole King"
+    assert titles.regnal("Xavier Smith") is None and titles.regnal("Harald V of Norway") == (
         "harald",
         "v",
         "norway",
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "bare"),
+    [
+        ("Cardinal Pietro Parolin", "Pietro Parolin"),
+        ("Lt. Gen. Jane Doe", "Jane Doe"),
+        ("Professor Irene Tracey", "Irene Tracey"),
+        ("Pope Leo XIV of Rome", "Leo XIV"),
+        ("Archbishop of Canterbury", "Archbishop of Canterbury"),  # an office, no name
+        ("Julie Bishop", "Julie Bishop"),  # a family name, closing the name
+    ],
+)
+def test_a_cleric_s_an_officer_s_or_a_professor_s_title_opens_a_name(written: str, bare: str) -> None:
+    assert titles.without_titles(written) == bare
+    if bare != written:
+        assert name_evidence(written, bare)[0] == 7.0

@@ -1,10 +1,13 @@
-"""Names of monarchs and their families: a title before the name, a regnal number after it, a realm.
+"""Titles that open a person's name, and monarchs' regnal numbers and realms.
 
-"King Harald V", "Harald V of Norway" and "Harald V" are one name. people.py reads a name without
-the titles that open it ("Sultan Hassanal Bolkiah" is Hassanal Bolkiah, "Emperor Naruhito" is
-Naruhito) and, where a title or a regnal number says the name is a monarch's, without the realm
-after "of" ("Elizabeth II of the United Kingdom"). `regnal_evidence` weighs two regnal names: one
-given name and one number are a whole name (7), unless two realms are stated and differ.
+"King Harald V", "Harald V of Norway" and "Harald V" are one name; so are "Cardinal Pietro
+Parolin" and "Pietro Parolin", "Lt. Gen. Jane Doe" and "Jane Doe". people.py reads a name beside
+itself without the titles that open it (a monarch's, a cleric's, an officer's rank, a professor's:
+"Sultan Hassanal Bolkiah" is Hassanal Bolkiah, "Emperor Naruhito" Naruhito) and, where a title or a
+regnal number says the name is a monarch's or a pope's, without the realm after "of" ("Elizabeth
+II of the United Kingdom"). The name as written is read too: "Sultan" is Sultan Al Jaber's given
+name, "Bishop" Julie Bishop's family name. `regnal_evidence` weighs two regnal names: one given
+name and one number are a whole name (7), unless two realms are stated and differ.
 
 A title opens a name only with another word after it: "Prince" and "Queen Latifah" are names of
 their own, and "King" in "Carole King" closes a name, it does not open one.
@@ -17,13 +20,23 @@ from functools import lru_cache
 
 from exa_orch.workflows.entities.names import words
 
-# Titles of monarchs, their heirs and houses, and the styles written before them ("His Majesty").
-TITLES = frozenset(
+# Titles of monarchs, their heirs and houses, and the styles written before them ("His Majesty");
+# a pope's and a patriarch's, whose names take regnal numbers too.
+REGNAL = frozenset(
     "king queen prince princess emperor empress sultan sultanah emir amir sheikha tsar tsarina czar shah "
     "crown grand duke duchess archduke archduchess maharaja maharani raja rajah rani infante infanta "
-    "his her majesty royal highness hm hrh hh sm".split()
+    "his her majesty royal highness holiness hm hrh hh sm pope patriarch".split()
 )
-_OPENING = re.compile(r"^\s*(?:(?:" + "|".join(sorted(TITLES)) + r")\.?\s+)+(?=\S+\s*\S)", re.I)
+# Titles of clergy, officers' ranks (written out or short: "Lt. Gen."), and a professor's.
+_RANKS = frozenset(
+    "cardinal archbishop bishop rabbi imam ayatollah grand mufti reverend rev father pastor metropolitan "
+    "eminence excellency general gen lieutenant lt colonel col major maj brigadier brig admiral adm vice "
+    "rear marshal field air chief commander cmdr captain capt professor prof".split()
+)
+_OPENING = re.compile(
+    r"^\s*(?:(?:" + "|".join(sorted(REGNAL | _RANKS)) + r")\.?\s+)+(?!of\b)(?=\S+\s*\S)", re.I
+)  # "Archbishop of Canterbury" is an office, no name
+_REGNAL_OPENING = re.compile(r"^\s*(?:(?:" + "|".join(sorted(REGNAL)) + r")\.?\s+)+(?=\S)", re.I)
 # A regnal number: I to XXXIX, a word of its own after the given name.
 _NUMERAL = re.compile(r"^x{0,3}(?:ix|iv|v?i{0,3})$")
 _REALM = re.compile(r"\s+of\s+(?:the\s+)?(.+)$", re.I)
@@ -36,10 +49,11 @@ def is_numeral(word: str) -> bool:
 
 def without_titles(name: str) -> str:
     """`name` without the titles that open it, and without the realm after "of" where a title or a
-    regnal number says it is a monarch's: "King Harald V of Norway" -> "Harald V"."""
+    regnal number says it is a monarch's: "King Harald V of Norway" -> "Harald V", "Cardinal
+    Pietro Parolin" -> "Pietro Parolin"."""
     bare = _OPENING.sub("", name)
     ws = words(bare)
-    royal = bare != name or any(is_numeral(w) for w in ws[1:])
+    royal = bool(_REGNAL_OPENING.match(name)) or any(is_numeral(w) for w in ws[1:])
     return _REALM.sub("", bare) if royal else bare
 
 
