@@ -13,6 +13,7 @@ from exa_orch.evals import WORLDS
 from exa_orch.evals.shapes import score_shapes
 from exa_orch.workflows import entities
 from exa_orch.workflows.entities.employers import employers_agree
+from exa_orch.workflows.entities.given_match import compare_given
 from exa_orch.workflows.entities.people import name_evidence, parse
 from exa_orch.workflows.entities.person_evidence import block_keys
 from exa_orch.workflows.entities.scripts import cyrillic, syllabic
@@ -202,3 +203,24 @@ def test_the_people_world_scores_without_a_false_merge_on_either_engine() -> Non
         got = scores[engine]["person"]
         assert got["falseMerges"] == [] and got["f1"] >= 0.9, (engine, got)
         assert got["f1"] > got["registeredDomain"]["f1"]
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("alexey", "aleksei"), ("yulia", "iuliia"), ("yevgeny", "evgeny"), ("tatyana", "tatiana")],
+)
+def test_two_romanizations_of_one_cyrillic_given_name_are_one_name(a: str, b: str) -> None:
+    weight, reason = compare_given((a,), (b,))
+    assert weight == 2.5 and "one name" in reason, reason
+
+
+@pytest.mark.parametrize(
+    ("a", "b"), [("volodymyr", "vladimir"), ("mykhailo", "mikhail"), ("serhiy", "sergei"), ("olena", "elena")]
+)
+def test_a_ukrainian_name_and_its_russian_form_are_one_name(a: str, b: str) -> None:
+    assert compare_given((a,), (b,))[0] == 2.5
+
+
+def test_names_a_romanization_key_does_not_tie_stay_apart() -> None:
+    assert compare_given(("maria",), ("mara",))[0] < 2.5  # a letter apart is a typo at most
+    assert compare_given(("ivan",), ("igor",))[0] < 0

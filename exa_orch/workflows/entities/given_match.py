@@ -6,11 +6,13 @@ two middle names that differ ("george h w" / "george w") are two people; a first
 out ("thi phuong thao" / "phuong thao") may be dropped when two or more others agree. Initials agree with the
 names they start, in order; initials before the name in use ("N. R. Narayana Murthy", "C. Douglas
 McMillon") may be dropped. Nicknames come from the `nicknames` package (English, Apache-2.0) and
-given_names.py (other languages' short forms and one name's romanizations, with sources).
+given_names.py (other languages' short forms and one name's romanizations, with sources); the
+romanizations of one Cyrillic name read alike (`_romanized`: Alexey / Aleksei) are one name too.
 """
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import Any
 
@@ -53,6 +55,17 @@ def similar(a: str, b: str) -> float:
     return float(_jaro_winkler()(a, b))
 
 
+@lru_cache(maxsize=65536)
+def _romanized(given: str) -> str:
+    """A given name as the romanizations of one Cyrillic name write it alike: x as ks, kh as h, y
+    and j as i, a letter doubled once, an initial ie as e ("alexey" and "aleksei", "yulia" and
+    "iuliia", "yevgeny" and "evgeny", "tatyana" and "tatiana" each read one way)."""
+    key = re.sub(
+        r"(.)\1+", r"\1", given.replace("x", "ks").replace("kh", "h").replace("y", "i").replace("j", "i")
+    )
+    return key[1:] if key.startswith("ie") else key
+
+
 def one_name(fa: str, fb: str) -> Found | None:
     """Two written given names (neither an initial) as one name: equal, a nickname of each other,
     one the start of the other (a short form), or one typo apart."""
@@ -60,6 +73,8 @@ def one_name(fa: str, fb: str) -> Found | None:
         return 2.5, "same first given name"
     if fb in forms(fa) or fa in forms(fb):
         return 2.5, f"{fa} and {fb} are one name (nickname table)"
+    if min(len(fa), len(fb)) >= 4 and _romanized(fa) == _romanized(fb):
+        return 2.5, f"{fa} and {fb} are one name romanized two ways"
     if min(len(fa), len(fb)) >= 2 and (fa.startswith(fb) or fb.startswith(fa)):
         return 2.0, f"{fa} / {fb}: one given name is the start of the other (a short form)"
     if min(len(fa), len(fb)) >= 3 and similar(fa, fb) >= 0.9:

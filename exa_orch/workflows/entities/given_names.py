@@ -59,13 +59,31 @@ SPELLINGS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("mustafa", "mustapha", "moustafa"), "Wikipedia, Mustafa: its romanizations"),
     (("aleksandr", "alexander", "aleksander", "alexandr", "oleksandr"),
      "Wikipedia, Romanization of Russian (BGN/PCGN and common spellings) and of Ukrainian"),
-    (("yevgeny", "evgeny", "evgeniy", "yevgeniy"), "Wikipedia, Romanization of Russian: Евгений"),
-    (("dmitry", "dmitri", "dmitriy"), "Wikipedia, Romanization of Russian: Дмитрий"),
-    (("yuri", "yury", "yuriy", "iurii"), "Wikipedia, Romanization of Russian: Юрий"),
-    (("andrei", "andrey"), "Wikipedia, Romanization of Russian: Андрей"),
-    (("nikolai", "nikolay"), "Wikipedia, Romanization of Russian: Николай"),
-    (("pyotr", "petr"), "Wikipedia, Romanization of Russian: Пётр"),
+    (("yevgeny", "evgeny", "evgeniy", "yevgeniy", "yevhen"), "Wikipedia, Romanization of Russian: Евгений"),
+    (("dmitry", "dmitri", "dmitriy", "dmytro"), "Wikipedia, Romanization of Russian: Дмитрий"),
+    (("yuri", "yury", "yuriy", "iurii", "yurii"), "Wikipedia, Romanization of Russian: Юрий"),
+    (("andrei", "andrey", "andriy", "andrii"), "Wikipedia, Romanization of Russian: Андрей"),
+    (("nikolai", "nikolay", "mykola"), "Wikipedia, Romanization of Russian: Николай"),
+    (("pyotr", "petr", "petro"), "Wikipedia, Romanization of Russian: Пётр"),
     (("fyodor", "fedor"), "Wikipedia, Romanization of Russian: Фёдор"),
+    # A Ukrainian's name is written in its Ukrainian form and in the Russian one (Володимир /
+    # Владимир): the last spellings of the rows above and these, read in "Ukrainian name" and the
+    # national romanization of Ukrainian (Wikipedia, Romanization of Ukrainian)
+    (("mykhailo", "mykhaylo", "mikhail"), "Wikipedia, Romanization of Ukrainian: Михайло / Михаил"),
+    (("serhiy", "serhii", "sergei", "sergey", "sergiy"), "Wikipedia, Romanization of Ukrainian: Сергій / Сергей"),
+    (("volodymyr", "vladimir"), "Wikipedia, Romanization of Ukrainian: Володимир / Владимир"),
+    (("olena", "elena", "yelena"), "Wikipedia, Romanization of Ukrainian: Олена / Елена"),
+    (("kyrylo", "kirill"), "Wikipedia, Romanization of Ukrainian: Кирило / Кирилл"),
+    (("heorhiy", "heorhii", "georgy", "georgiy", "georgii"), "Wikipedia, Romanization of Ukrainian: Георгій / Георгий"),
+    (("hryhoriy", "hryhorii", "grigory", "grigoriy"), "Wikipedia, Romanization of Ukrainian: Григорій / Григорий"),
+    (("oleksiy", "oleksii", "alexei", "aleksei", "alexey", "aleksey"), "Wikipedia, Romanization of Ukrainian: Олексій / Алексей"),
+    (("pavlo", "pavel"), "Wikipedia, Romanization of Ukrainian: Павло / Павел"),
+    (("vasyl", "vasily", "vasiliy"), "Wikipedia, Romanization of Ukrainian: Василь / Василий"),
+    (("bohdan", "bogdan"), "Wikipedia, Romanization of Ukrainian: Богдан (г read h)"),
+    (("halyna", "galina"), "Wikipedia, Romanization of Ukrainian: Галина (г read h)"),
+    (("ihor", "igor"), "Wikipedia, Romanization of Ukrainian: Ігор / Игорь"),
+    (("oleh", "oleg"), "Wikipedia, Romanization of Ukrainian: Олег (г read h)"),
+    (("kateryna", "ekaterina", "yekaterina"), "Wikipedia, Romanization of Ukrainian: Катерина / Екатерина"),
 )  # fmt: skip
 
 
