@@ -211,3 +211,20 @@ def test_a_profile_whose_name_adds_a_place_the_site_does_not_say_stays_apart() -
     maryland = co("c", "Harbor CU", "https://www.harborcu.com/", "Baltimore, United States", industry="Credit union",
                   desc="Harbor CU is one of Maryland's largest credit unions.")  # fmt: skip
     assert entities.resolve([page, maryland]).groups == [[0, 1]]
+
+
+def test_a_profile_under_the_short_name_joins_a_site_under_the_long_one_in_one_country_and_industry() -> None:
+    """The reverse of "Vestas" / "Vestas Wind Systems A/S": a LinkedIn page under the brand
+    "Norvik" and the site of "Norvik Marine Engineering AS", one country and one industry; in
+    another industry, two companies."""
+    page = co(
+        "a", "Norvik", "https://www.linkedin.com/company/norvik", "Bergen, Norway", industry="Shipbuilding"
+    )
+    own = co("b", "Norvik Marine Engineering AS", "https://www.norvik-marine.no/", "Bergen, Norway",
+             industry="Shipbuilding")  # fmt: skip
+    res = entities.resolve([page, own])
+    assert res.groups == [[0, 1]], apart(page, own)
+    assert "Norvik leads Norvik Marine Engineering AS's name" in res.reasons[0][0]["reason"]
+    other = co("c", "Norvik Marine Engineering AS", "https://www.norvik-marine.no/", "Bergen, Norway",
+               industry="Insurance")  # fmt: skip
+    assert entities.resolve([page, other]).groups == [[0], [1]]

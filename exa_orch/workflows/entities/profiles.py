@@ -179,32 +179,37 @@ def _corroborated(page: Record, own: Record) -> str | None:
 
 
 def _leading(page: Record, own: Record) -> str | None:
-    """The site's name is the profile's leading words, one to three more after it ("Vestas" /
-    "Vestas Wind Systems A/S", "Emaar" / "Emaar Properties PJSC"), or its last ones ("Generali" /
-    "Assicurazioni Generali"), and more than one name says so:
-    one known country, and one industry or two words of trade both texts say ("Giant" bicycles /
-    "Giant Food": two industries; "Britannia" biscuits of India / "Britannia Hotels": two countries)."""
+    """One name is the other's leading words, one to three more after it ("Vestas" / "Vestas Wind
+    Systems A/S", "Emaar" / "Emaar Properties PJSC"), or its last ones ("Generali" / "Assicurazioni
+    Generali"), the site's name the shorter or the profile's (a page under the brand, "Cerberus",
+    beside the site's "Cerberus Capital Management"), and more than one name says so: one known
+    country, and one industry or two words of trade both texts say ("Giant" bicycles / "Giant Food":
+    two industries; "Britannia" biscuits of India / "Britannia Hotels": two countries)."""
     mine, theirs = own.core.split(), page.core.split()
-    if not mine or len(mine[0]) < 3 or not 0 < len(theirs) - len(mine) <= 3:
+    short, long_ = sorted((mine, theirs), key=len)
+    if not short or len(short[0]) < 3 or not 0 < len(long_) - len(short) <= 3:
         return None
-    # the site's name leads the profile's, or ends it ("Generali" / "Assicurazioni Generali",
+    # the shorter name leads the longer, or ends it ("Generali" / "Assicurazioni Generali",
     # "Hydro" / "Norsk Hydro"), a word of five letters or more
-    if theirs[: len(mine)] != mine and (theirs[-len(mine) :] != mine or len(own.core) < 5):
+    leads = long_[: len(short)] == short
+    if not leads and (long_[-len(short) :] != short or len(" ".join(short)) < 5):
         return None
     if not (known(page.country) and page.country == own.country):
         return None
-    if _unsaid_place(theirs[len(mine) :] if theirs[: len(mine)] == mine else theirs[: -len(mine)], own):
+    # a place the longer name adds is one the other record must say (`_unsaid_place`)
+    if _unsaid_place(long_[len(short) :] if leads else long_[: -len(short)], own if short is mine else page):
         return None
+    first, second = (own, page) if short is mine else (page, own)
     if page.industry and own.industry:
         same = page.industry == own.industry
         return (
-            f"{own.name} leads {page.name}'s name, both based in {own.country} and in {own.industry}"
+            f"{first.name} leads {second.name}'s name, both based in {own.country} and in {own.industry}"
             if same
             else None
         )
     shared = _shared_topics(page, own)
     if len(shared) >= 2:
-        return f"{own.name} leads {page.name}'s name, both based in {own.country}, both say {shared[0]!r} and {shared[1]!r}"
+        return f"{first.name} leads {second.name}'s name, both based in {own.country}, both say {shared[0]!r} and {shared[1]!r}"
     return None
 
 
