@@ -228,3 +228,14 @@ def test_a_profile_under_the_short_name_joins_a_site_under_the_long_one_in_one_c
     other = co("c", "Norvik Marine Engineering AS", "https://www.norvik-marine.no/", "Bergen, Norway",
                industry="Insurance")  # fmt: skip
     assert entities.resolve([page, other]).groups == [[0], [1]]
+
+
+def test_a_profile_named_for_the_last_word_of_a_site_s_name_is_paired_with_it() -> None:
+    """A site of "Forvik Kestrel" and a Wikipedia page of "Kestrel": the page's name ends the
+    site's, and only a key on the name's last word pairs the two (clustering._part_keys)."""
+    own = co(
+        "a", "Forvik Kestrel", "https://www.forvikkestrel.com/", "Lyon, France", industry="Audit and tax"
+    )
+    page = co("b", "Kestrel", "https://fr.wikipedia.org/wiki/Kestrel_(audit)", "Lyon, France",
+              industry="Audit and tax")  # fmt: skip
+    assert entities.resolve([own, page]).groups == [[0, 1]], apart(own, page)

@@ -54,7 +54,7 @@ def _site_keys(r: Record) -> set[str]:
 def _keys(r: Record) -> set[str]:
     own = {f"p:{p}" for p in r.profiles} | _site_keys(r) | person_keys(r)
     if r.kind != "person":
-        own |= families.blocking_keys(r) | profiles.blocking_keys(r)
+        own |= families.blocking_keys(r) | profiles.blocking_keys(r) | _part_keys(r)
     if r.clean:
         own.update({f"n:{r.clean}", f"n:{r.core}", f"n:{r.clean.replace(' ', '')}"})
     if r.initials:
@@ -66,6 +66,19 @@ def _keys(r: Record) -> set[str]:
     # only fields that identify block: a state or a postcode is shared by thousands
     own.update(f"x:{k}:{v}" for k, v in r.facts.items() if v and FACT_WEIGHTS.get(k, 0.0) >= 3.0)
     return own | _reading_keys(r)
+
+
+def _part_keys(r: Record) -> set[str]:
+    """A company's name, and less its last words or less its first ones (five letters left at
+    least): the shorter name profiles._leading weighs against it, whichever of a site and a profile
+    is the longer ("Mazars" beside "Forvis Mazars", "Gallagher" beside "Arthur J. Gallagher & Co.").
+    `_blocks` keeps such a block only where it pairs a profile with a site: two sites of one first
+    word (Orion Confectionery, Orion Energy) are not paired by it."""
+    core = r.core.split()
+    if not core or not (r.domain or (r.site and r.site.platform)):
+        return set()
+    own = {f"q:{' '.join(core[:k])}" for k in range(1, len(core) + 1) if len(core[0]) >= 3}
+    return own | {f"q:{tail}" for k in range(1, len(core)) if len(tail := " ".join(core[k:])) >= 5}
 
 
 _LATIN_LEAD = re.compile(r"[A-Za-z]{2,3}(?=[^A-Za-z\s])")
@@ -124,6 +137,7 @@ def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
             keys.setdefault(k, []).append(r.index)
     cjk = {r.index for r in records if r.name and not is_latin(r.name)}
     abjad = {r.index for r in records if r.name and consonantal(r.name)}
+    pages = {r.index for r in records if r.site and r.site.platform}
     yield from _short_forms(records)
     yield from (
         members
@@ -131,7 +145,12 @@ def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
         if len(members) > 1
         and (key[:2] not in ("r:", "k:", "t:") or cjk.intersection(members))
         and (not key.startswith("s:") or abjad.intersection(members))  # person_evidence.block_keys
+        and not key.startswith("q:")
     )
+    # `_part_keys`: a profile with each site, never two sites or two profiles
+    for key, members in keys.items():
+        if key.startswith("q:") and len(members) > 1:
+            yield from ([p, m] for p in members if p in pages for m in members if m not in pages)
 
 
 def resolve(items: Sequence[Json]) -> Resolution:
