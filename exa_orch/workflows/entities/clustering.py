@@ -147,7 +147,11 @@ def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
         and (not key.startswith("s:") or abjad.intersection(members))  # person_evidence.block_keys
         and not key.startswith("q:")
     )
-    # `_part_keys`: a profile with each site, never two sites or two profiles
+    yield from _profile_site_pairs(keys, pages)
+
+
+def _profile_site_pairs(keys: dict[str, list[int]], pages: set[int]) -> Iterable[list[int]]:
+    """`_part_keys`' blocks as pairs of a profile and a site, never two sites or two profiles."""
     for key, members in keys.items():
         if key.startswith("q:") and len(members) > 1:
             yield from ([p, m] for p in members if p in pages for m in members if m not in pages)
