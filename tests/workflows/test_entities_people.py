@@ -224,3 +224,11 @@ def test_a_ukrainian_name_and_its_russian_form_are_one_name(a: str, b: str) -> N
 def test_names_a_romanization_key_does_not_tie_stay_apart() -> None:
     assert compare_given(("maria",), ("mara",))[0] < 2.5  # a letter apart is a typo at most
     assert compare_given(("ivan",), ("igor",))[0] < 0
+
+
+def test_a_ukrainian_family_name_s_ending_is_one_spelling() -> None:
+    """-yi, -yy and -y write one Ukrainian ending (Kovalskyi, Kovalskyy, Kovalsky): one family name,
+    so one blocking key."""
+    assert name_evidence("Taras Kovalskyi", "Taras Kovalsky")[0] == 7.0
+    assert name_evidence("Taras Kovalskyy", "Taras Kovalsky")[0] == 7.0
+    assert parse("Taras Kovalskyi")[0].family == parse("Taras Kovalsky")[0].family

@@ -82,8 +82,9 @@ def _tokens(name: str) -> list[list[str]]:
     plain: list[str] = []
     caps: list[str] = []
     for raw in text.split():
-        # a Russian name's "-ий" ending written -iy or -y (Sadovnichiy, Sadovnichy): one spelling (not -ii: Fujii)
-        found = [re.sub(r"(?<=\w\w\w)iy$", "y", w) for w in words(raw) if w not in _TITLES]
+        # a Russian name's "-ий" ending written -iy or -y (Sadovnichiy, Sadovnichy), a Ukrainian "-ий" -yi,
+        # -yy or -y (Syrskyi, Zelenskyy, Zelensky): one spelling (not -ii: Fujii)
+        found = [re.sub(r"(?<=\w\w\w)(?:iy|yi|yy)$", "y", w) for w in words(raw) if w not in _TITLES]
         plain.extend(found)
         caps.extend(list(raw.lower()) if _CAPS_INITIALS.match(raw) else found)  # "MS": initials, not Ms.
     out = [plain, caps] if caps != plain else [plain]
