@@ -232,3 +232,17 @@ def test_a_ukrainian_family_name_s_ending_is_one_spelling() -> None:
     assert name_evidence("Taras Kovalskyi", "Taras Kovalsky")[0] == 7.0
     assert name_evidence("Taras Kovalskyy", "Taras Kovalsky")[0] == 7.0
     assert parse("Taras Kovalskyi")[0].family == parse("Taras Kovalsky")[0].family
+
+
+def test_a_one_word_name_is_paired_with_the_full_name_it_opens() -> None:
+    """ "Kaio" and "Kaio Ferreira Lima" share no family name and initial to pair by; a key on the one
+    word and on each name's first pairs them, and one employer and one title join them."""
+    short = with_title(person("a", "Kaio", "https://www.santosfc.com.br/elenco/kaio", "Santos FC"), "Forward")
+    full = with_title(person("b", "Kaio Ferreira Lima", "https://www.ogol.com.br/jogador/kaio-ferreira-lima",
+                             "Santos FC"), "Forward")  # fmt: skip
+    assert entities.resolve([short, full]).groups == [[0, 1]]
+
+
+def with_title(item: Json, title: str) -> Json:
+    item["properties"]["person"]["position"] = title
+    return item

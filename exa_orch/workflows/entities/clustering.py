@@ -17,6 +17,7 @@ from typing import Any
 from exa_orch.workflows.entities import families, glossary, profiles
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.names import DESIGNATORS, acronym, core_name, is_latin
+from exa_orch.workflows.entities.people import parse
 from exa_orch.workflows.entities.person_evidence import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
 from exa_orch.workflows.entities.scripts import consonantal, is_cjk, sound_key
@@ -52,7 +53,7 @@ def _site_keys(r: Record) -> set[str]:
 
 
 def _keys(r: Record) -> set[str]:
-    own = {f"p:{p}" for p in r.profiles} | _site_keys(r) | person_keys(r)
+    own = {f"p:{p}" for p in r.profiles} | _site_keys(r) | person_keys(r) | _single_name_keys(r)
     if r.kind != "person":
         own |= families.blocking_keys(r) | profiles.blocking_keys(r) | _part_keys(r)
     if r.clean:
@@ -66,6 +67,19 @@ def _keys(r: Record) -> set[str]:
     # only fields that identify block: a state or a postcode is shared by thousands
     own.update(f"x:{k}:{v}" for k, v in r.facts.items() if v and FACT_WEIGHTS.get(k, 0.0) >= 3.0)
     return own | _reading_keys(r)
+
+
+def _single_name_keys(r: Record) -> set[str]:
+    """A person named by one word ("Neymar", "Rodri") and each name of several words holding it
+    first or last: `_blocks` pairs the one-word name with each of them, never two longer names."""
+    if r.kind != "person" or not r.name or not is_latin(r.name):
+        return set()
+    return {f"m:{w}" for x in parse(r.name) for w in (x.given[:1] or (x.family,))}
+
+
+def _single(name: str) -> bool:
+    """A person's name read as one word ("Neymar", "Queen Máxima")."""
+    return any(not x.given for x in parse(name))
 
 
 def _part_keys(r: Record) -> set[str]:
@@ -145,9 +159,13 @@ def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
         if len(members) > 1
         and (key[:2] not in ("r:", "k:", "t:") or cjk.intersection(members))
         and (not key.startswith("s:") or abjad.intersection(members))  # person_evidence.block_keys
-        and not key.startswith("q:")
+        and key[:2] not in ("q:", "m:")
     )
     yield from _profile_site_pairs(keys, pages)
+    single = {r.index for r in records if r.kind == "person" and r.name and _single(r.name)}
+    for key, members in keys.items():  # `_single_name_keys`
+        if key.startswith("m:") and len(members) > 1:
+            yield from ([p, m] for p in members if p in single for m in members if m != p)
 
 
 def _profile_site_pairs(keys: dict[str, list[int]], pages: set[int]) -> Iterable[list[int]]:
