@@ -151,28 +151,39 @@ def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
             keys.setdefault(k, []).append(r.index)
     cjk = {r.index for r in records if r.name and not is_latin(r.name)}
     abjad = {r.index for r in records if r.name and consonantal(r.name)}
-    pages = {r.index for r in records if r.site and r.site.platform}
     yield from _short_forms(records)
     yield from (
-        members
-        for key, members in keys.items()
-        if len(members) > 1
-        and (key[:2] not in ("r:", "k:", "t:") or cjk.intersection(members))
-        and (not key.startswith("s:") or abjad.intersection(members))  # person_evidence.block_keys
-        and key[:2] not in ("q:", "m:")
+        members for key, members in keys.items() if len(members) > 1 and _kept(key, members, cjk, abjad)
     )
-    yield from _profile_site_pairs(keys, pages)
+    yield from _one_sided(records, keys)
+
+
+def _kept(key: str, members: list[int], cjk: set[int], abjad: set[int]) -> bool:
+    """Whether a block of one key pairs all its members: a reading's key only beside a name in
+    another script, a consonants' key beside a name in Arabic letters (person_evidence.block_keys),
+    never a key `_one_sided` reads."""
+    if key[:2] in ("q:", "m:"):
+        return False
+    if key[:2] in ("r:", "k:", "t:") and not cjk.intersection(members):
+        return False
+    return not key.startswith("s:") or bool(abjad.intersection(members))
+
+
+def _one_sided(records: Sequence[Record], keys: dict[str, list[int]]) -> Iterable[list[int]]:
+    """Blocks read as pairs with one side: a profile with each site (`_part_keys`), never two sites
+    or two profiles; a person named by one word with each name it opens (`_single_name_keys`)."""
+    pages = {r.index for r in records if r.site and r.site.platform}
     single = {r.index for r in records if r.kind == "person" and r.name and _single(r.name)}
-    for key, members in keys.items():  # `_single_name_keys`
-        if key.startswith("m:") and len(members) > 1:
-            yield from ([p, m] for p in members if p in single for m in members if m != p)
-
-
-def _profile_site_pairs(keys: dict[str, list[int]], pages: set[int]) -> Iterable[list[int]]:
-    """`_part_keys`' blocks as pairs of a profile and a site, never two sites or two profiles."""
     for key, members in keys.items():
-        if key.startswith("q:") and len(members) > 1:
-            yield from ([p, m] for p in members if p in pages for m in members if m not in pages)
+        if key[:2] == "q:":
+            yield from _pairs(members, pages, apart=True)
+        elif key[:2] == "m:":
+            yield from _pairs(members, single, apart=False)
+
+
+def _pairs(members: list[int], side: set[int], *, apart: bool) -> list[list[int]]:
+    """Each member of `side` with each other member (`apart`: only those not of `side`)."""
+    return [[p, m] for p in members if p in side for m in members if m != p and not (apart and m in side)]
 
 
 def resolve(items: Sequence[Json]) -> Resolution:
