@@ -582,6 +582,22 @@ def test_consonants_one_letter_off_or_run_together_agree_and_others_do_not() -> 
     assert name_evidence("नीरज चोपड़ा", "Neeraj Singh")[0] < 0
 
 
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("שמעון פרס", "Shimon Peres"),  # ו and ע write vowels; "frs" is no title FRS here
+        ("עמוס עוז", "Amos Oz"),  # "ms" is no title Ms.
+        ("נפתלי בנט", "Naftali Bennett"),  # "bnt" is bint only in Arabic letters
+        ("חיים לוי", "Haim Levi"),  # ו a v, as anyascii reads it
+        ("محمد بن راشد آل مكتوم", "Mohammed bin Rashid Al Maktoum"),  # بن and آل are particles
+    ],
+)
+def test_hebrew_and_arabic_names_are_read_by_their_consonants(a: str, b: str) -> None:
+    weight, reason = name_evidence(a, b)
+    assert weight == 5.0, reason
+    assert name_evidence(a, "Dan Cohen")[0] < 0
+
+
 def test_a_word_of_one_consonant_reads_in_its_place_and_a_middle_name_may_be_left_out() -> None:
     """राय / Rai: one consonant, read only against the word in its place; a middle name the
     script writes and the Latin name leaves out weighs less than a whole agreement."""

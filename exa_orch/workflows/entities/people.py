@@ -208,9 +208,25 @@ def _one_off(x: str, y: str) -> bool:
     return bool(Levenshtein.distance(x, y, score_cutoff=1) == 1)
 
 
-def consonant_letters(name: str) -> str:
+# Hebrew letters as a name's consonants are heard (anyascii reads ב and ו as v): ב is mostly the
+# b of Bennett; ו, י, א, ע and a final ה mostly write vowels (Shimon, Netanyahu, Amos), so they
+# are dropped but for a word's first ו or י (Yair). פ stays f, which `_meets` reads one letter off
+# a p (Peres).
+_HEBREW = str.maketrans({"ב": "b", "א": "", "ע": ""})
+_HEBREW_VOWELS = re.compile(r"(?<=[\u05d0-\u05ea])[וי]|ה(?![\u05d0-\u05ea])")
+
+
+_READ_PARTICLES = frozenset({"bn", "bnt", "l"})
+_ARABIC = re.compile(r"[\u0600-\u06ff]")
+
+
+def consonant_letters(name: str, *, vowels: bool = True) -> str:
     """A name in a consonantal script folded, an ayin or hamza dropped: anyascii reads them as a
-    quote mark ("العبار" -> "l`br"), a letter of the word, not a break between two."""
+    quote mark ("العبار" -> "l`br"), a letter of the word, not a break between two. Hebrew with
+    `vowels` off is read by its consonants alone (`_HEBREW`: "שמעון פרס" -> "smn prs"; with them,
+    ו is a v: לוי, Levi)."""
+    if not vowels and re.search(r"[\u05d0-\u05ea]", name):
+        name = _HEBREW_VOWELS.sub("", name).translate(_HEBREW)
     return re.sub(r"[`'’ʿʾ]", "", fold(name))
 
 
@@ -224,8 +240,20 @@ def _skeletons(a: str, b: str) -> tuple[float, str] | None:
     if consonantal(a) == consonantal(b):
         return None
     script, latin = (a, b) if consonantal(a) else (b, a)
-    read = consonant_letters(script)
-    theirs = [skeleton(w) for w in words(read) if w not in _TITLES and w not in _PARTICLES]
+    first = _read_skeletons(script, latin, consonant_letters(script))
+    if first[0] > 0 or not re.search(r"[\u05d0-\u05ea]", script):
+        return first
+    return _read_skeletons(script, latin, consonant_letters(script, vowels=False))
+
+
+def _read_skeletons(script: str, latin: str, read: str) -> tuple[float, str]:
+    """`_skeletons` for one reading `read` of `script`."""
+    # بن, بنت and آل read "bn", "bnt" and "l": the particles bin, bint and al, left out of the Latin
+    # name's words too (in Arabic letters only: בנט is Bennett)
+    dropped = _PARTICLES | (_READ_PARTICLES if _ARABIC.search(script) else frozenset())
+    # a title read out of the script (श्री, "shri"), never a word of three letters or fewer: a
+    # reading's consonants are often a short title's letters (עמוס "ms", פרס "frs")
+    theirs = [skeleton(w) for w in words(read) if w not in dropped and (w not in _TITLES or len(w) <= 3)]
     mine = [skeleton(w) for w in words(latin) if w not in _TITLES and w not in _PARTICLES and len(w) > 1]
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
     if not theirs or not mine or not _meets(mine[-1], theirs):
