@@ -21,6 +21,8 @@ from tests.workflows.entity_items import co, person, weigh
         ("쿠팡", "coupang"),
         ("Роснефть", "rosneft"),
         ("プロダクションズ", "productions"),
+        ("ファミリーマート", "familymart"),  # an r after a vowel is a long vowel in kana
+        ("스타벅스", "starbucks"),  # and in Hangul
     ],
 )
 def test_a_loanword_in_another_script_sounds_as_its_latin_spelling(written: str, latin: str) -> None:
@@ -29,6 +31,7 @@ def test_a_loanword_in_another_script_sounds_as_its_latin_spelling(written: str,
 
 def test_names_that_share_few_consonants_or_differ_do_not_sound_alike() -> None:
     assert not sounds_alike(names.clean_name("ブリヂストン"), "brightstar")
+    assert not sounds_alike(names.clean_name("ファミリーマート"), "familymarkets")
     assert not sounds_alike("sipl", "cipla")  # three consonants: too few to tell names apart
     assert sound_key("cilij", read=True).startswith("j")  # anyascii's bare c is च, "ch"
     assert sounds_alike("red cilij emtrtenmemt", "red chillies entertainment")

@@ -261,8 +261,10 @@ def sounds_alike(read: str, latin: str) -> bool:
     `sound_key`s are equal, four consonants at least, or differ in one of six or more (a plural,
     a consonant a script adds: "productions" / プロダクション)."""
     x = sound_key(read, read=True)
-    # a g before e, i or y may be soft (Germain: جيرمان, jyrmn)
-    for y in {sound_key(latin), sound_key(re.sub(r"g(?=[eiy])", "j", latin))}:
+    # a g before e, i or y may be soft (Germain: جيرمان, jyrmn); an r after a vowel and before a
+    # consonant or the end is a long vowel in kana and Hangul (FamilyMart: ファミリーマート, famirimato)
+    soft, long_ = re.sub(r"g(?=[eiy])", "j", latin), re.sub(r"(?<=[aeiou])r(?![aeiouy])", "", latin)
+    for y in {sound_key(latin), sound_key(soft), sound_key(long_)}:
         if len(x) < 4 or len(y) < 4:
             continue
         if x == y:
