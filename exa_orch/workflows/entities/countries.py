@@ -51,21 +51,24 @@ def _spellings(info: Mapping[str, Any]) -> tuple[set[str], set[str]]:
 
 
 @lru_cache(maxsize=1)
-def _data() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """(place -> ISO alpha-2, demonym -> ISO alpha-2, ISO alpha-2 -> the country's name folded)."""
+def _data() -> tuple[dict[str, str], dict[str, str], dict[str, str], frozenset[str]]:
+    """(place -> ISO alpha-2, demonym -> ISO alpha-2, ISO alpha-2 -> the country's name folded,
+    every place of any country, one country's or several's: `is_place`)."""
     import countryinfo  # on first use: a cold start needs none of it
 
     places: dict[str, set[str]] = {}
     demonyms: dict[str, tuple[int, str]] = {}
     names: dict[str, str] = {}
+    every: set[str] = set()
     for country in countryinfo.all_countries():
         info = country.info()
+        own, held = _spellings(info)
+        every |= own | held
         iso = str((info.get("ISO") or {}).get("alpha2") or "")
         if not iso or not info.get("name"):
             continue
         if iso not in names or info["name"] == info.get("nativeName"):  # United Kingdom, not Wales
             names[iso] = _key(info["name"])
-        own, held = _spellings(info)
         for key in own | held:
             places.setdefault(key, set()).add(iso)  # "Georgia": a country and a US state: unknown
         demonym, people = _key(info.get("demonym") or ""), int(info.get("population") or 0)
@@ -76,7 +79,7 @@ def _data() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     for k, iso in _MORE.items():
         place.setdefault(k, iso)
         demonym_of.setdefault(k, iso)
-    return place, demonym_of, names
+    return place, demonym_of, names, frozenset(k for k in every if k)
 
 
 @lru_cache(maxsize=1)
@@ -96,7 +99,7 @@ def _own_names() -> dict[str, str]:
 
 def _place(part: str) -> str:
     """The ISO code a single place names ("Fujian Province" -> CN), or ""."""
-    place, _, _ = _data()
+    place = _data()[0]
     key = _key(part)
     if key in place:
         return place[key]
@@ -112,20 +115,12 @@ _REGION_WORDS = frozenset(
 )
 
 
-@lru_cache(maxsize=1)
-def _every_place() -> frozenset[str]:
-    """Every country's names and every capital and province, one country's or several's."""
-    import countryinfo
-
-    return frozenset(k for c in countryinfo.all_countries() for k in set.union(*_spellings(c.info())) if k)
-
-
 def is_place(text: str) -> bool:
     """Whether `text` names a country, or a capital, state or province the data holds ("Maryland",
     "Baden-Württemberg"), whichever country holds it; four letters at least (a country's ISO code is
     no place in a name: "and", "com")."""
     key = _key(text)
-    return len(key) >= 4 and key not in _REGION_WORDS and (bool(_place(text)) or key in _every_place())
+    return len(key) >= 4 and key not in _REGION_WORDS and (bool(_place(text)) or key in _data()[3])
 
 
 @lru_cache(maxsize=1)
@@ -175,7 +170,7 @@ def stated_country(text: str) -> str:
     multinational", "a South Korean conglomerate"), an "X-based" place, or "is India's largest" (or
     ", India's largest" in apposition); ""
     when none."""
-    _, demonym_of, names = _data()
+    _, demonym_of, names, _ = _data()
     for m in _PREDICATE.finditer(text):
         said = _key(m.group(1)).split()
         for i in range(len(said)):

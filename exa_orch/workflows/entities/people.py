@@ -214,6 +214,7 @@ def _one_off(x: str, y: str) -> bool:
 # a p (Peres).
 _HEBREW = str.maketrans({"ב": "b", "א": "", "ע": ""})
 _HEBREW_VOWELS = re.compile(r"(?<=[\u05d0-\u05ea])[וי]|ה(?![\u05d0-\u05ea])")
+_HEBREW_LETTER = re.compile(r"[\u05d0-\u05ea]")
 
 
 _READ_PARTICLES = frozenset({"bn", "bnt", "l"})
@@ -225,7 +226,7 @@ def consonant_letters(name: str, *, vowels: bool = True) -> str:
     quote mark ("العبار" -> "l`br"), a letter of the word, not a break between two. Hebrew with
     `vowels` off is read by its consonants alone (`_HEBREW`: "שמעון פרס" -> "smn prs"; with them,
     ו is a v: לוי, Levi)."""
-    if not vowels and re.search(r"[\u05d0-\u05ea]", name):
+    if not vowels and _HEBREW_LETTER.search(name):
         name = _HEBREW_VOWELS.sub("", name).translate(_HEBREW)
     return re.sub(r"[`'’ʿʾ]", "", fold(name))
 
@@ -241,7 +242,7 @@ def _skeletons(a: str, b: str) -> tuple[float, str] | None:
         return None
     script, latin = (a, b) if consonantal(a) else (b, a)
     first = _read_skeletons(script, latin, consonant_letters(script))
-    if first[0] > 0 or not re.search(r"[\u05d0-\u05ea]", script):
+    if first[0] > 0 or not _HEBREW_LETTER.search(script):
         return first
     return _read_skeletons(script, latin, consonant_letters(script, vowels=False))
 

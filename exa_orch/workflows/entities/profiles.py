@@ -213,11 +213,11 @@ def _leading(page: Record, own: Record) -> str | None:
     return None
 
 
-def _unsaid_place(added: list[str], own: Record) -> bool:
-    """A place among the words a profile's name adds ("SECU Maryland" beside "SECU"), which the
-    site's record does not say it is in: another region's company of the name (the SECU of North
-    Carolina is not Maryland's), or a regional unit of the site's owner."""
-    said = {w[:6] for w in own.topics} | {w[:6] for w in words(own.location)}
+def _unsaid_place(added: list[str], other: Record) -> bool:
+    """A place among the words the longer name adds ("SECU Maryland" beside "SECU"), which the
+    record under the shorter name does not say it is in: another region's company of the name
+    (the SECU of North Carolina is not Maryland's), or a regional unit of its owner."""
+    said = {w[:6] for w in other.topics} | {w[:6] for w in words(other.location)}
     runs = [*added, *(" ".join(pair) for pair in itertools.pairwise(added))]
     return any(is_place(run) and not {w[:6] for w in run.split()} <= said for run in runs)
 
