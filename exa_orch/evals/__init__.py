@@ -46,7 +46,8 @@ blind25 only its false merge read, of blind26 nothing), `blind27.json` and `blin
 written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, written blind at
 416eff1 (of blind30 only its false merge read), and `blind31.json` to `blind36.json`, written blind
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
-missed, without names, though a few names in other scripts showed in those counts' reasons);
+missed, without names, though a few names in other scripts showed in those counts' reasons), and
+`blind37.json` to `blind42.json`, written blind at 3924201 (of blind40 only its false merge read);
 `blind14.json` and
 `blind15.json`, written blind at 05a308c and measured before they were read, are tuning worlds.
 `--verbose` lists every pair the
@@ -102,7 +103,7 @@ TUNING = (
     "blind9.json",
     "blind14.json",  # written blind at 05a308c, measured before anyone read it, then read (seventh session)
     "blind15.json",
-)  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json
+)  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind42.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
