@@ -215,3 +215,53 @@ def test_independent_is_no_employer_two_namesakes_share() -> None:
     ev = weigh(a, b)
     assert not ev.joins and "same employer" not in ev.reason
     assert entities.record(0, a).employer == ""
+
+
+@pytest.mark.parametrize(
+    ("chinese", "latin"),
+    [
+        ("周潤發", "Chow Yun-fat"),  # pinyin would be Zhou Runfa
+        ("霍英東", "Fok Ying-tung"),  # a family name read in Cantonese too (Huo in pinyin)
+        ("梅艷芳", "Anita Mui Yim-fong"),  # Hong Kong's order: an English given name, then the whole name
+        ("張學友", "Jacky Cheung Hok-yau"),
+    ],
+)
+def test_a_hong_kong_name_in_traditional_characters_reads_as_its_cantonese_spelling(
+    chinese: str, latin: str
+) -> None:
+    assert name_evidence(chinese, latin)[0] == name_evidence("任正非", "Ren Zhengfei")[0]
+
+
+def test_a_cantonese_reading_still_tells_two_hong_kong_names_apart() -> None:
+    assert name_evidence("梅艷芳", "Anita Mui Yim-wah")[0] < 4.0  # another given name
+    assert name_evidence("梅艷芳", "Anita Lam Yim-fong")[0] < 0  # another family name
+    assert name_evidence("周潤發", "Jacky Cheung Hok-yau")[0] < 0
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agrees"),
+    [
+        ("海天味业", "Haitian Flavouring and Food", True),  # the trade translated, the name read
+        ("海天國際", "Haitian International Holdings", True),  # 國際 is International
+        ("海天味业", "Haitian International Holdings", False),  # another company of one group
+        ("紫金矿业", "Zijin Mining Group", True),  # a group the short name leaves out
+    ],
+)
+def test_a_reading_that_begins_with_the_latin_name_leaves_no_place_or_international_unwritten(
+    written: str, latin: str, agrees: bool
+) -> None:
+    said = names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin))
+    assert (said is not None) == agrees, said
+
+
+def test_a_profile_joins_the_site_whose_name_writes_its_international_not_a_namesake() -> None:
+    # Haitian International (Ningbo) and Haitian Flavouring (Foshan) are unrelated; given one city
+    # and one trade here, only the names can tell them apart.
+    where, trade = "Ningbo, China", "Machinery"
+    profile = co(
+        "a", "Haitian International Holdings Ltd", "https://www.bloomberg.com/quote/1882:HK", where, trade
+    )
+    own = co("b", "海天國際", "https://www.haitianinter.com/", where, trade)
+    namesake = co("c", "海天味业", "https://www.haitian-food.com/", where, trade)
+    assert weigh(profile, own).joins
+    assert not weigh(profile, namesake).joins

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import cast
 
 from exa_orch.workflows.entities.scripts import is_cjk, sound_key, sounds_alike
+from exa_orch.workflows.entities.terms import TERMS, WORD
 
 # Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
 # Thailand's "Public Company Limited" once cleanco took "Company Limited"; Spain's and Latin
@@ -249,7 +250,7 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     if not words_:
         return None
     reading = cleaned.replace(" ", "")
-    if is_cjk(written) and len(first) >= 4 and first not in DESIGNATORS:
+    if is_cjk(written) and len(first) >= 4 and first not in DESIGNATORS and not _unwritten(written, other):
         if reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r")):
             return f"{written} reads {reading}, which begins with {first}"
     if sounds_alike(reading, "".join(words_)):
@@ -258,6 +259,25 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     if len(lead) >= 4 and sound_key(reading, read=True).startswith(lead):
         return f"{written} reads {reading}, which begins with the sounds of {words_[0]}"
     return None
+
+
+# The English words of the terms a name must write to be called by them (terms.WORD: places,
+# "international", "national"), but a group's and a holding company's, which an English name
+# adds to the short name in characters (紫金矿业 / Zijin Mining Group), each with the term's forms.
+_WORD_FORMS: dict[str, frozenset[str]] = {}
+for _term, (_kind, _english) in TERMS.items():
+    for _word in _english:
+        if _kind == WORD and _word not in ("group", "holdings", "holding"):
+            _WORD_FORMS[_word] = _WORD_FORMS.get(_word, frozenset()) | {_term}
+
+
+def _unwritten(written: str, other: str) -> bool:
+    """Whether the Latin name `other` says a word the name in characters `written` would write as a
+    term and does not: 华宝股份 is not "Huabao International" (国际 / 國際 is not in it)."""
+    padded = f" {other} "
+    return any(
+        f" {w} " in padded and not any(t in written for t in forms) for w, forms in _WORD_FORMS.items()
+    )
 
 
 def names_agree(a: str, b: str) -> str | None:

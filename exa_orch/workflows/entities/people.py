@@ -130,7 +130,8 @@ def parse(name: str) -> tuple[PersonName, ...]:
         given = (read.given,) if read.given else ()
         script = "hangul" if read.korean else "han"
         wade = (PersonName((read.wade,), read.family, (), read.spellings, script),) if read.wade else ()
-        return (PersonName(given, read.family, (), read.spellings, script), *wade, *japanese)
+        canto = tuple(PersonName((c,), read.family, (), read.spellings, script) for c in read.cantonese)
+        return (PersonName(given, read.family, (), read.spellings, script), *wade, *canto, *japanese)
     if japanese:
         return japanese
     name = cyrillic(name) or name
@@ -182,6 +183,18 @@ def _english_beside(x: PersonName, y: PersonName) -> bool:
         and len(y.given) == 1
         and len(forms(y.given[0])) > 1
         and not chinese_like(list(y.given))
+    )
+
+
+def _hong_kong(x: PersonName, y: PersonName) -> bool:
+    """`x` read from Chinese characters, `y` the Hong Kong order that puts an English given name
+    before the whole Chinese name: "Tony Leung Chiu-wai" (tony, leung, chiuwai) beside 梁朝偉."""
+    return (
+        x.script == "han"
+        and not y.script
+        and len(y.given) == 1
+        and y.extra == x.given
+        and (x.family == y.family or y.family in x.spellings)
     )
 
 
@@ -305,6 +318,9 @@ def _as_japanese(x: PersonName, other: PersonName) -> PersonName:
 # family name alone, as much as a name in characters read whole weighs less one (6 - 2): never a
 # join without an employer and a title both agreeing (person_evidence).
 _ENGLISH = 4.0
+# A whole name in characters read in Latin letters, given and family names agreeing (4 + 3, less one
+# for the reading): what "Tony Leung Chiu-wai" beside 梁朝偉 weighs, the English name said besides.
+_WHOLE_READ = 6.0
 
 
 @lru_cache(maxsize=65536)
@@ -321,6 +337,9 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
     for x in parse(a):
         for y in parse(b):
             x, y = _as_japanese(x, y), _as_japanese(y, x)
+            if _hong_kong(x, y) or _hong_kong(y, x):
+                best = max(best, (_WHOLE_READ, "an English given name before the whole name in characters"))
+                continue
             fw, fr = _family(x, y)
             if fw < 0 and best[0] > -8.0:
                 continue  # this reading's family names differ: another reading already does better

@@ -16,7 +16,9 @@ have spellings the Revised Romanization does not give (이 is Lee, Yi or Rhee;
 박 is Park): `KOREAN_SURNAMES` lists the usual ones, read only from Hangul, never between two
 Latin spellings (a Lee and a Yi in Latin letters are two names). Chinese family names, likewise,
 have the spellings of Taiwan, Hong Kong and Southeast Asia (`CHINESE_SURNAMES`: 李 Lee, 陳 Chan
-or Tan), and a Chinese given name its Wade-Giles spelling (`wade_giles`: 清德 Ching-te).
+or Tan), and a Chinese given name its Wade-Giles spelling (`wade_giles`: 清德 Ching-te) and, in
+traditional characters, the spellings Hong Kong writes it in (`cantonese`: 嘉誠 Ka-shing), read with
+cantonese-romanisation (the Hong Kong Government's Cantonese romanisation, character by character).
 """
 
 from __future__ import annotations
@@ -147,6 +149,7 @@ class Syllabic(NamedTuple):
     spellings: frozenset[str]  # the family name's spellings in Latin letters, with `family`
     korean: bool  # written in Hangul
     wade: str = ""  # a Chinese given name in Wade-Giles ("chingte"), where it differs from `given`
+    cantonese: tuple[str, ...] = ()  # its Hong Kong spellings ("kashing"), where they differ
 
 
 # Revised Romanization writes a syllable's last consonant k, t, p (박 Bak, 혁 hyeok); anyascii's
@@ -185,8 +188,42 @@ def syllabic(name: str) -> Syllabic | None:
     wade = ""
     if not korean:
         spellings |= CHINESE_SURNAMES.get("".join(family_chars), frozenset())
+        spellings |= set(cantonese(tuple(family_chars)))  # 霍 Fok, 鄭 Cheng: Hong Kong's spellings
         wade = "".join(wade_giles(_romanize(c)) for c in given_chars)
-    return Syllabic(family, given, frozenset(spellings), korean, wade if wade != given else "")
+    canto = tuple(c for c in cantonese(tuple(given_chars)) if c not in (given, wade)) if not korean else ()
+    return Syllabic(family, given, frozenset(spellings), korean, wade if wade != given else "", canto)
+
+
+# A given name of two characters with three spellings each is nine readings: a bound on how many
+# are kept, as the rarer spellings come last.
+_CANTONESE_READINGS = 16
+
+
+@lru_cache(maxsize=1)
+def _cantonese_table() -> object:
+    from cantoroman import Cantonese  # on first use: 1 MB of tables a cold start needs none of
+
+    return Cantonese()
+
+
+def cantonese(chars: tuple[str, ...]) -> tuple[str, ...]:
+    """A given name in traditional characters as Hong Kong spells it, every spelling the table
+    gives ("嘉誠" -> "kashing", "kasing", "gashing", ...), at most `_CANTONESE_READINGS` of them;
+    () when a character has no reading there (simplified characters, mostly)."""
+    if not chars:
+        return ()
+    table = _cantonese_table()
+    options: list[list[str]] = []
+    for ch in chars:
+        roman = table.getRoman(ch)  # type: ignore[attr-defined]
+        spellings = [s for s in (roman[0] if roman else []) if s.isascii() and s.isalpha()]
+        if not spellings:
+            return ()
+        options.append(spellings)
+    readings = [""]
+    for spellings in options:
+        readings = [r + s for r in readings for s in spellings]
+    return tuple(readings[:_CANTONESE_READINGS])
 
 
 # Scripts that write few or no vowels, or vowels anyascii spells otherwise than a Latin page does:
