@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 _HAN = r"\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 _HANGUL = r"\uac00-\ud7a3"
@@ -194,36 +194,36 @@ def syllabic(name: str) -> Syllabic | None:
     return Syllabic(family, given, frozenset(spellings), korean, wade if wade != given else "", canto)
 
 
-# A given name of two characters with three spellings each is nine readings: a bound on how many
-# are kept, as the rarer spellings come last.
-_CANTONESE_READINGS = 16
+# A given name is two characters at most here (`syllabic`), a character four spellings at most: all
+# are kept (the table lists them alphabetically, not by use: 嘉 "ga gar ka", Li Ka-shing's Ka). The
+# bound only keeps a longer input from multiplying.
+_CANTONESE_READINGS = 64
 
 
 @lru_cache(maxsize=1)
-def _cantonese_table() -> object:
+def _cantonese_table() -> Any:
     from cantoroman import Cantonese  # on first use: 1 MB of tables a cold start needs none of
 
     return Cantonese()
 
 
+@lru_cache(maxsize=8192)
+def _cantonese_syllable(ch: str) -> tuple[str, ...]:
+    """A traditional character's spellings in the Hong Kong Government Cantonese Romanisation
+    ("福" -> "fook", "fuk"); () for a character the table lacks (simplified ones, mostly)."""
+    roman = _cantonese_table().getRoman(ch)
+    return tuple(s for s in (roman[0] if roman else []) if s.isascii() and s.isalpha())
+
+
 def cantonese(chars: tuple[str, ...]) -> tuple[str, ...]:
-    """A given name in traditional characters as Hong Kong spells it, every spelling the table
-    gives ("嘉誠" -> "kashing", "kasing", "gashing", ...), at most `_CANTONESE_READINGS` of them;
-    () when a character has no reading there (simplified characters, mostly)."""
-    if not chars:
-        return ()
-    table = _cantonese_table()
-    options: list[list[str]] = []
+    """A name in traditional characters as Hong Kong spells it, every spelling the table gives
+    ("嘉誠" -> "gashing", ..., "kashing"), at most `_CANTONESE_READINGS` of them; () when a
+    character has no reading there."""
+    readings = [""] if chars else []
     for ch in chars:
-        roman = table.getRoman(ch)  # type: ignore[attr-defined]
-        spellings = [s for s in (roman[0] if roman else []) if s.isascii() and s.isalpha()]
-        if not spellings:
-            return ()
-        options.append(spellings)
-    readings = [""]
-    for spellings in options:
-        readings = [r + s for r in readings for s in spellings]
-    return tuple(readings[:_CANTONESE_READINGS])
+        spellings = _cantonese_syllable(ch)
+        readings = [r + s for r in readings for s in spellings][:_CANTONESE_READINGS]
+    return tuple(readings)
 
 
 # Scripts that write few or no vowels, or vowels anyascii spells otherwise than a Latin page does:
