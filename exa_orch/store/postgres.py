@@ -17,7 +17,12 @@ What differs from SQLite, and why:
   those into wake-ups for waiters in this process.
 - A session stuck in a transaction (a SIGSTOPped server) is ended by the server after
   IDLE_IN_TRANSACTION_MS, releasing its row locks; on waking it reconnects and finds its leases
-  taken, so its fenced writes fail.
+  taken, so its fenced writes fail. PostgreSQL's timer covers a session waiting between whole
+  statements only: one stopped in the middle of a pipeline (its Sync never sent) waits for its
+  client for ever, "active" or "idle in transaction", holding its locks, and claims skip those
+  tasks for as long (a task never finished). So every writer, at most once per
+  SWEEP_EVERY_S, ends the exa-orch writers' sessions that have waited on their client
+  inside a transaction for STALLED_CLIENT_S (`PgConn._end_stalled_sessions`).
 """
 
 from __future__ import annotations
@@ -54,6 +59,18 @@ def _psycopg() -> Any:
 CHANNEL = "exa_orch_task"
 RUNNABLE = "runnable"  # the payload for "a task was created or let go"; others are task ids
 IDLE_IN_TRANSACTION_MS = 10_000
+# A writer's session waiting this long on its client inside a transaction has a stopped client: a
+# live one sends its next message within milliseconds, and twice PostgreSQL's own bound leaves it
+# the sessions that timer ends.
+STALLED_CLIENT_S = 2 * IDLE_IN_TRANSACTION_MS / 1000
+SWEEP_EVERY_S = IDLE_IN_TRANSACTION_MS / 1000  # how often a writer looks for them
+_WRITER = "exa-orch writer"
+_END_STALLED = (
+    "SELECT pid, pg_terminate_backend(pid) FROM pg_stat_activity"
+    " WHERE datname = current_database() AND pid <> pg_backend_pid() AND application_name = %s"
+    " AND xact_start IS NOT NULL AND wait_event = 'ClientRead'"
+    " AND state_change < now() - make_interval(secs => %s)"
+)
 LISTEN_RETRY_MAX_S = 2.0  # the longest pause between attempts to LISTEN again
 # Errors after which running the same transaction again can succeed.
 _RETRYABLE = ("40001", "40P01", "55P03")  # serialization failure, deadlock, lock not available
@@ -224,7 +241,9 @@ class PgConn:
     def __init__(self, url: str, clock: DbClock | None = None) -> None:
         self._url = url
         self._clock = clock
-        self._conn = _connect(url, "exa-orch writer")
+        self._conn = _connect(url, _WRITER)
+        self._next_sweep = 0.0  # time.monotonic() of the next _end_stalled_sessions
+        self._sweep_refused = False
 
     @property
     def in_transaction(self) -> bool:
@@ -247,6 +266,7 @@ class PgConn:
 
     def _begin(self) -> _Result:
         self._reconnect_if_lost()
+        self._end_stalled_sessions()
         sent = time.time()
         # One round trip: open the transaction and read the server's clock.
         with self._conn.cursor() as cur:
@@ -262,6 +282,7 @@ class PgConn:
         trip (psycopg's pipeline mode); returns once COMMIT succeeded. On any failure the
         transaction is rolled back and the error raised."""
         self._reconnect_if_lost()
+        self._end_stalled_sessions()
         sent = time.time()
         conn = self._conn
         try:
@@ -285,7 +306,33 @@ class PgConn:
     def _reconnect_if_lost(self) -> None:
         if self._conn.closed or self._conn.broken:
             log.warning("store writer: the PostgreSQL connection was lost; reconnecting")
-            self._conn = _connect(self._url, "exa-orch writer")
+            self._conn = _connect(self._url, _WRITER)
+
+    def _end_stalled_sessions(self) -> None:
+        """End other writers' sessions whose client stalled inside a transaction (module
+        docstring), at most once per SWEEP_EVERY_S; outside a transaction only. Their
+        row locks go with them, so the tasks they held can be claimed once their leases lapse;
+        their servers, if they wake, reconnect and find those leases taken. A role that may not
+        end them (another role's sessions) is said once and the sweep goes on."""
+        now = time.monotonic()
+        if now < self._next_sweep:
+            return
+        self._next_sweep = now + SWEEP_EVERY_S
+        try:
+            rows = self._conn.execute(_END_STALLED.encode(), (_WRITER, STALLED_CLIENT_S)).fetchall()
+        except _psycopg().Error as exc:
+            if not self._sweep_refused:
+                self._sweep_refused = True
+                log.warning("store writer: could not look for stalled sessions: %s", str(exc).strip())
+            return
+        for pid, ended in rows:
+            if ended:
+                log.warning(
+                    "store writer: ended PostgreSQL session %s: its client stalled for over %.0f s inside a "
+                    "transaction (a stopped server?), holding row locks",
+                    pid,
+                    STALLED_CLIENT_S,
+                )
 
     def run_script(self, sql: str) -> None:
         """Run several statements (a migration file) as they are, no parameters."""

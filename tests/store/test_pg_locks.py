@@ -6,19 +6,25 @@ checkpointing and cancelling at once lose no write either."""
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import subprocess
+import sys
 import threading
 import uuid
+from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
 
 from exa_orch.errors import InvalidTransition, LeaseHeld, TaskTerminal
-from exa_orch.store import Store, costs, tasks
+from exa_orch.store import Store, costs, postgres, tasks
 from exa_orch.store.pgcluster import Cluster
 from tests.pg import fresh_database
-from tests.support import WAIT
+from tests.support import WAIT, until_sync
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @pytest.fixture
@@ -137,3 +143,65 @@ async def test_servers_creating_claiming_and_cancelling_at_once_lose_no_write(ur
     assert sorted(r[0] for r in rows) == sorted(made)  # every task made once, each with its narrow row
     assert all(r[1] is not None for r in rows)
     assert sorted(events) == sorted((task_id, 1) for task_id in made)
+
+
+# A writer that stops itself in the middle of a pipeline: BEGIN and an UPDATE sent, no Sync. Its
+# session waits for it inside the transaction, holding the row's lock, and PostgreSQL's
+# idle_in_transaction_session_timeout never fires (it covers waits between whole statements).
+_STOPS_MID_PIPELINE = """
+import os, signal, sys
+from exa_orch.store.postgres import _connect
+conn = _connect(sys.argv[1], "exa-orch writer")
+with conn.pipeline(), conn.cursor() as cur:
+    cur.execute(b"BEGIN")
+    cur.execute(b"UPDATE stall SET x = 2")
+    conn.pgconn.flush()
+    os.kill(os.getpid(), signal.SIGSTOP)
+"""
+
+
+def test_a_writer_stopped_mid_pipeline_has_its_session_ended_and_its_row_locks_freed(
+    pg_cluster: Cluster, pg_template: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = fresh_database(pg_cluster, pg_template)
+    monkeypatch.setattr(postgres, "STALLED_CLIENT_S", 1.0)  # not 20 s: the test waits on it
+    monkeypatch.setattr(postgres, "SWEEP_EVERY_S", 0.0)
+    with psycopg.connect(url, autocommit=True) as probe:
+        probe.execute(b"CREATE TABLE stall (x int)")
+        probe.execute(b"INSERT INTO stall VALUES (1)")
+        child = subprocess.Popen(
+            [sys.executable, "-c", _STOPS_MID_PIPELINE, url], env={**os.environ, "PYTHONPATH": str(ROOT)}
+        )
+        try:
+
+            def stalled_pid() -> int | None:
+                row = probe.execute(
+                    b"SELECT pid FROM pg_stat_activity WHERE application_name = 'exa-orch writer'"
+                    b" AND xact_start IS NOT NULL AND wait_event = 'ClientRead'"
+                ).fetchone()
+                return None if row is None else int(row[0])
+
+            pid = until_sync(stalled_pid, what="the stopped writer's session, waiting in its transaction")
+            with pytest.raises(psycopg.errors.LockNotAvailable):
+                probe.execute(b"SELECT x FROM stall FOR UPDATE NOWAIT")
+            writer = postgres.PgConn(url)  # another server's writer, at its next transactions
+            healthy = postgres.PgConn(url)  # an idle one is left alone
+
+            def ended() -> bool:
+                writer.execute("BEGIN")
+                writer.execute("ROLLBACK")
+                row = probe.execute(
+                    b"SELECT count(*) FROM pg_stat_activity WHERE pid = %s", (pid,)
+                ).fetchone()
+                return row is not None and row[0] == 0
+
+            until_sync(ended, what="the stalled session ended by the other writer")
+            assert probe.execute(b"SELECT x FROM stall FOR UPDATE NOWAIT").fetchone() == (1,)  # rolled back
+            healthy.execute("BEGIN")
+            assert healthy.execute("SELECT 1").fetchall() == [(1,)]
+            healthy.execute("ROLLBACK")
+            writer.close()
+            healthy.close()
+        finally:
+            child.kill()
+            child.wait(timeout=WAIT)
