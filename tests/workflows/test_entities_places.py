@@ -239,3 +239,16 @@ def test_a_profile_named_for_the_last_word_of_a_site_s_name_is_paired_with_it() 
     page = co("b", "Kestrel", "https://fr.wikipedia.org/wiki/Kestrel_(audit)", "Lyon, France",
               industry="Audit and tax")  # fmt: skip
     assert entities.resolve([own, page]).groups == [[0, 1]], apart(own, page)
+
+
+def test_a_profile_whose_name_holds_the_site_s_name_inside_joins_in_one_country_and_industry() -> None:
+    """ "Branca" stands inside "Fratelli Branca Distillerie S.r.l." (a legal name around the brand):
+    one company where one country and one industry say so; in another industry, two."""
+    page = co("a", "Fratelli Branca Distillerie S.r.l.", "https://www.reuters.com/markets/companies/FBD.MI/",
+              "Milan, Italy", industry="Spirits")  # fmt: skip
+    own = co("b", "Branca", "https://www.branca.it/", "Milan, Italy", industry="Spirits")
+    res = entities.resolve([page, own])
+    assert res.groups == [[0, 1]], apart(page, own)
+    assert "Branca stands in Fratelli Branca Distillerie S.r.l.'s name" in res.reasons[0][0]["reason"]
+    other = co("c", "Branca", "https://www.branca-design.it/", "Milan, Italy", industry="Furniture")
+    assert entities.resolve([page, other]).groups == [[0], [1]]

@@ -83,16 +83,18 @@ def _single(name: str) -> bool:
 
 
 def _part_keys(r: Record) -> set[str]:
-    """A company's name, and less its last words or less its first ones (five letters left at
-    least): the shorter name profiles._leading weighs against it, whichever of a site and a profile
-    is the longer ("Mazars" beside "Forvis Mazars", "Gallagher" beside "Arthur J. Gallagher & Co.").
-    `_blocks` keeps such a block only where it pairs a profile with a site: two sites of one first
-    word (Orion Confectionery, Orion Energy) are not paired by it."""
+    """A company's name, its leading words, and any run of its words of five letters or more: the
+    shorter name profiles._leading weighs against it, whichever of a site and a profile is the
+    longer ("Mazars" beside "Forvis Mazars", "Gallagher" beside "Arthur J. Gallagher & Co.",
+    "Campari" beside "Davide Campari-Milano"). `_blocks` keeps such a block only where it pairs a
+    profile with a site: two sites of one first word (Orion Confectionery, Orion Energy) are not
+    paired by it."""
     core = r.core.split()
     if not core or not (r.domain or (r.site and r.site.platform)):
         return set()
     own = {f"q:{' '.join(core[:k])}" for k in range(1, len(core) + 1) if len(core[0]) >= 3}
-    return own | {f"q:{tail}" for k in range(1, len(core)) if len(tail := " ".join(core[k:])) >= 5}
+    runs = (" ".join(core[i:j]) for i in range(1, len(core)) for j in range(i + 1, len(core) + 1))
+    return own | {f"q:{run}" for run in runs if len(run) >= 5}
 
 
 _LATIN_LEAD = re.compile(r"[A-Za-z]{2,3}(?=[^A-Za-z\s])")

@@ -13,8 +13,9 @@ A page on Wikipedia, a LinkedIn company page, Crunchbase, or a Medium or Substac
   "chemicals"), or one names the other's site; or one text states a country, the other (a site
   under no country's suffix) none, and they share two such words (a global site rarely says where
   it is based);
-- or **the site's name leads the profile's** by one to three words ("Vestas" / "Vestas Wind Systems
-  A/S"), with one known country and one industry (or two words of trade) both say (`_leading`);
+- or **the site's name leads the profile's**, or stands inside it, by one to three words ("Vestas" /
+  "Vestas Wind Systems A/S", "Campari" / "Davide Campari-Milano"), with one known country and one
+  industry (or two words of trade) both say (`_leading`);
 - **and** nothing is against (evidence.compare: a stated owner, two known countries, legal forms).
 One name in two countries (Metro AG / Metro Inc.) or two industries (Giant bicycles / Giant Food)
 stays two. An app store's pages are families.app_pages'.
@@ -180,37 +181,58 @@ def _corroborated(page: Record, own: Record) -> str | None:
 
 def _leading(page: Record, own: Record) -> str | None:
     """One name is the other's leading words, one to three more after it ("Vestas" / "Vestas Wind
-    Systems A/S", "Emaar" / "Emaar Properties PJSC"), or its last ones ("Generali" / "Assicurazioni
-    Generali"), the site's name the shorter or the profile's (a page under the brand, "Cerberus",
-    beside the site's "Cerberus Capital Management"), and more than one name says so: one known
-    country, and one industry or two words of trade both texts say ("Giant" bicycles / "Giant Food":
-    two industries; "Britannia" biscuits of India / "Britannia Hotels": two countries)."""
-    mine, theirs = own.core.split(), page.core.split()
-    short, long_ = sorted((mine, theirs), key=len)
-    if not short or len(short[0]) < 3 or not 0 < len(long_) - len(short) <= 3:
+    Systems A/S", "Emaar" / "Emaar Properties PJSC"), or stands whole inside it ("Generali" /
+    "Assicurazioni Generali", "Campari" / "Davide Campari-Milano": `_placed`), the site's name the
+    shorter or the profile's (a page under the brand, "Cerberus", beside the site's "Cerberus
+    Capital Management"), and more than one name says so: one known country, and one industry or
+    two words of trade both texts say ("Giant" bicycles / "Giant Food": two industries;
+    "Britannia" biscuits of India / "Britannia Hotels": two countries)."""
+    placed = _placed(own.core.split(), page.core.split())
+    if placed is None or not (known(page.country) and page.country == own.country):
         return None
-    # the shorter name leads the longer, or ends it ("Generali" / "Assicurazioni Generali",
-    # "Hydro" / "Norsk Hydro"), a word of five letters or more
-    leads = long_[: len(short)] == short
-    if not leads and (long_[-len(short) :] != short or len(" ".join(short)) < 5):
-        return None
-    if not (known(page.country) and page.country == own.country):
-        return None
+    site_shorter, at, added = placed
     # a place the longer name adds is one the other record must say (`_unsaid_place`)
-    if _unsaid_place(long_[len(short) :] if leads else long_[: -len(short)], own if short is mine else page):
+    if _unsaid_place(added, own if site_shorter else page):
         return None
-    first, second = (own, page) if short is mine else (page, own)
+    first, second = (own, page) if site_shorter else (page, own)
+    verb = "leads" if at == 0 else "stands in"
     if page.industry and own.industry:
         same = page.industry == own.industry
         return (
-            f"{first.name} leads {second.name}'s name, both based in {own.country} and in {own.industry}"
+            f"{first.name} {verb} {second.name}'s name, both based in {own.country} and in {own.industry}"
             if same
             else None
         )
     shared = _shared_topics(page, own)
     if len(shared) >= 2:
-        return f"{first.name} leads {second.name}'s name, both based in {own.country}, both say {shared[0]!r} and {shared[1]!r}"
+        return f"{first.name} {verb} {second.name}'s name, both based in {own.country}, both say {shared[0]!r} and {shared[1]!r}"
     return None
+
+
+_SMALL = frozenset("de des du la le of the and y e et".split())
+
+
+def _placed(mine: list[str], theirs: list[str]) -> tuple[bool, int, list[str]] | None:
+    """Where the shorter of two names' words (the site's `mine`, the profile's `theirs`) stand
+    together in the longer, which adds one to three words (small words not counted: "Compagnie
+    Generale des Etablissements Michelin" adds three): (the site's is the shorter, where, the words
+    added), or None. Leading, three letters suffice; after the first word, five, not designators
+    alone ("Norsk Hydro" / "Hydro", never "Bank")."""
+    mine = [w for w in mine if w not in _SMALL] or mine
+    theirs = [w for w in theirs if w not in _SMALL] or theirs
+    short, long_ = sorted((mine, theirs), key=len)
+    if not short or len(short[0]) < 3 or not 0 < len(long_) - len(short) <= 3:
+        return None
+    at = _within(short, long_)
+    if at is None or (at and (len(" ".join(short)) < 5 or set(short) <= DESIGNATORS)):
+        return None
+    return short is mine, at, long_[:at] + long_[at + len(short) :]
+
+
+def _within(short: list[str], long_: list[str]) -> int | None:
+    """Where `short`'s words stand together in `long_` (its first place), or None."""
+    n = len(short)
+    return next((i for i in range(len(long_) - n + 1) if long_[i : i + n] == short), None)
 
 
 def _unsaid_place(added: list[str], other: Record) -> bool:
