@@ -314,3 +314,20 @@ def test_a_trading_name_of_a_legal_entity_joins_its_site_in_one_country_and_trad
     assert entities.resolve([brand, entity]).groups == [[0, 1]]
     elsewhere = co("x", "Harbour Life", "https://www.harbourlife.co.uk/", "Leeds, United Kingdom", "Marinas")
     assert entities.resolve([brand, elsewhere]).groups == [[0], [1]]
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "other"),
+    [
+        # a legal form set off by commas between a name and "now" or "formerly"
+        ("GDF Suez", "GDF Suez, S.A., now Engie, is a French utility.", "engie"),
+        (
+            "GDF Suez",
+            "Engie, S.A., formerly GDF Suez, is a French utility.",
+            "engie",
+        ),  # page under the old name
+    ],
+)
+def test_a_rename_is_read_past_a_legal_form_between_commas(name: str, text: str, other: str) -> None:
+    item = co("a", name, "https://en.wikipedia.org/wiki/X", "Paris, France", "Utilities", text)
+    assert other in entities.record(0, item).aliases

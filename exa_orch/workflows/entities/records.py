@@ -90,12 +90,18 @@ _ORG_ALIAS_CUES = (
         r"(?:nome|nombre|nom)\s+(?:para|a|por|pour|en)\s+" + _ORG_NAME
     ),
 )
+# A legal form set off by commas after a name ("Vista Oil & Gas, S.A.B. de C.V., now Vista Energy"):
+# not a name of its own, and no end to the phrase.
+_FORM = (
+    r"(?:,\s+(?:S\.?A\.?B?\.?(?:\s+de\s+C\.?V\.?)?|Inc\.?|Ltd\.?|Limited|plc|PLC|N\.?V\.?|AG|ASA|SE|AB|"
+    r"S\.?p\.?A\.?|LLC|GmbH|Corp\.?|PJSC|Tbk|Bhd|Oyj|S\.?L\.?|SAS)(?=,))?"
+)
 # "Kraft Foods, now Mondelez": whichever side is the record's name, the other is its other name.
-_NOW = re.compile(_ORG_NAME + r",?\s+\(?now\s+(?:known\s+as\s+|called\s+)?" + _ORG_NAME)
+_NOW = re.compile(_ORG_NAME + _FORM + r",?\s+\(?now\s+(?:known\s+as\s+|called\s+)?" + _ORG_NAME)
 # "Woodside Energy Group Ltd, formerly Woodside Petroleum Ltd, is ...": on a page under the former
 # name (an encyclopedia's article kept under it), the name before is the record's current one.
 _FORMERLY = re.compile(
-    _ORG_NAME + r",?\s+\(?(?:formerly|previously)\s+(?:known\s+as\s+|called\s+|named\s+)?" + _ORG_NAME
+    _ORG_NAME + _FORM + r",?\s+\(?(?:formerly|previously)\s+(?:known\s+as\s+|called\s+|named\s+)?" + _ORG_NAME
 )
 # "Porsche SE is a holding company", "Inter&Co, Inc. is the holding company of Banco Inter"
 _HOLDING = re.compile(r"\b(?:is|as)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?holding\s+company\b")
