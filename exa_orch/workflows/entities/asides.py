@@ -1,6 +1,8 @@
 """Other names a page gives in its asides and in the words other languages use for "formerly".
 
-records.py reads the English cues ("formerly X", "also known as X") and "Name (X)"; this module
+records.py reads the English cues ("formerly X", "also known as X") and "Name (X)", with the
+patterns of "X, now Y" and "Y, formerly X" kept here (`NOW`, `FORMERLY`: a legal form set off by
+commas may stand between, "Vista Oil & Gas, S.A.B. de C.V., now Vista Energy"); this module
 reads what those miss, each a name the page itself states (the resolver never guesses one):
 - **an aside's labelled names**: an encyclopedia's lead gives the subject's names in other
   languages and its short name in parentheses, each after a label: "贝莱德（英语：BlackRock, Inc.）",
@@ -46,10 +48,14 @@ _LABEL = re.compile(
     r"abbreviated(?:\s+as)?|short(?:\s+for|\s+name)?)\s*[:：]?\s*",
     re.I,
 )
+# Legal forms as a name is followed by them
+_FORMS = (
+    r"Co\.?|Company|Corp\.?|Corporation|Inc\.?|Incorporated|Ltd\.?|Limited|plc|PLC|AG|SA|S\.A\.B\.(?:\s+de\s+C\.V\.)?|"
+    r"S\.A\.(?:\s+de\s+C\.V\.)?|SE|NV|N\.V\.|GmbH|AB|ASA|SpA|S\.p\.A\.|Bhd|Berhad|PCL|PJSC|Tbk|LLC|K\.K\.|Oyj|SAS"
+)
 # A legal form written between a name and its aside: "Contemporary Amperex Technology Co., Limited (CATL)"
 _FORM = (
-    r"(?:,?\s+(?:Co\.?|Company|Corp\.?|Corporation|Inc\.?|Incorporated|Ltd\.?|Limited|plc|PLC|AG|SA|S\.A\.|SE|"
-    r"NV|N\.V\.|GmbH|AB|ASA|SpA|S\.p\.A\.|Bhd|Berhad|PCL|Tbk|LLC|K\.K\.)){0,3}"
+    rf"(?:,?\s+(?:{_FORMS})){{0,3}}"
     # "Sociedad Química y Minera de Chile (SQM)": one place after the name
     r"(?:\s+(?:de|of|do|da|du)\s+[A-Z][\w-]+)?"
     # in Chinese, Japanese or Korean: "東方海外貨櫃航運公司（OOCL）", "萬海航運股份有限公司（Wan Hai Lines）"
@@ -86,6 +92,19 @@ _RENAME = (
 # Romance "de", "do", "da" may join ("Minnesota Mining and Manufacturing", "Banco do Brasil");
 # records.py reads its English cues with it too.
 ORG_NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de|do|da)\s+)?[A-Z0-9&][\w&.'’\-]*){0,6})"
+# A legal form set off by commas after a name ("Vista Oil & Gas, S.A.B. de C.V., now Vista Energy"):
+# not a name of its own, and no end to the phrase.
+FORM_BETWEEN_COMMAS = rf"(?:,\s+(?:{_FORMS})(?=,))?"
+# "Kraft Foods, now Mondelez": whichever side is the record's name, the other is its other name.
+NOW = re.compile(ORG_NAME + FORM_BETWEEN_COMMAS + r",?\s+\(?now\s+(?:known\s+as\s+|called\s+)?" + ORG_NAME)
+# "Woodside Energy Group Ltd, formerly Woodside Petroleum Ltd, is ...": on a page under the former
+# name (an encyclopedia's article kept under it), the name before is the record's current one.
+FORMERLY = re.compile(
+    ORG_NAME
+    + FORM_BETWEEN_COMMAS
+    + r",?\s+\(?(?:formerly|previously)\s+(?:known\s+as\s+|called\s+|named\s+)?"
+    + ORG_NAME
+)
 _OTHER_LANGUAGES = (
     # "a companhia resultante passa a se chamar Azzas 2154", "pasó a llamarse", "umbenannt in"
     re.compile(r"\b(?:passa|passou|passará|passam|passaram)\s+a\s+(?:se\s+)?chamar\s+" + ORG_NAME),

@@ -90,19 +90,6 @@ _ORG_ALIAS_CUES = (
         r"(?:nome|nombre|nom)\s+(?:para|a|por|pour|en)\s+" + _ORG_NAME
     ),
 )
-# A legal form set off by commas after a name ("Vista Oil & Gas, S.A.B. de C.V., now Vista Energy"):
-# not a name of its own, and no end to the phrase.
-_FORM = (
-    r"(?:,\s+(?:S\.?A\.?B?\.?(?:\s+de\s+C\.?V\.?)?|Inc\.?|Ltd\.?|Limited|plc|PLC|N\.?V\.?|AG|ASA|SE|AB|"
-    r"S\.?p\.?A\.?|LLC|GmbH|Corp\.?|PJSC|Tbk|Bhd|Oyj|S\.?L\.?|SAS)(?=,))?"
-)
-# "Kraft Foods, now Mondelez": whichever side is the record's name, the other is its other name.
-_NOW = re.compile(_ORG_NAME + _FORM + r",?\s+\(?now\s+(?:known\s+as\s+|called\s+)?" + _ORG_NAME)
-# "Woodside Energy Group Ltd, formerly Woodside Petroleum Ltd, is ...": on a page under the former
-# name (an encyclopedia's article kept under it), the name before is the record's current one.
-_FORMERLY = re.compile(
-    _ORG_NAME + _FORM + r",?\s+\(?(?:formerly|previously)\s+(?:known\s+as\s+|called\s+|named\s+)?" + _ORG_NAME
-)
 # "Porsche SE is a holding company", "Inter&Co, Inc. is the holding company of Banco Inter"
 _HOLDING = re.compile(r"\b(?:is|as)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?holding\s+company\b")
 _OWNER_CUES = (
@@ -305,14 +292,14 @@ def _alias(rec: Record, written: str, said: str, person: bool) -> None:
 def _company_names(rec: Record, text: str) -> None:
     """A company's other names only prose about companies gives: "Kraft Foods, now Mondelez", and
     the name a text begins with ("The Hongkong and Shanghai Banking Corporation Limited, ...")."""
-    for m in _NOW.finditer(text):
+    for m in asides.NOW.finditer(text):
         before, after = m.group(1), m.group(2)
         if names_agree(clean_name(after), rec.clean):
             _alias(rec, before, _sentence(text, m.start()), False)
         elif names_agree(clean_name(before), rec.clean):
             _alias(rec, after, _sentence(text, m.start()), False)
     # the other way round from _other_names ("formerly X" after the record's own name)
-    for m in _FORMERLY.finditer(text):
+    for m in asides.FORMERLY.finditer(text):
         if clean_name(m.group(2)) == rec.clean:
             _alias(rec, m.group(1), _sentence(text, m.start()), False)
     subject = _SUBJECT.match(text)
