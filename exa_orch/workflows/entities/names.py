@@ -264,11 +264,11 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
 # The English words of the terms a name must write to be called by them (terms.WORD: places,
 # "international", "national"), but a group's and a holding company's, which an English name
 # adds to the short name in characters (紫金矿业 / Zijin Mining Group), each with the term's forms.
-_WORD_FORMS: dict[str, frozenset[str]] = {}
-for _term, (_kind, _english) in TERMS.items():
-    for _word in _english:
-        if _kind == WORD and _word not in ("group", "holdings", "holding"):
-            _WORD_FORMS[_word] = _WORD_FORMS.get(_word, frozenset()) | {_term}
+_WORD_FORMS: dict[str, frozenset[str]] = {
+    word: frozenset(term for term, (kind, english) in TERMS.items() if kind == WORD and word in english)
+    for word in {w for kind, english in TERMS.values() if kind == WORD for w in english}
+    - {"group", "holdings", "holding"}
+}
 
 
 def _unwritten(written: str, other: str) -> bool:
