@@ -265,3 +265,9 @@ def test_a_profile_joins_the_site_whose_name_writes_its_international_not_a_name
     namesake = co("c", "海天味业", "https://www.haitian-food.com/", where, trade)
     assert weigh(profile, own).joins
     assert not weigh(profile, namesake).joins
+
+
+@pytest.mark.parametrize(("chinese", "latin"), [("曾国藩", "Zeng Guofan"), ("翟天临", "Zhai Tianlin")])
+def test_a_family_name_read_otherwise_as_a_surname_reads_as_the_surname(chinese: str, latin: str) -> None:
+    # anyascii reads 曾 "ceng" and 翟 "di", the common words' readings
+    assert name_evidence(chinese, latin)[0] == name_evidence("任正非", "Ren Zhengfei")[0]

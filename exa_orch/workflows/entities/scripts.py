@@ -85,6 +85,19 @@ def korean_key(given: str) -> str:
     return key.replace("ch", "j").translate(str.maketrans("gdb", "ktp"))
 
 
+# Characters read otherwise as a family name than anyascii reads them (its reading is the common
+# word's: 曾 "ceng", the surname Zeng; 翟 "di", the surname Zhai). Source: Wikipedia (zh),
+# "多音字姓氏" (family names with more than one reading), the common ones.
+SURNAME_PINYIN: dict[str, str] = {
+    k: v
+    for chars, v in {
+        "曾": "zeng", "单 單": "shan", "仇": "qiu", "解": "xie", "区 區": "ou", "查": "zha", "乐 樂": "yue",
+        "翟": "zhai", "朴": "piao", "覃": "qin", "缪 繆": "miao", "盖 蓋": "ge", "员 員": "yun",
+        "种 種": "chong", "召": "shao", "尉": "yu", "秘": "bi", "折": "she",
+    }.items()
+    for k in chars.split()
+}  # fmt: skip
+
 # Han family name -> the spellings Chinese outside the mainland write it in: Wade-Giles (Taiwan),
 # Cantonese (Hong Kong), Hokkien and Teochew (Singapore, Malaysia). Source: Wikipedia, "List of
 # common Chinese surnames" (its romanization columns), the common names and their usual spellings
@@ -179,10 +192,11 @@ def syllabic(name: str) -> Syllabic | None:
     compound = "".join(chars[:2]) in COMPOUND_SURNAMES or len(chars) == 4
     cut = 2 if compound else 1
     family_chars, given_chars = chars[:cut], chars[cut:]
-    family = "".join(_romanize(c) for c in family_chars)
-    given = "".join(_romanize(c) for c in given_chars)
-    spellings = {family}
     korean = bool(_HANGUL_ONLY.match(text))
+    read = "".join(_romanize(c) for c in family_chars)
+    family = read if korean else SURNAME_PINYIN.get("".join(family_chars), read)
+    given = "".join(_romanize(c) for c in given_chars)
+    spellings = {family, read}
     if korean and cut == 1:
         spellings |= KOREAN_SURNAMES.get(family_chars[0], frozenset())
     wade = ""
