@@ -193,19 +193,25 @@ def syllabic(name: str) -> Syllabic | None:
     cut = 2 if compound else 1
     family_chars, given_chars = chars[:cut], chars[cut:]
     korean = bool(_HANGUL_ONLY.match(text))
-    read = "".join(_romanize(c) for c in family_chars)
-    family = read if korean else SURNAME_PINYIN.get("".join(family_chars), read)
+    family, spellings = _family(family_chars, korean)
     given = "".join(_romanize(c) for c in given_chars)
-    spellings = {family, read}
-    if korean and cut == 1:
-        spellings |= KOREAN_SURNAMES.get(family_chars[0], frozenset())
-    wade = ""
-    if not korean:
-        spellings |= CHINESE_SURNAMES.get("".join(family_chars), frozenset())
-        spellings |= set(cantonese(tuple(family_chars)))  # 霍 Fok, 鄭 Cheng: Hong Kong's spellings
-        wade = "".join(wade_giles(_romanize(c)) for c in given_chars)
+    wade = "" if korean else "".join(wade_giles(_romanize(c)) for c in given_chars)
     canto = tuple(c for c in cantonese(tuple(given_chars)) if c not in (given, wade)) if not korean else ()
-    return Syllabic(family, given, frozenset(spellings), korean, wade if wade != given else "", canto)
+    return Syllabic(family, given, spellings, korean, wade if wade != given else "", canto)
+
+
+def _family(chars: list[str], korean: bool) -> tuple[str, frozenset[str]]:
+    """A family name in characters or Hangul: its reading (as a surname: 曾 "zeng") and every
+    spelling of it (`KOREAN_SURNAMES`; `CHINESE_SURNAMES` and Hong Kong's Cantonese)."""
+    read = "".join(_romanize(c) for c in chars)
+    family = read if korean else SURNAME_PINYIN.get("".join(chars), read)
+    spellings = {family, read}
+    if korean and len(chars) == 1:
+        spellings |= KOREAN_SURNAMES.get(chars[0], frozenset())
+    if not korean:
+        spellings |= CHINESE_SURNAMES.get("".join(chars), frozenset())
+        spellings |= set(cantonese(tuple(chars)))  # 霍 Fok, 鄭 Cheng: Hong Kong's spellings
+    return family, frozenset(spellings)
 
 
 # A given name is two characters at most here (`syllabic`), a character four spellings at most: all
