@@ -32,6 +32,7 @@ from exa_orch.workflows.entities.given_match import compare_given, forms, simila
 from exa_orch.workflows.entities.japanese import latin_key, readings
 from exa_orch.workflows.entities.names import fold, words
 from exa_orch.workflows.entities.scripts import consonantal, cyrillic, korean_key, skeleton, syllabic
+from exa_orch.workflows.entities.terms import ARABIC_LETTERS
 from exa_orch.workflows.entities.titles import regnal_evidence, without_titles
 
 _TITLES = frozenset(
@@ -231,7 +232,6 @@ _HEBREW_LETTER = re.compile(r"[\u05d0-\u05ea]")
 
 
 _READ_PARTICLES = frozenset({"bn", "bnt", "l"})
-_ARABIC = re.compile(r"[\u0600-\u06ff]")
 
 
 def consonant_letters(name: str, *, vowels: bool = True) -> str:
@@ -264,7 +264,7 @@ def _read_skeletons(script: str, latin: str, read: str) -> tuple[float, str]:
     """`_skeletons` for one reading `read` of `script`."""
     # بن, بنت and آل read "bn", "bnt" and "l": the particles bin, bint and al, left out of the Latin
     # name's words too (in Arabic letters only: בנט is Bennett)
-    dropped = _PARTICLES | (_READ_PARTICLES if _ARABIC.search(script) else frozenset())
+    dropped = _PARTICLES | (_READ_PARTICLES if ARABIC_LETTERS.search(script) else frozenset())
     # a title read out of the script (श्री, "shri"), never a word of three letters or fewer: a
     # reading's consonants are often a short title's letters (עמוס "ms", פרס "frs")
     theirs = [skeleton(w) for w in words(read) if w not in dropped and (w not in _TITLES or len(w) <= 3)]
