@@ -331,3 +331,53 @@ def test_a_trading_name_of_a_legal_entity_joins_its_site_in_one_country_and_trad
 def test_a_rename_is_read_past_a_legal_form_between_commas(name: str, text: str, other: str) -> None:
     item = co("a", name, "https://en.wikipedia.org/wiki/X", "Paris, France", "Utilities", text)
     assert other in entities.record(0, item).aliases
+
+
+def test_a_lead_names_the_page_s_short_name_in_a_labelled_aside() -> None:
+    # the short name labelled inside the aside, not first in it: the full name and the others
+    text = "中華汽車工業股份有限公司（簡稱中華車，英語：China Motor Corporation）是臺灣的汽車製造商。"
+    assert list(asides.asides(text, "中華車")) == [
+        ("中華汽車工業股份有限公司", 0),
+        ("China Motor Corporation", 0),
+    ]
+    # an aside that does not give the page's name says nothing of it
+    assert list(asides.asides("裕隆汽車製造股份有限公司（英語：Yulon Motor）是製造商。", "大同")) == []
+
+
+def test_a_lead_that_writes_the_page_s_name_longer_gives_its_aside_s_names() -> None:
+    text = "仁寶電腦工業股份有限公司（英語：Compal Electronics, Inc.，簡稱仁寶）是臺灣的代工廠商。"
+    assert list(asides.asides(text, "仁寶電腦")) == [
+        ("仁寶電腦工業股份有限公司", 0),
+        ("Compal Electronics", 0),
+        ("仁寶", 0),
+    ]
+    # a lead that only begins alike in Latin letters is a clause, not the name written longer
+    assert list(asides.asides("仁寶電腦 and partners（英語：Compal）", "仁寶電腦")) == []
+
+
+_COMPAL_WIKI = co(
+    "w", "仁寶電腦", "https://zh.wikipedia.org/wiki/仁寶電腦", "Taipei, Taiwan", "contract electronics",
+    "仁寶電腦工業股份有限公司（英語：Compal Electronics, Inc.，簡稱仁寶）是臺灣的筆記型電腦代工廠商。",
+)  # fmt: skip
+
+
+def test_a_profile_whose_stated_name_the_site_s_name_leads_joins_it() -> None:
+    site = co("s", "Compal", "https://www.compal.com/", "Taipei, Taiwan", "contract electronics")
+    resolution = entities.resolve([_COMPAL_WIKI, site])
+    assert resolution.groups == [[0, 1]]
+    assert "states 'compal electronics'" in weigh(_COMPAL_WIKI, site).reason
+    # another country: a brand of the name elsewhere, not the company the page states
+    abroad = co("a", "Compal", "https://www.compal.de/", "Hamburg, Germany", "contract electronics")
+    assert entities.resolve([_COMPAL_WIKI, abroad]).groups == [[0], [1]]
+
+
+def test_a_kana_reading_that_begins_with_the_site_s_name_joins_them() -> None:
+    wiki = co(
+        "w", "竹中工務店", "https://ja.wikipedia.org/wiki/竹中工務店", "Osaka, Japan", "construction",
+        "株式会社竹中工務店（たけなかこうむてん）は、大阪市に本社を置く日本の大手総合建設会社。",
+    )  # fmt: skip
+    site = co("s", "Takenaka", "https://www.takenaka.co.jp/", "Osaka, Japan", "construction")
+    assert entities.resolve([wiki, site]).groups == [[0, 1]]
+    # a name of four letters the reading only begins with, in another trade, stays apart
+    other = co("o", "Take", "https://www.take.co.jp/", "Osaka, Japan", "cosmetics")
+    assert entities.resolve([wiki, other]).groups == [[0], [1]]

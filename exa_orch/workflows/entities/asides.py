@@ -12,8 +12,13 @@ reads what those miss, each a name the page itself states (the resolver never gu
   ("로제(ROSÉ, 본명: 박채영, 영어: Roseanne Park)"); a legal form, a place or a CJK form may come
   between the name and its aside ("Contemporary Amperex Technology Co., Limited (CATL)");
 - **a lead naming the record in its aside**: "中国人民保险集团股份有限公司（中国人保）" on a page
-  under 中国人保: the name before the aside is the record's full name (the short name begins alike
-  and its letters come in order); and "Hon Hai Precision Industry Co., Ltd., trading as Foxconn",
+  under 中国人保, or labelled ("（簡稱中華車，英語：China Motor Corporation）" under 中華車): the
+  name before the aside is the record's full name (the short name begins alike and its letters
+  come in order), the aside's other names are the record's too;
+- **a lead writing the record's name longer**, in Chinese or Japanese characters:
+  "仁寶電腦工業股份有限公司（英語：Compal Electronics, Inc.）" on a page under 仁寶電腦 (a trade and a
+  legal form after the name): its aside's names are the record's;
+- **a name the record goes by**: "Hon Hai Precision Industry Co., Ltd., trading as Foxconn",
   "Onika Tanya Maraj, known professionally as Nicki Minaj" on a page under the name after "as";
 - **former names in Chinese, Japanese and Korean**: "（旧 株式会社日立物流）", "前稱EasyVan",
   "原名…", "(구 …)";
@@ -35,6 +40,7 @@ import re
 from collections.abc import Iterator
 
 from exa_orch.workflows.entities.names import clean_name, legal_forms, words
+from exa_orch.workflows.entities.scripts import is_cjk
 
 # A label before a name in an aside: the language the name is in, or that it is a short name.
 # Sources: the lead sentences of zh/ja/ko/ar/ru/fr/de/es/pt Wikipedia articles on companies.
@@ -65,6 +71,7 @@ _GOES_BY = (
     r"(?:trading|doing\s+business|(?:(?:also|commonly|better|popularly|professionally)\s+)?known"
     r"(?:\s+(?:professionally|commonly|popularly|simply))?)\s+as\s+"
 )
+_ONLY_FORM = re.compile(rf"(?:{_FORMS})\.?")
 _PARTS = re.compile(r"\s*[,;、，；]\s*")
 _LATIN_NAME = re.compile(r"[A-Z][\w&.'\-]*(?:\s[A-Z][\w&.'\-]*){0,3}")
 _CUE_WORD = re.compile(r"\s*(?:formerly|previously|now|also|a\.?k\.?a|born|née|nee)\b", re.I)
@@ -143,8 +150,10 @@ def aside_names(aside: str) -> list[str]:
         for before, p in itertools.pairwise(parts)
         if _LABEL.match(before) and not before.isascii() and _LATIN_NAME.fullmatch(p)
     ]
-    # "로제(ROSÉ, 본명: 박채영, 영어: Roseanne Park)": the first part and every labelled one
-    return ([first] if _plain(first) and len(first) <= 24 else []) + [n for n in labelled if _plain(n)]
+    # "로제(ROSÉ, 본명: 박채영, 영어: Roseanne Park)": the first part and every labelled one; a
+    # legal form the comma split off its name ("Yulon Motor Co., Ltd.") is none
+    named = ([first] if _plain(first) and len(first) <= 24 else []) + [n for n in labelled if _plain(n)]
+    return [n for n in named if not _ONLY_FORM.fullmatch(n)]
 
 
 def _plain(name: str) -> bool:
@@ -182,13 +191,27 @@ def asides(text: str, name: str) -> Iterator[tuple[str, int]]:
     if goes and after.startswith(name) and not after[len(name) :].isalnum() and _plain(goes.group(1)):
         yield goes.group(1), 0
     lead = _LEAD.match(text)
-    named = aside_names(lead.group(2)) if lead and lead.group(2).startswith(name) else []
-    if lead and named[:1] == [name] and _plain(lead.group(1)) and _shortens(name, lead.group(1)):
-        # "Les Chemins de fer fédéraux suisses (CFF ; en allemand SBB)" on a page under CFF: the
-        # full name, and the aside's other names
-        yield lead.group(1), 0
-        for other in named[1:]:
-            yield other, 0
+    full = lead.group(1) if lead else ""
+    named = aside_names(lead.group(2)) if lead else []
+    if name in named and _plain(full) and _shortens(name, full):
+        # "Les Chemins de fer fédéraux suisses (CFF ; en allemand SBB)" on a page under CFF, and
+        # "中國鋼鐵股份有限公司（簡稱中鋼，英語：China Steel Corporation）" under 中鋼: the full
+        # name, and the aside's other names
+        yield full, 0
+        yield from ((other, 0) for other in named if other != name)
+    elif named and _extends(name, full):
+        # "台達電子工業股份有限公司（英語：Delta Electronics, Inc.）" on a page under 台達電子: the
+        # lead is the page's name with a trade and a legal form, its aside names the same company
+        yield full, 0
+        yield from ((other, 0) for other in named)
+
+
+def _extends(name: str, full: str) -> bool:
+    """`full`, a lead written in Chinese or Japanese characters, is `name` (so written, two
+    characters or more) with more characters after it, none a Latin letter or a space: a longer
+    form of the name, not a clause about it."""
+    longer = full.startswith(name) and len(full) > len(name)
+    return longer and len(name) >= 2 and is_cjk(name) and not re.search(r"[A-Za-z\s]", full)
 
 
 # An article a full name may open with ("Les Chemins de fer fédéraux suisses" shortens to CFF).

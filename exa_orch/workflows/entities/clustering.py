@@ -94,7 +94,16 @@ def _part_keys(r: Record) -> set[str]:
         return set()
     own = {f"q:{' '.join(core[:k])}" for k in range(1, len(core) + 1) if len(core[0]) >= 3}
     runs = (" ".join(core[i:j]) for i in range(1, len(core)) for j in range(i + 1, len(core) + 1))
-    return own | {f"q:{run}" for run in runs if len(run) >= 5}
+    own |= {f"q:{run}" for run in runs if len(run) >= 5}
+    if r.domain:
+        return own
+    # a profile's stated names lead a site's too (profiles._stated_leading): "Largan Precision"
+    # its leading words, a reading written as one word ("kawaigakkiseisakusho") its starts
+    for alias in (core_name(a).split() for a in r.aliases):
+        own.update(f"q:{' '.join(alias[:k])}" for k in range(1, len(alias) + 1) if len(alias[0]) >= 3)
+        if len(alias) == 1:
+            own.update(f"q:{alias[0][:k]}" for k in range(4, min(len(alias[0]), 10) + 1))
+    return own
 
 
 _LATIN_LEAD = re.compile(r"[A-Za-z]{2,3}(?=[^A-Za-z\s])")

@@ -32,7 +32,14 @@ from exa_orch.workflows.entities.countries import is_place, known, stated_countr
 from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, stem
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
-from exa_orch.workflows.entities.names import DESIGNATORS, initialism, legal_forms, names_agree, words
+from exa_orch.workflows.entities.names import (
+    DESIGNATORS,
+    core_name,
+    initialism,
+    legal_forms,
+    names_agree,
+    words,
+)
 from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:
@@ -187,25 +194,46 @@ def _leading(page: Record, own: Record) -> str | None:
     Capital Management"), and more than one name says so: one known country, and one industry or
     two words of trade both texts say ("Giant" bicycles / "Giant Food": two industries;
     "Britannia" biscuits of India / "Britannia Hotels": two countries)."""
-    placed = _placed(own.core.split(), page.core.split())
+    return _leads(page, own, page.core.split(), page.name or page.clean) or _stated_leading(page, own)
+
+
+def _stated_leading(page: Record, own: Record) -> str | None:
+    """`_leading` by a name the page states as its own ("大立光電股份有限公司（英語：Largan
+    Precision）" beside LARGAN at largan.com.tw), or by the reading it gives of a name in
+    another script, which begins with the site's one-word name ("株式会社河合楽器製作所
+    （かわいがっきせいさくしょ）", read kawaigakkiseisakusho, beside Kawai)."""
+    one = own.core if " " not in own.core and len(own.core) >= 4 and own.core not in DESIGNATORS else ""
+    for alias in sorted(page.aliases):
+        if one and " " not in alias and alias.startswith(one) and len(alias) > len(one) + 2:
+            said = _leads(page, own, [one, alias[len(one) :]], alias)
+        else:
+            said = _leads(page, own, core_name(alias).split(), alias)
+        if said:
+            return f"{page.name} states {alias!r}: {said}"
+    return None
+
+
+def _leads(page: Record, own: Record, theirs: list[str], written: str) -> str | None:
+    """`_leading` with the profile's name as the words `theirs` (`written` as the reason says it)."""
+    placed = _placed(own.core.split(), theirs)
     if placed is None or not (known(page.country) and page.country == own.country):
         return None
     site_shorter, at, added = placed
     # a place the longer name adds is one the other record must say (`_unsaid_place`)
     if _unsaid_place(added, own if site_shorter else page):
         return None
-    first, second = (own, page) if site_shorter else (page, own)
+    first, second = (own.name, written) if site_shorter else (written, own.name)
     verb = "leads" if at == 0 else "stands in"
     if page.industry and own.industry:
         same = page.industry == own.industry
         return (
-            f"{first.name} {verb} {second.name}'s name, both based in {own.country} and in {own.industry}"
+            f"{first} {verb} {second}'s name, both based in {own.country} and in {own.industry}"
             if same
             else None
         )
     shared = _shared_topics(page, own)
     if len(shared) >= 2:
-        return f"{first.name} {verb} {second.name}'s name, both based in {own.country}, both say {shared[0]!r} and {shared[1]!r}"
+        return f"{first} {verb} {second}'s name, both based in {own.country}, both say {shared[0]!r} and {shared[1]!r}"
     return None
 
 
