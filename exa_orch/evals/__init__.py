@@ -47,11 +47,12 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 416eff1 (of blind30 only its false merge read), and `blind31.json` to `blind36.json`, written blind
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
-`blind37.json` to `blind42.json`, written blind at 3924201 (of blind40 only its false merge read);
-`blind14.json` and
-`blind15.json`, written blind at 05a308c and measured before they were read, are tuning worlds.
-`--verbose` lists every pair the
-resolver alone left apart, with why (evals/shapes.missed_pairs): what a tuning run reads.
+`blind43.json` to `blind48.json`, written blind at 6dc782d (of blind44 and blind47 only their
+false merges read); `blind37.json` to `blind42.json`, written blind at 3924201 and measured there
+and at 6dc782d before anyone read them, are tuning worlds since issue 37's twelfth session, as are
+`blind14.json` and `blind15.json`, written blind at 05a308c and measured before they were read.
+`--verbose` lists every pair the resolver alone left apart, with why (evals/shapes.missed_pairs):
+what a tuning run reads.
 """
 
 from __future__ import annotations
@@ -103,7 +104,13 @@ TUNING = (
     "blind9.json",
     "blind14.json",  # written blind at 05a308c, measured before anyone read it, then read (seventh session)
     "blind15.json",
-)  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind42.json
+    "blind37.json",  # written blind at 3924201, measured there and at 6dc782d, then read (twelfth session)
+    "blind38.json",
+    "blind39.json",
+    "blind40.json",
+    "blind41.json",
+    "blind42.json",
+)  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json, blind43.json to blind48.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 

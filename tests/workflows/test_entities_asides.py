@@ -381,3 +381,16 @@ def test_a_kana_reading_that_begins_with_the_site_s_name_joins_them() -> None:
     # a name of four letters the reading only begins with, in another trade, stays apart
     other = co("o", "Take", "https://www.take.co.jp/", "Osaka, Japan", "cosmetics")
     assert entities.resolve([wiki, other]).groups == [[0], [1]]
+
+
+def test_a_business_the_page_says_was_spun_off_under_its_old_name_is_another_company() -> None:
+    renamed = co(
+        "a", "Mondelez International", "https://en.wikipedia.org/wiki/Mondelez_International",
+        "Chicago, United States", "Food",
+        "Mondelez International, Inc. (formerly Kraft Foods Inc.) is an American food company; in 2012 "
+        "its North American grocery business was spun off as Kraft Foods.",
+    )  # fmt: skip
+    spun = co("b", "Kraft Foods", "https://www.kraftfoods.example/", "Chicago, United States", "Food")
+    ev = weigh(renamed, spun)
+    assert any("as a company it owns or spun off" in r for r in ev.against)
+    assert entities.resolve([renamed, spun]).groups == [[0], [1]]

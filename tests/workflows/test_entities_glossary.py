@@ -165,6 +165,10 @@ def test_other_spellings_of_a_family_name_are_read_from_characters_only() -> Non
         ("Morgan Freeley (March 16, 1884 – December 2, 1957) was a stage actor.", "1884"),
         ("Morgan Freeley est un acteur né le 3 mai 1961 à Lyon.", "1961"),
         ("陳建仁（1951年6月6日－），台灣流行病學家", "1951"),
+        ("张伟，1993年生于北京，中国当代艺术家。", "1993"),  # the year alone, then "born"
+        ("山田太郎は1993年生まれの画家。", "1993"),
+        ("김민수는 1993년생 화가이다.", "1993"),
+        ("1993年至2001年任北京市长。", ""),  # a term, not a birth
         ("Morgan Freeley served as mayor (2010–2015).", ""),  # a term of office, not a life
         ("Born in Lagos, she joined the firm in 2001.", ""),  # a year of another event
     ],
@@ -334,12 +338,12 @@ def test_a_city_written_in_characters_is_read_by_its_term_of_place() -> None:
 @pytest.mark.parametrize(
     ("written", "latin", "agree"),
     [
-        ("البنك الوطني البحريني", "Bahrain National Bank", False),  # البحريني: a word the table lacks
+        ("البنك الوطني البحريني", "Bahrain National Bank", True),  # البحريني, no term: heard (_abjad)
         ("بنك الكويت الوطني", "National Bank of Kuwait", True),  # in another order
         ("الخطوط الجوية العمانية", "Oman Airways", True),
         ("الأردنية للطيران", "JordanAir", True),  # run together
         ("الأردنية للطيران", "Jordan Petroleum", False),
-        ("شركة الحكمة", "Hikma", False),  # a word the table lacks: not read
+        ("شركة الحكمة", "Hikma", False),  # a word no term renders, two consonants heard: too few
     ],
 )
 def test_an_arabic_name_whose_every_word_is_known_translates(written: str, latin: str, agree: bool) -> None:
@@ -409,3 +413,40 @@ def test_pairs_the_evidence_would_join_are_compared_across_scripts() -> None:
                    "Dubai, United Arab Emirates", "Founder")  # fmt: skip
     keys = [block_keys(entities.record(i, item)) for i, item in enumerate((ar, latin))]
     assert {k for k in keys[0] & keys[1] if k.startswith("s:")}
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("بنك وربة", "warba bank"),  # a term rendered, the other word heard by its consonants
+        ("بنك برقان", "burgan bank"),  # q heard one letter off a g
+        ("תנובה", "tnuva"),  # Hebrew, a word no term renders
+        ("מזרחי טפחות", "mizrahi tefahot bank"),  # a designator beside five consonants heard
+    ],
+)
+def test_a_name_in_arabic_or_hebrew_letters_is_heard_where_no_term_renders_it(
+    written: str, latin: str
+) -> None:
+    assert glossary.agrees(written, clean_name(written), latin.title(), latin) == (
+        f"{written} translates and sounds as {latin}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("بنك وربة", "wafra bank"),  # other consonants
+        ("بنك وربة", "warba insurance"),  # a word unaccounted for on each side
+        ("תנובה", "tnuva group"),  # a group beside three consonants heard: not the brand's company
+        ("بنك دبي", "dubai bank"),  # two consonants heard: too many names'
+    ],
+)
+def test_a_heard_name_must_account_for_every_word(written: str, latin: str) -> None:
+    assert glossary.agrees(written, clean_name(written), latin.title(), latin) is None
+
+
+def test_a_bank_in_arabic_letters_joins_its_english_site() -> None:
+    own = co("a", "Warba Bank", "https://www.warbabank.com/en", "Kuwait City, Kuwait", "Banking")
+    ar = co("b", "بنك وربة", "https://ar.wikipedia.org/wiki/بنك_وربة", "Kuwait City, Kuwait", "Banking")
+    other = co("c", "Wafra Bank", "https://www.wafrabank.example/", "Kuwait City, Kuwait", "Banking")
+    assert sorted(entities.resolve([own, ar, other]).groups) == [[0, 1], [2]]

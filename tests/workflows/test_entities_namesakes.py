@@ -8,7 +8,7 @@ import pytest
 
 from exa_orch.workflows import entities
 from exa_orch.workflows.entities import fields
-from tests.workflows.entity_items import co, person, weigh
+from tests.workflows.entity_items import Json, co, person, weigh
 
 
 def _with_desc(item: dict, desc: str) -> dict:
@@ -156,3 +156,36 @@ def test_a_father_and_a_son_of_one_name_but_the_last_stay_apart() -> None:
     short = person("p", "Juan Pablo Ortega", "https://www.forbes.com/profile/juan-pablo-ortega/",
                    "Grupo Ejemplo", "Bogotá, Colombia", "Fundador")  # fmt: skip
     assert weigh(father, short).joins
+
+
+def test_two_namesakes_articles_told_apart_in_brackets_are_two_profiles() -> None:
+    def footballer(id: str, year: str) -> Json:
+        url = f"https://en.wikipedia.org/wiki/Zhang_Wei_(footballer,_born_{year})"
+        item = person(id, "Zhang Wei", url, "", "Beijing, China", "Footballer")
+        item["properties"]["description"] = f"Zhang Wei (born {year}) is a Chinese footballer. {url}"
+        return item
+
+    a, b = footballer("a", "1993"), footballer("b", "1995")
+    assert entities.record(0, a).profiles == {"en.wikipedia.org/wiki/zhang_wei_(footballer,_born_1993)"}
+    assert entities.resolve([a, b]).groups == [[0], [1]]
+
+
+def test_a_father_whose_page_says_sr_and_a_son_named_jr_are_two() -> None:
+    def tycoon(id: str, name: str, url: str, description: str) -> Json:
+        item = person(id, name, url, "LT Group", "Manila, Philippines", "Chairman")
+        item["properties"]["description"] = description
+        return item
+
+    father = tycoon(
+        "a", "Lucio Tan", "https://en.wikipedia.org/wiki/Lucio_Tan",
+        "Lucio Tan Sr. is a Filipino business magnate who founded LT Group.",
+    )  # fmt: skip
+    son = tycoon(
+        "b", "Lucio Tan Jr.", "https://www.ltg.com.ph/board", "Lucio Tan Jr. is president of LT Group."
+    )
+    plain = tycoon(
+        "c", "Lucio Tan", "https://www.forbes.com/profile/lucio-tan/", "Lucio Tan founded LT Group."
+    )
+    assert "a generation apart (sr / jr)" in weigh(father, son).against
+    # the text's "Sr." beside a name that writes no generation is nothing against
+    assert not any("generation" in r for r in weigh(father, plain).against)

@@ -5,7 +5,8 @@ and "Harrison Ford, born July 13, 1942"): two birth years stated are against a j
 stated alike on both is for it (person_evidence). Read from "born ... 1942", a life span of
 twenty years or more (or open) in the first parentheses after the name "(1884 – 1957)", the French, Spanish, Portuguese and German words for born
 ("né le", "nacido", "nascido", "geboren"), and a date in Chinese, Japanese or Korean
-followed by a dash or the word for born ("1942年7月13日 -", "1942년 7월 13일 ~", "出生").
+followed by a dash or the word for born ("1942年7月13日 -", "1942년 7월 13일 ~", "出生"), or a
+year alone followed by that word ("1972年生于北京", "1972年生まれ", "1972년생").
 """
 
 from __future__ import annotations
@@ -22,7 +23,11 @@ _BORN = re.compile(
 _SPAN = re.compile(
     rf"^[^()（）]{{0,80}}[(（][^()（）]{{0,30}}?\b{_YEAR}\b[^()（）\d]{{0,12}}[–—-]\s*[^()（）]{{0,30}}?{_YEAR}?\s*[)）]"
 )
-_CJK = re.compile(rf"{_YEAR}\s*[年년]\s*\d{{1,2}}\s*[月월]\s*\d{{1,2}}\s*[日일]\s*(?:[-－–—~〜]|出生|生|생)")
+_CJK = re.compile(
+    rf"{_YEAR}\s*[年년]\s*(?:\d{{1,2}}\s*[月월]\s*\d{{1,2}}\s*[日일]\s*(?:[-－–—~〜]|出生|生|생)"
+    # the year alone, then the word for born: "1972年生于北京", "1972年生まれ", "1972년생"
+    r"|(?:出生|生[于於まれ]|생))"
+)
 
 
 def born(texts: Iterable[str]) -> str:

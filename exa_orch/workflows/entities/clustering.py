@@ -134,6 +134,7 @@ def _reading_keys(r: Record) -> set[str]:
         own.add(f"r:{latin.group(0).lower()}")  # "CJ제일제당" / "CJ CheilJedang": its initials lead
     # a name in another script translated (glossary.translates): by the words it may be rendered as
     own |= set(glossary.keys(r.name)) if not is_latin(r.name) else glossary.latin_keys(r.clean)
+    own |= glossary.heard_keys(r.name, r.clean)  # kept only beside a name in Arabic or Hebrew letters
     # scripts.sounds_alike: 4 at least; a short name heard whole alike, 3 (glossary.agrees)
     return own | {f"k:{key[:4]}" for key in sounds if len(key) >= 3}
 
@@ -177,7 +178,7 @@ def _kept(key: str, members: list[int], cjk: set[int], abjad: set[int]) -> bool:
         return False
     if key[:2] in ("r:", "k:", "t:") and not cjk.intersection(members):
         return False
-    return not key.startswith("s:") or bool(abjad.intersection(members))
+    return key[:2] not in ("s:", "a:") or bool(abjad.intersection(members))
 
 
 def _one_sided(records: Sequence[Record], keys: dict[str, list[int]]) -> Iterable[list[int]]:

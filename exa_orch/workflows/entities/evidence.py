@@ -237,7 +237,9 @@ def _ownership(x: Record, y: Record, ev: Evidence) -> None:
         (c for c in x.owned if c in (y.clean, y.core) or y.core in (core_name(c), _bank_of(c))), None
     )
     if child:
-        ev.against.append(f"{x.name or x.id} names {y.name} as a company it owns: {x.owned[child]!r}")
+        ev.against.append(
+            f"{x.name or x.id} names {y.name} as a company it owns or spun off: {x.owned[child]!r}"
+        )
 
 
 _BANK_WORDS = frozenset("banco banca banque bank".split())

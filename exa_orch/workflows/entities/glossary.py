@@ -31,12 +31,15 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from exa_orch.workflows.entities.japanese import family_reading
-from exa_orch.workflows.entities.names import CJK_FORMS, fold, is_latin, reading_agrees
-from exa_orch.workflows.entities.scripts import sound_key
+from exa_orch.workflows.entities.names import CJK_FORMS, DESIGNATORS, fold, is_latin, reading_agrees
+from exa_orch.workflows.entities.people import consonant_letters, meets
+from exa_orch.workflows.entities.scripts import skeleton, sound_key
 from exa_orch.workflows.entities.terms import (
     ARABIC,
     ARABIC_LETTERS,
     FILLER,
+    HEBREW,
+    HEBREW_LETTERS,
     ONE_HOLDS,
     TERMS,
     TITLES,
@@ -164,12 +167,81 @@ def _arabic_renderings(written: str, most: int) -> Iterator[list[str]]:
 def _arabic(written: str, latin: str) -> str | None:
     """A name in Arabic letters whose every word terms.ARABIC renders, rendered as `latin` is
     written (its words in any order, or run together: مصر للطيران / EgyptAir, قطر للطاقة /
-    QatarEnergy)."""
+    QatarEnergy); else `_abjad`."""
     target = sorted(_content(latin))
     for words in _arabic_renderings(written, 256):
         if sorted(words) == target or "".join(words) == latin.replace(" ", ""):
             return f"{written} translates as {latin}"
+    return _abjad(written, latin)
+
+
+# The article a Latin name writes apart where Arabic letters join it to the word (Al Ahly / الأهلي).
+_LATIN_ARTICLES = frozenset({"al", "el"})
+
+
+def _abjad(written: str, latin: str) -> str | None:
+    """A name in Arabic or Hebrew letters some of whose words are no term (terms.ARABIC,
+    terms.HEBREW): each such word heard by its consonants as a Latin word is (people._meets:
+    بنك الرياض / Riyad Bank, شركة مبادلة للاستثمار / Mubadala Investment, בנק לאומי / Bank
+    Leumi), the terms rendered, every Latin word accounted for but designators beside a brand of
+    five consonants (מזרחי טפחות / Mizrahi Tefahot Bank). Three consonants at least among the
+    heard words: fewer are too many names'."""
+    table = ARABIC if ARABIC_LETTERS.search(written) else HEBREW
+    parts = [table.get(w) or _heard(w) for w in written.split()]
+    consonants = sum(min(map(len, p)) for p in parts if isinstance(p, frozenset))
+    if consonants < 3:
+        return None
+    left = tuple(w for w in _content(latin) if w not in _LATIN_ARTICLES)
+    if _abjad_match(tuple(parts), left, consonants >= 5):
+        return f"{written} translates and sounds as {latin}"
     return None
+
+
+def heard_keys(written: str, clean: str) -> set[str]:
+    """Blocking keys of the words `_abjad` hears (three consonants or more): of a name in Arabic or
+    Hebrew letters, its words no term renders; of a Latin name, its words but designators."""
+    if ARABIC_LETTERS.search(written) or HEBREW_LETTERS.search(written):
+        table = ARABIC if ARABIC_LETTERS.search(written) else HEBREW
+        said = {k for w in written.split() if w not in table for k in _heard(w)}
+    elif not is_latin(written):
+        return set()
+    else:
+        said = {skeleton(w) for w in _content(clean) if w not in DESIGNATORS and w not in _LATIN_ARTICLES}
+    return {f"a:{k}" for k in said if len(k) >= 3}
+
+
+def _heard(word: str) -> frozenset[str]:
+    """A word's consonants as a Latin name writes them (scripts.skeleton), read with and without
+    Hebrew's vowel letters, and without the article or preposition Arabic joins to it (ال, لل)."""
+    bare = [word, word[2:]] if word[:2] in ("ال", "لل") and len(word) > 3 else [word]
+    read = {consonant_letters(w, vowels=v) for w in bare for v in (True, False)}
+    return frozenset(s for s in map(skeleton, read) if s)
+
+
+def _abjad_match(
+    parts: tuple[tuple[str, ...] | frozenset[str], ...], left: tuple[str, ...], branded: bool
+) -> bool:
+    """Whether `parts` (a term's renderings, or a heard word's consonants) account for exactly the
+    Latin words `left` (`branded`: but designators), by backtracking."""
+    if not parts:
+        return all(branded and w in DESIGNATORS for w in left)
+    part, rest = parts[0], parts[1:]
+    if isinstance(part, frozenset):
+        return any(
+            _abjad_match(rest, left[:k] + left[k + 1 :], branded)
+            for k, w in enumerate(left)
+            if any(meets(s, [skeleton(w)]) for s in part)
+        )
+    for phrase in part:
+        remaining = list(left)
+        for w in _content(phrase):
+            if w not in remaining:
+                break
+            remaining.remove(w)
+        else:
+            if _abjad_match(rest, tuple(remaining), branded):
+                return True
+    return False
 
 
 @lru_cache(maxsize=65536)
@@ -178,6 +250,8 @@ def translates(written: str, latin: str) -> str | None:
     `latin` (a cleaned Latin name), or None (module docstring)."""
     if ARABIC_LETTERS.search(written):
         return _arabic(written, latin)
+    if HEBREW_LETTERS.search(written):
+        return _abjad(written, latin)
     if not (_HAN.search(written) or _HANGUL.search(written)):
         return None
     segs = segments(written)

@@ -209,7 +209,7 @@ def _script(x: PersonName, y: PersonName, a: str, b: str, weight: float) -> tupl
     return weight - 1.0, f" (read from {a if x.script else b})"
 
 
-def _meets(s: str, others: list[str]) -> bool:
+def meets(s: str, others: list[str]) -> bool:
     """A word's consonants among `others`', or one letter off from one of three letters or more (a
     flap written d in one script and r in the other: चोपड़ा / Chopra)."""
     return s in others or (len(s) >= 3 and any(len(o) >= 3 and _one_off(s, o) for o in others))
@@ -224,7 +224,7 @@ def _one_off(x: str, y: str) -> bool:
 
 # Hebrew letters as a name's consonants are heard (anyascii reads ב and ו as v): ב is mostly the
 # b of Bennett; ו, י, א, ע and a final ה mostly write vowels (Shimon, Netanyahu, Amos), so they
-# are dropped but for a word's first ו or י (Yair). פ stays f, which `_meets` reads one letter off
+# are dropped but for a word's first ו or י (Yair). פ stays f, which `meets` reads one letter off
 # a p (Peres).
 _HEBREW = str.maketrans({"ב": "b", "א": "", "ע": ""})
 _HEBREW_VOWELS = re.compile(r"(?<=[\u05d0-\u05ea])[וי]|ה(?![\u05d0-\u05ea])")
@@ -246,7 +246,7 @@ def consonant_letters(name: str, *, vowels: bool = True) -> str:
 
 def _skeletons(a: str, b: str) -> tuple[float, str] | None:
     """A name in a consonantal script (scripts.consonantal) and one in Latin letters: every word of
-    the first meets a word of the second by its consonants (scripts.skeleton, `_meets`), the Latin
+    the first meets a word of the second by its consonants (scripts.skeleton, `meets`), the Latin
     family name (its last word) among them, or the whole names' consonants agree where the scripts
     break words apart differently (शाहरुख़ ख़ान / Shah Rukh Khan). 5 at most, 4 with a Latin word left
     over (a middle name): a reading of consonants alone is never a whole name's agreement; None
@@ -270,11 +270,11 @@ def _read_skeletons(script: str, latin: str, read: str) -> tuple[float, str]:
     theirs = [skeleton(w) for w in words(read) if w not in dropped and (w not in _TITLES or len(w) <= 3)]
     mine = [skeleton(w) for w in words(latin) if w not in _TITLES and w not in _PARTICLES and len(w) > 1]
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
-    if not theirs or not mine or not _meets(mine[-1], theirs):
+    if not theirs or not mine or not meets(mine[-1], theirs):
         return differ
     if _one_consonant_astray(theirs, mine):
         return differ
-    if all(_meets(s, mine) for s in theirs):
+    if all(meets(s, mine) for s in theirs):
         return (5.0 if len(mine) <= len(theirs) else 4.0, f"the consonants of {script} are those of {latin}")
     if _middle_left_out(theirs, mine):
         return (4.0, f"the consonants of {latin} are those of {script}, a middle name on one side")
@@ -296,9 +296,9 @@ def _middle_left_out(theirs: list[str], mine: list[str]) -> bool:
     Imran Niazi): first and last words meet, and every Latin word meets one of the script's."""
     return (
         len(theirs) == len(mine) + 1
-        and all(_meets(m, theirs) for m in mine)
-        and _meets(theirs[0], mine[:1])
-        and _meets(theirs[-1], mine[-1:])
+        and all(meets(m, theirs) for m in mine)
+        and meets(theirs[0], mine[:1])
+        and meets(theirs[-1], mine[-1:])
     )
 
 

@@ -318,14 +318,27 @@ def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:
 _GENERATION = {"sr": "sr", "senior": "sr", "jr": "jr", "junior": "jr", "ii": "ii", "iii": "iii", "iv": "iv"}
 
 
+def _generation(r: Record) -> tuple[set[str], set[str]]:
+    """The generation a person's name writes, and the one their text gives them where it begins
+    with their name ("Henry Sy Sr. was a ..." on a page under Henry Sy) and the name writes none."""
+    named = words(r.name or "")
+    written = {_GENERATION[w] for w in named if w in _GENERATION}
+    lead = r.said.split()[: len(named) + 1]
+    if written or not named or lead[:-1] != named or not lead[-1:] or lead[-1] not in _GENERATION:
+        return written, written
+    return written, {_GENERATION[lead[-1]]}
+
+
 def _generations(a: Record, b: Record, ev: Said) -> None:
     """A father and a son of one name: "Sr." on one side ("Ernő Rubik Sr." is not the Ernő Rubik
     the plain name means), or two generations written ("Jr." / "III"); "Neymar Jr" and "Neymar"
     are one (a son's "Jr." is often dropped, a father's "Sr." is what tells him apart)."""
-    ga, gb = ({_GENERATION[w] for w in words(r.name or "") if w in _GENERATION} for r in (a, b))
-    if ga != gb and ("sr" in ga | gb or (ga and gb)):
+    (ga, sa), (gb, sb) = (_generation(r) for r in (a, b))
+    # "Sr." one name writes tells a father apart; a page's text saying "Sr." does only beside a
+    # name written "Jr." (the father's other pages seldom write it)
+    if (ga != gb and ("sr" in ga | gb or (ga and gb))) or (sa and sb and sa != sb):
         ev.against.append(
-            f"a generation apart ({' '.join(sorted(ga)) or '-'} / {' '.join(sorted(gb)) or '-'})"
+            f"a generation apart ({' '.join(sorted(sa)) or '-'} / {' '.join(sorted(sb)) or '-'})"
         )
 
 

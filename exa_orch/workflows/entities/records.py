@@ -105,6 +105,9 @@ _OWNER_CUES = (
 _CHILD_CUES = (
     re.compile(r"\b(?:the\s+)?(?:parent|holding)(?:\s+company)?\s+of\s+(?:the\s+)?" + _ORG_NAME),
     re.compile(r"\b(?:the\s+)?owner\s+of\s+(?:the\s+)?" + _ORG_NAME),
+    # "its consumer business was demerged as F-Secure": a business it spun off under a name is
+    # another company now, whichever name the record had before
+    re.compile(r"\b(?:demerged|spun\s+(?:off|out)|carved\s+out|split\s+off)\s+(?:as|into)\s+" + _ORG_NAME),
 )
 _DOMAIN_CUE = re.compile(
     r"\b(?:also\s+(?:at|on|available\s+at|reachable\s+at|found\s+at)|formerly\s+(?:at|on)?|"
@@ -114,7 +117,11 @@ _DOMAIN_CUE = re.compile(
 )
 _IMAGES = frozenset({"logoUrl", "pictureUrl", "faviconUrl", "image", "imageUrl"})
 _DOMAIN = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}\b", re.I)
-_URL = re.compile(r"https?://[^\s\"'<>),;]+|(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{2,}/[^\s\"'<>),;]+", re.I)
+# A URL in prose ends at a space, a quote, a comma or a closing bracket, but for a bracketed part
+# of its path ("wiki/Liu_Wei_(artist,_born_1972)": cut at its comma, two namesakes' articles
+# would read as one profile)
+_PATH = r"(?:[^\s\"'<>(),;]|\([^\s\"'<>()]*\))+"
+_URL = re.compile(rf"https?://{_PATH}|(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{{2,}}/{_PATH}", re.I)
 
 
 @dataclass

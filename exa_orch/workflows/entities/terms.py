@@ -190,9 +190,9 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
 
 
 # Words of Arabic organisation names (the article al- and the preposition li- kept on, as the names
-# write them) -> their English renderings; a name in Arabic letters translates only when every
-# word is one of these (its other words, read without vowels, are not compared). Sources: the
-# Wiktionary entries for each word and the English names the organisations publish.
+# write them) -> their English renderings; a name's other words are heard by their consonants
+# (glossary._abjad). Sources: the Wiktionary entries for each word and the English names the
+# organisations publish.
 ARABIC: dict[str, tuple[str, ...]] = _rendered(
     {
         "مصر": "egypt|egyptian|misr",
@@ -214,10 +214,30 @@ ARABIC: dict[str, tuple[str, ...]] = _rendered(
         "الوطني الوطنية": "national",
         "الأهلي": "national|ahli",
         "للبترول البترول": "petroleum",
-        "شركة": "",
+        "للاستثمار الاستثمار الاستثمارات للاستثمارات": "investment|investments",
+        "جهاز الهيئة هيئة": "authority",
+        "صندوق": "fund",
+        "العامة العام": "public|general",
+        "الإسلامي الإسلامية": "islamic",
+        "للكهرباء الكهرباء": "electricity|electric|power",
+        "مجموعة": "group",
+        "النادي نادي": "club",
+        "شركة الشركة": "",
     }
 )
 ARABIC_LETTERS = re.compile(r"[\u0600-\u06ff]")
+# Words of Hebrew organisation names (Wiktionary); "חברת" (company of) may be left out.
+HEBREW: dict[str, tuple[str, ...]] = _rendered(
+    {
+        "בנק": "bank",
+        "קבוצת": "group",
+        "תעשיות": "industries",
+        "מערכות": "systems",
+        "ביטוח": "insurance",
+        "חברת": "",
+    }
+)
+HEBREW_LETTERS = re.compile(r"[\u05d0-\u05ea]")
 
 # A person's title in Chinese, Japanese or Korean -> the English titles it is rendered as: the
 # titles one person holds in an organisation (a president, a chairman, a chief executive), not
