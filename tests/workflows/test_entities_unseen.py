@@ -653,3 +653,42 @@ def test_a_father_and_a_son_of_one_name_stay_two() -> None:
         person("a", "Neymar", "https://en.wikipedia.org/wiki/Neymar"),
         person("b", "Neymar Jr", "https://www.instagram.com/neymarjr/"),
     ).against)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("url", "name", "publisher"),
+    [
+        # a dated path, a slug of many words, a long number: a publisher's article on it
+        ("https://www.lvz.de/wirtschaft/2024/03/12/verbio-baut-neue-anlage/", "Verbio", True),
+        ("https://www.e24.no/energi/vow-asa-far-ny-kontrakt-med-cruiserederi/", "Vow ASA", True),
+        ("https://www.dn.no/industri/vow/1-2-1550312", "Vow ASA", True),
+        # the site of the name: its own newsroom's article stays its page
+        ("https://www.verbio.de/en/press/2024/03/12/verbio-opens-new-plant/", "Verbio", False),
+        # a page named for the name on another's site, no date: the page of a unit (evidence.py)
+        ("https://www.ckh.com.hk/en/businesses/a-s-watson-group", "A.S. Watson Group", False),
+        ("https://www.lvz.de/impressum", "Verbio", False),  # no article's shape
+    ],
+)
+def test_an_article_on_a_publishers_site_is_a_news_hosts_page(url: str, name: str, publisher: bool) -> None:
+    got = sites.page_site(url, name)
+    assert got is not None and got.platform is publisher and (got.profile is None or not publisher)
+
+
+def test_an_article_under_a_companys_name_joins_its_site_with_a_country_and_a_trade() -> None:
+    article = co(
+        "a", "Verbio", "https://www.lvz.de/wirtschaft/2024/03/12/verbio-baut-neue-anlage/",
+        "Leipzig, Germany", "biofuels",
+    )  # fmt: skip
+    own = co("b", "Verbio", "https://www.verbio.de/", "Leipzig, Germany", "biofuels")
+    wiki = co(
+        "c",
+        "Verbio Vereinigte BioEnergie",
+        "https://de.wikipedia.org/wiki/Verbio",
+        "Leipzig, Germany",
+        "biofuels",
+    )
+    assert entities.resolve([article, own, wiki]).groups == [[0, 1, 2]]
+    assert "lvz.de/wirtschaft/2024" in said(article, own)
+    # another country's company of the name: a publisher's page names no site of its own
+    abroad = co("d", "Verbio", "https://www.verbio.com.br/", "São Paulo, Brazil", "biofuels")
+    assert entities.resolve([article, abroad]).groups == [[0], [1]]

@@ -308,16 +308,37 @@ def page_about(a: Record, b: Record, ev: Evidence) -> None:
 
 def two_profiles(a: Record, b: Record, ev: Evidence) -> None:
     """Two profile pages on two hosts (a Wikipedia article and a LinkedIn page, an app's store page
-    and its Wikipedia article) under one name, each about the company it names: one company when
-    what corroborates a page and a site does (one known country and one trade, `_corroborated`)."""
-    if sum(w for w, _ in ev.for_) >= JOIN or not (a.site and b.site and a.site.profile and b.site.profile):
+    and its Wikipedia article), or a profile and a publisher's article about the company (a page
+    on a news host, no profile: sites.page_site), under one name, each about the company it
+    names: one company when what corroborates a page and a site does (one known country and one
+    trade, `_corroborated`)."""
+    if sum(w for w, _ in ev.for_) >= JOIN or not (a.site and b.site and a.site.platform and b.site.platform):
+        return
+    if not (a.site.profile or b.site.profile):  # two articles: each is about many, neither a profile
         return
     if a.domain or b.domain or a.site.host == b.site.host or not (a.clean and b.clean):
+        return
+    if not (a.site.profile and b.site.profile):
+        _profile_and_article(a, b, ev)
         return
     agree = _one_name(a, b)
     said = _corroborated(a, b) if agree else None
     if said:
         ev.for_.append((JOIN, f"{a.name} on {a.site.profile} and on {b.site.profile} ({agree}), and {said}"))
+
+
+def _profile_and_article(a: Record, b: Record, ev: Evidence) -> None:
+    """A profile and a publisher's article about a company, weighed as a profile and a site are
+    (`page_about`): names that agree, or one leading the other, with a country and a trade; never
+    two legal forms written ("Lumen SE" / "Lumen AG": two companies)."""
+    forms = (stated_forms(a), stated_forms(b))
+    if all(forms) and not forms[0] & forms[1]:
+        return
+    named = _written_alike(a, b)
+    said = _corroborated(a, b) if named else _leading(a, b)
+    if said:
+        why = f"{named}, and {said}" if named else said
+        ev.for_.append((JOIN, f"{a.name} on {_where(a)} and {b.name} on {_where(b)}: {why}"))
 
 
 def _one_name(a: Record, b: Record) -> str | None:

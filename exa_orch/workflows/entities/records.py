@@ -36,7 +36,7 @@ from exa_orch.workflows.entities.names import (
     words,
 )
 from exa_orch.workflows.entities.people import person_key
-from exa_orch.workflows.entities.sites import Site, site
+from exa_orch.workflows.entities.sites import Site, page_site, site
 
 Json = dict[str, Any]
 
@@ -183,7 +183,7 @@ def make(
         index=index, id=id, kind=kind, name=name, clean=clean,
         core=core_name(company_clean) if company_clean else "",
         initials=acronym(company_clean) if company_clean and kind != "person" else "",
-        site=site(url) if url else None, location=fold(location), location_written=location,
+        site=page_site(url, name) if url else None, location=fold(location), location_written=location,
         country=country_of(location),
         raw_name=" ".join(words(name)) if name else "", **more,
     )  # fmt: skip

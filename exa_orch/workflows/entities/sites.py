@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
@@ -169,6 +169,38 @@ def site(url: str) -> Site | None:
     profile = profile_of(row, host, segments, query) if row else None
     label = ext.domain if domain else host
     return Site(host, domain, label, ext.suffix, path, row is not None, profile, locale)
+
+
+# An article's path: a date ("/2023/05/15/", "20240614"), a last segment of four words or more
+# ("hydrogene-vert-le-nantais-lhyfe-inaugure-...") or ending in a long number ("...-42071234").
+_DATED = re.compile(r"/(?:19|20)\d\d/(?:0?[1-9]|1[0-2])/|(?:19|20)\d\d(?:0[1-9]|1[0-2])[0-3]\d")
+_WORD = re.compile(r"[a-z]+")
+
+
+def page_site(url: str, name: str | None) -> Site | None:
+    """`site(url)`, but an article on a site whose label the page's name does not share, a
+    publisher's (lesechos.fr/industrie-services/...-lhyfe-inaugure-...-2090000 under "Lhyfe"), as a
+    news publisher's page of hosts.HOSTS is: on a shared host, no profile, never the site of the
+    company it reports on. A page on a site of the name (bestbuy.com/2024/..., ayala.com/news/
+    ayala-land-...) stays that site's."""
+    found = site(url)
+    if found is None or found.platform or not name or not _article(found.path, name):
+        return found
+    own = re.sub(r"[^a-z0-9]", "", fold(name).lower())
+    label = found.label.replace("-", "")
+    if not own or label in own or own in label or own[:4] == label[:4]:
+        return found
+    return replace(found, platform=True, profile=None)
+
+
+def _article(path: str, name: str) -> bool:
+    """`path` is an article's: dated or numbered, or a slug of four words or more that is not
+    `name`'s own (a page named for it on another's site: "businesses/a-s-watson-group")."""
+    last = path.rpartition("/")[2]
+    words = _WORD.findall(re.sub(r"\.s?html?$", "", last))
+    if _DATED.search(path) or (re.search(r"\d{5,}", last) and path.count("/") >= 2):
+        return True
+    return len(words) >= 4 and not set(words) <= set(_WORD.findall(fold(name).lower()))
 
 
 def canonical_url(url: str) -> str:
