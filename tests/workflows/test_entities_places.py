@@ -103,6 +103,10 @@ def test_a_former_name_in_another_country_stays_apart() -> None:
         (co("a", "Saudi Aramco", "https://en.wikipedia.org/wiki/Saudi_Aramco", "Dhahran, Saudi Arabia", industry="Oil and gas"),
          co("b", "Aramco", "https://www.aramco.com/en", "Dhahran, Saudi Arabia", industry="Oil and gas"),
          "one name adds only the country, 'saudi'"),
+        # the country in its own language
+        (co("a", "Żabka Polska", "https://pl.wikipedia.org/wiki/Żabka_Polska", "Poznań, Poland", industry="Convenience stores"),
+         co("b", "Żabka", "https://www.zabka.pl/", "Poznań, Poland", industry="Convenience stores"),
+         "one name adds only the country, 'polska'"),
         (row("a", "Swiggy Bytes", "https://medium.com/swiggy-bytes", "Swiggy Bytes is the technology blog of Swiggy's engineering teams."),
          row("b", "Swiggy", "https://www.swiggy.com/", "Swiggy is an Indian food delivery platform."), "Swiggy Bytes says it is Swiggy's"),
     ],

@@ -135,6 +135,13 @@ def known(country: str) -> bool:
     return country in _data()[2].values()
 
 
+def country_named(word: str) -> str:
+    """The country `word` is the name of, in English or its own language ("polska", "deutschland",
+    "suomi"), folded; "" for anything else (a city, a province, a word)."""
+    iso = _own_names().get(_key(word), "")
+    return _data()[2].get(iso, "") if iso else ""
+
+
 def country_of(location: str) -> str:
     """The country a location names, folded ("Sydney, NSW, Australia" -> "australia"; "Stuttgart,
         Baden-Württemberg" -> "germany"); a location no part of which names one keeps its last part

@@ -28,7 +28,7 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from exa_orch.workflows.entities.countries import is_place, known, stated_country
+from exa_orch.workflows.entities.countries import country_named, is_place, known, stated_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, stem
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
@@ -145,8 +145,10 @@ def _forms(r: Record) -> frozenset[str]:
 
 
 def _of_country(word: str, country: str) -> bool:
-    """`word` names `country` or is its demonym ("saudi" of Saudi Arabia)."""
-    return bool(country) and (stated_country(f"is a {word}") == country or word in country.split())
+    """`word` names `country`, in its own language too ("Castorama Polska"), or is its demonym
+    ("saudi" of Saudi Arabia)."""
+    said = stated_country(f"is a {word}") == country or country_named(word) == country
+    return bool(country) and (said or word in country.split())
 
 
 def _shared_topics(page: Record, own: Record) -> list[str]:
