@@ -49,6 +49,12 @@ def test_a_translation_must_account_for_every_word(written: str, latin: str) -> 
     assert glossary.agrees(written, "", latin.title(), latin) is None
 
 
+def test_latin_letters_and_a_term_in_kana_translate() -> None:
+    # a name of Latin letters and kana only: no Chinese character, still a name to translate
+    assert glossary.translates("IHIホールディングス", "ihi holdings")
+    assert glossary.translates("IHIホールディングス", "ihi") is None  # a holding company is not its brand
+
+
 def test_a_run_no_term_covers_is_read() -> None:
     # a Japanese family name in kanji as the names dataset reads it, its trade left out beside it
     assert glossary.translates("山田製薬", "yamada")

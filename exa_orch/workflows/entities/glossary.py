@@ -50,6 +50,7 @@ from exa_orch.workflows.entities.terms import (
 _LONGEST = max(len(t) for t in TERMS)
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
+_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")  # "SGホールディングス": kana and Latin letters
 _STOP = frozenset({"of", "the", "and", "de"})
 _DROPPED = frozenset("company co corporation corp limited ltd inc plc".split())
 
@@ -252,11 +253,11 @@ def translates(written: str, latin: str) -> str | None:
         return _arabic(written, latin)
     if HEBREW_LETTERS.search(written):
         return _abjad(written, latin)
-    if not (_HAN.search(written) or _HANGUL.search(written)):
+    if not (_HAN.search(written) or _HANGUL.search(written) or _KANA.search(written)):
         return None
     segs = segments(written)
     words = tuple(_content(latin))
-    if not words or not any(s.kind != FILLER for s in segs):
+    if not words or not any(s.kind != FILLER for s in segs) or _few_sounds(written, segs):
         return None
     runs = [s for s in segs if s.kind == "run"]
     # the brand: a Latin word of four letters or more a run's reading gives ("takeda")
@@ -266,6 +267,14 @@ def translates(written: str, latin: str) -> str | None:
     if _match(segs, words, branded):
         return f"{written} translates as {latin}"
     return None
+
+
+def _few_sounds(written: str, segs: tuple[Segment, ...]) -> bool:
+    """A name in kana (and Latin letters) that no term covers, heard in fewer than three consonants
+    (イオン, "ion"): too many names' sounds to be one's translation."""
+    if _HAN.search(written) or _HANGUL.search(written) or any(s.kind != "run" for s in segs):
+        return False
+    return len(sound_key("".join(s.english[0] for s in segs if s.english), read=True)) < 3
 
 
 def keys(written: str) -> Iterator[str]:
