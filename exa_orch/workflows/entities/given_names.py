@@ -47,6 +47,30 @@ SHORT_FORMS: tuple[ShortForm, ...] = (
     ShortForm("sepp", ("josef", "joseph"), "Wiktionary, Sepp: Bavarian and Austrian diminutive of Josef"),
     ShortForm("jupp", ("josef", "joseph"), "Wiktionary, Jupp: Rhineland diminutive of Josef"),
     ShortForm("kostas", ("konstantinos",), "Wiktionary, Kostas: Greek diminutive of Konstantinos"),
+    # Russian diminutives the English table lacks (Wiktionary, each name's entry: "diminutive of")
+    ShortForm("kostya", ("konstantin",), "Wiktionary, Kostya: Russian diminutive of Konstantin"),
+    ShortForm("volodya", ("vladimir",), "Wiktionary, Volodya: Russian diminutive of Vladimir"),
+    ShortForm("vanya", ("ivan",), "Wiktionary, Vanya: Russian diminutive of Ivan"),
+    ShortForm(
+        "zhenya", ("yevgeny", "evgeny", "yevgenia", "evgenia"), "Wiktionary, Zhenya: Russian diminutive"
+    ),
+    ShortForm("pasha", ("pavel",), "Wiktionary, Pasha: Russian diminutive of Pavel"),
+    ShortForm(
+        "lyosha",
+        ("alexei", "aleksei", "alexey", "aleksey"),
+        "Wiktionary, Lyosha: Russian diminutive of Aleksey",
+    ),
+    ShortForm("seryozha", ("sergei", "sergey"), "Wiktionary, Seryozha: Russian diminutive of Sergey"),
+    ShortForm("natasha", ("natalia", "natalya"), "Wiktionary, Natasha: Russian diminutive of Natalya"),
+    ShortForm("tanya", ("tatiana", "tatyana"), "Wiktionary, Tanya: Russian diminutive of Tatyana"),
+    ShortForm("katya", ("ekaterina", "yekaterina"), "Wiktionary, Katya: Russian diminutive of Yekaterina"),
+    ShortForm("nastya", ("anastasia", "anastasiya"), "Wiktionary, Nastya: Russian diminutive of Anastasiya"),
+    # English: the `nicknames` table ties Katie to Kathryn and Katy only
+    ShortForm(
+        "katie",
+        ("katherine", "catherine", "kathleen"),
+        "Wiktionary, Katie: diminutive of Katherine, Kathleen",
+    ),
 )
 
 # One name, several romanizations: any two of a row are one given name.

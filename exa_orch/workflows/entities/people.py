@@ -71,7 +71,18 @@ def person_key(name: str) -> str:
     read = syllabic(name.replace(" ", ""))  # "宮本 茂" and "宮本茂" are one name written two ways
     if read:
         return f"{read.family} {read.given}".strip()
-    return " ".join(w for w in words(name) if w not in _TITLES and len(w) > 1)
+    ws = words(name)
+    return " ".join(w for i, w in enumerate(ws) if not _title(w, i, len(ws)) and len(w) > 1)
+
+
+# Titles that are family names too ("Marty Baron", "Stephen Lord"): a title only where it opens.
+_ALSO_FAMILY = frozenset({"baron", "lord"})
+
+
+def _title(word: str, at: int, of: int) -> bool:
+    """`word`, the `at`th of a name's `of` words, is a title, not a name: never a family name's
+    word last in the name."""
+    return word in _TITLES and not (word in _ALSO_FAMILY and at == of - 1 and at > 0)
 
 
 def _tokens(name: str) -> list[list[str]]:
@@ -82,10 +93,13 @@ def _tokens(name: str) -> list[list[str]]:
     text = re.sub(r"\b(?:[Aa]l|[Ee]l)-", " ", text).replace("-", "")  # "Al-Maktoum" is "Al Maktoum"
     plain: list[str] = []
     caps: list[str] = []
-    for raw in text.split():
+    raws = text.split()
+    for at, raw in enumerate(raws):
         # a Russian name's "-ий" ending written -iy or -y (Sadovnichiy, Sadovnichy), a Ukrainian "-ий" -yi,
         # -yy or -y (Syrskyi, Zelenskyy, Zelensky): one spelling (not -ii: Fujii)
-        found = [re.sub(r"(?<=\w\w\w)(?:iy|yi|yy)$", "y", w) for w in words(raw) if w not in _TITLES]
+        found = [
+            re.sub(r"(?<=\w\w\w)(?:iy|yi|yy)$", "y", w) for w in words(raw) if not _title(w, at, len(raws))
+        ]
         plain.extend(found)
         caps.extend(list(raw.lower()) if _CAPS_INITIALS.match(raw) else found)  # "MS": initials, not Ms.
     out = [plain, caps] if caps != plain else [plain]
