@@ -10,7 +10,7 @@ import pytest
 from exa_orch.workflows import entities
 from exa_orch.workflows.entities import asides, clustering
 from exa_orch.workflows.entities.names import clean_name
-from tests.workflows.entity_items import co, weigh
+from tests.workflows.entity_items import co, person, weigh
 
 
 @pytest.mark.parametrize(
@@ -394,3 +394,47 @@ def test_a_business_the_page_says_was_spun_off_under_its_old_name_is_another_com
     ev = weigh(renamed, spun)
     assert any("as a company it owns or spun off" in r for r in ev.against)
     assert entities.resolve([renamed, spun]).groups == [[0], [1]]
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "lead"),
+    [
+        (
+            "Shaquille O'Neal, the four-time champion known as Shaq, joined the broadcast.",
+            "Shaq",
+            "Shaquille O'Neal",
+        ),
+        (
+            "Antonio De Curtis, il comico napoletano noto come Totò, nacque nel 1898.",
+            "Totò",
+            "Antonio De Curtis",
+        ),
+        # the page's own name is the lead: nothing to add; another's nickname: nothing either
+        ("Shaquille O'Neal, known as Shaq, joined.", "Shaquille O'Neal", None),
+        ("Shaquille O'Neal, the champion known as Shaq, joined.", "Superman", None),
+    ],
+)
+def test_a_text_opening_with_a_name_known_by_the_pages_gives_that_name(
+    text: str, name: str, lead: str | None
+) -> None:
+    assert (lead, 0) in asides.asides(text, name) if lead else list(asides.asides(text, name)) == []
+
+
+def test_a_handle_in_lower_case_is_a_person_s_stated_name() -> None:
+    wiki = person(
+        "a",
+        "Linus Torvalds",
+        "https://en.wikipedia.org/wiki/Linus_Torvalds",
+        "Linux Foundation",
+        "Portland, United States",
+    )
+    wiki["properties"]["description"] = "Linus Benedict Torvalds (born 1969), alias torvalds, created Linux."
+    github = person(
+        "b", "torvalds", "https://github.com/torvalds", "Linux Foundation", "Portland, United States"
+    )
+    assert "torvalds" in entities.record(0, wiki).aliases
+    assert entities.resolve([wiki, github]).groups == [[0, 1]]
+    # "known as the ..." names no handle
+    other = person("c", "Linus Torvalds", "https://example.org/lt", "", "")
+    other["properties"]["description"] = "Linus Torvalds, known as the father of Linux."
+    assert "the" not in entities.record(0, other).aliases

@@ -18,6 +18,9 @@ reads what those miss, each a name the page itself states (the resolver never gu
 - **a lead writing the record's name longer**, in Chinese or Japanese characters:
   "仁寶電腦工業股份有限公司（英語：Compal Electronics, Inc.）" on a page under 仁寶電腦 (a trade and a
   legal form after the name): its aside's names are the record's;
+- **a name the text opens with**, on a page under the name it says that one is known by: "Tony
+  Azevedo, the Long Beach native known as Mr. Water Polo" (`_lead_known_as`; "noto come",
+  "conocido como", "bekannt als" ...);
 - **a name the record goes by**: "Hon Hai Precision Industry Co., Ltd., trading as Foxconn",
   "Onika Tanya Maraj, known professionally as Nicki Minaj" on a page under the name after "as";
 - **former names in Chinese, Japanese and Korean**: "（旧 株式会社日立物流）", "前稱EasyVan",
@@ -190,6 +193,7 @@ def asides(text: str, name: str) -> Iterator[tuple[str, int]]:
     after = text[goes.end() : goes.end() + len(name) + 1] if goes else ""
     if goes and after.startswith(name) and not after[len(name) :].isalnum() and _plain(goes.group(1)):
         yield goes.group(1), 0
+    yield from _lead_known_as(text, name)
     lead = _LEAD.match(text)
     full = lead.group(1) if lead else ""
     named = aside_names(lead.group(2)) if lead else []
@@ -204,6 +208,31 @@ def asides(text: str, name: str) -> Iterator[tuple[str, int]]:
         # lead is the page's name with a trade and a legal form, its aside names the same company
         yield full, 0
         yield from ((other, 0) for other in named)
+
+
+# A name a page goes by, after its cue in the languages pages are most often written in: "known
+# as", "nicknamed", "noto come", "conocido como", "connu sous le nom de", "bekannt als".
+_KNOWN_AS = (
+    r"(?:(?:also|commonly|popularly|widely|better|professionally)\s+)?(?:known|nicknamed|dubbed)(?:\s+as)?|"
+    r"not[oa]\s+come|conosciut[oa]\s+come|conocid[oa]\s+como|conhecid[oa]\s+como|"
+    r"connue?\s+sous\s+le\s+nom\s+de|bekannt\s+als|alias|a\.k\.a\."
+)
+# A text opening with a person's or company's name of two to four capitalised words, then a comma.
+_OPENING_NAME = re.compile(r"\s*([A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+){1,3}),")
+# A handle written in lower case ("alias geohot", "known as antirez"): one word, no article.
+HANDLE = r"(?!(?:the|a|an|one|his|her|its|their|being)\b)([a-z][a-z0-9_]{2,20})(?=[\s,.;)]|$)"
+
+
+def _lead_known_as(text: str, name: str) -> Iterator[tuple[str, int]]:
+    """The name a text opens with, on a page under the name the text says it is known by ("Tony
+    Azevedo, the Long Beach native known as Mr. Water Polo" under Mr. Water Polo; "Michele Rech,
+    il fumettista ... noto come Zerocalcare" under Zerocalcare): the one the page is about."""
+    opening = _OPENING_NAME.match(text)
+    if not opening or not name or name == opening.group(1):
+        return
+    cue = re.search(rf"\b(?:{_KNOWN_AS})\s+{re.escape(name)}(?![\w'’-])", text[opening.end() :], re.I)
+    if cue:
+        yield opening.group(1), 0
 
 
 def _extends(name: str, full: str) -> bool:

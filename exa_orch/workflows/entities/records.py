@@ -36,7 +36,7 @@ from exa_orch.workflows.entities.names import (
     words,
 )
 from exa_orch.workflows.entities.people import person_key
-from exa_orch.workflows.entities.sites import Site, page_site, site
+from exa_orch.workflows.entities.sites import URL_IN_TEXT, Site, page_site, site
 
 Json = dict[str, Any]
 
@@ -47,9 +47,15 @@ _ALIAS_CUES = (
     # "also known as", "commonly known as", "known simply as", and a bare "known as"
     re.compile(
         r"\b(?:(?:[Aa]lso|otherwise|commonly|popularly|widely|better|simply)\s+)?known\s+(?:simply\s+)?as\s+"
-        + _NAME
+        + f"(?:{_NAME}|{asides.HANDLE})"
     ),
-    re.compile(r"\ba\.?k\.?a\.?\s+" + _NAME),
+    re.compile(
+        r"\b(?:a\.?k\.?a\.?|alias|pseudonimo\s+di|seud[oó]nimo\s+de|pseudonyme\s+de)\s+(?:"
+        + _NAME
+        + "|"
+        + asides.HANDLE
+        + ")"
+    ),
     re.compile(r"\b(?:trading|doing\s+business)\s+as\s+" + _NAME),
     re.compile(r"\b(?:rebranded|renamed)\s+(?:from|as|to)\s+" + _NAME),
     re.compile(r"\bnow\s+(?:known\s+as|called|named)\s+" + _NAME),
@@ -117,11 +123,6 @@ _DOMAIN_CUE = re.compile(
 )
 _IMAGES = frozenset({"logoUrl", "pictureUrl", "faviconUrl", "image", "imageUrl"})
 _DOMAIN = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}\b", re.I)
-# A URL in prose ends at a space, a quote, a comma or a closing bracket, but for a bracketed part
-# of its path ("wiki/Liu_Wei_(artist,_born_1972)": cut at its comma, two namesakes' articles
-# would read as one profile)
-_PATH = r"(?:[^\s\"'<>(),;]|\([^\s\"'<>()]*\))+"
-_URL = re.compile(rf"https?://{_PATH}|(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{{2,}}/{_PATH}", re.I)
 
 
 @dataclass
@@ -321,10 +322,8 @@ def _other_names(rec: Record, text: str, person: bool) -> None:
     """ "formerly X", "also known as X" ... and "Name (X)": other names `text` gives the record."""
     for cue in _ALIAS_CUES if person else _ORG_ALIAS_CUES:
         for m in cue.finditer(text):
-            # a company's name may hold "and" (_ORG_NAME stops at a lowercase word: "Kreditor and later")
-            _alias(
-                rec, _trim(m.group(1)) if person else m.group(1).strip(), _sentence(text, m.start()), person
-            )
+            said = next(g for g in m.groups() if g)  # a name, or a handle in lower case ("alias geohot")
+            _alias(rec, _trim(said) if person else said.strip(), _sentence(text, m.start()), person)
     if not person:
         _company_names(rec, text)
     for other, at in asides.former_names(text, company=not person):
@@ -387,7 +386,7 @@ def _profiles(rec: Record, props: Json, texts: list[str]) -> frozenset[str]:
     found = {
         ps.profile
         for s in [*strings(shown), *texts]
-        for m in _URL.findall(s)
+        for m in URL_IN_TEXT.findall(s)
         if (ps := site(m.rstrip(".,:!?")))
     }
     own = {rec.site.profile} if rec.site else set()

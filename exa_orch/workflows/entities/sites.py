@@ -171,6 +171,11 @@ def site(url: str) -> Site | None:
     return Site(host, domain, label, ext.suffix, path, row is not None, profile, locale)
 
 
+# A URL in prose ends at a space, a quote, a comma or a closing bracket, but for a bracketed part
+# of its path ("wiki/Liu_Wei_(artist,_born_1972)": cut at its comma, two namesakes' articles
+# would read as one profile)
+_PATH = r"(?:[^\s\"'<>(),;]|\([^\s\"'<>()]*\))+"
+URL_IN_TEXT = re.compile(rf"https?://{_PATH}|(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{{2,}}/{_PATH}", re.I)
 # An article's path: a date ("/2023/05/15/", "20240614"), a last segment of four words or more
 # ("hydrogene-vert-le-nantais-lhyfe-inaugure-...") or ending in a long number ("...-42071234").
 _DATED = re.compile(r"/(?:19|20)\d\d/(?:0?[1-9]|1[0-2])/|(?:19|20)\d\d(?:0[1-9]|1[0-2])[0-3]\d")
