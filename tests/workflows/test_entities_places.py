@@ -9,6 +9,7 @@ import pytest
 
 from exa_orch.workflows import entities
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
+from exa_orch.workflows.entities.names import clean_name
 from tests.workflows.test_entities_evidence import apart
 from tests.workflows.test_entities_evidence import row as agent_row
 
@@ -256,3 +257,17 @@ def test_a_profile_whose_name_holds_the_site_s_name_inside_joins_in_one_country_
     assert "Branca stands in Fratelli Branca Distillerie S.r.l.'s name" in res.reasons[0][0]["reason"]
     other = co("c", "Branca", "https://www.branca-design.it/", "Milan, Italy", industry="Furniture")
     assert entities.resolve([page, other]).groups == [[0], [1]]
+
+
+def test_a_football_clubs_form_written_two_ways_is_one_club() -> None:
+    wiki = co(
+        "a", "Heart of Midlothian F.C.", "https://en.wikipedia.org/wiki/Heart_of_Midlothian_F.C.",
+        "Edinburgh, United Kingdom", industry="Football club",
+    )  # fmt: skip
+    own = co(
+        "b", "Heart of Midlothian Football Club", "https://www.heartsfc.co.uk/",
+        "Edinburgh, United Kingdom", industry="Football club",
+    )  # fmt: skip
+    assert entities.resolve([wiki, own]).groups == [[0, 1]], apart(wiki, own)
+    assert clean_name("Valencia CF") == clean_name("Valencia Club de Fútbol") == "valencia"
+    assert clean_name("FC Porto") == "porto" and clean_name("CF Industries") == "cf industries"

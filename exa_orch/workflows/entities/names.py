@@ -20,7 +20,12 @@ _MORE_FORMS = (
     )
     | {"ab publ", "s l u", "sa nv", "nv sa", "s p a", "sdn bhd", "s r o", "d o o", "k k"}
     | {"public", "corporacion", "sab de cv", "s a b de", "s a b de c v", "sa de cv", "s a de c v"}
+    # a football club's form, as a legal form is written after the name ("Rangers F.C.", "Rangers
+    # Football Club", "Valencia CF", "Real Madrid Club de Fútbol"): one club either way
+    | {"fc", "f c", "afc", "a f c", "cf", "c f", "football club", "club de futbol"}
 )
+# ... or before it ("FC Porto", "Futbol Club Barcelona")
+_OPENING_FORMS = (("futbol", "club"), ("football", "club"), ("f", "c"), ("fc",))
 _NOT_LEGAL = frozenset("uk us usa eu".split())
 # What a company's own page adds to its name in a page's title: the page, not another company
 # ("Verizon Investor Relations"). Not "investors": a firm may be named so.
@@ -96,6 +101,8 @@ def clean_name(name: str) -> str:
             break  # cleanco reads "UK" as a legal form: "Santander UK plc" is not "Santander"
         text = bare
     found = words(text)
+    opening = next((f for f in _OPENING_FORMS if tuple(found[: len(f)]) == f and len(found) > len(f)), ())
+    del found[: len(opening)]
     stripped = True
     while stripped and len(found) > 1:
         stripped = False
@@ -164,7 +171,11 @@ def legal_forms(raw: str, clean: str) -> frozenset[str]:
     letters = [w for w in raw.split() if w in dropped and len(w) == 1]
     if len(letters) >= 2 and "".join(letters) in _MORE_FORMS | set(_FORM_SPELLINGS):
         dropped = (dropped - set(letters)) | {"".join(letters)}
-    return frozenset(_FORM_SPELLINGS.get(w, w) for w in dropped)
+    # a football club's form is no legal form: "Rangers F.C." and "Rangers Football Club" are one
+    return frozenset(_FORM_SPELLINGS.get(w, w) for w in dropped - _CLUB_FORM_WORDS)
+
+
+_CLUB_FORM_WORDS = frozenset("fc afc cf football futbol club de".split())
 
 
 def extra_words(a: str, b: str) -> frozenset[str]:
