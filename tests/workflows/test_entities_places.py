@@ -271,3 +271,15 @@ def test_a_football_clubs_form_written_two_ways_is_one_club() -> None:
     assert entities.resolve([wiki, own]).groups == [[0, 1]], apart(wiki, own)
     assert clean_name("Valencia CF") == clean_name("Valencia Club de Fútbol") == "valencia"
     assert clean_name("FC Porto") == "porto" and clean_name("CF Industries") == "cf industries"
+
+
+def test_a_founder_s_given_name_before_the_site_s_name_is_no_place() -> None:
+    # "paul" is a place the data holds (a parish): as a given name before the family's, a founder's
+    wiki = co("a", "Paul Bauder GmbH & Co. KG", "https://de.wikipedia.org/wiki/Paul_Bauder",
+              "Stuttgart, Germany", industry="Roofing materials")  # fmt: skip
+    own = co("b", "Bauder", "https://www.bauder.de/", "Stuttgart, Germany", industry="Roofing materials")
+    assert entities.resolve([wiki, own]).groups == [[0, 1]], apart(wiki, own)
+    # a region added after the name stays a region the site does not say it is in
+    unit = co("c", "Bauder Bayern", "https://de.wikipedia.org/wiki/Bauder_Bayern", "Stuttgart, Germany",
+              industry="Roofing materials")  # fmt: skip
+    assert entities.resolve([unit, own]).groups == [[0], [1]]

@@ -667,6 +667,10 @@ def test_a_father_and_a_son_of_one_name_stay_two() -> None:
         # a page named for the name on another's site, no date: the page of a unit (evidence.py)
         ("https://www.ckh.com.hk/en/businesses/a-s-watson-group", "A.S. Watson Group", False),
         ("https://www.lvz.de/impressum", "Verbio", False),  # no article's shape
+        # a listed company's page on an exchange the hosts table does not know
+        ("https://www.boerse-stuttgart.de/aktie/verbio-vereinigte-bioenergie", "Verbio", True),
+        ("https://www.cse.lk/displayCompany.php?name=HAYL", "Hayleys PLC", True),
+        ("https://www.verbio.de/en/investor-relations/share/", "Verbio", False),  # its own site
     ],
 )
 def test_an_article_on_a_publishers_site_is_a_news_hosts_page(url: str, name: str, publisher: bool) -> None:

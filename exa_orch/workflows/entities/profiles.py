@@ -30,6 +30,7 @@ from urllib.parse import unquote
 
 from exa_orch.workflows.entities.countries import country_named, is_place, known, stated_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, stem
+from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
 from exa_orch.workflows.entities.names import (
@@ -221,8 +222,10 @@ def _leads(page: Record, own: Record, theirs: list[str], written: str) -> str | 
     if placed is None or not (known(page.country) and page.country == own.country):
         return None
     site_shorter, at, added = placed
-    # a place the longer name adds is one the other record must say (`_unsaid_place`)
-    if _unsaid_place(added, own if site_shorter else page):
+    # a place the longer name adds is one the other record must say (`_unsaid_place`); a given
+    # name before a family's ("Paul Hartmann AG" beside HARTMANN) is the founder's, not a place
+    founder = [w for w in added[:at] if len(forms(w)) > 1]
+    if _unsaid_place([w for w in added if w not in founder], own if site_shorter else page):
         return None
     first, second = (own.name, written) if site_shorter else (written, own.name)
     verb = "leads" if at == 0 else "stands in"

@@ -180,16 +180,28 @@ URL_IN_TEXT = re.compile(rf"https?://{_PATH}|(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{{2
 # ("hydrogene-vert-le-nantais-lhyfe-inaugure-...") or ending in a long number ("...-42071234").
 _DATED = re.compile(r"/(?:19|20)\d\d/(?:0?[1-9]|1[0-2])/|(?:19|20)\d\d(?:0[1-9]|1[0-2])[0-3]\d")
 _WORD = re.compile(r"[a-z]+")
+# A listed company's page on an exchange or a market-data site the table does not know
+# ("boerse-frankfurt.de/aktie/NAME", "idx.co.id/en/listed-companies/company-profiles/TICKER",
+# "dsebd.org/displayCompany.php?name=TICKER"): about the company it names, never its site.
+_LISTING = re.compile(
+    r"/(?:aktie|aktien|stocks?|quotes?|shares?|share-details|equities|listed-companies|company-profiles|"
+    r"emisoras|azioni)/[^/]+|/displaycompany\.php"
+)  # a listing keyword then the company's segment: "/investors/companyprofile.aspx" is a site's own
 
 
 def page_site(url: str, name: str | None) -> Site | None:
-    """`site(url)`, but an article on a site whose label the page's name does not share, a
-    publisher's (lesechos.fr/industrie-services/...-lhyfe-inaugure-...-2090000 under "Lhyfe"), as a
+    """`site(url)`, but an article (or a listed company's page, `_LISTING`) on a site whose label
+    the page's name does not share, a publisher's (lesechos.fr/industrie-services/...-lhyfe-inaugure-...-2090000 under "Lhyfe"), as a
     news publisher's page of hosts.HOSTS is: on a shared host, no profile, never the site of the
     company it reports on. A page on a site of the name (bestbuy.com/2024/..., ayala.com/news/
     ayala-land-...) stays that site's."""
     found = site(url)
-    if found is None or found.platform or not name or not _article(found.path, name):
+    if (
+        found is None
+        or found.platform
+        or not name
+        or not (_article(found.path, name) or _LISTING.search(found.path))
+    ):
         return found
     own = re.sub(r"[^a-z0-9]", "", fold(name).lower())
     label = found.label.replace("-", "")
