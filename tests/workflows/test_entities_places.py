@@ -104,6 +104,10 @@ def test_a_former_name_in_another_country_stays_apart() -> None:
         (co("a", "Saudi Aramco", "https://en.wikipedia.org/wiki/Saudi_Aramco", "Dhahran, Saudi Arabia", industry="Oil and gas"),
          co("b", "Aramco", "https://www.aramco.com/en", "Dhahran, Saudi Arabia", industry="Oil and gas"),
          "one name adds only the country, 'saudi'"),
+        # one name, but for a plural
+        (co("a", "Halfords Autocentres", "https://uk.linkedin.com/company/halfords-autocentres", "Redditch, United Kingdom", industry="Car servicing"),
+         co("b", "Halfords Autocentre", "https://www.halfordsautocentres.co.uk/", "Redditch, United Kingdom", industry="Car servicing"),
+         "one name, but for a plural"),
         # the country in its own language
         (co("a", "Żabka Polska", "https://pl.wikipedia.org/wiki/Żabka_Polska", "Poznań, Poland", industry="Convenience stores"),
          co("b", "Żabka", "https://www.zabka.pl/", "Poznań, Poland", industry="Convenience stores"),

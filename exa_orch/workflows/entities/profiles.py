@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from exa_orch.workflows.entities.countries import country_named, is_place, known, stated_country
-from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, stem
+from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, plural_agree, stem
 from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
@@ -78,6 +78,9 @@ def _written_alike(page: Record, own: Record) -> str | None:
     agree = names_agree(page.clean, own.clean)
     if agree in _ONE_NAME:
         return agree
+    plural = plural_agree(page.clean, own.clean)  # "Dulux Decorator Centres" / "... Centre"
+    if plural:
+        return plural
     titled = names_agree(page.titled, own.clean) if page.titled else None
     if titled in _ONE_NAME:  # "HeidelbergCement" at wiki/Heidelberg_Materials: the article's subject
         return f"the article's title, {page.titled!r}, and {own.name}: {titled}"
