@@ -299,6 +299,10 @@ def test_a_names_aside_gives_another_name() -> None:
     ja = entities.record(0, person("a", "柳井 正", "https://ja.wikipedia.org/wiki/柳井正",
                                    desc="柳井 正（やない ただし、1949年 - ）は、日本の実業家。"))  # fmt: skip
     assert "yanai tadashi" in ja.aliases, ja.aliases
+    # the page's name written without the space its text writes between family and given name
+    jo = entities.record(0, person("a", "柳井正", "https://ja.wikipedia.org/wiki/柳井正",
+                                   desc="柳井 正（やない ただし、1949年 - ）は、日本の実業家。"))  # fmt: skip
+    assert "yanai tadashi" in jo.aliases, jo.aliases
 
 
 # 12. two profiles on two hosts ------------------------------------------------------------------

@@ -167,6 +167,10 @@ def _at(text: str, name: str) -> Iterator[int]:
     """Where `name` is written in `text`, each position just after it (one compiled pattern per
     shape, never one per name: the resolver reads thousands of names)."""
     at = text.find(name)
+    if at < 0 and is_cjk(name) and " " not in name and 2 <= len(name) <= 12:
+        # "荒木 飛呂彦（あらき ひろひこ）" on a page under 荒木飛呂彦: a space between family and given name
+        yield from (m.end() for m in re.finditer("[ 　]?".join(map(re.escape, name)), text))
+        return
     while name and at >= 0:
         yield at + len(name)
         at = text.find(name, at + 1)
