@@ -1,4 +1,7 @@
-"""A URL read through the Public Suffix List: registered domain, canonical page, profile on a shared host."""
+"""A URL read through the Public Suffix List: registered domain, canonical page, profile on a shared host.
+
+`page_site(url, name)` reads an item's own URL: an article or a listed company's page on a site the
+item's name does not share is a publisher's page (no profile), as on a news host of hosts.HOSTS."""
 
 from __future__ import annotations
 
@@ -191,10 +194,10 @@ _LISTING = re.compile(
 
 def page_site(url: str, name: str | None) -> Site | None:
     """`site(url)`, but an article (or a listed company's page, `_LISTING`) on a site whose label
-    the page's name does not share, a publisher's (lesechos.fr/industrie-services/...-lhyfe-inaugure-...-2090000 under "Lhyfe"), as a
-    news publisher's page of hosts.HOSTS is: on a shared host, no profile, never the site of the
-    company it reports on. A page on a site of the name (bestbuy.com/2024/..., ayala.com/news/
-    ayala-land-...) stays that site's."""
+    the page's name does not share is a publisher's ("lesechos.fr/industrie-services/...-lhyfe-
+    inaugure-...-2090000" under "Lhyfe"), as a news publisher's page of hosts.HOSTS is: on a shared
+    host, no profile, never the site of the company it reports on. A page on a site of the name
+    (bestbuy.com/2024/..., ayala.com/news/ayala-land-...) stays that site's."""
     found = site(url)
     if (
         found is None
