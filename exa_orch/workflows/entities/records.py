@@ -6,13 +6,13 @@ What the item's own text states is read as evidence and kept with the words that
 - **other names**: "formerly X", "also known as X", "rebranded from X", "X (ABC)", "X, now Y",
   "changed its name from X", "Y, formerly X" on a page under X's name, and the same in Spanish,
   Portuguese, French, German and Italian ("anteriormente X", "muda de nome para Y") (a company's
-  name may hold "and", "of": _ORG_NAME);
+  name may hold "and", "of": cues.ORG_NAME);
 - **other sites**: "also at other.com", "formerly at ...", "redirects from ...";
 - **owners**: "a subsidiary of X" (or "under X"), "part of X", "a (core) member of X", "owned by X", "a unit of X" (a parent is another
   entity: it is evidence *against* joining the two, and of one owner for two regional sites); and
   what it owns: "the parent of X", "owner of X" (against too);
 - profile URLs on shared hosts anywhere in its properties or answers (hosts.HOSTS).
-Never from a list of names kept here.
+Never from a list of names kept here. The phrases themselves are cues.py's.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from exa_orch.workflows.entities import about, asides, births, roles
+from exa_orch.workflows.entities import about, asides, births, cues, roles
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
@@ -40,87 +40,6 @@ from exa_orch.workflows.entities.sites import URL_IN_TEXT, Site, page_site, site
 
 Json = dict[str, Any]
 
-_NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:&\s+)?[A-Z0-9&][\w&.'’\-]*){0,5})"
-_ALIAS_CUES = (
-    re.compile(r"\b[Ff]ormerly(?:\s+(?:known\s+as|called|named))?\s+" + _NAME),
-    re.compile(r"\b[Pp]reviously\s+(?:known\s+as|called|named)\s+" + _NAME),
-    # "also known as", "commonly known as", "known simply as", and a bare "known as"
-    re.compile(
-        r"\b(?:(?:[Aa]lso|otherwise|commonly|popularly|widely|better|simply)\s+)?known\s+(?:simply\s+)?as\s+"
-        + f"(?:{_NAME}|{asides.HANDLE})"
-    ),
-    re.compile(
-        r"\b(?:a\.?k\.?a\.?|alias|pseudonimo\s+di|seud[oó]nimo\s+de|pseudonyme\s+de)\s+(?:"
-        + _NAME
-        + "|"
-        + asides.HANDLE
-        + ")"
-    ),
-    re.compile(r"\b(?:trading|doing\s+business)\s+as\s+" + _NAME),
-    re.compile(r"\b(?:rebranded|renamed)\s+(?:from|as|to)\s+" + _NAME),
-    re.compile(r"\bnow\s+(?:known\s+as|called|named)\s+" + _NAME),
-)
-# A company's name in prose may join capitalised words with "and", "of", "&" ("Minnesota Mining and
-# Manufacturing Company", "Bank of America"): read so for companies (a person's cues keep _NAME).
-_ORG_NAME = asides.ORG_NAME
-_ORG_ALIAS_CUES = (
-    *(re.compile(c.pattern.replace(_NAME, _ORG_NAME)) for c in _ALIAS_CUES),
-    # "changed its company name to Freshworks", "Anthem Inc. completed its name change to Elevance Health"
-    re.compile(
-        r"\bchang(?:e|es|ed|ing)\s+its\s+(?:company\s+|corporate\s+|legal\s+)?name\s+(?:from|to)\s+"
-        + _ORG_NAME
-    ),
-    re.compile(r"\bname\s+change\s+(?:from|to)\s+" + _ORG_NAME),
-    # "Kellogg to rename itself Kellanova", "adopted the name Stellantis", "its new name, Viatris"
-    re.compile(r"\brenam(?:e|es|ed|ing)\s+itself\s+(?:as\s+|to\s+)?" + _ORG_NAME),
-    re.compile(r"\b(?:adopt(?:s|ed|ing)?|tak(?:es|ing)|took)\s+the\s+name\s+" + _ORG_NAME),
-    re.compile(r"\bits\s+new\s+name,?\s+" + _ORG_NAME),
-    # the same in the languages company pages are most often written in (Spanish, Portuguese,
-    # French, German, Italian): "anteriormente Hypermarcas",
-    # "anciennement Lafarge", "ehemals Hoechst", "antes conocida como", "muda de nome para Grupo
-    # Casas Bahia", "cambia su nombre a", "change de nom pour"
-    re.compile(
-        r"\b(?:anteriormente|antigamente|anciennement|ehemals|vormals|precedentemente)"
-        r"(?:\s+(?:conocid[ao]|chamad[ao]|denominad[ao]|llamad[ao]|connue?|bekannt|not[ao])\s+(?:como|sous\s+le\s+nom\s+de|als|come))?\s+"
-        + _ORG_NAME
-    ),
-    re.compile(r"\bantes\s+(?:conocid[ao]|chamad[ao]|denominad[ao]|llamad[ao])\s+como\s+" + _ORG_NAME),
-    re.compile(r"\bantig[ao]\s+" + _ORG_NAME),  # "A Via S.A., antiga Via Varejo, ..."
-    # "a mudança de sua razão social para Grupo Casas Bahia", "el cambio de denominación social a"
-    re.compile(
-        r"\b(?:mudança|cambio)\s+de\s+(?:sua\s+|su\s+)?(?:razão\s+social|razón\s+social|nome|nombre|"
-        r"denominação(?:\s+social)?|denominación(?:\s+social)?)\s+(?:para|a|por)\s+" + _ORG_NAME
-    ),
-    re.compile(
-        r"\b(?:mud(?:a|ou|am|aram)|cambi(?:a|ó|an|aron)|chang(?:e|ent|é|era))\s+(?:de|o|su|son)\s+"
-        r"(?:nome|nombre|nom)\s+(?:para|a|por|pour|en)\s+" + _ORG_NAME
-    ),
-)
-# "Porsche SE is a holding company", "Inter&Co, Inc. is the holding company of Banco Inter"
-_HOLDING = re.compile(r"\b(?:is|as)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?holding\s+company\b")
-_OWNER_CUES = (
-    re.compile(r"\b(?:a|the)\s+(?:wholly[\s-]owned\s+)?(?:subsidiary|unit|division|affiliate)\s+of\s+(?:the\s+)?" + _ORG_NAME),
-    # "the steelmaking subsidiary established in March 2022 under POSCO Holdings"
-    re.compile(r"\b(?:a|the)\s+(?:[\w-]+\s+)?subsidiary\s+(?:[\w-]+\s+){0,5}?(?:of|under)\s+(?:the\s+)?" + _ORG_NAME),
-    re.compile(r"(?:\b(?:is|are|as)|,)\s+(?:a\s+)?part\s+of\s+(?:the\s+)?" + _ORG_NAME),
-    re.compile(r"\b(?:is\s+)?a\s+(?:core\s+|founding\s+|leading\s+)?member\s+of\s+(?:the\s+)?" + _ORG_NAME),
-    re.compile(r"\b(?:owned|operated|controlled)\s+by\s+(?:the\s+)?" + _ORG_NAME),
-)  # fmt: skip
-# "the parent of Royal Mail and GLS", "owner of Nivea": the companies a record owns, each another
-# entity (a parent and its subsidiary are two), read as against joining them whatever else it says.
-_CHILD_CUES = (
-    re.compile(r"\b(?:the\s+)?(?:parent|holding)(?:\s+company)?\s+of\s+(?:the\s+)?" + _ORG_NAME),
-    re.compile(r"\b(?:the\s+)?owner\s+of\s+(?:the\s+)?" + _ORG_NAME),
-    # "its consumer business was demerged as F-Secure": a business it spun off under a name is
-    # another company now, whichever name the record had before
-    re.compile(r"\b(?:demerged|spun\s+(?:off|out)|carved\s+out|split\s+off)\s+(?:as|into)\s+" + _ORG_NAME),
-)
-_DOMAIN_CUE = re.compile(
-    r"\b(?:also\s+(?:at|on|available\s+at|reachable\s+at|found\s+at)|formerly\s+(?:at|on)?|"
-    r"previously\s+at|redirects\s+(?:from|to)|moved\s+(?:from|to))\s+"
-    r"((?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s,;)]*)?)",
-    re.IGNORECASE,
-)
 _IMAGES = frozenset({"logoUrl", "pictureUrl", "faviconUrl", "image", "imageUrl"})
 _DOMAIN = re.compile(r"(?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}\b", re.I)
 
@@ -320,7 +239,7 @@ def _company_names(rec: Record, text: str) -> None:
 
 def _other_names(rec: Record, text: str, person: bool) -> None:
     """ "formerly X", "also known as X" ... and "Name (X)": other names `text` gives the record."""
-    for cue in _ALIAS_CUES if person else _ORG_ALIAS_CUES:
+    for cue in cues.ALIAS_CUES if person else cues.ORG_ALIAS_CUES:
         for m in cue.finditer(text):
             said = next(g for g in m.groups() if g)  # a name, or a handle in lower case ("alias geohot")
             _alias(rec, _trim(said) if person else said.strip(), _sentence(text, m.start()), person)
@@ -341,19 +260,19 @@ def _other_names(rec: Record, text: str, person: bool) -> None:
 
 def _owners_and_sites(rec: Record, text: str, person: bool) -> None:
     """Owners ("a subsidiary of X") and other sites ("also at other.com") `text` states."""
-    for cue in () if person else _OWNER_CUES:
+    for cue in () if person else cues.OWNER_CUES:
         for m in cue.finditer(text):
             owner = clean_name(m.group(1).strip())
             if owner and owner != rec.clean:
                 rec.owners.setdefault(owner, _sentence(text, m.start()))
-    for cue in () if person else _CHILD_CUES:
+    for cue in () if person else cues.CHILD_CUES:
         for m in cue.finditer(text):
             for part in re.split(r",\s*|\s+and\s+|\s*&\s*", m.group(1).strip()):
                 child = clean_name(part) if part else ""
                 # "AB Volvo, the parent company of the Volvo Group": the group it heads is its own
                 if child and child != rec.clean and not names_agree(core_name(child), rec.core):
                     rec.owned.setdefault(child, _sentence(text, m.start()))
-    for m in _DOMAIN_CUE.finditer(text):
+    for m in cues.DOMAIN_CUE.finditer(text):
         other = site(m.group(1).rstrip("."))
         if other and other.domain and not other.platform:
             rec.alias_domains.setdefault(other.domain, _sentence(text, m.start()))
@@ -400,11 +319,11 @@ def _role_at(rec: Record, texts: list[str]) -> None:
     named = (
         re.compile(re.escape(rec.name or "") + r"(?:\s*[(（][^)）]*[)）])?,\s+" + _ROLE) if rec.name else None
     )
-    cues = (_IS_ROLE_AT, named, _HEADLINE, _IS_ROLE_OF) if named else (_IS_ROLE_AT, _HEADLINE, _IS_ROLE_OF)
+    shapes = (_IS_ROLE_AT, named, _HEADLINE, _IS_ROLE_OF) if named else (_IS_ROLE_AT, _HEADLINE, _IS_ROLE_OF)
     m = next(
         (
             m
-            for cue in cues
+            for cue in shapes
             for t in texts
             if (m := cue.match(t) if cue in (named, _HEADLINE) else cue.search(t))
             and not (cue is _HEADLINE and _VERBS & set(words(m.group(1))))
@@ -417,7 +336,7 @@ def _role_at(rec: Record, texts: list[str]) -> None:
         rec.facts["title"] = " ".join(words(m.group(1)))
     if not rec.employer:
         written = m.group(2).strip()
-        latin = re.match(_NAME, written)
+        latin = re.match(cues.NAME, written)
         said = _trim(latin.group(1)) if latin else written
         said = _employer(said)
         rec.employer = clean_name(said.rstrip(".")) if said else ""
@@ -489,7 +408,7 @@ def record(index: int, item: Json) -> Record:
     rec.born = births.born(_prose(props)) if kind == "person" else ""
     if kind != "person":
         rec.publisher = about.publisher(texts)
-        rec.holding = any(_HOLDING.search(t) for t in texts)
+        rec.holding = any(cues.HOLDING.search(t) for t in texts)
         rec.written_forms = asides.written_forms(texts, rec.name or "")
     _titled(rec, _str(props.get("url")))
     rec.alias_domains.pop(rec.domain, None)

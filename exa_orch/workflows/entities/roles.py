@@ -22,7 +22,7 @@ _ROLE = (
     r"(?:\s+of|\s+at|,)\s+(?:the\s+board\s+(?:of\s+directors\s+)?of\s+)?"
 )
 _VERB = r"(?:co-?founded|founded)\s+"
-# An organisation's name: capitalised words, joined by "&", "of", "and", "de" (records._ORG_NAME).
+# An organisation's name: capitalised words, joined by "&", "of", "and", "de" (cues.ORG_NAME).
 _ORG = r"((?:the\s+)?[A-Z0-9][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de)\s+)?[A-Z0-9&][\w&.'’\-]*){0,5})"
 _CUE = re.compile(rf"\b(?i:{_ROLE}|{_VERB}){_ORG}")
 

@@ -1,0 +1,97 @@
+"""The phrases a page states another fact about its subject with, read by records.py.
+
+Each pattern captures a name (or a domain) the text gives: another name of the subject ("formerly
+X", "also known as X", "alias geohot", and for companies the rename phrases of English, Spanish,
+Portuguese, French, German and Italian), an owner ("a subsidiary of X", "part of X", "owned by X"),
+a company it owns or spun off ("the parent of X", "demerged as X"), or another site of its own
+("also at other.com"). A company's name in prose may hold "and", "of", "&" (`ORG_NAME`); a
+person's is capitalised words (`NAME`). Patterns only: records.py keeps the words that said each.
+"""
+
+from __future__ import annotations
+
+import re
+
+from exa_orch.workflows.entities import asides
+
+NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:&\s+)?[A-Z0-9&][\w&.'’\-]*){0,5})"
+ALIAS_CUES = (
+    re.compile(r"\b[Ff]ormerly(?:\s+(?:known\s+as|called|named))?\s+" + NAME),
+    re.compile(r"\b[Pp]reviously\s+(?:known\s+as|called|named)\s+" + NAME),
+    # "also known as", "commonly known as", "known simply as", and a bare "known as"
+    re.compile(
+        r"\b(?:(?:[Aa]lso|otherwise|commonly|popularly|widely|better|simply)\s+)?known\s+(?:simply\s+)?as\s+"
+        + f"(?:{NAME}|{asides.HANDLE})"
+    ),
+    re.compile(
+        r"\b(?:a\.?k\.?a\.?|alias|pseudonimo\s+di|seud[oó]nimo\s+de|pseudonyme\s+de)\s+(?:"
+        + NAME
+        + "|"
+        + asides.HANDLE
+        + ")"
+    ),
+    re.compile(r"\b(?:trading|doing\s+business)\s+as\s+" + NAME),
+    re.compile(r"\b(?:rebranded|renamed)\s+(?:from|as|to)\s+" + NAME),
+    re.compile(r"\bnow\s+(?:known\s+as|called|named)\s+" + NAME),
+)
+# A company's name in prose may join capitalised words with "and", "of", "&" ("Minnesota Mining and
+# Manufacturing Company", "Bank of America"): read so for companies (a person's cues keep NAME).
+ORG_NAME = asides.ORG_NAME
+ORG_ALIAS_CUES = (
+    *(re.compile(c.pattern.replace(NAME, ORG_NAME)) for c in ALIAS_CUES),
+    # "changed its company name to Freshworks", "Anthem Inc. completed its name change to Elevance Health"
+    re.compile(
+        r"\bchang(?:e|es|ed|ing)\s+its\s+(?:company\s+|corporate\s+|legal\s+)?name\s+(?:from|to)\s+"
+        + ORG_NAME
+    ),
+    re.compile(r"\bname\s+change\s+(?:from|to)\s+" + ORG_NAME),
+    # "Kellogg to rename itself Kellanova", "adopted the name Stellantis", "its new name, Viatris"
+    re.compile(r"\brenam(?:e|es|ed|ing)\s+itself\s+(?:as\s+|to\s+)?" + ORG_NAME),
+    re.compile(r"\b(?:adopt(?:s|ed|ing)?|tak(?:es|ing)|took)\s+the\s+name\s+" + ORG_NAME),
+    re.compile(r"\bits\s+new\s+name,?\s+" + ORG_NAME),
+    # the same in the languages company pages are most often written in (Spanish, Portuguese,
+    # French, German, Italian): "anteriormente Hypermarcas",
+    # "anciennement Lafarge", "ehemals Hoechst", "antes conocida como", "muda de nome para Grupo
+    # Casas Bahia", "cambia su nombre a", "change de nom pour"
+    re.compile(
+        r"\b(?:anteriormente|antigamente|anciennement|ehemals|vormals|precedentemente)"
+        r"(?:\s+(?:conocid[ao]|chamad[ao]|denominad[ao]|llamad[ao]|connue?|bekannt|not[ao])\s+(?:como|sous\s+le\s+nom\s+de|als|come))?\s+"
+        + ORG_NAME
+    ),
+    re.compile(r"\bantes\s+(?:conocid[ao]|chamad[ao]|denominad[ao]|llamad[ao])\s+como\s+" + ORG_NAME),
+    re.compile(r"\bantig[ao]\s+" + ORG_NAME),  # "A Via S.A., antiga Via Varejo, ..."
+    # "a mudança de sua razão social para Grupo Casas Bahia", "el cambio de denominación social a"
+    re.compile(
+        r"\b(?:mudança|cambio)\s+de\s+(?:sua\s+|su\s+)?(?:razão\s+social|razón\s+social|nome|nombre|"
+        r"denominação(?:\s+social)?|denominación(?:\s+social)?)\s+(?:para|a|por)\s+" + ORG_NAME
+    ),
+    re.compile(
+        r"\b(?:mud(?:a|ou|am|aram)|cambi(?:a|ó|an|aron)|chang(?:e|ent|é|era))\s+(?:de|o|su|son)\s+"
+        r"(?:nome|nombre|nom)\s+(?:para|a|por|pour|en)\s+" + ORG_NAME
+    ),
+)
+# "Porsche SE is a holding company", "Inter&Co, Inc. is the holding company of Banco Inter"
+HOLDING = re.compile(r"\b(?:is|as)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?holding\s+company\b")
+OWNER_CUES = (
+    re.compile(r"\b(?:a|the)\s+(?:wholly[\s-]owned\s+)?(?:subsidiary|unit|division|affiliate)\s+of\s+(?:the\s+)?" + ORG_NAME),
+    # "the steelmaking subsidiary established in March 2022 under POSCO Holdings"
+    re.compile(r"\b(?:a|the)\s+(?:[\w-]+\s+)?subsidiary\s+(?:[\w-]+\s+){0,5}?(?:of|under)\s+(?:the\s+)?" + ORG_NAME),
+    re.compile(r"(?:\b(?:is|are|as)|,)\s+(?:a\s+)?part\s+of\s+(?:the\s+)?" + ORG_NAME),
+    re.compile(r"\b(?:is\s+)?a\s+(?:core\s+|founding\s+|leading\s+)?member\s+of\s+(?:the\s+)?" + ORG_NAME),
+    re.compile(r"\b(?:owned|operated|controlled)\s+by\s+(?:the\s+)?" + ORG_NAME),
+)  # fmt: skip
+# "the parent of Royal Mail and GLS", "owner of Nivea": the companies a record owns, each another
+# entity (a parent and its subsidiary are two), read as against joining them whatever else it says.
+CHILD_CUES = (
+    re.compile(r"\b(?:the\s+)?(?:parent|holding)(?:\s+company)?\s+of\s+(?:the\s+)?" + ORG_NAME),
+    re.compile(r"\b(?:the\s+)?owner\s+of\s+(?:the\s+)?" + ORG_NAME),
+    # "its consumer business was demerged as F-Secure": a business it spun off under a name is
+    # another company now, whichever name the record had before
+    re.compile(r"\b(?:demerged|spun\s+(?:off|out)|carved\s+out|split\s+off)\s+(?:as|into)\s+" + ORG_NAME),
+)
+DOMAIN_CUE = re.compile(
+    r"\b(?:also\s+(?:at|on|available\s+at|reachable\s+at|found\s+at)|formerly\s+(?:at|on)?|"
+    r"previously\s+at|redirects\s+(?:from|to)|moved\s+(?:from|to))\s+"
+    r"((?:https?://)?(?:[a-z0-9-]+\.)+[a-z]{2,}(?:/[^\s,;)]*)?)",
+    re.IGNORECASE,
+)
