@@ -41,6 +41,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from exa_orch.workflows.entities.names import clean_name, legal_forms, words
 from exa_orch.workflows.entities.scripts import is_cjk
@@ -169,11 +170,17 @@ def _at(text: str, name: str) -> Iterator[int]:
     at = text.find(name)
     if at < 0 and is_cjk(name) and " " not in name and 2 <= len(name) <= 12:
         # "荒木 飛呂彦（あらき ひろひこ）" on a page under 荒木飛呂彦: a space between family and given name
-        yield from (m.end() for m in re.finditer("[ 　]?".join(map(re.escape, name)), text))
+        yield from (m.end() for m in _spaced(name).finditer(text))
         return
     while name and at >= 0:
         yield at + len(name)
         at = text.find(name, at + 1)
+
+
+@lru_cache(maxsize=4096)
+def _spaced(name: str) -> re.Pattern[str]:
+    """`name` (in characters) written with a space, or none, anywhere between its characters."""
+    return re.compile("[ 　]?".join(map(re.escape, name)))
 
 
 # What follows a name, matched where the name ends (`_at`): a legal form and an aside, a legal form.
@@ -221,6 +228,7 @@ _KNOWN_AS = (
     r"not[oa]\s+come|conosciut[oa]\s+come|conocid[oa]\s+como|conhecid[oa]\s+como|"
     r"connue?\s+sous\s+le\s+nom\s+de|bekannt\s+als|alias|a\.k\.a\."
 )
+_KNOWN_AS_CUE = re.compile(rf"\b(?:{_KNOWN_AS})\s+", re.I)
 # A text opening with a person's or company's name of two to four capitalised words, then a comma.
 _OPENING_NAME = re.compile(r"\s*([A-Z][\w'’.-]+(?:\s+[A-Z][\w'’.-]+){1,3}),")
 # A handle written in lower case ("alias geohot", "known as antirez"): one word, no article.
@@ -234,9 +242,13 @@ def _lead_known_as(text: str, name: str) -> Iterator[tuple[str, int]]:
     opening = _OPENING_NAME.match(text)
     if not opening or not name or name == opening.group(1):
         return
-    cue = re.search(rf"\b(?:{_KNOWN_AS})\s+{re.escape(name)}(?![\w'’-])", text[opening.end() :], re.I)
-    if cue:
-        yield opening.group(1), 0
+    # the cue once compiled, the page's name compared where each cue ends (no pattern per name)
+    folded = name.casefold()
+    for cue in _KNOWN_AS_CUE.finditer(text, opening.end()):
+        after = text[cue.end() : cue.end() + len(name) + 1]
+        if after[: len(name)].casefold() == folded and not re.match(r"[\w'’-]", after[len(name) :]):
+            yield opening.group(1), 0
+            return
 
 
 def _extends(name: str, full: str) -> bool:

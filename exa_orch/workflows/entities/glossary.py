@@ -127,6 +127,17 @@ def _run_meets(readings: tuple[str, ...], word: str) -> bool:
     return len(heard) >= 3 and any(sound_key(r, read=True) == heard for r in readings)
 
 
+def _without(phrase: str, left: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The Latin words `left` less those of a term's rendering `phrase`, each used once; None when
+    `left` lacks one of them."""
+    remaining = list(left)
+    for w in _content(phrase):
+        if w not in remaining:
+            return None
+        remaining.remove(w)
+    return tuple(remaining)
+
+
 def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> bool:
     """Whether `segs` account for exactly the words `left` (module docstring), by backtracking."""
     if not segs:
@@ -142,14 +153,9 @@ def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> b
                 return True
         return False
     for phrase in seg.english:
-        remaining = list(left)
-        for w in _content(phrase):
-            if w not in remaining:
-                break
-            remaining.remove(w)
-        else:
-            if _match(rest, tuple(remaining), branded):
-                return True
+        remaining = _without(phrase, left)
+        if remaining is not None and _match(rest, remaining, branded):
+            return True
     droppable = seg.kind == FILLER or (seg.kind == TRADE and branded)
     return droppable and _match(rest, left, branded)
 
@@ -233,16 +239,10 @@ def _abjad_match(
             for k, w in enumerate(left)
             if any(meets(s, [skeleton(w)]) for s in part)
         )
-    for phrase in part:
-        remaining = list(left)
-        for w in _content(phrase):
-            if w not in remaining:
-                break
-            remaining.remove(w)
-        else:
-            if _abjad_match(rest, tuple(remaining), branded):
-                return True
-    return False
+    return any(
+        (remaining := _without(phrase, left)) is not None and _abjad_match(rest, remaining, branded)
+        for phrase in part
+    )
 
 
 @lru_cache(maxsize=65536)
