@@ -47,9 +47,11 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 416eff1 (of blind30 only its false merge read), and `blind31.json` to `blind36.json`, written blind
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
-`blind43.json` to `blind48.json`, written blind at 6dc782d (of blind44 and blind47 only their
-false merges read); `blind37.json` to `blind42.json`, written blind at 3924201 and measured there
-and at 6dc782d before anyone read them, are tuning worlds since issue 37's twelfth session, as are
+`blind49.json` to `blind54.json`, written blind at 0526ab8 (nothing read). `blind43.json` to
+`blind48.json`, written blind at 6dc782d and measured there and at 0526ab8 before anyone read them
+(but blind44's and blind47's false merges), are tuning worlds since issue 37's thirteenth session;
+`blind37.json` to `blind42.json`, written blind at 3924201 and measured there and at 6dc782d
+before anyone read them, since the twelfth, as are
 `blind14.json` and `blind15.json`, written blind at 05a308c and measured before they were read.
 `--verbose` lists every pair the resolver alone left apart, with why (evals/shapes.missed_pairs):
 what a tuning run reads.
@@ -110,7 +112,13 @@ TUNING = (
     "blind40.json",
     "blind41.json",
     "blind42.json",
-)  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json, blind43.json to blind48.json
+    "blind43.json",  # written blind at 6dc782d, measured there and at 0526ab8, then read (thirteenth session)
+    "blind44.json",
+    "blind45.json",
+    "blind46.json",
+    "blind47.json",
+    "blind48.json",
+)  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json, blind49.json to blind54.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 

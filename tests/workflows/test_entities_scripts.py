@@ -271,3 +271,36 @@ def test_a_profile_joins_the_site_whose_name_writes_its_international_not_a_name
 def test_a_family_name_read_otherwise_as_a_surname_reads_as_the_surname(chinese: str, latin: str) -> None:
     # anyascii reads 曾 "ceng" and 翟 "di", the common words' readings
     assert name_evidence(chinese, latin)[0] == name_evidence("任正非", "Ren Zhengfei")[0]
+
+
+@pytest.mark.parametrize(
+    ("chinese", "latin"),
+    [
+        ("李小冬", "Forrest Li"),  # an English given name no nickname table holds
+        ("陳奕迅", "Eason Chan"),
+        ("谢富年", "Jeffrey Cheah"),  # Hokkien spellings of the family name
+        ("施至成", "Henry Sy"),
+        ("郭孔丰", "Kuok Khoon Hong"),  # a Hokkien given name, which nothing here reads
+    ],
+)
+def test_a_given_name_no_chinese_syllables_spell_weighs_the_family_name_alone(
+    chinese: str, latin: str
+) -> None:
+    assert name_evidence(chinese, latin)[0] == name_evidence("柳青", "Jean Liu")[0] == 4.0
+
+
+def test_a_given_name_chinese_syllables_spell_or_a_generation_is_no_english_name() -> None:
+    assert name_evidence("李小冬", "Li Kashing")[0] < 4.0  # another Chinese given name, in Cantonese
+    assert name_evidence("李小冬", "Lee Chingte")[0] < 4.0  # in Wade-Giles
+    assert name_evidence("施至成", "Henry T. Sy, Jr.")[0] < 4.0  # a son: the characters may be his father's
+    assert name_evidence("양혜규", "Hyunsuk Yang")[0] < 4.0  # a Korean given name romanized
+
+
+def test_an_english_given_name_beside_characters_is_a_candidate_pair() -> None:
+    en = person("a", "Bruce Lee", "https://en.wikipedia.org/wiki/Bruce_Lee", "Jeet Kune Do",
+                "Hong Kong", "Martial artist")  # fmt: skip
+    zh = person(
+        "b", "李小龍", "https://zh.wikipedia.org/zh-hk/李小龍", "Jeet Kune Do", "香港", "Martial artist"
+    )
+    assert weigh(en, zh).joins
+    assert entities.resolve([en, zh]).groups == [[0, 1]]

@@ -31,7 +31,14 @@ from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
 from exa_orch.workflows.entities.japanese import latin_key, readings
 from exa_orch.workflows.entities.names import fold, words
-from exa_orch.workflows.entities.scripts import consonantal, cyrillic, korean_key, skeleton, syllabic
+from exa_orch.workflows.entities.scripts import (
+    chinese_spelled,
+    consonantal,
+    cyrillic,
+    korean_key,
+    skeleton,
+    syllabic,
+)
 from exa_orch.workflows.entities.terms import ARABIC_LETTERS
 from exa_orch.workflows.entities.titles import regnal_evidence, without_titles
 
@@ -190,15 +197,17 @@ def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
 
 
 def _english_beside(x: PersonName, y: PersonName) -> bool:
-    """`x` read from Chinese characters or Hangul, `y` an English given name (one the nickname
-    tables know, not a Mandarin syllable) and a family name: "Jean Liu" beside 柳青."""
-    return (
-        x.script in ("han", "hangul")
-        and not y.script
-        and len(y.given) == 1
-        and len(forms(y.given[0])) > 1
-        and not chinese_like(list(y.given))
-    )
+    """`x` read from Chinese characters or Hangul, `y` a family name the same and a given name that
+    is no reading of characters: an English one the nickname tables know, not a Mandarin syllable
+    ("Jean Liu" beside 柳青), or, beside Chinese characters, any word that no syllables of a Chinese
+    name spell ("Forrest Li" beside 李小冬, "Eason Chan" beside 陳奕迅; `scripts.chinese_spelled`).
+    ("Kuok Khoon Hong" beside 郭孔丰: Hokkien, which no table here reads, weighs as English does).
+    Beside Hangul only the tables' names: a Korean given name romanized is no English one."""
+    if x.script not in ("han", "hangul") or y.script or not 1 <= len(y.given) <= 2:
+        return False
+    if x.script == "han" and not chinese_spelled("".join(y.given)):
+        return True
+    return len(y.given) == 1 and len(forms(y.given[0])) > 1 and not chinese_like(list(y.given))
 
 
 def _hong_kong(x: PersonName, y: PersonName) -> bool:
@@ -330,8 +339,10 @@ def _as_japanese(x: PersonName, other: PersonName) -> PersonName:
 
 # An English given name beside a name in characters whose family name agrees (Jean Liu / 柳青): the
 # family name alone, as much as a name in characters read whole weighs less one (6 - 2): never a
-# join without an employer and a title both agreeing (person_evidence).
+# join without an employer and a title both agreeing (person_evidence). Not beside a name that
+# writes a generation: "Henry T. Sy, Jr." has a father, 施至成 may be either.
 _ENGLISH = 4.0
+_GENERATIONS = frozenset({"jr", "sr", "junior", "senior", "ii", "iii", "iv"})
 # A whole name in characters read in Latin letters, given and family names agreeing (4 + 3, less one
 # for the reading): what "Tony Leung Chiu-wai" beside 梁朝偉 weighs, the English name said besides.
 _WHOLE_READ = 6.0
@@ -361,6 +372,11 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
             weight, said = _script(x, y, a, b, fw + gw)
             if weight > best[0]:
                 best = (weight, f"{gr}, {fr}{said}")
-            if fw >= 4.0 and best[0] < _ENGLISH and (_english_beside(x, y) or _english_beside(y, x)):
+            if (
+                fw >= 4.0
+                and best[0] < _ENGLISH
+                and (_english_beside(x, y) or _english_beside(y, x))
+                and not _GENERATIONS & set(words(a) + words(b))
+            ):
                 best = (_ENGLISH, f"an English given name beside a name in characters, {fr}")
     return best

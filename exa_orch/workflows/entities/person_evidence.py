@@ -47,7 +47,7 @@ from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.japanese import latin_key
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
 from exa_orch.workflows.entities.people import consonant_letters, name_evidence, parse, person_key
-from exa_orch.workflows.entities.scripts import consonantal, skeleton, sounds_alike
+from exa_orch.workflows.entities.scripts import chinese_spelled, consonantal, skeleton, sounds_alike
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
@@ -401,12 +401,30 @@ def block_keys(r: Record) -> set[str]:
                 own.update(
                     f"f:{family}:{i}" for g in reading.given[:1] for i in _KOREAN_INITIALS.get(g[:1], ())
                 )
+    own |= _english_keys(r.name)
     # a family name and the city a person is placed in, read alike in any script (吴泳铭 in 杭州 /
     # Eddie Wu in Hangzhou): the pairs an English given name beside characters needs
     city = "".join(words(r.location_written.split(",")[0]))[:20] if r.location_written else ""
     if city:
         own.update(f"c:{reading.family}:{city}" for reading in parse(r.name)[:2] if reading.family)
     return own | _consonant_keys(r.name)
+
+
+def _english_keys(name: str) -> set[str]:
+    """A family name in characters, each spelling of it, and a Latin name's family name beside a
+    given name no Chinese syllables spell: the pairs an English given name beside characters needs
+    (Bruce Lee / 李小龍: people.name_evidence weighs them)."""
+    keys: set[str] = set()
+    for reading in parse(name):
+        if reading.script == "han":
+            keys.update(f"e:{family}" for family in {reading.family, *reading.spellings})
+        elif (
+            not reading.script
+            and 1 <= len(reading.given) <= 2
+            and not chinese_spelled("".join(reading.given))
+        ):
+            keys.add(f"e:{reading.family}")
+    return keys
 
 
 def _consonant_keys(name: str) -> set[str]:

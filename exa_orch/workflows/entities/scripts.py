@@ -106,18 +106,18 @@ CHINESE_SURNAMES: dict[str, frozenset[str]] = {
     k: frozenset(v.split())
     for chars, v in {
         "李": "lee lei li", "王": "wong ong wang", "张 張": "chang cheung teo chong", "刘 劉": "lau liu lao low",
-        "陈 陳": "chen chan tan chin", "杨 楊": "yang yeung yeo young", "黄 黃": "huang wong ng ooi wee",
+        "陈 陳": "chen chan tan chin", "杨 楊": "yang yeung yeo yeoh young", "黄 黃": "huang wong ng ooi wee",
         "赵 趙": "chao chiu chew", "吴 吳": "wu ng goh woo", "周": "chou chow chew", "徐": "hsu tsui chui",
-        "孙 孫": "sun suen", "马 馬": "ma mah", "朱": "chu chue choo", "胡": "hu wu woo oh", "郭": "kuo kwok kok",
+        "孙 孫": "sun suen", "马 馬": "ma mah", "朱": "chu chue choo", "胡": "hu wu woo oh", "郭": "kuo kwok kok kuok kwek quek",
         "何": "ho", "林": "lin lam lim", "罗 羅": "lo law lor", "高": "kao ko koh", "郑 鄭": "cheng cheang tay teh",
-        "梁": "liang leung leong neo", "谢 謝": "hsieh tse chia seah", "宋": "sung", "唐": "tang tong",
+        "梁": "liang leung leong neo", "谢 謝": "hsieh tse chia cheah seah", "宋": "sung", "唐": "tang tong",
         "许 許": "hsu hui koh khoo", "邓 鄧": "teng tang", "冯 馮": "feng fung fong", "韩 韓": "han hon",
         "曹": "tsao cho chow", "曾": "tseng tsang chan", "彭": "peng pang phang", "萧 蕭": "hsiao siu siew",
         "蔡": "tsai choi chua", "潘": "pan poon phua", "田": "tien tin", "董": "tung", "袁": "yuan yuen",
         "于": "yu yue", "余": "yu yee", "叶 葉": "yeh yip yap", "蒋 蔣": "chiang cheung", "杜": "tu to",
         "苏 蘇": "su so soh", "魏": "wei ngai", "程": "cheng ching", "吕 呂": "lu lui lee", "丁": "ting ding",
         "沈": "shen shum sim", "任": "jen yam", "姚": "yao yiu", "卢 盧": "lu lo lou", "钟 鍾": "chung chong",
-        "汪": "wang wong", "施": "shih shi sze see", "洪": "hung hong ang", "赖 賴": "lai", "江": "chiang kong kang",
+        "汪": "wang wong", "施": "shih shi sze see sy", "洪": "hung hong ang", "赖 賴": "lai", "江": "chiang kong kang",
         "郝": "hao", "邱": "chiu yau khoo", "廖": "liao liu", "侯": "hou hau", "邵": "shao shiu", "方": "fang fong",
         "石": "shih shek", "傅": "fu foo", "严 嚴": "yen yim", "钱 錢": "chien chin", "戴": "tai tay",
         "温 溫": "wen wan woon", "龚 龔": "kung", "薛": "hsueh sit", "孔": "kung hung kong",
@@ -233,6 +233,33 @@ def _cantonese_syllable(ch: str) -> tuple[str, ...]:
     ("福" -> "fook", "fuk"); () for a character the table lacks (simplified ones, mostly)."""
     roman = _cantonese_table().getRoman(ch)
     return tuple(s for s in (roman[0] if roman else []) if s.isascii() and s.isalpha())
+
+
+@lru_cache(maxsize=1)
+def _spelled_syllables() -> frozenset[str]:
+    """Every syllable a Chinese name is spelled with in Latin letters: Mandarin as pinyin and as
+    Wade-Giles writes it, and Cantonese as Hong Kong's romanisation does (about 1,400)."""
+    from anyascii import anyascii  # on first use: a cold start needs none of it
+
+    mandarin = {r for c in range(0x4E00, 0x9FA6) if (r := anyascii(chr(c)).lower().strip()).isalpha()}
+    hong_kong = {r for r in _cantonese_table().romanToChar if r.isalpha()}
+    return frozenset(mandarin | {wade_giles(m) for m in mandarin} | hong_kong)
+
+
+def chinese_spelled(word: str) -> bool:
+    """Whether a word in Latin letters reads as one to three syllables of a Chinese name, in pinyin,
+    Wade-Giles or Cantonese ("kashing", "chingte", "kengyam"): a Chinese given name, perhaps of
+    other characters, never an English one ("Forrest", "Eason")."""
+    syllables = _spelled_syllables()
+
+    def read(rest: str, left: int) -> bool:
+        if not rest:
+            return True
+        return left > 0 and any(
+            rest[:k] in syllables and read(rest[k:], left - 1) for k in range(1, len(rest) + 1)
+        )
+
+    return bool(word) and read(word, 3)
 
 
 def cantonese(chars: tuple[str, ...]) -> tuple[str, ...]:
