@@ -304,3 +304,22 @@ def test_an_english_given_name_beside_characters_is_a_candidate_pair() -> None:
     )
     assert weigh(en, zh).joins
     assert entities.resolve([en, zh]).groups == [[0, 1]]
+
+
+@pytest.mark.parametrize(
+    ("one", "other"),
+    [
+        ("Jungkook", "Jung Kook"),  # a single name written in two words
+        ("Shin-Soo Choo", "추신수"),  # 신 is sin, written Shin
+        ("Helen Clark", "Rt Hon Helen Clark"),  # the style of an office opens the name
+        ("Linda Thomas-Greenfield", "Ambassador Linda Thomas-Greenfield"),
+        ("Pope John Paul II", "Saint John Paul II"),
+    ],
+)
+def test_a_name_agrees_past_its_style_spaces_and_romanization(one: str, other: str) -> None:
+    assert name_evidence(one, other)[0] >= 5.5
+
+
+def test_an_arabic_given_name_with_its_article_written_on_is_one_name() -> None:
+    assert name_evidence("Al-Waleed bin Talal", "Alwaleed Bin Talal")[0] >= 5.0
+    assert name_evidence("Jungkook", "Jung Min")[0] < 0  # two words that do not run together

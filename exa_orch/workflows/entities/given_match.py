@@ -73,6 +73,8 @@ def one_name(fa: str, fb: str) -> Found | None:
         return 2.5, "same first given name"
     if fb in forms(fa) or fa in forms(fb):
         return 2.5, f"{fa} and {fb} are one name (nickname table)"
+    if min(len(fa), len(fb)) >= 4 and (fa in (f"al{fb}", f"el{fb}") or fb in (f"al{fa}", f"el{fa}")):
+        return 2.5, f"{fa} and {fb} are one name, the article written on one"  # Alwaleed / Al-Waleed
     if min(len(fa), len(fb)) >= 4 and _romanized(fa) == _romanized(fb):
         return 2.5, f"{fa} and {fb} are one name romanized two ways"
     if min(len(fa), len(fb)) >= 2 and (fa.startswith(fb) or fb.startswith(fa)):

@@ -196,6 +196,22 @@ def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
     return gw, gr
 
 
+def _single(a: str, b: str) -> tuple[float, str] | None:
+    """One single name on both sides, or written in two words on one: less than a whole name
+    ("Faker" / "Faker", "Emperor Naruhito" / "Naruhito", "Jungkook" / "Jung Kook"; Rain, Lisa)."""
+    ra, rb = parse(a), parse(b)
+    if any(not (x.given or y.given) and x.family == y.family for x in ra for y in rb):
+        return 5.5, "the same single name"
+    if any(_run_together(x, y) or _run_together(y, x) for x in ra for y in rb):
+        return 5.5, "the same single name, written in two words on one side"
+    return None
+
+
+def _run_together(x: PersonName, y: PersonName) -> bool:
+    """`x` a single name that is `y`'s two words run together ("Jungkook" / "Jung Kook")."""
+    return not x.given and len(y.given) == 1 and len(x.family) >= 6 and x.family == y.given[0] + y.family
+
+
 def _english_beside(x: PersonName, y: PersonName) -> bool:
     """`x` read from Chinese characters or Hangul, `y` a family name the same and a given name that
     is no reading of characters: an English one the nickname tables know, not a Mandarin syllable
@@ -351,13 +367,9 @@ _WHOLE_READ = 6.0
 @lru_cache(maxsize=65536)
 def name_evidence(a: str, b: str) -> tuple[float, str]:
     """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
-    read = _skeletons(a, b) or regnal_evidence(a, b)
+    read = _skeletons(a, b) or regnal_evidence(a, b) or _single(a, b)
     if read is not None:
         return read
-    ra, rb = parse(a), parse(b)
-    if any(not (x.given or y.given) and x.family == y.family for x in ra for y in rb):
-        # "Faker" / "Faker", "Emperor Naruhito" / "Naruhito": less than a whole name (Rain, Lisa)
-        return 5.5, "the same single name"
     best: tuple[float, str] = (-8.0, "names differ")
     for x in parse(a):
         for y in parse(b):

@@ -27,11 +27,13 @@ REGNAL = frozenset(
     "crown grand duke duchess archduke archduchess maharaja maharani raja rajah rani infante infanta "
     "his her majesty royal highness holiness hm hrh hh sm pope patriarch".split()
 )
-# Titles of clergy, officers' ranks (written out or short: "Lt. Gen."), and a professor's.
+# Titles of clergy and saints, officers' ranks (written out or short: "Lt. Gen."), a professor's,
+# and the styles of offices ("Ambassador", "Rt Hon", "Senator").
 _RANKS = frozenset(
     "cardinal archbishop bishop rabbi imam ayatollah grand mufti reverend rev father pastor metropolitan "
     "eminence excellency general gen lieutenant lt colonel col major maj brigadier brig admiral adm vice "
-    "rear marshal field air chief commander cmdr captain capt professor prof".split()
+    "rear marshal field air chief commander cmdr captain capt professor prof saint ambassador "
+    "rt hon honourable honorable senator governor mayor".split()
 )
 _OPENING = re.compile(
     r"^\s*(?:(?:" + "|".join(sorted(REGNAL | _RANKS)) + r")\.?\s+)+(?!of\b)(?=\S+\s*\S)", re.I
