@@ -47,7 +47,8 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 416eff1 (of blind30 only its false merge read), and `blind31.json` to `blind36.json`, written blind
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
-`blind49.json` to `blind54.json`, written blind at 0526ab8 (nothing read). `blind43.json` to
+`blind49.json` to `blind54.json`, written blind at 0526ab8 (of blind49, blind51, blind52 and
+blind54 only their false merges read). `blind43.json` to
 `blind48.json`, written blind at 6dc782d and measured there and at 0526ab8 before anyone read them
 (but blind44's and blind47's false merges), are tuning worlds since issue 37's thirteenth session;
 `blind37.json` to `blind42.json`, written blind at 3924201 and measured there and at 6dc782d

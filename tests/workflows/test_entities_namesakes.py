@@ -189,3 +189,48 @@ def test_a_father_whose_page_says_sr_and_a_son_named_jr_are_two() -> None:
     assert "a generation apart (sr / jr)" in weigh(father, son).against
     # the text's "Sr." beside a name that writes no generation is nothing against
     assert not any("generation" in r for r in weigh(father, plain).against)
+
+
+def test_an_article_whose_title_has_an_apostrophe_is_its_own_profile() -> None:
+    # the URL in the item's text was cut at the apostrophe: both read as the article on "Wendy"
+    us = co("a", "Wendy's", "https://en.wikipedia.org/wiki/Wendy's", "Dublin, United States", "Fast food",
+            "Wendy's is an American fast food restaurant chain.")  # fmt: skip
+    au = co("b", "Wendy's Supa Sundaes", "https://en.wikipedia.org/wiki/Wendy's_Supa_Sundaes", "Adelaide, Australia",
+            "Ice cream", "An Australian ice cream chain, unrelated to the American chain Wendy's.")  # fmt: skip
+    assert not entities.record(0, us).profiles & entities.record(1, au).profiles
+    assert not weigh(us, au).joins
+
+
+def test_two_queries_name_two_pages_of_one_path() -> None:
+    tele2 = co("a", "Tele2 AB", "https://www.nasdaqomxnordic.com/aktier/microsite?Instrument=SSE1027",
+               "Stockholm, Sweden", "Telecommunications")  # fmt: skip
+    kinnevik = co("b", "Investment AB Kinnevik", "https://www.nasdaqomxnordic.com/aktier/microsite?Instrument=SSE999",
+                  "Stockholm, Sweden", "Investment")  # fmt: skip
+    assert not weigh(tele2, kinnevik).joins
+    assert entities.site("https://x.example.com/p?id=1&utm_source=a").same_page(
+        entities.site("https://x.example.com/p")
+    )
+
+
+def test_a_business_renamed_is_another_company_and_a_name_given_up_is_no_identity() -> None:
+    agilent = co("a", "Agilent Technologies", "https://en.wikipedia.org/wiki/Agilent_Technologies",
+                 "Santa Clara, United States", "Life sciences",
+                 "Agilent Technologies, Inc. is an American life sciences company spun off from Hewlett-Packard "
+                 "in 1999; its electronic measurement business became Keysight in 2014.")  # fmt: skip
+    keysight = co("b", "Keysight", "https://www.keysight.com/us/en/home.html", "Santa Rosa, United States",
+                  "Electronic test and measurement")  # fmt: skip
+    assert "keysight" not in entities.record(0, agilent).aliases and not weigh(agilent, keysight).joins
+    renaming = co("c", "PerkinElmer", "https://www.reuters.com/business/perkinelmer-change-name-revvity-2023-05-16/",
+                  "Waltham, United States", "Life sciences",
+                  "PerkinElmer will change its name to Revvity after selling its analytical businesses.")  # fmt: skip
+    sold = co("d", "PerkinElmer", "https://www.newmountaincapital.com/news/new-mountain-capital-completes-acquisition-"
+              "of-perkinelmers-analytical-businesses/", "Shelton, United States", "Analytical instruments")  # fmt: skip
+    assert not weigh(renaming, sold).joins
+
+
+def test_a_family_name_on_two_sites_of_two_trades_is_two_companies() -> None:
+    drugstores = co("a", "Müller", "https://www.mueller.de/", "Ulm, Germany", "Drugstore retail")
+    dairy = co("b", "Müller Group", "https://www.muellergroup.com/", "Fischach, Germany", "Dairy products")
+    assert not weigh(drugstores, dairy).joins
+    assert weigh(drugstores, co("c", "Müller Group", "https://www.muellergroup.com/", "Ulm, Germany",
+                                "Drugstore retail")).joins  # fmt: skip

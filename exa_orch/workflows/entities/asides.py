@@ -274,6 +274,17 @@ def _shortens(short: str, full: str) -> bool:
     return all(ch in rest for ch in s)
 
 
+# A part of the company the rename is said of, the clause's subject ("...; its electronic
+# measurement business became Keysight in 2014"): another company's name, not the record's. Not a
+# part named inside the clause ("the company it keeps after spinning off its cereal business will
+# be called Kellanova": the company is the subject).
+_A_PART = re.compile(
+    r"(?:^|[,;.:]\s+|\b(?:and|while|whereas|but)\s+)(?:its|the|their)\s+(?:[\w-]+\s+){0,3}?"
+    r"(?:business|businesses|division|unit|arm|segment|operations|subsidiary)\s+"
+    r"(?:(?:was|were|is|has\s+been|had\s+been|will\s+be)\s+)?$"
+)
+
+
 def former_names(text: str, *, company: bool) -> Iterator[tuple[str, int]]:
     """(a former or other name, where it was read): the cues of other languages and scripts and a
     lower-case brand after an English rename cue (module docstring); the last two for companies."""
@@ -283,7 +294,8 @@ def former_names(text: str, *, company: bool) -> Iterator[tuple[str, int]]:
         return
     for cue in (*_RENAME, *_OTHER_LANGUAGES):
         for m in cue.finditer(text):
-            yield m.group(1).strip().rstrip("."), m.start()
+            if not _A_PART.search(text, 0, m.start()):
+                yield m.group(1).strip().rstrip("."), m.start()
 
 
 def written_forms(texts: list[str], name: str) -> frozenset[str]:

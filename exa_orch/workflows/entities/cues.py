@@ -34,6 +34,13 @@ ALIAS_CUES = (
     re.compile(r"\b(?:rebranded|renamed)\s+(?:from|as|to)\s+" + NAME),
     re.compile(r"\bnow\s+(?:known\s+as|called|named)\s+" + NAME),
 )
+# A company taking another name: the name it had, the page's, may pass to another company with a
+# business it sold ("PerkinElmer will change its name to Revvity after selling its analytical
+# businesses ... under the PerkinElmer name").
+RENAMING = re.compile(
+    r"\b(?:chang(?:e|es|ed|ing)\s+its\s+(?:company\s+|corporate\s+|legal\s+)?name\s+to|name\s+change\s+to|"
+    r"renam(?:e|es|ed|ing)\s+itself|(?:will|would|to)\s+be\s+(?:called|named|renamed))\b"
+)
 # A company's name in prose may join capitalised words with "and", "of", "&" ("Minnesota Mining and
 # Manufacturing Company", "Bank of America"): read so for companies (a person's cues keep NAME).
 ORG_NAME = asides.ORG_NAME

@@ -400,7 +400,7 @@ def _own_subdomain(where: Site, other: Site | None) -> bool:
 def _one_site(a: Record, b: Record, ev: Evidence) -> None:
     sa, sb = a.site, b.site
     assert sa is not None and sb is not None
-    if sa.canonical == sb.canonical:
+    if sa.same_page(sb):
         ev.for_.append((DECISIVE, f"same page {sa.canonical}"))
     if not (a.clean and b.clean):
         return
@@ -466,20 +466,13 @@ def _brand(a: Record, b: Record, ev: Evidence) -> None:
     said = ["one names the other's site" for x, y in ((a, b), (b, a)) if y.domain in x.mentions]
     # one country is one owner's only in one trade: SoftBank Corp. (softbank.jp, telecoms) and
     # SoftBank Group (group.softbank, investment holding) are two companies of Japan
-    if a.country and a.country == b.country and not _two_trades(a, b):
+    if a.country and a.country == b.country and not families.two_trades(a, b):
         said.append(f"both say they are based in {a.country}")
     said.extend(f"both owned by {o}" for o in sorted(a.owners.keys() & b.owners.keys()))
     if said:
         ev.for_.append((JOIN, f"same name on country domains {a.domain} / {b.domain}, and {said[0]}"))
     else:
         ev.for_.append((1.0, f"same brand on country domains {a.domain} / {b.domain}"))
-
-
-def _two_trades(a: Record, b: Record) -> bool:
-    """Both records name an industry and the two share no word of four letters or more."""
-    wa = {w for w in a.industry.split() if len(w) >= 4}
-    wb = {w for w in b.industry.split() if len(w) >= 4}
-    return bool(wa and wb) and not wa & wb
 
 
 def _same_name_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
@@ -547,7 +540,9 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
         _brand_domain(a, b, ev)
     elif regional(sa, sb) and (_brand_names(a.clean, b.clean) or _read_agree(a, b)):
         _brand(a, b, ev)
-    elif _label_family(sa.label, sb.label) and not _two_countries(sa, sb):
+    elif _label_family(sa.label, sb.label) and not _two_countries(sa, sb) and not families.two_trades(a, b):
+        # a family name on two sites is two families' where the trades share nothing (mueller.de, a
+        # drugstore chain, and muellergroup.com, a dairy group)
         agree = names_agree(a.clean, b.clean)
         agree = agree if agree in _ONE_NAME else _read_agree(a, b)
         if agree:
@@ -567,7 +562,10 @@ def _no_site(a: Record, b: Record, ev: Evidence) -> None:
     else:
         profiles.page_about(a, b, ev)
     profiles.two_profiles(a, b, ev)
-    if a.clean and a.clean == b.clean or a.raw_name and a.raw_name == b.raw_name:
+    # a name its company gives up is no identity: another may take it with a business it sold
+    if (a.clean and a.clean == b.clean or a.raw_name and a.raw_name == b.raw_name) and not (
+        a.renaming or b.renaming
+    ):
         _same_name_no_site(a, b, ev)
 
 

@@ -97,10 +97,19 @@ def _eponymous(r: Record) -> bool:
     return stem(r.site.label) in own - {""}
 
 
+def two_trades(a: Record, b: Record) -> bool:
+    """Both records name an industry and the two share no word of four letters or more."""
+    wa = {w for w in a.industry.split() if len(w) >= 4}
+    wb = {w for w in b.industry.split() if len(w) >= 4}
+    return bool(wa and wb) and not wa & wb
+
+
 def corroboration(a: Record, b: Record, *, industry: bool = True) -> str | None:
     """What says two records on two sites have one owner, beyond their names; None when nothing does.
     `industry`: whether one industry counts (not for a country's domain: a brand shares it)."""
-    if a.country and a.country == b.country:
+    # one country holds many companies of a family's name (Müller the drugstores, Müller the dairy
+    # group): it says one owner only where the trades, both known, share a word
+    if a.country and a.country == b.country and not two_trades(a, b):
         return f"both say they are based in {a.country}"
     if industry and a.industry and a.industry == b.industry:
         return f"both in {a.industry}"

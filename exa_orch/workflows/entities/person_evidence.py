@@ -193,7 +193,7 @@ def _founded(a: Record, b: Record, ev: Said) -> None:
 def _same_page(a: Record, b: Record, ev: Said) -> None:
     """One page (its locale aside) for both: 2 when it is all, 4 when its path names the person."""
     sa, sb = a.site, b.site
-    if not (sa and sb) or sa.platform or sb.platform or sa.canonical != sb.canonical:
+    if not (sa and sb) or sa.platform or sb.platform or not sa.same_page(sb):
         return
     path = set(words(sa.path.replace("-", " ").replace("_", " ")))
     names = [a.name or "", b.name or "", *a.aliases, *b.aliases]
@@ -217,7 +217,7 @@ def _one_site(a: Record, b: Record, ev: Said, named: float) -> None:
         or is_latin(a.name or "") == is_latin(b.name or "")
     ):
         return
-    if a.site and b.site and a.site.canonical != b.site.canonical:  # one page: `_same_page`
+    if a.site and b.site and not a.site.same_page(b.site):  # one page: `_same_page`
         ev.for_.append((2.0, f"two pages of one site, {a.domain}, in two scripts"))
 
 

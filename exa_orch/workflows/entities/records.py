@@ -85,6 +85,7 @@ class Record:
     title_written: str = ""  # a person's title as the item writes it (总裁), before folding
     holding: bool = False  # its text says it is a holding company ("is a holding company")
     written_forms: frozenset[str] = frozenset()  # legal forms its text writes after its name (asides)
+    renaming: bool = False  # its text says its company takes another name ("will change its name to")
 
     @property
     def domain(self) -> str:
@@ -285,6 +286,7 @@ def _statements(rec: Record, texts: list[str], person: bool) -> None:
     for text in texts:
         _other_names(rec, text, person)
         _owners_and_sites(rec, text, person)
+        rec.renaming = rec.renaming or (not person and bool(cues.RENAMING.search(text)))
 
 
 def _sub(props: Json, key: str) -> Json:

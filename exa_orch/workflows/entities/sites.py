@@ -91,6 +91,7 @@ class Site:
     platform: bool  # a shared host (hosts.HOSTS): the profile names the entity, not the domain
     profile: str | None = None  # on a shared host, the profile the URL names ("linkedin.com/in/jane")
     locale: str = ""  # a country or language segment the path or subdomain carried ("br", "en-gb")
+    query: str = ""  # the query, sorted, without tracking parameters ("instrument=sse1027")
 
     @property
     def canonical(self) -> str:
@@ -100,6 +101,13 @@ class Site:
         if _locale(first) and self.domain and rest.endswith(self.domain):
             host = rest  # a regional subdomain: de.klarna.com is klarna.com's page
         return host + self.path
+
+    def same_page(self, other: Site) -> bool:
+        """One page: one canonical string, and no two queries that differ (a market-data site's
+        "microsite?Instrument=SSE1027" and "...=SSE999" are two companies' pages)."""
+        return self.canonical == other.canonical and not (
+            self.query and other.query and self.query != other.query
+        )
 
     @property
     def home(self) -> bool:
@@ -171,13 +179,21 @@ def site(url: str) -> Site | None:
     path = ("/" + "/".join(segments)) if segments else ""
     profile = profile_of(row, host, segments, query) if row else None
     label = ext.domain if domain else host
-    return Site(host, domain, label, ext.suffix, path, row is not None, profile, locale)
+    kept = sorted(
+        f"{k}={v.lower()}" for k, v in query.items() if not k.startswith("utm_") and k not in _TRACKING
+    )
+    return Site(host, domain, label, ext.suffix, path, row is not None, profile, locale, "&".join(kept))
+
+
+# Query parameters that say where a visitor came from, not which page it is.
+_TRACKING = frozenset({"fbclid", "gclid", "ref", "source", "src", "mc_cid", "mc_eid", "igshid"})
 
 
 # A URL in prose ends at a space, a quote, a comma or a closing bracket, but for a bracketed part
 # of its path ("wiki/Liu_Wei_(artist,_born_1972)": cut at its comma, two namesakes' articles
-# would read as one profile)
-_PATH = r"(?:[^\s\"'<>(),;]|\([^\s\"'<>()]*\))+"
+# would read as one profile) and an apostrophe inside a word ("wiki/Wendy's_Supa_Sundaes": cut
+# there, it read as the article on Wendy's)
+_PATH = r"(?:[^\s\"'<>(),;]|'(?=\w)|\([^\s\"'<>()]*\))+"
 URL_IN_TEXT = re.compile(rf"https?://{_PATH}|(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{{2,}}/{_PATH}", re.I)
 # An article's path: a date ("/2023/05/15/", "20240614"), a last segment of four words or more
 # ("hydrogene-vert-le-nantais-lhyfe-inaugure-...") or ending in a long number ("...-42071234").
