@@ -323,3 +323,29 @@ def test_a_name_agrees_past_its_style_spaces_and_romanization(one: str, other: s
 def test_an_arabic_given_name_with_its_article_written_on_is_one_name() -> None:
     assert name_evidence("Al-Waleed bin Talal", "Alwaleed Bin Talal")[0] >= 5.0
     assert name_evidence("Jungkook", "Jung Min")[0] < 0  # two words that do not run together
+
+
+@pytest.mark.parametrize(
+    ("kana", "latin", "alike"),
+    [
+        ("デーブ・ロバーツ", "Dave Roberts", True),  # v heard b, an r before a consonant unsounded
+        ("アレックス・ラミレス", "Alex Ramírez", True),  # l heard r, x ks, z s
+        ("ボビー・バレンタイン", "Bobby Valentine", True),
+        ("デーブ・ロバーツ", "Dave Robinson", False),
+        ("アレックス・ラミレス", "Alex Ramírez Jr. Smith", False),  # a word more than a middle name
+    ],
+)
+def test_a_foreign_name_in_katakana_sounds_as_its_latin_spelling(kana: str, latin: str, alike: bool) -> None:
+    assert (name_evidence(kana, latin)[0] == 5.0) == alike
+    assert (
+        name_evidence("ティム・クック", "Tim Cook")[0] < 5.0
+    )  # a family name of one consonant is too many's
+
+
+def test_a_name_in_katakana_and_its_latin_spelling_are_a_candidate_pair() -> None:
+    en = person("a", "Dave Roberts", "https://en.wikipedia.org/wiki/Dave_Roberts", "Los Angeles Dodgers",
+                "Los Angeles, United States", "Manager")  # fmt: skip
+    ja = person("b", "デーブ・ロバーツ", "https://ja.wikipedia.org/wiki/デーブ・ロバーツ", "Los Angeles Dodgers",
+                "ロサンゼルス", "Manager")  # fmt: skip
+    assert weigh(en, ja).joins
+    assert entities.resolve([en, ja]).groups == [[0, 1]]

@@ -84,3 +84,44 @@ def readings(name: str) -> tuple[tuple[str, str], ...]:
         forms = {_kana(given)} if _KANA.match(given) else given_of.get(given, frozenset())
         out.extend((reading, g) for g in sorted(forms) if g)
     return tuple(out)
+
+
+# A foreign name in katakana, its words parted by a middle dot or an equals sign ("デーブ・ロバーツ").
+_KATAKANA_NAME = re.compile(r"^[\u30a1-\u30fa\u30fc]+(?:[・＝=\s][\u30a1-\u30fa\u30fc]+)+$")
+# Spellings a Latin name and a katakana reading write one sound with, each as one letter: th, sh, ch
+# heard as s, s, t; v as b, l as r, z as s, c before e, i, y as s; w, y and h left out (ウォルター
+# "uoruta" / Walter).
+_HEARD = (
+    ("ph", "f"),
+    ("th", "s"),
+    ("sh", "s"),
+    ("ch", "t"),
+    ("ck", "k"),
+    ("ts", "t"),
+    ("x", "ks"),
+    ("q", "k"),
+)
+_HEARD_LETTERS = str.maketrans({"v": "b", "l": "r", "z": "s", "c": "k", "w": None, "y": None, "h": None})
+
+
+def katakana_words(name: str) -> list[str] | None:
+    """The words of a foreign name written in katakana, read as Hepburn romaji ("デーブ・ロバーツ" ->
+    ["debu", "robatsu"]); None for any other name (one word, or other scripts)."""
+    text = name.strip()
+    if not _KATAKANA_NAME.match(text):
+        return None
+    return [_kana(w) for w in re.split(r"[・＝=\s]+", text) if w]
+
+
+def heard(word: str) -> str:
+    """A word's consonants as a katakana reading writes them, for a Latin spelling and a romaji
+    reading alike: the spellings of one sound made one letter (`_HEARD`), an r after a vowel and
+    before a consonant or the word's end left out (English does not sound it: Roberts, ロバーツ
+    "robatsu"), vowels dropped and a letter doubled written once: "Roberts" and "robatsu" are "rbt",
+    "Valentine" and "barentain" "brntn"."""
+    w = re.sub(r"[^a-z]", "", word.lower())
+    for spelled, one in _HEARD:
+        w = w.replace(spelled, one)
+    w = re.sub(r"c(?=[eiy])", "s", w)
+    w = re.sub(r"(?<=[aeiou])r(?![aeiouy])", "", w).translate(_HEARD_LETTERS)
+    return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiou]", "", w))

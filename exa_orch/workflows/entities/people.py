@@ -29,8 +29,8 @@ from typing import NamedTuple
 
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
-from exa_orch.workflows.entities.japanese import latin_key, readings
-from exa_orch.workflows.entities.names import fold, words
+from exa_orch.workflows.entities.japanese import heard, katakana_words, latin_key, readings
+from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import (
     chinese_spelled,
     consonantal,
@@ -194,6 +194,29 @@ def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
         if korean_key("".join(x.given)) == korean_key("".join(y.given)):
             return 3.0, "same given names (two romanizations of one Korean name)"
     return gw, gr
+
+
+def _katakana(a: str, b: str) -> tuple[float, str] | None:
+    """A foreign name in katakana and one in Latin letters (デーブ・ロバーツ / Dave Roberts): every
+    word sounds as the Latin word in its place (japanese.heard; a Latin middle name may be left
+    out), the family name by two consonants or more. 5, as consonants agreeing weigh
+    (`_skeletons`): never a whole name's agreement; None when not such a pair, or when they do not
+    sound alike so (the name's other readings weigh it)."""
+    kana, latin = (katakana_words(a), b) if katakana_words(a) else (katakana_words(b), a)
+    if not kana or not is_latin(latin):
+        return None
+    mine = [heard(w) for w in words(without_titles(latin)) if w not in _TITLES]
+    theirs = [heard(w) for w in kana]
+    if len(mine) == len(theirs) + 1:
+        mine = [*mine[:1], *mine[2:]]
+    # a family name of one consonant (クック, Cook) sounds as too many people's
+    if len(mine) != len(theirs) or len(theirs[-1]) < 2 or not all(theirs):
+        return None
+    if all(
+        m == t or (min(len(m), len(t)) >= 3 and _one_off(m, t)) for m, t in zip(mine, theirs, strict=True)
+    ):
+        return 5.0, f"{a} and {b} sound alike (katakana)"
+    return None  # the other readings weigh it (テレサ・テン, read letter by letter, is Teresa Teng)
 
 
 def _single(a: str, b: str) -> tuple[float, str] | None:
@@ -367,7 +390,7 @@ _WHOLE_READ = 6.0
 @lru_cache(maxsize=65536)
 def name_evidence(a: str, b: str) -> tuple[float, str]:
     """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
-    read = _skeletons(a, b) or regnal_evidence(a, b) or _single(a, b)
+    read = _skeletons(a, b) or _katakana(a, b) or regnal_evidence(a, b) or _single(a, b)
     if read is not None:
         return read
     best: tuple[float, str] = (-8.0, "names differ")

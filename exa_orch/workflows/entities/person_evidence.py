@@ -44,7 +44,7 @@ from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concu
 from exa_orch.workflows.entities.given_match import given_forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
-from exa_orch.workflows.entities.japanese import latin_key
+from exa_orch.workflows.entities.japanese import heard, katakana_words, latin_key
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
 from exa_orch.workflows.entities.people import consonant_letters, name_evidence, parse, person_key
 from exa_orch.workflows.entities.scripts import chinese_spelled, consonantal, skeleton, sounds_alike
@@ -429,9 +429,15 @@ def _english_keys(name: str) -> set[str]:
 
 def _consonant_keys(name: str) -> set[str]:
     """A name in a consonantal script by the consonants of each word (ناصف ساويرس / Nassef
-    Sawiris), a Latin one by its family name's."""
+    Sawiris), a Latin one by its family name's, and as a katakana reading hears them (デーブ・ロバーツ /
+    Dave Roberts: japanese.heard)."""
+    kana = katakana_words(name)
+    if kana:
+        return {f"h:{heard(kana[-1])}"}
     if not consonantal(name):
-        return {f"s:{skeleton(x.family)}" for x in parse(name)[:1]}
+        return {f"s:{skeleton(x.family)}" for x in parse(name)[:1]} | {
+            f"h:{heard(x.family)}" for x in parse(name)[:1]
+        }
     # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
     read = words(consonant_letters(name)) + words(consonant_letters(name, vowels=False))  # Hebrew two ways
     keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}
