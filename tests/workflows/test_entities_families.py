@@ -239,3 +239,27 @@ def test_an_owner_named_with_its_holding_word_is_the_owner_and_a_legal_lead_word
     joined = co("b", "Siemens AG", "https://www.siemensag.com/", "Munich, Germany")
     investors = co("c", "Siemens", "https://www.siemensinvestor.com/", "Munich, Germany")
     assert entities.resolve([siemens, joined, investors]).groups == [[0, 1, 2]]
+
+
+def test_a_subsidiarys_page_on_its_parents_site_joins_its_own_site() -> None:
+    # the path's last segment names it, but for its legal form ("tiffany-co"); its own site is named
+    # for it, or for it with a group's word (hudsongroup.com)
+    def joins(a: Json, b: Json) -> bool:
+        return entities.compare(entities.record(0, a), entities.record(1, b)).joins
+
+    where, trade = "New York, United States", "Jewellery"
+    lvmh = co("a", "Tiffany & Co.", "https://www.lvmh.com/en/our-maisons/watches-jewelry/tiffany-co", where,
+              industry=trade)  # fmt: skip
+    assert joins(lvmh, co("b", "Tiffany & Co.", "https://www.tiffany.com/", where, industry=trade))
+    where, trade = "East Rutherford, United States", "Travel retail"
+    avolta = co("c", "Hudson", "https://www.avolta.com/en/our-brands/hudson", where, industry=trade)
+    assert joins(avolta, co("d", "Hudson", "https://www.hudsongroup.com/", where, industry=trade))
+
+
+@pytest.mark.parametrize(
+    ("written", "clean"),
+    [("Vinhomes JSC", "vinhomes"), ("Vinhomes Joint Stock Company", "vinhomes"), ("PJSC Lukoil", "lukoil"),
+     ("PT Adaro Andalan Indonesia Tbk", "adaro andalan indonesia")],
+)  # fmt: skip
+def test_joint_stock_and_indonesian_forms_are_legal_forms(written: str, clean: str) -> None:
+    assert entities.clean_name(written) == clean

@@ -675,6 +675,15 @@ def test_a_father_and_a_son_of_one_name_stay_two() -> None:
         ("https://www.boerse-stuttgart.de/aktie/verbio-vereinigte-bioenergie", "Verbio", True),
         ("https://www.cse.lk/displayCompany.php?name=HAYL", "Hayleys PLC", True),
         ("https://www.verbio.de/en/investor-relations/share/", "Verbio", False),  # its own site
+        ("https://www.jse.co.za/companies/sappi-ltd", "SAPPI LTD", True),
+        (
+            "https://www.six-group.com/en/market-data/shares/share-explorer/share-details.CH0023405456CHF4.html",
+            "Avolta AG",
+            True,
+        ),  # fmt: skip
+        ("https://www.marketindex.com.au/asx/ctx", "Caltex Australia Limited", True),
+        ("https://market.tase.co.il/en/market_data/company/2590/about", "Oil Refineries Ltd", True),
+        ("https://www.example-group.com/en/about/company-profile/overview", "Example Holdings", False),
     ],
 )
 def test_an_article_on_a_publishers_site_is_a_news_hosts_page(url: str, name: str, publisher: bool) -> None:

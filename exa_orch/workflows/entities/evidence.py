@@ -48,6 +48,7 @@ from typing import Any
 
 from exa_orch.workflows.entities import families, profiles
 from exa_orch.workflows.entities.countries import known
+from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
@@ -76,20 +77,6 @@ DECISIVE = 10.0
 # Weight of a field that agrees (half of it taken off when it differs): how much it identifies.
 FACT_WEIGHTS = {"id": 6.0, "phone": 5.0, "dob": 4.0, "address": 3.0, "email": 6.0,
                 "postcode": 1.0, "locality": 1.0, "state": 0.5, "title": 1.0, "year": 1.0}  # fmt: skip
-_GROUP_WORDS = (
-    "group",
-    "corp",
-    "corporate",
-    "global",
-    "holdings",
-    "holding",
-    "inc",
-    "hq",
-    "ag",
-    "intl",
-    "international",
-    "world",
-)
 
 
 @dataclass
@@ -422,7 +409,7 @@ def _group_company(a: Record, b: Record, ev: Evidence) -> None:
     (Namco; not a corporate word: "Fidelity" on fidelityinternational.com is the site's)."""
     short, long_ = sorted((a, b), key=lambda r: len(r.core))
     label = (a.site.label if a.site else "").replace("-", "")
-    extra = extra_words(short.core, long_.core) - DESIGNATORS - set(_GROUP_WORDS)
+    extra = extra_words(short.core, long_.core) - DESIGNATORS - set(GROUP_WORDS)
     if (
         extra
         and short.core.replace(" ", "") != label
@@ -442,8 +429,8 @@ def _label_family(x: str, y: str) -> bool:
     short, long_ = sorted((x, y), key=len)
     return (
         long_.startswith(short)
-        and long_[len(short) :].strip("-") in _GROUP_WORDS
-        or (long_.endswith(short) and long_[: -len(short)].strip("-") in _GROUP_WORDS)
+        and long_[len(short) :].strip("-") in GROUP_WORDS
+        or (long_.endswith(short) and long_[: -len(short)].strip("-") in GROUP_WORDS)
     )
 
 

@@ -97,6 +97,13 @@ def _eponymous(r: Record) -> bool:
     return stem(r.site.label) in own - {""}
 
 
+_FORMS = frozenset("co inc ltd llc plc ag sa se nv bv gmbh corp".split())
+# Words a company's site adds to its name in its label (lufthansagroup.com, hudsongroup.com).
+GROUP_WORDS = (
+    "group", "corp", "corporate", "global", "holdings", "holding", "inc", "hq", "ag", "intl", "international", "world",
+)  # fmt: skip
+
+
 def two_trades(a: Record, b: Record) -> bool:
     """Both records name an industry and the two share no word of four letters or more."""
     wa = {w for w in a.industry.split() if len(w) >= 4}
@@ -230,17 +237,24 @@ def page_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
         sx, sy = x.site, y.site
         if not (sx and sy and sy.front and sx.path and not sx.front and len(sy.label) >= 4):
             continue
-        last = sx.path.rsplit("/", 1)[-1].removesuffix(".html").split("-")
-        label = sy.label.replace("-", "")
-        if len(words_) >= 2:
-            named = set(last) <= set(words_) and _spelled_by(label, latin.core)
-        else:
-            named = len(label) >= 5 and last == words_ == [label]
-        if named:
+        if _named_there(sx, sy, words_, latin.core):
             ev.for_.append(
                 (JOIN, f"{x.name} on {sx.canonical}, a page it names, and on its own site {y.domain}")
             )
             return
+
+
+def _named_there(sx: Site, sy: Site, words_: list[str], core: str) -> bool:
+    """`sx`'s last path segment names the name of `words_` (`core`), which `sy`'s label spells
+    (page_elsewhere)."""
+    # the last segment without the legal form the name writes ("our-maisons/.../tiffany-co")
+    last = [w for w in sx.path.rsplit("/", 1)[-1].removesuffix(".html").split("-") if w not in _FORMS]
+    label = sy.label.replace("-", "")
+    if len(words_) >= 2:
+        return set(last) <= set(words_) and _spelled_by(label, core)
+    # a label of the name alone or with a group's word (avolta.com/.../hudson, hudsongroup.com)
+    one = words_[0] if len(words_[0]) >= 5 else ""
+    return bool(one) and last == words_ and label in (one, *(one + g for g in GROUP_WORDS))
 
 
 def is_app(s: Site | None) -> bool:

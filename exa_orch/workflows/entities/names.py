@@ -20,12 +20,24 @@ _MORE_FORMS = (
     )
     | {"ab publ", "s l u", "sa nv", "nv sa", "s p a", "sdn bhd", "s r o", "d o o", "k k"}
     | {"public", "corporacion", "sab de cv", "s a b de", "s a b de c v", "sa de cv", "s a de c v"}
+    # a joint-stock company of Vietnam and the former Soviet states ("Vinhomes JSC", "Vinhomes
+    # Joint Stock Company" once cleanco took "Company", "JSC Kazatomprom")
+    | {"jsc", "cjsc", "joint stock"}
     # a football club's form, as a legal form is written after the name ("Rangers F.C.", "Rangers
     # Football Club", "Valencia CF", "Real Madrid Club de Fútbol"): one club either way
     | {"fc", "f c", "afc", "a f c", "cf", "c f", "football club", "club de futbol"}
 )
-# ... or before it ("FC Porto", "Futbol Club Barcelona")
-_OPENING_FORMS = (("futbol", "club"), ("football", "club"), ("f", "c"), ("fc",))
+# ... or before it ("FC Porto", "Futbol Club Barcelona", "PJSC Lukoil", Indonesia's "PT Adaro")
+_OPENING_FORMS = (
+    ("futbol", "club"),
+    ("football", "club"),
+    ("f", "c"),
+    ("fc",),
+    ("pjsc",),
+    ("ojsc",),
+    ("jsc",),
+    ("pt",),
+)
 _NOT_LEGAL = frozenset("uk us usa eu".split())
 # What a company's own page adds to its name in a page's title: the page, not another company
 # ("Verizon Investor Relations"). Not "investors": a firm may be named so.

@@ -201,11 +201,15 @@ _DATED = re.compile(r"/(?:19|20)\d\d/(?:0?[1-9]|1[0-2])/|(?:19|20)\d\d(?:0[1-9]|
 _WORD = re.compile(r"[a-z]+")
 # A listed company's page on an exchange or a market-data site the table does not know
 # ("boerse-frankfurt.de/aktie/NAME", "idx.co.id/en/listed-companies/company-profiles/TICKER",
-# "dsebd.org/displayCompany.php?name=TICKER"): about the company it names, never its site.
+# "dsebd.org/displayCompany.php?name=TICKER", "jse.co.za/companies/sappi-ltd",
+# "six-group.com/.../share-details.CH0023405456CHF4.html", "nseindia.com/get-quotes/equity?symbol=X"):
+# about the company it names, never its site.
 _LISTING = re.compile(
-    r"/(?:aktie|aktien|stocks?|quotes?|shares?|share-details|equities|listed-companies|company-profiles|"
-    r"emisoras|azioni)/[^/]+|/displaycompany\.php"
-)  # a listing keyword then the company's segment: "/investors/companyprofile.aspx" is a site's own
+    r"/(?:aktie|aktien|stocks?|quotes?|get-quotes|shares?|share-details|equities|equities-quote|equity|"
+    r"listed-companies|company-profiles|company-profile-main|companies|instrument|emisoras|azioni|asx|"
+    r"market_data/company)(?:[/.][^/]+|$)|/displaycompany\.php|/companypage/"
+)  # a listing keyword then the company's segment, or a query ("equities-quote?sym=1880"): not
+# "company-profile" alone or "/investors/companyprofile.aspx", a site's own pages as often
 
 
 def page_site(url: str, name: str | None) -> Site | None:
