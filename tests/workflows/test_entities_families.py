@@ -263,3 +263,13 @@ def test_a_subsidiarys_page_on_its_parents_site_joins_its_own_site() -> None:
 )  # fmt: skip
 def test_joint_stock_and_indonesian_forms_are_legal_forms(written: str, clean: str) -> None:
     assert entities.clean_name(written) == clean
+
+
+def test_a_former_name_in_brackets_after_a_name_is_no_word_of_it() -> None:
+    assert entities.clean_name("Avolta AG (formerly Dufry AG)") == "avolta"
+    assert entities.clean_name("Tata Motors (India)") == "tata motors india"  # another company of a group
+    wiki = co("a", "Avolta AG (formerly Dufry AG)", "https://en.wikipedia.org/wiki/Avolta", "Basel, Switzerland",
+              "Avolta AG, known as Dufry AG until 2023, is a Swiss travel retailer.", industry="Travel retail")  # fmt: skip
+    new = co("b", "Avolta", "https://www.avolta.com/en", "Basel, Switzerland", industry="Travel retail")
+    old = co("c", "Dufry", "https://www.dufry.com/en", "Basel, Switzerland", industry="Travel retail")
+    assert entities.resolve([wiki, new, old]).groups == [[0, 1, 2]]

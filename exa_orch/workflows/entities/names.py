@@ -100,8 +100,10 @@ def clean_name(name: str) -> str:
 
     Legal forms come from cleanco's list (many jurisdictions), stripped until none is left at
     the end, so "Samsung Electronics Co., Ltd." loses both; "&" and "and" read the same. A name's
-    own initials written after it go too: "Techniker Krankenkasse (TK)" -> "techniker krankenkasse"."""
+    own initials written after it go too: "Techniker Krankenkasse (TK)" -> "techniker krankenkasse",
+    and a former name in brackets: "Avolta AG (formerly Dufry AG)" -> "avolta"."""
     text = CJK_FORMS.sub(" ", unicodedata.normalize("NFKC", name)).strip() or name
+    text = without_renamed(text)
     text = _without_own_initials(text)
     from cleanco import basename  # here, not at import: a cold start needs none of this module's
 
@@ -137,6 +139,17 @@ def clean_name(name: str) -> str:
 
 # "<name> (<initials>)": the parenthesis a name ends with, when short enough to be its initials.
 _OWN_INITIALS = re.compile(r"^(.*\S)\s*\(\s*([A-Za-z0-9&.\-]{2,8})\s*\)$")
+
+
+# A name's former or later name in brackets after it ("Avolta AG (formerly Dufry AG)"): another
+# name of one company, read as such from the page's text (records.py), never a word of this one.
+_RENAMED_ASIDE = re.compile(r"\s*\(\s*(?:formerly|previously|now|ex)\b[^()]*\)\s*$", re.I)
+
+
+def without_renamed(name: str) -> str:
+    """`name` without a former or later name in brackets after it ("Avolta AG (formerly Dufry AG)"
+    -> "Avolta AG")."""
+    return _RENAMED_ASIDE.sub("", name) or name
 
 
 def _without_own_initials(text: str) -> str:

@@ -33,6 +33,7 @@ from exa_orch.workflows.entities.names import (
     is_latin,
     legal_forms,
     names_agree,
+    without_renamed,
     words,
 )
 from exa_orch.workflows.entities.people import person_key
@@ -106,7 +107,7 @@ def make(
         initials=acronym(company_clean) if company_clean and kind != "person" else "",
         site=page_site(url, name) if url else None, location=fold(location), location_written=location,
         country=country_of(location),
-        raw_name=" ".join(words(name)) if name else "", **more,
+        raw_name=" ".join(words(without_renamed(name))) if name else "", **more,
     )  # fmt: skip
 
 
@@ -281,6 +282,13 @@ def _owners_and_sites(rec: Record, text: str, person: bool) -> None:
             rec.profiles = rec.profiles | {other.profile}
 
 
+def _name_aside(rec: Record) -> list[str]:
+    """The bracket after a company's name ("Avolta AG (formerly Dufry AG)"), which its cleaned
+    name leaves out (names.clean_name): read as its text is."""
+    name = rec.name or ""
+    return [name[name.rfind("(") :]] if rec.kind != "person" and name.endswith(")") else []
+
+
 def _statements(rec: Record, texts: list[str], person: bool) -> None:
     """Other names, other sites and owners `texts` state about the record, each with its words."""
     for text in texts:
@@ -400,7 +408,7 @@ def record(index: int, item: Json) -> Record:
         rec.title_written = _str(person["position"])
     texts = _texts(item, props)
     rec.profiles = _profiles(rec, props, texts)
-    _statements(rec, texts, kind == "person")
+    _statements(rec, [*texts, *_name_aside(rec)], kind == "person")
     _stated_fields(rec, texts)
     rec.said = " ".join(words(" ".join(texts)))[:4000] if kind == "person" else ""
     rec.founded = roles.organisations(texts) if kind == "person" else frozenset()
