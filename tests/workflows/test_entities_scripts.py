@@ -349,3 +349,8 @@ def test_a_name_in_katakana_and_its_latin_spelling_are_a_candidate_pair() -> Non
                 "ロサンゼルス", "Manager")  # fmt: skip
     assert weigh(en, ja).joins
     assert entities.resolve([en, ja]).groups == [[0, 1]]
+
+
+def test_a_japanese_name_keeping_a_variant_kanji_reads_as_its_common_form() -> None:
+    assert ("takahashi", "ran") in japanese.readings("髙橋藍")  # 髙 for 高
+    assert name_evidence("髙橋藍", "Ran Takahashi")[0] == name_evidence("高橋藍", "Ran Takahashi")[0] > 4.0

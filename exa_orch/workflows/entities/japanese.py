@@ -26,6 +26,15 @@ _JAPANESE = re.compile(
 )
 
 
+# Variant forms of kanji a name keeps (its holder's registered spelling: 髙橋, 山﨑, 𠮷田), as the
+# common form the dataset writes. Source: Wikipedia (ja), "異体字" and "人名用漢字", the variants
+# family names most often keep.
+_VARIANTS = str.maketrans(
+    {"髙": "高", "﨑": "崎", "𠮷": "吉", "澤": "沢", "國": "国", "邊": "辺", "邉": "辺", "齋": "斎", "齊": "斉",
+     "濱": "浜", "廣": "広", "櫻": "桜", "德": "徳", "嶋": "島", "冨": "富", "眞": "真", "惠": "恵"}
+)  # fmt: skip
+
+
 def latin_key(romaji: str) -> str:
     """A Japanese name's Latin spelling folded to one (module docstring): "Ohtani", "Ootani",
     "Otani" -> "otani"; "Shouhei" -> "shohei"; "Honma", "Homma" -> "honma"."""
@@ -78,10 +87,14 @@ def readings(name: str) -> tuple[tuple[str, str], ...]:
     family_of, given_of = _names()
     out: list[tuple[str, str]] = []
     for family, given in splits:
-        reading = family_of.get(family)
+        reading = family_of.get(family) or family_of.get(family.translate(_VARIANTS))
         if not reading:
             continue
-        forms = {_kana(given)} if _KANA.match(given) else given_of.get(given, frozenset())
+        forms = (
+            {_kana(given)}
+            if _KANA.match(given)
+            else given_of.get(given) or given_of.get(given.translate(_VARIANTS), frozenset())
+        )
         out.extend((reading, g) for g in sorted(forms) if g)
     return tuple(out)
 
