@@ -456,3 +456,18 @@ def test_a_bank_in_arabic_letters_joins_its_english_site() -> None:
     ar = co("b", "بنك وربة", "https://ar.wikipedia.org/wiki/بنك_وربة", "Kuwait City, Kuwait", "Banking")
     other = co("c", "Wafra Bank", "https://www.wafrabank.example/", "Kuwait City, Kuwait", "Banking")
     assert sorted(entities.resolve([own, ar, other]).groups) == [[0, 1], [2]]
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("한국전력공사", "Korea Electric Power Corporation"),  # 공사, a public corporation
+        ("한국수력원자력", "Korea Hydro & Nuclear Power"),
+        ("한국항공우주산업", "Korea Aerospace Industries"),
+        ("롯데면세점", "Lotte Duty Free"),
+        ("中国移动", "China Mobile"),
+    ],
+)
+def test_more_trades_translate(written: str, latin: str) -> None:
+    assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+    assert not glossary.agrees("中国移动", clean_name("中国移动"), "China Unicom", clean_name("China Unicom"))

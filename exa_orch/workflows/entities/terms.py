@@ -33,7 +33,16 @@ def _terms(kind: str, table: dict[str, str]) -> dict[str, tuple[str, tuple[str, 
 
 
 TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
-    **_terms(FILLER, {"公司 会社 회사": "company", "有限 股份": "limited", "相互会社": "mutual|company"}),
+    **_terms(
+        FILLER,
+        {
+            "公司 会社 회사": "company",
+            "有限 股份": "limited",
+            "相互会社": "mutual|company",
+            # a Korean public corporation (한국전력공사, Korea Electric Power Corporation)
+            "공사 公社": "corporation",
+        },
+    ),
     **_terms(
         TRADE,
         {
@@ -115,6 +124,19 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "医院 醫院 病院 병원": "hospital",
             "政府 정부": "government",
             "内阁 內閣 内閣 내각": "cabinet",
+            # more trades the names of the blind worlds' companies were made of, each as the
+            # companies render it (Korea Hydro & Nuclear Power, China Mobile, Nippon Paper
+            # Industries, Lotte Duty Free, Korea Aerospace Industries, Foshan Lighting)
+            "水力 수력": "hydro|hydroelectric",
+            "原子力 核电 核電 원자력": "nuclear|nuclear power",
+            "燃气 燃氣 가스 ガス": "gas",
+            "移动 移動": "mobile",
+            "免税 免稅 면세점 면세": "duty free",
+            "造纸 造紙 製紙 纸业 紙業 제지": "paper",
+            "照明 조명": "lighting",
+            "计算机 計算機": "computer",
+            "航空宇宙 항공우주": "aerospace",
+            "产业 產業 産業 산업": "industries|industrial|industry",
         },
     ),
     **_terms(
