@@ -354,3 +354,13 @@ def test_a_name_in_katakana_and_its_latin_spelling_are_a_candidate_pair() -> Non
 def test_a_japanese_name_keeping_a_variant_kanji_reads_as_its_common_form() -> None:
     assert ("takahashi", "ran") in japanese.readings("髙橋藍")  # 髙 for 高
     assert name_evidence("髙橋藍", "Ran Takahashi")[0] == name_evidence("高橋藍", "Ran Takahashi")[0] > 4.0
+
+
+def test_a_hebrew_geresh_letter_reads_before_its_vowel_letter_and_z_keys_as_s() -> None:
+    assert name_evidence("Jonathan Sacks", "ג'ונתן זקס")[0] == 5.0
+    assert name_evidence("Jonathan Marks", "ג'ונתן זקס")[0] < 0
+    en = person("a", "Jonathan Sacks", "https://en.wikipedia.org/wiki/Jonathan_Sacks", "United Hebrew Congregations",
+                "London, United Kingdom", "Chief Rabbi")  # fmt: skip
+    he = person("b", "ג'ונתן זקס", "https://he.wikipedia.org/wiki/ג'ונתן_זקס", "United Hebrew Congregations",
+                "לונדון", "Chief Rabbi")  # fmt: skip
+    assert entities.resolve([en, he]).groups == [[0, 1]]

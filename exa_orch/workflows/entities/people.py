@@ -302,7 +302,9 @@ def consonant_letters(name: str, *, vowels: bool = True) -> str:
     `vowels` off is read by its consonants alone (`_HEBREW`: "שמעון פרס" -> "smn prs"; with them,
     ו is a v: לוי, Levi)."""
     if not vowels and _HEBREW_LETTER.search(name):
-        name = _HEBREW_VOWELS.sub("", name).translate(_HEBREW)
+        # a geresh after ג, ז or צ writes a sound Hebrew lacks (ג'ונתן, Jonathan): the letter's, not a
+        # break before a vowel letter
+        name = _HEBREW_VOWELS.sub("", re.sub(r"(?<=[גזצ])['׳]", "", name)).translate(_HEBREW)
     return re.sub(r"[`'’ʿʾ]", "", fold(name))
 
 
