@@ -466,6 +466,9 @@ def test_a_bank_in_arabic_letters_joins_its_english_site() -> None:
         ("한국항공우주산업", "Korea Aerospace Industries"),
         ("롯데면세점", "Lotte Duty Free"),
         ("中国移动", "China Mobile"),
+        ("鈴木楽器製作所", "Suzuki Musical Instrument Corporation"),
+        ("日本酸素ホールディングス", "Nippon Sanso Holdings"),  # a trade word's reading kept
+        ("南亞塑膠", "Nan Ya Plastics"),
     ],
 )
 def test_more_trades_translate(written: str, latin: str) -> None:

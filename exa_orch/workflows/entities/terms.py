@@ -137,6 +137,19 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "计算机 計算機": "computer",
             "航空宇宙 항공우주": "aerospace",
             "产业 產業 産業 산업": "industries|industrial|industry",
+            # and Japanese trade words with the reading a company's English name may keep
+            # (Idemitsu Kosan, Nippon Yusen, Toyo Seikan, Nippon Sanso, Yamaha's "gakki")
+            "楽器 乐器 樂器 악기": "musical instrument|musical instruments|instruments|gakki",
+            "製作所": "works|manufacturing|seisakusho",
+            "香料": "flavors|fragrances|flavours|flavor|fragrance",
+            "眼鏡 眼镜 안경": "eyewear|optical|glasses",
+            "光学 光學 광학": "optical|optics",
+            "塗料 涂料 ペイント 페인트": "paint|paints|coatings",
+            "塑胶 塑膠 塑料 プラスチック 플라스틱": "plastics|plastic",
+            "興産": "kosan|industrial",
+            "郵船": "yusen|shipping",
+            "製罐 制罐": "seikan|can|cans",
+            "酸素 氧气": "sanso|oxygen",
         },
     ),
     **_terms(
