@@ -9,6 +9,10 @@ when it is kana (大坂なおみ: naomi). A name the dataset does not hold (a ra
 gets no reading: it joins only through what a page states, as before. Source: the
 `japanese-personal-name-dataset` package (MIT), its CSV files read once on first use.
 
+A foreign name in katakana ("デーブ・ロバーツ") is read word by word as romaji (`katakana_words`)
+and heard as its Latin spelling is (`heard`: the consonants a katakana reading writes, "rbt" for
+both "robatsu" and "Roberts").
+
 Readings are folded as Latin spellings of Japanese write them (`latin_key`): a long vowel written
 "ou", "oo", "oh" or "o" is one spelling (Ootani, Ohtani, Otani), "uu" is "u" (Yuuki, Yuki), "nm",
 "nb", "np" as "m" would write them are one (Homma, Honma).

@@ -12,9 +12,11 @@ each name can be read (`parse`):
   name in quotes read as the given name ('William Henry "Bill" Gates');
 - a name in Chinese characters or Hangul read syllable by syllable (scripts.py): 张一鸣 is Zhang
   Yiming; a Japanese name in kanji as a dictionary of names reads it (japanese.py: 山中伸弥 is
-  Yamanaka Shinya, 大谷 Otani or Ohtani); an English given name beside a name in characters
-  (Jean Liu / 柳青) weighs its family name alone (4): it joins only with an employer and a title
-  that agree too, or through an alias a page states or a shared profile;
+  Yamanaka Shinya, 大谷 Otani or Ohtani); a given name that is no reading of a name in
+  characters beside it (English, Jean Liu / 柳青; any no syllables of Chinese spell, Forrest Li /
+  李小冬) weighs its family name alone (4): it joins only with an employer and a title that agree
+  too, or through an alias a page states or a shared profile;
+- a foreign name in katakana by its sounds (japanese.heard: デーブ・ロバーツ / Dave Roberts), 5;
 - a name in Arabic, Hebrew or a Brahmic script against one in Latin letters, by their consonants
   (scripts.skeleton: ناصف ساويرس / Nassef Sawiris), 5 at most: never enough without an employer.
 A single name on both sides ("Faker", "Neymar") weighs 5.5: one word names more people than two.
@@ -236,12 +238,12 @@ def _run_together(x: PersonName, y: PersonName) -> bool:
 
 
 def _english_beside(x: PersonName, y: PersonName) -> bool:
-    """`x` read from Chinese characters or Hangul, `y` a family name the same and a given name that
-    is no reading of characters: an English one the nickname tables know, not a Mandarin syllable
-    ("Jean Liu" beside 柳青), or, beside Chinese characters, any word that no syllables of a Chinese
-    name spell ("Forrest Li" beside 李小冬, "Eason Chan" beside 陳奕迅; `scripts.chinese_spelled`).
-    ("Kuok Khoon Hong" beside 郭孔丰: Hokkien, which no table here reads, weighs as English does).
-    Beside Hangul only the tables' names: a Korean given name romanized is no English one."""
+    """`x` read from Chinese characters or Hangul, `y` a given name that is no reading of
+    characters: an English one the nickname tables know, not a Mandarin syllable ("Jean Liu"
+    beside 柳青), or, beside Chinese characters, any that no syllables of a Chinese name spell
+    (`scripts.chinese_spelled`: "Forrest Li" beside 李小冬, "Eason Chan" beside 陳奕迅, and a
+    Hokkien one, which no table here reads: "Kuok Khoon Hong" beside 郭孔丰). Beside Hangul only
+    the tables' names: a Korean given name romanized is no English one."""
     if x.script not in ("han", "hangul") or y.script or not 1 <= len(y.given) <= 2:
         return False
     if x.script == "han" and not chinese_spelled("".join(y.given)):
