@@ -190,7 +190,10 @@ async def test_a_call_never_written_to_a_live_child_is_sent_again_whatever_the_o
     assert all(isinstance(o, ServerUnavailable) and o.written for o in raised), raised
     assert all(isinstance(o, dict) for o in outcomes if o not in raised)
     routed = stats["children"][0]["operations"].get("exa.search", {"calls": 0, "errors": 0})
-    assert routed["calls"] == routed["errors"] == stats["resent"] + len(raised)  # each sent again or raised
+    assert routed["errors"] == stats["resent"] + len(raised)  # each lost call sent again or raised
+    # a call that reached the slot once its exit was seen started the slot's new child and ran
+    # there (ExaOrchClient: "the next call starts a new one"): it succeeded, it was not lost
+    assert routed["calls"] >= routed["errors"]
     assert stats["calls"] == 30 and stats["errors"] == len(raised)
 
 
