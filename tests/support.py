@@ -29,6 +29,7 @@ import dataclasses
 import inspect
 import io
 import os
+import selectors
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any, Protocol, TypeVar, overload
@@ -95,6 +96,15 @@ async def until(
                 return got
             await anyio.sleep(every)
     raise TimeoutError(f"{what or getattr(cond, '__name__', 'condition')} not reached within {within} s")
+
+
+def readable(fd: int, within: float) -> bool:
+    """Whether `fd` has something to read (or its end) within `within` seconds. A selector, not
+    select.select: select() refuses a descriptor numbered 1024 or more, which a test worker that
+    has run many tests may hand out ("filedescriptor out of range in select()")."""
+    with selectors.DefaultSelector() as sel:
+        sel.register(fd, selectors.EVENT_READ)
+        return bool(sel.select(max(0.0, within)))
 
 
 def until_sync(cond: Callable[[], T], within: float = WAIT, every: float = 0.02, what: str = "") -> T:

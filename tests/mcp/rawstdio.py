@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import json
 import os
-import select
 import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-from tests.support import WAIT
+from tests.support import WAIT, readable
 
 from .conftest import initialize_request, server_env
 
@@ -73,12 +72,12 @@ class RawStdio:
         """The next message the server writes, whatever it is (it writes whole lines).
 
         Reads the pipe's fd with our own buffer: two answers written at once arrive in one read, and
-        a select() on a buffered file object would then wait for the second one in vain."""
+        a wait on a buffered file object would then wait for the second one in vain."""
         assert self.proc.stdout is not None
         fd = self.proc.stdout.fileno()
         deadline = time.monotonic() + within
         while b"\n" not in self._pending:
-            ready, _, _ = select.select([fd], [], [], max(0.0, deadline - time.monotonic()))
+            ready = readable(fd, deadline - time.monotonic())
             assert ready, f"no message within {within} s; read meanwhile: {self.others}"
             chunk = os.read(fd, 1 << 16)
             assert chunk, f"the server closed stdout; read meanwhile: {self.others}"

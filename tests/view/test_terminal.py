@@ -8,7 +8,6 @@ import io
 import os
 import pty
 import re
-import select
 import signal
 import sqlite3
 import subprocess
@@ -26,7 +25,7 @@ from exa_orch.store.migrations import default_migrations_dir
 from exa_orch.store.pgbackend import PostgresBackend
 from exa_orch.view.data import Viewer
 from exa_orch.view.terminal import short_id, show_tasks
-from tests.support import WAIT, CliRun, run_cli, until
+from tests.support import WAIT, CliRun, readable, run_cli, until
 from tests.view.conftest import target
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")  # what Live writes to move the cursor and redraw
@@ -325,7 +324,7 @@ def test_tasks_watch_stops_on_sigterm_with_the_cursor_back_and_exit_0(tmp_path: 
         try:
             deadline = time.monotonic() + WAIT
             while b"no tasks" not in seen:  # until the first table is on the screen
-                ready, _, _ = select.select([leader], [], [], max(0.0, deadline - time.monotonic()))
+                ready = readable(leader, deadline - time.monotonic())
                 assert ready, f"no table within 30 s: {seen!r}"
                 seen += os.read(leader, 65536)
         finally:
