@@ -11,9 +11,7 @@ family name, since the pool of Chinese given names is small against its populati
 
 from __future__ import annotations
 
-from functools import lru_cache
-
-from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES
+from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, mandarin_syllables
 
 COMMON_FAMILY_NAMES = frozenset(
     # English-speaking countries
@@ -50,19 +48,10 @@ COMMON_FAMILY_NAMES = frozenset(
 ) | {spelling for spellings in KOREAN_SURNAMES.values() for spelling in spellings}
 
 
-@lru_cache(maxsize=1)
-def _syllables() -> frozenset[str]:
-    """Every Mandarin syllable, as anyascii spells a Chinese character (about 400)."""
-    from anyascii import anyascii  # on first use: a cold start needs none of it
-
-    read = (anyascii(chr(c)).lower().strip() for c in range(0x4E00, 0x9FA6))
-    return frozenset(r for r in read if r.isalpha())
-
-
 def chinese_like(words: list[str]) -> bool:
     """Whether every word of a name in Latin letters is one Mandarin syllable or two run together
     ("yao ming", "zhang yiming")."""
-    syllables = _syllables()
+    syllables = mandarin_syllables()
 
     def read(w: str) -> bool:
         return w in syllables or any(w[:k] in syllables and w[k:] in syllables for k in range(1, len(w)))

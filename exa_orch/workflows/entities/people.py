@@ -204,7 +204,9 @@ def _katakana(a: str, b: str) -> tuple[float, str] | None:
     out), the family name by two consonants or more. 5, as consonants agreeing weigh
     (`_skeletons`): never a whole name's agreement; None when not such a pair, or when they do not
     sound alike so (the name's other readings weigh it)."""
-    kana, latin = (katakana_words(a), b) if katakana_words(a) else (katakana_words(b), a)
+    kana, latin = katakana_words(a), b
+    if not kana:
+        kana, latin = katakana_words(b), a
     if not kana or not is_latin(latin):
         return None
     mine = [heard(w) for w in words(without_titles(latin)) if w not in _TITLES]

@@ -435,9 +435,7 @@ def _consonant_keys(name: str) -> set[str]:
     if kana:
         return {f"h:{heard(kana[-1])}"}
     if not consonantal(name):
-        return {f"s:{skeleton(x.family)}" for x in parse(name)[:1]} | {
-            f"h:{heard(x.family)}" for x in parse(name)[:1]
-        }
+        return {key for x in parse(name)[:1] for key in (f"s:{skeleton(x.family)}", f"h:{heard(x.family)}")}
     # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
     read = words(consonant_letters(name)) + words(consonant_letters(name, vowels=False))  # Hebrew two ways
     keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}

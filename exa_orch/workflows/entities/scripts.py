@@ -237,12 +237,19 @@ def _cantonese_syllable(ch: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=1)
+def mandarin_syllables() -> frozenset[str]:
+    """Every Mandarin syllable, as anyascii spells a Chinese character (about 400)."""
+    from anyascii import anyascii  # on first use: a cold start needs none of it
+
+    read = (anyascii(chr(c)).lower().strip() for c in range(0x4E00, 0x9FA6))
+    return frozenset(r for r in read if r.isalpha())
+
+
+@lru_cache(maxsize=1)
 def _spelled_syllables() -> frozenset[str]:
     """Every syllable a Chinese name is spelled with in Latin letters: Mandarin as pinyin and as
     Wade-Giles writes it, and Cantonese as Hong Kong's romanisation does (about 1,400)."""
-    from anyascii import anyascii  # on first use: a cold start needs none of it
-
-    mandarin = {r for c in range(0x4E00, 0x9FA6) if (r := anyascii(chr(c)).lower().strip()).isalpha()}
+    mandarin = mandarin_syllables()
     hong_kong = {r for r in _cantonese_table().romanToChar if r.isalpha()}
     return frozenset(mandarin | {wade_giles(m) for m in mandarin} | hong_kong)
 
