@@ -46,11 +46,12 @@ blind25 only its false merge read, of blind26 nothing), `blind27.json` and `blin
 written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, written blind at
 416eff1 (of blind30 only its false merge read), and `blind31.json` to `blind36.json`, written blind
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
-missed, without names, though a few names in other scripts showed in those counts' reasons), and
-`blind49.json` to `blind54.json`, written blind at 0526ab8 (of blind49, blind51, blind52 and
-blind54 only their false merges read). `blind43.json` to
+missed, without names, though a few names in other scripts showed in those counts' reasons).
+`blind49.json` to `blind54.json`, written blind at 0526ab8 and
+measured there and at 76efefe before anyone read them (but the false merges of blind49, blind51,
+blind52 and blind54), are tuning worlds since issue 37's fourteenth session; `blind43.json` to
 `blind48.json`, written blind at 6dc782d and measured there and at 0526ab8 before anyone read them
-(but blind44's and blind47's false merges), are tuning worlds since issue 37's thirteenth session;
+(but blind44's and blind47's false merges), since the thirteenth;
 `blind37.json` to `blind42.json`, written blind at 3924201 and measured there and at 6dc782d
 before anyone read them, since the twelfth, as are
 `blind14.json` and `blind15.json`, written blind at 05a308c and measured before they were read.
@@ -119,7 +120,13 @@ TUNING = (
     "blind46.json",
     "blind47.json",
     "blind48.json",
-)  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json, blind49.json to blind54.json
+    "blind49.json",  # written blind at 0526ab8, measured there and at 76efefe, then read (fourteenth session)
+    "blind50.json",
+    "blind51.json",
+    "blind52.json",
+    "blind53.json",
+    "blind54.json",
+)  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
