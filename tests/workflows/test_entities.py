@@ -412,9 +412,9 @@ def test_people_join_across_nicknames_orders_initials_scripts_and_a_shared_profi
 @pytest.mark.parametrize(
     ("a", "b"),
     [
-        # another script no dictionary here reads, no identifier, no stated alias: never guessed
-        (person("a", "Kazuo Inamori", "https://global.kyocera.com/inamori", "Kyocera"),
-         person("b", "稲盛和夫", "https://ja.wikipedia.org/wiki/x", "Kyocera")),
+        # a kanji no name of the dictionary writes (破), no identifier, no stated alias: never guessed
+        (person("a", "Shigeru Ishiba", "https://www.kantei.go.jp/ishiba", "Liberal Democratic Party"),
+         person("b", "石破茂", "https://ja.wikipedia.org/wiki/x", "Liberal Democratic Party")),
         # a new employer with no identifier
         (person("a", "Mira Murati", "https://thinkingmachines.ai/mira", "Thinking Machines Lab"),
          person("b", "Mira Murati", "https://openai.com/mira", "OpenAI")),

@@ -91,8 +91,10 @@ def joined(a: Json, b: Json) -> bool:
         (("Koo Bon-moo", "LG Corp"), ("구광모", "LG Corp"), "apart: not enough evidence"),
         # a Japanese name in kanji read by the name dictionary (japanese.py): Ohtani or Otani
         (("Shohei Ohtani", "Los Angeles Dodgers"), ("大谷翔平", "Los Angeles Dodgers"), "read from 大谷翔平"),
-        # a family name the dictionary does not hold is never guessed
-        (("Kazuo Inamori", "Kyocera"), ("稲盛和夫", "Kyocera"), "apart: not enough evidence"),
+        # a family name the dictionary does not hold, read kanji by kanji (稲 ina, 盛 mori), and the
+        # employer; a kanji no name of the dictionary writes (破) is never guessed
+        (("Kazuo Inamori", "Kyocera"), ("稲盛和夫", "Kyocera"), "稲盛和夫 read kanji by kanji as Kazuo Inamori"),
+        (("Shigeru Ishiba", "Liberal Democratic Party"), ("石破茂", "Liberal Democratic Party"), "apart: not enough evidence"),
         # Man City is not Man United; one name, a new employer, no identifier
         (("Kevin De Bruyne", "Man City"), ("Kevin De Bruyne", "Manchester United"), "apart: a new employer joins only with an identifier"),
         (("Mustafa Suleyman", "Microsoft"), ("Mustafa Suleyman", "DeepMind"), "apart: a new employer joins only with an identifier"),

@@ -4,6 +4,10 @@ of its companies on country domains, Russian name endings, public bodies, shared
 
 from __future__ import annotations
 
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from exa_orch.workflows import entities
@@ -364,3 +368,41 @@ def test_a_hebrew_geresh_letter_reads_before_its_vowel_letter_and_z_keys_as_s() 
     he = person("b", "ג'ונתן זקס", "https://he.wikipedia.org/wiki/ג'ונתן_זקס", "United Hebrew Congregations",
                 "לונדון", "Chief Rabbi")  # fmt: skip
     assert entities.resolve([en, he]).groups == [[0, 1]]
+
+
+@pytest.mark.parametrize(
+    ("kanji", "latin", "reads"),
+    [
+        ("東原敏昭", "Toshiaki Higashihara", True),  # 東原 no family name the dataset holds: 東 + 原
+        ("新浪剛史", "NIINAMI Takeshi", True),  # family name first, in capitals
+        ("佐々木朗希", "Roki Sasaki", True),  # 々 repeats 佐; 朗希 read ro + ki
+        ("鉄川与助", "Yosuke Tetsukawa", True),
+        ("六角精児", "Seiji Rokkaku", True),  # 六 "roku" closing on っ before 角 "kaku"
+        ("東原敏昭", "Masahiro Okafuji", False),
+        ("東原敏昭", "Toshiaki Tanaka", False),  # the given name alone agrees
+        ("新浪剛史", "Takeshi Niinamo", False),
+    ],
+)
+def test_a_japanese_name_no_dictionary_reads_whole_is_read_kanji_by_kanji(
+    kanji: str, latin: str, reads: bool
+) -> None:
+    assert not japanese.readings(kanji)  # what the kanji-by-kanji reading is for
+    assert (name_evidence(kanji, latin) == (5.0, f"{kanji} read kanji by kanji as {latin}")) == reads
+
+
+def test_a_japanese_name_read_kanji_by_kanji_joins_with_its_employer_and_title() -> None:
+    en = person("a", "Toshiaki Higashihara", "https://www.hitachi.com/about/executives/higashihara.html", "Hitachi",
+                "Tokyo, Japan", "Chairman")  # fmt: skip
+    ja = person("b", "東原敏昭", "https://ja.wikipedia.org/wiki/東原敏昭", "Hitachi", "東京", "Chairman")
+    other = person("c", "Keiji Kojima", "https://www.hitachi.com/about/executives/kojima.html", "Hitachi",
+                   "Tokyo, Japan", "Chairman")  # fmt: skip
+    assert weigh(en, ja).joins and not weigh(ja, other).joins
+    assert entities.resolve([en, ja, other]).groups == [[0, 1], [2]]
+
+
+def test_the_kanji_readings_file_is_what_the_names_dataset_derives() -> None:
+    script = Path(__file__).resolve().parents[2] / "scripts/kanji-readings.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--check"], capture_output=True, text=True, check=False
+    )
+    assert done.returncode == 0, done.stdout + done.stderr

@@ -5,9 +5,11 @@ Japanese name meets (Shinya Yamanaka). A Japanese name is its family name then i
 each a word a dictionary of names reads: `readings("山中伸弥")` tries each place the two may part,
 the family name looked up in the dataset's 1,999 family names (one reading each: 山中 yamanaka)
 and the given name in its 9,463 given-name readings (伸弥: shinya, nobuya ...), or read as written
-when it is kana (大坂なおみ: naomi). A name the dataset does not hold (a rare family name: 石破)
-gets no reading: it joins only through what a page states, as before. Source: the
-`japanese-personal-name-dataset` package (MIT), its CSV files read once on first use.
+when it is kana (大坂なおみ: naomi). Source: the `japanese-personal-name-dataset` package (MIT),
+its CSV files read once on first use. A name the dataset does not read whole (a rare family name:
+東原敏昭) is read kanji by kanji against a Latin spelling (`fits`): each kanji in one of the
+readings it takes in the dataset's names, which scripts/kanji-readings.py derives into
+kanji_readings.json; a kanji no name of the dataset writes (石破's 破) is not guessed.
 
 A foreign name in katakana ("デーブ・ロバーツ") is read word by word as romaji (`katakana_words`)
 and heard as its Latin spelling is (`heard`: the consonants a katakana reading writes, "rbt" for
@@ -20,8 +22,10 @@ Readings are folded as Latin spellings of Japanese write them (`latin_key`): a l
 
 from __future__ import annotations
 
+import json
 import re
 from functools import lru_cache
+from pathlib import Path
 
 _KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]")
 _KANA = re.compile(r"^[\u3041-\u3096\u30a1-\u30fa\u30fcー]+$")
@@ -101,6 +105,127 @@ def readings(name: str) -> tuple[tuple[str, str], ...]:
         )
         out.extend((reading, g) for g in sorted(forms) if g)
     return tuple(out)
+
+
+# A reading's first sound voiced, as a kanji after the first may be read (rendaku: 原 hara is wara
+# in 菅原 Sugawara, 田 ta is da in 山田 Yamada; Wikipedia, "Rendaku").
+_VOICED = (
+    ("sh", "j"), ("ch", "j"), ("ts", "z"), ("k", "g"), ("s", "z"), ("t", "d"), ("h", "b"), ("h", "p"), ("f", "b"), ("f", "p"),
+)  # fmt: skip
+_MOST_KEYS = 400  # a split whose family readings are more than this makes no keys: none is likely
+
+
+def _romaji(kana: str) -> str:
+    """A reading in kana as folded romaji; a closing っ as "*" (the next consonant doubled: 服部 hattori)."""
+    if kana.endswith("っ"):
+        return _romaji(kana[:-1]) + "*"
+    return _kana(kana.replace("ぢ", "じ").replace("づ", "ず"))
+
+
+@lru_cache(maxsize=1)
+def _by_kanji() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """Each kanji's readings in names as folded romaji: (as a name's first kanji, after another,
+    voiced too). From kanji_readings.json, which scripts/kanji-readings.py derives from the names
+    dataset (1,594 kanji, 5,998 readings)."""
+    data = json.loads(Path(__file__).with_name("kanji_readings.json").read_text(encoding="utf-8"))
+    out = {}
+    for kanji, kana in data.items():
+        # a reading closing on つ, く, ち or き may close on っ (八 hachi, 八田 hatta)
+        first = {_romaji(r) for r in kana} | {
+            _romaji(r[:-1] + "っ") for r in kana if len(r) > 1 and r[-1] in "つくちき"
+        }
+        after = first | {
+            one + f[len(sound) :] for f in first for sound, one in _VOICED if f.startswith(sound)
+        }
+        out[kanji] = (frozenset(first), frozenset(after))
+    return out
+
+
+def _spells(kanji: str, latin: str) -> bool:
+    """Whether `latin` (folded) is `kanji` read kanji by kanji, each in a reading `_by_kanji` holds."""
+    table = _by_kanji()
+    reach = {0}
+    for i, k in enumerate(kanji):
+        forms = table.get(k)
+        if not forms or not reach:
+            return False
+        after: set[int] = set()
+        for at in reach:
+            for form in forms[0 if i == 0 else 1]:
+                part = form.rstrip("*")
+                tries = [part]
+                # a vowel the fold merged with the one before it (大岡 o + oka is "ooka", folded "oka")
+                if (
+                    at
+                    and part[:1] in "aiueo"
+                    and (latin[at - 1] == part[0] or latin[at - 1] + part[0] == "ou")
+                ):
+                    tries.append(part[1:])
+                for p in tries:
+                    if not latin.startswith(p, at):
+                        continue
+                    end = at + len(p)
+                    if not form.endswith("*"):
+                        after.add(end)
+                    elif latin[end : end + 1] not in ("", *"aiueon") and latin[end + 1 : end + 2] in (
+                        latin[end],
+                        "h",
+                    ):
+                        after.add(end + 1)  # っ: 服部 "ha" + "tori" is "hattori", 一 "i" + "chi" "itchi"
+        reach = after
+    return len(latin) in reach
+
+
+def _splits(name: str) -> list[tuple[str, str]]:
+    """Where a Japanese name in kanji may part into family and given name (a space, where written,
+    says where), 々 written as the kanji it repeats."""
+    text = name.strip().translate(_VARIANTS)
+    if not _JAPANESE.match(text) or not _KANJI.search(text):
+        return []
+    text = re.sub(r"(.)々", r"\1\1", text)
+    parts = text.split()
+    if len(parts) == 2:
+        return [(parts[0], parts[1])]
+    return [(text[:k], text[k:]) for k in range(1, len(text))] if len(parts) == 1 and len(text) >= 3 else []
+
+
+def fits(name: str, family: str, given: str) -> bool:
+    """Whether `name`, a Japanese name in kanji (its given name in kana too) that `readings` may not
+    read whole (a family name the dataset lacks: 東原敏昭), is the Latin `family` and `given` read kanji
+    by kanji: each part the dataset's reading of it, or each kanji of it one of its readings in names
+    (`_by_kanji`; 東 higashi + 原 hara, 敏 toshi + 昭 aki). Three kanji at least."""
+    fam, giv = latin_key(family), latin_key(given)
+    if not (fam and giv):
+        return False
+    family_of, given_of = _names()
+    for f, g in _splits(name):
+        if not _KANJI.fullmatch(f[:1]) or not (family_of.get(f) == fam or _spells(f, fam)):
+            continue
+        if _KANA.match(g) and _kana(g) == giv:
+            return True
+        if giv in given_of.get(g, ()) or _spells(g, giv):
+            return True
+    return False
+
+
+def family_keys(name: str) -> set[tuple[str, str]]:
+    """(family reading, given name's first letter) a Japanese name in kanji may be read as, kanji by
+    kanji (`fits`): what pairs it with a Latin spelling of it, for a name `readings` does not read.
+    A split of many possible readings gives none (`_MOST_KEYS`)."""
+    table = _by_kanji()
+    out: set[tuple[str, str]] = set()
+    for f, g in _splits(name):
+        if len(f) > 3 or not all(k in table for k in f):
+            continue
+        heads = {_kana(g)[:1]} if _KANA.match(g) else {r[:1] for r in table.get(g[:1], ((), ()))[0]}
+        family = [""]
+        for i, k in enumerate(f):
+            family = [x + r.rstrip("*") for x in family for r in table[k][0 if i == 0 else 1]]
+            if len(family) > _MOST_KEYS:
+                break
+        if len(family) <= _MOST_KEYS:
+            out.update((latin_key(x), h) for x in family for h in heads if h)
+    return out
 
 
 # A foreign name in katakana, its words parted by a middle dot or an equals sign ("デーブ・ロバーツ").

@@ -17,6 +17,8 @@ each name can be read (`parse`):
   李小冬) weighs its family name alone (4): it joins only with an employer and a title that agree
   too, or through an alias a page states or a shared profile;
 - a foreign name in katakana by its sounds (japanese.heard: デーブ・ロバーツ / Dave Roberts), 5;
+- a Japanese name in kanji the dictionary does not read whole, read kanji by kanji (japanese.fits:
+  東原敏昭 / Toshiaki Higashihara), 5;
 - a name in Arabic, Hebrew or a Brahmic script against one in Latin letters, by their consonants
   (scripts.skeleton: ناصف ساويرس / Nassef Sawiris), 5 at most: never enough without an employer.
 A single name on both sides ("Faker", "Neymar") weighs 5.5: one word names more people than two.
@@ -31,7 +33,7 @@ from typing import NamedTuple
 
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
-from exa_orch.workflows.entities.japanese import heard, katakana_words, latin_key, readings
+from exa_orch.workflows.entities.japanese import fits, heard, katakana_words, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import (
     chinese_spelled,
@@ -420,4 +422,16 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
                 and not _GENERATIONS & set(words(a) + words(b))
             ):
                 best = (_ENGLISH, f"an English given name beside a name in characters, {fr}")
-    return best
+    return max(best, _by_kanji(a, b) or best)
+
+
+def _by_kanji(a: str, b: str) -> tuple[float, str] | None:
+    """A Japanese name in kanji the names dataset does not read whole, and a Latin name of two
+    words it reads as kanji by kanji (japanese.fits: 東原敏昭 / Toshiaki Higashihara, in either
+    order): 5, as a katakana name heard alike weighs (looser than a dictionary's reading, 6)."""
+    for x, y in ((a, b), (b, a)):
+        if is_latin(y) and not is_latin(x) and not readings(x):
+            for p in parse(y):
+                if len(p.given) == 1 and not p.extra and fits(x, p.family, p.given[0]):
+                    return 5.0, f"{x} read kanji by kanji as {y}"
+    return None

@@ -44,7 +44,7 @@ from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concu
 from exa_orch.workflows.entities.given_match import given_forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
-from exa_orch.workflows.entities.japanese import heard, katakana_words, latin_key
+from exa_orch.workflows.entities.japanese import family_keys, heard, katakana_words, latin_key
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
 from exa_orch.workflows.entities.people import consonant_letters, name_evidence, parse, person_key
 from exa_orch.workflows.entities.scripts import chinese_spelled, consonantal, skeleton, sounds_alike
@@ -401,13 +401,21 @@ def block_keys(r: Record) -> set[str]:
                 own.update(
                     f"f:{family}:{i}" for g in reading.given[:1] for i in _KOREAN_INITIALS.get(g[:1], ())
                 )
-    own |= _english_keys(r.name)
+    own |= _english_keys(r.name) | _kanji_keys(r.name)
     # a family name and the city a person is placed in, read alike in any script (吴泳铭 in 杭州 /
     # Eddie Wu in Hangzhou): the pairs an English given name beside characters needs
     city = "".join(words(r.location_written.split(",")[0]))[:20] if r.location_written else ""
     if city:
         own.update(f"c:{reading.family}:{city}" for reading in parse(r.name)[:2] if reading.family)
     return own | _consonant_keys(r.name)
+
+
+def _kanji_keys(name: str) -> set[str]:
+    """A Japanese name in kanji no dictionary reads whole, as its kanji may be read (東原敏昭:
+    japanese.family_keys), keyed as a Latin name's family name and given initial are."""
+    if is_latin(name) or any(x.script == "ja" for x in parse(name)):
+        return set()
+    return {f"f:{family}:{head}" for family, head in family_keys(name)}
 
 
 def _english_keys(name: str) -> set[str]:
