@@ -228,6 +228,38 @@ def test_a_business_renamed_is_another_company_and_a_name_given_up_is_no_identit
     assert not weigh(renaming, sold).joins
 
 
+def test_a_former_name_a_company_gave_up_with_a_part_spun_off_needs_more_than_the_name() -> None:
+    renamed = co("a", "BWX Technologies", "https://en.wikipedia.org/wiki/BWX_Technologies", "Lynchburg, United States",
+                 "Nuclear components", "BWX Technologies, Inc. (formerly The Babcock & Wilcox Company) is based in "
+                 "Lynchburg; in 2015 it spun off its power generation business and took the BWXT name.")  # fmt: skip
+    spun_off = co(
+        "b", "Babcock & Wilcox", "https://www.babcock.com/", "Akron, United States", "Power generation"
+    )
+    assert entities.record(0, renamed).name_taken and not weigh(renamed, spun_off).joins
+    plain = co("c", "Vale", "https://en.wikipedia.org/wiki/Vale_(company)", "Rio de Janeiro, Brazil", "Mining",
+               "Vale S.A. (formerly Companhia Vale do Rio Doce) is a Brazilian mining company.")  # fmt: skip
+    own = co("d", "Companhia Vale do Rio Doce", "https://www.vale.com/", "Rio de Janeiro, Brazil", "Mining")
+    assert weigh(plain, own).joins  # a rename alone: the former name is the company's
+
+
+def test_an_investor_relations_host_is_the_front_page_company_and_no_country() -> None:
+    ir = co("a", "JD.com", "https://ir.jd.com/", "Beijing, China", "E-commerce")
+    front = co("b", "京东", "https://www.jd.com/", "Beijing, China", "E-commerce")
+    assert not entities.site("https://ir.jd.com/").same_page(
+        entities.site("https://www.jd.com/")
+    )  # not Iran's
+    assert weigh(ir, front).joins
+    holding = co(
+        "c",
+        "Regions Financial Corporation",
+        "https://ir.regions.com/",
+        "Birmingham, United States",
+        "Banking",
+    )
+    bank = co("d", "Regions Bank", "https://www.regions.com/", "Birmingham, United States", "Banking")
+    assert not weigh(holding, bank).joins  # two Latin names that disagree: a holding and its bank
+
+
 def test_a_family_name_on_two_sites_of_two_trades_is_two_companies() -> None:
     drugstores = co("a", "Müller", "https://www.mueller.de/", "Ulm, Germany", "Drugstore retail")
     dairy = co("b", "Müller Group", "https://www.muellergroup.com/", "Fischach, Germany", "Dairy products")

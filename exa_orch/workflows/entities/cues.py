@@ -41,6 +41,10 @@ RENAMING = re.compile(
     r"\b(?:chang(?:e|es|ed|ing)\s+its\s+(?:company\s+|corporate\s+|legal\s+)?name\s+to|name\s+change\s+to|"
     r"renam(?:e|es|ed|ing)\s+itself|(?:will|would|to)\s+be\s+(?:called|named|renamed))\b"
 )
+# A company that took a new name when it spun a part off: the former names its page states may
+# have passed to that part ("BWX Technologies (formerly The Babcock & Wilcox Company) ... spun off
+# its power generation business and took the BWXT name").
+NAME_TAKEN = re.compile(r"\b(?:took|adopted)\s+the\s+(?:\S+\s+){1,3}name\b")
 # A company's name in prose may join capitalised words with "and", "of", "&" ("Minnesota Mining and
 # Manufacturing Company", "Bank of America"): read so for companies (a person's cues keep NAME).
 ORG_NAME = asides.ORG_NAME

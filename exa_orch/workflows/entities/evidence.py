@@ -201,8 +201,9 @@ def _weigh_stated(x: Record, y: Record, named: str, ev: Evidence) -> None:
         return
     # "Howmet Aerospace Inc. (formerly Arconic Inc.)" names a legal entity; a brand of that name on
     # a site of its own may have gone with a part spun off (Arconic Corp.): corroboration needed
-    # unless the brand's page writes the same legal form
-    brand = said and not has and x.domain and y.domain and x.domain != y.domain
+    # unless the brand's page writes the same legal form; a former name x's company gave up when it
+    # took a new one likewise (Record.name_taken: "took the BWXT name", the old kept by a part spun off)
+    brand = (said and not has and x.domain or x.name_taken) and y.domain and x.domain != y.domain
     ev.for_.append(
         (3.0 if brand else 6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}")
     )
@@ -282,7 +283,27 @@ def _agree_on_site(a: Record, b: Record) -> str | None:
         held = _holds_site_name(x, y, a.site.label if a.site else "")
         if held:
             return held
-    return _goes_by(a, b)
+    return _goes_by(a, b) or _investors(a, b)
+
+
+# The hosts a company's investor relations are on (ir.jd.com, investors.lixiang.com): its own,
+# never a unit's or a subsidiary's.
+_INVESTOR_HOSTS = frozenset({"ir", "investor", "investors"})
+
+
+def _investors(a: Record, b: Record) -> str | None:
+    """A page of the site's investor-relations host and the site's front page, their names in two
+    scripts: both the company whose site it is ("JD.com" at ir.jd.com, "京东" at jd.com). Not two
+    Latin names that disagree: a bank's holding company keeps the investor site of the bank's
+    domain ("Regions Financial Corporation" at ir.regions.com, "Regions Bank" at regions.com)."""
+    if is_latin(a.name or "") == is_latin(b.name or ""):
+        return None
+    for x, y in ((a, b), (b, a)):
+        if x.site and y.site and x.site.host.split(".")[0] in _INVESTOR_HOSTS and y.site.front:
+            return (
+                f"{x.name} is on {x.site.host}, the investor site of {y.domain}, whose front page {y.name} is"
+            )
+    return None
 
 
 def _holds_site_name(x: Record, y: Record, label: str) -> str | None:

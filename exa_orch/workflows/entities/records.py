@@ -87,6 +87,7 @@ class Record:
     holding: bool = False  # its text says it is a holding company ("is a holding company")
     written_forms: frozenset[str] = frozenset()  # legal forms its text writes after its name (asides)
     renaming: bool = False  # its text says its company takes another name ("will change its name to")
+    name_taken: bool = False  # its text says its company took its name anew ("took the BWXT name")
 
     @property
     def domain(self) -> str:
@@ -295,6 +296,7 @@ def _statements(rec: Record, texts: list[str], person: bool) -> None:
         _other_names(rec, text, person)
         _owners_and_sites(rec, text, person)
         rec.renaming = rec.renaming or (not person and bool(cues.RENAMING.search(text)))
+        rec.name_taken = rec.name_taken or (not person and bool(cues.NAME_TAKEN.search(text)))
 
 
 def _sub(props: Json, key: str) -> Json:

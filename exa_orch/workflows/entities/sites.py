@@ -69,6 +69,8 @@ def _locale(segment: str) -> bool:
     name (`_LANGUAGE_WORDS`)."""
     if segment in _LANGUAGE_WORDS:
         return True
+    if segment == "ir":  # investor relations (ir.regions.com, /ir), not Iran: Persian is "fa"
+        return False
     m = _LOCALE_SHAPE.match(segment)
     return m is not None and (m.group(1) in _LANGUAGES or m.group(1) in country_codes())
 
