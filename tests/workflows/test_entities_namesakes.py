@@ -266,3 +266,18 @@ def test_a_family_name_on_two_sites_of_two_trades_is_two_companies() -> None:
     assert not weigh(drugstores, dairy).joins
     assert weigh(drugstores, co("c", "Müller Group", "https://www.muellergroup.com/", "Ulm, Germany",
                                 "Drugstore retail")).joins  # fmt: skip
+
+
+def test_a_short_name_is_the_person_its_wiki_title_writes_in_full() -> None:
+    father = person("a", "Eduardo Frei Montalva", "https://en.wikipedia.org/wiki/Eduardo_Frei_Montalva",
+                    "Partido Demócrata Cristiano", "Santiago, Chile", "President of Chile")  # fmt: skip
+    son = person("b", "Eduardo Frei", "https://www.bcn.cl/historiapolitica/resenas_parlamentarias/wiki/Eduardo_Frei_Ruiz-Tagle",
+                 "Partido Demócrata Cristiano", "Santiago, Chile", "President of Chile")  # fmt: skip
+    assert entities.record(1, son).fuller == "Eduardo Frei Ruiz-Tagle"
+    assert not weigh(father, son).joins
+    same = person("c", "Eduardo Frei", "https://www.bcn.cl/historiapolitica/resenas_parlamentarias/wiki/Eduardo_Frei_Montalva",
+                  "Partido Demócrata Cristiano", "Santiago, Chile", "President of Chile")  # fmt: skip
+    assert weigh(father, same).joins
+    king = person("d", "Willem-Alexander", "https://en.wikipedia.org/wiki/Willem-Alexander_of_the_Netherlands",
+                  "Dutch Royal House", "The Hague, Netherlands")  # fmt: skip
+    assert entities.record(3, king).fuller == ""  # a style, not more of the name

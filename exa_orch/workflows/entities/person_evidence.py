@@ -77,6 +77,10 @@ class Said:
 def _names(a: Record, b: Record) -> tuple[float, str]:
     """The best agreement of the two names, or of a name one page states for the person."""
     weight, reason = name_evidence(a.name or "", b.name or "")
+    if a.fuller or b.fuller:  # a page's name short for the one its wiki title writes: that one's
+        weight, reason = min(
+            (weight, reason), name_evidence(a.fuller or a.name or "", b.fuller or b.name or "")
+        )
     for x, y in ((a, b), (b, a)):
         for alias, said in x.aliases.items():
             # a stated alias written as the other's whole name ("Robin Li (李彦宏)") is that name

@@ -82,6 +82,7 @@ class Record:
     )  # organisations a person's text says they founded or lead (roles.py)
     titled: str = ""  # a Wikipedia article's title, cleaned: the name of whom the page is (_titled)
     article: str = ""  # that title when it tells no namesakes apart ("Neymar"; not "Li Na (singer)")
+    fuller: str = ""  # a person's name as a wiki page's title writes it in full, beyond the page's (_titled)
     born: str = ""  # the year a person's page says they were born (births.py)
     title_written: str = ""  # a person's title as the item writes it (总裁), before folding
     holding: bool = False  # its text says it is a holding company ("is a holding company")
@@ -373,6 +374,8 @@ def _stated_fields(rec: Record, texts: list[str]) -> None:
 
 
 _WIKI = re.compile(r"[/.]wikipedia\.org/wiki/([^/?#]+)", re.I)
+# A wiki's article on any host, its title written as MediaWiki writes one ("Eduardo_Frei_Ruiz-Tagle")
+_ANY_WIKI = re.compile(r"/wiki/([^/?#]+)/?$")
 
 
 def _titled(rec: Record, url: str) -> None:
@@ -380,6 +383,8 @@ def _titled(rec: Record, url: str) -> None:
     ("Heidelberg_Materials", "Grupo_Televisa"; "(company)" and the like dropped): `titled`, and a
     person's other name when it differs from the name the item gives."""
     found = _WIKI.search(url) if rec.site and rec.site.profile else None  # as written: 刘强东, not folded
+    if rec.kind == "person" and rec.name:
+        _fuller(rec, found or _ANY_WIKI.search(url))
     if not found or not rec.name:
         return
     whole = unquote(found.group(1)).replace("_", " ").strip()
@@ -390,6 +395,22 @@ def _titled(rec: Record, url: str) -> None:
     # corroboration a page needs: never as a name the page states (a title names a namesake too)
     if rec.kind == "person" and rec.titled and rec.titled != rec.clean:
         rec.aliases.setdefault(rec.titled, f"the Wikipedia article {title!r}")
+
+
+def _fuller(rec: Record, found: re.Match[str] | None) -> None:
+    """A wiki article's title that writes the page's name in full, every word of the name and more
+    ("Eduardo Frei" at .../wiki/Eduardo_Frei_Ruiz-Tagle): the person the page is about
+    (person_evidence weighs the name so too: Eduardo Frei Montalva is his father)."""
+    if not found:
+        return
+    title = re.sub(r"\s*\([^)]*\)\s*$", "", unquote(found.group(1)).replace("_", " ")).strip()
+    if (
+        "," in title or " of " in title
+    ):  # a style, not more of the name: "Willem-Alexander of the Netherlands"
+        return
+    own, full = person_key(rec.name or "").split(), person_key(title).split()
+    if own and len(full) > len(own) and set(own) <= set(full) and full[0] == own[0]:
+        rec.fuller = title
 
 
 def record(index: int, item: Json) -> Record:
