@@ -129,6 +129,10 @@ def test_an_apps_store_pages_join_its_developers_site_through_the_play_package()
     assert entities.resolve([site, other]).groups == [[0], [1]]
     lite = co("l", "Spotify Lite", "https://apps.apple.com/us/app/spotify-lite/id1")
     assert entities.resolve([play, lite]).groups == [[0], [1]]
+    # an app named for one of the company's products, its package the company's domain reversed
+    study = co("c", "Chegg Study - Homework Help", "https://play.google.com/store/apps/details?id=com.chegg")
+    assert entities.resolve([co("s", "Chegg", "https://www.chegg.com/"), study]).groups == [[0, 1]]
+    assert entities.resolve([co("s", "Cheggers", "https://www.chegg.com/"), study]).groups == [[0], [1]]
 
 
 def test_a_page_about_a_company_on_anothers_site_joins_the_site_its_name_spells() -> None:

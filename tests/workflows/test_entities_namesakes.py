@@ -281,3 +281,20 @@ def test_a_short_name_is_the_person_its_wiki_title_writes_in_full() -> None:
     king = person("d", "Willem-Alexander", "https://en.wikipedia.org/wiki/Willem-Alexander_of_the_Netherlands",
                   "Dutch Royal House", "The Hague, Netherlands")  # fmt: skip
     assert entities.record(3, king).fuller == ""  # a style, not more of the name
+
+
+def test_two_sites_each_named_for_the_company_one_without_its_trade_word_are_one() -> None:
+    short = co(
+        "a", "Dell Technologies", "https://www.dell.com/en-us", "Round Rock, United States", "Computers"
+    )
+    full = co("b", "Dell Technologies Inc.", "https://www.delltechnologies.com/", "Round Rock, United States",
+              "Computers")  # fmt: skip
+    assert weigh(short, full).joins
+    other = co(
+        "c",
+        "Dell Technologies Inc.",
+        "https://www.delltechnologies.com/",
+        "Auckland, New Zealand",
+        "Catering",
+    )
+    assert not weigh(short, other).joins  # nothing corroborates one owner

@@ -94,7 +94,22 @@ def _eponymous(r: Record) -> bool:
     if not r.site:
         return False
     own = {r.clean.replace(" ", ""), r.core.replace(" ", ""), r.initials, r.clean.replace(" and ", "")}
-    return stem(r.site.label) in own - {""}
+    return stem(r.site.label) in own - {""} or stem(r.site.label) == _bare(r.core)
+
+
+def _bare(core: str) -> str:
+    """A name without the trade words it closes on, written together ("dell technologies" -> "dell"):
+    the name its brand goes by; "" when it closes on none."""
+    bare = _brand_words(core)
+    return "".join(bare) if len(bare) < len(core.split()) else ""
+
+
+def _brand_words(core: str) -> list[str]:
+    """A name's words but the trade words it closes on ("uber technologies" -> ["uber"]), one kept."""
+    bare = core.split()
+    while len(bare) > 1 and bare[-1] in DESIGNATORS:
+        bare.pop()
+    return bare
 
 
 _FORMS = frozenset("co inc ltd llc plc ag sa se nv bv gmbh corp".split())
@@ -198,7 +213,11 @@ def _app_of_site(app: Record, site: Record, profile: str) -> str | None:
     from exa_orch.workflows.entities.names import clean_name
 
     brand = clean_name(_app_brand(app.name or ""))
-    if _play_domain(profile) == site.domain and names_agree(brand, site.clean) in _ONE_NAME:
+    # the app named as the site's company is, or as one of its products ("Chegg Study", com.chegg)
+    named_for = (
+        names_agree(brand, site.clean) in _ONE_NAME or bool(site.core) and brand.startswith(site.core + " ")
+    )
+    if _play_domain(profile) == site.domain and named_for:
         return f"{app.name}'s Play package {profile.split('=', 1)[1]} is {site.domain} reversed"
     # the app named as the company is ("Uber" / "Uber Technologies, Inc."), where both say one country
     extra = set(site.core.split()) - set(brand.split())
@@ -278,9 +297,7 @@ def blocking_keys(r: Record) -> set[str]:
     from exa_orch.workflows.entities.names import clean_name
 
     own = {f"l:{stem(r.site.label)}"} if r.domain and r.site else set()
-    bare = r.core.split()
-    while len(bare) > 1 and bare[-1] in DESIGNATORS:
-        bare.pop()  # "uber technologies" -> "uber": the name an app or a brand page goes by
+    bare = _brand_words(r.core)  # "uber technologies" -> "uber": the name an app or a brand page goes by
     if bare:
         own.add(f"n:{' '.join(bare)}")
     if is_app(r.site) and r.name:
