@@ -406,3 +406,16 @@ def test_the_kanji_readings_file_is_what_the_names_dataset_derives() -> None:
         [sys.executable, str(script), "--check"], capture_output=True, text=True, check=False
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_a_company_name_in_katakana_is_heard_as_its_latin_name_on_its_site() -> None:
+    en = co("a", "Evident", "https://evidentscientific.com/en/products/", "Tokyo, Japan", "Microscopes")
+    ja = co("b", "エビデント", "https://evidentscientific.com/ja/news/", "Tokyo, Japan", "Microscopes")
+    assert "sounds as evident does (katakana)" in weigh(en, ja).reason
+    assert entities.resolve([en, ja]).groups == [[0, 1]]
+    # two consonants are too few to say one name (カシオ "ks"), and a name heard otherwise is another
+    assert not weigh(co("c", "Casio", "https://www.casio.com/", "Tokyo, Japan", "Watches"),
+                     co("d", "カシオ", "https://www.casio.com/jp/news/", "Tokyo, Japan", "Watches")).reason.endswith("(katakana)")  # fmt: skip
+    assert not weigh(
+        en, co("e", "エビアン", "https://evidentscientific.com/ja/news/", "Tokyo, Japan", "Microscopes")
+    ).joins

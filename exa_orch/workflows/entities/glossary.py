@@ -30,7 +30,9 @@ from collections.abc import Iterator
 from functools import lru_cache
 from typing import NamedTuple
 
-from exa_orch.workflows.entities.japanese import family_reading
+from rapidfuzz.distance import Levenshtein
+
+from exa_orch.workflows.entities.japanese import family_reading, heard, heard_katakana
 from exa_orch.workflows.entities.names import CJK_FORMS, DESIGNATORS, fold, is_latin, reading_agrees
 from exa_orch.workflows.entities.people import consonant_letters, meets
 from exa_orch.workflows.entities.scripts import skeleton, sound_key
@@ -357,6 +359,21 @@ def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | 
             # fewer than scripts.sounds_alike asks of a name it may read only the start of
             if len(heard) == 3 and heard == sound_key(other.replace(" ", "")):
                 return f"{written} sounds as {other} does"
+            said = _katakana_heard(CJK_FORMS.sub(" ", written), other)
+            if said:
+                return said
+    return None
+
+
+def _katakana_heard(written: str, other: str) -> str | None:
+    """A name in katakana heard as a Latin name is (japanese.heard_katakana: エビデント / Evident,
+    "bdnt"): three consonants or more alike, or one apart in six or more."""
+    kana = heard_katakana(written)
+    if not kana or len(kana) < 3:
+        return None
+    latin = heard(other.replace(" ", ""))
+    if kana == latin or (min(len(kana), len(latin)) >= 6 and Levenshtein.distance(kana, latin) <= 1):
+        return f"{written.strip()} sounds as {other} does (katakana)"
     return None
 
 

@@ -246,6 +246,19 @@ _HEARD = (
 _HEARD_LETTERS = str.maketrans({"v": "b", "l": "r", "z": "s", "c": "k", "w": None, "y": None, "h": None})
 
 
+_KATAKANA_WORDS = re.compile(r"^[\u30a1-\u30fa\u30fc]+(?:[・＝=\s]+[\u30a1-\u30fa\u30fc]+)*$")
+
+
+def heard_katakana(text: str) -> str | None:
+    """A name written in katakana alone (words parted by a middle dot or a space, "エビデント",
+    "コカ・コーラ ボトラーズジャパン") heard as `heard` hears a Latin spelling ("bdnt", as "Evident"
+    is); None for any other text."""
+    text = text.strip()
+    if not _KATAKANA_WORDS.match(text):
+        return None
+    return heard(_kana(re.sub(r"[・＝=\s]+", "", text)))
+
+
 def katakana_words(name: str) -> list[str] | None:
     """The words of a foreign name written in katakana, read as Hepburn romaji ("デーブ・ロバーツ" ->
     ["debu", "robatsu"]); None for any other name (one word, or other scripts)."""
