@@ -474,3 +474,21 @@ def test_a_bank_in_arabic_letters_joins_its_english_site() -> None:
 def test_more_trades_translate(written: str, latin: str) -> None:
     assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
     assert not glossary.agrees("中国移动", clean_name("中国移动"), "China Unicom", clean_name("China Unicom"))
+
+
+def test_a_japanese_brand_in_kanji_no_dictionary_reads_is_read_kanji_by_kanji() -> None:
+    # 堀 hori + 場 ba, 出光 idemitsu: each kanji in a reading it takes in names; the trade word left out
+    assert glossary.translates("堀場製作所", "horiba")
+    assert glossary.translates("東洋製罐", "toyo seikan")
+    assert "t:horiba" in set(glossary.keys("堀場製作所"))
+    assert not glossary.translates("堀場製作所", "horita")
+    assert not glossary.translates("堀場製作所", "hori")  # a word of four letters or more, whole
+    site = co("a", "HORIBA", "https://www.horiba.com/int/", "Kyoto, Japan", "Analytical instruments")
+    article = co(
+        "b",
+        "堀場製作所",
+        "https://ja.wikipedia.org/wiki/堀場製作所",
+        "京都市, Japan",
+        "Analytical instruments",
+    )
+    assert entities.resolve([site, article]).groups == [[0, 1]]

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
-from exa_orch.workflows.entities.japanese import family_reading, heard, heard_katakana
+from exa_orch.workflows.entities.japanese import composed, family_reading, heard, heard_katakana, spells
 from exa_orch.workflows.entities.names import CJK_FORMS, DESIGNATORS, fold, is_latin, reading_agrees
 from exa_orch.workflows.entities.people import consonant_letters, meets
 from exa_orch.workflows.entities.scripts import skeleton, sound_key
@@ -120,13 +120,16 @@ def _content(latin: str) -> list[str]:
     return [w for w in latin.split() if w not in _STOP and w not in _DROPPED]
 
 
-def _run_meets(readings: tuple[str, ...], word: str) -> bool:
+def _run_meets(run: Segment, word: str) -> bool:
     """A run's reading is the Latin word: spelled alike, or heard alike (three consonants at least:
-    롯데 / lotte is not enough, 셀트리온 / celltrion is)."""
-    if word in readings:
+    롯데 / lotte is not enough, 셀트리온 / celltrion is), or a Japanese run of kanji read kanji by
+    kanji as names read them, a word of four letters or more (堀場 / Horiba: japanese.spells)."""
+    if word in run.english:
         return True
     heard = sound_key(word)
-    return len(heard) >= 3 and any(sound_key(r, read=True) == heard for r in readings)
+    if len(heard) >= 3 and any(sound_key(r, read=True) == heard for r in run.english):
+        return True
+    return len(word) >= 4 and spells(run.text, word)
 
 
 def _without(phrase: str, left: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -147,7 +150,7 @@ def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> b
     seg, rest = segs[0], segs[1:]
     if seg.kind == "run":
         for k, w in enumerate(left):
-            if _run_meets(seg.english, w) and _match(rest, left[:k] + left[k + 1 :], branded):
+            if _run_meets(seg, w) and _match(rest, left[:k] + left[k + 1 :], branded):
                 return True
         # a reading the Latin name writes as two words (萬海 wanhai / Wan Hai)
         for k in range(len(left) - 1):
@@ -263,7 +266,7 @@ def translates(written: str, latin: str) -> str | None:
         return None
     runs = [s for s in segs if s.kind == "run"]
     # the brand: a Latin word of four letters or more a run's reading gives ("takeda")
-    branded = any(len(w) >= 4 and _run_meets(s.english, w) for s in runs for w in words)
+    branded = any(len(w) >= 4 and _run_meets(s, w) for s in runs for w in words)
     if not runs and len(words) < 2:
         return None  # one term alone ("中国" / "China") names no organisation
     if _match(segs, words, branded):
@@ -294,6 +297,11 @@ def keys(written: str) -> Iterator[str]:
         said = " ".join(c for c in combo if c)
         if said:
             yield "t:" + " ".join(sorted(_content(said)))
+    # a Japanese brand in kanji no dictionary reads, read kanji by kanji (堀場製作所 / HORIBA: the
+    # trade left out, as `_match` leaves it out beside the brand)
+    runs = [s for s in segs if s.kind == "run"]
+    if len(runs) == 1 and all(s.kind == TRADE for s in segs if s is not runs[0]):
+        yield from ("t:" + r for r in composed(runs[0].text, 48) if len(r) >= 4)
 
 
 def _arabic_keys(written: str) -> Iterator[str]:

@@ -28,6 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 _KANJI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]")
+_KANJI_RUN = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+$")
 _KANA = re.compile(r"^[\u3041-\u3096\u30a1-\u30fa\u30fcー]+$")
 _JAPANESE = re.compile(
     r"^[\u3041-\u3096\u30a1-\u30fa\u30fc\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々\s・　]+$"
@@ -176,6 +177,14 @@ def _spells(kanji: str, latin: str) -> bool:
     return len(latin) in reach
 
 
+def spells(kanji: str, latin: str) -> bool:
+    """Whether the Latin word `latin` is the run of kanji `kanji` read kanji by kanji as names read
+    them (`_spells`: 堀場 / Horiba, 出光 / Idemitsu), two to four kanji; a variant kanji as its common
+    form, 々 as the kanji it repeats."""
+    text = re.sub(r"(.)々", r"\1\1", kanji.translate(_VARIANTS))
+    return 2 <= len(text) <= 4 and bool(_KANJI_RUN.match(text)) and _spells(text, latin_key(latin))
+
+
 def _splits(name: str) -> list[tuple[str, str]]:
     """Where a Japanese name in kanji may part into family and given name (a space, where written,
     says where), 々 written as the kanji it repeats."""
@@ -208,6 +217,21 @@ def fits(name: str, family: str, given: str) -> bool:
     return False
 
 
+def composed(kanji: str, most: int = _MOST_KEYS) -> list[str]:
+    """Every reading `_spells` would take for a run of kanji (each kanji in one of its readings,
+    voiced after the first), folded; [] for a kanji it holds no reading of, or past `most`."""
+    table = _by_kanji()
+    out = [""]
+    for i, k in enumerate(kanji):
+        forms = table.get(k)
+        if not forms:
+            return []
+        out = [x + r.rstrip("*") for x in out for r in forms[0 if i == 0 else 1]]
+        if len(out) > most:
+            return []
+    return sorted({latin_key(x) for x in out})
+
+
 def family_keys(name: str) -> set[tuple[str, str]]:
     """(family reading, given name's first letter) a Japanese name in kanji may be read as, kanji by
     kanji (`fits`): what pairs it with a Latin spelling of it, for a name `readings` does not read.
@@ -218,13 +242,7 @@ def family_keys(name: str) -> set[tuple[str, str]]:
         if len(f) > 3 or not all(k in table for k in f):
             continue
         heads = {_kana(g)[:1]} if _KANA.match(g) else {r[:1] for r in table.get(g[:1], ((), ()))[0]}
-        family = [""]
-        for i, k in enumerate(f):
-            family = [x + r.rstrip("*") for x in family for r in table[k][0 if i == 0 else 1]]
-            if len(family) > _MOST_KEYS:
-                break
-        if len(family) <= _MOST_KEYS:
-            out.update((latin_key(x), h) for x in family for h in heads if h)
+        out.update((x, h) for x in composed(f) for h in heads if h)
     return out
 
 
