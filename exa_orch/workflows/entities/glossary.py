@@ -297,8 +297,12 @@ def keys(written: str) -> Iterator[str]:
         said = " ".join(c for c in combo if c)
         if said:
             yield "t:" + " ".join(sorted(_content(said)))
-    # a Japanese brand in kanji no dictionary reads, read kanji by kanji (堀場製作所 / HORIBA: the
-    # trade left out, as `_match` leaves it out beside the brand)
+    yield from _brand_keys(segs)
+
+
+def _brand_keys(segs: list[Segment]) -> Iterator[str]:
+    """A Japanese brand in kanji no dictionary reads, beside trade words alone, read kanji by kanji
+    (堀場製作所 / HORIBA: the trade left out, as `_match` leaves it out beside the brand)."""
     runs = [s for s in segs if s.kind == "run"]
     if len(runs) == 1 and all(s.kind == TRADE for s in segs if s is not runs[0]):
         yield from ("t:" + r for r in composed(runs[0].text, 48) if len(r) >= 4)
