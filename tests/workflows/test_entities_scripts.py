@@ -419,3 +419,30 @@ def test_a_company_name_in_katakana_is_heard_as_its_latin_name_on_its_site() -> 
     assert not weigh(
         en, co("e", "エビアン", "https://evidentscientific.com/ja/news/", "Tokyo, Japan", "Microscopes")
     ).joins
+
+
+@pytest.mark.parametrize(
+    ("short", "whole", "weight"),
+    [
+        ("MvG", "Michael van Gerwen", 4.0),  # a particle's initial kept
+        ("AMLO", "Andrés Manuel López Obrador", 4.5),
+        ("RDJ", "Robert Downey Jr.", 4.0),
+        ("VSS", "Vijay Shekhar Sharma", 4.0),
+    ],
+)
+def test_a_name_written_as_the_initials_of_the_whole_name_agrees_short_of_a_join(
+    short: str, whole: str, weight: float
+) -> None:
+    assert name_evidence(short, whole) == (weight, f"{short} is the initials of {whole}")
+    assert name_evidence("mvg", "Michael van Gerwen")[0] < 0  # a handle in lower case is no initialism
+    assert name_evidence("MVG", "Michael Gerwen")[0] < 0
+
+
+def test_initials_join_with_an_employer_and_a_title_and_are_a_candidate_pair() -> None:
+    full = person("a", "Michael van Gerwen", "https://www.pdc.tv/players/michael-van-gerwen", "Professional Darts",
+                  "Vlijmen, Netherlands", "Darts player")  # fmt: skip
+    short = person(
+        "b", "MvG", "https://x.com/MvG180", "Professional Darts", "Vlijmen, Netherlands", "Darts player"
+    )
+    other = person("c", "MvG", "https://x.com/mvg_fan", "", "Amsterdam, Netherlands")
+    assert entities.resolve([full, short, other]).groups == [[0, 1], [2]]

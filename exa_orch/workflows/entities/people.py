@@ -17,6 +17,7 @@ each name can be read (`parse`):
   李小冬) weighs its family name alone (4): it joins only with an employer and a title that agree
   too, or through an alias a page states or a shared profile;
 - a foreign name in katakana by its sounds (japanese.heard: デーブ・ロバーツ / Dave Roberts), 5;
+- a name written as the initials of the whole other ("MvG" / Michael van Gerwen, "AMLO"), 4 or 4.5;
 - a Japanese name in kanji the dictionary does not read whole, read kanji by kanji (japanese.fits:
   東原敏昭 / Toshiaki Higashihara), 5;
 - a name in Arabic, Hebrew or a Brahmic script against one in Latin letters, by their consonants
@@ -236,6 +237,32 @@ def _single(a: str, b: str) -> tuple[float, str] | None:
     return None
 
 
+_INITIALISM = re.compile(r"^[A-Za-z]{3,5}$")
+
+
+def _initials(a: str, b: str) -> tuple[float, str] | None:
+    """A name written as the initials of the other's whole name, three letters or more, particles
+    and suffixes counted or not ("MvG" / Michael van Gerwen, "AMLO" / Andrés Manuel López Obrador,
+    "RDJ" / Robert Downey Jr.): 4, 4.5 from four letters; never alone a join: an employer and a
+    title both, or an identifier, must agree too."""
+    for short, whole in ((a.strip(), b), (b.strip(), a)):
+        if not _INITIALISM.match(short) or short.lower() == short or is_latin(whole) is False:
+            continue
+        if len(words(whole)) >= 2 and short.lower() in initialisms(whole):
+            return (4.5 if len(short) >= 4 else 4.0), f"{short} is the initials of {whole}"
+    return None
+
+
+def initialisms(name: str) -> set[str]:
+    """The initials of a whole name of three letters or more, particles and a "Jr." counted or not
+    ("Michael van Gerwen": "mvg", "mg" is too short); for an initialism itself ("MvG"), its letters."""
+    if _INITIALISM.match(name.strip()) and name.strip().lower() != name.strip():
+        return {name.strip().lower()}
+    every = [w for w in words(name) if w not in _TITLES or w in {"jr", "sr"}]
+    bare = [w for w in every if w not in _PARTICLES and w not in _TITLES]
+    return {i for ws in (every, bare) if len(bare) >= 2 and 3 <= len(i := "".join(w[0] for w in ws)) <= 5}
+
+
 def _run_together(x: PersonName, y: PersonName) -> bool:
     """`x` a single name that is `y`'s two words run together ("Jungkook" / "Jung Kook")."""
     return not x.given and len(y.given) == 1 and len(x.family) >= 6 and x.family == y.given[0] + y.family
@@ -398,7 +425,7 @@ _WHOLE_READ = 6.0
 @lru_cache(maxsize=65536)
 def name_evidence(a: str, b: str) -> tuple[float, str]:
     """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
-    read = _skeletons(a, b) or _katakana(a, b) or regnal_evidence(a, b) or _single(a, b)
+    read = _skeletons(a, b) or _katakana(a, b) or regnal_evidence(a, b) or _single(a, b) or _initials(a, b)
     if read is not None:
         return read
     best: tuple[float, str] = (-8.0, "names differ")

@@ -46,7 +46,13 @@ from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.japanese import family_keys, heard, katakana_words, latin_key
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
-from exa_orch.workflows.entities.people import consonant_letters, name_evidence, parse, person_key
+from exa_orch.workflows.entities.people import (
+    consonant_letters,
+    initialisms,
+    name_evidence,
+    parse,
+    person_key,
+)
 from exa_orch.workflows.entities.scripts import chinese_spelled, consonantal, skeleton, sounds_alike
 
 if TYPE_CHECKING:
@@ -406,6 +412,7 @@ def block_keys(r: Record) -> set[str]:
                     f"f:{family}:{i}" for g in reading.given[:1] for i in _KOREAN_INITIALS.get(g[:1], ())
                 )
     own |= _english_keys(r.name) | _kanji_keys(r.name)
+    own.update(f"i:{i}" for i in initialisms(r.name))  # MvG / Michael van Gerwen
     # a family name and the city a person is placed in, read alike in any script (吴泳铭 in 杭州 /
     # Eddie Wu in Hangzhou): the pairs an English given name beside characters needs
     city = "".join(words(r.location_written.split(",")[0]))[:20] if r.location_written else ""
