@@ -277,3 +277,27 @@ def test_a_former_name_in_brackets_after_a_name_is_no_word_of_it() -> None:
     new = co("b", "Avolta", "https://www.avolta.com/en", "Basel, Switzerland", industry="Travel retail")
     old = co("c", "Dufry", "https://www.dufry.com/en", "Basel, Switzerland", industry="Travel retail")
     assert entities.resolve([wiki, new, old]).groups == [[0, 1, 2]]
+
+
+def test_a_page_its_path_does_not_name_joins_the_site_its_name_spells_where_both_say_one_country() -> None:
+    parents = co("a", "Swire Coca-Cola", "https://www.swirepacific.com/en/our-business/beverages", "Hong Kong",
+                 industry="Soft drink bottling")  # fmt: skip
+    own = co(
+        "b", "Swire Coca-Cola", "https://www.swirecocacola.com/", "Hong Kong", industry="Soft drink bottling"
+    )
+    res = entities.resolve([parents, own])
+    assert res.groups == [[0, 1]] and "both say they are based in hong kong" in res.reasons[0][0]["reason"]
+    abroad = co(
+        "c", "Swire Coca-Cola", "https://www.swirecocacola.com/", "Sydney, Australia", "Soft drink bottling"
+    )
+    assert entities.resolve([parents, abroad]).groups == [[0], [1]]
+    trade = co(
+        "d", "Swire Coca-Cola", "https://www.swirecocacola.com/", "Hong Kong", industry="Property leasing"
+    )
+    assert entities.resolve([parents, trade]).groups == [[0], [1]]  # two trades sharing no word
+
+
+def test_an_international_edition_segment_is_a_locale_of_the_front_page() -> None:
+    for url in ("https://www.horiba.com/int/", "https://www.tridonic.com/com/en/about-us.asp"):
+        found = entities.site(url)
+        assert found is not None and found.front and found.path == ""

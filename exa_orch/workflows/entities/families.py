@@ -261,6 +261,12 @@ def page_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
                 (JOIN, f"{x.name} on {sx.canonical}, a page it names, and on its own site {y.domain}")
             )
             return
+        # a page its path does not name (swirepacific.com/en/our-business/beverages), where the two
+        # say one owner (one country, trades that share a word)
+        said = corroboration(x, y, industry=False)
+        if said and _spells_name(sy.label.replace("-", ""), words_, latin.core):
+            ev.for_.append((JOIN, f"{x.name} on {sx.canonical} and on its own site {y.domain}, and {said}"))
+            return
 
 
 def _named_there(sx: Site, sy: Site, words_: list[str], core: str) -> bool:
@@ -274,6 +280,15 @@ def _named_there(sx: Site, sy: Site, words_: list[str], core: str) -> bool:
     # a label of the name alone or with a group's word (avolta.com/.../hudson, hudsongroup.com)
     one = words_[0] if len(words_[0]) >= 5 else ""
     return bool(one) and last == words_ and label in (one, *(one + g for g in GROUP_WORDS))
+
+
+def _spells_name(label: str, words_: list[str], core: str) -> bool:
+    """`label` is the name's: a name of two words or more written together or shortened in order
+    (swirecocacola, hkland), one word of five letters or more alone or with a group's word."""
+    if len(words_) >= 2:
+        return _spelled_by(label, core)
+    one = words_[0] if len(words_[0]) >= 5 else ""
+    return bool(one) and label in (one, *(one + g for g in GROUP_WORDS))
 
 
 def is_app(s: Site | None) -> bool:

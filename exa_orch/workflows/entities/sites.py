@@ -61,7 +61,11 @@ _LANGUAGES = frozenset(
 
 # A site's language written another way than by its code: the English edition of a Japanese or
 # Chinese company's site (jreast.co.jp/e/, sinopec.com/english/).
-_LANGUAGE_WORDS = frozenset("e english eng japanese chinese korean jpn chn kor".split())
+# Languages by name, and the segment of a site's international edition ("horiba.com/int/",
+# "tridonic.com/com/en/", "ww", "worldwide"): no country's, but a locale all the same.
+_LANGUAGE_WORDS = frozenset(
+    "e english eng japanese chinese korean jpn chn kor int intl com ww worldwide international".split()
+)
 
 
 def _locale(segment: str) -> bool:
