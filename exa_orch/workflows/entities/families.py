@@ -13,8 +13,9 @@ about the company on another's site. Company records only (evidence.py calls in;
   app named as the company is ("Uber" / "Uber Technologies, Inc.") where both say one country; one
   app title on two stores is one app.
 - **a page about the company on another's site**: the same name of two or more words on a deeper
-  page whose last path segment names it (ril.com/ourbusinesses/retail, "Reliance Retail") and on
-  the home page of a site its name spells (relianceretail.com, hkland.com "Hongkong Land").
+  page whose last path segment names it (ril.com/ourbusinesses/retail, "Reliance Retail"), or
+  whose records say one country, and on the home page of a site its name spells
+  (relianceretail.com, hkland.com "Hongkong Land").
 """
 
 from __future__ import annotations
@@ -243,9 +244,10 @@ def page_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
     """The same name on a deeper page of one site and on the front page (Site.front) of a site its
     name spells: the page is about that site's company (a subsidiary's page on its parent's site is
     the subsidiary). A name of two words or more whose page's last path segment names it ("Swire
-    Properties" at swire.com/our-businesses/properties; not a page its path does not name, a news
-    page of the parent's); one word of five letters or more only when the last segment is that word
-    ("Scania" at traton.com/.../scania.html, scania.com)."""
+    Properties" at swire.com/our-businesses/properties); one word of five letters or more only when
+    the last segment is that word ("Scania" at traton.com/.../scania.html, scania.com). A page its
+    path does not name (a news page of the parent's) only where the two say one owner
+    (`corroboration` without the industry: one country and trades that share a word)."""
     # one name, or one in another script read or translated as the other (佐川急便 / Sagawa Express)
     same = a.core == b.core or agrees(a.name or "", a.clean, b.name or "", b.clean)
     if not (a.core and b.core and same):
