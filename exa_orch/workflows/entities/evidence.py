@@ -283,21 +283,37 @@ def _agree_on_site(a: Record, b: Record) -> str | None:
         held = _holds_site_name(x, y, a.site.label if a.site else "")
         if held:
             return held
-    return _goes_by(a, b) or _investors(a, b)
+    return _goes_by(a, b) or _owners_in_two_scripts(a, b)
 
 
 # The hosts a company's investor relations are on (ir.jd.com, investors.lixiang.com): its own,
 # never a unit's or a subsidiary's.
 _INVESTOR_HOSTS = frozenset({"ir", "investor", "investors"})
+# Words a site's owner adds to the name its site is named for: "Waseda University" at waseda.jp.
+_OWNER_WORDS = frozenset({"university", "college", "institute", *GROUP_WORDS})
 
 
-def _investors(a: Record, b: Record) -> str | None:
-    """A page of the site's investor-relations host and the site's front page, their names in two
-    scripts: both the company whose site it is ("JD.com" at ir.jd.com, "京东" at jd.com). Not two
-    Latin names that disagree: a bank's holding company keeps the investor site of the bank's
-    domain ("Regions Financial Corporation" at ir.regions.com, "Regions Bank" at regions.com)."""
+def _owners_in_two_scripts(a: Record, b: Record) -> str | None:
+    """The site's front page and, in another script, a page of its investor-relations host or one
+    named as the site is (the label, with an owner's word at most): both the company whose site it
+    is ("JD.com" at ir.jd.com and "京东" at jd.com; "Waseda University" and "早稲田大学" at
+    waseda.jp). Not two Latin names that disagree: a bank's holding company keeps the investor site
+    of the bank's domain ("Regions Financial Corporation" at ir.regions.com, "Regions Bank")."""
     if is_latin(a.name or "") == is_latin(b.name or ""):
         return None
+    for x, y in ((a, b), (b, a)):
+        if not (x.site and y.site and y.site.front):
+            continue
+        if x.site.host.split(".")[0] in _INVESTOR_HOSTS:
+            return (
+                f"{x.name} is on {x.site.host}, the investor site of {y.domain}, whose front page {y.name} is"
+            )
+        words_ = x.core.split()
+        label = x.site.label.replace("-", "")
+        named = is_latin(x.name or "") and len(label) >= 4 and words_[:1] == [label]
+        if named and set(words_[1:]) <= _OWNER_WORDS | DESIGNATORS:
+            return f"{x.name} is named as {y.domain} is, whose front page {y.name} is"
+    return None
     for x, y in ((a, b), (b, a)):
         if x.site and y.site and x.site.host.split(".")[0] in _INVESTOR_HOSTS and y.site.front:
             return (

@@ -81,7 +81,7 @@ def _locale(segment: str) -> bool:
 
 _HOMELIKE = frozenset(
     "about about-us aboutus company home index index.html index.htm who-we-are our-company "
-    "en-us en-gb".split()
+    "en-us en-gb top".split()
 )
 
 
@@ -160,8 +160,12 @@ def _canonical_path(host: str, domain: str, segments: list[str]) -> str:
     while segments and _locale(segments[0]):
         locale = locale or segments[0]
         segments.pop(0)
-    while segments and re.sub(r"\.(?:html?|php|aspx?|jsp)$", "", segments[-1]) in _HOMELIKE:
-        segments.pop()  # "about-us.html" is /about-us
+    # "about-us.html" is /about-us; a language last is the page's edition (waseda.jp/top/en)
+    while segments and (
+        re.sub(r"\.(?:html?|php|aspx?|jsp)$", "", segments[-1]) in _HOMELIKE or _locale(segments[-1])
+    ):
+        locale = locale or (segments[-1] if _locale(segments[-1]) else "")
+        segments.pop()
     first = host.partition(".")[0]
     if not locale and _locale(first) and domain and host != domain:
         locale = first
