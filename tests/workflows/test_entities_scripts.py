@@ -446,3 +446,12 @@ def test_initials_join_with_an_employer_and_a_title_and_are_a_candidate_pair() -
     )
     other = person("c", "MvG", "https://x.com/mvg_fan", "", "Amsterdam, Netherlands")
     assert entities.resolve([full, short, other]).groups == [[0, 1], [2]]
+
+
+def test_a_name_read_from_another_script_sounds_alike_with_its_designators_written_too() -> None:
+    # "बैंक" writes "bank": the reading keeps the word the Latin name's cleaning sets aside
+    said = names.reading_agrees(
+        "कोटक महिंद्रा बैंक", "kotk mhimdra baimk", "Kotak Mahindra Bank", "kotak mahindra bank"
+    )
+    assert said and "sounds as kotak mahindra bank does" in said
+    assert not names.reading_agrees("कोटक महिंद्रा बैंक", "kotk mhimdra baimk", "Canara Bank", "canara bank")

@@ -289,7 +289,8 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     if is_cjk(written) and len(first) >= 4 and first not in DESIGNATORS and not _unwritten(written, other):
         if reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r")):
             return f"{written} reads {reading}, which begins with {first}"
-    if sounds_alike(reading, "".join(words_)):
+    # without the designators, or with them where the other script writes them too ("बैंक", bank)
+    if sounds_alike(reading, "".join(words_)) or sounds_alike(reading, other.replace(" ", "")):
         return f"{written} reads {reading}, which sounds as {other} does"
     lead = sound_key(words_[0])
     if len(lead) >= 4 and sound_key(reading, read=True).startswith(lead):
