@@ -684,6 +684,10 @@ def test_a_father_and_a_son_of_one_name_stay_two() -> None:
         ("https://www.marketindex.com.au/asx/ctx", "Caltex Australia Limited", True),
         ("https://market.tase.co.il/en/market_data/company/2590/about", "Oil Refineries Ltd", True),
         ("https://www.example-group.com/en/about/company-profile/overview", "Example Holdings", False),
+        ("https://www.bse-sofia.bg/en/issuer-profile/5PET", "Petrol AD", True),
+        ("https://www.nasdaqomxnordic.com/aktier/microsite?Instrument=SSE1027", "Tele2 AB", True),
+        ("https://www.idx.co.id/id/perusahaan-tercatat/profil-perusahaan-tercatat/INKP", "Indah Kiat", True),
+        ("https://www.gpw.pl/spolka?isin=PLXTRDM00011", "XTB", True),
     ],
 )
 def test_an_article_on_a_publishers_site_is_a_news_hosts_page(url: str, name: str, publisher: bool) -> None:

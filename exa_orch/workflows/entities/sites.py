@@ -217,7 +217,8 @@ _WORD = re.compile(r"[a-z]+")
 _LISTING = re.compile(
     r"/(?:aktie|aktien|stocks?|quotes?|get-quotes|shares?|share-details|equities|equities-quote|equity|"
     r"listed-companies|company-profiles|company-profile-main|companies|instrument|emisoras|azioni|asx|"
-    r"market_data/company)(?:[/.][^/]+|$)|/displaycompany\.php|/companypage/"
+    r"market_data/company|issuer-profile|aktier|profil-perusahaan-tercatat|empresas-listadas|"
+    r"spolka|listing_directory)(?:[/.][^/]+|$)|/displaycompany\.php|/companypage/"
 )  # a listing keyword then the company's segment, or a query ("equities-quote?sym=1880"): not
 # "company-profile" alone or "/investors/companyprofile.aspx", a site's own pages as often
 
