@@ -455,3 +455,11 @@ def test_a_name_read_from_another_script_sounds_alike_with_its_designators_writt
     )
     assert said and "sounds as kotak mahindra bank does" in said
     assert not names.reading_agrees("कोटक महिंद्रा बैंक", "kotk mhimdra baimk", "Canara Bank", "canara bank")
+
+
+def test_a_leading_vowel_letter_of_an_arabic_script_name_is_no_consonant_of_its_key() -> None:
+    latin = person("a", "Muhammad Aurangzeb", "https://www.finance.gov.pk/minister.html", "Ministry of Finance",
+                   "Islamabad, Pakistan", "Finance Minister")  # fmt: skip
+    urdu = person("b", "محمد اورنگزیب", "https://ur.wikipedia.org/wiki/محمد_اورنگزیب", "Ministry of Finance",
+                  "اسلام آباد", "Finance Minister")  # fmt: skip
+    assert entities.resolve([latin, urdu]).groups == [[0, 1]]

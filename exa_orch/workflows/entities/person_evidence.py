@@ -459,10 +459,16 @@ def _consonant_keys(name: str) -> set[str]:
     read = words(consonant_letters(name)) + words(consonant_letters(name, vowels=False))  # Hebrew two ways
     keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}
     # व is v or w, and a w is a glide skeleton drops (अग्रवाल, "grfl" / Aggarwal, "grl")
-    # and z as s: a Hebrew ז writes an English s sounded so (זקס, Sacks)
+    # and z as s: a Hebrew ז writes an English s sounded so (זקס, Sacks); a leading و or ی is a
+    # vowel a Latin spelling writes, no consonant (اورنگزیب, "wrngzb" / Aurangzeb, "rngzb")
     return {
         f"s:{k}"
         for key in keys
-        for k in {key, key[:1] + re.sub("[vf]", "", key[1:]), key.replace("z", "s")}
+        for k in {
+            key,
+            key[:1] + re.sub("[vf]", "", key[1:]),
+            key.replace("z", "s"),
+            key[1:] if key[:1] in "wy" else key,
+        }
         if k
     }
