@@ -463,3 +463,8 @@ def test_a_leading_vowel_letter_of_an_arabic_script_name_is_no_consonant_of_its_
     urdu = person("b", "محمد اورنگزیب", "https://ur.wikipedia.org/wiki/محمد_اورنگزیب", "Ministry of Finance",
                   "اسلام آباد", "Finance Minister")  # fmt: skip
     assert entities.resolve([latin, urdu]).groups == [[0, 1]]
+
+
+def test_a_korean_given_name_romanized_with_hee_or_ck_is_one_name() -> None:
+    assert name_evidence("손석희", "Sohn Suk-hee")[0] > name_evidence("손석희", "Sohn Suk-hyun")[0]
+    assert "two romanizations of one Korean name" in name_evidence("손석희", "Sohn Suk-hee")[1]

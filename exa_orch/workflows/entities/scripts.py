@@ -80,10 +80,13 @@ def cyrillic(name: str) -> str | None:
 def korean_key(given: str) -> str:
     """A Korean given name's romanization folded to one spelling: the Revised Romanization and the
     spellings people use differ in vowels (eo / u, oo / u, eu / u) and in voiced or plain consonants
-    (g / k, d / t, b / p, j / ch) and in s written sh before i (신 sin, Shin): "sihyeok" and
-    "sihyuk", "gwangmo" and "kwangmo", "sinsu" and "shinsoo" agree."""
+    (g / k, d / t, b / p, j / ch, k / c / ck) and in s written sh before i (신 sin, Shin), 희 hui
+    or hee: "sihyeok" and "sihyuk", "gwangmo" and "kwangmo", "sinsu" and "shinsoo", "seokhui" and
+    "sukhee" agree."""
     key = given.replace("yeo", "yu").replace("eo", "u").replace("oo", "u").replace("eu", "u")
-    return key.replace("ch", "j").replace("sh", "s").translate(str.maketrans("gdb", "ktp"))
+    # 희 written hui or hee (Sohn Suk-hee), 택 taek or tack (Kitack Lim): c and ck as k
+    key = key.replace("ui", "i").replace("ee", "i").replace("ch", "j").replace("ck", "k").replace("c", "k")
+    return key.replace("sh", "s").translate(str.maketrans("gdb", "ktp"))
 
 
 # Characters read otherwise as a family name than anyascii reads them (its reading is the common
