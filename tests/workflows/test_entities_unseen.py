@@ -688,6 +688,10 @@ def test_a_father_and_a_son_of_one_name_stay_two() -> None:
         ("https://www.nasdaqomxnordic.com/aktier/microsite?Instrument=SSE1027", "Tele2 AB", True),
         ("https://www.idx.co.id/id/perusahaan-tercatat/profil-perusahaan-tercatat/INKP", "Indah Kiat", True),
         ("https://www.gpw.pl/spolka?isin=PLXTRDM00011", "XTB", True),
+        # an article script whose query numbers the article
+        ("https://www.koreaherald.com/view.php?ud=20241101050412", "SK Innovation", True),
+        ("https://www.skinnovation.com/view.php?ud=20241101050412", "SK Innovation", False),  # its own site
+        ("https://www.koreaherald.com/view.php?lang=en", "SK Innovation", False),
     ],
 )
 def test_an_article_on_a_publishers_site_is_a_news_hosts_page(url: str, name: str, publisher: bool) -> None:

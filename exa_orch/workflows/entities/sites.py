@@ -234,7 +234,7 @@ def page_site(url: str, name: str | None) -> Site | None:
         found is None
         or found.platform
         or not name
-        or not (_article(found.path, name) or _LISTING.search(found.path))
+        or not (_article(found.path, name) or _LISTING.search(found.path) or _numbered(found))
     ):
         return found
     own = re.sub(r"[^a-z0-9]", "", fold(name).lower())
@@ -252,6 +252,16 @@ def _article(path: str, name: str) -> bool:
     if _DATED.search(path) or (re.search(r"\d{5,}", last) and path.count("/") >= 2):
         return True
     return len(words) >= 4 and not set(words) <= set(_WORD.findall(fold(name).lower()))
+
+
+# A news site's article script, its article named by a number in the query
+# ("koreaherald.com/view.php?ud=20241101050412", "globes.co.il/news/article.aspx?did=1001400000")
+_ARTICLE_SCRIPT = re.compile(r"/(?:view|article|articleview|news|read|story)\.(?:php|aspx?|html?|jsp)$")
+
+
+def _numbered(found: Site) -> bool:
+    """`found` is an article its query numbers, on an article script (`_ARTICLE_SCRIPT`)."""
+    return bool(_ARTICLE_SCRIPT.search(found.path.lower()) and re.search(r"=\d{6,}", found.query))
 
 
 def canonical_url(url: str) -> str:
