@@ -276,12 +276,10 @@ def _named_there(sx: Site, sy: Site, words_: list[str], core: str) -> bool:
     (page_elsewhere)."""
     # the last segment without the legal form the name writes ("our-maisons/.../tiffany-co")
     last = [w for w in sx.path.rsplit("/", 1)[-1].removesuffix(".html").split("-") if w not in _FORMS]
-    label = sy.label.replace("-", "")
-    if len(words_) >= 2:
-        return set(last) <= set(words_) and _spelled_by(label, core)
-    # a label of the name alone or with a group's word (avolta.com/.../hudson, hudsongroup.com)
-    one = words_[0] if len(words_[0]) >= 5 else ""
-    return bool(one) and last == words_ and label in (one, *(one + g for g in GROUP_WORDS))
+    # one word: the segment is the word, its label the name alone or with a group's word
+    # (avolta.com/.../hudson, hudsongroup.com)
+    named = set(last) <= set(words_) if len(words_) >= 2 else last == words_
+    return named and _spells_name(sy.label.replace("-", ""), words_, core)
 
 
 def _spells_name(label: str, words_: list[str], core: str) -> bool:

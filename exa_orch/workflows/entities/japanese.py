@@ -181,17 +181,21 @@ def spells(kanji: str, latin: str) -> bool:
     """Whether the Latin word `latin` is the run of kanji `kanji` read kanji by kanji as names read
     them (`_spells`: 堀場 / Horiba, 出光 / Idemitsu), two to four kanji; a variant kanji as its common
     form, 々 as the kanji it repeats."""
-    text = re.sub(r"(.)々", r"\1\1", kanji.translate(_VARIANTS))
+    text = _written_out(kanji)
     return 2 <= len(text) <= 4 and bool(_KANJI_RUN.match(text)) and _spells(text, latin_key(latin))
+
+
+def _written_out(text: str) -> str:
+    """`text` with a variant kanji as its common form and 々 as the kanji it repeats (佐々木 佐佐木)."""
+    return re.sub(r"(.)々", r"\1\1", text.translate(_VARIANTS))
 
 
 def _splits(name: str) -> list[tuple[str, str]]:
     """Where a Japanese name in kanji may part into family and given name (a space, where written,
     says where), 々 written as the kanji it repeats."""
-    text = name.strip().translate(_VARIANTS)
+    text = _written_out(name.strip())
     if not _JAPANESE.match(text) or not _KANJI.search(text):
         return []
-    text = re.sub(r"(.)々", r"\1\1", text)
     parts = text.split()
     if len(parts) == 2:
         return [(parts[0], parts[1])]
