@@ -246,18 +246,24 @@ def _initials(a: str, b: str) -> tuple[float, str] | None:
     "RDJ" / Robert Downey Jr.): 4, 4.5 from four letters; never alone a join: an employer and a
     title both, or an identifier, must agree too."""
     for short, whole in ((a.strip(), b), (b.strip(), a)):
-        if not _INITIALISM.match(short) or short.lower() == short or is_latin(whole) is False:
-            continue
-        if len(words(whole)) >= 2 and short.lower() in initialisms(whole):
+        letters = _initialism(short)
+        if letters and is_latin(whole) and len(words(whole)) >= 2 and letters in initialisms(whole):
             return (4.5 if len(short) >= 4 else 4.0), f"{short} is the initials of {whole}"
     return None
+
+
+def _initialism(text: str) -> str:
+    """`text`'s letters, lower-cased, when it is written as initials (three to five letters, a
+    capital among them: "MvG", "AMLO"); "" otherwise (a handle in lower case, "mvg")."""
+    text = text.strip()
+    return text.lower() if _INITIALISM.match(text) and text.lower() != text else ""
 
 
 def initialisms(name: str) -> set[str]:
     """The initials of a whole name of three letters or more, particles and a "Jr." counted or not
     ("Michael van Gerwen": "mvg", "mg" is too short); for an initialism itself ("MvG"), its letters."""
-    if _INITIALISM.match(name.strip()) and name.strip().lower() != name.strip():
-        return {name.strip().lower()}
+    if _initialism(name):
+        return {_initialism(name)}
     every = [w for w in words(name) if w not in _TITLES or w in {"jr", "sr"}]
     bare = [w for w in every if w not in _PARTICLES and w not in _TITLES]
     return {i for ws in (every, bare) if len(bare) >= 2 and 3 <= len(i := "".join(w[0] for w in ws)) <= 5}

@@ -161,10 +161,12 @@ def _canonical_path(host: str, domain: str, segments: list[str]) -> str:
         locale = locale or segments[0]
         segments.pop(0)
     # "about-us.html" is /about-us; a language last is the page's edition (waseda.jp/top/en)
-    while segments and (
-        re.sub(r"\.(?:html?|php|aspx?|jsp)$", "", segments[-1]) in _HOMELIKE or _locale(segments[-1])
-    ):
-        locale = locale or (segments[-1] if _locale(segments[-1]) else "")
+    while segments:
+        last = segments[-1]
+        language = _locale(last)
+        if not language and re.sub(r"\.(?:html?|php|aspx?|jsp)$", "", last) not in _HOMELIKE:
+            break
+        locale = locale or (last if language else "")
         segments.pop()
     first = host.partition(".")[0]
     if not locale and _locale(first) and domain and host != domain:
