@@ -468,3 +468,34 @@ def test_a_leading_vowel_letter_of_an_arabic_script_name_is_no_consonant_of_its_
 def test_a_korean_given_name_romanized_with_hee_or_ck_is_one_name() -> None:
     assert name_evidence("손석희", "Sohn Suk-hee")[0] > name_evidence("손석희", "Sohn Suk-hyun")[0]
     assert "two romanizations of one Korean name" in name_evidence("손석희", "Sohn Suk-hee")[1]
+
+
+def test_a_former_name_stated_with_its_group_joins_the_news_that_drops_the_group() -> None:
+    own = co("a", "Naturgy", "https://www.naturgy.com/en/about-us", "Madrid, Spain", "Gas and electricity")
+    said = "Naturgy Energy Group, S.A. (formerly Gas Natural Fenosa Group) is a Spanish gas utility."
+    wiki = co(
+        "b", "Naturgy", "https://en.wikipedia.org/wiki/Naturgy", "Madrid, Spain", "Gas and electricity", said
+    )
+    news = co(
+        "c",
+        "Gas Natural Fenosa",
+        "https://www.reuters.com/article/gas-natural-fenosa-results-idUSL8N1TV2X0",
+        "Madrid, Spain",
+        "Gas and electricity",
+        "Gas Natural Fenosa reported higher gas sales in Spain and Latin America.",
+    )
+    assert entities.resolve([own, wiki, news]).groups == [[0, 1, 2]]
+
+
+@pytest.mark.parametrize(
+    ("greek", "latin"),
+    [("Ευάγγελος Βενιζέλος", "evangelos venizelos"), ("Ντόρα Μπακογιάννη", "dora bakogianni"),
+     ("Γιώργος Παπανδρέου", "giorgos papandreou")],
+)  # fmt: skip
+def test_greek_letter_pairs_read_as_one_sound(greek: str, latin: str) -> None:
+    assert names.fold(greek) == latin
+    assert name_evidence(greek, latin.title())[0] == name_evidence(latin, latin)[0]
+
+
+def test_a_korean_given_name_written_woo_is_the_revised_u() -> None:
+    assert name_evidence("정우성", "Jung Woo-sung")[0] == name_evidence("반기문", "Ban Ki-moon")[0] == 6.0

@@ -233,7 +233,9 @@ def _first_conflict(
     # names one record of either group states as its own ("貨拉拉（英語：Lalamove，前稱EasyVan）"):
     # two of them are one entity's names by its word, whatever their sites; a stated name without
     # its "Group" too ("formerly SNC-Lavalin Group": the news calls it "SNC-Lavalin")
-    voices = [{records[m].clean, *records[m].aliases, *map(core_name, records[m].aliases)} for m in one + other]
+    voices = [
+        {records[m].clean, *records[m].aliases, *map(core_name, records[m].aliases)} for m in one + other
+    ]
     group = [records[m] for m in one + other]
     return next(
         (

@@ -7,7 +7,7 @@ import unicodedata
 from functools import lru_cache
 from typing import cast
 
-from exa_orch.workflows.entities.scripts import is_cjk, sound_key, sounds_alike
+from exa_orch.workflows.entities.scripts import greek, is_cjk, sound_key, sounds_alike
 from exa_orch.workflows.entities.terms import TERMS, WORD
 
 # Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
@@ -78,7 +78,7 @@ def fold(text: str) -> str:
     if not latin.isascii():
         from anyascii import anyascii  # here: a cold start needs none of this module's imports
 
-        latin = anyascii(latin)
+        latin = anyascii(greek(latin))
     return latin.lower()
 
 

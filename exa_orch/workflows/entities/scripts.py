@@ -77,13 +77,44 @@ def cyrillic(name: str) -> str | None:
     return re.sub(r"iy\b", "y", anyascii(name).replace("'", ""))
 
 
+_GREEK = re.compile(r"[\u0370-\u03ff]")
+# Greek letter pairs read as one sound, which anyascii spells letter by letter ("ου" oy, "γγ" gg):
+# as the names' usual Latin spellings write them (ELOT 743, and a word's first μπ, ντ, γκ as
+# heard): Ποστέκογλου Postekoglou, Ευάγγελος Evangelos, Μπάμπης Babis, Ντίνος Dinos.
+_GREEK_PAIRS = (
+    (re.compile(r"\b(μπ|ντ|γκ)"), lambda m: {"μπ": "b", "ντ": "d", "γκ": "g"}[m.group(1)]),
+    (re.compile(r"ου"), lambda m: "ou"),
+    (re.compile(r"γγ"), lambda m: "ng"),
+    (re.compile(r"([αε])υ"), lambda m: {"α": "av", "ε": "ev"}[m.group(1)]),
+)
+
+
+def greek(text: str) -> str:
+    """`text` with the Greek letter pairs that are one sound spelled as the names' Latin spellings
+    write them (_GREEK_PAIRS), the rest left to anyascii; `text` unchanged when it has no Greek
+    letter. Accents must be gone already (fold's NFKD): "ού" would not be "ου"."""
+    if not _GREEK.search(text):
+        return text
+    low = text.lower()
+    for pattern, spelled in _GREEK_PAIRS:
+        low = pattern.sub(spelled, low)
+    return low
+
+
 def korean_key(given: str) -> str:
     """A Korean given name's romanization folded to one spelling: the Revised Romanization and the
     spellings people use differ in vowels (eo / u, oo / u, eu / u) and in voiced or plain consonants
     (g / k, d / t, b / p, j / ch, k / c / ck) and in s written sh before i (신 sin, Shin), 희 hui
     or hee: "sihyeok" and "sihyuk", "gwangmo" and "kwangmo", "sinsu" and "shinsoo", "seokhui" and
     "sukhee" agree."""
-    key = given.replace("yeo", "yu").replace("eo", "u").replace("oo", "u").replace("eu", "u")
+    # 우 written u or woo (Cha Eun-woo, 차은우 "eunu")
+    key = (
+        given.replace("woo", "u")
+        .replace("yeo", "yu")
+        .replace("eo", "u")
+        .replace("oo", "u")
+        .replace("eu", "u")
+    )
     # 희 written hui or hee (Sohn Suk-hee), 택 taek or tack (Kitack Lim): c and ck as k
     key = key.replace("ui", "i").replace("ee", "i").replace("ch", "j").replace("ck", "k").replace("c", "k")
     return key.replace("sh", "s").translate(str.maketrans("gdb", "ktp"))
