@@ -499,3 +499,11 @@ def test_greek_letter_pairs_read_as_one_sound(greek: str, latin: str) -> None:
 
 def test_a_korean_given_name_written_woo_is_the_revised_u() -> None:
     assert name_evidence("정우성", "Jung Woo-sung")[0] == name_evidence("반기문", "Ban Ki-moon")[0] == 6.0
+
+
+def test_a_legal_form_in_cjk_script_fused_to_the_name_is_any_english_form() -> None:
+    korean = co("a", "NHN주식회사", "https://ko.wikipedia.org/wiki/NHN", "Seongnam, South Korea", "Internet")
+    english = co("b", "NHN Corporation", "https://www.nhn.com/en/", "Seongnam, South Korea", "Internet")
+    japanese = co("c", "カゴメ㈱", "https://ja.wikipedia.org/wiki/カゴメ", "Nagoya, Japan", "Food")
+    assert not any(r.startswith("different legal forms") for r in weigh(korean, english).against)
+    assert entities.record(0, japanese).raw_name == entities.record(0, japanese).clean  # no form left

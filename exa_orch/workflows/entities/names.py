@@ -62,6 +62,13 @@ _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
 CJK_FORMS = re.compile(r"株式会社|有限会社|合同会社|[(（]株[)）]|股份有限公司|有限公司|주식회사|[(（]주[)）]")
 
 
+def without_cjk_forms(name: str) -> str:
+    """`name` without a legal form written in CJK script (CJK_FORMS; "㈜" as "(주)"): a stock
+    company's form, which English writes as any of "Inc.", "Corporation" or "Co., Ltd.", so it tells
+    no two companies apart ("CJ주식회사" / "CJ Corporation"); `name` when nothing else is left."""
+    return CJK_FORMS.sub(" ", unicodedata.normalize("NFKC", name)).strip() or name
+
+
 def _kana(run: re.Match[str]) -> str:
     from jaconv import kana2alphabet, kata2hira  # here: a cold start needs none of this
 
@@ -102,8 +109,7 @@ def clean_name(name: str) -> str:
     the end, so "Samsung Electronics Co., Ltd." loses both; "&" and "and" read the same. A name's
     own initials written after it go too: "Techniker Krankenkasse (TK)" -> "techniker krankenkasse",
     and a former name in brackets: "Avolta AG (formerly Dufry AG)" -> "avolta"."""
-    text = CJK_FORMS.sub(" ", unicodedata.normalize("NFKC", name)).strip() or name
-    text = without_renamed(text)
+    text = without_renamed(without_cjk_forms(name))
     text = _without_own_initials(text)
     from cleanco import basename  # here, not at import: a cold start needs none of this module's
 

@@ -33,6 +33,7 @@ from exa_orch.workflows.entities.names import (
     is_latin,
     legal_forms,
     names_agree,
+    without_cjk_forms,
     without_renamed,
     words,
 )
@@ -109,7 +110,7 @@ def make(
         initials=acronym(company_clean) if company_clean and kind != "person" else "",
         site=page_site(url, name) if url else None, location=fold(location), location_written=location,
         country=country_of(location),
-        raw_name=" ".join(words(without_renamed(name))) if name else "", **more,
+        raw_name=" ".join(words(without_renamed(without_cjk_forms(name)))) if name else "", **more,
     )  # fmt: skip
 
 
