@@ -20,7 +20,7 @@ from exa_orch.workflows.entities.names import DESIGNATORS, acronym, core_name, i
 from exa_orch.workflows.entities.people import parse
 from exa_orch.workflows.entities.person_evidence import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
-from exa_orch.workflows.entities.scripts import consonantal, is_cjk, sound_key
+from exa_orch.workflows.entities.scripts import consonantal, is_cjk, latin_sound_keys, sound_key
 
 Json = dict[str, Any]
 _GROUP_SUFFIXES = ("group", "corp", "global", "holdings", "inc", "hq")
@@ -124,7 +124,7 @@ def _reading_keys(r: Record) -> set[str]:
         own = {f"r:{rl[:k]}" for k in range(4, min(len(rl), 10) + 1)} if is_cjk(r.name) else set()
     else:
         named = [w for w in r.clean.split() if w not in DESIGNATORS] or [reading]
-        sounds = {sound_key(named[0]), sound_key("".join(named))}
+        sounds = latin_sound_keys(named[0]) | latin_sound_keys("".join(named))
         first = r.clean.split()[0]
         own = {f"r:{first.replace('l', 'r')}"} if 4 <= len(first) <= 10 else set()
         # initials that lead a name ("CJ CheilJedang"), not a small word ("The", "El") every block would hold

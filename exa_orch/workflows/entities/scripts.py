@@ -377,20 +377,27 @@ def sound_key(folded: str, *, read: bool = False) -> str:
     for two, one in _SOUNDS:
         w = w.replace(two, one)
     w = re.sub(r"c(?=[eiy])", "s", w).translate(_MERGE)
-    w = re.sub(r"m(?=[^aeioumn])", "n", w)
+    w = re.sub(r"m(?=[^aeioumnhwy])", "n", w)  # a glide is no consonant: ميديا "mydy" is "media"
     w = re.sub(r"[aeiouhwy]", "", w)
     return re.sub(r"(.)\1+", r"\1", w)
+
+
+def latin_sound_keys(latin: str) -> set[str]:
+    """The `sound_key`s a name in Latin letters may be heard by in another script: as written, a g
+    before e, i or y soft (Germain: جيرمان, jyrmn; Managem: مناجم), an r after a vowel and before a
+    consonant or the end a long vowel, as kana and Hangul write it (FamilyMart: ファミリーマート,
+    famirimato; Enerbility: 에너빌리티)."""
+    soft, long_ = re.sub(r"g(?=[eiy])", "j", latin), re.sub(r"(?<=[aeiou])r(?![aeiouy])", "", latin)
+    return {sound_key(latin), sound_key(soft), sound_key(long_)}
 
 
 def sounds_alike(read: str, latin: str) -> bool:
     """A name read out of another script (folded) and one in Latin letters sound alike: their
     `sound_key`s are equal, four consonants at least, or differ in one of six or more (a plural,
-    a consonant a script adds: "productions" / プロダクション)."""
+    a consonant a script adds: "productions" / プロダクション); the Latin name heard each way
+    `latin_sound_keys` hears it."""
     x = sound_key(read, read=True)
-    # a g before e, i or y may be soft (Germain: جيرمان, jyrmn); an r after a vowel and before a
-    # consonant or the end is a long vowel in kana and Hangul (FamilyMart: ファミリーマート, famirimato)
-    soft, long_ = re.sub(r"g(?=[eiy])", "j", latin), re.sub(r"(?<=[aeiou])r(?![aeiouy])", "", latin)
-    for y in {sound_key(latin), sound_key(soft), sound_key(long_)}:
+    for y in latin_sound_keys(latin):
         if len(x) < 4 or len(y) < 4:
             continue
         if x == y:
