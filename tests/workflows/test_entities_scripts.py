@@ -522,3 +522,24 @@ def test_a_name_heard_as_another_script_writes_it_is_a_candidate_pair(
     b = co("b", other, f"https://{lang}.wikipedia.org/wiki/{other}", *place)
     assert entities.resolve([a, b]).groups == [[0, 1]]
     assert sound_key("mydya", read=True) == sound_key("media")  # a glide after m is no consonant
+
+
+def test_korean_vowels_written_by_another_romanization_are_one_name_and_one_block() -> None:
+    from exa_orch.workflows.entities.person_evidence import block_keys
+    from exa_orch.workflows.entities.scripts import korean_key
+
+    assert korean_key("sokyong") == korean_key("seokyeong")  # 석영, McCune-Reischauer's ŏ as o
+    assert korean_key("youngha") == korean_key("yeongha")
+    latin = entities.record(0, person("a", "Cho Un", "https://en.wikipedia.org/wiki/Cho_Un", "", ""))
+    hangul = entities.record(1, person("b", "조은", "https://ko.wikipedia.org/wiki/조은", "", ""))
+    assert block_keys(latin) & block_keys(hangul)  # 은 written un
+
+
+def test_a_family_name_opening_with_w_is_keyed_as_hebrew_letters_write_it() -> None:
+    from exa_orch.workflows.entities.person_evidence import block_keys
+
+    latin = entities.record(
+        0, person("a", "Leslie Wexner", "https://en.wikipedia.org/wiki/Les_Wexner", "", "")
+    )
+    hebrew = entities.record(1, person("b", "לסלי וקסנר", "https://he.wikipedia.org/wiki/לסלי_וקסנר", "", ""))
+    assert block_keys(latin) & block_keys(hebrew)

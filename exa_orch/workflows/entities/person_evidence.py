@@ -394,6 +394,15 @@ def person_conflict(a: Record, b: Record, joins: bool) -> str | None:
 
 _KOREAN_INITIALS = {"g": ("k",), "k": ("g",), "d": ("t",), "t": ("d",), "b": ("p",), "p": ("b",),
                     "j": ("c",), "c": ("j",)}  # fmt: skip
+# a given name's first vowel as other romanizations write it: 은 eun or un (Ko Un / 고은), 어 eo, o or
+# u, 우 u or woo
+_KOREAN_VOWELS = {"eu": ("u",), "eo": ("o", "u"), "u": ("w",)}
+
+
+def _korean_initials(given: str) -> tuple[str, ...]:
+    """The initials a Korean given name read from Hangul may be written with in Latin letters."""
+    vowel = next((v for v in _KOREAN_VOWELS if given.startswith(v)), "")
+    return (*_KOREAN_INITIALS.get(given[:1], ()), *_KOREAN_VOWELS.get(vowel, ()))
 
 
 def block_keys(r: Record) -> set[str]:
@@ -408,9 +417,7 @@ def block_keys(r: Record) -> set[str]:
         for family in {reading.family, *reading.spellings, latin_key(reading.family)}:
             own.update(f"f:{family}:{form[:1]}" for g in reading.given or ("",) for form in given_forms(g))
             if reading.script == "hangul":  # 구광모 / Koo Kwang-mo: g or k, d or t, b or p, j or ch
-                own.update(
-                    f"f:{family}:{i}" for g in reading.given[:1] for i in _KOREAN_INITIALS.get(g[:1], ())
-                )
+                own.update(f"f:{family}:{i}" for g in reading.given[:1] for i in _korean_initials(g))
     own |= _english_keys(r.name) | _kanji_keys(r.name)
     own.update(f"i:{i}" for i in initialisms(r.name))  # MvG / Michael van Gerwen
     # a family name and the city a person is placed in, read alike in any script (吴泳铭 in 杭州 /
@@ -454,7 +461,16 @@ def _consonant_keys(name: str) -> set[str]:
     if kana:
         return {f"h:{heard(kana[-1])}"}
     if not consonantal(name):
-        return {key for x in parse(name)[:1] for key in (f"s:{skeleton(x.family)}", f"h:{heard(x.family)}")}
+        # a first w heard as v too, as Hebrew and Arabic letters write it (ורטהיימר / Wertheimer)
+        return {
+            key
+            for x in parse(name)[:1]
+            for key in (
+                f"s:{skeleton(x.family)}",
+                f"s:{skeleton(re.sub('^w', 'v', x.family))}",
+                f"h:{heard(x.family)}",
+            )
+        }
     # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
     read = words(consonant_letters(name)) + words(consonant_letters(name, vowels=False))  # Hebrew two ways
     keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}

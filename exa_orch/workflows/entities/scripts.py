@@ -117,6 +117,8 @@ def korean_key(given: str) -> str:
     )
     # 희 written hui or hee (Sohn Suk-hee), 택 taek or tack (Kitack Lim): c and ck as k
     key = key.replace("ui", "i").replace("ee", "i").replace("ch", "j").replace("ck", "k").replace("c", "k")
+    # and 어 written o as McCune-Reischauer's ŏ (Hwang Sok-yong, 황석영 "seokyeong"): o, eo and u as one
+    key = re.sub("u+", "u", key.replace("o", "u"))
     return key.replace("sh", "s").translate(str.maketrans("gdb", "ktp"))
 
 
