@@ -543,3 +543,8 @@ def test_a_family_name_opening_with_w_is_keyed_as_hebrew_letters_write_it() -> N
     )
     hebrew = entities.record(1, person("b", "לסלי וקסנר", "https://he.wikipedia.org/wiki/לסלי_וקסנר", "", ""))
     assert block_keys(latin) & block_keys(hebrew)
+
+
+def test_a_kanji_name_the_dictionary_reads_otherwise_reads_kanji_by_kanji() -> None:
+    weight, said = name_evidence("山崎豊子", "Toyoko Yamasaki")  # the dictionary's 山崎 is Yamazaki
+    assert weight == 5.0 and "kanji by kanji" in said

@@ -459,11 +459,12 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
 
 
 def _by_kanji(a: str, b: str) -> tuple[float, str] | None:
-    """A Japanese name in kanji the names dataset does not read whole, and a Latin name of two
-    words it reads as kanji by kanji (japanese.fits: 東原敏昭 / Toshiaki Higashihara, in either
-    order): 5, as a katakana name heard alike weighs (looser than a dictionary's reading, 6)."""
+    """A Japanese name in kanji and a Latin name of two words it reads as kanji by kanji
+    (japanese.fits: 東原敏昭 / Toshiaki Higashihara, in either order), where the names dataset reads
+    it otherwise (山崎 as the commoner Yamazaki: Toyoko Yamasaki) or not at all: 5, as a katakana
+    name heard alike weighs (looser than a dictionary's reading, 6)."""
     for x, y in ((a, b), (b, a)):
-        if is_latin(y) and not is_latin(x) and not readings(x):
+        if is_latin(y) and not is_latin(x):
             for p in parse(y):
                 if len(p.given) == 1 and not p.extra and fits(x, p.family, p.given[0]):
                     return 5.0, f"{x} read kanji by kanji as {y}"
