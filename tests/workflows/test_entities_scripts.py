@@ -548,3 +548,10 @@ def test_a_family_name_opening_with_w_is_keyed_as_hebrew_letters_write_it() -> N
 def test_a_kanji_name_the_dictionary_reads_otherwise_reads_kanji_by_kanji() -> None:
     weight, said = name_evidence("山崎豊子", "Toyoko Yamasaki")  # the dictionary's 山崎 is Yamazaki
     assert weight == 5.0 and "kanji by kanji" in said
+
+
+def test_a_thai_name_is_read_by_its_consonants_its_silent_letters_left_out() -> None:
+    assert name_evidence("ทักษิณ ชินวัตร", "Thaksin Shinawatra")[0] == 5.0
+    # his sister: one family name, another given name (ลักษณ์'s ณ์ unsounded)
+    assert name_evidence("ยิ่งลักษณ์ ชินวัตร", "Yingluck Shinawatra")[0] == 5.0
+    assert name_evidence("ยิ่งลักษณ์ ชินวัตร", "Thaksin Shinawatra")[0] < 0

@@ -335,6 +335,11 @@ _HEBREW_LETTER = re.compile(r"[\u05d0-\u05ea]")
 _READ_PARTICLES = frozenset({"bn", "bnt", "l"})
 
 
+# A Thai letter under the thanthakhat (์), with its vowel mark, is not sounded: ศักดิ์ is "sak",
+# นนท์ "non" (Kiatisuk, Jitmuangnon); anyascii spells it all the same.
+_THAI_SILENT = re.compile(r"[\u0e01-\u0e2e][\u0e34-\u0e3a]?\u0e4c")
+
+
 def consonant_letters(name: str, *, vowels: bool = True) -> str:
     """A name in a consonantal script folded, an ayin or hamza dropped: anyascii reads them as a
     quote mark ("العبار" -> "l`br"), a letter of the word, not a break between two. Hebrew with
@@ -344,7 +349,7 @@ def consonant_letters(name: str, *, vowels: bool = True) -> str:
         # a geresh after ג, ז or צ writes a sound Hebrew lacks (ג'ונתן, Jonathan): the letter's, not a
         # break before a vowel letter
         name = _HEBREW_VOWELS.sub("", re.sub(r"(?<=[גזצ])['׳]", "", name)).translate(_HEBREW)
-    return re.sub(r"[`'’ʿʾ]", "", fold(name))
+    return re.sub(r"[`'’ʿʾ]", "", fold(_THAI_SILENT.sub("", name)))
 
 
 def _skeletons(a: str, b: str) -> tuple[float, str] | None:
