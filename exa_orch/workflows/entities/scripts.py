@@ -335,7 +335,8 @@ def is_cjk(text: str) -> bool:
 
 
 def consonantal(name: str) -> bool:
-    """Whether `name` is written in a script `skeleton` compares (Arabic, Hebrew, Brahmic, Thai: where a vowel mark may be written before its consonant, which the consonants alone do not mind)."""
+    """Whether `name` is written in a script `skeleton` compares (Arabic, Hebrew, Brahmic, Thai:
+    Thai writes some vowels before their consonant, which the consonants alone do not mind)."""
     return bool(_CONSONANTAL.search(name))
 
 
