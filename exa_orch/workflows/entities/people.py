@@ -37,6 +37,7 @@ from exa_orch.workflows.entities.given_match import compare_given, forms, simila
 from exa_orch.workflows.entities.japanese import fits, heard, katakana_words, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import (
+    KOREAN_SURNAMES,
     chinese_spelled,
     consonantal,
     cyrillic,
@@ -193,12 +194,33 @@ def _family(x: PersonName, y: PersonName) -> tuple[float, str]:
 
 
 def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
-    """How the readings' given names agree; a Korean one read from Hangul up to its romanization."""
+    """How the readings' given names agree; a Korean one up to its romanization, read from Hangul
+    or written in Latin letters under a Korean family name (Lee Joon-gi / Lee Jun-ki)."""
     gw, gr = compare_given(x.given, y.given)
-    if gw < 2.5 and "hangul" in (x.script, y.script) and x.given and y.given:
+    if gw < 2.5 and x.given and y.given and (_hangul(x, y) or _korean_spellings(x, y)):
         if korean_key("".join(x.given)) == korean_key("".join(y.given)):
             return 3.0, "same given names (two romanizations of one Korean name)"
     return gw, gr
+
+
+def _hangul(x: PersonName, y: PersonName) -> bool:
+    return "hangul" in (x.script, y.script)
+
+
+# Every Latin spelling of a Korean family name (scripts.KOREAN_SURNAMES)
+_KOREAN_FAMILY_SPELLINGS = frozenset(s for spellings in KOREAN_SURNAMES.values() for s in spellings)
+
+
+def _korean_spellings(x: PersonName, y: PersonName) -> bool:
+    """Two Latin names of one Korean family name, each with one given name of two syllables or so
+    (four letters at least): a Korean name romanized two ways, whose given names korean_key folds."""
+    return (
+        not (x.script or y.script)
+        and x.family == y.family
+        and x.family in _KOREAN_FAMILY_SPELLINGS
+        and len(x.given) == len(y.given) == 1
+        and min(len(x.given[0]), len(y.given[0])) >= 4
+    )
 
 
 def _katakana(a: str, b: str) -> tuple[float, str] | None:
