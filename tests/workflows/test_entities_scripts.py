@@ -563,3 +563,13 @@ def test_two_latin_romanizations_of_a_korean_name_are_one_name_under_a_korean_fa
         == name_evidence("Choi Dong-hun", "Choi Dong-hun")[0]
     )
     assert name_evidence("Kim Brennan", "Kim Crow")[0] < 2  # a Western given name Kim: no Korean name
+
+
+def test_a_kanji_name_the_dictionary_reads_otherwise_is_keyed_by_its_kanji_too() -> None:
+    from exa_orch.workflows.entities.person_evidence import block_keys
+
+    kanji = entities.record(0, person("a", "山崎豊子", "https://ja.wikipedia.org/wiki/山崎豊子", "", ""))
+    latin = entities.record(
+        1, person("b", "Toyoko Yamasaki", "https://en.wikipedia.org/wiki/Toyoko_Yamasaki", "", "")
+    )
+    assert block_keys(kanji) & block_keys(latin)

@@ -429,9 +429,10 @@ def block_keys(r: Record) -> set[str]:
 
 
 def _kanji_keys(name: str) -> set[str]:
-    """A Japanese name in kanji no dictionary reads whole, as its kanji may be read (東原敏昭:
-    japanese.family_keys), keyed as a Latin name's family name and given initial are."""
-    if is_latin(name) or any(x.script == "ja" for x in parse(name)):
+    """A Japanese name in kanji as its kanji may be read (東原敏昭, which no dictionary reads whole;
+    貴乃花光司, a ring name read otherwise: japanese.family_keys), keyed as a Latin name's family
+    name and given initial are: the pairs people._by_kanji weighs."""
+    if is_latin(name):
         return set()
     return {f"f:{family}:{head}" for family, head in family_keys(name)}
 
