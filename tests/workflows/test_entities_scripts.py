@@ -573,3 +573,11 @@ def test_a_kanji_name_the_dictionary_reads_otherwise_is_keyed_by_its_kanji_too()
         1, person("b", "Toyoko Yamasaki", "https://en.wikipedia.org/wiki/Toyoko_Yamasaki", "", "")
     )
     assert block_keys(kanji) & block_keys(latin)
+
+
+def test_a_hong_kong_company_in_traditional_characters_joins_its_cantonese_english_name() -> None:
+    place = ("Hong Kong", "Jewellery retail")
+    zh = co("a", "周生生集團", "https://zh.wikipedia.org/zh-hk/周生生", *place)
+    en = co("b", "Chow Sang Sang Holdings International", "https://www.chowsangsang.com/en/", *place)
+    assert entities.resolve([zh, en]).groups == [[0, 1]]
+    assert "in Cantonese" in weigh(zh, en).reason  # Mandarin reads 周生生 "zhoushengsheng"

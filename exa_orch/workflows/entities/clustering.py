@@ -20,7 +20,7 @@ from exa_orch.workflows.entities.names import DESIGNATORS, acronym, core_name, i
 from exa_orch.workflows.entities.people import parse
 from exa_orch.workflows.entities.person_evidence import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
-from exa_orch.workflows.entities.scripts import consonantal, is_cjk, latin_sound_keys, sound_key
+from exa_orch.workflows.entities.scripts import consonantal, hong_kong_reading, is_cjk, latin_sound_keys, sound_key
 
 Json = dict[str, Any]
 _GROUP_SUFFIXES = ("group", "corp", "global", "holdings", "inc", "hq")
@@ -122,6 +122,8 @@ def _reading_keys(r: Record) -> set[str]:
         sounds = {sound_key(reading, read=True)}
         rl = reading.replace("l", "r")  # Hangul's ㄹ is r or l: 오리온 olion / orion
         own = {f"r:{rl[:k]}" for k in range(4, min(len(rl), 10) + 1)} if is_cjk(r.name) else set()
+        # and by its Cantonese reading, as a Latin name's first word ("hang" of Hang Lung: 恒隆, hanglung)
+        own |= {f"r:{hk[:k]}" for hk in hong_kong_reading(r.name) for k in range(3, min(len(hk), 10) + 1)}
     else:
         named = [w for w in r.clean.split() if w not in DESIGNATORS] or [reading]
         sounds = latin_sound_keys(named[0]) | latin_sound_keys("".join(named))

@@ -7,7 +7,7 @@ import unicodedata
 from functools import lru_cache
 from typing import cast
 
-from exa_orch.workflows.entities.scripts import greek, is_cjk, sound_key, sounds_alike
+from exa_orch.workflows.entities.scripts import greek, hong_kong_reading, is_cjk, sound_key, sounds_alike
 from exa_orch.workflows.entities.terms import TERMS, WORD
 
 # Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
@@ -301,6 +301,11 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     lead = sound_key(words_[0])
     if len(lead) >= 4 and sound_key(reading, read=True).startswith(lead):
         return f"{written} reads {reading}, which begins with the sounds of {words_[0]}"
+    # a Hong Kong name in traditional characters keeps its Cantonese reading in English, two words
+    # for its first two characters (恒隆集團 / Hang Lung Group), which Mandarin reads otherwise (henglong)
+    opening = "".join(words_[:2]) if len(words_) >= 2 else ""
+    if opening and opening in hong_kong_reading(written):
+        return f"{written} reads {opening} in Cantonese, which {other} opens with"
     return None
 
 

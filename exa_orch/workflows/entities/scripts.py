@@ -317,6 +317,14 @@ def cantonese(chars: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(readings)
 
 
+def hong_kong_reading(written: str) -> tuple[str, ...]:
+    """The Cantonese readings, as Hong Kong spells them (`cantonese`), of the first two characters
+    of a name in traditional characters: what a Hong Kong company's English name opens with
+    (恒隆集團, "hanglung": Hang Lung Group); () for a name not so written."""
+    chars = tuple(re.findall(rf"[{_HAN}]", written)[:2])
+    return cantonese(chars) if len(chars) == 2 else ()
+
+
 # Scripts that write few or no vowels, or vowels anyascii spells otherwise than a Latin page does:
 # Arabic (and Persian, Urdu), Hebrew, and the Brahmic scripts of South Asia (Devanagari to Sinhala).
 # ناصف ساويرس reads "nsf swyrs", सचिन तेंदुलकर "scin temdulkr": the consonants agree, the vowels don't.
