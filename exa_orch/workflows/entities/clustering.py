@@ -20,7 +20,13 @@ from exa_orch.workflows.entities.names import DESIGNATORS, acronym, core_name, i
 from exa_orch.workflows.entities.people import parse
 from exa_orch.workflows.entities.person_evidence import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
-from exa_orch.workflows.entities.scripts import consonantal, hong_kong_reading, is_cjk, latin_sound_keys, sound_key
+from exa_orch.workflows.entities.scripts import (
+    consonantal,
+    hong_kong_reading,
+    is_cjk,
+    latin_sound_keys,
+    sound_key,
+)
 
 Json = dict[str, Any]
 _GROUP_SUFFIXES = ("group", "corp", "global", "holdings", "inc", "hq")
