@@ -308,3 +308,77 @@ def test_a_page_named_as_its_site_is_and_the_front_page_in_another_script_are_on
     assert not weigh(school, front).joins  # a unit's name adds its own words
     site = entities.site("https://www.waseda.jp/top/en/")
     assert site is not None and site.front and site.locale == "en"  # a language last is the page's edition
+
+
+def test_a_units_page_on_a_brands_country_domain_is_the_unit() -> None:
+    place = ("Kuala Lumpur, Malaysia", "Banking")
+    bank = co("a", "Hong Leong Bank", "https://www.hlb.com/en/investor-relations.html", *place)
+    unit = co("b", "Hong Leong Islamic Bank", "https://www.hlb.com.my/en/islamic-banking.html", *place)
+    assert entities.resolve([bank, unit]).groups == [[0], [1]]
+    country = co(
+        "c", "Hong Leong Bank Vietnam", "https://www.hlb.com.vn/vietnam/about.html", "Vietnam", "Banking"
+    )
+    assert not any("a unit of the brand" in r for r in weigh(bank, country).against)  # a country: no unit
+
+
+def test_two_swedes_of_one_common_name_in_two_cities_stay_apart() -> None:
+    from exa_orch.workflows.entities.common_names import common
+
+    assert common("andersson") and common("korhonen")
+    one = person(
+        "a", "Karin Andersson", "https://en.wikipedia.org/wiki/Karin_Andersson", "", "Stockholm, Sweden"
+    )
+    two = person("b", "Karin Andersson", "https://www.vk.se/2019/karin-andersson", "", "Umeå, Sweden")
+    assert not weigh(one, two).joins
+
+
+def test_a_rename_in_a_clause_about_the_company_it_split_from_is_that_companys() -> None:
+    said = (
+        "Norsk Kobber AS is a Norwegian copper miner; it was split off in 2014 from the Oslo-listed "
+        "Norsk Metall ASA, which kept the smelters and renamed itself Nordic Smelting."
+    )
+    rec = entities.record(
+        0,
+        {
+            "id": "a",
+            "properties": {
+                "type": "company",
+                "url": "https://en.wikipedia.org/wiki/Norsk_Kobber",
+                "description": said,
+                "company": {"name": "Norsk Kobber"},
+            },
+        },
+    )
+    assert "nordic smelting" not in rec.aliases
+    own = "Equinor ASA, which was formerly known as Statoil, is a Norwegian energy company."
+    assert (
+        "statoil"
+        in entities.record(
+            1,
+            {
+                "id": "b",
+                "properties": {
+                    "type": "company",
+                    "url": "https://www.equinor.com/",
+                    "description": own,
+                    "company": {"name": "Equinor"},
+                },
+            },
+        ).aliases
+    )
+
+
+def test_a_company_page_in_spanish_naming_its_owner_is_the_owners_subsidiary() -> None:
+    # a holding company's former name kept by the business it holds: made-up names
+    said = "Cordillera Capital SAA, formerly Andes Maquinaria SAA, is a Peru-based holding company."
+    holding = co(
+        "a",
+        "Cordillera Capital SAA",
+        "https://www.bloomberg.com/quote/CORDC1:PE",
+        "Lima, Peru",
+        "Machinery",
+        said,
+    )
+    own = "Andes Maquinaria, empresa de Cordillera Capital, distribuye maquinaria en el Perú."
+    unit = co("b", "Andes Maquinaria", "https://www.andesmaquinaria.com.pe/", "Lima, Peru", "Machinery", own)
+    assert any("as its owner" in r for r in weigh(holding, unit).against)

@@ -3,7 +3,8 @@
 `COMMON_FAMILY_NAMES` holds the most frequent family names of the world's largest name pools, as
 they are written in Latin letters. Sources: Forebears, "Most Common Last Names In The World" (its
 top 100), and Wikipedia, "Lists of most common surnames" (the first ten to twenty of each of
-Africa, the Americas, Asia and Europe's largest countries). Korean family names come from
+Africa, the Americas, Asia and Europe's largest countries, and the first ten of the Nordic
+countries, the Low Countries and Central Europe). Korean family names come from
 scripts.KOREAN_SURNAMES (the usual spellings of the common ones), and a name whose every word is a
 Mandarin syllable (`chinese_like`: Li Na, Wang Yi, Yao Ming) is shared by many people whatever its
 family name, since the pool of Chinese given names is small against its population.
@@ -31,9 +32,20 @@ COMMON_FAMILY_NAMES = frozenset(
     "dubois durand leroy moreau simon laurent lefebvre michel rossi russo ferrari esposito bianchi "
     "romano colombo ricci dejong jansen devries bakker visser hansen johansson nilsson larsson "
     "olsen andersen nielsen jensen pedersen karlsson eriksson "
+    "andersson olsson persson svensson gustafsson pettersson jonsson johansen larsen nilsen "
+    "kristiansen karlsen christensen sorensen rasmussen jorgensen korhonen virtanen makinen "
+    "nieminen makela hamalainen laine heikkinen koskinen jarvinen "
+    "koch richter klein wolf schroder neumann schwarz zimmermann braun kruger hofmann hartmann "
+    "roux fournier girard bonnet dupont lambert fontaine rousseau vincent "
+    "bruno gallo conti deluca giordano mancini rizzo lombardi moretti "
+    "vandenberg vandijk smit meijer mulder degroot bos peeters janssens maes jacobs mertens willems "
+    "navarro dominguez vazquez gil serrano blanco molina "
     # Slavic, Hungarian, Greek, Turkish
     "ivanov smirnov kuznetsov popov petrov nowak kowalski wisniewski novak horvat kovacs nagy "
-    "papadopoulos yilmaz kaya demir sahin celik "
+    "vasiliev vasilyev sokolov mikhailov novikov fedorov morozov volkov melnyk shevchenko boyko "
+    "kovalenko bondarenko tkachenko wojcik kowalczyk kaminski lewandowski zielinski szymanski "
+    "svoboda novotny dvorak cerny prochazka toth szabo horvath varga kiss molnar popa popescu pop "
+    "papadopoulos yilmaz kaya demir sahin celik yildiz yildirim ozturk aydin ozdemir arslan dogan "
     # Arabic, Persian, South Asian
     "mohamed mohammed muhammad mohammad ahmed ahmad ali hassan hasan hussein husain hussain "
     "ibrahim abdullah mahmoud khalil khan shah singh kumar sharma patel gupta das devi yadav reddy "

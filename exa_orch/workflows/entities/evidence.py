@@ -47,7 +47,7 @@ from functools import lru_cache
 from typing import Any
 
 from exa_orch.workflows.entities import families, profiles
-from exa_orch.workflows.entities.countries import known
+from exa_orch.workflows.entities.countries import is_place, known
 from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.names import (
@@ -376,6 +376,21 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
         )
 
 
+def _regional_unit(a: Record, b: Record, ev: Evidence) -> None:
+    """One brand on country domains, one name adding a word its page's path names that is no place
+    ("CIMB Islamic" on cimb.com.my/.../islamic-banking.html beside CIMB at cimb.com): a unit of the
+    brand's owner, against; a country's name added ("Nestlé Malaysia" on nestle.com.my/malaysia) is
+    the brand in that country, which `_brand` weighs."""
+    extra = extra_words(core_name(a.clean), core_name(b.clean)) - DESIGNATORS - _PAGE_WORDS
+    longer = a if len(a.clean) > len(b.clean) else b
+    named = [w for w in _path_names(longer, frozenset(w for w in extra if not is_place(w))) if " " not in w]
+    if named and longer.site:
+        ev.against.append(
+            f"{longer.name} adds {' '.join(named)!r} to the brand's name on {longer.site.canonical}, a "
+            "page its path names: a unit of the brand's owner"
+        )
+
+
 def _path_names(longer: Record, extra: frozenset[str]) -> list[str]:
     """The words `longer` adds to the other's name that its page's path names, or its initials
     there (petronas.com/pdb: PETRONAS Dagangan (Berhad))."""
@@ -564,6 +579,7 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
         _brand_domain(a, b, ev)
     elif regional(sa, sb) and (_brand_names(a.clean, b.clean) or _read_agree(a, b)):
         _brand(a, b, ev)
+        _regional_unit(a, b, ev)
     elif _label_family(sa.label, sb.label) and not _two_countries(sa, sb) and not families.two_trades(a, b):
         # a family name on two sites is two families' where the trades share nothing (mueller.de, a
         # drugstore chain, and muellergroup.com, a dairy group)

@@ -242,10 +242,17 @@ def _company_names(rec: Record, text: str) -> None:
             rec.subjects.setdefault(named, _sentence(text, 0))
 
 
+# A clause about the company a record came from ("split off from X, which ..."), up to the cue in
+# the same sentence: what it says another name is, is X's.
+_CLAUSE_FROM = re.compile(r"\bfrom\s+[^,.;]*,\s+which\b[^.;]*\Z")
+
+
 def _other_names(rec: Record, text: str, person: bool) -> None:
     """ "formerly X", "also known as X" ... and "Name (X)": other names `text` gives the record."""
     for cue in cues.ALIAS_CUES if person else cues.ORG_ALIAS_CUES:
         for m in cue.finditer(text):
+            if _CLAUSE_FROM.search(text, 0, m.start()):
+                continue  # another company's name: "split off from Kazakhmys PLC, which renamed itself KAZ Minerals"
             said = next(g for g in m.groups() if g)  # a name, or a handle in lower case ("alias geohot")
             _alias(rec, _trim(said) if person else said.strip(), _sentence(text, m.start()), person)
     if not person:
