@@ -126,10 +126,7 @@ def _reading_keys(r: Record) -> set[str]:
     reading = r.clean.replace(" ", "")
     if not is_latin(r.name):
         sounds = {sound_key(reading, read=True)}
-        rl = reading.replace("l", "r")  # Hangul's ㄹ is r or l: 오리온 olion / orion
-        own = {f"r:{rl[:k]}" for k in range(4, min(len(rl), 10) + 1)} if is_cjk(r.name) else set()
-        # and by its Cantonese reading, as a Latin name's first word ("hang" of Hang Lung: 恒隆, hanglung)
-        own |= {f"r:{hk[:k]}" for hk in hong_kong_reading(r.name) for k in range(3, min(len(hk), 10) + 1)}
+        own = _read_starts(r.name, reading)
     else:
         named = [w for w in r.clean.split() if w not in DESIGNATORS] or [reading]
         sounds = latin_sound_keys(named[0]) | latin_sound_keys("".join(named))
@@ -145,6 +142,17 @@ def _reading_keys(r: Record) -> set[str]:
     own |= glossary.heard_keys(r.name, r.clean)  # kept only beside a name in Arabic or Hebrew letters
     # scripts.sounds_alike: 4 at least; a short name heard whole alike, 3 (glossary.agrees)
     return own | {f"k:{key[:4]}" for key in sounds if len(key) >= 3}
+
+
+def _read_starts(written: str, reading: str) -> set[str]:
+    """A name in CJK script keyed by its reading's starts, 4 to 10 letters, l read as r (Hangul's ㄹ
+    is r or l: 오리온 olion / orion), and by its Cantonese reading's, 3 to 10, as a Latin name's first
+    word is ("hang" of Hang Lung: 恒隆, hanglung)."""
+    if not is_cjk(written):
+        return set()
+    rl = reading.replace("l", "r")
+    own = {f"r:{rl[:k]}" for k in range(4, min(len(rl), 10) + 1)}
+    return own | {f"r:{hk[:k]}" for hk in hong_kong_reading(written) for k in range(3, min(len(hk), 10) + 1)}
 
 
 def _short_forms(records: Sequence[Record]) -> Iterable[list[int]]:
