@@ -205,6 +205,10 @@ def test_initials_with_groups_and_syllables_with_a_plural_name_one_company() -> 
         ("La Compañía aprobó el cambio de su razón social a Grupo Sanborns.", "grupo sanborns"),
         ("Ageas, anciennement Fortis, est un assureur belge.", "fortis"),
         ("A Cosan, antiga Rumo Logística, aprovou a mudança de sua razão social para Raízen.", "raizen"),
+        ("En 1998, la Compagnie générale des eaux devient Vivendi.", "vivendi"),
+        ("Naturgy, antes Gas Natural Fenosa, distribuye gas en España.", "gas natural fenosa"),
+        ("Fiat Chrysler Automobiles diventa Stellantis dopo la fusione con PSA.", "stellantis"),
+        ("Facebook is now Meta: the company changed its name in October 2021.", "meta"),
     ],
 )
 def test_a_rename_written_in_another_language_is_another_name(text: str, named: str) -> None:

@@ -122,6 +122,12 @@ _OTHER_LANGUAGES = (
     re.compile(r"\b(?:pasa|pasó|pasará|pasan|pasaron)\s+a\s+(?:llamarse|denominarse)\s+" + ORG_NAME),
     re.compile(r"\bumbenannt\s+(?:in|zu)\s+" + ORG_NAME),
     re.compile(r"\brebaptisée?\s+" + ORG_NAME),
+    # "change de dénomination sociale et devient TAQA Morocco", "diventa Stellantis"
+    re.compile(r"\b(?:devient|deviendra|est\s+devenue?|diventa|è\s+diventata|ribattezzata)\s+" + ORG_NAME),
+    # "Moeve, antes Cepsa, es ...", "(ex Plastic Omnium)": a former name in apposition
+    re.compile(r"(?:,|\()\s*(?:antes|antiguamente|antigamente|ex)\s+" + ORG_NAME),
+    # "PayMaya is now Maya: ...": a name the sentence ends on or a time follows
+    re.compile(r"\bis\s+now\s+" + ORG_NAME + r"(?=\s*[:,;.)]|\s+(?:in|after|following|since)\s)"),
     # "Faurecia ... renamed Forvia", "the company it keeps will be called Kellanova"
     re.compile(r"\b(?:renamed|rebranded)\s+" + ORG_NAME),
     re.compile(r"\b(?:will|would|to)\s+be\s+(?:called|named|renamed|rebranded\s+as)\s+" + ORG_NAME),
