@@ -88,7 +88,12 @@ def test_a_brand_tld_or_a_path_without_one_name_or_one_country_stays_apart(
 def test_the_short_forms_table_has_sources_and_reads_both_ways() -> None:
     assert all(r.source and r.full for r in SHORT_FORMS)
     assert "josep" in FORMS["pep"] and "pep" in FORMS["josep"] and "lionel" in FORMS["leo"]
-    for a, b in (("Pep Guardiola", "Josep Guardiola"), ("Leo Messi", "Lionel Messi")):
+    for a, b in (
+        ("Pep Guardiola", "Josep Guardiola"),
+        ("Leo Messi", "Lionel Messi"),
+        ("Kuba Błaszczykowski", "Jakub Błaszczykowski"),  # Polish
+        ("Lucho Herrera", "Luis Herrera"),  # Spanish
+    ):
         weight, reason = entities.people.name_evidence(a, b)
         assert weight == 6.5 and "are one name" in reason, reason
     assert "are one name" not in entities.people.name_evidence("Pepe Reina", "Josep Reina")[1]  # Pepe is José
