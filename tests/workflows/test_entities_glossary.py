@@ -492,3 +492,15 @@ def test_a_japanese_brand_in_kanji_no_dictionary_reads_is_read_kanji_by_kanji() 
         "Analytical instruments",
     )
     assert entities.resolve([site, article]).groups == [[0, 1]]
+
+
+def test_a_chinese_companys_english_name_may_open_with_its_province_or_city_unwritten() -> None:
+    from exa_orch.workflows.entities import glossary
+    from exa_orch.workflows.entities.names import clean_name
+
+    for latin in ("Sichuan Kelun Pharmaceutical", "Chengdu Kelun Pharmaceutical"):
+        said = glossary.translates("科伦药业", clean_name(latin))
+        assert said and "unwritten" in said
+    assert glossary.translates("科伦药业", clean_name("Sichuan Kelun")) is not None  # the trade may go
+    assert glossary.translates("科伦药业", clean_name("Golden Kelun Pharmaceutical")) is None  # no place
+    assert glossary.translates("药业", clean_name("Sichuan Pharmaceutical")) is None  # no brand beside it

@@ -15,7 +15,9 @@ English words and those runs' readings, each used once, in any order:
   "控股", "ホールディングス") never is: it is another entity than its company of one name;
 - a word of trade ("薬品" pharmaceutical, "工業" industries) may be left out of a Latin name one
   of whose words, four letters or more, a run's reading gives ("Takeda" / 武田薬品工業, "Takeda
-  Pharmaceutical"): the brand is there. Never beside a term alone (三菱電機 is not "Mitsubishi").
+  Pharmaceutical"): the brand is there. Never beside a term alone (三菱電機 is not "Mitsubishi");
+- beside the brand too, the province or city a Chinese company's English name opens with may be
+  unwritten in its own (科伦药业 / Sichuan Kelun Pharmaceutical).
 Everything else must be accounted for on both sides: "China Construction Bank" is not 中国银行.
 A name in Arabic letters translates only when terms.ARABIC knows every word (مصر للطيران / EgyptAir).
 
@@ -32,10 +34,11 @@ from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
+from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.japanese import composed, family_reading, heard, heard_katakana, spells
 from exa_orch.workflows.entities.names import CJK_FORMS, DESIGNATORS, fold, is_latin, reading_agrees
 from exa_orch.workflows.entities.people import consonant_letters, meets
-from exa_orch.workflows.entities.scripts import skeleton, sound_key
+from exa_orch.workflows.entities.scripts import mandarin_syllables, skeleton, sound_key
 from exa_orch.workflows.entities.terms import (
     ARABIC,
     ARABIC_LETTERS,
@@ -271,7 +274,19 @@ def translates(written: str, latin: str) -> str | None:
         return None  # one term alone ("中国" / "China") names no organisation
     if _match(segs, words, branded):
         return f"{written} translates as {latin}"
+    # a Chinese company's English name may open with its province or city, which its own name
+    # leaves out (华友钴业 / Zhejiang Huayou Cobalt, 象屿股份 / Xiamen Xiangyu): where the brand is there
+    if branded and len(words) >= 2 and _HAN.search(written) and _place_word(words[0]):
+        if _match(segs, words[1:], branded):
+            return f"{written} translates as {latin}, its place {words[0]} unwritten"
     return None
+
+
+def _place_word(word: str) -> bool:
+    """A province (is_place), or a city's name of two Mandarin syllables ("xiamen", "hangzhou")."""
+    syllables = mandarin_syllables()
+    two = any(word[:k] in syllables and word[k:] in syllables for k in range(1, len(word)))
+    return is_place(word) or (len(word) >= 5 and two)
 
 
 def _few_sounds(written: str, segs: tuple[Segment, ...]) -> bool:

@@ -38,6 +38,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
         {
             "公司 会社 회사": "company",
             "有限 股份": "limited",
+            "责任 責任": "liability",  # 有限责任公司: a limited liability company
             "相互会社": "mutual|company",
             # a Korean public corporation (한국전력공사, Korea Electric Power Corporation)
             "공사 公社": "corporation",
@@ -74,7 +75,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "运输 運輸 운수": "transport|transportation",
             "铁路 鐵路 鉄道 철도": "railway|railways|rail",
             "医药 醫藥 医薬 의약": "pharmaceutical|pharmaceuticals|medicine|pharma",
-            "制药 製藥 製薬 薬品 제약": "pharmaceutical|pharmaceuticals|pharma",
+            "制药 製藥 製薬 薬品 药业 藥業 제약": "pharmaceutical|pharmaceuticals|pharma",
             "生物 生物科技": "biologics|bio|biotech|biotechnology",
             "医疗 醫療 医療 의료": "medical|healthcare",
             "食品 식품": "foods|food",
@@ -150,6 +151,12 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "郵船": "yusen|shipping",
             "製罐 制罐": "seikan|can|cans",
             "酸素 氧气": "sanso|oxygen",
+            # and trades of the fifteenth session's tuning worlds' names (CC-CEDICT's renderings, as
+            # China Northern Rare Earth, Huayou Cobalt, Innolux Optoelectronics write them)
+            "稀土": "rare earth|rare earths|rare-earth",
+            "钴业 鈷業": "cobalt",
+            "光电 光電": "optoelectronics|optoelectronic|photoelectric",
+            "书店 書店": "bookstore|bookstores|books",
         },
     ),
     **_terms(
