@@ -585,3 +585,15 @@ def test_a_hong_kong_company_in_traditional_characters_joins_its_cantonese_engli
     en = co("b", "Chow Sang Sang Holdings International", "https://www.chowsangsang.com/en/", *place)
     assert entities.resolve([zh, en]).groups == [[0, 1]]
     assert "in Cantonese" in weigh(zh, en).reason  # Mandarin reads 周生生 "zhoushengsheng"
+
+
+def test_a_company_name_in_kanji_reads_by_its_on_readings_a_persons_never() -> None:
+    import json
+
+    data = json.loads((Path(japanese.__file__).with_name("kanji_on.json")).read_text(encoding="utf-8"))
+    assert "KANJIDIC2" in data["source"] and len(data["on"]) > 2500  # scripts/kanji-on-readings.py
+    assert japanese.spells("日産", "nissan", company=True) and not japanese.spells("日産", "nissan")
+    from exa_orch.workflows.entities import glossary
+
+    said = glossary.translates("日産化学", names.clean_name("Nissan Chemical Corporation"))
+    assert said and "translates" in said

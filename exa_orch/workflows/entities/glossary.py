@@ -132,7 +132,7 @@ def _run_meets(run: Segment, word: str) -> bool:
     heard = sound_key(word)
     if len(heard) >= 3 and any(sound_key(r, read=True) == heard for r in run.english):
         return True
-    return len(word) >= 4 and spells(run.text, word)
+    return len(word) >= 4 and spells(run.text, word, company=True)
 
 
 def _without(phrase: str, left: tuple[str, ...]) -> tuple[str, ...] | None:

@@ -129,22 +129,41 @@ def _by_kanji() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
     voiced too). From kanji_readings.json, which scripts/kanji-readings.py derives from the names
     dataset (1,594 kanji, 5,998 readings)."""
     data = json.loads(Path(__file__).with_name("kanji_readings.json").read_text(encoding="utf-8"))
-    out = {}
+    return {kanji: _forms(kana) for kanji, kana in data.items()}
+
+
+def _forms(kana: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """A kanji's readings (kana) as folded romaji: (as a name's first kanji, after another)."""
+    # a reading closing on つ, く, ち or き may close on っ (八 hachi, 八田 hatta)
+    first = {_romaji(r) for r in kana} | {
+        _romaji(r[:-1] + "っ") for r in kana if len(r) > 1 and r[-1] in "つくちき"
+    }
+    after = first | {one + f[len(sound) :] for f in first for sound, one in _VOICED if f.startswith(sound)}
+    return frozenset(first), frozenset(after)
+
+
+@lru_cache(maxsize=1)
+def _by_kanji_in_companies() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """`_by_kanji`, and each common kanji's Sino-Japanese (on) readings, which company names take
+    (日産 nissan, 東芝 tōshiba): from kanji_on.json, which scripts/kanji-on-readings.py derives from
+    KANJIDIC2. Never a person's: names take the readings names do, and more readings for each kanji
+    would let a name in kanji read as many more Latin ones."""
+    data = json.loads(Path(__file__).with_name("kanji_on.json").read_text(encoding="utf-8"))["on"]
+    names = _by_kanji()
+    out = dict(names)
     for kanji, kana in data.items():
-        # a reading closing on つ, く, ち or き may close on っ (八 hachi, 八田 hatta)
-        first = {_romaji(r) for r in kana} | {
-            _romaji(r[:-1] + "っ") for r in kana if len(r) > 1 and r[-1] in "つくちき"
-        }
-        after = first | {
-            one + f[len(sound) :] for f in first for sound, one in _VOICED if f.startswith(sound)
-        }
-        out[kanji] = (frozenset(first), frozenset(after))
+        first, after = _forms(kana)
+        had = names.get(kanji, (frozenset(), frozenset()))
+        out[kanji] = (had[0] | first, had[1] | after)
     return out
 
 
-def _spells(kanji: str, latin: str) -> bool:
-    """Whether `latin` (folded) is `kanji` read kanji by kanji, each in a reading `_by_kanji` holds."""
-    table = _by_kanji()
+def _spells(
+    kanji: str, latin: str, table: dict[str, tuple[frozenset[str], frozenset[str]]] | None = None
+) -> bool:
+    """Whether `latin` (folded) is `kanji` read kanji by kanji, each in a reading `table` holds
+    (`_by_kanji`'s name readings unless another is given)."""
+    table = table or _by_kanji()
     reach = {0}
     for i, k in enumerate(kanji):
         forms = table.get(k)
@@ -177,12 +196,14 @@ def _spells(kanji: str, latin: str) -> bool:
     return len(latin) in reach
 
 
-def spells(kanji: str, latin: str) -> bool:
+def spells(kanji: str, latin: str, *, company: bool = False) -> bool:
     """Whether the Latin word `latin` is the run of kanji `kanji` read kanji by kanji as names read
-    them (`_spells`: 堀場 / Horiba, 出光 / Idemitsu), two to four kanji; a variant kanji as its common
+    them (`_spells`: 堀場 / Horiba, 出光 / Idemitsu), or with `company` as companies' names are read
+    too (`_by_kanji_in_companies`: 日産 / Nissan), two to four kanji; a variant kanji as its common
     form, 々 as the kanji it repeats."""
     text = _written_out(kanji)
-    return 2 <= len(text) <= 4 and bool(_KANJI_RUN.match(text)) and _spells(text, latin_key(latin))
+    table = _by_kanji_in_companies() if company else None
+    return 2 <= len(text) <= 4 and bool(_KANJI_RUN.match(text)) and _spells(text, latin_key(latin), table)
 
 
 def _written_out(text: str) -> str:

