@@ -274,8 +274,14 @@ def translates(written: str, latin: str) -> str | None:
         return None  # one term alone ("中国" / "China") names no organisation
     if _match(segs, words, branded):
         return f"{written} translates as {latin}"
-    # a Chinese company's English name may open with its province or city, which its own name
-    # leaves out (华友钴业 / Zhejiang Huayou Cobalt, 象屿股份 / Xiamen Xiangyu): where the brand is there
+    return _place_unwritten(written, latin, segs, words, branded)
+
+
+def _place_unwritten(
+    written: str, latin: str, segs: tuple[Segment, ...], words: tuple[str, ...], branded: bool
+) -> str | None:
+    """A Chinese company's English name opening with its province or city, which its own name
+    leaves out (华友钴业 / Zhejiang Huayou Cobalt, 象屿股份 / Xiamen Xiangyu), where the brand is there."""
     if branded and len(words) >= 2 and _HAN.search(written) and _place_word(words[0]):
         if _match(segs, words[1:], branded):
             return f"{written} translates as {latin}, its place {words[0]} unwritten"
