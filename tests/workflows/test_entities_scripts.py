@@ -597,3 +597,9 @@ def test_a_company_name_in_kanji_reads_by_its_on_readings_a_persons_never() -> N
 
     said = glossary.translates("日産化学", names.clean_name("Nissan Chemical Corporation"))
     assert said and "translates" in said
+
+
+def test_a_japanese_name_in_kunrei_shiki_is_its_hepburn_spelling() -> None:
+    assert japanese.latin_key("Nissin") == japanese.latin_key("Nisshin")
+    assert japanese.latin_key("Hukuda Tatuya") == japanese.latin_key("Fukuda Tatsuya")
+    assert japanese.spells("日清", "nissin", company=True)

@@ -44,10 +44,19 @@ _VARIANTS = str.maketrans(
 )  # fmt: skip
 
 
+# Kunrei-shiki and Nihon-shiki syllables and their Hepburn spelling (Wikipedia, "Kunrei-shiki
+# romanization": the table of differences); Hepburn itself never writes the left side.
+_KUNREI = (("sy", "sh"), ("ty", "ch"), ("zy", "j"), ("si", "shi"), ("ti", "chi"), ("tu", "tsu"),
+           ("hu", "fu"), ("zi", "ji"))  # fmt: skip
+
+
 def latin_key(romaji: str) -> str:
     """A Japanese name's Latin spelling folded to one (module docstring): "Ohtani", "Ootani",
     "Otani" -> "otani"; "Shouhei" -> "shohei"; "Honma", "Homma" -> "honma"."""
     w = re.sub(r"[^a-z]", "", romaji.lower())
+    # Kunrei-shiki as Hepburn writes it (some companies keep it: Nissin, 日清 "nisshin")
+    for kunrei, hepburn in _KUNREI:
+        w = w.replace(kunrei, hepburn)
     w = re.sub(r"oh(?![aeiouy])", "o", w)
     w = w.replace("ou", "o").replace("oo", "o").replace("uu", "u").replace("aa", "a").replace("ii", "i")
     return re.sub(r"m(?=[bpm])", "n", w)
