@@ -203,3 +203,12 @@ def test_a_name_the_text_says_the_company_is_known_as_is_its_other_name(text: st
     name = text.split(",")[0]
     rec = entities.record(0, co("a", name, "https://example.com/", desc=text))
     assert alias in rec.aliases and "known" in rec.aliases[alias]
+
+
+def test_one_name_written_with_two_languages_joining_words_is_one_name() -> None:
+    from exa_orch.workflows.entities.names import JOINING_WORD, names_agree
+
+    # "Power Corporation of Canada" on its site, "Power Corporation du Canada" on fr.wikipedia.org
+    assert names_agree("banque nationale du canada", "banque nationale of canada") == JOINING_WORD
+    assert names_agree("bank of china", "china bank") != JOINING_WORD  # the words' order is the name's
+    assert names_agree("banco de chile", "banco chile") == JOINING_WORD

@@ -52,6 +52,7 @@ from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
+    JOINING_WORD,
     acronym,
     core_name,
     extra_words,
@@ -71,6 +72,7 @@ _ONE_NAME = (
     "abbreviation",
     "equal names but for spaces",
     "a name shortened by syllables",
+    JOINING_WORD,
 )  # how names_agree says "one name"
 _WITHIN = "one name's words are within the other's"  # names_agree's weakest agreement
 DECISIVE = 10.0

@@ -23,7 +23,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from exa_orch.workflows.entities.glossary import agrees
-from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, names_agree
+from exa_orch.workflows.entities.names import DESIGNATORS, JOINING_WORD, is_latin, names_agree
 from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:
@@ -59,7 +59,7 @@ _TRADE = frozenset("ticaret sanayi handels handel comercio comercial commerciale
 # de Saint-Gobain". Not "Royal": the Royal Bank of Scotland is not the Bank of Scotland.
 _LEADS = frozenset("deutsche koninklijke compagnie societe groupe grupo".split())
 _APP_HOSTS = ("play.google.com", "apps.apple.com")
-_ONE_NAME = ("equal names", "equal names but for spaces")
+_ONE_NAME = ("equal names", "equal names but for spaces", JOINING_WORD)
 
 
 def stem(label: str, *, prefixes: bool = True) -> str:

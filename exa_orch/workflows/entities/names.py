@@ -328,6 +328,18 @@ def _unwritten(written: str, other: str) -> bool:
     )
 
 
+# The words that join a name's parts in the languages company names are written in ("of", "du",
+# "de la", "van der"): one name written in two of them is one name.
+_JOINING = frozenset(
+    "of the du de des del della di da do dos das der den van von la le el les los las".split()
+)
+JOINING_WORD = "equal names but for a joining word"
+
+
+def _unjoined(cleaned: str) -> str:
+    return " ".join(w for w in cleaned.split() if w not in _JOINING)
+
+
 def names_agree(a: str, b: str) -> str | None:
     """How two cleaned company names agree, or None: equal, one's words within the other's (on one
     site: "maersk" / "a p moller maersk"), or an abbreviation of the other (initials)."""
@@ -335,6 +347,8 @@ def names_agree(a: str, b: str) -> str | None:
         return None
     if a == b or core_name(a) == core_name(b):
         return "equal names"
+    if _unjoined(a) == _unjoined(b) and len(_unjoined(a).split()) >= 2:
+        return JOINING_WORD  # "Power Corporation of Canada" / "Power Corporation du Canada"
     wa, wb = a.split(), b.split()
     short, long_ = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
     if long_[: len(short)] == short:

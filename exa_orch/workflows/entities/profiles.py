@@ -35,6 +35,7 @@ from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
+    JOINING_WORD,
     core_name,
     initialism,
     legal_forms,
@@ -46,7 +47,13 @@ from exa_orch.workflows.entities.sites import country_suffix
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
 
-_ONE_NAME = ("equal names", "equal names but for spaces", "abbreviation", "a name shortened by syllables")
+_ONE_NAME = (
+    "equal names",
+    "equal names but for spaces",
+    "abbreviation",
+    "a name shortened by syllables",
+    JOINING_WORD,
+)
 
 
 def _where(page: Record) -> str:
