@@ -602,4 +602,5 @@ def test_a_company_name_in_kanji_reads_by_its_on_readings_a_persons_never() -> N
 def test_a_japanese_name_in_kunrei_shiki_is_its_hepburn_spelling() -> None:
     assert japanese.latin_key("Nissin") == japanese.latin_key("Nisshin")
     assert japanese.latin_key("Hukuda Tatuya") == japanese.latin_key("Fukuda Tatsuya")
+    assert japanese.latin_key("Shuntaro") == "shuntaro"  # Hepburn's own shu
     assert japanese.spells("日清", "nissin", company=True)
