@@ -316,12 +316,6 @@ def _owners_in_two_scripts(a: Record, b: Record) -> str | None:
         if named and set(words_[1:]) <= _OWNER_WORDS | DESIGNATORS:
             return f"{x.name} is named as {y.domain} is, whose front page {y.name} is"
     return None
-    for x, y in ((a, b), (b, a)):
-        if x.site and y.site and x.site.host.split(".")[0] in _INVESTOR_HOSTS and y.site.front:
-            return (
-                f"{x.name} is on {x.site.host}, the investor site of {y.domain}, whose front page {y.name} is"
-            )
-    return None
 
 
 def _holds_site_name(x: Record, y: Record, label: str) -> str | None:
