@@ -604,3 +604,13 @@ def test_a_japanese_name_in_kunrei_shiki_is_its_hepburn_spelling() -> None:
     assert japanese.latin_key("Hukuda Tatuya") == japanese.latin_key("Fukuda Tatsuya")
     assert japanese.latin_key("Shuntaro") == "shuntaro"  # Hepburn's own shu
     assert japanese.spells("日清", "nissin", company=True)
+
+
+@pytest.mark.parametrize(
+    ("latin", "arabic"),
+    [("Abdul Rahman al-Sumait", "عبد الرحمن السميط"),  # "abd" and the article run together
+     ("Gihan El-Sadat", "جيهان السادات")],  # a g before i written ج
+)  # fmt: skip
+def test_an_arabic_name_reads_past_its_article_and_a_soft_g(latin: str, arabic: str) -> None:
+    assert name_evidence(latin, arabic)[0] == 5.0
+    assert name_evidence("Hassan Sadat", arabic)[0] < 0  # another given name

@@ -34,10 +34,10 @@ from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
+from exa_orch.workflows.entities.consonants import consonant_letters, meets
 from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.japanese import composed, family_reading, heard, heard_katakana, spells
 from exa_orch.workflows.entities.names import CJK_FORMS, DESIGNATORS, fold, is_latin, reading_agrees
-from exa_orch.workflows.entities.people import consonant_letters, meets
 from exa_orch.workflows.entities.scripts import mandarin_syllables, skeleton, sound_key
 from exa_orch.workflows.entities.terms import (
     ARABIC,
@@ -196,7 +196,7 @@ _LATIN_ARTICLES = frozenset({"al", "el"})
 
 def _abjad(written: str, latin: str) -> str | None:
     """A name in Arabic or Hebrew letters some of whose words are no term (terms.ARABIC,
-    terms.HEBREW): each such word heard by its consonants as a Latin word is (people._meets:
+    terms.HEBREW): each such word heard by its consonants as a Latin word is (consonants.meets:
     بنك الرياض / Riyad Bank, شركة مبادلة للاستثمار / Mubadala Investment, בנק לאומי / Bank
     Leumi), the terms rendered, every Latin word accounted for but designators beside a brand of
     five consonants (מזרחי טפחות / Mizrahi Tefahot Bank). Three consonants at least among the

@@ -20,8 +20,9 @@ each name can be read (`parse`):
 - a name written as the initials of the whole other ("MvG" / Michael van Gerwen, "AMLO"), 4 or 4.5;
 - a Japanese name in kanji the dictionary does not read whole, read kanji by kanji (japanese.fits:
   東原敏昭 / Toshiaki Higashihara), 5;
-- a name in Arabic, Hebrew or a Brahmic script against one in Latin letters, by their consonants
-  (scripts.skeleton: ناصف ساويرس / Nassef Sawiris), 5 at most: never enough without an employer.
+- a name in Arabic, Hebrew, a Brahmic script or Thai against one in Latin letters, by their
+  consonants (consonants.py: ناصف ساويرس / Nassef Sawiris), 5 at most: never enough without an
+  employer.
 A single name on both sides ("Faker", "Neymar") weighs 5.5: one word names more people than two.
 Given names are compared by given_match.py (nicknames, short forms, initials, middle names).
 """
@@ -33,32 +34,22 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from exa_orch.workflows.entities.common_names import chinese_like
+from exa_orch.workflows.entities.consonants import one_off, skeletons
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
 from exa_orch.workflows.entities.japanese import fits, heard, katakana_words, latin_key, readings
-from exa_orch.workflows.entities.names import fold, is_latin, words
+from exa_orch.workflows.entities.names import is_latin, words
 from exa_orch.workflows.entities.scripts import (
     KOREAN_SURNAMES,
     chinese_spelled,
-    consonantal,
     cyrillic,
     korean_key,
-    skeleton,
     syllabic,
 )
-from exa_orch.workflows.entities.terms import ARABIC_LETTERS
-from exa_orch.workflows.entities.titles import regnal_evidence, without_titles
+from exa_orch.workflows.entities.titles import HONORIFICS, PARTICLES, regnal_evidence, without_titles
 
-_TITLES = frozenset(
-    "dr prof mr mrs ms mx sir dame lord lady baron baroness sheikh shaikh hon rev dato datuk "
-    "phd md jr sr ii iii iv mba obe cbe kbe dbe frs alhaji alhaja gcon gcfr cfr ofr shri shrimati smt".split()
-)
 # Honorifics of two words, one of which may be a name alone ("Tan" is a family name, "Sri" a given
 # one): dropped only as the pair, before the name ("Tan Sri Anthony Fernandes", "Datuk Seri ...").
 _TITLE_PAIRS = re.compile(r"^\s*(?:tan|puan|datuk|dato'?|datin|toh)\s+se?ri\s+", re.I)
-# Words between a given name and a family name that belong to neither as written elsewhere.
-_PARTICLES = frozenset(
-    "van von der den de da das do dos di del della la le bin bint ibn al el y zu ter ten".split()
-)
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 _CAPS_INITIALS = re.compile(r"^[A-Z]{2,3}$")
 
@@ -95,7 +86,7 @@ _ALSO_FAMILY = frozenset({"baron", "lord"})
 def _title(word: str, at: int, of: int) -> bool:
     """`word`, the `at`th of a name's `of` words, is a title, not a name: never a family name's
     word last in the name."""
-    return word in _TITLES and not (word in _ALSO_FAMILY and at == of - 1 and at > 0)
+    return word in HONORIFICS and not (word in _ALSO_FAMILY and at == of - 1 and at > 0)
 
 
 def _tokens(name: str) -> list[list[str]]:
@@ -116,7 +107,7 @@ def _tokens(name: str) -> list[list[str]]:
         plain.extend(found)
         caps.extend(list(raw.lower()) if _CAPS_INITIALS.match(raw) else found)  # "MS": initials, not Ms.
     out = [plain, caps] if caps != plain else [plain]
-    return [[w for i, w in enumerate(t) if i == 0 or w not in _PARTICLES] for t in out]
+    return [[w for i, w in enumerate(t) if i == 0 or w not in PARTICLES] for t in out]
 
 
 def _readings(t: list[str]) -> list[PersonName]:
@@ -227,23 +218,21 @@ def _katakana(a: str, b: str) -> tuple[float, str] | None:
     """A foreign name in katakana and one in Latin letters (デーブ・ロバーツ / Dave Roberts): every
     word sounds as the Latin word in its place (japanese.heard; a Latin middle name may be left
     out), the family name by two consonants or more. 5, as consonants agreeing weigh
-    (`_skeletons`): never a whole name's agreement; None when not such a pair, or when they do not
+    (consonants.skeletons): never a whole name's agreement; None when not such a pair, or when they do not
     sound alike so (the name's other readings weigh it)."""
     kana, latin = katakana_words(a), b
     if not kana:
         kana, latin = katakana_words(b), a
     if not kana or not is_latin(latin):
         return None
-    mine = [heard(w) for w in words(without_titles(latin)) if w not in _TITLES]
+    mine = [heard(w) for w in words(without_titles(latin)) if w not in HONORIFICS]
     theirs = [heard(w) for w in kana]
     if len(mine) == len(theirs) + 1:
         mine = [*mine[:1], *mine[2:]]
     # a family name of one consonant (クック, Cook) sounds as too many people's
     if len(mine) != len(theirs) or len(theirs[-1]) < 2 or not all(theirs):
         return None
-    if all(
-        m == t or (min(len(m), len(t)) >= 3 and _one_off(m, t)) for m, t in zip(mine, theirs, strict=True)
-    ):
+    if all(m == t or (min(len(m), len(t)) >= 3 and one_off(m, t)) for m, t in zip(mine, theirs, strict=True)):
         return 5.0, f"{a} and {b} sound alike (katakana)"
     return None  # the other readings weigh it (テレサ・テン, read letter by letter, is Teresa Teng)
 
@@ -286,8 +275,8 @@ def initialisms(name: str) -> set[str]:
     ("Michael van Gerwen": "mvg", "mg" is too short); for an initialism itself ("MvG"), its letters."""
     if _initialism(name):
         return {_initialism(name)}
-    every = [w for w in words(name) if w not in _TITLES or w in {"jr", "sr"}]
-    bare = [w for w in every if w not in _PARTICLES and w not in _TITLES]
+    every = [w for w in words(name) if w not in HONORIFICS or w in {"jr", "sr"}]
+    bare = [w for w in every if w not in PARTICLES and w not in HONORIFICS]
     return {i for ws in (every, bare) if len(bare) >= 2 and 3 <= len(i := "".join(w[0] for w in ws)) <= 5}
 
 
@@ -332,106 +321,6 @@ def _script(x: PersonName, y: PersonName, a: str, b: str, weight: float) -> tupl
     return weight - 1.0, f" (read from {a if x.script else b})"
 
 
-def meets(s: str, others: list[str]) -> bool:
-    """A word's consonants among `others`', or one letter off from one of three letters or more (a
-    flap written d in one script and r in the other: चोपड़ा / Chopra)."""
-    return s in others or (len(s) >= 3 and any(len(o) >= 3 and _one_off(s, o) for o in others))
-
-
-def _one_off(x: str, y: str) -> bool:
-    """`x` and `y` differ in one letter (one changed, added or dropped)."""
-    from rapidfuzz.distance import Levenshtein  # on first use, as evidence.py does
-
-    return bool(Levenshtein.distance(x, y, score_cutoff=1) == 1)
-
-
-# Hebrew letters as a name's consonants are heard (anyascii reads ב and ו as v): ב is mostly the
-# b of Bennett; ו, י, א, ע and a final ה mostly write vowels (Shimon, Netanyahu, Amos), so they
-# are dropped but for a word's first ו or י (Yair). פ stays f, which `meets` reads one letter off
-# a p (Peres).
-_HEBREW = str.maketrans({"ב": "b", "א": "", "ע": ""})
-_HEBREW_VOWELS = re.compile(r"(?<=[\u05d0-\u05ea])[וי]|ה(?![\u05d0-\u05ea])")
-_HEBREW_LETTER = re.compile(r"[\u05d0-\u05ea]")
-
-
-_READ_PARTICLES = frozenset({"bn", "bnt", "l"})
-
-
-# A Thai letter under the thanthakhat (์), with its vowel mark, is not sounded: ศักดิ์ is "sak",
-# นนท์ "non" (Kiatisuk, Jitmuangnon); anyascii spells it all the same.
-_THAI_SILENT = re.compile(r"[\u0e01-\u0e2e][\u0e34-\u0e3a]?\u0e4c")
-
-
-def consonant_letters(name: str, *, vowels: bool = True) -> str:
-    """A name in a consonantal script folded, an ayin or hamza dropped: anyascii reads them as a
-    quote mark ("العبار" -> "l`br"), a letter of the word, not a break between two. Hebrew with
-    `vowels` off is read by its consonants alone (`_HEBREW`: "שמעון פרס" -> "smn prs"; with them,
-    ו is a v: לוי, Levi)."""
-    if not vowels and _HEBREW_LETTER.search(name):
-        # a geresh after ג, ז or צ writes a sound Hebrew lacks (ג'ונתן, Jonathan): the letter's, not a
-        # break before a vowel letter
-        name = _HEBREW_VOWELS.sub("", re.sub(r"(?<=[גזצ])['׳]", "", name)).translate(_HEBREW)
-    return re.sub(r"[`'’ʿʾ]", "", fold(_THAI_SILENT.sub("", name)))
-
-
-def _skeletons(a: str, b: str) -> tuple[float, str] | None:
-    """A name in a consonantal script (scripts.consonantal) and one in Latin letters: every word of
-    the first meets a word of the second by its consonants (scripts.skeleton, `meets`), the Latin
-    family name (its last word) among them, or the whole names' consonants agree where the scripts
-    break words apart differently (शाहरुख़ ख़ान / Shah Rukh Khan). 5 at most, 4 with a Latin word left
-    over (a middle name): a reading of consonants alone is never a whole name's agreement; None
-    when not such a pair."""
-    if consonantal(a) == consonantal(b):
-        return None
-    script, latin = (a, b) if consonantal(a) else (b, a)
-    first = _read_skeletons(script, latin, consonant_letters(script))
-    if first[0] > 0 or not _HEBREW_LETTER.search(script):
-        return first
-    return _read_skeletons(script, latin, consonant_letters(script, vowels=False))
-
-
-def _read_skeletons(script: str, latin: str, read: str) -> tuple[float, str]:
-    """`_skeletons` for one reading `read` of `script`."""
-    # بن, بنت and آل read "bn", "bnt" and "l": the particles bin, bint and al, left out of the Latin
-    # name's words too (in Arabic letters only: בנט is Bennett)
-    dropped = _PARTICLES | (_READ_PARTICLES if ARABIC_LETTERS.search(script) else frozenset())
-    # a title read out of the script (श्री, "shri"), never a word of three letters or fewer: a
-    # reading's consonants are often a short title's letters (עמוס "ms", פרס "frs")
-    theirs = [skeleton(w) for w in words(read) if w not in dropped and (w not in _TITLES or len(w) <= 3)]
-    mine = [skeleton(w) for w in words(latin) if w not in _TITLES and w not in _PARTICLES and len(w) > 1]
-    differ = (-5.0, f"{script} and {latin} differ in their consonants")
-    if not theirs or not mine or not meets(mine[-1], theirs):
-        return differ
-    if _one_consonant_astray(theirs, mine):
-        return differ
-    if all(meets(s, mine) for s in theirs):
-        return (5.0 if len(mine) <= len(theirs) else 4.0, f"the consonants of {script} are those of {latin}")
-    if _middle_left_out(theirs, mine):
-        return (4.0, f"the consonants of {latin} are those of {script}, a middle name on one side")
-    if "".join(theirs) == "".join(mine):
-        return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
-    return differ
-
-
-def _one_consonant_astray(theirs: list[str], mine: list[str]) -> bool:
-    """A word of one consonant (राय / Rai) reads only in its place among as many words: one letter
-    alone is too many names' to meet anywhere."""
-    if all(len(s) >= 2 for s in theirs):
-        return False
-    return len(theirs) != len(mine) or any(len(s) < 2 and s != m for s, m in zip(theirs, mine, strict=True))
-
-
-def _middle_left_out(theirs: list[str], mine: list[str]) -> bool:
-    """The script writes one word more, a middle name the Latin name leaves out (عمران خان نیازی /
-    Imran Niazi): first and last words meet, and every Latin word meets one of the script's."""
-    return (
-        len(theirs) == len(mine) + 1
-        and all(meets(m, theirs) for m in mine)
-        and meets(theirs[0], mine[:1])
-        and meets(theirs[-1], mine[-1:])
-    )
-
-
 def _as_japanese(x: PersonName, other: PersonName) -> PersonName:
     """`x`, a Latin name, folded as Japanese names' Latin spellings are (japanese.latin_key:
     Ohtani / Otani) when `other` is a Japanese name read from kanji; else `x` as it is."""
@@ -458,7 +347,7 @@ _WHOLE_READ = 6.0
 @lru_cache(maxsize=65536)
 def name_evidence(a: str, b: str) -> tuple[float, str]:
     """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
-    read = _skeletons(a, b) or _katakana(a, b) or regnal_evidence(a, b) or _single(a, b) or _initials(a, b)
+    read = skeletons(a, b) or _katakana(a, b) or regnal_evidence(a, b) or _single(a, b) or _initials(a, b)
     if read is not None:
         return read
     best: tuple[float, str] = (-8.0, "names differ")

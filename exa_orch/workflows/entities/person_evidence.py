@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities import fields
 from exa_orch.workflows.entities.common_names import chinese_like, common
+from exa_orch.workflows.entities.consonants import consonant_letters
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concurrent, employers_agree
 from exa_orch.workflows.entities.given_match import given_forms
@@ -47,7 +48,6 @@ from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.japanese import family_keys, heard, katakana_words, latin_key
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
 from exa_orch.workflows.entities.people import (
-    consonant_letters,
     initialisms,
     name_evidence,
     parse,

@@ -20,6 +20,16 @@ from functools import lru_cache
 
 from exa_orch.workflows.entities.names import words
 
+# Honorifics, degrees, orders and suffixes written around a person's name ("Dr.", "Sir", "Jr.", "OBE").
+HONORIFICS = frozenset(
+    "dr prof mr mrs ms mx sir dame lord lady baron baroness sheikh shaikh hon rev dato datuk "
+    "phd md jr sr ii iii iv mba obe cbe kbe dbe frs alhaji alhaja gcon gcfr cfr ofr shri shrimati smt".split()
+)
+# Words between a given name and a family name that belong to neither as written elsewhere.
+PARTICLES = frozenset(
+    "van von der den de da das do dos di del della la le bin bint ibn al el y zu ter ten".split()
+)
+
 # Titles of monarchs, their heirs and houses, and the styles written before them ("His Majesty");
 # a pope's and a patriarch's, whose names take regnal numbers too.
 REGNAL = frozenset(

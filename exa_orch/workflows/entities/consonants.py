@@ -1,0 +1,139 @@
+"""Names in scripts that write few vowels, or vowels another script spells otherwise (Arabic,
+Hebrew, the Brahmic scripts, Thai), read by their consonants against a name in Latin letters.
+
+`skeletons(a, b)` weighs such a pair (scripts.skeleton: ناصف ساويرس / Nassef Sawiris, 5 at most:
+a reading of consonants alone is never a whole name's agreement); `consonant_letters` is the
+folded reading it compares, `meets` how one word's consonants meet another's. people.py asks it
+first of every pair of written names; glossary.py and person_evidence.py read names so too.
+"""
+
+from __future__ import annotations
+
+import re
+
+from exa_orch.workflows.entities.names import fold, words
+from exa_orch.workflows.entities.scripts import consonantal, skeleton
+from exa_orch.workflows.entities.terms import ARABIC_LETTERS
+from exa_orch.workflows.entities.titles import HONORIFICS, PARTICLES
+
+
+def meets(s: str, others: list[str]) -> bool:
+    """A word's consonants among `others`', or one letter off from one of three letters or more (a
+    flap written d in one script and r in the other: चोपड़ा / Chopra)."""
+    return s in others or (len(s) >= 3 and any(len(o) >= 3 and one_off(s, o) for o in others))
+
+
+def one_off(x: str, y: str) -> bool:
+    """`x` and `y` differ in one letter (one changed, added or dropped)."""
+    from rapidfuzz.distance import Levenshtein  # on first use, as evidence.py does
+
+    return bool(Levenshtein.distance(x, y, score_cutoff=1) == 1)
+
+
+# Hebrew letters as a name's consonants are heard (anyascii reads ב and ו as v): ב is mostly the
+# b of Bennett; ו, י, א, ע and a final ה mostly write vowels (Shimon, Netanyahu, Amos), so they
+# are dropped but for a word's first ו or י (Yair). פ stays f, which `meets` reads one letter off
+# a p (Peres).
+_HEBREW = str.maketrans({"ב": "b", "א": "", "ע": ""})
+_HEBREW_VOWELS = re.compile(r"(?<=[\u05d0-\u05ea])[וי]|ה(?![\u05d0-\u05ea])")
+_HEBREW_LETTER = re.compile(r"[\u05d0-\u05ea]")
+
+
+_READ_PARTICLES = frozenset({"bn", "bnt", "l"})
+
+
+# A Thai letter under the thanthakhat (์), with its vowel mark, is not sounded: ศักดิ์ is "sak",
+# นนท์ "non" (Kiatisuk, Jitmuangnon); anyascii spells it all the same.
+_THAI_SILENT = re.compile(r"[\u0e01-\u0e2e][\u0e34-\u0e3a]?\u0e4c")
+
+
+def consonant_letters(name: str, *, vowels: bool = True) -> str:
+    """A name in a consonantal script folded, an ayin or hamza dropped: anyascii reads them as a
+    quote mark ("العبار" -> "l`br"), a letter of the word, not a break between two. Hebrew with
+    `vowels` off is read by its consonants alone (`_HEBREW`: "שמעון פרס" -> "smn prs"; with them,
+    ו is a v: לוי, Levi)."""
+    if not vowels and _HEBREW_LETTER.search(name):
+        # a geresh after ג, ז or צ writes a sound Hebrew lacks (ג'ונתן, Jonathan): the letter's, not a
+        # break before a vowel letter
+        name = _HEBREW_VOWELS.sub("", re.sub(r"(?<=[גזצ])['׳]", "", name)).translate(_HEBREW)
+    return re.sub(r"[`'’ʿʾ]", "", fold(_THAI_SILENT.sub("", name)))
+
+
+def skeletons(a: str, b: str) -> tuple[float, str] | None:
+    """A name in a consonantal script (scripts.consonantal) and one in Latin letters: every word of
+    the first meets a word of the second by its consonants (scripts.skeleton, `meets`), the Latin
+    family name (its last word) among them, or the whole names' consonants agree where the scripts
+    break words apart differently (शाहरुख़ ख़ान / Shah Rukh Khan). 5 at most, 4 with a Latin word left
+    over (a middle name): a reading of consonants alone is never a whole name's agreement; None
+    when not such a pair."""
+    if consonantal(a) == consonantal(b):
+        return None
+    script, latin = (a, b) if consonantal(a) else (b, a)
+    first = _read_skeletons(script, latin, consonant_letters(script))
+    if first[0] > 0:
+        return first
+    if _HEBREW_LETTER.search(script):
+        return _read_skeletons(script, latin, consonant_letters(script, vowels=False))
+    if _ARTICLE.search(script):  # منجي الباوندي / Moungi Bawendi: a Latin name may leave al- out
+        bare = _read_skeletons(script, latin, consonant_letters(_ARTICLE.sub("", script)))
+        return bare if bare[0] > 0 else first
+    return first
+
+
+# The Arabic article opening a word (الباوندي, al-Bawendi), and a Latin word that runs "abd" or
+# "abu" together with it ("Abdel", "Abdul", "Aboul": عبد ال, أبو ال)
+_ARTICLE = re.compile(r"(?<![\u0600-\u06ff])ال(?=[\u0600-\u06ff]{2})")
+_FUSED_ARTICLE = re.compile(r"^(abd|abu|abou|abo)(?:e|u|a|ou|o)?l$")
+
+
+def _as_arabic_writes(word: str) -> str:
+    """A Latin word of a name as Arabic letters write it: "abd" or "abu" without the article run
+    into it, a g before e or i soft, as ج (Moungi: منجي, Germain: جيرمان)."""
+    return re.sub(r"g(?=[ei])", "j", _FUSED_ARTICLE.sub(r"\1", word))
+
+
+def _read_skeletons(script: str, latin: str, read: str) -> tuple[float, str]:
+    """`skeletons` for one reading `read` of `script`."""
+    # بن, بنت and آل read "bn", "bnt" and "l": the particles bin, bint and al, left out of the Latin
+    # name's words too (in Arabic letters only: בנט is Bennett)
+    dropped = PARTICLES | (_READ_PARTICLES if ARABIC_LETTERS.search(script) else frozenset())
+    # a title read out of the script (श्री, "shri"), never a word of three letters or fewer: a
+    # reading's consonants are often a short title's letters (עמוס "ms", פרס "frs")
+    theirs = [skeleton(w) for w in words(read) if w not in dropped and (w not in HONORIFICS or len(w) <= 3)]
+    arabic = bool(ARABIC_LETTERS.search(script))
+    mine = [
+        skeleton(_as_arabic_writes(w) if arabic else w)
+        for w in words(latin)
+        if w not in HONORIFICS and w not in PARTICLES and len(w) > 1
+    ]
+    differ = (-5.0, f"{script} and {latin} differ in their consonants")
+    if not theirs or not mine or not meets(mine[-1], theirs):
+        return differ
+    if _one_consonant_astray(theirs, mine):
+        return differ
+    if all(meets(s, mine) for s in theirs):
+        return (5.0 if len(mine) <= len(theirs) else 4.0, f"the consonants of {script} are those of {latin}")
+    if _middle_left_out(theirs, mine):
+        return (4.0, f"the consonants of {latin} are those of {script}, a middle name on one side")
+    if "".join(theirs) == "".join(mine):
+        return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
+    return differ
+
+
+def _one_consonant_astray(theirs: list[str], mine: list[str]) -> bool:
+    """A word of one consonant (राय / Rai) reads only in its place among as many words: one letter
+    alone is too many names' to meet anywhere."""
+    if all(len(s) >= 2 for s in theirs):
+        return False
+    return len(theirs) != len(mine) or any(len(s) < 2 and s != m for s, m in zip(theirs, mine, strict=True))
+
+
+def _middle_left_out(theirs: list[str], mine: list[str]) -> bool:
+    """The script writes one word more, a middle name the Latin name leaves out (عمران خان نیازی /
+    Imran Niazi): first and last words meet, and every Latin word meets one of the script's."""
+    return (
+        len(theirs) == len(mine) + 1
+        and all(meets(m, theirs) for m in mine)
+        and meets(theirs[0], mine[:1])
+        and meets(theirs[-1], mine[-1:])
+    )
