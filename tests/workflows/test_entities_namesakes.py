@@ -382,3 +382,50 @@ def test_a_company_page_in_spanish_naming_its_owner_is_the_owners_subsidiary() -
     own = "Andes Maquinaria, empresa de Cordillera Capital, distribuye maquinaria en el Perú."
     unit = co("b", "Andes Maquinaria", "https://www.andesmaquinaria.com.pe/", "Lima, Peru", "Machinery", own)
     assert any("as its owner" in r for r in weigh(holding, unit).against)
+
+
+def test_a_dialects_two_syllable_given_name_must_open_as_the_characters_do() -> None:
+    from exa_orch.workflows.entities.people import name_evidence
+
+    # a Hokkien given name is read by no table here: its first sound must be one the first
+    # character's readings open with (孔 kong, hung), not another sibling's (惠 hui, wai)
+    assert name_evidence("Kuok Khoon Hong", "郭孔丰")[0] == 4.0
+    assert name_evidence("Kuok Khoon Ean", "郭惠光")[0] < 4.0
+    assert "English given name" in name_evidence("Justin Yifu Lin", "林毅夫")[1]  # an English name first
+
+
+def test_a_former_name_of_a_company_that_sold_a_business_needs_corroboration() -> None:
+    said = (
+        "Meridian Leisure, Inc., known as Atlas Lottery Corporation until 2021, is a games company; "
+        "it sold its lottery business to Northgate Partners in 2021."
+    )  # made-up names: the lottery business kept the old name on its own site
+    renamed = co(
+        "a",
+        "Meridian Leisure",
+        "https://en.wikipedia.org/wiki/Meridian_Leisure",
+        "Las Vegas, United States",
+        "Gaming",
+        said,
+    )
+    sold = co(
+        "b", "Atlas Lottery", "https://www.atlaslottery.com/", "Atlanta, United States", "Lottery systems"
+    )
+    ev = weigh(renamed, sold)
+    assert not ev.joins and any(w == 3.0 for w, _ in ev.for_)
+
+
+def test_a_comma_inside_a_wiki_url_is_part_of_it() -> None:
+    from exa_orch.workflows.entities.sites import URL_IN_TEXT
+
+    grandson = "https://ru.wikipedia.org/wiki/Юровский,_Владимир_Михайлович_(дирижёр)"
+    assert URL_IN_TEXT.findall(grandson) == [grandson]
+    assert URL_IN_TEXT.findall("see https://example.com/a, and more") == ["https://example.com/a"]
+    one = person("a", "Юровский, Владимир Михайлович", grandson, "", "Berlin, Germany")
+    two = person(
+        "b",
+        "Юровский, Владимир Михайлович",
+        "https://ru.wikipedia.org/wiki/Юровский,_Владимир_Михайлович",
+        "",
+        "Moscow, Russia",
+    )
+    assert not any(r.startswith("same profile") for _, r in weigh(one, two).for_)

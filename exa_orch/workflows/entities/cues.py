@@ -44,7 +44,13 @@ RENAMING = re.compile(
 # A company that took a new name when it spun a part off: the former names its page states may
 # have passed to that part ("BWX Technologies (formerly The Babcock & Wilcox Company) ... spun off
 # its power generation business and took the BWXT name").
-NAME_TAKEN = re.compile(r"\b(?:took|adopted)\s+the\s+(?:\S+\s+){1,3}name\b")
+NAME_TAKEN = re.compile(
+    r"\b(?:took|adopted)\s+the\s+(?:\S+\s+){1,3}name\b"
+    # or that sold or spun off a business the while: the old name may have gone with it (Scientific
+    # Games, whose lottery business kept the name when the company became Light & Wonder)
+    r"|\b(?:sold|divested|spun\s+off|spun\s+out|carved\s+out)\s+its\s+(?:[\w&-]+\s+){0,4}?"
+    r"(?:business|businesses|unit|division|arm|operations)\b"
+)
 # A company's name in prose may join capitalised words with "and", "of", "&" ("Minnesota Mining and
 # Manufacturing Company", "Bank of America"): read so for companies (a person's cues keep NAME).
 ORG_NAME = asides.ORG_NAME

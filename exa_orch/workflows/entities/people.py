@@ -295,8 +295,22 @@ def _english_beside(x: PersonName, y: PersonName) -> bool:
     if x.script not in ("han", "hangul") or y.script or not 1 <= len(y.given) <= 2:
         return False
     if x.script == "han" and not chinese_spelled("".join(y.given)):
-        return True
+        # two syllables written apart are a dialect's reading of two characters (Hokkien "Khoon
+        # Hong"), not an English name: their first sound must be one of the first character's
+        # (孔 kong, hung: Kuok Khoon Hong is 郭孔丰; 惠 hui, wai: Kuok Khoon Ean is not 郭惠光)
+        english = len(y.given) == 1 or len(forms(y.given[0])) > 1  # Justin Yifu Lin: an English name first
+        return english or bool(x.given) and _onset(y.given[0]) == _onset(x.given[0])
     return len(y.given) == 1 and len(forms(y.given[0])) > 1 and not chinese_like(list(y.given))
+
+
+# A syllable's first sound as Mandarin, Cantonese and Hokkien spellings of one character share it:
+# k, g and q (孔 kong, 强 qiang / keung), h, f and w (惠 hui / wai), the stops and sibilants.
+_ONSETS = {**dict.fromkeys("kgcq", "k"), **dict.fromkeys("hfw", "h"), **dict.fromkeys("bp", "p"),
+           **dict.fromkeys("dt", "t"), **dict.fromkeys("jzsx", "s"), **dict.fromkeys("ln", "l")}  # fmt: skip
+
+
+def _onset(syllable: str) -> str:
+    return _ONSETS.get(syllable[:1], syllable[:1] if syllable[:1] not in "aeiouy" else "")
 
 
 def _hong_kong(x: PersonName, y: PersonName) -> bool:

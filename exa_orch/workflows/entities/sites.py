@@ -203,9 +203,10 @@ _TRACKING = frozenset({"fbclid", "gclid", "ref", "source", "src", "mc_cid", "mc_
 
 # A URL in prose ends at a space, a quote, a comma or a closing bracket, but for a bracketed part
 # of its path ("wiki/Liu_Wei_(artist,_born_1972)": cut at its comma, two namesakes' articles
-# would read as one profile) and an apostrophe inside a word ("wiki/Wendy's_Supa_Sundaes": cut
-# there, it read as the article on Wendy's)
-_PATH = r"(?:[^\s\"'<>(),;]|'(?=\w)|\([^\s\"'<>()]*\))+"
+# would read as one profile), a comma inside it ("wiki/Юровский,_Владимир_Михайлович": cut there,
+# a grandfather's and a grandson's articles read as one profile) and an apostrophe inside a word
+# ("wiki/Wendy's_Supa_Sundaes": cut there, it read as the article on Wendy's)
+_PATH = r"(?:[^\s\"'<>(),;]|,(?=[^\s\"'<>])|'(?=\w)|\([^\s\"'<>()]*\))+"
 URL_IN_TEXT = re.compile(rf"https?://{_PATH}|(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{{2,}}/{_PATH}", re.I)
 # An article's path: a date ("/2023/05/15/", "20240614"), a last segment of four words or more
 # ("hydrogene-vert-le-nantais-lhyfe-inaugure-...") or ending in a long number ("...-42071234").
