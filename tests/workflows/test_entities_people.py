@@ -253,3 +253,12 @@ def test_a_one_word_name_is_paired_with_the_full_name_it_opens() -> None:
 def with_title(item: Json, title: str) -> Json:
     item["properties"]["person"]["position"] = title
     return item
+
+
+def test_a_particle_is_never_a_names_last_word() -> None:
+    from exa_orch.workflows.entities.people import parse
+
+    # "bin" opens an Arabic family name ("Khalid bin Mohamed"), and is the Korean given name 빈
+    assert name_evidence("Won Bin", "원빈")[0] == 6.0
+    assert any(x.family == "bin" for x in parse("Won Bin"))
+    assert name_evidence("Khalid bin Mohamed", "Khalid Mohamed")[0] == 7.0

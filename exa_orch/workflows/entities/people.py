@@ -107,7 +107,8 @@ def _tokens(name: str) -> list[list[str]]:
         plain.extend(found)
         caps.extend(list(raw.lower()) if _CAPS_INITIALS.match(raw) else found)  # "MS": initials, not Ms.
     out = [plain, caps] if caps != plain else [plain]
-    return [[w for i, w in enumerate(t) if i == 0 or w not in PARTICLES] for t in out]
+    # a particle opens a family name: never the last word ("Hyun Bin", Bin his given name)
+    return [[w for i, w in enumerate(t) if i in (0, len(t) - 1) or w not in PARTICLES] for t in out]
 
 
 def _readings(t: list[str]) -> list[PersonName]:
