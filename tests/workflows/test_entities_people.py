@@ -262,3 +262,11 @@ def test_a_particle_is_never_a_names_last_word() -> None:
     assert name_evidence("Won Bin", "원빈")[0] == 6.0
     assert any(x.family == "bin" for x in parse("Won Bin"))
     assert name_evidence("Khalid bin Mohamed", "Khalid Mohamed")[0] == 7.0
+
+
+def test_a_name_in_kana_runs_family_and_given_name_together() -> None:
+    assert (
+        name_evidence("ほしのげん", "Gen Hoshino")[1]
+        == "the same single name, written in two words on one side"
+    )
+    assert name_evidence("ほしのげん", "Gen Hoshida")[0] < 0

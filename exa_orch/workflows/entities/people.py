@@ -282,8 +282,14 @@ def initialisms(name: str) -> set[str]:
 
 
 def _run_together(x: PersonName, y: PersonName) -> bool:
-    """`x` a single name that is `y`'s two words run together ("Jungkook" / "Jung Kook")."""
-    return not x.given and len(y.given) == 1 and len(x.family) >= 6 and x.family == y.given[0] + y.family
+    """`x` a single name that is `y`'s two words run together, in either order ("Jungkook" / "Jung
+    Kook"; よしもとばなな, "yoshimotobanana" / Banana Yoshimoto, family name first as kana write it)."""
+    return (
+        not x.given
+        and len(y.given) == 1
+        and len(x.family) >= 6
+        and x.family in (y.given[0] + y.family, y.family + y.given[0])
+    )
 
 
 def _english_beside(x: PersonName, y: PersonName) -> bool:
