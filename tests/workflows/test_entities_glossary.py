@@ -504,3 +504,7 @@ def test_a_chinese_companys_english_name_may_open_with_its_province_or_city_unwr
     assert glossary.translates("科伦药业", clean_name("Sichuan Kelun")) is not None  # the trade may go
     assert glossary.translates("科伦药业", clean_name("Golden Kelun Pharmaceutical")) is None  # no place
     assert glossary.translates("药业", clean_name("Sichuan Pharmaceutical")) is None  # no brand beside it
+    place = ("Chengdu, China", "Pharmaceuticals")
+    zh = co("a", "科伦药业", "https://www.kelun.com/", *place)
+    en = co("b", "Sichuan Kelun Pharmaceutical", "https://en.wikipedia.org/wiki/Sichuan_Kelun", *place)
+    assert entities.resolve([zh, en]).groups == [[0, 1]]  # a candidate pair by the name after the place

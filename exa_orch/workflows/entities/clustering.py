@@ -132,6 +132,10 @@ def _reading_keys(r: Record) -> set[str]:
         sounds = latin_sound_keys(named[0]) | latin_sound_keys("".join(named))
         first = r.clean.split()[0]
         own = {f"r:{first.replace('l', 'r')}"} if 4 <= len(first) <= 10 else set()
+        # a Chinese company's name after its province or city (Zhejiang Huayou Cobalt / 华友钴业)
+        second = r.clean.split()[1:2]
+        if second and 4 <= len(second[0]) <= 10 and glossary.place_word(first):
+            own.add(f"r:{second[0].replace('l', 'r')}")
         # initials that lead a name ("CJ CheilJedang"), not a small word ("The", "El") every block would hold
         short = 2 <= len(first) <= 3 and first.isalpha() and first not in DESIGNATORS | _SMALL_WORDS
         own |= {f"r:{first}"} if short else set()

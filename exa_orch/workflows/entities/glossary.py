@@ -282,13 +282,13 @@ def _place_unwritten(
 ) -> str | None:
     """A Chinese company's English name opening with its province or city, which its own name
     leaves out (华友钴业 / Zhejiang Huayou Cobalt, 象屿股份 / Xiamen Xiangyu), where the brand is there."""
-    if branded and len(words) >= 2 and _HAN.search(written) and _place_word(words[0]):
+    if branded and len(words) >= 2 and _HAN.search(written) and place_word(words[0]):
         if _match(segs, words[1:], branded):
             return f"{written} translates as {latin}, its place {words[0]} unwritten"
     return None
 
 
-def _place_word(word: str) -> bool:
+def place_word(word: str) -> bool:
     """A province (is_place), or a city's name of two Mandarin syllables ("xiamen", "hangzhou")."""
     syllables = mandarin_syllables()
     two = any(word[:k] in syllables and word[k:] in syllables for k in range(1, len(word)))
