@@ -12,7 +12,7 @@ from exa_orch.workflows.entities import births, glossary, hosts
 from exa_orch.workflows.entities.countries import country_of, known
 from exa_orch.workflows.entities.names import clean_name
 from exa_orch.workflows.entities.people import name_evidence
-from exa_orch.workflows.entities.person_evidence import block_keys
+from exa_orch.workflows.entities.person_keys import block_keys
 from exa_orch.workflows.entities.sites import canonical_url
 from tests.workflows.entity_items import Json, co, person, weigh
 

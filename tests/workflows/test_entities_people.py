@@ -15,7 +15,7 @@ from exa_orch.workflows import entities
 from exa_orch.workflows.entities.employers import employers_agree
 from exa_orch.workflows.entities.given_match import compare_given
 from exa_orch.workflows.entities.people import name_evidence, parse
-from exa_orch.workflows.entities.person_evidence import block_keys
+from exa_orch.workflows.entities.person_keys import block_keys
 from exa_orch.workflows.entities.scripts import cyrillic, syllabic
 from exa_orch.workflows.rows import props_of
 
@@ -270,3 +270,15 @@ def test_a_name_in_kana_runs_family_and_given_name_together() -> None:
         == "the same single name, written in two words on one side"
     )
     assert name_evidence("ほしのげん", "Gen Hoshida")[0] < 0
+
+
+def test_a_name_run_together_is_a_candidate_pair_with_its_two_words() -> None:
+    from exa_orch.workflows import entities
+    from exa_orch.workflows.entities.person_keys import block_keys
+    from tests.workflows.entity_items import person
+
+    kana = entities.record(0, person("a", "ほしのげん", "https://ja.wikipedia.org/wiki/ほしのげん", "", ""))
+    latin = entities.record(
+        1, person("b", "Gen Hoshino", "https://en.wikipedia.org/wiki/Gen_Hoshino", "", "")
+    )
+    assert "j:hoshinogen" in block_keys(kana) & block_keys(latin)

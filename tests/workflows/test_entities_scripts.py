@@ -529,7 +529,7 @@ def test_a_name_heard_as_another_script_writes_it_is_a_candidate_pair(
 
 
 def test_korean_vowels_written_by_another_romanization_are_one_name_and_one_block() -> None:
-    from exa_orch.workflows.entities.person_evidence import block_keys
+    from exa_orch.workflows.entities.person_keys import block_keys
     from exa_orch.workflows.entities.scripts import korean_key
 
     assert korean_key("sokyong") == korean_key("seokyeong")  # 석영, McCune-Reischauer's ŏ as o
@@ -540,7 +540,7 @@ def test_korean_vowels_written_by_another_romanization_are_one_name_and_one_bloc
 
 
 def test_a_family_name_opening_with_w_is_keyed_as_hebrew_letters_write_it() -> None:
-    from exa_orch.workflows.entities.person_evidence import block_keys
+    from exa_orch.workflows.entities.person_keys import block_keys
 
     latin = entities.record(
         0, person("a", "Leslie Wexner", "https://en.wikipedia.org/wiki/Les_Wexner", "", "")
@@ -570,7 +570,7 @@ def test_two_latin_romanizations_of_a_korean_name_are_one_name_under_a_korean_fa
 
 
 def test_a_kanji_name_the_dictionary_reads_otherwise_is_keyed_by_its_kanji_too() -> None:
-    from exa_orch.workflows.entities.person_evidence import block_keys
+    from exa_orch.workflows.entities.person_keys import block_keys
 
     kanji = entities.record(0, person("a", "山崎豊子", "https://ja.wikipedia.org/wiki/山崎豊子", "", ""))
     latin = entities.record(

@@ -18,7 +18,7 @@ from exa_orch.workflows.entities import families, glossary, profiles
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.names import DESIGNATORS, acronym, core_name, is_latin
 from exa_orch.workflows.entities.people import parse
-from exa_orch.workflows.entities.person_evidence import block_keys as person_keys
+from exa_orch.workflows.entities.person_keys import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
 from exa_orch.workflows.entities.scripts import (
     consonantal,
@@ -192,7 +192,7 @@ def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
 
 def _kept(key: str, members: list[int], cjk: set[int], abjad: set[int]) -> bool:
     """Whether a block of one key pairs all its members: a reading's key only beside a name in
-    another script, a consonants' key beside a name in Arabic letters (person_evidence.block_keys),
+    another script, a consonants' key beside a name in Arabic letters (person_keys.block_keys),
     never a key `_one_sided` reads."""
     if key[:2] in ("q:", "m:"):
         return False

@@ -1,0 +1,134 @@
+"""Blocking keys of people's names: which pairs of person records the resolver weighs at all.
+
+`block_keys(r)` gives a record the keys clustering.py blocks on: its family name (each spelling)
+and each given name's initial, over every reading of its name and its stated aliases, and keys for
+the pairs only another script's reading finds (characters beside an English given name, kanji read
+kanji by kanji, consonants of a name in Arabic letters, a name run together). A family name alone
+would make blocks of thousands; person_evidence.weigh says what each pair's evidence is.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from exa_orch.workflows.entities.consonants import consonant_letters
+from exa_orch.workflows.entities.given_match import given_forms
+from exa_orch.workflows.entities.japanese import family_keys, heard, katakana_words, latin_key
+from exa_orch.workflows.entities.names import is_latin, words
+from exa_orch.workflows.entities.people import initialisms, parse
+from exa_orch.workflows.entities.scripts import chinese_spelled, consonantal, skeleton
+
+if TYPE_CHECKING:
+    from exa_orch.workflows.entities.records import Record
+
+
+_KOREAN_INITIALS = {"g": ("k",), "k": ("g",), "d": ("t",), "t": ("d",), "b": ("p",), "p": ("b",),
+                    "j": ("c",), "c": ("j",)}  # fmt: skip
+# a given name's first vowel as other romanizations write it: 은 eun or un (Ko Un / 고은), 어 eo, o or
+# u, 우 u or woo
+_KOREAN_VOWELS = {"eu": ("u",), "eo": ("o", "u"), "u": ("w",)}
+
+
+def _korean_initials(given: str) -> tuple[str, ...]:
+    """The initials a Korean given name read from Hangul may be written with in Latin letters."""
+    vowel = next((v for v in _KOREAN_VOWELS if given.startswith(v)), "")
+    return (*_KOREAN_INITIALS.get(given[:1], ()), *_KOREAN_VOWELS.get(vowel, ()))
+
+
+def block_keys(r: Record) -> set[str]:
+    """Family name (each spelling) and the initial of each given name or of a nickname form (Bob ->
+    b, r), over every reading of the name and of its stated aliases: a family name alone would
+    make blocks of thousands."""
+    if r.kind != "person" or not r.name:
+        return set()
+    own: set[str] = set()
+    for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias))]:
+        # a Japanese name's Latin spellings folded too (Ohtani / otani: japanese.latin_key)
+        for family in {reading.family, *reading.spellings, latin_key(reading.family)}:
+            own.update(f"f:{family}:{form[:1]}" for g in reading.given or ("",) for form in given_forms(g))
+            if reading.script == "hangul":  # 구광모 / Koo Kwang-mo: g or k, d or t, b or p, j or ch
+                own.update(f"f:{family}:{i}" for g in reading.given[:1] for i in _korean_initials(g))
+    own |= _english_keys(r.name) | _kanji_keys(r.name) | _run_together_keys(r.name)
+    own.update(f"i:{i}" for i in initialisms(r.name))  # MvG / Michael van Gerwen
+    # a family name and the city a person is placed in, read alike in any script (吴泳铭 in 杭州 /
+    # Eddie Wu in Hangzhou): the pairs an English given name beside characters needs
+    city = "".join(words(r.location_written.split(",")[0]))[:20] if r.location_written else ""
+    if city:
+        own.update(f"c:{reading.family}:{city}" for reading in parse(r.name)[:2] if reading.family)
+    return own | _consonant_keys(r.name)
+
+
+def _run_together_keys(name: str) -> set[str]:
+    """A name of one word, six letters or more, and a name of two words run together either way:
+    the pairs people._run_together weighs (まつもとゆきひろ / Yukihiro Matsumoto, "Jungkook")."""
+    keys: set[str] = set()
+    for x in parse(name):
+        if not x.given and len(x.family) >= 6:
+            keys.add(f"j:{x.family}")
+        elif len(x.given) == 1:
+            keys.update({f"j:{x.given[0]}{x.family}", f"j:{x.family}{x.given[0]}"})
+    return keys
+
+
+def _kanji_keys(name: str) -> set[str]:
+    """A Japanese name in kanji as its kanji may be read (東原敏昭, which no dictionary reads whole;
+    貴乃花光司, a ring name read otherwise: japanese.family_keys), keyed as a Latin name's family
+    name and given initial are: the pairs people._by_kanji weighs."""
+    if is_latin(name):
+        return set()
+    return {f"f:{family}:{head}" for family, head in family_keys(name)}
+
+
+def _english_keys(name: str) -> set[str]:
+    """A family name in characters, each spelling of it, and a Latin name's family name beside a
+    given name no Chinese syllables spell: the pairs an English given name beside characters needs
+    (Bruce Lee / 李小龍: people.name_evidence weighs them)."""
+    keys: set[str] = set()
+    for reading in parse(name):
+        if reading.script == "han":
+            keys.update(f"e:{family}" for family in {reading.family, *reading.spellings})
+        elif (
+            not reading.script
+            and 1 <= len(reading.given) <= 2
+            and not chinese_spelled("".join(reading.given))
+        ):
+            keys.add(f"e:{reading.family}")
+    return keys
+
+
+def _consonant_keys(name: str) -> set[str]:
+    """A name in a consonantal script by the consonants of each word (ناصف ساويرس / Nassef
+    Sawiris), a Latin one by its family name's, and as a katakana reading hears them (デーブ・ロバーツ /
+    Dave Roberts: japanese.heard)."""
+    kana = katakana_words(name)
+    if kana:
+        return {f"h:{heard(kana[-1])}"}
+    if not consonantal(name):
+        # a first w heard as v too, as Hebrew and Arabic letters write it (ורטהיימר / Wertheimer)
+        return {
+            key
+            for x in parse(name)[:1]
+            for key in (
+                f"s:{skeleton(x.family)}",
+                f"s:{skeleton(re.sub('^w', 'v', x.family))}",
+                f"h:{heard(x.family)}",
+            )
+        }
+    # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
+    read = words(consonant_letters(name)) + words(consonant_letters(name, vowels=False))  # Hebrew two ways
+    keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}
+    # व is v or w, and a w is a glide skeleton drops (अग्रवाल, "grfl" / Aggarwal, "grl")
+    # and z as s: a Hebrew ז writes an English s sounded so (זקס, Sacks); a leading و or ی is a
+    # vowel a Latin spelling writes, no consonant (اورنگزیب, "wrngzb" / Aurangzeb, "rngzb")
+    return {
+        f"s:{k}"
+        for key in keys
+        for k in {
+            key,
+            key[:1] + re.sub("[vf]", "", key[1:]),
+            key.replace("z", "s"),
+            key[1:] if key[:1] in "wy" else key,
+        }
+        if k
+    }
