@@ -614,3 +614,11 @@ def test_a_japanese_name_in_kunrei_shiki_is_its_hepburn_spelling() -> None:
 def test_an_arabic_name_reads_past_its_article_and_a_soft_g(latin: str, arabic: str) -> None:
     assert name_evidence(latin, arabic)[0] == 5.0
     assert name_evidence("Hassan Sadat", arabic)[0] < 0  # another given name
+
+
+def test_a_name_heard_whole_with_its_trade_word_is_a_candidate_pair() -> None:
+    # made-up names: the Hangul writes "Solutions" too, the Latin first word alone is too short to key
+    place = ("Seoul, South Korea", "Software")
+    en = co("a", "Peak Solutions", "https://www.peaksolutions.com/", *place)
+    ko = co("b", "피크솔루션즈", "https://ko.wikipedia.org/wiki/피크솔루션즈", *place)
+    assert entities.resolve([en, ko]).groups == [[0, 1]]

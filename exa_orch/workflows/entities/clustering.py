@@ -129,7 +129,8 @@ def _reading_keys(r: Record) -> set[str]:
         own = _read_starts(r.name, reading)
     else:
         named = [w for w in r.clean.split() if w not in DESIGNATORS] or [reading]
-        sounds = latin_sound_keys(named[0]) | latin_sound_keys("".join(named))
+        # with its designators too, where the other script writes them (파크시스템스 / Park Systems)
+        sounds = latin_sound_keys(named[0]) | latin_sound_keys("".join(named)) | latin_sound_keys(reading)
         first = r.clean.split()[0]
         own = {f"r:{first.replace('l', 'r')}"} if 4 <= len(first) <= 10 else set()
         # a Chinese company's name after its province or city (Zhejiang Huayou Cobalt / 华友钴业)
