@@ -56,3 +56,7 @@ def test_a_cleric_s_an_officer_s_or_a_professor_s_title_opens_a_name(written: st
     assert titles.without_titles(written) == bare
     if bare != written:
         assert name_evidence(written, bare)[0] == 7.0
+
+
+def test_the_thai_honorific_khun_opens_no_name() -> None:
+    assert name_evidence("Khun Vichai Srivaddhanaprabha", "Vichai Srivaddhanaprabha")[0] == 7.0

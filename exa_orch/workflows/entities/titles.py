@@ -22,7 +22,7 @@ from exa_orch.workflows.entities.names import words
 
 # Honorifics, degrees, orders and suffixes written around a person's name ("Dr.", "Sir", "Jr.", "OBE").
 HONORIFICS = frozenset(
-    "dr prof mr mrs ms mx sir dame lord lady baron baroness sheikh shaikh hon rev dato datuk "
+    "dr prof mr mrs ms mx sir dame lord lady baron baroness sheikh shaikh hon rev dato datuk khun "
     "phd md jr sr ii iii iv mba obe cbe kbe dbe frs alhaji alhaja gcon gcfr cfr ofr shri shrimati smt".split()
 )
 # Words between a given name and a family name that belong to neither as written elsewhere.
