@@ -128,18 +128,7 @@ def _reading_keys(r: Record) -> set[str]:
         sounds = {sound_key(reading, read=True)}
         own = _read_starts(r.name, reading)
     else:
-        named = [w for w in r.clean.split() if w not in DESIGNATORS] or [reading]
-        # with its designators too, where the other script writes them (파크시스템스 / Park Systems)
-        sounds = latin_sound_keys(named[0]) | latin_sound_keys("".join(named)) | latin_sound_keys(reading)
-        first = r.clean.split()[0]
-        own = {f"r:{first.replace('l', 'r')}"} if 4 <= len(first) <= 10 else set()
-        # a Chinese company's name after its province or city (Zhejiang Huayou Cobalt / 华友钴业)
-        second = r.clean.split()[1:2]
-        if second and 4 <= len(second[0]) <= 10 and glossary.place_word(first):
-            own.add(f"r:{second[0].replace('l', 'r')}")
-        # initials that lead a name ("CJ CheilJedang"), not a small word ("The", "El") every block would hold
-        short = 2 <= len(first) <= 3 and first.isalpha() and first not in DESIGNATORS | _SMALL_WORDS
-        own |= {f"r:{first}"} if short else set()
+        sounds, own = _latin_reading_keys(r.clean, reading)
     if not is_latin(r.name) and (latin := _LATIN_LEAD.match(r.name)):
         own.add(f"r:{latin.group(0).lower()}")  # "CJ제일제당" / "CJ CheilJedang": its initials lead
     # a name in another script translated (glossary.translates): by the words it may be rendered as
@@ -147,6 +136,23 @@ def _reading_keys(r: Record) -> set[str]:
     own |= glossary.heard_keys(r.name, r.clean)  # kept only beside a name in Arabic or Hebrew letters
     # scripts.sounds_alike: 4 at least; a short name heard whole alike, 3 (glossary.agrees)
     return own | {f"k:{key[:4]}" for key in sounds if len(key) >= 3}
+
+
+def _latin_reading_keys(clean: str, reading: str) -> tuple[set[str], set[str]]:
+    """A Latin company name's sound keys (its first word, its words but designators, and its whole
+    name, which another script may write with its designators: 파크시스템스 / Park Systems) and its
+    reading keys (its first word; after a Chinese province or city, the word that follows)."""
+    named = [w for w in clean.split() if w not in DESIGNATORS] or [reading]
+    sounds: set[str] = set().union(*(latin_sound_keys(w) for w in {named[0], "".join(named), reading}))
+    first, *rest = clean.split()
+    own = {f"r:{first.replace('l', 'r')}"} if 4 <= len(first) <= 10 else set()
+    # a Chinese company's name after its province or city (Zhejiang Huayou Cobalt / 华友钴业)
+    if rest and 4 <= len(rest[0]) <= 10 and glossary.place_word(first):
+        own.add(f"r:{rest[0].replace('l', 'r')}")
+    # initials that lead a name ("CJ CheilJedang"), not a small word ("The", "El") every block would hold
+    if 2 <= len(first) <= 3 and first.isalpha() and first not in DESIGNATORS | _SMALL_WORDS:
+        own.add(f"r:{first}")
+    return sounds, own
 
 
 def _read_starts(written: str, reading: str) -> set[str]:

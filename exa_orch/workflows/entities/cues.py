@@ -46,7 +46,7 @@ RENAMING = re.compile(
 # its power generation business and took the BWXT name").
 NAME_TAKEN = re.compile(
     r"\b(?:took|adopted)\s+the\s+(?:\S+\s+){1,3}name\b"
-    # or that sold or spun off a business the while: the old name may have gone with it (Scientific
+    # or one that sold or spun off a business then: the old name may have gone with it (Scientific
     # Games, whose lottery business kept the name when the company became Light & Wonder)
     r"|\b(?:sold|divested|spun\s+off|spun\s+out|carved\s+out)\s+its\s+(?:[\w&-]+\s+){0,4}?"
     r"(?:business|businesses|unit|division|arm|operations)\b"

@@ -350,8 +350,7 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
     ("FUJIFILM Business Innovation" at fujifilm.com/fb against "FUJIFILM Holdings"): a company's own
     name on its home page may add a word of trade ("Samsung Electronics" at samsung.com), a unit's
     page is rarely its home."""
-    extra = extra_words(core_name(a.clean), core_name(b.clean)) - DESIGNATORS - _PAGE_WORDS
-    longer = a if len(a.clean) > len(b.clean) else b
+    longer, extra = _added(a, b)
     where = longer.site
     named = _path_names(longer, extra)
     if named and where:
@@ -372,13 +371,19 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
         )
 
 
+def _added(a: Record, b: Record) -> tuple[Record, frozenset[str]]:
+    """The longer of two names and the words it adds to the other's core, but for designators and
+    the words that say what page it is (`_PAGE_WORDS`)."""
+    extra = extra_words(core_name(a.clean), core_name(b.clean)) - DESIGNATORS - _PAGE_WORDS
+    return (a if len(a.clean) > len(b.clean) else b), extra
+
+
 def _regional_unit(a: Record, b: Record, ev: Evidence) -> None:
     """One brand on country domains, one name adding a word its page's path names that is no place
     ("CIMB Islamic" on cimb.com.my/.../islamic-banking.html beside CIMB at cimb.com): a unit of the
     brand's owner, against; a country's name added ("Nestlé Malaysia" on nestle.com.my/malaysia) is
     the brand in that country, which `_brand` weighs."""
-    extra = extra_words(core_name(a.clean), core_name(b.clean)) - DESIGNATORS - _PAGE_WORDS
-    longer = a if len(a.clean) > len(b.clean) else b
+    longer, extra = _added(a, b)
     named = [w for w in _path_names(longer, frozenset(w for w in extra if not is_place(w))) if " " not in w]
     if named and longer.site:
         ev.against.append(

@@ -290,9 +290,12 @@ def _place_unwritten(
 
 def place_word(word: str) -> bool:
     """A province (is_place), or a city's name of two Mandarin syllables ("xiamen", "hangzhou")."""
+    if is_place(word):
+        return True
     syllables = mandarin_syllables()
-    two = any(word[:k] in syllables and word[k:] in syllables for k in range(1, len(word)))
-    return is_place(word) or (len(word) >= 5 and two)
+    return len(word) >= 5 and any(
+        word[:k] in syllables and word[k:] in syllables for k in range(1, len(word))
+    )
 
 
 def _few_sounds(written: str, segs: tuple[Segment, ...]) -> bool:

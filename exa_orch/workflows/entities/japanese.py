@@ -47,8 +47,11 @@ _VARIANTS = str.maketrans(
 # Kunrei-shiki and Nihon-shiki syllables and their Hepburn spelling (Wikipedia, "Kunrei-shiki
 # romanization": the table of differences); Hepburn itself never writes the left side.
 # (a "hu" after s or c is Hepburn's own shu, chu)
-_KUNREI = ((r"sy", "sh"), (r"ty", "ch"), (r"zy", "j"), (r"si", "shi"), (r"ti", "chi"), (r"tu", "tsu"),
-           (r"(?<![sc])hu", "fu"), (r"zi", "ji"))  # fmt: skip
+_KUNREI = tuple(
+    (re.compile(kunrei), hepburn)
+    for kunrei, hepburn in (("sy", "sh"), ("ty", "ch"), ("zy", "j"), ("si", "shi"), ("ti", "chi"), ("tu", "tsu"),
+                            ("(?<![sc])hu", "fu"), ("zi", "ji"))
+)  # fmt: skip
 
 
 def latin_key(romaji: str) -> str:
@@ -57,7 +60,7 @@ def latin_key(romaji: str) -> str:
     w = re.sub(r"[^a-z]", "", romaji.lower())
     # Kunrei-shiki as Hepburn writes it (some companies keep it: Nissin, 日清 "nisshin")
     for kunrei, hepburn in _KUNREI:
-        w = re.sub(kunrei, hepburn, w)
+        w = kunrei.sub(hepburn, w)
     w = re.sub(r"oh(?![aeiouy])", "o", w)
     w = w.replace("ou", "o").replace("oo", "o").replace("uu", "u").replace("aa", "a").replace("ii", "i")
     return re.sub(r"m(?=[bpm])", "n", w)

@@ -347,7 +347,8 @@ def names_agree(a: str, b: str) -> str | None:
         return None
     if a == b or core_name(a) == core_name(b):
         return "equal names"
-    if _unjoined(a) == _unjoined(b) and len(_unjoined(a).split()) >= 2:
+    unjoined = _unjoined(a)
+    if unjoined == _unjoined(b) and len(unjoined.split()) >= 2:
         return JOINING_WORD  # "Power Corporation of Canada" / "Power Corporation du Canada"
     wa, wb = a.split(), b.split()
     short, long_ = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
