@@ -477,13 +477,19 @@ def _group_company(a: Record, b: Record, ev: Evidence) -> None:
         )
 
 
+# What a company's corporate or investors' site adds to its label beside GROUP_WORDS
+# (wickesplc.co.uk, akbankinvestorrelations.com)
+_SITE_WORDS = frozenset({*GROUP_WORDS, "plc", "investorrelations", "investors", "ir"})
+
+
 def _label_family(x: str, y: str) -> bool:
-    """lufthansa / lufthansagroup, bmw / bmwgroup: one label is the other's plus a corporate word."""
+    """lufthansa / lufthansagroup, bmw / bmwgroup, wickes / wickesplc: one label is the other's plus
+    a corporate word (_SITE_WORDS)."""
     short, long_ = sorted((x, y), key=len)
     return (
         long_.startswith(short)
-        and long_[len(short) :].strip("-") in GROUP_WORDS
-        or (long_.endswith(short) and long_[: -len(short)].strip("-") in GROUP_WORDS)
+        and long_[len(short) :].strip("-") in _SITE_WORDS
+        or (long_.endswith(short) and long_[: -len(short)].strip("-") in _SITE_WORDS)
     )
 
 

@@ -23,6 +23,11 @@ _MORE_FORMS = (
     # a joint-stock company of Vietnam and the former Soviet states ("Vinhomes JSC", "Vinhomes
     # Joint Stock Company" once cleanco took "Company", "JSC Kazatomprom")
     | {"jsc", "cjsc", "joint stock"}
+    # the Gulf's and Egypt's public and closed shareholding companies, written with dots or without
+    # ("Burgan Bank K.P.S.C.", "Ahli Bank Q.P.S.C.", "Emaar Properties PJSC", "Omantel SAOG",
+    # "Saudi Aramco Base Oil Company SJSC", "Commercial International Bank (Egypt) S.A.E.")
+    | {"kpsc", "k p s c", "kscp", "k s c p", "ksc", "k s c", "qpsc", "q p s c", "qsc", "q s c", "p j s c"}
+    | {"psc", "p s c", "saog", "s a o g", "saoc", "s a o c", "bsc", "b s c", "sjsc", "s j s c", "sae", "s a e"}
     # a football club's form, as a legal form is written after the name ("Rangers F.C.", "Rangers
     # Football Club", "Valencia CF", "Real Madrid Club de Fútbol"): one club either way
     | {"fc", "f c", "afc", "a f c", "cf", "c f", "football club", "club de futbol"}
@@ -101,6 +106,13 @@ def words(text: str) -> list[str]:
     return re.sub(r"[^\w\s]", " ", text.replace("'", "").replace("’", "")).split()
 
 
+def written_name(name: str) -> str:
+    """`name` as written, but for what is no part of it: a legal form in CJK script, a former name
+    in brackets, the name's own initials in brackets after it ("Coca-Cola İçecek (CCI)" ->
+    "Coca-Cola İçecek"), so that what cleaning drops from it is its legal form alone."""
+    return _without_own_initials(without_renamed(without_cjk_forms(name)))
+
+
 @lru_cache(maxsize=65536)
 def clean_name(name: str) -> str:
     """The name without legal forms, accents, punctuation or case: "Société Générale S.A." -> "societe generale".
@@ -109,8 +121,7 @@ def clean_name(name: str) -> str:
     the end, so "Samsung Electronics Co., Ltd." loses both; "&" and "and" read the same. A name's
     own initials written after it go too: "Techniker Krankenkasse (TK)" -> "techniker krankenkasse",
     and a former name in brackets: "Avolta AG (formerly Dufry AG)" -> "avolta"."""
-    text = without_renamed(without_cjk_forms(name))
-    text = _without_own_initials(text)
+    text = written_name(name)
     from cleanco import basename  # here, not at import: a cold start needs none of this module's
 
     for _ in range(3):

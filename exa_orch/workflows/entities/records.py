@@ -33,9 +33,8 @@ from exa_orch.workflows.entities.names import (
     is_latin,
     legal_forms,
     names_agree,
-    without_cjk_forms,
-    without_renamed,
     words,
+    written_name,
 )
 from exa_orch.workflows.entities.people import person_key
 from exa_orch.workflows.entities.sites import URL_IN_TEXT, Site, page_site, site
@@ -110,7 +109,7 @@ def make(
         initials=acronym(company_clean) if company_clean and kind != "person" else "",
         site=page_site(url, name) if url else None, location=fold(location), location_written=location,
         country=country_of(location),
-        raw_name=" ".join(words(without_renamed(without_cjk_forms(name)))) if name else "", **more,
+        raw_name=" ".join(words(written_name(name))) if name else "", **more,
     )  # fmt: skip
 
 
