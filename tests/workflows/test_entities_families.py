@@ -10,6 +10,8 @@ import pytest
 
 from exa_orch.workflows import entities
 from exa_orch.workflows.entities.families import stem
+from exa_orch.workflows.entities.names import legal_forms
+from exa_orch.workflows.entities.sites import page_site
 from exa_orch.workflows.rows import props_of
 
 Json = dict[str, Any]
@@ -263,7 +265,11 @@ def test_a_subsidiarys_page_on_its_parents_site_joins_its_own_site() -> None:
 @pytest.mark.parametrize(
     ("written", "clean"),
     [("Vinhomes JSC", "vinhomes"), ("Vinhomes Joint Stock Company", "vinhomes"), ("PJSC Lukoil", "lukoil"),
-     ("PT Adaro Andalan Indonesia Tbk", "adaro andalan indonesia")],
+     ("PT Adaro Andalan Indonesia Tbk", "adaro andalan indonesia"),
+     # the Gulf's shareholding companies; forms in Cyrillic, Georgian and Vietnamese before the name
+     ("Burgan Bank K.P.S.C.", "burgan bank"), ("Ahli Bank Q.P.S.C.", "ahli bank"), ("Omantel SAOG", "omantel"),
+     ("АО «Казахтелеком»", "kazakhtelekom"), ("Công ty Cổ phần FPT", "fpt"), ("CTCP Vĩnh Hoàn", "vinh hoan"),
+     ("A. O. Smith", "a o smith"), ("Coca-Cola İçecek (CCI)", "coca cola icecek")],
 )  # fmt: skip
 def test_joint_stock_and_indonesian_forms_are_legal_forms(written: str, clean: str) -> None:
     assert entities.clean_name(written) == clean
@@ -301,3 +307,40 @@ def test_an_international_edition_segment_is_a_locale_of_the_front_page() -> Non
     for url in ("https://www.horiba.com/int/", "https://www.tridonic.com/com/en/about-us.asp"):
         found = entities.site(url)
         assert found is not None and found.front and found.path == ""
+
+
+def test_a_vietnamese_form_or_own_initials_are_no_legal_form_that_tells_two_apart() -> None:
+    """ "Công ty Cổ phần" is what English writes "Corporation" or "JSC"; "(CCI)" the name's initials."""
+    for name in ("Công ty Cổ phần FPT", "Coca-Cola İçecek (CCI)"):
+        rec = entities.record(0, co("a", name, "https://example.com/", "Hanoi, Vietnam"))
+        assert legal_forms(rec.raw_name, rec.clean) == frozenset(), name
+    assert legal_forms("coca cola icecek as", "coca cola icecek") == {"as"}
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("https://www.wickes.co.uk/", "https://www.wickesplc.co.uk/"),
+     ("https://www.akbank.com/", "https://www.akbankinvestorrelations.com/en")],
+)  # fmt: skip
+def test_a_corporate_or_investors_site_of_the_label_is_one_family(a: str, b: str) -> None:
+    name = "Wickes" if "wickes" in a else "Akbank"
+    x, y = (
+        co("a", name, a, "London, United Kingdom"),
+        co("b", f"{name} Group plc", b, "London, United Kingdom"),
+    )
+    assert entities.compare(entities.record(0, x), entities.record(1, y)).joins
+
+
+@pytest.mark.parametrize(
+    ("url", "profile"),
+    [("https://kase.kz/en/issuers/KZTK/", "kase.kz/en/issuers/kztk"),
+     ("https://www.qe.com.qa/web/guest/company-profile?CompanyCode=IQCD", "qe.com.qa/companycode=iqcd"),
+     ("https://www.adx.ae/main-market/company-profile/overview?secCode=ADNOCGAS", "adx.ae/seccode=adnocgas"),
+     ("https://www.belex.rs/trgovanje/hartija/dnevni/NIIS", None),
+     ("https://www.example-exchange.com/web/company-profile?symbol=ABC", None)],
+)  # fmt: skip
+def test_a_listed_company_s_page_on_an_exchange_is_a_profile_never_its_site(
+    url: str, profile: str | None
+) -> None:
+    found = page_site(url, "Some Listed Company")
+    assert found is not None and found.platform and found.profile == profile

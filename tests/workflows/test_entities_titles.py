@@ -50,6 +50,17 @@ def test_a_title_opening_a_name_is_read_beside_the_name_as_written() -> None:
         ("Pope Leo XIV of Rome", "Leo XIV"),
         ("Archbishop of Canterbury", "Archbishop of Canterbury"),  # an office, no name
         ("Julie Bishop", "Julie Bishop"),  # a family name, closing the name
+        # an office's style, a master musician's, Malaysia's and the Commonwealth's
+        ("Vice President Sara Z. Duterte", "Sara Z. Duterte"),
+        ("Statsminister Mette Frederiksen", "Mette Frederiksen"),
+        ("Ustad Amjad Ali Khan", "Amjad Ali Khan"),
+        ("Pt. Ravi Shankar", "Ravi Shankar"),
+        ("YAB Dato' Seri Anwar Ibrahim", "Anwar Ibrahim"),
+        ("Tan Sri Lim Kok Thay", "Lim Kok Thay"),
+        ("The Rt Hon Nadhim Zahawi", "Nadhim Zahawi"),
+        ("H.E. Annalena Baerbock", "Annalena Baerbock"),
+        ("Tan Hooi Ling", "Tan Hooi Ling"),  # a family name: only "Tan Sri" is a style
+        ("The Weeknd", "The Weeknd"),
     ],
 )
 def test_a_cleric_s_an_officer_s_or_a_professor_s_title_opens_a_name(written: str, bare: str) -> None:

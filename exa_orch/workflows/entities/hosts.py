@@ -7,8 +7,8 @@ Play apps or two Substack newsletters are two profiles.
 
 Keys: "path" the first path segment, or the first two when the first is a kind word
 (linkedin.com/in/NAME, crunchbase.com/organization/NAME),
-"sub" the subdomain (NAME.substack.com, NAME.github.io), "query:K" a query parameter
-(play.google.com/store/apps/details?id=PACKAGE), "app" the numeric id of an App Store page,
+"sub" the subdomain (NAME.substack.com, NAME.github.io), "query:K" a query parameter, or the first
+of several that the URL has ("query:symbol|seccode"; play.google.com/store/apps/details?id=PACKAGE), "app" the numeric id of an App Store page,
 "lang" the path under a language edition's subdomain (en.wikipedia.org/wiki/TITLE: the profile
 keeps the edition, so two editions are two hosts and their titles are never "different profiles"),
 "none" no profile at all (a news publisher: every article is about others),
@@ -93,6 +93,22 @@ HOSTS: tuple[Host, ...] = (
         "bursamalaysia.com/trade/trading_resources/listing_directory/company-profile?stock_code=TICKER",
     ),
     Host("nse.co.ke", "fixed", "nse.co.ke/listed-companies/NAME"),
+    # the Gulf's exchanges, and Kazakhstan's
+    Host(
+        "adx.ae",
+        "query:symbol|seccode",
+        "adx.ae/english/Pages/ProductsandServices/securities/Company-Profile.aspx?symbol=TICKER, "
+        "adx.ae/main-market/company-profile/overview?secCode=TICKER",
+    ),
+    Host("dfm.ae", "fixed", "dfm.ae/the-exchange/market-information/company/TICKER"),
+    Host("qe.com.qa", "query:companycode", "qe.com.qa/web/guest/company-profile?CompanyCode=TICKER"),
+    Host("boursakuwait.com.kw", "query:tkr", "boursakuwait.com.kw/en/securities/company-profile/?tkr=TICKER"),
+    Host(
+        "saudiexchange.sa",
+        "query:companysymbol",
+        "saudiexchange.sa/wps/portal/saudiexchange/hidden/company-profile-main/?companySymbol=TICKER",
+    ),
+    Host("kase.kz", "fixed", "kase.kz/en/issuers/TICKER, kase.kz/ru/issuers/TICKER"),
     Host(
         "oslobors.no",
         "none",
@@ -216,9 +232,9 @@ def profile_of(row: Host, host: str, segments: list[str], query: dict[str, str])
     if kind == "sub":
         sub = host.removesuffix("." + row.name)
         return f"{row.name}/{sub}" if sub and sub != host else None
-    if kind == "query":
-        value = query.get(arg, "").strip().lower()
-        return f"{row.name}/{arg}={value}" if value else None
+    if kind == "query":  # "query:symbol|seccode": the first of the parameters the URL has
+        found = next((k for k in arg.split("|") if query.get(k, "").strip()), "")
+        return f"{row.name}/{found}={query[found].strip().lower()}" if found else None
     if kind == "app":
         ids = [s for s in segments if s.startswith("id") and s[2:].isdigit()]
         return f"{row.name}/app/{ids[0]}" if ids else None

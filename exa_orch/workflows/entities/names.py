@@ -27,7 +27,20 @@ _MORE_FORMS = (
     # ("Burgan Bank K.P.S.C.", "Ahli Bank Q.P.S.C.", "Emaar Properties PJSC", "Omantel SAOG",
     # "Saudi Aramco Base Oil Company SJSC", "Commercial International Bank (Egypt) S.A.E.")
     | {"kpsc", "k p s c", "kscp", "k s c p", "ksc", "k s c", "qpsc", "q p s c", "qsc", "q s c", "p j s c"}
-    | {"psc", "p s c", "saog", "s a o g", "saoc", "s a o c", "bsc", "b s c", "sjsc", "s j s c", "sae", "s a e"}
+    | {
+        "psc",
+        "p s c",
+        "saog",
+        "s a o g",
+        "saoc",
+        "s a o c",
+        "bsc",
+        "b s c",
+        "sjsc",
+        "s j s c",
+        "sae",
+        "s a e",
+    }
     # a football club's form, as a legal form is written after the name ("Rangers F.C.", "Rangers
     # Football Club", "Valencia CF", "Real Madrid Club de Fútbol"): one club either way
     | {"fc", "f c", "afc", "a f c", "cf", "c f", "football club", "club de futbol"}
@@ -106,11 +119,24 @@ def words(text: str) -> list[str]:
     return re.sub(r"[^\w\s]", " ", text.replace("'", "").replace("’", "")).split()
 
 
+# Legal forms written before a name in Cyrillic or Georgian ("АО «Казахтелеком»", "ПАО Сбербанк",
+# "ТОВ", "სს „საქართველოს რკინიგზა“"), stripped as written, since in Latin letters "AO" or "Pat"
+# may open a name ("A. O. Smith"), and in Vietnamese ("Công ty Cổ phần FPT", "CTCP Vĩnh Hoàn"):
+# as a form in CJK script, a stock company's form, written in English as any of "Corporation",
+# "JSC" or "Co., Ltd.", so no form that tells two companies apart.
+_SCRIPT_OPENING_FORMS = re.compile(
+    r"^\s*(?:ПАО|ОАО|ЗАО|НАО|АО|ООО|ПАТ|ПрАТ|ПРАТ|АТ|ТОВ|ТОО|АҚ|ЖШС|ЕАД|АД|ДОО|ОДО|სს|შპს|"
+    r"(?i:c[ôo]ng\s+ty\s+(?:c[ổo]\s+ph[ầa]n|tnhh)|ctcp))\s+(?=\S)"
+)
+
+
 def written_name(name: str) -> str:
-    """`name` as written, but for what is no part of it: a legal form in CJK script, a former name
-    in brackets, the name's own initials in brackets after it ("Coca-Cola İçecek (CCI)" ->
-    "Coca-Cola İçecek"), so that what cleaning drops from it is its legal form alone."""
-    return _without_own_initials(without_renamed(without_cjk_forms(name)))
+    """`name` as written, but for what is no part of it: a legal form in CJK script, or one in
+    Cyrillic or Georgian before it, a former name in brackets, the name's own initials in brackets
+    after it ("Coca-Cola İçecek (CCI)" -> "Coca-Cola İçecek"), so that what cleaning drops from it is
+    its legal form alone."""
+    bare = _SCRIPT_OPENING_FORMS.sub("", without_cjk_forms(name))
+    return _without_own_initials(without_renamed(bare))
 
 
 @lru_cache(maxsize=65536)

@@ -221,9 +221,15 @@ _LISTING = re.compile(
     r"/(?:aktie|aktien|stocks?|quotes?|get-quotes|shares?|share-details|equities|equities-quote|equity|"
     r"listed-companies|company-profiles|company-profile-main|companies|instrument|emisoras|azioni|asx|"
     r"market_data/company|issuer-profile|aktier|profil-perusahaan-tercatat|empresas-listadas|"
-    r"spolka|listing_directory)(?:[/.][^/]+|$)|/displaycompany\.php|/companypage/"
+    r"spolka|listing_directory|issuers|securities|sirket-bilgileri|hartija|market-information/company)"
+    r"(?:[/.][^/]+|$)|/displaycompany\.php|/companypage/"
 )  # a listing keyword then the company's segment, or a query ("equities-quote?sym=1880"): not
 # "company-profile" alone or "/investors/companyprofile.aspx", a site's own pages as often
+# ("kase.kz/en/issuers/KZTK", "boursakuwait.com.kw/en/securities/company-profile/?tkr=BOUBYAN",
+# "kap.org.tr/tr/sirket-bilgileri/genel/1222-...", "dfm.ae/the-exchange/market-information/company/DIB")
+# A query naming a listed company by its symbol or code ("qe.com.qa/web/guest/company-profile?
+# CompanyCode=IQCD", "adx.ae/.../Company-Profile.aspx?symbol=ADNOCGAS")
+_LISTING_QUERY = re.compile(r"(?:^|&)(?:symbol|ticker|tkr|companycode|companysymbol|stock_code|cmpy_id)=")
 
 
 def page_site(url: str, name: str | None) -> Site | None:
@@ -237,7 +243,12 @@ def page_site(url: str, name: str | None) -> Site | None:
         found is None
         or found.platform
         or not name
-        or not (_article(found.path, name) or _LISTING.search(found.path) or _numbered(found))
+        or not (
+            _article(found.path, name)
+            or _LISTING.search(found.path)
+            or _LISTING_QUERY.search(found.query)
+            or _numbered(found)
+        )
     ):
         return found
     own = re.sub(r"[^a-z0-9]", "", fold(name).lower())

@@ -43,10 +43,18 @@ _RANKS = frozenset(
     "cardinal archbishop bishop rabbi imam ayatollah grand mufti reverend rev father pastor metropolitan "
     "eminence excellency general gen lieutenant lt colonel col major maj brigadier brig admiral adm vice "
     "rear marshal field air chief commander cmdr captain capt professor prof saint ambassador "
-    "rt hon honourable honorable senator governor mayor".split()
+    "rt hon honourable honorable senator governor mayor"
+    # offices written before a name ("Vice President Sara Z. Duterte", "Statsminister Mette
+    # Frederiksen"), a master musician's (Pandit, Ustad), Malaysia's styles ("YAB Dato' Seri Anwar")
+    " president presidente minister prime chancellor premier statsminister bundeskanzler bundeskanzlerin"
+    " pandit pt ustad ustaad hazrat maulana yab yb dato datuk datin seri".split()
 )
+# Styles of more than one word, or written with dots: "The Rt Hon", "H.E." (His or Her Excellency),
+# Malaysia's "Tan Sri" ("Tan" alone opens many a Chinese name)
+_STYLES = (r"the(?=\s+(?:rt|right|most|hon)\b)", r"right", r"most", r"h\.\s?e\.", r"tan\s+sri")
 _OPENING = re.compile(
-    r"^\s*(?:(?:" + "|".join(sorted(REGNAL | _RANKS)) + r")\.?\s+)+(?!of\b)(?=\S+\s*\S)", re.I
+    r"^\s*(?:(?:" + "|".join([*_STYLES, *sorted(REGNAL | _RANKS)]) + r")[.'’]?\s+)+(?!of\b)(?=\S+\s*\S)",
+    re.I,
 )  # "Archbishop of Canterbury" is an office, no name
 _REGNAL_OPENING = re.compile(r"^\s*(?:(?:" + "|".join(sorted(REGNAL)) + r")\.?\s+)+(?=\S)", re.I)
 # A regnal number: I to XXXIX, a word of its own after the given name.
