@@ -282,3 +282,15 @@ def test_a_name_run_together_is_a_candidate_pair_with_its_two_words() -> None:
         1, person("b", "Gen Hoshino", "https://en.wikipedia.org/wiki/Gen_Hoshino", "", "")
     )
     assert "j:hoshinogen" in block_keys(kana) & block_keys(latin)
+
+
+@pytest.mark.parametrize(
+    ("latin", "written"),
+    [("Aziz Akhannouch", "عزيز أخنوش"), ("Bahman Ghobadi", "بهمن قبادی"), ("Abida Parveen", "عابدہ پروین"),
+     ("Mashrafe Mortaza", "মাশরাফি বিন মুর্তজা"), ("L. Subramaniam", "எல். சுப்பிரமணியம்")],
+)  # fmt: skip
+def test_a_latin_spelling_meets_the_letters_another_script_writes_it_with(latin: str, written: str) -> None:
+    """A French ch is ش, a Persian gh ق, a v و, a z জ, Tamil's ச an s: the pair is weighed at all."""
+    x = person("a", latin, "https://en.wikipedia.org/wiki/X", "")
+    y = person("b", written, "https://ar.wikipedia.org/wiki/Y", "")
+    assert block_keys(entities.record(0, x)) & block_keys(entities.record(1, y))

@@ -110,7 +110,7 @@ def _consonant_keys(name: str) -> set[str]:
             key
             for x in parse(name)[:1]
             for key in (
-                f"s:{skeleton(x.family)}",
+                *(f"s:{skeleton(spelled)}" for spelled in _heard_spellings(x.family)),
                 f"s:{skeleton(re.sub('^w', 'v', x.family))}",
                 f"h:{heard(x.family)}",
             )
@@ -128,7 +128,19 @@ def _consonant_keys(name: str) -> set[str]:
             key,
             key[:1] + re.sub("[vf]", "", key[1:]),
             key.replace("z", "s"),
+            key.replace("c", "s"),  # Tamil's ச, read c, is an s as often (சுப்பிரமணியம் / Subramaniam)
             key[1:] if key[:1] in "wy" else key,
         }
         if k
     }
+
+
+# Latin spellings of letters another script writes otherwise: a French "ch" is ش (Akhannouch /
+# أخنوش), a Persian "gh" ق (Ghobadi / قبادی), a "v" و, a glide (Parveen / پروین), a "z" জ or ज (Mortaza /
+# মুর্তজা)
+_HEARD = (("ch", "sh"), ("gh", "q"), ("v", "w"), ("z", "j"))
+
+
+def _heard_spellings(family: str) -> set[str]:
+    """A Latin family name as written and with each of `_HEARD`'s letters as another script writes it."""
+    return {family, *(family.replace(x, y) for x, y in _HEARD if x in family)}
