@@ -16,13 +16,18 @@ from exa_orch.workflows.entities.terms import TERMS, WORD
 _MORE_FORMS = (
     frozenset(
         "abp pbc slu s l u sa nv nv sa s a n v spa s p a sarl sas sl ooo zao ojsc pjsc pcl tbk bhd sdn bhd "
-        "ab publ ltda eirl sro s r o as asa aps ehf kft zrt doo d o o kk k k gk plc llp lp se".split(" ")
+        "ab publ ltda eirl sro s r o as asa aps ehf kft zrt doo d o o kk k k gk plc llp lp se berhad".split(
+            " "
+        )
     )
     | {"ab publ", "s l u", "sa nv", "nv sa", "s p a", "sdn bhd", "s r o", "d o o", "k k"}
     | {"public", "corporacion", "sab de cv", "s a b de", "s a b de c v", "sa de cv", "s a de c v"}
     # a joint-stock company of Vietnam and the former Soviet states ("Vinhomes JSC", "Vinhomes
     # Joint Stock Company" once cleanco took "Company", "JSC Kazatomprom")
     | {"jsc", "cjsc", "joint stock"}
+    # Colombia's public-service companies ("Interconexión Eléctrica S.A. E.S.P."), a Kazakh joint-stock
+    # company written after its name in Latin letters ("Kaspi.kz AO")
+    | {"esp", "e s p", "sa esp", "s a e s p", "ao"}
     # the Gulf's and Egypt's public and closed shareholding companies, written with dots or without
     # ("Burgan Bank K.P.S.C.", "Ahli Bank Q.P.S.C.", "Emaar Properties PJSC", "Omantel SAOG",
     # "Saudi Aramco Base Oil Company SJSC", "Commercial International Bank (Egypt) S.A.E.")
