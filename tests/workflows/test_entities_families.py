@@ -345,3 +345,15 @@ def test_a_listed_company_s_page_on_an_exchange_is_a_profile_never_its_site(
 ) -> None:
     found = page_site(url, "Some Listed Company")
     assert found is not None and found.platform and found.profile == profile
+
+
+def test_a_word_saying_what_kind_of_body_it_is_before_a_short_name_is_no_other_name() -> None:
+    """ "Société BIC" is BIC's article, "Agencia EFE" EFE's; "Grupo Lala" is no unit of "La"."""
+    where, trade = "Clichy, France", "Stationery"
+    site = co("a", "BIC", "https://fr.bic.com/fr-fr", where, industry=trade)
+    wiki = co(
+        "b", "Société Bic", "https://en.wikipedia.org/wiki/Soci%C3%A9t%C3%A9_Bic", where, industry=trade
+    )
+    assert entities.compare(entities.record(0, site), entities.record(1, wiki)).joins
+    other = co("c", "Crédit Agricole BIC", "https://en.wikipedia.org/wiki/X", where, industry=trade)
+    assert not entities.compare(entities.record(0, site), entities.record(1, other)).joins

@@ -253,21 +253,29 @@ def _leads(page: Record, own: Record, theirs: list[str], written: str) -> str | 
 
 
 _SMALL = frozenset("de des du la le of the and y e et".split())
+# Words that open a company's name saying only what kind of body it is, in the Romance languages
+# ("Société BIC", "Agencia EFE", "Banca MPS"): before a short name as good as no word at all
+_KIND_OPENERS = frozenset(
+    "societe sociedad sociedade societa compagnie compania companhia compagnia empresa empresas agencia "
+    "agence agenzia banca banco banque".split()
+)
 
 
 def _placed(mine: list[str], theirs: list[str]) -> tuple[bool, int, list[str]] | None:
     """Where the shorter of two names' words (the site's `mine`, the profile's `theirs`) stand
     together in the longer, which adds one to three words (small words not counted: "Compagnie
     Generale des Etablissements Michelin" adds three): (the site's is the shorter, where, the words
-    added), or None. Leading, three letters suffice; after the first word, five, not designators
-    alone ("Norsk Hydro" / "Hydro", never "Bank")."""
+    added), or None. Leading, three letters suffice, or after words saying only what kind of body it
+    is (`_KIND_OPENERS`: "Société BIC"); after another first word, five, not designators alone
+    ("Norsk Hydro" / "Hydro", never "Bank")."""
     mine = [w for w in mine if w not in _SMALL] or mine
     theirs = [w for w in theirs if w not in _SMALL] or theirs
     short, long_ = sorted((mine, theirs), key=len)
     if not short or len(short[0]) < 3 or not 0 < len(long_) - len(short) <= 3:
         return None
     at = _within(short, long_)
-    if at is None or (at and (len(" ".join(short)) < 5 or set(short) <= DESIGNATORS)):
+    opened = at is not None and set(long_[:at]) <= _KIND_OPENERS
+    if at is None or (at and not opened and (len(" ".join(short)) < 5 or set(short) <= DESIGNATORS)):
         return None
     return short is mine, at, long_[:at] + long_[at + len(short) :]
 
