@@ -273,10 +273,9 @@ def test_two_employers_without_one_article_stay_apart() -> None:
     ("a", "b"),
     [
         ("ناصف ساويرس", "Nassef Sawiris"),
-        ("सचिन तेंदुलकर", "Sachin Tendulkar"),
         ("محمد العبار", "Mohamed Alabbar"),
     ],
-)
+)  # a Brahmic script writes its vowels: सचिन तेंदुलकर is read whole (test_entities_brahmic.py)
 def test_a_consonantal_name_agrees_by_its_skeleton_but_never_alone(a: str, b: str) -> None:
     weight, reason = name_evidence(a, b)
     assert 0 < weight <= 5.0 < JOIN_PERSON, reason
@@ -581,9 +580,11 @@ def test_an_employer_named_in_passing_with_a_possessive_is_the_others() -> None:
 
 
 def test_consonants_one_letter_off_or_run_together_agree_and_others_do_not() -> None:
-    assert name_evidence("नीरज चोपड़ा", "Neeraj Chopra")[0] == 5.0
-    assert name_evidence("शाहरुख़ ख़ान", "Shah Rukh Khan")[0] == 5.0
+    # Devanagari writes its vowels: read whole (brahmic.py), beyond its consonants
+    assert name_evidence("नीरज चोपड़ा", "Neeraj Chopra")[0] == 7.0
+    assert name_evidence("शाहरुख़ ख़ान", "Shah Rukh Khan")[0] == 7.0
     assert name_evidence("नीरज चोपड़ा", "Neeraj Singh")[0] < 0
+    assert name_evidence("ناصف ساويرس", "Nassef Sawiris")[0] == 5.0  # Arabic does not
 
 
 @pytest.mark.parametrize(

@@ -7,6 +7,7 @@ import unicodedata
 from functools import lru_cache
 from typing import cast
 
+from exa_orch.workflows.entities import brahmic
 from exa_orch.workflows.entities.scripts import greek, hong_kong_reading, is_cjk, sound_key, sounds_alike
 from exa_orch.workflows.entities.terms import TERMS, WORD
 
@@ -100,9 +101,12 @@ def _kana(run: re.Match[str]) -> str:
 
 def fold(text: str) -> str:
     """Lowercase ASCII: accents dropped (é -> e, ß -> ss, ø -> o), Japanese kana read as Hepburn
-    romaji (キッコーマン -> kikkoman, a long vowel's mark dropped), other scripts transliterated by
-    `anyascii` (Ж -> zh, 東京 -> dongjing): the same spelling of one name in two scripts agrees."""
+    romaji (キッコーマン -> kikkoman, a long vowel's mark dropped), the Brahmic scripts of South Asia
+    with the vowels their consonants carry (brahmic.py: पवन हंस -> pavan hans), other scripts
+    transliterated by `anyascii` (Ж -> zh, 東京 -> dongjing): the same spelling of one name in two
+    scripts agrees."""
     text = _KANA.sub(_kana, unicodedata.normalize("NFC", text)) if _KANA.search(text) else text
+    text = brahmic.reading(text)  # before NFKD: a virama is a combining mark it would drop
     decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
     latin = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
     if not latin.isascii():

@@ -33,11 +33,12 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from exa_orch.workflows.entities.brahmic import has_brahmic, spelling_key
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import one_off, skeletons
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
 from exa_orch.workflows.entities.japanese import fits, heard, katakana_words, latin_key, readings
-from exa_orch.workflows.entities.names import is_latin, words
+from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import (
     KOREAN_SURNAMES,
     chinese_spelled,
@@ -369,8 +370,19 @@ _WHOLE_READ = 6.0
 def name_evidence(a: str, b: str) -> tuple[float, str]:
     """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
     read = skeletons(a, b) or _katakana(a, b) or regnal_evidence(a, b) or _single(a, b) or _initials(a, b)
-    if read is not None:
-        return read
+    if not (has_brahmic(a) or has_brahmic(b)):
+        return read if read is not None else _read_whole(a, b)
+    # a Brahmic script is read with its vowels too (brahmic.py), in the spellings its letters have
+    # in Latin ones: its reading may say more than its consonants (विनीता सिंह, "vinita singh", is
+    # Vineeta Singh's whole name)
+    best = max(_read_whole(a, b), _read_whole(spelling_key(fold(a)), spelling_key(fold(b))))
+    # but only a whole name's agreement outweighs what the consonants say: a family name alike
+    # beside given names that differ does not undo "their consonants differ" (Sachin Pilot)
+    return best if read is None or best[0] >= _WHOLE_READ else read
+
+
+def _read_whole(a: str, b: str) -> tuple[float, str]:
+    """`name_evidence` by each reading of the two names, given names and family name."""
     best: tuple[float, str] = (-8.0, "names differ")
     for x in parse(a):
         for y in parse(b):

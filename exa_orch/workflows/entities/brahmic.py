@@ -1,0 +1,180 @@
+"""Names written in the Brahmic scripts of South Asia (Devanagari, Bengali, Gurmukhi, Gujarati,
+Oriya, Tamil, Telugu, Kannada, Malayalam) read as their Latin spellings write them.
+
+anyascii spells each letter alone: a consonant without its inherent vowel, so पवन हंस reads "pvn
+hms" and రహమాన్ "rhmn", which only a name's consonants can be compared by. `reading` spells each
+consonant with the vowel it carries, the inherent "a" where no vowel sign, virama or other letter
+takes its place, as the Latin spellings of Indian names do: पवन हंस "pavan hans", పవన్ కళ్యాణ్ "pavan
+kalyan". In the northern scripts the inherent vowel is silent at a word's end and between a vowel
+and a consonant that carries one (Hindi's schwa deletion: शिवकुमार "shivkumar", रहमान "rahman",
+तेंदुलकर "tendulkar"); in the southern ones a name ends with a virama where it ends in a
+consonant. Letters are told apart by their place in their script's block of 128: Unicode laid the
+nine scripts out alike (ISCII's order), so one table reads them all.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from functools import lru_cache
+
+_FIRST, _LAST = 0x0900, 0x0D7F
+_NORTH = frozenset({0x0900, 0x0980, 0x0A00, 0x0A80, 0x0B00})  # Devanagari to Oriya: schwa deletion
+_VIRAMA, _NUKTA, _ANUSVARA, _CANDRABINDU, _VISARGA = 0x4D, 0x3C, 0x02, 0x01, 0x03
+# A consonant's Latin letters by its Unicode name's syllable, where they differ from the syllable
+# without its "a": retroflex letters as their dental ones, the palatal ca as "ch", its aspirate "chh"
+_SPELLED = {"c": "ch", "ch": "chh", "tt": "t", "tth": "th", "dd": "d", "ddh": "dh", "nn": "n", "nnn": "n",
+            "ng": "n", "ny": "n", "ss": "sh", "ll": "l", "lll": "l", "rr": "r", "q": "q", "khh": "kh",
+            "ghh": "gh", "dddh": "rh", "yy": "y", "v": "v"}  # fmt: skip
+# A consonant with a nukta below, as Urdu's and Persian's sounds are written in Devanagari (ज़ z, फ़ f)
+_NUKTA_SPELLED = {"j": "z", "ph": "f", "k": "q", "kh": "kh", "g": "gh", "d": "r", "dh": "rh"}
+# Vowel signs and letters by their Unicode names' last words
+_VOWELS = {"a": "a", "aa": "a", "i": "i", "ii": "i", "u": "u", "uu": "u", "e": "e", "ee": "e", "ai": "ai",
+           "o": "o", "oo": "o", "au": "au", "vocalic r": "ri", "vocalic rr": "ri", "short e": "e",
+           "short o": "o", "candra e": "e", "candra o": "o", "vocalic l": "li"}  # fmt: skip
+_BRAHMIC = re.compile(r"[\u0900-\u0d7f]")
+
+
+def has_brahmic(text: str) -> bool:
+    """Whether `text` holds a letter of a Brahmic script of South Asia."""
+    return bool(_BRAHMIC.search(text))
+
+
+def _offset(ch: str) -> tuple[int, int] | None:
+    """(the script's block, the letter's place in it), or None outside the nine scripts."""
+    code = ord(ch)
+    if not _FIRST <= code <= _LAST:
+        return None
+    block = _FIRST + (code - _FIRST) // 0x80 * 0x80
+    return block, code - block
+
+
+def _kind(ch: str) -> tuple[str, str]:
+    """("consonant" | "vowel" | "sign" | "mark" | "other", its Latin letters) for one character."""
+    found = _offset(ch)
+    if found is None:
+        return "other", ch
+    block, off = found
+    if off == _VIRAMA:
+        return "virama", ""
+    if off == _NUKTA:
+        return "nukta", ""
+    if off in (_ANUSVARA, _CANDRABINDU) or (block, off) == (0x0A00, 0x70):  # and Gurmukhi's tippi
+        return "mark", "n"
+    if off == _VISARGA:
+        return "mark", "h"
+    name = unicodedata.name(ch, "").lower()
+    if " vowel sign " in name:
+        return "sign", _VOWELS.get(name.split(" vowel sign ", 1)[1], "")
+    if " letter " in name:
+        syllable = name.split(" letter ", 1)[1]
+        if syllable in _VOWELS:
+            return "vowel", _VOWELS[syllable]
+        if syllable.endswith("a") and syllable.isalpha():
+            bare = syllable[:-1]
+            return "consonant", _SPELLED.get(bare, bare)
+    return "other", ""
+
+
+@lru_cache(maxsize=65536)
+def reading(text: str) -> str:
+    """`text` with every run of a Brahmic script spelled as a Latin spelling of the name would be
+    (module docstring); the rest of `text` unchanged."""
+    if not has_brahmic(text):
+        return text
+    # NFC: Bengali's ো is one sign, not ে and া; ज़ stays ज and its nukta (a composition exclusion)
+    text = unicodedata.normalize("NFC", text)
+    return re.sub(r"[\u0900-\u0d7f]+", _word, text)
+
+
+def _word(run: re.Match[str]) -> str:
+    """One run of Brahmic letters spelled: syllables of consonants and the vowel each carries."""
+    chars = run.group(0)
+    found = _offset(chars[0])
+    north = found is not None and found[0] in _NORTH
+    # each syllable: [consonant letters, vowel, inherent, nasal...]; a vowel letter is one of its own
+    syllables: list[list[str | bool]] = []
+    for ch in chars:
+        kind, latin = _kind(ch)
+        if kind == "consonant":
+            _consonant(syllables, latin)
+        elif kind == "vowel":
+            syllables.append(["", latin, False])
+        elif syllables:
+            _mark(syllables[-1], kind, latin)
+    if north:
+        _delete_schwas(syllables)
+    return "".join(
+        _spelled(s, syllables[i + 1] if i + 1 < len(syllables) else None) for i, s in enumerate(syllables)
+    )
+
+
+def _consonant(syllables: list[list[str | bool]], latin: str) -> None:
+    """A consonant: a syllable of its own with the inherent vowel, or after a virama one cluster
+    with the consonant before it ("+" marks it, for `_delete_schwas`)."""
+    last = syllables[-1] if syllables else None
+    if last is not None and last[1] == "" and not last[2] and len(last) == 3:
+        last[0] = f"{last[0]}+{latin}"
+        last[1], last[2] = "a", True
+    else:
+        syllables.append([latin, "a", True])
+
+
+def _mark(last: list[str | bool], kind: str, latin: str) -> None:
+    """A sign on the syllable `last`: a nukta changes its consonant, a virama silences its vowel,
+    a vowel sign replaces it, a nasal mark follows it."""
+    if kind == "nukta":
+        consonant = str(last[0])
+        plain = next((p for p in _NUKTA_SPELLED if consonant.endswith(p)), None)
+        if plain is not None:
+            last[0] = consonant[: -len(plain)] + _NUKTA_SPELLED[plain]
+    elif kind == "virama":
+        last[1], last[2] = "", False
+    elif kind == "sign":
+        last[1], last[2] = latin, False
+    elif kind == "mark":
+        last.append(latin)
+
+
+def _delete_schwas(syllables: list[list[str | bool]]) -> None:
+    """Hindi's schwa deletion, right to left: an inherent vowel at the word's end, but after a
+    cluster (नरेन्द्र "narendra"), and one of a single consonant between a vowel and a single
+    consonant that carries one (চক্রবর্তী "chakrabarti", not "chakrbarti"), is silent (not the first syllable's, nor one a nasal follows: हंस "hans")."""
+    for i in range(len(syllables) - 1, 0, -1):
+        s = syllables[i]
+        if not s[2] or len(s) > 3:
+            continue
+        if i == len(syllables) - 1:
+            if "+" not in str(s[0]):
+                s[1], s[2] = "", False
+            continue
+        after = syllables[i + 1]
+        single = "+" not in str(s[0]) and "+" not in str(after[0])  # VC_CV: one consonant either side
+        if single and syllables[i - 1][1] and after[0] and after[1]:
+            s[1], s[2] = "", False
+
+
+def _spelled(s: list[str | bool], after: list[str | bool] | None) -> str:
+    """A syllable's letters; a nasal mark before p, b or m as "m", before h as "ng" (सिंह "singh")."""
+    nasal = "".join(str(x) for x in s[3:])
+    if nasal == "n" and after is not None and str(after[0])[:1] in ("p", "b", "m"):
+        nasal = "m"
+    elif nasal == "n" and after is not None and str(after[0])[:1] == "h":
+        nasal = "ng"
+    return f"{str(s[0]).replace('+', '')}{s[1]}{nasal}"
+
+
+# Latin spellings of Indian names that one Brahmic letter writes: long vowels doubled or not
+# (Vineeta / विनीता "vinita", Haasan), w or v (व), ph or f, an aspirate's h after t or d or not
+# (Srinath / श्रीनाथ), ou or au (Sourav / सौरव "saurav"), a letter written twice once
+_SPELLINGS = (("ee", "i"), ("oo", "u"), ("aa", "a"), ("ii", "i"), ("uu", "u"), ("ou", "au"), ("w", "v"),
+              ("ph", "f"), ("th", "t"), ("dh", "d"), ("ck", "k"), ("q", "k"), ("x", "ks"))  # fmt: skip
+
+
+def spelling_key(folded: str) -> str:
+    """A folded name (a Brahmic reading or a Latin spelling) with `_SPELLINGS` made one: the Latin
+    spellings of one Indian name and its reading agree ("vineeta singh" and "vinita singh")."""
+    key = folded.lower()
+    for written, one in _SPELLINGS:
+        key = key.replace(written, one)
+    return re.sub(r"([a-z])\1+", r"\1", key)
