@@ -438,3 +438,20 @@ def test_a_handle_in_lower_case_is_a_person_s_stated_name() -> None:
     other = person("c", "Linus Torvalds", "https://example.org/lt", "", "")
     other["properties"]["description"] = "Linus Torvalds, known as the father of Linux."
     assert "the" not in entities.record(0, other).aliases
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "other"),
+    [
+        ("Embla Medical", "Embla Medical is the home of Össur; the company was known as Össur hf. until 2024.", "ossur"),
+        ("Saudi Pro League", "The Saudi Pro League, known as the Roshn Saudi League for sponsorship reasons, is ...",
+         "roshn saudi league"),
+        ("Škoda Auto", "Škoda Auto, formerly Škoda Works, is a Czech carmaker.", "skoda works"),
+    ],
+)  # fmt: skip
+def test_a_name_had_until_a_time_after_the_or_an_accented_capital_is_another_name(
+    name: str, text: str, other: str
+) -> None:
+    rec = entities.record(0, {"id": "a", "properties": {"type": "company", "url": "https://a.example/",
+                                                        "description": text, "company": {"name": name}}})  # fmt: skip
+    assert other in rec.aliases, rec.aliases

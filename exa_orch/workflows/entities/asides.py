@@ -102,7 +102,9 @@ _RENAME = (
 # A company's name as prose writes it: up to seven capitalised words, which "and", "of", "&" or a
 # Romance "de", "do", "da" may join ("Minnesota Mining and Manufacturing", "Banco do Brasil");
 # records.py reads its English cues with it too.
-ORG_NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de|do|da)\s+)?[A-Z0-9&][\w&.'’\-]*){0,6})"
+ORG_NAME = (
+    r"([A-Z0-9À-ÖØ-ÞĀ-Ž][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de|do|da)\s+)?[A-Z0-9&À-ÖØ-ÞĀ-Ž][\w&.'’\-]*){0,6})"
+)
 # A legal form set off by commas after a name ("Vista Oil & Gas, S.A.B. de C.V., now Vista Energy"):
 # not a name of its own, and no end to the phrase.
 FORM_BETWEEN_COMMAS = rf"(?:,\s+(?:{_FORMS})(?=,))?"
@@ -128,6 +130,12 @@ _OTHER_LANGUAGES = (
     re.compile(r"(?:,|\()\s*(?:antes|antiguamente|antigamente|ex)\s+" + ORG_NAME),
     # "PayMaya is now Maya: ...": a name the sentence ends on or a time follows
     re.compile(r"\bis\s+now\s+" + ORG_NAME + r"(?=\s*[:,;.)]|\s+(?:in|after|following|since)\s)"),
+    # "the company was known as Össur hf. until 2024": a name it had until a time
+    re.compile(
+        r"\b(?:was|were)\s+(?:formerly\s+|previously\s+)?(?:known\s+as|called|named)\s+"
+        + ORG_NAME
+        + r"(?=\s+until\b)"
+    ),
     # "Faurecia ... renamed Forvia", "the company it keeps will be called Kellanova"
     re.compile(r"\b(?:renamed|rebranded)\s+" + ORG_NAME),
     re.compile(r"\b(?:will|would|to)\s+be\s+(?:called|named|renamed|rebranded\s+as)\s+" + ORG_NAME),

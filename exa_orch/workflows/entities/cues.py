@@ -14,14 +14,14 @@ import re
 
 from exa_orch.workflows.entities import asides
 
-NAME = r"([A-Z0-9][\w&.'’\-]*(?:\s+(?:&\s+)?[A-Z0-9&][\w&.'’\-]*){0,5})"
+NAME = r"([A-Z0-9À-ÖØ-ÞĀ-Ž][\w&.'’\-]*(?:\s+(?:&\s+)?[A-Z0-9&À-ÖØ-ÞĀ-Ž][\w&.'’\-]*){0,5})"
 ALIAS_CUES = (
     re.compile(r"\b[Ff]ormerly(?:\s+(?:known\s+as|called|named))?\s+" + NAME),
     re.compile(r"\b[Pp]reviously\s+(?:known\s+as|called|named)\s+" + NAME),
     # "also known as", "commonly known as", "known simply as", and a bare "known as"
     re.compile(
         r"\b(?:(?:[Aa]lso|otherwise|commonly|popularly|widely|better|simply)\s+)?known\s+(?:simply\s+)?as\s+"
-        + f"(?:{NAME}|{asides.HANDLE})"
+        + f"(?:the\\s+)?(?:{NAME}|{asides.HANDLE})"
     ),
     re.compile(
         r"\b(?:a\.?k\.?a\.?|alias|pseudonimo\s+di|seud[oó]nimo\s+de|pseudonyme\s+de)\s+(?:"
