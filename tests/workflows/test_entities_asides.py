@@ -455,3 +455,20 @@ def test_a_name_had_until_a_time_after_the_or_an_accented_capital_is_another_nam
     rec = entities.record(0, {"id": "a", "properties": {"type": "company", "url": "https://a.example/",
                                                         "description": text, "company": {"name": name}}})  # fmt: skip
     assert other in rec.aliases, rec.aliases
+
+
+def test_a_stated_name_meets_a_page_adding_its_kind_or_its_country() -> None:
+    """ "formerly Plastic Omnium" names "Compagnie Plastic Omnium"; "formerly known as Tigo", said
+    of a company of Tanzania, names "Tigo Tanzania"; not a company of another country."""
+    op = co("a", "OPmobility", "https://www.opmobility.com/en/", "Levallois-Perret, France",
+            "Automotive parts", "OPmobility, formerly Plastic Omnium, designs exterior systems.")  # fmt: skip
+    wiki = co("b", "Compagnie Plastic Omnium", "https://fr.wikipedia.org/wiki/Plastic_Omnium",
+              "Levallois-Perret, France", "Automotive parts")  # fmt: skip
+    assert weigh(op, wiki).joins
+    yas = co("c", "Yas Tanzania", "https://www.yas.co.tz/", "Dar es Salaam, Tanzania",
+             "Telecoms", "Yas is the brand adopted in 2024 by the mobile operator formerly known as Tigo.")  # fmt: skip
+    tigo = co("d", "Tigo Tanzania", "https://en.wikipedia.org/wiki/Tigo_Tanzania", "Dar es Salaam, Tanzania",
+              "Telecoms")  # fmt: skip
+    assert weigh(yas, tigo).joins
+    ghana = co("e", "Tigo Ghana", "https://en.wikipedia.org/wiki/Tigo_Ghana", "Accra, Ghana", "Telecoms")
+    assert not weigh(yas, ghana).joins

@@ -187,7 +187,9 @@ def _names_other(x: Record, y: Record, ev: Evidence) -> None:
     # "became Canadian Pacific Kansas City Limited" names CPKC: a stated name's initials, written
     # as one word of three letters or more
     initials = {acronym(alias): alias for alias in x.aliases if len(alias.split()) >= 3}
-    for named in (y.clean, y.core):
+    # and y's name without a word for its kind or its country a page adds (Compagnie Plastic Omnium)
+    plainer = profiles.plainer_names(y) if known(x.country) and x.country == y.country else []
+    for named in (y.clean, y.core, *plainer):
         if named not in x.aliases:
             named = cores.get(named) or (initials.get(named, "") if len(named) >= 3 else "")
         if named:

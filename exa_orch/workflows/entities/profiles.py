@@ -261,6 +261,21 @@ _KIND_OPENERS = frozenset(
 )
 
 
+def plainer_names(r: Record) -> list[str]:
+    """`r`'s core name without what a page adds to a name stated elsewhere: words saying what kind
+    of body it is before it ("Compagnie Plastic Omnium": Plastic Omnium), or its country's name
+    ("Tigo Tanzania", a company of Tanzania: Tigo); none when nothing is left or nothing goes."""
+    ws = r.core.split()
+    found = []
+    kind = list(itertools.dropwhile(lambda w: w in _KIND_OPENERS or w in _SMALL, ws))
+    if kind and len(kind) < len(ws):
+        found.append(" ".join(kind))
+    placed = [w for w in ws if not _of_country(w, r.country)] if known(r.country) else ws
+    if placed and len(placed) < len(ws):
+        found.append(" ".join(placed))
+    return found
+
+
 def _placed(mine: list[str], theirs: list[str]) -> tuple[bool, int, list[str]] | None:
     """Where the shorter of two names' words (the site's `mine`, the profile's `theirs`) stand
     together in the longer, which adds one to three words (small words not counted: "Compagnie
