@@ -48,7 +48,8 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
 `blind67.json` to `blind72.json`, written blind at b81bf40 (of blind68 to blind72 only their false
-merges read, of blind67 nothing).
+merges read, of blind67 nothing), and `blind73.json` to `blind78.json`, written blind at a9208e1
+and measured there and at 4a57ffe (of blind73 only its false merge read).
 `blind61.json` to `blind66.json`, written blind at 41ef4e0 and measured there and at a9208e1 before
 anyone read them (but the false merges of blind61, blind64 and blind65), are tuning worlds since
 issue 37's sixteenth session; `blind55.json` to `blind60.json`, written blind at 76efefe and measured there and at 41ef4e0 before
@@ -145,7 +146,7 @@ TUNING = (
     "blind65.json",
     "blind66.json",
 )  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json,
-# blind67.json to blind72.json
+# blind67.json to blind78.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
