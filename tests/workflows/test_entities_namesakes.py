@@ -429,3 +429,23 @@ def test_a_comma_inside_a_wiki_url_is_part_of_it() -> None:
         "Moscow, Russia",
     )
     assert not any(r.startswith("same profile") for _, r in weigh(one, two).for_)
+
+
+def test_a_short_name_two_people_s_longer_names_write_whole_joins_neither() -> None:
+    """A father and a son of one name and club: "José María del Nido" could be either "José María
+    del Nido Benavente" or "José María del Nido Carrasco", so it stays apart from both, saying why."""
+    where, club, title = "Seville, Spain", "Sevilla FC", "President"
+    short = person("a", "José María del Nido", "https://en.wikipedia.org/wiki/Jos%C3%A9_Mar%C3%ADa_del_Nido",
+                   club, where, title)  # fmt: skip
+    father = person(
+        "b", "José María del Nido Benavente", "https://es.wikipedia.org/wiki/Benavente", club, where, title
+    )
+    son = person(
+        "c", "José María del Nido Carrasco", "https://es.wikipedia.org/wiki/Carrasco", club, where, title
+    )
+    son_club = person("d", "José María del Nido Carrasco", "https://sevillafc.es/club/del-nido-carrasco", club, where,
+                      title)  # fmt: skip
+    resolution = entities.resolve([short, father, son, son_club])
+    assert resolution.group_of()[0] not in (resolution.group_of()[1], resolution.group_of()[2])
+    assert resolution.group_of()[2] == resolution.group_of()[3]
+    assert any("could be" in a["reason"] for a in resolution.apart)

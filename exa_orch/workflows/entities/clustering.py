@@ -9,6 +9,7 @@ two entities together). Pairs with some evidence for that stayed apart are repor
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -16,8 +17,8 @@ from typing import Any
 
 from exa_orch.workflows.entities import families, glossary, profiles
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
-from exa_orch.workflows.entities.names import DESIGNATORS, acronym, core_name, is_latin
-from exa_orch.workflows.entities.people import parse
+from exa_orch.workflows.entities.names import DESIGNATORS, acronym, core_name, is_latin, words
+from exa_orch.workflows.entities.people import name_evidence, parse
 from exa_orch.workflows.entities.person_keys import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
 from exa_orch.workflows.entities.scripts import (
@@ -245,12 +246,39 @@ def resolve_records(records: Sequence[Record]) -> Resolution:
             for y in range(x + 1, len(members)):
                 evidence(members[x], members[y])
     edges = sorted(((ev.weight, k) for k, ev in weighed.items() if ev.joins), key=lambda e: (-e[0], e[1]))
-    merged = _merge(records, edges, evidence)
+    ambiguous = _ambiguous(records, [k for _, k in edges])
+    merged = _merge(records, [e for e in edges if e[1] not in ambiguous], evidence)
+    merged.apart.extend(
+        {"items": [records[i].id, records[j].id], "reason": why} for (i, j), why in ambiguous.items()
+    )
     where = merged.group_of()
     for (i, j), ev in sorted(weighed.items()):
         if not ev.joins and ev.weight >= 1.0 and where[i] != where[j]:
             merged.apart.append({"items": [records[i].id, records[j].id], "reason": ev.why_apart})
     return merged
+
+
+def _ambiguous(records: Sequence[Record], joined: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
+    """The joins of a person's name that two longer names of two people each write whole ("José María
+    del Nido" beside "José María del Nido Benavente", the father, and "José María del Nido
+    Carrasco", his son, whose names disagree): it could be either, so it joins neither (a wrong
+    merge costs more than a missed one). Each with why, as `Resolution.apart` says it."""
+    near: dict[int, list[int]] = {}
+    for i, j in joined:
+        if records[i].kind == "person" and records[j].kind == "person":
+            near.setdefault(i, []).append(j)
+            near.setdefault(j, []).append(i)
+    dropped: dict[tuple[int, int], str] = {}
+    for x, others in near.items():
+        mine = set(words(records[x].name or ""))
+        longer = [o for o in others if mine < set(words(records[o].name or ""))]
+        for a, b in itertools.combinations(sorted(longer), 2):
+            if name_evidence(records[a].name or "", records[b].name or "")[0] >= 4.0:
+                continue
+            why = f"kept apart: {records[x].name} could be {records[a].name} or {records[b].name}, two people"
+            for y in (a, b):
+                dropped[(min(x, y), max(x, y))] = why
+    return dropped
 
 
 def _first_conflict(
