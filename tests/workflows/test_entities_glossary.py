@@ -508,3 +508,12 @@ def test_a_chinese_companys_english_name_may_open_with_its_province_or_city_unwr
     zh = co("a", "科伦药业", "https://www.kelun.com/", *place)
     en = co("b", "Sichuan Kelun Pharmaceutical", "https://en.wikipedia.org/wiki/Sichuan_Kelun", *place)
     assert entities.resolve([zh, en]).groups == [[0, 1]]  # a candidate pair by the name after the place
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [("고려아연", "Korea Zinc", True), ("국민연금공단", "National Pension Service", True),
+     ("고려대학교", "Korea University", True), ("고려아연", "Korea Steel", False)],
+)  # fmt: skip
+def test_korea_s_old_name_and_its_words_of_trade_translate(written: str, latin: str, agree: bool) -> None:
+    assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) == agree

@@ -42,6 +42,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "相互会社": "mutual|company",
             # a Korean public corporation (한국전력공사, Korea Electric Power Corporation)
             "공사 公社": "corporation",
+            "공단 公团 公團": "service|corporation",  # 국민연금공단 National Pension Service
         },
     ),
     **_terms(
@@ -117,6 +118,8 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "水泥": "cement",
             "玻璃": "glass",
             "烟草 煙草 담배": "tobacco",
+            "锌业 鋅業 아연": "zinc",
+            "年金 养老金 養老金 연금": "pension|pensions",
             "体育 體育": "sports",
             "交通": "transport|communications",
             "大学 大學 대학교 대학": "university",
@@ -173,6 +176,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "西日本": "west japan|western japan",
             "韩国 韓國 한국": "korea|korean",
             "大韩 大韓 대한": "korea|korean|daehan",
+            "高丽 高麗 고려": "korea|korean|koryo|goryeo",  # 고려아연 Korea Zinc, 고려대학교 Korea University
             "台湾 台灣": "taiwan",
             "香港": "hong kong",
             "新加坡": "singapore",
