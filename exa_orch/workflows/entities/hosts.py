@@ -109,6 +109,12 @@ HOSTS: tuple[Host, ...] = (
         "saudiexchange.sa/wps/portal/saudiexchange/hidden/company-profile-main/?companySymbol=TICKER",
     ),
     Host("kase.kz", "fixed", "kase.kz/en/issuers/TICKER, kase.kz/ru/issuers/TICKER"),
+    # Pakistan's, Israel's exchanges; China's and Taiwan's market-data sites
+    Host("dps.psx.com.pk", "fixed", "dps.psx.com.pk/company/TICKER"),
+    Host("market.tase.co.il", "fixed", "market.tase.co.il/en/market_data/company/ID"),
+    Host("quote.eastmoney.com", "fixed", "quote.eastmoney.com/TICKER"),
+    Host("finance.sina.com.cn", "fixed", "finance.sina.com.cn/realstock/company/TICKER"),
+    Host("goodinfo.tw", "query:stock_id", "goodinfo.tw/tw/StockDetail.asp?STOCK_ID=TICKER"),
     Host(
         "oslobors.no",
         "none",
