@@ -683,7 +683,6 @@ def test_a_father_and_a_son_of_one_name_stay_two() -> None:
             True,
         ),  # fmt: skip
         ("https://www.marketindex.com.au/asx/ctx", "Caltex Australia Limited", True),
-        ("https://market.tase.co.il/en/market_data/company/2590/about", "Oil Refineries Ltd", True),
         ("https://www.example-group.com/en/about/company-profile/overview", "Example Holdings", False),
         ("https://www.bse-sofia.bg/en/issuer-profile/5PET", "Petrol AD", True),
         ("https://www.nasdaqomxnordic.com/aktier/microsite?Instrument=SSE1027", "Tele2 AB", True),
