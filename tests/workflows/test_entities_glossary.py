@@ -517,3 +517,10 @@ def test_a_chinese_companys_english_name_may_open_with_its_province_or_city_unwr
 )  # fmt: skip
 def test_korea_s_old_name_and_its_words_of_trade_translate(written: str, latin: str, agree: bool) -> None:
     assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) == agree
+
+
+def test_a_plural_s_is_heard_as_hangul_writes_it() -> None:
+    """타이거즈, "taigeojeu": Tigers with its s sounded z."""
+    written, latin = "KIA 타이거즈", "Kia Tigers"
+    assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+    assert not glossary.agrees(written, clean_name(written), "Kia Tigres", clean_name("Kia Tigres"))
