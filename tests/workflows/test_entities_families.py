@@ -361,3 +361,14 @@ def test_a_word_saying_what_kind_of_body_it_is_before_a_short_name_is_no_other_n
     assert entities.compare(entities.record(0, site), entities.record(1, wiki)).joins
     other = co("c", "Crédit Agricole BIC", "https://en.wikipedia.org/wiki/X", where, industry=trade)
     assert not entities.compare(entities.record(0, site), entities.record(1, other)).joins
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "agree"),
+    [("Instituto Butantan", "Butantan Institute", True), ("Università Bocconi", "Bocconi University", True),
+     ("Universidad de Chile", "University of Chile", True), ("Universidad de Chile", "University of Santiago", False),
+     ("Instituto Butantan", "Butantan Foundation", False)],
+)  # fmt: skip
+def test_an_institution_s_name_in_two_languages_is_one_name(a: str, b: str, agree: bool) -> None:
+    said = entities.names_agree(entities.clean_name(a), entities.clean_name(b))
+    assert (said == "one institution's name in two languages") == agree, said

@@ -52,6 +52,7 @@ from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
+    IN_TWO_LANGUAGES,
     JOINING_WORD,
     acronym,
     core_name,
@@ -73,6 +74,7 @@ _ONE_NAME = (
     "equal names but for spaces",
     "a name shortened by syllables",
     JOINING_WORD,
+    IN_TWO_LANGUAGES,
 )  # how names_agree says "one name"
 _WITHIN = "one name's words are within the other's"  # names_agree's weakest agreement
 DECISIVE = 10.0

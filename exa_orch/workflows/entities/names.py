@@ -386,6 +386,27 @@ def _unjoined(cleaned: str) -> str:
     return " ".join(w for w in cleaned.split() if w not in _JOINING)
 
 
+# The word an institution's name says it is, in the languages its pages are written in, as English
+# writes it: its name in two languages is these words translated and put in the other's order
+_INSTITUTION = {
+    **dict.fromkeys("instituto institut istituto institutet instytut".split(), "institute"),
+    **dict.fromkeys(
+        "universidad universidade universita universitat universite universiteit universitet uniwersytet".split(),
+        "university",
+    ),
+    **dict.fromkeys("academia academie akademie accademia akademia".split(), "academy"),
+    **dict.fromkeys("fundacion fundacao fondation fondazione stiftung fundacja".split(), "foundation"),
+    **dict.fromkeys("museo musee museu".split(), "museum"),
+    **dict.fromkeys("hopital ospedale krankenhaus".split(), "hospital"),
+}
+IN_TWO_LANGUAGES = "one institution's name in two languages"
+
+
+def _in_english(ws: list[str]) -> list[str]:
+    """A name's words, an institution's kind word in English, small words left out, in order."""
+    return sorted(_INSTITUTION.get(w, w) for w in ws if w not in _STOP and w not in ("di", "del", "da", "do"))
+
+
 def names_agree(a: str, b: str) -> str | None:
     """How two cleaned company names agree, or None: equal, one's words within the other's (on one
     site: "maersk" / "a p moller maersk"), or an abbreviation of the other (initials)."""
@@ -407,6 +428,8 @@ def names_agree(a: str, b: str) -> str | None:
         return "equal names but for spaces"
     if _abbreviation(a, b) or _abbreviation(b, a):
         return "abbreviation"
+    if len(wa) >= 2 and _in_english(wa) == _in_english(wb) and set(wa) != set(wb):
+        return IN_TWO_LANGUAGES  # "Instituto Butantan" / "Butantan Institute"
     if _syllabic(a, b) or _syllabic(b, a):
         return "a name shortened by syllables"
     from rapidfuzz import fuzz

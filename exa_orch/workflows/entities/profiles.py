@@ -35,6 +35,7 @@ from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
+    IN_TWO_LANGUAGES,
     JOINING_WORD,
     core_name,
     initialism,
@@ -53,6 +54,7 @@ _ONE_NAME = (
     "abbreviation",
     "a name shortened by syllables",
     JOINING_WORD,
+    IN_TWO_LANGUAGES,
 )
 
 
