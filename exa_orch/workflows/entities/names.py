@@ -423,11 +423,18 @@ def names_agree(a: str, b: str) -> str | None:
         return "one name extends the other"
     if set(short) <= set(long_) or set(core_name(" ".join(short)).split()) <= set(long_):
         return "one name's words are within the other's"
+    return _written_otherwise(a, b)
+
+
+def _written_otherwise(a: str, b: str) -> str | None:
+    """`names_agree` for two names whose words differ: run together, abbreviated, translated,
+    shortened by syllables or near-equal."""
     joined_a, joined_b = a.replace(" ", ""), b.replace(" ", "")
     if joined_a == joined_b:
         return "equal names but for spaces"
     if _abbreviation(a, b) or _abbreviation(b, a):
         return "abbreviation"
+    wa, wb = a.split(), b.split()
     if len(wa) >= 2 and _in_english(wa) == _in_english(wb) and set(wa) != set(wb):
         return IN_TWO_LANGUAGES  # "Instituto Butantan" / "Butantan Institute"
     if _syllabic(a, b) or _syllabic(b, a):
