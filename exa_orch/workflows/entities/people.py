@@ -46,11 +46,14 @@ from exa_orch.workflows.entities.scripts import (
     korean_key,
     syllabic,
 )
-from exa_orch.workflows.entities.titles import HONORIFICS, PARTICLES, regnal_evidence, without_titles
+from exa_orch.workflows.entities.titles import (
+    HONORIFICS,
+    PARTICLES,
+    TITLE_PAIRS,
+    regnal_evidence,
+    without_titles,
+)
 
-# Honorifics of two words, one of which may be a name alone ("Tan" is a family name, "Sri" a given
-# one): dropped only as the pair, before the name ("Tan Sri Anthony Fernandes", "Datuk Seri ...").
-_TITLE_PAIRS = re.compile(r"^\s*(?:tan|puan|datuk|dato'?|datin|toh)\s+se?ri\s+", re.I)
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 _CAPS_INITIALS = re.compile(r"^[A-Z]{2,3}$")
 
@@ -94,7 +97,7 @@ def _tokens(name: str) -> list[list[str]]:
     """The words of `name` (titles out, particles out but for the first word); a second list reads
     a 2-3 letter word in capitals ("KM Birla", "MS Dhoni") as initials."""
     text = re.sub(r"[(（][^)）]*[)）]", " ", name)  # "(Jay Y. Lee)": an alias, read by records.py
-    text = _TITLE_PAIRS.sub(" ", text)
+    text = TITLE_PAIRS.sub(" ", text)
     text = re.sub(r"\b(?:[Aa]l|[Ee]l)-", " ", text).replace("-", "")  # "Al-Maktoum" is "Al Maktoum"
     plain: list[str] = []
     caps: list[str] = []

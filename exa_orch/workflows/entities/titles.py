@@ -49,9 +49,13 @@ _RANKS = frozenset(
     " president presidente minister prime chancellor premier statsminister bundeskanzler bundeskanzlerin"
     " pandit pt ustad ustaad hazrat maulana yab yb dato datuk datin seri".split()
 )
+# Honorifics of two words, one of which may be a name alone ("Tan" is a family name, "Sri" a given
+# one): dropped only as the pair, before the name ("Tan Sri Anthony Fernandes", "Datuk Seri ...").
+_PAIRS = r"(?:tan|puan|datuk|dato'?|datin|toh)\s+se?ri"
+TITLE_PAIRS = re.compile(rf"^\s*{_PAIRS}\s+", re.I)
 # Styles of more than one word, or written with dots: "The Rt Hon", "H.E." (His or Her Excellency),
-# Malaysia's "Tan Sri" ("Tan" alone opens many a Chinese name)
-_STYLES = (r"the(?=\s+(?:rt|right|most|hon)\b)", r"right", r"most", r"h\.\s?e\.", r"tan\s+sri")
+# Malaysia's pairs (`_PAIRS`)
+_STYLES = (r"the(?=\s+(?:rt|right|most|hon)\b)", r"right", r"most", r"h\.\s?e\.", _PAIRS)
 _OPENING = re.compile(
     r"^\s*(?:(?:" + "|".join([*_STYLES, *sorted(REGNAL | _RANKS)]) + r")[.'’]?\s+)+(?!of\b)(?=\S+\s*\S)",
     re.I,
