@@ -52,8 +52,7 @@ from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
-    IN_TWO_LANGUAGES,
-    JOINING_WORD,
+    ONE_NAME,
     acronym,
     core_name,
     extra_words,
@@ -68,14 +67,6 @@ from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.sites import Site, brand_tld, country_suffix, regional
 
 JOIN = 4.0  # companies and pages
-_ONE_NAME = (
-    "equal names",
-    "abbreviation",
-    "equal names but for spaces",
-    "a name shortened by syllables",
-    JOINING_WORD,
-    IN_TWO_LANGUAGES,
-)  # how names_agree says "one name"
 _WITHIN = "one name's words are within the other's"  # names_agree's weakest agreement
 DECISIVE = 10.0
 # Weight of a field that agrees (half of it taken off when it differs): how much it identifies.
@@ -558,7 +549,7 @@ def _brand_domain(a: Record, b: Record, ev: Evidence) -> None:
         return
     if country_suffix(other.site.suffix):
         _brand(a, b, ev)
-    elif agree in _ONE_NAME:
+    elif agree in ONE_NAME:
         tld = owned.site.suffix if owned.site else ""
         ev.for_.append(
             (JOIN, f"{owned.domain} is under the brand's own TLD .{tld}, {other.domain} its name ({agree})")
@@ -573,7 +564,7 @@ def _path_names_site(a: Record, b: Record, ev: Evidence) -> None:
             continue
         segments = {s.replace("-", "") for s in x.site.path.split("/") if s}
         agree = names_agree(x.clean, y.clean)
-        if y.site.label.replace("-", "") in segments and agree in _ONE_NAME:
+        if y.site.label.replace("-", "") in segments and agree in ONE_NAME:
             ev.for_.append(
                 (JOIN, f"{x.name} on {x.site.canonical}, a page its path names {y.domain} ({agree})")
             )
@@ -595,7 +586,7 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
         # a family name on two sites is two families' where the trades share nothing (mueller.de, a
         # drugstore chain, and muellergroup.com, a dairy group)
         agree = names_agree(a.clean, b.clean)
-        agree = agree if agree in _ONE_NAME else _read_agree(a, b)
+        agree = agree if agree in ONE_NAME else _read_agree(a, b)
         if agree:
             ev.for_.append((JOIN, f"sites of one family {a.domain} / {b.domain} ({agree})"))
     elif a.core and a.core == b.core:

@@ -400,6 +400,15 @@ _INSTITUTION = {
     **dict.fromkeys("hopital ospedale krankenhaus".split(), "hospital"),
 }
 IN_TWO_LANGUAGES = "one institution's name in two languages"
+# How `names_agree` says two names are one name (not one within or extending the other)
+ONE_NAME = (
+    "equal names",
+    "abbreviation",
+    "equal names but for spaces",
+    "a name shortened by syllables",
+    JOINING_WORD,
+    IN_TWO_LANGUAGES,
+)
 
 
 def _in_english(ws: list[str]) -> list[str]:

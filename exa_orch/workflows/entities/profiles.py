@@ -35,8 +35,7 @@ from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
-    IN_TWO_LANGUAGES,
-    JOINING_WORD,
+    ONE_NAME,
     core_name,
     initialism,
     legal_forms,
@@ -47,15 +46,6 @@ from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
-
-_ONE_NAME = (
-    "equal names",
-    "equal names but for spaces",
-    "abbreviation",
-    "a name shortened by syllables",
-    JOINING_WORD,
-    IN_TWO_LANGUAGES,
-)
 
 
 def _where(page: Record) -> str:
@@ -85,13 +75,13 @@ def _names(page: Record, own: Record) -> str | None:
 def _written_alike(page: Record, own: Record) -> str | None:
     """One name, a reading of one in another script, or one the other's initials."""
     agree = names_agree(page.clean, own.clean)
-    if agree in _ONE_NAME:
+    if agree in ONE_NAME:
         return agree
     plural = plural_agree(page.clean, own.clean)  # "Dulux Decorator Centres" / "... Centre"
     if plural:
         return plural
     titled = names_agree(page.titled, own.clean) if page.titled else None
-    if titled in _ONE_NAME:  # "HeidelbergCement" at wiki/Heidelberg_Materials: the article's subject
+    if titled in ONE_NAME:  # "HeidelbergCement" at wiki/Heidelberg_Materials: the article's subject
         return f"the article's title, {page.titled!r}, and {own.name}: {titled}"
     read = reading_agrees(page.name or "", page.clean, own.name or "", own.clean)
     if read:
@@ -113,7 +103,7 @@ def _site_named(page: Record, own: Record) -> str | None:
     assert own.site is not None
     # the site's label names its owner: a page deep in it under another name (aholddelhaize.com/
     # brands/albert-heijn) is about a unit, not the owner the profile is
-    owners_page = not own.site.path or names_agree(own.clean, own.site.label) in _ONE_NAME
+    owners_page = not own.site.path or names_agree(own.clean, own.site.label) in ONE_NAME
     slug, where = _slug(page), _where(page)
     if slug and slug in (own.site.label.replace("-", ""), stem(own.site.label)) and owners_page:
         return f"the profile {where} is the site's label"
@@ -121,7 +111,7 @@ def _site_named(page: Record, own: Record) -> str | None:
         return f"the profile {where} is {own.name}'s name"
     if len(page.clean) >= 3 and page.clean.replace(" ", "") == own.site.label and owners_page:
         return f"{page.name} is the site's label, {own.site.label}"  # "3DS" / 3ds.com
-    if page.publisher and names_agree(page.publisher, own.clean) in _ONE_NAME:
+    if page.publisher and names_agree(page.publisher, own.clean) in ONE_NAME:
         return f"{page.name} says it is {own.name}'s"
     extra = set(page.core.split()) ^ set(own.core.split())
     if page.core and own.core and extra and all(_of_country(w, own.country) for w in extra):
@@ -386,9 +376,9 @@ def _one_name(a: Record, b: Record) -> str | None:
     or a reading of one in another script (names.reading_agrees)."""
     agree = names_agree(a.clean, b.clean)
     for x, y in ((a, b), (b, a)):
-        if agree not in _ONE_NAME and x.titled:
+        if agree not in ONE_NAME and x.titled:
             agree = names_agree(x.titled, y.clean)
-    if agree in _ONE_NAME:
+    if agree in ONE_NAME:
         return agree
     return reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
 
