@@ -449,3 +449,18 @@ def test_a_short_name_two_people_s_longer_names_write_whole_joins_neither() -> N
     assert resolution.group_of()[0] not in (resolution.group_of()[1], resolution.group_of()[2])
     assert resolution.group_of()[2] == resolution.group_of()[3]
     assert any("could be" in a["reason"] for a in resolution.apart)
+
+
+def test_a_short_name_beside_one_name_in_two_scripts_is_no_ambiguity() -> None:
+    """ "Stelios" joined to "Stelios Haji-Ioannou" and to "Στέλιος Χατζηιωάννου": one man's name read
+    two ways, which may disagree as read, is not two people's; two Latin names that disagree are."""
+    from exa_orch.workflows.entities.clustering import _ambiguous
+
+    where, firm = "London, United Kingdom", "easyGroup"
+    names = ["Stelios", "Stelios Haji-Ioannou", "Στέλιος Χατζηιωάννου", "Stelios Kyriakides"]
+    records = [
+        entities.record(i, person(str(i), n, f"https://{i}.example/", firm, where))
+        for i, n in enumerate(names)
+    ]
+    assert _ambiguous(records, [(0, 1), (0, 2)]) == {}
+    assert set(_ambiguous(records, [(0, 1), (0, 3)])) == {(0, 1), (0, 3)}

@@ -261,8 +261,8 @@ def resolve_records(records: Sequence[Record]) -> Resolution:
 def _ambiguous(records: Sequence[Record], joined: list[tuple[int, int]]) -> dict[tuple[int, int], str]:
     """The joins of a person's name that two longer names of two people each write whole ("José María
     del Nido" beside "José María del Nido Benavente", the father, and "José María del Nido
-    Carrasco", his son, whose names disagree): it could be either, so it joins neither (a wrong
-    merge costs more than a missed one). Each with why, as `Resolution.apart` says it."""
+    Carrasco", his son, whose names, both in Latin letters, disagree): it could be either, so it
+    joins neither (a wrong merge costs more than a missed one). Each with why, as `Resolution.apart` says it."""
     near: dict[int, list[int]] = {}
     for i, j in joined:
         if records[i].kind == "person" and records[j].kind == "person":
@@ -271,7 +271,10 @@ def _ambiguous(records: Sequence[Record], joined: list[tuple[int, int]]) -> dict
     dropped: dict[tuple[int, int], str] = {}
     for x, others in near.items():
         mine = set(words(records[x].name or ""))
-        longer = [o for o in others if mine < set(words(records[o].name or ""))]
+        # in Latin letters both: names in two scripts that disagree may be one name read two ways
+        longer = [
+            o for o in others if mine < set(words(records[o].name or "")) and is_latin(records[o].name or "")
+        ]
         for a, b in itertools.combinations(sorted(longer), 2):
             if name_evidence(records[a].name or "", records[b].name or "")[0] >= 4.0:
                 continue
