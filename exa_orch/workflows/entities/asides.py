@@ -102,9 +102,9 @@ _RENAME = (
 # A company's name as prose writes it: up to seven capitalised words, which "and", "of", "&" or a
 # Romance "de", "do", "da" may join ("Minnesota Mining and Manufacturing", "Banco do Brasil");
 # records.py reads its English cues with it too.
-ORG_NAME = (
-    r"([A-Z0-9À-ÖØ-ÞĀ-Ž][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de|do|da)\s+)?[A-Z0-9&À-ÖØ-ÞĀ-Ž][\w&.'’\-]*){0,6})"
-)
+# A capital a name's word may open with, accented too (Össur, Škoda); cues.NAME reads people's by it
+CAPITAL = "A-Z0-9À-ÖØ-ÞĀ-Ž"
+ORG_NAME = rf"([{CAPITAL}][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de|do|da)\s+)?[{CAPITAL}&][\w&.'’\-]*){{0,6}})"
 # A legal form set off by commas after a name ("Vista Oil & Gas, S.A.B. de C.V., now Vista Energy"):
 # not a name of its own, and no end to the phrase.
 FORM_BETWEEN_COMMAS = rf"(?:,\s+(?:{_FORMS})(?=,))?"

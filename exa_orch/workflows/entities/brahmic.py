@@ -24,8 +24,8 @@ _VIRAMA, _NUKTA, _ANUSVARA, _CANDRABINDU, _VISARGA = 0x4D, 0x3C, 0x02, 0x01, 0x0
 # A consonant's Latin letters by its Unicode name's syllable, where they differ from the syllable
 # without its "a": retroflex letters as their dental ones, the palatal ca as "ch", its aspirate "chh"
 _SPELLED = {"c": "ch", "ch": "chh", "tt": "t", "tth": "th", "dd": "d", "ddh": "dh", "nn": "n", "nnn": "n",
-            "ng": "n", "ny": "n", "ss": "sh", "ll": "l", "lll": "l", "rr": "r", "q": "q", "khh": "kh",
-            "ghh": "gh", "dddh": "rh", "yy": "y", "v": "v"}  # fmt: skip
+            "ng": "n", "ny": "n", "ss": "sh", "ll": "l", "lll": "l", "rr": "r", "khh": "kh",
+            "ghh": "gh", "dddh": "rh", "yy": "y"}  # fmt: skip
 # A consonant with a nukta below, as Urdu's and Persian's sounds are written in Devanagari (ज़ z, फ़ f)
 _NUKTA_SPELLED = {"j": "z", "ph": "f", "k": "q", "kh": "kh", "g": "gh", "d": "r", "dh": "rh"}
 # Vowel signs and letters by their Unicode names' last words
@@ -50,7 +50,8 @@ def _offset(ch: str) -> tuple[int, int] | None:
 
 
 def _kind(ch: str) -> tuple[str, str]:
-    """("consonant" | "vowel" | "sign" | "mark" | "other", its Latin letters) for one character."""
+    """(its kind: "consonant", "vowel", "sign" (a vowel sign), "mark" (a nasal or visarga),
+    "virama", "nukta" or "other"; its Latin letters) for one character."""
     found = _offset(ch)
     if found is None:
         return "other", ch

@@ -14,7 +14,7 @@ import re
 
 from exa_orch.workflows.entities import asides
 
-NAME = r"([A-Z0-9À-ÖØ-ÞĀ-Ž][\w&.'’\-]*(?:\s+(?:&\s+)?[A-Z0-9&À-ÖØ-ÞĀ-Ž][\w&.'’\-]*){0,5})"
+NAME = rf"([{asides.CAPITAL}][\w&.'’\-]*(?:\s+(?:&\s+)?[{asides.CAPITAL}&][\w&.'’\-]*){{0,5}})"
 ALIAS_CUES = (
     re.compile(r"\b[Ff]ormerly(?:\s+(?:known\s+as|called|named))?\s+" + NAME),
     re.compile(r"\b[Pp]reviously\s+(?:known\s+as|called|named)\s+" + NAME),
