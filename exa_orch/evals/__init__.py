@@ -47,17 +47,18 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 416eff1 (of blind30 only its false merge read), and `blind31.json` to `blind36.json`, written blind
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
-`blind67.json` to `blind72.json`, written blind at b81bf40 (of blind68 to blind72 only their false
-merges read, of blind67 nothing), and `blind73.json` to `blind78.json`, written blind at a9208e1
-and measured there and at 4a57ffe (of blind73 only its false merge read).
+`blind73.json` to `blind78.json`, written blind at a9208e1 and measured there and at 4a57ffe (of
+blind73 only its false merge read).
+`blind67.json` to `blind72.json`, written blind at b81bf40 and measured there and at 5b6eade before
+anyone read them (but the false merges of blind68 to blind72), are tuning worlds since issue 37's
+seventeenth session;
 `blind61.json` to `blind66.json`, written blind at 41ef4e0 and measured there and at a9208e1 before
-anyone read them (but the false merges of blind61, blind64 and blind65), are tuning worlds since
-issue 37's sixteenth session; `blind55.json` to `blind60.json`, written blind at 76efefe and measured there and at 41ef4e0 before
-anyone read them (but the false merges of blind56 and blind59), are tuning worlds since issue 37's
-fifteenth session; `blind49.json` to `blind54.json`, written blind at 0526ab8 and
-measured there and at 76efefe before anyone read them (but the false merges of blind49, blind51,
-blind52 and blind54), are tuning worlds since issue 37's fourteenth session; `blind43.json` to
-`blind48.json`, written blind at 6dc782d and measured there and at 0526ab8 before anyone read them
+anyone read them (but the false merges of blind61, blind64 and blind65), since the sixteenth;
+`blind55.json` to `blind60.json`, written blind at 76efefe and measured there and at 41ef4e0 before
+anyone read them (but the false merges of blind56 and blind59), since the fifteenth;
+`blind49.json` to `blind54.json`, written blind at 0526ab8 and measured there and at 76efefe before
+anyone read them (but the false merges of blind49, blind51, blind52 and blind54), since the
+fourteenth; `blind43.json` to `blind48.json`, written blind at 6dc782d and measured there and at 0526ab8 before anyone read them
 (but blind44's and blind47's false merges), since the thirteenth;
 `blind37.json` to `blind42.json`, written blind at 3924201 and measured there and at 6dc782d
 before anyone read them, since the twelfth, as are
@@ -145,8 +146,14 @@ TUNING = (
     "blind64.json",
     "blind65.json",
     "blind66.json",
+    "blind67.json",  # written blind at b81bf40, measured there and at 5b6eade, then read (seventeenth session)
+    "blind68.json",
+    "blind69.json",
+    "blind70.json",
+    "blind71.json",
+    "blind72.json",
 )  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json,
-# blind67.json to blind78.json
+# blind73.json to blind78.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
