@@ -79,6 +79,11 @@ def one_name(fa: str, fb: str) -> Found | None:
         return 2.5, f"{fa} and {fb} are one name romanized two ways"
     if min(len(fa), len(fb)) >= 2 and (fa.startswith(fb) or fb.startswith(fa)):
         return 2.0, f"{fa} / {fb}: one given name is the start of the other (a short form)"
+    # the end of a longer name, which a prefix or a first part opens (Olatunbosun / Bosun,
+    # Sriharsha / Harsha): what friends and the press call the bearer; weighs less than a start
+    short, long_ = sorted((fa, fb), key=len)
+    if len(short) >= 4 and len(long_) - len(short) >= 3 and long_.endswith(short):
+        return 1.5, f"{fa} / {fb}: one given name ends the other (a short form)"
     if min(len(fa), len(fb)) >= 3 and similar(fa, fb) >= 0.9:
         return 1.0, f"given names {fa} / {fb} differ by a typo"
     return None

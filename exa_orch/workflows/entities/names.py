@@ -401,10 +401,16 @@ _INSTITUTION = {
 }
 IN_TWO_LANGUAGES = "one institution's name in two languages"
 # How `names_agree` says two names are one name (not one within or extending the other)
+# German writes an umlaut out where its letters are missing (a ticker's name: "Flughafen Zuerich
+# AG", "Deutsche Boerse AG"); folded, "zurich" and "zuerich" are one word
+UMLAUTS_WRITTEN_OUT = "equal names but for umlauts written out"
+_WRITTEN_OUT = re.compile(r"(?<=[aou])e")
+
 ONE_NAME = (
     "equal names",
     "abbreviation",
     "equal names but for spaces",
+    UMLAUTS_WRITTEN_OUT,
     "a name shortened by syllables",
     JOINING_WORD,
     IN_TWO_LANGUAGES,
@@ -441,6 +447,8 @@ def _written_otherwise(a: str, b: str) -> str | None:
     joined_a, joined_b = a.replace(" ", ""), b.replace(" ", "")
     if joined_a == joined_b:
         return "equal names but for spaces"
+    if _WRITTEN_OUT.sub("", a) == _WRITTEN_OUT.sub("", b) and len(joined_a) >= 6:
+        return UMLAUTS_WRITTEN_OUT
     if _abbreviation(a, b) or _abbreviation(b, a):
         return "abbreviation"
     wa, wb = a.split(), b.split()

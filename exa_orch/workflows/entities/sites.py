@@ -221,7 +221,8 @@ _LISTING = re.compile(
     r"/(?:aktie|aktien|stocks?|quotes?|get-quotes|shares?|share-details|equities|equities-quote|equity|"
     r"listed-companies|company-profiles|company-profile-main|companies|instrument|emisoras|azioni|asx|"
     r"market_data/company|issuer-profile|aktier|profil-perusahaan-tercatat|empresas-listadas|"
-    r"spolka|listing_directory|issuers|securities|sirket-bilgileri|hartija|market-information/company)"
+    r"spolka|listing_directory|issuers|securities|sirket-bilgileri|hartija|market-information/company|"
+    r"share-detail|company/detail|listing|empresas)"
     r"(?:[/.][^/]+|$)|/displaycompany\.php|/companypage/"
 )  # a listing keyword then the company's segment, or a query ("equities-quote?sym=1880"): not
 # "company-profile" alone or "/investors/companyprofile.aspx", a site's own pages as often
@@ -229,7 +230,9 @@ _LISTING = re.compile(
 # "kap.org.tr/tr/sirket-bilgileri/genel/1222-...", "dfm.ae/the-exchange/market-information/company/DIB")
 # A query naming a listed company by its symbol or code ("qe.com.qa/web/guest/company-profile?
 # CompanyCode=IQCD", "adx.ae/.../Company-Profile.aspx?symbol=ADNOCGAS")
-_LISTING_QUERY = re.compile(r"(?:^|&)(?:symbol|ticker|tkr|companycode|companysymbol|stock_code|cmpy_id)=")
+_LISTING_QUERY = re.compile(
+    r"(?:^|&)(?:symbol|ticker|tkr|companycode|companysymbol|stock_code|cmpy_id|isin)="
+)
 
 
 def page_site(url: str, name: str | None) -> Site | None:

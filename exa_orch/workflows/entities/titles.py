@@ -71,11 +71,24 @@ def is_numeral(word: str) -> bool:
     return bool(word) and bool(_NUMERAL.match(word))
 
 
+# Degrees and orders after a comma, with or without dots ("J. Craig Venter, Ph.D.", "Jane Doe, M.D.,
+# OBE"): not a family name written first; a generation (", Jr.") stays, a name's own
+_CLOSING = re.compile(
+    r"(?:,\s*(?:"
+    + "|".join(sorted(HONORIFICS - {"jr", "sr", "ii", "iii", "iv"}, key=len, reverse=True))
+    .replace("phd", r"ph\.?\s?d")
+    .replace("mba", r"m\.?b\.?a")
+    .replace("md", r"m\.?d")
+    + r")\.?)+\s*$",
+    re.I,
+)
+
+
 def without_titles(name: str) -> str:
-    """`name` without the titles that open it, and without the realm after "of" where a title or a
+    """`name` without the titles that open it or the degrees that close it, and without the realm after "of" where a title or a
     regnal number says it is a monarch's: "King Harald V of Norway" -> "Harald V", "Cardinal
     Pietro Parolin" -> "Pietro Parolin"."""
-    bare = _OPENING.sub("", name)
+    bare = _CLOSING.sub("", _OPENING.sub("", name))
     ws = words(bare)
     royal = bool(_REGNAL_OPENING.match(name)) or any(is_numeral(w) for w in ws[1:])
     return _REALM.sub("", bare) if royal else bare
