@@ -118,6 +118,45 @@ CHILD_CUES = (
     # another company now, whichever name the record had before
     re.compile(r"\b(?:demerged|spun\s+(?:off|out)|carved\s+out|split\s+off)\s+(?:as|into)\s+" + ORG_NAME),
 )
+# The same in Korean, Chinese and Japanese, the companies listed before or after the word for a
+# subsidiary: "크라운제과와 해태제과식품을 자회사로 둔 지주회사", "旗下子公司包括國泰人壽、國泰世華銀行",
+# "富邦人壽、台北富邦銀行等子公司", "セブン‐イレブン・ジャパンなどを傘下に持つ"
+CJK_CHILD_CUES = (
+    re.compile(
+        r"([가-힣A-Za-z0-9&·\s]{2,80}?)(?:을|를)\s*(?:자회사|계열사|종속회사)로\s*(?:두|둔|보유|거느)"
+    ),
+    re.compile(r"(?:旗下|子公司)(?:子公司)?(?:包括|包含|擁有|拥有|有)([^。；;：:，,]{2,80})"),
+    re.compile(r"(?:擁有|拥有|持有)([^。；;：:，,]{2,80}?)等?子公司"),
+    re.compile(
+        r"([^。、「」（）()]{2,60}?)(?:など|等)?を(?:子会社|傘下)(?:に|として)(?:持つ|もつ|擁する|置く|収める)"
+    ),
+)
+# What separates the companies such a cue lists: Chinese and Japanese enumeration marks, "及", "や",
+# a comma; in Korean "및" and a space too (a Korean list's "와" and "과" end its words, and its
+# names are written without spaces: `cjk_children`), never in the others ("Meiji Seika ファルマ")
+_CJK_LIST = re.compile(r"[、，,;；]|及|や")
+_KOREAN_LIST = re.compile(r"[、，,;；]|\s+및\s+|\s+")
+# A Korean word's particle: "와" after a vowel, "과" after a consonant (크라운제과 ends in one
+# such syllable and keeps it: 과 is a particle only after a syllable with a final consonant)
+_HANGUL_PARTICLE = re.compile(r"(?:와|을|를|은|는|이|가|등)$")
+
+
+def cjk_children(text: str) -> list[tuple[str, int]]:
+    """The companies a Korean, Chinese or Japanese text says its subject holds as subsidiaries
+    (`CJK_CHILD_CUES`), each with where the cue stands: another entity each, as CHILD_CUES reads."""
+    out: list[tuple[str, int]] = []
+    for cue in CJK_CHILD_CUES:
+        for m in cue.finditer(text):
+            korean = cue is CJK_CHILD_CUES[0]
+            for part in (_KOREAN_LIST if korean else _CJK_LIST).split(m.group(1)):
+                part = _HANGUL_PARTICLE.sub("", part.strip().partition("等")[0])
+                if part.endswith("과") and len(part) >= 2 and (ord(part[-2]) - 0xAC00) % 28:
+                    part = part[:-1]
+                if len(part) >= 2:
+                    out.append((part, m.start()))
+    return out
+
+
 DOMAIN_CUE = re.compile(
     r"\b(?:also\s+(?:at|on|available\s+at|reachable\s+at|found\s+at)|formerly\s+(?:at|on)?|"
     r"previously\s+at|redirects\s+(?:from|to)|moved\s+(?:from|to))\s+"

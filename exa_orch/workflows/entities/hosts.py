@@ -115,6 +115,9 @@ HOSTS: tuple[Host, ...] = (
     Host("quote.eastmoney.com", "fixed", "quote.eastmoney.com/TICKER"),
     Host("finance.sina.com.cn", "fixed", "finance.sina.com.cn/realstock/company/TICKER"),
     Host("goodinfo.tw", "query:stock_id", "goodinfo.tw/tw/StockDetail.asp?STOCK_ID=TICKER"),
+    # Korea's market-data sites: a listed company's page named by its six-digit code
+    Host("finance.naver.com", "query:code", "finance.naver.com/item/main.naver?code=CODE"),
+    Host("finance.daum.net", "fixed", "finance.daum.net/quotes/ACODE"),
     Host(
         "oslobors.no",
         "none",

@@ -32,6 +32,7 @@ Group from 2020 to 2025 and then CEO of Kering"), and the objection is lifted.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -347,6 +348,68 @@ def _generations(a: Record, b: Record, ev: Said) -> None:
         )
 
 
+# A relative named in a person's text ("Neto do fundador Rui Nabeiro", "Sohn von Hans Peter Stihl",
+# "son of the late Rui Nabeiro"): the kin word, its "of", and a name within the next words.
+# Sources: the lead sentences of en/pt/es/de/fr/it Wikipedia biographies and business press.
+_KIN = re.compile(
+    r"\b(?:son|daughter|grandson|granddaughter|nephew|niece|father|mother|brother|sister|widow|heir|"
+    r"filho|filha|neto|neta|sobrinho|sobrinha|hijo|hija|nieto|nieta|sobrino|sobrina|"
+    r"sohn|tochter|enkel|enkelin|neffe|nichte|fils|fille|neveu|figlio|figlia|nipote)\s+"
+    r"(?:of|do|da|de|del|della|di|von|vom|des|du|van)\s+((?:\S+\s+){1,5}\S+)"
+)
+_GENERATION_WORDS = frozenset({"junior", "jr"})
+_ARTICLES = frozenset("the late o a os as el la los las il lo der dem den le les".split())
+_CHILDREN = frozenset(
+    "children child son sons daughter kinder kind sohn sohne tochter filhos filho hijos hijo enfants fils figli figlio".split()
+)
+
+
+def _kin(a: Record, b: Record, ev: Said) -> None:
+    """One record's text names the other as a relative: two people of one family, who often share
+    a name and an employer (a grandson named after the founder he succeeds). The relative is the
+    other where the words name them as the other's name does, better than the record's own, and
+    describe them as the other's text does ("Neto do fundador Rui Nabeiro" beside Rui Nabeiro's page
+    saying "fundador"): a name alone does not tell a father from a son of the same name ("son of
+    Carlos Sainz" on a page under Carlos Sainz's son's longer name). Or a text naming a junior of
+    the record's name among its children ("die Kinder Bonita und Wolfgang junior")."""
+    for x, y in ((a, b), (b, a)):
+        if x.name and y.name and (_relative(x, y, ev) or _junior(x, y, ev)):
+            return
+
+
+def _relative(x: Record, y: Record, ev: Said) -> bool:
+    """`_kin`: x's text names y as a relative, described as y's text describes y."""
+    theirs = set(y.said.split())
+    for m in _KIN.finditer(x.said):
+        said = m.group(1).split()
+        for start in (1, 2):  # "do fundador Rui Nabeiro": what the relative is, then the name
+            described = [w for w in said[:start] if w not in _ARTICLES]
+            if not described or not set(described) <= theirs:
+                continue
+            for n in (2, 3):
+                span = " ".join(said[start : start + n])
+                other = name_evidence(span, y.name or "")[0] if len(said) >= start + n else 0.0
+                if other >= 6.5 and other > name_evidence(span, x.name or "")[0]:
+                    kin = " ".join(m.group(0).split()[: 2 + start + n])
+                    ev.against.append(f"{x.name}'s page names {y.name} as a relative: {kin!r}")
+                    return True
+    return False
+
+
+def _junior(x: Record, y: Record, ev: Said) -> bool:
+    """`_kin`: x's text names, among its children, a junior of x's name that y is."""
+    mine, theirs = words(x.name or ""), words(y.name or "")
+    if not (_GENERATION_WORDS & set(theirs)) or _GENERATION_WORDS & set(mine) or mine[:1] != theirs[:1]:
+        return False
+    said = x.said.split()
+    for i in range(1, len(said)):
+        if said[i] in _GENERATION_WORDS and said[i - 1] in (mine[0], mine[-1]):
+            if _CHILDREN & set(said[max(0, i - 8) : i]):
+                ev.against.append(f"{x.name}'s page names a junior of the name among its children: {y.name}")
+                return True
+    return False
+
+
 def weigh(a: Record, b: Record) -> Said:
     """The evidence for and against two people being one (module docstring); it joins at `JOIN_PERSON`."""
     ev = Said()
@@ -361,6 +424,7 @@ def weigh(a: Record, b: Record) -> Said:
         _country(a, b, ev, named[0])
         _city(a, b, ev, named[0])
         _generations(a, b, ev)
+        _kin(a, b, ev)
         _births(a, b, ev)
         _titles(a, b, ev)
         _few_share(a, b, ev, named[0])

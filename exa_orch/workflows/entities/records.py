@@ -283,6 +283,10 @@ def _owners_and_sites(rec: Record, text: str, person: bool) -> None:
                 # "AB Volvo, the parent company of the Volvo Group": the group it heads is its own
                 if child and child != rec.clean and not names_agree(core_name(child), rec.core):
                     rec.owned.setdefault(child, _sentence(text, m.start()))
+    for part, at in () if person else cues.cjk_children(text):
+        child = clean_name(part)
+        if child and child != rec.clean and not names_agree(core_name(child), rec.core):
+            rec.owned.setdefault(child, _sentence(text, at))
     for m in cues.DOMAIN_CUE.finditer(text):
         other = site(m.group(1).rstrip("."))
         if other and other.domain and not other.platform:

@@ -47,7 +47,9 @@ _RANKS = frozenset(
     # offices written before a name ("Vice President Sara Z. Duterte", "Statsminister Mette
     # Frederiksen"), a master musician's (Pandit, Ustad), Malaysia's styles ("YAB Dato' Seri Anwar")
     " president presidente minister prime chancellor premier statsminister bundeskanzler bundeskanzlerin"
-    " pandit pt ustad ustaad hazrat maulana yab yb dato datuk datin seri".split()
+    " pandit pt ustad ustaad hazrat maulana yab yb dato datuk datin seri"
+    # a commander of an order, as Portuguese and Spanish write it before a name ("Comendador Rui Nabeiro")
+    " comendador comendadora".split()
 )
 # Honorifics of two words, one of which may be a name alone ("Tan" is a family name, "Sri" a given
 # one): dropped only as the pair, before the name ("Tan Sri Anthony Fernandes", "Datuk Seri ...").
