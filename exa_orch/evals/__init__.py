@@ -48,7 +48,8 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
 `blind73.json` to `blind78.json`, written blind at a9208e1 and measured there and at 4a57ffe (of
-blind73 only its false merge read).
+blind73 only its false merge read), and `blind79.json` to `blind84.json`, written blind at 5b6eade
+and measured there and at bb9dd00 (of blind79, blind82 and blind84 only their false merges read).
 `blind67.json` to `blind72.json`, written blind at b81bf40 and measured there and at 5b6eade before
 anyone read them (but the false merges of blind68 to blind72), are tuning worlds since issue 37's
 seventeenth session;
@@ -153,7 +154,7 @@ TUNING = (
     "blind71.json",
     "blind72.json",
 )  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json,
-# blind73.json to blind78.json
+# blind73.json to blind84.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 

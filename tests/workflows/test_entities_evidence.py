@@ -11,6 +11,8 @@ from exa_orch.workflows import entities
 from exa_orch.workflows.entities import sites
 from exa_orch.workflows.entities.given_names import FORMS, SHORT_FORMS
 from exa_orch.workflows.rows import props_of
+from tests.workflows.entity_items import co as company
+from tests.workflows.entity_items import weigh
 
 Json = dict[str, Any]
 
@@ -212,3 +214,20 @@ def test_one_name_written_with_two_languages_joining_words_is_one_name() -> None
     assert names_agree("banque nationale du canada", "banque nationale of canada") == JOINING_WORD
     assert names_agree("bank of china", "china bank") != JOINING_WORD  # the words' order is the name's
     assert names_agree("banco de chile", "banco chile") == JOINING_WORD
+
+
+def test_a_listing_named_by_its_isin_and_an_umlaut_written_out_are_the_company() -> None:
+    """An exchange's page for a listed company (an ISIN in its query) is about that company, never
+    the exchange's; a ticker's name writes Zürich as "Zuerich"."""
+    own = company("o", "Seilbahnen Zürich AG", "https://www.seilbahnen-zuerich.ch/de/unternehmen", "Zürich, Switzerland",
+             "cable cars")  # fmt: skip
+    listing = company("l", "Seilbahnen Zuerich AG",
+                 "https://www.boerse.example/en/stocks/share-detail/?ISIN=CH0000000001", "Zürich, Switzerland",
+                 "cable cars")  # fmt: skip
+    ev = weigh(own, listing)
+    assert ev.joins
+    assert any("equal names but for umlauts written out" in r for _, r in ev.for_)
+    other = company("x", "Bergbahnen Basel AG",
+               "https://www.boerse.example/en/stocks/share-detail/?ISIN=CH0000000002", "Zürich, Switzerland",
+               "cable cars")  # fmt: skip
+    assert not weigh(listing, other).joins  # two listings on one exchange: two companies

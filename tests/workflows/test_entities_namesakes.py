@@ -464,3 +464,87 @@ def test_a_short_name_beside_one_name_in_two_scripts_is_no_ambiguity() -> None:
     ]
     assert _ambiguous(records, [(0, 1), (0, 2)]) == {}
     assert set(_ambiguous(records, [(0, 1), (0, 3)])) == {(0, 1), (0, 3)}
+
+
+def test_a_page_naming_the_other_as_a_described_relative_keeps_two_people_apart() -> None:
+    """A grandson named after the founder he succeeds: his page names the founder as a relative,
+    described as the founder's own page describes him; the founder's two pages still join."""
+    founder = _with_desc(
+        person("f", "Tomas Varela", "https://pt.wikipedia.org/wiki/Tomas_Varela", "Varela Cafés", "Évora, Portugal"),
+        "Tomas Varela (1930–2021) foi um empresário português, fundador da Varela Cafés.",
+    )  # fmt: skip
+    obituary = _with_desc(
+        person("o", "Tomas Varela", "https://observador.pt/2021/05/02/morreu-tomas-varela/", "Varela Cafés",
+               "Évora, Portugal"),
+        "Tomas Varela, fundador da Varela Cafés, morreu aos 91 anos.",
+    )  # fmt: skip
+    grandson = _with_desc(
+        person("g", "Tomas Rui Varela", "https://www.linkedin.com/in/tomasruivarela/", "Varela Cafés",
+               "Évora, Portugal"),
+        "CEO da Varela Cafés. Neto do fundador Tomas Varela. Évora, Portugal.",
+    )  # fmt: skip
+    ev = weigh(grandson, founder)
+    assert not ev.joins
+    assert any("as a relative: 'neto do fundador tomas varela'" in r for r in ev.against)
+    assert weigh(founder, obituary).joins
+    # a relative the page does not describe as the other's page does is no evidence either way: a
+    # son's page under his longer name, "son of Tomas Varela", beside his own shorter name
+    son = _with_desc(
+        person("s", "Tomas Varela Costa", "https://en.wikipedia.org/wiki/Tomas_Varela_Costa", "Varela Cafés",
+               "Évora, Portugal"),
+        "Tomas Varela Costa is a Portuguese businessman, son of rally driver Tomas Varela.",
+    )  # fmt: skip
+    assert not any("relative" in r for r in weigh(son, founder).against)
+
+
+def test_a_fathers_page_naming_a_junior_among_his_children_is_not_the_junior() -> None:
+    father = _with_desc(
+        person("f", "Georg Kessler", "https://www.swr.de/kessler-uebergabe-100.html", "Kessler Textil",
+               "Balingen, Germany"),
+        "Georg Kessler übergibt das Unternehmen an seine Frau und die Kinder Anna und Georg junior.",
+    )  # fmt: skip
+    junior = _with_desc(
+        person("j", "Georg Kessler jr.", "https://www.handelsblatt.com/georg-kessler-junior/", "Kessler Textil",
+               "Balingen, Germany"),
+        "Georg Kessler jr. leitet seit 2024 gemeinsam mit seiner Schwester Anna den Textilhersteller.",
+    )  # fmt: skip
+    ev = weigh(father, junior)
+    assert not ev.joins
+    assert any("a junior of the name among its children" in r for r in ev.against)
+    # a page calling its own subject "junior" is no father's: "Georg Kessler" beside the junior
+    himself = _with_desc(
+        person("h", "Georg Kessler", "https://de.wikipedia.org/wiki/Georg_Kessler_junior", "Kessler Textil",
+               "Balingen, Germany"),
+        "Georg Kessler junior (* 1991) ist ein deutscher Unternehmer.",
+    )  # fmt: skip
+    assert not any("junior" in r for r in weigh(himself, junior).against)
+
+
+@pytest.mark.parametrize(
+    ("holder", "text", "child"),
+    [
+        (
+            "한빛홀딩스",
+            "한빛홀딩스는 한빛제과와 한빛식품을 자회사로 둔 지주회사입니다. 구 한빛제과.",
+            "한빛제과",
+        ),
+        ("金橋金控", "金橋金融控股股份有限公司，旗下子公司包括金橋人壽、金橋銀行及金橋證券。", "金橋銀行"),
+        (
+            "青葉ホールディングス",
+            "青葉ホールディングス株式会社は、青葉製菓やAoba Foods Japanを傘下に持つ持株会社。",
+            "Aoba Foods Japan",
+        ),
+    ],
+)
+def test_a_holding_companys_subsidiaries_written_in_korean_chinese_or_japanese_stay_apart_from_it(
+    holder: str, text: str, child: str
+) -> None:
+    """The holding company's page names the subsidiary among those it holds: two entities, even where
+    it says it was formerly the subsidiary's name (the operating company spun off with the name)."""
+    parent = co(
+        "p", holder, "https://finance.example.kr/item?code=000001", "Seoul, South Korea", "holding", text
+    )
+    sub = co("s", child, "https://www.child.example/", "Seoul, South Korea", "holding")
+    ev = weigh(parent, sub)
+    assert not ev.joins
+    assert any("as a company it owns or spun off" in r for r in ev.against)

@@ -71,3 +71,29 @@ def test_a_cleric_s_an_officer_s_or_a_professor_s_title_opens_a_name(written: st
 
 def test_the_thai_honorific_khun_opens_no_name() -> None:
     assert name_evidence("Khun Vichai Srivaddhanaprabha", "Vichai Srivaddhanaprabha")[0] == 7.0
+
+
+@pytest.mark.parametrize(
+    ("written", "bare"),
+    [
+        ("J. Alan Morrow, Ph.D.", "J. Alan Morrow"),
+        ("Jane Okafor, M.D., OBE", "Jane Okafor"),
+        ("Comendador Tomas Varela", "Tomas Varela"),
+        ("Henry T. Lim, Jr.", "Henry T. Lim, Jr."),  # a generation is the name's own
+        ("Morrow, Alan", "Morrow, Alan"),  # a family name written first stays
+    ],
+)
+def test_degrees_after_a_comma_close_a_name(written: str, bare: str) -> None:
+    assert titles.without_titles(written) == bare
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("Tunde Bakare", "Olatunde Bakare"), ("Sriharan Pillai", "Haran Pillai")],  # the end of a longer name
+)
+def test_a_given_name_ending_a_longer_one_is_a_short_form(a: str, b: str) -> None:
+    weight, reason = name_evidence(a, b)
+    assert weight == 5.5 and "ends the other" in reason
+    # too short to tell a name from its last letters (Ana / Juliana), or two letters apart (Anna / Hanna)
+    assert "ends the other" not in name_evidence("Ana Costa", "Juliana Costa")[1]
+    assert "ends the other" not in name_evidence("Anna Berg", "Hanna Berg")[1]
