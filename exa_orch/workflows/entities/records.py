@@ -269,6 +269,21 @@ def _other_names(rec: Record, text: str, person: bool) -> None:
             rec.aliases.setdefault(alias, _sentence(text, at))
 
 
+def _children(rec: Record, text: str) -> None:
+    """The companies `text` says the record owns or spun off (cues.CHILD_CUES, cues.cjk_children)."""
+    named = [
+        (part, m.start())
+        for cue in cues.CHILD_CUES
+        for m in cue.finditer(text)
+        for part in re.split(r",\s*|\s+and\s+|\s*&\s*", m.group(1).strip())
+    ]
+    for part, at in [*named, *cues.cjk_children(text)]:
+        child = clean_name(part) if part else ""
+        # "AB Volvo, the parent company of the Volvo Group": the group it heads is its own
+        if child and child != rec.clean and not names_agree(core_name(child), rec.core):
+            rec.owned.setdefault(child, _sentence(text, at))
+
+
 def _owners_and_sites(rec: Record, text: str, person: bool) -> None:
     """Owners ("a subsidiary of X") and other sites ("also at other.com") `text` states."""
     for cue in () if person else cues.OWNER_CUES:
@@ -276,17 +291,8 @@ def _owners_and_sites(rec: Record, text: str, person: bool) -> None:
             owner = clean_name(m.group(1).strip())
             if owner and owner != rec.clean:
                 rec.owners.setdefault(owner, _sentence(text, m.start()))
-    for cue in () if person else cues.CHILD_CUES:
-        for m in cue.finditer(text):
-            for part in re.split(r",\s*|\s+and\s+|\s*&\s*", m.group(1).strip()):
-                child = clean_name(part) if part else ""
-                # "AB Volvo, the parent company of the Volvo Group": the group it heads is its own
-                if child and child != rec.clean and not names_agree(core_name(child), rec.core):
-                    rec.owned.setdefault(child, _sentence(text, m.start()))
-    for part, at in () if person else cues.cjk_children(text):
-        child = clean_name(part)
-        if child and child != rec.clean and not names_agree(core_name(child), rec.core):
-            rec.owned.setdefault(child, _sentence(text, at))
+    if not person:
+        _children(rec, text)
     for m in cues.DOMAIN_CUE.finditer(text):
         other = site(m.group(1).rstrip("."))
         if other and other.domain and not other.platform:
