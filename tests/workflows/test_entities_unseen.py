@@ -595,6 +595,13 @@ def test_consonants_one_letter_off_or_run_together_agree_and_others_do_not() -> 
         ("נפתלי בנט", "Naftali Bennett"),  # "bnt" is bint only in Arabic letters
         ("חיים לוי", "Haim Levi"),  # ו a v, as anyascii reads it
         ("محمد بن راشد آل مكتوم", "Mohammed bin Rashid Al Maktoum"),  # بن and آل are particles
+        ("علاء الزيات", "Alaa Al Zayat"),  # علاء reads "l": a word, not the article آل
+        ("كريمة بن سالم", "Karima Ben Salem"),  # Ben between a Maghrebi name's words is بن
+        ("ناديا شاهين", "Nadia Chahine"),  # a French ch is ش
+        ("نيكولا حداد", "Nicolas Haddad"),  # a c is ك
+        ("وحيد رضوانفر", "Vahid Rezvanfar"),  # a v is Persian's و
+        ("أم كلثوم ", "Umm Kulthum"),  # "umm" reads "m", its doubled m once
+        ("نجاة سعيد", "Najat Said"),  # ة is a t where the name says it
     ],
 )
 def test_hebrew_and_arabic_names_are_read_by_their_consonants(a: str, b: str) -> None:

@@ -39,7 +39,11 @@ _HEBREW_VOWELS = re.compile(r"(?<=[\u05d0-\u05ea])[וי]|ה(?![\u05d0-\u05ea])")
 _HEBREW_LETTER = re.compile(r"[\u05d0-\u05ea]")
 
 
-_READ_PARTICLES = frozenset({"bn", "bnt", "l"})
+_READ_PARTICLES = frozenset({"bn", "bnt"})
+_FAMILY_ARTICLE = re.compile(r"(?<!\S)آل(?!\S)")
+# "Ben" between a Maghrebi name's words is بن, "son of" (Kaouther Ben Hania: كوثر بن هنية), never
+# the first word (Ben is a given name too)
+_LATIN_BEN = frozenset({"ben", "ould"})
 
 
 # A Thai letter under the thanthakhat (์), with its vowel mark, is not sounded: ศักดิ์ is "sak",
@@ -69,7 +73,12 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
     if consonantal(a) == consonantal(b):
         return None
     script, latin = (a, b) if consonantal(a) else (b, a)
+    # آل opening a family ("آل سعود", Al Saud) is the article a Latin name may leave out: dropped
+    # as a word, never a word read "l" (علاء, Alaa)
+    script = " ".join(_FAMILY_ARTICLE.sub("", script).split())
     first = _read_skeletons(script, latin, consonant_letters(script))
+    if first[0] <= 0 and "ة" in script:  # ta marbuta: a t where a name says it (حياة, Hayat)
+        first = max(first, _read_skeletons(script, latin, consonant_letters(script.replace("ة", "ت"))))
     if first[0] > 0:
         return first
     if _HEBREW_LETTER.search(script):
@@ -88,14 +97,17 @@ _FUSED_ARTICLE = re.compile(r"^(abd|abu|abou|abo)(?:e|u|a|ou|o)?l$")
 
 def _as_arabic_writes(word: str) -> str:
     """A Latin word of a name as Arabic letters write it: "abd" or "abu" without the article run
-    into it, a g before e or i soft, as ج (Moungi: منجي, Germain: جيرمان)."""
-    return re.sub(r"g(?=[ei])", "j", _FUSED_ARTICLE.sub(r"\1", word))
+    into it, a g before e or i soft, as ج (Moungi: منجي, Germain: جيرمان); French spellings' ch as
+    ش (Chahine: شاهين), a c as ك or, before e or i, س (Nicolas: نيكولا); a v as و, the letter
+    Persian and Urdu write it with (Beiranvand: بیرانوند)."""
+    word = re.sub(r"g(?=[ei])", "j", _FUSED_ARTICLE.sub(r"\1", word)).replace("ch", "sh")
+    return re.sub(r"c(?=[eiy])", "s", word).replace("c", "k").replace("v", "w")
 
 
 def _read_skeletons(script: str, latin: str, read: str) -> tuple[float, str]:
     """`skeletons` for one reading `read` of `script`."""
-    # بن, بنت and آل read "bn", "bnt" and "l": the particles bin, bint and al, left out of the Latin
-    # name's words too (in Arabic letters only: בנט is Bennett)
+    # بن and بنت read "bn" and "bnt": the particles bin and bint, left out of the Latin name's words
+    # too (in Arabic letters only: בנט is Bennett)
     dropped = PARTICLES | (_READ_PARTICLES if ARABIC_LETTERS.search(script) else frozenset())
     # a title read out of the script (श्री, "shri"), never a word of three letters or fewer: a
     # reading's consonants are often a short title's letters (עמוס "ms", פרס "frs")
@@ -103,8 +115,11 @@ def _read_skeletons(script: str, latin: str, read: str) -> tuple[float, str]:
     arabic = bool(ARABIC_LETTERS.search(script))
     mine = [
         skeleton(_as_arabic_writes(w) if arabic else w)
-        for w in words(latin)
-        if w not in HONORIFICS and w not in PARTICLES and len(w) > 1
+        for at, w in enumerate(words(latin))
+        if w not in HONORIFICS
+        and w not in PARTICLES
+        and len(w) > 1
+        and not (arabic and at and w in _LATIN_BEN)
     ]
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
     if not theirs or not mine or not meets(mine[-1], theirs):

@@ -358,6 +358,8 @@ def skeleton(word: str) -> str:
     for two, one in _DIGRAPHS:
         w = w.replace(two, one)
     w = re.sub(r"(?<!^)[aeiouhwy]|^[aeiouh]", "", w)  # a word's first y or w is a consonant (Yaghi)
+    # a letter written twice once before a nasal is read: "umm" is أم's "m", not "nm"
+    w = re.sub(r"(.)\1+", r"\1", w)
     w = re.sub(r"m(?=[^aeiou])", "n", w)
     return re.sub(r"(.)\1+", r"\1", w)
 
