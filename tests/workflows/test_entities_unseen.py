@@ -724,3 +724,25 @@ def test_an_article_under_a_companys_name_joins_its_site_with_a_country_and_a_tr
     # another country's company of the name: a publisher's page names no site of its own
     abroad = co("d", "Verbio", "https://www.verbio.com.br/", "São Paulo, Brazil", "biofuels")
     assert entities.resolve([article, abroad]).groups == [[0], [1]]
+
+
+@pytest.mark.parametrize(
+    ("thai", "latin"),
+    [
+        ("สมชาย ตีระวนิช", "Somchai Tiravanija"),  # ว a v, ช a j
+        ("อนันต์ ศรีวัฒนประภา", "Anan Srivaddhanaprabha"),  # ฒ a ddh, ภ a bh; น์ is silent
+        ("สุรชัย ทรัพย์สมบูรณ์", "Surachai Sapsombun"),  # ทร is s
+        ("ปิยะ คูกิมิยะ", "Piya Kugimiya"),  # ก a g
+    ],
+)
+def test_thai_names_are_read_by_their_consonants_as_their_latin_spellings_write_them(
+    thai: str, latin: str
+) -> None:
+    """A Thai name's consonants, each as Latin spellings write it; and a blocking key shared, so the
+    pair is weighed at all."""
+    from exa_orch.workflows.entities.person_keys import _consonant_keys
+
+    weight, reason = name_evidence(thai, latin)
+    assert weight == 5.0, reason
+    assert name_evidence(thai, "Somsak Chaiyaporn")[0] < 0
+    assert {k for k in _consonant_keys(thai) if k.startswith("t:")} & _consonant_keys(latin)

@@ -73,6 +73,8 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
     if consonantal(a) == consonantal(b):
         return None
     script, latin = (a, b) if consonantal(a) else (b, a)
+    if THAI_LETTER.search(script):
+        return _read_skeletons(script, latin, thai_reading(script), thai=True)
     # آل opening a family ("آل سعود", Al Saud) is the article a Latin name may leave out: dropped
     # as a word, never a word read "l" (علاء, Alaa)
     script = " ".join(_FAMILY_ARTICLE.sub("", script).split())
@@ -104,8 +106,31 @@ def _as_arabic_writes(word: str) -> str:
     return re.sub(r"c(?=[eiy])", "s", word).replace("c", "k").replace("v", "w")
 
 
-def _read_skeletons(script: str, latin: str, read: str) -> tuple[float, str]:
-    """`skeletons` for one reading `read` of `script`."""
+THAI_LETTER = re.compile(r"[\u0e01-\u0e2e]")
+# Thai's letters as its names' Latin spellings have them: ทร is s (ทรัพย์, "sap"), a ph either p or
+# the bh of a Sanskrit spelling (ภ: Prabha), a word's last s, ch or j a t and its last r or l an n
+# (their final sounds: จิรายุส, Jirayut; สมบูรณ์, Sombun); and the letters Latin spellings write either way, one letter (`_THAI_SOUNDS`): ว is w
+# or v (Tiravanija, Davika), ก is k or g, ท, ฒ and ด are t, th, d or dh (Rodtang, Srivaddhana),
+# จ and ช are ch or j (Jitmuangnon), a p is b
+_THAI_SOUNDS = str.maketrans("dgjfv", "tkcbw")
+
+
+def thai_reading(script: str, *, final: bool = True) -> str:
+    """A name in Thai letters read as its Latin spellings write it (`_THAI_SOUNDS`); `final` off:
+    a word's last letter as spelt, not sounded."""
+    read = consonant_letters(script).replace("thr", "s").replace("ph", "p")
+    return re.sub(r"[rl]\b", "n", re.sub(r"(?:s|ch|j)\b", "t", read)) if final else read
+
+
+def thai_key(consonants: str) -> str:
+    """A skeleton's letters as Thai names' spellings tell them apart (`_THAI_SOUNDS`), one letter
+    for two alike ("kugimiya" and คูกิมิยะ's "khkimiya" -> "km")."""
+    return re.sub(r"(.)\1+", r"\1", consonants.translate(_THAI_SOUNDS))
+
+
+def _read_skeletons(script: str, latin: str, read: str, *, thai: bool = False) -> tuple[float, str]:
+    """`skeletons` for one reading `read` of `script`; `thai`: both names' consonants as Thai
+    names are spelt (`_THAI_SOUNDS`)."""
     # بن and بنت read "bn" and "bnt": the particles bin and bint, left out of the Latin name's words
     # too (in Arabic letters only: בנט is Bennett)
     dropped = PARTICLES | (_READ_PARTICLES if ARABIC_LETTERS.search(script) else frozenset())
@@ -114,13 +139,15 @@ def _read_skeletons(script: str, latin: str, read: str) -> tuple[float, str]:
     theirs = [skeleton(w) for w in words(read) if w not in dropped and (w not in HONORIFICS or len(w) <= 3)]
     arabic = bool(ARABIC_LETTERS.search(script))
     mine = [
-        skeleton(_as_arabic_writes(w) if arabic else w)
+        skeleton(_as_arabic_writes(w) if arabic else w.replace("v", "w") if thai else w)
         for at, w in enumerate(words(latin))
         if w not in HONORIFICS
         and w not in PARTICLES
         and len(w) > 1
         and not (arabic and at and w in _LATIN_BEN)
     ]
+    if thai:
+        theirs, mine = [thai_key(t) for t in theirs], [thai_key(m) for m in mine]
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
     if not theirs or not mine or not meets(mine[-1], theirs):
         return differ

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from exa_orch.workflows.entities.consonants import consonant_letters
+from exa_orch.workflows.entities.consonants import THAI_LETTER, consonant_letters, thai_key, thai_reading
 from exa_orch.workflows.entities.given_match import given_forms
 from exa_orch.workflows.entities.japanese import family_keys, heard, katakana_words, latin_key
 from exa_orch.workflows.entities.names import is_latin, words
@@ -105,7 +105,8 @@ def _consonant_keys(name: str) -> set[str]:
     if kana:
         return {f"h:{heard(kana[-1])}"}
     if not consonantal(name):
-        # a first w heard as v too, as Hebrew and Arabic letters write it (ורטהיימר / Wertheimer)
+        # a first w heard as v too, as Hebrew and Arabic letters write it (ורטהיימר / Wertheimer),
+        # and the family name as Thai letters spell it (Tiravanija / ตีระวนิช: consonants.thai_key)
         return {
             key
             for x in parse(name)[:1]
@@ -113,8 +114,14 @@ def _consonant_keys(name: str) -> set[str]:
                 *(f"s:{skeleton(spelled)}" for spelled in _heard_spellings(x.family)),
                 f"s:{skeleton(re.sub('^w', 'v', x.family))}",
                 f"h:{heard(x.family)}",
+                f"t:{thai_key(skeleton(x.family.replace('v', 'w')))}",
             )
         }
+    if THAI_LETTER.search(name):
+        # the last letter as spelt, too: a Latin spelling may write it (Nadech, Tiravanija) or
+        # its sound (Jirayut)
+        read = words(thai_reading(name)) + words(thai_reading(name, final=False))
+        return {f"t:{thai_key(skeleton(w))}" for w in read}
     # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
     read = words(consonant_letters(name)) + words(consonant_letters(name, vowels=False))  # Hebrew two ways
     keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}
