@@ -73,8 +73,12 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
     if consonantal(a) == consonantal(b):
         return None
     script, latin = (a, b) if consonantal(a) else (b, a)
-    if THAI_LETTER.search(script):
-        return _read_skeletons(script, latin, thai_reading(script), thai=True)
+    if THAI_LETTER.search(script):  # as Latin spellings write Thai's letters, or as anyascii does
+        return max(
+            _read_skeletons(script, latin, thai_reading(script), thai=True),
+            _read_skeletons(script, latin, thai_reading(script, final=False), thai=True),
+            _read_skeletons(script, latin, consonant_letters(script)),
+        )
     # آل opening a family ("آل سعود", Al Saud) is the article a Latin name may leave out: dropped
     # as a word, never a word read "l" (علاء, Alaa)
     script = " ".join(_FAMILY_ARTICLE.sub("", script).split())
