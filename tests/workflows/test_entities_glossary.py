@@ -350,6 +350,13 @@ def test_a_city_written_in_characters_is_read_by_its_term_of_place() -> None:
         ("الأردنية للطيران", "JordanAir", True),  # run together
         ("الأردنية للطيران", "Jordan Petroleum", False),
         ("شركة الحكمة", "Hikma", False),  # a word no term renders, two consonants heard: too few
+        # three consonants heard one letter off: near letters only (بيبلوس "bls" is not Blom "blm")
+        ("بنك بيبلوس", "Blom Bank", False),
+        ("بنك بيبلوس", "Byblos Bank", True),
+        # "company" the Latin name leaves out, beside no brand heard: a trade and a place only
+        ("الشركة الليبية للبنك", "Banque de Libye", False),
+        ("شركة مبادلة للاستثمار", "Mubadala Investment", True),  # a brand heard: company may go
+        ("أجيليتي", "Agility", True),  # a soft g is ج
     ],
 )
 def test_an_arabic_name_whose_every_word_is_known_translates(written: str, latin: str, agree: bool) -> None:
@@ -524,3 +531,22 @@ def test_a_plural_s_is_heard_as_hangul_writes_it() -> None:
     written, latin = "KIA 타이거즈", "Kia Tigers"
     assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
     assert not glossary.agrees(written, clean_name(written), "Kia Tigres", clean_name("Kia Tigres"))
+
+
+def test_a_reading_beginning_with_a_designators_sounds_is_no_name() -> None:
+    """ "البنك" (the bank, "lbnk") begins the reading of many banks' names; "ahlibank" sounds "ahli"
+    and "bank", and "ahli" only an l: the start of a reading is no agreement then."""
+    written = "البنك الوطني الليبي"
+    assert not glossary.agrees(written, clean_name(written), "ahlibank", clean_name("ahlibank"))
+
+
+def test_a_joint_stock_company_named_in_an_aside_is_not_the_limited_company_of_its_name() -> None:
+    """东风汽车集团股份有限公司 (the listed arm) and 东风汽车集团有限公司 (its parent) write one name and
+    two legal forms: the aside naming the first is no evidence about the second."""
+    listed = co("l", "长江集团股份", "https://www.cjgroup.example.cn/", "武汉", "汽车",
+                "长江汽车集团股份有限公司（长江集团股份，00999.HK）于2005年在香港联交所上市。")  # fmt: skip
+    parent = co("p", "长江汽车集团有限公司", "https://zh.wikipedia.org/wiki/长江汽车集团", "武汉", "汽车",
+                "长江汽车集团有限公司是中央直管的汽车企业，总部位于武汉。")  # fmt: skip
+    assert not weigh(listed, parent).joins
+    same = co("s", "长江汽车集团股份有限公司", "https://www.hkex.example/listed/00999", "武汉", "汽车")
+    assert weigh(listed, same).joins

@@ -101,7 +101,7 @@ _ARTICLE = re.compile(r"(?<![\u0600-\u06ff])ال(?=[\u0600-\u06ff]{2})")
 _FUSED_ARTICLE = re.compile(r"^(abd|abu|abou|abo)(?:e|u|a|ou|o)?l$")
 
 
-def _as_arabic_writes(word: str) -> str:
+def as_arabic_writes(word: str) -> str:
     """A Latin word of a name as Arabic letters write it: "abd" or "abu" without the article run
     into it, a g before e or i soft, as ج (Moungi: منجي, Germain: جيرمان); French spellings' ch as
     ش (Chahine: شاهين), a c as ك or, before e or i, س (Nicolas: نيكولا); a v as و, the letter
@@ -135,23 +135,7 @@ def thai_key(consonants: str) -> str:
 def _read_skeletons(script: str, latin: str, read: str, *, thai: bool = False) -> tuple[float, str]:
     """`skeletons` for one reading `read` of `script`; `thai`: both names' consonants as Thai
     names are spelt (`_THAI_SOUNDS`)."""
-    # بن and بنت read "bn" and "bnt": the particles bin and bint, left out of the Latin name's words
-    # too (in Arabic letters only: בנט is Bennett)
-    dropped = PARTICLES | (_READ_PARTICLES if ARABIC_LETTERS.search(script) else frozenset())
-    # a title read out of the script (श्री, "shri"), never a word of three letters or fewer: a
-    # reading's consonants are often a short title's letters (עמוס "ms", פרס "frs")
-    theirs = [skeleton(w) for w in words(read) if w not in dropped and (w not in HONORIFICS or len(w) <= 3)]
-    arabic = bool(ARABIC_LETTERS.search(script))
-    mine = [
-        skeleton(_as_arabic_writes(w) if arabic else w.replace("v", "w") if thai else w)
-        for at, w in enumerate(words(latin))
-        if w not in HONORIFICS
-        and w not in PARTICLES
-        and len(w) > 1
-        and not (arabic and at and w in _LATIN_BEN)
-    ]
-    if thai:
-        theirs, mine = [thai_key(t) for t in theirs], [thai_key(m) for m in mine]
+    theirs, mine = _word_skeletons(script, latin, read, thai)
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
     if not theirs or not mine or not meets(mine[-1], theirs):
         return differ
@@ -164,6 +148,29 @@ def _read_skeletons(script: str, latin: str, read: str, *, thai: bool = False) -
     if "".join(theirs) == "".join(mine):
         return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
     return differ
+
+
+def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[list[str], list[str]]:
+    """The consonants of each word of the script's reading `read` and of the Latin name, the words
+    neither name's counterpart writes left out."""
+    # بن and بنت read "bn" and "bnt": the particles bin and bint, left out of the Latin name's words
+    # too (in Arabic letters only: בנט is Bennett)
+    arabic = bool(ARABIC_LETTERS.search(script))
+    dropped = PARTICLES | (_READ_PARTICLES if arabic else frozenset())
+    # a title read out of the script (श्री, "shri"), never a word of three letters or fewer: a
+    # reading's consonants are often a short title's letters (עמוס "ms", פרס "frs")
+    theirs = [skeleton(w) for w in words(read) if w not in dropped and (w not in HONORIFICS or len(w) <= 3)]
+    mine = [
+        skeleton(as_arabic_writes(w) if arabic else w.replace("v", "w") if thai else w)
+        for at, w in enumerate(words(latin))
+        if w not in HONORIFICS
+        and w not in PARTICLES
+        and len(w) > 1
+        and not (arabic and at and w in _LATIN_BEN)
+    ]
+    if thai:
+        return [thai_key(t) for t in theirs], [thai_key(m) for m in mine]
+    return theirs, mine
 
 
 def _one_consonant_astray(theirs: list[str], mine: list[str]) -> bool:

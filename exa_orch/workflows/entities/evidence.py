@@ -194,7 +194,7 @@ def _weigh_stated(x: Record, y: Record, named: str, ev: Evidence) -> None:
     """y's name, stated by x as `named`: 6, or 3 for a legal entity named beside a brand's own site."""
     # "Merck & Co., Inc." names Merck & Co., not Merck KGaA: the legal forms written agree
     said, has = x.alias_forms.get(named, frozenset()), profiles.stated_forms(y)
-    if said and has and not said & has:
+    if _forms_differ(said, has):
         return
     # "Howmet Aerospace Inc. (formerly Arconic Inc.)" names a legal entity; a brand of that name on
     # a site of its own may have gone with a part spun off (Arconic Corp.): corroboration needed
@@ -208,6 +208,16 @@ def _weigh_stated(x: Record, y: Record, named: str, ev: Evidence) -> None:
         # "SunLife is a trading name of Phoenix Life Limited" beside Phoenix Life's own site, in
         # one country and one trade: what corroborates a page and a site (profiles.py)
         ev.for_.append((1.0, f"both based in {x.country} and in {x.industry}"))
+
+
+def _forms_differ(said: frozenset[str], has: frozenset[str]) -> bool:
+    """Two sets of legal forms written, neither sharing one with the other: CJK forms against CJK
+    forms only ("股份有限公司" is "Co., Ltd." in English as often as "Inc.")."""
+    for cjk in (True, False):
+        mine, theirs = ({f for f in forms if f.startswith("cjk:") == cjk} for forms in (said, has))
+        if mine and theirs and not mine & theirs:
+            return True
+    return False
 
 
 def _ownership(x: Record, y: Record, ev: Evidence) -> None:

@@ -206,7 +206,15 @@ def _abjad(written: str, latin: str) -> str | None:
     consonants = sum(min(map(len, p)) for p in parts if isinstance(p, frozenset))
     if consonants < 3:
         return None
-    left = tuple(w for w in _content(latin) if w not in _LATIN_ARTICLES)
+    # a soft g as Arabic letters write it, a ج (Agility: أجيليتي)
+    soft = (lambda w: re.sub(r"g(?=[ei])", "j", w)) if table is ARABIC else (lambda w: w)
+    left = tuple(soft(w) for w in _content(latin) if w not in _LATIN_ARTICLES)
+    # "company" (شركة) the Latin name leaves out, beside no word of four consonants or more heard
+    # alike: a trade and a place ("الشركة التونسية للبنك", the Société Tunisienne de Banque, beside
+    # "Banque de Tunisie") are many companies' names, a brand ("شركة مبادلة للاستثمار", Mubadala) one
+    brand = any(min(map(len, p)) >= 4 for p in parts if isinstance(p, frozenset))
+    if not brand and any(p == ("",) for p in parts):
+        return None
     if _abjad_match(tuple(parts), left, consonants >= 5):
         return f"{written} translates and sounds as {latin}"
     return None
@@ -245,12 +253,28 @@ def _abjad_match(
         return any(
             _abjad_match(rest, left[:k] + left[k + 1 :], branded)
             for k, w in enumerate(left)
-            if any(meets(s, [skeleton(w)]) for s in part)
+            if any(_heard_as(s, skeleton(w)) for s in part)
         )
     return any(
         (remaining := _without(phrase, left)) is not None and _abjad_match(rest, remaining, branded)
         for phrase in part
     )
+
+
+# Consonants scripts write for one another's (a p for a b, a j for a g): one may stand for the other
+_NEAR = tuple(frozenset(g) for g in ("bpfvw", "dt", "gkqjc", "szcj", "lr", "mn"))
+
+
+def _heard_as(heard: str, latin: str) -> bool:
+    """A word heard by its consonants as a Latin word of a company name: alike, or one letter off
+    where both have four consonants or more; of three, one letter added or dropped, or one written
+    for a near one (`_NEAR`): بيبلوس, "bls", is not Blom, "blm"."""
+    if heard == latin or (min(len(heard), len(latin)) >= 4 and meets(heard, [latin])):
+        return True
+    if len(heard) != len(latin):
+        return meets(heard, [latin])
+    off = [(x, y) for x, y in zip(heard, latin, strict=True) if x != y]
+    return len(off) == 1 and any({off[0][0], off[0][1]} <= near for near in _NEAR)
 
 
 @lru_cache(maxsize=65536)

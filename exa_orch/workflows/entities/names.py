@@ -86,6 +86,22 @@ _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
 CJK_FORMS = re.compile(r"株式会社|有限会社|合同会社|[(（]株[)）]|股份有限公司|有限公司|주식회사|[(（]주[)）]")
 
 
+# The CJK legal forms that tell two companies apart: a joint-stock company limited (股份有限公司)
+# and a limited company (有限公司, 有限责任公司) are two companies of one group as often as not (东风汽车
+# 集团股份有限公司, the listed arm, and 东风汽车集团有限公司, its parent)
+_CJK_FORM_KINDS = (
+    (re.compile(r"股份有限公司"), "cjk:joint stock"),
+    (re.compile(r"(?<!股份)有限(?:责任|責任)?公司"), "cjk:limited"),
+)
+
+
+def cjk_forms(written: str) -> frozenset[str]:
+    """The legal forms of `_CJK_FORM_KINDS` a name in CJK script writes, as "cjk:" words that only
+    another name's CJK forms are compared with (evidence._weigh_stated)."""
+    name = unicodedata.normalize("NFKC", written)
+    return frozenset(kind for form, kind in _CJK_FORM_KINDS if form.search(name))
+
+
 def without_cjk_forms(name: str) -> str:
     """`name` without a legal form written in CJK script (CJK_FORMS; "㈜" as "(주)"): a stock
     company's form, which English writes as any of "Inc.", "Corporation" or "Co., Ltd.", so it tells
@@ -320,6 +336,16 @@ def reading_agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -
     return None
 
 
+def _distinct(word: str) -> bool:
+    """A word whose sounds are more than a designator run into it: "ahlibank" is "ahli" and "bank",
+    and "ahli" sounds only an l, which "البنك" ("the bank", "lbnk") begins with too."""
+    for d in DESIGNATORS:
+        if len(word) > len(d) + 1 and (word.endswith(d) or word.startswith(d)):
+            rest = word[: -len(d)] if word.endswith(d) else word[len(d) :]
+            return len(sound_key(rest)) >= 3
+    return True
+
+
 def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     """How a company name written in another script (`written`, cleaned and so read in Latin
     letters: `cleaned`) agrees with a Latin one (`other`, cleaned):
@@ -345,7 +371,7 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     if sounds_alike(reading, "".join(words_)) or sounds_alike(reading, other.replace(" ", "")):
         return f"{written} reads {reading}, which sounds as {other} does"
     lead = sound_key(words_[0])
-    if len(lead) >= 4 and sound_key(reading, read=True).startswith(lead):
+    if len(lead) >= 4 and _distinct(words_[0]) and sound_key(reading, read=True).startswith(lead):
         return f"{written} reads {reading}, which begins with the sounds of {words_[0]}"
     # a Hong Kong name in traditional characters keeps its Cantonese reading in English, two words
     # for its first two characters (恒隆集團 / Hang Lung Group), which Mandarin reads otherwise (henglong)

@@ -36,6 +36,7 @@ from exa_orch.workflows.entities.hosts import host_row, ticker_host
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     ONE_NAME,
+    cjk_forms,
     core_name,
     initialism,
     legal_forms,
@@ -136,7 +137,7 @@ def _initials(written: str, short: str, forms: frozenset[str] = frozenset()) -> 
 def stated_forms(r: Record) -> frozenset[str]:
     """The legal forms a company's record writes: in its name (those cleaning dropped) and in its
     text after its name (`written_forms`: "Coal India Limited is ...")."""
-    return legal_forms(r.raw_name, r.clean) | r.written_forms
+    return legal_forms(r.raw_name, r.clean) | r.written_forms | cjk_forms(r.name or "")
 
 
 def _forms(r: Record) -> frozenset[str]:

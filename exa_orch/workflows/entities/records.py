@@ -27,6 +27,7 @@ from exa_orch.workflows.entities import about, asides, births, cues, roles
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
+    cjk_forms,
     clean_name,
     core_name,
     fold,
@@ -267,6 +268,8 @@ def _other_names(rec: Record, text: str, person: bool) -> None:
         alias = person_key(other) if person else clean_name(other)
         if alias and alias != rec.clean:
             rec.aliases.setdefault(alias, _sentence(text, at))
+            if not person and (forms := cjk_forms(other)):
+                rec.alias_forms.setdefault(alias, forms)
 
 
 def _children(rec: Record, text: str) -> None:
