@@ -49,7 +49,10 @@ at 8124537 (of blind35 only its false merge read; of all six, aggregate counts o
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
 `blind73.json` to `blind78.json`, written blind at a9208e1 and measured there and at 4a57ffe (of
 blind73 only its false merge read), and `blind79.json` to `blind84.json`, written blind at 5b6eade
-and measured there and at bb9dd00 (of blind79, blind82 and blind84 only their false merges read).
+and measured there and at bb9dd00 (of blind79, blind82 and blind84 only their false merges read),
+and `blind85.json` to `blind90.json`, written blind at 68c1094 to be hard (half their entities
+with a page in their own script, ten look-alike pairs each) and measured there and at 2938d43 (of
+blind85 to blind87 only their false merges read).
 `blind67.json` to `blind72.json`, written blind at b81bf40 and measured there and at 5b6eade before
 anyone read them (but the false merges of blind68 to blind72), are tuning worlds since issue 37's
 seventeenth session;
@@ -154,7 +157,7 @@ TUNING = (
     "blind71.json",
     "blind72.json",
 )  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json,
-# blind73.json to blind84.json
+# blind73.json to blind90.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
