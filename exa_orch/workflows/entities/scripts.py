@@ -107,7 +107,10 @@ def korean_key(given: str) -> str:
     (g / k, d / t, b / p, j / ch, k / c / ck) and in s written sh before i (신 sin, Shin), 희 hui
     or hee: "sihyeok" and "sihyuk", "gwangmo" and "kwangmo", "sinsu" and "shinsoo", "seokhui" and
     "sukhee" agree."""
-    # 우 written u or woo (Cha Eun-woo, 차은우 "eunu")
+    # 우 written u or woo (Cha Eun-woo, 차은우 "eunu"); 이 written ee before another syllable's vowel
+    # (Kim Jee-woon, 김지운 "jiun": not "e" and "eu"); 안 written ahn (Hwang Kyo-ahn, 황교안 "gyoan");
+    # ㅍ written f and ㄹ doubled (Kang Full, 강풀 "pul")
+    given = given.replace("ee", "i").replace("ahn", "an").replace("f", "p").replace("ll", "l")
     key = (
         given.replace("woo", "u")
         .replace("yeo", "yu")
