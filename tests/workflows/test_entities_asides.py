@@ -30,6 +30,9 @@ from tests.workflows.entity_items import co, person, weigh
         # a name in Latin capitals going on after a labelled one in another script: its English form
         ("简称中国石油，PetroChina", ["中国石油", "PetroChina"]),
         ("简称中国石油，成立于北京", ["中国石油"]),
+        # and after the first part, a short name in that script: its English form too
+        ("港機工程，HAECO", ["港機工程", "HAECO"]),
+        ("宮本 茂, 1952", ["宮本 茂"]),  # a number is no name
     ],
 )
 def test_an_aside_gives_its_labelled_names(aside: str, names: list[str]) -> None:
@@ -353,6 +356,27 @@ def test_a_lead_that_writes_the_page_s_name_longer_gives_its_aside_s_names() -> 
     ]
     # a lead that only begins alike in Latin letters is a clause, not the name written longer
     assert list(asides.asides("仁寶電腦 and partners（英語：Compal）", "仁寶電腦")) == []
+
+
+@pytest.mark.parametrize(
+    ("text", "name", "english"),
+    [
+        # the city a registered name opens with, aside
+        ("深圳市飞鸿创新科技有限公司（FHX）是一家总部位于深圳的无人机制造商。", "飞鸿创新", "FHX"),
+        # the page's name, its first two characters and the rest in order
+        (
+            "华康控股生物技术有限公司（Huakang Biotech Ltd.）是一家北京的疫苗公司。",
+            "华康生物",
+            "Huakang Biotech Ltd.",
+        ),
+    ],
+)
+def test_a_registered_name_written_around_the_page_s_name_gives_its_aside(
+    text: str, name: str, english: str
+) -> None:
+    assert (english, 0) in list(asides.asides(text, name))
+    # another company's name opening the text: nothing of the page's
+    assert list(asides.asides(text, "华为技术")) == []
 
 
 _COMPAL_WIKI = co(

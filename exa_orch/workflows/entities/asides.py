@@ -163,10 +163,11 @@ def aside_names(aside: str) -> list[str]:
     first = parts[0] if parts and not _LABEL.match(parts[0]) else ""
     # "（简称中国石油，PetroChina）": a name in Latin capitals after a labelled one in another script
     # is that short name's English form, the list of names going on
+    # and so is one after the first part, a short name in that script ("（港機工程，HAECO）")
     labelled += [
         p
         for before, p in itertools.pairwise(parts)
-        if _LABEL.match(before) and not before.isascii() and _LATIN_NAME.fullmatch(p)
+        if (_LABEL.match(before) or before == first) and not before.isascii() and _LATIN_NAME.fullmatch(p)
     ]
     # "로제(ROSÉ, 본명: 박채영, 영어: Roseanne Park)": the first part and every labelled one; a
     # legal form the comma split off its name ("Yulon Motor Co., Ltd.") is none
@@ -265,12 +266,30 @@ def _lead_known_as(text: str, name: str) -> Iterator[tuple[str, int]]:
             return
 
 
+# The city or province a Chinese company's registered name opens with ("深圳市大疆创新科技有限公司")
+_CJK_PLACE = re.compile(r"^[\u4e00-\u9fff]{2,3}[省市]")
+
+
 def _extends(name: str, full: str) -> bool:
     """`full`, a lead written in Chinese or Japanese characters, is `name` (so written, two
     characters or more) with more characters after it, none a Latin letter or a space: a longer
-    form of the name, not a clause about it."""
-    longer = full.startswith(name) and len(full) > len(name)
-    return longer and len(name) >= 2 and is_cjk(name) and not re.search(r"[A-Za-z\s]", full)
+    form of the name, not a clause about it. The city its registered name opens with aside
+    ("深圳市大疆创新科技有限公司" under 大疆创新), or the name's first two characters and the rest
+    of its characters in order ("科兴控股生物技术有限公司" under 科兴生物)."""
+    if len(name) < 2 or not is_cjk(name) or re.search(r"[A-Za-z\s]", full):
+        return False
+    for lead in (full, _CJK_PLACE.sub("", full)):
+        if lead.startswith(name) and len(lead) > len(name):
+            return True
+        if len(name) >= 3 and lead[:2] == name[:2] and len(lead) > len(name) and _in_order(name, lead):
+            return True
+    return False
+
+
+def _in_order(short: str, full: str) -> bool:
+    """`short`'s characters come in `full` in order."""
+    rest = iter(full)
+    return all(ch in rest for ch in short)
 
 
 # An article a full name may open with ("Les Chemins de fer fédéraux suisses" shortens to CFF).
