@@ -33,6 +33,8 @@ from tests.workflows.entity_items import co, person, weigh
         # and after the first part, a short name in that script: its English form too
         ("港機工程，HAECO", ["港機工程", "HAECO"]),
         ("宮本 茂, 1952", ["宮本 茂"]),  # a number is no name
+        ("Addis Electric Power Utility", ["Addis Electric Power Utility"]),  # capitalised words, however long
+        ("the largest power utility of the country", []),  # a clause, not a name
     ],
 )
 def test_an_aside_gives_its_labelled_names(aside: str, names: list[str]) -> None:
@@ -496,3 +498,15 @@ def test_a_stated_name_meets_a_page_adding_its_kind_or_its_country() -> None:
     assert weigh(yas, tigo).joins
     ghana = co("e", "Tigo Ghana", "https://en.wikipedia.org/wiki/Tigo_Ghana", "Accra, Ghana", "Telecoms")
     assert not weigh(yas, ghana).joins
+
+
+def test_a_lead_of_capitalised_words_giving_the_page_s_name_in_its_aside_is_the_page_s_other_name() -> None:
+    text = (
+        "Golden Harvest Retail Corporation (Mùa Vàng Bán Lẻ, GHR) is a Vietnamese retailer founded in 2004."
+    )
+    assert list(asides.asides(text, "Mùa Vàng Bán Lẻ")) == [
+        ("Golden Harvest Retail Corporation", 0),
+        ("GHR", 0),
+    ]
+    # a lead that is a clause gives nothing
+    assert list(asides.asides("The parent company (Mùa Vàng Bán Lẻ) is listed.", "Mùa Vàng Bán Lẻ")) == []

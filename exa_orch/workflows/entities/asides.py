@@ -171,7 +171,10 @@ def aside_names(aside: str) -> list[str]:
     ]
     # "로제(ROSÉ, 본명: 박채영, 영어: Roseanne Park)": the first part and every labelled one; a
     # legal form the comma split off its name ("Yulon Motor Co., Ltd.") is none
-    named = ([first] if _plain(first) and len(first) <= 24 else []) + [n for n in labelled if _plain(n)]
+    # a first part of 24 letters at most, or a longer one of capitalised words ("Ethiopian Electric
+    # Utility" after a name in Ge'ez): not a clause
+    shaped = len(first) <= 24 or bool(_LATIN_NAME.fullmatch(first))
+    named = ([first] if _plain(first) and shaped else []) + [n for n in labelled if _plain(n)]
     return [n for n in named if not _ONLY_FORM.fullmatch(n)]
 
 
@@ -202,6 +205,10 @@ def _spaced(name: str) -> re.Pattern[str]:
 _AFTER = re.compile(_FORM + r"\s*[(（]([^()（）]{1,80})[)）]")
 _FORM_AFTER = re.compile(_FORM)
 _GOES = re.compile(r"\s*(?:The\s+)?([A-Z][^;()]{1,80}?),?\s+" + _GOES_BY)
+# A company's name in Latin letters: capitalised words and the small words between them.
+_NAME_SHAPED = re.compile(
+    r"[A-Z][\w&.'’\-]*(?:\s+(?:[A-Z][\w&.'’\-]*|of|and|&|de|du|des|la|le|der|y|e|do|da|di)){0,7}"
+)
 _LEAD = re.compile(r"\s*([^()（）,，。.;；:：]{2,60}?)\s*[(（]\s*([^()（）]{1,60}?)\s*[)）]")
 
 
@@ -227,6 +234,11 @@ def asides(text: str, name: str) -> Iterator[tuple[str, int]]:
         # "Les Chemins de fer fédéraux suisses (CFF ; en allemand SBB)" on a page under CFF, and
         # "中國鋼鐵股份有限公司（簡稱中鋼，英語：China Steel Corporation）" under 中鋼: the full
         # name, and the aside's other names
+        yield full, 0
+        yield from ((other, 0) for other in named if other != name)
+    elif name in named and _NAME_SHAPED.fullmatch(full):
+        # "Mobile World Investment Corporation (Thế Giới Di Động, MWG)" on a page under Thế Giới Di
+        # Động: a lead of capitalised words giving the page's name, in its own language, aside
         yield full, 0
         yield from ((other, 0) for other in named if other != name)
     elif named and _extends(name, full):
