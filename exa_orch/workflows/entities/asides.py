@@ -227,18 +227,20 @@ def asides(text: str, name: str) -> Iterator[tuple[str, int]]:
     if goes and after.startswith(name) and not after[len(name) :].isalnum() and _plain(goes.group(1)):
         yield goes.group(1), 0
     yield from _lead_known_as(text, name)
+    yield from _lead_names(text, name)
+
+
+def _lead_names(text: str, name: str) -> Iterator[tuple[str, int]]:
+    """A text that opens with another name and gives `name` in its aside, or that writes `name`
+    longer: the lead and the aside's other names are the page's (`asides`)."""
     lead = _LEAD.match(text)
     full = lead.group(1) if lead else ""
     named = aside_names(lead.group(2)) if lead else []
-    if name in named and _plain(full) and _shortens(name, full):
-        # "Les Chemins de fer fédéraux suisses (CFF ; en allemand SBB)" on a page under CFF, and
-        # "中國鋼鐵股份有限公司（簡稱中鋼，英語：China Steel Corporation）" under 中鋼: the full
-        # name, and the aside's other names
-        yield full, 0
-        yield from ((other, 0) for other in named if other != name)
-    elif name in named and _NAME_SHAPED.fullmatch(full):
-        # "Mobile World Investment Corporation (Thế Giới Di Động, MWG)" on a page under Thế Giới Di
-        # Động: a lead of capitalised words giving the page's name, in its own language, aside
+    # "Les Chemins de fer fédéraux suisses (CFF ; en allemand SBB)" on a page under CFF, and
+    # "中國鋼鐵股份有限公司（簡稱中鋼，英語：China Steel Corporation）" under 中鋼: the full name, and
+    # the aside's other names; or a lead of capitalised words giving the page's name, in its own
+    # language, aside ("Mobile World Investment Corporation (Thế Giới Di Động, MWG)")
+    if name in named and ((_plain(full) and _shortens(name, full)) or _NAME_SHAPED.fullmatch(full)):
         yield full, 0
         yield from ((other, 0) for other in named if other != name)
     elif named and _extends(name, full):
