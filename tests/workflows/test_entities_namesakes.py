@@ -4,6 +4,8 @@ legal name that no longer names the brand a spun-off company kept."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
 from exa_orch.workflows import entities
@@ -466,57 +468,44 @@ def test_a_short_name_beside_one_name_in_two_scripts_is_no_ambiguity() -> None:
     assert set(_ambiguous(records, [(0, 1), (0, 3)])) == {(0, 1), (0, 3)}
 
 
+def _staff(employer: str, location: str) -> Callable[[str, str, str, str], Json]:
+    """Pages of people at one employer in one place: (id, name, url, description) -> item."""
+    return lambda id, name, url, desc: _with_desc(person(id, name, url, employer, location), desc)
+
+
 def test_a_page_naming_the_other_as_a_described_relative_keeps_two_people_apart() -> None:
     """A grandson named after the founder he succeeds: his page names the founder as a relative,
     described as the founder's own page describes him; the founder's two pages still join."""
-    founder = _with_desc(
-        person("f", "Tomas Varela", "https://pt.wikipedia.org/wiki/Tomas_Varela", "Varela Cafés", "Évora, Portugal"),
-        "Tomas Varela (1930–2021) foi um empresário português, fundador da Varela Cafés.",
-    )  # fmt: skip
-    obituary = _with_desc(
-        person("o", "Tomas Varela", "https://observador.pt/2021/05/02/morreu-tomas-varela/", "Varela Cafés",
-               "Évora, Portugal"),
-        "Tomas Varela, fundador da Varela Cafés, morreu aos 91 anos.",
-    )  # fmt: skip
-    grandson = _with_desc(
-        person("g", "Tomas Rui Varela", "https://www.linkedin.com/in/tomasruivarela/", "Varela Cafés",
-               "Évora, Portugal"),
-        "CEO da Varela Cafés. Neto do fundador Tomas Varela. Évora, Portugal.",
-    )  # fmt: skip
+    varela = _staff("Varela Cafés", "Évora, Portugal")
+    founder = varela("f", "Tomas Varela", "https://pt.wikipedia.org/wiki/Tomas_Varela",
+                     "Tomas Varela (1930–2021) foi um empresário português, fundador da Varela Cafés.")  # fmt: skip
+    obituary = varela("o", "Tomas Varela", "https://observador.pt/2021/05/02/morreu-tomas-varela/",
+                      "Tomas Varela, fundador da Varela Cafés, morreu aos 91 anos.")  # fmt: skip
+    grandson = varela("g", "Tomas Rui Varela", "https://www.linkedin.com/in/tomasruivarela/",
+                      "CEO da Varela Cafés. Neto do fundador Tomas Varela. Évora, Portugal.")  # fmt: skip
     ev = weigh(grandson, founder)
     assert not ev.joins
     assert any("as a relative: 'neto do fundador tomas varela'" in r for r in ev.against)
     assert weigh(founder, obituary).joins
     # a relative the page does not describe as the other's page does is no evidence either way: a
     # son's page under his longer name, "son of Tomas Varela", beside his own shorter name
-    son = _with_desc(
-        person("s", "Tomas Varela Costa", "https://en.wikipedia.org/wiki/Tomas_Varela_Costa", "Varela Cafés",
-               "Évora, Portugal"),
-        "Tomas Varela Costa is a Portuguese businessman, son of rally driver Tomas Varela.",
-    )  # fmt: skip
+    son = varela("s", "Tomas Varela Costa", "https://en.wikipedia.org/wiki/Tomas_Varela_Costa",
+                 "Tomas Varela Costa is a Portuguese businessman, son of rally driver Tomas Varela.")  # fmt: skip
     assert not any("relative" in r for r in weigh(son, founder).against)
 
 
 def test_a_fathers_page_naming_a_junior_among_his_children_is_not_the_junior() -> None:
-    father = _with_desc(
-        person("f", "Georg Kessler", "https://www.swr.de/kessler-uebergabe-100.html", "Kessler Textil",
-               "Balingen, Germany"),
-        "Georg Kessler übergibt das Unternehmen an seine Frau und die Kinder Anna und Georg junior.",
-    )  # fmt: skip
-    junior = _with_desc(
-        person("j", "Georg Kessler jr.", "https://www.handelsblatt.com/georg-kessler-junior/", "Kessler Textil",
-               "Balingen, Germany"),
-        "Georg Kessler jr. leitet seit 2024 gemeinsam mit seiner Schwester Anna den Textilhersteller.",
-    )  # fmt: skip
+    kessler = _staff("Kessler Textil", "Balingen, Germany")
+    father = kessler("f", "Georg Kessler", "https://www.swr.de/kessler-uebergabe-100.html",
+                     "Georg Kessler übergibt das Unternehmen an seine Frau und die Kinder Anna und Georg junior.")  # fmt: skip
+    junior = kessler("j", "Georg Kessler jr.", "https://www.handelsblatt.com/georg-kessler-junior/",
+                     "Georg Kessler jr. leitet seit 2024 gemeinsam mit seiner Schwester Anna den Textilhersteller.")  # fmt: skip
     ev = weigh(father, junior)
     assert not ev.joins
     assert any("a junior of the name among its children" in r for r in ev.against)
     # a page calling its own subject "junior" is no father's: "Georg Kessler" beside the junior
-    himself = _with_desc(
-        person("h", "Georg Kessler", "https://de.wikipedia.org/wiki/Georg_Kessler_junior", "Kessler Textil",
-               "Balingen, Germany"),
-        "Georg Kessler junior (* 1991) ist ein deutscher Unternehmer.",
-    )  # fmt: skip
+    himself = kessler("h", "Georg Kessler", "https://de.wikipedia.org/wiki/Georg_Kessler_junior",
+                      "Georg Kessler junior (* 1991) ist ein deutscher Unternehmer.")  # fmt: skip
     assert not any("junior" in r for r in weigh(himself, junior).against)
 
 
