@@ -5,7 +5,8 @@ X", "also known as X", "alias geohot", and for companies the rename phrases of E
 Portuguese, French, German and Italian), an owner ("a subsidiary of X", "part of X", "owned by X"),
 a company it owns or spun off ("the parent of X", "demerged as X"), or another site of its own
 ("also at other.com"). A company's name in prose may hold "and", "of", "&" (`ORG_NAME`); a
-person's is capitalised words (`NAME`). Patterns only: records.py keeps the words that said each.
+person's is capitalised words (`NAME`). Patterns, and `cjk_children`, which splits the companies a
+Korean, Chinese or Japanese text lists as subsidiaries: records.py keeps the words that said each.
 """
 
 from __future__ import annotations

@@ -22,7 +22,9 @@ enough alone. What adds to it:
 Against: two employers in Latin letters that don't agree, unless one record's text names the
 other's employer beside its own (one person who holds both: 2 for) or the two are held at once
 (`employers.concurrent`: a national team and a club, two bodies of government, two units of one
-organisation); a father and a son ("Sr." on one side, two generations written: `_generations`). A person who changed employers joins
+organisation); a father and a son ("Sr." on one side, two generations written: `_generations`); a
+page naming the other as a relative, described as the other's page describes them, or a junior of
+its own name among its children (`_kin`). A person who changed employers joins
 only through an identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or
 Wikipedia page, in either item's URL or text; evidence.compare weighs it and then lifts this), or
 one Wikipedia article title written alike in two editions (`_one_article`); where two groups are
@@ -322,6 +324,7 @@ def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:
 
 
 _GENERATION = {"sr": "sr", "senior": "sr", "jr": "jr", "junior": "jr", "ii": "ii", "iii": "iii", "iv": "iv"}
+_JUNIOR = frozenset(w for w, generation in _GENERATION.items() if generation == "jr")
 
 
 def _generation(r: Record) -> tuple[set[str], set[str]]:
@@ -357,7 +360,6 @@ _KIN = re.compile(
     r"sohn|tochter|enkel|enkelin|neffe|nichte|fils|fille|neveu|figlio|figlia|nipote)\s+"
     r"(?:of|do|da|de|del|della|di|von|vom|des|du|van)\s+((?:\S+\s+){1,5}\S+)"
 )
-_GENERATION_WORDS = frozenset({"junior", "jr"})
 _ARTICLES = frozenset("the late o a os as el la los las il lo der dem den le les".split())
 _CHILDREN = frozenset(
     "children child son sons daughter kinder kind sohn sohne tochter filhos filho hijos hijo enfants fils figli figlio".split()
@@ -399,11 +401,11 @@ def _relative(x: Record, y: Record, ev: Said) -> bool:
 def _junior(x: Record, y: Record, ev: Said) -> bool:
     """`_kin`: x's text names, among its children, a junior of x's name that y is."""
     mine, theirs = words(x.name or ""), words(y.name or "")
-    if not (_GENERATION_WORDS & set(theirs)) or _GENERATION_WORDS & set(mine) or mine[:1] != theirs[:1]:
+    if not (_JUNIOR & set(theirs)) or _JUNIOR & set(mine) or mine[:1] != theirs[:1]:
         return False
     said = x.said.split()
     for i in range(1, len(said)):
-        if said[i] in _GENERATION_WORDS and said[i - 1] in (mine[0], mine[-1]):
+        if said[i] in _JUNIOR and said[i - 1] in (mine[0], mine[-1]):
             if _CHILDREN & set(said[max(0, i - 8) : i]):
                 ev.against.append(f"{x.name}'s page names a junior of the name among its children: {y.name}")
                 return True
