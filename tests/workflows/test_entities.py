@@ -183,6 +183,10 @@ def test_legal_forms_urls_and_folding() -> None:
         ("Abu Dhabi National Oil Company (ADNOC)", "abu dhabi national oil"),
         ("Colgate-Palmolive (India)", "colgate palmolive india"),
         ("Bank of America (BofA)", "bank of america bofa"),
+        # an exchange's symbol or code after a listed company's name goes, a country's code stays
+        ("Kathmandu Bank Limited (KTMB)", "kathmandu bank"),
+        ("First Yangon Investment Public Co., Ltd. (00002)", "first yangon investment"),
+        ("Santander (UK)", "santander uk"),
         # forms cleanco leaves: Thailand's Public Company Limited, Corporación, S.A.B. de C.V.
         ("Siam Makro Public Company Limited", "siam makro"),
         ("Atresmedia Corporación", "atresmedia"),

@@ -86,9 +86,8 @@ _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
 CJK_FORMS = re.compile(r"株式会社|有限会社|合同会社|[(（]株[)）]|股份有限公司|有限公司|주식회사|[(（]주[)）]")
 
 
-# The CJK legal forms that tell two companies apart: a joint-stock company limited (股份有限公司)
-# and a limited company (有限公司, 有限责任公司) are two companies of one group as often as not (东风汽车
-# 集团股份有限公司, the listed arm, and 东风汽车集团有限公司, its parent)
+# CJK legal forms that tell two companies of one group apart: 东风汽车集团股份有限公司 (joint-stock,
+# the listed arm) and 东风汽车集团有限公司 (limited, its parent)
 _CJK_FORM_KINDS = (
     (re.compile(r"股份有限公司"), "cjk:joint stock"),
     (re.compile(r"(?<!股份)有限(?:责任|責任)?公司"), "cjk:limited"),
@@ -227,6 +226,8 @@ def _without_own_initials(text: str) -> str:
     found = _OWN_INITIALS.match(text) if text.endswith(")") else None
     if not found:
         return text
+    if _ticker(found.group(2)):
+        return found.group(1)
     said = "".join(words(found.group(2)))
     before = [w for w in words(found.group(1)) if w not in _STOP]
     if len(before) < 2 or len(said) < 2:
@@ -235,6 +236,16 @@ def _without_own_initials(text: str) -> str:
     return (
         found.group(1) if said in (initials, initials[: len(said)]) and len(said) >= len(before) - 1 else text
     )
+
+
+def _ticker(written: str) -> bool:
+    """A listing's symbol or code in brackets after a listed company's name on an exchange's page
+    ("Nabil Bank Limited (NABIL)", "(00001)"): capitals or digits as written, not a country's code
+    ("(UK)", "(USA)": another company of a group)."""
+    from exa_orch.workflows.entities.countries import country_codes  # countries reads names
+
+    bare = written.replace(".", "")
+    return bool(re.fullmatch(r"[A-Z0-9]{2,8}", bare)) and bare.lower() not in country_codes() | {"usa", "uae"}
 
 
 def core_name(cleaned: str) -> str:
