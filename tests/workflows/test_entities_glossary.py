@@ -550,3 +550,18 @@ def test_a_joint_stock_company_named_in_an_aside_is_not_the_limited_company_of_i
     assert not weigh(listed, parent).joins
     same = co("s", "长江汽车集团股份有限公司", "https://www.hkex.example/listed/00999", "武汉", "汽车")
     assert weigh(listed, same).joins
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        (
+            "鈴木楽器製作所",
+            "Suzuki Musical Instrument Corporation",
+        ),  # a brand read beside trades, its first word
+        ("南亞塑膠", "Nan Ya Plastics"),  # a reading the Latin name writes as two words
+    ],
+)
+def test_a_translated_name_and_its_latin_name_share_a_blocking_key(written: str, latin: str) -> None:
+    assert set(glossary.keys(written)) & glossary.latin_keys(clean_name(latin))
+    assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))

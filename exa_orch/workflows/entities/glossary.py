@@ -365,9 +365,15 @@ def _arabic_keys(written: str) -> Iterator[str]:
 
 def latin_keys(clean: str) -> set[str]:
     """A Latin name's blocking keys for `keys`: its words but structure and stop words, sorted, and
-    one word as it is (EgyptAir)."""
+    one word as it is (EgyptAir); its first word of four letters or more alone, a brand `_brand_keys`
+    reads beside trade words (鈴木楽器製作所 / Suzuki Musical Instrument); and two words a run's
+    reading writes as one run together (南亞塑膠 / Nan Ya Plastics)."""
     words = _content(clean)
-    return {"t:" + " ".join(sorted(words)), *({"t:" + words[0]} if len(words) == 1 else set())}
+    own = {"t:" + " ".join(sorted(words)), *({"t:" + words[0]} if words and len(words[0]) >= 4 else set())}
+    for k in range(len(words) - 1):
+        joined = [*words[:k], words[k] + words[k + 1], *words[k + 2 :]]
+        own.add("t:" + " ".join(sorted(joined)))
+    return own
 
 
 _STRUCTURE = frozenset({"group", "holdings", "holding"})
