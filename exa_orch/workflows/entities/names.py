@@ -240,12 +240,9 @@ def _without_own_initials(text: str) -> str:
 
 def _ticker(written: str) -> bool:
     """A listing's symbol or code in brackets after a listed company's name on an exchange's page
-    ("Nabil Bank Limited (NABIL)", "(00001)"): capitals or digits as written, not a country's code
-    ("(UK)", "(USA)": another company of a group)."""
-    from exa_orch.workflows.entities.countries import country_codes  # countries reads names
-
-    bare = written.replace(".", "")
-    return bool(re.fullmatch(r"[A-Z0-9]{2,8}", bare)) and bare.lower() not in country_codes() | {"usa", "uae"}
+    ("Nabil Bank Limited (NABIL)", "(00001)"): three capitals or digits or more, not a country's
+    code ("(USA)", "(UK)": another company of a group)."""
+    return bool(re.fullmatch(r"(?!(?:USA|UAE|PRC|ROK|GBR|IND)$)[A-Z0-9]{3,8}", written.replace(".", "")))
 
 
 def core_name(cleaned: str) -> str:
