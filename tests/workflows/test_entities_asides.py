@@ -510,3 +510,19 @@ def test_a_lead_of_capitalised_words_giving_the_page_s_name_in_its_aside_is_the_
     ]
     # a lead that is a clause gives nothing
     assert list(asides.asides("The parent company (Mùa Vàng Bán Lẻ) is listed.", "Mùa Vàng Bán Lẻ")) == []
+
+
+def test_a_name_written_in_two_scripts_is_each_of_its_parts() -> None:
+    """ "Jolin Tsai 蔡依林" on a profile: the Latin name and the name in characters are both the
+    record's; years in brackets are no other script ("Cyprus Airways (1947–2015)")."""
+    both = entities.record(0, person("a", "Lin Wei-an 林唯安", "https://www.instagram.com/linweian/", "", ""))
+    # the Latin part as written, the part in characters as read
+    assert set(both.aliases) == {"lin wei an", "lin weian"}
+    chinese = entities.record(1, person("b", "林唯安", "https://zh.wikipedia.org/wiki/林唯安", "", ""))
+    latin = entities.record(2, person("c", "Lin Wei-an", "https://en.wikipedia.org/wiki/Lin_Wei-an", "", ""))
+    assert entities.compare(both, chinese).for_[0][0] >= 7.0
+    assert entities.compare(both, latin).for_[0][0] >= 7.0
+    years = entities.record(
+        3, co("d", "Harbour Air (1947–2015)", "https://en.wikipedia.org/wiki/Harbour_Air", "", "")
+    )
+    assert not years.aliases

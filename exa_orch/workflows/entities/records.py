@@ -311,6 +311,20 @@ def _name_aside(rec: Record) -> list[str]:
     return [name[name.rfind("(") :]] if rec.kind != "person" and name.endswith(")") else []
 
 
+def _in_two_scripts(rec: Record, person: bool) -> None:
+    """A name written twice, in Latin letters and in another script, a space between ("Jolin Tsai
+    蔡依林", "时代天使 Angelalign", "АО «Qarmet»"): each part is another name of the record."""
+    tokens = (rec.name or "").split()
+    if not all(any(ch.isalpha() for ch in t) for t in tokens):
+        return  # "Cyprus Airways (1947–2015)": years, not another script
+    latin = [is_latin(t) for t in tokens]
+    cut = next((i for i in range(1, len(tokens)) if latin[i] != latin[i - 1]), 0)
+    if not cut or len(set(latin[cut:])) != 1 or len(set(latin[:cut])) != 1:
+        return
+    for part in (" ".join(tokens[:cut]), " ".join(tokens[cut:])):
+        _alias(rec, part.strip('«»"“”()'), f"{rec.name}: one name in two scripts", person)
+
+
 def _statements(rec: Record, texts: list[str], person: bool) -> None:
     """Other names, other sites and owners `texts` state about the record, each with its words."""
     for text in texts:
@@ -452,6 +466,7 @@ def record(index: int, item: Json) -> Record:
     texts = _texts(item, props)
     rec.profiles = _profiles(rec, props, texts)
     _statements(rec, [*texts, *_name_aside(rec)], kind == "person")
+    _in_two_scripts(rec, kind == "person")
     _stated_fields(rec, texts)
     rec.said = " ".join(words(" ".join(texts)))[:4000] if kind == "person" else ""
     rec.founded = roles.organisations(texts) if kind == "person" else frozenset()
