@@ -317,8 +317,7 @@ def _shortens(short: str, full: str) -> bool:
     s, f = short.replace(" ", "").casefold(), _ARTICLE.sub("", full.strip()).casefold()
     if not s or not f or s[0] != f[0] or _CUE_WORD.match(full):
         return False
-    rest = iter(f)
-    return all(ch in rest for ch in s)
+    return _in_order(s, f)
 
 
 # A part of the company the rename is said of, the clause's subject ("...; its electronic

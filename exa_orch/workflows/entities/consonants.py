@@ -101,21 +101,26 @@ _ARTICLE = re.compile(r"(?<![\u0600-\u06ff])ال(?=[\u0600-\u06ff]{2})")
 _FUSED_ARTICLE = re.compile(r"^(abd|abu|abou|abo)(?:e|u|a|ou|o)?l$")
 
 
-def as_arabic_writes(word: str) -> str:
+def soft_g(word: str) -> str:
+    """A g before e or i as Arabic letters write it, a ج (Germain: جيرمان, Agility: أجيليتي)."""
+    return re.sub(r"g(?=[ei])", "j", word)
+
+
+def _as_arabic_writes(word: str) -> str:
     """A Latin word of a name as Arabic letters write it: "abd" or "abu" without the article run
     into it, a g before e or i soft, as ج (Moungi: منجي, Germain: جيرمان); French spellings' ch as
     ش (Chahine: شاهين), a c as ك or, before e or i, س (Nicolas: نيكولا); a v as و, the letter
     Persian and Urdu write it with (Beiranvand: بیرانوند)."""
-    word = re.sub(r"g(?=[ei])", "j", _FUSED_ARTICLE.sub(r"\1", word)).replace("ch", "sh")
+    word = soft_g(_FUSED_ARTICLE.sub(r"\1", word)).replace("ch", "sh")
     return re.sub(r"c(?=[eiy])", "s", word).replace("c", "k").replace("v", "w")
 
 
 THAI_LETTER = re.compile(r"[\u0e01-\u0e2e]")
 # Thai's letters as its names' Latin spellings have them: ทร is s (ทรัพย์, "sap"), a ph either p or
 # the bh of a Sanskrit spelling (ภ: Prabha), a word's last s, ch or j a t and its last r or l an n
-# (their final sounds: จิรายุส, Jirayut; สมบูรณ์, Sombun); and the letters Latin spellings write either way, one letter (`_THAI_SOUNDS`): ว is w
-# or v (Tiravanija, Davika), ก is k or g, ท, ฒ and ด are t, th, d or dh (Rodtang, Srivaddhana),
-# จ and ช are ch or j (Jitmuangnon), a p is b
+# (their final sounds: จิรายุส, Jirayut; สมบูรณ์, Sombun); and the letters Latin spellings write
+# either way, one letter (`_THAI_SOUNDS`): ว is w or v (Tiravanija, Davika), ก is k or g, ท, ฒ and ด
+# are t, th, d or dh (Rodtang, Srivaddhana), จ and ช are ch or j (Jitmuangnon), a p is b
 _THAI_SOUNDS = str.maketrans("dgjfv", "tkcbw")
 
 
@@ -161,7 +166,7 @@ def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[lis
     # reading's consonants are often a short title's letters (עמוס "ms", פרס "frs")
     theirs = [skeleton(w) for w in words(read) if w not in dropped and (w not in HONORIFICS or len(w) <= 3)]
     mine = [
-        skeleton(as_arabic_writes(w) if arabic else w.replace("v", "w") if thai else w)
+        skeleton(_as_arabic_writes(w) if arabic else w.replace("v", "w") if thai else w)
         for at, w in enumerate(words(latin))
         if w not in HONORIFICS
         and w not in PARTICLES

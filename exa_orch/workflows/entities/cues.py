@@ -147,9 +147,9 @@ def cjk_children(text: str) -> list[tuple[str, int]]:
     (`CJK_CHILD_CUES`), each with where the cue stands: another entity each, as CHILD_CUES reads."""
     out: list[tuple[str, int]] = []
     for cue in CJK_CHILD_CUES:
+        listed = _KOREAN_LIST if cue is CJK_CHILD_CUES[0] else _CJK_LIST
         for m in cue.finditer(text):
-            korean = cue is CJK_CHILD_CUES[0]
-            for part in (_KOREAN_LIST if korean else _CJK_LIST).split(m.group(1)):
+            for part in listed.split(m.group(1)):
                 part = _HANGUL_PARTICLE.sub("", part.strip().partition("等")[0])
                 if part.endswith("과") and len(part) >= 2 and (ord(part[-2]) - 0xAC00) % 28:
                     part = part[:-1]

@@ -34,7 +34,7 @@ from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
-from exa_orch.workflows.entities.consonants import consonant_letters, meets
+from exa_orch.workflows.entities.consonants import consonant_letters, meets, soft_g
 from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.japanese import composed, family_reading, heard, heard_katakana, spells
 from exa_orch.workflows.entities.names import CJK_FORMS, DESIGNATORS, fold, is_latin, reading_agrees
@@ -206,9 +206,8 @@ def _abjad(written: str, latin: str) -> str | None:
     consonants = sum(min(map(len, p)) for p in parts if isinstance(p, frozenset))
     if consonants < 3:
         return None
-    # a soft g as Arabic letters write it, a ج (Agility: أجيليتي)
-    soft = (lambda w: re.sub(r"g(?=[ei])", "j", w)) if table is ARABIC else (lambda w: w)
-    left = tuple(soft(w) for w in _content(latin) if w not in _LATIN_ARTICLES)
+    arabic = table is ARABIC  # a soft g as Arabic letters write it (consonants.soft_g)
+    left = tuple(soft_g(w) if arabic else w for w in _content(latin) if w not in _LATIN_ARTICLES)
     # "company" (شركة) the Latin name leaves out, beside no word of four consonants or more heard
     # alike: a trade and a place ("الشركة التونسية للبنك", the Société Tunisienne de Banque, beside
     # "Banque de Tunisie") are many companies' names, a brand ("شركة مبادلة للاستثمار", Mubadala) one

@@ -344,10 +344,13 @@ def reading_agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -
     return None
 
 
+_LONGEST_FIRST = sorted(DESIGNATORS, key=lambda d: (-len(d), d))
+
+
 def _distinct(word: str) -> bool:
     """A word whose sounds are more than a designator run into it: "ahlibank" is "ahli" and "bank",
     and "ahli" sounds only an l, which "البنك" ("the bank", "lbnk") begins with too."""
-    for d in DESIGNATORS:
+    for d in _LONGEST_FIRST:  # the longest that fits, whatever the set's order
         if len(word) > len(d) + 1 and (word.endswith(d) or word.startswith(d)):
             rest = word[: -len(d)] if word.endswith(d) else word[len(d) :]
             return len(sound_key(rest)) >= 3

@@ -313,7 +313,7 @@ def _name_aside(rec: Record) -> list[str]:
 
 def _in_two_scripts(rec: Record, person: bool) -> None:
     """A name written twice, in Latin letters and in another script, a space between ("Jolin Tsai
-    蔡依林", "时代天使 Angelalign", "АО «Qarmet»"): each part is another name of the record."""
+    蔡依林", "时代天使 Angelalign"): each part is another name of the record."""
     tokens = (rec.name or "").split()
     if not all(any(ch.isalpha() for ch in t) for t in tokens):
         return  # "Cyprus Airways (1947–2015)": years, not another script
