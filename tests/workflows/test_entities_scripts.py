@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from exa_orch.workflows import entities
-from exa_orch.workflows.entities import hosts, japanese, names
+from exa_orch.workflows.entities import clustering, hosts, japanese, names
 from exa_orch.workflows.entities.employers import concurrent as _concurrent
 from exa_orch.workflows.entities.people import name_evidence
 from exa_orch.workflows.entities.scripts import sound_key, sounds_alike
@@ -626,3 +626,21 @@ def test_a_name_heard_whole_with_its_trade_word_is_a_candidate_pair() -> None:
     en = co("a", "Peak Solutions", "https://www.peaksolutions.com/", *place)
     ko = co("b", "피크솔루션즈", "https://ko.wikipedia.org/wiki/피크솔루션즈", *place)
     assert entities.resolve([en, ko]).groups == [[0, 1]]
+
+
+def test_a_name_in_another_script_is_weighed_beside_each_latin_name_of_its_employer() -> None:
+    """No reading's key brings יאיר לפיד and Yair Lapid together; one employer does, and only
+    across scripts: two Latin names of one employer are no candidate pair by it."""
+    hebrew = person(
+        "a", "יאיר לפיד", "https://he.wikipedia.org/wiki/יאיר_לפיד", "Yesh Atid", "Tel Aviv, Israel"
+    )
+    latin = person(
+        "b", "Yair Lapid", "https://en.wikipedia.org/wiki/Yair_Lapid", "Yesh Atid", "Tel Aviv, Israel"
+    )
+    other = person("c", "Meir Cohen", "https://en.wikipedia.org/wiki/Meir_Cohen", "Yesh Atid", "Israel")
+    recs = [entities.record(i, x) for i, x in enumerate((hebrew, latin, other))]
+    keys = [clustering._keys(r) for r in recs]
+    assert keys[0] & keys[1] == {"w:yesh atid"}
+    blocks = [sorted(b) for b in clustering._blocks(recs)]
+    assert [0, 1] in blocks and [1, 2] not in blocks and [2, 1] not in blocks
+    assert entities.resolve([hebrew, latin, other]).groups == [[0, 1], [2]]

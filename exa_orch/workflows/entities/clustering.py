@@ -1,7 +1,8 @@
 """Records grouped into entities: candidate pairs, evidence, then merges strongest first.
 
 Candidates are pairs that share a blocking key (a profile, a registered domain or its label, a
-name, an alias, an initialism, a family name, a field value). Each pair is weighed
+name, an alias, an initialism, a family name, a field value; a person's employer, for a name in
+another script beside each Latin name). Each pair is weighed
 (evidence.compare); pairs whose evidence joins them are taken strongest first, and two groups merge
 only if no pair across them has evidence against (complete linkage, so one weak link can never chain
 two entities together). Pairs with some evidence for that stayed apart are reported with why.
@@ -61,6 +62,7 @@ def _site_keys(r: Record) -> set[str]:
 
 def _keys(r: Record) -> set[str]:
     own = {f"p:{p}" for p in r.profiles} | _site_keys(r) | person_keys(r) | _single_name_keys(r)
+    own |= _employer_keys(r)
     if r.kind != "person":
         own |= families.blocking_keys(r) | profiles.blocking_keys(r) | _part_keys(r)
     if r.clean:
@@ -74,6 +76,15 @@ def _keys(r: Record) -> set[str]:
     # only fields that identify block: a state or a postcode is shared by thousands
     own.update(f"x:{k}:{v}" for k, v in r.facts.items() if v and FACT_WEIGHTS.get(k, 0.0) >= 3.0)
     return own | _reading_keys(r)
+
+
+def _employer_keys(r: Record) -> set[str]:
+    """A person's employer, when it is written in Latin letters: `_one_sided` pairs a name in
+    another script with each Latin name of one employer, the pairs no reading's key finds (a
+    reading is a guess; two pages of one person at one employer are the common case)."""
+    if r.kind != "person" or not r.employer or not r.employer_latin:
+        return set()
+    return {f"w:{r.employer}"}
 
 
 def _single_name_keys(r: Record) -> set[str]:
@@ -202,7 +213,7 @@ def _kept(key: str, members: list[int], cjk: set[int], abjad: set[int]) -> bool:
     """Whether a block of one key pairs all its members: a reading's key only beside a name in
     another script, a consonants' key beside a name in Arabic letters (person_keys.block_keys),
     never a key `_one_sided` reads."""
-    if key[:2] in ("q:", "m:"):
+    if key[:2] in ("q:", "m:", "w:"):
         return False
     if key[:2] in ("r:", "k:", "t:") and not cjk.intersection(members):
         return False
@@ -214,9 +225,12 @@ def _one_sided(records: Sequence[Record], keys: dict[str, list[int]]) -> Iterabl
     or two profiles; a person named by one word with each name it opens (`_single_name_keys`)."""
     pages = {r.index for r in records if r.site and r.site.platform}
     single = {r.index for r in records if r.kind == "person" and r.name and _single(r.name)}
+    scripts = {r.index for r in records if r.kind == "person" and r.name and not is_latin(r.name)}
     for key, members in keys.items():
         if key[:2] == "q:":
             yield from _pairs(members, pages, apart=True)
+        elif key[:2] == "w:":
+            yield from _pairs(members, scripts, apart=True)
         elif key[:2] == "m:":
             yield from _pairs(members, single, apart=False)
 
