@@ -644,3 +644,25 @@ def test_a_name_in_another_script_is_weighed_beside_each_latin_name_of_its_emplo
     blocks = [sorted(b) for b in clustering._blocks(recs)]
     assert [0, 1] in blocks and [1, 2] not in blocks and [2, 1] not in blocks
     assert entities.resolve([hebrew, latin, other]).groups == [[0, 1], [2]]
+
+
+@pytest.mark.parametrize(
+    ("latin", "written"),
+    [
+        ("Philipp Kirkorov", "Филипп Киркоров"),  # ph / ф
+        ("Vlade Divac", "Владе Дивац"),  # Serbian ц, a c
+        ("Levon Aronian", "Լևոն Արոնյան"),  # Armenian վ, a v; յ, an i
+        ("Otto Rehhagel", "Ότο Ρεχάγκελ"),  # χ, an h; γκ, a g
+    ],
+)
+def test_a_name_in_an_alphabet_meets_its_latin_spelling_as_it_sounds(latin: str, written: str) -> None:
+    weight, why = name_evidence(latin, written)
+    assert weight >= 5.0 and "as it sounds" in why
+
+
+def test_a_name_in_an_alphabet_spelled_as_it_sounds_still_tells_two_given_names_apart() -> None:
+    assert name_evidence("Valentin Meladze", "Костянтин Меладзе")[0] < 2.0
+    assert (
+        name_evidence("Philipp Kirkorov", "Филипп Киркоров")[0]
+        > name_evidence("Pavel Kirkorov", "Филипп Киркоров")[0]
+    )

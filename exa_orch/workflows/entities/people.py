@@ -40,10 +40,12 @@ from exa_orch.workflows.entities.given_match import compare_given, forms, simila
 from exa_orch.workflows.entities.japanese import fits, heard, katakana_words, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import (
+    ALPHABETS,
     KOREAN_SURNAMES,
     chinese_spelled,
     cyrillic,
     korean_key,
+    sounded,
     syllabic,
 )
 from exa_orch.workflows.entities.titles import (
@@ -386,6 +388,24 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
 
 def _read_whole(a: str, b: str) -> tuple[float, str]:
     """`name_evidence` by each reading of the two names, given names and family name."""
+    best = _any_reading(a, b)
+    return max(best, _by_kanji(a, b) or best, _by_sound(a, b) or best)
+
+
+def _by_sound(a: str, b: str) -> tuple[float, str] | None:
+    """A name in a Cyrillic, Greek, Armenian or Georgian alphabet and a Latin one, both spelled as
+    their sounds go (scripts.sounded: Филипп Киркоров / Philipp Kirkorov, Владе Дивац / Vlade
+    Divac), weighed as a reading is, one less; None when not such a pair or they still differ."""
+    if bool(ALPHABETS.search(a)) == bool(ALPHABETS.search(b)) or not (is_latin(a) or is_latin(b)):
+        return None
+    script = a if ALPHABETS.search(a) else b
+    x, y = (sounded(fold(cyrillic(n) or n)) for n in (a, b))
+    weight, said = _any_reading(x, y)
+    return (weight - 1.0, f"{said} (read from {script} as it sounds)") if weight > 0 else None
+
+
+def _any_reading(a: str, b: str) -> tuple[float, str]:
+    """The best agreement of any reading of the one name with any of the other."""
     best: tuple[float, str] = (-8.0, "names differ")
     for x in parse(a):
         for y in parse(b):
@@ -407,7 +427,7 @@ def _read_whole(a: str, b: str) -> tuple[float, str]:
                 and not _GENERATIONS & set(words(a) + words(b))
             ):
                 best = (_ENGLISH, f"an English given name beside a name in characters, {fr}")
-    return max(best, _by_kanji(a, b) or best)
+    return best
 
 
 def _by_kanji(a: str, b: str) -> tuple[float, str] | None:

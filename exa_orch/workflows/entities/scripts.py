@@ -101,6 +101,27 @@ def greek(text: str) -> str:
     return low
 
 
+# Alphabets whose letters anyascii spells one by one, vowels and all: Cyrillic, Greek, Armenian,
+# Georgian. A name in one reads close to its Latin spelling, not always as it (Филипп / Philipp,
+# Дивац / Divac, Լևոն / Levon).
+ALPHABETS = re.compile(r"[\u0370-\u03ff\u0400-\u04ff\u0530-\u058f\u10a0-\u10ff]")
+# Spellings of one sound, in order: ts and tz are a c (Serbian and Croatian write ц so), a c is a
+# k or, before e, i or y, an s; ph f, th t, kh and ch h (Х and χ, written kh, ch or h), w v, y and
+# j i, x ks, ou u (Greek ου), gk g (Greek γκ), then a letter written twice once.
+_SOUNDED = (("tz", "c"), ("ts", "c"), ("ph", "f"), ("th", "t"), ("kh", "h"), ("ch", "h"), ("w", "v"),
+            ("y", "i"), ("j", "i"), ("x", "ks"), ("ou", "u"), ("gk", "g"))  # fmt: skip
+
+
+def sounded(text: str) -> str:
+    """Folded Latin `text` spelled as its sounds go (`_SOUNDED`), so that a name read out of an
+    alphabet (`ALPHABETS`) meets the Latin spelling it is known by: "filipp kirkorov" and "philipp
+    kirkorov" both "filip kirkorov", "vlade divats" and "vlade divac" both "vlade divak"."""
+    for two, one in _SOUNDED:
+        text = text.replace(two, one)
+    text = re.sub(r"c(?=[eiy])", "s", text).replace("c", "k")
+    return re.sub(r"(.)\1+", r"\1", text)
+
+
 def korean_key(given: str) -> str:
     """A Korean given name's romanization folded to one spelling: the Revised Romanization and the
     spellings people use differ in vowels (eo / u, oo / u, eu / u) and in voiced or plain consonants
