@@ -386,6 +386,20 @@ def test_a_company_page_in_spanish_naming_its_owner_is_the_owners_subsidiary() -
     assert any("as its owner" in r for r in weigh(holding, unit).against)
 
 
+def test_a_russian_page_naming_its_parent_company_is_the_parents_subsidiary() -> None:
+    said = "ПАО «Север-Алмаз» — алмазодобывающая компания, дочернее общество СЕВЕРАЛРОС; Якутия."
+    unit = co(
+        "a",
+        "ПАО «Север-Алмаз»",
+        "https://ru.wikipedia.org/wiki/Север-Алмаз",
+        "Yakutia, Russia",
+        "Diamond mining",
+        said,
+    )
+    parent = co("b", "СЕВЕРАЛРОС", "https://www.severalros.ru/", "Moscow, Russia", "Diamond mining")
+    assert any("as its owner" in r for r in weigh(unit, parent).against)
+
+
 def test_a_dialects_two_syllable_given_name_must_open_as_the_characters_do() -> None:
     from exa_orch.workflows.entities.people import name_evidence
 
@@ -494,6 +508,23 @@ def test_a_page_naming_the_other_as_a_described_relative_keeps_two_people_apart(
     assert not any("relative" in r for r in weigh(son, founder).against)
 
 
+def test_a_page_naming_the_others_whole_name_as_a_relative_keeps_two_people_apart() -> None:
+    """A son under the shorter name, his page naming his father by the whole name, a middle name
+    his own lacks: no description needed, the name is another's (made-up names)."""
+    ferro = _staff("Ferro Cementi", "Rome, Italy")
+    father = ferro("f", "Paolo Gaetano Ferro", "https://it.wikipedia.org/wiki/Paolo_Gaetano_Ferro",
+                   "Paolo Gaetano Ferro (Roma, 1943) è un imprenditore italiano, presidente del gruppo Ferro.")  # fmt: skip
+    son = ferro("s", "Paolo Ferro", "https://www.ferrocementi.it/governance/board",
+                "Paolo Ferro, Chairman of Ferro Cementi since 2006, son of Paolo Gaetano Ferro.")  # fmt: skip
+    ev = weigh(son, father)
+    assert not ev.joins
+    assert any("as a relative: 'son of paolo gaetano ferro'" in r for r in ev.against)
+    # the son's own whole name is no relative's: a page under the longer name naming the shorter
+    longer = ferro("l", "Paolo Ferro Rossi", "https://en.wikipedia.org/wiki/Paolo_Ferro_Rossi",
+                   "Paolo Ferro Rossi, son of Paolo Ferro, chairs Ferro Cementi.")  # fmt: skip
+    assert not any("relative" in r for r in weigh(longer, son).against)
+
+
 def test_a_fathers_page_naming_a_junior_among_his_children_is_not_the_junior() -> None:
     kessler = _staff("Kessler Textil", "Balingen, Germany")
     father = kessler("f", "Georg Kessler", "https://www.swr.de/kessler-uebergabe-100.html",
@@ -537,3 +568,16 @@ def test_a_holding_companys_subsidiaries_written_in_korean_chinese_or_japanese_s
     ev = weigh(parent, sub)
     assert not ev.joins
     assert any("as a company it owns or spun off" in r for r in ev.against)
+
+
+def test_a_profile_joins_the_company_of_its_equal_name_before_one_its_name_merely_opens_with() -> None:
+    """A listed partnership's quote page joins the partnership's site (equal names), not its
+    sponsor's, whose name only leads it: both joins weigh alike; the equal names' go first."""
+    sponsor = co("a", "Nordgas", "https://www.nordgasltd.com/", "Piraeus, Greece", "LNG shipping",
+                 "Nordgas Ltd. owns and operates LNG carriers, headquartered in Piraeus.")  # fmt: skip
+    partners = co("b", "Nordgas Partners", "https://www.nordgasmlp.com/", "Piraeus, Greece", "LNG shipping",
+                  "Nordgas Partners LP is a master limited partnership; a subsidiary of Nordgas Ltd.")  # fmt: skip
+    quote = co("p", "Nordgas Partners LP", "https://www.nyse.com/quote/XNYS:NGP-PA", "Piraeus, Greece",
+               "LNG shipping", "Nordgas Partners LP preference units quote on the New York Stock Exchange.")  # fmt: skip
+    assert weigh(sponsor, quote).weight == weigh(partners, quote).weight
+    assert entities.resolve([sponsor, partners, quote]).groups == [[0], [1, 2]]

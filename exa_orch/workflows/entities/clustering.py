@@ -259,7 +259,13 @@ def resolve_records(records: Sequence[Record]) -> Resolution:
         for x in range(len(members)):
             for y in range(x + 1, len(members)):
                 evidence(members[x], members[y])
-    edges = sorted(((ev.weight, k) for k, ev in weighed.items() if ev.joins), key=lambda e: (-e[0], e[1]))
+    # strongest first; of two companies' joins that weigh alike, one of equal names before one of
+    # names that merely lead or read alike (GasLog Partners LP's page joins GasLog Partners before
+    # GasLog); people of one name are as often namesakes
+    edges = sorted(
+        ((ev.weight, k) for k, ev in weighed.items() if ev.joins),
+        key=lambda e: (-e[0], _named_apart(records[e[1][0]], records[e[1][1]]), e[1]),
+    )
     ambiguous = _ambiguous(records, [k for _, k in edges])
     merged = _merge(records, [e for e in edges if e[1] not in ambiguous], evidence)
     merged.apart.extend(
@@ -270,6 +276,11 @@ def resolve_records(records: Sequence[Record]) -> Resolution:
         if not ev.joins and ev.weight >= 1.0 and where[i] != where[j]:
             merged.apart.append({"items": [records[i].id, records[j].id], "reason": ev.why_apart})
     return merged
+
+
+def _named_apart(a: Record, b: Record) -> bool:
+    """Two companies whose names' cores differ, or two people (`resolve_records`' order of joins)."""
+    return a.kind == "person" or a.core != b.core
 
 
 def _ambiguous(records: Sequence[Record], joined: list[tuple[int, int]]) -> dict[tuple[int, int], str]:

@@ -90,6 +90,8 @@ ORG_ALIAS_CUES = (
 )
 # "Porsche SE is a holding company", "Inter&Co, Inc. is the holding company of Banco Inter"
 HOLDING = re.compile(r"\b(?:is|as)\s+(?:an?|the)\s+(?:[\w-]+\s+){0,3}?holding\s+company\b")
+# A company's name in Cyrillic as prose writes it: up to five words, each opening with a capital
+_CYRILLIC_NAME = r"([А-ЯЁІЇЄA-Z][\w&.\-]*(?:\s+[А-ЯЁІЇЄA-Z][\w&.\-]*){0,4})"
 OWNER_CUES = (
     re.compile(r"\b(?:a|the)\s+(?:wholly[\s-]owned\s+)?(?:subsidiary|unit|division|affiliate)\s+of\s+(?:the\s+)?" + ORG_NAME),
     # "the steelmaking subsidiary established in March 2022 under POSCO Holdings"
@@ -108,6 +110,12 @@ OWNER_CUES = (
     re.compile(
         r"\b(?:controlad[ao]|detenue?|détenue?|propiedad|perteneciente|pertencente|appartenant)\s+"
         r"(?:por|pel[ao]|par|de|a|al|ao|à)\s+(?:(?:la|el|o|a|le|groupe|grupo)\s+)?" + ORG_NAME
+    ),
+    # in Russian and Ukrainian: "дочернее общество АЛРОСА", "дочірнє підприємство «Укрзалізниці»"
+    re.compile(
+        r"\b(?:дочерн(?:ее|яя|ей|его)|дочірн(?:є|я|ьої|ього))\s+"
+        r"(?:общество|компания|предприятие|структура|банк|підприємство|компанія|товариство)\s+"
+        r"(?:(?:компании|группы|банка|компанії|групи)\s+)?«?" + _CYRILLIC_NAME
     ),
 )  # fmt: skip
 # "the parent of Royal Mail and GLS", "owner of Nivea": the companies a record owns, each another

@@ -380,15 +380,19 @@ def _kin(a: Record, b: Record, ev: Said) -> None:
 
 
 def _relative(x: Record, y: Record, ev: Said) -> bool:
-    """`_kin`: x's text names y as a relative, described as y's text describes y."""
-    theirs = set(y.said.split())
+    """`_kin`: x's text names y as a relative, described as y's text describes y, or by y's whole
+    name where it holds a word x's name lacks ("son of Francesco Gaetano Caltagirone" on Francesco
+    Caltagirone's page: a name x's own does not write in full is another's)."""
+    theirs, named = set(y.said.split()), words(y.name or "")
     for m in _KIN.finditer(x.said):
         said = m.group(1).split()
-        for start in (1, 2):  # "do fundador Rui Nabeiro": what the relative is, then the name
+        for start in (0, 1, 2):  # "do fundador Rui Nabeiro": what the relative is, then the name
             described = [w for w in said[:start] if w not in _ARTICLES]
-            if not described or not set(described) <= theirs:
+            if start and (not described or not set(described) <= theirs):
                 continue
-            for n in (2, 3):
+            if not start and (said[: len(named)] != named or not set(named) - set(words(x.name or ""))):
+                continue
+            for n in (2, 3) if start else (len(named),):
                 span = " ".join(said[start : start + n])
                 other = name_evidence(span, y.name or "")[0] if len(said) >= start + n else 0.0
                 if other >= 6.5 and other > name_evidence(span, x.name or "")[0]:
