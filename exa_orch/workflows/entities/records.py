@@ -24,7 +24,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from exa_orch.workflows.entities import about, asides, births, cues, roles
-from exa_orch.workflows.entities.countries import country_of, known, stated_country
+from exa_orch.workflows.entities.countries import country_of, is_place, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
     cjk_forms,
@@ -325,6 +325,22 @@ def _in_two_scripts(rec: Record, person: bool) -> None:
         _alias(rec, part.strip('«»"“”()'), f"{rec.name}: one name in two scripts", person)
 
 
+# A company's name and another of its names in brackets after it; not a year, a ticker or a
+# legal form alone, nor a word in lower case ("(company)") or a place ("Metro (Canada)")
+_BRACKETED = re.compile(r"(.+?)\s*[(（]\s*([^()（）]+?)\s*[)）]")
+_NOT_A_NAME = re.compile(r"[\d]|^[A-Z0-9.&-]{2,8}$|^[a-z]")
+
+
+def _bracketed(rec: Record) -> None:
+    """A company's name with another of its names in brackets ("PT Telekomunikasi Selular
+    (Telkomsel)", "ARI (Aer Rianta International)"): each part is a name of the record."""
+    m = _BRACKETED.fullmatch(rec.name or "")
+    if rec.kind == "person" or not m or _NOT_A_NAME.search(m.group(2)) or is_place(m.group(2)):
+        return
+    for part in (m.group(1), m.group(2)):
+        _alias(rec, part, f"{rec.name}: a name and another in brackets", False)
+
+
 def _statements(rec: Record, texts: list[str], person: bool) -> None:
     """Other names, other sites and owners `texts` state about the record, each with its words."""
     for text in texts:
@@ -467,6 +483,7 @@ def record(index: int, item: Json) -> Record:
     rec.profiles = _profiles(rec, props, texts)
     _statements(rec, [*texts, *_name_aside(rec)], kind == "person")
     _in_two_scripts(rec, kind == "person")
+    _bracketed(rec)
     _stated_fields(rec, texts)
     rec.said = " ".join(words(" ".join(texts)))[:4000] if kind == "person" else ""
     rec.founded = roles.organisations(texts) if kind == "person" else frozenset()
