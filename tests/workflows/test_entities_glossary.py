@@ -451,7 +451,7 @@ def test_a_name_in_arabic_or_hebrew_letters_is_heard_where_no_term_renders_it(
         ("بنك وربة", "wafra bank"),  # other consonants
         ("بنك وربة", "warba insurance"),  # a word unaccounted for on each side
         ("תנובה", "tnuva group"),  # a group beside three consonants heard: not the brand's company
-        ("بنك دبي", "dubai bank"),  # two consonants heard: too many names'
+        ("بنك سما", "sama bank"),  # two consonants heard: too many names'
     ],
 )
 def test_a_heard_name_must_account_for_every_word(written: str, latin: str) -> None:
@@ -565,3 +565,22 @@ def test_a_joint_stock_company_named_in_an_aside_is_not_the_limited_company_of_i
 def test_a_translated_name_and_its_latin_name_share_a_blocking_key(written: str, latin: str) -> None:
     assert set(glossary.keys(written)) & glossary.latin_keys(clean_name(latin))
     assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("بنك الدوحة", "doha bank"),  # a city
+        ("دبي القابضة", "dubai holding"),  # a holding company, not left out
+        ("الخليج الدولية للخدمات", "gulf international services"),
+        ("الشركة السعودية للخدمات الأرضية", "saudi ground services"),
+        ("بورصة الكويت", "boursa kuwait"),  # a word a Latin name keeps as it sounds
+    ],
+)
+def test_an_arab_companys_places_and_trades_translate(written: str, latin: str) -> None:
+    assert glossary.translates(written, latin)
+
+
+def test_an_arab_companys_translation_accounts_for_every_word() -> None:
+    assert glossary.translates("بنك البحرين الوطني", "bank of bahrain") is None  # "national" unsaid
+    assert glossary.translates("دبي القابضة", "dubai") is None  # a holding company is not its place
