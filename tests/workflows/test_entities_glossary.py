@@ -584,3 +584,18 @@ def test_an_arab_companys_places_and_trades_translate(written: str, latin: str) 
 def test_an_arab_companys_translation_accounts_for_every_word() -> None:
     assert glossary.translates("بنك البحرين الوطني", "bank of bahrain") is None  # "national" unsaid
     assert glossary.translates("دبي القابضة", "dubai") is None  # a holding company is not its place
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("三井地所", "mitsui estate"),
+        ("東京ビル", "tokyo building"),
+        ("금호타이어", "kumho tire"),
+        ("금호전선", "kumho cable"),
+    ],
+)
+def test_more_trade_words_translate_as_the_companies_render_them(written: str, latin: str) -> None:
+    assert glossary.translates(written, latin)
+    assert glossary.translates(written, latin.split()[0]) is None  # a group's name alone is not its company
+    assert glossary.translates("西武電鉄", "seibu electric railway")

@@ -85,7 +85,8 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "乳业 乳業": "dairy",
             "能源": "energy",
             "矿业 礦業 鉱業 광업": "mining",
-            "地产 地產 不動産 부동산": "real estate|properties|property|land",
+            "地产 地產 不動産 부동산": "real estate|properties|property|land|realty",
+            "地所": "estate|real estate|jisho",  # 三菱地所 Mitsubishi Estate
             "置地": "land",
             "百货 百貨": "department store|department stores",
             "电视 電視 電視台 电视台 テレビ": "television|tv",
@@ -160,6 +161,12 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "钴业 鈷業": "cobalt",
             "光电 光電": "optoelectronics|optoelectronic|photoelectric",
             "书店 書店": "bookstore|bookstores|books",
+            # and the trades of the eighteenth session's tuning worlds' names, as the companies
+            # render them (Mori Building, Keisei Electric Railway, Kumho Tire, Taihan Cable)
+            "ビル 빌딩": "building|buildings",
+            "電鉄 电铁 電鐵": "electric railway|railway|dentetsu",
+            "타이어 タイヤ 轮胎 輪胎": "tire|tires|tyre|tyres",
+            "전선 電線 电线": "cable|cables|wire",
         },
     ),
     **_terms(
