@@ -666,3 +666,15 @@ def test_a_name_in_an_alphabet_spelled_as_it_sounds_still_tells_two_given_names_
         name_evidence("Philipp Kirkorov", "Филипп Киркоров")[0]
         > name_evidence("Pavel Kirkorov", "Филипп Киркоров")[0]
     )
+
+
+@pytest.mark.parametrize(
+    ("latin", "written"),
+    [("Chaim Katz", "חיים כץ"), ("Menachem Herzfeld", "מנחם הרצפלד"), ("Haim Katz", "חיים כץ")],
+)
+def test_a_hebrew_names_het_and_tsadi_read_as_latin_spellings_write_them(latin: str, written: str) -> None:
+    assert name_evidence(latin, written)[0] >= 5.0
+
+
+def test_a_hebrew_name_read_so_still_tells_two_names_apart() -> None:
+    assert name_evidence("Chaim Cohen", "חיים לוי")[0] < 0

@@ -51,15 +51,22 @@ _LATIN_BEN = frozenset({"ben", "ould"})
 _THAI_SILENT = re.compile(r"[\u0e01-\u0e2e][\u0e34-\u0e3a]?\u0e4c")
 
 
-def consonant_letters(name: str, *, vowels: bool = True) -> str:
+# Hebrew ח as the ch of Menachem and Chaim (anyascii: h), and צ as the z of Herzog or the tz of
+# Katz (anyascii: ts): as the Latin spellings of names from Hebrew and German write them
+_HEBREW_SPELLED = {z: str.maketrans({"ח": "ch", "צ": z, "ץ": z}) for z in ("z", "tz")}
+
+
+def consonant_letters(name: str, *, vowels: bool = True, spelled: str = "") -> str:
     """A name in a consonantal script folded, an ayin or hamza dropped: anyascii reads them as a
     quote mark ("العبار" -> "l`br"), a letter of the word, not a break between two. Hebrew with
     `vowels` off is read by its consonants alone (`_HEBREW`: "שמעון פרס" -> "smn prs"; with them,
-    ו is a v: לוי, Levi)."""
+    ו is a v: לוי, Levi), and `spelled` ("z" or "tz"), ח and צ as Latin spellings write them
+    (`_HEBREW_SPELLED`)."""
     if not vowels and _HEBREW_LETTER.search(name):
         # a geresh after ג, ז or צ writes a sound Hebrew lacks (ג'ונתן, Jonathan): the letter's, not a
         # break before a vowel letter
         name = _HEBREW_VOWELS.sub("", re.sub(r"(?<=[גזצ])['׳]", "", name)).translate(_HEBREW)
+        name = name.translate(_HEBREW_SPELLED[spelled]) if spelled else name
     return re.sub(r"[`'’ʿʾ]", "", fold(_THAI_SILENT.sub("", name)))
 
 
@@ -88,7 +95,10 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
     if first[0] > 0:
         return first
     if _HEBREW_LETTER.search(script):
-        return _read_skeletons(script, latin, consonant_letters(script, vowels=False))
+        return max(
+            _read_skeletons(script, latin, consonant_letters(script, vowels=False, spelled=z))
+            for z in ("", *_HEBREW_SPELLED)
+        )
     if _ARTICLE.search(script):  # منجي الباوندي / Moungi Bawendi: a Latin name may leave al- out
         bare = _read_skeletons(script, latin, consonant_letters(_ARTICLE.sub("", script)))
         return bare if bare[0] > 0 else first
