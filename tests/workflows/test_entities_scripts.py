@@ -678,3 +678,13 @@ def test_a_hebrew_names_het_and_tsadi_read_as_latin_spellings_write_them(latin: 
 
 def test_a_hebrew_name_read_so_still_tells_two_names_apart() -> None:
     assert name_evidence("Chaim Cohen", "חיים לוי")[0] < 0
+
+
+@pytest.mark.parametrize(
+    ("latin", "written"),
+    [("Somchai Charoenkul", "สมชาย เจริญกูล"), ("Anan Sirivadhana", "อนันต์ สิริวัฒนา")],
+)
+def test_a_thai_names_closing_yo_is_an_n_and_its_wo_a_v_as_latin_spellings_write_them(
+    latin: str, written: str
+) -> None:
+    assert name_evidence(latin, written)[0] >= 4.0

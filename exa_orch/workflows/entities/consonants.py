@@ -82,8 +82,11 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
     script, latin = (a, b) if consonantal(a) else (b, a)
     if THAI_LETTER.search(script):  # as Latin spellings write Thai's letters, or as anyascii does
         return max(
-            _read_skeletons(script, latin, thai_reading(script), thai=True),
-            _read_skeletons(script, latin, thai_reading(script, final=False), thai=True),
+            *(
+                _read_skeletons(script, latin, thai_reading(script, final=f, vo=v), thai=True)
+                for f in (True, False)
+                for v in (False, True)
+            ),
             _read_skeletons(script, latin, consonant_letters(script)),
         )
     # آل opening a family ("آل سعود", Al Saud) is the article a Latin name may leave out: dropped
@@ -134,9 +137,16 @@ THAI_LETTER = re.compile(r"[\u0e01-\u0e2e]")
 _THAI_SOUNDS = str.maketrans("dgjfv", "tkcbw")
 
 
-def thai_reading(script: str, *, final: bool = True) -> str:
+# ญ closing a syllable (no vowel mark after it) is sounded n, as Latin spellings write it (เจริญ,
+# Charoen; anyascii: y); opening one, y (ญาณ, Yan)
+_THAI_FINAL_YO = re.compile(r"ญ(?![\u0e30-\u0e3a\u0e47-\u0e4e])")
+
+
+def thai_reading(script: str, *, final: bool = True, vo: bool = False) -> str:
     """A name in Thai letters read as its Latin spellings write it (`_THAI_SOUNDS`); `final` off:
-    a word's last letter as spelt, not sounded."""
+    a word's last letter as spelt, not sounded; `vo`: ว as the v of Yoovidhya, not the w of
+    Shinawatra (a w between vowels is a glide skeleton drops, a v a consonant it keeps)."""
+    script = _THAI_FINAL_YO.sub("น", script).replace("ว", "v") if vo else _THAI_FINAL_YO.sub("น", script)
     read = consonant_letters(script).replace("thr", "s").replace("ph", "p")
     return re.sub(r"[rl]\b", "n", re.sub(r"(?:s|ch|j)\b", "t", read)) if final else read
 
