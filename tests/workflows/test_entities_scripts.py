@@ -682,7 +682,7 @@ def test_a_hebrew_name_read_so_still_tells_two_names_apart() -> None:
 
 @pytest.mark.parametrize(
     ("latin", "written"),
-    [("Somchai Charoenkul", "สมชาย เจริญกูล"), ("Anan Sirivadhana", "อนันต์ สิริวัฒนา")],
+    [("Wichai Charnsiri", "วิชัย ชาญศิริ"), ("Pravit Charnvitaya", "ประวิทย์ ชาญวิทยา")],
 )
 def test_a_thai_names_closing_yo_is_an_n_and_its_wo_a_v_as_latin_spellings_write_them(
     latin: str, written: str
