@@ -537,6 +537,9 @@ def test_korean_vowels_written_by_another_romanization_are_one_name_and_one_bloc
     assert korean_key("jeewoon") == korean_key("jiun")  # 지운: ee is 이, not e and eu
     assert korean_key("kyoahn") == korean_key("gyoan")  # 안 written ahn
     assert korean_key("full") == korean_key("pul")  # ㅍ written f, ㄹ doubled
+    assert korean_key("seoah") == korean_key("seoa")  # a last 아 written ah
+    assert korean_key("minhwoi") == korean_key("minhoe")  # 회 written hwoi
+    assert korean_key("seoah") != korean_key("seohan")
     assert korean_key("jiun") != korean_key("jeun")
     latin = entities.record(0, person("a", "Cho Un", "https://en.wikipedia.org/wiki/Cho_Un", "", ""))
     hangul = entities.record(1, person("b", "조은", "https://ko.wikipedia.org/wiki/조은", "", ""))
