@@ -581,20 +581,3 @@ def test_a_profile_joins_the_company_of_its_equal_name_before_one_its_name_merel
                "LNG shipping", "Nordgas Partners LP preference units quote on the New York Stock Exchange.")  # fmt: skip
     assert weigh(sponsor, quote).weight == weigh(partners, quote).weight
     assert entities.resolve([sponsor, partners, quote]).groups == [[0], [1, 2]]
-
-
-def test_a_companys_name_with_another_of_its_names_in_brackets_is_each_of_them() -> None:
-    unit = co("a", "PT Nusantara Seluler Raya (Nusacell)", "https://www.nusatel.co.id/anak-perusahaan/nusacell",
-              "Jakarta, Indonesia", "Mobile telecommunications")  # fmt: skip
-    own = co(
-        "b", "Nusacell", "https://www.nusacell.co.id/", "Jakarta, Indonesia", "Mobile telecommunications"
-    )
-    assert weigh(unit, own).joins
-    assert "nusacell" in entities.record(0, unit).aliases
-    # a place, a ticker or a word in lower case in brackets is no other name
-    for name, aside in (
-        ("Metro (Canada)", "canada"),
-        ("Qatar Shipping (QSHP)", "qshp"),
-        ("Orion (company)", "company"),
-    ):
-        assert aside not in entities.record(0, co("c", name, "https://example.com/", "", "")).aliases

@@ -23,8 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from exa_orch.workflows.entities import about, asides, births, cues, roles
-from exa_orch.workflows.entities.countries import country_of, is_place, known, stated_country
+from exa_orch.workflows.entities import about, asides, births, cues, own_names, roles
+from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
     cjk_forms,
@@ -311,34 +311,14 @@ def _name_aside(rec: Record) -> list[str]:
     return [name[name.rfind("(") :]] if rec.kind != "person" and name.endswith(")") else []
 
 
-def _in_two_scripts(rec: Record, person: bool) -> None:
-    """A name written twice, in Latin letters and in another script, a space between ("Jolin Tsai
-    蔡依林", "时代天使 Angelalign"): each part is another name of the record."""
-    tokens = (rec.name or "").split()
-    if not all(any(ch.isalpha() for ch in t) for t in tokens):
-        return  # "Cyprus Airways (1947–2015)": years, not another script
-    latin = [is_latin(t) for t in tokens]
-    cut = next((i for i in range(1, len(tokens)) if latin[i] != latin[i - 1]), 0)
-    if not cut or len(set(latin[cut:])) != 1 or len(set(latin[:cut])) != 1:
-        return
-    for part in (" ".join(tokens[:cut]), " ".join(tokens[cut:])):
-        _alias(rec, part.strip('«»"“”()'), f"{rec.name}: one name in two scripts", person)
-
-
-# A company's name and another of its names in brackets after it; not a year, a ticker or a
-# legal form alone, nor a word in lower case ("(company)") or a place ("Metro (Canada)")
-_BRACKETED = re.compile(r"(.+?)\s*[(（]\s*([^()（）]+?)\s*[)）]")
-_NOT_A_NAME = re.compile(r"[\d]|^[A-Z0-9.&-]{2,8}$|^[a-z]")
-
-
-def _bracketed(rec: Record) -> None:
-    """A company's name with another of its names in brackets ("PT Telekomunikasi Selular
-    (Telkomsel)", "ARI (Aer Rianta International)"): each part is a name of the record."""
-    m = _BRACKETED.fullmatch(rec.name or "")
-    if rec.kind == "person" or not m or _NOT_A_NAME.search(m.group(2)) or is_place(m.group(2)):
-        return
-    for part in (m.group(1), m.group(2)):
-        _alias(rec, part, f"{rec.name}: a name and another in brackets", False)
+def _own_names(rec: Record, url: str, texts: list[str], person: bool) -> None:
+    """Names the record's own name writes as two (own_names.py), and a listing page's company."""
+    name = rec.name or ""
+    parts = own_names.two_scripts(name)
+    if not person:
+        parts += own_names.bracketed(name) + own_names.listed(name, url, texts)
+    for part, said in parts:
+        _alias(rec, part, said, person)
 
 
 def _statements(rec: Record, texts: list[str], person: bool) -> None:
@@ -482,8 +462,7 @@ def record(index: int, item: Json) -> Record:
     texts = _texts(item, props)
     rec.profiles = _profiles(rec, props, texts)
     _statements(rec, [*texts, *_name_aside(rec)], kind == "person")
-    _in_two_scripts(rec, kind == "person")
-    _bracketed(rec)
+    _own_names(rec, _str(props.get("url")), texts, kind == "person")
     _stated_fields(rec, texts)
     rec.said = " ".join(words(" ".join(texts)))[:4000] if kind == "person" else ""
     rec.founded = roles.organisations(texts) if kind == "person" else frozenset()

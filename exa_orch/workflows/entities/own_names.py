@@ -1,0 +1,71 @@
+"""A page's own name written as two of the record's names, and a listing page's name read from its text.
+
+records.py gives each part another name of the record (an alias, with the words that said it):
+- **two scripts** with a space between ("Jolin Tsai 蔡依林", "时代天使 Angelalign"), people's names
+  too: `two_scripts`;
+- **a company's name and another in brackets** ("PT Telekomunikasi Selular (Telkomsel)", "ARI (Aer
+  Rianta International)"), not a year, a ticker, a place or a word in lower case ("Metro
+  (Canada)", "Orion (company)"): `bracketed`;
+- **a listing page named by its ticker** ("LPKR" at idx.co.id/.../company-profiles/LPKR), whose
+  text writes the company's name before the ticker ("PT Lippo Karawaci Tbk (IDX: LPKR)", "Lippo
+  Karawaci Tbk, kode saham LPKR"): the listed company's name, `listed`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from exa_orch.workflows.entities.asides import CAPITAL
+from exa_orch.workflows.entities.countries import is_place
+from exa_orch.workflows.entities.names import is_latin
+
+Part = tuple[str, str]  # (a name, why it is one)
+
+
+def two_scripts(name: str) -> list[Part]:
+    """A name written twice, in Latin letters and in another script, a space between: each part."""
+    tokens = name.split()
+    if not all(any(ch.isalpha() for ch in t) for t in tokens):
+        return []  # "Cyprus Airways (1947–2015)": years, not another script
+    latin = [is_latin(t) for t in tokens]
+    cut = next((i for i in range(1, len(tokens)) if latin[i] != latin[i - 1]), 0)
+    if not cut or len(set(latin[cut:])) != 1 or len(set(latin[:cut])) != 1:
+        return []
+    said = f"{name}: one name in two scripts"
+    return [(" ".join(tokens[:cut]).strip('«»"“”()'), said), (" ".join(tokens[cut:]).strip('«»"“”()'), said)]
+
+
+_BRACKETED = re.compile(r"(.+?)\s*[(（]\s*([^()（）]+?)\s*[)）]")
+_NOT_A_NAME = re.compile(r"[\d]|^[A-Z0-9.&-]{2,8}$|^[a-z]")  # a year, a ticker, "(company)"
+
+
+def bracketed(name: str) -> list[Part]:
+    """A company's name with another of its names in brackets after it: each part."""
+    m = _BRACKETED.fullmatch(name)
+    if not m or _NOT_A_NAME.search(m.group(2)) or is_place(m.group(2)):
+        return []
+    said = f"{name}: a name and another in brackets"
+    return [(m.group(1), said), (m.group(2), said)]
+
+
+_TICKER = re.compile(r"[A-Z0-9][A-Z0-9.\-]{1,9}")
+
+
+def listed(name: str, url: str, texts: list[str]) -> list[Part]:
+    """A listing page's company, where the page is named by the ticker its URL holds: the name its
+    text writes right before that ticker, in brackets ("Air Canada (TSX: AC)") or after a comma
+    and a few words ("Lippo Karawaci Tbk, kode saham LPKR")."""
+    if not _TICKER.fullmatch(name) or not re.search(rf"[/=_:]{re.escape(name)}(?:[/&#.?]|$)", url, re.I):
+        return []
+    # the text opens with the name: capitalised words, a short one in lower case between them
+    # ("Doğuş Otomotiv Servis ve Ticaret A.Ş."), no clause's punctuation within
+    word = rf"[{CAPITAL}&][^\s:;!?()（）,]*"
+    before = re.compile(
+        rf"\s*({word}(?:\s+(?:[a-z]{{1,3}}|{word})){{0,9}}?)"
+        rf"(?:\s*[(（](?:[A-Za-z ]{{2,20}}:\s*)?|,(?:\s+[a-z]+){{1,3}}\s+){re.escape(name)}\b"
+    )
+    for text in texts:
+        m = before.match(text)
+        if m and m.group(1) != name:
+            return [(m.group(1), f"{name} is {m.group(1)}'s ticker: {text[: m.end() + 40]!r}")]
+    return []

@@ -1,0 +1,52 @@
+"""Entity resolution, the names a page's own name writes as two (own_names.py): a name and another
+in brackets, and a listing page named by its ticker, whose text gives the company's name (made-up
+names)."""
+
+from __future__ import annotations
+
+from exa_orch.workflows import entities
+from exa_orch.workflows.entities.own_names import listed
+from tests.workflows.entity_items import co, weigh
+
+
+def test_a_companys_name_with_another_of_its_names_in_brackets_is_each_of_them() -> None:
+    unit = co("a", "PT Nusantara Seluler Raya (Nusacell)", "https://www.nusatel.co.id/anak-perusahaan/nusacell",
+              "Jakarta, Indonesia", "Mobile telecommunications")  # fmt: skip
+    own = co(
+        "b", "Nusacell", "https://www.nusacell.co.id/", "Jakarta, Indonesia", "Mobile telecommunications"
+    )
+    assert weigh(unit, own).joins
+    assert "nusacell" in entities.record(0, unit).aliases
+    # a place, a ticker or a word in lower case in brackets is no other name
+    for name, aside in (
+        ("Metro (Canada)", "canada"),
+        ("Qatar Shipping (QSHP)", "qshp"),
+        ("Orion (company)", "company"),
+    ):
+        assert aside not in entities.record(0, co("c", name, "https://example.com/", "", "")).aliases
+
+
+def test_a_listing_page_named_by_its_ticker_is_the_company_its_text_names_before_the_ticker() -> None:
+    url = "https://www.idx.co.id/en/listed-companies/company-profiles/NSRK"
+    said = "Nusa Raya Karya Tbk, kode saham NSRK, sektor properti: profil dan laporan keuangan."
+    quote = co("a", "NSRK", url, "Jakarta, Indonesia", "Property", said)
+    own = co("b", "Nusa Raya Karya", "https://www.nusarayakarya.co.id/", "Jakarta, Indonesia", "Property")
+    assert weigh(quote, own).joins
+    # in brackets, after an exchange's label; a name whose words are in lower case too
+    assert listed("NRK", "https://money.tmx.com/en/quote/NRK", ["Nordic Rail (TSX: NRK) stock quote."]) == [
+        ("Nordic Rail", "NRK is Nordic Rail's ticker: 'Nordic Rail (TSX: NRK) stock quote.'")
+    ]
+    turkish = "Demir Otomotiv Servis ve Ticaret A.Ş. (DMOT) şirket kartı: fiyat performansı."
+    assert listed("DMOT", "https://www.isyatirim.com.tr/hisse/sirket-karti.aspx?hisse=DMOT", [turkish])[0][
+        0
+    ] == ("Demir Otomotiv Servis ve Ticaret A.Ş.")
+
+
+def test_a_ticker_read_from_a_text_must_be_the_pages_own_name_and_the_texts_first_words() -> None:
+    url = "https://www.idx.co.id/en/listed-companies/company-profiles/NSRK"
+    said = "Nusa Raya Karya Tbk, kode saham NSRK, sektor properti."
+    assert listed("Nusa Raya", url, [said]) == []  # a page named by its company, not a ticker
+    assert listed("NSRK", "https://www.nusarayakarya.co.id/", [said]) == []  # no listing of it in the URL
+    assert (
+        listed("NSRK", url, ["Investors sold Nusa Raya Karya Tbk (NSRK) shares."]) == []
+    )  # not what it opens with
