@@ -691,3 +691,17 @@ def test_a_thai_names_closing_yo_is_an_n_and_its_wo_a_v_as_latin_spellings_write
     latin: str, written: str
 ) -> None:
     assert name_evidence(latin, written)[0] >= 4.0
+
+
+@pytest.mark.parametrize(
+    ("latin", "written"),
+    [
+        ("Saensuk Property", "บริษัท แสนสุข พร็อพเพอร์ตี้ จำกัด (มหาชน)"),  # แ read after its consonant
+        ("Delta Foods", "บริษัท เดลต้า ฟู้ดส์ จำกัด"),  # the legal form dropped, เด read "de"
+    ],
+)
+def test_a_thai_company_name_sounds_as_its_latin_name(latin: str, written: str) -> None:
+    from exa_orch.workflows.entities.glossary import agrees
+
+    assert agrees(latin, names.clean_name(latin), written, names.clean_name(written))
+    assert "chamkat" not in names.clean_name(written) and "brisath" not in names.clean_name(written)

@@ -9,7 +9,9 @@ kalyan". In the northern scripts the inherent vowel is silent at a word's end an
 and a consonant that carries one (Hindi's schwa deletion: शिवकुमार "shivkumar", रहमान "rahman",
 तेंदुलकर "tendulkar"); in the southern ones a name ends with a virama where it ends in a
 consonant. Letters are told apart by their place in their script's block of 128: Unicode laid the
-nine scripts out alike (ISCII's order), so one table reads them all.
+nine scripts out alike (ISCII's order), so one table reads them all. Thai, of the same family,
+writes some vowels before the consonant they follow (แสนสิริ, "saensiri"; anyascii: "aesnsiri"):
+`reading` puts them after it.
 """
 
 from __future__ import annotations
@@ -77,10 +79,18 @@ def _kind(ch: str) -> tuple[str, str]:
     return "other", ""
 
 
+# A Thai vowel written before its consonant (เ แ โ ใ ไ), or before the two of a cluster (ปร, คล,
+# กว ...: a stop, then ร, ล or ว with no vowel of its own), which it follows both
+_THAI_LEADING = re.compile(
+    r"([\u0e40-\u0e44])([กขคตบปพ][รลว](?![\u0e30-\u0e39\u0e47-\u0e4e])|[\u0e01-\u0e2e])"
+)
+
+
 @lru_cache(maxsize=65536)
 def reading(text: str) -> str:
     """`text` with every run of a Brahmic script spelled as a Latin spelling of the name would be
-    (module docstring); the rest of `text` unchanged."""
+    (module docstring), a Thai vowel after the consonant it follows; the rest of `text` unchanged."""
+    text = _THAI_LEADING.sub(r"\2\1", text)
     if not has_brahmic(text):
         return text
     # NFC: Bengali's ো is one sign, not ে and া; ज़ stays ज and its nukta (a composition exclusion)

@@ -37,7 +37,8 @@ from rapidfuzz.distance import Levenshtein
 from exa_orch.workflows.entities.consonants import consonant_letters, meets, soft_g
 from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.japanese import composed, family_reading, heard, heard_katakana, spells
-from exa_orch.workflows.entities.names import CJK_FORMS, DESIGNATORS, fold, is_latin, reading_agrees
+from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin, reading_agrees
+from exa_orch.workflows.entities.script_forms import CJK_FORMS
 from exa_orch.workflows.entities.scripts import mandarin_syllables, skeleton, sound_key
 from exa_orch.workflows.entities.terms import (
     ARABIC,

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import cast
 
 from exa_orch.workflows.entities import brahmic
+from exa_orch.workflows.entities.script_forms import without_cjk_forms
 from exa_orch.workflows.entities.scripts import greek, hong_kong_reading, is_cjk, sound_key, sounds_alike
 from exa_orch.workflows.entities.terms import TERMS, WORD
 
@@ -80,32 +81,6 @@ _FOLD = str.maketrans({"ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE",
 
 
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
-# Legal forms written in CJK scripts, dropped before transliteration (anyascii would read 株式会社
-# as "zhushihuishe", one word with the name before it): kabushiki kaisha, yugen kaisha, godo
-# kaisha, the Chinese (gufen) youxian gongsi, the Korean jusik hoesa.
-CJK_FORMS = re.compile(r"株式会社|有限会社|合同会社|[(（]株[)）]|股份有限公司|有限公司|주식회사|[(（]주[)）]")
-
-
-# CJK legal forms that tell two companies of one group apart: 东风汽车集团股份有限公司 (joint-stock,
-# the listed arm) and 东风汽车集团有限公司 (limited, its parent)
-_CJK_FORM_KINDS = (
-    (re.compile(r"股份有限公司"), "cjk:joint stock"),
-    (re.compile(r"(?<!股份)有限(?:责任|責任)?公司"), "cjk:limited"),
-)
-
-
-def cjk_forms(written: str) -> frozenset[str]:
-    """The legal forms of `_CJK_FORM_KINDS` a name in CJK script writes, as "cjk:" words that only
-    another name's CJK forms are compared with (evidence._weigh_stated)."""
-    name = unicodedata.normalize("NFKC", written)
-    return frozenset(kind for form, kind in _CJK_FORM_KINDS if form.search(name))
-
-
-def without_cjk_forms(name: str) -> str:
-    """`name` without a legal form written in CJK script (CJK_FORMS; "㈜" as "(주)"): a stock
-    company's form, which English writes as any of "Inc.", "Corporation" or "Co., Ltd.", so it tells
-    no two companies apart ("CJ주식회사" / "CJ Corporation"); `name` when nothing else is left."""
-    return CJK_FORMS.sub(" ", unicodedata.normalize("NFKC", name)).strip() or name
 
 
 def _kana(run: re.Match[str]) -> str:

@@ -36,13 +36,13 @@ from exa_orch.workflows.entities.hosts import host_row, ticker_host
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     ONE_NAME,
-    cjk_forms,
     core_name,
     initialism,
     legal_forms,
     names_agree,
     words,
 )
+from exa_orch.workflows.entities.script_forms import cjk_forms
 from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:

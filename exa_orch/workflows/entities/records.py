@@ -27,7 +27,6 @@ from exa_orch.workflows.entities import about, asides, births, cues, own_names, 
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
-    cjk_forms,
     clean_name,
     core_name,
     fold,
@@ -38,6 +37,7 @@ from exa_orch.workflows.entities.names import (
     written_name,
 )
 from exa_orch.workflows.entities.people import person_key
+from exa_orch.workflows.entities.script_forms import cjk_forms
 from exa_orch.workflows.entities.sites import URL_IN_TEXT, Site, page_site, site
 
 Json = dict[str, Any]

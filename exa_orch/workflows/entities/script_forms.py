@@ -1,0 +1,42 @@
+"""Legal forms written in CJK scripts and Thai: which a name drops, and which tell two companies apart.
+
+A stock company's form in Chinese, Japanese, Korean or Thai (株式会社, 股份有限公司, 주식회사, บริษัท ...
+จำกัด (มหาชน)) is written in English as any of "Inc.", "Corporation" or "Co., Ltd.": names.py drops
+it before a name is transliterated or compared (`without_cjk_forms`). Two Chinese forms still tell
+a listed arm from its parent (`cjk_forms`).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# Legal forms written in CJK scripts and Thai, dropped before transliteration (anyascii would read
+# 株式会社 as "zhushihuishe", one word with the name before it): kabushiki kaisha, yugen kaisha, godo
+# kaisha, (gufen) youxian gongsi, jusik hoesa, borisat ... chamkat (mahachon), a ำ as NFKC writes it.
+_THAI_FORMS = r"บริษัท|จ(?:ำ|ํา)กัด|[(（]มหาชน[)）]"
+CJK_FORMS = re.compile(
+    r"株式会社|有限会社|合同会社|[(（]株[)）]|股份有限公司|有限公司|주식회사|[(（]주[)）]|" + _THAI_FORMS
+)
+
+
+# CJK legal forms that tell two companies of one group apart: 东风汽车集团股份有限公司 (joint-stock,
+# the listed arm) and 东风汽车集团有限公司 (limited, its parent)
+_CJK_FORM_KINDS = (
+    (re.compile(r"股份有限公司"), "cjk:joint stock"),
+    (re.compile(r"(?<!股份)有限(?:责任|責任)?公司"), "cjk:limited"),
+)
+
+
+def cjk_forms(written: str) -> frozenset[str]:
+    """The legal forms of `_CJK_FORM_KINDS` a name in CJK script writes, as "cjk:" words that only
+    another name's CJK forms are compared with (evidence._weigh_stated)."""
+    name = unicodedata.normalize("NFKC", written)
+    return frozenset(kind for form, kind in _CJK_FORM_KINDS if form.search(name))
+
+
+def without_cjk_forms(name: str) -> str:
+    """`name` without a legal form written in CJK script or Thai (CJK_FORMS; "㈜" as "(주)"): a stock
+    company's form, which English writes as any of "Inc.", "Corporation" or "Co., Ltd.", so it tells
+    no two companies apart ("CJ주식회사" / "CJ Corporation"); `name` when nothing else is left."""
+    return CJK_FORMS.sub(" ", unicodedata.normalize("NFKC", name)).strip() or name
