@@ -599,3 +599,11 @@ def test_more_trade_words_translate_as_the_companies_render_them(written: str, l
     assert glossary.translates(written, latin)
     assert glossary.translates(written, latin.split()[0]) is None  # a group's name alone is not its company
     assert glossary.translates("西武電鉄", "seibu electric railway")
+
+
+@pytest.mark.parametrize(("written", "latin"), [("קומפולינק", "compulink"), ("קפריגון", "caprigon")])
+def test_a_hebrew_brand_heard_letter_by_near_letter_is_its_latin_name(written: str, latin: str) -> None:
+    """פ read f is Compulink's p, ק Caprigon's c: each letter a near one, four or more."""
+    assert glossary.agrees(written, clean_name(written), latin.title(), latin)
+    assert glossary.heard_keys(written, clean_name(written)) & glossary.heard_keys(latin.title(), latin)
+    assert glossary.agrees(written, clean_name(written), "Comfortlink", "comfortlink") is None

@@ -230,7 +230,8 @@ def heard_keys(written: str, clean: str) -> set[str]:
         return set()
     else:
         said = {skeleton(w) for w in _content(clean) if w not in DESIGNATORS and w not in _LATIN_ARTICLES}
-    return {f"a:{k}" for k in said if len(k) >= 3}
+    # and each as its letters' classes (`_heard_as`): "knfgn" and Compugen's "cnbgn" one key
+    return {f"a:{k}" for k in said if len(k) >= 3} | {f"a:{_classed(k)}" for k in said if len(k) >= 4}
 
 
 def _heard(word: str) -> frozenset[str]:
@@ -265,11 +266,23 @@ def _abjad_match(
 _NEAR = tuple(frozenset(g) for g in ("bpfvw", "dt", "gkqjc", "szcj", "lr", "mn"))
 
 
+# Each consonant as the one `_NEAR` class it is first in: a representative of its sound
+_CLASS = {ch: group[0] for group in reversed(("bpfvw", "dt", "gkqjc", "sz", "lr", "mn")) for ch in group}
+
+
+def _classed(consonants: str) -> str:
+    """Each consonant as its `_CLASS`."""
+    return "".join(_CLASS.get(c, c) for c in consonants)
+
+
 def _heard_as(heard: str, latin: str) -> bool:
     """A word heard by its consonants as a Latin word of a company name: alike, or one letter off
-    where both have four consonants or more; of three, one letter added or dropped, or one written
-    for a near one (`_NEAR`): بيبلوس, "bls", is not Blom, "blm"."""
+    where both have four consonants or more, or each letter a near one (`_NEAR`: קומפיוג'ן, "kfnfgn"
+    read without ו as "knfgn", / Compugen, "cnbgn"); of three, one letter added or dropped, or one
+    written for a near one: بيبلوس, "bls", is not Blom, "blm"."""
     if heard == latin or (min(len(heard), len(latin)) >= 4 and meets(heard, [latin])):
+        return True
+    if min(len(heard), len(latin)) >= 4 and _classed(heard) == _classed(latin):
         return True
     if len(heard) != len(latin):
         return meets(heard, [latin])
