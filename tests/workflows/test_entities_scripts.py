@@ -705,3 +705,16 @@ def test_a_thai_company_name_sounds_as_its_latin_name(latin: str, written: str) 
 
     assert agrees(latin, names.clean_name(latin), written, names.clean_name(written))
     assert "chamkat" not in names.clean_name(written) and "brisath" not in names.clean_name(written)
+
+
+@pytest.mark.parametrize(
+    ("latin", "written"),
+    [
+        ("George Petrakis", "Γιώργος Πετράκης"),
+        ("Miltiadis Sarris", "Μίλτος Σαρρής"),
+        ("Kostiantyn Bondar", "Константин Бондарь"),
+    ],
+)
+def test_a_greek_or_ukrainian_given_name_is_its_english_or_russian_form(latin: str, written: str) -> None:
+    assert name_evidence(latin, written)[0] >= 5.0
+    assert name_evidence("Nikos " + latin.split()[1], written)[0] < 2.0  # another given name
