@@ -599,6 +599,7 @@ def test_more_trade_words_translate_as_the_companies_render_them(written: str, l
     assert glossary.translates(written, latin)
     assert glossary.translates(written, latin.split()[0]) is None  # a group's name alone is not its company
     assert glossary.translates("西武電鉄", "seibu electric railway")
+    assert glossary.translates("日本生命", "nippon life insurance")  # a life insurer's "insurance" unwritten
 
 
 @pytest.mark.parametrize(("written", "latin"), [("קומפולינק", "compulink"), ("קפריגון", "caprigon")])

@@ -51,7 +51,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "航空 항공": "air|airlines|airways|aviation|air lines",
             "银行 銀行 은행": "bank|banking",
             "保险 保險 保険 보험": "insurance",
-            "人寿 人壽 生命 생명": "life",
+            "人寿 人壽 生命 생명": "life|life insurance",  # 中国人寿, China Life Insurance
             "证券 證券 証券 증권": "securities",
             "电信 電信 전신": "telecom|telecommunications",
             "通信 통신": "telecom|communications|telecommunications",
