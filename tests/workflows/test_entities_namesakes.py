@@ -508,36 +508,45 @@ def test_a_page_naming_the_other_as_a_described_relative_keeps_two_people_apart(
     assert not any("relative" in r for r in weigh(son, founder).against)
 
 
-def test_a_page_naming_the_others_whole_name_as_a_relative_keeps_two_people_apart() -> None:
-    """A son under the shorter name, his page naming his father by the whole name, a middle name
-    his own lacks: no description needed, the name is another's (made-up names)."""
-    ferro = _staff("Ferro Cementi", "Rome, Italy")
-    father = ferro("f", "Paolo Gaetano Ferro", "https://it.wikipedia.org/wiki/Paolo_Gaetano_Ferro",
-                   "Paolo Gaetano Ferro (Roma, 1943) è un imprenditore italiano, presidente del gruppo Ferro.")  # fmt: skip
-    son = ferro("s", "Paolo Ferro", "https://www.ferrocementi.it/governance/board",
-                "Paolo Ferro, Chairman of Ferro Cementi since 2006, son of Paolo Gaetano Ferro.")  # fmt: skip
-    ev = weigh(son, father)
-    assert not ev.joins
-    assert any("as a relative: 'son of paolo gaetano ferro'" in r for r in ev.against)
-    # the son's own whole name is no relative's: a page under the longer name naming the shorter
-    longer = ferro("l", "Paolo Ferro Rossi", "https://en.wikipedia.org/wiki/Paolo_Ferro_Rossi",
-                   "Paolo Ferro Rossi, son of Paolo Ferro, chairs Ferro Cementi.")  # fmt: skip
-    assert not any("relative" in r for r in weigh(longer, son).against)
+Page = tuple[str, str, str]  # name, url, description
+_SON = ("Paolo Ferro", "https://www.ferrocementi.it/governance/board",
+        "Paolo Ferro, Chairman of Ferro Cementi since 2006, son of Paolo Gaetano Ferro.")  # fmt: skip
+_JUNIOR = ("Georg Kessler jr.", "https://www.handelsblatt.com/georg-kessler-junior/",
+           "Georg Kessler jr. leitet seit 2024 gemeinsam mit seiner Schwester Anna den Textilhersteller.")  # fmt: skip
 
 
-def test_a_fathers_page_naming_a_junior_among_his_children_is_not_the_junior() -> None:
-    kessler = _staff("Kessler Textil", "Balingen, Germany")
-    father = kessler("f", "Georg Kessler", "https://www.swr.de/kessler-uebergabe-100.html",
-                     "Georg Kessler übergibt das Unternehmen an seine Frau und die Kinder Anna und Georg junior.")  # fmt: skip
-    junior = kessler("j", "Georg Kessler jr.", "https://www.handelsblatt.com/georg-kessler-junior/",
-                     "Georg Kessler jr. leitet seit 2024 gemeinsam mit seiner Schwester Anna den Textilhersteller.")  # fmt: skip
-    ev = weigh(father, junior)
+@pytest.mark.parametrize(
+    ("employer", "place", "one", "other", "said", "not_kin"),
+    [
+        # a son under the shorter name, his page naming his father by the whole name, a middle name
+        # his own lacks: no description needed, the name is another's; but a page under the longer
+        # name naming the shorter is no relative's (the son's own whole name)
+        ("Ferro Cementi", "Rome, Italy", _SON,
+         ("Paolo Gaetano Ferro", "https://it.wikipedia.org/wiki/Paolo_Gaetano_Ferro",
+          "Paolo Gaetano Ferro (Roma, 1943) è un imprenditore italiano, presidente del gruppo Ferro."),
+         "as a relative: 'son of paolo gaetano ferro'",
+         (("Paolo Ferro Rossi", "https://en.wikipedia.org/wiki/Paolo_Ferro_Rossi",
+           "Paolo Ferro Rossi, son of Paolo Ferro, chairs Ferro Cementi."), _SON)),
+        # a father's page naming a junior among his children; a page calling its own subject
+        # "junior" is no father's
+        ("Kessler Textil", "Balingen, Germany",
+         ("Georg Kessler", "https://www.swr.de/kessler-uebergabe-100.html",
+          "Georg Kessler übergibt das Unternehmen an seine Frau und die Kinder Anna und Georg junior."),
+         _JUNIOR, "a junior of the name among its children",
+         (("Georg Kessler", "https://de.wikipedia.org/wiki/Georg_Kessler_junior",
+           "Georg Kessler junior (* 1991) ist ein deutscher Unternehmer."), _JUNIOR)),
+    ],
+)  # fmt: skip
+def test_a_page_naming_the_other_as_kin_keeps_two_people_apart(
+    employer: str, place: str, one: Page, other: Page, said: str, not_kin: tuple[Page, Page]
+) -> None:
+    staff = _staff(employer, place)
+    ev = weigh(staff("a", *one), staff("b", *other))
     assert not ev.joins
-    assert any("a junior of the name among its children" in r for r in ev.against)
-    # a page calling its own subject "junior" is no father's: "Georg Kessler" beside the junior
-    himself = kessler("h", "Georg Kessler", "https://de.wikipedia.org/wiki/Georg_Kessler_junior",
-                      "Georg Kessler junior (* 1991) ist ein deutscher Unternehmer.")  # fmt: skip
-    assert not any("junior" in r for r in weigh(himself, junior).against)
+    assert any(said in r for r in ev.against)
+    assert not any(
+        said.split(":")[0] in r for r in weigh(staff("c", *not_kin[0]), staff("d", *not_kin[1])).against
+    )
 
 
 @pytest.mark.parametrize(
