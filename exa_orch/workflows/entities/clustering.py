@@ -222,7 +222,8 @@ def _kept(key: str, members: list[int], cjk: set[int], abjad: set[int]) -> bool:
 
 def _one_sided(records: Sequence[Record], keys: dict[str, list[int]]) -> Iterable[list[int]]:
     """Blocks read as pairs with one side: a profile with each site (`_part_keys`), never two sites
-    or two profiles; a person named by one word with each name it opens (`_single_name_keys`)."""
+    or two profiles; a person named by one word with each name it opens (`_single_name_keys`); a
+    person's name in another script with each Latin name of one employer (`_employer_keys`)."""
     pages = {r.index for r in records if r.site and r.site.platform}
     single = {r.index for r in records if r.kind == "person" and r.name and _single(r.name)}
     scripts = {r.index for r in records if r.kind == "person" and r.name and not is_latin(r.name)}
