@@ -718,3 +718,28 @@ def test_a_thai_company_name_sounds_as_its_latin_name(latin: str, written: str) 
 def test_a_greek_or_ukrainian_given_name_is_its_english_or_russian_form(latin: str, written: str) -> None:
     assert name_evidence(latin, written)[0] >= 5.0
     assert name_evidence("Nikos " + latin.split()[1], written)[0] < 2.0  # another given name
+
+
+def test_a_company_name_in_another_script_is_weighed_beside_each_latin_name_of_its_trade_and_country() -> (
+    None
+):
+    thai = co("a", "บริษัท แสนสุข พร็อพเพอร์ตี้ จำกัด (มหาชน)", "https://th.wikipedia.org/wiki/แสนสุข",
+              "Bangkok, Thailand", "Real estate")  # fmt: skip
+    own = co("b", "Saensuk Property", "https://www.saensuk.co.th/", "Bangkok, Thailand", "Real estate")
+    other = co("c", "Siam Estates", "https://www.siamestates.co.th/", "Bangkok, Thailand", "Real estate")
+    recs = [entities.record(i, x) for i, x in enumerate((thai, own, other))]
+    keys = [clustering._keys(r) for r in recs]
+    assert keys[0] & keys[2] == {"w:real estate:thailand"}  # nothing but the trade in one country
+    blocks = [sorted(b) for b in clustering._blocks(recs)]
+    assert [0, 2] in blocks and [1, 2] not in blocks  # never two Latin names by it
+    assert entities.resolve([thai, own, other]).groups == [[0, 1], [2]]
+    # a trade too many share pairs nothing by it
+    many = [
+        co(f"x{i}", f"Estate {i}", f"https://www.estate{i}.co.th/", "Bangkok, Thailand", "Real estate")
+        for i in range(60)
+    ]
+    recs = [entities.record(i, x) for i, x in enumerate((thai, *many))]
+    assert not any(
+        0 in b and len(b) == 2
+        for b in clustering._one_sided(recs, {"w:real estate:thailand": list(range(61))})
+    )

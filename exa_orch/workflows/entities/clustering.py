@@ -1,8 +1,8 @@
 """Records grouped into entities: candidate pairs, evidence, then merges strongest first.
 
 Candidates are pairs that share a blocking key (a profile, a registered domain or its label, a
-name, an alias, an initialism, a family name, a field value; a person's employer, for a name in
-another script beside each Latin name). Each pair is weighed
+name, an alias, an initialism, a family name, a field value; a person's employer or a company's
+trade in its country, for a name in another script beside each Latin name). Each pair is weighed
 (evidence.compare); pairs whose evidence joins them are taken strongest first, and two groups merge
 only if no pair across them has evidence against (complete linkage, so one weak link can never chain
 two entities together). Pairs with some evidence for that stayed apart are reported with why.
@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from exa_orch.workflows.entities import families, glossary, profiles
+from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.names import DESIGNATORS, acronym, core_name, is_latin, words
 from exa_orch.workflows.entities.people import name_evidence, parse
@@ -78,13 +79,19 @@ def _keys(r: Record) -> set[str]:
     return own | _reading_keys(r)
 
 
+# An employer or a trade shared by more records than this is too common to pair every name in
+# another script with every Latin one by: a block of thousands would weigh millions of pairs
+_MOST_BESIDE = 60
+
+
 def _employer_keys(r: Record) -> set[str]:
-    """A person's employer, when it is written in Latin letters: `_one_sided` pairs a name in
-    another script with each Latin name of one employer, the pairs no reading's key finds (a
-    reading is a guess; two pages of one person at one employer are the common case)."""
-    if r.kind != "person" or not r.employer or not r.employer_latin:
-        return set()
-    return {f"w:{r.employer}"}
+    """A person's employer, when it is written in Latin letters, and a company's trade in its
+    country: `_one_sided` pairs a name in another script with each Latin name of one employer or
+    trade, the pairs no reading's key finds (a reading is a guess; two pages of one person at one
+    employer, of one company in one trade, are the common case)."""
+    if r.kind == "person":
+        return {f"w:{r.employer}"} if r.employer and r.employer_latin else set()
+    return {f"w:{r.industry}:{r.country}"} if r.industry and known(r.country) else set()
 
 
 def _single_name_keys(r: Record) -> set[str]:
@@ -223,14 +230,14 @@ def _kept(key: str, members: list[int], cjk: set[int], abjad: set[int]) -> bool:
 def _one_sided(records: Sequence[Record], keys: dict[str, list[int]]) -> Iterable[list[int]]:
     """Blocks read as pairs with one side: a profile with each site (`_part_keys`), never two sites
     or two profiles; a person named by one word with each name it opens (`_single_name_keys`); a
-    person's name in another script with each Latin name of one employer (`_employer_keys`)."""
+    name in another script with each Latin name of one employer or trade (`_employer_keys`)."""
     pages = {r.index for r in records if r.site and r.site.platform}
     single = {r.index for r in records if r.kind == "person" and r.name and _single(r.name)}
-    scripts = {r.index for r in records if r.kind == "person" and r.name and not is_latin(r.name)}
+    scripts = {r.index for r in records if r.name and not is_latin(r.name)}
     for key, members in keys.items():
         if key[:2] == "q:":
             yield from _pairs(members, pages, apart=True)
-        elif key[:2] == "w:":
+        elif key[:2] == "w:" and len(members) <= _MOST_BESIDE:
             yield from _pairs(members, scripts, apart=True)
         elif key[:2] == "m:":
             yield from _pairs(members, single, apart=False)
