@@ -146,7 +146,8 @@ def thai_reading(script: str, *, final: bool = True, vo: bool = False) -> str:
     """A name in Thai letters read as its Latin spellings write it (`_THAI_SOUNDS`); `final` off:
     a word's last letter as spelt, not sounded; `vo`: ว as the v of Yoovidhya, not the w of
     Shinawatra (a w between vowels is a glide skeleton drops, a v a consonant it keeps)."""
-    script = _THAI_FINAL_YO.sub("น", script).replace("ว", "v") if vo else _THAI_FINAL_YO.sub("น", script)
+    script = _THAI_FINAL_YO.sub("น", script)
+    script = script.replace("ว", "v") if vo else script
     read = consonant_letters(script).replace("thr", "s").replace("ph", "p")
     return re.sub(r"[rl]\b", "n", re.sub(r"(?:s|ch|j)\b", "t", read)) if final else read
 

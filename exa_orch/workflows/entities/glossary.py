@@ -263,11 +263,10 @@ def _abjad_match(
 
 
 # Consonants scripts write for one another's (a p for a b, a j for a g): one may stand for the other
-_NEAR = tuple(frozenset(g) for g in ("bpfvw", "dt", "gkqjc", "szcj", "lr", "mn"))
-
-
-# Each consonant as the one `_NEAR` class it is first in: a representative of its sound
-_CLASS = {ch: group[0] for group in reversed(("bpfvw", "dt", "gkqjc", "sz", "lr", "mn")) for ch in group}
+_NEAR_GROUPS = ("bpfvw", "dt", "gkqjc", "szcj", "lr", "mn")
+_NEAR = tuple(frozenset(g) for g in _NEAR_GROUPS)
+# Each consonant as the first `_NEAR` group it is in (c and j as g): a representative of its sound
+_CLASS = {ch: group[0] for group in reversed(_NEAR_GROUPS) for ch in group}
 
 
 def _classed(consonants: str) -> str:
