@@ -26,6 +26,11 @@ from tests.workflows.entity_items import Json, co, person, weigh
         ("大阪大学", "osaka university"),
         ("东方电气集团", "dongfang electric group"),  # a term kept in its reading
         ("九州電力株式会社", "kyushu electric power"),  # a legal form left out
+        ("三菱ケミカル", "mitsubishi chemical"),  # a loanword in katakana, heard (ch as k)
+        ("住友ベークライト", "sumitomo bakelite"),
+        ("住友信託銀行", "sumitomo trust and banking"),
+        ("三井生命保険", "mitsui life"),  # life insurance, said "life"
+        ("하나금융지주", "hana financial group"),  # a financial holding company calls itself a group
     ],
 )
 def test_a_name_translated_word_by_word_agrees(written: str, latin: str) -> None:
@@ -43,6 +48,7 @@ def test_a_name_translated_word_by_word_agrees(written: str, latin: str) -> None
         ("东方电气集团", "dongfang electric"),  # a group is not its company of one name
         ("大学", "university"),  # one term alone names nobody
         ("三井物産", "mitsui"),  # a business group's name is not each of its companies
+        ("住友ベークライト", "sumitomo bakeries"),  # a loanword heard otherwise
     ],
 )
 def test_a_translation_must_account_for_every_word(written: str, latin: str) -> None:
@@ -402,12 +408,12 @@ def test_the_holding_company_of_a_bank_owns_the_bank_of_its_name() -> None:
     [
         ("효성화학", "Hyosung Chemical"),  # a group's own spelling, not Revised Romanization's
         ("두산건설", "Doosan Construction"),
-        ("금호석유화학", "Kumho Petrochemical"),  # 석유 petroleum, 화학 chemical: not "Petrochemical"
+        ("금호석유화학", "Kumho Petrochemical"),  # 석유화학 one term, not 석유 petroleum and 화학 chemical
     ],
 )
 def test_a_korean_groups_company_translates_in_the_groups_spelling(written: str, latin: str) -> None:
     agree = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
-    assert bool(agree) == (written != "금호석유화학")
+    assert agree == f"{written} translates as {clean_name(latin)}"
 
 
 def test_pairs_the_evidence_would_join_are_compared_across_scripts() -> None:

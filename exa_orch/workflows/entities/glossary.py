@@ -127,13 +127,25 @@ def _content(latin: str) -> list[str]:
 def _run_meets(run: Segment, word: str) -> bool:
     """A run's reading is the Latin word: spelled alike, or heard alike (three consonants at least:
     롯데 / lotte is not enough, 셀트리온 / celltrion is), or a Japanese run of kanji read kanji by
-    kanji as names read them, a word of four letters or more (堀場 / Horiba: japanese.spells)."""
+    kanji as names read them, a word of four letters or more (堀場 / Horiba: japanese.spells), or a
+    loanword in katakana heard as the word or its singular is, three consonants at least
+    (マテリアル, "mtr" / "materials": katakana writes no plural; ケミカル / "chemical", a Greek ch as k)."""
     if word in run.english:
         return True
-    heard = sound_key(word)
-    if len(heard) >= 3 and any(sound_key(r, read=True) == heard for r in run.english):
+    heard_ = sound_key(word)
+    if len(heard_) >= 3 and any(sound_key(r, read=True) == heard_ for r in run.english):
+        return True
+    kana = heard_katakana(run.text)
+    if kana and len(kana) >= 3 and kana in {heard(w) for w in _loanword_spellings(word)}:
         return True
     return len(word) >= 4 and spells(run.text, word, company=True)
+
+
+def _loanword_spellings(word: str) -> set[str]:
+    """The English spellings a katakana loanword may render: the word, its singular, and its ch read
+    as k (chemical, technology)."""
+    forms = {word, word.removesuffix("s")}
+    return forms | {f.replace("ch", "k") for f in forms}
 
 
 def _without(phrase: str, left: tuple[str, ...]) -> tuple[str, ...] | None:
@@ -429,7 +441,10 @@ def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | 
         return read
     for written, other_written, other in ((a_written, b_written, b_clean), (b_written, a_written, a_clean)):
         if written and other_written and other and not is_latin(written) and is_latin(other_written):
-            said = translates(CJK_FORMS.sub(" ", written).strip(), other)
+            # a name in katakana alone is heard whole first (translates hears its words one by one)
+            said = _katakana_heard(CJK_FORMS.sub(" ", written), other) or translates(
+                CJK_FORMS.sub(" ", written).strip(), other
+            )
             if said:
                 return said
             heard = sound_key(fold(written), read=True)
@@ -437,9 +452,6 @@ def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | 
             # fewer than scripts.sounds_alike asks of a name it may read only the start of
             if len(heard) == 3 and heard == sound_key(other.replace(" ", "")):
                 return f"{written} sounds as {other} does"
-            said = _katakana_heard(CJK_FORMS.sub(" ", written), other)
-            if said:
-                return said
     return None
 
 
