@@ -13,7 +13,7 @@ from exa_orch.workflows.entities.countries import country_of, known
 from exa_orch.workflows.entities.names import clean_name
 from exa_orch.workflows.entities.people import name_evidence
 from exa_orch.workflows.entities.person_keys import block_keys
-from exa_orch.workflows.entities.sites import canonical_url
+from exa_orch.workflows.entities.sites import canonical_url, site
 from tests.workflows.entity_items import Json, co, person, weigh
 
 
@@ -145,6 +145,28 @@ def test_an_exchanges_company_page_is_a_profile_not_the_companys_site() -> None:
     )
     assert entities.record(1, listed).site.platform  # type: ignore[union-attr]
     assert not weigh(own, listed).against
+
+
+@pytest.mark.parametrize(
+    ("url", "profile"),
+    [
+        ("https://www.moex.com/ru/issue.aspx?board=TQBR&code=GAZP", "moex.com/code=gazp"),
+        ("https://www.msx.om/company-profile.aspx?s=OTEL", "msx.om/s=otel"),
+        (
+            "https://www.athexgroup.gr/en/market-data/-/company/OPAP",
+            "athexgroup.gr/en/market-data/-/company/opap",
+        ),
+        ("https://www.screener.in/company/TITAN/consolidated/", "screener.in/company/titan"),
+        (
+            "https://www.isyatirim.com.tr/tr-tr/analiz/hisse/Sayfalar/sirket-karti.aspx?hisse=THYAO",
+            "isyatirim.com.tr/hisse=thyao",
+        ),
+        ("https://s.cafef.vn/hose/vnm-cong-ty-co-phan-sua-viet-nam.chn", None),  # news and data: no profile
+    ],
+)
+def test_a_listed_companys_page_on_an_exchange_is_a_profile(url: str, profile: str | None) -> None:
+    found = site(url)
+    assert found is not None and found.platform and found.profile == profile
 
 
 @pytest.mark.parametrize(("location", "country"), [("Luxembourg", "luxembourg"), ("Monaco", "monaco")])

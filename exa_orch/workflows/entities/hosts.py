@@ -109,6 +109,21 @@ HOSTS: tuple[Host, ...] = (
         "saudiexchange.sa/wps/portal/saudiexchange/hidden/company-profile-main/?companySymbol=TICKER",
     ),
     Host("kase.kz", "fixed", "kase.kz/en/issuers/TICKER, kase.kz/ru/issuers/TICKER"),
+    # Moscow's, Muscat's, Athens', Dar es Salaam's exchanges; India's and Turkey's market-data sites
+    Host("moex.com", "query:code", "moex.com/ru/issue.aspx?board=BOARD&code=TICKER"),
+    Host("msx.om", "query:s", "msx.om/company-profile.aspx?s=TICKER"),
+    Host(
+        "athexgroup.gr",
+        "fixed",
+        "athexgroup.gr/el/market-data/-/company/TICKER, athexgroup.gr/en/market-data/-/company/TICKER",
+    ),
+    Host("dse.co.tz", "fixed", "dse.co.tz/listed/company/details/TICKER"),
+    Host("screener.in", "fixed", "screener.in/company/TICKER"),
+    Host(
+        "isyatirim.com.tr",
+        "query:hisse",
+        "isyatirim.com.tr/tr-tr/analiz/hisse/Sayfalar/sirket-karti.aspx?hisse=TICKER",
+    ),
     # Pakistan's, Israel's exchanges; China's and Taiwan's market-data sites
     Host("dps.psx.com.pk", "fixed", "dps.psx.com.pk/company/TICKER"),
     Host("market.tase.co.il", "fixed", "market.tase.co.il/en/market_data/company/ID"),
@@ -192,6 +207,11 @@ HOSTS: tuple[Host, ...] = (
             "folha.uol.com.br",
             "venturebeat.com",
             "axios.com",
+            # financial news with market data, a listed company's page among articles (ilboursa.com/
+            # marches/cotation_UBCI, s.cafef.vn/hose/ctg-ngan-hang-....chn, finance.vietstock.vn/HDB-...)
+            "ilboursa.com",
+            "cafef.vn",
+            "vietstock.vn",
         )
     ),
 )
