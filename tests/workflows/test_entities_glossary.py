@@ -161,6 +161,10 @@ def test_an_exchanges_company_page_is_a_profile_not_the_companys_site() -> None:
             "https://www.isyatirim.com.tr/tr-tr/analiz/hisse/Sayfalar/sirket-karti.aspx?hisse=THYAO",
             "isyatirim.com.tr/hisse=thyao",
         ),
+        (
+            "https://www.jamstockex.com/trading/instruments/?instrument=gk-jmd",
+            "jamstockex.com/instrument=gk-jmd",
+        ),
         ("https://s.cafef.vn/hose/vnm-cong-ty-co-phan-sua-viet-nam.chn", None),  # news and data: no profile
     ],
 )
@@ -204,6 +208,9 @@ def test_other_spellings_of_a_family_name_are_read_from_characters_only() -> Non
         ("김민수는 1993년생 화가이다.", "1993"),
         ("1993年至2001年任北京市长。", ""),  # a term, not a birth
         ("Morgan Freeley served as mayor (2010–2015).", ""),  # a term of office, not a life
+        ("劉家強（1962年－），香港商人", "1962"),  # a year alone, open
+        ("劉家強（1948年－2019年3月2日），香港商人", "1948"),
+        ("劉家強曾任市長（2010年－2015年）。", ""),  # a term of office
         ("Born in Lagos, she joined the firm in 2001.", ""),  # a year of another event
     ],
 )
@@ -636,3 +643,36 @@ def test_a_hebrew_brand_heard_letter_by_near_letter_is_its_latin_name(written: s
     assert glossary.agrees(written, clean_name(written), latin.title(), latin)
     assert glossary.heard_keys(written, clean_name(written)) & glossary.heard_keys(latin.title(), latin)
     assert glossary.agrees(written, clean_name(written), "Comfortlink", "comfortlink") is None
+
+
+@pytest.mark.parametrize(("name", "joins"), [("Hanseong-A Shipping", True), ("Hanseong-A Line", False)])
+def test_a_news_page_of_a_name_read_as_beginning_alike_joins_the_site_only_where_its_trade_is_said(
+    name: str, joins: bool
+) -> None:
+    # 해운 is shipping: "Line" is another company of the brand, not the one at hanseong-a.co.kr
+    own = co(
+        "a", "한성아해운(주)", "https://www.hanseong-a.co.kr/", "Busan, South Korea", "Container shipping"
+    )
+    news = co(
+        "b",
+        name,
+        "https://www.shipgazette.co.kr/news/main_newsView.jsp?pNum=125301",
+        "Busan, South Korea",
+        "Container shipping",
+    )
+    assert weigh(own, news).joins == joins
+
+
+def test_a_kanji_names_kana_reading_names_a_company_written_in_kana_as_a_brand_does() -> None:
+    # homophones share a reading: a department store in Kobe is not a confectioner in Nagoya
+    page = co(
+        "a",
+        "山田屋",
+        "https://ja.wikipedia.org/wiki/山田屋",
+        "Kobe, Japan",
+        "Department store",
+        "株式会社山田屋（やまだや）は、兵庫県神戸市に本店を置く百貨店。",
+    )
+    kana = co("b", "株式会社やまだや", "https://www.yamadaya.co.jp/", "Nagoya, Japan", "Confectionery")
+    ev = weigh(page, kana)
+    assert [w for w, _ in ev.for_] == [3.0] and not ev.joins

@@ -19,10 +19,12 @@ _BORN = re.compile(
     rf"\b(?:[Bb]orn|née?|[Nn]acid[oa]|[Nn]ascid[oa]|[Gg]eboren)\b[^.;(),]{{0,40}}?(?:,\s*)?\b{_YEAR}\b"
 )
 # a life span in the first parentheses after the name, twenty years or more ("(2010–2015)" is a term
-# of office), or open ("(1959 – )")
+# of office), or open ("(1959 – )"), in Chinese and Japanese too ("（1951年－）", "（1950年－2018年10月
+# 20日）": 年 is a word's letter, so no \b parts it from the year); the span's end is read after
 _SPAN = re.compile(
-    rf"^[^()（）]{{0,80}}[(（][^()（）]{{0,30}}?\b{_YEAR}\b[^()（）\d]{{0,12}}[–—-]\s*[^()（）]{{0,30}}?{_YEAR}?\s*[)）]"
+    rf"^[^()（）]{{0,80}}[(（][^()（）]{{0,30}}?(?<!\d){_YEAR}(?!\d)[^()（）\d]{{0,12}}[–—\-－~〜]([^()（）]{{0,30}})[)）]"
 )
+_ALONE = re.compile(rf"(?<!\d){_YEAR}(?!\d)")
 _CJK = re.compile(
     rf"{_YEAR}\s*[年년]\s*(?:\d{{1,2}}\s*[月월]\s*\d{{1,2}}\s*[日일]\s*(?:[-－–—~〜]|出生|生|생)"
     # the year alone, then the word for born: "1972年生于北京", "1972年生まれ", "1972년생"
@@ -35,6 +37,7 @@ def born(texts: Iterable[str]) -> str:
     for text in texts:
         for pattern in (_BORN, _SPAN, _CJK):
             m = pattern.search(text)
-            if m and (pattern is not _SPAN or not m.group(2) or int(m.group(2)) - int(m.group(1)) >= 20):
+            end = _ALONE.search(m.group(2)) if m and pattern is _SPAN else None
+            if m and (end is None or int(end.group(1)) - int(m.group(1)) >= 20):
                 return m.group(1)
     return ""

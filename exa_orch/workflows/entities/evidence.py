@@ -64,6 +64,7 @@ from exa_orch.workflows.entities.names import (
 from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, NEW_EMPLOYER, career, person_conflict
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
 from exa_orch.workflows.entities.records import Record
+from exa_orch.workflows.entities.script_forms import kana_only
 from exa_orch.workflows.entities.sites import Site, brand_tld, country_suffix, regional
 
 JOIN = 4.0  # companies and pages
@@ -201,6 +202,9 @@ def _weigh_stated(x: Record, y: Record, named: str, ev: Evidence) -> None:
     # unless the brand's page writes the same legal form; a former name x's company gave up when it
     # took a new one likewise (Record.name_taken: "took the BWXT name", the old kept by a part spun off)
     brand = (said and not has and x.domain or x.name_taken) and y.domain and x.domain != y.domain
+    # a name in kanji and its reading in kana ("株式会社福屋（ふくや）"): homophones share the reading,
+    # so it names a company written in kana as a brand does
+    brand = brand or (kana_only(y.name or "") and not kana_only(x.name or "") and not is_latin(x.name or ""))
     ev.for_.append(
         (3.0 if brand else 6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}")
     )

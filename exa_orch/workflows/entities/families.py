@@ -22,8 +22,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from exa_orch.workflows.entities.glossary import agrees
-from exa_orch.workflows.entities.names import DESIGNATORS, JOINING_WORD, is_latin, names_agree
+from exa_orch.workflows.entities.glossary import agrees, trade_unsaid
+from exa_orch.workflows.entities.names import DESIGNATORS, JOINING_WORD, is_latin, names_agree, read_in_part
 from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:
@@ -249,8 +249,8 @@ def page_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
     path does not name (a news page of the parent's) only where the two say one owner
     (`corroboration` without the industry: one country and trades that share a word)."""
     # one name, or one in another script read or translated as the other (佐川急便 / Sagawa Express)
-    same = a.core == b.core or agrees(a.name or "", a.clean, b.name or "", b.clean)
-    if not (a.core and b.core and same):
+    read = "" if a.core == b.core else agrees(a.name or "", a.clean, b.name or "", b.clean)
+    if not (a.core and b.core and (a.core == b.core or read)):
         return
     latin = a if is_latin(a.name or "") else b
     words_ = latin.core.split()
@@ -264,7 +264,11 @@ def page_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
             )
             return
         # a page its path does not name (swirepacific.com/en/our-business/beverages), where the two
-        # say one owner (one country, trades that share a word)
+        # say one owner (one country, trades that share a word), but for a name read as beginning
+        # alike whose trade written in its script the Latin name does not say: another company of
+        # the brand (흥아해운, Heung-A Shipping, at heung-a.com, and a news page of Heung-A Line)
+        if read and read_in_part(read) and trade_unsaid(a.name or "", b.name or "", latin.clean):
+            continue
         said = corroboration(x, y, industry=False)
         if said and _spells_name(sy.label.replace("-", ""), words_, latin.core):
             ev.for_.append((JOIN, f"{x.name} on {sx.canonical} and on its own site {y.domain}, and {said}"))

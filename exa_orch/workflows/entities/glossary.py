@@ -455,6 +455,17 @@ def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | 
     return None
 
 
+def trade_unsaid(a_written: str, b_written: str, latin: str) -> bool:
+    """Whether the one of two names in another script writes a trade (흥아해운: 해운, shipping) that
+    the other, Latin, name (`latin`, cleaned) does not say in any of its renderings ("Heung-A Line")."""
+    written = b_written if is_latin(a_written) else a_written
+    if is_latin(written):
+        return False
+    trades = [s for s in segments(CJK_FORMS.sub(" ", written).strip()) if s.kind == TRADE]
+    said = set(latin.split())
+    return bool(trades) and not any(set(r.split()) <= said for t in trades for r in t.english)
+
+
 def _katakana_heard(written: str, other: str) -> str | None:
     """A name in katakana heard as a Latin name is (japanese.heard_katakana: エビデント / Evident,
     "bdnt"): three consonants or more alike, or one apart in six or more."""

@@ -109,7 +109,7 @@ HOSTS: tuple[Host, ...] = (
         "saudiexchange.sa/wps/portal/saudiexchange/hidden/company-profile-main/?companySymbol=TICKER",
     ),
     Host("kase.kz", "fixed", "kase.kz/en/issuers/TICKER, kase.kz/ru/issuers/TICKER"),
-    # Moscow's, Muscat's, Athens', Dar es Salaam's exchanges; India's and Turkey's market-data sites
+    # Moscow's, Muscat's, Athens', Dar es Salaam's, Kingston's exchanges; India's and Turkey's market-data sites
     Host("moex.com", "query:code", "moex.com/ru/issue.aspx?board=BOARD&code=TICKER"),
     Host("msx.om", "query:s", "msx.om/company-profile.aspx?s=TICKER"),
     Host(
@@ -118,6 +118,9 @@ HOSTS: tuple[Host, ...] = (
         "athexgroup.gr/el/market-data/-/company/TICKER, athexgroup.gr/en/market-data/-/company/TICKER",
     ),
     Host("dse.co.tz", "fixed", "dse.co.tz/listed/company/details/TICKER"),
+    Host(
+        "jamstockex.com", "query:instrument", "jamstockex.com/trading/instruments/?instrument=TICKER-CURRENCY"
+    ),
     Host("screener.in", "fixed", "screener.in/company/TICKER"),
     Host(
         "isyatirim.com.tr",

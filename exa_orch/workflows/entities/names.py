@@ -332,6 +332,18 @@ def _distinct(word: str) -> bool:
     return True
 
 
+# How `_reading_agrees` says a reading agrees with the start of the other name only
+_BEGINS = ", which begins with "
+_OPENS = " opens with"
+
+
+def read_in_part(reason: str) -> bool:
+    """Whether `reason` (reading_agrees') says a reading agrees with the other name's start only
+    ("흥아해운 reads heungahaeun, which begins with heung"): its words after the start may name
+    another company of the brand ("Heung-A Line")."""
+    return _BEGINS in reason or reason.endswith(_OPENS)
+
+
 def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     """How a company name written in another script (`written`, cleaned and so read in Latin
     letters: `cleaned`) agrees with a Latin one (`other`, cleaned):
@@ -352,18 +364,18 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     reading = cleaned.replace(" ", "")
     if is_cjk(written) and len(first) >= 4 and first not in DESIGNATORS and not _unwritten(written, other):
         if reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r")):
-            return f"{written} reads {reading}, which begins with {first}"
+            return f"{written} reads {reading}{_BEGINS}{first}"
     # without the designators, or with them where the other script writes them too ("बैंक", bank)
     if sounds_alike(reading, "".join(words_)) or sounds_alike(reading, other.replace(" ", "")):
         return f"{written} reads {reading}, which sounds as {other} does"
     lead = sound_key(words_[0])
     if len(lead) >= 4 and _distinct(words_[0]) and sound_key(reading, read=True).startswith(lead):
-        return f"{written} reads {reading}, which begins with the sounds of {words_[0]}"
+        return f"{written} reads {reading}{_BEGINS}the sounds of {words_[0]}"
     # a Hong Kong name in traditional characters keeps its Cantonese reading in English, two words
     # for its first two characters (恒隆集團 / Hang Lung Group), which Mandarin reads otherwise (henglong)
     opening = "".join(words_[:2]) if len(words_) >= 2 else ""
     if opening and opening in hong_kong_reading(written):
-        return f"{written} reads {opening} in Cantonese, which {other} opens with"
+        return f"{written} reads {opening} in Cantonese, which {other}{_OPENS}"
     return None
 
 

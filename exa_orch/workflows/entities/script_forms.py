@@ -40,3 +40,12 @@ def without_cjk_forms(name: str) -> str:
     company's form, which English writes as any of "Inc.", "Corporation" or "Co., Ltd.", so it tells
     no two companies apart ("CJ주식회사" / "CJ Corporation"); `name` when nothing else is left."""
     return CJK_FORMS.sub(" ", unicodedata.normalize("NFKC", name)).strip() or name
+
+
+_KANA_ONLY = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc・\s]+")
+
+
+def kana_only(name: str) -> bool:
+    """A name written in kana alone but for its legal form ("株式会社ふくや"): as a kanji name's
+    reading in kana writes it, which homophones share."""
+    return bool(_KANA_ONLY.fullmatch(CJK_FORMS.sub("", name).strip() or "x"))

@@ -219,7 +219,7 @@ _WORD = re.compile(r"[a-z]+")
 # about the company it names, never its site.
 _LISTING = re.compile(
     r"/(?:aktie|aktien|stocks?|quotes?|get-quotes|shares?|share-details|equities|equities-quote|equity|"
-    r"listed-companies|company-profiles|company-profile-main|companies|instrument|emisoras|azioni|asx|"
+    r"listed-companies|company-profiles|company-profile-main|companies|instruments?|emisoras|azioni|asx|"
     r"market_data/company|issuer-profile|aktier|profil-perusahaan-tercatat|empresas-listadas|"
     r"spolka|listing_directory|issuers|securities|sirket-bilgileri|hartija|market-information/company|"
     r"share-detail|company/detail|listing|empresas)"
@@ -229,9 +229,10 @@ _LISTING = re.compile(
 # ("kase.kz/en/issuers/KZTK", "boursakuwait.com.kw/en/securities/company-profile/?tkr=BOUBYAN",
 # "kap.org.tr/tr/sirket-bilgileri/genel/1222-...", "dfm.ae/the-exchange/market-information/company/DIB")
 # A query naming a listed company by its symbol or code ("qe.com.qa/web/guest/company-profile?
-# CompanyCode=IQCD", "adx.ae/.../Company-Profile.aspx?symbol=ADNOCGAS")
+# CompanyCode=IQCD", "adx.ae/.../Company-Profile.aspx?symbol=ADNOCGAS", "jamstockex.com/trading/
+# instruments/?instrument=NCBFG-JMD")
 _LISTING_QUERY = re.compile(
-    r"(?:^|&)(?:symbol|ticker|tkr|companycode|companysymbol|stock_code|cmpy_id|isin)="
+    r"(?:^|&)(?:symbol|ticker|tkr|companycode|companysymbol|stock_code|cmpy_id|isin|instrument)="
 )
 
 
