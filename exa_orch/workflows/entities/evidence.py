@@ -197,14 +197,7 @@ def _weigh_stated(x: Record, y: Record, named: str, ev: Evidence) -> None:
     said, has = x.alias_forms.get(named, frozenset()), profiles.stated_forms(y)
     if _forms_differ(said, has):
         return
-    # "Howmet Aerospace Inc. (formerly Arconic Inc.)" names a legal entity; a brand of that name on
-    # a site of its own may have gone with a part spun off (Arconic Corp.): corroboration needed
-    # unless the brand's page writes the same legal form; a former name x's company gave up when it
-    # took a new one likewise (Record.name_taken: "took the BWXT name", the old kept by a part spun off)
-    brand = (said and not has and x.domain or x.name_taken) and y.domain and x.domain != y.domain
-    # a name in kanji and its reading in kana ("株式会社福屋（ふくや）"): homophones share the reading,
-    # so it names a company written in kana as a brand does
-    brand = brand or (kana_only(y.name or "") and not kana_only(x.name or "") and not is_latin(x.name or ""))
+    brand = _as_a_brand(x, y, said, has)
     ev.for_.append(
         (3.0 if brand else 6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}")
     )
@@ -212,6 +205,19 @@ def _weigh_stated(x: Record, y: Record, named: str, ev: Evidence) -> None:
         # "SunLife is a trading name of Phoenix Life Limited" beside Phoenix Life's own site, in
         # one country and one trade: what corroborates a page and a site (profiles.py)
         ev.for_.append((1.0, f"both based in {x.country} and in {x.industry}"))
+
+
+def _as_a_brand(x: Record, y: Record, said: frozenset[str], has: frozenset[str]) -> bool:
+    """Whether x names y only as a brand is named (3, not 6: `_weigh_stated`)."""
+    # "Howmet Aerospace Inc. (formerly Arconic Inc.)" names a legal entity; a brand of that name on
+    # a site of its own may have gone with a part spun off (Arconic Corp.): corroboration needed
+    # unless the brand's page writes the same legal form; a former name x's company gave up when it
+    # took a new one likewise (Record.name_taken: "took the BWXT name", the old kept by a part spun off)
+    if (said and not has and x.domain or x.name_taken) and y.domain and x.domain != y.domain:
+        return True
+    # a name in kanji and its reading in kana ("株式会社福屋（ふくや）"): homophones share the reading,
+    # so it names a company written in kana as a brand does
+    return kana_only(y.name or "") and not kana_only(x.name or "") and not is_latin(x.name or "")
 
 
 def _forms_differ(said: frozenset[str], has: frozenset[str]) -> bool:

@@ -253,26 +253,34 @@ def page_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
     if not (a.core and b.core and (a.core == b.core or read)):
         return
     latin = a if is_latin(a.name or "") else b
-    words_ = latin.core.split()
+    # a name read as beginning alike whose trade written in its script the Latin name does not say
+    # is another company of the brand (흥아해운, Heung-A Shipping, at heung-a.com, and a news page of
+    # Heung-A Line): only a page that names it is its
+    in_part = bool(read and read_in_part(read)) and trade_unsaid(a.name or "", b.name or "", latin.clean)
     for x, y in ((a, b), (b, a)):
-        sx, sy = x.site, y.site
-        if not (sx and sy and sy.front and sx.path and not sx.front and len(sy.label) >= 4):
-            continue
-        if _named_there(sx, sy, words_, latin.core):
-            ev.for_.append(
-                (JOIN, f"{x.name} on {sx.canonical}, a page it names, and on its own site {y.domain}")
-            )
+        said = _elsewhere(x, y, latin.core, in_part)
+        if said:
+            ev.for_.append((JOIN, said))
             return
-        # a page its path does not name (swirepacific.com/en/our-business/beverages), where the two
-        # say one owner (one country, trades that share a word), but for a name read as beginning
-        # alike whose trade written in its script the Latin name does not say: another company of
-        # the brand (흥아해운, Heung-A Shipping, at heung-a.com, and a news page of Heung-A Line)
-        if read and read_in_part(read) and trade_unsaid(a.name or "", b.name or "", latin.clean):
-            continue
-        said = corroboration(x, y, industry=False)
-        if said and _spells_name(sy.label.replace("-", ""), words_, latin.core):
-            ev.for_.append((JOIN, f"{x.name} on {sx.canonical} and on its own site {y.domain}, and {said}"))
-            return
+
+
+def _elsewhere(x: Record, y: Record, core: str, in_part: bool) -> str | None:
+    """Why `x`'s deeper page is about the company of `y`'s site (page_elsewhere), or None; `core`
+    the Latin name's core."""
+    sx, sy = x.site, y.site
+    if not (sx and sy and sy.front and sx.path and not sx.front and len(sy.label) >= 4):
+        return None
+    words_ = core.split()
+    if _named_there(sx, sy, words_, core):
+        return f"{x.name} on {sx.canonical}, a page it names, and on its own site {y.domain}"
+    if in_part:
+        return None
+    # a page its path does not name (swirepacific.com/en/our-business/beverages), where the two
+    # say one owner (one country, trades that share a word)
+    said = corroboration(x, y, industry=False)
+    if said and _spells_name(sy.label.replace("-", ""), words_, core):
+        return f"{x.name} on {sx.canonical} and on its own site {y.domain}, and {said}"
+    return None
 
 
 def _named_there(sx: Site, sy: Site, words_: list[str], core: str) -> bool:
