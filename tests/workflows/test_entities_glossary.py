@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from exa_orch.workflows import entities
-from exa_orch.workflows.entities import births, glossary, hosts
+from exa_orch.workflows.entities import births, glossary, heard_words, hosts
 from exa_orch.workflows.entities.countries import country_of, known
 from exa_orch.workflows.entities.names import clean_name
 from exa_orch.workflows.entities.people import name_evidence
@@ -641,7 +641,7 @@ def test_more_trade_words_translate_as_the_companies_render_them(written: str, l
 def test_a_hebrew_brand_heard_letter_by_near_letter_is_its_latin_name(written: str, latin: str) -> None:
     """פ read f is Compulink's p, ק Caprigon's c: each letter a near one, four or more."""
     assert glossary.agrees(written, clean_name(written), latin.title(), latin)
-    assert glossary.heard_keys(written, clean_name(written)) & glossary.heard_keys(latin.title(), latin)
+    assert heard_words.heard_keys(written, clean_name(written)) & heard_words.heard_keys(latin.title(), latin)
     assert glossary.agrees(written, clean_name(written), "Comfortlink", "comfortlink") is None
 
 
@@ -676,3 +676,22 @@ def test_a_kanji_names_kana_reading_names_a_company_written_in_kana_as_a_brand_d
     kana = co("b", "株式会社やまだや", "https://www.yamadaya.co.jp/", "Nagoya, Japan", "Confectionery")
     ev = weigh(page, kana)
     assert [w for w, _ in ev.for_] == [3.0] and not ev.joins
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "how"),
+    [
+        ("Российский сельскохозяйственный банк", "Russian Agricultural Bank", "translates as"),
+        ("Національний банк України", "National Bank of Ukraine", "translates as"),  # Ukrainian
+        ("Московский кредитный банк", "Credit Bank of Moscow", "translates as"),  # a place's adjective
+        ("Εμπορική Τράπεζα της Ελλάδος", "Commercial Bank of Greece", "translates as"),  # accents, "of the"
+        ("ПАО «Банк Приморье»", "Primorye Bank", "translates and sounds as"),  # a word heard, a form left out
+        ("Банк Приморье", "Primorsky Bank", None),  # heard otherwise
+        ("Національний банк України", "National Bank of Kazakhstan", None),  # a word unaccounted for
+    ],
+)
+def test_a_name_in_cyrillic_or_greek_letters_translates_word_by_word(
+    written: str, latin: str, how: str | None
+) -> None:
+    said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+    assert (said is None) if how is None else (said is not None and how in said)

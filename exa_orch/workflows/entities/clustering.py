@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities import families, glossary, profiles
+from exa_orch.workflows.entities import families, glossary, heard_words, profiles
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.names import DESIGNATORS, acronym, core_name, is_latin, words
@@ -152,7 +152,8 @@ def _reading_keys(r: Record) -> set[str]:
         own.add(f"r:{latin.group(0).lower()}")  # "CJ제일제당" / "CJ CheilJedang": its initials lead
     # a name in another script translated (glossary.translates): by the words it may be rendered as
     own |= set(glossary.keys(r.name)) if not is_latin(r.name) else glossary.latin_keys(r.clean)
-    own |= glossary.heard_keys(r.name, r.clean)  # kept only beside a name in Arabic or Hebrew letters
+    # kept only beside a name in Arabic, Hebrew, Cyrillic or Greek letters (`_kept`)
+    own |= heard_words.heard_keys(r.name, r.clean)
     # scripts.sounds_alike: 4 at least; a short name heard whole alike, 3 (glossary.agrees)
     return own | {f"k:{key[:4]}" for key in sounds if len(key) >= 3}
 
@@ -209,22 +210,28 @@ def _blocks(records: Sequence[Record]) -> Iterable[list[int]]:
             keys.setdefault(k, []).append(r.index)
     cjk = {r.index for r in records if r.name and not is_latin(r.name)}
     abjad = {r.index for r in records if r.name and consonantal(r.name)}
+    heard = abjad | {r.index for r in records if r.name and heard_words.table_of(r.name) is not None}
     yield from _short_forms(records)
     yield from (
-        members for key, members in keys.items() if len(members) > 1 and _kept(key, members, cjk, abjad)
+        members
+        for key, members in keys.items()
+        if len(members) > 1 and _kept(key, members, cjk, abjad, heard)
     )
     yield from _one_sided(records, keys)
 
 
-def _kept(key: str, members: list[int], cjk: set[int], abjad: set[int]) -> bool:
+def _kept(key: str, members: list[int], cjk: set[int], abjad: set[int], heard: set[int]) -> bool:
     """Whether a block of one key pairs all its members: a reading's key only beside a name in
-    another script, a consonants' key beside a name in Arabic letters (person_keys.block_keys),
-    never a key `_one_sided` reads."""
+    another script, a person's consonants' key beside a name in a script `skeleton` compares
+    (person_keys.block_keys), a company's heard words' key beside a name in Arabic, Hebrew,
+    Cyrillic or Greek letters too (heard_words.heard_keys), never a key `_one_sided` reads."""
     if key[:2] in ("q:", "m:", "w:"):
         return False
     if key[:2] in ("r:", "k:", "t:") and not cjk.intersection(members):
         return False
-    return key[:2] not in ("s:", "a:") or bool(abjad.intersection(members))
+    if key[:2] == "a:":
+        return bool(heard.intersection(members))
+    return key[:2] != "s:" or bool(abjad.intersection(members))
 
 
 def _one_sided(records: Sequence[Record], keys: dict[str, list[int]]) -> Iterable[list[int]]:

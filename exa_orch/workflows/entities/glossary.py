@@ -19,7 +19,8 @@ English words and those runs' readings, each used once, in any order:
 - beside the brand too, the province or city a Chinese company's English name opens with may be
   unwritten in its own (科伦药业 / Sichuan Kelun Pharmaceutical).
 Everything else must be accounted for on both sides: "China Construction Bank" is not 中国银行.
-A name in Arabic letters translates only when terms.ARABIC knows every word (مصر للطيران / EgyptAir).
+A name in Arabic, Hebrew, Cyrillic or Greek letters is translated by heard_words.py: its words
+rendered by a table, the rest heard by their consonants.
 
 The words, with where each was read, are in terms.py.
 """
@@ -34,18 +35,18 @@ from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
-from exa_orch.workflows.entities.consonants import consonant_letters, meets, soft_g
+from exa_orch.workflows.entities import heard_words
 from exa_orch.workflows.entities.countries import is_place
+from exa_orch.workflows.entities.heard_words import content as _content
+from exa_orch.workflows.entities.heard_words import table_of
+from exa_orch.workflows.entities.heard_words import translate as _alphabet_translate
+from exa_orch.workflows.entities.heard_words import without as _without
 from exa_orch.workflows.entities.japanese import composed, family_reading, heard, heard_katakana, spells
-from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin, reading_agrees
+from exa_orch.workflows.entities.names import fold, is_latin, reading_agrees
 from exa_orch.workflows.entities.script_forms import CJK_FORMS
-from exa_orch.workflows.entities.scripts import mandarin_syllables, skeleton, sound_key
+from exa_orch.workflows.entities.scripts import mandarin_syllables, sound_key
 from exa_orch.workflows.entities.terms import (
-    ARABIC,
-    ARABIC_LETTERS,
     FILLER,
-    HEBREW,
-    HEBREW_LETTERS,
     ONE_HOLDS,
     TERMS,
     TITLES,
@@ -57,8 +58,6 @@ _LONGEST = max(len(t) for t in TERMS)
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")  # "SGホールディングス": kana and Latin letters
-_STOP = frozenset({"of", "the", "and", "de"})
-_DROPPED = frozenset("company co corporation corp limited ltd inc plc".split())
 
 
 class Segment(NamedTuple):
@@ -120,10 +119,6 @@ def segments(written: str) -> tuple[Segment, ...]:
     return tuple(out)
 
 
-def _content(latin: str) -> list[str]:
-    return [w for w in latin.split() if w not in _STOP and w not in _DROPPED]
-
-
 def _run_meets(run: Segment, word: str) -> bool:
     """A run's reading is the Latin word: spelled alike, or heard alike (three consonants at least:
     롯데 / lotte is not enough, 셀트리온 / celltrion is), or a Japanese run of kanji read kanji by
@@ -148,17 +143,6 @@ def _loanword_spellings(word: str) -> set[str]:
     return forms | {f.replace("ch", "k") for f in forms}
 
 
-def _without(phrase: str, left: tuple[str, ...]) -> tuple[str, ...] | None:
-    """The Latin words `left` less those of a term's rendering `phrase`, each used once; None when
-    `left` lacks one of them."""
-    remaining = list(left)
-    for w in _content(phrase):
-        if w not in remaining:
-            return None
-        remaining.remove(w)
-    return tuple(remaining)
-
-
 def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> bool:
     """Whether `segs` account for exactly the words `left` (module docstring), by backtracking."""
     if not segs:
@@ -181,134 +165,12 @@ def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> b
     return droppable and _match(rest, left, branded)
 
 
-def _arabic_renderings(written: str, most: int) -> Iterator[list[str]]:
-    """The English words of each way a name in Arabic letters may be rendered, `most` at most;
-    none when terms.ARABIC lacks one of its words or it has one word only."""
-    said = [ARABIC.get(w) for w in written.replace("الخطوط الجوية", "الخطوط_الجوية").split()]
-    if len(said) < 2 or any(r is None for r in said):
-        return
-    choices = [r for r in said if r and r != ("",)]
-    for combo in itertools.islice(itertools.product(*choices), most):
-        yield [w for phrase in combo for w in _content(phrase)]
-
-
-def _arabic(written: str, latin: str) -> str | None:
-    """A name in Arabic letters whose every word terms.ARABIC renders, rendered as `latin` is
-    written (its words in any order, or run together: مصر للطيران / EgyptAir, قطر للطاقة /
-    QatarEnergy); else `_abjad`."""
-    target = sorted(_content(latin))
-    for words in _arabic_renderings(written, 256):
-        if sorted(words) == target or "".join(words) == latin.replace(" ", ""):
-            return f"{written} translates as {latin}"
-    return _abjad(written, latin)
-
-
-# The article a Latin name writes apart where Arabic letters join it to the word (Al Ahly / الأهلي).
-_LATIN_ARTICLES = frozenset({"al", "el"})
-
-
-def _abjad(written: str, latin: str) -> str | None:
-    """A name in Arabic or Hebrew letters some of whose words are no term (terms.ARABIC,
-    terms.HEBREW): each such word heard by its consonants as a Latin word is (consonants.meets:
-    بنك الرياض / Riyad Bank, شركة مبادلة للاستثمار / Mubadala Investment, בנק לאומי / Bank
-    Leumi), the terms rendered, every Latin word accounted for but designators beside a brand of
-    five consonants (מזרחי טפחות / Mizrahi Tefahot Bank). Three consonants at least among the
-    heard words: fewer are too many names'."""
-    table = ARABIC if ARABIC_LETTERS.search(written) else HEBREW
-    parts = [table.get(w) or _heard(w) for w in written.split()]
-    consonants = sum(min(map(len, p)) for p in parts if isinstance(p, frozenset))
-    if consonants < 3:
-        return None
-    arabic = table is ARABIC  # a soft g as Arabic letters write it (consonants.soft_g)
-    left = tuple(soft_g(w) if arabic else w for w in _content(latin) if w not in _LATIN_ARTICLES)
-    # "company" (شركة) the Latin name leaves out, beside no word of four consonants or more heard
-    # alike: a trade and a place ("الشركة التونسية للبنك", the Société Tunisienne de Banque, beside
-    # "Banque de Tunisie") are many companies' names, a brand ("شركة مبادلة للاستثمار", Mubadala) one
-    brand = any(min(map(len, p)) >= 4 for p in parts if isinstance(p, frozenset))
-    if not brand and any(p == ("",) for p in parts):
-        return None
-    if _abjad_match(tuple(parts), left, consonants >= 5):
-        return f"{written} translates and sounds as {latin}"
-    return None
-
-
-def heard_keys(written: str, clean: str) -> set[str]:
-    """Blocking keys of the words `_abjad` hears (three consonants or more): of a name in Arabic or
-    Hebrew letters, its words no term renders; of a Latin name, its words but designators."""
-    if ARABIC_LETTERS.search(written) or HEBREW_LETTERS.search(written):
-        table = ARABIC if ARABIC_LETTERS.search(written) else HEBREW
-        said = {k for w in written.split() if w not in table for k in _heard(w)}
-    elif not is_latin(written):
-        return set()
-    else:
-        said = {skeleton(w) for w in _content(clean) if w not in DESIGNATORS and w not in _LATIN_ARTICLES}
-    # and each as its letters' classes (`_heard_as`): "knfgn" and Compugen's "cnbgn" one key
-    return {f"a:{k}" for k in said if len(k) >= 3} | {f"a:{_classed(k)}" for k in said if len(k) >= 4}
-
-
-def _heard(word: str) -> frozenset[str]:
-    """A word's consonants as a Latin name writes them (scripts.skeleton), read with and without
-    Hebrew's vowel letters, and without the article or preposition Arabic joins to it (ال, لل)."""
-    bare = [word, word[2:]] if word[:2] in ("ال", "لل") and len(word) > 3 else [word]
-    read = {consonant_letters(w, vowels=v) for w in bare for v in (True, False)}
-    return frozenset(s for s in map(skeleton, read) if s)
-
-
-def _abjad_match(
-    parts: tuple[tuple[str, ...] | frozenset[str], ...], left: tuple[str, ...], branded: bool
-) -> bool:
-    """Whether `parts` (a term's renderings, or a heard word's consonants) account for exactly the
-    Latin words `left` (`branded`: but designators), by backtracking."""
-    if not parts:
-        return all(branded and w in DESIGNATORS for w in left)
-    part, rest = parts[0], parts[1:]
-    if isinstance(part, frozenset):
-        return any(
-            _abjad_match(rest, left[:k] + left[k + 1 :], branded)
-            for k, w in enumerate(left)
-            if any(_heard_as(s, skeleton(w)) for s in part)
-        )
-    return any(
-        (remaining := _without(phrase, left)) is not None and _abjad_match(rest, remaining, branded)
-        for phrase in part
-    )
-
-
-# Consonants scripts write for one another's (a p for a b, a j for a g): one may stand for the other
-_NEAR_GROUPS = ("bpfvw", "dt", "gkqjc", "szcj", "lr", "mn")
-_NEAR = tuple(frozenset(g) for g in _NEAR_GROUPS)
-# Each consonant as the first `_NEAR` group it is in (c and j as g): a representative of its sound
-_CLASS = {ch: group[0] for group in reversed(_NEAR_GROUPS) for ch in group}
-
-
-def _classed(consonants: str) -> str:
-    """Each consonant as its `_CLASS`."""
-    return "".join(_CLASS.get(c, c) for c in consonants)
-
-
-def _heard_as(heard: str, latin: str) -> bool:
-    """A word heard by its consonants as a Latin word of a company name: alike, or one letter off
-    where both have four consonants or more, or each letter a near one (`_NEAR`: קומפיוג'ן, "kfnfgn"
-    read without ו as "knfgn", / Compugen, "cnbgn"); of three, one letter added or dropped, or one
-    written for a near one: بيبلوس, "bls", is not Blom, "blm"."""
-    if heard == latin or (min(len(heard), len(latin)) >= 4 and meets(heard, [latin])):
-        return True
-    if min(len(heard), len(latin)) >= 4 and _classed(heard) == _classed(latin):
-        return True
-    if len(heard) != len(latin):
-        return meets(heard, [latin])
-    off = [(x, y) for x, y in zip(heard, latin, strict=True) if x != y]
-    return len(off) == 1 and any({off[0][0], off[0][1]} <= near for near in _NEAR)
-
-
 @lru_cache(maxsize=65536)
 def translates(written: str, latin: str) -> str | None:
     """How `written` (a name in Chinese characters, kana, Hangul or Arabic letters) translates to
     `latin` (a cleaned Latin name), or None (module docstring)."""
-    if ARABIC_LETTERS.search(written):
-        return _arabic(written, latin)
-    if HEBREW_LETTERS.search(written):
-        return _abjad(written, latin)
+    if table_of(written) is not None:  # Arabic, Hebrew, Cyrillic or Greek letters: heard_words.py
+        return _alphabet_translate(written, latin)
     if not (_HAN.search(written) or _HANGUL.search(written) or _KANA.search(written)):
         return None
     segs = segments(written)
@@ -358,8 +220,8 @@ def keys(written: str) -> Iterator[str]:
     """Blocking keys of a name in another script: each way its words may be rendered (a term's
     English words, a run's readings; structure left out; trade left out beside a run), as the
     sorted words `latin_keys` gives a Latin name, and run together; 64 at most."""
-    if ARABIC_LETTERS.search(written):
-        yield from _arabic_keys(written)
+    if table_of(written) is not None:
+        yield from heard_words.keys(written)
         return
     segs = [s for s in segments(written) if s.kind != FILLER]
     if not segs or not any(s.kind != "run" for s in segs):
@@ -378,13 +240,6 @@ def _brand_keys(segs: list[Segment]) -> Iterator[str]:
     runs = [s for s in segs if s.kind == "run"]
     if len(runs) == 1 and all(s.kind == TRADE for s in segs if s is not runs[0]):
         yield from ("t:" + r for r in composed(runs[0].text, 48) if len(r) >= 4)
-
-
-def _arabic_keys(written: str) -> Iterator[str]:
-    """`keys` of a name in Arabic letters whose every word terms.ARABIC renders."""
-    for words in _arabic_renderings(written, 64):
-        yield "t:" + " ".join(sorted(words))
-        yield "t:" + "".join(words)
 
 
 def latin_keys(clean: str) -> set[str]:

@@ -253,7 +253,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
 
 # Words of Arabic organisation names (the article al- and the preposition li- kept on, as the names
 # write them) -> their English renderings; a name's other words are heard by their consonants
-# (glossary._abjad). Sources: the Wiktionary entries for each word and the English names the
+# (heard_words._heard_match). Sources: the Wiktionary entries for each word and the English names the
 # organisations publish.
 ARABIC: dict[str, tuple[str, ...]] = _rendered(
     {
@@ -268,7 +268,7 @@ ARABIC: dict[str, tuple[str, ...]] = _rendered(
         "الإمارات": "emirates",
         "الكويت الكويتية": "kuwait|kuwaiti",
         "للطيران الطيران": "air|airlines|airways|aviation",
-        "الخطوط_الجوية": "airlines|airways",  # "the air lines", two words read as one (glossary._arabic_renderings)
+        "الخطوط_الجوية": "airlines|airways",  # "the air lines", two words read as one (heard_words._words)
         "الجوية": "air|airways",
         "للطاقة الطاقة": "energy",
         "للاتصالات الاتصالات": "telecom|telecommunications",
@@ -336,6 +336,96 @@ HEBREW: dict[str, tuple[str, ...]] = _rendered(
     }
 )
 HEBREW_LETTERS = re.compile(r"[\u05d0-\u05ea]")
+# Words of organisation names in Cyrillic letters (Russian, Ukrainian, Belarusian, Bulgarian,
+# Serbian, Kazakh), in lower case and in the forms names write them (an adjective agreeing with its
+# noun, a place in the genitive: "Банк Москвы", the Bank of Moscow) -> their English renderings;
+# "" a word English leaves out (компания, "company"). A name's other words are heard by their
+# consonants (heard_words.py). Sources: the Wiktionary entries for each word and the English names
+# the organisations publish (Russian Standard Bank, National Bank of Kazakhstan, Magnitogorsk Iron
+# and Steel Works).
+CYRILLIC: dict[str, tuple[str, ...]] = _rendered(
+    {
+        "банк банка банку банком банкі банкът": "bank",
+        "группа группы група групи групата": "group",
+        "холдинг холдинга холдингу холдинг": "holding|holdings",
+        "компания компании компанія компанії компанија компанията": "",
+        "национальный национальная национальное национального национальной національний національна "
+        "національного національної национален национална национална ұлттық": "national",
+        "народный народная народного народного народна": "people's|peoples|national",
+        "государственный государственная государственного державний державна державного": "state",
+        "центральный центральная центрального центральна централна": "central",
+        "русский русская русское русского русской российский российская российское российского "
+        "российской российские российских": "russian|russia",
+        "украинский украинская украинского український українська українського": "ukrainian|ukraine",
+        "казахстанский казахстанская казахстанского": "kazakhstan|kazakh",
+        "белорусский белорусская беларускі": "belarusian|belarus",
+        "българска български": "bulgarian|bulgaria",
+        "српска српски": "serbian|serbia",
+        "москва москвы москве московский московская московского": "moscow",
+        "россия россии": "russia",
+        "украина украины україна україни": "ukraine",
+        "беларусь беларуси": "belarus",
+        "развития развитие розвитку развитие": "development",
+        "металлургический металлургическая металлургического металургійний металургійна": (
+            "metallurgical|iron and steel|steel"
+        ),
+        "горно-металлургическая горно-металлургический горно-металлургического": "mining and metallurgical",
+        "комбинат комбината": "works|plant|combine",
+        "завод завода": "plant|works|factory",
+        "медная медной медный": "copper",
+        "нефтяная нефтяной нефтяного нафтова": "oil",
+        "газовая газовый": "gas",
+        "энергетическая энергетический енергетична": "energy|power",
+        "строительная строительный будівельна": "construction",
+        "страховая страховой страхова": "insurance",
+        "авиалинии авиалиний": "airlines",
+        "торговый торговая торгового торговий търговска": "trade|trading|commercial",
+        "инвестиционный инвестиционная инвестиционна": "investment|investments",
+        "промышленный промышленная промышленного промисловий": "industrial",
+        "сельскохозяйственный сельскохозяйственного": "agricultural",
+        "сберегательный ощадний": "savings",
+        "кредитный кредитная": "credit",
+        "первый первая първа": "first",
+        "объединённая объединенная обединена": "united",
+        "морской морская морского": "marine|maritime|sea",
+        "пароходство": "shipping",
+        "сибирский сибирская сибирского": "siberian|siberia",
+        "уральский уральская уральского": "ural|urals",
+        "железные железных": "railways|railway",
+        "дороги дорога": "",  # железные дороги, railways: one word in English
+        "республики республика": "republic",
+        "комерцијална": "commercial",
+    }
+)
+CYRILLIC_LETTERS = re.compile(r"[\u0400-\u04ff]")
+# Words of Greek organisation names, without accents, in lower case and their genitives (Sources:
+# Wiktionary; the English names the organisations publish: the Agricultural Bank of Greece, the
+# National Bank of Greece, the Hellenic Postbank).
+GREEK: dict[str, tuple[str, ...]] = _rendered(
+    {
+        "τραπεζα τραπεζας": "bank",
+        "ελλαδος ελλαδας ελλαδα": "greece|hellenic",
+        "ελληνικη ελληνικης ελληνικα ελληνικος ελληνικων": "hellenic|greek",
+        "εθνικη εθνικης": "national",
+        "αγροτικη αγροτικης": "agricultural",
+        "εμπορικη εμπορικης": "commercial",
+        "κεντρικη κεντρικης": "central",
+        "ομιλος ομιλου": "group",
+        "εταιρεια εταιρειας": "",
+        "ναυτιλιακη ναυτιλιακης": "shipping|maritime",
+        "τηλεπικοινωνιες τηλεπικοινωνιων": "telecommunications|telecom",
+        "οργανισμος οργανισμου": "organisation|organization",
+        "πετρελαια πετρελαιων": "petroleum",
+        "ασφαλιστικη ασφαλειες": "insurance",
+        "συμμετοχων": "holdings|holding",
+        "βιομηχανια βιομηχανιας": "industry|industries",
+        "κυπρου κυπρος": "cyprus",
+        "πειραιως": "piraeus",
+        "αθηνων": "athens",
+        "της του των": "",  # "of the"
+    }
+)
+GREEK_LETTERS = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 
 # A person's title in Chinese, Japanese or Korean -> the English titles it is rendered as: the
 # titles one person holds in an organisation (a president, a chairman, a chief executive), not

@@ -1,0 +1,231 @@
+"""Organisation names in alphabets whose words a table translates and the rest are heard by their
+consonants: Arabic and Hebrew letters (abjads: few vowels written), Cyrillic and Greek.
+
+A name's every word rendered by terms.ARABIC, terms.CYRILLIC or terms.GREEK, two words or more,
+translates as the Latin name whose words are those renderings in any order (مصر للطيران / EgyptAir,
+Русская медная компания / Russian Copper Company, Αγροτική Τράπεζα της Ελλάδος / Agricultural Bank
+of Greece). Otherwise each word no term renders is heard by its consonants (scripts.skeleton) as a
+Latin word is, near letters allowed (`_heard_as`), and every Latin word must be accounted for, but
+designators beside a brand of five consonants (בנק לאומי / Bank Leumi, Банк Русский Стандарт /
+Russian Standard Bank, Национальный Банк Казахстана / National Bank of Kazakhstan). glossary.py
+reads this module for those scripts; its own words are CJK terms.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from collections.abc import Iterator
+
+from exa_orch.workflows.entities.consonants import consonant_letters, meets, soft_g
+from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin
+from exa_orch.workflows.entities.scripts import skeleton
+from exa_orch.workflows.entities.terms import (
+    ARABIC,
+    ARABIC_LETTERS,
+    CYRILLIC,
+    CYRILLIC_LETTERS,
+    GREEK,
+    GREEK_LETTERS,
+    HEBREW,
+    HEBREW_LETTERS,
+)
+
+_STOP = frozenset({"of", "the", "and", "de"})
+_DROPPED = frozenset("company co corporation corp limited ltd inc plc".split())
+
+
+def content(latin: str) -> list[str]:
+    """A cleaned Latin name's words but the small words and legal words a translation leaves out."""
+    return [w for w in latin.split() if w not in _STOP and w not in _DROPPED]
+
+
+def without(phrase: str, left: tuple[str, ...]) -> tuple[str, ...] | None:
+    """The Latin words `left` less those of a term's rendering `phrase`, each used once; None when
+    `left` lacks one of them."""
+    remaining = list(left)
+    for w in content(phrase):
+        if w not in remaining:
+            return None
+        remaining.remove(w)
+    return tuple(remaining)
+
+
+def table_of(written: str) -> dict[str, tuple[str, ...]] | None:
+    """The table of the words of a name written in Arabic, Hebrew, Cyrillic or Greek letters; None
+    for any other script."""
+    for letters, table in (
+        (ARABIC_LETTERS, ARABIC),
+        (HEBREW_LETTERS, HEBREW),
+        (CYRILLIC_LETTERS, CYRILLIC),
+        (GREEK_LETTERS, GREEK),
+    ):
+        if letters.search(written):
+            return table
+    return None
+
+
+# Legal forms written in Cyrillic or Greek letters (ПАО, ТОО, ЕАД, Α.Ε.), left out as English
+# leaves "PJSC" or "S.A." out of a name it translates
+_FORMS = frozenset("пао оао ао зао ооо ат пат прат тов тоо ад еад доо оод ип ае αε αβεε αεβε".split())
+_LETTERS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+
+
+def _words(written: str, table: dict[str, tuple[str, ...]]) -> list[str]:
+    """A name's words as its table writes them: Arabic's "the air lines" one word; Cyrillic and Greek
+    in lower case, Greek without accents, legal forms and words English leaves out ("") dropped."""
+    if table is ARABIC:
+        return written.replace("الخطوط الجوية", "الخطوط_الجوية").split()
+    if table is HEBREW:
+        return written.split()
+    text = unicodedata.normalize("NFC", written).lower()
+    if table is GREEK:
+        text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+        text = re.sub(r"(?<=\b\w)\.", "", text)  # "α.ε." -> "αε"
+    return [w for w in _LETTERS.findall(text) if w not in _FORMS and table.get(w) != ("",)]
+
+
+def _renderings(words: list[str], table: dict[str, tuple[str, ...]], most: int) -> Iterator[list[str]]:
+    """The English words of each way a name's words may be rendered, `most` at most; none when the
+    table lacks one of them or the name has one word only."""
+    said = [table.get(w) for w in words]
+    if len(said) < 2 or any(r is None for r in said):
+        return
+    choices = [r for r in said if r and r != ("",)]
+    for combo in itertools.islice(itertools.product(*choices), most):
+        yield [w for phrase in combo for w in content(phrase)]
+
+
+def translate(written: str, latin: str) -> str | None:
+    """How `written` (in Arabic, Hebrew, Cyrillic or Greek letters) translates to `latin` (a cleaned
+    Latin name), or None (module docstring): every word rendered, in any order or run together
+    (مصر للطيران / EgyptAir, قطر للطاقة / QatarEnergy), else `_heard_match`."""
+    table = table_of(written)
+    if table is None:
+        return None
+    words = _words(written, table)
+    target = sorted(content(latin))
+    for rendered in _renderings(words, table, 256):
+        if sorted(rendered) == target or "".join(rendered) == latin.replace(" ", ""):
+            return f"{written} translates as {latin}"
+    return _heard_match(written, words, table, latin)
+
+
+# The article a Latin name writes apart where Arabic letters join it to the word (Al Ahly / الأهلي).
+_LATIN_ARTICLES = frozenset({"al", "el"})
+
+
+def _heard_match(written: str, words: list[str], table: dict[str, tuple[str, ...]], latin: str) -> str | None:
+    """A name some of whose words are no term: each such word heard by its consonants as a Latin
+    word is (consonants.meets: بنك الرياض / Riyad Bank, شركة مبادلة للاستثمار / Mubadala Investment,
+    בנק לאומי / Bank Leumi, Банк Русский Стандарт / Russian Standard Bank), the terms rendered,
+    every Latin word accounted for but designators beside a brand of five consonants (מזרחי טפחות /
+    Mizrahi Tefahot Bank). Three consonants at least among the heard words: fewer are too many names'."""
+    # a word of no consonant ("и", and) says nothing heard
+    parts = [p for p in (table.get(w) or _heard(w, table) for w in words) if p]
+    consonants = sum(min(map(len, p)) for p in parts if isinstance(p, frozenset))
+    if consonants < 3:
+        return None
+    arabic = table is ARABIC  # a soft g as Arabic letters write it (consonants.soft_g)
+    left = tuple(soft_g(w) if arabic else w for w in content(latin) if w not in _LATIN_ARTICLES)
+    # "company" (شركة) the Latin name leaves out, beside no word of four consonants or more heard
+    # alike: a trade and a place ("الشركة التونسية للبنك", the Société Tunisienne de Banque, beside
+    # "Banque de Tunisie") are many companies' names, a brand ("شركة مبادلة للاستثمار", Mubadala) one
+    brand = any(min(map(len, p)) >= 4 for p in parts if isinstance(p, frozenset))
+    if not brand and any(p == ("",) for p in parts):
+        return None
+    if _abjad_match(tuple(parts), left, consonants >= 5):
+        return f"{written} translates and sounds as {latin}"
+    return None
+
+
+def heard_keys(written: str, clean: str) -> set[str]:
+    """Blocking keys of the words `_heard_match` hears (three consonants or more): of a name in
+    Arabic, Hebrew, Cyrillic or Greek letters, its words no term renders; of a Latin name, its
+    words but designators."""
+    table = table_of(written)
+    if table is not None:
+        said = {k for w in _words(written, table) if w not in table for k in _heard(w, table)}
+    elif not is_latin(written):
+        return set()
+    else:
+        said = {skeleton(w) for w in content(clean) if w not in DESIGNATORS and w not in _LATIN_ARTICLES}
+    # and each as its letters' classes (`_heard_as`): "knfgn" and Compugen's "cnbgn" one key
+    return {f"a:{k}" for k in said if len(k) >= 3} | {f"a:{_classed(k)}" for k in said if len(k) >= 4}
+
+
+# Endings a Cyrillic or Greek word takes in a name (a genitive, an adjective's agreement), as
+# read in Latin letters: a word is heard with and without them ("Магнитогорского", magnitogorskogo)
+_ENDINGS = ("ogo", "ego", "omu", "ykh", "ikh", "om", "em", "ov", "ev", "os", "as", "is", "es", "ou")
+
+
+def _heard(word: str, table: dict[str, tuple[str, ...]]) -> frozenset[str]:
+    """A word's consonants as a Latin name writes them (scripts.skeleton): in Arabic or Hebrew
+    letters read with and without Hebrew's vowel letters, and without the article or preposition
+    Arabic joins to it (ال, لل); in Cyrillic or Greek letters as read, with and without an ending."""
+    if table is CYRILLIC or table is GREEK:
+        read = fold(word).replace(" ", "").replace("-", "")
+        stems = {read[: -len(e)] for e in _ENDINGS if read.endswith(e) and len(read) - len(e) >= 3}
+        return frozenset(s for s in map(skeleton, {read, *stems}) if s)
+    bare = [word, word[2:]] if word[:2] in ("ال", "لل") and len(word) > 3 else [word]
+    readings = {consonant_letters(w, vowels=v) for w in bare for v in (True, False)}
+    return frozenset(s for s in map(skeleton, readings) if s)
+
+
+def _abjad_match(
+    parts: tuple[tuple[str, ...] | frozenset[str], ...], left: tuple[str, ...], branded: bool
+) -> bool:
+    """Whether `parts` (a term's renderings, or a heard word's consonants) account for exactly the
+    Latin words `left` (`branded`: but designators), by backtracking."""
+    if not parts:
+        return all(branded and w in DESIGNATORS for w in left)
+    part, rest = parts[0], parts[1:]
+    if isinstance(part, frozenset):
+        return any(
+            _abjad_match(rest, left[:k] + left[k + 1 :], branded)
+            for k, w in enumerate(left)
+            if any(_heard_as(s, skeleton(w)) for s in part)
+        )
+    return any(
+        (remaining := without(phrase, left)) is not None and _abjad_match(rest, remaining, branded)
+        for phrase in part
+    )
+
+
+# Consonants scripts write for one another's (a p for a b, a j for a g): one may stand for the other
+_NEAR_GROUPS = ("bpfvw", "dt", "gkqjc", "szcj", "lr", "mn")
+_NEAR = tuple(frozenset(g) for g in _NEAR_GROUPS)
+# Each consonant as the first `_NEAR` group it is in (c and j as g): a representative of its sound
+_CLASS = {ch: group[0] for group in reversed(_NEAR_GROUPS) for ch in group}
+
+
+def _classed(consonants: str) -> str:
+    """Each consonant as its `_CLASS`."""
+    return "".join(_CLASS.get(c, c) for c in consonants)
+
+
+def _heard_as(heard: str, latin: str) -> bool:
+    """A word heard by its consonants as a Latin word of a company name: alike, or one letter off
+    where both have four consonants or more, or each letter a near one (`_NEAR`: קומפיוג'ן, "kfnfgn"
+    read without ו as "knfgn", / Compugen, "cnbgn"); of three, one letter added or dropped, or one
+    written for a near one: بيبلوس, "bls", is not Blom, "blm"."""
+    if heard == latin or (min(len(heard), len(latin)) >= 4 and meets(heard, [latin])):
+        return True
+    if min(len(heard), len(latin)) >= 4 and _classed(heard) == _classed(latin):
+        return True
+    if len(heard) != len(latin):
+        return meets(heard, [latin])
+    off = [(x, y) for x, y in zip(heard, latin, strict=True) if x != y]
+    return len(off) == 1 and any({off[0][0], off[0][1]} <= near for near in _NEAR)
+
+
+def keys(written: str) -> Iterator[str]:
+    """Blocking keys of a name whose every word its table renders (`_renderings`): the renderings'
+    words sorted, and run together."""
+    table = table_of(written)
+    if table is None:
+        return
+    for words in _renderings(_words(written, table), table, 64):
+        yield "t:" + " ".join(sorted(words))
+        yield "t:" + "".join(words)
