@@ -294,3 +294,16 @@ def test_a_latin_spelling_meets_the_letters_another_script_writes_it_with(latin:
     x = person("a", latin, "https://en.wikipedia.org/wiki/X", "")
     y = person("b", written, "https://ar.wikipedia.org/wiki/Y", "")
     assert block_keys(entities.record(0, x)) & block_keys(entities.record(1, y))
+
+
+@pytest.mark.parametrize(
+    ("vietnamese", "english", "same"),
+    [
+        ("Trần Minh Khoa", "Khoa Minh Tran", True),  # all of it reversed
+        ("Trần Minh Khoa", "Minh Khoa Tran", True),  # the family name moved to the end
+        ("Trần Minh Khoa", "Minh Tran Khoa", False),
+        ("Tran Minh Khoa", "Khoa Minh Tran", False),  # no Vietnamese letter: no family name first read
+    ],
+)
+def test_a_vietnamese_name_is_read_family_name_first(vietnamese: str, english: str, same: bool) -> None:
+    assert (name_evidence(vietnamese, english)[1] == "same given names, same family name") == same

@@ -146,6 +146,12 @@ def _spellings(name: str) -> list[str]:
     return [*out, *(u for n in out if (u := n.translate(_UMLAUTS)) != n)]
 
 
+# Letters only Vietnamese writes (ơ, ư, đ, and a vowel with a tone mark below or a hook above): a
+# name in them is written family name first, and English reverses all of it ("Nguyễn Thanh Việt",
+# Viet Thanh Nguyen) as often as it moves the family name alone ("Nguyễn Tấn Dũng", Tan Dung Nguyen)
+_VIETNAMESE = re.compile(r"[ơưđƠƯĐ\u1ea0-\u1ef9]")
+
+
 @lru_cache(maxsize=65536)
 def parse(name: str) -> tuple[PersonName, ...]:
     """Every reading of `name` (module docstring), the plain one (given names, family name) first;
@@ -167,7 +173,10 @@ def parse(name: str) -> tuple[PersonName, ...]:
     out: list[PersonName] = []
     for spelling in [*(_spellings(bare) if bare != name else []), *_spellings(name)]:
         for t in _tokens(spelling):
-            out.extend(r for r in _readings(t) if r not in out)
+            reversed_ = (
+                [PersonName(tuple(t[:0:-1]), t[0])] if len(t) >= 3 and _VIETNAMESE.search(spelling) else []
+            )
+            out.extend(r for r in [*_readings(t), *reversed_] if r not in out)
     return tuple(out)
 
 
