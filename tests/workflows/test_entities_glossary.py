@@ -695,3 +695,51 @@ def test_a_name_in_cyrillic_or_greek_letters_translates_word_by_word(
 ) -> None:
     said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
     assert (said is None) if how is None else (said is not None and how in said)
+
+
+@pytest.mark.parametrize(
+    ("text", "other", "apart"),
+    [
+        (
+            "Tessaro Corporation makes sugar; it is unrelated to the noodle maker Tessaro Foods.",
+            "Tessaro Foods",
+            True,
+        ),
+        (
+            "Tessaro Corporation makes sugar. Not to be confused with Tessaro Foods Ltd.",
+            "Tessaro Foods Ltd",
+            True,
+        ),
+        (
+            "Tessaro Corporation makes sugar; it is unrelated to the noodle maker Tessaro Foods.",
+            "Tessaro",
+            False,
+        ),
+        (
+            "Tessaro Corporation makes sugar; not affiliated with Tessaro Foods of Korea.",
+            "Tessaro Foods",
+            True,
+        ),
+        (
+            "Tessaro Corporation makes sugar; not affiliated with Tessaro Foods International.",
+            "Tessaro Foods",
+            False,
+        ),
+        ("株式会社テッサロは砂糖メーカー。製麺会社の「テッサロ食品」とは無関係。", "テッサロ食品", True),
+    ],
+)
+def test_a_page_that_says_its_subject_is_not_another_keeps_the_two_apart(
+    text: str, other: str, apart: bool
+) -> None:
+    # a name the clause ends on, never a part of a longer name it writes nor the page's own name
+    page = co(
+        "a",
+        "Tessaro Corporation" if text.isascii() else "株式会社テッサロ",
+        "https://www.tessaro-corp.example.com/",
+        "Seoul, South Korea",
+        "Sugar",
+        text,
+    )
+    named = co("b", other, "https://www.tessaro-foods.example.com/", "Seoul, South Korea", "Noodles")
+    against = [r for r in weigh(page, named).against if "says it is not" in r]
+    assert bool(against) == apart

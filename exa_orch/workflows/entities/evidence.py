@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from exa_orch.workflows.entities import families, profiles
+from exa_orch.workflows.entities import families, profiles, unrelated
 from exa_orch.workflows.entities.countries import is_place, known
 from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
@@ -146,6 +146,7 @@ def compare(a: Record, b: Record) -> Evidence:
     if a.kind and b.kind and a.kind != b.kind:
         ev.against.append("different kinds")
         return ev
+    _said_apart(a, b, ev)
     shared = a.profiles & b.profiles
     if shared:
         ev.for_.append((DECISIVE, f"same profile URL {min(shared)}"))
@@ -161,6 +162,19 @@ def compare(a: Record, b: Record) -> Evidence:
     if shared:  # an identifier outweighs what differs: a new employer, a page's other name
         ev.against = [r for r in ev.against if r.startswith("different profiles")]
     return ev
+
+
+def _said_apart(a: Record, b: Record, ev: Evidence) -> None:
+    """One record's text says its subject is not the other ("unrelated to X": unrelated.py)."""
+    for x, y in ((a, b), (b, a)):
+        # a name x goes by too, or its own in another script (中国銀行 read as "Chugoku Bank"): the
+        # clause names a namesake it cannot tell apart ("both are written 中国銀行")
+        if y.clean in x.aliases or reading_agrees(x.name or "", x.clean, y.name or "", y.clean):
+            continue
+        for clause, said in x.unrelated.items():
+            if unrelated.named(clause, y.name or "", x.name or ""):
+                ev.against.append(f"{x.name or x.id} says it is not {y.name}: {said!r}")
+                return
 
 
 def _stated(a: Record, b: Record, ev: Evidence) -> None:

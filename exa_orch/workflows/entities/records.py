@@ -11,6 +11,8 @@ What the item's own text states is read as evidence and kept with the words that
 - **owners**: "a subsidiary of X" (or "under X"), "part of X", "a (core) member of X", "owned by X", "a unit of X" (a parent is another
   entity: it is evidence *against* joining the two, and of one owner for two regional sites); and
   what it owns: "the parent of X", "owner of X" (against too);
+- **what it is not**: "not to be confused with X", "unrelated to X", "Xとは無関係" (unrelated.py;
+  against joining it with X);
 - profile URLs on shared hosts anywhere in its properties or answers (hosts.HOSTS).
 Never from a list of names kept here. The phrases themselves are cues.py's.
 """
@@ -23,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import unquote
 
-from exa_orch.workflows.entities import about, asides, births, cues, own_names, roles
+from exa_orch.workflows.entities import about, asides, births, cues, own_names, roles, unrelated
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
@@ -63,6 +65,8 @@ class Record:
     alias_forms: dict[str, frozenset[str]] = field(default_factory=dict)  # alias -> its legal forms
     alias_domains: dict[str, str] = field(default_factory=dict)  # other registered domain -> words
     owners: dict[str, str] = field(default_factory=dict)  # cleaned owner name -> the words that said it
+    # what the text says the record is not ("unrelated to X"): the clause naming X -> its sentence
+    unrelated: dict[str, str] = field(default_factory=dict)
     owned: dict[str, str] = field(default_factory=dict)  # a company it says it owns -> the words
     subjects: dict[str, str] = field(default_factory=dict)  # another name a text begins with -> its words
     employer: str = ""  # a person's employer, cleaned ("" when unknown)
@@ -326,6 +330,8 @@ def _statements(rec: Record, texts: list[str], person: bool) -> None:
     for text in texts:
         _other_names(rec, text, person)
         _owners_and_sites(rec, text, person)
+        for clause, at in unrelated.clauses(text):
+            rec.unrelated.setdefault(clause, _sentence(text, at))
         rec.renaming = rec.renaming or (not person and bool(cues.RENAMING.search(text)))
         rec.name_taken = rec.name_taken or (not person and bool(cues.NAME_TAKEN.search(text)))
 
