@@ -743,3 +743,20 @@ def test_a_company_name_in_another_script_is_weighed_beside_each_latin_name_of_i
         0 in b and len(b) == 2
         for b in clustering._one_sided(recs, {"w:real estate:thailand": list(range(61))})
     )
+
+
+@pytest.mark.parametrize(
+    ("persian", "latin"),
+    [
+        ("بهرام ناظمی", "Bahram Nazemi"),  # ظ sounded z in Persian
+        ("کیوان سپهرنیا", "Keyvan Sepehrnia"),  # پ then ه: p and h, not the digraph "ph"
+    ],
+)
+def test_a_persian_name_is_keyed_as_its_latin_spelling_sounds(persian: str, latin: str) -> None:
+    from exa_orch.workflows.entities.consonants import consonant_letters
+    from exa_orch.workflows.entities.person_keys import block_keys
+
+    a = entities.record(0, person("a", persian, f"https://fa.wikipedia.org/wiki/{persian}", "", ""))
+    b = entities.record(1, person("b", latin, f"https://en.wikipedia.org/wiki/{latin}", "", ""))
+    assert block_keys(a) & block_keys(b)
+    assert consonant_letters("ظفر") == "dhfr"  # an Arabic name keeps Arabic's reading

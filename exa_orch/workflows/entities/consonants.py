@@ -56,6 +56,15 @@ _THAI_SILENT = re.compile(r"[\u0e01-\u0e2e][\u0e34-\u0e3a]?\u0e4c")
 _HEBREW_SPELLED = {z: str.maketrans({"ח": "ch", "צ": z, "ץ": z}) for z in ("z", "tz")}
 
 
+# A ه after a consonant in Arabic letters is an h of its own (سپهری, Sepehri; شهرام, Shahram), which
+# folded beside the consonant would read as a digraph ("ph", "sh"): a vowel between keeps them apart.
+_H_AFTER = re.compile(r"(?<=[بتثجحخدذرزسشصضطظعغفقكلمنپچژگک])ه")
+# Persian letters (پ چ ژ گ, and its own kaf and yeh): a Persian name sounds ظ ذ ض as z and ث ص as s
+# (ناظری, Nazeri), where Arabic reads dh and th
+_PERSIAN = re.compile(r"[\u067e\u0686\u0698\u06af\u06a9\u06cc]")
+_PERSIAN_SOUNDS = str.maketrans({"ظ": "ز", "ذ": "ز", "ض": "ز", "ث": "س", "ص": "س"})
+
+
 def consonant_letters(name: str, *, vowels: bool = True, spelled: str = "") -> str:
     """A name in a consonantal script folded, an ayin or hamza dropped: anyascii reads them as a
     quote mark ("العبار" -> "l`br"), a letter of the word, not a break between two. Hebrew with
@@ -67,6 +76,9 @@ def consonant_letters(name: str, *, vowels: bool = True, spelled: str = "") -> s
         # break before a vowel letter
         name = _HEBREW_VOWELS.sub("", re.sub(r"(?<=[גזצ])['׳]", "", name)).translate(_HEBREW)
         name = name.translate(_HEBREW_SPELLED[spelled]) if spelled else name
+    if ARABIC_LETTERS.search(name):
+        # the vowel written ە (folded "e"): ا folds to nothing
+        name = _H_AFTER.sub("\u06d5ه", name.translate(_PERSIAN_SOUNDS) if _PERSIAN.search(name) else name)
     return re.sub(r"[`'’ʿʾ]", "", fold(_THAI_SILENT.sub("", name)))
 
 
