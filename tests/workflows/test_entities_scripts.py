@@ -760,3 +760,18 @@ def test_a_persian_name_is_keyed_as_its_latin_spelling_sounds(persian: str, lati
     b = entities.record(1, person("b", latin, f"https://en.wikipedia.org/wiki/{latin}", "", ""))
     assert block_keys(a) & block_keys(b)
     assert consonant_letters("ظفر") == "dhfr"  # an Arabic name keeps Arabic's reading
+
+
+@pytest.mark.parametrize(
+    ("hebrew", "latin"),
+    [
+        ("אורי שכטר", "Uri Schechter"),  # כ as the ch of a German or Yiddish spelling
+        ("נועם אליחי", "Noam Elichai"),  # ח as ch
+    ],
+)
+def test_a_hebrew_name_is_keyed_as_its_latin_spelling_writes_ch(hebrew: str, latin: str) -> None:
+    from exa_orch.workflows.entities.person_keys import block_keys
+
+    a = entities.record(0, person("a", hebrew, f"https://he.wikipedia.org/wiki/{hebrew}", "", ""))
+    b = entities.record(1, person("b", latin, f"https://en.wikipedia.org/wiki/{latin}", "", ""))
+    assert block_keys(a) & block_keys(b)

@@ -123,7 +123,13 @@ def _consonant_keys(name: str) -> set[str]:
         read = words(thai_reading(name)) + words(thai_reading(name, final=False))
         return {f"t:{thai_key(skeleton(w))}" for w in read}
     # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
-    read = words(consonant_letters(name)) + words(consonant_letters(name, vowels=False))  # Hebrew two ways
+    # Hebrew three ways: with its vowel letters, without, and ח and צ as Latin spellings write them
+    # (עמיחי, "mch": Amichai)
+    read = [
+        *words(consonant_letters(name)),
+        *words(consonant_letters(name, vowels=False)),
+        *words(consonant_letters(name, vowels=False, spelled="z")),
+    ]
     keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}
     # व is v or w, and a w is a glide skeleton drops (अग्रवाल, "grfl" / Aggarwal, "grl")
     # and z as s: a Hebrew ז writes an English s sounded so (זקס, Sacks); a leading و or ی is a
@@ -145,7 +151,8 @@ def _consonant_keys(name: str) -> set[str]:
 # Latin spellings of letters another script writes otherwise: a French "ch" is ش (Akhannouch /
 # أخنوش), a Persian "gh" ق (Ghobadi / قبادی), a "v" و, a glide (Parveen / پروین), a "z" জ or ज (Mortaza /
 # মুর্তজা)
-_HEARD = (("ch", "sh"), ("gh", "q"), ("v", "w"), ("z", "j"))
+# ch also as kh: German and Yiddish spellings of a sound Hebrew writes כ or ח (Shechtman, שכטמן)
+_HEARD = (("ch", "sh"), ("ch", "kh"), ("gh", "q"), ("v", "w"), ("z", "j"))
 
 
 def _heard_spellings(family: str) -> set[str]:
