@@ -169,7 +169,9 @@ def _said_apart(a: Record, b: Record, ev: Evidence) -> None:
     for x, y in ((a, b), (b, a)):
         # a name x goes by too, or its own in another script (中国銀行 read as "Chugoku Bank"): the
         # clause names a namesake it cannot tell apart ("both are written 中国銀行")
-        if y.clean in x.aliases or reading_agrees(x.name or "", x.clean, y.name or "", y.clean):
+        if not x.unrelated or y.clean in x.aliases:
+            continue
+        if reading_agrees(x.name or "", x.clean, y.name or "", y.clean):
             continue
         for clause, said in x.unrelated.items():
             if unrelated.named(clause, y.name or "", x.name or ""):

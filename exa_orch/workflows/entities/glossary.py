@@ -37,10 +37,7 @@ from rapidfuzz.distance import Levenshtein
 
 from exa_orch.workflows.entities import heard_words
 from exa_orch.workflows.entities.countries import is_place
-from exa_orch.workflows.entities.heard_words import content as _content
-from exa_orch.workflows.entities.heard_words import table_of
-from exa_orch.workflows.entities.heard_words import translate as _alphabet_translate
-from exa_orch.workflows.entities.heard_words import without as _without
+from exa_orch.workflows.entities.heard_words import content, without
 from exa_orch.workflows.entities.japanese import composed, family_reading, heard, heard_katakana, spells
 from exa_orch.workflows.entities.names import fold, is_latin, reading_agrees
 from exa_orch.workflows.entities.script_forms import CJK_FORMS
@@ -127,8 +124,8 @@ def _run_meets(run: Segment, word: str) -> bool:
     (マテリアル, "mtr" / "materials": katakana writes no plural; ケミカル / "chemical", a Greek ch as k)."""
     if word in run.english:
         return True
-    heard_ = sound_key(word)
-    if len(heard_) >= 3 and any(sound_key(r, read=True) == heard_ for r in run.english):
+    sounds = sound_key(word)
+    if len(sounds) >= 3 and any(sound_key(r, read=True) == sounds for r in run.english):
         return True
     kana = heard_katakana(run.text)
     if kana and len(kana) >= 3 and kana in {heard(w) for w in _loanword_spellings(word)}:
@@ -158,7 +155,7 @@ def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> b
                 return True
         return False
     for phrase in seg.english:
-        remaining = _without(phrase, left)
+        remaining = without(phrase, left)
         if remaining is not None and _match(rest, remaining, branded):
             return True
     droppable = seg.kind == FILLER or (seg.kind == TRADE and branded)
@@ -169,12 +166,12 @@ def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> b
 def translates(written: str, latin: str) -> str | None:
     """How `written` (a name in Chinese characters, kana, Hangul or Arabic letters) translates to
     `latin` (a cleaned Latin name), or None (module docstring)."""
-    if table_of(written) is not None:  # Arabic, Hebrew, Cyrillic or Greek letters: heard_words.py
-        return _alphabet_translate(written, latin)
+    if heard_words.table_of(written) is not None:  # Arabic, Hebrew, Cyrillic or Greek letters
+        return heard_words.translate(written, latin)
     if not (_HAN.search(written) or _HANGUL.search(written) or _KANA.search(written)):
         return None
     segs = segments(written)
-    words = tuple(_content(latin))
+    words = tuple(content(latin))
     if not words or not any(s.kind != FILLER for s in segs) or _few_sounds(written, segs):
         return None
     runs = [s for s in segs if s.kind == "run"]
@@ -220,7 +217,7 @@ def keys(written: str) -> Iterator[str]:
     """Blocking keys of a name in another script: each way its words may be rendered (a term's
     English words, a run's readings; structure left out; trade left out beside a run), as the
     sorted words `latin_keys` gives a Latin name, and run together; 64 at most."""
-    if table_of(written) is not None:
+    if heard_words.table_of(written) is not None:
         yield from heard_words.keys(written)
         return
     segs = [s for s in segments(written) if s.kind != FILLER]
@@ -230,7 +227,7 @@ def keys(written: str) -> Iterator[str]:
     for combo in itertools.islice(itertools.product(*choices), 64):
         said = " ".join(c for c in combo if c)
         if said:
-            yield "t:" + " ".join(sorted(_content(said)))
+            yield "t:" + " ".join(sorted(content(said)))
     yield from _brand_keys(segs)
 
 
@@ -247,7 +244,7 @@ def latin_keys(clean: str) -> set[str]:
     one word as it is (EgyptAir); its first word of four letters or more alone, a brand `_brand_keys`
     reads beside trade words (鈴木楽器製作所 / Suzuki Musical Instrument); and two words a run's
     reading writes as one run together (南亞塑膠 / Nan Ya Plastics)."""
-    words = _content(clean)
+    words = content(clean)
     own = {"t:" + " ".join(sorted(words)), *({"t:" + words[0]} if words and len(words[0]) >= 4 else set())}
     for k in range(len(words) - 1):
         joined = [*words[:k], words[k] + words[k + 1], *words[k + 2 :]]
@@ -277,8 +274,8 @@ def _group_apart(written: str, latin: str) -> bool:
     theirs = set(latin.split()) & _STRUCTURE
     mine = any(set(t.english) & _STRUCTURE for t in segments(written) if t.kind == WORD)
     said = [s for s in segments(written) if not (s.kind == WORD and set(s.english) & _STRUCTURE)]
-    rest = [w for w in _content(latin) if w not in _STRUCTURE]
-    if len(_content(latin)) < 2 or bool(theirs) == mine:
+    rest = [w for w in content(latin) if w not in _STRUCTURE]
+    if len(content(latin)) < 2 or bool(theirs) == mine:
         return False
     if mine:
         return True  # a group in characters, a company of more words in Latin letters

@@ -35,10 +35,17 @@ _CJK = (
 )
 
 
+# Words one of `_CJK`'s cues holds: a text without any is not searched (the name before a cue is
+# matched lazily from every place in the text, which costs on every page)
+_CJK_WORDS = ("とは", "무관", "관계가", "无关", "無關", "没有关系", "沒有關係")
+
+
 def clauses(text: str) -> list[tuple[str, int]]:
     """The clauses of `text` naming what its subject is not, each with where its cue is."""
     found = [(m.group(1), m.start()) for m in _LATIN.finditer(text)]
-    return found + [(m.group(1), m.start()) for cue in _CJK for m in cue.finditer(text)]
+    if any(w in text for w in _CJK_WORDS):
+        found += [(m.group(1), m.start()) for cue in _CJK for m in cue.finditer(text)]
+    return found
 
 
 def named(clause: str, name: str, own: str) -> bool:
