@@ -18,6 +18,7 @@ from exa_orch.workflows.entities.japanese import family_keys, heard, katakana_wo
 from exa_orch.workflows.entities.names import is_latin, words
 from exa_orch.workflows.entities.people import initialisms, parse
 from exa_orch.workflows.entities.scripts import chinese_spelled, consonantal, skeleton
+from exa_orch.workflows.entities.terms import HEBREW_LETTERS
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
@@ -124,12 +125,12 @@ def _consonant_keys(name: str) -> set[str]:
         return {f"t:{thai_key(skeleton(w))}" for w in read}
     # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
     # Hebrew three ways: with its vowel letters, without, and ח and צ as Latin spellings write them
-    # (עמיחי, "mch": Amichai)
-    read = [
-        *words(consonant_letters(name)),
-        *words(consonant_letters(name, vowels=False)),
-        *words(consonant_letters(name, vowels=False, spelled="z")),
-    ]
+    # (עמיחי, "mch": Amichai); another script reads one way only
+    read = words(consonant_letters(name))
+    if HEBREW_LETTERS.search(name):
+        read += words(consonant_letters(name, vowels=False)) + words(
+            consonant_letters(name, vowels=False, spelled="z")
+        )
     keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}
     # व is v or w, and a w is a glide skeleton drops (अग्रवाल, "grfl" / Aggarwal, "grl")
     # and z as s: a Hebrew ז writes an English s sounded so (זקס, Sacks); a leading و or ی is a
