@@ -48,12 +48,13 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
 `blind79.json` to `blind84.json`, written blind at 5b6eade and measured there and at bb9dd00 (of
-blind79, blind82 and blind84 only their false merges read), and `blind97.json` to `blind102.json`,
-written blind on 2026-12-04 (blind101 and blind102 to be hard) and measured at 65f1d33 and b6ae061
-(of blind100 and blind101 only their false merges read).
+blind79, blind82 and blind84 only their false merges read).
+`blind97.json` to `blind102.json`, written blind on 2026-12-04 (blind101 and blind102 to be hard)
+and measured at 65f1d33 and b6ae061 (of blind100 and blind101 only their false merges read), were
+measured again at 9fd131f and are tuning worlds since issue 37's twentieth session;
 `blind91.json` to `blind96.json`, written blind on 2026-12-04 (blind94 to blind96 to be hard) and
 measured at c1e07e4 and 3a10a27 (of blind91 and blind94 only their false merges read), were measured
-again at 65f1d33 and are tuning worlds since issue 37's nineteenth session;
+again at 65f1d33 and are tuning worlds since the nineteenth;
 `blind73.json` to `blind78.json`, written blind at a9208e1 and measured there and at 4a57ffe (of
 blind73 only its false merge read), and `blind85.json` to `blind90.json`, written blind at 68c1094
 to be hard (half their entities with a page in their own script, ten look-alike pairs each) and
@@ -179,8 +180,14 @@ TUNING = (
     "blind94.json",
     "blind95.json",
     "blind96.json",
+    "blind97.json",  # written blind on 2026-12-04, measured at 65f1d33 and 9fd131f, then read (twentieth)
+    "blind98.json",
+    "blind99.json",
+    "blind100.json",
+    "blind101.json",
+    "blind102.json",
 )  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json,
-# blind79.json to blind84.json, blind97.json to blind102.json
+# blind79.json to blind84.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
