@@ -743,3 +743,72 @@ def test_a_page_that_says_its_subject_is_not_another_keeps_the_two_apart(
     named = co("b", other, "https://www.tessaro-foods.example.com/", "Seoul, South Korea", "Noodles")
     against = [r for r in weigh(page, named).against if "says it is not" in r]
     assert bool(against) == apart
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("شركة أسمنت القصيم", "Qassim Cement Company"),  # a trade rendered, the place heard
+        ("شركة ريسوت للأسمنت", "Raysut Cement Company"),
+        ("شركة قطر الوطنية لصناعة الأسمنت", "Qatar National Cement Company"),  # "for the making of"
+        ("الشرق الأوسط للرعاية الصحية", "Middle East Healthcare Co."),  # two words English writes as one
+    ],
+)
+def test_an_arab_company_that_says_company_in_both_scripts_translates(written: str, latin: str) -> None:
+    assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+
+
+def test_company_left_out_of_the_latin_name_keeps_a_trade_and_a_place_apart() -> None:
+    # شركة ("company") beside a trade and a place heard: many companies' names, unless the Latin
+    # name says "company" too
+    assert glossary.agrees("الشركة التونسية للبنك", "", "Banque de Tunisie", "banque de tunisie") is None
+    assert glossary.agrees("شركة أسمنت القصيم", "", "Qassim Cement", "qassim cement") is None
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("포스코이앤씨", "POSCO E&C Co., Ltd."),  # a term, then letters spelled out
+        ("DL이앤씨", "DL E&C Co., Ltd."),  # Latin letters, then letters spelled out
+        ("효성티앤씨", "Hyosung TNC Corporation"),  # "&" read as n
+        ("에이피알", "APR Corporation"),  # three letters alone
+    ],
+)
+def test_latin_letters_spelled_out_in_hangul_agree(written: str, latin: str) -> None:
+    assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+    assert set(glossary.keys(written)) & glossary.latin_keys(clean_name(latin))
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("브이티", "VT Co., Ltd."),  # two letters alone are as often a word's syllables
+        ("그라비티", "Gravity BT"),  # letters only at a run's start or end, the rest heard
+        ("포스코이앤씨", "POSCO E&D Co., Ltd."),  # other letters
+    ],
+)
+def test_letters_spelled_out_in_hangul_must_be_the_latin_ones(written: str, latin: str) -> None:
+    assert glossary.agrees(written, clean_name(written), latin, clean_name(latin)) is None
+
+
+def test_a_loanword_in_katakana_beside_kanji_is_a_word_of_its_own() -> None:
+    assert [s.text for s in glossary.segments("十六フィナンシャルグループ")] == [
+        "十六",
+        "フィナンシャル",
+        "グループ",
+    ]
+    assert glossary.translates("山口フィナンシャルグループ", "yamaguchi financial group")
+
+
+def test_a_limited_liability_company_in_chinese_is_its_name_without_the_form() -> None:
+    own = co(
+        "a", "陕西煤业化工集团有限责任公司", "http://www.shccig.com/", "Xi'an, China", "Coal and chemicals"
+    )
+    wiki = co(
+        "b",
+        "陕西煤业化工集团",
+        "https://zh.wikipedia.org/wiki/陕西煤业化工集团",
+        "Xi'an, China",
+        "Coal and chemicals",
+    )
+    assert entities.resolve([own, wiki]).groups == [[0, 1]]

@@ -42,6 +42,7 @@ from exa_orch.workflows.entities.japanese import composed, family_reading, heard
 from exa_orch.workflows.entities.names import fold, is_latin, reading_agrees
 from exa_orch.workflows.entities.script_forms import CJK_FORMS
 from exa_orch.workflows.entities.scripts import mandarin_syllables, sound_key
+from exa_orch.workflows.entities.spelled import spellings
 from exa_orch.workflows.entities.terms import (
     FILLER,
     ONE_HOLDS,
@@ -54,7 +55,8 @@ from exa_orch.workflows.entities.terms import (
 _LONGEST = max(len(t) for t in TERMS)
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
-_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")  # "SGホールディングス": kana and Latin letters
+_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")
+_LETTERS = "letters"  # a Segment of Latin letters spelled out in Hangul (spelled.py)  # "SGホールディングス": kana and Latin letters
 
 
 class Segment(NamedTuple):
@@ -78,10 +80,19 @@ def _readings(run: str) -> tuple[str, ...]:
     return tuple(dict.fromkeys(r for r in out if r))
 
 
+def _script_of(ch: str) -> str:
+    """Which runs a letter belongs with: Latin letters, katakana (with its long-vowel mark) or the
+    rest. A loanword in katakana is a word of its own beside kanji (十六 | フィナンシャル)."""
+    if ch.isascii():
+        return "latin"
+    return "katakana" if "\u30a1" <= ch <= "\u30fc" else "other"
+
+
 @lru_cache(maxsize=4096)
 def segments(written: str) -> tuple[Segment, ...]:
     """`written` cut into TERMS (the longest at each place) and the runs between them; Latin
-    letters inside ("三菱UFJ", "CJ제일제당") are a run of their own; spaces and dots part runs."""
+    letters inside ("三菱UFJ", "CJ제일제당") and katakana beside kanji ("十六フィナンシャル") are a run of
+    their own; spaces and dots part runs."""
     out: list[Segment] = []
     run = ""
 
@@ -106,7 +117,7 @@ def segments(written: str) -> tuple[Segment, ...]:
             ch = written[i]
             if ch.isspace() or ch in "・·.,()（）":
                 close()
-            elif run and ch.isascii() != run[-1].isascii():
+            elif run and _script_of(ch) != _script_of(run[-1]):
                 close()
                 run = ch
             else:
@@ -163,11 +174,12 @@ def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> b
 
 
 @lru_cache(maxsize=65536)
-def translates(written: str, latin: str) -> str | None:
+def translates(written: str, latin: str, *, says_company: bool = False) -> str | None:
     """How `written` (a name in Chinese characters, kana, Hangul or Arabic letters) translates to
-    `latin` (a cleaned Latin name), or None (module docstring)."""
+    `latin` (a cleaned Latin name, whose written name `says_company`: heard_words.says_company), or
+    None (module docstring)."""
     if heard_words.table_of(written) is not None:  # Arabic, Hebrew, Cyrillic or Greek letters
-        return heard_words.translate(written, latin)
+        return heard_words.translate(written, latin, says_company=says_company)
     if not (_HAN.search(written) or _HANGUL.search(written) or _KANA.search(written)):
         return None
     segs = segments(written)
@@ -181,7 +193,22 @@ def translates(written: str, latin: str) -> str | None:
         return None  # one term alone ("中国" / "China") names no organisation
     if _match(segs, words, branded):
         return f"{written} translates as {latin}"
+    if any(_match(spelled, words, branded) for spelled in _spelled_out(segs)):
+        return f"{written} translates as {latin}, its letters spelled out"
     return _place_unwritten(written, latin, segs, words, branded)
+
+
+def _spelled_out(segs: tuple[Segment, ...]) -> Iterator[tuple[Segment, ...]]:
+    """`segs` with one run of Hangul read as the Latin letters it spells out (spelled.py: 이앤씨,
+    E&C), the syllables beside them a run of their own."""
+    for k, seg in enumerate(segs):
+        if seg.kind != "run" or not _HANGUL.search(seg.text):
+            continue
+        for head, tail, letters in spellings(seg.text, alone=len(segs) == 1):
+            said = [Segment(x, "run", _readings(x)) for x in (head,) if x]
+            said.append(Segment(seg.text[len(head) : len(seg.text) - len(tail)], _LETTERS, letters))
+            said.extend(Segment(x, "run", _readings(x)) for x in (tail,) if x)
+            yield (*segs[:k], *said, *segs[k + 1 :])
 
 
 def _place_unwritten(
@@ -220,15 +247,17 @@ def keys(written: str) -> Iterator[str]:
     if heard_words.table_of(written) is not None:
         yield from heard_words.keys(written)
         return
-    segs = [s for s in segments(written) if s.kind != FILLER]
-    if not segs or not any(s.kind != "run" for s in segs):
-        return
-    choices = [list(s.english) + ([""] if s.kind == TRADE else []) for s in segs]
-    for combo in itertools.islice(itertools.product(*choices), 64):
-        said = " ".join(c for c in combo if c)
-        if said:
-            yield "t:" + " ".join(sorted(content(said)))
-    yield from _brand_keys(segs)
+    whole = segments(written)
+    for cut in itertools.islice((whole, *_spelled_out(whole)), 4):
+        segs = [s for s in cut if s.kind != FILLER]
+        if not segs or not any(s.kind != "run" for s in segs):
+            continue
+        choices = [list(s.english) + ([""] if s.kind == TRADE else []) for s in segs]
+        for combo in itertools.islice(itertools.product(*choices), 64):
+            said = " ".join(c for c in combo if c)
+            if said:
+                yield "t:" + " ".join(sorted(content(said)))
+    yield from _brand_keys([s for s in whole if s.kind != FILLER])
 
 
 def _brand_keys(segs: list[Segment]) -> Iterator[str]:
@@ -295,7 +324,9 @@ def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | 
         if written and other_written and other and not is_latin(written) and is_latin(other_written):
             # a name in katakana alone is heard whole first (translates hears its words one by one)
             said = _katakana_heard(CJK_FORMS.sub(" ", written), other) or translates(
-                CJK_FORMS.sub(" ", written).strip(), other
+                CJK_FORMS.sub(" ", written).strip(),
+                other,
+                says_company=heard_words.says_company(other_written),
             )
             if said:
                 return said

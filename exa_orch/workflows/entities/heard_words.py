@@ -66,6 +66,9 @@ def table_of(written: str) -> dict[str, tuple[str, ...]] | None:
     return None
 
 
+# Two Arabic words English writes as one ("the air lines", airlines; "the care, the health",
+# healthcare) or as a phrase its words alone do not say ("the east, the middle", Middle East)
+_ARABIC_PHRASES = ("الخطوط الجوية", "للرعاية الصحية", "الرعاية الصحية", "الشرق الأوسط")
 # Legal forms written in Cyrillic or Greek letters (ПАО, ТОО, ЕАД, Α.Ε.), left out as English
 # leaves "PJSC" or "S.A." out of a name it translates
 _FORMS = frozenset("пао оао ао зао ооо ат пат прат тов тоо ад еад доо оод ип ае αε αβεε αεβε".split())
@@ -76,7 +79,9 @@ def _words(written: str, table: dict[str, tuple[str, ...]]) -> list[str]:
     """A name's words as its table writes them: Arabic's "the air lines" one word; Cyrillic and Greek
     in lower case, Greek without accents, legal forms and words English leaves out ("") dropped."""
     if table is ARABIC:
-        return written.replace("الخطوط الجوية", "الخطوط_الجوية").split()
+        for phrase in _ARABIC_PHRASES:
+            written = written.replace(phrase, phrase.replace(" ", "_"))
+        return written.split()
     if table is HEBREW:
         return written.split()
     text = unicodedata.normalize("NFC", written).lower()
@@ -97,10 +102,11 @@ def _renderings(words: list[str], table: dict[str, tuple[str, ...]], most: int) 
         yield [w for phrase in combo for w in content(phrase)]
 
 
-def translate(written: str, latin: str) -> str | None:
+def translate(written: str, latin: str, *, says_company: bool = False) -> str | None:
     """How `written` (in Arabic, Hebrew, Cyrillic or Greek letters) translates to `latin` (a cleaned
-    Latin name), or None (module docstring): every word rendered, in any order or run together
-    (مصر للطيران / EgyptAir, قطر للطاقة / QatarEnergy), else `_heard_match`."""
+    Latin name, whose written name `says_company`: "Qassim Cement Company"), or None (module
+    docstring): every word rendered, in any order or run together (مصر للطيران / EgyptAir, قطر
+    للطاقة / QatarEnergy), else `_heard_match`."""
     table = table_of(written)
     if table is None:
         return None
@@ -109,14 +115,16 @@ def translate(written: str, latin: str) -> str | None:
     for rendered in _renderings(words, table, 256):
         if sorted(rendered) == target or "".join(rendered) == latin.replace(" ", ""):
             return f"{written} translates as {latin}"
-    return _heard_match(written, words, table, latin)
+    return _heard_match(written, words, table, latin, says_company)
 
 
 # The article a Latin name writes apart where Arabic letters join it to the word (Al Ahly / الأهلي).
 _LATIN_ARTICLES = frozenset({"al", "el"})
 
 
-def _heard_match(written: str, words: list[str], table: dict[str, tuple[str, ...]], latin: str) -> str | None:
+def _heard_match(
+    written: str, words: list[str], table: dict[str, tuple[str, ...]], latin: str, says_company: bool
+) -> str | None:
     """A name some of whose words are no term: each such word heard by its consonants as a Latin
     word is (consonants.meets: بنك الرياض / Riyad Bank, شركة مبادلة للاستثمار / Mubadala Investment,
     בנק לאומי / Bank Leumi, Банк Русский Стандарт / Russian Standard Bank), the terms rendered,
@@ -131,13 +139,24 @@ def _heard_match(written: str, words: list[str], table: dict[str, tuple[str, ...
     left = tuple(soft_g(w) if arabic else w for w in content(latin) if w not in _LATIN_ARTICLES)
     # "company" (شركة) the Latin name leaves out, beside no word of four consonants or more heard
     # alike: a trade and a place ("الشركة التونسية للبنك", the Société Tunisienne de Banque, beside
-    # "Banque de Tunisie") are many companies' names, a brand ("شركة مبادلة للاستثمار", Mubadala) one
+    # "Banque de Tunisie") are many companies' names, a brand ("شركة مبادلة للاستثمار", Mubadala) one.
+    # A Latin name that says "company" itself leaves nothing out (شركة أسمنت القصيم / Qassim Cement
+    # Company).
     brand = any(min(map(len, p)) >= 4 for p in parts if isinstance(p, frozenset))
-    if not brand and any(p == ("",) for p in parts):
+    if not brand and any(p == ("",) for p in parts) and not says_company:
         return None
     if _abjad_match(tuple(parts), left, consonants >= 5):
         return f"{written} translates and sounds as {latin}"
     return None
+
+
+# The words a Latin name says "company" by, as شركة does (cleaning drops them: names.clean_name)
+_COMPANY = frozenset({"company", "co", "corporation", "corp", "compagnie", "societe"})
+
+
+def says_company(latin_written: str) -> bool:
+    """Whether a Latin name as written says it is a company ("Qassim Cement Company")."""
+    return bool(_COMPANY.intersection(fold(latin_written).split()))
 
 
 def heard_keys(written: str, clean: str) -> set[str]:

@@ -16,7 +16,8 @@ import unicodedata
 # kaisha, (gufen) youxian gongsi, jusik hoesa, borisat ... chamkat (mahachon), a ำ as NFKC writes it.
 _THAI_FORMS = r"บริษัท|จ(?:ำ|ํา)กัด|[(（]มหาชน[)）]"
 CJK_FORMS = re.compile(
-    r"株式会社|有限会社|合同会社|[(（]株[)）]|股份有限公司|有限公司|주식회사|[(（]주[)）]|" + _THAI_FORMS
+    r"株式会社|有限会社|合同会社|[(（]株[)）]|股份有限公司|有限(?:责任|責任)?公司|주식회사|[(（]주[)）]|"
+    + _THAI_FORMS
 )
 
 

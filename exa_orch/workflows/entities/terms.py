@@ -321,6 +321,41 @@ ARABIC: dict[str, tuple[str, ...]] = _rendered(
         "الأرضية": "ground",
         "للتموين": "catering",
         "بورصة البورصة": "exchange|stock exchange|bourse|boursa|borsa",
+        # the trades and regions Gulf and Egyptian manufacturers, food makers and hospitals are
+        # named by (the Yamama, Qassim and Southern Province cement companies; Saudi Dairy and
+        # Foodstuff; King Faisal Specialist Hospital)
+        "أسمنت الأسمنت للأسمنت اسمنت الاسمنت للاسمنت إسمنت الإسمنت للإسمنت": "cement",
+        "لصناعة صناعة": "",  # "for the making of": Qatar National Cement Company
+        "المنطقة منطقة": "region|province",
+        "الجنوبية الجنوبي": "southern|south",
+        "الشمالية الشمالي": "northern|north",
+        "الشرقية الشرقي": "eastern|east",
+        "الغربية الغربي": "western|west",
+        "الزراعية الزراعي": "agricultural|agriculture",
+        "الغذائية الأغذية للأغذية والأغذية": "food|foods|foodstuff",
+        "الألبان": "dairy",
+        "الرعاية_الصحية للرعاية_الصحية": "healthcare|health care",  # "the care, the health" (heard_words._words)
+        "الصحية الصحي": "health|healthcare|medical",
+        "مستشفى المستشفى": "hospital",
+        "التخصصي": "specialist|specialty",
+        "الشرق_الأوسط": "middle east",
+        "الملك": "king",
+        "للأدوية الأدوية": "pharmaceutical|pharmaceuticals",
+        "للإسمنت": "cement",
+        # Persian words of company names (Wiktionary): شرکت (company) left out, as English may
+        "شرکت": "",
+        "ملی": "national",
+        "صنایع": "industries|industry",
+        "صنعتی": "industrial|industries",
+        "پتروشیمی": "petrochemical|petrochemicals",
+        "گروه": "group",
+        "بانک": "bank",
+        "بیمه": "insurance",
+        "فولاد": "steel",
+        "سیمان": "cement",
+        "نفت": "oil|petroleum",
+        "ایران": "iran|iranian",
+        "مخابرات": "telecommunication|telecommunications|telecom",
     }
 )
 ARABIC_LETTERS = re.compile(r"[\u0600-\u06ff]")

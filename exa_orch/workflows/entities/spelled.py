@@ -1,0 +1,76 @@
+"""Latin letters a Korean company name spells out by their names in Hangul.
+
+Korean writes the initials in a company's name as the letters' names: 에스케이 is SK, 케이티 KT,
+에이피알 APR, and "&" as 앤 (이앤씨, E&C; 에프앤비, F&B; 티앤씨, TNC). `spellings(run)` finds such
+letters at a run's start or end, or making up the whole run, and gives what they read as, so that
+glossary.translates can try that reading beside the run's sound (교촌에프앤비 / Kyochon F&B,
+포스코이앤씨 / POSCO E&C). The names are the Hangul spellings the National Institute of Korean
+Language's loanword rules give each letter, with the common variants (시 for C, 쥐 for G, 뷔 for V).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+# Each letter's names in Hangul; "&" is read 앤, and 엔 (N) is often written for it too (씨엔씨, C&C)
+_NAMES: dict[str, tuple[str, ...]] = {
+    "에이": ("a",), "비": ("b",), "씨": ("c",), "시": ("c",), "디": ("d",), "이": ("e",),
+    "에프": ("f",), "지": ("g", "z"), "쥐": ("g",), "에이치": ("h",), "에치": ("h",), "아이": ("i",),
+    "제이": ("j",), "케이": ("k",), "엘": ("l",), "엠": ("m",), "엔": ("n", "&"), "오": ("o",),
+    "피": ("p",), "큐": ("q",), "알": ("r",), "에스": ("s",), "티": ("t",), "유": ("u",),
+    "브이": ("v",), "뷔": ("v",), "더블유": ("w",), "엑스": ("x",), "와이": ("y",), "제트": ("z",),
+    "앤": ("&",),
+}  # fmt: skip
+_LONGEST = max(map(len, _NAMES))
+# Letters spelled alone, without a word of the name beside them: three at least (에이피알, APR);
+# two (비티, 디오) are as often a word's syllables
+ALONE = 3
+
+
+@lru_cache(maxsize=65536)
+def _letters(text: str) -> tuple[tuple[str, ...], ...]:
+    """Every way `text` is letter names only, each way the letters read (at most 16)."""
+    if not text:
+        return ((),)
+    out: list[tuple[str, ...]] = []
+    for n in range(1, min(_LONGEST, len(text)) + 1):
+        for letter in _NAMES.get(text[:n], ()):
+            out.extend((letter, *rest) for rest in _letters(text[n:]))
+    return tuple(out[:16])
+
+
+def _renderings(letters: tuple[str, ...]) -> tuple[str, ...]:
+    """The ways a Latin name writes spelled letters: "e&c" as "e c" (a cleaned name drops "and"),
+    "ec" and "enc" (Hyosung TNC)."""
+    bare = [x for x in letters if x != "&"]
+    return tuple(
+        dict.fromkeys((" ".join(bare), "".join(bare), "".join("n" if x == "&" else x for x in letters)))
+    )
+
+
+def _fair(letters: tuple[str, ...]) -> bool:
+    """Two letters at least, "&" only between two of them."""
+    bare = [x for x in letters if x != "&"]
+    return len(bare) >= 2 and letters[0] != "&" and letters[-1] != "&"
+
+
+@lru_cache(maxsize=16384)
+def spellings(run: str, *, alone: bool) -> tuple[tuple[str, str, tuple[str, ...]], ...]:
+    """The ways a run of Hangul opens or ends with two letters' names or more (module docstring):
+    (what comes before them, what comes after, the renderings of the letters). Only one side of the
+    letters holds other syllables; `alone`: the run is the whole name, whose letters alone are
+    `ALONE` at least."""
+    out: list[tuple[str, str, tuple[str, ...]]] = []
+    for cut in range(len(run)):
+        for head, letters_text, tail in (
+            (run[:cut], run[cut:], ""),
+            ("", run[: len(run) - cut], run[len(run) - cut :]),
+        ):
+            if not letters_text or (head and tail):
+                continue
+            out.extend(
+                (head, tail, _renderings(letters))
+                for letters in _letters(letters_text)
+                if _fair(letters) and (head or tail or not alone or sum(x != "&" for x in letters) >= ALONE)
+            )
+    return tuple(dict.fromkeys(out))
