@@ -750,6 +750,7 @@ def test_a_page_that_says_its_subject_is_not_another_keeps_the_two_apart(
     [
         ("شركة أسمنت القصيم", "Qassim Cement Company"),  # a trade rendered, the place heard
         ("شركة ريسوت للأسمنت", "Raysut Cement Company"),
+        ("شركة أسمنت سيناء", "Sinai Cement Company"),  # cement heard makes three consonants with سيناء
         ("شركة قطر الوطنية لصناعة الأسمنت", "Qatar National Cement Company"),  # "for the making of"
         ("الشرق الأوسط للرعاية الصحية", "Middle East Healthcare Co."),  # two words English writes as one
     ],

@@ -322,9 +322,9 @@ ARABIC: dict[str, tuple[str, ...]] = _rendered(
         "للتموين": "catering",
         "بورصة البورصة": "exchange|stock exchange|bourse|boursa|borsa",
         # the trades and regions Gulf and Egyptian manufacturers, food makers and hospitals are
-        # named by (the Yamama, Qassim and Southern Province cement companies; Saudi Dairy and
-        # Foodstuff; King Faisal Specialist Hospital)
-        "أسمنت الأسمنت للأسمنت اسمنت الاسمنت للاسمنت إسمنت الإسمنت للإسمنت": "cement",
+        # named by (Southern Province Cement; Saudi Dairy and Foodstuff; King Faisal Specialist
+        # Hospital). Not cement (أسمنت): heard by its consonants it counts towards the three a heard
+        # name needs (شركة أسمنت سيناء / Sinai Cement), as a term it would not
         "لصناعة صناعة": "",  # "for the making of": Qatar National Cement Company
         "المنطقة منطقة": "region|province",
         "الجنوبية الجنوبي": "southern|south",
@@ -341,7 +341,6 @@ ARABIC: dict[str, tuple[str, ...]] = _rendered(
         "الشرق_الأوسط": "middle east",
         "الملك": "king",
         "للأدوية الأدوية": "pharmaceutical|pharmaceuticals",
-        "للإسمنت": "cement",
         # Persian words of company names (Wiktionary): شرکت (company) left out, as English may
         "شرکت": "",
         "ملی": "national",
