@@ -193,6 +193,25 @@ def test_a_father_whose_page_says_sr_and_a_son_named_jr_are_two() -> None:
     assert not any("generation" in r for r in weigh(father, plain).against)
 
 
+def test_a_founder_and_the_grandson_named_after_him_are_two() -> None:
+    def restaurateur(id: str, url: str, description: str) -> Json:
+        item = person(id, "Paolo Vettori", url, "Caffè Vettori", "Trieste, Italy", "Restaurateur")
+        item["properties"]["description"] = description
+        return item
+
+    founder = restaurateur("a", "https://en.wikipedia.org/wiki/Paolo_Vettori_(restaurateur)",
+                           "Paolo Vettori (1890-1961) was an Italian restaurateur who founded Caffè Vettori in 1921.")  # fmt: skip
+    heir = restaurateur("b", "https://www.caffevettori.example/about",
+                        "Paolo Vettori, grandson of the founder of Caffè Vettori, runs its cafés today.")  # fmt: skip
+    ev = weigh(founder, heir)
+    assert "founded caffe vettori" in " ".join(ev.against) and not ev.joins
+    # a page saying he leads what his grandfather founded says nothing against his own pages
+    profile = restaurateur(
+        "c", "https://www.forbes.com/profile/paolo-vettori/", "Paolo Vettori is CEO of Caffè Vettori."
+    )
+    assert not weigh(heir, profile).against
+
+
 def test_an_article_whose_title_has_an_apostrophe_is_its_own_profile() -> None:
     # the URL in the item's text was cut at the apostrophe: both read as the article on "Wendy"
     us = co("a", "Wendy's", "https://en.wikipedia.org/wiki/Wendy's", "Dublin, United States", "Fast food",

@@ -24,7 +24,9 @@ other's employer beside its own (one person who holds both: 2 for) or the two ar
 (`employers.concurrent`: a national team and a club, two bodies of government, two units of one
 organisation); a father and a son ("Sr." on one side, two generations written: `_generations`); a
 page naming the other as a relative, described as the other's page describes them, or a junior of
-its own name among its children (`_kin`). A person who changed employers joins
+its own name among its children (`_kin`); one text saying the person founded what the other says a
+relative of theirs founded ("grandson of the founder of Harry's Bar": `_founders_kin`). A person
+who changed employers joins
 only through an identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or
 Wikipedia page, in either item's URL or text; evidence.compare weighs it and then lifts this), or
 one Wikipedia article title written alike in two editions (`_one_article`); where two groups are
@@ -402,6 +404,17 @@ def _relative(x: Record, y: Record, ev: Said) -> bool:
     return False
 
 
+def _founders_kin(a: Record, b: Record, ev: Said) -> None:
+    """One text says the person founded an organisation, the other that a relative of the person
+    did ("grandson of the founder of Harry's Bar"): a founder and an heir who often share a name."""
+    for x, y in ((a, b), (b, a)):
+        for org in sorted(x.kin_founded & y.founder_of - x.founder_of):
+            ev.against.append(
+                f"{y.name}'s page says the person founded {org}, {x.name}'s that a relative did"
+            )
+            return
+
+
 def _junior(x: Record, y: Record, ev: Said) -> bool:
     """`_kin`: x's text names, among its children, a junior of x's name that y is."""
     mine, theirs = words(x.name or ""), words(y.name or "")
@@ -431,6 +444,7 @@ def weigh(a: Record, b: Record) -> Said:
         _city(a, b, ev, named[0])
         _generations(a, b, ev)
         _kin(a, b, ev)
+        _founders_kin(a, b, ev)
         _births(a, b, ev)
         _titles(a, b, ev)
         _few_share(a, b, ev, named[0])

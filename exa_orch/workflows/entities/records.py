@@ -82,9 +82,11 @@ class Record:
     publisher: str = ""  # a page's company, as it says it is its blog, newsroom or app (about.py)
     topics: frozenset[str] = frozenset()  # words its texts say it (or the person) does (about.topics)
     said: str = ""  # a person's item text, folded words (person_evidence: an employer it names)
-    founded: frozenset[str] = (
-        frozenset()
-    )  # organisations a person's text says they founded or lead (roles.py)
+    # organisations a person's text says they founded or lead; of those, what it says they founded,
+    # and what it says a relative of theirs founded (roles.py)
+    founded: frozenset[str] = frozenset()
+    founder_of: frozenset[str] = frozenset()
+    kin_founded: frozenset[str] = frozenset()
     titled: str = ""  # a Wikipedia article's title, cleaned: the name of whom the page is (_titled)
     article: str = ""  # that title when it tells no namesakes apart ("Neymar"; not "Li Na (singer)")
     fuller: str = ""  # a person's name as a wiki page's title writes it in full, beyond the page's (_titled)
@@ -449,6 +451,19 @@ def _fuller(rec: Record, found: re.Match[str] | None) -> None:
         rec.fuller = title
 
 
+def _person_reads(rec: Record, props: Json, texts: list[str]) -> None:
+    """What a person's texts say beside their fields: their words, what they founded or lead
+    (roles.py), their trade and their birth year."""
+    rec.said = " ".join(words(" ".join(texts)))[:4000]
+    rec.founded = roles.organisations(texts)
+    rec.founder_of, rec.kin_founded = roles.founders(texts)
+    # a person's trade from the page's own prose only: an evaluation's reasoning says the same
+    # words of every item it judges ("The page of Li Na supports this: ...")
+    prose = _prose(props)
+    rec.topics = about.topics(prose)
+    rec.born = births.born(prose)
+
+
 def record(index: int, item: Json) -> Record:
     """Read `item` (a Websets item, properties and enrichments) into a Record."""
     props = _sub(item, "properties")
@@ -470,13 +485,10 @@ def record(index: int, item: Json) -> Record:
     _statements(rec, [*texts, *_name_aside(rec)], kind == "person")
     _own_names(rec, _str(props.get("url")), texts, kind == "person")
     _stated_fields(rec, texts)
-    rec.said = " ".join(words(" ".join(texts)))[:4000] if kind == "person" else ""
-    rec.founded = roles.organisations(texts) if kind == "person" else frozenset()
-    # a person's trade from the page's own prose only: an evaluation's reasoning says the same
-    # words of every item it judges ("The page of Li Na supports this: ...")
-    rec.topics = about.topics(texts if kind != "person" else _prose(props))
-    rec.born = births.born(_prose(props)) if kind == "person" else ""
-    if kind != "person":
+    if kind == "person":
+        _person_reads(rec, props, texts)
+    else:
+        rec.topics = about.topics(texts)
         rec.publisher = about.publisher(texts)
         rec.holding = any(cues.HOLDING.search(t) for t in texts)
         rec.written_forms = asides.written_forms(texts, rec.name or "")

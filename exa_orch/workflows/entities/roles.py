@@ -5,12 +5,15 @@ gives an employer (records._role_at), the description often still says what the 
 runs: "co-founder and CEO of MercadoLibre", "founded Kotak Mahindra Bank", "Non-Executive Director
 and founder, Kotak Mahindra Bank Ltd.", "CEO and founding partner of Atomico; he co-founded Skype".
 Two records of one name that name one such organisation are one person's (person_evidence weighs
-it as a shared employer). Never read as evidence against: a person founds and leads several.
+it as a shared employer). Never read as evidence against (a person founds and leads several) but
+where a text says a relative founded it ("grandson of the founder of Harry's Bar", `founders`):
+the founder's namesake heir is another person.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from exa_orch.workflows.entities.names import clean_name
 
@@ -27,15 +30,36 @@ _ORG = r"((?:the\s+)?[A-Z0-9][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de)\s+)?[A-Z0-9&]
 _CUE = re.compile(rf"\b(?i:{_ROLE}|{_VERB}){_ORG}")
 
 
-def organisations(texts: list[str]) -> frozenset[str]:
-    """The cleaned names of the organisations `texts` say the person founded or leads; a name of
-    two joined by "and" ("Tune Group and AirAsia") gives each as well."""
-    found: set[str] = set()
+# A relative of the one a cue names: "grandson of the founder of Harry's Bar" says who founded it,
+# not that the person did
+_KIN_OF = re.compile(
+    r"\b(?:son|daughter|grandson|granddaughter|grandchild|nephew|niece|widow|heir|brother|sister)"
+    r"\s+of\s+(?:the\s+)?(?:late\s+)?$",
+    re.IGNORECASE,
+)
+_FOUNDING = re.compile(r"(?i)co-?found|found")
+
+
+def _cues(texts: list[str]) -> Iterator[tuple[str, str, bool]]:
+    """Each organisation a cue names (cleaned), the cue, and whether a relative's ("grandson of the
+    founder of") it is; a name of two joined by "and" ("Tune Group and AirAsia") gives each."""
     for text in texts:
         for m in _CUE.finditer(text):
             written = m.group(1).rstrip(".")
+            kin = bool(_KIN_OF.search(text[max(0, m.start() - 40) : m.start()]))
             for name in (written, *written.split(" and ")):
                 cleaned = clean_name(name)
                 if len(cleaned) >= 3:
-                    found.add(cleaned)
-    return frozenset(found)
+                    yield cleaned, m.group(0), kin
+
+
+def organisations(texts: list[str]) -> frozenset[str]:
+    """The cleaned names of the organisations `texts` say the person founded or leads."""
+    return frozenset(org for org, _, kin in _cues(texts) if not kin)
+
+
+def founders(texts: list[str]) -> tuple[frozenset[str], frozenset[str]]:
+    """The organisations `texts` say the person founded, and those whose founder they say is the
+    person's relative ("grandson of the founder of Harry's Bar")."""
+    founding = [(org, kin) for org, cue, kin in _cues(texts) if _FOUNDING.match(cue)]
+    return frozenset(o for o, kin in founding if not kin), frozenset(o for o, kin in founding if kin)
