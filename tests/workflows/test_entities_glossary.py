@@ -813,3 +813,33 @@ def test_a_limited_liability_company_in_chinese_is_its_name_without_the_form() -
         "Coal and chemicals",
     )
     assert entities.resolve([own, wiki]).groups == [[0, 1]]
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("شركة نفط الكويت", "Kuwait Oil Company"),
+        ("شرکت ملی نفت ایران", "National Iranian Oil Company"),  # Persian
+        ("جهاز الاستثمار العُماني", "Oman Investment Authority"),  # a short vowel written
+        ("سوق أبوظبي للأوراق المالية", "Abu Dhabi Securities Exchange"),  # two words, one in English
+        ("البنك المركزي التونسي", "Banque Centrale de Tunisie"),  # a Maghreb company's French name
+        ("القرض الفلاحي للمغرب", "Crédit Agricole du Maroc"),
+    ],
+)
+def test_a_state_company_in_arabic_or_persian_letters_translates(written: str, latin: str) -> None:
+    assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+
+
+@pytest.mark.parametrize(
+    ("written", "initials", "agree"),
+    [
+        ("بنك الكويت الوطني", "NBK", True),  # National Bank of Kuwait, its adjective after its noun
+        ("البنك العربي الأفريقي الدولي", "AAIB", True),
+        ("شركة البترول الوطنية الكويتية", "KNPC", True),  # and a C for company
+        ("بنك الكويت الوطني", "NBB", False),  # other initials
+        ("بنك الكويت", "BK", False),  # two words' initials are too many names'
+    ],
+)
+def test_a_translations_initials_are_its_latin_name(written: str, initials: str, agree: bool) -> None:
+    assert bool(glossary.agrees(written, clean_name(written), initials, clean_name(initials))) is agree
+    assert bool(set(glossary.keys(written)) & glossary.latin_keys(clean_name(initials))) is agree

@@ -32,7 +32,7 @@ from exa_orch.workflows.entities.terms import (
     HEBREW_LETTERS,
 )
 
-_STOP = frozenset({"of", "the", "and", "de"})
+_STOP = frozenset({"of", "the", "and", "de", "du", "des", "la", "le", "d"})
 _DROPPED = frozenset("company co corporation corp limited ltd inc plc".split())
 
 
@@ -68,7 +68,12 @@ def table_of(written: str) -> dict[str, tuple[str, ...]] | None:
 
 # Two Arabic words English writes as one ("the air lines", airlines; "the care, the health",
 # healthcare) or as a phrase its words alone do not say ("the east, the middle", Middle East)
-_ARABIC_PHRASES = ("الخطوط الجوية", "للرعاية الصحية", "الرعاية الصحية", "الشرق الأوسط")
+_ARABIC_PHRASES = (
+    "الخطوط الجوية", "الخطوط الحديدية", "للرعاية الصحية", "الرعاية الصحية", "الشرق الأوسط", "للأوراق المالية",
+    "الأوراق المالية",
+)  # fmt: skip
+# Arabic's short vowels and other marks a name may write (العُماني), and the stretching tatweel
+_ARABIC_MARKS = re.compile(r"[\u064b-\u0652\u0670\u0640]")
 # Legal forms written in Cyrillic or Greek letters (ПАО, ТОО, ЕАД, Α.Ε.), left out as English
 # leaves "PJSC" or "S.A." out of a name it translates
 _FORMS = frozenset("пао оао ао зао ооо ат пат прат тов тоо ад еад доо оод ип ае αε αβεε αεβε".split())
@@ -79,6 +84,7 @@ def _words(written: str, table: dict[str, tuple[str, ...]]) -> list[str]:
     """A name's words as its table writes them: Arabic's "the air lines" one word; Cyrillic and Greek
     in lower case, Greek without accents, legal forms and words English leaves out ("") dropped."""
     if table is ARABIC:
+        written = _ARABIC_MARKS.sub("", written)
         for phrase in _ARABIC_PHRASES:
             written = written.replace(phrase, phrase.replace(" ", "_"))
         return written.split()
@@ -115,7 +121,20 @@ def translate(written: str, latin: str, *, says_company: bool = False) -> str | 
     for rendered in _renderings(words, table, 256):
         if sorted(rendered) == target or "".join(rendered) == latin.replace(" ", ""):
             return f"{written} translates as {latin}"
+        if latin in _initials(rendered, "" in words or any(table.get(w) == ("",) for w in words)):
+            return f"{written} translates as {' '.join(rendered)}, whose initials {latin} are"
     return _heard_match(written, words, table, latin, says_company)
+
+
+def _initials(rendered: list[str], company: bool) -> frozenset[str]:
+    """The initials a Latin name may abbreviate a translation to: of its words in any order (Arabic
+    puts an adjective after its noun: بنك الكويت الوطني, National Bank of Kuwait, NBK), three to
+    four words (more have too many orders to be told apart), and a C after them where the name
+    says "company" (شركة البترول الوطنية الكويتية, KNPC)."""
+    if not 3 <= len(rendered) <= 4:
+        return frozenset()
+    said = {"".join(w[0] for w in order) for order in itertools.permutations(rendered)}
+    return frozenset(said | ({s + "c" for s in said} if company else set()))
 
 
 # The article a Latin name writes apart where Arabic letters join it to the word (Al Ahly / الأهلي).
@@ -245,6 +264,8 @@ def keys(written: str) -> Iterator[str]:
     table = table_of(written)
     if table is None:
         return
-    for words in _renderings(_words(written, table), table, 64):
+    said = _words(written, table)
+    for words in _renderings(said, table, 64):
         yield "t:" + " ".join(sorted(words))
         yield "t:" + "".join(words)
+        yield from ("t:" + i for i in _initials(words, any(table.get(w) == ("",) for w in said)))
