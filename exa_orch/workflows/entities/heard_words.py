@@ -4,7 +4,8 @@ consonants: Arabic and Hebrew letters (abjads: few vowels written), Cyrillic and
 A name's every word rendered by terms.ARABIC, terms.CYRILLIC or terms.GREEK, two words or more,
 translates as the Latin name whose words are those renderings in any order (مصر للطيران / EgyptAir,
 Русская медная компания / Russian Copper Company, Αγροτική Τράπεζα της Ελλάδος / Agricultural Bank
-of Greece). Otherwise each word no term renders is heard by its consonants (scripts.skeleton) as a
+of Greece), or, three or four words, as their initials in any order (بنك الكويت الوطني / NBK).
+Otherwise each word no term renders is heard by its consonants (scripts.skeleton) as a
 Latin word is, near letters allowed (`_heard_as`), and every Latin word must be accounted for, but
 designators beside a brand of five consonants (בנק לאומי / Bank Leumi, Банк Русский Стандарт /
 Russian Standard Bank, Национальный Банк Казахстана / National Bank of Kazakhstan). glossary.py
