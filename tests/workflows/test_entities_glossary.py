@@ -843,3 +843,19 @@ def test_a_state_company_in_arabic_or_persian_letters_translates(written: str, l
 def test_a_translations_initials_are_its_latin_name(written: str, initials: str, agree: bool) -> None:
     assert bool(glossary.agrees(written, clean_name(written), initials, clean_name(initials))) is agree
     assert bool(set(glossary.keys(written)) & glossary.latin_keys(clean_name(initials))) is agree
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [
+        ("नेपाल बैंक लिमिटेड", "Nepal Bank Limited", True),  # "limited" in Devanagari, a form
+        ("ओएनजीसी विदेश लिमिटेड", "ONGC Videsh", True),  # letters spelled out by their names
+        ("बीएचईएल", "BHEL", True),
+        ("एसबीआई", "SBI Card", False),  # a word the Latin name adds
+        ("बीएचईएल", "BHL", False),  # other letters
+    ],
+)
+def test_a_south_asian_name_drops_its_form_and_reads_its_letters(
+    written: str, latin: str, agree: bool
+) -> None:
+    assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) is agree

@@ -19,7 +19,13 @@ from typing import Any
 from exa_orch.workflows.entities import families, glossary, heard_words, profiles
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
-from exa_orch.workflows.entities.names import DESIGNATORS, acronym, core_name, is_latin, words
+from exa_orch.workflows.entities.names import (
+    DESIGNATORS,
+    acronym,
+    core_name,
+    is_latin,
+    words,
+)
 from exa_orch.workflows.entities.people import name_evidence, parse
 from exa_orch.workflows.entities.person_keys import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
@@ -30,6 +36,7 @@ from exa_orch.workflows.entities.scripts import (
     latin_sound_keys,
     sound_key,
 )
+from exa_orch.workflows.entities.spelled import spelled_readings
 
 Json = dict[str, Any]
 _GROUP_SUFFIXES = ("group", "corp", "global", "holdings", "inc", "hq")
@@ -146,6 +153,10 @@ def _reading_keys(r: Record) -> set[str]:
     if not is_latin(r.name):
         sounds = {sound_key(reading, read=True)}
         own = _read_starts(r.name, reading)
+        # its letters spelled out, read as letters (spelled.spelled_readings: "oenjisi" / ONGC)
+        for spelled in spelled_readings(r.clean):
+            sounds |= latin_sound_keys(spelled.replace(" ", ""))
+            own.add(f"r:{spelled.split()[0]}")
     else:
         sounds, own = _latin_reading_keys(r.clean, reading)
     if not is_latin(r.name) and (latin := _LATIN_LEAD.match(r.name)):

@@ -35,14 +35,13 @@ from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
-from exa_orch.workflows.entities import heard_words
+from exa_orch.workflows.entities import heard_words, spelled
 from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.heard_words import content, without
 from exa_orch.workflows.entities.japanese import composed, family_reading, heard, heard_katakana, spells
 from exa_orch.workflows.entities.names import fold, is_latin, reading_agrees
 from exa_orch.workflows.entities.script_forms import CJK_FORMS
 from exa_orch.workflows.entities.scripts import mandarin_syllables, sound_key
-from exa_orch.workflows.entities.spelled import spellings
 from exa_orch.workflows.entities.terms import (
     FILLER,
     ONE_HOLDS,
@@ -204,7 +203,7 @@ def _spelled_out(segs: tuple[Segment, ...]) -> Iterator[tuple[Segment, ...]]:
     for k, seg in enumerate(segs):
         if seg.kind != "run" or not _HANGUL.search(seg.text):
             continue
-        for head, tail, letters in spellings(seg.text, alone=len(segs) == 1):
+        for head, tail, letters in spelled.spellings(seg.text, alone=len(segs) == 1):
             said = [Segment(x, "run", _readings(x)) for x in (head,) if x]
             said.append(Segment(seg.text[len(head) : len(seg.text) - len(tail)], _LETTERS, letters))
             said.extend(Segment(x, "run", _readings(x)) for x in (tail,) if x)
@@ -316,17 +315,25 @@ def _group_apart(written: str, latin: str) -> bool:
 
 def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | None:
     """How two organisation names agree when one is written in another script and the other in
-    Latin letters: read (names.reading_agrees) or translated (`translates`), either way round."""
+    Latin letters: read (names.reading_agrees), its letters spelled out (spelled.agrees) or
+    translated (`translates`), either way round."""
     read = reading_agrees(a_written, a_clean, b_written, b_clean)
     if read and not _other_structure(a_written, a_clean, b_written, b_clean):
         return read
-    for written, other_written, other in ((a_written, b_written, b_clean), (b_written, a_written, a_clean)):
+    for written, cleaned, other_written, other in (
+        (a_written, a_clean, b_written, b_clean),
+        (b_written, b_clean, a_written, a_clean),
+    ):
         if written and other_written and other and not is_latin(written) and is_latin(other_written):
             # a name in katakana alone is heard whole first (translates hears its words one by one)
-            said = _katakana_heard(CJK_FORMS.sub(" ", written), other) or translates(
-                CJK_FORMS.sub(" ", written).strip(),
-                other,
-                says_company=heard_words.says_company(other_written),
+            said = (
+                _katakana_heard(CJK_FORMS.sub(" ", written), other)
+                or spelled.agrees(written, cleaned, other)
+                or translates(
+                    CJK_FORMS.sub(" ", written).strip(),
+                    other,
+                    says_company=heard_words.says_company(other_written),
+                )
             )
             if said:
                 return said

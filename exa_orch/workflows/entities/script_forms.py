@@ -1,4 +1,5 @@
-"""Legal forms written in CJK scripts and Thai: which a name drops, and which tell two companies apart.
+"""Legal forms written in CJK scripts, Thai and South Asian scripts: which a name drops, and which
+tell two companies apart.
 
 A stock company's form in Chinese, Japanese, Korean or Thai (株式会社, 股份有限公司, 주식회사, บริษัท ...
 จำกัด (มหาชน)) is written in English as any of "Inc.", "Corporation" or "Co., Ltd.": names.py drops
@@ -15,9 +16,18 @@ import unicodedata
 # 株式会社 as "zhushihuishe", one word with the name before it): kabushiki kaisha, yugen kaisha, godo
 # kaisha, (gufen) youxian gongsi, jusik hoesa, borisat ... chamkat (mahachon), a ำ as NFKC writes it.
 _THAI_FORMS = r"บริษัท|จ(?:ำ|ํา)กัด|[(（]มหาชน[)）]"
+# The English forms South Asian names write in their own scripts: "limited", "private limited",
+# "PLC", "company" in Devanagari, Bengali, Gurmukhi, Gujarati, Tamil, Telugu, Kannada, Malayalam
+# and Sinhala (नेपाल बैंक लिमिटेड, Nepal Bank Limited)
+_BRAHMIC_FORMS = (
+    r"प्राइवेट|प्रा\.\s*लि\.|लि\.|लिमिटेड|कम्पनी|कंपनी|লিমিটেড|লিঃ|পিএলসি|ਲਿਮਟਿਡ|લિમિટેડ|லிமிடெட்|பிரைவேட்|"
+    r"లిమిటెడ్|ಲಿಮಿಟೆಡ್|ലിമിറ്റഡ്|ලිමිටඩ්|පීඑල්සී"
+)
 CJK_FORMS = re.compile(
     r"株式会社|有限会社|合同会社|[(（]株[)）]|股份有限公司|有限(?:责任|責任)?公司|주식회사|[(（]주[)）]|"
     + _THAI_FORMS
+    + "|"
+    + _BRAHMIC_FORMS
 )
 
 

@@ -1,4 +1,4 @@
-"""Latin letters a Korean company name spells out by their names in Hangul.
+"""Latin letters a company name in Hangul or a South Asian script spells out by their names.
 
 Korean writes the initials in a company's name as the letters' names: 에스케이 is SK, 케이티 KT,
 에이피알 APR, and "&" as 앤 (이앤씨, E&C; 에프앤비, F&B; 티앤씨, TNC). `spellings(run)` finds such
@@ -6,11 +6,19 @@ letters at a run's start or end, or making up the whole run, and gives what they
 glossary.translates can try that reading beside the run's sound (교촌에프앤비 / Kyochon F&B,
 포스코이앤씨 / POSCO E&C). The names are the Hangul spellings the National Institute of Korean
 Language's loanword rules give each letter, with the common variants (시 for C, 쥐 for G, 뷔 for V).
+
+Names in Devanagari, Bengali, Tamil and the other South Asian scripts spell initials out the same
+way (ओएनजीसी, ONGC; বিএসআরএম, BSRM): `read_letters` reads them from a word as anyascii reads it,
+and `agrees` compares such a reading with a Latin name (glossary.agrees).
 """
 
 from __future__ import annotations
 
+import itertools
 from functools import lru_cache
+
+from exa_orch.workflows.entities.names import DESIGNATORS
+from exa_orch.workflows.entities.scripts import latin_sound_keys
 
 # Each letter's names in Hangul; "&" is read 앤, and 엔 (N) is often written for it too (씨엔씨, C&C)
 _NAMES: dict[str, tuple[str, ...]] = {
@@ -74,3 +82,61 @@ def spellings(run: str, *, alone: bool) -> tuple[tuple[str, str, tuple[str, ...]
                 if _fair(letters) and (head or tail or not alone or sum(x != "&" for x in letters) >= ALONE)
             )
     return tuple(dict.fromkeys(out))
+
+
+# Each letter's name as anyascii reads it out of Devanagari, Bengali, Gurmukhi, Gujarati, Tamil,
+# Telugu, Kannada, Malayalam and Sinhala (ओएनजीसी "oenjisi", ONGC; என்எல்சி "enelchi", NLC); a
+# name ending in a consonant may take the inherent "a" before a letter opening with a vowel
+# (एलआईसी "elaaisi", LIC)
+_READ: dict[str, tuple[str, ...]] = {
+    "a": ("e", "ei", "ey"), "b": ("bi",), "c": ("si", "chi"), "d": ("di",), "e": ("i",),
+    "f": ("eph", "ef", "ehp"), "g": ("ji",), "h": ("ech", "eich", "hech"), "i": ("ai", "aai"),
+    "j": ("je", "jei"), "k": ("ke", "kei"), "l": ("el",), "m": ("em",), "n": ("en",), "o": ("o",),
+    "p": ("pi",), "q": ("kyu", "kiu"), "r": ("aar", "ar"), "s": ("es",), "t": ("ti",), "u": ("yu",),
+    "v": ("vi", "bhi"), "w": ("dablyu", "dabalyu"), "x": ("eks",), "y": ("vai", "wai", "vaai"),
+    "z": ("jed", "zed"),
+}  # fmt: skip
+_READ_NAMES: dict[str, tuple[str, ...]] = {}
+for _letter, _names in _READ.items():
+    for _name in _names:
+        for _form in {_name, _name + "a"} if _name[-1] not in "aeiou" else {_name}:
+            _READ_NAMES[_form] = (*_READ_NAMES.get(_form, ()), _letter)
+
+
+@lru_cache(maxsize=65536)
+def _read_letters(word: str) -> tuple[str, ...]:
+    """Every way `word` (read in Latin letters) is letter names only (at most 8)."""
+    if not word:
+        return ("",)
+    out: list[str] = []
+    for n in range(1, min(8, len(word)) + 1):
+        for letter in _READ_NAMES.get(word[:n], ()):
+            out.extend(letter + rest for rest in _read_letters(word[n:]))
+    return tuple(out[:8])
+
+
+def read_letters(word: str) -> tuple[str, ...]:
+    """The initials a word read out of a South Asian script spells, letter by letter (`_READ`),
+    three letters at least: fewer are as often a word's syllables (सिटी "siti", city)."""
+    return tuple(s for s in _read_letters(word) if len(s) >= ALONE)
+
+
+def spelled_readings(cleaned: str) -> list[str]:
+    """A reading (a name read out of another script, cleaned) with each word that spells Latin
+    letters out by their names read as those letters (`read_letters`: "oenjisi videsh" ->
+    "ongc videsh"), each way it may be; none when no word does."""
+    options = [read_letters(w) or (w,) for w in cleaned.split()]
+    if all(o == (w,) for o, w in zip(options, cleaned.split(), strict=True)):
+        return []
+    return [" ".join(words_) for words_ in itertools.islice(itertools.product(*options), 8)]
+
+
+def agrees(written: str, cleaned: str, other: str) -> str | None:
+    """A reading whose letters spelled out, read as letters, are the Latin name `other` (बीएचईएल /
+    BHEL) or sound as it does (ओएनजीसी विदेश / ONGC Videsh), four consonants at least."""
+    theirs = latin_sound_keys("".join(w for w in other.split() if w not in DESIGNATORS))
+    for spelled in spelled_readings(cleaned):
+        mine = latin_sound_keys("".join(w for w in spelled.split() if w not in DESIGNATORS))
+        if spelled == other or any(len(k) >= 4 for k in mine & theirs):
+            return f"{written} reads {spelled}, its letters spelled out, as {other} does"
+    return None
