@@ -173,10 +173,19 @@ def test_a_listed_companys_page_on_an_exchange_is_a_profile(url: str, profile: s
     assert found is not None and found.platform and found.profile == profile
 
 
-@pytest.mark.parametrize(("location", "country"), [("Luxembourg", "luxembourg"), ("Monaco", "monaco")])
+@pytest.mark.parametrize(
+    ("location", "country"),
+    [
+        ("Luxembourg", "luxembourg"),
+        ("Monaco", "monaco"),
+        ("Luxembourg, Luxembourg", "luxembourg"),  # a capital named after its country, then the country
+        ("Luxembourg City, Luxembourg", "luxembourg"),
+    ],
+)
 def test_a_location_that_is_a_countrys_name_is_that_country(location: str, country: str) -> None:
     assert country_of(location) == country and known(country)
     assert not known(country_of("Atlanta, Georgia"))  # a state and a country: still unknown
+    assert not known(country_of("Arlon, Luxembourg"))  # Belgium's province of the name
 
 
 @pytest.mark.parametrize(

@@ -156,11 +156,14 @@ def country_of(location: str) -> str:
     capital = any(p.strip()[:1].isupper() for p in parts)  # a location written all in lowercase is kept
     while capital and len(parts) > 1 and not parts[-1].strip()[:1].isupper():
         parts.pop()  # ", owned by ...", ", part of ...": places are written with a capital
+    last = _key(parts[-1]) if parts else ""
+    if last in _own_names() and any(_key(p).startswith(last) for p in parts[:-1]):
+        # a capital named after its country, then the country ("Luxembourg City, Luxembourg")
+        return _data()[2][_own_names()[last]]
     for part in reversed(parts):
         iso = _place(part)
         if iso:
             return _data()[2][iso]
-    last = _key(parts[-1]) if parts else ""
     return "" if known(last) else last  # "Atlanta, Georgia": a US state and a country, so unknown
 
 
