@@ -747,3 +747,12 @@ def test_thai_names_are_read_by_their_consonants_as_their_latin_spellings_write_
     assert weight == 5.0, reason
     assert name_evidence(thai, "Somsak Chaiyaporn")[0] < 0
     assert {k for k in _consonant_keys(thai) if k.startswith("t:")} & _consonant_keys(latin)
+
+
+def test_a_name_run_together_meets_the_name_with_its_article_and_form() -> None:
+    site = co(
+        "a", "CooperCompanies", "https://www.coopercos.com/", "San Ramon, United States", "Medical devices"
+    )
+    wiki = co("b", "The Cooper Companies, Inc.", "https://en.wikipedia.org/wiki/The_Cooper_Companies",
+              "San Ramon, United States", "Medical devices")  # fmt: skip
+    assert entities.resolve([site, wiki]).groups == [[0, 1]]

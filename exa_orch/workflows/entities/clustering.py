@@ -74,7 +74,10 @@ def _keys(r: Record) -> set[str]:
     if r.kind != "person":
         own |= families.blocking_keys(r) | profiles.blocking_keys(r) | _part_keys(r)
     if r.clean:
-        own.update({f"n:{r.clean}", f"n:{r.core}", f"n:{r.clean.replace(' ', '')}"})
+        # and run together, the core too ("CooperCompanies" / "The Cooper Companies, Inc.")
+        own.update(
+            {f"n:{r.clean}", f"n:{r.core}", f"n:{r.clean.replace(' ', '')}", f"n:{r.core.replace(' ', '')}"}
+        )
     if r.initials:
         own.add(f"n:{r.initials}")
     own.update(f"n:{n}" for a in r.aliases for n in (a, core_name(a)))
