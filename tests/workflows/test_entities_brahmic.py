@@ -50,3 +50,18 @@ def test_latin_spellings_of_one_indian_name_share_one_key() -> None:
 def test_a_brahmic_reading_is_a_whole_name_s_agreement(written: str, latin: str, joins: bool) -> None:
     weight, reason = name_evidence(written, latin)
     assert (weight >= 7.0) == joins, reason
+
+
+@pytest.mark.parametrize(
+    ("script", "latin", "agree"),
+    [
+        ("শেখ হাসিনা", "Sheikh Hasina", True),  # a title both write, left out of both
+        ("டி. எம். கிருஷ்ணா", "T. M. Krishna", True),  # initials spelled by their letters' names
+        ("শেখ হাসিনা", "Hasina Wajed", False),  # the title is no family name
+        ("டி. எம். கிருஷ்ணா", "T. K. Krishna", False),  # another initial
+    ],
+)
+def test_a_title_and_initials_the_latin_name_writes_are_read_in_the_script(
+    script: str, latin: str, agree: bool
+) -> None:
+    assert (name_evidence(script, latin)[0] > 0) is agree

@@ -13,6 +13,7 @@ import re
 
 from exa_orch.workflows.entities.names import fold, words
 from exa_orch.workflows.entities.scripts import consonantal, skeleton
+from exa_orch.workflows.entities.spelled import letters_named
 from exa_orch.workflows.entities.terms import ARABIC_LETTERS
 from exa_orch.workflows.entities.titles import HONORIFICS, PARTICLES
 
@@ -197,7 +198,8 @@ def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[lis
     dropped = PARTICLES | (_READ_PARTICLES if arabic else frozenset())
     # a title read out of the script (श्री, "shri"), never a word of three letters or fewer: a
     # reading's consonants are often a short title's letters (עמוס "ms", פרס "frs")
-    theirs = [skeleton(w) for w in words(read) if w not in dropped and (w not in HONORIFICS or len(w) <= 3)]
+    said = [w for w in words(read) if w not in dropped and (w not in HONORIFICS or len(w) <= 3)]
+    theirs = [skeleton(w) for w in _unwritten(said, words(latin))]
     mine = [
         skeleton(_as_arabic_writes(w) if arabic else w.replace("v", "w") if thai else w)
         for at, w in enumerate(words(latin))
@@ -209,6 +211,23 @@ def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[lis
     if thai:
         return [thai_key(t) for t in theirs], [thai_key(m) for m in mine]
     return theirs, mine
+
+
+def _unwritten(said: list[str], latin: list[str]) -> list[str]:
+    """A reading's words but those the Latin name writes as words it leaves out of the comparison:
+    a title the Latin name writes too (শেখ হাসিনা, "shekh" / Sheikh Hasina), its initials spelled by
+    their letters' names (டி. எம். கிருஷ்ணா, "ti em" / T. M. Krishna: spelled.letters_named)."""
+    titles = [skeleton(w) for w in latin if w in HONORIFICS]
+    initials = [w for w in latin if len(w) == 1]
+    kept = []
+    for w in said:
+        if skeleton(w) in titles:
+            titles.remove(skeleton(w))
+        elif initial := next((i for i in initials if i in letters_named(w)), None):
+            initials.remove(initial)
+        else:
+            kept.append(w)
+    return kept
 
 
 def _one_consonant_astray(theirs: list[str], mine: list[str]) -> bool:

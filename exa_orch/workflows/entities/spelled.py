@@ -103,6 +103,11 @@ for _letter, _names in _READ.items():
             _READ_NAMES[_form] = (*_READ_NAMES.get(_form, ()), _letter)
 
 
+def letters_named(word: str) -> tuple[str, ...]:
+    """The letters a word read out of a South Asian script is the name of (`_READ`: "ti" t, "em" m)."""
+    return _READ_NAMES.get(word, ())
+
+
 @lru_cache(maxsize=65536)
 def _read_letters(word: str) -> tuple[str, ...]:
     """Every way `word` (read in Latin letters) is letter names only (at most 8)."""
