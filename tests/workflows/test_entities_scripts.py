@@ -775,3 +775,22 @@ def test_a_hebrew_name_is_keyed_as_its_latin_spelling_writes_ch(hebrew: str, lat
     a = entities.record(0, person("a", hebrew, f"https://he.wikipedia.org/wiki/{hebrew}", "", ""))
     b = entities.record(1, person("b", latin, f"https://en.wikipedia.org/wiki/{latin}", "", ""))
     assert block_keys(a) & block_keys(b)
+
+
+@pytest.mark.parametrize(
+    ("script", "latin"),
+    [
+        ("عبد الفتاح السيسي", "President Abdel Fattah Al-Sisi"),  # a title before the Latin name
+        ("ماہرہ خان", "Mahira Khan (@mahirahkhan)"),  # a handle after it
+        ("مصطفى حجي", "Mustapha Hadji"),  # a French spelling's dj, a ج
+    ],
+)
+def test_a_name_in_arabic_letters_reads_past_the_latin_pages_title_and_handle(
+    script: str, latin: str
+) -> None:
+    assert name_evidence(script, latin)[0] > 0
+
+
+def test_a_title_left_out_of_a_latin_name_still_leaves_its_consonants_to_agree() -> None:
+    assert name_evidence("عبد الفتاح السيسي", "President Abdel Fattah Al-Hamdi")[0] < 0
+    assert name_evidence("ماہرہ خان", "Mahira Rashid (@mahirakhan)")[0] < 0

@@ -135,9 +135,9 @@ def soft_g(word: str) -> str:
 def _as_arabic_writes(word: str) -> str:
     """A Latin word of a name as Arabic letters write it: "abd" or "abu" without the article run
     into it, a g before e or i soft, as ج (Moungi: منجي, Germain: جيرمان); French spellings' ch as
-    ش (Chahine: شاهين), a c as ك or, before e or i, س (Nicolas: نيكولا); a v as و, the letter
-    Persian and Urdu write it with (Beiranvand: بیرانوند)."""
-    word = soft_g(_FUSED_ARTICLE.sub(r"\1", word)).replace("ch", "sh")
+    ش (Chahine: شاهين) and dj as ج (Hadji: حجي), a c as ك or, before e or i, س (Nicolas: نيكولا);
+    a v as و, the letter Persian and Urdu write it with (Beiranvand: بیرانوند)."""
+    word = soft_g(_FUSED_ARTICLE.sub(r"\1", word)).replace("ch", "sh").replace("dj", "j")
     return re.sub(r"c(?=[eiy])", "s", word).replace("c", "k").replace("v", "w")
 
 

@@ -166,7 +166,7 @@ def parse(name: str) -> tuple[PersonName, ...]:
         return (PersonName(given, read.family, (), read.spellings, script), *wade, *canto, *japanese)
     if japanese:
         return japanese
-    name = cyrillic(name) or name
+    name = cyrillic(name) or _HANDLE.sub("", name) or name
     # "King Harald V of Norway" is Harald V, read beside the name as written: "Sultan" opens
     # Hassanal Bolkiah's name as a title and is Sultan Al Jaber's given name (titles.py)
     bare = without_titles(name)
@@ -383,7 +383,7 @@ _WHOLE_READ = 6.0
 @lru_cache(maxsize=65536)
 def name_evidence(a: str, b: str) -> tuple[float, str]:
     """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
-    read = skeletons(a, b) or _katakana(a, b) or regnal_evidence(a, b) or _single(a, b) or _initials(a, b)
+    read = _skeletons(a, b) or _katakana(a, b) or regnal_evidence(a, b) or _single(a, b) or _initials(a, b)
     if not (has_brahmic(a) or has_brahmic(b)):
         return read if read is not None else _read_whole(a, b)
     # a Brahmic script is read with its vowels too (brahmic.py), in the spellings its letters have
@@ -393,6 +393,26 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
     # but only a whole name's agreement outweighs what the consonants say: a family name alike
     # beside given names that differ does not undo "their consonants differ" (Sachin Pilot)
     return best if read is None or best[0] >= _WHOLE_READ else read
+
+
+# A social handle a page writes after the name it goes by ("Mahira Khan (@mahirahkhan)")
+_HANDLE = re.compile(r"\s*[(（]@[\w.]+[)）]\s*$")
+
+
+def _untitled(name: str) -> str:
+    """A written name without a handle after it and the titles before it (titles.without_titles:
+    "President Abdel Fattah Al-Sisi" -> "Abdel Fattah Al-Sisi")."""
+    return without_titles(_HANDLE.sub("", name)).strip() or name
+
+
+def _skeletons(a: str, b: str) -> tuple[float, str] | None:
+    """consonants.skeletons of the names as written, or, where they differ, without the handles
+    and titles a Latin page writes beside the name (the script's reading drops its own)."""
+    first = skeletons(a, b)
+    if first is None or first[0] > 0 or (_untitled(a), _untitled(b)) == (a, b):
+        return first
+    again = skeletons(_untitled(a), _untitled(b))
+    return again if again is not None and again[0] > 0 else first
 
 
 def _read_whole(a: str, b: str) -> tuple[float, str]:
