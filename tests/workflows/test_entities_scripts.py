@@ -794,3 +794,18 @@ def test_a_name_in_arabic_letters_reads_past_the_latin_pages_title_and_handle(
 def test_a_title_left_out_of_a_latin_name_still_leaves_its_consonants_to_agree() -> None:
     assert name_evidence("عبد الفتاح السيسي", "President Abdel Fattah Al-Hamdi")[0] < 0
     assert name_evidence("ماہرہ خان", "Mahira Rashid (@mahirakhan)")[0] < 0
+
+
+@pytest.mark.parametrize(
+    ("hangul", "latin", "agree"),
+    [
+        ("앤디 김", "Senator Andy Kim", True),  # a foreign given name, then a Korean family name
+        ("도널드 트럼프", "Donald Trump", True),  # a foreign name, word by word
+        ("앤디 김", "Eddie Kim", False),  # another given name
+        ("앤디 김", "Andy Park", False),  # another family name
+    ],
+)
+def test_a_foreign_name_written_in_hangul_word_by_word_sounds_as_the_latin_one(
+    hangul: str, latin: str, agree: bool
+) -> None:
+    assert (name_evidence(hangul, latin)[0] > 0) is agree

@@ -16,7 +16,8 @@ each name can be read (`parse`):
   characters beside it (English, Jean Liu / 柳青; any no syllables of Chinese spell, Forrest Li /
   李小冬) weighs its family name alone (4): it joins only with an employer and a title that agree
   too, or through an alias a page states or a shared profile;
-- a foreign name in katakana by its sounds (japanese.heard: デーブ・ロバーツ / Dave Roberts), 5;
+- a foreign name in katakana or in Hangul word by word by its sounds (foreign_names.py: デーブ・ロバーツ
+  / Dave Roberts, 앤디 김 / Andy Kim), 5;
 - a name written as the initials of the whole other ("MvG" / Michael van Gerwen, "AMLO"), 4 or 4.5;
 - a Japanese name in kanji the dictionary does not read whole, read kanji by kanji (japanese.fits:
   東原敏昭 / Toshiaki Higashihara), 5;
@@ -35,9 +36,10 @@ from typing import NamedTuple
 
 from exa_orch.workflows.entities.brahmic import has_brahmic, spelling_key
 from exa_orch.workflows.entities.common_names import chinese_like
-from exa_orch.workflows.entities.consonants import one_off, skeletons
+from exa_orch.workflows.entities.consonants import skeletons
+from exa_orch.workflows.entities.foreign_names import katakana, spaced_hangul
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
-from exa_orch.workflows.entities.japanese import fits, heard, katakana_words, latin_key, readings
+from exa_orch.workflows.entities.japanese import fits, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import (
     ALPHABETS,
@@ -230,29 +232,6 @@ def _korean_spellings(x: PersonName, y: PersonName) -> bool:
     )
 
 
-def _katakana(a: str, b: str) -> tuple[float, str] | None:
-    """A foreign name in katakana and one in Latin letters (デーブ・ロバーツ / Dave Roberts): every
-    word sounds as the Latin word in its place (japanese.heard; a Latin middle name may be left
-    out), the family name by two consonants or more. 5, as consonants agreeing weigh
-    (consonants.skeletons): never a whole name's agreement; None when not such a pair, or when they do not
-    sound alike so (the name's other readings weigh it)."""
-    kana, latin = katakana_words(a), b
-    if not kana:
-        kana, latin = katakana_words(b), a
-    if not kana or not is_latin(latin):
-        return None
-    mine = [heard(w) for w in words(without_titles(latin)) if w not in HONORIFICS]
-    theirs = [heard(w) for w in kana]
-    if len(mine) == len(theirs) + 1:
-        mine = [*mine[:1], *mine[2:]]
-    # a family name of one consonant (クック, Cook) sounds as too many people's
-    if len(mine) != len(theirs) or len(theirs[-1]) < 2 or not all(theirs):
-        return None
-    if all(m == t or (min(len(m), len(t)) >= 3 and one_off(m, t)) for m, t in zip(mine, theirs, strict=True)):
-        return 5.0, f"{a} and {b} sound alike (katakana)"
-    return None  # the other readings weigh it (テレサ・テン, read letter by letter, is Teresa Teng)
-
-
 def _single(a: str, b: str) -> tuple[float, str] | None:
     """One single name on both sides, or written in two words on one: less than a whole name
     ("Faker" / "Faker", "Emperor Naruhito" / "Naruhito", "Jungkook" / "Jung Kook"; Rain, Lisa)."""
@@ -383,7 +362,14 @@ _WHOLE_READ = 6.0
 @lru_cache(maxsize=65536)
 def name_evidence(a: str, b: str) -> tuple[float, str]:
     """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
-    read = _skeletons(a, b) or _katakana(a, b) or regnal_evidence(a, b) or _single(a, b) or _initials(a, b)
+    read = (
+        _skeletons(a, b)
+        or katakana(a, b)
+        or spaced_hangul(a, b)
+        or regnal_evidence(a, b)
+        or _single(a, b)
+        or _initials(a, b)
+    )
     if not (has_brahmic(a) or has_brahmic(b)):
         return read if read is not None else _read_whole(a, b)
     # a Brahmic script is read with its vowels too (brahmic.py), in the spellings its letters have

@@ -1,0 +1,64 @@
+"""Foreign names written word by word in a syllabary, read against their Latin spelling.
+
+Japanese writes a foreign name in katakana and Korean in Hangul, each word as it sounds and in
+the name's own order (デーブ・ロバーツ, Dave Roberts; 앤디 김, Andy Kim); Korean writes its own names
+without a space. people.name_evidence weighs what these readers say as it weighs consonants
+agreeing (consonants.skeletons): 5, never a whole name's agreement.
+"""
+
+from __future__ import annotations
+
+import re
+
+from exa_orch.workflows.entities.consonants import one_off
+from exa_orch.workflows.entities.japanese import heard, katakana_words
+from exa_orch.workflows.entities.names import fold, is_latin, words
+from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, sound_key
+from exa_orch.workflows.entities.titles import HONORIFICS, without_titles
+
+
+def katakana(a: str, b: str) -> tuple[float, str] | None:
+    """A foreign name in katakana and one in Latin letters (デーブ・ロバーツ / Dave Roberts): every
+    word sounds as the Latin word in its place (japanese.heard; a Latin middle name may be left
+    out), the family name by two consonants or more. 5, as consonants agreeing weigh
+    (consonants.skeletons): never a whole name's agreement; None when not such a pair, or when they do not
+    sound alike so (the name's other readings weigh it)."""
+    kana, latin = katakana_words(a), b
+    if not kana:
+        kana, latin = katakana_words(b), a
+    if not kana or not is_latin(latin):
+        return None
+    mine = [heard(w) for w in words(without_titles(latin)) if w not in HONORIFICS]
+    theirs = [heard(w) for w in kana]
+    if len(mine) == len(theirs) + 1:
+        mine = [*mine[:1], *mine[2:]]
+    # a family name of one consonant (クック, Cook) sounds as too many people's
+    if len(mine) != len(theirs) or len(theirs[-1]) < 2 or not all(theirs):
+        return None
+    if all(m == t or (min(len(m), len(t)) >= 3 and one_off(m, t)) for m, t in zip(mine, theirs, strict=True)):
+        return 5.0, f"{a} and {b} sound alike (katakana)"
+    return None  # the other readings weigh it (テレサ・テン, read letter by letter, is Teresa Teng)
+
+
+_HANGUL_WORD = re.compile(r"^[\uac00-\ud7a3]+$")
+
+
+def spaced_hangul(a: str, b: str) -> tuple[float, str] | None:
+    """A foreign name written in Hangul word by word, in its own order (앤디 김 / Andy Kim, 리디아 고
+    / Lydia Ko: Korean writes its own names without a space), and one in Latin letters: every word
+    sounds as the Latin word in its place (scripts.sound_key), a last word of one syllable by a
+    Korean family name's spellings (김: Kim). 5, as `katakana` weighs it; None when not such a pair
+    or they do not sound alike."""
+    hangul, latin = (a, b) if _HANGUL_WORD.match(a.split()[0] if a.split() else "") else (b, a)
+    theirs, mine = hangul.split(), [w for w in words(without_titles(latin)) if w not in HONORIFICS]
+    if len(theirs) < 2 or not all(_HANGUL_WORD.match(w) for w in theirs) or not is_latin(latin):
+        return None
+    if len(mine) != len(theirs) or len(theirs[0]) < 2:
+        return None
+    for word, said in zip(theirs, mine, strict=True):
+        if len(word) == 1:
+            if said not in KOREAN_SURNAMES.get(word, frozenset()) | {fold(word)}:
+                return None
+        elif (heard := sound_key(fold(word), read=True)) != sound_key(said) or len(heard) < 2:
+            return None
+    return 5.0, f"{hangul} and {latin} sound alike (Hangul, word by word)"
