@@ -809,3 +809,18 @@ def test_a_foreign_name_written_in_hangul_word_by_word_sounds_as_the_latin_one(
     hangul: str, latin: str, agree: bool
 ) -> None:
     assert (name_evidence(hangul, latin)[0] > 0) is agree
+
+
+@pytest.mark.parametrize(
+    ("thai", "latin", "agree"),
+    [
+        ("เทพไชยา อุ่นหนู", "Thepchaiya Un-Nooh", True),  # a hyphenated family name, one word in Thai
+        ("ดาวิกา โฮร์เน่", "Davika Hoorne", True),  # an English r Thai writes silent
+        ("ธงไชย แมคอินไตย์", "Thongchai McIntyre", True),  # and a hard c
+        ("ธงไชย แมคอินไตย์", "Thongchai McIntosh", False),
+    ],
+)
+def test_a_thai_name_reads_as_thai_writes_an_english_name(thai: str, latin: str, agree: bool) -> None:
+    weight, said = name_evidence(thai, latin)
+    assert (weight > 0) is agree
+    assert latin in said  # named as written

@@ -100,6 +100,10 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
                 for f in (True, False)
                 for v in (False, True)
             ),
+            *(
+                _as_written(_read_skeletons(script, spelled, thai_reading(script), thai=True), spelled, latin)
+                for spelled in _as_thai_writes(latin)
+            ),
             _read_skeletons(script, latin, consonant_letters(script)),
         )
     # آل opening a family ("آل سعود", Al Saud) is the article a Latin name may leave out: dropped
@@ -163,6 +167,20 @@ def thai_reading(script: str, *, final: bool = True, vo: bool = False) -> str:
     script = script.replace("ว", "v") if vo else script
     read = consonant_letters(script).replace("thr", "s").replace("ph", "p")
     return re.sub(r"[rl]\b", "n", re.sub(r"(?:s|ch|j)\b", "t", read)) if final else read
+
+
+def _as_thai_writes(latin: str) -> list[str]:
+    """Other ways Thai letters write a Latin name: a hyphenated word as one (Un-Nooh: อุ่นหนู), an
+    English r after a vowel unsounded, as Thai writes it silent (Hoorne: โฮร์เน่, McIntyre:
+    แมคอินไตย์), and a hard c as k."""
+    joined = latin.replace("-", "")
+    quiet = re.sub(r"(?<=[aeiouy])r(?=[^aeiouy\s]|e?\b)", "", joined, flags=re.IGNORECASE)
+    return [joined, re.sub(r"c(?![eiyh])", "k", quiet, flags=re.IGNORECASE)]
+
+
+def _as_written(said: tuple[float, str], spelled: str, latin: str) -> tuple[float, str]:
+    """`said` of a name as `_as_thai_writes` spelled it, naming the name as written."""
+    return said[0], said[1].replace(spelled, latin)
 
 
 def thai_key(consonants: str) -> str:
