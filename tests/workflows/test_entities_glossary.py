@@ -868,3 +868,17 @@ def test_a_south_asian_name_drops_its_form_and_reads_its_letters(
     written: str, latin: str, agree: bool
 ) -> None:
     assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) is agree
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [
+        ("SK케미칼", "SK chemicals", True),  # a loanword in Hangul, heard as the English word
+        ("한국콜마", "Kolmar Korea", True),  # a brand heard beside a term
+        ("롯데케미칼", "Lotte Chemical", True),
+        ("롯데케미칼", "Lotte Chemicals Titan", False),  # a word more
+        ("SK케미칼", "SK Camera", False),  # heard otherwise
+    ],
+)
+def test_a_loanword_in_hangul_is_heard_as_its_english_word(written: str, latin: str, agree: bool) -> None:
+    assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) is agree

@@ -41,7 +41,7 @@ from exa_orch.workflows.entities.heard_words import content, without
 from exa_orch.workflows.entities.japanese import composed, family_reading, heard, heard_katakana, spells
 from exa_orch.workflows.entities.names import fold, is_latin, reading_agrees
 from exa_orch.workflows.entities.script_forms import CJK_FORMS
-from exa_orch.workflows.entities.scripts import mandarin_syllables, sound_key
+from exa_orch.workflows.entities.scripts import latin_sound_keys, mandarin_syllables, sound_key
 from exa_orch.workflows.entities.terms import (
     FILLER,
     ONE_HOLDS,
@@ -140,6 +140,10 @@ def _run_meets(run: Segment, word: str) -> bool:
     kana = heard_katakana(run.text)
     if kana and len(kana) >= 3 and kana in {heard(w) for w in _loanword_spellings(word)}:
         return True
+    # a loanword in Hangul, heard as the English word is in any of the ways Hangul hears one
+    # (scripts.latin_sound_keys: 머티리얼즈 / materials, 솔루션즈 / solutions, 케미칼 / chemical)
+    if _HANGUL.search(run.text) and len(said := sound_key(run.english[0], read=True)) >= 3:
+        return any(said in latin_sound_keys(w) for w in _loanword_spellings(word))
     return len(word) >= 4 and spells(run.text, word, company=True)
 
 
@@ -159,9 +163,10 @@ def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> b
         for k, w in enumerate(left):
             if _run_meets(seg, w) and _match(rest, left[:k] + left[k + 1 :], branded):
                 return True
-        # a reading the Latin name writes as two words (萬海 wanhai / Wan Hai)
+        # a reading the Latin name writes as two words (萬海 wanhai / Wan Hai, 에너지머티리얼즈 /
+        # Energy Materials)
         for k in range(len(left) - 1):
-            if left[k] + left[k + 1] in seg.english and _match(rest, left[:k] + left[k + 2 :], branded):
+            if _run_meets(seg, left[k] + left[k + 1]) and _match(rest, left[:k] + left[k + 2 :], branded):
                 return True
         return False
     for phrase in seg.english:
