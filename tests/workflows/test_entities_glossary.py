@@ -878,7 +878,15 @@ def test_a_south_asian_name_drops_its_form_and_reads_its_letters(
         ("롯데케미칼", "Lotte Chemical", True),
         ("롯데케미칼", "Lotte Chemicals Titan", False),  # a word more
         ("SK케미칼", "SK Camera", False),  # heard otherwise
+        (
+            "インターステラテクノロジズ",
+            "Interstellar Technologies",
+            True,
+        ),  # a soft g (ジ), two words in one run
+        ("セブン‐イレブン・ジャパン", "Seven-Eleven Japan", True),  # a hyphen parts words as a space does
     ],
 )
-def test_a_loanword_in_hangul_is_heard_as_its_english_word(written: str, latin: str, agree: bool) -> None:
+def test_a_loanword_in_hangul_or_katakana_is_heard_as_its_english_word(
+    written: str, latin: str, agree: bool
+) -> None:
     assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) is agree

@@ -114,7 +114,7 @@ def segments(written: str) -> tuple[Segment, ...]:
                 break
         else:
             ch = written[i]
-            if ch.isspace() or ch in "・·.,()（）":
+            if ch.isspace() or ch in "・·.,()（）‐-－":
                 close()
             elif run and _script_of(ch) != _script_of(run[-1]):
                 close()
@@ -148,10 +148,11 @@ def _run_meets(run: Segment, word: str) -> bool:
 
 
 def _loanword_spellings(word: str) -> set[str]:
-    """The English spellings a katakana loanword may render: the word, its singular, and its ch read
-    as k (chemical, technology)."""
+    """The English spellings a katakana or Hangul loanword may render: the word, its singular, its
+    ch read as k (chemical, technology) and its g before e or i soft (technologies: テクノロジズ)."""
     forms = {word, word.removesuffix("s")}
-    return forms | {f.replace("ch", "k") for f in forms}
+    forms |= {f.replace("ch", "k") for f in forms}
+    return forms | {re.sub(r"g(?=[ei])", "j", f) for f in forms}
 
 
 def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> bool:
