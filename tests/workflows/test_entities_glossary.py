@@ -890,3 +890,15 @@ def test_a_loanword_in_hangul_or_katakana_is_heard_as_its_english_word(
     written: str, latin: str, agree: bool
 ) -> None:
     assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) is agree
+
+
+@pytest.mark.parametrize(
+    ("written", "latin"),
+    [
+        ("Αρχή Ηλεκτρισμού Κύπρου", "Electricity Authority of Cyprus"),
+        ("Κυπριακές Αερογραμμές", "Cyprus Airways"),
+    ],
+)
+def test_a_greek_state_company_translates(written: str, latin: str) -> None:
+    assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+    assert glossary.agrees(written, clean_name(written), "Cyprus Airports", "cyprus airports") is None

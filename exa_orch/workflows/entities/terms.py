@@ -472,6 +472,15 @@ GREEK: dict[str, tuple[str, ...]] = _rendered(
         "κυπρου κυπρος": "cyprus",
         "πειραιως": "piraeus",
         "αθηνων": "athens",
+        # state utilities' and carriers' words (Public Power Corporation, Electricity Authority of
+        # Cyprus, Cyprus Airways, Minoan Lines)
+        "δημοσια δημοσιας": "public",
+        "επιχειρηση επιχειρησης": "corporation|enterprise|company",
+        "ηλεκτρισμου": "power|electricity",
+        "αρχη": "authority",
+        "κυπριακες κυπριακη κυπριακης": "cyprus|cypriot",
+        "αερογραμμες": "airways|airlines",
+        "γραμμες": "lines",
         "της του των": "",  # "of the"
     }
 )
