@@ -833,6 +833,8 @@ def test_a_limited_liability_company_in_chinese_is_its_name_without_the_form() -
         ("سوق أبوظبي للأوراق المالية", "Abu Dhabi Securities Exchange"),  # two words, one in English
         ("البنك المركزي التونسي", "Banque Centrale de Tunisie"),  # a Maghreb company's French name
         ("القرض الفلاحي للمغرب", "Crédit Agricole du Maroc"),
+        ("بانک توسعه صادرات ایران", "Export Development Bank of Iran"),
+        ("الاتحاد للماء والكهرباء", "Etihad Water & Electricity"),  # two consonants heard beside two terms
     ],
 )
 def test_a_state_company_in_arabic_or_persian_letters_translates(written: str, latin: str) -> None:

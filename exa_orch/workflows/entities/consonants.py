@@ -14,8 +14,8 @@ import re
 from exa_orch.workflows.entities.names import fold, words
 from exa_orch.workflows.entities.scripts import consonantal, skeleton
 from exa_orch.workflows.entities.spelled import letters_named
-from exa_orch.workflows.entities.terms import ARABIC_LETTERS
 from exa_orch.workflows.entities.titles import HONORIFICS, PARTICLES
+from exa_orch.workflows.entities.word_tables import ARABIC_LETTERS
 
 
 def meets(s: str, others: list[str]) -> bool:

@@ -22,7 +22,8 @@ Everything else must be accounted for on both sides: "China Construction Bank" i
 A name in Arabic, Hebrew, Cyrillic or Greek letters is translated by heard_words.py: its words
 rendered by a table, the rest heard by their consonants.
 
-The words, with where each was read, are in terms.py.
+The words, with where each was read, are in terms.py (and word_tables.py for the alphabets heard_words
+reads).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Organisation names in alphabets whose words a table translates and the rest are heard by their
 consonants: Arabic and Hebrew letters (abjads: few vowels written), Cyrillic and Greek.
 
-A name's every word rendered by terms.ARABIC, terms.CYRILLIC or terms.GREEK, two words or more,
+A name's every word rendered by word_tables.ARABIC, word_tables.CYRILLIC or word_tables.GREEK, two words or more,
 translates as the Latin name whose words are those renderings in any order (مصر للطيران / EgyptAir,
 Русская медная компания / Russian Copper Company, Αγροτική Τράπεζα της Ελλάδος / Agricultural Bank
 of Greece), or, three or four words, as their initials in any order (بنك الكويت الوطني / NBK).
@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from exa_orch.workflows.entities.consonants import consonant_letters, meets, soft_g
 from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin
 from exa_orch.workflows.entities.scripts import skeleton
-from exa_orch.workflows.entities.terms import (
+from exa_orch.workflows.entities.word_tables import (
     ARABIC,
     ARABIC_LETTERS,
     CYRILLIC,
@@ -149,25 +149,32 @@ def _heard_match(
     word is (consonants.meets: بنك الرياض / Riyad Bank, شركة مبادلة للاستثمار / Mubadala Investment,
     בנק לאומי / Bank Leumi, Банк Русский Стандарт / Russian Standard Bank), the terms rendered,
     every Latin word accounted for but designators beside a brand of five consonants (מזרחי טפחות /
-    Mizrahi Tefahot Bank). Three consonants at least among the heard words: fewer are too many names'."""
+    Mizrahi Tefahot Bank), the heard words saying enough (`_heard_enough`)."""
     # a word of no consonant ("и", and) says nothing heard
     parts = [p for p in (table.get(w) or _heard(w, table) for w in words) if p]
     consonants = sum(min(map(len, p)) for p in parts if isinstance(p, frozenset))
-    if consonants < 3:
+    if not _heard_enough(parts, consonants, says_company):
         return None
     arabic = table is ARABIC  # a soft g as Arabic letters write it (consonants.soft_g)
     left = tuple(soft_g(w) if arabic else w for w in content(latin) if w not in _LATIN_ARTICLES)
-    # "company" (شركة) the Latin name leaves out, beside no word of four consonants or more heard
-    # alike: a trade and a place ("الشركة التونسية للبنك", the Société Tunisienne de Banque, beside
-    # "Banque de Tunisie") are many companies' names, a brand ("شركة مبادلة للاستثمار", Mubadala) one.
-    # A Latin name that says "company" itself leaves nothing out (شركة أسمنت القصيم / Qassim Cement
-    # Company).
-    brand = any(min(map(len, p)) >= 4 for p in parts if isinstance(p, frozenset))
-    if not brand and any(p == ("",) for p in parts) and not says_company:
-        return None
     if _abjad_match(tuple(parts), left, consonants >= 5):
         return f"{written} translates and sounds as {latin}"
     return None
+
+
+def _heard_enough(parts: list[tuple[str, ...] | frozenset[str]], consonants: int, says_company: bool) -> bool:
+    """Whether `_heard_match`'s heard words say enough to name one company: three consonants, or
+    two beside two words the table renders (الاتحاد للماء والكهرباء / Etihad Water & Electricity: the
+    trade words say the rest); and "company" (شركة) the Latin name leaves out, only beside a word of
+    four consonants or more heard alike: a trade and a place ("الشركة التونسية للبنك", the Société
+    Tunisienne de Banque, beside "Banque de Tunisie") are many companies' names, a brand ("شركة
+    مبادلة للاستثمار", Mubadala) one. A Latin name that says "company" itself leaves nothing out
+    (شركة أسمنت القصيم / Qassim Cement Company)."""
+    rendered = sum(1 for p in parts if isinstance(p, tuple) and p != ("",))
+    if consonants < (2 if rendered >= 2 else 3):
+        return False
+    brand = any(min(map(len, p)) >= 4 for p in parts if isinstance(p, frozenset))
+    return brand or says_company or not any(p == ("",) for p in parts)
 
 
 # The words a Latin name says "company" by, as شركة does (cleaning drops them: names.clean_name)

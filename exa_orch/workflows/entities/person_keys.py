@@ -18,7 +18,7 @@ from exa_orch.workflows.entities.japanese import family_keys, heard, katakana_wo
 from exa_orch.workflows.entities.names import is_latin, words
 from exa_orch.workflows.entities.people import initialisms, parse
 from exa_orch.workflows.entities.scripts import chinese_spelled, consonantal, skeleton
-from exa_orch.workflows.entities.terms import HEBREW_LETTERS
+from exa_orch.workflows.entities.word_tables import HEBREW_LETTERS
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record

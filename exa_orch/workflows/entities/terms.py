@@ -1,6 +1,7 @@
 """The words `glossary` translates organisation names and titles by, with where each was read:
-terms of place, trade and structure in Chinese, Japanese and Korean names (`TERMS`), words of
-Arabic names (`ARABIC`), and titles one person holds (`TITLES`). Data only; glossary.py reads it.
+terms of place, trade and structure in Chinese, Japanese and Korean names (`TERMS`) and titles
+one person holds (`TITLES`). Data only; glossary.py reads it. The words of names in Arabic,
+Hebrew, Cyrillic and Greek letters are in word_tables.py.
 
 `TERMS` is kept to words of place, trade and structure that organisations' names are made of:
 each is the usual English rendering of the word in company and institution names (sources: the
@@ -13,8 +14,6 @@ use (한화 Hanwha, 롯데 Lotte), which their Revised Romanization does not giv
 
 from __future__ import annotations
 
-import re
-
 # A term: its kind ("filler": structure, may be left out; "trade": may be left out beside a
 # brand; "word": must be matched) and its English words (a phrase is words joined by a space).
 FILLER = "filler"
@@ -22,14 +21,14 @@ TRADE = "trade"
 WORD = "word"
 
 
-def _rendered(table: dict[str, str]) -> dict[str, tuple[str, ...]]:
+def rendered(table: dict[str, str]) -> dict[str, tuple[str, ...]]:
     """`table` (words written with spaces between spellings -> English renderings split by "|")."""
     return {w: tuple(english.split("|")) for spellings, english in table.items() for w in spellings.split()}
 
 
 def _terms(kind: str, table: dict[str, str]) -> dict[str, tuple[str, tuple[str, ...]]]:
-    """`_rendered` terms of one kind."""
-    return {term: (kind, english) for term, english in _rendered(table).items()}
+    """`rendered` terms of one kind."""
+    return {term: (kind, english) for term, english in rendered(table).items()}
 
 
 TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
@@ -251,247 +250,12 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
 }
 
 
-# Words of Arabic organisation names (the article al- and the preposition li- kept on, as the names
-# write them) -> their English renderings; a name's other words are heard by their consonants
-# (heard_words._heard_match). Sources: the Wiktionary entries for each word and the English names the
-# organisations publish.
-ARABIC: dict[str, tuple[str, ...]] = _rendered(
-    {
-        "مصر": "egypt|egyptian|misr",
-        "قطر القطرية": "qatar|qatari",
-        "المصرية المصري": "egypt|egyptian",
-        "العمانية": "oman|omani",
-        "الأردنية": "jordan|jordanian",
-        "الملكية": "royal",
-        "السعودية السعودي": "saudi|saudia|saudi arabia|saudi arabian",
-        "العربية": "arab|arabian|arabe",
-        "الإمارات": "emirates",
-        "الكويت الكويتية": "kuwait|kuwaiti",
-        "للطيران الطيران": "air|airlines|airways|aviation",
-        "الخطوط_الجوية": "airlines|airways",  # "the air lines", two words read as one (heard_words._words)
-        "الجوية": "air|airways",
-        "للطاقة الطاقة": "energy",
-        "للاتصالات الاتصالات اتصالات": "telecom|telecommunications|telecoms",
-        "بنك البنك مصرف": "bank|banque|banco",
-        "الوطني الوطنية": "national|nationale",
-        "الأهلي": "national|ahli",
-        "للبترول البترول": "petroleum",
-        "للاستثمار الاستثمار الاستثمارات للاستثمارات": "investment|investments",
-        "جهاز الهيئة هيئة": "authority",
-        "صندوق": "fund",
-        "العامة العام": "public|general",
-        "الإسلامي الإسلامية": "islamic",
-        "للكهرباء الكهرباء والكهرباء كهرباء": "electricity|electric|power",
-        "مجموعة المجموعة": "group",
-        "النادي نادي": "club",
-        "شركة الشركة": "",
-        # the places and trades Gulf, Levant and Maghreb companies are named by
-        "الدوحة": "doha",
-        "دبي": "dubai",
-        "أبوظبي ابوظبي": "abu dhabi",
-        "الشارقة": "sharjah",
-        "الرياض": "riyadh|riyad",
-        "البحرين": "bahrain",
-        "عمان العماني": "oman|omani",
-        "الخليج الخليجي الخليجية": "gulf",
-        "المغرب المغربي المغربية للمغرب": "morocco|moroccan|maroc",
-        "التونسي التونسية تونس": "tunisia|tunisian|tunisie|tunis",
-        "الجزائر الجزائري الجزائرية": "algeria|algerian|algerie",
-        "لبنان اللبناني اللبنانية": "lebanon|lebanese|liban",
-        "الإسكندرية": "alexandria",
-        "القاهرة": "cairo",
-        "القطري": "qatar|qatari",
-        "العربي": "arab|arabian|arabe",
-        "الأفريقي الإفريقي": "african|africa",
-        "القابضة": "holding|holdings",
-        "الدولي الدولية": "international|internationale",
-        "للخدمات الخدمات": "services",
-        "المالي المالية": "financial",
-        "التجاري التجارية للتجارة": "commercial|trade|commerciale|commerce",
-        "للتأمين التأمين": "insurance|assurance|assurances",
-        "العقارية العقاري": "properties|real estate",
-        "للتطوير التطوير للتنمية التنمية": "development|developments",
-        "المركزي": "central|centrale",
-        "المتحد المتحدة": "united",
-        "العالمية": "global|international|world",
-        "للبتروكيماويات البتروكيماويات": "petrochemical|petrochemicals",
-        "للغاز الغاز": "gas",
-        "للصناعات الصناعات الصناعية الصناعي": "industries|industrial|industrielle|industriel",
-        "الرياضية": "sports",
-        "الأرضية": "ground",
-        "للتموين": "catering",
-        "بورصة البورصة": "exchange|stock exchange|bourse|boursa|borsa",
-        # the trades and regions Gulf and Egyptian manufacturers, food makers and hospitals are
-        # named by (Southern Province Cement; Saudi Dairy and Foodstuff; King Faisal Specialist
-        # Hospital). Not cement (أسمنت): heard by its consonants it counts towards the three a heard
-        # name needs (شركة أسمنت سيناء / Sinai Cement), as a term it would not
-        "لصناعة صناعة": "",  # "for the making of": Qatar National Cement Company
-        "المنطقة منطقة": "region|province",
-        "الجنوبية الجنوبي": "southern|south",
-        "الشمالية الشمالي": "northern|north",
-        "الشرقية الشرقي": "eastern|east",
-        "الغربية الغربي": "western|west",
-        "الزراعية الزراعي": "agricultural|agriculture",
-        "الغذائية الأغذية للأغذية والأغذية": "food|foods|foodstuff",
-        "الألبان": "dairy",
-        "الرعاية_الصحية للرعاية_الصحية": "healthcare|health care",  # "the care, the health" (heard_words._words)
-        "الصحية الصحي": "health|healthcare|medical",
-        "مستشفى المستشفى": "hospital",
-        "التخصصي": "specialist|specialty",
-        "الشرق_الأوسط": "middle east",
-        "الملك": "king",
-        "للأدوية الأدوية": "pharmaceutical|pharmaceuticals",
-        # the trades and bodies Gulf and Maghreb state companies are named by (Kuwait Oil Company,
-        # National Oil Corporation, Abu Dhabi Securities Exchange, Saudi Arabia Railways, Crédit
-        # Agricole du Maroc); their French names too, where a Maghreb company goes by one
-        "نفط النفط للنفط": "oil|petroleum",
-        "المؤسسة مؤسسة": "corporation|establishment|foundation|institution",
-        "الإسكان للإسكان والإسكان": "housing",
-        "سوق": "market|exchange",
-        "للأوراق_المالية الأوراق_المالية": "securities",  # "the papers, the financial" (heard_words._words)
-        "الخطوط_الحديدية": "railways|railway",  # "the iron lines"
-        "للماء الماء المياه ومياه مياه": "water",
-        "للمشروبات المشروبات": "beverages|beverage|drinks",
-        "المملكة": "kingdom",
-        "العسكرية العسكري": "military|defence|defense",
-        "الشعبي الشعبية": "popular|populaire|people's",
-        "الفلاحي الفلاحية": "agricultural|agricole",
-        "القرض": "credit",
-        # Persian words of company names (Wiktionary): شرکت (company) left out, as English may
-        "شرکت": "",
-        "ملی": "national",
-        "صنایع": "industries|industry",
-        "صنعتی": "industrial|industries",
-        "پتروشیمی": "petrochemical|petrochemicals",
-        "گروه": "group",
-        "بانک": "bank",
-        "بیمه": "insurance",
-        "فولاد": "steel",
-        "سیمان": "cement",
-        "نفت": "oil|petroleum",
-        "ایران": "iran|iranian",
-        "مخابرات": "telecommunication|telecommunications|telecom",
-    }
-)
-ARABIC_LETTERS = re.compile(r"[\u0600-\u06ff]")
-# Words of Hebrew organisation names (Wiktionary); "חברת" (company of) may be left out.
-HEBREW: dict[str, tuple[str, ...]] = _rendered(
-    {
-        "בנק": "bank",
-        "קבוצת": "group",
-        "תעשיות": "industries",
-        "מערכות": "systems",
-        "ביטוח": "insurance",
-        "חברת": "",
-    }
-)
-HEBREW_LETTERS = re.compile(r"[\u05d0-\u05ea]")
-# Words of organisation names in Cyrillic letters (Russian, Ukrainian, Belarusian, Bulgarian,
-# Serbian, Kazakh), in lower case and in the forms names write them (an adjective agreeing with its
-# noun, a place in the genitive: "Банк Москвы", the Bank of Moscow) -> their English renderings;
-# "" a word English leaves out (компания, "company"). A name's other words are heard by their
-# consonants (heard_words.py). Sources: the Wiktionary entries for each word and the English names
-# the organisations publish (Russian Standard Bank, National Bank of Kazakhstan, Magnitogorsk Iron
-# and Steel Works).
-CYRILLIC: dict[str, tuple[str, ...]] = _rendered(
-    {
-        "банк банка банку банком банкі банкът": "bank",
-        "группа группы група групи групата": "group",
-        "холдинг холдинга холдингу холдинг": "holding|holdings",
-        "компания компании компанія компанії компанија компанията": "",
-        "национальный национальная национальное национального национальной національний національна "
-        "національного національної национален национална национална ұлттық": "national",
-        "народный народная народного народного народна": "people's|peoples|national",
-        "государственный государственная государственного державний державна державного": "state",
-        "центральный центральная центрального центральна централна": "central",
-        "русский русская русское русского русской российский российская российское российского "
-        "российской российские российских": "russian|russia",
-        "украинский украинская украинского український українська українського": "ukrainian|ukraine",
-        "казахстанский казахстанская казахстанского": "kazakhstan|kazakh",
-        "белорусский белорусская беларускі": "belarusian|belarus",
-        "българска български": "bulgarian|bulgaria",
-        "српска српски": "serbian|serbia",
-        "москва москвы москве московский московская московского": "moscow",
-        "россия россии": "russia",
-        "украина украины україна україни": "ukraine",
-        "беларусь беларуси": "belarus",
-        "развития развитие розвитку развитие": "development",
-        "металлургический металлургическая металлургического металургійний металургійна": (
-            "metallurgical|iron and steel|steel"
-        ),
-        "горно-металлургическая горно-металлургический горно-металлургического": "mining and metallurgical",
-        "комбинат комбината": "works|plant|combine",
-        "завод завода": "plant|works|factory",
-        "медная медной медный": "copper",
-        "нефтяная нефтяной нефтяного нафтова": "oil",
-        "газовая газовый": "gas",
-        "энергетическая энергетический енергетична": "energy|power",
-        "строительная строительный будівельна": "construction",
-        "страховая страховой страхова": "insurance",
-        "авиалинии авиалиний": "airlines",
-        "торговый торговая торгового торговий търговска": "trade|trading|commercial",
-        "инвестиционный инвестиционная инвестиционна": "investment|investments",
-        "промышленный промышленная промышленного промисловий": "industrial",
-        "сельскохозяйственный сельскохозяйственного": "agricultural",
-        "сберегательный ощадний": "savings",
-        "кредитный кредитная": "credit",
-        "первый первая първа": "first",
-        "объединённая объединенная обединена": "united",
-        "морской морская морского": "marine|maritime|sea",
-        "пароходство": "shipping",
-        "сибирский сибирская сибирского": "siberian|siberia",
-        "уральский уральская уральского": "ural|urals",
-        "железные железных": "railways|railway",
-        "дороги дорога": "",  # железные дороги, railways: one word in English
-        "республики республика": "republic",
-        "комерцијална": "commercial",
-    }
-)
-CYRILLIC_LETTERS = re.compile(r"[\u0400-\u04ff]")
-# Words of Greek organisation names, without accents, in lower case and their genitives (Sources:
-# Wiktionary; the English names the organisations publish: the Agricultural Bank of Greece, the
-# National Bank of Greece, the Hellenic Postbank).
-GREEK: dict[str, tuple[str, ...]] = _rendered(
-    {
-        "τραπεζα τραπεζας": "bank",
-        "ελλαδος ελλαδας ελλαδα": "greece|hellenic",
-        "ελληνικη ελληνικης ελληνικα ελληνικος ελληνικων": "hellenic|greek",
-        "εθνικη εθνικης": "national",
-        "αγροτικη αγροτικης": "agricultural",
-        "εμπορικη εμπορικης": "commercial",
-        "κεντρικη κεντρικης": "central",
-        "ομιλος ομιλου": "group",
-        "εταιρεια εταιρειας": "",
-        "ναυτιλιακη ναυτιλιακης": "shipping|maritime",
-        "τηλεπικοινωνιες τηλεπικοινωνιων": "telecommunications|telecom",
-        "οργανισμος οργανισμου": "organisation|organization",
-        "πετρελαια πετρελαιων": "petroleum",
-        "ασφαλιστικη ασφαλειες": "insurance",
-        "συμμετοχων": "holdings|holding",
-        "βιομηχανια βιομηχανιας": "industry|industries",
-        "κυπρου κυπρος": "cyprus",
-        "πειραιως": "piraeus",
-        "αθηνων": "athens",
-        # state utilities' and carriers' words (Public Power Corporation, Electricity Authority of
-        # Cyprus, Cyprus Airways, Minoan Lines)
-        "δημοσια δημοσιας": "public",
-        "επιχειρηση επιχειρησης": "corporation|enterprise|company",
-        "ηλεκτρισμου": "power|electricity",
-        "αρχη": "authority",
-        "κυπριακες κυπριακη κυπριακης": "cyprus|cypriot",
-        "αερογραμμες": "airways|airlines",
-        "γραμμες": "lines",
-        "της του των": "",  # "of the"
-    }
-)
-GREEK_LETTERS = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
-
 # A person's title in Chinese, Japanese or Korean -> the English titles it is rendered as: the
 # titles one person holds in an organisation (a president, a chairman, a chief executive), not
 # those many share (founder, director, professor). Sources: the CC-CEDICT and Wiktionary entries.
 TITLES: dict[str, frozenset[str]] = {
     term: frozenset(english)
-    for term, english in _rendered(
+    for term, english in rendered(
         {
             "总裁 總裁 社長 사장 总统 總統 대통령 校长 校長 총장": "president",
             "董事长 董事長 会長 會長 회장 理事长 理事長": "chairman|chairwoman|chair",
