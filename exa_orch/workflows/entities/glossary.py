@@ -55,8 +55,8 @@ from exa_orch.workflows.entities.terms import (
 _LONGEST = max(len(t) for t in TERMS)
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
-_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")
-_LETTERS = "letters"  # a Segment of Latin letters spelled out in Hangul (spelled.py)  # "SGホールディングス": kana and Latin letters
+_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")  # "SGホールディングス": kana and Latin letters
+_LETTERS = "letters"  # a Segment of Latin letters spelled out in Hangul (spelled.py)
 
 
 class Segment(NamedTuple):

@@ -1,10 +1,11 @@
 """Organisation names in alphabets whose words a table translates and the rest are heard by their
 consonants: Arabic and Hebrew letters (abjads: few vowels written), Cyrillic and Greek.
 
-A name's every word rendered by word_tables.ARABIC, word_tables.CYRILLIC or word_tables.GREEK, two words or more,
-translates as the Latin name whose words are those renderings in any order (مصر للطيران / EgyptAir,
-Русская медная компания / Russian Copper Company, Αγροτική Τράπεζα της Ελλάδος / Agricultural Bank
-of Greece), or, three or four words, as their initials in any order (بنك الكويت الوطني / NBK).
+A name's every word rendered by word_tables.ARABIC, word_tables.CYRILLIC or word_tables.GREEK,
+two words or more, translates as the Latin name whose words are those renderings in any order
+(مصر للطيران / EgyptAir, Русская медная компания / Russian Copper Company, Αγροτική Τράπεζα της
+Ελλάδος / Agricultural Bank of Greece), or, three or four words, as their initials in any order
+(بنك الكويت الوطني / NBK).
 Otherwise each word no term renders is heard by its consonants (scripts.skeleton) as a
 Latin word is, near letters allowed (`_heard_as`), and every Latin word must be accounted for, but
 designators beside a brand of five consonants (בנק לאומי / Bank Leumi, Банк Русский Стандарт /
@@ -122,7 +123,7 @@ def translate(written: str, latin: str, *, says_company: bool = False) -> str | 
     for rendered in _renderings(words, table, 256):
         if sorted(rendered) == target or "".join(rendered) == latin.replace(" ", ""):
             return f"{written} translates as {latin}"
-        if latin in _initials(rendered, "" in words or any(table.get(w) == ("",) for w in words)):
+        if latin in _initials(rendered, any(table.get(w) == ("",) for w in words)):
             return f"{written} translates as {' '.join(rendered)}, whose initials {latin} are"
     return _heard_match(written, words, table, latin, says_company)
 

@@ -26,12 +26,12 @@ organisation); a father and a son ("Sr." on one side, two generations written: `
 page naming the other as a relative, described as the other's page describes them, or a junior of
 its own name among its children (`_kin`); one text saying the person founded what the other says a
 relative of theirs founded ("grandson of the founder of Harry's Bar": `_founders_kin`). A person
-who changed employers joins
-only through an identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or
-Wikipedia page, in either item's URL or text; evidence.compare weighs it and then lifts this), or
-one Wikipedia article title written alike in two editions (`_one_article`); where two groups are
-joined, one record of theirs that names both employers tells one career (`career`: "CEO of Renault
-Group from 2020 to 2025 and then CEO of Kering"), and the objection is lifted.
+who changed employers joins only through an identifier: the same profile on a shared host (a
+LinkedIn /in/, X, GitHub or Wikipedia page, in either item's URL or text; evidence.compare weighs
+it and then lifts this), or one Wikipedia article title written alike in two editions
+(`_one_article`); where two groups are joined, one record of theirs that names both employers
+tells one career (`career`: "CEO of Renault Group from 2020 to 2025 and then CEO of Kering"), and
+the objection is lifted.
 """
 
 from __future__ import annotations
