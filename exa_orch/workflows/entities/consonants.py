@@ -101,7 +101,7 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
                 for v in (False, True)
             ),
             *(
-                _as_written(_read_skeletons(script, spelled, thai_reading(script), thai=True), spelled, latin)
+                _read_skeletons(script, spelled, thai_reading(script), thai=True, written=latin)
                 for spelled in _as_thai_writes(latin)
             ),
             _read_skeletons(script, latin, consonant_letters(script)),
@@ -178,21 +178,20 @@ def _as_thai_writes(latin: str) -> list[str]:
     return [joined, re.sub(r"c(?![eiyh])", "k", quiet, flags=re.IGNORECASE)]
 
 
-def _as_written(said: tuple[float, str], spelled: str, latin: str) -> tuple[float, str]:
-    """`said` of a name as `_as_thai_writes` spelled it, naming the name as written."""
-    return said[0], said[1].replace(spelled, latin)
-
-
 def thai_key(consonants: str) -> str:
     """A skeleton's letters as Thai names' spellings tell them apart (`_THAI_SOUNDS`), one letter
     for two alike ("kugimiya" and คูกิมิยะ's "khkimiya" -> "km")."""
     return re.sub(r"(.)\1+", r"\1", consonants.translate(_THAI_SOUNDS))
 
 
-def _read_skeletons(script: str, latin: str, read: str, *, thai: bool = False) -> tuple[float, str]:
+def _read_skeletons(
+    script: str, latin: str, read: str, *, thai: bool = False, written: str = ""
+) -> tuple[float, str]:
     """`skeletons` for one reading `read` of `script`; `thai`: both names' consonants as Thai
-    names are spelt (`_THAI_SOUNDS`)."""
+    names are spelt (`_THAI_SOUNDS`); `written`: the Latin name as written, where `latin` spells
+    it otherwise (`_as_thai_writes`), named in the reason."""
     theirs, mine = _word_skeletons(script, latin, read, thai)
+    latin = written or latin
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
     if not theirs or not mine or not meets(mine[-1], theirs):
         return differ
