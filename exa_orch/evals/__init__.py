@@ -48,9 +48,10 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
 `blind79.json` to `blind84.json`, written blind at 5b6eade and measured there and at bb9dd00 (of
-blind79, blind82 and blind84 only their false merges read), and `blind103.json` to `blind108.json`,
-written blind on 2026-12-04 (blind107 and blind108 to be hard) and measured at 9fd131f and 16f2262
-(of blind106 and blind107 only their false merges read).
+blind79, blind82 and blind84 only their false merges read).
+`blind103.json` to `blind108.json`, written blind on 2026-12-04 (blind107 and blind108 to be hard)
+and measured at 9fd131f and 16f2262 (of blind106 and blind107 only their false merges read), were
+measured again at 4fa98f2 and are tuning worlds since issue 37's twenty-first session;
 `blind97.json` to `blind102.json`, written blind on 2026-12-04 (blind101 and blind102 to be hard)
 and measured at 65f1d33 and b6ae061 (of blind100 and blind101 only their false merges read), were
 measured again at 9fd131f and are tuning worlds since issue 37's twentieth session;
@@ -188,8 +189,14 @@ TUNING = (
     "blind100.json",
     "blind101.json",
     "blind102.json",
+    "blind103.json",  # written blind on 2026-12-04, measured at 9fd131f and 4fa98f2, then read (21st)
+    "blind104.json",
+    "blind105.json",
+    "blind106.json",
+    "blind107.json",
+    "blind108.json",
 )  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json,
-# blind79.json to blind84.json, blind103.json to blind108.json
+# blind79.json to blind84.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
