@@ -824,3 +824,36 @@ def test_a_thai_name_reads_as_thai_writes_an_english_name(thai: str, latin: str,
     weight, said = name_evidence(thai, latin)
     assert (weight > 0) is agree
     assert latin in said  # named as written
+
+
+@pytest.mark.parametrize(
+    ("script", "latin", "agree"),
+    [
+        # a title in Arabic before the name, one of whose words is the other's given name
+        ("الشيخ الدكتور سلطان بن خليفة آل نهيان", "Sultan bin Khalifa Al Nahyan", True),
+        # the generations and the royal house a Latin name leaves out
+        ("الأمير سعود بن نايف بن عبد العزيز آل سعود", "Saud bin Nayef", True),
+        ("سعود بن نايف بن عبد العزيز آل سعود", "Saud bin Fahd", False),  # another father
+        ("سلطان بن خليفة الظاهري", "Sultan bin Khalifa", False),  # a family name that is no house stays
+        ("عيسى بن سلمان آل خليفة", "Isa bin Salman Al Khalifa", True),  # عي, a long i
+    ],
+)
+def test_an_arabic_name_reads_past_its_titles_and_the_lineage_a_latin_name_leaves_out(
+    script: str, latin: str, agree: bool
+) -> None:
+    assert (name_evidence(script, latin)[0] > 0) is agree
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "agree"),
+    [
+        ("Ziya Məmmədov", "Ziya Mammadov", True),  # Azerbaijani ə as English writes it
+        ("Vaqif Mustafazadə", "Vagif Mustafazadeh", True),  # q as g
+        ("Vaqif Mustafazadə", "Vagif Samadoghlu", False),
+        ("Қайрат Келімбетов", "Kairat Kelimbetov", True),  # Kazakh Қ and і
+        ("Болат Жамишев", "Bolat Jamishev", True),  # Ж written j
+        ("Болат Жамишев", "Marat Jaksybekov", False),
+    ],
+)
+def test_azerbaijani_and_kazakh_names_read_as_their_english_spellings(a: str, b: str, agree: bool) -> None:
+    assert (name_evidence(a, b)[0] > 0) is agree

@@ -66,6 +66,11 @@ _PERSIAN = re.compile(r"[\u067e\u0686\u0698\u06af\u06a9\u06cc]")
 _PERSIAN_SOUNDS = str.maketrans({"ظ": "ز", "ذ": "ز", "ض": "ز", "ث": "س", "ص": "س"})
 
 
+# A ي or و after the alif or ayin that opens a word writes its first vowel, a long i or u, no
+# consonant (عيسى, Isa; إيمان, Iman; عوض, Awad): the Latin spelling's skeleton has none either.
+_OPENING_VOWEL = re.compile(r"(?<![\u0600-\u06ff])([اأإآع])[يیو]")
+
+
 def consonant_letters(name: str, *, vowels: bool = True, spelled: str = "") -> str:
     """A name in a consonantal script folded, an ayin or hamza dropped: anyascii reads them as a
     quote mark ("العبار" -> "l`br"), a letter of the word, not a break between two. Hebrew with
@@ -80,6 +85,7 @@ def consonant_letters(name: str, *, vowels: bool = True, spelled: str = "") -> s
     if ARABIC_LETTERS.search(name):
         # the vowel written ە (folded "e"): ا folds to nothing
         name = _H_AFTER.sub("\u06d5ه", name.translate(_PERSIAN_SOUNDS) if _PERSIAN.search(name) else name)
+        name = _OPENING_VOWEL.sub(r"\1", name)
     return re.sub(r"[`'’ʿʾ]", "", fold(_THAI_SILENT.sub("", name)))
 
 
@@ -106,6 +112,39 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
             ),
             _read_skeletons(script, latin, consonant_letters(script)),
         )
+    first = _arabic_skeletons(script, latin)
+    if first[0] <= 0 and _NASAB.search(script):
+        shorter = max(_arabic_skeletons(s, latin) for s in _shorter_lineages(script, latin))
+        if shorter[0] > 0:
+            return min(shorter[0], 4.0), f"{shorter[1]}, the generations the Latin name leaves out aside"
+    return first
+
+
+# A generation of an Arabic name's lineage, "son (daughter) of X" (بن نايف; بن عبد العزيز, whose
+# name is two words), and the royal house that closes it (آل سعود, the House of Saud).
+_NASAB = re.compile(r"\s+(?:بن|بنت|ابن)\s+(?:(?:عبد|أبو|ابو)\s+)?\S+")
+_HOUSE = re.compile(r"\s+آل\s+\S+$")
+_LATIN_LINEAGE = frozenset({"bin", "bint", "ibn"})
+
+
+def _shorter_lineages(script: str, latin: str) -> list[str]:
+    """An Arabic name with only as many generations as the Latin name writes ("محمد بن نايف بن
+    عبد العزيز آل سعود" / Muhammad bin Nayef; none: "عبد الله بن عبد العزيز الربيعة" / Abdullah Al
+    Rabeeah), with its royal house and without it (a Latin name may leave the house out). A family
+    name the house is not (الربيعة) stays: it tells namesakes of one lineage apart."""
+    kept = sum(w in _LATIN_LINEAGE for w in words(latin))
+    generations = list(_NASAB.finditer(script))
+    if len(generations) <= kept or len(words(latin)) - kept < 2:  # one word alone is no lineage
+        return [script]
+    cut = generations[kept]
+    shorter = script[: cut.start()] + script[generations[-1].end() :]
+    return [shorter, _HOUSE.sub("", shorter)]
+
+
+def _arabic_skeletons(script: str, latin: str) -> tuple[float, str]:
+    """`skeletons` of a script's name but Thai, its royal house's article (آل) aside; where that
+    reading fails, a ta marbuta read as t, Hebrew by its consonants alone, Arabic without the
+    article a Latin name may leave out."""
     # آل opening a family ("آل سعود", Al Saud) is the article a Latin name may leave out: dropped
     # as a word, never a word read "l" (علاء, Alaa)
     script = " ".join(_FAMILY_ARTICLE.sub("", script).split())
@@ -195,14 +234,14 @@ def _read_skeletons(
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
     if not theirs or not mine or not meets(mine[-1], theirs):
         return differ
+    if "".join(theirs) == "".join(mine):  # a word of one consonant too: every letter in its place
+        return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
     if _one_consonant_astray(theirs, mine):
         return differ
     if all(meets(s, mine) for s in theirs):
         return (5.0 if len(mine) <= len(theirs) else 4.0, f"the consonants of {script} are those of {latin}")
     if _middle_left_out(theirs, mine):
         return (4.0, f"the consonants of {latin} are those of {script}, a middle name on one side")
-    if "".join(theirs) == "".join(mine):
-        return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
     return differ
 
 

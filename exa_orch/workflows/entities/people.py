@@ -44,6 +44,7 @@ from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import (
     ALPHABETS,
     KOREAN_SURNAMES,
+    azeri_spelled,
     chinese_spelled,
     cyrillic,
     korean_key,
@@ -393,18 +394,39 @@ def _untitled(name: str) -> str:
 
 def _skeletons(a: str, b: str) -> tuple[float, str] | None:
     """consonants.skeletons of the names as written, or, where they differ, without the handles
-    and titles a Latin page writes beside the name (the script's reading drops its own)."""
+    and titles either page writes beside the name, on one side or both (a title's word may be the
+    other name's own: "الشيخ سلطان بن محمد" / "Sultan bin Muhammad")."""
     first = skeletons(a, b)
-    if first is None or first[0] > 0 or (_untitled(a), _untitled(b)) == (a, b):
+    if first is None or first[0] > 0:
         return first
-    again = skeletons(_untitled(a), _untitled(b))
-    return again if again is not None and again[0] > 0 else first
+    bare_a, bare_b = _untitled(a), _untitled(b)
+    for x, y in dict.fromkeys([(bare_a, b), (a, bare_b), (bare_a, bare_b)]):
+        if (x, y) == (a, b):
+            continue
+        again = skeletons(x, y)
+        if again is not None and again[0] > 0:
+            return again
+    return first
 
 
 def _read_whole(a: str, b: str) -> tuple[float, str]:
     """`name_evidence` by each reading of the two names, given names and family name."""
     best = _any_reading(a, b)
-    return max(best, _by_kanji(a, b) or best, _by_sound(a, b) or best)
+    return max(best, _by_kanji(a, b) or best, _by_sound(a, b) or best, _by_azeri(a, b) or best)
+
+
+def _by_azeri(a: str, b: str) -> tuple[float, str] | None:
+    """Two Latin names, one written with Azerbaijani letters, read as English spellings of such
+    names write them (scripts.azeri_spelled: Teymur Rəcəbov / Teimour Radjabov, Vüqar / Vugar) and
+    as their sounds go, weighed as a reading is, one less; None when not such a pair or they still
+    differ."""
+    spelled = azeri_spelled(a), azeri_spelled(b)
+    x, y = (s or n for s, n in zip(spelled, (a, b), strict=True))
+    if (spelled[0] is None) == (spelled[1] is None) or not (is_latin(x) and is_latin(y)):
+        return None
+    x, y = sounded(fold(x)), sounded(fold(y))
+    weight, said = _any_reading(x, y)
+    return (weight - 1.0, f"{said} (spelled as English writes Azerbaijani names)") if weight > 0 else None
 
 
 def _by_sound(a: str, b: str) -> tuple[float, str] | None:

@@ -69,12 +69,18 @@ _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 def cyrillic(name: str) -> str | None:
     """A name in Cyrillic letters spelled in Latin ones as its usual romanizations write it: anyascii
     (before accents are folded away: й is "y", not "i"), "-iy" endings as "-y" ("Евгений
-    Касперский" -> "Evgeny Kaspersky"); None for a name with no Cyrillic letter."""
+    Касперский" -> "Evgeny Kaspersky"), Kazakh letters as Russian ones (`_KAZAKH`); None for a name
+    with no Cyrillic letter."""
     if not _CYRILLIC.search(name):
         return None
     from anyascii import anyascii
 
-    return re.sub(r"iy\b", "y", anyascii(name).replace("'", ""))
+    return re.sub(r"iy\b", "y", anyascii(name.translate(_KAZAKH)).replace("'", ""))
+
+
+# Letters Kazakh and Kyrgyz add to Cyrillic, as Latin spellings of their names write them, a k, a g
+# and an n (Тоқаев, Tokayev; anyascii: q, gh, ng)
+_KAZAKH = str.maketrans("ҚқҒғҢң", "КкГгНн")
 
 
 _GREEK = re.compile(r"[\u0370-\u03ff]")
@@ -105,17 +111,36 @@ def greek(text: str) -> str:
 # Georgian. A name in one reads close to its Latin spelling, not always as it (Филипп / Philipp,
 # Дивац / Divac, Լևոն / Levon).
 ALPHABETS = re.compile(r"[\u0370-\u03ff\u0400-\u04ff\u0530-\u058f\u10a0-\u10ff]")
-# Spellings of one sound, in order: ts and tz are a c (Serbian and Croatian write ц so), a c is a
-# k or, before e, i or y, an s; ph f, th t, kh and ch h (Х and χ, written kh, ch or h), w v, y and
-# j i, x ks, ou u (Greek ου), gk g (Greek γκ), then a letter written twice once.
-_SOUNDED = (("tz", "c"), ("ts", "c"), ("ph", "f"), ("th", "t"), ("kh", "h"), ("ch", "h"), ("w", "v"),
-            ("y", "i"), ("j", "i"), ("x", "ks"), ("ou", "u"), ("gk", "g"))  # fmt: skip
+# Spellings of one sound, in order: dzh, dj and zh are a j (Джамала: Dzhamala, Jamala; Жапаров:
+# Zhaparov, Japarov), ts and tz are a c (Serbian and Croatian write ц so), a c is a k or, before e,
+# i or y, an s; ph f, th t, kh and ch h (Х and χ, written kh, ch or h), w v, y and j i, x ks, ou u
+# (Greek ου), gk g (Greek γκ), then a letter written twice once.
+_SOUNDED = (("dzh", "j"), ("dj", "j"), ("zh", "j"), ("tz", "c"), ("ts", "c"), ("ph", "f"), ("th", "t"),
+            ("kh", "h"), ("ch", "h"), ("w", "v"), ("y", "i"), ("j", "i"), ("x", "ks"), ("ou", "u"),
+            ("gk", "g"))  # fmt: skip
+
+# Azerbaijani's Latin letters as the English spellings of its names write them, most by way of
+# Russian: ə a, c j, ç ch, ş sh, x kh, q g, ğ gh, ı i (Rəcəbov: Radjabov, Vüqar: Vugar, Şəhriyar:
+# Shakhriyar). A name with one of ə ş ç ğ ı is read so (`azeri_spelled`); Turkish shares all but ə.
+_AZERI = str.maketrans({"ə": "a", "Ə": "A", "c": "j", "C": "J", "ç": "ch", "Ç": "Ch", "ş": "sh", "Ş": "Sh",
+                        "x": "kh", "X": "Kh", "q": "g", "Q": "G", "ğ": "gh", "Ğ": "Gh", "ı": "i", "İ": "I"})  # fmt: skip
+_AZERI_LETTER = re.compile(r"[əƏşŞçÇğĞıİ]")
+
+
+def azeri_spelled(name: str) -> str | None:
+    """A Latin name with Azerbaijani (or Turkish) letters spelled as English spellings of
+    Azerbaijani names write it (`_AZERI`: "Teymur Rəcəbov" -> "Teymur Rajabov"); None for a name
+    with none of them."""
+    return name.translate(_AZERI) if _AZERI_LETTER.search(name) else None
 
 
 def sounded(text: str) -> str:
     """Folded Latin `text` spelled as its sounds go (`_SOUNDED`), so that a name read out of an
     alphabet (`ALPHABETS`) meets the Latin spelling it is known by: "filipp kirkorov" and "philipp
     kirkorov" both "filip kirkorov", "vlade divats" and "vlade divac" both "vlade divak"."""
+    # a y between vowels is a glide one spelling writes and another leaves out (Токаев: Tokaev,
+    # Tokayev)
+    text = re.sub(r"(?<=[aeiou])y(?=[aeiou])", "", text)
     for two, one in _SOUNDED:
         text = text.replace(two, one)
     text = re.sub(r"c(?=[eiy])", "s", text).replace("c", "k")

@@ -51,6 +51,17 @@ _RANKS = frozenset(
     # a commander of an order, as Portuguese and Spanish write it before a name ("Comendador Rui Nabeiro")
     " comendador comendadora".split()
 )
+# The same titles as Arabic and Persian write them before a name, each with its article where
+# Arabic writes one ("الملك حمد بن عيسى" is King Hamad bin Isa, "الشيخ الدكتور سلطان بن محمد" Sheikh
+# Dr Sultan bin Muhammad): king, queen, prince, princess, sheikh, sheikha, sultan, sayyid, doctor,
+# president, engineer, professor, imam, hajj; the styles "His (Royal) Highness", "His Majesty",
+# "His Excellency"; Persian doctor, engineer, ayatollah. Without its article a word is a name
+# (سلطان is Sultan Al Jaber's given name), so only the article's form is a title.
+_ARABIC_TITLES = frozenset(
+    "الملك الملكة الأمير الأميرة الشيخ الشيخة السلطان السلطانة السيد السيدة الدكتور الدكتورة الرئيس "
+    "المهندس الأستاذ الإمام الحاج الحاجة صاحب السمو الملكي سمو جلالة فخامة معالي سعادة "
+    "دکتر مهندس آیت‌الله".split()
+)
 # Honorifics of two words, one of which may be a name alone ("Tan" is a family name, "Sri" a given
 # one): dropped only as the pair, before the name ("Tan Sri Anthony Fernandes", "Datuk Seri ...").
 _PAIRS = r"(?:tan|puan|datuk|dato'?|datin|toh)\s+se?ri"
@@ -59,7 +70,9 @@ TITLE_PAIRS = re.compile(rf"^\s*{_PAIRS}\s+", re.I)
 # Malaysia's pairs (`_PAIRS`)
 _STYLES = (r"the(?=\s+(?:rt|right|most|hon)\b)", r"right", r"most", r"h\.\s?e\.", _PAIRS)
 _OPENING = re.compile(
-    r"^\s*(?:(?:" + "|".join([*_STYLES, *sorted(REGNAL | _RANKS)]) + r")[.'’]?\s+)+(?!of\b)(?=\S+\s*\S)",
+    r"^\s*(?:(?:"
+    + "|".join([*_STYLES, *sorted(REGNAL | _RANKS | _ARABIC_TITLES)])
+    + r")[.'’]?\s+)+(?!of\b)(?=\S+\s*\S)",
     re.I,
 )  # "Archbishop of Canterbury" is an office, no name
 _REGNAL_OPENING = re.compile(r"^\s*(?:(?:" + "|".join(sorted(REGNAL)) + r")\.?\s+)+(?=\S)", re.I)
