@@ -372,3 +372,28 @@ def test_a_word_saying_what_kind_of_body_it_is_before_a_short_name_is_no_other_n
 def test_an_institution_s_name_in_two_languages_is_one_name(a: str, b: str, agree: bool) -> None:
     said = entities.names_agree(entities.clean_name(a), entities.clean_name(b))
     assert (said == "one institution's name in two languages") == agree, said
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "said"),
+    [
+        ("Ngân hàng TMCP Đông Á", "Dong A Bank", "equal names"),  # a Vietnamese trade opens the name
+        ("Tập đoàn Vạn Hưng", "Van Hung Group", "equal names"),
+        ("푸본현대생명보험", "푸본현대생명", "equal names"),  # a Korean insurer's short name
+        ("한화손해보험", "한화생명", None),  # another line of insurance
+        ("Стойленский горно-обогатительный комбинат", "Стойленский ГОК", "abbreviation"),  # some words
+        ("Чусовской металлургический завод", "ЧМЗ", "abbreviation"),  # Ч is "ch"
+        ("Samsung Data Systems", "Samsung SDI", None),
+    ],
+)
+def test_a_name_written_in_another_order_or_abbreviated_in_its_own_script(
+    a: str, b: str, said: str | None
+) -> None:
+    assert entities.names_agree(entities.clean_name(a), entities.clean_name(b)) == said
+
+
+def test_an_arabic_name_of_a_state_industry_translates_word_by_word() -> None:
+    from exa_orch.workflows.entities.heard_words import translate
+
+    assert translate("شركة الأسمدة العربية السعودية", "saudi arabian fertilizer")
+    assert not translate("شركة الأسمدة العربية السعودية", "saudi arabian chemicals")

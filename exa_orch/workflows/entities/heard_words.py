@@ -35,7 +35,7 @@ from exa_orch.workflows.entities.word_tables import (
 )
 
 _STOP = frozenset({"of", "the", "and", "de", "du", "des", "la", "le", "d"})
-_DROPPED = frozenset("company co corporation corp limited ltd inc plc".split())
+_DROPPED = frozenset("company co corporation corp limited ltd inc plc compagnie societe".split())
 
 
 def content(latin: str) -> list[str]:
@@ -102,7 +102,7 @@ def _words(written: str, table: dict[str, tuple[str, ...]]) -> list[str]:
 def _renderings(words: list[str], table: dict[str, tuple[str, ...]], most: int) -> Iterator[list[str]]:
     """The English words of each way a name's words may be rendered, `most` at most; none when the
     table lacks one of them or the name has one word only."""
-    said = [table.get(w) for w in words]
+    said = [table.get(w, table.get(w[1:]) if table is ARABIC and w[:1] == "و" else None) for w in words]
     if len(said) < 2 or any(r is None for r in said):
         return
     choices = [r for r in said if r and r != ("",)]

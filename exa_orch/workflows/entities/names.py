@@ -8,9 +8,10 @@ from functools import lru_cache
 from typing import cast
 
 from exa_orch.workflows.entities import brahmic
-from exa_orch.workflows.entities.script_forms import without_cjk_forms
+from exa_orch.workflows.entities.script_forms import in_english_order, without_cjk_forms
 from exa_orch.workflows.entities.scripts import greek, hong_kong_reading, is_cjk, sound_key, sounds_alike
 from exa_orch.workflows.entities.terms import TERMS, WORD
+from exa_orch.workflows.entities.word_tables import INSTITUTION_WORDS
 
 # Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
 # Thailand's "Public Company Limited" once cleanco took "Company Limited"; Spain's and Latin
@@ -34,20 +35,7 @@ _MORE_FORMS = (
     # ("Burgan Bank K.P.S.C.", "Ahli Bank Q.P.S.C.", "Emaar Properties PJSC", "Omantel SAOG",
     # "Saudi Aramco Base Oil Company SJSC", "Commercial International Bank (Egypt) S.A.E.")
     | {"kpsc", "k p s c", "kscp", "k s c p", "ksc", "k s c", "qpsc", "q p s c", "qsc", "q s c", "p j s c"}
-    | {
-        "psc",
-        "p s c",
-        "saog",
-        "s a o g",
-        "saoc",
-        "s a o c",
-        "bsc",
-        "b s c",
-        "sjsc",
-        "s j s c",
-        "sae",
-        "s a e",
-    }
+    | frozenset("psc|p s c|saog|s a o g|saoc|s a o c|bsc|b s c|sjsc|s j s c|sae|s a e".split("|"))
     # a football club's form, as a legal form is written after the name ("Rangers F.C.", "Rangers
     # Football Club", "Valencia CF", "Real Madrid Club de Fútbol"): one club either way
     | {"fc", "f c", "afc", "a f c", "cf", "c f", "football club", "club de futbol"}
@@ -133,8 +121,9 @@ def written_name(name: str) -> str:
     """`name` as written, but for what is no part of it: a legal form in CJK script, or one in
     Cyrillic or Georgian before it, a former name in brackets, the name's own initials in brackets
     after it ("Coca-Cola İçecek (CCI)" -> "Coca-Cola İçecek"), so that what cleaning drops from it is
-    its legal form alone."""
-    bare = _SCRIPT_OPENING_FORMS.sub("", without_cjk_forms(name))
+    its legal form alone; a Vietnamese name's trade after it and a Korean insurer's name short, as
+    the English and the short names write them (script_forms.in_english_order)."""
+    bare = in_english_order(_SCRIPT_OPENING_FORMS.sub("", without_cjk_forms(name)))
     return _without_own_initials(without_renamed(bare))
 
 
@@ -271,9 +260,42 @@ def _abbreviation(x: str, y: str) -> bool:
     kept = [w for w in x.split() if w not in _STOP]
     if len(kept) < 2:
         return False
-    initials = {"".join(w[0] for w in kept[:k]) for k in range(2, len(kept) + 1)}
     with_and = "".join(w[0] if w not in ("and",) else "and" for w in x.split() if w not in _STOP[1:])
-    return bool(initials & letters) or with_and in letters
+    return bool(_initials(kept) & letters) or with_and in letters
+
+
+# Latin letters that spell one Cyrillic letter (Ч ch, Ц ts, Ш sh, Ж zh, Х kh, Я ya, Ю yu, Щ shch): a
+# name's initials in Cyrillic read so ("ЧЦЗ", "chtsz", are those of "Челябинский цинковый завод")
+_DIGRAPHS = ("shch", "ch", "ts", "sh", "zh", "kh", "ya", "yu")
+
+
+def _initials(kept: list[str], *, whole: bool = False) -> set[str]:
+    """The initials of `kept`'s first two words or more (`whole`: of all of them), each word's
+    first letter or, for three words or more, the letters of one Cyrillic letter it opens with."""
+    found, ways = set(), {""}
+    for at, w in enumerate(kept[:8], 1):
+        firsts = {w[0], *(d for d in _DIGRAPHS if len(kept) >= 3 and w.startswith(d))}
+        ways = {o + f for o in ways for f in firsts}
+        if at >= 2 and (at == len(kept) or not whole):
+            found |= ways
+    return found
+
+
+def _abbreviated_part(x: list[str], y: list[str]) -> bool:
+    """`y` writes two or more of `x`'s words as their initials, one word of three letters at least,
+    the words around them alike ("lebedinskiy gok" / "lebedinskiy gorno obogatitelnyy kombinat")."""
+    head = next((i for i, (p, q) in enumerate(zip(x, y, strict=False)) if p != q), min(len(x), len(y)))
+    tail = next(
+        (i for i, (p, q) in enumerate(zip(x[head:][::-1], y[head:][::-1], strict=False)) if p != q), 0
+    )
+    part, short = x[head : len(x) - tail], y[head : len(y) - tail]
+    return (
+        bool(head or tail)
+        and len(short) == 1
+        and len(short[0]) >= 3
+        and len(part) >= 2
+        and short[0] in _initials([w for w in part if w not in _STOP], whole=True)
+    )
 
 
 def _syllabic(x: str, y: str) -> bool:
@@ -410,19 +432,6 @@ def _unjoined(cleaned: str) -> str:
     return " ".join(w for w in cleaned.split() if w not in _JOINING)
 
 
-# The word an institution's name says it is, in the languages its pages are written in, as English
-# writes it: its name in two languages is these words translated and put in the other's order
-_INSTITUTION = {
-    **dict.fromkeys("instituto institut istituto institutet instytut".split(), "institute"),
-    **dict.fromkeys(
-        "universidad universidade universita universitat universite universiteit universitet uniwersytet".split(),
-        "university",
-    ),
-    **dict.fromkeys("academia academie akademie accademia akademia".split(), "academy"),
-    **dict.fromkeys("fundacion fundacao fondation fondazione stiftung fundacja".split(), "foundation"),
-    **dict.fromkeys("museo musee museu".split(), "museum"),
-    **dict.fromkeys("hopital ospedale krankenhaus".split(), "hospital"),
-}
 IN_TWO_LANGUAGES = "one institution's name in two languages"
 # How `names_agree` says two names are one name (not one within or extending the other)
 # German writes an umlaut out where its letters are missing (a ticker's name: "Flughafen Zuerich
@@ -443,7 +452,9 @@ ONE_NAME = (
 
 def _in_english(ws: list[str]) -> list[str]:
     """A name's words, an institution's kind word in English, small words left out, in order."""
-    return sorted(_INSTITUTION.get(w, w) for w in ws if w not in _STOP and w not in ("di", "del", "da", "do"))
+    return sorted(
+        INSTITUTION_WORDS.get(w, w) for w in ws if w not in _STOP and w not in ("di", "del", "da", "do")
+    )
 
 
 def names_agree(a: str, b: str) -> str | None:
@@ -473,9 +484,9 @@ def _written_otherwise(a: str, b: str) -> str | None:
         return "equal names but for spaces"
     if _WRITTEN_OUT.sub("", a) == _WRITTEN_OUT.sub("", b) and len(joined_a) >= 6:
         return UMLAUTS_WRITTEN_OUT
-    if _abbreviation(a, b) or _abbreviation(b, a):
-        return "abbreviation"
     wa, wb = a.split(), b.split()
+    if _abbreviation(a, b) or _abbreviation(b, a) or _abbreviated_part(wa, wb) or _abbreviated_part(wb, wa):
+        return "abbreviation"
     if len(wa) >= 2 and _in_english(wa) == _in_english(wb) and set(wa) != set(wb):
         return IN_TWO_LANGUAGES  # "Instituto Butantan" / "Butantan Institute"
     if _syllabic(a, b) or _syllabic(b, a):

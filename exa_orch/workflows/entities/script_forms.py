@@ -60,3 +60,36 @@ def kana_only(name: str) -> bool:
     """A name written in kana alone but for its legal form ("株式会社ふくや"): as a kanji name's
     reading in kana writes it, which homophones share."""
     return bool(_KANA_ONLY.fullmatch(CJK_FORMS.sub("", name).strip() or "x"))
+
+
+# A Vietnamese name opens with its trade, where English closes with it: "Ngân hàng TMCP Nam Á" is
+# Nam A Bank ("TMCP", a joint-stock commercial bank, its legal form), "Tập đoàn Vạn Thịnh Phát" Van
+# Thinh Phat Group, "Tổng công ty" a corporation, "Chứng khoán" securities, "Bảo hiểm" insurance.
+_VIETNAMESE_TRADES = tuple(
+    # the name a trade opens runs to the name's end, or to a dash or a bracket ("GVR - Tập đoàn Công
+    # nghiệp Cao su Việt Nam - CTCP", a listing's title)
+    (re.compile(rf"(?<!\w)(?i:{opening})\s+([^\-–(]*[^\-–(\s])"), trade)
+    for opening, trade in (
+        (r"ng[âa]n\s+h[àa]ng(?:\s+(?:tmcp|th[ưu][ơo]ng\s+m[ạa]i\s+c[ổo]\s+ph[ầa]n))?", "Bank"),
+        (r"t[ậa]p\s+[đd]o[àa]n", "Group"),
+        (r"t[ổo]ng\s+c[ôo]ng\s+ty", "Corporation"),
+        (r"ch[ứu]ng\s+kho[áa]n", "Securities"),
+        (r"b[ảa]o\s+hi[ểe]m", "Insurance"),
+    )
+)
+# A Korean insurer's legal name closes with 보험 (insurance) after the line its short name says:
+# 흥국생명보험 is 흥국생명 (life), 메리츠화재해상보험 메리츠화재 (fire and marine), 현대해상화재보험
+# 현대해상 (marine and fire)
+_KOREAN_INSURERS = re.compile(r"(?<=[\uac00-\ud7a3])(생명|화재|해상)(?:해상|화재)?보험$")
+
+
+def in_english_order(name: str) -> str:
+    """`name` with a Vietnamese trade that opens it (or the part of it a dash sets off) written
+    after it, as English writes it (`_VIETNAMESE_TRADES`: "Ngân hàng TMCP Bắc Á" -> "Bắc Á Bank"),
+    and a Korean insurer's name as short as it goes by (`_KOREAN_INSURERS`); `name` as it is
+    otherwise."""
+    name = _KOREAN_INSURERS.sub(r"\1", name)
+    for opening, trade in _VIETNAMESE_TRADES:
+        if opening.search(name):
+            return opening.sub(rf"\1 {trade}", name, count=1)
+    return name

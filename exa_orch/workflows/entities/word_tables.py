@@ -1,6 +1,7 @@
 """The words of organisation names in Arabic (and Persian), Hebrew, Cyrillic and Greek letters,
 with where each was read, and the letters that tell those scripts: data only; heard_words.py
-translates names by them, and hears their other words by their consonants.
+translates names by them, and hears their other words by their consonants. Also the words an
+institution's name says it is in Latin-script languages (`INSTITUTION_WORDS`).
 """
 
 from __future__ import annotations
@@ -52,9 +53,9 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "البحرين": "bahrain",
         "عمان العماني": "oman|omani",
         "الخليج الخليجي الخليجية": "gulf",
-        "المغرب المغربي المغربية للمغرب": "morocco|moroccan|maroc",
-        "التونسي التونسية تونس": "tunisia|tunisian|tunisie|tunis",
-        "الجزائر الجزائري الجزائرية": "algeria|algerian|algerie",
+        "المغرب المغربي المغربية للمغرب": "morocco|moroccan|maroc|marocain|marocaine",
+        "التونسي التونسية تونس": "tunisia|tunisian|tunisie|tunis|tunisien|tunisienne",
+        "الجزائر الجزائري الجزائرية": "algeria|algerian|algerie|algerien|algerienne",
         "لبنان اللبناني اللبنانية": "lebanon|lebanese|liban",
         "الإسكندرية": "alexandria",
         "القاهرة": "cairo",
@@ -118,6 +119,13 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "الشعبي الشعبية": "popular|populaire|people's",
         "الفلاحي الفلاحية": "agricultural|agricole",
         "القرض": "credit",
+        # Maghreb and Egyptian state industries, in their French names too (Groupe Chimique Tunisien,
+        # Compagnie des Phosphates de Gafsa)
+        "المجمع مجمع": "group|groupe|complex",
+        "الكيميائي الكيميائية الكيماويات للكيماويات": "chemical|chemicals|chimique|chimiques",
+        "الفوسفات للفوسفات فسفاط الفسفاط": "phosphate|phosphates",
+        "الأسمدة للأسمدة": "fertilizer|fertilizers|fertiliser|fertilisers|engrais",
+        "الأبيض البيضاء": "white",
         # Persian words of company names (Wiktionary): شرکت (company) left out, as English may
         "شرکت": "",
         "ملی": "national",
@@ -248,3 +256,18 @@ GREEK: dict[str, tuple[str, ...]] = rendered(
     }
 )
 GREEK_LETTERS = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
+
+# The word an institution's name says it is, in the languages its pages are written in, as English
+# writes it: its name in two languages is these words translated and put in the other's order
+# (names.names_agree)
+INSTITUTION_WORDS = {
+    **dict.fromkeys("instituto institut istituto institutet instytut".split(), "institute"),
+    **dict.fromkeys(
+        "universidad universidade universita universitat universite universiteit universitet uniwersytet".split(),
+        "university",
+    ),
+    **dict.fromkeys("academia academie akademie accademia akademia".split(), "academy"),
+    **dict.fromkeys("fundacion fundacao fondation fondazione stiftung fundacja".split(), "foundation"),
+    **dict.fromkeys("museo musee museu".split(), "museum"),
+    **dict.fromkeys("hopital ospedale krankenhaus".split(), "hospital"),
+}
