@@ -312,6 +312,11 @@ def loc(item: Json, location: str) -> Json:
             co("b", "Ayala Land", "https://www.ayala.com/ayala-land", "Ayala Land is a property developer."),
             "Ayala Land adds 'land' to the other's name on ayala.com/ayala-land",
         ),
+        (  # a word of two letters, named by the path as the whole name; "Et" (meat) is no legal form
+            co("a", "Yayla", "https://www.yayla.com.tr/"),
+            co("b", "Yayla Et", "https://www.yayla.com.tr/kurumsal/yayla-et"),
+            "Yayla Et adds 'et' to the other's name on yayla.com.tr/kurumsal/yayla-et",
+        ),
         (
             co("a", "LATAM Airlines Group", "https://www.latamairlines.com/"),
             co(

@@ -424,12 +424,15 @@ def _regional_unit(a: Record, b: Record, ev: Evidence) -> None:
 
 
 def _path_names(longer: Record, extra: frozenset[str]) -> list[str]:
-    """The words `longer` adds to the other's name that its page's path names, or its initials
-    there (petronas.com/pdb: PETRONAS Dagangan (Berhad))."""
+    """The words `longer` adds to the other's name that its page's path names (a word shorter than
+    three letters only where a path segment is the whole name), or its initials there
+    (petronas.com/pdb: PETRONAS Dagangan (Berhad))."""
     where = longer.site
     if not where or not extra:
         return []
     named = sorted(w for w in extra if len(w) >= 3 and w in where.path)
+    if not named and longer.clean.replace(" ", "") in {s.replace("-", "") for s in where.path.split("/")}:
+        named = sorted(extra)  # pinar.com.tr/yatirimci-iliskileri/pinar-et: Pınar Et, not Pınar
     return named or ([f"{longer.name}'s initials"] if _initials_in_path(longer.clean, where.path) else [])
 
 

@@ -51,7 +51,9 @@ _OPENING_FORMS = (
     ("jsc",),
     ("pt",),
 )
-_NOT_LEGAL = frozenset("uk us usa eu".split())
+# Words cleanco reads as legal forms that close names as words of their own: a country ("Santander
+# UK"), Turkish "et", meat (Pınar Et; cleanco: a Bulgarian sole trader's ЕТ, which opens a name)
+_NOT_LEGAL = frozenset("uk us usa eu et".split())
 # What a company's own page adds to its name in a page's title: the page, not another company
 # ("Verizon Investor Relations"). Not "investors": a firm may be named so.
 _PAGE_NAMES = frozenset({"investor relations", "newsroom", "careers", "press room"})
