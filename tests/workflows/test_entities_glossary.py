@@ -904,3 +904,21 @@ def test_a_loanword_in_hangul_or_katakana_is_heard_as_its_english_word(
 def test_a_greek_state_company_translates(written: str, latin: str) -> None:
     assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
     assert glossary.agrees(written, clean_name(written), "Cyprus Airports", "cyprus airports") is None
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [
+        ("中国国电集团有限公司", "China Guodian Corporation", True),  # a state group, a corporation in English
+        ("中国国电集团股份有限公司", "China Guodian Corporation", False),  # its joint-stock arm is not
+        ("中国国电集团有限公司", "China Guodian Company Limited", False),
+        ("โรงพยาบาลเวชธานี", "Vejthani Hospital", True),  # Thai, read by its consonants, the trade first
+        ("โรงพยาบาลเวชธานี", "Vejthani Bank", False),
+        ("เวชธานี", "Vejthani Hospital", False),  # a trade one name says and the other does not
+    ],
+)
+def test_a_chinese_state_group_and_a_thai_company_agree_with_their_english_names(
+    written: str, latin: str, agree: bool
+) -> None:
+    said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+    assert bool(said) is agree, said

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from exa_orch.workflows.entities.names import fold, words
+from exa_orch.workflows.entities.names import clean_name, fold, words
+from exa_orch.workflows.entities.script_forms import without_cjk_forms
 from exa_orch.workflows.entities.scripts import consonantal, skeleton
 from exa_orch.workflows.entities.spelled import letters_named
 from exa_orch.workflows.entities.titles import HONORIFICS, PARTICLES
@@ -232,10 +233,10 @@ def _read_skeletons(
     theirs, mine = _word_skeletons(script, latin, read, thai)
     latin = written or latin
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
+    if theirs and "".join(theirs) == "".join(mine):  # every letter in its place, a word of one too
+        return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
     if not theirs or not mine or not meets(mine[-1], theirs):
         return differ
-    if "".join(theirs) == "".join(mine):  # a word of one consonant too: every letter in its place
-        return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
     if _one_consonant_astray(theirs, mine):
         return differ
     if all(meets(s, mine) for s in theirs):
@@ -303,3 +304,50 @@ def _middle_left_out(theirs: list[str], mine: list[str]) -> bool:
         and meets(theirs[0], mine[:1])
         and meets(theirs[-1], mine[-1:])
     )
+
+
+# Words a Thai company's name opens with, which its English name says after the name or leaves out
+# (ธนาคารกรุงไทย, Krung Thai Bank; โรงพยาบาลจุฬารัตน์, Chularat Hospital; เครือเจริญโภคภัณฑ์, Charoen
+# Pokphand Group), longest first; "(ประเทศไทย)", "(Thailand)", after a subsidiary's name
+_THAI_OPENINGS = (
+    ("กลุ่มธุรกิจ", "group"),
+    ("โรงพยาบาล", "hospital"),
+    ("ธนาคาร", "bank"),
+    ("โรงแรม", "hotel"),
+    ("เครือ", "group"),
+    ("กลุ่ม", "group"),
+)
+_THAI_COUNTRY = "(ประเทศไทย)"
+# a reading of consonants alone names a company only when it holds this many (บ้านปู / Banpu: 3 is
+# too few a name's)
+_COMPANY_CONSONANTS = 4
+
+
+def thai_agrees(a_written: str, b_written: str) -> str | None:
+    """`thai_company` of two company names as written, either way round."""
+    return thai_company(without_cjk_forms(a_written), b_written) or thai_company(
+        without_cjk_forms(b_written), a_written
+    )
+
+
+def thai_company(written: str, latin: str) -> str | None:
+    """A company's name in Thai letters, its legal form gone (script_forms.without_cjk_forms), whose
+    consonants are those of a Latin one (`skeletons`): the trade Thai writes before the name said
+    after it in the Latin name or left out (`_THAI_OPENINGS`), "(Thailand)" on both sides or
+    neither, `_COMPANY_CONSONANTS` at least; None otherwise."""
+    thai = written.strip()
+    if not THAI_LETTER.search(thai) or THAI_LETTER.search(latin):
+        return None
+    mine = clean_name(latin).split()  # its legal form gone too ("Chularat Hospital PCL")
+    if (_THAI_COUNTRY in thai) != ("thailand" in mine):
+        return None
+    thai = thai.replace(_THAI_COUNTRY, " ").strip()
+    mine = [w for w in mine if w != "thailand"]
+    for opening, english in _THAI_OPENINGS:
+        if thai.startswith(opening) and len(thai) > len(opening):
+            thai, mine = thai[len(opening) :].strip(), [w for w in mine if w != english]
+            break
+    said = skeletons(thai, " ".join(mine))
+    if not said or said[0] <= 0 or sum(len(skeleton(w)) for w in mine) < _COMPANY_CONSONANTS:
+        return None
+    return said[1]

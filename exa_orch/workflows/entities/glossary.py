@@ -37,6 +37,7 @@ from typing import NamedTuple
 from rapidfuzz.distance import Levenshtein
 
 from exa_orch.workflows.entities import heard_words, spelled
+from exa_orch.workflows.entities.consonants import thai_agrees
 from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.heard_words import content, without
 from exa_orch.workflows.entities.japanese import composed, family_reading, heard, heard_katakana, spells
@@ -179,11 +180,20 @@ def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> b
     return droppable and _match(rest, left, branded)
 
 
+# A Chinese state group's English name calls it a corporation (中国华电集团有限公司, China Huadian
+# Corporation; 国家电力投资集团, State Power Investment Corporation): its listed arm, a joint-stock
+# company (股份), is the "Group" (东风汽车集团股份有限公司, Dongfeng Motor Group Company Limited)
+_GROUP = re.compile(r"集团|集團")
+
+
 @lru_cache(maxsize=65536)
-def translates(written: str, latin: str, *, says_company: bool = False) -> str | None:
+def translates(
+    written: str, latin: str, *, says_company: bool = False, corporation: bool = False
+) -> str | None:
     """How `written` (a name in Chinese characters, kana, Hangul or Arabic letters) translates to
     `latin` (a cleaned Latin name, whose written name `says_company`: heard_words.says_company), or
-    None (module docstring)."""
+    None (module docstring); `corporation`: the Latin name as written says "Corporation" and the
+    other writes no joint-stock form, so its 集团 may be that corporation (`_GROUP`)."""
     if heard_words.table_of(written) is not None:  # Arabic, Hebrew, Cyrillic or Greek letters
         return heard_words.translate(written, latin, says_company=says_company)
     if not (_HAN.search(written) or _HANGUL.search(written) or _KANA.search(written)):
@@ -199,6 +209,8 @@ def translates(written: str, latin: str, *, says_company: bool = False) -> str |
         return None  # one term alone ("中国" / "China") names no organisation
     if _match(segs, words, branded):
         return f"{written} translates as {latin}"
+    if corporation and _GROUP.search(written) and _match(segs, (*words, "group"), branded):
+        return f"{written} translates as {latin}, its group a corporation"
     if any(_match(spelled, words, branded) for spelled in _spelled_out(segs)):
         return f"{written} translates as {latin}, its letters spelled out"
     return _place_unwritten(written, latin, segs, words, branded)
@@ -327,6 +339,8 @@ def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | 
     read = reading_agrees(a_written, a_clean, b_written, b_clean)
     if read and not _other_structure(a_written, a_clean, b_written, b_clean):
         return read
+    if thai := thai_agrees(a_written, b_written):
+        return thai
     for written, cleaned, other_written, other in (
         (a_written, a_clean, b_written, b_clean),
         (b_written, b_clean, a_written, a_clean),
@@ -340,6 +354,7 @@ def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | 
                     CJK_FORMS.sub(" ", written).strip(),
                     other,
                     says_company=heard_words.says_company(other_written),
+                    corporation=_says_corporation(other_written) and "股份" not in written,
                 )
             )
             if said:
@@ -350,6 +365,13 @@ def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | 
             if len(heard) == 3 and heard == sound_key(other.replace(" ", "")):
                 return f"{written} sounds as {other} does"
     return None
+
+
+def _says_corporation(latin_written: str) -> bool:
+    """A Latin name as written calls itself a corporation and not a group ("China Huadian
+    Corporation Ltd.")."""
+    said = set(fold(latin_written).replace(".", " ").split())
+    return bool(said & {"corporation", "corp"}) and "group" not in said
 
 
 def trade_unsaid(a_written: str, b_written: str, latin: str) -> bool:

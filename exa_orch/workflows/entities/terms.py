@@ -196,7 +196,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "新加坡": "singapore",
             "美国 美國": "america|american|us",
             "国际 國際 国際 국제": "international",
-            "国家 國家": "national",
+            "国家 國家": "national|state",  # 国家电网, State Grid
             "国民 國民 국민": "national|kookmin|kokumin",
             "人民": "peoples|people",
             "东方 東方": "eastern|orient|oriental",
