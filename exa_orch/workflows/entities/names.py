@@ -8,55 +8,18 @@ from functools import lru_cache
 from typing import cast
 
 from exa_orch.workflows.entities import brahmic
+from exa_orch.workflows.entities.latin_forms import (
+    MORE_FORMS,
+    NOT_LEGAL,
+    OPENING_FORMS,
+    PAGE_NAMES,
+    WRITTEN_SHORT,
+)
 from exa_orch.workflows.entities.script_forms import in_english_order, without_cjk_forms
 from exa_orch.workflows.entities.scripts import greek, hong_kong_reading, is_cjk, sound_key, sounds_alike
 from exa_orch.workflows.entities.terms import TERMS, WORD
 from exa_orch.workflows.entities.word_tables import INSTITUTION_WORDS
 
-# Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
-# Thailand's "Public Company Limited" once cleanco took "Company Limited"; Spain's and Latin
-# America's "Corporación" after a name (Atresmedia Corporación); Mexico's "S.A.B. de C.V.".
-_MORE_FORMS = (
-    frozenset(
-        "abp pbc slu s l u sa nv nv sa s a n v spa s p a sarl sas sl ooo zao ojsc pjsc pcl tbk bhd sdn bhd "
-        "ab publ ltda eirl sro s r o as asa aps ehf kft zrt doo d o o kk k k gk plc llp lp se berhad".split(
-            " "
-        )
-    )
-    | {"ab publ", "s l u", "sa nv", "nv sa", "s p a", "sdn bhd", "s r o", "d o o", "k k"}
-    | {"public", "corporacion", "sab de cv", "s a b de", "s a b de c v", "sa de cv", "s a de c v"}
-    # a joint-stock company of Vietnam and the former Soviet states ("Vinhomes JSC", "Vinhomes
-    # Joint Stock Company" once cleanco took "Company", "JSC Kazatomprom")
-    | {"jsc", "cjsc", "joint stock"}
-    # Colombia's public-service companies ("Interconexión Eléctrica S.A. E.S.P."), a Kazakh joint-stock
-    # company written after its name in Latin letters ("Kaspi.kz AO")
-    | {"esp", "e s p", "sa esp", "s a e s p", "ao"}
-    # the Gulf's and Egypt's public and closed shareholding companies, written with dots or without
-    # ("Burgan Bank K.P.S.C.", "Ahli Bank Q.P.S.C.", "Emaar Properties PJSC", "Omantel SAOG",
-    # "Saudi Aramco Base Oil Company SJSC", "Commercial International Bank (Egypt) S.A.E.")
-    | {"kpsc", "k p s c", "kscp", "k s c p", "ksc", "k s c", "qpsc", "q p s c", "qsc", "q s c", "p j s c"}
-    | frozenset("psc|p s c|saog|s a o g|saoc|s a o c|bsc|b s c|sjsc|s j s c|sae|s a e".split("|"))
-    # a football club's form, as a legal form is written after the name ("Rangers F.C.", "Rangers
-    # Football Club", "Valencia CF", "Real Madrid Club de Fútbol"): one club either way
-    | {"fc", "f c", "afc", "a f c", "cf", "c f", "football club", "club de futbol"}
-)
-# ... or before it ("FC Porto", "Futbol Club Barcelona", "PJSC Lukoil", Indonesia's "PT Adaro")
-_OPENING_FORMS = (
-    ("futbol", "club"),
-    ("football", "club"),
-    ("f", "c"),
-    ("fc",),
-    ("pjsc",),
-    ("ojsc",),
-    ("jsc",),
-    ("pt",),
-)
-# Words cleanco reads as legal forms that close names as words of their own: a country ("Santander
-# UK"), Turkish "et", meat (Pınar Et; cleanco: a Bulgarian sole trader's ЕТ, which opens a name)
-_NOT_LEGAL = frozenset("uk us usa eu et".split())
-# What a company's own page adds to its name in a page's title: the page, not another company
-# ("Verizon Investor Relations"). Not "investors": a firm may be named so.
-_PAGE_NAMES = frozenset({"investor relations", "newsroom", "careers", "press room"})
 FILLER = frozenset("the group holding holdings company grupo gruppo groupe gruppe".split())
 # Words a company's own name may add to its brand on its own site without naming another unit
 # ("Klarna Bank", "Lufthansa Group", "Samsung Electronics Co."): legal and corporate designators.
@@ -65,7 +28,9 @@ DESIGNATORS = FILLER | frozenset(
     "international global worldwide industries enterprises bank banking financial technologies "
     "technology tech systems solutions services labs software platforms networks official".split()
 )
-_STOP = ("and", "of", "the", "for", "de", "la")
+# Words a name's initials leave out, in the languages company names are written in ("Banca Monte
+# dei Paschi di Siena": MPS; "Banco do Brasil": BB); "and" first (`_abbreviation` keeps it as "&")
+_STOP = ("and", "of", "the", "for", "de", "la", "di", "dei", "del", "della", "do", "da", "dos", "du", "des")
 _FOLD = str.maketrans({"ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
                        "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ı": "i"})  # fmt: skip
 
@@ -144,11 +109,11 @@ def clean_name(name: str) -> str:
         bare = cast(str, basename(text)).strip(" ,.-")  # cleanco has no types: it returns a str
         if not bare or bare == text:
             break
-        if set(words(text)[len(words(bare)) :]) & _NOT_LEGAL:
+        if set(words(text)[len(words(bare)) :]) & NOT_LEGAL:
             break  # cleanco reads "UK" as a legal form: "Santander UK plc" is not "Santander"
         text = bare
     found = words(text)
-    opening = next((f for f in _OPENING_FORMS if tuple(found[: len(f)]) == f and len(found) > len(f)), ())
+    opening = next((f for f in OPENING_FORMS if tuple(found[: len(f)]) == f and len(found) > len(f)), ())
     del found[: len(opening)]
     stripped = True
     while stripped and len(found) > 1:
@@ -157,15 +122,15 @@ def clean_name(name: str) -> str:
             found.pop()
             stripped = True
         for n in (6, 5, 4, 3, 2, 1):
-            if len(found) > n and " ".join(found[-n:]) in _MORE_FORMS:
+            if len(found) > n and " ".join(found[-n:]) in MORE_FORMS:
                 del found[-n:]
                 stripped = True
                 break
     for n in (2, 1):  # "Verizon Investor Relations": the company's page, named as the company is
-        if len(found) > n and " ".join(found[-n:]) in _PAGE_NAMES and set(found[:-n]) - FILLER:
+        if len(found) > n and " ".join(found[-n:]) in PAGE_NAMES and set(found[:-n]) - FILLER:
             del found[-n:]  # but "The Newsroom" keeps its name
             break
-    kept = " ".join(found)
+    kept = " ".join(WRITTEN_SHORT.get(w, w) for w in found)
     # "M&S" is not "M" with a legal form "& S": a name cut to one letter keeps its words
     return kept if len(kept.replace(" ", "")) > 1 else " ".join(words(name))
 
@@ -234,9 +199,9 @@ def legal_forms(raw: str, clean: str) -> frozenset[str]:
     """The words of a written name that cleaning dropped (its legal form: "company incorporated",
     "kgaa"), each in its long spelling ("corp" -> "corporation"); a form written in letters with
     dots is one word ("S.A." is "sa", "N.V." is "nv")."""
-    dropped = set(raw.split()) - set(clean.split()) - {"and"}
+    dropped = set(raw.split()) - set(clean.split()) - {"and"} - WRITTEN_SHORT.keys()  # "cia": in full
     letters = [w for w in raw.split() if w in dropped and len(w) == 1]
-    if len(letters) >= 2 and "".join(letters) in _MORE_FORMS | set(_FORM_SPELLINGS):
+    if len(letters) >= 2 and "".join(letters) in MORE_FORMS | set(_FORM_SPELLINGS):
         dropped = (dropped - set(letters)) | {"".join(letters)}
     # a football club's form is no legal form: "Rangers F.C." and "Rangers Football Club" are one
     return frozenset(_FORM_SPELLINGS.get(w, w) for w in dropped - _CLUB_FORM_WORDS)
@@ -454,9 +419,7 @@ ONE_NAME = (
 
 def _in_english(ws: list[str]) -> list[str]:
     """A name's words, an institution's kind word in English, small words left out, in order."""
-    return sorted(
-        INSTITUTION_WORDS.get(w, w) for w in ws if w not in _STOP and w not in ("di", "del", "da", "do")
-    )
+    return sorted(INSTITUTION_WORDS.get(w, w) for w in ws if w not in _STOP)
 
 
 def names_agree(a: str, b: str) -> str | None:

@@ -1,0 +1,58 @@
+"""Legal forms of company names in Latin letters that cleanco's list lacks, and the words after a
+name that look like one and are not: data only; names.clean_name strips them.
+"""
+
+from __future__ import annotations
+
+# Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
+# Thailand's "Public Company Limited" once cleanco took "Company Limited"; Spain's and Latin
+# America's "Corporación" after a name (Atresmedia Corporación); Mexico's "S.A.B. de C.V.".
+MORE_FORMS = (
+    frozenset(
+        "abp pbc slu s l u sa nv nv sa s a n v spa s p a sarl sas sl ooo zao ojsc pjsc pcl tbk bhd sdn bhd "
+        "ab publ ltda eirl sro s r o as asa aps ehf kft zrt doo d o o kk k k gk plc llp lp se berhad".split(
+            " "
+        )
+    )
+    | {"ab publ", "s l u", "sa nv", "nv sa", "s p a", "sdn bhd", "s r o", "d o o", "k k"}
+    | {"public", "corporacion", "sab de cv", "s a b de", "s a b de c v", "sa de cv", "s a de c v"}
+    # a joint-stock company of Vietnam and the former Soviet states ("Vinhomes JSC", "Vinhomes
+    # Joint Stock Company" once cleanco took "Company", "JSC Kazatomprom")
+    | {"jsc", "cjsc", "joint stock"}
+    # Colombia's public-service companies ("Interconexión Eléctrica S.A. E.S.P."), a Kazakh joint-stock
+    # company written after its name in Latin letters ("Kaspi.kz AO")
+    | {"esp", "e s p", "sa esp", "s a e s p", "ao"}
+    # the Gulf's and Egypt's public and closed shareholding companies, written with dots or without
+    # ("Burgan Bank K.P.S.C.", "Ahli Bank Q.P.S.C.", "Emaar Properties PJSC", "Omantel SAOG",
+    # "Saudi Aramco Base Oil Company SJSC", "Commercial International Bank (Egypt) S.A.E.")
+    | {"kpsc", "k p s c", "kscp", "k s c p", "ksc", "k s c", "qpsc", "q p s c", "qsc", "q s c", "p j s c"}
+    | frozenset("psc|p s c|saog|s a o g|saoc|s a o c|bsc|b s c|sjsc|s j s c|sae|s a e".split("|"))
+    # a football club's form, as a legal form is written after the name ("Rangers F.C.", "Rangers
+    # Football Club", "Valencia CF", "Real Madrid Club de Fútbol"): one club either way
+    | {"fc", "f c", "afc", "a f c", "cf", "c f", "football club", "club de futbol"}
+)
+# ... or before it ("FC Porto", "Futbol Club Barcelona", "PJSC Lukoil", Indonesia's "PT Adaro")
+OPENING_FORMS = (
+    ("futbol", "club"),
+    ("football", "club"),
+    ("f", "c"),
+    ("fc",),
+    ("pjsc",),
+    ("ojsc",),
+    ("jsc",),
+    ("pt",),
+)
+# Argentina's forms, a sociedad anónima that says its trades by their initials (comercial,
+# industrial, financiera, inmobiliaria, agropecuaria: "CRESUD S.A.C.I.F. y A.", "Aluar S.A.I.C.")
+MORE_FORMS |= frozenset(
+    "saci|s a c i|sacif|s a c i f|s a c i f y|sacifya|saic|s a i c|s a i c y f|saai|s a a i".split("|")
+)
+# A word of a name written short, read in full: "Cía." and "Cia" are compañía (Volcan Cia Minera /
+# Volcan Compañía Minera)
+WRITTEN_SHORT = {"cia": "compania"}
+# Words cleanco reads as legal forms that close names as words of their own: a country ("Santander
+# UK"), Turkish "et", meat (Pınar Et; cleanco: a Bulgarian sole trader's ЕТ, which opens a name)
+NOT_LEGAL = frozenset("uk us usa eu et".split())
+# What a company's own page adds to its name in a page's title: the page, not another company
+# ("Verizon Investor Relations"). Not "investors": a firm may be named so.
+PAGE_NAMES = frozenset({"investor relations", "newsroom", "careers", "press room"})
