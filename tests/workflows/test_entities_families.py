@@ -384,6 +384,9 @@ def test_an_institution_s_name_in_two_languages_is_one_name(a: str, b: str, agre
         ("Стойленский горно-обогатительный комбинат", "Стойленский ГОК", "abbreviation"),  # some words
         ("Чусовской металлургический завод", "ЧМЗ", "abbreviation"),  # Ч is "ch"
         ("Samsung Data Systems", "Samsung SDI", None),
+        ("Banca Nazionale del Lavoro", "BNL", "abbreviation"),  # Romance joining words left out
+        ("Pampa Cia Minera SAA", "Pampa Compañía Minera", "equal names"),  # Cía., compañía
+        ("Molinos Agro S.A.C.I.F. y A.", "Molinos Agro", "equal names"),  # an Argentine form
     ],
 )
 def test_a_name_written_in_another_order_or_abbreviated_in_its_own_script(
@@ -397,3 +400,13 @@ def test_an_arabic_name_of_a_state_industry_translates_word_by_word() -> None:
 
     assert translate("شركة الأسمدة العربية السعودية", "saudi arabian fertilizer")
     assert not translate("شركة الأسمدة العربية السعودية", "saudi arabian chemicals")
+
+
+def test_a_holding_company_of_a_company_s_own_initials_is_not_the_page_of_those_initials() -> None:
+    # "ANA" beside All Nippon Airways, a subsidiary of ANA Holdings: the airline's own initials
+    said = "Korea Air Lines Co., Ltd. is a subsidiary of KAL Holdings and the flag carrier of South Korea."
+    site = co("a", "KAL", "https://www.kal.co.kr/", "Seoul, South Korea", industry="airline")
+    wiki = co("b", "Korea Air Lines", "https://en.wikipedia.org/wiki/Korea_Air_Lines", "Seoul, South Korea",
+              desc=said, industry="airline")  # fmt: skip
+    assert "as its owner" not in apart(site, wiki)
+    assert entities.resolve([site, wiki]).groups == [[0, 1]]

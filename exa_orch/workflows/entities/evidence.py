@@ -281,7 +281,10 @@ def _owner_is(owner: str, x: Record, y: Record) -> bool:
     own_group = core_name(owner) == x.core == x.raw_name and "subsidiary" not in x.owners[owner]
     # "a core member of Mitsubishi UFJ Financial Group" names MUFG: its initials are y's name
     named = owner in (y.clean, y.core) or core_name(owner) == y.core or initialism(owner, y.clean)
-    return not own_group and bool(named)
+    # "All Nippon Airways, a subsidiary of ANA Holdings" beside "ANA": ANA is the airline's own
+    # initials, and the holding company another company of them
+    own_initials = y.clean == x.initials and owner != y.clean
+    return not own_group and not own_initials and bool(named)
 
 
 def _forms(r: Record) -> frozenset[str]:
