@@ -836,6 +836,10 @@ def test_a_thai_name_reads_as_thai_writes_an_english_name(thai: str, latin: str,
         ("سعود بن نايف بن عبد العزيز آل سعود", "Saud bin Fahd", False),  # another father
         ("سلطان بن خليفة الظاهري", "Sultan bin Khalifa", False),  # a family name that is no house stays
         ("عيسى بن سلمان آل خليفة", "Isa bin Salman Al Khalifa", True),  # عي, a long i
+        ("محمد القرقاوي", "Mohammad Al Gergawi", True),  # ق as the Gulf says it, a g; al- left out
+        ("حافظ الأسد", "Hafez al-Assad", True),  # ظ as z
+        ("مهرداد چراغی", "Mehrdad Cheraghi", True),  # Persian چ, a ch (not a French one, ش)
+        ("مهرداد چراغی", "Mehrdad Sharifi", False),
     ],
 )
 def test_an_arabic_name_reads_past_its_titles_and_the_lineage_a_latin_name_leaves_out(
@@ -857,3 +861,17 @@ def test_an_arabic_name_reads_past_its_titles_and_the_lineage_a_latin_name_leave
 )
 def test_azerbaijani_and_kazakh_names_read_as_their_english_spellings(a: str, b: str, agree: bool) -> None:
     assert (name_evidence(a, b)[0] > 0) is agree
+
+
+@pytest.mark.parametrize(
+    ("hangul", "latin", "agree"),
+    [
+        ("슬기", "Seulgi", True),  # a stage name as it sounds
+        ("태민", "Taemin", True),
+        ("씨엘", "CL", True),  # its letters spelled out by their names
+        ("슬기", "Sana", False),
+        ("태민", "Tiffany", False),
+    ],
+)
+def test_a_single_name_in_hangul_sounds_as_the_latin_one(hangul: str, latin: str, agree: bool) -> None:
+    assert (name_evidence(hangul, latin)[0] > 0) is agree

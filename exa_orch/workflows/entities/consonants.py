@@ -144,8 +144,8 @@ def _shorter_lineages(script: str, latin: str) -> list[str]:
 
 def _arabic_skeletons(script: str, latin: str) -> tuple[float, str]:
     """`skeletons` of a script's name but Thai, its royal house's article (آل) aside; where that
-    reading fails, a ta marbuta read as t, Hebrew by its consonants alone, Arabic without the
-    article a Latin name may leave out."""
+    reading fails, a ta marbuta read as t, Hebrew by its consonants alone, Arabic's letters as Latin
+    spellings say them (`_SPOKEN`) and without the article a Latin name may leave out."""
     # آل opening a family ("آل سعود", Al Saud) is the article a Latin name may leave out: dropped
     # as a word, never a word read "l" (علاء, Alaa)
     script = " ".join(_FAMILY_ARTICLE.sub("", script).split())
@@ -159,10 +159,20 @@ def _arabic_skeletons(script: str, latin: str) -> tuple[float, str]:
             _read_skeletons(script, latin, consonant_letters(script, vowels=False, spelled=z))
             for z in ("", *_HEBREW_SPELLED)
         )
-    if _ARTICLE.search(script):  # منجي الباوندي / Moungi Bawendi: a Latin name may leave al- out
-        bare = _read_skeletons(script, latin, consonant_letters(_ARTICLE.sub("", script)))
-        return bare if bare[0] > 0 else first
+    if not ARABIC_LETTERS.search(script):
+        return first
+    # منجي الباوندي / Moungi Bawendi: a Latin name may leave al- out
+    for said in dict.fromkeys([script, *(script.translate(t) for t in _SPOKEN)]):
+        for read in dict.fromkeys([said, _ARTICLE.sub("", said)]):
+            if read != script and (again := _read_skeletons(script, latin, consonant_letters(read)))[0] > 0:
+                return again
     return first
+
+
+# Arabic letters as Latin spellings of names write them where anyascii reads them otherwise: ظ ذ ض
+# as z (ظاهر, Zahir; كاظم, Kazem), ق and ك as g, as the Gulf and the Maghreb say them (قرقاش,
+# Gargash; الركراكي, Regragui), ج as g, as Egypt says it (جمعة, Gomaa): each tried alone
+_SPOKEN = (str.maketrans("ظذض", "ززز"), str.maketrans("قك", "گگ"), str.maketrans("ج", "گ"))
 
 
 # The Arabic article opening a word (الباوندي, al-Bawendi), and a Latin word that runs "abd" or
@@ -176,13 +186,15 @@ def soft_g(word: str) -> str:
     return re.sub(r"g(?=[ei])", "j", word)
 
 
-def _as_arabic_writes(word: str) -> str:
+def _as_arabic_writes(word: str, *, french: bool = True) -> str:
     """A Latin word of a name as Arabic letters write it: "abd" or "abu" without the article run
     into it, a g before e or i soft, as ج (Moungi: منجي, Germain: جيرمان); French spellings' ch as
-    ش (Chahine: شاهين) and dj as ج (Hadji: حجي), a c as ك or, before e or i, س (Nicolas: نيكولا);
+    ش (Chahine: شاهين; `french` off where the name writes چ, the ch of Chavoshi) and dj as ج (Hadji:
+    حجي), a c as ك or, before e or i, س (Nicolas: نيكولا);
     a v as و, the letter Persian and Urdu write it with (Beiranvand: بیرانوند)."""
-    word = soft_g(_FUSED_ARTICLE.sub(r"\1", word)).replace("ch", "sh").replace("dj", "j")
-    return re.sub(r"c(?=[eiy])", "s", word).replace("c", "k").replace("v", "w")
+    word = soft_g(_FUSED_ARTICLE.sub(r"\1", word)).replace("dj", "j")
+    word = word.replace("ch", "sh") if french else word
+    return re.sub(r"c(?!h)", "k", re.sub(r"c(?=[eiy])", "s", word)).replace("v", "w")
 
 
 THAI_LETTER = re.compile(r"[\u0e01-\u0e2e]")
@@ -257,8 +269,11 @@ def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[lis
     # reading's consonants are often a short title's letters (עמוס "ms", פרס "frs")
     said = [w for w in words(read) if w not in dropped and (w not in HONORIFICS or len(w) <= 3)]
     theirs = [skeleton(w) for w in _unwritten(said, words(latin))]
+    persian_ch = "چ" in script  # چ writes the ch of Chavoshi, not a French ch (ش)
     mine = [
-        skeleton(_as_arabic_writes(w) if arabic else w.replace("v", "w") if thai else w)
+        skeleton(
+            _as_arabic_writes(w, french=not persian_ch) if arabic else w.replace("v", "w") if thai else w
+        )
         for at, w in enumerate(words(latin))
         if w not in HONORIFICS
         and w not in PARTICLES

@@ -13,7 +13,8 @@ import re
 from exa_orch.workflows.entities.consonants import one_off
 from exa_orch.workflows.entities.japanese import heard, katakana_words
 from exa_orch.workflows.entities.names import fold, is_latin, words
-from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, sound_key
+from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, latin_sound_keys, sound_key
+from exa_orch.workflows.entities.spelled import spellings
 from exa_orch.workflows.entities.titles import HONORIFICS, without_titles
 
 
@@ -62,3 +63,24 @@ def spaced_hangul(a: str, b: str) -> tuple[float, str] | None:
         elif (heard := sound_key(fold(word), read=True)) != sound_key(said) or len(heard) < 2:
             return None
     return 5.0, f"{hangul} and {latin} sound alike (Hangul, word by word)"
+
+
+_LATIN_SINGLE = re.compile(r"^[A-Za-z][A-Za-z0-9-]*$")
+
+
+def hangul_single(a: str, b: str) -> tuple[float, str] | None:
+    """A single name in Hangul and one in Latin letters, a stage name mostly (정국 / Jungkook, 카리나 /
+    Karina, 아이유 / IU): the one sounds as the other (scripts.latin_sound_keys) or spells its letters
+    out (spelled.spellings). 5 from three consonants, 4 from two (지수 / Jisoo): a single name is
+    never a whole name's agreement; None when not such a pair or they do not agree so."""
+    hangul, latin = (a.strip(), b.strip()) if _HANGUL_WORD.match(a.strip()) else (b.strip(), a.strip())
+    if not _HANGUL_WORD.match(hangul) or not _LATIN_SINGLE.match(latin) or len(hangul) < 2:
+        return None
+    said = fold(latin).replace("-", "")
+    letters = {r for head, tail, rs in spellings(hangul, alone=False) if not (head or tail) for r in rs}
+    if said in letters and len(said) >= 2:
+        return 5.0, f"{hangul} spells {latin} out by its letters' names"
+    heard = sound_key(fold(hangul), read=True)
+    if len(heard) >= 2 and heard in latin_sound_keys(said):
+        return (5.0 if len(heard) >= 3 else 4.0), f"{hangul} sounds as {latin} does (Hangul)"
+    return None

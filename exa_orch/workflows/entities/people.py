@@ -37,7 +37,7 @@ from typing import NamedTuple
 from exa_orch.workflows.entities.brahmic import has_brahmic, spelling_key
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
-from exa_orch.workflows.entities.foreign_names import katakana, spaced_hangul
+from exa_orch.workflows.entities.foreign_names import hangul_single, katakana, spaced_hangul
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
 from exa_orch.workflows.entities.japanese import fits, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
@@ -367,6 +367,7 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
         _skeletons(a, b)
         or katakana(a, b)
         or spaced_hangul(a, b)
+        or hangul_single(a, b)
         or regnal_evidence(a, b)
         or _single(a, b)
         or _initials(a, b)
