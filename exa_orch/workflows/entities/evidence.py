@@ -741,8 +741,11 @@ def _voiced(a: Record, b: Record, voices: Sequence[set[str]]) -> bool:
 
 
 def _voices(r: Record, names: set[str]) -> bool:
-    # a page on the site of a stated name is under that name (宁德时代 at catl.com, "CATL" stated)
+    # a page on the site of a stated name is under that name (宁德时代 at catl.com, "CATL" stated),
+    # and a name that is one of them written otherwise ("Deutsche Boerse" beside "Deutsche Börse")
     if r.clean in names or (r.domain and r.site and r.site.label in names):
+        return True
+    if any(names_agree(r.clean, n) in ONE_NAME for n in names if n):
         return True
     if not r.name or is_latin(r.name):
         return False
