@@ -909,7 +909,8 @@ def test_a_greek_state_company_translates(written: str, latin: str) -> None:
 @pytest.mark.parametrize(
     ("written", "latin", "agree"),
     [
-        ("中国国电集团有限公司", "China Guodian Corporation", True),  # a state group, a corporation in English
+        # a state group, which its English name calls a corporation
+        ("中国国电集团有限公司", "China Guodian Corporation", True),
         ("中国国电集团股份有限公司", "China Guodian Corporation", False),  # its joint-stock arm is not
         ("中国国电集团有限公司", "China Guodian Company Limited", False),
         ("โรงพยาบาลเวชธานี", "Vejthani Hospital", True),  # Thai, read by its consonants, the trade first
