@@ -307,3 +307,16 @@ def test_a_latin_spelling_meets_the_letters_another_script_writes_it_with(latin:
 )
 def test_a_vietnamese_name_is_read_family_name_first(vietnamese: str, english: str, same: bool) -> None:
     assert (name_evidence(vietnamese, english)[1] == "same given names, same family name") == same
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "one"),
+    [
+        ("Cho Kuk", "Cho Guk", True),  # a given name of one syllable, k and g
+        ("Lee Jay-hyun", "Lee Jae-hyun", True),  # 애 written ay
+        ("Kim Jun", "Kim Jin", False),
+        ("Jay Kim", "Jae Kim", False),  # Jay, an English name, alone
+    ],
+)
+def test_a_korean_name_romanized_two_ways_in_latin_letters(a: str, b: str, one: bool) -> None:
+    assert (name_evidence(a, b)[0] >= 7.0) is one

@@ -79,6 +79,9 @@ def test_the_thai_honorific_khun_opens_no_name() -> None:
         ("J. Alan Morrow, Ph.D.", "J. Alan Morrow"),
         ("Jane Okafor, M.D., OBE", "Jane Okafor"),
         ("Comendador Tomas Varela", "Tomas Varela"),
+        ("Letjen (Purn.) Agus Wirahadi", "Agus Wirahadi"),  # an Indonesian rank, retired
+        ("الشيخ الدكتور سالم بن راشد", "سالم بن راشد"),  # Arabic titles, each with its article
+        ("سالم بن راشد", "سالم بن راشد"),  # Salim is a name: سالم, no title without ال
         ("Henry T. Lim, Jr.", "Henry T. Lim, Jr."),  # a generation is the name's own
         ("Morrow, Alan", "Morrow, Alan"),  # a family name written first stays
     ],

@@ -222,14 +222,14 @@ _KOREAN_FAMILY_SPELLINGS = frozenset(s for spellings in KOREAN_SURNAMES.values()
 
 
 def _korean_spellings(x: PersonName, y: PersonName) -> bool:
-    """Two Latin names of one Korean family name, each with one given name of two syllables or so
-    (four letters at least): a Korean name romanized two ways, whose given names korean_key folds."""
+    """Two Latin names of one Korean family name, each with one given name of three letters at least
+    (Cho Kuk / Cho Guk): a Korean name romanized two ways, whose given names korean_key folds."""
     return (
         not (x.script or y.script)
         and x.family == y.family
         and x.family in _KOREAN_FAMILY_SPELLINGS
         and len(x.given) == len(y.given) == 1
-        and min(len(x.given[0]), len(y.given[0])) >= 4
+        and min(len(x.given[0]), len(y.given[0])) >= 3
     )
 
 

@@ -156,8 +156,10 @@ def korean_key(given: str) -> str:
     # 우 written u or woo (Cha Eun-woo, 차은우 "eunu"); 이 written ee before another syllable's vowel
     # (Kim Jee-woon, 김지운 "jiun": not "e" and "eu"); 안 written ahn (Hwang Kyo-ahn, 황교안 "gyoan");
     # ㅍ written f and ㄹ doubled (Kang Full, 강풀 "pul"); a last 아 written ah (Cho Hyun-ah, 조현아
-    # "hyeona"), 외 and 회 written oi, woi or oe (Koo In-hwoi, 구인회 "inhoe")
+    # "hyeona"), 외 and 회 written oi, woi or oe (Koo In-hwoi, 구인회 "inhoe"); 애 written ay before
+    # another syllable (Lee Jay-hyun, 이재현 "jaehyeon"; "Jay" alone is an English name: Jay Park)
     given = given.replace("ee", "i").replace("ahn", "an").replace("f", "p").replace("ll", "l")
+    given = re.sub(r"ay(?=.)", "ae", given)
     given = re.sub(r"ah$", "a", given).replace("woi", "oe").replace("oi", "oe")
     key = (
         given.replace("woo", "u")

@@ -49,7 +49,9 @@ _RANKS = frozenset(
     " president presidente minister prime chancellor premier statsminister bundeskanzler bundeskanzlerin"
     " pandit pt ustad ustaad hazrat maulana yab yb dato datuk datin seri"
     # a commander of an order, as Portuguese and Spanish write it before a name ("Comendador Rui Nabeiro")
-    " comendador comendadora".split()
+    " comendador comendadora"
+    # Indonesia's ranks ("Letjen (Purn.) Prabowo Subianto": a lieutenant general, retired)
+    " jenderal letjen mayjen brigjen laksamana marsekal kolonel".split()
 )
 # The same titles as Arabic and Persian write them before a name, each with its article where
 # Arabic writes one ("الملك حمد بن عيسى" is King Hamad bin Isa, "الشيخ الدكتور سلطان بن محمد" Sheikh
@@ -67,8 +69,8 @@ _ARABIC_TITLES = frozenset(
 _PAIRS = r"(?:tan|puan|datuk|dato'?|datin|toh)\s+se?ri"
 TITLE_PAIRS = re.compile(rf"^\s*{_PAIRS}\s+", re.I)
 # Styles of more than one word, or written with dots: "The Rt Hon", "H.E." (His or Her Excellency),
-# Malaysia's pairs (`_PAIRS`)
-_STYLES = (r"the(?=\s+(?:rt|right|most|hon)\b)", r"right", r"most", r"h\.\s?e\.", _PAIRS)
+# Indonesia's "(Purn.)" after a rank (retired), Malaysia's pairs (`_PAIRS`)
+_STYLES = (r"the(?=\s+(?:rt|right|most|hon)\b)", r"right", r"most", r"h\.\s?e\.", r"\(purn\.?\)", _PAIRS)
 _OPENING = re.compile(
     r"^\s*(?:(?:"
     + "|".join([*_STYLES, *sorted(REGNAL | _RANKS | _ARABIC_TITLES)])
