@@ -916,6 +916,8 @@ def test_a_greek_state_company_translates(written: str, latin: str) -> None:
         ("โรงพยาบาลเวชธานี", "Vejthani Hospital", True),  # Thai, read by its consonants, the trade first
         ("โรงพยาบาลเวชธานี", "Vejthani Bank", False),
         ("เวชธานี", "Vejthani Hospital", False),  # a trade one name says and the other does not
+        ("บริษัท เอสวีไอ จำกัด (มหาชน)", "SVI", True),  # Latin letters spelled out by their names
+        ("บริษัท เอสวีไอ จำกัด (มหาชน)", "SVA", False),
     ],
 )
 def test_a_chinese_state_group_and_a_thai_company_agree_with_their_english_names(

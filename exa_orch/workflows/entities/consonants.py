@@ -338,6 +338,28 @@ _THAI_COUNTRY = "(ประเทศไทย)"
 _COMPANY_CONSONANTS = 4
 
 
+# Latin letters as Thai spells them out in a company's name (เอสซีจี, SCG; พีทีที, PTT; ซีเค, CK),
+# by the Royal Institute's loanword spellings and their common variants
+_THAI_LETTERS = {
+    "เอ": "a", "บี": "b", "ซี": "c", "ดี": "d", "อี": "e", "เอฟ": "f", "จี": "g", "เอช": "h", "ไอ": "i",
+    "เจ": "j", "เค": "k", "แอล": "l", "เอ็ม": "m", "เอ็น": "n", "โอ": "o", "พี": "p", "คิว": "q",
+    "อาร์": "r", "เอส": "s", "ที": "t", "ยู": "u", "วี": "v", "ดับเบิลยู": "w", "เอกซ์": "x", "เอ็กซ์": "x",
+    "วาย": "y", "แซด": "z",
+}  # fmt: skip
+
+
+def _thai_letters(word: str) -> str:
+    """A Thai word made of Latin letters' names only, as those letters ("เอสซีจี" -> "scg"); "" for
+    any other word."""
+    found, at = "", 0
+    while at < len(word):
+        name = next((n for n in sorted(_THAI_LETTERS, key=len, reverse=True) if word.startswith(n, at)), "")
+        if not name:
+            return ""
+        found, at = found + _THAI_LETTERS[name], at + len(name)
+    return found
+
+
 def thai_agrees(a_written: str, b_written: str) -> str | None:
     """`thai_company` of two company names as written, either way round."""
     return thai_company(without_cjk_forms(a_written), b_written) or thai_company(
@@ -345,24 +367,36 @@ def thai_agrees(a_written: str, b_written: str) -> str | None:
     )
 
 
+def _trade_aside(thai: str, mine: list[str]) -> tuple[str, list[str]] | None:
+    """A Thai name and a Latin one's words without "(Thailand)", which both must write or neither
+    (None otherwise), and without the trade the Thai name opens with (`_THAI_OPENINGS`)."""
+    if (_THAI_COUNTRY in thai) != ("thailand" in mine):
+        return None
+    thai, mine = thai.replace(_THAI_COUNTRY, " ").strip(), [w for w in mine if w != "thailand"]
+    for opening, english in _THAI_OPENINGS:
+        if thai.startswith(opening) and len(thai) > len(opening):
+            return thai[len(opening) :].strip(), [w for w in mine if w != english]
+    return thai, mine
+
+
 def thai_company(written: str, latin: str) -> str | None:
     """A company's name in Thai letters, its legal form gone (script_forms.without_cjk_forms), whose
     consonants are those of a Latin one (`skeletons`): the trade Thai writes before the name said
     after it in the Latin name or left out (`_THAI_OPENINGS`), "(Thailand)" on both sides or
-    neither, `_COMPANY_CONSONANTS` at least; None otherwise."""
-    thai = written.strip()
-    if not THAI_LETTER.search(thai) or THAI_LETTER.search(latin):
+    neither, `_COMPANY_CONSONANTS` at least; or whose words spell the Latin name's letters out by
+    their names, three at least (เอสซีบี เอกซ์ / SCBX: `_THAI_LETTERS`); None otherwise."""
+    if not THAI_LETTER.search(written) or THAI_LETTER.search(latin):
         return None
-    mine = clean_name(latin).split()  # its legal form gone too ("Chularat Hospital PCL")
-    if (_THAI_COUNTRY in thai) != ("thailand" in mine):
+    parts = _trade_aside(written.strip(), clean_name(latin).split())  # "Chularat Hospital PCL": no form
+    if parts is None:
         return None
-    thai = thai.replace(_THAI_COUNTRY, " ").strip()
-    mine = [w for w in mine if w != "thailand"]
-    for opening, english in _THAI_OPENINGS:
-        if thai.startswith(opening) and len(thai) > len(opening):
-            thai, mine = thai[len(opening) :].strip(), [w for w in mine if w != english]
-            break
-    said = skeletons(thai, " ".join(mine))
+    thai, mine = parts
+    spelled = " ".join(_thai_letters(w) or w for w in thai.split())
+    if spelled != thai and not THAI_LETTER.search(spelled):  # letters alone: as the Latin name writes them
+        letters = spelled.replace(" ", "")
+        return f"{written} spells {latin} out" if len(letters) >= 3 and letters == "".join(mine) else None
+    readings = [r for r in (skeletons(t, " ".join(mine)) for t in dict.fromkeys([thai, spelled])) if r]
+    said = max(readings, default=None)
     if not said or said[0] <= 0 or sum(len(skeleton(w)) for w in mine) < _COMPANY_CONSONANTS:
         return None
     return said[1]

@@ -207,6 +207,21 @@ def translates(
     branded = any(len(w) >= 4 and _run_meets(s, w) for s in runs for w in words)
     if not runs and len(words) < 2:
         return None  # one term alone ("中国" / "China") names no organisation
+    return _matched(written, latin, segs, words, branded, corporation=corporation)
+
+
+def _matched(
+    written: str,
+    latin: str,
+    segs: tuple[Segment, ...],
+    words: tuple[str, ...],
+    branded: bool,
+    *,
+    corporation: bool,
+) -> str | None:
+    """`translates` once `written` is cut into `segs`: the words `_match`ed as they are, with its
+    group read as the corporation the Latin name says, its letters spelled out, or its place left
+    unwritten (`_place_unwritten`)."""
     if _match(segs, words, branded):
         return f"{written} translates as {latin}"
     if corporation and _GROUP.search(written) and _match(segs, (*words, "group"), branded):

@@ -447,8 +447,10 @@ def _written_otherwise(a: str, b: str) -> str | None:
     joined_a, joined_b = a.replace(" ", ""), b.replace(" ", "")
     if joined_a == joined_b:
         return "equal names but for spaces"
-    if _WRITTEN_OUT.sub("", a) == _WRITTEN_OUT.sub("", b) and len(joined_a) >= 6:
-        return UMLAUTS_WRITTEN_OUT
+    if len(joined_a) >= 6 and any(
+        _WRITTEN_OUT.sub("", x) == _WRITTEN_OUT.sub("", y) for x, y in ((a, b), (core_name(a), core_name(b)))
+    ):
+        return UMLAUTS_WRITTEN_OUT  # "Deutsche Börse Group" / "Deutsche Boerse AG" too
     wa, wb = a.split(), b.split()
     if _abbreviation(a, b) or _abbreviation(b, a) or _abbreviated_part(wa, wb) or _abbreviated_part(wb, wa):
         return "abbreviation"
