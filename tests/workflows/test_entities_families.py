@@ -410,3 +410,15 @@ def test_a_holding_company_of_a_company_s_own_initials_is_not_the_page_of_those_
               desc=said, industry="airline")  # fmt: skip
     assert "as its owner" not in apart(site, wiki)
     assert entities.resolve([site, wiki]).groups == [[0, 1]]
+
+
+def test_a_name_a_merged_record_gives_itself_with_a_designator_more_lifts_the_no_site_veto() -> None:
+    from exa_orch.workflows.entities.evidence import conflict
+
+    site = entities.record(0, co("a", "Agilent", "https://www.agilent.com/"))
+    news = entities.record(1, co("b", "Hewlett-Packard Instruments", "https://www.reuters.com/business/x/"))
+    # a record of the groups calls itself "Agilent Technologies", formerly Hewlett-Packard Instruments
+    assert conflict(site, news, lambda x, y: False, voices=[{"agilent technologies", news.clean}]) is None
+    # an international arm names another company of the brand: the veto stays
+    said = conflict(site, news, lambda x, y: False, voices=[{"agilent international", news.clean}])
+    assert said == "one item has no site and the names differ"
