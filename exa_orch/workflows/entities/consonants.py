@@ -4,7 +4,10 @@ Hebrew, the Brahmic scripts, Thai), read by their consonants against a name in L
 `skeletons(a, b)` weighs such a pair (scripts.skeleton: ناصف ساويرس / Nassef Sawiris, 5 at most:
 a reading of consonants alone is never a whole name's agreement); `consonant_letters` is the
 folded reading it compares, `meets` how one word's consonants meet another's. people.py asks it
-first of every pair of written names; glossary.py and person_evidence.py read names so too.
+first of every pair of written names; glossary.py and person_evidence.py read names so too. An
+Arabic name is also read as far as the lineage a Latin name writes (`_shorter_lineages`) and with
+its letters as Latin spellings say them (`_SPOKEN`); a Thai company's name is read so against a
+Latin one, or by the letters it spells out (`thai_company`, which evidence.py and glossary.py ask).
 """
 
 from __future__ import annotations
@@ -346,6 +349,7 @@ _THAI_LETTERS = {
     "อาร์": "r", "เอส": "s", "ที": "t", "ยู": "u", "วี": "v", "ดับเบิลยู": "w", "เอกซ์": "x", "เอ็กซ์": "x",
     "วาย": "y", "แซด": "z",
 }  # fmt: skip
+_THAI_LETTER_NAMES = sorted(_THAI_LETTERS, key=len, reverse=True)  # the longest name first
 
 
 def _thai_letters(word: str) -> str:
@@ -353,7 +357,7 @@ def _thai_letters(word: str) -> str:
     any other word."""
     found, at = "", 0
     while at < len(word):
-        name = next((n for n in sorted(_THAI_LETTERS, key=len, reverse=True) if word.startswith(n, at)), "")
+        name = next((n for n in _THAI_LETTER_NAMES if word.startswith(n, at)), "")
         if not name:
             return ""
         found, at = found + _THAI_LETTERS[name], at + len(name)
