@@ -367,7 +367,9 @@ def test_a_word_saying_what_kind_of_body_it_is_before_a_short_name_is_no_other_n
     ("a", "b", "agree"),
     [("Instituto Butantan", "Butantan Institute", True), ("Università Bocconi", "Bocconi University", True),
      ("Universidad de Chile", "University of Chile", True), ("Universidad de Chile", "University of Santiago", False),
-     ("Instituto Butantan", "Butantan Foundation", False)],
+     ("Instituto Butantan", "Butantan Foundation", False),
+     ("Banco Nacional de Bolivia", "National Bank of Bolivia", True),  # a company's words too
+     ("Banco Nacional de Bolivia", "National Bank of Peru", False)],
 )  # fmt: skip
 def test_an_institution_s_name_in_two_languages_is_one_name(a: str, b: str, agree: bool) -> None:
     said = entities.names_agree(entities.clean_name(a), entities.clean_name(b))

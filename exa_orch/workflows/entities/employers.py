@@ -18,6 +18,7 @@ import re
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.given_match import similar
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, names_agree
+from exa_orch.workflows.entities.word_tables import WORDS_IN_ENGLISH
 
 SHORT_FORMS = "the words of one are the other's or short forms of them"
 
@@ -41,29 +42,6 @@ def _word_like(s: str, w: str) -> bool:
     return min(len(s), len(w)) >= 5 and similar(s, w) >= 0.88
 
 
-# An institution's words as other languages write them (Banque centrale européenne, Gobierno de
-# España, Universität Wien): read as English so one employer named in two languages agrees. The
-# common words of public bodies, banks and universities only; names are never translated.
-_INSTITUTION_WORDS = {
-    "banque": "bank", "banco": "bank", "banca": "bank",
-    "centrale": "central", "centrala": "central", "zentralbank": "central bank",
-    "europeenne": "european", "europeo": "european", "europea": "european", "europaische": "european",
-    "gobierno": "government", "gouvernement": "government", "governo": "government",
-    "regierung": "government", "bundesregierung": "federal government", "valtioneuvosto": "government",
-    "ministerio": "ministry", "ministere": "ministry", "ministero": "ministry", "ministerium": "ministry",
-    "universidad": "university", "universite": "university", "universita": "university",
-    "universitat": "university", "universidade": "university", "universiteit": "university",
-    "tudomanyegyetem": "university", "egyetem": "university", "universitet": "university",
-    "nacional": "national", "nationale": "national", "nazionale": "national",
-    "republica": "republic", "republique": "republic", "repubblica": "republic",
-    "presidencia": "presidency", "presidence": "presidency", "presidenza": "presidency",
-    "parlamento": "parliament", "parlement": "parliament", "assemblee": "assembly",
-    "fondo": "fund", "fonds": "fund", "monetaire": "monetary", "monetario": "monetary",
-    "internacional": "international", "internationale": "international",
-    "comision": "commission", "commissione": "commission", "kommission": "commission",
-}  # fmt: skip
-
-
 _OF = frozenset("of de du des la le del della di der des d the and".split())
 
 
@@ -75,7 +53,7 @@ def _institution(name: str) -> frozenset[str]:
         if w in _OF:
             continue
         place = country_of(w)
-        out.update((place if known(place) else _INSTITUTION_WORDS.get(w, w)).split())
+        out.update((place if known(place) else WORDS_IN_ENGLISH.get(w, w)).split())
     return frozenset(out)
 
 

@@ -18,7 +18,7 @@ from exa_orch.workflows.entities.latin_forms import (
 from exa_orch.workflows.entities.script_forms import in_english_order, without_cjk_forms
 from exa_orch.workflows.entities.scripts import greek, hong_kong_reading, is_cjk, sound_key, sounds_alike
 from exa_orch.workflows.entities.terms import TERMS, WORD
-from exa_orch.workflows.entities.word_tables import INSTITUTION_WORDS
+from exa_orch.workflows.entities.word_tables import WORDS_IN_ENGLISH
 
 FILLER = frozenset("the group holding holdings company grupo gruppo groupe gruppe".split())
 # Words a company's own name may add to its brand on its own site without naming another unit
@@ -419,7 +419,7 @@ ONE_NAME = (
 
 def _in_english(ws: list[str]) -> list[str]:
     """A name's words, an institution's kind word in English, small words left out, in order."""
-    return sorted(INSTITUTION_WORDS.get(w, w) for w in ws if w not in _STOP)
+    return sorted(e for w in ws if w not in _STOP for e in WORDS_IN_ENGLISH.get(w, w).split())
 
 
 def names_agree(a: str, b: str) -> str | None:

@@ -1,7 +1,7 @@
 """The words of organisation names in Arabic (and Persian), Hebrew, Cyrillic and Greek letters,
 with where each was read, and the letters that tell those scripts: data only; heard_words.py
 translates names by them, and hears their other words by their consonants. Also the words an
-institution's name says it is in Latin-script languages (`INSTITUTION_WORDS`).
+institution's or a company's name says it is in Latin-script languages (`WORDS_IN_ENGLISH`).
 """
 
 from __future__ import annotations
@@ -257,17 +257,39 @@ GREEK: dict[str, tuple[str, ...]] = rendered(
 )
 GREEK_LETTERS = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 
-# The word an institution's name says it is, in the languages its pages are written in, as English
-# writes it: its name in two languages is these words translated and put in the other's order
-# (names.names_agree)
-INSTITUTION_WORDS = {
+# An institution's and a company's words as other languages write them (Banque centrale européenne,
+# Gobierno de España, Universität Wien, Instituto Butantan): read as English so one employer
+# (employers.py) or one organisation (names.names_agree) named in two languages agrees. The common
+# words of public bodies, banks, universities and companies' structure only; names are never
+# translated.
+WORDS_IN_ENGLISH = {
+    "banque": "bank", "banco": "bank", "banca": "bank",
+    "centrale": "central", "centrala": "central", "zentralbank": "central bank",
+    "europeenne": "european", "europeo": "european", "europea": "european", "europaische": "european",
+    "gobierno": "government", "gouvernement": "government", "governo": "government",
+    "regierung": "government", "bundesregierung": "federal government", "valtioneuvosto": "government",
+    "ministerio": "ministry", "ministere": "ministry", "ministero": "ministry", "ministerium": "ministry",
+    "universidad": "university", "universite": "university", "universita": "university",
+    "universitat": "university", "universidade": "university", "universiteit": "university",
+    "tudomanyegyetem": "university", "egyetem": "university", "universitet": "university",
+    "nacional": "national", "nationale": "national", "nazionale": "national",
+    "republica": "republic", "republique": "republic", "repubblica": "republic",
+    "presidencia": "presidency", "presidence": "presidency", "presidenza": "presidency",
+    "parlamento": "parliament", "parlement": "parliament", "assemblee": "assembly",
+    "fondo": "fund", "fonds": "fund", "monetaire": "monetary", "monetario": "monetary",
+    "internacional": "international", "internationale": "international",
+    "comision": "commission", "commissione": "commission", "kommission": "commission",
+    # the word an institution's name says it is (names.names_agree: "Instituto Butantan" /
+    # "Butantan Institute")
     **dict.fromkeys("instituto institut istituto institutet instytut".split(), "institute"),
-    **dict.fromkeys(
-        "universidad universidade universita universitat universite universiteit universitet uniwersytet".split(),
-        "university",
-    ),
+    **dict.fromkeys("uniwersytet".split(), "university"),
     **dict.fromkeys("academia academie akademie accademia akademia".split(), "academy"),
     **dict.fromkeys("fundacion fundacao fondation fondazione stiftung fundacja".split(), "foundation"),
     **dict.fromkeys("museo musee museu".split(), "museum"),
     **dict.fromkeys("hopital ospedale krankenhaus".split(), "hospital"),
-}
+    # and a company's ("iA Groupe financier" / "iA Financial Group", "Banque Nationale du Canada" /
+    # "National Bank of Canada")
+    **dict.fromkeys("groupe grupo gruppo gruppe".split(), "group"),
+    **dict.fromkeys("financier financiere financiero financiera financeiro financeira finanziario".split(), "financial"),
+    **dict.fromkeys("assurances assurance seguros assicurazioni versicherung".split(), "insurance"),
+}  # fmt: skip
