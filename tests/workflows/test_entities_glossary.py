@@ -918,6 +918,9 @@ def test_a_greek_state_company_translates(written: str, latin: str) -> None:
         ("เวชธานี", "Vejthani Hospital", False),  # a trade one name says and the other does not
         ("บริษัท เอสวีไอ จำกัด (มหาชน)", "SVI", True),  # Latin letters spelled out by their names
         ("บริษัท เอสวีไอ จำกัด (มหาชน)", "SVA", False),
+        ("MG손해보험", "MG Non-Life Insurance", True),  # non-life insurance
+        ("MG손해보험", "MG Life Insurance", False),
+        ("블리츠증권", "Blitz Securities", True),  # tz as Hangul writes it, 츠
     ],
 )
 def test_a_chinese_state_group_and_a_thai_company_agree_with_their_english_names(

@@ -52,6 +52,11 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "保险 保險 保険 보험": "insurance",
             "人寿 人壽 生命 생명": "life|life insurance",  # 中国人寿, China Life Insurance
             "生命保険 生命保險 人寿保险 人壽保險 생명보험": "life insurance|life",  # 住友生命保険, Sumitomo Life
+            # non-life insurance, which English names call insurance or fire and marine (DB손해보험, DB
+            # Insurance; 損害保険ジャパン, Sompo Japan Insurance)
+            "손해보험 損害保険 损害保险 損害保險": "insurance|non life insurance|general insurance|fire and marine insurance",
+            # a Korean insurer's short name, fire (and marine): 삼성화재, Samsung Fire & Marine Insurance
+            "화재 해상": "fire and marine insurance|marine and fire insurance|fire and marine|fire|marine",
             "证券 證券 証券 증권": "securities",
             "电信 電信 전신": "telecom|telecommunications",
             "通信 통신": "telecom|communications|telecommunications",
