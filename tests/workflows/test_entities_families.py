@@ -389,6 +389,8 @@ def test_an_institution_s_name_in_two_languages_is_one_name(a: str, b: str, agre
         ("Banca Nazionale del Lavoro", "BNL", "abbreviation"),  # Romance joining words left out
         ("Pampa Cia Minera SAA", "Pampa Compañía Minera", "equal names"),  # Cía., compañía
         ("Molinos Agro S.A.C.I.F. y A.", "Molinos Agro", "equal names"),  # an Argentine form
+        ("Stage1 Studios", "Stage One Studios", "equal names but for spaces"),  # a digit said as a word
+        ("Stage1 Studios", "Stage Two Studios", None),
     ],
 )
 def test_a_name_written_in_another_order_or_abbreviated_in_its_own_script(

@@ -441,12 +441,23 @@ def names_agree(a: str, b: str) -> str | None:
     return _written_otherwise(a, b)
 
 
+_DIGIT_WORDS = dict(
+    zip("0123456789", "zero one two three four five six seven eight nine".split(), strict=True)
+)
+
+
+def _digits_said(name: str) -> str:
+    """A name run together, a digit closing a word of three letters or more said as its English
+    word ("round1" -> "roundone"); other digits as they are ("3m", "a1": the name's own)."""
+    return re.sub(r"(?<=[a-z]{3})\d\b", lambda m: _DIGIT_WORDS[m.group(0)], name).replace(" ", "")
+
+
 def _written_otherwise(a: str, b: str) -> str | None:
     """`names_agree` for two names whose words differ: run together, abbreviated, translated,
     shortened by syllables or near-equal."""
     joined_a, joined_b = a.replace(" ", ""), b.replace(" ", "")
-    if joined_a == joined_b:
-        return "equal names but for spaces"
+    if joined_a == joined_b or _digits_said(a) == _digits_said(b):
+        return "equal names but for spaces"  # or a digit said as its word ("ROUND1" / "Round One")
     if len(joined_a) >= 6 and any(
         _WRITTEN_OUT.sub("", x) == _WRITTEN_OUT.sub("", y) for x, y in ((a, b), (core_name(a), core_name(b)))
     ):
