@@ -382,6 +382,8 @@ def test_an_institution_s_name_in_two_languages_is_one_name(a: str, b: str, agre
         ("Ngân hàng TMCP Đông Á", "Dong A Bank", "equal names"),  # a Vietnamese trade opens the name
         ("Tập đoàn Vạn Hưng", "Van Hung Group", "equal names"),
         ("푸본현대생명보험", "푸본현대생명", "equal names"),  # a Korean insurer's short name
+        ("KDB생명보험", "KDB생명", "equal names"),  # Latin letters before it
+        ("iM라이프생명보험", "iM라이프", "equal names"),  # "life" in English and in Korean
         ("한화손해보험", "한화생명", None),  # another line of insurance
         ("Стойленский горно-обогатительный комбинат", "Стойленский ГОК", "abbreviation"),  # some words
         ("Чусовской металлургический завод", "ЧМЗ", "abbreviation"),  # Ч is "ch"

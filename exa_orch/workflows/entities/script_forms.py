@@ -78,9 +78,9 @@ _VIETNAMESE_TRADES = tuple(
     )
 )
 # A Korean insurer's legal name closes with 보험 (insurance) after the line its short name says:
-# 흥국생명보험 is 흥국생명 (life), 메리츠화재해상보험 메리츠화재 (fire and marine), 현대해상화재보험
-# 현대해상 (marine and fire)
-_KOREAN_INSURERS = re.compile(r"(?<=[\uac00-\ud7a3])(생명|화재|해상)(?:해상|화재)?보험$")
+# 흥국생명보험 is 흥국생명 (life), ABL생명보험 ABL생명, 신한라이프생명보험 신한라이프 (life, in English
+# and in Korean), 메리츠화재해상보험 메리츠화재 (fire and marine), 현대해상화재보험 현대해상
+_KOREAN_INSURERS = re.compile(r"(?<=\w)(라이프|생명|화재|해상)(?:생명|해상|화재)?보험$")
 
 
 def in_english_order(name: str) -> str:

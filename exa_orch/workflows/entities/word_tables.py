@@ -41,7 +41,9 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "العامة العام": "public|general",
         "الإسلامي الإسلامية": "islamic",
         "للكهرباء الكهرباء والكهرباء كهرباء": "electricity|electric|power",
-        "مجموعة المجموعة": "group",
+        "مجموعة المجموعة": "group|groupe",
+        "المقاولون مقاولون": "contractors",  # المقاولون العرب, The Arab Contractors
+        "العرب": "arab|arabs|arabe",
         "النادي نادي": "club",
         "شركة الشركة": "",
         # the places and trades Gulf, Levant and Maghreb companies are named by
