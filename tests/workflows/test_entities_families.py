@@ -428,3 +428,17 @@ def test_a_name_a_merged_record_gives_itself_with_a_designator_more_lifts_the_no
     # an international arm names another company of the brand: the veto stays
     said = conflict(site, news, lambda x, y: False, voices=[{"agilent international", news.clean}])
     assert said == "one item has no site and the names differ"
+
+
+def test_a_profile_that_writes_the_country_elsewhere_in_the_name_is_about_the_site() -> None:
+    site = co(
+        "a", "Suzuki Motor Ghana", "https://www.suzuki-motor-ghana.com/", "Accra, Ghana", industry="cars"
+    )
+    wiki = co("b", "Ghana Suzuki Motor", "https://en.wikipedia.org/wiki/Ghana_Suzuki_Motor", "Accra, Ghana",
+              industry="cars")  # fmt: skip
+    assert entities.resolve([site, wiki]).groups == [[0, 1]]
+    other = co("b", "Motor Suzuki Ghana", "https://en.wikipedia.org/wiki/Motor_Suzuki_Ghana", "Accra, Ghana",
+               industry="cars")  # fmt: skip
+    assert "writes the country elsewhere" not in str(
+        entities.compare(entities.record(0, site), entities.record(1, other))
+    )

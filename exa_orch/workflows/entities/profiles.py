@@ -5,7 +5,8 @@ A page on Wikipedia, a LinkedIn company page, Crunchbase, or a Medium or Substac
 - **the names agree**: one name (equal, but for spaces or a legal form: "Vale S.A." / "Vale"); the
   initials of the other's full name ("United Microelectronics Corporation" / "UMC"); the profile's
   path equals the site's label ("linkedin.com/company/sabic" / sabic.com, "jumia-group" / jumia);
-  one name adding only the country both are of ("Saudi Aramco" / "Aramco"); or the page says it is
+  one name adding only the country both are of ("Saudi Aramco" / "Aramco") or writing it elsewhere
+  ("India Yamaha Motor" / "Yamaha Motor India"); or the page says it is
   the company's blog, newsroom or publication ("Swiggy Bytes is the technology blog of Swiggy's
   engineering ...": `Record.publisher`);
 - **and** both are of one known country (countries.py; unknown is not enough), **and** one
@@ -117,7 +118,18 @@ def _site_named(page: Record, own: Record) -> str | None:
     extra = set(page.core.split()) ^ set(own.core.split())
     if page.core and own.core and extra and all(_of_country(w, own.country) for w in extra):
         return f"one name adds only the country, {' '.join(sorted(extra))!r}"
+    if page.core != own.core and _country_moved(page.core.split(), own.core.split(), own.country):
+        return "one name writes the country elsewhere in it"  # India Yamaha Motor / Yamaha Motor India
     return None
+
+
+def _country_moved(x: list[str], y: list[str], country: str) -> bool:
+    """Two names of the same words, one of them the country both are of, written at another place
+    in each ("india yamaha motor" / "yamaha motor india"); the other words in one order."""
+    if sorted(x) != sorted(y) or len(x) < 3:
+        return False
+    moved = [w for w in x if _of_country(w, country)]
+    return bool(moved) and [w for w in x if w not in moved] == [w for w in y if w not in moved]
 
 
 def _initials(written: str, short: str, forms: frozenset[str] = frozenset()) -> bool:
