@@ -7,7 +7,7 @@ folded reading it compares, `meets` how one word's consonants meet another's. pe
 first of every pair of written names; glossary.py and person_evidence.py read names so too. An
 Arabic name is also read as far as the lineage a Latin name writes (`_shorter_lineages`) and with
 its letters as Latin spellings say them (`_SPOKEN`); a Thai company's name is read so against a
-Latin one, or by the letters it spells out (`thai_company`, which evidence.py and glossary.py ask).
+Latin one, or by the letters it spells out (`thai_company`, which glossary.agrees asks).
 """
 
 from __future__ import annotations

@@ -47,7 +47,6 @@ from functools import lru_cache
 from typing import Any
 
 from exa_orch.workflows.entities import families, profiles, unrelated
-from exa_orch.workflows.entities.consonants import thai_agrees
 from exa_orch.workflows.entities.countries import is_place, known
 from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
@@ -294,13 +293,11 @@ def _forms(r: Record) -> frozenset[str]:
 
 def _read_agree(a: Record, b: Record) -> str | None:
     """A name in Chinese characters, kana or Hangul whose reading agrees with the other's
-    (names.reading_agrees; one in Thai letters by its consonants, consonants.thai_agrees), or that
+    (glossary.agrees; one in Thai letters by its consonants, consonants.thai_agrees), or that
     a site's home page gives where the other's name is that site's label (花王 at kao.com/jp and
     "Kao"; 第一三共 at daiichisankyo.co.jp and "Daiichi Sankyo"): a company's own home page in its
     own language."""
-    read = reading_agrees(a.name or "", a.clean, b.name or "", b.clean) or thai_agrees(
-        a.name or "", b.name or ""
-    )
+    read = reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
     if read:
         return read
     for x, y in ((a, b), (b, a)):

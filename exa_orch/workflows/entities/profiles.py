@@ -118,7 +118,7 @@ def _site_named(page: Record, own: Record) -> str | None:
     extra = set(page.core.split()) ^ set(own.core.split())
     if page.core and own.core and extra and all(_of_country(w, own.country) for w in extra):
         return f"one name adds only the country, {' '.join(sorted(extra))!r}"
-    if page.core != own.core and _country_moved(page.core.split(), own.core.split(), own.country):
+    if _country_moved(page.core.split(), own.core.split(), own.country):
         return "one name writes the country elsewhere in it"  # India Yamaha Motor / Yamaha Motor India
     return None
 
@@ -126,7 +126,7 @@ def _site_named(page: Record, own: Record) -> str | None:
 def _country_moved(x: list[str], y: list[str], country: str) -> bool:
     """Two names of the same words, one of them the country both are of, written at another place
     in each ("india yamaha motor" / "yamaha motor india"); the other words in one order."""
-    if sorted(x) != sorted(y) or len(x) < 3:
+    if x == y or sorted(x) != sorted(y) or len(x) < 3:
         return False
     moved = [w for w in x if _of_country(w, country)]
     return bool(moved) and [w for w in x if w not in moved] == [w for w in y if w not in moved]
