@@ -48,12 +48,13 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
 `blind79.json` to `blind84.json`, written blind at 5b6eade and measured there and at bb9dd00 (of
-blind79, blind82 and blind84 only their false merges read), and `blind109.json` to `blind114.json`,
-written blind on 2026-12-05 (blind113 and blind114 to be hard) and measured at 4fa98f2 and 790b46b
-(of blind110 only its false merge read).
+blind79, blind82 and blind84 only their false merges read).
+`blind109.json` to `blind114.json`, written blind on 2026-12-05 (blind113 and blind114 to be hard)
+and measured at 4fa98f2 and 790b46b (of blind110 only its false merge read), were measured again
+at a6acb71 and are tuning worlds since issue 37's twenty-second session;
 `blind103.json` to `blind108.json`, written blind on 2026-12-04 (blind107 and blind108 to be hard)
 and measured at 9fd131f and 16f2262 (of blind106 and blind107 only their false merges read), were
-measured again at 4fa98f2 and are tuning worlds since issue 37's twenty-first session;
+measured again at 4fa98f2 and are tuning worlds since the twenty-first;
 `blind97.json` to `blind102.json`, written blind on 2026-12-04 (blind101 and blind102 to be hard)
 and measured at 65f1d33 and b6ae061 (of blind100 and blind101 only their false merges read), were
 measured again at 9fd131f and are tuning worlds since issue 37's twentieth session;
@@ -197,8 +198,14 @@ TUNING = (
     "blind106.json",
     "blind107.json",
     "blind108.json",
+    "blind109.json",  # written blind on 2026-12-05, measured at 4fa98f2 and a6acb71, then read (22nd)
+    "blind110.json",
+    "blind111.json",
+    "blind112.json",
+    "blind113.json",
+    "blind114.json",
 )  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json,
-# blind79.json to blind84.json, blind109.json to blind114.json
+# blind79.json to blind84.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
