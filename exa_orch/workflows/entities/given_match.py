@@ -59,9 +59,11 @@ def similar(a: str, b: str) -> float:
 def _romanized(given: str) -> str:
     """A given name as the romanizations of one Cyrillic name write it alike: x as ks, kh as h, y
     and j as i, a letter doubled once, an initial ie as e ("alexey" and "aleksei", "yulia" and
-    "iuliia", "yevgeny" and "evgeny", "tatyana" and "tatiana" each read one way)."""
+    "iuliia", "yevgeny" and "evgeny", "tatyana" and "tatiana" each read one way); and a hard c as k,
+    as languages spell one name ("eric" and "erik", "nicolas" and "nikolas", "patrick" and "patrik")."""
+    hard = re.sub(r"c(?![eiyh])", "k", given.replace("ck", "k"))
     key = re.sub(
-        r"(.)\1+", r"\1", given.replace("x", "ks").replace("kh", "h").replace("y", "i").replace("j", "i")
+        r"(.)\1+", r"\1", hard.replace("x", "ks").replace("kh", "h").replace("y", "i").replace("j", "i")
     )
     return key[1:] if key.startswith("ie") else key
 
@@ -76,7 +78,7 @@ def one_name(fa: str, fb: str) -> Found | None:
     if min(len(fa), len(fb)) >= 4 and (fa in (f"al{fb}", f"el{fb}") or fb in (f"al{fa}", f"el{fa}")):
         return 2.5, f"{fa} and {fb} are one name, the article written on one"  # Alwaleed / Al-Waleed
     if min(len(fa), len(fb)) >= 4 and _romanized(fa) == _romanized(fb):
-        return 2.5, f"{fa} and {fb} are one name romanized two ways"
+        return 2.5, f"{fa} and {fb} are one name spelled two ways"
     if min(len(fa), len(fb)) >= 2 and (fa.startswith(fb) or fb.startswith(fa)):
         return 2.0, f"{fa} / {fb}: one given name is the start of the other (a short form)"
     # the end of a longer name, which a prefix or a first part opens (Olatunbosun / Bosun,

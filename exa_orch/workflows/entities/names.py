@@ -16,7 +16,14 @@ from exa_orch.workflows.entities.latin_forms import (
     WRITTEN_SHORT,
 )
 from exa_orch.workflows.entities.script_forms import in_english_order, without_cjk_forms
-from exa_orch.workflows.entities.scripts import greek, hong_kong_reading, is_cjk, sound_key, sounds_alike
+from exa_orch.workflows.entities.scripts import (
+    armenian,
+    greek,
+    hong_kong_reading,
+    is_cjk,
+    sound_key,
+    sounds_alike,
+)
 from exa_orch.workflows.entities.terms import TERMS, WORD
 from exa_orch.workflows.entities.word_tables import WORDS_IN_ENGLISH
 
@@ -57,7 +64,7 @@ def fold(text: str) -> str:
     if not latin.isascii():
         from anyascii import anyascii  # here: a cold start needs none of this module's imports
 
-        latin = anyascii(greek(latin))
+        latin = anyascii(armenian(greek(latin)))
     return latin.lower()
 
 

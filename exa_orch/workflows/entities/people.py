@@ -139,14 +139,21 @@ _QUOTED = re.compile(r"[\"“”«»]([^\"“”«»]{2,30})[\"“”«»]")
 
 
 def _spellings(name: str) -> list[str]:
-    """`name` as written ("Family, Given" as "Given Family"), with umlauts as "ue", and with the name in quotes as its given name
+    """`name` as written ("Family, Given" as "Given Family"), with umlauts as "ue" and an old
+    Indonesian oe as u (_DUTCH_OE), and with the name in quotes as its given name
     ('William Henry "Bill" Gates' is also "Bill Gates"), without the quoted part otherwise."""
     inverted = _INVERTED.match(name)  # "Trudeau, Justin Pierre James": a register's family name first
     out = [f"{inverted.group(2)} {inverted.group(1)}" if inverted else name]
     quoted = _QUOTED.search(name)
     if quoted:
         out = [_QUOTED.sub(" ", name), quoted.group(1) + " " + name[quoted.end() :]]
-    return [*out, *(u for n in out if (u := n.translate(_UMLAUTS)) != n)]
+    out = [*out, *(u for n in out if (u := n.translate(_UMLAUTS)) != n)]
+    return [*out, *(u for n in out if (u := _DUTCH_OE.sub("u", n)) != n)]
+
+
+# Indonesian names in the spelling of before 1972, oe for u, which the same name keeps or drops
+# (Soekarno / Sukarno, Djojohadikoesoemo / Djojohadikusumo): read both ways
+_DUTCH_OE = re.compile(r"oe(?=[^\Waeiou])", re.I)
 
 
 # Letters only Vietnamese writes (ơ, ư, đ, and a vowel with a tone mark below or a hook above): a
@@ -317,14 +324,22 @@ def _onset(syllable: str) -> str:
 
 def _hong_kong(x: PersonName, y: PersonName) -> bool:
     """`x` read from Chinese characters, `y` the Hong Kong order that puts an English given name
-    before the whole Chinese name: "Tony Leung Chiu-wai" (tony, leung, chiuwai) beside 梁朝偉."""
+    before the whole Chinese name: "Tony Leung Chiu-wai" (tony, leung, chiuwai) beside 梁朝偉, its
+    syllables written apart too, an h after a last vowel or not ("Edmund Ho Hau Wah", 何厚鏵 "hauwa";
+    "Ho Chiu Fung, Daisy" as a board lists her)."""
     return (
         x.script == "han"
         and not y.script
         and len(y.given) == 1
-        and y.extra == x.given
+        and len(x.given) == 1
+        and 1 <= len(y.extra) <= 2
+        and "".join(_VOWEL_H.sub("", e) for e in y.extra) == _VOWEL_H.sub("", x.given[0])
         and (x.family == y.family or y.family in x.spellings)
     )
+
+
+# A Cantonese syllable's last vowel written with an h or without (Wah / wa, Hoh / ho)
+_VOWEL_H = re.compile(r"(?<=[aeiou])h$")
 
 
 def _script(x: PersonName, y: PersonName, a: str, b: str, weight: float) -> tuple[float, str]:

@@ -107,6 +107,12 @@ def greek(text: str) -> str:
     return low
 
 
+def armenian(text: str) -> str:
+    """`text` with Armenian ու, one vowel, spelled u as the names' Latin spellings write it (anyascii
+    spells it letter by letter: Արթուր "art'owr", Artur; Սիրուշո Sirusho)."""
+    return text.replace("ու", "u").replace("Ու", "U").replace("ՈՒ", "U")
+
+
 # Alphabets whose letters anyascii spells one by one, vowels and all: Cyrillic, Greek, Armenian,
 # Georgian. A name in one reads close to its Latin spelling, not always as it (Филипп / Philipp,
 # Дивац / Divac, Լևոն / Levon).
@@ -172,6 +178,9 @@ def korean_key(given: str) -> str:
     key = key.replace("ui", "i").replace("ee", "i").replace("ch", "j").replace("ck", "k").replace("c", "k")
     # and 어 written o as McCune-Reischauer's ŏ (Hwang Sok-yong, 황석영 "seokyeong"): o, eo and u as one
     key = re.sub("u+", "u", key.replace("o", "u"))
+    # ㄹ, one sound, written l or r as it opens a syllable (임세령 "selyeong", Im Se-ryung), 래 rae or
+    # rai (조석래, Cho Suck-rai)
+    key = key.replace("ai", "ae").replace("l", "r")
     return key.replace("sh", "s").translate(str.maketrans("gdb", "ktp"))
 
 

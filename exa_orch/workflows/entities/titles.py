@@ -57,12 +57,13 @@ _RANKS = frozenset(
 # Arabic writes one ("الملك حمد بن عيسى" is King Hamad bin Isa, "الشيخ الدكتور سلطان بن محمد" Sheikh
 # Dr Sultan bin Muhammad): king, queen, prince, princess, sheikh, sheikha, sultan, sayyid, doctor,
 # president, engineer, professor, imam, hajj; the styles "His (Royal) Highness", "His Majesty",
-# "His Excellency"; Persian doctor, engineer, ayatollah. Without its article a word is a name
+# "His Excellency"; Persian doctor, engineer, ayatollah ("the grand"), hojatoleslam, "His
+# Holiness", seyyed and sheikh (Persian writes them without the article). Without its article a word is a name
 # (سلطان is Sultan Al Jaber's given name), so only the article's form is a title.
 _ARABIC_TITLES = frozenset(
     "الملك الملكة الأمير الأميرة الشيخ الشيخة السلطان السلطانة السيد السيدة الدكتور الدكتورة الرئيس "
     "المهندس الأستاذ الإمام الحاج الحاجة صاحب السمو الملكي سمو جلالة فخامة معالي سعادة "
-    "دکتر مهندس آیت‌الله".split()
+    "دکتر مهندس آیت‌الله العظمی حجت‌الاسلام والمسلمین حضرت سید شیخ".split()
 )
 # Honorifics of two words, one of which may be a name alone ("Tan" is a family name, "Sri" a given
 # one): dropped only as the pair, before the name ("Tan Sri Anthony Fernandes", "Datuk Seri ...").
