@@ -221,6 +221,13 @@ def test_two_romanizations_of_one_cyrillic_given_name_are_one_name(a: str, b: st
     assert weight == 2.5 and "one name" in reason, reason
 
 
+@pytest.mark.parametrize(("a", "b"), [("frederic", "frederik"), ("nicola", "nikola"), ("patrick", "patrik")])
+def test_a_given_name_with_a_hard_c_or_a_k_is_one_name(a: str, b: str) -> None:
+    weight, reason = compare_given((a,), (b,))
+    assert weight == 2.5 and "one name" in reason, reason
+    assert compare_given(("cecil",), ("kekil",))[0] < 2.5  # a soft c stays
+
+
 @pytest.mark.parametrize(
     ("a", "b"), [("volodymyr", "vladimir"), ("mykhailo", "mikhail"), ("serhiy", "sergei"), ("olena", "elena")]
 )

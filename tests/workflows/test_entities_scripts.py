@@ -875,3 +875,24 @@ def test_azerbaijani_and_kazakh_names_read_as_their_english_spellings(a: str, b:
 )
 def test_a_single_name_in_hangul_sounds_as_the_latin_one(hangul: str, latin: str, agree: bool) -> None:
     assert (name_evidence(hangul, latin)[0] > 0) is agree
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "agree"),
+    [
+        ("سید محمد بهشتی", "Mohammad Beheshti", True),  # seyyed, a Persian title without an article
+        ("حجت‌الاسلام علی یونسی", "Ali Younesi", True),  # hojatoleslam
+        ("سید محمد بهشتی", "Mohammad Yazdi", False),
+        ("Հովհաննես Թումանյան", "Hovhannes Tumanyan", True),  # Armenian ու, one vowel u
+        ("김석래", "Kim Suck-rai", True),  # ㄹ written r or l, 래 rae or rai
+        ("김석래", "Kim Suk-min", False),
+        ("鄧永鏘", "David Tang Wing Cheung", True),  # Hong Kong: an English name, the Chinese one after
+        ("鄧永鏘", "Tang Wing Cheung, David", True),  # as a board lists him
+        ("鄧永鏘", "David Tang Wing Kit", False),
+        ("Roeslan Abdulgani", "Ruslan Abdulgani", True),  # Indonesian spelling before 1972, oe as u
+    ],
+)
+def test_names_read_past_persian_titles_and_in_the_spellings_of_armenian_korean_hong_kong_and_indonesia(
+    a: str, b: str, agree: bool
+) -> None:
+    assert (name_evidence(a, b)[0] > 0) is agree
