@@ -27,7 +27,8 @@ from exa_orch.workflows.entities.scripts import (
 from exa_orch.workflows.entities.terms import TERMS, WORD
 from exa_orch.workflows.entities.word_tables import WORDS_IN_ENGLISH
 
-FILLER = frozenset("the group holding holdings company grupo gruppo groupe gruppe".split())
+# "Empresas": a Chilean holding's opening word, as "Grupo" a Mexican one's (Empresas Copec)
+FILLER = frozenset("the group holding holdings company grupo gruppo groupe gruppe empresas".split())
 # Words a company's own name may add to its brand on its own site without naming another unit
 # ("Klarna Bank", "Lufthansa Group", "Samsung Electronics Co."): legal and corporate designators.
 DESIGNATORS = FILLER | frozenset(
@@ -256,8 +257,9 @@ def _initials(kept: list[str], *, whole: bool = False) -> set[str]:
 
 
 def _abbreviated_part(x: list[str], y: list[str]) -> bool:
-    """`y` writes two or more of `x`'s words as their initials, one word of three letters at least,
-    the words around them alike ("lebedinskiy gok" / "lebedinskiy gorno obogatitelnyy kombinat")."""
+    """`y` writes two or more of `x`'s words as their initials, one word of three letters at least
+    (two beside two words alike: "ca brie picardie" / "credit agricole brie picardie"), the words
+    around them alike ("lebedinskiy gok" / "lebedinskiy gorno obogatitelnyy kombinat")."""
     head = next((i for i, (p, q) in enumerate(zip(x, y, strict=False)) if p != q), min(len(x), len(y)))
     tail = next(
         (i for i, (p, q) in enumerate(zip(x[head:][::-1], y[head:][::-1], strict=False)) if p != q), 0
@@ -266,7 +268,7 @@ def _abbreviated_part(x: list[str], y: list[str]) -> bool:
     return (
         bool(head or tail)
         and len(short) == 1
-        and len(short[0]) >= 3
+        and len(short[0]) >= (2 if len(x) - len(part) >= 2 else 3)
         and len(part) >= 2
         and short[0] in _initials([w for w in part if w not in _STOP], whole=True)
     )

@@ -38,12 +38,13 @@ from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     ONE_NAME,
     core_name,
+    fold,
     initialism,
     legal_forms,
     names_agree,
     words,
 )
-from exa_orch.workflows.entities.script_forms import cjk_forms
+from exa_orch.workflows.entities.script_forms import cjk_forms, without_cjk_forms
 from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:
@@ -212,7 +213,29 @@ def _leading(page: Record, own: Record) -> str | None:
     Capital Management"), and more than one name says so: one known country, and one industry or
     two words of trade both texts say ("Giant" bicycles / "Giant Food": two industries;
     "Britannia" biscuits of India / "Britannia Hotels": two countries)."""
-    return _leads(page, own, page.core.split(), page.name or page.clean) or _stated_leading(page, own)
+    return (
+        _leads(page, own, page.core.split(), page.name or page.clean)
+        or _stated_leading(page, own)
+        or _han_leading(page, own)
+    )
+
+
+# A name in Chinese characters alone (its legal form aside), which writes no space between words
+_HAN_ONLY = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
+
+
+def _han_leading(page: Record, own: Record) -> str | None:
+    """`_leading` for two names in Chinese characters, the one the other's first two characters or
+    more, one to four after them (a listing's short name: 中鴻 beside 中鴻鋼鐵): the characters read
+    as two words, the shared ones and those added."""
+    a, b = (without_cjk_forms(r.name).replace(" ", "") for r in (page, own))
+    if a == b or not (_HAN_ONLY.fullmatch(a) and _HAN_ONLY.fullmatch(b)):
+        return None
+    short, long_ = sorted((a, b), key=len)
+    if not long_.startswith(short) or len(long_) - len(short) > 4:
+        return None
+    read = {short: [fold(short)], long_: [fold(short), fold(long_[len(short) :])]}
+    return _leads(page, own, read[a], page.name, ours=read[b])
 
 
 def _stated_leading(page: Record, own: Record) -> str | None:
@@ -231,9 +254,12 @@ def _stated_leading(page: Record, own: Record) -> str | None:
     return None
 
 
-def _leads(page: Record, own: Record, theirs: list[str], written: str) -> str | None:
-    """`_leading` with the profile's name as the words `theirs` (`written` as the reason says it)."""
-    placed = _placed(own.core.split(), theirs)
+def _leads(
+    page: Record, own: Record, theirs: list[str], written: str, ours: list[str] | None = None
+) -> str | None:
+    """`_leading` with the profile's name as the words `theirs` (`written` as the reason says it),
+    the site's as `ours` (its core's words unless given)."""
+    placed = _placed(own.core.split() if ours is None else ours, theirs)
     if placed is None or not (known(page.country) and page.country == own.country):
         return None
     site_shorter, at, added = placed

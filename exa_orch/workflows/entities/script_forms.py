@@ -83,12 +83,18 @@ _VIETNAMESE_TRADES = tuple(
 _KOREAN_INSURERS = re.compile(r"(?<=\w)(라이프|생명|화재|해상)(?:생명|해상|화재)?보험$")
 
 
+# A Japanese listing's short name: "HD" for ホールディングス, "GHD" for グループホールディングス
+# (kabutan, nikkei: "トライアルHD" is トライアルホールディングス)
+_JAPANESE_SHORT = re.compile(r"(?<=[\u3040-\u30ff\u4e00-\u9fff])\s*(G?)HD$")
+
+
 def in_english_order(name: str) -> str:
     """`name` with a Vietnamese trade that opens it (or the part of it a dash sets off) written
     after it, as English writes it (`_VIETNAMESE_TRADES`: "Ngân hàng TMCP Bắc Á" -> "Bắc Á Bank"),
-    and a Korean insurer's name as short as it goes by (`_KOREAN_INSURERS`); `name` as it is
-    otherwise."""
+    a Korean insurer's name as short as it goes by (`_KOREAN_INSURERS`) and a Japanese listing's
+    "HD" written out (`_JAPANESE_SHORT`); `name` as it is otherwise."""
     name = _KOREAN_INSURERS.sub(r"\1", name)
+    name = _JAPANESE_SHORT.sub(lambda m: ("グループ" if m.group(1) else "") + "ホールディングス", name)
     for opening, trade in _VIETNAMESE_TRADES:
         if opening.search(name):
             return opening.sub(rf"\1 {trade}", name, count=1)

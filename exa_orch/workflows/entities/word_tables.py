@@ -243,6 +243,7 @@ GREEK: dict[str, tuple[str, ...]] = rendered(
         "συμμετοχων": "holdings|holding",
         "βιομηχανια βιομηχανιας": "industry|industries",
         "κυπρου κυπρος": "cyprus",
+        "αναπτυξιακη αναπτυξιακης αναπτυξης": "development",
         "πειραιως": "piraeus",
         "αθηνων": "athens",
         # state utilities' and carriers' words (Public Power Corporation, Electricity Authority of
@@ -286,7 +287,7 @@ WORDS_IN_ENGLISH = {
     **dict.fromkeys("instituto institut istituto institutet instytut".split(), "institute"),
     **dict.fromkeys("uniwersytet".split(), "university"),
     **dict.fromkeys("academia academie akademie accademia akademia".split(), "academy"),
-    **dict.fromkeys("fundacion fundacao fondation fondazione stiftung fundacja".split(), "foundation"),
+    **dict.fromkeys("fundacion fundacao fondation fondazione stiftung fundacja fonden stiftelsen".split(), "foundation"),
     **dict.fromkeys("museo musee museu".split(), "museum"),
     **dict.fromkeys("hopital ospedale krankenhaus".split(), "hospital"),
     # and a company's ("iA Groupe financier" / "iA Financial Group", "Banque Nationale du Canada" /
