@@ -123,6 +123,8 @@ OWNER_CUES = (
 CHILD_CUES = (
     re.compile(r"\b(?:the\s+)?(?:parent|holding)(?:\s+company)?\s+of\s+(?:the\s+)?" + ORG_NAME),
     re.compile(r"\b(?:the\s+)?owner\s+of\s+(?:the\s+)?" + ORG_NAME),
+    # "operating in Kazakhstan through its subsidiary Zhaikmunai LLP"
+    re.compile(r"\bits\s+(?:wholly[\s-]owned\s+)?(?:[\w-]+\s+)?subsidiary,?\s+" + ORG_NAME),
     # "its consumer business was demerged as F-Secure": a business it spun off under a name is
     # another company now, whichever name the record had before
     re.compile(r"\b(?:demerged|spun\s+(?:off|out)|carved\s+out|split\s+off)\s+(?:as|into)\s+" + ORG_NAME),

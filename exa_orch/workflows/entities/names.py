@@ -212,7 +212,10 @@ def legal_forms(raw: str, clean: str) -> frozenset[str]:
     if len(letters) >= 2 and "".join(letters) in MORE_FORMS | set(_FORM_SPELLINGS):
         dropped = (dropped - set(letters)) | {"".join(letters)}
     # a football club's form is no legal form: "Rangers F.C." and "Rangers Football Club" are one
-    return frozenset(_FORM_SPELLINGS.get(w, w) for w in dropped - _CLUB_FORM_WORDS)
+    forms = {_FORM_SPELLINGS.get(w, w) for w in dropped - _CLUB_FORM_WORDS}
+    # Malaysia's private company, "Sdn. Bhd." (sendirian berhad), is no public one ("Berhad"): its
+    # listed parent of the name is another company
+    return frozenset(forms - {"berhad"} if "sdn" in forms else forms)
 
 
 _CLUB_FORM_WORDS = frozenset("fc afc cf football futbol club de".split())
