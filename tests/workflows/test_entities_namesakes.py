@@ -405,6 +405,23 @@ def test_a_company_page_in_spanish_naming_its_owner_is_the_owners_subsidiary() -
     assert any("as its owner" in r for r in weigh(holding, unit).against)
 
 
+def test_a_former_name_a_subsidiary_kept_is_the_subsidiarys() -> None:
+    # made-up names: "formerly X LP ... through its subsidiary X LLP" names the unit as owned
+    said = (
+        "Condor Petroleum PLC, formerly Lagoon Resources LP, is a London-listed oil producer operating"
+        " in Kazakhstan through its subsidiary Lagoon Resources LLP."
+    )
+    holding = co(
+        "a", "Condor Petroleum", "https://en.wikipedia.org/wiki/Condor_Petroleum", "London, UK", "Oil", said
+    )
+    unit = co("b", "ТОО «Лагун Ресорсез»", "https://www.lagoonresources.kz/", "Uralsk, Kazakhstan", "Oil")
+    unit_latin = co(
+        "c", "Lagoon Resources LLP", "https://www.lagoonresources.kz/", "Uralsk, Kazakhstan", "Oil"
+    )
+    assert any("a company it owns" in r for r in weigh(holding, unit_latin).against)
+    assert entities.resolve([holding, unit]).groups == [[0], [1]]
+
+
 def test_a_russian_page_naming_its_parent_company_is_the_parents_subsidiary() -> None:
     said = "ПАО «Север-Алмаз» — алмазодобывающая компания, дочернее общество СЕВЕРАЛРОС; Якутия."
     unit = co(

@@ -9,7 +9,13 @@ import pytest
 
 from exa_orch.workflows import entities
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
-from exa_orch.workflows.entities.names import clean_name
+from exa_orch.workflows.entities.names import (
+    IN_TWO_LANGUAGES,
+    clean_name,
+    core_name,
+    legal_forms,
+    names_agree,
+)
 from tests.workflows.test_entities_evidence import apart
 from tests.workflows.test_entities_evidence import row as agent_row
 
@@ -287,3 +293,31 @@ def test_a_founder_s_given_name_before_the_site_s_name_is_no_place() -> None:
     unit = co("c", "Bauder Bayern", "https://de.wikipedia.org/wiki/Bauder_Bayern", "Stuttgart, Germany",
               industry="Roofing materials")  # fmt: skip
     assert entities.resolve([unit, own]).groups == [[0], [1]]
+
+
+def test_a_listings_short_name_in_chinese_characters_leads_the_name_it_shortens() -> None:
+    """A Taiwanese listing's short name is the company's first characters (智邦 for 智邦科技): one
+    company where one country and one industry say so; in another industry, two."""
+    page = co(
+        "a",
+        "智邦",
+        "https://tw.stock.yahoo.com/quote/2345.TW",
+        "Hsinchu, Taiwan",
+        industry="Networking equipment",
+    )
+    own = co("b", "智邦科技", "https://www.accton.com/", "Hsinchu, Taiwan", industry="Networking equipment")
+    res = entities.resolve([page, own])
+    assert res.groups == [[0, 1]], apart(page, own)
+    assert "智邦 leads 智邦科技's name" in res.reasons[0][0]["reason"]
+    food = co("c", "智邦", "https://tw.stock.yahoo.com/quote/9999.TW", "Hsinchu, Taiwan", industry="Food")
+    assert entities.resolve([food, own]).groups == [[0], [1]]
+
+
+def test_short_and_foreign_words_for_a_companys_kind_read_as_english_ones() -> None:
+    # a Japanese listing's "HD", Chile's "Empresas", a Danish foundation
+    assert clean_name("コメリHD") == clean_name("コメリホールディングス")
+    assert core_name(clean_name("Empresas Iansa S.A.")) == "iansa"
+    assert names_agree(clean_name("Villum Fonden"), clean_name("Villum Foundation")) == IN_TWO_LANGUAGES
+    # Malaysia's private company, Sdn Bhd, is no public Berhad
+    assert legal_forms("genting malaysia berhad", "genting malaysia") == {"berhad"}
+    assert legal_forms("genting malaysia sdn bhd", "genting malaysia") == {"sdn"}
