@@ -228,14 +228,14 @@ def _han_leading(page: Record, own: Record) -> str | None:
     """`_leading` for two names in Chinese characters, the one the other's first two characters or
     more, one to four after them (a listing's short name: 中鴻 beside 中鴻鋼鐵): the characters read
     as two words, the shared ones and those added."""
-    a, b = (without_cjk_forms(r.name).replace(" ", "") for r in (page, own))
+    a, b = (without_cjk_forms(r.name or "").replace(" ", "") for r in (page, own))
     if a == b or not (_HAN_ONLY.fullmatch(a) and _HAN_ONLY.fullmatch(b)):
         return None
     short, long_ = sorted((a, b), key=len)
     if not long_.startswith(short) or len(long_) - len(short) > 4:
         return None
     read = {short: [fold(short)], long_: [fold(short), fold(long_[len(short) :])]}
-    return _leads(page, own, read[a], page.name, ours=read[b])
+    return _leads(page, own, read[a], a, ours=read[b])
 
 
 def _stated_leading(page: Record, own: Record) -> str | None:
