@@ -294,10 +294,13 @@ def test_a_name_run_together_is_a_candidate_pair_with_its_two_words() -> None:
 @pytest.mark.parametrize(
     ("latin", "written"),
     [("Aziz Akhannouch", "عزيز أخنوش"), ("Bahman Ghobadi", "بهمن قبادی"), ("Abida Parveen", "عابدہ پروین"),
-     ("Mashrafe Mortaza", "মাশরাফি বিন মুর্তজা"), ("L. Subramaniam", "எல். சுப்பிரமணியம்")],
+     ("Mashrafe Mortaza", "মাশরাফি বিন মুর্তজা"), ("L. Subramaniam", "எல். சுப்பிரமணியம்"),
+     ("Reza Sameni", "رضا ثامنی"), ("Kazem Sadegh", "کاظم صادق"), ("Han Fil-sung", "한필성"),
+     ("Lee Cook-min", "이국민")],
 )  # fmt: skip
 def test_a_latin_spelling_meets_the_letters_another_script_writes_it_with(latin: str, written: str) -> None:
-    """A French ch is ش, a Persian gh ق, a v و, a z জ, Tamil's ச an s: the pair is weighed at all."""
+    """A French ch is ش, a Persian gh ق, a v و, a z জ, Tamil's ச an s, Persian's ث an s, ظ a z, a
+    Korean ㅍ an f and ㄱ a c: the pair is weighed at all."""
     x = person("a", latin, "https://en.wikipedia.org/wiki/X", "")
     y = person("b", written, "https://ar.wikipedia.org/wiki/Y", "")
     assert block_keys(entities.record(0, x)) & block_keys(entities.record(1, y))

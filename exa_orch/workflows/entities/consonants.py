@@ -165,7 +165,7 @@ def _arabic_skeletons(script: str, latin: str) -> tuple[float, str]:
     if not ARABIC_LETTERS.search(script):
         return first
     # منجي الباوندي / Moungi Bawendi: a Latin name may leave al- out
-    for said in dict.fromkeys([script, *(script.translate(t) for t in _SPOKEN)]):
+    for said in dict.fromkeys([script, *spoken(script)]):
         for read in dict.fromkeys([said, _ARTICLE.sub("", said)]):
             if read != script and (again := _read_skeletons(script, latin, consonant_letters(read)))[0] > 0:
                 return again
@@ -174,8 +174,19 @@ def _arabic_skeletons(script: str, latin: str) -> tuple[float, str]:
 
 # Arabic letters as Latin spellings of names write them where anyascii reads them otherwise: ظ ذ ض
 # as z (ظاهر, Zahir; كاظم, Kazem), ق and ك as g, as the Gulf and the Maghreb say them (قرقاش,
-# Gargash; الركراكي, Regragui), ج as g, as Egypt says it (جمعة, Gomaa): each tried alone
-_SPOKEN = (str.maketrans("ظذض", "ززز"), str.maketrans("قك", "گگ"), str.maketrans("ج", "گ"))
+# Gargash; الركراكي, Regragui), ج as g, as Egypt says it (جمعة, Gomaa): each tried alone;
+# Persian's ث, an s (ثالث, Sales; ثابت, Sabet)
+_SPOKEN = (
+    str.maketrans("ظذض", "ززز"),
+    str.maketrans("قك", "گگ"),
+    str.maketrans("ج", "گ"),
+    str.maketrans("ث", "س"),
+)
+
+
+def spoken(script: str) -> list[str]:
+    """A name in Arabic letters read as each of `_SPOKEN` says it, where that differs from it."""
+    return [said for t in _SPOKEN if (said := script.translate(t)) != script]
 
 
 # The Arabic article opening a word (الباوندي, al-Bawendi), and a Latin word that runs "abd" or

@@ -12,7 +12,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from exa_orch.workflows.entities.consonants import THAI_LETTER, consonant_letters, thai_key, thai_reading
+from exa_orch.workflows.entities.consonants import (
+    THAI_LETTER,
+    consonant_letters,
+    spoken,
+    thai_key,
+    thai_reading,
+)
 from exa_orch.workflows.entities.given_match import given_forms
 from exa_orch.workflows.entities.japanese import family_keys, heard, katakana_words, latin_key
 from exa_orch.workflows.entities.names import is_latin, words
@@ -24,8 +30,9 @@ if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
 
 
-_KOREAN_INITIALS = {"g": ("k",), "k": ("g",), "d": ("t",), "t": ("d",), "b": ("p",), "p": ("b",),
-                    "j": ("c",), "c": ("j",)}  # fmt: skip
+# (ㅍ written f too: Kang Full, 강풀 "pul"; ㄱ c: Lee Cook-jong, 이국종 "gukjong")
+_KOREAN_INITIALS = {"g": ("k", "c"), "k": ("g", "c"), "d": ("t",), "t": ("d",), "b": ("p",),
+                    "p": ("b", "f"), "j": ("c",), "c": ("j",)}  # fmt: skip
 # a given name's first vowel as other romanizations write it: 은 eun or un (Ko Un / 고은), 어 eo, o or
 # u, 우 u or woo
 _KOREAN_VOWELS = {"eu": ("u",), "eo": ("o", "u"), "u": ("w",)}
@@ -126,7 +133,8 @@ def _consonant_keys(name: str) -> set[str]:
     # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
     # Hebrew three ways: with its vowel letters, without, and ח and צ as Latin spellings write them
     # (עמיחי, "mch": Amichai); another script reads one way only
-    read = words(consonant_letters(name))
+    # and its letters as Latin spellings say them (consonants.spoken: ظاهر, Zahir)
+    read = [w for said in (name, *spoken(name)) for w in words(consonant_letters(said))]
     if HEBREW_LETTERS.search(name):
         read += words(consonant_letters(name, vowels=False)) + words(
             consonant_letters(name, vowels=False, spelled="z")
