@@ -520,6 +520,10 @@ def test_a_bank_in_arabic_letters_joins_its_english_site() -> None:
         ("鈴木楽器製作所", "Suzuki Musical Instrument Corporation"),
         ("日本酸素ホールディングス", "Nippon Sanso Holdings"),  # a trade word's reading kept
         ("南亞塑膠", "Nan Ya Plastics"),
+        ("亚洲建材", "Asia Building Materials"),
+        ("东方拖拉机", "Eastern Tractor"),
+        ("三井重機械工業", "Mitsui Heavy Industries"),
+        ("北京环保", "Beijing Environmental Protection"),
     ],
 )
 def test_more_trades_translate(written: str, latin: str) -> None:
