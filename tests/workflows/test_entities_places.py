@@ -311,6 +311,22 @@ def test_a_listings_short_name_in_chinese_characters_leads_the_name_it_shortens(
     assert "智邦 leads 智邦科技's name" in res.reasons[0][0]["reason"]
     food = co("c", "智邦", "https://tw.stock.yahoo.com/quote/9999.TW", "Hsinchu, Taiwan", industry="Food")
     assert entities.resolve([food, own]).groups == [[0], [1]]
+    # Hangul writes no spaces either
+    page = co("d", "해찬들", "https://www.haechandle.co.kr/", "Seoul, South Korea", industry="Condiments")
+    wiki = co(
+        "e",
+        "해찬들식품",
+        "https://ko.wikipedia.org/wiki/해찬들식품",
+        "Seoul, South Korea",
+        industry="Condiments",
+    )
+    assert entities.resolve([page, wiki]).groups == [[0, 1]], apart(page, wiki)
+    # a place and a trade alone lead no name: 中國水泥 ("China" "cement") is not 中國水泥工程's
+    place = co("f", "中國水泥", "https://www.chinacement.com.tw/", "Taipei, Taiwan", industry="Cement")
+    longer = co(
+        "g", "中國水泥工程", "https://zh.wikipedia.org/wiki/中國水泥工程", "Taipei, Taiwan", industry="Cement"
+    )
+    assert entities.resolve([place, longer]).groups == [[0], [1]]
 
 
 def test_short_and_foreign_words_for_a_companys_kind_read_as_english_ones() -> None:

@@ -33,6 +33,7 @@ from exa_orch.workflows.entities.countries import country_named, is_place, known
 from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, plural_agree, stem
 from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
+from exa_orch.workflows.entities.glossary import place_word, segments
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
@@ -46,6 +47,7 @@ from exa_orch.workflows.entities.names import (
 )
 from exa_orch.workflows.entities.script_forms import cjk_forms, without_cjk_forms
 from exa_orch.workflows.entities.sites import country_suffix
+from exa_orch.workflows.entities.terms import TERMS
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
@@ -220,19 +222,29 @@ def _leading(page: Record, own: Record) -> str | None:
     )
 
 
-# A name in Chinese characters alone (its legal form aside), which writes no space between words
-_HAN_ONLY = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")
+# A name in Chinese characters or in Hangul alone (its legal form aside): scripts that write no
+# space between a name's words
+_UNSPACED = (
+    re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}"),
+    re.compile(r"[\uac00-\ud7a3]{2,}"),
+)
 
 
 def _han_leading(page: Record, own: Record) -> str | None:
-    """`_leading` for two names in Chinese characters, the one the other's first two characters or
-    more, one to four after them (a listing's short name: 中鴻 beside 中鴻鋼鐵): the characters read
-    as two words, the shared ones and those added."""
+    """`_leading` for two names in Chinese characters or two in Hangul, the one the other's first
+    two characters or more, one to four after them (a listing's short name: 中鴻 beside 中鴻鋼鐵;
+    샘표 beside 샘표식품, 三井金属 beside 三井金属鉱業), the shorter not a place and a trade alone
+    (中國石油, PetroChina, only says "China" and "oil": not 中國石油化工's): the characters read as
+    two words, the shared ones and those added."""
     a, b = (without_cjk_forms(r.name or "").replace(" ", "") for r in (page, own))
-    if a == b or not (_HAN_ONLY.fullmatch(a) and _HAN_ONLY.fullmatch(b)):
+    if a == b or not any(script.fullmatch(a) and script.fullmatch(b) for script in _UNSPACED):
         return None
     short, long_ = sorted((a, b), key=len)
     if not long_.startswith(short) or len(long_) - len(short) > 4:
+        return None
+    said = segments(short)
+    places = (place_word(e) for seg in said for e in TERMS.get(seg.text, ("", ()))[1])  # not its reading
+    if all(seg.kind != "run" for seg in said) and any(places):
         return None
     read = {short: [fold(short)], long_: [fold(short), fold(long_[len(short) :])]}
     return _leads(page, own, read[a], a, ours=read[b])
