@@ -330,3 +330,18 @@ def test_a_vietnamese_name_is_read_family_name_first(vietnamese: str, english: s
 )
 def test_a_korean_name_romanized_two_ways_in_latin_letters(a: str, b: str, one: bool) -> None:
     assert (name_evidence(a, b)[0] >= 7.0) is one
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "weight"),
+    [
+        ("六代目 片岡愛之助", "Kataoka Ainosuke VI", 6.0),  # the generation, as English numbers it
+        ("片岡愛之助 (6代目)", "Kataoka Ainosuke VI", 6.0),  # as an article's title writes it
+        ("六代目 片岡愛之助", "Kataoka Ainosuke V", -5.0),  # the father of one stage name
+        ("六代目 片岡愛之助", "七代目 片岡愛之助", -5.0),
+        ("十六代目 片岡愛之助", "Kataoka Ainosuke XVI", 6.0),
+        ("六代目 片岡愛之助", "Kataoka Ainosuke", 4.0),  # either holder: less
+    ],
+)
+def test_a_japanese_stage_names_generation_tells_its_holders_apart(a: str, b: str, weight: float) -> None:
+    assert name_evidence(a, b)[0] == weight

@@ -55,6 +55,7 @@ from exa_orch.workflows.entities.titles import (
     HONORIFICS,
     PARTICLES,
     TITLE_PAIRS,
+    generation_evidence,
     regnal_evidence,
     without_titles,
 )
@@ -379,7 +380,8 @@ _WHOLE_READ = 6.0
 def name_evidence(a: str, b: str) -> tuple[float, str]:
     """(weight, reason) for two written person names: the best reading of the two (module docstring)."""
     read = (
-        _skeletons(a, b)
+        generation_evidence(a, b, name_evidence)
+        or _skeletons(a, b)
         or katakana(a, b)
         or spaced_hangul(a, b)
         or hangul_single(a, b)

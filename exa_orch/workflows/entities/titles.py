@@ -16,6 +16,7 @@ their own, and "King" in "Carole King" closes a name, it does not open one.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 
 from exa_orch.workflows.entities.names import words
@@ -137,3 +138,66 @@ def regnal_evidence(a: str, b: str) -> tuple[float, str] | None:
     if ra[2] and rb[2] and ra[2] != rb[2]:
         return -5.0, f"the same regnal name, two realms ({ra[2]} / {rb[2]})"
     return 7.0, f"the same regnal name ({ra[0]} {ra[1]})"
+
+
+# A Japanese stage name's generation, before the name or in brackets after it ("十代目 松本幸四郎",
+# "市川猿之助 (4代目)"): kabuki and rakugo names pass from father to son, each holder numbered,
+# which English writes as a regnal number after the name (Matsumoto Kōshirō X)
+_GENERATION = r"(初|[一二三四五六七八九十]+|\d+)\s*代目?"
+_GENERATION_OPENING = re.compile(rf"^\s*{_GENERATION}\s+")
+_GENERATION_CLOSING = re.compile(rf"\s*[(（]\s*{_GENERATION}\s*[)）]\s*$")
+_KANJI_DIGITS = {c: n for n, c in enumerate("一二三四五六七八九", 1)}
+
+
+def _generation_number(written: str) -> int:
+    """A generation's number written in digits or kanji ("初" 1, "十八" 18, "二十" 20)."""
+    if written == "初":
+        return 1
+    if written.isdigit():
+        return int(written)
+    tens, _, units = written.rpartition("十")
+    if "十" not in written:
+        return _KANJI_DIGITS.get(written, 0)
+    return (_KANJI_DIGITS.get(tens, 0) if tens else 1) * 10 + _KANJI_DIGITS.get(units, 0)
+
+
+def _roman(word: str) -> int:
+    """A regnal number's value ("xviii" 18)."""
+    values = {"i": 1, "v": 5, "x": 10}
+    total = 0
+    for at, ch in enumerate(word):
+        later = values[word[at + 1]] if at + 1 < len(word) else 0
+        total += -values[ch] if values[ch] < later else values[ch]
+    return total
+
+
+def _generation(name: str, *, latin: bool) -> tuple[str, int]:
+    """`name` without the generation it writes, and that generation's number (0 for none): a
+    Japanese one, or (`latin`) a regnal number closing a name of three words or more."""
+    for pattern in (_GENERATION_OPENING, _GENERATION_CLOSING):
+        found = pattern.search(name)
+        if found:
+            return pattern.sub(" ", name).strip(), _generation_number(found.group(1))
+    ws = words(name)
+    if latin and len(ws) >= 3 and is_numeral(ws[-1]):
+        return name.rsplit(None, 1)[0], _roman(ws[-1])
+    return name, 0
+
+
+def generation_evidence(
+    a: str, b: str, weigh: Callable[[str, str], tuple[float, str]]
+) -> tuple[float, str] | None:
+    """Two names, one of them a Japanese stage name written with its generation, weighed by
+    `weigh` without their generations: two generations are two holders of the name, -5; one on
+    one side only, 2 less (the name's holder may be either); None when neither writes one."""
+    if not (_generation(a, latin=False)[1] or _generation(b, latin=False)[1]):
+        return None
+    (x, at), (y, bt) = _generation(a, latin=True), _generation(b, latin=True)
+    weight, said = weigh(x, y)
+    if weight <= 0:
+        return weight, said
+    if at and bt:
+        if at != bt:
+            return -5.0, f"two generations of one name ({at} / {bt})"
+        return weight, f"{said}, the same generation ({at})"
+    return weight - 2.0, f"{said}, a generation written on one side"
