@@ -401,6 +401,10 @@ def test_a_city_written_in_characters_is_read_by_its_term_of_place() -> None:
         ("الشركة الليبية للبنك", "Banque de Libye", False),
         ("شركة مبادلة للاستثمار", "Mubadala Investment", True),  # a brand heard: company may go
         ("أجيليتي", "Agility", True),  # a soft g is ج
+        ("شركة غاز الشمال", "North Gas Company", True),  # Iraq's state companies and banks
+        ("المصرف العراقي للاستثمار", "Iraqi Investment Bank", True),
+        ("شركة غاز الشمال", "South Gas Company", False),
+        ("شرکت ملی پخش گاز ایران", "National Iranian Gas Distribution Company", True),  # Persian
     ],
 )
 def test_an_arabic_name_whose_every_word_is_known_translates(written: str, latin: str, agree: bool) -> None:

@@ -31,7 +31,7 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "الجوية": "air|airways",
         "للطاقة الطاقة": "energy",
         "للاتصالات الاتصالات اتصالات": "telecom|telecommunications|telecoms",
-        "بنك البنك مصرف": "bank|banque|banco",
+        "بنك البنك مصرف المصرف": "bank|banque|banco",
         "الوطني الوطنية": "national|nationale",
         "الأهلي": "national|ahli",
         "للبترول البترول": "petroleum",
@@ -144,6 +144,18 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "مخابرات": "telecommunication|telecommunications|telecom",
         "توسعه": "development",
         "صادرات": "export|exports",
+        "گاز": "gas",
+        "پالایش": "refining|refinery",
+        "پخش": "distribution",
+        "نفتی": "oil|petroleum",
+        # and Iraq's state companies and banks (North Oil Company, Trade Bank of Iraq)
+        "العراق العراقي العراقية": "iraq|iraqi",
+        "غاز الغاز للغاز": "gas",
+        "التجارة التجاري التجارية": "trade|commercial",
+        "الشمال الشمالية": "north|northern",
+        "الجنوب الجنوبية": "south|southern",
+        "مصافي المصافي مصفاة": "refineries|refinery",
+        "كردستان كوردستان": "kurdistan",
     }
 )
 ARABIC_LETTERS = re.compile(r"[\u0600-\u06ff]")
