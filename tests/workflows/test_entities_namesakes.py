@@ -422,6 +422,34 @@ def test_a_former_name_a_subsidiary_kept_is_the_subsidiarys() -> None:
     assert entities.resolve([holding, unit]).groups == [[0], [1]]
 
 
+def test_a_holding_of_a_companys_own_name_is_not_another_page_under_that_name() -> None:
+    # made-up names: the article's subject is a subsidiary of "Kestrel Insure Holdings"; a site
+    # under the bare name is the subsidiary's own, a page under the holding's name the owner's
+    said = (
+        "Kestrel Insure is a South African short-term insurer; it is a subsidiary of Kestrel Insure Holdings."
+    )
+    wiki = co(
+        "a",
+        "Kestrel Insure",
+        "https://en.wikipedia.org/wiki/Kestrel_Insure",
+        "Centurion, South Africa",
+        "Insurance",
+        said,
+    )
+    own = co(
+        "b", "Kestrel Insure", "https://www.kestrelinsure.co.za/", "Centurion, South Africa", "Insurance"
+    )
+    holding = co(
+        "c",
+        "Kestrel Insure Holdings",
+        "https://www.kestrelholdings.co.za/",
+        "Centurion, South Africa",
+        "Insurance",
+    )
+    assert not any("as its owner" in r for r in weigh(wiki, own).against)
+    assert any("as its owner" in r for r in weigh(wiki, holding).against)
+
+
 def test_a_russian_page_naming_its_parent_company_is_the_parents_subsidiary() -> None:
     said = "ПАО «Север-Алмаз» — алмазодобывающая компания, дочернее общество СЕВЕРАЛРОС; Якутия."
     unit = co(

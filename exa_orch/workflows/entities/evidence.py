@@ -281,6 +281,10 @@ def _owner_is(owner: str, x: Record, y: Record) -> bool:
     own_group = core_name(owner) == x.core == x.raw_name and "subsidiary" not in x.owners[owner]
     # "a core member of Mitsubishi UFJ Financial Group" names MUFG: its initials are y's name
     named = owner in (y.clean, y.core) or core_name(owner) == y.core or initialism(owner, y.clean)
+    # a holding company of x's own name ("OUTsurance, a subsidiary of OUTsurance Holdings") is y
+    # only where y's name says so too: another page under x's bare name is x's
+    if core_name(owner) == x.core and owner != y.clean and y.clean == x.core:
+        return False
     # "All Nippon Airways, a subsidiary of ANA Holdings" beside "ANA": ANA is the airline's own
     # initials, and the holding company another company of them
     own_initials = y.clean == x.initials and owner != y.clean
