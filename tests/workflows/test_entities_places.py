@@ -42,6 +42,10 @@ def row(id: str, name: str, url: str, description: str) -> Json:
         ("Dubai, UAE", "united arab emirates"),
         ("London, England", "united kingdom"),
         ("Gothenburg, Sweden, owned by Geely", "sweden"),
+        ("Monaco and Piraeus", "monaco"),  # two places: the first, the seat
+        ("Macau / mainland China", "macau"),
+        ("Luxembourg; operations in Kazakhstan", "luxembourg"),
+        ("Port of Spain, Trinidad and Tobago", "trinidad and tobago"),  # a country's name of two
     ],
 )
 def test_a_location_reads_as_its_country(location: str, country: str) -> None:

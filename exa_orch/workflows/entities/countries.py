@@ -147,7 +147,22 @@ def country_of(location: str) -> str:
         Baden-Württemberg" -> "germany"); a location no part of which names one keeps its last part
         folded ("stuttgart"), which `known` says is not a country ("" where that part is a country's
     name and another's state: "Atlanta, Georgia"). A clause the sentence goes on with is
-        not a place ("Gothenburg, Sweden, owned by Geely" -> "sweden")."""
+        not a place ("Gothenburg, Sweden, owned by Geely" -> "sweden"); of two places, where the
+    whole names no country, the first ("Monaco and Piraeus", "Hong Kong / mainland China",
+    "Luxembourg; operations in Kazakhstan"), as a company's seat is written first."""
+    found = _country_of(location)
+    first = _PLACES_APART.split(location, maxsplit=1)[0]
+    if known(found) or first == location or not first.strip():
+        return found
+    return _country_of(first) if known(_country_of(first)) else found
+
+
+# What parts two places in a location (a country's name of two, "Trinidad and Tobago", is read whole first)
+_PLACES_APART = re.compile(r"\s*;\s*|\s+/\s+|\s+and\s+|\s+&\s+")
+
+
+def _country_of(location: str) -> str:
+    """`country_of` a location of one place."""
     parts = [p for p in location.split(",") if p.strip()]
     if len(parts) == 1 and _key(parts[0]) in _own_names():
         # a location that is a country's name alone ("Luxembourg", "Georgia"): that country, though
