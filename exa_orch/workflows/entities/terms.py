@@ -203,6 +203,17 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "家电 家電": "home appliances|appliances|electrical appliances",
             "空调 空調": "air conditioning|air conditioner|air conditioners",
             "物业 物業": "property|properties|property services",
+            # and Hong Kong's and Macau's (Chinese Estates, New World First Bus, Macau Light Rapid
+            # Transit, MTR's 地鐵): CC-CEDICT's renderings
+            "置业 置業": "estates|estate|properties|property",
+            "巴士": "bus|buses",
+            "缆车 纜車": "cable car|tram|ropeway",
+            "轻轨 輕軌": "light rail|light rapid transit",
+            "地铁 地鐵": "metro|subway|underground|mtr",
+            "电车 電車": "tramways|tram|trams",
+            "渡轮 渡輪 小轮 小輪": "ferry|ferries",
+            "旅游 旅遊": "travel|tourism|tours",
+            "度假村": "resorts|resort",
         },
     ),
     **_terms(
@@ -222,6 +233,9 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "高丽 高麗 고려": "korea|korean|koryo|goryeo",  # 고려아연 Korea Zinc, 고려대학교 Korea University
             "台湾 台灣": "taiwan",
             "香港": "hong kong",
+            "澳门 澳門": "macau|macao",
+            "九龙 九龍": "kowloon",
+            "新世界": "new world",
             "新加坡": "singapore",
             "美国 美國": "america|american|us",
             "国际 國際 国際 국제": "international",
