@@ -528,6 +528,8 @@ def test_a_bank_in_arabic_letters_joins_its_english_site() -> None:
         ("东方拖拉机", "Eastern Tractor"),
         ("三井重機械工業", "Mitsui Heavy Industries"),
         ("北京环保", "Beijing Environmental Protection"),
+        ("澳門巴士", "Macau Bus"),  # Hong Kong's and Macau's places and trades
+        ("九龍渡輪", "Kowloon Ferry"),
     ],
 )
 def test_more_trades_translate(written: str, latin: str) -> None:
