@@ -896,3 +896,17 @@ def test_names_read_past_persian_titles_and_in_the_spellings_of_armenian_korean_
     a: str, b: str, agree: bool
 ) -> None:
     assert (name_evidence(a, b)[0] > 0) is agree
+
+
+@pytest.mark.parametrize(
+    ("bengali", "latin", "agree"),
+    [
+        ("সুনীল গঙ্গোপাধ্যায়", "Sunil Ganguly", True),  # the anglicized form of a Kulin name
+        ("সুনীল গঙ্গোপাধ্যায়", "Sunil Gangopadhyay", True),
+        ("ঋতুপর্ণ ঘোষ", "Rituparno Ghosh", True),
+        ("সুনীল গঙ্গোপাধ্যায়", "Sunil Chatterjee", False),
+        ("সুনীল চট্টোপাধ্যায়", "Sunil Chatterjee", True),
+    ],
+)
+def test_a_bengali_family_name_reads_as_its_anglicized_form(bengali: str, latin: str, agree: bool) -> None:
+    assert (name_evidence(bengali, latin)[0] > 0) is agree

@@ -189,3 +189,22 @@ def spelling_key(folded: str) -> str:
     for written, one in _SPELLINGS:
         key = key.replace(written, one)
     return re.sub(r"([a-z])\1+", r"\1", key)
+
+
+# Bengali family names English writes in their anglicized forms (Sourav Ganguly: সৌরভ গঙ্গোপাধ্যায়,
+# Gangopadhyay; Rabindranath Tagore: ঠাকুর, Thakur). Source: Wikipedia, "Bengali Hindu surnames" and
+# the articles of the Kulin Brahmin names.
+_ANGLICIZED = {
+    **dict.fromkeys(("chatterjee", "chatterji", "chaterjee"), "chattopadhyay"),
+    **dict.fromkeys(("banerjee", "banerji", "bannerjee"), "bandyopadhyay"),
+    **dict.fromkeys(("mukherjee", "mukherji", "mukerji", "mookerjee"), "mukhopadhyay"),
+    **dict.fromkeys(("ganguly", "ganguli"), "gangopadhyay"),
+    "tagore": "thakur",
+}
+_ANGLICIZED_WORD = re.compile(r"\b(" + "|".join(_ANGLICIZED) + r")\b", re.I)
+
+
+def bengali_spelling(name: str) -> str:
+    """A Latin name with a Bengali family name in its anglicized form written as Bengali spells it
+    ("Sourav Ganguly" -> "Sourav gangopadhyay"); `name` as it is otherwise."""
+    return _ANGLICIZED_WORD.sub(lambda m: _ANGLICIZED[m.group(1).lower()], name)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from exa_orch.workflows.entities.brahmic import bengali_spelling
 from exa_orch.workflows.entities.names import clean_name, fold, words
 from exa_orch.workflows.entities.script_forms import without_cjk_forms
 from exa_orch.workflows.entities.scripts import consonantal, skeleton
@@ -117,6 +118,9 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
             _read_skeletons(script, latin, consonant_letters(script)),
         )
     first = _arabic_skeletons(script, latin)
+    anglicized = bengali_spelling(latin)  # Ganguly, গঙ্গোপাধ্যায় gangopadhyay
+    if first[0] <= 0 and anglicized != latin:
+        first = max(first, _read_skeletons(script, anglicized, consonant_letters(script), written=latin))
     if first[0] <= 0 and _NASAB.search(script):
         shorter = max(_arabic_skeletons(s, latin) for s in _shorter_lineages(script, latin))
         if shorter[0] > 0:

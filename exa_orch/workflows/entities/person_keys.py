@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from exa_orch.workflows.entities.brahmic import bengali_spelling
 from exa_orch.workflows.entities.consonants import (
     THAI_LETTER,
     consonant_letters,
@@ -165,5 +166,6 @@ _HEARD = (("ch", "sh"), ("ch", "kh"), ("gh", "q"), ("v", "w"), ("z", "j"))
 
 
 def _heard_spellings(family: str) -> set[str]:
-    """A Latin family name as written and with each of `_HEARD`'s letters as another script writes it."""
-    return {family, *(family.replace(x, y) for x, y in _HEARD if x in family)}
+    """A Latin family name as written, with each of `_HEARD`'s letters as another script writes it,
+    and a Bengali one as Bengali spells it (brahmic.bengali_spelling: Ganguly, gangopadhyay)."""
+    return {family, bengali_spelling(family), *(family.replace(x, y) for x, y in _HEARD if x in family)}
