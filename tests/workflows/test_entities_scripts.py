@@ -906,7 +906,10 @@ def test_names_read_past_persian_titles_and_in_the_spellings_of_armenian_korean_
         ("ঋতুপর্ণ ঘোষ", "Rituparno Ghosh", True),
         ("সুনীল গঙ্গোপাধ্যায়", "Sunil Chatterjee", False),
         ("সুনীল চট্টোপাধ্যায়", "Sunil Chatterjee", True),
+        ("বিনায়ক সেন", "Vinayak Sen", True),  # Bengali writes a b for a Latin v
+        ("विष्णु रिमाल", "Bishnu Rimal", True),  # Devanagari's व, a b as Nepali says it
+        ("विष्णु रिमाल", "Bishnu Regmi", False),
     ],
 )
-def test_a_bengali_family_name_reads_as_its_anglicized_form(bengali: str, latin: str, agree: bool) -> None:
+def test_bengali_and_nepali_names_read_as_their_latin_spellings(bengali: str, latin: str, agree: bool) -> None:
     assert (name_evidence(bengali, latin)[0] > 0) is agree

@@ -121,6 +121,10 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
     anglicized = bengali_spelling(latin)  # Ganguly, গঙ্গোপাধ্যায় gangopadhyay
     if first[0] <= 0 and anglicized != latin:
         first = max(first, _read_skeletons(script, anglicized, consonant_letters(script), written=latin))
+    if first[0] <= 0 and re.search("[\u0980-\u09ff]", script) and "v" in latin.lower():
+        # Bengali writes a b for a Latin v (বিনায়ক, Vinayak)
+        spelled = re.sub("[vV]", "b", latin)
+        first = max(first, _read_skeletons(script, spelled, consonant_letters(script), written=latin))
     if first[0] <= 0 and _NASAB.search(script):
         shorter = max(_arabic_skeletons(s, latin) for s in _shorter_lineages(script, latin))
         if shorter[0] > 0:
@@ -152,7 +156,8 @@ def _shorter_lineages(script: str, latin: str) -> list[str]:
 def _arabic_skeletons(script: str, latin: str) -> tuple[float, str]:
     """`skeletons` of a script's name but Thai, its royal house's article (آل) aside; where that
     reading fails, a ta marbuta read as t, Hebrew by its consonants alone, Arabic's letters as Latin
-    spellings say them (`_SPOKEN`) and without the article a Latin name may leave out."""
+    spellings say them (`_SPOKEN`; Devanagari's too) and without the article a Latin name may
+    leave out."""
     # آل opening a family ("آل سعود", Al Saud) is the article a Latin name may leave out: dropped
     # as a word, never a word read "l" (علاء, Alaa)
     script = " ".join(_FAMILY_ARTICLE.sub("", script).split())
@@ -167,7 +172,7 @@ def _arabic_skeletons(script: str, latin: str) -> tuple[float, str]:
             for z in ("", *_HEBREW_SPELLED)
         )
     if not ARABIC_LETTERS.search(script):
-        return first
+        return max([first, *(_read_skeletons(script, latin, consonant_letters(x)) for x in spoken(script))])
     # منجي الباوندي / Moungi Bawendi: a Latin name may leave al- out
     for said in dict.fromkeys([script, *spoken(script)]):
         for read in dict.fromkeys([said, _ARTICLE.sub("", said)]):
@@ -185,11 +190,13 @@ _SPOKEN = (
     str.maketrans("قك", "گگ"),
     str.maketrans("ج", "گ"),
     str.maketrans("ث", "س"),
+    str.maketrans("व", "ब"),  # and Devanagari's व, a b as Nepali says it (देउवा, Deuba)
 )
 
 
 def spoken(script: str) -> list[str]:
-    """A name in Arabic letters read as each of `_SPOKEN` says it, where that differs from it."""
+    """A name in Arabic (or Devanagari) letters read as each of `_SPOKEN` says it, where that
+    differs from it."""
     return [said for t in _SPOKEN if (said := script.translate(t)) != script]
 
 
