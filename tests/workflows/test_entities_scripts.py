@@ -913,3 +913,17 @@ def test_names_read_past_persian_titles_and_in_the_spellings_of_armenian_korean_
 )
 def test_bengali_and_nepali_names_read_as_their_latin_spellings(bengali: str, latin: str, agree: bool) -> None:
     assert (name_evidence(bengali, latin)[0] > 0) is agree
+
+
+@pytest.mark.parametrize(
+    ("hebrew", "latin", "agree"),
+    [
+        ("גיל כהן", "Gil Cohen", True),  # a hard c as כ
+        ("יוסי כספי", "Yossi Casspi", True),
+        ("בנימין זילבר", "Benjamin Zilber", True),  # a j before a vowel as י
+        ("אייל ורדי", "Eyal Vardi", True),
+        ("גיל כהן", "Gil Katz", False),
+    ],
+)
+def test_a_hebrew_name_reads_as_latin_spellings_write_its_sounds(hebrew: str, latin: str, agree: bool) -> None:
+    assert (name_evidence(hebrew, latin)[0] > 0) is agree

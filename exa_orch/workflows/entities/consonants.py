@@ -121,6 +121,9 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
     anglicized = bengali_spelling(latin)  # Ganguly, গঙ্গোপাধ্যায় gangopadhyay
     if first[0] <= 0 and anglicized != latin:
         first = max(first, _read_skeletons(script, anglicized, consonant_letters(script), written=latin))
+    for spelled in _as_hebrew_writes(latin) if first[0] <= 0 and _HEBREW_LETTER.search(script) else ():
+        again = _arabic_skeletons(script, spelled)
+        first = max(first, (again[0], again[1].replace(spelled, latin)))
     if first[0] <= 0 and re.search("[\u0980-\u09ff]", script) and "v" in latin.lower():
         # Bengali writes a b for a Latin v (বিনায়ক, Vinayak)
         spelled = re.sub("[vV]", "b", latin)
@@ -130,6 +133,16 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
         if shorter[0] > 0:
             return min(shorter[0], 4.0), f"{shorter[1]}, the generations the Latin name leaves out aside"
     return first
+
+
+def _as_hebrew_writes(latin: str) -> list[str]:
+    """A Latin name as Hebrew letters may write its sounds: a hard c as k (כהן, Cohen; כספי,
+    Casspi), and then a v as ב, a j before a vowel as י (בנימין, Benjamin; אבדיה, Avdija) or an s as
+    ז (ויגדרזון, Wigderson), each alone and all together."""
+    hard = re.sub(r"c(?![eiyh])", "k", latin.lower().replace("ck", "k"))
+    said = [hard.replace("v", "b"), re.sub(r"j(?=[aeiou])", "y", hard), re.sub(r"s(?!h)", "z", hard)]
+    every = re.sub(r"s(?!h)", "z", re.sub(r"j(?=[aeiou])", "y", hard.replace("v", "b")))
+    return [x for x in dict.fromkeys([hard, *said, every]) if x != latin.lower()]
 
 
 # A generation of an Arabic name's lineage, "son (daughter) of X" (بن نايف; بن عبد العزيز, whose
