@@ -927,3 +927,16 @@ def test_bengali_and_nepali_names_read_as_their_latin_spellings(bengali: str, la
 )
 def test_a_hebrew_name_reads_as_latin_spellings_write_its_sounds(hebrew: str, latin: str, agree: bool) -> None:
     assert (name_evidence(hebrew, latin)[0] > 0) is agree
+
+
+@pytest.mark.parametrize(
+    ("cyrillic", "latin", "agree"),
+    [
+        ("Богдан Гнатюк", "Bohdan Hnatyuk", True),  # Ukrainian Г, an h
+        ("Богдан Гнатюк", "Bogdan Gnatyuk", True),  # as Russian reads it
+        ("Галина Гончар", "Halyna Honchar", True),
+        ("Галина Гончар", "Halyna Horbach", False),
+    ],
+)
+def test_a_cyrillic_g_reads_as_the_h_ukrainian_says(cyrillic: str, latin: str, agree: bool) -> None:
+    assert (name_evidence(cyrillic, latin)[0] > 0) is agree

@@ -47,6 +47,7 @@ from exa_orch.workflows.entities.scripts import (
     azeri_spelled,
     chinese_spelled,
     cyrillic,
+    h_read,
     korean_key,
     sounded,
     syllabic,
@@ -454,8 +455,8 @@ def _by_sound(a: str, b: str) -> tuple[float, str] | None:
     if bool(ALPHABETS.search(a)) == bool(ALPHABETS.search(b)) or not (is_latin(a) or is_latin(b)):
         return None
     script = a if ALPHABETS.search(a) else b
-    x, y = (sounded(fold(cyrillic(n) or n)) for n in (a, b))
-    weight, said = _any_reading(x, y)
+    # Г as the h Belarusian and Ukrainian say, and Russian writes for a foreign h (Глеб, Hleb)
+    weight, said = max(_any_reading(*(sounded(fold(cyrillic(n) or n)) for n in p)) for p in h_read(a, b))
     return (weight - 1.0, f"{said} (read from {script} as it sounds)") if weight > 0 else None
 
 

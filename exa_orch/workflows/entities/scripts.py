@@ -78,6 +78,17 @@ def cyrillic(name: str) -> str | None:
     return re.sub(r"iy\b", "y", anyascii(name.translate(_KAZAKH)).replace("'", ""))
 
 
+def h_read(a: str, b: str) -> list[tuple[str, str]]:
+    """Two names as written, and with a Cyrillic Г (г) read as h where the other writes an h: the
+    h of Belarusian and Ukrainian, and of a foreign name in Russian (Глеб, Hleb; Герман, Herman)."""
+    pairs = [(a, b)]
+    for x, y, first in ((a, b, True), (b, a, False)):
+        if re.search("[Гг]", x) and "h" in y.lower():
+            said = x.replace("Г", "H").replace("г", "h")
+            pairs.append((said, y) if first else (y, said))
+    return pairs
+
+
 # Letters Kazakh and Kyrgyz add to Cyrillic, as Latin spellings of their names write them, a k, a g
 # and an n (Тоқаев, Tokayev; anyascii: q, gh, ng)
 _KAZAKH = str.maketrans("ҚқҒғҢң", "КкГгНн")
