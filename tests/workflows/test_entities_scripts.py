@@ -818,6 +818,8 @@ def test_a_foreign_name_written_in_hangul_word_by_word_sounds_as_the_latin_one(
         ("ดาวิกา โฮร์เน่", "Davika Hoorne", True),  # an English r Thai writes silent
         ("ธงไชย แมคอินไตย์", "Thongchai McIntyre", True),  # and a hard c
         ("ธงไชย แมคอินไตย์", "Thongchai McIntosh", False),
+        ("วิชัย อยู่สุข", "Wichai Yoosuk", True),  # อ before ย silent: the y opens the word
+        ("วิชัย อยู่สุข", "Wichai Boonsuk", False),
     ],
 )
 def test_a_thai_name_reads_as_thai_writes_an_english_name(thai: str, latin: str, agree: bool) -> None:
