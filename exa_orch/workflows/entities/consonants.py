@@ -118,21 +118,24 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
             _read_skeletons(script, latin, consonant_letters(script)),
         )
     first = _arabic_skeletons(script, latin)
-    anglicized = bengali_spelling(latin)  # Ganguly, গঙ্গোপাধ্যায় gangopadhyay
-    if first[0] <= 0 and anglicized != latin:
-        first = max(first, _read_skeletons(script, anglicized, consonant_letters(script), written=latin))
-    for spelled in _as_hebrew_writes(latin) if first[0] <= 0 and _HEBREW_LETTER.search(script) else ():
+    for spelled in _respelled(script, latin) if first[0] <= 0 else ():
         again = _arabic_skeletons(script, spelled)
         first = max(first, (again[0], again[1].replace(spelled, latin)))
-    if first[0] <= 0 and re.search("[\u0980-\u09ff]", script) and "v" in latin.lower():
-        # Bengali writes a b for a Latin v (বিনায়ক, Vinayak)
-        spelled = re.sub("[vV]", "b", latin)
-        first = max(first, _read_skeletons(script, spelled, consonant_letters(script), written=latin))
     if first[0] <= 0 and _NASAB.search(script):
         shorter = max(_arabic_skeletons(s, latin) for s in _shorter_lineages(script, latin))
         if shorter[0] > 0:
             return min(shorter[0], 4.0), f"{shorter[1]}, the generations the Latin name leaves out aside"
     return first
+
+
+def _respelled(script: str, latin: str) -> list[str]:
+    """The Latin name as `script` may write its sounds otherwise: a Bengali family name's anglicized
+    form as Bengali spells it (Ganguly, গঙ্গোপাধ্যায় gangopadhyay: brahmic.bengali_spelling), a v as
+    the b Bengali writes for it (বিনায়ক, Vinayak), and Hebrew's letters (`_as_hebrew_writes`)."""
+    out = [said] if (said := bengali_spelling(latin)) != latin else []
+    if re.search("[\u0980-\u09ff]", script) and "v" in latin.lower():
+        out.append(re.sub("[vV]", "b", latin))
+    return out + (_as_hebrew_writes(latin) if _HEBREW_LETTER.search(script) else [])
 
 
 def _as_hebrew_writes(latin: str) -> list[str]:

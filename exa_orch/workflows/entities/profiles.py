@@ -218,7 +218,7 @@ def _leading(page: Record, own: Record) -> str | None:
     return (
         _leads(page, own, page.core.split(), page.name or page.clean)
         or _stated_leading(page, own)
-        or _han_leading(page, own)
+        or _unspaced_leading(page, own)
     )
 
 
@@ -230,7 +230,7 @@ _UNSPACED = (
 )
 
 
-def _han_leading(page: Record, own: Record) -> str | None:
+def _unspaced_leading(page: Record, own: Record) -> str | None:
     """`_leading` for two names in Chinese characters or two in Hangul, the one the other's first
     two characters or more, one to four after them (a listing's short name: 中鴻 beside 中鴻鋼鐵;
     샘표 beside 샘표식품, 三井金属 beside 三井金属鉱業), the shorter not a place and a trade alone

@@ -59,8 +59,9 @@ _RANKS = frozenset(
 # Dr Sultan bin Muhammad): king, queen, prince, princess, sheikh, sheikha, sultan, sayyid, doctor,
 # president, engineer, professor, imam, hajj; the styles "His (Royal) Highness", "His Majesty",
 # "His Excellency"; Persian doctor, engineer, ayatollah ("the grand"), hojatoleslam, "His
-# Holiness", seyyed and sheikh (Persian writes them without the article). Without its article a word is a name
-# (سلطان is Sultan Al Jaber's given name), so only the article's form is a title.
+# Holiness", seyyed and sheikh, which Persian writes without the article. Without its article an
+# Arabic word is a name (سلطان is Sultan Al Jaber's given name), so only the article's form is a
+# title.
 _ARABIC_TITLES = frozenset(
     "الملك الملكة الأمير الأميرة الشيخ الشيخة السلطان السلطانة السيد السيدة الدكتور الدكتورة الرئيس "
     "المهندس الأستاذ الإمام الحاج الحاجة صاحب السمو الملكي سمو جلالة فخامة معالي سعادة "
@@ -155,9 +156,9 @@ def _generation_number(written: str) -> int:
         return 1
     if written.isdigit():
         return int(written)
-    tens, _, units = written.rpartition("十")
     if "十" not in written:
         return _KANJI_DIGITS.get(written, 0)
+    tens, _, units = written.rpartition("十")
     return (_KANJI_DIGITS.get(tens, 0) if tens else 1) * 10 + _KANJI_DIGITS.get(units, 0)
 
 
