@@ -913,7 +913,9 @@ def test_names_read_past_persian_titles_and_in_the_spellings_of_armenian_korean_
         ("विष्णु रिमाल", "Bishnu Regmi", False),
     ],
 )
-def test_bengali_and_nepali_names_read_as_their_latin_spellings(bengali: str, latin: str, agree: bool) -> None:
+def test_bengali_and_nepali_names_read_as_their_latin_spellings(
+    bengali: str, latin: str, agree: bool
+) -> None:
     assert (name_evidence(bengali, latin)[0] > 0) is agree
 
 
@@ -927,7 +929,9 @@ def test_bengali_and_nepali_names_read_as_their_latin_spellings(bengali: str, la
         ("גיל כהן", "Gil Katz", False),
     ],
 )
-def test_a_hebrew_name_reads_as_latin_spellings_write_its_sounds(hebrew: str, latin: str, agree: bool) -> None:
+def test_a_hebrew_name_reads_as_latin_spellings_write_its_sounds(
+    hebrew: str, latin: str, agree: bool
+) -> None:
     assert (name_evidence(hebrew, latin)[0] > 0) is agree
 
 
