@@ -891,6 +891,7 @@ def test_a_single_name_in_hangul_sounds_as_the_latin_one(hangul: str, latin: str
         ("鄧永鏘", "David Tang Wing Cheung", True),  # Hong Kong: an English name, the Chinese one after
         ("鄧永鏘", "Tang Wing Cheung, David", True),  # as a board lists him
         ("鄧永鏘", "David Tang Wing Kit", False),
+        ("梁政龍", "Peter Leung Ching Loong", True),  # Hong Kong's ch for j, oo for u
         ("Roeslan Abdulgani", "Ruslan Abdulgani", True),  # Indonesian spelling before 1972, oe as u
     ],
 )

@@ -48,6 +48,7 @@ from exa_orch.workflows.entities.scripts import (
     chinese_spelled,
     cyrillic,
     h_read,
+    hong_kong_key,
     korean_key,
     sounded,
     syllabic,
@@ -327,21 +328,17 @@ def _onset(syllable: str) -> str:
 def _hong_kong(x: PersonName, y: PersonName) -> bool:
     """`x` read from Chinese characters, `y` the Hong Kong order that puts an English given name
     before the whole Chinese name: "Tony Leung Chiu-wai" (tony, leung, chiuwai) beside 梁朝偉, its
-    syllables written apart too, an h after a last vowel or not ("Edmund Ho Hau Wah", 何厚鏵 "hauwa";
-    "Ho Chiu Fung, Daisy" as a board lists her)."""
+    syllables written apart too, in any of Hong Kong's spellings (scripts.hong_kong_key: "Edmund Ho
+    Hau Wah", 何厚鏵 "hauwa"; "Ho Chiu Fung, Daisy" as a board lists her)."""
     return (
         x.script == "han"
         and not y.script
         and len(y.given) == 1
         and len(x.given) == 1
         and 1 <= len(y.extra) <= 2
-        and "".join(_VOWEL_H.sub("", e) for e in y.extra) == _VOWEL_H.sub("", x.given[0])
+        and hong_kong_key(y.extra) == hong_kong_key(x.given)
         and (x.family == y.family or y.family in x.spellings)
     )
-
-
-# A Cantonese syllable's last vowel written with an h or without (Wah / wa, Hoh / ho)
-_VOWEL_H = re.compile(r"(?<=[aeiou])h$")
 
 
 def _script(x: PersonName, y: PersonName, a: str, b: str, weight: float) -> tuple[float, str]:

@@ -390,6 +390,13 @@ def cantonese(chars: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(readings)
 
 
+def hong_kong_key(syllables: tuple[str, ...]) -> str:
+    """Cantonese syllables run together, folded over Hong Kong's spellings of one sound: a last
+    vowel with an h or without (Wah / wa), j or ch (政 jing, Ching), oo or u (龍 lung, Loong)."""
+    joined = "".join(re.sub(r"(?<=[aeiou])h$", "", s) for s in syllables)
+    return joined.replace("j", "ch").replace("oo", "u")
+
+
 def hong_kong_reading(written: str) -> tuple[str, ...]:
     """The Cantonese readings, as Hong Kong spells them (`cantonese`), of the first two characters
     of a name in traditional characters: what a Hong Kong company's English name opens with
