@@ -529,8 +529,8 @@ def test_a_name_heard_as_another_script_writes_it_is_a_candidate_pair(
 
 
 def test_korean_vowels_written_by_another_romanization_are_one_name_and_one_block() -> None:
+    from exa_orch.workflows.entities.foreign_names import korean_key
     from exa_orch.workflows.entities.person_keys import block_keys
-    from exa_orch.workflows.entities.scripts import korean_key
 
     assert korean_key("sokyong") == korean_key("seokyeong")  # 석영, McCune-Reischauer's ŏ as o
     assert korean_key("youngha") == korean_key("yeongha")

@@ -3,7 +3,8 @@
 Japanese writes a foreign name in katakana and Korean in Hangul, each word as it sounds and in
 the name's own order (デーブ・ロバーツ, Dave Roberts; 앤디 김, Andy Kim); Korean writes its own names
 without a space. people.name_evidence weighs what these readers say as it weighs consonants
-agreeing (consonants.skeletons): 5, never a whole name's agreement.
+agreeing (consonants.skeletons): 5, never a whole name's agreement. `korean_key` folds the ways a
+Korean given name is romanized into one, for Latin spellings of one Korean name.
 """
 
 from __future__ import annotations
@@ -84,3 +85,34 @@ def hangul_single(a: str, b: str) -> tuple[float, str] | None:
     if len(heard) >= 2 and heard in latin_sound_keys(said):
         return (5.0 if len(heard) >= 3 else 4.0), f"{hangul} sounds as {latin} does (Hangul)"
     return None
+
+
+def korean_key(given: str) -> str:
+    """A Korean given name's romanization folded to one spelling: the Revised Romanization and the
+    spellings people use differ in vowels (eo / u, oo / u, eu / u) and in voiced or plain consonants
+    (g / k, d / t, b / p, j / ch, k / c / ck) and in s written sh before i (신 sin, Shin), 희 hui
+    or hee: "sihyeok" and "sihyuk", "gwangmo" and "kwangmo", "sinsu" and "shinsoo", "seokhui" and
+    "sukhee" agree."""
+    # 우 written u or woo (Cha Eun-woo, 차은우 "eunu"); 이 written ee before another syllable's vowel
+    # (Kim Jee-woon, 김지운 "jiun": not "e" and "eu"); 안 written ahn (Hwang Kyo-ahn, 황교안 "gyoan");
+    # ㅍ written f and ㄹ doubled (Kang Full, 강풀 "pul"); a last 아 written ah (Cho Hyun-ah, 조현아
+    # "hyeona"), 외 and 회 written oi, woi or oe (Koo In-hwoi, 구인회 "inhoe"); 애 written ay before
+    # another syllable (Lee Jay-hyun, 이재현 "jaehyeon"; "Jay" alone is an English name: Jay Park)
+    given = given.replace("ee", "i").replace("ahn", "an").replace("f", "p").replace("ll", "l")
+    given = re.sub(r"ay(?=.)", "ae", given)
+    given = re.sub(r"ah$", "a", given).replace("woi", "oe").replace("oi", "oe")
+    key = (
+        given.replace("woo", "u")
+        .replace("yeo", "yu")
+        .replace("eo", "u")
+        .replace("oo", "u")
+        .replace("eu", "u")
+    )
+    # 희 written hui or hee (Sohn Suk-hee), 택 taek or tack (Kitack Lim): c and ck as k
+    key = key.replace("ui", "i").replace("ee", "i").replace("ch", "j").replace("ck", "k").replace("c", "k")
+    # and 어 written o as McCune-Reischauer's ŏ (Hwang Sok-yong, 황석영 "seokyeong"): o, eo and u as one
+    key = re.sub("u+", "u", key.replace("o", "u"))
+    # ㄹ, one sound, written l or r as it opens a syllable (임세령 "selyeong", Im Se-ryung), 래 rae or
+    # rai (조석래, Cho Suck-rai)
+    key = key.replace("ai", "ae").replace("l", "r")
+    return key.replace("sh", "s").translate(str.maketrans("gdb", "ktp"))

@@ -37,7 +37,7 @@ from typing import NamedTuple
 from exa_orch.workflows.entities.brahmic import has_brahmic, spelling_key
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
-from exa_orch.workflows.entities.foreign_names import hangul_single, katakana, spaced_hangul
+from exa_orch.workflows.entities.foreign_names import hangul_single, katakana, korean_key, spaced_hangul
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
 from exa_orch.workflows.entities.japanese import fits, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
@@ -49,7 +49,6 @@ from exa_orch.workflows.entities.scripts import (
     cyrillic,
     h_read,
     hong_kong_key,
-    korean_key,
     sounded,
     syllabic,
 )

@@ -164,37 +164,6 @@ def sounded(text: str) -> str:
     return re.sub(r"(.)\1+", r"\1", text)
 
 
-def korean_key(given: str) -> str:
-    """A Korean given name's romanization folded to one spelling: the Revised Romanization and the
-    spellings people use differ in vowels (eo / u, oo / u, eu / u) and in voiced or plain consonants
-    (g / k, d / t, b / p, j / ch, k / c / ck) and in s written sh before i (신 sin, Shin), 희 hui
-    or hee: "sihyeok" and "sihyuk", "gwangmo" and "kwangmo", "sinsu" and "shinsoo", "seokhui" and
-    "sukhee" agree."""
-    # 우 written u or woo (Cha Eun-woo, 차은우 "eunu"); 이 written ee before another syllable's vowel
-    # (Kim Jee-woon, 김지운 "jiun": not "e" and "eu"); 안 written ahn (Hwang Kyo-ahn, 황교안 "gyoan");
-    # ㅍ written f and ㄹ doubled (Kang Full, 강풀 "pul"); a last 아 written ah (Cho Hyun-ah, 조현아
-    # "hyeona"), 외 and 회 written oi, woi or oe (Koo In-hwoi, 구인회 "inhoe"); 애 written ay before
-    # another syllable (Lee Jay-hyun, 이재현 "jaehyeon"; "Jay" alone is an English name: Jay Park)
-    given = given.replace("ee", "i").replace("ahn", "an").replace("f", "p").replace("ll", "l")
-    given = re.sub(r"ay(?=.)", "ae", given)
-    given = re.sub(r"ah$", "a", given).replace("woi", "oe").replace("oi", "oe")
-    key = (
-        given.replace("woo", "u")
-        .replace("yeo", "yu")
-        .replace("eo", "u")
-        .replace("oo", "u")
-        .replace("eu", "u")
-    )
-    # 희 written hui or hee (Sohn Suk-hee), 택 taek or tack (Kitack Lim): c and ck as k
-    key = key.replace("ui", "i").replace("ee", "i").replace("ch", "j").replace("ck", "k").replace("c", "k")
-    # and 어 written o as McCune-Reischauer's ŏ (Hwang Sok-yong, 황석영 "seokyeong"): o, eo and u as one
-    key = re.sub("u+", "u", key.replace("o", "u"))
-    # ㄹ, one sound, written l or r as it opens a syllable (임세령 "selyeong", Im Se-ryung), 래 rae or
-    # rai (조석래, Cho Suck-rai)
-    key = key.replace("ai", "ae").replace("l", "r")
-    return key.replace("sh", "s").translate(str.maketrans("gdb", "ktp"))
-
-
 # Characters read otherwise as a family name than anyascii reads them (its reading is the common
 # word's: 曾 "ceng", the surname Zeng; 翟 "di", the surname Zhai). Source: Wikipedia (zh),
 # "多音字姓氏" (family names with more than one reading), the common ones.
