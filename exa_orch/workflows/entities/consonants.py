@@ -17,7 +17,7 @@ import re
 from exa_orch.workflows.entities.brahmic import bengali_spelling
 from exa_orch.workflows.entities.names import clean_name, fold, words
 from exa_orch.workflows.entities.script_forms import without_cjk_forms
-from exa_orch.workflows.entities.scripts import consonantal, skeleton
+from exa_orch.workflows.entities.scripts import consonantal, hard_c, skeleton
 from exa_orch.workflows.entities.spelled import letters_named
 from exa_orch.workflows.entities.titles import HONORIFICS, PARTICLES
 from exa_orch.workflows.entities.word_tables import ARABIC_LETTERS
@@ -142,7 +142,7 @@ def _as_hebrew_writes(latin: str) -> list[str]:
     """A Latin name as Hebrew letters may write its sounds: a hard c as k (כהן, Cohen; כספי,
     Casspi), and then a v as ב, a j before a vowel as י (בנימין, Benjamin; אבדיה, Avdija) or an s as
     ז (ויגדרזון, Wigderson), each alone and all together."""
-    hard = re.sub(r"c(?![eiyh])", "k", latin.lower().replace("ck", "k"))
+    hard = hard_c(latin.lower())
     said = [hard.replace("v", "b"), re.sub(r"j(?=[aeiou])", "y", hard), re.sub(r"s(?!h)", "z", hard)]
     every = re.sub(r"s(?!h)", "z", re.sub(r"j(?=[aeiou])", "y", hard.replace("v", "b")))
     return [x for x in dict.fromkeys([hard, *said, every]) if x != latin.lower()]
@@ -275,7 +275,7 @@ def _as_thai_writes(latin: str) -> list[str]:
     แมคอินไตย์), and a hard c as k."""
     joined = latin.replace("-", "")
     quiet = re.sub(r"(?<=[aeiouy])r(?=[^aeiouy\s]|e?\b)", "", joined, flags=re.IGNORECASE)
-    return [joined, re.sub(r"c(?![eiyh])", "k", quiet, flags=re.IGNORECASE)]
+    return [joined, hard_c(quiet)]
 
 
 def thai_key(consonants: str) -> str:

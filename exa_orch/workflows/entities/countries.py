@@ -154,7 +154,8 @@ def country_of(location: str) -> str:
     first = _PLACES_APART.split(location, maxsplit=1)[0]
     if known(found) or first == location or not first.strip():
         return found
-    return _country_of(first) if known(_country_of(first)) else found
+    seat = _country_of(first)
+    return seat if known(seat) else found
 
 
 # What parts two places in a location (a country's name of two, "Trinidad and Tobago", is read whole first)

@@ -16,6 +16,8 @@ import re
 from functools import lru_cache
 from typing import Any
 
+from exa_orch.workflows.entities.scripts import hard_c
+
 Given = tuple[str, ...]
 Found = tuple[float, str]
 
@@ -61,7 +63,7 @@ def _romanized(given: str) -> str:
     and j as i, a letter doubled once, an initial ie as e ("alexey" and "aleksei", "yulia" and
     "iuliia", "yevgeny" and "evgeny", "tatyana" and "tatiana" each read one way); and a hard c as k,
     as languages spell one name ("eric" and "erik", "nicolas" and "nikolas", "patrick" and "patrik")."""
-    hard = re.sub(r"c(?![eiyh])", "k", given.replace("ck", "k"))
+    hard = hard_c(given)
     key = re.sub(
         r"(.)\1+", r"\1", hard.replace("x", "ks").replace("kh", "h").replace("y", "i").replace("j", "i")
     )

@@ -118,6 +118,12 @@ def greek(text: str) -> str:
     return low
 
 
+def hard_c(text: str) -> str:
+    """`text` with a hard c (not before e, i, y or h) written k, as another language or script
+    spells its sound: "eric" / "erik", Cohen / כהן ("kohen")."""
+    return re.sub(r"c(?![eiyh])", "k", text, flags=re.IGNORECASE)
+
+
 def armenian(text: str) -> str:
     """`text` with Armenian ու, one vowel, spelled u as the names' Latin spellings write it (anyascii
     spells it letter by letter: Արթուր "art'owr", Artur; Սիրուշո Sirusho)."""
