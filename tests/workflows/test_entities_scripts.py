@@ -947,3 +947,35 @@ def test_a_hebrew_name_reads_as_latin_spellings_write_its_sounds(
 )
 def test_a_cyrillic_g_reads_as_the_h_ukrainian_says(cyrillic: str, latin: str, agree: bool) -> None:
     assert (name_evidence(cyrillic, latin)[0] > 0) is agree
+
+
+@pytest.mark.parametrize(
+    ("greek", "latin"),
+    [("Ευθύμιος Καλογερόπουλος", "Efthymios Kalogeropoulos"),  # ευ before θ: ef
+     ("Ευθύμιος Καλογερόπουλος", "Evthimios Kalogeropoulos"),  # and the older ev still
+     ("Δημήτρης Ηλιάδης", "Demetris Eliades"),  # η as Cyprus writes it, e
+     ("Ιωάννης Ηλιάδης", "Ioannis Eliades")],  # one word of η as i, another as e
+)  # fmt: skip
+def test_a_greek_name_reads_as_older_and_cypriot_spellings_write_it(greek: str, latin: str) -> None:
+    assert name_evidence(greek, latin)[0] >= 5.5
+    assert name_evidence(greek, "Andreas Mavroyiannis")[0] < 0
+
+
+def test_a_thai_ro_han_and_a_title_written_on_the_name_read_as_the_latin_name() -> None:
+    assert name_evidence("ธรรมนัส พรหมเผ่า", "Thammanat Prompao")[0] == 5.0  # รร an a: "tham"
+    assert name_evidence("แก้ว ไชยวรรณ", "Kaew Chaiyawan")[0] == 5.0  # a word's รร: "wan"
+    assert name_evidence("คุณหญิงสุดารัตน์ เกยุราพันธุ์", "Sudarat Keyuraphan")[0] == 5.0  # Khunying
+    assert name_evidence("สันติ ภิรมย์ภักดี", "Santi Bhirombhakdi & family")[0] == 5.0  # a rich list's
+    assert name_evidence("คุณหญิงสุดารัตน์ เกยุราพันธุ์", "Sudarat Bhirombhakdi")[0] < 0
+
+
+def test_a_south_indian_initial_stands_for_the_word_the_script_writes_whole() -> None:
+    assert name_evidence("கா. சண்முகம்", "K. Shanmugam")[0] == 5.0  # ச an s: Shanmugam
+    assert name_evidence("దగ్గుబాటి పురందేశ్వరి", "D. Purandeswari")[0] == 5.0
+    assert name_evidence("దగ్గుబాటి పురందేశ్వరి", "N. Purandeswari")[0] < 0
+
+
+def test_chinese_family_names_as_older_hokkien_and_cantonese_spellings_write_them() -> None:
+    for latin, chinese in (("Charlie Soong", "宋嘉澍"), ("Peter Kwa", "柯志明"), ("Kevin Loke", "陸永健")):
+        assert name_evidence(latin, chinese) == (4.0, name_evidence(latin, chinese)[1])
+        assert "English given name" in name_evidence(latin, chinese)[1]

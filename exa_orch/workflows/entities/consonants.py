@@ -207,6 +207,7 @@ _SPOKEN = (
     str.maketrans("ج", "گ"),
     str.maketrans("ث", "س"),
     str.maketrans("व", "ब"),  # and Devanagari's व, a b as Nepali says it (देउवा, Deuba)
+    str.maketrans("ச", "ஸ"),  # and Tamil's ச, an s as the start of a word says it (சண்முகம், Shanmugam)
 )
 
 
@@ -259,11 +260,17 @@ _THAI_SILENT_LEAD = re.compile(
 )
 
 
+def _thai_ro_han(script: str) -> str:
+    """รร (ro han) read as the vowel it writes: an a before a consonant (วรรณ, "wan": Chaiyawan), an
+    "an" closing a word (สรร, "san")."""
+    return re.sub("รร(?![\u0e01-\u0e2e])", "น", re.sub("รร(?=[\u0e01-\u0e2e])", "", script))
+
+
 def thai_reading(script: str, *, final: bool = True, vo: bool = False) -> str:
     """A name in Thai letters read as its Latin spellings write it (`_THAI_SOUNDS`); `final` off:
     a word's last letter as spelt, not sounded; `vo`: ว as the v of Yoovidhya, not the w of
     Shinawatra (a w between vowels is a glide skeleton drops, a v a consonant it keeps)."""
-    script = _THAI_SILENT_LEAD.sub("", _THAI_FINAL_YO.sub("น", script))
+    script = _THAI_SILENT_LEAD.sub("", _THAI_FINAL_YO.sub("น", _thai_ro_han(script)))
     script = script.replace("ว", "v") if vo else script
     read = consonant_letters(script).replace("thr", "s").replace("ph", "p")
     return re.sub(r"[rl]\b", "n", re.sub(r"(?:s|ch|j)\b", "t", read)) if final else read
@@ -336,14 +343,16 @@ def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[lis
 def _unwritten(said: list[str], latin: list[str]) -> list[str]:
     """A reading's words but those the Latin name writes as words it leaves out of the comparison:
     a title the Latin name writes too (শেখ হাসিনা, "shekh" / Sheikh Hasina), its initials spelled by
-    their letters' names (டி. எம். கிருஷ்ணா, "ti em" / T. M. Krishna: spelled.letters_named)."""
+    their letters' names (டி. எம். கிருஷ்ணா, "ti em" / T. M. Krishna: spelled.letters_named) or
+    written whole, as South Indian names write a family or village name the Latin one shortens to
+    its initial (దగ్గుబాటి రామానాయుడు / D. Ramanaidu)."""
     titles = [skeleton(w) for w in latin if w in HONORIFICS]
     initials = [w for w in latin if len(w) == 1]
     kept = []
     for w in said:
         if skeleton(w) in titles:
             titles.remove(skeleton(w))
-        elif initial := next((i for i in initials if i in letters_named(w)), None):
+        elif initial := next((i for i in initials if i in letters_named(w) or skeleton(w)[:1] == i), None):
             initials.remove(initial)
         else:
             kept.append(w)

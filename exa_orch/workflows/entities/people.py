@@ -397,13 +397,14 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
     return best if read is None or best[0] >= _WHOLE_READ else read
 
 
-# A social handle a page writes after the name it goes by ("Mahira Khan (@mahirahkhan)")
-_HANDLE = re.compile(r"\s*[(（]@[\w.]+[)）]\s*$")
+# A social handle a page writes after the name it goes by ("Mahira Khan (@mahirahkhan)"), and the
+# family a rich list counts with its head ("Lucio Tan & family")
+_HANDLE = re.compile(r"\s*(?:[(（]@[\w.]+[)）]|&\s*family)\s*$", re.IGNORECASE)
 
 
 def _untitled(name: str) -> str:
-    """A written name without a handle after it and the titles before it (titles.without_titles:
-    "President Abdel Fattah Al-Sisi" -> "Abdel Fattah Al-Sisi")."""
+    """A written name without a handle or "& family" after it and the titles before it
+    (titles.without_titles: "President Abdel Fattah Al-Sisi" -> "Abdel Fattah Al-Sisi")."""
     return without_titles(_HANDLE.sub("", name)).strip() or name
 
 

@@ -24,6 +24,7 @@ cantonese-romanisation (the Hong Kong Government's Cantonese romanisation, chara
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -78,15 +79,37 @@ def cyrillic(name: str) -> str | None:
     return re.sub(r"iy\b", "y", anyascii(name.translate(_KAZAKH)).replace("'", ""))
 
 
+# Letters read otherwise where the other name's spelling says so (`h_read`): a Cyrillic Г as the h
+# of Belarusian and Ukrainian, and of a foreign name in Russian (Глеб, Hleb; Герман, Herman); a
+# Greek η as the e of the older spellings Cyprus keeps (Κληρίδης, Clerides; Δημητρίου, Demetriou);
+# a Greek αυ or ευ before a voiceless consonant as af or ef, as ELOT 743 writes it (Γλαύκος,
+# Glafkos; fold writes av, which older spellings keep: Evthimios)
+_READ_OTHERWISE = (
+    (re.compile("[Гг]"), lambda m: "H" if m.group() == "Г" else "h", "h"),
+    (re.compile("[ηήΗΉ]"), lambda m: "εέΕΈ"["ηήΗΉ".index(m.group())], "e"),
+    (re.compile("([αεΑΕ])[υύ](?=[θκξπστφχψς]|\\b)"), lambda m: m.group(1) + "φ", "f"),
+)
+
+
 def h_read(a: str, b: str) -> list[tuple[str, str]]:
-    """Two names as written, and with a Cyrillic Г (г) read as h where the other writes an h: the
-    h of Belarusian and Ukrainian, and of a foreign name in Russian (Глеб, Hleb; Герман, Herman)."""
+    """Two names as written, and with letters of the one read as `_READ_OTHERWISE` says where the
+    other writes what they would be heard as, each reading on those before: in every word, and (a
+    name may mix the spellings: Ioannis Clerides, Ιωάννης Κληρίδης) in one word alone."""
     pairs = [(a, b)]
     for x, y, first in ((a, b, True), (b, a, False)):
-        if re.search("[Гг]", x) and "h" in y.lower():
-            said = x.replace("Г", "H").replace("г", "h")
-            pairs.append((said, y) if first else (y, said))
+        said = [x]
+        for letters, read, heard in _READ_OTHERWISE:
+            if letters.search(x) and heard in y.lower():
+                said += [r for n in said for r in _read_words(n, letters, read) if r not in said]
+        pairs.extend(((s, y) if first else (y, s)) for s in said[1:])
     return pairs
+
+
+def _read_words(name: str, letters: re.Pattern[str], read: Callable[[re.Match[str]], str]) -> list[str]:
+    """`name` with `letters` replaced by `read` in every word, and in each word alone."""
+    ws = name.split()
+    alone = (" ".join([*ws[:i], letters.sub(read, w), *ws[i + 1 :]]) for i, w in enumerate(ws))
+    return [r for r in dict.fromkeys([letters.sub(read, name), *alone]) if r != name]
 
 
 # Letters Kazakh and Kyrgyz add to Cyrillic, as Latin spellings of their names write them, a k, a g
@@ -195,7 +218,7 @@ CHINESE_SURNAMES: dict[str, frozenset[str]] = {
         "赵 趙": "chao chiu chew", "吴 吳": "wu ng goh woo", "周": "chou chow chew", "徐": "hsu tsui chui",
         "孙 孫": "sun suen", "马 馬": "ma mah", "朱": "chu chue choo", "胡": "hu wu woo oh", "郭": "kuo kwok kok kuok kwek quek",
         "何": "ho", "林": "lin lam lim", "罗 羅": "lo law lor", "高": "kao ko koh", "郑 鄭": "cheng cheang tay teh",
-        "梁": "liang leung leong neo", "谢 謝": "hsieh tse chia cheah seah", "宋": "sung", "唐": "tang tong",
+        "梁": "liang leung leong neo", "谢 謝": "hsieh tse chia cheah seah", "宋": "sung soong", "唐": "tang tong",
         "许 許": "hsu hui koh khoo", "邓 鄧": "teng tang", "冯 馮": "feng fung fong", "韩 韓": "han hon",
         "曹": "tsao cho chow", "曾": "tseng tsang chan", "彭": "peng pang phang", "萧 蕭": "hsiao siu siew",
         "蔡": "tsai choi chua", "潘": "pan poon phua", "田": "tien tin", "董": "tung", "袁": "yuan yuen",
@@ -206,7 +229,7 @@ CHINESE_SURNAMES: dict[str, frozenset[str]] = {
         "郝": "hao", "邱": "chiu yau khoo", "廖": "liao liu", "侯": "hou hau", "邵": "shao shiu", "方": "fang fong",
         "石": "shih shek", "傅": "fu foo", "严 嚴": "yen yim", "钱 錢": "chien chin", "戴": "tai tay",
         "温 溫": "wen wan woon", "龚 龔": "kung", "薛": "hsueh sit", "孔": "kung hung kong",
-        "郁": "yu yuk", "柯": "ko kor", "连 連": "lien lin", "欧阳 歐陽": "ouyang auyeung",
+        "郁": "yu yuk", "柯": "ko kor kua kwa", "连 連": "lien lin", "陆 陸": "lu luk loke", "欧阳 歐陽": "ouyang auyeung",
     }.items()
     for k in chars.split()
 }  # fmt: skip

@@ -80,6 +80,9 @@ _OPENING = re.compile(
     + r")[.'’]?\s+)+(?!of\b)(?=\S+\s*\S)",
     re.I,
 )  # "Archbishop of Canterbury" is an office, no name
+# Thai titles written as one word with the name: Khun, Khunying, Mr, Mrs and Miss (คุณสิริกิติยา,
+# "Khun Sirikitiya"), never before a vowel sign (คุณากร is a given name)
+_THAI_OPENING = re.compile(r"^\s*(?:คุณหญิง|คุณ|นางสาว|นาง|นาย)(?=[\u0e01-\u0e2e])")
 _REGNAL_OPENING = re.compile(r"^\s*(?:(?:" + "|".join(sorted(REGNAL)) + r")\.?\s+)+(?=\S)", re.I)
 # A regnal number: I to XXXIX, a word of its own after the given name.
 _NUMERAL = re.compile(r"^x{0,3}(?:ix|iv|v?i{0,3})$")
@@ -105,10 +108,10 @@ _CLOSING = re.compile(
 
 
 def without_titles(name: str) -> str:
-    """`name` without the titles that open it or the degrees that close it, and without the realm after "of" where a title or a
-    regnal number says it is a monarch's: "King Harald V of Norway" -> "Harald V", "Cardinal
-    Pietro Parolin" -> "Pietro Parolin"."""
-    bare = _CLOSING.sub("", _OPENING.sub("", name))
+    """`name` without the titles that open it (`_THAI_OPENING`'s too) or the degrees that close it,
+    and without the realm after "of" where a title or a regnal number says it is a monarch's: "King
+    Harald V of Norway" -> "Harald V", "Cardinal Pietro Parolin" -> "Pietro Parolin"."""
+    bare = _CLOSING.sub("", _OPENING.sub("", _THAI_OPENING.sub("", name)))
     ws = words(bare)
     royal = bool(_REGNAL_OPENING.match(name)) or any(is_numeral(w) for w in ws[1:])
     return _REALM.sub("", bare) if royal else bare
