@@ -979,3 +979,44 @@ def test_chinese_family_names_as_older_hokkien_and_cantonese_spellings_write_the
     for latin, chinese in (("Charlie Soong", "宋嘉澍"), ("Peter Kwa", "柯志明"), ("Kevin Loke", "陸永健")):
         assert name_evidence(latin, chinese) == (4.0, name_evidence(latin, chinese)[1])
         assert "English given name" in name_evidence(latin, chinese)[1]
+
+
+def test_a_cyrillic_name_without_a_site_joins_the_group_whose_latin_name_sounds_alike() -> None:
+    # "likon" and "licon": three consonants, fewer than a reading heard whole asks (sounds_alike)
+    at, trade = "Veliky Novgorod, Russia", "Mineral fertilizers"
+    items = [
+        co("a", "Ликон", "https://www.licon.ru/", at, trade, "«Ликон» — производитель азотных удобрений."),
+        co(
+            "b",
+            "Licon Group",
+            "https://www.licon.ru/en/",
+            at,
+            trade,
+            "Licon Group is a producer of fertilizers.",
+        ),
+        co(
+            "c",
+            "ПАО «Ликон»",
+            "https://ru.wikipedia.org/wiki/Ликон_(компания)",
+            at,
+            trade,
+            "«Ликон» — химическая компания.",
+        ),
+    ]
+    assert entities.resolve(items).groups == [[0, 1, 2]]
+    other = co(
+        "d", "Lycan Holdings", "https://www.lycan.com/", at, trade, "Lycan Holdings makes fertilizers."
+    )
+    assert [3] in entities.resolve([*items, other]).groups
+
+
+def test_a_hangul_loanword_reads_with_a_soft_g_and_an_unsounded_r_at_once() -> None:
+    from exa_orch.workflows.entities.glossary import agrees
+
+    assert agrees("GS에너지", "gseneoji", "GS Energy", "gs energy")
+    assert agrees(
+        "한빛에너지솔루션", "hanbiteneojisollusyeon", "Hanbit Energy Solutions", "hanbit energy solutions"
+    )
+    assert not agrees(
+        "한빛에너지솔루션", "hanbiteneojisollusyeon", "Daebang Energy Solutions", "daebang energy solutions"
+    )

@@ -66,6 +66,7 @@ from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, NEW_EMPLOYE
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
 from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.script_forms import kana_only
+from exa_orch.workflows.entities.scripts import ALPHABETS, sounded
 from exa_orch.workflows.entities.sites import Site, brand_tld, country_suffix, regional
 
 JOIN = 4.0  # companies and pages
@@ -731,9 +732,17 @@ def _site_conflict(
             return f"different registered domains ({a.domain} / {b.domain})"
     if bool(a.domain) == bool(b.domain) or not (a.clean and b.clean) or a.raw_name == b.raw_name:
         return None
-    if ev.joins or names_agree(a.clean, b.clean) or _voiced(a, b, voices):
+    if ev.joins or names_agree(a.clean, b.clean) or _voiced(a, b, voices) or _heard_alike(a, b):
         return None
     return "one item has no site and the names differ"
+
+
+def _heard_alike(a: Record, b: Record) -> bool:
+    """One name in a Cyrillic, Greek, Armenian or Georgian alphabet and one in Latin letters that
+    agree spelled as their sounds go (scripts.sounded: ПАО «Акрон», "akron", is Acron Group's)."""
+    one_alphabet = bool(ALPHABETS.search(a.name or "")) != bool(ALPHABETS.search(b.name or ""))
+    one_latin = is_latin(a.name or "") or is_latin(b.name or "")
+    return one_alphabet and one_latin and bool(names_agree(sounded(a.clean), sounded(b.clean)))
 
 
 # Designators that name another company of a brand as often as the brand itself: an international
