@@ -12,11 +12,12 @@ import pytest
 from exa_orch.evals import WORLDS
 from exa_orch.evals.shapes import score_shapes
 from exa_orch.workflows import entities
+from exa_orch.workflows.entities.alphabets import cyrillic
 from exa_orch.workflows.entities.employers import employers_agree
 from exa_orch.workflows.entities.given_match import compare_given
 from exa_orch.workflows.entities.people import name_evidence, parse
 from exa_orch.workflows.entities.person_keys import block_keys
-from exa_orch.workflows.entities.scripts import cyrillic, syllabic
+from exa_orch.workflows.entities.scripts import syllabic
 from exa_orch.workflows.rows import props_of
 
 Json = dict[str, Any]

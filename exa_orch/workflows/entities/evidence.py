@@ -47,6 +47,7 @@ from functools import lru_cache
 from typing import Any
 
 from exa_orch.workflows.entities import families, profiles, unrelated
+from exa_orch.workflows.entities.alphabets import ALPHABETS, sounded
 from exa_orch.workflows.entities.countries import is_place, known
 from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
@@ -66,7 +67,6 @@ from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, NEW_EMPLOYE
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
 from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.script_forms import kana_only
-from exa_orch.workflows.entities.scripts import ALPHABETS, sounded
 from exa_orch.workflows.entities.sites import Site, brand_tld, country_suffix, regional
 
 JOIN = 4.0  # companies and pages
@@ -739,7 +739,7 @@ def _site_conflict(
 
 def _heard_alike(a: Record, b: Record) -> bool:
     """One name in a Cyrillic, Greek, Armenian or Georgian alphabet and one in Latin letters that
-    agree spelled as their sounds go (scripts.sounded: ПАО «Акрон», "akron", is Acron Group's)."""
+    agree spelled as their sounds go (alphabets.sounded: ПАО «Акрон», "akron", is Acron Group's)."""
     one_alphabet = bool(ALPHABETS.search(a.name or "")) != bool(ALPHABETS.search(b.name or ""))
     one_latin = is_latin(a.name or "") or is_latin(b.name or "")
     return one_alphabet and one_latin and bool(names_agree(sounded(a.clean), sounded(b.clean)))

@@ -8,6 +8,7 @@ from functools import lru_cache
 from typing import cast
 
 from exa_orch.workflows.entities import brahmic
+from exa_orch.workflows.entities.alphabets import armenian, greek
 from exa_orch.workflows.entities.latin_forms import (
     MORE_FORMS,
     NOT_LEGAL,
@@ -17,8 +18,6 @@ from exa_orch.workflows.entities.latin_forms import (
 )
 from exa_orch.workflows.entities.script_forms import in_english_order, without_cjk_forms
 from exa_orch.workflows.entities.scripts import (
-    armenian,
-    greek,
     hong_kong_reading,
     is_cjk,
     sound_key,

@@ -34,6 +34,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from exa_orch.workflows.entities.alphabets import ALPHABETS, azeri_spelled, cyrillic, h_read, sounded
 from exa_orch.workflows.entities.brahmic import has_brahmic, spelling_key
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
@@ -41,17 +42,7 @@ from exa_orch.workflows.entities.foreign_names import hangul_single, katakana, k
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
 from exa_orch.workflows.entities.japanese import fits, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
-from exa_orch.workflows.entities.scripts import (
-    ALPHABETS,
-    KOREAN_SURNAMES,
-    azeri_spelled,
-    chinese_spelled,
-    cyrillic,
-    h_read,
-    hong_kong_key,
-    sounded,
-    syllabic,
-)
+from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, chinese_spelled, hong_kong_key, syllabic
 from exa_orch.workflows.entities.titles import (
     HONORIFICS,
     PARTICLES,
@@ -433,7 +424,7 @@ def _read_whole(a: str, b: str) -> tuple[float, str]:
 
 def _by_azeri(a: str, b: str) -> tuple[float, str] | None:
     """Two Latin names, one written with Azerbaijani letters, read as English spellings of such
-    names write them (scripts.azeri_spelled: Teymur Rəcəbov / Teimour Radjabov, Vüqar / Vugar) and
+    names write them (alphabets.azeri_spelled: Teymur Rəcəbov / Teimour Radjabov, Vüqar / Vugar) and
     as their sounds go, weighed as a reading is, one less; None when not such a pair or they still
     differ."""
     spelled = azeri_spelled(a), azeri_spelled(b)
@@ -447,7 +438,7 @@ def _by_azeri(a: str, b: str) -> tuple[float, str] | None:
 
 def _by_sound(a: str, b: str) -> tuple[float, str] | None:
     """A name in a Cyrillic, Greek, Armenian or Georgian alphabet and a Latin one, both spelled as
-    their sounds go (scripts.sounded: Филипп Киркоров / Philipp Kirkorov, Владе Дивац / Vlade
+    their sounds go (alphabets.sounded: Филипп Киркоров / Philipp Kirkorov, Владе Дивац / Vlade
     Divac), weighed as a reading is, one less; None when not such a pair or they still differ."""
     if bool(ALPHABETS.search(a)) == bool(ALPHABETS.search(b)) or not (is_latin(a) or is_latin(b)):
         return None
