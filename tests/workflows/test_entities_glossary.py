@@ -221,6 +221,13 @@ def test_other_spellings_of_a_family_name_are_read_from_characters_only() -> Non
         ("劉家強（1948年－2019年3月2日），香港商人", "1948"),
         ("劉家強曾任市長（2010年－2015年）。", ""),  # a term of office
         ("Born in Lagos, she joined the firm in 2001.", ""),  # a year of another event
+        ("Mehmet Yılmazer (d. 1961, Sivas), Türk iş insanı.", "1961"),  # Turkish d.: doğum, born
+        ("Morgan Freeley (d. 1961) was an English painter.", ""),  # in English, d. is died
+        ("Jan Nowacki (ur. 3 maja 1961 w Krakowie) – polski aktor.", "1961"),
+        ("Иван Сорокин (род. 5 мая 1961) — российский актёр.", "1961"),
+        ("Budi Hartanto (lahir 3 Mei 1961) adalah aktor Indonesia.", "1961"),
+        ("Kari Nordvik (født 1961 i Bergen) er en norsk skuespiller.", "1961"),
+        ("The NATO summit of 1961 met in Paris.", ""),
     ],
 )
 def test_a_birth_year_is_read_from_what_the_page_says(text: str, year: str) -> None:
@@ -938,3 +945,47 @@ def test_a_chinese_state_group_and_a_thai_company_agree_with_their_english_names
 ) -> None:
     said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
     assert bool(said) is agree, said
+
+
+def test_a_brand_a_page_names_in_brackets_is_not_the_holding_company_of_its_name() -> None:
+    own = co(
+        "a",
+        "대방전자",
+        "https://ko.wikipedia.org/wiki/대방전자",
+        "Seoul, South Korea",
+        "Home appliances",
+        "대방전자(DAEBANG)는 대한민국의 전기밥솥 제조 기업이다.",
+    )
+    holding = co(
+        "b",
+        "Daebang Holdings Co Ltd",
+        "https://www.bloomberg.com/quote/999990:KS",
+        "Seoul, South Korea",
+        "Home appliances",
+        "Daebang Holdings Co Ltd is a holding company.",
+    )
+    brand = co(
+        "c",
+        "Daebang Co Ltd",
+        "https://www.bloomberg.com/quote/999991:KS",
+        "Seoul, South Korea",
+        "Home appliances",
+        "Daebang Co Ltd makes rice cookers.",
+    )
+    assert not any("names" in r for _, r in weigh(own, holding).for_)
+    assert any("names" in r for _, r in weigh(own, brand).for_)
+
+
+def test_a_reading_agreeing_with_a_place_alone_is_no_bank_that_says_more() -> None:
+    assert (
+        glossary.agrees(
+            "天津银行", "tianjinyinxing", "Tianjin Rural Commercial Bank", "tianjin rural commercial bank"
+        )
+        is None
+    )
+    assert glossary.agrees(
+        "天津农村商业银行",
+        "tianjinnongcunshangyeyinxing",
+        "Tianjin Rural Commercial Bank",
+        "tianjin rural commercial bank",
+    )

@@ -4,7 +4,9 @@ Two pages of one name are often two people ("Harrison Ford (March 16, 1884 – D
 and "Harrison Ford, born July 13, 1942"): two birth years stated are against a join, one year
 stated alike on both is for it (person_evidence). Read from "born ... 1942", a life span of
 twenty years or more (or open) in the first parentheses after the name "(1884 – 1957)", the French, Spanish, Portuguese and German words for born
-("né le", "nacido", "nascido", "geboren"), and a date in Chinese, Japanese or Korean
+("né le", "nacido", "nascido", "geboren"), Indonesian, Scandinavian, Turkish, Polish, Czech,
+Hungarian, Romanian and Russian ones ("lahir", "født", "född", "doğumlu" and Turkish Wikipedia's
+"(d. 1958", "ur.", "nar.", "született", "născut", "род."), and a date in Chinese, Japanese or Korean
 followed by a dash or the word for born ("1942年7月13日 -", "1942년 7월 13일 ~", "出生"), or a
 year alone followed by that word ("1972年生于北京", "1972年生まれ", "1972년생").
 """
@@ -16,8 +18,14 @@ from collections.abc import Iterable
 
 _YEAR = r"(1[89]\d\d|20[0-2]\d)"
 _BORN = re.compile(
-    rf"\b(?:[Bb]orn|née?|[Nn]acid[oa]|[Nn]ascid[oa]|[Gg]eboren)\b[^.;(),]{{0,40}}?(?:,\s*)?\b{_YEAR}\b"
+    r"(?:\b(?:[Bb]orn|née?|[Nn]acid[oa]|[Nn]ascid[oa]|[Gg]eboren|[Ll]ahir|[Ff]ødt|[Ff]ödd|[Dd]oğumlu|"
+    r"[Uu]rodzon[ya]|[Nn]arozen[aá]?|[Ss]zületett|[Nn]ăscut[ăa]?)\b|(?<!\w)(?:ur\.|nar\.|род\.|родил(?:ся|ась)))"
+    rf"[^.;(),]{{0,40}}?(?:,\s*)?\b{_YEAR}\b"
 )
+# Turkish Wikipedia's "(d. 1958, Malatya)": d. for doğum, born (in English prose, "d." is died), read
+# only in a text with Turkish letters
+_TURKISH_BORN = re.compile(rf"\(d\.\s*[^()]{{0,30}}?\b{_YEAR}\b")
+_TURKISH = re.compile("[ğşıİ]")
 # a life span in the first parentheses after the name, twenty years or more ("(2010–2015)" is a term
 # of office), or open ("(1959 – )"), in Chinese and Japanese too ("（1951年－）", "（1950年－2018年10月
 # 20日）": 年 is a word's letter, so no \b parts it from the year); the span's end is read after
@@ -35,8 +43,8 @@ _CJK = re.compile(
 def born(texts: Iterable[str]) -> str:
     """The year a person's texts say they were born ("1942"), or "" when none says it."""
     for text in texts:
-        for pattern in (_BORN, _SPAN, _CJK):
-            m = pattern.search(text)
+        for pattern in (_BORN, _SPAN, _CJK, _TURKISH_BORN):
+            m = pattern.search(text) if pattern is not _TURKISH_BORN or _TURKISH.search(text) else None
             end = _ALONE.search(m.group(2)) if m and pattern is _SPAN else None
             if m and (end is None or int(end.group(1)) - int(m.group(1)) >= 20):
                 return m.group(1)

@@ -193,6 +193,9 @@ def _stated(a: Record, b: Record, ev: Evidence) -> None:
         _ownership(x, y, ev)
 
 
+_HOLDING_WORDS = frozenset({"holdings", "holding", "hd"})
+
+
 def _names_other(x: Record, y: Record, ev: Evidence) -> None:
     """x's text gives y's name as another of its own ("formerly", "also known as")."""
     cores = {core_name(alias): alias for alias in x.aliases}
@@ -201,7 +204,12 @@ def _names_other(x: Record, y: Record, ev: Evidence) -> None:
     initials = {acronym(alias): alias for alias in x.aliases if len(alias.split()) >= 3}
     # and y's name without a word for its kind or its country a page adds (Compagnie Plastic Omnium)
     plainer = profiles.plainer_names(y) if known(x.country) and x.country == y.country else []
-    for named in (y.clean, y.core, *plainer):
+    # y's core, unless it drops the holding company y says it is: the brand a page names in brackets
+    # ("쿠쿠전자(CUCKOO)", Cuckoo Electronics) is not "Cuckoo Holdings" by that name
+    core = "" if extra_words(y.core, y.clean) & _HOLDING_WORDS else y.core
+    for named in (y.clean, core, *plainer):
+        if not named:
+            continue
         if named not in x.aliases:
             named = cores.get(named) or (initials.get(named, "") if len(named) >= 3 else "")
         if named:
@@ -686,7 +694,7 @@ def _holdings(a: Record, b: Record, ev: Evidence) -> None:
         ev.against.append(f"{holding.name} says it is a holding company, {other.name} does not")
     apart = set(a.raw_name.split()) ^ set(b.raw_name.split())
     renamed = any(y.clean in x.aliases or y.core in x.aliases for x, y in ((a, b), (b, a)))
-    if _forms(a) and _forms(b) and apart and apart <= {"holdings", "holding", "hd"} and not renamed:
+    if _forms(a) and _forms(b) and apart and apart <= _HOLDING_WORDS and not renamed:
         # "Meiji Holdings Co., Ltd." / "Meiji Co., Ltd.": two legal names, a holding company and
         # the company of its name it holds (a brand's bare name, "HSBC", is not a legal name; a
         # page stating the one as the other's former name is a rename: Panasonic Holdings)

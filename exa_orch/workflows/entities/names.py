@@ -362,14 +362,22 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     if not words_:
         return None
     reading = cleaned.replace(" ", "")
-    if is_cjk(written) and len(first) >= 4 and first not in DESIGNATORS and not _unwritten(written, other):
+    # a reading that agrees with the start of the other name only, a place, where the other says a
+    # word the name in characters does not write (重庆银行 is not "Chongqing Rural Commercial Bank")
+    unwritten = is_cjk(written) and _unwritten(written, other)
+    if is_cjk(written) and len(first) >= 4 and first not in DESIGNATORS and not unwritten:
         if reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r")):
             return f"{written} reads {reading}{_BEGINS}{first}"
     # without the designators, or with them where the other script writes them too ("बैंक", bank)
     if sounds_alike(reading, "".join(words_)) or sounds_alike(reading, other.replace(" ", "")):
         return f"{written} reads {reading}, which sounds as {other} does"
     lead = sound_key(words_[0])
-    if len(lead) >= 4 and _distinct(words_[0]) and sound_key(reading, read=True).startswith(lead):
+    if (
+        len(lead) >= 4
+        and _distinct(words_[0])
+        and not (unwritten and words_[0] in _WORD_FORMS)
+        and sound_key(reading, read=True).startswith(lead)
+    ):
         return f"{written} reads {reading}{_BEGINS}the sounds of {words_[0]}"
     # a Hong Kong name in traditional characters keeps its Cantonese reading in English, two words
     # for its first two characters (恒隆集團 / Hang Lung Group), which Mandarin reads otherwise (henglong)
