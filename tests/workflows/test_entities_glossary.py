@@ -989,3 +989,20 @@ def test_a_reading_agreeing_with_a_place_alone_is_no_bank_that_says_more() -> No
         "Tianjin Rural Commercial Bank",
         "tianjin rural commercial bank",
     )
+
+
+@pytest.mark.parametrize(
+    ("listed", "whole", "alike"),
+    [("Eastmoor Log Tr", "Eastmoor Logistics Trust", True),  # an exchange's list, word by word
+     ("Harbourview Cpt Tr", "Harbourview Centrepoint Trust", True),
+     ("Wexford Proj", "Wexford Projects Limited", True),
+     ("Wexford Air Group", "Wexford Airlines", False),  # not as many words
+     ("Wexford Res Power", "Wexford Resources Gas", False),  # a word neither shortens
+     ("Proj Wexford", "Projects Limited", False)],  # no word written whole on both sides
+)  # fmt: skip
+def test_a_name_an_exchange_shortens_word_by_word_is_an_abbreviation(
+    listed: str, whole: str, alike: bool
+) -> None:
+    from exa_orch.workflows.entities.names import names_agree
+
+    assert (names_agree(clean_name(listed), clean_name(whole)) == "abbreviation") is alike

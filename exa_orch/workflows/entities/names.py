@@ -23,6 +23,7 @@ from exa_orch.workflows.entities.scripts import (
     sound_key,
     sounds_alike,
 )
+from exa_orch.workflows.entities.shortened import words_shortened
 from exa_orch.workflows.entities.terms import TERMS, WORD
 from exa_orch.workflows.entities.word_tables import WORDS_IN_ENGLISH
 
@@ -484,6 +485,8 @@ def _written_otherwise(a: str, b: str) -> str | None:
     wa, wb = a.split(), b.split()
     if _abbreviation(a, b) or _abbreviation(b, a) or _abbreviated_part(wa, wb) or _abbreviated_part(wb, wa):
         return "abbreviation"
+    if words_shortened(wa, wb):
+        return "abbreviation"  # an exchange's list: "Mapletree Log Tr"
     if len(wa) >= 2 and _in_english(wa) == _in_english(wb) and set(wa) != set(wb):
         return IN_TWO_LANGUAGES  # "Instituto Butantan" / "Butantan Institute"
     if _syllabic(a, b) or _syllabic(b, a):

@@ -1,0 +1,29 @@
+"""A company name a stock exchange's list shortens word by word ("Mapletree Log Tr", "CHINA RES
+GAS", "ALI HEALTH"), read against the name it shortens. names.names_agree asks it of two cleaned
+names whose words differ; it reads only Latin letters and knows nothing of names.py.
+"""
+
+from __future__ import annotations
+
+
+def _shortens(short: str, whole: str) -> bool:
+    """`short`, two to five letters, begins as `whole` does and keeps its letters in their order
+    ("log" logistics, "cpt" centrepoint, "ppt" property), one letter fewer at least: a list's
+    abbreviation, not a name's own word run into another's (a reading of characters)."""
+    if not 2 <= len(short) <= 5 or len(short) >= len(whole) or short[0] != whole[0]:
+        return False
+    rest = iter(whole[1:])
+    return all(letter in rest for letter in short[1:])
+
+
+def words_shortened(x: list[str], y: list[str]) -> bool:
+    """`x` and `y`, as many words each, alike word by word, one of each pair the other shortened
+    (`_shortens`), a word of four letters or more written whole on both sides: "mapletree log tr" /
+    "mapletree logistics trust", "ali health" / "alibaba health". Never one word: "Proj" alone is
+    too many names' start."""
+    if len(x) != len(y) or len(x) < 2 or x == y:
+        return False
+    whole = [p for p, q in zip(x, y, strict=True) if p == q]
+    if not any(len(w) >= 4 for w in whole):
+        return False
+    return all(p == q or _shortens(p, q) or _shortens(q, p) for p, q in zip(x, y, strict=True))
