@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from exa_orch.workflows import entities
-from exa_orch.workflows.entities import clustering, hosts, japanese, names
+from exa_orch.workflows.entities import clustering, hosts, japanese, names, read_names
 from exa_orch.workflows.entities.employers import concurrent as _concurrent
 from exa_orch.workflows.entities.people import name_evidence
 from exa_orch.workflows.entities.scripts import sound_key, sounds_alike
@@ -49,7 +49,7 @@ def test_a_company_page_in_katakana_joins_the_companys_own_site() -> None:
 
 
 def test_a_reading_is_never_compared_between_two_latin_names() -> None:
-    assert names.reading_agrees("Bridgestone", "bridgestone", "Brigestone", "brigestone") is None
+    assert read_names.reading_agrees("Bridgestone", "bridgestone", "Brigestone", "brigestone") is None
 
 
 def test_a_group_and_one_of_its_companies_on_country_domains_stay_two() -> None:
@@ -258,7 +258,7 @@ def test_a_cantonese_reading_still_tells_two_hong_kong_names_apart() -> None:
 def test_a_reading_that_begins_with_the_latin_name_leaves_no_place_or_international_unwritten(
     written: str, latin: str, agrees: bool
 ) -> None:
-    said = names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin))
+    said = read_names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin))
     assert (said is not None) == agrees, said
 
 
@@ -454,11 +454,11 @@ def test_initials_join_with_an_employer_and_a_title_and_are_a_candidate_pair() -
 
 def test_a_name_read_from_another_script_sounds_alike_with_its_designators_written_too() -> None:
     # "बैंक" writes "bank": the reading keeps the word the Latin name's cleaning sets aside
-    said = names.reading_agrees(
+    said = read_names.reading_agrees(
         "कोटक महिंद्रा बैंक", "kotk mhimdra baimk", "Kotak Mahindra Bank", "kotak mahindra bank"
     )
     assert said and "sounds as kotak mahindra bank does" in said
-    assert not names.reading_agrees("कोटक महिंद्रा बैंक", "kotk mhimdra baimk", "Canara Bank", "canara bank")
+    assert not read_names.reading_agrees("कोटक महिंद्रा बैंक", "kotk mhimdra baimk", "Canara Bank", "canara bank")
 
 
 def test_a_leading_vowel_letter_of_an_arabic_script_name_is_no_consonant_of_its_key() -> None:

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from exa_orch.workflows import entities
-from exa_orch.workflows.entities import clustering, names, sites
+from exa_orch.workflows.entities import clustering, names, read_names, sites
 from exa_orch.workflows.entities.employers import employers_agree
 from exa_orch.workflows.entities.evidence import Evidence
 from exa_orch.workflows.entities.hosts import HOSTS
@@ -437,8 +437,8 @@ def test_register_order_middle_names_and_single_names_weigh_as_described() -> No
     ("written", "other"), [("紫金矿业", "zijin mining"), ("오리온", "orion confectionery")]
 )
 def test_a_cjk_name_agrees_with_a_latin_name_its_reading_begins_with(written: str, other: str) -> None:
-    assert names.reading_agrees(written, names.clean_name(written), other, other)
-    assert names.reading_agrees(written, names.clean_name(written), "apple", "apple") is None
+    assert read_names.reading_agrees(written, names.clean_name(written), other, other)
+    assert read_names.reading_agrees(written, names.clean_name(written), "apple", "apple") is None
 
 
 def test_a_cjk_name_and_its_latin_reading_are_blocked_and_joined() -> None:

@@ -149,7 +149,7 @@ def _reading_keys(r: Record) -> set[str]:
     """A company name in another script keyed by its reading's starts (4 to 10 letters, "ziji" ...
     "zijinkuang", CJK only, l read as r) and its sounds' first four consonants (scripts.sound_key),
     a Latin one by its first word and those of its first word and whole name: the pairs
-    names.reading_agrees weighs. `_blocks` keeps such a block only where a name in another script is in it."""
+    read_names.reading_agrees weighs. `_blocks` keeps such a block only where a name in another script is in it."""
     if r.kind == "person" or not r.clean or not r.name:
         return set()
     reading = r.clean.replace(" ", "")

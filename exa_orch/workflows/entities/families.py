@@ -23,7 +23,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Protocol
 
 from exa_orch.workflows.entities.glossary import agrees, trade_unsaid
-from exa_orch.workflows.entities.names import DESIGNATORS, JOINING_WORD, is_latin, names_agree, read_in_part
+from exa_orch.workflows.entities.names import DESIGNATORS, JOINING_WORD, is_latin, names_agree
+from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.sites import country_suffix
 
 if TYPE_CHECKING:

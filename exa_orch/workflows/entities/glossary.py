@@ -41,7 +41,8 @@ from exa_orch.workflows.entities.consonants import thai_agrees
 from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.heard_words import content, without
 from exa_orch.workflows.entities.japanese import composed, family_reading, heard, heard_katakana, spells
-from exa_orch.workflows.entities.names import fold, is_latin, reading_agrees
+from exa_orch.workflows.entities.names import fold, is_latin
+from exa_orch.workflows.entities.read_names import reading_agrees
 from exa_orch.workflows.entities.script_forms import CJK_FORMS
 from exa_orch.workflows.entities.scripts import latin_sound_keys, mandarin_syllables, sound_key
 from exa_orch.workflows.entities.terms import (
@@ -349,7 +350,7 @@ def _group_apart(written: str, latin: str) -> bool:
 
 def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | None:
     """How two organisation names agree when one is written in another script and the other in
-    Latin letters: read (names.reading_agrees), its letters spelled out (spelled.agrees) or
+    Latin letters: read (read_names.reading_agrees), its letters spelled out (spelled.agrees) or
     translated (`translates`), either way round."""
     read = reading_agrees(a_written, a_clean, b_written, b_clean)
     if read and not _other_structure(a_written, a_clean, b_written, b_clean):

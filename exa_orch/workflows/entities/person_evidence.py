@@ -6,7 +6,7 @@ enough alone. What adds to it:
   "Ma Huateng, also known as Pony Ma") weighs as that name (records.py reads it, with the words);
 - the same employer, written alike or as short forms of each other ("Man City" / "Manchester City
   F.C."), or named in the text of a record that states none (2); an employer in another script
-  by its reading (names.reading_agrees: ソフトバンクグループ / SoftBank Group), never against;
+  by its reading (read_names.reading_agrees: ソフトバンクグループ / SoftBank Group), never against;
 - one city both locations name, read out of another script, for a whole name read from one of
   three characters or more (`_city`: 2); two pages of one site in two scripts (`_one_site`: 2);
 - one organisation both texts say the person founded or leads ("co-founder and CEO of

@@ -424,7 +424,7 @@ def _profile_and_article(a: Record, b: Record, ev: Evidence) -> None:
 
 def _one_name(a: Record, b: Record) -> str | None:
     """Two profiles' names as one: equal (an article's title as its subject's name, records._titled)
-    or a reading of one in another script (names.reading_agrees)."""
+    or a reading of one in another script (read_names.reading_agrees)."""
     agree = names_agree(a.clean, b.clean)
     for x, y in ((a, b), (b, a)):
         if agree not in ONE_NAME and x.titled:

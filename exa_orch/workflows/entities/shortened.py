@@ -8,9 +8,10 @@ from __future__ import annotations
 
 def _shortens(short: str, whole: str) -> bool:
     """`short`, two to five letters, begins as `whole` does and keeps its letters in their order
-    ("log" logistics, "cpt" centrepoint, "ppt" property), one letter fewer at least: a list's
-    abbreviation, not a name's own word run into another's (a reading of characters)."""
-    if not 2 <= len(short) <= 5 or len(short) >= len(whole) or short[0] != whole[0]:
+    ("log" logistics, "cpt" centrepoint, "ppt" property), two letters fewer at least (a plural's s
+    is no shortening: Jaguar Car / Jaguar Cars): a list's abbreviation, not a name's own word run
+    into another's (a reading of characters)."""
+    if not 2 <= len(short) <= 5 or len(short) > len(whole) - 2 or short[0] != whole[0]:
         return False
     rest = iter(whole[1:])
     return all(letter in rest for letter in short[1:])

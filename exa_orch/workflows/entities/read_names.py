@@ -1,0 +1,121 @@
+"""A company name written in another script read against a Latin one: `reading_agrees` says how
+they agree (its reading begins with the other's first word, sounds as the other does, or keeps the
+Cantonese reading of a Hong Kong name), `read_in_part` whether only the start agrees.
+glossary.agrees asks it first, before the letters spelled out and the words translated.
+"""
+
+from __future__ import annotations
+
+from exa_orch.workflows.entities.names import DESIGNATORS, is_latin
+from exa_orch.workflows.entities.scripts import hong_kong_reading, is_cjk, sound_key, sounds_alike
+from exa_orch.workflows.entities.terms import TERMS, WORD
+
+
+def reading_agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | None:
+    """How two company names agree when one is written in another script and the other in Latin
+    letters (`_reading_agrees`, either way round), or None (both in one script, or no agreement)."""
+    for written, cleaned, other_written, other in (
+        (a_written, a_clean, b_written, b_clean),
+        (b_written, b_clean, a_written, a_clean),
+    ):
+        if written and other_written and not is_latin(written) and is_latin(other_written):
+            read = _reading_agrees(written, cleaned, other)
+            if read:
+                return read
+    return None
+
+
+_LONGEST_FIRST = sorted(DESIGNATORS, key=lambda d: (-len(d), d))
+
+
+def _distinct(word: str) -> bool:
+    """A word whose sounds are more than a designator run into it: "ahlibank" is "ahli" and "bank",
+    and "ahli" sounds only an l, which "البنك" ("the bank", "lbnk") begins with too."""
+    for d in _LONGEST_FIRST:  # the longest that fits, whatever the set's order
+        if len(word) > len(d) + 1 and (word.endswith(d) or word.startswith(d)):
+            rest = word[: -len(d)] if word.endswith(d) else word[len(d) :]
+            return len(sound_key(rest)) >= 3
+    return True
+
+
+# How `_reading_agrees` says a reading agrees with the start of the other name only
+_BEGINS = ", which begins with "
+_OPENS = " opens with"
+
+
+def read_in_part(reason: str) -> bool:
+    """Whether `reason` (reading_agrees') says a reading agrees with the other name's start only
+    ("흥아해운 reads heungahaeun, which begins with heung"): its words after the start may name
+    another company of the brand ("Heung-A Line")."""
+    return _BEGINS in reason or reason.endswith(_OPENS)
+
+
+def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
+    """How a company name written in another script (`written`, cleaned and so read in Latin
+    letters: `cleaned`) agrees with a Latin one (`other`, cleaned):
+    - its reading begins with the other's first word, four letters or more and not a designator
+      ("紫金矿业", zijinkuangye / "zijin mining", "ヤマト運輸" / "yamato transport", "오리온", olion /
+      "orion": Hangul's ㄹ is r or l). A Chinese company's English name keeps the reading of its
+      own name and translates the trade;
+    - or it sounds as the other does (scripts.sounds_alike): a loanword written in katakana,
+      Hangul, Devanagari or Cyrillic ("셀트리온" / "celltrion", "Совкомфлот" / "sovcomflot"),
+      whole or as its first word ("アステラス製薬" / "astellas": the trade in kanji after it).
+    A Japanese name in kanji reads in Mandarin here and so rarely agrees. None when it does not."""
+    if not cleaned or not other:
+        return None
+    words_ = [w for w in other.split() if w not in DESIGNATORS]
+    if not words_:
+        return None
+    reading = cleaned.replace(" ", "")
+    begins = _begins_alike(written, reading, other, words_)
+    if begins:
+        return begins
+    # a Hong Kong name in traditional characters keeps its Cantonese reading in English, two words
+    # for its first two characters (恒隆集團 / Hang Lung Group), which Mandarin reads otherwise (henglong)
+    opening = "".join(words_[:2]) if len(words_) >= 2 else ""
+    if opening and opening in hong_kong_reading(written):
+        return f"{written} reads {opening} in Cantonese, which {other}{_OPENS}"
+    return None
+
+
+def _begins_alike(written: str, reading: str, other: str, words_: list[str]) -> str | None:
+    """`_reading_agrees` by the start of the reading, or by its sounds: the other's first word
+    written, the whole name sounded, or its first word's sounds at the reading's start."""
+    first = other.split()[0]
+    # a reading that agrees with the start of the other name only, a place, where the other says a
+    # word the name in characters does not write (重庆银行 is not "Chongqing Rural Commercial Bank")
+    unwritten = is_cjk(written) and _unwritten(written, other)
+    if is_cjk(written) and len(first) >= 4 and first not in DESIGNATORS and not unwritten:
+        if reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r")):
+            return f"{written} reads {reading}{_BEGINS}{first}"
+    # without the designators, or with them where the other script writes them too ("बैंक", bank)
+    if sounds_alike(reading, "".join(words_)) or sounds_alike(reading, other.replace(" ", "")):
+        return f"{written} reads {reading}, which sounds as {other} does"
+    lead = sound_key(words_[0])
+    if (
+        len(lead) >= 4
+        and _distinct(words_[0])
+        and not (unwritten and words_[0] in _WORD_FORMS)
+        and sound_key(reading, read=True).startswith(lead)
+    ):
+        return f"{written} reads {reading}{_BEGINS}the sounds of {words_[0]}"
+    return None
+
+
+# The English words of the terms a name must write to be called by them (terms.WORD: places,
+# "international", "national"), but a group's and a holding company's, which an English name
+# adds to the short name in characters (紫金矿业 / Zijin Mining Group), each with the term's forms.
+_WORD_FORMS: dict[str, frozenset[str]] = {
+    word: frozenset(term for term, (kind, english) in TERMS.items() if kind == WORD and word in english)
+    for word in {w for kind, english in TERMS.values() if kind == WORD for w in english}
+    - {"group", "holdings", "holding"}
+}
+
+
+def _unwritten(written: str, other: str) -> bool:
+    """Whether the Latin name `other` says a word the name in characters `written` would write as a
+    term and does not: 华宝股份 is not "Huabao International" (国际 / 國際 is not in it)."""
+    padded = f" {other} "
+    return any(
+        f" {w} " in padded and not any(t in written for t in forms) for w, forms in _WORD_FORMS.items()
+    )
