@@ -756,3 +756,13 @@ def test_a_name_run_together_meets_the_name_with_its_article_and_form() -> None:
     wiki = co("b", "The Cooper Companies, Inc.", "https://en.wikipedia.org/wiki/The_Cooper_Companies",
               "San Ramon, United States", "Medical devices")  # fmt: skip
     assert entities.resolve([site, wiki]).groups == [[0, 1]]
+
+
+def test_a_brands_page_on_its_parents_site_joins_a_site_whose_label_adds_to_or_shortens_its_name() -> None:
+    for label in ("corvalis-online", "corvalis360", "corv"):
+        page = co("a", "Corvalis", "https://www.halvard.com/brands/corvalis")
+        assert joined(page, co("b", "Corvalis", f"https://www.{label}.com/")), label
+    # a label neither adding a site's word nor a start of the name is another's
+    for label in ("corvalisgroupe-shop", "covalis", "cv"):
+        page = co("a", "Corvalis", "https://www.halvard.com/brands/corvalis")
+        assert not joined(page, co("b", "Corvalis", f"https://www.{label}.com/")), label

@@ -269,7 +269,7 @@ def _elsewhere(x: Record, y: Record, core: str, in_part: bool) -> str | None:
     """Why `x`'s deeper page is about the company of `y`'s site (page_elsewhere), or None; `core`
     the Latin name's core."""
     sx, sy = x.site, y.site
-    if not (sx and sy and sy.front and sx.path and not sx.front and len(sy.label) >= 4):
+    if not (sx and sy and sy.front and sx.path and not sx.front and len(sy.label) >= 3):
         return None
     words_ = core.split()
     if _named_there(sx, sy, words_, core):
@@ -297,11 +297,26 @@ def _named_there(sx: Site, sy: Site, words_: list[str], core: str) -> bool:
 
 def _spells_name(label: str, words_: list[str], core: str) -> bool:
     """`label` is the name's: a name of two words or more written together or shortened in order
-    (swirecocacola, hkland), one word of five letters or more alone or with a group's word."""
+    (swirecocacola, hkland), one word of five letters or more alone, with a group's word or a word
+    sites add (`_SITE_AFFIXES`, digits: staub-online, encirc360), or its start, three letters or
+    more (tek.com, Tektronix's)."""
     if len(words_) >= 2:
         return _spelled_by(label, core)
     one = words_[0] if len(words_[0]) >= 5 else ""
-    return bool(one) and label in (one, *(one + g for g in GROUP_WORDS))
+    if not one:
+        return False
+    added = label.removeprefix(one) if label.startswith(one) else None
+    return (
+        label in (one, *(one + g for g in GROUP_WORDS))
+        or added is not None
+        and (added in _SITE_AFFIXES or added.isdigit())
+        or len(label) >= 3
+        and one.startswith(label)
+    )
+
+
+# What a site's label adds to a company's one-word name beside a group's word
+_SITE_AFFIXES = frozenset({"online", "official", "web", "home", "usa", "uk", "hq"})
 
 
 def is_app(s: Site | None) -> bool:
