@@ -51,6 +51,7 @@ from exa_orch.workflows.entities.alphabets import ALPHABETS, sounded
 from exa_orch.workflows.entities.countries import is_place, known
 from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
+from exa_orch.workflows.entities.listings import listing
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     FILLER,
@@ -723,6 +724,10 @@ def _differences(a: Record, b: Record, ev: Evidence) -> None:
 
 def _company(a: Record, b: Record, ev: Evidence) -> None:
     _stated(a, b, ev)
+    said = listing(a.site)
+    if said and said == listing(b.site) and not (a.site and b.site and a.site.same_page(b.site)):
+        # one stock's quote pages on two sites (listings.py): one listed company
+        ev.for_.append((6.0, f"both pages quote one listing, {said}"))
     if a.domain and b.domain:
         (_one_site if a.domain == b.domain else _two_sites)(a, b, ev)
     else:

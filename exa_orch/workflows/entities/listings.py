@@ -1,0 +1,67 @@
+"""A listed company's stock as the quote pages of exchanges and market-data sites write it: one
+market and one code ("hk:137" on bloomberg.com/quote/137:HK, aastocks.com's symbol=00137 and
+hkex.com.hk's sym=137). Two pages of one listing are pages of one company: a code names one
+company on its market (a company listed twice has two codes, a parent and its listed unit two).
+evidence.py weighs it; it reads a URL as sites.Site keeps it (path and query lower case).
+"""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qs
+
+from exa_orch.workflows.entities.sites import Site
+
+# An exchange's suffix after a ticker, as Bloomberg (137:HK), Reuters and Yahoo (0137.HK) write it
+# -> its market. Source: Bloomberg's and Refinitiv's (RIC) exchange codes for the markets the
+# worlds list; a suffix both use for two markets ("SS") is left out.
+_SUFFIX = {
+    "hk": "hk", "tt": "tw", "tw": "tw", "two": "tw", "jp": "jp", "t": "jp", "ks": "kr", "kq": "kr",
+    "tb": "th", "bk": "th", "ij": "id", "jk": "id", "rm": "ru", "mm": "ru", "pa": "pk", "ka": "pk",
+    "ab": "sa", "se": "sa", "ch": "cn", "sz": "cn", "mk": "my", "kl": "my", "in": "in", "ns": "in",
+    "bo": "in", "us": "us", "ln": "gb", "l": "gb", "au": "au", "ax": "au", "nz": "nz", "ti": "tr",
+    "is": "tr", "sm": "es", "mc": "es", "fp": "fr", "gy": "de", "de": "de", "im": "it", "mi": "it",
+}  # fmt: skip
+_NUMBERED = frozenset({"hk", "tw", "jp", "kr", "cn", "sa"})  # codes of digits, written with zeros or not
+_QUOTE_HOSTS = ("bloomberg.com", "reuters.com", "finance.yahoo.com", "cnbc.com")
+_SUFFIXED = re.compile(r"/(?:quote|profile/company|markets/companies|quotes)/([a-z0-9&\-]+)[:.]([a-z]{1,3})$")
+# An exchange's or a market-data site's own quote page: host -> where its code is
+_OWN = (
+    ("hkex.com.hk", "hk", "query", "sym"),
+    ("aastocks.com", "hk", "query", "symbol"),
+    ("stock.finance.sina.com.cn", "hk", "path", r"/hkstock/quotes/(\d+)"),
+    ("tw.stock.yahoo.com", "tw", "path", r"/quote/(\d+)\.two?"),
+    ("finance.naver.com", "kr", "query", "code"),
+    ("finance.daum.net", "kr", "path", r"/quotes/a(\d+)"),
+    ("set.or.th", "th", "path", r"/quote/([a-z0-9&\-]+)"),
+    ("idx.co.id", "id", "path", r"company-profiles/([a-z0-9]+)"),
+    ("moex.com", "ru", "query", "code"),
+    ("dps.psx.com.pk", "pk", "path", r"/company/([a-z0-9]+)"),
+    ("saudiexchange.sa", "sa", "query", "companysymbol"),
+    ("quote.eastmoney.com", "cn", "path", r"/(?:sh|sz)(\d{6})"),
+)
+
+
+def listing(site: Site | None) -> str:
+    """The market and code of the stock a quote page is about ("hk:137"), or "" for any other page."""
+    if not site:
+        return ""
+    host, path = site.host, site.path.rstrip("/")
+    if host.endswith(_QUOTE_HOSTS):
+        found = _SUFFIXED.search(path)
+        return _code(_SUFFIX[found.group(2)], found.group(1)) if found and found.group(2) in _SUFFIX else ""
+    query = {k.lower(): v for k, v in parse_qs(site.query).items()}
+    for own, market, where, key in _OWN:
+        if host == own or host.endswith("." + own):
+            if where == "query":
+                return _code(market, query[key][0]) if key in query else ""
+            found = re.search(key, path)
+            return _code(market, found.group(1)) if found else ""
+    return ""
+
+
+def _code(market: str, code: str) -> str:
+    """`market:code`, a code of digits without its leading zeros (00137, 137)."""
+    if market in _NUMBERED and code.isdigit():
+        code = str(int(code))
+    return f"{market}:{code}" if code else ""

@@ -1,0 +1,42 @@
+"""A listed company's quote pages on several sites, read as one market and one code (listings.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from exa_orch.workflows.entities.listings import listing
+from exa_orch.workflows.entities.sites import page_site
+from tests.workflows.entity_items import co, weigh
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [("https://www.bloomberg.com/quote/8123:HK", "hk:8123"),
+     ("http://www.aastocks.com/tc/stocks/quote/detail-quote.aspx?symbol=08123", "hk:8123"),
+     ("https://www.hkex.com.hk/Market-Data/Securities-Prices/Equities/Equities-Quote?sym=8123&sc_lang=en", "hk:8123"),
+     ("https://www.reuters.com/markets/companies/8123.HK/", "hk:8123"),
+     ("https://tw.stock.yahoo.com/quote/4567.TW/profile", "tw:4567"),
+     ("https://www.bloomberg.com/profile/company/4567:TT", "tw:4567"),
+     ("https://www.set.or.th/th/market/product/stock/quote/QRST/factsheet", "th:qrst"),
+     ("https://www.bloomberg.com/profile/company/QRST:TB", "th:qrst"),
+     ("https://finance.naver.com/item/main.naver?code=004567", "kr:4567"),
+     ("https://www.bloomberg.com/quote/QRST:NO", ""),  # a market the table does not know
+     ("https://www.bloomberg.com/news/articles/2024-01-01/qrst", ""),  # an article, no quote
+     ("https://www.qrst.com/investors", "")],
+)  # fmt: skip
+def test_a_quote_page_names_its_market_and_code(url: str, said: str) -> None:
+    assert listing(page_site(url, "Qrst")) == said
+
+
+def test_two_quote_pages_of_one_listing_are_one_company_and_two_codes_two() -> None:
+    hk = co(
+        "a",
+        "宏昌控股",
+        "http://www.aastocks.com/tc/stocks/quote/detail-quote.aspx?symbol=08123",
+        "Hong Kong",
+        "",
+    )
+    same = co("b", "Wang Cheong Holdings", "https://www.bloomberg.com/quote/8123:HK", "Hong Kong", "")
+    other = co("c", "Wang Cheong Shipping", "https://www.bloomberg.com/quote/8124:HK", "Hong Kong", "")
+    assert weigh(hk, same).joins
+    assert not weigh(hk, other).joins
