@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from exa_orch.workflows.entities.listings import listing
+from exa_orch.workflows.entities.names import clean_name
 from exa_orch.workflows.entities.sites import page_site
 from tests.workflows.entity_items import co, weigh
 
@@ -40,3 +41,21 @@ def test_two_quote_pages_of_one_listing_are_one_company_and_two_codes_two() -> N
     other = co("c", "Wang Cheong Shipping", "https://www.bloomberg.com/quote/8124:HK", "Hong Kong", "")
     assert weigh(hk, same).joins
     assert not weigh(hk, other).joins
+
+
+@pytest.mark.parametrize(
+    "listed",
+    ["Quorlan Mining Limited Ordinary Shares", "Quorlan Mining Ltd. ADR", "Quorlan Mining Corp. Class A",
+     "Quorlan Mining Inc. Common Stock (QRLN)"],
+)  # fmt: skip
+def test_the_shares_a_quote_page_names_after_the_company_are_no_part_of_its_name(listed: str) -> None:
+    assert clean_name(listed) == "quorlan mining"
+
+
+def test_a_japanese_trade_word_in_katakana_translates_as_other_trades_do() -> None:
+    from exa_orch.workflows.entities.glossary import agrees
+
+    written = "栗林ゴム工業"
+    for latin, alike in (("Kuribayashi Rubber Industries", True), ("Kuribayashi Steel Industries", False)):
+        said = agrees(written, clean_name(written), latin, clean_name(latin))
+        assert bool(said) is alike, latin

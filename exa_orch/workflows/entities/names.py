@@ -95,6 +95,14 @@ def written_name(name: str) -> str:
     return _without_own_initials(without_renamed(bare))
 
 
+# The shares a quote page lists after the company's name ("... Corp. Common Stock", "... Ltd. ADR")
+_SECURITY = re.compile(
+    r"\s+(?:(?:class\s+[a-c]\s+)?(?:ordinary|common|preferred)\s+(?:shares?|stock)|(?:sponsored\s+)?adrs?"
+    r"|american\s+depositary\s+(?:shares|receipts)|class\s+[a-c])\s*$",
+    re.IGNORECASE,
+)
+
+
 @lru_cache(maxsize=65536)
 def clean_name(name: str) -> str:
     """The name without legal forms, accents, punctuation or case: "Société Générale S.A." -> "societe generale".
@@ -102,8 +110,9 @@ def clean_name(name: str) -> str:
     Legal forms come from cleanco's list (many jurisdictions), stripped until none is left at
     the end, so "Samsung Electronics Co., Ltd." loses both; "&" and "and" read the same. A name's
     own initials written after it go too: "Techniker Krankenkasse (TK)" -> "techniker krankenkasse",
-    and a former name in brackets: "Avolta AG (formerly Dufry AG)" -> "avolta"."""
-    text = written_name(name)
+    and a former name in brackets: "Avolta AG (formerly Dufry AG)" -> "avolta", and the class of
+    shares a quote page names after it: "Synlait Milk Limited Ordinary Shares" -> "synlait milk"."""
+    text = _SECURITY.sub("", written_name(name)) or written_name(name)
     from cleanco import basename  # here, not at import: a cold start needs none of this module's
 
     for _ in range(3):

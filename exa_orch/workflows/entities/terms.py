@@ -68,7 +68,8 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "石化 石油化学 石油化學 石油化工 석유화학": "petrochemical|petrochemicals",
             "化学 化學 화학": "chemical|chemicals",
             "钢铁 鋼鐵 鉄鋼 철강": "steel",
-            "制铁 製鐵 製鉄 제철": "steel",
+            "制铁 製鐵 製鉄 제철": "steel|steel manufacturing",
+            "橡胶 橡膠 ゴム 고무": "rubber",  # 住友ゴム工業, Sumitomo Rubber Industries
             "汽车 汽車 自動車 자동차": "motor|motors|automobile|auto",
             "重工 重工業 중공업": "heavy industries",
             "工业 工業 공업": "industries|industrial|industry",
