@@ -59,3 +59,12 @@ def test_a_japanese_trade_word_in_katakana_translates_as_other_trades_do() -> No
     for latin, alike in (("Kuribayashi Rubber Industries", True), ("Kuribayashi Steel Industries", False)):
         said = agrees(written, clean_name(written), latin, clean_name(latin))
         assert bool(said) is alike, latin
+
+
+def test_an_urdu_name_written_as_the_english_one_sounds_without_its_legal_form() -> None:
+    from exa_orch.workflows.entities.glossary import agrees
+
+    written = "زرناب ٹریکٹرز لمیٹڈ"  # Zarnab Tractors Limited, "limited" written in Urdu letters
+    for latin, alike in (("Zarnab Tractors Limited", True), ("Dorval Tractors Limited", False)):
+        said = agrees(written, clean_name(written), latin, clean_name(latin))
+        assert bool(said) is alike, latin

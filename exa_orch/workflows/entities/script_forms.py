@@ -18,10 +18,11 @@ import unicodedata
 _THAI_FORMS = r"บริษัท|จ(?:ำ|ํา)กัด|[(（]มหาชน[)）]"
 # The English forms South Asian names write in their own scripts: "limited", "private limited",
 # "PLC", "company" in Devanagari, Bengali, Gurmukhi, Gujarati, Tamil, Telugu, Kannada, Malayalam
-# and Sinhala (नेपाल बैंक लिमिटेड, Nepal Bank Limited)
+# and Sinhala (नेपाल बैंक लिमिटेड, Nepal Bank Limited), and in Urdu's Arabic letters (پاک سوزوکی موٹر
+# کمپنی, Pak Suzuki Motor Company)
 _BRAHMIC_FORMS = (
     r"प्राइवेट|प्रा\.\s*लि\.|लि\.|लिमिटेड|कम्पनी|कंपनी|লিমিটেড|লিঃ|পিএলসি|ਲਿਮਟਿਡ|લિમિટેડ|லிமிடெட்|பிரைவேட்|"
-    r"లిమిటెడ్|ಲಿಮಿಟೆಡ್|ലിമിറ്റഡ്|ලිමිටඩ්|පීඑල්සී"
+    r"లిమిటెడ్|ಲಿಮಿಟೆಡ್|ലിമിറ്റഡ്|ලිමිටඩ්|පීඑල්සී|پرائیویٹ|لمیٹڈ|کمپنی"
 )
 CJK_FORMS = re.compile(
     r"株式会社|有限会社|合同会社|[(（]株[)）]|股份有限公司|有限(?:责任|責任)?公司|주식회사|[(（]주[)）]|"
