@@ -43,8 +43,9 @@ _CJK = re.compile(
 def born(texts: Iterable[str]) -> str:
     """The year a person's texts say they were born ("1942"), or "" when none says it."""
     for text in texts:
-        for pattern in (_BORN, _SPAN, _CJK, _TURKISH_BORN):
-            m = pattern.search(text) if pattern is not _TURKISH_BORN or _TURKISH.search(text) else None
+        turkish = (_TURKISH_BORN,) if _TURKISH.search(text) else ()
+        for pattern in (_BORN, _SPAN, _CJK, *turkish):
+            m = pattern.search(text)
             end = _ALONE.search(m.group(2)) if m and pattern is _SPAN else None
             if m and (end is None or int(end.group(1)) - int(m.group(1)) >= 20):
                 return m.group(1)

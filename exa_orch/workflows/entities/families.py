@@ -305,14 +305,12 @@ def _spells_name(label: str, words_: list[str], core: str) -> bool:
     one = words_[0] if len(words_[0]) >= 5 else ""
     if not one:
         return False
-    added = label.removeprefix(one) if label.startswith(one) else None
-    return (
-        label in (one, *(one + g for g in GROUP_WORDS))
-        or added is not None
-        and (added in _SITE_AFFIXES or added.isdigit())
-        or len(label) >= 3
-        and one.startswith(label)
-    )
+    if label in (one, *(one + g for g in GROUP_WORDS)):
+        return True
+    if label.startswith(one):  # staub-online, encirc360
+        added = label[len(one) :]
+        return added in _SITE_AFFIXES or added.isdigit()
+    return len(label) >= 3 and one.startswith(label)  # tek.com
 
 
 # What a site's label adds to a company's one-word name beside a group's word

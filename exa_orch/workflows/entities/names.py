@@ -112,7 +112,8 @@ def clean_name(name: str) -> str:
     own initials written after it go too: "Techniker Krankenkasse (TK)" -> "techniker krankenkasse",
     and a former name in brackets: "Avolta AG (formerly Dufry AG)" -> "avolta", and the class of
     shares a quote page names after it: "Synlait Milk Limited Ordinary Shares" -> "synlait milk"."""
-    text = _SECURITY.sub("", written_name(name)) or written_name(name)
+    written = written_name(name)
+    text = _SECURITY.sub("", written) or written
     from cleanco import basename  # here, not at import: a cold start needs none of this module's
 
     for _ in range(3):
