@@ -45,6 +45,7 @@ def row(id: str, name: str, url: str, description: str) -> Json:
         ("Monaco and Piraeus", "monaco"),  # two places: the first, the seat
         ("Macau / mainland China", "macau"),
         ("Luxembourg; operations in Kazakhstan", "luxembourg"),
+        ("Macau (incorporated in the Cayman Islands)", "macau"),  # a seat and an aside in brackets
         ("Port of Spain, Trinidad and Tobago", "trinidad and tobago"),  # a country's name of two
     ],
 )

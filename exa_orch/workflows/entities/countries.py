@@ -149,7 +149,8 @@ def country_of(location: str) -> str:
     name and another's state: "Atlanta, Georgia"). A clause the sentence goes on with is
         not a place ("Gothenburg, Sweden, owned by Geely" -> "sweden"); of two places, where the
     whole names no country, the first ("Monaco and Piraeus", "Hong Kong / mainland China",
-    "Luxembourg; operations in Kazakhstan"), as a company's seat is written first."""
+    "Luxembourg; operations in Kazakhstan", "Hong Kong (incorporated in Bermuda)"), as a company's
+    seat is written first."""
     found = _country_of(location)
     first = _PLACES_APART.split(location, maxsplit=1)[0]
     if known(found) or first == location or not first.strip():
@@ -158,8 +159,9 @@ def country_of(location: str) -> str:
     return seat if known(seat) else found
 
 
-# What parts two places in a location (a country's name of two, "Trinidad and Tobago", is read whole first)
-_PLACES_APART = re.compile(r"\s*;\s*|\s+/\s+|\s+and\s+|\s+&\s+")
+# What parts two places in a location (a country's name of two, "Trinidad and Tobago", is read whole
+# first), or a place and an aside in brackets ("Hong Kong (incorporated in Bermuda)")
+_PLACES_APART = re.compile(r"\s*;\s*|\s+/\s+|\s+and\s+|\s+&\s+|\s*[(（]")
 
 
 def _country_of(location: str) -> str:
