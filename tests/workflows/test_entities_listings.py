@@ -68,3 +68,14 @@ def test_an_urdu_name_written_as_the_english_one_sounds_without_its_legal_form()
     for latin, alike in (("Zarnab Tractors Limited", True), ("Dorval Tractors Limited", False)):
         said = agrees(written, clean_name(written), latin, clean_name(latin))
         assert bool(said) is alike, latin
+
+
+def test_a_limited_company_and_a_plc_of_one_name_are_one_company_re_registered() -> None:
+    def korvanta(id: str, name: str, url: str) -> dict:
+        return co(id, name, url, "Dhaka, Bangladesh", "Pharmaceuticals")
+
+    limited = korvanta("a", "Korvanta Limited", "https://www.korvanta.com.bd/")
+    for name, alike in (("Korvanta PLC", True), ("Korvanta GmbH", False)):
+        other = korvanta("b", name, "https://www.dsebd.org/displayCompany.php?name=KORVANTA")
+        apart = any("legal forms" in r for r in weigh(limited, other).against)
+        assert apart is not alike, name

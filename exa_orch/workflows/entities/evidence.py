@@ -702,12 +702,16 @@ def _holdings(a: Record, b: Record, ev: Evidence) -> None:
         ev.against.append(f"a holding company and a company of its name ({a.name} / {b.name})")
 
 
+_LIMITED = frozenset({"plc", "limited"})
+
+
 def _differences(a: Record, b: Record, ev: Evidence) -> None:
     """Legal forms across domains, countries, a holding company and another company of its name
     (`_holdings`), and names too far apart for records with fields."""
     _holdings(a, b, ev)
     fa, fb = _forms(a), _forms(b)
-    if fa and fb and not fa & fb and a.core == b.core and a.domain != b.domain:
+    # a public limited company is a limited company re-registered (Renata Limited, Renata PLC)
+    if fa and fb and not fa & fb and not fa | fb <= _LIMITED and a.core == b.core and a.domain != b.domain:
         ev.against.append(f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})")
     if known(a.country) and known(b.country) and a.country != b.country:  # unknown is no evidence
         ev.against.append(f"different countries ({a.country} / {b.country})")
