@@ -43,7 +43,7 @@ _CJK = re.compile(
 def born(texts: Iterable[str]) -> str:
     """The year a person's texts say they were born ("1942"), or "" when none says it."""
     for text in texts:
-        turkish = (_TURKISH_BORN,) if _TURKISH.search(text) else ()
+        turkish: tuple[re.Pattern[str], ...] = (_TURKISH_BORN,) if _TURKISH.search(text) else ()
         for pattern in (_BORN, _SPAN, _CJK, *turkish):
             m = pattern.search(text)
             end = _ALONE.search(m.group(2)) if m and pattern is _SPAN else None
