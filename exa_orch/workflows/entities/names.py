@@ -103,6 +103,11 @@ _SECURITY = re.compile(
 )
 
 
+def _without_shares(written: str) -> str:
+    """A written name without the class of shares after it (`_SECURITY`), unless that is all of it."""
+    return _SECURITY.sub("", written) or written
+
+
 @lru_cache(maxsize=65536)
 def clean_name(name: str) -> str:
     """The name without legal forms, accents, punctuation or case: "Société Générale S.A." -> "societe generale".
@@ -112,8 +117,7 @@ def clean_name(name: str) -> str:
     own initials written after it go too: "Techniker Krankenkasse (TK)" -> "techniker krankenkasse",
     and a former name in brackets: "Avolta AG (formerly Dufry AG)" -> "avolta", and the class of
     shares a quote page names after it: "Synlait Milk Limited Ordinary Shares" -> "synlait milk"."""
-    written = written_name(name)
-    text = _SECURITY.sub("", written) or written
+    text = _without_shares(written_name(name))
     from cleanco import basename  # here, not at import: a cold start needs none of this module's
 
     for _ in range(3):
