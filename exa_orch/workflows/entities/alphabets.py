@@ -4,9 +4,9 @@ and Latin names in Azerbaijani letters, spelled as their usual Latin spellings w
 `cyrillic` spells a Cyrillic name in Latin letters (Kazakh letters as Russian ones), `greek` the
 Greek letter pairs that are one sound, `armenian` Armenian ու; `sounded` spells a folded Latin name
 as its sounds go, so that a name read out of an alphabet meets the spelling it is known by
-(Филипп / Philipp); `h_read` gives the other readings a letter has where the other name's spelling
-says so (a Cyrillic Г as h, a Greek η as e); `azeri_spelled` writes Azerbaijani letters as English
-spellings of those names do. people.py reads person names with them, evidence.py company names.
+(Филипп / Philipp); `read_otherwise` gives the other readings a letter has where the other
+name's spelling says so (a Cyrillic Г as h, a Greek η as e); `azeri_spelled` writes Azerbaijani
+letters as English spellings of those names do. people.py reads person names with them, evidence.py company names.
 """
 
 from __future__ import annotations
@@ -29,11 +29,11 @@ def cyrillic(name: str) -> str | None:
     return re.sub(r"iy\b", "y", anyascii(name.translate(_KAZAKH)).replace("'", ""))
 
 
-# Letters read otherwise where the other name's spelling says so (`h_read`): a Cyrillic Г as the h
-# of Belarusian and Ukrainian, and of a foreign name in Russian (Глеб, Hleb; Герман, Herman); a
-# Greek η as the e of the older spellings Cyprus keeps (Κληρίδης, Clerides; Δημητρίου, Demetriou);
-# a Greek αυ or ευ before a voiceless consonant as af or ef, as ELOT 743 writes it (Γλαύκος,
-# Glafkos; fold writes av, which older spellings keep: Evthimios)
+# Letters read otherwise where the other name's spelling says so (`read_otherwise`): a Cyrillic Г
+# as the h of Belarusian and Ukrainian, and of a foreign name in Russian (Глеб, Hleb; Герман,
+# Herman); a Greek η as the e of the older spellings Cyprus keeps (Κληρίδης, Clerides; Δημητρίου,
+# Demetriou); a Greek αυ or ευ before a voiceless consonant as af or ef, as ELOT 743 writes it
+# (Γλαύκος, Glafkos; fold writes av, which older spellings keep: Evthimios)
 _READ_OTHERWISE = (
     (re.compile("[Гг]"), lambda m: "H" if m.group() == "Г" else "h", "h"),
     (re.compile("[ηήΗΉ]"), lambda m: "εέΕΈ"["ηήΗΉ".index(m.group())], "e"),
@@ -41,7 +41,7 @@ _READ_OTHERWISE = (
 )
 
 
-def h_read(a: str, b: str) -> list[tuple[str, str]]:
+def read_otherwise(a: str, b: str) -> list[tuple[str, str]]:
     """Two names as written, and with letters of the one read as `_READ_OTHERWISE` says where the
     other writes what they would be heard as, each reading on those before: in every word, and (a
     name may mix the spellings: Ioannis Clerides, Ιωάννης Κληρίδης) in one word alone."""

@@ -8,6 +8,7 @@ evidence.py weighs it; it reads a URL as sites.Site keeps it (path and query low
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from urllib.parse import parse_qs
 
 from exa_orch.workflows.entities.sites import Site
@@ -42,8 +43,10 @@ _OWN = (
 )
 
 
+@lru_cache(maxsize=65536)
 def listing(site: Site | None) -> str:
-    """The market and code of the stock a quote page is about ("hk:137"), or "" for any other page."""
+    """The market and code of the stock a quote page is about ("hk:137"), or "" for any other page;
+    cached: evidence.compare asks it of both records of every candidate pair."""
     if not site:
         return ""
     host, path = site.host, site.path.rstrip("/")

@@ -34,7 +34,13 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from exa_orch.workflows.entities.alphabets import ALPHABETS, azeri_spelled, cyrillic, h_read, sounded
+from exa_orch.workflows.entities.alphabets import (
+    ALPHABETS,
+    azeri_spelled,
+    cyrillic,
+    read_otherwise,
+    sounded,
+)
 from exa_orch.workflows.entities.brahmic import has_brahmic, spelling_key
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
@@ -444,7 +450,9 @@ def _by_sound(a: str, b: str) -> tuple[float, str] | None:
         return None
     script = a if ALPHABETS.search(a) else b
     # Г as the h Belarusian and Ukrainian say, and Russian writes for a foreign h (Глеб, Hleb)
-    weight, said = max(_any_reading(*(sounded(fold(cyrillic(n) or n)) for n in p)) for p in h_read(a, b))
+    weight, said = max(
+        _any_reading(*(sounded(fold(cyrillic(n) or n)) for n in p)) for p in read_otherwise(a, b)
+    )
     return (weight - 1.0, f"{said} (read from {script} as it sounds)") if weight > 0 else None
 
 
