@@ -48,9 +48,11 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
 `blind79.json` to `blind84.json`, written blind at 5b6eade and measured there and at bb9dd00 (of
-blind79, blind82 and blind84 only their false merges read), and `blind121.json` to `blind126.json`,
-written blind on 2026-12-05 (blind125 and blind126 to be hard) and measured at 04c455d and 8f19606
-(of blind122, blind124, blind125 and blind126 only their false merges read).
+blind79, blind82 and blind84 only their false merges read).
+`blind121.json` to `blind126.json`, written blind on 2026-12-05 (blind125 and blind126 to be hard)
+and measured at 04c455d and 8f19606 (of blind122, blind124, blind125 and blind126 only their false
+merges read), were measured again at 87f64f1 and are tuning worlds since issue 37's twenty-fourth
+session;
 `blind115.json` to `blind120.json`, written blind on 2026-12-05 (blind119 and blind120 to be hard)
 and measured at a6acb71 and 64bb3d9 (of blind115 and blind120 only their false merges read), were
 measured again at 04c455d and are tuning worlds since issue 37's twenty-third session;
@@ -215,8 +217,14 @@ TUNING = (
     "blind118.json",
     "blind119.json",
     "blind120.json",
+    "blind121.json",  # written blind on 2026-12-05, measured at 04c455d and 87f64f1, then read (24th)
+    "blind122.json",
+    "blind123.json",
+    "blind124.json",
+    "blind125.json",
+    "blind126.json",
 )  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json,
-# blind79.json to blind84.json, blind121.json to blind126.json
+# blind79.json to blind84.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
