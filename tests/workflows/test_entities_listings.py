@@ -79,3 +79,29 @@ def test_a_limited_company_and_a_plc_of_one_name_are_one_company_re_registered()
         other = korvanta("b", name, "https://www.dsebd.org/displayCompany.php?name=KORVANTA")
         apart = any("legal forms" in r for r in weigh(limited, other).against)
         assert apart is not alike, name
+
+
+@pytest.mark.parametrize(
+    ("brand", "listed", "joins"),
+    [("Velkaran", "Velkaran Otomotiv Sanayii ve Ticaret AS", True),
+     ("Velkaran", "Velkaran Otomotiv Sanayi ve Ticaret A.S.", True),
+     ("Velkaran Elektrik", "Velkaran Elektrik Uretim Madencilik Sanayi ve Ticaret AS", True),
+     # four words of its own besides the trade's: another company of the name, as elsewhere
+     ("Velkaran", "Velkaran Otomotiv Yedek Parca Lastik Sanayi ve Ticaret AS", False)],
+)  # fmt: skip
+def test_a_turkish_legal_name_adds_industry_and_trade_to_the_brand(brand: str, listed: str, joins: bool) -> None:
+    site = co("a", brand, "https://www.velkaran.com.tr/", "Bursa, Turkey", "Commercial vehicles")
+    quote = co("b", listed, "https://www.bloomberg.com/quote/VLKRN:TI", "Turkey", "Commercial vehicles")
+    assert weigh(site, quote).joins is joins
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://gse.com.gh/listed-company/velkaran-bank-ghana-plc/",
+     "https://www.bolsadesantiago.com/resumen_instrumento/VELKARAN",
+     "https://www.stockex.co.tt/manage-stock/vlk/",
+     "https://statusinvest.com.br/acoes/vlkr3"],
+)  # fmt: skip
+def test_an_exchange_page_of_a_listed_company_is_no_site_of_its_own(url: str) -> None:
+    found = page_site(url, "Velkaran Bank (Ghana) Plc")
+    assert found is not None and found.platform and found.profile is None

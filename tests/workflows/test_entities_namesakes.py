@@ -654,3 +654,13 @@ def test_a_profile_joins_the_company_of_its_equal_name_before_one_its_name_merel
                "LNG shipping", "Nordgas Partners LP preference units quote on the New York Stock Exchange.")  # fmt: skip
     assert weigh(sponsor, quote).weight == weigh(partners, quote).weight
     assert entities.resolve([sponsor, partners, quote]).groups == [[0], [1, 2]]
+
+
+def test_a_chinese_article_title_keeps_the_bracket_a_company_name_writes() -> None:
+    """zh.wikipedia titles the article with the company's legal name, its bracket its own (a unit in
+    Macau); the page's short name writes the bracket's words too: one name with the unit's site."""
+    site = co("a", "中國恒輝銀行(澳門)", "https://www.hengfaibank.com.mo/", "Macau", "Banking")
+    page = co("b", "恒輝銀澳門", "https://zh.wikipedia.org/wiki/中國恒輝銀行(澳門)", "Macau", "Banking")
+    parent = co("c", "恒輝銀行", "https://zh.wikipedia.org/wiki/中國恒輝銀行_(企業)", "Macau", "Banking")
+    assert weigh(site, page).joins
+    assert not weigh(site, parent).joins

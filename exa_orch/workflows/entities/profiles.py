@@ -295,7 +295,11 @@ def _leads(
     return None
 
 
-_SMALL = frozenset("de des du la le of the and y e et".split())
+_SMALL = frozenset("de des du la le of the and y e et ve".split())
+# The words of Turkish corporate names' "Sanayi ve Ticaret" (industry and trade) a brand's legal
+# name adds after its trade ("Karsan Otomotiv Sanayii ve Ticaret A.S.": Karsan, automotive), as
+# English names add "Industries": no word of the brand's
+_TURKISH_TRADE = frozenset("sanayi sanayii ticaret".split())
 # Words that open a company's name saying only what kind of body it is, in the Romance languages
 # ("Société BIC", "Agencia EFE", "Banca MPS"): before a short name as good as no word at all
 _KIND_OPENERS = frozenset(
@@ -322,14 +326,15 @@ def plainer_names(r: Record) -> list[str]:
 def _placed(mine: list[str], theirs: list[str]) -> tuple[bool, int, list[str]] | None:
     """Where the shorter of two names' words (the site's `mine`, the profile's `theirs`) stand
     together in the longer, which adds one to three words (small words not counted: "Compagnie
-    Generale des Etablissements Michelin" adds three): (the site's is the shorter, where, the words
+    Generale des Etablissements Michelin" adds three; nor `_TURKISH_TRADE`'s): (the site's is the shorter, where, the words
     added), or None. Leading, three letters suffice, or after words saying only what kind of body it
     is (`_KIND_OPENERS`: "Société BIC"); after another first word, five, not designators alone
     ("Norsk Hydro" / "Hydro", never "Bank")."""
     mine = [w for w in mine if w not in _SMALL] or mine
     theirs = [w for w in theirs if w not in _SMALL] or theirs
     short, long_ = sorted((mine, theirs), key=len)
-    if not short or len(short[0]) < 3 or not 0 < len(long_) - len(short) <= 3:
+    trade = sum(w in _TURKISH_TRADE for w in long_)
+    if not short or len(short[0]) < 3 or not 0 < len(long_) - len(short) <= 3 + trade:
         return None
     at = _within(short, long_)
     opened = at is not None and set(long_[:at]) <= _KIND_OPENERS
@@ -423,7 +428,7 @@ def _profile_and_article(a: Record, b: Record, ev: Evidence) -> None:
 
 
 def _one_name(a: Record, b: Record) -> str | None:
-    """Two profiles' names as one: equal (an article's title as its subject's name, records._titled)
+    """Two profiles' names as one: equal (an article's title as its subject's name, articles.titled)
     or a reading of one in another script (read_names.reading_agrees)."""
     agree = names_agree(a.clean, b.clean)
     for x, y in ((a, b), (b, a)):

@@ -23,9 +23,8 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import unquote
 
-from exa_orch.workflows.entities import about, asides, births, cues, own_names, roles, unrelated
+from exa_orch.workflows.entities import about, articles, asides, births, cues, own_names, roles, unrelated
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
@@ -87,9 +86,9 @@ class Record:
     founded: frozenset[str] = frozenset()
     founder_of: frozenset[str] = frozenset()
     kin_founded: frozenset[str] = frozenset()
-    titled: str = ""  # a Wikipedia article's title, cleaned: the name of whom the page is (_titled)
+    titled: str = ""  # a Wikipedia article's title, cleaned: the name of whom the page is (articles.titled)
     article: str = ""  # that title when it tells no namesakes apart ("Neymar"; not "Li Na (singer)")
-    fuller: str = ""  # a person's name as a wiki page's title writes it in full, beyond the page's (_titled)
+    fuller: str = ""  # a person's name as a wiki article's title writes it in full (articles.titled)
     born: str = ""  # the year a person's page says they were born (births.py)
     title_written: str = ""  # a person's title as the item writes it (总裁), before folding
     holding: bool = False  # its text says it is a holding company ("is a holding company")
@@ -411,46 +410,6 @@ def _stated_fields(rec: Record, texts: list[str]) -> None:
     rec.country = where if known(where) else stated or rec.country or where
 
 
-_WIKI = re.compile(r"[/.]wikipedia\.org/wiki/([^/?#]+)", re.I)
-# A wiki's article on any host, its title written as MediaWiki writes one ("Eduardo_Frei_Ruiz-Tagle")
-_ANY_WIKI = re.compile(r"/wiki/([^/?#]+)/?$")
-
-
-def _titled(rec: Record, url: str) -> None:
-    """A Wikipedia article's title is the name of its subject as that edition writes it
-    ("Heidelberg_Materials", "Grupo_Televisa"; "(company)" and the like dropped): `titled`, and a
-    person's other name when it differs from the name the item gives."""
-    found = _WIKI.search(url) if rec.site and rec.site.profile else None  # as written: 刘强东, not folded
-    if rec.kind == "person" and rec.name:
-        _fuller(rec, found or _ANY_WIKI.search(url))
-    if not found or not rec.name:
-        return
-    whole = unquote(found.group(1)).replace("_", " ").strip()
-    title = re.sub(r"\s*\([^)]*\)\s*$", "", whole).strip()
-    rec.titled = person_key(title) if rec.kind == "person" else clean_name(title)
-    rec.article = whole if whole == title else ""  # "Li Na (singer)": a namesake's, told apart
-    # a person's other name; a company's is weighed as the page's name is (profiles.py), with the
-    # corroboration a page needs: never as a name the page states (a title names a namesake too)
-    if rec.kind == "person" and rec.titled and rec.titled != rec.clean:
-        rec.aliases.setdefault(rec.titled, f"the Wikipedia article {title!r}")
-
-
-def _fuller(rec: Record, found: re.Match[str] | None) -> None:
-    """A wiki article's title that writes the page's name in full, every word of the name and more
-    ("Eduardo Frei" at .../wiki/Eduardo_Frei_Ruiz-Tagle): the person the page is about
-    (person_evidence weighs the name so too: Eduardo Frei Montalva is his father)."""
-    if not found:
-        return
-    title = re.sub(r"\s*\([^)]*\)\s*$", "", unquote(found.group(1)).replace("_", " ")).strip()
-    if (
-        "," in title or " of " in title
-    ):  # a style, not more of the name: "Willem-Alexander of the Netherlands"
-        return
-    own, full = person_key(rec.name or "").split(), person_key(title).split()
-    if own and len(full) > len(own) and set(own) <= set(full) and full[0] == own[0]:
-        rec.fuller = title
-
-
 def _person_reads(rec: Record, props: Json, texts: list[str]) -> None:
     """What a person's texts say beside their fields: their words, what they founded or lead
     (roles.py), their trade and their birth year."""
@@ -492,7 +451,7 @@ def record(index: int, item: Json) -> Record:
         rec.publisher = about.publisher(texts)
         rec.holding = any(cues.HOLDING.search(t) for t in texts)
         rec.written_forms = asides.written_forms(texts, rec.name or "")
-    _titled(rec, _str(props.get("url")))
+    articles.titled(rec, _str(props.get("url")))
     rec.alias_domains.pop(rec.domain, None)
     rec.mentions = frozenset(
         d.domain for s in texts for m in _DOMAIN.findall(s) if (d := site(m)) and d.domain

@@ -219,10 +219,10 @@ _WORD = re.compile(r"[a-z]+")
 # about the company it names, never its site.
 _LISTING = re.compile(
     r"/(?:aktie|aktien|stocks?|quotes?|get-quotes|shares?|share-details|equities|equities-quote|equity|"
-    r"listed-companies|company-profiles|company-profile-main|companies|instruments?|emisoras|azioni|asx|"
+    r"listed-compan(?:y|ies)|company-profiles|company-profile-main|companies|instruments?|emisoras|azioni|asx|"
     r"market_data/company|issuer-profile|aktier|profil-perusahaan-tercatat|empresas-listadas|"
     r"spolka|listing_directory|issuers|securities|sirket-bilgileri|hartija|market-information/company|"
-    r"share-detail|company/detail|listing|empresas)"
+    r"share-detail|company/detail|listing|empresas|resumen_instrumento|manage-stock|acoes)"
     r"(?:[/.][^/]+|$)|/displaycompany\.php|/companypage/"
 )  # a listing keyword then the company's segment, or a query ("equities-quote?sym=1880"): not
 # "company-profile" alone or "/investors/companyprofile.aspx", a site's own pages as often

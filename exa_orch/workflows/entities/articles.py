@@ -1,0 +1,71 @@
+"""A Wikipedia article's title read as the name of whom the page is (Record.titled, .article, .fuller).
+
+The title is the name its edition writes ("Heidelberg_Materials" for a page the item names
+HeidelbergCement), a namesake told apart by the words in brackets after it ("Li Na (singer)").
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+from urllib.parse import unquote
+
+from exa_orch.workflows.entities.names import clean_name
+from exa_orch.workflows.entities.people import person_key
+from exa_orch.workflows.entities.scripts import is_cjk
+
+if TYPE_CHECKING:
+    from exa_orch.workflows.entities.records import Record
+
+_WIKI = re.compile(r"[/.]wikipedia\.org/wiki/([^/?#]+)", re.I)
+# A wiki's article on any host, its title written as MediaWiki writes one ("Eduardo_Frei_Ruiz-Tagle")
+_ANY_WIKI = re.compile(r"/wiki/([^/?#]+)/?$")
+
+
+def _title(found: re.Match[str]) -> tuple[str, str, str]:
+    """(the article's whole title, the title without the words in brackets after it, those words)."""
+    whole = unquote(found.group(1)).replace("_", " ").strip()
+    aside = re.search(r"\s*\(([^)]*)\)\s*$", whole)
+    return (whole, whole[: aside.start()].strip(), aside.group(1).strip()) if aside else (whole, whole, "")
+
+
+def titled(rec: Record, url: str) -> None:
+    """A Wikipedia article's title is the name of its subject as that edition writes it ("Grupo_Televisa";
+    "(company)" dropped, not a Chinese name's own: 中國工商銀行(亞洲) of 工銀亞洲, `_named_aside`):
+    `titled`, and a person's other name when it differs from the name the item gives."""
+    found = _WIKI.search(url) if rec.site and rec.site.profile else None  # as written: 刘强东, not folded
+    if rec.kind == "person" and rec.name:
+        _fuller(rec, found or _ANY_WIKI.search(url))
+    if not found or not rec.name:
+        return
+    whole, title, aside = _title(found)
+    rec.article = whole if whole == title else ""  # "Li Na (singer)": a namesake's, told apart
+    if rec.kind == "person":  # their other name
+        rec.titled = person_key(title)
+        if rec.titled and rec.titled != rec.clean:
+            rec.aliases.setdefault(rec.titled, f"the Wikipedia article {title!r}")
+    else:  # weighed as the page's name is (profiles.py), never as a name it states: a title names a namesake too
+        rec.titled = clean_name(whole if _named_aside(rec.name, whole, aside) else title)
+
+
+def _named_aside(name: str, whole: str, aside: str) -> bool:
+    """A Chinese name's bracket is its own ("中國工商銀行（亞洲）有限公司", the Asian unit): the
+    article's words in brackets, in CJK characters, are part of the name when the page's name (not
+    the whole title: "99 (empresa)") writes them too (工銀亞洲)."""
+    return bool(aside) and is_cjk(aside) and aside in name and name != whole
+
+
+def _fuller(rec: Record, found: re.Match[str] | None) -> None:
+    """A wiki article's title that writes the page's name in full, every word of the name and more
+    ("Eduardo Frei" at .../wiki/Eduardo_Frei_Ruiz-Tagle): the person the page is about
+    (person_evidence weighs the name so too: Eduardo Frei Montalva is his father)."""
+    if not found:
+        return
+    title = _title(found)[1]
+    if (
+        "," in title or " of " in title
+    ):  # a style, not more of the name: "Willem-Alexander of the Netherlands"
+        return
+    own, full = person_key(rec.name or "").split(), person_key(title).split()
+    if own and len(full) > len(own) and set(own) <= set(full) and full[0] == own[0]:
+        rec.fuller = title
