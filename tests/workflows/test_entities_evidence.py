@@ -168,6 +168,9 @@ def test_agent_rows_state_the_role_and_employer_and_another_script_is_not_compar
         ("https://www.linkedin.com/company/klarna/about", "linkedin.com/company/klarna"),
         ("https://medium.com/swiggy-bytes", "medium.com/swiggy-bytes"),
         ("https://www.linkedin.com/company/", None),  # kind words alone: the host's page, nobody's
+        # as written: 周寅 and 邹音 both read "zhouyin", two articles
+        ("https://zh.wikipedia.org/wiki/周寅", "zh.wikipedia.org/wiki/周寅"),
+        ("https://zh.wikipedia.org/wiki/Zhou_Yin", "zh.wikipedia.org/wiki/zhou_yin"),
     ],
 )
 def test_a_profile_is_the_segment_after_every_kind_word_of_its_host(url: str, profile: str | None) -> None:
@@ -231,3 +234,29 @@ def test_a_listing_named_by_its_isin_and_an_umlaut_written_out_are_the_company()
                "https://www.boerse.example/en/stocks/share-detail/?ISIN=CH0000000002", "Zürich, Switzerland",
                "cable cars")  # fmt: skip
     assert not weigh(listing, other).joins  # two listings on one exchange: two companies
+
+
+def test_two_articles_whose_titles_read_alike_in_latin_letters_are_two_profiles() -> None:
+    writer = entities.record(
+        0, row("a", "person", "周寅", "https://zh.wikipedia.org/wiki/周寅", "周寅，作家。")
+    )
+    general = entities.record(
+        1, row("b", "person", "舟银", "https://zh.wikipedia.org/wiki/舟银", "舟银，将军。")
+    )
+    ev = entities.compare(writer, general)
+    assert not any("same profile" in r for _, r in ev.for_)
+    assert "different profiles on zh.wikipedia.org" in ev.against
+
+
+def test_a_page_deep_in_a_group_s_site_under_a_unit_s_name_is_the_unit() -> None:
+    """The unit's name adds a word to the core of the group's (Holdings aside), on a page its
+    initials name, though the group's whole name is the longer."""
+    group = company(
+        "a", "Tarvik Holdings Limited", "https://tarvikgroup.com/", "Chennai, India", "Auto parts"
+    )
+    unit = company(
+        "b", "Tarvik (Madras) Limited", "https://tarvikgroup.com/tml/", "Chennai, India", "Auto parts"
+    )
+    ev = weigh(group, unit)
+    assert not ev.joins
+    assert any("a unit of the site's owner" in r for r in ev.against)

@@ -89,7 +89,9 @@ def test_a_limited_company_and_a_plc_of_one_name_are_one_company_re_registered()
      # four words of its own besides the trade's: another company of the name, as elsewhere
      ("Velkaran", "Velkaran Otomotiv Yedek Parca Lastik Sanayi ve Ticaret AS", False)],
 )  # fmt: skip
-def test_a_turkish_legal_name_adds_industry_and_trade_to_the_brand(brand: str, listed: str, joins: bool) -> None:
+def test_a_turkish_legal_name_adds_industry_and_trade_to_the_brand(
+    brand: str, listed: str, joins: bool
+) -> None:
     site = co("a", brand, "https://www.velkaran.com.tr/", "Bursa, Turkey", "Commercial vehicles")
     quote = co("b", listed, "https://www.bloomberg.com/quote/VLKRN:TI", "Turkey", "Commercial vehicles")
     assert weigh(site, quote).joins is joins
@@ -105,3 +107,16 @@ def test_a_turkish_legal_name_adds_industry_and_trade_to_the_brand(brand: str, l
 def test_an_exchange_page_of_a_listed_company_is_no_site_of_its_own(url: str) -> None:
     found = page_site(url, "Velkaran Bank (Ghana) Plc")
     assert found is not None and found.platform and found.profile is None
+
+
+@pytest.mark.parametrize(
+    ("listed", "joins"),
+    [("韦宁堂股份", True),  # a listing's short name, or the form's 股份 (limited) added: one company
+     ("韦宁堂科技发展股份有限公司", False)],  # a legal name whole adding a trade: another of the group
+)  # fmt: skip
+def test_a_legal_name_whole_is_no_short_name_a_longer_one_leads(listed: str, joins: bool) -> None:
+    quote = co(
+        "a", "韦宁堂股份有限公司", "https://quote.eastmoney.com/sh600999.html", "Beijing, China", "Medicine"
+    )
+    site = co("b", listed, "https://www.weiningtangkj.com/", "Beijing, China", "Medicine")
+    assert weigh(quote, site).joins is joins

@@ -423,9 +423,12 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
 
 def _added(a: Record, b: Record) -> tuple[Record, frozenset[str]]:
     """The longer of two names and the words it adds to the other's core, but for designators and
-    the words that say what page it is (`_PAGE_WORDS`)."""
-    extra = extra_words(core_name(a.clean), core_name(b.clean)) - DESIGNATORS - _PAGE_WORDS
-    return (a if len(a.clean) > len(b.clean) else b), extra
+    the words that say what page it is (`_PAGE_WORDS`). The longer is the one whose core adds them:
+    "Rane (Madras) Limited" to Rane Holdings Limited's, though the other's whole name is longer."""
+    ca, cb = core_name(a.clean), core_name(b.clean)
+    added = extra_words(ca, cb)
+    longer = (a if added <= set(ca.split()) else b) if added else (a if len(a.clean) > len(b.clean) else b)
+    return longer, added - DESIGNATORS - _PAGE_WORDS
 
 
 def _regional_unit(a: Record, b: Record, ev: Evidence) -> None:

@@ -47,7 +47,7 @@ from exa_orch.workflows.entities.names import (
 )
 from exa_orch.workflows.entities.script_forms import cjk_forms, without_cjk_forms
 from exa_orch.workflows.entities.sites import country_suffix
-from exa_orch.workflows.entities.terms import TERMS
+from exa_orch.workflows.entities.terms import FILLER, TERMS
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
@@ -68,7 +68,7 @@ def _slug(page: Record) -> str:
     if ticker_host(host_row(page.site.host, page.site.domain)):
         letters = re.match(r"[a-z]+", last.rpartition("=")[2])
         return letters.group(0) if letters else ""
-    last = unquote(last).replace("_", "-")  # en.wikipedia.org/wiki/Heidelberg_Materials
+    last = fold(unquote(last)).replace("_", "-")  # en.wikipedia.org/wiki/Heidelberg_Materials; 海尔, haier
     return stem(last) if last and "=" not in last else ""
 
 
@@ -241,6 +241,11 @@ def _unspaced_leading(page: Record, own: Record) -> str | None:
         return None
     short, long_ = sorted((a, b), key=len)
     if not long_.startswith(short) or len(long_) - len(short) > 4:
+        return None
+    # a legal name whole is no listing's short name: 北京同仁堂股份有限公司 is not 北京同仁堂科技发展股份有限公司
+    # (a stock company's 股份 added is its form: 东风汽车股份有限公司, 东风汽车股份)
+    added = segments(long_[len(short) :])
+    if cjk_forms((page if short == a else own).name or "") and any(seg.kind != FILLER for seg in added):
         return None
     said = segments(short)
     places = (place_word(e) for seg in said for e in TERMS.get(seg.text, ("", ()))[1])  # not its reading

@@ -6,6 +6,7 @@ item's name does not share is a publisher's page (no profile), as on a news host
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -184,12 +185,15 @@ def site(url: str) -> Site | None:
     ext = _extractor()(host)
     domain = f"{ext.domain}.{ext.suffix}" if ext.domain and ext.suffix else ""
     row = host_row(host, domain) or BY_NAME.get(ext.suffix)
-    segments = [s for s in fold(raw_path).split("/") if s]
+    pieces = [(fold(s), s) for s in raw_path.split("/")]
+    segments = [folded for folded, _ in pieces if folded]
     if row is not None and _own_page(row, segments):
         row = None
     locale = _canonical_path(host, domain, segments) if row is None else ""
     path = ("/" + "/".join(segments)) if segments else ""
-    profile = profile_of(row, host, segments, query) if row else None
+    # a profile as written, not as read in Latin letters: 鲁迅 and 陆逊 both read "luxun"
+    written = [f if s.isascii() else unicodedata.normalize("NFC", s).lower() for f, s in pieces if f]
+    profile = profile_of(row, host, written, query) if row else None
     label = ext.domain if domain else host
     kept = sorted(
         f"{k}={v.lower()}" for k, v in query.items() if not k.startswith("utm_") and k not in _TRACKING
