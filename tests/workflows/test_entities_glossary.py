@@ -1006,3 +1006,17 @@ def test_a_name_an_exchange_shortens_word_by_word_is_an_abbreviation(
     from exa_orch.workflows.entities.names import names_agree
 
     assert (names_agree(clean_name(listed), clean_name(whole)) == "abbreviation") is alike
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [("京成倉庫", "Keisei Warehouse Co., Ltd.", True),  # a private railway's group and a trade: 倉庫
+     ("京成倉庫", "Keisei Electric Railway Co., Ltd.", False),  # the group's railway is another company
+     ("小田急観光", "Odakyu Tourism", True),
+     ("小田急観光", "Odakyu", False)],  # a group's name alone is no company of the group
+)  # fmt: skip
+def test_a_japanese_group_s_name_and_a_trade_translate_as_its_company_s(
+    written: str, latin: str, agree: bool
+) -> None:
+    said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+    assert bool(said) is agree, said

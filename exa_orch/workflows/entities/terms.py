@@ -6,10 +6,12 @@ Hebrew, Cyrillic and Greek letters are in word_tables.py.
 `TERMS` is kept to words of place, trade and structure that organisations' names are made of:
 each is the usual English rendering of the word in company and institution names (sources: the
 CC-CEDICT and Wiktionary entries for each word, and the English names the organisations that
-bear them publish). A proper name is never a term, but for the three old Japanese business
-groups whose names lead many companies' (三菱 Mitsubishi, 三井 Mitsui, 住友 Sumitomo; Wikipedia,
-"Keiretsu"), which no dataset here reads, and Korea's large business groups in the spellings they
-use (한화 Hanwha, 롯데 Lotte), which their Revised Romanization does not give.
+bear them publish). A proper name is never a term, but for the Japanese business groups whose
+names lead many companies' (三菱 Mitsubishi, 三井 Mitsui, 住友 Sumitomo; the private railways' groups,
+東急 Tokyu, 阪急 Hankyu; the trading houses and department stores; Wikipedia, "Keiretsu"), which no
+dataset here reads, and Korea's large business groups in the spellings they use (한화 Hanwha, 롯데
+Lotte), which their Revised Romanization does not give. A group's name is a word a name must
+write, never a trade left out: 東急ホテルズ is not Tokyu's railway.
 """
 
 from __future__ import annotations
@@ -215,6 +217,56 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "渡轮 渡輪 小轮 小輪": "ferry|ferries",
             "旅游 旅遊": "travel|tourism|tours",
             "度假村": "resorts|resort",
+            # and more trades company names in Chinese characters and kana are made of, as their
+            # English names render them (CC-CEDICT's and Wiktionary's renderings: Takara Shuzo,
+            # Sumitomo Warehouse, Industrial Bank's 兴业, Nisshin Seifun, Toyo Suisan, Shandong Hi-Speed)
+            "酒造": "brewery|breweries|sake brewery|shuzo",
+            "汽船": "kisen|steamship|shipping",
+            "倉庫 仓库": "warehouse|warehousing|soko",
+            "工程": "engineering|construction",
+            "实业 實業": "industrial|industries|enterprise|enterprises",
+            "企业 企業": "enterprise|enterprises",
+            "化工": "chemical|chemicals|chemical industry",
+            "电梯 電梯 エレベータ エレベーター 엘리베이터": "elevator|elevators|lift|lifts",
+            "酱油 醬油 醤油": "soy sauce|shoyu",
+            "化妆品 化妝品 化粧品 화장품": "cosmetics",
+            "电脑 電腦": "computer|computers",
+            "兴业 興業": "industrial|industries|enterprises|kogyo",
+            "家居": "home|home furnishing|home furnishings|furniture",
+            "制粉 製粉": "flour milling|flour mills|flour|seifun",
+            "制糖 製糖": "sugar|seito",
+            "水产 水產 水産 수산": "fisheries|seafood|suisan",
+            "百貨店": "department store|department stores",
+            "船舶": "shipping|ships|marine",
+            "基金": "fund|funds",
+            "观光 觀光 観光 관광": "tourism|sightseeing|kanko",
+            "港务 港務 港口": "port|ports",
+            "高速": "expressway|expressways|highway|hi speed|high speed",
+            "公路": "highway|expressway|road",
+            "黄金 黃金": "gold",
+            "铜业 銅業": "copper",
+            "铝业 鋁業": "aluminum|aluminium",
+            "资讯 資訊": "information|info",
+            "数据 數據": "data",
+            "影业 影業": "pictures|films|film",
+            "游戏 遊戲 게임 ゲーム": "games|game|gaming",
+            "广告 廣告 광고": "advertising",
+            "酒业 酒業": "liquor|wine|spirits",
+            "牧业 牧業": "dairy|livestock",
+            "渔业 漁業": "fisheries|fishery|fishing",
+            "粮油 糧油": "grain and oil|cereals and oils|oils and grains",
+            "包装 包裝 포장": "packaging",
+            "印刷 인쇄": "printing",
+            "家具 傢俬 가구": "furniture",
+            "珠宝 珠寶": "jewellery|jewelry",
+            "钟表 鐘錶": "watches|watch|clocks",
+            "教育 교육": "education",
+            "燃料": "fuel|fuels",
+            "军工 軍工": "defense|defence|military",
+            "航天": "aerospace|space",
+            "快递 快遞 速运 速運": "express|courier|delivery",
+            "广播 廣播": "broadcasting|radio",
+            "新能源": "new energy",
         },
     ),
     **_terms(
@@ -277,6 +329,37 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "三菱": "mitsubishi",
             "三井": "mitsui",
             "住友": "sumitomo",
+            # and Japan's groups whose names lead their companies' (東急ホテルズ, 阪急阪神百貨店,
+            # 伊藤忠商事): the major private railways, the trading houses and the department stores,
+            # in the spellings the groups use. Source: Wikipedia, "Private railways in Japan" (the
+            # major private railways), "Sōgō shōsha" and "Keiretsu".
+            "東急": "tokyu",
+            "阪急": "hankyu",
+            "阪神": "hanshin",
+            "近鉄": "kintetsu",
+            "東武": "tobu",
+            "西武": "seibu",
+            "小田急": "odakyu",
+            "京王": "keio",
+            "京急": "keikyu",
+            "京阪": "keihan",
+            "京成": "keisei",
+            "名鉄": "meitetsu",
+            "南海": "nankai",
+            "相鉄": "sotetsu",
+            "西鉄": "nishitetsu",
+            "伊藤忠": "itochu",
+            "丸紅": "marubeni",
+            "双日": "sojitz",
+            "野村": "nomura",
+            "日立": "hitachi",
+            "東芝": "toshiba",
+            "安田": "yasuda",
+            "古河": "furukawa",
+            "高島屋 髙島屋": "takashimaya",
+            "三越": "mitsukoshi",
+            "伊勢丹": "isetan",
+            "大丸": "daimaru",
             # Korea's large business groups, whose names lead their companies' (삼성전자, 한화생명), in
             # the spellings the groups use, which Revised Romanization does not give (한화 is
             # "hanhwa", the group "Hanwha"). Source: the Korea Fair Trade Commission's list of
