@@ -7,15 +7,12 @@ HeidelbergCement), a namesake told apart by the words in brackets after it ("Li 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import NamedTuple
 from urllib.parse import unquote
 
 from exa_orch.workflows.entities.names import clean_name
 from exa_orch.workflows.entities.people import person_key
 from exa_orch.workflows.entities.scripts import is_cjk
-
-if TYPE_CHECKING:
-    from exa_orch.workflows.entities.records import Record
 
 _WIKI = re.compile(r"[/.]wikipedia\.org/wiki/([^/?#]+)", re.I)
 # A wiki's article on any host, its title written as MediaWiki writes one ("Eduardo_Frei_Ruiz-Tagle")
@@ -29,23 +26,29 @@ def _title(found: re.Match[str]) -> tuple[str, str, str]:
     return (whole, whole[: aside.start()].strip(), aside.group(1).strip()) if aside else (whole, whole, "")
 
 
-def titled(rec: Record, url: str) -> None:
+class Title(NamedTuple):
+    """What a page's wiki article title says of whom the page is (Record.titled, .article, .fuller)."""
+
+    titled: str = ""  # the title, cleaned (a person's as person_key keys a name)
+    article: str = ""  # the title when it tells no namesakes apart ("Neymar"; not "Li Na (singer)")
+    fuller: str = ""  # a person's name as the title writes it in full (`_fuller`)
+    written: str = ""  # the title as written, without the words in brackets after it
+
+
+def title_of(kind: str | None, name: str, url: str, profile: bool) -> Title:
     """A Wikipedia article's title is the name of its subject as that edition writes it ("Grupo_Televisa";
-    "(company)" dropped, not a Chinese name's own: 中國工商銀行(亞洲) of 工銀亞洲, `_named_aside`):
-    `titled`, and a person's other name when it differs from the name the item gives."""
-    found = _WIKI.search(url) if rec.site and rec.site.profile else None  # as written: 刘强东, not folded
-    if rec.kind == "person" and rec.name:
-        _fuller(rec, found or _ANY_WIKI.search(url))
-    if not found or not rec.name:
-        return
+    "(company)" dropped, not a Chinese name's own: 中國工商銀行(亞洲) of 工銀亞洲, `_named_aside`), for
+    the page named `name` at `url` (a profile on a shared host: `profile`)."""
+    found = _WIKI.search(url) if profile else None  # as written: 刘强东, not folded
+    fuller = _fuller(name, found or _ANY_WIKI.search(url)) if kind == "person" and name else ""
+    if not found or not name:
+        return Title(fuller=fuller)
     whole, title, aside = _title(found)
-    rec.article = whole if whole == title else ""  # "Li Na (singer)": a namesake's, told apart
-    if rec.kind == "person":  # their other name
-        rec.titled = person_key(title)
-        if rec.titled and rec.titled != rec.clean:
-            rec.aliases.setdefault(rec.titled, f"the Wikipedia article {title!r}")
-    else:  # weighed as the page's name is (profiles.py), never as a name it states: a title names a namesake too
-        rec.titled = clean_name(whole if _named_aside(rec.name, whole, aside) else title)
+    article = whole if whole == title else ""  # "Li Na (singer)": a namesake's, told apart
+    if kind == "person":
+        return Title(person_key(title), article, fuller, title)
+    # weighed as the page's name is (profiles.py), never as a name it states: a title names a namesake too
+    return Title(clean_name(whole if _named_aside(name, whole, aside) else title), article, fuller, title)
 
 
 def _named_aside(name: str, whole: str, aside: str) -> bool:
@@ -55,17 +58,16 @@ def _named_aside(name: str, whole: str, aside: str) -> bool:
     return bool(aside) and is_cjk(aside) and aside in name and name != whole
 
 
-def _fuller(rec: Record, found: re.Match[str] | None) -> None:
+def _fuller(name: str, found: re.Match[str] | None) -> str:
     """A wiki article's title that writes the page's name in full, every word of the name and more
     ("Eduardo Frei" at .../wiki/Eduardo_Frei_Ruiz-Tagle): the person the page is about
-    (person_evidence weighs the name so too: Eduardo Frei Montalva is his father)."""
+    (person_evidence weighs the name so too: Eduardo Frei Montalva is his father); "" otherwise."""
     if not found:
-        return
+        return ""
     title = _title(found)[1]
     if (
         "," in title or " of " in title
     ):  # a style, not more of the name: "Willem-Alexander of the Netherlands"
-        return
-    own, full = person_key(rec.name or "").split(), person_key(title).split()
-    if own and len(full) > len(own) and set(own) <= set(full) and full[0] == own[0]:
-        rec.fuller = title
+        return ""
+    own, full = person_key(name).split(), person_key(title).split()
+    return title if own and len(full) > len(own) and set(own) <= set(full) and full[0] == own[0] else ""

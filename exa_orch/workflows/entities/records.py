@@ -86,9 +86,9 @@ class Record:
     founded: frozenset[str] = frozenset()
     founder_of: frozenset[str] = frozenset()
     kin_founded: frozenset[str] = frozenset()
-    titled: str = ""  # a Wikipedia article's title, cleaned: the name of whom the page is (articles.titled)
+    titled: str = ""  # a Wikipedia article's title, cleaned: the name of whom the page is (articles.title_of)
     article: str = ""  # that title when it tells no namesakes apart ("Neymar"; not "Li Na (singer)")
-    fuller: str = ""  # a person's name as a wiki article's title writes it in full (articles.titled)
+    fuller: str = ""  # a person's name as a wiki article's title writes it in full (articles.title_of)
     born: str = ""  # the year a person's page says they were born (births.py)
     title_written: str = ""  # a person's title as the item writes it (总裁), before folding
     holding: bool = False  # its text says it is a holding company ("is a holding company")
@@ -423,6 +423,15 @@ def _person_reads(rec: Record, props: Json, texts: list[str]) -> None:
     rec.born = births.born(prose)
 
 
+def _title(rec: Record, url: str) -> None:
+    """What the page's wiki article title says of whom it is (articles.title_of); a person's other
+    name, where it differs from the name the item gives, as an alias."""
+    said = articles.title_of(rec.kind, rec.name or "", url, bool(rec.site and rec.site.profile))
+    rec.titled, rec.article, rec.fuller = said.titled, said.article, said.fuller
+    if rec.kind == "person" and rec.titled and rec.titled != rec.clean:
+        rec.aliases.setdefault(rec.titled, f"the Wikipedia article {said.written!r}")
+
+
 def record(index: int, item: Json) -> Record:
     """Read `item` (a Websets item, properties and enrichments) into a Record."""
     props = _sub(item, "properties")
@@ -451,7 +460,7 @@ def record(index: int, item: Json) -> Record:
         rec.publisher = about.publisher(texts)
         rec.holding = any(cues.HOLDING.search(t) for t in texts)
         rec.written_forms = asides.written_forms(texts, rec.name or "")
-    articles.titled(rec, _str(props.get("url")))
+    _title(rec, _str(props.get("url")))
     rec.alias_domains.pop(rec.domain, None)
     rec.mentions = frozenset(
         d.domain for s in texts for m in _DOMAIN.findall(s) if (d := site(m)) and d.domain
