@@ -1020,3 +1020,15 @@ def test_a_japanese_group_s_name_and_a_trade_translate_as_its_company_s(
 ) -> None:
     said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
     assert bool(said) is agree, said
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [("זורבת להשקעות", "zorvath investments", True),  # ל, for, written onto the word
+     ("זורבת אנרגיה מתחדשת", "zorvath renewable energy", True),
+     ("זורבת טכנולוגיות", "zorvath technologies", True),
+     ("זורבת טכנולוגיות", "zorvath investments", False)],
+)  # fmt: skip
+def test_a_hebrew_name_s_words_of_trade_translate(written: str, latin: str, agree: bool) -> None:
+    said = heard_words.translate(written, latin)
+    assert bool(said) is agree, said

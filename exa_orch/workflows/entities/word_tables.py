@@ -159,15 +159,39 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
     }
 )
 ARABIC_LETTERS = re.compile(r"[\u0600-\u06ff]")
-# Words of Hebrew organisation names (Wiktionary); "חברת" (company of) may be left out.
+# Words of Hebrew organisation names (Wiktionary), with the article (ה) and the prepositions (ל,
+# for; ו, and) Hebrew writes onto a word as the names write them ("אפריקה ישראל להשקעות", Africa
+# Israel Investments; "חברת החשמל", the Israel Electric Corporation); "חברת", "חברה" (company) may
+# be left out.
 HEBREW: dict[str, tuple[str, ...]] = rendered(
     {
         "בנק": "bank",
         "קבוצת": "group",
-        "תעשיות": "industries",
+        "תעשיות התעשייה תעשייה": "industries|industry",
         "מערכות": "systems",
-        "ביטוח": "insurance",
-        "חברת": "",
+        "ביטוח לביטוח": "insurance",
+        "חברת חברה החברה": "",
+        "השקעות להשקעות": "investment|investments",
+        "אחזקות החזקות": "holdings|holding",
+        "אנרגיה אנרגיות": "energy|energies",
+        "מתחדשת": "renewable",
+        "טכנולוגיות": "technologies|technology",
+        "תקשורת": "communications|communication",
+        "פיננסים": "finance|financial",
+        "פרמצבטיות": "pharmaceutical|pharmaceuticals",
+        "אלקטרוניות": "electronic|electronics",
+        "ביטחון": "security|defense|defence",
+        "ישראל לישראל": "israel",
+        "הישראלית הישראלי": "israeli|israel",
+        "המרכזית המרכזי מרכזי": "central",
+        "פיתוח לפיתוח": "development",
+        "נכסים": "properties|property",
+        "ובנין ובניין בניין": "building",
+        "מספנות": "shipyards",
+        "יקבי": "winery|wineries",
+        "מזון": "food|foods",
+        "החשמל חשמל": "electric|electricity",
+        "נפט לנפט": "oil",
     }
 )
 HEBREW_LETTERS = re.compile(r"[\u05d0-\u05ea]")
