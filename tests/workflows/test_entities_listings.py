@@ -93,7 +93,7 @@ def test_a_turkish_legal_name_adds_industry_and_trade_to_the_brand(
     brand: str, listed: str, joins: bool
 ) -> None:
     site = co("a", brand, "https://www.velkaran.com.tr/", "Bursa, Turkey", "Commercial vehicles")
-    quote = co("b", listed, "https://www.bloomberg.com/quote/VLKRN:TI", "Turkey", "Commercial vehicles")
+    quote = co("b", listed, "https://www.bloomberg.com/quote/OTMV:TI", "Turkey", "Commercial vehicles")
     assert weigh(site, quote).joins is joins
 
 
@@ -120,3 +120,18 @@ def test_a_legal_name_whole_is_no_short_name_a_longer_one_leads(listed: str, joi
     )
     site = co("b", listed, "https://www.weiningtangkj.com/", "Beijing, China", "Medicine")
     assert weigh(quote, site).joins is joins
+
+
+@pytest.mark.parametrize(
+    ("quote", "joins"),
+    [("https://www.bloomberg.com/profile/company/VEL:PM", True),  # the label opens with the ticker
+     ("https://www.reuters.com/markets/companies/VLMR.PS/", True),  # the label's letters, in order
+     ("https://www.bloomberg.com/profile/company/MRVL:PM", False),  # another company's
+     ("https://www.bloomberg.com/profile/company/VE:PM", False)],  # two letters open many labels
+)  # fmt: skip
+def test_a_quote_page_whose_ticker_abbreviates_the_site_s_label_is_the_site_s_company(
+    quote: str, joins: bool
+) -> None:
+    site = co("a", "Velmora Air", "https://www.velmoraair.com/", "Manila, Philippines", "Airlines")
+    listed = co("b", "Velmora Aviation Inc", quote, "Philippines", "Airlines")
+    assert weigh(site, listed).joins is joins

@@ -4,7 +4,9 @@ A page on Wikipedia, a LinkedIn company page, Crunchbase, or a Medium or Substac
 (hosts.HOSTS) is about the entity it names, never the host's. It joins a company's own site when:
 - **the names agree**: one name (equal, but for spaces or a legal form: "Vale S.A." / "Vale"); the
   initials of the other's full name ("United Microelectronics Corporation" / "UMC"); the profile's
-  path equals the site's label ("linkedin.com/company/sabic" / sabic.com, "jumia-group" / jumia);
+  path equals the site's label ("linkedin.com/company/sabic" / sabic.com, "jumia-group" / jumia),
+  or a quote page's ticker opens the label or writes four of its letters in order (CEB:PM /
+  cebupacificair.com, AMRT.JK / alfamart.co.id);
   one name adding only the country both are of ("Saudi Aramco" / "Aramco") or writing it elsewhere
   ("India Yamaha Motor" / "Yamaha Motor India"); or the page says it is
   the company's blog, newsroom or publication ("Swiggy Bytes is the technology blog of Swiggy's
@@ -114,6 +116,14 @@ def _site_named(page: Record, own: Record) -> str | None:
         return f"the profile {where} is the site's label"
     if len(slug) >= 3 and slug == own.clean.replace(" ", ""):
         return f"the profile {where} is {own.name}'s name"
+    label = own.site.label.replace("-", "")
+    if (
+        len(slug) >= 3
+        and _quoted(page)
+        and (label.startswith(slug) or _abbreviates(slug, label))
+        and owners_page
+    ):
+        return f"the ticker in {where} opens the site's label, {own.site.label}"
     if len(page.clean) >= 3 and page.clean.replace(" ", "") == own.site.label and owners_page:
         return f"{page.name} is the site's label, {own.site.label}"  # "3DS" / 3ds.com
     if page.publisher and names_agree(page.publisher, own.clean) in ONE_NAME:
@@ -124,6 +134,18 @@ def _site_named(page: Record, own: Record) -> str | None:
     if _country_moved(page.core.split(), own.core.split(), own.country):
         return "one name writes the country elsewhere in it"  # India Yamaha Motor / Yamaha Motor India
     return None
+
+
+def _abbreviates(ticker: str, label: str) -> bool:
+    """The ticker's letters, four or more, are the label's in order, the first its first (AMRT,
+    alfamart)."""
+    rest = iter(label[1:])
+    return len(ticker) >= 4 and ticker[:1] == label[:1] and all(ch in rest for ch in ticker[1:])
+
+
+def _quoted(page: Record) -> bool:
+    """The page is a stock's quote page, its profile a ticker (hosts.ticker_host)."""
+    return bool(page.site and ticker_host(host_row(page.site.host, page.site.domain)))
 
 
 def _country_moved(x: list[str], y: list[str], country: str) -> bool:
