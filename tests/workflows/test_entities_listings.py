@@ -135,3 +135,13 @@ def test_a_quote_page_whose_ticker_abbreviates_the_site_s_label_is_the_site_s_co
     site = co("a", "Velmora Air", "https://www.velmoraair.com/", "Manila, Philippines", "Airlines")
     listed = co("b", "Velmora Aviation Inc", quote, "Philippines", "Airlines")
     assert weigh(site, listed).joins is joins
+
+
+@pytest.mark.parametrize(("ticker", "joins"), [("QRVT", True), ("QTRV", False), ("QRV", False)])
+def test_a_listing_page_named_by_its_ticker_alone_is_the_company_the_ticker_abbreviates(
+    ticker: str, joins: bool
+) -> None:
+    site = co("a", "Qorvast Bank", "https://www.qorvast.co.id/", "Jakarta, Indonesia", "Commercial banking")
+    url = f"https://www.idx.co.id/en/listed-companies/company-profiles/{ticker}"
+    listed = co("b", ticker, url, "Jakarta, Indonesia", "Commercial banking")
+    assert weigh(site, listed).joins is joins

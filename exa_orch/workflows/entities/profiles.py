@@ -6,7 +6,8 @@ A page on Wikipedia, a LinkedIn company page, Crunchbase, or a Medium or Substac
   initials of the other's full name ("United Microelectronics Corporation" / "UMC"); the profile's
   path equals the site's label ("linkedin.com/company/sabic" / sabic.com, "jumia-group" / jumia),
   or a quote page's ticker opens the label or writes four of its letters in order (CEB:PM /
-  cebupacificair.com, AMRT.JK / alfamart.co.id);
+  cebupacificair.com, AMRT.JK / alfamart.co.id); a listing's page named by a ticker alone whose
+  letters the site's name writes in order ("PNBN" / Panin Bank);
   one name adding only the country both are of ("Saudi Aramco" / "Aramco") or writing it elsewhere
   ("India Yamaha Motor" / "Yamaha Motor India"); or the page says it is
   the company's blog, newsroom or publication ("Swiggy Bytes is the technology blog of Swiggy's
@@ -126,6 +127,8 @@ def _site_named(page: Record, own: Record) -> str | None:
         return f"the ticker in {where} opens the site's label, {own.site.label}"
     if len(page.clean) >= 3 and page.clean.replace(" ", "") == own.site.label and owners_page:
         return f"{page.name} is the site's label, {own.site.label}"  # "3DS" / 3ds.com
+    if _ticker_named(page) and _abbreviates(page.clean, own.clean.replace(" ", "")):
+        return f"{page.name}, the ticker a listing's page names it by, abbreviates {own.name}"
     if page.publisher and names_agree(page.publisher, own.clean) in ONE_NAME:
         return f"{page.name} says it is {own.name}'s"
     extra = set(page.core.split()) ^ set(own.core.split())
@@ -141,6 +144,13 @@ def _abbreviates(ticker: str, label: str) -> bool:
     alfamart)."""
     rest = iter(label[1:])
     return len(ticker) >= 4 and ticker[:1] == label[:1] and all(ch in rest for ch in ticker[1:])
+
+
+def _ticker_named(page: Record) -> bool:
+    """A listing's page named by the company's ticker alone ("PNBN" at idx.co.id): one word of
+    capitals and digits, on a shared host."""
+    written = page.name or ""
+    return bool(page.site and page.site.platform and re.fullmatch(r"[A-Z][A-Z0-9]{3,7}", written))
 
 
 def _quoted(page: Record) -> bool:
