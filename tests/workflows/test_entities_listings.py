@@ -145,3 +145,16 @@ def test_a_listing_page_named_by_its_ticker_alone_is_the_company_the_ticker_abbr
     url = f"https://www.idx.co.id/en/listed-companies/company-profiles/{ticker}"
     listed = co("b", ticker, url, "Jakarta, Indonesia", "Commercial banking")
     assert weigh(site, listed).joins is joins
+
+
+def test_bank_before_a_bank_s_name_says_what_kind_of_body_it_is() -> None:
+    """As Banco and Banque do: "PT Bank Qelv Tbk" is Qelv's article, the short name its site's."""
+    site = co("a", "Qelv", "https://www.qelv.com/id", "Jakarta, Indonesia", "Digital banking")
+    page = co(
+        "b",
+        "PT Bank Qelv Tbk",
+        "https://id.wikipedia.org/wiki/Bank_Qelv",
+        "Jakarta, Indonesia",
+        "Digital banking",
+    )
+    assert weigh(site, page).joins

@@ -338,10 +338,11 @@ _SMALL = frozenset("de des du la le of the and y e et ve".split())
 # English names add "Industries": no word of the brand's
 _TURKISH_TRADE = frozenset("sanayi sanayii ticaret".split())
 # Words that open a company's name saying only what kind of body it is, in the Romance languages
-# ("Société BIC", "Agencia EFE", "Banca MPS"): before a short name as good as no word at all
+# ("Société BIC", "Agencia EFE", "Banca MPS") and Bank as Indonesian and Hebrew names write it
+# first ("PT Bank Jago Tbk", Bank Leumi): before a short name as good as no word at all
 _KIND_OPENERS = frozenset(
     "societe sociedad sociedade societa compagnie compania companhia compagnia empresa empresas agencia "
-    "agence agenzia banca banco banque".split()
+    "agence agenzia banca banco banque bank".split()
 )
 
 
