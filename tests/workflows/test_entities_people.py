@@ -346,3 +346,26 @@ def test_a_korean_name_romanized_two_ways_in_latin_letters(a: str, b: str, one: 
 )
 def test_a_japanese_stage_names_generation_tells_its_holders_apart(a: str, b: str, weight: float) -> None:
     assert name_evidence(a, b)[0] == weight
+
+
+@pytest.mark.parametrize(
+    ("latin_born", "employer", "joins"),
+    [(1931, "Qorvast Holdings", True),  # one family name, one birth year, one employer and title
+     (1933, "Qorvast Holdings", False),  # two birth years: two people
+     (1931, "", False)],  # no employer: a family name and a year are many people's
+)  # fmt: skip
+def test_a_name_another_script_reads_otherwise_joins_by_family_name_birth_year_and_employer(
+    latin_born: int, employer: str, joins: bool
+) -> None:
+    """林梧松's given name reads wusong in Mandarin; Lim Goh Siong writes its Hokkien reading."""
+    from tests.workflows.entity_items import person as titled
+    from tests.workflows.entity_items import weigh
+
+    written = titled(
+        "a", "林梧松", "https://zh.wikipedia.org/wiki/林梧松", "Qorvast Holdings", "Malaysia", "Chairman"
+    )
+    written["properties"]["description"] = "林梧松（1931年－2007年），马来西亚商人。"
+    url = "https://en.wikipedia.org/wiki/Lim_Goh_Siong"
+    latin = titled("b", "Lim Goh Siong", url, employer, "Malaysia", "Chairman")
+    latin["properties"]["description"] = f"Lim Goh Siong (born {latin_born}) was a Malaysian businessman."
+    assert weigh(written, latin).joins is joins

@@ -296,15 +296,26 @@ def _titles(a: Record, b: Record, ev: Said) -> None:
                 return
 
 
-def _births(a: Record, b: Record, ev: Said) -> None:
+def _births(a: Record, b: Record, ev: Said, named: tuple[float, str]) -> None:
     """Two birth years stated (births.py): two people, whatever else they share (Harrison Ford,
-    1884 and 1942); one year stated on both: 1."""
+    1884 and 1942); one year stated on both: 1, and 4 where the name in another script agrees with
+    the Latin one in its family name only (林梧桐 / Lim Goh Tong: a given name a dialect reads, not
+    Mandarin), so that one employer and one title join them too."""
     if not (a.born and b.born):
         return
     if a.born != b.born:
         ev.against.append(f"born in {a.born} / {b.born}")
+    elif _family_only(a, b, named):
+        ev.for_.append((4.0, f"both born in {a.born}, one family name in two scripts"))
     else:
         ev.for_.append((1.0, f"both born in {a.born}"))
+
+
+def _family_only(a: Record, b: Record, named: tuple[float, str]) -> bool:
+    """The names agree in their family name alone, one of them written in another script."""
+    return (
+        is_latin(a.name or "") != is_latin(b.name or "") and "same family name" in named[1] and named[0] >= 0
+    )
 
 
 def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:
@@ -445,7 +456,7 @@ def weigh(a: Record, b: Record) -> Said:
         _generations(a, b, ev)
         _kin(a, b, ev)
         _founders_kin(a, b, ev)
-        _births(a, b, ev)
+        _births(a, b, ev, named)
         _titles(a, b, ev)
         _few_share(a, b, ev, named[0])
         _namesakes(a, b, ev)
