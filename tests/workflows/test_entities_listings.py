@@ -21,7 +21,16 @@ from tests.workflows.entity_items import co, weigh
      ("https://www.set.or.th/th/market/product/stock/quote/QRST/factsheet", "th:qrst"),
      ("https://www.bloomberg.com/profile/company/QRST:TB", "th:qrst"),
      ("https://finance.naver.com/item/main.naver?code=004567", "kr:4567"),
-     ("https://www.bloomberg.com/quote/QRST:NO", ""),  # a market the table does not know
+     ("https://kabutan.jp/stock/?code=4567", "jp:4567"),
+     ("https://www.reuters.com/markets/companies/4567.T", "jp:4567"),
+     ("https://www.cse.lk/pages/company-profile/company-profile.component.html?symbol=QRST.N0000", "lk:qrst"),
+     ("https://www.bloomberg.com/quote/QRST:SL", "lk:qrst"),
+     ("https://cafef.vn/du-lieu/hose/qrst-cong-ty-co-phan-qrst.chn", "vn:qrst"),
+     ("https://www.bloomberg.com/quote/QRST:VN", "vn:qrst"),
+     ("https://www.bloomberg.com/quote/QRST*:MM", "mx:qrst"),  # Bloomberg's MM is Mexico's
+     ("https://www.reuters.com/markets/companies/QRST.MX", "mx:qrst"),
+     ("https://www.bloomberg.com/quote/QRST:DH", ""),  # Dubai's on Bloomberg, Dhaka's on Reuters
+     ("https://www.bloomberg.com/quote/QRST:XX", ""),  # a market the table does not know
      ("https://www.bloomberg.com/news/articles/2024-01-01/qrst", ""),  # an article, no quote
      ("https://www.qrst.com/investors", "")],
 )  # fmt: skip

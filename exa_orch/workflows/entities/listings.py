@@ -14,18 +14,27 @@ from urllib.parse import parse_qs
 from exa_orch.workflows.entities.sites import Site
 
 # An exchange's suffix after a ticker, as Bloomberg (137:HK), Reuters and Yahoo (0137.HK) write it
-# -> its market. Source: Bloomberg's and Refinitiv's (RIC) exchange codes for the markets the
-# worlds list; a suffix both use for two markets ("SS") is left out.
+# -> its market. Source: Bloomberg's and Refinitiv's (RIC) exchange codes; a suffix the two use for
+# two markets ("SS": Stockholm and Shanghai; "DH": Dubai and Dhaka; "CN": Canada and Colombia;
+# "MC": Casablanca and Madrid, read as Madrid) is left out. Bloomberg's MM is Mexico's, RM Russia's.
 _SUFFIX = {
     "hk": "hk", "tt": "tw", "tw": "tw", "two": "tw", "jp": "jp", "t": "jp", "ks": "kr", "kq": "kr",
-    "tb": "th", "bk": "th", "ij": "id", "jk": "id", "rm": "ru", "mm": "ru", "pa": "pk", "ka": "pk",
-    "ab": "sa", "se": "sa", "ch": "cn", "sz": "cn", "mk": "my", "kl": "my", "in": "in", "ns": "in",
-    "bo": "in", "us": "us", "ln": "gb", "l": "gb", "au": "au", "ax": "au", "nz": "nz", "ti": "tr",
-    "is": "tr", "sm": "es", "mc": "es", "fp": "fr", "gy": "de", "de": "de", "im": "it", "mi": "it",
+    "tb": "th", "bk": "th", "ij": "id", "jk": "id", "rm": "ru", "mm": "mx", "mx": "mx", "pa": "pk",
+    "ka": "pk", "ab": "sa", "se": "sa", "ch": "cn", "sz": "cn", "mk": "my", "kl": "my", "in": "in",
+    "ns": "in", "bo": "in", "us": "us", "ln": "gb", "l": "gb", "au": "au", "ax": "au", "nz": "nz",
+    "ti": "tr", "is": "tr", "sm": "es", "mc": "es", "fp": "fr", "gy": "de", "de": "de", "im": "it",
+    "mi": "it", "ey": "eg", "ca": "eg", "vn": "vn", "hm": "vn", "hn": "vn", "pm": "ph", "ps": "ph",
+    "sp": "sg", "si": "sg", "bd": "bd", "sl": "lk", "cm": "lk", "ci": "cl", "sn": "cl", "pe": "pe",
+    "lm": "pe", "bz": "br", "sa": "br", "ar": "ar", "ba": "ar", "cb": "co", "qd": "qa", "qa": "qa",
+    "uh": "ae", "du": "ae", "ad": "ae", "kk": "kw", "kw": "kw", "om": "om", "it": "il", "ta": "il",
+    "ga": "gr", "at": "gr", "nl": "ng", "lg": "ng", "kn": "ke", "nr": "ke", "sj": "za", "j": "za",
+    "pw": "pl", "wa": "pl", "cp": "cz", "pr": "cz", "hb": "hu", "bu": "hu", "no": "no", "ol": "no",
+    "st": "se", "dc": "dk", "co": "dk", "fh": "fi", "he": "fi", "na": "nl", "as": "nl", "sw": "sw",
+    "s": "sw", "bb": "be", "br": "be", "av": "at", "vi": "at", "pl": "pt", "ls": "pt", "to": "ca",
 }  # fmt: skip
 _NUMBERED = frozenset({"hk", "tw", "jp", "kr", "cn", "sa"})  # codes of digits, written with zeros or not
 _QUOTE_HOSTS = ("bloomberg.com", "reuters.com", "finance.yahoo.com", "cnbc.com")
-_SUFFIXED = re.compile(r"/(?:quote|profile/company|markets/companies|quotes)/([a-z0-9&\-]+)[:.]([a-z]{1,3})$")
+_SUFFIXED = re.compile(r"/(?:quote|profile/company|markets/companies|quotes)/([a-z0-9&\-*]+)[:.]([a-z]{1,3})$")
 # An exchange's or a market-data site's own quote page: host -> where its code is
 _OWN = (
     ("hkex.com.hk", "hk", "query", "sym"),
@@ -40,6 +49,18 @@ _OWN = (
     ("dps.psx.com.pk", "pk", "path", r"/company/([a-z0-9]+)"),
     ("saudiexchange.sa", "sa", "query", "companysymbol"),
     ("quote.eastmoney.com", "cn", "path", r"/(?:sh|sz)(\d{6})"),
+    ("kabutan.jp", "jp", "query", "code"),
+    ("finance.yahoo.co.jp", "jp", "path", r"/quote/(\d+)\.t"),
+    ("cse.lk", "lk", "query", "symbol"),
+    ("mubasher.info", "eg", "path", r"/markets/egx/stocks/([a-z0-9]+)"),
+    ("dsebd.org", "bd", "query", "name"),
+    ("bolsadesantiago.com", "cl", "path", r"/resumen_instrumento/([a-z0-9]+)"),
+    ("isyatirim.com.tr", "tr", "query", "hisse"),
+    ("cafef.vn", "vn", "path", r"/du-lieu/(?:hose|hnx|upcom)/([a-z0-9]+)-"),
+    ("nseindia.com", "in", "query", "symbol"),
+    ("statusinvest.com.br", "br", "path", r"/acoes/([a-z0-9]+)"),
+    ("asx.com.au", "au", "path", r"/markets/company/([a-z0-9]+)"),
+    ("qe.com.qa", "qa", "query", "companycode"),
 )
 
 
@@ -64,7 +85,9 @@ def listing(site: Site | None) -> str:
 
 
 def _code(market: str, code: str) -> str:
-    """`market:code`, a code of digits without its leading zeros (00137, 137)."""
+    """`market:code`, a code of digits without its leading zeros (00137, 137), a Colombo board's
+    suffix dropped (TJL.N0000, TJL), a Mexican series' star too (HERDEZ*, HERDEZ)."""
+    code = code.partition(".")[0] if market == "lk" else code.rstrip("*")
     if market in _NUMBERED and code.isdigit():
         code = str(int(code))
     return f"{market}:{code}" if code else ""
