@@ -11,6 +11,7 @@ import re
 from functools import lru_cache
 from urllib.parse import parse_qs
 
+from exa_orch.workflows.entities.hosts import host_row, ticker_host
 from exa_orch.workflows.entities.sites import Site
 
 # An exchange's suffix after a ticker, as Bloomberg (137:HK), Reuters and Yahoo (0137.HK) write it
@@ -34,7 +35,9 @@ _SUFFIX = {
 }  # fmt: skip
 _NUMBERED = frozenset({"hk", "tw", "jp", "kr", "cn", "sa"})  # codes of digits, written with zeros or not
 _QUOTE_HOSTS = ("bloomberg.com", "reuters.com", "finance.yahoo.com", "cnbc.com")
-_SUFFIXED = re.compile(r"/(?:quote|profile/company|markets/companies|quotes)/([a-z0-9&\-*]+)[:.]([a-z]{1,3})$")
+_SUFFIXED = re.compile(
+    r"/(?:quote|profile/company|markets/companies|quotes)/([a-z0-9&\-*]+)[:.]([a-z]{1,3})$"
+)
 # An exchange's or a market-data site's own quote page: host -> where its code is
 _OWN = (
     ("hkex.com.hk", "hk", "query", "sym"),
@@ -91,3 +94,21 @@ def _code(market: str, code: str) -> str:
     if market in _NUMBERED and code.isdigit():
         code = str(int(code))
     return f"{market}:{code}" if code else ""
+
+
+def quoted(site: Site | None) -> bool:
+    """The page is a stock's quote page on a shared host, its profile a ticker (hosts.ticker_host)."""
+    return bool(site and ticker_host(host_row(site.host, site.domain)))
+
+
+def ticker_named(name: str, site: Site | None) -> bool:
+    """A listing's page named by the company's ticker alone ("PNBN" at idx.co.id): one word of
+    capitals and digits, on a shared host."""
+    return bool(site and site.platform and re.fullmatch(r"[A-Z][A-Z0-9]{3,7}", name))
+
+
+def abbreviates(ticker: str, name: str) -> bool:
+    """The ticker's letters, four or more, are the name's (a site's label, a name written together)
+    in order, the first its first (AMRT, alfamart; PNBN, paninbank)."""
+    rest = iter(name[1:])
+    return len(ticker) >= 4 and ticker[:1] == name[:1] and all(ch in rest for ch in ticker[1:])

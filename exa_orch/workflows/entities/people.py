@@ -189,6 +189,9 @@ def parse(name: str) -> tuple[PersonName, ...]:
     return tuple(out)
 
 
+SAME_FAMILY = "same family name"  # how name_evidence says two family names agree
+
+
 def _family(x: PersonName, y: PersonName) -> tuple[float, str]:
     """How two readings' family names agree: the same (a Korean spelling too), one followed by a
     second family name the other leaves out, a typo, or different."""
@@ -196,10 +199,10 @@ def _family(x: PersonName, y: PersonName) -> tuple[float, str]:
     if same and x.extra and y.extra and x.extra != y.extra:
         return -5.0, f"different second family names ({' '.join(x.extra)} / {' '.join(y.extra)})"
     if same and x.extra != y.extra:
-        return 2.5, f"same family name {x.family}, a second family name on one side"
+        return 2.5, f"{SAME_FAMILY} {x.family}, a second family name on one side"
     if same:
         spelled = x.family != y.family
-        return 4.0, f"same family name ({x.family} / {y.family}, one name)" if spelled else "same family name"
+        return 4.0, f"{SAME_FAMILY} ({x.family} / {y.family}, one name)" if spelled else SAME_FAMILY
     if (
         not (x.joined or y.joined)
         and min(len(x.family), len(y.family)) >= 4

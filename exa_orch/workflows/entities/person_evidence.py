@@ -49,6 +49,7 @@ from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
 from exa_orch.workflows.entities.people import (
+    SAME_FAMILY,
     name_evidence,
     parse,
     person_key,
@@ -313,9 +314,7 @@ def _births(a: Record, b: Record, ev: Said, named: tuple[float, str]) -> None:
 
 def _family_only(a: Record, b: Record, named: tuple[float, str]) -> bool:
     """The names agree in their family name alone, one of them written in another script."""
-    return (
-        is_latin(a.name or "") != is_latin(b.name or "") and "same family name" in named[1] and named[0] >= 0
-    )
+    return is_latin(a.name or "") != is_latin(b.name or "") and SAME_FAMILY in named[1] and named[0] >= 0
 
 
 def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:

@@ -38,6 +38,7 @@ from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_word, segments
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
+from exa_orch.workflows.entities.listings import abbreviates, quoted, ticker_named
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     ONE_NAME,
@@ -117,18 +118,10 @@ def _site_named(page: Record, own: Record) -> str | None:
         return f"the profile {where} is the site's label"
     if len(slug) >= 3 and slug == own.clean.replace(" ", ""):
         return f"the profile {where} is {own.name}'s name"
-    label = own.site.label.replace("-", "")
-    if (
-        len(slug) >= 3
-        and _quoted(page)
-        and (label.startswith(slug) or _abbreviates(slug, label))
-        and owners_page
-    ):
-        return f"the ticker in {where} opens the site's label, {own.site.label}"
     if len(page.clean) >= 3 and page.clean.replace(" ", "") == own.site.label and owners_page:
         return f"{page.name} is the site's label, {own.site.label}"  # "3DS" / 3ds.com
-    if _ticker_named(page) and _abbreviates(page.clean, own.clean.replace(" ", "")):
-        return f"{page.name}, the ticker a listing's page names it by, abbreviates {own.name}"
+    if ticker := _by_ticker(page, own, slug, owners_page):
+        return ticker
     if page.publisher and names_agree(page.publisher, own.clean) in ONE_NAME:
         return f"{page.name} says it is {own.name}'s"
     extra = set(page.core.split()) ^ set(own.core.split())
@@ -139,23 +132,18 @@ def _site_named(page: Record, own: Record) -> str | None:
     return None
 
 
-def _abbreviates(ticker: str, label: str) -> bool:
-    """The ticker's letters, four or more, are the label's in order, the first its first (AMRT,
-    alfamart)."""
-    rest = iter(label[1:])
-    return len(ticker) >= 4 and ticker[:1] == label[:1] and all(ch in rest for ch in ticker[1:])
-
-
-def _ticker_named(page: Record) -> bool:
-    """A listing's page named by the company's ticker alone ("PNBN" at idx.co.id): one word of
-    capitals and digits, on a shared host."""
-    written = page.name or ""
-    return bool(page.site and page.site.platform and re.fullmatch(r"[A-Z][A-Z0-9]{3,7}", written))
-
-
-def _quoted(page: Record) -> bool:
-    """The page is a stock's quote page, its profile a ticker (hosts.ticker_host)."""
-    return bool(page.site and ticker_host(host_row(page.site.host, page.site.domain)))
+def _by_ticker(page: Record, own: Record, slug: str, owners_page: bool) -> str | None:
+    """A quote page's ticker (`slug`, its letters) that opens the label of the site's owner's page or
+    writes four of its letters in order (listings.abbreviates: CEB:PM / cebupacificair, AMRT.JK /
+    alfamart); or a listing's page named by a ticker alone whose letters the site's name writes in
+    order ("PNBN" / Panin Bank)."""
+    label = own.site.label.replace("-", "") if own.site else ""
+    opens = len(slug) >= 3 and (label.startswith(slug) or abbreviates(slug, label))
+    if owners_page and opens and quoted(page.site):
+        return f"the ticker in {_where(page)} opens the site's label, {label}"
+    if ticker_named(page.name or "", page.site) and abbreviates(page.clean, own.clean.replace(" ", "")):
+        return f"{page.name}, the ticker a listing's page names it by, abbreviates {own.name}"
+    return None
 
 
 def _country_moved(x: list[str], y: list[str], country: str) -> bool:
@@ -364,8 +352,8 @@ def plainer_names(r: Record) -> list[str]:
 def _placed(mine: list[str], theirs: list[str]) -> tuple[bool, int, list[str]] | None:
     """Where the shorter of two names' words (the site's `mine`, the profile's `theirs`) stand
     together in the longer, which adds one to three words (small words not counted: "Compagnie
-    Generale des Etablissements Michelin" adds three; nor `_TURKISH_TRADE`'s): (the site's is the shorter, where, the words
-    added), or None. Leading, three letters suffice, or after words saying only what kind of body it
+    Generale des Etablissements Michelin" adds three; nor `_TURKISH_TRADE`'s): (the site's is the
+    shorter, where, the words added), or None. Leading, three letters suffice, or after words saying only what kind of body it
     is (`_KIND_OPENERS`: "Société BIC"); after another first word, five, not designators alone
     ("Norsk Hydro" / "Hydro", never "Bank")."""
     mine = [w for w in mine if w not in _SMALL] or mine
@@ -466,7 +454,7 @@ def _profile_and_article(a: Record, b: Record, ev: Evidence) -> None:
 
 
 def _one_name(a: Record, b: Record) -> str | None:
-    """Two profiles' names as one: equal (an article's title as its subject's name, articles.titled)
+    """Two profiles' names as one: equal (an article's title as its subject's name, articles.title_of)
     or a reading of one in another script (read_names.reading_agrees)."""
     agree = names_agree(a.clean, b.clean)
     for x, y in ((a, b), (b, a)):
