@@ -167,3 +167,16 @@ def test_bank_before_a_bank_s_name_says_what_kind_of_body_it_is() -> None:
         "Digital banking",
     )
     assert weigh(site, page).joins
+
+
+@pytest.mark.parametrize(
+    ("url", "joins"),
+    [("http://www.aastocks.com/en/stocks/quote/detail-quote.aspx?symbol=01999", False),  # another listing
+     ("https://www.bloomberg.com/quote/600999:CH", True)],  # the same one
+)  # fmt: skip
+def test_two_listings_join_only_on_names_that_agree_whole(url: str, joins: bool) -> None:
+    """韦宁堂 reads weiningtang, the start of WEINING TANG TECH alone: on another listing, another
+    company of the name (a group's listed unit); on the same listing, the same company."""
+    a_share = co("a", "韦宁堂", "https://quote.eastmoney.com/sh600999.html", "Beijing, China", "Medicine")
+    other = co("b", "WEINING TANG TECH", url, "Beijing, China", "Medicine")
+    assert weigh(a_share, other).joins is joins

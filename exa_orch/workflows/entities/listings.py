@@ -112,3 +112,12 @@ def abbreviates(ticker: str, name: str) -> bool:
     in order, the first its first (AMRT, alfamart; PNBN, paninbank)."""
     rest = iter(name[1:])
     return len(ticker) >= 4 and ticker[:1] == name[:1] and all(ch in rest for ch in ticker[1:])
+
+
+def listed_apart(a: Site | None, b: Site | None, partial: bool) -> bool:
+    """Two quote pages of two listings: two companies on one market (a code names one company
+    there), and on two (a company listed twice has a code on each) unless the names agree whole,
+    not one's reading the other's start alone (`partial`: 同仁堂 at sh600085 is not TONG REN TANG TECH
+    at 01666.HK)."""
+    x, y = listing(a), listing(b)
+    return bool(x and y and x != y and (partial or x.partition(":")[0] == y.partition(":")[0]))

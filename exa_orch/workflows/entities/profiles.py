@@ -38,7 +38,7 @@ from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_word, segments
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
-from exa_orch.workflows.entities.listings import abbreviates, quoted, ticker_named
+from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quoted, ticker_named
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     ONE_NAME,
@@ -49,6 +49,7 @@ from exa_orch.workflows.entities.names import (
     names_agree,
     words,
 )
+from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.script_forms import cjk_forms, without_cjk_forms
 from exa_orch.workflows.entities.sites import country_suffix
 from exa_orch.workflows.entities.terms import FILLER, TERMS
@@ -448,7 +449,7 @@ def _profile_and_article(a: Record, b: Record, ev: Evidence) -> None:
         return
     named = _written_alike(a, b)
     said = _corroborated(a, b) if named else _leading(a, b)
-    if said:
+    if said and not listed_apart(a.site, b.site, not named or read_in_part(named)):
         why = f"{named}, and {said}" if named else said
         ev.for_.append((JOIN, f"{a.name} on {_where(a)} and {b.name} on {_where(b)}: {why}"))
 
