@@ -1032,3 +1032,15 @@ def test_a_japanese_group_s_name_and_a_trade_translate_as_its_company_s(
 def test_a_hebrew_name_s_words_of_trade_translate(written: str, latin: str, agree: bool) -> None:
     said = heard_words.translate(written, latin)
     assert bool(said) is agree, said
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [("コート製薬", "Kohto Pharmaceutical Co., Ltd.", True),  # kana's long vowels as Hepburn's oh
+     ("コート製薬", "Kotani Pharmaceutical Co., Ltd.", False),
+     ("東京ビルファンド投資法人", "Tokyo Building Fund", True),  # a J-REIT's form, left out in English
+     ("東京ビルファンド投資法人", "Tokyo Building Fund Investment Corporation", True)],
+)  # fmt: skip
+def test_japanese_kana_long_vowels_and_a_reit_s_form(written: str, latin: str, agree: bool) -> None:
+    said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+    assert bool(said) is agree, said

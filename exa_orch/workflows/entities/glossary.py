@@ -40,7 +40,14 @@ from exa_orch.workflows.entities import heard_words, spelled
 from exa_orch.workflows.entities.consonants import thai_agrees
 from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.heard_words import content, without
-from exa_orch.workflows.entities.japanese import composed, family_reading, heard, heard_katakana, spells
+from exa_orch.workflows.entities.japanese import (
+    composed,
+    family_reading,
+    heard,
+    heard_katakana,
+    latin_key,
+    spells,
+)
 from exa_orch.workflows.entities.names import fold, is_latin
 from exa_orch.workflows.entities.read_names import reading_agrees
 from exa_orch.workflows.entities.script_forms import CJK_FORMS
@@ -136,6 +143,9 @@ def _run_meets(run: Segment, word: str) -> bool:
     loanword in katakana heard as the word or its singular is, three consonants at least
     (マテリアル, "mtr" / "materials": katakana writes no plural; ケミカル / "chemical", a Greek ch as k)."""
     if word in run.english:
+        return True
+    # kana read as romaji, a long vowel written as Hepburn's variants write it (ロート, roto / Rohto)
+    if _KANA.search(run.text) and latin_key(word) in {latin_key(r) for r in run.english}:
         return True
     sounds = sound_key(word)
     if len(sounds) >= 3 and any(sound_key(r, read=True) == sounds for r in run.english):

@@ -44,6 +44,10 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             # a Korean public corporation (한국전력공사, Korea Electric Power Corporation)
             "공사 公社": "corporation",
             "공단 公团 公團": "service|corporation",  # 국민연금공단 National Pension Service
+            # a Japanese real estate investment trust's form (日本ビルファンド投資法人, Nippon Building
+            # Fund Inc.), and a juridical person's (学校法人, an educational corporation)
+            "投資法人": "investment corporation|investment|corporation",
+            "法人": "corporation",
         },
     ),
     **_terms(
