@@ -65,9 +65,8 @@ def _fuller(name: str, found: re.Match[str] | None) -> str:
     if not found:
         return ""
     title = _title(found)[1]
-    if (
-        "," in title or " of " in title
-    ):  # a style, not more of the name: "Willem-Alexander of the Netherlands"
+    # a style, not more of the name: "Willem-Alexander of the Netherlands"
+    if "," in title or " of " in title:
         return ""
     own, full = person_key(name).split(), person_key(title).split()
     return title if own and len(full) > len(own) and set(own) <= set(full) and full[0] == own[0] else ""

@@ -37,7 +37,6 @@ from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, plural_
 from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_word, segments
-from exa_orch.workflows.entities.hosts import host_row, ticker_host
 from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quoted, ticker_named
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
@@ -70,7 +69,7 @@ def _slug(page: Record) -> str:
     if not page.site:
         return ""
     last = (page.site.profile or "").rstrip("/").rsplit("/", 1)[-1].lower()
-    if ticker_host(host_row(page.site.host, page.site.domain)):
+    if quoted(page.site):
         letters = re.match(r"[a-z]+", last.rpartition("=")[2])
         return letters.group(0) if letters else ""
     last = fold(unquote(last)).replace("_", "-")  # en.wikipedia.org/wiki/Heidelberg_Materials; 海尔, haier
@@ -354,9 +353,9 @@ def _placed(mine: list[str], theirs: list[str]) -> tuple[bool, int, list[str]] |
     """Where the shorter of two names' words (the site's `mine`, the profile's `theirs`) stand
     together in the longer, which adds one to three words (small words not counted: "Compagnie
     Generale des Etablissements Michelin" adds three; nor `_TURKISH_TRADE`'s): (the site's is the
-    shorter, where, the words added), or None. Leading, three letters suffice, or after words saying only what kind of body it
-    is (`_KIND_OPENERS`: "Société BIC"); after another first word, five, not designators alone
-    ("Norsk Hydro" / "Hydro", never "Bank")."""
+    shorter, where, the words added), or None. Leading, three letters suffice, or after words saying
+    only what kind of body it is (`_KIND_OPENERS`: "Société BIC"); after another first word, five,
+    not designators alone ("Norsk Hydro" / "Hydro", never "Bank")."""
     mine = [w for w in mine if w not in _SMALL] or mine
     theirs = [w for w in theirs if w not in _SMALL] or theirs
     short, long_ = sorted((mine, theirs), key=len)
