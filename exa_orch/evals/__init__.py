@@ -48,9 +48,10 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
 `blind79.json` to `blind84.json`, written blind at 5b6eade and measured there and at bb9dd00 (of
-blind79, blind82 and blind84 only their false merges read), and `blind127.json` to `blind132.json`,
-written blind on 2026-12-05 (blind129, blind130 and blind132 to be hard) and measured at 87f64f1 and
-173e7a3 (of blind130 and blind132 only their false merges read).
+blind79, blind82 and blind84 only their false merges read).
+`blind127.json` to `blind132.json`, written blind on 2026-12-05 (blind129, blind130 and blind132 to
+be hard) and measured at 87f64f1 and 173e7a3 (of blind130 and blind132 only their false merges
+read), were measured again at 701aebc and are tuning worlds since issue 37's twenty-fifth session;
 `blind121.json` to `blind126.json`, written blind on 2026-12-05 (blind125 and blind126 to be hard)
 and measured at 04c455d and 8f19606 (of blind122, blind124, blind125 and blind126 only their false
 merges read), were measured again at 87f64f1 and are tuning worlds since issue 37's twenty-fourth
@@ -225,8 +226,14 @@ TUNING = (
     "blind124.json",
     "blind125.json",
     "blind126.json",
+    "blind127.json",  # written blind on 2026-12-05, measured at 87f64f1 and 701aebc, then read (25th)
+    "blind128.json",
+    "blind129.json",
+    "blind130.json",
+    "blind131.json",
+    "blind132.json",
 )  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json,
-# blind79.json to blind84.json, blind127.json to blind132.json
+# blind79.json to blind84.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
