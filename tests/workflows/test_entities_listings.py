@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from exa_orch.workflows.entities.listings import listing
+from exa_orch.workflows.entities import resolve
+from exa_orch.workflows.entities.listings import listing, named
 from exa_orch.workflows.entities.names import clean_name
 from exa_orch.workflows.entities.sites import page_site
 from tests.workflows.entity_items import co, weigh
@@ -180,3 +181,42 @@ def test_two_listings_join_only_on_names_that_agree_whole(url: str, joins: bool)
     a_share = co("a", "韦宁堂", "https://quote.eastmoney.com/sh600999.html", "Beijing, China", "Medicine")
     other = co("b", "WEINING TANG TECH", url, "Beijing, China", "Medicine")
     assert weigh(a_share, other).joins is joins
+
+
+@pytest.mark.parametrize(
+    ("text", "said"),
+    [("澄岚药业集团有限公司（2391.HK）是一家制药企业。", {"hk:2391"}),
+     ("A股和H股分别在深交所（000731）和香港联交所（02391）上市。", {"cn:731", "hk:2391"}),
+     ("公司于深圳证券交易所上市（002731）。", {"cn:2731"}),
+     ("Dorvanta Holdings plc (LSE: DRVH, HKEX: 2391)", {"gb:drvh", "hk:2391"}),
+     ("Dorvanta Petrochemical (DRVP.KW) makes polypropylene.", {"kw:drvp"}),
+     ("Dorvanta A.S. and Dorvanta S.A. are unrelated.", set()),  # legal forms, no ticker
+     ("Dorvanta was founded in 1985 (1985) and employs 2391 people.", set()),  # no exchange named
+     ("Dorvanta Retail (NSE: DRVR)", set())],  # NSE is India's and Nairobi's
+)  # fmt: skip
+def test_a_page_s_own_words_name_its_listing(text: str, said: set[str]) -> None:
+    assert named([text]) == said
+
+
+@pytest.mark.parametrize(
+    ("desc", "joins"),
+    [("澄岚药业集团有限公司（2391.HK）是一家以创新药为主的制药企业。", True),
+     ("澄岚药业集团有限公司（2392.HK）是一家以创新药为主的制药企业。", False),  # another listing
+     ("澄岚药业集团有限公司是一家以创新药为主的制药企业。", False)],  # none named
+)  # fmt: skip
+def test_a_company_s_page_naming_its_ticker_is_that_ticker_s_quote_page(desc: str, joins: bool) -> None:
+    """The names share nothing a reader of them could tell (澄岚 / DORVANTA PHARMA): the site's own
+    words name the listing the quote page is of, and resolution finds the pair by that listing."""
+    site = co("a", "澄岚药业集团有限公司", "https://www.chenglan-pharma.com/", "Hebei, China", "Pharmaceuticals", desc)
+    url = "https://www.aastocks.com/en/stocks/quote/detail-quote.aspx?symbol=02391"
+    quote = co("b", "DORVANTA PHARMA", url, "Hebei, China", "", "DORVANTA PHARMA (02391.HK) real-time quote.")
+    assert weigh(site, quote).joins is joins
+    assert (len(resolve([site, quote]).groups) == 1) is joins
+
+
+def test_mubasher_s_gulf_markets_are_read_with_their_own_codes() -> None:
+    """One Kuwaiti stock at Mubasher and at Reuters is one listing; Mubasher's Egyptian one another."""
+    kw = listing(page_site("https://www.mubasher.info/markets/KSE/stocks/QRST", "Qrst"))
+    assert kw == listing(page_site("https://www.reuters.com/markets/companies/QRST.KW/", "Qrst")) == "kw:qrst"
+    assert listing(page_site("https://www.mubasher.info/markets/EGX/stocks/QRST", "Qrst")) == "eg:qrst"
+    assert listing(page_site("https://www.mubasher.info/markets/TDWL/stocks/4001", "Qrst")) == "sa:4001"

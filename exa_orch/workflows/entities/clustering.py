@@ -19,6 +19,7 @@ from typing import Any
 from exa_orch.workflows.entities import families, glossary, heard_words, profiles
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
+from exa_orch.workflows.entities.listings import listing
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     acronym,
@@ -84,6 +85,8 @@ def _keys(r: Record) -> set[str]:
     # a stated name's initials (evidence._names_other: "became Canadian Pacific Kansas City" / CPKC)
     own.update(f"n:{acronym(a)}" for a in r.aliases if len(a.split()) >= 3 and r.kind != "person")
     own.update(f"d:{d}" for d in r.alias_domains)
+    # a stock's quote pages and the pages that name its ticker (listings.py)
+    own.update(f"$:{x}" for x in {*r.listed, listing(r.site)} if x)
     # only fields that identify block: a state or a postcode is shared by thousands
     own.update(f"x:{k}:{v}" for k, v in r.facts.items() if v and FACT_WEIGHTS.get(k, 0.0) >= 3.0)
     return own | _reading_keys(r)

@@ -735,6 +735,10 @@ def _company(a: Record, b: Record, ev: Evidence) -> None:
     if said and said == listing(b.site) and not (a.site and b.site and a.site.same_page(b.site)):
         # one stock's quote pages on two sites (listings.py): one listed company
         ev.for_.append((6.0, f"both pages quote one listing, {said}"))
+    for quote, other in ((a, b), (b, a)):
+        if (code := listing(quote.site)) and code in other.listed and not listing(other.site):
+            # a company's own page naming its ticker ("石药集团有限公司（1093.HK）") and that ticker's quote page
+            ev.for_.append((5.0, f"{other.name} names the listing {code} that {quote.name}'s page quotes"))
     if a.domain and b.domain:
         (_one_site if a.domain == b.domain else _two_sites)(a, b, ev)
     else:

@@ -38,7 +38,8 @@ _QUOTE_HOSTS = ("bloomberg.com", "reuters.com", "finance.yahoo.com", "cnbc.com")
 _SUFFIXED = re.compile(
     r"/(?:quote|profile/company|markets/companies|quotes)/([a-z0-9&\-*]+)[:.]([a-z]{1,3})$"
 )
-# An exchange's or a market-data site's own quote page: host -> where its code is
+# An exchange's or a market-data site's own quote page: host -> where its code is (a host of
+# several markets has a row for each)
 _OWN = (
     ("hkex.com.hk", "hk", "query", "sym"),
     ("aastocks.com", "hk", "query", "symbol"),
@@ -56,6 +57,11 @@ _OWN = (
     ("finance.yahoo.co.jp", "jp", "path", r"/quote/(\d+)\.t"),
     ("cse.lk", "lk", "query", "symbol"),
     ("mubasher.info", "eg", "path", r"/markets/egx/stocks/([a-z0-9]+)"),
+    ("mubasher.info", "sa", "path", r"/markets/tdwl/stocks/([a-z0-9]+)"),  # Mubasher's Gulf markets
+    ("mubasher.info", "kw", "path", r"/markets/kse/stocks/([a-z0-9]+)"),
+    ("mubasher.info", "ae", "path", r"/markets/(?:dfm|adx)/stocks/([a-z0-9]+)"),
+    ("mubasher.info", "qa", "path", r"/markets/qe/stocks/([a-z0-9]+)"),
+    ("mubasher.info", "om", "path", r"/markets/msm/stocks/([a-z0-9]+)"),
     ("dsebd.org", "bd", "query", "name"),
     ("bolsadesantiago.com", "cl", "path", r"/resumen_instrumento/([a-z0-9]+)"),
     ("isyatirim.com.tr", "tr", "query", "hisse"),
@@ -82,8 +88,8 @@ def listing(site: Site | None) -> str:
         if host == own or host.endswith("." + own):
             if where == "query":
                 return _code(market, query[key][0]) if key in query else ""
-            found = re.search(key, path)
-            return _code(market, found.group(1)) if found else ""
+            if found := re.search(key, path):  # else another market's row of the host may read it
+                return _code(market, found.group(1))
     return ""
 
 
@@ -94,6 +100,47 @@ def _code(market: str, code: str) -> str:
     if market in _NUMBERED and code.isdigit():
         code = str(int(code))
     return f"{market}:{code}" if code else ""
+
+
+# A page's own words naming a listing: a ticker with its exchange's suffix ("1093.HK",
+# "BPCC.KW"), an exchange's name before a ticker ("NYSE: XOM", "mã HOSE: FRT") or, in Chinese,
+# Japanese and Korean text, an exchange's name before a code of digits in brackets ("深交所（000513）",
+# "香港联交所上市（01513）"). Exchanges' names that name two markets (NSE: India's and Nairobi's; TSE:
+# Tokyo's and Toronto's; CSE, BSE, DSE, GSE, SSE) are left out.
+_SUFFIXED_CODE = re.compile(r"(?<![\w.])([A-Z0-9][A-Z0-9&\-]{1,7})\.([A-Z]{1,3})(?![\w.])")
+_EXCHANGES = {
+    "nyse": "us", "nasdaq": "us", "lse": "gb", "hkex": "hk", "sehk": "hk", "sgx": "sg", "asx": "au",
+    "jse": "za", "idx": "id", "set": "th", "pse": "ph", "hose": "vn", "hnx": "vn", "upcom": "vn",
+    "bursa": "my", "krx": "kr", "kospi": "kr", "kosdaq": "kr", "twse": "tw", "tpex": "tw", "egx": "eg",
+    "tadawul": "sa", "bist": "tr", "psx": "pk", "moex": "ru", "szse": "cn", "b3": "br", "bmv": "mx",
+    "bvl": "pe", "qse": "qa", "adx": "ae", "dfm": "ae", "ngx": "ng", "tase": "il", "gpw": "pl",
+    "tsx": "ca", "bvb": "ro",
+}  # fmt: skip
+_EXCHANGE_CODE = re.compile(
+    r"(?<![\w])(" + "|".join(_EXCHANGES) + r")\s*[:：]\s*([A-Z0-9][A-Z0-9&\-]{0,7})(?![\w])", re.IGNORECASE
+)
+_CJK_EXCHANGES = {
+    "hk": "港交所 联交所 聯交所 香港交易所 港股",
+    "cn": "深交所 上交所 深圳证券交易所 上海证券交易所 深圳證券交易所 上海證券交易所",
+    "jp": "東証 東京証券取引所 証券コード",
+    "tw": "臺灣證券交易所 台灣證券交易所 證交所 櫃買中心",
+    "kr": "코스피 코스닥 유가증권시장 종목코드",
+}
+_CJK_MARKET = {w: market for market, said in _CJK_EXCHANGES.items() for w in said.split()}
+_CJK_CODE = re.compile(
+    "(" + "|".join(sorted(_CJK_MARKET, key=len, reverse=True)) + r")[^（(0-9。，,;；]{0,6}[（(]\s*(\d{4,6})\s*[)）]"
+)
+
+
+def named(texts: list[str]) -> frozenset[str]:
+    """The listings (`listing`'s "market:code") a page's own words name: see `_SUFFIXED_CODE`,
+    `_EXCHANGE_CODE`, `_CJK_CODE`."""
+    out = set()
+    for text in texts:
+        out |= {_code(_SUFFIX[s.lower()], c.lower()) for c, s in _SUFFIXED_CODE.findall(text) if s.lower() in _SUFFIX}
+        out |= {_code(_EXCHANGES[x.lower()], c.lower()) for x, c in _EXCHANGE_CODE.findall(text)}
+        out |= {_code(_CJK_MARKET[x], c) for x, c in _CJK_CODE.findall(text)}
+    return frozenset(out - {""})
 
 
 def quoted(site: Site | None) -> bool:

@@ -24,7 +24,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities import about, articles, asides, births, cues, own_names, roles, unrelated
+from exa_orch.workflows.entities import about, articles, asides, births, cues, listings, own_names, roles, unrelated
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
@@ -76,6 +76,7 @@ class Record:
     location_written: str = ""  # as the item writes it (京都府京都市), before folding
     country: str = ""  # the country its location or text names (countries.py), else the place as written
     mentions: frozenset[str] = frozenset()  # registered domains named anywhere in the item's text
+    listed: frozenset[str] = frozenset()  # listings its page's own words name ("hk:1093": listings.named)
     raw_name: str = ""  # folded full name, legal form kept
     facts: dict[str, str] = field(default_factory=dict)  # other fields to compare: phone, address, year ...
     publisher: str = ""  # a page's company, as it says it is its blog, newsroom or app (about.py)
@@ -460,6 +461,7 @@ def record(index: int, item: Json) -> Record:
         rec.publisher = about.publisher(texts)
         rec.holding = any(cues.HOLDING.search(t) for t in texts)
         rec.written_forms = asides.written_forms(texts, rec.name or "")
+        rec.listed = listings.named(_prose(props))
     _title(rec, _str(props.get("url")))
     rec.alias_domains.pop(rec.domain, None)
     rec.mentions = frozenset(
