@@ -537,11 +537,16 @@ def test_a_bank_in_arabic_letters_joins_its_english_site() -> None:
         ("北京环保", "Beijing Environmental Protection"),
         ("澳門巴士", "Macau Bus"),  # Hong Kong's and Macau's places and trades
         ("九龍渡輪", "Kowloon Ferry"),
+        ("北村造船所", "Kitamura Shipbuilding"),  # a shipyard's 所, steelmaking's 製鋼, special steel
+        ("高田特殊鋼", "Takada Steel"),
+        ("上野製鋼所", "Ueno Steel"),
+        ("中村冶金工業", "Nakamura Yakin Kogyo"),  # 工業 as its reading kept
     ],
 )
 def test_more_trades_translate(written: str, latin: str) -> None:
     assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
     assert not glossary.agrees("中国移动", clean_name("中国移动"), "China Unicom", clean_name("China Unicom"))
+    assert not glossary.agrees("北村造船所", clean_name("北村造船所"), "Kitamura Steel", clean_name("Kitamura Steel"))
 
 
 def test_a_japanese_brand_in_kanji_no_dictionary_reads_is_read_kanji_by_kanji() -> None:

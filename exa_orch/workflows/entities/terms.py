@@ -75,10 +75,15 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "化学 化學 화학": "chemical|chemicals",
             "钢铁 鋼鐵 鉄鋼 철강": "steel",
             "制铁 製鐵 製鉄 제철": "steel|steel manufacturing",
+            # steelmaking and special steel (日新製鋼, Nisshin Steel; 大同特殊鋼, Daido Steel; 山陽特殊製鋼,
+            # Sanyo Special Steel; 神戸製鋼所, Kobe Steel): the English names leave "making" and "works" out
+            "製鋼 制钢 製鋼所 제강": "steel|steel works|steelworks",
+            "特殊鋼 特殊钢 特殊製鋼 특수강": "special steel|specialty steel|steel",
             "橡胶 橡膠 ゴム 고무": "rubber",  # 住友ゴム工業, Sumitomo Rubber Industries
             "汽车 汽車 自動車 자동차": "motor|motors|automobile|auto",
             "重工 重工業 중공업": "heavy industries",
-            "工业 工業 공업": "industries|industrial|industry",
+            "工业 공업": "industries|industrial|industry",
+            "工業": "industries|industrial|industry|kogyo",  # 日本冶金工業, Nippon Yakin Kogyo
             "建设 建設 건설": "construction",
             "物流 물류": "logistics",
             "急便 快递 快遞 택배": "express|courier|delivery",
@@ -117,6 +122,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "电池 電池": "battery|batteries",
             "机场 機場 空港 공항": "airport",
             "造船 조선해양": "shipbuilding",
+            "造船所": "shipbuilding|shipyard|shipyards",  # 名村造船所, Namura Shipbuilding
             "海洋 해양": "ocean|marine",
             "金融 금융": "financial|finance",
             "金控": "financial holding|financial holdings|financial",
