@@ -546,7 +546,9 @@ def test_a_bank_in_arabic_letters_joins_its_english_site() -> None:
 def test_more_trades_translate(written: str, latin: str) -> None:
     assert glossary.agrees(written, clean_name(written), latin, clean_name(latin))
     assert not glossary.agrees("中国移动", clean_name("中国移动"), "China Unicom", clean_name("China Unicom"))
-    assert not glossary.agrees("北村造船所", clean_name("北村造船所"), "Kitamura Steel", clean_name("Kitamura Steel"))
+    assert not glossary.agrees(
+        "北村造船所", clean_name("北村造船所"), "Kitamura Steel", clean_name("Kitamura Steel")
+    )
 
 
 def test_a_japanese_brand_in_kanji_no_dictionary_reads_is_read_kanji_by_kanji() -> None:

@@ -207,7 +207,14 @@ def test_a_page_s_own_words_name_its_listing(text: str, said: set[str]) -> None:
 def test_a_company_s_page_naming_its_ticker_is_that_ticker_s_quote_page(desc: str, joins: bool) -> None:
     """The names share nothing a reader of them could tell (澄岚 / DORVANTA PHARMA): the site's own
     words name the listing the quote page is of, and resolution finds the pair by that listing."""
-    site = co("a", "澄岚药业集团有限公司", "https://www.chenglan-pharma.com/", "Hebei, China", "Pharmaceuticals", desc)
+    site = co(
+        "a",
+        "澄岚药业集团有限公司",
+        "https://www.chenglan-pharma.com/",
+        "Hebei, China",
+        "Pharmaceuticals",
+        desc,
+    )
     url = "https://www.aastocks.com/en/stocks/quote/detail-quote.aspx?symbol=02391"
     quote = co("b", "DORVANTA PHARMA", url, "Hebei, China", "", "DORVANTA PHARMA (02391.HK) real-time quote.")
     assert weigh(site, quote).joins is joins

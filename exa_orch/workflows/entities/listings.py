@@ -128,7 +128,9 @@ _CJK_EXCHANGES = {
 }
 _CJK_MARKET = {w: market for market, said in _CJK_EXCHANGES.items() for w in said.split()}
 _CJK_CODE = re.compile(
-    "(" + "|".join(sorted(_CJK_MARKET, key=len, reverse=True)) + r")[^（(0-9。，,;；]{0,6}[（(]\s*(\d{4,6})\s*[)）]"
+    "("
+    + "|".join(sorted(_CJK_MARKET, key=len, reverse=True))
+    + r")[^（(0-9。，,;；]{0,6}[（(]\s*(\d{4,6})\s*[)）]"
 )
 
 
@@ -137,7 +139,11 @@ def named(texts: list[str]) -> frozenset[str]:
     `_EXCHANGE_CODE`, `_CJK_CODE`."""
     out = set()
     for text in texts:
-        out |= {_code(_SUFFIX[s.lower()], c.lower()) for c, s in _SUFFIXED_CODE.findall(text) if s.lower() in _SUFFIX}
+        out |= {
+            _code(_SUFFIX[s.lower()], c.lower())
+            for c, s in _SUFFIXED_CODE.findall(text)
+            if s.lower() in _SUFFIX
+        }
         out |= {_code(_EXCHANGES[x.lower()], c.lower()) for x, c in _EXCHANGE_CODE.findall(text)}
         out |= {_code(_CJK_MARKET[x], c) for x, c in _CJK_CODE.findall(text)}
     return frozenset(out - {""})

@@ -24,7 +24,17 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities import about, articles, asides, births, cues, listings, own_names, roles, unrelated
+from exa_orch.workflows.entities import (
+    about,
+    articles,
+    asides,
+    births,
+    cues,
+    listings,
+    own_names,
+    roles,
+    unrelated,
+)
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
     acronym,
