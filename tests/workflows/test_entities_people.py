@@ -236,6 +236,21 @@ def test_a_ukrainian_name_and_its_russian_form_are_one_name(a: str, b: str) -> N
     assert compare_given((a,), (b,))[0] == 2.5
 
 
+@pytest.mark.parametrize(
+    ("a", "b", "dropped"),
+    [(("muhammad", "hafiz"), ("hafiz",), True),  # Muhammad opening a Malay name, left out
+     (("maria", "dolores"), ("dolores",), True),  # María opening a Spanish one
+     (("jose", "ignacio"), ("ignacio",), True),
+     (("ahmad", "hafiz"), ("hafiz",), False),  # a first name of its own
+     (("muhammad", "hafiz", "ismail"), ("hafiz",), False)],  # a middle name left out as well
+)  # fmt: skip
+def test_a_compound_given_name_s_devotional_first_name_may_be_left_out(
+    a: tuple[str, ...], b: tuple[str, ...], dropped: bool
+) -> None:
+    weight, reason = compare_given(a, b)
+    assert (weight > 0) is dropped, reason
+
+
 def test_names_a_romanization_key_does_not_tie_stay_apart() -> None:
     assert compare_given(("maria",), ("mara",))[0] < 2.5  # a letter apart is a typo at most
     assert compare_given(("ivan",), ("igor",))[0] < 0

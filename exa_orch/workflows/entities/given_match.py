@@ -124,12 +124,23 @@ def _leading_initials(a: Given, b: Given) -> Found | None:
     return None
 
 
+# First given names a compound given name opens with and its bearer is seldom called by: Muhammad
+# before a Malay, Pakistani or Bangladeshi name (Wikipedia, "Malay names": often abbreviated Mohd or
+# left out), María and José before a Spanish one ("Spanish naming customs": María Dolores is
+# Dolores, José Ignacio Ignacio)
+_DEVOTIONAL = frozenset(
+    {"muhammad", "mohammad", "mohammed", "mohamed", "muhammed", "mohd", "muhd", "maria", "jose", "ma"}
+)
+
+
 def _first_dropped(a: Given, b: Given) -> Found | None:
     """Two given names or more, the same but for a first one the other leaves out (Vietnamese
-    "thi phuong thao" / "phuong thao", "john ronald reuel" / "ronald reuel")."""
+    "thi phuong thao" / "phuong thao", "john ronald reuel" / "ronald reuel"); one name, where the
+    first left out is one a compound name opens with (`_DEVOTIONAL`: "muhammad hafiz" / "hafiz")."""
     for x, y in ((a, b), (b, a)):
-        if len(x) > len(y) >= 2 and x[-len(y) :] == y and min(map(len, y)) > 1:
-            return 2.0, f"same given names ({' '.join(y)}) but for a first one"
+        if len(x) > len(y) >= 1 and x[-len(y) :] == y and min(map(len, y)) > 1:
+            if len(y) >= 2 or (len(x) == 2 and x[0] in _DEVOTIONAL):
+                return 2.0, f"same given names ({' '.join(y)}) but for a first one"
     return None
 
 
