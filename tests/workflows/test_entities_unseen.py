@@ -287,6 +287,20 @@ def test_a_skeleton_that_differs_is_against() -> None:
     assert weight < 0, reason
 
 
+@pytest.mark.parametrize(
+    ("a", "b", "agree"),
+    [("نبيل حسين فضل الله", "Nabil Hussein Fadlallah", True),  # الله written apart, the Latin run together
+     ("سامي عبد الله رشيد", "Sami Abdullah Rashid", True),
+     ("سامي عبد الله رشيد", "Abdullah Sami Rashid", False),  # a father's name first is his son's
+     ("حسن خير الله", "Hassan Khair", False)],  # a word one letter off is no word run together
+)  # fmt: skip
+def test_a_name_ending_in_allah_written_apart_reads_as_its_latin_spelling_runs_it_together(
+    a: str, b: str, agree: bool
+) -> None:
+    weight, reason = name_evidence(a, b)
+    assert (weight > 0) is agree, reason
+
+
 # 11. a name's aside -----------------------------------------------------------------------------
 
 

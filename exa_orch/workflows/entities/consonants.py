@@ -180,6 +180,12 @@ def _arabic_skeletons(script: str, latin: str) -> tuple[float, str]:
     first = _read_skeletons(script, latin, consonant_letters(script))
     if first[0] <= 0 and "ة" in script:  # ta marbuta: a t where a name says it (حياة, Hayat)
         first = max(first, _read_skeletons(script, latin, consonant_letters(script.replace("ة", "ت"))))
+    if first[0] <= 0 and (joined := _ALLAH_APART.sub("", script)) != script:
+        # a name ending in الله written apart, which a Latin spelling runs together (فضل الله,
+        # Fadlallah): each word's consonants as the Latin's, none one letter off (نصرالله is no Nasser)
+        theirs, mine = _word_skeletons(joined, latin, consonant_letters(joined), False)
+        if theirs and theirs == mine:  # in order: صالح عبد الله is no Abdullah Saleh
+            first = max(first, _read_skeletons(script, latin, consonant_letters(joined)))
     if first[0] > 0:
         return first
     if _HEBREW_LETTER.search(script):
@@ -195,6 +201,10 @@ def _arabic_skeletons(script: str, latin: str) -> tuple[float, str]:
             if read != script and (again := _read_skeletons(script, latin, consonant_letters(read)))[0] > 0:
                 return again
     return first
+
+
+# The space before الله closing a compound name (فضل الله, نصر الله, عبد الله)
+_ALLAH_APART = re.compile(r"(?<=\S)\s+(?=الله(?!\S))")
 
 
 # Arabic letters as Latin spellings of names write them where anyascii reads them otherwise: ظ ذ ض
