@@ -866,6 +866,21 @@ def test_a_state_company_in_arabic_or_persian_letters_translates(written: str, l
 
 
 @pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [("أسواق الفرسان", "Al Forsan Markets", True),  # a retailer's markets
+     ("اسواق الفرسان", "Al Forsan Markets", True),  # the alif written without its hamza
+     ("مصرف النجوم الاسلامي", "Nujoom Islamic Bank", True),
+     ("شرکت حفاری سپیدان", "Sepidan Drilling Company", True),  # Persian
+     ("شرکت حفاری سپیدان", "Sepidan Refinery Company", False),
+     ("مصرف النجوم الاسلامي", "Nujoom Bank", False)],  # a word the Latin name leaves out
+)  # fmt: skip
+def test_a_gulf_or_iranian_company_s_trade_words_and_their_spellings_translate(
+    written: str, latin: str, agree: bool
+) -> None:
+    assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) is agree
+
+
+@pytest.mark.parametrize(
     ("written", "initials", "agree"),
     [
         ("بنك الكويت الوطني", "NBK", True),  # National Bank of Kuwait, its adjective after its noun

@@ -156,8 +156,39 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "الجنوب الجنوبية": "south|southern",
         "مصافي المصافي مصفاة": "refineries|refinery",
         "كردستان كوردستان": "kurdistan",
+        # the trades of Gulf retailers, banks and oil service companies (Abdullah Al Othaim Markets,
+        # Credit Bank of Iraq, Iraqi Drilling Company, Kuwait Oil Tanker Company) and Iran's (National
+        # Iranian Drilling Company, Telecommunication Infrastructure Company, Bandar Abbas Refinery)
+        "أسواق الأسواق": "markets|market",
+        "صيدليات الصيدليات": "pharmacies|pharmacy",
+        "الائتمان للائتمان": "credit",
+        "الحفر للحفر": "drilling",
+        "ناقلات لناقلات": "tankers|tanker",
+        "البترولية": "petroleum",
+        "نفتکش": "tanker|tankers",
+        "حفاری": "drilling",
+        "ارتباطات": "communications|communication",
+        "زیرساخت": "infrastructure",
+        "پالایشگاه": "refinery",
     }
 )
+
+
+def _spellings(table: dict[str, tuple[str, ...]]) -> dict[str, tuple[str, ...]]:
+    """`table` and its words as the web also writes them: an alif without its hamza (الاسلامي for
+    الإسلامي, اسواق for أسواق), and Arabic's kaf and yeh as Persian writes them (ک, ی: بانک beside بنك) and
+    the other way round."""
+    bare = str.maketrans({"أ": "ا", "إ": "ا", "آ": "ا"})
+    swaps = (str.maketrans({"ك": "ک", "ي": "ی", "ى": "ی"}), str.maketrans({"ک": "ك", "ی": "ي"}))
+    out = dict(table)
+    for word, english in table.items():
+        for spelled in (word.translate(bare), *(word.translate(t) for t in swaps)):
+            out.setdefault(spelled, english)
+            out.setdefault(spelled.translate(bare), english)
+    return out
+
+
+ARABIC = _spellings(ARABIC)
 ARABIC_LETTERS = re.compile(r"[\u0600-\u06ff]")
 # Words of Hebrew organisation names (Wiktionary), with the article (ה) and the prepositions (ל,
 # for; ו, and) Hebrew writes onto a word as the names write them ("אפריקה ישראל להשקעות", Africa
