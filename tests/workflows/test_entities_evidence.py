@@ -45,6 +45,9 @@ def apart(a: Json, b: Json) -> str:
          co("b", "TSMC", "https://www.tsmc.com/english/aboutTSMC"), "TSMC is the initials of Taiwan Semiconductor"),
         (co("a", "Tata Consultancy Services", "https://www.tata.com/business/tcs"), co("b", "TCS", "https://www.tcs.com/"),
          "Tata Consultancy Services on tata.com/business/tcs, a page its path names tcs.com (abbreviation)"),
+        # the path's last segment a file (brands/quorvel.html), named as the page is
+        (co("a", "QUORVEL", "https://www.velanor-group.com/en/about/brands/quorvel.html"), co("b", "QUORVEL", "https://www.quorvel.com/en-corporate/"),
+         "QUORVEL on velanor-group.com/about/brands/quorvel.html, a page its path names quorvel.com"),
     ],
 )  # fmt: skip
 def test_brand_tlds_initials_and_a_page_naming_the_site_join_with_their_reason(

@@ -41,6 +41,7 @@ they identify.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -617,13 +618,17 @@ def _brand_domain(a: Record, b: Record, ev: Evidence) -> None:
         )
 
 
+_PAGE_FILE = re.compile(r"\.(?:html?|php|aspx?|jsp)$")
+
+
 def _path_names_site(a: Record, b: Record, ev: Evidence) -> None:
     """A page whose path names the other's site, under one name ("Tata Consultancy Services" on
     tata.com/business/tcs and "TCS" on tcs.com): the page is about the other's owner."""
     for x, y in ((a, b), (b, a)):
         if not (x.site and y.site) or len(y.site.label) < 3:
             continue
-        segments = {s.replace("-", "") for s in x.site.path.split("/") if s}
+        # a segment as a page names it, its file's extension aside (lixil.com/.../brands/grohe.html)
+        segments = {_PAGE_FILE.sub("", s).replace("-", "") for s in x.site.path.split("/") if s}
         agree = names_agree(x.clean, y.clean)
         if y.site.label.replace("-", "") in segments and agree in ONE_NAME:
             ev.for_.append(
