@@ -1066,3 +1066,12 @@ def test_a_hebrew_name_s_words_of_trade_translate(written: str, latin: str, agre
 def test_japanese_kana_long_vowels_and_a_reit_s_form(written: str, latin: str, agree: bool) -> None:
     said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
     assert bool(said) is agree, said
+
+
+@pytest.mark.parametrize(
+    ("latin", "agree"),
+    [("Te Mei Corporation", True),  # 德 de, Wade-Giles te: a Taiwanese company's English name
+     ("Tai Mei Corporation", False)],
+)  # fmt: skip
+def test_a_taiwanese_name_keeps_its_wade_giles_reading_in_english(latin: str, agree: bool) -> None:
+    assert bool(glossary.agrees("德美實業", clean_name("德美實業"), latin, clean_name(latin))) is agree

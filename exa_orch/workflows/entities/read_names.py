@@ -7,7 +7,13 @@ glossary.agrees asks it first, before the letters spelled out and the words tran
 from __future__ import annotations
 
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin
-from exa_orch.workflows.entities.scripts import hong_kong_reading, is_cjk, sound_key, sounds_alike
+from exa_orch.workflows.entities.scripts import (
+    hong_kong_reading,
+    is_cjk,
+    sound_key,
+    sounds_alike,
+    taiwan_reading,
+)
 from exa_orch.workflows.entities.terms import TERMS, WORD
 
 
@@ -75,6 +81,10 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     opening = "".join(words_[:2]) if len(words_) >= 2 else ""
     if opening and opening in hong_kong_reading(written):
         return f"{written} reads {opening} in Cantonese, which {other}{_OPENS}"
+    # and a Taiwanese name its Wade-Giles reading (奇美實業 / Chi Mei Corporation), which pinyin
+    # spells otherwise (qimei)
+    if opening and opening == taiwan_reading(written):
+        return f"{written} reads {opening} in Wade-Giles, which {other}{_OPENS}"
     return None
 
 

@@ -279,6 +279,17 @@ def hong_kong_reading(written: str) -> tuple[str, ...]:
     return cantonese(chars) if len(chars) == 2 else ()
 
 
+def taiwan_reading(written: str) -> str:
+    """The Wade-Giles reading (`wade_giles`) of the first two characters of a name in Chinese
+    characters: what a Taiwanese company's English name opens with (奇美實業, "chimei": Chi Mei
+    Corporation; 味全, "weichuan": Wei Chuan Foods); "" for a name not so written."""
+    from anyascii import anyascii  # on first use: a cold start needs none of it
+
+    chars = re.findall(rf"[{_HAN}]", written)[:2]
+    said = [anyascii(ch).lower().strip() for ch in chars]
+    return "".join(wade_giles(s) for s in said) if len(said) == 2 and all(map(str.isalpha, said)) else ""
+
+
 # Scripts that write few or no vowels, or vowels anyascii spells otherwise than a Latin page does:
 # Arabic (and Persian, Urdu), Hebrew, and the Brahmic scripts of South Asia (Devanagari to Sinhala).
 # ناصف ساويرس reads "nsf swyrs", सचिन तेंदुलकर "scin temdulkr": the consonants agree, the vowels don't.
