@@ -541,6 +541,10 @@ def test_a_bank_in_arabic_letters_joins_its_english_site() -> None:
         ("高田特殊鋼", "Takada Steel"),
         ("上野製鋼所", "Ueno Steel"),
         ("中村冶金工業", "Nakamura Yakin Kogyo"),  # 工業 as its reading kept
+        ("西洋水産株式会社", "Seiyo Suisan Kaisha, Ltd."),  # 株式会社 as its English name keeps it
+        ("株式会社高田証券グループ本社", "Takada Securities Group Inc."),  # a group's head office
+        ("九龍機場管理局", "Airport Authority Kowloon"),
+        ("中國華安保險(香港)", "China Huaan Insurance (HK) Company Limited"),
     ],
 )
 def test_more_trades_translate(written: str, latin: str) -> None:
@@ -549,6 +553,8 @@ def test_more_trades_translate(written: str, latin: str) -> None:
     assert not glossary.agrees(
         "北村造船所", clean_name("北村造船所"), "Kitamura Steel", clean_name("Kitamura Steel")
     )
+    said = "China Huaan Insurance Company Limited"  # (香港): a word the other leaves out
+    assert not glossary.agrees("中國華安保險(香港)", clean_name("中國華安保險(香港)"), said, clean_name(said))
 
 
 def test_a_japanese_brand_in_kanji_no_dictionary_reads_is_read_kanji_by_kanji() -> None:

@@ -48,6 +48,8 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             # Fund Inc.), and a juridical person's (学校法人, an educational corporation)
             "投資法人": "investment corporation|investment|corporation",
             "法人": "corporation",
+            # a Japanese group's parent, "head office" (大和証券グループ本社, Daiwa Securities Group Inc.)
+            "本社": "head office|headquarters",
         },
     ),
     **_terms(
@@ -132,6 +134,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "投资 投資 투자": "investment|investments",
             "资产 資產 資産": "asset|assets",
             "管理": "management",
+            "管理局": "authority|administration",  # 香港機場管理局, Airport Authority Hong Kong
             "商业 商業": "commercial",
             "储蓄 儲蓄": "savings",
             "邮政 郵政": "post|postal",
@@ -295,7 +298,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "大韩 大韓 대한": "korea|korean|daehan",
             "高丽 高麗 고려": "korea|korean|koryo|goryeo",  # 고려아연 Korea Zinc, 고려대학교 Korea University
             "台湾 台灣": "taiwan",
-            "香港": "hong kong",
+            "香港": "hong kong|hk",  # 中國太平保險(香港) / China Taiping Insurance (HK)
             "澳门 澳門": "macau|macao",
             "九龙 九龍": "kowloon",
             "新世界": "new world",
