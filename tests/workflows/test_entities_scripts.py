@@ -976,7 +976,9 @@ def test_a_south_indian_initial_stands_for_the_word_the_script_writes_whole() ->
 
 
 def test_chinese_family_names_as_older_hokkien_and_cantonese_spellings_write_them() -> None:
-    for latin, chinese in (("Charlie Soong", "宋嘉澍"), ("Peter Kwa", "柯志明"), ("Kevin Loke", "陸永健")):
+    pairs = (("Charlie Soong", "宋嘉澍"), ("Peter Kwa", "柯志明"), ("Kevin Loke", "陸永健"), ("Henry Pao", "包志明"),
+             ("Martin Yung", "榮志明"), ("Grace Chau", "周雅文"), ("Simon Kwan", "關志明"), ("Daniel Koo", "辜志明"))  # fmt: skip
+    for latin, chinese in pairs:
         assert name_evidence(latin, chinese) == (4.0, name_evidence(latin, chinese)[1])
         assert "English given name" in name_evidence(latin, chinese)[1]
 

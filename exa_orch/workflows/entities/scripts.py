@@ -90,9 +90,9 @@ CHINESE_SURNAMES: dict[str, frozenset[str]] = {
     k: frozenset(v.split())
     for chars, v in {
         "李": "lee lei li", "王": "wong ong wang", "张 張": "chang cheung teo chong", "刘 劉": "lau liu lao low",
-        "陈 陳": "chen chan tan chin", "杨 楊": "yang yeung yeo yeoh young", "黄 黃": "huang wong ng ooi wee",
-        "赵 趙": "chao chiu chew", "吴 吳": "wu ng goh woo", "周": "chou chow chew", "徐": "hsu tsui chui",
-        "孙 孫": "sun suen", "马 馬": "ma mah", "朱": "chu chue choo", "胡": "hu wu woo oh", "郭": "kuo kwok kok kuok kwek quek",
+        "陈 陳": "chen chan tan chin", "杨 楊": "yang yeung yeo yeoh young", "黄 黃": "huang wong ng ooi wee oei",
+        "赵 趙": "chao chiu chew", "吴 吳": "wu ng goh woo", "周": "chou chow chew chau", "徐": "hsu tsui chui",
+        "孙 孫": "sun suen", "马 馬": "ma mah", "朱": "chu chue choo", "胡": "hu wu woo oh aw", "郭": "kuo kwok kok kuok kwek quek",
         "何": "ho", "林": "lin lam lim", "罗 羅": "lo law lor", "高": "kao ko koh", "郑 鄭": "cheng cheang tay teh",
         "梁": "liang leung leong neo", "谢 謝": "hsieh tse chia cheah seah", "宋": "sung soong", "唐": "tang tong",
         "许 許": "hsu hui koh khoo", "邓 鄧": "teng tang", "冯 馮": "feng fung fong", "韩 韓": "han hon",
@@ -106,6 +106,10 @@ CHINESE_SURNAMES: dict[str, frozenset[str]] = {
         "石": "shih shek", "傅": "fu foo", "严 嚴": "yen yim", "钱 錢": "chien chin", "戴": "tai tay",
         "温 溫": "wen wan woon", "龚 龔": "kung", "薛": "hsueh sit", "孔": "kung hung kong",
         "郁": "yu yuk", "柯": "ko kor kua kwa", "连 連": "lien lin", "陆 陸": "lu luk loke", "欧阳 歐陽": "ouyang auyeung",
+        "包": "pao pau", "荣 榮": "jung yung wing", "殷": "yin ing yan", "卓": "cho cheuk toh", "辜": "ku koo",
+        "顾 顧": "ku koo", "关 關": "kuan kwan", "麦 麥": "mai mak", "莫": "mo mok", "霍": "huo fok", "邝 鄺": "kuang kwong",
+        "甘": "kan kam", "岑": "tsen shum sham", "区 區": "ou au", "伍": "wu ng", "雷": "lei lui", "游": "yu yau iu",
+        "简 簡": "chien kan",
     }.items()
     for k in chars.split()
 }  # fmt: skip
