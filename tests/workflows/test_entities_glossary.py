@@ -1026,7 +1026,9 @@ def test_a_reading_agreeing_with_a_place_alone_is_no_bank_that_says_more() -> No
      ("Wexford Proj", "Wexford Projects Limited", True),
      ("Wexford Air Group", "Wexford Airlines", False),  # not as many words
      ("Wexford Res Power", "Wexford Resources Gas", False),  # a word neither shortens
-     ("Proj Wexford", "Projects Limited", False)],  # no word written whole on both sides
+     ("Proj Wexford", "Projects Limited", False),  # no word written whole on both sides
+     ("Dravon NÖ Versicherung", "Dravon Niederösterreichische Versicherung", True),  # a compound's initials
+     ("BKA Bank Morski", "Bekta Bank Morski", False)],  # a vowel kept after the start: a word of its own
 )  # fmt: skip
 def test_a_name_an_exchange_shortens_word_by_word_is_an_abbreviation(
     listed: str, whole: str, alike: bool

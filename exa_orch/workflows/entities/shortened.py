@@ -7,11 +7,18 @@ from __future__ import annotations
 
 
 def _shortens(short: str, whole: str) -> bool:
-    """`short`, two to five letters, begins as `whole` does and keeps its letters in their order
-    ("log" logistics, "cpt" centrepoint, "ppt" property), two letters fewer at least (a plural's s
+    """`short`, two to five letters, begins as `whole` does and keeps its letters in their order,
+    consonants after the start they share ("log" logistics, "cpt" centrepoint, "ppt" property), two
+    letters fewer at least (a plural's s
     is no shortening: Jaguar Car / Jaguar Cars): a list's abbreviation, not a name's own word run
     into another's (a reading of characters)."""
     if not 2 <= len(short) <= 5 or len(short) > len(whole) - 2 or short[0] != whole[0]:
+        return False
+    # what follows the start the two share is consonants ("cpt", "hldg", "intl"): a list keeps a
+    # word's consonants, where a word of its own keeps vowels too ("pko" is no shortened "pekao");
+    # two letters may be a compound's initials (NÖ, Niederösterreich)
+    shared = next((i for i, (p, q) in enumerate(zip(short, whole, strict=False)) if p != q), len(short))
+    if len(short) > 2 and any(letter in "aeiou" for letter in short[shared:]):
         return False
     rest = iter(whole[1:])
     return all(letter in rest for letter in short[1:])
