@@ -50,7 +50,7 @@ missed, without names, though a few names in other scripts showed in those count
 `blind79.json` to `blind84.json`, written blind at 5b6eade and measured there and at bb9dd00 (of
 blind79, blind82 and blind84 only their false merges read), and `blind133.json` to `blind138.json`,
 written blind on 2026-12-05 (blind135, blind136 and blind138 to be hard) and measured at 701aebc and
-fecbf1d (nothing read).
+fecbf1d (of blind133 only its false merge read).
 `blind127.json` to `blind132.json`, written blind on 2026-12-05 (blind129, blind130 and blind132 to
 be hard) and measured at 87f64f1 and 173e7a3 (of blind130 and blind132 only their false merges
 read), were measured again at 701aebc and are tuning worlds since issue 37's twenty-fifth session;

@@ -37,7 +37,9 @@ from exa_orch.workflows.entities.word_tables import (
 _STOP = frozenset({"of", "the", "and", "de", "du", "des", "la", "le", "d"})
 # and Japan's joint-stock company as its English names may keep it romanized (Toyo Suisan Kaisha,
 # Nippon Yusen Kabushiki Kaisha): 株式会社, which the name in kanji writes as a legal form
-_DROPPED = frozenset("company co corporation corp limited ltd inc plc compagnie societe kabushiki kaisha".split())
+_DROPPED = frozenset(
+    "company co corporation corp limited ltd inc plc compagnie societe kabushiki kaisha".split()
+)
 
 
 def content(latin: str) -> list[str]:
