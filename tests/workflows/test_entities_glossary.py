@@ -607,6 +607,12 @@ def test_a_plural_s_is_heard_as_hangul_writes_it() -> None:
     assert not glossary.agrees(written, clean_name(written), "Kia Tigres", clean_name("Kia Tigres"))
 
 
+def test_a_soft_g_and_a_plural_s_are_heard_together() -> None:
+    """에너지머티리얼즈: Energy's g soft and Materials' s sounded z, in one run of Hangul."""
+    assert glossary.translates("한화에너지머티리얼즈", "hanwha energy materials")
+    assert not glossary.translates("한화에너지머티리얼즈", "hanwha energy minerals")
+
+
 def test_a_reading_beginning_with_a_designators_sounds_is_no_name() -> None:
     """ "البنك" (the bank, "lbnk") begins the reading of many banks' names; "ahlibank" sounds "ahli"
     and "bank", and "ahli" only an l: the start of a reading is no agreement then."""

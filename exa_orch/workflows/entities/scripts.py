@@ -365,19 +365,25 @@ def sound_key(folded: str, *, read: bool = False) -> str:
 
 
 def latin_sound_keys(latin: str) -> set[str]:
-    """The `sound_key`s a name in Latin letters may be heard by in another script: as written, a g
-    before e, i or y soft (Germain: جيرمان, jyrmn; Managem: مناجم), an r after a vowel and before a
-    consonant or the end a long vowel, as kana and Hangul write it (FamilyMart: ファミリーマート,
-    famirimato; Enerbility: 에너빌리티), both (Energy: 에너지), a plural's s as z (Kia Tigers: 타이거즈) and ts or tz as ch
-    (Meritz: 메리츠)."""
-    soft, long_ = re.sub(r"g(?=[eiy])", "j", latin), re.sub(r"(?<=[aeiou])r(?![aeiouy])", "", latin)
-    # a plural's s sounded z after a vowel or a voiced letter, as Hangul writes it (Tigers: 타이거즈)
-    voiced = re.sub(r"(?<=[aeiourlnmgdb])s\b", "z", long_)
-    # ts and tz as Hangul writes them, 츠 "cheu" (Meritz: 메리츠, REITs: 리츠)
-    affricate = re.sub(r"t[sz]", "ch", long_)
-    # and both a soft g and a long vowel for an r (Energy: 에너지, "eneoji")
-    both = re.sub(r"g(?=[eiy])", "j", long_)
-    return {sound_key(x) for x in (latin, soft, long_, voiced, affricate, both)}
+    """The `sound_key`s a name in Latin letters may be heard by in another script: as written and
+    as each of `_HEARD_AS` hears it, alone and together (Energy: 에너지, a soft g and a long vowel)."""
+    heard = {latin}
+    for said in _HEARD_AS:  # each alone and with the others (Energy Materials: 에너지머티리얼즈)
+        heard |= {re.sub(pattern, by, x) for x in heard for pattern, by in (said,)}
+    return {sound_key(x) for x in heard}
+
+
+# How `latin_sound_keys` hears a Latin name in another script, each tried with the ones before it:
+# a soft g (Germain: جيرمان, jyrmn); an r after a vowel, before a consonant or the end, a long vowel,
+# as kana and Hangul write it (FamilyMart: ファミリーマート; Enerbility: 에너빌리티); a plural's s sounded
+# z after a vowel or a voiced letter, as Hangul writes it (Tigers: 타이거즈, Materials: 머티리얼즈); ts and
+# tz as Hangul writes them, 츠 "cheu" (Meritz: 메리츠, REITs: 리츠)
+_HEARD_AS = (
+    (r"g(?=[eiy])", "j"),
+    (r"(?<=[aeiou])r(?![aeiouy])", ""),
+    (r"(?<=[aeiourlnmgdb])s\b", "z"),
+    (r"t[sz]", "ch"),
+)
 
 
 def sounds_alike(read: str, latin: str) -> bool:
