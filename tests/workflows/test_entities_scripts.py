@@ -528,6 +528,21 @@ def test_a_name_heard_as_another_script_writes_it_is_a_candidate_pair(
     assert sound_key("mydya", read=True) == sound_key("media")  # a glide after m is no consonant
 
 
+@pytest.mark.parametrize(
+    ("hangul", "latin", "agree"),
+    [("최세은", "Sae Eun Choi", True),  # 세 written sae
+     ("한혜규", "Haegue Han", True),  # 혜 written hae, 규 gue
+     ("정기택", "Kitack Jung", True),  # 택 written tack
+     ("최세은", "Sang Eun Choi", False)],  # a consonant more
+)  # fmt: skip
+def test_a_korean_given_name_s_vowels_romanized_freely_keep_its_consonants(
+    hangul: str, latin: str, agree: bool
+) -> None:
+    weight, reason = name_evidence(hangul, latin)
+    assert (weight > 0) is agree, reason
+    assert weight < 6.0, reason  # less than the name spelled alike (korean_key)
+
+
 def test_korean_vowels_written_by_another_romanization_are_one_name_and_one_block() -> None:
     from exa_orch.workflows.entities.foreign_names import korean_key
     from exa_orch.workflows.entities.person_keys import block_keys

@@ -87,6 +87,19 @@ def hangul_single(a: str, b: str) -> tuple[float, str] | None:
     return None
 
 
+def korean_given(x: str, y: str) -> tuple[float, str] | None:
+    """How two romanizations of Korean given names (run together) agree: one `korean_key` (3), or
+    its consonants alike, two at least (2: the vowels romanizations write most freely aside, 애 tack
+    or taek, 세 se or sae, 혜 hye or hae); None otherwise. people.py asks it of a name read from Hangul
+    or of two under one Korean family name."""
+    kx, ky = korean_key(x), korean_key(y)
+    if kx == ky:
+        return 3.0, "same given names (two romanizations of one Korean name)"
+    if len(said := re.sub(r"[aeiouwy]", "", kx)) >= 2 and said == re.sub(r"[aeiouwy]", "", ky):
+        return 2.0, "given names with the consonants of one Korean name"
+    return None
+
+
 def korean_key(given: str) -> str:
     """A Korean given name's romanization folded to one spelling: the Revised Romanization and the
     spellings people use differ in vowels (eo / u, oo / u, eu / u) and in voiced or plain consonants

@@ -44,7 +44,7 @@ from exa_orch.workflows.entities.alphabets import (
 from exa_orch.workflows.entities.brahmic import has_brahmic, spelling_key
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
-from exa_orch.workflows.entities.foreign_names import hangul_single, katakana, korean_key, spaced_hangul
+from exa_orch.workflows.entities.foreign_names import hangul_single, katakana, korean_given, spaced_hangul
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
 from exa_orch.workflows.entities.japanese import fits, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
@@ -217,8 +217,9 @@ def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
     or written in Latin letters under a Korean family name (Lee Joon-gi / Lee Jun-ki)."""
     gw, gr = compare_given(x.given, y.given)
     if gw < 2.5 and x.given and y.given and (_hangul(x, y) or _korean_spellings(x, y)):
-        if korean_key("".join(x.given)) == korean_key("".join(y.given)):
-            return 3.0, "same given names (two romanizations of one Korean name)"
+        said = korean_given("".join(x.given), "".join(y.given))
+        if said and said[0] > gw:
+            return said
     return gw, gr
 
 
@@ -232,7 +233,7 @@ _KOREAN_FAMILY_SPELLINGS = frozenset(s for spellings in KOREAN_SURNAMES.values()
 
 def _korean_spellings(x: PersonName, y: PersonName) -> bool:
     """Two Latin names of one Korean family name, each with one given name of three letters at least
-    (Cho Kuk / Cho Guk): a Korean name romanized two ways, whose given names korean_key folds."""
+    (Cho Kuk / Cho Guk): a Korean name romanized two ways, whose given names korean_given reads."""
     return (
         not (x.script or y.script)
         and x.family == y.family
