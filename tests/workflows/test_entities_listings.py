@@ -157,6 +157,16 @@ def test_a_listing_page_named_by_its_ticker_alone_is_the_company_the_ticker_abbr
     assert weigh(site, listed).joins is joins
 
 
+def test_a_listing_page_named_by_its_ticker_alone_is_found_beside_its_site() -> None:
+    """The ticker's page shares no key of a name with the site ("QRVT" / Qorvast Bank): resolution
+    pairs it with each site whose label opens with its letter, and joins the one it abbreviates."""
+    site = co("a", "Qorvast Bank", "https://www.qorvast.co.id/", "Jakarta, Indonesia", "Commercial banking")
+    url = "https://www.idx.co.id/en/listed-companies/company-profiles/QRVT"
+    listed = co("b", "QRVT", url, "Jakarta, Indonesia", "Commercial banking")
+    other = co("c", "Quelvara Foods", "https://www.quelvara.co.id/", "Jakarta, Indonesia", "Food")
+    assert sorted(resolve([site, listed, other]).groups) == [[0, 1], [2]]
+
+
 def test_bank_before_a_bank_s_name_says_what_kind_of_body_it_is() -> None:
     """As Banco and Banque do: "PT Bank Qelv Tbk" is Qelv's article, the short name its site's."""
     site = co("a", "Qelv", "https://www.qelv.com/id", "Jakarta, Indonesia", "Digital banking")

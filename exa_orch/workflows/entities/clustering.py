@@ -19,7 +19,7 @@ from typing import Any
 from exa_orch.workflows.entities import families, glossary, heard_words, profiles
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
-from exa_orch.workflows.entities.listings import listing
+from exa_orch.workflows.entities.listings import listing, ticker_named
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     acronym,
@@ -89,7 +89,18 @@ def _keys(r: Record) -> set[str]:
     own.update(f"$:{x}" for x in {*r.listed, listing(r.site)} if x)
     # only fields that identify block: a state or a postcode is shared by thousands
     own.update(f"x:{k}:{v}" for k, v in r.facts.items() if v and FACT_WEIGHTS.get(k, 0.0) >= 3.0)
-    return own | _reading_keys(r)
+    return own | _reading_keys(r) | _ticker_keys(r)
+
+
+def _ticker_keys(r: Record) -> set[str]:
+    """A listing's page named by its ticker alone ("AGHOL", "TCHONG") and each site whose label
+    opens with the ticker's letter: `_one_sided` pairs the ticker's page with each such site, the
+    pairs profiles._by_ticker weighs (the ticker opens the label or writes its letters in order)."""
+    if r.kind == "person" or not r.name:
+        return set()
+    if ticker_named(r.name, r.site):
+        return {f"T:{r.name[0].lower()}"}
+    return {f"T:{r.site.label[:1]}"} if r.domain and r.site and not r.site.platform else set()
 
 
 # An employer or a trade shared by more records than this is too common to pair every name in
@@ -242,7 +253,7 @@ def _kept(key: str, members: list[int], cjk: set[int], abjad: set[int], heard: s
     another script, a person's consonants' key beside a name in a script `skeleton` compares
     (person_keys.block_keys), a company's heard words' key beside a name in Arabic, Hebrew,
     Cyrillic or Greek letters too (heard_words.heard_keys), never a key `_one_sided` reads."""
-    if key[:2] in ("q:", "m:", "w:"):
+    if key[:2] in ("q:", "m:", "w:", "T:"):
         return False
     if key[:2] in ("r:", "k:", "t:") and not cjk.intersection(members):
         return False
@@ -256,6 +267,7 @@ def _one_sided(records: Sequence[Record], keys: dict[str, list[int]]) -> Iterabl
     or two profiles; a person named by one word with each name it opens (`_single_name_keys`); a
     name in another script with each Latin name of one employer or trade (`_employer_keys`)."""
     pages = {r.index for r in records if r.site and r.site.platform}
+    tickers = {r.index for r in records if r.name and r.kind != "person" and ticker_named(r.name, r.site)}
     single = {r.index for r in records if r.kind == "person" and r.name and _single(r.name)}
     scripts = {r.index for r in records if r.name and not is_latin(r.name)}
     for key, members in keys.items():
@@ -265,6 +277,8 @@ def _one_sided(records: Sequence[Record], keys: dict[str, list[int]]) -> Iterabl
             yield from _pairs(members, scripts, apart=True)
         elif key[:2] == "m:":
             yield from _pairs(members, single, apart=False)
+        elif key[:2] == "T:":
+            yield from _pairs(members, tickers, apart=True)
 
 
 def _pairs(members: list[int], side: set[int], *, apart: bool) -> list[list[int]]:
