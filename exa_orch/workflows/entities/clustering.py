@@ -265,20 +265,21 @@ def _kept(key: str, members: list[int], cjk: set[int], abjad: set[int], heard: s
 def _one_sided(records: Sequence[Record], keys: dict[str, list[int]]) -> Iterable[list[int]]:
     """Blocks read as pairs with one side: a profile with each site (`_part_keys`), never two sites
     or two profiles; a person named by one word with each name it opens (`_single_name_keys`); a
-    name in another script with each Latin name of one employer or trade (`_employer_keys`)."""
-    pages = {r.index for r in records if r.site and r.site.platform}
-    tickers = {r.index for r in records if r.name and r.kind != "person" and ticker_named(r.name, r.site)}
-    single = {r.index for r in records if r.kind == "person" and r.name and _single(r.name)}
-    scripts = {r.index for r in records if r.name and not is_latin(r.name)}
+    name in another script with each Latin name of one employer or trade (`_employer_keys`); a
+    listing's page named by its ticker with each site (`_ticker_keys`)."""
+    sides = {  # a key's prefix -> (the side its blocks pair, the other side only those not of it)
+        "q:": ({r.index for r in records if r.site and r.site.platform}, True),
+        "w:": ({r.index for r in records if r.name and not is_latin(r.name)}, True),
+        "m:": ({r.index for r in records if r.kind == "person" and r.name and _single(r.name)}, False),
+        "T:": (
+            {r.index for r in records if r.kind != "person" and r.name and ticker_named(r.name, r.site)},
+            True,
+        ),
+    }
     for key, members in keys.items():
-        if key[:2] == "q:":
-            yield from _pairs(members, pages, apart=True)
-        elif key[:2] == "w:" and len(members) <= _MOST_BESIDE:
-            yield from _pairs(members, scripts, apart=True)
-        elif key[:2] == "m:":
-            yield from _pairs(members, single, apart=False)
-        elif key[:2] == "T:":
-            yield from _pairs(members, tickers, apart=True)
+        if key[:2] in sides and (key[:2] != "w:" or len(members) <= _MOST_BESIDE):
+            side, apart = sides[key[:2]]
+            yield from _pairs(members, side, apart=apart)
 
 
 def _pairs(members: list[int], side: set[int], *, apart: bool) -> list[list[int]]:
