@@ -166,6 +166,13 @@ def test_a_listing_page_named_by_its_ticker_alone_is_found_beside_its_site() -> 
     other = co("c", "Quelvara Foods", "https://www.quelvara.co.id/", "Jakarta, Indonesia", "Food")
     assert sorted(resolve([site, listed, other]).groups) == [[0, 1], [2]]
 
+    # and a quote page named otherwise, whose ticker of letters opens the site's label
+    site = co("a", "QRBank", "https://www.qrbank.com.vn/", "Hanoi, Vietnam", "Commercial banking")
+    url = "https://www.bloomberg.com/profile/company/QRB:VN"
+    quote = co("b", "Quoc Rong Commercial JSC", url, "Hanoi, Vietnam", "Commercial banking")
+    other = co("c", "Quelvara Foods", "https://www.quelvara.com.vn/", "Hanoi, Vietnam", "Food")
+    assert sorted(resolve([site, quote, other]).groups) == [[0, 1], [2]]
+
 
 def test_bank_before_a_bank_s_name_says_what_kind_of_body_it_is() -> None:
     """As Banco and Banque do: "PT Bank Qelv Tbk" is Qelv's article, the short name its site's."""

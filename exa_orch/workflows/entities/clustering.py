@@ -93,14 +93,23 @@ def _keys(r: Record) -> set[str]:
 
 
 def _ticker_keys(r: Record) -> set[str]:
-    """A listing's page named by its ticker alone ("AGHOL", "TCHONG") and each site whose label
-    opens with the ticker's letter: `_one_sided` pairs the ticker's page with each such site, the
-    pairs profiles._by_ticker weighs (the ticker opens the label or writes its letters in order)."""
+    """A listing's page named by its ticker alone ("AGHOL", "TCHONG") or quoting a ticker of letters
+    (VPB:VN), and each site whose label opens with the ticker's letter: `_one_sided` pairs the
+    ticker's page with each such site, the pairs profiles._by_ticker weighs (the ticker opens the
+    label or writes its letters in order)."""
     if r.kind == "person" or not r.name:
         return set()
-    if ticker_named(r.name, r.site):
-        return {f"T:{r.name[0].lower()}"}
+    if ticker := _ticker(r):
+        return {f"T:{ticker[:1]}"}
     return {f"T:{r.site.label[:1]}"} if r.domain and r.site and not r.site.platform else set()
+
+
+def _ticker(r: Record) -> str:
+    """The ticker a listing's page is named by or quotes ("aghol"; "vpb" at VPB:VN), "" for others."""
+    if r.kind != "person" and r.name and ticker_named(r.name, r.site):
+        return r.name.lower()
+    code = listing(r.site).partition(":")[2]
+    return code if code[:1].isalpha() else ""
 
 
 # An employer or a trade shared by more records than this is too common to pair every name in
@@ -271,10 +280,7 @@ def _one_sided(records: Sequence[Record], keys: dict[str, list[int]]) -> Iterabl
         "q:": ({r.index for r in records if r.site and r.site.platform}, True),
         "w:": ({r.index for r in records if r.name and not is_latin(r.name)}, True),
         "m:": ({r.index for r in records if r.kind == "person" and r.name and _single(r.name)}, False),
-        "T:": (
-            {r.index for r in records if r.kind != "person" and r.name and ticker_named(r.name, r.site)},
-            True,
-        ),
+        "T:": ({r.index for r in records if _ticker(r)}, True),
     }
     for key, members in keys.items():
         if key[:2] in sides and (key[:2] != "w:" or len(members) <= _MOST_BESIDE):
