@@ -97,11 +97,12 @@ def _ticker_keys(r: Record) -> set[str]:
     (VPB:VN), and each site whose label opens with the ticker's letter: `_one_sided` pairs the
     ticker's page with each such site, the pairs profiles._by_ticker weighs (the ticker opens the
     label or writes its letters in order)."""
-    if r.kind == "person" or not r.name:
-        return set()
     if ticker := _ticker(r):
         return {f"T:{ticker[:1]}"}
-    return {f"T:{r.site.label[:1]}"} if r.domain and r.site and not r.site.platform else set()
+    site = r.site
+    return (
+        {f"T:{site.label[:1]}"} if r.kind != "person" and r.domain and site and not site.platform else set()
+    )
 
 
 def _ticker(r: Record) -> str:

@@ -364,15 +364,6 @@ def sound_key(folded: str, *, read: bool = False) -> str:
     return re.sub(r"(.)\1+", r"\1", w)
 
 
-def latin_sound_keys(latin: str) -> set[str]:
-    """The `sound_key`s a name in Latin letters may be heard by in another script: as written and
-    as each of `_HEARD_AS` hears it, alone and together (Energy: 에너지, a soft g and a long vowel)."""
-    heard = {latin}
-    for said in _HEARD_AS:  # each alone and with the others (Energy Materials: 에너지머티리얼즈)
-        heard |= {re.sub(pattern, by, x) for x in heard for pattern, by in (said,)}
-    return {sound_key(x) for x in heard}
-
-
 # How `latin_sound_keys` hears a Latin name in another script, each tried with the ones before it:
 # a soft g (Germain: جيرمان, jyrmn); an r after a vowel, before a consonant or the end, a long vowel,
 # as kana and Hangul write it (FamilyMart: ファミリーマート; Enerbility: 에너빌리티); a plural's s sounded
@@ -384,6 +375,16 @@ _HEARD_AS = (
     (r"(?<=[aeiourlnmgdb])s\b", "z"),
     (r"t[sz]", "ch"),
 )
+
+
+def latin_sound_keys(latin: str) -> set[str]:
+    """The `sound_key`s a name in Latin letters may be heard by in another script: as written and
+    as `_HEARD_AS` hears it, each change alone and with the others (Energy: 에너지, a soft g and a
+    long vowel; Energy Materials: 에너지머티리얼즈, and a plural's z)."""
+    heard = {latin}
+    for pattern, by in _HEARD_AS:
+        heard |= {re.sub(pattern, by, x) for x in heard}
+    return {sound_key(x) for x in heard}
 
 
 def sounds_alike(read: str, latin: str) -> bool:
