@@ -466,8 +466,8 @@ def test_two_latin_names_sharing_a_first_word_are_not_paired_by_the_reading_key(
     a = entities.make(0, "a", "company", "Orion Confectionery", url="https://www.orionworld.com/")
     b = entities.make(1, "b", "company", "Orion Energy", url="https://www.orionenergy.com/")
     keys_a, keys_b = clustering._keys(a), clustering._keys(b)
-    # kept only beside a name in another script (r:, t:) or a profile (q:)
-    assert keys_a & keys_b == {"r:orion", "q:orion", "t:orion"}
+    # kept only beside a name in another script (r:, t:), a profile (q:) or a ticker's page (T:)
+    assert keys_a & keys_b == {"r:orion", "q:orion", "t:orion", "T:o"}
     assert list(clustering._blocks([a, b])) == []
     cjk = entities.make(1, "b", "company", "오리온", url="https://www.orionworld.com/")
     assert [0, 1] in list(clustering._blocks([a, cjk]))
