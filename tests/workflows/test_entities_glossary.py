@@ -1089,3 +1089,14 @@ def test_japanese_kana_long_vowels_and_a_reit_s_form(written: str, latin: str, a
 )  # fmt: skip
 def test_a_taiwanese_name_keeps_its_wade_giles_reading_in_english(latin: str, agree: bool) -> None:
     assert bool(glossary.agrees("德美實業", clean_name("德美實業"), latin, clean_name(latin))) is agree
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [("เมืองทองประกันชีวิต", "Muang Thong Life Assurance", True),  # a trade, and words heard
+     ("ปูนซิเมนต์กรุงเทพ", "Bangkok Cement", True),  # Krung Thep, Bangkok
+     ("ปูนซิเมนต์กรุงเทพ", "Bangkok Bank", False),  # another trade
+     ("เมืองทองประกันชีวิต", "Muang Thong Insurance", False)],  # life assurance is no insurance alone
+)  # fmt: skip
+def test_a_thai_company_s_words_of_trade_and_place_translate(written: str, latin: str, agree: bool) -> None:
+    assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) is agree

@@ -1,4 +1,5 @@
-"""Organisation names in Chinese characters, kana, Hangul or Arabic letters, translated word by word.
+"""Organisation names in Chinese characters, kana, Hangul, Thai or Arabic letters, translated word
+by word.
 
 A company's name in its own script and its English name are often a translation, not a reading:
 대한항공 is Korean Air, 中国银行 Bank of China, 京都大学 Kyoto University, 日本銀行 the Bank of
@@ -8,7 +9,8 @@ English words and those runs' readings, each used once, in any order:
 - a term is one of its English words or phrases ("航空": air, airlines, airways, aviation), or
   its reading, which a Chinese company's English name may keep (东方电气 / Dongfang Electric);
 - a run no term covers is its reading: Mandarin by anyascii ("恒瑞" hengrui), kana as romaji,
-  Hangul by sound ("롯데" / Lotte: scripts.sound_key), a Japanese family name in kanji as the
+  Hangul by sound ("롯데" / Lotte: scripts.sound_key), Thai by its consonants ("เมือง" / Muang:
+  consonants.skeletons, three at least), a Japanese family name in kanji as the
   names dataset reads it ("武田" takeda: japanese.py), or the initials of its syllables ("京东"
   jing dong / JD, as Chinese companies abbreviate);
 - "company" and "limited" may be left out on either side; a group or a holding company ("集团",
@@ -37,7 +39,7 @@ from typing import NamedTuple
 from rapidfuzz.distance import Levenshtein
 
 from exa_orch.workflows.entities import heard_words, spelled
-from exa_orch.workflows.entities.consonants import thai_agrees
+from exa_orch.workflows.entities.consonants import skeletons, thai_agrees
 from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.heard_words import content, without
 from exa_orch.workflows.entities.japanese import (
@@ -65,6 +67,7 @@ _LONGEST = max(len(t) for t in TERMS)
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")  # "SGホールディングス": kana and Latin letters
+_THAI = re.compile(r"[\u0e01-\u0e2e]")
 _LETTERS = "letters"  # a Segment of Latin letters spelled out in Hangul (spelled.py)
 
 
@@ -157,6 +160,9 @@ def _run_meets(run: Segment, word: str) -> bool:
     # (scripts.latin_sound_keys: 머티리얼즈 / materials, 솔루션즈 / solutions, 케미칼 / chemical)
     if _HANGUL.search(run.text) and len(said := sound_key(run.english[0], read=True)) >= 3:
         return any(said in latin_sound_keys(w) for w in _loanword_spellings(word))
+    if _THAI.search(run.text):  # a Thai word by its consonants, three at least (เมือง / Muang)
+        by_consonants = skeletons(run.text, word)
+        return len(sound_key(word)) >= 3 and by_consonants is not None and by_consonants[0] > 0
     return len(word) >= 4 and spells(run.text, word, company=True)
 
 
@@ -201,13 +207,15 @@ _GROUP = re.compile(r"集团|集團")
 def translates(
     written: str, latin: str, *, says_company: bool = False, corporation: bool = False
 ) -> str | None:
-    """How `written` (a name in Chinese characters, kana, Hangul or Arabic letters) translates to
+    """How `written` (a name in Chinese characters, kana, Hangul, Thai or Arabic letters) translates to
     `latin` (a cleaned Latin name, whose written name `says_company`: heard_words.says_company), or
     None (module docstring); `corporation`: the Latin name as written says "Corporation" and the
     other writes no joint-stock form, so its 集团 may be that corporation (`_GROUP`)."""
     if heard_words.table_of(written) is not None:  # Arabic, Hebrew, Cyrillic or Greek letters
         return heard_words.translate(written, latin, says_company=says_company)
-    if not (_HAN.search(written) or _HANGUL.search(written) or _KANA.search(written)):
+    if not (
+        _HAN.search(written) or _HANGUL.search(written) or _KANA.search(written) or _THAI.search(written)
+    ):
         return None
     segs = segments(written)
     words = tuple(content(latin))

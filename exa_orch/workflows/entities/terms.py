@@ -393,6 +393,34 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "신한": "shinhan",
         },
     ),
+    # Thai words of company names (Wiktionary, and the English names the companies publish:
+    # ธนาคารกรุงเทพ, Bangkok Bank; กรุงเทพประกันภัย, Bangkok Insurance; เมืองไทยประกันชีวิต, Muang Thai
+    # Life Assurance); a Thai name's other words are heard by their consonants (glossary._run_meets)
+    **_terms(
+        TRADE,
+        {
+            "ธนาคาร": "bank",
+            "ประกันภัย": "insurance",
+            "ประกันชีวิต": "life assurance|life insurance|life",
+            "ปูนซิเมนต์": "cement",
+            "โรงพยาบาล": "hospital",
+            "โรงแรม": "hotel|hotels",
+            "พลังงาน": "energy",
+            "ไฟฟ้า": "electricity|electric|power",
+            "หลักทรัพย์": "securities",
+        },
+    ),
+    **_terms(
+        WORD,
+        {
+            "กรุงเทพ กรุงเทพฯ กรุงเทพมหานคร": "bangkok",
+            "ไทย ประเทศไทย": "thai|thailand",
+            "แห่งประเทศไทย": "of thailand",
+            "สยาม": "siam",
+            "อิสลาม": "islamic",
+            "เครือ กลุ่ม": "group",
+        },
+    ),
 }
 
 
