@@ -780,3 +780,10 @@ def test_a_brands_page_on_its_parents_site_joins_a_site_whose_label_adds_to_or_s
     for label in ("corvalisgroupe-shop", "covalis", "cv"):
         page = co("a", "Corvalis", "https://www.halvard.com/brands/corvalis")
         assert not joined(page, co("b", "Corvalis", f"https://www.{label}.com/")), label
+
+
+def test_an_arabic_name_s_generations_in_another_order_are_another_person() -> None:
+    """سامي عبدالله رشيد is Sami, son of Abdullah; "Abdullah Sami Rashid" his son, of the same
+    consonants in another order: the person's own name opens both or they differ."""
+    assert name_evidence("سامي عبدالله رشيد", "Sami Abdullah Rashid")[0] > 0
+    assert name_evidence("عبدالله سامي رشيد", "Sami Abdullah Rashid")[0] < 0

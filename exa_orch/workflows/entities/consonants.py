@@ -316,7 +316,7 @@ def _read_skeletons(
         return differ
     if _one_consonant_astray(theirs, mine):
         return differ
-    if all(meets(s, mine) for s in theirs):
+    if all(meets(s, mine) for s in theirs) and not _lineage_reordered(script, theirs, mine):
         return (5.0 if len(mine) <= len(theirs) else 4.0, f"the consonants of {script} are those of {latin}")
     if _middle_left_out(theirs, mine):
         return (4.0, f"the consonants of {latin} are those of {script}, a middle name on one side")
@@ -375,6 +375,13 @@ def _one_consonant_astray(theirs: list[str], mine: list[str]) -> bool:
     if all(len(s) >= 2 for s in theirs):
         return False
     return len(theirs) != len(mine) or any(len(s) < 2 and s != m for s, m in zip(theirs, mine, strict=True))
+
+
+def _lineage_reordered(script: str, theirs: list[str], mine: list[str]) -> bool:
+    """An Arabic name of three words or more whose first (the person's own name) is not the Latin
+    name's first: its words in another order name another generation (صالح عبد الله كامل, Saleh son
+    of Abdullah, is not Abdullah Saleh Kamel, his son)."""
+    return bool(ARABIC_LETTERS.search(script)) and len(theirs) >= 3 and not meets(theirs[0], mine[:1])
 
 
 def _middle_left_out(theirs: list[str], mine: list[str]) -> bool:
