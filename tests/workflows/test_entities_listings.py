@@ -30,6 +30,11 @@ from tests.workflows.entity_items import co, weigh
      ("https://www.bloomberg.com/quote/QRST:VN", "vn:qrst"),
      ("https://www.bloomberg.com/quote/QRST*:MM", "mx:qrst"),  # Bloomberg's MM is Mexico's
      ("https://www.reuters.com/markets/companies/QRST.MX", "mx:qrst"),
+     ("https://www.reuters.com/markets/companies/600999.SS/", "cn:600999"),  # Shanghai's after a dot
+     ("https://www.sse.com.cn/assortment/stock/list/info/company/index.shtml?COMPANY_CODE=600999", "cn:600999"),
+     ("https://www.cninfo.com.cn/new/disclosure/stock?stockCode=000999&orgId=gssz0000999", "cn:999"),
+     ("https://quote.eastmoney.com/sz000999.html", "cn:999"),
+     ("https://www.bloomberg.com/profile/company/QRST:SS", "se:qrst"),  # Stockholm's after a colon
      ("https://www.bloomberg.com/quote/QRST:DH", ""),  # Dubai's on Bloomberg, Dhaka's on Reuters
      ("https://www.bloomberg.com/quote/QRST:XX", ""),  # a market the table does not know
      ("https://www.bloomberg.com/news/articles/2024-01-01/qrst", ""),  # an article, no quote
@@ -244,3 +249,34 @@ def test_mubasher_s_gulf_markets_are_read_with_their_own_codes() -> None:
     assert kw == listing(page_site("https://www.reuters.com/markets/companies/QRST.KW/", "Qrst")) == "kw:qrst"
     assert listing(page_site("https://www.mubasher.info/markets/EGX/stocks/QRST", "Qrst")) == "eg:qrst"
     assert listing(page_site("https://www.mubasher.info/markets/TDWL/stocks/4001", "Qrst")) == "sa:4001"
+
+
+@pytest.mark.parametrize(
+    ("own", "text", "said"),
+    [("湖南韦宁钢铁股份有限公司", "韦宁钢铁（000999）旗下拥有三家钢厂。", {"cn:999"}),  # its province left out
+     ("南方韦网储能股份有限公司", "南网储能(600999)是一家储能企业。", {"cn:600999"}),  # in order from its first
+     ("大唐韦宁电力股份有限公司", "公司简称韦宁电力(600999)。", set()),  # a run longer than the name
+     ("华宁电力股份有限公司", "上市公司国宁电力(600999)。", set()),  # another's name ends as it does
+     ("中国韦宁集团有限公司", "集团旗下上市公司中国韦宁(600999)。", set()),  # the group's listed unit
+     ("中国石油化工股份有限公司", "中石油(601999)", set()),  # three characters in order: PetroChina's
+     ("韦宁钢铁股份有限公司", "韦宁钢铁(000999)，其子公司韦宁钢铁(000998)", set()),  # two: which?
+     ("한국韦宁철강", "한국韦宁철강(104999)", {"kr:104999"})],  # Hangul's codes are Korea's
+)  # fmt: skip
+def test_a_short_name_before_a_bracketed_code_names_the_page_s_own_listing(
+    own: str, text: str, said: set[str]
+) -> None:
+    assert named([text], own) == said
+
+
+def test_a_chinese_company_s_site_citing_its_short_name_and_code_is_its_quote_page() -> None:
+    site = co("a", "湖南韦宁钢铁股份有限公司", "https://www.weining-steel.cn/", "Changsha, Hunan, China", "Steel",
+              "韦宁钢铁（000999）旗下拥有三家钢厂。")  # fmt: skip
+    quote = co(
+        "b", "韦宁钢铁", "https://quote.eastmoney.com/sz000999.html", "Changsha, Hunan, China", "Steel"
+    )
+    other = co(
+        "c", "韦宁特钢", "https://quote.eastmoney.com/sz000998.html", "Changsha, Hunan, China", "Steel"
+    )
+    assert weigh(site, quote).joins
+    assert not weigh(site, other).joins
+    assert len(resolve([site, quote, other]).groups) == 2

@@ -12,12 +12,14 @@ from functools import lru_cache
 from urllib.parse import parse_qs
 
 from exa_orch.workflows.entities.hosts import host_row, ticker_host
+from exa_orch.workflows.entities.script_forms import CJK_FORMS
 from exa_orch.workflows.entities.sites import Site
 
 # An exchange's suffix after a ticker, as Bloomberg (137:HK), Reuters and Yahoo (0137.HK) write it
 # -> its market. Source: Bloomberg's and Refinitiv's (RIC) exchange codes; a suffix the two use for
-# two markets ("SS": Stockholm and Shanghai; "DH": Dubai and Dhaka; "CN": Canada and Colombia;
-# "MC": Casablanca and Madrid, read as Madrid) is left out. Bloomberg's MM is Mexico's, RM Russia's.
+# two markets ("DH": Dubai and Dhaka; "CN": Canada and Colombia; "MC": Casablanca and Madrid, read
+# as Madrid) is left out, but for "SS", which the separator tells apart (`_AFTER_DOT`). Bloomberg's
+# MM is Mexico's, RM Russia's.
 _SUFFIX = {
     "hk": "hk", "tt": "tw", "tw": "tw", "two": "tw", "jp": "jp", "t": "jp", "ks": "kr", "kq": "kr",
     "tb": "th", "bk": "th", "ij": "id", "jk": "id", "rm": "ru", "mm": "mx", "mx": "mx", "pa": "pk",
@@ -33,10 +35,14 @@ _SUFFIX = {
     "st": "se", "dc": "dk", "co": "dk", "fh": "fi", "he": "fi", "na": "nl", "as": "nl", "sw": "sw",
     "s": "sw", "bb": "be", "br": "be", "av": "at", "vi": "at", "pl": "pt", "ls": "pt", "to": "ca",
 }  # fmt: skip
+# Suffixes Reuters and Yahoo write after a dot for another market than Bloomberg's after a colon:
+# Shanghai's 600010.SS, Stockholm's SOBI:SS (Bloomberg writes Shanghai's CH, Refinitiv Stockholm's ST)
+_AFTER_DOT = {"ss": "cn"}
+_AFTER_COLON = {"ss": "se"}
 _NUMBERED = frozenset({"hk", "tw", "jp", "kr", "cn", "sa"})  # codes of digits, written with zeros or not
 _QUOTE_HOSTS = ("bloomberg.com", "reuters.com", "finance.yahoo.com", "cnbc.com")
 _SUFFIXED = re.compile(
-    r"/(?:quote|profile/company|markets/companies|quotes)/([a-z0-9&\-*]+)[:.]([a-z]{1,3})$"
+    r"/(?:quote|profile/company|markets/companies|quotes)/([a-z0-9&\-*]+)([:.])([a-z]{1,3})$"
 )
 # An exchange's or a market-data site's own quote page: host -> where its code is (a host of
 # several markets has a row for each)
@@ -53,6 +59,8 @@ _OWN = (
     ("dps.psx.com.pk", "pk", "path", r"/company/([a-z0-9]+)"),
     ("saudiexchange.sa", "sa", "query", "companysymbol"),
     ("quote.eastmoney.com", "cn", "path", r"/(?:sh|sz)(\d{6})"),
+    ("sse.com.cn", "cn", "query", "company_code"),  # Shanghai's exchange
+    ("cninfo.com.cn", "cn", "query", "stockcode"),  # the disclosure site of Shenzhen's and Shanghai's
     ("kabutan.jp", "jp", "query", "code"),
     ("finance.yahoo.co.jp", "jp", "path", r"/quote/(\d+)\.t"),
     ("cse.lk", "lk", "query", "symbol"),
@@ -82,7 +90,8 @@ def listing(site: Site | None) -> str:
     host, path = site.host, site.path.rstrip("/")
     if host.endswith(_QUOTE_HOSTS):
         found = _SUFFIXED.search(path)
-        return _code(_SUFFIX[found.group(2)], found.group(1)) if found and found.group(2) in _SUFFIX else ""
+        market = _market(found.group(3), found.group(2)) if found else ""
+        return _code(market, found.group(1)) if found and market else ""
     query = {k.lower(): v for k, v in parse_qs(site.query).items()}
     for own, market, where, key in _OWN:
         if host == own or host.endswith("." + own):
@@ -93,13 +102,18 @@ def listing(site: Site | None) -> str:
     return ""
 
 
+def _market(suffix: str, separator: str) -> str:
+    """The market a ticker's suffix names after `separator` ("." or ":"), or "" for none known."""
+    return (_AFTER_DOT if separator == "." else _AFTER_COLON).get(suffix) or _SUFFIX.get(suffix, "")
+
+
 def _code(market: str, code: str) -> str:
     """`market:code`, a code of digits without its leading zeros (00137, 137), a Colombo board's
     suffix dropped (TJL.N0000, TJL), a Mexican series' star too (HERDEZ*, HERDEZ)."""
     code = code.partition(".")[0] if market == "lk" else code.rstrip("*")
     if market in _NUMBERED and code.isdigit():
         code = str(int(code))
-    return f"{market}:{code}" if code else ""
+    return f"{market}:{code}" if code and market else ""
 
 
 # A page's own words naming a listing: a ticker with its exchange's suffix ("1093.HK",
@@ -134,16 +148,61 @@ _CJK_CODE = re.compile(
 )
 
 
-def named(texts: list[str]) -> frozenset[str]:
+# A stock's short name and its code of six digits in brackets, as Chinese and Korean text cite a
+# listing ("华菱钢铁（000932）", "한국철강(104700)"): Shanghai's, Shenzhen's or Beijing's in Chinese
+# characters, Korea's in Hangul. The page's own only when the short name is its name's (`_short_of`).
+_SHORT_CODE = re.compile(r"([\u4e00-\u9fff\uac00-\ud7a3]{2,})\s*[（(]\s*(\d{6})\s*[)）]")
+_HANGUL = re.compile(r"[\uac00-\ud7a3]")
+# Words a group's name says that its listed unit's short name does not: 中国船舶 (600150) is the
+# listed arm of 中国船舶集团, not the group
+_GROUP_WORDS = ("集团", "集團", "控股", "그룹", "지주")
+
+
+def _short_of(run: str, own: str) -> bool:
+    """The characters before a bracketed code (`run`) end with a short name of `own` (a company's
+    name in CJK script, its legal form left out), three characters or more, the group's word kept
+    (`_GROUP_WORDS`): the whole run, standing in `own` after other words (湖南华菱钢铁: 华菱钢铁, its
+    province left out; not its first words alone, 中国石油 of 中国石油化工), or `own`'s characters
+    in order from its first, four or more, not together (南网储能 of 南方电网储能; 中远海特 of 中远海运特种运输;
+    not 中石油, which 中国石油化工 writes too)."""
+    for at in range(max(0, len(run) - 8), len(run) - 2):  # the longest ending first
+        short = run[at:]
+        if short == own:
+            return True
+        if any(w in own and w not in short for w in _GROUP_WORDS) or short[0] != own[0] and at:
+            continue
+        rest = iter(own[1:])
+        in_order = (
+            len(short) >= 4
+            and short[0] == own[0]
+            and short not in own
+            and all(ch in rest for ch in short[1:])
+        )
+        if in_order or (not at and short in own[1:]):
+            return True
+    return False
+
+
+def _own_codes(text: str, own: str) -> set[str]:
+    """`_SHORT_CODE`'s listings of `own`'s short names in `text`; none when it cites two (a page
+    comparing companies: 中石油 may be PetroChina's in a page on 中国石化's)."""
+    codes = {
+        _code("kr" if _HANGUL.search(run) else "cn", code)
+        for run, code in _SHORT_CODE.findall(text)
+        if _short_of(run, own)
+    }
+    return codes if len(codes) == 1 else set()
+
+
+def named(texts: list[str], own: str = "") -> frozenset[str]:
     """The listings (`listing`'s "market:code") a page's own words name: see `_SUFFIXED_CODE`,
-    `_EXCHANGE_CODE`, `_CJK_CODE`."""
+    `_EXCHANGE_CODE`, `_CJK_CODE`, and `_SHORT_CODE` by the page's company's name `own`."""
     out = set()
+    mine = re.sub(r"\s", "", CJK_FORMS.sub("", own))
     for text in texts:
-        out |= {
-            _code(_SUFFIX[s.lower()], c.lower())
-            for c, s in _SUFFIXED_CODE.findall(text)
-            if s.lower() in _SUFFIX
-        }
+        if mine:
+            out |= _own_codes(text, mine)
+        out |= {_code(_market(s.lower(), "."), c.lower()) for c, s in _SUFFIXED_CODE.findall(text)}
         out |= {_code(_EXCHANGES[x.lower()], c.lower()) for x, c in _EXCHANGE_CODE.findall(text)}
         out |= {_code(_CJK_MARKET[x], c) for x, c in _CJK_CODE.findall(text)}
     return frozenset(out - {""})

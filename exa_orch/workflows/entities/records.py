@@ -471,7 +471,7 @@ def record(index: int, item: Json) -> Record:
         rec.publisher = about.publisher(texts)
         rec.holding = any(cues.HOLDING.search(t) for t in texts)
         rec.written_forms = asides.written_forms(texts, rec.name or "")
-        rec.listed = listings.named(_prose(props))
+        rec.listed = listings.named(_prose(props), rec.name or "")
     _title(rec, _str(props.get("url")))
     rec.alias_domains.pop(rec.domain, None)
     rec.mentions = frozenset(
