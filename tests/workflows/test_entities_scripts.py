@@ -41,6 +41,27 @@ def test_names_that_share_few_consonants_or_differ_do_not_sound_alike() -> None:
     assert sounds_alike("red cilij emtrtenmemt", "red chillies entertainment")
 
 
+def test_two_names_one_consonant_apart_sound_alike_only_where_it_is_added_or_near() -> None:
+    """One consonant more (a plural), or a near one (व read v, bank's b heard p), is one name
+    heard twice; one consonant for another unlike it (s / r) is another name."""
+    assert sounds_alike("korvelvanka", "korvelbank")  # krbrbnk / krbrpnk: b and p
+    assert sounds_alike("tarvisbanks", "tarvisbank")  # a consonant more
+    assert not sounds_alike("tarvisbank", "tarvirbank")  # trbspnk / trbrpnk: s and r
+
+
+def test_a_run_of_chinese_characters_is_no_latin_word_of_far_fewer_syllables() -> None:
+    """何作金庫 (hezuojinku, four syllables) shares its consonants (j n k) with "Chung Hwa", two: a
+    reading sounds as the Latin word only with about as many syllables (澜思, lansi / Lanse)."""
+    from exa_orch.workflows.entities.glossary import agrees
+
+    for written, latin, alike in (
+        ("何作金庫銀行", "Chung Hwa Bank", False),
+        ("澜思科技", "Lanse Technology", True),
+    ):
+        said = agrees(written, names.clean_name(written), latin, names.clean_name(latin))
+        assert bool(said) is alike, latin
+
+
 def test_a_company_page_in_katakana_joins_the_companys_own_site() -> None:
     own = co("a", "Bridgestone", "https://www.bridgestone.com/", "Tokyo, Japan", "Tires")
     ja = co("b", "ブリヂストン", "https://ja.wikipedia.org/wiki/ブリヂストン", "Tokyo, Japan", "Tires")

@@ -417,6 +417,26 @@ def test_the_group_a_company_heads_under_its_own_name_is_not_another_company() -
     assert entities.record(0, ab).owned == {}
 
 
+def test_a_unit_whose_name_adds_a_word_of_its_own_to_its_parent_s_is_another_company() -> None:
+    """ "AS Kelvora Group is the parent company of AS Kelvora Pank": the bank, its legal form before
+    its name, is not the group's own name ("Pank" is no designator), so the two stay apart."""
+    group = co("a", "Kelvora Group", "https://investor.kelvora.ee/en/",
+               desc="AS Kelvora Group is the parent company of AS Kelvora Pank and Kelvora Kindlustus.")  # fmt: skip
+    bank = co("b", "Kelvora Pank", "https://www.kelvora.ee/en")
+    assert "kelvora pank" in entities.record(0, group).owned
+    assert any("it owns" in r for r in compare(group, bank).against)
+    assert not joined(group, bank)
+
+
+def test_a_short_word_beside_a_designator_alone_is_no_shortened_name() -> None:
+    """An exchange's list shortens words ("Mapletree Log Tr"), but two letters beside "Bank" are a
+    name of their own: QV Bank is not Quorvale Bank."""
+    from exa_orch.workflows.entities.names import names_agree
+
+    assert names_agree("qv bank", "quorvale bank") is None
+    assert names_agree("quorvale log tr", "quorvale logistics trust") == "abbreviation"
+
+
 # 17. employers in two languages -----------------------------------------------------------------
 
 

@@ -151,7 +151,11 @@ def _run_meets(run: Segment, word: str) -> bool:
     if _KANA.search(run.text) and latin_key(word) in {latin_key(r) for r in run.english}:
         return True
     sounds = sound_key(word)
-    if len(sounds) >= 3 and any(sound_key(r, read=True) == sounds for r in run.english):
+    if (
+        len(sounds) >= 3
+        and _syllables_fit(run, word)
+        and any(sound_key(r, read=True) == sounds for r in run.english)
+    ):
         return True
     kana = heard_katakana(run.text)
     if kana and len(kana) >= 3 and kana in {heard(w) for w in _loanword_spellings(word)}:
@@ -164,6 +168,12 @@ def _run_meets(run: Segment, word: str) -> bool:
         by_consonants = skeletons(run.text, word)
         return len(sound_key(word)) >= 3 and by_consonants is not None and by_consonants[0] > 0
     return len(word) >= 4 and spells(run.text, word, company=True)
+
+
+def _syllables_fit(run: Segment, word: str) -> bool:
+    """A run of Chinese characters, a syllable each, heard as a Latin word of about as many (one
+    more at most: 蓝思 / Lens): 合作金庫, four, is no "changhwa", two, whose consonants it shares."""
+    return not _HAN.search(run.text) or len(run.text) <= len(re.findall(r"[aeiouy]+", word)) + 1
 
 
 def _loanword_spellings(word: str) -> set[str]:

@@ -391,7 +391,7 @@ def _written_otherwise(a: str, b: str) -> str | None:
     wa, wb = a.split(), b.split()
     if _abbreviation(a, b) or _abbreviation(b, a) or _abbreviated_part(wa, wb) or _abbreviated_part(wb, wa):
         return "abbreviation"
-    if words_shortened(wa, wb):
+    if words_shortened(wa, wb, DESIGNATORS):
         return "abbreviation"  # an exchange's list: "Mapletree Log Tr"
     if len(wa) >= 2 and _in_english(wa) == _in_english(wb) and set(wa) != set(wb):
         return IN_TWO_LANGUAGES  # "Instituto Butantan" / "Butantan Institute"

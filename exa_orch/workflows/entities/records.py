@@ -37,6 +37,7 @@ from exa_orch.workflows.entities import (
 )
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.names import (
+    ONE_NAME,
     acronym,
     clean_name,
     core_name,
@@ -288,6 +289,17 @@ def _other_names(rec: Record, text: str, person: bool) -> None:
                 rec.alias_forms.setdefault(alias, forms)
 
 
+# Legal forms Baltic, Nordic and Russian names open with, which clean_name keeps (AS Roma, AB Foods):
+# a child a parent names is read without them
+_OPENING_FORMS = frozenset("as ab uab sia oao zao pao ooo".split())
+
+
+def _unopened(name: str) -> str:
+    """A cleaned name without a legal form of `_OPENING_FORMS` before it ("ab volvo" -> "volvo")."""
+    first, _, rest = name.partition(" ")
+    return rest if first in _OPENING_FORMS and rest else name
+
+
 def _children(rec: Record, text: str) -> None:
     """The companies `text` says the record owns or spun off (cues.CHILD_CUES, cues.cjk_children)."""
     named = [
@@ -297,9 +309,11 @@ def _children(rec: Record, text: str) -> None:
         for part in re.split(r",\s*|\s+and\s+|\s*&\s*", m.group(1).strip())
     ]
     for part, at in [*named, *cues.cjk_children(text)]:
-        child = clean_name(part) if part else ""
-        # "AB Volvo, the parent company of the Volvo Group": the group it heads is its own
-        if child and child != rec.clean and not names_agree(core_name(child), rec.core):
+        child = _unopened(clean_name(part) if part else "")  # "the parent company of AS LHV Pank"
+        # "AB Volvo, the parent company of the Volvo Group": the group it heads is its own; not
+        # "LHV Group, the parent company of LHV Pank": a name adding a word of its own is another's
+        agree = names_agree(core_name(child), _unopened(rec.core)) if child else None
+        if child and child != rec.clean and not (agree in ONE_NAME or agree and core_name(child) != child):
             rec.owned.setdefault(child, _sentence(text, at))
 
 

@@ -387,10 +387,24 @@ def latin_sound_keys(latin: str) -> set[str]:
     return {sound_key(x) for x in heard}
 
 
+# Consonants one script's letter is read as where another's is (व v / b, ch / s / k, 陈 chen / Tan,
+# a nasal's place): one of them for the other is the same name heard twice
+_NEAR = ("bp", "mn", "jkst")
+
+
+def _near(x: str, y: str) -> bool:
+    """Two sound keys one edit apart where that edit adds or drops a consonant, or puts one for a
+    near one (`_NEAR`): سندھ بینک (Sindh Bank, sntpnk) is no Soneri Bank (snrpnk)."""
+    if len(x) != len(y):
+        return True
+    p, q = next((p, q) for p, q in zip(x, y, strict=True) if p != q)
+    return any(p in near and q in near for near in _NEAR)
+
+
 def sounds_alike(read: str, latin: str) -> bool:
     """A name read out of another script (folded) and one in Latin letters sound alike: their
-    `sound_key`s are equal, four consonants at least, or differ in one of six or more (a plural,
-    a consonant a script adds: "productions" / プロダクション); the Latin name heard each way
+    `sound_key`s are equal, four consonants at least, or differ in one of six or more (a plural, a
+    consonant a script adds: "productions" / プロダクション; a near one, `_near`); the Latin name heard each way
     `latin_sound_keys` hears it."""
     x = sound_key(read, read=True)
     for y in latin_sound_keys(latin):
@@ -400,6 +414,6 @@ def sounds_alike(read: str, latin: str) -> bool:
             return True
         from rapidfuzz.distance import Levenshtein  # on first use, as evidence.py does
 
-        if min(len(x), len(y)) >= 6 and Levenshtein.distance(x, y, score_cutoff=1) <= 1:
+        if min(len(x), len(y)) >= 6 and Levenshtein.distance(x, y, score_cutoff=1) <= 1 and _near(x, y):
             return True
     return False

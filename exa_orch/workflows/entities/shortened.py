@@ -24,14 +24,14 @@ def _shortens(short: str, whole: str) -> bool:
     return all(letter in rest for letter in short[1:])
 
 
-def words_shortened(x: list[str], y: list[str]) -> bool:
+def words_shortened(x: list[str], y: list[str], generic: frozenset[str] = frozenset()) -> bool:
     """`x` and `y`, as many words each, alike word by word, one of each pair the other shortened
-    (`_shortens`), a word of four letters or more written whole on both sides: "mapletree log tr" /
-    "mapletree logistics trust", "ali health" / "alibaba health". Never one word: "Proj" alone is
-    too many names' start."""
+    (`_shortens`), a word of four letters or more written whole on both sides, not one of `generic`
+    (ME Bank is no shortened Macquarie Bank): "mapletree log tr" / "mapletree logistics trust",
+    "ali health" / "alibaba health". Never one word: "Proj" alone is too many names' start."""
     if len(x) != len(y) or len(x) < 2 or x == y:
         return False
     whole = [p for p, q in zip(x, y, strict=True) if p == q]
-    if not any(len(w) >= 4 for w in whole):
+    if not any(len(w) >= 4 and w not in generic for w in whole):
         return False
     return all(p == q or _shortens(p, q) or _shortens(q, p) for p, q in zip(x, y, strict=True))
