@@ -437,6 +437,19 @@ def test_a_short_word_beside_a_designator_alone_is_no_shortened_name() -> None:
     assert names_agree("quorvale log tr", "quorvale logistics trust") == "abbreviation"
 
 
+@pytest.mark.parametrize(
+    ("short", "long_", "one"),
+    [("quorvale armenia", "quorvale bank armenia", True),  # "Bank" written inside: one name
+     ("quorvale chartered nigeria", "quorvale chartered bank nigeria", True),
+     ("quorvale chartered", "quorvale chartered bank", False),  # after it: the group's bank
+     ("quorvale", "quorvale bank", False)],  # one word: too many companies' first word
+)  # fmt: skip
+def test_a_designator_written_inside_a_name_leaves_it_one_name(short: str, long_: str, one: bool) -> None:
+    from exa_orch.workflows.entities.names import ONE_NAME, names_agree
+
+    assert (names_agree(short, long_) in ONE_NAME) is one
+
+
 # 17. employers in two languages -----------------------------------------------------------------
 
 

@@ -332,8 +332,10 @@ IN_TWO_LANGUAGES = "one institution's name in two languages"
 UMLAUTS_WRITTEN_OUT = "equal names but for umlauts written out"
 _WRITTEN_OUT = re.compile(r"(?<=[aou])e")
 
+DESIGNATOR_INSIDE = "equal names but for a designator inside"
 ONE_NAME = (
     "equal names",
+    DESIGNATOR_INSIDE,
     "abbreviation",
     "equal names but for spaces",
     UMLAUTS_WRITTEN_OUT,
@@ -341,6 +343,18 @@ ONE_NAME = (
     JOINING_WORD,
     IN_TWO_LANGUAGES,
 )
+
+
+def _designator_inside(short: list[str], long_: list[str]) -> bool:
+    """`long_` is `short` with designators written between its words ("hsbc bank armenia" / "hsbc
+    armenia"), not after them: "Standard Chartered Bank" is the group's bank, not "Standard Chartered"."""
+    inside = long_[1:-1]
+    return (
+        long_[-1] == short[-1]
+        and long_[0] == short[0]
+        and [w for w in long_ if w not in DESIGNATORS or w in short] == short
+        and any(w in DESIGNATORS for w in inside)
+    )
 
 
 def _in_english(ws: list[str]) -> list[str]:
@@ -362,6 +376,8 @@ def names_agree(a: str, b: str) -> str | None:
     short, long_ = (wa, wb) if len(wa) <= len(wb) else (wb, wa)
     if long_[: len(short)] == short:
         return "one name extends the other"
+    if len(short) >= 2 and _designator_inside(short, long_):
+        return DESIGNATOR_INSIDE
     if set(short) <= set(long_) or set(core_name(" ".join(short)).split()) <= set(long_):
         return "one name's words are within the other's"
     return _written_otherwise(a, b)
