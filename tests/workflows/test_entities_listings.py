@@ -280,3 +280,22 @@ def test_a_chinese_company_s_site_citing_its_short_name_and_code_is_its_quote_pa
     assert weigh(site, quote).joins
     assert not weigh(site, other).joins
     assert len(resolve([site, quote, other]).groups) == 2
+
+
+@pytest.mark.parametrize(
+    ("site", "joins"), [("https://www.t-kurobane.co.jp/", True), ("https://www.s-kurobane.co.jp/", False)]
+)
+def test_a_quote_page_named_as_the_site_s_hyphenated_label_is_the_site_s_company(
+    site: str, joins: bool
+) -> None:
+    """ "T Kurobane Co Ltd" is t-kurobane.co.jp's label run together: the company whose home page is
+    in Japanese (黒羽香料), which shares no letter with it."""
+    own = co("a", "黒羽香料", site, "Tokyo, Japan", "Flavors and fragrances")
+    quote = co(
+        "b",
+        "T Kurobane Co Ltd",
+        "https://www.bloomberg.com/quote/4999:JP",
+        "Tokyo, Japan",
+        "Flavors and fragrances",
+    )
+    assert weigh(own, quote).joins is joins

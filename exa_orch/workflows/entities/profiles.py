@@ -113,13 +113,13 @@ def _site_named(page: Record, own: Record) -> str | None:
     # the site's label names its owner: a page deep in it under another name (aholddelhaize.com/
     # brands/albert-heijn) is about a unit, not the owner the profile is
     owners_page = not own.site.path or names_agree(own.clean, own.site.label) in ONE_NAME
-    slug, where = _slug(page), _where(page)
-    if slug and slug in (own.site.label.replace("-", ""), stem(own.site.label)) and owners_page:
+    slug, where, label = _slug(page), _where(page), own.site.label.replace("-", "")
+    if slug and slug in (label, stem(own.site.label)) and owners_page:
         return f"the profile {where} is the site's label"
     if len(slug) >= 3 and slug == own.clean.replace(" ", ""):
         return f"the profile {where} is {own.name}'s name"
-    if len(page.clean) >= 3 and page.clean.replace(" ", "") == own.site.label and owners_page:
-        return f"{page.name} is the site's label, {own.site.label}"  # "3DS" / 3ds.com
+    if len(page.clean) >= 3 and page.clean.replace(" ", "") == label and owners_page:
+        return f"{page.name} is the site's label, {own.site.label}"  # "3DS" / 3ds.com, t-hasegawa
     if ticker := _by_ticker(page, own, slug, owners_page):
         return ticker
     if page.publisher and names_agree(page.publisher, own.clean) in ONE_NAME:
