@@ -513,6 +513,20 @@ def test_a_heard_name_must_account_for_every_word(written: str, latin: str) -> N
     assert glossary.agrees(written, clean_name(written), latin.title(), latin) is None
 
 
+@pytest.mark.parametrize(
+    ("written", "agree"),
+    [("دار الفرسان للتطوير العقاري", True),  # its trade words ("real estate development") unsaid
+     ("دار الفرسان القابضة", False),  # a holding company of the brand: another company
+     ("دار الفرسان السعودية", False),  # its country: another company of the brand
+     ("بنك وربة للاستثمار", False)],  # three consonants heard: too few to leave words unsaid beside
+)  # fmt: skip
+def test_a_brand_heard_alike_leaves_its_trade_words_unsaid_in_its_latin_name(
+    written: str, agree: bool
+) -> None:
+    latin = "dar al forsan" if "الفرسان" in written else "warba"
+    assert bool(glossary.agrees(written, clean_name(written), latin.title(), latin)) is agree
+
+
 def test_a_bank_in_arabic_letters_joins_its_english_site() -> None:
     own = co("a", "Warba Bank", "https://www.warbabank.com/en", "Kuwait City, Kuwait", "Banking")
     ar = co("b", "بنك وربة", "https://ar.wikipedia.org/wiki/بنك_وربة", "Kuwait City, Kuwait", "Banking")

@@ -21,6 +21,7 @@ import unicodedata
 from collections.abc import Iterator
 
 from exa_orch.workflows.entities.consonants import consonant_letters, meets, soft_g
+from exa_orch.workflows.entities.countries import country_named, is_place
 from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin
 from exa_orch.workflows.entities.scripts import skeleton
 from exa_orch.workflows.entities.word_tables import (
@@ -162,7 +163,7 @@ def _heard_match(
         return None
     arabic = table is ARABIC  # a soft g as Arabic letters write it (consonants.soft_g)
     left = tuple(soft_g(w) if arabic else w for w in content(latin) if w not in _LATIN_ARTICLES)
-    if _abjad_match(tuple(parts), left, consonants >= 5):
+    if _abjad_match(tuple(parts), left, consonants >= 5, unsaid=consonants >= 4):
         return f"{written} translates and sounds as {latin}"
     return None
 
@@ -225,23 +226,38 @@ def _heard(word: str, table: dict[str, tuple[str, ...]]) -> frozenset[str]:
 
 
 def _abjad_match(
-    parts: tuple[tuple[str, ...] | frozenset[str], ...], left: tuple[str, ...], branded: bool
+    parts: tuple[tuple[str, ...] | frozenset[str], ...], left: tuple[str, ...], branded: bool, *, unsaid: bool
 ) -> bool:
     """Whether `parts` (a term's renderings, or a heard word's consonants) account for exactly the
-    Latin words `left` (`branded`: but designators), by backtracking."""
+    Latin words `left` (`branded`: but designators; `unsaid`: but trade words the Latin name leaves
+    out, `_trade_only`), by backtracking."""
     if not parts:
         return all(branded and w in DESIGNATORS for w in left)
     part, rest = parts[0], parts[1:]
     if isinstance(part, frozenset):
         return any(
-            _abjad_match(rest, left[:k] + left[k + 1 :], branded)
+            _abjad_match(rest, left[:k] + left[k + 1 :], branded, unsaid=unsaid)
             for k, w in enumerate(left)
             if any(_heard_as(s, skeleton(w)) for s in part)
         )
     return any(
-        (remaining := without(phrase, left)) is not None and _abjad_match(rest, remaining, branded)
+        (remaining := without(phrase, left)) is not None
+        and _abjad_match(rest, remaining, branded, unsaid=unsaid)
         for phrase in part
-    )
+    ) or (unsaid and _trade_only(part) and _abjad_match(rest, left, branded, unsaid=unsaid))
+
+
+# Words a rendering says that tell one company of a brand from another: its group or holding
+# company, its nation (شركة مبادلة للاستثمار is Mubadala; مجموعة صافولا is not Savola Foods)
+_TELLING = frozenset("group groupe holding holdings national international arab islamic".split())
+
+
+def _trade_only(part: tuple[str, ...]) -> bool:
+    """A term's renderings that say a trade alone ("investment", "real estate"), which a Latin name
+    leaves out beside a brand heard alike (دار الأركان للتطوير العقاري / Dar Al Arkan): no word of
+    `_TELLING`, no place."""
+    said = {w for phrase in part for w in content(phrase)}
+    return bool(said) and not any(w in _TELLING or is_place(w) or country_named(w) for w in said)
 
 
 # Consonants scripts write for one another's (a p for a b, a j for a g): one may stand for the other
