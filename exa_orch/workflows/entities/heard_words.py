@@ -158,11 +158,18 @@ def _heard_match(
     Mizrahi Tefahot Bank), the heard words saying enough (`_heard_enough`)."""
     # a word of no consonant ("и", and) says nothing heard
     parts = [p for p in (table.get(w) or _heard(w, table) for w in words) if p]
-    consonants = sum(min(map(len, p)) for p in parts if isinstance(p, frozenset))
-    if not _heard_enough(parts, consonants, says_company):
-        return None
     arabic = table is ARABIC  # a soft g as Arabic letters write it (consonants.soft_g)
     left = tuple(soft_g(w) if arabic else w for w in content(latin) if w not in _LATIN_ARTICLES)
+    # a word's shortest reading, or the one a Latin word writes whole (الإنماء, "lnm" with its
+    # article, as "Alinma" runs the article into the name)
+    spelled = {skeleton(w) for w in left}
+    consonants = sum(
+        max((len(s) for s in p if s in spelled), default=min(map(len, p)))
+        for p in parts
+        if isinstance(p, frozenset)
+    )
+    if not _heard_enough(parts, consonants, says_company):
+        return None
     if _abjad_match(tuple(parts), left, consonants >= 5, unsaid=consonants >= 4):
         return f"{written} translates and sounds as {latin}"
     return None
