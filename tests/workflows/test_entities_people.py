@@ -15,7 +15,7 @@ from exa_orch.workflows import entities
 from exa_orch.workflows.entities.alphabets import cyrillic
 from exa_orch.workflows.entities.employers import employers_agree
 from exa_orch.workflows.entities.given_match import compare_given
-from exa_orch.workflows.entities.people import name_evidence, parse
+from exa_orch.workflows.entities.people import name_evidence, parse, person_key
 from exa_orch.workflows.entities.person_keys import block_keys
 from exa_orch.workflows.entities.scripts import syllabic
 from exa_orch.workflows.rows import props_of
@@ -384,3 +384,15 @@ def test_a_name_another_script_reads_otherwise_joins_by_family_name_birth_year_a
     latin = titled("b", "Lim Goh Siong", url, employer, "Malaysia", "Chairman")
     latin["properties"]["description"] = f"Lim Goh Siong (born {latin_born}) was a Malaysian businessman."
     assert weigh(written, latin).joins is joins
+
+
+@pytest.mark.parametrize(
+    ("written", "key"),
+    [("Ing. Radovan Kubíček", "radovan kubicek"),
+     ("Prof. PhDr. Radovan Kubíček, Ph.D., LL.M.", "radovan kubicek"),
+     ("doc. RNDr. Radovan Kubíček, CSc.", "radovan kubicek"),
+     ("Dipl.-Ing. Radovan Kubíček", "radovan kubicek"),
+     ("Radovan Ing", "radovan ing")],  # last, Ing is a family name (殷)
+)  # fmt: skip
+def test_central_european_degrees_around_a_name_are_no_part_of_it(written: str, key: str) -> None:
+    assert person_key(written) == key

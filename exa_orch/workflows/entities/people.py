@@ -88,7 +88,7 @@ def person_key(name: str) -> str:
 
 
 # Titles that are family names too ("Marty Baron", "Stephen Lord"): a title only where it opens.
-_ALSO_FAMILY = frozenset({"baron", "lord"})
+_ALSO_FAMILY = frozenset({"baron", "lord", "ing", "doc", "mag"})  # 殷 Ing
 
 
 def _title(word: str, at: int, of: int) -> bool:

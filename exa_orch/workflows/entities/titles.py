@@ -24,7 +24,10 @@ from exa_orch.workflows.entities.names import words
 # Honorifics, degrees, orders and suffixes written around a person's name ("Dr.", "Sir", "Jr.", "OBE").
 HONORIFICS = frozenset(
     "dr prof mr mrs ms mx sir dame lord lady baron baroness sheikh shaikh hon rev dato datuk khun "
-    "phd md jr sr ii iii iv mba obe cbe kbe dbe frs alhaji alhaja gcon gcfr cfr ofr shri shrimati smt".split()
+    "phd md jr sr ii iii iv mba obe cbe kbe dbe frs alhaji alhaja gcon gcfr cfr ofr shri shrimati smt"
+    # Central European degrees written before a name and after it ("Ing. Petr Novák", "Prof. PhDr.
+    # Jan Dvořák, Ph.D., LL.M.", "Dipl.-Ing.", Austria's "Mag.", "doc. RNDr. ..., CSc.")
+    " ing mgr bc phdr judr mudr mvdr rndr paeddr thdr pharmdr csc drsc dipl mag doc ph ll llm msc bsc".split()
 )
 # Words between a given name and a family name that belong to neither as written elsewhere.
 PARTICLES = frozenset(
