@@ -604,6 +604,13 @@ def test_a_thai_name_is_read_by_its_consonants_its_silent_letters_left_out() -> 
     assert name_evidence("ยิ่งลักษณ์ ชินวัตร", "Thaksin Shinawatra")[0] < 0
 
 
+def test_a_thai_name_s_silent_letter_a_latin_spelling_writes_is_read_too() -> None:
+    """ต์ in อนันต์ is silent, but "Anant" writes its t, as "Harold" writes ด์'s d and "Brandt" ต์'s t."""
+    assert name_evidence("อนันต์ ศรีสวัสดิ์", "Anant Srisawat")[0] == 5.0
+    assert name_evidence("ฮาโรลด์ แบรนต์", "Harold Brandt")[0] == 5.0
+    assert name_evidence("อนันต์ ศรีสวัสดิ์", "Anant Sirisuk")[0] < 0
+
+
 def test_two_latin_romanizations_of_a_korean_name_are_one_name_under_a_korean_family_name() -> None:
     assert (
         name_evidence("Choi Dong-hoon", "Choi Dong-hun")[0]

@@ -57,6 +57,11 @@ _LATIN_BEN = frozenset({"ben", "ould"})
 _THAI_SILENT = re.compile(r"[\u0e01-\u0e2e][\u0e34-\u0e3a]?\u0e4c")
 
 
+def _sounded(script: str) -> str:
+    """`script` with its silent letters sounded: the thanthakhat (์) dropped, the letter kept."""
+    return script.replace("\u0e4c", "")
+
+
 # Hebrew ח as the ch of Menachem and Chaim (anyascii: h), and צ as the z of Herzog or the tz of
 # Katz (anyascii: ts): as the Latin spellings of names from Hebrew and German write them
 _HEBREW_SPELLED = {z: str.maketrans({"ח": "ch", "צ": z, "ץ": z}) for z in ("z", "tz")}
@@ -114,6 +119,12 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
             *(
                 _read_skeletons(script, spelled, thai_reading(script), thai=True, written=latin)
                 for spelled in _as_thai_writes(latin)
+            ),
+            # a silent letter (์) a Latin spelling writes all the same (อนันต์, Anant; ฮาราลด์, Harald):
+            # every consonant in its place, no word one letter off (ศรีสวัสดิ์ sounded, "srst", is no Sirisuk)
+            *(
+                _read_skeletons(script, latin, thai_reading(_sounded(script), final=f), thai=True, exact=True)
+                for f in (True, False)
             ),
             _read_skeletons(script, latin, consonant_letters(script)),
         )
@@ -302,17 +313,17 @@ def thai_key(consonants: str) -> str:
 
 
 def _read_skeletons(
-    script: str, latin: str, read: str, *, thai: bool = False, written: str = ""
+    script: str, latin: str, read: str, *, thai: bool = False, written: str = "", exact: bool = False
 ) -> tuple[float, str]:
     """`skeletons` for one reading `read` of `script`; `thai`: both names' consonants as Thai
     names are spelt (`_THAI_SOUNDS`); `written`: the Latin name as written, where `latin` spells
-    it otherwise (`_as_thai_writes`), named in the reason."""
+    it otherwise (`_as_thai_writes`), named in the reason; `exact`: every letter in its place."""
     theirs, mine = _word_skeletons(script, latin, read, thai)
     latin = written or latin
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
     if theirs and "".join(theirs) == "".join(mine):  # every letter in its place, a word of one too
         return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
-    if not theirs or not mine or not meets(mine[-1], theirs):
+    if exact or not theirs or not mine or not meets(mine[-1], theirs):
         return differ
     if _one_consonant_astray(theirs, mine):
         return differ
