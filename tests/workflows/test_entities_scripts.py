@@ -604,6 +604,19 @@ def test_a_thai_name_is_read_by_its_consonants_its_silent_letters_left_out() -> 
     assert name_evidence("ยิ่งลักษณ์ ชินวัตร", "Thaksin Shinawatra")[0] < 0
 
 
+@pytest.mark.parametrize(
+    ("written", "latin", "alike"),
+    [("ບຸນມີ ພົມມະຈັນ", "Bounmy Phommachanh", True),  # Lao
+     ("ບຸນມີ ພົມມະຈັນ", "Bounmy Phommavong", False),
+     ("សុខ ចាន់ណា", "Sok Channa", True),  # Khmer
+     ("សុខ ចាន់ណា", "Sok Chenda", False)],
+)  # fmt: skip
+def test_a_lao_or_khmer_name_sounds_as_its_latin_spelling_whole(
+    written: str, latin: str, alike: bool
+) -> None:
+    assert (name_evidence(written, latin)[0] > 0) is alike
+
+
 def test_a_thai_name_s_silent_letter_a_latin_spelling_writes_is_read_too() -> None:
     """ต์ in อนันต์ is silent, but "Anant" writes its t, as "Harold" writes ด์'s d and "Brandt" ต์'s t."""
     assert name_evidence("อนันต์ ศรีสวัสดิ์", "Anant Srisawat")[0] == 5.0

@@ -17,7 +17,7 @@ import re
 from exa_orch.workflows.entities.brahmic import bengali_spelling
 from exa_orch.workflows.entities.names import clean_name, fold, words
 from exa_orch.workflows.entities.script_forms import without_cjk_forms
-from exa_orch.workflows.entities.scripts import consonantal, hard_c, skeleton
+from exa_orch.workflows.entities.scripts import consonantal, hard_c, skeleton, sound_key
 from exa_orch.workflows.entities.spelled import letters_named
 from exa_orch.workflows.entities.titles import HONORIFICS, PARTICLES
 from exa_orch.workflows.entities.word_tables import ARABIC_LETTERS
@@ -128,6 +128,13 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
             ),
             _read_skeletons(script, latin, consonant_letters(script)),
         )
+    if _LAO_KHMER_MYANMAR.search(script):
+        # read by anyascii alone, roughly: the whole name's sounds alike, three consonants or more
+        # in two words (ហ៊ុន សែន / Hun Sen; នរោត្តម សីហនុ, "nrtmsn", is no Norodom Sihamoni, "nrtmsmn")
+        heard = sound_key(consonant_letters(script), read=True)
+        if len(heard) >= 3 and " " in script.strip() and heard == sound_key(fold(latin)):
+            return (5.0, f"the consonants of {script} are those of {latin}")
+        return (-5.0, f"{script} and {latin} differ in their consonants")
     first = _arabic_skeletons(script, latin)
     for spelled in _respelled(script, latin) if first[0] <= 0 else ():
         again = _arabic_skeletons(script, spelled)
@@ -261,6 +268,7 @@ def _as_arabic_writes(word: str, *, french: bool = True) -> str:
 
 
 THAI_LETTER = re.compile(r"[\u0e01-\u0e2e]")
+_LAO_KHMER_MYANMAR = re.compile(r"[\u0e80-\u0eff\u1000-\u109f\u1780-\u17ff]")
 # Thai's letters as its names' Latin spellings have them: ทร is s (ทรัพย์, "sap"), a ph either p or
 # the bh of a Sanskrit spelling (ภ: Prabha), a word's last s, ch or j a t and its last r or l an n
 # (their final sounds: จิรายุส, Jirayut; สมบูรณ์, Sombun); and the letters Latin spellings write

@@ -297,7 +297,9 @@ def taiwan_reading(written: str) -> str:
 # Scripts that write few or no vowels, or vowels anyascii spells otherwise than a Latin page does:
 # Arabic (and Persian, Urdu), Hebrew, and the Brahmic scripts of South Asia (Devanagari to Sinhala).
 # ناصف ساويرس reads "nsf swyrs", सचिन तेंदुलकर "scin temdulkr": the consonants agree, the vowels don't.
-_CONSONANTAL = re.compile(r"[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u0900-\u0dff\u0e00-\u0e7f]")
+_CONSONANTAL = re.compile(
+    r"[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]"
+)
 _DIGRAPHS = (("ch", "c"), ("sh", "s"), ("th", "t"), ("kh", "k"), ("gh", "g"), ("ph", "f"),
              ("dh", "d"), ("bh", "b"), ("jh", "j"), ("zh", "z"), ("ck", "k"), ("q", "k"),
              ("p", "b"), ("v", "f"), ("x", "ks"))  # fmt: skip
