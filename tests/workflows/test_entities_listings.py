@@ -290,12 +290,7 @@ def test_a_quote_page_named_as_the_site_s_hyphenated_label_is_the_site_s_company
 ) -> None:
     """ "T Kurobane Co Ltd" is t-kurobane.co.jp's label run together: the company whose home page is
     in Japanese (黒羽香料), which shares no letter with it."""
-    own = co("a", "黒羽香料", site, "Tokyo, Japan", "Flavors and fragrances")
-    quote = co(
-        "b",
-        "T Kurobane Co Ltd",
-        "https://www.bloomberg.com/quote/4999:JP",
-        "Tokyo, Japan",
-        "Flavors and fragrances",
-    )
+    trade = "Flavors and fragrances"
+    own = co("a", "黒羽香料", site, "Tokyo, Japan", trade)
+    quote = co("b", "T Kurobane Co Ltd", "https://www.bloomberg.com/quote/4999:JP", "Tokyo, Japan", trade)
     assert weigh(own, quote).joins is joins

@@ -295,7 +295,8 @@ def taiwan_reading(written: str) -> str:
 
 
 # Scripts that write few or no vowels, or vowels anyascii spells otherwise than a Latin page does:
-# Arabic (and Persian, Urdu), Hebrew, and the Brahmic scripts of South Asia (Devanagari to Sinhala).
+# Arabic (and Persian, Urdu), Hebrew, the Brahmic scripts of South Asia (Devanagari to Sinhala), and
+# those of Southeast Asia: Thai, Lao, Myanmar and Khmer.
 # ناصف ساويرس reads "nsf swyrs", सचिन तेंदुलकर "scin temdulkr": the consonants agree, the vowels don't.
 _CONSONANTAL = re.compile(
     r"[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u0900-\u0dff\u0e00-\u0eff\u1000-\u109f\u1780-\u17ff]"
@@ -390,7 +391,8 @@ def latin_sound_keys(latin: str) -> set[str]:
 
 
 # Consonants one script's letter is read as where another's is (व v / b, ch / s / k, 陈 chen / Tan,
-# a nasal's place): one of them for the other is the same name heard twice
+# a nasal's place), as `sound_key` writes them (heard_words._NEAR_GROUPS: the same for `skeleton`'s
+# letters): one of them for the other is the same name heard twice
 _NEAR = ("bp", "mn", "jkst")
 
 
