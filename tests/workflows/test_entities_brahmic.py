@@ -23,6 +23,10 @@ from exa_orch.workflows.entities.people import name_evidence
         ("மணிரத்னம்", "maniratnam"),  # Tamil: no schwa deletion
         ("ਭਗਤ ਸਿੰਘ", "bhagat singh"),  # Gurmukhi's tippi, a nasal before h
         ("ગૌતમ અદાણી", "gautam adani"),
+        ("সুজিৎ বসু", "sujit basu"),  # Bengali's khanda ta: a t without a vowel
+        ("ജയൻ നായർ", "jayan nayar"),  # Malayalam's chillu letters: n and r without a vowel
+        ("సుందరం", "sundaram"),  # a nasal mark closing a southern word: m
+        ("నాగేంద్రరావు", "nagendrarao"),  # Telugu's రావు is the Rao of a name
         ("Tata पवन", "Tata pavan"),  # Latin letters stay as written
     ],
 )
@@ -62,6 +66,23 @@ def test_a_brahmic_reading_is_a_whole_name_s_agreement(written: str, latin: str,
     ],
 )
 def test_a_title_and_initials_the_latin_name_writes_are_read_in_the_script(
+    script: str, latin: str, agree: bool
+) -> None:
+    assert (name_evidence(script, latin)[0] > 0) is agree
+
+
+@pytest.mark.parametrize(
+    ("script", "latin", "agree"),
+    [
+        ("ఎం. నాగేంద్రరావు", "Nagendra Rao", True),  # an initial the Latin name leaves out, words run together
+        ("ఎం. నాగేంద్రరావు", "M. Nagendra Rao", True),
+        ("ఎం. నాగేంద్రరావు", "K. Nagendra Rao", False),  # another initial
+        ("ఎం. నాగేంద్రరావు", "Nagendra Reddy", False),
+        ("সুজিৎ", "Sujit (cricketer)", True),  # the words that tell namesakes apart are no name
+        ("সুজিৎ", "Sumit (cricketer)", False),  # one word alone agrees letter for letter
+    ],
+)
+def test_a_south_asian_name_agrees_past_a_dropped_initial_and_a_namesake_s_description(
     script: str, latin: str, agree: bool
 ) -> None:
     assert (name_evidence(script, latin)[0] > 0) is agree

@@ -227,6 +227,10 @@ def test_other_spellings_of_a_family_name_are_read_from_characters_only() -> Non
         ("Иван Сорокин (род. 5 мая 1961) — российский актёр.", "1961"),
         ("Budi Hartanto (lahir 3 Mei 1961) adalah aktor Indonesia.", "1961"),
         ("Kari Nordvik (født 1961 i Bergen) er en norsk skuespiller.", "1961"),
+        ("Marisol Quiroga (1955) es una ex jugadora de polo.", "1955"),  # the year alone after the name
+        ("Reinaldo Quiroga (h) (1982), conocido como Reinaldito, es jugador.", "1982"),
+        ("Marisol Quiroga (Rosario, 14 de mayo de 1944) es una actriz.", "1944"),
+        ("Marisol Quiroga (b. 1961) is an Argentine polo player.", "1961"),
         ("The NATO summit of 1961 met in Paris.", ""),
     ],
 )
@@ -1122,3 +1126,24 @@ def test_a_taiwanese_name_keeps_its_wade_giles_reading_in_english(latin: str, ag
 )  # fmt: skip
 def test_a_thai_company_s_words_of_trade_and_place_translate(written: str, latin: str, agree: bool) -> None:
     assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) is agree
+
+
+def test_names_run_together_or_short_in_another_script_share_a_blocking_key() -> None:
+    def keys(*names: str) -> list[set[str]]:
+        return [block_keys(entities.record(i, person(str(i), n, f"https://x.example/{i}", "", ""))) for i, n in
+                enumerate(names)]  # fmt: skip
+
+    # "servant of" and the word after it, as a Latin name runs them together
+    arabic, latin = keys("سميرة عبد الكريم", "Samira Abdelkarim")
+    assert "s:bdlkrm" in arabic & latin
+    # a family name of three letters after its article (الفكا, "lfk": Fakka)
+    arabic, latin = keys("نادر الفكا", "Nader El Fakka")
+    assert "s:fk" in arabic & latin
+    # an English given name Chinese syllables might spell (Eileen, "ei lin") beside characters
+    english, chinese = keys("Eileen Tsao", "曹愛玲")
+    assert "e:tsao" in english & chinese
+
+
+def test_a_name_part_in_latin_letters_is_heard_only_beside_a_name_writing_it() -> None:
+    assert not glossary.agrees("iN라이프", clean_name("iN라이프"), "Hana Life", clean_name("Hana Life"))
+    assert glossary.agrees("NX하우시스", clean_name("NX하우시스"), "NX Hausys", clean_name("NX Hausys"))

@@ -664,3 +664,15 @@ def test_a_chinese_article_title_keeps_the_bracket_a_company_name_writes() -> No
     parent = co("c", "恒輝銀行", "https://zh.wikipedia.org/wiki/中國恒輝銀行_(企業)", "Macau", "Banking")
     assert weigh(site, page).joins
     assert not weigh(site, parent).joins
+
+
+def test_a_group_and_its_bank_on_one_site_are_two() -> None:
+    group = co("g", "Kastrup Group", "https://www.kastrup.com/", "Kingston, Jamaica", "financial services")
+    bank = co("b", "Kastrup Bank", "https://jm.kastrup.com/banking", "Kingston, Jamaica", "banking")
+    ev = weigh(group, bank)
+    assert not ev.joins
+    assert "a group and its bank (Kastrup Group / Kastrup Bank)" in ev.against
+    # the group's own page under another name of it is the group's
+    assert weigh(
+        group, co("s", "Kastrup", "https://www.kastrup.com/about", "Kingston, Jamaica", "finance")
+    ).joins

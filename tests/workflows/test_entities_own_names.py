@@ -50,3 +50,11 @@ def test_a_ticker_read_from_a_text_must_be_the_pages_own_name_and_the_texts_firs
     assert (
         listed("NSRK", url, ["Investors sold Nusa Raya Karya Tbk (NSRK) shares."]) == []
     )  # not what it opens with
+
+
+def test_a_companys_name_with_its_brand_in_quotes_is_the_brand_too() -> None:
+    mine = co("a", "Kopalnia Węgla „Rudnica” S.A.", "https://pl.wikipedia.org/wiki/Kopalnia_Węgla_Rudnica",
+              "Lublin, Poland", "Coal mining")  # fmt: skip
+    assert "rudnica" in entities.record(0, mine).aliases
+    # quotes around the whole name give no other name
+    assert entities.record(0, co("b", "„Rudnica”", "https://example.com/", "", "")).aliases == {}

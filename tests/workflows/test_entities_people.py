@@ -15,6 +15,8 @@ from exa_orch.workflows import entities
 from exa_orch.workflows.entities.alphabets import cyrillic
 from exa_orch.workflows.entities.employers import employers_agree
 from exa_orch.workflows.entities.given_match import compare_given
+from exa_orch.workflows.entities.names import is_latin
+from exa_orch.workflows.entities.own_names import two_scripts
 from exa_orch.workflows.entities.people import name_evidence, parse, person_key
 from exa_orch.workflows.entities.person_keys import block_keys
 from exa_orch.workflows.entities.scripts import syllabic
@@ -396,3 +398,14 @@ def test_a_name_another_script_reads_otherwise_joins_by_family_name_birth_year_a
 )  # fmt: skip
 def test_central_european_degrees_around_a_name_are_no_part_of_it(written: str, key: str) -> None:
     assert person_key(written) == key
+
+
+def test_two_letters_are_no_short_form_of_a_given_name() -> None:
+    assert "start of the other" not in name_evidence("Od Tserendorj", "Odbayar Tserendorj")[1]
+    assert "start of the other" in name_evidence("Bat Tserendorj", "Batbayar Tserendorj")[1]
+
+
+def test_icelandic_and_maltese_letters_are_latin_ones() -> None:
+    assert is_latin("Ħaż-Żebbuġ Holdings")
+    assert two_scripts("Hrafnaðir Travel") == []  # no name in two scripts
+    assert two_scripts("Hrafnaðir 旅行") != []

@@ -261,6 +261,21 @@ def test_a_hong_kong_name_in_traditional_characters_reads_as_its_cantonese_spell
     assert name_evidence(chinese, latin)[0] == name_evidence("任正非", "Ren Zhengfei")[0]
 
 
+@pytest.mark.parametrize(
+    ("chinese", "latin", "agree"),
+    [
+        ("陳永基", "Stephen Paul CHAN Wing-kei", True),  # two English given names, then the whole name
+        ("黃德明", "Gordon Tak-ming WONG", True),  # the Chinese given name before the family name
+        ("黃德明", "Gordon Tak-wah WONG", False),
+        ("陳永基", "Stephen Paul WONG Wing-kei", False),
+    ],
+)
+def test_a_hong_kong_name_reads_with_its_english_given_names_in_either_place(
+    chinese: str, latin: str, agree: bool
+) -> None:
+    assert (name_evidence(chinese, latin)[0] >= name_evidence("任正非", "Ren Zhengfei")[0]) is agree
+
+
 def test_a_cantonese_reading_still_tells_two_hong_kong_names_apart() -> None:
     assert name_evidence("梅艷芳", "Anita Mui Yim-wah")[0] < 4.0  # another given name
     assert name_evidence("梅艷芳", "Anita Lam Yim-fong")[0] < 0  # another family name

@@ -35,6 +35,7 @@ _VOWELS = {"a": "a", "aa": "a", "i": "i", "ii": "i", "u": "u", "uu": "u", "e": "
            "o": "o", "oo": "o", "au": "au", "vocalic r": "ri", "vocalic rr": "ri", "short e": "e",
            "short o": "o", "candra e": "e", "candra o": "o", "vocalic l": "li"}  # fmt: skip
 _BRAHMIC = re.compile(r"[\u0900-\u0d7f]")
+_TELUGU = 0x0C00
 
 
 def has_brahmic(text: str) -> bool:
@@ -67,6 +68,9 @@ def _kind(ch: str) -> tuple[str, str]:
     if off == _VISARGA:
         return "mark", "h"
     name = unicodedata.name(ch, "").lower()
+    if " letter khanda " in name or " letter chillu " in name:  # a consonant with no vowel: ৎ t, ൻ n
+        bare = name.rsplit(" ", 1)[1].removesuffix("a")
+        return "final", _SPELLED.get(bare, bare)
     if " vowel sign " in name:
         return "sign", _VOWELS.get(name.split(" vowel sign ", 1)[1], "")
     if " letter " in name:
@@ -107,17 +111,22 @@ def _word(run: re.Match[str]) -> str:
     syllables: list[list[str | bool]] = []
     for ch in chars:
         kind, latin = _kind(ch)
-        if kind == "consonant":
+        if kind in ("consonant", "final"):
             _consonant(syllables, latin)
+            if kind == "final":
+                _mark(syllables[-1], "virama", "")
         elif kind == "vowel":
             syllables.append(["", latin, False])
         elif syllables:
             _mark(syllables[-1], kind, latin)
     if north:
         _delete_schwas(syllables)
-    return "".join(
-        _spelled(s, syllables[i + 1] if i + 1 < len(syllables) else None) for i, s in enumerate(syllables)
+    said = "".join(
+        _spelled(s, syllables[i + 1] if i + 1 < len(syllables) else None, north)
+        for i, s in enumerate(syllables)
     )
+    # Telugu writes the Rao of a name రావు, "ravu"
+    return said[:-3] + "ao" if found is not None and found[0] == _TELUGU and said.endswith("avu") else said
 
 
 def _consonant(syllables: list[list[str | bool]], latin: str) -> None:
@@ -165,10 +174,11 @@ def _delete_schwas(syllables: list[list[str | bool]]) -> None:
             s[1], s[2] = "", False
 
 
-def _spelled(s: list[str | bool], after: list[str | bool] | None) -> str:
-    """A syllable's letters; a nasal mark before p, b or m as "m", before h as "ng" (सिंह "singh")."""
+def _spelled(s: list[str | bool], after: list[str | bool] | None, north: bool) -> str:
+    """A syllable's letters; a nasal mark before p, b or m as "m", before h as "ng" (सिंह "singh"),
+    closing a word of a southern script as "m" (కల్లం, Kallam; കേരളം, Keralam)."""
     nasal = "".join(str(x) for x in s[3:])
-    if nasal == "n" and after is not None and str(after[0])[:1] in ("p", "b", "m"):
+    if nasal == "n" and (str(after[0])[:1] in ("p", "b", "m") if after is not None else not north):
         nasal = "m"
     elif nasal == "n" and after is not None and str(after[0])[:1] == "h":
         nasal = "ng"

@@ -7,7 +7,7 @@ folded reading it compares, `meets` how one word's consonants meet another's. pe
 first of every pair of written names; glossary.py and person_evidence.py read names so too. An
 Arabic name is also read as far as the lineage a Latin name writes (`_shorter_lineages`) and with
 its letters as Latin spellings say them (`_SPOKEN`); a Thai company's name is read so against a
-Latin one, or by the letters it spells out (`thai_company`, which glossary.agrees asks).
+Latin one in thai_companies.py.
 """
 
 from __future__ import annotations
@@ -15,8 +15,7 @@ from __future__ import annotations
 import re
 
 from exa_orch.workflows.entities.brahmic import bengali_spelling
-from exa_orch.workflows.entities.names import clean_name, fold, words
-from exa_orch.workflows.entities.script_forms import without_cjk_forms
+from exa_orch.workflows.entities.names import fold, words
 from exa_orch.workflows.entities.scripts import consonantal, hard_c, skeleton, sound_key
 from exa_orch.workflows.entities.spelled import letters_named
 from exa_orch.workflows.entities.titles import HONORIFICS, PARTICLES
@@ -329,9 +328,11 @@ def _read_skeletons(
     theirs, mine = _word_skeletons(script, latin, read, thai)
     latin = written or latin
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
-    if theirs and "".join(theirs) == "".join(mine):  # every letter in its place, a word of one too
+    if theirs and _run(theirs) == _run(mine):  # every letter in its place, a word of one too
         return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
-    if exact or not theirs or not mine or not meets(mine[-1], theirs):
+    # one word beside one agrees letter for letter (সুজিৎ: Sujit, no Sumit); Thai's spellings vary more
+    alone = not thai and len(words(read)) == len(words(latin)) == 1
+    if exact or alone or not theirs or not mine or not meets(mine[-1], theirs):
         return differ
     if _one_consonant_astray(theirs, mine):
         return differ
@@ -340,6 +341,12 @@ def _read_skeletons(
     if _middle_left_out(theirs, mine):
         return (4.0, f"the consonants of {latin} are those of {script}, a middle name on one side")
     return differ
+
+
+def _run(skeletons: list[str]) -> str:
+    """Words' consonants run together as one word's are (a letter twice is once: "Nagendra Rao",
+    నాగేంద్రరావు)."""
+    return re.sub(r"(.)\1+", r"\1", "".join(skeletons))
 
 
 def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[list[str], list[str]]:
@@ -352,7 +359,8 @@ def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[lis
     # a title read out of the script (श्री, "shri"), never a word of three letters or fewer: a
     # reading's consonants are often a short title's letters (עמוס "ms", פרס "frs")
     said = [w for w in words(read) if w not in dropped and (w not in HONORIFICS or len(w) <= 3)]
-    theirs = [skeleton(w) for w in _unwritten(said, words(latin))]
+    dotted = frozenset(re.findall(r"(\w+)\.", fold(read)))  # "బి. రామలింగరాజు", "bi. ramalingaraju"
+    theirs = [skeleton(w) for w in _unwritten(said, words(latin), dotted)]
     persian_ch = "چ" in script  # چ writes the ch of Chavoshi, not a French ch (ش)
     mine = [
         skeleton(
@@ -369,12 +377,13 @@ def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[lis
     return theirs, mine
 
 
-def _unwritten(said: list[str], latin: list[str]) -> list[str]:
+def _unwritten(said: list[str], latin: list[str], dotted: frozenset[str] = frozenset()) -> list[str]:
     """A reading's words but those the Latin name writes as words it leaves out of the comparison:
     a title the Latin name writes too (শেখ হাসিনা, "shekh" / Sheikh Hasina), its initials spelled by
     their letters' names (டி. எம். கிருஷ்ணா, "ti em" / T. M. Krishna: spelled.letters_named) or
     written whole, as South Indian names write a family or village name the Latin one shortens to
-    its initial (దగ్గుబాటి రామానాయుడు / D. Ramanaidu)."""
+    its initial (దగ్గుబాటి రామానాయుడు / D. Ramanaidu); and an initial the script writes with its
+    point (`dotted`) where the Latin name writes none (బి. రామలింగరాజు / Ramalinga Raju)."""
     titles = [skeleton(w) for w in latin if w in HONORIFICS]
     initials = [w for w in latin if len(w) == 1]
     kept = []
@@ -383,6 +392,8 @@ def _unwritten(said: list[str], latin: list[str]) -> list[str]:
             titles.remove(skeleton(w))
         elif initial := next((i for i in initials if i in letters_named(w) or skeleton(w)[:1] == i), None):
             initials.remove(initial)
+        elif not initials and w in dotted and letters_named(w):
+            continue
         else:
             kept.append(w)
     return kept
@@ -412,85 +423,3 @@ def _middle_left_out(theirs: list[str], mine: list[str]) -> bool:
         and meets(theirs[0], mine[:1])
         and meets(theirs[-1], mine[-1:])
     )
-
-
-# Words a Thai company's name opens with, which its English name says after the name or leaves out
-# (ธนาคารกรุงไทย, Krung Thai Bank; โรงพยาบาลจุฬารัตน์, Chularat Hospital; เครือเจริญโภคภัณฑ์, Charoen
-# Pokphand Group), longest first; "(ประเทศไทย)", "(Thailand)", after a subsidiary's name
-_THAI_OPENINGS = (
-    ("กลุ่มธุรกิจ", "group"),
-    ("โรงพยาบาล", "hospital"),
-    ("ธนาคาร", "bank"),
-    ("โรงแรม", "hotel"),
-    ("เครือ", "group"),
-    ("กลุ่ม", "group"),
-)
-_THAI_COUNTRY = "(ประเทศไทย)"
-# a reading of consonants alone names a company only when it holds this many (บ้านปู / Banpu: 3 is
-# too few a name's)
-_COMPANY_CONSONANTS = 4
-
-
-# Latin letters as Thai spells them out in a company's name (เอสซีจี, SCG; พีทีที, PTT; ซีเค, CK),
-# by the Royal Institute's loanword spellings and their common variants
-_THAI_LETTERS = {
-    "เอ": "a", "บี": "b", "ซี": "c", "ดี": "d", "อี": "e", "เอฟ": "f", "จี": "g", "เอช": "h", "ไอ": "i",
-    "เจ": "j", "เค": "k", "แอล": "l", "เอ็ม": "m", "เอ็น": "n", "โอ": "o", "พี": "p", "คิว": "q",
-    "อาร์": "r", "เอส": "s", "ที": "t", "ยู": "u", "วี": "v", "ดับเบิลยู": "w", "เอกซ์": "x", "เอ็กซ์": "x",
-    "วาย": "y", "แซด": "z",
-}  # fmt: skip
-_THAI_LETTER_NAMES = sorted(_THAI_LETTERS, key=len, reverse=True)  # the longest name first
-
-
-def _thai_letters(word: str) -> str:
-    """A Thai word made of Latin letters' names only, as those letters ("เอสซีจี" -> "scg"); "" for
-    any other word."""
-    found, at = "", 0
-    while at < len(word):
-        name = next((n for n in _THAI_LETTER_NAMES if word.startswith(n, at)), "")
-        if not name:
-            return ""
-        found, at = found + _THAI_LETTERS[name], at + len(name)
-    return found
-
-
-def thai_agrees(a_written: str, b_written: str) -> str | None:
-    """`thai_company` of two company names as written, either way round."""
-    return thai_company(without_cjk_forms(a_written), b_written) or thai_company(
-        without_cjk_forms(b_written), a_written
-    )
-
-
-def _trade_aside(thai: str, mine: list[str]) -> tuple[str, list[str]] | None:
-    """A Thai name and a Latin one's words without "(Thailand)", which both must write or neither
-    (None otherwise), and without the trade the Thai name opens with (`_THAI_OPENINGS`)."""
-    if (_THAI_COUNTRY in thai) != ("thailand" in mine):
-        return None
-    thai, mine = thai.replace(_THAI_COUNTRY, " ").strip(), [w for w in mine if w != "thailand"]
-    for opening, english in _THAI_OPENINGS:
-        if thai.startswith(opening) and len(thai) > len(opening):
-            return thai[len(opening) :].strip(), [w for w in mine if w != english]
-    return thai, mine
-
-
-def thai_company(written: str, latin: str) -> str | None:
-    """A company's name in Thai letters, its legal form gone (script_forms.without_cjk_forms), whose
-    consonants are those of a Latin one (`skeletons`): the trade Thai writes before the name said
-    after it in the Latin name or left out (`_THAI_OPENINGS`), "(Thailand)" on both sides or
-    neither, `_COMPANY_CONSONANTS` at least; or whose words spell the Latin name's letters out by
-    their names, three at least (เอสซีบี เอกซ์ / SCBX: `_THAI_LETTERS`); None otherwise."""
-    if not THAI_LETTER.search(written) or THAI_LETTER.search(latin):
-        return None
-    parts = _trade_aside(written.strip(), clean_name(latin).split())  # "Chularat Hospital PCL": no form
-    if parts is None:
-        return None
-    thai, mine = parts
-    spelled = " ".join(_thai_letters(w) or w for w in thai.split())
-    if spelled != thai and not THAI_LETTER.search(spelled):  # letters alone: as the Latin name writes them
-        letters = spelled.replace(" ", "")
-        return f"{written} spells {latin} out" if len(letters) >= 3 and letters == "".join(mine) else None
-    readings = [r for r in (skeletons(t, " ".join(mine)) for t in dict.fromkeys([thai, spelled])) if r]
-    said = max(readings, default=None)
-    if not said or said[0] <= 0 or sum(len(skeleton(w)) for w in mine) < _COMPANY_CONSONANTS:
-        return None
-    return said[1]

@@ -196,6 +196,12 @@ def _stated(a: Record, b: Record, ev: Evidence) -> None:
 
 
 _HOLDING_WORDS = frozenset({"holdings", "holding", "hd"})
+# A group's name and one of its units' (JMMB Group / JMMB Bank, PASHA Holding / PASHA Bank): the
+# group word on one side, the unit's trade on the other, every other word shared
+_GROUP_WORDS = frozenset("group groupe gruppe grupo gruppo grupa holding holdings".split())
+_UNIT_WORDS = frozenset(
+    "bank banka banco banque insurance assurance life securities airlines airways".split()
+)
 
 
 def _names_other(x: Record, y: Record, ev: Evidence) -> None:
@@ -308,7 +314,7 @@ def _forms(r: Record) -> frozenset[str]:
 
 def _read_agree(a: Record, b: Record) -> str | None:
     """A name in Chinese characters, kana or Hangul whose reading agrees with the other's
-    (glossary.agrees; one in Thai letters by its consonants, consonants.thai_agrees), or that
+    (glossary.agrees; one in Thai letters by its consonants, thai_companies.thai_agrees), or that
     a site's home page gives where the other's name is that site's label (花王 at kao.com/jp and
     "Kao"; 第一三共 at daiichisankyo.co.jp and "Daiichi Sankyo"): a company's own home page in its
     own language."""
@@ -708,6 +714,11 @@ def _holdings(a: Record, b: Record, ev: Evidence) -> None:
         # the company of its name it holds (a brand's bare name, "HSBC", is not a legal name; a
         # page stating the one as the other's former name is a rename: Panasonic Holdings)
         ev.against.append(f"a holding company and a company of its name ({a.name} / {b.name})")
+    wa, wb = set(a.clean.split()), set(b.clean.split())
+    group, unit = (wa ^ wb) & _GROUP_WORDS, (wa ^ wb) & _UNIT_WORDS
+    if len(wa ^ wb) == 2 and len(group) == len(unit) == 1 and wa & wb and (group <= wa) != (unit <= wa):
+        if not renamed:
+            ev.against.append(f"a group and its {min(unit)} ({a.name} / {b.name})")
 
 
 _LIMITED = frozenset({"plc", "limited"})

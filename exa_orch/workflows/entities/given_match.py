@@ -81,7 +81,7 @@ def one_name(fa: str, fb: str) -> Found | None:
         return 2.5, f"{fa} and {fb} are one name, the article written on one"  # Alwaleed / Al-Waleed
     if min(len(fa), len(fb)) >= 4 and _romanized(fa) == _romanized(fb):
         return 2.5, f"{fa} and {fb} are one name spelled two ways"
-    if min(len(fa), len(fb)) >= 2 and (fa.startswith(fb) or fb.startswith(fa)):
+    if min(len(fa), len(fb)) >= 3 and (fa.startswith(fb) or fb.startswith(fa)):
         return 2.0, f"{fa} / {fb}: one given name is the start of the other (a short form)"
     # the end of a longer name, which a prefix or a first part opens (Olatunbosun / Bosun,
     # Sriharsha / Harsha): what friends and the press call the bearer; weighs less than a start

@@ -39,7 +39,7 @@ from typing import NamedTuple
 from rapidfuzz.distance import Levenshtein
 
 from exa_orch.workflows.entities import heard_words, spelled
-from exa_orch.workflows.entities.consonants import skeletons, thai_agrees
+from exa_orch.workflows.entities.consonants import skeletons
 from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.heard_words import content, without
 from exa_orch.workflows.entities.japanese import (
@@ -50,7 +50,7 @@ from exa_orch.workflows.entities.japanese import (
     latin_key,
     spells,
 )
-from exa_orch.workflows.entities.names import fold, is_latin
+from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.read_names import reading_agrees
 from exa_orch.workflows.entities.script_forms import CJK_FORMS
 from exa_orch.workflows.entities.scripts import latin_sound_keys, mandarin_syllables, sound_key
@@ -62,12 +62,14 @@ from exa_orch.workflows.entities.terms import (
     TRADE,
     WORD,
 )
+from exa_orch.workflows.entities.thai_companies import thai_agrees
 
 _LONGEST = max(len(t) for t in TERMS)
 _HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")  # "SGホールディングス": kana and Latin letters
 _THAI = re.compile(r"[\u0e01-\u0e2e]")
+_LATIN_PART = re.compile(r"[A-Za-z]+")
 _LETTERS = "letters"  # a Segment of Latin letters spelled out in Hangul (spelled.py)
 
 
@@ -405,8 +407,15 @@ def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | 
                 return said
             heard = sound_key(fold(written), read=True)
             # a short name heard whole alike, three consonants (सिप्ला / Cipla, एयर इंडिया / Air India):
-            # fewer than scripts.sounds_alike asks of a name it may read only the start of
-            if len(heard) == 3 and heard == sound_key(other.replace(" ", "")):
+            # fewer than scripts.sounds_alike asks of a name it may read only the start of; a part in
+            # Latin letters the other name writes as a word (LX하우시스 / LX Hausys; iM라이프, "nrp",
+            # is no Hana Life)
+            latin_part = set(words(" ".join(_LATIN_PART.findall(written))))
+            if (
+                len(heard) == 3
+                and heard == sound_key(other.replace(" ", ""))
+                and latin_part <= set(other.split())
+            ):
                 return f"{written} sounds as {other} does"
     return None
 

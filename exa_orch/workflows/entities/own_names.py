@@ -3,6 +3,7 @@
 records.py gives each part another name of the record (an alias, with the words that said it):
 - **two scripts** with a space between ("Jolin Tsai 蔡依林", "时代天使 Angelalign"), people's names
   too: `two_scripts`;
+- **a company's name and its brand in quotes** ("Lubelski Węgiel „Bogdanka”"): `quoted`;
 - **a company's name and another in brackets** ("PT Telekomunikasi Selular (Telkomsel)", "ARI (Aer
   Rianta International)"), not a year, a ticker, a place or a word in lower case ("Metro
   (Canada)", "Orion (company)"): `bracketed`;
@@ -14,6 +15,7 @@ records.py gives each part another name of the record (an alias, with the words 
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from exa_orch.workflows.entities.asides import CAPITAL
 from exa_orch.workflows.entities.countries import is_place
@@ -27,12 +29,20 @@ def two_scripts(name: str) -> list[Part]:
     tokens = name.split()
     if not all(any(ch.isalpha() for ch in t) for t in tokens):
         return []  # "Cyprus Airways (1947–2015)": years, not another script
-    latin = [is_latin(t) for t in tokens]
+    latin = [_in_latin_letters(t) for t in tokens]
     cut = next((i for i in range(1, len(tokens)) if latin[i] != latin[i - 1]), 0)
     if not cut or len(set(latin[cut:])) != 1 or len(set(latin[:cut])) != 1:
         return []
     said = f"{name}: one name in two scripts"
     return [(" ".join(tokens[:cut]).strip('«»"“”()'), said), (" ".join(tokens[cut:]).strip('«»"“”()'), said)]
+
+
+def _in_latin_letters(token: str) -> bool:
+    """Whether every letter of `token` is a Latin one, an Icelandic ð or a Maltese ħ too
+    ("Loftleiðir Icelandic" is one name in one script)."""
+    return is_latin(token) or all(
+        unicodedata.name(ch, "").startswith("LATIN") for ch in token if ch.isalpha()
+    )
 
 
 _BRACKETED = re.compile(r"(.+?)\s*[(（]\s*([^()（）]+?)\s*[)）]")
@@ -46,6 +56,16 @@ def bracketed(name: str) -> list[Part]:
         return []
     said = f"{name}: a name and another in brackets"
     return [(m.group(1), said), (m.group(2), said)]
+
+
+_QUOTED = re.compile(r"\S.*?[„«“\"]([^„«“”»\"]{4,60})[”»“\"]")
+
+
+def quoted(name: str) -> list[Part]:
+    """A company's name with its brand in quotes after words of its own ("Lubelski Węgiel
+    „Bogdanka” S.A.", 'Zakłady Azotowe "Puławy"'): the brand."""
+    m = _QUOTED.match(name)
+    return [(m.group(1).strip(), f"{name}: a name and its brand in quotes")] if m else []
 
 
 _TICKER = re.compile(r"[A-Z0-9][A-Z0-9.\-]{1,9}")

@@ -48,7 +48,13 @@ from exa_orch.workflows.entities.foreign_names import hangul_single, katakana, k
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
 from exa_orch.workflows.entities.japanese import fits, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
-from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, chinese_spelled, hong_kong_key, syllabic
+from exa_orch.workflows.entities.scripts import (
+    KOREAN_SURNAMES,
+    chinese_spelled,
+    hong_kong_key,
+    onset,
+    syllabic,
+)
 from exa_orch.workflows.entities.titles import (
     HONORIFICS,
     PARTICLES,
@@ -311,33 +317,26 @@ def _english_beside(x: PersonName, y: PersonName) -> bool:
         # Hong"), not an English name: their first sound must be one of the first character's
         # (孔 kong, hung: Kuok Khoon Hong is 郭孔丰; 惠 hui, wai: Kuok Khoon Ean is not 郭惠光)
         english = len(y.given) == 1 or len(forms(y.given[0])) > 1  # Justin Yifu Lin: an English name first
-        return english or bool(x.given) and _onset(y.given[0]) == _onset(x.given[0])
+        return english or bool(x.given) and onset(y.given[0]) == onset(x.given[0])
     return len(y.given) == 1 and len(forms(y.given[0])) > 1 and not chinese_like(list(y.given))
 
 
-# A syllable's first sound as Mandarin, Cantonese and Hokkien spellings of one character share it:
-# k, g and q (孔 kong, 强 qiang / keung), h, f and w (惠 hui / wai), the stops and sibilants.
-_ONSETS = {**dict.fromkeys("kgcq", "k"), **dict.fromkeys("hfw", "h"), **dict.fromkeys("bp", "p"),
-           **dict.fromkeys("dt", "t"), **dict.fromkeys("jzsx", "s"), **dict.fromkeys("ln", "l")}  # fmt: skip
-
-
-def _onset(syllable: str) -> str:
-    return _ONSETS.get(syllable[:1], syllable[:1] if syllable[:1] not in "aeiouy" else "")
-
-
 def _hong_kong(x: PersonName, y: PersonName) -> bool:
-    """`x` read from Chinese characters, `y` the Hong Kong order that puts an English given name
-    before the whole Chinese name: "Tony Leung Chiu-wai" (tony, leung, chiuwai) beside 梁朝偉, its
-    syllables written apart too, in any of Hong Kong's spellings (scripts.hong_kong_key: "Edmund Ho
-    Hau Wah", 何厚鏵 "hauwa"; "Ho Chiu Fung, Daisy" as a board lists her)."""
+    """`x` read from Chinese characters, `y` a Hong Kong name that puts one or two English given
+    names before the whole Chinese name: "Tony Leung Chiu-wai" (tony, leung, chiuwai) beside 梁朝偉,
+    its syllables written apart too, in any of Hong Kong's spellings (scripts.hong_kong_key: "Edmund
+    Ho Hau Wah", 何厚鏵 "hauwa"; "Ho Chiu Fung, Daisy" as a board lists her; "Adrian David LI
+    Man-kiu"), or the Chinese given name after the English one and before the family name ("Winston
+    Yau-lai LO", 羅友禮)."""
+    english, chinese = (y.given, y.extra) if y.extra else (y.given[:-1], y.given[-1:])
     return (
         x.script == "han"
         and not y.script
-        and len(y.given) == 1
         and len(x.given) == 1
-        and 1 <= len(y.extra) <= 2
-        and hong_kong_key(y.extra) == hong_kong_key(x.given)
         and (x.family == y.family or y.family in x.spellings)
+        and 1 <= len(english) <= 2
+        and 1 <= len(chinese) <= 2
+        and hong_kong_key(chinese) == hong_kong_key(x.given)
     )
 
 
@@ -398,15 +397,17 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
     return best if read is None or best[0] >= _WHOLE_READ else read
 
 
-# A social handle a page writes after the name it goes by ("Mahira Khan (@mahirahkhan)"), and the
-# family a rich list counts with its head ("Lucio Tan & family")
+# A social handle a page writes after the name it goes by ("Mahira Khan (@mahirahkhan)"), the family
+# a rich list counts with its head ("Lucio Tan & family"), and the words in lower case a Wikipedia
+# title writes after a name to tell namesakes apart ("Jeet (actor)")
 _HANDLE = re.compile(r"\s*(?:[(（]@[\w.]+[)）]|&\s*family)\s*$", re.IGNORECASE)
+_TOLD_APART = re.compile(r"\s*\([a-z][a-z\s-]*\)\s*$")
 
 
 def _untitled(name: str) -> str:
-    """A written name without a handle or "& family" after it and the titles before it
-    (titles.without_titles: "President Abdel Fattah Al-Sisi" -> "Abdel Fattah Al-Sisi")."""
-    return without_titles(_HANDLE.sub("", name)).strip() or name
+    """A written name without a handle, "& family" or a namesake's description after it, nor the
+    titles before it (titles.without_titles: "President Abdel Fattah Al-Sisi", Abdel Fattah Al-Sisi)."""
+    return without_titles(_TOLD_APART.sub("", _HANDLE.sub("", name))).strip() or name
 
 
 def _skeletons(a: str, b: str) -> tuple[float, str] | None:

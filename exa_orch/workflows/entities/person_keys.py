@@ -97,13 +97,15 @@ def _english_keys(name: str) -> set[str]:
     for reading in parse(name):
         if reading.script == "han":
             keys.update(f"e:{family}" for family in {reading.family, *reading.spellings})
-        elif (
-            not reading.script
-            and 1 <= len(reading.given) <= 2
-            and not chinese_spelled("".join(reading.given))
-        ):
+        elif not reading.script and 1 <= len(reading.given) <= 2 and _english_given(reading.given):
             keys.add(f"e:{reading.family}")
     return keys
+
+
+def _english_given(given: tuple[str, ...]) -> bool:
+    """Given names no Chinese syllables spell, or a first of five letters or more the nickname
+    tables know, which Chinese syllables may spell too (Eileen, "ei lin": Eileen Chang, 張愛玲)."""
+    return not chinese_spelled("".join(given)) or (len(given[0]) >= 5 and len(given_forms(given[0])) > 1)
 
 
 def _consonant_keys(name: str) -> set[str]:
@@ -132,15 +134,8 @@ def _consonant_keys(name: str) -> set[str]:
         read = words(thai_reading(name)) + words(thai_reading(name, final=False))
         return {f"t:{thai_key(skeleton(w))}" for w in read}
     # and without the article a word may begin with (الخليفي, "lkhlyfy": Al-Khelaifi's Khelaifi)
-    # Hebrew three ways: with its vowel letters, without, and ח and צ as Latin spellings write them
-    # (עמיחי, "mch": Amichai); another script reads one way only
-    # and its letters as Latin spellings say them (consonants.spoken: ظاهر, Zahir)
-    read = [w for said in (name, *spoken(name)) for w in words(consonant_letters(said))]
-    if HEBREW_LETTERS.search(name):
-        read += words(consonant_letters(name, vowels=False)) + words(
-            consonant_letters(name, vowels=False, spelled="z")
-        )
-    keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) > 3)]}
+    read = _script_words(name)
+    keys = {skeleton(w) for w in [*read, *(w[1:] for w in read if w[:1] == "l" and len(w) >= 3)]}
     # व is v or w, and a w is a glide skeleton drops (अग्रवाल, "grfl" / Aggarwal, "grl")
     # and z as s: a Hebrew ז writes an English s sounded so (זקס, Sacks); a leading و or ی is a
     # vowel a Latin spelling writes, no consonant (اورنگزیب, "wrngzb" / Aurangzeb, "rngzb")
@@ -156,6 +151,20 @@ def _consonant_keys(name: str) -> set[str]:
         }
         if k
     }
+
+
+def _script_words(name: str) -> list[str]:
+    """A name in a consonantal script read word by word: Hebrew three ways (with its vowel letters,
+    without, and ח and צ as Latin spellings write them: עמיחי, "mch", Amichai), another script one
+    way only, and its letters as Latin spellings say them (consonants.spoken: ظاهر, Zahir); and a
+    name of "servant of" or "father of" with the word after it, as a Latin name runs them together
+    (عبد النور, Abdelnour; عبد الله, Abdullah)."""
+    read = [w for said in (name, *spoken(name)) for w in words(consonant_letters(said))]
+    if HEBREW_LETTERS.search(name):
+        read += words(consonant_letters(name, vowels=False)) + words(
+            consonant_letters(name, vowels=False, spelled="z")
+        )
+    return read + [w + after for w, after in zip(read, read[1:], strict=False) if w in ("bd", "bw")]
 
 
 # Latin spellings of letters another script writes otherwise: a French "ch" is ش (Akhannouch /

@@ -346,7 +346,7 @@ def _own_names(rec: Record, url: str, texts: list[str], person: bool) -> None:
     name = rec.name or ""
     parts = own_names.two_scripts(name)
     if not person:
-        parts += own_names.bracketed(name) + own_names.listed(name, url, texts)
+        parts += own_names.bracketed(name) + own_names.quoted(name) + own_names.listed(name, url, texts)
     for part, said in parts:
         _alias(rec, part, said, person)
 

@@ -268,6 +268,18 @@ def cantonese(chars: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(readings)
 
 
+# A syllable's first sound as Mandarin, Cantonese and Hokkien spellings of one character share it:
+# k, g and q (孔 kong, 强 qiang / keung), h, f and w (惠 hui / wai), the stops and sibilants.
+_ONSETS = {**dict.fromkeys("kgcq", "k"), **dict.fromkeys("hfw", "h"), **dict.fromkeys("bp", "p"),
+           **dict.fromkeys("dt", "t"), **dict.fromkeys("jzsx", "s"), **dict.fromkeys("ln", "l")}  # fmt: skip
+
+
+def onset(syllable: str) -> str:
+    """A Chinese syllable's first sound, as its spellings in several Chinese languages share it
+    ("kong" and "qiang": k); "" for a vowel."""
+    return _ONSETS.get(syllable[:1], syllable[:1] if syllable[:1] not in "aeiouy" else "")
+
+
 def hong_kong_key(syllables: tuple[str, ...]) -> str:
     """Cantonese syllables run together, folded over Hong Kong's spellings of one sound: a last
     vowel with an h or without (Wah / wa), j or ch (政 jing, Ching), oo or u (龍 lung, Loong)."""
