@@ -316,7 +316,7 @@ def _as_thai_writes(latin: str) -> list[str]:
 def thai_key(consonants: str) -> str:
     """A skeleton's letters as Thai names' spellings tell them apart (`_THAI_SOUNDS`), one letter
     for two alike ("kugimiya" and คูกิมิยะ's "khkimiya" -> "km")."""
-    return re.sub(r"(.)\1+", r"\1", consonants.translate(_THAI_SOUNDS))
+    return _once(consonants.translate(_THAI_SOUNDS))
 
 
 def _read_skeletons(
@@ -328,7 +328,8 @@ def _read_skeletons(
     theirs, mine = _word_skeletons(script, latin, read, thai)
     latin = written or latin
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
-    if theirs and _run(theirs) == _run(mine):  # every letter in its place, a word of one too
+    # every letter in its place, the words run together alike, or a word of one
+    if theirs and _once("".join(theirs)) == _once("".join(mine)):
         return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
     # one word beside one agrees letter for letter (সুজিৎ: Sujit, no Sumit); Thai's spellings vary more
     alone = not thai and len(words(read)) == len(words(latin)) == 1
@@ -343,10 +344,10 @@ def _read_skeletons(
     return differ
 
 
-def _run(skeletons: list[str]) -> str:
-    """Words' consonants run together as one word's are (a letter twice is once: "Nagendra Rao",
-    నాగేంద్రరావు)."""
-    return re.sub(r"(.)\1+", r"\1", "".join(skeletons))
+def _once(consonants: str) -> str:
+    """Consonants with a letter written twice in a row once ("Nagendra Rao" run together, "ngndrr",
+    is నాగేంద్రరావు's "ngndr")."""
+    return re.sub(r"(.)\1+", r"\1", consonants)
 
 
 def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[list[str], list[str]]:

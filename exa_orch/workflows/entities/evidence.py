@@ -716,9 +716,9 @@ def _holdings(a: Record, b: Record, ev: Evidence) -> None:
         ev.against.append(f"a holding company and a company of its name ({a.name} / {b.name})")
     wa, wb = set(a.clean.split()), set(b.clean.split())
     group, unit = (wa ^ wb) & _GROUP_WORDS, (wa ^ wb) & _UNIT_WORDS
-    if len(wa ^ wb) == 2 and len(group) == len(unit) == 1 and wa & wb and (group <= wa) != (unit <= wa):
-        if not renamed:
-            ev.against.append(f"a group and its {min(unit)} ({a.name} / {b.name})")
+    one_each = len(wa ^ wb) == 2 and len(group) == len(unit) == 1 and (group <= wa) != (unit <= wa)
+    if one_each and wa & wb and not renamed:
+        ev.against.append(f"a group and its {min(unit)} ({a.name} / {b.name})")
 
 
 _LIMITED = frozenset({"plc", "limited"})
