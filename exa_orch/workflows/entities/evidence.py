@@ -198,7 +198,7 @@ def _stated(a: Record, b: Record, ev: Evidence) -> None:
 _HOLDING_WORDS = frozenset({"holdings", "holding", "hd"})
 # A group's name and one of its units' (JMMB Group / JMMB Bank, PASHA Holding / PASHA Bank): the
 # group word on one side, the unit's trade on the other, every other word shared
-_GROUP_WORDS = frozenset("group groupe gruppe grupo gruppo grupa holding holdings".split())
+_GROUP_WORDS = (_HOLDING_WORDS - {"hd"}) | frozenset("group groupe gruppe grupo gruppo grupa".split())
 _UNIT_WORDS = frozenset(
     "bank banka banco banque insurance assurance life securities airlines airways".split()
 )
