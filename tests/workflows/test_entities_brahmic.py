@@ -86,3 +86,16 @@ def test_a_south_asian_name_agrees_past_a_dropped_initial_and_a_namesake_s_descr
     script: str, latin: str, agree: bool
 ) -> None:
     assert (name_evidence(script, latin)[0] > 0) is agree
+
+
+@pytest.mark.parametrize(
+    ("script", "latin", "agree"),
+    [
+        ("கங்கை அமரன்", "Gangai Amaran", True),  # க written for a g
+        ("துரை முருகன்", "Durai Murugan", True),  # த for a d
+        ("கங்கை அமரன்", "Ganga Raman", False),
+        ("தினேஷ் கார்த்திக்", "Dinesh Kumar", False),
+    ],
+)
+def test_tamil_letters_read_a_voiced_stop_as_its_plain_one(script: str, latin: str, agree: bool) -> None:
+    assert (name_evidence(script, latin)[0] > 0) is agree

@@ -375,7 +375,17 @@ def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[lis
     ]
     if thai:
         return [thai_key(t) for t in theirs], [thai_key(m) for m in mine]
+    if _TAMIL_LETTER.search(script):
+        return [t.translate(_TAMIL_SOUNDS) for t in theirs], [m.translate(_TAMIL_SOUNDS) for m in mine]
     return theirs, mine
+
+
+# Tamil writes one letter for a voiced stop and its plain one, which its Latin spellings tell apart
+# as the name is said: க is k or g (கஜேந்திரன், Gajendran), த and ட are t, th, d or dh (உதயநிதி,
+# Udhayanidhi; எடப்பாடி, Edappadi), ப is p or b (skeleton reads both b), ச is c, ch, j or s: both
+# names' consonants compared as Tamil letters write them
+_TAMIL_LETTER = re.compile("[\u0b80-\u0bff]")
+_TAMIL_SOUNDS = str.maketrans("dgj", "tkc")
 
 
 def _unwritten(said: list[str], latin: list[str], dotted: frozenset[str] = frozenset()) -> list[str]:
