@@ -34,6 +34,9 @@ from tests.workflows.entity_items import co, weigh
      ("https://www.sse.com.cn/assortment/stock/list/info/company/index.shtml?COMPANY_CODE=600999", "cn:600999"),
      ("https://www.cninfo.com.cn/new/disclosure/stock?stockCode=000999&orgId=gssz0000999", "cn:999"),
      ("https://quote.eastmoney.com/sz000999.html", "cn:999"),
+     ("https://www.szse.cn/certificate/individual/index.html?code=000999", "cn:999"),  # Shenzhen's
+     ("https://vip.stock.finance.sina.com.cn/corp/go.php/vCI_CorpInfo/stockid/000999.phtml", "cn:999"),
+     ("https://finance.sina.com.cn/realstock/company/sh600999/nc.shtml", "cn:600999"),
      ("https://www.bloomberg.com/profile/company/QRST:SS", "se:qrst"),  # Stockholm's after a colon
      ("https://www.bloomberg.com/quote/QRST:DH", ""),  # Dubai's on Bloomberg, Dhaka's on Reuters
      ("https://www.bloomberg.com/quote/QRST:XX", ""),  # a market the table does not know
@@ -294,3 +297,15 @@ def test_a_quote_page_named_as_the_site_s_hyphenated_label_is_the_site_s_company
     own = co("a", "黒羽香料", site, "Tokyo, Japan", trade)
     quote = co("b", "T Kurobane Co Ltd", "https://www.bloomberg.com/quote/4999:JP", "Tokyo, Japan", trade)
     assert weigh(own, quote).joins is joins
+
+
+def test_a_company_s_own_site_and_its_page_on_an_exchange_under_one_name_join() -> None:
+    """Shenzhen's and Mongolia's exchanges serve a page per listed company: a profile, never the
+    company's site, so the page under the site's name joins it as a profile page does."""
+    own = co("a", "鑫源酒业", "https://www.xyjiuye.com.cn/", "Xining, China", "Baijiu")
+    listed = co("b", "鑫源酒业", "https://www.szse.cn/certificate/individual/index.html?code=009123",
+                "Xining, China", "Baijiu")  # fmt: skip
+    assert weigh(own, listed).joins
+    mine = co("c", "Хөвсгөл Уул ХК", "https://www.khovsgoluul.mn/", "Ulaanbaatar, Mongolia", "Coal mining")
+    page = co("d", "Хөвсгөл Уул ХК", "https://mse.mn/mn/company/987", "Ulaanbaatar, Mongolia", "Coal mining")
+    assert weigh(mine, page).joins

@@ -109,6 +109,9 @@ HOSTS: tuple[Host, ...] = (
         "saudiexchange.sa/wps/portal/saudiexchange/hidden/company-profile-main/?companySymbol=TICKER",
     ),
     Host("kase.kz", "fixed", "kase.kz/en/issuers/TICKER, kase.kz/ru/issuers/TICKER"),
+    # Shenzhen's exchange and Mongolia's: a listed company's page by its code
+    Host("szse.cn", "query:code", "szse.cn/certificate/individual/index.html?code=TICKER"),
+    Host("mse.mn", "fixed", "mse.mn/mn/company/ID"),
     # Moscow's, Muscat's, Athens', Dar es Salaam's, Kingston's exchanges; India's and Turkey's market-data sites
     Host("moex.com", "query:code", "moex.com/ru/issue.aspx?board=BOARD&code=TICKER"),
     Host("msx.om", "query:s", "msx.om/company-profile.aspx?s=TICKER"),

@@ -60,6 +60,10 @@ _OWN = (
     ("saudiexchange.sa", "sa", "query", "companysymbol"),
     ("quote.eastmoney.com", "cn", "path", r"/(?:sh|sz)(\d{6})"),
     ("sse.com.cn", "cn", "query", "company_code"),  # Shanghai's exchange
+    ("szse.cn", "cn", "query", "code"),  # Shenzhen's
+    # Sina's company pages of a Shanghai or Shenzhen stock (vCI_CorpInfo/stockid/300413.phtml,
+    # realstock/company/sh600938/nc.shtml)
+    ("finance.sina.com.cn", "cn", "path", r"/(?:stockid/|realstock/company/s[hz])(\d{6})"),
     ("cninfo.com.cn", "cn", "query", "stockcode"),  # the disclosure site of Shenzhen's and Shanghai's
     ("kabutan.jp", "jp", "query", "code"),
     ("finance.yahoo.co.jp", "jp", "path", r"/quote/(\d+)\.t"),
