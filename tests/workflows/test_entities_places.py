@@ -176,6 +176,11 @@ def test_a_publication_of_the_company_and_initials_keeping_small_words_join() ->
               industry="Utilities")  # fmt: skip
     edp = co("d", "EDP", "https://www.edp.com/en", "Lisbon, Portugal", industry="Utilities")
     assert entities.resolve([wiki, edp]).groups == [[0, 1]], apart(wiki, edp)
+    # an article elided before a word, "d'Investissement" read "dinvestissement": its initial is i
+    full = co("e", "Banque d'Investissement du Mali", "https://fr.wikipedia.org/wiki/Banque_d%27investissement_du_Mali",
+              "Bamako, Mali", industry="Banking")  # fmt: skip
+    short = co("f", "BIM", "https://www.bim.ml/", "Bamako, Mali", industry="Banking")
+    assert entities.resolve([full, short]).groups == [[0, 1]], apart(full, short)
 
 
 def test_one_name_in_two_countries_one_stated_in_apposition_stays_apart() -> None:

@@ -31,7 +31,7 @@ DESIGNATORS = FILLER | frozenset(
 )
 # Words a name's initials leave out, in the languages company names are written in ("Banca Monte
 # dei Paschi di Siena": MPS; "Banco do Brasil": BB); "and" first (`_abbreviation` keeps it as "&")
-_STOP = ("and", "of", "the", "for", "de", "la", "di", "dei", "del", "della", "do", "da", "dos", "du", "des")
+STOP_WORDS = ("and", "of", "the", "for", "de", "la", "di", "dei", "del", "della", "do", "da", "dos", "du", "des")
 _FOLD = str.maketrans({"ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
                        "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ı": "i",
                        "ħ": "h", "Ħ": "H"})  # fmt: skip
@@ -176,7 +176,7 @@ def _without_own_initials(text: str) -> str:
     if _ticker(found.group(2)):
         return found.group(1)
     said = "".join(words(found.group(2)))
-    before = [w for w in words(found.group(1)) if w not in _STOP]
+    before = [w for w in words(found.group(1)) if w not in STOP_WORDS]
     if len(before) < 2 or len(said) < 2:
         return text
     initials = "".join(w[0] for w in before)
@@ -201,7 +201,7 @@ def core_name(cleaned: str) -> str:
 
 def acronym(cleaned: str) -> str:
     """Initials of a name of 2+ words ("international business machines" -> "ibm"), else ""."""
-    kept = [w for w in cleaned.split() if w not in _STOP]
+    kept = [w for w in cleaned.split() if w not in STOP_WORDS]
     return "".join(w[0] for w in kept) if len(kept) >= 2 else ""
 
 
@@ -243,10 +243,10 @@ def _abbreviation(x: str, y: str) -> bool:
     """`y` written as initials of `x`'s words ("bayerische motoren werke" -> "bmw", "procter and
     gamble" -> "pandg" from "P&G", "minnesota mining and manufacturing" -> "3m" is not)."""
     letters = {y.replace(" ", ""), core_name(y).replace(" ", ""), y.replace(" and ", " ").replace(" ", "")}
-    kept = [w for w in x.split() if w not in _STOP]
+    kept = [w for w in x.split() if w not in STOP_WORDS]
     if len(kept) < 2:
         return False
-    with_and = "".join(w[0] if w not in ("and",) else "and" for w in x.split() if w not in _STOP[1:])
+    with_and = "".join(w[0] if w not in ("and",) else "and" for w in x.split() if w not in STOP_WORDS[1:])
     return bool(_initials(kept) & letters) or with_and in letters
 
 
@@ -255,12 +255,25 @@ def _abbreviation(x: str, y: str) -> bool:
 _DIGRAPHS = ("shch", "ch", "ts", "sh", "zh", "kh", "ya", "yu")
 
 
+# A French or Italian article or "de" elided before a word, run into it once the apostrophe goes
+# ("Banque de l'Habitat du Sénégal": BHS; "Banque nationale d'investissement": BNI)
+_ELIDED = re.compile(r"[dl][aeiouh]\w{3,}")
+
+
+def unelided(ws: list[str]) -> list[str]:
+    """A name's words, each after the first without the elided article it may open with
+    (`_ELIDED`: "lhabitat" -> "habitat"): what its initials may be read from."""
+    return ws[:1] + [w[1:] if _ELIDED.fullmatch(w) else w for w in ws[1:]]
+
+
 def _initials(kept: list[str], *, whole: bool = False) -> set[str]:
     """The initials of `kept`'s first two words or more (`whole`: of all of them), each word's
     first letter or, for three words or more, the letters of one Cyrillic letter it opens with."""
     found, ways = set(), {""}
     for at, w in enumerate(kept[:8], 1):
         firsts = {w[0], *(d for d in _DIGRAPHS if len(kept) >= 3 and w.startswith(d))}
+        if at > 1 and _ELIDED.fullmatch(w):  # "de l'habitat", read "lhabitat": its initial is h
+            firsts.add(w[1])
         ways = {o + f for o in ways for f in firsts}
         if at >= 2 and (at == len(kept) or not whole):
             found |= ways
@@ -281,7 +294,7 @@ def _abbreviated_part(x: list[str], y: list[str]) -> bool:
         and len(short) == 1
         and len(short[0]) >= (2 if len(x) - len(part) >= 2 else 3)
         and len(part) >= 2
-        and short[0] in _initials([w for w in part if w not in _STOP], whole=True)
+        and short[0] in _initials([w for w in part if w not in STOP_WORDS], whole=True)
     )
 
 
@@ -290,7 +303,7 @@ def _syllabic(x: str, y: str) -> bool:
     and of two words at least ("magazine luiza" -> "magalu", "petroleo brasileiro" -> "petrobras",
     "gazovaya promyshlennost" -> "gazprom"), a plural "s" after the last ("impala platinum" ->
     "implats"): a name shortened by syllables."""
-    kept = [w for w in x.split() if w not in _STOP]
+    kept = [w for w in x.split() if w not in STOP_WORDS]
     if " " in y or len(y) < 6 or len(kept) < 2 or y == kept[0] or not y.startswith(kept[0][:2]):
         return False
 
@@ -360,7 +373,7 @@ def _designator_inside(short: list[str], long_: list[str]) -> bool:
 
 def _in_english(ws: list[str]) -> list[str]:
     """A name's words, an institution's kind word in English, small words left out, in order."""
-    return sorted(e for w in ws if w not in _STOP for e in WORDS_IN_ENGLISH.get(w, w).split())
+    return sorted(e for w in ws if w not in STOP_WORDS for e in WORDS_IN_ENGLISH.get(w, w).split())
 
 
 def names_agree(a: str, b: str) -> str | None:

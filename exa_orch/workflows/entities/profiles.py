@@ -41,11 +41,13 @@ from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quot
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     ONE_NAME,
+    STOP_WORDS,
     core_name,
     fold,
     initialism,
     legal_forms,
     names_agree,
+    unelided,
     words,
 )
 from exa_orch.workflows.entities.read_names import read_in_part
@@ -474,7 +476,9 @@ def blocking_keys(r: Record) -> set[str]:
     every = r.raw_name.split()
     kept = [w for w in every if w not in ("and", "of", "the", "de")]
     for named in (every, kept, [w for w in kept if w not in DESIGNATORS]):
-        own.update(f"n:{''.join(w[0] for w in named[:k])}" for k in range(2, len(named) + 1))
+        # "banque dinvestissement du mali": bim too
+        for read in (named, unelided([w for w in named if w not in STOP_WORDS])):
+            own.update(f"n:{''.join(w[0] for w in read[:k])}" for k in range(2, len(read) + 1))
     if len(every) >= 2:  # with a legal form's or Group's initial after them (`_initials`: "sig")
         own.update(f"n:{''.join(w[0] for w in every)}{x}" for x in "lcg")
     for other in (r.publisher, r.titled):  # whose page it says it is; an article's subject
