@@ -270,7 +270,10 @@ def test_a_subsidiarys_page_on_its_parents_site_joins_its_own_site() -> None:
      ("Burgan Bank K.P.S.C.", "burgan bank"), ("Ahli Bank Q.P.S.C.", "ahli bank"), ("Omantel SAOG", "omantel"),
      ("АО «Казахтелеком»", "kazakhtelekom"), ("Công ty Cổ phần FPT", "fpt"), ("CTCP Vĩnh Hoàn", "vinh hoan"),
      ("A. O. Smith", "a o smith"), ("Tenaga Nasional Berhad", "tenaga nasional"),
-     ("Interconexión Eléctrica S.A. E.S.P.", "interconexion electrica"), ("Kaspi.kz AO", "kaspi kz"), ("Coca-Cola İçecek (CCI)", "coca cola icecek")],
+     ("Interconexión Eléctrica S.A. E.S.P.", "interconexion electrica"), ("Kaspi.kz AO", "kaspi kz"), ("Coca-Cola İçecek (CCI)", "coca cola icecek"),
+     # and after the name, in Bulgarian, Mongolian and Greek letters; a hockey club's ХК before it is no form
+     ("Стрела Лес ЕАД", "strela les"), ("Хустай Ноос ХК", "khustai noos"), ("Αργώ Ναυτιλιακή Α.Ε.", "argo navtiliaki"),
+     ("ХК Стрела", "khk strela")],
 )  # fmt: skip
 def test_joint_stock_and_indonesian_forms_are_legal_forms(written: str, clean: str) -> None:
     assert entities.clean_name(written) == clean

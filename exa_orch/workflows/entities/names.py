@@ -31,7 +31,23 @@ DESIGNATORS = FILLER | frozenset(
 )
 # Words a name's initials leave out, in the languages company names are written in ("Banca Monte
 # dei Paschi di Siena": MPS; "Banco do Brasil": BB); "and" first (`_abbreviation` keeps it as "&")
-STOP_WORDS = ("and", "of", "the", "for", "de", "la", "di", "dei", "del", "della", "do", "da", "dos", "du", "des")
+STOP_WORDS = (
+    "and",
+    "of",
+    "the",
+    "for",
+    "de",
+    "la",
+    "di",
+    "dei",
+    "del",
+    "della",
+    "do",
+    "da",
+    "dos",
+    "du",
+    "des",
+)
 _FOLD = str.maketrans({"ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
                        "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ı": "i",
                        "ħ": "h", "Ħ": "H"})  # fmt: skip
@@ -86,13 +102,24 @@ _SCRIPT_OPENING_FORMS = re.compile(
 )
 
 
+# ... and after it, in Bulgarian, Macedonian and Serbian Cyrillic (АД, ЕАД, ООД, ЕООД, ДОО), in
+# Mongolian (ХК, ХХК) and Kazakh (АҚ, ЖШС), and in Greek (Α.Ε., Α.Ε.Β.Ε., Ε.Π.Ε., Ι.Κ.Ε.): a form a
+# reading in Latin letters would keep as words of the name ("Багануур ХК", "baganuur khk")
+_SCRIPT_CLOSING_FORMS = re.compile(
+    r"(?<=\S)\s+(?:АД|ЕАД|ООД|ЕООД|ДОО|ХК|ХХК|АҚ|ЖШС|"
+    r"Α\.?\s?Ε\.?(?:\s?Β\.?\s?Ε\.?)?|Ε\.?\s?Π\.?\s?Ε\.?|Ι\.?\s?Κ\.?\s?Ε\.?)\s*$"
+)
+
+
 def written_name(name: str) -> str:
     """`name` as written, but for what is no part of it: a legal form in CJK script, or one in
     Cyrillic or Georgian before it, a former name in brackets, the name's own initials in brackets
     after it ("Coca-Cola İçecek (CCI)" -> "Coca-Cola İçecek"), so that what cleaning drops from it is
     its legal form alone; a Vietnamese name's trade after it and a Korean insurer's name short, as
     the English and the short names write them (script_forms.in_english_order)."""
-    bare = in_english_order(_SCRIPT_OPENING_FORMS.sub("", without_cjk_forms(name)))
+    bare = in_english_order(
+        _SCRIPT_OPENING_FORMS.sub("", _SCRIPT_CLOSING_FORMS.sub("", without_cjk_forms(name)))
+    )
     return _without_own_initials(without_renamed(bare))
 
 
