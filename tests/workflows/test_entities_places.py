@@ -181,6 +181,11 @@ def test_a_publication_of_the_company_and_initials_keeping_small_words_join() ->
               "Bamako, Mali", industry="Banking")  # fmt: skip
     short = co("f", "BIM", "https://www.bim.ml/", "Bamako, Mali", industry="Banking")
     assert entities.resolve([full, short]).groups == [[0, 1]], apart(full, short)
+    # "das" and the Romance "e" (and) are no initials: Empresa Lusitana das Águas e Esgotos, ELAE
+    water = co("g", "Empresa Lusitana das Águas e Esgotos", "https://pt.wikipedia.org/wiki/Empresa_Lusitana_das_Aguas",
+               "Lisbon, Portugal", industry="Water utility")  # fmt: skip
+    elae = co("h", "ELAE", "https://www.elae.pt/", "Lisbon, Portugal", industry="Water utility")
+    assert entities.resolve([water, elae]).groups == [[0, 1]], apart(water, elae)
 
 
 def test_one_name_in_two_countries_one_stated_in_apposition_stays_apart() -> None:
