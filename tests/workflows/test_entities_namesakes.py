@@ -193,6 +193,23 @@ def test_a_father_whose_page_says_sr_and_a_son_named_jr_are_two() -> None:
     assert not any("generation" in r for r in weigh(father, plain).against)
 
 
+def test_a_son_named_jr_at_a_family_company_the_father_s_page_names_is_not_the_father() -> None:
+    """A father's page naming the company his son runs (the family founded both) is no career of
+    one person: "Jr." on one name, the other's text naming its employer, stays two."""
+    father = _with_desc(
+        person("a", "Tobias Wellach", "https://en.wikipedia.org/wiki/Tobias_Wellach", "Wellach Estates",
+               "Mendoza, Argentina", "Winemaker"),
+        "Tobias Wellach founded Wellach Estates and, with his son, the Casa Orilla winery.",
+    )  # fmt: skip
+    son = person("b", "Tobias Wellach Jr.", "https://www.casaorilla.com/team/tobias-wellach-jr", "Casa Orilla",
+                 "Mendoza, Argentina", "Winemaker")  # fmt: skip
+    assert entities.resolve([father, son]).groups == [[0], [1]]
+    # the same text beside a name that writes no generation is one person's career
+    later = person("c", "Tobias Wellach", "https://www.casaorilla.com/team/tobias-wellach", "Casa Orilla",
+                   "Mendoza, Argentina", "Winemaker")  # fmt: skip
+    assert entities.resolve([father, later]).groups == [[0, 1]]
+
+
 def test_a_founder_and_the_grandson_named_after_him_are_two() -> None:
     def restaurateur(id: str, url: str, description: str) -> Json:
         item = person(id, "Paolo Vettori", url, "Caffè Vettori", "Trieste, Italy", "Restaurateur")

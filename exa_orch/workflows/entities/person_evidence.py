@@ -158,7 +158,7 @@ def career(a: Record, b: Record, group: Sequence[Record]) -> bool:
     Renault Group from 2020 to 2025 and then CEO of Kering"): one person's career, which that
     record tells, not a stranger at a new employer. The record joined its group by its own
     evidence; it may be `a` or `b` only where it names the other's employer too."""
-    if not (a.employer and b.employer and a.employer_latin and b.employer_latin):
+    if not (a.employer and b.employer and a.employer_latin and b.employer_latin) or _one_junior(a, b):
         return False
     return any(
         m.kind == "person" and _names_employer(m, a.employer) and _names_employer(m, b.employer)
@@ -176,7 +176,7 @@ def _employers(a: Record, b: Record, ev: Said) -> None:
     if agree:
         said = f"{a.employer} / {b.employer}: {agree}" if agree == SHORT_FORMS else a.employer
         ev.for_.append((3.0, f"same employer ({said})"))
-    elif a.employer_latin and b.employer_latin and _names_other(a, b, ev):
+    elif a.employer_latin and b.employer_latin and not _one_junior(a, b) and _names_other(a, b, ev):
         return
     elif a.employer_latin and b.employer_latin and concurrent(a.employer, b.employer):
         return  # held at once: neither a new employer nor evidence of one person
@@ -348,6 +348,14 @@ def _generation(r: Record) -> tuple[set[str], set[str]]:
     if written or not named or lead[:-1] != named or not lead[-1:] or lead[-1] not in _GENERATION:
         return written, written
     return written, {_GENERATION[lead[-1]]}
+
+
+def _one_junior(a: Record, b: Record) -> bool:
+    """One name writes "Jr." and the other no generation: at two employers, a son and his father
+    (a family's companies, each named in the other's text: Aurelio Montes and his son at Kaiken),
+    whom no text naming both employers tells apart (`_names_other`, `career`)."""
+    ga, gb = _generation(a)[0], _generation(b)[0]
+    return {frozenset(ga), frozenset(gb)} == {frozenset(), frozenset({"jr"})}
 
 
 def _generations(a: Record, b: Record, ev: Said) -> None:
