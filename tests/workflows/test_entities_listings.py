@@ -309,3 +309,15 @@ def test_a_company_s_own_site_and_its_page_on_an_exchange_under_one_name_join() 
     mine = co("c", "Хөвсгөл Уул ХК", "https://www.khovsgoluul.mn/", "Ulaanbaatar, Mongolia", "Coal mining")
     page = co("d", "Хөвсгөл Уул ХК", "https://mse.mn/mn/company/987", "Ulaanbaatar, Mongolia", "Coal mining")
     assert weigh(mine, page).joins
+
+
+def test_a_quote_page_giving_itself_another_short_name_is_not_the_site_its_ticker_opens() -> None:
+    """A ticker opening a site's label joins the quote page to the site, unless the page names
+    itself by another short name in brackets: another company of the market and the trade."""
+    own = co("a", "Norcable", "https://www.norcable.no/", "Oslo, Norway", "Cables")
+    other = co("b", "Nordic Intl Cables (NICAB)", "https://www.reuters.com/markets/companies/NORC.OL",
+               "Oslo, Norway", "Cables")  # fmt: skip
+    same = co("c", "Norcable ASA (NORC)", "https://www.reuters.com/markets/companies/NORC.OL/profile",
+              "Oslo, Norway", "Cables")  # fmt: skip
+    assert not weigh(own, other).joins
+    assert weigh(own, same).joins

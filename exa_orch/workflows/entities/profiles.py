@@ -134,6 +134,9 @@ def _site_named(page: Record, own: Record) -> str | None:
     return None
 
 
+_BRACKETED = re.compile(r"\(([A-Z][A-Z0-9]{2,})\)\s*$")
+
+
 def _by_ticker(page: Record, own: Record, slug: str, owners_page: bool) -> str | None:
     """A quote page's ticker (`slug`, its letters) that opens the label of the site's owner's page or
     writes four of its letters in order (listings.abbreviates: CEB:PM / cebupacificair, AMRT.JK /
@@ -141,7 +144,11 @@ def _by_ticker(page: Record, own: Record, slug: str, owners_page: bool) -> str |
     order ("PNBN" / Panin Bank)."""
     label = own.site.label.replace("-", "") if own.site else ""
     opens = len(slug) >= 3 and (label.startswith(slug) or abbreviates(slug, label))
-    if owners_page and opens and quoted(page.site):
+    # a short name the page gives itself in brackets that is neither the ticker nor the label's
+    # start ("Egyptian Intl Pharmaceuticals (EIPICO)" quoted as PHAR): not the company of pharco.org
+    short = _BRACKETED.search(page.name or "")
+    other = short and short.group(1).lower() != slug and not label.startswith(short.group(1).lower()[:3])
+    if owners_page and opens and quoted(page.site) and not other:
         return f"the ticker in {_where(page)} opens the site's label, {label}"
     if ticker_named(page.name or "", page.site) and abbreviates(page.clean, own.clean.replace(" ", "")):
         return f"{page.name}, the ticker a listing's page names it by, abbreviates {own.name}"
