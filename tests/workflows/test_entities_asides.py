@@ -526,3 +526,11 @@ def test_a_name_written_in_two_scripts_is_each_of_its_parts() -> None:
         3, co("d", "Harbour Air (1947–2015)", "https://en.wikipedia.org/wiki/Harbour_Air", "", "")
     )
     assert not years.aliases
+
+
+def test_a_place_in_brackets_after_a_name_is_no_other_name_of_it() -> None:
+    """Japanese news writes where a company is after its name ("鶴見製菓(東京)"): a place, never
+    another name the company goes by; a name in the brackets still is."""
+    assert list(asides.asides("鶴見製菓(東京)が廃業した。", "鶴見製菓")) == []
+    assert list(asides.asides("Orlin Foods Ltd (Singapore) said ...", "Orlin Foods Ltd")) == []
+    assert [n for n, _ in asides.asides("鶴見製菓(ツルミ)が廃業した。", "鶴見製菓")] == ["ツルミ"]

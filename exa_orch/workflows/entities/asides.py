@@ -43,8 +43,10 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.names import clean_name, legal_forms, words
 from exa_orch.workflows.entities.scripts import is_cjk
+from exa_orch.workflows.entities.terms import TERMS
 
 # A label before a name in an aside: the language the name is in, or that it is a short name.
 # Sources: the lead sentences of zh/ja/ko/ar/ru/fr/de/es/pt Wikipedia articles on companies.
@@ -175,7 +177,16 @@ def aside_names(aside: str) -> list[str]:
     # Utility" after a name in Ge'ez): not a clause
     shaped = len(first) <= 24 or bool(_LATIN_NAME.fullmatch(first))
     named = ([first] if _plain(first) and shaped else []) + [n for n in labelled if _plain(n)]
-    return [n for n in named if not _ONLY_FORM.fullmatch(n)]
+    return [n for n in named if not _ONLY_FORM.fullmatch(n) and not _a_place(n)]
+
+
+def _a_place(name: str) -> bool:
+    """A place alone, where a text writes where a company is after its name ("佐久間製菓(東京)",
+    "Acme Ltd (Singapore)"): no other name of it."""
+    said = TERMS.get(name)
+    if said and said[1]:
+        return all(is_place(r) for r in said[1])
+    return bool(words(name)) and is_place(" ".join(words(name)))
 
 
 def _plain(name: str) -> bool:
