@@ -693,3 +693,14 @@ def test_a_group_and_its_bank_on_one_site_are_two() -> None:
     assert weigh(
         group, co("s", "Kastrup", "https://www.kastrup.com/about", "Kingston, Jamaica", "finance")
     ).joins
+
+
+def test_a_former_name_another_company_of_another_trade_bears_is_no_identity() -> None:
+    """A golf maker "formerly Marlowe" beside the site of Marlowe, a stationer: one name, two
+    trades, two companies; the same statement beside a golf maker's site is the rename."""
+    golf = co("a", "Verdane Golf Co., Ltd.", "https://en.wikipedia.org/wiki/Verdane_Golf", "Tokyo, Japan",
+              "Golf equipment", "Verdane Golf Co., Ltd., formerly Marlowe Co., Ltd., makes golf clubs.")  # fmt: skip
+    stationer = co("b", "Marlowe", "https://www.marlowe-note.co.jp/", "Tokyo, Japan", industry="Stationery")
+    old_site = co("c", "Marlowe", "https://www.marlowe-golf.co.jp/", "Tokyo, Japan", industry="Golf equipment")
+    assert not weigh(golf, stationer).joins
+    assert weigh(golf, old_site).joins
