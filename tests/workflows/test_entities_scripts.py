@@ -338,6 +338,8 @@ def test_a_given_name_chinese_syllables_spell_or_a_generation_is_no_english_name
     assert name_evidence("李小冬", "Lee Chingte")[0] < 4.0  # in Wade-Giles
     assert name_evidence("施至成", "Henry T. Sy, Jr.")[0] < 4.0  # a son: the characters may be his father's
     assert name_evidence("양혜규", "Hyunsuk Yang")[0] < 4.0  # a Korean given name romanized
+    assert name_evidence("黃志明", "Ryutaro Huang")[0] < 4.0  # a Japanese given name romanized
+    assert name_evidence("黃志明", "Jason Huang")[0] == 4.0  # an English one
 
 
 def test_an_english_given_name_beside_characters_is_a_candidate_pair() -> None:

@@ -81,6 +81,16 @@ def _names() -> tuple[dict[str, str], dict[str, frozenset[str]]]:
     return family, {k: frozenset(v) for k, v in given.items()}
 
 
+@lru_cache(maxsize=1)
+def _given_readings() -> frozenset[str]:
+    return frozenset(r for readings_ in _names()[1].values() for r in readings_)
+
+
+def given_reading(latin: str) -> bool:
+    """Whether a Latin given name is a Japanese given name's reading the dataset holds ("Kentaro")."""
+    return latin_key(latin) in _given_readings()
+
+
 def family_reading(kanji: str) -> str | None:
     """The reading of a Japanese family name in kanji the dataset holds ("武田" -> "takeda"), or None."""
     return _names()[0].get(kanji) if _KANJI.search(kanji) else None

@@ -46,7 +46,7 @@ from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
 from exa_orch.workflows.entities.foreign_names import hangul_single, katakana, korean_given, spaced_hangul
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
-from exa_orch.workflows.entities.japanese import fits, latin_key, readings
+from exa_orch.workflows.entities.japanese import fits, given_reading, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import (
     KOREAN_SURNAMES,
@@ -306,11 +306,14 @@ def _run_together(x: PersonName, y: PersonName) -> bool:
 def _english_beside(x: PersonName, y: PersonName) -> bool:
     """`x` read from Chinese characters or Hangul, `y` a given name that is no reading of
     characters: an English one the nickname tables know, not a Mandarin syllable ("Jean Liu"
-    beside 柳青), or, beside Chinese characters, any that no syllables of a Chinese name spell
+    beside 柳青), no Japanese given name's reading, or, beside Chinese characters, any that no syllables of a Chinese name spell
     (`scripts.chinese_spelled`: "Forrest Li" beside 李小冬, "Eason Chan" beside 陳奕迅, and a
     Hokkien one, which no table here reads: "Kuok Khoon Hong" beside 郭孔丰). Beside Hangul only
     the tables' names: a Korean given name romanized is no English one."""
     if x.script not in ("han", "hangul") or y.script or not 1 <= len(y.given) <= 2:
+        return False
+    # a Japanese given name romanized is no English one (Chen Kentaro, 陳建太郎, is no 陳建民)
+    if len(forms(y.given[0])) <= 1 and given_reading(y.given[0]):
         return False
     if x.script == "han" and not chinese_spelled("".join(y.given)):
         # two syllables written apart are a dialect's reading of two characters (Hokkien "Khoon
