@@ -701,6 +701,8 @@ def test_a_former_name_another_company_of_another_trade_bears_is_no_identity() -
     golf = co("a", "Verdane Golf Co., Ltd.", "https://en.wikipedia.org/wiki/Verdane_Golf", "Tokyo, Japan",
               "Golf equipment", "Verdane Golf Co., Ltd., formerly Marlowe Co., Ltd., makes golf clubs.")  # fmt: skip
     stationer = co("b", "Marlowe", "https://www.marlowe-note.co.jp/", "Tokyo, Japan", industry="Stationery")
-    old_site = co("c", "Marlowe", "https://www.marlowe-golf.co.jp/", "Tokyo, Japan", industry="Golf equipment")
+    old_site = co(
+        "c", "Marlowe", "https://www.marlowe-golf.co.jp/", "Tokyo, Japan", industry="Golf equipment"
+    )
     assert not weigh(golf, stationer).joins
     assert weigh(golf, old_site).joins

@@ -177,16 +177,18 @@ def aside_names(aside: str) -> list[str]:
     # Utility" after a name in Ge'ez): not a clause
     shaped = len(first) <= 24 or bool(_LATIN_NAME.fullmatch(first))
     named = ([first] if _plain(first) and shaped else []) + [n for n in labelled if _plain(n)]
-    return [n for n in named if not _ONLY_FORM.fullmatch(n) and not _a_place(n)]
+    return [n for n in named if _a_name(n)]
 
 
-def _a_place(name: str) -> bool:
-    """A place alone, where a text writes where a company is after its name ("佐久間製菓(東京)",
-    "Acme Ltd (Singapore)"): no other name of it."""
-    said = TERMS.get(name)
-    if said and said[1]:
-        return all(is_place(r) for r in said[1])
-    return bool(words(name)) and is_place(" ".join(words(name)))
+def _a_name(said: str) -> bool:
+    """Not a legal form alone, nor a place alone, where a text writes where a company is after its
+    name ("佐久間製菓(東京)", "Acme Ltd (Singapore)"): no other name of it."""
+    if _ONLY_FORM.fullmatch(said):
+        return False
+    read = TERMS.get(said)
+    if read and read[1]:
+        return not all(is_place(r) for r in read[1])
+    return not (words(said) and is_place(" ".join(words(said))))
 
 
 def _plain(name: str) -> bool:

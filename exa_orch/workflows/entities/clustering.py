@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities import families, glossary, heard_words, profiles
+from exa_orch.workflows.entities import families, glossary, heard_words, profile_keys
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.listings import listing, ticker_named
@@ -73,7 +73,7 @@ def _keys(r: Record) -> set[str]:
     own = {f"p:{p}" for p in r.profiles} | _site_keys(r) | person_keys(r) | _single_name_keys(r)
     own |= _employer_keys(r)
     if r.kind != "person":
-        own |= families.blocking_keys(r) | profiles.blocking_keys(r) | _part_keys(r)
+        own |= families.blocking_keys(r) | profile_keys.blocking_keys(r) | _part_keys(r)
     if r.clean:
         # and run together, the core too ("CooperCompanies" / "The Cooper Companies, Inc.")
         own.update(

@@ -373,11 +373,14 @@ def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[lis
         and len(w) > 1
         and not (arabic and at and w in _LATIN_BEN)
     ]
+    return _as_the_script_tells(script, theirs, thai), _as_the_script_tells(script, mine, thai)
+
+
+def _as_the_script_tells(script: str, skeletons_: list[str], thai: bool) -> list[str]:
+    """Skeletons with the letters the script writes alike made one: Thai's (`thai_key`), Tamil's."""
     if thai:
-        return [thai_key(t) for t in theirs], [thai_key(m) for m in mine]
-    if _TAMIL_LETTER.search(script):
-        return [t.translate(_TAMIL_SOUNDS) for t in theirs], [m.translate(_TAMIL_SOUNDS) for m in mine]
-    return theirs, mine
+        return [thai_key(k) for k in skeletons_]
+    return [k.translate(_TAMIL_SOUNDS) for k in skeletons_] if _TAMIL_LETTER.search(script) else skeletons_
 
 
 # Tamil writes one letter for a voiced stop and its plain one, which its Latin spellings tell apart

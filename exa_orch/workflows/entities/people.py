@@ -306,14 +306,11 @@ def _run_together(x: PersonName, y: PersonName) -> bool:
 def _english_beside(x: PersonName, y: PersonName) -> bool:
     """`x` read from Chinese characters or Hangul, `y` a given name that is no reading of
     characters: an English one the nickname tables know, not a Mandarin syllable ("Jean Liu"
-    beside 柳青), no Japanese given name's reading, or, beside Chinese characters, any that no syllables of a Chinese name spell
-    (`scripts.chinese_spelled`: "Forrest Li" beside 李小冬, "Eason Chan" beside 陳奕迅, and a
-    Hokkien one, which no table here reads: "Kuok Khoon Hong" beside 郭孔丰). Beside Hangul only
-    the tables' names: a Korean given name romanized is no English one."""
-    if x.script not in ("han", "hangul") or y.script or not 1 <= len(y.given) <= 2:
-        return False
-    # a Japanese given name romanized is no English one (Chen Kentaro, 陳建太郎, is no 陳建民)
-    if len(forms(y.given[0])) <= 1 and given_reading(y.given[0]):
+    beside 柳青), no Japanese one (Chen Kentaro / 陳建民), or, beside Chinese characters, any no
+    Chinese name's syllables spell (`scripts.chinese_spelled`: "Forrest Li" beside 李小冬, and a
+    Hokkien one no table reads: "Kuok Khoon Hong" / 郭孔丰). Beside Hangul the tables' names only."""
+    japanese = len(forms(y.given[0])) <= 1 and given_reading(y.given[0]) if y.given else False
+    if x.script not in ("han", "hangul") or y.script or not 1 <= len(y.given) <= 2 or japanese:
         return False
     if x.script == "han" and not chinese_spelled("".join(y.given)):
         # two syllables written apart are a dialect's reading of two characters (Hokkien "Khoon

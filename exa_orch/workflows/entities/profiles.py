@@ -41,13 +41,11 @@ from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quot
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     ONE_NAME,
-    STOP_WORDS,
     core_name,
     fold,
     initialism,
     legal_forms,
     names_agree,
-    unelided,
     words,
 )
 from exa_orch.workflows.entities.read_names import read_in_part
@@ -64,7 +62,7 @@ def _where(page: Record) -> str:
     return (page.site.profile or page.site.canonical) if page.site else ""
 
 
-def _slug(page: Record) -> str:
+def profile_slug(page: Record) -> str:
     """The profile's last path part as a label would write it ("company/fortescue-metals-group" ->
     "fortescuemetals", "company/sabic" -> "sabic"); a ticker's letters, its exchange and share
     class left out ("company/PAYTM:IN" -> "paytm", "company/UPM1V:FH" -> "upm")."""
@@ -115,7 +113,7 @@ def _site_named(page: Record, own: Record) -> str | None:
     # the site's label names its owner: a page deep in it under another name (aholddelhaize.com/
     # brands/albert-heijn) is about a unit, not the owner the profile is
     owners_page = not own.site.path or names_agree(own.clean, own.site.label) in ONE_NAME
-    slug, where, label = _slug(page), _where(page), own.site.label.replace("-", "")
+    slug, where, label = profile_slug(page), _where(page), own.site.label.replace("-", "")
     if slug and slug in (label, stem(own.site.label)) and owners_page:
         return f"the profile {where} is the site's label"
     if len(slug) >= 3 and slug == own.clean.replace(" ", ""):
@@ -472,39 +470,3 @@ def _one_name(a: Record, b: Record) -> str | None:
     if agree in ONE_NAME:
         return agree
     return reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
-
-
-def blocking_keys(r: Record) -> set[str]:
-    """Candidate keys a profile page adds: its path as a label, the initials of its full name, the
-    company it says it is of, its name less a first or last word, as a site's label."""
-    if not (r.site and r.site.platform and not r.domain):  # a profile, or a news host's article
-        return set()
-    own = {f"{k}:{s}" for s in (_slug(r),) if len(s) >= 3 for k in ("l", "n")}  # a ticker is a name too
-    every = r.raw_name.split()
-    kept = [w for w in every if w not in ("and", "of", "the", "de")]
-    for named in (every, kept, [w for w in kept if w not in DESIGNATORS]):
-        # "banque dinvestissement du mali": bim too
-        for read in (named, unelided([w for w in named if w not in STOP_WORDS])):
-            own.update(f"n:{''.join(w[0] for w in read[:k])}" for k in range(2, len(read) + 1))
-    if len(every) >= 2:  # with a legal form's or Group's initial after them (`_initials`: "sig")
-        own.update(f"n:{''.join(w[0] for w in every)}{x}" for x in "lcg")
-    for other in (r.publisher, r.titled):  # whose page it says it is; an article's subject
-        if other:
-            own.update({f"n:{other}", f"n:{other.replace(' ', '')}"})
-    return own | _name_keys(r)
-
-
-def _name_keys(r: Record) -> set[str]:
-    """A page's name, or its core, as a site's label ("3DS" / 3ds.com), initials with a legal form's ("GCPL"
-    meets "GCP"), and less a first or last word ("Saudi Aramco"; `_leading`)."""
-    own: set[str] = set()
-    if len(r.clean) >= 3:
-        own.add(f"l:{r.clean.replace(' ', '')}")
-        own.add(f"l:{r.core.replace(' ', '')}")  # "Spar Group Ltd" meets spar.co.za
-        if " " not in r.clean and r.clean[-1] in "lc":
-            own.add(f"n:{r.clean[:-1]}")
-    core = r.core.split()
-    if len(core) >= 2:
-        own.update({f"n:{' '.join(core[1:])}", f"n:{' '.join(core[:-1])}"})
-        own.update(f"n:{' '.join(core[:k])}" for k in range(1, len(core)) if len(core[0]) >= 3)
-    return own
