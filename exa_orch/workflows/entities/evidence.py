@@ -232,8 +232,9 @@ def _weigh_stated(x: Record, y: Record, named: str, ev: Evidence) -> None:
     if _forms_differ(said, has):
         return
     # a name two companies of two trades bear, one of them formerly (マルマン, a golf maker's former
-    # name, and maruman, a stationer's): named as a brand is, corroboration needed
-    brand = _as_a_brand(x, y, said, has) or families.two_trades(x, y)
+    # name, and maruman, a stationer's): named as a brand is, corroboration needed, unless the
+    # other's page writes the legal form stated (a renamed company's business may change too)
+    brand = _as_a_brand(x, y, said, has) or (families.two_trades(x, y) and not said & has)
     ev.for_.append(
         (3.0 if brand else 6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}")
     )
