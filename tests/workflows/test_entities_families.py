@@ -273,7 +273,9 @@ def test_a_subsidiarys_page_on_its_parents_site_joins_its_own_site() -> None:
      ("Interconexión Eléctrica S.A. E.S.P.", "interconexion electrica"), ("Kaspi.kz AO", "kaspi kz"), ("Coca-Cola İçecek (CCI)", "coca cola icecek"),
      # and after the name, in Bulgarian, Mongolian and Greek letters; a hockey club's ХК before it is no form
      ("Стрела Лес ЕАД", "strela les"), ("Хустай Ноос ХК", "khustai noos"), ("Αργώ Ναυτιλιακή Α.Ε.", "argo navtiliaki"),
-     ("ХК Стрела", "khk strela")],
+     ("ХК Стрела", "khk strela"),
+     # the short name a page's title opens with, its initials', before a dash
+     ("CMT - Compagnie Minière du Togo", "compagnie miniere du togo"), ("ONEX - Branche Sud", "onex branche sud")],
 )  # fmt: skip
 def test_joint_stock_and_indonesian_forms_are_legal_forms(written: str, clean: str) -> None:
     assert entities.clean_name(written) == clean

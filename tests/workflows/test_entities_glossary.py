@@ -416,6 +416,9 @@ def test_a_city_written_in_characters_is_read_by_its_term_of_place() -> None:
         ("المصرف العراقي للاستثمار", "Iraqi Investment Bank", True),
         ("شركة غاز الشمال", "South Gas Company", False),
         ("شرکت ملی پخش گاز ایران", "National Iranian Gas Distribution Company", True),  # Persian
+        ("البنك الشعبي الجزائري", "Banque Populaire d'Algérie", True),  # an article elided into a word
+        ("البنك الخارجي المغربي", "BEM - Banque Extérieure du Maroc", True),  # its initials before it
+        ("البنك الشعبي الجزائري", "Banque Populaire d'Oran", False),
     ],
 )
 def test_an_arabic_name_whose_every_word_is_known_translates(written: str, latin: str, agree: bool) -> None:

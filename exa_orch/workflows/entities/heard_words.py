@@ -22,7 +22,7 @@ from collections.abc import Iterator
 
 from exa_orch.workflows.entities.consonants import consonant_letters, meets, soft_g
 from exa_orch.workflows.entities.countries import country_named, is_place
-from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin
+from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin, unelided
 from exa_orch.workflows.entities.scripts import skeleton
 from exa_orch.workflows.entities.word_tables import (
     ARABIC,
@@ -123,6 +123,10 @@ def translate(written: str, latin: str, *, says_company: bool = False) -> str | 
     table = table_of(written)
     if table is None:
         return None
+    # a French article elided into a word ("banque nationale dalgerie"): the word without it too
+    bare = " ".join(unelided(latin.split()))
+    if bare != latin and (said := translate(written, bare, says_company=says_company)):
+        return said.replace(bare, latin)
     words = _words(written, table)
     target = sorted(content(latin))
     for rendered in _renderings(words, table, 256):

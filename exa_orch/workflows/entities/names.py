@@ -106,7 +106,7 @@ def written_name(name: str) -> str:
     bare = in_english_order(
         _SCRIPT_OPENING_FORMS.sub("", _SCRIPT_CLOSING_FORMS.sub("", without_cjk_forms(name)))
     )
-    return _without_own_initials(without_renamed(bare))
+    return _without_leading_initials(_without_own_initials(without_renamed(bare)))
 
 
 # The shares a quote page lists after the company's name ("... Corp. Common Stock", "... Ltd. ADR")
@@ -188,14 +188,28 @@ def _without_own_initials(text: str) -> str:
         return text
     if _ticker(found.group(2)):
         return found.group(1)
-    said = "".join(words(found.group(2)))
-    before = [w for w in words(found.group(1)) if w not in STOP_WORDS]
+    return found.group(1) if _initials_of(found.group(2), found.group(1)) else text
+
+
+# "<initials> - <name>", as a page's title opens with the short name ("BNA - Banque Nationale d'Algérie")
+_LEADING_INITIALS = re.compile(r"^([A-Z0-9&]{2,8})\s+[-–—|:]\s+(\S.*)$")
+
+
+def _without_leading_initials(text: str) -> str:
+    """`text` without the initials it opens with before a dash, when they are the name's after it."""
+    found = _LEADING_INITIALS.match(text)
+    return found.group(2) if found and _initials_of(found.group(1), found.group(2)) else text
+
+
+def _initials_of(short: str, name: str) -> bool:
+    """`short` is the initials of `name`'s words (but small words, an elided article aside), or of
+    their first ones, one word left out at most."""
+    said = "".join(words(short))
+    before = unelided([w for w in words(name) if w not in STOP_WORDS])
     if len(before) < 2 or len(said) < 2:
-        return text
+        return False
     initials = "".join(w[0] for w in before)
-    return (
-        found.group(1) if said in (initials, initials[: len(said)]) and len(said) >= len(before) - 1 else text
-    )
+    return said in (initials, initials[: len(said)]) and len(said) >= len(before) - 1
 
 
 def _ticker(written: str) -> bool:

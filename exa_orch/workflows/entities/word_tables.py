@@ -73,6 +73,7 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "العقارية العقاري": "properties|real estate",
         "للتطوير التطوير للتنمية التنمية لتنمية التعمير للتعمير": "development|developments",
         "الصادرات": "export|exports",
+        "الخارجي الخارجية": "foreign|external|exterieur|exterieure",
         "الفجيرة": "fujairah",
         "عجمان": "ajman",
         "المركزي": "central|centrale",
