@@ -49,7 +49,9 @@ async def test_deep_research_returns_the_structured_answer(research_app: OpenApp
     assert result["timedOut"] is False
     assert isinstance(result["result"], dict) and isinstance(result["result"]["companies"], list)
     assert result["citations"] and all(c["urls"] for c in result["citations"])
-    assert result["duration"] >= 800  # 22 simulated seconds at speed 25
+    # from the create's checkpoint to the run seen done: above 0, but no wall-clock floor (a busy
+    # machine may hand the create's answer back after most of the run's 22 simulated seconds)
+    assert result["duration"] > 0
     # Without a schema the result is the answer's markdown text; pro runs at effort high.
     assert text.status == "completed", text.error
     assert isinstance(text.result["result"], str) and text.result["result"]

@@ -84,7 +84,9 @@ async def test_items_are_collected_and_the_first_ones_researched(
         assert item["properties"]["description"] in run.request["query"] and "{{" not in run.request["query"]
         assert run.request["outputSchema"] == SCHEMA and run.request["effort"] == "medium"
         assert research["status"] == "completed" and isinstance(research["result"]["summary"], str)
-        assert research["duration"] >= 800  # 22 simulated seconds at speed 25
+        # from the create's checkpoint to the run seen done: above 0, but no wall-clock floor (a busy
+        # machine may hand the create's answer back after most of the run's 22 simulated seconds)
+        assert research["duration"] > 0
     assert "research" not in result["items"][3]  # beyond researchLimit
     assert result["duration"] >= max(m["research"]["duration"] for m in result["items"][:3])
 
