@@ -99,3 +99,20 @@ def test_a_south_asian_name_agrees_past_a_dropped_initial_and_a_namesake_s_descr
 )
 def test_tamil_letters_read_a_voiced_stop_as_its_plain_one(script: str, latin: str, agree: bool) -> None:
     assert (name_evidence(script, latin)[0] > 0) is agree
+
+
+@pytest.mark.parametrize(
+    ("script", "latin", "agree"),
+    [
+        ("කමල් කූරේ", "Kamal Cooray", True),  # Sinhala's k, a hard c in the Latin spelling
+        ("කමල් කූරේ", "Kamal Soray", False),
+        ("சுனில் சந்திர டி சில்வா", "Sunil Chandra de Silva", True),  # a particle both write
+        ("சுனில் சந்திர டி சில்வா", "Sunil Chandra Silva Perera", False),
+        ("דוד אורן", "David Oren", True),  # Hebrew: one word's ו a v, the other's a vowel
+        ("דוד שושן", "David Shoshan", True),
+    ],
+)
+def test_a_latin_name_s_hard_c_particles_and_letters_read_word_by_word(
+    script: str, latin: str, agree: bool
+) -> None:
+    assert (name_evidence(script, latin)[0] > 0) is agree

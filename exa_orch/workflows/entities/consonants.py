@@ -12,6 +12,7 @@ Latin one in thai_companies.py.
 
 from __future__ import annotations
 
+import itertools
 import re
 
 from exa_orch.workflows.entities.brahmic import bengali_spelling
@@ -206,10 +207,7 @@ def _arabic_skeletons(script: str, latin: str) -> tuple[float, str]:
     if first[0] > 0:
         return first
     if _HEBREW_LETTER.search(script):
-        return max(
-            _read_skeletons(script, latin, consonant_letters(script, vowels=False, spelled=z))
-            for z in ("", *_HEBREW_SPELLED)
-        )
+        return max(_read_skeletons(script, latin, read) for read in _hebrew_readings(script))
     if not ARABIC_LETTERS.search(script):
         return max([first, *(_read_skeletons(script, latin, consonant_letters(x)) for x in spoken(script))])
     # منجي الباوندي / Moungi Bawendi: a Latin name may leave al- out
@@ -218,6 +216,20 @@ def _arabic_skeletons(script: str, latin: str) -> tuple[float, str]:
             if read != script and (again := _read_skeletons(script, latin, consonant_letters(read)))[0] > 0:
                 return again
     return first
+
+
+def _hebrew_readings(script: str) -> list[str]:
+    """A Hebrew name read by its consonants alone (ח and צ as each Latin spelling writes them), each
+    word with its ו and י read as letters or as vowels apart from the others': "דוד ששון" is David
+    (ו a v) Sassoon (ו a vowel)."""
+    out: list[str] = []
+    for z in ("", *_HEBREW_SPELLED):
+        each = [
+            dict.fromkeys(consonant_letters(w, vowels=v, spelled=z) for v in (False, True))
+            for w in script.split()
+        ]
+        out.extend(" ".join(read) for read in itertools.islice(itertools.product(*each), 16))
+    return list(dict.fromkeys(out))
 
 
 # The space before الله closing a compound name (فضل الله, نصر الله, عبد الله)
@@ -362,18 +374,36 @@ def _word_skeletons(script: str, latin: str, read: str, thai: bool) -> tuple[lis
     said = [w for w in words(read) if w not in dropped and (w not in HONORIFICS or len(w) <= 3)]
     dotted = frozenset(re.findall(r"(\w+)\.", fold(read)))  # "బి. రామలింగరాజు", "bi. ramalingaraju"
     theirs = [skeleton(w) for w in _unwritten(said, words(latin), dotted)]
+    mine = _latin_skeletons(script, latin, arabic, thai)
+    theirs, mine = _as_the_script_tells(script, theirs, thai), _as_the_script_tells(script, mine, thai)
+    # a particle the Latin name writes, and the script too (நிமல் சிறிபால டி சில்வா, Nimal Siripala de
+    # Silva): left out of both
+    for particle in _as_the_script_tells(script, [skeleton(w) for w in words(latin) if w in PARTICLES], thai):
+        if particle in theirs[1:]:
+            theirs.remove(particle)
+    return theirs, mine
+
+
+def _latin_skeletons(script: str, latin: str, arabic: bool, thai: bool) -> list[str]:
+    """The consonants of each word of the Latin name as the script would write it (`_as_arabic_writes`;
+    Thai's w for a v; a hard c as the Brahmic scripts' k: කූරේ, Cooray), titles, particles and
+    initials left out (and an Arabic name's "ben" after its first word)."""
     persian_ch = "چ" in script  # چ writes the ch of Chavoshi, not a French ch (ش)
-    mine = [
-        skeleton(
-            _as_arabic_writes(w, french=not persian_ch) if arabic else w.replace("v", "w") if thai else w
-        )
+    brahmic = _BRAHMIC_LETTER.search(script)
+
+    def written(w: str) -> str:
+        if arabic:
+            return _as_arabic_writes(w, french=not persian_ch)
+        return w.replace("v", "w") if thai else hard_c(w) if brahmic else w
+
+    return [
+        skeleton(written(w))
         for at, w in enumerate(words(latin))
         if w not in HONORIFICS
         and w not in PARTICLES
         and len(w) > 1
         and not (arabic and at and w in _LATIN_BEN)
     ]
-    return _as_the_script_tells(script, theirs, thai), _as_the_script_tells(script, mine, thai)
 
 
 def _as_the_script_tells(script: str, skeletons_: list[str], thai: bool) -> list[str]:
@@ -387,6 +417,7 @@ def _as_the_script_tells(script: str, skeletons_: list[str], thai: bool) -> list
 # as the name is said: க is k or g (கஜேந்திரன், Gajendran), த and ட are t, th, d or dh (உதயநிதி,
 # Udhayanidhi; எடப்பாடி, Edappadi), ப is p or b (skeleton reads both b), ச is c, ch, j or s: both
 # names' consonants compared as Tamil letters write them
+_BRAHMIC_LETTER = re.compile("[\u0900-\u0dff]")
 _TAMIL_LETTER = re.compile("[\u0b80-\u0bff]")
 _TAMIL_SOUNDS = str.maketrans("dgj", "tkc")
 
