@@ -321,3 +321,15 @@ def test_a_quote_page_giving_itself_another_short_name_is_not_the_site_its_ticke
               "Oslo, Norway", "Cables")  # fmt: skip
     assert not weigh(own, other).joins
     assert weigh(own, same).joins
+
+
+def test_a_listing_s_short_name_leaves_out_the_province_the_company_s_name_opens_with() -> None:
+    """A Chinese listing's short name drops the province (河北蓝月酒业 is 蓝月酒业 on the exchange);
+    two characters no place reads (中泰) are another company's name."""
+    own = co(
+        "a", "河北蓝月酒业股份有限公司", "https://www.hbly-wine.com.cn/", "Shijiazhuang, China", "Baijiu"
+    )
+    quote = co("b", "蓝月酒业", "https://quote.eastmoney.com/sz009876.html", "Shijiazhuang, China", "Baijiu")
+    other = co("c", "中泰蓝月酒业", "https://www.zhongtai-lanyue.com.cn/", "Shijiazhuang, China", "Baijiu")
+    assert resolve([own, quote]).groups == [[0, 1]]
+    assert not weigh(other, quote).joins

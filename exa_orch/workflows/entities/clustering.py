@@ -24,12 +24,14 @@ from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     acronym,
     core_name,
+    fold,
     is_latin,
     words,
 )
 from exa_orch.workflows.entities.people import name_evidence, parse
 from exa_orch.workflows.entities.person_keys import block_keys as person_keys
 from exa_orch.workflows.entities.records import Record, record
+from exa_orch.workflows.entities.script_forms import without_cjk_forms
 from exa_orch.workflows.entities.scripts import (
     consonantal,
     hong_kong_reading,
@@ -221,6 +223,10 @@ def _read_starts(written: str, reading: str) -> set[str]:
         return set()
     rl = reading.replace("l", "r")
     own = {f"r:{rl[:k]}" for k in range(4, min(len(rl), 10) + 1)}
+    if bare := glossary.without_province(
+        without_cjk_forms(written).replace(" ", "")
+    ):  # 安徽古井贡酒: 古井贡酒 too
+        own.add(f"r:{fold(bare).replace(' ', '').replace('l', 'r')[:6]}")
     return own | {f"r:{hk[:k]}" for hk in hong_kong_reading(written) for k in range(3, min(len(hk), 10) + 1)}
 
 

@@ -286,6 +286,16 @@ def _place_unwritten(
     return None
 
 
+def without_province(written: str) -> str:
+    """A name in Chinese characters without the province or city of two or three characters it
+    opens with (安徽古井贡酒 -> 古井贡酒), or "" when it opens with none: a place countries.py knows, not
+    any two syllables `place_word` takes for a city (国泰, guotai, of 国泰海通证券 is none)."""
+    for k in (2, 3):
+        if len(written) - k >= 2 and is_place(fold(written[:k]).replace(" ", "")):
+            return written[k:]
+    return ""
+
+
 def place_word(word: str) -> bool:
     """A province (is_place), or a city's name of two Mandarin syllables ("xiamen", "hangzhou")."""
     if is_place(word):
