@@ -16,6 +16,7 @@ from exa_orch.workflows.entities.names import (
     legal_forms,
     names_agree,
 )
+from exa_orch.workflows.entities.sites import site
 from tests.workflows.test_entities_evidence import apart
 from tests.workflows.test_entities_evidence import row as agent_row
 
@@ -352,3 +353,13 @@ def test_short_and_foreign_words_for_a_companys_kind_read_as_english_ones() -> N
     # Malaysia's private company, Sdn Bhd, is no public Berhad
     assert legal_forms("genting malaysia berhad", "genting malaysia") == {"berhad"}
     assert legal_forms("genting malaysia sdn bhd", "genting malaysia") == {"sdn"}
+
+
+@pytest.mark.parametrize(
+    ("url", "home"),
+    [("https://www.qorvane.co.kr/main/main.do", True), ("https://www.qorvane.com/main", True),
+     ("https://www.qorvane.com/index.html", True), ("https://www.qorvane.com/main/products.do", False)],
+)  # fmt: skip
+def test_a_home_page_s_script_named_main_or_index_is_the_home(url: str, home: bool) -> None:
+    found = site(url)
+    assert found is not None and found.home is home

@@ -82,8 +82,8 @@ def _locale(segment: str) -> bool:
 
 _HOMELIKE = frozenset(
     "about about-us aboutus company home index index.html index.htm who-we-are our-company "
-    "en-us en-gb top".split()
-)
+    "en-us en-gb top main default".split()
+)  # "main" and "default" as home pages' scripts are named (kurly.com/main, emart.com/main/main.do)
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ def _canonical_path(host: str, domain: str, segments: list[str]) -> str:
     while segments:
         last = segments[-1]
         language = _locale(last)
-        if not language and re.sub(r"\.(?:html?|php|aspx?|jsp)$", "", last) not in _HOMELIKE:
+        if not language and re.sub(r"\.(?:html?|php|aspx?|jsp|do)$", "", last) not in _HOMELIKE:
             break
         locale = locale or (last if language else "")
         segments.pop()
