@@ -102,10 +102,11 @@ def written_name(name: str) -> str:
     Cyrillic or Georgian before it, a former name in brackets, the name's own initials in brackets
     after it ("Coca-Cola İçecek (CCI)" -> "Coca-Cola İçecek"), so that what cleaning drops from it is
     its legal form alone; a Vietnamese name's trade after it and a Korean insurer's name short, as
-    the English and the short names write them (script_forms.in_english_order)."""
+    the English and the short names write them (script_forms.in_english_order), and a Japanese
+    railway's 電気鉄道 as its short name writes it, 電鉄 (上毛電気鉄道, 上毛電鉄)."""
     bare = in_english_order(
         _SCRIPT_OPENING_FORMS.sub("", _SCRIPT_CLOSING_FORMS.sub("", without_cjk_forms(name)))
-    )
+    ).replace("電気鉄道", "電鉄")
     return _without_leading_initials(_without_own_initials(without_renamed(bare)))
 
 
