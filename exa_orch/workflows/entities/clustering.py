@@ -223,9 +223,9 @@ def _read_starts(written: str, reading: str) -> set[str]:
         return set()
     rl = reading.replace("l", "r")
     own = {f"r:{rl[:k]}" for k in range(4, min(len(rl), 10) + 1)}
-    if bare := glossary.without_province(
-        without_cjk_forms(written).replace(" ", "")
-    ):  # 安徽古井贡酒: 古井贡酒 too
+    # 安徽古井贡酒 keyed as 古井贡酒 too: a listing's short name leaves the province out
+    bare = glossary.without_province(without_cjk_forms(written).replace(" ", ""))
+    if bare:
         own.add(f"r:{fold(bare).replace(' ', '').replace('l', 'r')[:6]}")
     return own | {f"r:{hk[:k]}" for hk in hong_kong_reading(written) for k in range(3, min(len(hk), 10) + 1)}
 

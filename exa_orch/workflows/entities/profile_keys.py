@@ -20,9 +20,8 @@ def blocking_keys(r: Record) -> set[str]:
     company it says it is of, its name less a first or last word, as a site's label."""
     if not (r.site and r.site.platform and not r.domain):  # a profile, or a news host's article
         return set()
-    own = {
-        f"{k}:{s}" for s in (profile_slug(r),) if len(s) >= 3 for k in ("l", "n")
-    }  # a ticker is a name too
+    slug = profile_slug(r)  # a label, and a name: a ticker is one too
+    own = {f"l:{slug}", f"n:{slug}"} if len(slug) >= 3 else set()
     for other in (r.publisher, r.titled):  # whose page it says it is; an article's subject
         if other:
             own.update({f"n:{other}", f"n:{other.replace(' ', '')}"})
