@@ -341,12 +341,12 @@ def test_a_corporate_or_investors_site_of_the_label_is_one_family(a: str, b: str
 
 @pytest.mark.parametrize(
     ("url", "profile"),
-    [("https://kase.kz/en/issuers/KZTK/", "kase.kz/en/issuers/kztk"),
+    [("https://kase.kz/en/issuers/KZTK/", "kase.kz/issuers/kztk"),
      ("https://www.qe.com.qa/web/guest/company-profile?CompanyCode=IQCD", "qe.com.qa/companycode=iqcd"),
      ("https://www.adx.ae/main-market/company-profile/overview?secCode=ADNOCGAS", "adx.ae/seccode=adnocgas"),
      ("https://www.belex.rs/trgovanje/hartija/dnevni/NIIS", None),
      ("https://dps.psx.com.pk/company/OGDC", "dps.psx.com.pk/company/ogdc"),
-     ("https://market.tase.co.il/en/market_data/company/2590/about", "market.tase.co.il/en/market_data/company/2590"),
+     ("https://market.tase.co.il/en/market_data/company/2590/about", "market.tase.co.il/market_data/company/2590"),
      ("https://quote.eastmoney.com/sz300741.html", "quote.eastmoney.com/sz300741.html"),
      ("https://goodinfo.tw/tw/StockDetail.asp?STOCK_ID=2049", "goodinfo.tw/stock_id=2049"),
      ("https://www.example-exchange.com/web/company-profile?symbol=ABC", None)],

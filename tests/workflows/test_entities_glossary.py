@@ -154,8 +154,12 @@ def test_an_exchanges_company_page_is_a_profile_not_the_companys_site() -> None:
         ("https://www.msx.om/company-profile.aspx?s=OTEL", "msx.om/s=otel"),
         (
             "https://www.athexgroup.gr/en/market-data/-/company/OPAP",
-            "athexgroup.gr/en/market-data/-/company/opap",
+            "athexgroup.gr/market-data/-/company/opap",
         ),
+        # a listing's page in another language is the same profile
+        ("https://kase.kz/ru/issuers/QRST", "kase.kz/issuers/qrst"),
+        ("https://kase.kz/kz/issuers/QRST", "kase.kz/issuers/qrst"),
+        ("https://mse.mn/en/company/987", "mse.mn/company/987"),
         ("https://www.screener.in/company/TITAN/consolidated/", "screener.in/company/titan"),
         (
             "https://www.isyatirim.com.tr/tr-tr/analiz/hisse/Sayfalar/sirket-karti.aspx?hisse=THYAO",

@@ -284,10 +284,16 @@ def profile_of(row: Host, host: str, segments: list[str], query: dict[str, str])
 
 
 def _under_scheme(row: Host, segments: list[str]) -> str | None:
-    """A "fixed" row's profile: the segment after one of its schemes' words, only there."""
+    """A "fixed" row's profile: the segment after one of its schemes' words, only there. A scheme
+    opening with a language's two letters (kase.kz/en/issuers, /ru/issuers) opens with any
+    language's, which names no profile: the listing's pages in two languages are one profile."""
     for scheme in _SCHEMES[row.name]:
-        if len(segments) > len(scheme) and [s.lower() for s in segments[: len(scheme)]] == scheme:
-            return f"{row.name}/{'/'.join(segments[: len(scheme) + 1])}"
+        if len(segments) <= len(scheme):
+            continue
+        said = [s.lower() for s in segments[: len(scheme)]]
+        language = bool(scheme) and len(scheme[0]) == 2 and len(said[0]) == 2 and said[0].isalpha()
+        if said == scheme or (language and said[1:] == scheme[1:]):
+            return f"{row.name}/{'/'.join(segments[1 if language else 0 : len(scheme) + 1])}"
     return None  # the host's other pages (its news) name nobody
 
 
