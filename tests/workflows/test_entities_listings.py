@@ -333,3 +333,16 @@ def test_a_listing_s_short_name_leaves_out_the_province_the_company_s_name_opens
     other = co("c", "中泰蓝月酒业", "https://www.zhongtai-lanyue.com.cn/", "Shijiazhuang, China", "Baijiu")
     assert resolve([own, quote]).groups == [[0, 1]]
     assert not weigh(other, quote).joins
+
+
+def test_two_profiles_one_adding_a_word_of_its_kind_only_are_one_company() -> None:
+    """Two editions' articles, "Hvalfjord Bank" and "Hvalfjord", of one country and trade: one
+    bank; "Hvalfjord International" names another company of the name (an international arm)."""
+    en = co(
+        "a", "Hvalfjord Bank", "https://en.wikipedia.org/wiki/Hvalfjord_Bank", "Reykjavík, Iceland", "Banking"
+    )
+    local = co("b", "Hvalfjord", "https://is.wikipedia.org/wiki/Hvalfjord", "Reykjavík, Iceland", "Banking")
+    group = co("c", "Hvalfjord International", "https://de.wikipedia.org/wiki/Hvalfjord_International", "Reykjavík, Iceland",
+               "Banking")  # fmt: skip
+    assert weigh(en, local).joins
+    assert not weigh(group, local).joins
