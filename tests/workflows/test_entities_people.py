@@ -409,3 +409,10 @@ def test_icelandic_and_maltese_letters_are_latin_ones() -> None:
     assert is_latin("Ħaż-Żebbuġ Holdings")
     assert two_scripts("Hrafnaðir Travel") == []  # no name in two scripts
     assert two_scripts("Hrafnaðir 旅行") != []
+
+
+def test_a_ukrainian_given_name_s_ending_written_as_read_keeps_its_russian_spelling() -> None:
+    """Serhiy is read "serhy" (an "-ий" ending as one spelling): still Sergey's Ukrainian form."""
+    assert name_evidence("Serhiy Hnatko", "Sergey Hnatko")[0] >= 6.5
+    assert name_evidence("Andriy Hnatko", "Andrei Hnatko")[0] >= 6.5
+    assert name_evidence("Serhiy Hnatko", "Stepan Hnatko")[0] < 4.0

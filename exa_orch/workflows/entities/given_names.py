@@ -9,6 +9,7 @@ common use for that full name belong.
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 
@@ -171,6 +172,12 @@ SPELLINGS: tuple[tuple[tuple[str, ...], str], ...] = (
 )  # fmt: skip
 
 
+def one_ending(word: str) -> str:
+    """A Russian or Ukrainian "-ий" ending as one spelling: -iy, -yi or -yy written -y
+    (Sadovnichiy, Syrskyi, Zelenskyy: Sadovnichy, Syrsky, Zelensky; not -ii: Fujii)."""
+    return re.sub(r"(?<=\w\w\w)(?:iy|yi|yy)$", "y", word)
+
+
 def _table() -> dict[str, frozenset[str]]:
     out: dict[str, set[str]] = {}
     for row in SHORT_FORMS:
@@ -178,8 +185,10 @@ def _table() -> dict[str, frozenset[str]]:
         for full in row.full:
             out.setdefault(full, set()).add(row.short)
     for spellings, _ in SPELLINGS:
-        for name in spellings:
-            out.setdefault(name, set()).update(spellings)
+        # each as a name's words are read too (people._tokens: Serhiy, "serhy")
+        said = {*spellings, *map(one_ending, spellings)}
+        for name in said:
+            out.setdefault(name, set()).update(said)
     return {k: frozenset(v) for k, v in out.items()}
 
 

@@ -46,6 +46,7 @@ from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
 from exa_orch.workflows.entities.foreign_names import hangul_single, katakana, korean_given, spaced_hangul
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
+from exa_orch.workflows.entities.given_names import one_ending
 from exa_orch.workflows.entities.japanese import fits, given_reading, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import (
@@ -113,11 +114,8 @@ def _tokens(name: str) -> list[list[str]]:
     caps: list[str] = []
     raws = text.split()
     for at, raw in enumerate(raws):
-        # a Russian name's "-ий" ending written -iy or -y (Sadovnichiy, Sadovnichy), a Ukrainian "-ий" -yi,
-        # -yy or -y (Syrskyi, Zelenskyy, Zelensky): one spelling (not -ii: Fujii)
-        found = [
-            re.sub(r"(?<=\w\w\w)(?:iy|yi|yy)$", "y", w) for w in words(raw) if not _title(w, at, len(raws))
-        ]
+        # a Russian or Ukrainian "-ий" ending as one spelling (given_names.one_ending)
+        found = [one_ending(w) for w in words(raw) if not _title(w, at, len(raws))]
         plain.extend(found)
         caps.extend(list(raw.lower()) if _CAPS_INITIALS.match(raw) else found)  # "MS": initials, not Ms.
     out = [plain, caps] if caps != plain else [plain]
