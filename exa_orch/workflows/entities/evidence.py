@@ -55,9 +55,9 @@ from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.listings import listing
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
-    FILLER,
     ONE_NAME,
     acronym,
+    adds_a_designator,
     core_name,
     extra_words,
     initialism,
@@ -788,22 +788,6 @@ def _heard_alike(a: Record, b: Record) -> bool:
     return one_alphabet and one_latin and bool(names_agree(sounded(a.clean), sounded(b.clean)))
 
 
-# Designators that name another company of a brand as often as the brand itself: an international
-# arm (UnionPay International), a holding company ("Natura &Co"), a group
-_UNIT_DESIGNATORS = frozenset({"international", "intl", "global", "worldwide", "co", "and", *FILLER})
-
-
-def _adds_a_designator(x: str, y: str) -> bool:
-    """One name extends the other by designators alone, none that names another company of the brand
-    (`_UNIT_DESIGNATORS`): "Agilent" / "Agilent Technologies"."""
-    extra = extra_words(x, y)
-    return (
-        bool(extra)
-        and extra <= DESIGNATORS - _UNIT_DESIGNATORS
-        and names_agree(x, y) == "one name extends the other"
-    )
-
-
 def _voiced(a: Record, b: Record, voices: Sequence[set[str]]) -> bool:
     """One record gives itself both names: `a`'s and `b`'s, each as written, in another script as
     read ("パナソニック ホールディングス" is the "Panasonic Holdings" a page says it is now), or as
@@ -816,7 +800,7 @@ def _voices(r: Record, names: set[str]) -> bool:
     # and a name that is one of them written otherwise ("Deutsche Boerse" beside "Deutsche Börse")
     if r.clean in names or (r.domain and r.site and r.site.label in names):
         return True
-    if any(names_agree(r.clean, n) in ONE_NAME or _adds_a_designator(r.clean, n) for n in names if n):
+    if any(names_agree(r.clean, n) in ONE_NAME or adds_a_designator(r.clean, n) for n in names if n):
         return True
     if not r.name or is_latin(r.name):
         return False

@@ -460,3 +460,19 @@ def _written_otherwise(a: str, b: str) -> str | None:
     if fuzz.token_sort_ratio(a, b) >= 92 and min(len(joined_a), len(joined_b)) >= 10:
         return "near-equal long names"
     return None
+
+
+# Designators that name another company of a brand as often as the brand itself: an international
+# arm (UnionPay International), a holding company ("Natura &Co"), a group
+UNIT_DESIGNATORS = frozenset({"international", "intl", "global", "worldwide", "co", "and", *FILLER})
+
+
+def adds_a_designator(x: str, y: str) -> bool:
+    """One cleaned name extends the other by designators alone, none that names another company of
+    the brand (`UNIT_DESIGNATORS`): "Agilent" / "Agilent Technologies", "Kaupthing Bank" / Kaupþing."""
+    extra = extra_words(x, y)
+    return (
+        bool(extra)
+        and extra <= DESIGNATORS - UNIT_DESIGNATORS
+        and names_agree(x, y) == "one name extends the other"
+    )

@@ -307,8 +307,9 @@ def _english_beside(x: PersonName, y: PersonName) -> bool:
     beside 柳青), no Japanese one (Chen Kentaro / 陳建民), or, beside Chinese characters, any no
     Chinese name's syllables spell (`scripts.chinese_spelled`: "Forrest Li" beside 李小冬, and a
     Hokkien one no table reads: "Kuok Khoon Hong" / 郭孔丰). Beside Hangul the tables' names only."""
-    japanese = len(forms(y.given[0])) <= 1 and given_reading(y.given[0]) if y.given else False
-    if x.script not in ("han", "hangul") or y.script or not 1 <= len(y.given) <= 2 or japanese:
+    if x.script not in ("han", "hangul") or y.script or not 1 <= len(y.given) <= 2:
+        return False
+    if len(forms(y.given[0])) <= 1 and given_reading(y.given[0]):  # read after the cheap tests: a dataset
         return False
     if x.script == "han" and not chinese_spelled("".join(y.given)):
         # two syllables written apart are a dialect's reading of two characters (Hokkien "Khoon

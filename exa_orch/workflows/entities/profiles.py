@@ -41,6 +41,7 @@ from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quot
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     ONE_NAME,
+    adds_a_designator,
     core_name,
     extra_words,
     fold,
@@ -48,9 +49,6 @@ from exa_orch.workflows.entities.names import (
     legal_forms,
     names_agree,
     words,
-)
-from exa_orch.workflows.entities.names import (
-    FILLER as NAME_FILLER,
 )
 from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.script_forms import cjk_forms, without_cjk_forms
@@ -478,7 +476,7 @@ def _profile_and_article(a: Record, b: Record, ev: Evidence) -> None:
 def _one_name(a: Record, b: Record) -> str | None:
     """Two profiles' names as one: equal (an article's title as its subject's name, articles.title_of)
     or a reading of one in another script (read_names.reading_agrees)."""
-    agree = plain = names_agree(a.clean, b.clean)
+    agree = names_agree(a.clean, b.clean)
     for x, y in ((a, b), (b, a)):
         if agree not in ONE_NAME and x.titled:
             agree = names_agree(x.titled, y.clean)
@@ -486,10 +484,6 @@ def _one_name(a: Record, b: Record) -> str | None:
         return agree
     # one adding a word of its kind only ("Kaupthing Bank" / Kaupþing), none that names another
     # company of the name (a group, a holding, an international arm)
-    extra = extra_words(a.clean, b.clean)
-    if extra and extra <= DESIGNATORS - _ANOTHER_COMPANY and plain == "one name extends the other":
-        return f"one name adds {' '.join(sorted(extra))!r}"
+    if adds_a_designator(a.clean, b.clean):
+        return f"one name adds {' '.join(sorted(extra_words(a.clean, b.clean)))!r}"
     return reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
-
-
-_ANOTHER_COMPANY = NAME_FILLER | {"international", "intl", "global", "worldwide", "co", "and"}
