@@ -234,6 +234,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             # English names render them (CC-CEDICT's and Wiktionary's renderings: Takara Shuzo,
             # Sumitomo Warehouse, Industrial Bank's 兴业, Nisshin Seifun, Toyo Suisan, Shandong Hi-Speed)
             "酒造": "brewery|breweries|sake brewery|shuzo",
+            "蒸留所 蒸溜所 蒸馏厂 蒸餾廠 蒸馏酒厂 蒸餾酒廠": "distillery|distilleries",
             "汽船": "kisen|steamship|shipping",
             "倉庫 仓库": "warehouse|warehousing|soko",
             "工程": "engineering|construction",
