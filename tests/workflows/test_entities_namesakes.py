@@ -210,6 +210,31 @@ def test_a_son_named_jr_at_a_family_company_the_father_s_page_names_is_not_the_f
     assert entities.resolve([father, later]).groups == [[0, 1]]
 
 
+def test_a_founder_born_in_a_stated_year_and_a_junior_at_his_company_are_two() -> None:
+    """A plain name whose page says he founded the company (and when he was born) and a "Jr." of his
+    name working there, whose page founds nothing: a father and his son."""
+    founder = _with_desc(
+        person("a", "Obafemi Adeyinka", "https://en.wikipedia.org/wiki/Obafemi_Adeyinka",
+               "Lagoon Broadcasting", "Lagos, Nigeria", "Founder"),
+        "Obafemi Adeyinka (1948 – 2021) was a Nigerian businessman, founder of Lagoon Broadcasting.",
+    )  # fmt: skip
+    junior = _with_desc(
+        person("b", "Obafemi Adeyinka Jr.", "https://ng.linkedin.com/in/obafemi-adeyinka-jr",
+               "Lagoon Broadcasting", "Lagos, Nigeria", "Executive director"),
+        "Executive director at Lagoon Broadcasting. Lagos, Nigeria.",
+    )  # fmt: skip
+    ev = weigh(founder, junior)
+    assert not ev.joins
+    assert "a father and his junior" in " ".join(ev.against)
+    # a "Jr." famous under his own name, whose other page drops it and gives no birth year, is one
+    plain = _with_desc(
+        person("c", "Obafemi Adeyinka", "https://www.forbes.com/profile/obafemi-adeyinka/",
+               "Lagoon Broadcasting", "Lagos, Nigeria", "Founder"),
+        "Obafemi Adeyinka founded Lagoon Broadcasting.",
+    )  # fmt: skip
+    assert not any("junior" in r for r in weigh(plain, junior).against)
+
+
 def test_a_founder_and_the_grandson_named_after_him_are_two() -> None:
     def restaurateur(id: str, url: str, description: str) -> Json:
         item = person(id, "Paolo Vettori", url, "Caffè Vettori", "Trieste, Italy", "Restaurateur")

@@ -369,6 +369,23 @@ def _generations(a: Record, b: Record, ev: Said) -> None:
         ev.against.append(
             f"a generation apart ({' '.join(sorted(sa)) or '-'} / {' '.join(sorted(sb)) or '-'})"
         )
+    elif _one_junior(a, b):
+        _founder_and_junior(*((a, b) if gb else (b, a)), ev)
+
+
+def _founder_and_junior(plain: Record, junior: Record, ev: Said) -> None:
+    """A plain name whose text says he founded the organisation a "Jr." of his name works at, where
+    the junior's says no such thing: the founder and his son at the family's company (Raymond
+    Dokpesi, the founder of DAAR Communications, and Raymond Dokpesi Jr., an executive there). A
+    son famous as "Jr." whose pages drop it founded nothing his father's pages claim."""
+    if not junior.employer or junior.founder_of or not plain.born or plain.born == junior.born:
+        return
+    for org in sorted(plain.founder_of):
+        if employers_agree(org, junior.employer):
+            ev.against.append(
+                f"{plain.name}'s page says he founded {org}, where {junior.name} works: a father and his junior"
+            )
+            return
 
 
 # A relative named in a person's text ("Neto do fundador Rui Nabeiro", "Sohn von Hans Peter Stihl",
