@@ -69,6 +69,20 @@ def test_a_company_page_in_katakana_joins_the_companys_own_site() -> None:
     assert "sounds as bridgestone does" in weigh(own, ja).reason
 
 
+def test_a_name_in_cyrillic_read_in_part_leaves_no_city_of_the_other_unheard() -> None:
+    """A Cyrillic name whose reading begins as the Latin one does, where the Latin one goes on with a
+    city the Cyrillic one does not sound, is another's (Атлетик Бильбао / Atlético de Madrid); a
+    country's name added is a brand's abroad."""
+
+    def said(written: str, latin: str) -> str | None:
+        return read_names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin))
+
+    assert said("Метеорит Бильбао", "Meteorit Valencia") is None
+    assert said("Метеорит Банк", "Meteorit Bank Valencia") is None
+    assert said("Метеорит Банк", "Meteorit Bank Ukraine")  # its unit abroad
+    assert said("Метеорит Валенсия", "Meteorit Valencia")  # the city sounded
+
+
 def test_a_reading_is_never_compared_between_two_latin_names() -> None:
     assert read_names.reading_agrees("Bridgestone", "bridgestone", "Brigestone", "brigestone") is None
 

@@ -6,6 +6,8 @@ glossary.agrees asks it first, before the letters spelled out and the words tran
 
 from __future__ import annotations
 
+from exa_orch.workflows.entities.alphabets import ALPHABETS
+from exa_orch.workflows.entities.countries import country_named, is_place
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin
 from exa_orch.workflows.entities.scripts import (
     hong_kong_reading,
@@ -107,9 +109,21 @@ def _begins_alike(written: str, reading: str, other: str, words_: list[str]) -> 
         and _distinct(words_[0])
         and not (unwritten and words_[0] in _WORD_FORMS)
         and sound_key(reading, read=True).startswith(lead)
+        and not _place_unheard(written, reading, words_[1:])
     ):
         return f"{written} reads {reading}{_BEGINS}the sounds of {words_[0]}"
     return None
+
+
+def _place_unheard(written: str, reading: str, rest: list[str]) -> bool:
+    """Whether a name in an alphabet (Cyrillic, Greek, Armenian, Georgian), read as `reading`, leaves
+    unheard a city or a region the other name says after its first word: Атлетик Бильбао
+    ("atletikbilbao") is not Atlético de Madrid, though both begin "atletik". A country's name is
+    what a brand's name adds abroad (ПроКредит Банк / ProCredit Bank Ukraine)."""
+    heard = sound_key(reading, read=True)
+    return bool(ALPHABETS.search(written)) and any(
+        is_place(w) and not country_named(w) and sound_key(w) not in heard for w in rest
+    )
 
 
 # The English words of the terms a name must write to be called by them (terms.WORD: places,
