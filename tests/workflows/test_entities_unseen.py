@@ -85,6 +85,21 @@ def test_one_legal_form_written_short_or_long_is_one_form_and_two_forms_still_di
     assert not joined(merck, kgaa)
 
 
+def test_a_name_extending_another_under_another_civil_law_form_is_another_company() -> None:
+    """A name that is the other's and a word more, each with a legal form of a civil-law code and
+    none shared ("a.s." / "s.r.o."), is another company; English forms say less (a renamed "Inc."
+    is a "Corporation")."""
+    site = co("a", "Kovotex Žilina, a.s.", "https://www.kovotex-za.sk/", "Žilina, Slovakia", "Bus transport")
+    page = co("b", "Kovotex Žilina SK, s.r.o.", "https://www.finstat.sk/kovotex-zilina-sk-sro",
+              "Žilina, Slovakia", "Bus transport")  # fmt: skip
+    assert any(r.startswith("different legal forms") for r in compare(site, page).against)
+    assert not joined(site, page)
+    renamed = co("c", "Kovotex Asset Management Inc.", "https://www.kovotex.com/", "Toronto, Canada", "Buses")
+    now = co("d", "Kovotex Corporation", "https://www.theglobeandmail.com/business/kovotex-corporation/",
+             "Toronto, Canada", "Buses")  # fmt: skip
+    assert not any(r.startswith("different legal forms") for r in compare(renamed, now).against)
+
+
 # 2. honorifics ---------------------------------------------------------------------------------
 
 

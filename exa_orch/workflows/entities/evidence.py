@@ -725,6 +725,7 @@ def _holdings(a: Record, b: Record, ev: Evidence) -> None:
 
 
 _LIMITED = frozenset({"plc", "limited"})
+_ENGLISH_FORMS = frozenset("corporation incorporated company limited plc llc op".split())
 
 
 def _differences(a: Record, b: Record, ev: Evidence) -> None:
@@ -733,7 +734,13 @@ def _differences(a: Record, b: Record, ev: Evidence) -> None:
     _holdings(a, b, ev)
     fa, fb = _forms(a), _forms(b)
     # a public limited company is a limited company re-registered (Renata Limited, Renata PLC)
-    if fa and fb and not fa & fb and not fa | fb <= _LIMITED and a.core == b.core and a.domain != b.domain:
+    # one name the other's leading words and more ("SAD Prešov, a.s." / "SAD Prešov SK, s.r.o."): a
+    # legal form of a civil-law code apart tells two companies of the name apart as it does two of
+    # one name; English forms say less (Brookfield Asset Management Inc. renamed Brookfield
+    # Corporation; "Co-op" is read as a form)
+    extends = names_agree(a.core, b.core) == "one name extends the other" and not (fa | fb) & _ENGLISH_FORMS
+    alike = a.core == b.core or extends
+    if fa and fb and not fa & fb and not fa | fb <= _LIMITED and alike and a.domain != b.domain:
         ev.against.append(f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})")
     if known(a.country) and known(b.country) and a.country != b.country:  # unknown is no evidence
         ev.against.append(f"different countries ({a.country} / {b.country})")
