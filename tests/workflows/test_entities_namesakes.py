@@ -235,6 +235,26 @@ def test_a_founder_born_in_a_stated_year_and_a_junior_at_his_company_are_two() -
     assert not any("junior" in r for r in weigh(plain, junior).against)
 
 
+def test_an_arabic_page_of_the_founder_and_one_of_his_grandson_of_one_name_are_two() -> None:
+    """Arabic texts say it too: "أسس البنك الأهلي" (founded the National Bank) on the founder's
+    page, "حفيد مؤسس البنك" (grandson of the bank's founder) on his namesake's, the bank named in
+    part."""
+
+    def banker(id: str, url: str, description: str) -> Json:
+        return _with_desc(person(id, "سليم زعيتر", url, "Zuaiter Bank", "Amman, Jordan"), description)
+
+    founder = banker(
+        "a", "https://ar.wikipedia.org/wiki/سليم_زعيتر", "مصرفي أردني أسس البنك الأهلي في عمان عام 1952."
+    )
+    grandson = banker("b", "https://archive.example-news.com/details.asp?article=5511",
+                      "استقال رئيس مجلس إدارة البنك سليم زعيتر، حفيد مؤسس البنك.")  # fmt: skip
+    ev = weigh(founder, grandson)
+    assert "that a relative did" in " ".join(ev.against) and not ev.joins
+    # a second page saying he founded it is the founder's
+    again = banker("c", "https://www.example-bank.jo/history", "سليم زعيتر مؤسس البنك الأهلي.")
+    assert not weigh(founder, again).against
+
+
 def test_a_founder_and_the_grandson_named_after_him_are_two() -> None:
     def restaurateur(id: str, url: str, description: str) -> Json:
         item = person(id, "Paolo Vettori", url, "Caffè Vettori", "Trieste, Italy", "Restaurateur")

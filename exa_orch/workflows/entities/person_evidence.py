@@ -443,11 +443,13 @@ def _founders_kin(a: Record, b: Record, ev: Said) -> None:
     """One text says the person founded an organisation, the other that a relative of the person
     did ("grandson of the founder of Harry's Bar"): a founder and an heir who often share a name."""
     for x, y in ((a, b), (b, a)):
-        for org in sorted(x.kin_founded & y.founder_of - x.founder_of):
-            ev.against.append(
-                f"{y.name}'s page says the person founded {org}, {x.name}'s that a relative did"
-            )
-            return
+        # an organisation named in part ("حفيد مؤسس البنك", the grandson of the bank's founder)
+        for org in sorted(y.founder_of - x.founder_of):
+            if any(employers_agree(kin, org) for kin in x.kin_founded):
+                ev.against.append(
+                    f"{y.name}'s page says the person founded {org}, {x.name}'s that a relative did"
+                )
+                return
 
 
 def _junior(x: Record, y: Record, ev: Said) -> bool:

@@ -7,7 +7,7 @@ and founder, Kotak Mahindra Bank Ltd.", "CEO and founding partner of Atomico; he
 Two records of one name that name one such organisation are one person's (person_evidence weighs
 it as a shared employer). Never read as evidence against (a person founds and leads several) but
 where a text says a relative founded it ("grandson of the founder of Harry's Bar", `founders`):
-the founder's namesake heir is another person.
+the founder's namesake heir is another person. Founders are read in Arabic too ("أسس", "مؤسس").
 """
 
 from __future__ import annotations
@@ -38,6 +38,13 @@ _KIN_OF = re.compile(
     re.IGNORECASE,
 )
 _FOUNDING = re.compile(r"(?i)co-?found|found")
+# The same in Arabic: "أسس البنك العربي" (founded the Arab Bank), "مؤسس البنك" (the bank's
+# founder), after a kin word for a relative's ("حفيد مؤسس البنك", the grandson of the bank's
+# founder); the organisation's words up to a preposition or a year ("في القدس عام 1930")
+_ARABIC_CUE = re.compile(
+    r"(?<![\u0621-\u064a])(?:أسس|أسّس|مؤسس)\s+((?:(?!(?:في|من|عام|على|إلى|عن|مع|و)\s)[\u0621-\u064a]+\s*){1,3})"
+)
+_ARABIC_KIN = re.compile(r"(?:حفيد|حفيدة|ابن|ابنة|نجل|أرملة|شقيق|شقيقة)\s+$")
 
 
 def _cues(texts: list[str]) -> Iterator[tuple[str, str, bool]]:
@@ -51,6 +58,10 @@ def _cues(texts: list[str]) -> Iterator[tuple[str, str, bool]]:
                 cleaned = clean_name(name)
                 if len(cleaned) >= 3:
                     yield cleaned, m.group(0), kin
+        for m in _ARABIC_CUE.finditer(text):
+            kin = bool(_ARABIC_KIN.search(text[max(0, m.start() - 12) : m.start()]))
+            if len(cleaned := clean_name(m.group(1).strip())) >= 3:
+                yield cleaned, "founded", kin
 
 
 def organisations(texts: list[str]) -> frozenset[str]:
