@@ -218,6 +218,8 @@ def test_other_spellings_of_a_family_name_are_read_from_characters_only() -> Non
         ("陳建仁（1951年6月6日－），台灣流行病學家", "1951"),
         ("张伟，1993年生于北京，中国当代艺术家。", "1993"),  # the year alone, then "born"
         ("山田太郎は1993年生まれの画家。", "1993"),
+        ("台灣女歌手，1957年生，代表作多首。", "1957"),  # 生 closing a clause: born
+        ("公司1998年生产首款产品。", ""),  # 生 opening a word (生产, production): no birth
         ("김민수는 1993년생 화가이다.", "1993"),
         ("1993年至2001年任北京市长。", ""),  # a term, not a birth
         ("Morgan Freeley served as mayor (2010–2015).", ""),  # a term of office, not a life

@@ -9,7 +9,7 @@ alone there ("(1955)", "(b. 1955)"), the French, Spanish, Portuguese and German 
 Hungarian, Romanian and Russian ones ("lahir", "født", "född", "doğumlu" and Turkish Wikipedia's
 "(d. 1958", "ur.", "nar.", "született", "născut", "род."), and a date in Chinese, Japanese or Korean
 followed by a dash or the word for born ("1942年7月13日 -", "1942년 7월 13일 ~", "出生"), or a
-year alone followed by that word ("1972年生于北京", "1972年生まれ", "1972년생").
+year alone followed by that word ("1972年生于北京", "1972年生まれ", "1972년생", "1957年生，").
 """
 
 from __future__ import annotations
@@ -45,8 +45,9 @@ _YEAR_ONLY = re.compile(
 )
 _CJK = re.compile(
     rf"{_YEAR}\s*[年년]\s*(?:\d{{1,2}}\s*[月월]\s*\d{{1,2}}\s*[日일]\s*(?:[-－–—~〜]|出生|生|생)"
-    # the year alone, then the word for born: "1972年生于北京", "1972年生まれ", "1972년생"
-    r"|(?:出生|生[于於まれ]|생))"
+    # the year alone, then the word for born: "1972年生于北京", "1972年生まれ", "1972년생", and 生 closing a
+    # clause ("1957年生，代表作": born in 1957)
+    r"|(?:出生|生[于於まれ]|생|生(?=[，,。；;、\s]|$)))"
 )
 
 
