@@ -453,6 +453,21 @@ def test_a_short_word_beside_a_designator_alone_is_no_shortened_name() -> None:
 
 
 @pytest.mark.parametrize(
+    ("a", "b", "one"),
+    [("zarvan petrochemical", "zaarvan petrochemical", True),  # one name romanized twice
+     ("shahr zarvan petrochemical", "shahr zarvoon petrochemical", True),
+     ("zarvan bank", "zorvin bank", False),  # "bank" alike is no word of the name's own
+     ("zarvan petrochemical", "zarvin petrochemical", True),
+     ("zarvan petrochemical", "darvan petrochemical", False),  # another first letter
+     ("zarvan petrochemical", "zarvand petrochemical", False)],  # another consonant
+)  # fmt: skip
+def test_a_name_romanized_twice_with_its_vowels_apart_is_one_name(a: str, b: str, one: bool) -> None:
+    from exa_orch.workflows.entities.names import ONE_NAME, names_agree
+
+    assert (names_agree(a, b) in ONE_NAME) is one
+
+
+@pytest.mark.parametrize(
     ("short", "long_", "one"),
     [("quorvale armenia", "quorvale bank armenia", True),  # "Bank" written inside: one name
      ("quorvale chartered nigeria", "quorvale chartered bank nigeria", True),

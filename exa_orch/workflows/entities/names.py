@@ -17,7 +17,7 @@ from exa_orch.workflows.entities.latin_forms import (
     WRITTEN_SHORT,
 )
 from exa_orch.workflows.entities.script_forms import in_english_order, without_cjk_forms
-from exa_orch.workflows.entities.shortened import words_shortened
+from exa_orch.workflows.entities.shortened import vowels_apart, words_shortened
 from exa_orch.workflows.entities.word_tables import WORDS_IN_ENGLISH
 
 # "Empresas": a Chilean holding's opening word, as "Grupo" a Mexican one's (Empresas Copec)
@@ -375,8 +375,10 @@ UMLAUTS_WRITTEN_OUT = "equal names but for umlauts written out"
 _WRITTEN_OUT = re.compile(r"(?<=[aou])e")
 
 DESIGNATOR_INSIDE = "equal names but for a designator inside"
+VOWELS_APART = "one name romanized twice, its vowels apart"
 ONE_NAME = (
     "equal names",
+    VOWELS_APART,
     DESIGNATOR_INSIDE,
     "abbreviation",
     "equal names but for spaces",
@@ -451,6 +453,8 @@ def _written_otherwise(a: str, b: str) -> str | None:
         return "abbreviation"
     if words_shortened(wa, wb, DESIGNATORS):
         return "abbreviation"  # an exchange's list: "Mapletree Log Tr"
+    if vowels_apart(wa, wb, DESIGNATORS):
+        return VOWELS_APART
     if len(wa) >= 2 and _in_english(wa) == _in_english(wb) and set(wa) != set(wb):
         return IN_TWO_LANGUAGES  # "Instituto Butantan" / "Butantan Institute"
     if _syllabic(a, b) or _syllabic(b, a):

@@ -1,9 +1,12 @@
 """A company name a stock exchange's list shortens word by word ("Mapletree Log Tr", "CHINA RES
-GAS", "ALI HEALTH"), read against the name it shortens. names.names_agree asks it of two cleaned
+GAS", "ALI HEALTH"), read against the name it shortens, and a name romanized twice, its vowels
+written otherwise ("Karun" / "Karoon Petrochemical"). names.names_agree asks it of two cleaned
 names whose words differ; it reads only Latin letters and knows nothing of names.py.
 """
 
 from __future__ import annotations
+
+import re
 
 
 def _shortens(short: str, whole: str) -> bool:
@@ -35,3 +38,24 @@ def words_shortened(x: list[str], y: list[str], generic: frozenset[str] = frozen
     if not any(len(w) >= 4 and w not in generic for w in whole):
         return False
     return all(p == q or _shortens(p, q) or _shortens(q, p) for p, q in zip(x, y, strict=True))
+
+
+def _consonants(word: str) -> str:
+    """A word's letters but the vowels after its first, a letter doubled once: "karoon" -> "krn"."""
+    return re.sub(r"(.)\1+", r"\1", word[:1] + re.sub(r"[aeiouy]", "", word[1:]))
+
+
+def vowels_apart(x: list[str], y: list[str], generic: frozenset[str] = frozenset()) -> bool:
+    """`x` and `y`, as many words each (two or more), alike word by word, a pair that is not written
+    alike spelling the same consonants in the same order from the same first letter, three
+    consonants at least, and a word of four letters or more written alike on both sides, not one of
+    `generic`: one name romanized twice ("bu ali sina petrochemical" / "bou ali sina ...",
+    "tondgooyan" / "tondgouyan"), as Persian, Arabic and Russian names are."""
+    if len(x) != len(y) or len(x) < 2 or x == y:
+        return False
+    if not any(p == q and len(p) >= 4 and p not in generic for p, q in zip(x, y, strict=True)):
+        return False
+    apart = [(p, q) for p, q in zip(x, y, strict=True) if p != q]
+    return sum(len(_consonants(p)) for p, _ in apart) >= 3 and all(
+        p[0] == q[0] and _consonants(p) == _consonants(q) for p, q in apart
+    )
