@@ -41,7 +41,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from exa_orch.workflows.entities import fields
+from exa_orch.workflows.entities import fields, generations
 from exa_orch.workflows.entities.common_names import chinese_like, common
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concurrent, employers_agree
@@ -158,7 +158,9 @@ def career(a: Record, b: Record, group: Sequence[Record]) -> bool:
     Renault Group from 2020 to 2025 and then CEO of Kering"): one person's career, which that
     record tells, not a stranger at a new employer. The record joined its group by its own
     evidence; it may be `a` or `b` only where it names the other's employer too."""
-    if not (a.employer and b.employer and a.employer_latin and b.employer_latin) or _one_junior(a, b):
+    if not (a.employer and b.employer and a.employer_latin and b.employer_latin) or generations.one_junior(
+        a, b
+    ):
         return False
     return any(
         m.kind == "person" and _names_employer(m, a.employer) and _names_employer(m, b.employer)
@@ -176,7 +178,9 @@ def _employers(a: Record, b: Record, ev: Said) -> None:
     if agree:
         said = f"{a.employer} / {b.employer}: {agree}" if agree == SHORT_FORMS else a.employer
         ev.for_.append((3.0, f"same employer ({said})"))
-    elif a.employer_latin and b.employer_latin and not _one_junior(a, b) and _names_other(a, b, ev):
+    elif (
+        a.employer_latin and b.employer_latin and not generations.one_junior(a, b) and _names_other(a, b, ev)
+    ):
         return
     elif a.employer_latin and b.employer_latin and concurrent(a.employer, b.employer):
         return  # held at once: neither a new employer nor evidence of one person
@@ -335,57 +339,10 @@ def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:
     ev.for_.append((1.0, f"a whole name few share, both in {a.country}"))
 
 
-_GENERATION = {"sr": "sr", "senior": "sr", "jr": "jr", "junior": "jr", "ii": "ii", "iii": "iii", "iv": "iv"}
-_JUNIOR = frozenset(w for w, generation in _GENERATION.items() if generation == "jr")
-
-
-def _generation(r: Record) -> tuple[set[str], set[str]]:
-    """The generation a person's name writes, and the one their text gives them where it begins
-    with their name ("Henry Sy Sr. was a ..." on a page under Henry Sy) and the name writes none."""
-    named = words(r.name or "")
-    written = {_GENERATION[w] for w in named if w in _GENERATION}
-    lead = r.said.split()[: len(named) + 1]
-    if written or not named or lead[:-1] != named or not lead[-1:] or lead[-1] not in _GENERATION:
-        return written, written
-    return written, {_GENERATION[lead[-1]]}
-
-
-def _one_junior(a: Record, b: Record) -> bool:
-    """One name writes "Jr." and the other no generation: at two employers, a son and his father
-    (a family's companies, each named in the other's text: Aurelio Montes and his son at Kaiken),
-    whom no text naming both employers tells apart (`_names_other`, `career`)."""
-    ga, gb = _generation(a)[0], _generation(b)[0]
-    return {frozenset(ga), frozenset(gb)} == {frozenset(), frozenset({"jr"})}
-
-
 def _generations(a: Record, b: Record, ev: Said) -> None:
-    """A father and a son of one name: "Sr." on one side ("Ernő Rubik Sr." is not the Ernő Rubik
-    the plain name means), or two generations written ("Jr." / "III"); "Neymar Jr" and "Neymar"
-    are one (a son's "Jr." is often dropped, a father's "Sr." is what tells him apart)."""
-    (ga, sa), (gb, sb) = (_generation(r) for r in (a, b))
-    # "Sr." one name writes tells a father apart; a page's text saying "Sr." does only beside a
-    # name written "Jr." (the father's other pages seldom write it)
-    if (ga != gb and ("sr" in ga | gb or (ga and gb))) or (sa and sb and sa != sb):
-        ev.against.append(
-            f"a generation apart ({' '.join(sorted(sa)) or '-'} / {' '.join(sorted(sb)) or '-'})"
-        )
-    elif _one_junior(a, b):
-        _founder_and_junior(*((a, b) if gb else (b, a)), ev)
-
-
-def _founder_and_junior(plain: Record, junior: Record, ev: Said) -> None:
-    """A plain name whose text says he founded the organisation a "Jr." of his name works at, where
-    the junior's says no such thing: the founder and his son at the family's company (Raymond
-    Dokpesi, the founder of DAAR Communications, and Raymond Dokpesi Jr., an executive there). A
-    son famous as "Jr." whose pages drop it founded nothing his father's pages claim."""
-    if not junior.employer or junior.founder_of or not plain.born or plain.born == junior.born:
-        return
-    for org in sorted(plain.founder_of):
-        if employers_agree(org, junior.employer):
-            ev.against.append(
-                f"{plain.name}'s page says he founded {org}, where {junior.name} works: a father and his junior"
-            )
-            return
+    """A father and a son of one name (generations.apart)."""
+    if why := generations.apart(a, b):
+        ev.against.append(why)
 
 
 # A relative named in a person's text ("Neto do fundador Rui Nabeiro", "Sohn von Hans Peter Stihl",
@@ -455,11 +412,11 @@ def _founders_kin(a: Record, b: Record, ev: Said) -> None:
 def _junior(x: Record, y: Record, ev: Said) -> bool:
     """`_kin`: x's text names, among its children, a junior of x's name that y is."""
     mine, theirs = words(x.name or ""), words(y.name or "")
-    if not (_JUNIOR & set(theirs)) or _JUNIOR & set(mine) or mine[:1] != theirs[:1]:
+    if not (generations.JUNIOR & set(theirs)) or generations.JUNIOR & set(mine) or mine[:1] != theirs[:1]:
         return False
     said = x.said.split()
     for i in range(1, len(said)):
-        if said[i] in _JUNIOR and said[i - 1] in (mine[0], mine[-1]):
+        if said[i] in generations.JUNIOR and said[i - 1] in (mine[0], mine[-1]):
             if _CHILDREN & set(said[max(0, i - 8) : i]):
                 ev.against.append(f"{x.name}'s page names a junior of the name among its children: {y.name}")
                 return True

@@ -1,0 +1,68 @@
+"""A father and a son of one name, told apart by the generation their names write ("Sr.", "Jr.",
+"III") and, beside a plain name, by what the father's page says he founded.
+
+"Neymar Jr" and "Neymar" are one person (a son's "Jr." is often dropped); a father's "Sr." is what
+tells him apart, as two generations written do ("Jr." / "III"). A plain name whose page says he
+founded the organisation a "Jr." of his name works at is the junior's father (`apart`).
+person_evidence weighs it against a join.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from exa_orch.workflows.entities.employers import employers_agree
+from exa_orch.workflows.entities.names import words
+
+if TYPE_CHECKING:
+    from exa_orch.workflows.entities.records import Record
+
+GENERATION = {"sr": "sr", "senior": "sr", "jr": "jr", "junior": "jr", "ii": "ii", "iii": "iii", "iv": "iv"}
+JUNIOR = frozenset(w for w, generation in GENERATION.items() if generation == "jr")
+
+
+def generation(r: Record) -> tuple[set[str], set[str]]:
+    """The generation a person's name writes, and the one their text gives them where it begins
+    with their name ("Henry Sy Sr. was a ..." on a page under Henry Sy) and the name writes none."""
+    named = words(r.name or "")
+    written = {GENERATION[w] for w in named if w in GENERATION}
+    lead = r.said.split()[: len(named) + 1]
+    if written or not named or lead[:-1] != named or not lead[-1:] or lead[-1] not in GENERATION:
+        return written, written
+    return written, {GENERATION[lead[-1]]}
+
+
+def one_junior(a: Record, b: Record) -> bool:
+    """One name writes "Jr." and the other no generation: at two employers, a son and his father
+    (a family's companies, each named in the other's text: Aurelio Montes and his son at Kaiken),
+    whom no text naming both employers tells apart (person_evidence `_names_other`, `career`)."""
+    ga, gb = generation(a)[0], generation(b)[0]
+    return {frozenset(ga), frozenset(gb)} == {frozenset(), frozenset({"jr"})}
+
+
+def apart(a: Record, b: Record) -> str | None:
+    """Why `a` and `b` are a father and a son of one name, or None: "Sr." on one side ("Ernő Rubik
+    Sr." is not the Ernő Rubik the plain name means), two generations written, or a founder and a
+    junior at his company (`_founder_and_junior`)."""
+    (ga, sa), (gb, sb) = (generation(r) for r in (a, b))
+    # "Sr." one name writes tells a father apart; a page's text saying "Sr." does only beside a
+    # name written "Jr." (the father's other pages seldom write it)
+    if (ga != gb and ("sr" in ga | gb or (ga and gb))) or (sa and sb and sa != sb):
+        return f"a generation apart ({' '.join(sorted(sa)) or '-'} / {' '.join(sorted(sb)) or '-'})"
+    if one_junior(a, b):
+        return _founder_and_junior(*((a, b) if gb else (b, a)))
+    return None
+
+
+def _founder_and_junior(plain: Record, junior: Record) -> str | None:
+    """A plain name whose text says he founded the organisation a "Jr." of his name works at, and
+    when he was born, where the junior's says neither: the founder and his son at the family's
+    company (Raymond Dokpesi, the founder of DAAR Communications, and Raymond Dokpesi Jr., an
+    executive there). A son famous as "Jr." whose pages drop it founded nothing his father's pages
+    claim."""
+    if not junior.employer or junior.founder_of or not plain.born or plain.born == junior.born:
+        return None
+    for org in sorted(plain.founder_of):
+        if employers_agree(org, junior.employer):
+            return f"{plain.name}'s page says he founded {org}, where {junior.name} works: a father and his junior"
+    return None
