@@ -67,6 +67,21 @@ def test_two_articles_of_one_edition_titled_apart_are_two_people() -> None:
     assert not any(r.startswith("two articles") for r in weigh(engineer, other_edition).against)
 
 
+def test_two_editions_articles_told_apart_by_one_occupation_are_one_article() -> None:
+    """ "Karim Nassar (singer)" and "كريم نصار (مطرب)": the name read alike and one occupation in
+    brackets, written in two languages: one article in two editions. Another occupation, or a
+    birth year in brackets, says nothing."""
+    singer = person("a", "Karim Nassar", "https://en.wikipedia.org/wiki/Karim_Nassar_(singer)", None, "")
+    arabic = person("b", "كريم نصار", "https://ar.wikipedia.org/wiki/كريم_نصار_(مطرب)", None, "")
+    actor = person("c", "كريم نصار", "https://ar.wikipedia.org/wiki/كريم_نصار_(ممثل)", None, "")
+    born = person("d", "Karim Nassar", "https://fr.wikipedia.org/wiki/Karim_Nassar_(1971)", None, "")
+    said = weigh(singer, arabic)
+    assert "one Wikipedia article, titled Karim Nassar (singer) and كريم نصار (مطرب)" in said.reason
+    assert said.joins
+    for other in (actor, born):
+        assert "one Wikipedia article" not in weigh(singer, other).reason
+
+
 def test_a_former_legal_name_does_not_join_the_brand_a_spun_off_company_kept() -> None:
     renamed = co(
         "r", "Corvane Aerospace", "https://www.corvane.com/", "Pittsburgh, United States", "aerospace",

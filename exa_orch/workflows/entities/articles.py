@@ -33,6 +33,7 @@ class Title(NamedTuple):
     article: str = ""  # the title when it tells no namesakes apart ("Neymar"; not "Li Na (singer)")
     fuller: str = ""  # a person's name as the title writes it in full (`_fuller`)
     written: str = ""  # the title as written, without the words in brackets after it
+    aside: str = ""  # the words in brackets after it ("singer" of "Li Na (singer)")
 
 
 def title_of(kind: str | None, name: str, url: str, profile: bool) -> Title:
@@ -46,7 +47,7 @@ def title_of(kind: str | None, name: str, url: str, profile: bool) -> Title:
     whole, title, aside = _title(found)
     article = whole if whole == title else ""  # "Li Na (singer)": a namesake's, told apart
     if kind == "person":
-        return Title(person_key(title), article, fuller, title)
+        return Title(person_key(title), article, fuller, title, aside)
     # weighed as the page's name is (profiles.py), never as a name it states: a title names a namesake too
     return Title(clean_name(whole if _named_aside(name, whole, aside) else title), article, fuller, title)
 

@@ -48,6 +48,7 @@ from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concu
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
+from exa_orch.workflows.entities.occupations import one_occupation
 from exa_orch.workflows.entities.people import (
     SAME_FAMILY,
     name_evidence,
@@ -253,6 +254,17 @@ def _one_article(a: Record, b: Record, ev: Said) -> None:
         ev.for_.append((4.0, f"one Wikipedia article, titled {a.article!r} and {b.article!r} in two scripts"))
 
 
+def _one_qualified_article(a: Record, b: Record, ev: Said) -> None:
+    """Two editions' articles titled apart from namesakes by one occupation ("Ahmed Saad (singer)"
+    and "أحمد سعد (مطرب)", occupations.py), their names agreeing as `_one_article` asks: one
+    article, 4. An edition writes the occupation its readers tell the namesakes apart by."""
+    (na, ja), (nb, jb) = a.qualified, b.qualified
+    if not (ja and jb and a.site and b.site and a.site.host != b.site.host):
+        return
+    if one_occupation(ja, jb) and (na == nb or name_evidence(na, nb)[0] >= 5.0):
+        ev.for_.append((4.0, f"one Wikipedia article, titled {na} ({ja}) and {nb} ({jb})"))
+
+
 def _country(a: Record, b: Record, ev: Said, named: float) -> None:
     if named < 6.5 or not (known(a.country) and a.country == b.country):
         return
@@ -434,6 +446,7 @@ def weigh(a: Record, b: Record) -> Said:
         _same_page(a, b, ev)
         _one_site(a, b, ev, named[0])
         _one_article(a, b, ev)
+        _one_qualified_article(a, b, ev)
         _country(a, b, ev, named[0])
         _city(a, b, ev, named[0])
         _generations(a, b, ev)

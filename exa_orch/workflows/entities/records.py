@@ -100,6 +100,7 @@ class Record:
     kin_founded: frozenset[str] = frozenset()
     titled: str = ""  # a Wikipedia article's title, cleaned: the name of whom the page is (articles.title_of)
     article: str = ""  # that title when it tells no namesakes apart ("Neymar"; not "Li Na (singer)")
+    qualified: tuple[str, str] = ("", "")  # one that does: ("Li Na", "singer")
     fuller: str = ""  # a person's name as a wiki article's title writes it in full (articles.title_of)
     born: str = ""  # the year a person's page says they were born (births.py)
     title_written: str = ""  # a person's title as the item writes it (总裁), before folding
@@ -453,6 +454,7 @@ def _title(rec: Record, url: str) -> None:
     name, where it differs from the name the item gives, as an alias."""
     said = articles.title_of(rec.kind, rec.name or "", url, bool(rec.site and rec.site.profile))
     rec.titled, rec.article, rec.fuller = said.titled, said.article, said.fuller
+    rec.qualified = (said.written, said.aside) if said.aside and not said.article else ("", "")
     if rec.kind == "person" and rec.titled and rec.titled != rec.clean:
         rec.aliases.setdefault(rec.titled, f"the Wikipedia article {said.written!r}")
 
