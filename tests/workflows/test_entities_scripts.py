@@ -393,6 +393,8 @@ def test_an_arabic_given_name_with_its_article_written_on_is_one_name() -> None:
         ("ボビー・バレンタイン", "Bobby Valentine", True),
         ("デーブ・ロバーツ", "Dave Robinson", False),
         ("アレックス・ラミレス", "Alex Ramírez Jr. Smith", False),  # a word more than a middle name
+        ("ヤン・ヨハンソン", "Jan Johansson", True),  # a j sounded y, as Nordic names write it
+        ("ヤン・ヨハンソン", "Jan Berglund", False),
     ],
 )
 def test_a_foreign_name_in_katakana_sounds_as_its_latin_spelling(kana: str, latin: str, alike: bool) -> None:

@@ -30,14 +30,20 @@ def katakana(a: str, b: str) -> tuple[float, str] | None:
         kana, latin = katakana_words(b), a
     if not kana or not is_latin(latin):
         return None
-    mine = [heard(w) for w in words(without_titles(latin)) if w not in HONORIFICS]
+    # a j as the German, Nordic and Dutch languages sound it, a y (Kaija, カイヤ; Jansen, ヤンセン)
+    mine = [
+        {heard(w), heard(w.replace("j", "y"))} for w in words(without_titles(latin)) if w not in HONORIFICS
+    ]
     theirs = [heard(w) for w in kana]
     if len(mine) == len(theirs) + 1:
         mine = [*mine[:1], *mine[2:]]
     # a family name of one consonant (クック, Cook) sounds as too many people's
     if len(mine) != len(theirs) or len(theirs[-1]) < 2 or not all(theirs):
         return None
-    if all(m == t or (min(len(m), len(t)) >= 3 and one_off(m, t)) for m, t in zip(mine, theirs, strict=True)):
+    if all(
+        any(m == t or (min(len(m), len(t)) >= 3 and one_off(m, t)) for m in ms)
+        for ms, t in zip(mine, theirs, strict=True)
+    ):
         return 5.0, f"{a} and {b} sound alike (katakana)"
     return None  # the other readings weigh it (テレサ・テン, read letter by letter, is Teresa Teng)
 
