@@ -370,6 +370,17 @@ def test_a_word_saying_what_kind_of_body_it_is_before_a_short_name_is_no_other_n
     assert not entities.compare(entities.record(0, site), entities.record(1, other)).joins
 
 
+def test_a_brewery_s_trade_opening_its_name_before_a_short_name_is_no_other_name() -> None:
+    """ "Brouwerij Vrek" is Vrek's article as "Société BIC" is BIC's: a brewery's, a winery's trade
+    opening a name says only what kind of business it is."""
+    where, trade = "Ghent, Belgium", "Brewery"
+    site = co("a", "Vrek", "https://www.vrek.be/", where, industry=trade)
+    wiki = co("b", "Brouwerij Vrek", "https://nl.wikipedia.org/wiki/Brouwerij_Vrek", where, industry=trade)
+    assert entities.compare(entities.record(0, site), entities.record(1, wiki)).joins
+    other = co("c", "Brouwerij De Halve Vrek", "https://nl.wikipedia.org/wiki/Y", where, industry=trade)
+    assert not entities.compare(entities.record(0, site), entities.record(1, other)).joins
+
+
 @pytest.mark.parametrize(
     ("a", "b", "agree"),
     [("Instituto Butantan", "Butantan Institute", True), ("Università Bocconi", "Bocconi University", True),
