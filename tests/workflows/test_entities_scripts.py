@@ -62,6 +62,20 @@ def test_a_run_of_chinese_characters_is_no_latin_word_of_far_fewer_syllables() -
         assert bool(said) is alike, latin
 
 
+def test_industries_an_english_name_adds_after_a_trade_the_characters_write_is_read() -> None:
+    """日本製紙 is Nippon Paper Industries ("Industries" after the trade 製紙, paper); a brand alone
+    in characters is no "X Industries" (豊田, Toyoda, is not Toyota Industries)."""
+    from exa_orch.workflows.entities.glossary import agrees
+
+    for written, latin, alike in (
+        ("北辰製紙", "Hokushin Paper Industries", True),
+        ("北辰製紙", "Hokushin Paper Works", False),
+        ("日本", "Nippon Industries", False),
+    ):
+        said = agrees(written, names.clean_name(written), latin, names.clean_name(latin))
+        assert bool(said) is alike, latin
+
+
 def test_a_company_page_in_katakana_joins_the_companys_own_site() -> None:
     own = co("a", "Bridgestone", "https://www.bridgestone.com/", "Tokyo, Japan", "Tires")
     ja = co("b", "ブリヂストン", "https://ja.wikipedia.org/wiki/ブリヂストン", "Tokyo, Japan", "Tires")

@@ -255,6 +255,14 @@ def _matched(
     unwritten (`_place_unwritten`)."""
     if _match(segs, words, branded):
         return f"{written} translates as {latin}"
+    # "Industries" an English name adds after the trade the characters write (日本製紙, Nippon Paper
+    # Industries); never after a brand alone (トヨタ is not Toyota Industries)
+    if (
+        words[-1:] == ("industries",)
+        and any(s.kind == TRADE for s in segs)
+        and _match(segs, words[:-1], branded)
+    ):
+        return f"{written} translates as {latin}, but for the Industries it adds"
     if corporation and _GROUP.search(written) and _match(segs, (*words, "group"), branded):
         return f"{written} translates as {latin}, its group a corporation"
     if any(_match(spelled, words, branded) for spelled in _spelled_out(segs)):
