@@ -425,6 +425,9 @@ def test_a_city_written_in_characters_is_read_by_its_term_of_place() -> None:
         ("البنك الشعبي الجزائري", "Banque Populaire d'Algérie", True),  # an article elided into a word
         ("البنك الخارجي المغربي", "BEM - Banque Extérieure du Maroc", True),  # its initials before it
         ("البنك الشعبي الجزائري", "Banque Populaire d'Oran", False),
+        ("سمارة الهندسة الحديثة", "Samara Modern Engineering", True),  # a rendering's soft g as written
+        ("رواد الدواجن الحديثة", "Rowad Modern Poultry", True),
+        ("رواد الدواجن الحديثة", "Rowad Modern Foods", False),
     ],
 )
 def test_an_arabic_name_whose_every_word_is_known_translates(written: str, latin: str, agree: bool) -> None:

@@ -171,6 +171,24 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "ارتباطات": "communications|communication",
         "زیرساخت": "infrastructure",
         "پالایشگاه": "refinery",
+        # and the trades of Egyptian, Gulf and Iranian contractors, food groups and carmakers (Rowad
+        # Modern Engineering, Cairo Poultry, Emirates Integrated Telecommunications, Iran Khodro,
+        # Mostazafan Foundation, Knowledge Economic City, Nasser Social Bank, Pak Suzuki Motor)
+        "الهندسة للهندسة الهندسية": "engineering",
+        "الحديثة الحديث": "modern",
+        "الدواجن للدواجن": "poultry",
+        "المتكاملة": "integrated",
+        "خدمات لخدمات الخدمات": "services",
+        "المحلية المحلي": "local",
+        "الاقتصادية الاقتصادي": "economic",
+        "المعرفة": "knowledge",
+        "مدينة": "city",
+        "الاجتماعي الاجتماعية": "social",
+        "طيران": "air|airlines|airways|aviation",
+        "خودرو": "khodro|motors|automobile|auto",
+        "موٹر موتور": "motor|motors",
+        "بنیاد": "foundation",
+        "کمپنی": "",
     }
 )
 
