@@ -100,6 +100,22 @@ def test_a_name_extending_another_under_another_civil_law_form_is_another_compan
     assert not any(r.startswith("different legal forms") for r in compare(renamed, now).against)
 
 
+def test_one_name_on_two_sites_joins_where_one_country_and_one_industry_both_say_it() -> None:
+    """A quote page on another's site under the company's name, in its country and trade, is the
+    company's; the same name in another country (a brand's unit) or another trade stays apart."""
+    own = co("a", "Torvalen", "https://www.torvalen.ci/", "Abidjan, Ivory Coast", "Commercial bank")
+    quote = co("b", "TORVALEN", "https://www.brvmquotes.com/marches/cotation_TRV.ci",
+               "Abidjan, Ivory Coast", "Commercial bank")  # fmt: skip
+    assert "the same name, both based in ivory coast" in said(own, quote)
+    assert joined(own, quote)
+    abroad = co("c", "Torvalen", "https://www.torvalen.sn/", "Dakar, Senegal", "Commercial bank")
+    trade = co("d", "Torvalen", "https://www.torvalenfoods.com/", "Abidjan, Ivory Coast", "Food")
+    short = co("e", "Tor", "https://www.tor.ci/", "Abidjan, Ivory Coast", "Commercial bank")
+    assert not joined(own, abroad) and not joined(own, trade)
+    assert not joined(short, co("f", "TOR", "https://www.brvmquotes.com/marches/cotation_TOR.ci", "Abidjan, Ivory Coast",
+                                "Commercial bank"))  # fmt: skip
+
+
 # 2. honorifics ---------------------------------------------------------------------------------
 
 
