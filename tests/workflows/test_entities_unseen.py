@@ -116,6 +116,21 @@ def test_one_name_on_two_sites_joins_where_one_country_and_one_industry_both_say
                                 "Commercial bank"))  # fmt: skip
 
 
+def test_a_profile_whose_long_name_is_a_letter_apart_joins_with_country_and_industry() -> None:
+    """A long name romanized a letter apart ("Karadj" / "Karaj") on a profile about the site's
+    company joins where one known country and one industry both say it; near-equal names are no
+    one name by themselves."""
+    own = co(
+        "a", "Dorvash Karaj Petrochemical", "https://www.dorvashkpc.ir/en", "Tehran, Iran", "Petrochemicals"
+    )
+    page = co("b", "Dorvash Karadj Petrochemical", "https://www.linkedin.com/company/dorvash-karadj",
+              "Tehran, Iran", "Petrochemicals")  # fmt: skip
+    assert joined(own, page)
+    other = co("c", "Dorvash Karadj Petrochemical", "https://www.linkedin.com/company/dorvash-karadj",
+               "Tehran, Iran", "Fertilisers")  # fmt: skip
+    assert not joined(own, other)
+
+
 # 2. honorifics ---------------------------------------------------------------------------------
 
 

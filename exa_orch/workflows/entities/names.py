@@ -376,6 +376,7 @@ _WRITTEN_OUT = re.compile(r"(?<=[aou])e")
 
 DESIGNATOR_INSIDE = "equal names but for a designator inside"
 VOWELS_APART = "one name romanized twice, its vowels apart"
+NEAR_EQUAL = "near-equal long names"  # a letter or two apart: not one name by itself
 ONE_NAME = (
     "equal names",
     VOWELS_APART,
@@ -462,7 +463,7 @@ def _written_otherwise(a: str, b: str) -> str | None:
     from rapidfuzz import fuzz
 
     if fuzz.token_sort_ratio(a, b) >= 92 and min(len(joined_a), len(joined_b)) >= 10:
-        return "near-equal long names"
+        return NEAR_EQUAL
     return None
 
 

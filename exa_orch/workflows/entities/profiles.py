@@ -40,6 +40,7 @@ from exa_orch.workflows.entities.glossary import place_word, segments, without_p
 from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quoted, ticker_named
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
+    NEAR_EQUAL,
     ONE_NAME,
     adds_a_designator,
     core_name,
@@ -97,7 +98,7 @@ def _province_added(page: Record, own: Record) -> str | None:
 def _written_alike(page: Record, own: Record) -> str | None:
     """One name, a reading of one in another script, or one the other's initials."""
     agree = names_agree(page.clean, own.clean)
-    if agree in ONE_NAME:
+    if agree in ONE_NAME or agree == NEAR_EQUAL:
         return agree
     plural = plural_agree(page.clean, own.clean)  # "Dulux Decorator Centres" / "... Centre"
     if plural:
