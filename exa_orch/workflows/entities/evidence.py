@@ -590,9 +590,7 @@ def _brand(a: Record, b: Record, ev: Evidence) -> None:
 def _same_name_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
     """The same name on two sites: one names the other's site, or a page its path names is the
     other's own site, named for it whole or by its initials ("Ayala Land" on ayala.com/ayala-land
-    and ayalaland.com.ph; "Albert Heijn" on aholddelhaize.com/brands/albert-heijn and ah.nl), or
-    both say one known country and one industry ("Ecobank Côte d'Ivoire" on ecobank.com/ci and on
-    a quote page of the exchange of Abidjan).
+    and ayalaland.com.ph; "Albert Heijn" on aholddelhaize.com/brands/albert-heijn and ah.nl).
     families.page_elsewhere weighs the rest of a page about a company on another's site."""
     for x, y in ((a, b), (b, a)):
         slug = x.core.replace(" ", "-")
@@ -609,12 +607,6 @@ def _same_name_elsewhere(a: Record, b: Record, ev: Evidence) -> None:
         ):
             ev.for_.append((JOIN, f"the same name, on {x.site.canonical} and on its own site {y.domain}"))
             return
-    # a name of two words or five letters, with one known country and one industry both say: a page
-    # about the company on another's site (a quote page, a registry, a news site) under its name; a
-    # brand's sites in two countries or a family name's in two trades stay apart
-    distinct = len(a.core.split()) >= 2 or len(a.core) >= 5
-    if distinct and known(a.country) and a.country == b.country and a.industry == b.industry != "":
-        ev.for_.append((JOIN, f"the same name, both based in {a.country} and in {a.industry}"))
 
 
 def _brand_domain(a: Record, b: Record, ev: Evidence) -> None:
@@ -678,6 +670,18 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
         families.one_stem(a, b, ev)
     if ev.weight < JOIN:
         families.page_elsewhere(a, b, ev)
+    if ev.weight < JOIN and a.core and a.core == b.core:
+        _same_name_same_trade(a, b, ev)
+
+
+def _same_name_same_trade(a: Record, b: Record, ev: Evidence) -> None:
+    """One name of two words or five letters on two sites, with one known country and one industry
+    both say: a page about the company on another's site (a quote page, a registry, a news site)
+    under its name ("Ecobank Côte d'Ivoire" on ecobank.com/ci and on a quote page of the exchange
+    of Abidjan); a brand's sites in two countries or a family name's in two trades stay apart."""
+    distinct = len(a.core.split()) >= 2 or len(a.core) >= 5
+    if distinct and known(a.country) and a.country == b.country and a.industry == b.industry != "":
+        ev.for_.append((JOIN, f"the same name, both based in {a.country} and in {a.industry}"))
 
 
 def _no_site(a: Record, b: Record, ev: Evidence) -> None:

@@ -98,7 +98,7 @@ def _province_added(page: Record, own: Record) -> str | None:
 def _written_alike(page: Record, own: Record) -> str | None:
     """One name, a reading of one in another script, or one the other's initials."""
     agree = names_agree(page.clean, own.clean)
-    if agree in ONE_NAME or agree == NEAR_EQUAL:
+    if agree in ONE_NAME:
         return agree
     plural = plural_agree(page.clean, own.clean)  # "Dulux Decorator Centres" / "... Centre"
     if plural:
@@ -117,7 +117,7 @@ def _written_alike(page: Record, own: Record) -> str | None:
             and _initials(x.raw_name, y.clean, _forms(x))
         ):
             return f"{y.name} is the initials of {x.name}"
-    return None
+    return agree if agree == NEAR_EQUAL else None  # a letter or two apart: with what corroborates
 
 
 def _site_named(page: Record, own: Record) -> str | None:
