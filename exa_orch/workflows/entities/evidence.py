@@ -666,12 +666,15 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
             ev.for_.append((JOIN, f"sites of one family {a.domain} / {b.domain} ({agree})"))
     elif a.core and a.core == b.core:
         _same_name_elsewhere(a, b, ev)
-    if ev.weight < JOIN:  # one company on several sites (families.py), each with its corroboration
-        families.one_stem(a, b, ev)
-    if ev.weight < JOIN:
-        families.page_elsewhere(a, b, ev)
-    if ev.weight < JOIN and a.core and a.core == b.core:
-        _same_name_same_trade(a, b, ev)
+    _weaker_ties(a, b, ev)
+
+
+def _weaker_ties(a: Record, b: Record, ev: Evidence) -> None:
+    """What `_two_sites` weighs where nothing stronger joined: one company on several sites
+    (families.py), each with its corroboration, then one name in one country and one trade."""
+    for tie in (families.one_stem, families.page_elsewhere, _same_name_same_trade):
+        if ev.weight < JOIN:
+            tie(a, b, ev)
 
 
 def _same_name_same_trade(a: Record, b: Record, ev: Evidence) -> None:
@@ -679,7 +682,7 @@ def _same_name_same_trade(a: Record, b: Record, ev: Evidence) -> None:
     both say: a page about the company on another's site (a quote page, a registry, a news site)
     under its name ("Ecobank Côte d'Ivoire" on ecobank.com/ci and on a quote page of the exchange
     of Abidjan); a brand's sites in two countries or a family name's in two trades stay apart."""
-    distinct = len(a.core.split()) >= 2 or len(a.core) >= 5
+    distinct = a.core == b.core and (len(a.core.split()) >= 2 or len(a.core) >= 5)
     if distinct and known(a.country) and a.country == b.country and a.industry == b.industry != "":
         ev.for_.append((JOIN, f"the same name, both based in {a.country} and in {a.industry}"))
 
