@@ -3,7 +3,7 @@
 
 "Neymar Jr" and "Neymar" are one person (a son's "Jr." is often dropped); a father's "Sr." is what
 tells him apart, as two generations written do ("Jr." / "III"). A plain name whose page says he
-founded the organisation a "Jr." of his name works at is the junior's father (`apart`).
+founded the organisation a "Jr." of his name works at is the junior's father (`father_and_son`).
 person_evidence weighs it against a join.
 """
 
@@ -40,7 +40,7 @@ def one_junior(a: Record, b: Record) -> bool:
     return {frozenset(ga), frozenset(gb)} == {frozenset(), frozenset({"jr"})}
 
 
-def apart(a: Record, b: Record) -> str | None:
+def father_and_son(a: Record, b: Record) -> str | None:
     """Why `a` and `b` are a father and a son of one name, or None: "Sr." on one side ("Ernő Rubik
     Sr." is not the Ernő Rubik the plain name means), two generations written, or a founder and a
     junior at his company (`_founder_and_junior`)."""

@@ -22,7 +22,8 @@ enough alone. What adds to it:
 Against: two employers in Latin letters that don't agree, unless one record's text names the
 other's employer beside its own (one person who holds both: 2 for) or the two are held at once
 (`employers.concurrent`: a national team and a club, two bodies of government, two units of one
-organisation); a father and a son ("Sr." on one side, two generations written: `_generations`); a
+organisation); a father and a son ("Sr." on one side, two generations written, or a founder and
+a "Jr." of his name at his company: generations.py); a
 page naming the other as a relative, described as the other's page describes them, or a junior of
 its own name among its children (`_kin`); one text saying the person founded what the other says a
 relative of theirs founded ("grandson of the founder of Harry's Bar": `_founders_kin`). A person
@@ -41,10 +42,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from exa_orch.workflows.entities import fields, generations
+from exa_orch.workflows.entities import fields
 from exa_orch.workflows.entities.common_names import chinese_like, common
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concurrent, employers_agree
+from exa_orch.workflows.entities.generations import JUNIOR, father_and_son, one_junior
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
@@ -159,9 +161,7 @@ def career(a: Record, b: Record, group: Sequence[Record]) -> bool:
     Renault Group from 2020 to 2025 and then CEO of Kering"): one person's career, which that
     record tells, not a stranger at a new employer. The record joined its group by its own
     evidence; it may be `a` or `b` only where it names the other's employer too."""
-    if not (a.employer and b.employer and a.employer_latin and b.employer_latin) or generations.one_junior(
-        a, b
-    ):
+    if not (a.employer and b.employer and a.employer_latin and b.employer_latin) or one_junior(a, b):
         return False
     return any(
         m.kind == "person" and _names_employer(m, a.employer) and _names_employer(m, b.employer)
@@ -179,9 +179,7 @@ def _employers(a: Record, b: Record, ev: Said) -> None:
     if agree:
         said = f"{a.employer} / {b.employer}: {agree}" if agree == SHORT_FORMS else a.employer
         ev.for_.append((3.0, f"same employer ({said})"))
-    elif (
-        a.employer_latin and b.employer_latin and not generations.one_junior(a, b) and _names_other(a, b, ev)
-    ):
+    elif a.employer_latin and b.employer_latin and not one_junior(a, b) and _names_other(a, b, ev):
         return
     elif a.employer_latin and b.employer_latin and concurrent(a.employer, b.employer):
         return  # held at once: neither a new employer nor evidence of one person
@@ -352,8 +350,8 @@ def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:
 
 
 def _generations(a: Record, b: Record, ev: Said) -> None:
-    """A father and a son of one name (generations.apart)."""
-    if why := generations.apart(a, b):
+    """A father and a son of one name (generations.py)."""
+    if why := father_and_son(a, b):
         ev.against.append(why)
 
 
@@ -424,11 +422,11 @@ def _founders_kin(a: Record, b: Record, ev: Said) -> None:
 def _junior(x: Record, y: Record, ev: Said) -> bool:
     """`_kin`: x's text names, among its children, a junior of x's name that y is."""
     mine, theirs = words(x.name or ""), words(y.name or "")
-    if not (generations.JUNIOR & set(theirs)) or generations.JUNIOR & set(mine) or mine[:1] != theirs[:1]:
+    if not (JUNIOR & set(theirs)) or JUNIOR & set(mine) or mine[:1] != theirs[:1]:
         return False
     said = x.said.split()
     for i in range(1, len(said)):
-        if said[i] in generations.JUNIOR and said[i - 1] in (mine[0], mine[-1]):
+        if said[i] in JUNIOR and said[i - 1] in (mine[0], mine[-1]):
             if _CHILDREN & set(said[max(0, i - 8) : i]):
                 ev.against.append(f"{x.name}'s page names a junior of the name among its children: {y.name}")
                 return True

@@ -49,7 +49,7 @@ def vowels_apart(x: list[str], y: list[str], generic: frozenset[str] = frozenset
     """`x` and `y`, as many words each (two or more), alike word by word, a pair that is not written
     alike spelling the same consonants in the same order from the same first letter, three
     consonants at least, and a word of four letters or more written alike on both sides, not one of
-    `generic`: one name romanized twice ("bu ali sina petrochemical" / "bou ali sina ...",
+    `generic`: one name romanized twice ("karun petrochemical" / "karoon petrochemical",
     "tondgooyan" / "tondgouyan"), as Persian, Arabic and Russian names are."""
     if len(x) != len(y) or len(x) < 2 or x == y:
         return False
