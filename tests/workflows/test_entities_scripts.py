@@ -76,6 +76,18 @@ def test_industries_an_english_name_adds_after_a_trade_the_characters_write_is_r
         assert bool(said) is alike, latin
 
 
+def test_a_scottish_ch_is_heard_as_katakana_writes_it() -> None:
+    """キルホーマン writes Kilchoman's ch as Scots say it, an h: a distillery's Japanese article."""
+    from exa_orch.workflows.entities.glossary import agrees
+
+    for written, latin, alike in (
+        ("アードロハン蒸留所", "Ardlochan Distillery", True),
+        ("アードロハン蒸留所", "Ardmoran Distillery", False),
+    ):
+        said = agrees(written, names.clean_name(written), latin, names.clean_name(latin))
+        assert bool(said) is alike, latin
+
+
 def test_a_company_page_in_katakana_joins_the_companys_own_site() -> None:
     own = co("a", "Bridgestone", "https://www.bridgestone.com/", "Tokyo, Japan", "Tires")
     ja = co("b", "ブリヂストン", "https://ja.wikipedia.org/wiki/ブリヂストン", "Tokyo, Japan", "Tires")

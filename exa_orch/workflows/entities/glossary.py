@@ -180,9 +180,10 @@ def _syllables_fit(run: Segment, word: str) -> bool:
 
 def _loanword_spellings(word: str) -> set[str]:
     """The English spellings a katakana or Hangul loanword may render: the word, its singular, its
-    ch read as k (chemical, technology) and its g before e or i soft (technologies: テクノロジズ)."""
+    ch read as k (chemical, technology) or as h, as Scots and German say it (Kilchoman,
+    キルホーマン), and its g before e or i soft (technologies: テクノロジズ)."""
     forms = {word, word.removesuffix("s")}
-    forms |= {f.replace("ch", "k") for f in forms}
+    forms |= {f.replace("ch", k) for f in forms for k in ("k", "h")}
     return forms | {re.sub(r"g(?=[ei])", "j", f) for f in forms}
 
 
