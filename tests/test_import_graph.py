@@ -259,3 +259,35 @@ def test_exa_py_is_imported_off_the_event_loop() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     before, ticks, base = json.loads(out)
     assert before is False and ticks > 0 and base.startswith("exa_py")
+
+
+def test_a_caller_cancelled_while_exa_py_imports_leaves_the_import_to_the_others() -> None:
+    """The first caller of `exa_py_imported`, cancelled while the import runs on its thread (a task
+    cancelled, a test torn down), does not cancel the one shared import: the next caller gets
+    exa-py, and the thread sets its result without an error (a cancelled import had poisoned every
+    later caller in the process with CancelledError, a CI flake)."""
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import asyncio, json, sys\n"
+        "from exa_orch.gateway.client import exa_py_imported\n"
+        "async def main():\n"
+        "    first = asyncio.create_task(exa_py_imported())\n"
+        "    while 'exa_py' not in sys.modules:\n"  # the import has begun on its thread
+        "        await asyncio.sleep(0.001)\n"
+        "    first.cancel()\n"
+        "    try:\n"
+        "        await first\n"
+        "    except asyncio.CancelledError:\n"
+        "        pass\n"
+        "    await exa_py_imported()\n"
+        "    from exa_orch.gateway import GovernedExa\n"
+        "    print(json.dumps([first.cancelled(), GovernedExa.__mro__[1].__module__]))\n"
+        "asyncio.run(main())\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    cancelled, base = json.loads(run.stdout)
+    assert cancelled is True and base.startswith("exa_py")
+    assert "InvalidStateError" not in run.stderr, run.stderr

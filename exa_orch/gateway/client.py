@@ -77,6 +77,9 @@ async def exa_py_imported() -> None:
     with _exa_py_lock:
         if _exa_py is None:
             _exa_py = concurrent.futures.Future()
+            # running, so no caller's cancellation cancels it (asyncio.wrap_future passes a waiter's
+            # cancel on): a cancelled import would fail every later caller in the process
+            _exa_py.set_running_or_notify_cancel()
             threading.Thread(
                 target=_import_exa_py, args=(_exa_py,), name="exa-orch-import-exa-py", daemon=True
             ).start()
