@@ -22,8 +22,11 @@ against: a wrong merge costs more than a missed one, so split evidence keeps two
   the other's own site, with one known country and one trade;
 - **a page naming the other's site**: a page whose path names the other's site ("Tata Consultancy
   Services" on tata.com/business/tcs, "TCS" on tcs.com), under one name (or its initials);
+- **one name in one country and one trade**: one name on two sites, where nothing else joined them,
+  with one known country and one industry both say (a quote page under the company's name);
 - **against**: different kinds, different profiles on one host, different registered domains
-  nothing tied together, legal forms that differ ("Co., Inc." / "KGaA"), different countries (both
+  nothing tied together, legal forms that differ ("Co., Inc." / "KGaA"; of civil-law codes, between a
+  name and one extending it too: "a.s." / "s.r.o."), different countries (both
   known: countries.py; an unknown place is no evidence), a company one says it owns ("the parent
   of Royal Mail"), a unit's page deep in a site under a name adding two words (FUJIFILM Business
   Innovation at fujifilm.com/fb), a unit on a host of its own under a name adding to the owner's
