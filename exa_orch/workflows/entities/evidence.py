@@ -756,9 +756,14 @@ def _differences(a: Record, b: Record, ev: Evidence) -> None:
     # legal form of a civil-law code apart tells two companies of the name apart as it does two of
     # one name; English forms say less (Brookfield Asset Management Inc. renamed Brookfield
     # Corporation; "Co-op" is read as a form)
-    extends = names_agree(a.core, b.core) == "one name extends the other" and not (fa | fb) & _ENGLISH_FORMS
-    alike = a.core == b.core or extends
-    if fa and fb and not fa & fb and not fa | fb <= _LIMITED and alike and a.domain != b.domain:
+    if (
+        fa
+        and fb
+        and not fa & fb
+        and not fa | fb <= _LIMITED
+        and a.domain != b.domain
+        and _one_name_or_more(a, b, fa | fb)
+    ):
         ev.against.append(f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})")
     if known(a.country) and known(b.country) and a.country != b.country:  # unknown is no evidence
         ev.against.append(f"different countries ({a.country} / {b.country})")
@@ -771,6 +776,15 @@ def _differences(a: Record, b: Record, ev: Evidence) -> None:
         ev.for_.append((1.0, f"similar names ({similarity:.0f}%)"))
     else:
         ev.against.append(f"different names ({a.clean} / {b.clean})")
+
+
+def _one_name_or_more(a: Record, b: Record, forms: frozenset[str]) -> bool:
+    """One core name, or one extending the other where none of the two records' legal `forms` is an
+    English one: asked only of two records whose forms differ (names_agree is no cheap call to make
+    of every pair)."""
+    if a.core == b.core:
+        return True
+    return not forms & _ENGLISH_FORMS and names_agree(a.core, b.core) == "one name extends the other"
 
 
 def _company(a: Record, b: Record, ev: Evidence) -> None:
