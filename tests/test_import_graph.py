@@ -271,18 +271,25 @@ def test_a_caller_cancelled_while_exa_py_imports_leaves_the_import_to_the_others
     import sys
 
     code = (
-        "import asyncio, json, sys\n"
-        "from exa_orch.gateway.client import exa_py_imported\n"
+        "import asyncio, importlib, json, threading\n"
+        "from exa_orch.gateway import client\n"
+        "started, release, real = threading.Event(), threading.Event(), importlib.import_module\n"
+        "def held(name, package=None):\n"  # the import thread waits for the first caller's cancel
+        "    if name == 'exa_orch.gateway.exa' and not started.is_set():\n"
+        "        started.set()\n"
+        "        release.wait(60)\n"
+        "    return real(name, package)\n"
+        "importlib.import_module = held\n"
         "async def main():\n"
-        "    first = asyncio.create_task(exa_py_imported())\n"
-        "    while 'exa_py' not in sys.modules:\n"  # the import has begun on its thread
-        "        await asyncio.sleep(0.001)\n"
+        "    first = asyncio.create_task(client.exa_py_imported())\n"
+        "    assert await asyncio.to_thread(started.wait, 60)\n"  # the import has begun on its thread
         "    first.cancel()\n"
         "    try:\n"
         "        await first\n"
         "    except asyncio.CancelledError:\n"
         "        pass\n"
-        "    await exa_py_imported()\n"
+        "    release.set()\n"
+        "    await client.exa_py_imported()\n"
         "    from exa_orch.gateway import GovernedExa\n"
         "    print(json.dumps([first.cancelled(), GovernedExa.__mro__[1].__module__]))\n"
         "asyncio.run(main())\n"
