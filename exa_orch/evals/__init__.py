@@ -48,9 +48,11 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
 `blind79.json` to `blind84.json`, written blind at 5b6eade and measured there and at bb9dd00 (of
-blind79, blind82 and blind84 only their false merges read), and `blind157.json` to `blind162.json`,
-written blind on 2026-12-05 (blind158, blind160 and blind162 to be hard) and measured at 449ab36
-and e4d7eb8 (of blind158, blind159, blind161 and blind162 only their false merges read).
+blind79, blind82 and blind84 only their false merges read).
+`blind157.json` to `blind162.json`, written blind on 2026-12-05 (blind158, blind160 and blind162 to
+be hard) and measured at 449ab36 and e4d7eb8 (of blind158, blind159, blind161 and blind162 only
+their false merges read), were measured again at 73c551f and are tuning worlds since issue 37's
+thirtieth session;
 `blind151.json` to `blind156.json`, written blind on 2026-12-05 (blind152, blind154 and blind156 to
 be hard) and measured at 7dc5fb7 and 6054cb5 (of blind153, blind154 and blind156 only their false
 merges read), were measured again at 449ab36 and are tuning worlds since issue 37's twenty-ninth
@@ -272,8 +274,14 @@ TUNING = (
     "blind154.json",
     "blind155.json",
     "blind156.json",
+    "blind157.json",  # written blind on 2026-12-05, measured at 449ab36 and 73c551f, then read (30th)
+    "blind158.json",
+    "blind159.json",
+    "blind160.json",
+    "blind161.json",
+    "blind162.json",
 )  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json,
-# blind79.json to blind84.json, blind157.json to blind162.json
+# blind79.json to blind84.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
