@@ -27,6 +27,9 @@ from tests.workflows.entity_items import co, person, weigh
         ("プロダクションズ", "productions"),
         ("ファミリーマート", "familymart"),  # an r after a vowel is a long vowel in kana
         ("스타벅스", "starbucks"),  # and in Hangul
+        ("Евроцемент", "eurocement"),  # Cyrillic writes "euro" as "evro"
+        ("Евротехника", "eurotechnika"),  # a Latin ch heard as a k, Cyrillic's х (kh)
+        ("Вестфалия", "westfalia"),  # a German w heard as a v
     ],
 )
 def test_a_loanword_in_another_script_sounds_as_its_latin_spelling(written: str, latin: str) -> None:
