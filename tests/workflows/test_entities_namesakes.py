@@ -82,6 +82,19 @@ def test_two_editions_articles_told_apart_by_one_occupation_are_one_article() ->
         assert "one Wikipedia article" not in weigh(singer, other).reason
 
 
+def test_a_director_or_a_boxer_in_two_editions_brackets_is_one_article() -> None:
+    """Occupations beyond the entertainers': "Wen Shaoqing (director)" and "温少卿 (导演)" are one
+    article; "温少卿 (拳击运动员)", a boxer, is a namesake's."""
+    director = person("a", "Wen Shaoqing", "https://en.wikipedia.org/wiki/Wen_Shaoqing_(director)", None, "")
+    chinese = person("b", "温少卿", "https://zh.wikipedia.org/wiki/温少卿_(导演)", None, "")
+    boxer = person("c", "温少卿", "https://zh.wikipedia.org/wiki/温少卿_(拳击运动员)", None, "")
+    said = weigh(director, chinese)
+    assert "one Wikipedia article, titled Wen Shaoqing (director) and 温少卿 (导演)" in said.reason
+    assert said.joins
+    assert "one Wikipedia article" not in weigh(director, boxer).reason
+    assert not weigh(director, boxer).joins
+
+
 def test_a_former_legal_name_does_not_join_the_brand_a_spun_off_company_kept() -> None:
     renamed = co(
         "r", "Corvane Aerospace", "https://www.corvane.com/", "Pittsburgh, United States", "aerospace",

@@ -3,9 +3,10 @@ apart ("Ahmed Saad (singer)", "أحمد سعد (مطرب)", "Anitta (cantora)", 
 in the languages of the editions the worlds meet, so that two editions' titles of one article
 agree: the same name read alike and the same occupation (person_evidence `_one_article`).
 
-Sources: the disambiguation words of the English, Portuguese, Spanish, French, German, Turkish,
-Arabic, Persian, Urdu, Korean, Japanese, Chinese, Russian, Greek, Hebrew, Bengali, Tamil, Hindi,
-Thai and Burmese editions (their "(singer)", "(actor)" ... titles, Wiktionary's translations).
+Sources: the disambiguation words of the English, Portuguese, Spanish, French, German, Italian,
+Turkish, Arabic, Persian, Urdu, Korean, Japanese, Chinese, Russian, Greek, Hebrew, Bengali, Tamil,
+Hindi, Thai and Burmese editions (their "(singer)", "(actor)", "(director)", "(boxer)" ... titles,
+Wiktionary's translations).
 """
 
 from __future__ import annotations
@@ -32,6 +33,37 @@ _WRITTEN = {
     "gamer": "gamer|pro gamer|프로게이머|プロゲーマー",
     "writer": "writer|escritor|escritora|écrivain|écrivaine|schriftsteller|schriftstellerin|yazar|كاتب|كاتبة|"
     "نویسنده|작가|作家|писатель|писательница|συγγραφέας|סופר|סופרת",
+    "director": "director|film director|diretor|diretora|directora|réalisateur|réalisatrice|regisseur|"
+    "regisseurin|regista|yönetmen|مخرج|مخرجة|کارگردان|영화감독|映画監督|导演|導演|режиссёр|режиссер|"
+    "σκηνοθέτης|במאי|পরিচালক|निर्देशक|ผู้กำกับ",
+    "composer": "composer|compositor|compositora|compositeur|compositrice|komponist|komponistin|besteci|ملحن|"
+    "آهنگساز|작곡가|作曲家|композитор|συνθέτης|מלחין|সুরকার|संगीतकार",
+    "painter": "painter|pintor|pintora|peintre|maler|malerin|ressam|رسام|نقاش|화가|画家|畫家|художник|"
+    "художница|ζωγράφος|צייר|ציירת",
+    "architect": "architect|arquiteto|arquiteta|arquitecto|arquitecta|architecte|architekt|architektin|mimar|"
+    "معماري|معمار|건축가|建築家|建筑师|建築師|архитектор|αρχιτέκτονας|אדריכל|אדריכלית",
+    "journalist": "journalist|jornalista|periodista|journaliste|journalistin|gazeteci|صحفي|صحفية|"
+    "روزنامه‌نگار|기자|ジャーナリスト|记者|記者|журналист|журналистка|δημοσιογράφος|עיתונאי|עיתונאית",
+    "chef": "chef|cocinero|cocinera|cozinheiro|cozinheira|cuisinier|cuisinière|koch|köchin|aşçı|طاه|"
+    "آشپز|요리사|料理人|厨师|廚師|повар|σεφ|שף",
+    "boxer": "boxer|boxeador|boxeadora|boxeur|boxeuse|boksör|ملاكم|بوکسور|권투 선수|ボクサー|拳击运动员|"
+    "拳擊運動員|боксёр|боксер|μποξέρ|מתאגרף|นักมวย",
+    "wrestler": "wrestler|luchador|lutador|lutteur|ringer|güreşçi|مصارع|کشتی‌گیر|레슬링 선수|レスラー|"
+    "プロレスラー|摔跤运动员|摔跤運動員|борец|παλαιστής|מתאבק",
+    "tennis player": "tennis player|tenista|joueur de tennis|joueuse de tennis|tennisspieler|tennisspielerin|"
+    "tenisçi|لاعب تنس|لاعبة تنس|테니스 선수|テニス選手|网球运动员|網球運動員|теннисист|теннисистка|"
+    "τενίστας|τενίστρια|טניסאי|טניסאית",
+    "golfer": "golfer|golfista|golfeur|golfeuse|golfspieler|golfspielerin|golfçü|골프 선수|ゴルファー|"
+    "プロゴルファー|高尔夫球运动员|高爾夫球運動員|гольфист|гольфистка",
+    "baseball player": "baseball player|beisbolista|jogador de beisebol|joueur de baseball|baseballspieler|"
+    "야구 선수|野球選手|棒球运动员|棒球運動員|бейсболист",
+    "basketball player": "basketball player|basquetebolista|baloncestista|basquetbolista|joueur de basket-ball|"
+    "basketballspieler|basketballspielerin|basketbolcu|لاعب كرة سلة|농구 선수|バスケットボール選手|"
+    "篮球运动员|籃球運動員|баскетболист|баскетболистка|μπασκετμπολίστας|כדורסלן",
+    "ice hockey player": "ice hockey player|joueur de hockey sur glace|eishockeyspieler|아이스하키 선수|"
+    "アイスホッケー選手|冰球运动员|冰球運動員|хоккеист",
+    "cyclist": "cyclist|racing cyclist|ciclista|cycliste|radrennfahrer|radsportler|bisikletçi|دراج|"
+    "사이클 선수|自転車競技選手|自行车运动员|自行車運動員|велогонщик|ποδηλάτης",
 }
 _OCCUPATION = {word: job for job, said in _WRITTEN.items() for word in said.split("|")}
 # An entertainer is billed as a singer or an actor in another edition, a singer as a musician
