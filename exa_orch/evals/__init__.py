@@ -48,7 +48,9 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
 `blind79.json` to `blind84.json`, written blind at 5b6eade and measured there and at bb9dd00 (of
-blind79, blind82 and blind84 only their false merges read).
+blind79, blind82 and blind84 only their false merges read), and `blind163.json` to `blind168.json`,
+written blind on 2026-12-06 (blind164, blind166 and blind168 to be hard) and measured at 73c551f
+and 443f9b4 (only the false merges those measurements printed read).
 `blind157.json` to `blind162.json`, written blind on 2026-12-05 (blind158, blind160 and blind162 to
 be hard) and measured at 449ab36 and e4d7eb8 (of blind158, blind159, blind161 and blind162 only
 their false merges read), were measured again at 73c551f and are tuning worlds since issue 37's
@@ -281,7 +283,7 @@ TUNING = (
     "blind161.json",
     "blind162.json",
 )  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json,
-# blind79.json to blind84.json
+# blind79.json to blind84.json, blind163.json to blind168.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
