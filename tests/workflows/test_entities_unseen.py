@@ -134,6 +134,36 @@ def test_a_profile_whose_long_name_is_a_letter_apart_joins_with_country_and_indu
     assert not joined(own, other)
 
 
+def test_near_equal_names_whose_words_begin_apart_are_two_places_companies() -> None:
+    """ "Tarnstaler Seilbahnen" and "Varnstaler Seilbahnen", two valleys' lifts a letter apart, are
+    no near-equal name: a word of one begins with another letter than its fellow's."""
+    own = co("a", "Tarnstaler Seilbahnen GmbH", "https://www.tarnstaler.at/", "Tyrol, Austria", "Ski lifts")
+    page = co("b", "Varnstaler Seilbahnen", "https://de.wikipedia.org/wiki/Varnstaler_Seilbahnen",
+              "Tyrol, Austria", "Ski lifts")  # fmt: skip
+    assert names.names_agree("tarnstaler seilbahnen", "varnstaler seilbahnen") is None
+    assert not joined(own, page)
+
+
+def test_two_sections_of_one_article_or_two_topic_pages_of_one_blog_are_two_profiles() -> None:
+    """A family's article with a section on each of its companies (wiki/Ostrander_family#Quaymaster)
+    and a blog's pages of posts on two topics (NAME.wordpress.com/tag/X) are no one profile; the
+    article's picture viewer (#/media/...) is the article."""
+    one = co("a", "Quaymaster Lines", "https://en.wikipedia.org/wiki/Ostrander_family#Quaymaster",
+             "Cebu, Philippines", "Shipping")  # fmt: skip
+    two = co("b", "Ostrander Malls", "https://en.wikipedia.org/wiki/Ostrander_family#Malls",
+             "Cebu, Philippines", "Shipping")  # fmt: skip
+    assert not joined(one, two)
+    article = sites.site("https://en.wikipedia.org/wiki/Ostrander_family#/media/File:Logo.png")
+    assert article is not None and article.profile == "en.wikipedia.org/wiki/ostrander_family"
+    tag_a = co("c", "Quaymaster Lines", "https://shipspotter.wordpress.com/tag/quaymaster/",
+               "Cebu, Philippines", "Shipping")  # fmt: skip
+    tag_b = co("d", "Brekkelund Shipping", "https://shipspotter.wordpress.com/tag/brekkelund/",
+               "Cebu, Philippines", "Shipping")  # fmt: skip
+    assert not joined(tag_a, tag_b)
+    blog = sites.site("https://shipspotter.wordpress.com/2021/03/04/a-post/")
+    assert blog is not None and blog.profile == "wordpress.com/shipspotter"
+
+
 # 2. honorifics ---------------------------------------------------------------------------------
 
 

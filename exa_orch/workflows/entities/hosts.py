@@ -261,12 +261,18 @@ def host_row(host: str, domain: str) -> Host | None:
     return next((row for row in under if row), None) or BY_NAME.get(domain)
 
 
+_TOPIC_PAGES = frozenset({"tag", "tags", "category", "categories", "topic", "topics", "search", "label"})
+
+
 def profile_of(row: Host, host: str, segments: list[str], query: dict[str, str]) -> str | None:
     """The profile a URL on `row`'s host names ("linkedin.com/in/jane-doe"), or None (the host's home)."""
     kind, _, arg = row.key.partition(":")
     if kind == "sub":
         sub = host.removesuffix("." + row.name)
-        return f"{row.name}/{sub}" if sub and sub != host else None
+        # a blog's page listing its posts on a topic (NAME.wordpress.com/tag/X, /category/X,
+        # NAME.blogspot.com/search/label/X) is about that topic: two are two companies' pages
+        topical = bool(segments) and segments[0].lower() in _TOPIC_PAGES
+        return f"{row.name}/{sub}" if sub and sub != host and not topical else None
     if kind == "query":  # "query:symbol|seccode": the first of the parameters the URL has
         found = next((k for k in arg.split("|") if query.get(k, "").strip()), "")
         return f"{row.name}/{found}={query[found].strip().lower()}" if found else None

@@ -462,9 +462,20 @@ def _written_otherwise(a: str, b: str) -> str | None:
         return "a name shortened by syllables"
     from rapidfuzz import fuzz
 
-    if fuzz.token_sort_ratio(a, b) >= 92 and min(len(joined_a), len(joined_b)) >= 10:
+    if (
+        fuzz.token_sort_ratio(a, b) >= 92
+        and min(len(joined_a), len(joined_b)) >= 10
+        and not _initials_apart(wa, wb)
+    ):
         return NEAR_EQUAL
     return None
+
+
+def _initials_apart(wa: list[str], wb: list[str]) -> bool:
+    """Two names of as many words, a word of one beginning with another letter than its fellow's:
+    two places' names, not one name spelled twice ("Ötztaler Gletscherbahn" / "Pitztaler
+    Gletscherbahn", where "Jihad al-Binaa" / "Jihad Al Bina" keeps every word's first letter)."""
+    return len(wa) == len(wb) and any(x[0] != y[0] for x, y in zip(sorted(wa), sorted(wb), strict=True))
 
 
 # Designators that name another company of a brand as often as the brand itself: an international

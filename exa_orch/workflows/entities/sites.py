@@ -10,7 +10,7 @@ import unicodedata
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
 from exa_orch.workflows.entities.countries import country_codes
 from exa_orch.workflows.entities.hosts import BY_NAME, KIND_WORDS, Host, host_row, profile_of
@@ -129,8 +129,8 @@ class Site:
         return not self.platform and all(s in _CORPORATE for s in rest)
 
 
-def _split(url: str) -> tuple[str, str, dict[str, str]] | None:
-    """(host without www. or m., path, query) of `url`, or None when it has no usable host."""
+def _split(url: str) -> tuple[str, str, dict[str, str], str] | None:
+    """(host without www. or m., path, query, fragment) of `url`, or None when it has no usable host."""
     raw = url.strip()
     if not raw:
         return None
@@ -142,7 +142,7 @@ def _split(url: str) -> tuple[str, str, dict[str, str]] | None:
         return None
     if not host or "." not in host:
         return None
-    return host.removeprefix("www.").removeprefix("m."), parts.path, query
+    return host.removeprefix("www.").removeprefix("m."), parts.path, query, parts.fragment
 
 
 def _own_page(row: Host, segments: list[str]) -> bool:
@@ -181,7 +181,7 @@ def site(url: str) -> Site | None:
     split = _split(url)
     if split is None:
         return None
-    host, raw_path, query = split
+    host, raw_path, query, fragment = split
     ext = _extractor()(host)
     domain = f"{ext.domain}.{ext.suffix}" if ext.domain and ext.suffix else ""
     row = host_row(host, domain) or BY_NAME.get(ext.suffix)
@@ -194,6 +194,11 @@ def site(url: str) -> Site | None:
     # a profile as written, not as read in Latin letters: 鲁迅 and 陆逊 both read "luxun"
     written = [f if s.isascii() else unicodedata.normalize("NFC", s).lower() for f, s in pieces if f]
     profile = profile_of(row, host, written, query) if row else None
+    if profile and row and row.key == "lang" and fragment and not fragment.startswith("/"):
+        # a section of an article (wiki/Gaisano_family#Unipace) is about the section's subject: two
+        # sections of one family's or one group's article are two companies' profiles ("#/media/...",
+        # the article's picture viewer, is the article)
+        profile += "#" + unicodedata.normalize("NFC", unquote(fragment)).lower()
     label = ext.domain if domain else host
     kept = sorted(
         f"{k}={v.lower()}" for k, v in query.items() if not k.startswith("utm_") and k not in _TRACKING
