@@ -193,17 +193,23 @@ def site(url: str) -> Site | None:
     path = ("/" + "/".join(segments)) if segments else ""
     # a profile as written, not as read in Latin letters: 鲁迅 and 陆逊 both read "luxun"
     written = [f if s.isascii() else unicodedata.normalize("NFC", s).lower() for f, s in pieces if f]
-    profile = profile_of(row, host, written, query) if row else None
-    if profile and row and row.key == "lang" and fragment and not fragment.startswith("/"):
-        # a section of an article (wiki/Gaisano_family#Unipace) is about the section's subject: two
-        # sections of one family's or one group's article are two companies' profiles ("#/media/...",
-        # the article's picture viewer, is the article)
-        profile += "#" + unicodedata.normalize("NFC", unquote(fragment)).lower()
+    profile = _profile(row, host, written, query, fragment) if row else None
     label = ext.domain if domain else host
     kept = sorted(
         f"{k}={v.lower()}" for k, v in query.items() if not k.startswith("utm_") and k not in _TRACKING
     )
     return Site(host, domain, label, ext.suffix, path, row is not None, profile, locale, "&".join(kept))
+
+
+def _profile(row: Host, host: str, written: list[str], query: dict[str, str], fragment: str) -> str | None:
+    """The profile a URL on a shared host names (hosts.profile_of), with the section of an article
+    its fragment names (wiki/Gaisano_family#Unipace): a section is about its own subject, and two
+    sections of one family's or one group's article are two companies' profiles ("#/media/...", the
+    article's picture viewer, is the article)."""
+    profile = profile_of(row, host, written, query)
+    if profile and row.key == "lang" and fragment and not fragment.startswith("/"):
+        profile += "#" + unicodedata.normalize("NFC", unquote(fragment)).lower()
+    return profile
 
 
 # Query parameters that say where a visitor came from, not which page it is.
