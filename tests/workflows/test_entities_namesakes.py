@@ -67,32 +67,31 @@ def test_two_articles_of_one_edition_titled_apart_are_two_people() -> None:
     assert not any(r.startswith("two articles") for r in weigh(engineer, other_edition).against)
 
 
-def test_two_editions_articles_told_apart_by_one_occupation_are_one_article() -> None:
-    """ "Karim Nassar (singer)" and "كريم نصار (مطرب)": the name read alike and one occupation in
-    brackets, written in two languages: one article in two editions. Another occupation, or a
-    birth year in brackets, says nothing."""
-    singer = person("a", "Karim Nassar", "https://en.wikipedia.org/wiki/Karim_Nassar_(singer)", None, "")
-    arabic = person("b", "كريم نصار", "https://ar.wikipedia.org/wiki/كريم_نصار_(مطرب)", None, "")
-    actor = person("c", "كريم نصار", "https://ar.wikipedia.org/wiki/كريم_نصار_(ممثل)", None, "")
-    born = person("d", "Karim Nassar", "https://fr.wikipedia.org/wiki/Karim_Nassar_(1971)", None, "")
-    said = weigh(singer, arabic)
-    assert "one Wikipedia article, titled Karim Nassar (singer) and كريم نصار (مطرب)" in said.reason
-    assert said.joins
-    for other in (actor, born):
-        assert "one Wikipedia article" not in weigh(singer, other).reason
+_WIKI = "https://{}.wikipedia.org/wiki/{}"
 
 
-def test_a_director_or_a_boxer_in_two_editions_brackets_is_one_article() -> None:
-    """Occupations beyond the entertainers': "Wen Shaoqing (director)" and "温少卿 (导演)" are one
-    article; "温少卿 (拳击运动员)", a boxer, is a namesake's."""
-    director = person("a", "Wen Shaoqing", "https://en.wikipedia.org/wiki/Wen_Shaoqing_(director)", None, "")
-    chinese = person("b", "温少卿", "https://zh.wikipedia.org/wiki/温少卿_(导演)", None, "")
-    boxer = person("c", "温少卿", "https://zh.wikipedia.org/wiki/温少卿_(拳击运动员)", None, "")
-    said = weigh(director, chinese)
-    assert "one Wikipedia article, titled Wen Shaoqing (director) and 温少卿 (导演)" in said.reason
+@pytest.mark.parametrize(
+    ("latin", "written", "edition", "job", "same_job", "other_job"),
+    [
+        ("Karim Nassar", "كريم نصار", "ar", "singer", "مطرب", "ممثل"),  # a singer; an actor
+        ("Wen Shaoqing", "温少卿", "zh", "director", "导演", "拳击运动员"),  # a director; a boxer
+    ],
+)
+def test_two_editions_articles_told_apart_by_one_occupation_are_one_article(
+    latin: str, written: str, edition: str, job: str, same_job: str, other_job: str
+) -> None:
+    """ "Karim Nassar (singer)" and "كريم نصار (مطرب)", "Wen Shaoqing (director)" and "温少卿 (导演)":
+    the name read alike and one occupation in brackets, written in two languages: one article in
+    two editions. Another occupation, or a birth year in brackets, says nothing."""
+    english = person("a", latin, _WIKI.format("en", f"{latin.replace(' ', '_')}_({job})"), None, "")
+    own = person("b", written, _WIKI.format(edition, f"{written}_({same_job})"), None, "")
+    other = person("c", written, _WIKI.format(edition, f"{written}_({other_job})"), None, "")
+    born = person("d", latin, _WIKI.format("fr", f"{latin.replace(' ', '_')}_(1971)"), None, "")
+    said = weigh(english, own)
+    assert f"one Wikipedia article, titled {latin} ({job}) and {written} ({same_job})" in said.reason
     assert said.joins
-    assert "one Wikipedia article" not in weigh(director, boxer).reason
-    assert not weigh(director, boxer).joins
+    for namesake in (other, born):
+        assert "one Wikipedia article" not in weigh(english, namesake).reason
 
 
 def test_a_former_legal_name_does_not_join_the_brand_a_spun_off_company_kept() -> None:

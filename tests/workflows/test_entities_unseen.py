@@ -148,18 +148,17 @@ def test_two_sections_of_one_article_or_two_topic_pages_of_one_blog_are_two_prof
     """A family's article with a section on each of its companies (wiki/Ostrander_family#Quaymaster)
     and a blog's pages of posts on two topics (NAME.wordpress.com/tag/X) are no one profile; the
     article's picture viewer (#/media/...) is the article."""
-    one = co("a", "Quaymaster Lines", "https://en.wikipedia.org/wiki/Ostrander_family#Quaymaster",
-             "Cebu, Philippines", "Shipping")  # fmt: skip
-    two = co("b", "Ostrander Malls", "https://en.wikipedia.org/wiki/Ostrander_family#Malls",
-             "Cebu, Philippines", "Shipping")  # fmt: skip
-    assert not joined(one, two)
+
+    def line(id: str, name: str, url: str) -> Json:
+        return co(id, name, url, "Cebu, Philippines", "Shipping")
+
+    for one, two in (
+        ("https://en.wikipedia.org/wiki/Ostrander_family#Quaymaster", "https://en.wikipedia.org/wiki/Ostrander_family#Malls"),
+        ("https://shipspotter.wordpress.com/tag/quaymaster/", "https://shipspotter.wordpress.com/tag/brekkelund/"),
+    ):  # fmt: skip
+        assert not joined(line("a", "Quaymaster Lines", one), line("b", "Brekkelund Shipping", two))
     article = sites.site("https://en.wikipedia.org/wiki/Ostrander_family#/media/File:Logo.png")
     assert article is not None and article.profile == "en.wikipedia.org/wiki/ostrander_family"
-    tag_a = co("c", "Quaymaster Lines", "https://shipspotter.wordpress.com/tag/quaymaster/",
-               "Cebu, Philippines", "Shipping")  # fmt: skip
-    tag_b = co("d", "Brekkelund Shipping", "https://shipspotter.wordpress.com/tag/brekkelund/",
-               "Cebu, Philippines", "Shipping")  # fmt: skip
-    assert not joined(tag_a, tag_b)
     blog = sites.site("https://shipspotter.wordpress.com/2021/03/04/a-post/")
     assert blog is not None and blog.profile == "wordpress.com/shipspotter"
 
