@@ -265,6 +265,10 @@ def test_two_birth_years_keep_two_people_of_one_name_apart() -> None:
     )
     assert "born in 1884 / 1961" in weigh(old, new).against
     assert any("both born in 1961" in r for _, r in weigh(new, same).for_)
+    # an encyclopedia's heading gives the life span in the name, its prose none: the grandfather
+    heading = person("d", "Morgan Freeley (1884-1957)", "https://www.treccani.it/enciclopedia/morgan-freeley/",
+                     "", "Los Angeles, United States", "Actor")  # fmt: skip
+    assert "born in 1884 / 1961" in weigh(heading, new).against
 
 
 def test_a_sites_english_edition_is_its_home_page() -> None:

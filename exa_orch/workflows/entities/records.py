@@ -446,7 +446,9 @@ def _person_reads(rec: Record, props: Json, texts: list[str]) -> None:
     # words of every item it judges ("The page of Li Na supports this: ...")
     prose = _prose(props)
     rec.topics = about.topics(prose)
-    rec.born = births.born(prose)
+    # the prose first, then the name as a page may write it with a life span ("Giovanni Agnelli
+    # (1866-1945)", an encyclopedia's heading: the grandfather, not the grandson)
+    rec.born = births.born([*prose, rec.name or ""])
 
 
 def _title(rec: Record, url: str) -> None:
