@@ -1,4 +1,5 @@
-"""When a person was born, as their page's own prose states it: the year.
+"""When a person was born, as their page's own prose states it (or its name, with a life span: an
+encyclopedia's heading "Giovanni Agnelli (1866-1945)"): the year.
 
 Two pages of one name are often two people ("Harrison Ford (March 16, 1884 – December 2, 1957)"
 and "Harrison Ford, born July 13, 1942"): two birth years stated are against a join, one year
