@@ -94,6 +94,21 @@ def test_two_editions_articles_told_apart_by_one_occupation_are_one_article(
         assert "one Wikipedia article" not in weigh(english, namesake).reason
 
 
+def test_a_wrestler_and_a_singer_of_one_name_are_two_people_a_singer_who_acts_one() -> None:
+    """One name, one country, a career each title names: a freestyle wrestler and a singer are two
+    fields, namesakes; a singer and an actor are one field, which a person moves within."""
+    wrestler = person("a", "Dariush Fakhrabadi", "https://www.wrestling-db.example/fakhrabadi", "",
+                      "Tehran, Iran", "Freestyle wrestler (96 kg)")  # fmt: skip
+    singer = person("b", "Dariush Fakhrabadi", "https://en.wikipedia.org/wiki/Dariush_Fakhrabadi", "",
+                    "Tehran, Iran", "Singer and composer")  # fmt: skip
+    actor = person(
+        "c", "Dariush Fakhrabadi", "https://www.imdb.com/name/nm0000002/", "", "Tehran, Iran", "Actor"
+    )
+    said = weigh(wrestler, singer)
+    assert "two callings: wrestler / composer" in said.against and not said.joins
+    assert not any(r.startswith("two callings") for r in weigh(singer, actor).against)
+
+
 def test_a_former_legal_name_does_not_join_the_brand_a_spun_off_company_kept() -> None:
     renamed = co(
         "r", "Corvane Aerospace", "https://www.corvane.com/", "Pittsburgh, United States", "aerospace",

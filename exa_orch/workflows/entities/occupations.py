@@ -1,7 +1,9 @@
 """The occupation a Wikipedia edition writes in brackets after a person's name to tell namesakes
 apart ("Ahmed Saad (singer)", "أحمد سعد (مطرب)", "Anitta (cantora)", "張丹 (花样滑冰运动员)"), read
 in the languages of the editions the worlds meet, so that two editions' titles of one article
-agree: the same name read alike and the same occupation (person_evidence `_one_article`).
+agree: the same name read alike and the same occupation (person_evidence `_one_article`). And the
+careers a person's title names (`callings_apart`): a wrestler and a singer of one name are two
+people (person_evidence `_namesakes`).
 
 Sources: the disambiguation words of the English, Portuguese, Spanish, French, German, Italian,
 Turkish, Arabic, Persian, Urdu, Korean, Japanese, Chinese, Russian, Greek, Hebrew, Bengali, Tamil,
@@ -10,6 +12,8 @@ Wiktionary's translations).
 """
 
 from __future__ import annotations
+
+import re
 
 # An occupation and the words editions write for it in a title's brackets.
 _WRITTEN = {
@@ -85,3 +89,44 @@ def one_occupation(a: str, b: str) -> bool:
     """Two titles' words in brackets name one occupation, or two an edition bills one person by."""
     ja, jb = occupation(a), occupation(b)
     return bool(ja and jb) and (ja == jb or jb in _NEAR.get(ja, set()))
+
+
+# The callings a person keeps for a career, a sport's or an art's: two of them named apart in two
+# titles are two people of one name (Reza Yazdani, a freestyle wrestler and a singer). Not the
+# callings one takes up beside another (a businessperson, a politician, a writer, a journalist, an
+# entertainer, a gamer): a footballer turned politician is one person.
+_CAREERS = frozenset(_WRITTEN) - {
+    "businessperson",
+    "politician",
+    "writer",
+    "journalist",
+    "entertainer",
+    "gamer",
+}
+_SAID = re.compile(
+    r"(?<!\w)(" + "|".join(sorted((re.escape(w) for w in _OCCUPATION), key=len, reverse=True)) + r")(?!\w)"
+)
+
+
+def callings(title: str) -> frozenset[str]:
+    """The careers (`_CAREERS`) a person's title names ("Freestyle wrestler (96 kg)" -> wrestler;
+    "Singer and composer" -> singer, composer)."""
+    said = {_OCCUPATION[m.group(1)] for m in _SAID.finditer(title.lower())}
+    return frozenset(said & _CAREERS)
+
+
+# The arts are one field a person moves within (a singer acts, a director composes, a painter
+# designs buildings); each sport and the kitchen are fields of their own
+_ARTS = frozenset({"singer", "actor", "musician", "composer", "director", "painter", "architect"})
+
+
+def _field(calling: str) -> str:
+    return "arts" if calling in _ARTS else calling
+
+
+def callings_apart(a: str, b: str) -> tuple[str, str] | None:
+    """Two titles naming careers of two fields, none shared (a wrestler and a singer, a boxer and a
+    golfer): (one of each), or None."""
+    ca, cb = callings(a), callings(b)
+    fa, fb = {_field(c) for c in ca}, {_field(c) for c in cb}
+    return (min(ca), min(cb)) if fa and fb and not fa & fb else None

@@ -50,7 +50,7 @@ from exa_orch.workflows.entities.generations import JUNIOR, father_and_son, one_
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
-from exa_orch.workflows.entities.occupations import one_occupation
+from exa_orch.workflows.entities.occupations import callings_apart, one_occupation
 from exa_orch.workflows.entities.people import (
     SAME_FAMILY,
     name_evidence,
@@ -458,13 +458,17 @@ def weigh(a: Record, b: Record) -> Said:
 
 
 def _namesakes(a: Record, b: Record, ev: Said) -> None:
-    """Two articles of one Wikipedia edition titled apart, or pages naming two fields (fields.py):
-    two people of one name (two Richard Taylors at Stanford, a mathematician and a physicist)."""
+    """Two articles of one Wikipedia edition titled apart, pages naming two fields (fields.py), or
+    titles naming careers of two fields (occupations.callings_apart): two people of one name (two
+    Richard Taylors at Stanford, a mathematician and a physicist; Reza Yazdani, a wrestler and a
+    singer)."""
     if a.site and b.site and (titles := fields.namesakes(a.site.host, a.site.path, b.site.host, b.site.path)):
         ev.against.append(f"two articles of one Wikipedia edition: {titles}")
     fa, fb = (fields.fields(r.topics | set(r.facts.get("title", "").split())) for r in (a, b))
     if fields.apart(fa, fb):
         ev.against.append(f"different fields ({', '.join(sorted(fa))} / {', '.join(sorted(fb))})")
+    if careers := callings_apart(a.title_written, b.title_written):  # a wrestler and a singer
+        ev.against.append(f"two callings: {careers[0]} / {careers[1]}")
 
 
 def person_conflict(a: Record, b: Record, joins: bool) -> str | None:
