@@ -4,6 +4,7 @@ legal name that no longer names the brand a spun-off company kept."""
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 
 import pytest
@@ -107,6 +108,24 @@ def test_a_wrestler_and_a_singer_of_one_name_are_two_people_a_singer_who_acts_on
     said = weigh(wrestler, singer)
     assert "two callings: wrestler / composer" in said.against and not said.joins
     assert not any(r.startswith("two callings") for r in weigh(singer, actor).against)
+
+
+def test_a_page_denying_a_role_names_no_organisation_of_its_subject() -> None:
+    """ "An actress; not the founder of Teaflow Korea" names Teaflow Korea only to say whom the page
+    is not: the founder of that name is her namesake. Said plainly, it joins."""
+    founder = _with_desc(
+        person("f", "Seo Min-ah", "https://www.retail-news.example/teaflow-korea", "Teaflow Korea",
+               "Seoul, South Korea", "Founder"),
+        "Seo Min-ah brought the Taiwanese milk tea brand to Korea in 2012.",
+    )  # fmt: skip
+    actress = _with_desc(
+        person("a", "Seo Min-ah", "https://en.wikipedia.org/wiki/Seo_Min-ah", "Korean film and television",
+               "Seoul, South Korea", "Actress"),
+        "South Korean actress known for television dramas; not the founder of Teaflow Korea.",
+    )  # fmt: skip
+    assert not weigh(founder, actress).joins
+    said = _with_desc(copy.deepcopy(actress), "South Korean actress and the founder of Teaflow Korea.")
+    assert weigh(founder, said).joins
 
 
 def test_a_former_legal_name_does_not_join_the_brand_a_spun_off_company_kept() -> None:

@@ -439,7 +439,7 @@ def _stated_fields(rec: Record, texts: list[str]) -> None:
 def _person_reads(rec: Record, props: Json, texts: list[str]) -> None:
     """What a person's texts say beside their fields: their words, what they founded or lead
     (roles.py), their trade and their birth year."""
-    rec.said = " ".join(words(" ".join(texts)))[:4000]
+    rec.said = " ".join(words(" ".join(roles.undenied(texts))))[:4000]
     rec.founded = roles.organisations(texts)
     rec.founder_of, rec.kin_founded = roles.founders(texts)
     # a person's trade from the page's own prose only: an evaluation's reasoning says the same

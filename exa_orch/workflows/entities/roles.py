@@ -37,6 +37,8 @@ _KIN_OF = re.compile(
     r"\s+of\s+(?:the\s+)?(?:late\s+)?$",
     re.IGNORECASE,
 )
+# A role the text denies: "not the founder of Gong Cha Korea" says whom the page is not
+_DENIED = re.compile(r"\b(?:not|never|nor)\s+(?:the\s+|a\s+|an\s+)?$", re.IGNORECASE)
 _FOUNDING = re.compile(r"(?i)co-?found|found")
 # The same in Arabic: "أسس البنك العربي" (founded the Arab Bank), "مؤسس البنك" (the bank's
 # founder), after a kin word for a relative's ("حفيد مؤسس البنك", the grandson of the bank's
@@ -49,11 +51,15 @@ _ARABIC_KIN = re.compile(r"(?:حفيد|حفيدة|ابن|ابنة|نجل|أرم�
 
 def _cues(texts: list[str]) -> Iterator[tuple[str, str, bool]]:
     """Each organisation a cue names (cleaned), the cue, and whether a relative's ("grandson of the
-    founder of") it is; a name of two joined by "and" ("Tune Group and AirAsia") gives each."""
+    founder of") it is; a name of two joined by "and" ("Tune Group and AirAsia") gives each. A role
+    the text denies ("not the founder of") names none."""
     for text in texts:
         for m in _CUE.finditer(text):
+            before = text[max(0, m.start() - 40) : m.start()]
+            if _DENIED.search(before):
+                continue
             written = m.group(1).rstrip(".")
-            kin = bool(_KIN_OF.search(text[max(0, m.start() - 40) : m.start()]))
+            kin = bool(_KIN_OF.search(before))
             for name in (written, *written.split(" and ")):
                 cleaned = clean_name(name)
                 if len(cleaned) >= 3:
@@ -62,6 +68,21 @@ def _cues(texts: list[str]) -> Iterator[tuple[str, str, bool]]:
             kin = bool(_ARABIC_KIN.search(text[max(0, m.start() - 12) : m.start()]))
             if len(cleaned := clean_name(m.group(1).strip())) >= 3:
                 yield cleaned, "founded", kin
+
+
+def undenied(texts: list[str]) -> list[str]:
+    """`texts` without the roles they deny and the organisations those name ("not the founder of
+    Gong Cha Korea"): a page that names an organisation only to say its subject is not its founder
+    does not name it as the subject's."""
+    out = []
+    for text in texts:
+        denied = [
+            m.span() for m in _CUE.finditer(text) if _DENIED.search(text[max(0, m.start() - 40) : m.start()])
+        ]
+        for start, end in reversed(denied):
+            text = text[:start] + text[end:]
+        out.append(text)
+    return out
 
 
 def organisations(texts: list[str]) -> frozenset[str]:
