@@ -128,6 +128,30 @@ def test_a_page_denying_a_role_names_no_organisation_of_its_subject() -> None:
     assert weigh(founder, said).joins
 
 
+def test_a_sibling_a_page_names_by_a_given_name_is_another_person() -> None:
+    """ "Jessie Dimalanta and her brother Jessiel": two players of one family, one employer and given
+    names a letter apart, are two people; without the brother named they join."""
+
+    def player(id: str, name: str, url: str, desc: str) -> Json:
+        item = person(
+            id, name, url, "Philippine Badminton Association", "Manila, Philippines", "National player"
+        )
+        return _with_desc(item, desc)
+
+    sister = player("a", "Jessie Dimalanta", "https://www.sports-news.example/dimalanta-siblings",
+                    "Jessie Dimalanta and her brother Jessiel reached the quarterfinals.")  # fmt: skip
+    brother = player("b", "Jessiel Dimalanta", "https://www.badminton-club.example/coaches/jessiel",
+                     "Jessiel Dimalanta coaches juniors in Manila.")  # fmt: skip
+    said = weigh(sister, brother)
+    assert (
+        "Jessie Dimalanta's page names Jessiel Dimalanta as a relative: 'her brother jessiel'" in said.against
+    )
+    assert not said.joins
+    plain = player("c", "Jessie Dimalanta", "https://www.sports-news.example/dimalanta",
+                   "Jessie Dimalanta reached the quarterfinals.")  # fmt: skip
+    assert weigh(plain, brother).joins
+
+
 def test_a_former_legal_name_does_not_join_the_brand_a_spun_off_company_kept() -> None:
     renamed = co(
         "r", "Corvane Aerospace", "https://www.corvane.com/", "Pittsburgh, United States", "aerospace",

@@ -4,11 +4,13 @@
 "Neymar Jr" and "Neymar" are one person (a son's "Jr." is often dropped); a father's "Sr." is what
 tells him apart, as two generations written do ("Jr." / "III"). A plain name whose page says he
 founded the organisation a "Jr." of his name works at is the junior's father (`father_and_son`).
-person_evidence weighs it against a join.
+And a sibling, a child or a parent a page names by a given name of the other's ("her brother
+Kennevic": `relative_named`). person_evidence weighs each against a join.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities.employers import employers_agree
@@ -65,4 +67,24 @@ def _founder_and_junior(plain: Record, junior: Record) -> str | None:
     for org in sorted(plain.founder_of):
         if employers_agree(org, junior.employer):
             return f"{plain.name}'s page says he founded {org}, where {junior.name} works: a father and his junior"
+    return None
+
+
+# "her brother Kennevic", "with his brother Hamid": a relative a person's page names by a given name
+_RELATIVE = re.compile(
+    r"\b(?:his|her|their)\s+(?:younger\s+|elder\s+|older\s+|twin\s+|late\s+)?"
+    r"(?:brother|sister|son|daughter|father|mother|husband|wife|cousin|uncle|aunt|nephew|niece|"
+    r"grandson|granddaughter|grandfather|grandmother)\s+(\w+)"
+)
+
+
+def relative_named(x: Record, y: Record) -> str | None:
+    """Where x's text names a relative by a given name of y's that x's own name lacks ("Kennie
+    Asuncion and her brother Kennevic" beside Kennevic Asuncion's page; "runs it with his brother
+    Hamid" beside Hamid-Reza Zollanvari's): the words, or None. Siblings share a family name and
+    often an employer; a given name tells them apart."""
+    mine, theirs = set(words(x.name or "")), set(words(y.name or ""))
+    for m in _RELATIVE.finditer(x.said):
+        if m.group(1) in theirs - mine:
+            return m.group(0)
     return None

@@ -46,7 +46,7 @@ from exa_orch.workflows.entities import fields
 from exa_orch.workflows.entities.common_names import chinese_like, common
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concurrent, employers_agree
-from exa_orch.workflows.entities.generations import JUNIOR, father_and_son, one_junior
+from exa_orch.workflows.entities.generations import JUNIOR, father_and_son, one_junior, relative_named
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
@@ -380,6 +380,9 @@ def _kin(a: Record, b: Record, ev: Said) -> None:
     the record's name among its children ("die Kinder Bonita und Wolfgang junior")."""
     for x, y in ((a, b), (b, a)):
         if x.name and y.name and (_relative(x, y, ev) or _junior(x, y, ev)):
+            return
+        if x.name and (said := relative_named(x, y)):  # "her brother Kennevic" (generations.py)
+            ev.against.append(f"{x.name}'s page names {y.name} as a relative: {said!r}")
             return
 
 
