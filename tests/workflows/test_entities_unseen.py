@@ -144,6 +144,19 @@ def test_near_equal_names_whose_words_begin_apart_are_two_places_companies() -> 
     assert not joined(own, page)
 
 
+def test_two_news_articles_under_one_name_in_two_trades_are_two_companies() -> None:
+    """ "Tenggara Jaya Group Bhd" in a shipping report and "Tenggara Jaya group" in a timber one: one
+    cleaned name, no site of their own, trades sharing no word: two companies; one trade, one."""
+    ships = co("a", "Tenggara Jaya Group Bhd", "https://www.thestar.com.my/business/2025/05/26/tenggara-jaya-in-talks-to-build-vessels",
+               "Sarawak, Malaysia", "Shipping and shipbuilding")  # fmt: skip
+    timber = co("b", "Tenggara Jaya group", "https://www.woodbizforum.com/tenggara-jaya-cuts-shipments-of-plywood-to-japan/",
+                "Sarawak, Malaysia", "Timber, plywood and plantations")  # fmt: skip
+    assert not joined(ships, timber)
+    again = co("c", "Tenggara Jaya group", "https://www.woodbizforum.com/tenggara-jaya-adds-three-ships-to-its-fleet/",
+               "Sarawak, Malaysia", "Shipping and shipbuilding")  # fmt: skip
+    assert joined(ships, again)
+
+
 def test_two_sections_of_one_article_or_two_topic_pages_of_one_blog_are_two_profiles() -> None:
     """A family's article with a section on each of its companies (wiki/Ostrander_family#Quaymaster)
     and a blog's pages of posts on two topics (NAME.wordpress.com/tag/X) are no one profile; the

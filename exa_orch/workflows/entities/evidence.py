@@ -712,7 +712,12 @@ def _same_name_no_site(a: Record, b: Record, ev: Evidence) -> None:
     if a.kind == "research_paper" and a.clean == b.clean and len(a.clean) >= 20:
         ev.for_.append((JOIN, "same paper title"))
     if not (a.domain or b.domain or a.profiles or b.profiles) and a.clean == b.clean:
-        ev.for_.append((JOIN, "same cleaned name, neither item has a site"))
+        if families.two_trades(a, b):  # a shipping line and a timber group, reported under one name
+            ev.for_.append(
+                (1.0, f"same cleaned name, neither item has a site, but {a.industry} / {b.industry}")
+            )
+        else:
+            ev.for_.append((JOIN, "same cleaned name, neither item has a site"))
     elif any(r.site and r.site.platform for r in (a, b)):  # a profile, or a news host's article
         return
     elif not (a.domain and b.domain) and not (a.profiles and b.profiles) and a.raw_name == b.raw_name:
