@@ -712,19 +712,21 @@ def _same_name_no_site(a: Record, b: Record, ev: Evidence) -> None:
     if a.kind == "research_paper" and a.clean == b.clean and len(a.clean) >= 20:
         ev.for_.append((JOIN, "same paper title"))
     if not (a.domain or b.domain or a.profiles or b.profiles) and a.clean == b.clean:
-        if families.two_trades(a, b):  # a shipping line and a timber group, reported under one name
-            ev.for_.append(
-                (1.0, f"same cleaned name, neither item has a site, but {a.industry} / {b.industry}")
-            )
-        else:
-            ev.for_.append((JOIN, "same cleaned name, neither item has a site"))
+        # a shipping line and a timber group, reported under one name
+        _one_name_in(a, b, ev, "same cleaned name, neither item has a site", families.two_trades(a, b))
     elif any(r.site and r.site.platform for r in (a, b)):  # a profile, or a news host's article
         return
     elif not (a.domain and b.domain) and not (a.profiles and b.profiles) and a.raw_name == b.raw_name:
-        if a.industry and b.industry and a.industry != b.industry:  # Giant bicycles / Giant Food
-            ev.for_.append((1.0, f"same full name, but {a.industry} / {b.industry}"))
-        else:
-            ev.for_.append((JOIN, "same full name (legal form included), one item has no site"))
+        apart = bool(a.industry and b.industry and a.industry != b.industry)  # Giant bicycles / Giant Food
+        _one_name_in(a, b, ev, "same full name (legal form included), one item has no site", apart)
+
+
+def _one_name_in(a: Record, b: Record, ev: Evidence, said: str, two_trades: bool) -> None:
+    """One name, `said` how: a join, or 1 where the records' trades are two."""
+    if two_trades:
+        ev.for_.append((1.0, f"{said}, but {a.industry} / {b.industry}"))
+    else:
+        ev.for_.append((JOIN, said))
 
 
 def _holdings(a: Record, b: Record, ev: Evidence) -> None:
