@@ -31,6 +31,11 @@ from tests.workflows.entity_items import Json, co, person, weigh
         ("住友信託銀行", "sumitomo trust and banking"),
         ("三井生命保険", "mitsui life"),  # life insurance, said "life"
         ("하나금융지주", "hana financial group"),  # a financial holding company calls itself a group
+        ("光大物流", "everbright logistics"),  # a Chinese group's name, as the group writes it
+        ("华润健康", "china resources health"),
+        ("海信进出口", "hisense import and export"),
+        ("玉山自行車", "e sun cycles"),
+        ("太古硝子", "swire glass"),  # Japanese glass
     ],
 )
 def test_a_name_translated_word_by_word_agrees(written: str, latin: str) -> None:
@@ -49,6 +54,7 @@ def test_a_name_translated_word_by_word_agrees(written: str, latin: str) -> None
         ("大学", "university"),  # one term alone names nobody
         ("三井物産", "mitsui"),  # a business group's name is not each of its companies
         ("住友ベークライト", "sumitomo bakeries"),  # a loanword heard otherwise
+        ("华润健康", "china resources"),  # a group's name is not each of its companies
     ],
 )
 def test_a_translation_must_account_for_every_word(written: str, latin: str) -> None:

@@ -10,8 +10,10 @@ bear them publish). A proper name is never a term, but for the Japanese business
 names lead many companies' (三菱 Mitsubishi, 三井 Mitsui, 住友 Sumitomo; the private railways' groups,
 東急 Tokyu, 阪急 Hankyu; the trading houses and department stores; Wikipedia, "Keiretsu"), which no
 dataset here reads, and Korea's large business groups in the spellings they use (한화 Hanwha, 롯데
-Lotte), which their Revised Romanization does not give. A group's name is a word a name must
-write, never a trade left out: 東急ホテルズ is not Tokyu's railway.
+Lotte), which their Revised Romanization does not give, and the large groups of China, Hong Kong
+and Taiwan in the English names they publish (中信 CITIC, 华润 China Resources, 國泰 Cathay), which
+no reading gives. A group's name is a word a name must write, never a trade left out: 東急ホテルズ
+is not Tokyu's railway.
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "法人": "corporation",
             # a Japanese group's parent, "head office" (大和証券グループ本社, Daiwa Securities Group Inc.)
             "本社": "head office|headquarters",
+            "总公司 總公司": "corporation|company",  # 中国烟草总公司, China National Tobacco Corporation
         },
     ),
     **_terms(
@@ -145,7 +148,11 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "机械 機械 기계": "machinery",
             "精密": "precision",
             "水泥": "cement",
-            "玻璃": "glass",
+            "玻璃 硝子": "glass",
+            "自行车 自行車 自転車": "bicycle|bicycles|cycles|cycle|bike|bikes",
+            "进出口 進出口": "export import|import and export|import export",
+            "健康": "health|healthcare",
+            "资源 資源": "resources|resource",
             "烟草 煙草 담배": "tobacco",
             "锌业 鋅業 아연": "zinc",
             "年金 养老金 養老金 연금": "pension|pensions",
@@ -392,6 +399,38 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "기아": "kia",
             "농협": "nonghyup",
             "신한": "shinhan",
+            # and the large groups of China, Hong Kong and Taiwan whose names lead their companies'
+            # (中信证券 CITIC Securities, 华润置地 China Resources Land, 國泰人壽 Cathay Life), in the
+            # English names the groups publish, which no reading gives. Source: each group's own
+            # English name (its site, its listings), as Wikipedia's article on it gives it.
+            "中信": "citic",
+            "中远 中遠": "cosco",
+            "华润 華潤": "china resources",
+            "光大": "everbright",
+            "招商局": "china merchants",
+            "中石化 中國石化 中国石化": "sinopec",
+            "中海油": "cnooc",
+            "中化": "sinochem",
+            "中车 中車": "crrc",
+            "保利": "poly",
+            "太古": "swire",
+            "怡和": "jardine",
+            "和记 和記": "hutchison",
+            "新鸿基 新鴻基": "sun hung kai",
+            "恒基": "henderson",
+            "九龙仓 九龍倉": "wharf",
+            "紫光": "unigroup",
+            "华晨 華晨": "brilliance",
+            "上汽": "saic",
+            "一汽": "faw",
+            "国泰 國泰": "cathay",
+            "新光": "shin kong",
+            "玉山": "e sun|esun",
+            "统一 統一": "uni president|president",
+            "英皇": "emperor",
+            "海信": "hisense",
+            "太平洋": "pacific",
+            "新世纪 新世紀": "new century",
         },
     ),
     # Thai words of company names (Wiktionary, and the English names the companies publish:
