@@ -35,7 +35,7 @@ from tests.workflows.entity_items import Json, co, person, weigh
         ("华润健康", "china resources health"),
         ("海信进出口", "hisense import and export"),
         ("玉山自行車", "e sun cycles"),
-        ("太古硝子", "swire glass"),  # Japanese glass
+        ("太古玻璃", "swire glass"),  # a Hong Kong group's name, as the group writes it
     ],
 )
 def test_a_name_translated_word_by_word_agrees(written: str, latin: str) -> None:
