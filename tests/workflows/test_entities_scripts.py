@@ -150,6 +150,22 @@ def test_a_two_character_name_in_one_city_is_many_peoples() -> None:
     assert not weigh(latin, han).joins
 
 
+def test_a_western_name_written_in_cyrillic_as_it_sounds_is_heard_word_by_word() -> None:
+    """Клайв Редферн is Clive Redfern and Сесил Пеннингтон Cecil Pennington (each word heard as the
+    Latin one, a c before e or i an s, a final silent consonant left out); with one employer and
+    one title they join. Another family name of as many consonants is no such reading."""
+    said = name_evidence("Клайв Редферн", "Clive Redfern")
+    assert said == (5.0, "Клайв Редферн and Clive Redfern sound alike (word by word)")
+    assert name_evidence("Сесил Пеннингтон", "Cecil Pennington")[0] >= 5.0
+    assert name_evidence("Марсель Бельфор", "Marcel Belfort")[0] == 5.0  # a final t unsounded
+    assert name_evidence("Иван Петров", "Ivan Sidorov")[0] < 5.0
+    latin = person("a", "Clive Redfern", "https://en.wikipedia.org/wiki/Clive_Redfern", "Kestrel Mining",
+                   "London, United Kingdom", "Chief Executive")  # fmt: skip
+    cyrillic = person("b", "Клайв Редферн", "https://ru.wikipedia.org/wiki/Редферн,_Клайв", "Kestrel Mining",
+                      "London, United Kingdom", "Chief Executive")  # fmt: skip
+    assert weigh(latin, cyrillic).joins
+
+
 def test_a_russian_names_endings_are_one_spelling() -> None:
     assert (
         name_evidence("Dmitriy Peskov", "Dmitry Peskov")[0]

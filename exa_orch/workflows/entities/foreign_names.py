@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 
+from exa_orch.workflows.entities.alphabets import ALPHABETS, cyrillic
 from exa_orch.workflows.entities.consonants import one_off
 from exa_orch.workflows.entities.japanese import heard, katakana_words
 from exa_orch.workflows.entities.names import fold, is_latin, words
-from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, latin_sound_keys, sound_key
+from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, latin_sound_keys, sound_key, sounds_alike
 from exa_orch.workflows.entities.spelled import spellings
 from exa_orch.workflows.entities.titles import HONORIFICS, without_titles
 
@@ -46,6 +47,36 @@ def katakana(a: str, b: str) -> tuple[float, str] | None:
     ):
         return 5.0, f"{a} and {b} sound alike (katakana)"
     return None  # the other readings weigh it (テレサ・テン, read letter by letter, is Teresa Teng)
+
+
+def alphabet_words(a: str, b: str) -> tuple[float, str] | None:
+    """A foreign name written in Cyrillic or Greek letters word by word as it sounds (Уэйн Гретцки /
+    Wayne Gretzky, Сесил Родс / Cecil Rhodes, Лилиан Бетанкур / Liliane Bettencourt: a silent
+    letter written, one consonant more) and one in Latin letters: every word heard as the Latin
+    word in its place (scripts.latin_sound_keys, a tz as ts), its last consonant unsounded, or a
+    near one in six; the family name by two consonants or more. 5, as `katakana` weighs it; None when not such a pair or
+    they do not sound alike."""
+    written, latin = (a, b) if ALPHABETS.search(a) else (b, a)
+    if not ALPHABETS.search(written) or ALPHABETS.search(latin) or not is_latin(latin):
+        return None
+    theirs = words(fold(cyrillic(written) or written))
+    mine = [w for w in words(without_titles(latin)) if w not in HONORIFICS]
+    if len(mine) == len(theirs) + 1:  # a Latin middle name left out
+        mine = [*mine[:1], *mine[2:]]
+    if len(theirs) < 2 or len(mine) != len(theirs):
+        return None
+    heard = [sound_key(w, read=True) for w in theirs]
+    if len(heard[-1]) < 2 or not all(heard):
+        return None
+    for h, said in zip(heard, mine, strict=True):
+        keys = latin_sound_keys(said) | latin_sound_keys(said.replace("tz", "ts"))
+        # the Latin word's last consonant unsounded (Bettencourt, Бетанкур), or a near one in six
+        # (scripts.sounds_alike: Glasenberg, Глазенберг); never another consonant in four (Petrov
+        # is no Sidorov)
+        silent = len(h) >= 4 and any(k[:-1] == h for k in keys)
+        if h not in keys and not silent and not sounds_alike(h, said):
+            return None
+    return 5.0, f"{written} and {latin} sound alike (word by word)"
 
 
 _HANGUL_WORD = re.compile(r"^[\uac00-\ud7a3]+$")
@@ -135,3 +166,9 @@ def korean_key(given: str) -> str:
     # rai (조석래, Cho Suck-rai)
     key = key.replace("ai", "ae").replace("l", "r")
     return key.replace("sh", "s").translate(str.maketrans("gdb", "ktp"))
+
+
+def foreign_words(a: str, b: str) -> tuple[float, str] | None:
+    """A foreign name written word by word as it sounds, in katakana (`katakana`) or Hangul
+    (`spaced_hangul`, `hangul_single`), and its Latin spelling."""
+    return katakana(a, b) or spaced_hangul(a, b) or hangul_single(a, b)

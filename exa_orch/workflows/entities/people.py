@@ -44,7 +44,7 @@ from exa_orch.workflows.entities.alphabets import (
 from exa_orch.workflows.entities.brahmic import has_brahmic, spelling_key
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
-from exa_orch.workflows.entities.foreign_names import hangul_single, katakana, korean_given, spaced_hangul
+from exa_orch.workflows.entities.foreign_names import alphabet_words, foreign_words, korean_given
 from exa_orch.workflows.entities.given_match import compare_given, forms, similar
 from exa_orch.workflows.entities.given_names import one_ending
 from exa_orch.workflows.entities.japanese import fits, given_reading, latin_key, readings
@@ -378,9 +378,7 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
     read = (
         generation_evidence(a, b, name_evidence)
         or _skeletons(a, b)
-        or katakana(a, b)
-        or spaced_hangul(a, b)
-        or hangul_single(a, b)
+        or foreign_words(a, b)
         or regnal_evidence(a, b)
         or _single(a, b)
         or _initials(a, b)
@@ -429,7 +427,8 @@ def _skeletons(a: str, b: str) -> tuple[float, str] | None:
 def _read_whole(a: str, b: str) -> tuple[float, str]:
     """`name_evidence` by each reading of the two names, given names and family name."""
     best = _any_reading(a, b)
-    return max(best, _by_kanji(a, b) or best, _by_sound(a, b) or best, _by_azeri(a, b) or best)
+    sounds = (_by_kanji(a, b), _by_sound(a, b), _by_azeri(a, b), alphabet_words(a, b))
+    return max([best, *(s for s in sounds if s)])
 
 
 def _by_azeri(a: str, b: str) -> tuple[float, str] | None:
