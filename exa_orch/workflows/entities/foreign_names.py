@@ -1,8 +1,9 @@
-"""Foreign names written word by word in a syllabary, read against their Latin spelling.
+"""Foreign names written word by word in a syllabary or an alphabet, read against their Latin spelling.
 
 Japanese writes a foreign name in katakana and Korean in Hangul, each word as it sounds and in
 the name's own order (デーブ・ロバーツ, Dave Roberts; 앤디 김, Andy Kim); Korean writes its own names
-without a space. people.name_evidence weighs what these readers say as it weighs consonants
+without a space. Russian, Ukrainian and Greek write one in their letters as it sounds, not as it
+is spelled (Уэйн Гретцки, Wayne Gretzky; Лилиан Бетанкур, Liliane Bettencourt). people.name_evidence weighs what these readers say as it weighs consonants
 agreeing (consonants.skeletons): 5, never a whole name's agreement. `korean_key` folds the ways a
 Korean given name is romanized into one, for Latin spellings of one Korean name.
 """

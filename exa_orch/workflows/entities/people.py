@@ -16,8 +16,8 @@ each name can be read (`parse`):
   characters beside it (English, Jean Liu / 柳青; any no syllables of Chinese spell, Forrest Li /
   李小冬) weighs its family name alone (4): it joins only with an employer and a title that agree
   too, or through an alias a page states or a shared profile;
-- a foreign name in katakana or in Hangul word by word by its sounds (foreign_names.py: デーブ・ロバーツ
-  / Dave Roberts, 앤디 김 / Andy Kim), 5;
+- a foreign name in katakana, Hangul, Cyrillic or Greek word by word by its sounds (foreign_names.py:
+  デーブ・ロバーツ / Dave Roberts, 앤디 김 / Andy Kim, Уэйн Гретцки / Wayne Gretzky), 5;
 - a name written as the initials of the whole other ("MvG" / Michael van Gerwen, "AMLO"), 4 or 4.5;
 - a Japanese name in kanji the dictionary does not read whole, read kanji by kanji (japanese.fits:
   東原敏昭 / Toshiaki Higashihara), 5;
