@@ -1,10 +1,12 @@
-"""Foreign names written word by word in a syllabary or an alphabet, read against their Latin spelling.
+"""Foreign names written word by word in a syllabary or an alphabet, read against their Latin
+spelling.
 
 Japanese writes a foreign name in katakana and Korean in Hangul, each word as it sounds and in
 the name's own order (デーブ・ロバーツ, Dave Roberts; 앤디 김, Andy Kim); Korean writes its own names
 without a space. Russian, Ukrainian and Greek write one in their letters as it sounds, not as it
-is spelled (Уэйн Гретцки, Wayne Gretzky; Лилиан Бетанкур, Liliane Bettencourt). people.name_evidence weighs what these readers say as it weighs consonants
-agreeing (consonants.skeletons): 5, never a whole name's agreement. `korean_key` folds the ways a
+is spelled (Уэйн Гретцки, Wayne Gretzky; Лилиан Бетанкур, Liliane Bettencourt).
+people.name_evidence weighs what these readers say as it weighs consonants agreeing
+(consonants.skeletons): 5, never a whole name's agreement. `korean_key` folds the ways a
 Korean given name is romanized into one, for Latin spellings of one Korean name.
 """
 
@@ -55,8 +57,8 @@ def alphabet_words(a: str, b: str) -> tuple[float, str] | None:
     Wayne Gretzky, Сесил Родс / Cecil Rhodes, Лилиан Бетанкур / Liliane Bettencourt: a silent
     letter written, one consonant more) and one in Latin letters: every word heard as the Latin
     word in its place (scripts.latin_sound_keys, a tz as ts), its last consonant unsounded, or a
-    near one in six; the family name by two consonants or more. 5, as `katakana` weighs it; None when not such a pair or
-    they do not sound alike."""
+    near one in six; the family name by two consonants or more. 5, as `katakana` weighs it; None
+    when not such a pair or they do not sound alike."""
     written, latin = (a, b) if ALPHABETS.search(a) else (b, a)
     if not ALPHABETS.search(written) or ALPHABETS.search(latin) or not is_latin(latin):
         return None

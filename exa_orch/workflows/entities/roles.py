@@ -49,27 +49,6 @@ _ARABIC_CUE = re.compile(
 _ARABIC_KIN = re.compile(r"(?:حفيد|حفيدة|ابن|ابنة|نجل|أرملة|شقيق|شقيقة)\s+$")
 
 
-def _cues(texts: list[str]) -> Iterator[tuple[str, str, bool]]:
-    """Each organisation a cue names (cleaned), the cue, and whether a relative's ("grandson of the
-    founder of") it is; a name of two joined by "and" ("Tune Group and AirAsia") gives each. A role
-    the text denies ("not the founder of") names none."""
-    for text in texts:
-        for m in _CUE.finditer(text):
-            before = text[max(0, m.start() - 40) : m.start()]
-            if _DENIED.search(before):
-                continue
-            written = m.group(1).rstrip(".")
-            kin = bool(_KIN_OF.search(before))
-            for name in (written, *written.split(" and ")):
-                cleaned = clean_name(name)
-                if len(cleaned) >= 3:
-                    yield cleaned, m.group(0), kin
-        for m in _ARABIC_CUE.finditer(text):
-            kin = bool(_ARABIC_KIN.search(text[max(0, m.start() - 12) : m.start()]))
-            if len(cleaned := clean_name(m.group(1).strip())) >= 3:
-                yield cleaned, "founded", kin
-
-
 def undenied(texts: list[str]) -> list[str]:
     """`texts` without the roles they deny and the organisations those name ("not the founder of
     Gong Cha Korea"): a page that names an organisation only to say its subject is not its founder
@@ -83,6 +62,24 @@ def undenied(texts: list[str]) -> list[str]:
             text = text[:start] + text[end:]
         out.append(text)
     return out
+
+
+def _cues(texts: list[str]) -> Iterator[tuple[str, str, bool]]:
+    """Each organisation a cue names (cleaned), the cue, and whether a relative's ("grandson of the
+    founder of") it is; a name of two joined by "and" ("Tune Group and AirAsia") gives each. A role
+    the text denies ("not the founder of") names none."""
+    for text in undenied(texts):
+        for m in _CUE.finditer(text):
+            written = m.group(1).rstrip(".")
+            kin = bool(_KIN_OF.search(text[max(0, m.start() - 40) : m.start()]))
+            for name in (written, *written.split(" and ")):
+                cleaned = clean_name(name)
+                if len(cleaned) >= 3:
+                    yield cleaned, m.group(0), kin
+        for m in _ARABIC_CUE.finditer(text):
+            kin = bool(_ARABIC_KIN.search(text[max(0, m.start() - 12) : m.start()]))
+            if len(cleaned := clean_name(m.group(1).strip())) >= 3:
+                yield cleaned, "founded", kin
 
 
 def organisations(texts: list[str]) -> frozenset[str]:
