@@ -4,7 +4,6 @@ legal name that no longer names the brand a spun-off company kept."""
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Callable
 
 import pytest
@@ -113,18 +112,16 @@ def test_a_wrestler_and_a_singer_of_one_name_are_two_people_a_singer_who_acts_on
 def test_a_page_denying_a_role_names_no_organisation_of_its_subject() -> None:
     """ "An actress; not the founder of Teaflow Korea" names Teaflow Korea only to say whom the page
     is not: the founder of that name is her namesake. Said plainly, it joins."""
-    founder = _with_desc(
-        person("f", "Seo Min-ah", "https://www.retail-news.example/teaflow-korea", "Teaflow Korea",
-               "Seoul, South Korea", "Founder"),
-        "Seo Min-ah brought the Taiwanese milk tea brand to Korea in 2012.",
-    )  # fmt: skip
-    actress = _with_desc(
-        person("a", "Seo Min-ah", "https://en.wikipedia.org/wiki/Seo_Min-ah", "Korean film and television",
-               "Seoul, South Korea", "Actress"),
-        "South Korean actress known for television dramas; not the founder of Teaflow Korea.",
-    )  # fmt: skip
-    assert not weigh(founder, actress).joins
-    said = _with_desc(copy.deepcopy(actress), "South Korean actress and the founder of Teaflow Korea.")
+
+    def seo(id: str, url: str, employer: str, title: str, desc: str) -> Json:
+        return _with_desc(person(id, "Seo Min-ah", url, employer, "Seoul, South Korea", title), desc)
+
+    founder = seo("f", "https://www.retail-news.example/teaflow-korea", "Teaflow Korea", "Founder",
+                  "Seo Min-ah brought the Taiwanese milk tea brand to Korea in 2012.")  # fmt: skip
+    wiki, employer = "https://en.wikipedia.org/wiki/Seo_Min-ah", "Korean film and television"
+    denied = seo("a", wiki, employer, "Actress", "South Korean actress; not the founder of Teaflow Korea.")
+    said = seo("b", wiki, employer, "Actress", "South Korean actress and the founder of Teaflow Korea.")
+    assert not weigh(founder, denied).joins
     assert weigh(founder, said).joins
 
 
