@@ -40,6 +40,10 @@ async def steps_workflow(ctx: TaskContext, args: StepsArgs) -> dict[str, Any]:
     out = []
     for i in range(args.steps):
         if args.block_at == i and "gate" in extras:
+            # A safe point first, as a real workflow's wait is (a step or ctx.sleep): a cancel that
+            # came while a checkpoint was committed replays to it and stops there, where a wait on
+            # the gate alone would hold the replay until its hook timeout, as long as cancel waits
+            await ctx.sleep(0)
             await extras["gate"].wait()
         key = f"s{i}"
 
