@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from exa_orch.errors import ErrorCode, InvalidParams, TaskNotFound, TaskTerminal
-from exa_orch.runtime import TaskEvent
+from exa_orch.runtime import TaskContext, TaskEvent
+from exa_orch.runtime.deps import Deps
 from exa_orch.store import Store, TaskStatus
 from tests.runtime.conftest import bump, supervisor
+from tests.runtime.workflows import StepsArgs, steps_workflow
 from tests.support import WAIT, TaskEvents, bound, until
 
 
@@ -107,6 +109,21 @@ async def test_cancel_of_a_working_task_ends_cancelled_and_stops_its_steps(
         assert again.value.code is ErrorCode.TASK_TERMINAL
     assert len(effects) == 2
     assert (await store.get_task(task.id)).status is TaskStatus.CANCELLED
+
+
+async def test_a_cancels_replay_of_the_steps_workflow_stops_before_its_gate(store: Store) -> None:
+    """A cancel that came while a checkpoint was committed replays the workflow to its first live
+    step or sleep; the test workflow's gate stands after such a safe point, so the replay stops
+    there at once instead of holding on the gate (unset) for its whole hook timeout."""
+    args = StepsArgs(steps=5, block_at=2)
+    record = await store.create_task("rt.steps", args.model_dump())
+    ctx = TaskContext(
+        task_id=record.id, args=args, store=store, deps=Deps(extras={"gate": asyncio.Event()}),
+        steps={"s0": 0, "s1": 1}, resumed=True, cancelling=True,
+    )  # fmt: skip
+    with pytest.raises(asyncio.CancelledError):
+        async with asyncio.timeout(WAIT):
+            await steps_workflow(ctx, args)
 
 
 async def test_cancel_of_a_pending_task_never_runs_it(store: Store, effects: Counter[str]) -> None:
