@@ -36,6 +36,11 @@ from tests.workflows.entity_items import Json, co, person, weigh
         ("海信进出口", "hisense import and export"),
         ("玉山自行車", "e sun cycles"),
         ("太古玻璃", "swire glass"),  # a Hong Kong group's name, as the group writes it
+        ("光大輪船", "everbright shipping"),
+        ("海信材料", "hisense materials"),
+        ("上汽大眾", "saic volkswagen"),  # a joint venture's partner
+        ("JR大阪", "osaka railway"),  # a Japan Railways company
+        ("효성건설", "hyosung engineering and construction"),
     ],
 )
 def test_a_name_translated_word_by_word_agrees(written: str, latin: str) -> None:

@@ -89,7 +89,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "重工 重工業 중공업": "heavy industries",
             "工业 공업": "industries|industrial|industry",
             "工業": "industries|industrial|industry|kogyo",  # 日本冶金工業, Nippon Yakin Kogyo
-            "建设 建設 건설": "construction",
+            "建设 建設 건설": "construction|engineering and construction",  # 현대건설, Hyundai E&C
             "物流 물류": "logistics",
             "急便 快递 快遞 택배": "express|courier|delivery",
             "航运 航運": "shipping|lines|shipping lines",
@@ -153,6 +153,11 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "进出口 進出口": "export import|import and export|import export",
             "健康": "health|healthcare",
             "资源 資源": "resources|resource",
+            "材料 재료": "materials|material",  # 明基材料, BenQ Materials
+            "轮船 輪船": "shipping|steamship|steam navigation",  # 太古輪船, Swire Shipping
+            "房地产投资信托基金 房地產投資信託基金": "reit|real estate investment trust",
+            # Japan Railways' companies (JR九州, Kyushu Railway; JR東日本, East Japan Railway)
+            "JR": "railway|railways|japan railways",
             "烟草 煙草 담배": "tobacco",
             "锌业 鋅業 아연": "zinc",
             "年金 养老金 養老金 연금": "pension|pensions",
@@ -430,6 +435,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "海信": "hisense",
             "太平洋": "pacific",
             "新世纪 新世紀": "new century",
+            "大众 大眾": "volkswagen",  # 上汽大众, SAIC Volkswagen: the joint ventures' partner
         },
     ),
     # Thai words of company names (Wiktionary, and the English names the companies publish:
