@@ -71,13 +71,13 @@ def alphabet_words(a: str, b: str) -> tuple[float, str] | None:
     heard = [sound_key(w, read=True) for w in theirs]
     if len(heard[-1]) < 2 or not all(heard):
         return None
-    for h, said in zip(heard, mine, strict=True):
+    for word, h, said in zip(theirs, heard, mine, strict=True):
         keys = latin_sound_keys(said) | latin_sound_keys(said.replace("tz", "ts"))
         # the Latin word's last consonant unsounded (Bettencourt, Бетанкур), or a near one in six
         # (scripts.sounds_alike: Glasenberg, Глазенберг); never another consonant in four (Petrov
         # is no Sidorov)
         silent = len(h) >= 4 and any(k[:-1] == h for k in keys)
-        if h not in keys and not silent and not sounds_alike(h, said):
+        if h not in keys and not silent and not sounds_alike(word, said):
             return None
     return 5.0, f"{written} and {latin} sound alike (word by word)"
 

@@ -397,14 +397,17 @@ _HEARD_AS = (
 )
 
 
-def latin_sound_keys(latin: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def latin_sound_keys(latin: str) -> frozenset[str]:
     """The `sound_key`s a name in Latin letters may be heard by in another script: as written and
     as `_HEARD_AS` hears it, each change alone and with the others (Energy: 에너지, a soft g and a
-    long vowel; Energy Materials: 에너지머티리얼즈, and a plural's z)."""
+    long vowel; Energy Materials: 에너지머티리얼즈, and a plural's z). Cached: every candidate pair
+    read across two scripts asks it of the same names, and its seven patterns make up to 128
+    spellings a name."""
     heard = {latin}
     for pattern, by in _HEARD_AS:
         heard |= {re.sub(pattern, by, x) for x in heard}
-    return {sound_key(x) for x in heard}
+    return frozenset(sound_key(x) for x in heard)
 
 
 # Consonants one script's letter is read as where another's is (व v / b, ch / s / k, 陈 chen / Tan,
