@@ -449,6 +449,32 @@ def test_a_foreign_name_in_katakana_sounds_as_its_latin_spelling(kana: str, lati
     )  # a family name of one consonant is too many's
 
 
+@pytest.mark.parametrize(
+    ("written", "latin", "alike"),
+    [
+        ("凯伦·威尔逊", "Kyren Wilson", True),  # w a glide, 尔 an l closing a syllable
+        ("克利夫·索伯恩", "Cliff Thorburn", True),  # th heard s, an r before a consonant unsounded
+        ("杰克·利索夫斯基", "Jack Lisowski", True),  # a Polish w an f, ki a ji
+        ("阿里·卡特", "Ali Carter", True),
+        ("阿里·卡特", "Ali Carson", False),
+        ("凯伦·威尔逊", "Kyren Walton", False),
+        ("杰克·利索夫斯基", "Jack Lewandowski", False),
+    ],
+)
+def test_a_foreign_name_in_chinese_characters_sounds_as_its_latin_spelling(
+    written: str, latin: str, alike: bool
+) -> None:
+    assert (name_evidence(written, latin)[0] == 5.0) == alike
+
+
+def test_a_name_in_chinese_characters_for_its_sound_joins_its_latin_spelling() -> None:
+    en = person("a", "Kyren Wilson", "https://en.wikipedia.org/wiki/Kyren_Wilson", "World Snooker Tour",
+                "Kettering, United Kingdom", "Snooker player")  # fmt: skip
+    zh = person("b", "凯伦·威尔逊", "https://zh.wikipedia.org/wiki/凯伦·威尔逊", "World Snooker Tour",
+                "凯特林", "Snooker player")  # fmt: skip
+    assert entities.resolve([en, zh]).groups == [[0, 1]]
+
+
 def test_a_name_in_katakana_and_its_latin_spelling_are_a_candidate_pair() -> None:
     en = person("a", "Dave Roberts", "https://en.wikipedia.org/wiki/Dave_Roberts", "Los Angeles Dodgers",
                 "Los Angeles, United States", "Manager")  # fmt: skip

@@ -4,7 +4,8 @@ spelling.
 Japanese writes a foreign name in katakana and Korean in Hangul, each word as it sounds and in
 the name's own order (デーブ・ロバーツ, Dave Roberts; 앤디 김, Andy Kim); Korean writes its own names
 without a space. Russian, Ukrainian and Greek write one in their letters as it sounds, not as it
-is spelled (Уэйн Гретцки, Wayne Gretzky; Лилиан Бетанкур, Liliane Bettencourt).
+is spelled (Уэйн Гретцки, Wayne Gretzky; Лилиан Бетанкур, Liliane Bettencourt), and Chinese in
+characters chosen for their sound, its words parted by a middle dot (史蒂芬·亨得利, Stephen Hendry).
 people.name_evidence weighs what these readers say as it weighs consonants agreeing
 (consonants.skeletons): 5, never a whole name's agreement. `korean_key` folds the ways a
 Korean given name is romanized into one, for Latin spellings of one Korean name.
@@ -13,6 +14,7 @@ Korean given name is romanized into one, for Latin spellings of one Korean name.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from exa_orch.workflows.entities.alphabets import ALPHABETS, cyrillic
 from exa_orch.workflows.entities.consonants import one_off
@@ -171,7 +173,109 @@ def korean_key(given: str) -> str:
     return key.replace("sh", "s").translate(str.maketrans("gdb", "ktp"))
 
 
+# A foreign name in Chinese characters: two words or more parted by a middle dot (Chinese writes
+# its own names without one).
+_HAN_NAME = re.compile(r"^[\u4e00-\u9fff]+(?:\s*[·・‧•]\s*[\u4e00-\u9fff]+)+$")
+# A Mandarin syllable's initial as the sound it stands for in a foreign name: j, q and x stand for
+# an s, a soft g, an h or a k before i (希金斯 Higgins, 嘉道理 Kadoorie), so they are their own class
+# ("J"); y and w are glides (亚历克斯 Alex, 维克多 Victor).
+_MANDARIN_INITIALS = (
+    ("zh", "s"), ("ch", "s"), ("sh", "s"), ("z", "s"), ("c", "s"), ("s", "s"), ("j", "J"), ("q", "J"),
+    ("x", "J"), ("b", "p"), ("p", "p"), ("d", "t"), ("t", "t"), ("g", "k"), ("k", "k"), ("h", "h"),
+    ("f", "f"), ("l", "l"), ("r", "l"), ("m", "m"), ("n", "n"), ("y", ""), ("w", ""),
+)  # fmt: skip
+# The spellings of one sound in a Latin name, as a Chinese transcription hears them.
+_LATIN_SOUNDS = (
+    ("sch", "s"), ("tch", "s"), ("ph", "f"), ("th", "T"), ("sh", "s"), ("ch", "s"), ("ck", "k"),
+    ("ts", "s"), ("tz", "s"), ("x", "ks"), ("qu", "k"), ("q", "k"), ("j", "J"),
+)  # fmt: skip
+_LATIN_CLASSES = str.maketrans({"b": "p", "d": "t", "g": "k", "c": "k", "z": "s", "r": "l"})
+# (heard in Chinese, said in Latin): a th is heard a t or an s (索伯恩 Thorburn)
+_SAME_SOUND = {("J", "s"), ("J", "k"), ("J", "h"), ("s", "J"), ("t", "T"), ("s", "T")}
+
+
+def _mandarin_heard(word: str) -> list[tuple[str, bool]]:
+    """A word in characters as the consonants its Mandarin syllables sound, each with whether it
+    may stand for nothing: a syllable's closing n (威廉 wei-lian, William) and an h."""
+    from anyascii import anyascii  # on first use: a cold start needs none of it
+
+    out: list[tuple[str, bool]] = []
+    for syllable in re.findall(r"[A-Z][a-z]*", anyascii(word)):
+        syllable = syllable.lower()
+        if syllable == "er":  # 尔: an r or an l closing a syllable (马奎尔 Maguire)
+            out.append(("l", False))
+            continue
+        head = next((c for spelled, c in _MANDARIN_INITIALS if syllable.startswith(spelled)), "")
+        if head:
+            out.append((head, head == "h"))
+        if syllable.endswith(("n", "ng")):
+            out.append(("n", True))
+    return out
+
+
+def _latin_heard(word: str) -> list[tuple[str, bool]]:
+    """A Latin word as the consonants a Chinese transcription writes, each with whether it may be
+    left unwritten: an h, a v or a w (a glide: 维克多 Victor, 威廉 William; an f in Polish:
+    利索夫斯基 Lisowski), an r after a vowel and before a consonant or the word's end (English does
+    not sound it: Mark, 马克). A letter doubled is one."""
+    w = re.sub(r"(.)\1+", r"\1", re.sub(r"[^a-z]", "", word))
+    for spelled, one in _LATIN_SOUNDS:
+        w = w.replace(spelled, one)
+    w = re.sub(r"c(?=[eiy])", "s", re.sub(r"g(?=[eiy])", "J", w))
+    w = re.sub(r"(?<=[aeiouy])r(?![aeiouy])", "R", w)
+    out: list[tuple[str, bool]] = []
+    for ch in w:
+        if ch in "aeiouy":
+            continue
+        out.append(({"R": "l", "v": "f", "w": "f"}.get(ch) or ch.translate(_LATIN_CLASSES), ch in "hvwR"))
+    return out
+
+
+def _one_sound(heard: list[tuple[str, bool]], said: list[tuple[str, bool]]) -> bool:
+    """Whether the consonants heard in Chinese are those said in Latin, in order: each may be left
+    out where it may stand for nothing, one sound repeated is one, and a j, q or x is an s, a soft
+    g, an h or a k."""
+
+    @lru_cache(maxsize=None)
+    def walk(i: int, j: int) -> bool:
+        if i == len(heard):
+            return all(opt or (k and said[k][0] == said[k - 1][0]) for k, (_, opt) in enumerate(said[j:], j))
+        c, c_opt = heard[i]
+        if c_opt and walk(i + 1, j):
+            return True
+        if i and c == heard[i - 1][0] and walk(i + 1, j):  # 丹尼斯 dan-ni-si: one n of Dennis
+            return True
+        if j == len(said):
+            return False
+        s, s_opt = said[j]
+        if (s_opt or (j and s == said[j - 1][0])) and walk(i, j + 1):
+            return True
+        return (c == s or (c, s) in _SAME_SOUND) and walk(i + 1, j + 1)
+
+    return walk(0, 0)
+
+
+def chinese_words(a: str, b: str) -> tuple[float, str] | None:
+    """A foreign name written in Chinese characters for their sound, its words parted by a middle
+    dot (史蒂芬·亨得利 / Stephen Hendry, 罗莎莉亚·梅拉 / Rosalía Mera), and one in Latin letters:
+    every word sounds as the Latin word in its place (`_one_sound`), the family name in two
+    syllables or more. 5, as `katakana` weighs it; None when not such a pair or they do not."""
+    written, latin = (a, b) if _HAN_NAME.match(a.strip()) else (b, a)
+    if not _HAN_NAME.match(written.strip()) or not is_latin(latin):
+        return None
+    theirs = [w for w in re.split(r"\s*[·・‧•]\s*", written.strip()) if w]
+    mine = [w for w in words(without_titles(latin)) if w not in HONORIFICS]
+    if len(mine) == len(theirs) + 1:  # a Latin middle name left out
+        mine = [*mine[:1], *mine[2:]]
+    if len(mine) != len(theirs) or len(theirs[-1]) < 2:
+        return None
+    if all(_one_sound(_mandarin_heard(t), _latin_heard(m)) for t, m in zip(theirs, mine, strict=True)):
+        return 5.0, f"{written} and {latin} sound alike (Chinese characters, word by word)"
+    return None
+
+
 def foreign_words(a: str, b: str) -> tuple[float, str] | None:
-    """A foreign name written word by word as it sounds, in katakana (`katakana`) or Hangul
-    (`spaced_hangul`, `hangul_single`), and its Latin spelling."""
-    return katakana(a, b) or spaced_hangul(a, b) or hangul_single(a, b)
+    """A foreign name written word by word as it sounds, in katakana (`katakana`), Hangul
+    (`spaced_hangul`, `hangul_single`) or Chinese characters (`chinese_words`), and its Latin
+    spelling."""
+    return katakana(a, b) or spaced_hangul(a, b) or hangul_single(a, b) or chinese_words(a, b)
