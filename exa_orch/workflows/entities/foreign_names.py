@@ -14,7 +14,7 @@ Korean given name is romanized into one, for Latin spellings of one Korean name.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 
 from exa_orch.workflows.entities.alphabets import ALPHABETS, cyrillic
 from exa_orch.workflows.entities.consonants import one_off
@@ -236,7 +236,7 @@ def _one_sound(heard: list[tuple[str, bool]], said: list[tuple[str, bool]]) -> b
     out where it may stand for nothing, one sound repeated is one, and a j, q or x is an s, a soft
     g, an h or a k."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def walk(i: int, j: int) -> bool:
         if i == len(heard):
             return all(opt or (k and said[k][0] == said[k - 1][0]) for k, (_, opt) in enumerate(said[j:], j))
