@@ -833,3 +833,34 @@ def test_a_former_name_another_company_of_another_trade_bears_is_no_identity() -
     )
     assert not weigh(golf, stationer).joins
     assert weigh(golf, old_site).joins
+
+
+@pytest.mark.parametrize(
+    ("son", "son_says", "father", "father_says"),
+    [
+        # the father named with "Sr." after the name the other page writes
+        ("Ramiro Ezequiel Valdoria", "Chairman of Valdoria Vinos; son of Ramiro Valdoria Sr.",
+         "Ramiro Valdoria", "Ramiro Valdoria, patriarch of the family, planted its first vineyards."),
+        # a junior's page naming his father by a name the other page says in full
+        ("Osric Thane (junior)", "Osric Thane junior, son of Sir Edmund Osric Thane, led the company.",
+         "Osric Thane", "Sir (Edmund) Osric Thane founded the company in 1911."),
+    ],
+)  # fmt: skip
+def test_a_page_naming_its_father_as_a_senior_of_the_others_name_keeps_them_apart(
+    son: str, son_says: str, father: str, father_says: str
+) -> None:
+    """A son's page naming his father as a senior of the other page's name ("son of Ramiro
+    Valdoria Sr.", or on a junior's page "son of Sir Edmund Osric Thane" beside a page saying "Sir
+    (Edmund) Osric Thane"): a father and a son, though one name holds the other's whole."""
+
+    def man(id: str, name: str, url: str, desc: str) -> Json:
+        return _with_desc(person(id, name, url, "Valdoria Holdings", "Mendoza, Argentina", "Chairman"), desc)
+
+    junior = man("a", son, "https://www.wine-news.example/interviews/heir", son_says)
+    senior = man("b", father, "https://www.wine-history.example/founders/patriarch", father_says)
+    said = weigh(junior, senior)
+    assert any("as a relative" in why for why in said.against)
+    assert not said.joins
+    # the son's own page under the short name, saying junior: the same man, kept one
+    again = man("c", father, "https://www.wine-press.example/heir", f"{father} junior leads the company.")
+    assert weigh(junior, again).joins

@@ -5,7 +5,8 @@
 tells him apart, as two generations written do ("Jr." / "III"). A plain name whose page says he
 founded the organisation a "Jr." of his name works at is the junior's father (`father_and_son`).
 And a sibling, a child or a parent a page names by a given name of the other's ("her brother
-Kennevic": `relative_named`). person_evidence weighs each against a join.
+Kennevic": `relative_named`), or a parent named as a senior of the other's name ("son of Nestor
+Plasencia Sr.": `parent_named`). person_evidence weighs each against a join.
 """
 
 from __future__ import annotations
@@ -87,4 +88,34 @@ def relative_named(x: Record, y: Record) -> str | None:
     for m in _RELATIVE.finditer(x.said):
         if m.group(1) in theirs - mine:
             return m.group(0)
+    return None
+
+
+# "son of Nestor Plasencia Sr.", "son of Sir Alfred Chester Beatty": a parent a page names
+_PARENT = re.compile(r"\b(?:son|daughter)\s+of\s+((?:\w+\s+){0,5}\w+)")
+_BEFORE_A_NAME = frozenset("the late sir dame lord lady dr".split())
+
+
+def parent_named(x: Record, y: Record) -> str | None:
+    """Where x's text names x's father or mother as y, a senior of y's name: the name y writes and
+    "Sr." after it ("son of Nestor Plasencia Sr." on Nestor Andrés Plasencia's page, beside Nestor
+    Plasencia's), or, on a junior's page ("Chester Beatty (junior)"), a name holding y's that y's
+    own text says in full ("son of Sir Alfred Chester Beatty" beside a page saying "Sir (Alfred)
+    Chester Beatty founded ..."). Never where y's name or text says junior: a son's page often
+    drops his "Jr." and names his father (Neymar's says "Júnior"). The words, or None."""
+    theirs = words(y.name or "")
+    told = set(y.said.split())
+    if not theirs or JUNIOR & (set(theirs) | told):
+        return None
+    for m in _PARENT.finditer(x.said):
+        said = m.group(1).split()
+        while said and said[0] in _BEFORE_A_NAME:
+            said.pop(0)
+        n = len(theirs)
+        if said[:n] == theirs and GENERATION.get(said[n] if len(said) > n else "") == "sr":
+            return f"{m.group(0).split()[0]} of {' '.join(said[: n + 1])}"
+        if JUNIOR & set(words(x.name or "")) and theirs[-1] in said[:4]:
+            parent = said[: said.index(theirs[-1]) + 1]
+            if set(theirs) <= set(parent) and set(parent) <= told:
+                return f"{m.group(0).split()[0]} of {' '.join(parent)}"
     return None

@@ -46,7 +46,13 @@ from exa_orch.workflows.entities import fields
 from exa_orch.workflows.entities.common_names import chinese_like, common
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concurrent, employers_agree
-from exa_orch.workflows.entities.generations import JUNIOR, father_and_son, one_junior, relative_named
+from exa_orch.workflows.entities.generations import (
+    JUNIOR,
+    father_and_son,
+    one_junior,
+    parent_named,
+    relative_named,
+)
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
@@ -381,7 +387,8 @@ def _kin(a: Record, b: Record, ev: Said) -> None:
     for x, y in ((a, b), (b, a)):
         if x.name and y.name and (_relative(x, y, ev) or _junior(x, y, ev)):
             return
-        if x.name and (said := relative_named(x, y)):  # "her brother Kennevic" (generations.py)
+        # "her brother Kennevic", "son of Nestor Plasencia Sr." (generations.py)
+        if x.name and (said := relative_named(x, y) or parent_named(x, y)):
             ev.against.append(f"{x.name}'s page names {y.name} as a relative: {said!r}")
             return
 
