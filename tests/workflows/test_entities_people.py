@@ -177,6 +177,22 @@ def test_wikipedia_editions_are_not_different_profiles_and_a_stated_alias_joins(
     assert "different profiles on en.wikipedia.org" in why(en, other)
 
 
+def test_two_articles_of_one_encyclopedia_edition_beyond_wikipedia_are_two_people() -> None:
+    """Store norske leksikon keys an article as Wikipedia does, its editions by subdomain: two
+    articles of Norsk biografisk leksikon titled apart are two namesakes; an article of each
+    edition may be one person."""
+    elder = person(
+        "a", "Torstein Halvorsrud", "https://nbl.snl.no/Torstein_Halvorsrud_-_1851–1920", "Halvorsrud Rederi"
+    )
+    younger = person(
+        "b", "Torstein Halvorsrud", "https://nbl.snl.no/Torstein_Halvorsrud_-_1941–2019", "Halvorsrud Rederi"
+    )
+    assert "different profiles on nbl.snl.no" in why(elder, younger)
+    assert not joined(elder, younger)
+    store = person("c", "Torstein Halvorsrud", "https://snl.no/Torstein_Halvorsrud", "Halvorsrud Rederi")
+    assert joined(younger, store), why(younger, store)
+
+
 def test_a_shared_profile_joins_a_person_across_a_new_employer() -> None:
     now = person("a", "Marissa Mayer", "https://www.linkedin.com/in/marissamayer", "Sunshine")
     then = person(

@@ -48,6 +48,9 @@ HOSTS: tuple[Host, ...] = (
     # one article per language edition, titled in its language (en: Jack_Ma, zh: 马云): "lang" keeps it
     Host("wikipedia.org", "lang", "LANG.wikipedia.org/wiki/TITLE"),
     Host("wikidata.org", "path", "wikidata.org/wiki/QID"),
+    # Store norske leksikon (snl.no/TITLE) and its editions under a subdomain, Norsk biografisk
+    # leksikon among them (nbl.snl.no/Wilhelm_Wilhelmsen_-_1839–1910): one article a subject
+    Host("snl.no", "lang", "snl.no/TITLE, nbl.snl.no/TITLE"),
     # the Chinese and Korean encyclopedias a search returns beside Wikipedia's editions
     Host("baike.baidu.com", "fixed", "baike.baidu.com/item/NAME"),
     Host("namu.wiki", "fixed", "namu.wiki/w/NAME"),
