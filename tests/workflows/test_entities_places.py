@@ -230,6 +230,20 @@ def test_a_profile_whose_name_the_site_s_name_leads_joins_in_one_country_and_ind
     assert entities.resolve([food, bikes]).groups == [[0], [1]]
 
 
+def test_a_name_adding_a_units_number_is_one_of_several_units() -> None:
+    """ "Tarsk Bottling Plant No. 2 Aqua" is one of the numbered plants, not the "Tarsk Bottling
+    Plant" a news page names, though one country and one industry; "Tarsk Bottling Plant Aqua" is."""
+
+    def plant(id: str, name: str, url: str) -> Json:
+        return co(id, name, url, "Tarsk, Kazakhstan", industry="Bottled water")
+
+    news = plant("a", "Tarsk Bottling Plant", "https://www.steppenews.kz/eng/news/877778/")
+    other = "https://www.kzfinance.kz/full_news.php?id=31456"
+    assert entities.resolve([news, plant("b", "Tarsk Bottling Plant No. 2 Aqua", other)]).groups == [[0], [1]]
+    same = plant("c", "Tarsk Bottling Plant Aqua", other)
+    assert entities.resolve([news, same]).groups == [[0, 1]], apart(news, same)
+
+
 def test_a_profile_whose_name_adds_a_place_the_site_does_not_say_stays_apart() -> None:
     """ "Harbor CU Maryland" on LinkedIn beside the "Harbor CU" of a site that says it serves North
     Carolina: another region's credit union of the name, though one country and one trade; beside a

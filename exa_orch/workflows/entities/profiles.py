@@ -373,6 +373,9 @@ def plainer_names(r: Record) -> list[str]:
     return found
 
 
+_NUMBER_SIGNS = frozenset("no nr number".split())  # "No. 1", "Nr. 2", "№ 3" (folded to "no")
+
+
 def _placed(mine: list[str], theirs: list[str]) -> tuple[bool, int, list[str]] | None:
     """Where the shorter of two names' words (the site's `mine`, the profile's `theirs`) stand
     together in the longer, which adds one to three words (small words not counted: "Compagnie
@@ -390,7 +393,11 @@ def _placed(mine: list[str], theirs: list[str]) -> tuple[bool, int, list[str]] |
     opened = at is not None and set(long_[:at]) <= _KIND_OPENERS
     if at is None or (at and not opened and (len(" ".join(short)) < 5 or set(short) <= DESIGNATORS)):
         return None
-    return short is mine, at, long_[:at] + long_[at + len(short) :]
+    added = long_[:at] + long_[at + len(short) :]
+    # a unit's number the longer adds names one of several ("Yerevan Jewelry Factory No. 1")
+    if any(w in _NUMBER_SIGNS and n.isdigit() for w, n in itertools.pairwise(added)):
+        return None
+    return short is mine, at, added
 
 
 def _within(short: list[str], long_: list[str]) -> int | None:
