@@ -244,6 +244,19 @@ def test_a_name_adding_a_units_number_is_one_of_several_units() -> None:
     assert entities.resolve([news, same]).groups == [[0, 1]], apart(news, same)
 
 
+def test_a_works_team_and_the_company_it_is_named_for_stay_apart() -> None:
+    """ "Ruvuma Sugar FC" on a football site's page its path names ruvumasugar.co.tz: a club in the
+    company's name, another trade (sugar / football club); its own page, one."""
+    sugar = co("a", "Ruvuma Sugar", "https://www.ruvumasugar.co.tz/", "Songea, Tanzania", industry="Sugar")
+    club = co("b", "Ruvuma Sugar FC", "https://int.soccerway.com/teams/tanzania/ruvuma-sugar/",
+              "Songea, Tanzania", industry="Football club")  # fmt: skip
+    assert "a sports club and a company of its name (sugar / football club)" in apart(sugar, club)
+    own = co(
+        "c", "Ruvuma Sugar Ltd", "https://www.ruvumasugar.co.tz/about", "Songea, Tanzania", industry="Sugar"
+    )
+    assert entities.resolve([sugar, own]).groups == [[0, 1]], apart(sugar, own)
+
+
 def test_a_profile_whose_name_adds_a_place_the_site_does_not_say_stays_apart() -> None:
     """ "Harbor CU Maryland" on LinkedIn beside the "Harbor CU" of a site that says it serves North
     Carolina: another region's credit union of the name, though one country and one trade; beside a

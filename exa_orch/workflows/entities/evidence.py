@@ -755,7 +755,8 @@ _ENGLISH_FORMS = frozenset("corporation incorporated company limited plc llc op"
 
 def _differences(a: Record, b: Record, ev: Evidence) -> None:
     """Legal forms across domains, countries, a holding company and another company of its name
-    (`_holdings`), and names too far apart for records with fields."""
+    (`_holdings`), a sports club and a company of its name, and names too far apart for records
+    with fields."""
     _holdings(a, b, ev)
     fa, fb = _forms(a), _forms(b)
     # a public limited company is a limited company re-registered (Renata Limited, Renata PLC)
@@ -774,6 +775,8 @@ def _differences(a: Record, b: Record, ev: Evidence) -> None:
         ev.against.append(f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})")
     if known(a.country) and known(b.country) and a.country != b.country:  # unknown is no evidence
         ev.against.append(f"different countries ({a.country} / {b.country})")
+    if a.industry and b.industry and _sporting(a) != _sporting(b):  # Kagera Sugar and its works team
+        ev.against.append(f"a sports club and a company of its name ({a.industry} / {b.industry})")
     if not ((a.facts or b.facts) and a.clean and b.clean and a.clean != b.clean):
         return
     from rapidfuzz import fuzz
@@ -783,6 +786,18 @@ def _differences(a: Record, b: Record, ev: Evidence) -> None:
         ev.for_.append((1.0, f"similar names ({similarity:.0f}%)"))
     else:
         ev.against.append(f"different names ({a.clean} / {b.clean})")
+
+
+# An industry a sports club or team states: a company's works team bears its name (Kagera Sugar
+# F.C., Bayer 04 Leverkusen), in another trade than the company's.
+_SPORTS = frozenset(
+    "sport sports club team league football soccer futbol basketball hockey rugby cricket baseball "
+    "volleyball handball".split()
+)
+
+
+def _sporting(r: Record) -> bool:
+    return bool(_SPORTS & set(r.industry.split()))
 
 
 def _one_name_or_more(a: Record, b: Record, forms: frozenset[str]) -> bool:
