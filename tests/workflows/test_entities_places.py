@@ -257,6 +257,22 @@ def test_a_works_team_and_the_company_it_is_named_for_stay_apart() -> None:
     assert entities.resolve([sugar, own]).groups == [[0, 1]], apart(sugar, own)
 
 
+def test_a_name_naming_its_city_and_a_record_in_another_city_stay_apart() -> None:
+    """ "Тверской «Сапфир»" (Tver's Sapfir) beside the Wikipedia article on the Moscow plant
+    "Сапфир": one brand's plants in two cities, though the brand in quotes names the other; the
+    article on Tver's plant, one."""
+    moscow = co("a", "Сапфир", "https://ru.wikipedia.org/wiki/Сапфир_(завод,_Москва)", "Moscow, Russia",
+                industry="Vodka distillery")  # fmt: skip
+    tver = co("b", "Тверской «Сапфир»", "https://tvernews.example.ru/fn_188582.html", "Tver, Russia",
+              industry="Vodka distillery")  # fmt: skip
+    assert "Тверской «Сапфир» names its city, Tver, Russia; Сапфир is in Moscow, Russia" in apart(
+        moscow, tver
+    )
+    article = co("c", "Сапфир", "https://ru.wikipedia.org/wiki/Сапфир_(завод,_Тверь)", "Tver, Russia",
+                 industry="Vodka distillery")  # fmt: skip
+    assert entities.resolve([article, tver]).groups == [[0, 1]], apart(article, tver)
+
+
 def test_a_profile_whose_name_adds_a_place_the_site_does_not_say_stays_apart() -> None:
     """ "Harbor CU Maryland" on LinkedIn beside the "Harbor CU" of a site that says it serves North
     Carolina: another region's credit union of the name, though one country and one trade; beside a

@@ -67,6 +67,7 @@ from exa_orch.workflows.entities.names import (
     is_latin,
     legal_forms,
     names_agree,
+    words,
 )
 from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, NEW_EMPLOYER, career, person_conflict
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
@@ -755,8 +756,8 @@ _ENGLISH_FORMS = frozenset("corporation incorporated company limited plc llc op"
 
 def _differences(a: Record, b: Record, ev: Evidence) -> None:
     """Legal forms across domains, countries, a holding company and another company of its name
-    (`_holdings`), a sports club and a company of its name, and names too far apart for records
-    with fields."""
+    (`_holdings`), a sports club and a company of its name, a name naming its city and a record
+    in another, and names too far apart for records with fields."""
     _holdings(a, b, ev)
     fa, fb = _forms(a), _forms(b)
     # a public limited company is a limited company re-registered (Renata Limited, Renata PLC)
@@ -777,6 +778,8 @@ def _differences(a: Record, b: Record, ev: Evidence) -> None:
         ev.against.append(f"different countries ({a.country} / {b.country})")
     if a.industry and b.industry and _sporting(a) != _sporting(b):  # Kagera Sugar and its works team
         ev.against.append(f"a sports club and a company of its name ({a.industry} / {b.industry})")
+    if said := _cities_apart(a, b):
+        ev.against.append(said)
     if not ((a.facts or b.facts) and a.clean and b.clean and a.clean != b.clean):
         return
     from rapidfuzz import fuzz
@@ -798,6 +801,27 @@ _SPORTS = frozenset(
 
 def _sporting(r: Record) -> bool:
     return bool(_SPORTS & set(r.industry.split()))
+
+
+def _city(r: Record) -> str:
+    """The city a record's location names before its country ("kaluga" of "kaluga, russia")."""
+    city, comma, _ = r.location.partition(",")
+    return city.strip() if comma and len(city.strip()) >= 4 else ""
+
+
+def _cities_apart(a: Record, b: Record) -> str | None:
+    """One record's name, or its article title's words in brackets, names the city it is in
+    ("Калужский «Кристалл»", Kaluga's; "ОАО «Кристалл» (Калуга)"), and the other is in another
+    city: the plants of one brand in two cities are two companies. A city one name carries is
+    read by its first four letters, as an adjective of it writes them (Калужский, Kaluga)."""
+    for x, y in ((a, b), (b, a)):
+        here, there = _city(x), _city(y)
+        if not here or not there or here[:4] == there[:4]:
+            continue
+        named = words(f"{x.name or ''} {x.qualified[1]}")
+        if any(w[:4] == here[:4] for w in named) and not any(w[:4] == there[:4] for w in words(y.name or "")):
+            return f"{x.name} names its city, {x.location_written}; {y.name} is in {y.location_written}"
+    return None
 
 
 def _one_name_or_more(a: Record, b: Record, forms: frozenset[str]) -> bool:
