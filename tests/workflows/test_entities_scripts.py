@@ -440,6 +440,11 @@ def test_an_arabic_given_name_with_its_article_written_on_is_one_name() -> None:
         ("アレックス・ラミレス", "Alex Ramírez Jr. Smith", False),  # a word more than a middle name
         ("ヤン・ヨハンソン", "Jan Johansson", True),  # a j sounded y, as Nordic names write it
         ("ヤン・ヨハンソン", "Jan Berglund", False),
+        ("フリッツ・ヴァルター", "Fritz Walter", True),  # German: tz, w a v, the r sounded
+        ("マルチェロ・ボナッツィ", "Marcello Bonazzi", True),  # Italian: ce a che, zz a ts
+        ("マルチェロ・ボナッツィ", "Marcello Lippi", False),
+        ("ヴィットーリオ・カルロ・アドルニ", "V. C. Adorni", True),  # initials, each a word's first sound
+        ("ヴィットーリオ・アドルニ", "V. C. Adorni", False),  # no middle name left out after an initial
     ],
 )
 def test_a_foreign_name_in_katakana_sounds_as_its_latin_spelling(kana: str, latin: str, alike: bool) -> None:

@@ -18,7 +18,7 @@ from functools import cache
 
 from exa_orch.workflows.entities.alphabets import ALPHABETS, cyrillic
 from exa_orch.workflows.entities.consonants import one_off
-from exa_orch.workflows.entities.japanese import heard, katakana_words
+from exa_orch.workflows.entities.japanese import heard, heard_spellings, katakana_words
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, latin_sound_keys, sound_key, sounds_alike
 from exa_orch.workflows.entities.spelled import spellings
@@ -36,22 +36,32 @@ def katakana(a: str, b: str) -> tuple[float, str] | None:
         kana, latin = katakana_words(b), a
     if not kana or not is_latin(latin):
         return None
-    # a j as the German, Nordic and Dutch languages sound it, a y (Kaija, カイヤ; Jansen, ヤンセン)
-    mine = [
-        {heard(w), heard(w.replace("j", "y"))} for w in words(without_titles(latin)) if w not in HONORIFICS
-    ]
+    said = [w for w in words(without_titles(latin)) if w not in HONORIFICS]
     theirs = [heard(w) for w in kana]
-    if len(mine) == len(theirs) + 1:
-        mine = [*mine[:1], *mine[2:]]
+    # a Latin middle name left out (John F. Kennedy, ジョン・ケネディ), never after an initial: "F. A.
+    # Porsche" is not フェルディナント・ポルシェ
+    if len(said) == len(theirs) + 1 and len(said[0]) > 1:
+        said = [*said[:1], *said[2:]]
     # a family name of one consonant (クック, Cook) sounds as too many people's
-    if len(mine) != len(theirs) or len(theirs[-1]) < 2 or not all(theirs):
+    if len(said) != len(theirs) or len(theirs[-1]) < 2 or len(said[-1]) < 2 or not all(theirs):
         return None
-    if all(
-        any(m == t or (min(len(m), len(t)) >= 3 and one_off(m, t)) for m in ms)
-        for ms, t in zip(mine, theirs, strict=True)
-    ):
+    if all(_heard_as(w, k, t) for w, k, t in zip(said, kana, theirs, strict=True)):
         return 5.0, f"{a} and {b} sound alike (katakana)"
     return None  # the other readings weigh it (テレサ・テン, read letter by letter, is Teresa Teng)
+
+
+def _heard_as(word: str, kana: str, heard_kana: str) -> bool:
+    """`katakana`: a Latin word sounds as a katakana word (romaji `kana`, heard `heard_kana`): a
+    spelling as English, Italian or German sound it (japanese.heard_spellings), one consonant off
+    in three or more; an initial, as the word's first sound ("F." as フェルディナント, "A." as
+    アレクサンダー)."""
+    if len(word) == 1:
+        first = heard(word)
+        return heard_kana[:1] == first if first else bool(kana) and kana[0] in "aeiou" + word
+    return any(
+        m == heard_kana or (min(len(m), len(heard_kana)) >= 3 and one_off(m, heard_kana))
+        for m in heard_spellings(word)
+    )
 
 
 def alphabet_words(a: str, b: str) -> tuple[float, str] | None:

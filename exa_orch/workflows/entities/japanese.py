@@ -334,15 +334,41 @@ def katakana_words(name: str) -> list[str] | None:
     return [_kana(w) for w in re.split(r"[・＝=\s]+", text) if w]
 
 
-def heard(word: str) -> str:
+def heard(word: str, *, rhotic: bool = False) -> str:
     """A word's consonants as a katakana reading writes them, for a Latin spelling and a romaji
     reading alike: the spellings of one sound made one letter (`_HEARD`), an r after a vowel and
     before a consonant or the word's end left out (English does not sound it: Roberts, ロバーツ
-    "robatsu"), vowels dropped and a letter doubled written once: "Roberts" and "robatsu" are "rbt",
-    "Valentine" and "barentain" "brntn"."""
+    "robatsu"; `rhotic` keeps it, as Italian and German sound it: Bartali, バルタリ), vowels dropped
+    and a letter doubled written once: "Roberts" and "robatsu" are "rbt", "Valentine" and
+    "barentain" "brntn"."""
     w = re.sub(r"[^a-z]", "", word.lower())
     for spelled, one in _HEARD:
         w = w.replace(spelled, one)
     w = re.sub(r"c(?=[eiy])", "s", w)
-    w = re.sub(r"(?<=[aeiou])r(?![aeiouy])", "", w).translate(_HEARD_LETTERS)
+    w = (w if rhotic else re.sub(r"(?<=[aeiou])r(?![aeiouy])", "", w)).translate(_HEARD_LETTERS)
     return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiou]", "", w))
+
+
+# Italian spellings as sounded: ch and gh hard (Achille, アッキレ), c and g soft before e and i
+# (Marcello, マルチェロ; Giorgetto, ジョルジェット), gn and gli a y-glide (Agnelli, アニェッリ;
+# Castiglioni, カスティリオーニ).
+_ITALIAN = (
+    (re.compile(r"ch(?=[ei])"), "k"), (re.compile(r"gh(?=[ei])"), "g"), (re.compile(r"sc(?=[ei])"), "sh"),
+    (re.compile(r"c(?=[ei])"), "ch"), (re.compile(r"g(?=[ei])"), "j"), (re.compile(r"gn"), "n"),
+    (re.compile(r"gli"), "li"), (re.compile(r"(?<=j)i(?=[aou])"), ""),
+)  # fmt: skip
+# German ones: sch one sound, z a ts (Schlierenzauer, シュリーレンツァウアー), w a v.
+_GERMAN = ((re.compile(r"sch"), "sh"), (re.compile(r"t?z"), "ts"), (re.compile(r"w"), "v"))
+
+
+def heard_spellings(word: str) -> set[str]:
+    """A Latin word heard (`heard`) as English, Italian and German say its spelling, with its r
+    after a vowel sounded or not, and a j as a y (the Nordic and Dutch sound: Jansen, ヤンセン)."""
+    w = word.lower()
+    out = {heard(w.replace("j", "y"))}
+    for rules in ((), _ITALIAN, _GERMAN):
+        said = w
+        for pattern, sound in rules:
+            said = pattern.sub(sound, said)
+        out |= {heard(said), heard(said, rhotic=True)}
+    return out
