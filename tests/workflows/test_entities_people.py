@@ -21,6 +21,7 @@ from exa_orch.workflows.entities.people import name_evidence, parse, person_key
 from exa_orch.workflows.entities.person_keys import block_keys
 from exa_orch.workflows.entities.scripts import syllabic
 from exa_orch.workflows.rows import props_of
+from tests.workflows.entity_items import person as titled
 
 Json = dict[str, Any]
 
@@ -113,6 +114,20 @@ def test_one_person_written_two_ways_joins_and_two_people_stay_apart_saying_why(
     assert said.removeprefix("apart: ") in why(x, y)
     if not apart:  # they meet as candidates
         assert block_keys(entities.record(0, x)) & block_keys(entities.record(1, y))
+
+
+def test_a_person_called_by_the_second_of_two_given_names_joins_with_their_role() -> None:
+    """ "Anselmo Ruy Carvalhal" and "Ruy Carvalhal", one employer and one role: one man called by
+    his second given name (it weighs nothing alone, as a given name missing does); another first
+    name is another man."""
+    full = titled(
+        "a", "Anselmo Ruy Carvalhal", "https://one.example/a", "Banco Sul", "Porto, Portugal", "CEO"
+    )
+    called = titled("b", "Ruy Carvalhal", "https://two.example/b", "Banco Sul", "Porto, Portugal", "CEO")
+    assert joined(full, called), why(full, called)
+    assert "the second given name (ruy) alone" in why(full, called)
+    other = titled("c", "Tiago Carvalhal", "https://two.example/c", "Banco Sul", "Porto, Portugal", "CEO")
+    assert not joined(full, other)
 
 
 def test_names_are_read_in_every_order_and_script_they_are_written_in() -> None:

@@ -136,11 +136,15 @@ _DEVOTIONAL = frozenset(
 def _first_dropped(a: Given, b: Given) -> Found | None:
     """Two given names or more, the same but for a first one the other leaves out (Vietnamese
     "thi phuong thao" / "phuong thao", "john ronald reuel" / "ronald reuel"); one name, where the
-    first left out is one a compound name opens with (`_DEVOTIONAL`: "muhammad hafiz" / "hafiz")."""
+    first left out is one a compound name opens with (`_DEVOTIONAL`: "muhammad hafiz" / "hafiz");
+    any other second of two given names alone ("ernesto max" / "max": many are called by it) weighs
+    nothing, as a given name missing does: one employer and one role must join them."""
     for x, y in ((a, b), (b, a)):
         if len(x) > len(y) >= 1 and x[-len(y) :] == y and min(map(len, y)) > 1:
             if len(y) >= 2 or (len(x) == 2 and x[0] in _DEVOTIONAL):
                 return 2.0, f"same given names ({' '.join(y)}) but for a first one"
+            if len(x) == 2:
+                return 0.0, f"the second given name ({y[0]}) alone"
     return None
 
 
