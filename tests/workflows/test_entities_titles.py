@@ -60,6 +60,13 @@ def test_a_title_opening_a_name_is_read_beside_the_name_as_written() -> None:
         ("The Rt Hon Nadhim Zahawi", "Nadhim Zahawi"),
         ("H.E. Annalena Baerbock", "Annalena Baerbock"),
         ("Tan Hooi Ling", "Tan Hooi Ling"),  # a family name: only "Tan Sri" is a style
+        # a Nigerian chief's style, a Hausa scholar's, a Burmese man's and monk's, a coach's
+        ("High Chief Emeka Obiora", "Emeka Obiora"),
+        ("Mallam Bashir Danladi", "Bashir Danladi"),
+        ("U Kyaw Zeya", "Kyaw Zeya"),
+        ("Ashin Kumara Bhivamsa", "Kumara Bhivamsa"),
+        ("Coach Liza Dimagiba", "Liza Dimagiba"),
+        ("Chris High", "Chris High"),  # a family name: "High" is a style only before "Chief"
         ("The Weeknd", "The Weeknd"),
     ],
 )

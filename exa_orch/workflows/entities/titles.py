@@ -55,7 +55,10 @@ _RANKS = frozenset(
     # a commander of an order, as Portuguese and Spanish write it before a name ("Comendador Rui Nabeiro")
     " comendador comendadora"
     # Indonesia's ranks ("Letjen (Purn.) Prabowo Subianto": a lieutenant general, retired)
-    " jenderal letjen mayjen brigjen laksamana marsekal kolonel".split()
+    " jenderal letjen mayjen brigjen laksamana marsekal kolonel"
+    # a learned man's in Hausa ("Mallam Nasir El-Rufai"), a Burmese monk's and a Burmese man's
+    # ("Ashin Wirathu", "U Thant"), a coach's
+    " mallam malam ashin u coach".split()
 )
 # The same titles as Arabic and Persian write them before a name, each with its article where
 # Arabic writes one ("الملك حمد بن عيسى" is King Hamad bin Isa, "الشيخ الدكتور سلطان بن محمد" Sheikh
@@ -75,8 +78,11 @@ _ARABIC_TITLES = frozenset(
 _PAIRS = r"(?:tan|puan|datuk|dato'?|datin|toh)\s+se?ri"
 TITLE_PAIRS = re.compile(rf"^\s*{_PAIRS}\s+", re.I)
 # Styles of more than one word, or written with dots: "The Rt Hon", "H.E." (His or Her Excellency),
-# Indonesia's "(Purn.)" after a rank (retired), Malaysia's pairs (`_PAIRS`)
-_STYLES = (r"the(?=\s+(?:rt|right|most|hon)\b)", r"right", r"most", r"h\.\s?e\.", r"\(purn\.?\)", _PAIRS)
+# Indonesia's "(Purn.)" after a rank (retired), Malaysia's pairs (`_PAIRS`), Nigeria's "High Chief"
+_STYLES = (
+    r"the(?=\s+(?:rt|right|most|hon)\b)", r"right", r"most", r"h\.\s?e\.", r"\(purn\.?\)", _PAIRS,
+    r"high(?=\s+chief\b)",  # a Nigerian chieftaincy style ("High Chief Raymond Dokpesi")
+)  # fmt: skip
 _OPENING = re.compile(
     r"^\s*(?:(?:"
     + "|".join([*_STYLES, *sorted(REGNAL | _RANKS | _ARABIC_TITLES)])
