@@ -26,6 +26,18 @@ def test_a_companys_name_with_another_of_its_names_in_brackets_is_each_of_them()
         assert aside not in entities.record(0, co("c", name, "https://example.com/", "", "")).aliases
 
 
+def test_capitals_in_brackets_the_names_initials_open_are_its_acronym() -> None:
+    """ "Nubian Intl Cement (NICEMCO)" on a quote page is NICEMCO of nicemco.com.sd: the initials of
+    its words open the capitals, an acronym; "Nubian Cement (NBCM)" is a ticker."""
+    quote = co("a", "Nubian Intl Cement (NICEMCO)", "https://www.reuters.com/markets/companies/NBCM.SD",
+               "Khartoum, Sudan", "Cement")  # fmt: skip
+    own = co("b", "NICEMCO", "https://www.nicemco.com.sd/", "Khartoum, Sudan", "Cement")
+    assert "nicemco" in entities.record(0, quote).aliases
+    assert weigh(quote, own).joins
+    ticker = co("c", "Nubian Cement (NBCM)", "https://example.com/", "", "")
+    assert "nbcm" not in entities.record(0, ticker).aliases
+
+
 def test_a_listing_page_named_by_its_ticker_is_the_company_its_text_names_before_the_ticker() -> None:
     url = "https://www.idx.co.id/en/listed-companies/company-profiles/NSRK"
     said = "Nusa Raya Karya Tbk, kode saham NSRK, sektor properti: profil dan laporan keuangan."

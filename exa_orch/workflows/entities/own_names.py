@@ -46,13 +46,29 @@ def _in_latin_letters(token: str) -> bool:
 
 
 _BRACKETED = re.compile(r"(.+?)\s*[(（]\s*([^()（）]+?)\s*[)）]")
-_NOT_A_NAME = re.compile(r"[\d]|^[A-Z0-9.&-]{2,8}$|^[a-z]")  # a year, a ticker, "(company)"
+_NOT_A_NAME = re.compile(r"[\d]|^[a-z]")  # a year, "(company)"
+_TICKER_LIKE = re.compile(r"^[A-Z.&-]{2,8}$")
+_SMALL_WORDS = frozenset("and of the for de del des du la le y e et und".split())
+
+
+def _initials_open(name: str, short: str) -> bool:
+    """Whether `short` is an acronym of `name`, not a ticker: the initials of its words, two or
+    more ("Health and Happiness (H&H)"), or opening six capitals or more, longer than a ticker
+    ("Egyptian Intl Pharmaceuticals (EIPICO)"; "Qatar Shipping (QSHP)" is a ticker)."""
+    initials = "".join(w[0] for w in re.findall(r"[^\W\d_]+", name) if w.lower() not in _SMALL_WORDS).upper()
+    letters = re.sub(r"[^A-Z]", "", short)
+    if len(initials) < 2:
+        return False
+    return letters == initials or (len(letters) >= 6 and letters.startswith(initials))
 
 
 def bracketed(name: str) -> list[Part]:
-    """A company's name with another of its names in brackets after it: each part."""
+    """A company's name with another of its names in brackets after it: each part. Capitals alone
+    in brackets are a ticker ("Telkom Indonesia (TLKM)"), unless the name's initials open them."""
     m = _BRACKETED.fullmatch(name)
     if not m or _NOT_A_NAME.search(m.group(2)) or is_place(m.group(2)):
+        return []
+    if _TICKER_LIKE.match(m.group(2)) and not _initials_open(m.group(1), m.group(2)):
         return []
     said = f"{name}: a name and another in brackets"
     return [(m.group(1), said), (m.group(2), said)]
