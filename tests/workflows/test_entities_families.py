@@ -135,6 +135,12 @@ def test_an_apps_store_pages_join_its_developers_site_through_the_play_package()
     study = co("c", "Chegg Study - Homework Help", "https://play.google.com/store/apps/details?id=com.chegg")
     assert entities.resolve([co("s", "Chegg", "https://www.chegg.com/"), study]).groups == [[0, 1]]
     assert entities.resolve([co("s", "Cheggers", "https://www.chegg.com/"), study]).groups == [[0], [1]]
+    # an app titled by its initials, then the company's name after a dash
+    bank = co("b", "First Ardent Bank", "https://www.fabbank.com/")
+    app = co(
+        "a", "FAB – First Ardent Bank", "https://play.google.com/store/apps/details?id=com.fabbank.mobile"
+    )
+    assert entities.resolve([bank, app]).groups == [[0, 1]]
 
 
 def test_a_page_about_a_company_on_anothers_site_joins_the_site_its_name_spells() -> None:

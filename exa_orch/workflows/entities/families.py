@@ -215,9 +215,13 @@ def _app_of_site(app: Record, site: Record, profile: str) -> str | None:
     from exa_orch.workflows.entities.names import clean_name
 
     brand = clean_name(_app_brand(app.name or ""))
-    # the app named as the site's company is, or as one of its products ("Chegg Study", com.chegg)
+    # the app named as the site's company is, or as one of its products ("Chegg Study", com.chegg),
+    # its title's words after a dash the name too ("FIB – First Iraqi Bank", iq.fib.banking)
     named_for = (
-        names_agree(brand, site.clean) in _ONE_NAME or bool(site.core) and brand.startswith(site.core + " ")
+        names_agree(brand, site.clean) in _ONE_NAME
+        or bool(site.core)
+        and brand.startswith(site.core + " ")
+        or names_agree(app.clean, site.clean) in _ONE_NAME
     )
     if _play_domain(profile) == site.domain and named_for:
         return f"{app.name}'s Play package {profile.split('=', 1)[1]} is {site.domain} reversed"
