@@ -130,6 +130,20 @@ def test_a_person_called_by_the_second_of_two_given_names_joins_with_their_role(
     assert not joined(full, other)
 
 
+@pytest.mark.parametrize(
+    ("a", "b", "one"),
+    [
+        ("Stoyan Darvanov", "Stoyan Durvanov", True),  # a Bulgarian ъ written a and u
+        ("Ruslan Zhakhanov", "Ruslan Jakhanov", True),  # ж written zh and j
+        ("Irina Voloshkova", "Irina Voloshkov", False),  # a Slavic family name's two genders
+        ("Stoyan Darvanov", "Stoyan Dobrev", False),
+    ],
+)
+def test_a_family_name_romanized_two_ways_is_one_family_name(a: str, b: str, one: bool) -> None:
+    weight, reason = name_evidence(a, b)
+    assert ("differ by a typo" in reason and weight == 5.0) == one, reason
+
+
 def test_names_are_read_in_every_order_and_script_they_are_written_in() -> None:
     assert parse("Heung-min Son")[0].key == "heungmin son"
     assert {r.family for r in parse("Son Heung-min")} >= {"son", "heungmin"}

@@ -54,6 +54,7 @@ from exa_orch.workflows.entities.scripts import (
     chinese_spelled,
     hong_kong_key,
     onset,
+    spelled_alike,
     syllabic,
 )
 from exa_orch.workflows.entities.titles import (
@@ -210,7 +211,7 @@ def _family(x: PersonName, y: PersonName) -> tuple[float, str]:
     if (
         not (x.joined or y.joined)
         and min(len(x.family), len(y.family)) >= 4
-        and similar(x.family, y.family) >= 0.92
+        and (similar(x.family, y.family) >= 0.92 or spelled_alike(x.family, y.family))
     ):
         return 2.0, f"family names {x.family} / {y.family} differ by a typo"
     return -5.0, f"different family names ({x.family} / {y.family})"

@@ -441,3 +441,15 @@ def sounds_alike(read: str, latin: str) -> bool:
         if min(len(x), len(y)) >= 6 and Levenshtein.distance(x, y, score_cutoff=1) <= 1 and _near(x, y):
             return True
     return False
+
+
+def spelled_alike(a: str, b: str) -> bool:
+    """Two Latin spellings of one family name, romanized two ways (Parvanov / Purvanov, Bayramov /
+    Bairamov): they sound alike (`sounds_alike`, four consonants at least), and are not a Slavic
+    family name's two genders (Petrov / Petrova, Novák / Nováková: two people)."""
+    if a == b or not (a.isascii() and b.isascii()):
+        return False
+    for x, y in ((a, b), (b, a)):
+        if y in (x + "a", x + "ova", x + "ova"[1:]) or (x.endswith("y") and y == x[:-1] + "aya"):
+            return False
+    return sounds_alike(a, b)
