@@ -273,6 +273,22 @@ def test_a_name_naming_its_city_and_a_record_in_another_city_stay_apart() -> Non
     assert entities.resolve([article, tver]).groups == [[0, 1]], apart(article, tver)
 
 
+def test_a_page_whose_name_written_together_is_the_others_site_is_its_full_name() -> None:
+    """ "Bodega Vista Ruvalca" on a review site beside "Vista Ruvalca" of bodegavistaruvalca.com:
+    the winery's full name, its site spells it; in another country, two."""
+    own = co(
+        "a", "Vista Ruvalca", "https://www.bodegavistaruvalca.com/", "Mendoza, Argentina", industry="Wine"
+    )
+    review = co("b", "Bodega Vista Ruvalca", "https://www.vinosreview.com/bodegas/vista-ruvalca",
+                "Mendoza, Argentina", industry="Wine")  # fmt: skip
+    res = entities.resolve([own, review])
+    assert res.groups == [[0, 1]], apart(own, review)
+    assert "is bodegavistaruvalca.com's name written together" in res.reasons[0][0]["reason"]
+    abroad = co("c", "Bodega Vista Ruvalca", "https://www.vinosreview.com/bodegas/vista-ruvalca",
+                "Valparaíso, Chile", industry="Wine")  # fmt: skip
+    assert entities.resolve([own, abroad]).groups == [[0], [1]]
+
+
 def test_a_profile_whose_name_adds_a_place_the_site_does_not_say_stays_apart() -> None:
     """ "Harbor CU Maryland" on LinkedIn beside the "Harbor CU" of a site that says it serves North
     Carolina: another region's credit union of the name, though one country and one trade; beside a

@@ -670,7 +670,24 @@ def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
             ev.for_.append((JOIN, f"sites of one family {a.domain} / {b.domain} ({agree})"))
     elif a.core and a.core == b.core:
         _same_name_elsewhere(a, b, ev)
+    else:
+        _name_spells_site(a, b, ev)
     _weaker_ties(a, b, ev)
+
+
+def _name_spells_site(a: Record, b: Record, ev: Evidence) -> None:
+    """A page whose name, written together, is the other's own site's label, the other's name a
+    part of it ("Tequila Siete Leguas" on a review site beside "Siete Leguas" of
+    tequilasieteleguas.com.mx; "EDF Energy" beside "EDF" of edfenergy.com), both of one known
+    country and no two trades: the site's full name."""
+    for x, y in ((a, b), (b, a)):
+        label = y.site.label.replace("-", "") if y.site and not y.site.path else ""
+        spelled = x.clean.replace(" ", "")
+        if len(label) < 6 or spelled != label or not set(y.core.split()) < set(x.core.split()):
+            continue
+        if known(a.country) and a.country == b.country and not families.two_trades(a, b):
+            ev.for_.append((JOIN, f"{x.name} is {y.domain}'s name written together, {y.name} a part of it"))
+            return
 
 
 def _weaker_ties(a: Record, b: Record, ev: Evidence) -> None:

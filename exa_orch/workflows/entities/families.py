@@ -338,10 +338,14 @@ def plural_agree(a: str, b: str) -> str | None:
 
 
 def blocking_keys(r: Record) -> set[str]:
-    """Candidate keys for clustering: the label's stem; an app's brand and its Play package's domain."""
+    """Candidate keys for clustering: the label's stem; a name of two words or more written
+    together, as a site's label may spell it (evidence._name_spells_site); an app's brand and its
+    Play package's domain."""
     from exa_orch.workflows.entities.names import clean_name
 
     own = {f"l:{stem(r.site.label)}"} if r.domain and r.site else set()
+    if " " in r.clean and len(spelled := r.clean.replace(" ", "")) >= 6:
+        own.add(f"l:{stem(spelled)}")
     bare = _brand_words(r.core)  # "uber technologies" -> "uber": the name an app or a brand page goes by
     if bare:
         own.add(f"n:{' '.join(bare)}")
