@@ -289,6 +289,20 @@ def test_a_page_whose_name_written_together_is_the_others_site_is_its_full_name(
     assert entities.resolve([own, abroad]).groups == [[0], [1]]
 
 
+def test_a_brand_page_whose_name_adds_the_trade_both_state_joins_the_brands_site() -> None:
+    """ "Cerro Azulejo Mezcal" on its owner's brand page whose path names cerroazulejo.com: the
+    brand and its product, both in mezcal; a word of another trade added, apart."""
+    own = co("a", "Cerro Azulejo", "https://www.cerroazulejo.com/", "Oaxaca, Mexico", industry="Mezcal")
+    page = co("b", "Cerro Azulejo Mezcal", "https://www.spiritsholding.com/en/brands/cerro-azulejo",
+              "Oaxaca, Mexico", industry="Mezcal")  # fmt: skip
+    res = entities.resolve([own, page])
+    assert res.groups == [[0, 1]], apart(own, page)
+    assert "one name adds its trade, 'mezcal'" in res.reasons[0][0]["reason"]
+    hotel = co("c", "Cerro Azulejo Hotel", "https://www.spiritsholding.com/en/brands/cerro-azulejo",
+               "Oaxaca, Mexico", industry="Hotel")  # fmt: skip
+    assert entities.resolve([own, hotel]).groups == [[0], [1]]
+
+
 def test_a_profile_whose_name_adds_a_place_the_site_does_not_say_stays_apart() -> None:
     """ "Harbor CU Maryland" on LinkedIn beside the "Harbor CU" of a site that says it serves North
     Carolina: another region's credit union of the name, though one country and one trade; beside a

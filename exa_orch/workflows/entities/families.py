@@ -339,13 +339,18 @@ def plural_agree(a: str, b: str) -> str | None:
 
 def blocking_keys(r: Record) -> set[str]:
     """Candidate keys for clustering: the label's stem; a name of two words or more written
-    together, as a site's label may spell it (evidence._name_spells_site); an app's brand and its
-    Play package's domain."""
+    together, as a site's label may spell it (evidence._name_spells_site), and the last segment of
+    a page's path, as it may name a site (evidence._path_names_site); an app's brand and its Play
+    package's domain."""
     from exa_orch.workflows.entities.names import clean_name
 
     own = {f"l:{stem(r.site.label)}"} if r.domain and r.site else set()
     if " " in r.clean and len(spelled := r.clean.replace(" ", "")) >= 6:
         own.add(f"l:{stem(spelled)}")
+    # a page its path's last segment names (pernod-ricard.com/our-brands/del-maguey: delmaguey.com)
+    last = r.site.path.rstrip("/").rsplit("/", 1)[-1].replace("-", "") if r.site and r.site.path else ""
+    if 4 <= len(last) <= 30 and last.isalpha():
+        own.add(f"l:{last}")
     bare = _brand_words(r.core)  # "uber technologies" -> "uber": the name an app or a brand page goes by
     if bare:
         own.add(f"n:{' '.join(bare)}")
