@@ -273,34 +273,33 @@ def test_a_name_naming_its_city_and_a_record_in_another_city_stay_apart() -> Non
     assert entities.resolve([article, tver]).groups == [[0, 1]], apart(article, tver)
 
 
-def test_a_page_whose_name_written_together_is_the_others_site_is_its_full_name() -> None:
-    """ "Bodega Vista Ruvalca" on a review site beside "Vista Ruvalca" of bodegavistaruvalca.com:
-    the winery's full name, its site spells it; in another country, two."""
-    own = co(
-        "a", "Vista Ruvalca", "https://www.bodegavistaruvalca.com/", "Mendoza, Argentina", industry="Wine"
-    )
-    review = co("b", "Bodega Vista Ruvalca", "https://www.vinosreview.com/bodegas/vista-ruvalca",
-                "Mendoza, Argentina", industry="Wine")  # fmt: skip
-    res = entities.resolve([own, review])
-    assert res.groups == [[0, 1]], apart(own, review)
-    assert "is bodegavistaruvalca.com's name written together" in res.reasons[0][0]["reason"]
-    abroad = co("c", "Bodega Vista Ruvalca", "https://www.vinosreview.com/bodegas/vista-ruvalca",
-                "Valparaíso, Chile", industry="Wine")  # fmt: skip
-    assert entities.resolve([own, abroad]).groups == [[0], [1]]
-
-
-def test_a_brand_page_whose_name_adds_the_trade_both_state_joins_the_brands_site() -> None:
-    """ "Cerro Azulejo Mezcal" on its owner's brand page whose path names cerroazulejo.com: the
-    brand and its product, both in mezcal; a word of another trade added, apart."""
-    own = co("a", "Cerro Azulejo", "https://www.cerroazulejo.com/", "Oaxaca, Mexico", industry="Mezcal")
-    page = co("b", "Cerro Azulejo Mezcal", "https://www.spiritsholding.com/en/brands/cerro-azulejo",
-              "Oaxaca, Mexico", industry="Mezcal")  # fmt: skip
-    res = entities.resolve([own, page])
-    assert res.groups == [[0, 1]], apart(own, page)
-    assert "one name adds its trade, 'mezcal'" in res.reasons[0][0]["reason"]
-    hotel = co("c", "Cerro Azulejo Hotel", "https://www.spiritsholding.com/en/brands/cerro-azulejo",
-               "Oaxaca, Mexico", industry="Hotel")  # fmt: skip
-    assert entities.resolve([own, hotel]).groups == [[0], [1]]
+@pytest.mark.parametrize(
+    ("own", "page", "said", "other"),
+    [
+        # a review page whose name written together is the winery's site; in another country, two
+        (("Vista Ruvalca", "https://www.bodegavistaruvalca.com/", "Mendoza, Argentina", "Wine"),
+         ("Bodega Vista Ruvalca", "https://www.vinosreview.com/bodegas/vista-ruvalca", "Mendoza, Argentina", "Wine"),
+         "is bodegavistaruvalca.com's name written together",
+         ("Bodega Vista Ruvalca", "https://www.vinosreview.com/bodegas/vista-ruvalca", "Valparaíso, Chile", "Wine")),
+        # a brand's page on its owner's site, its path naming the brand's site, its name adding the
+        # trade both state; a word of another trade added, two
+        (("Cerro Azulejo", "https://www.cerroazulejo.com/", "Oaxaca, Mexico", "Mezcal"),
+         ("Cerro Azulejo Mezcal", "https://www.spiritsholding.com/en/brands/cerro-azulejo", "Oaxaca, Mexico", "Mezcal"),
+         "one name adds its trade, 'mezcal'",
+         ("Cerro Azulejo Hotel", "https://www.spiritsholding.com/en/brands/cerro-azulejo", "Oaxaca, Mexico", "Hotel")),
+    ],
+)  # fmt: skip
+def test_a_page_under_the_full_name_a_site_spells_or_names_joins_the_site(
+    own: tuple[str, str, str, str],
+    page: tuple[str, str, str, str],
+    said: str,
+    other: tuple[str, str, str, str],
+) -> None:
+    site = co("a", *own[:3], industry=own[3])
+    res = entities.resolve([site, co("b", *page[:3], industry=page[3])])
+    assert res.groups == [[0, 1]], res.apart
+    assert said in res.reasons[0][0]["reason"]
+    assert entities.resolve([site, co("c", *other[:3], industry=other[3])]).groups == [[0], [1]]
 
 
 def test_a_profile_whose_name_adds_a_place_the_site_does_not_say_stays_apart() -> None:
