@@ -361,9 +361,11 @@ _ITALIAN = (
 _GERMAN = ((re.compile(r"sch"), "sh"), (re.compile(r"t?z"), "ts"), (re.compile(r"w"), "v"))
 
 
-def heard_spellings(word: str) -> set[str]:
+@lru_cache(maxsize=65536)
+def heard_spellings(word: str) -> frozenset[str]:
     """A Latin word heard (`heard`) as English, Italian and German say its spelling, with its r
-    after a vowel sounded or not, and a j as a y (the Nordic and Dutch sound: Jansen, ヤンセン)."""
+    after a vowel sounded or not, and a j as a y (the Nordic and Dutch sound: Jansen, ヤンセン).
+    Cached: a name is asked again of every katakana name it meets."""
     w = word.lower()
     out = {heard(w.replace("j", "y"))}
     for rules in ((), _ITALIAN, _GERMAN):
@@ -371,4 +373,4 @@ def heard_spellings(word: str) -> set[str]:
         for pattern, sound in rules:
             said = pattern.sub(sound, said)
         out |= {heard(said), heard(said, rhotic=True)}
-    return out
+    return frozenset(out)
