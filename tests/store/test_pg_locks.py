@@ -149,13 +149,14 @@ async def test_servers_creating_claiming_and_cancelling_at_once_lose_no_write(ur
 # session waits for it inside the transaction, holding the row's lock, and PostgreSQL's
 # idle_in_transaction_session_timeout never fires (it covers waits between whole statements).
 _STOPS_MID_PIPELINE = """
-import os, signal, sys
+import os, select, signal, sys
 from exa_orch.store.postgres import _connect
 conn = _connect(sys.argv[1], "exa-orch writer")
 with conn.pipeline(), conn.cursor() as cur:
     cur.execute(b"BEGIN")
     cur.execute(b"UPDATE stall SET x = 2")
-    conn.pgconn.flush()
+    while conn.pgconn.flush():  # a pipeline's socket is non-blocking: send every byte before stopping
+        select.select([], [conn.pgconn.socket], [])
     os.kill(os.getpid(), signal.SIGSTOP)
 """
 
@@ -175,9 +176,11 @@ def test_a_writer_stopped_mid_pipeline_has_its_session_ended_and_its_row_locks_f
         try:
 
             def stalled_pid() -> int | None:
+                # its UPDATE run (the table's lock held), its session waiting for the next message
                 row = probe.execute(
-                    b"SELECT pid FROM pg_stat_activity WHERE application_name = 'exa-orch writer'"
-                    b" AND xact_start IS NOT NULL AND wait_event = 'ClientRead'"
+                    b"SELECT a.pid FROM pg_stat_activity a JOIN pg_locks l ON l.pid = a.pid"
+                    b" WHERE a.application_name = 'exa-orch writer' AND a.wait_event = 'ClientRead'"
+                    b" AND l.relation = 'stall'::regclass AND l.mode = 'RowExclusiveLock' AND l.granted"
                 ).fetchone()
                 return None if row is None else int(row[0])
 
