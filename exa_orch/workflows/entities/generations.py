@@ -91,8 +91,16 @@ def relative_named(x: Record, y: Record) -> str | None:
     return None
 
 
-# "son of Nestor Plasencia Sr.", "son of Sir Alfred Chester Beatty": a parent a page names
-_PARENT = re.compile(r"\b(?:son|daughter)\s+of\s+((?:\w+\s+){0,5}\w+)")
+# A relative named in a person's text ("Neto do fundador Rui Nabeiro", "Sohn von Hans Peter Stihl",
+# "son of the late Rui Nabeiro"): the kin word, its "of", and a name within the next words; read by
+# person_evidence's `_relative` and by `parent_named`.
+# Sources: the lead sentences of en/pt/es/de/fr/it Wikipedia biographies and business press.
+KIN = re.compile(
+    r"\b(?:son|daughter|grandson|granddaughter|nephew|niece|father|mother|brother|sister|widow|heir|"
+    r"filho|filha|neto|neta|sobrinho|sobrinha|hijo|hija|nieto|nieta|sobrino|sobrina|"
+    r"sohn|tochter|enkel|enkelin|neffe|nichte|fils|fille|neveu|figlio|figlia|nipote)\s+"
+    r"(?:of|do|da|de|del|della|di|von|vom|des|du|van)\s+((?:\S+\s+){1,5}\S+)"
+)
 _BEFORE_A_NAME = frozenset("the late sir dame lord lady dr".split())
 
 
@@ -107,7 +115,9 @@ def parent_named(x: Record, y: Record) -> str | None:
     told = set(y.said.split())
     if not theirs or JUNIOR & (set(theirs) | told):
         return None
-    for m in _PARENT.finditer(x.said):
+    for m in KIN.finditer(x.said):  # "son of Nestor Plasencia Sr.", "son of Sir Alfred Chester Beatty"
+        if m.group(0).split()[:2] not in (["son", "of"], ["daughter", "of"]):
+            continue
         said = m.group(1).split()
         while said and said[0] in _BEFORE_A_NAME:
             said.pop(0)

@@ -19,7 +19,7 @@ import unicodedata
 
 from exa_orch.workflows.entities.asides import CAPITAL
 from exa_orch.workflows.entities.countries import is_place
-from exa_orch.workflows.entities.names import is_latin
+from exa_orch.workflows.entities.names import acronym, is_latin, words
 
 Part = tuple[str, str]  # (a name, why it is one)
 
@@ -48,18 +48,15 @@ def _in_latin_letters(token: str) -> bool:
 _BRACKETED = re.compile(r"(.+?)\s*[(（]\s*([^()（）]+?)\s*[)）]")
 _NOT_A_NAME = re.compile(r"[\d]|^[a-z]")  # a year, "(company)"
 _TICKER_LIKE = re.compile(r"^[A-Z.&-]{2,8}$")
-_SMALL_WORDS = frozenset("and of the for de del des du la le y e et und".split())
 
 
 def _initials_open(name: str, short: str) -> bool:
-    """Whether `short` is an acronym of `name`, not a ticker: the initials of its words, two or
-    more ("Health and Happiness (H&H)"), or opening six capitals or more, longer than a ticker
-    ("Egyptian Intl Pharmaceuticals (EIPICO)"; "Qatar Shipping (QSHP)" is a ticker)."""
-    initials = "".join(w[0] for w in re.findall(r"[^\W\d_]+", name) if w.lower() not in _SMALL_WORDS).upper()
+    """Whether `short` is an acronym of `name` (names.acronym), not a ticker: the initials of its
+    words, two or more ("Health and Happiness (H&H)"), or opening six capitals or more, longer than
+    a ticker ("Egyptian Intl Pharmaceuticals (EIPICO)"; "Qatar Shipping (QSHP)" is a ticker)."""
+    initials = acronym(" ".join(words(name))).upper()
     letters = re.sub(r"[^A-Z]", "", short)
-    if len(initials) < 2:
-        return False
-    return letters == initials or (len(letters) >= 6 and letters.startswith(initials))
+    return bool(initials) and (letters == initials or (len(letters) >= 6 and letters.startswith(initials)))
 
 
 def bracketed(name: str) -> list[Part]:

@@ -37,7 +37,6 @@ the objection is lifted.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -48,6 +47,7 @@ from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concurrent, employers_agree
 from exa_orch.workflows.entities.generations import (
     JUNIOR,
+    KIN,
     father_and_son,
     one_junior,
     parent_named,
@@ -361,15 +361,6 @@ def _generations(a: Record, b: Record, ev: Said) -> None:
         ev.against.append(why)
 
 
-# A relative named in a person's text ("Neto do fundador Rui Nabeiro", "Sohn von Hans Peter Stihl",
-# "son of the late Rui Nabeiro"): the kin word, its "of", and a name within the next words.
-# Sources: the lead sentences of en/pt/es/de/fr/it Wikipedia biographies and business press.
-_KIN = re.compile(
-    r"\b(?:son|daughter|grandson|granddaughter|nephew|niece|father|mother|brother|sister|widow|heir|"
-    r"filho|filha|neto|neta|sobrinho|sobrinha|hijo|hija|nieto|nieta|sobrino|sobrina|"
-    r"sohn|tochter|enkel|enkelin|neffe|nichte|fils|fille|neveu|figlio|figlia|nipote)\s+"
-    r"(?:of|do|da|de|del|della|di|von|vom|des|du|van)\s+((?:\S+\s+){1,5}\S+)"
-)
 _ARTICLES = frozenset("the late o a os as el la los las il lo der dem den le les".split())
 _CHILDREN = frozenset(
     "children child son sons daughter kinder kind sohn sohne tochter filhos filho hijos hijo enfants fils figli figlio".split()
@@ -398,7 +389,7 @@ def _relative(x: Record, y: Record, ev: Said) -> bool:
     name where it holds a word x's name lacks ("son of Francesco Gaetano Caltagirone" on Francesco
     Caltagirone's page: a name x's own does not write in full is another's)."""
     theirs, named = set(y.said.split()), words(y.name or "")
-    for m in _KIN.finditer(x.said):
+    for m in KIN.finditer(x.said):
         said = m.group(1).split()
         for start in (0, 1, 2):  # "do fundador Rui Nabeiro": what the relative is, then the name
             described = [w for w in said[:start] if w not in _ARTICLES]

@@ -450,6 +450,6 @@ def spelled_alike(a: str, b: str) -> bool:
     if a == b or not (a.isascii() and b.isascii()):
         return False
     for x, y in ((a, b), (b, a)):
-        if y in (x + "a", x + "ova", x + "ova"[1:]) or (x.endswith("y") and y == x[:-1] + "aya"):
+        if y in (x + "a", x + "ova", x + "va") or (x.endswith("y") and y == x[:-1] + "aya"):
             return False
     return sounds_alike(a, b)
