@@ -109,7 +109,8 @@ def test_one_name_on_two_sites_joins_where_one_country_and_one_industry_both_say
     quote = co(
         "b", "TORVALEN COTE D'IVOIRE", "https://www.brvmquotes.com/marches/cotation_TRVC.ci", where, bank
     )
-    assert said(own, quote) == "the same name, both based in ivory coast and in commercial bank"
+    # the quote page is the exchange's (sites.page_site), about the company its name is
+    assert said(own, quote).endswith("(equal names), and both based in ivory coast and in commercial bank")
     assert joined(own, quote)
     abroad = co("c", "Torvalen Côte d'Ivoire", "https://www.brvmquotes.com/marches/cotation_TRVC.ci",
                 "Dakar, Senegal", bank)  # fmt: skip
@@ -853,6 +854,16 @@ def test_a_father_and_a_son_of_one_name_stay_two() -> None:
         ("https://www.koreaherald.com/view.php?ud=20241101050412", "SK Innovation", True),
         ("https://www.skinnovation.com/view.php?ud=20241101050412", "SK Innovation", False),  # its own site
         ("https://www.koreaherald.com/view.php?lang=en", "SK Innovation", False),
+        # a slug of three words, one not the name's ("markets/orvalla-sugar-output"), and a blog's post
+        ("https://www.dailyledger.co.ug/business/markets/orvalla-sugar-output", "Orvalla Sugar Ltd", True),
+        ("https://www.dailyledger.co.ug/directory/orvalla-sugar-works", "Orvalla Sugar Works", False),
+        ("https://steelwire-news.dz/?p=52475", "Orvalla Steel", True),
+        ("https://steelwire-news.dz/?page=about", "Orvalla Steel", False),
+        (
+            "https://www.portnews.kr/news/main_newsView.jsp?pNum=1250",
+            "Orvalla Line",
+            False,
+        ),  # a script's name
     ],
 )
 def test_an_article_on_a_publishers_site_is_a_news_hosts_page(url: str, name: str, publisher: bool) -> None:

@@ -223,7 +223,7 @@ _TRACKING = frozenset({"fbclid", "gclid", "ref", "source", "src", "mc_cid", "mc_
 # ("wiki/Wendy's_Supa_Sundaes": cut there, it read as the article on Wendy's)
 _PATH = r"(?:[^\s\"'<>(),;]|,(?=[^\s\"'<>])|'(?=\w)|\([^\s\"'<>()]*\))+"
 URL_IN_TEXT = re.compile(rf"https?://{_PATH}|(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{{2,}}/{_PATH}", re.I)
-# An article's path: a date ("/2023/05/15/", "20240614"), a last segment of four words or more
+# An article's path: a date ("/2023/05/15/", "20240614"), a last segment of three words or more
 # ("hydrogene-vert-le-nantais-lhyfe-inaugure-...") or ending in a long number ("...-42071234").
 _DATED = re.compile(r"/(?:19|20)\d\d/(?:0?[1-9]|1[0-2])/|(?:19|20)\d\d(?:0[1-9]|1[0-2])[0-3]\d")
 _WORD = re.compile(r"[a-z]+")
@@ -267,6 +267,7 @@ def page_site(url: str, name: str | None) -> Site | None:
             or _LISTING.search(found.path)
             or _LISTING_QUERY.search(found.query)
             or _numbered(found)
+            or _POST.search(found.query)
         )
     ):
         return found
@@ -278,18 +279,23 @@ def page_site(url: str, name: str | None) -> Site | None:
 
 
 def _article(path: str, name: str) -> bool:
-    """`path` is an article's: dated or numbered, or a slug of four words or more that is not
-    `name`'s own (a page named for it on another's site: "businesses/a-s-watson-group")."""
+    """`path` is an article's: dated or numbered, or a slug of three words or more that is not
+    `name`'s own ("markets/kakira-sugar-output"; a page named for it on another's site is not:
+    "businesses/a-s-watson-group"), a script's file name not counted ("main_newsview.jsp")."""
     last = path.rpartition("/")[2]
-    words = _WORD.findall(re.sub(r"\.s?html?$", "", last))
+    words = _WORD.findall(re.sub(r"\.(?:s?html?|php|aspx?|jsp|cfm)$", "", last))
     if _DATED.search(path) or (re.search(r"\d{5,}", last) and path.count("/") >= 2):
         return True
-    return len(words) >= 4 and not set(words) <= set(_WORD.findall(fold(name).lower()))
+    return len(words) >= 3 and not set(words) <= set(_WORD.findall(fold(name).lower()))
 
 
 # A news site's article script, its article named by a number in the query
 # ("koreaherald.com/view.php?ud=20241101050412", "globes.co.il/news/article.aspx?did=1001400000")
 _ARTICLE_SCRIPT = re.compile(r"/(?:view|article|articleview|news|read|story)\.(?:php|aspx?|html?|jsp)$")
+
+
+# A blog's post, its number the query's "p" ("algerie-eco.com/?p=52475": WordPress's plain links)
+_POST = re.compile(r"(?:^|&)p=\d+(?:&|$)")
 
 
 def _numbered(found: Site) -> bool:
