@@ -859,11 +859,9 @@ def test_a_father_and_a_son_of_one_name_stay_two() -> None:
         ("https://www.dailyledger.co.ug/directory/orvalla-sugar-works", "Orvalla Sugar Works", False),
         ("https://steelwire-news.dz/?p=52475", "Orvalla Steel", True),
         ("https://steelwire-news.dz/?page=about", "Orvalla Steel", False),
-        (
-            "https://www.portnews.kr/news/main_newsView.jsp?pNum=1250",
-            "Orvalla Line",
-            False,
-        ),  # a script's name
+        ("https://www.portnews.kr/news/main_newsView.jsp?pNum=1250", "Orvalla Line", False),  # a script
+        # a label sharing only the name's first letters is another's site ("khorgoltextile", Khorgol Noos)
+        ("https://khorgoltextile.mn/en/news/central-asia-visit", "Khorgol Noos cashmere factory", True),
     ],
 )
 def test_an_article_on_a_publishers_site_is_a_news_hosts_page(url: str, name: str, publisher: bool) -> None:
@@ -937,3 +935,17 @@ def test_an_arabic_name_s_generations_in_another_order_are_another_person() -> N
     consonants in another order: the person's own name opens both or they differ."""
     assert name_evidence("سامي عبدالله رشيد", "Sami Abdullah Rashid")[0] > 0
     assert name_evidence("عبدالله سامي رشيد", "Sami Abdullah Rashid")[0] < 0
+
+
+def test_a_news_page_on_an_associations_site_is_the_factorys_it_names() -> None:
+    """A factory's visit reported on its trade association's site ("khorgoltextile.mn/en/news/...")
+    under the factory's name is the association's news about the factory: it joins the factory's
+    own site, and the association's front page stays apart, though the association's name in
+    Cyrillic begins with the factory's."""
+    where, trade = "Ulaanbaatar, Mongolia", "Cashmere"
+    front = co("a", "Хорголын Ноос Ноолуурын Холбоо", "https://khorgoltextile.mn/mn/", where, trade)
+    url = "https://khorgoltextile.mn/en/news/central-asia-visit"
+    english = co("b", "Khorgol Wool and Cashmere Association", "https://khorgoltextile.mn/en/", where, trade)
+    news = co("c", "Khorgol Noos cashmere factory", url, where, trade)
+    own = co("d", "Хоргол Ноос ХК", "https://www.khorgolnoos.mn/", where, trade)
+    assert entities.resolve([front, english, news, own]).groups == [[0, 1], [2, 3]]

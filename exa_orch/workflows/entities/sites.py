@@ -256,7 +256,9 @@ def page_site(url: str, name: str | None) -> Site | None:
     the page's name does not share is a publisher's ("lesechos.fr/industrie-services/...-lhyfe-
     inaugure-...-2090000" under "Lhyfe"), as a news publisher's page of hosts.HOSTS is: on a shared
     host, no profile, never the site of the company it reports on. A page on a site of the name
-    (bestbuy.com/2024/..., ayala.com/news/ayala-land-...) stays that site's."""
+    (bestbuy.com/2024/..., ayala.com/news/ayala-land-...: the label in the name or the name in the
+    label) stays that site's; a label sharing only the name's first letters is another's site (a
+    trade association's, mongoltextile.mn, reporting on "Mongol Noos")."""
     found = site(url)
     if (
         found is None
@@ -273,7 +275,7 @@ def page_site(url: str, name: str | None) -> Site | None:
         return found
     own = re.sub(r"[^a-z0-9]", "", fold(name).lower())
     label = found.label.replace("-", "")
-    if not own or label in own or own in label or own[:4] == label[:4]:
+    if not own or label in own or own in label:
         return found
     return replace(found, platform=True, profile=None)
 
