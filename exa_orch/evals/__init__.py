@@ -50,7 +50,7 @@ missed, without names, though a few names in other scripts showed in those count
 `blind79.json` to `blind84.json`, written blind at 5b6eade and measured there and at bb9dd00 (of
 blind79, blind82 and blind84 only their false merges read), and `blind175.json` to `blind180.json`,
 written blind on 2026-12-06 (blind176, blind178 and blind180 to be hard) and measured at 1c301bd
-and NEWCOMMIT (only the false merges those measurements printed read). In issue 37's thirtieth session a
+and 9a0b38c (only the false merges those measurements printed read). In issue 37's thirtieth session a
 printout of every world's misses showed a few missed pairs of 32 held-out worlds by accident (up to
 nine a world, each world's description says how many); that session kept only rules and words the
 tuning worlds show too.
