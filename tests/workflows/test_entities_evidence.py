@@ -222,6 +222,18 @@ def test_one_name_written_with_two_languages_joining_words_is_one_name() -> None
     assert names_agree("banco de chile", "banco chile") == JOINING_WORD
 
 
+@pytest.mark.parametrize(
+    ("short", "long_"),
+    [("velkor pe", "velkor private equity"), ("brasko ih", "brasko investments holdings")],
+)
+def test_a_name_writing_its_last_words_as_two_initials_is_an_abbreviation(short: str, long_: str) -> None:
+    from exa_orch.workflows.entities.names import names_agree
+
+    # "IMM PE" / "IMM Private Equity", "ZCCM-IH" / "ZCCM Investments Holdings"
+    assert names_agree(short, long_) == "abbreviation"
+    assert names_agree("velkor pe", "velkor energy") is None  # initials of no words it writes
+
+
 def test_a_listing_named_by_its_isin_and_an_umlaut_written_out_are_the_company() -> None:
     """An exchange's page for a listed company (an ISIN in its query) is about that company, never
     the exchange's; a ticker's name writes Zürich as "Zuerich"."""

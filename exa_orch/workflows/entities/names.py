@@ -309,9 +309,10 @@ def _initials(kept: list[str], *, whole: bool = False) -> set[str]:
 
 
 def _abbreviated_part(x: list[str], y: list[str]) -> bool:
-    """`y` writes two or more of `x`'s words as their initials, one word of three letters at least
-    (two beside two words alike: "ca brie picardie" / "credit agricole brie picardie"), the words
-    around them alike ("lebedinskiy gok" / "lebedinskiy gorno obogatitelnyy kombinat")."""
+    """`y` writes two or more of `x`'s words as their initials, one word of two letters at least
+    ("imm pe" / "imm private equity", "zccm ih" / "zccm investments holdings", "ca brie picardie" /
+    "credit agricole brie picardie"), the words around them alike ("lebedinskiy gok" /
+    "lebedinskiy gorno obogatitelnyy kombinat")."""
     head = next((i for i, (p, q) in enumerate(zip(x, y, strict=False)) if p != q), min(len(x), len(y)))
     tail = next(
         (i for i, (p, q) in enumerate(zip(x[head:][::-1], y[head:][::-1], strict=False)) if p != q), 0
@@ -320,7 +321,7 @@ def _abbreviated_part(x: list[str], y: list[str]) -> bool:
     return (
         bool(head or tail)
         and len(short) == 1
-        and len(short[0]) >= (2 if len(x) - len(part) >= 2 else 3)
+        and len(short[0]) >= 2
         and len(part) >= 2
         and short[0] in _initials([w for w in part if w not in STOP_WORDS], whole=True)
     )
