@@ -135,6 +135,7 @@ def test_a_person_called_by_the_second_of_two_given_names_joins_with_their_role(
     [
         ("Stoyan Darvanov", "Stoyan Durvanov", True),  # a Bulgarian ъ written a and u
         ("Ruslan Zhakhanov", "Ruslan Jakhanov", True),  # ж written zh and j
+        ("Ruslan Dzhakupbekov", "Ruslan Jakupbekov", True),  # дж written dzh and j
         ("Irina Voloshkova", "Irina Voloshkov", False),  # a Slavic family name's two genders
         ("Stoyan Darvanov", "Stoyan Dobrev", False),
     ],

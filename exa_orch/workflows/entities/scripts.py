@@ -354,7 +354,7 @@ def skeleton(word: str) -> str:
 # then the letters those scripts cannot tell apart: l and r (Japanese, Korean), b and v, p and f
 # (Korean writes f as p), voiced and plain stops (Korean g/k, d/t, b/p), j, z, ch (ㅈ, ズ, ज़).
 _SOUNDS = (
-    ("tion", "shon"), ("tch", "j"), ("dg", "j"), ("sch", "s"), ("ch", "j"), ("sh", "s"), ("zh", "j"), ("ph", "p"), ("th", "t"),
+    ("tion", "shon"), ("dzh", "j"), ("tch", "j"), ("dg", "j"), ("sch", "s"), ("ch", "j"), ("sh", "s"), ("zh", "j"), ("ph", "p"), ("th", "t"),
     ("dh", "d"), ("kh", "k"), ("gh", "g"), ("bh", "b"), ("ck", "k"), ("qu", "k"), ("x", "ks"),
 )  # fmt: skip
 _MERGE = str.maketrans("lvfbdgqzc", "rbpptkkjk")
@@ -363,9 +363,9 @@ _MERGE = str.maketrans("lvfbdgqzc", "rbpptkkjk")
 @lru_cache(maxsize=65536)
 def sound_key(folded: str, *, read: bool = False) -> str:
     """A folded name's consonants as a name is heard in any script (`_SOUNDS`): vowels and the
-    glides h, w, y dropped, "c" before e, i, y read as s, a nasal before a consonant as n, a
-    letter written twice once ("astellas" and "asuterasu" -> "strs", "sovcomflot" and
-    "sovkomflot" -> "sbknprt"). `read`: the name was read out of another script, where a bare
+    glides h, w, y dropped, "c" before e, i, y read as s, "dzh" (Cyrillic дж) as j, a nasal before
+    a consonant as n, a letter written twice once ("astellas" and "asuterasu" -> "strs",
+    "sovcomflot" and "sovkomflot" -> "sbknprt"). `read`: the name was read out of another script, where a bare
     "c" is anyascii's च, "ch" ("cilij" / "chillies"). Two names in one script are never compared
     by it: it is for a name read out of another script against one in Latin letters."""
     w = re.sub(r"[^a-z]", "", folded.lower())
