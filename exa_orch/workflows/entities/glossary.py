@@ -52,7 +52,7 @@ from exa_orch.workflows.entities.japanese import (
 )
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.read_names import reading_agrees
-from exa_orch.workflows.entities.script_forms import CJK_FORMS
+from exa_orch.workflows.entities.script_forms import CJK_FORMS, without_cjk_forms
 from exa_orch.workflows.entities.scripts import latin_sound_keys, mandarin_syllables, sound_key
 from exa_orch.workflows.entities.terms import (
     FILLER,
@@ -303,6 +303,20 @@ def without_province(written: str) -> str:
         if len(written) - k >= 2 and is_place(fold(written[:k]).replace(" ", "")):
             return written[k:]
     return ""
+
+
+def province_added(a: str, b: str) -> str | None:
+    """Two names in Chinese characters, one the other's after a province or a city (安徽古井贡酒 /
+    古井贡酒, 北京顺鑫农业 / 顺鑫农业: a listing's short name leaves it out), legal forms aside."""
+    a, b = (without_cjk_forms(n).replace(" ", "") for n in (a, b))
+    if a == b or not (HANZI.fullmatch(a) and HANZI.fullmatch(b)):
+        return None
+    short, long_ = sorted((a, b), key=len)
+    bare = without_province(long_)
+    return f"one name adds only its province or city, {long_[: -len(bare)]}" if bare == short else None
+
+
+HANZI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")  # a name in Chinese characters
 
 
 def place_word(word: str) -> bool:

@@ -35,8 +35,8 @@ from urllib.parse import unquote
 from exa_orch.workflows.entities.countries import country_named, is_place, known, stated_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, plural_agree, stem
 from exa_orch.workflows.entities.given_match import forms
+from exa_orch.workflows.entities.glossary import HANZI, place_word, province_added, segments
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
-from exa_orch.workflows.entities.glossary import place_word, segments, without_province
 from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quoted, ticker_named
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
@@ -81,18 +81,9 @@ def profile_slug(page: Record) -> str:
 
 def _names(page: Record, own: Record) -> str | None:
     """How the page's name (or what it says it is of) agrees with the site's, or None."""
-    return _written_alike(page, own) or _site_named(page, own) or _province_added(page, own)
-
-
-def _province_added(page: Record, own: Record) -> str | None:
-    """Two names in Chinese characters, one the other's after a province or a city (安徽古井贡酒 /
-    古井贡酒, 北京顺鑫农业 / 顺鑫农业: a listing's short name leaves it out), legal forms aside."""
-    a, b = (without_cjk_forms(r.name or "").replace(" ", "") for r in (page, own))
-    if a == b or not (_UNSPACED[0].fullmatch(a) and _UNSPACED[0].fullmatch(b)):
-        return None
-    short, long_ = sorted((a, b), key=len)
-    bare = without_province(long_)
-    return f"one name adds only its province or city, {long_[: -len(bare)]}" if bare == short else None
+    return (
+        _written_alike(page, own) or _site_named(page, own) or province_added(page.name or "", own.name or "")
+    )
 
 
 def _written_alike(page: Record, own: Record) -> str | None:
@@ -265,10 +256,7 @@ def _leading(page: Record, own: Record) -> str | None:
 
 # A name in Chinese characters or in Hangul alone (its legal form aside): scripts that write no
 # space between a name's words
-_UNSPACED = (
-    re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}"),
-    re.compile(r"[\uac00-\ud7a3]{2,}"),
-)
+_UNSPACED = (HANZI, re.compile(r"[\uac00-\ud7a3]{2,}"))
 
 
 def _unspaced_leading(page: Record, own: Record) -> str | None:
