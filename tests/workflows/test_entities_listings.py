@@ -346,3 +346,18 @@ def test_two_profiles_one_adding_a_word_of_its_kind_only_are_one_company() -> No
                "Banking")  # fmt: skip
     assert weigh(en, local).joins
     assert not weigh(group, local).joins
+
+
+@pytest.mark.parametrize(
+    ("name", "joins"),
+    [("China Velkorin Solar", True), ("Velkorin Solar", True), ("China Velkorin Glass", False)],
+)
+def test_a_profile_whose_name_but_its_country_is_the_sites_label_is_the_sites_company(
+    name: str, joins: bool
+) -> None:
+    # a site under a name in Chinese characters: the profile's name without "China" spells its label
+    site = co("a", "维科林光能", "https://www.velkorinsolar.com/", "Guangzhou, China", "Solar glass")
+    profile = co(
+        "b", name, "https://www.bloomberg.com/profile/company/750:HK", "Hong Kong, China", "Solar glass"
+    )
+    assert weigh(site, profile).joins is joins

@@ -125,6 +125,10 @@ def _site_named(page: Record, own: Record) -> str | None:
         return f"the profile {where} is {own.name}'s name"
     if len(page.clean) >= 3 and page.clean.replace(" ", "") == label and owners_page:
         return f"{page.name} is the site's label, {own.site.label}"  # "3DS" / 3ds.com, t-hasegawa
+    # without its country's word: "China Singyes Solar" on a profile, 興業太陽能 at singyessolar.com
+    unplaced = "".join(w for w in page.clean.split() if not _of_country(w, own.country))
+    if len(unplaced) >= 8 and unplaced == label and owners_page and unplaced != page.clean.replace(" ", ""):
+        return f"{page.name} is the site's label, {own.site.label}, and the country"
     if ticker := _by_ticker(page, own, slug, owners_page):
         return ticker
     if page.publisher and names_agree(page.publisher, own.clean) in ONE_NAME:
