@@ -850,6 +850,9 @@ def test_a_father_and_a_son_of_one_name_stay_two() -> None:
         ("https://www.nasdaqomxnordic.com/aktier/microsite?Instrument=SSE1027", "Tele2 AB", True),
         ("https://www.idx.co.id/id/perusahaan-tercatat/profil-perusahaan-tercatat/INKP", "Indah Kiat", True),
         ("https://www.gpw.pl/spolka?isin=PLXTRDM00011", "XTB", True),
+        ("https://www.infomercado.com.br/cotacoes/b3/acao/orvalla-orvl3", "Orvalla (ORVL3)", True),
+        ("https://www.exchange.me/emitenti/orvl", "Orvalla AD", True),
+        ("https://www.sharequotes.co.za/v3/quickshare.php?scode=ORV", "ORVALLA LTD", True),
         # an article script whose query numbers the article
         ("https://www.koreaherald.com/view.php?ud=20241101050412", "SK Innovation", True),
         ("https://www.skinnovation.com/view.php?ud=20241101050412", "SK Innovation", False),  # its own site

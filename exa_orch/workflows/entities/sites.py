@@ -237,12 +237,15 @@ _LISTING = re.compile(
     r"listed-compan(?:y|ies)|company-profiles|company-profile-main|companies|instruments?|emisoras|azioni|asx|"
     r"market_data/company|issuer-profile|aktier|profil-perusahaan-tercatat|empresas-listadas|"
     r"spolka|listing_directory|issuers|securities|sirket-bilgileri|hartija|market-information/company|"
-    r"share-detail|company/detail|listing|empresas|resumen_instrumento|manage-stock|acoes)"
+    r"share-detail|company/detail|listing|empresas|resumen_instrumento|manage-stock|acoes|acao|cotacoes|"
+    r"emitenti|emittenti|emisores|financialinstruments|quickshare\.php|browse-edgar)"
     r"(?:[/.][^/]+|$)|/displaycompany\.php|/companypage/"
 )  # a listing keyword then the company's segment, or a query ("equities-quote?sym=1880"): not
 # "company-profile" alone or "/investors/companyprofile.aspx", a site's own pages as often
 # ("kase.kz/en/issuers/KZTK", "boursakuwait.com.kw/en/securities/company-profile/?tkr=BOUBYAN",
-# "kap.org.tr/tr/sirket-bilgileri/genel/1222-...", "dfm.ae/the-exchange/market-information/company/DIB")
+# "kap.org.tr/tr/sirket-bilgileri/genel/1222-...", "dfm.ae/the-exchange/market-information/company/DIB");
+# a share's words in Portuguese (cotacoes/b3/acao/...), an issuer's in the Balkans' and Italy's
+# languages (emitenti), a market-data script (quickshare.php) and EDGAR's company browser
 # A query naming a listed company by its symbol or code ("qe.com.qa/web/guest/company-profile?
 # CompanyCode=IQCD", "adx.ae/.../Company-Profile.aspx?symbol=ADNOCGAS", "jamstockex.com/trading/
 # instruments/?instrument=NCBFG-JMD")
