@@ -466,3 +466,16 @@ def test_a_profile_that_writes_the_country_elsewhere_in_the_name_is_about_the_si
     assert "writes the country elsewhere" not in str(
         entities.compare(entities.record(0, site), entities.record(1, other))
     )
+
+
+def test_a_page_on_the_site_of_a_name_one_record_gives_itself_is_under_that_name() -> None:
+    """A news page says Velkor Line is now Orvanto Shipping: the site whose label is that name run
+    together (orvantoshipping.om) is under it, its page in Arabic too, though that page's name
+    cannot be read as the news page's."""
+    where, trade = "Muscat, Oman", "Container shipping"
+    own = co("a", "Orvanto Shipping", "https://www.orvantoshipping.om/", where, industry=trade)
+    arabic = co("b", "أورفانتو للنقل البحري", "https://www.orvantoshipping.om/ar/", where, industry=trade)
+    said = "Velkor Line, now known as Orvanto Shipping, is Oman's national container line."
+    url = "https://www.gulfshipnews.com/velkor-line-renamed-and-expands-container-fleet/"
+    news = co("c", "Velkor Line", url, where, said, industry=trade)
+    assert entities.resolve([own, arabic, news]).groups == [[0, 1, 2]]

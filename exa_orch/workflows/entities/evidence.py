@@ -907,14 +907,15 @@ def _heard_alike(a: Record, b: Record) -> bool:
 def _voiced(a: Record, b: Record, voices: Sequence[set[str]]) -> bool:
     """One record gives itself both names: `a`'s and `b`'s, each as written, in another script as
     read ("パナソニック ホールディングス" is the "Panasonic Holdings" a page says it is now), or as
-    its own site's label."""
+    its own site's label, a name's words run together too (asyadshipping.om, "Asyad Shipping")."""
     return any(_voices(a, v) and _voices(b, v) for v in voices)
 
 
 def _voices(r: Record, names: set[str]) -> bool:
     # a page on the site of a stated name is under that name (宁德时代 at catl.com, "CATL" stated),
     # and a name that is one of them written otherwise ("Deutsche Boerse" beside "Deutsche Börse")
-    if r.clean in names or (r.domain and r.site and r.site.label in names):
+    label = r.site.label.replace("-", "") if r.domain and r.site else ""
+    if r.clean in names or (label and any(label in (n, n.replace(" ", "")) for n in names)):
         return True
     if any(names_agree(r.clean, n) in ONE_NAME or adds_a_designator(r.clean, n) for n in names if n):
         return True
