@@ -479,3 +479,15 @@ def test_a_page_on_the_site_of_a_name_one_record_gives_itself_is_under_that_name
     url = "https://www.gulfshipnews.com/velkor-line-renamed-and-expands-container-fleet/"
     news = co("c", "Velkor Line", url, where, said, industry=trade)
     assert entities.resolve([own, arabic, news]).groups == [[0, 1, 2]]
+
+
+def test_a_page_naming_a_company_and_its_country_on_its_owners_site_is_under_its_name() -> None:
+    """ "Velkorcorp Chile S.A." on its owner's site (austrafish.no) is the Velkorcorp of velkorcorp.cl
+    that a news page names: a name adding only its country's word is that name, not another site's."""
+    where, trade = "Santiago, Chile", "Fishmeal and fish oil"
+    own = co("a", "Velkorcorp", "https://www.velkorcorp.cl/", where, industry=trade)
+    url = "https://www.austrafish.no/operations/south-america/velkorcorp-chile"
+    owners = co("b", "Velkorcorp Chile S.A.", url, where, industry=trade)
+    url = "https://www.seafoodwire.no/news/velkorcorp-sets-a-new-traceability-standard/"
+    news = co("c", "Velkorcorp", url, where, industry=trade)
+    assert entities.resolve([own, owners, news]).groups == [[0, 1, 2]]

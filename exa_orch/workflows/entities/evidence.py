@@ -919,9 +919,18 @@ def _voices(r: Record, names: set[str]) -> bool:
         return True
     if any(names_agree(r.clean, n) in ONE_NAME or adds_a_designator(r.clean, n) for n in names if n):
         return True
+    if any(_adds_its_country(r, n) for n in names if n):  # "Kingdom Breweries (Cambodia) Ltd."
+        return True
     if not r.name or is_latin(r.name):
         return False
     return any(_reads_as(r.name, r.clean, n) for n in names if n)
+
+
+def _adds_its_country(r: Record, name: str) -> bool:
+    """`r`'s name is `name` and words naming `r`'s country after it ("kingdom breweries cambodia")."""
+    extra = extra_words(r.clean, name)
+    one = names_agree(r.clean, name) == "one name extends the other" and len(r.clean) > len(name)
+    return one and bool(extra) and all(profiles.of_country(w, r.country) for w in extra)
 
 
 @lru_cache(maxsize=65536)

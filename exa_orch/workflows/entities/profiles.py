@@ -126,7 +126,7 @@ def _site_named(page: Record, own: Record) -> str | None:
     if len(page.clean) >= 3 and page.clean.replace(" ", "") == label and owners_page:
         return f"{page.name} is the site's label, {own.site.label}"  # "3DS" / 3ds.com, t-hasegawa
     # without its country's word: "China Singyes Solar" on a profile, 興業太陽能 at singyessolar.com
-    unplaced = "".join(w for w in page.clean.split() if not _of_country(w, own.country))
+    unplaced = "".join(w for w in page.clean.split() if not of_country(w, own.country))
     if len(unplaced) >= 8 and unplaced == label and owners_page and unplaced != page.clean.replace(" ", ""):
         return f"{page.name} is the site's label, {own.site.label}, and the country"
     if ticker := _by_ticker(page, own, slug, owners_page):
@@ -134,7 +134,7 @@ def _site_named(page: Record, own: Record) -> str | None:
     if page.publisher and names_agree(page.publisher, own.clean) in ONE_NAME:
         return f"{page.name} says it is {own.name}'s"
     extra = set(page.core.split()) ^ set(own.core.split())
-    if page.core and own.core and extra and all(_of_country(w, own.country) for w in extra):
+    if page.core and own.core and extra and all(of_country(w, own.country) for w in extra):
         return f"one name adds only the country, {' '.join(sorted(extra))!r}"
     if _country_moved(page.core.split(), own.core.split(), own.country):
         return "one name writes the country elsewhere in it"  # India Yamaha Motor / Yamaha Motor India
@@ -167,7 +167,7 @@ def _country_moved(x: list[str], y: list[str], country: str) -> bool:
     in each ("india yamaha motor" / "yamaha motor india"); the other words in one order."""
     if x == y or sorted(x) != sorted(y) or len(x) < 3:
         return False
-    moved = [w for w in x if _of_country(w, country)]
+    moved = [w for w in x if of_country(w, country)]
     return bool(moved) and [w for w in x if w not in moved] == [w for w in y if w not in moved]
 
 
@@ -199,7 +199,7 @@ def _forms(r: Record) -> frozenset[str]:
     )
 
 
-def _of_country(word: str, country: str) -> bool:
+def of_country(word: str, country: str) -> bool:
     """`word` names `country`, in its own language too ("Castorama Polska"), or is its demonym
     ("saudi" of Saudi Arabia)."""
     said = stated_country(f"is a {word}") == country or country_named(word) == country
@@ -359,7 +359,7 @@ def plainer_names(r: Record) -> list[str]:
     kind = list(itertools.dropwhile(lambda w: w in _KIND_OPENERS or w in _SMALL, ws))
     if kind and len(kind) < len(ws):
         found.append(" ".join(kind))
-    placed = [w for w in ws if not _of_country(w, r.country)] if known(r.country) else ws
+    placed = [w for w in ws if not of_country(w, r.country)] if known(r.country) else ws
     if placed and len(placed) < len(ws):
         found.append(" ".join(placed))
     return found
