@@ -388,6 +388,20 @@ def test_a_brewery_s_trade_opening_its_name_before_a_short_name_is_no_other_name
 
 
 @pytest.mark.parametrize(
+    ("name", "trade"),
+    [("Productos Zarb", "Bakery and snacks"), ("Laboratorios Zarb", "Pharmaceuticals"),
+     ("Pastificio Zarb", "Dried pasta")],
+)  # fmt: skip
+def test_a_makers_kind_opening_its_name_before_a_short_name_is_no_other_name(name: str, trade: str) -> None:
+    """ "Productos Zarb", "Laboratorios Zarb": products, laboratories, a pasta maker opening a
+    Romance name say what kind of maker it is, as a brewery's trade does."""
+    where = "Bogotá, Colombia"
+    site = co("a", "Zarb", "https://www.zarb.com.co/", where, industry=trade)
+    wiki = co("b", name, f"https://es.wikipedia.org/wiki/{name.replace(' ', '_')}", where, industry=trade)
+    assert entities.compare(entities.record(0, site), entities.record(1, wiki)).joins
+
+
+@pytest.mark.parametrize(
     ("a", "b", "agree"),
     [("Instituto Butantan", "Butantan Institute", True), ("Università Bocconi", "Bocconi University", True),
      ("Universidad de Chile", "University of Chile", True), ("Universidad de Chile", "University of Santiago", False),

@@ -342,11 +342,14 @@ _TURKISH_TRADE = frozenset("sanayi sanayii ticaret".split())
 # ("Société BIC", "Agencia EFE", "Banca MPS") and Bank as Indonesian and Hebrew names write it
 # first ("PT Bank Jago Tbk", Bank Leumi): before a short name as good as no word at all; and a
 # brewery's, a winery's or a distillery's trade as Dutch, French, German, Spanish, Portuguese and
-# Italian names open with it ("Brouwerij Palm", "Bodegas Torres", "Château Ksara")
+# Italian names open with it ("Brouwerij Palm", "Bodegas Torres", "Château Ksara"), and a maker's
+# kind as Romance names open with it ("Productos Ramo", "Laboratorios Bagó", "Pastificio Rummo")
 _KIND_OPENERS = frozenset(
     "societe sociedad sociedade societa compagnie compania companhia compagnia empresa empresas agencia "
     "agence agenzia banca banco banque bank brouwerij brasserie brauerei bodega bodegas cerveceria "
-    "cervejaria destileria distillerie weingut cantina chateau domaine vina".split()
+    "cervejaria destileria distillerie weingut cantina chateau domaine vina productos produtos prodotti "
+    "produits industrias laboratorios laboratoires laboratorio pastificio conservas cafe caffe editorial "
+    "editora fabrica".split()
 )
 
 
