@@ -234,6 +234,18 @@ def test_a_name_writing_its_last_words_as_two_initials_is_an_abbreviation(short:
     assert names_agree("velkor pe", "velkor energy") is None  # initials of no words it writes
 
 
+def test_one_names_words_in_another_order_are_one_name() -> None:
+    from exa_orch.workflows.entities.names import WORDS_REORDERED, names_agree
+
+    # "Carlsberg Myanmar" on its site, "Myanmar Carlsberg" in a trade paper
+    assert names_agree("velkor myanmar", "myanmar velkor") == WORDS_REORDERED
+    assert names_agree("velkor myanmar", "myanmar velkor breweries") != WORDS_REORDERED
+    site = company("a", "Velkor Myanmar", "https://www.velkormyanmar.com/", "Yangon, Myanmar", "Beer")
+    url = "https://www.brewnews.com/en/international-report/asia/622708-velkor-opens-a-brewery"
+    news = company("b", "Myanmar Velkor", url, "Yangon, Myanmar", "Beer")
+    assert weigh(site, news).joins
+
+
 def test_a_listing_named_by_its_isin_and_an_umlaut_written_out_are_the_company() -> None:
     """An exchange's page for a listed company (an ISIN in its query) is about that company, never
     the exchange's; a ticker's name writes Zürich as "Zuerich"."""

@@ -378,6 +378,7 @@ _WRITTEN_OUT = re.compile(r"(?<=[aou])e")
 DESIGNATOR_INSIDE = "equal names but for a designator inside"
 VOWELS_APART = "one name romanized twice, its vowels apart"
 NEAR_EQUAL = "near-equal long names"  # a letter or two apart: not one name by itself
+WORDS_REORDERED = "one name's words in another order"
 ONE_NAME = (
     "equal names",
     VOWELS_APART,
@@ -388,6 +389,7 @@ ONE_NAME = (
     "a name shortened by syllables",
     JOINING_WORD,
     IN_TWO_LANGUAGES,
+    WORDS_REORDERED,
 )
 
 
@@ -424,6 +426,8 @@ def names_agree(a: str, b: str) -> str | None:
         return "one name extends the other"
     if len(short) >= 2 and _designator_inside(short, long_):
         return DESIGNATOR_INSIDE
+    if len(short) == len(long_) >= 2 and sorted(short) == sorted(long_):
+        return WORDS_REORDERED  # "Carlsberg Myanmar" / "Myanmar Carlsberg"
     if set(short) <= set(long_) or set(core_name(" ".join(short)).split()) <= set(long_):
         return "one name's words are within the other's"
     return _written_otherwise(a, b)
