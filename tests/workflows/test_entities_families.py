@@ -274,6 +274,7 @@ def test_a_subsidiarys_page_on_its_parents_site_joins_its_own_site() -> None:
      ("PT Adaro Andalan Indonesia Tbk", "adaro andalan indonesia"),
      # the Gulf's shareholding companies; forms in Cyrillic, Georgian and Vietnamese before the name
      ("Burgan Bank K.P.S.C.", "burgan bank"), ("Ahli Bank Q.P.S.C.", "ahli bank"), ("Omantel SAOG", "omantel"),
+     ("Pesquera Velkor S.A.C.", "pesquera velkor"),  # Peru's closed sociedad anónima
      ("АО «Казахтелеком»", "kazakhtelekom"), ("Công ty Cổ phần FPT", "fpt"), ("CTCP Vĩnh Hoàn", "vinh hoan"),
      ("A. O. Smith", "a o smith"), ("Tenaga Nasional Berhad", "tenaga nasional"),
      ("Interconexión Eléctrica S.A. E.S.P.", "interconexion electrica"), ("Kaspi.kz AO", "kaspi kz"), ("Coca-Cola İçecek (CCI)", "coca cola icecek"),

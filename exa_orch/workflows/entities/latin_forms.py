@@ -47,6 +47,8 @@ OPENING_FORMS = (
 MORE_FORMS |= frozenset(
     "saci|s a c i|sacif|s a c i f|s a c i f y|sacifya|saic|s a i c|s a i c y f|saai|s a a i".split("|")
 )
+# Peru's closed and open sociedad anónima ("CFG Investment S.A.C.", "Casa Grande S.A.A.")
+MORE_FORMS |= frozenset("sac|s a c|saa|s a a".split("|"))
 # A word of a name written short, read in full: "Cía." and "Cia" are compañía (Volcan Cia Minera /
 # Volcan Compañía Minera)
 WRITTEN_SHORT = {"cia": "compania"}
