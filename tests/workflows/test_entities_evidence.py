@@ -234,6 +234,20 @@ def test_a_name_writing_its_last_words_as_two_initials_is_an_abbreviation(short:
     assert names_agree("velkor pe", "velkor energy") is None  # initials of no words it writes
 
 
+def test_one_name_run_together_on_two_news_pages_is_one_name() -> None:
+    # "El Fouladh" in one paper, "ElFouladh" in another: neither the company's site
+    where, trade = "Menzel Bourguiba, Tunisia", "Steel"
+    a = company(
+        "a",
+        "El Vorladh",
+        "https://africanwire.com/kais-saied-la-societe-el-vorladh-ne-sera-pas-cedee/",
+        where,
+        trade,
+    )
+    b = company("b", "ElVorladh", "https://allnewsafrica.com/stories/202312280335.html", where, trade)
+    assert weigh(a, b).joins
+
+
 def test_one_names_words_in_another_order_are_one_name() -> None:
     from exa_orch.workflows.entities.names import WORDS_REORDERED, names_agree
 

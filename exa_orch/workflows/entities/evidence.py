@@ -730,10 +730,16 @@ def _no_site(a: Record, b: Record, ev: Evidence) -> None:
         profiles.page_about(a, b, ev)
     profiles.two_profiles(a, b, ev)
     # a name its company gives up is no identity: another may take it with a business it sold
-    if (a.clean and a.clean == b.clean or a.raw_name and a.raw_name == b.raw_name) and not (
+    if (a.clean and _unspaced(a) == _unspaced(b) or a.raw_name and a.raw_name == b.raw_name) and not (
         a.renaming or b.renaming
     ):
         _same_name_no_site(a, b, ev)
+
+
+def _unspaced(r: Record) -> str:
+    """`r`'s name run together, where six letters or more ("El Fouladh" / "ElFouladh"), else as cleaned."""
+    joined = r.clean.replace(" ", "")
+    return joined if len(joined) >= 6 else r.clean
 
 
 def _same_name_no_site(a: Record, b: Record, ev: Evidence) -> None:
@@ -743,7 +749,7 @@ def _same_name_no_site(a: Record, b: Record, ev: Evidence) -> None:
     Limited's site), so profiles.page_about and two_profiles weigh it, with their corroboration."""
     if a.kind == "research_paper" and a.clean == b.clean and len(a.clean) >= 20:
         ev.for_.append((JOIN, "same paper title"))
-    if not (a.domain or b.domain or a.profiles or b.profiles) and a.clean == b.clean:
+    if not (a.domain or b.domain or a.profiles or b.profiles) and _unspaced(a) == _unspaced(b):
         # a shipping line and a timber group, reported under one name
         _one_name_in(a, b, ev, "same cleaned name, neither item has a site", families.two_trades(a, b))
     elif any(r.site and r.site.platform for r in (a, b)):  # a profile, or a news host's article
