@@ -279,7 +279,7 @@ def test_a_name_naming_its_city_and_a_record_in_another_city_stay_apart() -> Non
         # a review page whose name written together is the winery's site; in another country, two
         (("Vista Ruvalca", "https://www.bodegavistaruvalca.com/", "Mendoza, Argentina", "Wine"),
          ("Bodega Vista Ruvalca", "https://www.vinosreview.com/bodegas/vista-ruvalca", "Mendoza, Argentina", "Wine"),
-         "is bodegavistaruvalca.com's name written together",
+         "is the site's label, bodegavistaruvalca",  # a review site's entry for the winery
          ("Bodega Vista Ruvalca", "https://www.vinosreview.com/bodegas/vista-ruvalca", "Valparaíso, Chile", "Wine")),
         # a brand's page on its owner's site, its path naming the brand's site, its name adding the
         # trade both state; a word of another trade added, two

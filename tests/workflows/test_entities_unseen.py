@@ -859,7 +859,16 @@ def test_a_father_and_a_son_of_one_name_stay_two() -> None:
         ("https://www.koreaherald.com/view.php?lang=en", "SK Innovation", False),
         # a slug of three words, one not the name's ("markets/orvalla-sugar-output"), and a blog's post
         ("https://www.dailyledger.co.ug/business/markets/orvalla-sugar-output", "Orvalla Sugar Ltd", True),
-        ("https://www.dailyledger.co.ug/directory/orvalla-sugar-works", "Orvalla Sugar Works", False),
+        (
+            "https://www.dailyledger.co.ug/directory/orvalla-sugar-works",
+            "Orvalla Sugar Works",
+            True,
+        ),  # an entry
+        (
+            "https://www.ghgroup.co.ug/our-businesses/orvalla-sugar-works",
+            "Orvalla Sugar Works",
+            False,
+        ),  # a unit
         ("https://steelwire-news.dz/?p=52475", "Orvalla Steel", True),
         ("https://steelwire-news.dz/?page=about", "Orvalla Steel", False),
         ("https://www.portnews.kr/news/main_newsView.jsp?pNum=1250", "Orvalla Line", False),  # a script
@@ -952,3 +961,15 @@ def test_a_news_page_on_an_associations_site_is_the_factorys_it_names() -> None:
     news = co("c", "Khorgol Noos cashmere factory", url, where, trade)
     own = co("d", "Хоргол Ноос ХК", "https://www.khorgolnoos.mn/", where, trade)
     assert entities.resolve([front, english, news, own]).groups == [[0, 1], [2, 3]]
+
+
+def test_a_directorys_entry_named_for_a_company_is_about_the_company_not_its_site() -> None:
+    """A spirits guide's entry for a brand ("spiritsguide.com/g/1205/tequila-velkor") is the guide's
+    page about it: it joins the brand's own site by name, country and trade, where the guide's
+    domain stood as the brand's second site and kept them apart."""
+    where, trade = "Jalisco, Mexico", "Tequila"
+    own = co("a", "Tequila Velkor", "https://www.velkortequila.com/", where, trade)
+    entry = co("b", "Velkor Tequila", "https://www.spiritsguide.com/g/1205/tequila-velkor", where, trade)
+    assert joined(own, entry)
+    # a group's page about its brand stays the group's site (families.page_elsewhere reads it)
+    assert sites.page_site("https://www.vgroup.mx/our-brands/velkor", "Velkor Tequila").domain

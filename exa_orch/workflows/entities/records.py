@@ -126,7 +126,7 @@ def make(
         index=index, id=id, kind=kind, name=name, clean=clean,
         core=core_name(company_clean) if company_clean else "",
         initials=acronym(company_clean) if company_clean and kind != "person" else "",
-        site=page_site(url, name) if url else None, location=fold(location), location_written=location,
+        site=page_site(url, name, company=kind != "person") if url else None, location=fold(location), location_written=location,
         country=country_of(location),
         raw_name=" ".join(words(written_name(name))) if name else "", **more,
     )  # fmt: skip

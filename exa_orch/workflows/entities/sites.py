@@ -254,14 +254,16 @@ _LISTING_QUERY = re.compile(
 )
 
 
-def page_site(url: str, name: str | None) -> Site | None:
+def page_site(url: str, name: str | None, *, company: bool = True) -> Site | None:
     """`site(url)`, but an article (or a listed company's page, `_LISTING`) on a site whose label
     the page's name does not share is a publisher's ("lesechos.fr/industrie-services/...-lhyfe-
     inaugure-...-2090000" under "Lhyfe"), as a news publisher's page of hosts.HOSTS is: on a shared
     host, no profile, never the site of the company it reports on. A page on a site of the name
     (bestbuy.com/2024/..., ayala.com/news/ayala-land-...: the label in the name or the name in the
     label) stays that site's; a label sharing only the name's first letters is another's site (a
-    trade association's, mongoltextile.mn, reporting on "Mongol Noos")."""
+    trade association's, mongoltextile.mn, reporting on "Mongol Noos"). A company's entry in
+    another's directory (`_entry`: vivino.com/wineries/shumi) is that directory's page too; a
+    person's page on a site (a board's page) stays the site's: `company` False."""
     found = site(url)
     if (
         found is None
@@ -269,6 +271,7 @@ def page_site(url: str, name: str | None) -> Site | None:
         or not name
         or not (
             _article(found.path, name)
+            or (company and _entry(found.path, name))
             or _LISTING.search(found.path)
             or _LISTING_QUERY.search(found.query)
             or _numbered(found)
@@ -292,6 +295,23 @@ def _article(path: str, name: str) -> bool:
     if _DATED.search(path) or (re.search(r"\d{5,}", last) and path.count("/") >= 2):
         return True
     return len(words) >= 3 and not set(words) <= set(_WORD.findall(fold(name).lower()))
+
+
+def _entry(path: str, name: str) -> bool:
+    """`path` is a directory's entry for `name`: two segments deep or more, its last segment the
+    name's words ("wineries/shumi", "producer/bovin-winery"), under no section a group names its
+    own units by (`_UNITS`: "our-brands/...", "subsidiaries/...": the parent's page about its unit)."""
+    last = path.rpartition("/")[2]
+    words = _WORD.findall(re.sub(r"\.(?:s?html?|php|aspx?|jsp|cfm)$", "", last))
+    own = set(_WORD.findall(fold(name).lower()))
+    return bool(words) and set(words) <= own and path.count("/") >= 2 and not _UNITS.search(path)
+
+
+# The sections a group's site lists its own units, brands and holdings under
+_UNITS = re.compile(
+    r"/(?:subsidiaries|affiliates|businesses|our-businesses|our-business|brands|our-brands|operations|"
+    r"portfolio|companies|group-companies|group|units|divisions|investments|holdings|maisons|houses)(?:/|$)"
+)
 
 
 # A news site's article script, its article named by a number in the query
