@@ -211,3 +211,10 @@ def stated_country(text: str) -> str:
         if iso:
             return names[iso]
     return ""
+
+
+def of_country(word: str, country: str) -> bool:
+    """`word` names `country`, in its own language too ("Castorama Polska"), or is its demonym
+    ("saudi" of Saudi Arabia)."""
+    said = stated_country(f"is a {word}") == country or country_named(word) == country
+    return bool(country) and (said or word in country.split())

@@ -52,7 +52,7 @@ from typing import Any
 
 from exa_orch.workflows.entities import families, profiles, unrelated
 from exa_orch.workflows.entities.alphabets import ALPHABETS, sounded
-from exa_orch.workflows.entities.countries import is_place, known
+from exa_orch.workflows.entities.countries import is_place, known, of_country
 from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.listings import listing
@@ -936,7 +936,7 @@ def _adds_its_country(r: Record, name: str) -> bool:
     """`r`'s name is `name` and words naming `r`'s country after it ("kingdom breweries cambodia")."""
     extra = extra_words(r.clean, name)
     one = names_agree(r.clean, name) == "one name extends the other" and len(r.clean) > len(name)
-    return one and bool(extra) and all(profiles.of_country(w, r.country) for w in extra)
+    return one and bool(extra) and all(of_country(w, r.country) for w in extra)
 
 
 @lru_cache(maxsize=65536)

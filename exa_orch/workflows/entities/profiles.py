@@ -32,7 +32,7 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from exa_orch.workflows.entities.countries import country_named, is_place, known, stated_country
+from exa_orch.workflows.entities.countries import is_place, known, of_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, plural_agree, stem
 from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import HANZI, place_word, province_added, segments
@@ -112,23 +112,15 @@ def _written_alike(page: Record, own: Record) -> str | None:
 
 
 def _site_named(page: Record, own: Record) -> str | None:
-    """The profile's path is the site's label or name, the page says it is the site's, or one name
-    adds only the country."""
+    """The profile's path or name is the site's label or name (`_label_named`), the page says it is
+    the site's, or one name adds only the country."""
     assert own.site is not None
     # the site's label names its owner: a page deep in it under another name (aholddelhaize.com/
     # brands/albert-heijn) is about a unit, not the owner the profile is
     owners_page = not own.site.path or names_agree(own.clean, own.site.label) in ONE_NAME
-    slug, where, label = profile_slug(page), _where(page), own.site.label.replace("-", "")
-    if slug and slug in (label, stem(own.site.label)) and owners_page:
-        return f"the profile {where} is the site's label"
-    if len(slug) >= 3 and slug == own.clean.replace(" ", ""):
-        return f"the profile {where} is {own.name}'s name"
-    if len(page.clean) >= 3 and page.clean.replace(" ", "") == label and owners_page:
-        return f"{page.name} is the site's label, {own.site.label}"  # "3DS" / 3ds.com, t-hasegawa
-    # without its country's word: "China Singyes Solar" on a profile, 興業太陽能 at singyessolar.com
-    unplaced = "".join(w for w in page.clean.split() if not of_country(w, own.country))
-    if len(unplaced) >= 8 and unplaced == label and owners_page and unplaced != page.clean.replace(" ", ""):
-        return f"{page.name} is the site's label, {own.site.label}, and the country"
+    slug = profile_slug(page)
+    if labelled := _label_named(page, own, slug, owners_page):
+        return labelled
     if ticker := _by_ticker(page, own, slug, owners_page):
         return ticker
     if page.publisher and names_agree(page.publisher, own.clean) in ONE_NAME:
@@ -159,6 +151,24 @@ def _by_ticker(page: Record, own: Record, slug: str, owners_page: bool) -> str |
         return f"the ticker in {_where(page)} opens the site's label, {label}"
     if ticker_named(page.name or "", page.site) and abbreviates(page.clean, own.clean.replace(" ", "")):
         return f"{page.name}, the ticker a listing's page names it by, abbreviates {own.name}"
+    return None
+
+
+def _label_named(page: Record, own: Record, slug: str, owners_page: bool) -> str | None:
+    """The profile's path (`slug`) is the site's label or the site's name, or its name is the
+    label, written together or without its country's word (`_site_named`)."""
+    assert own.site is not None
+    where, label = _where(page), own.site.label.replace("-", "")
+    if slug and slug in (label, stem(own.site.label)) and owners_page:
+        return f"the profile {where} is the site's label"
+    if len(slug) >= 3 and slug == own.clean.replace(" ", ""):
+        return f"the profile {where} is {own.name}'s name"
+    if len(page.clean) >= 3 and page.clean.replace(" ", "") == label and owners_page:
+        return f"{page.name} is the site's label, {own.site.label}"  # "3DS" / 3ds.com, t-hasegawa
+    # without its country's word: "China Singyes Solar" on a profile, 興業太陽能 at singyessolar.com
+    unplaced = "".join(w for w in page.clean.split() if not of_country(w, own.country))
+    if len(unplaced) >= 8 and unplaced == label and owners_page and unplaced != page.clean.replace(" ", ""):
+        return f"{page.name} is the site's label, {own.site.label}, and the country"
     return None
 
 
@@ -197,13 +207,6 @@ def _forms(r: Record) -> frozenset[str]:
     return stated_forms(r) | (
         {"group"} if {"group", "grupo", "groupe", "gruppe"} & set(r.raw_name.split()) else set()
     )
-
-
-def of_country(word: str, country: str) -> bool:
-    """`word` names `country`, in its own language too ("Castorama Polska"), or is its demonym
-    ("saudi" of Saudi Arabia)."""
-    said = stated_country(f"is a {word}") == country or country_named(word) == country
-    return bool(country) and (said or word in country.split())
 
 
 def _shared_topics(page: Record, own: Record) -> list[str]:
