@@ -925,7 +925,7 @@ def _voices(r: Record, names: set[str]) -> bool:
         return True
     if any(names_agree(r.clean, n) in ONE_NAME or adds_a_designator(r.clean, n) for n in names if n):
         return True
-    if any(_adds_its_country(r, n) for n in names if n):  # "Kingdom Breweries (Cambodia) Ltd."
+    if any(_adds_its_country(r, n) for n in names if n):  # "FoodCorp Chile S.A." beside "FoodCorp"
         return True
     if not r.name or is_latin(r.name):
         return False
@@ -933,7 +933,7 @@ def _voices(r: Record, names: set[str]) -> bool:
 
 
 def _adds_its_country(r: Record, name: str) -> bool:
-    """`r`'s name is `name` and words naming `r`'s country after it ("kingdom breweries cambodia")."""
+    """`r`'s name is `name` and words naming `r`'s country after it ("foodcorp chile")."""
     extra = extra_words(r.clean, name)
     one = names_agree(r.clean, name) == "one name extends the other" and len(r.clean) > len(name)
     return one and bool(extra) and all(of_country(w, r.country) for w in extra)

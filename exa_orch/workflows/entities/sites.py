@@ -289,22 +289,30 @@ def page_site(url: str, name: str | None, *, company: bool = True) -> Site | Non
 def _article(path: str, name: str) -> bool:
     """`path` is an article's: dated or numbered, or a slug of three words or more that is not
     `name`'s own ("markets/kakira-sugar-output"; a page named for it on another's site is not:
-    "businesses/a-s-watson-group"), a script's file name not counted ("main_newsview.jsp")."""
+    "businesses/a-s-watson-group")."""
     last = path.rpartition("/")[2]
-    words = _WORD.findall(re.sub(r"\.(?:s?html?|php|aspx?|jsp|cfm)$", "", last))
     if _DATED.search(path) or (re.search(r"\d{5,}", last) and path.count("/") >= 2):
         return True
-    return len(words) >= 3 and not set(words) <= set(_WORD.findall(fold(name).lower()))
+    words = _slug_words(path)
+    return len(words) >= 3 and not words <= _name_words(name)
 
 
 def _entry(path: str, name: str) -> bool:
     """`path` is a directory's entry for `name`: two segments deep or more, its last segment the
     name's words ("wineries/shumi", "producer/bovin-winery"), under no section a group names its
     own units by (`_UNITS`: "our-brands/...", "subsidiaries/...": the parent's page about its unit)."""
+    words = _slug_words(path)
+    return bool(words) and words <= _name_words(name) and path.count("/") >= 2 and not _UNITS.search(path)
+
+
+def _slug_words(path: str) -> frozenset[str]:
+    """The words of a path's last segment, a script's file name not counted ("main_newsview.jsp")."""
     last = path.rpartition("/")[2]
-    words = _WORD.findall(re.sub(r"\.(?:s?html?|php|aspx?|jsp|cfm)$", "", last))
-    own = set(_WORD.findall(fold(name).lower()))
-    return bool(words) and set(words) <= own and path.count("/") >= 2 and not _UNITS.search(path)
+    return frozenset(_WORD.findall(re.sub(r"\.(?:s?html?|php|aspx?|jsp|cfm)$", "", last)))
+
+
+def _name_words(name: str) -> frozenset[str]:
+    return frozenset(_WORD.findall(fold(name).lower()))
 
 
 # The sections a group's site lists its own units, brands and holdings under
