@@ -234,6 +234,15 @@ def test_a_name_writing_its_last_words_as_two_initials_is_an_abbreviation(short:
     assert names_agree("velkor pe", "velkor energy") is None  # initials of no words it writes
 
 
+def test_a_trade_word_written_as_its_start_is_a_shortened_word() -> None:
+    from exa_orch.workflows.entities.names import names_agree
+
+    # "Hayat Pharma" / "Hayat Pharmaceutical": a trade's word written short by its start
+    assert names_agree("velkor pharma", "velkor pharmaceutical") == "abbreviation"
+    assert names_agree("velkor pharm", "velkor pharmaceutical") == "abbreviation"
+    assert names_agree("velkor pharmaceutical", "velkor pharmacy") is None  # not a start three letters short
+
+
 def test_one_name_run_together_on_two_news_pages_is_one_name() -> None:
     # "El Fouladh" in one paper, "ElFouladh" in another: neither the company's site
     where, trade = "Menzel Bourguiba, Tunisia", "Steel"

@@ -10,11 +10,14 @@ import re
 
 
 def _shortens(short: str, whole: str) -> bool:
-    """`short`, two to five letters, begins as `whole` does and keeps its letters in their order,
-    consonants after the start they share ("log" logistics, "cpt" centrepoint, "ppt" property), two
-    letters fewer at least (a plural's s
-    is no shortening: Jaguar Car / Jaguar Cars): a list's abbreviation, not a name's own word run
-    into another's (a reading of characters)."""
+    """`short` is `whole` shortened: four to six letters, its start, three letters fewer at least
+    ("pharma", pharmaceutical); or two to five letters that begin as `whole` does and keep its
+    letters in their order, consonants after the start they share ("log" logistics, "cpt"
+    centrepoint, "ppt" property), two letters fewer at least (a plural's s is no shortening: Jaguar
+    Car / Jaguar Cars): a list's abbreviation, not a name's own word run into another's (a reading
+    of characters)."""
+    if 4 <= len(short) <= 6 and len(whole) >= len(short) + 3 and whole.startswith(short):
+        return True  # a word's start, as trades are written short: "pharma", "chem", "petro"
     if not 2 <= len(short) <= 5 or len(short) > len(whole) - 2 or short[0] != whole[0]:
         return False
     # what follows the start the two share is consonants ("cpt", "hldg", "intl"): a list keeps a
