@@ -36,18 +36,25 @@ def katakana(a: str, b: str) -> tuple[float, str] | None:
         kana, latin = katakana_words(b), a
     if not kana or not is_latin(latin):
         return None
-    said = [w for w in words(without_titles(latin)) if w not in HONORIFICS]
     theirs = [heard(w) for w in kana]
-    # a Latin middle name left out (John F. Kennedy, ジョン・ケネディ), never after an initial: "F. A.
-    # Porsche" is not フェルディナント・ポルシェ
-    if len(said) == len(theirs) + 1 and len(said[0]) > 1:
-        said = [*said[:1], *said[2:]]
+    # never a middle name left out after an initial: "F. A. Porsche" is not フェルディナント・ポルシェ
+    said = _latin_words(latin, len(theirs), after_initial=False)
     # a family name of one consonant (クック, Cook) sounds as too many people's
     if len(said) != len(theirs) or len(theirs[-1]) < 2 or len(said[-1]) < 2 or not all(theirs):
         return None
     if all(_heard_as(w, k, t) for w, k, t in zip(said, kana, theirs, strict=True)):
         return 5.0, f"{a} and {b} sound alike (katakana)"
     return None  # the other readings weigh it (テレサ・テン, read letter by letter, is Teresa Teng)
+
+
+def _latin_words(latin: str, count: int = 0, *, after_initial: bool = True) -> list[str]:
+    """A Latin name's words, titles and honorifics aside, as a name written word by word in another
+    script of `count` words may stand for them: its middle name left out where it has one word more
+    (John F. Kennedy, ジョン・ケネディ), unless `after_initial` is False and it opens with an initial."""
+    said = [w for w in words(without_titles(latin)) if w not in HONORIFICS]
+    if count and len(said) == count + 1 and (after_initial or len(said[0]) > 1):
+        said = [*said[:1], *said[2:]]
+    return said
 
 
 def _heard_as(word: str, kana: str, heard_kana: str) -> bool:
@@ -75,9 +82,7 @@ def alphabet_words(a: str, b: str) -> tuple[float, str] | None:
     if not ALPHABETS.search(written) or ALPHABETS.search(latin) or not is_latin(latin):
         return None
     theirs = words(fold(cyrillic(written) or written))
-    mine = [w for w in words(without_titles(latin)) if w not in HONORIFICS]
-    if len(mine) == len(theirs) + 1:  # a Latin middle name left out
-        mine = [*mine[:1], *mine[2:]]
+    mine = _latin_words(latin, len(theirs))
     if len(theirs) < 2 or len(mine) != len(theirs):
         return None
     heard = [sound_key(w, read=True) for w in theirs]
@@ -104,7 +109,7 @@ def spaced_hangul(a: str, b: str) -> tuple[float, str] | None:
     Korean family name's spellings (김: Kim). 5, as `katakana` weighs it; None when not such a pair
     or they do not sound alike."""
     hangul, latin = (a, b) if _HANGUL_WORD.match(a.split()[0] if a.split() else "") else (b, a)
-    theirs, mine = hangul.split(), [w for w in words(without_titles(latin)) if w not in HONORIFICS]
+    theirs, mine = hangul.split(), _latin_words(latin)
     if len(theirs) < 2 or not all(_HANGUL_WORD.match(w) for w in theirs) or not is_latin(latin):
         return None
     if len(mine) != len(theirs) or len(theirs[0]) < 2:
@@ -274,9 +279,7 @@ def chinese_words(a: str, b: str) -> tuple[float, str] | None:
     if not _HAN_NAME.match(written.strip()) or not is_latin(latin):
         return None
     theirs = [w for w in re.split(r"\s*[·・‧•]\s*", written.strip()) if w]
-    mine = [w for w in words(without_titles(latin)) if w not in HONORIFICS]
-    if len(mine) == len(theirs) + 1:  # a Latin middle name left out
-        mine = [*mine[:1], *mine[2:]]
+    mine = _latin_words(latin, len(theirs))
     if len(mine) != len(theirs) or len(theirs[-1]) < 2:
         return None
     if all(_one_sound(_mandarin_heard(t), _latin_heard(m)) for t, m in zip(theirs, mine, strict=True)):
