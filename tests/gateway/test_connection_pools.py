@@ -10,6 +10,7 @@ import httpx
 
 from exa_orch.gateway import Gateway
 from exa_orch.gateway.wire import REQUESTS_PER_POOL, Pools
+from exa_orch.sim.faults import FaultConfig
 from exa_orch.sim.testing import SimHandle
 from tests.gateway._util import settings_for
 
@@ -20,6 +21,9 @@ def connections(pools: Pools) -> list[int]:
 
 
 async def test_sixteen_concurrent_calls_are_spread_over_pools_of_a_few_connections(sim: SimHandle) -> None:
+    # Each answer held a while so the calls really overlap: a warm simulator answers a call before
+    # the pacer lets the next one out, and calls one at a time rightly stay on the first pools.
+    sim.set_faults(FaultConfig(latency_ms=250))
     async with Gateway(settings_for(sim, concurrency=16, rps=1000)) as gw:
         async with asyncio.TaskGroup() as tg:
             calls = [
