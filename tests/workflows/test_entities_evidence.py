@@ -41,6 +41,11 @@ def apart(a: Json, b: Json) -> str:
          "about.google is under the brand's own TLD .google, google.com its name"),
         (co("a", "Honda", "https://global.honda/en/", "Tokyo, Japan"), co("b", "Honda", "https://www.honda.co.jp/", "Tokyo, Japan"),
          "same name on country domains global.honda / honda.co.jp, and both say they are based in japan"),
+        # Iceland's and Italy's suffixes are countries' as Greece's is, not vanity names like .io
+        (co("a", "Frostvik", "https://www.frostvik.com/", "Reykjavik, Iceland"), co("b", "Frostvík hf.", "https://www.frostvik.is/um-okkur", "Reykjavik, Iceland"),
+         "same name on country domains frostvik.com / frostvik.is, and both say they are based in iceland"),
+        (co("a", "Brunelli Tessuti", "https://www.brunellitessuti.com/", "Prato, Italy"), co("b", "Brunelli Tessuti S.p.A.", "https://www.brunellitessuti.it/azienda", "Prato, Italy"),
+         "same name on country domains brunellitessuti.com / brunellitessuti.it, and both say they are based in italy"),
         (co("a", "Taiwan Semiconductor Manufacturing Company Limited", "https://www.tsmc.com/english"),
          co("b", "TSMC", "https://www.tsmc.com/english/aboutTSMC"), "TSMC is the initials of Taiwan Semiconductor"),
         (co("a", "Tata Consultancy Services", "https://www.tata.com/business/tcs"), co("b", "TCS", "https://www.tcs.com/"),

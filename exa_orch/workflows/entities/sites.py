@@ -30,8 +30,9 @@ def _extractor() -> tldextract.TLDExtract:
     return tldextract.TLDExtract(suffix_list_urls=(), cache_dir=None, include_psl_private_domains=True)
 
 
-# Two-letter suffixes sold as generic names, not countries: stem.io is not stem.com's regional site.
-_VANITY_CCTLDS = frozenset("io ai co me tv ly to gg sh so fm am im is it la vc ws cc".split())
+# Two-letter suffixes sold as generic names, not countries: stem.io is not stem.com's regional site
+# (.is and .it are not among them: Icelandic and Italian companies use them as Greece's use .gr).
+_VANITY_CCTLDS = frozenset("io ai co me tv ly to gg sh so fm am im la vc ws cc".split())
 _GENERIC = frozenset("com org net biz info".split())
 # Top-level domains open to anyone, never one brand's own (the rest of the one-label ones may be:
 # about.google, global.honda, global.abb, skygroup.sky are a brand's names under its own TLD).
