@@ -85,6 +85,27 @@ def test_one_legal_form_written_short_or_long_is_one_form_and_two_forms_still_di
     assert not joined(merck, kgaa)
 
 
+def test_a_public_limited_company_written_out_in_either_order_is_a_plc() -> None:
+    for raw in ("kelmscott public limited company", "kelmscott public company limited", "kelmscott pcl"):
+        assert names.legal_forms(raw, names.clean_name(raw)) == {"plc"}, raw
+    page = co(
+        "a",
+        "Kelmscott plc",
+        "https://en.wikipedia.org/wiki/Kelmscott_plc",
+        "Kuala Lumpur, Malaysia",
+        "power generation",
+    )
+    site = co(
+        "b",
+        "KELMSCOTT PUBLIC LIMITED COMPANY",
+        "https://www.kelmscottplc.com/annual-report",
+        "Kuala Lumpur, Malaysia",
+        "power generation",
+    )
+    assert not compare(page, site).against
+    assert joined(page, site)
+
+
 def test_a_name_extending_another_under_another_civil_law_form_is_another_company() -> None:
     """A name that is the other's and a word more, each with a legal form of a civil-law code and
     none shared ("a.s." / "s.r.o."), is another company; English forms say less (a renamed "Inc."

@@ -236,7 +236,10 @@ def acronym(cleaned: str) -> str:
 # One legal form written short or long ("Jollibee Foods Corp" / "Jollibee Foods Corporation"):
 # compared in the long spelling, so only forms that differ ("Co., Inc." / "KGaA") tell two apart.
 _FORM_SPELLINGS = {"corp": "corporation", "co": "company", "ltd": "limited", "inc": "incorporated",
-                   "cos": "companies", "bhd": "berhad", "tbk": "terbuka"}  # fmt: skip
+                   "cos": "companies", "bhd": "berhad", "tbk": "terbuka", "pcl": "plc"}  # fmt: skip
+# A public limited company written out, in either order (Thailand's "Public Company Limited"), is
+# one form, "plc": TANJONG PUBLIC LIMITED COMPANY is Tanjong plc
+_PLC_WORDS = frozenset({"public", "limited", "company"})
 
 
 def legal_forms(raw: str, clean: str) -> frozenset[str]:
@@ -249,6 +252,8 @@ def legal_forms(raw: str, clean: str) -> frozenset[str]:
         dropped = (dropped - set(letters)) | {"".join(letters)}
     # a football club's form is no legal form: "Rangers F.C." and "Rangers Football Club" are one
     forms = {_FORM_SPELLINGS.get(w, w) for w in dropped - _CLUB_FORM_WORDS}
+    if _PLC_WORDS <= forms:
+        forms = forms - _PLC_WORDS | {"plc"}
     # Malaysia's private company, "Sdn. Bhd." (sendirian berhad), is no public one ("Berhad"): its
     # listed parent of the name is another company
     return frozenset(forms - {"berhad"} if "sdn" in forms else forms)
