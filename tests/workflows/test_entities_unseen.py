@@ -892,6 +892,14 @@ def test_a_father_and_a_son_of_one_name_stay_two() -> None:
         ),  # a unit
         ("https://steelwire-news.dz/?p=52475", "Orvalla Steel", True),
         ("https://steelwire-news.dz/?page=about", "Orvalla Steel", False),
+        # a query key naming an article or a news item by its number
+        (
+            "https://cyclewire.example/index.php?route=bossblog/article&blog_article_id=352",
+            "Orvalla Cycle Taiwan",
+            True,
+        ),
+        ("https://en.orvalla-insight.mn/index.php?newsid=441", "Orvalla Coal Mining", True),
+        ("https://www.orvallacycle.com.tw/index.php?route=product/category&path=8", "Orvalla Cycle", False),
         ("https://www.portnews.kr/news/main_newsView.jsp?pNum=1250", "Orvalla Line", False),  # a script
         # a label sharing only the name's first letters is another's site ("khorgoltextile", Khorgol Noos)
         ("https://khorgoltextile.mn/en/news/central-asia-visit", "Khorgol Noos cashmere factory", True),

@@ -328,8 +328,10 @@ _UNITS = re.compile(
 _ARTICLE_SCRIPT = re.compile(r"/(?:view|article|articleview|news|read|story)\.(?:php|aspx?|html?|jsp)$")
 
 
-# A blog's post, its number the query's "p" ("algerie-eco.com/?p=52475": WordPress's plain links)
-_POST = re.compile(r"(?:^|&)p=\d+(?:&|$)")
+# A blog's post, its number the query's "p" ("algerie-eco.com/?p=52475": WordPress's plain links),
+# or a query key naming an article, a news item, a story or a post by its number ("index.php?
+# newsid=441", "?route=bossblog/article&blog_article_id=352")
+_POST = re.compile(r"(?:^|&)(?:p|[a-z_]*(?:article|news|story|post)_?id)=\d+(?:&|$)")
 
 
 def _numbered(found: Site) -> bool:
