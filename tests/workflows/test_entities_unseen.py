@@ -899,6 +899,7 @@ def test_a_father_and_a_son_of_one_name_stay_two() -> None:
             True,
         ),
         ("https://en.orvalla-insight.mn/index.php?newsid=441", "Orvalla Coal Mining", True),
+        ("https://english.weekly.example.tw/article/article.action?id=2932", "Orvalla Tech", True),  # Java's
         ("https://www.orvallacycle.com.tw/index.php?route=product/category&path=8", "Orvalla Cycle", False),
         ("https://www.portnews.kr/news/main_newsView.jsp?pNum=1250", "Orvalla Line", False),  # a script
         # a label sharing only the name's first letters is another's site ("khorgoltextile", Khorgol Noos)

@@ -324,8 +324,9 @@ _UNITS = re.compile(
 
 
 # A news site's article script, its article named by a number in the query
-# ("koreaherald.com/view.php?ud=20241101050412", "globes.co.il/news/article.aspx?did=1001400000")
-_ARTICLE_SCRIPT = re.compile(r"/(?:view|article|articleview|news|read|story)\.(?:php|aspx?|html?|jsp)$")
+# ("koreaherald.com/view.php?ud=20241101050412", "globes.co.il/news/article.aspx?did=1001400000",
+# a Java one: "cw.com.tw/article/article.action?id=2932")
+_ARTICLE_SCRIPT = re.compile(r"/(?:view|article|articleview|news|read|story)\.(?:php|aspx?|html?|jsp|action|do)$")
 
 
 # A blog's post, its number the query's "p" ("algerie-eco.com/?p=52475": WordPress's plain links),
@@ -336,7 +337,7 @@ _POST = re.compile(r"(?:^|&)(?:p|[a-z_]*(?:article|news|story|post)_?id)=\d+(?:&
 
 def _numbered(found: Site) -> bool:
     """`found` is an article its query numbers, on an article script (`_ARTICLE_SCRIPT`)."""
-    return bool(_ARTICLE_SCRIPT.search(found.path.lower()) and re.search(r"=\d{6,}", found.query))
+    return bool(_ARTICLE_SCRIPT.search(found.path.lower()) and re.search(r"=\d{3,}", found.query))
 
 
 def canonical_url(url: str) -> str:
