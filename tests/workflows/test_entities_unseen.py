@@ -1003,3 +1003,24 @@ def test_a_directorys_entry_named_for_a_company_is_about_the_company_not_its_sit
     assert joined(own, entry)
     # a group's page about its brand stays the group's site (families.page_elsewhere reads it)
     assert sites.page_site("https://www.vgroup.mx/our-brands/velkor", "Velkor Tequila").domain
+
+
+def test_a_place_several_countries_name_is_read_by_the_sites_suffix_or_the_texts_script() -> None:
+    from exa_orch.workflows.entities.countries import shared_name_country
+
+    # "Kvareli, Georgia": the country or the US state, so neither, but under .ge or in Georgian
+    assert shared_name_country("Kvareli, Georgia", "ge", []) == "georgia"
+    assert shared_name_country("Kvareli, Georgia", "com", ["ღვინის კომპანია"]) == "georgia"
+    assert shared_name_country("Kvareli, Georgia", "com", ["A winery in Kvareli."]) == ""
+    assert shared_name_country("Kvareli", "ge", []) == ""  # no country's name at all
+    article = co(
+        "a", "Tsikhela", "https://old.winebiz.ge/wine/new-winery-opens-in-kakheti", "Kvareli, Georgia", "wine"
+    )
+    own = co(
+        "b", "ციხელა", "https://www.tsikhela.ge/ka", "Kvareli, Georgia", "wine", "ღვინის ქარხანა ყვარელში."
+    )
+    assert joined(article, own)
+    elsewhere = co(
+        "c", "Tsikhela", "https://www.winereport.com/tsikhela-visit-kakheti", "Kvareli, Georgia", "wine"
+    )
+    assert not joined(elsewhere, own)  # a page under no Georgian suffix, in English: still no country

@@ -185,6 +185,28 @@ def _country_of(location: str) -> str:
     return "" if known(last) else last  # "Atlanta, Georgia": a US state and a country, so unknown
 
 
+# The script a country alone writes in, where its name is another country's place too (Georgia's
+# Mkhedruli and Mtavruli: Georgia is also a US state)
+_OWN_SCRIPT = {"GE": re.compile(r"[\u10a0-\u10ff\u1c90-\u1cbf]")}
+
+
+def shared_name_country(location: str, suffix: str, texts: list[str]) -> str:
+    """The country a location's last part names where another country holds that name as a place
+    too ("Kvareli, Georgia": the country or the US state, so `country_of` says neither), when the
+    record's site is under that country's suffix (cbw.ge, shilda.ge) or its text is written
+    in the country's own script (`_OWN_SCRIPT`): that country's name; "" otherwise."""
+    parts = [p for p in location.split(",") if p.strip()]
+    iso = _own_names().get(_key(parts[-1]), "") if parts else ""
+    script = _OWN_SCRIPT.get(iso)
+    if not iso or known(country_of(location)):
+        return ""
+    if suffix.rsplit(".", 1)[-1] == ("uk" if iso == "GB" else iso.lower()) or (
+        script and any(script.search(t) for t in texts)
+    ):
+        return _data()[2][iso]
+    return ""
+
+
 _PREDICATE = re.compile(r"\b(?:is|was|are)\s+(?:an?|the|one\s+of\s+the)\s+((?:[\w’'-]+\s+){0,4}[\w’'-]+)")
 _BASED = re.compile(r"\b([A-Z][\w.’'-]*(?:\s+[A-Z][\w.’'-]*){0,2})-(?:based|headquartered)\b")
 _POSSESSIVE = re.compile(

@@ -35,7 +35,7 @@ from exa_orch.workflows.entities import (
     roles,
     unrelated,
 )
-from exa_orch.workflows.entities.countries import country_of, known, stated_country
+from exa_orch.workflows.entities.countries import country_of, known, shared_name_country, stated_country
 from exa_orch.workflows.entities.names import (
     ONE_NAME,
     acronym,
@@ -421,11 +421,13 @@ def _role_at(rec: Record, texts: list[str]) -> None:
 
 def _stated_fields(rec: Record, texts: list[str]) -> None:
     """A person's employer and an organisation's country from the text, when no field gave them
-    (a location that names no country, "Stuttgart", gives way to what the text says)."""
+    (a location that names no country, "Stuttgart", gives way to what the text says; one several
+    countries name, "Kvareli, Georgia", to its site's suffix or its text's script)."""
+    shared = shared_name_country(rec.location_written, rec.site.suffix if rec.site else "", texts)
     if rec.kind == "person":
         _role_at(rec, texts)
         if not known(rec.country):  # "is a Norwegian chess grandmaster": whose country, not where
-            rec.country = next((c for t in texts if (c := stated_country(t))), "") or rec.country
+            rec.country = next((c for t in texts if (c := stated_country(t))), "") or shared or rec.country
         return
     if known(rec.country):
         return
@@ -433,7 +435,7 @@ def _stated_fields(rec: Record, texts: list[str]) -> None:
     where = country_of(said) if said else ""
     # "a Brazilian mining company", "an Amsterdam-headquartered ...": where no location names a country
     stated = "" if known(where) else next((c for t in texts if (c := stated_country(t))), "")
-    rec.country = where if known(where) else stated or rec.country or where
+    rec.country = where if known(where) else stated or shared or rec.country or where
 
 
 def _person_reads(rec: Record, props: Json, texts: list[str]) -> None:
