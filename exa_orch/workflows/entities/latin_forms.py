@@ -1,5 +1,6 @@
-"""Legal forms of company names in Latin letters that cleanco's list lacks, and the words after a
-name that look like one and are not: data only; names.clean_name strips them.
+"""Legal forms of company names in Latin letters that cleanco's list lacks, the words after a name
+that look like one and are not, and one form's spellings: data only; names.clean_name strips
+them, names.legal_forms compares them.
 """
 
 from __future__ import annotations
@@ -58,3 +59,14 @@ NOT_LEGAL = frozenset("uk us usa eu et".split())
 # What a company's own page adds to its name in a page's title: the page, not another company
 # ("Verizon Investor Relations"). Not "investors": a firm may be named so.
 PAGE_NAMES = frozenset({"investor relations", "newsroom", "careers", "press room"})
+
+# One legal form written short or long ("Jollibee Foods Corp" / "Jollibee Foods Corporation"):
+# names.legal_forms compares them in the long spelling, so only forms that differ ("Co., Inc." /
+# "KGaA") tell two apart.
+FORM_SPELLINGS = {"corp": "corporation", "co": "company", "ltd": "limited", "inc": "incorporated",
+                  "cos": "companies", "bhd": "berhad", "tbk": "terbuka", "pcl": "plc"}  # fmt: skip
+# A public limited company written out, in either order (Thailand's "Public Company Limited"), is
+# one form, "plc": TANJONG PUBLIC LIMITED COMPANY is Tanjong plc
+PLC_WORDS = frozenset({"public", "limited", "company"})
+# A football club's form is no legal form: "Rangers F.C." and "Rangers Football Club" are one
+CLUB_FORM_WORDS = frozenset("fc afc cf football futbol club de".split())

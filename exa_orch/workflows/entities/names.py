@@ -10,10 +10,13 @@ from typing import cast
 from exa_orch.workflows.entities import brahmic
 from exa_orch.workflows.entities.alphabets import armenian, greek
 from exa_orch.workflows.entities.latin_forms import (
+    CLUB_FORM_WORDS,
+    FORM_SPELLINGS,
     MORE_FORMS,
     NOT_LEGAL,
     OPENING_FORMS,
     PAGE_NAMES,
+    PLC_WORDS,
     WRITTEN_SHORT,
 )
 from exa_orch.workflows.entities.script_forms import in_english_order, without_cjk_forms
@@ -233,33 +236,21 @@ def acronym(cleaned: str) -> str:
     return "".join(w[0] for w in kept) if len(kept) >= 2 else ""
 
 
-# One legal form written short or long ("Jollibee Foods Corp" / "Jollibee Foods Corporation"):
-# compared in the long spelling, so only forms that differ ("Co., Inc." / "KGaA") tell two apart.
-_FORM_SPELLINGS = {"corp": "corporation", "co": "company", "ltd": "limited", "inc": "incorporated",
-                   "cos": "companies", "bhd": "berhad", "tbk": "terbuka", "pcl": "plc"}  # fmt: skip
-# A public limited company written out, in either order (Thailand's "Public Company Limited"), is
-# one form, "plc": TANJONG PUBLIC LIMITED COMPANY is Tanjong plc
-_PLC_WORDS = frozenset({"public", "limited", "company"})
-
-
 def legal_forms(raw: str, clean: str) -> frozenset[str]:
     """The words of a written name that cleaning dropped (its legal form: "company incorporated",
     "kgaa"), each in its long spelling ("corp" -> "corporation"); a form written in letters with
     dots is one word ("S.A." is "sa", "N.V." is "nv")."""
     dropped = set(raw.split()) - set(clean.split()) - {"and"} - WRITTEN_SHORT.keys()  # "cia": in full
     letters = [w for w in raw.split() if w in dropped and len(w) == 1]
-    if len(letters) >= 2 and "".join(letters) in MORE_FORMS | set(_FORM_SPELLINGS):
+    if len(letters) >= 2 and "".join(letters) in MORE_FORMS | set(FORM_SPELLINGS):
         dropped = (dropped - set(letters)) | {"".join(letters)}
     # a football club's form is no legal form: "Rangers F.C." and "Rangers Football Club" are one
-    forms = {_FORM_SPELLINGS.get(w, w) for w in dropped - _CLUB_FORM_WORDS}
-    if _PLC_WORDS <= forms:
-        forms = forms - _PLC_WORDS | {"plc"}
+    forms = {FORM_SPELLINGS.get(w, w) for w in dropped - CLUB_FORM_WORDS}
+    if PLC_WORDS <= forms:
+        forms = forms - PLC_WORDS | {"plc"}
     # Malaysia's private company, "Sdn. Bhd." (sendirian berhad), is no public one ("Berhad"): its
     # listed parent of the name is another company
     return frozenset(forms - {"berhad"} if "sdn" in forms else forms)
-
-
-_CLUB_FORM_WORDS = frozenset("fc afc cf football futbol club de".split())
 
 
 def extra_words(a: str, b: str) -> frozenset[str]:

@@ -326,7 +326,9 @@ _UNITS = re.compile(
 # A news site's article script, its article named by a number in the query
 # ("koreaherald.com/view.php?ud=20241101050412", "globes.co.il/news/article.aspx?did=1001400000",
 # a Java one: "cw.com.tw/article/article.action?id=2932")
-_ARTICLE_SCRIPT = re.compile(r"/(?:view|article|articleview|news|read|story)\.(?:php|aspx?|html?|jsp|action|do)$")
+_ARTICLE_SCRIPT = re.compile(
+    r"/(?:view|article|articleview|news|read|story)\.(?:php|aspx?|html?|jsp|action|do)$"
+)
 
 
 # A blog's post, its number the query's "p" ("algerie-eco.com/?p=52475": WordPress's plain links),
