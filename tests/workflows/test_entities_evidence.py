@@ -103,6 +103,8 @@ def test_the_short_forms_table_has_sources_and_reads_both_ways() -> None:
         ("Leo Messi", "Lionel Messi"),
         ("Kuba Błaszczykowski", "Jakub Błaszczykowski"),  # Polish
         ("Lucho Herrera", "Luis Herrera"),  # Spanish
+        ("Davit Mkheidze", "David Mkheidze"),  # Georgian, and its English form
+        ("Mikheil Mkheidze", "Mikhail Mkheidze"),  # Georgian, and its Russian form
     ):
         weight, reason = entities.people.name_evidence(a, b)
         assert weight == 6.5 and "are one name" in reason, reason

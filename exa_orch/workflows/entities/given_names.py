@@ -169,6 +169,13 @@ SPELLINGS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("emmanouil", "manolis"), "Wikipedia, Emmanouil"),
     (("charalambos", "charalampos", "haris", "babis"), "Wikipedia, Charalambos"),
     (("eleftherios", "lefteris"), "Wikipedia, Eleftherios"),
+    # Georgian and Armenian forms of names and the forms their bearers go by in English and Russian
+    # (Wikipedia, each name's article: "Davit is the Georgian and Armenian form of David")
+    (("davit", "david"), "Wikipedia, Davit"),
+    (("giorgi", "george"), "Wikipedia, Giorgi"),
+    (("mikheil", "mikhail", "michael"), "Wikipedia, Mikheil"),
+    (("aleksandre", "alexander", "aleksandr"), "Wikipedia, Aleksandre"),
+    (("grigor", "gregory"), "Wikipedia, Grigor"),
 )  # fmt: skip
 
 
