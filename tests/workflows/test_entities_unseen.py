@@ -1024,3 +1024,18 @@ def test_a_place_several_countries_name_is_read_by_the_sites_suffix_or_the_texts
         "c", "Tsikhela", "https://www.winereport.com/tsikhela-visit-kakheti", "Kvareli, Georgia", "wine"
     )
     assert not joined(elsewhere, own)  # a page under no Georgian suffix, in English: still no country
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://finstat.sk/35739999",
+        "https://www.racius.com/kovex-s-a/",
+        "https://www.dnb.com/business-directory/company-profiles.kovex_as.4f1c2e.html",
+    ],
+)
+def test_a_company_registers_page_is_a_shared_hosts_about_the_company_of_the_site(url: str) -> None:
+    register = co("a", "Kovex a.s.", url, "Bratislava, Slovakia", "electronics retail")
+    own = co("b", "Kovex", "https://www.kovex.sk/", "Bratislava, Slovakia", "electronics retail")
+    assert entities.record(0, register).domain == ""  # the register's, not Kovex's own site
+    assert joined(register, own)
