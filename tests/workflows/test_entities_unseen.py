@@ -1039,3 +1039,57 @@ def test_a_company_registers_page_is_a_shared_hosts_about_the_company_of_the_sit
     own = co("b", "Kovex", "https://www.kovex.sk/", "Bratislava, Slovakia", "electronics retail")
     assert entities.record(0, register).domain == ""  # the register's, not Kovex's own site
     assert joined(register, own)
+
+
+def test_two_reports_one_name_adding_the_trade_or_the_country_both_state_are_one_company() -> None:
+    coal = co(
+        "a",
+        "Korvath Coal Ltd",
+        "https://www.minereport.example/2011/09/14/banpu-bid-for-korvath-coal",
+        "Ulaanbaatar, Mongolia",
+        "coal mining",
+    )
+    short = co(
+        "b",
+        "Korvath",
+        "https://perthnews.example/business/korvath-board-backs-bid/story-1226135020157",
+        "Ulaanbaatar, Mongolia",
+        "coal mining",
+    )
+    assert joined(coal, short)
+    chile = co(
+        "c",
+        "Velmar Chile S.A.",
+        "https://www.df.example/empresas/2019/05/02/velmar-chile-invierte",
+        "Santiago, Chile",
+        "food processing",
+    )
+    velmar = co(
+        "d",
+        "Velmar",
+        "https://www.latercera.example/pulso/noticia/velmar-exporta-mas/2021/03/04",
+        "Santiago, Chile",
+        "food processing",
+    )
+    assert joined(chile, velmar)
+    # a word the trade does not say is another company's ("Korvath Steel"), as is another country
+    assert not joined(
+        co(
+            "e",
+            "Korvath Steel",
+            "https://www.steelnews.example/2012/01/05/korvath-steel-mill",
+            "Ulaanbaatar, Mongolia",
+            "coal mining",
+        ),
+        short,
+    )
+    assert not joined(
+        co(
+            "f",
+            "Korvath Coal",
+            "https://www.minereport.example/2012/02/02/korvath-coal-ipo",
+            "Almaty, Kazakhstan",
+            "coal mining",
+        ),
+        short,
+    )

@@ -734,6 +734,19 @@ def _no_site(a: Record, b: Record, ev: Evidence) -> None:
         a.renaming or b.renaming
     ):
         _same_name_no_site(a, b, ev)
+    elif not (a.domain or b.domain or a.profiles or b.profiles):
+        _reports_adding(a, b, ev)
+
+
+def _reports_adding(a: Record, b: Record, ev: Evidence) -> None:
+    """Two reports, no site or profile either, one name the other's and the trade both state
+    ("Hunnu Coal" / "Hunnu", in coal mining) or the country both are of ("FoodCorp Chile S.A.")."""
+    if not (known(a.country) and a.country == b.country):
+        return
+    country = _adds_its_country(a, b.clean) or _adds_its_country(b, a.clean)
+    added = _adds_its_trade(a, b) or ("one name adds only the country" if country else None)
+    if added:
+        ev.for_.append((JOIN, f"neither item has a site, {added}, both based in {a.country}"))
 
 
 def _unspaced(r: Record) -> str:
