@@ -1093,3 +1093,25 @@ def test_two_reports_one_name_adding_the_trade_or_the_country_both_state_are_one
         ),
         short,
     )
+
+
+def test_a_profile_whose_name_adds_the_trade_both_state_is_about_the_company_of_the_site() -> None:
+    site = co(
+        "a", "Orvask Lines", "https://www.orvasklines.com.ph/", "Cebu, Philippines", "passenger shipping"
+    )
+    wiki = co(
+        "b",
+        "Orvask Shipping Lines",
+        "https://en.wikipedia.org/wiki/Orvask_Shipping_Lines",
+        "Cebu, Philippines",
+        "passenger shipping",
+    )
+    assert "one name adds its trade, 'shipping'" in said(site, wiki)
+    ferries = co(
+        "c",
+        "Orvask Ferry Lines",
+        "https://en.wikipedia.org/wiki/Orvask_Ferry_Lines",
+        "Cebu, Philippines",
+        "passenger shipping",
+    )
+    assert not joined(site, ferries)  # a word no trade of theirs says

@@ -644,24 +644,12 @@ def _path_names_site(a: Record, b: Record, ev: Evidence) -> None:
         segments = {_PAGE_FILE.sub("", s).replace("-", "") for s in x.site.path.split("/") if s}
         agree = names_agree(x.clean, y.clean)
         if agree not in ONE_NAME:
-            agree = _adds_its_trade(x, y)
+            agree = families.adds_its_trade(x, y)
         if y.site.label.replace("-", "") in segments and agree:
             ev.for_.append(
                 (JOIN, f"{x.name} on {x.site.canonical}, a page its path names {y.domain} ({agree})")
             )
             return
-
-
-def _adds_its_trade(a: Record, b: Record) -> str | None:
-    """One name the other's and one word more that names the trade both state ("Del Maguey Mezcal"
-    / "Del Maguey", both in mezcal): the brand and its product's name; None otherwise."""
-    short, long_ = sorted((a.core.split(), b.core.split()), key=len)
-    added = set(long_) - set(short)
-    if not short or not set(short) < set(long_) or len(long_) != len(short) + 1 or len(added) != 1:
-        return None
-    word = added.pop()
-    both = {w[:5] for w in a.industry.split()} & {w[:5] for w in b.industry.split()}
-    return f"one name adds its trade, {word!r}" if len(word) >= 4 and word[:5] in both else None
 
 
 def _two_sites(a: Record, b: Record, ev: Evidence) -> None:
@@ -744,7 +732,7 @@ def _reports_adding(a: Record, b: Record, ev: Evidence) -> None:
     if not (known(a.country) and a.country == b.country):
         return
     country = _adds_its_country(a, b.clean) or _adds_its_country(b, a.clean)
-    added = _adds_its_trade(a, b) or ("one name adds only the country" if country else None)
+    added = families.adds_its_trade(a, b) or ("one name adds only the country" if country else None)
     if added:
         ev.for_.append((JOIN, f"neither item has a site, {added}, both based in {a.country}"))
 

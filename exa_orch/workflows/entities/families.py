@@ -366,3 +366,15 @@ def _play_domain(profile: str) -> str:
         return ""
     package = profile.split("=", 1)[1].split(".")
     return ".".join(reversed(package[:2])) if len(package) >= 2 else ""
+
+
+def adds_its_trade(a: Record, b: Record) -> str | None:
+    """One name the other's and one word more that names the trade both state ("Del Maguey Mezcal"
+    / "Del Maguey", both in mezcal): the brand and its product's name; None otherwise."""
+    short, long_ = sorted((a.core.split(), b.core.split()), key=len)
+    added = set(long_) - set(short)
+    if not short or not set(short) < set(long_) or len(long_) != len(short) + 1 or len(added) != 1:
+        return None
+    word = added.pop()
+    both = {w[:5] for w in a.industry.split()} & {w[:5] for w in b.industry.split()}
+    return f"one name adds its trade, {word!r}" if len(word) >= 4 and word[:5] in both else None

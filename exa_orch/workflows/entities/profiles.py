@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
 from exa_orch.workflows.entities.countries import is_place, known, of_country
-from exa_orch.workflows.entities.families import JOIN, Evidence, is_app, plural_agree, stem
+from exa_orch.workflows.entities.families import JOIN, Evidence, adds_its_trade, is_app, plural_agree, stem
 from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import HANZI, place_word, province_added, segments
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
@@ -108,7 +108,8 @@ def _written_alike(page: Record, own: Record) -> str | None:
             and _initials(x.raw_name, y.clean, _forms(x))
         ):
             return f"{y.name} is the initials of {x.name}"
-    return agree if agree == NEAR_EQUAL else None  # a letter or two apart: with what corroborates
+    # a letter or two apart, or one word more naming the trade both state: with what corroborates
+    return agree if agree == NEAR_EQUAL else adds_its_trade(page, own)
 
 
 def _site_named(page: Record, own: Record) -> str | None:
