@@ -1115,3 +1115,29 @@ def test_a_profile_whose_name_adds_the_trade_both_state_is_about_the_company_of_
         "passenger shipping",
     )
     assert not joined(site, ferries)  # a word no trade of theirs says
+
+
+def test_two_reports_one_the_others_initials_in_one_trade_and_country_are_one_company() -> None:
+    full = co(
+        "a",
+        "Velmaro Forest Industries Sdn Bhd",
+        "https://www.sabahnews.example/2018/05/velmaro-forest-estate",
+        "Kota Kinabalu, Malaysia",
+        "timber and pulp",
+    )
+    short = co(
+        "b",
+        "VFI",
+        "https://www.nst.example/news/2018/05/366934/rm1-billion-takeover-saves-vfi-jobs",
+        "Kota Kinabalu, Malaysia",
+        "timber and pulp",
+    )
+    assert "one name abbreviates the other" in said(full, short)
+    other_trade = co(
+        "c",
+        "VFI",
+        "https://www.nst.example/news/2019/02/vfi-opens-clinic",
+        "Kota Kinabalu, Malaysia",
+        "private hospitals",
+    )
+    assert not joined(full, other_trade)

@@ -727,12 +727,16 @@ def _no_site(a: Record, b: Record, ev: Evidence) -> None:
 
 
 def _reports_adding(a: Record, b: Record, ev: Evidence) -> None:
-    """Two reports, no site or profile either, one name the other's and the trade both state
-    ("Hunnu Coal" / "Hunnu", in coal mining) or the country both are of ("FoodCorp Chile S.A.")."""
+    """Two reports, no site or profile either, of one known country: one name the other's and the
+    trade both state ("Hunnu Coal" / "Hunnu", in coal mining) or their country ("FoodCorp Chile
+    S.A."), or one the other's initials or short form in one industry ("MFPM" / "Manufacture
+    Française des Pneumatiques Michelin", both in tyre manufacturing)."""
     if not (known(a.country) and a.country == b.country):
         return
     country = _adds_its_country(a, b.clean) or _adds_its_country(b, a.clean)
     added = families.adds_its_trade(a, b) or ("one name adds only the country" if country else None)
+    if not added and a.industry == b.industry != "" and names_agree(a.clean, b.clean) == "abbreviation":
+        added = "one name abbreviates the other, both in " + a.industry
     if added:
         ev.for_.append((JOIN, f"neither item has a site, {added}, both based in {a.country}"))
 
