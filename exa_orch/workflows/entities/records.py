@@ -423,13 +423,13 @@ def _stated_fields(rec: Record, texts: list[str]) -> None:
     """A person's employer and an organisation's country from the text, when no field gave them
     (a location that names no country, "Stuttgart", gives way to what the text says; one several
     countries name, "Kvareli, Georgia", to its site's suffix or its text's script)."""
-    shared = shared_name_country(rec.location_written, rec.site.suffix if rec.site else "", texts)
     if rec.kind == "person":
         _role_at(rec, texts)
-        if not known(rec.country):  # "is a Norwegian chess grandmaster": whose country, not where
-            rec.country = next((c for t in texts if (c := stated_country(t))), "") or shared or rec.country
-        return
     if known(rec.country):
+        return
+    shared = shared_name_country(rec.location_written, rec.site.suffix if rec.site else "", texts)
+    if rec.kind == "person":  # "is a Norwegian chess grandmaster": whose country, not where
+        rec.country = next((c for t in texts if (c := stated_country(t))), "") or shared or rec.country
         return
     said = next((m.group(1) for t in texts for m in _BASED_IN.finditer(t)), "")
     where = country_of(said) if said else ""
