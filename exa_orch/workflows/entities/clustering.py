@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from exa_orch.workflows.entities import families, glossary, heard_words, profile_keys
-from exa_orch.workflows.entities.countries import known
+from exa_orch.workflows.entities.countries import known, named_last
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.listings import listing, ticker_named
 from exa_orch.workflows.entities.names import (
@@ -302,7 +302,20 @@ def _pairs(members: list[int], side: set[int], *, apart: bool) -> list[list[int]
 
 def resolve(items: Sequence[Json]) -> Resolution:
     """Group `items` (Websets items, or Agent rows as items) into entities; see the package docstring."""
-    return resolve_records([record(i, item) for i, item in enumerate(items)])
+    return resolve_records(_one_place(record(i, item) for i, item in enumerate(items)))
+
+
+def _one_place(records: Iterable[Record]) -> list[Record]:
+    """`records`, where a location ends in a country's name another country holds as a place too
+    ("Kvareli, Georgia": the country or the US state), given that country where another record of
+    the run placed so was read as it (its site's suffix, its script, its text: records.py): one
+    run's results are of one Georgia."""
+    out = list(records)
+    read = {r.country for r in out if known(r.country) and r.country == named_last(r.location_written)}
+    for r in out:
+        if not known(r.country) and named_last(r.location_written) in read:
+            r.country = named_last(r.location_written)
+    return out
 
 
 def resolve_records(records: Sequence[Record]) -> Resolution:

@@ -190,6 +190,14 @@ def _country_of(location: str) -> str:
 _OWN_SCRIPT = {"GE": re.compile(r"[\u10a0-\u10ff\u1c90-\u1cbf]")}
 
 
+def named_last(location: str) -> str:
+    """The country whose own name a location's last part is ("Kvareli, Georgia" -> "georgia",
+    though `country_of` reads no country there: Georgia is a US state too); "" otherwise."""
+    parts = [p for p in location.split(",") if p.strip()]
+    iso = _own_names().get(_key(parts[-1]), "") if parts else ""
+    return _data()[2][iso] if iso else ""
+
+
 def shared_name_country(location: str, suffix: str, texts: list[str]) -> str:
     """The country a location's last part names where another country holds that name as a place
     too ("Kvareli, Georgia": the country or the US state, so `country_of` says neither), when the
