@@ -311,10 +311,13 @@ def _one_place(records: Iterable[Record]) -> list[Record]:
     the run placed so was read as it (its site's suffix, its script, its text: records.py): one
     run's results are of one Georgia."""
     out = list(records)
-    read = {r.country for r in out if known(r.country) and r.country == named_last(r.location_written)}
-    for r in out:
-        if not known(r.country) and named_last(r.location_written) in read:
-            r.country = named_last(r.location_written)
+    placed = [named_last(r.location_written) for r in out]
+    read = {
+        r.country for r, named in zip(out, placed, strict=True) if known(r.country) and r.country == named
+    }
+    for r, named in zip(out, placed, strict=True):
+        if named in read and not known(r.country):
+            r.country = named
     return out
 
 

@@ -193,9 +193,14 @@ _OWN_SCRIPT = {"GE": re.compile(r"[\u10a0-\u10ff\u1c90-\u1cbf]")}
 def named_last(location: str) -> str:
     """The country whose own name a location's last part is ("Kvareli, Georgia" -> "georgia",
     though `country_of` reads no country there: Georgia is a US state too); "" otherwise."""
-    parts = [p for p in location.split(",") if p.strip()]
-    iso = _own_names().get(_key(parts[-1]), "") if parts else ""
+    iso = _last_iso(location)
     return _data()[2][iso] if iso else ""
+
+
+def _last_iso(location: str) -> str:
+    """The ISO alpha-2 code of the country whose own name a location's last part is, or ""."""
+    parts = [p for p in location.split(",") if p.strip()]
+    return _own_names().get(_key(parts[-1]), "") if parts else ""
 
 
 def shared_name_country(location: str, suffix: str, texts: list[str]) -> str:
@@ -203,8 +208,7 @@ def shared_name_country(location: str, suffix: str, texts: list[str]) -> str:
     too ("Kvareli, Georgia": the country or the US state, so `country_of` says neither), when the
     record's site is under that country's suffix (cbw.ge, shilda.ge) or its text is written
     in the country's own script (`_OWN_SCRIPT`): that country's name; "" otherwise."""
-    parts = [p for p in location.split(",") if p.strip()]
-    iso = _own_names().get(_key(parts[-1]), "") if parts else ""
+    iso = _last_iso(location)
     script = _OWN_SCRIPT.get(iso)
     if not iso or known(country_of(location)):
         return ""
