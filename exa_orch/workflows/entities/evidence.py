@@ -44,7 +44,6 @@ they identify.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -73,7 +72,7 @@ from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, NEW_EMPLOYE
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
 from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.script_forms import kana_only
-from exa_orch.workflows.entities.sites import Site, brand_tld, country_suffix, regional
+from exa_orch.workflows.entities.sites import PAGE_FILE, Site, brand_tld, country_suffix, regional
 
 JOIN = 4.0  # companies and pages
 _WITHIN = "one name's words are within the other's"  # names_agree's weakest agreement
@@ -631,9 +630,6 @@ def _brand_domain(a: Record, b: Record, ev: Evidence) -> None:
         )
 
 
-_PAGE_FILE = re.compile(r"\.(?:html?|php|aspx?|jsp)$")
-
-
 def _path_names_site(a: Record, b: Record, ev: Evidence) -> None:
     """A page whose path names the other's site, under one name ("Tata Consultancy Services" on
     tata.com/business/tcs and "TCS" on tcs.com): the page is about the other's owner."""
@@ -641,7 +637,7 @@ def _path_names_site(a: Record, b: Record, ev: Evidence) -> None:
         if not (x.site and y.site) or len(y.site.label) < 3:
             continue
         # a segment as a page names it, its file's extension aside (lixil.com/.../brands/grohe.html)
-        segments = {_PAGE_FILE.sub("", s).replace("-", "") for s in x.site.path.split("/") if s}
+        segments = {PAGE_FILE.sub("", s).replace("-", "") for s in x.site.path.split("/") if s}
         agree = names_agree(x.clean, y.clean)
         if agree not in ONE_NAME:
             agree = families.adds_its_trade(x, y)

@@ -166,7 +166,7 @@ def _canonical_path(host: str, domain: str, segments: list[str]) -> str:
     while segments:
         last = segments[-1]
         language = _locale(last)
-        if not language and re.sub(r"\.(?:html?|php|aspx?|jsp|do)$", "", last) not in _HOMELIKE:
+        if not language and PAGE_FILE.sub("", last) not in _HOMELIKE:
             break
         locale = locale or (last if language else "")
         segments.pop()
@@ -226,6 +226,9 @@ _PATH = r"(?:[^\s\"'<>(),;]|,(?=[^\s\"'<>])|'(?=\w)|\([^\s\"'<>()]*\))+"
 URL_IN_TEXT = re.compile(rf"https?://{_PATH}|(?:www\.)?(?:[a-z0-9-]+\.)+[a-z]{{2,}}/{_PATH}", re.I)
 # An article's path: a date ("/2023/05/15/", "20240614"), a last segment of three words or more
 # ("hydrogene-vert-le-nantais-lhyfe-inaugure-...") or ending in a long number ("...-42071234").
+# A page's file name's extension, a markup's or a script's ("about-us.html", "main_newsView.jsp",
+# "stockdata.do"): the page's name is what comes before it
+PAGE_FILE = re.compile(r"\.(?:s?html?|php|aspx?|jsp|cfm|do)$")
 _DATED = re.compile(r"/(?:19|20)\d\d/(?:0?[1-9]|1[0-2])/|(?:19|20)\d\d(?:0[1-9]|1[0-2])[0-3]\d")
 _WORD = re.compile(r"[a-z]+")
 # A listed company's page on an exchange or a market-data site the table does not know
@@ -309,7 +312,7 @@ def _entry(path: str, name: str) -> bool:
 def _slug_words(path: str) -> frozenset[str]:
     """The words of a path's last segment, a script's file name not counted ("main_newsview.jsp")."""
     last = path.rpartition("/")[2]
-    return frozenset(_WORD.findall(re.sub(r"\.(?:s?html?|php|aspx?|jsp|cfm)$", "", last)))
+    return frozenset(_WORD.findall(PAGE_FILE.sub("", last)))
 
 
 def _name_words(name: str) -> frozenset[str]:
