@@ -121,6 +121,20 @@ def test_a_name_extending_another_under_another_civil_law_form_is_another_compan
     assert not any(r.startswith("different legal forms") for r in compare(renamed, now).against)
 
 
+def test_an_english_form_in_a_profiles_text_is_the_local_form_of_an_exchanges_page() -> None:
+    """A profile whose text writes the name with an English form ("Velkaro Corporation is ...") and
+    an exchange's page under the local form (Velkaro Oyj), in one country and one trade: one
+    company; two local forms apart ("SE" / "AG") still keep a profile and an article apart."""
+    wiki = co("a", "Velkaro", "https://en.wikipedia.org/wiki/Velkaro", "Tampere, Finland", "mining equipment",
+              "Velkaro Corporation is a Finnish maker of mining equipment, founded in 1978.")  # fmt: skip
+    quote = co("b", "Velkaro Oyj", "https://www.nasdaqomxnordic.com/shares/microsite?Instrument=HEX99123",
+               "Tampere, Finland", "mining equipment", "Velkaro Oyj share information; listed on Nasdaq Helsinki.")  # fmt: skip
+    assert joined(wiki, quote)
+    wiki_se = co("c", "Velkaro", "https://en.wikipedia.org/wiki/Velkaro", "Tampere, Finland", "mining equipment",
+                 "Velkaro SE is a Finnish maker of mining equipment, founded in 1978.")  # fmt: skip
+    assert not joined(wiki_se, quote)
+
+
 def test_one_name_on_two_sites_joins_where_one_country_and_one_industry_both_say_it() -> None:
     """A quote page on another's site under the name of a group's unit, on the group's country page,
     is the unit's where one known country and one industry both say it; the same name in another

@@ -54,6 +54,7 @@ from exa_orch.workflows.entities.alphabets import ALPHABETS, sounded
 from exa_orch.workflows.entities.countries import is_place, known, of_country
 from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
+from exa_orch.workflows.entities.latin_forms import ENGLISH_FORMS
 from exa_orch.workflows.entities.listings import listing
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
@@ -789,7 +790,6 @@ def _holdings(a: Record, b: Record, ev: Evidence) -> None:
 
 
 _LIMITED = frozenset({"plc", "limited"})
-_ENGLISH_FORMS = frozenset("corporation incorporated company limited plc llc op".split())
 
 
 def _differences(a: Record, b: Record, ev: Evidence) -> None:
@@ -868,7 +868,7 @@ def _one_name_or_more(a: Record, b: Record, forms: frozenset[str]) -> bool:
     of every pair)."""
     if a.core == b.core:
         return True
-    return not forms & _ENGLISH_FORMS and names_agree(a.core, b.core) == "one name extends the other"
+    return not forms & ENGLISH_FORMS and names_agree(a.core, b.core) == "one name extends the other"
 
 
 def _company(a: Record, b: Record, ev: Evidence) -> None:

@@ -70,3 +70,6 @@ FORM_SPELLINGS = {"corp": "corporation", "co": "company", "ltd": "limited", "inc
 PLC_WORDS = frozenset({"public", "limited", "company"})
 # A football club's form is no legal form: "Rangers F.C." and "Rangers Football Club" are one
 CLUB_FORM_WORDS = frozenset("fc afc cf football futbol club de".split())
+# The forms of English company names: a page in English writes a company's name with one of them
+# ("Cargotec Corporation is ...") where its register has a local form (Cargotec Oyj)
+ENGLISH_FORMS = frozenset("corporation incorporated company limited plc llc op".split())

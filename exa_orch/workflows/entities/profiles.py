@@ -37,6 +37,7 @@ from exa_orch.workflows.entities.families import JOIN, Evidence, adds_its_trade,
 from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import HANZI, place_word, province_added, segments
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
+from exa_orch.workflows.entities.latin_forms import ENGLISH_FORMS
 from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quoted, ticker_named
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
@@ -474,7 +475,7 @@ def _profile_and_article(a: Record, b: Record, ev: Evidence) -> None:
     (`page_about`): names that agree, or one leading the other, with a country and a trade; never
     two legal forms written ("Lumen SE" / "Lumen AG": two companies)."""
     forms = (stated_forms(a), stated_forms(b))
-    if all(forms) and not forms[0] & forms[1]:
+    if all(forms) and not forms[0] & forms[1] and not any(f <= ENGLISH_FORMS for f in forms):
         return
     named = _written_alike(a, b)
     said = _corroborated(a, b) if named else _leading(a, b)
