@@ -1158,3 +1158,19 @@ def test_two_reports_one_the_others_initials_in_one_trade_and_country_are_one_co
         "private hospitals",
     )
     assert not joined(full, other_trade)
+
+
+def test_a_brewery_named_in_its_own_language_is_the_brewery_named_in_english() -> None:
+    """ "Pivovar Zlatohor" is "Zlatohor Brewery" (the kind word in English, names_agree), and a beer
+    guide's page (untappd, ratebeer) is a page about the brewery, never its site."""
+    assert names.names_agree("pivovar zlatohor", "zlatohor brewery")
+    assert names.names_agree("brauerei zlatohor", "zlatohor brewery")
+    assert not names.names_agree("pivovar zlatohor", "zlatohor winery")
+    site = co(
+        "a", "Pivovar Zlatohor", "https://www.pivovarzlatohor.cz/", "Zlatohor, Czech Republic", "brewing"
+    )
+    guide = co("b", "Zlatohor Brewery", "https://www.ratebeer.com/brewers/pivovar-zlatohor/9911/",
+               "Zlatohor, Czech Republic", "brewing")  # fmt: skip
+    page = sites.site("https://www.ratebeer.com/brewers/pivovar-zlatohor/9911/")
+    assert page is not None and page.platform
+    assert joined(site, guide)

@@ -164,6 +164,12 @@ HOSTS: tuple[Host, ...] = (
     Host("rusprofile.ru", "none", "rusprofile.ru/id/N"),
     Host("dnb.com", "none", "dnb.com/business-directory/company-profiles.NAME.ID.html"),
     Host("zoominfo.com", "none", "zoominfo.com/c/NAME/ID"),
+    # beer and wine guides: a page a brewery or a winery (or one of its drinks), never its site
+    Host("untappd.com", "none", "untappd.com/BREWERY, untappd.com/w/NAME/ID, untappd.com/b/BEER/ID"),
+    Host("ratebeer.com", "none", "ratebeer.com/brewers/NAME/ID"),
+    Host("beeradvocate.com", "none", "beeradvocate.com/beer/profile/ID"),
+    Host("vivino.com", "none", "vivino.com/wineries/NAME"),
+    Host("wine-searcher.com", "none", "wine-searcher.com/merchant/producer/NAME"),
     Host("zaubacorp.com", "fixed", "zaubacorp.com/company/NAME"),
     Host("tofler.in", "path", "tofler.in/NAME/company/CIN"),
     Host("nseindia.com", "query:symbol", "nseindia.com/get-quotes/equity?symbol=TICKER"),
