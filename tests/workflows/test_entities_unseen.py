@@ -1174,3 +1174,10 @@ def test_a_brewery_named_in_its_own_language_is_the_brewery_named_in_english() -
     page = sites.site("https://www.ratebeer.com/brewers/pivovar-zlatohor/9911/")
     assert page is not None and page.platform
     assert joined(site, guide)
+
+
+def test_a_vietnamese_steelmakers_name_is_its_english_one() -> None:
+    """ "Thép Zlatovan" is "Zlatovan Steel" (thép: steel), not "Zlatovan Cement"."""
+    clean = names.clean_name("Thép Zlatovan")
+    assert names.names_agree(clean, names.clean_name("Zlatovan Steel Corp"))
+    assert not names.names_agree(clean, names.clean_name("Zlatovan Cement"))

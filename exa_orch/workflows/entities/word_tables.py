@@ -381,6 +381,8 @@ WORDS_IN_ENGLISH = {
     **dict.fromkeys("groupe grupo gruppo gruppe".split(), "group"),
     **dict.fromkeys("financier financiere financiero financiera financeiro financeira finanziario".split(), "financial"),
     **dict.fromkeys("assurances assurance seguros assicurazioni versicherung".split(), "insurance"),
+    # a steelmaker's in Vietnamese ("Thép Pomina" / "Pomina Steel")
+    "thep": "steel",
     # a brewery's ("Pivovar Bernard" / "Bernard Brewery", "Brauerei Gebr. Maisel" / "Maisel Brewery")
     **dict.fromkeys("pivovar pivovarna browar brouwerij brauerei cerveceria cervejaria birrificio bryggeri panimo".split(), "brewery"),
 }  # fmt: skip
