@@ -462,3 +462,13 @@ def test_a_ukrainian_given_name_s_ending_written_as_read_keeps_its_russian_spell
     assert name_evidence("Serhiy Hnatko", "Sergey Hnatko")[0] >= 6.5
     assert name_evidence("Andriy Hnatko", "Andrei Hnatko")[0] >= 6.5
     assert name_evidence("Serhiy Hnatko", "Stepan Hnatko")[0] < 4.0
+
+
+def test_a_name_in_arabic_letters_is_read_given_names_first_and_its_ain_opens_no_word() -> None:
+    """An ع inside a word (عبدالوهاب, Abdulwahab) is a letter, not a break between two names, and
+    a name in Arabic letters is never written family name first: "Abdulwahab Hamad Al-Badr" and
+    "Abdulwahab Hamada" share a first given name and no family name."""
+    assert [len(r.given) + 1 + len(r.extra) for r in parse("سعيد البدر")][0] == 2
+    far = name_evidence("عبدالوهاب حمد البدر", "عبدالوهاب حمادة")
+    assert far[0] < 0, far
+    assert name_evidence("عبدالوهاب حمد البدر", "عبدالوهاب البدر")[0] >= 5.0

@@ -77,7 +77,7 @@ def is_latin(text: str) -> bool:
 def words(text: str) -> list[str]:
     """`text` folded, "&" and "+" read as "and", split on anything but letters and digits."""
     text = fold(text).replace("&", " and ").replace("+", " and ")
-    return re.sub(r"[^\w\s]", " ", text.replace("'", "").replace("’", "")).split()
+    return re.sub(r"[^\w\s]", " ", text.replace("'", "").replace("’", "").replace("`", "")).split()
 
 
 # Legal forms written before a name in Cyrillic or Georgian ("АО «Казахтелеком»", "ПАО Сбербанк",

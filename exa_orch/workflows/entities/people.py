@@ -4,7 +4,8 @@
 the agreement adds to the case that they are one person) and the reason, the best over the ways
 each name can be read (`parse`):
 - given names first, family name last ("Heung-min Son"), or family name first ("Son Heung-min",
-  "Zhang Yiming", "Toyoda Akio"), the given name written apart, together or hyphenated alike;
+  "Zhang Yiming", "Toyoda Akio"; never a name in Arabic letters), the given name written apart,
+  together or hyphenated alike;
 - a second family name after the first ("Pedro Sánchez Pérez-Castejón", "Cristiano Ronaldo dos
   Santos Aveiro"), particles dropped ("von der", "dos", "bin"), a two-word family name joined
   ("Cannon Brookes" / "Cannon-Brookes"), German umlauts written "ue" ("Müller" / "Mueller");
@@ -34,13 +35,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from exa_orch.workflows.entities.alphabets import (
-    ALPHABETS,
-    azeri_spelled,
-    cyrillic,
-    read_otherwise,
-    sounded,
-)
+from exa_orch.workflows.entities.alphabets import ALPHABETS, azeri_spelled, cyrillic, read_otherwise, sounded
 from exa_orch.workflows.entities.brahmic import has_brahmic, spelling_key
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
@@ -65,6 +60,7 @@ from exa_orch.workflows.entities.titles import (
     regnal_evidence,
     without_titles,
 )
+from exa_orch.workflows.entities.word_tables import ARABIC_LETTERS
 
 _UMLAUTS = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "Ä": "Ae", "Ö": "Oe", "Ü": "Ue"})
 _CAPS_INITIALS = re.compile(r"^[A-Z]{2,3}$")
@@ -124,15 +120,15 @@ def _tokens(name: str) -> list[list[str]]:
     return [[w for i, w in enumerate(t) if i in (0, len(t) - 1) or w not in PARTICLES] for t in out]
 
 
-def _readings(t: list[str]) -> list[PersonName]:
-    """Given names first (the family name last, or followed by a second one), family name first,
-    and a two-word family name joined."""
+def _readings(t: list[str], family_first: bool = True) -> list[PersonName]:
+    """Given names first (the family name last, or followed by a second one), family name first
+    (not for a name in Arabic letters: never so written), and a two-word family name joined."""
     if not t:
         return []
     if len(t) == 1:
         return [PersonName((), t[0])]
     out = [PersonName(tuple(t[:k]), t[k], tuple(t[k + 1 :])) for k in range(len(t) - 1, 0, -1)]
-    out.append(PersonName(tuple(t[1:]), t[0]))
+    out += [PersonName(tuple(t[1:]), t[0])] if family_first else []
     if len(t) >= 3 and len(t[-2]) > 1:
         out.append(PersonName(tuple(t[:-2]), t[-2] + t[-1], joined=True))
     return [r for r in out if len(r.family) > 1]  # an initial is never the family name
@@ -190,7 +186,8 @@ def parse(name: str) -> tuple[PersonName, ...]:
             reversed_ = (
                 [PersonName(tuple(t[:0:-1]), t[0])] if len(t) >= 3 and _VIETNAMESE.search(spelling) else []
             )
-            out.extend(r for r in [*_readings(t), *reversed_] if r not in out)
+            read = _readings(t, not ARABIC_LETTERS.search(spelling))
+            out.extend(r for r in [*read, *reversed_] if r not in out)
     return tuple(out)
 
 
