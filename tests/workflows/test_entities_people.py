@@ -472,3 +472,13 @@ def test_a_name_in_arabic_letters_is_read_given_names_first_and_its_ain_opens_no
     far = name_evidence("عبدالوهاب حمد البدر", "عبدالوهاب حمادة")
     assert far[0] < 0, far
     assert name_evidence("عبدالوهاب حمد البدر", "عبدالوهاب البدر")[0] >= 5.0
+
+
+def test_bengali_ja_may_be_a_z_and_a_velar_nasal_is_ng() -> None:
+    """Bengali writes the z of names from Arabic and Persian with জ (আজিজ, Aziz), and Devanagari's
+    ङ is the ng of a Latin spelling (मिङ्मा, Mingma): their consonants agree; a letter more or less
+    still does not."""
+    assert name_evidence("Nazmul Aziz", "নাজমুল আজিজ")[0] >= 5.0
+    assert name_evidence("Nazmul Ajit", "নাজমুল আজিজ")[0] < 0
+    assert name_evidence("Mingma Tamang", "मिङ्मा तामाङ")[0] >= 5.0
+    assert name_evidence("Mima Tamang", "मिङ्मा तामाङ")[0] < 0

@@ -247,6 +247,8 @@ _SPOKEN = (
     str.maketrans("ث", "س"),
     str.maketrans("व", "ब"),  # and Devanagari's व, a b as Nepali says it (देउवा, Deuba)
     str.maketrans("ச", "ஸ"),  # and Tamil's ச, an s as the start of a word says it (சண்முகம், Shanmugam)
+    str.maketrans({"জ": "ज़"}),  # Bengali's জ, a z in names from Arabic and Persian (আজাদ, Azad)
+    str.maketrans({"ङ": "ng", "ঙ": "ng"}),  # a velar nasal, ng (मिङ्मा, Mingma)
 )
 
 
