@@ -482,3 +482,9 @@ def test_bengali_ja_may_be_a_z_and_a_velar_nasal_is_ng() -> None:
     assert name_evidence("Nazmul Ajit", "নাজমুল আজিজ")[0] < 0
     assert name_evidence("Mingma Tamang", "मिङ्मा तामाङ")[0] >= 5.0
     assert name_evidence("Mima Tamang", "मिङ्मा तामाङ")[0] < 0
+
+
+def test_sinhala_va_is_the_w_of_latin_spellings() -> None:
+    """Sinhala's ව is written w in its names' Latin spellings (වනිගසේකර, Wanigasekara)."""
+    assert name_evidence("Isuru Wanigasekara", "ඉසුරු වනිගසේකර")[0] >= 5.0
+    assert name_evidence("Isuru Ranasinghe", "ඉසුරු වනිගසේකර")[0] < 0

@@ -249,6 +249,7 @@ _SPOKEN = (
     str.maketrans("ச", "ஸ"),  # and Tamil's ச, an s as the start of a word says it (சண்முகம், Shanmugam)
     str.maketrans({"জ": "ज़"}),  # Bengali's জ, a z in names from Arabic and Persian (আজাদ, Azad)
     str.maketrans({"ङ": "ng", "ঙ": "ng"}),  # a velar nasal, ng (मिङ्मा, Mingma)
+    str.maketrans({"ව": "w"}),  # Sinhala's ව, a w as its names' Latin spellings write it (නුවන්, Nuwan)
 )
 
 
