@@ -1174,3 +1174,20 @@ def test_names_run_together_or_short_in_another_script_share_a_blocking_key() ->
 def test_a_name_part_in_latin_letters_is_heard_only_beside_a_name_writing_it() -> None:
     assert not glossary.agrees("iN라이프", clean_name("iN라이프"), "Hana Life", clean_name("Hana Life"))
     assert glossary.agrees("NX하우시스", clean_name("NX하우시스"), "NX Hausys", clean_name("NX Hausys"))
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [
+        ("ميناء عجمان", "Port of Ajman", True),
+        ("مطارات الشارقة", "Sharjah Airports", True),
+        ("مطارات الشارقة", "Sharjah Ports", False),
+        ("طنطا للغزل والنسيج", "Tanta Spinning and Weaving", True),
+        ("طنطا لحليج الأقطان", "Tanta Cotton Ginning", True),
+        ("طنطا لحليج الأقطان", "Tanta Spinning and Weaving", False),
+    ],
+)
+def test_arabic_words_of_ports_airports_and_mills_translate(written: str, latin: str, agree: bool) -> None:
+    """Gulf ports and airports and Egyptian mills by their trades (ميناء, port; مطارات, airports;
+    للغزل والنسيج, spinning and weaving; لحليج الأقطان, cotton ginning); another trade does not."""
+    assert bool(heard_words.translate(written, clean_name(latin), says_company=True)) is agree

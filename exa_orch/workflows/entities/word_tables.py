@@ -125,10 +125,20 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         # Maghreb and Egyptian state industries, in their French names too (Groupe Chimique Tunisien,
         # Compagnie des Phosphates de Gafsa)
         "المجمع مجمع": "group|groupe|complex",
-        "الكيميائي الكيميائية الكيماويات للكيماويات": "chemical|chemicals|chimique|chimiques",
+        "الكيميائي الكيميائية الكيماويات للكيماويات الكيماوية": "chemical|chemicals|chimique|chimiques",
         "الفوسفات للفوسفات فسفاط الفسفاط": "phosphate|phosphates",
         "الأسمدة للأسمدة": "fertilizer|fertilizers|fertiliser|fertilisers|engrais",
         "الأبيض البيضاء": "white",
+        # and the trades of Gulf ports and airports and Egyptian mills (Abu Dhabi Airports, Port of
+        # Fujairah, Oman Drydock, Misr Spinning and Weaving, Nile Cotton Ginning, Cleopatra Ceramics)
+        "مطارات مطار": "airports|airport",
+        "ميناء موانئ": "port|ports",
+        "الحوض_الجاف": "drydock|dry dock",  # "the basin, the dry" (heard_words._words)
+        "للغزل الغزل": "spinning",
+        "والنسيج النسيج للنسيج": "weaving|textile|textiles",
+        "الأقطان القطن": "cotton",
+        "لحليج حليج": "ginning",
+        "سيراميكا للسيراميك السيراميك": "ceramica|ceramics|ceramic",
         # Persian words of company names (Wiktionary): شرکت (company) left out, as English may
         "شرکت": "",
         "ملی": "national",
