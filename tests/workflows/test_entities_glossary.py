@@ -593,6 +593,7 @@ def test_a_bank_in_arabic_letters_joins_its_english_site() -> None:
         ("北村造船所", "Kitamura Shipbuilding"),  # a shipyard's 所, steelmaking's 製鋼, special steel
         ("高田特殊鋼", "Takada Steel"),
         ("上野製鋼所", "Ueno Steel"),
+        ("北浜鐵道株式会社", "Kitahama Railway"),  # 鐵道: the old form Japanese railways keep
         ("中村冶金工業", "Nakamura Yakin Kogyo"),  # 工業 as its reading kept
         ("西洋水産株式会社", "Seiyo Suisan Kaisha, Ltd."),  # 株式会社 as its English name keeps it
         ("株式会社高田証券グループ本社", "Takada Securities Group Inc."),  # a group's head office

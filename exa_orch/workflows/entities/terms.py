@@ -96,7 +96,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "旅客": "passenger",
             "海运 海運 해운": "shipping",
             "运输 運輸 운수": "transport|transportation",
-            "铁路 鐵路 鉄道 철도": "railway|railways|rail|railroad",
+            "铁路 鐵路 鉄道 鐵道 철도": "railway|railways|rail|railroad",  # 鐵道: old Japanese names (大井川鐵道)
             "医药 醫藥 医薬 의약": "pharmaceutical|pharmaceuticals|medicine|pharma",
             "制药 製藥 製薬 薬品 药业 藥業 제약": "pharmaceutical|pharmaceuticals|pharma",
             "生物 生物科技": "biologics|bio|biotech|biotechnology",
@@ -104,7 +104,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "食品 식품": "foods|food",
             "饮料 飲料": "beverage|beverages",
             "啤酒 麦酒 맥주": "beer|brewery",
-            "乳业 乳業": "dairy",
+            "乳业 乳業 乳品": "dairy",
             "能源": "energy",
             "矿业 礦業 鉱業 광업": "mining",
             "鉱山 矿山 礦山 광산": "mining|mines|mine",
@@ -234,7 +234,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             # and Hong Kong's and Macau's (Chinese Estates, New World First Bus, Macau Light Rapid
             # Transit, MTR's 地鐵): CC-CEDICT's renderings
             "置业 置業": "estates|estate|properties|property",
-            "巴士": "bus|buses",
+            "巴士 客车 客車": "bus|buses|coach",
             "缆车 纜車": "cable car|tram|ropeway",
             "轻轨 輕軌": "light rail|light rapid transit",
             "地铁 地鐵": "metro|subway|underground|mtr",
