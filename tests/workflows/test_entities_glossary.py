@@ -594,6 +594,7 @@ def test_a_bank_in_arabic_letters_joins_its_english_site() -> None:
         ("高田特殊鋼", "Takada Steel"),
         ("上野製鋼所", "Ueno Steel"),
         ("北浜鐵道株式会社", "Kitahama Railway"),  # 鐵道: the old form Japanese railways keep
+        ("สมาคมผู้ส่งออกยางไทย", "Thai Rubber Exporters Association"),  # Thai trade bodies' words
         ("中村冶金工業", "Nakamura Yakin Kogyo"),  # 工業 as its reading kept
         ("西洋水産株式会社", "Seiyo Suisan Kaisha, Ltd."),  # 株式会社 as its English name keeps it
         ("株式会社高田証券グループ本社", "Takada Securities Group Inc."),  # a group's head office
@@ -606,6 +607,10 @@ def test_more_trades_translate(written: str, latin: str) -> None:
     assert not glossary.agrees("中国移动", clean_name("中国移动"), "China Unicom", clean_name("China Unicom"))
     assert not glossary.agrees(
         "北村造船所", clean_name("北村造船所"), "Kitamura Steel", clean_name("Kitamura Steel")
+    )
+    rubber = "สมาคมผู้ส่งออกยางไทย"
+    assert not glossary.agrees(
+        rubber, clean_name(rubber), "Thai Rice Exporters Association", "thai rice exporters association"
     )
     said = "China Huaan Insurance Company Limited"  # (香港): a word the other leaves out
     assert not glossary.agrees("中國華安保險(香港)", clean_name("中國華安保險(香港)"), said, clean_name(said))

@@ -453,6 +453,11 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "พลังงาน": "energy",
             "ไฟฟ้า": "electricity|electric|power",
             "หลักทรัพย์": "securities",
+            "สมาคม": "association",
+            "ผู้ส่งออก": "exporters|exporter|export",
+            "ข้าว": "rice",
+            "โรงสี": "mills|mill|millers",
+            "ยาง": "rubber",
         },
     ),
     **_terms(
