@@ -5,7 +5,7 @@ names)."""
 from __future__ import annotations
 
 from exa_orch.workflows import entities
-from exa_orch.workflows.entities.own_names import listed
+from exa_orch.workflows.entities.own_names import bracketed, listed
 from tests.workflows.entity_items import co, weigh
 
 
@@ -70,3 +70,10 @@ def test_a_companys_name_with_its_brand_in_quotes_is_the_brand_too() -> None:
     assert "rudnica" in entities.record(0, mine).aliases
     # quotes around the whole name give no other name
     assert entities.record(0, co("b", "„Rudnica”", "https://example.com/", "", "")).aliases == {}
+
+
+def test_capitals_in_brackets_spelling_the_starts_of_the_names_words_are_its_other_name() -> None:
+    """ "Oleícola Tarvana S.A. (OLTA)": OL + TA, the starts of its words, is its short name; capitals
+    that spell no such starts are a ticker ("Tarvana Shipping (TSHP)")."""
+    assert [n for n, _ in bracketed("Oleícola Tarvana S.A. (OLTA)")] == ["Oleícola Tarvana S.A.", "OLTA"]
+    assert bracketed("Tarvana Shipping (TSHP)") == []

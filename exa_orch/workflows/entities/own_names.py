@@ -19,7 +19,7 @@ import unicodedata
 
 from exa_orch.workflows.entities.asides import CAPITAL
 from exa_orch.workflows.entities.countries import is_place
-from exa_orch.workflows.entities.names import acronym, is_latin, words
+from exa_orch.workflows.entities.names import STOP_WORDS, acronym, clean_name, is_latin, words
 
 Part = tuple[str, str]  # (a name, why it is one)
 
@@ -56,7 +56,23 @@ def _initials_open(name: str, short: str) -> bool:
     a ticker ("Egyptian Intl Pharmaceuticals (EIPICO)"; "Qatar Shipping (QSHP)" is a ticker)."""
     initials = acronym(" ".join(words(name))).upper()
     letters = re.sub(r"[^A-Z]", "", short)
-    return bool(initials) and (letters == initials or (len(letters) >= 6 and letters.startswith(initials)))
+    if initials and (letters == initials or (len(letters) >= 6 and letters.startswith(initials))):
+        return True
+    # or the first letters of each word, two or more of one at least ("Industrias Oleaginosas
+    # (IOL)", "Dubai Aluminium (DUBAL)"); no ticker spells its words' starts so ("TLKM", "QSHP")
+    named = [w for w in words(clean_name(name)) if w not in STOP_WORDS]
+    return len(named) >= 2 and len(letters) > len(named) and _starts_spell(named, letters.lower())
+
+
+def _starts_spell(named: list[str], letters: str) -> bool:
+    """Whether `letters` are a start of each of the words `named`, in order, run together."""
+    if not named:
+        return not letters
+    first, rest = named[0], named[1:]
+    return any(
+        letters[:k] == first[:k] and _starts_spell(rest, letters[k:])
+        for k in range(1, min(len(first), len(letters) - len(rest)) + 1)
+    )
 
 
 def bracketed(name: str) -> list[Part]:
