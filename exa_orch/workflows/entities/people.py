@@ -186,8 +186,8 @@ def parse(name: str) -> tuple[PersonName, ...]:
             reversed_ = (
                 [PersonName(tuple(t[:0:-1]), t[0])] if len(t) >= 3 and _VIETNAMESE.search(spelling) else []
             )
-            read = _readings(t, not ARABIC_LETTERS.search(spelling))
-            out.extend(r for r in [*read, *reversed_] if r not in out)
+            each = _readings(t, not ARABIC_LETTERS.search(spelling))
+            out.extend(r for r in [*each, *reversed_] if r not in out)
     return tuple(out)
 
 
