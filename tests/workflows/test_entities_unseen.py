@@ -1181,3 +1181,18 @@ def test_a_vietnamese_steelmakers_name_is_its_english_one() -> None:
     clean = names.clean_name("Thép Zlatovan")
     assert names.names_agree(clean, names.clean_name("Zlatovan Steel Corp"))
     assert not names.names_agree(clean, names.clean_name("Zlatovan Cement"))
+
+
+@pytest.mark.parametrize(
+    ("written", "english"),
+    [
+        ("brodogradiliste zlatohor", "zlatohor shipyard"),
+        ("vinarija zlatohor", "zlatohor winery"),
+        ("destileria zlatohor", "zlatohor distillery"),
+    ],
+)
+def test_a_shipyards_a_winerys_and_a_distillerys_kind_word_is_its_english_one(
+    written: str, english: str
+) -> None:
+    assert names.names_agree(written, english)
+    assert not names.names_agree(written, "zlatohor brewery")

@@ -395,4 +395,9 @@ WORDS_IN_ENGLISH = {
     "thep": "steel",
     # a brewery's ("Pivovar Bernard" / "Bernard Brewery", "Brauerei Gebr. Maisel" / "Maisel Brewery")
     **dict.fromkeys("pivovar pivovarna browar brouwerij brauerei cerveceria cervejaria birrificio bryggeri panimo".split(), "brewery"),
+    # a shipyard's ("Brodogradilište Viktor Lenac" / "Viktor Lenac Shipyard", "Stocznia Gdańska")
+    **dict.fromkeys("brodogradiliste ladjedelnica stocznia astillero astilleros estaleiro estaleiros cantiere werft varvet telakka".split(), "shipyard"),
+    # a winery's and a distillery's ("Vinarija Tikveš" / "Tikveš Winery", "Destilería ...")
+    **dict.fromkeys("vinarija vinarstvo vinarna winnica weingut adega vinicola".split(), "winery"),
+    **dict.fromkeys("destileria destilaria distilleria distillerie brennerei".split(), "distillery"),
 }  # fmt: skip
