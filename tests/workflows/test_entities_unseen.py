@@ -85,6 +85,13 @@ def test_one_legal_form_written_short_or_long_is_one_form_and_two_forms_still_di
     assert not joined(merck, kgaa)
 
 
+def test_a_countrys_letters_after_a_name_are_no_legal_form() -> None:
+    """ "Velkaro U.S." writes its country, not a form: nothing for an "Inc." to differ from."""
+    assert names.legal_forms("velkaro u s", "velkaro") == frozenset()
+    assert names.legal_forms("velkaro u k ltd", "velkaro") == {"limited"}
+    assert names.legal_forms("velkaro s a", "velkaro") == {"sa"}
+
+
 def test_a_public_limited_company_written_out_in_either_order_is_a_plc() -> None:
     for raw in ("kelmscott public limited company", "kelmscott public company limited", "kelmscott pcl"):
         assert names.legal_forms(raw, names.clean_name(raw)) == {"plc"}, raw

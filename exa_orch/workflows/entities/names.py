@@ -242,8 +242,9 @@ def legal_forms(raw: str, clean: str) -> frozenset[str]:
     dots is one word ("S.A." is "sa", "N.V." is "nv")."""
     dropped = set(raw.split()) - set(clean.split()) - {"and"} - WRITTEN_SHORT.keys()  # "cia": in full
     letters = [w for w in raw.split() if w in dropped and len(w) == 1]
-    if len(letters) >= 2 and "".join(letters) in MORE_FORMS | set(FORM_SPELLINGS):
-        dropped = (dropped - set(letters)) | {"".join(letters)}
+    if len(letters) >= 2 and "".join(letters) in MORE_FORMS | set(FORM_SPELLINGS) | NOT_LEGAL:
+        # a country's letters ("KONE U.S.") are no form at all
+        dropped = (dropped - set(letters)) | ({"".join(letters)} - NOT_LEGAL)
     # a football club's form is no legal form: "Rangers F.C." and "Rangers Football Club" are one
     forms = {FORM_SPELLINGS.get(w, w) for w in dropped - CLUB_FORM_WORDS}
     if PLC_WORDS <= forms:
