@@ -488,3 +488,11 @@ def test_sinhala_va_is_the_w_of_latin_spellings() -> None:
     """Sinhala's ව is written w in its names' Latin spellings (රුවන්, Ruwan)."""
     assert name_evidence("Ruwan Pathirana", "රුවන් පතිරණ")[0] >= 5.0
     assert name_evidence("Ruchira Pathirana", "රුවන් පතිරණ")[0] < 0
+
+
+def test_spanish_and_polish_short_forms_of_a_given_name() -> None:
+    """Gaby is Gabriela, Lupe Guadalupe, Sasha a Polish or Finnish Aleksander too."""
+    assert name_evidence("Gaby Zlatarova", "Gabriela Zlatarova")[0] >= 6.0
+    assert name_evidence("Lupe Zlatarova", "Guadalupe Zlatarova")[0] >= 6.0
+    assert name_evidence("Sasha Zlatarov", "Aleksander Zlatarov")[0] >= 6.0
+    assert name_evidence("Gaby Zlatarova", "Graciela Zlatarova")[0] < 4.0

@@ -27,13 +27,20 @@ SHORT_FORMS: tuple[ShortForm, ...] = (
     ShortForm("paco", ("francisco",), "Wiktionary, Paco: Spanish diminutive of Francisco"),
     ShortForm("nacho", ("ignacio",), "Wiktionary, Nacho: Spanish diminutive of Ignacio"),
     ShortForm("xavi", ("xavier",), "Wiktionary, Xavi: Catalan diminutive of Xavier"),
+    ShortForm(
+        "gaby", ("gabriela", "gabriel", "gabrielle"), "Wiktionary, Gaby: diminutive of Gabriela, Gabriel"
+    ),
+    ShortForm(
+        "gabi", ("gabriela", "gabriel", "gabrielle"), "Wiktionary, Gabi: diminutive of Gabriela, Gabriel"
+    ),
+    ShortForm("lupe", ("guadalupe",), "Wiktionary, Lupe: Spanish diminutive of Guadalupe"),
     ShortForm("leo", ("lionel", "leonardo", "leopold", "leonard"), "Wiktionary, Leo: a short form of these"),
     ShortForm("mo", ("mohamed", "mohammed", "muhammad"), "Wiktionary, Mo: a short form of Mohammed"),
     ShortForm("beppe", ("giuseppe",), "Wiktionary, Beppe: Italian diminutive of Giuseppe"),
     ShortForm("gigi", ("luigi",), "Wiktionary, Gigi: Italian diminutive of Luigi"),
     ShortForm(
         "sasha",
-        ("aleksandr", "alexander", "aleksandra", "alexandra"),
+        ("aleksandr", "alexander", "aleksander", "aleksandra", "alexandra"),
         "Wiktionary, Sasha: Russian diminutive",
     ),
     ShortForm("misha", ("mikhail",), "Wiktionary, Misha: Russian diminutive of Mikhail"),
