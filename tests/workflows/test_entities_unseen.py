@@ -1203,3 +1203,14 @@ def test_a_shipyards_a_winerys_and_a_distillerys_kind_word_is_its_english_one(
 ) -> None:
     assert names.names_agree(written, english)
     assert not names.names_agree(written, "zlatohor brewery")
+
+
+def test_two_profiles_whose_names_are_one_in_english_are_compared_at_all() -> None:
+    """A French Wikipedia article and a LinkedIn page of one bank, its name in two languages
+    ("Banque Zlatohor du Canada" / "Zlatohor Bank of Canada"), share no word of a name's key: the
+    names' words in English block them together, and their evidence joins them."""
+    fr = co("a", "Banque Zlatohor du Canada", "https://fr.wikipedia.org/wiki/Banque_Zlatohor_du_Canada",
+            "Montréal, Canada", "banking")  # fmt: skip
+    en = co("b", "Zlatohor Bank of Canada", "https://www.linkedin.com/company/zlatohor-bank-of-canada",
+            "Montreal, Canada", "banking")  # fmt: skip
+    assert joined(fr, en)

@@ -25,6 +25,7 @@ from exa_orch.workflows.entities.names import (
     acronym,
     core_name,
     fold,
+    in_english,
     is_latin,
     words,
 )
@@ -81,6 +82,8 @@ def _keys(r: Record) -> set[str]:
         own.update(
             {f"n:{r.clean}", f"n:{r.core}", f"n:{r.clean.replace(' ', '')}", f"n:{r.core.replace(' ', '')}"}
         )
+        if len(r.clean.split()) >= 2:  # its words in English, as names_agree reads them ("Pivovar X")
+            own.add(f"e:{' '.join(in_english(r.clean.split()))}")
     if r.initials:
         own.add(f"n:{r.initials}")
     own.update(f"n:{n}" for a in r.aliases for n in (a, core_name(a)))

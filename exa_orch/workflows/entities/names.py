@@ -402,7 +402,7 @@ def _designator_inside(short: list[str], long_: list[str]) -> bool:
     )
 
 
-def _in_english(ws: list[str]) -> list[str]:
+def in_english(ws: list[str]) -> list[str]:
     """A name's words, an institution's kind word in English, small words left out, in order."""
     return sorted(e for w in ws if w not in STOP_WORDS for e in WORDS_IN_ENGLISH.get(w, w).split())
 
@@ -458,7 +458,7 @@ def _written_otherwise(a: str, b: str) -> str | None:
         return "abbreviation"  # an exchange's list: "Mapletree Log Tr"
     if vowels_apart(wa, wb, DESIGNATORS):
         return VOWELS_APART
-    if len(wa) >= 2 and _in_english(wa) == _in_english(wb) and set(wa) != set(wb):
+    if len(wa) >= 2 and in_english(wa) == in_english(wb) and set(wa) != set(wb):
         return IN_TWO_LANGUAGES  # "Instituto Butantan" / "Butantan Institute"
     if _syllabic(a, b) or _syllabic(b, a):
         return "a name shortened by syllables"
