@@ -1197,3 +1197,13 @@ def test_arabic_words_of_ports_airports_and_mills_translate(written: str, latin:
     """Gulf ports and airports and Egyptian mills by their trades (ميناء, port; مطارات, airports;
     للغزل والنسيج, spinning and weaving; لحليج الأقطان, cotton ginning); another trade does not."""
     assert bool(heard_words.translate(written, clean_name(latin), says_company=True)) is agree
+
+
+def test_a_name_in_azerbaijani_letters_shares_a_blocking_key_with_its_english_spelling() -> None:
+    """Cəmil Hacızadə is Jamil Hajizade as English spells Azerbaijani (alphabets.azeri_spelled):
+    the two are blocked together, so their evidence is weighed at all."""
+    az, en = (
+        block_keys(entities.record(i, person(str(i), n, f"https://x.example/{i}", "", "")))
+        for i, n in enumerate(("Cəmil Hacızadə", "Jamil Hajizade"))
+    )
+    assert any(k.startswith("f:") for k in az & en)

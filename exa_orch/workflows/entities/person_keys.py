@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
+from exa_orch.workflows.entities.alphabets import azeri_spelled
 from exa_orch.workflows.entities.brahmic import bengali_spelling
 from exa_orch.workflows.entities.consonants import (
     THAI_LETTER,
@@ -52,7 +53,9 @@ def block_keys(r: Record) -> set[str]:
     if r.kind != "person" or not r.name:
         return set()
     own: set[str] = set()
-    for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias))]:
+    # a name in Azerbaijani letters also as English spells it (Cahangir Hacıyev, Jahangir Hajiyev)
+    spelled = [x for n in [r.name, *r.aliases] if (az := azeri_spelled(n)) for x in parse(az)]
+    for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias)), *spelled]:
         # a Japanese name's Latin spellings folded too (Ohtani / otani: japanese.latin_key)
         for family in {reading.family, *reading.spellings, latin_key(reading.family)}:
             own.update(f"f:{family}:{form[:1]}" for g in reading.given or ("",) for form in given_forms(g))
