@@ -24,7 +24,7 @@ from exa_orch.workflows.entities.consonants import (
 from exa_orch.workflows.entities.given_match import given_forms
 from exa_orch.workflows.entities.japanese import family_keys, heard, katakana_words, latin_key
 from exa_orch.workflows.entities.names import is_latin, words
-from exa_orch.workflows.entities.people import initialisms, parse
+from exa_orch.workflows.entities.people import PersonName, initialisms, parse
 from exa_orch.workflows.entities.scripts import chinese_spelled, consonantal, skeleton
 from exa_orch.workflows.entities.word_tables import HEBREW_LETTERS
 
@@ -53,9 +53,7 @@ def block_keys(r: Record) -> set[str]:
     if r.kind != "person" or not r.name:
         return set()
     own: set[str] = set()
-    # a name in Azerbaijani letters also as English spells it (Cahangir Hacıyev, Jahangir Hajiyev)
-    spelled = [x for n in [r.name, *r.aliases] if (az := azeri_spelled(n)) for x in parse(az)]
-    for reading in [*parse(r.name), *(x for alias in r.aliases for x in parse(alias)), *spelled]:
+    for reading in _readings(r.name, list(r.aliases)):
         # a Japanese name's Latin spellings folded too (Ohtani / otani: japanese.latin_key)
         for family in {reading.family, *reading.spellings, latin_key(reading.family)}:
             own.update(f"f:{family}:{form[:1]}" for g in reading.given or ("",) for form in given_forms(g))
@@ -69,6 +67,13 @@ def block_keys(r: Record) -> set[str]:
     if city:
         own.update(f"c:{reading.family}:{city}" for reading in parse(r.name)[:2] if reading.family)
     return own | _consonant_keys(r.name)
+
+
+def _readings(name: str, aliases: list[str]) -> list[PersonName]:
+    """Every reading of a person's name and of its stated aliases, a name in Azerbaijani letters
+    also as English spells it (Cahangir Hacıyev, Jahangir Hajiyev: alphabets.azeri_spelled)."""
+    spelled = [az for n in [name, *aliases] if (az := azeri_spelled(n))]
+    return [x for n in [name, *aliases, *spelled] for x in parse(n)]
 
 
 def _run_together_keys(name: str) -> set[str]:
