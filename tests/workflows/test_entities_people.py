@@ -496,3 +496,11 @@ def test_spanish_and_polish_short_forms_of_a_given_name() -> None:
     assert name_evidence("Lupe Zlatarova", "Guadalupe Zlatarova")[0] >= 6.0
     assert name_evidence("Sasha Zlatarov", "Aleksander Zlatarov")[0] >= 6.0
     assert name_evidence("Gaby Zlatarova", "Graciela Zlatarova")[0] < 4.0
+
+
+def test_a_nickname_in_single_quotes_is_a_given_name_too() -> None:
+    """ "Rodrigo 'Zorzal' Valdemarra" is also Zorzal Valdemarra; an apostrophe inside a word
+    (O'Valdemarra) quotes nothing."""
+    assert name_evidence("Rodrigo 'Zorzal' Valdemarra", "Zorzal Valdemarra")[0] >= 6.5
+    assert name_evidence("Rodrigo ‘Zorzal’ Valdemarra", "Rodrigo Valdemarra")[0] >= 6.5
+    assert name_evidence("Conan O'Valdemarra", "Conan O'Valdemarra")[0] >= 6.5

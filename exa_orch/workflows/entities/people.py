@@ -135,7 +135,9 @@ def _readings(t: list[str], family_first: bool = True) -> list[PersonName]:
 
 
 _INVERTED = re.compile(r"^\s*([^\W\d_][^,\d]*?),\s*([^\W\d_][^,\d]*?)\s*$")
-_QUOTED = re.compile(r"[\"“”«»]([^\"“”«»]{2,30})[\"“”«»]")
+# in double quotes or guillemets, or in single quotes between words ("Roberto 'Gato' Fernández";
+# an apostrophe inside a word, O'Brien, is none)
+_QUOTED = re.compile(r"[\"“”«»]([^\"“”«»]{2,30})[\"“”«»]|(?<=\s)['‘]([^'‘’\s][^'‘’]{1,29})['’](?=\s)")
 
 
 def _spellings(name: str) -> list[str]:
@@ -146,7 +148,7 @@ def _spellings(name: str) -> list[str]:
     out = [f"{inverted.group(2)} {inverted.group(1)}" if inverted else name]
     quoted = _QUOTED.search(name)
     if quoted:
-        out = [_QUOTED.sub(" ", name), quoted.group(1) + " " + name[quoted.end() :]]
+        out = [_QUOTED.sub(" ", name), (quoted.group(1) or quoted.group(2)) + " " + name[quoted.end() :]]
     out = [*out, *(u for n in out if (u := n.translate(_UMLAUTS)) != n)]
     return [*out, *(u for n in out if (u := _DUTCH_OE.sub("u", n)) != n)]
 
