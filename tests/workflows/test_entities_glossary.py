@@ -1200,7 +1200,7 @@ def test_arabic_words_of_ports_airports_and_mills_translate(written: str, latin:
 
 
 def test_a_name_in_azerbaijani_letters_shares_a_blocking_key_with_its_english_spelling() -> None:
-    """Cəmil Hacızadə is Jamil Hajizade as English spells Azerbaijani (alphabets.azeri_spelled):
+    """Cəmil Hacızadə is Jamil Hajizade as English spells Azerbaijani (alphabets.turkic_spelled):
     the two are blocked together, so their evidence is weighed at all."""
     az, en = (
         block_keys(entities.record(i, person(str(i), n, f"https://x.example/{i}", "", "")))

@@ -504,3 +504,11 @@ def test_a_nickname_in_single_quotes_is_a_given_name_too() -> None:
     assert name_evidence("Rodrigo 'Zorzal' Valdemarra", "Zorzal Valdemarra")[0] >= 6.5
     assert name_evidence("Rodrigo ‘Zorzal’ Valdemarra", "Rodrigo Valdemarra")[0] >= 6.5
     assert name_evidence("Conan O'Valdemarra", "Conan O'Valdemarra")[0] >= 6.5
+
+
+def test_a_name_in_uzbek_latin_letters_meets_its_english_spelling() -> None:
+    """Uzbek's oʻ, x and q are the u, kh and k of English spellings ("Xurshid Toʻxtaboyev" /
+    "Khurshid Tukhtaboyev"); the apostrophe of O'Brien is no Uzbek letter."""
+    assert name_evidence("Xurshid Toʻxtaboyev", "Khurshid Tukhtaboyev")[0] >= 5.0
+    assert name_evidence("Xurshid To‘xtaboyev", "Khurshid Tukhtaboyev")[0] >= 5.0
+    assert name_evidence("Xurshid Toʻxtaboyev", "Bahrom Tukhtaboyev")[0] < 4.0

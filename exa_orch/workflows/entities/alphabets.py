@@ -5,7 +5,7 @@ and Latin names in Azerbaijani letters, spelled as their usual Latin spellings w
 Greek letter pairs that are one sound, `armenian` Armenian ու; `sounded` spells a folded Latin name
 as its sounds go, so that a name read out of an alphabet meets the spelling it is known by
 (Филипп / Philipp); `read_otherwise` gives the other readings a letter has where the other
-name's spelling says so (a Cyrillic Г as h, a Greek η as e); `azeri_spelled` writes Azerbaijani
+name's spelling says so (a Cyrillic Г as h, a Greek η as e); `turkic_spelled` writes Azerbaijani
 letters as English spellings of those names do. people.py reads person names with them, evidence.py company names.
 """
 
@@ -111,16 +111,37 @@ _SOUNDED = (("dzh", "j"), ("dj", "j"), ("zh", "j"), ("tz", "c"), ("ts", "c"), ("
 
 # Azerbaijani's Latin letters as the English spellings of its names write them, most by way of
 # Russian: ə a, c j, ç ch, ş sh, x kh, q g, ğ gh, ı i (Rəcəbov: Radjabov, Vüqar: Vugar, Şəhriyar:
-# Shakhriyar). A name with one of ə ş ç ğ ı is read so (`azeri_spelled`); Turkish shares all but ə.
+# Shakhriyar). A name with one of ə ş ç ğ ı is read so (`turkic_spelled`); Turkish shares all but ə.
 _AZERI = str.maketrans({"ə": "a", "Ə": "A", "c": "j", "C": "J", "ç": "ch", "Ç": "Ch", "ş": "sh", "Ş": "Sh",
                         "x": "kh", "X": "Kh", "q": "g", "Q": "G", "ğ": "gh", "Ğ": "Gh", "ı": "i", "İ": "I"})  # fmt: skip
 _AZERI_LETTER = re.compile(r"[əƏşŞçÇğĞıİ]")
 
 
-def azeri_spelled(name: str) -> str | None:
-    """A Latin name with Azerbaijani (or Turkish) letters spelled as English spellings of
-    Azerbaijani names write it (`_AZERI`: "Teymur Rəcəbov" -> "Teymur Rajabov"); None for a name
-    with none of them."""
+# Uzbek's Latin letters as English and Russian spellings of Uzbek names write them: oʻ u, gʻ gh, x
+# kh, q k (Ixtiyor Navroʻzov: Ikhtiyor Navruzov). A name with oʻ or gʻ (ʻ or ‘, never the apostrophe
+# of O'Brien) is read so.
+_UZBEK = (
+    ("oʻ", "u"),
+    ("Oʻ", "U"),
+    ("gʻ", "gh"),
+    ("Gʻ", "Gh"),
+    ("x", "kh"),
+    ("X", "Kh"),
+    ("q", "k"),
+    ("Q", "K"),
+)
+_UZBEK_LETTER = re.compile(r"[oOgG][ʻ‘]")
+
+
+def turkic_spelled(name: str) -> str | None:
+    """A Latin name with Azerbaijani (or Turkish) or Uzbek letters spelled as English spellings of
+    such names write it (`_AZERI`: "Teymur Rəcəbov" -> "Teymur Rajabov"; `_UZBEK`: "Ixtiyor
+    Navroʻzov" -> "Ikhtiyor Navruzov"); None for a name with none of them."""
+    if _UZBEK_LETTER.search(name):
+        name = name.replace("‘", "ʻ")
+        for written, said in _UZBEK:
+            name = name.replace(written, said)
+        return name
     return name.translate(_AZERI) if _AZERI_LETTER.search(name) else None
 
 

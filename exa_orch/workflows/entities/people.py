@@ -35,7 +35,7 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
-from exa_orch.workflows.entities.alphabets import ALPHABETS, azeri_spelled, cyrillic, read_otherwise, sounded
+from exa_orch.workflows.entities.alphabets import ALPHABETS, cyrillic, read_otherwise, sounded, turkic_spelled
 from exa_orch.workflows.entities.brahmic import has_brahmic, spelling_key
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
@@ -427,22 +427,22 @@ def _skeletons(a: str, b: str) -> tuple[float, str] | None:
 def _read_whole(a: str, b: str) -> tuple[float, str]:
     """`name_evidence` by each reading of the two names, given names and family name."""
     best = _any_reading(a, b)
-    sounds = (_by_kanji(a, b), _by_sound(a, b), _by_azeri(a, b), alphabet_words(a, b))
+    sounds = (_by_kanji(a, b), _by_sound(a, b), _by_turkic(a, b), alphabet_words(a, b))
     return max([best, *(s for s in sounds if s)])
 
 
-def _by_azeri(a: str, b: str) -> tuple[float, str] | None:
-    """Two Latin names, one written with Azerbaijani letters, read as English spellings of such
-    names write them (alphabets.azeri_spelled: Teymur Rəcəbov / Teimour Radjabov, Vüqar / Vugar) and
-    as their sounds go, weighed as a reading is, one less; None when not such a pair or they still
-    differ."""
-    spelled = azeri_spelled(a), azeri_spelled(b)
+def _by_turkic(a: str, b: str) -> tuple[float, str] | None:
+    """Two Latin names, one written with Azerbaijani or Uzbek letters, read as English spellings of
+    such names write them (alphabets.turkic_spelled: Teymur Rəcəbov / Teimour Radjabov, Ixtiyor /
+    Ikhtiyor) and as their sounds go, weighed as a reading is, one less; None when not such a pair
+    or they still differ."""
+    spelled = turkic_spelled(a), turkic_spelled(b)
     x, y = (s or n for s, n in zip(spelled, (a, b), strict=True))
     if (spelled[0] is None) == (spelled[1] is None) or not (is_latin(x) and is_latin(y)):
         return None
     x, y = sounded(fold(x)), sounded(fold(y))
     weight, said = _any_reading(x, y)
-    return (weight - 1.0, f"{said} (spelled as English writes Azerbaijani names)") if weight > 0 else None
+    return (weight - 1.0, f"{said} (spelled as English writes such names)") if weight > 0 else None
 
 
 def _by_sound(a: str, b: str) -> tuple[float, str] | None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from exa_orch.workflows.entities.alphabets import azeri_spelled
+from exa_orch.workflows.entities.alphabets import turkic_spelled
 from exa_orch.workflows.entities.brahmic import bengali_spelling
 from exa_orch.workflows.entities.consonants import (
     THAI_LETTER,
@@ -71,8 +71,8 @@ def block_keys(r: Record) -> set[str]:
 
 def _readings(name: str, aliases: list[str]) -> list[PersonName]:
     """Every reading of a person's name and of its stated aliases, a name in Azerbaijani letters
-    also as English spells it (Cahangir Hacıyev, Jahangir Hajiyev: alphabets.azeri_spelled)."""
-    spelled = [az for n in [name, *aliases] if (az := azeri_spelled(n))]
+    also as English spells it (Cahangir Hacıyev, Jahangir Hajiyev: alphabets.turkic_spelled)."""
+    spelled = [az for n in [name, *aliases] if (az := turkic_spelled(n))]
     return [x for n in [name, *aliases, *spelled] for x in parse(n)]
 
 
