@@ -1,12 +1,12 @@
 """Names in the alphabets anyascii spells letter by letter (Cyrillic, Greek, Armenian, Georgian),
-and Latin names in Azerbaijani letters, spelled as their usual Latin spellings write them.
+and Latin names in Azerbaijani or Uzbek letters, spelled as their usual Latin spellings write them.
 
 `cyrillic` spells a Cyrillic name in Latin letters (Kazakh letters as Russian ones), `greek` the
 Greek letter pairs that are one sound, `armenian` Armenian ու; `sounded` spells a folded Latin name
 as its sounds go, so that a name read out of an alphabet meets the spelling it is known by
 (Филипп / Philipp); `read_otherwise` gives the other readings a letter has where the other
 name's spelling says so (a Cyrillic Г as h, a Greek η as e); `turkic_spelled` writes Azerbaijani
-letters as English spellings of those names do. people.py reads person names with them, evidence.py company names.
+and Uzbek letters as English spellings of those names do. people.py reads person names with them, evidence.py company names.
 """
 
 from __future__ import annotations
