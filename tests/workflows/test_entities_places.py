@@ -435,3 +435,27 @@ def test_short_and_foreign_words_for_a_companys_kind_read_as_english_ones() -> N
 def test_a_home_page_s_script_named_main_or_index_is_the_home(url: str, home: bool) -> None:
     found = site(url)
     assert found is not None and found.home is home
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["https://www.vourlakilines.gr/el/i-etaireia/", "https://www.talpara.es/es/quienes-somos",
+     "https://www.talpara.de/ueber-uns", "https://www.talpara.lt/apie-mus"],
+)  # fmt: skip
+def test_a_site_s_about_page_in_its_own_language_is_its_home(url: str) -> None:
+    found = site(url)
+    assert found is not None and found.home
+
+
+def test_a_site_s_english_home_and_its_about_page_in_greek_are_one_company() -> None:
+    english = co(
+        "en", "Blue Gulf Lines", "https://www.bluegulflines.gr/en/", "Syros, Greece", industry="Ferries"
+    )
+    greek = co(
+        "el",
+        "Γραμμές Γαλάζιου Κόλπου",
+        "https://www.bluegulflines.gr/el/i-etaireia/",
+        "Σύρος",
+        industry="Ferries",
+    )
+    assert entities.resolve([english, greek]).groups == [[0, 1]]

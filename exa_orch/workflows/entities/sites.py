@@ -84,6 +84,12 @@ def _locale(segment: str) -> bool:
 _HOMELIKE = frozenset(
     "about about-us aboutus company home index index.html index.htm who-we-are our-company "
     "en-us en-gb top main default".split()
+    # a site's about page in its own language (gummastic.gr/el/, roviesolives.gr/el/i-etaireia/)
+    + "empresa la-empresa nosotros quienes-somos sobre-nosotros acerca-de quem-somos sobre-nos "
+    "a-empresa a-propos qui-sommes-nous entreprise l-entreprise ueber-uns uber-uns unternehmen "
+    "das-unternehmen chi-siamo azienda l-azienda over-ons het-bedrijf om-oss om-os meista "
+    "tietoa-meista o-nas o-firmie o-nama o-kompanii apie-mus par-mums rolunk despre-noi meist "
+    "etaireia i-etaireia hakkimizda tentang-kami gioi-thieu".split()
 )  # "main" and "default" as home pages' scripts are named (kurly.com/main, emart.com/main/main.do)
 
 
