@@ -400,4 +400,14 @@ WORDS_IN_ENGLISH = {
     # a winery's and a distillery's ("Vinarija Tikveš" / "Tikveš Winery", "Destilería ...")
     **dict.fromkeys("vinarija vinarstvo vinarna winnica weingut adega vinicola".split(), "winery"),
     **dict.fromkeys("destileria destilaria distilleria distillerie brennerei".split(), "distillery"),
+    # a public body's and a trade body's ("Autoridad del Canal de Panamá" / "Panama Canal Authority",
+    # "Autoridad Marítima de Panamá" / "Panama Maritime Authority")
+    **dict.fromkeys("autoridad autoridade autorite autorita".split(), "authority"),
+    **dict.fromkeys("maritima maritimo marittima marittimo".split(), "maritime"),
+    **dict.fromkeys("asociacion associacao associazione asociatia stowarzyszenie vereniging".split(), "association"),
+    **dict.fromkeys("cooperativa cooperativo cooperatieve genossenschaft spoldzielnia".split(), "cooperative"),
+    **dict.fromkeys("federacion federazione federacao".split(), "federation"),
+    **dict.fromkeys("aeropuerto aeroport aeroporto flughafen".split(), "airport"),
+    **dict.fromkeys("puerto porto hafen".split(), "port"),
+    **dict.fromkeys("ferrocarril ferrocarriles ferrovie".split(), "railway"),
 }  # fmt: skip
