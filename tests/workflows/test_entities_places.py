@@ -468,3 +468,10 @@ def test_a_site_s_english_home_and_its_about_page_in_greek_are_one_company() -> 
 )  # fmt: skip
 def test_a_public_or_trade_body_s_name_in_its_language_is_its_english_name(local: str, english: str) -> None:
     assert names_agree(clean_name(local), clean_name(english)) == IN_TWO_LANGUAGES
+
+
+def test_group_in_russian_or_polish_letters_is_a_filler_as_grupo_is() -> None:
+    assert (
+        core_name(clean_name("Группа Верхнелес")) == core_name(clean_name("Verkhneles Group")) == "verkhneles"
+    )
+    assert core_name(clean_name("Grupa Wiślany")) == "wislany"

@@ -24,7 +24,9 @@ from exa_orch.workflows.entities.shortened import vowels_apart, words_shortened
 from exa_orch.workflows.entities.word_tables import WORDS_IN_ENGLISH
 
 # "Empresas": a Chilean holding's opening word, as "Grupo" a Mexican one's (Empresas Copec)
-FILLER = frozenset("the group holding holdings company grupo gruppo groupe gruppe empresas".split())
+FILLER = frozenset(
+    "the group holding holdings company grupo gruppo groupe gruppe gruppa grupa empresas".split()
+)
 # Words a company's own name may add to its brand on its own site without naming another unit
 # ("Klarna Bank", "Lufthansa Group", "Samsung Electronics Co."): legal and corporate designators.
 DESIGNATORS = FILLER | frozenset(

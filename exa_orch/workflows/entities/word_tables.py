@@ -388,7 +388,7 @@ WORDS_IN_ENGLISH = {
     **dict.fromkeys("hopital ospedale krankenhaus".split(), "hospital"),
     # and a company's ("iA Groupe financier" / "iA Financial Group", "Banque Nationale du Canada" /
     # "National Bank of Canada")
-    **dict.fromkeys("groupe grupo gruppo gruppe".split(), "group"),
+    **dict.fromkeys("groupe grupo gruppo gruppe gruppa grupa".split(), "group"),
     **dict.fromkeys("financier financiere financiero financiera financeiro financeira finanziario".split(), "financial"),
     **dict.fromkeys("assurances assurance seguros assicurazioni versicherung".split(), "insurance"),
     # a steelmaker's in Vietnamese ("Thép Pomina" / "Pomina Steel")
