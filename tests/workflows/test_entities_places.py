@@ -475,3 +475,10 @@ def test_group_in_russian_or_polish_letters_is_a_filler_as_grupo_is() -> None:
         core_name(clean_name("Группа Верхнелес")) == core_name(clean_name("Verkhneles Group")) == "verkhneles"
     )
     assert core_name(clean_name("Grupa Wiślany")) == "wislany"
+
+
+@pytest.mark.parametrize(
+    "local", ["Oberwaldinger-Bräu", "Oberwaldinger Privatbrauerei", "Oberwaldinger Brauhaus"]
+)
+def test_a_bavarian_brewery_s_braeu_is_its_english_brewery(local: str) -> None:
+    assert names_agree(clean_name(local), clean_name("Oberwaldinger Brewery")) == IN_TWO_LANGUAGES

@@ -394,7 +394,8 @@ WORDS_IN_ENGLISH = {
     # a steelmaker's in Vietnamese ("Thép Pomina" / "Pomina Steel")
     "thep": "steel",
     # a brewery's ("Pivovar Bernard" / "Bernard Brewery", "Brauerei Gebr. Maisel" / "Maisel Brewery")
-    **dict.fromkeys("pivovar pivovarna browar brouwerij brauerei cerveceria cervejaria birrificio bryggeri panimo".split(), "brewery"),
+    **dict.fromkeys("pivovar pivovarna browar brouwerij brauerei cerveceria cervejaria birrificio bryggeri panimo "
+                    "brau braeu brauhaus privatbrauerei klosterbrauerei landbrauerei".split(), "brewery"),
     # a shipyard's ("Brodogradilište Viktor Lenac" / "Viktor Lenac Shipyard", "Stocznia Gdańska")
     **dict.fromkeys("brodogradiliste ladjedelnica stocznia astillero astilleros estaleiro estaleiros cantiere werft varvet telakka".split(), "shipyard"),
     # a winery's and a distillery's ("Vinarija Tikveš" / "Tikveš Winery", "Destilería ...")
