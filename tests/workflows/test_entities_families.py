@@ -469,6 +469,30 @@ def test_a_name_a_merged_record_gives_itself_with_a_designator_more_lifts_the_no
     assert said == "one item has no site and the names differ"
 
 
+def test_a_name_in_chinese_characters_beside_a_latin_one_is_no_no_site_veto() -> None:
+    from exa_orch.workflows.entities.evidence import conflict
+
+    quote = entities.record(
+        0, co("q", "Hollinfield Electronics Inc. (6121.TW)", "https://finance.yahoo.com/quote/6121.TW/")
+    )
+    han = entities.record(1, co("h", "豪霖電子股份有限公司", "https://www.hollinfield.com.tw/tw/about"))
+    # characters chosen for their meaning or sound are no spelling of the Latin name: nothing said
+    assert conflict(quote, han, lambda x, y: False, voices=[]) is None
+    # an alphabet's reading is one: a Russian name that is not the quote's still keeps them apart
+    cyrillic = entities.record(2, co("c", "Завод Прибор", "https://www.zavodpribor.ru/"))
+    assert (
+        conflict(quote, cyrillic, lambda x, y: False, voices=[])
+        == "one item has no site and the names differ"
+    )
+    english = co("e", "Hollinfield Electronics Inc.", "https://www.hollinfield.com.tw/en/", "Taoyuan, Taiwan",
+                 industry="semiconductor packaging")  # fmt: skip
+    local = co("l", "豪霖電子股份有限公司", "https://www.hollinfield.com.tw/tw/about", "Taoyuan, Taiwan",
+               industry="semiconductor packaging")  # fmt: skip
+    listed = co("y", "Hollinfield Electronics Inc. (6121.TW)", "https://finance.yahoo.com/quote/6121.TW/",
+                "Taoyuan, Taiwan", industry="semiconductor packaging")  # fmt: skip
+    assert entities.resolve([english, local, listed]).groups == [[0, 1, 2]]
+
+
 def test_a_profile_that_writes_the_country_elsewhere_in_the_name_is_about_the_site() -> None:
     site = co(
         "a", "Suzuki Motor Ghana", "https://www.suzuki-motor-ghana.com/", "Accra, Ghana", industry="cars"

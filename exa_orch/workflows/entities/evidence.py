@@ -73,6 +73,7 @@ from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, NEW_EMPLOYE
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
 from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.script_forms import kana_only
+from exa_orch.workflows.entities.scripts import is_cjk
 from exa_orch.workflows.entities.sites import PAGE_FILE, Site, brand_tld, country_suffix, regional
 
 JOIN = 4.0  # companies and pages
@@ -899,6 +900,11 @@ def _site_conflict(
     if bool(a.domain) == bool(b.domain) or not (a.clean and b.clean) or a.raw_name == b.raw_name:
         return None
     if ev.joins or names_agree(a.clean, b.clean) or _voiced(a, b, voices) or _heard_alike(a, b):
+        return None
+    if is_cjk(a.name or "") != is_cjk(b.name or ""):
+        # a name in Chinese characters, kana or Hangul is most often no spelling of the other's but
+        # a translation or characters chosen for their sound (超豐電子, Greatek Electronics): that
+        # the two differ says nothing; an alphabet's reading does (alphabets, heard_words)
         return None
     return "one item has no site and the names differ"
 
