@@ -482,3 +482,7 @@ def test_group_in_russian_or_polish_letters_is_a_filler_as_grupo_is() -> None:
 )
 def test_a_bavarian_brewery_s_braeu_is_its_english_brewery(local: str) -> None:
     assert names_agree(clean_name(local), clean_name("Oberwaldinger Brewery")) == IN_TWO_LANGUAGES
+
+
+def test_german_fuer_is_left_out_of_a_name_s_initials_as_und_is() -> None:
+    assert names_agree(clean_name("Bank für Oberland und Moorgau"), clean_name("BOM")) == "abbreviation"

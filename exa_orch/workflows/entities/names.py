@@ -36,9 +36,10 @@ DESIGNATORS = FILLER | frozenset(
 )
 # Words a name's initials leave out, in the languages company names are written in ("Banca Monte
 # dei Paschi di Siena": MPS; "Banco do Brasil": BB); "and" first (`_abbreviation` keeps it as "&")
-# ... and the word for "and" of the Romance and German names ("Odebrecht Engenharia e Construção": OEC)
+# ... and the word for "and" of the Romance and German names ("Odebrecht Engenharia e Construção": OEC),
+# and German's "for" ("Bank für Tirol und Vorarlberg": BTV)
 STOP_WORDS = ("and", "of", "the", "for", "de", "la", "di", "dei", "del", "della", "do", "da", "dos", "du", "des",
-              "das", "e", "y", "et", "und")  # fmt: skip
+              "das", "e", "y", "et", "und", "fur", "fuer")  # fmt: skip
 _FOLD = str.maketrans({"ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
                        "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ı": "i",
                        "ħ": "h", "Ħ": "H"})  # fmt: skip
