@@ -534,3 +534,19 @@ def test_a_place_in_brackets_after_a_name_is_no_other_name_of_it() -> None:
     assert list(asides.asides("鶴見製菓(東京)が廃業した。", "鶴見製菓")) == []
     assert list(asides.asides("Orlin Foods Ltd (Singapore) said ...", "Orlin Foods Ltd")) == []
     assert [n for n, _ in asides.asides("鶴見製菓(ツルミ)が廃業した。", "鶴見製菓")] == ["ツルミ"]
+
+
+def test_a_lower_case_qualifier_in_brackets_in_any_script_is_no_name() -> None:
+    # ru.wikipedia's "(авиакомпания)", as en.wikipedia's "(airline)": what kind, not another name
+    wiki = co(
+        "w",
+        "Беркут (авиакомпания)",
+        "https://ru.wikipedia.org/wiki/Беркут_(авиакомпания)",
+        "Russia",
+        "airline",
+    )
+    assert entities.record(0, wiki).aliases == {}
+    own = co("b", "АО «Авиакомпания Беркут»", "https://www.berkut-avia.ru/about/", "Russia", "airline")
+    other = co("s", "Авиакомпания «Сокол»", "https://www.sokol.aero/about/", "Russia", "airline")
+    groups = entities.resolve([own, wiki, other]).groups
+    assert [2] in groups and not any(0 in g and 2 in g for g in groups)

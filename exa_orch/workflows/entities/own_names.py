@@ -46,7 +46,14 @@ def _in_latin_letters(token: str) -> bool:
 
 
 _BRACKETED = re.compile(r"(.+?)\s*[(（]\s*([^()（）]+?)\s*[)）]")
-_NOT_A_NAME = re.compile(r"[\d]|^[a-z]")  # a year, "(company)"
+
+
+def _not_a_name(aside: str) -> bool:
+    """A year, or a word opening in lower case in any script that has cases: an encyclopedia's
+    qualifier ("(company)", "АЛРОСА (авиакомпания)", "(entreprise)"), no name."""
+    return any(c.isdigit() for c in aside) or aside[:1].islower()
+
+
 _TICKER_LIKE = re.compile(r"^[A-Z.&-]{2,8}$")
 
 
@@ -79,7 +86,7 @@ def bracketed(name: str) -> list[Part]:
     """A company's name with another of its names in brackets after it: each part. Capitals alone
     in brackets are a ticker ("Telkom Indonesia (TLKM)"), unless the name's initials open them."""
     m = _BRACKETED.fullmatch(name)
-    if not m or _NOT_A_NAME.search(m.group(2)) or is_place(m.group(2)):
+    if not m or _not_a_name(m.group(2)) or is_place(m.group(2)):
         return []
     if _TICKER_LIKE.match(m.group(2)) and not _initials_open(m.group(1), m.group(2)):
         return []
