@@ -512,3 +512,16 @@ def test_a_name_in_uzbek_latin_letters_meets_its_english_spelling() -> None:
     assert name_evidence("Xurshid Toʻxtaboyev", "Khurshid Tukhtaboyev")[0] >= 5.0
     assert name_evidence("Xurshid To‘xtaboyev", "Khurshid Tukhtaboyev")[0] >= 5.0
     assert name_evidence("Xurshid Toʻxtaboyev", "Bahrom Tukhtaboyev")[0] < 4.0
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "said"),
+    [
+        ("Stavros Giannakopoulos", "Stavros Yannakopoulos", "one name romanized two ways"),  # Greek γι
+        ("Mehdi Souleimani", "Mehdi Suleimani", "one name romanized two ways"),  # a long u as ou
+        ("Ghasem Nourbakhsh", "Qasem Nurbakhsh", "one name spelled two ways"),  # Persian ق as gh or q
+    ],
+)
+def test_one_name_romanized_two_ways_is_one_name(a: str, b: str, said: str) -> None:
+    weight, reason = name_evidence(a, b)
+    assert said in reason and weight >= 6.5, reason

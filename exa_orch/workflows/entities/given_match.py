@@ -7,7 +7,7 @@ out ("thi phuong thao" / "phuong thao") may be dropped when two or more others a
 names they start, in order; initials before the name in use ("N. R. Narayana Murthy", "C. Douglas
 McMillon") may be dropped. Nicknames come from the `nicknames` package (English, Apache-2.0) and
 given_names.py (other languages' short forms and one name's romanizations, with sources); the
-romanizations of one Cyrillic name read alike (`_romanized`: Alexey / Aleksei) are one name too.
+romanizations of one name read alike (`romanized`: Alexey / Aleksei, Ghasem / Qasem) are one name too.
 """
 
 from __future__ import annotations
@@ -57,15 +57,27 @@ def similar(a: str, b: str) -> float:
     return float(_jaro_winkler()(a, b))
 
 
+# The ways one name's sounds are romanized apart: Greek's γι before a vowel as gi, yi or y
+# (Giannakis, Yannakis), Persian and Arabic ق as gh, q or k (Ghasem, Qasem; Azerbaijani Qara, Kara),
+# and a long u as ou or oo (Souleiman, Suleiman; Payakaroon, Payakarun)
+_ROMANIZED_APART = (
+    (re.compile(r"[gy]i(?=[aeou])"), "i"),
+    (re.compile(r"gh|q"), "k"),
+    (re.compile(r"ou|oo"), "u"),
+)
+
+
 @lru_cache(maxsize=65536)
-def _romanized(given: str) -> str:
-    """A given name as the romanizations of one Cyrillic name write it alike: x as ks, kh as h, y
-    and j as i, a letter doubled once, an initial ie as e ("alexey" and "aleksei", "yulia" and
-    "iuliia", "yevgeny" and "evgeny", "tatyana" and "tatiana" each read one way); and a hard c as k,
+def romanized(name: str) -> str:
+    """A name as the romanizations of one name write it alike: x as ks, kh as h, y and j as i, a
+    letter doubled once, an initial ie as e ("alexey" and "aleksei", "yulia" and "iuliia", "yevgeny"
+    and "evgeny", "tatyana" and "tatiana" each read one way), `_ROMANIZED_APART`; and a hard c as k,
     as languages spell one name ("eric" and "erik", "nicolas" and "nikolas", "patrick" and "patrik")."""
-    hard = hard_c(given)
+    key = hard_c(name)
+    for pattern, by in _ROMANIZED_APART:
+        key = pattern.sub(by, key)
     key = re.sub(
-        r"(.)\1+", r"\1", hard.replace("x", "ks").replace("kh", "h").replace("y", "i").replace("j", "i")
+        r"(.)\1+", r"\1", key.replace("x", "ks").replace("kh", "h").replace("y", "i").replace("j", "i")
     )
     return key[1:] if key.startswith("ie") else key
 
@@ -79,7 +91,7 @@ def one_name(fa: str, fb: str) -> Found | None:
         return 2.5, f"{fa} and {fb} are one name (nickname table)"
     if min(len(fa), len(fb)) >= 4 and (fa in (f"al{fb}", f"el{fb}") or fb in (f"al{fa}", f"el{fa}")):
         return 2.5, f"{fa} and {fb} are one name, the article written on one"  # Alwaleed / Al-Waleed
-    if min(len(fa), len(fb)) >= 4 and _romanized(fa) == _romanized(fb):
+    if min(len(fa), len(fb)) >= 4 and romanized(fa) == romanized(fb):
         return 2.5, f"{fa} and {fb} are one name spelled two ways"
     if min(len(fa), len(fb)) >= 3 and (fa.startswith(fb) or fb.startswith(fa)):
         return 2.0, f"{fa} / {fb}: one given name is the start of the other (a short form)"

@@ -40,7 +40,7 @@ from exa_orch.workflows.entities.brahmic import has_brahmic, spelling_key
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
 from exa_orch.workflows.entities.foreign_names import alphabet_words, foreign_words, korean_given
-from exa_orch.workflows.entities.given_match import compare_given, forms, similar
+from exa_orch.workflows.entities.given_match import compare_given, forms, romanized, similar
 from exa_orch.workflows.entities.given_names import one_ending
 from exa_orch.workflows.entities.japanese import fits, given_reading, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
@@ -200,6 +200,8 @@ def _family(x: PersonName, y: PersonName) -> tuple[float, str]:
     """How two readings' family names agree: the same (a Korean spelling too), one followed by a
     second family name the other leaves out, a typo, or different."""
     same = x.family == y.family or x.family in y.spellings or y.family in x.spellings
+    if not same and not (x.extra or y.extra) and _romanized_family(x.family, y.family):
+        return 4.0, f"{SAME_FAMILY} ({x.family} / {y.family}, one name romanized two ways)"
     if same and x.extra and y.extra and x.extra != y.extra:
         return -5.0, f"different second family names ({' '.join(x.extra)} / {' '.join(y.extra)})"
     if same and x.extra != y.extra:
@@ -216,11 +218,23 @@ def _family(x: PersonName, y: PersonName) -> tuple[float, str]:
     return -5.0, f"different family names ({x.family} / {y.family})"
 
 
+def _romanized_family(x: str, y: str) -> bool:
+    """One family name romanized two ways (Giannakis / Yannakis, Souleiman / Suleiman: given_match.
+    romanized), neither a given name the nickname tables know: a name read in reverse order
+    (Евгений Касперский as "Kaspersky Evgeny") is not one family name spelled twice."""
+    return (
+        min(len(x), len(y)) >= 4
+        and romanized(x) == romanized(y)
+        and len(forms(x)) == 1
+        and len(forms(y)) == 1
+    )
+
+
 def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
     """How the readings' given names agree; a Korean one up to its romanization, read from Hangul
     or written in Latin letters under a Korean family name (Lee Joon-gi / Lee Jun-ki)."""
     gw, gr = compare_given(x.given, y.given)
-    if gw < 2.5 and x.given and y.given and (_hangul(x, y) or _korean_spellings(x, y)):
+    if gw <= 2.5 and x.given and y.given and (_hangul(x, y) or _korean_spellings(x, y)):
         said = korean_given("".join(x.given), "".join(y.given))
         if said and said[0] > gw:
             return said
