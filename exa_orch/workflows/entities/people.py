@@ -19,7 +19,8 @@ each name can be read (`parse`):
   too, or through an alias a page states or a shared profile;
 - a foreign name in katakana, Hangul, Cyrillic or Greek word by word by its sounds (foreign_names.py:
   デーブ・ロバーツ / Dave Roberts, 앤디 김 / Andy Kim, Уэйн Гретцки / Wayne Gretzky), 5;
-- a name written as the initials of the whole other ("MvG" / Michael van Gerwen, "AMLO"), 4 or 4.5;
+- a name written as the initials of the whole other (initialisms.py: "MvG" / Michael van Gerwen,
+  "AMLO"), 4 or 4.5;
 - a Japanese name in kanji the dictionary does not read whole, read kanji by kanji (japanese.fits:
   東原敏昭 / Toshiaki Higashihara), 5;
 - a name in Arabic, Hebrew, a Brahmic script or Thai against one in Latin letters, by their
@@ -42,6 +43,7 @@ from exa_orch.workflows.entities.consonants import skeletons
 from exa_orch.workflows.entities.foreign_names import alphabet_words, foreign_words, korean_given
 from exa_orch.workflows.entities.given_match import compare_given, forms, romanized, similar
 from exa_orch.workflows.entities.given_names import one_ending
+from exa_orch.workflows.entities.initialisms import initials_of_whole
 from exa_orch.workflows.entities.japanese import fits, given_reading, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import (
@@ -272,38 +274,6 @@ def _single(a: str, b: str) -> tuple[float, str] | None:
     return None
 
 
-_INITIALISM = re.compile(r"^[A-Za-z]{3,5}$")
-
-
-def _initials(a: str, b: str) -> tuple[float, str] | None:
-    """A name written as the initials of the other's whole name, three letters or more, particles
-    and suffixes counted or not ("MvG" / Michael van Gerwen, "AMLO" / Andrés Manuel López Obrador,
-    "RDJ" / Robert Downey Jr.): 4, 4.5 from four letters; never alone a join: an employer and a
-    title both, or an identifier, must agree too."""
-    for short, whole in ((a.strip(), b), (b.strip(), a)):
-        letters = _initialism(short)
-        if letters and is_latin(whole) and len(words(whole)) >= 2 and letters in initialisms(whole):
-            return (4.5 if len(short) >= 4 else 4.0), f"{short} is the initials of {whole}"
-    return None
-
-
-def _initialism(text: str) -> str:
-    """`text`'s letters, lower-cased, when it is written as initials (three to five letters, a
-    capital among them: "MvG", "AMLO"); "" otherwise (a handle in lower case, "mvg")."""
-    text = text.strip()
-    return text.lower() if _INITIALISM.match(text) and text.lower() != text else ""
-
-
-def initialisms(name: str) -> set[str]:
-    """The initials of a whole name of three letters or more, particles and a "Jr." counted or not
-    ("Michael van Gerwen": "mvg", "mg" is too short); for an initialism itself ("MvG"), its letters."""
-    if _initialism(name):
-        return {_initialism(name)}
-    every = [w for w in words(name) if w not in HONORIFICS or w in {"jr", "sr"}]
-    bare = [w for w in every if w not in PARTICLES and w not in HONORIFICS]
-    return {i for ws in (every, bare) if len(bare) >= 2 and 3 <= len(i := "".join(w[0] for w in ws)) <= 5}
-
-
 def _run_together(x: PersonName, y: PersonName) -> bool:
     """`x` a single name that is `y`'s two words run together, in either order ("Jungkook" / "Jung
     Kook"; よしもとばなな, "yoshimotobanana" / Banana Yoshimoto, family name first as kana write it)."""
@@ -395,7 +365,7 @@ def name_evidence(a: str, b: str) -> tuple[float, str]:
         or foreign_words(a, b)
         or regnal_evidence(a, b)
         or _single(a, b)
-        or _initials(a, b)
+        or initials_of_whole(a, b)
     )
     if not (has_brahmic(a) or has_brahmic(b)):
         return read if read is not None else _read_whole(a, b)

@@ -22,9 +22,10 @@ from exa_orch.workflows.entities.consonants import (
     thai_reading,
 )
 from exa_orch.workflows.entities.given_match import given_forms
+from exa_orch.workflows.entities.initialisms import initialisms
 from exa_orch.workflows.entities.japanese import family_keys, heard, katakana_words, latin_key
 from exa_orch.workflows.entities.names import is_latin, words
-from exa_orch.workflows.entities.people import PersonName, initialisms, parse
+from exa_orch.workflows.entities.people import PersonName, parse
 from exa_orch.workflows.entities.scripts import chinese_spelled, consonantal, skeleton
 from exa_orch.workflows.entities.word_tables import HEBREW_LETTERS
 
