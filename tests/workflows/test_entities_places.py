@@ -486,3 +486,16 @@ def test_a_bavarian_brewery_s_braeu_is_its_english_brewery(local: str) -> None:
 
 def test_german_fuer_is_left_out_of_a_name_s_initials_as_und_is() -> None:
     assert names_agree(clean_name("Bank für Oberland und Moorgau"), clean_name("BOM")) == "abbreviation"
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "Jeddal Bank B.S.C. (c)",
+        "Jeddal Bank (Pty) Ltd",
+        "Jeddal Bank (Pvt) Ltd",
+        "Jeddal Bank (Private) Limited",
+    ],
+)
+def test_a_closed_or_private_company_s_bracketed_form_is_a_legal_form(written: str) -> None:
+    assert clean_name(written) == "jeddal bank"

@@ -28,6 +28,10 @@ MORE_FORMS = (
     # "Saudi Aramco Base Oil Company SJSC", "Commercial International Bank (Egypt) S.A.E.")
     | {"kpsc", "k p s c", "kscp", "k s c p", "ksc", "k s c", "qpsc", "q p s c", "qsc", "q s c", "p j s c"}
     | frozenset("psc|p s c|saog|s a o g|saoc|s a o c|bsc|b s c|sjsc|s j s c|sae|s a e".split("|"))
+    # ... closed ones with a (c) or a C more ("Ithmaar Bank B.S.C. (c)", "Americana K.S.C.C."); a
+    # proprietary or private company's bracketed word before Ltd ("Witvlei Meat (Pty) Ltd",
+    # "Dialog Axiata (Pvt) Ltd", "Hayleys (Private) Limited"), once cleanco took the Ltd
+    | frozenset("bsc c|b s c c|kscc|k s c c|qscc|q s c c|pty|pvt|private".split("|"))
     # a football club's form, as a legal form is written after the name ("Rangers F.C.", "Rangers
     # Football Club", "Valencia CF", "Real Madrid Club de Fútbol"): one club either way
     | {"fc", "f c", "afc", "a f c", "cf", "c f", "football club", "club de futbol"}
