@@ -1186,3 +1186,16 @@ def test_a_hangul_loanword_reads_with_a_soft_g_and_an_unsounded_r_at_once() -> N
     assert not agrees(
         "한빛에너지솔루션", "hanbiteneojisollusyeon", "Daebang Energy Solutions", "daebang energy solutions"
     )
+
+
+@pytest.mark.parametrize(
+    ("kana", "latin"),
+    [("ハビエル・スビサガ", "Javier Zubizaga"),  # Spanish: j an h, z an s
+     ("ミハエル・バッハラー", "Michael Bachler")],  # German: ch after a vowel an h
+)  # fmt: skip
+def test_a_spanish_or_german_name_in_katakana_is_heard_as_its_language_says_it(kana: str, latin: str) -> None:
+    from exa_orch.workflows.entities.foreign_names import katakana
+
+    found = katakana(kana, latin)
+    assert found is not None and found[0] == 5.0
+    assert katakana(kana, "Javier Zubieta") is None

@@ -357,18 +357,24 @@ _ITALIAN = (
     (re.compile(r"c(?=[ei])"), "ch"), (re.compile(r"g(?=[ei])"), "j"), (re.compile(r"gn"), "n"),
     (re.compile(r"gli"), "li"), (re.compile(r"(?<=j)i(?=[aou])"), ""),
 )  # fmt: skip
-# German ones: sch one sound, z a ts (Schlierenzauer, シュリーレンツァウアー), w a v.
-_GERMAN = ((re.compile(r"sch"), "sh"), (re.compile(r"t?z"), "ts"), (re.compile(r"w"), "v"))
+# German ones: sch one sound, z a ts (Schlierenzauer, シュリーレンツァウアー), w a v, ch after a
+# vowel an h (Michael Schumacher, ミハエル・シューマッハ).
+_GERMAN = ((re.compile(r"sch"), "sh"), (re.compile(r"t?z"), "ts"), (re.compile(r"w"), "v"),
+           (re.compile(r"(?<=[aeiou])ch"), "h"))  # fmt: skip
+# Spanish ones: j, and g before e and i, an h, which katakana writes fu before u (Julio, フリオ;
+# José, ホセ), z an s (Enciso, Suazo), ll a y (Guillermo, ギジェルモ).
+_SPANISH = ((re.compile(r"ju"), "fu"), (re.compile(r"j|g(?=[ei])"), "h"), (re.compile(r"z"), "s"),
+            (re.compile(r"ll"), "y"))  # fmt: skip
 
 
 @lru_cache(maxsize=65536)
 def heard_spellings(word: str) -> frozenset[str]:
-    """A Latin word heard (`heard`) as English, Italian and German say its spelling, with its r
+    """A Latin word heard (`heard`) as English, Italian, German and Spanish say its spelling, with its r
     after a vowel sounded or not, and a j as a y (the Nordic and Dutch sound: Jansen, ヤンセン).
     Cached: a name is asked again of every katakana name it meets."""
     w = word.lower()
     out = {heard(w.replace("j", "y"))}
-    for rules in ((), _ITALIAN, _GERMAN):
+    for rules in ((), _ITALIAN, _GERMAN, _SPANISH):
         said = w
         for pattern, sound in rules:
             said = pattern.sub(sound, said)
