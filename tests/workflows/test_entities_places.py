@@ -499,3 +499,8 @@ def test_german_fuer_is_left_out_of_a_name_s_initials_as_und_is() -> None:
 )
 def test_a_closed_or_private_company_s_bracketed_form_is_a_legal_form(written: str) -> None:
     assert clean_name(written) == "jeddal bank"
+
+
+def test_northern_ireland_is_the_united_kingdom_as_wales_and_scotland_are() -> None:
+    assert country_of("Dungannon, Northern Ireland") == country_of("Cardiff, Wales") == "united kingdom"
+    assert known(country_of("Northern Ireland"))

@@ -23,7 +23,8 @@ from exa_orch.workflows.entities.names import words
 # Spellings a location or a sentence uses that the data does not carry as a country's (its
 # altSpellings hold codes and official names, its demonyms one adjective per country).
 _MORE = {"england": "GB", "scotland": "GB", "wales": "GB", "britain": "GB", "u s": "US", "korea": "KR",
-         "korean": "KR", "saudi": "SA", "emirati": "AE", "czechia": "CZ", "hong kong": "HK"}  # fmt: skip
+         "korean": "KR", "saudi": "SA", "emirati": "AE", "czechia": "CZ", "hong kong": "HK",
+         "northern ireland": "GB"}  # fmt: skip
 _SUFFIXES = ("province", "prefecture", "state", "region", "oblast", "emirate", "county", "governorate")
 _GERMAN = re.compile(r"(?<=[a-z])[aou]e")  # the data's "Baden-Wuerttemberg", folded "baden wurttemberg"
 _ASIDE = re.compile(r"\s*\([^)]*\)")  # "Xizang (Tibet)", "Ash Sharqiyah (Eastern Province)"
