@@ -75,6 +75,7 @@ from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.script_forms import kana_only
 from exa_orch.workflows.entities.scripts import is_cjk
 from exa_orch.workflows.entities.sites import PAGE_FILE, Site, brand_tld, country_suffix, regional
+from exa_orch.workflows.entities.word_tables import GROUPS
 
 JOIN = 4.0  # companies and pages
 _WITHIN = "one name's words are within the other's"  # names_agree's weakest agreement
@@ -203,7 +204,7 @@ def _stated(a: Record, b: Record, ev: Evidence) -> None:
 _HOLDING_WORDS = frozenset({"holdings", "holding", "hd"})
 # A group's name and one of its units' (JMMB Group / JMMB Bank, PASHA Holding / PASHA Bank): the
 # group word on one side, the unit's trade on the other, every other word shared
-_GROUP_WORDS = (_HOLDING_WORDS - {"hd"}) | frozenset("group groupe gruppe grupo gruppo grupa".split())
+_GROUP_WORDS = (_HOLDING_WORDS - {"hd"}) | GROUPS
 _UNIT_WORDS = frozenset(
     "bank banka banco banque insurance assurance life securities airlines airways".split()
 )

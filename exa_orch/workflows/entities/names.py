@@ -21,12 +21,10 @@ from exa_orch.workflows.entities.latin_forms import (
 )
 from exa_orch.workflows.entities.script_forms import in_english_order, without_cjk_forms
 from exa_orch.workflows.entities.shortened import vowels_apart, words_shortened
-from exa_orch.workflows.entities.word_tables import WORDS_IN_ENGLISH
+from exa_orch.workflows.entities.word_tables import GROUPS, WORDS_IN_ENGLISH
 
 # "Empresas": a Chilean holding's opening word, as "Grupo" a Mexican one's (Empresas Copec)
-FILLER = frozenset(
-    "the group holding holdings company grupo gruppo groupe gruppe gruppa grupa empresas".split()
-)
+FILLER = frozenset("the holding holdings company empresas".split()) | GROUPS
 # Words a company's own name may add to its brand on its own site without naming another unit
 # ("Klarna Bank", "Lufthansa Group", "Samsung Electronics Co."): legal and corporate designators.
 DESIGNATORS = FILLER | frozenset(

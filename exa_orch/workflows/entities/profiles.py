@@ -56,6 +56,7 @@ from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.script_forms import cjk_forms, without_cjk_forms
 from exa_orch.workflows.entities.sites import country_suffix
 from exa_orch.workflows.entities.terms import FILLER, TERMS
+from exa_orch.workflows.entities.word_tables import GROUPS
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
@@ -206,9 +207,7 @@ def stated_forms(r: Record) -> frozenset[str]:
 def _forms(r: Record) -> frozenset[str]:
     """The legal form and group words a company's record writes: what an initialism's last letter
     may stand for."""
-    return stated_forms(r) | (
-        {"group"} if {"group", "grupo", "groupe", "gruppe"} & set(r.raw_name.split()) else set()
-    )
+    return stated_forms(r) | ({"group"} if GROUPS & set(r.raw_name.split()) else set())
 
 
 def _shared_topics(page: Record, own: Record) -> list[str]:

@@ -361,6 +361,9 @@ GREEK_LETTERS = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
 # (employers.py) or one organisation (names.names_agree) named in two languages agrees. The common
 # words of public bodies, banks, universities and companies' structure only; names are never
 # translated.
+# The word "group" as company names write it in the languages they are written in (Grupo Bimbo,
+# Gruppo Campari, Groupe SEB, Gruppe Schwarz, Группа Илим read "gruppa", Grupa Azoty)
+GROUPS = frozenset("group groupe grupo gruppo gruppe gruppa grupa".split())
 WORDS_IN_ENGLISH = {
     "banque": "bank", "banco": "bank", "banca": "bank",
     "centrale": "central", "centrala": "central", "zentralbank": "central bank",
@@ -388,7 +391,7 @@ WORDS_IN_ENGLISH = {
     **dict.fromkeys("hopital ospedale krankenhaus".split(), "hospital"),
     # and a company's ("iA Groupe financier" / "iA Financial Group", "Banque Nationale du Canada" /
     # "National Bank of Canada")
-    **dict.fromkeys("groupe grupo gruppo gruppe gruppa grupa".split(), "group"),
+    **dict.fromkeys(GROUPS, "group"),
     **dict.fromkeys("financier financiere financiero financiera financeiro financeira finanziario".split(), "financial"),
     **dict.fromkeys("assurances assurance seguros assicurazioni versicherung".split(), "insurance"),
     # a steelmaker's in Vietnamese ("Thép Pomina" / "Pomina Steel")
