@@ -525,3 +525,21 @@ def test_a_name_in_uzbek_latin_letters_meets_its_english_spelling() -> None:
 def test_one_name_romanized_two_ways_is_one_name(a: str, b: str, said: str) -> None:
     weight, reason = name_evidence(a, b)
     assert said in reason and weight >= 6.5, reason
+
+
+def test_two_editions_article_titles_in_two_scripts_are_the_names_weighed() -> None:
+    # a page under the stage name, "Tamri", at the article titled with the whole name, beside the
+    # Hebrew edition's article: the titles agree by their consonants, the item names do not
+    english = titled(
+        "en", "Tamri", "https://en.wikipedia.org/wiki/Tamar_Ezrahi", "Kinneret Records", "Israel", "Singer"
+    )
+    hebrew = titled(
+        "he", "תמר עזרחי", "https://he.wikipedia.org/wiki/תמר_עזרחי", "Kinneret Records", "Israel", "Singer"
+    )
+    assert joined(english, hebrew), why(english, hebrew)
+    assert "titled 'Tamar Ezrahi' and 'תמר עזרחי'" in why(english, hebrew)
+    # a page under a name of its own at another's article is no such pair
+    other = titled(
+        "o", "Dana Levin", "https://en.wikipedia.org/wiki/Dana_Levin", "Kinneret Records", "Israel", "Singer"
+    )
+    assert not joined(other, hebrew)

@@ -97,6 +97,12 @@ def _names(a: Record, b: Record) -> tuple[float, str]:
         weight, reason = min(
             (weight, reason), name_evidence(a.fuller or a.name or "", b.fuller or b.name or "")
         )
+    if a.article and b.article and is_latin(a.article) != is_latin(b.article):
+        # two editions' article titles in two scripts: the names the person's pages are under
+        # ("Netta" at wiki/Netta_Barzilai beside נטע ברזילי)
+        titled = name_evidence(a.article, b.article)
+        if titled[0] > weight:
+            weight, reason = titled[0], f"titled {a.article!r} and {b.article!r}: {titled[1]}"
     for x, y in ((a, b), (b, a)):
         for alias, said in x.aliases.items():
             # a stated alias written as the other's whole name ("Robin Li (李彦宏)") is that name
