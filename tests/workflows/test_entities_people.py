@@ -543,3 +543,9 @@ def test_two_editions_article_titles_in_two_scripts_are_the_names_weighed() -> N
         "o", "Dana Levin", "https://en.wikipedia.org/wiki/Dana_Levin", "Kinneret Records", "Israel", "Singer"
     )
     assert not joined(other, hebrew)
+
+
+def test_a_chinese_given_name_in_pinyin_and_in_wade_giles_is_one_name() -> None:
+    weight, reason = name_evidence("Zhou Xianjie", "Zhou Hsien-chieh")
+    assert weight >= 6.5 and "pinyin and in Wade-Giles" in reason, reason
+    assert name_evidence("Zhou Xianjie", "Zhou Hsien-ming")[0] < 4.0

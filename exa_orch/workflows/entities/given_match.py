@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from exa_orch.workflows.entities.scripts import hard_c
+from exa_orch.workflows.entities.scripts import hard_c, mandarin_syllables, wade_giles
 
 Given = tuple[str, ...]
 Found = tuple[float, str]
@@ -82,6 +82,18 @@ def romanized(name: str) -> str:
     return key[1:] if key.startswith("ie") else key
 
 
+@lru_cache(maxsize=65536)
+def _as_wade_giles(given: str) -> frozenset[str]:
+    """A Chinese given name of two pinyin syllables as Wade-Giles writes it (hanjie: hanchieh,
+    qingyou: chingyu), each way it parts into two; none for any other word."""
+    syllables = mandarin_syllables()
+    return frozenset(
+        wade_giles(given[:k]) + wade_giles(given[k:])
+        for k in range(1, len(given))
+        if given[:k] in syllables and given[k:] in syllables
+    )
+
+
 def one_name(fa: str, fb: str) -> Found | None:
     """Two written given names (neither an initial) as one name: equal, a nickname of each other,
     one the start of the other (a short form), or one typo apart."""
@@ -93,6 +105,8 @@ def one_name(fa: str, fb: str) -> Found | None:
         return 2.5, f"{fa} and {fb} are one name, the article written on one"  # Alwaleed / Al-Waleed
     if min(len(fa), len(fb)) >= 4 and romanized(fa) == romanized(fb):
         return 2.5, f"{fa} and {fb} are one name spelled two ways"
+    if fa != fb and (fb in _as_wade_giles(fa) or fa in _as_wade_giles(fb)):
+        return 2.5, f"{fa} and {fb} are one Chinese given name in pinyin and in Wade-Giles"
     if min(len(fa), len(fb)) >= 3 and (fa.startswith(fb) or fb.startswith(fa)):
         return 2.0, f"{fa} / {fb}: one given name is the start of the other (a short form)"
     # the end of a longer name, which a prefix or a first part opens (Olatunbosun / Bosun,
