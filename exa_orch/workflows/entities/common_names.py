@@ -12,7 +12,7 @@ family name, since the pool of Chinese given names is small against its populati
 
 from __future__ import annotations
 
-from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, mandarin_syllables
+from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, mandarin_halves, mandarin_syllables
 
 COMMON_FAMILY_NAMES = frozenset(
     # English-speaking countries
@@ -64,11 +64,7 @@ def chinese_like(words: list[str]) -> bool:
     """Whether every word of a name in Latin letters is one Mandarin syllable or two run together
     ("yao ming", "zhang yiming")."""
     syllables = mandarin_syllables()
-
-    def read(w: str) -> bool:
-        return w in syllables or any(w[:k] in syllables and w[k:] in syllables for k in range(1, len(w)))
-
-    return bool(words) and all(read(w) for w in words)
+    return bool(words) and all(w in syllables or mandarin_halves(w) for w in words)
 
 
 def common(family: str) -> bool:

@@ -16,7 +16,7 @@ import re
 from functools import lru_cache
 from typing import Any
 
-from exa_orch.workflows.entities.scripts import hard_c, mandarin_syllables, wade_giles
+from exa_orch.workflows.entities.scripts import hard_c, mandarin_halves, wade_giles
 
 Given = tuple[str, ...]
 Found = tuple[float, str]
@@ -86,12 +86,7 @@ def romanized(name: str) -> str:
 def _as_wade_giles(given: str) -> frozenset[str]:
     """A Chinese given name of two pinyin syllables as Wade-Giles writes it (hanjie: hanchieh,
     qingyou: chingyu), each way it parts into two; none for any other word."""
-    syllables = mandarin_syllables()
-    return frozenset(
-        wade_giles(given[:k]) + wade_giles(given[k:])
-        for k in range(1, len(given))
-        if given[:k] in syllables and given[k:] in syllables
-    )
+    return frozenset(wade_giles(first) + wade_giles(second) for first, second in mandarin_halves(given))
 
 
 def one_name(fa: str, fb: str) -> Found | None:

@@ -53,7 +53,7 @@ from exa_orch.workflows.entities.japanese import (
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.read_names import reading_agrees
 from exa_orch.workflows.entities.script_forms import CJK_FORMS, without_cjk_forms
-from exa_orch.workflows.entities.scripts import latin_sound_keys, mandarin_syllables, sound_key
+from exa_orch.workflows.entities.scripts import latin_sound_keys, mandarin_halves, sound_key
 from exa_orch.workflows.entities.terms import (
     FILLER,
     ONE_HOLDS,
@@ -323,10 +323,7 @@ def place_word(word: str) -> bool:
     """A province (is_place), or a city's name of two Mandarin syllables ("xiamen", "hangzhou")."""
     if is_place(word):
         return True
-    syllables = mandarin_syllables()
-    return len(word) >= 5 and any(
-        word[:k] in syllables and word[k:] in syllables for k in range(1, len(word))
-    )
+    return len(word) >= 5 and bool(mandarin_halves(word))
 
 
 def _few_sounds(written: str, segs: tuple[Segment, ...]) -> bool:

@@ -232,6 +232,16 @@ def mandarin_syllables() -> frozenset[str]:
     return frozenset(r for r in read if r.isalpha())
 
 
+@lru_cache(maxsize=65536)
+def mandarin_halves(word: str) -> tuple[tuple[str, str], ...]:
+    """Every way `word` parts into two Mandarin syllables ("yiming": ("yi", "ming")), none for a
+    word that does not."""
+    syllables = mandarin_syllables()
+    return tuple(
+        (word[:k], word[k:]) for k in range(1, len(word)) if word[:k] in syllables and word[k:] in syllables
+    )
+
+
 @lru_cache(maxsize=1)
 def _spelled_syllables() -> frozenset[str]:
     """Every syllable a Chinese name is spelled with in Latin letters: Mandarin as pinyin and as
