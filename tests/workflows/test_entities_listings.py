@@ -361,3 +361,26 @@ def test_a_profile_whose_name_but_its_country_is_the_sites_label_is_the_sites_co
         "b", name, "https://www.bloomberg.com/profile/company/750:HK", "Hong Kong, China", "Solar glass"
     )
     assert weigh(site, profile).joins is joins
+
+
+def test_a_guides_page_whose_path_names_the_site_is_its_producer() -> None:
+    """A guide's page under a section ("/producers/paolo-di-scalvenzi") on a host of many producers
+    that keeps no profile pattern is about the producer its path names (profiles.listing_slug),
+    whatever shorter name it gives; a path naming another producer says nothing."""
+    site = co("a", "Paolo Di Scalvenzi", "https://www.scalvenzivini.it/", "Marsala, Italy", "Wine")
+    guide = co(
+        "b",
+        "Cantine Di Scalvenzi",
+        "https://vinous.com/producers/paolo-di-scalvenzi",
+        "Marsala, Italy",
+        "Wine",
+    )
+    other = co(
+        "c",
+        "Cantine Di Scalvenzi",
+        "https://vinous.com/producers/cantine-di-scalvenzi",
+        "Marsala, Italy",
+        "Wine",
+    )
+    assert weigh(site, guide).joins, weigh(site, guide).why_apart
+    assert not weigh(site, other).joins

@@ -54,7 +54,7 @@ from exa_orch.workflows.entities.names import (
 )
 from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.script_forms import cjk_forms, without_cjk_forms
-from exa_orch.workflows.entities.sites import country_suffix
+from exa_orch.workflows.entities.sites import country_suffix, listing_slug
 from exa_orch.workflows.entities.terms import FILLER, TERMS
 from exa_orch.workflows.entities.word_tables import GROUPS
 
@@ -122,7 +122,8 @@ def _site_named(page: Record, own: Record) -> str | None:
     # brands/albert-heijn) is about a unit, not the owner the profile is
     owners_page = not own.site.path or names_agree(own.clean, own.site.label) in ONE_NAME
     slug = profile_slug(page)
-    if labelled := _label_named(page, own, slug, owners_page):
+    listed = "" if slug or not page.site else stem(listing_slug(page.site))  # its path names it
+    if labelled := _label_named(page, own, slug, owners_page) or _label_named(page, own, listed, owners_page):
         return labelled
     if ticker := _by_ticker(page, own, slug, owners_page):
         return ticker

@@ -296,6 +296,19 @@ def page_site(url: str, name: str | None, *, company: bool = True) -> Site | Non
     return replace(found, platform=True, profile=None)
 
 
+def listing_slug(found: Site) -> str:
+    """The last part of a page's path on a host of many organisations that keeps no profile
+    pattern (`page_site`: a guide's "/producers/marco-de-bartoli" under "Cantine De Bartoli"),
+    folded, where the path is a section and the page (two parts) and the page's part is words
+    joined by hyphens; "" otherwise (a dated or numbered article's path, a profile's). The path
+    names what the page is about, whatever shorter name the page gives it."""
+    if found.profile or not found.platform:
+        return ""
+    parts = [p for p in found.path.strip("/").split("/") if p]
+    last = fold(unquote(parts[-1])).lower() if len(parts) == 2 else ""
+    return last if re.fullmatch(r"[a-z]+(?:-[a-z]+)*", last) else ""
+
+
 def _article(path: str, name: str) -> bool:
     """`path` is an article's: dated or numbered, or a slug of three words or more that is not
     `name`'s own ("markets/kakira-sugar-output"; a page named for it on another's site is not:
