@@ -864,3 +864,24 @@ def test_a_page_naming_its_father_as_a_senior_of_the_others_name_keeps_them_apar
     # the son's own page under the short name, saying junior: the same man, kept one
     again = man("c", father, "https://www.wine-press.example/heir", f"{father} junior leads the company.")
     assert weigh(junior, again).joins
+
+
+def test_a_grandson_whose_page_styles_his_grandfather_of_one_name_is_another_person() -> None:
+    """ "grandson of founder Ermanno Valdorsa" on the page of Dino Valdorsa, of one family and one
+    mill: the relative is styled by what he was, which his own page need not say in that word
+    (person_evidence._STYLED); against a join. Without the kin named nothing says so."""
+
+    def heir(id: str, name: str, url: str, desc: str) -> Json:
+        item = person(id, name, url, "Lanificio Valdorsa", "Biella, Italy", "")
+        return _with_desc(item, desc)
+
+    founder = heir("a", "Ermanno Valdorsa", "https://www.valdorsa-foundation.example/en/ermanno-valdorsa",
+                   "Ermanno Valdorsa built the wool mill in Biella in 1911.")  # fmt: skip
+    grandson = heir("b", "Dino Valdorsa", "https://www.valdorsa-group.example/en/leadership/",
+                    "Dino Valdorsa, grandson of founder Ermanno Valdorsa, chairs the group.")  # fmt: skip
+    ev = weigh(grandson, founder)
+    assert any("as a relative" in a for a in ev.against), ev.against
+    assert not ev.joins
+    plain = heir("c", "Dino Valdorsa", "https://www.valdorsa-group.example/en/leadership/",
+                 "Dino Valdorsa chairs the group.")  # fmt: skip
+    assert not any("as a relative" in a for a in weigh(plain, founder).against)

@@ -368,6 +368,9 @@ def _generations(a: Record, b: Record, ev: Said) -> None:
 
 
 _ARTICLES = frozenset("the late o a os as el la los las il lo der dem den le les".split())
+# What a relative is styled before the name, which their own page need not say in these words
+# ("grandson of founder Ermenegildo Zegna", "grandson of Congressman Nick Begich")
+_STYLED = frozenset("founder congressman congresswoman senator governor mayor president chairman".split())
 _CHILDREN = frozenset(
     "children child son sons daughter kinder kind sohn sohne tochter filhos filho hijos hijo enfants fils figli figlio".split()
 )
@@ -399,7 +402,7 @@ def _relative(x: Record, y: Record, ev: Said) -> bool:
         said = m.group(1).split()
         for start in (0, 1, 2):  # "do fundador Rui Nabeiro": what the relative is, then the name
             described = [w for w in said[:start] if w not in _ARTICLES]
-            if start and (not described or not set(described) <= theirs):
+            if start and (not described or not set(described) <= theirs | _STYLED):
                 continue
             if not start and (said[: len(named)] != named or not set(named) - set(words(x.name or ""))):
                 continue
