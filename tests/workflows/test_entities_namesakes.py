@@ -871,10 +871,7 @@ def test_a_grandson_whose_page_styles_his_grandfather_of_one_name_is_another_per
     mill: the relative is styled by what he was, which his own page need not say in that word
     (person_evidence._STYLED); against a join. Without the kin named nothing says so."""
 
-    def heir(id: str, name: str, url: str, desc: str) -> Json:
-        item = person(id, name, url, "Lanificio Valdorsa", "Biella, Italy", "")
-        return _with_desc(item, desc)
-
+    heir = _staff("Lanificio Valdorsa", "Biella, Italy")
     founder = heir("a", "Ermanno Valdorsa", "https://www.valdorsa-foundation.example/en/ermanno-valdorsa",
                    "Ermanno Valdorsa built the wool mill in Biella in 1911.")  # fmt: skip
     grandson = heir("b", "Dino Valdorsa", "https://www.valdorsa-group.example/en/leadership/",
