@@ -520,6 +520,8 @@ def test_a_name_in_uzbek_latin_letters_meets_its_english_spelling() -> None:
         ("Stavros Giannakopoulos", "Stavros Yannakopoulos", "one name romanized two ways"),  # Greek γι
         ("Mehdi Souleimani", "Mehdi Suleimani", "one name romanized two ways"),  # a long u as ou
         ("Ghasem Nourbakhsh", "Qasem Nurbakhsh", "one name spelled two ways"),  # Persian ق as gh or q
+        ("Akshar Vadhera", "Axar Vadhera", "one name romanized two ways"),  # the ksh Indian names write x
+        ("Osman Qaderzai", "Usman Qaderzai", "one name romanized two ways"),  # an opening o or u
     ],
 )
 def test_one_name_romanized_two_ways_is_one_name(a: str, b: str, said: str) -> None:

@@ -59,11 +59,15 @@ def similar(a: str, b: str) -> float:
 
 # The ways one name's sounds are romanized apart: Greek's γι before a vowel as gi, yi or y
 # (Giannakis, Yannakis), Persian and Arabic ق as gh, q or k (Ghasem, Qasem; Azerbaijani Qara, Kara),
-# and a long u as ou or oo (Souleiman, Suleiman; Payakaroon, Payakarun)
+# a long u as ou or oo (Souleiman, Suleiman; Payakaroon, Payakarun), the Sanskrit ksh that Indian
+# names write as x too (Akshar, Axar; Lakshmi, Laxmi; Dikshit, Dixit), and an Arabic name's opening
+# vowel written o or u (Osman, Usman; Omar, Umar; Othman, Uthman)
 _ROMANIZED_APART = (
     (re.compile(r"[gy]i(?=[aeou])"), "i"),
     (re.compile(r"gh|q"), "k"),
     (re.compile(r"ou|oo"), "u"),
+    (re.compile(r"ksh"), "x"),
+    (re.compile(r"^o"), "u"),
 )
 
 
