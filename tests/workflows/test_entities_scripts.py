@@ -1199,3 +1199,13 @@ def test_a_spanish_or_german_name_in_katakana_is_heard_as_its_language_says_it(k
     found = katakana(kana, latin)
     assert found is not None and found[0] == 5.0
     assert katakana(kana, "Javier Zubieta") is None
+
+
+def test_an_m_before_b_or_p_is_the_n_katakana_writes_there() -> None:
+    """Katakana writes ン before b or p where English spells an m (Kempbell, ケンベル "kenberu"), the
+    p of "mpb" unsounded: one consonant off, not two; another family name still differs."""
+    from exa_orch.workflows.entities.foreign_names import katakana
+
+    found = katakana("ヒルダ・ケンベル", "Hilda Kempbell")
+    assert found is not None and found[0] == 5.0
+    assert katakana("ヒルダ・ケンベル", "Hilda Kessler") is None

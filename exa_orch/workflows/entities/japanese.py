@@ -336,7 +336,8 @@ def katakana_words(name: str) -> list[str] | None:
 
 def heard(word: str, *, rhotic: bool = False) -> str:
     """A word's consonants as a katakana reading writes them, for a Latin spelling and a romaji
-    reading alike: the spellings of one sound made one letter (`_HEARD`), an r after a vowel and
+    reading alike: the spellings of one sound made one letter (`_HEARD`), an m before b or p the n
+    katakana writes there (Campbell, キャンベル "kyanberu"), an r after a vowel and
     before a consonant or the word's end left out (English does not sound it: Roberts, ロバーツ
     "robatsu"; `rhotic` keeps it, as Italian and German sound it: Bartali, バルタリ), vowels dropped
     and a letter doubled written once: "Roberts" and "robatsu" are "rbt", "Valentine" and
@@ -344,7 +345,7 @@ def heard(word: str, *, rhotic: bool = False) -> str:
     w = re.sub(r"[^a-z]", "", word.lower())
     for spelled, one in _HEARD:
         w = w.replace(spelled, one)
-    w = re.sub(r"c(?=[eiy])", "s", w)
+    w = re.sub(r"m(?=[bp])", "n", re.sub(r"c(?=[eiy])", "s", w))
     w = (w if rhotic else re.sub(r"(?<=[aeiou])r(?![aeiouy])", "", w)).translate(_HEARD_LETTERS)
     return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiou]", "", w))
 
