@@ -391,7 +391,8 @@ def test_a_brewery_s_trade_opening_its_name_before_a_short_name_is_no_other_name
 @pytest.mark.parametrize(
     ("name", "trade"),
     [("Productos Zarb", "Bakery and snacks"), ("Laboratorios Zarb", "Pharmaceuticals"),
-     ("Pastificio Zarb", "Dried pasta")],
+     ("Pastificio Zarb", "Dried pasta"), ("Cantine Zarb", "Wine"), ("Caseificio Zarb", "Cheese"),
+     ("Azienda Agricola Zarb", "Wine"), ("Crama Zarb", "Wine"), ("Vinăria Zarb", "Wine")],
 )  # fmt: skip
 def test_a_makers_kind_opening_its_name_before_a_short_name_is_no_other_name(name: str, trade: str) -> None:
     """ "Productos Zarb", "Laboratorios Zarb": products, laboratories, a pasta maker opening a

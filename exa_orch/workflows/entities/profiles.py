@@ -344,17 +344,17 @@ _SMALL = frozenset("de des du la le of the and y e et ve".split())
 # English names add "Industries": no word of the brand's
 _TURKISH_TRADE = frozenset("sanayi sanayii ticaret".split())
 # Words that open a company's name saying only what kind of body it is, in the Romance languages
-# ("Société BIC", "Agencia EFE", "Banca MPS") and Bank as Indonesian and Hebrew names write it
-# first ("PT Bank Jago Tbk", Bank Leumi): before a short name as good as no word at all; and a
-# brewery's, a winery's or a distillery's trade as Dutch, French, German, Spanish, Portuguese and
-# Italian names open with it ("Brouwerij Palm", "Bodegas Torres", "Château Ksara"), and a maker's
-# kind as Romance names open with it ("Productos Ramo", "Laboratorios Bagó", "Pastificio Rummo")
+# ("Société BIC", "Agencia EFE", "Banca MPS") and Bank as Indonesian and Hebrew names write it first
+# ("PT Bank Jago Tbk", Bank Leumi): before a short name as good as no word at all; and a brewery's,
+# a winery's, a distillery's, a farm's trade as names open with it ("Brouwerij Palm", "Bodegas
+# Torres", "Château Ksara", "Cantine Pala", "Crama Oprișor", "Azienda Agricola COS"), and a maker's
+# kind as Romance names do ("Productos Ramo", "Laboratorios Bagó", "Caseificio Argiolas")
 _KIND_OPENERS = frozenset(
     "societe sociedad sociedade societa compagnie compania companhia compagnia empresa empresas agencia "
     "agence agenzia banca banco banque bank brouwerij brasserie brauerei bodega bodegas cerveceria "
     "cervejaria destileria distillerie weingut cantina chateau domaine vina productos produtos prodotti "
     "produits industrias laboratorios laboratoires laboratorio pastificio conservas cafe caffe editorial "
-    "editora fabrica".split()
+    "editora fabrica cantine vinaria crama caseificio azienda agricola".split()
 )
 
 
