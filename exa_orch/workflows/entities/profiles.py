@@ -122,8 +122,7 @@ def _site_named(page: Record, own: Record) -> str | None:
     # brands/albert-heijn) is about a unit, not the owner the profile is
     owners_page = not own.site.path or names_agree(own.clean, own.site.label) in ONE_NAME
     slug = profile_slug(page)
-    listed = "" if slug or not page.site else stem(listing_slug(page.site))  # its path names it
-    if labelled := _label_named(page, own, slug, owners_page) or _label_named(page, own, listed, owners_page):
+    if labelled := _label_named(page, own, slug, owners_page):
         return labelled
     if ticker := _by_ticker(page, own, slug, owners_page):
         return ticker
@@ -159,8 +158,8 @@ def _by_ticker(page: Record, own: Record, slug: str, owners_page: bool) -> str |
 
 
 def _label_named(page: Record, own: Record, slug: str, owners_page: bool) -> str | None:
-    """The profile's path (`slug`) is the site's label or the site's name, or its name is the
-    label, written together or without its country's word (`_site_named`)."""
+    """The profile's path (`slug`) is the site's label or name, or its name is the label, written
+    together or without its country's word (`_site_named`); else a listing's path so (sites.listing_slug)."""
     assert own.site is not None
     where, label = _where(page), own.site.label.replace("-", "")
     if slug and slug in (label, stem(own.site.label)) and owners_page:
@@ -173,7 +172,8 @@ def _label_named(page: Record, own: Record, slug: str, owners_page: bool) -> str
     unplaced = "".join(w for w in page.clean.split() if not of_country(w, own.country))
     if len(unplaced) >= 8 and unplaced == label and owners_page and unplaced != page.clean.replace(" ", ""):
         return f"{page.name} is the site's label, {own.site.label}, and the country"
-    return None
+    listed = "" if slug or not page.site else stem(listing_slug(page.site))  # a listing's path names it
+    return _label_named(page, own, listed, owners_page) if listed else None
 
 
 def _country_moved(x: list[str], y: list[str], country: str) -> bool:
@@ -343,12 +343,11 @@ _SMALL = frozenset("de des du la le of the and y e et ve".split())
 # name adds after its trade ("Karsan Otomotiv Sanayii ve Ticaret A.S.": Karsan, automotive), as
 # English names add "Industries": no word of the brand's
 _TURKISH_TRADE = frozenset("sanayi sanayii ticaret".split())
-# Words that open a company's name saying only what kind of body it is, in the Romance languages
-# ("Société BIC", "Agencia EFE", "Banca MPS") and Bank as Indonesian and Hebrew names write it first
-# ("PT Bank Jago Tbk", Bank Leumi): before a short name as good as no word at all; and a brewery's,
-# a winery's, a distillery's, a farm's trade as names open with it ("Brouwerij Palm", "Bodegas
-# Torres", "Château Ksara", "Cantine Pala", "Crama Oprișor", "Azienda Agricola COS"), and a maker's
-# kind as Romance names do ("Productos Ramo", "Laboratorios Bagó", "Caseificio Argiolas")
+# Words that open a company's name saying only what kind of body it is ("Société BIC", "Agencia
+# EFE", "Banca MPS"; Bank as Indonesian and Hebrew names write it first, "PT Bank Jago Tbk"): before
+# a short name as good as no word at all; a brewery's, a winery's, a farm's trade ("Brouwerij Palm",
+# "Bodegas Torres", "Château Ksara", "Cantine Pala", "Crama Oprișor", "Azienda Agricola COS") and a
+# maker's kind ("Productos Ramo", "Laboratorios Bagó", "Caseificio Argiolas") as names open with it
 _KIND_OPENERS = frozenset(
     "societe sociedad sociedade societa compagnie compania companhia compagnia empresa empresas agencia "
     "agence agenzia banca banco banque bank brouwerij brasserie brauerei bodega bodegas cerveceria "
