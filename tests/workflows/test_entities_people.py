@@ -551,3 +551,19 @@ def test_a_chinese_given_name_in_pinyin_and_in_wade_giles_is_one_name() -> None:
     weight, reason = name_evidence("Zhou Xianjie", "Zhou Hsien-chieh")
     assert weight >= 6.5 and "pinyin and in Wade-Giles" in reason, reason
     assert name_evidence("Zhou Xianjie", "Zhou Hsien-ming")[0] < 4.0
+
+
+@pytest.mark.parametrize(
+    ("wiki", "video", "title", "joins"),
+    [("Kelvaro", "Kelvaro", "Rapper", True),  # a stage name few bear, one title: one person
+     ("Kelvaro", "Kelvaro", "Record producer", False),  # two titles: nothing more than the name
+     ("Elena", "Elena", "Singer", False)],  # a given name many bear
+)  # fmt: skip
+def test_a_single_name_few_bear_with_one_title_is_one_person(
+    wiki: str, video: str, title: str, joins: bool
+) -> None:
+    """A stage name alone on an encyclopedia's page and on a video channel (Bizarrap, Gyakie): the
+    single name weighs 5.5 and a title 1; a name few bear (common_names.few_bear) adds 1.5."""
+    a = titled("a", wiki, f"https://en.wikipedia.org/wiki/{wiki}_(musician)", "", "", "Rapper")
+    b = titled("b", video, f"https://www.youtube.com/@{video.lower()}music", "", "", title)
+    assert entities.compare(entities.record(0, a), entities.record(1, b)).joins is joins

@@ -70,3 +70,17 @@ def chinese_like(words: list[str]) -> bool:
 def common(family: str) -> bool:
     """Whether a family name (folded, one word) is one many people share."""
     return family.replace(" ", "") in COMMON_FAMILY_NAMES
+
+
+def few_bear(single: str) -> bool:
+    """Whether a single name (a stage name, folded, one word: "bizarrap", "gyakie") is borne by
+    few: five letters or more, no given name the nickname tables tie to another, no common family
+    name, no run of Mandarin syllables."""
+    from exa_orch.workflows.entities.given_match import forms  # given_match reads scripts too
+
+    return (
+        len(single) >= 5
+        and single.isalpha()
+        and len(forms(single)) == 1
+        and not (common(single) or mandarin_halves(single) or single in mandarin_syllables())
+    )

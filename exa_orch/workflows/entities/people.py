@@ -196,6 +196,7 @@ def parse(name: str) -> tuple[PersonName, ...]:
 
 
 SAME_FAMILY = "same family name"  # how name_evidence says two family names agree
+SINGLE = "the same single name"  # and one name alone on both sides
 
 
 def _family(x: PersonName, y: PersonName) -> tuple[float, str]:
@@ -268,9 +269,9 @@ def _single(a: str, b: str) -> tuple[float, str] | None:
     ("Faker" / "Faker", "Emperor Naruhito" / "Naruhito", "Jungkook" / "Jung Kook"; Rain, Lisa)."""
     ra, rb = parse(a), parse(b)
     if any(not (x.given or y.given) and x.family == y.family for x in ra for y in rb):
-        return 5.5, "the same single name"
+        return 5.5, SINGLE
     if any(_run_together(x, y) or _run_together(y, x) for x in ra for y in rb):
-        return 5.5, "the same single name, written in two words on one side"
+        return 5.5, f"{SINGLE}, written in two words on one side"
     return None
 
 

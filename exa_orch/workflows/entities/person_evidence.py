@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities import fields
-from exa_orch.workflows.entities.common_names import chinese_like, common
+from exa_orch.workflows.entities.common_names import chinese_like, common, few_bear
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concurrent, employers_agree
 from exa_orch.workflows.entities.generations import (
@@ -59,6 +59,7 @@ from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
 from exa_orch.workflows.entities.occupations import callings_apart, one_occupation
 from exa_orch.workflows.entities.people import (
     SAME_FAMILY,
+    SINGLE,
     name_evidence,
     parse,
     person_key,
@@ -361,6 +362,14 @@ def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:
     ev.for_.append((1.0, f"a whole name few share, both in {a.country}"))
 
 
+def _few_bear(a: Record, b: Record, ev: Said, why: str) -> None:
+    """One single name few bear (common_names.few_bear) and one title: 1.5, which the name's 5.5 and
+    the title's 1 need (Bizarrap on Wikipedia and on YouTube)."""
+    one, title = {person_key(r.name or "").replace(" ", "") for r in (a, b)}, a.facts.get("title") or ""
+    if why.startswith(SINGLE) and len(one) == 1 and few_bear(min(one)) and title == b.facts.get("title"):
+        ev.for_.append((1.5, f"a single name few bear, {a.name}, with one title"))
+
+
 def _generations(a: Record, b: Record, ev: Said) -> None:
     """A father and a son of one name (generations.py)."""
     if why := father_and_son(a, b):
@@ -463,6 +472,7 @@ def weigh(a: Record, b: Record) -> Said:
         _births(a, b, ev, named)
         _titles(a, b, ev)
         _few_share(a, b, ev, named[0])
+        _few_bear(a, b, ev, named[1])
         _namesakes(a, b, ev)
     return ev
 
