@@ -12,6 +12,7 @@ family name, since the pool of Chinese given names is small against its populati
 
 from __future__ import annotations
 
+from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, mandarin_halves, mandarin_syllables
 
 COMMON_FAMILY_NAMES = frozenset(
@@ -76,8 +77,6 @@ def few_bear(single: str) -> bool:
     """Whether a single name (a stage name, folded, one word: "bizarrap", "gyakie") is borne by
     few: five letters or more, no given name the nickname tables tie to another, no common family
     name, no run of Mandarin syllables."""
-    from exa_orch.workflows.entities.given_match import forms  # given_match reads scripts too
-
     return (
         len(single) >= 5
         and single.isalpha()
