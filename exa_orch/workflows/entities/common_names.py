@@ -81,5 +81,5 @@ def few_bear(single: str) -> bool:
         len(single) >= 5
         and single.isalpha()
         and len(forms(single)) == 1
-        and not (common(single) or mandarin_halves(single) or single in mandarin_syllables())
+        and not (common(single) or chinese_like([single]))
     )
