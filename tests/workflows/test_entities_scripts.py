@@ -335,6 +335,36 @@ def test_a_hong_kong_name_reads_with_its_english_given_names_in_either_place(
     assert (name_evidence(chinese, latin)[0] >= name_evidence("任正非", "Ren Zhengfei")[0]) is agree
 
 
+@pytest.mark.parametrize(
+    ("chinese", "latin", "agree"),
+    [
+        ("林文慶", "Lim Boon Keng", True),  # 文 bûn as Boon, 慶 khìng as Keng: pinyin reads Lin Wenqing
+        ("陳篤生", "Tan Tock Seng", True),  # 陳 tân as Tan, 篤 tok as Tock, 生 sing as Seng
+        ("李俊承", "Lee Choon Seng", True),  # 俊 tsùn as Choon
+        ("陳嘉庚", "Tan Kah Kee", True),  # a closing h unsaid (Kah), a nasal vowel's mark dropped (Kee)
+        ("林文慶", "Lim Boon Seng", False),  # one syllable another character's
+        ("陳篤生", "Tan Tock Beng", False),
+        ("林文慶", "Tan Boon Keng", False),  # another family name
+        ("陳篤生", "Tan Tock Seng, Jr.", False),  # a son of one name
+    ],
+)
+def test_a_southeast_asian_name_reads_as_hokkien_spells_its_characters(
+    chinese: str, latin: str, agree: bool
+) -> None:
+    # as a name read kanji by kanji weighs: less than a dictionary's reading, still a name agreeing
+    assert (name_evidence(chinese, latin)[0] >= 5.0) is agree
+    assert (name_evidence(latin, chinese)[0] >= 5.0) is agree
+
+
+def test_a_hokkien_reading_joins_two_news_pages_only_with_an_employer_and_a_title() -> None:
+    latin = ("Lim Boon Keng", "https://www.straitstimes.com/singapore/lim-boon-keng")
+    han = ("林文慶", "https://www.zaobao.com.sg/news/singapore/lim-boon-keng")
+    alone = weigh(person("a", *latin, "", "Singapore"), person("b", *han, "", "新加坡"))
+    assert not alone.joins and "read in Hokkien" in alone.reason
+    job = ("Xiamen University", "Singapore", "Founding president")
+    assert weigh(person("a", *latin, *job), person("b", *han, *job)).joins
+
+
 def test_a_cantonese_reading_still_tells_two_hong_kong_names_apart() -> None:
     assert name_evidence("梅艷芳", "Anita Mui Yim-wah")[0] < 4.0  # another given name
     assert name_evidence("梅艷芳", "Anita Lam Yim-fong")[0] < 0  # another family name

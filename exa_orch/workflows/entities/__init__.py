@@ -12,7 +12,8 @@ Merck & Co. with Merck KGaA: a character ratio says nothing about identity.
   many jurisdictions by `cleanco`, transliteration by `anyascii`), people's names read in either
   order, with initials, middle and second family names, nicknames (the `nicknames` package, and
   other languages' short forms and romanizations it lacks, with sources), Chinese and Korean names
-  read syllable by syllable, the Brahmic scripts of South Asia with their vowels (`brahmic`);
+  read syllable by syllable (Hokkien as Southeast Asia spells it: `hokkien`), the Brahmic scripts
+  of South Asia with their vowels (`brahmic`);
 - `records`: what an item carries and what its text states (other names, sites, owners);
 - `evidence`, `person_evidence`, `employers`: for and against per pair (`employers`: whether two
   employers a person's pages name are one organisation, or two held at once); a join needs enough for and nothing

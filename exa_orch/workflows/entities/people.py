@@ -43,6 +43,7 @@ from exa_orch.workflows.entities.consonants import skeletons
 from exa_orch.workflows.entities.foreign_names import alphabet_words, foreign_words, korean_given
 from exa_orch.workflows.entities.given_match import compare_given, forms, romanized, similar
 from exa_orch.workflows.entities.given_names import one_ending
+from exa_orch.workflows.entities.hokkien import read_as as hokkien_read
 from exa_orch.workflows.entities.initialisms import initials_of_whole
 from exa_orch.workflows.entities.japanese import fits, given_reading, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
@@ -412,7 +413,7 @@ def _skeletons(a: str, b: str) -> tuple[float, str] | None:
 def _read_whole(a: str, b: str) -> tuple[float, str]:
     """`name_evidence` by each reading of the two names, given names and family name."""
     best = _any_reading(a, b)
-    sounds = (_by_kanji(a, b), _by_sound(a, b), _by_turkic(a, b), alphabet_words(a, b))
+    sounds = (_by_kanji(a, b), _by_sound(a, b), _by_turkic(a, b), alphabet_words(a, b), hokkien_read(a, b))
     return max([best, *(s for s in sounds if s)])
 
 

@@ -167,20 +167,28 @@ def _romanize(ch: str) -> str:
     return latin
 
 
-@lru_cache(maxsize=65536)
-def syllabic(name: str) -> Syllabic | None:
-    """`name` read as a Chinese or Korean name (module docstring), or None: not in those scripts,
-    a Japanese name (kana, or kanji with no Japanese reading here), or a foreign name's spelling."""
+def name_parts(name: str) -> tuple[list[str], list[str]] | None:
+    """A name of two to four Chinese characters or Hangul syllables cut into its family name's and
+    its given name's (a compound family name, 欧阳 or 諸葛, and any four, two and two), or None."""
     text = name.strip()
     if not text or _KANA.search(text) or not _SYLLABLES.match(text):
         return None
     chars = [c for c in text if not c.isspace()]
     if len(chars) < 2 or len(chars) > 4:
         return None
-    compound = "".join(chars[:2]) in COMPOUND_SURNAMES or len(chars) == 4
-    cut = 2 if compound else 1
-    family_chars, given_chars = chars[:cut], chars[cut:]
-    korean = bool(_HANGUL_ONLY.match(text))
+    cut = 2 if "".join(chars[:2]) in COMPOUND_SURNAMES or len(chars) == 4 else 1
+    return chars[:cut], chars[cut:]
+
+
+@lru_cache(maxsize=65536)
+def syllabic(name: str) -> Syllabic | None:
+    """`name` read as a Chinese or Korean name (module docstring), or None: not in those scripts,
+    a Japanese name (kana, or kanji with no Japanese reading here), or a foreign name's spelling."""
+    parts = name_parts(name)
+    if parts is None:
+        return None
+    family_chars, given_chars = parts
+    korean = bool(_HANGUL_ONLY.match(name.strip()))
     family, spellings = _family(family_chars, korean)
     given = "".join(_romanize(c) for c in given_chars)
     wade = "" if korean else "".join(wade_giles(_romanize(c)) for c in given_chars)
