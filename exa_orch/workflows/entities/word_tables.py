@@ -199,6 +199,28 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "موٹر موتور": "motor|motors",
         "بنیاد": "foundation",
         "کمپنی": "",
+        # and the trades of Libya's, Yemen's and Algeria's state oil, steel and shipping companies
+        # (Zawia Oil Refining, Akakus Oil Operations, Brega Petroleum Marketing, Yemen Petroleum,
+        # Libyan Iron and Steel, United Arab Shipping) and of Iran's carpet, saffron and pistachio
+        # cooperatives (Iran Carpet Company, Rafsanjan Pistachio Producers Cooperative)
+        "اليمن اليمني اليمنية": "yemen|yemeni",
+        "ليبيا الليبي الليبية": "libya|libyan",
+        "لتكرير التكرير تكرير": "refining",
+        "للعمليات العمليات": "operations",
+        "النفطي النفطية": "oil|petroleum",
+        "لتسويق التسويق تسويق": "marketing",
+        "لإنتاج الإنتاج إنتاج": "production",
+        "الطبيعي": "natural",
+        "المسال": "liquefied",
+        "للحديد الحديد": "iron",
+        "والصلب الصلب للصلب": "steel",
+        "مطاحن المطاحن": "mills|flour mills",
+        "للملاحة الملاحة": "navigation|shipping",
+        "الحرة": "free",
+        "التعاوني التعاونية تعاونی": "cooperative|co-operative",
+        "فرش": "carpet|carpets",
+        "زعفران": "saffron",
+        "پسته": "pistachio|pistachios",
     }
 )
 
