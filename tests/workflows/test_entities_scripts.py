@@ -52,6 +52,23 @@ def test_two_names_one_consonant_apart_sound_alike_only_where_it_is_added_or_nea
     assert not sounds_alike("tarvisbank", "tarvirbank")  # trbspnk / trbrpnk: s and r
 
 
+@pytest.mark.parametrize(
+    ("latin", "agrees"),
+    [
+        ("Frantel", True),  # f, r, n, t, l as the letters write them
+        ("Frantel Telecom", True),  # the reading opens the name
+        ("Blamtel", False),  # b for ف, l for ر, m for ن: one key to sound_key, three letters apart
+        ("Blamtel Telecom", False),
+    ],
+)
+def test_a_name_in_arabic_letters_tells_apart_the_consonants_a_sound_key_hears_as_one(
+    latin: str, agrees: bool
+) -> None:
+    written = "فرنتل"
+    said = read_names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin))
+    assert bool(said) is agrees
+
+
 def test_a_run_of_chinese_characters_is_no_latin_word_of_far_fewer_syllables() -> None:
     """何作金庫 (hezuojinku, four syllables) shares its consonants (j n k) with "Chung Hwa", two: a
     reading sounds as the Latin word only with about as many syllables (澜思, lansi / Lanse)."""

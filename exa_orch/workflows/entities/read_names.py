@@ -6,6 +6,8 @@ glossary.agrees asks it first, before the letters spelled out and the words tran
 
 from __future__ import annotations
 
+import re
+
 from exa_orch.workflows.entities.alphabets import ALPHABETS
 from exa_orch.workflows.entities.countries import country_named, is_place
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin
@@ -17,6 +19,7 @@ from exa_orch.workflows.entities.scripts import (
     taiwan_reading,
 )
 from exa_orch.workflows.entities.terms import TERMS, WORD
+from exa_orch.workflows.entities.word_tables import ARABIC_LETTERS
 
 
 def reading_agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | None:
@@ -101,7 +104,8 @@ def _begins_alike(written: str, reading: str, other: str, words_: list[str]) -> 
         if reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r")):
             return f"{written} reads {reading}{_BEGINS}{first}"
     # without the designators, or with them where the other script writes them too ("बैंक", bank)
-    if sounds_alike(reading, "".join(words_)) or sounds_alike(reading, other.replace(" ", "")):
+    said = ("".join(words_), other.replace(" ", ""))
+    if any(sounds_alike(reading, s) for s in said) and not _abjad_apart(written, reading, said):
         return f"{written} reads {reading}, which sounds as {other} does"
     lead = sound_key(words_[0])
     if (
@@ -110,9 +114,42 @@ def _begins_alike(written: str, reading: str, other: str, words_: list[str]) -> 
         and not (unwritten and words_[0] in _WORD_FORMS)
         and sound_key(reading, read=True).startswith(lead)
         and not _place_unheard(written, reading, words_[1:])
+        and not _abjad_apart(written, reading, (words_[0],), begins=True)
     ):
         return f"{written} reads {reading}{_BEGINS}the sounds of {words_[0]}"
     return None
+
+
+# Latin spellings of one Arabic letter (sh and ch for ش, gh for غ), and the Latin letters Arabic
+# writes with one (p and b with ب, v and f with ف, g, j, q and k with ج, ق or ك), as `_abjad_key` reads them
+_ABJAD_SOUNDS = (("sch", "s"), ("ch", "s"), ("sh", "s"), ("th", "t"), ("dh", "d"), ("kh", "k"), ("gh", "k"),
+                 ("ph", "f"), ("ck", "k"), ("qu", "k"), ("x", "ks"))  # fmt: skip
+_ABJAD_MERGE = str.maketrans("pvgjqc", "bfkkkk")
+
+
+def _abjad_key(folded: str) -> str:
+    """A folded name's consonants as Arabic letters tell them apart: l from r, b from f, m from n,
+    which scripts.sound_key hears as one (Hangul's ㄹ is both l and r), the rest as one where
+    Arabic writes one letter for two Latin ones."""
+    w = re.sub(r"[^a-z]", "", folded.lower())
+    for two, one in _ABJAD_SOUNDS:
+        w = w.replace(two, one)
+    w = re.sub(r"c(?=[eiy])", "s", w).translate(_ABJAD_MERGE)
+    return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiouhwy]", "", w))
+
+
+def _abjad_apart(written: str, reading: str, said: tuple[str, ...], *, begins: bool = False) -> bool:
+    """Whether a name in Arabic letters that scripts.sound_key hears as a Latin name (whole, or at
+    its start where it `begins` with it) is more than two of the consonants Arabic tells apart from
+    each spelling of it in `said` (فرنسبنك, Fransabank, "frnsbnk", is not "blmbnk", BLOM Bank: f for
+    b, r for l, n for m, and an s)."""
+    if not ARABIC_LETTERS.search(written):
+        return False
+    from rapidfuzz.distance import Levenshtein  # on first use, as evidence.py does
+
+    x = _abjad_key(reading)
+    keys = [_abjad_key(s) for s in said]
+    return all(Levenshtein.distance(x[: len(k)] if begins else x, k) > 2 for k in keys)
 
 
 def _place_unheard(written: str, reading: str, rest: list[str]) -> bool:
