@@ -382,6 +382,23 @@ def test_a_hokkien_reading_joins_two_news_pages_only_with_an_employer_and_a_titl
     assert weigh(person("a", *latin, *job), person("b", *han, *job)).joins
 
 
+@pytest.mark.parametrize(
+    ("latin", "agrees"),
+    [
+        ("Eng Kah Enterprise", True),  # 永 íng as Eng, 佳 ka as Kah: pinyin reads Yongjia
+        ("Engkah Enterprise", True),  # the two syllables run together
+        ("Eng Hup Enterprise", False),  # one syllable another character's
+    ],
+)
+def test_a_southeast_asian_company_in_characters_opens_its_hokkien_english_name(
+    latin: str, agrees: bool
+) -> None:
+    written = "永佳企業"
+    said = read_names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin))
+    assert bool(said) is agrees
+    assert not said or read_names.read_in_part(said)  # what follows may name another company
+
+
 def test_a_cantonese_reading_still_tells_two_hong_kong_names_apart() -> None:
     assert name_evidence("梅艷芳", "Anita Mui Yim-wah")[0] < 4.0  # another given name
     assert name_evidence("梅艷芳", "Anita Lam Yim-fong")[0] < 0  # another family name

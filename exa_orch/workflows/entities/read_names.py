@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from exa_orch.workflows.entities import hokkien
 from exa_orch.workflows.entities.alphabets import ALPHABETS
 from exa_orch.workflows.entities.countries import country_named, is_place
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin
@@ -90,6 +91,12 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     # spells otherwise (qimei)
     if opening and opening == taiwan_reading(written):
         return f"{written} reads {opening} in Wade-Giles, which {other}{_OPENS}"
+    # and a Southeast Asian one its Hokkien reading (杨协成 / Yeo Hiap Seng, 金蘭食品 / Kimlan Foods):
+    # its first two characters, or three, the Latin name's first words or its first word run together
+    chars = "".join(re.findall(r"[\u4e00-\u9fff]", written))
+    for n, said in ((3, words_[:3]), (2, words_[:2]), (2, words_[:1])):
+        if len(chars) >= n and len(said) * 2 >= n and hokkien.spells(chars[:n], said):
+            return f"{written} reads {' '.join(said)} in Hokkien, which {other}{_OPENS}"
     return None
 
 
