@@ -94,6 +94,8 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     # and a Southeast Asian one its Hokkien reading (杨协成 / Yeo Hiap Seng, 金蘭食品 / Kimlan Foods):
     # its first two characters, or three, the Latin name's first words or its first word run together
     chars = "".join(re.findall(r"[\u4e00-\u9fff]", written))
+    if _unwritten(written, other):  # "International" the characters do not write (海天味业)
+        return None
     for n, said in ((3, words_[:3]), (2, words_[:2]), (2, words_[:1])):
         if len(chars) >= n and len(said) * 2 >= n and hokkien.spells(chars[:n], said):
             return f"{written} reads {' '.join(said)} in Hokkien, which {other}{_OPENS}"
