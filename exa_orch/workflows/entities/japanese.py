@@ -166,6 +166,21 @@ def _forms(kana: list[str]) -> tuple[frozenset[str], frozenset[str]]:
 
 
 @lru_cache(maxsize=1)
+def _by_kanji_in_families() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
+    """`_by_kanji`, and each common kanji's native (kun) readings, which the family names the names
+    dataset lacks take (鳩山 hato + yama, 芥川 akuta + gawa, 三船 mi + fune): from kanji_on.json's
+    "kun" (KANJIDIC2). A family name only: a given name keeps the readings given names take."""
+    data = json.loads(Path(__file__).with_name("kanji_on.json").read_text(encoding="utf-8"))["kun"]
+    names = _by_kanji()
+    out = dict(names)
+    for kanji, kana in data.items():
+        first, after = _forms(kana)
+        had = names.get(kanji, (frozenset(), frozenset()))
+        out[kanji] = (had[0] | first, had[1] | after)
+    return out
+
+
+@lru_cache(maxsize=1)
 def _by_kanji_in_companies() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
     """`_by_kanji`, and each common kanji's Sino-Japanese (on) readings, which company names take
     (日産 nissan, 東芝 tōshiba): from kanji_on.json, which scripts/kanji-on-readings.py derives from
@@ -256,7 +271,10 @@ def fits(name: str, family: str, given: str) -> bool:
         return False
     family_of, given_of = _names()
     for f, g in _splits(name):
-        if not _KANJI.fullmatch(f[:1]) or not (family_of.get(f) == fam or _spells(f, fam)):
+        known = family_of.get(f)
+        # a family name the dataset holds reads as it says (松下 matsushita, never 下's kun moto)
+        kun = known is None and _spells(f, fam, _by_kanji_in_families())
+        if not _KANJI.fullmatch(f[:1]) or not (known == fam or _spells(f, fam) or kun):
             continue
         if _KANA.match(g) and _kana(g) == giv:
             return True
