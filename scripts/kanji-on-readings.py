@@ -54,10 +54,13 @@ def derive() -> dict[str, object]:
         )
         said: dict[str, dict[str, set[str]]] = {"on": {}, "kun": {}}
         for literal, reading, kind in rows:
-            # a kun reading's stem: its okurigana (after the dot) and prefix or suffix marks dropped
-            stem = _hiragana(reading.split(".")[0].replace("-", ""))
-            if stem:
-                said[kind].setdefault(literal, set()).add(stem)
+            # a kun reading's stem, its okurigana (after the dot) and prefix or suffix marks dropped,
+            # but a stem of one kana before okurigana (明: あ.ける), no name's reading; and with a
+            # one-kana okurigana, as a name writes it in the kanji alone (照る: teru)
+            stem, _, okurigana = _hiragana(reading.replace("-", "")).partition(".")
+            forms = {stem} if not okurigana or len(stem) > 1 else set()
+            forms |= {stem + okurigana} if len(okurigana) == 1 else set()
+            said[kind].setdefault(literal, set()).update(f for f in forms if f)
     return {
         "source": SOURCE,
         **{kind: {k: sorted(v) for k, v in sorted(by.items())} for kind, by in said.items()},

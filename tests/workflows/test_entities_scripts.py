@@ -578,6 +578,9 @@ def test_a_hebrew_geresh_letter_reads_before_its_vowel_letter_and_z_keys_as_s() 
         ("亀梨和也", "Kazuya Kamenashi", True),  # a family name in kun readings no given name takes: 亀 kame
         ("鯨岡健太", "Kenta Kujiraoka", True),  # 鯨 kujira + 岡 oka
         ("亀梨和也", "Kamenashi Kazuki", False),  # a kun reading reads the family name only
+        ("若の里忍", "Wakanosato Shinobu", True),  # a ring name: 若 waka, の no, 里 sato
+        ("豊ノ島大樹", "Toyonoshima Daiki", True),  # ノ, the katakana no
+        ("豊ノ島大樹", "Toyoshima Daiki", False),  # the no unsaid
         ("東原敏昭", "Masahiro Okafuji", False),
         ("東原敏昭", "Toshiaki Tanaka", False),  # the given name alone agrees
         ("新浪剛史", "Takeshi Niinamo", False),

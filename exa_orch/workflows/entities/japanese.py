@@ -172,7 +172,9 @@ def _by_kanji_in_families() -> dict[str, tuple[frozenset[str], frozenset[str]]]:
     "kun" (KANJIDIC2). A family name only: a given name keeps the readings given names take."""
     data = json.loads(Path(__file__).with_name("kanji_on.json").read_text(encoding="utf-8"))["kun"]
     names = _by_kanji()
-    out = dict(names)
+    # and the kana a family name or a wrestler's ring name writes between its kanji: の or ノ "no",
+    # ヶ or ケ "ga" or "ke" (照ノ富士 Terunofuji, 北の湖 Kitanoumi, 霞ヶ関 Kasumigaseki)
+    out = dict(names) | {k: _forms(["の"]) for k in "のノ"} | {k: _forms(["が", "け"]) for k in "ヶケ"}
     for kanji, kana in data.items():
         first, after = _forms(kana)
         had = names.get(kanji, (frozenset(), frozenset()))
