@@ -213,6 +213,22 @@ def test_an_article_kept_under_a_former_name_joins_the_company_it_says_it_now_is
     assert ev.joins and "formerly Statoil" in ev.reason
 
 
+@pytest.mark.parametrize(
+    ("titled", "latin", "agrees"),
+    [
+        ("한지민 (배우)", "Han Ji-min", True),  # a Korean article's title: the name, then "(actress)"
+        ("한지민 (배우)", "Han Ji-won", False),
+        ("亀梨和也 (歌手)", "Kazuya Kamenashi", True),  # "(singer)" after a name read kanji by kanji
+    ],
+)
+def test_a_name_in_characters_or_hangul_reads_without_the_description_its_title_adds(
+    titled: str, latin: str, agrees: bool
+) -> None:
+    bare = titled.split(" (")[0]
+    assert name_evidence(titled, latin)[0] == name_evidence(bare, latin)[0]  # as the name alone reads
+    assert (name_evidence(titled, latin)[0] >= 5.0) is agrees
+
+
 def test_two_romanizations_of_one_korean_given_name_weigh_as_one_read_name() -> None:
     assert name_evidence("반기문", "Ban Ki-moon")[0] == name_evidence("任正非", "Ren Zhengfei")[0] == 6.0
 

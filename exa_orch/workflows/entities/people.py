@@ -51,6 +51,7 @@ from exa_orch.workflows.entities.scripts import (
     KOREAN_SURNAMES,
     chinese_spelled,
     hong_kong_key,
+    is_cjk,
     onset,
     spelled_alike,
     syllabic,
@@ -161,6 +162,8 @@ def _spellings(name: str) -> list[str]:
 _DUTCH_OE = re.compile(r"oe(?=[^\Waeiou])", re.I)
 
 
+# A description in brackets closing a name, as an article's title tells namesakes apart
+_ASIDE = re.compile(r"\s*[(（][^()（）]+[)）]\s*$")
 # Letters only Vietnamese writes (ơ, ư, đ, and a vowel with a tone mark below or a hook above): a
 # name in them is written family name first, and English reverses all of it ("Nguyễn Thanh Việt",
 # Viet Thanh Nguyen) as often as it moves the family name alone ("Nguyễn Tấn Dũng", Tan Dung Nguyen)
@@ -170,7 +173,11 @@ _VIETNAMESE = re.compile(r"[ơưđƠƯĐ\u1ea0-\u1ef9]")
 @lru_cache(maxsize=65536)
 def parse(name: str) -> tuple[PersonName, ...]:
     """Every reading of `name` (module docstring), the plain one (given names, family name) first;
-    a Japanese name in kanji also as the name dictionary reads it (japanese.py)."""
+    a Japanese name in kanji also as the name dictionary reads it (japanese.py). A name in
+    characters or Hangul is read without the namesake's description an article title writes after
+    it ("김하늘 (배우)", the actress; "湊崎紗夏 (歌手)")."""
+    bare = _ASIDE.sub("", name)
+    name = bare if bare != name and is_cjk(bare) else name
     read = syllabic(name)
     japanese = tuple(PersonName((g,), f, script="ja") for f, g in readings(name))
     if read:
@@ -478,6 +485,7 @@ def _by_kanji(a: str, b: str) -> tuple[float, str] | None:
     name heard alike weighs (looser than a dictionary's reading, 6)."""
     for x, y in ((a, b), (b, a)):
         if is_latin(y) and not is_latin(x):
+            x = _ASIDE.sub("", x) or x  # "湊崎紗夏 (歌手)": the name, not the namesake's description
             for p in parse(y):
                 if len(p.given) == 1 and not p.extra and fits(x, p.family, p.given[0]):
                     return 5.0, f"{x} read kanji by kanji as {y}"
