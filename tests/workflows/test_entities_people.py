@@ -390,6 +390,10 @@ def test_a_vietnamese_name_is_read_family_name_first(vietnamese: str, english: s
         ("Lee Jay-hyun", "Lee Jae-hyun", True),  # 애 written ay
         ("Kim Jun", "Kim Jin", False),
         ("Jay Kim", "Jae Kim", False),  # Jay, an English name, alone
+        ("Jung Hoon-seok", "Jeong Hunseok", True),  # the family name romanized two ways too
+        ("Jeong Hoon-seok", "Jung Hoon-seok", True),
+        ("Jung Hoon-seok", "Jeong Hunsik", False),  # another given name
+        ("John Jung", "John Jeong", False),  # an English given name: two families' spellings
     ],
 )
 def test_a_korean_name_romanized_two_ways_in_latin_letters(a: str, b: str, one: bool) -> None:

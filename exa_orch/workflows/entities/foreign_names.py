@@ -144,6 +144,11 @@ def hangul_single(a: str, b: str) -> tuple[float, str] | None:
     return None
 
 
+def one_korean_family(x: str, y: str) -> bool:
+    """Two Latin spellings, or one, of a Korean family name (Cho / Jo, Park / Bak, Gong / Kong)."""
+    return any(x in spelled and y in spelled for spelled in KOREAN_SURNAMES.values())
+
+
 def korean_given(x: str, y: str) -> tuple[float, str] | None:
     """How two romanizations of Korean given names (run together) agree: one `korean_key` (3), or
     its consonants alike, two at least (2: the vowels romanizations write most freely aside, 애 tack

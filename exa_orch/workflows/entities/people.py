@@ -40,7 +40,12 @@ from exa_orch.workflows.entities.alphabets import ALPHABETS, cyrillic, read_othe
 from exa_orch.workflows.entities.brahmic import has_brahmic, spelling_key
 from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
-from exa_orch.workflows.entities.foreign_names import alphabet_words, foreign_words, korean_given
+from exa_orch.workflows.entities.foreign_names import (
+    alphabet_words,
+    foreign_words,
+    korean_given,
+    one_korean_family,
+)
 from exa_orch.workflows.entities.given_match import compare_given, forms, romanized, similar
 from exa_orch.workflows.entities.given_names import one_ending
 from exa_orch.workflows.entities.hokkien import read_as as hokkien_read
@@ -48,7 +53,6 @@ from exa_orch.workflows.entities.initialisms import initials_of_whole
 from exa_orch.workflows.entities.japanese import fits, given_reading, latin_key, readings
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import (
-    KOREAN_SURNAMES,
     chinese_spelled,
     hong_kong_key,
     is_cjk,
@@ -213,6 +217,9 @@ def _family(x: PersonName, y: PersonName) -> tuple[float, str]:
     same = x.family == y.family or x.family in y.spellings or y.family in x.spellings
     if not same and not (x.extra or y.extra) and _romanized_family(x.family, y.family):
         return 4.0, f"{SAME_FAMILY} ({x.family} / {y.family}, one name romanized two ways)"
+    if not same and _korean_spellings(x, y) and all(len(forms(g)) == 1 for g in x.given + y.given):
+        # a Korean given name beside it, no English one (John Park and John Bak are two people)
+        return 4.0, f"{SAME_FAMILY} ({x.family} / {y.family}, one Korean name romanized two ways)"
     if same and x.extra and y.extra and x.extra != y.extra:
         return -5.0, f"different second family names ({' '.join(x.extra)} / {' '.join(y.extra)})"
     if same and x.extra != y.extra:
@@ -256,17 +263,13 @@ def _hangul(x: PersonName, y: PersonName) -> bool:
     return "hangul" in (x.script, y.script)
 
 
-# Every Latin spelling of a Korean family name (scripts.KOREAN_SURNAMES)
-_KOREAN_FAMILY_SPELLINGS = frozenset(s for spellings in KOREAN_SURNAMES.values() for s in spellings)
-
-
 def _korean_spellings(x: PersonName, y: PersonName) -> bool:
-    """Two Latin names of one Korean family name, each with one given name of three letters at least
-    (Cho Kuk / Cho Guk): a Korean name romanized two ways, whose given names korean_given reads."""
+    """Two Latin names of one Korean family name, spelled alike or not (scripts.KOREAN_SURNAMES), each
+    with one given name of three letters at least (Cho Kuk / Cho Guk, Cho Nam-chul / Jo Namcheol): a
+    Korean name romanized two ways, whose given names korean_given reads."""
     return (
         not (x.script or y.script)
-        and x.family == y.family
-        and x.family in _KOREAN_FAMILY_SPELLINGS
+        and one_korean_family(x.family, y.family)
         and len(x.given) == len(y.given) == 1
         and min(len(x.given[0]), len(y.given[0])) >= 3
     )
