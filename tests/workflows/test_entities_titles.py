@@ -107,3 +107,18 @@ def test_a_given_name_ending_a_longer_one_is_a_short_form(a: str, b: str) -> Non
     # too short to tell a name from its last letters (Ana / Juliana), or two letters apart (Anna / Hanna)
     assert "ends the other" not in name_evidence("Ana Costa", "Juliana Costa")[1]
     assert "ends the other" not in name_evidence("Anna Berg", "Hanna Berg")[1]
+
+
+@pytest.mark.parametrize(
+    ("roster", "arabic", "agrees"),
+    [
+        ("SAFADI Ayman", "أيمن الصفدي", True),  # a roster's order: the family name first, in capitals
+        ("ALLAWI Iyad", "إياد علاوي", True),
+        ("SAFADI Omar", "أيمن الصفدي", False),  # another given name
+    ],
+)
+def test_a_name_a_roster_writes_family_name_first_in_capitals_reads_given_name_first(
+    roster: str, arabic: str, agrees: bool
+) -> None:
+    assert titles.given_first(roster) == " ".join([*roster.split()[1:], roster.split()[0]])
+    assert (name_evidence(arabic, roster)[0] >= 5.0) is agrees

@@ -65,6 +65,7 @@ from exa_orch.workflows.entities.titles import (
     PARTICLES,
     TITLE_PAIRS,
     generation_evidence,
+    given_first,
     regnal_evidence,
     without_titles,
 )
@@ -399,8 +400,9 @@ _TOLD_APART = re.compile(r"\s*\([a-z][a-z\s-]*\)\s*$")
 
 def _untitled(name: str) -> str:
     """A written name without a handle, "& family" or a namesake's description after it, nor the
-    titles before it (titles.without_titles: "President Abdel Fattah Al-Sisi", Abdel Fattah Al-Sisi)."""
-    return without_titles(_TOLD_APART.sub("", _HANDLE.sub("", name))).strip() or name
+    titles before it (titles.without_titles: "President Abdel Fattah Al-Sisi", Abdel Fattah Al-Sisi),
+    in the order the given name comes first (titles.given_first: "HARIRI Ayman", Ayman HARIRI)."""
+    return given_first(without_titles(_TOLD_APART.sub("", _HANDLE.sub("", name))).strip()) or name
 
 
 def _skeletons(a: str, b: str) -> tuple[float, str] | None:

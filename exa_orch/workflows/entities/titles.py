@@ -126,6 +126,16 @@ def without_titles(name: str) -> str:
     return _REALM.sub("", bare) if royal else bare
 
 
+def given_first(name: str) -> str:
+    """A Latin name a roster writes family name first, in capitals ("HARIRI Ayman", as sports bodies
+    and parliaments list people), in the order the given name comes first: "Ayman HARIRI"; any
+    other name as it is."""
+    ws = name.split()
+    if len(ws) >= 2 and len(ws[0]) >= 2 and ws[0].isalpha() and ws[0].isupper() and not ws[1].isupper():
+        return " ".join([*ws[1:], ws[0]])
+    return name
+
+
 @lru_cache(maxsize=65536)
 def regnal(name: str) -> tuple[str, str, str] | None:
     """(given name, number, realm) of a regnal name ("Harald V of Norway" -> ("harald", "v",
