@@ -200,3 +200,10 @@ def compare_given(a: Given, b: Given) -> Found:
     if found:
         return max(found)
     return -3.0, f"different given names ({a[0]} / {b[0]})"
+
+
+def romanized_family(x: str, y: str) -> bool:
+    """One family name romanized two ways (Giannakis / Yannakis, Souleiman / Suleiman: `romanized`),
+    neither a given name the nickname tables know (`forms`): a name read in reverse order
+    (Евгений Касперский as "Kaspersky Evgeny") is not one family name spelled twice."""
+    return min(len(x), len(y)) >= 4 and romanized(x) == romanized(y) and len(forms(x)) == len(forms(y)) == 1

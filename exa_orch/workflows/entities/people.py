@@ -46,7 +46,7 @@ from exa_orch.workflows.entities.foreign_names import (
     korean_given,
     one_korean_family,
 )
-from exa_orch.workflows.entities.given_match import compare_given, forms, romanized, similar
+from exa_orch.workflows.entities.given_match import compare_given, forms, romanized_family, similar
 from exa_orch.workflows.entities.given_names import one_ending
 from exa_orch.workflows.entities.hokkien import read_as as hokkien_read
 from exa_orch.workflows.entities.initialisms import initials_of_whole
@@ -216,11 +216,9 @@ def _family(x: PersonName, y: PersonName) -> tuple[float, str]:
     """How two readings' family names agree: the same (a Korean spelling too), one followed by a
     second family name the other leaves out, a typo, or different."""
     same = x.family == y.family or x.family in y.spellings or y.family in x.spellings
-    if not same and not (x.extra or y.extra) and _romanized_family(x.family, y.family):
-        return 4.0, f"{SAME_FAMILY} ({x.family} / {y.family}, one name romanized two ways)"
-    if not same and _korean_spellings(x, y) and all(len(forms(g)) == 1 for g in x.given + y.given):
-        # a Korean given name beside it, no English one (John Park and John Bak are two people)
-        return 4.0, f"{SAME_FAMILY} ({x.family} / {y.family}, one Korean name romanized two ways)"
+    otherwise = None if same else _spelled_otherwise(x, y)
+    if otherwise:
+        return 4.0, f"{SAME_FAMILY} ({x.family} / {y.family}, {otherwise})"
     if same and x.extra and y.extra and x.extra != y.extra:
         return -5.0, f"different second family names ({' '.join(x.extra)} / {' '.join(y.extra)})"
     if same and x.extra != y.extra:
@@ -237,16 +235,14 @@ def _family(x: PersonName, y: PersonName) -> tuple[float, str]:
     return -5.0, f"different family names ({x.family} / {y.family})"
 
 
-def _romanized_family(x: str, y: str) -> bool:
-    """One family name romanized two ways (Giannakis / Yannakis, Souleiman / Suleiman: given_match.
-    romanized), neither a given name the nickname tables know: a name read in reverse order
-    (Евгений Касперский as "Kaspersky Evgeny") is not one family name spelled twice."""
-    return (
-        min(len(x), len(y)) >= 4
-        and romanized(x) == romanized(y)
-        and len(forms(x)) == 1
-        and len(forms(y)) == 1
-    )
+def _spelled_otherwise(x: PersonName, y: PersonName) -> str | None:
+    """How two family names are one spelled two ways, or None: romanized two ways
+    (given_match.romanized_family: Giannakis / Yannakis), or a Korean one beside Korean given names
+    (Cho Nam-chul / Jo Namcheol; John Park and John Bak are two people)."""
+    if not (x.extra or y.extra) and romanized_family(x.family, y.family):
+        return "one name romanized two ways"
+    korean = _korean_spellings(x, y) and all(len(forms(g)) == 1 for g in x.given + y.given)
+    return "one Korean name romanized two ways" if korean else None
 
 
 def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
