@@ -52,6 +52,11 @@ def test_two_names_one_consonant_apart_sound_alike_only_where_it_is_added_or_nea
     assert not sounds_alike("tarvisbank", "tarvirbank")  # trbspnk / trbrpnk: s and r
 
 
+def _reading_agrees(written: str, latin: str) -> str | None:
+    """read_names.reading_agrees of a company name in another script and a Latin one, each cleaned."""
+    return read_names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin))
+
+
 @pytest.mark.parametrize(
     ("latin", "agrees"),
     [
@@ -64,9 +69,7 @@ def test_two_names_one_consonant_apart_sound_alike_only_where_it_is_added_or_nea
 def test_a_name_in_arabic_letters_tells_apart_the_consonants_a_sound_key_hears_as_one(
     latin: str, agrees: bool
 ) -> None:
-    written = "فرنتل"
-    said = read_names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin))
-    assert bool(said) is agrees
+    assert bool(_reading_agrees("فرنتل", latin)) is agrees
 
 
 def test_a_run_of_chinese_characters_is_no_latin_word_of_far_fewer_syllables() -> None:
@@ -409,8 +412,7 @@ def test_a_hokkien_reading_joins_two_news_pages_only_with_an_employer_and_a_titl
 def test_a_southeast_asian_company_in_characters_opens_its_hokkien_english_name(
     latin: str, agrees: bool
 ) -> None:
-    written = "永佳企業"
-    said = read_names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin))
+    said = _reading_agrees("永佳企業", latin)
     assert bool(said) is agrees
     assert not said or read_names.read_in_part(said)  # what follows may name another company
 
