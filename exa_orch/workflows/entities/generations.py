@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities.employers import employers_agree
 from exa_orch.workflows.entities.names import words
+from exa_orch.workflows.entities.titles import GENERATION
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
 
-GENERATION = {"sr": "sr", "senior": "sr", "jr": "jr", "junior": "jr", "ii": "ii", "iii": "iii", "iv": "iv"}
 JUNIOR = frozenset(w for w, generation in GENERATION.items() if generation == "jr")
 
 

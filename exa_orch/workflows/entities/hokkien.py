@@ -7,7 +7,7 @@ spell them otherwise. `spells(chars, latin)` says whether Latin syllables are th
 characters, one each: every reading taibun's dictionary gives a character (Tâi-lô, MIT: literary and
 colloquial, 林 lîm and nâ), each spelled as those countries' names do (`_SPELLINGS`: Tâi-lô's ts as
 ch, its oo as o, oh or aw, ing as eng, ua as oa), and both sides written alike (`_canonical`: the
-aspirate's h, a doubled vowel, a q for kw). There is no single Hokkien spelling, so a reading is
+aspirate's h, a letter written twice, a q for kw). There is no single Hokkien spelling, so a reading is
 evidence of a name, never of a person alone: person_evidence still asks for an employer and a title.
 """
 
@@ -16,6 +16,10 @@ from __future__ import annotations
 import re
 import unicodedata
 from functools import lru_cache
+
+from exa_orch.workflows.entities.names import is_latin, words
+from exa_orch.workflows.entities.scripts import name_parts, syllabic
+from exa_orch.workflows.entities.titles import GENERATION
 
 # Tâi-lô's sounds as Southeast Asian spellings of names write them, each tried with those before it:
 # ts and tsh as ch (祖 tsóo: Cho), oo as o, oh or aw (胡 ôo: Aw, 虎 hóo: Haw), au as aw (耀 iāu: Yaw),
@@ -100,8 +104,6 @@ def _cut(chars: str, rest: str) -> bool:
     return any(rest.startswith(s) and _cut(chars[1:], rest[len(s) :]) for s in own if s)
 
 
-# A name that writes a generation has a father or a son of one name ("Henry Sy, Jr."): not read so
-_GENERATIONS = frozenset({"jr", "sr", "junior", "senior", "ii", "iii", "iv"})
 # What a name read in Hokkien weighs: as a name read kanji by kanji (people._by_kanji), one less than
 # a dictionary's reading, for a reading is one of a dialect's several spellings
 READ_WEIGHT = 5.0
@@ -111,17 +113,15 @@ def read_as(a: str, b: str) -> tuple[float, str] | None:
     """A name in Chinese characters and a Latin one that is its Hokkien reading, family name and every
     syllable of a given name of two characters or more (`spells`), the family name first after one
     or two English given names ("Tony Tan Caktiong" / 陳覺中) or none ("Kwek Leng Beng" / 郭令明), or
-    last ("Leng Beng Kwek"): (`READ_WEIGHT`, why); None otherwise."""
-    from exa_orch.workflows.entities.names import is_latin, words
-    from exa_orch.workflows.entities.scripts import name_parts, syllabic
-
+    last ("Leng Beng Kwek"): (`READ_WEIGHT`, why); None otherwise, and for a name that writes a
+    generation ("Henry Sy, Jr."): a father or a son of one name."""
     for written, latin in ((a, b), (b, a)):
         parts, read = name_parts(written), syllabic(written)
         if parts is None or read is None or read.korean or not is_latin(latin):
             continue
         family, given = ("".join(p) for p in parts)
         said = words(latin)
-        if len(given) < 2 or _GENERATIONS & set(said):
+        if len(given) < 2 or GENERATION.keys() & set(said):
             continue
         cuts = [(said[k], said[k + 1 :]) for k in range(min(3, len(said) - 1))] + [(said[-1], said[:-1])]
         for surname, rest in cuts:

@@ -61,6 +61,7 @@ from exa_orch.workflows.entities.scripts import (
     syllabic,
 )
 from exa_orch.workflows.entities.titles import (
+    GENERATION,
     HONORIFICS,
     PARTICLES,
     TITLE_PAIRS,
@@ -359,7 +360,6 @@ def _as_japanese(x: PersonName, other: PersonName) -> PersonName:
 # join without an employer and a title both agreeing (person_evidence). Not beside a name that
 # writes a generation: "Henry T. Sy, Jr." has a father, 施至成 may be either.
 _ENGLISH = 4.0
-_GENERATIONS = frozenset({"jr", "sr", "junior", "senior", "ii", "iii", "iv"})
 # A whole name in characters read in Latin letters, given and family names agreeing (4 + 3, less one
 # for the reading): what "Tony Leung Chiu-wai" beside 梁朝偉 weighs, the English name said besides.
 _WHOLE_READ = 6.0
@@ -473,7 +473,7 @@ def _any_reading(a: str, b: str) -> tuple[float, str]:
                 fw >= 4.0
                 and best[0] < _ENGLISH
                 and (_english_beside(x, y) or _english_beside(y, x))
-                and not _GENERATIONS & set(words(a) + words(b))
+                and not GENERATION.keys() & set(words(a) + words(b))
             ):
                 best = (_ENGLISH, f"an English given name beside a name in characters, {fr}")
     return best

@@ -91,10 +91,12 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     # spells otherwise (qimei)
     if opening and opening == taiwan_reading(written):
         return f"{written} reads {opening} in Wade-Giles, which {other}{_OPENS}"
-    # and a Southeast Asian one its Hokkien reading (杨协成 / Yeo Hiap Seng, 金蘭食品 / Kimlan Foods):
-    # its first two characters, or three, the Latin name's first words or its first word run together
+    # and a Southeast Asian one its Hokkien reading (白新春茶庄 / Pek Sin Choon, 金蘭食品 / Kimlan
+    # Foods): its first two characters, or three, the Latin name's first words or first word run
+    # together; never where the Latin name says a word the characters do not write (海天味业 is no
+    # Haitian International)
     chars = "".join(re.findall(r"[\u4e00-\u9fff]", written))
-    if _unwritten(written, other):  # "International" the characters do not write (海天味业)
+    if len(chars) < 2 or _unwritten(written, other):
         return None
     for n, said in ((3, words_[:3]), (2, words_[:2]), (2, words_[:1])):
         if len(chars) >= n and len(said) * 2 >= n and hokkien.spells(chars[:n], said):

@@ -21,6 +21,9 @@ from functools import lru_cache
 
 from exa_orch.workflows.entities.names import words
 
+# The words a name writes its generation in, and which (generations.py: Henry Sy Jr. is not Henry Sy Sr.)
+GENERATION = {"sr": "sr", "senior": "sr", "jr": "jr", "junior": "jr", "ii": "ii", "iii": "iii", "iv": "iv"}
+
 # Honorifics, degrees, orders and suffixes written around a person's name ("Dr.", "Sir", "Jr.", "OBE").
 HONORIFICS = frozenset(
     "dr prof mr mrs ms mx sir dame lord lady baron baroness sheikh shaikh hon rev dato datuk khun "
