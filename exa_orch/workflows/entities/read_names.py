@@ -13,6 +13,7 @@ from exa_orch.workflows.entities.alphabets import ALPHABETS
 from exa_orch.workflows.entities.countries import country_named, is_place
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin
 from exa_orch.workflows.entities.scripts import (
+    han_chars,
     hong_kong_reading,
     is_cjk,
     sound_key,
@@ -95,7 +96,7 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     # Foods): its first two characters, or three, the Latin name's first words or first word run
     # together; never where the Latin name says a word the characters do not write (海天味业 is no
     # Haitian International)
-    chars = "".join(re.findall(r"[\u4e00-\u9fff]", written))
+    chars = han_chars(written)
     if len(chars) < 2 or _unwritten(written, other):
         return None
     for n, said in ((3, words_[:3]), (2, words_[:2]), (2, words_[:1])):

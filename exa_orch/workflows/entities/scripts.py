@@ -305,11 +305,17 @@ def hong_kong_key(syllables: tuple[str, ...]) -> str:
     return joined.replace("j", "ch").replace("oo", "u")
 
 
+def han_chars(written: str) -> str:
+    """The Chinese characters of `written`, in order, whatever else it writes (a bracket, a Latin
+    word): what a reading of a name in characters reads."""
+    return "".join(re.findall(rf"[{_HAN}]", written))
+
+
 def hong_kong_reading(written: str) -> tuple[str, ...]:
     """The Cantonese readings, as Hong Kong spells them (`cantonese`), of the first two characters
     of a name in traditional characters: what a Hong Kong company's English name opens with
     (恒隆集團, "hanglung": Hang Lung Group); () for a name not so written."""
-    chars = tuple(re.findall(rf"[{_HAN}]", written)[:2])
+    chars = tuple(han_chars(written)[:2])
     return cantonese(chars) if len(chars) == 2 else ()
 
 
@@ -319,7 +325,7 @@ def taiwan_reading(written: str) -> str:
     Corporation; 味全, "weichuan": Wei Chuan Foods); "" for a name not so written."""
     from anyascii import anyascii  # on first use: a cold start needs none of it
 
-    chars = re.findall(rf"[{_HAN}]", written)[:2]
+    chars = han_chars(written)[:2]
     said = [anyascii(ch).lower().strip() for ch in chars]
     return "".join(wade_giles(s) for s in said) if len(said) == 2 and all(map(str.isalpha, said)) else ""
 
