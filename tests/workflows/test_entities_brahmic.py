@@ -28,6 +28,9 @@ from exa_orch.workflows.entities.people import name_evidence
         ("సుందరం", "sundaram"),  # a nasal mark closing a southern word: m
         ("నాగేంద్రరావు", "nagendrarao"),  # Telugu's రావు is the Rao of a name
         ("Tata पवन", "Tata pavan"),  # Latin letters stay as written
+        ("ৰাজীৱ গগৈ", "rajiw gagai"),  # Assamese's own letters: ৰ r, ৱ w
+        ("ওয়ালিউল্লাহ", "waliullah"),  # Bengali's ও before য়: a w
+        ("বাওয়ানী", "bawani"),
     ],
 )
 def test_a_brahmic_name_is_read_with_its_vowels(written: str, read: str) -> None:
@@ -49,6 +52,8 @@ def test_latin_spellings_of_one_indian_name_share_one_key() -> None:
         ("सचिन तेंदुलकर", "Sachin Tendulkar", True),
         ("राहुल गांधी", "Sonia Gandhi", False),  # one family, two people
         ("विराट कोहली", "Virat Kapoor", False),
+        ("ওয়ালিউল্লাহ খান", "Waliullah Khan", True),  # Bengali's ও before য়: a w
+        ("ওয়ালিউল্লাহ খান", "Aliullah Khan", False),
     ],
 )
 def test_a_brahmic_reading_is_a_whole_name_s_agreement(written: str, latin: str, joins: bool) -> None:

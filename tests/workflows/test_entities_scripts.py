@@ -1163,6 +1163,9 @@ def test_names_read_past_persian_titles_and_in_the_spellings_of_armenian_korean_
         ("সুনীল গঙ্গোপাধ্যায়", "Sunil Chatterjee", False),
         ("সুনীল চট্টোপাধ্যায়", "Sunil Chatterjee", True),
         ("বিনায়ক সেন", "Vinayak Sen", True),  # Bengali writes a b for a Latin v
+        ("ৰাজীৱ গগৈ", "Rajiv Gogoi", True),  # Assamese's ৰ r and ৱ, a w or a Latin v
+        ("ৰাজীৱ গগৈ", "Rajiv Gohain", False),
+        ("ওয়াহিদুজ্জামান রেজা", "Wahiduzzaman Reza", True),  # ও before য়: a w
         ("विष्णु रिमाल", "Bishnu Rimal", True),  # Devanagari's व, a b as Nepali says it
         ("विष्णु रिमाल", "Bishnu Regmi", False),
     ],

@@ -34,6 +34,10 @@ _NUKTA_SPELLED = {"j": "z", "ph": "f", "k": "q", "kh": "kh", "g": "gh", "d": "r"
 _VOWELS = {"a": "a", "aa": "a", "i": "i", "ii": "i", "u": "u", "uu": "u", "e": "e", "ee": "e", "ai": "ai",
            "o": "o", "oo": "o", "au": "au", "vocalic r": "ri", "vocalic rr": "ri", "short e": "e",
            "short o": "o", "candra e": "e", "candra o": "o", "vocalic l": "li"}  # fmt: skip
+# Assamese's own letters in the Bengali block, which Unicode names as kinds of ra, not by their
+# sounds: ৰ r (ৰীমা দাস, Rima Das), ৱ w (বৰুৱা, Barua)
+_ASSAMESE = {"\u09f0": "r", "\u09f1": "w"}
+_BENGALI = 0x0980
 _BRAHMIC = re.compile(r"[\u0900-\u0d7f]")
 _TELUGU = 0x0C00
 
@@ -67,6 +71,8 @@ def _kind(ch: str) -> tuple[str, str]:
         return "mark", "n"
     if off == _VISARGA:
         return "mark", "h"
+    if ch in _ASSAMESE:
+        return "consonant", _ASSAMESE[ch]
     name = unicodedata.name(ch, "").lower()
     if " letter khanda " in name or " letter chillu " in name:  # a consonant with no vowel: ৎ t, ൻ n
         bare = name.rsplit(" ", 1)[1].removesuffix("a")
@@ -119,6 +125,8 @@ def _word(run: re.Match[str]) -> str:
             syllables.append(["", latin, False])
         elif syllables:
             _mark(syllables[-1], kind, latin)
+    if found is not None and found[0] == _BENGALI:
+        _bengali_w(syllables)
     if north:
         _delete_schwas(syllables)
     said = "".join(
@@ -127,6 +135,15 @@ def _word(run: re.Match[str]) -> str:
     )
     # Telugu writes the Rao of a name రావు, "ravu"
     return said[:-3] + "ao" if found is not None and found[0] == _TELUGU and said.endswith("avu") else said
+
+
+def _bengali_w(syllables: list[list[str | bool]]) -> None:
+    """Bengali writes a w as the vowel ও before য় (ওয়াহিদ, Wahid; বাওয়ানী, Bawany): one "w" with
+    the vowel য় carries, not "oya"."""
+    for i in range(len(syllables) - 2, -1, -1):
+        if syllables[i] == ["", "o", False] and syllables[i + 1][0] == "y":
+            syllables[i + 1][0] = "w"
+            del syllables[i]
 
 
 def _consonant(syllables: list[list[str | bool]], latin: str) -> None:

@@ -149,10 +149,11 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
 def _respelled(script: str, latin: str) -> list[str]:
     """The Latin name as `script` may write its sounds otherwise: a Bengali family name's anglicized
     form as Bengali spells it (Ganguly, গঙ্গোপাধ্যায় gangopadhyay: brahmic.bengali_spelling), a v as
-    the b Bengali writes for it (বিনায়ক, Vinayak), and Hebrew's letters (`_as_hebrew_writes`)."""
+    the b Bengali writes for it (বিনায়ক, Vinayak) or as Assamese's ৱ, and Hebrew's letters
+    (`_as_hebrew_writes`)."""
     out = [said] if (said := bengali_spelling(latin)) != latin else []
     if re.search("[\u0980-\u09ff]", script) and "v" in latin.lower():
-        out.append(re.sub("[vV]", "b", latin))
+        out.append(re.sub("[vV]", "w" if "\u09f1" in script else "b", latin))  # Assamese's ৱ: ৰাজীৱ, Rajiv
     return out + (_as_hebrew_writes(latin) if _HEBREW_LETTER.search(script) else [])
 
 
