@@ -572,3 +572,20 @@ def test_a_single_name_few_bear_with_one_title_is_one_person(
     a = titled("a", wiki, f"https://en.wikipedia.org/wiki/{wiki}_(musician)", "", "", "Rapper")
     b = titled("b", video, f"https://www.youtube.com/@{video.lower()}music", "", "", title)
     assert entities.compare(entities.record(0, a), entities.record(1, b)).joins is joins
+
+
+def test_names_in_two_other_scripts_do_not_keep_apart_what_a_latin_name_joins() -> None:
+    """A Cyrillic and a katakana name are each read against Latin letters, never against each other:
+    their disagreeing does not split the person their Latin page ties (Доминик Таррелл, ドミニク・タレル);
+    a katakana name that sounds as no Latin one stays apart."""
+    pages = [
+        titled("en", "Dominic Tarrell", "https://en.wikipedia.org/wiki/Dominic_Tarrell", "Quillon Orchestra",
+               "London, UK", "Conductor"),
+        titled("ru", "Доминик Таррелл", "https://ru.wikipedia.org/wiki/Таррелл,_Доминик", "Quillon Orchestra",
+               "London, UK", "Conductor"),
+        titled("ja", "ドミニク・タレル", "https://ja.wikipedia.org/wiki/ドミニク・タレル", "Quillon Orchestra",
+               "London, UK", "Conductor"),
+        titled("other", "ヘンリー・ウッド", "https://ja.wikipedia.org/wiki/ヘンリー・ウッド", "Quillon Orchestra",
+               "London, UK", "Conductor"),
+    ]  # fmt: skip
+    assert sorted(map(sorted, entities.resolve(pages).groups)) == [[0, 1, 2], [3]]

@@ -64,7 +64,7 @@ from exa_orch.workflows.entities.people import (
     parse,
     person_key,
 )
-from exa_orch.workflows.entities.scripts import sounds_alike
+from exa_orch.workflows.entities.scripts import read_apart, sounds_alike
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
@@ -495,6 +495,6 @@ def person_conflict(a: Record, b: Record, joins: bool) -> str | None:
     """What keeps two people out of one entity whatever links them: names that don't agree."""
     if a.kind != "person" or b.kind != "person" or a.profiles & b.profiles or joins:
         return None
-    if a.clean and b.clean and name_evidence(a.name or "", b.name or "")[0] < 4.0:
-        return "different names"
-    return None
+    if not (a.clean and b.clean) or read_apart(a.name or "", b.name or ""):  # read against Latin only
+        return None
+    return "different names" if name_evidence(a.name or "", b.name or "")[0] < 4.0 else None

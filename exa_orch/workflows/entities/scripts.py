@@ -24,6 +24,7 @@ cantonese-romanisation (the Hong Kong Government's Cantonese romanisation, chara
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -348,6 +349,19 @@ _CJK = re.compile(rf"[{_HAN}{_HANGUL}\u3040-\u30ff]")
 def is_cjk(text: str) -> bool:
     """Whether `text` holds Chinese characters, kana or Hangul."""
     return bool(_CJK.search(text))
+
+
+def read_apart(x: str, y: str) -> bool:
+    """Two names written in two scripts other than Latin, no letter of one in the other's (Селин
+    Дион, セリーヌ・ディオン, 席琳·狄翁): each is read against Latin letters, never against the
+    other, so their disagreeing says nothing of two people or two companies."""
+    sx, sy = _letter_scripts(x), _letter_scripts(y)
+    return bool(sx and sy) and "LATIN" not in sx | sy and not sx & sy
+
+
+def _letter_scripts(text: str) -> frozenset[str]:
+    """The scripts `text`'s letters are written in, by their Unicode names' first word."""
+    return frozenset(unicodedata.name(ch, "?").split()[0] for ch in text if ch.isalpha())
 
 
 def consonantal(name: str) -> bool:
