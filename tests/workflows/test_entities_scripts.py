@@ -527,6 +527,9 @@ def test_an_arabic_given_name_with_its_article_written_on_is_one_name() -> None:
         ("マルチェロ・ボナッツィ", "Marcello Lippi", False),
         ("ヴィットーリオ・カルロ・アドルニ", "V. C. Adorni", True),  # initials, each a word's first sound
         ("ヴィットーリオ・アドルニ", "V. C. Adorni", False),  # no middle name left out after an initial
+        ("ピーター・ヴォーン", "Peter Vaughn", True),  # an English gh unsounded
+        ("ベルナルディーノ", "Bernardino", True),  # a single name, three consonants or more
+        ("ベルナルディーノ", "Barnaby", False),
     ],
 )
 def test_a_foreign_name_in_katakana_sounds_as_its_latin_spelling(kana: str, latin: str, alike: bool) -> None:
@@ -1056,6 +1059,10 @@ def test_a_title_left_out_of_a_latin_name_still_leaves_its_consonants_to_agree()
         ("도널드 트럼프", "Donald Trump", True),  # a foreign name, word by word
         ("앤디 김", "Eddie Kim", False),  # another given name
         ("앤디 김", "Andy Park", False),  # another family name
+        ("하워드 레너드", "Howard Leonard", False),  # Howard: one consonant heard, too few
+        ("오스카 레너드", "Oscar Leonard", True),  # an r after a vowel unsounded
+        ("에릭 밴스", "Eric Vance", True),  # a v written ㅂ
+        ("에릭 밴스", "Eric Banks", False),
     ],
 )
 def test_a_foreign_name_written_in_hangul_word_by_word_sounds_as_the_latin_one(

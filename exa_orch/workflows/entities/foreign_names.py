@@ -18,7 +18,7 @@ from functools import cache
 
 from exa_orch.workflows.entities.alphabets import ALPHABETS, cyrillic
 from exa_orch.workflows.entities.consonants import one_off
-from exa_orch.workflows.entities.japanese import heard, heard_spellings, katakana_words
+from exa_orch.workflows.entities.japanese import heard, heard_katakana, heard_spellings, katakana_words
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, latin_sound_keys, sound_key, sounds_alike
 from exa_orch.workflows.entities.spelled import spellings
@@ -118,12 +118,20 @@ def spaced_hangul(a: str, b: str) -> tuple[float, str] | None:
         if len(word) == 1:
             if said not in KOREAN_SURNAMES.get(word, frozenset()) | {fold(word)}:
                 return None
-        elif (heard := sound_key(fold(word), read=True)) != sound_key(said) or len(heard) < 2:
+        elif len(heard := sound_key(fold(word), read=True)) < 2 or heard not in _hangul_heard(said):
             return None
     return 5.0, f"{hangul} and {latin} sound alike (Hangul, word by word)"
 
 
+def _hangul_heard(said: str) -> frozenset[str]:
+    """The sound keys a Latin word may be heard by in Hangul: as scripts.latin_sound_keys hears it
+    (an r after a vowel unsounded: Leonard, 레너드), and its v as the ㅂ Hangul writes for it
+    (Valverde, 발베르데; Vänskä, 벤스케)."""
+    return latin_sound_keys(said) | latin_sound_keys(said.replace("v", "b"))
+
+
 _LATIN_SINGLE = re.compile(r"^[A-Za-z][A-Za-z0-9-]*$")
+_SINGLE_KANA = re.compile(r"^[\u30a1-\u30fa\u30fc]+$")
 
 
 def hangul_single(a: str, b: str) -> tuple[float, str] | None:
@@ -141,6 +149,20 @@ def hangul_single(a: str, b: str) -> tuple[float, str] | None:
     heard = sound_key(fold(hangul), read=True)
     if len(heard) >= 2 and heard in latin_sound_keys(said):
         return (5.0 if len(heard) >= 3 else 4.0), f"{hangul} sounds as {latin} does (Hangul)"
+    return None
+
+
+def katakana_single(a: str, b: str) -> tuple[float, str] | None:
+    """A single name in katakana and one in Latin letters, a stage or ring name mostly (ビヨンセ /
+    Beyoncé, ミスティコ / Místico): the one heard as the other (japanese.heard_spellings), three
+    consonants at least. 5, as `hangul_single` weighs it; None when not such a pair or they differ."""
+    kana, latin = (a.strip(), b.strip()) if heard_katakana(a) else (b.strip(), a.strip())
+    heard_kana = heard_katakana(kana)
+    said = fold(latin).replace("-", "")
+    if heard_kana is None or not _SINGLE_KANA.match(kana) or not _LATIN_SINGLE.match(said):
+        return None
+    if len(heard_kana) >= 3 and heard_kana in heard_spellings(said):
+        return 5.0, f"{kana} sounds as {latin} does (katakana)"
     return None
 
 
@@ -293,7 +315,13 @@ def chinese_words(a: str, b: str) -> tuple[float, str] | None:
 
 
 def foreign_words(a: str, b: str) -> tuple[float, str] | None:
-    """A foreign name written word by word as it sounds, in katakana (`katakana`), Hangul
+    """A foreign name written word by word as it sounds, in katakana (`katakana`, `katakana_single`), Hangul
     (`spaced_hangul`, `hangul_single`) or Chinese characters (`chinese_words`), and its Latin
     spelling."""
-    return katakana(a, b) or spaced_hangul(a, b) or hangul_single(a, b) or chinese_words(a, b)
+    return (
+        katakana(a, b)
+        or katakana_single(a, b)
+        or spaced_hangul(a, b)
+        or hangul_single(a, b)
+        or chinese_words(a, b)
+    )

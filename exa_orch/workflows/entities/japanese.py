@@ -370,6 +370,8 @@ def heard(word: str, *, rhotic: bool = False) -> str:
     return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiou]", "", w))
 
 
+# An English gh after a vowel unsounded (Vaughan, ヴォーン; Hughes, ヒューズ), beside its sounded one
+_ENGLISH = ((re.compile(r"(?<=[aeiou])gh"), ""),)
 # Italian spellings as sounded: ch and gh hard (Achille, アッキレ), c and g soft before e and i
 # (Marcello, マルチェロ; Giorgetto, ジョルジェット), gn and gli a y-glide (Agnelli, アニェッリ;
 # Castiglioni, カスティリオーニ).
@@ -390,12 +392,13 @@ _SPANISH = ((re.compile(r"ju"), "fu"), (re.compile(r"j|g(?=[ei])"), "h"), (re.co
 
 @lru_cache(maxsize=65536)
 def heard_spellings(word: str) -> frozenset[str]:
-    """A Latin word heard (`heard`) as English, Italian, German and Spanish say its spelling, with its r
-    after a vowel sounded or not, and a j as a y (the Nordic and Dutch sound: Jansen, ヤンセン).
+    """A Latin word heard (`heard`) as English (its gh sounded or not), Italian, German and Spanish
+    say its spelling, with its r after a vowel sounded or not, and a j as a y (the Nordic and Dutch
+    sound: Jansen, ヤンセン).
     Cached: a name is asked again of every katakana name it meets."""
     w = word.lower()
     out = {heard(w.replace("j", "y"))}
-    for rules in ((), _ITALIAN, _GERMAN, _SPANISH):
+    for rules in ((), _ENGLISH, _ITALIAN, _GERMAN, _SPANISH):
         said = w
         for pattern, sound in rules:
             said = pattern.sub(sound, said)
