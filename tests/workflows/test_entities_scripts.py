@@ -645,6 +645,15 @@ def test_a_company_name_in_katakana_is_heard_as_its_latin_name_on_its_site() -> 
     ).joins
 
 
+def test_a_company_name_in_katakana_is_heard_as_english_says_its_latin_name() -> None:
+    en = co("a", "Brightwell", "https://www.brightwell.co.jp/", "Osaka, Japan", "Lamps")
+    ja = co("b", "ブライトウェル", "https://ja.wikipedia.org/wiki/ブライトウェル", "Osaka, Japan", "Lamps")
+    assert "sounds as brightwell does (katakana)" in weigh(en, ja).reason  # its gh unsounded
+    assert entities.resolve([en, ja]).groups == [[0, 1]]
+    other = co("c", "ブラウンウェル", "https://ja.wikipedia.org/wiki/ブラウンウェル", "Osaka, Japan", "Lamps")
+    assert not weigh(en, other).reason.endswith("(katakana)")
+
+
 @pytest.mark.parametrize(
     ("short", "whole", "weight"),
     [

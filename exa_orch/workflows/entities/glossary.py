@@ -47,6 +47,7 @@ from exa_orch.workflows.entities.japanese import (
     family_reading,
     heard,
     heard_katakana,
+    heard_spellings,
     latin_key,
     spells,
 )
@@ -469,14 +470,16 @@ def trade_unsaid(a_written: str, b_written: str, latin: str) -> bool:
 
 
 def _katakana_heard(written: str, other: str) -> str | None:
-    """A name in katakana heard as a Latin name is (japanese.heard_katakana: エビデント / Evident,
-    "bdnt"): three consonants or more alike, or one apart in six or more."""
+    """A name in katakana heard as a Latin name is, in any of the spellings japanese.heard_spellings
+    hears (japanese.heard_katakana: エビデント / Evident, "bdnt"; ベーカー・ヒューズ / Baker Hughes, its gh
+    unsounded; シュナイダー・クロイツナッハ / Schneider Kreuznach, as German says it): three consonants
+    or more alike, or one apart in six or more."""
     kana = heard_katakana(written)
     if not kana or len(kana) < 3:
         return None
-    latin = heard(other.replace(" ", ""))
-    if kana == latin or (min(len(kana), len(latin)) >= 6 and Levenshtein.distance(kana, latin) <= 1):
-        return f"{written.strip()} sounds as {other} does (katakana)"
+    for latin in heard_spellings(other.replace(" ", "")):
+        if kana == latin or (min(len(kana), len(latin)) >= 6 and Levenshtein.distance(kana, latin) <= 1):
+            return f"{written.strip()} sounds as {other} does (katakana)"
     return None
 
 
