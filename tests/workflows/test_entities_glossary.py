@@ -443,6 +443,10 @@ def test_a_city_written_in_characters_is_read_by_its_term_of_place() -> None:
         ("سمارة الهندسة الحديثة", "Samara Modern Engineering", True),  # a rendering's soft g as written
         ("رواد الدواجن الحديثة", "Rowad Modern Poultry", True),
         ("رواد الدواجن الحديثة", "Rowad Modern Foods", False),
+        ("البنك السوري الكندي", "Syrian Canadian Bank", True),  # nations a Levantine bank is named by
+        ("البنك السوري الكندي", "Syrian French Bank", False),
+        ("بنك فلسطين والمهجر", "Bank of Palestine and Overseas", True),
+        ("مصانع الورق التركية", "Turkish Paper Factories", False),  # paper: no term renders it
     ],
 )
 def test_an_arabic_name_whose_every_word_is_known_translates(written: str, latin: str, agree: bool) -> None:

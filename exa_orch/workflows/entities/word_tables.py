@@ -20,7 +20,7 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "قطر القطرية": "qatar|qatari",
         "المصرية المصري": "egypt|egyptian",
         "العمانية": "oman|omani",
-        "الأردنية": "jordan|jordanian",
+        "الأردن الأردنية الأردني": "jordan|jordanian",
         "الملكية": "royal",
         "السعودية السعودي": "saudi|saudia|saudi arabia|saudi arabian",
         "العربية": "arab|arabian|arabe",
@@ -58,7 +58,7 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "المغرب المغربي المغربية للمغرب": "morocco|moroccan|maroc|marocain|marocaine",
         "التونسي التونسية تونس": "tunisia|tunisian|tunisie|tunis|tunisien|tunisienne",
         "الجزائر الجزائري الجزائرية": "algeria|algerian|algerie|algerien|algerienne",
-        "لبنان اللبناني اللبنانية": "lebanon|lebanese|liban",
+        "لبنان اللبناني اللبنانية": "lebanon|lebanese|liban|libano|libanais|libanaise",
         "الإسكندرية": "alexandria",
         "القاهرة": "cairo",
         "القطري": "qatar|qatari",
@@ -221,6 +221,22 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "فرش": "carpet|carpets",
         "زعفران": "saffron",
         "پسته": "pistachio|pistachios",
+        # and the nations, the overseas and the factories of Levantine banks and cement makers (Bank
+        # of Syria and Overseas, Banque Libano-Française, Lebanese Canadian Bank, Jordan Cement
+        # Factories, Arab Banking Corporation)
+        "سوريا سورية السورية السوري": "syria|syrian|syrie|syrienne",
+        "كندا الكندي الكندية": "canada|canadian|canadien|canadienne",
+        "فرنسا الفرنسي الفرنسية": "france|french|francais|francaise|franco",
+        "بريطانيا البريطاني البريطانية": "britain|british",
+        "الأمريكي الأمريكية الأميركي الأميركية": "american|america",
+        "ألمانيا الألماني الألمانية": "germany|german",
+        "تركيا التركي التركية": "turkey|turkish|turkiye",
+        "فلسطين الفلسطيني الفلسطينية": "palestine|palestinian",
+        "السودان السوداني السودانية": "sudan|sudanese",
+        "المهجر والمهجر": "overseas|outre-mer",
+        "مصانع مصنع": "factories|factory|works",
+        "للتمويل التمويل والتمويل": "finance|financing",
+        "المصرفية المصرفي": "banking",
     }
 )
 
