@@ -307,6 +307,19 @@ def test_a_short_form_is_weighed_against_the_names_it_shortens() -> None:
     assert entities.resolve([short, full]).groups == [[0, 1]]
 
 
+def test_a_profile_under_one_site_s_name_does_not_tie_it_to_the_site_it_shortens() -> None:
+    """Nubiatel's encyclopedia page is about nubiatel.sd by its name and, shortened by syllables,
+    about Nubian Telecom: two sites, and a shortening is no name Nubian Telecom gives itself."""
+    site = co("s", "Nubiatel", "https://www.nubiatel.sd/", "Khartoum, Sudan", "telecommunications")
+    wiki = co(
+        "w", "Nubiatel", "https://en.wikipedia.org/wiki/Nubiatel", "Khartoum, Sudan", "telecommunications"
+    )
+    other = co(
+        "o", "Nubian Telecom", "https://www.nubiantelecom.sd/", "Khartoum, Sudan", "telecommunications"
+    )
+    assert sorted(entities.resolve([site, wiki, other]).groups) == [[0, 1], [2]]
+
+
 def test_a_trading_name_of_a_legal_entity_joins_its_site_in_one_country_and_trade() -> None:
     """ "Northfield Cover is a trading name of Harbour Life Limited" on its own site beside Harbour
     Life's site: a legal entity named on another domain needs what corroborates a page and a site,

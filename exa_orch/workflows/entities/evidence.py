@@ -59,6 +59,7 @@ from exa_orch.workflows.entities.listings import listing
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     ONE_NAME,
+    SYLLABLES,
     acronym,
     adds_a_designator,
     core_name,
@@ -927,17 +928,23 @@ def _voiced(a: Record, b: Record, voices: Sequence[set[str]]) -> bool:
 
 def _voices(r: Record, names: set[str]) -> bool:
     # a page on the site of a stated name is under that name (宁德时代 at catl.com, "CATL" stated),
-    # and a name that is one of them written otherwise ("Deutsche Boerse" beside "Deutsche Börse")
+    # and a name that is one of them written otherwise ("Deutsche Boerse" beside "Deutsche Börse"),
+    # not shortened by syllables: Syriatel is no name Syrian Telecom gives itself
     label = r.site.label.replace("-", "") if r.domain and r.site else ""
     if r.clean in names or (label and any(label in (n, n.replace(" ", "")) for n in names)):
         return True
-    if any(names_agree(r.clean, n) in ONE_NAME or adds_a_designator(r.clean, n) for n in names if n):
+    if any(_one_voice(r.clean, n) or adds_a_designator(r.clean, n) for n in names if n):
         return True
     if any(_adds_its_country(r, n) for n in names if n):  # "FoodCorp Chile S.A." beside "FoodCorp"
         return True
     if not r.name or is_latin(r.name):
         return False
     return any(_reads_as(r.name, r.clean, n) for n in names if n)
+
+
+def _one_voice(clean: str, name: str) -> bool:
+    agree = names_agree(clean, name)
+    return agree in ONE_NAME and agree != SYLLABLES
 
 
 def _adds_its_country(r: Record, name: str) -> bool:

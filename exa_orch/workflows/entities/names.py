@@ -377,6 +377,7 @@ DESIGNATOR_INSIDE = "equal names but for a designator inside"
 VOWELS_APART = "one name romanized twice, its vowels apart"
 NEAR_EQUAL = "near-equal long names"  # a letter or two apart: not one name by itself
 WORDS_REORDERED = "one name's words in another order"
+SYLLABLES = "a name shortened by syllables"
 ONE_NAME = (
     "equal names",
     VOWELS_APART,
@@ -384,7 +385,7 @@ ONE_NAME = (
     "abbreviation",
     "equal names but for spaces",
     UMLAUTS_WRITTEN_OUT,
-    "a name shortened by syllables",
+    SYLLABLES,
     JOINING_WORD,
     IN_TWO_LANGUAGES,
     WORDS_REORDERED,
@@ -462,7 +463,7 @@ def _written_otherwise(a: str, b: str) -> str | None:
     if len(wa) >= 2 and in_english(wa) == in_english(wb) and set(wa) != set(wb):
         return IN_TWO_LANGUAGES  # "Instituto Butantan" / "Butantan Institute"
     if _syllabic(a, b) or _syllabic(b, a):
-        return "a name shortened by syllables"
+        return SYLLABLES
     from rapidfuzz import fuzz
 
     if (
