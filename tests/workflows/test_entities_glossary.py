@@ -796,6 +796,10 @@ def test_a_kanji_names_kana_reading_names_a_company_written_in_kana_as_a_brand_d
         ("ПАО «Банк Приморье»", "Primorye Bank", "translates and sounds as"),  # a word heard, a form left out
         ("Банк Приморье", "Primorsky Bank", None),  # heard otherwise
         ("Національний банк України", "National Bank of Kazakhstan", None),  # a word unaccounted for
+        # a place and a trade heard through their adjectives' suffixes (-ский, -ный)
+        ("Ивановский тракторный завод", "Ivanovo Tractor Works", "translates and sounds as"),
+        ("Ивановский тракторный завод", "Irkutsk Tractor Works", None),
+        ("Ивановский тракторный завод", "Ivanovo Motor Works", None),
     ],
 )
 def test_a_name_in_cyrillic_or_greek_letters_translates_word_by_word(
