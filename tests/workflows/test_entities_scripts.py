@@ -179,6 +179,10 @@ def test_a_western_name_written_in_cyrillic_as_it_sounds_is_heard_word_by_word()
     assert name_evidence("Сесил Пеннингтон", "Cecil Pennington")[0] >= 5.0
     assert name_evidence("Марсель Бельфор", "Marcel Belfort")[0] == 5.0  # a final t unsounded
     assert name_evidence("Иван Петров", "Ivan Sidorov")[0] < 5.0
+    # an s between vowels as the z it sounds, a German z as ц, a title's "Family, Given"
+    assert name_evidence("Розарио Луккезе", "Rosario Lucchese")[0] == 5.0
+    assert name_evidence("Цейдлер, Эрнст", "Ernst Zeidler")[0] == 5.0
+    assert name_evidence("Розарио Лукконе", "Rosario Lucchese")[0] < 5.0
     latin = person("a", "Clive Redfern", "https://en.wikipedia.org/wiki/Clive_Redfern", "Kestrel Mining",
                    "London, United Kingdom", "Chief Executive")  # fmt: skip
     cyrillic = person("b", "Клайв Редферн", "https://ru.wikipedia.org/wiki/Редферн,_Клайв", "Kestrel Mining",

@@ -81,7 +81,9 @@ def alphabet_words(a: str, b: str) -> tuple[float, str] | None:
     written, latin = (a, b) if ALPHABETS.search(a) else (b, a)
     if not ALPHABETS.search(written) or ALPHABETS.search(latin) or not is_latin(latin):
         return None
-    theirs = words(fold(cyrillic(written) or written))
+    # a title's "Family, Given" (Цабель, Эрик) in the name's own order
+    family, comma, given = written.partition(",")
+    theirs = words(fold(cyrillic(f"{given} {family}" if comma else written) or written))
     mine = _latin_words(latin, len(theirs))
     if len(theirs) < 2 or len(mine) != len(theirs):
         return None
@@ -89,7 +91,7 @@ def alphabet_words(a: str, b: str) -> tuple[float, str] | None:
     if len(heard[-1]) < 2 or not all(heard):
         return None
     for word, h, said in zip(theirs, heard, mine, strict=True):
-        keys = latin_sound_keys(said) | latin_sound_keys(said.replace("tz", "ts"))
+        keys = frozenset().union(*map(latin_sound_keys, _cyrillic_spellings(said)))
         # the Latin word's last consonant unsounded (Bettencourt, Бетанкур), or a near one in six
         # (scripts.sounds_alike: Glasenberg, Глазенберг); never another consonant in four (Petrov
         # is no Sidorov)
@@ -97,6 +99,18 @@ def alphabet_words(a: str, b: str) -> tuple[float, str] | None:
         if h not in keys and not silent and not sounds_alike(word, said):
             return None
     return 5.0, f"{written} and {latin} sound alike (word by word)"
+
+
+def _cyrillic_spellings(said: str) -> set[str]:
+    """A Latin word as Cyrillic or Greek letters may write its sounds: as spelled, a tz as ts, an s
+    between vowels as the z it sounds (Giuseppe, Джузеппе; Moses, Мозес), a German z as ts (Zabel,
+    Цабель)."""
+    return {
+        said,
+        said.replace("tz", "ts"),
+        re.sub(r"(?<=[aeiou])s(?=[aeiou])", "z", said),
+        said.replace("z", "ts"),
+    }
 
 
 _HANGUL_WORD = re.compile(r"^[\uac00-\ud7a3]+$")
