@@ -1115,6 +1115,10 @@ def test_a_thai_name_reads_as_thai_writes_an_english_name(thai: str, latin: str,
         ("حافظ الأسد", "Hafez al-Assad", True),  # ظ as z
         ("مهرداد چراغی", "Mehrdad Cheraghi", True),  # Persian چ, a ch (not a French one, ش)
         ("مهرداد چراغی", "Mehrdad Sharifi", False),
+        ("محمدرضا گرامی", "Mohammad Reza Gerami", True),  # Persian گ, a hard g; one word for two
+        ("غلامحسین کرباسی", "Gholam-Hossein Karbasi", True),  # an m before a consonant, written apart
+        ("ئازاد میرانی", "Azad Mirani", True),  # Kurdish ئ, the seat of a word's opening vowel
+        ("ئازاد میرانی", "Yazad Mirani", False),
     ],
 )
 def test_an_arabic_name_reads_past_its_titles_and_the_lineage_a_latin_name_leaves_out(

@@ -78,6 +78,8 @@ _PERSIAN_SOUNDS = str.maketrans({"ظ": "ز", "ذ": "ز", "ض": "ز", "ث": "س",
 
 # A ي or و after the alif or ayin that opens a word writes its first vowel, a long i or u, no
 # consonant (عيسى, Isa; إيمان, Iman; عوض, Awad): the Latin spelling's skeleton has none either.
+# a word's opening ئ, which Kurdish and Uyghur write as its vowel's seat (ئاشتی, Ashti)
+_OPENING_SEAT = re.compile(r"(?<![\u0600-\u06ff])ئ(?=[\u0600-\u06ff])")
 _OPENING_VOWEL = re.compile(r"(?<![\u0600-\u06ff])([اأإآع])[يیو]")
 
 
@@ -95,7 +97,7 @@ def consonant_letters(name: str, *, vowels: bool = True, spelled: str = "") -> s
     if ARABIC_LETTERS.search(name):
         # the vowel written ە (folded "e"): ا folds to nothing
         name = _H_AFTER.sub("\u06d5ه", name.translate(_PERSIAN_SOUNDS) if _PERSIAN.search(name) else name)
-        name = _OPENING_VOWEL.sub(r"\1", name)
+        name = _OPENING_VOWEL.sub(r"\1", _OPENING_SEAT.sub("", name))
     return re.sub(r"[`'’ʿʾ]", "", fold(_THAI_SILENT.sub("", name)))
 
 
@@ -271,13 +273,15 @@ def soft_g(word: str) -> str:
     return re.sub(r"g(?=[ei])", "j", word)
 
 
-def _as_arabic_writes(word: str, *, french: bool = True) -> str:
+def _as_arabic_writes(word: str, *, french: bool = True, hard_g: bool = False) -> str:
     """A Latin word of a name as Arabic letters write it: "abd" or "abu" without the article run
     into it, a g before e or i soft, as ج (Moungi: منجي, Germain: جيرمان); French spellings' ch as
     ش (Chahine: شاهين; `french` off where the name writes چ, the ch of Chavoshi) and dj as ج (Hadji:
     حجي), a c as ك or, before e or i, س (Nicolas: نيكولا);
-    a v as و, the letter Persian and Urdu write it with (Beiranvand: بیرانوند)."""
-    word = soft_g(_FUSED_ARTICLE.sub(r"\1", word)).replace("dj", "j")
+    a v as و, the letter Persian and Urdu write it with (Beiranvand: بیرانوند); a g hard where
+    the name writes گ, Persian's g (Geraei: گرایی)."""
+    word = _FUSED_ARTICLE.sub(r"\1", word)
+    word = (word if hard_g else soft_g(word)).replace("dj", "j")
     word = word.replace("ch", "sh") if french else word
     return re.sub(r"c(?!h)", "k", re.sub(r"c(?=[eiy])", "s", word)).replace("v", "w")
 
@@ -345,7 +349,7 @@ def _read_skeletons(
     latin = written or latin
     differ = (-5.0, f"{script} and {latin} differ in their consonants")
     # every letter in its place, the words run together alike, or a word of one
-    if theirs and _once("".join(theirs)) == _once("".join(mine)):
+    if theirs and _once(_nasal("".join(theirs))) == _once(_nasal("".join(mine))):
         return (5.0, f"the consonants of {script} are those of {latin}, its words run together")
     # one word beside one agrees letter for letter (সুজিৎ: Sujit, no Sumit); Thai's spellings vary more
     alone = not thai and len(words(read)) == len(words(latin)) == 1
@@ -358,6 +362,13 @@ def _read_skeletons(
     if _middle_left_out(theirs, mine):
         return (4.0, f"the consonants of {latin} are those of {script}, a middle name on one side")
     return differ
+
+
+def _nasal(consonants: str) -> str:
+    """Consonants run together with an m before another as the n a word's skeleton writes there
+    (امامعلی, "nl", is Emam-Ali's "m" and "l"); never before a nasal, where it would be lost
+    (ఎం. నాగేంద్రరావు's initial M is no K.)."""
+    return re.sub(r"m(?=[^mn])", "n", consonants)
 
 
 def _once(consonants: str) -> str:
@@ -397,7 +408,7 @@ def _latin_skeletons(script: str, latin: str, arabic: bool, thai: bool) -> list[
 
     def written(w: str) -> str:
         if arabic:
-            return _as_arabic_writes(w, french=not persian_ch)
+            return _as_arabic_writes(w, french=not persian_ch, hard_g="گ" in script)
         return w.replace("v", "w") if thai else hard_c(w) if brahmic else w
 
     return [
