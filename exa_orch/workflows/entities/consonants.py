@@ -76,10 +76,10 @@ _PERSIAN = re.compile(r"[\u067e\u0686\u0698\u06af\u06a9\u06cc]")
 _PERSIAN_SOUNDS = str.maketrans({"ظ": "ز", "ذ": "ز", "ض": "ز", "ث": "س", "ص": "س"})
 
 
+# A word's opening ئ, which Kurdish and Uyghur write as its vowel's seat (ئاشتی, Ashti), no y
+_OPENING_SEAT = re.compile(r"(?<![\u0600-\u06ff])ئ(?=[\u0600-\u06ff])")
 # A ي or و after the alif or ayin that opens a word writes its first vowel, a long i or u, no
 # consonant (عيسى, Isa; إيمان, Iman; عوض, Awad): the Latin spelling's skeleton has none either.
-# a word's opening ئ, which Kurdish and Uyghur write as its vowel's seat (ئاشتی, Ashti)
-_OPENING_SEAT = re.compile(r"(?<![\u0600-\u06ff])ئ(?=[\u0600-\u06ff])")
 _OPENING_VOWEL = re.compile(r"(?<![\u0600-\u06ff])([اأإآع])[يیو]")
 
 

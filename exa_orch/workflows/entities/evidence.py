@@ -943,6 +943,7 @@ def _voices(r: Record, names: set[str]) -> bool:
 
 
 def _one_voice(clean: str, name: str) -> bool:
+    """`clean` is `name` written otherwise (names.ONE_NAME), not a shortening of it by syllables."""
     agree = names_agree(clean, name)
     return agree in ONE_NAME and agree != SYLLABLES
 

@@ -170,11 +170,11 @@ def katakana_single(a: str, b: str) -> tuple[float, str] | None:
     """A single name in katakana and one in Latin letters, a stage or ring name mostly (ビヨンセ /
     Beyoncé, ミスティコ / Místico): the one heard as the other (japanese.heard_spellings), three
     consonants at least. 5, as `hangul_single` weighs it; None when not such a pair or they differ."""
-    kana, latin = (a.strip(), b.strip()) if heard_katakana(a) else (b.strip(), a.strip())
-    heard_kana = heard_katakana(kana)
+    kana, latin = (a.strip(), b.strip()) if _SINGLE_KANA.match(a.strip()) else (b.strip(), a.strip())
     said = fold(latin).replace("-", "")
-    if heard_kana is None or not _SINGLE_KANA.match(kana) or not _LATIN_SINGLE.match(said):
+    if not _SINGLE_KANA.match(kana) or not _LATIN_SINGLE.match(said):
         return None
+    heard_kana = heard_katakana(kana) or ""
     if len(heard_kana) >= 3 and heard_kana in heard_spellings(said):
         return 5.0, f"{kana} sounds as {latin} does (katakana)"
     return None
@@ -329,8 +329,8 @@ def chinese_words(a: str, b: str) -> tuple[float, str] | None:
 
 
 def foreign_words(a: str, b: str) -> tuple[float, str] | None:
-    """A foreign name written word by word as it sounds, in katakana (`katakana`, `katakana_single`), Hangul
-    (`spaced_hangul`, `hangul_single`) or Chinese characters (`chinese_words`), and its Latin
+    """A foreign name written word by word as it sounds, in katakana (`katakana`, `katakana_single`),
+    Hangul (`spaced_hangul`, `hangul_single`) or Chinese characters (`chinese_words`), and its Latin
     spelling."""
     return (
         katakana(a, b)
