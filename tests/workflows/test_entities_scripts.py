@@ -183,6 +183,7 @@ def test_a_western_name_written_in_cyrillic_as_it_sounds_is_heard_word_by_word()
     assert name_evidence("Розарио Луккезе", "Rosario Lucchese")[0] == 5.0
     assert name_evidence("Цейдлер, Эрнст", "Ernst Zeidler")[0] == 5.0
     assert name_evidence("Розарио Лукконе", "Rosario Lucchese")[0] < 5.0
+    assert name_evidence("Хуан Арриета", "Juan Arrieta")[0] == 5.0  # a Spanish j as х
     latin = person("a", "Clive Redfern", "https://en.wikipedia.org/wiki/Clive_Redfern", "Kestrel Mining",
                    "London, United Kingdom", "Chief Executive")  # fmt: skip
     cyrillic = person("b", "Клайв Редферн", "https://ru.wikipedia.org/wiki/Редферн,_Клайв", "Kestrel Mining",
@@ -1076,6 +1077,8 @@ def test_a_title_left_out_of_a_latin_name_still_leaves_its_consonants_to_agree()
         ("오스카 레너드", "Oscar Leonard", True),  # an r after a vowel unsounded
         ("에릭 밴스", "Eric Vance", True),  # a v written ㅂ
         ("에릭 밴스", "Eric Banks", False),
+        ("알레한드로 아리에타", "Alejandro Arrieta", True),  # a Spanish j written ㅎ
+        ("알레산드로 아리에타", "Alejandro Arrieta", False),
     ],
 )
 def test_a_foreign_name_written_in_hangul_word_by_word_sounds_as_the_latin_one(

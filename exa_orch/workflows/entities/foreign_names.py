@@ -104,12 +104,13 @@ def alphabet_words(a: str, b: str) -> tuple[float, str] | None:
 def _cyrillic_spellings(said: str) -> set[str]:
     """A Latin word as Cyrillic or Greek letters may write its sounds: as spelled, a tz as ts, an s
     between vowels as the z it sounds (Giuseppe, Джузеппе; Moses, Мозес), a German z as ts (Zabel,
-    Цабель)."""
+    Цабель), a Spanish j as the kh it sounds (Juan, Хуан)."""
     return {
         said,
         said.replace("tz", "ts"),
         re.sub(r"(?<=[aeiou])s(?=[aeiou])", "z", said),
         said.replace("z", "ts"),
+        said.replace("j", "kh"),
     }
 
 
@@ -139,9 +140,13 @@ def spaced_hangul(a: str, b: str) -> tuple[float, str] | None:
 
 def _hangul_heard(said: str) -> frozenset[str]:
     """The sound keys a Latin word may be heard by in Hangul: as scripts.latin_sound_keys hears it
-    (an r after a vowel unsounded: Leonard, 레너드), and its v as the ㅂ Hangul writes for it
-    (Valverde, 발베르데; Vänskä, 벤스케)."""
-    return latin_sound_keys(said) | latin_sound_keys(said.replace("v", "b"))
+    (an r after a vowel unsounded: Leonard, 레너드), its v as the ㅂ Hangul writes for it (Valverde,
+    발베르데; Vänskä, 벤스케), and a Spanish j as the h it sounds (Pujols, 푸홀스)."""
+    return (
+        latin_sound_keys(said)
+        | latin_sound_keys(said.replace("v", "b"))
+        | latin_sound_keys(said.replace("j", "h"))
+    )
 
 
 _LATIN_SINGLE = re.compile(r"^[A-Za-z][A-Za-z0-9-]*$")
