@@ -355,6 +355,20 @@ def test_a_name_run_together_is_a_candidate_pair_with_its_two_words() -> None:
     assert "j:hoshinogen" in block_keys(kana) & block_keys(latin)
 
 
+def test_a_katakana_name_is_a_candidate_pair_with_its_latin_one_as_italian_sounds_it() -> None:
+    """マルトレッリ sounds its r (マル, "maru") as Italian does: the Latin family name keys by every
+    spelling japanese.heard_spellings hears, not only English's, whose r before a consonant is silent."""
+    from exa_orch.workflows import entities
+    from exa_orch.workflows.entities.person_keys import block_keys
+    from tests.workflows.entity_items import person
+
+    kana = entities.record(
+        0, person("a", "バルトロ・マルトレッリ", "https://ja.wikipedia.org/wiki/A", "", "")
+    )
+    latin = entities.record(1, person("b", "Bartolo Martorelli", "https://it.wikipedia.org/wiki/B", "", ""))
+    assert {k for k in block_keys(kana) & block_keys(latin) if k.startswith("h:")}
+
+
 @pytest.mark.parametrize(
     ("latin", "written"),
     [("Aziz Akhannouch", "عزيز أخنوش"), ("Bahman Ghobadi", "بهمن قبادی"), ("Abida Parveen", "عابدہ پروین"),

@@ -23,7 +23,13 @@ from exa_orch.workflows.entities.consonants import (
 )
 from exa_orch.workflows.entities.given_match import given_forms
 from exa_orch.workflows.entities.initialisms import initialisms
-from exa_orch.workflows.entities.japanese import family_keys, heard, katakana_words, latin_key
+from exa_orch.workflows.entities.japanese import (
+    family_keys,
+    heard,
+    heard_spellings,
+    katakana_words,
+    latin_key,
+)
 from exa_orch.workflows.entities.names import is_latin, words
 from exa_orch.workflows.entities.people import PersonName, parse
 from exa_orch.workflows.entities.scripts import chinese_spelled, consonantal, skeleton
@@ -120,7 +126,8 @@ def _english_given(given: tuple[str, ...]) -> bool:
 def _consonant_keys(name: str) -> set[str]:
     """A name in a consonantal script by the consonants of each word (ناصف ساويرس / Nassef
     Sawiris), a Latin one by its family name's, and as a katakana reading hears them (デーブ・ロバーツ /
-    Dave Roberts: japanese.heard)."""
+    Dave Roberts: japanese.heard, the Latin name in every spelling japanese.heard_spellings hears:
+    Martohartono, マルトハルトノ, its r sounded)."""
     kana = katakana_words(name)
     if kana:
         return {f"h:{heard(kana[-1])}"}
@@ -133,7 +140,7 @@ def _consonant_keys(name: str) -> set[str]:
             for key in (
                 *(f"s:{skeleton(spelled)}" for spelled in _heard_spellings(x.family)),
                 f"s:{skeleton(re.sub('^w', 'v', x.family))}",
-                f"h:{heard(x.family)}",
+                *(f"h:{h}" for h in heard_spellings(x.family)),
                 f"t:{thai_key(skeleton(x.family.replace('v', 'w')))}",
             )
         }
