@@ -138,7 +138,7 @@ def _consonant_keys(name: str) -> set[str]:
             key
             for x in parse(name)[:1]
             for key in (
-                *(f"s:{skeleton(spelled)}" for spelled in _heard_spellings(x.family)),
+                *(f"s:{skeleton(spelled)}" for spelled in _script_spellings(x.family)),
                 f"s:{skeleton(re.sub('^w', 'v', x.family))}",
                 *(f"h:{h}" for h in heard_spellings(x.family)),
                 f"t:{thai_key(skeleton(x.family.replace('v', 'w')))}",
@@ -190,7 +190,7 @@ def _script_words(name: str) -> list[str]:
 _HEARD = (("ch", "sh"), ("ch", "kh"), ("gh", "q"), ("v", "w"), ("z", "j"))
 
 
-def _heard_spellings(family: str) -> set[str]:
+def _script_spellings(family: str) -> set[str]:
     """A Latin family name as written, with each of `_HEARD`'s letters as another script writes it,
     and a Bengali one as Bengali spells it (brahmic.bengali_spelling: Ganguly, gangopadhyay)."""
     return {family, bengali_spelling(family), *(family.replace(x, y) for x, y in _HEARD if x in family)}

@@ -359,8 +359,10 @@ def read_apart(x: str, y: str) -> bool:
     return bool(sx and sy) and "LATIN" not in sx | sy and not sx & sy
 
 
+@lru_cache(maxsize=65536)
 def _letter_scripts(text: str) -> frozenset[str]:
-    """The scripts `text`'s letters are written in, by their Unicode names' first word."""
+    """The scripts `text`'s letters are written in, by their Unicode names' first word; cached: a
+    merge asks it of every pair of two groups' people."""
     return frozenset(unicodedata.name(ch, "?").split()[0] for ch in text if ch.isalpha())
 
 
