@@ -1215,3 +1215,35 @@ def test_a_name_in_azerbaijani_letters_shares_a_blocking_key_with_its_english_sp
         for i, n in enumerate(("Cəmil Hacızadə", "Jamil Hajizade"))
     )
     assert any(k.startswith("f:") for k in az & en)
+
+
+def test_a_chinese_legal_form_a_registry_page_writes_after_the_name_is_read_as_one_form() -> None:
+    """A registry page under a company's bare name whose text writes its legal form (长白冰泉矿泉水有限公司，...)
+    states one form, 有限公司, never the whole name read as one word: beside the encyclopedia's page
+    under the full legal name they are one company (one country, one trade)."""
+    at, trade = "Baishan, China", "Mineral water bottling"
+    items = [
+        co("a", "长白冰泉矿泉水有限公司", "https://baike.baidu.com/item/长白冰泉矿泉水有限公司", at, trade,
+           "长白冰泉矿泉水有限公司位于吉林省白山市，生产天然矿泉水。"),
+        co("b", "长白冰泉矿泉水", "https://www.qcc.com/firm/0f1e2d3c4b5a69788796a5b4c3d2e1f0.html", at, trade,
+           "长白冰泉矿泉水有限公司，注册地吉林白山，经营范围：饮用天然矿泉水生产。"),
+    ]  # fmt: skip
+    assert entities.resolve(items).groups == [[0, 1]]
+
+
+@pytest.mark.parametrize(
+    ("short", "full"),
+    [("鹤峰茶业", "湖北鹤峰茶业股份有限公司"),  # a province its reading names
+     ("雪莲藏药", "西藏雪莲藏药股份有限公司"),  # 西藏 reads xicang: its term says xizang
+     ("草原乳业", "内蒙古草原乳业股份有限公司")],  # a province of three characters
+)  # fmt: skip
+def test_a_listing_short_name_and_its_province_prefixed_legal_name_are_one_company(short: str, full: str) -> None:
+    """A stock's quote page under its short name and the encyclopedia's under its legal name, which
+    opens with its province (glossary.province_added): two profiles of one company where one
+    country and one trade say so; another trade keeps them apart."""
+    assert glossary.province_added(short, full)
+    at = "China"
+    quote = co("q", short, "https://quote.eastmoney.com/sh600999.html", at, "Tea", f"{short}(600999)")
+    article = co("b", full, f"https://baike.baidu.com/item/{full}", at, "Tea", f"{full}成立于1998年。")
+    assert weigh(quote, article).joins
+    assert not weigh(quote, co("b", full, f"https://baike.baidu.com/item/{full}", at, "Cement")).joins

@@ -45,6 +45,7 @@ from functools import lru_cache
 
 from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.names import clean_name, legal_forms, words
+from exa_orch.workflows.entities.script_forms import cjk_forms
 from exa_orch.workflows.entities.scripts import is_cjk
 from exa_orch.workflows.entities.terms import TERMS
 
@@ -366,5 +367,9 @@ def written_forms(texts: list[str], name: str) -> frozenset[str]:
             m = _FORM_AFTER.match(text, end)
             if m and m.end() > end:
                 written = name + m.group(0)
-                found |= legal_forms(" ".join(words(written)), clean_name(written))
+                # a form in characters is read as one (有限公司, cjk:limited): legal_forms would take
+                # the whole name, which cleaning reads as one word, for its form
+                found |= (
+                    cjk_forms(written) if is_cjk(name) else legal_forms(" ".join(words(written)), clean_name(written))
+                )
     return frozenset(found)

@@ -301,9 +301,16 @@ def without_province(written: str) -> str:
     opens with (安徽古井贡酒 -> 古井贡酒), or "" when it opens with none: a place countries.py knows, not
     any two syllables `place_word` takes for a city (国泰, guotai, of 国泰海通证券 is none)."""
     for k in (2, 3):
-        if len(written) - k >= 2 and is_place(fold(written[:k]).replace(" ", "")):
+        if len(written) - k >= 2 and _a_place(written[:k]):
             return written[k:]
     return ""
+
+
+def _a_place(written: str) -> bool:
+    """Characters that name a place: by their reading, or by a term's English (西藏 reads xicang,
+    its term says xizang)."""
+    _, english = TERMS.get(written, ("", ()))
+    return any(is_place(w.replace(" ", "")) or is_place(w) for w in (fold(written), *english))
 
 
 def province_added(a: str, b: str) -> str | None:

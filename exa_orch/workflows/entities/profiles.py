@@ -83,13 +83,12 @@ def profile_slug(page: Record) -> str:
 
 def _names(page: Record, own: Record) -> str | None:
     """How the page's name (or what it says it is of) agrees with the site's, or None."""
-    return (
-        _written_alike(page, own) or _site_named(page, own) or province_added(page.name or "", own.name or "")
-    )
+    return _written_alike(page, own) or _site_named(page, own)
 
 
 def _written_alike(page: Record, own: Record) -> str | None:
-    """One name, a reading of one in another script, or one the other's initials."""
+    """One name, a reading of one in another script, one in Chinese characters adding only its
+    province (glossary.province_added), or one the other's initials."""
     agree = names_agree(page.clean, own.clean)
     if agree in ONE_NAME:
         return agree
@@ -102,6 +101,8 @@ def _written_alike(page: Record, own: Record) -> str | None:
     read = reading_agrees(page.name or "", page.clean, own.name or "", own.clean)
     if read:
         return read
+    if added := province_added(page.name or "", own.name or ""):
+        return added
     for x, y in ((page, own), (own, page)):
         if (
             " " not in y.clean
@@ -496,4 +497,6 @@ def _one_name(a: Record, b: Record) -> str | None:
     # company of the name (a group, a holding, an international arm)
     if adds_a_designator(a.clean, b.clean):
         return f"one name adds {' '.join(sorted(extra_words(a.clean, b.clean)))!r}"
-    return reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
+    # a listing's short name leaves out the province its legal name opens with (顺鑫农业 /
+    # 北京顺鑫农业股份有限公司)
+    return reading_agrees(a.name or "", a.clean, b.name or "", b.clean) or province_added(a.name or "", b.name or "")

@@ -337,6 +337,9 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "上海": "shanghai",
             "广州 廣州": "guangzhou|canton",
             "重庆 重慶": "chongqing",
+            # provinces whose characters' common reading is not the place's (藏 cang, not zang)
+            "西藏": "tibet|tibetan|xizang",
+            "内蒙古 內蒙古": "inner mongolia|nei mongol|neimenggu",
             "天津": "tianjin",
             "深圳": "shenzhen",
             "台北": "taipei",
