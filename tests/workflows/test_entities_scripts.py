@@ -1328,3 +1328,36 @@ def test_an_m_before_b_or_p_is_the_n_katakana_writes_there() -> None:
     found = katakana("ヒルダ・ケンベル", "Hilda Kempbell")
     assert found is not None and found[0] == 5.0
     assert katakana("ヒルダ・ケンベル", "Hilda Kessler") is None
+
+
+def test_a_spanish_g_is_never_heard_with_an_english_r_unsounded() -> None:
+    """Spanish sounds its r: "Marges" heard as Spanish is "marhes" (mrs), never "mahes" (ms) as
+    マホーゾ is, which takes an English r unsounded and a Spanish g at once; マルヘス is Marges."""
+    from exa_orch.workflows.entities.foreign_names import katakana
+
+    assert katakana("ルイ・マホーゾ", "Rui Marges") is None
+    found = katakana("ルイ・マルヘス", "Rui Marges")
+    assert found is not None and found[0] == 5.0
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [("Шумен-Керамика", "Shumen Keramika", True),
+     ("Смолян-Керамика", "Shumen Keramika", False),  # smrn: an l more than Shumen's smn
+     ("டெக்கான் மோட்டார்ஸ்", "Deccan Motors", True),
+     ("சுகுணா மோட்டார்ஸ்", "Deccan Motors", False)],  # chukuna, jkn: a ch for Deccan's d
+)  # fmt: skip
+def test_a_short_word_a_consonant_off_is_another_word(written: str, latin: str, agree: bool) -> None:
+    """Two names of as many words sound alike whole with a consonant off in six, but in a word of
+    three consonants or fewer a consonant off (but one for a close one) is another word."""
+    assert bool(read_names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin))) is agree
+
+
+
+def test_an_english_g_before_e_is_heard_soft_whatever_its_r() -> None:
+    """English sounds George's g soft and may leave its r unsounded (ジョージ, "jooji"), as Italian
+    would spell it: the English reading alone hears it so."""
+    from exa_orch.workflows.entities.foreign_names import katakana
+
+    found = katakana("ジョージ・タカミネ", "George Takamine")
+    assert found is not None and found[0] == 5.0

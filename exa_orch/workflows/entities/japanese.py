@@ -370,8 +370,9 @@ def heard(word: str, *, rhotic: bool = False) -> str:
     return re.sub(r"(.)\1+", r"\1", re.sub(r"[aeiou]", "", w))
 
 
-# An English gh after a vowel unsounded (Vaughan, ヴォーン; Hughes, ヒューズ), beside its sounded one
-_ENGLISH = ((re.compile(r"(?<=[aeiou])gh"), ""),)
+# An English gh after a vowel unsounded (Vaughan, ヴォーン; Hughes, ヒューズ), beside its sounded one,
+# and a g soft before e, i or y (George, ジョージ), beside the hard one the spelling as written keeps
+_ENGLISH = ((re.compile(r"(?<=[aeiou])gh"), ""), (re.compile(r"g(?=[eiy])"), "j"))
 # Italian spellings as sounded: ch and gh hard (Achille, アッキレ), c and g soft before e and i
 # (Marcello, マルチェロ; Giorgetto, ジョルジェット), gn and gli a y-glide (Agnelli, アニェッリ;
 # Castiglioni, カスティリオーニ).
@@ -390,17 +391,24 @@ _SPANISH = ((re.compile(r"ju"), "fu"), (re.compile(r"j|g(?=[ei])"), "h"), (re.co
             (re.compile(r"ll"), "y"))  # fmt: skip
 
 
+# Whether a language's r after a vowel is heard unsounded too (English's, German's) or always sounded
+_EITHER, _SOUNDED = (False, True), (True,)
+
+
 @lru_cache(maxsize=65536)
 def heard_spellings(word: str) -> frozenset[str]:
     """A Latin word heard (`heard`) as English (its gh sounded or not), Italian, German and Spanish
-    say its spelling, with its r after a vowel sounded or not, and a j as a y (the Nordic and Dutch
-    sound: Jansen, ヤンセン).
+    say its spelling, its r after a vowel sounded or not (always sounded in Italian and Spanish), and
+    a j as a y (the Nordic and Dutch sound: Jansen, ヤンセン).
     Cached: a name is asked again of every katakana name it meets."""
     w = word.lower()
     out = {heard(w.replace("j", "y"))}
-    for rules in ((), _ENGLISH, _ITALIAN, _GERMAN, _SPANISH):
+    # Italian and Spanish sound every r: a Spanish g before e (Borges, "borhes") is never heard
+    # with an English r unsounded ("bs", as バホーゾ, Barroso, is)
+    languages = (((), _EITHER), (_ENGLISH, _EITHER), (_ITALIAN, _SOUNDED), (_GERMAN, _EITHER), (_SPANISH, _SOUNDED))
+    for rules, rhotic in languages:
         said = w
         for pattern, sound in rules:
             said = pattern.sub(sound, said)
-        out |= {heard(said), heard(said, rhotic=True)}
+        out |= {heard(said, rhotic=r) for r in rhotic}
     return frozenset(out)

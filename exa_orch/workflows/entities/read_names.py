@@ -16,12 +16,13 @@ from exa_orch.workflows.entities.scripts import (
     han_chars,
     hong_kong_reading,
     is_cjk,
+    latin_sound_keys,
     sound_key,
     sounds_alike,
     taiwan_reading,
 )
 from exa_orch.workflows.entities.terms import TERMS, WORD
-from exa_orch.workflows.entities.word_tables import ARABIC_LETTERS
+from exa_orch.workflows.entities.word_tables import ARABIC_LETTERS, HEBREW_LETTERS
 
 
 def reading_agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | None:
@@ -79,8 +80,7 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     words_ = [w for w in other.split() if w not in DESIGNATORS]
     if not words_:
         return None
-    reading = cleaned.replace(" ", "")
-    begins = _begins_alike(written, reading, other, words_)
+    begins = _begins_alike(written, cleaned, other, words_)
     if begins:
         return begins
     # a Hong Kong name in traditional characters keeps its Cantonese reading in English, two words
@@ -105,9 +105,10 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     return None
 
 
-def _begins_alike(written: str, reading: str, other: str, words_: list[str]) -> str | None:
+def _begins_alike(written: str, cleaned: str, other: str, words_: list[str]) -> str | None:
     """`_reading_agrees` by the start of the reading, or by its sounds: the other's first word
     written, the whole name sounded, or its first word's sounds at the reading's start."""
+    reading = cleaned.replace(" ", "")
     first = other.split()[0]
     # a reading that agrees with the start of the other name only, a place, where the other says a
     # word the name in characters does not write (重庆银行 is not "Chongqing Rural Commercial Bank")
@@ -117,7 +118,11 @@ def _begins_alike(written: str, reading: str, other: str, words_: list[str]) -> 
             return f"{written} reads {reading}{_BEGINS}{first}"
     # without the designators, or with them where the other script writes them too ("बैंक", bank)
     said = ("".join(words_), other.replace(" ", ""))
-    if any(sounds_alike(reading, s) for s in said) and not _abjad_apart(written, reading, said):
+    if (
+        any(sounds_alike(reading, s) for s in said)
+        and not _abjad_apart(written, reading, said)
+        and not _short_word_apart(written, cleaned, other)
+    ):
         return f"{written} reads {reading}, which sounds as {other} does"
     lead = sound_key(words_[0])
     if (
@@ -130,6 +135,45 @@ def _begins_alike(written: str, reading: str, other: str, words_: list[str]) -> 
     ):
         return f"{written} reads {reading}{_BEGINS}the sounds of {words_[0]}"
     return None
+
+
+# Consonants one script writes for another's in a short word (a Spanish ch as a Russian ш, a
+# ث as a t or an s): the rest of scripts.py's near ones (a j or a ch for a t) say another word there
+_CLOSE = (frozenset("bp"), frozenset("mn"), frozenset("js"), frozenset("jk"), frozenset("st"))
+
+
+def _short_word_apart(written: str, cleaned: str, latin: str) -> bool:
+    """Whether a name read word by word out of an alphabet or an abugida (`written`, read as
+    `cleaned`) and a Latin name of as many words, two or more, that sound alike whole
+    (scripts.sounds_alike allows a consonant off in six) differ in a word of three consonants or
+    fewer, where a consonant off is another word: one for another but a close one (`_CLOSE`;
+    சுகுணா மோட்டார்ஸ், "chukuna", jkn, is not Deccan Motors, tkn), or, in an alphabet, which writes
+    each sound, one added (Смолян-Керамика, smrn, is not Shumen Keramika, smn); an abugida's
+    reading doubles and rolls consonants its name does not say. Not a name in characters or in
+    Arabic or Hebrew letters, which write no vowels (`_abjad_apart` weighs those)."""
+    mine, theirs = cleaned.split(), latin.split()
+    if len(mine) < 2 or len(mine) != len(theirs) or is_cjk(written) or _abjad(written):
+        return False
+    if any(len(w) <= 2 for w in mine):
+        return False  # initials (ГК, "group of companies"), which may stand anywhere in the other name
+    alphabet = bool(ALPHABETS.search(written))
+    for word, other in zip(mine, theirs, strict=True):
+        x, ys = sound_key(word, read=True), latin_sound_keys(other)
+        if not x or x in ys or len(other) == 1 or min(len(x), max(map(len, ys))) > 3:
+            continue  # a letter (P. C.) is read as its name
+        if not any(_close(x, y) or (not alphabet and abs(len(x) - len(y)) == 1) for y in ys):
+            return True
+    return False
+
+
+def _abjad(written: str) -> bool:
+    return bool(ARABIC_LETTERS.search(written) or HEBREW_LETTERS.search(written))
+
+
+def _close(x: str, y: str) -> bool:
+    """Two sound keys of one length, one consonant for a close one (`_CLOSE`)."""
+    off = [{p, q} for p, q in zip(x, y, strict=True) if p != q] if len(x) == len(y) else []
+    return len(off) == 1 and any(off[0] <= close for close in _CLOSE)
 
 
 # Latin spellings of one Arabic letter (sh and ch for ش, gh for غ), and the Latin letters Arabic

@@ -22,7 +22,11 @@ from functools import lru_cache
 from exa_orch.workflows.entities.names import words
 
 # The words a name writes its generation in, and which (generations.py: Henry Sy Jr. is not Henry Sy Sr.)
-GENERATION = {"sr": "sr", "senior": "sr", "jr": "jr", "junior": "jr", "ii": "ii", "iii": "iii", "iv": "iv"}
+# and the ordinals of a name handed down more times (a potter's Imaizumi Imaemon XIV, a kabuki
+# actor's), which a name keeps as a word, as a pope's regnal number is kept (Benedict XVI); never "v"
+# or "x", initials as often, nor "vi" or "xi", given and family names (Xi Jinping)
+_ORDINALS = "ii iii iv vii viii ix xii xiii xiv xv xvi xvii xviii xix xx".split()
+GENERATION = {"sr": "sr", "senior": "sr", "jr": "jr", "junior": "jr", **{n: n for n in _ORDINALS}}
 
 # Honorifics, degrees, orders and suffixes written around a person's name ("Dr.", "Sir", "Jr.", "OBE").
 HONORIFICS = frozenset(
