@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from exa_orch.workflows import entities
-from exa_orch.workflows.entities import births, glossary, heard_words, hosts
+from exa_orch.workflows.entities import births, glossary, heard_words, hosts, provinces
 from exa_orch.workflows.entities.countries import country_of, known
 from exa_orch.workflows.entities.names import clean_name
 from exa_orch.workflows.entities.people import name_evidence
@@ -1237,11 +1237,13 @@ def test_a_chinese_legal_form_a_registry_page_writes_after_the_name_is_read_as_o
      ("雪莲藏药", "西藏雪莲藏药股份有限公司"),  # 西藏 reads xicang: its term says xizang
      ("草原乳业", "内蒙古草原乳业股份有限公司")],  # a province of three characters
 )  # fmt: skip
-def test_a_listing_short_name_and_its_province_prefixed_legal_name_are_one_company(short: str, full: str) -> None:
+def test_a_listing_short_name_and_its_province_prefixed_legal_name_are_one_company(
+    short: str, full: str
+) -> None:
     """A stock's quote page under its short name and the encyclopedia's under its legal name, which
-    opens with its province (glossary.province_added): two profiles of one company where one
+    opens with its province (provinces.province_added): two profiles of one company where one
     country and one trade say so; another trade keeps them apart."""
-    assert glossary.province_added(short, full)
+    assert provinces.province_added(short, full)
     at = "China"
     quote = co("q", short, "https://quote.eastmoney.com/sh600999.html", at, "Tea", f"{short}(600999)")
     article = co("b", full, f"https://baike.baidu.com/item/{full}", at, "Tea", f"{full}成立于1998年。")

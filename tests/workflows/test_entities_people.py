@@ -609,7 +609,9 @@ def test_two_holders_of_a_hereditary_name_are_told_apart_by_their_ordinals() -> 
     """A potter's name handed down (Fujiwara Sozaemon XIII and XIV, one kiln): the ordinals each
     name writes are two generations, whatever else the pages share; one holder's two pages join."""
     kiln, at = "Sozaemon Kiln", "Arita, Japan"
-    xiii = titled("a", "Fujiwara Sozaemon XIII", "https://www.sozaemon.example.jp/en/history/13th/", kiln, at, "Potter")
+    xiii = titled(
+        "a", "Fujiwara Sozaemon XIII", "https://www.sozaemon.example.jp/en/history/13th/", kiln, at, "Potter"
+    )
     xiv = titled("b", "Fujiwara Sozaemon XIV", "https://www.japantimes.co.jp/culture/fujiwara-sozaemon-xiv/", kiln,
                  at, "Potter")  # fmt: skip
     again = titled("c", "Fujiwara Sozaemon XIV", "https://www.sozaemon.example.jp/en/", kiln, at, "Potter")

@@ -1350,8 +1350,10 @@ def test_a_spanish_g_is_never_heard_with_an_english_r_unsounded() -> None:
 def test_a_short_word_a_consonant_off_is_another_word(written: str, latin: str, agree: bool) -> None:
     """Two names of as many words sound alike whole with a consonant off in six, but in a word of
     three consonants or fewer a consonant off (but one for a close one) is another word."""
-    assert bool(read_names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin))) is agree
-
+    assert (
+        bool(read_names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin)))
+        is agree
+    )
 
 
 def test_an_english_g_before_e_is_heard_soft_whatever_its_r() -> None:

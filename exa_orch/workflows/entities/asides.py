@@ -370,6 +370,8 @@ def written_forms(texts: list[str], name: str) -> frozenset[str]:
                 # a form in characters is read as one (有限公司, cjk:limited): legal_forms would take
                 # the whole name, which cleaning reads as one word, for its form
                 found |= (
-                    cjk_forms(written) if is_cjk(name) else legal_forms(" ".join(words(written)), clean_name(written))
+                    cjk_forms(written)
+                    if is_cjk(name)
+                    else legal_forms(" ".join(words(written)), clean_name(written))
                 )
     return frozenset(found)

@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities import families, glossary, heard_words, profile_keys
+from exa_orch.workflows.entities import families, glossary, heard_words, profile_keys, provinces
 from exa_orch.workflows.entities.countries import known, named_last
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.listings import listing, ticker_named
@@ -210,7 +210,7 @@ def _latin_reading_keys(clean: str, reading: str) -> tuple[set[str], set[str]]:
     first, *rest = clean.split()
     own = {f"r:{first.replace('l', 'r')}"} if 4 <= len(first) <= 10 else set()
     # a Chinese company's name after its province or city (Zhejiang Huayou Cobalt / 华友钴业)
-    if rest and 4 <= len(rest[0]) <= 10 and glossary.place_word(first):
+    if rest and 4 <= len(rest[0]) <= 10 and provinces.place_word(first):
         own.add(f"r:{rest[0].replace('l', 'r')}")
     # initials that lead a name ("CJ CheilJedang"), not a small word ("The", "El") every block would hold
     if 2 <= len(first) <= 3 and first.isalpha() and first not in DESIGNATORS | _SMALL_WORDS:
@@ -227,7 +227,7 @@ def _read_starts(written: str, reading: str) -> set[str]:
     rl = reading.replace("l", "r")
     own = {f"r:{rl[:k]}" for k in range(4, min(len(rl), 10) + 1)}
     # 安徽古井贡酒 keyed as 古井贡酒 too: a listing's short name leaves the province out
-    bare = glossary.without_province(without_cjk_forms(written).replace(" ", ""))
+    bare = provinces.without_province(without_cjk_forms(written).replace(" ", ""))
     if bare:
         own.add(f"r:{fold(bare).replace(' ', '').replace('l', 'r')[:6]}")
     return own | {f"r:{hk[:k]}" for hk in hong_kong_reading(written) for k in range(3, min(len(hk), 10) + 1)}

@@ -40,7 +40,6 @@ from rapidfuzz.distance import Levenshtein
 
 from exa_orch.workflows.entities import heard_words, spelled
 from exa_orch.workflows.entities.consonants import skeletons
-from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.heard_words import content, without
 from exa_orch.workflows.entities.japanese import (
     composed,
@@ -52,9 +51,10 @@ from exa_orch.workflows.entities.japanese import (
     spells,
 )
 from exa_orch.workflows.entities.names import fold, is_latin, words
+from exa_orch.workflows.entities.provinces import place_word
 from exa_orch.workflows.entities.read_names import reading_agrees
-from exa_orch.workflows.entities.script_forms import CJK_FORMS, without_cjk_forms
-from exa_orch.workflows.entities.scripts import latin_sound_keys, mandarin_halves, sound_key
+from exa_orch.workflows.entities.script_forms import CJK_FORMS
+from exa_orch.workflows.entities.scripts import latin_sound_keys, sound_key
 from exa_orch.workflows.entities.terms import (
     FILLER,
     ONE_HOLDS,
@@ -294,44 +294,6 @@ def _place_unwritten(
         if _match(segs, words[1:], branded):
             return f"{written} translates as {latin}, its place {words[0]} unwritten"
     return None
-
-
-def without_province(written: str) -> str:
-    """A name in Chinese characters without the province or city of two or three characters it
-    opens with (安徽古井贡酒 -> 古井贡酒), or "" when it opens with none: a place countries.py knows, not
-    any two syllables `place_word` takes for a city (国泰, guotai, of 国泰海通证券 is none)."""
-    for k in (2, 3):
-        if len(written) - k >= 2 and _a_place(written[:k]):
-            return written[k:]
-    return ""
-
-
-def _a_place(written: str) -> bool:
-    """Characters that name a place: by their reading, or by a term's English (西藏 reads xicang,
-    its term says xizang)."""
-    _, english = TERMS.get(written, ("", ()))
-    return any(is_place(w.replace(" ", "")) or is_place(w) for w in (fold(written), *english))
-
-
-def province_added(a: str, b: str) -> str | None:
-    """Two names in Chinese characters, one the other's after a province or a city (安徽古井贡酒 /
-    古井贡酒, 北京顺鑫农业 / 顺鑫农业: a listing's short name leaves it out), legal forms aside."""
-    a, b = (without_cjk_forms(n).replace(" ", "") for n in (a, b))
-    if a == b or not (HANZI.fullmatch(a) and HANZI.fullmatch(b)):
-        return None
-    short, long_ = sorted((a, b), key=len)
-    bare = without_province(long_)
-    return f"one name adds only its province or city, {long_[: -len(bare)]}" if bare == short else None
-
-
-HANZI = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]{2,}")  # a name in Chinese characters
-
-
-def place_word(word: str) -> bool:
-    """A province (is_place), or a city's name of two Mandarin syllables ("xiamen", "hangzhou")."""
-    if is_place(word):
-        return True
-    return len(word) >= 5 and bool(mandarin_halves(word))
 
 
 def _few_sounds(written: str, segs: tuple[Segment, ...]) -> bool:

@@ -405,7 +405,13 @@ def heard_spellings(word: str) -> frozenset[str]:
     out = {heard(w.replace("j", "y"))}
     # Italian and Spanish sound every r: a Spanish g before e (Borges, "borhes") is never heard
     # with an English r unsounded ("bs", as バホーゾ, Barroso, is)
-    languages = (((), _EITHER), (_ENGLISH, _EITHER), (_ITALIAN, _SOUNDED), (_GERMAN, _EITHER), (_SPANISH, _SOUNDED))
+    languages = (
+        ((), _EITHER),
+        (_ENGLISH, _EITHER),
+        (_ITALIAN, _SOUNDED),
+        (_GERMAN, _EITHER),
+        (_SPANISH, _SOUNDED),
+    )
     for rules, rhotic in languages:
         said = w
         for pattern, sound in rules:

@@ -35,8 +35,8 @@ from urllib.parse import unquote
 from exa_orch.workflows.entities.countries import is_place, known, of_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, adds_its_trade, is_app, plural_agree, stem
 from exa_orch.workflows.entities.given_match import forms
-from exa_orch.workflows.entities.glossary import HANZI, place_word, province_added, segments
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
+from exa_orch.workflows.entities.glossary import segments
 from exa_orch.workflows.entities.latin_forms import ENGLISH_FORMS
 from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quoted, ticker_named
 from exa_orch.workflows.entities.names import (
@@ -52,6 +52,7 @@ from exa_orch.workflows.entities.names import (
     names_agree,
     words,
 )
+from exa_orch.workflows.entities.provinces import HANZI, place_word, province_added
 from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.script_forms import cjk_forms, without_cjk_forms
 from exa_orch.workflows.entities.sites import country_suffix, listing_slug
@@ -87,8 +88,7 @@ def _names(page: Record, own: Record) -> str | None:
 
 
 def _written_alike(page: Record, own: Record) -> str | None:
-    """One name, a reading of one in another script, one in Chinese characters adding only its
-    province (glossary.province_added), or one the other's initials."""
+    """One name, a reading of one in another script, one adding its province, or its initials."""
     agree = names_agree(page.clean, own.clean)
     if agree in ONE_NAME:
         return agree
@@ -99,10 +99,8 @@ def _written_alike(page: Record, own: Record) -> str | None:
     if titled in ONE_NAME:  # "HeidelbergCement" at wiki/Heidelberg_Materials: the article's subject
         return f"the article's title, {page.titled!r}, and {own.name}: {titled}"
     read = reading_agrees(page.name or "", page.clean, own.name or "", own.clean)
-    if read:
+    if read := read or province_added(page.name or "", own.name or ""):
         return read
-    if added := province_added(page.name or "", own.name or ""):
-        return added
     for x, y in ((page, own), (own, page)):
         if (
             " " not in y.clean
@@ -497,6 +495,6 @@ def _one_name(a: Record, b: Record) -> str | None:
     # company of the name (a group, a holding, an international arm)
     if adds_a_designator(a.clean, b.clean):
         return f"one name adds {' '.join(sorted(extra_words(a.clean, b.clean)))!r}"
-    # a listing's short name leaves out the province its legal name opens with (顺鑫农业 /
-    # 北京顺鑫农业股份有限公司)
-    return reading_agrees(a.name or "", a.clean, b.name or "", b.clean) or province_added(a.name or "", b.name or "")
+    # a listing's short name leaves out its legal name's province (顺鑫农业 / 北京顺鑫农业股份有限公司)
+    read = reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
+    return read or province_added(a.name or "", b.name or "")
