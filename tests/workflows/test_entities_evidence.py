@@ -317,3 +317,24 @@ def test_a_page_deep_in_a_group_s_site_under_a_unit_s_name_is_the_unit() -> None
     ev = weigh(group, unit)
     assert not ev.joins
     assert any("a unit of the site's owner" in r for r in ev.against)
+
+
+def test_two_reports_of_one_name_in_two_scripts_in_one_country_and_trade_are_one_company() -> None:
+    """Two news articles, no site or profile either, under one name read whole in two scripts
+    (Арлан Эйрлайнс / Arlan Airlines), both of Kazakhstan and airlines: one company, as two reports
+    under one Latin name are. Another trade keeps them apart; so does a reading that agrees with
+    the other's start only (Арлан Логистикс is not Arlan Airlines)."""
+    at = "Almaty, Kazakhstan"
+    latin = company(
+        "a", "Arlan Airlines", "https://daryo.uz/en/2025/03/01/arlan-airlines-fleet/", at, "Airline"
+    )
+    read = company(
+        "b", "Арлан Эйрлайнс", "https://kapital.kz/business/12345/arlan-eirlains.html", at, "Airline"
+    )
+    assert weigh(latin, read).joins
+    other_trade = company(
+        "b", "Арлан Эйрлайнс", "https://kapital.kz/business/12345/arlan.html", at, "Catering"
+    )
+    assert not weigh(latin, other_trade).joins
+    in_part = company("b", "Арлан Логистикс", "https://kapital.kz/business/12346/arlan.html", at, "Airline")
+    assert not weigh(latin, in_part).joins

@@ -72,9 +72,10 @@ from exa_orch.workflows.entities.names import (
 )
 from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, NEW_EMPLOYER, career, person_conflict
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
+from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.script_forms import kana_only
-from exa_orch.workflows.entities.scripts import is_cjk
+from exa_orch.workflows.entities.scripts import is_cjk, sound_key
 from exa_orch.workflows.entities.sites import PAGE_FILE, Site, brand_tld, country_suffix, regional
 from exa_orch.workflows.entities.word_tables import GROUPS
 
@@ -730,15 +731,27 @@ def _reports_adding(a: Record, b: Record, ev: Evidence) -> None:
     """Two reports, no site or profile either, of one known country: one name the other's and the
     trade both state ("Hunnu Coal" / "Hunnu", in coal mining) or their country ("FoodCorp Chile
     S.A."), or one the other's initials or short form in one industry ("MFPM" / "Manufacture
-    Française des Pneumatiques Michelin", both in tyre manufacturing)."""
+    Française des Pneumatiques Michelin", both in tyre manufacturing), or its reading or
+    translation in another script whole, not its start only (Асман Эйрлайнс / Asman Airlines), in
+    one industry: as two reports under one Latin name are one company (`_same_name_no_site`)."""
     if not (known(a.country) and a.country == b.country):
         return
     country = _adds_its_country(a, b.clean) or _adds_its_country(b, a.clean)
     added = families.adds_its_trade(a, b) or ("one name adds only the country" if country else None)
     if not added and a.industry == b.industry != "" and names_agree(a.clean, b.clean) == "abbreviation":
         added = "one name abbreviates the other, both in " + a.industry
+    if not added and a.industry == b.industry != "" and (read := _read_whole(a, b)):
+        added = f"{read}, both in {a.industry}"
     if added:
         ev.for_.append((JOIN, f"neither item has a site, {added}, both based in {a.country}"))
+
+
+def _read_whole(a: Record, b: Record) -> str | None:
+    """`_read_agree`, where the reading agrees with the whole Latin name, four consonants or more
+    (a short one, "NIX", is heard in too many names: Інновекс)."""
+    read = _read_agree(a, b)
+    latin = a if is_latin(a.name or "") else b
+    return read if read and not read_in_part(read) and len(sound_key(latin.clean)) >= 4 else None
 
 
 def _unspaced(r: Record) -> str:
