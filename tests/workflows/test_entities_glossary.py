@@ -1249,3 +1249,17 @@ def test_a_listing_short_name_and_its_province_prefixed_legal_name_are_one_compa
     article = co("b", full, f"https://baike.baidu.com/item/{full}", at, "Tea", f"{full}成立于1998年。")
     assert weigh(quote, article).joins
     assert not weigh(quote, co("b", full, f"https://baike.baidu.com/item/{full}", at, "Cement")).joins
+
+
+def test_a_profile_under_the_name_and_its_country_is_the_company_of_that_country() -> None:
+    """A quote page under the full name, its legal form and its country after it ("Penghu Lines
+    Corp. (Taiwan) Ltd.") and the encyclopedia's under the name alone, both of Taiwan and one
+    trade: one company. The name and another country's (a subsidiary abroad) stays apart."""
+    trade = "Container shipping"
+    wiki = co("w", "Penghu Lines", "https://en.wikipedia.org/wiki/Penghu_Lines", "Taipei, Taiwan", trade)
+    home = co("q", "Penghu Lines Corp. (Taiwan) Ltd.", "https://www.reuters.com/markets/companies/2699.TW/",
+              "Taipei, Taiwan", trade)  # fmt: skip
+    assert weigh(wiki, home).joins
+    abroad = co("s", "Penghu Lines (Singapore) Pte. Ltd.", "https://www.reuters.com/markets/companies/P99.SI/",
+                "Singapore", trade)  # fmt: skip
+    assert not weigh(wiki, abroad).joins

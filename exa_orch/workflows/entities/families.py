@@ -22,8 +22,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
+from exa_orch.workflows.entities.countries import known, of_country
 from exa_orch.workflows.entities.glossary import agrees, trade_unsaid
-from exa_orch.workflows.entities.names import DESIGNATORS, JOINING_WORD, is_latin, names_agree
+from exa_orch.workflows.entities.names import DESIGNATORS, JOINING_WORD, extra_words, is_latin, names_agree
 from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.sites import country_suffix
 
@@ -378,3 +379,19 @@ def adds_its_trade(a: Record, b: Record) -> str | None:
     word = added.pop()
     both = {w[:5] for w in a.industry.split()} & {w[:5] for w in b.industry.split()}
     return f"one name adds its trade, {word!r}" if len(word) >= 4 and word[:5] in both else None
+
+
+def adds_its_country(a: Record, b: Record) -> str | None:
+    """One name the other's and, after it, its legal form and the name of the country both records
+    are of ("Evergreen Marine Corp. (Taiwan) Ltd." / "Evergreen Marine", both of Taiwan): a
+    listing's full name; None otherwise (a subsidiary abroad is of another country)."""
+    if not (known(a.country) and a.country == b.country):
+        return None
+    short, long_ = sorted((a.clean, b.clean), key=len)
+    added = extra_words(long_, short)
+    if not added or names_agree(long_, short) != "one name extends the other":
+        return None
+    ours = [w for w in added if of_country(w, a.country)]
+    return (
+        f"one name adds only its country, {ours[0]!r}" if ours and added <= DESIGNATORS | set(ours) else None
+    )

@@ -32,6 +32,7 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
+from exa_orch.workflows.entities import families
 from exa_orch.workflows.entities.countries import is_place, known, of_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, adds_its_trade, is_app, plural_agree, stem
 from exa_orch.workflows.entities.given_match import forms
@@ -495,6 +496,5 @@ def _one_name(a: Record, b: Record) -> str | None:
     # company of the name (a group, a holding, an international arm)
     if adds_a_designator(a.clean, b.clean):
         return f"one name adds {' '.join(sorted(extra_words(a.clean, b.clean)))!r}"
-    # a listing's short name leaves out its legal name's province (顺鑫农业 / 北京顺鑫农业股份有限公司)
     read = reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
-    return read or province_added(a.name or "", b.name or "")
+    return read or province_added(a.name or "", b.name or "") or families.adds_its_country(a, b)
