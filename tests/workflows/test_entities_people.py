@@ -616,3 +616,11 @@ def test_two_holders_of_a_hereditary_name_are_told_apart_by_their_ordinals() -> 
                  at, "Potter")  # fmt: skip
     again = titled("c", "Fujiwara Sozaemon XIV", "https://www.sozaemon.example.jp/en/", kiln, at, "Potter")
     assert entities.resolve([xiii, xiv, again]).groups == [[0], [1, 2]]
+
+
+def test_a_hong_kong_given_name_writes_an_unaspirated_stop_voiceless() -> None:
+    """Hong Kong spells Cantonese b, d, g and j as p, t, k and ch in names (炳 bing: Ping): 譚炳德 is
+    Henry Tam Ping-tak, an English given name before the whole name; Ping-kit is another's."""
+    found = name_evidence("譚炳德", "Henry Tam Ping-tak")
+    assert found[0] >= 6.0
+    assert name_evidence("譚炳德", "Henry Tam Ping-kit")[0] < 5.0

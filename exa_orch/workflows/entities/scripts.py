@@ -229,7 +229,12 @@ def _cantonese_syllable(ch: str) -> tuple[str, ...]:
     """A traditional character's spellings in the Hong Kong Government Cantonese Romanisation
     ("福" -> "fook", "fuk"); () for a character the table lacks (simplified ones, mostly)."""
     roman = _cantonese_table().getRoman(ch)
-    return tuple(s for s in (roman[0] if roman else []) if s.isascii() and s.isalpha())
+    said = [s for s in (roman[0] if roman else []) if s.isascii() and s.isalpha()]
+    # names write an unaspirated b, d, g or j as p, t, k or ch (炳 bing: Kwok Ping-luen)
+    return tuple(dict.fromkeys([*said, *(_UNVOICED[s[0]] + s[1:] for s in said if s[0] in _UNVOICED)]))
+
+
+_UNVOICED = {"b": "p", "d": "t", "g": "k", "j": "ch"}
 
 
 @lru_cache(maxsize=1)
