@@ -1363,3 +1363,28 @@ def test_an_english_g_before_e_is_heard_soft_whatever_its_r() -> None:
 
     found = katakana("ジョージ・タカミネ", "George Takamine")
     assert found is not None and found[0] == 5.0
+
+
+def test_a_name_read_whole_as_one_company_is_not_joined_by_its_start_to_another() -> None:
+    """A name in Arabic letters joined to one Latin name by its whole reading (مارسيلا لينيا, Marsella
+    Linea) and to another only by its reading's start (Marsella Ferries: "begins with the sounds of
+    marsella") is the first's: the join by the start is dropped, with why; alone, or beside a tie
+    that is no reading, it stands."""
+    from exa_orch.workflows.entities.clustering import _whole_reading_first
+    from exa_orch.workflows.entities.evidence import Evidence
+    from exa_orch.workflows.entities.records import make
+
+    records = [
+        make(0, "a", "company", "مارسيلا لينيا", url="https://www.ennaharonline.com/x"),
+        make(1, "f", "company", "Marsella Ferries", url="https://www.marsellaferries.fr/"),
+        make(2, "l", "company", "Marsella Linea", url="https://www.marsellalinea.com/"),
+    ]
+    part = Evidence(for_=[(4.0, "مارسيلا لينيا reads mrsylyny, which begins with the sounds of marsella")])
+    whole = Evidence(for_=[(4.0, "مارسيلا لينيا reads mrsylyny, which sounds as marsella linea does")])
+    edges = [(4.0, (0, 1)), (4.0, (0, 2))]
+    dropped = _whole_reading_first(records, edges, {(0, 1): part, (0, 2): whole})
+    assert list(dropped) == [(0, 1)] and "only its start" in dropped[(0, 1)]
+    assert _whole_reading_first(records, edges[:1], {(0, 1): part}) == {}
+    # a tie other than a reading (one listing's quote pages) is no whole reading of the name
+    listed = Evidence(for_=[(6.0, "both pages quote one listing, 6060.HK")])
+    assert _whole_reading_first(records, edges, {(0, 1): part, (0, 2): listed}) == {}

@@ -27,10 +27,12 @@ from exa_orch.workflows.entities.names import (
     fold,
     in_english,
     is_latin,
+    names_agree,
     words,
 )
 from exa_orch.workflows.entities.people import name_evidence, parse
 from exa_orch.workflows.entities.person_keys import block_keys as person_keys
+from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.records import Record, record
 from exa_orch.workflows.entities.script_forms import without_cjk_forms
 from exa_orch.workflows.entities.scripts import (
@@ -345,7 +347,7 @@ def resolve_records(records: Sequence[Record]) -> Resolution:
         ((ev.weight, k) for k, ev in weighed.items() if ev.joins),
         key=lambda e: (-e[0], _named_apart(records[e[1][0]], records[e[1][1]]), e[1]),
     )
-    ambiguous = _ambiguous(records, [k for _, k in edges])
+    ambiguous = _ambiguous(records, [k for _, k in edges]) | _whole_reading_first(records, edges, weighed)
     merged = _merge(records, [e for e in edges if e[1] not in ambiguous], evidence)
     merged.apart.extend(
         {"items": [records[i].id, records[j].id], "reason": why} for (i, j), why in ambiguous.items()
@@ -384,6 +386,47 @@ def _ambiguous(records: Sequence[Record], joined: list[tuple[int, int]]) -> dict
                 continue
             why = f"kept apart: {records[x].name} could be {records[a].name} or {records[b].name}, two people"
             for y in (a, b):
+                dropped[(min(x, y), max(x, y))] = why
+    return dropped
+
+
+def _whole_reading_first(
+    records: Sequence[Record],
+    edges: list[tuple[float, tuple[int, int]]],
+    weighed: dict[tuple[int, int], Evidence],
+) -> dict[tuple[int, int], str]:
+    """The joins of a company's name in another script to a Latin name by its reading's start only
+    (read_names.read_in_part: كورسيكا لينيا "begins with the sounds of corsica", Corsica Ferries)
+    where its whole reading, or translation, joins another Latin name of the same first word that
+    goes on otherwise (Corsica Linea): it is that one's, and the brand's other company keeps apart.
+    Each with why."""
+    whole: dict[int, list[int]] = {}
+    part: dict[int, list[int]] = {}
+    for _, (i, j) in edges:
+        x, y = (i, j) if not is_latin(records[i].name or "") else (j, i)
+        if (
+            records[x].kind == "person"
+            or is_latin(records[x].name or "")
+            or not is_latin(records[y].name or "")
+        ):
+            continue
+        reason = weighed[(i, j)].reason
+        if read_in_part(reason):
+            part.setdefault(x, []).append(y)
+        elif ", which sounds as " in reason or " translates as " in reason:
+            whole.setdefault(x, []).append(y)
+    dropped: dict[tuple[int, int], str] = {}
+    for x, starts in part.items():
+        for y, z in itertools.product(starts, whole.get(x, [])):
+            # two names of one brand's first word, each going on otherwise (Corsica Ferries, Corsica Linea)
+            ny, nz = records[y].clean.split(), records[z].clean.split()
+            if (
+                len(ny) >= 2
+                and len(nz) >= 2
+                and ny[0] == nz[0]
+                and not names_agree(records[y].clean, records[z].clean)
+            ):
+                why = f"kept apart: {records[x].name} reads as {records[z].name}, only its start as {records[y].name}"
                 dropped[(min(x, y), max(x, y))] = why
     return dropped
 
