@@ -51,7 +51,7 @@ from typing import Any
 
 from exa_orch.workflows.entities import families, profiles, unrelated
 from exa_orch.workflows.entities.alphabets import ALPHABETS, sounded
-from exa_orch.workflows.entities.countries import is_place, known, of_country
+from exa_orch.workflows.entities.countries import is_place, known
 from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.latin_forms import ENGLISH_FORMS
@@ -736,7 +736,7 @@ def _reports_adding(a: Record, b: Record, ev: Evidence) -> None:
     one industry: as two reports under one Latin name are one company (`_same_name_no_site`)."""
     if not (known(a.country) and a.country == b.country):
         return
-    country = _adds_its_country(a, b.clean) or _adds_its_country(b, a.clean)
+    country = families.country_after(a, b.clean) or families.country_after(b, a.clean)
     added = families.adds_its_trade(a, b) or ("one name adds only the country" if country else None)
     if not added and a.industry == b.industry != "" and names_agree(a.clean, b.clean) == "abbreviation":
         added = "one name abbreviates the other, both in " + a.industry
@@ -948,7 +948,7 @@ def _voices(r: Record, names: set[str]) -> bool:
         return True
     if any(_one_voice(r.clean, n) or adds_a_designator(r.clean, n) for n in names if n):
         return True
-    if any(_adds_its_country(r, n) for n in names if n):  # "FoodCorp Chile S.A." beside "FoodCorp"
+    if any(families.country_after(r, n) for n in names if n):  # "FoodCorp Chile S.A." beside "FoodCorp"
         return True
     if not r.name or is_latin(r.name):
         return False
@@ -959,13 +959,6 @@ def _one_voice(clean: str, name: str) -> bool:
     """`clean` is `name` written otherwise (names.ONE_NAME), not a shortening of it by syllables."""
     agree = names_agree(clean, name)
     return agree in ONE_NAME and agree != SYLLABLES
-
-
-def _adds_its_country(r: Record, name: str) -> bool:
-    """`r`'s name is `name` and words naming `r`'s country after it ("foodcorp chile")."""
-    extra = extra_words(r.clean, name)
-    one = names_agree(r.clean, name) == "one name extends the other" and len(r.clean) > len(name)
-    return one and bool(extra) and all(of_country(w, r.country) for w in extra)
 
 
 @lru_cache(maxsize=65536)

@@ -381,17 +381,21 @@ def adds_its_trade(a: Record, b: Record) -> str | None:
     return f"one name adds its trade, {word!r}" if len(word) >= 4 and word[:5] in both else None
 
 
+def country_after(r: Record, name: str, also: frozenset[str] = frozenset()) -> str | None:
+    """The word naming `r`'s country that `r`'s name adds after `name` ("foodcorp chile" beside
+    "foodcorp"), where all else it adds is in `also` (designators, legal words); None otherwise."""
+    extra = extra_words(r.clean, name)
+    if names_agree(r.clean, name) != "one name extends the other" or len(r.clean) <= len(name):
+        return None
+    ours = [w for w in extra if of_country(w, r.country)]
+    return ours[0] if ours and extra <= also | set(ours) else None
+
+
 def adds_its_country(a: Record, b: Record) -> str | None:
     """One name the other's and, after it, its legal form and the name of the country both records
     are of ("Evergreen Marine Corp. (Taiwan) Ltd." / "Evergreen Marine", both of Taiwan): a
     listing's full name; None otherwise (a subsidiary abroad is of another country)."""
     if not (known(a.country) and a.country == b.country):
         return None
-    short, long_ = sorted((a.clean, b.clean), key=len)
-    added = extra_words(long_, short)
-    if not added or names_agree(long_, short) != "one name extends the other":
-        return None
-    ours = [w for w in added if of_country(w, a.country)]
-    return (
-        f"one name adds only its country, {ours[0]!r}" if ours and added <= DESIGNATORS | set(ours) else None
-    )
+    word = country_after(a, b.clean, DESIGNATORS) or country_after(b, a.clean, DESIGNATORS)
+    return f"one name adds only its country, {word!r}" if word else None
