@@ -1263,3 +1263,19 @@ def test_a_profile_under_the_name_and_its_country_is_the_company_of_that_country
     abroad = co("s", "Penghu Lines (Singapore) Pte. Ltd.", "https://www.reuters.com/markets/companies/P99.SI/",
                 "Singapore", trade)  # fmt: skip
     assert not weigh(wiki, abroad).joins
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [("동양방직", "dongyang spinning", True),
+     ("서해조선", "seohae shipbuilding", True),  # 조선: 造船, shipbuilding
+     ("서해주조", "seohae distilling", True),  # 주조: 酒造, distilling
+     ("서해조선", "seohae distilling", False),
+     ("서해주조", "seohae shipbuilding", False)],
+)  # fmt: skip
+def test_korean_trade_words_hangul_writes_for_two_words_translate_as_either(
+    written: str, latin: str, agree: bool
+) -> None:
+    """Hangul writes 造船 and 朝鮮 alike (조선), 酒造 and 鑄造 alike (주조), and 紡織 (방직) is spinning
+    too: each translates as what its English name says, and as no other trade."""
+    assert bool(glossary.translates(written, latin)) is agree

@@ -127,6 +127,11 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "电池 電池": "battery|batteries",
             "机场 機場 空港 공항": "airport",
             "造船 조선해양": "shipbuilding",
+            # Hangul writes 造船 (shipbuilding) and 朝鮮 (Joseon, Korea's old name) alike: 대선조선,
+            # Daesun Shipbuilding; 조선일보, the Chosun Ilbo
+            "조선": "shipbuilding|chosun|joseon",
+            # and 酒造 (distilling, brewing) and 鑄造 (casting) alike: 대선주조, Daesun Distilling
+            "주조": "distilling|distillery|brewery|brewing|casting|foundry",
             "造船所": "shipbuilding|shipyard|shipyards",  # 名村造船所, Namura Shipbuilding
             "海洋 해양": "ocean|marine",
             "金融 금융": "financial|finance",
@@ -217,7 +222,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "传媒 傳媒": "media",
             "超市": "supermarket|supermarkets",
             "服饰 服飾": "apparel|fashion|clothing",
-            "纺织 紡織 방직": "textile|textiles",
+            "纺织 紡織 방직": "textile|textiles|spinning",  # 일신방직, Ilshin Spinning
             "煤业 煤業 煤炭": "coal|coal mining",
             "电网 電網": "grid|power grid",
             "水务 水務": "water",
