@@ -1388,3 +1388,14 @@ def test_a_name_read_whole_as_one_company_is_not_joined_by_its_start_to_another(
     # a tie other than a reading (one listing's quote pages) is no whole reading of the name
     listed = Evidence(for_=[(6.0, "both pages quote one listing, 6060.HK")])
     assert _whole_reading_first(records, edges, {(0, 1): part, (0, 2): listed}) == {}
+
+
+def test_a_legal_form_written_as_a_word_in_another_script_is_heard_with_the_latin_one() -> None:
+    """Cyrillic writes "Company" as a word (Компани), which cleaning keeps while it drops the Latin
+    name's: the reading is heard against the Latin name as written too, whole, not by its start."""
+    written, latin = "Кокпекты Голд Компани", "Kokpekty Gold Company"
+    read = read_names.reading_agrees(written, names.clean_name(written), latin, names.clean_name(latin))
+    assert read and not read_names.read_in_part(read)
+    other = "Kokpekty Operating Company"
+    apart = read_names.reading_agrees(written, names.clean_name(written), other, names.clean_name(other))
+    assert not apart or read_names.read_in_part(apart)

@@ -11,7 +11,7 @@ import re
 from exa_orch.workflows.entities import hokkien
 from exa_orch.workflows.entities.alphabets import ALPHABETS
 from exa_orch.workflows.entities.countries import country_named, is_place
-from exa_orch.workflows.entities.names import DESIGNATORS, is_latin
+from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
 from exa_orch.workflows.entities.scripts import (
     han_chars,
     hong_kong_reading,
@@ -33,7 +33,7 @@ def reading_agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -
         (b_written, b_clean, a_written, a_clean),
     ):
         if written and other_written and not is_latin(written) and is_latin(other_written):
-            read = _reading_agrees(written, cleaned, other)
+            read = _reading_agrees(written, cleaned, other, "".join(words(other_written)))
             if read:
                 return read
     return None
@@ -64,7 +64,7 @@ def read_in_part(reason: str) -> bool:
     return _BEGINS in reason or reason.endswith(_OPENS)
 
 
-def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
+def _reading_agrees(written: str, cleaned: str, other: str, in_full: str = "") -> str | None:
     """How a company name written in another script (`written`, cleaned and so read in Latin
     letters: `cleaned`) agrees with a Latin one (`other`, cleaned):
     - its reading begins with the other's first word, four letters or more and not a designator
@@ -80,7 +80,7 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     words_ = [w for w in other.split() if w not in DESIGNATORS]
     if not words_:
         return None
-    begins = _begins_alike(written, cleaned, other, words_)
+    begins = _begins_alike(written, cleaned, other, words_, in_full)
     if begins:
         return begins
     # a Hong Kong name in traditional characters keeps its Cantonese reading in English, two words
@@ -105,7 +105,7 @@ def _reading_agrees(written: str, cleaned: str, other: str) -> str | None:
     return None
 
 
-def _begins_alike(written: str, cleaned: str, other: str, words_: list[str]) -> str | None:
+def _begins_alike(written: str, cleaned: str, other: str, words_: list[str], in_full: str = "") -> str | None:
     """`_reading_agrees` by the start of the reading, or by its sounds: the other's first word
     written, the whole name sounded, or its first word's sounds at the reading's start."""
     reading = cleaned.replace(" ", "")
@@ -116,8 +116,9 @@ def _begins_alike(written: str, cleaned: str, other: str, words_: list[str]) -> 
     if is_cjk(written) and len(first) >= 4 and first not in DESIGNATORS and not unwritten:
         if reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r")):
             return f"{written} reads {reading}{_BEGINS}{first}"
-    # without the designators, or with them where the other script writes them too ("बैंक", bank)
-    said = ("".join(words_), other.replace(" ", ""))
+    # without the designators, or with them where the other script writes them too ("बैंक", bank),
+    # its legal form too (Кумтор Голд Компани, Kumtor Gold Company: `in_full`, the name as written)
+    said = tuple(dict.fromkeys(filter(None, ("".join(words_), other.replace(" ", ""), in_full))))
     if (
         any(sounds_alike(reading, s) for s in said)
         and not _abjad_apart(written, reading, said)
