@@ -64,9 +64,10 @@ def read_in_part(reason: str) -> bool:
     return _BEGINS in reason or reason.endswith(_OPENS)
 
 
-def _reading_agrees(written: str, cleaned: str, other: str, in_full: str = "") -> str | None:
+def _reading_agrees(written: str, cleaned: str, other: str, in_full: str) -> str | None:
     """How a company name written in another script (`written`, cleaned and so read in Latin
-    letters: `cleaned`) agrees with a Latin one (`other`, cleaned):
+    letters: `cleaned`) agrees with a Latin one (`other`, cleaned; `in_full`, as written, its legal
+    form too, run together):
     - its reading begins with the other's first word, four letters or more and not a designator
       ("紫金矿业", zijinkuangye / "zijin mining", "ヤマト運輸" / "yamato transport", "오리온", olion /
       "orion": Hangul's ㄹ is r or l). A Chinese company's English name keeps the reading of its
@@ -105,7 +106,7 @@ def _reading_agrees(written: str, cleaned: str, other: str, in_full: str = "") -
     return None
 
 
-def _begins_alike(written: str, cleaned: str, other: str, words_: list[str], in_full: str = "") -> str | None:
+def _begins_alike(written: str, cleaned: str, other: str, words_: list[str], in_full: str) -> str | None:
     """`_reading_agrees` by the start of the reading, or by its sounds: the other's first word
     written, the whole name sounded, or its first word's sounds at the reading's start."""
     reading = cleaned.replace(" ", "")
@@ -168,6 +169,7 @@ def _short_word_apart(written: str, cleaned: str, latin: str) -> bool:
 
 
 def _abjad(written: str) -> bool:
+    """A name in Arabic or Hebrew letters, which write few vowels."""
     return bool(ARABIC_LETTERS.search(written) or HEBREW_LETTERS.search(written))
 
 
