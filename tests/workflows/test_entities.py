@@ -436,6 +436,17 @@ def test_people_without_an_identifier_or_employer_stay_apart(a: Json, b: Json) -
     assert entities.resolve([a, b]).groups == [[0], [1]]
 
 
+def test_two_numbered_senses_of_one_name_on_baidu_baike_are_two_people() -> None:
+    """Baidu Baike numbers each person a name is shared by (item/NAME/ID): two numbers, two people,
+    however alike the rest; one number twice is one profile."""
+    a = person("a", "张立衡", "https://baike.baidu.com/item/张立衡/4417021", "Rongniang Liquor")
+    b = person("b", "张立衡", "https://baike.baidu.com/item/张立衡/9902213", "Rongniang Liquor")
+    c = person("c", "张立衡", "https://baike.baidu.com/item/张立衡/4417021?fromModule=search", "Jadefall")
+    assert entities.site(a["properties"]["url"]).profile == "baike.baidu.com/item/张立衡/4417021"  # type: ignore[union-attr]
+    assert entities.resolve([a, b]).groups == [[0], [1]]
+    assert entities.resolve([a, c]).groups == [[0, 1]]
+
+
 def test_the_hosts_table_keys_a_profile_by_its_path_never_the_host() -> None:
     from exa_orch.workflows.entities.hosts import HOSTS
 

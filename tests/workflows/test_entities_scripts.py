@@ -132,6 +132,25 @@ def test_a_name_in_cyrillic_read_in_part_leaves_no_city_of_the_other_unheard() -
     assert said("Метеорит Валенсия", "Meteorit Valencia")  # the city sounded
 
 
+@pytest.mark.parametrize(
+    ("written", "latin", "agrees"),
+    [
+        ("四川蓉酿酒业", "Sichuan Rongniang Liquor", True),  # the province and the brand read
+        ("宁夏航空", "Ningxia Airlines", True),  # the province and the trade its characters write
+        ("宁夏航空", "Ningxia", False),  # a province alone names no company
+        ("温岭大虎打火机厂", "Wenling Dongfeng Lighter", False),  # "wenling dahu", not dongfeng
+        ("温岭东风打火机厂", "Wenling Dongfeng Lighter", True),
+    ],
+)
+def test_a_reading_that_begins_with_a_place_or_a_start_only_is_no_agreement(
+    written: str, latin: str, agrees: bool
+) -> None:
+    """A name in characters whose reading begins with the Latin name's first word agrees by it only
+    where the Latin name is more than a province and its next word, a Mandarin reading, is the one
+    the characters read next."""
+    assert bool(_reading_agrees(written, latin)) is agrees
+
+
 def test_a_reading_is_never_compared_between_two_latin_names() -> None:
     assert read_names.reading_agrees("Bridgestone", "bridgestone", "Brigestone", "brigestone") is None
 

@@ -52,7 +52,9 @@ HOSTS: tuple[Host, ...] = (
     # leksikon among them (nbl.snl.no/Wilhelm_Wilhelmsen_-_1839–1910): one article a subject
     Host("snl.no", "lang", "snl.no/TITLE, nbl.snl.no/TITLE"),
     # the Chinese and Korean encyclopedias a search returns beside Wikipedia's editions
-    Host("baike.baidu.com", "fixed", "baike.baidu.com/item/NAME"),
+    # Baidu Baike numbers each sense of a name several people or companies share (item/张勇/3328917,
+    # item/张勇/7513567: two men): the number is part of the profile
+    Host("baike.baidu.com", "fixed", "baike.baidu.com/item/NAME, baike.baidu.com/item/NAME/ID"),
     Host("namu.wiki", "fixed", "namu.wiki/w/NAME"),
     Host("medium.com", "path", "medium.com/@USER, medium.com/PUBLICATION"),
     Host("substack.com", "sub", "NAME.substack.com"),
@@ -262,6 +264,8 @@ def _scheme_words(row: Host) -> list[list[str]]:
 _SCHEMES: dict[str, list[list[str]]] = {
     h.name: _scheme_words(h) for h in HOSTS
 }  # "fixed" rows read them in order
+# "fixed" rows one of whose schemes numbers a name's senses after it ("NAME/ID")
+_NUMBERED = frozenset(h.name for h in HOSTS if "NAME/ID" in h.source)
 _LITERALS: dict[str, frozenset[str]] = {
     h.name: KIND_WORDS | {w for scheme in _SCHEMES[h.name] for w in scheme} for h in HOSTS
 }
@@ -318,7 +322,10 @@ def _under_scheme(row: Host, segments: list[str]) -> str | None:
         said = [s.lower() for s in segments[: len(scheme)]]
         language = bool(scheme) and len(scheme[0]) == 2 and len(said[0]) == 2 and said[0].isalpha()
         if said == scheme or (language and said[1:] == scheme[1:]):
-            return f"{row.name}/{'/'.join(segments[1 if language else 0 : len(scheme) + 1])}"
+            end = len(scheme) + 1
+            # a sense's number after the name (`_NUMBERED`: item/NAME/ID) is whose page it is too
+            end += row.name in _NUMBERED and len(segments) > end and segments[end].isdigit()
+            return f"{row.name}/{'/'.join(segments[1 if language else 0 : end])}"
     return None  # the host's other pages (its news) name nobody
 
 

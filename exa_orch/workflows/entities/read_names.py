@@ -17,6 +17,7 @@ from exa_orch.workflows.entities.scripts import (
     hong_kong_reading,
     is_cjk,
     latin_sound_keys,
+    mandarin_halves,
     sound_key,
     sounds_alike,
     taiwan_reading,
@@ -115,7 +116,9 @@ def _begins_alike(written: str, cleaned: str, other: str, words_: list[str], in_
     # word the name in characters does not write (重庆银行 is not "Chongqing Rural Commercial Bank")
     unwritten = is_cjk(written) and _unwritten(written, other)
     if is_cjk(written) and len(first) >= 4 and first not in DESIGNATORS and not unwritten:
-        if reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r")):
+        if (
+            reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r"))
+        ) and not _start_only(written, reading, first, other):
             return f"{written} reads {reading}{_BEGINS}{first}"
     # without the designators, or with them where the other script writes them too ("बैंक", bank),
     # its legal form too (Кумтор Голд Компани, Kumtor Gold Company: `in_full`, the name as written)
@@ -133,10 +136,37 @@ def _begins_alike(written: str, cleaned: str, other: str, words_: list[str], in_
         and not (unwritten and words_[0] in _WORD_FORMS)
         and sound_key(reading, read=True).startswith(lead)
         and not _place_unheard(written, reading, words_[1:])
+        and not (is_cjk(written) and _start_only(written, reading, words_[0], other))
         and not _abjad_apart(written, reading, (words_[0],), begins=True)
     ):
         return f"{written} reads {reading}{_BEGINS}the sounds of {words_[0]}"
     return None
+
+
+# Every English word a term translates to (terms.py): "mining" of 矿业, "airlines" of 航空
+_TERM_ENGLISH = frozenset(w for _, english in TERMS.values() for w in english)
+
+
+# Kana and Hangul: a name holding them is not read in Mandarin
+_KANA_HANGUL = re.compile(r"[\u3040-\u30ff\uac00-\ud7a3]")
+
+
+def _start_only(written: str, reading: str, first: str, other: str) -> bool:
+    """Whether a name in characters whose reading begins with the first word (`first`) of a Latin
+    name (`other`) agrees with it by that word only: the Latin name a province, a capital or a
+    country alone (宁夏航空 is no "Ningxia"), or its next word a Mandarin reading the characters,
+    read in Mandarin, do not read next (温州大虎打火机厂, "wenzhou dahu", is no "Wenzhou Dongfang
+    Lighter"), not a trade's English word. A brand's own English word after a province ("Hunan
+    Valin Steel", 湖南华菱钢铁) is no reading of the characters, and not weighed."""
+    rest = [w for w in other.split()[1:] if w not in DESIGNATORS]
+    if not rest:
+        return " " not in other and is_place(first)
+    second, after = rest[0], reading[len(first) :]
+    if _KANA_HANGUL.search(written) or after.startswith(second):
+        return False
+    if after.replace("l", "r").startswith(second.replace("l", "r")):
+        return False
+    return len(second) >= 5 and second not in _TERM_ENGLISH and bool(mandarin_halves(second))
 
 
 # Consonants one script writes for another's in a short word (a Spanish ch as a Russian ш, a
