@@ -982,6 +982,9 @@ def test_a_translations_initials_are_its_latin_name(written: str, initials: str,
         ("बीएचईएल", "BHEL", True),
         ("एसबीआई", "SBI Card", False),  # a word the Latin name adds
         ("बीएचईएल", "BHL", False),  # other letters
+        ("আইএফজি ব্যাংক", "IFG Bank", True),  # letters, then a word heard, word by word
+        ("আইএফজি ব্যাংক", "IFG Bond", False),  # the word heard otherwise
+        ("আইএফজি ব্যাংক", "IGF Bank", False),  # other letters
     ],
 )
 def test_a_south_asian_name_drops_its_form_and_reads_its_letters(

@@ -18,7 +18,7 @@ import itertools
 from functools import lru_cache
 
 from exa_orch.workflows.entities.names import DESIGNATORS
-from exa_orch.workflows.entities.scripts import latin_sound_keys
+from exa_orch.workflows.entities.scripts import latin_sound_keys, sound_key
 
 # Each letter's names in Hangul; "&" is read 앤, and 엔 (N) is often written for it too (씨엔씨, C&C)
 _NAMES: dict[str, tuple[str, ...]] = {
@@ -138,10 +138,30 @@ def spelled_readings(cleaned: str) -> list[str]:
 
 def agrees(written: str, cleaned: str, other: str) -> str | None:
     """A reading whose letters spelled out, read as letters, are the Latin name `other` (बीएचईएल /
-    BHEL) or sound as it does (ओएनजीसी विदेश / ONGC Videsh), four consonants at least."""
+    BHEL) or sound as it does (ओएनजीसी विदेश / ONGC Videsh), four consonants at least; or, word by
+    word, each word that spells letters the other's word in its place and each other word sounding
+    as it does (`_by_word`: পিএইচপি ফ্যামিলি / PHP Family, whose letters run together sound too few
+    consonants to tell)."""
     theirs = latin_sound_keys("".join(w for w in other.split() if w not in DESIGNATORS))
     for spelled in spelled_readings(cleaned):
         mine = latin_sound_keys("".join(w for w in spelled.split() if w not in DESIGNATORS))
-        if spelled == other or any(len(k) >= 4 for k in mine & theirs):
+        if spelled == other or any(len(k) >= 4 for k in mine & theirs) or _by_word(cleaned, other):
             return f"{written} reads {spelled}, its letters spelled out, as {other} does"
     return None
+
+
+def _by_word(cleaned: str, other: str) -> bool:
+    """A reading (`cleaned`) and a Latin name of as many words, two or more: one word of the reading
+    spells the other's word in its place letter by letter (`read_letters`), and each of its other
+    words sounds as the other's in its place (scripts.sound_key, two consonants at least: ফ্যামিলি,
+    "phyamil", as family)."""
+    mine, theirs = cleaned.split(), other.split()
+    if len(mine) < 2 or len(mine) != len(theirs):
+        return False
+    lettered = False
+    for word, said in zip(mine, theirs, strict=True):
+        if said in read_letters(word):
+            lettered = True
+        elif len(key := sound_key(word, read=True)) < 2 or key not in latin_sound_keys(said):
+            return False
+    return lettered
