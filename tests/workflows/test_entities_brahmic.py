@@ -31,6 +31,8 @@ from exa_orch.workflows.entities.people import name_evidence
         ("ৰাজীৱ গগৈ", "rajiw gagai"),  # Assamese's own letters: ৰ r, ৱ w
         ("ওয়ালিউল্লাহ", "waliullah"),  # Bengali's ও before য়: a w
         ("বাওয়ানী", "bawani"),
+        ("ঝংকার বংটেল", "jhangkar bangtel"),  # Bengali's anusvara ং: always ng
+        ("झंकार", "jhankar"),  # Devanagari's: a nasal as the consonant after it says
     ],
 )
 def test_a_brahmic_name_is_read_with_its_vowels(written: str, read: str) -> None:

@@ -65,6 +65,8 @@ def _kind(ch: str) -> tuple[str, str]:
     block, off = found
     if off == _VIRAMA:
         return "virama", ""
+    if (block, off) == (_BENGALI, _ANUSVARA):  # Bengali's ং is always ng (বাংলা, Bangla; রংপুর, Rangpur)
+        return "mark", "ng"
     if off == _NUKTA:
         return "nukta", ""
     if off in (_ANUSVARA, _CANDRABINDU) or (block, off) == (0x0A00, 0x70):  # and Gurmukhi's tippi
