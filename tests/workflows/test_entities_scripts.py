@@ -151,6 +151,13 @@ def test_a_reading_that_begins_with_a_place_or_a_start_only_is_no_agreement(
     assert bool(_reading_agrees(written, latin)) is agrees
 
 
+def test_a_readings_start_is_heard_each_way_the_latin_word_may_be_written() -> None:
+    """Katakana writes a German w as the v it sounds (ヴォルケンシュタット, Wolkenstadt): the Latin
+    name's first word is heard that way too where the reading begins with it, never as another."""
+    assert _reading_agrees("ヴォルケンシュタット醸造所", "Wolkenstadt Brewery")
+    assert _reading_agrees("ヴォルケンシュタット醸造所", "Falkenstadt Brewery") is None
+
+
 def test_a_reading_is_never_compared_between_two_latin_names() -> None:
     assert read_names.reading_agrees("Bridgestone", "bridgestone", "Brigestone", "brigestone") is None
 

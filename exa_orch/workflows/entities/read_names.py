@@ -129,12 +129,16 @@ def _begins_alike(written: str, cleaned: str, other: str, words_: list[str], in_
         and not _short_word_apart(written, cleaned, other)
     ):
         return f"{written} reads {reading}, which sounds as {other} does"
-    lead = sound_key(words_[0])
+    # the first word heard each way another script may write it (Weihenstephan, ヴァイエンシュテファン:
+    # its w a v), four consonants at least as written and never fewer heard: a start heard shorter
+    # (PanStar, 팬스타: its r unsaid) is another company's of the brand as often (팬스타엔터프라이즈)
+    heard, own = sound_key(reading, read=True), sound_key(words_[0])
+    leads = [k for k in latin_sound_keys(words_[0]) if len(k) >= len(own)]
     if (
-        len(lead) >= 4
+        len(own) >= 4
         and _distinct(words_[0])
         and not (unwritten and words_[0] in _WORD_FORMS)
-        and sound_key(reading, read=True).startswith(lead)
+        and any(heard.startswith(k) for k in leads)
         and not _place_unheard(written, reading, words_[1:])
         and not (is_cjk(written) and _start_only(written, reading, words_[0], other))
         and not _abjad_apart(written, reading, (words_[0],), begins=True)
