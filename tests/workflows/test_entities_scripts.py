@@ -158,6 +158,13 @@ def test_a_readings_start_is_heard_each_way_the_latin_word_may_be_written() -> N
     assert _reading_agrees("ヴォルケンシュタット醸造所", "Falkenstadt Brewery") is None
 
 
+def test_an_r_before_a_last_silent_e_is_heard_unsaid_as_hangul_and_kana_write_it() -> None:
+    """그린스토어 writes Greenstore's "store" 스토어, its r unsaid, as ストア does; a word that sounds
+    its r before another consonant is still another (Greenstorm)."""
+    assert _reading_agrees("그린스토어", "Greenstore")
+    assert _reading_agrees("그린스토어", "Greenstorm") is None
+
+
 def test_a_reading_is_never_compared_between_two_latin_names() -> None:
     assert read_names.reading_agrees("Bridgestone", "bridgestone", "Brigestone", "brigestone") is None
 

@@ -425,15 +425,16 @@ def sound_key(folded: str, *, read: bool = False) -> str:
 
 
 # How `latin_sound_keys` hears a Latin name in another script, each tried with the ones before it:
-# a soft g (Germain: جيرمان, jyrmn); an r after a vowel, before a consonant or the end, a long vowel,
-# as kana and Hangul write it (FamilyMart: ファミリーマート; Enerbility: 에너빌리티); a plural's s sounded
-# z after a vowel or a voiced letter, as Hangul writes it (Tigers: 타이거즈, Materials: 머티리얼즈); ts and
+# a soft g (Germain: جيرمان, jyrmn); an r after a vowel, before a consonant, a last silent e or the
+# end, a long vowel, as kana and Hangul write it (FamilyMart: ファミリーマート; Enerbility: 에너빌리티;
+# Tullamore: タラモア); a plural's s sounded z after a vowel or a voiced letter, as Hangul writes it
+# (Tigers: 타이거즈, Materials: 머티리얼즈); ts and
 # tz as Hangul writes them, 츠 "cheu" (Meritz: 메리츠, REITs: 리츠); eu as Cyrillic and Greek write it,
 # "ev" (EuroChem: ЕвроХим); a ch heard as a k, the х (kh) Cyrillic writes for it (Technika: Техника);
 # a w heard as a v, as Cyrillic writes a German one (Wimm-Bill-Dann: Вимм-Билль-Данн)
 _HEARD_AS = (
     (r"g(?=[eiy])", "j"),
-    (r"(?<=[aeiou])r(?![aeiouy])", ""),
+    (r"(?<=[aeiou])r(?![aiouy]|e[a-z])", ""),
     (r"(?<=[aeiourlnmgdb])s\b", "z"),
     (r"t[sz]", "ch"),
     (r"eu", "ev"),
