@@ -165,6 +165,21 @@ def test_an_r_before_a_last_silent_e_is_heard_unsaid_as_hangul_and_kana_write_it
     assert _reading_agrees("그린스토어", "Greenstorm") is None
 
 
+@pytest.mark.parametrize(
+    ("written", "latin", "agrees"),
+    [
+        ("Велица Табак", "Velica Tabak", True),  # a Slavic Latin c, the ts of ц
+        ("Велиса Табак", "Velica Tabak", False),  # an s is no ts
+        ("Хардиван", "Hardivan", True),  # an h, the kh of х
+        ("Хардиван", "Harlivan", False),
+    ],
+)
+def test_a_latin_c_and_h_are_heard_as_cyrillic_writes_them(written: str, latin: str, agrees: bool) -> None:
+    """The Slavic languages' Latin c is Cyrillic's ц (Strumica, Струмица), and an h Cyrillic's х
+    (Eurohold, Еврохолд)."""
+    assert bool(_reading_agrees(written, latin)) is agrees
+
+
 def test_a_reading_is_never_compared_between_two_latin_names() -> None:
     assert read_names.reading_agrees("Bridgestone", "bridgestone", "Brigestone", "brigestone") is None
 

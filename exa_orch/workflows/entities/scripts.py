@@ -431,7 +431,9 @@ def sound_key(folded: str, *, read: bool = False) -> str:
 # (Tigers: 타이거즈, Materials: 머티리얼즈); ts and
 # tz as Hangul writes them, 츠 "cheu" (Meritz: 메리츠, REITs: 리츠); eu as Cyrillic and Greek write it,
 # "ev" (EuroChem: ЕвроХим); a ch heard as a k, the х (kh) Cyrillic writes for it (Technika: Техника);
-# a w heard as a v, as Cyrillic writes a German one (Wimm-Bill-Dann: Вимм-Билль-Данн)
+# a w heard as a v, as Cyrillic writes a German one (Wimm-Bill-Dann: Вимм-Билль-Данн); a c as the ts
+# of the Slavic languages' Latin letters (Strumica: Струмица); an h as the kh Cyrillic writes for it
+# (Eurohold: Еврохолд)
 _HEARD_AS = (
     (r"g(?=[eiy])", "j"),
     (r"(?<=[aeiou])r(?![aiouy]|e[a-z])", ""),
@@ -440,6 +442,8 @@ _HEARD_AS = (
     (r"eu", "ev"),
     (r"ch", "k"),
     (r"w", "v"),
+    (r"c(?![hkz])", "ts"),
+    (r"(?<![cstpgkwrdz])h", "kh"),
 )
 
 
@@ -448,8 +452,8 @@ def latin_sound_keys(latin: str) -> frozenset[str]:
     """The `sound_key`s a name in Latin letters may be heard by in another script: as written and
     as `_HEARD_AS` hears it, each change alone and with the others (Energy: 에너지, a soft g and a
     long vowel; Energy Materials: 에너지머티리얼즈, and a plural's z). Cached: every candidate pair
-    read across two scripts asks it of the same names, and its seven patterns make up to 128
-    spellings a name."""
+    read across two scripts asks it of the same names, and its nine patterns make up to 512
+    spellings a name (a few: most patterns change nothing in it)."""
     heard = {latin}
     for pattern, by in _HEARD_AS:
         heard |= {re.sub(pattern, by, x) for x in heard}
