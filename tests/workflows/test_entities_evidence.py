@@ -105,6 +105,8 @@ def test_the_short_forms_table_has_sources_and_reads_both_ways() -> None:
         ("Lucho Herrera", "Luis Herrera"),  # Spanish
         ("Davit Mkheidze", "David Mkheidze"),  # Georgian, and its English form
         ("Mikheil Mkheidze", "Mikhail Mkheidze"),  # Georgian, and its Russian form
+        ("Pino Lattarulo", "Giuseppe Lattarulo"),  # Italian
+        ("Ciccio Lattarulo", "Francesco Lattarulo"),  # Sicilian
     ):
         weight, reason = entities.people.name_evidence(a, b)
         assert weight == 6.5 and "are one name" in reason, reason

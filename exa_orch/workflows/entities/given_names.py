@@ -102,6 +102,15 @@ SHORT_FORMS: tuple[ShortForm, ...] = (
     ShortForm("toto", ("salvatore",), "Wiktionary, Toto: Italian diminutive of Salvatore (Totò)"),
     ShortForm("gianni", ("giovanni",), "Wiktionary, Gianni: Italian diminutive of Giovanni"),
     ShortForm("mimmo", ("domenico",), "Wiktionary, Mimmo: Italian diminutive of Domenico"),
+    ShortForm(
+        "pino", ("giuseppe",), "terracinaliv.blogspot.com 2013/08: Giuseppino shortened to Peppino or Pino"
+    ),
+    # catanialive24.it, "nomi maschili e femminili più diffusi in Sicilia" (their usual short forms)
+    ShortForm("ciccio", ("francesco",), "catanialive24.it: Francesco, Ciccio"),
+    ShortForm("tano", ("gaetano",), "catanialive24.it: Gaetano, Tano or Tanuzzo"),
+    ShortForm("turiddu", ("salvatore",), "catanialive24.it: Salvatore, Toto, Turiddu or Salvo"),
+    ShortForm("salvo", ("salvatore",), "catanialive24.it: Salvatore, Toto, Turiddu or Salvo"),
+    ShortForm("gino", ("luigi",), "catanialive24.it: Luigi, Gigi or Gino"),
     ShortForm("kees", ("cornelis",), "Wiktionary, Kees: Dutch diminutive of Cornelis"),
     ShortForm("henk", ("hendrik",), "Wiktionary, Henk: Dutch diminutive of Hendrik"),
     ShortForm("joop", ("johannes",), "Wiktionary, Joop: Dutch diminutive of Johannes"),
