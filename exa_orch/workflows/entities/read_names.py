@@ -111,15 +111,11 @@ def _begins_alike(written: str, cleaned: str, other: str, words_: list[str], in_
     """`_reading_agrees` by the start of the reading, or by its sounds: the other's first word
     written, the whole name sounded, or its first word's sounds at the reading's start."""
     reading = cleaned.replace(" ", "")
-    first = other.split()[0]
     # a reading that agrees with the start of the other name only, a place, where the other says a
     # word the name in characters does not write (重庆银行 is not "Chongqing Rural Commercial Bank")
     unwritten = is_cjk(written) and _unwritten(written, other)
-    if is_cjk(written) and len(first) >= 4 and first not in DESIGNATORS and not unwritten:
-        if (
-            reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r"))
-        ) and not _start_only(written, reading, first, other):
-            return f"{written} reads {reading}{_BEGINS}{first}"
+    if not unwritten and (begins := _begins_written(written, reading, other)):
+        return begins
     # without the designators, or with them where the other script writes them too ("बैंक", bank),
     # its legal form too (Кумтор Голд Компани, Kumtor Gold Company: `in_full`, the name as written)
     said = tuple(dict.fromkeys(filter(None, ("".join(words_), other.replace(" ", ""), in_full))))
@@ -129,15 +125,35 @@ def _begins_alike(written: str, cleaned: str, other: str, words_: list[str], in_
         and not _short_word_apart(written, cleaned, other)
     ):
         return f"{written} reads {reading}, which sounds as {other} does"
-    # the first word heard each way another script may write it (Weihenstephan, ヴァイエンシュテファン:
-    # its w a v), four consonants at least as written and never fewer heard: a start heard shorter
-    # (PanStar, 팬스타: its r unsaid) is another company's of the brand as often (팬스타엔터프라이즈)
+    if unwritten and words_[0] in _WORD_FORMS:
+        return None
+    return _begins_heard(written, reading, other, words_)
+
+
+def _begins_written(written: str, reading: str, other: str) -> str | None:
+    """A name in characters whose reading begins with the Latin name's first word as written, four
+    letters or more and no designator (紫金矿业, zijinkuangye / "zijin mining"; Hangul's ㄹ is r or l),
+    and more than that word only (`_start_only`)."""
+    first = other.split()[0]
+    if not is_cjk(written) or len(first) < 4 or first in DESIGNATORS:
+        return None
+    if not (reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r"))):
+        return None
+    return (
+        None if _start_only(written, reading, first, other) else f"{written} reads {reading}{_BEGINS}{first}"
+    )
+
+
+def _begins_heard(written: str, reading: str, other: str, words_: list[str]) -> str | None:
+    """A reading whose sounds begin with the Latin name's first word's (`words_`: its words but the
+    designators), heard each way another script may write it (Weihenstephan, ヴァイエンシュテファン: its
+    w a v), four consonants at least as written and never fewer heard: a start heard shorter
+    (PanStar, 팬스타: its r unsaid) is another company's of the brand as often (팬스타엔터프라이즈)."""
     heard, own = sound_key(reading, read=True), sound_key(words_[0])
     leads = [k for k in latin_sound_keys(words_[0]) if len(k) >= len(own)]
     if (
         len(own) >= 4
         and _distinct(words_[0])
-        and not (unwritten and words_[0] in _WORD_FORMS)
         and any(heard.startswith(k) for k in leads)
         and not _place_unheard(written, reading, words_[1:])
         and not (is_cjk(written) and _start_only(written, reading, words_[0], other))

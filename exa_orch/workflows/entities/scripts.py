@@ -424,26 +424,20 @@ def sound_key(folded: str, *, read: bool = False) -> str:
     return re.sub(r"(.)\1+", r"\1", w)
 
 
-# How `latin_sound_keys` hears a Latin name in another script, each tried with the ones before it:
-# a soft g (Germain: جيرمان, jyrmn); an r after a vowel, before a consonant, a last silent e or the
-# end, a long vowel, as kana and Hangul write it (FamilyMart: ファミリーマート; Enerbility: 에너빌리티;
-# Tullamore: タラモア); a plural's s sounded z after a vowel or a voiced letter, as Hangul writes it
-# (Tigers: 타이거즈, Materials: 머티리얼즈); ts and
-# tz as Hangul writes them, 츠 "cheu" (Meritz: 메리츠, REITs: 리츠); eu as Cyrillic and Greek write it,
-# "ev" (EuroChem: ЕвроХим); a ch heard as a k, the х (kh) Cyrillic writes for it (Technika: Техника);
-# a w heard as a v, as Cyrillic writes a German one (Wimm-Bill-Dann: Вимм-Билль-Данн); a c as the ts
-# of the Slavic languages' Latin letters (Strumica: Струмица); an h as the kh Cyrillic writes for it
-# (Eurohold: Еврохолд)
+# How `latin_sound_keys` hears a Latin name in another script, each tried with the ones before it,
+# each pattern's example beside it
 _HEARD_AS = (
-    (r"g(?=[eiy])", "j"),
+    (r"g(?=[eiy])", "j"),  # a soft g: Germain, جيرمان (jyrmn)
+    # an r after a vowel, before a consonant, a last silent e or the end, a long vowel as kana and
+    # Hangul write it: FamilyMart, ファミリーマート; Enerbility, 에너빌리티; Tullamore, タラモア
     (r"(?<=[aeiou])r(?![aiouy]|e[a-z])", ""),
-    (r"(?<=[aeiourlnmgdb])s\b", "z"),
-    (r"t[sz]", "ch"),
-    (r"eu", "ev"),
-    (r"ch", "k"),
-    (r"w", "v"),
-    (r"c(?![hkz])", "ts"),
-    (r"(?<![cstpgkwrdz])h", "kh"),
+    (r"(?<=[aeiourlnmgdb])s\b", "z"),  # a plural's s after a voiced sound, as Hangul: Tigers, 타이거즈
+    (r"t[sz]", "ch"),  # as Hangul writes it, 츠 "cheu": Meritz, 메리츠; REITs, 리츠
+    (r"eu", "ev"),  # as Cyrillic and Greek write it: EuroChem, ЕвроХим
+    (r"ch", "k"),  # the х (kh) Cyrillic writes: Technika, Техника
+    (r"w", "v"),  # as Cyrillic writes a German one: Wimm-Bill-Dann, Вимм-Билль-Данн
+    (r"c(?![hkz])", "ts"),  # the Slavic languages' Latin c: Strumica, Струмица
+    (r"(?<![cstpgkwrdz])h", "kh"),  # the kh Cyrillic writes: Eurohold, Еврохолд
 )
 
 
