@@ -180,6 +180,12 @@ def test_a_latin_c_and_h_are_heard_as_cyrillic_writes_them(written: str, latin: 
     assert bool(_reading_agrees(written, latin)) is agrees
 
 
+def test_a_last_silent_e_is_heard_unwritten_as_hangul_writes_none() -> None:
+    """카이트게임즈 writes "Games" 게임즈, no e after its m: the Latin name is heard without it too."""
+    assert _reading_agrees("카이트게임즈", "Kite Games")
+    assert _reading_agrees("카이트게임즈", "Kite Gamma") is None
+
+
 def test_a_reading_is_never_compared_between_two_latin_names() -> None:
     assert read_names.reading_agrees("Bridgestone", "bridgestone", "Brigestone", "brigestone") is None
 

@@ -431,6 +431,7 @@ _HEARD_AS = (
     # an r after a vowel, before a consonant, a last silent e or the end, a long vowel as kana and
     # Hangul write it: FamilyMart, ファミリーマート; Enerbility, 에너빌리티; Tullamore, タラモア
     (r"(?<=[aeiou])r(?![aiouy]|e[a-z])", ""),
+    (r"(?<=[^aeiou])e(?=s?\b)", ""),  # a last silent e, as Hangul writes none: Games, 게임즈
     (r"(?<=[aeiourlnmgdb])s\b", "z"),  # a plural's s after a voiced sound, as Hangul: Tigers, 타이거즈
     (r"t[sz]", "ch"),  # as Hangul writes it, 츠 "cheu": Meritz, 메리츠; REITs, 리츠
     (r"eu", "ev"),  # as Cyrillic and Greek write it: EuroChem, ЕвроХим
@@ -446,7 +447,7 @@ def latin_sound_keys(latin: str) -> frozenset[str]:
     """The `sound_key`s a name in Latin letters may be heard by in another script: as written and
     as `_HEARD_AS` hears it, each change alone and with the others (Energy: 에너지, a soft g and a
     long vowel; Energy Materials: 에너지머티리얼즈, and a plural's z). Cached: every candidate pair
-    read across two scripts asks it of the same names, and its nine patterns make up to 512
+    read across two scripts asks it of the same names, and its ten patterns make up to 1,024
     spellings a name (a few: most patterns change nothing in it)."""
     heard = {latin}
     for pattern, by in _HEARD_AS:
