@@ -142,10 +142,14 @@ def agrees(written: str, cleaned: str, other: str) -> str | None:
     word, each word that spells letters the other's word in its place and each other word sounding
     as it does (`_by_word`: পিএইচপি ফ্যামিলি / PHP Family, whose letters run together sound too few
     consonants to tell)."""
+    readings = spelled_readings(cleaned)
+    if not readings:
+        return None
     theirs = latin_sound_keys("".join(w for w in other.split() if w not in DESIGNATORS))
-    for spelled in spelled_readings(cleaned):
+    by_word = _by_word(cleaned, other)  # of the reading's words, whichever way its letters read
+    for spelled in readings:
         mine = latin_sound_keys("".join(w for w in spelled.split() if w not in DESIGNATORS))
-        if spelled == other or any(len(k) >= 4 for k in mine & theirs) or _by_word(cleaned, other):
+        if spelled == other or any(len(k) >= 4 for k in mine & theirs) or by_word:
             return f"{written} reads {spelled}, its letters spelled out, as {other} does"
     return None
 
