@@ -177,6 +177,10 @@ def test_legal_forms_urls_and_folding() -> None:
         ("A.P. Møller - Mærsk A/S", "a p moller maersk"),
         ("Procter & Gamble", "procter and gamble"),
         ("Santander UK plc", "santander uk"),
+        ("Vardarka Tabak AD - Veles", "vardarka tabak"),  # a Balkan form and the seat after it
+        ("Вардарка Табак АД Велес", "vardarka tabak"),
+        ("Vardarka Tabak d.o.o. Novi Sad", "vardarka tabak"),
+        ("AD Ports Group", "ad ports group"),  # no form before the name's words
         # a name's own initials after it go; any other parenthesis names another company
         ("Techniker Krankenkasse (TK)", "techniker krankenkasse"),
         ("Bumrungrad Hospital PCL (BH)", "bumrungrad hospital"),

@@ -94,9 +94,10 @@ _SCRIPT_OPENING_FORMS = re.compile(
 
 # ... and after it, in Bulgarian, Macedonian and Serbian Cyrillic (АД, ЕАД, ООД, ЕООД, ДОО), in
 # Mongolian (ХК, ХХК) and Kazakh (АҚ, ЖШС), and in Greek (Α.Ε., Α.Ε.Β.Ε., Ε.Π.Ε., Ι.Κ.Ε.): a form a
-# reading in Latin letters would keep as words of the name ("Багануур ХК", "baganuur khk")
+# reading in Latin letters would keep as words of the name ("Багануур ХК", "baganuur khk"); a Balkan
+# form in either script with the seat after it too (Струмица Табак АД Струмица, Alkaloid AD Skopje)
 _SCRIPT_CLOSING_FORMS = re.compile(
-    r"(?<=\S)\s+(?:АД|ЕАД|ООД|ЕООД|ДОО|ХК|ХХК|АҚ|ЖШС|"
+    r"(?<=\S)\s+(?:(?:АД|ЕАД|ДОО|AD|A\.D\.|a\.d\.|DOO|d\.o\.o\.)(?:\s*[-–,]?\s+[^\W\d_]+){0,2}|ООД|ЕООД|ХК|ХХК|АҚ|ЖШС|"
     r"Α\.?\s?Ε\.?(?:\s?Β\.?\s?Ε\.?)?|Ε\.?\s?Π\.?\s?Ε\.?|Ι\.?\s?Κ\.?\s?Ε\.?)\s*$"
 )
 
