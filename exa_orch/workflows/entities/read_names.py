@@ -137,7 +137,7 @@ def _begins_written(written: str, reading: str, other: str) -> str | None:
     first = other.split()[0]
     if not is_cjk(written) or len(first) < 4 or first in DESIGNATORS:
         return None
-    if not (reading.startswith(first) or reading.replace("l", "r").startswith(first.replace("l", "r"))):
+    if not _opens(reading, first):
         return None
     return (
         None if _start_only(written, reading, first, other) else f"{written} reads {reading}{_BEGINS}{first}"
@@ -181,12 +181,15 @@ def _start_only(written: str, reading: str, first: str, other: str) -> bool:
     rest = [w for w in other.split()[1:] if w not in DESIGNATORS]
     if not rest:
         return " " not in other and is_place(first)
-    second, after = rest[0], reading[len(first) :]
-    if _KANA_HANGUL.search(written) or after.startswith(second):
-        return False
-    if after.replace("l", "r").startswith(second.replace("l", "r")):
+    second = rest[0]
+    if _KANA_HANGUL.search(written) or _opens(reading[len(first) :], second):
         return False
     return len(second) >= 5 and second not in _TERM_ENGLISH and bool(mandarin_halves(second))
+
+
+def _opens(reading: str, word: str) -> bool:
+    """`reading` begins with `word`, an l read as r (Hangul's ㄹ is r or l: 오리온 olion / orion)."""
+    return reading.replace("l", "r").startswith(word.replace("l", "r"))
 
 
 # Consonants one script writes for another's in a short word (a Spanish ch as a Russian ш, a
