@@ -13,6 +13,7 @@ from exa_orch.workflows.entities.countries import country_of, known
 from exa_orch.workflows.entities.names import clean_name
 from exa_orch.workflows.entities.people import name_evidence
 from exa_orch.workflows.entities.person_keys import block_keys
+from exa_orch.workflows.entities.read_names import reading_agrees
 from exa_orch.workflows.entities.sites import canonical_url, site
 from tests.workflows.entity_items import Json, co, person, weigh
 
@@ -1255,6 +1256,22 @@ def test_a_listing_short_name_and_its_province_prefixed_legal_name_are_one_compa
     article = co("b", full, f"https://baike.baidu.com/item/{full}", at, "Tea", f"{full}成立于1998年。")
     assert weigh(quote, article).joins
     assert not weigh(quote, co("b", full, f"https://baike.baidu.com/item/{full}", at, "Cement")).joins
+
+
+def test_a_city_s_works_is_not_its_province_s_company_with_the_city_after() -> None:
+    """A name in characters whose only run is a city (鹰潭, Yingtan) and a trade is that city's
+    works: not another company's "Jiangxi Steel Yingtan", its province left unwritten, which only a
+    brand beside the place allows (华友钴业 / Zhejiang Huayou Cobalt)."""
+    assert glossary.translates("鹰潭钢铁", "jiangxi steel yingtan") is None
+    assert glossary.translates("华友钴业", "zhejiang huayou cobalt")
+
+
+def test_a_province_read_in_hokkien_is_no_brand_of_a_distillery() -> None:
+    """安徽 reads "anhui" in Hokkien as in Mandarin: a province, no Southeast Asian brand, so
+    安徽银河酒业 is not "Anhui Taishan Distillery" by it; its Mandarin reading, "anhui yinhe", is read."""
+    written = "安徽银河酒业股份有限公司"
+    for latin, agree in (("Anhui Taishan Distillery", False), ("Anhui Yinhe Distillery", True)):
+        assert bool(reading_agrees(written, clean_name(written), latin, clean_name(latin))) is agree
 
 
 def test_two_characters_that_name_no_place_are_no_province_before_a_name() -> None:

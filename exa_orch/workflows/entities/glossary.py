@@ -51,7 +51,7 @@ from exa_orch.workflows.entities.japanese import (
     spells,
 )
 from exa_orch.workflows.entities.names import fold, is_latin, words
-from exa_orch.workflows.entities.provinces import place_word
+from exa_orch.workflows.entities.provinces import names_place, place_word
 from exa_orch.workflows.entities.read_names import reading_agrees
 from exa_orch.workflows.entities.script_forms import CJK_FORMS
 from exa_orch.workflows.entities.scripts import latin_sound_keys, sound_key
@@ -289,7 +289,11 @@ def _place_unwritten(
     written: str, latin: str, segs: tuple[Segment, ...], words: tuple[str, ...], branded: bool
 ) -> str | None:
     """A Chinese company's English name opening with its province or city, which its own name
-    leaves out (华友钴业 / Zhejiang Huayou Cobalt, 象屿股份 / Xiamen Xiangyu), where the brand is there."""
+    leaves out (华友钴业 / Zhejiang Huayou Cobalt, 象屿股份 / Xiamen Xiangyu), where the brand is there:
+    a run of characters no place is read as (日照钢铁, a city's steel works, is no "Shandong Steel
+    Rizhao", the Rizhao works of Shandong Steel)."""
+    if not any(s.kind == "run" and not names_place(s.text) for s in segs):
+        return None
     if branded and len(words) >= 2 and _HAN.search(written) and place_word(words[0]):
         if _match(segs, words[1:], branded):
             return f"{written} translates as {latin}, its place {words[0]} unwritten"

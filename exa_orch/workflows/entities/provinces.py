@@ -22,14 +22,14 @@ def without_province(written: str) -> str:
     opens with none: a place countries.py knows or a prefecture's city, not any two syllables
     `place_word` takes for a city (国泰, guotai, of 国泰海通证券 is none)."""
     for k in (2, 3, 4):
-        if _a_place(written[:k]):
+        if names_place(written[:k]):
             bare = written[k + 1 :] if written[k : k + 1] in ("省", "市") else written[k:]
             if len(bare) >= 2:
                 return bare
     return ""
 
 
-def _a_place(written: str) -> bool:
+def names_place(written: str) -> bool:
     """Characters that name a place: by their reading, or by a term's English (西藏 reads xicang,
     its term says xizang), or a city at the head of a prefecture (景德镇, 温州, 宜宾) by its reading,
     so its traditional characters (溫州) read as one."""

@@ -12,6 +12,7 @@ from exa_orch.workflows.entities import hokkien
 from exa_orch.workflows.entities.alphabets import ALPHABETS
 from exa_orch.workflows.entities.countries import country_named, is_place
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
+from exa_orch.workflows.entities.provinces import names_place
 from exa_orch.workflows.entities.scripts import (
     han_chars,
     hong_kong_reading,
@@ -97,11 +98,14 @@ def _reading_agrees(written: str, cleaned: str, other: str, in_full: str) -> str
     # and a Southeast Asian one its Hokkien reading (白新春茶庄 / Pek Sin Choon, 金蘭食品 / Kimlan
     # Foods): its first two characters, or three, the Latin name's first words or first word run
     # together; never where the Latin name says a word the characters do not write (海天味业 is no
-    # Haitian International)
+    # Haitian International), nor where they are a province or a city of China, no brand (安徽,
+    # "anhui" in Hokkien too: 安徽金种子酒业 is no Anhui Kouzi Distillery)
     chars = han_chars(written)
     if len(chars) < 2 or _unwritten(written, other):
         return None
     for n, said in ((3, words_[:3]), (2, words_[:2]), (2, words_[:1])):
+        if names_place("".join(chars[:n])):
+            continue
         if len(chars) >= n and len(said) * 2 >= n and hokkien.spells(chars[:n], said):
             return f"{written} reads {' '.join(said)} in Hokkien, which {other}{_OPENS}"
     return None
