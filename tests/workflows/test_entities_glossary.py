@@ -1274,6 +1274,18 @@ def test_a_province_read_in_hokkien_is_no_brand_of_a_distillery() -> None:
         assert bool(reading_agrees(written, clean_name(written), latin, clean_name(latin))) is agree
 
 
+@pytest.mark.parametrize(
+    ("latin", "agree"),
+    [("Yu Fang Hotpot", True),  # pinyin written syllable by syllable, run together
+     ("Yu Fa Hotpot", False)],  # four letters run together: too few to say a brand
+)  # fmt: skip
+def test_a_brand_s_pinyin_written_syllable_by_syllable_is_its_reading(latin: str, agree: bool) -> None:
+    """A restaurant chain's English name writes its brand's pinyin a syllable a word ("Yu Fang"),
+    which the characters' reading opens with, run together (渝坊火锅, yufanghuoguo)."""
+    written = "渝坊火锅"
+    assert bool(reading_agrees(written, clean_name(written), latin, clean_name(latin))) is agree
+
+
 def test_two_characters_that_name_no_place_are_no_province_before_a_name() -> None:
     """A name opening with two characters no province or prefecture's city reads as (国泰, guotai)
     is another company's name, not a place added: 国泰海通茶业 is no 海通茶业."""

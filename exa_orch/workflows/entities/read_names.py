@@ -19,6 +19,7 @@ from exa_orch.workflows.entities.scripts import (
     is_cjk,
     latin_sound_keys,
     mandarin_halves,
+    mandarin_syllables,
     sound_key,
     sounds_alike,
     taiwan_reading,
@@ -137,8 +138,11 @@ def _begins_alike(written: str, cleaned: str, other: str, words_: list[str], in_
 def _begins_written(written: str, reading: str, other: str) -> str | None:
     """A name in characters whose reading begins with the Latin name's first word as written, four
     letters or more and no designator (紫金矿业, zijinkuangye / "zijin mining"; Hangul's ㄹ is r or l),
-    and more than that word only (`_start_only`)."""
+    or with its first words run together, pinyin written syllable by syllable (`_run_together`: 蜀九香
+    / "Shu Jiu Xiang Hotpot"), and more than that word only (`_start_only`)."""
     first = other.split()[0]
+    if is_cjk(written) and len(first) < 4:
+        first, other = _run_together(other.split(), reading)
     if not is_cjk(written) or len(first) < 4 or first in DESIGNATORS:
         return None
     if not _opens(reading, first):
@@ -146,6 +150,18 @@ def _begins_written(written: str, reading: str, other: str) -> str | None:
     return (
         None if _start_only(written, reading, first, other) else f"{written} reads {reading}{_BEGINS}{first}"
     )
+
+
+def _run_together(said: list[str], reading: str) -> tuple[str, str]:
+    """A Latin name's first two to four words run together, each a Mandarin syllable, or two, and
+    five letters or more in all, where a reading opens with them ("da long yi" of 大龙燚火锅,
+    dalongyihuoguo), and the name so written; ("", "") when none does."""
+    for k in (4, 3, 2):
+        lead = "".join(said[:k])
+        if len(said) >= k and len(lead) >= 5 and _opens(reading, lead):
+            if all(w in mandarin_syllables() or mandarin_halves(w) for w in said[:k]):
+                return lead, " ".join([lead, *said[k:]])
+    return "", ""
 
 
 def _begins_heard(written: str, reading: str, other: str, words_: list[str]) -> str | None:
