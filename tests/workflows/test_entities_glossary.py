@@ -801,6 +801,13 @@ def test_a_kanji_names_kana_reading_names_a_company_written_in_kana_as_a_brand_d
         ("Ивановский тракторный завод", "Ivanovo Tractor Works", "translates and sounds as"),
         ("Ивановский тракторный завод", "Irkutsk Tractor Works", None),
         ("Ивановский тракторный завод", "Ivanovo Motor Works", None),
+        # a town's adjective whose n is its own (-анский: Севан, not Сев-), industries' words
+        ("Севанский коньячный завод", "Sevan Brandy Factory", "translates and sounds as"),
+        ("Концерн «Ванадзор»", "Vanadzor Concern", "translates and sounds as"),
+        ("Институт «Ванадзор»", "Vanadzor Institute", "translates and sounds as"),
+        ("Авиакомпания «Ванадзор»", "Vanadzor Airlines", "translates and sounds as"),
+        ("Воды Ванадзора", "Vanadzor Waters", "translates and sounds as"),
+        ("Севанский коньячный завод", "Sevan Wine Factory", None),
     ],
 )
 def test_a_name_in_cyrillic_or_greek_letters_translates_word_by_word(

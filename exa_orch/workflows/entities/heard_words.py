@@ -223,9 +223,11 @@ def heard_keys(written: str, clean: str) -> set[str]:
 # Endings a Cyrillic or Greek word takes in a name (a genitive, an adjective's agreement), as
 # read in Latin letters: a word is heard with and without them ("Магнитогорского", magnitogorskogo)
 _ENDINGS = ("ogo", "ego", "omu", "ykh", "ikh", "om", "em", "ov", "ev", "os", "as", "is", "es", "ou")
-# and the suffixes that make a place or a thing an adjective, a vowel and n before -sk- too
-# (Алтайский, "altaiskii", Altai; Кара-Балтинский, Kara-Balta; тракторный, "traktornyi", tractor)
-_ADJECTIVE = re.compile(r"(?:(?:[aeiuy]n)?sk|n)(?:ii|iy|ij|yi|yy|yj|aya|oe|ogo|ye|ie|ikh|ykh|a|o|i)$")
+# and the suffixes that make a place or a thing an adjective, a vowel and n before -sk- or not
+# (Алтайский, "altaiskii", Altai; Кара-Балтинский, Kara-Balta; Ереванский, Yerevan, its n its own;
+# тракторный, "traktornyi", tractor)
+_AGREEING = r"(?:ii|iy|ij|yi|yy|yj|aya|oe|ogo|ye|ie|ikh|ykh|a|o|i)$"
+_ADJECTIVES = (re.compile(r"(?:[aeiuy]n)?sk" + _AGREEING), re.compile(r"(?:sk|n)" + _AGREEING))
 
 
 def _heard(word: str, table: dict[str, tuple[str, ...]]) -> frozenset[str]:
@@ -235,7 +237,7 @@ def _heard(word: str, table: dict[str, tuple[str, ...]]) -> frozenset[str]:
     if table is CYRILLIC or table is GREEK:
         read = fold(word).replace(" ", "").replace("-", "")
         stems = {read[: -len(e)] for e in _ENDINGS if read.endswith(e) and len(read) - len(e) >= 3}
-        stems |= {stem for m in _ADJECTIVE.finditer(read) if len(stem := read[: m.start()]) >= 3}
+        stems |= {stem for a in _ADJECTIVES if (m := a.search(read)) and len(stem := read[: m.start()]) >= 3}
         return frozenset(s for s in map(skeleton, {read, *stems}) if s)
     bare = [word, word[2:]] if word[:2] in ("ال", "لل") and len(word) > 3 else [word]
     readings = {consonant_letters(w, vowels=v) for w in bare for v in (True, False)}
