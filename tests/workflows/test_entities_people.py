@@ -12,6 +12,7 @@ import pytest
 from exa_orch.evals import WORLDS
 from exa_orch.evals.shapes import score_shapes
 from exa_orch.workflows import entities
+from exa_orch.workflows.entities import clustering
 from exa_orch.workflows.entities.alphabets import cyrillic
 from exa_orch.workflows.entities.employers import employers_agree
 from exa_orch.workflows.entities.given_match import compare_given
@@ -114,6 +115,22 @@ def test_one_person_written_two_ways_joins_and_two_people_stay_apart_saying_why(
     assert said.removeprefix("apart: ") in why(x, y)
     if not apart:  # they meet as candidates
         assert block_keys(entities.record(0, x)) & block_keys(entities.record(1, y))
+
+
+@pytest.mark.parametrize(
+    ("cyrillic", "latin"),
+    [("Томаж Хубар", "Tomaž Hubar"),  # х, kh: a Latin name's h read back
+     ("Жилберту Жилник", "Gilberto Gilnik"),  # ж, zh: a soft g
+     ("Виктор Жирник", "Viktor Jirnik"),  # ж, zh: a j
+     ("Бранко Прецл", "Branko Precl")],  # ц, ts: a c
+)  # fmt: skip
+def test_a_name_in_cyrillic_meets_the_latin_spelling_it_transliterates(cyrillic: str, latin: str) -> None:
+    """A name in Cyrillic letters and the Latin spelling it was transliterated from, their letters
+    written otherwise (Хумар, "khumar" / Humar): candidates by their names alone, whatever else
+    the pages say (here no employer, which would pair them by itself)."""
+    x = titled("a", cyrillic, "https://ru.wikipedia.org/wiki/x", "", "", "Climber")
+    y = titled("b", latin, "https://en.wikipedia.org/wiki/y", "", "", "Climber")
+    assert [0, 1] in [sorted(b) for b in clustering._blocks([entities.record(0, x), entities.record(1, y)])]
 
 
 def test_a_person_called_by_the_second_of_two_given_names_joins_with_their_role() -> None:

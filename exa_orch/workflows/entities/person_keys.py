@@ -33,7 +33,7 @@ from exa_orch.workflows.entities.japanese import (
 from exa_orch.workflows.entities.names import is_latin, words
 from exa_orch.workflows.entities.people import PersonName, parse
 from exa_orch.workflows.entities.scripts import chinese_spelled, consonantal, skeleton
-from exa_orch.workflows.entities.word_tables import HEBREW_LETTERS
+from exa_orch.workflows.entities.word_tables import CYRILLIC_LETTERS, HEBREW_LETTERS
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
@@ -66,6 +66,8 @@ def block_keys(r: Record) -> set[str]:
             own.update(f"f:{family}:{form[:1]}" for g in reading.given or ("",) for form in given_forms(g))
             if reading.script == "hangul":  # 구광모 / Koo Kwang-mo: g or k, d or t, b or p, j or ch
                 own.update(f"f:{family}:{i}" for g in reading.given[:1] for i in _korean_initials(g))
+    if CYRILLIC_LETTERS.search(r.name):
+        own |= _cyrillic_keys(r.name)
     own |= _english_keys(r.name) | _kanji_keys(r.name) | _run_together_keys(r.name)
     own.update(f"i:{i}" for i in initialisms(r.name))  # MvG / Michael van Gerwen
     # a family name and the city a person is placed in, read alike in any script (吴泳铭 in 杭州 /
@@ -74,6 +76,24 @@ def block_keys(r: Record) -> set[str]:
     if city:
         own.update(f"c:{reading.family}:{city}" for reading in parse(r.name)[:2] if reading.family)
     return own | _consonant_keys(r.name)
+
+
+# Letters Cyrillic writes for a Latin name's own, read back in Latin letters: х (kh) an h, ж (zh) a
+# j or a soft g (Хумар / Humar, Жиров / Jirov, Жилберту Жил / Gilberto Gil), ц (ts) a c (Превц / Prevc)
+_CYRILLIC_HEARD = (("kh", "h"), ("zh", "j"), ("zh", "g"), ("ts", "c"))
+
+
+def _cyrillic_keys(name: str) -> set[str]:
+    """A name in Cyrillic letters keyed as a Latin spelling of it writes its family name and given
+    initial, each of `_CYRILLIC_HEARD`'s letters as the Latin one: the pairs its reading's own keys
+    miss (Томаж Хумар, "tomazh khumar" / Tomaž Humar)."""
+    return {
+        f"f:{x.family.replace(cy, latin)}:{x.given[0].replace(cy, latin)[:1]}"
+        for x in parse(name)
+        if x.given
+        for cy, latin in _CYRILLIC_HEARD
+        if cy in x.family or cy in x.given[0][:2]
+    }
 
 
 def _readings(name: str, aliases: list[str]) -> list[PersonName]:
