@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from exa_orch.workflows import entities
-from exa_orch.workflows.entities import asides, clustering
+from exa_orch.workflows.entities import asides, clustering, own_names
 from exa_orch.workflows.entities.names import clean_name
 from tests.workflows.entity_items import co, person, weigh
 
@@ -547,6 +547,17 @@ def test_a_place_in_brackets_after_a_name_is_no_other_name_of_it() -> None:
     assert list(asides.asides("鶴見製菓(東京)が廃業した。", "鶴見製菓")) == []
     assert list(asides.asides("Orlin Foods Ltd (Singapore) said ...", "Orlin Foods Ltd")) == []
     assert [n for n, _ in asides.asides("鶴見製菓(ツルミ)が廃業した。", "鶴見製菓")] == ["ツルミ"]
+
+
+@pytest.mark.parametrize(
+    "title", ["白鷺酒造 (鳥取県)", "白鷺酒造 (浙江省)", "白鷺酒造（大阪府）", "白鷺酒造 (高松市)"]
+)
+def test_a_prefecture_an_encyclopedia_tells_namesakes_apart_by_is_no_other_name(title: str) -> None:
+    """ja.wikipedia titles namesake companies by their prefecture (白鷺酒造 (鳥取県), the brewery of
+    Tottori): the bracket is a place, no other name the page's company goes by; a name in brackets
+    in characters still is."""
+    assert own_names.bracketed(title) == []
+    assert [n for n, _ in own_names.bracketed("白鷺酒造（白鷺）")] == ["白鷺酒造", "白鷺"]
 
 
 def test_a_lower_case_qualifier_in_brackets_in_any_script_is_no_name() -> None:

@@ -46,6 +46,9 @@ def _in_latin_letters(token: str) -> bool:
 
 
 _BRACKETED = re.compile(r"(.+?)\s*[(（]\s*([^()（）]+?)\s*[)）]")
+# A prefecture, a province or a city in characters, as an encyclopedia's title tells namesakes
+# apart by it (菊水酒造 (高知県), the brewery of Kōchi, not Niigata's): a place, no other name
+_PLACE_IN_CHARACTERS = re.compile(r"[\u4e00-\u9fff]{1,4}[県县府都道省市州]")
 
 
 def _not_a_name(aside: str) -> bool:
@@ -86,7 +89,7 @@ def bracketed(name: str) -> list[Part]:
     """A company's name with another of its names in brackets after it: each part. Capitals alone
     in brackets are a ticker ("Telkom Indonesia (TLKM)"), unless the name's initials open them."""
     m = _BRACKETED.fullmatch(name)
-    if not m or _not_a_name(m.group(2)) or is_place(m.group(2)):
+    if not m or _not_a_name(m.group(2)) or is_place(m.group(2)) or _PLACE_IN_CHARACTERS.fullmatch(m.group(2)):
         return []
     if _TICKER_LIKE.match(m.group(2)) and not _initials_open(m.group(1), m.group(2)):
         return []
