@@ -1293,6 +1293,20 @@ def test_a_brand_s_pinyin_written_syllable_by_syllable_is_its_reading(latin: str
     assert bool(reading_agrees(written, clean_name(written), latin, clean_name(latin))) is agree
 
 
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [("スクソンブン銀行", "Suksomboonbank", True),  # a brand in katakana, then 銀行: its bank run in
+     ("Банк Суксомбун", "SUKSOMBOONBANK", True),  # a bank's word before the brand, in capitals
+     ("Банк Суксомбун", "Rattanabank", False)],  # another brand run into its bank
+)  # fmt: skip
+def test_a_latin_name_running_its_bank_into_its_brand_reads_as_two_words(
+    written: str, latin: str, agree: bool
+) -> None:
+    """A bank's Latin name that runs "bank" into its brand, one word (KASIKORNBANK, Commerzbank),
+    agrees with its name in another script, which writes the brand and the bank apart."""
+    assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) is agree
+
+
 def test_two_characters_that_name_no_place_are_no_province_before_a_name() -> None:
     """A name opening with two characters no province or prefecture's city reads as (国泰, guotai)
     is another company's name, not a place added: 国泰海通茶业 is no 海通茶业."""

@@ -382,10 +382,29 @@ def _group_apart(written: str, latin: str) -> bool:
     )
 
 
+# A Latin name that runs its "bank" into its brand, one word (KASIKORNBANK, Commerzbank)
+_RUN_IN_BANK = re.compile(r"([a-z]{4,})(bank)")
+
+
 def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | None:
     """How two organisation names agree when one is written in another script and the other in
     Latin letters: read (read_names.reading_agrees), its letters spelled out (spelled.agrees) or
-    translated (`translates`), either way round."""
+    translated (`translates`), either way round; a Latin name that runs its bank into its brand
+    (`_RUN_IN_BANK`) also as two words, as the other script writes them (ธนาคารกสิกรไทย / KASIKORNBANK)."""
+    said = _agrees(a_written, a_clean, b_written, b_clean)
+    if said:
+        return said
+    for latin, clean in ((a_written, a_clean), (b_written, b_clean)):
+        if (m := _RUN_IN_BANK.fullmatch(clean)) and is_latin(latin):
+            apart = f"{m.group(1)} {m.group(2)}"
+            if latin is a_written:
+                return _agrees(apart, apart, b_written, b_clean)
+            return _agrees(a_written, a_clean, apart, apart)
+    return None
+
+
+def _agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | None:
+    """`agrees` for the names as written."""
     read = reading_agrees(a_written, a_clean, b_written, b_clean)
     if read and not _other_structure(a_written, a_clean, b_written, b_clean):
         return read
