@@ -394,12 +394,10 @@ def agrees(a_written: str, a_clean: str, b_written: str, b_clean: str) -> str | 
     said = _agrees(a_written, a_clean, b_written, b_clean)
     if said:
         return said
-    for latin, clean in ((a_written, a_clean), (b_written, b_clean)):
-        if (m := _RUN_IN_BANK.fullmatch(clean)) and is_latin(latin):
-            apart = f"{m.group(1)} {m.group(2)}"
-            if latin is a_written:
-                return _agrees(apart, apart, b_written, b_clean)
-            return _agrees(a_written, a_clean, apart, apart)
+    if (m := _RUN_IN_BANK.fullmatch(a_clean)) and is_latin(a_written):
+        return _agrees(f"{m.group(1)} {m.group(2)}", f"{m.group(1)} {m.group(2)}", b_written, b_clean)
+    if (m := _RUN_IN_BANK.fullmatch(b_clean)) and is_latin(b_written):
+        return _agrees(a_written, a_clean, f"{m.group(1)} {m.group(2)}", f"{m.group(1)} {m.group(2)}")
     return None
 
 

@@ -29,10 +29,12 @@ def without_province(written: str) -> str:
     return ""
 
 
+@lru_cache(maxsize=65536)
 def names_place(written: str) -> bool:
     """Characters that name a place: by their reading, or by a term's English (西藏 reads xicang,
     its term says xizang), or a city at the head of a prefecture (景德镇, 温州, 宜宾) by its reading,
-    so its traditional characters (溫州) read as one."""
+    so its traditional characters (溫州) read as one. Cached: each run of characters a translation
+    or a Hokkien reading weighs asks it."""
     _, english = TERMS.get(written, ("", ()))
     reading = fold(written).replace(" ", "")
     return reading in _prefecture_cities() or any(
