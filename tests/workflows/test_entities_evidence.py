@@ -321,6 +321,21 @@ def test_a_page_deep_in_a_group_s_site_under_a_unit_s_name_is_the_unit() -> None
     assert any("a unit of the site's owner" in r for r in ev.against)
 
 
+def test_a_page_deep_in_the_site_whose_name_in_another_script_reads_as_more_is_a_unit() -> None:
+    """A subsidiary's page deep in its parent's site under a name in katakana that reads as the
+    parent's and more (株式会社カワセミミュージックジャパン, "kawasemi" and "music japan") is the unit, not
+    the parent; the site's home page in katakana under the name alone is the parent."""
+    at, trade = "Hamamatsu, Japan", "Musical instruments"
+    parent = company("a", "Kawasemi Corporation", "https://www.kawasemi.com/en/about/profile/", at, trade)
+    unit = company(
+        "b", "株式会社カワセミミュージックジャパン", "https://jp.kawasemi.com/about/kmj/", at, trade
+    )
+    ev = weigh(parent, unit)
+    assert not ev.joins
+    assert any("a unit of the site's owner" in r for r in ev.against)
+    assert weigh(parent, company("c", "カワセミ", "https://jp.kawasemi.com/", at, trade)).joins
+
+
 def test_two_reports_of_one_name_in_two_scripts_in_one_country_and_trade_are_one_company() -> None:
     """Two news articles, no site or profile either, under one name read whole in two scripts
     (Арлан Эйрлайнс / Arlan Airlines), both of Kazakhstan and airlines: one company, as two reports

@@ -526,7 +526,23 @@ def _one_site(a: Record, b: Record, ev: Evidence) -> None:
     if agree:
         ev.for_.append((5.0, f"same registered domain {a.domain} ({agree})"))
         _unit_page(a, b, ev)
+        _unit_read(a, b, agree, ev)
         _group_company(a, b, ev)
+
+
+def _unit_read(a: Record, b: Record, agree: str, ev: Evidence) -> None:
+    """A page deep in the site whose name in another script reads as the other's, one word, and
+    more (read_names.read_in_part: 株式会社ヤマハミュージックジャパン, "yamaha" and more, at
+    jp.yamaha.com/about/ymj beside Yamaha Corporation) is a unit of the site's owner, against, as a
+    Latin name adding words there is (`_unit_page`); a site's home page in another script is not,
+    nor a page beside a Latin name of more words, which the reading may say too (ヤマハ・ミュージック・
+    ヨーロッパ / Yamaha Music Europe)."""
+    unit, latin = (a, b) if not is_latin(a.name or "") else (b, a)
+    if read_in_part(agree) and " " not in latin.core and unit.site and not unit.site.home:
+        ev.against.append(
+            f"{unit.name} reads as more than the other's name on {unit.site.canonical}, a page deep in "
+            "the site: a unit of the site's owner"
+        )
 
 
 def _group_company(a: Record, b: Record, ev: Evidence) -> None:
