@@ -140,12 +140,12 @@ def _begins_written(written: str, reading: str, other: str) -> str | None:
     letters or more and no designator (紫金矿业, zijinkuangye / "zijin mining"; Hangul's ㄹ is r or l),
     or with its first words run together, pinyin written syllable by syllable (`_run_together`: 蜀九香
     / "Shu Jiu Xiang Hotpot"), and more than that word only (`_start_only`)."""
-    first = other.split()[0]
-    if is_cjk(written) and len(first) < 4:
-        first, other = _run_together(other.split(), reading)
-    if not is_cjk(written) or len(first) < 4 or first in DESIGNATORS:
+    if not is_cjk(written):
         return None
-    if not _opens(reading, first):
+    first = other.split()[0]
+    if len(first) < 4:
+        first, other = _run_together(other.split(), reading)
+    if len(first) < 4 or first in DESIGNATORS or not _opens(reading, first):
         return None
     return (
         None if _start_only(written, reading, first, other) else f"{written} reads {reading}{_BEGINS}{first}"
