@@ -54,6 +54,7 @@ from exa_orch.workflows.entities.alphabets import ALPHABETS, sounded
 from exa_orch.workflows.entities.countries import is_place, known
 from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
+from exa_orch.workflows.entities.home_pages import label_reads
 from exa_orch.workflows.entities.latin_forms import ENGLISH_FORMS
 from exa_orch.workflows.entities.listings import listing
 from exa_orch.workflows.entities.names import (
@@ -326,19 +327,12 @@ def _forms(r: Record) -> frozenset[str]:
 def _read_agree(a: Record, b: Record) -> str | None:
     """A name in Chinese characters, kana or Hangul whose reading agrees with the other's
     (glossary.agrees; one in Thai letters by its consonants, thai_companies.thai_agrees), or that
-    a site's home page gives where the other's name is that site's label (花王 at kao.com/jp and
-    "Kao"; 第一三共 at daiichisankyo.co.jp and "Daiichi Sankyo"): a company's own home page in its
-    own language."""
-    read = reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
-    if read:
-        return read
-    for x, y in ((a, b), (b, a)):
-        site = x.site
-        if x.name and not is_latin(x.name) and site and site.home and y.clean:
-            # the whole name, not its first word: 中国医药集团 at sinopharm.com is not "Sinopharm Group"
-            if y.clean.replace(" ", "") == site.label.replace("-", ""):
-                return f"{x.name} is on the home page of {site.domain}, whose label is {y.name}'s name"
-    return None
+    a site's home page gives where the other's name is that site's label, its trade after it too
+    (home_pages.label_reads: 花王 at kao.com/jp and "Kao"; 青岛啤酒 at tsingtao.com.cn and
+    "Tsingtao Brewery"): a company's own home page in its own language."""
+    return (
+        reading_agrees(a.name or "", a.clean, b.name or "", b.clean) or label_reads(a, b) or label_reads(b, a)
+    )
 
 
 def _agree_on_site(a: Record, b: Record) -> str | None:

@@ -72,6 +72,7 @@ _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")  # "SGホールディング�
 _THAI = re.compile(r"[\u0e01-\u0e2e]")
 _LATIN_PART = re.compile(r"[A-Za-z]+")
 _LETTERS = "letters"  # a Segment of Latin letters spelled out in Hangul (spelled.py)
+RUN = "run"  # a Segment no term covers
 
 
 class Segment(NamedTuple):
@@ -114,7 +115,7 @@ def segments(written: str) -> tuple[Segment, ...]:
     def close() -> None:
         nonlocal run
         if run.strip():
-            out.append(Segment(run, "run", _readings(run)))
+            out.append(Segment(run, RUN, _readings(run)))
         run = ""
 
     i = 0
@@ -193,7 +194,7 @@ def _match(segs: tuple[Segment, ...], left: tuple[str, ...], branded: bool) -> b
     if not segs:
         return not left
     seg, rest = segs[0], segs[1:]
-    if seg.kind == "run":
+    if seg.kind == RUN:
         for k, w in enumerate(left):
             if _run_meets(seg, w) and _match(rest, left[:k] + left[k + 1 :], branded):
                 return True
@@ -235,7 +236,7 @@ def translates(
     words = tuple(content(latin))
     if not words or not any(s.kind != FILLER for s in segs) or _few_sounds(written, segs):
         return None
-    runs = [s for s in segs if s.kind == "run"]
+    runs = [s for s in segs if s.kind == RUN]
     # the brand: a Latin word of four letters or more a run's reading gives ("takeda")
     branded = any(len(w) >= 4 and _run_meets(s, w) for s in runs for w in words)
     if not runs and len(words) < 2:
@@ -276,12 +277,12 @@ def _spelled_out(segs: tuple[Segment, ...]) -> Iterator[tuple[Segment, ...]]:
     """`segs` with one run of Hangul read as the Latin letters it spells out (spelled.py: 이앤씨,
     E&C), the syllables beside them a run of their own."""
     for k, seg in enumerate(segs):
-        if seg.kind != "run" or not _HANGUL.search(seg.text):
+        if seg.kind != RUN or not _HANGUL.search(seg.text):
             continue
         for head, tail, letters in spelled.spellings(seg.text, alone=len(segs) == 1):
-            said = [Segment(x, "run", _readings(x)) for x in (head,) if x]
+            said = [Segment(x, RUN, _readings(x)) for x in (head,) if x]
             said.append(Segment(seg.text[len(head) : len(seg.text) - len(tail)], _LETTERS, letters))
-            said.extend(Segment(x, "run", _readings(x)) for x in (tail,) if x)
+            said.extend(Segment(x, RUN, _readings(x)) for x in (tail,) if x)
             yield (*segs[:k], *said, *segs[k + 1 :])
 
 
@@ -292,7 +293,7 @@ def _place_unwritten(
     leaves out (华友钴业 / Zhejiang Huayou Cobalt, 象屿股份 / Xiamen Xiangyu), where the brand is there:
     a run of characters no place is read as (日照钢铁, a city's steel works, is no "Shandong Steel
     Rizhao", the Rizhao works of Shandong Steel)."""
-    if not any(s.kind == "run" and not names_place(s.text) for s in segs):
+    if not any(s.kind == RUN and not names_place(s.text) for s in segs):
         return None
     if branded and len(words) >= 2 and _HAN.search(written) and place_word(words[0]):
         if _match(segs, words[1:], branded):
@@ -303,7 +304,7 @@ def _place_unwritten(
 def _few_sounds(written: str, segs: tuple[Segment, ...]) -> bool:
     """A name in kana (and Latin letters) that no term covers, heard in fewer than three consonants
     (イオン, "ion"): too many names' sounds to be one's translation."""
-    if _HAN.search(written) or _HANGUL.search(written) or any(s.kind != "run" for s in segs):
+    if _HAN.search(written) or _HANGUL.search(written) or any(s.kind != RUN for s in segs):
         return False
     return len(sound_key("".join(s.english[0] for s in segs if s.english), read=True)) < 3
 
@@ -318,7 +319,7 @@ def keys(written: str) -> Iterator[str]:
     whole = segments(written)
     for cut in itertools.islice((whole, *_spelled_out(whole)), 4):
         segs = [s for s in cut if s.kind != FILLER]
-        if not segs or not any(s.kind != "run" for s in segs):
+        if not segs or not any(s.kind != RUN for s in segs):
             continue
         choices = [list(s.english) + ([""] if s.kind == TRADE else []) for s in segs]
         for combo in itertools.islice(itertools.product(*choices), 64):
@@ -331,7 +332,7 @@ def keys(written: str) -> Iterator[str]:
 def _brand_keys(segs: list[Segment]) -> Iterator[str]:
     """A Japanese brand in kanji no dictionary reads, beside trade words alone, read kanji by kanji
     (堀場製作所 / HORIBA: the trade left out, as `_match` leaves it out beside the brand)."""
-    runs = [s for s in segs if s.kind == "run"]
+    runs = [s for s in segs if s.kind == RUN]
     if len(runs) == 1 and all(s.kind == TRADE for s in segs if s is not runs[0]):
         yield from ("t:" + r for r in composed(runs[0].text, 48) if len(r) >= 4)
 

@@ -38,6 +38,7 @@ from exa_orch.workflows.entities.families import JOIN, Evidence, adds_its_trade,
 from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import segments
+from exa_orch.workflows.entities.home_pages import label_reads
 from exa_orch.workflows.entities.latin_forms import ENGLISH_FORMS
 from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quoted, ticker_named
 from exa_orch.workflows.entities.names import (
@@ -89,17 +90,16 @@ def _names(page: Record, own: Record) -> str | None:
 
 
 def _written_alike(page: Record, own: Record) -> str | None:
-    """One name, a reading of one in another script, one adding its province, or its initials."""
+    """One name, a reading of one in another script (or its site's label's), its province added, or initials."""
     agree = names_agree(page.clean, own.clean)
     if agree in ONE_NAME:
         return agree
-    plural = plural_agree(page.clean, own.clean)  # "Dulux Decorator Centres" / "... Centre"
-    if plural:
+    if plural := plural_agree(page.clean, own.clean):  # "Dulux Decorator Centres" / "... Centre"
         return plural
     titled = names_agree(page.titled, own.clean) if page.titled else None
     if titled in ONE_NAME:  # "HeidelbergCement" at wiki/Heidelberg_Materials: the article's subject
         return f"the article's title, {page.titled!r}, and {own.name}: {titled}"
-    read = reading_agrees(page.name or "", page.clean, own.name or "", own.clean)
+    read = reading_agrees(page.name or "", page.clean, own.name or "", own.clean) or label_reads(own, page)
     if read := read or province_added(page.name or "", own.name or ""):
         return read
     for x, y in ((page, own), (own, page)):
