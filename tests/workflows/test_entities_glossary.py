@@ -1342,3 +1342,64 @@ def test_korean_trade_words_hangul_writes_for_two_words_translate_as_either(
     """Hangul writes 造船 and 朝鮮 alike (조선), 酒造 and 鑄造 alike (주조), and 紡織 (방직) is spinning
     too: each translates as what its English name says, and as no other trade."""
     assert bool(glossary.translates(written, latin)) is agree
+
+
+def test_terms_are_found_from_the_names_end_where_from_its_start_one_spans_two_words() -> None:
+    """대국제강: from its start 국제 (international) takes the brand's last syllable and the trade's
+    first; from its end 제강 (steelmaking) leaves the brand 대국, which reads daegug."""
+    from exa_orch.workflows.entities.name_segments import segments, segments_from_end
+
+    assert [s.text for s in segments("대국제강")] == ["대", "국제", "강"]
+    assert [s.text for s in segments_from_end("대국제강")] == ["대국", "제강"]
+    assert glossary.translates("대국제강", "daegug steel")
+    assert glossary.translates("대국제강", "daegug international") is None
+    assert "t:daegug steel" in set(glossary.keys("대국제강"))
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agrees"),
+    [
+        ("陕西青峰焦化股份有限公司", "Shanxi Coking Co Ltd", False),  # Shanxi is 山西's spelling
+        ("陕西青峰焦化股份有限公司", "Shaanxi Qingfeng Coking Co Ltd", True),
+        ("山西青峰焦化股份有限公司", "Shanxi Qingfeng Coking Co Ltd", True),
+        ("重庆青峰焦化股份有限公司", "Chongqing Qingfeng Coking Co Ltd", True),  # its term, not its reading
+    ],
+)
+def test_a_province_is_spelled_not_heard(written: str, latin: str, agrees: bool) -> None:
+    """陕西 is spelled Shaanxi, apart from 山西's Shanxi, never heard alike; 重庆, which anyascii reads
+    zhongqing, is spelled Chongqing by its term."""
+    said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+    assert bool(said) is agrees, said
+
+
+def test_a_chinese_groups_listed_arm_and_its_parent_on_two_sites_stay_two() -> None:
+    """岳峰汽车集团股份有限公司 (joint-stock, the listed arm) and 岳峰汽车集团有限公司 (limited, its parent),
+    each on its own site in one country and one trade: one name, two legal forms, two companies."""
+    parent = co("p", "岳峰汽车集团有限公司", "https://www.yfmc.com.cn/", "Wuhan, China", "automotive")
+    listed = co("l", "岳峰汽车集团股份有限公司", "https://www.yfmg.com.cn/", "Wuhan, China", "automotive")
+    assert entities.resolve([parent, listed]).groups == [[0], [1]]
+    assert "different legal forms" in str(weigh(parent, listed))
+
+
+def test_a_word_that_spells_letters_out_is_those_letters_not_a_word_near_them() -> None:
+    """এসটিএফ reads "estieph", the letters S, T and F by their names: STF (or a name spelling them,
+    "Estieph"), not Store, whose sounds are a consonant from theirs."""
+    written = "এসটিএফ ফার্মাসিউটিক্যালস"
+    for latin, agrees in (("STF Pharmaceuticals", True), ("Store Pharmaceuticals", False)):
+        said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+        assert bool(said) is agrees, (latin, said)
+
+
+def test_a_chinese_short_name_of_each_words_first_character_is_the_groups() -> None:
+    """岳钢集团 is 岳阳钢铁集团's short name (岳阳 and 钢铁, each word's first character, and the group);
+    not the listed arm's, which says no group (岳阳钢铁), nor a name whose words begin otherwise."""
+    from exa_orch.workflows.entities.short_names import one_name, short_keys
+
+    assert one_name("岳钢集团", "岳阳钢铁集团有限公司")
+    assert one_name("岳钢集团", "岳阳钢铁(集团)股份有限公司")  # its group bracketed, as legal names write it
+    assert one_name("岳钢集团", "岳阳钢铁股份有限公司") is None
+    assert one_name("岳阳", "岳阳钢铁") is None
+    assert short_keys("岳钢集团") & short_keys("岳阳钢铁集团有限公司")
+    short = co("s", "岳钢集团", "https://baike.baidu.com/item/岳钢集团", "Yueyang, China", "steel")
+    whole = co("w", "岳阳钢铁集团", "https://zh.wikipedia.org/wiki/岳阳钢铁集团", "Yueyang, China", "steel")
+    assert entities.resolve([short, whole]).groups == [[0, 1]]

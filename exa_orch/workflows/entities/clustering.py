@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from exa_orch.workflows.entities import families, glossary, heard_words, profile_keys, provinces
+from exa_orch.workflows.entities import families, glossary, heard_words, profile_keys, provinces, short_names
 from exa_orch.workflows.entities.countries import known, named_last
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.listings import listing, ticker_named
@@ -197,6 +197,7 @@ def _reading_keys(r: Record) -> set[str]:
         own.add(f"r:{latin.group(0).lower()}")  # "CJ제일제당" / "CJ CheilJedang": its initials lead
     # a name in another script translated (glossary.translates): by the words it may be rendered as
     own |= set(glossary.keys(r.name)) if not is_latin(r.name) else glossary.latin_keys(r.clean)
+    own |= short_names.short_keys(r.name)  # 陕煤集团 and 陕西煤业化工集团: one short name
     # kept only beside a name in Arabic, Hebrew, Cyrillic or Greek letters (`_kept`)
     own |= heard_words.heard_keys(r.name, r.clean)
     # scripts.sounds_alike: 4 at least; a short name heard whole alike, 3 (glossary.agrees)

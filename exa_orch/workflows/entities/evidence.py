@@ -75,7 +75,7 @@ from exa_orch.workflows.entities.person_evidence import JOIN_PERSON, NEW_EMPLOYE
 from exa_orch.workflows.entities.person_evidence import weigh as weigh_person
 from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.records import Record
-from exa_orch.workflows.entities.script_forms import kana_only
+from exa_orch.workflows.entities.script_forms import cjk_forms, kana_only
 from exa_orch.workflows.entities.scripts import is_cjk, sound_key
 from exa_orch.workflows.entities.sites import PAGE_FILE, Site, brand_tld, country_suffix, regional
 from exa_orch.workflows.entities.word_tables import GROUPS
@@ -818,26 +818,29 @@ def _holdings(a: Record, b: Record, ev: Evidence) -> None:
 _LIMITED = frozenset({"plc", "limited"})
 
 
+def _forms_apart(a: Record, b: Record) -> str | None:
+    """Two legal forms on two domains that tell two companies of one name apart, or None. A public
+    limited company is a limited company re-registered (Renata Limited, Renata PLC); one name the
+    other's leading words and more ("SAD Prešov, a.s." / "SAD Prešov SK, s.r.o."): a legal form of
+    a civil-law code apart tells two companies of the name apart as it does two of one name;
+    English forms say less (Brookfield Asset Management Inc. renamed Brookfield Corporation; "Co-op"
+    is read as a form). A Chinese company's joint-stock form and a limited one's are the listed arm
+    and its parent (script_forms.cjk_forms: 东风汽车集团股份有限公司 / 东风汽车集团有限公司)."""
+    fa, fb = (_forms(r) | cjk_forms(r.name or "") for r in (a, b))
+    if not (fa and fb) or fa & fb or fa | fb <= _LIMITED or a.domain == b.domain:
+        return None
+    if not _one_name_or_more(a, b, fa | fb):
+        return None
+    return f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})"
+
+
 def _differences(a: Record, b: Record, ev: Evidence) -> None:
     """Legal forms across domains, countries, a holding company and another company of its name
     (`_holdings`), a sports club and a company of its name, a name naming its city and a record
     in another, and names too far apart for records with fields."""
     _holdings(a, b, ev)
-    fa, fb = _forms(a), _forms(b)
-    # a public limited company is a limited company re-registered (Renata Limited, Renata PLC)
-    # one name the other's leading words and more ("SAD Prešov, a.s." / "SAD Prešov SK, s.r.o."): a
-    # legal form of a civil-law code apart tells two companies of the name apart as it does two of
-    # one name; English forms say less (Brookfield Asset Management Inc. renamed Brookfield
-    # Corporation; "Co-op" is read as a form)
-    if (
-        fa
-        and fb
-        and not fa & fb
-        and not fa | fb <= _LIMITED
-        and a.domain != b.domain
-        and _one_name_or_more(a, b, fa | fb)
-    ):
-        ev.against.append(f"different legal forms ({' '.join(sorted(fa))} / {' '.join(sorted(fb))})")
+    if said := _forms_apart(a, b):
+        ev.against.append(said)
     if known(a.country) and known(b.country) and a.country != b.country:  # unknown is no evidence
         ev.against.append(f"different countries ({a.country} / {b.country})")
     if a.industry and b.industry and _sporting(a) != _sporting(b):  # Kagera Sugar and its works team

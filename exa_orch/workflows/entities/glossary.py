@@ -34,7 +34,6 @@ import itertools
 import re
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import NamedTuple
 
 from rapidfuzz.distance import Levenshtein
 
@@ -43,13 +42,13 @@ from exa_orch.workflows.entities.consonants import skeletons
 from exa_orch.workflows.entities.heard_words import content, without
 from exa_orch.workflows.entities.japanese import (
     composed,
-    family_reading,
     heard,
     heard_katakana,
     heard_spellings,
     latin_key,
     spells,
 )
+from exa_orch.workflows.entities.name_segments import HAN, RUN, Segment, readings, segments, segments_from_end
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.provinces import names_place, place_word
 from exa_orch.workflows.entities.read_names import reading_agrees
@@ -65,82 +64,11 @@ from exa_orch.workflows.entities.terms import (
 )
 from exa_orch.workflows.entities.thai_companies import thai_agrees
 
-_LONGEST = max(len(t) for t in TERMS)
-_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")  # "SGホールディングス": kana and Latin letters
 _THAI = re.compile(r"[\u0e01-\u0e2e]")
 _LATIN_PART = re.compile(r"[A-Za-z]+")
 _LETTERS = "letters"  # a Segment of Latin letters spelled out in Hangul (spelled.py)
-RUN = "run"  # a Segment no term covers
-
-
-class Segment(NamedTuple):
-    """A piece of a written name: a term (`kind` of TERMS, `english` its renderings) or a run no
-    term covers (`kind` "run", `english` its readings)."""
-
-    text: str
-    kind: str
-    english: tuple[str, ...]
-
-
-def _readings(run: str) -> tuple[str, ...]:
-    """Ways a run no term covers is written in Latin letters (module docstring)."""
-    out = [fold(run).replace(" ", "")]
-    syllables = [fold(ch).strip() for ch in run] if _HAN.search(run) else []
-    if len(syllables) >= 2 and all(syllables):
-        out.append("".join(s[0] for s in syllables))  # 京东: jing dong, "JD"
-    family = family_reading(run)
-    if family:
-        out.append(family)
-    return tuple(dict.fromkeys(r for r in out if r))
-
-
-def _script_of(ch: str) -> str:
-    """Which runs a letter belongs with: Latin letters, katakana (with its long-vowel mark) or the
-    rest. A loanword in katakana is a word of its own beside kanji (十六 | フィナンシャル)."""
-    if ch.isascii():
-        return "latin"
-    return "katakana" if "\u30a1" <= ch <= "\u30fc" else "other"
-
-
-@lru_cache(maxsize=4096)
-def segments(written: str) -> tuple[Segment, ...]:
-    """`written` cut into TERMS (the longest at each place) and the runs between them; Latin
-    letters inside ("三菱UFJ", "CJ제일제당") and katakana beside kanji ("十六フィナンシャル") are a run of
-    their own; spaces and dots part runs."""
-    out: list[Segment] = []
-    run = ""
-
-    def close() -> None:
-        nonlocal run
-        if run.strip():
-            out.append(Segment(run, RUN, _readings(run)))
-        run = ""
-
-    i = 0
-    while i < len(written):
-        for n in range(min(_LONGEST, len(written) - i), 0, -1):
-            term = TERMS.get(written[i : i + n])
-            if term:
-                close()
-                # its reading too: a Chinese company may keep it (东方电气 / Dongfang Electric)
-                said = (*term[1], fold(written[i : i + n]).replace(" ", ""))
-                out.append(Segment(written[i : i + n], term[0], said))
-                i += n
-                break
-        else:
-            ch = written[i]
-            if ch.isspace() or ch in "・·.,()（）‐-－":
-                close()
-            elif run and _script_of(ch) != _script_of(run[-1]):
-                close()
-                run = ch
-            else:
-                run += ch
-            i += 1
-    close()
-    return tuple(out)
 
 
 def _run_meets(run: Segment, word: str) -> bool:
@@ -177,7 +105,7 @@ def _run_meets(run: Segment, word: str) -> bool:
 def _syllables_fit(run: Segment, word: str) -> bool:
     """A run of Chinese characters, a syllable each, heard as a Latin word of about as many (one
     more at most: 蓝思 / Lens): 合作金庫, four, is no "changhwa", two, whose consonants it shares."""
-    return not _HAN.search(run.text) or len(run.text) <= len(re.findall(r"[aeiouy]+", word)) + 1
+    return not HAN.search(run.text) or len(run.text) <= len(re.findall(r"[aeiouy]+", word)) + 1
 
 
 def _loanword_spellings(word: str) -> set[str]:
@@ -225,23 +153,24 @@ def translates(
     """How `written` (a name in Chinese characters, kana, Hangul, Thai or Arabic letters) translates to
     `latin` (a cleaned Latin name, whose written name `says_company`: heard_words.says_company), or
     None (module docstring); `corporation`: the Latin name as written says "Corporation" and the
-    other writes no joint-stock form, so its 集团 may be that corporation (`_GROUP`)."""
+    other writes no joint-stock form, so its 集团 may be that corporation (`_GROUP`). Its terms are
+    found from its start, then from its end (name_segments.py: 동국제강, 동국 and 제강)."""
     if heard_words.table_of(written) is not None:  # Arabic, Hebrew, Cyrillic or Greek letters
         return heard_words.translate(written, latin, says_company=says_company)
-    if not (
-        _HAN.search(written) or _HANGUL.search(written) or _KANA.search(written) or _THAI.search(written)
-    ):
+    if not (HAN.search(written) or _HANGUL.search(written) or _KANA.search(written) or _THAI.search(written)):
         return None
-    segs = segments(written)
     words = tuple(content(latin))
-    if not words or not any(s.kind != FILLER for s in segs) or _few_sounds(written, segs):
-        return None
-    runs = [s for s in segs if s.kind == RUN]
-    # the brand: a Latin word of four letters or more a run's reading gives ("takeda")
-    branded = any(len(w) >= 4 and _run_meets(s, w) for s in runs for w in words)
-    if not runs and len(words) < 2:
-        return None  # one term alone ("中国" / "China") names no organisation
-    return _matched(written, latin, segs, words, branded, corporation=corporation)
+    for segs in dict.fromkeys((segments(written), segments_from_end(written))):
+        if not words or not any(s.kind != FILLER for s in segs) or _few_sounds(written, segs):
+            continue
+        runs = [s for s in segs if s.kind == RUN]
+        # the brand: a Latin word of four letters or more a run's reading gives ("takeda")
+        branded = any(len(w) >= 4 and _run_meets(s, w) for s in runs for w in words)
+        if not runs and len(words) < 2:
+            continue  # one term alone ("中国" / "China") names no organisation
+        if said := _matched(written, latin, segs, words, branded, corporation=corporation):
+            return said
+    return None
 
 
 def _matched(
@@ -280,9 +209,9 @@ def _spelled_out(segs: tuple[Segment, ...]) -> Iterator[tuple[Segment, ...]]:
         if seg.kind != RUN or not _HANGUL.search(seg.text):
             continue
         for head, tail, letters in spelled.spellings(seg.text, alone=len(segs) == 1):
-            said = [Segment(x, RUN, _readings(x)) for x in (head,) if x]
+            said = [Segment(x, RUN, readings(x)) for x in (head,) if x]
             said.append(Segment(seg.text[len(head) : len(seg.text) - len(tail)], _LETTERS, letters))
-            said.extend(Segment(x, RUN, _readings(x)) for x in (tail,) if x)
+            said.extend(Segment(x, RUN, readings(x)) for x in (tail,) if x)
             yield (*segs[:k], *said, *segs[k + 1 :])
 
 
@@ -295,7 +224,7 @@ def _place_unwritten(
     Rizhao", the Rizhao works of Shandong Steel)."""
     if not any(s.kind == RUN and not names_place(s.text) for s in segs):
         return None
-    if branded and len(words) >= 2 and _HAN.search(written) and place_word(words[0]):
+    if branded and len(words) >= 2 and HAN.search(written) and place_word(words[0]):
         if _match(segs, words[1:], branded):
             return f"{written} translates as {latin}, its place {words[0]} unwritten"
     return None
@@ -304,7 +233,7 @@ def _place_unwritten(
 def _few_sounds(written: str, segs: tuple[Segment, ...]) -> bool:
     """A name in kana (and Latin letters) that no term covers, heard in fewer than three consonants
     (イオン, "ion"): too many names' sounds to be one's translation."""
-    if _HAN.search(written) or _HANGUL.search(written) or any(s.kind != RUN for s in segs):
+    if HAN.search(written) or _HANGUL.search(written) or any(s.kind != RUN for s in segs):
         return False
     return len(sound_key("".join(s.english[0] for s in segs if s.english), read=True)) < 3
 
@@ -312,12 +241,14 @@ def _few_sounds(written: str, segs: tuple[Segment, ...]) -> bool:
 def keys(written: str) -> Iterator[str]:
     """Blocking keys of a name in another script: each way its words may be rendered (a term's
     English words, a run's readings; structure left out; trade left out beside a run), as the
-    sorted words `latin_keys` gives a Latin name, and run together; 64 at most."""
+    sorted words `latin_keys` gives a Latin name, and run together; 64 at most a cut (its terms
+    found from its start, its letters spelled out, from its end: `translates`)."""
     if heard_words.table_of(written) is not None:
         yield from heard_words.keys(written)
         return
     whole = segments(written)
-    for cut in itertools.islice((whole, *_spelled_out(whole)), 4):
+    first = tuple(dict.fromkeys((whole, segments_from_end(written))))
+    for cut in itertools.islice((*first, *_spelled_out(whole)), len(first) + 3):
         segs = [s for s in cut if s.kind != FILLER]
         if not segs or not any(s.kind != RUN for s in segs):
             continue

@@ -6,7 +6,7 @@ page and the site it may be about."""
 
 from __future__ import annotations
 
-from exa_orch.workflows.entities.glossary import RUN, segments
+from exa_orch.workflows.entities.name_segments import RUN, segments
 from exa_orch.workflows.entities.names import is_latin
 from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.terms import FILLER, TRADE

@@ -40,7 +40,7 @@ STOP_WORDS = ("and", "of", "the", "for", "de", "la", "di", "dei", "del", "della"
               "das", "e", "y", "et", "und", "fur", "fuer")  # fmt: skip
 _FOLD = str.maketrans({"ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
                        "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ı": "i",
-                       "ħ": "h", "Ħ": "H"})  # fmt: skip
+                       "ħ": "h", "Ħ": "H", "陕": "Shaan", "陝": "Shaan"})  # fmt: skip
 
 
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
@@ -57,7 +57,7 @@ def fold(text: str) -> str:
     romaji (キッコーマン -> kikkoman, a long vowel's mark dropped), the Brahmic scripts of South Asia
     with the vowels their consonants carry (brahmic.py: पवन हंस -> pavan hans), other scripts
     transliterated by `anyascii` (Ж -> zh, 東京 -> dongjing): the same spelling of one name in two
-    scripts agrees."""
+    scripts agrees. 陕 reads shaan, as its province is spelled apart from Shanxi, 山西 (陕西, Shaanxi)."""
     text = _KANA.sub(_kana, unicodedata.normalize("NFC", text)) if _KANA.search(text) else text
     text = brahmic.reading(text)  # before NFKD: a virama is a combining mark it would drop
     decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))

@@ -32,15 +32,15 @@ import re
 from typing import TYPE_CHECKING
 from urllib.parse import unquote
 
-from exa_orch.workflows.entities import families
+from exa_orch.workflows.entities import families, short_names
 from exa_orch.workflows.entities.countries import is_place, known, of_country
 from exa_orch.workflows.entities.families import JOIN, Evidence, adds_its_trade, is_app, plural_agree, stem
 from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
-from exa_orch.workflows.entities.glossary import segments
 from exa_orch.workflows.entities.home_pages import label_reads
 from exa_orch.workflows.entities.latin_forms import ENGLISH_FORMS
 from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quoted, ticker_named
+from exa_orch.workflows.entities.name_segments import segments
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     NEAR_EQUAL,
@@ -54,7 +54,7 @@ from exa_orch.workflows.entities.names import (
     names_agree,
     words,
 )
-from exa_orch.workflows.entities.provinces import HANZI, place_word, province_added
+from exa_orch.workflows.entities.provinces import HANZI, place_word
 from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.script_forms import cjk_forms, without_cjk_forms
 from exa_orch.workflows.entities.sites import country_suffix, listing_slug
@@ -100,7 +100,7 @@ def _written_alike(page: Record, own: Record) -> str | None:
     if titled in ONE_NAME:  # "HeidelbergCement" at wiki/Heidelberg_Materials: the article's subject
         return f"the article's title, {page.titled!r}, and {own.name}: {titled}"
     read = reading_agrees(page.name or "", page.clean, own.name or "", own.clean) or label_reads(own, page)
-    if read := read or province_added(page.name or "", own.name or ""):
+    if read := read or short_names.one_name(page.name or "", own.name or ""):
         return read
     for x, y in ((page, own), (own, page)):
         if (
@@ -497,4 +497,4 @@ def _one_name(a: Record, b: Record) -> str | None:
     if adds_a_designator(a.clean, b.clean):
         return f"one name adds {' '.join(sorted(extra_words(a.clean, b.clean)))!r}"
     read = reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
-    return read or province_added(a.name or "", b.name or "") or families.adds_its_country(a, b)
+    return read or short_names.one_name(a.name or "", b.name or "") or families.adds_its_country(a, b)

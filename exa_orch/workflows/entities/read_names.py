@@ -10,6 +10,7 @@ import re
 
 from exa_orch.workflows.entities import hokkien
 from exa_orch.workflows.entities.alphabets import ALPHABETS
+from exa_orch.workflows.entities.brahmic import has_brahmic
 from exa_orch.workflows.entities.countries import country_named, is_place
 from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
 from exa_orch.workflows.entities.provinces import names_place
@@ -24,6 +25,7 @@ from exa_orch.workflows.entities.scripts import (
     sounds_alike,
     taiwan_reading,
 )
+from exa_orch.workflows.entities.spelled import read_letters
 from exa_orch.workflows.entities.terms import TERMS, WORD
 from exa_orch.workflows.entities.word_tables import ARABIC_LETTERS, HEBREW_LETTERS
 
@@ -168,7 +170,8 @@ def _begins_heard(written: str, reading: str, other: str, words_: list[str]) -> 
     """A reading whose sounds begin with the Latin name's first word's (`words_`: its words but the
     designators), heard each way another script may write it (Weihenstephan, ヴァイエンシュテファン: its
     w a v), four consonants at least as written and never fewer heard: a start heard shorter
-    (PanStar, 팬스타: its r unsaid) is another company's of the brand as often (팬스타엔터프라이즈)."""
+    (PanStar, 팬스타: its r unsaid) is another company's of the brand as often (팬스타엔터프라이즈). A
+    place a name in characters opens with is spelled, not heard (`_place_spelled_apart`)."""
     heard, own = sound_key(reading, read=True), sound_key(words_[0])
     leads = [k for k in latin_sound_keys(words_[0]) if len(k) >= len(own)]
     if (
@@ -177,6 +180,7 @@ def _begins_heard(written: str, reading: str, other: str, words_: list[str]) -> 
         and any(heard.startswith(k) for k in leads)
         and not _place_unheard(written, reading, words_[1:])
         and not (is_cjk(written) and _start_only(written, reading, words_[0], other))
+        and not _place_spelled_apart(written, reading, words_[0])
         and not _abjad_apart(written, reading, (words_[0],), begins=True)
     ):
         return f"{written} reads {reading}{_BEGINS}the sounds of {words_[0]}"
@@ -207,6 +211,15 @@ def _start_only(written: str, reading: str, first: str, other: str) -> bool:
     return len(second) >= 5 and second not in _TERM_ENGLISH and bool(mandarin_halves(second))
 
 
+def _place_spelled_apart(written: str, reading: str, word: str) -> bool:
+    """Whether a name in characters opens with a place spelled otherwise than the Latin name's first
+    word, a place: 陕西 reads shaanxi, as Shaanxi is spelled apart from Shanxi (山西); by its reading
+    or its term's English (重庆, which anyascii reads zhongqing, is Chongqing)."""
+    if not (is_cjk(written) and is_place(word)) or _KANA_HANGUL.search(written) or _opens(reading, word):
+        return False  # kana and Hangul write a place as it sounds (エルデネト, Erdenet)
+    return not any(word in TERMS.get(written[:n], ("", ()))[1] for n in (2, 3))
+
+
 def _opens(reading: str, word: str) -> bool:
     """`reading` begins with `word`, an l read as r (Hangul's ㄹ is r or l: 오리온 olion / orion)."""
     return reading.replace("l", "r").startswith(word.replace("l", "r"))
@@ -224,21 +237,29 @@ def _short_word_apart(written: str, cleaned: str, latin: str) -> bool:
     fewer, where a consonant off is another word: one for another but a close one (`_CLOSE`;
     சுகுணா மோட்டார்ஸ், "chukuna", jkn, is not Deccan Motors, tkn), or, in an alphabet, which writes
     each sound, one added (Смолян-Керамика, smrn, is not Shumen Keramika, smn); an abugida's
-    reading doubles and rolls consonants its name does not say. Not a name in characters or in
+    reading doubles and rolls consonants its name does not say, and its word that spells letters
+    out (spelled.read_letters) is those letters or another word. Not a name in characters or in
     Arabic or Hebrew letters, which write no vowels (`_abjad_apart` weighs those)."""
     mine, theirs = cleaned.split(), latin.split()
     if len(mine) < 2 or len(mine) != len(theirs) or is_cjk(written) or _abjad(written):
         return False
     if any(len(w) <= 2 for w in mine):
         return False  # initials (ГК, "group of companies"), which may stand anywhere in the other name
-    alphabet = bool(ALPHABETS.search(written))
-    for word, other in zip(mine, theirs, strict=True):
-        x, ys = sound_key(word, read=True), latin_sound_keys(other)
-        if not x or x in ys or len(other) == 1 or min(len(x), max(map(len, ys))) > 3:
-            continue  # a letter (P. C.) is read as its name
-        if not any(_close(x, y) or (not alphabet and abs(len(x) - len(y)) == 1) for y in ys):
-            return True
-    return False
+    alphabet, brahmic = bool(ALPHABETS.search(written)), has_brahmic(written)
+    return any(_word_apart(word, other, alphabet, brahmic) for word, other in zip(mine, theirs, strict=True))
+
+
+def _word_apart(word: str, other: str, alphabet: bool, brahmic: bool) -> bool:
+    """`_short_word_apart` of one word read (`word`) and the Latin word in its place (`other`)."""
+    x, ys = sound_key(word, read=True), latin_sound_keys(other)
+    if not x or len(other) == 1:
+        return False  # a letter (P. C.) is read as its name
+    letters = read_letters(word) if brahmic else ()
+    if letters and not any(said == other or latin_sound_keys(said) & ys for said in letters):
+        return True  # letters spelled out (এসকেএফ, SKF, or Eskayef) are no word they sound near (Square)
+    if x in ys or min(len(x), max(map(len, ys))) > 3:
+        return False
+    return not any(_close(x, y) or (not alphabet and abs(len(x) - len(y)) == 1) for y in ys)
 
 
 def _abjad(written: str) -> bool:
