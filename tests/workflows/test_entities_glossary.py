@@ -1403,3 +1403,20 @@ def test_a_chinese_short_name_of_each_words_first_character_is_the_groups() -> N
     short = co("s", "岳钢集团", "https://baike.baidu.com/item/岳钢集团", "Yueyang, China", "steel")
     whole = co("w", "岳阳钢铁集团", "https://zh.wikipedia.org/wiki/岳阳钢铁集团", "Yueyang, China", "steel")
     assert entities.resolve([short, whole]).groups == [[0, 1]]
+
+
+def test_letters_a_japanese_name_spells_out_in_katakana_read_as_the_letters() -> None:
+    """ピー・ケー・ジェイ is PKJ, and ジェイアール in ジェイアール北方 JR; a loanword against them
+    (ティーガイア, ドクターシーラボ) and one letter's name alone (シー, sea) are words."""
+    from exa_orch.workflows.entities.names import fold
+
+    assert clean_name("株式会社ピー・ケー・ジェイ") == "pkj"
+    assert fold("ジェイアール北方").split()[0] == "jr"
+    assert "t" not in fold("ティーガイア").split() and fold("シー").strip() == "shi"
+    pkj = co(
+        "a", "株式会社ピー・ケー・ジェイ", "https://www.pkj-net.co.jp/company/", "Osaka, Japan", "machinery"
+    )
+    latin = co(
+        "b", "PKJ Co., Ltd.", "https://www.pkj-net.co.jp/english/company/", "Osaka, Japan", "machinery"
+    )
+    assert entities.resolve([pkj, latin]).groups == [[0, 1]]

@@ -7,7 +7,7 @@ import unicodedata
 from functools import lru_cache
 from typing import cast
 
-from exa_orch.workflows.entities import brahmic
+from exa_orch.workflows.entities import brahmic, kana_letters
 from exa_orch.workflows.entities.alphabets import armenian, greek
 from exa_orch.workflows.entities.latin_forms import (
     CLUB_FORM_WORDS,
@@ -58,7 +58,8 @@ def fold(text: str) -> str:
     with the vowels their consonants carry (brahmic.py: पवन हंस -> pavan hans), other scripts
     transliterated by `anyascii` (Ж -> zh, 東京 -> dongjing): the same spelling of one name in two
     scripts agrees. 陕 reads shaan, as its province is spelled apart from Shanxi, 山西 (陕西, Shaanxi)."""
-    text = _KANA.sub(_kana, unicodedata.normalize("NFC", text)) if _KANA.search(text) else text
+    if _KANA.search(text):  # letters' names first, as letters (エフ・シー・シー, fcc: kana_letters.py)
+        text = _KANA.sub(_kana, kana_letters.spelled(unicodedata.normalize("NFC", text)))
     text = brahmic.reading(text)  # before NFKD: a virama is a combining mark it would drop
     decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
     latin = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
