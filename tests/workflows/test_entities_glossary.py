@@ -1420,3 +1420,13 @@ def test_letters_a_japanese_name_spells_out_in_katakana_read_as_the_letters() ->
         "b", "PKJ Co., Ltd.", "https://www.pkj-net.co.jp/english/company/", "Osaka, Japan", "machinery"
     )
     assert entities.resolve([pkj, latin]).groups == [[0, 1]]
+
+
+def test_an_arabic_name_every_word_of_which_is_heard_needs_no_company_in_the_latin_one() -> None:
+    """شركة أسمنت دمنهور: "company", then two words heard by their consonants, five in all, as the
+    Latin name's two (Damanhour Cement): no term of a trade or a place many companies share, so the
+    Latin name need not say "Company"; another town's cement is another company."""
+    written = "شركة أسمنت دمنهور"
+    for latin, agrees in (("Damanhour Cement", True), ("Damietta Cement", False)):
+        said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+        assert bool(said) is agrees, (latin, said)

@@ -187,13 +187,15 @@ def _heard_enough(parts: list[tuple[str, ...] | frozenset[str]], consonants: int
     trade words say the rest); and "company" (شركة) the Latin name leaves out, only beside a word of
     four consonants or more heard alike: a trade and a place ("الشركة التونسية للبنك", the Société
     Tunisienne de Banque, beside "Banque de Tunisie") are many companies' names, a brand ("شركة
-    مبادلة للاستثمار", Mubadala) one. A Latin name that says "company" itself leaves nothing out
-    (شركة أسمنت القصيم / Qassim Cement Company)."""
+    مبادلة للاستثمار", Mubadala) one, and so is a name whose every other word is heard, five
+    consonants in all (شركة أسمنت حلوان / Helwan Cement). A Latin name that says "company" itself
+    leaves nothing out (شركة أسمنت القصيم / Qassim Cement Company)."""
     rendered = sum(1 for p in parts if isinstance(p, tuple) and p != ("",))
     if consonants < (2 if rendered >= 2 else 3):
         return False
     brand = any(min(map(len, p)) >= 4 for p in parts if isinstance(p, frozenset))
-    return brand or says_company or not any(p == ("",) for p in parts)
+    # every word but "company" heard, five consonants in all: no trade's or place's term to share
+    return brand or says_company or not any(p == ("",) for p in parts) or (not rendered and consonants >= 5)
 
 
 # The words a Latin name says "company" by, as شركة does (cleaning drops them: names.clean_name)
