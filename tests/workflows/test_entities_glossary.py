@@ -1430,3 +1430,20 @@ def test_an_arabic_name_every_word_of_which_is_heard_needs_no_company_in_the_lat
     for latin, agrees in (("Damanhour Cement", True), ("Damietta Cement", False)):
         said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
         assert bool(said) is agrees, (latin, said)
+
+
+@pytest.mark.parametrize(
+    ("latin", "agrees"),
+    [
+        ("mitsui electric industries", True),
+        (
+            "mitsui electric",
+            True,
+        ),  # 工業 left out after the trade it says, as 古河電気工業 / Furukawa Electric
+        ("mitsui", False),  # a group's name alone, no trade it writes: 三菱電機 is not Mitsubishi
+        ("mitsui industries", False),
+    ],
+)
+def test_industries_may_be_left_out_after_another_trade_the_latin_name_says(latin: str, agrees: bool) -> None:
+    said = glossary.translates("三井電気工業", latin)
+    assert bool(said) is agrees, said

@@ -195,6 +195,16 @@ def _matched(
         and _match(segs, words[:-1], branded)
     ):
         return f"{written} translates as {latin}, but for the Industries it adds"
+    # and "Industries" (工業) it leaves out after another trade it says (古河電気工業, Furukawa Electric;
+    # never a group's name alone: 三菱電機 is not Mitsubishi)
+    said = [s for s in segs if s.kind != FILLER]
+    if (
+        len(said) >= 3
+        and said[-1].kind == said[-2].kind == TRADE
+        and "industries" in said[-1].english
+        and _match(tuple(said[:-1]), words, branded)
+    ):
+        return f"{written} translates as {latin}, but for the Industries it leaves out"
     if corporation and _GROUP.search(written) and _match(segs, (*words, "group"), branded):
         return f"{written} translates as {latin}, its group a corporation"
     if any(_match(spelled, words, branded) for spelled in _spelled_out(segs)):
