@@ -54,15 +54,9 @@ from exa_orch.workflows.entities.provinces import names_place, place_word
 from exa_orch.workflows.entities.read_names import reading_agrees
 from exa_orch.workflows.entities.script_forms import CJK_FORMS
 from exa_orch.workflows.entities.scripts import latin_sound_keys, sound_key
-from exa_orch.workflows.entities.terms import (
-    FILLER,
-    ONE_HOLDS,
-    TERMS,
-    TITLES,
-    TRADE,
-    WORD,
-)
+from exa_orch.workflows.entities.terms import FILLER, TERMS, TRADE, WORD
 from exa_orch.workflows.entities.thai_companies import thai_agrees
+from exa_orch.workflows.entities.titles import ONE_HOLDS, TITLES
 
 _HANGUL = re.compile(r"[\uac00-\ud7a3]")
 _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")  # "SGホールディングス": kana and Latin letters

@@ -12,8 +12,10 @@ from exa_orch.workflows.entities import hokkien
 from exa_orch.workflows.entities.alphabets import ALPHABETS
 from exa_orch.workflows.entities.brahmic import has_brahmic
 from exa_orch.workflows.entities.countries import country_named, is_place
-from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
+from exa_orch.workflows.entities.name_segments import RUN, segments
+from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin, words
 from exa_orch.workflows.entities.provinces import names_place
+from exa_orch.workflows.entities.script_forms import without_cjk_forms
 from exa_orch.workflows.entities.scripts import (
     han_chars,
     hong_kong_reading,
@@ -26,7 +28,7 @@ from exa_orch.workflows.entities.scripts import (
     taiwan_reading,
 )
 from exa_orch.workflows.entities.spelled import read_letters
-from exa_orch.workflows.entities.terms import TERMS, WORD
+from exa_orch.workflows.entities.terms import FILLER, TERMS, TRADE, WORD
 from exa_orch.workflows.entities.word_tables import ARABIC_LETTERS, HEBREW_LETTERS
 
 
@@ -208,7 +210,30 @@ def _start_only(written: str, reading: str, first: str, other: str) -> bool:
     second = rest[0]
     if _KANA_HANGUL.search(written) or _opens(reading[len(first) :], second):
         return False
+    if not is_place(first) and _brand_between(written, first, rest):
+        return True
     return len(second) >= 5 and second not in _TERM_ENGLISH and bool(mandarin_halves(second))
+
+
+def _brand_between(written: str, first: str, rest: list[str]) -> bool:
+    """Whether a name in characters reads the Latin name's first word, then two characters or more
+    no place, then a trade the Latin name's next words say: another brand beside the first word
+    the Latin name leaves unsaid (东风本田汽车, Dongfeng's and Honda's, is no "Dongfeng Motor";
+    云岭陈记茶业 no "Yunling Tea"). A name ending in characters no term reads (绝味鸭脖, "Juewei
+    Food") says its own trade there, not another brand."""
+    segs = [s for s in segments(without_cjk_forms(written)) if s.kind != FILLER]
+    if len(segs) < 2 or segs[0].kind != RUN or segs[1].kind != TRADE:
+        return False
+    said = {w for phrase in segs[1].english for w in phrase.split()}
+    # the Latin words left, a term's English each, the characters would write as terms: the run
+    # says none of them (Xi'an Aircraft Industrial, 西安飞机工业: 飞机 may be its "aircraft")
+    if not said.intersection(rest) or any(w not in said and w not in _TERM_ENGLISH for w in rest):
+        return False
+    chars = segs[0].text
+    for k in range(1, len(chars) - 1):
+        if fold(chars[:k]).replace(" ", "") == first:
+            return not names_place(chars[k:])
+    return False
 
 
 def _place_spelled_apart(written: str, reading: str, word: str) -> bool:

@@ -1,7 +1,7 @@
-"""The words `glossary` translates organisation names and titles by, with where each was read:
-terms of place, trade and structure in Chinese, Japanese and Korean names (`TERMS`) and titles
-one person holds (`TITLES`). Data only; glossary.py reads it. The words of names in Arabic,
-Hebrew, Cyrillic and Greek letters are in word_tables.py.
+"""The words `glossary` translates organisation names by, with where each was read: terms of
+place, trade and structure in Chinese, Japanese and Korean names (`TERMS`). Data only; glossary.py
+reads it. The words of names in Arabic, Hebrew, Cyrillic and Greek letters are in word_tables.py,
+the titles one person holds in titles.py.
 
 `TERMS` is kept to words of place, trade and structure that organisations' names are made of:
 each is the usual English rendering of the word in company and institution names (sources: the
@@ -77,7 +77,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "电机 電機": "electric|electrical machinery",
             "石油 석유": "petroleum|oil",
             "石化 石油化学 石油化學 石油化工 석유화학": "petrochemical|petrochemicals",
-            "化学 化學 화학": "chemical|chemicals",
+            "化学 化學 화학": "chemical|chemicals|chem",  # LG화학, LG Chem
             "钢铁 鋼鐵 鉄鋼 철강": "steel",
             "制铁 製鐵 製鉄 제철": "steel|steel manufacturing",
             # steelmaking and special steel (日新製鋼, Nisshin Steel; 大同特殊鋼, Daido Steel; 山陽特殊製鋼,
@@ -104,6 +104,15 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "食品 식품": "foods|food",
             "饮料 飲料": "beverage|beverages",
             "啤酒 麦酒 맥주": "beer|brewery",
+            # confectionery, ginseng, manufacturing, brewing and tea, as Japanese, Korean and Chinese
+            # makers name them (森永製菓, Morinaga; 롯데제과, Lotte Confectionery; 한국인삼공사, Korea Ginseng
+            # Corporation; 東海楽器製造, Tokai Gakki Seizo; 八海醸造, Hakkai Brewery; 勐海茶厂, Menghai Tea Factory)
+            "製菓 制果 제과": "confectionery|confectionary|seika",
+            "人参 人蔘 인삼": "ginseng",
+            "製造 制造 제조": "manufacturing|manufacture|seizo",
+            "醸造 酿造 釀造 양조": "brewery|brewing|jozo",
+            "茶業 茶业 茶葉 茶叶": "tea",
+            "茶厂 茶廠": "tea factory|tea",
             "乳业 乳業 乳品": "dairy",
             "能源": "energy",
             "矿业 礦業 鉱業 광업": "mining",
@@ -480,21 +489,3 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
         },
     ),
 }
-
-
-# A person's title in Chinese, Japanese or Korean -> the English titles it is rendered as: the
-# titles one person holds in an organisation (a president, a chairman, a chief executive), not
-# those many share (founder, director, professor). Sources: the CC-CEDICT and Wiktionary entries.
-TITLES: dict[str, frozenset[str]] = {
-    term: frozenset(english)
-    for term, english in rendered(
-        {
-            "总裁 總裁 社長 사장 总统 總統 대통령 校长 校長 총장": "president",
-            "董事长 董事長 会長 會長 회장 理事长 理事長": "chairman|chairwoman|chair",
-            "首席执行官 首席執行官 行政总裁 行政總裁 最高経営責任者 대표이사 CEO": "ceo|chief executive",
-            "首相 总理 總理 国务院总理 國務院總理 국무총리": "prime minister|premier",
-            "行长 行長 총재": "governor|president",
-        }
-    ).items()
-}
-ONE_HOLDS = frozenset("president chairman chairwoman chair ceo governor premier".split())

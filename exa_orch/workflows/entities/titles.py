@@ -11,6 +11,9 @@ name and one number are a whole name (7), unless two realms are stated and diffe
 
 A title opens a name only with another word after it: "Prince" and "Queen Latifah" are names of
 their own, and "King" in "Carole King" closes a name, it does not open one.
+
+The titles one person holds written in Chinese, Japanese or Korean, and their English (`TITLES`),
+are here too: glossary.titles_agree reads them.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from collections.abc import Callable
 from functools import lru_cache
 
 from exa_orch.workflows.entities.names import words
+from exa_orch.workflows.entities.terms import rendered
 
 # The words a name writes its generation in, and which (generations.py: Henry Sy Jr. is not Henry Sy Sr.)
 # and the ordinals of a name handed down more times (a potter's Imaizumi Imaemon XIV, a kabuki
@@ -231,3 +235,21 @@ def generation_evidence(
             return -5.0, f"two generations of one name ({at} / {bt})"
         return weight, f"{said}, the same generation ({at})"
     return weight - 2.0, f"{said}, a generation written on one side"
+
+
+# A person's title in Chinese, Japanese or Korean -> the English titles it is rendered as: the
+# titles one person holds in an organisation (a president, a chairman, a chief executive), not
+# those many share (founder, director, professor). Sources: the CC-CEDICT and Wiktionary entries.
+TITLES: dict[str, frozenset[str]] = {
+    term: frozenset(english)
+    for term, english in rendered(
+        {
+            "总裁 總裁 社長 사장 总统 總統 대통령 校长 校長 총장": "president",
+            "董事长 董事長 会長 會長 회장 理事长 理事長": "chairman|chairwoman|chair",
+            "首席执行官 首席執行官 行政总裁 行政總裁 最高経営責任者 대표이사 CEO": "ceo|chief executive",
+            "首相 总理 總理 国务院总理 國務院總理 국무총리": "prime minister|premier",
+            "行长 行長 총재": "governor|president",
+        }
+    ).items()
+}
+ONE_HOLDS = frozenset("president chairman chairwoman chair ceo governor premier".split())
