@@ -38,18 +38,21 @@ def _firsts(core: str) -> str:
 def _short_name(a: str, b: str) -> str | None:
     """One name, two or three characters, the first characters of the other's first words, and
     both with a group's word or neither: 陕煤集团 / 陕西煤业化工集团."""
+    if not (HANZI.search(a) and HANZI.search(b)):
+        return None  # asked of every two profiles' names: most are Latin
     (core_a, group_a), (core_b, group_b) = _core(a), _core(b)
-    (short, _), (long_, _) = sorted(((core_a, a), (core_b, b)), key=lambda x: len(x[0]))
+    short, long_ = sorted((core_a, core_b), key=len)
     if group_a != group_b or not HANZI.fullmatch(short) or len(short) > 3:
         return None
-    firsts = _firsts(long_)
-    if len(firsts) > len(short) - 1 and firsts.startswith(short):
+    if _firsts(long_).startswith(short):
         return f"{short} is the first character of each of {long_}'s first words"
     return None
 
 
 def short_keys(name: str) -> set[str]:
     """Blocking keys that meet between a short name and a name it may be made of (`_short_name`)."""
+    if not HANZI.search(name):
+        return set()  # asked of every record's name
     core, group = _core(name)
     if HANZI.fullmatch(core) and 2 <= len(core) <= 3:
         return {f"z:{core}{group}"}
