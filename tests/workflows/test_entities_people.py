@@ -641,3 +641,14 @@ def test_a_hong_kong_given_name_writes_an_unaspirated_stop_voiceless() -> None:
     found = name_evidence("譚炳德", "Henry Tam Ping-tak")
     assert found[0] >= 6.0
     assert name_evidence("譚炳德", "Henry Tam Ping-kit")[0] < 5.0
+
+
+def test_katakana_syllables_with_a_small_vowel_read_as_hepburn_writes_them() -> None:
+    """ディ is di, トゥ tu, ウォ wo (jaconv alone reads "dei", "tou", "uo"): ディエゴ・トゥリオ・ジュニア
+    is Diego Turio Jr."""
+    from exa_orch.workflows.entities.names import fold
+
+    assert fold("ディエゴ・トゥリオ").split() == ["diego", "-", "turio"]
+    assert fold("ウォルデン").strip() == "woruden" and fold("キッコーマン").strip() == "kikkoman"
+    weight, reason = name_evidence("ディエゴ・トゥリオ・ジュニア", "Diego Turio Jr.")
+    assert weight > 5.0, reason

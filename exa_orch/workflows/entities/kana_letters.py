@@ -3,7 +3,8 @@
 together or parted by a middle dot or a full stop, as the letters, where no other katakana is
 written against them (ティーガイア, ドクターシーラボ: a loanword, not letters). The names are those
 Japanese gives the letters (NHK's and the JIS X 4063 readings, with the common variants: エイ for A,
-デー for D, エッチ for H)."""
+デー for D, エッチ for H). The syllables loanwords write with a small vowel are read here too
+(`syllables`: ウォ wo, ティ ti), as Hepburn romanises them."""
 
 from __future__ import annotations
 
@@ -20,6 +21,23 @@ _NAME = "|".join(sorted(_NAMES, key=lambda n: (-len(n), n)))  # the longest firs
 _KATAKANA = r"\u30a1-\u30fa\u30fc"
 _LETTERS = re.compile(rf"(?<![{_KATAKANA}])(?:{_NAME})(?:[・.．]?(?:{_NAME}))+[.．]?(?![{_KATAKANA}])")
 _ONE = re.compile(_NAME)
+
+
+# The syllables loanwords write with a small vowel, as Hepburn romanises them ("Hepburn
+# romanization", its table of extended katakana), which jaconv reads vowel by vowel (ウォ "uo",
+# ティ "tei"): ウォルマート is "worumato", ティファニー "tifani"
+_SYLLABLES = {
+    "ウィ": "wi", "ウェ": "we", "ウォ": "wo", "ティ": "ti", "ディ": "di", "トゥ": "tu", "ドゥ": "du",
+    "テュ": "tyu", "デュ": "dyu", "シェ": "she", "ジェ": "je", "チェ": "che", "イェ": "ye", "クァ": "kwa",
+    "クィ": "kwi", "クェ": "kwe", "クォ": "kwo", "グァ": "gwa", "ツァ": "tsa", "ツィ": "tsi", "ツェ": "tse",
+    "ツォ": "tso", "フュ": "fyu",
+}  # fmt: skip
+_SYLLABLE = re.compile("|".join(_SYLLABLES))
+
+
+def syllables(run: str) -> str:
+    """A run of kana with each syllable of `_SYLLABLES` in Latin letters, the rest for jaconv."""
+    return _SYLLABLE.sub(lambda m: _SYLLABLES[m.group(0)], run)
 
 
 def spelled(text: str) -> str:

@@ -49,7 +49,7 @@ _KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
 def _kana(run: re.Match[str]) -> str:
     from jaconv import kana2alphabet, kata2hira  # here: a cold start needs none of this
 
-    return " " + kana2alphabet(kata2hira(run.group(0))).replace("-", "") + " "
+    return " " + kana2alphabet(kata2hira(kana_letters.syllables(run.group(0)))).replace("-", "") + " "
 
 
 def fold(text: str) -> str:
