@@ -906,7 +906,6 @@ def test_latin_letters_spelled_out_in_hangul_agree(written: str, latin: str) -> 
     ("written", "latin"),
     [
         ("브이티", "VT Co., Ltd."),  # two letters alone are as often a word's syllables
-        ("그라비티", "Gravity BT"),  # letters only at a run's start or end, the rest heard
         ("포스코이앤씨", "POSCO E&D Co., Ltd."),  # other letters
     ],
 )

@@ -14,7 +14,7 @@ from exa_orch.workflows import entities
 from exa_orch.workflows.entities import clustering, hosts, japanese, names, read_names
 from exa_orch.workflows.entities.employers import concurrent as _concurrent
 from exa_orch.workflows.entities.people import name_evidence
-from exa_orch.workflows.entities.scripts import sound_key, sounds_alike
+from exa_orch.workflows.entities.scripts import latin_sound_keys, sound_key, sounds_alike
 from tests.workflows.entity_items import co, person, weigh
 
 
@@ -694,7 +694,7 @@ def test_the_kanji_readings_file_is_what_the_names_dataset_derives() -> None:
 def test_a_company_name_in_katakana_is_heard_as_its_latin_name_on_its_site() -> None:
     en = co("a", "Evident", "https://evidentscientific.com/en/products/", "Tokyo, Japan", "Microscopes")
     ja = co("b", "エビデント", "https://evidentscientific.com/ja/news/", "Tokyo, Japan", "Microscopes")
-    assert "sounds as evident does (katakana)" in weigh(en, ja).reason
+    assert "sounds as evident does" in weigh(en, ja).reason  # its v heard as the b kana writes
     assert entities.resolve([en, ja]).groups == [[0, 1]]
     # two consonants are too few to say one name (カシオ "ks"), and a name heard otherwise is another
     assert not weigh(co("c", "Casio", "https://www.casio.com/", "Tokyo, Japan", "Watches"),
@@ -1453,3 +1453,19 @@ def test_a_legal_form_written_as_a_word_in_another_script_is_heard_with_the_lati
     other = "Kokpekty Operating Company"
     apart = read_names.reading_agrees(written, names.clean_name(written), other, names.clean_name(other))
     assert not apart or read_names.read_in_part(apart)
+
+
+def test_a_latin_v_is_heard_as_the_b_hangul_and_kana_write_for_it() -> None:
+    """노바렐 (nobarel) is Novarel, and 비스타렌 Vistaren: Hangul writes ㅂ for a v and a b alike, so a
+    Latin v is heard as a b too (scripts._HEARD_AS); a consonant of another place stays apart."""
+    from exa_orch.workflows.entities.glossary import agrees as names_agree
+    from exa_orch.workflows.entities.names import clean_name
+
+    assert sound_key("nobarel", read=True) in latin_sound_keys("novarel")
+    for written, latin, agrees in (
+        ("노바렐", "Novarel", True),
+        ("비스타렌", "Vistaren", True),
+        ("노바렐", "Novamel", False),
+    ):
+        said = names_agree(written, clean_name(written), latin, clean_name(latin))
+        assert bool(said) is agrees, (latin, said)

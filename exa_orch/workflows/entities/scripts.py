@@ -424,8 +424,7 @@ def sound_key(folded: str, *, read: bool = False) -> str:
     return re.sub(r"(.)\1+", r"\1", w)
 
 
-# How `latin_sound_keys` hears a Latin name in another script, each tried with the ones before it,
-# each pattern's example beside it
+# How `latin_sound_keys` hears a Latin name in another script, each with the ones before it (an example beside)
 _HEARD_AS = (
     (r"g(?=[eiy])", "j"),  # a soft g: Germain, جيرمان (jyrmn)
     # an r after a vowel, before a consonant, a last silent e or the end, a long vowel as kana and
@@ -436,6 +435,7 @@ _HEARD_AS = (
     (r"t[sz]", "ch"),  # as Hangul writes it, 츠 "cheu": Meritz, 메리츠; REITs, 리츠
     (r"eu", "ev"),  # as Cyrillic and Greek write it: EuroChem, ЕвроХим
     (r"ch", "k"),  # the х (kh) Cyrillic writes: Technika, Техника
+    (r"v", "b"),  # the b Hangul and kana write for a v: Novaled, 노발레드; Evident, エビデント
     (r"w", "v"),  # as Cyrillic writes a German one: Wimm-Bill-Dann, Вимм-Билль-Данн
     (r"c(?![hkz])", "ts"),  # the Slavic languages' Latin c: Strumica, Струмица
     (r"(?<![cstpgkwrdz])h", "kh"),  # the kh Cyrillic writes: Eurohold, Еврохолд
