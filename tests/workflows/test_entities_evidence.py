@@ -355,3 +355,17 @@ def test_two_reports_of_one_name_in_two_scripts_in_one_country_and_trade_are_one
     assert not weigh(latin, other_trade).joins
     in_part = company("b", "Арлан Логистикс", "https://kapital.kz/business/12346/arlan.html", at, "Airline")
     assert not weigh(latin, in_part).joins
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "one"),
+    [
+        ("Kühl AG", "Kuehl AG", True),  # four letters: an umlaut written out before a consonant
+        ("Sträb", "Straeb", True),
+        ("Blue", "Blu", False),  # an e at a word's end is a word's own letter
+    ],
+)
+def test_a_short_names_umlaut_written_out_is_one_name(a: str, b: str, one: bool) -> None:
+    from exa_orch.workflows.entities.names import clean_name, names_agree
+
+    assert (names_agree(clean_name(a), clean_name(b)) == "equal names but for umlauts written out") is one

@@ -1,5 +1,8 @@
-"""Latin letters a Japanese name spells out in katakana by their names: エフ・シー・シー is FCC,
-ジーエス・ユアサ GS Yuasa, ジェイアール東海 JR Tokai. names.fold reads two letters' names or more, written
+"""Japanese kana read in Latin letters, as names.fold reads them (`romaji`): Hepburn romaji by
+jaconv (キッコーマン, kikkoman, a long vowel's mark dropped), and first what jaconv reads otherwise.
+
+Latin letters a Japanese name spells out in katakana by their names: エフ・シー・シー is FCC,
+ジーエス・ユアサ GS Yuasa, ジェイアール東海 JR Tokai. `romaji` reads two letters' names or more, written
 together or parted by a middle dot or a full stop, as the letters, where no other katakana is
 written against them (ティーガイア, ドクターシーラボ: a loanword, not letters). The names are those
 Japanese gives the letters (NHK's and the JIS X 4063 readings, with the common variants: エイ for A,
@@ -9,6 +12,7 @@ Japanese gives the letters (NHK's and the JIS X 4063 readings, with the common v
 from __future__ import annotations
 
 import re
+import unicodedata
 
 _NAMES = {
     "エー": "a", "エイ": "a", "ビー": "b", "シー": "c", "ディー": "d", "デー": "d", "イー": "e",
@@ -44,3 +48,20 @@ def spelled(text: str) -> str:
     """`text` with each run of letters' names (module docstring) as the Latin letters it spells, a
     space either side."""
     return _LETTERS.sub(lambda run: " " + "".join(_NAMES[n] for n in _ONE.findall(run.group(0))) + " ", text)
+
+
+_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
+
+
+def romaji(text: str) -> str:
+    """`text` with its kana in Latin letters, each run a word (module docstring); `text` as it is
+    where it writes none."""
+    if not _KANA.search(text):
+        return text
+    return _KANA.sub(_romaji, spelled(unicodedata.normalize("NFC", text)))
+
+
+def _romaji(run: re.Match[str]) -> str:
+    from jaconv import kana2alphabet, kata2hira  # here: a cold start needs none of this
+
+    return " " + kana2alphabet(kata2hira(syllables(run.group(0)))).replace("-", "") + " "

@@ -43,23 +43,13 @@ _FOLD = str.maketrans({"ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE",
                        "ħ": "h", "Ħ": "H", "陕": "Shaan", "陝": "Shaan"})  # fmt: skip
 
 
-_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc]+")
-
-
-def _kana(run: re.Match[str]) -> str:
-    from jaconv import kana2alphabet, kata2hira  # here: a cold start needs none of this
-
-    return " " + kana2alphabet(kata2hira(kana_letters.syllables(run.group(0)))).replace("-", "") + " "
-
-
 def fold(text: str) -> str:
     """Lowercase ASCII: accents dropped (é -> e, ß -> ss, ø -> o), Japanese kana read as Hepburn
-    romaji (キッコーマン -> kikkoman, a long vowel's mark dropped), the Brahmic scripts of South Asia
+    romaji (kana_letters.romaji: キッコーマン -> kikkoman, a long vowel's mark dropped), the Brahmic scripts of South Asia
     with the vowels their consonants carry (brahmic.py: पवन हंस -> pavan hans), other scripts
     transliterated by `anyascii` (Ж -> zh, 東京 -> dongjing): the same spelling of one name in two
     scripts agrees. 陕 reads shaan, as its province is spelled apart from Shanxi, 山西 (陕西, Shaanxi)."""
-    if _KANA.search(text):  # letters' names first, as letters (エフ・シー・シー, fcc: kana_letters.py)
-        text = _KANA.sub(_kana, kana_letters.spelled(unicodedata.normalize("NFC", text)))
+    text = kana_letters.romaji(text)
     text = brahmic.reading(text)  # before NFKD: a virama is a combining mark it would drop
     decomposed = unicodedata.normalize("NFKD", text.translate(_FOLD))
     latin = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
@@ -374,6 +364,7 @@ IN_TWO_LANGUAGES = "one institution's name in two languages"
 # AG", "Deutsche Boerse AG"); folded, "zurich" and "zuerich" are one word
 UMLAUTS_WRITTEN_OUT = "equal names but for umlauts written out"
 _WRITTEN_OUT = re.compile(r"(?<=[aou])e")
+_WRITTEN_INSIDE = re.compile(r"(?<=[aou])e(?=[b-df-hj-np-tv-z])")
 
 DESIGNATOR_INSIDE = "equal names but for a designator inside"
 VOWELS_APART = "one name romanized twice, its vowels apart"
@@ -445,15 +436,22 @@ def _digits_said(name: str) -> str:
     return re.sub(r"(?<=[a-z]{3})\d\b", lambda m: _DIGIT_WORDS[m.group(0)], name).replace(" ", "")
 
 
+def _umlauts_out(a: str, b: str, letters: int) -> bool:
+    """Two names, one the other with its umlauts written out (`_WRITTEN_OUT`), whole or their cores;
+    of four or five letters (`letters`), only an umlaut before a consonant (Dürr / Duerr; Blue is
+    no Blu)."""
+    out = _WRITTEN_OUT if letters >= 6 else _WRITTEN_INSIDE
+    pairs = ((a, b), (core_name(a), core_name(b)))
+    return letters >= 4 and any(out.sub("", x) == out.sub("", y) for x, y in pairs)
+
+
 def _written_otherwise(a: str, b: str) -> str | None:
     """`names_agree` for two names whose words differ: run together, abbreviated, translated,
     shortened by syllables or near-equal."""
     joined_a, joined_b = a.replace(" ", ""), b.replace(" ", "")
     if joined_a == joined_b or _digits_said(a) == _digits_said(b):
         return "equal names but for spaces"  # or a digit said as its word ("ROUND1" / "Round One")
-    if len(joined_a) >= 6 and any(
-        _WRITTEN_OUT.sub("", x) == _WRITTEN_OUT.sub("", y) for x, y in ((a, b), (core_name(a), core_name(b)))
-    ):
+    if _umlauts_out(a, b, len(joined_a)):
         return UMLAUTS_WRITTEN_OUT  # "Deutsche Börse Group" / "Deutsche Boerse AG" too
     wa, wb = a.split(), b.split()
     if _abbreviation(a, b) or _abbreviation(b, a) or _abbreviated_part(wa, wb) or _abbreviated_part(wb, wa):
