@@ -106,6 +106,17 @@ def test_a_stated_name_s_initials_join_the_page_under_them() -> None:
     assert entities.resolve([wiki, other]).groups == [[0], [1]]
 
 
+def test_a_stated_names_initials_are_not_read_where_the_page_gives_its_own_short_form() -> None:
+    """ "Камский тракторный завод (КамТЗ)" on КамТЗ's page: its short form is КамТЗ, and the
+    initials КТЗ are another plant's of the holding (Курганский тракторный завод), on its domain too."""
+    kamtz = co("x", "КамТЗ", "https://www.tractor-group.ru/plants/kamtz", "Набережные Челны, Россия", "tractors",
+               "Камский тракторный завод (КамТЗ) выпускает колёсные тракторы.")  # fmt: skip
+    ktz = co("y", "КТЗ", "https://www.tractor-group.ru/plants/ktz", "Курган, Россия", "tractors",
+             "Курганский тракторный завод (КТЗ) выпускает гусеничные тракторы.")  # fmt: skip
+    assert not [why for _, why in weigh(kamtz, ktz).for_ if " names " in why]
+    assert entities.resolve([kamtz, ktz]).groups == [[0], [1]]
+
+
 _LUMEN_WIKI = co(
     "w", "Lumen Energies", "https://fr.wikipedia.org/wiki/Lumen_Energies", "Paris, France", "energy",
     "Lumen Energies SE (anciennement Lumen S.A.) est une entreprise énergétique française.",

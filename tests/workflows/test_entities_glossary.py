@@ -526,6 +526,8 @@ def test_pairs_the_evidence_would_join_are_compared_across_scripts() -> None:
         ("بنك برقان", "burgan bank"),  # q heard one letter off a g
         ("תנובה", "tnuva"),  # Hebrew, a word no term renders
         ("מזרחי טפחות", "mizrahi tefahot bank"),  # a designator beside five consonants heard
+        ("Банк Таримекс", "tarimex bank"),  # Cyrillic, heard alike
+        ("Банк Таримекс", "darimex bank"),  # a near consonant at its start (t, d)
     ],
 )
 def test_a_name_in_arabic_or_hebrew_letters_is_heard_where_no_term_renders_it(
@@ -543,6 +545,9 @@ def test_a_name_in_arabic_or_hebrew_letters_is_heard_where_no_term_renders_it(
         ("بنك وربة", "warba insurance"),  # a word unaccounted for on each side
         ("תנובה", "tnuva group"),  # a group beside three consonants heard: not the brand's company
         ("بنك سما", "sama bank"),  # two consonants heard: too many names'
+        # a consonant at a word's start for another unlike it: another word ("trmks" / "srmks")
+        ("Банк Таримекс", "sarimex bank"),
+        ("Банк Таримекс", "marimex bank"),
     ],
 )
 def test_a_heard_name_must_account_for_every_word(written: str, latin: str) -> None:

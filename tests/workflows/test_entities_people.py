@@ -117,6 +117,15 @@ def test_one_person_written_two_ways_joins_and_two_people_stay_apart_saying_why(
         assert block_keys(entities.record(0, x)) & block_keys(entities.record(1, y))
 
 
+def test_two_names_in_hangul_a_vowel_apart_are_two_people() -> None:
+    """서진호 and 서준호, brothers of one family name at one employer, one title: Hangul writes every
+    vowel, so 진 and 준 are two given names, where two romanizations of one may write a vowel apart."""
+    x = titled("a", "서진호", "https://one.example/a", "Hanbit Bio", "Incheon, South Korea", "Vice Chairman")
+    y = titled("b", "서준호", "https://two.example/b", "Hanbit Bio", "Incheon, South Korea", "Vice Chairman")
+    assert not joined(x, y)
+    assert "one Korean name" not in why(x, y)
+
+
 @pytest.mark.parametrize(
     ("cyrillic", "latin"),
     [("Томаж Хубар", "Tomaž Hubar"),  # х, kh: a Latin name's h read back

@@ -72,6 +72,24 @@ def test_a_name_in_arabic_letters_tells_apart_the_consonants_a_sound_key_hears_a
     assert bool(_reading_agrees("فرنتل", latin)) is agrees
 
 
+@pytest.mark.parametrize(
+    ("written", "latin", "agrees"),
+    [
+        ("کوٹلی ماربل", "Kotli Marble", True),
+        # a trade's word both say carried the whole name's sounds: "ktl" is not "strl"
+        ("کوٹلی ماربل", "Chitral Marble", False),
+        ("ڈیوان سیمنٹ", "Dandot Cement", False),  # "dn" is not "dndt"
+        # an article written on its word, and a Persian ezafe unwritten, are no word apart
+        ("بنك المغرب", "Bank Al-Maghrib", True),
+        ("بانک ملی افغان", "Bank-e-Millie Afghan", True),
+    ],
+)
+def test_a_name_in_arabic_letters_sounding_alike_whole_is_weighed_word_by_word(
+    written: str, latin: str, agrees: bool
+) -> None:
+    assert bool(_reading_agrees(written, latin)) is agrees
+
+
 def test_a_run_of_chinese_characters_is_no_latin_word_of_far_fewer_syllables() -> None:
     """何作金庫 (hezuojinku, four syllables) shares its consonants (j n k) with "Chung Hwa", two: a
     reading sounds as the Latin word only with about as many syllables (澜思, lansi / Lanse)."""

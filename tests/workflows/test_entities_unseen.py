@@ -266,6 +266,10 @@ def test_namesakes_of_one_country_without_a_word_of_trade_or_a_single_name_stay_
         ("magazine luiza", "magalu", True),
         ("petroleo brasileiro", "petrobras", True),
         ("maxis", "max ispat", False),
+        ("pelayaran nasional", "pelnas", True),
+        # a unit's number the short name leaves unsaid: one of the brand's numbered units
+        ("pelayaran nasional ii", "pelnas", False),
+        ("pelayaran nasional 3", "pelnas", False),
     ],
 )
 def test_a_name_shortened_by_syllables_agrees(a: str, b: str, agree: bool) -> None:

@@ -219,6 +219,9 @@ def _names_other(x: Record, y: Record, ev: Evidence) -> None:
     # "became Canadian Pacific Kansas City Limited" names CPKC: a stated name's initials, written
     # as one word of three letters or more
     initials = {acronym(alias): alias for alias in x.aliases if len(alias.split()) >= 3}
+    # unless x's own name is that name's short form written otherwise: "Камский тракторный завод
+    # (КамТЗ)" on КамТЗ's page names no КТЗ (Курганский тракторный завод is one)
+    initials = {k: v for k, v in initials.items() if not _own_short_form(x.clean, k)}
     # and y's name without a word for its kind or its country a page adds (Compagnie Plastic Omnium)
     plainer = profiles.plainer_names(y) if known(x.country) and x.country == y.country else []
     # y's core, unless it drops the holding company y says it is: the brand a page names in brackets
@@ -232,6 +235,12 @@ def _names_other(x: Record, y: Record, ev: Evidence) -> None:
         if named:
             _weigh_stated(x, y, named, ev)
             return
+
+
+def _own_short_form(own: str, initials: str) -> bool:
+    """Whether a record's name (`own`, cleaned) is one word, a short form of a stated name opening
+    with its initials' letter but not those initials (КамТЗ, "kamtz", of "ktz")."""
+    return " " not in own and len(own) <= 8 and own != initials and own[:1] == initials[:1]
 
 
 def _weigh_stated(x: Record, y: Record, named: str, ev: Evidence) -> None:

@@ -293,17 +293,24 @@ def _classed(consonants: str) -> str:
     return "".join(_CLASS.get(c, c) for c in consonants)
 
 
+def _opens_alike(heard: str, latin: str) -> bool:
+    """Two words' consonants, as many, opening with one sound or near ones (`_NEAR`): one for
+    another unlike it at a word's start is another word (Таримекс, "trmks", is not Sarimex); one
+    added there is a letter a script writes for a sound (АвтоКрАЗ's в, AutoKrAZ's u; Djibouti's d)."""
+    return heard[0] == latin[0] or any({heard[0], latin[0]} <= near for near in _NEAR)
+
+
 def _heard_as(heard: str, latin: str) -> bool:
     """A word heard by its consonants as a Latin word of a company name: alike, or one letter off
     where both have four consonants or more, or each letter a near one (`_NEAR`: קומפיוג'ן, "kfnfgn"
     read without ו as "knfgn", / Compugen, "cnbgn"); of three, one letter added or dropped, or one
     written for a near one: بيبلوس, "bls", is not Blom, "blm"."""
-    if heard == latin or (min(len(heard), len(latin)) >= 4 and meets(heard, [latin])):
+    if heard == latin:
         return True
     if min(len(heard), len(latin)) >= 4 and _classed(heard) == _classed(latin):
         return True
-    if len(heard) != len(latin):
-        return meets(heard, [latin])
+    if len(heard) != len(latin) or min(len(heard), len(latin)) >= 4:
+        return meets(heard, [latin]) and (len(heard) != len(latin) or _opens_alike(heard, latin))
     off = [(x, y) for x, y in zip(heard, latin, strict=True) if x != y]
     return len(off) == 1 and any({off[0][0], off[0][1]} <= near for near in _NEAR)
 

@@ -328,7 +328,8 @@ def _syllabic(x: str, y: str) -> bool:
 
     def rest(word: int, at: int, cut: bool) -> bool:  # y[at:] from the starts of kept[word:]
         if at == len(y) or (at == len(y) - 1 and y[-1] == "s" and word == len(kept)):  # "implats"
-            return word >= 2 and cut  # one word cut short at least: "mercadolibre" is two words run together
+            # a word cut short ("mercadolibre" is two words run together), no unit's number unsaid
+            return word >= 2 and cut and not any(_NUMBERED.fullmatch(w) for w in kept[word:])
         if word == len(kept):
             return False
         w = kept[word]
@@ -371,6 +372,7 @@ VOWELS_APART = "one name romanized twice, its vowels apart"
 NEAR_EQUAL = "near-equal long names"  # a letter or two apart: not one name by itself
 WORDS_REORDERED = "one name's words in another order"
 SYLLABLES = "a name shortened by syllables"
+_NUMBERED = re.compile(r"[ivx]{1,4}|\d{1,3}")  # a unit's number, Roman or not (Pelnas II, PTPN 3)
 ONE_NAME = (
     "equal names",
     VOWELS_APART,

@@ -250,7 +250,9 @@ def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
     """How the readings' given names agree; a Korean one up to its romanization, read from Hangul
     or written in Latin letters under a Korean family name (Lee Joon-gi / Lee Jun-ki)."""
     gw, gr = compare_given(x.given, y.given)
-    if gw <= 2.5 and x.given and y.given and (_hangul(x, y) or _korean_spellings(x, y)):
+    # two names read from Hangul, which writes every vowel, are one only as written (서진호 is not 서준호)
+    both_read = x.script == y.script == "hangul"
+    if gw <= 2.5 and x.given and y.given and not both_read and (_hangul(x, y) or _korean_spellings(x, y)):
         said = korean_given("".join(x.given), "".join(y.given))
         if said and said[0] > gw:
             return said

@@ -131,6 +131,7 @@ def _begins_alike(written: str, cleaned: str, other: str, words_: list[str], in_
     if (
         any(sounds_alike(reading, s) for s in said)
         and not _abjad_apart(written, reading, said)
+        and not _abjad_word_apart(written, cleaned, other)
         and not _short_word_apart(written, cleaned, other)
     ):
         return f"{written} reads {reading}, which sounds as {other} does"
@@ -328,6 +329,31 @@ def _abjad_apart(written: str, reading: str, said: tuple[str, ...], *, begins: b
     x = _abjad_key(reading)
     keys = [_abjad_key(s) for s in said]
     return all(Levenshtein.distance(x[: len(k)] if begins else x, k) > 2 for k in keys)
+
+
+def _abjad_word_apart(written: str, cleaned: str, other: str) -> bool:
+    """Whether a name in Arabic letters (Urdu, Persian) read word by word (`cleaned`) and a Latin
+    name (`other`, cleaned) of as many words, two or more, an article written on its word (Bank
+    Al-Maghrib, بنك المغرب) and a vowel alone (Bank-e-Millie) unwritten, that sound alike whole
+    differ in a word: its consonants as Arabic tells them (`_abjad_key`) two or more off the Latin
+    word's, and half of them or more. A trade's word both say carries a whole name's sounds
+    (کوٹلی ماربل, "ktl mrbl", is not Chitral Marble, "strl mrbl")."""
+    mine = cleaned.split()
+    if not ARABIC_LETTERS.search(written) or len(mine) < 2:
+        return False
+    latin = [
+        w for w in re.sub(r"\b(al|el) ", r"\1", f" {other} ").split() if w not in ("a", "e", "i", "o", "u")
+    ]
+    if len(mine) != len(latin):
+        return False
+    from rapidfuzz.distance import Levenshtein  # on first use, as evidence.py does
+
+    for word, said in zip(mine, latin, strict=True):
+        x, y = _abjad_key(word), _abjad_key(said)
+        off = Levenshtein.distance(x, y)
+        if off >= 2 and 2 * off >= max(len(x), len(y)):
+            return True
+    return False
 
 
 def _place_unheard(written: str, reading: str, rest: list[str]) -> bool:
