@@ -117,6 +117,15 @@ def test_a_stated_names_initials_are_not_read_where_the_page_gives_its_own_short
     assert entities.resolve([kamtz, ktz]).groups == [[0], [1]]
 
 
+def test_a_cyrillic_name_meets_its_initialism_spelled_as_its_letters_are() -> None:
+    """ЩХЗ is spelled "shchkhz", the initials of "Щёлковский химический завод" spelled letter by
+    letter: blocked together, they are weighed, and join as an abbreviation in one country and trade."""
+    wiki = co("w", "Щёлковский химический завод", "https://ru.wikipedia.org/wiki/Щёлковский_химический_завод",
+              "Щёлково, Россия", "chemicals")  # fmt: skip
+    site = co("s", "ЩХЗ", "https://www.shchkhz.ru/", "Щёлково, Россия", "chemicals")
+    assert entities.resolve([wiki, site]).groups == [[0, 1]]
+
+
 _LUMEN_WIKI = co(
     "w", "Lumen Energies", "https://fr.wikipedia.org/wiki/Lumen_Energies", "Paris, France", "energy",
     "Lumen Energies SE (anciennement Lumen S.A.) est une entreprise énergétique française.",

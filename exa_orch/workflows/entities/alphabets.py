@@ -29,6 +29,14 @@ def cyrillic(name: str) -> str | None:
     return re.sub(r"iy\b", "y", anyascii(name.translate(_KAZAKH)).replace("'", ""))
 
 
+def cyrillic_initials(name: str) -> str:
+    """The initials of a name of three Cyrillic words or more, spelled as `cyrillic` spells the
+    letters ("Челябинский цинковый завод" -> "chtsz", as ЧЦЗ is spelled; a hyphen parts two words),
+    a legal form in capitals (ООО, ПАО) left out; "" otherwise."""
+    said = [w for w in re.findall(r"[\u0400-\u04ff]+", name) if not (w.isupper() and len(w) <= 4)]
+    return (cyrillic("".join(w[0].upper() for w in said)) or "").lower() if len(said) >= 3 else ""
+
+
 # Letters read otherwise where the other name's spelling says so (`read_otherwise`): a Cyrillic Г
 # as the h of Belarusian and Ukrainian, and of a foreign name in Russian (Глеб, Hleb; Герман,
 # Herman); a Greek η as the e of the older spellings Cyprus keeps (Κληρίδης, Clerides; Δημητρίου,

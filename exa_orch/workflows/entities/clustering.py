@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from exa_orch.workflows.entities import families, glossary, heard_words, profile_keys, provinces, short_names
+from exa_orch.workflows.entities.alphabets import cyrillic_initials
 from exa_orch.workflows.entities.countries import known, named_last
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.listings import listing, ticker_named
@@ -86,8 +87,8 @@ def _keys(r: Record) -> set[str]:
         )
         if len(r.clean.split()) >= 2:  # its words in English, as names_agree reads them ("Pivovar X")
             own.add(f"e:{' '.join(in_english(r.clean.split()))}")
-    if r.initials:
-        own.add(f"n:{r.initials}")
+    # and a Cyrillic name's, its letters spelled as its initialism's are (ЧЦЗ, "chtsz")
+    own.update(f"n:{i}" for i in (r.initials, r.kind != "person" and cyrillic_initials(r.name or "")) if i)
     own.update(f"n:{n}" for a in r.aliases for n in (a, core_name(a)))
     # a stated name's initials (evidence._names_other: "became Canadian Pacific Kansas City" / CPKC)
     own.update(f"n:{acronym(a)}" for a in r.aliases if len(a.split()) >= 3 and r.kind != "person")
