@@ -64,6 +64,25 @@ def test_a_brahmic_reading_is_a_whole_name_s_agreement(written: str, latin: str,
 
 
 @pytest.mark.parametrize(
+    ("latin", "agrees"),
+    [
+        ("Sudhakar", True),  # the name he goes by alone, one of the two written
+        ("Kondaveeti", True),
+        ("Sudhir", False),  # another name: its consonants are no word's
+        ("Ramesh", False),
+    ],
+)
+def test_one_latin_name_a_person_goes_by_is_one_of_the_names_the_script_writes(
+    latin: str, agrees: bool
+) -> None:
+    """కొండవీటి సుధాకర్ and "Sudhakar": a single Latin name, one of the script's words letter for
+    letter, weighs as a given name missing does between two Latin names (never a join alone)."""
+    weight, reason = name_evidence("కొండవీటి సుధాకర్", latin)
+    assert (weight == 4.0) is agrees, reason
+    assert weight < 7.0
+
+
+@pytest.mark.parametrize(
     ("script", "latin", "agree"),
     [
         ("শেখ হাসিনা", "Sheikh Hasina", True),  # a title both write, left out of both

@@ -361,6 +361,12 @@ def _read_skeletons(
         return (5.0 if len(mine) <= len(theirs) else 4.0, f"the consonants of {script} are those of {latin}")
     if _middle_left_out(theirs, mine):
         return (4.0, f"the consonants of {latin} are those of {script}, a middle name on one side")
+    # one Latin word, three consonants or more, one of the script's words letter for letter: the name
+    # a person goes by alone (పుల్లెల గోపీచంద్ / Gopichand), as a given name missing weighs in Latin letters
+    # (a lineage, "bin Khalifa", names the father, not him)
+    lone = len(mine) == 1 and not _LATIN_LINEAGE.intersection(words(latin))
+    if lone and len(mine[0]) >= 3 and mine[0] in theirs:
+        return (4.0, f"{latin} is one of the names {script} writes")
     return differ
 
 
