@@ -117,6 +117,22 @@ def test_one_person_written_two_ways_joins_and_two_people_stay_apart_saying_why(
         assert block_keys(entities.record(0, x)) & block_keys(entities.record(1, y))
 
 
+@pytest.mark.parametrize(
+    ("latin", "weight"),
+    [
+        ("Chan Siu Kei", 6.0),  # the Cantonese reading as written
+        ("Chan Shau Kee", 5.0),  # Hong Kong's spelling of its vowels: the consonants alike
+        ("Chan Sai Kit", 0.0),  # other consonants: other given names
+    ],
+)
+def test_given_names_in_characters_agree_with_a_hong_kong_spelling_by_their_consonants(
+    latin: str, weight: float
+) -> None:
+    """陳兆基 read in Cantonese is siu kei; Hong Kong spells it Shau Kee as often: the consonants
+    agree (2, as two romanizations of a Korean name do), the vowels are free."""
+    assert name_evidence("陳兆基", latin)[0] == weight
+
+
 def test_two_names_in_hangul_a_vowel_apart_are_two_people() -> None:
     """서진호 and 서준호, brothers of one family name at one employer, one title: Hangul writes every
     vowel, so 진 and 준 are two given names, where two romanizations of one may write a vowel apart."""

@@ -203,6 +203,16 @@ def korean_given(x: str, y: str) -> tuple[float, str] | None:
     return None
 
 
+def cantonese_given(read: str, latin: str) -> tuple[float, str] | None:
+    """How given names in characters read in Cantonese (run together) and a Latin spelling agree
+    where Hong Kong's spellings write the vowels otherwise than the reading does (兆 siu or shau,
+    焯 cheuk or cheok, 敏 man or mun): their consonants alike, three at least (2); None otherwise.
+    people.py asks it of a name in characters beside a Latin one."""
+    said = re.sub(r"[aeiouwy]", "", read)
+    alike = len(said) >= 3 and said == re.sub(r"[aeiouwy]", "", latin)
+    return (2.0, "given names with the consonants of their reading in characters") if alike else None
+
+
 def korean_key(given: str) -> str:
     """A Korean given name's romanization folded to one spelling: the Revised Romanization and the
     spellings people use differ in vowels (eo / u, oo / u, eu / u) and in voiced or plain consonants

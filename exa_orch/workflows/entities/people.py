@@ -42,6 +42,7 @@ from exa_orch.workflows.entities.common_names import chinese_like
 from exa_orch.workflows.entities.consonants import skeletons
 from exa_orch.workflows.entities.foreign_names import (
     alphabet_words,
+    cantonese_given,
     foreign_words,
     korean_given,
     one_korean_family,
@@ -256,6 +257,8 @@ def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
         said = korean_given("".join(x.given), "".join(y.given))
         if said and said[0] > gw:
             return said
+    if gw <= 0 and x.given and y.given and {x.script, y.script} == {"han", ""}:  # Hong Kong's spellings
+        return cantonese_given("".join(x.given), "".join(y.given)) or (gw, gr)
     return gw, gr
 
 
