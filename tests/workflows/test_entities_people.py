@@ -123,6 +123,7 @@ def test_one_person_written_two_ways_joins_and_two_people_stay_apart_saying_why(
         ("Chan Siu Kei", 6.0),  # the Cantonese reading as written
         ("Chan Shau Kee", 5.0),  # Hong Kong's spelling of its vowels: the consonants alike
         ("Chan Sai Kit", 0.0),  # other consonants: other given names
+        ("Peter Chan Shau Kee", 6.0),  # and so after an English given name, in Hong Kong's order
     ],
 )
 def test_given_names_in_characters_agree_with_a_hong_kong_spelling_by_their_consonants(

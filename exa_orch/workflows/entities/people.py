@@ -327,6 +327,7 @@ def _hong_kong(x: PersonName, y: PersonName) -> bool:
     Man-kiu"), or the Chinese given name after the English one and before the family name ("Winston
     Yau-lai LO", 羅友禮)."""
     english, chinese = (y.given, y.extra) if y.extra else (y.given[:-1], y.given[-1:])
+    said, read = hong_kong_key(chinese), hong_kong_key(x.given)  # or its consonants (cantonese_given)
     return (
         x.script == "han"
         and not y.script
@@ -334,7 +335,7 @@ def _hong_kong(x: PersonName, y: PersonName) -> bool:
         and (x.family == y.family or y.family in x.spellings)
         and 1 <= len(english) <= 2
         and 1 <= len(chinese) <= 2
-        and hong_kong_key(chinese) == hong_kong_key(x.given)
+        and (said == read or cantonese_given(read, said) is not None)
     )
 
 
