@@ -158,6 +158,17 @@ def test_a_former_name_of_another_legal_form_names_another_company() -> None:
     assert not weigh(_LUMEN_WIKI, other).joins
 
 
+def test_a_former_name_in_characters_names_no_company_of_another_form_written_in_them() -> None:
+    """ "原名江北港股份有限公司": the listed joint-stock company's former name, not the limited company
+    of the name (江北港有限公司, its parent); the legal forms a name in characters writes are compared."""
+    listed = co("x", "海川港口股份有限公司", "https://baike.baidu.com/item/海川港口股份有限公司", "江北, 中国",
+                "port operations", "海川港口股份有限公司原名江北港股份有限公司，2021年更名。")  # fmt: skip
+    group = co("y", "江北港有限公司", "https://www.jbport.cn/", "江北, 中国", "port operations")
+    former = co("z", "江北港股份有限公司", "https://www.jbport.com.cn/", "江北, 中国", "port operations")
+    assert not [why for _, why in weigh(listed, group).for_ if " names " in why]
+    assert [why for _, why in weigh(listed, former).for_ if " names " in why]
+
+
 def test_a_capitalised_formerly_opening_a_sentence_is_read() -> None:
     new = co(
         "n", "Jupiter Partners", "https://jupiterpartners.com/", "London, United Kingdom", "asset management",

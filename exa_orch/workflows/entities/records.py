@@ -236,7 +236,7 @@ def _alias(rec: Record, written: str, said: str, person: bool) -> None:
     alias = person_key(written) if person else clean_name(written)
     if alias and alias != rec.clean:
         rec.aliases.setdefault(alias, said)
-        rec.alias_forms[alias] = legal_forms(" ".join(words(written)), alias)
+        rec.alias_forms[alias] = cjk_forms(written) or legal_forms(" ".join(words(written)), alias)
 
 
 def _company_names(rec: Record, text: str) -> None:
