@@ -527,6 +527,7 @@ def test_pairs_the_evidence_would_join_are_compared_across_scripts() -> None:
         ("תנובה", "tnuva"),  # Hebrew, a word no term renders
         ("מזרחי טפחות", "mizrahi tefahot bank"),  # a designator beside five consonants heard
         ("Банк Таримекс", "tarimex bank"),  # Cyrillic, heard alike
+        ("Οργανισμός Λιμένος Ηγουμενίτσας", "igoumenitsa port authority"),  # a Greek port's authority
         ("Банк Таримекс", "darimex bank"),  # a near consonant at its start (t, d)
     ],
 )
@@ -547,6 +548,7 @@ def test_a_name_in_arabic_or_hebrew_letters_is_heard_where_no_term_renders_it(
         ("بنك سما", "sama bank"),  # two consonants heard: too many names'
         # a consonant at a word's start for another unlike it: another word ("trmks" / "srmks")
         ("Банк Таримекс", "sarimex bank"),
+        ("Οργανισμός Λιμένος Ηγουμενίτσας", "igoumenitsa port services"),
         ("Банк Таримекс", "marimex bank"),
     ],
 )

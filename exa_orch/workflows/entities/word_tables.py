@@ -379,7 +379,8 @@ GREEK: dict[str, tuple[str, ...]] = rendered(
         "εταιρεια εταιρειας": "",
         "ναυτιλιακη ναυτιλιακης": "shipping|maritime",
         "τηλεπικοινωνιες τηλεπικοινωνιων": "telecommunications|telecom",
-        "οργανισμος οργανισμου": "organisation|organization",
+        "οργανισμος οργανισμου": "organisation|organization|authority",  # Οργανισμός Λιμένος: Port Authority
+        "λιμενος λιμανι λιμανιου": "port",
         "πετρελαια πετρελαιων": "petroleum",
         "ασφαλιστικη ασφαλειες": "insurance",
         "συμμετοχων": "holdings|holding",
