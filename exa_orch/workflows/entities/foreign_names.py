@@ -213,6 +213,12 @@ def cantonese_given(read: str, latin: str) -> tuple[float, str] | None:
     return (2.0, "given names with the consonants of their reading in characters") if alike else None
 
 
+def one_cantonese(read: str, said: str) -> bool:
+    """Two Hong Kong spellings of one reading of given names: alike, or by their consonants
+    (`cantonese_given`: 焯華 read cheuk wa, spelled Cheok Wa)."""
+    return read == said or cantonese_given(read, said) is not None
+
+
 def korean_key(given: str) -> str:
     """A Korean given name's romanization folded to one spelling: the Revised Romanization and the
     spellings people use differ in vowels (eo / u, oo / u, eu / u) and in voiced or plain consonants

@@ -45,6 +45,7 @@ from exa_orch.workflows.entities.foreign_names import (
     cantonese_given,
     foreign_words,
     korean_given,
+    one_cantonese,
     one_korean_family,
 )
 from exa_orch.workflows.entities.given_match import compare_given, forms, romanized_family, similar
@@ -249,7 +250,8 @@ def _spelled_otherwise(x: PersonName, y: PersonName) -> str | None:
 
 def _given(x: PersonName, y: PersonName) -> tuple[float, str]:
     """How the readings' given names agree; a Korean one up to its romanization, read from Hangul
-    or written in Latin letters under a Korean family name (Lee Joon-gi / Lee Jun-ki)."""
+    or written in Latin letters under a Korean family name (Lee Joon-gi / Lee Jun-ki); one in
+    characters up to the vowels Hong Kong spells otherwise (cantonese_given: Lee Shau Kee)."""
     gw, gr = compare_given(x.given, y.given)
     # two names read from Hangul, which writes every vowel, are one only as written (서진호 is not 서준호)
     both_read = x.script == y.script == "hangul"
@@ -327,7 +329,6 @@ def _hong_kong(x: PersonName, y: PersonName) -> bool:
     Man-kiu"), or the Chinese given name after the English one and before the family name ("Winston
     Yau-lai LO", 羅友禮)."""
     english, chinese = (y.given, y.extra) if y.extra else (y.given[:-1], y.given[-1:])
-    said, read = hong_kong_key(chinese), hong_kong_key(x.given)  # or its consonants (cantonese_given)
     return (
         x.script == "han"
         and not y.script
@@ -335,7 +336,7 @@ def _hong_kong(x: PersonName, y: PersonName) -> bool:
         and (x.family == y.family or y.family in x.spellings)
         and 1 <= len(english) <= 2
         and 1 <= len(chinese) <= 2
-        and (said == read or cantonese_given(read, said) is not None)
+        and one_cantonese(hong_kong_key(x.given), hong_kong_key(chinese))
     )
 
 
