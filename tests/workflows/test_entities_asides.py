@@ -338,6 +338,15 @@ def test_a_short_form_is_weighed_against_the_names_it_shortens() -> None:
     assert entities.resolve([short, full]).groups == [[0, 1]]
 
 
+def test_a_cyrillic_short_form_is_weighed_against_the_names_it_shortens() -> None:
+    # Томникель, "tomnikel", of Томский никель: shortened by syllables in Cyrillic letters too
+    short = co("s", "Томникель", "https://www.tomnikel.ru/", "Томск, Россия", "mining")
+    full = co(
+        "f", "Томский никель", "https://ru.wikipedia.org/wiki/Томский_никель", "Томск, Россия", "mining"
+    )
+    assert entities.resolve([short, full]).groups == [[0, 1]]
+
+
 def test_a_profile_under_one_site_s_name_does_not_tie_it_to_the_site_it_shortens() -> None:
     """Nubiatel's encyclopedia page is about nubiatel.sd by its name and, shortened by syllables,
     about Nubian Telecom: two sites, and a shortening is no name Nubian Telecom gives itself."""
