@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from exa_orch.workflows.entities import families, glossary, heard_words, profile_keys, provinces, short_names
-from exa_orch.workflows.entities.alphabets import cyrillic, cyrillic_initials
+from exa_orch.workflows.entities.alphabets import cyrillic_initials
 from exa_orch.workflows.entities.countries import known, named_last
 from exa_orch.workflows.entities.evidence import FACT_WEIGHTS, Evidence, compare, conflict
 from exa_orch.workflows.entities.listings import listing, ticker_named
@@ -44,6 +44,7 @@ from exa_orch.workflows.entities.scripts import (
     sound_key,
 )
 from exa_orch.workflows.entities.spelled import spelled_readings
+from exa_orch.workflows.entities.word_tables import CYRILLIC_LETTERS
 
 Json = dict[str, Any]
 _GROUP_SUFFIXES = ("group", "corp", "global", "holdings", "inc", "hq")
@@ -238,14 +239,14 @@ def _read_starts(written: str, reading: str) -> set[str]:
 
 
 def _short_forms(records: Sequence[Record]) -> Iterable[list[int]]:
-    """A company's one-word Latin or Cyrillic name beside each other company name opening with its
-    first three letters: the pairs a short form (CommBank / Commonwealth Bank, Норникель / Норильский
-    никель, names.names_agree "a name shortened by syllables") shares no other key with. Pairs, not
-    blocks: "Chi" opens many names, of which only the short one's pairs are weighed."""
+    """A company's one-word Latin or Cyrillic name beside each name opening with its first three letters:
+    the pairs a short form shares no other key with (names_agree's "a name shortened by syllables":
+    CommBank, Норникель). Pairs, not blocks: of the many names "Chi" opens, the short one's are weighed."""
     by_start: dict[str, list[Record]] = {}
     for r in records:
-        if r.kind != "person" and r.name and len(r.clean) >= 4 and (is_latin(r.name) or cyrillic(r.name)):
-            by_start.setdefault(r.clean[:3], []).append(r)
+        if r.kind != "person" and r.name and len(r.clean) >= 4:
+            if is_latin(r.name) or CYRILLIC_LETTERS.search(r.name):
+                by_start.setdefault(r.clean[:3], []).append(r)
     for group in by_start.values():
         for short in group:
             if " " not in short.clean and len(short.clean) <= 10:
