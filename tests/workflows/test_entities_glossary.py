@@ -1484,3 +1484,22 @@ def test_a_brand_between_the_latin_names_first_word_and_its_trade_is_another_com
     ):
         said = glossary.agrees(written, clean_name(written), latin, clean_name(latin))
         assert bool(said) is agrees, (latin, said)
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [
+        ("مكتبة زهران", "Zahran Bookstore", True),  # مكتبة, bookstore
+        ("مكتبة زهران", "Zahran Hotels", False),
+        ("البحر الأحمر للتجزئة", "Red Sea Retail", True),  # the sea, the red, for retail
+        ("البحر الأحمر للتجزئة", "Red Sea Hotels", False),
+        ("Вольский патронный завод", "Volsk Cartridge Works", True),  # a soft sign (ь) is no consonant
+        ("Вольский патронный завод", "Volsk Glass Works", False),
+        ("Локомотивы России", "Russian Locomotives", True),  # "of Russia" as English says it
+    ],
+)
+def test_words_of_gulf_retailers_and_russian_plants_translate(written: str, latin: str, agree: bool) -> None:
+    """Gulf listed companies' trades (مكتبة, bookstore; للتجزئة, retail) and Russian plants' (патронный,
+    cartridge; локомотивы, locomotives) translate; a place adjective written with a soft sign is heard
+    by its consonants (Вольский, "volskii": Volsk); another trade does not agree."""
+    assert bool(heard_words.translate(written, clean_name(latin), says_company=True)) is agree

@@ -17,8 +17,8 @@ import re
 
 from exa_orch.workflows.entities.countries import country_of, known, stated_country
 from exa_orch.workflows.entities.given_match import similar
+from exa_orch.workflows.entities.latin_words import WORDS_IN_ENGLISH
 from exa_orch.workflows.entities.names import DESIGNATORS, core_name, names_agree
-from exa_orch.workflows.entities.word_tables import WORDS_IN_ENGLISH
 
 SHORT_FORMS = "the words of one are the other's or short forms of them"
 

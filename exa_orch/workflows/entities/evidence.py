@@ -56,6 +56,7 @@ from exa_orch.workflows.entities.families import GROUP_WORDS
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.home_pages import label_reads
 from exa_orch.workflows.entities.latin_forms import ENGLISH_FORMS
+from exa_orch.workflows.entities.latin_words import GROUPS
 from exa_orch.workflows.entities.listings import listing
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
@@ -78,7 +79,6 @@ from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.script_forms import cjk_forms, kana_only
 from exa_orch.workflows.entities.scripts import is_cjk, sound_key
 from exa_orch.workflows.entities.sites import PAGE_FILE, Site, brand_tld, country_suffix, regional
-from exa_orch.workflows.entities.word_tables import GROUPS
 
 JOIN = 4.0  # companies and pages
 _WITHIN = "one name's words are within the other's"  # names_agree's weakest agreement

@@ -19,9 +19,9 @@ from exa_orch.workflows.entities.latin_forms import (
     PLC_WORDS,
     WRITTEN_SHORT,
 )
+from exa_orch.workflows.entities.latin_words import GROUPS, WORDS_IN_ENGLISH
 from exa_orch.workflows.entities.script_forms import in_english_order, without_cjk_forms
 from exa_orch.workflows.entities.shortened import vowels_apart, words_shortened
-from exa_orch.workflows.entities.word_tables import GROUPS, WORDS_IN_ENGLISH
 
 # "Empresas": a Chilean holding's opening word, as "Grupo" a Mexican one's (Empresas Copec)
 FILLER = frozenset("the holding holdings company empresas".split()) | GROUPS

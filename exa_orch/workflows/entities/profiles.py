@@ -39,6 +39,7 @@ from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.home_pages import label_reads
 from exa_orch.workflows.entities.latin_forms import ENGLISH_FORMS
+from exa_orch.workflows.entities.latin_words import GROUPS
 from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quoted, ticker_named
 from exa_orch.workflows.entities.name_segments import segments
 from exa_orch.workflows.entities.names import (
@@ -59,7 +60,6 @@ from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.script_forms import cjk_forms, without_cjk_forms
 from exa_orch.workflows.entities.sites import country_suffix, listing_slug
 from exa_orch.workflows.entities.terms import FILLER, TERMS
-from exa_orch.workflows.entities.word_tables import GROUPS
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record

@@ -1,7 +1,7 @@
 """The words of organisation names in Arabic (and Persian), Hebrew, Cyrillic and Greek letters,
 with where each was read, and the letters that tell those scripts: data only; heard_words.py
-translates names by them, and hears their other words by their consonants. Also the words an
-institution's or a company's name says it is in Latin-script languages (`WORDS_IN_ENGLISH`).
+translates names by them, and hears their other words by their consonants. The words of names in
+Latin-script languages are in latin_words.py.
 """
 
 from __future__ import annotations
@@ -58,6 +58,24 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "المغرب المغربي المغربية للمغرب": "morocco|moroccan|maroc|marocain|marocaine",
         "التونسي التونسية تونس": "tunisia|tunisian|tunisie|tunis|tunisien|tunisienne",
         "الجزائر الجزائري الجزائرية": "algeria|algerian|algerie|algerien|algerienne",
+        # the trades of Gulf and Egyptian listed companies' names (their exchanges' English names:
+        # Saudi Ceramic Co / الخزف السعودي, Oman Fisheries Co / الأسماك العمانية)
+        "مكتبة مكتبات": "bookstore|bookstores|library",
+        "الخزف": "ceramic|ceramics",
+        "الأسماك أسماك": "fisheries|fish",
+        "صناعات": "industries",
+        "للمقاولات المقاولات": "contracting",
+        "الطبية الطبي": "medical",
+        "للألياف الألياف": "fiber|fibre",
+        "البصرية": "optic|optical|optics",
+        "البحر": "sea",
+        "الأحمر": "red",
+        "للتجزئة التجزئة": "retail",
+        "للألبان": "dairy",
+        "للسياحة السياحة": "tourism",
+        "للسيارات السيارات": "motors|automotive",
+        "الفنادق للفنادق": "hotels",
+        "سعودي": "saudi",
         "لبنان اللبناني اللبنانية": "lebanon|lebanese|liban|libano|libanais|libanaise",
         "الإسكندرية": "alexandria",
         "القاهرة": "cairo",
@@ -319,7 +337,7 @@ CYRILLIC: dict[str, tuple[str, ...]] = rendered(
         "българска български": "bulgarian|bulgaria",
         "српска српски": "serbian|serbia",
         "москва москвы москве московский московская московского": "moscow",
-        "россия россии": "russia",
+        "россия россии": "russia|russian",  # Вертолёты России, Russian Helicopters
         "украина украины україна україни": "ukraine",
         "беларусь беларуси": "belarus",
         "развития развитие розвитку развитие": "development",
@@ -360,6 +378,25 @@ CYRILLIC: dict[str, tuple[str, ...]] = rendered(
         "дороги дорога": "",  # железные дороги, railways: one word in English
         "республики республика": "republic",
         "комерцијална": "commercial",
+        # plants' and makers' words (the English names the plants publish: Tula Cartridge Works, Russian
+        # Helicopters, Ulan-Ude Aviation Plant, Chelyabinsk Tractor Plant)
+        "трубный трубная трубного трубопрокатный трубопрокатного": "pipe|tube",
+        "локомотивы локомотивов": "locomotives",
+        "вертолёты вертолеты вертолётов вертолетов": "helicopters",
+        "авиационный авиационная авиационного авиационное": "aviation|aircraft",
+        "машиностроительный машиностроительного машиностроения": "machine-building|engineering",
+        "патронный патронного": "cartridge",
+        "стекольный стекольного": "glass|glassworks",
+        "хрустальный хрустального": "crystal",
+        "тракторный тракторного": "tractor",
+        "цинковый цинкового": "zinc",
+        "кондитерская кондитерской": "confectionery",
+        "химический химического химическая": "chemical",
+        "корпорация корпорации": "corporation",
+        "машины машин": "machines",
+        "русские русских": "russian",
+        "музей музея": "museum",
+        "оружия": "arms|weapons",
     }
 )
 CYRILLIC_LETTERS = re.compile(r"[\u0400-\u04ff]")
@@ -402,63 +439,3 @@ GREEK: dict[str, tuple[str, ...]] = rendered(
     }
 )
 GREEK_LETTERS = re.compile(r"[\u0370-\u03ff\u1f00-\u1fff]")
-
-# An institution's and a company's words as other languages write them (Banque centrale européenne,
-# Gobierno de España, Universität Wien, Instituto Butantan): read as English so one employer
-# (employers.py) or one organisation (names.names_agree) named in two languages agrees. The common
-# words of public bodies, banks, universities and companies' structure only; names are never
-# translated.
-# The word "group" as company names write it in the languages they are written in (Grupo Bimbo,
-# Gruppo Campari, Groupe SEB, Gruppe Schwarz, Группа Илим read "gruppa", Grupa Azoty)
-GROUPS = frozenset("group groupe grupo gruppo gruppe gruppa grupa".split())
-WORDS_IN_ENGLISH = {
-    "banque": "bank", "banco": "bank", "banca": "bank",
-    "centrale": "central", "centrala": "central", "zentralbank": "central bank",
-    "europeenne": "european", "europeo": "european", "europea": "european", "europaische": "european",
-    "gobierno": "government", "gouvernement": "government", "governo": "government",
-    "regierung": "government", "bundesregierung": "federal government", "valtioneuvosto": "government",
-    "ministerio": "ministry", "ministere": "ministry", "ministero": "ministry", "ministerium": "ministry",
-    "universidad": "university", "universite": "university", "universita": "university",
-    "universitat": "university", "universidade": "university", "universiteit": "university",
-    "tudomanyegyetem": "university", "egyetem": "university", "universitet": "university",
-    "nacional": "national", "nationale": "national", "nazionale": "national",
-    "republica": "republic", "republique": "republic", "repubblica": "republic",
-    "presidencia": "presidency", "presidence": "presidency", "presidenza": "presidency",
-    "parlamento": "parliament", "parlement": "parliament", "assemblee": "assembly",
-    "fondo": "fund", "fonds": "fund", "monetaire": "monetary", "monetario": "monetary",
-    "internacional": "international", "internationale": "international",
-    "comision": "commission", "commissione": "commission", "kommission": "commission",
-    # the word an institution's name says it is (names.names_agree: "Instituto Butantan" /
-    # "Butantan Institute")
-    **dict.fromkeys("instituto institut istituto institutet instytut".split(), "institute"),
-    **dict.fromkeys("uniwersytet".split(), "university"),
-    **dict.fromkeys("academia academie akademie accademia akademia".split(), "academy"),
-    **dict.fromkeys("fundacion fundacao fondation fondazione stiftung fundacja fonden stiftelsen".split(), "foundation"),
-    **dict.fromkeys("museo musee museu".split(), "museum"),
-    **dict.fromkeys("hopital ospedale krankenhaus".split(), "hospital"),
-    # and a company's ("iA Groupe financier" / "iA Financial Group", "Banque Nationale du Canada" /
-    # "National Bank of Canada")
-    **dict.fromkeys(GROUPS, "group"),
-    **dict.fromkeys("financier financiere financiero financiera financeiro financeira finanziario".split(), "financial"),
-    **dict.fromkeys("assurances assurance seguros assicurazioni versicherung".split(), "insurance"),
-    # a steelmaker's in Vietnamese ("Thép Pomina" / "Pomina Steel")
-    "thep": "steel",
-    # a brewery's ("Pivovar Bernard" / "Bernard Brewery", "Brauerei Gebr. Maisel" / "Maisel Brewery")
-    **dict.fromkeys("pivovar pivovarna browar brouwerij brauerei cerveceria cervejaria birrificio bryggeri panimo "
-                    "brau braeu brauhaus privatbrauerei klosterbrauerei landbrauerei".split(), "brewery"),
-    # a shipyard's ("Brodogradilište Viktor Lenac" / "Viktor Lenac Shipyard", "Stocznia Gdańska")
-    **dict.fromkeys("brodogradiliste ladjedelnica stocznia astillero astilleros estaleiro estaleiros cantiere werft varvet telakka".split(), "shipyard"),
-    # a winery's and a distillery's ("Vinarija Tikveš" / "Tikveš Winery", "Destilería ...")
-    **dict.fromkeys("vinarija vinarstvo vinarna winnica weingut adega vinicola".split(), "winery"),
-    **dict.fromkeys("destileria destilaria distilleria distillerie brennerei".split(), "distillery"),
-    # a public body's and a trade body's ("Autoridad del Canal de Panamá" / "Panama Canal Authority",
-    # "Autoridad Marítima de Panamá" / "Panama Maritime Authority")
-    **dict.fromkeys("autoridad autoridade autorite autorita".split(), "authority"),
-    **dict.fromkeys("maritima maritimo marittima marittimo".split(), "maritime"),
-    **dict.fromkeys("asociacion associacao associazione asociatia stowarzyszenie vereniging".split(), "association"),
-    **dict.fromkeys("cooperativa cooperativo cooperatieve genossenschaft spoldzielnia".split(), "cooperative"),
-    **dict.fromkeys("federacion federazione federacao".split(), "federation"),
-    **dict.fromkeys("aeropuerto aeroport aeroporto flughafen".split(), "airport"),
-    **dict.fromkeys("puerto porto hafen".split(), "port"),
-    **dict.fromkeys("ferrocarril ferrocarriles ferrovie".split(), "railway"),
-}  # fmt: skip
