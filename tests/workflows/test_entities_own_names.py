@@ -77,3 +77,17 @@ def test_capitals_in_brackets_spelling_the_starts_of_the_names_words_are_its_oth
     that spell no such starts are a ticker ("Tarvana Shipping (TSHP)")."""
     assert [n for n, _ in bracketed("Oleícola Tarvana S.A. (OLTA)")] == ["Oleícola Tarvana S.A.", "OLTA"]
     assert bracketed("Tarvana Shipping (TSHP)") == []
+
+
+def test_a_unit_named_in_brackets_by_its_parent_and_r_and_d_is_not_the_parent() -> None:
+    """ "Quantix Optics (Lumetra R&D)": the brackets name Lumetra's R&D unit, not Lumetra; "R&D" is
+    no pair of legal forms ("R", "D") a name's cleaning strips."""
+    unit = co("a", "Quantix Optics (Lumetra R&D)", "https://www.linkedin.com/company/quantix-optics/",
+              "Vilnius, Lithuania", "Ultrafast laser micromachining")  # fmt: skip
+    parent = co(
+        "b", "Lumetra", "https://www.lumetra.lt/", "Vilnius, Lithuania", "Laser optics and components"
+    )
+    assert entities.clean_name("Lumetra R&D") == "lumetra r and d"
+    assert entities.clean_name("Lumetra R&D Ltd") == "lumetra r and d"
+    assert entities.clean_name("Procter & Gamble Co") == "procter and gamble"
+    assert not weigh(unit, parent).joins

@@ -123,11 +123,12 @@ def _without_shares(written: str) -> str:
 def clean_name(name: str) -> str:
     """The name without legal forms, accents, punctuation or case: "Société Générale S.A." -> "societe generale".
 
-    Legal forms come from cleanco's list (many jurisdictions), stripped until none is left at
-    the end, so "Samsung Electronics Co., Ltd." loses both; "&" and "and" read the same. A name's
-    own initials written after it go too: "Techniker Krankenkasse (TK)" -> "techniker krankenkasse",
-    and a former name in brackets: "Avolta AG (formerly Dufry AG)" -> "avolta", and the class of
-    shares a quote page names after it: "Synlait Milk Limited Ordinary Shares" -> "synlait milk"."""
+    Legal forms come from cleanco's list (many jurisdictions), stripped until none is left at the
+    end ("Samsung Electronics Co., Ltd." loses both; two letters joined by "&" end a unit's name,
+    "Altechna R&D", no forms "R", "D"); "&" and "and" read the same. A name's own initials after it
+    go too ("Techniker Krankenkasse (TK)"), and a former name in brackets ("Avolta AG (formerly
+    Dufry AG)" -> "avolta"), and the class of shares a quote page names after it ("Synlait Milk
+    Limited Ordinary Shares")."""
     text = _without_shares(written_name(name))
     from cleanco import basename  # here, not at import: a cold start needs none of this module's
 
@@ -141,7 +142,7 @@ def clean_name(name: str) -> str:
     found = words(text)
     opening = next((f for f in OPENING_FORMS if tuple(found[: len(f)]) == f and len(found) > len(f)), ())
     del found[: len(opening)]
-    stripped = True
+    stripped = re.search(r"\b[^\W\d_]&[^\W\d_]$", text) is None  # "R&D" ends a unit's name
     while stripped and len(found) > 1:
         stripped = False
         if found[-1] == "and":  # "Merck &" after "Co." went
@@ -171,8 +172,7 @@ _RENAMED_ASIDE = re.compile(r"\s*\(\s*(?:formerly|previously|now|ex)\b[^()]*\)\s
 
 
 def without_renamed(name: str) -> str:
-    """`name` without a former or later name in brackets after it ("Avolta AG (formerly Dufry AG)"
-    -> "Avolta AG")."""
+    """`name` without a former or later name in brackets after it (`_RENAMED_ASIDE`)."""
     return _RENAMED_ASIDE.sub("", name) or name
 
 
