@@ -165,6 +165,16 @@ def test_a_listing_page_named_by_its_ticker_alone_is_the_company_the_ticker_abbr
     assert weigh(site, listed).joins is joins
 
 
+def test_a_profile_named_by_the_initials_its_path_spells_is_no_listing_s_ticker() -> None:
+    """ "QICT" at linkedin.com/company/qimara-international-container-terminals is the short name of the
+    company its path spells, not a ticker abbreviating "Qimara Container & Cargo Handling"."""
+    site = co("a", "Qimara Container & Cargo Handling Co.", "https://www.qimaracont.com/",
+              "Alexandria, Egypt", "Container terminal operation")  # fmt: skip
+    url = "https://www.linkedin.com/company/qimara-international-container-terminals/"
+    profile = co("b", "QICT", url, "Alexandria, Egypt", "Container terminal operation")
+    assert not weigh(site, profile).joins
+
+
 def test_a_listing_page_named_by_its_ticker_alone_is_found_beside_its_site() -> None:
     """The ticker's page shares no key of a name with the site ("QRVT" / Qorvast Bank): resolution
     pairs it with each site whose label opens with its letter, and joins the one it abbreviates."""

@@ -219,8 +219,12 @@ def quoted(site: Site | None) -> bool:
 
 def ticker_named(name: str, site: Site | None) -> bool:
     """A listing's page named by the company's ticker alone ("PNBN" at idx.co.id): one word of
-    capitals and digits, on a shared host."""
-    return bool(site and site.platform and re.fullmatch(r"[A-Z][A-Z0-9]{3,7}", name))
+    capitals and digits, on a shared host, not the initials of the words its path spells (AICT at
+    linkedin.com/company/alexandria-international-container-terminals: the company's short name)."""
+    if not (site and site.platform and re.fullmatch(r"[A-Z][A-Z0-9]{3,7}", name)):
+        return False
+    spelled = site.path.rstrip("/").rpartition("/")[2].split("-")
+    return not (len(spelled) > 1 and "".join(w[:1] for w in spelled) == name.lower())
 
 
 def abbreviates(ticker: str, name: str) -> bool:
