@@ -1503,3 +1503,17 @@ def test_words_of_gulf_retailers_and_russian_plants_translate(written: str, lati
     cartridge; локомотивы, locomotives) translate; a place adjective written with a soft sign is heard
     by its consonants (Вольский, "volskii": Volsk); another trade does not agree."""
     assert bool(heard_words.translate(written, clean_name(latin), says_company=True)) is agree
+
+
+@pytest.mark.parametrize(
+    ("latin", "agree"),
+    [("Kavya Steels", True),
+     ("Kave Steels", False)],  # the य after a consonant is written: a letter more than "Kave"
+)  # fmt: skip
+def test_a_consonant_s_y_a_devanagari_word_ends_with_is_a_letter_the_latin_name_must_write(
+    latin: str, agree: bool
+) -> None:
+    """काव्य स्टील्स reads kavya stils; its sounds without vowels and y ("kv") are Kave's too, but an
+    abugida writes the y after a consonant as a letter (्य), which "Kave" does not."""
+    written = "काव्य स्टील्स"
+    assert bool(reading_agrees(written, clean_name(written), latin, clean_name(latin))) is agree

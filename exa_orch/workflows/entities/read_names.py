@@ -283,6 +283,8 @@ def _word_apart(word: str, other: str, alphabet: bool, brahmic: bool) -> bool:
     letters = read_letters(word) if brahmic else ()
     if letters and not any(said == other or latin_sound_keys(said) & ys for said in letters):
         return True  # letters spelled out (এসকেএফ, SKF, or Eskayef) are no word they sound near (Square)
+    if brahmic and re.search(r"[^aeiouy]ya?$", word) and "y" not in other:
+        return True  # a consonant's y an abugida writes (सौर्य, saurya) is a letter off: not Shree
     if x in ys or min(len(x), max(map(len, ys))) > 3:
         return False
     return not any(_close(x, y) or (not alphabet and abs(len(x) - len(y)) == 1) for y in ys)
