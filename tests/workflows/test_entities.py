@@ -321,6 +321,11 @@ def loc(item: Json, location: str) -> Json:
             co("b", "Yayla Et", "https://www.yayla.com.tr/kurumsal/yayla-et"),
             "Yayla Et adds 'et' to the other's name on yayla.com.tr/kurumsal/yayla-et",
         ),
+        (  # a company the group's site lists among its businesses, its names both shortened to one
+            co("a", "Keelwood Group", "https://www.keelwood.com/"),
+            co("b", "Keelwood PLC", "https://www.keelwood.com/our-businesses/keelwood-plc"),
+            "Keelwood PLC is on a page keelwood.com lists its owner's units under: a unit",
+        ),
         (
             co("a", "LATAM Airlines Group", "https://www.latamairlines.com/"),
             co(

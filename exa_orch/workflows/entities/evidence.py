@@ -78,7 +78,7 @@ from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.records import Record
 from exa_orch.workflows.entities.script_forms import cjk_forms, kana_only
 from exa_orch.workflows.entities.scripts import is_cjk, sound_key
-from exa_orch.workflows.entities.sites import PAGE_FILE, Site, brand_tld, country_suffix, regional
+from exa_orch.workflows.entities.sites import PAGE_FILE, Site, brand_tld, country_suffix, regional, unit_entry
 
 JOIN = 4.0  # companies and pages
 _WITHIN = "one name's words are within the other's"  # names_agree's weakest agreement
@@ -531,6 +531,7 @@ def _one_site(a: Record, b: Record, ev: Evidence) -> None:
         _unit_page(a, b, ev)
         _unit_read(a, b, agree, ev)
         _group_company(a, b, ev)
+        _listed_unit(a, b, ev)
 
 
 def _unit_read(a: Record, b: Record, agree: str, ev: Evidence) -> None:
@@ -546,6 +547,17 @@ def _unit_read(a: Record, b: Record, agree: str, ev: Evidence) -> None:
             f"{unit.name} reads as more than the other's name on {unit.site.canonical}, a page deep in "
             "the site: a unit of the site's owner"
         )
+
+
+def _listed_unit(a: Record, b: Record, ev: Evidence) -> None:
+    """A page the site lists among its owner's units, named as its path spells ("John Keells PLC"
+    at keells.com/our-businesses/john-keells-plc: sites.unit_entry), beside the site's home page
+    ("John Keells Group"): a company of the group, though the group's word and the legal form
+    each name drops leave one name, against."""
+    for unit, home in ((a, b), (b, a)):
+        if home.site and home.site.home and unit.site and unit_entry(unit.site.path, unit.name):
+            ev.against.append(f"{unit.name} is on a page {unit.domain} lists its owner's units under: a unit")
+            return
 
 
 def _group_company(a: Record, b: Record, ev: Evidence) -> None:

@@ -328,6 +328,13 @@ def _entry(path: str, name: str) -> bool:
     return bool(words) and words <= _name_words(name) and path.count("/") >= 2 and not _UNITS.search(path)
 
 
+def unit_entry(path: str, name: str) -> bool:
+    """`path` is the entry a group's site gives one of its units under a section it lists them in
+    (`_UNITS`), its last segment `name`'s words ("our-businesses/john-keells-plc")."""
+    words = _slug_words(path)
+    return len(words) >= 2 and words <= _name_words(name) and bool(_UNITS.search(path))
+
+
 def _slug_words(path: str) -> frozenset[str]:
     """The words of a path's last segment, a script's file name not counted ("main_newsview.jsp")."""
     last = path.rpartition("/")[2]
