@@ -42,6 +42,8 @@ from tests.workflows.entity_items import Json, co, person, weigh
         ("上汽大眾", "saic volkswagen"),  # a joint venture's partner
         ("JR大阪", "osaka railway"),  # a Japan Railways company
         ("효성건설", "hyosung engineering and construction"),
+        ("哈尔滨机器人自动化", "harbin robot automation"),  # a city's English name, not its reading (haerbin)
+        ("青岛飞机模具", "tsingtao aircraft dies"),  # and its postal spelling
     ],
 )
 def test_a_name_translated_word_by_word_agrees(written: str, latin: str) -> None:

@@ -86,7 +86,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "特殊鋼 特殊钢 特殊製鋼 특수강": "special steel|specialty steel|steel",
             "橡胶 橡膠 ゴム 고무": "rubber",  # 住友ゴム工業, Sumitomo Rubber Industries
             "汽车 汽車 自動車 자동차": "motor|motors|automobile|auto",
-            "重工 重工業 중공업": "heavy industries",
+            "重工 重工業 중공업": "heavy industries|heavy industry",
             "工业 공업": "industries|industrial|industry",
             "工業": "industries|industrial|industry|kogyo",  # 日本冶金工業, Nippon Yakin Kogyo
             "建设 建設 건설": "construction|engineering and construction",  # 현대건설, Hyundai E&C
@@ -277,10 +277,14 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "制糖 製糖": "sugar|seito",
             "水产 水產 水産 수산": "fisheries|seafood|suisan",
             "百貨店": "department store|department stores",
-            "船舶": "shipping|ships|marine",
+            "船舶": "shipping|ships|marine|shipbuilding",  # 中国船舶重工, China Shipbuilding Industry
             "基金": "fund|funds",
             "观光 觀光 観光 관광": "tourism|sightseeing|kanko",
             "港务 港務 港口": "port|ports",
+            "飞机 飛機": "aircraft",
+            "模具": "dies|moulds|molds|tooling",
+            "机器人 機器人": "robot|robots|robotics",
+            "自动化 自動化": "automation",
             "高速": "expressway|expressways|highway|hi speed|high speed",
             "公路": "highway|expressway|road",
             "黄金 黃金": "gold",
@@ -355,6 +359,8 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "西藏": "tibet|tibetan|xizang",
             "内蒙古 內蒙古": "inner mongolia|nei mongol|neimenggu",
             "天津": "tianjin",
+            "哈尔滨 哈爾濱": "harbin",  # read "haerbin"
+            "青岛 青島": "qingdao|tsingtao",  # the postal spelling its brewery keeps
             "深圳": "shenzhen",
             "台北": "taipei",
             "高雄": "kaohsiung",
