@@ -44,6 +44,8 @@ from tests.workflows.entity_items import Json, co, person, weigh
         ("효성건설", "hyosung engineering and construction"),
         ("哈尔滨机器人自动化", "harbin robot automation"),  # a city's English name, not its reading (haerbin)
         ("青岛飞机模具", "tsingtao aircraft dies"),  # and its postal spelling
+        ("솔에어", "sol air"),  # air as a Korean airline's name writes it
+        ("丸山織物", "maruyama orimono"),  # a Japanese trade kept in its reading
     ],
 )
 def test_a_name_translated_word_by_word_agrees(written: str, latin: str) -> None:

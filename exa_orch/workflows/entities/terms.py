@@ -201,7 +201,8 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "楽器 乐器 樂器 악기": "musical instrument|musical instruments|instruments|gakki",
             "製作所": "works|manufacturing|seisakusho",
             "香料": "flavors|fragrances|flavours|flavor|fragrance",
-            "眼鏡 眼镜 안경": "eyewear|optical|glasses",
+            "眼鏡 眼镜 안경": "eyewear|optical|glasses|megane",
+            "織物 织物": "textile|textiles|fabrics|orimono",
             "光学 光學 광학": "optical|optics",
             "塗料 涂料 ペイント 페인트": "paint|paints|coatings",
             "塑胶 塑膠 塑料 プラスチック 플라스틱": "plastics|plastic",
@@ -319,6 +320,7 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             # a group or a holding company is another entity than its company of the same name
             # (中国人寿保险(集团)公司 is not China Life Insurance Company Limited): never left out
             "集团 集團 グループ 그룹": "group",
+            "에어 エア": "air",  # a loanword airlines' names write (진에어, Jin Air; 에어서울, Air Seoul)
             "控股 ホールディングス 홀딩스 지주": "holdings|holding",
             "中国 中國": "china|chinese|chugoku",
             "中华 中華": "china|chinese|chunghwa|zhonghua",
