@@ -181,6 +181,7 @@ def test_legal_forms_urls_and_folding() -> None:
         ("Вардарка Табак АД Велес", "vardarka tabak"),
         ("Vardarka Tabak d.o.o. Novi Sad", "vardarka tabak"),
         ("AD Ports Group", "ad ports group"),  # no form before the name's words
+        ("PT Pelabuhan Qirana II (Persero)", "pelabuhan qirana ii"),  # an Indonesian state company's form
         # a name's own initials after it go; any other parenthesis names another company
         ("Techniker Krankenkasse (TK)", "techniker krankenkasse"),
         ("Bumrungrad Hospital PCL (BH)", "bumrungrad hospital"),

@@ -54,6 +54,8 @@ MORE_FORMS |= frozenset(
 )
 # Peru's closed and open sociedad anónima ("CFG Investment S.A.C.", "Casa Grande S.A.A.")
 MORE_FORMS |= frozenset("sac|s a c|saa|s a a".split("|"))
+# an Indonesian state-owned company's form after its name ("PT Pelabuhan Indonesia IV (Persero)")
+MORE_FORMS |= {"persero"}
 # A word of a name written short, read in full: "Cía." and "Cia" are compañía (Volcan Cia Minera /
 # Volcan Compañía Minera)
 WRITTEN_SHORT = {"cia": "compania"}
