@@ -555,7 +555,7 @@ def _listed_unit(a: Record, b: Record, ev: Evidence) -> None:
     ("John Keells Group"): a company of the group, though the group's word and the legal form
     each name drops leave one name, against."""
     for unit, home in ((a, b), (b, a)):
-        if home.site and home.site.home and unit.site and unit_entry(unit.site.path, unit.name):
+        if home.site and home.site.home and unit.site and unit_entry(unit.site.path, unit.name or ""):
             ev.against.append(f"{unit.name} is on a page {unit.domain} lists its owner's units under: a unit")
             return
 
