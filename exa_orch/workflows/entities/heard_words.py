@@ -237,9 +237,8 @@ def _heard(word: str, table: dict[str, tuple[str, ...]]) -> frozenset[str]:
     letters read with and without Hebrew's vowel letters, and without the article or preposition
     Arabic joins to it (ال, لل); in Cyrillic or Greek letters as read, with and without an ending."""
     if table is CYRILLIC or table is GREEK:
-        read = (
-            fold(word).replace(" ", "").replace("-", "").replace("'", "")
-        )  # a soft sign (ь) is no consonant
+        # fold writes a soft sign (ь) as an apostrophe: no consonant
+        read = fold(word).replace(" ", "").replace("-", "").replace("'", "")
         stems = {read[: -len(e)] for e in _ENDINGS if read.endswith(e) and len(read) - len(e) >= 3}
         stems |= {stem for a in _ADJECTIVES if (m := a.search(read)) and len(stem := read[: m.start()]) >= 3}
         return frozenset(s for s in map(skeleton, {read, *stems}) if s)

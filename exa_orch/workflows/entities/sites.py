@@ -324,15 +324,19 @@ def _entry(path: str, name: str) -> bool:
     """`path` is a directory's entry for `name`: two segments deep or more, its last segment the
     name's words ("wineries/shumi", "producer/bovin-winery"), under no section a group names its
     own units by (`_UNITS`: "our-brands/...", "subsidiaries/...": the parent's page about its unit)."""
-    words = _slug_words(path)
-    return bool(words) and words <= _name_words(name) and path.count("/") >= 2 and not _UNITS.search(path)
+    return _slug_named(path, name, 1) and path.count("/") >= 2 and not _UNITS.search(path)
 
 
 def unit_entry(path: str, name: str) -> bool:
     """`path` is the entry a group's site gives one of its units under a section it lists them in
     (`_UNITS`), its last segment `name`'s words ("our-businesses/john-keells-plc")."""
+    return _slug_named(path, name, 2) and bool(_UNITS.search(path))
+
+
+def _slug_named(path: str, name: str, least: int) -> bool:
+    """The words of `path`'s last segment, `least` or more, are all `name`'s."""
     words = _slug_words(path)
-    return len(words) >= 2 and words <= _name_words(name) and bool(_UNITS.search(path))
+    return len(words) >= least and words <= _name_words(name)
 
 
 def _slug_words(path: str) -> frozenset[str]:
