@@ -14,7 +14,7 @@ from exa_orch.workflows.entities.brahmic import has_brahmic
 from exa_orch.workflows.entities.countries import country_named, is_place
 from exa_orch.workflows.entities.name_segments import RUN, segments
 from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin, words
-from exa_orch.workflows.entities.provinces import names_place
+from exa_orch.workflows.entities.provinces import HANZI, names_place
 from exa_orch.workflows.entities.script_forms import without_cjk_forms
 from exa_orch.workflows.entities.scripts import (
     han_chars,
@@ -128,8 +128,10 @@ def _begins_alike(written: str, cleaned: str, other: str, words_: list[str], in_
     # without the designators, or with them where the other script writes them too ("बैंक", bank),
     # its legal form too (Кумтор Голд Компани, Kumtor Gold Company: `in_full`, the name as written)
     said = tuple(dict.fromkeys(filter(None, ("".join(words_), other.replace(" ", ""), in_full))))
+    # Latin letters beside characters are spelled, never heard (东风Honda is no "Dongfeng Motor")
     if (
-        any(sounds_alike(reading, s) for s in said)
+        not (HANZI.search(written) and _LATIN_RUN.search(written))
+        and any(sounds_alike(reading, s) for s in said)
         and not _abjad_apart(written, reading, said)
         and not _abjad_word_apart(written, cleaned, other)
         and not _short_word_apart(written, cleaned, other)
@@ -211,9 +213,48 @@ def _start_only(written: str, reading: str, first: str, other: str) -> bool:
     second = rest[0]
     if _KANA_HANGUL.search(written) or _opens(reading[len(first) :], second):
         return False
-    if not is_place(first) and _brand_between(written, first, rest):
+    if not is_place(first) and (
+        _brand_between(written, first, rest)
+        or _brand_after(written, first)
+        or _brand_unwritten(written, first, rest)
+    ):
         return True
     return len(second) >= 5 and second not in _TERM_ENGLISH and bool(mandarin_halves(second))
+
+
+_LATIN_RUN = re.compile(r"[A-Za-z]{3,}")
+
+
+def _brand_after(written: str, first: str) -> bool:
+    """Whether a name in characters reads the Latin name's first word, then Latin letters the Latin
+    name's next word is not (`_start_only` has weighed it): another brand's (东风Honda, Dongfeng's
+    and Honda's, is no "Dongfeng Motor" nor "Dongfeng Peugeot-Citroën")."""
+    segs = [s for s in segments(without_cjk_forms(written)) if s.kind != FILLER]
+    if not segs or segs[0].kind != RUN:
+        return False
+    run = segs[0].text
+    for k in range(1, len(run) + 1):
+        if fold(run[:k]).replace(" ", "") == first:
+            return bool(_LATIN_RUN.match(run[k:] + "".join(s.text for s in segs[1:])))
+    return False
+
+
+# Every word of every English phrase a term translates to ("iron" of "iron and steel", 钢铁)
+_TERM_WORDS = frozenset(w for phrase in _TERM_ENGLISH for w in phrase.split())
+
+
+def _brand_unwritten(written: str, first: str, rest: list[str]) -> bool:
+    """Whether a name in characters reads the Latin name's first word, then a trade the Latin name
+    says after words of five letters or more no term reads (东风汽车 / "Dongfeng Peugeot-Citroën
+    Automobile"): the Latin name's brand between them, which the characters do not write."""
+    segs = [s for s in segments(without_cjk_forms(written)) if s.kind != FILLER]
+    if len(segs) < 2 or segs[0].kind != RUN or segs[1].kind != TRADE:
+        return False
+    if fold(segs[0].text).replace(" ", "") != first:
+        return False  # characters after it may read the Latin words (同欣電子, "Tong Hsing Electronic")
+    said = {w for phrase in segs[1].english for w in phrase.split()}
+    at = next((i for i, w in enumerate(rest) if w in said), 0)
+    return at > 0 and all(len(w) >= 5 and w not in _TERM_WORDS for w in rest[:at])
 
 
 def _brand_between(written: str, first: str, rest: list[str]) -> bool:
