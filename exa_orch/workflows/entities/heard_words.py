@@ -35,7 +35,7 @@ from exa_orch.workflows.entities.word_tables import (
     HEBREW_LETTERS,
 )
 
-_STOP = frozenset({"of", "the", "and", "de", "du", "des", "la", "le", "d"})
+_STOP = frozenset({"of", "the", "and", "for", "de", "du", "des", "la", "le", "d"})
 # and Japan's joint-stock company as its English names may keep it romanized (Toyo Suisan Kaisha,
 # Nippon Yusen Kabushiki Kaisha): 株式会社, which the name in kanji writes as a legal form
 _DROPPED = frozenset(
