@@ -321,6 +321,21 @@ def test_a_page_deep_in_a_group_s_site_under_a_unit_s_name_is_the_unit() -> None
     assert any("a unit of the site's owner" in r for r in ev.against)
 
 
+def test_a_page_adding_a_word_to_the_short_name_the_owner_states_is_a_unit() -> None:
+    """A plant's page on its owner's site under the owner's stated short name and a word its path
+    names ("QAZKIM Karbamid" at .../page/karbamid-zavodu), beside the owner's page under its full
+    name that states the short one ("... (QAZKIM)"): the unit, not the owner."""
+    at, trade = "Qazax, Azerbaijan", "Chemicals"
+    owner = company(
+        "a", "Qazax Dövlət Kimya Şirkəti", "https://www.qazkim.az/az/page/haqqimizda", at, trade,
+        "Qazax Dövlət Kimya Şirkəti (QAZKIM) kimya məhsulları istehsal edir.",
+    )  # fmt: skip
+    unit = company("b", "QAZKIM Karbamid", "https://www.qazkim.az/az/page/karbamid-zavodu", at, trade)
+    ev = weigh(owner, unit)
+    assert not ev.joins
+    assert any("a unit of the site's owner" in r for r in ev.against)
+
+
 def test_a_page_deep_in_the_site_whose_name_in_another_script_reads_as_more_is_a_unit() -> None:
     """A subsidiary's page deep in its parent's site under a name in katakana that reads as the
     parent's and more (株式会社カワセミミュージックジャパン, "kawasemi" and "music japan") is the unit, not

@@ -420,8 +420,10 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
     unit of the site's owner: against. So are two words or more added on a page deep in the site
     ("FUJIFILM Business Innovation" at fujifilm.com/fb against "FUJIFILM Holdings"): a company's own
     name on its home page may add a word of trade ("Samsung Electronics" at samsung.com), a unit's
-    page is rarely its home."""
-    longer, extra = _added(a, b)
+    page is rarely its home. A name adding a word to the other's stated short name ("SOCAR
+    Karbamid" at socar.az/az/page/karbamid-zavodu beside "Azərbaycan Respublikası Dövlət Neft
+    Şirkəti (SOCAR)") adds it to the other's name."""
+    longer, extra = _alias_added(a, b) or _added(a, b)
     where = longer.site
     named = _path_names(longer, extra)
     if named and where:
@@ -440,6 +442,16 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
             f"{longer.name} adds {' '.join(sorted(extra))!r} to the other's name on {where.canonical}, a "
             "page deep in the site: a unit of the site's owner"
         )
+
+
+def _alias_added(a: Record, b: Record) -> tuple[Record, frozenset[str]] | None:
+    """The name that extends the other's stated short name (its alias, `_goes_by`) and the words
+    it adds to it but for designators, or None."""
+    for x, y in ((a, b), (b, a)):
+        for alias in x.aliases:
+            if y.clean.startswith(alias + " "):
+                return y, frozenset(y.clean.split()) - set(alias.split()) - DESIGNATORS - _PAGE_WORDS
+    return None
 
 
 def _added(a: Record, b: Record) -> tuple[Record, frozenset[str]]:
