@@ -1521,3 +1521,40 @@ def test_a_consonant_s_y_a_devanagari_word_ends_with_is_a_letter_the_latin_name_
     abugida writes the y after a consonant as a letter (्य), which "Kave" does not."""
     written = "काव्य स्टील्स"
     assert bool(reading_agrees(written, clean_name(written), latin, clean_name(latin))) is agree
+
+
+def test_a_brands_site_joins_its_legal_name_that_opens_with_its_province() -> None:
+    # the legal name in characters: province, brand, trade and form; the brand's own site beside it
+    own = co("a", "欧铂雅", "https://www.oubaya.cn/", "Foshan, China", "Ceramic tiles")
+    legal = co(
+        "b",
+        "广东欧铂雅陶瓷有限公司",
+        "https://baike.baidu.com/item/广东欧铂雅陶瓷有限公司",
+        "Foshan, China",
+        "Ceramic tiles",
+    )
+    assert weigh(own, legal).joins
+    # a listing's short name is not the company whose site gives a longer legal name of the brand
+    listing = co("c", "云鹤堂", "https://quote.eastmoney.com/sh600999.html", "Beijing, China", "Medicine")
+    other = co(
+        "d", "北京云鹤堂科技发展股份有限公司", "https://www.yunhetangkj.com/", "Beijing, China", "Medicine"
+    )
+    assert not weigh(listing, other).joins
+
+
+def test_latin_letters_beside_characters_are_spelled_not_heard() -> None:
+    def agrees(written: str, latin: str) -> str | None:
+        return glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+
+    # a joint venture's name: the brand in characters, its partner's in Latin letters
+    assert agrees("云帆Dacora", "Yunfan Motor Corporation") is None
+    assert agrees("云帆Dacora", "Yunfan Delta Automobile") is None
+    assert agrees("云帆Dacora", "Yunfan Dacora")
+    # the Latin name's own brand between the reading and the trade, which the characters leave out
+    assert agrees("云帆汽车", "Yunfan Dacora Automobile") is None
+    assert agrees("云帆汽车", "Yunfan Automobile")
+
+
+def test_an_arabic_name_translates_without_the_english_for() -> None:
+    assert heard_words.translate("بنك الإسكان للاستثمار", "housing bank for investment")
+    assert heard_words.translate("بنك الإسكان للاستثمار", "housing bank for trade") is None

@@ -41,7 +41,6 @@ from exa_orch.workflows.entities.home_pages import label_reads
 from exa_orch.workflows.entities.latin_forms import ENGLISH_FORMS
 from exa_orch.workflows.entities.latin_words import GROUPS
 from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quoted, ticker_named
-from exa_orch.workflows.entities.name_segments import segments
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     NEAR_EQUAL,
@@ -55,11 +54,9 @@ from exa_orch.workflows.entities.names import (
     names_agree,
     words,
 )
-from exa_orch.workflows.entities.provinces import HANZI, place_word
 from exa_orch.workflows.entities.read_names import read_in_part
-from exa_orch.workflows.entities.script_forms import cjk_forms, without_cjk_forms
+from exa_orch.workflows.entities.script_forms import cjk_forms
 from exa_orch.workflows.entities.sites import country_suffix, listing_slug
-from exa_orch.workflows.entities.terms import FILLER, TERMS
 
 if TYPE_CHECKING:
     from exa_orch.workflows.entities.records import Record
@@ -263,34 +260,10 @@ def _leading(page: Record, own: Record) -> str | None:
     )
 
 
-# A name in Chinese characters or in Hangul alone (its legal form aside): scripts that write no
-# space between a name's words
-_UNSPACED = (HANZI, re.compile(r"[\uac00-\ud7a3]{2,}"))
-
-
 def _unspaced_leading(page: Record, own: Record) -> str | None:
-    """`_leading` for two names in Chinese characters or two in Hangul, the one the other's first
-    two characters or more, one to four after them (a listing's short name: 中鴻 beside 中鴻鋼鐵;
-    샘표 beside 샘표식품, 三井金属 beside 三井金属鉱業), the shorter not a place and a trade alone
-    (中國石油, PetroChina, only says "China" and "oil": not 中國石油化工's): the characters read as
-    two words, the shared ones and those added."""
-    a, b = (without_cjk_forms(r.name or "").replace(" ", "") for r in (page, own))
-    if a == b or not any(script.fullmatch(a) and script.fullmatch(b) for script in _UNSPACED):
-        return None
-    short, long_ = sorted((a, b), key=len)
-    if not long_.startswith(short) or len(long_) - len(short) > 4:
-        return None
-    # a legal name whole is no listing's short name: 北京同仁堂股份有限公司 is not 北京同仁堂科技发展股份有限公司
-    # (a stock company's 股份 added is its form: 东风汽车股份有限公司, 东风汽车股份)
-    added = segments(long_[len(short) :])
-    if cjk_forms((page if short == a else own).name or "") and any(seg.kind != FILLER for seg in added):
-        return None
-    said = segments(short)
-    places = (place_word(e) for seg in said for e in TERMS.get(seg.text, ("", ()))[1])  # not its reading
-    if all(seg.kind != "run" for seg in said) and any(places):
-        return None
-    read = {short: [fold(short)], long_: [fold(short), fold(long_[len(short) :])]}
-    return _leads(page, own, read[a], a, ours=read[b])
+    """`_leading` for two names written without spaces (short_names.unspaced_leading)."""
+    read = short_names.unspaced_leading(page.name or "", own.name or "")
+    return _leads(page, own, read[1], read[0], ours=read[2]) if read else None
 
 
 def _stated_leading(page: Record, own: Record) -> str | None:

@@ -2,14 +2,19 @@
 or city left out (provinces.province_added), or the short name made of the first character of each
 of its two-character words, its group's word kept (简称: 陕煤集团 of 陕西煤业化工集团, 南汽集团 of
 南京汽车集团; 略称: 北鉄 of 北陸鉄道, 岡電 of 岡山電気軌道). profiles.py weighs either as one name;
-clustering.py blocks a short name with the names it may stand for (`short_keys`)."""
+clustering.py blocks a short name with the names it may stand for (`short_keys`). And a name that
+leads another, written without spaces (`unspaced_leading`: 中鴻 / 中鴻鋼鐵), which profiles.py weighs
+beside a country and a trade."""
 
 from __future__ import annotations
 
 import re
 
-from exa_orch.workflows.entities.provinces import HANZI, province_added
-from exa_orch.workflows.entities.script_forms import without_cjk_forms
+from exa_orch.workflows.entities.name_segments import segments
+from exa_orch.workflows.entities.names import fold
+from exa_orch.workflows.entities.provinces import HANZI, place_word, province_added, without_province
+from exa_orch.workflows.entities.script_forms import cjk_forms, without_cjk_forms
+from exa_orch.workflows.entities.terms import FILLER, TERMS
 
 _GROUP = re.compile(r"(集团|集團)$")
 _BRACKETED = re.compile(r"[(（][^)）]*[)）]")  # 阳泉煤业(集团): a word bracketed, as a legal name writes it
@@ -58,3 +63,37 @@ def short_keys(name: str) -> set[str]:
         return {f"z:{core}{group}"}
     firsts = _firsts(core)
     return {f"z:{firsts[:k]}{group}" for k in range(2, min(3, len(firsts)) + 1)}
+
+
+# A name in Chinese characters or in Hangul alone (its legal form aside): scripts that write no
+# space between a name's words
+_UNSPACED = (HANZI, re.compile(r"[\uac00-\ud7a3]{2,}"))
+
+
+def unspaced_leading(a_name: str, b_name: str) -> tuple[str, list[str], list[str]] | None:
+    """Two names in Chinese characters or two in Hangul, a page's (`a_name`) and a site's, the one
+    the other's first two characters or more, one to four after them (a listing's short name: 中鴻
+    beside 中鴻鋼鐵; 샘표 beside 샘표식품, 三井金属 beside 三井金属鉱業), or after the page's province or city
+    (a brand's site, 欧神诺, beside its legal name, 广东欧神诺陶瓷有限公司), the shorter not a place and a trade alone (中國石油,
+    PetroChina, only says "China" and "oil": not 中國石油化工's): `a_name` as written bare, and each
+    name's characters read as words, the shared ones and those added; None otherwise."""
+    a, b = (without_cjk_forms(n).replace(" ", "") for n in (a_name, b_name))
+    if a == b or not any(script.fullmatch(a) and script.fullmatch(b) for script in _UNSPACED):
+        return None
+    short, long_ = sorted((a, b), key=len)
+    # the province aside on the page's side only: a listing's short name (同仁堂) is not the
+    # company whose site gives its legal name (北京同仁堂科技发展股份有限公司)
+    opened = long_ if long_.startswith(short) else without_province(long_) if long_ == a else ""
+    if not opened.startswith(short) or len(opened) - len(short) > 4:
+        return None
+    # a legal name whole is no listing's short name: 北京同仁堂股份有限公司 is not 北京同仁堂科技发展股份有限公司
+    # (a stock company's 股份 added is its form: 东风汽车股份有限公司, 东风汽车股份)
+    added = segments(opened[len(short) :])
+    if cjk_forms(a_name if short == a else b_name) and any(seg.kind != FILLER for seg in added):
+        return None
+    said = segments(short)
+    places = (place_word(e) for seg in said for e in TERMS.get(seg.text, ("", ()))[1])  # not its reading
+    if all(seg.kind != "run" for seg in said) and any(places):
+        return None
+    read = {short: [fold(short)], long_: [fold(short), fold(opened[len(short) :])]}
+    return a, read[a], read[b]
