@@ -581,6 +581,15 @@ def test_a_name_written_in_two_scripts_is_each_of_its_parts() -> None:
     assert not years.aliases
 
 
+def test_a_name_beside_words_about_it_in_another_script_is_not_written_twice() -> None:
+    """ "Азотный завод QAZKIM" is QAZKIM's nitrogen plant and "Nordtel Молдова" Nordtel's company in
+    Moldova: the words in Cyrillic say a plant or a place, not the Latin name again; a group's word
+    beside a name is still one name ("קבוצת Zorvex", the Zorvex Group)."""
+    assert own_names.two_scripts("Азотный завод QAZKIM") == []
+    assert own_names.two_scripts("Nordtel Молдова") == []
+    assert [n for n, _ in own_names.two_scripts("קבוצת Zorvex")] == ["קבוצת", "Zorvex"]
+
+
 def test_a_place_in_brackets_after_a_name_is_no_other_name_of_it() -> None:
     """Japanese news writes where a company is after its name ("鶴見製菓(東京)"): a place, never
     another name the company goes by; a name in the brackets still is."""

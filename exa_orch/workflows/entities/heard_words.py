@@ -89,6 +89,25 @@ _FORMS = frozenset("пао оао ао зао ооо ат пат прат тов
 _LETTERS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 
 
+def says_a_word(written: str) -> bool:
+    """Whether a name in Arabic, Hebrew, Cyrillic or Greek letters says a word its table renders
+    that is more than what kind of body it is (a place, a plant, a trade: Россия, завод; not
+    קבוצת, "group", nor Εταιρειών, "companies"), or a place read in Latin letters (Молдова)."""
+    table = table_of(written)
+    if table is None:
+        return False
+    said = _words(written, table)
+    return any(not any(_designator(e) for e in table[w]) for w in said if w in table) or any(
+        is_place(fold(w)) for w in said if w not in table
+    )
+
+
+def _designator(english: str) -> bool:
+    """Whether a term's English rendering is a designator, or one in the plural."""
+    singular = english[:-3] + "y" if english.endswith("ies") else english.removesuffix("s")
+    return english in DESIGNATORS or singular in DESIGNATORS
+
+
 def _words(written: str, table: dict[str, tuple[str, ...]]) -> list[str]:
     """A name's words as its table writes them: Arabic's "the air lines" one word; Cyrillic and Greek
     in lower case, Greek without accents, legal forms and words English leaves out ("") dropped."""

@@ -19,13 +19,17 @@ import unicodedata
 
 from exa_orch.workflows.entities.asides import CAPITAL
 from exa_orch.workflows.entities.countries import is_place
+from exa_orch.workflows.entities.heard_words import says_a_word
 from exa_orch.workflows.entities.names import STOP_WORDS, acronym, clean_name, is_latin, words
 
 Part = tuple[str, str]  # (a name, why it is one)
 
 
 def two_scripts(name: str) -> list[Part]:
-    """A name written twice, in Latin letters and in another script, a space between: each part."""
+    """A name written twice, in Latin letters and in another script, a space between: each part;
+    none where the other script's part, not in brackets, says a word a table renders (a place, a
+    group, a plant: "Карбамидный завод SOCAR" is SOCAR's plant, "Tele2 Россия" Tele2's Russian
+    company)."""
     tokens = name.split()
     if not all(any(ch.isalpha() for ch in t) for t in tokens):
         return []  # "Cyprus Airways (1947–2015)": years, not another script
@@ -33,6 +37,9 @@ def two_scripts(name: str) -> list[Part]:
     cut = next((i for i in range(1, len(tokens)) if latin[i] != latin[i - 1]), 0)
     if not cut or len(set(latin[cut:])) != 1 or len(set(latin[:cut])) != 1:
         return []
+    parts = (" ".join(tokens[:cut]), " ".join(tokens[cut:]))
+    if "(" not in name and any(says_a_word(p) for p in parts):
+        return []  # a name and words about it (Карбамидный завод SOCAR, Tele2 Россия): not one name
     said = f"{name}: one name in two scripts"
     return [(" ".join(tokens[:cut]).strip('«»"“”()'), said), (" ".join(tokens[cut:]).strip('«»"“”()'), said)]
 
