@@ -124,6 +124,7 @@ def test_a_whole_name_few_share_in_one_country_joins() -> None:
         ("Ahmed Hassan", "Cairo, Egypt"),  # a family name many share
         ("Wang Lei", "Beijing, China"),  # a Chinese name of two syllables
         ("Kim Ji-won", "Seoul, South Korea"),  # a common Korean family name
+        ("Kyaw Thet", "Yangon, Myanmar"),  # a Burmese name: syllables of a small pool, no family name
     ],
 )
 def test_a_whole_name_many_share_needs_more_than_a_country(name: str, where: str) -> None:

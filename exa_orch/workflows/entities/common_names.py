@@ -7,7 +7,8 @@ Africa, the Americas, Asia and Europe's largest countries, and the first ten of 
 countries, the Low Countries and Central Europe). Korean family names come from
 scripts.KOREAN_SURNAMES (the usual spellings of the common ones), and a name whose every word is a
 Mandarin syllable (`chinese_like`: Li Na, Wang Yi, Yao Ming) is shared by many people whatever its
-family name, since the pool of Chinese given names is small against its population.
+family name, since the pool of Chinese given names is small against its population; so is a name
+of Burmese syllables alone (`burmese_like`: Soe Win), no family name among them.
 """
 
 from __future__ import annotations
@@ -59,6 +60,21 @@ COMMON_FAMILY_NAMES = frozenset(
     # Africa
     "mensah okafor adeyemi abubakar musa mwangi otieno kamau nkosi dlamini".split()
 ) | {spelling for spellings in KOREAN_SURNAMES.values() for spelling in spellings}
+
+
+# The syllables Burmese names are made of (Wikipedia, "Burmese names": no family name, one to four
+# syllables from a small pool, so Soe Win, Than Shwe and Khin Nyunt are each many people's names)
+BURMESE_SYLLABLES = frozenset(
+    "aung san suu kyi soe win than shwe min hlaing khin nyunt thein sein tin tun htun htin kyaw zaw "
+    "myint maung hla thant nu ye myo lwin oo thu thura naing zin moe htet phyo wai yan lin nyein thet "
+    "su mya aye khaing cho kyu thiha tint swe pyae thida wint hnin nwe thaw ohn hein thuzar zeya "
+    "kyauk nyan hmu htay tha".split()
+)
+
+
+def burmese_like(words: list[str]) -> bool:
+    """Whether a name in Latin letters is two syllables or more of Burmese names, every one."""
+    return len(words) >= 2 and all(w in BURMESE_SYLLABLES for w in words)
 
 
 def chinese_like(words: list[str]) -> bool:

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities import fields
-from exa_orch.workflows.entities.common_names import chinese_like, common, few_bear
+from exa_orch.workflows.entities.common_names import burmese_like, chinese_like, common, few_bear
 from exa_orch.workflows.entities.countries import known
 from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concurrent, employers_agree
 from exa_orch.workflows.entities.generations import (
@@ -346,7 +346,7 @@ def _family_only(a: Record, b: Record, named: tuple[float, str]) -> bool:
 
 def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:
     """A whole name few people share (a family name not among the common ones, nor a Chinese name
-    of few syllables: common_names.py), both in Latin letters, in one known country, and nothing
+    of few syllables nor a Burmese one: common_names.py), both in Latin letters, in one known country, and nothing
     against: 1, which a whole name's 7 needs to join (Keir Starmer at gov.uk and at parliament.uk).
     Two Ahmed Hassans, two Li Nas, two Kim Min-jaes stay apart on their names alone."""
     if named < 7.0 or ev.against or not (known(a.country) and a.country == b.country):
@@ -357,7 +357,7 @@ def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:
         return  # "Rubik_Ernő_(repülőgép-tervező)": a title telling namesakes apart (as `_country`)
     for r in (a, b):
         said = person_key(r.name or "").split()
-        if not said or chinese_like(said) or any(common(w) for w in said[1:] or said):
+        if not said or chinese_like(said) or burmese_like(said) or any(common(w) for w in said[1:] or said):
             return
     ev.for_.append((1.0, f"a whole name few share, both in {a.country}"))
 
