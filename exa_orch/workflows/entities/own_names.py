@@ -41,7 +41,7 @@ def two_scripts(name: str) -> list[Part]:
     if "(" not in name and any(says_a_word(p) for p in parts):
         return []  # a name and words about it (Карбамидный завод SOCAR, Tele2 Россия): not one name
     said = f"{name}: one name in two scripts"
-    return [(" ".join(tokens[:cut]).strip('«»"“”()'), said), (" ".join(tokens[cut:]).strip('«»"“”()'), said)]
+    return [(p.strip('«»"“”()'), said) for p in parts]
 
 
 def _in_latin_letters(token: str) -> bool:

@@ -346,9 +346,9 @@ def _family_only(a: Record, b: Record, named: tuple[float, str]) -> bool:
 
 def _few_share(a: Record, b: Record, ev: Said, named: float) -> None:
     """A whole name few people share (a family name not among the common ones, nor a Chinese name
-    of few syllables nor a Burmese one: common_names.py), both in Latin letters, in one known country, and nothing
-    against: 1, which a whole name's 7 needs to join (Keir Starmer at gov.uk and at parliament.uk).
-    Two Ahmed Hassans, two Li Nas, two Kim Min-jaes stay apart on their names alone."""
+    of few syllables nor a Burmese one: common_names.py), both in Latin letters, in one known
+    country, and nothing against: 1, which a whole name's 7 needs to join (Keir Starmer at gov.uk
+    and at parliament.uk). Two Ahmed Hassans, two Li Nas, two Kim Min-jaes stay apart on names."""
     if named < 7.0 or ev.against or not (known(a.country) and a.country == b.country):
         return
     if not (is_latin(a.name or "") and is_latin(b.name or "")):

@@ -12,7 +12,7 @@ from exa_orch.workflows.entities import hokkien
 from exa_orch.workflows.entities.alphabets import ALPHABETS
 from exa_orch.workflows.entities.brahmic import has_brahmic
 from exa_orch.workflows.entities.countries import country_named, is_place
-from exa_orch.workflows.entities.name_segments import RUN, segments
+from exa_orch.workflows.entities.name_segments import RUN, Segment, segments
 from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin, words
 from exa_orch.workflows.entities.provinces import HANZI, names_place
 from exa_orch.workflows.entities.script_forms import without_cjk_forms
@@ -205,31 +205,35 @@ def _start_only(written: str, reading: str, first: str, other: str) -> bool:
     name (`other`) agrees with it by that word only: the Latin name a province, a capital or a
     country alone (宁夏航空 is no "Ningxia"), or its next word a Mandarin reading the characters,
     read in Mandarin, do not read next (温州大虎打火机厂, "wenzhou dahu", is no "Wenzhou Dongfang
-    Lighter"), not a trade's English word. A brand's own English word after a province ("Hunan
-    Valin Steel", 湖南华菱钢铁) is no reading of the characters, and not weighed."""
+    Lighter"), not a trade's English word, or either name another brand beside that word
+    (`_brand_between`, `_brand_after`, `_brand_unwritten`: 东风本田汽车, 东风Honda, "Dongfeng
+    Peugeot-Citroën Automobile"). A brand's own English word after a province ("Hunan Valin
+    Steel", 湖南华菱钢铁) is no reading of the characters, and not weighed."""
     rest = [w for w in other.split()[1:] if w not in DESIGNATORS]
     if not rest:
         return " " not in other and is_place(first)
     second = rest[0]
     if _KANA_HANGUL.search(written) or _opens(reading[len(first) :], second):
         return False
-    if not is_place(first) and (
-        _brand_between(written, first, rest)
-        or _brand_after(written, first)
-        or _brand_unwritten(written, first, rest)
-    ):
-        return True
+    if not is_place(first):
+        # the name's runs and terms, its legal form and structure's words aside
+        segs = [s for s in segments(without_cjk_forms(written)) if s.kind != FILLER]
+        if (
+            _brand_between(segs, first, rest)
+            or _brand_after(segs, first)
+            or _brand_unwritten(segs, first, rest)
+        ):
+            return True
     return len(second) >= 5 and second not in _TERM_ENGLISH and bool(mandarin_halves(second))
 
 
 _LATIN_RUN = re.compile(r"[A-Za-z]{3,}")
 
 
-def _brand_after(written: str, first: str) -> bool:
+def _brand_after(segs: list[Segment], first: str) -> bool:
     """Whether a name in characters reads the Latin name's first word, then Latin letters the Latin
     name's next word is not (`_start_only` has weighed it): another brand's (东风Honda, Dongfeng's
     and Honda's, is no "Dongfeng Motor" nor "Dongfeng Peugeot-Citroën")."""
-    segs = [s for s in segments(without_cjk_forms(written)) if s.kind != FILLER]
     if not segs or segs[0].kind != RUN:
         return False
     run = segs[0].text
@@ -243,11 +247,10 @@ def _brand_after(written: str, first: str) -> bool:
 _TERM_WORDS = frozenset(w for phrase in _TERM_ENGLISH for w in phrase.split())
 
 
-def _brand_unwritten(written: str, first: str, rest: list[str]) -> bool:
+def _brand_unwritten(segs: list[Segment], first: str, rest: list[str]) -> bool:
     """Whether a name in characters reads the Latin name's first word, then a trade the Latin name
     says after words of five letters or more no term reads (东风汽车 / "Dongfeng Peugeot-Citroën
     Automobile"): the Latin name's brand between them, which the characters do not write."""
-    segs = [s for s in segments(without_cjk_forms(written)) if s.kind != FILLER]
     if len(segs) < 2 or segs[0].kind != RUN or segs[1].kind != TRADE:
         return False
     if fold(segs[0].text).replace(" ", "") != first:
@@ -257,13 +260,12 @@ def _brand_unwritten(written: str, first: str, rest: list[str]) -> bool:
     return at > 0 and all(len(w) >= 5 and w not in _TERM_WORDS for w in rest[:at])
 
 
-def _brand_between(written: str, first: str, rest: list[str]) -> bool:
+def _brand_between(segs: list[Segment], first: str, rest: list[str]) -> bool:
     """Whether a name in characters reads the Latin name's first word, then two characters or more
     no place, then a trade the Latin name's next words say: another brand beside the first word
     the Latin name leaves unsaid (东风本田汽车, Dongfeng's and Honda's, is no "Dongfeng Motor";
     云岭陈记茶业 no "Yunling Tea"). A name ending in characters no term reads (绝味鸭脖, "Juewei
     Food") says its own trade there, not another brand."""
-    segs = [s for s in segments(without_cjk_forms(written)) if s.kind != FILLER]
     if len(segs) < 2 or segs[0].kind != RUN or segs[1].kind != TRADE:
         return False
     said = {w for phrase in segs[1].english for w in phrase.split()}

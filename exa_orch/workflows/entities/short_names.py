@@ -72,11 +72,12 @@ _UNSPACED = (HANZI, re.compile(r"[\uac00-\ud7a3]{2,}"))
 
 def unspaced_leading(a_name: str, b_name: str) -> tuple[str, list[str], list[str]] | None:
     """Two names in Chinese characters or two in Hangul, a page's (`a_name`) and a site's, the one
-    the other's first two characters or more, one to four after them (a listing's short name: 中鴻
-    beside 中鴻鋼鐵; 샘표 beside 샘표식품, 三井金属 beside 三井金属鉱業), or after the page's province or city
-    (a brand's site, 欧神诺, beside its legal name, 广东欧神诺陶瓷有限公司), the shorter not a place and a trade alone (中國石油,
-    PetroChina, only says "China" and "oil": not 中國石油化工's): `a_name` as written bare, and each
-    name's characters read as words, the shared ones and those added; None otherwise."""
+    the other's first two characters or more, one to four after them (a listing's short name:
+    中鴻 beside 中鴻鋼鐵; 샘표 beside 샘표식품, 三井金属 beside 三井金属鉱業), or after the page's
+    province or city (a brand's site, 欧神诺, beside its legal name, 广东欧神诺陶瓷有限公司), the
+    shorter not a place and a trade alone (中國石油, PetroChina, only says "China" and "oil": not
+    中國石油化工's): `a_name` as written bare, and each name's characters read as words, the shared
+    ones and those added; None otherwise."""
     a, b = (without_cjk_forms(n).replace(" ", "") for n in (a_name, b_name))
     if a == b or not any(script.fullmatch(a) and script.fullmatch(b) for script in _UNSPACED):
         return None
