@@ -356,13 +356,20 @@ def test_a_corporate_or_investors_site_of_the_label_is_one_family(a: str, b: str
      ("https://market.tase.co.il/en/market_data/company/2590/about", "market.tase.co.il/market_data/company/2590"),
      ("https://quote.eastmoney.com/sz300741.html", "quote.eastmoney.com/sz300741.html"),
      ("https://goodinfo.tw/tw/StockDetail.asp?STOCK_ID=2049", "goodinfo.tw/stock_id=2049"),
-     ("https://www.example-exchange.com/web/company-profile?symbol=ABC", None)],
+     ("https://www.example-exchange.com/web/company-profile?symbol=ABC", None),
+     # a financial publisher's company section, the company's page and a page under it
+     ("https://www.business-example.com/company/some-listed-company-4401/information/history", None)],
 )  # fmt: skip
 def test_a_listed_company_s_page_on_an_exchange_is_a_profile_never_its_site(
     url: str, profile: str | None
 ) -> None:
     found = page_site(url, "Some Listed Company")
     assert found is not None and found.platform and found.profile == profile
+
+
+def test_a_company_section_on_a_site_of_the_name_stays_its_site() -> None:
+    found = page_site("https://www.orvane.com/company/about/history", "Orvane Textiles")
+    assert found is not None and not found.platform
 
 
 def test_a_word_saying_what_kind_of_body_it_is_before_a_short_name_is_no_other_name() -> None:

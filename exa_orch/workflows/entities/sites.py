@@ -249,13 +249,16 @@ _LISTING = re.compile(
     r"spolka|listing_directory|issuers|securities|sirket-bilgileri|hartija|market-information/company|"
     r"share-detail|company/detail|listing|empresas|resumen_instrumento|manage-stock|acoes|acao|cotacoes|"
     r"emitenti|emittenti|emisores|financialinstruments|quickshare\.php|browse-edgar)"
-    r"(?:[/.][^/]+|$)|/displaycompany\.php|/companypage/"
+    r"(?:[/.][^/]+|$)|/displaycompany\.php|/companypage/|/company/[^/]+-\d+/"
 )  # a listing keyword then the company's segment, or a query ("equities-quote?sym=1880"): not
 # "company-profile" alone or "/investors/companyprofile.aspx", a site's own pages as often
 # ("kase.kz/en/issuers/KZTK", "boursakuwait.com.kw/en/securities/company-profile/?tkr=BOUBYAN",
 # "kap.org.tr/tr/sirket-bilgileri/genel/1222-...", "dfm.ae/the-exchange/market-information/company/DIB");
 # a share's words in Portuguese (cotacoes/b3/acao/...), an issuer's in the Balkans' and Italy's
-# languages (emitenti), a market-data script (quickshare.php) and EDGAR's company browser
+# languages (emitenti), a market-data script (quickshare.php) and EDGAR's company browser; a
+# financial publisher's company section, a page under the company's own, named and numbered
+# ("business-standard.com/company/monte-carlo-fashions-ltd-44018/information/company-history"; a
+# group's own "company/brands/scania.html" is its page about its unit)
 # A query naming a listed company by its symbol or code ("qe.com.qa/web/guest/company-profile?
 # CompanyCode=IQCD", "adx.ae/.../Company-Profile.aspx?symbol=ADNOCGAS", "jamstockex.com/trading/
 # instruments/?instrument=NCBFG-JMD")
