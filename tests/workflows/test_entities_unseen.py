@@ -963,6 +963,7 @@ def test_an_article_under_a_companys_name_joins_its_site_with_a_country_and_a_tr
         ("อนันต์ ศรีวัฒนประภา", "Anan Srivaddhanaprabha"),  # ฒ a ddh, ภ a bh; น์ is silent
         ("สุรชัย ทรัพย์สมบูรณ์", "Surachai Sapsombun"),  # ทร is s
         ("ปิยะ คูกิมิยะ", "Piya Kugimiya"),  # ก a g
+        ("กัญญา จันทร์เพ็ญ", "Kanya Chanpen"),  # ทร์ is silent, both letters
     ],
 )
 def test_thai_names_are_read_by_their_consonants_as_their_latin_spellings_write_them(

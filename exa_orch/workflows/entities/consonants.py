@@ -53,8 +53,9 @@ _LATIN_BEN = frozenset({"ben", "ould"})
 
 
 # A Thai letter under the thanthakhat (์), with its vowel mark, is not sounded: ศักดิ์ is "sak",
-# นนท์ "non" (Kiatisuk, Jitmuangnon); anyascii spells it all the same.
-_THAI_SILENT = re.compile(r"[\u0e01-\u0e2e][\u0e34-\u0e3a]?\u0e4c")
+# นนท์ "non" (Kiatisuk, Jitmuangnon); anyascii spells it all the same. Nor is a t, th or d before
+# an r under it: จันทร์ is "chan" (Duangjan), ศาสตร์ "sat".
+_THAI_SILENT = re.compile(r"(?:[ทตด]ร|[\u0e01-\u0e2e][\u0e34-\u0e3a]?)\u0e4c")
 
 
 def _sounded(script: str) -> str:
