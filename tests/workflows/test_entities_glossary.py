@@ -1526,20 +1526,14 @@ def test_a_consonant_s_y_a_devanagari_word_ends_with_is_a_letter_the_latin_name_
 
 def test_a_brands_site_joins_its_legal_name_that_opens_with_its_province() -> None:
     # the legal name in characters: province, brand, trade and form; the brand's own site beside it
-    own = co("a", "欧铂雅", "https://www.oubaya.cn/", "Foshan, China", "Ceramic tiles")
-    legal = co(
-        "b",
-        "广东欧铂雅陶瓷有限公司",
-        "https://baike.baidu.com/item/广东欧铂雅陶瓷有限公司",
-        "Foshan, China",
-        "Ceramic tiles",
-    )
+    foshan, tiles, beijing, medicine = "Foshan, China", "Ceramic tiles", "Beijing, China", "Medicine"
+    legal_name = "广东欧铂雅陶瓷有限公司"
+    own = co("a", "欧铂雅", "https://www.oubaya.cn/", foshan, tiles)
+    legal = co("b", legal_name, f"https://baike.baidu.com/item/{legal_name}", foshan, tiles)
     assert weigh(own, legal).joins
     # a listing's short name is not the company whose site gives a longer legal name of the brand
-    listing = co("c", "云鹤堂", "https://quote.eastmoney.com/sh600999.html", "Beijing, China", "Medicine")
-    other = co(
-        "d", "北京云鹤堂科技发展股份有限公司", "https://www.yunhetangkj.com/", "Beijing, China", "Medicine"
-    )
+    listing = co("c", "云鹤堂", "https://quote.eastmoney.com/sh600999.html", beijing, medicine)
+    other = co("d", "北京云鹤堂科技发展股份有限公司", "https://www.yunhetangkj.com/", beijing, medicine)
     assert not weigh(listing, other).joins
 
 
