@@ -1553,3 +1553,8 @@ def test_latin_letters_beside_characters_are_spelled_not_heard() -> None:
 def test_an_arabic_name_translates_without_the_english_for() -> None:
     assert heard_words.translate("بنك الإسكان للاستثمار", "housing bank for investment")
     assert heard_words.translate("بنك الإسكان للاستثمار", "housing bank for trade") is None
+
+
+def test_cyrillic_words_of_metal_and_of_eurasia_translate() -> None:
+    assert heard_words.translate("Алюминий Тургая", "turgai aluminium")
+    assert heard_words.translate("Евразийская медная компания", "eurasian copper company")
