@@ -236,11 +236,18 @@ def _brand_after(segs: list[Segment], first: str) -> bool:
     and Honda's, is no "Dongfeng Motor" nor "Dongfeng Peugeot-Citroën")."""
     if not segs or segs[0].kind != RUN:
         return False
-    run = segs[0].text
-    for k in range(1, len(run) + 1):
-        if fold(run[:k]).replace(" ", "") == first:
-            return bool(_LATIN_RUN.match(run[k:] + "".join(s.text for s in segs[1:])))
-    return False
+    k = _first_read(segs[0].text, first)
+    return bool(k and _LATIN_RUN.match(segs[0].text[k:] + "".join(s.text for s in segs[1:])))
+
+
+def _first_read(chars: str, first: str) -> int:
+    """How many of `chars`, from the first, read as the Latin word `first`; 0 when none do."""
+    return next((k for k in range(1, len(chars) + 1) if fold(chars[:k]).replace(" ", "") == first), 0)
+
+
+def _trade_words(seg: Segment) -> set[str]:
+    """Every English word a term's renderings say ("iron", "steel" of 钢铁)."""
+    return {w for phrase in seg.english for w in phrase.split()}
 
 
 # Every word of every English phrase a term translates to ("iron" of "iron and steel", 钢铁)
@@ -253,9 +260,9 @@ def _brand_unwritten(segs: list[Segment], first: str, rest: list[str]) -> bool:
     Automobile"): the Latin name's brand between them, which the characters do not write."""
     if len(segs) < 2 or segs[0].kind != RUN or segs[1].kind != TRADE:
         return False
-    if fold(segs[0].text).replace(" ", "") != first:
+    if _first_read(segs[0].text, first) != len(segs[0].text):
         return False  # characters after it may read the Latin words (同欣電子, "Tong Hsing Electronic")
-    said = {w for phrase in segs[1].english for w in phrase.split()}
+    said = _trade_words(segs[1])
     at = next((i for i, w in enumerate(rest) if w in said), 0)
     return at > 0 and all(len(w) >= 5 and w not in _TERM_WORDS for w in rest[:at])
 
@@ -268,16 +275,14 @@ def _brand_between(segs: list[Segment], first: str, rest: list[str]) -> bool:
     Food") says its own trade there, not another brand."""
     if len(segs) < 2 or segs[0].kind != RUN or segs[1].kind != TRADE:
         return False
-    said = {w for phrase in segs[1].english for w in phrase.split()}
+    said = _trade_words(segs[1])
     # the Latin words left, a term's English each, the characters would write as terms: the run
     # says none of them (Xi'an Aircraft Industrial, 西安飞机工业: 飞机 may be its "aircraft")
     if not said.intersection(rest) or any(w not in said and w not in _TERM_ENGLISH for w in rest):
         return False
     chars = segs[0].text
-    for k in range(1, len(chars) - 1):
-        if fold(chars[:k]).replace(" ", "") == first:
-            return not names_place(chars[k:])
-    return False
+    k = _first_read(chars, first)
+    return 0 < k < len(chars) - 1 and not names_place(chars[k:])
 
 
 def _place_spelled_apart(written: str, reading: str, word: str) -> bool:
