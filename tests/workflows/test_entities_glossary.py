@@ -1278,6 +1278,27 @@ def test_a_listing_short_name_and_its_province_prefixed_legal_name_are_one_compa
     assert not weigh(quote, co("b", full, f"https://baike.baidu.com/item/{full}", at, "Cement")).joins
 
 
+@pytest.mark.parametrize(
+    ("short", "full", "agree"),
+    [("鹤川激光", "武汉鹤川激光科技股份有限公司", True),  # a city before it, a word of trade after
+     ("青岚医疗", "宁波青岚医疗电气股份有限公司", True),
+     ("云杉股份", "宁波云杉科技股份有限公司", True),  # a stock company's short name, its 股份 aside
+     ("云杉汽车", "云杉汽车集团股份有限公司", False),  # its group's name: another listing
+     ("鹤川", "鹤川动力科技股份有限公司", False),  # four characters more: a unit's name
+     ("鹤川激光", "武汉鹤川激光科技有限公司", False)],  # no joint-stock company: none listed
+)  # fmt: skip
+def test_a_listing_short_name_is_a_joint_stock_company_s_legal_name_less_a_word_of_trade(
+    short: str, full: str, agree: bool
+) -> None:
+    """A stock's quote page under its short name (证券简称) and the encyclopedia's under the legal name
+    of a joint-stock company it is made of, the city and a word of trade or two left out: two
+    profiles of one company where one country and one trade say so (short_names.listed_short)."""
+    at = "China"
+    quote = co("q", short, "https://quote.eastmoney.com/sh600998.html", at, "Lasers", f"{short}(600998)")
+    article = co("b", full, f"https://baike.baidu.com/item/{full}", at, "Lasers", f"{full}成立于2004年。")
+    assert weigh(quote, article).joins is agree
+
+
 def test_a_city_s_works_is_not_its_province_s_company_with_the_city_after() -> None:
     """A name in characters whose only run is a city (鹰潭, Yingtan) and a trade is that city's
     works: not another company's "Jiangxi Steel Yingtan", its province left unwritten, which only a

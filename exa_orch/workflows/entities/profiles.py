@@ -470,4 +470,7 @@ def _one_name(a: Record, b: Record) -> str | None:
     if adds_a_designator(a.clean, b.clean):
         return f"one name adds {' '.join(sorted(extra_words(a.clean, b.clean)))!r}"
     read = reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
-    return read or short_names.one_name(a.name or "", b.name or "") or families.adds_its_country(a, b)
+    read = read or short_names.one_name(a.name or "", b.name or "") or families.adds_its_country(a, b)
+    for x, y in ((a, b), (b, a)):
+        read = read or (short_names.listed_short(x.name or "", y.name or "") if x.listed else None)
+    return read

@@ -4,7 +4,8 @@ of its two-character words, its group's word kept (简称: 陕煤集团 of 陕�
 南京汽车集团; 略称: 北鉄 of 北陸鉄道, 岡電 of 岡山電気軌道). profiles.py weighs either as one name;
 clustering.py blocks a short name with the names it may stand for (`short_keys`). And a name that
 leads another, written without spaces (`unspaced_leading`: 中鴻 / 中鴻鋼鐵), which profiles.py weighs
-beside a country and a trade."""
+beside a country and a trade; and a listing's short name of a joint-stock company's legal name
+(`listed_short`: 帝尔激光 / 武汉帝尔激光科技股份有限公司), which profiles.py weighs for two profiles."""
 
 from __future__ import annotations
 
@@ -98,3 +99,26 @@ def unspaced_leading(a_name: str, b_name: str) -> tuple[str, list[str], list[str
         return None
     read = {short: [fold(short)], long_: [fold(short), fold(opened[len(short) :])]}
     return a, read[a], read[b]
+
+
+_STOCK_FORM = "cjk:joint stock"  # 股份有限公司: the form a company listed in China or Taiwan takes
+_HELD = re.compile(r"集团|集團|控股")  # a group's or a holding's word: a parent's name, not the listed arm's
+
+
+def listed_short(listing: str, legal: str) -> str | None:
+    """A listing's short name (证券简称, `listing`, its "股份" aside: 德业股份) that is a joint-stock
+    company's legal name (`legal`) without its legal form, its leading province or city, and one or
+    two characters after it (帝尔激光 of 武汉帝尔激光科技股份有限公司, 四川长虹 of 四川长虹电器股份有限公司);
+    never a group's or a holding's name (东风汽车 is not 东风汽车集团股份有限公司) nor a unit's, which adds
+    more (欣旺达 is not 欣旺达动力科技股份有限公司): the reason, or None."""
+    if _STOCK_FORM not in cjk_forms(legal) or not HANZI.search(listing):
+        return None  # asked of every two profiles one of which is a listing
+    short = without_cjk_forms(listing).replace(" ", "").removesuffix("股份")
+    long_ = without_cjk_forms(legal).replace(" ", "")
+    if len(short) < 2 or not (HANZI.fullmatch(short) and HANZI.fullmatch(long_)):
+        return None
+    for opened in (long_, without_province(long_)):
+        added = opened[len(short) :]
+        if opened.startswith(short) and 0 < len(added) <= 2 and not _HELD.search(added):
+            return f"{listing} is the listing's short name of {legal}"
+    return None
