@@ -76,6 +76,16 @@ def test_a_cleric_s_an_officer_s_or_a_professor_s_title_opens_a_name(written: st
         assert name_evidence(written, bare)[0] == 7.0
 
 
+def test_an_office_shortened_with_a_dot_opens_no_name() -> None:
+    """ "Sen." is a senator's office, never a given name two senators share: the two brothers of one
+    family name are told apart by their own given names; "Sen" without a dot is a name (Hun Sen)."""
+    assert titles.without_titles("Sen. Teodulo Macaraig") == "Teodulo Macaraig"
+    assert titles.without_titles("Rep. Teodulo Macaraig") == "Teodulo Macaraig"
+    assert titles.without_titles("Sen Hoang") == "Sen Hoang"
+    assert name_evidence("Sen. Teodulo Macaraig", "Teodulo Macaraig")[0] == 7.0
+    assert name_evidence("Sen. Anselmo Dimasalang Macaraig", "Sen. RB Macaraig")[0] < 4.0
+
+
 def test_the_thai_honorific_khun_opens_no_name() -> None:
     assert name_evidence("Khun Vichai Srivaddhanaprabha", "Vichai Srivaddhanaprabha")[0] == 7.0
 

@@ -87,11 +87,13 @@ _ARABIC_TITLES = frozenset(
 # Honorifics of two words, one of which may be a name alone ("Tan" is a family name, "Sri" a given
 # one): dropped only as the pair, before the name ("Tan Sri Anthony Fernandes", "Datuk Seri ...").
 _PAIRS = r"(?:tan|puan|datuk|dato'?|datin|toh)\s+se?ri"
-TITLE_PAIRS = re.compile(rf"^\s*{_PAIRS}\s+", re.I)
+# and offices shortened with a dot, a name's word without it ("Sen. Grace Poe"; Hun Sen, Sen Hoang)
+_SHORTENED = r"(?:sen|rep|gov)\."
+TITLE_PAIRS = re.compile(rf"^\s*(?:{_PAIRS}|{_SHORTENED})\s+", re.I)
 # Styles of more than one word, or written with dots: "The Rt Hon", "H.E." (His or Her Excellency),
 # Indonesia's "(Purn.)" after a rank (retired), Malaysia's pairs (`_PAIRS`), Nigeria's "High Chief"
 _STYLES = (
-    r"the(?=\s+(?:rt|right|most|hon)\b)", r"right", r"most", r"h\.\s?e\.", r"\(purn\.?\)", _PAIRS,
+    r"the(?=\s+(?:rt|right|most|hon)\b)", r"right", r"most", r"h\.\s?e\.", r"\(purn\.?\)", _PAIRS, _SHORTENED,
     r"high(?=\s+chief\b)",  # a Nigerian chieftaincy style ("High Chief Raymond Dokpesi")
 )  # fmt: skip
 _OPENING = re.compile(
