@@ -902,6 +902,22 @@ def test_a_lao_or_khmer_name_sounds_as_its_latin_spelling_whole(
     assert (name_evidence(written, latin)[0] > 0) is alike
 
 
+@pytest.mark.parametrize(
+    ("written", "latin", "weight"),
+    [("ကျော်ဇော်မြင့်", "Kyaw Zaw Myint", 5.0),  # no space between syllables; a creaky tone's t
+     ("ဦးလှမျိုးသန့်", "U Hla Myo Thant", 5.0),  # U, an honorific, on both sides; ှ the h of hl
+     ("ဗိုလ်ချုပ် ကျော်ဇော်မြင့်", "Kyaw Zaw Myint", 5.0),  # a general's rank before the name
+     ("ကျော်ဇော်မြင့်", "Kyaw Zaw Naing", -5.0),  # another last syllable
+     ("နေလှ", "Ne Hla", 2.5)],  # two consonants in all: a name many bear weighs less
+)  # fmt: skip
+def test_a_burmese_name_reads_syllable_by_syllable_as_its_latin_spelling_writes_it(
+    written: str, latin: str, weight: float
+) -> None:
+    """A Burmese name, no family name and no space between its syllables, is the Latin spelling
+    whose words are its syllables as spellings sound them (burmese.syllables: ကျော် "kyaw", not "kyea")."""
+    assert name_evidence(written, latin)[0] == weight
+
+
 def test_a_thai_name_s_silent_letter_a_latin_spelling_writes_is_read_too() -> None:
     """ต์ in อนันต์ is silent, but "Anant" writes its t, as "Harold" writes ด์'s d and "Brandt" ต์'s t."""
     assert name_evidence("อนันต์ ศรีสวัสดิ์", "Anant Srisawat")[0] == 5.0

@@ -16,6 +16,7 @@ import itertools
 import re
 
 from exa_orch.workflows.entities.brahmic import bengali_spelling
+from exa_orch.workflows.entities.burmese import reads_as
 from exa_orch.workflows.entities.names import fold, words
 from exa_orch.workflows.entities.scripts import consonantal, hard_c, skeleton, sound_key
 from exa_orch.workflows.entities.spelled import letters_named
@@ -132,7 +133,9 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
             _read_skeletons(script, latin, consonant_letters(script)),
         )
     if _LAO_KHMER_MYANMAR.search(script):
-        # read by anyascii alone, roughly: the whole name's sounds alike, three consonants or more
+        if read := reads_as(script, latin):  # Burmese syllable by syllable, as its spellings go
+            return read
+        # else read by anyascii alone, roughly: the whole name's sounds alike, three consonants or more
         # in two words (ហ៊ុន សែន / Hun Sen; នរោត្តម សីហនុ, "nrtmsn", is no Norodom Sihamoni, "nrtmsmn")
         heard = sound_key(consonant_letters(script), read=True)
         if len(heard) >= 3 and " " in script.strip() and heard == sound_key(fold(latin)):
