@@ -60,8 +60,9 @@ MORE_FORMS |= {"persero"}
 # Volcan Compañía Minera)
 WRITTEN_SHORT = {"cia": "compania"}
 # Words cleanco reads as legal forms that close names as words of their own: a country ("Santander
-# UK"), Turkish "et", meat (Pınar Et; cleanco: a Bulgarian sole trader's ЕТ, which opens a name)
-NOT_LEGAL = frozenset("uk us usa eu et".split())
+# UK"), Turkish "et", meat (Pınar Et; cleanco: a Bulgarian sole trader's ЕТ, which opens a name),
+# Vietnamese Đạt (Phát Đạt, Tiến Đạt; cleanco: Ukraine's ДАТ, which a Latin name writes in Cyrillic)
+NOT_LEGAL = frozenset("uk us usa eu et dat".split())
 # What a company's own page adds to its name in a page's title: the page, not another company
 # ("Verizon Investor Relations"). Not "investors": a firm may be named so.
 PAGE_NAMES = frozenset({"investor relations", "newsroom", "careers", "press room"})

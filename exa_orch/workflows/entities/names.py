@@ -20,7 +20,7 @@ from exa_orch.workflows.entities.latin_forms import (
     WRITTEN_SHORT,
 )
 from exa_orch.workflows.entities.latin_words import GROUPS, WORDS_IN_ENGLISH
-from exa_orch.workflows.entities.script_forms import in_english_order, without_cjk_forms
+from exa_orch.workflows.entities.script_forms import in_english_order, without_script_forms
 from exa_orch.workflows.entities.shortened import vowels_apart, words_shortened
 
 # "Empresas": a Chilean holding's opening word, as "Grupo" a Mexican one's (Empresas Copec)
@@ -72,27 +72,6 @@ def words(text: str) -> list[str]:
     return re.sub(r"[^\w\s]", " ", text.replace("'", "").replace("’", "").replace("`", "")).split()
 
 
-# Legal forms written before a name in Cyrillic or Georgian ("АО «Казахтелеком»", "ПАО Сбербанк",
-# "ТОВ", "სს „საქართველოს რკინიგზა“"), stripped as written, since in Latin letters "AO" or "Pat"
-# may open a name ("A. O. Smith"), and in Vietnamese ("Công ty Cổ phần FPT", "CTCP Vĩnh Hoàn"):
-# as a form in CJK script, a stock company's form, written in English as any of "Corporation",
-# "JSC" or "Co., Ltd.", so no form that tells two companies apart.
-_SCRIPT_OPENING_FORMS = re.compile(
-    r"^\s*(?:ПАО|ОАО|ЗАО|НАО|АО|ООО|ПАТ|ПрАТ|ПРАТ|АТ|ТОВ|ТОО|АҚ|ЖШС|ЕАД|АД|ДОО|ОДО|სს|შპს|"
-    r"(?i:c[ôo]ng\s+ty\s+(?:c[ổo]\s+ph[ầa]n|tnhh)|ctcp))\s+(?=\S)"
-)
-
-
-# ... and after it, in Bulgarian, Macedonian and Serbian Cyrillic (АД, ЕАД, ООД, ЕООД, ДОО), in
-# Mongolian (ХК, ХХК) and Kazakh (АҚ, ЖШС), and in Greek (Α.Ε., Α.Ε.Β.Ε., Ε.Π.Ε., Ι.Κ.Ε.): a form a
-# reading in Latin letters would keep as words of the name ("Багануур ХК", "baganuur khk"); a Balkan
-# form in either script with the seat after it too (Струмица Табак АД Струмица, Alkaloid AD Skopje)
-_SCRIPT_CLOSING_FORMS = re.compile(
-    r"(?<=\S)\s+(?:(?:АД|ЕАД|ДОО|AD|A\.D\.|a\.d\.|DOO|d\.o\.o\.)(?:\s*[-–,]?\s+[^\W\d_]+){0,2}|ООД|ЕООД|ХК|ХХК|АҚ|ЖШС|"
-    r"Α\.?\s?Ε\.?(?:\s?Β\.?\s?Ε\.?)?|Ε\.?\s?Π\.?\s?Ε\.?|Ι\.?\s?Κ\.?\s?Ε\.?)\s*$"
-)
-
-
 def written_name(name: str) -> str:
     """`name` as written, but for what is no part of it: a legal form in CJK script, or one in
     Cyrillic or Georgian before it, a former name in brackets, the name's own initials in brackets
@@ -100,9 +79,7 @@ def written_name(name: str) -> str:
     its legal form alone; a Vietnamese name's trade after it and a Korean insurer's name short, as
     the English and the short names write them (script_forms.in_english_order), and a Japanese
     railway's 電気鉄道 as its short name writes it, 電鉄 (上毛電気鉄道, 上毛電鉄)."""
-    bare = in_english_order(
-        _SCRIPT_OPENING_FORMS.sub("", _SCRIPT_CLOSING_FORMS.sub("", without_cjk_forms(name)))
-    ).replace("電気鉄道", "電鉄")
+    bare = in_english_order(without_script_forms(name)).replace("電気鉄道", "電鉄")
     return _without_leading_initials(_without_own_initials(without_renamed(bare)))
 
 
@@ -112,6 +89,23 @@ _SECURITY = re.compile(
     r"|american\s+depositary\s+(?:shares|receipts)|class\s+[a-c])\s*$",
     re.IGNORECASE,
 )
+
+
+def _forms_off(text: str) -> str:
+    """`text` without the legal forms cleanco finds at its end, whole words only (it cuts a vowel
+    sign off a name in Devanagari, एनटीपीसी), a word that closes names as one of their own kept with
+    what is before it (`NOT_LEGAL`: "Santander UK plc" is "Santander UK", "Phat Dat Corp" "Phat Dat")."""
+    from cleanco import basename  # here, not at import: a cold start needs none of this module's
+
+    for _ in range(3):
+        found = words(text)
+        bare = cast(str, basename(text)).strip(" ,.-")  # cleanco has no types: it returns a str
+        gone = found[len(words(bare)) :]
+        kept = max((k + 1 for k, w in enumerate(gone) if w in NOT_LEGAL), default=0)
+        if not bare or kept == len(gone):
+            break
+        text = " ".join(found[: len(found) - len(gone) + kept]) if kept else bare
+    return text
 
 
 def _without_shares(written: str) -> str:
@@ -129,16 +123,7 @@ def clean_name(name: str) -> str:
     go too ("Techniker Krankenkasse (TK)"), and a former name in brackets ("Avolta AG (formerly
     Dufry AG)" -> "avolta"), and the class of shares a quote page names after it ("Synlait Milk
     Limited Ordinary Shares")."""
-    text = _without_shares(written_name(name))
-    from cleanco import basename  # here, not at import: a cold start needs none of this module's
-
-    for _ in range(3):
-        bare = cast(str, basename(text)).strip(" ,.-")  # cleanco has no types: it returns a str
-        if not bare or bare == text:
-            break
-        if set(words(text)[len(words(bare)) :]) & NOT_LEGAL:
-            break  # cleanco reads "UK" as a legal form: "Santander UK plc" is not "Santander"
-        text = bare
+    text = _forms_off(_without_shares(written_name(name)))
     found = words(text)
     opening = next((f for f in OPENING_FORMS if tuple(found[: len(f)]) == f and len(found) > len(f)), ())
     del found[: len(opening)]

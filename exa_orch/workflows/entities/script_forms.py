@@ -1,5 +1,6 @@
-"""Legal forms written in CJK scripts, Thai and South Asian scripts: which a name drops, and which
-tell two companies apart.
+"""Legal forms written in CJK scripts, Thai and South Asian scripts, and in Cyrillic, Georgian, Greek
+or Vietnamese around a name (`without_script_forms`): which a name drops, and which tell two
+companies apart.
 
 A stock company's form in Chinese, Japanese, Korean or Thai (株式会社, 股份有限公司, 주식회사, บริษัท ...
 จำกัด (มหาชน)) is written in English as any of "Inc.", "Corporation" or "Co., Ltd.": names.py drops
@@ -52,6 +53,33 @@ def without_cjk_forms(name: str) -> str:
     company's form, which English writes as any of "Inc.", "Corporation" or "Co., Ltd.", so it tells
     no two companies apart ("CJ주식회사" / "CJ Corporation"); `name` when nothing else is left."""
     return CJK_FORMS.sub(" ", unicodedata.normalize("NFKC", name)).strip() or name
+
+
+# Legal forms written before a name in Cyrillic or Georgian ("АО «Казахтелеком»", "ПАО Сбербанк",
+# "ТОВ", "სს „საქართველოს რკინიგზა“"), stripped as written, since in Latin letters "AO" or "Pat"
+# may open a name ("A. O. Smith"), and in Vietnamese ("Công ty Cổ phần FPT", "CTCP Vĩnh Hoàn"):
+# as a form in CJK script, a stock company's form, written in English as any of "Corporation",
+# "JSC" or "Co., Ltd.", so no form that tells two companies apart.
+_SCRIPT_OPENING_FORMS = re.compile(
+    r"^\s*(?:ПАО|ОАО|ЗАО|НАО|АО|ООО|ПАТ|ПрАТ|ПРАТ|АТ|ТОВ|ТОО|АҚ|ЖШС|ЕАД|АД|ДОО|ОДО|სს|შპს|"
+    r"(?i:c[ôo]ng\s+ty\s+(?:c[ổo]\s+ph[ầa]n|tnhh)|ctcp))\s+(?=\S)"
+)
+
+
+# ... and after it, in Bulgarian, Macedonian and Serbian Cyrillic (АД, ЕАД, ООД, ЕООД, ДОО), in
+# Mongolian (ХК, ХХК) and Kazakh (АҚ, ЖШС), and in Greek (Α.Ε., Α.Ε.Β.Ε., Ε.Π.Ε., Ι.Κ.Ε.): a form a
+# reading in Latin letters would keep as words of the name ("Багануур ХК", "baganuur khk"); a Balkan
+# form in either script with the seat after it too (Струмица Табак АД Струмица, Alkaloid AD Skopje)
+_SCRIPT_CLOSING_FORMS = re.compile(
+    r"(?<=\S)\s+(?:(?:АД|ЕАД|ДОО|AD|A\.D\.|a\.d\.|DOO|d\.o\.o\.)(?:\s*[-–,]?\s+[^\W\d_]+){0,2}|ООД|ЕООД|ХК|ХХК|АҚ|ЖШС|"
+    r"Α\.?\s?Ε\.?(?:\s?Β\.?\s?Ε\.?)?|Ε\.?\s?Π\.?\s?Ε\.?|Ι\.?\s?Κ\.?\s?Ε\.?)\s*$"
+)
+
+
+def without_script_forms(name: str) -> str:
+    """`name` without a legal form in CJK script or Thai (`without_cjk_forms`), one in Cyrillic,
+    Georgian or Vietnamese before it, or one in Balkan, Mongolian, Kazakh or Greek letters after it."""
+    return _SCRIPT_OPENING_FORMS.sub("", _SCRIPT_CLOSING_FORMS.sub("", without_cjk_forms(name)))
 
 
 _KANA_ONLY = re.compile(r"[\u3041-\u3096\u30a1-\u30fa\u30fc・\s]+")
