@@ -893,6 +893,9 @@ def test_a_thai_name_is_read_by_its_consonants_its_silent_letters_left_out() -> 
     ("written", "latin", "alike"),
     [("ບຸນມີ ພົມມະຈັນ", "Bounmy Phommachanh", True),  # Lao
      ("ບຸນມີ ພົມມະຈັນ", "Bounmy Phommavong", False),
+     # Lao as the Thai letters of its sounds: ຊ an s Latin writes x, a general's rank before it
+     ("ພົນເອກ ຄຳແພງ ໄຊສົມແພງ", "Khamphaeng Xaysomphaeng", True),
+     ("ສຸກສະຫວັນ ໄຊຍະວົງ", "Souksavanh Phommavong", False),
      ("សុខ ចាន់ណា", "Sok Channa", True),  # Khmer
      ("សុខ ចាន់ណា", "Sok Chenda", False)],
 )  # fmt: skip

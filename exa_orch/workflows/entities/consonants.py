@@ -7,7 +7,9 @@ folded reading it compares, `meets` how one word's consonants meet another's. pe
 first of every pair of written names; glossary.py and person_evidence.py read names so too. An
 Arabic name is also read as far as the lineage a Latin name writes (`_shorter_lineages`) and with
 its letters as Latin spellings say them (`_SPOKEN`); a Thai company's name is read so against a
-Latin one in thai_companies.py.
+Latin one in thai_companies.py. A Thai name is read as thai_letters.thai_reading reads it, a Lao
+one as the Thai letters of its sounds (thai_letters.lao_reads), a Burmese one syllable by syllable
+(burmese.reads_as).
 """
 
 from __future__ import annotations
@@ -20,6 +22,15 @@ from exa_orch.workflows.entities.burmese import reads_as
 from exa_orch.workflows.entities.names import fold, words
 from exa_orch.workflows.entities.scripts import consonantal, hard_c, skeleton, sound_key
 from exa_orch.workflows.entities.spelled import letters_named
+from exa_orch.workflows.entities.thai_letters import (
+    THAI_LETTER,
+    THAI_SILENT,
+    THAI_SOUNDS,
+    as_thai_writes,
+    lao_reads,
+    sounded,
+    thai_reading,
+)
 from exa_orch.workflows.entities.titles import HONORIFICS, PARTICLES
 from exa_orch.workflows.entities.word_tables import ARABIC_LETTERS
 
@@ -51,17 +62,6 @@ _FAMILY_ARTICLE = re.compile(r"(?<!\S)آل(?!\S)")
 # "Ben" between a Maghrebi name's words is بن, "son of" (Kaouther Ben Hania: كوثر بن هنية), never
 # the first word (Ben is a given name too)
 _LATIN_BEN = frozenset({"ben", "ould"})
-
-
-# A Thai letter under the thanthakhat (์), with its vowel mark, is not sounded: ศักดิ์ is "sak",
-# นนท์ "non" (Kiatisuk, Jitmuangnon); anyascii spells it all the same. Nor is a t, th or d before
-# an r under it: จันทร์ is "chan" (Duangjan), ศาสตร์ "sat".
-_THAI_SILENT = re.compile(r"(?:[ทตด]ร|[\u0e01-\u0e2e][\u0e34-\u0e3a]?)\u0e4c")
-
-
-def _sounded(script: str) -> str:
-    """`script` with its silent letters sounded: the thanthakhat (์) dropped, the letter kept."""
-    return script.replace("\u0e4c", "")
 
 
 # Hebrew ח as the ch of Menachem and Chaim (anyascii: h), and צ as the z of Herzog or the tz of
@@ -100,7 +100,7 @@ def consonant_letters(name: str, *, vowels: bool = True, spelled: str = "") -> s
         # the vowel written ە (folded "e"): ا folds to nothing
         name = _H_AFTER.sub("\u06d5ه", name.translate(_PERSIAN_SOUNDS) if _PERSIAN.search(name) else name)
         name = _OPENING_VOWEL.sub(r"\1", _OPENING_SEAT.sub("", name))
-    return re.sub(r"[`'’ʿʾ]", "", fold(_THAI_SILENT.sub("", name)))
+    return re.sub(r"[`'’ʿʾ]", "", fold(THAI_SILENT.sub("", name)))
 
 
 def skeletons(a: str, b: str) -> tuple[float, str] | None:
@@ -122,18 +122,19 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
             ),
             *(
                 _read_skeletons(script, spelled, thai_reading(script), thai=True, written=latin)
-                for spelled in _as_thai_writes(latin)
+                for spelled in as_thai_writes(latin)
             ),
             # a silent letter (์) a Latin spelling writes all the same (อนันต์, Anant; ฮาราลด์, Harald):
             # every consonant in its place, no word one letter off (ศรีสวัสดิ์ sounded, "srst", is no Sirisuk)
             *(
-                _read_skeletons(script, latin, thai_reading(_sounded(script), final=f), thai=True, exact=True)
+                _read_skeletons(script, latin, thai_reading(sounded(script), final=f), thai=True, exact=True)
                 for f in (True, False)
             ),
             _read_skeletons(script, latin, consonant_letters(script)),
         )
     if _LAO_KHMER_MYANMAR.search(script):
-        if read := reads_as(script, latin):  # Burmese syllable by syllable, as its spellings go
+        # Burmese syllable by syllable, as its spellings go; Lao as the Thai letters of its sounds
+        if read := reads_as(script, latin) or lao_reads(script, latin, _lao_skeletons):
             return read
         # else read by anyascii alone, roughly: the whole name's sounds alike, three consonants or more
         # in two words (ហ៊ុន សែន / Hun Sen; នរោត្តម សីហនុ, "nrtmsn", is no Norodom Sihamoni, "nrtmsmn")
@@ -150,6 +151,14 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
         if shorter[0] > 0:
             return min(shorter[0], 4.0), f"{shorter[1]}, the generations the Latin name leaves out aside"
     return first
+
+
+def _lao_skeletons(thai: str, latin: str) -> tuple[float, str]:
+    """`skeletons` of a Lao name in Thai letters (thai_letters.lao_as_thai): every consonant in its place."""
+    return max(
+        _read_skeletons(thai, latin, thai_reading(thai, final=f), thai=True, exact=True)
+        for f in (True, False)
+    )
 
 
 def _respelled(script: str, latin: str) -> list[str]:
@@ -290,65 +299,21 @@ def _as_arabic_writes(word: str, *, french: bool = True, hard_g: bool = False) -
     return re.sub(r"c(?!h)", "k", re.sub(r"c(?=[eiy])", "s", word)).replace("v", "w")
 
 
-THAI_LETTER = re.compile(r"[\u0e01-\u0e2e]")
 _LAO_KHMER_MYANMAR = re.compile(r"[\u0e80-\u0eff\u1000-\u109f\u1780-\u17ff]")
-# Thai's letters as its names' Latin spellings have them: ทร is s (ทรัพย์, "sap"), a ph either p or
-# the bh of a Sanskrit spelling (ภ: Prabha), a word's last s, ch or j a t and its last r or l an n
-# (their final sounds: จิรายุส, Jirayut; สมบูรณ์, Sombun); and the letters Latin spellings write
-# either way, one letter (`_THAI_SOUNDS`): ว is w or v (Tiravanija, Davika), ก is k or g, ท, ฒ and ด
-# are t, th, d or dh (Rodtang, Srivaddhana), จ and ช are ch or j (Jitmuangnon), a p is b
-_THAI_SOUNDS = str.maketrans("dgjfv", "tkcbw")
-
-
-# ญ closing a syllable (no vowel mark after it) is sounded n, as Latin spellings write it (เจริญ,
-# Charoen; anyascii: y); opening one, y (ญาณ, Yan)
-_THAI_FINAL_YO = re.compile(r"ญ(?![\u0e30-\u0e3a\u0e47-\u0e4e])")
-
-
-# A silent leading letter, which only marks the tone of the sonorant after it: ห before ง ญ น ม ย
-# ร ล ว (หยุ่น, Yoon), อ before ย (อยู่วิทยา, Yoovidhya)
-_THAI_SILENT_LEAD = re.compile(
-    r"(?:(?<![\u0e01-\u0e2e])ห(?=[งญนมยรลว][\u0e30-\u0e4e])|(?<![\u0e01-\u0e2e])อ(?=ย))"
-)
-
-
-def _thai_ro_han(script: str) -> str:
-    """รร (ro han) read as the vowel it writes: an a before a consonant (วรรณ, "wan": Chaiyawan), an
-    "an" closing a word (สรร, "san")."""
-    return re.sub("รร(?![\u0e01-\u0e2e])", "น", re.sub("รร(?=[\u0e01-\u0e2e])", "", script))
-
-
-def thai_reading(script: str, *, final: bool = True, vo: bool = False) -> str:
-    """A name in Thai letters read as its Latin spellings write it (`_THAI_SOUNDS`); `final` off:
-    a word's last letter as spelt, not sounded; `vo`: ว as the v of Yoovidhya, not the w of
-    Shinawatra (a w between vowels is a glide skeleton drops, a v a consonant it keeps)."""
-    script = _THAI_SILENT_LEAD.sub("", _THAI_FINAL_YO.sub("น", _thai_ro_han(script)))
-    script = script.replace("ว", "v") if vo else script
-    read = consonant_letters(script).replace("thr", "s").replace("ph", "p")
-    return re.sub(r"[rl]\b", "n", re.sub(r"(?:s|ch|j)\b", "t", read)) if final else read
-
-
-def _as_thai_writes(latin: str) -> list[str]:
-    """Other ways Thai letters write a Latin name: a hyphenated word as one (Un-Nooh: อุ่นหนู), an
-    English r after a vowel unsounded, as Thai writes it silent (Hoorne: โฮร์เน่, McIntyre:
-    แมคอินไตย์), and a hard c as k."""
-    joined = latin.replace("-", "")
-    quiet = re.sub(r"(?<=[aeiouy])r(?=[^aeiouy\s]|e?\b)", "", joined, flags=re.IGNORECASE)
-    return [joined, hard_c(quiet)]
 
 
 def thai_key(consonants: str) -> str:
-    """A skeleton's letters as Thai names' spellings tell them apart (`_THAI_SOUNDS`), one letter
+    """A skeleton's letters as Thai names' spellings tell them apart (thai_letters.THAI_SOUNDS), one letter
     for two alike ("kugimiya" and คูกิมิยะ's "khkimiya" -> "km")."""
-    return _once(consonants.translate(_THAI_SOUNDS))
+    return _once(consonants.translate(THAI_SOUNDS))
 
 
 def _read_skeletons(
     script: str, latin: str, read: str, *, thai: bool = False, written: str = "", exact: bool = False
 ) -> tuple[float, str]:
     """`skeletons` for one reading `read` of `script`; `thai`: both names' consonants as Thai
-    names are spelt (`_THAI_SOUNDS`); `written`: the Latin name as written, where `latin` spells
-    it otherwise (`_as_thai_writes`), named in the reason; `exact`: every letter in its place."""
+    names are spelt (thai_letters.THAI_SOUNDS); `written`: the Latin name as written, where `latin` spells
+    it otherwise (thai_letters.as_thai_writes), named in the reason; `exact`: every letter in its place."""
     theirs, mine = _word_skeletons(script, latin, read, thai)
     latin = written or latin
     differ = (-5.0, f"{script} and {latin} differ in their consonants")

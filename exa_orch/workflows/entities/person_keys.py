@@ -14,13 +14,7 @@ from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities.alphabets import turkic_spelled
 from exa_orch.workflows.entities.brahmic import bengali_spelling
-from exa_orch.workflows.entities.consonants import (
-    THAI_LETTER,
-    consonant_letters,
-    spoken,
-    thai_key,
-    thai_reading,
-)
+from exa_orch.workflows.entities.consonants import consonant_letters, spoken, thai_key
 from exa_orch.workflows.entities.given_match import given_forms
 from exa_orch.workflows.entities.initialisms import initialisms
 from exa_orch.workflows.entities.japanese import (
@@ -33,6 +27,7 @@ from exa_orch.workflows.entities.japanese import (
 from exa_orch.workflows.entities.names import is_latin, words
 from exa_orch.workflows.entities.people import PersonName, parse
 from exa_orch.workflows.entities.scripts import chinese_spelled, consonantal, skeleton
+from exa_orch.workflows.entities.thai_letters import THAI_LETTER, thai_reading
 from exa_orch.workflows.entities.word_tables import CYRILLIC_LETTERS, HEBREW_LETTERS
 
 if TYPE_CHECKING:

@@ -5,10 +5,11 @@ names (เอสซีจี, SCG). glossary.agrees asks `thai_agrees`.
 
 from __future__ import annotations
 
-from exa_orch.workflows.entities.consonants import THAI_LETTER, skeletons
+from exa_orch.workflows.entities.consonants import skeletons
 from exa_orch.workflows.entities.names import clean_name
 from exa_orch.workflows.entities.script_forms import without_cjk_forms
 from exa_orch.workflows.entities.scripts import skeleton
+from exa_orch.workflows.entities.thai_letters import THAI_LETTER
 
 # Words a Thai company's name opens with, which its English name says after the name or leaves out
 # (ธนาคารกรุงไทย, Krung Thai Bank; โรงพยาบาลจุฬารัตน์, Chularat Hospital; เครือเจริญโภคภัณฑ์, Charoen
