@@ -72,6 +72,29 @@ def test_a_companys_name_with_its_brand_in_quotes_is_the_brand_too() -> None:
     assert entities.record(0, co("b", "„Rudnica”", "https://example.com/", "", "")).aliases == {}
 
 
+def test_a_unit_named_after_its_owner_s_brand_in_quotes_is_the_owner_only_where_a_trade_says_so() -> None:
+    """ "Лизинговая компания «Зорван»", a leasing company named after the truck maker's brand, names
+    Zorvan as a brand is named: a truck maker of that name is another company unless one country and
+    one trade say they are one; its own company's page in words of its trade still is it."""
+    leasing = co(
+        "a", "Лизинговая компания «Зорван»", "https://www.zorvanleasing.ru/", "Kazan, Russia", "Truck leasing"
+    )
+    maker = co("b", "Зорван", "https://zorvan.ru/", "Kazan, Russia", "Truck manufacturing")
+    assert not weigh(leasing, maker).joins
+    plant = co("c", "Завод грузовиков «Зорван»", "https://ru.wikipedia.org/wiki/Зорван_(завод)", "Kazan, Russia",
+               "Truck manufacturing")  # fmt: skip
+    assert weigh(plant, maker).joins
+
+
+def test_a_unit_on_a_host_of_its_own_adds_words_to_the_brand_its_owner_writes_in_quotes() -> None:
+    """ "Кедровнефть-АЗС Центр" at azs.kedrovneft.ru adds words to "Кедровнефть", the brand its
+    owner's name writes in quotes on kedrovneft.ru: a unit of the site's owner, not the owner."""
+    owner = co("a", "ПАО «Кедровнефть» им. В.Д. Шашина", "https://www.kedrovneft.ru/", "Almetyevsk, Russia",
+               "Oil production")  # fmt: skip
+    unit = co("b", "Кедровнефть-АЗС Центр", "https://azs.kedrovneft.ru/", "Kazan, Russia", "Fuel retail")
+    assert not weigh(owner, unit).joins
+
+
 def test_capitals_in_brackets_spelling_the_starts_of_the_names_words_are_its_other_name() -> None:
     """ "Oleícola Tarvana S.A. (OLTA)": OL + TA, the starts of its words, is its short name; capitals
     that spell no such starts are a ticker ("Tarvana Shipping (TSHP)")."""

@@ -252,7 +252,11 @@ def _weigh_stated(x: Record, y: Record, named: str, ev: Evidence) -> None:
     # a name two companies of two trades bear, one of them formerly (マルマン, a golf maker's former
     # name, and maruman, a stationer's): named as a brand is, corroboration needed, unless the
     # other's page writes the legal form stated (a renamed company's business may change too)
-    brand = _as_a_brand(x, y, said, has) or (families.two_trades(x, y) and not said & has)
+    brand = (
+        _as_a_brand(x, y, said, has)
+        or _named_after(x, named)
+        or (families.two_trades(x, y) and not said & has)
+    )
     ev.for_.append(
         (3.0 if brand else 6.0, f"{x.name or x.id} names {y.name or y.clean}: {x.aliases[named]!r}")
     )
@@ -273,6 +277,15 @@ def _as_a_brand(x: Record, y: Record, said: frozenset[str], has: frozenset[str])
     # a name in kanji and its reading in kana ("株式会社福屋（ふくや）"): homophones share the reading,
     # so it names a company written in kana as a brand does
     return kana_only(y.name or "") and not kana_only(x.name or "") and not is_latin(x.name or "")
+
+
+def _named_after(x: Record, named: str) -> bool:
+    """Whether x's own name is the name it states (`named`, a brand in quotes) with words of its own
+    before it that say more than a legal form: a unit named after its owner's brand ("Лизинговая
+    компания «КАМАЗ»", KAMAZ's leasing company), or the brand's own company in words of its trade
+    (Lubelski Węgiel „Bogdanka”), which only what corroborates tells apart."""
+    before = x.clean[: -len(named)].split() if x.clean.endswith(f" {named}") else []
+    return bool(before) and not set(before) <= DESIGNATORS
 
 
 def _forms_differ(said: frozenset[str], has: frozenset[str]) -> bool:
@@ -509,12 +522,16 @@ _SITE_HOSTS = frozenset(
 
 
 def _unit_host(x: Record, y: Record) -> bool:
-    """x's name adds words to y's, or to y's initials ("MUFG Bank" / "Mitsubishi UFJ Financial
-    Group"), on a host of its own under y's registered domain (`_own_subdomain`: bk.mufg.jp)."""
+    """x's name adds words to y's or to a name y states (its brand in quotes: "Татнефть-АЗС Центр"
+    at azs.tatneft.ru beside "ПАО «Татнефть» им. В.Д. Шашина"), or to y's initials ("MUFG Bank" /
+    "Mitsubishi UFJ Financial Group"), on a host of its own under y's registered domain
+    (`_own_subdomain`: bk.mufg.jp)."""
     if not (x.site and _own_subdomain(x.site, y.site)):
         return False
     wx, wy = x.clean.split(), y.clean.split()
-    return (set(wy) < set(wx)) or (len(wx) > 1 and len(wy) > 1 and wx[0] == acronym(y.clean))
+    if any(set(name.split()) < set(wx) for name in (y.clean, *y.aliases)):
+        return True
+    return len(wx) > 1 and len(wy) > 1 and wx[0] == acronym(y.clean)
 
 
 def _own_subdomain(where: Site, other: Site | None) -> bool:
