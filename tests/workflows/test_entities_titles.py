@@ -67,6 +67,10 @@ def test_a_title_opening_a_name_is_read_beside_the_name_as_written() -> None:
         ("Ashin Kumara Bhivamsa", "Kumara Bhivamsa"),
         ("Coach Liza Dimagiba", "Liza Dimagiba"),
         ("Chris High", "Chris High"),  # a family name: "High" is a style only before "Chief"
+        # Vietnamese styles with their marks: Mr, Chairman; Ong without them is a family name
+        ("ông Trần Văn Khải", "Trần Văn Khải"),
+        ("Chủ tịch Trần Văn Khải", "Trần Văn Khải"),
+        ("Ong Kah Hock", "Ong Kah Hock"),
         ("The Weeknd", "The Weeknd"),
     ],
 )

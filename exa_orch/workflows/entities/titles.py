@@ -95,6 +95,9 @@ TITLE_PAIRS = re.compile(rf"^\s*(?:{_PAIRS}|{_SHORTENED})\s+", re.I)
 _STYLES = (
     r"the(?=\s+(?:rt|right|most|hon)\b)", r"right", r"most", r"h\.\s?e\.", r"\(purn\.?\)", _PAIRS, _SHORTENED,
     r"high(?=\s+chief\b)",  # a Nigerian chieftaincy style ("High Chief Raymond Dokpesi")
+    # Vietnamese styles as written, with their marks (Ong is a family name): Mr, Mrs, Chairman, and
+    # Bầu, a football club's patron ("ông Vượng", "Chủ tịch Lê Phước Vũ", "Bầu Đức")
+    r"ông", r"bà", r"chủ\s+tịch", r"bầu",
 )  # fmt: skip
 _OPENING = re.compile(
     r"^\s*(?:(?:"
