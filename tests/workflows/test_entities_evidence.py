@@ -243,6 +243,22 @@ def test_a_name_writing_its_last_words_as_two_initials_is_an_abbreviation(short:
     assert names_agree("velkor pe", "velkor energy") is None  # initials of no words it writes
 
 
+def test_initials_run_into_the_last_word_are_an_abbreviation() -> None:
+    """ "GTBank" / "Guaranty Trust Bank": the initials of the first words written into the last."""
+    from exa_orch.workflows.entities.names import names_agree
+
+    assert names_agree("vkbank", "velkor kestrel bank") == "abbreviation"
+    assert names_agree("vbank", "velkor bank") is None  # one initial: a name of its own
+    assert names_agree("vxbank", "velkor kestrel bank") is None  # not its initials
+    # and the two are blocked together, so the bank's site and its encyclopedia article are one
+    at = "Lagos, Nigeria"
+    site = company("a", "VKBank", "https://www.vkbank.com/", at, "Banking")
+    article = company(
+        "b", "Velkor Kestrel Bank", "https://en.wikipedia.org/wiki/Velkor_Kestrel_Bank", at, "Banking"
+    )
+    assert entities.resolve([site, article]).groups == [[0, 1]]
+
+
 def test_a_trade_word_written_as_its_start_is_a_shortened_word() -> None:
     from exa_orch.workflows.entities.names import names_agree
 

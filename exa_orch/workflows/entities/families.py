@@ -24,7 +24,14 @@ from typing import TYPE_CHECKING, Protocol
 
 from exa_orch.workflows.entities.countries import known, of_country
 from exa_orch.workflows.entities.glossary import agrees, trade_unsaid
-from exa_orch.workflows.entities.names import DESIGNATORS, JOINING_WORD, extra_words, is_latin, names_agree
+from exa_orch.workflows.entities.names import (
+    DESIGNATORS,
+    JOINING_WORD,
+    acronym,
+    extra_words,
+    is_latin,
+    names_agree,
+)
 from exa_orch.workflows.entities.read_names import read_in_part
 from exa_orch.workflows.entities.sites import country_suffix
 
@@ -355,6 +362,11 @@ def blocking_keys(r: Record) -> set[str]:
     bare = _brand_words(r.core)  # "uber technologies" -> "uber": the name an app or a brand page goes by
     if bare:
         own.add(f"n:{' '.join(bare)}")
+    words = r.clean.split()
+    if (
+        len(words) >= 3 and r.kind != "person"
+    ):  # its initials run into its last word (GTBank: names._run_into)
+        own.add(f"n:{acronym(' '.join(words[:-1]))}{words[-1]}")
     if is_app(r.site) and r.name:
         own.add(f"n:{clean_name(_app_brand(r.name))}")
         own.update(f"d:{d}" for p in r.profiles if (d := _play_domain(p)))

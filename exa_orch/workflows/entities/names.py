@@ -302,6 +302,15 @@ def _abbreviated_part(x: list[str], y: list[str]) -> bool:
     )
 
 
+def _run_into(x: list[str], y: list[str]) -> bool:
+    """`y`, one word, the initials of two or more of `x`'s words run into its last one ("gtbank" /
+    "guaranty trust bank", as `_abbreviated_part` reads "gt bank")."""
+    last = x[-1] if len(x) >= 3 else ""
+    if len(y) != 1 or len(last) < 3 or not y[0].endswith(last) or len(y[0]) < len(last) + 2:
+        return False
+    return _abbreviated_part(x, [y[0][: -len(last)], last])
+
+
 def _syllabic(x: str, y: str) -> bool:
     """`y`, one word, written from the starts of `x`'s first words, two letters or more of each
     and of two words at least ("magazine luiza" -> "magalu", "petroleo brasileiro" -> "petrobras",
@@ -443,6 +452,8 @@ def _written_otherwise(a: str, b: str) -> str | None:
     wa, wb = a.split(), b.split()
     if _abbreviation(a, b) or _abbreviation(b, a) or _abbreviated_part(wa, wb) or _abbreviated_part(wb, wa):
         return "abbreviation"
+    if _run_into(wa, wb) or _run_into(wb, wa):
+        return "abbreviation"  # "GTBank" / "Guaranty Trust Bank"
     if words_shortened(wa, wb, DESIGNATORS):
         return "abbreviation"  # an exchange's list: "Mapletree Log Tr"
     if vowels_apart(wa, wb, DESIGNATORS):
