@@ -348,8 +348,8 @@ def plural_agree(a: str, b: str) -> str | None:
 def blocking_keys(r: Record) -> set[str]:
     """Candidate keys for clustering: the label's stem; a name of two words or more written
     together, as a site's label may spell it (evidence._name_spells_site), and the last segment of
-    a page's path, as it may name a site (evidence._path_names_site); an app's brand and its Play
-    package's domain."""
+    a page's path, as it may name a site (evidence._path_names_site); a name's initials run into
+    its last word; an app's brand and its Play package's domain."""
     from exa_orch.workflows.entities.names import clean_name
 
     own = {f"l:{stem(r.site.label)}"} if r.domain and r.site else set()
@@ -362,10 +362,9 @@ def blocking_keys(r: Record) -> set[str]:
     bare = _brand_words(r.core)  # "uber technologies" -> "uber": the name an app or a brand page goes by
     if bare:
         own.add(f"n:{' '.join(bare)}")
+    # its initials run into its last word, as a short name writes them (GTBank: names._run_into)
     words = r.clean.split()
-    if (
-        len(words) >= 3 and r.kind != "person"
-    ):  # its initials run into its last word (GTBank: names._run_into)
+    if len(words) >= 3 and r.kind != "person":
         own.add(f"n:{acronym(' '.join(words[:-1]))}{words[-1]}")
     if is_app(r.site) and r.name:
         own.add(f"n:{clean_name(_app_brand(r.name))}")

@@ -457,8 +457,9 @@ def _profile_and_article(a: Record, b: Record, ev: Evidence) -> None:
 
 
 def _one_name(a: Record, b: Record) -> str | None:
-    """Two profiles' names as one: equal (an article's title as its subject's name, articles.title_of)
-    or a reading of one in another script (read_names.reading_agrees)."""
+    """Two profiles' names as one: equal (an article's title as its subject's name, articles.title_of),
+    a reading of one in another script (read_names.reading_agrees), or a listing's short name of the
+    other (short_names.listed_short)."""
     agree = names_agree(a.clean, b.clean)
     for x, y in ((a, b), (b, a)):
         if agree not in ONE_NAME and x.titled:
@@ -471,6 +472,8 @@ def _one_name(a: Record, b: Record) -> str | None:
         return f"one name adds {' '.join(sorted(extra_words(a.clean, b.clean)))!r}"
     read = reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
     read = read or short_names.one_name(a.name or "", b.name or "") or families.adds_its_country(a, b)
-    for x, y in ((a, b), (b, a)):
-        read = read or (short_names.listed_short(x.name or "", y.name or "") if x.listed else None)
-    return read
+    # a quote page's short name and a joint-stock company's legal name (帝尔激光 / 武汉帝尔激光科技股份有限公司)
+    listing, legal = (a, b) if a.listed else (b, a)
+    return read or (
+        short_names.listed_short(listing.name or "", legal.name or "") if listing.listed else None
+    )
