@@ -584,6 +584,13 @@ def test_a_name_agrees_past_its_style_spaces_and_romanization(one: str, other: s
     assert name_evidence(one, other)[0] >= 5.5
 
 
+def test_an_arabic_abd_al_name_written_as_one_word_is_the_latin_one_of_two() -> None:
+    """عبدالرازق, one word with the article inside it, is "Abdel Razek" as two Latin words write it,
+    as عبد الرازق, two Arabic words, was; another name after "Abdel" is not."""
+    assert name_evidence("كمال عبدالرازق", "Kamal Abdel Razek")[0] == 5.0
+    assert name_evidence("كمال عبدالرازق", "Kamal Abdel Hamid")[0] < 0
+
+
 def test_an_arabic_given_name_with_its_article_written_on_is_one_name() -> None:
     assert name_evidence("Al-Waleed bin Talal", "Alwaleed Bin Talal")[0] >= 5.0
     assert name_evidence("Jungkook", "Jung Min")[0] < 0  # two words that do not run together

@@ -146,6 +146,8 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
     for spelled in _respelled(script, latin) if first[0] <= 0 else ():
         again = _arabic_skeletons(script, spelled)
         first = max(first, (again[0], again[1].replace(spelled, latin)))
+    if first[0] <= 0 and _ABD_JOINED.search(script):  # عبدالعزيز as one word, "Abdel Aziz" as two
+        first = max(first, _arabic_skeletons(_ABD_JOINED.sub(r"\1 ال", script), latin))
     if first[0] <= 0 and _NASAB.search(script):
         shorter = max(_arabic_skeletons(s, latin) for s in _shorter_lineages(script, latin))
         if shorter[0] > 0:
@@ -279,6 +281,8 @@ def spoken(script: str) -> list[str]:
 # "abu" together with it ("Abdel", "Abdul", "Aboul": عبد ال, أبو ال)
 _ARTICLE = re.compile(r"(?<![\u0600-\u06ff])ال(?=[\u0600-\u06ff]{2})")
 _FUSED_ARTICLE = re.compile(r"^(abd|abu|abou|abo)(?:e|u|a|ou|o)?l$")
+# and the Arabic written as one word with the article inside it (عبدالعزيز, عبدالوهاب)
+_ABD_JOINED = re.compile(r"(?<![\u0600-\u06ff])(عبد|أبو|ابو)ال(?=[\u0600-\u06ff]{2})")
 
 
 def soft_g(word: str) -> str:
