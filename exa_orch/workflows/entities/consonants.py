@@ -142,6 +142,13 @@ def skeletons(a: str, b: str) -> tuple[float, str] | None:
         if len(heard) >= 3 and " " in script.strip() and heard == sound_key(fold(latin)):
             return (5.0, f"the consonants of {script} are those of {latin}")
         return (-5.0, f"{script} and {latin} differ in their consonants")
+    return _abjad_skeletons(script, latin)
+
+
+def _abjad_skeletons(script: str, latin: str) -> tuple[float, str]:
+    """`skeletons` of a name in an abjad or a Brahmic script: as written, as the Latin name's
+    letters may be spelled there (`_respelled`), an "Abd al-" written as one word as two, and as
+    far as the lineage the Latin name writes (`_shorter_lineages`)."""
     first = _arabic_skeletons(script, latin)
     for spelled in _respelled(script, latin) if first[0] <= 0 else ():
         again = _arabic_skeletons(script, spelled)
