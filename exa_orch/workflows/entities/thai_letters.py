@@ -53,7 +53,7 @@ _THAI_FINAL_YO = re.compile(r"ญ(?![\u0e30-\u0e3a\u0e47-\u0e4e])")
 
 # A silent leading letter, which only marks the tone of the sonorant after it: ห before ง ญ น ม ย
 # ร ล ว (หยุ่น, Yoon), อ before ย (อยู่วิทยา, Yoovidhya)
-THAI_SILENT_LEAD = re.compile(
+_SILENT_LEAD = re.compile(
     r"(?:(?<![\u0e01-\u0e2e])ห(?=[งญนมยรลว][\u0e30-\u0e4e])|(?<![\u0e01-\u0e2e])อ(?=ย))"
 )
 
@@ -68,7 +68,7 @@ def thai_reading(script: str, *, final: bool = True, vo: bool = False) -> str:
     """A name in Thai letters read as its Latin spellings write it (`THAI_SOUNDS`); `final` off:
     a word's last letter as spelt, not sounded; `vo`: ว as the v of Yoovidhya, not the w of
     Shinawatra (a w between vowels is a glide skeleton drops, a v a consonant it keeps)."""
-    script = THAI_SILENT_LEAD.sub("", _THAI_FINAL_YO.sub("น", _thai_ro_han(script)))
+    script = _SILENT_LEAD.sub("", _THAI_FINAL_YO.sub("น", _thai_ro_han(script)))
     script = script.replace("ว", "v") if vo else script
     read = _folded(script).replace("thr", "s").replace("ph", "p")
     return re.sub(r"[rl]\b", "n", re.sub(r"(?:s|ch|j)\b", "t", read)) if final else read
