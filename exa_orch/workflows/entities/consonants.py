@@ -24,9 +24,9 @@ from exa_orch.workflows.entities.scripts import consonantal, hard_c, skeleton, s
 from exa_orch.workflows.entities.spelled import letters_named
 from exa_orch.workflows.entities.thai_letters import (
     THAI_LETTER,
-    THAI_SILENT,
     THAI_SOUNDS,
     as_thai_writes,
+    folded,
     lao_reads,
     sounded,
     thai_reading,
@@ -100,7 +100,7 @@ def consonant_letters(name: str, *, vowels: bool = True, spelled: str = "") -> s
         # the vowel written ە (folded "e"): ا folds to nothing
         name = _H_AFTER.sub("\u06d5ه", name.translate(_PERSIAN_SOUNDS) if _PERSIAN.search(name) else name)
         name = _OPENING_VOWEL.sub(r"\1", _OPENING_SEAT.sub("", name))
-    return re.sub(r"[`'’ʿʾ]", "", fold(THAI_SILENT.sub("", name)))
+    return folded(name)
 
 
 def skeletons(a: str, b: str) -> tuple[float, str] | None:

@@ -26,10 +26,15 @@ def one_name(a: str, b: str) -> str | None:
     return province_added(a, b) or _short_name(a, b)
 
 
+def _bare(name: str) -> str:
+    """A name in characters or Hangul without its legal form or the spaces between its words."""
+    return without_cjk_forms(name).replace(" ", "")
+
+
 def _core(name: str) -> tuple[str, str]:
     """A name without its legal form and what it brackets, and its group's word apart ("集团"), which
     a legal name may bracket (阳泉煤业(集团)股份有限公司)."""
-    written = without_cjk_forms(name).replace(" ", "")
+    written = _bare(name)
     bare = _BRACKETED.sub("", written)
     group = _GROUP.search(bare)
     grouped = bool(group) or any(_GROUP.search(x.strip("(（)）")) for x in _BRACKETED.findall(written))
@@ -79,7 +84,7 @@ def unspaced_leading(a_name: str, b_name: str) -> tuple[str, list[str], list[str
     shorter not a place and a trade alone (中國石油, PetroChina, only says "China" and "oil": not
     中國石油化工's): `a_name` as written bare, and each name's characters read as words, the shared
     ones and those added; None otherwise."""
-    a, b = (without_cjk_forms(n).replace(" ", "") for n in (a_name, b_name))
+    a, b = _bare(a_name), _bare(b_name)
     if a == b or not any(script.fullmatch(a) and script.fullmatch(b) for script in _UNSPACED):
         return None
     short, long_ = sorted((a, b), key=len)
@@ -113,8 +118,7 @@ def listed_short(listing: str, legal: str) -> str | None:
     more (欣旺达 is not 欣旺达动力科技股份有限公司): the reason, or None."""
     if _STOCK_FORM not in cjk_forms(legal) or not HANZI.search(listing):
         return None  # asked of every two profiles one of which is a listing
-    short = without_cjk_forms(listing).replace(" ", "").removesuffix("股份")
-    long_ = without_cjk_forms(legal).replace(" ", "")
+    short, long_ = _bare(listing).removesuffix("股份"), _bare(legal)
     if len(short) < 2 or not (HANZI.fullmatch(short) and HANZI.fullmatch(long_)):
         return None
     for opened in (long_, without_province(long_)):

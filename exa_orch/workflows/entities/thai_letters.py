@@ -41,8 +41,9 @@ def sounded(script: str) -> str:
     return script.replace("\u0e4c", "")
 
 
-def _folded(script: str) -> str:
-    """A name in Thai letters folded (anyascii), its silent letters (`THAI_SILENT`) left out."""
+def folded(script: str) -> str:
+    """A name folded (anyascii), its Thai silent letters (`THAI_SILENT`) left out and the quote
+    marks anyascii writes for an ayin or a hamza dropped (consonants.consonant_letters)."""
     return re.sub(r"[`'’ʿʾ]", "", fold(THAI_SILENT.sub("", script)))
 
 
@@ -70,7 +71,7 @@ def thai_reading(script: str, *, final: bool = True, vo: bool = False) -> str:
     Shinawatra (a w between vowels is a glide skeleton drops, a v a consonant it keeps)."""
     script = _SILENT_LEAD.sub("", _THAI_FINAL_YO.sub("น", _thai_ro_han(script)))
     script = script.replace("ว", "v") if vo else script
-    read = _folded(script).replace("thr", "s").replace("ph", "p")
+    read = folded(script).replace("thr", "s").replace("ph", "p")
     return re.sub(r"[rl]\b", "n", re.sub(r"(?:s|ch|j)\b", "t", read)) if final else read
 
 
