@@ -1579,3 +1579,17 @@ def test_an_arabic_name_translates_without_the_english_for() -> None:
 def test_cyrillic_words_of_metal_and_of_eurasia_translate() -> None:
     assert heard_words.translate("Алюминий Тургая", "turgai aluminium")
     assert heard_words.translate("Евразийская медная компания", "eurasian copper company")
+
+
+def test_pinyin_of_other_characters_is_not_heard_in_a_reading() -> None:
+    """A Latin name in pinyin meets characters as their reading spells it: its h's and y's falling
+    silent, "hengyonghe" is heard at the start of 云海中烟's "yunhaizhongyan", and a run, 永康, heard as
+    "hongyunheng"; neither is the company's name."""
+
+    def agrees(written: str, latin: str) -> str | None:
+        return glossary.agrees(written, clean_name(written), latin, clean_name(latin))
+
+    assert agrees("云海中烟", "Hengyonghe Tobacco") is None
+    assert agrees("永康重工", "Hongyunheng Heavy Industries") is None
+    assert agrees("云海中烟", "Yunhai Tobacco")  # its reading, as written
+    assert agrees("永康重工", "Yongkang Heavy Industries")

@@ -51,7 +51,7 @@ from exa_orch.workflows.entities.japanese import (
 from exa_orch.workflows.entities.name_segments import HAN, RUN, Segment, readings, segments, segments_from_end
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.provinces import names_place, place_word
-from exa_orch.workflows.entities.read_names import reading_agrees
+from exa_orch.workflows.entities.read_names import in_pinyin, reading_agrees
 from exa_orch.workflows.entities.script_forms import CJK_FORMS
 from exa_orch.workflows.entities.scripts import latin_sound_keys, sound_key
 from exa_orch.workflows.entities.terms import FILLER, TERMS, TRADE, WORD
@@ -98,8 +98,11 @@ def _run_meets(run: Segment, word: str) -> bool:
 
 def _syllables_fit(run: Segment, word: str) -> bool:
     """A run of Chinese characters, a syllable each, heard as a Latin word of about as many (one
-    more at most: 蓝思 / Lens): 合作金庫, four, is no "changhwa", two, whose consonants it shares."""
-    return not HAN.search(run.text) or len(run.text) <= len(re.findall(r"[aeiouy]+", word)) + 1
+    more at most: 蓝思 / Lens): 合作金庫, four, is no "changhwa", two, whose consonants it shares; never
+    a word in pinyin, which meets characters as their reading spells it (永康 is no "hongyunheng")."""
+    if not HAN.search(run.text):
+        return True
+    return len(run.text) <= len(re.findall(r"[aeiouy]+", word)) + 1 and not in_pinyin(word)
 
 
 def _loanword_spellings(word: str) -> set[str]:

@@ -7,6 +7,7 @@ glossary.agrees asks it first, before the letters spelled out and the words tran
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from exa_orch.workflows.entities import hokkien
 from exa_orch.workflows.entities.alphabets import ALPHABETS
@@ -181,6 +182,7 @@ def _begins_heard(written: str, reading: str, other: str, words_: list[str]) -> 
     leads = [k for k in latin_sound_keys(words_[0]) if len(k) >= len(own)]
     if (
         len(own) >= 4
+        and not (_HANZI_ONLY.match(written) and in_pinyin(words_[0]))
         and _distinct(words_[0])
         and any(heard.startswith(k) for k in leads)
         and not _place_unheard(written, reading, words_[1:])
@@ -190,6 +192,37 @@ def _begins_heard(written: str, reading: str, other: str, words_: list[str]) -> 
     ):
         return f"{written} reads {reading}{_BEGINS}the sounds of {words_[0]}"
     return None
+
+
+# A name in Chinese characters alone (no kana, no Hangul, no Latin letters): read in Mandarin here
+_HANZI_ONLY = re.compile(r"^[\u3400-\u9fff\s（）()·・]+$")
+
+
+@lru_cache(maxsize=65536)
+def in_pinyin(word: str) -> bool:
+    """Whether a Latin word is pinyin of three characters or more run together ("hongyunhonghe"; it
+    parts into no fewer), one of them at least ending in "ng" as no Western word's open syllables do
+    (Panama, Alibaba): to meet a reading of characters as written (`_begins_written`), never by its
+    sounds (红云红河 is heard in 云南中烟's "yunnanzhongyan" once its h's and y's fall silent); cached:
+    glossary asks it of every word a run of characters may render."""
+    if "ng" not in word:
+        return False
+    syllables = mandarin_syllables()
+    fewest = {0: 0}  # where a run of syllables ends -> the fewest syllables it parts into
+    for i in range(len(word)):
+        if i in fewest:
+            for k in range(1, 7):
+                part = word[i : i + k]
+                # a syllable opening with a vowel stands first only (pinyin writes "xi'an" apart):
+                # "dangote" is no "dang o te"
+                if (
+                    part in syllables
+                    and (i == 0 or part[0] not in "aeiouv")
+                    and any(v in part for v in "aeiouv")
+                    and fewest.get(i + k, 99) > fewest[i] + 1
+                ):
+                    fewest[i + k] = fewest[i] + 1
+    return fewest.get(len(word), 0) >= 3
 
 
 # Every English word a term translates to (terms.py): "mining" of 矿业, "airlines" of 航空
