@@ -623,3 +623,14 @@ def test_a_lower_case_qualifier_in_brackets_in_any_script_is_no_name() -> None:
     other = co("s", "Авиакомпания «Сокол»", "https://www.sokol.aero/about/", "Russia", "airline")
     groups = entities.resolve([own, wiki, other]).groups
     assert [2] in groups and not any(0 in g and 2 in g for g in groups)
+
+
+def test_a_lead_saying_what_the_company_is_gives_another_companys_name_in_its_aside() -> None:
+    """ "北川精工股份有限公司是海东机械集团（海东重工）直属的...": the aside names the group the company
+    is under (是, "is"), not the company: no alias of its own, so no join with the group's site."""
+    page = co("a", "北川精工股份有限公司", "https://baike.baidu.com/item/北川精工股份有限公司",
+              "Shenzhen, China", "Machinery",
+              "北川精工股份有限公司是海东机械集团（海东重工）直属的省级企业，负责精密零件的生产。")  # fmt: skip
+    group = co("b", "海东重工", "https://www.haidong-hi.cn/", "Shenzhen, China", "Machinery")
+    assert "海东重工" not in entities.record(0, page).aliases.values()
+    assert not weigh(page, group).joins

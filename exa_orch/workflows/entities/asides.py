@@ -307,11 +307,19 @@ def _extends(name: str, full: str) -> bool:
     if len(name) < 2 or not is_cjk(name) or re.search(r"[A-Za-z\s]", full):
         return False
     for lead in (full, _CJK_PLACE.sub("", full)):
+        if _CLAUSE.search(lead[len(name) :]):
+            # "云南中烟工业有限责任公司是国家烟草专卖局（中国烟草总公司）": a clause, its aside another's
+            continue
         if lead.startswith(name) and len(lead) > len(name):
             return True
         if len(name) >= 3 and lead[:2] == name[:2] and len(lead) > len(name) and _in_order(name, lead):
             return True
     return False
+
+
+# The copula of a Chinese or Japanese sentence ("是", "为", "は"): a lead holding one after the name
+# says what the name is, and its aside names that, not the page's company
+_CLAUSE = re.compile(r"[是为為はが]")
 
 
 def _in_order(short: str, full: str) -> bool:
