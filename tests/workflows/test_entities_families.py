@@ -541,3 +541,14 @@ def test_a_page_naming_a_company_and_its_country_on_its_owners_site_is_under_its
     url = "https://www.seafoodwire.no/news/velkorcorp-sets-a-new-traceability-standard/"
     news = co("c", "Velkorcorp", url, where, industry=trade)
     assert entities.resolve([own, owners, news]).groups == [[0, 1, 2]]
+
+
+def test_a_korean_name_under_its_groups_latin_initials_is_paired_with_the_name_without_them() -> None:
+    """HK한별중공업, the name a group's new initials lead, and 한별중공업, as the press writes it:
+    one blocking key pairs them, and the two join."""
+    at = "Ulsan, South Korea"
+    site = co("a", "HK한별중공업", "https://www.hanbyeol-hi.co.kr/", at, industry="Shipbuilding")
+    news = co(
+        "b", "한별중공업", "https://www.yna.co.kr/view/AKR20240101000100003", at, industry="Shipbuilding"
+    )
+    assert entities.resolve([site, news]).groups == [[0, 1]]

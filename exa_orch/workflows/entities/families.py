@@ -20,6 +20,7 @@ about the company on another's site. Company records only (evidence.py calls in;
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Protocol
 
 from exa_orch.workflows.entities.countries import known, of_country
@@ -349,7 +350,8 @@ def blocking_keys(r: Record) -> set[str]:
     """Candidate keys for clustering: the label's stem; a name of two words or more written
     together, as a site's label may spell it (evidence._name_spells_site), and the last segment of
     a page's path, as it may name a site (evidence._path_names_site); a name's initials run into
-    its last word; an app's brand and its Play package's domain."""
+    its last word; a Korean name less its group's Latin initials; an app's brand and its Play
+    package's domain."""
     from exa_orch.workflows.entities.names import clean_name
 
     own = {f"l:{stem(r.site.label)}"} if r.domain and r.site else set()
@@ -366,10 +368,18 @@ def blocking_keys(r: Record) -> set[str]:
     words = r.clean.split()
     if len(words) >= 3 and r.kind != "person":
         own.add(f"n:{acronym(' '.join(words[:-1]))}{words[-1]}")
+    # a Korean name under its group's Latin initials (HD현대중공업, JB전북은행) and without them, as its
+    # former name or the press writes it (현대중공업): names_agree weighs the pair, a key finds it
+    if r.kind != "person" and (lead := _LATIN_LEAD.match(r.name or "")):
+        own.add(f"n:{r.clean[len(lead.group(0)) :]}")
     if is_app(r.site) and r.name:
         own.add(f"n:{clean_name(_app_brand(r.name))}")
         own.update(f"d:{d}" for p in r.profiles if (d := _play_domain(p)))
     return own
+
+
+# Two or three capitals run into a Hangul name
+_LATIN_LEAD = re.compile(r"^[A-Z]{2,3}(?=[\uac00-\ud7a3])")
 
 
 def _play_domain(profile: str) -> str:
