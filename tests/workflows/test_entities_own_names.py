@@ -114,3 +114,20 @@ def test_a_unit_named_in_brackets_by_its_parent_and_r_and_d_is_not_the_parent() 
     assert entities.clean_name("Lumetra R&D Ltd") == "lumetra r and d"
     assert entities.clean_name("Procter & Gamble Co") == "procter and gamble"
     assert not weigh(unit, parent).joins
+
+
+def test_a_quote_pages_address_spelling_the_company_after_its_ticker_names_it() -> None:
+    """A Vietnamese market site's quote page named by its ticker (KTX) spells the company's legal
+    name after the ticker in its address, without marks: the page's name, which meets the
+    company's own site; a news site's address spells a headline there."""
+    assert (
+        listed("KTX", "https://finance.vietstock.vn/KTX-ctcp-thep-velkor.htm", [])[0][0] == "ctcp thep velkor"
+    )
+    spelled = listed("KTX", "https://s.cafef.vn/hose/KTX-cong-ty-co-phan-thep-velkor.chn", [])
+    assert spelled[0][0] == "cong ty co phan thep velkor"
+    assert listed("KTX", "https://vnexpress.net/KTX-loi-nhuan-tang-manh.html", []) == []
+    assert listed("KTX", "https://finance.vietstock.vn/KTX/ho-so-doanh-nghiep.htm", []) == []
+    at = "Hanoi, Vietnam"
+    site = co("a", "Thép Velkor", "https://www.thepvelkor.vn/", at, "Steel")
+    quote = co("b", "KTX", "https://finance.vietstock.vn/KTX-ctcp-thep-velkor.htm", at, "Steel")
+    assert entities.resolve([site, quote]).groups == [[0, 1]]

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from urllib.parse import urlsplit
 
 from exa_orch.workflows.entities.asides import CAPITAL
 from exa_orch.workflows.entities.countries import is_place
@@ -120,8 +121,13 @@ _TICKER = re.compile(r"[A-Z0-9][A-Z0-9.\-]{1,9}")
 def listed(name: str, url: str, texts: list[str]) -> list[Part]:
     """A listing page's company, where the page is named by the ticker its URL holds: the name its
     text writes right before that ticker, in brackets ("Air Canada (TSX: AC)") or after a comma
-    and a few words ("Lippo Karawaci Tbk, kode saham LPKR")."""
-    if not _TICKER.fullmatch(name) or not re.search(rf"[/=_:]{re.escape(name)}(?:[/&#.?]|$)", url, re.I):
+    and a few words ("Lippo Karawaci Tbk, kode saham LPKR"); or, on a market site that writes it there,
+    the name its address spells after the ticker (`_spelled_after`)."""
+    if not _TICKER.fullmatch(name):
+        return []
+    if spelled := _spelled_after(name, url):
+        return [(spelled, f"{name} is {spelled}'s ticker, its quote page's address says")]
+    if not re.search(rf"[/=_:]{re.escape(name)}(?:[/&#.?]|$)", url, re.I):
         return []
     # the text opens with the name: capitalised words, a short one in lower case between them
     # ("Doğuş Otomotiv Servis ve Ticaret A.Ş."), no clause's punctuation within
@@ -135,3 +141,22 @@ def listed(name: str, url: str, texts: list[str]) -> list[Part]:
         if m and m.group(1) != name:
             return [(m.group(1), f"{name} is {m.group(1)}'s ticker: {text[: m.end() + 40]!r}")]
     return []
+
+
+# Market sites whose quote page's address spells the company's legal name after its ticker, without
+# its marks (s.cafef.vn/hose/THD-cong-ty-co-phan-thaiholdings.chn, finance.vietstock.vn/TLH-ctcp-tap-
+# doan-thep-tien-len.htm); a news site's address spells a headline there ("mlcf-profit-rises")
+_SPELLING_HOSTS = ("cafef.vn", "vietstock.vn")
+
+
+def _spelled_after(ticker: str, url: str) -> str:
+    """The name a quote page's address spells after the ticker the page is named by, two words or
+    more ("cong ty co phan thaiholdings"), or "" for another address."""
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if not any(host == h or host.endswith("." + h) for h in _SPELLING_HOSTS):
+        return ""
+    last = parts.path.rstrip("/").rsplit("/", 1)[-1].rsplit(".", 1)[0].lower()
+    head, _, rest = last.partition("-")
+    spelled = rest.split("-")
+    return " ".join(spelled) if head == ticker.lower() and len(spelled) >= 2 and all(spelled) else ""
