@@ -394,3 +394,25 @@ def test_a_guides_page_whose_path_names_the_site_is_its_producer() -> None:
     )
     assert weigh(site, guide).joins, weigh(site, guide).why_apart
     assert not weigh(site, other).joins
+
+
+@pytest.mark.parametrize(
+    ("url", "code"),
+    [
+        ("https://www.cnyes.com/twstock/6688", "tw:6688"),  # Anue's Taiwan stocks
+        ("https://www.cnyes.com/twstock/profile/6688", "tw:6688"),
+        ("https://www.ase.com.jo/en/company_historical/JVXX", "jo:jvxx"),  # Amman's exchange
+        ("https://www.ase.com.jo/ar/company-profile/JVXX", "jo:jvxx"),
+    ],
+)
+def test_more_market_sites_quote_a_listing(url: str, code: str) -> None:
+    assert listing(page_site(url, "X")) == code
+
+
+def test_two_market_sites_quoting_one_taiwan_listing_are_one_company() -> None:
+    """A quote page's short name and the legal name another market site gives the same code."""
+    at = "Hsinchu, Taiwan"
+    yahoo = co("a", "晶鴻科", "https://tw.stock.yahoo.com/quote/6688.TW", at, "Semiconductors")
+    anue = co("b", "台灣晶鴻科技股份有限公司", "https://www.cnyes.com/twstock/6688", at, "Semiconductors")
+    assert weigh(yahoo, anue).joins
+    assert page_site("https://www.cnyes.com/twstock/6688", "台灣晶鴻科技股份有限公司").platform

@@ -78,6 +78,8 @@ _OWN = (
     ("bolsadesantiago.com", "cl", "path", r"/resumen_instrumento/([a-z0-9]+)"),
     ("isyatirim.com.tr", "tr", "query", "hisse"),
     ("cafef.vn", "vn", "path", r"/du-lieu/(?:hose|hnx|upcom)/([a-z0-9]+)-"),
+    ("ase.com.jo", "jo", "path", r"/company[_-](?:historical|profile)/([a-z0-9]+)"),  # Amman's exchange
+    ("cnyes.com", "tw", "path", r"/twstock/(?:profile/)?(\d{4,6})"),  # Anue's Taiwan stocks
     ("nseindia.com", "in", "query", "symbol"),
     ("statusinvest.com.br", "br", "path", r"/acoes/([a-z0-9]+)"),
     ("asx.com.au", "au", "path", r"/markets/company/([a-z0-9]+)"),

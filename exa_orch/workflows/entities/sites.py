@@ -248,14 +248,16 @@ _LISTING = re.compile(
     r"market_data/company|issuer-profile|aktier|profil-perusahaan-tercatat|empresas-listadas|"
     r"spolka|listing_directory|issuers|securities|sirket-bilgileri|hartija|market-information/company|"
     r"share-detail|company/detail|listing|empresas|resumen_instrumento|manage-stock|acoes|acao|cotacoes|"
-    r"emitenti|emittenti|emisores|financialinstruments|quickshare\.php|browse-edgar)"
+    r"emitenti|emittenti|emisores|financialinstruments|quickshare\.php|browse-edgar|company_historical|twstock)"
     r"(?:[/.][^/]+|$)|/displaycompany\.php|/companypage/|/company/[^/]+-\d+/"
 )  # a listing keyword then the company's segment, or a query ("equities-quote?sym=1880"): not
 # "company-profile" alone or "/investors/companyprofile.aspx", a site's own pages as often
 # ("kase.kz/en/issuers/KZTK", "boursakuwait.com.kw/en/securities/company-profile/?tkr=BOUBYAN",
 # "kap.org.tr/tr/sirket-bilgileri/genel/1222-...", "dfm.ae/the-exchange/market-information/company/DIB");
 # a share's words in Portuguese (cotacoes/b3/acao/...), an issuer's in the Balkans' and Italy's
-# languages (emitenti), a market-data script (quickshare.php) and EDGAR's company browser; a
+# languages (emitenti), a market-data script (quickshare.php) and EDGAR's company browser, Amman's
+# exchange's price history (ase.com.jo/en/company_historical/JOPT) and Anue's Taiwan stocks (cnyes.com/
+# twstock/2330); a
 # financial publisher's company section, a page under the company's own, named and numbered
 # ("business-standard.com/company/monte-carlo-fashions-ltd-44018/information/company-history"; a
 # group's own "company/brands/scania.html" is its page about its unit)
