@@ -416,3 +416,23 @@ def test_two_market_sites_quoting_one_taiwan_listing_are_one_company() -> None:
     anue = co("b", "台灣晶鴻科技股份有限公司", "https://www.cnyes.com/twstock/6688", at, "Semiconductors")
     assert weigh(yahoo, anue).joins
     assert page_site("https://www.cnyes.com/twstock/6688", "台灣晶鴻科技股份有限公司").platform
+
+
+def test_a_japanese_market_sites_short_name_is_the_companys() -> None:
+    """A Japanese market site names a company by its short name (略称): its name's first two
+    characters and some of its others in order (緑川薬 of 緑川製薬, 北浜鋼 of 北浜製鋼所) or cut short
+    (緑川ファ of 緑川ファーマ); beside the company's site in one country and trade, it is the company.
+    Never a name that keeps other first characters (北川鋼 is not 北浜製鋼所's)."""
+    from exa_orch.workflows.entities.short_names import abbreviated
+
+    assert abbreviated("緑川薬", "緑川製薬")
+    assert abbreviated("北浜鋼", "株式会社北浜製鋼所")
+    assert abbreviated("緑川ファ", "緑川ファーマ")
+    assert abbreviated("北川鋼", "北浜製鋼所") is None
+    assert abbreviated("北浜線", "北浜製鋼所") is None  # a character the name does not write
+    at = "Osaka, Japan"
+    site = co("a", "北浜製鋼所", "https://www.kitahama-steel.co.jp/", at, "Steel")
+    quote = co("b", "北浜鋼", "https://kabutan.jp/stock/?code=5499", at, "Steel")
+    news = co("c", "北浜鋼", "https://www.asahi.com/articles/ASR5499.html", at, "Steel")
+    assert weigh(site, quote).joins
+    assert not weigh(site, news).joins  # a news page's short name is no market site's

@@ -67,6 +67,7 @@ _OWN = (
     ("cninfo.com.cn", "cn", "query", "stockcode"),  # the disclosure site of Shenzhen's and Shanghai's
     ("kabutan.jp", "jp", "query", "code"),
     ("finance.yahoo.co.jp", "jp", "path", r"/quote/(\d+)\.t"),
+    ("nikkei.com", "jp", "query", "scode"),  # Nikkei's company pages (nkd/company/?scode=6201)
     ("cse.lk", "lk", "query", "symbol"),
     ("mubasher.info", "eg", "path", r"/markets/egx/stocks/([a-z0-9]+)"),
     ("mubasher.info", "sa", "path", r"/markets/tdwl/stocks/([a-z0-9]+)"),  # Mubasher's Gulf markets

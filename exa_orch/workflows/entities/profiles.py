@@ -40,7 +40,7 @@ from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.home_pages import label_reads
 from exa_orch.workflows.entities.latin_forms import ENGLISH_FORMS
 from exa_orch.workflows.entities.latin_words import GROUPS
-from exa_orch.workflows.entities.listings import abbreviates, listed_apart, quoted, ticker_named
+from exa_orch.workflows.entities.listings import abbreviates, listed_apart, listing, quoted, ticker_named
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     NEAR_EQUAL,
@@ -261,8 +261,11 @@ def _leading(page: Record, own: Record) -> str | None:
 
 
 def _unspaced_leading(page: Record, own: Record) -> str | None:
-    """`_leading` for two names written without spaces (short_names.unspaced_leading)."""
+    """`_leading` for two names written without spaces (short_names.unspaced_leading), and for a
+    Japanese market site's short name of the site's (short_names.abbreviated)."""
     read = short_names.unspaced_leading(page.name or "", own.name or "")
+    if not read and listing(page.site).startswith("jp:"):
+        read = short_names.abbreviated(page.name or "", own.name or "")
     return _leads(page, own, read[1], read[0], ours=read[2]) if read else None
 
 
@@ -459,7 +462,7 @@ def _profile_and_article(a: Record, b: Record, ev: Evidence) -> None:
 def _one_name(a: Record, b: Record) -> str | None:
     """Two profiles' names as one: equal (an article's title as its subject's name, articles.title_of),
     a reading of one in another script (read_names.reading_agrees), or a listing's short name of the
-    other (short_names.listed_short)."""
+    other (short_names.listed_short, `_abbreviated`)."""
     agree = names_agree(a.clean, b.clean)
     for x, y in ((a, b), (b, a)):
         if agree not in ONE_NAME and x.titled:
@@ -473,7 +476,17 @@ def _one_name(a: Record, b: Record) -> str | None:
     read = reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
     read = read or short_names.one_name(a.name or "", b.name or "") or families.adds_its_country(a, b)
     # a quote page's short name and a joint-stock company's legal name (帝尔激光 / 武汉帝尔激光科技股份有限公司)
-    listing, legal = (a, b) if a.listed else (b, a)
-    return read or (
-        short_names.listed_short(listing.name or "", legal.name or "") if listing.listed else None
+    quote, legal = (a, b) if a.listed else (b, a)
+    return (
+        read
+        or (short_names.listed_short(quote.name or "", legal.name or "") if quote.listed else None)
+        or _abbreviated(a, b)
     )
+
+
+def _abbreviated(a: Record, b: Record) -> str | None:
+    """A Japanese market site's short name of the other profile's name (short_names.abbreviated)."""
+    for x, y in ((a, b), (b, a)):
+        if listing(x.site).startswith("jp:") and short_names.abbreviated(x.name or "", y.name or ""):
+            return f"{x.name} is a Japanese market site's short name of {y.name}"
+    return None

@@ -5,7 +5,9 @@ of its two-character words, its group's word kept (简称: 陕煤集团 of 陕�
 clustering.py blocks a short name with the names it may stand for (`short_keys`). And a name that
 leads another, written without spaces (`unspaced_leading`: 中鴻 / 中鴻鋼鐵), which profiles.py weighs
 beside a country and a trade; and a listing's short name of a joint-stock company's legal name
-(`listed_short`: 帝尔激光 / 武汉帝尔激光科技股份有限公司), which profiles.py weighs for two profiles."""
+(`listed_short`: 帝尔激光 / 武汉帝尔激光科技股份有限公司), which profiles.py weighs for two profiles, and a
+Japanese market site's (`abbreviated`: 参天薬 / 参天製薬, 神戸鋼 / 神戸製鋼所), which it weighs for a quote
+page on one (listings.listing: kabutan.jp, finance.yahoo.co.jp, nikkei.com)."""
 
 from __future__ import annotations
 
@@ -126,3 +128,30 @@ def listed_short(listing: str, legal: str) -> str | None:
         if opened.startswith(short) and 0 < len(added) <= 2 and not _HELD.search(added):
             return f"{listing} is the listing's short name of {legal}"
     return None
+
+
+# A name in kanji and kana alone (a Japanese market site writes its Latin letters full width)
+_JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff々ー]+")
+
+
+def abbreviated(short_name: str, name: str) -> tuple[str, list[str], list[str]] | None:
+    """A Japanese market site's short name (略称, `short_name`) of a company's name: its first two
+    characters, then some of its other characters in order, fewer than it has (参天薬 of 参天製薬,
+    神戸鋼 of 神戸製鋼所, 豊田織機 of 豊田自動織機) or its first ones (住友ファ of 住友ファーマ): as
+    `unspaced_leading` reads two names (the short name's words, the name's: the short name's and
+    the characters it leaves out), or None."""
+    short, long_ = _bare(short_name), _bare(name)
+    if len(short) < 3 or len(short) >= len(long_) or short[:2] != long_[:2]:
+        return None
+    if not (_JAPANESE.fullmatch(short) and _JAPANESE.fullmatch(long_)):
+        return None
+    left, rest = [], iter(long_[2:])
+    for ch in short[2:]:  # the characters the short name leaves out, each before one it keeps
+        for other in rest:
+            if other == ch:
+                break
+            left.append(other)
+        else:
+            return None
+    left.extend(rest)
+    return short_name, [fold(short)], [fold(short), fold("".join(left))]
