@@ -678,3 +678,31 @@ def test_katakana_syllables_with_a_small_vowel_read_as_hepburn_writes_them() -> 
     assert fold("ウォルデン").strip() == "woruden" and fold("キッコーマン").strip() == "kikkoman"
     weight, reason = name_evidence("ディエゴ・トゥリオ・ジュニア", "Diego Turio Jr.")
     assert weight > 5.0, reason
+
+
+def test_a_father_and_son_of_one_name_are_told_apart_by_their_middle_initials() -> None:
+    """ "Friedrich K. Wendt ... Vater von Friedrich M. Wendt" on the father's article, the son's
+    LinkedIn address (/in/friedrich-m-wendt) and his firm's page: both pages under the bare name
+    "Friedrich Wendt" write one initial each, the father's text names the son as his kin in
+    German, and the three pages are two people."""
+    from exa_orch.workflows.entities.articles import title_of
+
+    slug = "https://www.linkedin.com/in/friedrich-m-wendt-4a1b2c"
+    assert title_of("person", "Friedrich Wendt", slug, True).fuller == "friedrich m wendt"
+    said = "friedrich k wendt ist ein bremer reeder"
+    assert (
+        title_of("person", "Friedrich Wendt", "https://example.org/a", False, said).fuller
+        == "friedrich k wendt"
+    )
+    assert (
+        title_of("person", "Friedrich Wendt", "https://example.org/a", False, "friedrich wendt ist").fuller
+        == ""
+    )
+    firm = "Reederei Wendt"
+    father = person("f", "Friedrich Wendt", "https://de.wikipedia.org/wiki/Friedrich_Wendt", firm,
+                    "Friedrich K. Wendt ist ein Bremer Reeder, langjähriger Inhaber der Reederei Wendt und Vater von Friedrich M. Wendt.")  # fmt: skip
+    linkedin = person("l", "Friedrich Wendt", slug, firm, "Managing Partner at Reederei Wendt GmbH.")
+    team = person("t", "Friedrich M. Wendt", "https://www.reederei-wendt.de/unternehmen/team/", firm,
+                  "Friedrich M. Wendt ist geschäftsführender Gesellschafter der Reederei Wendt in Bremen.")  # fmt: skip
+    groups = entities.resolve([father, linkedin, team]).groups
+    assert [0] in groups and [1, 2] in groups

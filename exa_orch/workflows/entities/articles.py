@@ -10,7 +10,7 @@ import re
 from typing import NamedTuple
 from urllib.parse import unquote
 
-from exa_orch.workflows.entities.names import clean_name
+from exa_orch.workflows.entities.names import clean_name, is_latin
 from exa_orch.workflows.entities.people import person_key
 from exa_orch.workflows.entities.scripts import is_cjk
 
@@ -36,12 +36,15 @@ class Title(NamedTuple):
     aside: str = ""  # the words in brackets after it ("singer" of "Li Na (singer)")
 
 
-def title_of(kind: str | None, name: str, url: str, profile: bool) -> Title:
+def title_of(kind: str | None, name: str, url: str, profile: bool, said: str = "") -> Title:
     """A Wikipedia article's title is the name of its subject as that edition writes it ("Grupo_Televisa";
     "(company)" dropped, not a Chinese name's own: 中國工商銀行(亞洲) of 工銀亞洲, `_named_aside`), for
-    the page named `name` at `url` (a profile on a shared host: `profile`)."""
+    the page named `name` at `url` (a profile on a shared host: `profile`; `said`, a person's text,
+    its words folded: `_initialled`)."""
     found = _WIKI.search(url) if profile else None  # as written: 刘强东, not folded
     fuller = _fuller(name, found or _ANY_WIKI.search(url)) if kind == "person" and name else ""
+    if kind == "person" and name and not fuller and is_latin(name):
+        fuller = _initialled(name, url, said)
     if not found or not name:
         return Title(fuller=fuller)
     whole, title, aside = _title(found)
@@ -71,3 +74,25 @@ def _fuller(name: str, found: re.Match[str] | None) -> str:
         return ""
     own, full = person_key(name).split(), person_key(title).split()
     return title if own and len(full) > len(own) and set(own) <= set(full) and full[0] == own[0] else ""
+
+
+_LINKEDIN = re.compile(r"linkedin\.com/in/([^/?#]+)", re.I)
+
+
+def _initialled(name: str, url: str, said: str) -> str:
+    """The page's name with a middle initial more, as a LinkedIn profile's address writes it
+    ("Nikolaus Schües" at linkedin.com/in/nikolaus-w-schues) or as the person's text opens
+    ("nikolaus h schues ist ein hamburger reeder"): a father and a son of one name are told apart by
+    it (person_evidence weighs the name so too); "" otherwise. A Latin name's only: a name in
+    another script has no initials."""
+    own = person_key(name).split()
+    found = _LINKEDIN.search(url)
+    slug = [w for w in unquote(found.group(1)).lower().split("-") if w.isalpha()] if found else []
+    for words in (slug, said.split()[: len(own) + 2]):
+        if len(own) < 2 or len(words) <= len(own) or words[0] != own[0]:
+            continue
+        lead = words[: words.index(own[-1]) + 1] if own[-1] in words else []
+        extra = [w for w in lead if w not in own]
+        if lead[-1:] == own[-1:] and set(own) <= set(lead) and extra and all(len(w) == 1 for w in extra):
+            return " ".join(lead)
+    return ""

@@ -94,11 +94,14 @@ def relative_named(x: Record, y: Record) -> str | None:
 # A relative named in a person's text ("Neto do fundador Rui Nabeiro", "Sohn von Hans Peter Stihl",
 # "son of the late Rui Nabeiro"): the kin word, its "of", and a name within the next words; read by
 # person_evidence's `_relative` and by `parent_named`.
-# Sources: the lead sentences of en/pt/es/de/fr/it Wikipedia biographies and business press.
+# Sources: the lead sentences of en/pt/es/de/fr/it Wikipedia biographies and business press; a
+# parent and a sibling in each of those languages too ("Vater von Nikolaus W. Schües").
 KIN = re.compile(
     r"\b(?:son|daughter|grandson|granddaughter|nephew|niece|father|mother|brother|sister|widow|heir|"
     r"filho|filha|neto|neta|sobrinho|sobrinha|hijo|hija|nieto|nieta|sobrino|sobrina|"
-    r"sohn|tochter|enkel|enkelin|neffe|nichte|fils|fille|neveu|figlio|figlia|nipote)\s+"
+    r"sohn|tochter|enkel|enkelin|neffe|nichte|fils|fille|neveu|figlio|figlia|nipote|"
+    r"vater|mutter|bruder|schwester|pai|mãe|irmão|irmã|padre|madre|hermano|hermana|fratello|sorella|"
+    r"père|mère|frère|sœur)\s+"
     r"(?:of|do|da|de|del|della|di|von|vom|des|du|van)\s+((?:\S+\s+){1,5}\S+)"
 )
 _BEFORE_A_NAME = frozenset("the late sir dame lord lady dr".split())

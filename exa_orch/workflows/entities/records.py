@@ -456,7 +456,7 @@ def _person_reads(rec: Record, props: Json, texts: list[str]) -> None:
 def _title(rec: Record, url: str) -> None:
     """What the page's wiki article title says of whom it is (articles.title_of); a person's other
     name, where it differs from the name the item gives, as an alias."""
-    said = articles.title_of(rec.kind, rec.name or "", url, bool(rec.site and rec.site.profile))
+    said = articles.title_of(rec.kind, rec.name or "", url, bool(rec.site and rec.site.profile), rec.said)
     rec.titled, rec.article, rec.fuller = said.titled, said.article, said.fuller
     rec.qualified = (said.written, said.aside) if said.aside and not said.article else ("", "")
     if rec.kind == "person" and rec.titled and rec.titled != rec.clean:
