@@ -400,3 +400,24 @@ def test_a_short_names_umlaut_written_out_is_one_name(a: str, b: str, one: bool)
     from exa_orch.workflows.entities.names import clean_name, names_agree
 
     assert (names_agree(clean_name(a), clean_name(b)) == "equal names but for umlauts written out") is one
+
+
+def test_a_russian_initialism_takes_a_letter_of_each_stem_of_a_compound() -> None:
+    """ВЭМК of "Велорский электрометаллургический комбинат": электро-металлургический gives two
+    letters, as Russian and Ukrainian industry names' initialisms write them; a stem the name does
+    not join with "o" or "e" gives none (ВТПЗ is no "Велорский тракторный завод")."""
+    from exa_orch.workflows.entities.names import clean_name, names_agree
+
+    def agree(short: str, long_: str) -> str | None:
+        return names_agree(clean_name(short), clean_name(long_))
+
+    assert agree("ВЭМК", "Велорский электрометаллургический комбинат") == "abbreviation"
+    assert agree("ВНТЗ", "Велорский новотрубный завод") == "abbreviation"
+    assert agree("ВТПЗ", "Велорский трубопрокатный завод") == "abbreviation"
+    assert agree("ВТПЗ", "Велорский тракторный завод") is None
+    assert agree("ВЭМК", "Велорский электрический комбинат") is None
+    at = "Velorsk, Russia"
+    site = company("a", "ВЭМК", "https://www.vemk.ru/", at, "Steel")
+    article = company("b", "Велорский электрометаллургический комбинат",
+                      "https://ru.wikipedia.org/wiki/Велорский_электрометаллургический_комбинат", at, "Steel")  # fmt: skip
+    assert weigh(site, article).joins

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 
 _CYRILLIC = re.compile(r"[\u0400-\u04ff]")
 
@@ -27,6 +28,29 @@ def cyrillic(name: str) -> str | None:
     from anyascii import anyascii
 
     return re.sub(r"iy\b", "y", anyascii(name.translate(_KAZAKH)).replace("'", ""))
+
+
+# Latin letters that spell one Cyrillic letter (Ч ch, Ц ts, Ш sh, Ж zh, Х kh, Я ya, Ю yu, Щ shch): a
+# name's initials in Cyrillic read so ("ЧЦЗ", "chtsz", are those of "Челябинский цинковый завод")
+CYRILLIC_DIGRAPHS = ("shch", "ch", "ts", "sh", "zh", "kh", "ya", "yu")
+# Where a compound word's next stem begins: after the vowel "o" or "e" Russian and Ukrainian join
+# stems with (электро-металлургический, ново-трубный, хлібо-продукт), as spelled in Latin letters
+_STEM = re.compile(r"(?<=[a-z]{3}[oe])(?:shch|ch|ts|sh|zh|kh|[b-df-hj-np-tv-z])(?=[a-z]{3})")
+
+
+@lru_cache(maxsize=65536)
+def compound_initials(words: tuple[str, ...]) -> frozenset[str]:
+    """The initials of a name's words spelled in Latin letters, each word's first letter, or that and
+    the first of one more of its stems where it is a compound (`_STEM`): the initialisms Russian and
+    Ukrainian industry names take (ЧЭМК, "chemk", of Челябинский электрометаллургический комбинат;
+    ПНТЗ of Первоуральский новотрубный завод; МХП of Миронівський хлібопродукт); cached: names_agree
+    asks it of two names of which one is written longer than the other's words number."""
+    ways = {""}
+    for w in words[:6]:
+        opens = {w[0], *(d for d in CYRILLIC_DIGRAPHS if w.startswith(d))}
+        firsts = opens | {f + m.group() for f in opens for m in _STEM.finditer(w)}
+        ways = {o + f for o in ways for f in firsts}
+    return frozenset(ways)
 
 
 def cyrillic_initials(name: str) -> str:

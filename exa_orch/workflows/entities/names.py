@@ -8,7 +8,7 @@ from functools import lru_cache
 from typing import cast
 
 from exa_orch.workflows.entities import brahmic, kana_letters
-from exa_orch.workflows.entities.alphabets import armenian, greek
+from exa_orch.workflows.entities.alphabets import CYRILLIC_DIGRAPHS, armenian, compound_initials, greek
 from exa_orch.workflows.entities.latin_forms import (
     CLUB_FORM_WORDS,
     FORM_SPELLINGS,
@@ -250,12 +250,10 @@ def _abbreviation(x: str, y: str) -> bool:
     if len(kept) < 2:
         return False
     with_and = "".join(w[0] if w not in ("and",) else "and" for w in x.split() if w not in STOP_WORDS[1:])
-    return bool(_initials(kept) & letters) or with_and in letters
-
-
-# Latin letters that spell one Cyrillic letter (Ч ch, Ц ts, Ш sh, Ж zh, Х kh, Я ya, Ю yu, Щ shch): a
-# name's initials in Cyrillic read so ("ЧЦЗ", "chtsz", are those of "Челябинский цинковый завод")
-_DIGRAPHS = ("shch", "ch", "ts", "sh", "zh", "kh", "ya", "yu")
+    if bool(_initials(kept) & letters) or with_and in letters:
+        return True
+    # a compound's stems each give a letter (ЧЭМК / Челябинский электрометаллургический комбинат)
+    return any(len(w) > len(kept) for w in letters) and bool(letters & compound_initials(tuple(kept)))
 
 
 # A French or Italian article or "de" elided before a word, run into it once the apostrophe goes
@@ -274,7 +272,7 @@ def _initials(kept: list[str], *, whole: bool = False) -> set[str]:
     first letter or, for three words or more, the letters of one Cyrillic letter it opens with."""
     found, ways = set(), {""}
     for at, w in enumerate(kept[:8], 1):
-        firsts = {w[0], *(d for d in _DIGRAPHS if len(kept) >= 3 and w.startswith(d))}
+        firsts = {w[0], *(d for d in CYRILLIC_DIGRAPHS if len(kept) >= 3 and w.startswith(d))}
         if at > 1 and _ELIDED.fullmatch(w):  # "de l'habitat", read "lhabitat": its initial is h
             firsts.add(w[1])
         ways = {o + f for o in ways for f in firsts}
