@@ -430,6 +430,10 @@ def test_a_japanese_market_sites_short_name_is_the_companys() -> None:
     assert abbreviated("緑川ファ", "緑川ファーマ")
     assert abbreviated("北川鋼", "北浜製鋼所") is None
     assert abbreviated("北浜線", "北浜製鋼所") is None  # a character the name does not write
+    # its first word and the Latin initials of the katakana after it
+    assert abbreviated("ミドリＭＪ", "ミドリマーケティングジャパン株式会社")
+    assert abbreviated("ミドリＦＧ", "ミドリフィナンシャルグループ")
+    assert abbreviated("ミドリＦＧ", "ミドリグループ") is None  # the group is not its financial arm
     at = "Osaka, Japan"
     site = co("a", "北浜製鋼所", "https://www.kitahama-steel.co.jp/", at, "Steel")
     quote = co("b", "北浜鋼", "https://kabutan.jp/stock/?code=5499", at, "Steel")

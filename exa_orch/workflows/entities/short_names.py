@@ -12,6 +12,7 @@ page on one (listings.listing: kabutan.jp, finance.yahoo.co.jp, nikkei.com)."""
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from exa_orch.workflows.entities.name_segments import segments
 from exa_orch.workflows.entities.names import fold
@@ -137,12 +138,15 @@ _JAPANESE = re.compile(r"[\u3040-\u30ff\u3400-\u9fff々ー]+")
 def abbreviated(short_name: str, name: str) -> tuple[str, list[str], list[str]] | None:
     """A Japanese market site's short name (略称, `short_name`) of a company's name: its first two
     characters, then some of its other characters in order, fewer than it has (参天薬 of 参天製薬,
-    神戸鋼 of 神戸製鋼所, 豊田織機 of 豊田自動織機) or its first ones (住友ファ of 住友ファーマ): as
+    神戸鋼 of 神戸製鋼所, 豊田織機 of 豊田自動織機) or its first ones (住友ファ of 住友ファーマ), or its
+    first word and the Latin initials of the katakana after it (キヤノンＭＪ of キヤノンマーケティングジャパン): as
     `unspaced_leading` reads two names (the short name's words, the name's: the short name's and
     the characters it leaves out), or None."""
     short, long_ = _bare(short_name), _bare(name)
     if len(short) < 3 or len(short) >= len(long_) or short[:2] != long_[:2]:
         return None
+    if (lead := _LATIN_AFTER.fullmatch(short)) and long_.startswith(lead.group(1)):
+        return _initialled(short_name, lead.group(1), lead.group(2), long_[len(lead.group(1)) :])
     if not (_JAPANESE.fullmatch(short) and _JAPANESE.fullmatch(long_)):
         return None
     left, rest = [], iter(long_[2:])
@@ -155,3 +159,27 @@ def abbreviated(short_name: str, name: str) -> tuple[str, list[str], list[str]] 
             return None
     left.extend(rest)
     return short_name, [fold(short)], [fold(short), fold("".join(left))]
+
+
+# A short name's first word in kana or kanji and two Latin capitals or more after it, written full
+# width or not (キヤノンＭＪ, ソニーＦＧ, サッポロＨＤ)
+_LATIN_AFTER = re.compile(r"([\u3040-\u30ff\u3400-\u9fff々ー]{2,})([Ａ-ＺA-Z]{2,4})")
+
+
+def _initialled(
+    short_name: str, lead: str, capitals: str, rest: str
+) -> tuple[str, list[str], list[str]] | None:
+    """`abbreviated` for a short name of a first word (`lead`) and Latin capitals that spell, in
+    order, the sounds of the katakana after it, the first its first (ＭＪ of マーケティングジャパン,
+    "maketingujapan"); None otherwise."""
+    from exa_orch.workflows.entities.kana_letters import romaji
+
+    letters, read = unicodedata.normalize("NFKC", capitals).lower(), romaji(rest).replace(" ", "")
+    if not read or read[0] != letters[0] or not _in_order(letters, read):
+        return None
+    return short_name, [fold(lead)], [fold(lead), read]  # the name adds what the capitals spell
+
+
+def _in_order(short: str, full: str) -> bool:
+    rest = iter(full)
+    return all(ch in rest for ch in short)
