@@ -146,7 +146,7 @@ def abbreviated(short_name: str, name: str) -> tuple[str, list[str], list[str]] 
     if len(short) < 3 or len(short) >= len(long_) or short[:2] != long_[:2]:
         return None
     if (lead := _LATIN_AFTER.fullmatch(short)) and long_.startswith(lead.group(1)):
-        return _initialled(short_name, lead.group(1), lead.group(2), long_[len(lead.group(1)) :])
+        return _capitals_after(short_name, lead.group(1), lead.group(2), long_[len(lead.group(1)) :])
     if not (_JAPANESE.fullmatch(short) and _JAPANESE.fullmatch(long_)):
         return None
     left, rest = [], iter(long_[2:])
@@ -166,7 +166,7 @@ def abbreviated(short_name: str, name: str) -> tuple[str, list[str], list[str]] 
 _LATIN_AFTER = re.compile(r"([\u3040-\u30ff\u3400-\u9fff々ー]{2,})([Ａ-ＺA-Z]{2,4})")
 
 
-def _initialled(
+def _capitals_after(
     short_name: str, lead: str, capitals: str, rest: str
 ) -> tuple[str, list[str], list[str]] | None:
     """`abbreviated` for a short name of a first word (`lead`) and Latin capitals that spell, in
@@ -175,11 +175,7 @@ def _initialled(
     from exa_orch.workflows.entities.kana_letters import romaji
 
     letters, read = unicodedata.normalize("NFKC", capitals).lower(), romaji(rest).replace(" ", "")
-    if not read or read[0] != letters[0] or not _in_order(letters, read):
+    sounds = iter(read)
+    if not read or read[0] != letters[0] or not all(ch in sounds for ch in letters):
         return None
     return short_name, [fold(lead)], [fold(lead), read]  # the name adds what the capitals spell
-
-
-def _in_order(short: str, full: str) -> bool:
-    rest = iter(full)
-    return all(ch in rest for ch in short)
