@@ -1579,6 +1579,9 @@ def test_an_arabic_name_translates_without_the_english_for() -> None:
 def test_cyrillic_words_of_metal_and_of_eurasia_translate() -> None:
     assert heard_words.translate("Алюминий Тургая", "turgai aluminium")
     assert heard_words.translate("Евразийская медная компания", "eurasian copper company")
+    assert heard_words.translate(
+        "Велорский вертолётный завод", "velorsk helicopter plant"
+    )  # a helicopter plant
 
 
 def test_pinyin_of_other_characters_is_not_heard_in_a_reading() -> None:
