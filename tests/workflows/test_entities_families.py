@@ -552,3 +552,16 @@ def test_a_korean_name_under_its_groups_latin_initials_is_paired_with_the_name_w
         "b", "한별중공업", "https://www.yna.co.kr/view/AKR20240101000100003", at, industry="Shipbuilding"
     )
     assert entities.resolve([site, news]).groups == [[0, 1]]
+
+
+def test_a_short_name_writing_a_long_names_last_words_whole_is_paired_with_it() -> None:
+    """ "Velkor y Kestrel", as an encyclopedia names the brewer, and its listing's legal name, whose
+    last words it writes whole: one blocking key pairs them, and the two join."""
+    at = "Lima, Peru"
+    article = co(
+        "a", "Velkor y Kestrel", "https://es.wikipedia.org/wiki/Velkor_y_Kestrel", at, industry="Brewing"
+    )
+    listing = co("b", "UNION DE FABRICAS PERUANAS VELKOR Y KESTREL S.A.A.",
+                 "https://www.bvl.com.pe/emisores/union-de-fabricas-peruanas-velkor-y-kestrel-saa", at,
+                 industry="Brewing")  # fmt: skip
+    assert entities.resolve([article, listing]).groups == [[0, 1]]

@@ -350,8 +350,8 @@ def blocking_keys(r: Record) -> set[str]:
     """Candidate keys for clustering: the label's stem; a name of two words or more written
     together, as a site's label may spell it (evidence._name_spells_site), and the last segment of
     a page's path, as it may name a site (evidence._path_names_site); a name's initials run into
-    its last word; a Korean name less its group's Latin initials; an app's brand and its Play
-    package's domain."""
+    its last word and the other short forms of a company's name (`_short_name_keys`); an app's
+    brand and its Play package's domain."""
     from exa_orch.workflows.entities.names import clean_name
 
     own = {f"l:{stem(r.site.label)}"} if r.domain and r.site else set()
@@ -364,17 +364,27 @@ def blocking_keys(r: Record) -> set[str]:
     bare = _brand_words(r.core)  # "uber technologies" -> "uber": the name an app or a brand page goes by
     if bare:
         own.add(f"n:{' '.join(bare)}")
-    # its initials run into its last word, as a short name writes them (GTBank: names._run_into)
-    words = r.clean.split()
-    if len(words) >= 3 and r.kind != "person":
-        own.add(f"n:{acronym(' '.join(words[:-1]))}{words[-1]}")
-    # a Korean name under its group's Latin initials (HD현대중공업, JB전북은행) and without them, as its
-    # former name or the press writes it (현대중공업): names_agree weighs the pair, a key finds it
-    if r.kind != "person" and (lead := _LATIN_LEAD.match(r.name or "")):
-        own.add(f"n:{r.clean[len(lead.group(0)) :]}")
+    if r.kind != "person":
+        own |= _short_name_keys(r)
     if is_app(r.site) and r.name:
         own.add(f"n:{clean_name(_app_brand(r.name))}")
         own.update(f"d:{d}" for p in r.profiles if (d := _play_domain(p)))
+    return own
+
+
+def _short_name_keys(r: Record) -> set[str]:
+    """A company name's keys as a short name of it may be written: its initials run into its last
+    word (GTBank: names._run_into); its last two or three words ("Backus y Johnston" of "Union de
+    Cervecerias Peruanas Backus y Johnston"); a Korean name less its group's Latin initials
+    (HD현대중공업, as its former name or the press writes it: 현대중공업). names_agree weighs each pair;
+    a key finds it."""
+    own, words = set(), r.clean.split()
+    if len(words) >= 3:
+        own.add(f"n:{acronym(' '.join(words[:-1]))}{words[-1]}")
+    if len(words) >= 4:
+        own.update(f"n:{' '.join(words[-k:])}" for k in (2, 3) if not set(words[-k:]) <= DESIGNATORS)
+    if lead := _LATIN_LEAD.match(r.name or ""):
+        own.add(f"n:{r.clean[len(lead.group(0)) :]}")
     return own
 
 
