@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from exa_orch.workflows.entities.kana_letters import romaji
 from exa_orch.workflows.entities.name_segments import segments
 from exa_orch.workflows.entities.names import fold
 from exa_orch.workflows.entities.provinces import HANZI, place_word, province_added, without_province
@@ -172,8 +173,6 @@ def _capitals_after(
     """`abbreviated` for a short name of a first word (`lead`) and Latin capitals that spell, in
     order, the sounds of the katakana after it, the first its first (ＭＪ of マーケティングジャパン,
     "maketingujapan"); None otherwise."""
-    from exa_orch.workflows.entities.kana_letters import romaji
-
     letters, read = unicodedata.normalize("NFKC", capitals).lower(), romaji(rest).replace(" ", "")
     sounds = iter(read)
     if not read or read[0] != letters[0] or not all(ch in sounds for ch in letters):
