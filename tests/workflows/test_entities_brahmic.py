@@ -33,6 +33,12 @@ from exa_orch.workflows.entities.people import name_evidence
         ("বাওয়ানী", "bawani"),
         ("ঝংকার বংটেল", "jhangkar bangtel"),  # Bengali's anusvara ং: always ng
         ("झंकार", "jhankar"),  # Devanagari's: a nasal as the consonant after it says
+        ("கஃபே ஃபார்ம்", "kafe farm"),  # Tamil's aytham before ப: an f
+        ("சிவகாசி", "sivakachi"),  # Tamil's ச: an s opening a word
+        ("ஆட்சி", "akshi"),  # ட்ச: the Sanskrit ksh
+        ("பற்று", "patru"),  # ற்ற: tr
+        ("പറ്റം", "pattam"),  # Malayalam's റ in a cluster: a t
+        ("എന്റെ മറ", "ente mara"),  # and r alone
     ],
 )
 def test_a_brahmic_name_is_read_with_its_vowels(written: str, read: str) -> None:

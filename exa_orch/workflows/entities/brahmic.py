@@ -38,6 +38,13 @@ _VOWELS = {"a": "a", "aa": "a", "i": "i", "ii": "i", "u": "u", "uu": "u", "e": "
 # sounds: ৰ r (ৰীমা দাস, Rima Das), ৱ w (বৰুৱা, Barua)
 _ASSAMESE = {"\u09f0": "r", "\u09f1": "w"}
 _BENGALI = 0x0980
+_TAMIL, _MALAYALAM = 0x0B80, 0x0D00
+# Letters Tamil and Malayalam say by the letters beside them (`_southern`), marked here: the alveolar
+# ற and റ ("R"), Tamil's ச ("C"), and Tamil's aytham ஃ, which makes the ப after it an f (ஃபாஸ்னர்ஸ்,
+# fasteners; எஃப், F) and the ஜ a z
+_SOUTHERN_MARKED = {"\u0bb1": ("consonant", "R"), "\u0d31": ("consonant", "R"), "\u0b9a": ("consonant", "C"),
+                    "\u0b83": ("aytham", "")}  # fmt: skip
+_AYTHAM = {"p": "f", "j": "z"}
 _BRAHMIC = re.compile(r"[\u0900-\u0d7f]")
 _TELUGU = 0x0C00
 
@@ -63,6 +70,8 @@ def _kind(ch: str) -> tuple[str, str]:
     if found is None:
         return "other", ch
     block, off = found
+    if ch in _SOUTHERN_MARKED:
+        return _SOUTHERN_MARKED[ch]
     if off == _VIRAMA:
         return "virama", ""
     if (block, off) == (_BENGALI, _ANUSVARA):  # Bengali's ং is always ng (বাংলা, Bangla; রংপুর, Rangpur)
@@ -117,16 +126,23 @@ def _word(run: re.Match[str]) -> str:
     north = found is not None and found[0] in _NORTH
     # each syllable: [consonant letters, vowel, inherent, nasal...]; a vowel letter is one of its own
     syllables: list[list[str | bool]] = []
+    aytham = False
     for ch in chars:
         kind, latin = _kind(ch)
+        if kind == "aytham":
+            aytham = True
+            continue
         if kind in ("consonant", "final"):
-            _consonant(syllables, latin)
+            _consonant(syllables, _AYTHAM.get(latin, latin) if aytham else latin)
             if kind == "final":
                 _mark(syllables[-1], "virama", "")
         elif kind == "vowel":
             syllables.append(["", latin, False])
         elif syllables:
             _mark(syllables[-1], kind, latin)
+        aytham = False
+    if found is not None and found[0] in (_TAMIL, _MALAYALAM):
+        _southern(syllables, found[0])
     if found is not None and found[0] == _BENGALI:
         _bengali_w(syllables)
     if north:
@@ -146,6 +162,28 @@ def _bengali_w(syllables: list[list[str | bool]]) -> None:
         if syllables[i] == ["", "o", False] and syllables[i + 1][0] == "y":
             syllables[i + 1][0] = "w"
             del syllables[i]
+
+
+# A Tamil cluster as Latin spellings write it: ட்ச the Sanskrit ksh (லட்சுமி, Lakshmi), ற்ற "tr"
+# (வெற்றி, Vetri), ன்ற "ndr" (மன்றம், mandram)
+_TAMIL_CLUSTERS = {("t", "C"): "ksh", ("R", "R"): "tr", ("n", "R"): "ndr"}
+
+
+def _southern(syllables: list[list[str | bool]], block: int) -> None:
+    """Tamil's and Malayalam's letters as the letters beside them say them (`_SOUTHERN_MARKED`):
+    Malayalam's റ a t in a cluster (റ്റ "tt", ന്റ "nt": കൊശമറ്റം, Kosamattam; സ്റ്റേറ്റ്, state), r
+    alone; Tamil's ச an s opening a word (சுந்தரம், Sundaram; சிட்டி, city), ch elsewhere (நடராசன்,
+    Natarajan, whose ch Latin spellings write j), and its clusters as `_TAMIL_CLUSTERS` write them."""
+    for i, s in enumerate(syllables):
+        parts = str(s[0]).split("+")
+        if block == _MALAYALAM:
+            parts = [("t" if len(parts) > 1 else "r") if p == "R" else p for p in parts]
+        else:
+            pair = tuple(parts[-2:])
+            if pair in _TAMIL_CLUSTERS:
+                parts[-2:] = [_TAMIL_CLUSTERS[pair]]
+            parts = [{"R": "r", "C": "s" if i == 0 and len(parts) == 1 else "ch"}.get(p, p) for p in parts]
+        s[0] = "+".join(parts)
 
 
 def _consonant(syllables: list[list[str | bool]], latin: str) -> None:
