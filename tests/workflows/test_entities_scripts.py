@@ -44,6 +44,15 @@ def test_names_that_share_few_consonants_or_differ_do_not_sound_alike() -> None:
     assert sounds_alike("red cilij emtrtenmemt", "red chillies entertainment")
 
 
+def test_a_name_s_first_sound_is_near_only_as_one_name_is_written_in_two_scripts() -> None:
+    """s, t and k opening a name are other names (Sorivana / Torivana); a ch read as s or k, a v
+    read as b, are one name's first sound in two scripts."""
+    assert not sounds_alike("sorivana metals", "torivana metals")
+    assert not sounds_alike("korivana metals", "torivana metals")
+    assert sounds_alike("sandrika tiles", "chandrika tiles")
+    assert sounds_alike("bharavi paints", "pharavi paints")
+
+
 def test_two_names_one_consonant_apart_sound_alike_only_where_it_is_added_or_near() -> None:
     """One consonant more (a plural), or a near one (व read v, bank's b heard p), is one name
     heard twice; one consonant for another unlike it (s / r) is another name."""

@@ -12,13 +12,13 @@ Yiming" or "Yiming Zhang". What this can't read honestly is left alone:
 - an English name beside a Chinese one (Robin Li / 李彦宏): not a transliteration, never guessed;
 - a foreign name written in Chinese characters ("埃隆·马斯克", with a middle dot): no reading.
 A name in Cyrillic, Greek, Armenian or Georgian letters is read by alphabets.py. Korean family names
-have spellings the Revised Romanization does not give (이 is Lee, Yi or Rhee;
-박 is Park): `KOREAN_SURNAMES` lists the usual ones, read only from Hangul, never between two
-Latin spellings (a Lee and a Yi in Latin letters are two names). Chinese family names, likewise,
-have the spellings of Taiwan, Hong Kong and Southeast Asia (`CHINESE_SURNAMES`: 李 Lee, 陳 Chan
-or Tan), and a Chinese given name its Wade-Giles spelling (`wade_giles`: 清德 Ching-te) and, in
-traditional characters, the spellings Hong Kong writes it in (`cantonese`: 嘉誠 Ka-shing), read with
-cantonese-romanisation (the Hong Kong Government's Cantonese romanisation, character by character).
+have spellings the Revised Romanization does not give (이 is Lee, Yi or Rhee; 박 is Park):
+`KOREAN_SURNAMES` lists the usual ones, read only from Hangul, never between two Latin spellings (a
+Lee and a Yi in Latin letters are two names). Chinese family names, likewise, have the spellings of
+Taiwan, Hong Kong and Southeast Asia (`CHINESE_SURNAMES`: 李 Lee, 陳 Chan or Tan), and a Chinese given
+name its Wade-Giles spelling (`wade_giles`: 清德 Ching-te) and, in traditional characters, the
+spellings Hong Kong writes it in (`cantonese`: 嘉誠 Ka-shing), read with cantonese-romanisation (the
+Hong Kong Government's Cantonese romanisation, character by character).
 """
 
 from __future__ import annotations
@@ -462,12 +462,12 @@ _NEAR = ("bp", "mn", "jkst")
 
 
 def _near(x: str, y: str) -> bool:
-    """Two sound keys one edit apart where that edit adds or drops a consonant, or puts one for a
-    near one (`_NEAR`): سندھ بینک (Sindh Bank, sntpnk) is no Soneri Bank (snrpnk)."""
+    """Two sound keys one edit apart, adding or dropping a consonant or putting a near one for one
+    (`_NEAR`; s, t, k for another opening a name only as a ch is read: சுகுணா is no Deccan)."""
     if len(x) != len(y):
         return True
-    p, q = next((p, q) for p, q in zip(x, y, strict=True) if p != q)
-    return any(p in near and q in near for near in _NEAR)
+    at, p, q = next((i, p, q) for i, (p, q) in enumerate(zip(x, y, strict=True)) if p != q)
+    return any(p in near and q in near for near in (_NEAR if at or "j" in (p, q) else _NEAR[:2]))
 
 
 def sounds_alike(read: str, latin: str) -> bool:
