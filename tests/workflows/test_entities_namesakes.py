@@ -433,6 +433,18 @@ def test_a_family_name_on_two_sites_of_two_trades_is_two_companies() -> None:
                                 "Drugstore retail")).joins  # fmt: skip
 
 
+def test_two_trade_associations_of_one_acronym_and_two_trades_are_two() -> None:
+    """ "Trade association" says the kind of body, not its trade: the one of pump makers and the one
+    of textile mills share no trade."""
+    mills = co("a", "KAVMA", "https://www.kavma.org/", "Erode, India", "trade association (textile mills)")
+    pumps = co(
+        "b", "KAVMA", "https://www.kavma.in/news/", "Erode, India", "trade association (engineering, pumps)"
+    )
+    assert not weigh(mills, pumps).joins
+    assert weigh(mills, co("c", "KAVMA", "https://www.kavma.in/about/", "Erode, India",
+                           "trade association (textile mills)")).joins  # fmt: skip
+
+
 def test_a_short_name_is_the_person_its_wiki_title_writes_in_full() -> None:
     father = person("a", "Eduardo Frei Montalva", "https://en.wikipedia.org/wiki/Eduardo_Frei_Montalva",
                     "Partido Demócrata Cristiano", "Santiago, Chile", "President of Chile")  # fmt: skip

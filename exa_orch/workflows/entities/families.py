@@ -130,10 +130,16 @@ GROUP_WORDS = (
 )  # fmt: skip
 
 
+# Words an industry says the kind of body by, not its trade: a trade association of pump makers and
+# one of textile mills are two trades
+_BODY_WORDS = frozenset({"trade", "association", "federation", "chamber"})
+
+
 def two_trades(a: Record, b: Record) -> bool:
-    """Both records name an industry and the two share no word of four letters or more."""
-    wa = {w for w in a.industry.split() if len(w) >= 4}
-    wb = {w for w in b.industry.split() if len(w) >= 4}
+    """Both records name an industry and the two share no word of four letters or more but the
+    words of a kind of body (`_BODY_WORDS`)."""
+    wa = {w for w in a.industry.split() if len(w) >= 4 and w not in _BODY_WORDS}
+    wb = {w for w in b.industry.split() if len(w) >= 4 and w not in _BODY_WORDS}
     return bool(wa and wb) and not wa & wb
 
 
