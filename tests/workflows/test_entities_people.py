@@ -706,3 +706,36 @@ def test_a_father_and_son_of_one_name_are_told_apart_by_their_middle_initials() 
                   "Friedrich M. Wendt ist geschäftsführender Gesellschafter der Reederei Wendt in Bremen.")  # fmt: skip
     groups = entities.resolve([father, linkedin, team]).groups
     assert [0] in groups and [1, 2] in groups
+
+
+@pytest.mark.parametrize(
+    ("said", "apart"),
+    [
+        ("Wim Valkhof draagt de leiding van Valkhof Groep over aan zoon Willem.", True),  # Dutch
+        ("Wim Valkhof übergibt die Valkhof Groep an seinen Sohn Willem.", True),  # German
+        ("Wim Valkhof a cédé la Valkhof Groep à son fils Willem.", True),  # French
+        ("Wim Valkhof est le père de Willem Valkhof.", True),  # an accented kin word, folded
+        ("Wim Valkhof, irmão de Willem Valkhof, dirige a Valkhof Groep.", True),
+        ("Wim Valkhof leidt de Valkhof Groep sinds 1990.", False),  # no relative named
+    ],
+)
+def test_a_relative_a_page_names_by_a_given_name_is_another_person_in_other_languages(
+    said: str, apart: bool
+) -> None:
+    """A father's page naming his son by the given name the son's page writes, in Dutch, German or
+    French ("aan zoon Willem", "seinen Sohn Willem", "son fils Willem"): Hans is a short form
+    of Willem, and the two, at one firm under one family name, are two people."""
+    father = person("f", "Wim Valkhof", "https://www.example.nl/nieuws/valkhof", "Valkhof Groep", said)
+    son = person("s", "Willem Valkhof", "https://www.valkhofgroep.nl/directie", "Valkhof Groep",
+                 "Willem Valkhof is CEO van Valkhof Groep.")  # fmt: skip
+    assert (not entities.compare(entities.record(0, father), entities.record(1, son)).joins) == apart
+
+
+def test_a_latin_name_opening_with_a_w_opens_its_transcription_without_another_consonant() -> None:
+    """A transcription in characters writes a w with a syllable of no consonant (沃, wo): 舒滕,
+    shu-teng, is Schuten, not Wusten, whose w the consonants alone would leave unwritten."""
+    from exa_orch.workflows.entities.people import name_evidence
+
+    assert name_evidence("安娜·舒滕", "Anna Schuten")[0] == 5.0
+    assert name_evidence("安娜·沃斯滕", "Anna Wusten")[0] == 5.0
+    assert name_evidence("安娜·舒滕", "Anna Wusten")[0] < 5.0

@@ -71,11 +71,23 @@ def _founder_and_junior(plain: Record, junior: Record) -> str | None:
     return None
 
 
-# "her brother Kennevic", "with his brother Hamid": a relative a person's page names by a given name
-_RELATIVE = re.compile(
-    r"\b(?:his|her|their)\s+(?:younger\s+|elder\s+|older\s+|twin\s+|late\s+)?"
-    r"(?:brother|sister|son|daughter|father|mother|husband|wife|cousin|uncle|aunt|nephew|niece|"
-    r"grandson|granddaughter|grandfather|grandmother)\s+(\w+)"
+# "her brother Kennevic", "with his brother Hamid": a relative a person's page names by a given name;
+# in Dutch and German also without "his" ("draagt het bedrijf over aan zoon Willem", "übergibt an
+# Sohn Max"), in French, Spanish, Italian and Portuguese after "son", "su", "suo", "seu" (folded text)
+_RELATIVES = (
+    re.compile(
+        r"\b(?:his|her|their)\s+(?:younger\s+|elder\s+|older\s+|twin\s+|late\s+)?"
+        r"(?:brother|sister|son|daughter|father|mother|husband|wife|cousin|uncle|aunt|nephew|niece|"
+        r"grandson|granddaughter|grandfather|grandmother)\s+(\w+)"
+    ),
+    re.compile(
+        r"\b(?:(?:zijn|haar|hun|sein|seine|seinem|seinen|seiner|ihr|ihre|ihrem|ihren)\s+)?"
+        r"(?:zoon|dochter|broer|zus|kleinzoon|sohn|tochter|bruder|schwester|enkel)\s+(\w+)"
+    ),
+    re.compile(
+        r"\b(?:son|sa|su|suo|sua|seu)\s+(?:fils|fille|frere|soeur|hijo|hija|hermano|hermana|figlio|"
+        r"figlia|fratello|sorella|filho|filha|irmao|irma)\s+(\w+)"
+    ),
 )
 
 
@@ -85,7 +97,7 @@ def relative_named(x: Record, y: Record) -> str | None:
     Hamid" beside Hamid-Reza Zollanvari's): the words, or None. Siblings share a family name and
     often an employer; a given name tells them apart."""
     mine, theirs = set(words(x.name or "")), set(words(y.name or ""))
-    for m in _RELATIVE.finditer(x.said):
+    for m in (m for pattern in _RELATIVES for m in pattern.finditer(x.said)):
         if m.group(1) in theirs - mine:
             return m.group(0)
     return None
@@ -100,8 +112,8 @@ KIN = re.compile(
     r"\b(?:son|daughter|grandson|granddaughter|nephew|niece|father|mother|brother|sister|widow|heir|"
     r"filho|filha|neto|neta|sobrinho|sobrinha|hijo|hija|nieto|nieta|sobrino|sobrina|"
     r"sohn|tochter|enkel|enkelin|neffe|nichte|fils|fille|neveu|figlio|figlia|nipote|"
-    r"vater|mutter|bruder|schwester|pai|mãe|irmão|irmã|padre|madre|hermano|hermana|fratello|sorella|"
-    r"père|mère|frère|sœur)\s+"
+    r"vater|mutter|bruder|schwester|pai|mae|irmao|irma|padre|madre|hermano|hermana|fratello|sorella|"
+    r"pere|mere|frere|soeur)\s+"  # folded, as Record.said is
     r"(?:of|do|da|de|del|della|di|von|vom|des|du|van)\s+((?:\S+\s+){1,5}\S+)"
 )
 _BEFORE_A_NAME = frozenset("the late sir dame lord lady dr".split())
