@@ -344,9 +344,25 @@ def chinese_words(a: str, b: str) -> tuple[float, str] | None:
     mine = _latin_words(latin, len(theirs))
     if len(mine) != len(theirs) or len(theirs[-1]) < 2:
         return None
-    if all(_one_sound(_mandarin_heard(t), _latin_heard(m)) for t, m in zip(theirs, mine, strict=True)):
+    if all(
+        _one_sound(_mandarin_heard(t), _latin_heard(m)) and _glide_heard(t, m)
+        for t, m in zip(theirs, mine, strict=True)
+    ):
         return 5.0, f"{written} and {latin} sound alike (Chinese characters, word by word)"
     return None
+
+
+def _glide_heard(chars: str, word: str) -> bool:
+    """Whether a Latin word opening with a w or a v, which a transcription writes with a syllable of
+    no consonant or an f or h (威廉 wei-lian, William; 华 hua), opens so in characters too: 舒滕,
+    shu-teng, is not Wüst, whose w `_one_sound` may leave unwritten. True for other words."""
+    from anyascii import anyascii  # on first use, as `_mandarin_heard` does
+
+    syllables = re.findall(r"[A-Z][a-z]*", anyascii(chars))
+    if not re.match(r"[wv]", word.lower()) or not syllables:
+        return True
+    first = syllables[0].lower()
+    return next((c for spelled, c in _MANDARIN_INITIALS if first.startswith(spelled)), "") in ("", "f", "h")
 
 
 def foreign_words(a: str, b: str) -> tuple[float, str] | None:
