@@ -1006,6 +1006,11 @@ def test_a_translations_initials_are_its_latin_name(written: str, initials: str,
         ("আইএফজি ব্যাংক", "IFG Bank", True),  # letters, then a word heard, word by word
         ("আইএফজি ব্যাংক", "IFG Bond", False),  # the word heard otherwise
         ("আইএফজি ব্যাংক", "IGF Bank", False),  # other letters
+        ("எல். எம். எஸ்.", "LMS", True),  # letters spelled out a word each: "el em es"
+        ("எல். எம். எஸ்.", "LSM", False),
+        ("ایل ایم ایس ملز", "LMS Mills", True),  # and in Arabic letters, as Urdu spells them
+        ("ایل ایم ایس ملز", "LMS Steel", False),
+        ("ایل ایم ایس ملز", "LSM Mills", False),
     ],
 )
 def test_a_south_asian_name_drops_its_form_and_reads_its_letters(

@@ -96,11 +96,26 @@ _READ: dict[str, tuple[str, ...]] = {
     "v": ("vi", "bhi"), "w": ("dablyu", "dabalyu"), "x": ("eks",), "y": ("vai", "wai", "vaai"),
     "z": ("jed", "zed"),
 }  # fmt: skip
+# and as anyascii reads their names in Arabic letters, as Urdu writes them (اے آر وائی, ARY; جے ڈی
+# ڈبلیو, JDW) and as Arabic does (أو سي بي, OCP; إم تي إن, MTN): consonants and a y or w for a vowel
+_ARABIC_READ: dict[str, tuple[str, ...]] = {
+    "a": ("e", "y", "yh"), "b": ("by",), "c": ("sy",), "d": ("dy",), "e": ("y",), "f": ("yf", "f"),
+    "g": ("jy",), "h": ("ych", "tsh"), "i": ("yy", "y"), "j": ("je", "jy", "jyh"), "k": ("ke", "ky", "kyh"),
+    "l": ("yl", "l"), "m": ("ym", "m"), "n": ("yn", "n"), "o": ("w",), "p": ("py", "by"), "q": ("kyw",),
+    "r": ("r",), "s": ("ys", "s"), "t": ("ty",), "u": ("yw",), "v": ("wy", "fy"), "w": ("dblyw",),
+    "x": ("yks", "ks"), "y": ("wyy", "wy"), "z": ("zyd", "zd", "zy"),
+}  # fmt: skip
 _READ_NAMES: dict[str, tuple[str, ...]] = {}
 for _letter, _names in _READ.items():
     for _name in _names:
         for _form in {_name, _name + "a"} if _name[-1] not in "aeiou" else {_name}:
             _READ_NAMES[_form] = (*_READ_NAMES.get(_form, ()), _letter)
+# a word naming one letter, of either table: a run of them is read as its letters (`_letter_runs`);
+# the Arabic names only as whole words, as consonants run together are any word's
+_WORD_NAMES = dict(_READ_NAMES)
+for _letter, _names in _ARABIC_READ.items():
+    for _name in _names:
+        _WORD_NAMES[_name] = tuple(dict.fromkeys((*_WORD_NAMES.get(_name, ()), _letter)))
 
 
 def letters_named(word: str) -> tuple[str, ...]:
@@ -129,11 +144,33 @@ def read_letters(word: str) -> tuple[str, ...]:
 def spelled_readings(cleaned: str) -> list[str]:
     """A reading (a name read out of another script, cleaned) with each word that spells Latin
     letters out by their names read as those letters (`read_letters`: "oenjisi videsh" ->
-    "ongc videsh"), each way it may be; none when no word does."""
-    options = [read_letters(w) or (w,) for w in cleaned.split()]
-    if all(o == (w,) for o, w in zip(options, cleaned.split(), strict=True)):
+    "ongc videsh"), and each run of two words or more that each name one letter read as those
+    letters run together (எம். ஆர். எஃப்., "em ar ef": MRF), each way it may be; none when no word
+    does."""
+    said = _letter_runs(cleaned.split())
+    options = [read_letters(w) or (w,) if isinstance(w, str) else w for w in said]
+    if all(o == (w,) for o, w in zip(options, said, strict=True)):
         return []
     return [" ".join(words_) for words_ in itertools.islice(itertools.product(*options), 8)]
+
+
+def _letter_runs(words_: list[str]) -> list[str | tuple[str, ...]]:
+    """`words_` with each run of two words or more that each name one letter (`_WORD_NAMES`) made one:
+    the ways its letters read run together (at most 8)."""
+    out: list[str | tuple[str, ...]] = []
+    i = 0
+    while i < len(words_):
+        j = i
+        while j < len(words_) and _WORD_NAMES.get(words_[j]):
+            j += 1
+        if j - i >= 2:
+            ways = itertools.product(*(_WORD_NAMES[w] for w in words_[i:j]))
+            out.append(tuple("".join(way) for way in itertools.islice(ways, 8)))
+            i = j
+        else:
+            out.append(words_[i])
+            i += 1
+    return out
 
 
 def agrees(written: str, cleaned: str, other: str) -> str | None:
@@ -149,23 +186,37 @@ def agrees(written: str, cleaned: str, other: str) -> str | None:
     by_word = _by_word(cleaned, other)  # of the reading's words, whichever way its letters read
     for spelled in readings:
         mine = latin_sound_keys("".join(w for w in spelled.split() if w not in DESIGNATORS))
-        if spelled == other or any(len(k) >= 4 for k in mine & theirs) or by_word:
+        if (
+            spelled == other
+            or any(len(k) >= 4 for k in mine & theirs)
+            or by_word
+            or _by_word(spelled, other, cleaned)
+        ):
             return f"{written} reads {spelled}, its letters spelled out, as {other} does"
     return None
 
 
-def _by_word(cleaned: str, other: str) -> bool:
+def _by_word(cleaned: str, other: str, read: str = "") -> bool:
     """A reading (`cleaned`) and a Latin name of as many words, two or more: one word of the reading
-    spells the other's word in its place letter by letter (`read_letters`), and each of its other
-    words sounds as the other's in its place (scripts.sound_key, two consonants at least: ফ্যামিলি,
-    "phyamil", as family)."""
+    spells the other's word in its place letter by letter (`read_letters`), or is those letters
+    where `cleaned` is a spelled reading of `read` (`_letter_runs`: آر وائی کے ملز, "ryk mlz"), and
+    each of its other words sounds as the other's in its place (scripts.sound_key, two consonants at
+    least: ফ্যামিলি, "phyamil", as family; ملز, "mlz", as mills)."""
     mine, theirs = cleaned.split(), other.split()
     if len(mine) < 2 or len(mine) != len(theirs):
         return False
     lettered = False
     for word, said in zip(mine, theirs, strict=True):
-        if said in read_letters(word):
+        if said in read_letters(word) or (read and said == word and word not in read.split()):
             lettered = True
-        elif len(key := sound_key(word, read=True)) < 2 or key not in latin_sound_keys(said):
+        elif len(key := sound_key(word, read=True)) < 2 or _nasals_one(key) not in {
+            _nasals_one(k) for k in latin_sound_keys(said)
+        }:
             return False
     return lettered
+
+
+def _nasals_one(key: str) -> str:
+    """A sound key with m and n one: a name read out of Arabic letters writes no vowel between an m
+    and the consonant after it, which `sound_key` then hears as n (ملز, "mlz", "nrj"; mills, "mrj")."""
+    return key.replace("m", "n")
