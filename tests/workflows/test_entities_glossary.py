@@ -453,6 +453,20 @@ def test_a_city_written_in_characters_is_read_by_its_term_of_place() -> None:
         ("البنك السوري الكندي", "Syrian French Bank", False),
         ("بنك فلسطين والمهجر", "Bank of Palestine and Overseas", True),
         ("مصانع الورق التركية", "Turkish Paper Factories", False),  # paper: no term renders it
+        ("سيراميك الفجيرة", "Fujairah Ceramics", True),  # a soft c heard as s, a plural's s unwritten
+        ("سيراميك الفجيرة", "Fujairah Tiles", False),
+        (
+            "رأس الخيمة للمواد الإنشائية",
+            "Ras Al Khaimah Construction Materials",
+            True,
+        ),  # a place of two words
+        ("رأس الخيمة للمواد الإنشائية", "RAK Construction Materials", True),  # and its initials
+        ("رأس الخيمة للمواد الإنشائية", "RAK Building Materials", False),
+        ("الفجيرة للأسمنت والتنمية الزراعية", "Fujairah Cement and Agricultural Development", True),  # و, and
+        ("عجمان للصناعات الدوائية (ميرالتو)", "Ajman Pharmaceutical Industries", True),  # a name in brackets
+        ("عجمان للصناعات الدوائية (ميرالتو)", "Miralto", True),  # is the name's other name
+        ("عجمان للصناعات الدوائية (ميرالتو)", "Ajman Chemical Industries", False),
+        ("بیمه توسعه تعاون", "Cooperative Development Insurance", True),  # Persian's words
     ],
 )
 def test_an_arabic_name_whose_every_word_is_known_translates(written: str, latin: str, agree: bool) -> None:

@@ -19,6 +19,7 @@ import itertools
 import re
 import unicodedata
 from collections.abc import Iterator
+from functools import lru_cache
 
 from exa_orch.workflows.entities.consonants import consonant_letters, meets, soft_g
 from exa_orch.workflows.entities.countries import country_named, is_place
@@ -56,6 +57,8 @@ def without(phrase: str, left: tuple[str, ...]) -> tuple[str, ...] | None:
         # a word `_heard_match` wrote with Arabic's soft g ("enjineering") is the rendering's too
         w = w if w in remaining else soft_g(w)
         if w not in remaining:
+            if w in _LATIN_ARTICLES:  # "ras al khaimah", whose article `_heard_match` leaves out
+                continue
             return None
         remaining.remove(w)
     return tuple(remaining)
@@ -79,7 +82,7 @@ def table_of(written: str) -> dict[str, tuple[str, ...]] | None:
 # healthcare) or as a phrase its words alone do not say ("the east, the middle", Middle East)
 _ARABIC_PHRASES = (
     "الخطوط الجوية", "الخطوط الحديدية", "للرعاية الصحية", "الرعاية الصحية", "الشرق الأوسط", "للأوراق المالية",
-    "الأوراق المالية",
+    "الأوراق المالية", "رأس الخيمة",
 )  # fmt: skip
 # Arabic's short vowels and other marks a name may write (العُماني), and the stretching tatweel
 _ARABIC_MARKS = re.compile(r"[\u064b-\u0652\u0670\u0640]")
@@ -87,6 +90,7 @@ _ARABIC_MARKS = re.compile(r"[\u064b-\u0652\u0670\u0640]")
 # leaves "PJSC" or "S.A." out of a name it translates
 _FORMS = frozenset("пао оао ао зао ооо ат пат прат тов тоо ад еад доо оод ип ае αε αβεε αεβε".split())
 _LETTERS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
+_BRACKETED = re.compile(r"\s*\([^()]*\)")
 
 
 def says_a_word(written: str) -> bool:
@@ -125,10 +129,16 @@ def _words(written: str, table: dict[str, tuple[str, ...]]) -> list[str]:
     return [w for w in _LETTERS.findall(text) if w not in _FORMS and table.get(w) != ("",)]
 
 
+def _rendered(word: str, table: dict[str, tuple[str, ...]]) -> tuple[str, ...] | None:
+    """A word's renderings, or those of the word after Arabic's "and" (و) joined to it; None when
+    the table has neither."""
+    return table.get(word, table.get(word[1:]) if table is ARABIC and word[:1] == "و" else None)
+
+
 def _renderings(words: list[str], table: dict[str, tuple[str, ...]], most: int) -> Iterator[list[str]]:
     """The English words of each way a name's words may be rendered, `most` at most; none when the
     table lacks one of them or the name has one word only."""
-    said = [table.get(w, table.get(w[1:]) if table is ARABIC and w[:1] == "و" else None) for w in words]
+    said = [_rendered(w, table) for w in words]
     if len(said) < 2 or any(r is None for r in said):
         return
     choices = [r for r in said if r and r != ("",)]
@@ -148,6 +158,13 @@ def translate(written: str, latin: str, *, says_company: bool = False) -> str | 
     bare = " ".join(unelided(latin.split()))
     if bare != latin and (said := translate(written, bare, says_company=says_company)):
         return said.replace(bare, latin)
+    # a name another gives in brackets ("الخليج للصناعات الدوائية (جلفار)", Julphar) is no word of it
+    if (bare_name := _BRACKETED.sub(" ", written).strip()) != written and bare_name:
+        inner = [m.strip(" ()") for m in _BRACKETED.findall(written)]
+        return next(
+            (t for n in (bare_name, *inner) if n and (t := translate(n, latin, says_company=says_company))),
+            None,
+        )
     words = _words(written, table)
     target = sorted(content(latin))
     for rendered in _renderings(words, table, 256):
@@ -182,7 +199,7 @@ def _heard_match(
     every Latin word accounted for but designators beside a brand of five consonants (מזרחי טפחות /
     Mizrahi Tefahot Bank), the heard words saying enough (`_heard_enough`)."""
     # a word of no consonant ("и", and) says nothing heard
-    parts = [p for p in (table.get(w) or _heard(w, table) for w in words) if p]
+    parts = [p for p in (_rendered(w, table) or _heard(w, table) for w in words) if p]
     arabic = table is ARABIC  # a soft g as Arabic letters write it (consonants.soft_g)
     left = tuple(soft_g(w) if arabic else w for w in content(latin) if w not in _LATIN_ARTICLES)
     # a word's shortest reading, or the one a Latin word writes whole (الإنماء, "lnm" with its
@@ -279,13 +296,22 @@ def _abjad_match(
         return any(
             _abjad_match(rest, left[:k] + left[k + 1 :], branded, unsaid=unsaid)
             for k, w in enumerate(left)
-            if any(_heard_as(s, skeleton(w)) for s in part)
+            if any(_heard_as(s, latin) for s in part for latin in _latin_skeletons(w))
         )
     return any(
         (remaining := without(phrase, left)) is not None
         and _abjad_match(rest, remaining, branded, unsaid=unsaid)
         for phrase in part
     ) or (unsaid and _trade_only(part) and _abjad_match(rest, left, branded, unsaid=unsaid))
+
+
+@lru_cache(maxsize=16384)
+def _latin_skeletons(word: str) -> frozenset[str]:
+    """A Latin word's consonants as a loanword in another script may write them: a soft c as the s
+    it sounds, a plural's s left out (سيراميك, "srnk", ceramics)."""
+    soft = re.sub(r"c(?=[eiy])", "s", word)
+    forms = {word, soft} | ({word[:-1], soft[:-1]} if len(word) > 4 and word.endswith("s") else set())
+    return frozenset(skeleton(f) for f in forms)
 
 
 # Words a rendering says that tell one company of a brand from another: its group or holding

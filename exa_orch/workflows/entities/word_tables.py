@@ -255,6 +255,40 @@ ARABIC: dict[str, tuple[str, ...]] = rendered(
         "مصانع مصنع": "factories|factory|works",
         "للتمويل التمويل والتمويل": "finance|financing",
         "المصرفية المصرفي": "banking",
+        # the places, ports and trades of Gulf, Egyptian and Maghreb industrial and port companies
+        # (RAK Ceramics / سيراميك رأس الخيمة, Suez Cement, Alexandria Container & Cargo Handling,
+        # Tanger Med Special Agency / الوكالة الخاصة طنجة المتوسط, Arab Maritime Petroleum Transport)
+        "رأس_الخيمة": "ras al khaimah|rak",  # two words read as one (heard_words._words)
+        "السويس": "suez",
+        "طنجة": "tangier|tanger|tangiers",
+        "المتوسط": "mediterranean|med",
+        "الاتحاد": "union|etihad|ittihad",
+        "الدوائية للأدوية الأدوية أدوية": "pharmaceutical|pharmaceuticals|pharma",
+        "المواد للمواد والمواد": "materials",
+        "الإنشائية للإنشاءات الإنشاءات": "construction",
+        "الوكالة وكالة": "agency",
+        "الخاصة": "special",
+        "للمناطق المناطق": "zones",
+        "ميناء الميناء": "port",
+        "الموانئ للموانئ": "ports",
+        "الحاويات للحاويات": "container|containers",
+        "لتداول تداول": "handling",
+        "البضائع والبضائع": "cargo",
+        "البحرية البحري": "marine|maritime",
+        "لنقل النقل للنقل": "transport",
+        "مطاحن": "mills|flour mills",
+        "الدقيق": "flour",
+        "المخابز والمخابز": "bakeries",
+        "حديد الحديد للحديد": "steel|iron",
+        "الصلب للصلب والصلب": "steel",
+        # and Persian's, beside those above (Central Bank of the Islamic Republic of Iran, Islamic
+        # Republic of Iran Shipping Lines, Tose'e Ta'avon Bank)
+        "مرکزی": "central|markazi",
+        "جمهوری": "republic",
+        "اسلامی": "islamic",
+        "کشتیرانی": "shipping|lines",
+        "تعاون": "cooperative|cooperation|taavon",
+        "سازمان": "organization|organisation",
     }
 )
 
