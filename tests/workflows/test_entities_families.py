@@ -565,3 +565,18 @@ def test_a_short_name_writing_a_long_names_last_words_whole_is_paired_with_it() 
                  "https://www.bvl.com.pe/emisores/union-de-fabricas-peruanas-velkor-y-kestrel-saa", at,
                  industry="Brewing")  # fmt: skip
     assert entities.resolve([article, listing]).groups == [[0, 1]]
+
+
+def test_a_banks_name_adding_an_insurers_word_on_its_site_is_its_insurance_arm() -> None:
+    """Argenta Assuranties on argenta.be beside Argenta, a savings bank: the insurer's word names
+    the bank's insurance arm, another company; a word of its own trade does not."""
+    from exa_orch.workflows.entities import families
+
+    bank = co(
+        "a", "Korvanta", "https://www.korvanta.be/nl.html", "Antwerp, Belgium", industry="Retail banking"
+    )
+    insurer = co("b", "Korvanta Verzekeringen", "https://www.korvanta.be/nl/verzekeren.html", "Antwerp, Belgium",
+                 industry="Insurance")  # fmt: skip
+    assert "its unit" in apart(bank, insurer)
+    assert families.other_trade_unit(frozenset({"spaarbank"}), "retail banking") is None
+    assert families.other_trade_unit(frozenset({"bank"}), "life insurance") == "bank"

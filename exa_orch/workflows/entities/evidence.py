@@ -455,6 +455,10 @@ def _unit_page(a: Record, b: Record, ev: Evidence) -> None:
             f"{longer.name} adds {' '.join(sorted(extra))!r} to the other's name on {where.canonical}, a "
             "page deep in the site: a unit of the site's owner"
         )
+    elif said := families.other_trade_unit(extra, (b if longer is a else a).industry):
+        ev.against.append(
+            f"{longer.name} adds {said!r} to the other's name, a trade its page does not say: its unit"
+        )
 
 
 def _alias_added(a: Record, b: Record) -> tuple[Record, frozenset[str]] | None:

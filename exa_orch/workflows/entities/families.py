@@ -135,6 +135,30 @@ GROUP_WORDS = (
 _BODY_WORDS = frozenset({"trade", "association", "federation", "chamber"})
 
 
+# A bank's and an insurer's words in a name, and how an industry says the trade: a bank's name
+# adding an insurer's word names its insurance arm (Argenta / Argenta Assuranties), an insurer's
+# adding a bank's its bank
+_INSURER_WORDS = frozenset(
+    "insurance insurances assurance assurances assuranties verzekeringen verzekering versicherung "
+    "versicherungen seguros seguro assicurazioni ubezpieczenia pojistovna poistovna biztosito sigorta "
+    "asigurari osiguranje zavarovalnica forsikring forsakring vakuutus".split()
+)
+_BANK_WORDS = frozenset("bank banka banco banque banca bankasi spaarbank sparkasse".split())
+
+
+def other_trade_unit(added: frozenset[str], industry: str) -> str | None:
+    """The insurer's word a name adds to a bank's, or the bank's word it adds to an insurer's, as
+    the other's industry says its trade (a bank's: "bank" and no "insur" or "assur"); None when it
+    adds neither or the industry says both or neither."""
+    insurer = "insur" in industry or "assur" in industry
+    bank = "bank" in industry
+    if bank and not insurer:
+        return next((w for w in sorted(added) if w in _INSURER_WORDS), None)
+    if insurer and not bank:
+        return next((w for w in sorted(added) if w in _BANK_WORDS), None)
+    return None
+
+
 def two_trades(a: Record, b: Record) -> bool:
     """Both records name an industry and the two share no word of four letters or more but the
     words of a kind of body (`_BODY_WORDS`)."""
