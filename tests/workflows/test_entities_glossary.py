@@ -1012,6 +1012,25 @@ def test_a_translations_initials_are_its_latin_name(written: str, initials: str,
 @pytest.mark.parametrize(
     ("written", "latin", "agree"),
     [
+        ("राज्य विद्युत विकास निगम", "State Electricity Development Corporation", True),  # every word a term
+        ("राज्य विद्युत विकास निगम", "State Electricity Distribution Corporation", False),
+        ("केंद्रीय रेशम उद्योग निगम", "CSIC", True),  # the initials of its translation, a C for निगम
+        ("केंद्रीय रेशम उद्योग निगम", "KRUN", False),  # not of its reading
+        ("पवनी चाय मिल्स", "Pavani Tea Mills", True),  # a word heard by its consonants
+        ("জাতীয় চা বোর্ড", "National Tea Board", True),  # Bengali
+        ("சென்ட்ரல் வங்கி", "Central Bank", True),  # Tamil
+        ("सौर्य सिमेंट", "Shree Cement", False),  # two consonants alike, a syllable more
+    ],
+)
+def test_a_name_in_a_south_asian_script_translates_word_by_word(
+    written: str, latin: str, agree: bool
+) -> None:
+    assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) is agree
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [
         ("नेपाल बैंक लिमिटेड", "Nepal Bank Limited", True),  # "limited" in Devanagari, a form
         ("ओएनजीसी विदेश लिमिटेड", "ONGC Videsh", True),  # letters spelled out by their names
         ("बीएचईएल", "BHEL", True),

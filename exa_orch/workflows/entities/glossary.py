@@ -21,7 +21,7 @@ English words and those runs' readings, each used once, in any order:
 - beside the brand too, the province or city a Chinese company's English name opens with may be
   unwritten in its own (科伦药业 / Sichuan Kelun Pharmaceutical).
 Everything else must be accounted for on both sides: "China Construction Bank" is not 中国银行.
-A name in Arabic, Hebrew, Cyrillic or Greek letters is translated by heard_words.py: its words
+A name in Arabic, Hebrew, Cyrillic, Greek or Indic letters is translated by heard_words.py: its words
 rendered by a table, the rest heard by their consonants.
 
 The words, with where each was read, are in terms.py (and word_tables.py for the alphabets heard_words
@@ -152,7 +152,7 @@ def translates(
     None (module docstring); `corporation`: the Latin name as written says "Corporation" and the
     other writes no joint-stock form, so its 集团 may be that corporation (`_GROUP`). Its terms are
     found from its start, then from its end (name_segments.py: 동국제강, 동국 and 제강)."""
-    if heard_words.table_of(written) is not None:  # Arabic, Hebrew, Cyrillic or Greek letters
+    if heard_words.table_of(written) is not None:  # Arabic, Hebrew, Cyrillic, Greek or Indic letters
         return heard_words.translate(written, latin, says_company=says_company)
     if not (HAN.search(written) or _HANGUL.search(written) or _KANA.search(written) or _THAI.search(written)):
         return None

@@ -1,5 +1,7 @@
 """Organisation names in alphabets whose words a table translates and the rest are heard by their
-consonants: Arabic and Hebrew letters (abjads: few vowels written), Cyrillic and Greek.
+consonants: Arabic and Hebrew letters (abjads: few vowels written), Cyrillic and Greek, and the
+scripts of South Asia and Sri Lanka (indic_words.INDIC: a word of two consonants or fewer heard in
+as many syllables too, as they write its vowels).
 
 A name's every word rendered by word_tables.ARABIC, word_tables.CYRILLIC or word_tables.GREEK,
 two words or more, translates as the Latin name whose words are those renderings in any order
@@ -23,6 +25,7 @@ from functools import lru_cache
 
 from exa_orch.workflows.entities.consonants import consonant_letters, meets, soft_g
 from exa_orch.workflows.entities.countries import country_named, is_place
+from exa_orch.workflows.entities.indic_words import INDIC, INDIC_LETTERS
 from exa_orch.workflows.entities.names import DESIGNATORS, fold, is_latin, unelided
 from exa_orch.workflows.entities.scripts import skeleton
 from exa_orch.workflows.entities.word_tables import (
@@ -72,6 +75,7 @@ def table_of(written: str) -> dict[str, tuple[str, ...]] | None:
         (HEBREW_LETTERS, HEBREW),
         (CYRILLIC_LETTERS, CYRILLIC),
         (GREEK_LETTERS, GREEK),
+        (INDIC_LETTERS, INDIC),
     ):
         if letters.search(written):
             return table
@@ -122,6 +126,8 @@ def _words(written: str, table: dict[str, tuple[str, ...]]) -> list[str]:
         return written.split()
     if table is HEBREW:
         return written.split()
+    if table is INDIC:  # a Brahmic word's vowel signs and virama are no \w: split at what is no word
+        return re.sub(r"[()\[\].,:;!?\-–—&/]", " ", written).split()
     text = unicodedata.normalize("NFC", written).lower()
     if table is GREEK:
         text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
@@ -206,7 +212,7 @@ def _heard_match(
     # article, as "Alinma" runs the article into the name)
     spelled = {skeleton(w) for w in left}
     consonants = sum(
-        max((len(s) for s in p if s in spelled), default=min(map(len, p)))
+        max((_consonants(s) for s in p if s in spelled), default=min(map(_consonants, p)))
         for p in parts
         if isinstance(p, frozenset)
     )
@@ -229,7 +235,7 @@ def _heard_enough(parts: list[tuple[str, ...] | frozenset[str]], consonants: int
     rendered = sum(1 for p in parts if isinstance(p, tuple) and p != ("",))
     if consonants < (2 if rendered >= 2 else 3):
         return False
-    brand = any(min(map(len, p)) >= 4 for p in parts if isinstance(p, frozenset))
+    brand = any(min(map(_consonants, p)) >= 4 for p in parts if isinstance(p, frozenset))
     # every word but "company" heard, five consonants in all: no trade's or place's term to share
     return brand or says_company or not any(p == ("",) for p in parts) or (not rendered and consonants >= 5)
 
@@ -278,9 +284,33 @@ def _heard(word: str, table: dict[str, tuple[str, ...]]) -> frozenset[str]:
         stems = {read[: -len(e)] for e in _ENDINGS if read.endswith(e) and len(read) - len(e) >= 3}
         stems |= {stem for a in _ADJECTIVES if (m := a.search(read)) and len(stem := read[: m.start()]) >= 3}
         return frozenset(s for s in map(skeleton, {read, *stems}) if s)
+    if table is INDIC:  # read with its vowels: a short word by them too (सौर्य, "saurya", is no Shree)
+        read = fold(word).replace(" ", "")
+        said = skeleton(read)
+        return frozenset({said if len(said) >= 3 else "=" + read} if said else ())
     bare = [word, word[2:]] if word[:2] in ("ال", "لل") and len(word) > 3 else [word]
     readings = {consonant_letters(w, vowels=v) for w in bare for v in (True, False)}
     return frozenset(s for s in map(skeleton, readings) if s)
+
+
+def _consonants(heard: str) -> int:
+    """How many consonants a heard word (`_heard`) sounds."""
+    return len(skeleton(heard[1:])) if heard[:1] == "=" else len(heard)
+
+
+def _heard_word(heard: str, word: str) -> bool:
+    """A heard word (`_heard`) as the Latin word `word`: by its consonants (`_heard_as`), and, a
+    word of a Brahmic script of two consonants or fewer ("=" and its reading), in as many syllables
+    (डेयरी, "deyri", dairy; सौर्य, "saurya", is no Shree)."""
+    if heard[:1] == "=":
+        read = heard[1:]
+        if len(_VOWEL_RUNS.findall(read)) != len(_VOWEL_RUNS.findall(word)):
+            return False
+        heard = skeleton(read)
+    return any(_heard_as(heard, latin) for latin in _latin_skeletons(word))
+
+
+_VOWEL_RUNS = re.compile(r"[aeiouy]+")
 
 
 def _abjad_match(
@@ -296,7 +326,7 @@ def _abjad_match(
         return any(
             _abjad_match(rest, left[:k] + left[k + 1 :], branded, unsaid=unsaid)
             for k, w in enumerate(left)
-            if any(_heard_as(s, latin) for s in part for latin in _latin_skeletons(w))
+            if any(_heard_word(s, w) for s in part)
         )
     return any(
         (remaining := without(phrase, left)) is not None
