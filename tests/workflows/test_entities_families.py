@@ -580,3 +580,14 @@ def test_a_banks_name_adding_an_insurers_word_on_its_site_is_its_insurance_arm()
     assert "its unit" in apart(bank, insurer)
     assert families.other_trade_unit(frozenset({"spaarbank"}), "retail banking") is None
     assert families.other_trade_unit(frozenset({"bank"}), "life insurance") == "bank"
+
+
+def test_an_initialism_taking_a_letter_of_each_stem_of_a_compound_is_a_candidate_pair() -> None:
+    """VČP is Východočeská plynárenská's initialism, a letter of each stem of "Východo-česká": the
+    evidence joins the two, and a blocking key of the compound's initials brings them together."""
+    short = co(
+        "a", "VČP", "https://www.vcp.cz/", "Hradec Králové, Czech Republic", industry="Gas distribution"
+    )
+    full = co("b", "Východočeská plynárenská", "https://cs.wikipedia.org/wiki/Východočeská_plynárenská",
+              "Hradec Králové, Czech Republic", industry="Gas distribution")  # fmt: skip
+    assert entities.resolve([short, full]).groups == [[0, 1]]

@@ -23,11 +23,13 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Protocol
 
+from exa_orch.workflows.entities.alphabets import compound_initials
 from exa_orch.workflows.entities.countries import known, of_country
 from exa_orch.workflows.entities.glossary import agrees, trade_unsaid
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
     JOINING_WORD,
+    STOP_WORDS,
     acronym,
     extra_words,
     is_latin,
@@ -406,11 +408,15 @@ def _short_name_keys(r: Record) -> set[str]:
     """A company name's keys as a short name of it may be written: its initials run into its last
     word (GTBank: names._run_into); its last two or three words ("Backus y Johnston" of "Union de
     Cervecerias Peruanas Backus y Johnston"); a Korean name less its group's Latin initials
-    (HD현대중공업, as its former name or the press writes it: 현대중공업). names_agree weighs each pair;
-    a key finds it."""
+    (HD현대중공업, as its former name or the press writes it: 현대중공업); its initials taking a
+    letter of each stem of a compound word (alphabets.compound_initials: ČSOB of Československá
+    obchodná banka, ZSE of Západoslovenská energetika, EPCG of Elektroprivreda Crne Gore).
+    names_agree weighs each pair; a key finds it."""
     own, words = set(), r.clean.split()
     if len(words) >= 3:
         own.add(f"n:{acronym(' '.join(words[:-1]))}{words[-1]}")
+    if 2 <= len(kept := [w for w in words if w not in STOP_WORDS]) <= 6:
+        own.update(f"n:{i}" for i in compound_initials(tuple(kept)) if len(i) > len(kept))
     if len(words) >= 4:
         own.update(f"n:{' '.join(words[-k:])}" for k in (2, 3) if not set(words[-k:]) <= DESIGNATORS)
     if lead := _LATIN_LEAD.match(r.name or ""):
