@@ -591,3 +591,14 @@ def test_an_initialism_taking_a_letter_of_each_stem_of_a_compound_is_a_candidate
     full = co("b", "Východočeská plynárenská", "https://cs.wikipedia.org/wiki/Východočeská_plynárenská",
               "Hradec Králové, Czech Republic", industry="Gas distribution")  # fmt: skip
     assert entities.resolve([short, full]).groups == [[0, 1]]
+
+
+def test_a_name_ending_with_the_brand_another_page_names_alone_is_a_candidate_pair() -> None:
+    """ "Sociedad Agrícola Qorvina" on a news page and "Qorvina" on Wikipedia: the brand a maker's
+    name ends with is a blocking key, so the evidence that joins them is asked."""
+    short = co(
+        "a", "Qorvina", "https://es.wikipedia.org/wiki/Qorvina", "Arequipa, Peru", industry="Agribusiness"
+    )
+    full = co("b", "Sociedad Agrícola Qorvina", "https://gestion.pe/economia/empresas/agroexportadora-del-sur-123/",
+              "Arequipa, Peru", industry="Agribusiness")  # fmt: skip
+    assert entities.resolve([short, full]).groups == [[0, 1]]

@@ -407,7 +407,8 @@ def blocking_keys(r: Record) -> set[str]:
 def _short_name_keys(r: Record) -> set[str]:
     """A company name's keys as a short name of it may be written: its initials run into its last
     word (GTBank: names._run_into); its last two or three words ("Backus y Johnston" of "Union de
-    Cervecerias Peruanas Backus y Johnston"); a Korean name less its group's Latin initials
+    Cervecerias Peruanas Backus y Johnston") and, of three or more, its last word, a brand the
+    name ends with (Sociedad Agrícola Virú); a Korean name less its group's Latin initials
     (HD현대중공업, as its former name or the press writes it: 현대중공업); its initials taking a
     letter of each stem of a compound word (alphabets.compound_initials: ČSOB of Československá
     obchodná banka, ZSE of Západoslovenská energetika, EPCG of Elektroprivreda Crne Gore).
@@ -419,6 +420,8 @@ def _short_name_keys(r: Record) -> set[str]:
         own.update(f"n:{i}" for i in compound_initials(tuple(kept)) if len(i) > len(kept))
     if len(words) >= 4:
         own.update(f"n:{' '.join(words[-k:])}" for k in (2, 3) if not set(words[-k:]) <= DESIGNATORS)
+    if len(words) >= 3 and words[-1] not in DESIGNATORS and len(words[-1]) >= 3:
+        own.add(f"n:{words[-1]}")
     if lead := _LATIN_LEAD.match(r.name or ""):
         own.add(f"n:{r.clean[len(lead.group(0)) :]}")
     return own
