@@ -95,6 +95,7 @@ _ARABIC_MARKS = re.compile(r"[\u064b-\u0652\u0670\u0640]")
 _FORMS = frozenset("пао оао ао зао ооо ат пат прат тов тоо ад еад доо оод ип ае αε αβεε αεβε".split())
 _LETTERS = re.compile(r"[^\W\d_]+(?:-[^\W\d_]+)*")
 _BRACKETED = re.compile(r"\s*\([^()]*\)")
+_INDIC_BREAKS = re.compile(r"[()\[\].,:;!?\-–—&/]")
 
 
 def says_a_word(written: str) -> bool:
@@ -127,7 +128,7 @@ def _words(written: str, table: dict[str, tuple[str, ...]]) -> list[str]:
     if table is HEBREW:
         return written.split()
     if table is INDIC:  # a Brahmic word's vowel signs and virama are no \w: split at what is no word
-        return re.sub(r"[()\[\].,:;!?\-–—&/]", " ", written).split()
+        return _INDIC_BREAKS.sub(" ", written).split()
     text = unicodedata.normalize("NFC", written).lower()
     if table is GREEK:
         text = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
@@ -293,6 +294,9 @@ def _heard(word: str, table: dict[str, tuple[str, ...]]) -> frozenset[str]:
     return frozenset(s for s in map(skeleton, readings) if s)
 
 
+_VOWEL_RUNS = re.compile(r"[aeiouy]+")
+
+
 def _consonants(heard: str) -> int:
     """How many consonants a heard word (`_heard`) sounds."""
     return len(skeleton(heard[1:])) if heard[:1] == "=" else len(heard)
@@ -308,9 +312,6 @@ def _heard_word(heard: str, word: str) -> bool:
             return False
         heard = skeleton(read)
     return any(_heard_as(heard, latin) for latin in _latin_skeletons(word))
-
-
-_VOWEL_RUNS = re.compile(r"[aeiouy]+")
 
 
 def _abjad_match(
