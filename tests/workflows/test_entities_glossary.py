@@ -1634,3 +1634,14 @@ def test_pinyin_of_other_characters_is_not_heard_in_a_reading() -> None:
     assert agrees("永康重工", "Hongyunheng Heavy Industries") is None
     assert agrees("云海中烟", "Yunhai Tobacco")  # its reading, as written
     assert agrees("永康重工", "Yongkang Heavy Industries")
+
+
+def test_a_terms_english_plural_and_a_stock_company_sign_are_read() -> None:
+    """공항 renders "airport", which an English name writes in the plural (Daegu Airports); ㈜ and ㈱,
+    the one-character "(주)" and "(株)", are legal forms as those are."""
+    from exa_orch.workflows.entities.script_forms import CJK_FORMS
+
+    assert glossary.translates("대구공항공사", "daegu airports")
+    assert not glossary.translates("대구공항공사", "daegu ports")
+    assert CJK_FORMS.sub(" ", "㈜한화").strip() == "한화"
+    assert CJK_FORMS.sub(" ", "㈱ダイセル").strip() == "ダイセル"

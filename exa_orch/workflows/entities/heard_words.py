@@ -57,8 +57,9 @@ def without(phrase: str, left: tuple[str, ...]) -> tuple[str, ...] | None:
     `left` lacks one of them."""
     remaining = list(left)
     for w in content(phrase):
-        # a word `_heard_match` wrote with Arabic's soft g ("enjineering") is the rendering's too
-        w = w if w in remaining else soft_g(w)
+        # a word `_heard_match` wrote with Arabic's soft g ("enjineering") is the rendering's too,
+        # and its plural (한국공항공사 / Korea Airports Corporation: 공항, airport)
+        w = next((x for x in (w, soft_g(w), w + "s") if x in remaining), w)
         if w not in remaining:
             if w in _LATIN_ARTICLES:  # "ras al khaimah", whose article `_heard_match` leaves out
                 continue
