@@ -1645,3 +1645,16 @@ def test_a_terms_english_plural_and_a_stock_company_sign_are_read() -> None:
     assert not glossary.translates("대구공항공사", "daegu ports")
     assert CJK_FORMS.sub(" ", "㈜한화").strip() == "한화"
     assert CJK_FORMS.sub(" ", "㈱ダイセル").strip() == "ダイセル"
+
+
+@pytest.mark.parametrize(
+    ("written", "latin", "agree"),
+    [
+        ("坦桑尼亚水泥", "Tanzania Cement", True),  # a country's name in characters (cjk_countries.py)
+        ("坦桑尼亚水泥", "Kenya Cement", False),
+        ("挪威银行", "Norwegian Bank", True),
+        ("挪威银行", "Bank of Sweden", False),
+    ],
+)
+def test_a_countrys_name_in_characters_is_its_english_name(written: str, latin: str, agree: bool) -> None:
+    assert bool(glossary.agrees(written, clean_name(written), latin, clean_name(latin))) is agree

@@ -18,6 +18,8 @@ is not Tokyu's railway.
 
 from __future__ import annotations
 
+from exa_orch.workflows.entities.cjk_countries import CJK_COUNTRIES
+
 # A term: its kind ("filler": structure, may be left out; "trade": may be left out beside a
 # brand; "word": must be matched) and its English words (a phrase is words joined by a space).
 FILLER = "filler"
@@ -322,12 +324,9 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "集团 集團 グループ 그룹": "group",
             "에어 エア": "air",  # a loanword airlines' names write (진에어, Jin Air; 에어서울, Air Seoul)
             "控股 ホールディングス 홀딩스 지주": "holdings|holding",
-            "中国 中國": "china|chinese|chugoku",
             "中华 中華": "china|chinese|chunghwa|zhonghua",
-            "日本": "japan|japanese|nippon|nihon",
             "东日本 東日本": "east japan|eastern japan|higashi nippon|higashi nihon",
             "西日本": "west japan|western japan|nishi nippon|nishi nihon",
-            "韩国 韓國 한국": "korea|korean",
             "大韩 大韓 대한": "korea|korean|daehan",
             "高丽 高麗 고려": "korea|korean|koryo|goryeo",  # 고려아연 Korea Zinc, 고려대학교 Korea University
             "台湾 台灣": "taiwan",
@@ -335,8 +334,6 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "澳门 澳門": "macau|macao",
             "九龙 九龍": "kowloon",
             "新世界": "new world",
-            "新加坡": "singapore",
-            "美国 美國": "america|american|us",
             "国际 國際 国際 국제": "international",
             "国家 國家": "national|state",  # 国家电网, State Grid
             "国民 國民 국민": "national|kookmin|kokumin",
@@ -496,4 +493,5 @@ TERMS: dict[str, tuple[str, tuple[str, ...]]] = {
             "เครือ กลุ่ม": "group",
         },
     ),
+    **_terms(WORD, CJK_COUNTRIES),  # 肯尼亚航空, Kenya Airways (cjk_countries.py)
 }
