@@ -1,7 +1,7 @@
 """The names of countries in Chinese characters (simplified and traditional, as Taiwan and Hong Kong
 write them; Korea's in Hangul too), with their English names: data only; terms.py
-makes them terms that must be matched ("word"), so 肯尼亚航空 is Kenya Airways and 泰国正大 a
-company of Thailand. Sources: the CC-CEDICT and Wiktionary entries for each country's name.
+makes them terms that must be matched ("word"), so 肯尼亚航空 is Kenya Airways and 挪威银行 the
+Norwegian Bank. Sources: the CC-CEDICT and Wiktionary entries for each country's name.
 """
 
 from __future__ import annotations

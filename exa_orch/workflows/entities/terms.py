@@ -1,6 +1,6 @@
 """The words `glossary` translates organisation names by, with where each was read: terms of
-place, trade and structure in Chinese, Japanese and Korean names (`TERMS`). Data only; glossary.py
-reads it. The words of names in Arabic, Hebrew, Cyrillic and Greek letters are in word_tables.py,
+place, trade and structure in Chinese, Japanese and Korean names (`TERMS`; countries' names in
+cjk_countries.py). Data only; glossary.py reads it. The words of names in Arabic, Hebrew, Cyrillic and Greek letters are in word_tables.py,
 the titles one person holds in titles.py.
 
 `TERMS` is kept to words of place, trade and structure that organisations' names are made of:
