@@ -356,10 +356,12 @@ def _glide_heard(chars: str, word: str) -> bool:
     """Whether a Latin word opening with a w or a v, which a transcription writes with a syllable of
     no consonant or an f or h (威廉 wei-lian, William; 华 hua), opens so in characters too: 舒滕,
     shu-teng, is not Wüst, whose w `_one_sound` may leave unwritten. True for other words."""
+    if not re.match(r"[wv]", word.lower()):
+        return True  # the characters read again only for the words it may be wrong about
     from anyascii import anyascii  # on first use, as `_mandarin_heard` does
 
     syllables = re.findall(r"[A-Z][a-z]*", anyascii(chars))
-    if not re.match(r"[wv]", word.lower()) or not syllables:
+    if not syllables:
         return True
     first = syllables[0].lower()
     return next((c for spelled, c in _MANDARIN_INITIALS if first.startswith(spelled)), "") in ("", "f", "h")
