@@ -440,3 +440,73 @@ def test_a_japanese_market_sites_short_name_is_the_companys() -> None:
     news = co("c", "北浜鋼", "https://www.asahi.com/articles/ASR5499.html", at, "Steel")
     assert weigh(site, quote).joins
     assert not weigh(site, news).joins  # a news page's short name is no market site's
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [("https://ljse.si/en/papir/QRSG", "si:qrsg"),  # Ljubljana's exchange
+     ("https://www.boursorama.com/cours/1rPQRST/", "fr:qrst"),  # Boursorama's Paris code
+     ("https://mops.twse.com.tw/mops/web/t05st03?co_id=4567", "tw:4567"),  # Taiwan's disclosure site
+     ("https://www.brvm.org/fr/cours-actions/0/QRSC", "brvm:qrsc")],
+)  # fmt: skip
+def test_an_exchange_or_disclosure_page_names_its_code_and_is_no_site_of_its_own(url: str, said: str) -> None:
+    found = page_site(url, "Qrst")
+    assert found is not None and found.platform and listing(found) == said
+
+
+@pytest.mark.parametrize(
+    ("listed", "joins"),
+    [("QRVO B", True),  # Nasdaq Nordic's ticker and the class of its shares
+     ("QRVO-A", True),  # Santiago's and Hong Kong's
+     ("QRVO C", True),
+     ("QRVO", True),
+     ("ZRVO B", False)],  # another company's ticker
+)  # fmt: skip
+def test_a_ticker_with_its_share_class_names_the_company_it_abbreviates(listed: str, joins: bool) -> None:
+    quote = co(
+        "a", listed, "https://www.nasdaq.com/european-market-activity/shares/qrvo-b", "Sweden", "Seals"
+    )
+    site = co("b", "Qorrvoldt", "https://www.qorrvoldt.se/", "Malmo, Sweden", "Seals")
+    assert weigh(quote, site).joins is joins
+
+
+def test_a_listings_short_name_on_a_quote_page_is_the_legal_name_a_profile_gives() -> None:
+    # Sina's quote page names no listing in its words: its URL is the listing
+    quote = co(
+        "a", "韦宁堂", "https://finance.sina.com.cn/realstock/company/sh600999/nc.shtml", "China", "Medicine"
+    )
+    legal = co(
+        "b", "苏州韦宁堂医药股份有限公司", "https://zh.wikipedia.org/wiki/韦宁堂医药", "China", "Medicine"
+    )
+    other = co(
+        "c", "苏州韦宁堂医药集团股份有限公司", "https://zh.wikipedia.org/wiki/韦宁堂集团", "China", "Medicine"
+    )
+    assert weigh(quote, legal).joins
+    assert not weigh(quote, other).joins
+
+
+@pytest.mark.parametrize(
+    ("written", "clean"),
+    [("Zorvak Tekstil San. ve Tic. A.Ş.", "zorvak tekstil sanayi ve ticaret"),  # Turkish trade words short
+     ("Zorvak Tekstil San. Tic. Ltd. Şti.", "zorvak tekstil sanayi ve ticaret"),
+     ("Plavaro Bank S.A.E.C.A.", "plavaro bank"),  # Paraguay's listed sociedad anónima
+     ("VELTRANA, D. D., KAMNIK", "veltrana"),  # a register's seat after the legal form
+     ("Veltrana, Kamnik", "veltrana kamnik"),  # no form: the words are the name's
+     ("San Velmoro Corp", "san velmoro")],
+)  # fmt: skip
+def test_a_legal_names_short_trade_words_forms_and_seat_read_as_written_in_full(
+    written: str, clean: str
+) -> None:
+    assert clean_name(written) == clean
+
+
+def test_a_brand_and_its_turkish_legal_name_with_its_trade_words_short_are_one_company() -> None:
+    site = co("a", "Zorvak", "https://www.zorvak.com.tr/", "Denizli, Turkey", "Construction")
+    legal = co(
+        "b",
+        "Zorvak İnşaat Turizm San. ve Tic. A.Ş.",  # its trades, then industry and trade written short
+        "https://www.linkedin.com/company/zorvak-insaat",
+        "Denizli, Turkey",
+        "Construction",
+    )
+    assert weigh(site, legal).joins

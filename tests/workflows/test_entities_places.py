@@ -464,7 +464,10 @@ def test_a_site_s_english_home_and_its_about_page_in_greek_are_one_company() -> 
 @pytest.mark.parametrize(
     ("local", "english"),
     [("Autoridad Marítima de Talvera", "Talvera Maritime Authority"),
-     ("Aeroporto di Quarneto", "Quarneto Airport"), ("Cooperativa Ortiva", "Ortiva Cooperative")],
+     ("Aeroporto di Quarneto", "Quarneto Airport"), ("Cooperativa Ortiva", "Ortiva Cooperative"),
+     ("Havenbedrijf Zeelmond", "Port of Zeelmond Authority"), ("Varnok Lastvagnar", "Varnok Trucks"),
+     ("Tezkan Savunma Sanayii", "Tezkan Defense Industry"), ("Orvel Havacılık", "Orvel Aviation"),
+     ("Luchthaven Zeelmond", "Zeelmond Airport")],
 )  # fmt: skip
 def test_a_public_or_trade_body_s_name_in_its_language_is_its_english_name(local: str, english: str) -> None:
     assert names_agree(clean_name(local), clean_name(english)) == IN_TWO_LANGUAGES

@@ -105,6 +105,9 @@ def test_the_thai_honorific_khun_opens_no_name() -> None:
         ("سالم بن راشد", "سالم بن راشد"),  # Salim is a name: سالم, no title without ال
         ("Henry T. Lim, Jr.", "Henry T. Lim, Jr."),  # a generation is the name's own
         ("Morrow, Alan", "Morrow, Alan"),  # a family name written first stays
+        ("박서준 회장", "박서준"),  # a Korean title after the name, as Korean news writes it: chairman
+        ("박서준 부사장", "박서준"),  # vice president
+        ("회장 박서준", "회장 박서준"),  # none after it: the words are the name's
     ],
 )
 def test_degrees_after_a_comma_close_a_name(written: str, bare: str) -> None:

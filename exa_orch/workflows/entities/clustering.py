@@ -116,8 +116,8 @@ def _ticker_keys(r: Record) -> set[str]:
 
 def _ticker(r: Record) -> str:
     """The ticker a listing's page is named by or quotes ("aghol"; "vpb" at VPB:VN), "" for others."""
-    if r.kind != "person" and r.name and ticker_named(r.name, r.site):
-        return r.name.lower()
+    if r.kind != "person" and r.name and (ticker := ticker_named(r.name, r.site)):
+        return ticker
     code = listing(r.site).partition(":")[2]
     return code if code[:1].isalpha() else ""
 

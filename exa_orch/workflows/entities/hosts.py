@@ -114,6 +114,18 @@ HOSTS: tuple[Host, ...] = (
         "saudiexchange.sa/wps/portal/saudiexchange/hidden/company-profile-main/?companySymbol=TICKER",
     ),
     Host("kase.kz", "fixed", "kase.kz/en/issuers/TICKER, kase.kz/ru/issuers/TICKER"),
+    # Ljubljana's exchange, the West African regional one (BRVM), Nepal's market-data site, Taiwan's
+    # disclosure site (MOPS) and Boursorama's French quotes (its code: "1rP" and a Paris ticker)
+    Host("ljse.si", "fixed", "ljse.si/en/papir/TICKER, ljse.si/sl/papir/TICKER"),
+    Host("brvm.org", "fixed", "brvm.org/fr/cours-actions/0/TICKER, brvm.org/fr/societes-cotees/NAME"),
+    Host("sharesansar.com", "fixed", "sharesansar.com/company/TICKER"),
+    Host("mops.twse.com.tw", "query:co_id", "mops.twse.com.tw/mops/web/t05st03?co_id=CODE"),
+    Host("boursorama.com", "fixed", "boursorama.com/cours/CODE"),
+    # a business publisher's company pages (its articles name many), Russia's disclosure site and
+    # Norway's company register
+    Host("theedgemalaysia.com", "fixed", "theedgemalaysia.com/company/CODE"),
+    Host("e-disclosure.ru", "query:id", "e-disclosure.ru/portal/company.aspx?id=ID"),
+    Host("proff.no", "fixed", "proff.no/selskap/NAME/PLACE/TRADE"),
     # Shenzhen's exchange and Mongolia's: a listed company's page by its code
     Host("szse.cn", "query:code", "szse.cn/certificate/individual/index.html?code=TICKER"),
     Host("mse.mn", "fixed", "mse.mn/mn/company/ID"),

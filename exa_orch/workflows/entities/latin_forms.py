@@ -5,6 +5,8 @@ them, names.legal_forms compares them.
 
 from __future__ import annotations
 
+import re
+
 # Legal forms cleanco's list lacks (checked against cleanco 2.3), stripped from the end after it.
 # Thailand's "Public Company Limited" once cleanco took "Company Limited"; Spain's and Latin
 # America's "Corporación" after a name (Atresmedia Corporación); Mexico's "S.A.B. de C.V.".
@@ -23,6 +25,10 @@ MORE_FORMS = (
     # Colombia's public-service companies ("Interconexión Eléctrica S.A. E.S.P."), a Kazakh joint-stock
     # company written after its name in Latin letters ("Kaspi.kz AO")
     | {"esp", "e s p", "sa esp", "s a e s p", "ao"}
+    # Paraguay's sociedad anónima that issues shares to the public ("Sudameris Bank S.A.E.C.A."), and
+    # Slovenia's and Croatia's d.d. written with a space ("KRKA, D. D., NOVO MESTO"); Turkey's limited
+    # company, written short or in full ("Ltd. Şti.", "Limited Şirketi")
+    | {"saeca", "s a e c a", "d d", "ltd sti", "limited sirketi"}
     # the Gulf's and Egypt's public and closed shareholding companies, written with dots or without
     # ("Burgan Bank K.P.S.C.", "Ahli Bank Q.P.S.C.", "Emaar Properties PJSC", "Omantel SAOG",
     # "Saudi Aramco Base Oil Company SJSC", "Commercial International Bank (Egypt) S.A.E.")
@@ -59,6 +65,9 @@ MORE_FORMS |= {"persero"}
 # A word of a name written short, read in full: "Cía." and "Cia" are compañía (Volcan Cia Minera /
 # Volcan Compañía Minera)
 WRITTEN_SHORT = {"cia": "compania"}
+# ... and Turkish corporate names' "San. ve Tic." (or "San. Tic."), sanayi ve ticaret in full (Kolin
+# İnşaat Turizm San. ve Tic. A.Ş. / Kolin İnşaat Turizm Sanayi ve Ticaret A.Ş.)
+WRITTEN_SHORT_RUN = (re.compile(r"\bsan (?:ve )?tic\b"), "sanayi ve ticaret", frozenset({"san", "tic"}))
 # Words cleanco reads as legal forms that close names as words of their own: a country ("Santander
 # UK"), Turkish "et", meat (Pınar Et; cleanco: a Bulgarian sole trader's ЕТ, which opens a name),
 # Vietnamese Đạt (Phát Đạt, Tiến Đạt; cleanco: Ukraine's ДАТ, which a Latin name writes in Cyrillic)

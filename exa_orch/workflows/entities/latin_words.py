@@ -64,4 +64,13 @@ WORDS_IN_ENGLISH = {
     **dict.fromkeys("aeropuerto aeroport aeroporto flughafen".split(), "airport"),
     **dict.fromkeys("puerto porto hafen".split(), "port"),
     **dict.fromkeys("ferrocarril ferrocarriles ferrovie".split(), "railway"),
+    **dict.fromkeys("luchthaven lufthavn flygplats lentoasema".split(), "airport"),
+    # a port's company in Dutch ("Havenbedrijf Rotterdam" / "Port of Rotterdam Authority"), a truck
+    # maker's in Swedish ("Volvo Lastvagnar" / "Volvo Trucks")
+    "havenbedrijf": "port authority", "lastvagnar": "trucks",
+    # Turkish companies' trades ("Meteksan Savunma Sanayii" / "Meteksan Defence Industry", "Alp
+    # Havacılık" / "Alp Aviation"), and defence as American English spells it
+    "savunma": "defence", "defense": "defence", "havacilik": "aviation", "havayollari": "airlines",
+    "demiryollari": "railways", "sanayi": "industry", "sanayii": "industry", "otomotiv": "automotive",
+    "cimento": "cement", "enerji": "energy", "bankasi": "bank", "sigorta": "insurance", "celik": "steel",
 }  # fmt: skip

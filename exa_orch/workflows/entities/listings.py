@@ -85,6 +85,10 @@ _OWN = (
     ("statusinvest.com.br", "br", "path", r"/acoes/([a-z0-9]+)"),
     ("asx.com.au", "au", "path", r"/markets/company/([a-z0-9]+)"),
     ("qe.com.qa", "qa", "query", "companycode"),
+    ("ljse.si", "si", "path", r"/papir/([a-z][a-z0-9]+)"),
+    ("brvm.org", "brvm", "path", r"/cours-actions/0/([a-z0-9]+)"),
+    ("mops.twse.com.tw", "tw", "query", "co_id"),
+    ("boursorama.com", "fr", "path", r"/cours/1rp([a-z0-9]+)"),
 )
 
 
@@ -220,14 +224,22 @@ def quoted(site: Site | None) -> bool:
     return bool(site and ticker_host(host_row(site.host, site.domain)))
 
 
-def ticker_named(name: str, site: Site | None) -> bool:
-    """A listing's page named by the company's ticker alone ("PNBN" at idx.co.id): one word of
-    capitals and digits, on a shared host, not the initials of the words its path spells (AICT at
-    linkedin.com/company/alexandria-international-container-terminals: the company's short name)."""
-    if not (site and site.platform and re.fullmatch(r"[A-Z][A-Z0-9]{3,7}", name)):
-        return False
-    spelled = site.path.rstrip("/").rpartition("/")[2].split("-")
-    return not (len(spelled) > 1 and "".join(w[:1] for w in spelled) == name.lower())
+# A ticker: one word of capitals and digits, and the class of its shares after it, as Nasdaq's
+# Nordic markets and Santiago's and Hong Kong's write it ("TREL B", "BILI A", "ANDINA-B")
+_TICKER = re.compile(r"([A-Z][A-Z0-9]{3,7})(?:[ -][A-D])?")
+
+
+def ticker_named(name: str, site: Site | None) -> str:
+    """The ticker (lower case) a listing's page is named by alone ("PNBN" at idx.co.id, "TREL B"
+    at nasdaq.com), on a shared host, not the initials of the words its path spells (AICT at
+    linkedin.com/company/alexandria-international-container-terminals: the company's short name);
+    "" for any other page."""
+    found = _TICKER.fullmatch(name) if site and site.platform else None
+    if not found:
+        return ""
+    spelled = site.path.rstrip("/").rpartition("/")[2].split("-") if site else []
+    ticker = found.group(1).lower()
+    return "" if len(spelled) > 1 and "".join(w[:1] for w in spelled) == ticker else ticker
 
 
 def abbreviates(ticker: str, name: str) -> bool:

@@ -18,10 +18,11 @@ from exa_orch.workflows.entities.latin_forms import (
     PAGE_NAMES,
     PLC_WORDS,
     WRITTEN_SHORT,
+    WRITTEN_SHORT_RUN,
 )
 from exa_orch.workflows.entities.latin_words import GROUPS, WORDS_IN_ENGLISH
 from exa_orch.workflows.entities.script_forms import in_english_order, without_script_forms
-from exa_orch.workflows.entities.shortened import vowels_apart, words_shortened
+from exa_orch.workflows.entities.shortened import digits_said, vowels_apart, words_shortened
 
 # "Empresas": a Chilean holding's opening word, as "Grupo" a Mexican one's (Empresas Copec)
 FILLER = frozenset("the holding holdings company empresas".split()) | GROUPS
@@ -108,6 +109,16 @@ def _forms_off(text: str) -> str:
     return text
 
 
+def _place_off(written: str) -> str:
+    """A name written with commas without what follows its legal form there: the seat a register
+    writes after it ("KRKA, D. D., NOVO MESTO" is Krka's name, "KRKA, D. D.")."""
+    parts = written.split(",")
+    for i in range(1, len(parts) - 1):
+        if " ".join(words(parts[i])) in MORE_FORMS or _forms_off("x " + parts[i]) == "x":
+            return ",".join(parts[: i + 1])
+    return written
+
+
 def _without_shares(written: str) -> str:
     """A written name without the class of shares after it (`_SECURITY`), unless that is all of it."""
     return _SECURITY.sub("", written) or written
@@ -123,7 +134,7 @@ def clean_name(name: str) -> str:
     go too ("Techniker Krankenkasse (TK)"), and a former name in brackets ("Avolta AG (formerly
     Dufry AG)" -> "avolta"), and the class of shares a quote page names after it ("Synlait Milk
     Limited Ordinary Shares")."""
-    text = _forms_off(_without_shares(written_name(name)))
+    text = _forms_off(_without_shares(_place_off(written_name(name))))
     found = words(text)
     opening = next((f for f in OPENING_FORMS if tuple(found[: len(f)]) == f and len(found) > len(f)), ())
     del found[: len(opening)]
@@ -142,7 +153,7 @@ def clean_name(name: str) -> str:
         if len(found) > n and " ".join(found[-n:]) in PAGE_NAMES and set(found[:-n]) - FILLER:
             del found[-n:]  # but "The Newsroom" keeps its name
             break
-    kept = " ".join(WRITTEN_SHORT.get(w, w) for w in found)
+    kept = WRITTEN_SHORT_RUN[0].sub(WRITTEN_SHORT_RUN[1], " ".join(WRITTEN_SHORT.get(w, w) for w in found))
     # "M&S" is not "M" with a legal form "& S": a name cut to one letter keeps its words
     return kept if len(kept.replace(" ", "")) > 1 else " ".join(words(name))
 
@@ -218,7 +229,7 @@ def legal_forms(raw: str, clean: str) -> frozenset[str]:
     """The words of a written name that cleaning dropped (its legal form: "company incorporated",
     "kgaa"), each in its long spelling ("corp" -> "corporation"); a form written in letters with
     dots is one word ("S.A." is "sa", "N.V." is "nv")."""
-    dropped = set(raw.split()) - set(clean.split()) - {"and"} - WRITTEN_SHORT.keys()  # "cia": in full
+    dropped = set(raw.split()) - set(clean.split()) - {"and"} - WRITTEN_SHORT.keys() - WRITTEN_SHORT_RUN[2]
     letters = [w for w in raw.split() if w in dropped and len(w) == 1]
     if len(letters) >= 2 and "".join(letters) in MORE_FORMS | set(FORM_SPELLINGS) | NOT_LEGAL:
         # a country's letters ("KONE U.S.") are no form at all
@@ -419,17 +430,6 @@ def names_agree(a: str, b: str) -> str | None:
     return _written_otherwise(a, b)
 
 
-_DIGIT_WORDS = dict(
-    zip("0123456789", "zero one two three four five six seven eight nine".split(), strict=True)
-)
-
-
-def _digits_said(name: str) -> str:
-    """A name run together, a digit closing a word of three letters or more said as its English
-    word ("round1" -> "roundone"); other digits as they are ("3m", "a1": the name's own)."""
-    return re.sub(r"(?<=[a-z]{3})\d\b", lambda m: _DIGIT_WORDS[m.group(0)], name).replace(" ", "")
-
-
 def _umlauts_out(a: str, b: str, letters: int) -> bool:
     """Two names, one the other with its umlauts written out (`_WRITTEN_OUT`), whole or their cores;
     of four or five letters (`letters`), only an umlaut before a consonant (Dürr / Duerr; Blue is
@@ -443,7 +443,7 @@ def _written_otherwise(a: str, b: str) -> str | None:
     """`names_agree` for two names whose words differ: run together, abbreviated, translated,
     shortened by syllables or near-equal."""
     joined_a, joined_b = a.replace(" ", ""), b.replace(" ", "")
-    if joined_a == joined_b or _digits_said(a) == _digits_said(b):
+    if joined_a == joined_b or digits_said(a) == digits_said(b):
         return "equal names but for spaces"  # or a digit said as its word ("ROUND1" / "Round One")
     if _umlauts_out(a, b, len(joined_a)):
         return UMLAUTS_WRITTEN_OUT  # "Deutsche Börse Group" / "Deutsche Boerse AG" too

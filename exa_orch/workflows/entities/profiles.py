@@ -149,7 +149,9 @@ def _by_ticker(page: Record, own: Record, slug: str, owners_page: bool) -> str |
     other = short and short.group(1).lower() != slug and not label.startswith(short.group(1).lower()[:3])
     if owners_page and opens and quoted(page.site) and not other:
         return f"the ticker in {_where(page)} opens the site's label, {label}"
-    if ticker_named(page.name or "", page.site) and abbreviates(page.clean, own.clean.replace(" ", "")):
+    if (ticker := ticker_named(page.name or "", page.site)) and abbreviates(
+        ticker, own.clean.replace(" ", "")
+    ):
         return f"{page.name}, the ticker a listing's page names it by, abbreviates {own.name}"
     return None
 
@@ -475,11 +477,13 @@ def _one_name(a: Record, b: Record) -> str | None:
         return f"one name adds {' '.join(sorted(extra_words(a.clean, b.clean)))!r}"
     read = reading_agrees(a.name or "", a.clean, b.name or "", b.clean)
     read = read or short_names.one_name(a.name or "", b.name or "") or families.adds_its_country(a, b)
-    # a quote page's short name and a joint-stock company's legal name (帝尔激光 / 武汉帝尔激光科技股份有限公司)
-    quote, legal = (a, b) if a.listed else (b, a)
+    # a quote page's (or a page naming its listing) short name and a joint-stock company's legal
+    # name (帝尔激光 / 武汉帝尔激光科技股份有限公司)
+    quote, legal = (a, b) if a.listed or listing(a.site) else (b, a)
+    listed = quote.listed or listing(quote.site)
     return (
         read
-        or (short_names.listed_short(quote.name or "", legal.name or "") if quote.listed else None)
+        or (listed and short_names.listed_short(quote.name or "", legal.name or ""))
         or _abbreviated(a, b)
     )
 

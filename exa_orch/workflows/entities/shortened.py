@@ -1,6 +1,7 @@
 """A company name a stock exchange's list shortens word by word ("Mapletree Log Tr", "CHINA RES
 GAS", "ALI HEALTH"), read against the name it shortens, and a name romanized twice, its vowels
-written otherwise ("Karun" / "Karoon Petrochemical"). names.names_agree asks it of two cleaned
+written otherwise ("Karun" / "Karoon Petrochemical"), and a name run together with a digit said
+(`digits_said`: "ROUND1" / "Round One"). names.names_agree asks it of two cleaned
 names whose words differ; it reads only Latin letters and knows nothing of names.py.
 """
 
@@ -62,3 +63,14 @@ def vowels_apart(x: list[str], y: list[str], generic: frozenset[str] = frozenset
     return sum(len(_consonants(p)) for p, _ in apart) >= 3 and all(
         p[0] == q[0] and _consonants(p) == _consonants(q) for p, q in apart
     )
+
+
+_DIGIT_WORDS = dict(
+    zip("0123456789", "zero one two three four five six seven eight nine".split(), strict=True)
+)
+
+
+def digits_said(name: str) -> str:
+    """A name run together, a digit closing a word of three letters or more said as its English
+    word ("round1" -> "roundone"); other digits as they are ("3m", "a1": the name's own)."""
+    return re.sub(r"(?<=[a-z]{3})\d\b", lambda m: _DIGIT_WORDS[m.group(0)], name).replace(" ", "")

@@ -132,11 +132,20 @@ _CLOSING = re.compile(
 )
 
 
+# A Korean name's title after it, as Korean news writes a person ("이재용 회장", chairman; "김동관
+# 부회장", vice chairman; "김동선 부사장", vice president): the name alone
+_KOREAN_CLOSING = re.compile(
+    r"(?<=[\uac00-\ud7a3])\s+(?:명예회장|부회장|회장|부사장|사장|대표이사|대표|전무|상무|의원|대통령|장관|감독|"
+    r"위원장|이사장|총재|총장|국회의장)\s*$"
+)
+
+
 def without_titles(name: str) -> str:
-    """`name` without the titles that open it (`_THAI_OPENING`'s too) or the degrees that close it,
+    """`name` without the titles that open it (`_THAI_OPENING`'s too) or the degrees (or a Korean
+    title, `_KOREAN_CLOSING`) that close it,
     and without the realm after "of" where a title or a regnal number says it is a monarch's: "King
     Harald V of Norway" -> "Harald V", "Cardinal Pietro Parolin" -> "Pietro Parolin"."""
-    bare = _CLOSING.sub("", _OPENING.sub("", _THAI_OPENING.sub("", name)))
+    bare = _KOREAN_CLOSING.sub("", _CLOSING.sub("", _OPENING.sub("", _THAI_OPENING.sub("", name))))
     ws = words(bare)
     royal = bool(_REGNAL_OPENING.match(name)) or any(is_numeral(w) for w in ws[1:])
     return _REALM.sub("", bare) if royal else bare
