@@ -48,7 +48,9 @@ written blind at 79500c4 (nothing read), and `blind29.json` and `blind30.json`, 
 at 8124537 (of blind35 only its false merge read; of all six, aggregate counts of why pairs were
 missed, without names, though a few names in other scripts showed in those counts' reasons), and
 `blind79.json` to `blind84.json`, written blind at 5b6eade and measured there and at bb9dd00 (of
-blind79, blind82 and blind84 only their false merges read). In issue 37's thirtieth session a
+blind79, blind82 and blind84 only their false merges read), and `blind277.json` to `blind282.json`,
+written blind on 2026-12-08 (blind278, blind280 and blind282 to be hard) and measured at bf98a68
+and bf64b55 (only the false merges those measurements printed read). In issue 37's thirtieth session a
 printout of every world's misses showed a few missed pairs of 32 held-out worlds by accident (up to
 nine a world, each world's description says how many); that session kept only rules and words the
 tuning worlds show too.
@@ -455,7 +457,7 @@ TUNING = (
     "blind275.json",
     "blind276.json",
 )  # not held-out.json, blind6.json, blind10.json to blind13.json, blind16.json to blind36.json,
-# blind79.json to blind84.json
+# blind79.json to blind84.json, blind277.json to blind282.json
 EXPLORE_MIN_NICHES, EXPLORE_MAX_ROUNDS = 6, 3  # issue 25: 6 of 8 niches in at most 3 rounds
 MAX_F1_DROP = 0.05
 
