@@ -623,6 +623,10 @@ def test_an_arabic_given_name_with_its_article_written_on_is_one_name() -> None:
         ("ピーター・ヴォーン", "Peter Vaughn", True),  # an English gh unsounded
         ("ベルナルディーノ", "Bernardino", True),  # a single name, three consonants or more
         ("ベルナルディーノ", "Barnaby", False),
+        ("エディット・マルテン", "Edith Marthen", True),  # th a t, as French and German say it
+        ("エディット・マルテン", "Edith Marlow", False),
+        ("ナディア・デ・ロア", "Nadia De Loa", True),  # a family name with its particle: two words heard
+        ("ナディア・デ・ロア", "Nadia De Ruiz", False),
     ],
 )
 def test_a_foreign_name_in_katakana_sounds_as_its_latin_spelling(kana: str, latin: str, alike: bool) -> None:
@@ -642,6 +646,10 @@ def test_a_foreign_name_in_katakana_sounds_as_its_latin_spelling(kana: str, lati
         ("阿里·卡特", "Ali Carson", False),
         ("凯伦·威尔逊", "Kyren Walton", False),
         ("杰克·利索夫斯基", "Jack Lewandowski", False),
+        ("胡安·帕洛莫", "Juan Palomo", True),  # a Spanish j heard an h
+        ("胡安·帕洛莫", "Juan Pereira", False),
+        ("英格玛·坎普滕", "Ingmar Kampten", True),  # an m closing a syllable written with an n
+        ("英格玛·坎普滕", "Ingmar Kaster", False),
     ],
 )
 def test_a_foreign_name_in_chinese_characters_sounds_as_its_latin_spelling(
@@ -1522,3 +1530,13 @@ def test_a_latin_v_is_heard_as_the_b_hangul_and_kana_write_for_it() -> None:
     ):
         said = names_agree(written, clean_name(written), latin, clean_name(latin))
         assert bool(said) is agrees, (latin, said)
+
+
+def test_a_marketplace_store_page_is_named_as_its_brand() -> None:
+    from exa_orch.workflows.entities.script_forms import without_cjk_forms
+
+    assert without_cjk_forms("韦宁堂官方旗舰店") == without_cjk_forms("韦宁堂旗艦店") == "韦宁堂"
+    assert without_cjk_forms("旗舰店") == "旗舰店"  # nothing else: the words are the name's
+    store = co("a", "韦宁堂官方旗舰店", "https://weiningtang.tmall.com/", "Yunnan, China", "Pu'er tea")
+    brand = co("b", "韦宁堂", "https://baike.baidu.com/item/韦宁堂", "Yunnan, China", "Pu'er tea")
+    assert weigh(store, brand).joins

@@ -22,7 +22,7 @@ from exa_orch.workflows.entities.japanese import heard, heard_katakana, heard_sp
 from exa_orch.workflows.entities.names import fold, is_latin, words
 from exa_orch.workflows.entities.scripts import KOREAN_SURNAMES, latin_sound_keys, sound_key, sounds_alike
 from exa_orch.workflows.entities.spelled import spellings
-from exa_orch.workflows.entities.titles import HONORIFICS, without_titles
+from exa_orch.workflows.entities.titles import HONORIFICS, PARTICLES, without_titles
 
 
 def katakana(a: str, b: str) -> tuple[float, str] | None:
@@ -39,8 +39,14 @@ def katakana(a: str, b: str) -> tuple[float, str] | None:
     theirs = [heard(w) for w in kana]
     # never a middle name left out after an initial: "F. A. Porsche" is not フェルディナント・ポルシェ
     said = _latin_words(latin, len(theirs), after_initial=False)
-    # a family name of one consonant (クック, Cook) sounds as too many people's
-    if len(said) != len(theirs) or len(theirs[-1]) < 2 or len(said[-1]) < 2 or not all(theirs):
+    # a family name of one consonant (クック, Cook) sounds as too many people's; one with its
+    # particle (デル・リオ, Del Rio) is heard as two words
+    family = slice(-2 if len(said) >= 3 and said[-2] in PARTICLES else -1, None)
+    if (
+        len(said) != len(theirs)
+        or not all(theirs)
+        or min(len("".join(x[family])) for x in (theirs, said)) < 2
+    ):
         return None
     if all(_heard_as(w, k, t) for w, k, t in zip(said, kana, theirs, strict=True)):
         return 5.0, f"{a} and {b} sound alike (katakana)"
@@ -267,8 +273,10 @@ _LATIN_SOUNDS = (
     ("ts", "s"), ("tz", "s"), ("x", "ks"), ("qu", "k"), ("q", "k"), ("j", "J"),
 )  # fmt: skip
 _LATIN_CLASSES = str.maketrans({"b": "p", "d": "t", "g": "k", "c": "k", "z": "s", "r": "l"})
-# (heard in Chinese, said in Latin): a th is heard a t or an s (索伯恩 Thorburn)
-_SAME_SOUND = {("J", "s"), ("J", "k"), ("J", "h"), ("s", "J"), ("t", "T"), ("s", "T")}
+# (heard in Chinese, said in Latin): a th is heard a t or an s (索伯恩 Thorburn), a Spanish j an h
+# (何塞 José, 胡安 Juan), an m closing a syllable an n, as Mandarin closes none with an m (坎普拉德
+# Kamprad)
+_SAME_SOUND = {("J", "s"), ("J", "k"), ("J", "h"), ("s", "J"), ("t", "T"), ("s", "T"), ("h", "J"), ("n", "m")}
 
 
 def _mandarin_heard(word: str) -> list[tuple[str, bool]]:

@@ -382,9 +382,10 @@ _ITALIAN = (
     (re.compile(r"gli"), "li"), (re.compile(r"(?<=j)i(?=[aou])"), ""),
 )  # fmt: skip
 # German ones: sch one sound, z a ts (Schlierenzauer, シュリーレンツァウアー), w a v, ch after a
-# vowel an h (Michael Schumacher, ミハエル・シューマッハ).
+# vowel an h (Michael Schumacher, ミハエル・シューマッハ), th a t, as French and Dutch say it too
+# (Édith Piaf, エディット・ピアフ; Matthäus, マテウス).
 _GERMAN = ((re.compile(r"sch"), "sh"), (re.compile(r"t?z"), "ts"), (re.compile(r"w"), "v"),
-           (re.compile(r"(?<=[aeiou])ch"), "h"))  # fmt: skip
+           (re.compile(r"(?<=[aeiou])ch"), "h"), (re.compile(r"th"), "t"))  # fmt: skip
 # Spanish ones: j, and g before e and i, an h, which katakana writes fu before u (Julio, フリオ;
 # José, ホセ), z an s (Enciso, Suazo), ll a y (Guillermo, ギジェルモ).
 _SPANISH = ((re.compile(r"ju"), "fu"), (re.compile(r"j|g(?=[ei])"), "h"), (re.compile(r"z"), "s"),

@@ -48,11 +48,17 @@ def cjk_forms(written: str) -> frozenset[str]:
     return frozenset(kind for form, kind in _CJK_FORM_KINDS if form.search(name))
 
 
+# What a marketplace's store page adds to its brand's name: an official or a flagship store (天猫's
+# 陈升号官方旗舰店, the store of 陈升号)
+_STORE = re.compile(r"(?<=\S)(?:官方)?(?:旗舰店|旗艦店)$|(?<=\S)官方店$")
+
+
 def without_cjk_forms(name: str) -> str:
     """`name` without a legal form written in CJK script or Thai (CJK_FORMS; "㈜" as "(주)"): a stock
     company's form, which English writes as any of "Inc.", "Corporation" or "Co., Ltd.", so it tells
-    no two companies apart ("CJ주식회사" / "CJ Corporation"); `name` when nothing else is left."""
-    return CJK_FORMS.sub(" ", unicodedata.normalize("NFKC", name)).strip() or name
+    no two companies apart ("CJ주식회사" / "CJ Corporation"), or a store's words (`_STORE`); `name`
+    when nothing else is left."""
+    return CJK_FORMS.sub(" ", _STORE.sub("", unicodedata.normalize("NFKC", name).strip())).strip() or name
 
 
 # Legal forms written before a name in Cyrillic or Georgian ("АО «Казахтелеком»", "ПАО Сбербанк",
