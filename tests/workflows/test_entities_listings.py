@@ -510,3 +510,19 @@ def test_a_brand_and_its_turkish_legal_name_with_its_trade_words_short_are_one_c
         "Construction",
     )
     assert weigh(site, legal).joins
+
+
+@pytest.mark.parametrize(
+    ("short", "joins"),
+    [("韦宁化", True),  # Taiwan's market sites shorten a name as Japan's do: its first two characters, then others
+     ("韦宁钢", False)],  # a character the name does not write
+)  # fmt: skip
+def test_a_taiwanese_market_sites_short_name_is_the_companys(short: str, joins: bool) -> None:
+    quote = co("a", short, "https://tw.stock.yahoo.com/quote/6599.TW", "Taiwan", "Oil refining")
+    site = co("b", "韦宁石化", "https://www.weiningpc.com.tw/", "Kaohsiung, Taiwan", "Oil refining")
+    assert weigh(quote, site).joins is joins
+
+
+def test_the_code_a_korean_quote_page_writes_after_the_name_is_no_part_of_it() -> None:
+    assert clean_name("한빛엔진 082799") == clean_name("한빛엔진")
+    assert clean_name("Veltrana 1881") == "veltrana 1881"  # a year in a brand's name is the name's

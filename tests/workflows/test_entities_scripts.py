@@ -1540,3 +1540,25 @@ def test_a_marketplace_store_page_is_named_as_its_brand() -> None:
     store = co("a", "韦宁堂官方旗舰店", "https://weiningtang.tmall.com/", "Yunnan, China", "Pu'er tea")
     brand = co("b", "韦宁堂", "https://baike.baidu.com/item/韦宁堂", "Yunnan, China", "Pu'er tea")
     assert weigh(store, brand).joins
+
+
+def test_a_name_in_kana_leads_the_name_its_site_adds_its_trade_to() -> None:
+    # written without spaces, as names in characters and Hangul are (short_names.unspaced_leading)
+    site = co("a", "こもれびうどん", "https://www.komorebi-udon.jp/", "Tokyo, Japan", "Udon restaurants")
+    legal = co(
+        "b",
+        "株式会社こもれび",
+        "https://ja.wikipedia.org/wiki/こもれび_(企業)",
+        "Tokyo, Japan",
+        "Udon restaurants",
+    )
+    other = co(
+        "c", "株式会社こもれび", "https://ja.wikipedia.org/wiki/こもれび_(企業)", "Tokyo, Japan", "Housing"
+    )
+    assert weigh(legal, site).joins
+    assert not weigh(other, site).joins  # two trades: another company of the name
+
+
+def test_a_french_ou_before_a_vowel_is_the_waw_arabic_letters_write() -> None:
+    assert name_evidence("كريم وزاني", "Karim Ouazzani")[0] == 5.0  # Ouazzani: وزاني
+    assert name_evidence("كريم وزاني", "Karim Ourzazi")[0] < 0

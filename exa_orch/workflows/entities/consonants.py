@@ -300,13 +300,13 @@ def soft_g(word: str) -> str:
 def _as_arabic_writes(word: str, *, french: bool = True, hard_g: bool = False) -> str:
     """A Latin word of a name as Arabic letters write it: "abd" or "abu" without the article run
     into it, a g before e or i soft, as ج (Moungi: منجي, Germain: جيرمان); French spellings' ch as
-    ش (Chahine: شاهين; `french` off where the name writes چ, the ch of Chavoshi) and dj as ج (Hadji:
-    حجي), a c as ك or, before e or i, س (Nicolas: نيكولا);
+    ش (Chahine: شاهين; `french` off where the name writes چ, the ch of Chavoshi), an ou before a
+    vowel as و (Aouita: عويطة) and dj as ج (Hadji: حجي), a c as ك or, before e or i, س (Nicolas: نيكولا);
     a v as و, the letter Persian and Urdu write it with (Beiranvand: بیرانوند); a g hard where
     the name writes گ, Persian's g (Geraei: گرایی)."""
     word = _FUSED_ARTICLE.sub(r"\1", word)
     word = (word if hard_g else soft_g(word)).replace("dj", "j")
-    word = word.replace("ch", "sh") if french else word
+    word = re.sub(r"ou(?=[aei])", "w", word.replace("ch", "sh")) if french else word
     return re.sub(r"c(?!h)", "k", re.sub(r"c(?=[eiy])", "s", word)).replace("v", "w")
 
 

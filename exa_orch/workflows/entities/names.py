@@ -79,11 +79,13 @@ def written_name(name: str) -> str:
     after it ("Coca-Cola İçecek (CCI)" -> "Coca-Cola İçecek"), so that what cleaning drops from it is
     its legal form alone; a Vietnamese name's trade after it and a Korean insurer's name short, as
     the English and the short names write them (script_forms.in_english_order), and a Japanese
-    railway's 電気鉄道 as its short name writes it, 電鉄 (上毛電気鉄道, 上毛電鉄)."""
-    bare = in_english_order(without_script_forms(name)).replace("電気鉄道", "電鉄")
+    railway's 電気鉄道 as its short name writes it, 電鉄 (上毛電気鉄道, 上毛電鉄), and the six-digit code of
+    its stock a Korean or Chinese quote page writes after it (한화엔진 082740)."""
+    bare = in_english_order(without_script_forms(_CODE_AFTER.sub("", name))).replace("電気鉄道", "電鉄")
     return _without_leading_initials(_without_own_initials(without_renamed(bare)))
 
 
+_CODE_AFTER = re.compile(r"(?<=\S)\s+\d{6}$")
 # The shares a quote page lists after the company's name ("... Corp. Common Stock", "... Ltd. ADR")
 _SECURITY = re.compile(
     r"\s+(?:(?:class\s+[a-c]\s+)?(?:ordinary|common|preferred)\s+(?:shares?|stock)|(?:sponsored\s+)?adrs?"

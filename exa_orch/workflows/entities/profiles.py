@@ -264,9 +264,10 @@ def _leading(page: Record, own: Record) -> str | None:
 
 def _unspaced_leading(page: Record, own: Record) -> str | None:
     """`_leading` for two names written without spaces (short_names.unspaced_leading), and for a
-    Japanese market site's short name of the site's (short_names.abbreviated)."""
+    Japanese or a Taiwanese market site's short name of the site's (short_names.abbreviated: 台塑化 of
+    台塑石化, as Taiwan's exchange shortens names too)."""
     read = short_names.unspaced_leading(page.name or "", own.name or "")
-    if not read and listing(page.site).startswith("jp:"):
+    if not read and listing(page.site).startswith(_SHORTENING):
         read = short_names.abbreviated(page.name or "", own.name or "")
     return _leads(page, own, read[1], read[0], ours=read[2]) if read else None
 
@@ -489,8 +490,11 @@ def _one_name(a: Record, b: Record) -> str | None:
 
 
 def _abbreviated(a: Record, b: Record) -> str | None:
-    """A Japanese market site's short name of the other profile's name (short_names.abbreviated)."""
+    """A Japanese or Taiwanese market site's short name of the other's name (`_unspaced_leading`)."""
     for x, y in ((a, b), (b, a)):
-        if listing(x.site).startswith("jp:") and short_names.abbreviated(x.name or "", y.name or ""):
-            return f"{x.name} is a Japanese market site's short name of {y.name}"
+        if listing(x.site).startswith(_SHORTENING) and short_names.abbreviated(x.name or "", y.name or ""):
+            return f"{x.name} is a market site's short name of {y.name}"
     return None
+
+
+_SHORTENING = ("jp:", "tw:")  # the markets whose sites shorten names so (short_names.abbreviated)

@@ -75,9 +75,9 @@ def short_keys(name: str) -> set[str]:
     return {f"z:{firsts[:k]}{group}" for k in range(2, min(3, len(firsts)) + 1)}
 
 
-# A name in Chinese characters or in Hangul alone (its legal form aside): scripts that write no
-# space between a name's words
-_UNSPACED = (HANZI, re.compile(r"[\uac00-\ud7a3]{2,}"))
+# A name in Chinese characters, in Hangul, or in kana and kanji alone (its legal form aside): scripts
+# that write no space between a name's words (はなまる beside はなまるうどん)
+_UNSPACED = (HANZI, re.compile(r"[\uac00-\ud7a3]{2,}"), re.compile(r"[\u3040-\u30ff\u4e00-\u9fff々ー]{2,}"))
 
 
 def unspaced_leading(a_name: str, b_name: str) -> tuple[str, list[str], list[str]] | None:
