@@ -86,6 +86,15 @@ def test_a_syllable_that_is_a_cue_word_inside_a_name_is_not_one() -> None:
             "Northern Plains Gulf Limited",
         ),
         ("In 2010 it became Europe's largest rail freight carrier.", None),
+        # a former name in apposition, as other languages write "formerly"
+        ("Velmora, anciennement Télécom Velmorien, est un opérateur.", "Télécom Velmorien"),
+        ("Die Kornhaus Bank AG (früher Kornhausbank) ist eine Regionalbank.", "Kornhausbank"),
+        ("Velmora, tidligere Vestkraft, er et energikonsern.", "Vestkraft"),
+        ("Velmora S.A. (dawniej Stocznia Velmo) to stocznia.", "Stocznia Velmo"),
+        ("Die Velmora AG (früher Bank für Velmo und Steiermark) ist", "Bank für Velmo und Steiermark"),
+        ("Velmora, l'opérateur anciennement connu sous le nom de Velmo Mobile, propose", "Velmo Mobile"),
+        ("VELMC koduyla işlem gören şirket; eski unvanı Velmora Çimento", "Velmora Çimento"),
+        ("Die Firma war früher ein Familienbetrieb.", None),  # no name after the cue
     ],
 )
 def test_rename_phrases_the_english_cues_miss(text: str, other: str | None) -> None:

@@ -739,3 +739,17 @@ def test_a_latin_name_opening_with_a_w_opens_its_transcription_without_another_c
     assert name_evidence("安娜·舒滕", "Anna Schuten")[0] == 5.0
     assert name_evidence("安娜·沃斯滕", "Anna Wusten")[0] == 5.0
     assert name_evidence("安娜·舒滕", "Anna Wusten")[0] < 5.0
+
+
+def test_a_page_named_by_a_family_name_alone_whose_address_writes_the_whole_name_names_that_person() -> None:
+    from exa_orch.workflows.entities.articles import addressed
+    from tests.workflows.entity_items import person
+
+    wiki = person("a", "Quentin Valmorel", "https://fr.wikipedia.org/wiki/Quentin_Valmorel", "Stade Toulousain",
+                  "Toulouse, France", "Rugby player")  # fmt: skip
+    news = person("b", "Valmorel", "https://www.lequipe.fr/Rugby/Article/quentin-valmorel-capitaine-du-xv/1234",
+                  "Stade Toulousain", "Toulouse, France", "")  # fmt: skip
+    assert entities.resolve([wiki, news]).groups == [[0, 1]]
+    path = "/rugby/article/marc-valmorel-entraineur/1235"
+    assert not addressed("Valmorel", "Quentin Valmorel", path)  # the address names another
+    assert addressed("Valmorel", "Marc Valmorel", path)

@@ -96,3 +96,13 @@ def _initialled(name: str, url: str, said: str) -> str:
         if lead[-1:] == own[-1:] and set(own) <= set(lead) and extra and all(len(w) == 1 for w in extra):
             return " ".join(lead)
     return ""
+
+
+def addressed(short: str, full: str, path: str) -> bool:
+    """A page named by a family name alone (`short`: "Dupont") whose address writes a whole name
+    that ends with it (`full`: "Antoine Dupont", at lequipe.fr/.../antoine-dupont-rugby-a-7): the
+    page names that person in full, as a news site's slug does."""
+    own, whole = person_key(short).split(), person_key(full).split()
+    if len(own) != 1 or len(whole) < 2 or whole[-1] != own[0] or not is_latin(short):
+        return False
+    return f"-{'-'.join(whole)}-" in f"-{re.sub(r'[^a-z0-9]+', '-', path.lower())}-"

@@ -121,6 +121,10 @@ FORMERLY = re.compile(
     + r",?\s+\(?(?:formerly|previously)\s+(?:known\s+as\s+|called\s+|named\s+)?"
     + ORG_NAME
 )
+# ORG_NAME with the words German, Dutch and French join a name's words by ("Bank für Kärnten und
+# Steiermark"); not a Romance "y" or "et", which as often join two names in a list ("antes Fiat
+# Auto Argentina y FCA Automobiles Argentina")
+_JOINED_NAME = ORG_NAME.replace("and|of|&|de|do|da", "and|of|&|de|do|da|für|und|van|voor|des|du|la")
 _OTHER_LANGUAGES = (
     # "a companhia resultante passa a se chamar Azzas 2154", "pasó a llamarse", "umbenannt in"
     re.compile(r"\b(?:passa|passou|passará|passam|passaram)\s+a\s+(?:se\s+)?chamar\s+" + ORG_NAME),
@@ -129,8 +133,19 @@ _OTHER_LANGUAGES = (
     re.compile(r"\brebaptisée?\s+" + ORG_NAME),
     # "change de dénomination sociale et devient TAQA Morocco", "diventa Stellantis"
     re.compile(r"\b(?:devient|deviendra|est\s+devenue?|diventa|è\s+diventata|ribattezzata)\s+" + ORG_NAME),
-    # "Moeve, antes Cepsa, es ...", "(ex Plastic Omnium)": a former name in apposition
-    re.compile(r"(?:,|\()\s*(?:antes|antiguamente|antigamente|ex)\s+" + ORG_NAME),
+    # "Moeve, antes Cepsa, es ...", "(ex Plastic Omnium)": a former name in apposition, as French,
+    # German, Dutch, the Nordic languages, Polish, Czech and Hungarian write "formerly" ("Orange,
+    # anciennement France Télécom", "BKS Bank AG (früher Bank für Kärnten und Steiermark)", "Eviny,
+    # tidligere BKK", "Rovese S.A. (dawniej Cersanit S.A.)"), its words joined as those languages
+    # join them. Not Finnish "aiemmin": of a demerger's two companies, WithSecure (aiemmin F-Secure
+    # Oyj) and the F-Secure that took the name, it merged the two.
+    re.compile(
+        r"(?:,|\()\s*(?:antes|antiguamente|antigamente|ex|anciennement|früher|ehemals|vormals|voorheen|vroeger|"
+        r"tidligere|tidigare|dawniej|dříve|korábban)\s+(?:connue?s?\s+sous\s+le\s+nom\s+de\s+)?"
+        + _JOINED_NAME
+    ),
+    # Turkish: "eski unvanı Mardin Çimento Sanayii ve Ticaret A.Ş.", "Eski adı Makina ve Kimya Endüstrisi"
+    re.compile(r"\b[Ee]ski\s+(?:unvan[ıi]|ad[ıi](?:yla)?)\s+" + ORG_NAME),
     # "PayMaya is now Maya: ...": a name the sentence ends on or a time follows
     re.compile(r"\bis\s+now\s+" + ORG_NAME + r"(?=\s*[:,;.)]|\s+(?:in|after|following|since)\s)"),
     # "the company was known as Össur hf. until 2024": a name it had until a time

@@ -128,3 +128,21 @@ def concurrent(x: str, y: str) -> str | None:
     if len(lead) == 2 and wy[:2] == wx[:2]:
         return f"two units of {' '.join(lead)}"
     return None
+
+
+def named_in_passing(employer: str) -> list[str]:
+    """An employer as a text names it in passing: without the words a club's or a company's full
+    name adds at its edges ("chelsea fc" -> "chelsea", "intel corporation" -> "intel", "university
+    of oxford" as it is), without them anywhere ("club atletico de madrid" -> "atletico madrid"),
+    and written as one word ("go jek" -> "gojek"); the employer as it is when that leaves nothing."""
+    dropped = CLUB_WORDS | DESIGNATORS
+    every = employer.split()
+    while every and every[-1] in dropped:
+        every.pop()
+    while every and every[0] in dropped:
+        every.pop(0)
+    inner = [w for w in every if w not in dropped]
+    forms = [" ".join(kept) for kept in (every, inner) if kept and len(" ".join(kept)) >= 3]
+    if len(every) >= 2 and all(len(w) <= 4 for w in every):  # "go jek": a hyphened brand run together
+        forms.append("".join(every))
+    return list(dict.fromkeys(forms)) or [employer]

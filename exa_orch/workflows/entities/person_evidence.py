@@ -2,37 +2,36 @@
 
 A person joins at `JOIN_PERSON`: a name that agrees (7 at most, people.name_evidence) is never
 enough alone. What adds to it:
-- a stated other name: a page that writes the other's name beside its own ("黃仁勳 (Jensen Huang)",
-  "Ma Huateng, also known as Pony Ma") weighs as that name (records.py reads it, with the words);
+- a stated other name: a page that writes the other's name beside its own ("黃仁勳 (Jensen Huang)", "Ma
+  Huateng, also known as Pony Ma") weighs as that name (records.py reads it, with the words);
 - the same employer, written alike or as short forms of each other ("Man City" / "Manchester City
-  F.C."), or named in the text of a record that states none (2); an employer in another script
-  by its reading (read_names.reading_agrees: ソフトバンクグループ / SoftBank Group), never against;
-- one city both locations name, read out of another script, for a whole name read from one of
-  three characters or more (`_city`: 2); two pages of one site in two scripts (`_one_site`: 2);
-- one organisation both texts say the person founded or leads ("co-founder and CEO of
-  MercadoLibre" / "founded MercadoLibre": roles.py), 3 as one employer; never against;
+  F.C."), or named in the text of a record that states none (2); an employer in another script by
+  its reading (read_names.reading_agrees: ソフトバンクグループ / SoftBank Group), never against;
+- one city both locations name, read out of another script, for a whole name read from one of three
+  characters or more (`_city`: 2); two pages of one site in two scripts (`_one_site`: 2);
+- one organisation both texts say the person founded or leads ("co-founder and CEO of MercadoLibre"
+  / "founded MercadoLibre": roles.py), 3 as one employer; never against;
 - one page, in two languages or twice ("nvidia.com/en-us/.../jensen-huang" and ".../zh-tw/..."),
   more when its path names the person; one Wikipedia article title in two language editions (4);
-- one known country both records place the person in, and a word both texts say of what the
-  person does beside their name ("grandmaster", "tennis", "AirAsia"; not "founder" or "former",
-  `_ANYONE`): 1.5, enough with a name that agrees whole (7: every given name and the family name)
-  or with middle names on one side only (6.5); two namesakes of one country (Li Na the tennis
-  player, Li Na the singer) share no such word, and a namesake at another employer stays apart
-  anyway (a country that differs is not against: people move).
-Against: two employers in Latin letters that don't agree, unless one record's text names the
-other's employer beside its own (one person who holds both: 2 for) or the two are held at once
+- one known country both records place the person in, and a word both texts say of what the person
+  does beside their name ("grandmaster", "tennis", "AirAsia"; not "founder" or "former", `_ANYONE`):
+  1.5, enough with a name that agrees whole (7: every given name and the family name) or with middle
+  names on one side only (6.5); two namesakes of one country (Li Na the tennis player, Li Na the
+  singer) share no such word, and a namesake at another employer stays apart anyway (a country that
+  differs is not against: people move).
+Against: two employers in Latin letters that don't agree, unless one record's text names the other's
+employer beside its own (one person who holds both: 2 for) or the two are held at once
 (`employers.concurrent`: a national team and a club, two bodies of government, two units of one
-organisation); a father and a son ("Sr." on one side, two generations written, or a founder and
-a "Jr." of his name at his company: generations.py); a
-page naming the other as a relative, described as the other's page describes them, or a junior of
-its own name among its children (`_kin`); one text saying the person founded what the other says a
-relative of theirs founded ("grandson of the founder of Harry's Bar": `_founders_kin`). A person
-who changed employers joins only through an identifier: the same profile on a shared host (a
-LinkedIn /in/, X, GitHub or Wikipedia page, in either item's URL or text; evidence.compare weighs
-it and then lifts this), or one Wikipedia article title written alike in two editions
-(`_one_article`); where two groups are joined, one record of theirs that names both employers
-tells one career (`career`: "CEO of Renault Group from 2020 to 2025 and then CEO of Kering"), and
-the objection is lifted.
+organisation); a father and a son ("Sr." on one side, two generations written, or a founder and a
+"Jr." of his name at his company: generations.py); a page naming the other as a relative, described
+as the other's page describes them, or a junior of its own name among its children (`_kin`); one
+text saying the person founded what the other says a relative of theirs founded ("grandson of the
+founder of Harry's Bar": `_founders_kin`). A person who changed employers joins only through an
+identifier: the same profile on a shared host (a LinkedIn /in/, X, GitHub or Wikipedia page, in
+either item's URL or text; evidence.compare weighs it and then lifts this), or one Wikipedia article
+title written alike in two editions (`_one_article`); where two groups are joined, one record of
+theirs that names both employers tells one career (`career`: "CEO of Renault Group from 2020 to 2025
+and then CEO of Kering"), and the objection is lifted.
 """
 
 from __future__ import annotations
@@ -42,9 +41,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from exa_orch.workflows.entities import fields
+from exa_orch.workflows.entities.articles import addressed
 from exa_orch.workflows.entities.common_names import burmese_like, chinese_like, common, few_bear
 from exa_orch.workflows.entities.countries import known
-from exa_orch.workflows.entities.employers import CLUB_WORDS, SHORT_FORMS, concurrent, employers_agree
+from exa_orch.workflows.entities.employers import SHORT_FORMS, concurrent, employers_agree, named_in_passing
 from exa_orch.workflows.entities.generations import (
     JUNIOR,
     KIN,
@@ -55,7 +55,7 @@ from exa_orch.workflows.entities.generations import (
 )
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.glossary import place_in, titles_agree
-from exa_orch.workflows.entities.names import DESIGNATORS, is_latin, words
+from exa_orch.workflows.entities.names import is_latin, words
 from exa_orch.workflows.entities.occupations import callings_apart, one_occupation
 from exa_orch.workflows.entities.people import (
     SAME_FAMILY,
@@ -98,6 +98,7 @@ def _names(a: Record, b: Record) -> tuple[float, str]:
         weight, reason = min(
             (weight, reason), name_evidence(a.fuller or a.name or "", b.fuller or b.name or "")
         )
+    weight, reason = _in_address(a, b, weight, reason)
     if a.article and b.article and is_latin(a.article) != is_latin(b.article):
         # two editions' article titles in two scripts: the names the person's pages are under
         # ("Netta" at wiki/Netta_Barzilai beside נטע ברזילי)
@@ -113,6 +114,15 @@ def _names(a: Record, b: Record) -> tuple[float, str]:
     return weight, reason
 
 
+def _in_address(a: Record, b: Record, weight: float, reason: str) -> tuple[float, str]:
+    """A page named by a family name alone whose address writes the other's whole name
+    (articles.addressed: "Dupont" at .../antoine-dupont-rugby): 7, as the whole name written."""
+    for x, y in ((a, b), (b, a)):
+        if weight < 7.0 and x.site and addressed(x.name or "", y.name or "", x.site.path):
+            return 7.0, f"{x.name}, and {y.name} as {x.name}'s address writes it"
+    return weight, reason
+
+
 def _named_employer(a: Record, b: Record, ev: Said) -> None:
     """One record's employer named in the other's text, where the other states none in Latin
     letters (an Agent row in another language: "黃仁勳 (Jensen Huang) 是 NVIDIA 創辦人暨執行長")."""
@@ -123,24 +133,6 @@ def _named_employer(a: Record, b: Record, ev: Said) -> None:
                 return
 
 
-def _written(employer: str) -> list[str]:
-    """An employer as a text names it in passing: without the words a club's or a company's full
-    name adds at its edges ("chelsea fc" -> "chelsea", "intel corporation" -> "intel", "university
-    of oxford" as it is), without them anywhere ("club atletico de madrid" -> "atletico madrid"),
-    and written as one word ("go jek" -> "gojek"); the employer as it is when that leaves nothing."""
-    dropped = CLUB_WORDS | DESIGNATORS
-    every = employer.split()
-    while every and every[-1] in dropped:
-        every.pop()
-    while every and every[0] in dropped:
-        every.pop(0)
-    inner = [w for w in every if w not in dropped]
-    forms = [" ".join(kept) for kept in (every, inner) if kept and len(" ".join(kept)) >= 3]
-    if len(every) >= 2 and all(len(w) <= 4 for w in every):  # "go jek": a hyphened brand run together
-        forms.append("".join(every))
-    return list(dict.fromkeys(forms)) or [employer]
-
-
 def _names_other(a: Record, b: Record, ev: Said) -> bool:
     """Two employers, one of them named in the other record's text ("founder of Tune Group and
     AirAsia" / employer AirAsia; "he played for Real Madrid" / Real Madrid CF): one person who
@@ -149,7 +141,7 @@ def _names_other(a: Record, b: Record, ev: Said) -> bool:
     for x, y in ((a, b), (b, a)):
         # "Hamilton Technologies" is not named by a page that says "Margaret Hamilton": the
         # person's own name is in every text about them
-        forms = [x.employer if set(named.split()) <= own else named for named in _written(x.employer)]
+        forms = [x.employer if set(named.split()) <= own else named for named in named_in_passing(x.employer)]
         said = f" {y.said} "  # folded words: "Kyoto University's" is "kyoto universitys"
         if len(x.employer) >= 3 and (
             any(f" {named} " in said or f" {named}s " in said for named in forms) or x.employer in y.founded
@@ -166,7 +158,7 @@ def _names_employer(m: Record, employer: str) -> bool:
     if m.employer and m.employer_latin and employers_agree(m.employer, employer):
         return True
     said = f" {m.said} "
-    return employer in m.founded or any(f" {named} " in said for named in _written(employer))
+    return employer in m.founded or any(f" {named} " in said for named in named_in_passing(employer))
 
 
 def career(a: Record, b: Record, group: Sequence[Record]) -> bool:
