@@ -421,3 +421,10 @@ def test_a_russian_initialism_takes_a_letter_of_each_stem_of_a_compound() -> Non
     article = company("b", "Велорский электрометаллургический комбинат",
                       "https://ru.wikipedia.org/wiki/Велорский_электрометаллургический_комбинат", at, "Steel")  # fmt: skip
     assert weigh(site, article).joins
+
+
+def test_turkish_and_nordic_and_are_left_out_of_initials() -> None:
+    from exa_orch.workflows.entities.names import names_agree
+
+    assert names_agree("vke", "velkor ve kestrel enerji") == "abbreviation"  # Turkish ve
+    assert names_agree("vkb", "velkor og kestrel bank") == "abbreviation"  # Norwegian og

@@ -7,7 +7,7 @@ import unicodedata
 from functools import lru_cache
 from typing import cast
 
-from exa_orch.workflows.entities import brahmic, kana_letters
+from exa_orch.workflows.entities import brahmic, kana_letters, shortened
 from exa_orch.workflows.entities.alphabets import CYRILLIC_DIGRAPHS, armenian, compound_initials, greek
 from exa_orch.workflows.entities.latin_forms import (
     CLUB_FORM_WORDS,
@@ -22,7 +22,6 @@ from exa_orch.workflows.entities.latin_forms import (
 )
 from exa_orch.workflows.entities.latin_words import GROUPS, WORDS_IN_ENGLISH
 from exa_orch.workflows.entities.script_forms import in_english_order, without_script_forms
-from exa_orch.workflows.entities.shortened import digits_said, vowels_apart, words_shortened
 
 # "Empresas": a Chilean holding's opening word, as "Grupo" a Mexican one's (Empresas Copec)
 FILLER = frozenset("the holding holdings company empresas".split()) | GROUPS
@@ -36,9 +35,10 @@ DESIGNATORS = FILLER | frozenset(
 # Words a name's initials leave out, in the languages company names are written in ("Banca Monte
 # dei Paschi di Siena": MPS; "Banco do Brasil": BB); "and" first (`_abbreviation` keeps it as "&")
 # ... and the word for "and" of the Romance and German names ("Odebrecht Engenharia e Construção": OEC),
-# and German's "for" ("Bank für Tirol und Vorarlberg": BTV)
+# and German's "for" ("Bank für Tirol und Vorarlberg": BTV), Turkish and Nordic "and" ("Makine ve
+# Kimya Endüstrisi": MKE)
 STOP_WORDS = ("and", "of", "the", "for", "de", "la", "di", "dei", "del", "della", "do", "da", "dos", "du", "des",
-              "das", "e", "y", "et", "und", "fur", "fuer")  # fmt: skip
+              "das", "e", "y", "et", "und", "fur", "fuer", "ve", "og", "och")  # fmt: skip
 _FOLD = str.maketrans({"ß": "ss", "ø": "o", "Ø": "O", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE",
                        "ł": "l", "Ł": "L", "đ": "d", "Đ": "D", "þ": "th", "Þ": "Th", "ı": "i",
                        "ħ": "h", "Ħ": "H", "陕": "Shaan", "陝": "Shaan"})  # fmt: skip
@@ -85,7 +85,7 @@ def written_name(name: str) -> str:
     return _without_leading_initials(_without_own_initials(without_renamed(bare)))
 
 
-_CODE_AFTER = re.compile(r"(?<=\S)\s+\d{6}$")
+_CODE_AFTER = re.compile(r"(?<=\S)\s+\d{6}$")  # Korea's and China's stock codes: six digits, never a year
 # The shares a quote page lists after the company's name ("... Corp. Common Stock", "... Ltd. ADR")
 _SECURITY = re.compile(
     r"\s+(?:(?:class\s+[a-c]\s+)?(?:ordinary|common|preferred)\s+(?:shares?|stock)|(?:sponsored\s+)?adrs?"
@@ -445,7 +445,7 @@ def _written_otherwise(a: str, b: str) -> str | None:
     """`names_agree` for two names whose words differ: run together, abbreviated, translated,
     shortened by syllables or near-equal."""
     joined_a, joined_b = a.replace(" ", ""), b.replace(" ", "")
-    if joined_a == joined_b or digits_said(a) == digits_said(b):
+    if joined_a == joined_b or shortened.digits_said(a) == shortened.digits_said(b):
         return "equal names but for spaces"  # or a digit said as its word ("ROUND1" / "Round One")
     if _umlauts_out(a, b, len(joined_a)):
         return UMLAUTS_WRITTEN_OUT  # "Deutsche Börse Group" / "Deutsche Boerse AG" too
@@ -454,9 +454,9 @@ def _written_otherwise(a: str, b: str) -> str | None:
         return "abbreviation"
     if _run_into(wa, wb) or _run_into(wb, wa):
         return "abbreviation"  # "GTBank" / "Guaranty Trust Bank"
-    if words_shortened(wa, wb, DESIGNATORS):
+    if shortened.words_shortened(wa, wb, DESIGNATORS):
         return "abbreviation"  # an exchange's list: "Mapletree Log Tr"
-    if vowels_apart(wa, wb, DESIGNATORS):
+    if shortened.vowels_apart(wa, wb, DESIGNATORS):
         return VOWELS_APART
     if len(wa) >= 2 and in_english(wa) == in_english(wb) and set(wa) != set(wb):
         return IN_TWO_LANGUAGES  # "Instituto Butantan" / "Butantan Institute"
@@ -467,17 +467,10 @@ def _written_otherwise(a: str, b: str) -> str | None:
     if (
         fuzz.token_sort_ratio(a, b) >= 92
         and min(len(joined_a), len(joined_b)) >= 10
-        and not _initials_apart(wa, wb)
+        and not shortened.initials_apart(wa, wb)
     ):
         return NEAR_EQUAL
     return None
-
-
-def _initials_apart(wa: list[str], wb: list[str]) -> bool:
-    """Two names of as many words, a word of one beginning with another letter than its fellow's:
-    two places' names, not one name spelled twice ("Ötztaler Gletscherbahn" / "Pitztaler
-    Gletscherbahn", where "Jihad al-Binaa" / "Jihad Al Bina" keeps every word's first letter)."""
-    return len(wa) == len(wb) and any(x[0] != y[0] for x, y in zip(sorted(wa), sorted(wb), strict=True))
 
 
 # Designators that name another company of a brand as often as the brand itself: an international

@@ -1,8 +1,9 @@
 """A company name a stock exchange's list shortens word by word ("Mapletree Log Tr", "CHINA RES
 GAS", "ALI HEALTH"), read against the name it shortens, and a name romanized twice, its vowels
 written otherwise ("Karun" / "Karoon Petrochemical"), and a name run together with a digit said
-(`digits_said`: "ROUND1" / "Round One"). names.names_agree asks it of two cleaned
-names whose words differ; it reads only Latin letters and knows nothing of names.py.
+(`digits_said`: "ROUND1" / "Round One"), and two names whose words open with other letters
+(`initials_apart`). names.names_agree asks it of two cleaned names whose words differ; it reads
+only Latin letters and knows nothing of names.py.
 """
 
 from __future__ import annotations
@@ -74,3 +75,10 @@ def digits_said(name: str) -> str:
     """A name run together, a digit closing a word of three letters or more said as its English
     word ("round1" -> "roundone"); other digits as they are ("3m", "a1": the name's own)."""
     return re.sub(r"(?<=[a-z]{3})\d\b", lambda m: _DIGIT_WORDS[m.group(0)], name).replace(" ", "")
+
+
+def initials_apart(wa: list[str], wb: list[str]) -> bool:
+    """Two names of as many words, a word of one beginning with another letter than its fellow's:
+    two places' names, not one name spelled twice ("Ötztaler Gletscherbahn" / "Pitztaler
+    Gletscherbahn", where "Jihad al-Binaa" / "Jihad Al Bina" keeps every word's first letter)."""
+    return len(wa) == len(wb) and any(x[0] != y[0] for x, y in zip(sorted(wa), sorted(wb), strict=True))
