@@ -64,7 +64,7 @@ def test_two_quote_pages_of_one_listing_are_one_company_and_two_codes_two() -> N
 @pytest.mark.parametrize(
     "listed",
     ["Quorlan Mining Limited Ordinary Shares", "Quorlan Mining Ltd. ADR", "Quorlan Mining Corp. Class A",
-     "Quorlan Mining Inc. Common Stock (QRLN)"],
+     "Quorlan Mining Inc. Common Stock (QRLN)", "Quorlan Mining S.A. PN", "Quorlan Mining ON NM"],  # Brazil's
 )  # fmt: skip
 def test_the_shares_a_quote_page_names_after_the_company_are_no_part_of_its_name(listed: str) -> None:
     assert clean_name(listed) == "quorlan mining"

@@ -121,9 +121,14 @@ def _place_off(written: str) -> str:
     return written
 
 
+# ... and as Brazil's exchange writes them, in capitals ("GERDAU S.A. PN", "Engie Brasil ON", "VALE ON NM")
+_B3_CLASS = re.compile(r"\s+(?:ON|PN|PNA|PNB|UNT)(?:\s+(?:N1|N2|NM))?\s*$")
+
+
 def _without_shares(written: str) -> str:
-    """A written name without the class of shares after it (`_SECURITY`), unless that is all of it."""
-    return _SECURITY.sub("", written) or written
+    """A written name without the class of shares after it (`_SECURITY`, `_B3_CLASS`), unless that
+    is all of it."""
+    return _B3_CLASS.sub("", _SECURITY.sub("", written)) or written
 
 
 @lru_cache(maxsize=65536)
