@@ -1,6 +1,7 @@
 """The words an institution's or a company's name says it is, as Latin-script languages write them,
-read as English (`WORDS_IN_ENGLISH`), and the word "group" in those languages (`GROUPS`): data only;
-names.names_agree and employers.py read them. The words of names in other alphabets are in
+read as English (`WORDS_IN_ENGLISH`), the word "group" in those languages (`GROUPS`) and the words
+that open a name saying what kind of body it is (`KIND_OPENERS`): data only; names.names_agree,
+employers.py and profiles.py read them. The words of names in other alphabets are in
 word_tables.py.
 """
 
@@ -74,3 +75,16 @@ WORDS_IN_ENGLISH = {
     "demiryollari": "railways", "sanayi": "industry", "sanayii": "industry", "otomotiv": "automotive",
     "cimento": "cement", "enerji": "energy", "bankasi": "bank", "sigorta": "insurance", "celik": "steel",
 }  # fmt: skip
+
+# Words that open a company's name saying only what kind of body it is ("Société BIC", "Agencia
+# EFE", "Banca MPS"; Bank as Indonesian and Hebrew names write it first, "PT Bank Jago Tbk"): before
+# a short name as good as no word at all; a brewery's, a winery's, a farm's trade ("Brouwerij Palm",
+# "Bodegas Torres", "Château Ksara", "Cantine Pala", "Crama Oprișor", "Azienda Agricola COS") and a
+# maker's kind ("Productos Ramo", "Laboratorios Bagó", "Caseificio Argiolas") as names open with it
+KIND_OPENERS = frozenset(
+    "societe sociedad sociedade societa compagnie compania companhia compagnia empresa empresas agencia "
+    "agence agenzia banca banco banque bank brouwerij brasserie brauerei bodega bodegas cerveceria "
+    "cervejaria destileria distillerie weingut cantina chateau domaine vina productos produtos prodotti "
+    "produits industrias laboratorios laboratoires laboratorio pastificio conservas cafe caffe editorial "
+    "editora fabrica cantine vinaria crama caseificio azienda agricola".split()
+)

@@ -39,7 +39,7 @@ from exa_orch.workflows.entities.given_match import forms
 from exa_orch.workflows.entities.glossary import agrees as reading_agrees
 from exa_orch.workflows.entities.home_pages import label_reads
 from exa_orch.workflows.entities.latin_forms import ENGLISH_FORMS
-from exa_orch.workflows.entities.latin_words import GROUPS
+from exa_orch.workflows.entities.latin_words import GROUPS, KIND_OPENERS
 from exa_orch.workflows.entities.listings import abbreviates, listed_apart, listing, quoted, ticker_named
 from exa_orch.workflows.entities.names import (
     DESIGNATORS,
@@ -322,18 +322,6 @@ _SMALL = frozenset("de des du la le of the and y e et ve".split())
 # name adds after its trade ("Karsan Otomotiv Sanayii ve Ticaret A.S.": Karsan, automotive), as
 # English names add "Industries": no word of the brand's
 _TURKISH_TRADE = frozenset("sanayi sanayii ticaret".split())
-# Words that open a company's name saying only what kind of body it is ("Société BIC", "Agencia
-# EFE", "Banca MPS"; Bank as Indonesian and Hebrew names write it first, "PT Bank Jago Tbk"): before
-# a short name as good as no word at all; a brewery's, a winery's, a farm's trade ("Brouwerij Palm",
-# "Bodegas Torres", "Château Ksara", "Cantine Pala", "Crama Oprișor", "Azienda Agricola COS") and a
-# maker's kind ("Productos Ramo", "Laboratorios Bagó", "Caseificio Argiolas") as names open with it
-_KIND_OPENERS = frozenset(
-    "societe sociedad sociedade societa compagnie compania companhia compagnia empresa empresas agencia "
-    "agence agenzia banca banco banque bank brouwerij brasserie brauerei bodega bodegas cerveceria "
-    "cervejaria destileria distillerie weingut cantina chateau domaine vina productos produtos prodotti "
-    "produits industrias laboratorios laboratoires laboratorio pastificio conservas cafe caffe editorial "
-    "editora fabrica cantine vinaria crama caseificio azienda agricola".split()
-)
 
 
 def plainer_names(r: Record) -> list[str]:
@@ -342,7 +330,7 @@ def plainer_names(r: Record) -> list[str]:
     ("Tigo Tanzania", a company of Tanzania: Tigo); none when nothing is left or nothing goes."""
     ws = r.core.split()
     found = []
-    kind = list(itertools.dropwhile(lambda w: w in _KIND_OPENERS or w in _SMALL, ws))
+    kind = list(itertools.dropwhile(lambda w: w in KIND_OPENERS or w in _SMALL, ws))
     if kind and len(kind) < len(ws):
         found.append(" ".join(kind))
     placed = [w for w in ws if not of_country(w, r.country)] if known(r.country) else ws
@@ -359,7 +347,7 @@ def _placed(mine: list[str], theirs: list[str]) -> tuple[bool, int, list[str]] |
     together in the longer, which adds one to three words (small words not counted: "Compagnie
     Generale des Etablissements Michelin" adds three; nor `_TURKISH_TRADE`'s): (the site's is the
     shorter, where, the words added), or None. Leading, three letters suffice, or after words saying
-    only what kind of body it is (`_KIND_OPENERS`: "Société BIC"); after another first word, five,
+    only what kind of body it is (`KIND_OPENERS`: "Société BIC"); after another first word, five,
     not designators alone ("Norsk Hydro" / "Hydro", never "Bank")."""
     mine = [w for w in mine if w not in _SMALL] or mine
     theirs = [w for w in theirs if w not in _SMALL] or theirs
@@ -368,7 +356,7 @@ def _placed(mine: list[str], theirs: list[str]) -> tuple[bool, int, list[str]] |
     if not short or len(short[0]) < 3 or not 0 < len(long_) - len(short) <= 3 + trade:
         return None
     at = _within(short, long_)
-    opened = at is not None and set(long_[:at]) <= _KIND_OPENERS
+    opened = at is not None and set(long_[:at]) <= KIND_OPENERS
     if at is None or (at and not opened and (len(" ".join(short)) < 5 or set(short) <= DESIGNATORS)):
         return None
     added = long_[:at] + long_[at + len(short) :]
