@@ -1562,3 +1562,8 @@ def test_a_name_in_kana_leads_the_name_its_site_adds_its_trade_to() -> None:
 def test_a_french_ou_before_a_vowel_is_the_waw_arabic_letters_write() -> None:
     assert name_evidence("كريم وزاني", "Karim Ouazzani")[0] == 5.0  # Ouazzani: وزاني
     assert name_evidence("كريم وزاني", "Karim Ourzazi")[0] < 0
+
+
+def test_a_french_ch_before_a_vowel_is_heard_as_katakana_writes_a_sh() -> None:
+    assert name_evidence("ヒシャム・ダンテル", "Hicham Dantel")[0] == 5.0  # Hicham: ヒシャム
+    assert name_evidence("マリオ・ヴァイシャー", "Mario Waich")[0] < 5.0  # a ch closing a word: German's

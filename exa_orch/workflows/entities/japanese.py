@@ -386,6 +386,9 @@ _ITALIAN = (
 # (Édith Piaf, エディット・ピアフ; Matthäus, マテウス).
 _GERMAN = ((re.compile(r"sch"), "sh"), (re.compile(r"t?z"), "ts"), (re.compile(r"w"), "v"),
            (re.compile(r"(?<=[aeiou])ch"), "h"), (re.compile(r"th"), "t"))  # fmt: skip
+# French ones: a ch before a vowel a sh (Hicham, ヒシャム; Michel, ミシェル); not at a word's end, where
+# a German name writes it (Raich)
+_FRENCH = ((re.compile(r"ch(?=[aeiouy])"), "sh"),)
 # Spanish ones: j, and g before e and i, an h, which katakana writes fu before u (Julio, フリオ;
 # José, ホセ), z an s (Enciso, Suazo), ll a y (Guillermo, ギジェルモ).
 _SPANISH = ((re.compile(r"ju"), "fu"), (re.compile(r"j|g(?=[ei])"), "h"), (re.compile(r"z"), "s"),
@@ -398,8 +401,9 @@ _EITHER, _SOUNDED = (False, True), (True,)
 
 @lru_cache(maxsize=65536)
 def heard_spellings(word: str) -> frozenset[str]:
-    """A Latin word heard (`heard`) as English (its gh sounded or not), Italian, German and Spanish
-    say its spelling, its r after a vowel sounded or not (always sounded in Italian and Spanish), and
+    """A Latin word heard (`heard`) as English (its gh sounded or not), Italian, German, French and
+    Spanish say its spelling, its r after a vowel sounded or not (always sounded in Italian, French
+    and Spanish), and
     a j as a y (the Nordic and Dutch sound: Jansen, ヤンセン).
     Cached: a name is asked again of every katakana name it meets."""
     w = word.lower()
@@ -411,6 +415,7 @@ def heard_spellings(word: str) -> frozenset[str]:
         (_ENGLISH, _EITHER),
         (_ITALIAN, _SOUNDED),
         (_GERMAN, _EITHER),
+        (_FRENCH, _SOUNDED),
         (_SPANISH, _SOUNDED),
     )
     for rules, rhotic in languages:
