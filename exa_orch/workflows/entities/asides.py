@@ -102,12 +102,20 @@ _RENAME = (
     re.compile(r"\bchang(?:e|es|ed|ing)\s+its\s+(?:company\s+|corporate\s+|legal\s+)?name\s+(?:from|to)\s+" + _LOWER),
     re.compile(r"\b(?:rebranded|renamed)\s+(?:from|as|to)\s+" + _LOWER),
 )  # fmt: skip
+# A capital a name's word may open with, accented too (Össur, Škoda); cues.NAME reads people's by it
+CAPITAL = "A-Z0-9À-ÖØ-ÞĀ-Ž"
 # A company's name as prose writes it: up to seven capitalised words, which "and", "of", "&" or a
 # Romance "de", "do", "da" may join ("Minnesota Mining and Manufacturing", "Banco do Brasil");
 # records.py reads its English cues with it too.
-# A capital a name's word may open with, accented too (Össur, Škoda); cues.NAME reads people's by it
-CAPITAL = "A-Z0-9À-ÖØ-ÞĀ-Ž"
-ORG_NAME = rf"([{CAPITAL}][\w&.'’\-]*(?:\s+(?:(?:and|of|&|de|do|da)\s+)?[{CAPITAL}&][\w&.'’\-]*){{0,6}})"
+_JOINERS = "and|of|&|de|do|da"
+
+
+def _org_name(joiners: str) -> str:
+    """The pattern of a company's name in prose whose words `joiners` may join."""
+    return rf"([{CAPITAL}][\w&.'’\-]*(?:\s+(?:(?:{joiners})\s+)?[{CAPITAL}&][\w&.'’\-]*){{0,6}})"
+
+
+ORG_NAME = _org_name(_JOINERS)
 # A legal form set off by commas after a name ("Vista Oil & Gas, S.A.B. de C.V., now Vista Energy"):
 # not a name of its own, and no end to the phrase.
 FORM_BETWEEN_COMMAS = rf"(?:,\s+(?:{_FORMS})(?=,))?"
@@ -124,7 +132,7 @@ FORMERLY = re.compile(
 # ORG_NAME with the words German, Dutch and French join a name's words by ("Bank für Kärnten und
 # Steiermark"); not a Romance "y" or "et", which as often join two names in a list ("antes Fiat
 # Auto Argentina y FCA Automobiles Argentina")
-_JOINED_NAME = ORG_NAME.replace("and|of|&|de|do|da", "and|of|&|de|do|da|für|und|van|voor|des|du|la")
+_JOINED_NAME = _org_name(_JOINERS + "|für|und|van|voor|des|du|la")
 _OTHER_LANGUAGES = (
     # "a companhia resultante passa a se chamar Azzas 2154", "pasó a llamarse", "umbenannt in"
     re.compile(r"\b(?:passa|passou|passará|passam|passaram)\s+a\s+(?:se\s+)?chamar\s+" + ORG_NAME),

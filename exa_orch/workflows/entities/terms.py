@@ -1,7 +1,7 @@
 """The words `glossary` translates organisation names by, with where each was read: terms of
 place, trade and structure in Chinese, Japanese and Korean names (`TERMS`; countries' names in
-cjk_countries.py). Data only; glossary.py reads it. The words of names in Arabic, Hebrew, Cyrillic and Greek letters are in word_tables.py,
-the titles one person holds in titles.py.
+cjk_countries.py). Data only; glossary.py reads it. The words of names in Arabic, Hebrew, Cyrillic
+and Greek letters are in word_tables.py, the titles one person holds in titles.py.
 
 `TERMS` is kept to words of place, trade and structure that organisations' names are made of:
 each is the usual English rendering of the word in company and institution names (sources: the
